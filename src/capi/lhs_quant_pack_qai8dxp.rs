@@ -1,0 +1,54 @@
+//! C functions of the `lhs_quant_pack_qai8dxp_*` packers.
+
+use super::ensure;
+use core::ffi::c_void;
+use rkai_ukernels::catalog::Packer;
+use rkai_ukernels::contract;
+use rkai_ukernels::layout::qai8dxp as layout;
+use rkai_ukernels::pack::lhs_quant_pack_qai8dxp as pack;
+
+pub fn get_m_step(_: &Packer, _: &str, mr: usize) -> usize {
+    mr
+}
+
+pub fn get_lhs_offset(_: &Packer, symbol: &str, m_idx: usize, lhs_stride: usize) -> usize {
+    ensure(symbol, contract::mul(m_idx, lhs_stride, "m_idx * lhs_stride fits in size_t"))
+}
+
+pub fn get_lhs_packed_offset(_: &Packer, symbol: &str, m_idx: usize, k: usize, mr: usize, kr: usize, sr: usize) -> usize {
+    ensure(symbol, check_params(mr, kr, sr));
+    ensure(symbol, layout::offset(m_idx, k, mr, kr, sr))
+}
+
+pub fn get_lhs_packed_size(_: &Packer, symbol: &str, m: usize, k: usize, mr: usize, kr: usize, sr: usize) -> usize {
+    ensure(symbol, check_params(mr, kr, sr));
+    ensure(symbol, layout::size(m, k, mr, kr, sr))
+}
+
+fn check_params(mr: usize, kr: usize, sr: usize) -> contract::Checked {
+    contract::require(mr != 0, "mr > 0")?;
+    contract::require(kr != 0 && sr != 0, "kr > 0 && sr > 0")?;
+    contract::require(kr % sr == 0, "(kr % sr) == 0")
+}
+
+/// # Safety
+/// KleidiAI's contract: `lhs` holds m rows, `lhs_packed` the groups those rows land in.
+#[allow(clippy::too_many_arguments)]
+pub unsafe fn run(
+    _: &Packer,
+    symbol: &str,
+    m: usize,
+    k: usize,
+    mr: usize,
+    kr: usize,
+    sr: usize,
+    m_idx_start: usize,
+    lhs: *const f32,
+    lhs_stride: usize,
+    lhs_packed: *mut c_void,
+) {
+    let args = pack::Args { m, k, mr, kr, sr, m_idx_start, lhs, lhs_stride, lhs_packed: lhs_packed.cast() };
+    ensure(symbol, pack::check(&args));
+    // SAFETY: arguments checked; extents are the caller's contract.
+    unsafe { pack::run(&args) }
+}

@@ -1,0 +1,88 @@
+//! C functions of the `matmul_clamp_f32_qai8dxp_qsi4cxp` family.
+
+use super::ensure;
+use core::ffi::c_void;
+use rkai_ukernels::catalog::MatmulKernel;
+use rkai_ukernels::contract;
+use rkai_ukernels::layout;
+use rkai_ukernels::matmul::matmul_clamp_f32_qai8dxp_qsi4cxp as family;
+
+pub fn get_m_step(k: &MatmulKernel, _: &str) -> usize {
+    k.tile.m_step
+}
+
+pub fn get_n_step(k: &MatmulKernel, _: &str) -> usize {
+    k.tile.n_step
+}
+
+pub fn get_mr(k: &MatmulKernel, _: &str) -> usize {
+    k.tile.mr
+}
+
+pub fn get_nr(k: &MatmulKernel, _: &str) -> usize {
+    k.tile.nr
+}
+
+pub fn get_kr(k: &MatmulKernel, _: &str) -> usize {
+    k.tile.kr
+}
+
+pub fn get_sr(k: &MatmulKernel, _: &str) -> usize {
+    k.tile.sr
+}
+
+pub fn get_lhs_packed_offset(kernel: &MatmulKernel, symbol: &str, m_idx: usize, k: usize) -> usize {
+    let t = &kernel.tile;
+    ensure(symbol, contract::require(m_idx % t.mr == 0, "(m_idx % mr) == 0"));
+    ensure(symbol, layout::qai8dxp::offset(m_idx, k, t.mr, t.kr, t.sr))
+}
+
+pub fn get_rhs_packed_offset(kernel: &MatmulKernel, symbol: &str, n_idx: usize, k: usize) -> usize {
+    let t = &kernel.tile;
+    ensure(symbol, layout::qsi4cxp::offset(n_idx, k, t.nr, t.kr, t.sr))
+}
+
+pub fn get_dst_offset(kernel: &MatmulKernel, symbol: &str, m_idx: usize, n_idx: usize, dst_stride: usize) -> usize {
+    let t = &kernel.tile;
+    ensure(symbol, contract::require(m_idx % t.m_step == 0, "(m_idx % m_step) == 0"));
+    ensure(symbol, contract::require(n_idx % t.n_step == 0, "(n_idx % n_step) == 0"));
+    ensure(symbol, layout::dst::offset(m_idx, n_idx, dst_stride, size_of::<f32>()))
+}
+
+pub fn get_dst_size(_: &MatmulKernel, symbol: &str, m: usize, n: usize) -> usize {
+    ensure(symbol, layout::dst::size(m, n, size_of::<f32>()))
+}
+
+/// # Safety
+/// KleidiAI's contract for `kai_run_matmul_*`: packed operands and dst cover the portion.
+#[allow(clippy::too_many_arguments)]
+pub unsafe fn run_matmul(
+    kernel: &MatmulKernel,
+    symbol: &str,
+    m: usize,
+    n: usize,
+    k: usize,
+    lhs_packed: *const c_void,
+    rhs_packed: *const c_void,
+    dst: *mut f32,
+    dst_stride_row: usize,
+    dst_stride_col: usize,
+    scalar_min: f32,
+    scalar_max: f32,
+) {
+    let args = family::Args {
+        m,
+        n,
+        k,
+        lhs_packed: lhs_packed.cast(),
+        rhs_packed: rhs_packed.cast(),
+        dst,
+        dst_stride_row,
+        dst_stride_col,
+        clamp_min: scalar_min,
+        clamp_max: scalar_max,
+    };
+    ensure(symbol, family::check(&kernel.tile, &args));
+    // SAFETY: arguments checked; buffer extents are the caller's contract.
+    unsafe { family::run(kernel, &args) }
+}

@@ -1,0 +1,41 @@
+//! The KleidiAI-compatible C ABI.
+//!
+//! The exported `kai_*` functions are generated from the catalog (see `build.rs`); each forwards
+//! to the function of the same verb in the module of its family or packer kind, passing its
+//! catalog entry and its own symbol name. Precondition failures print
+//! `<symbol>: assertion failed: <condition>` and abort, as KleidiAI's debug builds do; rkai keeps
+//! the checks in release builds so a bad argument never turns into memory corruption.
+
+mod common;
+pub(crate) mod lhs_quant_pack_qai8dxp;
+pub(crate) mod matmul_clamp_f32_qai8dxp_qsi4cxp;
+pub(crate) mod rhs_pack_qsi4cxp_qs4cxs1s0;
+
+pub use common::KLEIDIAI_VERSION;
+
+use rkai_ukernels::contract::Violation;
+
+/// The generated `#[no_mangle]` functions.
+#[allow(clippy::too_many_arguments, missing_docs)]
+pub mod exports {
+    include!(concat!(env!("OUT_DIR"), "/c_shims.rs"));
+}
+
+/// Reports a violated precondition of `symbol` and aborts the process.
+#[cold]
+#[inline(never)]
+fn fail(symbol: &str, violation: Violation) -> ! {
+    use std::io::Write;
+    let _ = std::io::stdout().flush();
+    let _ = writeln!(std::io::stderr(), "rkai: {symbol}: assertion failed: {}", violation.condition);
+    std::process::abort()
+}
+
+/// Unwraps a checked value or aborts naming `symbol`.
+#[inline]
+fn ensure<T>(symbol: &str, result: Result<T, Violation>) -> T {
+    match result {
+        Ok(v) => v,
+        Err(violation) => fail(symbol, violation),
+    }
+}

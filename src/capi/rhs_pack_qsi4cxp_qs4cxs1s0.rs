@@ -1,0 +1,80 @@
+//! C functions of the `rhs_pack_{nxk,kxn}_qsi4cxp_qs4cxs1s0` packers.
+
+use super::ensure;
+use core::ffi::c_void;
+use rkai_ukernels::catalog::{Packer, PackerKind};
+use rkai_ukernels::contract;
+use rkai_ukernels::layout::qsi4cxp as layout;
+use rkai_ukernels::pack::rhs_pack_qsi4cxp_qs4cxs1s0 as pack;
+use rkai_ukernels::types::kai_rhs_pack_qs4cxs1s0_param;
+
+pub fn get_n_step(_: &Packer, _: &str, nr: usize) -> usize {
+    nr
+}
+
+pub fn get_rhs_offset(_: &Packer, symbol: &str, n_idx: usize, rhs_stride: usize) -> usize {
+    ensure(symbol, contract::mul(n_idx, rhs_stride, "n_idx * rhs_stride fits in size_t"))
+}
+
+pub fn get_rhs_packed_stride(_: &Packer, symbol: &str, k: usize, nr: usize, kr: usize, sr: usize) -> usize {
+    ensure(symbol, check_params(nr, kr, sr));
+    ensure(symbol, layout::stride(k, nr, kr, sr))
+}
+
+pub fn get_rhs_packed_offset(_: &Packer, symbol: &str, n_idx: usize, k: usize, nr: usize, kr: usize, sr: usize) -> usize {
+    ensure(symbol, check_params(nr, kr, sr));
+    ensure(symbol, layout::offset(n_idx, k, nr, kr, sr))
+}
+
+pub fn get_rhs_packed_size(_: &Packer, symbol: &str, n: usize, k: usize, nr: usize, kr: usize, sr: usize) -> usize {
+    ensure(symbol, check_params(nr, kr, sr));
+    ensure(symbol, layout::size(n, k, nr, kr, sr))
+}
+
+fn check_params(nr: usize, kr: usize, sr: usize) -> contract::Checked {
+    contract::require(nr != 0, "nr > 0")?;
+    contract::require(kr != 0 && sr != 0, "kr > 0 && sr > 0")?;
+    contract::require(kr % sr == 0, "(kr % sr) == 0")
+}
+
+/// # Safety
+/// KleidiAI's contract: `rhs` holds the n x k (or k x n) int4 matrix, `scale`/`bias` n floats,
+/// `rhs_packed` the packed size.
+#[allow(clippy::too_many_arguments)]
+pub unsafe fn run(
+    packer: &Packer,
+    symbol: &str,
+    num_groups: usize,
+    n: usize,
+    k: usize,
+    nr: usize,
+    kr: usize,
+    sr: usize,
+    rhs: *const u8,
+    bias: *const f32,
+    scale: *const f32,
+    rhs_packed: *mut c_void,
+    extra_bytes: usize,
+    params: *const kai_rhs_pack_qs4cxs1s0_param,
+) {
+    let PackerKind::RhsQsi4cxp(source) = packer.kind else {
+        unreachable!("catalog routes only qsi4cxp packers here")
+    };
+    let args = pack::Args {
+        num_groups,
+        n,
+        k,
+        nr,
+        kr,
+        sr,
+        rhs,
+        bias,
+        scale,
+        rhs_packed: rhs_packed.cast(),
+        extra_bytes,
+        params,
+    };
+    ensure(symbol, pack::check(&args));
+    // SAFETY: arguments checked; extents are the caller's contract.
+    unsafe { pack::run(source, &args) }
+}

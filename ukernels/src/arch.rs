@@ -1,0 +1,176 @@
+//! CPU features rkai's kernels need, and their run-time detection.
+
+use core::fmt;
+
+/// A set of CPU features, as a bit mask.
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct Features(pub u32);
+
+impl Features {
+    /// Advanced SIMD (always present on AArch64).
+    pub const NEON: Features = Features(1 << 0);
+    /// FEAT_DotProd: `SDOT`/`UDOT`.
+    pub const DOTPROD: Features = Features(1 << 1);
+    /// FEAT_I8MM: `SMMLA`.
+    pub const I8MM: Features = Features(1 << 2);
+    /// FEAT_BF16.
+    pub const BF16: Features = Features(1 << 3);
+    /// FEAT_FP16 arithmetic.
+    pub const FP16: Features = Features(1 << 4);
+    /// FEAT_SVE.
+    pub const SVE: Features = Features(1 << 5);
+    /// FEAT_SVE2.
+    pub const SVE2: Features = Features(1 << 6);
+    /// FEAT_SME.
+    pub const SME: Features = Features(1 << 7);
+    /// FEAT_SME2.
+    pub const SME2: Features = Features(1 << 8);
+
+    /// Names in bit order, for display and parsing.
+    pub const NAMES: [(&'static str, Features); 9] = [
+        ("neon", Self::NEON),
+        ("dotprod", Self::DOTPROD),
+        ("i8mm", Self::I8MM),
+        ("bf16", Self::BF16),
+        ("fp16", Self::FP16),
+        ("sve", Self::SVE),
+        ("sve2", Self::SVE2),
+        ("sme", Self::SME),
+        ("sme2", Self::SME2),
+    ];
+
+    /// No features.
+    pub const fn empty() -> Self {
+        Features(0)
+    }
+
+    /// Union of two sets.
+    pub const fn union(self, other: Features) -> Self {
+        Features(self.0 | other.0)
+    }
+
+    /// Whether every feature of `other` is in `self`.
+    pub const fn contains(self, other: Features) -> bool {
+        self.0 & other.0 == other.0
+    }
+
+    /// Features of the CPU this code runs on: HWCAP on Linux and Android, the compile-time target
+    /// features elsewhere. Empty on non-Arm targets.
+    pub fn detect() -> Self {
+        detect::features()
+    }
+}
+
+impl fmt::Debug for Features {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut first = true;
+        for (name, bit) in Self::NAMES {
+            if self.contains(bit) {
+                if !first {
+                    f.write_str("+")?;
+                }
+                f.write_str(name)?;
+                first = false;
+            }
+        }
+        if first {
+            f.write_str("none")?;
+        }
+        Ok(())
+    }
+}
+
+/// The instruction-set requirement of a kernel, as named by its stem's engine and tech suffix.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Isa {
+    /// `_neon_dotprod`.
+    NeonDotprod,
+    /// `_neon_i8mm`.
+    NeonI8mm,
+}
+
+impl Isa {
+    /// Features a CPU must have to run kernels of this ISA.
+    pub const fn features(self) -> Features {
+        match self {
+            Isa::NeonDotprod => Features::NEON.union(Features::DOTPROD),
+            Isa::NeonI8mm => Features::NEON.union(Features::I8MM),
+        }
+    }
+
+    /// Lower-case name used in logs and tables.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Isa::NeonDotprod => "neon_dotprod",
+            Isa::NeonI8mm => "neon_i8mm",
+        }
+    }
+}
+
+#[cfg(all(target_arch = "aarch64", any(target_os = "linux", target_os = "android")))]
+mod detect {
+    use super::Features;
+
+    // Bits of AT_HWCAP / AT_HWCAP2 (Linux arch/arm64/include/uapi/asm/hwcap.h).
+    const HWCAP_ASIMD: u64 = 1 << 1;
+    const HWCAP_ASIMDHP: u64 = 1 << 10;
+    const HWCAP_ASIMDDP: u64 = 1 << 20;
+    const HWCAP_SVE: u64 = 1 << 22;
+    const HWCAP2_SVE2: u64 = 1 << 1;
+    const HWCAP2_I8MM: u64 = 1 << 13;
+    const HWCAP2_BF16: u64 = 1 << 14;
+    const HWCAP2_SME: u64 = 1 << 23;
+    const HWCAP2_SME2: u64 = 1 << 37;
+
+    pub fn features() -> Features {
+        // SAFETY: getauxval has no preconditions.
+        let (hw, hw2) = unsafe {
+            (libc::getauxval(libc::AT_HWCAP) as u64, libc::getauxval(libc::AT_HWCAP2) as u64)
+        };
+        let mut f = Features::empty();
+        let mut add = |present: bool, bit: Features| {
+            if present {
+                f = f.union(bit);
+            }
+        };
+        add(hw & HWCAP_ASIMD != 0, Features::NEON);
+        add(hw & HWCAP_ASIMDDP != 0, Features::DOTPROD);
+        add(hw & HWCAP_ASIMDHP != 0, Features::FP16);
+        add(hw & HWCAP_SVE != 0, Features::SVE);
+        add(hw2 & HWCAP2_SVE2 != 0, Features::SVE2);
+        add(hw2 & HWCAP2_I8MM != 0, Features::I8MM);
+        add(hw2 & HWCAP2_BF16 != 0, Features::BF16);
+        add(hw2 & HWCAP2_SME != 0, Features::SME);
+        add(hw2 & HWCAP2_SME2 != 0, Features::SME2);
+        f
+    }
+}
+
+#[cfg(not(all(target_arch = "aarch64", any(target_os = "linux", target_os = "android"))))]
+mod detect {
+    use super::Features;
+
+    /// Without an OS query, trust what the binary was compiled for.
+    pub fn features() -> Features {
+        let mut f = Features::empty();
+        if cfg!(target_arch = "aarch64") {
+            f = f.union(Features::NEON);
+        }
+        if cfg!(all(target_arch = "aarch64", target_feature = "dotprod")) {
+            f = f.union(Features::DOTPROD);
+        }
+        if cfg!(all(target_arch = "aarch64", target_feature = "i8mm")) {
+            f = f.union(Features::I8MM);
+        }
+        if cfg!(all(target_arch = "aarch64", target_feature = "bf16")) {
+            f = f.union(Features::BF16);
+        }
+        if cfg!(all(target_arch = "aarch64", target_feature = "sve")) {
+            f = f.union(Features::SVE);
+        }
+        if cfg!(all(target_arch = "aarch64", target_feature = "sve2")) {
+            f = f.union(Features::SVE2);
+        }
+        f
+    }
+}

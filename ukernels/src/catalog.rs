@@ -1,0 +1,175 @@
+//! The catalog: every kernel and packer rkai provides, declared once.
+//!
+//! An entry names the KleidiAI stem, its family (which fixes the C function set and semantics),
+//! its ISA requirement, its tile parameters and the packers it pairs with. The `rkai` crate's
+//! build script turns this table into the `kai_*` C functions, the headers under `include/kai`,
+//! and the registration lists of the tests and benches. Adding a variant means adding one entry
+//! here and its implementation file.
+
+use crate::arch::Isa;
+use crate::matmul::matmul_clamp_f32_qai8dxp_qsi4cxp as f32_qai8dxp_qsi4cxp;
+use crate::pack::rhs_pack_qsi4cxp_qs4cxs1s0::Source;
+
+/// Tile and packing parameters a kernel reports through its getters.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Tile {
+    /// Row steps at which a portion may start.
+    pub m_step: usize,
+    /// Column steps at which a portion may start.
+    pub n_step: usize,
+    /// LHS rows interleaved per packed group.
+    pub mr: usize,
+    /// RHS columns interleaved per packed group.
+    pub nr: usize,
+    /// K values consumed per inner step.
+    pub kr: usize,
+    /// Splits of `kr` in the packed layout.
+    pub sr: usize,
+}
+
+/// A matmul family: fixes the C function set, the interface struct and the semantics.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Family {
+    /// `matmul_clamp_f32_qai8dxp_qsi4cxp`.
+    F32Qai8dxpQsi4cxp,
+}
+
+impl Family {
+    /// KleidiAI directory (and interface header stem) of the family.
+    pub const fn dir(self) -> &'static str {
+        match self {
+            Family::F32Qai8dxpQsi4cxp => "matmul_clamp_f32_qai8dxp_qsi4cxp",
+        }
+    }
+}
+
+/// What a packer does, which fixes its C function set.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PackerKind {
+    /// Dynamic per-row int8 quantization of an f32 LHS (`lhs_quant_pack_qai8dxp_f32`).
+    LhsQuantQai8dxpF32,
+    /// Per-channel int4 RHS (`rhs_pack_{nxk,kxn}_qsi4cxp_qs4cxs1s0`).
+    RhsQsi4cxp(Source),
+}
+
+/// A packing routine.
+#[derive(Debug)]
+pub struct Packer {
+    /// KleidiAI name without the `kai_` prefix, e.g. `lhs_quant_pack_qai8dxp_f32`.
+    pub name: &'static str,
+    /// What it does.
+    pub kind: PackerKind,
+}
+
+/// A hand-written implementation for the kernel's ISA, if this target has one.
+#[derive(Clone, Copy, Debug)]
+pub enum NativeFn {
+    /// No ISA-specific code on this target: the portable implementation runs.
+    Portable,
+    /// An implementation of the `f32_qai8dxp_qsi4cxp` family.
+    F32Qai8dxpQsi4cxp(f32_qai8dxp_qsi4cxp::RunFn),
+}
+
+/// A matmul micro-kernel.
+#[derive(Debug)]
+pub struct MatmulKernel {
+    /// KleidiAI stem without the `kai_` prefix.
+    pub stem: &'static str,
+    /// Family it belongs to.
+    pub family: Family,
+    /// Instructions it executes on aarch64.
+    pub isa: Isa,
+    /// Tile and packing parameters.
+    pub tile: Tile,
+    /// LHS packers producing the format it reads.
+    pub lhs_packers: &'static [&'static Packer],
+    /// RHS packers producing the format it reads.
+    pub rhs_packers: &'static [&'static Packer],
+    /// Implementation on this target.
+    pub native: NativeFn,
+}
+
+/// Picks the aarch64 implementation on aarch64 and the portable one elsewhere.
+macro_rules! native {
+    ($variant:ident, $family:ident :: $module:ident) => {{
+        #[cfg(target_arch = "aarch64")]
+        {
+            NativeFn::$variant($family::$module::run)
+        }
+        #[cfg(not(target_arch = "aarch64"))]
+        {
+            NativeFn::Portable
+        }
+    }};
+}
+
+// ---------------------------------------------------------------------------------------------
+// Packers
+
+/// `kai_lhs_quant_pack_qai8dxp_f32`.
+pub static LHS_QUANT_PACK_QAI8DXP_F32: Packer =
+    Packer { name: "lhs_quant_pack_qai8dxp_f32", kind: PackerKind::LhsQuantQai8dxpF32 };
+
+/// `kai_rhs_pack_nxk_qsi4cxp_qs4cxs1s0`.
+pub static RHS_PACK_NXK_QSI4CXP_QS4CXS1S0: Packer =
+    Packer { name: "rhs_pack_nxk_qsi4cxp_qs4cxs1s0", kind: PackerKind::RhsQsi4cxp(Source::Nxk) };
+
+/// `kai_rhs_pack_kxn_qsi4cxp_qs4cxs1s0`.
+pub static RHS_PACK_KXN_QSI4CXP_QS4CXS1S0: Packer =
+    Packer { name: "rhs_pack_kxn_qsi4cxp_qs4cxs1s0", kind: PackerKind::RhsQsi4cxp(Source::Kxn) };
+
+/// Every packer, in header-generation order.
+pub static PACKERS: &[&Packer] =
+    &[&LHS_QUANT_PACK_QAI8DXP_F32, &RHS_PACK_NXK_QSI4CXP_QS4CXS1S0, &RHS_PACK_KXN_QSI4CXP_QS4CXS1S0];
+
+const QSI4CXP_RHS: &[&Packer] = &[&RHS_PACK_NXK_QSI4CXP_QS4CXS1S0, &RHS_PACK_KXN_QSI4CXP_QS4CXS1S0];
+const QAI8DXP_F32_LHS: &[&Packer] = &[&LHS_QUANT_PACK_QAI8DXP_F32];
+
+// ---------------------------------------------------------------------------------------------
+// Kernels: matmul_clamp_f32_qai8dxp_qsi4cxp
+
+/// `kai_matmul_clamp_f32_qai8dxp1x8_qsi4cxp8x8_1x8x32_neon_dotprod`: GEMV, 1 row x 8 columns.
+pub static MATMUL_CLAMP_F32_QAI8DXP1X8_QSI4CXP8X8_1X8X32_NEON_DOTPROD: MatmulKernel = MatmulKernel {
+    stem: "matmul_clamp_f32_qai8dxp1x8_qsi4cxp8x8_1x8x32_neon_dotprod",
+    family: Family::F32Qai8dxpQsi4cxp,
+    isa: Isa::NeonDotprod,
+    tile: Tile { m_step: 1, n_step: 8, mr: 1, nr: 8, kr: 16, sr: 2 },
+    lhs_packers: QAI8DXP_F32_LHS,
+    rhs_packers: QSI4CXP_RHS,
+    native: native!(
+        F32Qai8dxpQsi4cxp,
+        f32_qai8dxp_qsi4cxp::matmul_clamp_f32_qai8dxp1x8_qsi4cxp8x8_1x8x32_neon_dotprod
+    ),
+};
+
+/// `kai_matmul_clamp_f32_qai8dxp4x8_qsi4cxp8x8_8x8x32_neon_i8mm`: GEMM, 8 rows x 8 columns.
+pub static MATMUL_CLAMP_F32_QAI8DXP4X8_QSI4CXP8X8_8X8X32_NEON_I8MM: MatmulKernel = MatmulKernel {
+    stem: "matmul_clamp_f32_qai8dxp4x8_qsi4cxp8x8_8x8x32_neon_i8mm",
+    family: Family::F32Qai8dxpQsi4cxp,
+    isa: Isa::NeonI8mm,
+    tile: Tile { m_step: 8, n_step: 8, mr: 4, nr: 8, kr: 16, sr: 2 },
+    lhs_packers: QAI8DXP_F32_LHS,
+    rhs_packers: QSI4CXP_RHS,
+    native: native!(
+        F32Qai8dxpQsi4cxp,
+        f32_qai8dxp_qsi4cxp::matmul_clamp_f32_qai8dxp4x8_qsi4cxp8x8_8x8x32_neon_i8mm
+    ),
+};
+
+/// Every kernel, in header-generation order.
+pub static KERNELS: &[&MatmulKernel] = &[
+    &MATMUL_CLAMP_F32_QAI8DXP1X8_QSI4CXP8X8_1X8X32_NEON_DOTPROD,
+    &MATMUL_CLAMP_F32_QAI8DXP4X8_QSI4CXP8X8_8X8X32_NEON_I8MM,
+];
+
+/// Looks a kernel up by stem (with or without the `kai_` prefix).
+pub fn kernel(stem: &str) -> Option<&'static MatmulKernel> {
+    let stem = stem.strip_prefix("kai_").unwrap_or(stem);
+    KERNELS.iter().copied().find(|k| k.stem == stem)
+}
+
+/// Looks a packer up by name (with or without the `kai_` prefix).
+pub fn packer(name: &str) -> Option<&'static Packer> {
+    let name = name.strip_prefix("kai_").unwrap_or(name);
+    PACKERS.iter().copied().find(|p| p.name == name)
+}

@@ -1,0 +1,93 @@
+//! Size, stride and offset formulas of KleidiAI's packed formats, with overflow checks.
+//!
+//! Each function returns a [`Violation`] instead of wrapping, so a consumer asking for the size of
+//! an absurd shape gets a diagnosed error rather than a small buffer and a heap overflow.
+
+use crate::contract::{self, Violation};
+
+/// Packed int8 LHS with per-row dynamic asymmetric quantization (`qai8dxp`).
+pub mod qai8dxp {
+    use super::*;
+
+    /// Bytes per row after the int8 data: one `i32` offset and one `f32` scale.
+    pub const ROW_TRAILER_BYTES: usize = 8;
+
+    /// K rounded up so that every row keeps its trailer 4-byte aligned and whole kernel blocks.
+    pub fn k_internal(k: usize, kr: usize, sr: usize) -> Result<usize, Violation> {
+        let step = contract::mul(kr, sr, "kr * sr fits in size_t")?;
+        let step = contract::roundup(step, 4, "kr * sr > 0")?;
+        contract::roundup(k, step, "roundup(k, kr * sr) fits in size_t")
+    }
+
+    /// Bytes of one group of `mr` packed rows.
+    pub fn stride(k: usize, mr: usize, kr: usize, sr: usize) -> Result<usize, Violation> {
+        let k_int = k_internal(k, kr, sr)?;
+        let row = contract::add(k_int, ROW_TRAILER_BYTES, "packed LHS row size fits in size_t")?;
+        contract::mul(mr, row, "packed LHS stride fits in size_t")
+    }
+
+    /// Byte offset of the group holding row `m_idx`.
+    pub fn offset(m_idx: usize, k: usize, mr: usize, kr: usize, sr: usize) -> Result<usize, Violation> {
+        contract::require(mr != 0, "mr > 0")?;
+        contract::mul(m_idx / mr, stride(k, mr, kr, sr)?, "packed LHS offset fits in size_t")
+    }
+
+    /// Bytes of a packed LHS of `m` rows.
+    pub fn size(m: usize, k: usize, mr: usize, kr: usize, sr: usize) -> Result<usize, Violation> {
+        contract::require(mr != 0, "mr > 0")?;
+        let groups = contract::roundup(m, mr, "roundup(m, mr) fits in size_t")? / mr;
+        contract::mul(groups, stride(k, mr, kr, sr)?, "packed LHS size fits in size_t")
+    }
+}
+
+/// Packed int4 RHS with per-channel symmetric quantization (`qsi4cxp`, the `s16s0` interleave).
+pub mod qsi4cxp {
+    use super::*;
+
+    /// Bytes per column after the int4 data: `i32` row sum, `f32` scale, `f32` bias.
+    pub const COL_TRAILER_BYTES: usize = 12;
+
+    /// Same K rounding as the LHS, so LHS and RHS blocks line up.
+    pub fn k_internal(k: usize, kr: usize, sr: usize) -> Result<usize, Violation> {
+        qai8dxp::k_internal(k, kr, sr)
+    }
+
+    /// Bytes of one group of `nr` packed columns.
+    pub fn stride(k: usize, nr: usize, kr: usize, sr: usize) -> Result<usize, Violation> {
+        let k_int = k_internal(k, kr, sr)?;
+        let col = contract::add(k_int / 2, COL_TRAILER_BYTES, "packed RHS column size fits in size_t")?;
+        contract::mul(nr, col, "packed RHS stride fits in size_t")
+    }
+
+    /// Byte offset of the group holding column `n_idx` (which must start a group).
+    pub fn offset(n_idx: usize, k: usize, nr: usize, kr: usize, sr: usize) -> Result<usize, Violation> {
+        contract::require(nr != 0, "nr > 0")?;
+        contract::require(n_idx % nr == 0, "(n_idx % nr) == 0")?;
+        contract::mul(n_idx / nr, stride(k, nr, kr, sr)?, "packed RHS offset fits in size_t")
+    }
+
+    /// Bytes of a packed RHS of `n` columns.
+    pub fn size(n: usize, k: usize, nr: usize, kr: usize, sr: usize) -> Result<usize, Violation> {
+        contract::require(nr != 0, "nr > 0")?;
+        let groups = contract::roundup(n, nr, "roundup(n, nr) fits in size_t")? / nr;
+        contract::mul(groups, stride(k, nr, kr, sr)?, "packed RHS size fits in size_t")
+    }
+}
+
+/// Plain row-major destination of `elem_size`-byte elements.
+pub mod dst {
+    use super::*;
+
+    /// Byte offset of element (`m_idx`, `n_idx`).
+    pub fn offset(m_idx: usize, n_idx: usize, stride: usize, elem_size: usize) -> Result<usize, Violation> {
+        let row = contract::mul(m_idx, stride, "dst offset fits in size_t")?;
+        let col = contract::mul(n_idx, elem_size, "dst offset fits in size_t")?;
+        contract::add(row, col, "dst offset fits in size_t")
+    }
+
+    /// Bytes of an `m` x `n` destination.
+    pub fn size(m: usize, n: usize, elem_size: usize) -> Result<usize, Violation> {
+        let count = contract::mul(m, n, "dst size fits in size_t")?;
+        contract::mul(count, elem_size, "dst size fits in size_t")
+    }
+}

@@ -1,0 +1,21 @@
+//! rkai's micro-kernels: `#![no_std]`, allocation-free, panic-free.
+//!
+//! Every kernel and packer is declared once in [`catalog`]; the `rkai` crate derives its C ABI
+//! (`kai_*` symbols), headers, tests and benches from that declaration. Modules mirror
+//! KleidiAI's tree so a reader can find a stem: [`matmul`] holds one module per family with one
+//! file per variant, [`pack`] the packers, [`reference`] the scalar oracle written from the
+//! format specification.
+#![no_std]
+#![deny(unsafe_op_in_unsafe_fn)]
+#![warn(missing_docs)]
+
+pub mod arch;
+pub mod cabi;
+pub mod catalog;
+pub mod contract;
+pub mod float;
+pub mod layout;
+pub mod matmul;
+pub mod pack;
+pub mod reference;
+pub mod types;

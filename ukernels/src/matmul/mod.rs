@@ -1,0 +1,3 @@
+//! Matrix-multiplication families, one module per KleidiAI directory.
+
+pub mod matmul_clamp_f32_qai8dxp_qsi4cxp;

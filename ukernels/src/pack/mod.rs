@@ -1,0 +1,4 @@
+//! Packing routines: turn framework tensors into the interleaved formats the kernels read.
+
+pub mod lhs_quant_pack_qai8dxp;
+pub mod rhs_pack_qsi4cxp_qs4cxs1s0;

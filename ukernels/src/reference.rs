@@ -1,0 +1,157 @@
+//! Scalar oracle written from the format specification (KleidiAI 1.30, see DESIGN.md §1.3).
+//!
+//! It works on unpacked data and places every element by the documented address formula, the
+//! reverse direction from the production packers, so a shared mistake is unlikely. Tests compare
+//! production packers byte for byte and kernels bit for bit against it.
+
+use crate::float;
+
+/// Per-row dynamic asymmetric int8 quantization (`qai8dx`).
+pub mod qai8dx {
+    /// Quantization of one row.
+    #[derive(Clone, Copy, Debug, PartialEq)]
+    pub struct Row {
+        /// Dequantization scale (`(rmax - rmin) / 255` as the reciprocal of the multiplier).
+        pub scale: f32,
+        /// Zero point in [-128, 127].
+        pub zero_point: i32,
+    }
+
+    /// Quantizes `x` into `q` (same length); returns the row's parameters.
+    ///
+    /// Range includes 0; multiplier `255 / (rmax - rmin)` (1 for a constant row); zero point
+    /// picked from the endpoint with the smaller error, clamped, rounded half to even; values
+    /// rounded half away from zero and saturated.
+    pub fn quantize_row(x: &[f32], q: &mut [i8]) -> Row {
+        let (mut lo, mut hi) = (0.0f32, 0.0f32);
+        for &v in x {
+            lo = if v < lo { v } else { lo };
+            hi = if v > hi { v } else { hi };
+        }
+        let mult = if lo == hi { 1.0 } else { 255.0 / (hi - lo) };
+        let scale = if mult != 0.0 { 1.0 / mult } else { 0.0 };
+        let (dlo, dhi) = (lo * mult, hi * mult);
+        let zp = if (-128.0 + dlo) + (127.0 + dhi) > 0.0 { -128.0 - dlo } else { 127.0 - dhi };
+        let zero_point = crate::float::round_ties_even(zp.clamp(-128.0, 127.0)) as i32;
+        for (qv, &v) in q.iter_mut().zip(x) {
+            *qv = (crate::float::round_half_away(v * mult) as i32 + zero_point).clamp(-128, 127) as i8;
+        }
+        Row { scale, zero_point }
+    }
+}
+
+/// Packed-layout builders.
+pub mod pack {
+    /// K after padding for a kernel's `kr`, `sr`.
+    pub fn k_internal(k: usize, kr: usize, sr: usize) -> usize {
+        let step = (kr * sr).div_ceil(4) * 4;
+        k.div_ceil(step) * step
+    }
+
+    /// Packs quantized rows into `qai8dxp` (rows from `m_idx_start = 0`).
+    ///
+    /// `lq` is m x k, `rows` the per-row parameters; `out` must be the packed size. Padding K
+    /// repeats the last value; rows past `m` in the last group stay as they are in `out`.
+    pub fn qai8dxp(m: usize, k: usize, mr: usize, kr: usize, sr: usize, lq: &[i8], rows: &[super::qai8dx::Row], out: &mut [u8]) {
+        let k_int = k_internal(k, kr, sr);
+        let kbl = kr / sr;
+        let stride = mr * (k_int + 8);
+        for i in 0..m {
+            let (g, r) = (i / mr, i % mr);
+            let base = g * stride;
+            for kk in 0..k_int {
+                let v = lq[i * k + kk.min(k - 1)];
+                out[base + ((kk / kbl) * mr + r) * kbl + kk % kbl] = v as u8;
+            }
+            let t = base + mr * k_int;
+            out[t + 4 * r..t + 4 * r + 4].copy_from_slice(&(-rows[i].zero_point).to_le_bytes());
+            out[t + 4 * (mr + r)..t + 4 * (mr + r) + 4].copy_from_slice(&rows[i].scale.to_le_bytes());
+        }
+    }
+
+    /// Packs signed int4 weights `w` (n x k, values in -8..=7) into `qsi4cxp`.
+    ///
+    /// Each K value is placed by the inverse of the packer's walk: within a 32-value chunk `c`,
+    /// value `i < 16` is the low nibble and `16 + i` the high nibble of column byte `16c + i`,
+    /// which sits in super-block `(16c + i) / blen` at byte `(16c + i) % blen` of the column.
+    pub fn qsi4cxp(
+        n: usize,
+        k: usize,
+        nr: usize,
+        kr: usize,
+        sr: usize,
+        w: &[i8],
+        scale: &[f32],
+        bias: Option<&[f32]>,
+        out: &mut [u8],
+    ) {
+        let k_int = k_internal(k, kr, sr);
+        let blen = kr / sr;
+        let data = nr * k_int / 2;
+        let stride = data + 12 * nr;
+        for g in 0..n.div_ceil(nr) {
+            let base = g * stride;
+            for col in 0..nr {
+                let src = (g * nr + col).min(n - 1);
+                let mut sum = 0i32;
+                for kk in 0..k_int {
+                    let v = if kk < k { w[src * k + kk] } else { 0 };
+                    let (chunk, within) = (kk / 32, kk % 32);
+                    let col_byte = 16 * chunk + within % 16;
+                    let (sb, j) = (col_byte / blen, col_byte % blen);
+                    let at = base + (sb * nr + col) * blen + j;
+                    if at >= base + data {
+                        continue; // K tail a half-width chunk cannot hold
+                    }
+                    sum += v as i32;
+                    let nib = (v as u8) & 0x0f;
+                    if within < 16 {
+                        out[at] = (out[at] & 0xf0) | nib;
+                    } else {
+                        out[at] = (out[at] & 0x0f) | (nib << 4);
+                    }
+                }
+                let t = base + data;
+                out[t + 4 * col..][..4].copy_from_slice(&(sum * 16).to_le_bytes());
+                out[t + 4 * (nr + col)..][..4].copy_from_slice(&(scale[src] * 0.0625).to_le_bytes());
+                let b = bias.map_or(0.0, |b| b[src]);
+                out[t + 4 * (2 * nr + col)..][..4].copy_from_slice(&b.to_le_bytes());
+            }
+        }
+    }
+}
+
+/// Reference for `matmul_clamp_f32_qai8dxp_qsi4cxp` on unpacked operands.
+///
+/// `lq` m x k int8 with per-row `rows`; `w` n x k int4 values; per-channel `scale` and `bias`.
+/// Uses the documented arithmetic: integer dot product with the zero point folded in through the
+/// weight sum, then `f32(acc * 16) * ((scale / 16) * lhs_scale) + bias`, then FMAX/FMIN.
+/// `dst` is row-major with `dst_stride` elements per row; only the m x n region is written.
+#[allow(clippy::too_many_arguments)]
+pub fn matmul_f32_qai8dx_qsi4cx(
+    m: usize,
+    n: usize,
+    k: usize,
+    lq: &[i8],
+    rows: &[qai8dx::Row],
+    w: &[i8],
+    scale: &[f32],
+    bias: Option<&[f32]>,
+    clamp: (f32, f32),
+    dst: &mut [f32],
+    dst_stride: usize,
+) {
+    for i in 0..m {
+        for j in 0..n {
+            let mut dot = 0i32;
+            let mut wsum = 0i32;
+            for kk in 0..k {
+                dot += lq[i * k + kk] as i32 * w[j * k + kk] as i32;
+                wsum += w[j * k + kk] as i32;
+            }
+            let acc = (dot * 16).wrapping_add((-rows[i].zero_point).wrapping_mul(wsum * 16));
+            let y = acc as f32 * ((scale[j] * 0.0625) * rows[i].scale) + bias.map_or(0.0, |b| b[j]);
+            dst[i * dst_stride + j] = float::clamp(y, clamp.0, clamp.1);
+        }
+    }
+}
