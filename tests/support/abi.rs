@@ -1,0 +1,138 @@
+//! Register canaries: call a C function with callee-saved registers seeded, and report which of
+//! x19-x28, x29/sp and d8-d15 it failed to preserve (AAPCS64).
+
+/// Arguments of a C call: integer/pointer arguments go in x0-x7, float arguments in s0-s7
+/// (stored as f32 bits in the low half of each 64-bit slot).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CallArgs {
+    pub x: [u64; 8],
+    pub d: [u64; 8],
+}
+
+impl CallArgs {
+    pub fn f32_bits(v: f32) -> u64 {
+        v.to_bits() as u64
+    }
+}
+
+#[cfg(target_arch = "aarch64")]
+mod imp {
+    use super::CallArgs;
+
+    // Frame: x29/x30, x19-x28, d8-d15 saved; canaries are 0xCA11_0000_0000_00NN for xNN and
+    // 0xD00D_0000_0000_00NN for dNN. Returns a mask: bit NN set for each clobbered xNN, bit 32+NN
+    // for dNN, bit 63 when sp or x29 moved.
+    core::arch::global_asm!(
+        ".text",
+        ".global rkai_test_call_with_canaries",
+        ".type rkai_test_call_with_canaries, %function",
+        ".p2align 2",
+        "rkai_test_call_with_canaries:",
+        "stp x29, x30, [sp, #-160]!",
+        "mov x29, sp",
+        "stp x19, x20, [sp, #16]",
+        "stp x21, x22, [sp, #32]",
+        "stp x23, x24, [sp, #48]",
+        "stp x25, x26, [sp, #64]",
+        "stp x27, x28, [sp, #80]",
+        "stp d8, d9, [sp, #96]",
+        "stp d10, d11, [sp, #112]",
+        "stp d12, d13, [sp, #128]",
+        "stp d14, d15, [sp, #144]",
+        ".irp n, 19,20,21,22,23,24,25,26,27,28",
+        "mov x\\n, #\\n",
+        "movk x\\n, #0xCA11, lsl #48",
+        ".endr",
+        ".irp n, 8,9,10,11,12,13,14,15",
+        "mov x9, #\\n",
+        "movk x9, #0xD00D, lsl #48",
+        "fmov d\\n, x9",
+        ".endr",
+        "mov x16, x0",
+        "mov x17, x1",
+        "ldp d0, d1, [x17, #64]",
+        "ldp d2, d3, [x17, #80]",
+        "ldp d4, d5, [x17, #96]",
+        "ldp d6, d7, [x17, #112]",
+        "ldp x0, x1, [x17, #0]",
+        "ldp x2, x3, [x17, #16]",
+        "ldp x4, x5, [x17, #32]",
+        "ldp x6, x7, [x17, #48]",
+        "blr x16",
+        "mov x0, #0",
+        ".irp n, 19,20,21,22,23,24,25,26,27,28",
+        "mov x9, #\\n",
+        "movk x9, #0xCA11, lsl #48",
+        "cmp x\\n, x9",
+        "mov x10, #1",
+        "lsl x10, x10, #\\n",
+        "orr x11, x0, x10",
+        "csel x0, x11, x0, ne",
+        ".endr",
+        ".irp n, 8,9,10,11,12,13,14,15",
+        "mov x9, #\\n",
+        "movk x9, #0xD00D, lsl #48",
+        "fmov x12, d\\n",
+        "cmp x12, x9",
+        "mov x10, #1",
+        "lsl x10, x10, #(32 + \\n)",
+        "orr x11, x0, x10",
+        "csel x0, x11, x0, ne",
+        ".endr",
+        "mov x9, sp",
+        "cmp x9, x29",
+        "mov x10, #1",
+        "lsl x10, x10, #63",
+        "orr x11, x0, x10",
+        "csel x0, x11, x0, ne",
+        "mov sp, x29",
+        "ldp x19, x20, [sp, #16]",
+        "ldp x21, x22, [sp, #32]",
+        "ldp x23, x24, [sp, #48]",
+        "ldp x25, x26, [sp, #64]",
+        "ldp x27, x28, [sp, #80]",
+        "ldp d8, d9, [sp, #96]",
+        "ldp d10, d11, [sp, #112]",
+        "ldp d12, d13, [sp, #128]",
+        "ldp d14, d15, [sp, #144]",
+        "ldp x29, x30, [sp], #160",
+        "ret",
+        ".size rkai_test_call_with_canaries, . - rkai_test_call_with_canaries",
+    );
+
+    unsafe extern "C" {
+        fn rkai_test_call_with_canaries(f: usize, args: *const CallArgs) -> u64;
+    }
+
+    /// Calls `f` with `args`; returns the mask of clobbered callee-saved registers (0 = clean).
+    ///
+    /// # Safety
+    /// `f` must be a C function whose arguments are exactly described by `args`.
+    pub unsafe fn call(f: usize, args: &CallArgs) -> u64 {
+        // SAFETY: forwarded contract; CallArgs is repr(C): x[8] at 0, d[8] at 64.
+        unsafe { rkai_test_call_with_canaries(f, args) }
+    }
+}
+
+#[cfg(target_arch = "aarch64")]
+pub use imp::call;
+
+/// Describes a clobber mask.
+pub fn describe(mask: u64) -> String {
+    let mut names = Vec::new();
+    for n in 19..=28 {
+        if mask & (1 << n) != 0 {
+            names.push(format!("x{n}"));
+        }
+    }
+    for n in 8..=15 {
+        if mask & (1 << (32 + n)) != 0 {
+            names.push(format!("d{n}"));
+        }
+    }
+    if mask & (1 << 63) != 0 {
+        names.push("sp/x29".into());
+    }
+    names.join(",")
+}

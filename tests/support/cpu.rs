@@ -1,0 +1,29 @@
+//! What the CPU (or QEMU model) under test offers, and a check that it is the model the test
+//! matrix asked for, so a misconfigured runner cannot silently skip kernels.
+
+use rkai::ukernels::arch::{Features, Isa};
+
+pub fn features() -> Features {
+    Features::detect()
+}
+
+/// Whether this process can execute kernels of `isa` (always on non-aarch64: portable path).
+pub fn can_run(isa: Isa) -> bool {
+    !cfg!(target_arch = "aarch64") || features().contains(isa.features())
+}
+
+/// Features QEMU reports for the models of DESIGN §4 (read from HWCAP under QEMU 10.0.2).
+pub fn expected_for_model(model: &str) -> Option<Features> {
+    let base = model.split(',').next().unwrap_or(model);
+    let f = |list: &[Features]| list.iter().fold(Features::NEON, |acc, x| acc.union(*x));
+    Some(match base {
+        "cortex-a53" => f(&[]),
+        "cortex-a76" | "neoverse-n1" => f(&[Features::DOTPROD]),
+        "neoverse-v1" => f(&[Features::DOTPROD, Features::I8MM, Features::BF16, Features::SVE]),
+        "neoverse-n2" | "cortex-a710" => {
+            f(&[Features::DOTPROD, Features::I8MM, Features::BF16, Features::SVE, Features::SVE2])
+        }
+        "max" => f(&[Features::DOTPROD, Features::I8MM, Features::BF16, Features::SVE, Features::SVE2, Features::SME]),
+        _ => return None,
+    })
+}

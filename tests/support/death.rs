@@ -1,0 +1,41 @@
+//! Death tests: run a case in a child process and check it aborts with the expected message.
+//!
+//! The child is this test binary, re-run with only the ignored `death_child` test selected and
+//! `RKAI_DEATH_CASE` naming the case. When cross-running under QEMU user mode the binary cannot be
+//! exec'd directly, so the child is started through `qemu-aarch64` (QEMU_CPU is inherited).
+
+use std::process::{Command, Output};
+
+pub const CASE_ENV: &str = "RKAI_DEATH_CASE";
+
+/// Runs `case` in a child and returns its output.
+pub fn run_child(child_test: &str, case: &str) -> Output {
+    let exe = std::env::current_exe().expect("current_exe");
+    let args = ["--exact", child_test, "--ignored", "--nocapture", "--test-threads=1"];
+    let direct = Command::new(&exe).args(args).env(CASE_ENV, case).output();
+    match direct {
+        Ok(out) => out,
+        Err(e) if e.raw_os_error() == Some(libc::ENOEXEC) || cfg!(target_arch = "aarch64") => {
+            let runner = std::env::var("RKAI_AARCH64_RUNNER")
+                .unwrap_or_else(|_| "qemu-aarch64 -L /usr/aarch64-linux-gnu".to_string());
+            let mut parts = runner.split_whitespace();
+            let prog = parts.next().expect("runner program");
+            Command::new(prog)
+                .args(parts)
+                .arg(&exe)
+                .args(args)
+                .env(CASE_ENV, case)
+                .output()
+                .unwrap_or_else(|e2| panic!("cannot run child ({e}); via runner: {e2}"))
+        }
+        Err(e) => panic!("cannot run child: {e}"),
+    }
+}
+
+/// Asserts the child died abnormally and its stderr names `symbol` and `condition`.
+pub fn expect_abort(out: &Output, symbol: &str, condition: &str) {
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "child exited successfully; stderr: {stderr}");
+    let expected = format!("rkai: {symbol}: assertion failed: {condition}");
+    assert!(stderr.contains(&expected), "expected `{expected}` in child stderr, got: {stderr}");
+}

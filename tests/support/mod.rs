@@ -1,0 +1,9 @@
+//! Test infrastructure shared by the integration tests: guarded buffers, deterministic data,
+//! register-canary calls, death tests and CPU-model expectations.
+#![allow(dead_code)]
+
+pub mod abi;
+pub mod cpu;
+pub mod death;
+pub mod guard;
+pub mod rng;
