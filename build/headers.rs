@@ -103,11 +103,11 @@ fn interface(family: Family) -> String {
         } else {
             f.params.iter().map(|p| format!("{} {}", p.c, p.name)).collect::<Vec<_>>().join(", ")
         };
-        writeln!(out, "typedef {} (*kai_{dir}_{}_func_t)({params});", f.ret_c, f.verb).unwrap();
+        writeln!(out, "typedef {} (*kai_{dir}_{}_func_t)({params});", f.ret_c, f.field).unwrap();
     }
     writeln!(out, "\nstruct kai_{dir}_ukernel {{").unwrap();
     for f in family.c_functions() {
-        writeln!(out, "    kai_{dir}_{0}_func_t {0};", f.verb).unwrap();
+        writeln!(out, "    kai_{dir}_{0}_func_t {0};", f.field).unwrap();
     }
     out.push_str("};\n\n");
     close(&mut out);

@@ -42,7 +42,7 @@ fn emit(out: &mut String, f: &CFunction, name: &str, module: &str, entry: &str) 
     let ret = if f.ret_rust == "()" { String::new() } else { format!(" -> {}", f.ret_rust) };
     let mut call_args = vec![format!("&{entry}"), format!("\"{symbol}\"")];
     call_args.extend(args.iter().map(|a| a.to_string()));
-    let call = format!("crate::capi::{module}::{}({})", f.verb, call_args.join(", "));
+    let call = format!("crate::capi::{module}::{}({})", f.field, call_args.join(", "));
     let body = if has_pointers { format!("unsafe {{ {call} }}") } else { call };
     let safety = if has_pointers {
         "/// # Safety\n/// Pointers must satisfy the KleidiAI contract of this function.\n"

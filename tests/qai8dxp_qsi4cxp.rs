@@ -330,7 +330,7 @@ fn run_portion(
     unsafe {
         let (l, r, d) = (lhs.ptr().add(lhs_off), rhs.ptr().add(rhs_off), dst.mut_ptr().add(dst_off));
         match which {
-            Impl::Exported => sym::<RunFn>("run_matmul", k.stem)(
+            Impl::Exported => sym::<RunFn>("run", k.stem)(
                 mh,
                 nw,
                 p.k,
@@ -444,7 +444,7 @@ fn callee_saved_registers_survive() {
                 x: [m as u64, n as u64, kk as u64, lhs.ptr() as u64, rhs.ptr() as u64, dst.mut_ptr() as u64, 4 * n as u64, 4],
                 d: [CallArgs::f32_bits(-1e30), CallArgs::f32_bits(1e30), 0, 0, 0, 0, 0, 0],
             };
-            let f = symbol_address(&format!("kai_run_matmul_{}", k.stem)).unwrap();
+            let f = symbol_address(&format!("kai_run_{}", k.stem)).unwrap();
             // SAFETY: args describe kai_run_matmul's prototype with valid buffers.
             let clobbered = unsafe { call(f, &args) };
             assert_eq!(clobbered, 0, "{} clobbered {}", k.stem, describe(clobbered));

@@ -11,7 +11,7 @@ pub(crate) mod lhs_quant_pack_qai8dxp;
 pub(crate) mod matmul_clamp_f32_qai8dxp_qsi4cxp;
 pub(crate) mod rhs_pack_qsi4cxp_qs4cxs1s0;
 
-pub use common::KLEIDIAI_VERSION;
+pub use common::{KLEIDIAI_VERSION, kai_get_version};
 
 use rkai_ukernels::contract::Violation;
 

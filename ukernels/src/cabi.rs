@@ -20,8 +20,10 @@ pub struct CParam {
 /// One exported function.
 #[derive(Clone, Copy, Debug)]
 pub struct CFunction {
-    /// Verb between `kai_` and the name, e.g. `get_m_step` or `run_matmul`.
+    /// Verb between `kai_` and the name, e.g. `get_m_step` or `run`.
     pub verb: &'static str,
+    /// Field of the family's interface struct holding this function (`run_matmul` for `run`).
+    pub field: &'static str,
     /// C return type.
     pub ret_c: &'static str,
     /// Rust return type (`()` for void).
@@ -41,7 +43,7 @@ const fn size(name: &'static str) -> CParam {
 }
 
 const fn getter(verb: &'static str, params: &'static [CParam], doc: &'static str) -> CFunction {
-    CFunction { verb, ret_c: "size_t", ret_rust: "usize", params, doc }
+    CFunction { verb, field: verb, ret_c: "size_t", ret_rust: "usize", params, doc }
 }
 
 const NO_PARAMS: &[CParam] = &[];
@@ -70,7 +72,8 @@ const QUANT_MATMUL_F32: &[CFunction] = &[
     ),
     getter("get_dst_size", &[size("m"), size("n")], "Bytes of an m x n destination."),
     CFunction {
-        verb: "run_matmul",
+        verb: "run",
+        field: "run_matmul",
         ret_c: "void",
         ret_rust: "()",
         params: &[
@@ -104,6 +107,7 @@ const LHS_QUANT_PACK_F32: &[CFunction] = &[
     ),
     CFunction {
         verb: "run",
+        field: "run",
         ret_c: "void",
         ret_rust: "()",
         params: &[
@@ -141,6 +145,7 @@ const RHS_PACK_QSI4CXP: &[CFunction] = &[
     ),
     CFunction {
         verb: "run",
+        field: "run",
         ret_c: "void",
         ret_rust: "()",
         params: &[

@@ -1,0 +1,218 @@
+//! The C surface: committed headers equal the generated ones, every declaration equals KleidiAI
+//! 1.30's for the stems rkai claims, every declared function is exported, and the headers compile
+//! as C99 and C++17 with the struct layouts KleidiAI has.
+
+use rkai::capi::exports::SYMBOL_NAMES;
+use rkai::ukernels::catalog::{KERNELS, PACKERS};
+use std::collections::BTreeSet;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+fn committed() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("include")
+}
+
+fn files(root: &Path) -> BTreeSet<PathBuf> {
+    fn walk(dir: &Path, root: &Path, out: &mut BTreeSet<PathBuf>) {
+        for e in fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                walk(&p, root, out);
+            } else {
+                out.insert(p.strip_prefix(root).unwrap().to_path_buf());
+            }
+        }
+    }
+    let mut out = BTreeSet::new();
+    walk(root, root, &mut out);
+    out
+}
+
+#[test]
+fn committed_headers_match_generated() {
+    let generated = Path::new(env!("RKAI_GENERATED_INCLUDE"));
+    let (gen_files, com_files) = (files(generated), files(&committed()));
+    assert_eq!(gen_files, com_files, "header set drifted: run scripts/bless-headers.sh");
+    for f in &gen_files {
+        assert_eq!(
+            fs::read_to_string(generated.join(f)).unwrap(),
+            fs::read_to_string(committed().join(f)).unwrap(),
+            "{} drifted: run scripts/bless-headers.sh",
+            f.display()
+        );
+    }
+}
+
+/// KleidiAI 1.30's declarations per header path, from the compat tables.
+fn kleidiai_sections() -> Vec<(String, Vec<String>)> {
+    let text = include_str!("data/kleidiai-1.30-api.txt");
+    let mut out: Vec<(String, Vec<String>)> = Vec::new();
+    for line in text.lines() {
+        if let Some(path) = line.strip_prefix("## ") {
+            out.push((path.to_string(), Vec::new()));
+        } else if let Some(last) = out.last_mut() {
+            last.1.push(line.to_string());
+        }
+    }
+    out
+}
+
+/// `ret name(type a, type b)` -> `ret name(type,type)`; other lines pass through trimmed.
+fn normalize(decl: &str) -> String {
+    let decl = decl.trim().trim_end_matches(';').replace(" *", "* ");
+    let Some(open) = decl.find('(') else { return decl.split_whitespace().collect::<Vec<_>>().join(" ") };
+    let close = decl.rfind(')').unwrap();
+    let head = decl[..open].split_whitespace().collect::<Vec<_>>().join(" ");
+    let params: Vec<String> = decl[open + 1..close]
+        .split(',')
+        .map(|p| {
+            let words: Vec<&str> = p.split_whitespace().collect();
+            if words.len() <= 1 { words.join(" ") } else { words[..words.len() - 1].join(" ") }
+        })
+        .collect();
+    format!("{head}({})", params.join(","))
+}
+
+fn declarations(header: &str) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    let mut structure: Option<String> = None; // a struct's fields in order, as one entry
+    for line in header.lines() {
+        let l = line.trim();
+        if l.starts_with("struct ") && l.ends_with('{') {
+            structure = Some(l.to_string());
+            continue;
+        }
+        if let Some(s) = structure.as_mut() {
+            if l.starts_with('}') {
+                out.insert(structure.take().unwrap());
+            } else if !l.is_empty() && !l.starts_with("//") {
+                s.push_str(&l.split_whitespace().collect::<Vec<_>>().join(" "));
+            }
+            continue;
+        }
+        if l.starts_with("#define ") || (l.contains('(') && l.ends_with(';') && !l.starts_with("//")) {
+            out.insert(normalize(l));
+        }
+    }
+    out
+}
+
+#[test]
+fn declarations_equal_kleidiai() {
+    let sections = kleidiai_sections();
+    let mut compared = 0;
+    for rel in files(&committed()) {
+        let rel_s = rel.to_string_lossy().to_string();
+        if !rel_s.starts_with("kai/ukernels/") {
+            continue;
+        }
+        let (_, theirs) = sections.iter().find(|(p, _)| *p == rel_s).unwrap_or_else(|| panic!("{rel_s} is not a KleidiAI header"));
+        let theirs = declarations(&theirs.join("\n"));
+        let ours = declarations(&fs::read_to_string(committed().join(&rel)).unwrap());
+        assert_eq!(ours, theirs, "declarations of {rel_s}");
+        compared += 1;
+    }
+    assert_eq!(compared, KERNELS.len() + PACKERS.len() + 1, "headers compared");
+}
+
+#[test]
+fn every_declared_function_is_exported() {
+    let sections = kleidiai_sections();
+    let exported: BTreeSet<&str> = SYMBOL_NAMES.iter().copied().collect();
+    let mut expected = BTreeSet::new();
+    for (path, lines) in &sections {
+        let claimed = KERNELS.iter().any(|k| path.ends_with(&format!("/kai_{}.h", k.stem)))
+            || PACKERS.iter().any(|p| path.ends_with(&format!("/kai_{}.h", p.name)));
+        if !claimed {
+            continue;
+        }
+        for l in lines.iter().filter(|l| l.contains('(') && !l.starts_with('#')) {
+            let name = l[..l.find('(').unwrap()].split_whitespace().last().unwrap().trim_start_matches('*');
+            expected.insert(name.to_string());
+        }
+    }
+    let missing: Vec<_> = expected.iter().filter(|s| !exported.contains(s.as_str())).collect();
+    assert!(missing.is_empty(), "declared by KleidiAI but not exported: {missing:?}");
+    assert_eq!(expected.len(), SYMBOL_NAMES.len(), "exports beyond KleidiAI's declarations");
+}
+
+fn compile(source: &str, cpp: bool) {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(if cpp { "hdr_cpp" } else { "hdr_c" });
+    fs::create_dir_all(&dir).unwrap();
+    let file = dir.join(if cpp { "all.cpp" } else { "all.c" });
+    fs::write(&file, source).unwrap();
+    let compiler = match (cfg!(target_arch = "aarch64"), cfg!(target_arch = "x86_64"), cpp) {
+        (true, _, false) if which("aarch64-linux-gnu-gcc") => "aarch64-linux-gnu-gcc",
+        (true, _, true) if which("aarch64-linux-gnu-g++") => "aarch64-linux-gnu-g++",
+        (_, _, false) => "cc",
+        (_, _, true) => "c++",
+    };
+    let std = if cpp { "-std=c++17" } else { "-std=c99" };
+    let out = std::process::Command::new(compiler)
+        .args([std, "-Wall", "-Wextra", "-Wpedantic", "-Werror", "-fsyntax-only", "-I"])
+        .arg(committed())
+        .arg(&file)
+        .output()
+        .unwrap_or_else(|e| panic!("{compiler}: {e}"));
+    assert!(out.status.success(), "{compiler} {std}: {}", String::from_utf8_lossy(&out.stderr));
+}
+
+fn which(prog: &str) -> bool {
+    std::process::Command::new(prog).arg("--version").output().is_ok_and(|o| o.status.success())
+}
+
+#[test]
+fn headers_compile_as_c99_and_cpp17_with_kleidiai_layouts() {
+    let mut src = String::from("#include <stddef.h>\n#include \"rkai.h\"\n");
+    for f in files(&committed()) {
+        let f = f.to_string_lossy();
+        if f.starts_with("kai/") {
+            src.push_str(&format!("#include \"{f}\"\n"));
+        }
+    }
+    // Layout facts of KleidiAI 1.30 (api.txt / reference §3.5).
+    src.push_str(
+        "#ifdef __cplusplus\n#define SA static_assert\n#else\n#define SA _Static_assert\n#endif\n\
+         SA(sizeof(struct kai_rhs_pack_qs4cxs1s0_param) == 2, \"qs4cxs1s0 param\");\n\
+         SA(sizeof(struct kai_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0_params) == 8, \"qsi4c32p params\");\n\
+         SA(offsetof(struct kai_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0_params, scale_dt) == 4, \"scale_dt\");\n\
+         SA(sizeof(struct kai_rhs_pack_qsi8cx_params) == 8, \"qsi8cx params\");\n\
+         SA(sizeof(struct kai_matmul_requantize32_params) == 12, \"requantize params\");\n\
+         SA(sizeof(struct kai_matmul_clamp_f32_qai8dxp_qsi4cxp_ukernel) == 11 * sizeof(void*), \"interface\");\n\
+         SA(kai_dt_f32 == 0x0411 && kai_dt_bf16 == 0x0213 && kai_dt_int8 == 0x0124 && kai_dt_bool == 0x0441, \"dt\");\n\
+         SA(KAI_SME_VEC_LENGTH_MAX_BYTES == 256, \"sme max\");\n\
+         static const struct kai_matmul_clamp_f32_qai8dxp_qsi4cxp_ukernel table = {\n",
+    );
+    let k = KERNELS[0].stem;
+    let fields = ["get_m_step", "get_n_step", "get_mr", "get_nr", "get_kr", "get_sr", "get_lhs_packed_offset", "get_rhs_packed_offset", "get_dst_offset", "get_dst_size", "run_matmul"];
+    for f in fields {
+        let verb = if f == "run_matmul" { "run" } else { f };
+        src.push_str(&format!("    kai_{verb}_{k},\n"));
+    }
+    src.push_str("};\nconst void* use_table(void) { return &table; }\n");
+    compile(&src, false);
+    compile(&src, true);
+}
+
+#[test]
+fn rust_types_have_kleidiai_layouts() {
+    use rkai::ukernels::types::*;
+    assert_eq!(size_of::<kai_rhs_pack_qs4cxs1s0_param>(), 2);
+    assert_eq!(size_of::<kai_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0_params>(), 8);
+    assert_eq!(std::mem::offset_of!(kai_rhs_pack_kxn_qsi4c32p_qsu4c32s1s0_params, scale_dt), 4);
+    assert_eq!(size_of::<kai_rhs_pack_qsi8cx_params>(), 8);
+    assert_eq!(size_of::<kai_matmul_requantize32_params>(), 12);
+    assert_eq!(kai_datatype::kai_dt_f16.size_in_bytes(), 2);
+    assert_eq!(kai_datatype::from_raw(0x0213), Some(kai_datatype::kai_dt_bf16));
+    assert_eq!(kai_datatype::from_raw(0x0214), None);
+}
+
+#[test]
+fn version_functions() {
+    // SAFETY: both return static NUL-terminated strings.
+    let (kai, own) = unsafe {
+        (std::ffi::CStr::from_ptr(rkai::capi::kai_get_version()), std::ffi::CStr::from_ptr(rkai::rkai_ffi::rkai_get_version()))
+    };
+    assert_eq!(kai.to_str().unwrap(), "1.30.0");
+    assert_eq!(own.to_str().unwrap(), env!("CARGO_PKG_VERSION"));
+}
