@@ -15,11 +15,15 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 fn main() {
-    let manifest_dir = PathBuf::from(env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
+    let manifest_dir =
+        PathBuf::from(env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
     let out_dir = PathBuf::from(env::var("OUT_DIR").expect("cargo sets OUT_DIR"));
 
     for watched in ["build", "ukernels/src", "src/rkai_ffi.rs", "cbindgen.toml"] {
-        println!("cargo:rerun-if-changed={}", manifest_dir.join(watched).display());
+        println!(
+            "cargo:rerun-if-changed={}",
+            manifest_dir.join(watched).display()
+        );
     }
     println!("cargo:rerun-if-env-changed=RKAI_BLESS_HEADERS");
 
@@ -32,7 +36,10 @@ fn main() {
     for (rel, text) in headers::generate(&manifest_dir) {
         write_file(&include.join(&rel), &text);
     }
-    println!("cargo:rustc-env=RKAI_GENERATED_INCLUDE={}", include.display());
+    println!(
+        "cargo:rustc-env=RKAI_GENERATED_INCLUDE={}",
+        include.display()
+    );
 
     if env::var_os("RKAI_BLESS_HEADERS").is_some_and(|v| v == "1") {
         let committed = manifest_dir.join("include");
@@ -51,6 +58,7 @@ fn main() {
 }
 
 fn write_file(path: &Path, text: &str) {
-    fs::create_dir_all(path.parent().expect("header path has a parent")).expect("create header dir");
+    fs::create_dir_all(path.parent().expect("header path has a parent"))
+        .expect("create header dir");
     fs::write(path, text).expect("write header");
 }

@@ -35,7 +35,10 @@ pub fn generate(manifest_dir: &Path) -> Vec<(PathBuf, String)> {
             names(k.rhs_packers.iter().map(|p| p.name)),
         );
         let path = format!("kai/ukernels/matmul/{}/kai_{}.h", k.family.dir(), k.stem);
-        files.push((PathBuf::from(path), header(&doc, &[], &[], k.family.c_functions(), k.stem)));
+        files.push((
+            PathBuf::from(path),
+            header(&doc, &[], &[], k.family.c_functions(), k.stem),
+        ));
     }
     for family in families {
         let path = format!("kai/ukernels/matmul/{0}/kai_{0}_interface.h", family.dir());
@@ -43,23 +46,42 @@ pub fn generate(manifest_dir: &Path) -> Vec<(PathBuf, String)> {
     }
     for p in PACKERS {
         let doc = format!("/// Packing routine `kai_{}`.\n", p.name);
-        let defines: Vec<(String, String)> =
-            p.kind.c_defines().iter().map(|(a, b)| (a.replace("{name}", p.name), b.to_string())).collect();
+        let defines: Vec<(String, String)> = p
+            .kind
+            .c_defines()
+            .iter()
+            .map(|(a, b)| (a.replace("{name}", p.name), b.to_string()))
+            .collect();
         let path = format!("kai/ukernels/matmul/pack/kai_{}.h", p.name);
-        files.push((PathBuf::from(path), header(&doc, &["kai/kai_common.h"], &defines, p.kind.c_functions(), p.name)));
+        files.push((
+            PathBuf::from(path),
+            header(
+                &doc,
+                &["kai/kai_common.h"],
+                &defines,
+                p.kind.c_functions(),
+                p.name,
+            ),
+        ));
     }
     files
 }
 
 fn names<'a>(it: impl Iterator<Item = &'a str>) -> String {
-    it.map(|n| format!("`kai_{n}`")).collect::<Vec<_>>().join(", ")
+    it.map(|n| format!("`kai_{n}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 fn prototype(f: &CFunction, name: &str) -> String {
     let params = if f.params.is_empty() {
         "void".to_string()
     } else {
-        f.params.iter().map(|p| format!("{} {}", p.c.replace("{name}", name), p.name)).collect::<Vec<_>>().join(", ")
+        f.params
+            .iter()
+            .map(|p| format!("{} {}", p.c.replace("{name}", name), p.name))
+            .collect::<Vec<_>>()
+            .join(", ")
     };
     format!("{} kai_{}_{}({})", f.ret_c, f.verb, name, params)
 }
@@ -77,7 +99,13 @@ fn close(out: &mut String) {
     out.push_str("#ifdef __cplusplus\n}\n#endif\n");
 }
 
-fn header(doc: &str, includes: &[&str], defines: &[(String, String)], fns: &[CFunction], name: &str) -> String {
+fn header(
+    doc: &str,
+    includes: &[&str],
+    defines: &[(String, String)],
+    fns: &[CFunction],
+    name: &str,
+) -> String {
     let mut out = String::new();
     open(&mut out, includes);
     out.push_str(doc);
@@ -96,14 +124,27 @@ fn interface(family: Family) -> String {
     let dir = family.dir();
     let mut out = String::new();
     open(&mut out, &[]);
-    writeln!(out, "/// Function table of one `{dir}` micro-kernel; field order is ABI.\n").unwrap();
+    writeln!(
+        out,
+        "/// Function table of one `{dir}` micro-kernel; field order is ABI.\n"
+    )
+    .unwrap();
     for f in family.c_functions() {
         let params = if f.params.is_empty() {
             "void".to_string()
         } else {
-            f.params.iter().map(|p| format!("{} {}", p.c, p.name)).collect::<Vec<_>>().join(", ")
+            f.params
+                .iter()
+                .map(|p| format!("{} {}", p.c, p.name))
+                .collect::<Vec<_>>()
+                .join(", ")
         };
-        writeln!(out, "typedef {} (*kai_{dir}_{}_func_t)({params});", f.ret_c, f.field).unwrap();
+        writeln!(
+            out,
+            "typedef {} (*kai_{dir}_{}_func_t)({params});",
+            f.ret_c, f.field
+        )
+        .unwrap();
     }
     writeln!(out, "\nstruct kai_{dir}_ukernel {{").unwrap();
     for f in family.c_functions() {
@@ -129,7 +170,11 @@ fn cbindgen_config(header: Option<&str>) -> cbindgen::Config {
 }
 
 fn run_cbindgen(cfg: cbindgen::Config, src: &Path) -> String {
-    let bindings = cbindgen::Builder::new().with_config(cfg).with_src(src).generate().expect("cbindgen");
+    let bindings = cbindgen::Builder::new()
+        .with_config(cfg)
+        .with_src(src)
+        .generate()
+        .expect("cbindgen");
     let mut buf = Vec::new();
     bindings.write(&mut buf);
     String::from_utf8(buf).expect("cbindgen writes UTF-8")
@@ -148,7 +193,8 @@ fn kai_common(manifest_dir: &Path) -> String {
     .map(String::from)
     .to_vec();
     let types = run_cbindgen(cfg, &manifest_dir.join("ukernels/src/types.rs"));
-    let template = std::fs::read_to_string(manifest_dir.join("build/kai_common.h.in")).expect("read template");
+    let template =
+        std::fs::read_to_string(manifest_dir.join("build/kai_common.h.in")).expect("read template");
     template.replace("@KAI_TYPES@", types.trim())
 }
 

@@ -32,7 +32,10 @@ fn files(root: &Path) -> BTreeSet<PathBuf> {
 fn committed_headers_match_generated() {
     let generated = Path::new(env!("RKAI_GENERATED_INCLUDE"));
     let (gen_files, com_files) = (files(generated), files(&committed()));
-    assert_eq!(gen_files, com_files, "header set drifted: run scripts/bless-headers.sh");
+    assert_eq!(
+        gen_files, com_files,
+        "header set drifted: run scripts/bless-headers.sh"
+    );
     for f in &gen_files {
         assert_eq!(
             fs::read_to_string(generated.join(f)).unwrap(),
@@ -60,14 +63,23 @@ fn kleidiai_sections() -> Vec<(String, Vec<String>)> {
 /// `ret name(type a, type b)` -> `ret name(type,type)`; other lines pass through trimmed.
 fn normalize(decl: &str) -> String {
     let decl = decl.trim().trim_end_matches(';').replace(" *", "* ");
-    let Some(open) = decl.find('(') else { return decl.split_whitespace().collect::<Vec<_>>().join(" ") };
+    let Some(open) = decl.find('(') else {
+        return decl.split_whitespace().collect::<Vec<_>>().join(" ");
+    };
     let close = decl.rfind(')').unwrap();
-    let head = decl[..open].split_whitespace().collect::<Vec<_>>().join(" ");
+    let head = decl[..open]
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
     let params: Vec<String> = decl[open + 1..close]
         .split(',')
         .map(|p| {
             let words: Vec<&str> = p.split_whitespace().collect();
-            if words.len() <= 1 { words.join(" ") } else { words[..words.len() - 1].join(" ") }
+            if words.len() <= 1 {
+                words.join(" ")
+            } else {
+                words[..words.len() - 1].join(" ")
+            }
         })
         .collect();
     format!("{head}({})", params.join(","))
@@ -90,7 +102,9 @@ fn declarations(header: &str) -> BTreeSet<String> {
             }
             continue;
         }
-        if l.starts_with("#define ") || (l.contains('(') && l.ends_with(';') && !l.starts_with("//")) {
+        if l.starts_with("#define ")
+            || (l.contains('(') && l.ends_with(';') && !l.starts_with("//"))
+        {
             out.insert(normalize(l));
         }
     }
@@ -106,13 +120,20 @@ fn declarations_equal_kleidiai() {
         if !rel_s.starts_with("kai/ukernels/") {
             continue;
         }
-        let (_, theirs) = sections.iter().find(|(p, _)| *p == rel_s).unwrap_or_else(|| panic!("{rel_s} is not a KleidiAI header"));
+        let (_, theirs) = sections
+            .iter()
+            .find(|(p, _)| *p == rel_s)
+            .unwrap_or_else(|| panic!("{rel_s} is not a KleidiAI header"));
         let theirs = declarations(&theirs.join("\n"));
         let ours = declarations(&fs::read_to_string(committed().join(&rel)).unwrap());
         assert_eq!(ours, theirs, "declarations of {rel_s}");
         compared += 1;
     }
-    assert_eq!(compared, KERNELS.len() + PACKERS.len() + 1, "headers compared");
+    assert_eq!(
+        compared,
+        KERNELS.len() + PACKERS.len() + 1,
+        "headers compared"
+    );
 }
 
 #[test]
@@ -121,19 +142,40 @@ fn every_declared_function_is_exported() {
     let exported: BTreeSet<&str> = SYMBOL_NAMES.iter().copied().collect();
     let mut expected = BTreeSet::new();
     for (path, lines) in &sections {
-        let claimed = KERNELS.iter().any(|k| path.ends_with(&format!("/kai_{}.h", k.stem)))
-            || PACKERS.iter().any(|p| path.ends_with(&format!("/kai_{}.h", p.name)));
+        let claimed = KERNELS
+            .iter()
+            .any(|k| path.ends_with(&format!("/kai_{}.h", k.stem)))
+            || PACKERS
+                .iter()
+                .any(|p| path.ends_with(&format!("/kai_{}.h", p.name)));
         if !claimed {
             continue;
         }
-        for l in lines.iter().filter(|l| l.contains('(') && !l.starts_with('#')) {
-            let name = l[..l.find('(').unwrap()].split_whitespace().last().unwrap().trim_start_matches('*');
+        for l in lines
+            .iter()
+            .filter(|l| l.contains('(') && !l.starts_with('#'))
+        {
+            let name = l[..l.find('(').unwrap()]
+                .split_whitespace()
+                .last()
+                .unwrap()
+                .trim_start_matches('*');
             expected.insert(name.to_string());
         }
     }
-    let missing: Vec<_> = expected.iter().filter(|s| !exported.contains(s.as_str())).collect();
-    assert!(missing.is_empty(), "declared by KleidiAI but not exported: {missing:?}");
-    assert_eq!(expected.len(), SYMBOL_NAMES.len(), "exports beyond KleidiAI's declarations");
+    let missing: Vec<_> = expected
+        .iter()
+        .filter(|s| !exported.contains(s.as_str()))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "declared by KleidiAI but not exported: {missing:?}"
+    );
+    assert_eq!(
+        expected.len(),
+        SYMBOL_NAMES.len(),
+        "exports beyond KleidiAI's declarations"
+    );
 }
 
 fn compile(source: &str, cpp: bool) {
@@ -141,7 +183,11 @@ fn compile(source: &str, cpp: bool) {
     fs::create_dir_all(&dir).unwrap();
     let file = dir.join(if cpp { "all.cpp" } else { "all.c" });
     fs::write(&file, source).unwrap();
-    let compiler = match (cfg!(target_arch = "aarch64"), cfg!(target_arch = "x86_64"), cpp) {
+    let compiler = match (
+        cfg!(target_arch = "aarch64"),
+        cfg!(target_arch = "x86_64"),
+        cpp,
+    ) {
         (true, _, false) if which("aarch64-linux-gnu-gcc") => "aarch64-linux-gnu-gcc",
         (true, _, true) if which("aarch64-linux-gnu-g++") => "aarch64-linux-gnu-g++",
         (_, _, false) => "cc",
@@ -149,16 +195,31 @@ fn compile(source: &str, cpp: bool) {
     };
     let std = if cpp { "-std=c++17" } else { "-std=c99" };
     let out = std::process::Command::new(compiler)
-        .args([std, "-Wall", "-Wextra", "-Wpedantic", "-Werror", "-fsyntax-only", "-I"])
+        .args([
+            std,
+            "-Wall",
+            "-Wextra",
+            "-Wpedantic",
+            "-Werror",
+            "-fsyntax-only",
+            "-I",
+        ])
         .arg(committed())
         .arg(&file)
         .output()
         .unwrap_or_else(|e| panic!("{compiler}: {e}"));
-    assert!(out.status.success(), "{compiler} {std}: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{compiler} {std}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 fn which(prog: &str) -> bool {
-    std::process::Command::new(prog).arg("--version").output().is_ok_and(|o| o.status.success())
+    std::process::Command::new(prog)
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
 }
 
 #[test]
@@ -184,7 +245,19 @@ fn headers_compile_as_c99_and_cpp17_with_kleidiai_layouts() {
          static const struct kai_matmul_clamp_f32_qai8dxp_qsi4cxp_ukernel table = {\n",
     );
     let k = KERNELS[0].stem;
-    let fields = ["get_m_step", "get_n_step", "get_mr", "get_nr", "get_kr", "get_sr", "get_lhs_packed_offset", "get_rhs_packed_offset", "get_dst_offset", "get_dst_size", "run_matmul"];
+    let fields = [
+        "get_m_step",
+        "get_n_step",
+        "get_mr",
+        "get_nr",
+        "get_kr",
+        "get_sr",
+        "get_lhs_packed_offset",
+        "get_rhs_packed_offset",
+        "get_dst_offset",
+        "get_dst_size",
+        "run_matmul",
+    ];
     for f in fields {
         let verb = if f == "run_matmul" { "run" } else { f };
         src.push_str(&format!("    kai_{verb}_{k},\n"));
@@ -199,11 +272,17 @@ fn rust_types_have_kleidiai_layouts() {
     use rkai::ukernels::types::*;
     assert_eq!(size_of::<kai_rhs_pack_qs4cxs1s0_param>(), 2);
     assert_eq!(size_of::<kai_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0_params>(), 8);
-    assert_eq!(std::mem::offset_of!(kai_rhs_pack_kxn_qsi4c32p_qsu4c32s1s0_params, scale_dt), 4);
+    assert_eq!(
+        std::mem::offset_of!(kai_rhs_pack_kxn_qsi4c32p_qsu4c32s1s0_params, scale_dt),
+        4
+    );
     assert_eq!(size_of::<kai_rhs_pack_qsi8cx_params>(), 8);
     assert_eq!(size_of::<kai_matmul_requantize32_params>(), 12);
     assert_eq!(kai_datatype::kai_dt_f16.size_in_bytes(), 2);
-    assert_eq!(kai_datatype::from_raw(0x0213), Some(kai_datatype::kai_dt_bf16));
+    assert_eq!(
+        kai_datatype::from_raw(0x0213),
+        Some(kai_datatype::kai_dt_bf16)
+    );
     assert_eq!(kai_datatype::from_raw(0x0214), None);
 }
 
@@ -211,7 +290,10 @@ fn rust_types_have_kleidiai_layouts() {
 fn version_functions() {
     // SAFETY: both return static NUL-terminated strings.
     let (kai, own) = unsafe {
-        (std::ffi::CStr::from_ptr(rkai::capi::kai_get_version()), std::ffi::CStr::from_ptr(rkai::rkai_ffi::rkai_get_version()))
+        (
+            std::ffi::CStr::from_ptr(rkai::capi::kai_get_version()),
+            std::ffi::CStr::from_ptr(rkai::rkai_ffi::rkai_get_version()),
+        )
     };
     assert_eq!(kai.to_str().unwrap(), "1.30.0");
     assert_eq!(own.to_str().unwrap(), env!("CARGO_PKG_VERSION"));

@@ -6,10 +6,11 @@ mod support;
 use core::ffi::c_void;
 use rkai::capi::exports::symbol_address;
 use rkai::ukernels::types::kai_rhs_pack_qs4cxs1s0_param as RhsParams;
-use support::death;
 use std::ptr;
+use support::death;
 
-type LhsPackFn = unsafe extern "C" fn(usize, usize, usize, usize, usize, usize, *const f32, usize, *mut c_void);
+type LhsPackFn =
+    unsafe extern "C" fn(usize, usize, usize, usize, usize, usize, *const f32, usize, *mut c_void);
 type RhsPackFn = unsafe extern "C" fn(
     usize,
     usize,
@@ -24,7 +25,18 @@ type RhsPackFn = unsafe extern "C" fn(
     usize,
     *const RhsParams,
 );
-type RunFn = unsafe extern "C" fn(usize, usize, usize, *const c_void, *const c_void, *mut f32, usize, usize, f32, f32);
+type RunFn = unsafe extern "C" fn(
+    usize,
+    usize,
+    usize,
+    *const c_void,
+    *const c_void,
+    *mut f32,
+    usize,
+    usize,
+    f32,
+    f32,
+);
 type Getter2 = extern "C" fn(usize, usize) -> usize;
 type Getter3 = extern "C" fn(usize, usize, usize) -> usize;
 type Getter5 = extern "C" fn(usize, usize, usize, usize, usize) -> usize;
@@ -44,11 +56,17 @@ fn sym<F: Copy>(symbol: &str) -> F {
 /// One violation: (case name, symbol, condition, action).
 type Case = (&'static str, String, &'static str, fn());
 
-fn rhs_pack(name: &str, params: Option<RhsParams>, num_groups: usize, extra: usize, null_scale: bool) {
+fn rhs_pack(
+    name: &str,
+    params: Option<RhsParams>,
+    num_groups: usize,
+    extra: usize,
+    null_scale: bool,
+) {
     let src = [0x88u8; 64];
     let scale = [1.0f32; 8];
     let mut out = vec![0u8; 4096];
-    let p = params.map(|p| Box::new(p));
+    let p = params.map(Box::new);
     // SAFETY: the call is expected to abort before touching memory.
     unsafe {
         sym::<RhsPackFn>(&format!("kai_run_{name}"))(
@@ -60,7 +78,11 @@ fn rhs_pack(name: &str, params: Option<RhsParams>, num_groups: usize, extra: usi
             2,
             src.as_ptr(),
             ptr::null(),
-            if null_scale { ptr::null() } else { scale.as_ptr() },
+            if null_scale {
+                ptr::null()
+            } else {
+                scale.as_ptr()
+            },
             out.as_mut_ptr().cast(),
             extra,
             p.as_deref().map_or(ptr::null(), |p| p as *const RhsParams),
@@ -69,7 +91,10 @@ fn rhs_pack(name: &str, params: Option<RhsParams>, num_groups: usize, extra: usi
 }
 
 fn ok_params() -> Option<RhsParams> {
-    Some(RhsParams { lhs_zero_point: 1, rhs_zero_point: 8 })
+    Some(RhsParams {
+        lhs_zero_point: 1,
+        rhs_zero_point: 8,
+    })
 }
 
 fn run_gemv(dst_stride_col: usize, null_lhs: bool, dst_stride_row: usize) {
@@ -82,7 +107,11 @@ fn run_gemv(dst_stride_col: usize, null_lhs: bool, dst_stride_row: usize) {
             2,
             8,
             32,
-            if null_lhs { ptr::null() } else { lhs.as_ptr().cast() },
+            if null_lhs {
+                ptr::null()
+            } else {
+                lhs.as_ptr().cast()
+            },
             rhs.as_ptr().cast(),
             dst.as_mut_ptr(),
             dst_stride_row,
@@ -96,49 +125,158 @@ fn run_gemv(dst_stride_col: usize, null_lhs: bool, dst_stride_row: usize) {
 fn cases() -> Vec<Case> {
     let run = |s: &str| format!("kai_run_{s}");
     vec![
-        ("rhs_zero_point", run(NXK), "params->rhs_zero_point == 0 || params->rhs_zero_point == 8", || {
-            rhs_pack(NXK, Some(RhsParams { lhs_zero_point: 1, rhs_zero_point: 7 }), 1, 0, false)
+        (
+            "rhs_zero_point",
+            run(NXK),
+            "params->rhs_zero_point == 0 || params->rhs_zero_point == 8",
+            || {
+                rhs_pack(
+                    NXK,
+                    Some(RhsParams {
+                        lhs_zero_point: 1,
+                        rhs_zero_point: 7,
+                    }),
+                    1,
+                    0,
+                    false,
+                )
+            },
+        ),
+        (
+            "lhs_zero_point",
+            run(KXN),
+            "params->lhs_zero_point == 1",
+            || {
+                rhs_pack(
+                    KXN,
+                    Some(RhsParams {
+                        lhs_zero_point: 0,
+                        rhs_zero_point: 8,
+                    }),
+                    1,
+                    0,
+                    false,
+                )
+            },
+        ),
+        ("null_params", run(NXK), "params != NULL", || {
+            rhs_pack(NXK, None, 1, 0, false)
         }),
-        ("lhs_zero_point", run(KXN), "params->lhs_zero_point == 1", || {
-            rhs_pack(KXN, Some(RhsParams { lhs_zero_point: 0, rhs_zero_point: 8 }), 1, 0, false)
+        ("null_scale", run(NXK), "scale != NULL", || {
+            rhs_pack(NXK, ok_params(), 1, 0, true)
         }),
-        ("null_params", run(NXK), "params != NULL", || rhs_pack(NXK, None, 1, 0, false)),
-        ("null_scale", run(NXK), "scale != NULL", || rhs_pack(NXK, ok_params(), 1, 0, true)),
-        ("num_groups", run(KXN), "num_groups == 1", || rhs_pack(KXN, ok_params(), 2, 0, false)),
-        ("extra_bytes", run(NXK), "extra_bytes == 0", || rhs_pack(NXK, ok_params(), 1, 4, false)),
+        ("num_groups", run(KXN), "num_groups == 1", || {
+            rhs_pack(KXN, ok_params(), 2, 0, false)
+        }),
+        ("extra_bytes", run(NXK), "extra_bytes == 0", || {
+            rhs_pack(NXK, ok_params(), 1, 4, false)
+        }),
         ("kr_sr", run(LHS), "(kr % sr) == 0", || {
             let x = [0f32; 16];
             let mut out = [0u8; 256];
             // SAFETY: expected to abort first.
-            unsafe { sym::<LhsPackFn>("kai_run_lhs_quant_pack_qai8dxp_f32")(1, 16, 1, 16, 3, 0, x.as_ptr(), 64, out.as_mut_ptr().cast()) }
+            unsafe {
+                sym::<LhsPackFn>("kai_run_lhs_quant_pack_qai8dxp_f32")(
+                    1,
+                    16,
+                    1,
+                    16,
+                    3,
+                    0,
+                    x.as_ptr(),
+                    64,
+                    out.as_mut_ptr().cast(),
+                )
+            }
         }),
         ("lhs_null", run(LHS), "lhs != NULL", || {
             let mut out = [0u8; 256];
             // SAFETY: expected to abort first.
-            unsafe { sym::<LhsPackFn>("kai_run_lhs_quant_pack_qai8dxp_f32")(1, 16, 1, 16, 2, 0, ptr::null(), 64, out.as_mut_ptr().cast()) }
+            unsafe {
+                sym::<LhsPackFn>("kai_run_lhs_quant_pack_qai8dxp_f32")(
+                    1,
+                    16,
+                    1,
+                    16,
+                    2,
+                    0,
+                    ptr::null(),
+                    64,
+                    out.as_mut_ptr().cast(),
+                )
+            }
         }),
-        ("lhs_stride", run(LHS), "lhs_stride >= k * sizeof(element)", || {
-            let x = [0f32; 64];
-            let mut out = [0u8; 512];
-            // SAFETY: expected to abort first.
-            unsafe { sym::<LhsPackFn>("kai_run_lhs_quant_pack_qai8dxp_f32")(2, 16, 1, 16, 2, 0, x.as_ptr(), 32, out.as_mut_ptr().cast()) }
-        }),
-        ("dst_stride_col", format!("kai_run_{GEMV}"), "dst_stride_col == sizeof(float)", || {
-            run_gemv(8, false, 32)
-        }),
-        ("dst_stride_row", format!("kai_run_{GEMV}"), "dst_stride_row >= n * sizeof(float)", || {
-            run_gemv(4, false, 16)
-        }),
-        ("lhs_packed_null", format!("kai_run_{GEMV}"), "lhs_packed != NULL", || run_gemv(4, true, 32)),
-        ("dst_offset_step", format!("kai_get_dst_offset_{GEMM}"), "(m_idx % m_step) == 0", || {
-            sym::<Getter3>(&format!("kai_get_dst_offset_{GEMM}"))(4, 0, 64);
-        }),
-        ("rhs_offset_step", format!("kai_get_rhs_packed_offset_{GEMM}"), "(n_idx % nr) == 0", || {
-            sym::<Getter2>(&format!("kai_get_rhs_packed_offset_{GEMM}"))(3, 64);
-        }),
-        ("size_overflow", format!("kai_get_lhs_packed_size_{LHS}"), "packed LHS size fits in size_t", || {
-            sym::<Getter5>(&format!("kai_get_lhs_packed_size_{LHS}"))(usize::MAX / 2, 1 << 20, 4, 16, 2);
-        }),
+        (
+            "lhs_stride",
+            run(LHS),
+            "lhs_stride >= k * sizeof(element)",
+            || {
+                let x = [0f32; 64];
+                let mut out = [0u8; 512];
+                // SAFETY: expected to abort first.
+                unsafe {
+                    sym::<LhsPackFn>("kai_run_lhs_quant_pack_qai8dxp_f32")(
+                        2,
+                        16,
+                        1,
+                        16,
+                        2,
+                        0,
+                        x.as_ptr(),
+                        32,
+                        out.as_mut_ptr().cast(),
+                    )
+                }
+            },
+        ),
+        (
+            "dst_stride_col",
+            format!("kai_run_{GEMV}"),
+            "dst_stride_col == sizeof(float)",
+            || run_gemv(8, false, 32),
+        ),
+        (
+            "dst_stride_row",
+            format!("kai_run_{GEMV}"),
+            "dst_stride_row >= n * sizeof(float)",
+            || run_gemv(4, false, 16),
+        ),
+        (
+            "lhs_packed_null",
+            format!("kai_run_{GEMV}"),
+            "lhs_packed != NULL",
+            || run_gemv(4, true, 32),
+        ),
+        (
+            "dst_offset_step",
+            format!("kai_get_dst_offset_{GEMM}"),
+            "(m_idx % m_step) == 0",
+            || {
+                sym::<Getter3>(&format!("kai_get_dst_offset_{GEMM}"))(4, 0, 64);
+            },
+        ),
+        (
+            "rhs_offset_step",
+            format!("kai_get_rhs_packed_offset_{GEMM}"),
+            "(n_idx % nr) == 0",
+            || {
+                sym::<Getter2>(&format!("kai_get_rhs_packed_offset_{GEMM}"))(3, 64);
+            },
+        ),
+        (
+            "size_overflow",
+            format!("kai_get_lhs_packed_size_{LHS}"),
+            "packed LHS size fits in size_t",
+            || {
+                sym::<Getter5>(&format!("kai_get_lhs_packed_size_{LHS}"))(
+                    usize::MAX / 2,
+                    1 << 20,
+                    4,
+                    16,
+                    2,
+                );
+            },
+        ),
     ]
 }
 
@@ -146,7 +284,10 @@ fn cases() -> Vec<Case> {
 #[ignore = "child process of the death tests"]
 fn death_child() {
     let name = std::env::var(death::CASE_ENV).expect("death case");
-    let (_, _, _, action) = cases().into_iter().find(|c| c.0 == name).expect("known case");
+    let (_, _, _, action) = cases()
+        .into_iter()
+        .find(|c| c.0 == name)
+        .expect("known case");
     action();
     println!("survived");
 }

@@ -19,7 +19,8 @@ type Getter2 = extern "C" fn(usize, usize) -> usize;
 type Getter3 = extern "C" fn(usize, usize, usize) -> usize;
 type Getter4 = extern "C" fn(usize, usize, usize, usize) -> usize;
 type Getter5 = extern "C" fn(usize, usize, usize, usize, usize) -> usize;
-type LhsPackFn = unsafe extern "C" fn(usize, usize, usize, usize, usize, usize, *const f32, usize, *mut c_void);
+type LhsPackFn =
+    unsafe extern "C" fn(usize, usize, usize, usize, usize, usize, *const f32, usize, *mut c_void);
 type RhsPackFn = unsafe extern "C" fn(
     usize,
     usize,
@@ -34,10 +35,24 @@ type RhsPackFn = unsafe extern "C" fn(
     usize,
     *const RhsParams,
 );
-type RunFn = unsafe extern "C" fn(usize, usize, usize, *const c_void, *const c_void, *mut f32, usize, usize, f32, f32);
+type RunFn = unsafe extern "C" fn(
+    usize,
+    usize,
+    usize,
+    *const c_void,
+    *const c_void,
+    *mut f32,
+    usize,
+    usize,
+    f32,
+    f32,
+);
 
 const LHS_PACKER: &str = "lhs_quant_pack_qai8dxp_f32";
-const RHS_PACKERS: [(&str, bool); 2] = [("rhs_pack_nxk_qsi4cxp_qs4cxs1s0", false), ("rhs_pack_kxn_qsi4cxp_qs4cxs1s0", true)];
+const RHS_PACKERS: [(&str, bool); 2] = [
+    ("rhs_pack_nxk_qsi4cxp_qs4cxs1s0", false),
+    ("rhs_pack_kxn_qsi4cxp_qs4cxs1s0", true),
+];
 
 /// The C function `kai_<verb>_<name>` as a typed pointer.
 fn sym<F: Copy>(verb: &str, name: &str) -> F {
@@ -49,12 +64,19 @@ fn sym<F: Copy>(verb: &str, name: &str) -> F {
 }
 
 fn family_kernels() -> impl Iterator<Item = &'static MatmulKernel> {
-    KERNELS.iter().copied().filter(|k| k.family == Family::F32Qai8dxpQsi4cxp)
+    KERNELS
+        .iter()
+        .copied()
+        .filter(|k| k.family == Family::F32Qai8dxpQsi4cxp)
 }
 
 fn runnable() -> Vec<&'static MatmulKernel> {
     let all: Vec<_> = family_kernels().collect();
-    let run: Vec<_> = all.iter().copied().filter(|k| support::cpu::can_run(k.isa)).collect();
+    let run: Vec<_> = all
+        .iter()
+        .copied()
+        .filter(|k| support::cpu::can_run(k.isa))
+        .collect();
     eprintln!(
         "CPU features {:?}: running {} of {} kernels ({})",
         support::cpu::features(),
@@ -66,15 +88,31 @@ fn runnable() -> Vec<&'static MatmulKernel> {
 }
 
 fn tsv_rows(text: &str) -> Vec<Vec<&str>> {
-    text.lines().skip(1).map(|l| l.split('\t').collect()).collect()
+    text.lines()
+        .skip(1)
+        .map(|l| l.split('\t').collect())
+        .collect()
 }
 
 #[test]
 fn getters_equal_kleidiai_values() {
     let table = tsv_rows(include_str!("data/kleidiai-1.30-getters.tsv"));
     for k in family_kernels() {
-        let row = table.iter().find(|r| r[0] == k.stem).unwrap_or_else(|| panic!("{} not in table", k.stem));
-        for (i, verb) in ["get_m_step", "get_n_step", "get_mr", "get_nr", "get_kr", "get_sr"].iter().enumerate() {
+        let row = table
+            .iter()
+            .find(|r| r[0] == k.stem)
+            .unwrap_or_else(|| panic!("{} not in table", k.stem));
+        for (i, verb) in [
+            "get_m_step",
+            "get_n_step",
+            "get_mr",
+            "get_nr",
+            "get_kr",
+            "get_sr",
+        ]
+        .iter()
+        .enumerate()
+        {
             let got = sym::<Getter0>(verb, k.stem)();
             assert_eq!(got.to_string(), row[1 + i], "{verb} of {}", k.stem);
         }
@@ -88,25 +126,44 @@ fn packed_sizes_and_offsets_equal_kleidiai_values() {
     for k in family_kernels() {
         let t = k.tile;
         for row in table.iter().filter(|r| r[0] == k.stem) {
-            let (m, n, kk): (usize, usize, usize) = (row[4].parse().unwrap(), row[5].parse().unwrap(), row[6].parse().unwrap());
+            let (m, n, kk): (usize, usize, usize) = (
+                row[4].parse().unwrap(),
+                row[5].parse().unwrap(),
+                row[6].parse().unwrap(),
+            );
             let lhs = sym::<Getter5>("get_lhs_packed_size", row[1])(m, kk, t.mr, t.kr, t.sr);
             let rhs = sym::<Getter5>("get_rhs_packed_size", row[2])(n, kk, t.nr, t.kr, t.sr);
             let dst = sym::<Getter2>("get_dst_size", k.stem)(m, n);
-            assert_eq!([lhs, rhs, dst].map(|v| v.to_string()), [row[8], row[9], row[10]], "{row:?}");
+            assert_eq!(
+                [lhs, rhs, dst].map(|v| v.to_string()),
+                [row[8], row[9], row[10]],
+                "{row:?}"
+            );
             // Kernel offsets agree with packer offsets (what consumers rely on when tiling).
             let step_m = t.m_step.max(t.mr);
             let lhs_k = sym::<Getter2>("get_lhs_packed_offset", k.stem)(step_m, kk);
-            let lhs_p = sym::<Getter5>("get_lhs_packed_offset", row[1])(step_m, kk, t.mr, t.kr, t.sr);
+            let lhs_p =
+                sym::<Getter5>("get_lhs_packed_offset", row[1])(step_m, kk, t.mr, t.kr, t.sr);
             assert_eq!(lhs_k, lhs_p);
             let rhs_k = sym::<Getter2>("get_rhs_packed_offset", k.stem)(t.n_step, kk);
-            let rhs_p = sym::<Getter5>("get_rhs_packed_offset", row[2])(t.n_step, kk, t.nr, t.kr, t.sr);
+            let rhs_p =
+                sym::<Getter5>("get_rhs_packed_offset", row[2])(t.n_step, kk, t.nr, t.kr, t.sr);
             assert_eq!(rhs_k, rhs_p);
-            assert_eq!(rhs_p, sym::<Getter4>("get_rhs_packed_stride", row[2])(kk, t.nr, t.kr, t.sr));
-            assert_eq!(sym::<Getter3>("get_dst_offset", k.stem)(t.m_step, t.n_step, 4 * n), t.m_step * 4 * n + 4 * t.n_step);
+            assert_eq!(
+                rhs_p,
+                sym::<Getter4>("get_rhs_packed_stride", row[2])(kk, t.nr, t.kr, t.sr)
+            );
+            assert_eq!(
+                sym::<Getter3>("get_dst_offset", k.stem)(t.m_step, t.n_step, 4 * n),
+                t.m_step * 4 * n + 4 * t.n_step
+            );
             checked += 1;
         }
     }
-    assert!(checked >= 6, "expected the measured rows of both kernels, checked {checked}");
+    assert!(
+        checked >= 6,
+        "expected the measured rows of both kernels, checked {checked}"
+    );
 }
 
 /// A test problem: f32 activations, int4 weights, scales, optional bias.
@@ -136,19 +193,35 @@ impl Problem {
         let w = (0..n * k).map(|_| rng.range_i32(-8, 7) as i8).collect();
         let scale = rng.vec_f32(n, 0.001, 0.1);
         let bias = with_bias.then(|| rng.vec_f32(n, -1.0, 1.0));
-        Problem { m, n, k, lhs, w, scale, bias }
+        Problem {
+            m,
+            n,
+            k,
+            lhs,
+            w,
+            scale,
+            bias,
+        }
     }
 
     /// Source bytes in the given orientation with the given zero point (8: unsigned u = w + 8).
     fn rhs_source(&self, kxn: bool, zero_point: u8) -> Vec<u8> {
-        let (rows, cols) = if kxn { (self.k, self.n) } else { (self.n, self.k) };
+        let (rows, cols) = if kxn {
+            (self.k, self.n)
+        } else {
+            (self.n, self.k)
+        };
         let row_bytes = cols.div_ceil(2);
         let mut out = vec![0u8; rows * row_bytes];
         for r in 0..rows {
             for c in 0..cols {
                 let (n_idx, k_idx) = if kxn { (c, r) } else { (r, c) };
                 let v = self.w[n_idx * self.k + k_idx];
-                let nib = if zero_point == 8 { (v + 8) as u8 } else { v as u8 & 0x0f };
+                let nib = if zero_point == 8 {
+                    (v + 8) as u8
+                } else {
+                    v as u8 & 0x0f
+                };
                 out[r * row_bytes + c / 2] |= nib << (4 * (c % 2));
             }
         }
@@ -158,7 +231,12 @@ impl Problem {
     fn quantized(&self) -> (Vec<i8>, Vec<qai8dx::Row>) {
         let mut lq = vec![0i8; self.m * self.k];
         let rows = (0..self.m)
-            .map(|i| qai8dx::quantize_row(&self.lhs[i * self.k..(i + 1) * self.k], &mut lq[i * self.k..(i + 1) * self.k]))
+            .map(|i| {
+                qai8dx::quantize_row(
+                    &self.lhs[i * self.k..(i + 1) * self.k],
+                    &mut lq[i * self.k..(i + 1) * self.k],
+                )
+            })
             .collect();
         (lq, rows)
     }
@@ -170,18 +248,39 @@ fn pack_lhs(p: &Problem, mr: usize, kr: usize, sr: usize, edge: Edge) -> Guarded
     let mut packed = Guarded::new(size, edge);
     // SAFETY: buffers sized from the getters.
     unsafe {
-        sym::<LhsPackFn>("run", LHS_PACKER)(p.m, p.k, mr, kr, sr, 0, lhs.ptr().cast(), 4 * p.k, packed.mut_ptr().cast())
+        sym::<LhsPackFn>("run", LHS_PACKER)(
+            p.m,
+            p.k,
+            mr,
+            kr,
+            sr,
+            0,
+            lhs.ptr().cast(),
+            4 * p.k,
+            packed.mut_ptr().cast(),
+        )
     };
     packed
 }
 
-fn pack_rhs(p: &Problem, packer: (&str, bool), zero_point: u8, nr: usize, kr: usize, sr: usize, edge: Edge) -> Guarded {
+fn pack_rhs(
+    p: &Problem,
+    packer: (&str, bool),
+    zero_point: u8,
+    nr: usize,
+    kr: usize,
+    sr: usize,
+    edge: Edge,
+) -> Guarded {
     let size = sym::<Getter5>("get_rhs_packed_size", packer.0)(p.n, p.k, nr, kr, sr);
     let src = Guarded::from_bytes(&p.rhs_source(packer.1, zero_point), edge);
     let scale = Guarded::from_f32(&p.scale, edge);
     let bias = p.bias.as_ref().map(|b| Guarded::from_f32(b, edge));
     let mut packed = Guarded::new(size, edge);
-    let params = RhsParams { lhs_zero_point: 1, rhs_zero_point: zero_point };
+    let params = RhsParams {
+        lhs_zero_point: 1,
+        rhs_zero_point: zero_point,
+    };
     // SAFETY: buffers sized from the getters.
     unsafe {
         sym::<RhsPackFn>("run", packer.0)(
@@ -202,8 +301,18 @@ fn pack_rhs(p: &Problem, packer: (&str, bool), zero_point: u8, nr: usize, kr: us
     packed
 }
 
-const PACK_SHAPES: [(usize, usize, usize); 10] =
-    [(1, 1, 1), (1, 8, 32), (3, 7, 31), (4, 9, 33), (5, 16, 64), (8, 17, 100), (13, 33, 65), (2, 3, 2), (16, 64, 256), (9, 5, 47)];
+const PACK_SHAPES: [(usize, usize, usize); 10] = [
+    (1, 1, 1),
+    (1, 8, 32),
+    (3, 7, 31),
+    (4, 9, 33),
+    (5, 16, 64),
+    (8, 17, 100),
+    (13, 33, 65),
+    (2, 3, 2),
+    (16, 64, 256),
+    (9, 5, 47),
+];
 
 #[test]
 fn packers_match_reference_bytes() {
@@ -218,13 +327,39 @@ fn packers_match_reference_bytes() {
                     let packed = pack_lhs(&p, t.mr, t.kr, t.sr, edge);
                     let mut expect = vec![0u8; packed.bytes().len()];
                     reference::pack::qai8dxp(m, kk, t.mr, t.kr, t.sr, &lq, &rows, &mut expect);
-                    assert_eq!(packed.bytes(), &expect[..], "LHS bytes, {} m={m} k={kk}", k.stem);
+                    assert_eq!(
+                        packed.bytes(),
+                        &expect[..],
+                        "LHS bytes, {} m={m} k={kk}",
+                        k.stem
+                    );
                     for zp in [0u8, 8] {
-                        let mut expect = vec![0u8; sym::<Getter5>("get_rhs_packed_size", RHS_PACKERS[0].0)(n, kk, t.nr, t.kr, t.sr)];
-                        reference::pack::qsi4cxp(n, kk, t.nr, t.kr, t.sr, &p.w, &p.scale, p.bias.as_deref(), &mut expect);
+                        let mut expect = vec![
+                            0u8;
+                            sym::<Getter5>(
+                                "get_rhs_packed_size",
+                                RHS_PACKERS[0].0
+                            )(n, kk, t.nr, t.kr, t.sr)
+                        ];
+                        reference::pack::qsi4cxp(
+                            n,
+                            kk,
+                            t.nr,
+                            t.kr,
+                            t.sr,
+                            &p.w,
+                            &p.scale,
+                            p.bias.as_deref(),
+                            &mut expect,
+                        );
                         for packer in RHS_PACKERS {
                             let packed = pack_rhs(&p, packer, zp, t.nr, t.kr, t.sr, edge);
-                            assert_eq!(packed.bytes(), &expect[..], "{} zp={zp} n={n} k={kk} bias={with_bias}", packer.0);
+                            assert_eq!(
+                                packed.bytes(),
+                                &expect[..],
+                                "{} zp={zp} n={n} k={kk} bias={with_bias}",
+                                packer.0
+                            );
                             cases += 1;
                         }
                     }
@@ -245,7 +380,9 @@ fn lhs_packing_in_row_slices_equals_one_call() {
         for split in 1..p.m {
             let mut parts = Guarded::new(whole.bytes().len(), Edge::End);
             for (start, end) in [(0, split), (split, p.m)] {
-                let off = sym::<Getter5>("get_lhs_packed_offset", LHS_PACKER)(start, p.k, t.mr, t.kr, t.sr);
+                let off = sym::<Getter5>("get_lhs_packed_offset", LHS_PACKER)(
+                    start, p.k, t.mr, t.kr, t.sr,
+                );
                 let src_off = sym::<Getter2>("get_lhs_offset", LHS_PACKER)(start, 4 * p.k);
                 // SAFETY: offsets from the getters stay inside the buffers.
                 unsafe {
@@ -296,7 +433,12 @@ fn portions(m: usize, n: usize, m_step: usize, n_step: usize) -> Vec<(usize, usi
     out.push((last_m, last_n, m - last_m, n - last_n));
     let mid_m = (m / 2) / m_step * m_step;
     let mid_n = (n / 2) / n_step * n_step;
-    out.push((mid_m, mid_n, (m - mid_m).min(m_step + 1), (n - mid_n).min(2 * n_step + 3)));
+    out.push((
+        mid_m,
+        mid_n,
+        (m - mid_m).min(m_step + 1),
+        (n - mid_n).min(2 * n_step + 3),
+    ));
     out
 }
 
@@ -328,7 +470,11 @@ fn run_portion(
     let dst_off = sym::<Getter3>("get_dst_offset", k.stem)(m0, n0, 4 * stride);
     // SAFETY: offsets from the kernel's getters; buffers sized by the packers' getters.
     unsafe {
-        let (l, r, d) = (lhs.ptr().add(lhs_off), rhs.ptr().add(rhs_off), dst.mut_ptr().add(dst_off));
+        let (l, r, d) = (
+            lhs.ptr().add(lhs_off),
+            rhs.ptr().add(rhs_off),
+            dst.mut_ptr().add(dst_off),
+        );
         match which {
             Impl::Exported => sym::<RunFn>("run", k.stem)(
                 mh,
@@ -363,13 +509,21 @@ fn run_portion(
         for j in 0..stride {
             let got = dst.f32_at(i * stride + j).to_bits();
             let inside = (m0..m0 + mh).contains(&i) && (n0..n0 + nw).contains(&j);
-            let want = if inside { expect[i * p.n + j].to_bits() } else { CANARY };
+            let want = if inside {
+                expect[i * p.n + j].to_bits()
+            } else {
+                CANARY
+            };
             assert_eq!(
                 got,
                 want,
                 "{} ({}) m={} n={} k={} portion={portion:?} at ({i},{j}) clamp={clamp:?}",
                 k.stem,
-                if matches!(which, Impl::Exported) { "exported" } else { "portable" },
+                if matches!(which, Impl::Exported) {
+                    "exported"
+                } else {
+                    "portable"
+                },
                 p.m,
                 p.n,
                 p.k
@@ -387,16 +541,48 @@ fn check_kernel(k: &MatmulKernel, implementations: &[Impl]) -> usize {
             let (lq, rows) = p.quantized();
             let mut unclamped = vec![0.0f32; m * n];
             let no_clamp = (f32::NEG_INFINITY, f32::INFINITY);
-            reference::matmul_f32_qai8dx_qsi4cx(m, n, kk, &lq, &rows, &p.w, &p.scale, p.bias.as_deref(), no_clamp, &mut unclamped, n);
+            reference::matmul_f32_qai8dx_qsi4cx(
+                m,
+                n,
+                kk,
+                &lq,
+                &rows,
+                &p.w,
+                &p.scale,
+                p.bias.as_deref(),
+                no_clamp,
+                &mut unclamped,
+                n,
+            );
             let mut sorted = unclamped.clone();
             sorted.sort_by(f32::total_cmp);
             let biting = (sorted[sorted.len() / 5], sorted[sorted.len() * 4 / 5]);
             for clamp in [no_clamp, biting] {
                 let mut expect = vec![0.0f32; m * n];
-                reference::matmul_f32_qai8dx_qsi4cx(m, n, kk, &lq, &rows, &p.w, &p.scale, p.bias.as_deref(), clamp, &mut expect, n);
+                reference::matmul_f32_qai8dx_qsi4cx(
+                    m,
+                    n,
+                    kk,
+                    &lq,
+                    &rows,
+                    &p.w,
+                    &p.scale,
+                    p.bias.as_deref(),
+                    clamp,
+                    &mut expect,
+                    n,
+                );
                 for edge in EDGES {
                     let lhs = pack_lhs(&p, t.mr, t.kr, t.sr, edge);
-                    let rhs = pack_rhs(&p, RHS_PACKERS[(seed + with_bias as usize) % 2], 8, t.nr, t.kr, t.sr, edge);
+                    let rhs = pack_rhs(
+                        &p,
+                        RHS_PACKERS[(seed + with_bias as usize) % 2],
+                        8,
+                        t.nr,
+                        t.kr,
+                        t.sr,
+                        edge,
+                    );
                     for portion in portions(m, n, t.m_step, t.n_step) {
                         for which in implementations {
                             run_portion(k, which, &p, &lhs, &rhs, portion, clamp, &expect, edge);
@@ -441,8 +627,26 @@ fn callee_saved_registers_survive() {
             let rhs = pack_rhs(&p, RHS_PACKERS[0], 8, t.nr, t.kr, t.sr, Edge::End);
             let mut dst = Guarded::new(4 * m * n, Edge::End);
             let args = CallArgs {
-                x: [m as u64, n as u64, kk as u64, lhs.ptr() as u64, rhs.ptr() as u64, dst.mut_ptr() as u64, 4 * n as u64, 4],
-                d: [CallArgs::f32_bits(-1e30), CallArgs::f32_bits(1e30), 0, 0, 0, 0, 0, 0],
+                x: [
+                    m as u64,
+                    n as u64,
+                    kk as u64,
+                    lhs.ptr() as u64,
+                    rhs.ptr() as u64,
+                    dst.mut_ptr() as u64,
+                    4 * n as u64,
+                    4,
+                ],
+                d: [
+                    CallArgs::f32_bits(-1e30),
+                    CallArgs::f32_bits(1e30),
+                    0,
+                    0,
+                    0,
+                    0,
+                    0,
+                    0,
+                ],
             };
             let f = symbol_address(&format!("kai_run_{}", k.stem)).unwrap();
             // SAFETY: args describe kai_run_matmul's prototype with valid buffers.
@@ -455,10 +659,47 @@ fn callee_saved_registers_survive() {
 #[test]
 fn cpu_matches_requested_qemu_model() {
     // The test matrix exports the QEMU model it runs; a mismatch would silently skip kernels.
-    let Ok(model) = std::env::var("RKAI_EXPECT_CPU") else { return };
+    let Ok(model) = std::env::var("RKAI_EXPECT_CPU") else {
+        return;
+    };
     if let Some(expected) = support::cpu::expected_for_model(&model) {
         let got = support::cpu::features();
         let relevant = |f: rkai::ukernels::arch::Features| f.0 & 0x7f;
-        assert_eq!(relevant(got), relevant(expected), "QEMU model {model}: features {got:?}, expected {expected:?}");
+        assert_eq!(
+            relevant(got),
+            relevant(expected),
+            "QEMU model {model}: features {got:?}, expected {expected:?}"
+        );
+    }
+}
+
+mod random_shapes {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 48, failure_persistence: None, ..ProptestConfig::default() })]
+
+        /// Random shapes and data: packed bytes and results equal the reference.
+        #[test]
+        fn random_problems_match_reference(m in 1usize..40, n in 1usize..40, kk in 1usize..130, seed in any::<u64>(), bias in any::<bool>()) {
+            for k in runnable() {
+                let t = k.tile;
+                let p = Problem::new(m, n, kk, bias, seed);
+                let (lq, rows) = p.quantized();
+                let lhs = pack_lhs(&p, t.mr, t.kr, t.sr, Edge::End);
+                let mut expect_lhs = vec![0u8; lhs.bytes().len()];
+                reference::pack::qai8dxp(m, kk, t.mr, t.kr, t.sr, &lq, &rows, &mut expect_lhs);
+                prop_assert_eq!(lhs.bytes(), &expect_lhs[..]);
+                let rhs = pack_rhs(&p, RHS_PACKERS[(seed % 2) as usize], 8, t.nr, t.kr, t.sr, Edge::End);
+                let mut expect_rhs = vec![0u8; rhs.bytes().len()];
+                reference::pack::qsi4cxp(n, kk, t.nr, t.kr, t.sr, &p.w, &p.scale, p.bias.as_deref(), &mut expect_rhs);
+                prop_assert_eq!(rhs.bytes(), &expect_rhs[..]);
+                let clamp = (-2.0, 2.5);
+                let mut expect = vec![0.0f32; m * n];
+                reference::matmul_f32_qai8dx_qsi4cx(m, n, kk, &lq, &rows, &p.w, &p.scale, p.bias.as_deref(), clamp, &mut expect, n);
+                run_portion(k, &Impl::Exported, &p, &lhs, &rhs, (0, 0, m, n), clamp, &expect, Edge::End);
+            }
+        }
     }
 }

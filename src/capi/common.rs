@@ -19,7 +19,9 @@ pub extern "C" fn kai_get_sve_vector_length_u8() -> u64 {
         let bytes: u64;
         // SAFETY: CNTB (encoded so no assembler SVE support is needed) only reads VL; the caller
         // guarantees SVE as KleidiAI's contract requires.
-        unsafe { core::arch::asm!(".inst 0x0420e3e0", out("x0") bytes, options(nomem, nostack, pure)) };
+        unsafe {
+            core::arch::asm!(".inst 0x0420e3e0", out("x0") bytes, options(nomem, nostack, pure))
+        };
         bytes
     }
     #[cfg(not(target_arch = "aarch64"))]
@@ -35,7 +37,9 @@ pub extern "C" fn kai_get_sme_vector_length_u8() -> u64 {
     {
         let bytes: u64;
         // SAFETY: RDSVL only reads the streaming VL; the caller guarantees SME.
-        unsafe { core::arch::asm!(".inst 0x04bf5820", out("x0") bytes, options(nomem, nostack, pure)) };
+        unsafe {
+            core::arch::asm!(".inst 0x04bf5820", out("x0") bytes, options(nomem, nostack, pure))
+        };
         bytes
     }
     #[cfg(not(target_arch = "aarch64"))]

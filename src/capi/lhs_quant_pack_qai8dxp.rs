@@ -12,15 +12,34 @@ pub fn get_m_step(_: &Packer, _: &str, mr: usize) -> usize {
 }
 
 pub fn get_lhs_offset(_: &Packer, symbol: &str, m_idx: usize, lhs_stride: usize) -> usize {
-    ensure(symbol, contract::mul(m_idx, lhs_stride, "m_idx * lhs_stride fits in size_t"))
+    ensure(
+        symbol,
+        contract::mul(m_idx, lhs_stride, "m_idx * lhs_stride fits in size_t"),
+    )
 }
 
-pub fn get_lhs_packed_offset(_: &Packer, symbol: &str, m_idx: usize, k: usize, mr: usize, kr: usize, sr: usize) -> usize {
+pub fn get_lhs_packed_offset(
+    _: &Packer,
+    symbol: &str,
+    m_idx: usize,
+    k: usize,
+    mr: usize,
+    kr: usize,
+    sr: usize,
+) -> usize {
     ensure(symbol, check_params(mr, kr, sr));
     ensure(symbol, layout::offset(m_idx, k, mr, kr, sr))
 }
 
-pub fn get_lhs_packed_size(_: &Packer, symbol: &str, m: usize, k: usize, mr: usize, kr: usize, sr: usize) -> usize {
+pub fn get_lhs_packed_size(
+    _: &Packer,
+    symbol: &str,
+    m: usize,
+    k: usize,
+    mr: usize,
+    kr: usize,
+    sr: usize,
+) -> usize {
     ensure(symbol, check_params(mr, kr, sr));
     ensure(symbol, layout::size(m, k, mr, kr, sr))
 }
@@ -47,7 +66,17 @@ pub unsafe fn run(
     lhs_stride: usize,
     lhs_packed: *mut c_void,
 ) {
-    let args = pack::Args { m, k, mr, kr, sr, m_idx_start, lhs, lhs_stride, lhs_packed: lhs_packed.cast() };
+    let args = pack::Args {
+        m,
+        k,
+        mr,
+        kr,
+        sr,
+        m_idx_start,
+        lhs,
+        lhs_stride,
+        lhs_packed: lhs_packed.cast(),
+    };
     ensure(symbol, pack::check(&args));
     // SAFETY: arguments checked; extents are the caller's contract.
     unsafe { pack::run(&args) }

@@ -33,7 +33,10 @@ pub fn get_sr(k: &MatmulKernel, _: &str) -> usize {
 
 pub fn get_lhs_packed_offset(kernel: &MatmulKernel, symbol: &str, m_idx: usize, k: usize) -> usize {
     let t = &kernel.tile;
-    ensure(symbol, contract::require(m_idx % t.mr == 0, "(m_idx % mr) == 0"));
+    ensure(
+        symbol,
+        contract::require(m_idx % t.mr == 0, "(m_idx % mr) == 0"),
+    );
     ensure(symbol, layout::qai8dxp::offset(m_idx, k, t.mr, t.kr, t.sr))
 }
 
@@ -42,11 +45,26 @@ pub fn get_rhs_packed_offset(kernel: &MatmulKernel, symbol: &str, n_idx: usize, 
     ensure(symbol, layout::qsi4cxp::offset(n_idx, k, t.nr, t.kr, t.sr))
 }
 
-pub fn get_dst_offset(kernel: &MatmulKernel, symbol: &str, m_idx: usize, n_idx: usize, dst_stride: usize) -> usize {
+pub fn get_dst_offset(
+    kernel: &MatmulKernel,
+    symbol: &str,
+    m_idx: usize,
+    n_idx: usize,
+    dst_stride: usize,
+) -> usize {
     let t = &kernel.tile;
-    ensure(symbol, contract::require(m_idx % t.m_step == 0, "(m_idx % m_step) == 0"));
-    ensure(symbol, contract::require(n_idx % t.n_step == 0, "(n_idx % n_step) == 0"));
-    ensure(symbol, layout::dst::offset(m_idx, n_idx, dst_stride, size_of::<f32>()))
+    ensure(
+        symbol,
+        contract::require(m_idx % t.m_step == 0, "(m_idx % m_step) == 0"),
+    );
+    ensure(
+        symbol,
+        contract::require(n_idx % t.n_step == 0, "(n_idx % n_step) == 0"),
+    );
+    ensure(
+        symbol,
+        layout::dst::offset(m_idx, n_idx, dst_stride, size_of::<f32>()),
+    )
 }
 
 pub fn get_dst_size(_: &MatmulKernel, symbol: &str, m: usize, n: usize) -> usize {

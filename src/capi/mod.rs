@@ -27,7 +27,11 @@ pub mod exports {
 fn fail(symbol: &str, violation: Violation) -> ! {
     use std::io::Write;
     let _ = std::io::stdout().flush();
-    let _ = writeln!(std::io::stderr(), "rkai: {symbol}: assertion failed: {}", violation.condition);
+    let _ = writeln!(
+        std::io::stderr(),
+        "rkai: {symbol}: assertion failed: {}",
+        violation.condition
+    );
     std::process::abort()
 }
 

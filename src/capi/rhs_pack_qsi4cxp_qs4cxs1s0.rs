@@ -13,20 +13,46 @@ pub fn get_n_step(_: &Packer, _: &str, nr: usize) -> usize {
 }
 
 pub fn get_rhs_offset(_: &Packer, symbol: &str, n_idx: usize, rhs_stride: usize) -> usize {
-    ensure(symbol, contract::mul(n_idx, rhs_stride, "n_idx * rhs_stride fits in size_t"))
+    ensure(
+        symbol,
+        contract::mul(n_idx, rhs_stride, "n_idx * rhs_stride fits in size_t"),
+    )
 }
 
-pub fn get_rhs_packed_stride(_: &Packer, symbol: &str, k: usize, nr: usize, kr: usize, sr: usize) -> usize {
+pub fn get_rhs_packed_stride(
+    _: &Packer,
+    symbol: &str,
+    k: usize,
+    nr: usize,
+    kr: usize,
+    sr: usize,
+) -> usize {
     ensure(symbol, check_params(nr, kr, sr));
     ensure(symbol, layout::stride(k, nr, kr, sr))
 }
 
-pub fn get_rhs_packed_offset(_: &Packer, symbol: &str, n_idx: usize, k: usize, nr: usize, kr: usize, sr: usize) -> usize {
+pub fn get_rhs_packed_offset(
+    _: &Packer,
+    symbol: &str,
+    n_idx: usize,
+    k: usize,
+    nr: usize,
+    kr: usize,
+    sr: usize,
+) -> usize {
     ensure(symbol, check_params(nr, kr, sr));
     ensure(symbol, layout::offset(n_idx, k, nr, kr, sr))
 }
 
-pub fn get_rhs_packed_size(_: &Packer, symbol: &str, n: usize, k: usize, nr: usize, kr: usize, sr: usize) -> usize {
+pub fn get_rhs_packed_size(
+    _: &Packer,
+    symbol: &str,
+    n: usize,
+    k: usize,
+    nr: usize,
+    kr: usize,
+    sr: usize,
+) -> usize {
     ensure(symbol, check_params(nr, kr, sr));
     ensure(symbol, layout::size(n, k, nr, kr, sr))
 }

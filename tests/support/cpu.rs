@@ -19,11 +19,27 @@ pub fn expected_for_model(model: &str) -> Option<Features> {
     Some(match base {
         "cortex-a53" => f(&[]),
         "cortex-a76" | "neoverse-n1" => f(&[Features::DOTPROD]),
-        "neoverse-v1" => f(&[Features::DOTPROD, Features::I8MM, Features::BF16, Features::SVE]),
-        "neoverse-n2" | "cortex-a710" => {
-            f(&[Features::DOTPROD, Features::I8MM, Features::BF16, Features::SVE, Features::SVE2])
-        }
-        "max" => f(&[Features::DOTPROD, Features::I8MM, Features::BF16, Features::SVE, Features::SVE2, Features::SME]),
+        "neoverse-v1" => f(&[
+            Features::DOTPROD,
+            Features::I8MM,
+            Features::BF16,
+            Features::SVE,
+        ]),
+        "neoverse-n2" | "cortex-a710" => f(&[
+            Features::DOTPROD,
+            Features::I8MM,
+            Features::BF16,
+            Features::SVE,
+            Features::SVE2,
+        ]),
+        "max" => f(&[
+            Features::DOTPROD,
+            Features::I8MM,
+            Features::BF16,
+            Features::SVE,
+            Features::SVE2,
+            Features::SME,
+        ]),
         _ => return None,
     })
 }

@@ -11,7 +11,13 @@ pub const CASE_ENV: &str = "RKAI_DEATH_CASE";
 /// Runs `case` in a child and returns its output.
 pub fn run_child(child_test: &str, case: &str) -> Output {
     let exe = std::env::current_exe().expect("current_exe");
-    let args = ["--exact", child_test, "--ignored", "--nocapture", "--test-threads=1"];
+    let args = [
+        "--exact",
+        child_test,
+        "--ignored",
+        "--nocapture",
+        "--test-threads=1",
+    ];
     let direct = Command::new(&exe).args(args).env(CASE_ENV, case).output();
     match direct {
         Ok(out) => out,
@@ -35,7 +41,13 @@ pub fn run_child(child_test: &str, case: &str) -> Output {
 /// Asserts the child died abnormally and its stderr names `symbol` and `condition`.
 pub fn expect_abort(out: &Output, symbol: &str, condition: &str) {
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success(), "child exited successfully; stderr: {stderr}");
+    assert!(
+        !out.status.success(),
+        "child exited successfully; stderr: {stderr}"
+    );
     let expected = format!("rkai: {symbol}: assertion failed: {condition}");
-    assert!(stderr.contains(&expected), "expected `{expected}` in child stderr, got: {stderr}");
+    assert!(
+        stderr.contains(&expected),
+        "expected `{expected}` in child stderr, got: {stderr}"
+    );
 }

@@ -34,12 +34,25 @@ impl Guarded {
         let map_len = inner + 2 * page;
         // SAFETY: anonymous private mapping; checked below.
         let map = unsafe {
-            libc::mmap(ptr::null_mut(), map_len, libc::PROT_NONE, libc::MAP_PRIVATE | libc::MAP_ANONYMOUS, -1, 0)
+            libc::mmap(
+                ptr::null_mut(),
+                map_len,
+                libc::PROT_NONE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+                -1,
+                0,
+            )
         };
         assert_ne!(map, libc::MAP_FAILED, "mmap");
         let map = map.cast::<u8>();
         // SAFETY: the middle pages lie inside the mapping.
-        let rc = unsafe { libc::mprotect(map.add(page).cast(), inner, libc::PROT_READ | libc::PROT_WRITE) };
+        let rc = unsafe {
+            libc::mprotect(
+                map.add(page).cast(),
+                inner,
+                libc::PROT_READ | libc::PROT_WRITE,
+            )
+        };
         assert_eq!(rc, 0, "mprotect");
         let offset = match edge {
             Edge::Start => page,
@@ -47,7 +60,12 @@ impl Guarded {
         };
         // SAFETY: offset lies inside the mapping.
         let data = unsafe { map.add(offset) };
-        Guarded { map, map_len, data, len }
+        Guarded {
+            map,
+            map_len,
+            data,
+            len,
+        }
     }
 
     pub fn from_bytes(bytes: &[u8], edge: Edge) -> Self {

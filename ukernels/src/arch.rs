@@ -107,7 +107,10 @@ impl Isa {
     }
 }
 
-#[cfg(all(target_arch = "aarch64", any(target_os = "linux", target_os = "android")))]
+#[cfg(all(
+    target_arch = "aarch64",
+    any(target_os = "linux", target_os = "android")
+))]
 mod detect {
     use super::Features;
 
@@ -125,7 +128,10 @@ mod detect {
     pub fn features() -> Features {
         // SAFETY: getauxval has no preconditions.
         let (hw, hw2) = unsafe {
-            (libc::getauxval(libc::AT_HWCAP) as u64, libc::getauxval(libc::AT_HWCAP2) as u64)
+            (
+                libc::getauxval(libc::AT_HWCAP) as u64,
+                libc::getauxval(libc::AT_HWCAP2) as u64,
+            )
         };
         let mut f = Features::empty();
         let mut add = |present: bool, bit: Features| {
@@ -146,7 +152,10 @@ mod detect {
     }
 }
 
-#[cfg(not(all(target_arch = "aarch64", any(target_os = "linux", target_os = "android"))))]
+#[cfg(not(all(
+    target_arch = "aarch64",
+    any(target_os = "linux", target_os = "android")
+)))]
 mod detect {
     use super::Features;
 

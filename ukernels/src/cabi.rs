@@ -43,17 +43,44 @@ const fn size(name: &'static str) -> CParam {
 }
 
 const fn getter(verb: &'static str, params: &'static [CParam], doc: &'static str) -> CFunction {
-    CFunction { verb, field: verb, ret_c: "size_t", ret_rust: "usize", params, doc }
+    CFunction {
+        verb,
+        field: verb,
+        ret_c: "size_t",
+        ret_rust: "usize",
+        params,
+        doc,
+    }
 }
 
 const NO_PARAMS: &[CParam] = &[];
 
 const QUANT_MATMUL_F32: &[CFunction] = &[
-    getter("get_m_step", NO_PARAMS, "Row step: portions must start at a multiple of it."),
-    getter("get_n_step", NO_PARAMS, "Column step: portions must start at a multiple of it."),
-    getter("get_mr", NO_PARAMS, "LHS rows interleaved per packed group (pass to the LHS packer)."),
-    getter("get_nr", NO_PARAMS, "RHS columns interleaved per packed group (pass to the RHS packer)."),
-    getter("get_kr", NO_PARAMS, "K values per inner step (pass to both packers)."),
+    getter(
+        "get_m_step",
+        NO_PARAMS,
+        "Row step: portions must start at a multiple of it.",
+    ),
+    getter(
+        "get_n_step",
+        NO_PARAMS,
+        "Column step: portions must start at a multiple of it.",
+    ),
+    getter(
+        "get_mr",
+        NO_PARAMS,
+        "LHS rows interleaved per packed group (pass to the LHS packer).",
+    ),
+    getter(
+        "get_nr",
+        NO_PARAMS,
+        "RHS columns interleaved per packed group (pass to the RHS packer).",
+    ),
+    getter(
+        "get_kr",
+        NO_PARAMS,
+        "K values per inner step (pass to both packers).",
+    ),
     getter("get_sr", NO_PARAMS, "Splits of kr (pass to both packers)."),
     getter(
         "get_lhs_packed_offset",
@@ -70,7 +97,11 @@ const QUANT_MATMUL_F32: &[CFunction] = &[
         &[size("m_idx"), size("n_idx"), size("dst_stride")],
         "Byte offset of element (m_idx, n_idx) in the destination.",
     ),
-    getter("get_dst_size", &[size("m"), size("n")], "Bytes of an m x n destination."),
+    getter(
+        "get_dst_size",
+        &[size("m"), size("n")],
+        "Bytes of an m x n destination.",
+    ),
     CFunction {
         verb: "run",
         field: "run_matmul",
@@ -94,7 +125,11 @@ const QUANT_MATMUL_F32: &[CFunction] = &[
 
 const LHS_QUANT_PACK_F32: &[CFunction] = &[
     getter("get_m_step", &[size("mr")], "Row step of the packer."),
-    getter("get_lhs_offset", &[size("m_idx"), size("lhs_stride")], "Byte offset of row m_idx in the source."),
+    getter(
+        "get_lhs_offset",
+        &[size("m_idx"), size("lhs_stride")],
+        "Byte offset of row m_idx in the source.",
+    ),
     getter(
         "get_lhs_packed_offset",
         &[size("m_idx"), size("k"), size("mr"), size("kr"), size("sr")],
@@ -127,7 +162,11 @@ const LHS_QUANT_PACK_F32: &[CFunction] = &[
 
 const RHS_PACK_QSI4CXP: &[CFunction] = &[
     getter("get_n_step", &[size("nr")], "Column step of the packer."),
-    getter("get_rhs_offset", &[size("n_idx"), size("rhs_stride")], "Byte offset of column n_idx in the source."),
+    getter(
+        "get_rhs_offset",
+        &[size("n_idx"), size("rhs_stride")],
+        "Byte offset of column n_idx in the source.",
+    ),
     getter(
         "get_rhs_packed_stride",
         &[size("k"), size("nr"), size("kr"), size("sr")],

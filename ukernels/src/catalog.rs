@@ -107,47 +107,74 @@ macro_rules! native {
 // Packers
 
 /// `kai_lhs_quant_pack_qai8dxp_f32`.
-pub static LHS_QUANT_PACK_QAI8DXP_F32: Packer =
-    Packer { name: "lhs_quant_pack_qai8dxp_f32", kind: PackerKind::LhsQuantQai8dxpF32 };
+pub static LHS_QUANT_PACK_QAI8DXP_F32: Packer = Packer {
+    name: "lhs_quant_pack_qai8dxp_f32",
+    kind: PackerKind::LhsQuantQai8dxpF32,
+};
 
 /// `kai_rhs_pack_nxk_qsi4cxp_qs4cxs1s0`.
-pub static RHS_PACK_NXK_QSI4CXP_QS4CXS1S0: Packer =
-    Packer { name: "rhs_pack_nxk_qsi4cxp_qs4cxs1s0", kind: PackerKind::RhsQsi4cxp(Source::Nxk) };
+pub static RHS_PACK_NXK_QSI4CXP_QS4CXS1S0: Packer = Packer {
+    name: "rhs_pack_nxk_qsi4cxp_qs4cxs1s0",
+    kind: PackerKind::RhsQsi4cxp(Source::Nxk),
+};
 
 /// `kai_rhs_pack_kxn_qsi4cxp_qs4cxs1s0`.
-pub static RHS_PACK_KXN_QSI4CXP_QS4CXS1S0: Packer =
-    Packer { name: "rhs_pack_kxn_qsi4cxp_qs4cxs1s0", kind: PackerKind::RhsQsi4cxp(Source::Kxn) };
+pub static RHS_PACK_KXN_QSI4CXP_QS4CXS1S0: Packer = Packer {
+    name: "rhs_pack_kxn_qsi4cxp_qs4cxs1s0",
+    kind: PackerKind::RhsQsi4cxp(Source::Kxn),
+};
 
 /// Every packer, in header-generation order.
-pub static PACKERS: &[&Packer] =
-    &[&LHS_QUANT_PACK_QAI8DXP_F32, &RHS_PACK_NXK_QSI4CXP_QS4CXS1S0, &RHS_PACK_KXN_QSI4CXP_QS4CXS1S0];
+pub static PACKERS: &[&Packer] = &[
+    &LHS_QUANT_PACK_QAI8DXP_F32,
+    &RHS_PACK_NXK_QSI4CXP_QS4CXS1S0,
+    &RHS_PACK_KXN_QSI4CXP_QS4CXS1S0,
+];
 
-const QSI4CXP_RHS: &[&Packer] = &[&RHS_PACK_NXK_QSI4CXP_QS4CXS1S0, &RHS_PACK_KXN_QSI4CXP_QS4CXS1S0];
+const QSI4CXP_RHS: &[&Packer] = &[
+    &RHS_PACK_NXK_QSI4CXP_QS4CXS1S0,
+    &RHS_PACK_KXN_QSI4CXP_QS4CXS1S0,
+];
 const QAI8DXP_F32_LHS: &[&Packer] = &[&LHS_QUANT_PACK_QAI8DXP_F32];
 
 // ---------------------------------------------------------------------------------------------
 // Kernels: matmul_clamp_f32_qai8dxp_qsi4cxp
 
 /// `kai_matmul_clamp_f32_qai8dxp1x8_qsi4cxp8x8_1x8x32_neon_dotprod`: GEMV, 1 row x 8 columns.
-pub static MATMUL_CLAMP_F32_QAI8DXP1X8_QSI4CXP8X8_1X8X32_NEON_DOTPROD: MatmulKernel = MatmulKernel {
-    stem: "matmul_clamp_f32_qai8dxp1x8_qsi4cxp8x8_1x8x32_neon_dotprod",
-    family: Family::F32Qai8dxpQsi4cxp,
-    isa: Isa::NeonDotprod,
-    tile: Tile { m_step: 1, n_step: 8, mr: 1, nr: 8, kr: 16, sr: 2 },
-    lhs_packers: QAI8DXP_F32_LHS,
-    rhs_packers: QSI4CXP_RHS,
-    native: native!(
-        F32Qai8dxpQsi4cxp,
-        f32_qai8dxp_qsi4cxp::matmul_clamp_f32_qai8dxp1x8_qsi4cxp8x8_1x8x32_neon_dotprod
-    ),
-};
+pub static MATMUL_CLAMP_F32_QAI8DXP1X8_QSI4CXP8X8_1X8X32_NEON_DOTPROD: MatmulKernel =
+    MatmulKernel {
+        stem: "matmul_clamp_f32_qai8dxp1x8_qsi4cxp8x8_1x8x32_neon_dotprod",
+        family: Family::F32Qai8dxpQsi4cxp,
+        isa: Isa::NeonDotprod,
+        tile: Tile {
+            m_step: 1,
+            n_step: 8,
+            mr: 1,
+            nr: 8,
+            kr: 16,
+            sr: 2,
+        },
+        lhs_packers: QAI8DXP_F32_LHS,
+        rhs_packers: QSI4CXP_RHS,
+        native: native!(
+            F32Qai8dxpQsi4cxp,
+            f32_qai8dxp_qsi4cxp::matmul_clamp_f32_qai8dxp1x8_qsi4cxp8x8_1x8x32_neon_dotprod
+        ),
+    };
 
 /// `kai_matmul_clamp_f32_qai8dxp4x8_qsi4cxp8x8_8x8x32_neon_i8mm`: GEMM, 8 rows x 8 columns.
 pub static MATMUL_CLAMP_F32_QAI8DXP4X8_QSI4CXP8X8_8X8X32_NEON_I8MM: MatmulKernel = MatmulKernel {
     stem: "matmul_clamp_f32_qai8dxp4x8_qsi4cxp8x8_8x8x32_neon_i8mm",
     family: Family::F32Qai8dxpQsi4cxp,
     isa: Isa::NeonI8mm,
-    tile: Tile { m_step: 8, n_step: 8, mr: 4, nr: 8, kr: 16, sr: 2 },
+    tile: Tile {
+        m_step: 8,
+        n_step: 8,
+        mr: 4,
+        nr: 8,
+        kr: 16,
+        sr: 2,
+    },
     lhs_packers: QAI8DXP_F32_LHS,
     rhs_packers: QSI4CXP_RHS,
     native: native!(

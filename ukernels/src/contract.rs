@@ -14,7 +14,11 @@ pub type Checked = Result<(), Violation>;
 /// Returns `Err` naming `condition` unless `holds`.
 #[inline]
 pub const fn require(holds: bool, condition: &'static str) -> Checked {
-    if holds { Ok(()) } else { Err(Violation { condition }) }
+    if holds {
+        Ok(())
+    } else {
+        Err(Violation { condition })
+    }
 }
 
 /// `a * b` or a violation naming `condition` when the product does not fit in `usize`.

@@ -51,7 +51,7 @@ fn propagate_nan(a: f32, b: f32) -> f32 {
 /// `roundf`: nearest integer, ties away from zero (`FCVTAS` before conversion). NaN stays NaN.
 #[inline]
 pub fn round_half_away(x: f32) -> f32 {
-    if !(x.abs() < 8_388_608.0) {
+    if x.is_nan() || x.abs() >= 8_388_608.0 {
         return x; // already integral, infinite or NaN
     }
     let t = x as i32 as f32;
@@ -68,7 +68,7 @@ pub fn round_half_away(x: f32) -> f32 {
 /// `rintf` in the default rounding mode: nearest integer, ties to even. NaN stays NaN.
 #[inline]
 pub fn round_ties_even(x: f32) -> f32 {
-    if !(x.abs() < 8_388_608.0) {
+    if x.is_nan() || x.abs() >= 8_388_608.0 {
         return x;
     }
     let t = x as i32 as f32;

@@ -22,21 +22,39 @@ pub mod qai8dxp {
     /// Bytes of one group of `mr` packed rows.
     pub fn stride(k: usize, mr: usize, kr: usize, sr: usize) -> Result<usize, Violation> {
         let k_int = k_internal(k, kr, sr)?;
-        let row = contract::add(k_int, ROW_TRAILER_BYTES, "packed LHS row size fits in size_t")?;
+        let row = contract::add(
+            k_int,
+            ROW_TRAILER_BYTES,
+            "packed LHS row size fits in size_t",
+        )?;
         contract::mul(mr, row, "packed LHS stride fits in size_t")
     }
 
     /// Byte offset of the group holding row `m_idx`.
-    pub fn offset(m_idx: usize, k: usize, mr: usize, kr: usize, sr: usize) -> Result<usize, Violation> {
+    pub fn offset(
+        m_idx: usize,
+        k: usize,
+        mr: usize,
+        kr: usize,
+        sr: usize,
+    ) -> Result<usize, Violation> {
         contract::require(mr != 0, "mr > 0")?;
-        contract::mul(m_idx / mr, stride(k, mr, kr, sr)?, "packed LHS offset fits in size_t")
+        contract::mul(
+            m_idx / mr,
+            stride(k, mr, kr, sr)?,
+            "packed LHS offset fits in size_t",
+        )
     }
 
     /// Bytes of a packed LHS of `m` rows.
     pub fn size(m: usize, k: usize, mr: usize, kr: usize, sr: usize) -> Result<usize, Violation> {
         contract::require(mr != 0, "mr > 0")?;
         let groups = contract::roundup(m, mr, "roundup(m, mr) fits in size_t")? / mr;
-        contract::mul(groups, stride(k, mr, kr, sr)?, "packed LHS size fits in size_t")
+        contract::mul(
+            groups,
+            stride(k, mr, kr, sr)?,
+            "packed LHS size fits in size_t",
+        )
     }
 }
 
@@ -55,22 +73,40 @@ pub mod qsi4cxp {
     /// Bytes of one group of `nr` packed columns.
     pub fn stride(k: usize, nr: usize, kr: usize, sr: usize) -> Result<usize, Violation> {
         let k_int = k_internal(k, kr, sr)?;
-        let col = contract::add(k_int / 2, COL_TRAILER_BYTES, "packed RHS column size fits in size_t")?;
+        let col = contract::add(
+            k_int / 2,
+            COL_TRAILER_BYTES,
+            "packed RHS column size fits in size_t",
+        )?;
         contract::mul(nr, col, "packed RHS stride fits in size_t")
     }
 
     /// Byte offset of the group holding column `n_idx` (which must start a group).
-    pub fn offset(n_idx: usize, k: usize, nr: usize, kr: usize, sr: usize) -> Result<usize, Violation> {
+    pub fn offset(
+        n_idx: usize,
+        k: usize,
+        nr: usize,
+        kr: usize,
+        sr: usize,
+    ) -> Result<usize, Violation> {
         contract::require(nr != 0, "nr > 0")?;
         contract::require(n_idx % nr == 0, "(n_idx % nr) == 0")?;
-        contract::mul(n_idx / nr, stride(k, nr, kr, sr)?, "packed RHS offset fits in size_t")
+        contract::mul(
+            n_idx / nr,
+            stride(k, nr, kr, sr)?,
+            "packed RHS offset fits in size_t",
+        )
     }
 
     /// Bytes of a packed RHS of `n` columns.
     pub fn size(n: usize, k: usize, nr: usize, kr: usize, sr: usize) -> Result<usize, Violation> {
         contract::require(nr != 0, "nr > 0")?;
         let groups = contract::roundup(n, nr, "roundup(n, nr) fits in size_t")? / nr;
-        contract::mul(groups, stride(k, nr, kr, sr)?, "packed RHS size fits in size_t")
+        contract::mul(
+            groups,
+            stride(k, nr, kr, sr)?,
+            "packed RHS size fits in size_t",
+        )
     }
 }
 
@@ -79,7 +115,12 @@ pub mod dst {
     use super::*;
 
     /// Byte offset of element (`m_idx`, `n_idx`).
-    pub fn offset(m_idx: usize, n_idx: usize, stride: usize, elem_size: usize) -> Result<usize, Violation> {
+    pub fn offset(
+        m_idx: usize,
+        n_idx: usize,
+        stride: usize,
+        elem_size: usize,
+    ) -> Result<usize, Violation> {
         let row = contract::mul(m_idx, stride, "dst offset fits in size_t")?;
         let col = contract::mul(n_idx, elem_size, "dst offset fits in size_t")?;
         contract::add(row, col, "dst offset fits in size_t")

@@ -31,10 +31,15 @@ pub mod qai8dx {
         let mult = if lo == hi { 1.0 } else { 255.0 / (hi - lo) };
         let scale = if mult != 0.0 { 1.0 / mult } else { 0.0 };
         let (dlo, dhi) = (lo * mult, hi * mult);
-        let zp = if (-128.0 + dlo) + (127.0 + dhi) > 0.0 { -128.0 - dlo } else { 127.0 - dhi };
+        let zp = if (-128.0 + dlo) + (127.0 + dhi) > 0.0 {
+            -128.0 - dlo
+        } else {
+            127.0 - dhi
+        };
         let zero_point = crate::float::round_ties_even(zp.clamp(-128.0, 127.0)) as i32;
         for (qv, &v) in q.iter_mut().zip(x) {
-            *qv = (crate::float::round_half_away(v * mult) as i32 + zero_point).clamp(-128, 127) as i8;
+            *qv = (crate::float::round_half_away(v * mult) as i32 + zero_point).clamp(-128, 127)
+                as i8;
         }
         Row { scale, zero_point }
     }
@@ -52,7 +57,16 @@ pub mod pack {
     ///
     /// `lq` is m x k, `rows` the per-row parameters; `out` must be the packed size. Padding K
     /// repeats the last value; rows past `m` in the last group stay as they are in `out`.
-    pub fn qai8dxp(m: usize, k: usize, mr: usize, kr: usize, sr: usize, lq: &[i8], rows: &[super::qai8dx::Row], out: &mut [u8]) {
+    pub fn qai8dxp(
+        m: usize,
+        k: usize,
+        mr: usize,
+        kr: usize,
+        sr: usize,
+        lq: &[i8],
+        rows: &[super::qai8dx::Row],
+        out: &mut [u8],
+    ) {
         let k_int = k_internal(k, kr, sr);
         let kbl = kr / sr;
         let stride = mr * (k_int + 8);
@@ -65,7 +79,8 @@ pub mod pack {
             }
             let t = base + mr * k_int;
             out[t + 4 * r..t + 4 * r + 4].copy_from_slice(&(-rows[i].zero_point).to_le_bytes());
-            out[t + 4 * (mr + r)..t + 4 * (mr + r) + 4].copy_from_slice(&rows[i].scale.to_le_bytes());
+            out[t + 4 * (mr + r)..t + 4 * (mr + r) + 4]
+                .copy_from_slice(&rows[i].scale.to_le_bytes());
         }
     }
 
@@ -113,7 +128,8 @@ pub mod pack {
                 }
                 let t = base + data;
                 out[t + 4 * col..][..4].copy_from_slice(&(sum * 16).to_le_bytes());
-                out[t + 4 * (nr + col)..][..4].copy_from_slice(&(scale[src] * 0.0625).to_le_bytes());
+                out[t + 4 * (nr + col)..][..4]
+                    .copy_from_slice(&(scale[src] * 0.0625).to_le_bytes());
                 let b = bias.map_or(0.0, |b| b[src]);
                 out[t + 4 * (2 * nr + col)..][..4].copy_from_slice(&b.to_le_bytes());
             }

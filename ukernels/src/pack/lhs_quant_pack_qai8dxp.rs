@@ -57,9 +57,19 @@ pub fn check<T>(a: &Args<T>) -> Checked {
     contract::require(a.k != 0, "k > 0")?;
     contract::require(!a.lhs.is_null(), "lhs != NULL")?;
     contract::require(!a.lhs_packed.is_null(), "lhs_packed != NULL")?;
-    let row_bytes = contract::mul(a.k, core::mem::size_of::<T>(), "k * sizeof(element) fits in size_t")?;
-    contract::require(a.m == 1 || a.lhs_stride >= row_bytes, "lhs_stride >= k * sizeof(element)")?;
-    contract::require(a.lhs_stride % core::mem::size_of::<T>() == 0, "lhs_stride % sizeof(element) == 0")?;
+    let row_bytes = contract::mul(
+        a.k,
+        core::mem::size_of::<T>(),
+        "k * sizeof(element) fits in size_t",
+    )?;
+    contract::require(
+        a.m == 1 || a.lhs_stride >= row_bytes,
+        "lhs_stride >= k * sizeof(element)",
+    )?;
+    contract::require(
+        a.lhs_stride % core::mem::size_of::<T>() == 0,
+        "lhs_stride % sizeof(element) == 0",
+    )?;
     Ok(())
 }
 
@@ -81,8 +91,16 @@ pub fn row_quant(min: f32, max: f32) -> RowQuant {
     const QMAX: f32 = i8::MAX as f32;
     let rmin = if 0.0 < min { 0.0 } else { min };
     let rmax = if 0.0 > max { 0.0 } else { max };
-    let multiplier = if rmin == rmax { 1.0 } else { (QMAX - QMIN) / (rmax - rmin) };
-    let scale = if multiplier != 0.0 { 1.0 / multiplier } else { 0.0 };
+    let multiplier = if rmin == rmax {
+        1.0
+    } else {
+        (QMAX - QMIN) / (rmax - rmin)
+    };
+    let scale = if multiplier != 0.0 {
+        1.0 / multiplier
+    } else {
+        0.0
+    };
     let descaled_min = rmin * multiplier;
     let descaled_max = rmax * multiplier;
     let mut zp = if (QMIN + descaled_min) + (QMAX + descaled_max) > 0.0 {
@@ -92,7 +110,11 @@ pub fn row_quant(min: f32, max: f32) -> RowQuant {
     };
     zp = if zp > QMIN { zp } else { QMIN };
     zp = if zp < QMAX { zp } else { QMAX };
-    RowQuant { multiplier, scale, zero_point: crate::float::round_ties_even(zp) as i32 }
+    RowQuant {
+        multiplier,
+        scale,
+        zero_point: crate::float::round_ties_even(zp) as i32,
+    }
 }
 
 /// Quantizes one value: round half away from zero, add the zero point, saturate to int8.
@@ -166,8 +188,14 @@ pub unsafe fn run<T: SourceElement>(a: &Args<T>) {
         // SAFETY: the trailer of the group follows its mr * k_int data bytes.
         unsafe {
             let trailer = group.add(mr * k_int);
-            trailer.add(4 * slot).cast::<i32>().write_unaligned(-q.zero_point);
-            trailer.add(4 * mr + 4 * slot).cast::<f32>().write_unaligned(q.scale);
+            trailer
+                .add(4 * slot)
+                .cast::<i32>()
+                .write_unaligned(-q.zero_point);
+            trailer
+                .add(4 * mr + 4 * slot)
+                .cast::<f32>()
+                .write_unaligned(q.scale);
         }
         if (row_idx + 1 + a.m_idx_start) % mr == 0 {
             // SAFETY: the next row, if any, lives in the next group.

@@ -79,7 +79,14 @@ pub fn check(a: &Args) -> Checked {
 /// # Safety
 /// The element must lie inside the source matrix.
 #[inline]
-unsafe fn source_nibble(src: Source, rhs: *const u8, n: usize, k: usize, n_idx: usize, k_idx: usize) -> u8 {
+unsafe fn source_nibble(
+    src: Source,
+    rhs: *const u8,
+    n: usize,
+    k: usize,
+    n_idx: usize,
+    k_idx: usize,
+) -> u8 {
     let (row, col, row_len) = match src {
         Source::Nxk => (n_idx, k_idx, k),
         Source::Kxn => (k_idx, n_idx, n),
@@ -94,7 +101,11 @@ unsafe fn source_nibble(src: Source, rhs: *const u8, n: usize, k: usize, n_idx: 
 /// two's complement).
 #[inline]
 pub fn signed_value(nibble: u8, rhs_zero_point: u8) -> i8 {
-    if rhs_zero_point == 8 { nibble as i8 - 8 } else { ((nibble << 4) as i8) >> 4 }
+    if rhs_zero_point == 8 {
+        nibble as i8 - 8
+    } else {
+        ((nibble << 4) as i8) >> 4
+    }
 }
 
 /// Packs the weights.
@@ -145,10 +156,20 @@ pub unsafe fn run(src: Source, a: &Args) {
                 // SAFETY: scale has n entries, bias too when non-null; the trailer is in the group.
                 unsafe {
                     let scale = a.scale.add(n_idx).read_unaligned();
-                    let bias = if a.bias.is_null() { 0.0 } else { a.bias.add(n_idx).read_unaligned() };
-                    dst.add(data_bytes + 4 * col).cast::<i32>().write_unaligned(sum.wrapping_mul(16));
-                    dst.add(data_bytes + 4 * nr + 4 * col).cast::<f32>().write_unaligned(scale * 0.0625);
-                    dst.add(data_bytes + 8 * nr + 4 * col).cast::<f32>().write_unaligned(bias);
+                    let bias = if a.bias.is_null() {
+                        0.0
+                    } else {
+                        a.bias.add(n_idx).read_unaligned()
+                    };
+                    dst.add(data_bytes + 4 * col)
+                        .cast::<i32>()
+                        .write_unaligned(sum.wrapping_mul(16));
+                    dst.add(data_bytes + 4 * nr + 4 * col)
+                        .cast::<f32>()
+                        .write_unaligned(scale * 0.0625);
+                    dst.add(data_bytes + 8 * nr + 4 * col)
+                        .cast::<f32>()
+                        .write_unaligned(bias);
                 }
             }
         }

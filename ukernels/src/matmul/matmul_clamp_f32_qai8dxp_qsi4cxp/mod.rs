@@ -47,7 +47,10 @@ pub type RunFn = unsafe fn(&Args);
 
 /// Checks what the kernel requires of its arguments.
 pub fn check(tile: &Tile, a: &Args) -> Checked {
-    contract::require(a.dst_stride_col == core::mem::size_of::<f32>(), "dst_stride_col == sizeof(float)")?;
+    contract::require(
+        a.dst_stride_col == core::mem::size_of::<f32>(),
+        "dst_stride_col == sizeof(float)",
+    )?;
     layout::qai8dxp::stride(a.k, tile.mr, tile.kr, tile.sr)?;
     layout::qsi4cxp::stride(a.k, tile.nr, tile.kr, tile.sr)?;
     if a.m == 0 || a.n == 0 {
@@ -58,7 +61,10 @@ pub fn check(tile: &Tile, a: &Args) -> Checked {
     contract::require(!a.rhs_packed.is_null(), "rhs_packed != NULL")?;
     contract::require(!a.dst.is_null(), "dst != NULL")?;
     let row_bytes = contract::mul(a.n, 4, "n * sizeof(float) fits in size_t")?;
-    contract::require(a.m == 1 || a.dst_stride_row >= row_bytes, "dst_stride_row >= n * sizeof(float)")?;
+    contract::require(
+        a.m == 1 || a.dst_stride_row >= row_bytes,
+        "dst_stride_row >= n * sizeof(float)",
+    )?;
     Ok(())
 }
 

@@ -32,7 +32,10 @@ pub unsafe fn run(tile: &Tile, a: &Args) {
         // SAFETY: the trailer follows the group's mr * k_int data bytes.
         let (lhs_offset, lhs_scale) = unsafe {
             let t = lhs.add(mr * k_int);
-            (t.add(4 * slot).cast::<i32>().read_unaligned(), t.add(4 * (mr + slot)).cast::<f32>().read_unaligned())
+            (
+                t.add(4 * slot).cast::<i32>().read_unaligned(),
+                t.add(4 * (mr + slot)).cast::<f32>().read_unaligned(),
+            )
         };
         for j0 in (0..a.n).step_by(nr) {
             // SAFETY: column group j0 / nr of the packed RHS.

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# The whole test suite: formatting, lints, header drift, native tests (x86_64 runs the portable
+# path), the CMake/C consumer builds, and the aarch64 suite under every QEMU CPU model of
+# DESIGN.md §4. Installs what it needs first.
+#   scripts/test-all.sh            everything
+#   RKAI_QEMU_MODELS="neoverse-v1" scripts/test-all.sh   a subset of models
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+
+scripts/setup-toolchain.sh
+
+step() { printf '\n==> %s\n' "$*"; }
+
+step "rustfmt"
+cargo fmt --all --check
+
+step "clippy (native)"
+cargo clippy --workspace --all-targets -- -D warnings
+
+step "rustdoc"
+RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --quiet
+
+step "native tests ($(uname -m))"
+cargo test --workspace
+
+target=aarch64-unknown-linux-gnu
+if [[ $(uname -m) == x86_64 ]]; then
+  cross_cargo=(cargo +deb-web)
+else
+  cross_cargo=(cargo)
+  export CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER=cc
+fi
+if ! command -v qemu-aarch64 >/dev/null; then
+  echo "qemu-aarch64 not found: skipping the CPU-model matrix" >&2
+  exit 0
+fi
+
+# A separate target dir keeps the two compilers' host artifacts apart.
+export CARGO_TARGET_DIR=$root/target/cross
+step "clippy (aarch64)"
+"${cross_cargo[@]}" clippy --workspace --all-targets --target $target -- -D warnings
+"${cross_cargo[@]}" test --workspace --target $target --no-run
+
+models=${RKAI_QEMU_MODELS:-"cortex-a53 neoverse-n1 neoverse-v1 neoverse-n2 max,sve-default-vector-length=16 max,sve-default-vector-length=64 max,sve-default-vector-length=256"}
+for model in $models; do
+  step "aarch64 tests under QEMU_CPU=$model"
+  # The CMake consumer test builds and runs its own aarch64 binaries; it runs once, natively.
+  QEMU_CPU=$model RKAI_EXPECT_CPU=$model "${cross_cargo[@]}" test --workspace --target $target \
+    -- --skip cmake_consumers_build_and_run
+done
+step "all tests passed"
