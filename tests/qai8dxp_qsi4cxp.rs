@@ -70,13 +70,15 @@ fn family_kernels() -> impl Iterator<Item = &'static MatmulKernel> {
         .filter(|k| k.family == Family::F32Qai8dxpQsi4cxp)
 }
 
+fn runnable_quiet() -> Vec<&'static MatmulKernel> {
+    family_kernels()
+        .filter(|k| support::cpu::can_run(k.isa))
+        .collect()
+}
+
 fn runnable() -> Vec<&'static MatmulKernel> {
     let all: Vec<_> = family_kernels().collect();
-    let run: Vec<_> = all
-        .iter()
-        .copied()
-        .filter(|k| support::cpu::can_run(k.isa))
-        .collect();
+    let run = runnable_quiet();
     eprintln!(
         "CPU features {:?}: running {} of {} kernels ({})",
         support::cpu::features(),
@@ -664,7 +666,8 @@ fn cpu_matches_requested_qemu_model() {
     };
     if let Some(expected) = support::cpu::expected_for_model(&model) {
         let got = support::cpu::features();
-        let relevant = |f: rkai::ukernels::arch::Features| f.0 & 0x7f;
+        // FP16 is left out: the table of DESIGN §4 does not list it.
+        let relevant = |f: rkai::ukernels::arch::Features| f.0 & 0x6f;
         assert_eq!(
             relevant(got),
             relevant(expected),
@@ -683,7 +686,7 @@ mod random_shapes {
         /// Random shapes and data: packed bytes and results equal the reference.
         #[test]
         fn random_problems_match_reference(m in 1usize..40, n in 1usize..40, kk in 1usize..130, seed in any::<u64>(), bias in any::<bool>()) {
-            for k in runnable() {
+            for k in runnable_quiet() {
                 let t = k.tile;
                 let p = Problem::new(m, n, kk, bias, seed);
                 let (lq, rows) = p.quantized();

@@ -116,6 +116,7 @@ mod imp {
 }
 
 #[cfg(target_arch = "aarch64")]
+#[allow(unused_imports)] // used by the tests that include this module on aarch64
 pub use imp::call;
 
 /// Describes a clobber mask.

@@ -19,23 +19,28 @@ pub fn run_child(child_test: &str, case: &str) -> Output {
         "--test-threads=1",
     ];
     let direct = Command::new(&exe).args(args).env(CASE_ENV, case).output();
-    match direct {
-        Ok(out) => out,
-        Err(e) if e.raw_os_error() == Some(libc::ENOEXEC) || cfg!(target_arch = "aarch64") => {
-            let runner = std::env::var("RKAI_AARCH64_RUNNER")
-                .unwrap_or_else(|_| "qemu-aarch64 -L /usr/aarch64-linux-gnu".to_string());
-            let mut parts = runner.split_whitespace();
-            let prog = parts.next().expect("runner program");
-            Command::new(prog)
-                .args(parts)
-                .arg(&exe)
-                .args(args)
-                .env(CASE_ENV, case)
-                .output()
-                .unwrap_or_else(|e2| panic!("cannot run child ({e}); via runner: {e2}"))
-        }
-        Err(e) => panic!("cannot run child: {e}"),
+    // Under QEMU user mode the host cannot exec the aarch64 binary: spawning fails outright or the
+    // forked child exits 127 before running anything.
+    let needs_runner = match &direct {
+        Err(_) => true,
+        Ok(out) => out.status.code() == Some(127) && out.stdout.is_empty() && out.stderr.is_empty(),
+    };
+    if !needs_runner || !cfg!(target_arch = "aarch64") {
+        return direct.unwrap_or_else(|e| panic!("cannot run child: {e}"));
     }
+    let runner = std::env::var("RKAI_AARCH64_RUNNER").unwrap_or_else(|_| {
+        "qemu-aarch64 -L /usr/aarch64-linux-gnu -E LD_LIBRARY_PATH=/usr/aarch64-linux-gnu/lib"
+            .to_string()
+    });
+    let mut parts = runner.split_whitespace();
+    let prog = parts.next().expect("runner program");
+    Command::new(prog)
+        .args(parts)
+        .arg(&exe)
+        .args(args)
+        .env(CASE_ENV, case)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run child through `{runner}`: {e}"))
 }
 
 /// Asserts the child died abnormally and its stderr names `symbol` and `condition`.

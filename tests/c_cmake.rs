@@ -1,0 +1,136 @@
+//! The C surface from CMake and pkg-config: `scripts/build-and-run-example.sh` builds and installs
+//! rkai with CMake, builds `c_examples/int4_linear.c` through `add_subdirectory`, through
+//! `find_package(KleidiAI)` / `find_package(rkai)` and through pkg-config, and runs every build
+//! (natively; and on x86_64 hosts with the cross tools, for aarch64 under QEMU). This test runs
+//! that script into `target/tmp/c_cmake/` and checks that every variant printed `int4_linear: OK`.
+//!
+//! It takes minutes on a cold cache (two release builds of rkai by cargo). Filter it with
+//! `--skip cmake_consumers_build_and_run`, or set `RKAI_SKIP_CMAKE_TEST=1`.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// Logs the script writes for every architecture, one per run of the example.
+const RUNS: &[&str] = &[
+    "run-subdirectory-static.log",
+    "run-subdirectory-shared.log",
+    "run-package-kleidiai.log",
+    "run-package-rkai.log",
+    "run-package-rkai-shared.log",
+    "run-pkgconfig-shared.log",
+    "run-pkgconfig-static.log",
+];
+
+fn have(tool: &str, args: &[&str]) -> bool {
+    Command::new(tool)
+        .args(args)
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+/// Architecture of the machine, from a host program: under user-mode emulation (the aarch64 test
+/// binary run by qemu-aarch64 on an x86_64 host) child processes are host programs, so this
+/// differs from the architecture the test was compiled for.
+fn host_arch() -> Option<String> {
+    let out = Command::new("uname").arg("-m").output().ok()?;
+    Some(String::from_utf8_lossy(&out.stdout).trim().to_string())
+}
+
+fn cross_tools_present() -> bool {
+    have("aarch64-linux-gnu-gcc", &["--version"])
+        && have("qemu-aarch64", &["--version"])
+        && Path::new("/usr/lib/rustlib/aarch64-unknown-linux-gnu").is_dir()
+        && have("cargo", &["+deb-web", "--version"])
+}
+
+fn check_logs(dir: &Path, arch: &str, extra: &[&str]) {
+    for name in RUNS.iter().chain(extra) {
+        let path = dir.join(arch).join("logs").join(name);
+        let text = fs::read_to_string(&path)
+            .unwrap_or_else(|e| panic!("{arch}: missing log {}: {e}", path.display()));
+        assert!(
+            text.lines().any(|l| l == "int4_linear: OK"),
+            "{arch}: {} did not print `int4_linear: OK`:\n{text}",
+            path.display()
+        );
+    }
+}
+
+#[test]
+fn cmake_consumers_build_and_run() {
+    if std::env::var_os("RKAI_SKIP_CMAKE_TEST").is_some_and(|v| v != "0") {
+        eprintln!("cmake_consumers_build_and_run: skipped (RKAI_SKIP_CMAKE_TEST is set)");
+        return;
+    }
+    let arch = host_arch().expect("uname -m");
+    if arch != std::env::consts::ARCH {
+        eprintln!(
+            "cmake_consumers_build_and_run: skipped: this {} test binary runs emulated on a {arch} \
+             host; the native run of the test covers the aarch64 flow",
+            std::env::consts::ARCH
+        );
+        return;
+    }
+    for (tool, args) in [
+        ("cmake", &["--version"][..]),
+        ("ninja", &["--version"][..]),
+        ("pkg-config", &["--version"][..]),
+        ("cc", &["--version"][..]),
+        ("bash", &["--version"][..]),
+    ] {
+        assert!(
+            have(tool, args),
+            "{tool} is missing: run scripts/setup-toolchain.sh (or set RKAI_SKIP_CMAKE_TEST=1)"
+        );
+    }
+
+    let cross = arch == "x86_64" && cross_tools_present();
+    if arch == "x86_64" && !cross {
+        eprintln!(
+            "cmake_consumers_build_and_run: aarch64 flow skipped: aarch64-linux-gnu-gcc, \
+             qemu-aarch64 or the deb-web toolchain with the aarch64 std is missing \
+             (scripts/setup-toolchain.sh installs them)"
+        );
+    }
+
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("c_cmake");
+    let out = Command::new("bash")
+        .arg(root.join("scripts/build-and-run-example.sh"))
+        .current_dir(&root)
+        .env("RKAI_BUILD_DIR", &dir)
+        .env("RKAI_SKIP_SETUP", "1")
+        .env("RKAI_CROSS", if cross { "1" } else { "0" })
+        .env_remove("CARGO_TARGET_DIR")
+        .env_remove("CARGO_BUILD_TARGET")
+        .output()
+        .expect("run scripts/build-and-run-example.sh");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    println!("{stdout}");
+    eprintln!("{stderr}");
+    assert!(
+        out.status.success(),
+        "scripts/build-and-run-example.sh failed ({})",
+        out.status
+    );
+    assert!(
+        stdout.lines().any(|l| l == "build-and-run-example: OK"),
+        "the script did not report success"
+    );
+    assert!(
+        !stdout.lines().any(|l| l.trim_start().starts_with("FAIL ")),
+        "a variant failed"
+    );
+
+    check_logs(&dir, &arch, &[]);
+    if cross {
+        check_logs(&dir, "aarch64", &["run-neoverse-n1.log"]);
+        let n1 = fs::read_to_string(dir.join("aarch64/logs/run-neoverse-n1.log")).unwrap();
+        assert!(
+            n1.contains("SKIP: this CPU has no i8mm"),
+            "neoverse-n1 has no i8mm, the GEMM kernel must be skipped:\n{n1}"
+        );
+    }
+}
