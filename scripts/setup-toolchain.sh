@@ -28,6 +28,7 @@ if [[ "$host_arch" == "x86_64" ]]; then
   have aarch64-linux-gnu-gcc || missing+=(gcc-aarch64-linux-gnu libc6-dev-arm64-cross)
   have aarch64-linux-gnu-g++ || missing+=(g++-aarch64-linux-gnu)
   [[ -d /usr/lib/rustlib/aarch64-unknown-linux-gnu ]] || missing+=(rustc-web cargo-web libstd-rust-web-dev:arm64)
+  [[ -x /usr/bin/clippy-driver ]] || missing+=(rust-web-clippy)
   if ! have qemu-aarch64 || ! qemu-aarch64 --version | grep -q "version 1[0-9]"; then
     need_backports=1
   fi

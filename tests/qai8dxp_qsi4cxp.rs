@@ -407,7 +407,7 @@ fn lhs_packing_in_row_slices_equals_one_call() {
 }
 
 /// Shapes of KleidiAI's own tests plus edge cases (k smaller than a block, single column...).
-const SHAPES: [(usize, usize, usize); 16] = [
+const SHAPES: [(usize, usize, usize); 21] = [
     (16, 32, 64),
     (16, 32, 36),
     (15, 35, 65),
@@ -424,6 +424,12 @@ const SHAPES: [(usize, usize, usize); 16] = [
     (9, 17, 33),
     (2, 8, 512),
     (17, 9, 1),
+    // Every column tail mod 8 (2, 4, 5, 6 in particular) and row tails of the 8-row tile.
+    (6, 12, 40),
+    (7, 14, 48),
+    (5, 13, 20),
+    (11, 6, 96),
+    (10, 4, 8),
 ];
 
 /// Portions (row start, col start, rows, cols) the way a threaded framework splits work.
