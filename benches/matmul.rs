@@ -3,49 +3,17 @@
 //! GEMV shapes weight bytes per second; packers report source bytes per second.
 //! Run: `cargo bench --bench matmul` (natively on any machine).
 
-use core::ffi::c_void;
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use rkai::capi::exports::symbol_address;
 use rkai::ukernels::arch::Features;
 use rkai::ukernels::catalog::{Family, KERNELS};
 use rkai::ukernels::types::kai_rhs_pack_qs4cxs1s0_param as RhsParams;
 use std::time::Duration;
 
-type Getter5 = extern "C" fn(usize, usize, usize, usize, usize) -> usize;
-type LhsPackFn =
-    unsafe extern "C" fn(usize, usize, usize, usize, usize, usize, *const f32, usize, *mut c_void);
-type RhsPackFn = unsafe extern "C" fn(
-    usize,
-    usize,
-    usize,
-    usize,
-    usize,
-    usize,
-    *const u8,
-    *const f32,
-    *const f32,
-    *mut c_void,
-    usize,
-    *const RhsParams,
-);
-type RunFn = unsafe extern "C" fn(
-    usize,
-    usize,
-    usize,
-    *const c_void,
-    *const c_void,
-    *mut f32,
-    usize,
-    usize,
-    f32,
-    f32,
-);
-
-fn sym<F: Copy>(name: &str) -> F {
-    let addr = symbol_address(name).unwrap_or_else(|| panic!("{name} not exported"));
-    // SAFETY: F is the symbol's function-pointer type.
-    unsafe { std::mem::transmute_copy(&addr) }
-}
+#[path = "../tests/support/cabi.rs"]
+mod cabi;
+use cabi::{
+    Getter5, LhsQuantPackFn as LhsPackFn, MatmulF32Fn as RunFn, RhsPackQsi4cxpFn as RhsPackFn, sym,
+};
 
 const N: usize = 4096;
 const K: usize = 4096;

@@ -3,55 +3,19 @@
 
 mod support;
 
-use core::ffi::c_void;
-use rkai::capi::exports::symbol_address;
 use rkai::ukernels::types::kai_rhs_pack_qs4cxs1s0_param as RhsParams;
 use std::ptr;
+use support::cabi::{
+    Getter2, Getter3, Getter5, LhsQuantPackFn as LhsPackFn, MatmulF32Fn as RunFn,
+    RhsPackQsi4cxpFn as RhsPackFn, sym,
+};
 use support::death;
-
-type LhsPackFn =
-    unsafe extern "C" fn(usize, usize, usize, usize, usize, usize, *const f32, usize, *mut c_void);
-type RhsPackFn = unsafe extern "C" fn(
-    usize,
-    usize,
-    usize,
-    usize,
-    usize,
-    usize,
-    *const u8,
-    *const f32,
-    *const f32,
-    *mut c_void,
-    usize,
-    *const RhsParams,
-);
-type RunFn = unsafe extern "C" fn(
-    usize,
-    usize,
-    usize,
-    *const c_void,
-    *const c_void,
-    *mut f32,
-    usize,
-    usize,
-    f32,
-    f32,
-);
-type Getter2 = extern "C" fn(usize, usize) -> usize;
-type Getter3 = extern "C" fn(usize, usize, usize) -> usize;
-type Getter5 = extern "C" fn(usize, usize, usize, usize, usize) -> usize;
 
 const GEMV: &str = "matmul_clamp_f32_qai8dxp1x8_qsi4cxp8x8_1x8x32_neon_dotprod";
 const GEMM: &str = "matmul_clamp_f32_qai8dxp4x8_qsi4cxp8x8_8x8x32_neon_i8mm";
 const NXK: &str = "rhs_pack_nxk_qsi4cxp_qs4cxs1s0";
 const KXN: &str = "rhs_pack_kxn_qsi4cxp_qs4cxs1s0";
 const LHS: &str = "lhs_quant_pack_qai8dxp_f32";
-
-fn sym<F: Copy>(symbol: &str) -> F {
-    let addr = symbol_address(symbol).unwrap_or_else(|| panic!("{symbol} not exported"));
-    // SAFETY: F is this symbol's function-pointer type.
-    unsafe { std::mem::transmute_copy(&addr) }
-}
 
 /// One violation: (case name, symbol, condition, action).
 type Case = (&'static str, String, &'static str, fn());

@@ -5,48 +5,16 @@
 
 mod support;
 
-use core::ffi::c_void;
-use rkai::capi::exports::symbol_address;
 use rkai::ukernels::catalog::{Family, KERNELS, MatmulKernel};
 use rkai::ukernels::matmul::matmul_clamp_f32_qai8dxp_qsi4cxp as family;
 use rkai::ukernels::reference::{self, qai8dx};
 use rkai::ukernels::types::kai_rhs_pack_qs4cxs1s0_param as RhsParams;
+use support::cabi::{
+    Getter0, Getter2, Getter3, Getter4, Getter5, LhsQuantPackFn as LhsPackFn, MatmulF32Fn as RunFn,
+    RhsPackQsi4cxpFn as RhsPackFn,
+};
 use support::guard::{EDGES, Edge, Guarded};
 use support::rng::Rng;
-
-type Getter0 = extern "C" fn() -> usize;
-type Getter2 = extern "C" fn(usize, usize) -> usize;
-type Getter3 = extern "C" fn(usize, usize, usize) -> usize;
-type Getter4 = extern "C" fn(usize, usize, usize, usize) -> usize;
-type Getter5 = extern "C" fn(usize, usize, usize, usize, usize) -> usize;
-type LhsPackFn =
-    unsafe extern "C" fn(usize, usize, usize, usize, usize, usize, *const f32, usize, *mut c_void);
-type RhsPackFn = unsafe extern "C" fn(
-    usize,
-    usize,
-    usize,
-    usize,
-    usize,
-    usize,
-    *const u8,
-    *const f32,
-    *const f32,
-    *mut c_void,
-    usize,
-    *const RhsParams,
-);
-type RunFn = unsafe extern "C" fn(
-    usize,
-    usize,
-    usize,
-    *const c_void,
-    *const c_void,
-    *mut f32,
-    usize,
-    usize,
-    f32,
-    f32,
-);
 
 const LHS_PACKER: &str = "lhs_quant_pack_qai8dxp_f32";
 const RHS_PACKERS: [(&str, bool); 2] = [
@@ -56,11 +24,7 @@ const RHS_PACKERS: [(&str, bool); 2] = [
 
 /// The C function `kai_<verb>_<name>` as a typed pointer.
 fn sym<F: Copy>(verb: &str, name: &str) -> F {
-    let symbol = format!("kai_{verb}_{name}");
-    let addr = symbol_address(&symbol).unwrap_or_else(|| panic!("{symbol} is not exported"));
-    assert_eq!(size_of::<F>(), size_of::<usize>());
-    // SAFETY: F is the function-pointer type of this symbol's C prototype.
-    unsafe { std::mem::transmute_copy(&addr) }
+    support::cabi::func(verb, name)
 }
 
 fn family_kernels() -> impl Iterator<Item = &'static MatmulKernel> {
@@ -656,7 +620,7 @@ fn callee_saved_registers_survive() {
                     0,
                 ],
             };
-            let f = symbol_address(&format!("kai_run_{}", k.stem)).unwrap();
+            let f = rkai::capi::exports::symbol_address(&format!("kai_run_{}", k.stem)).unwrap();
             // SAFETY: args describe kai_run_matmul's prototype with valid buffers.
             let clobbered = unsafe { call(f, &args) };
             assert_eq!(clobbered, 0, "{} clobbered {}", k.stem, describe(clobbered));

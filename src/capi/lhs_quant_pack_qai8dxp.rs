@@ -27,7 +27,7 @@ pub fn get_lhs_packed_offset(
     kr: usize,
     sr: usize,
 ) -> usize {
-    ensure(symbol, check_params(mr, kr, sr));
+    ensure(symbol, contract::packing_params(mr, "mr > 0", kr, sr));
     ensure(symbol, layout::offset(m_idx, k, mr, kr, sr))
 }
 
@@ -40,14 +40,8 @@ pub fn get_lhs_packed_size(
     kr: usize,
     sr: usize,
 ) -> usize {
-    ensure(symbol, check_params(mr, kr, sr));
+    ensure(symbol, contract::packing_params(mr, "mr > 0", kr, sr));
     ensure(symbol, layout::size(m, k, mr, kr, sr))
-}
-
-fn check_params(mr: usize, kr: usize, sr: usize) -> contract::Checked {
-    contract::require(mr != 0, "mr > 0")?;
-    contract::require(kr != 0 && sr != 0, "kr > 0 && sr > 0")?;
-    contract::require(kr % sr == 0, "(kr % sr) == 0")
 }
 
 /// # Safety

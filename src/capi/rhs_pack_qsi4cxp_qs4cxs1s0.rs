@@ -27,7 +27,7 @@ pub fn get_rhs_packed_stride(
     kr: usize,
     sr: usize,
 ) -> usize {
-    ensure(symbol, check_params(nr, kr, sr));
+    ensure(symbol, contract::packing_params(nr, "nr > 0", kr, sr));
     ensure(symbol, layout::stride(k, nr, kr, sr))
 }
 
@@ -40,7 +40,7 @@ pub fn get_rhs_packed_offset(
     kr: usize,
     sr: usize,
 ) -> usize {
-    ensure(symbol, check_params(nr, kr, sr));
+    ensure(symbol, contract::packing_params(nr, "nr > 0", kr, sr));
     ensure(symbol, layout::offset(n_idx, k, nr, kr, sr))
 }
 
@@ -53,14 +53,8 @@ pub fn get_rhs_packed_size(
     kr: usize,
     sr: usize,
 ) -> usize {
-    ensure(symbol, check_params(nr, kr, sr));
+    ensure(symbol, contract::packing_params(nr, "nr > 0", kr, sr));
     ensure(symbol, layout::size(n, k, nr, kr, sr))
-}
-
-fn check_params(nr: usize, kr: usize, sr: usize) -> contract::Checked {
-    contract::require(nr != 0, "nr > 0")?;
-    contract::require(kr != 0 && sr != 0, "kr > 0 && sr > 0")?;
-    contract::require(kr % sr == 0, "(kr % sr) == 0")
 }
 
 /// # Safety

@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 pub mod abi;
+pub mod cabi;
 pub mod cpu;
 pub mod death;
 pub mod guard;

@@ -50,3 +50,26 @@ pub const fn roundup(a: usize, b: usize, condition: &'static str) -> Result<usiz
         None => Err(Violation { condition }),
     }
 }
+
+/// The packing parameters every packer receives from a kernel's getters: `rows` (mr or nr), `kr`
+/// and `sr` must be non-zero and `kr` a multiple of `sr`. `rows_condition` names the first, e.g.
+/// `"mr > 0"`.
+#[inline]
+pub const fn packing_params(
+    rows: usize,
+    rows_condition: &'static str,
+    kr: usize,
+    sr: usize,
+) -> Checked {
+    if rows == 0 {
+        return Err(Violation {
+            condition: rows_condition,
+        });
+    }
+    if kr == 0 || sr == 0 {
+        return Err(Violation {
+            condition: "kr > 0 && sr > 0",
+        });
+    }
+    require(kr % sr == 0, "(kr % sr) == 0")
+}

@@ -47,9 +47,7 @@ pub struct Args<T> {
 
 /// Checks what the packer requires of its arguments.
 pub fn check<T>(a: &Args<T>) -> Checked {
-    contract::require(a.mr != 0, "mr > 0")?;
-    contract::require(a.kr != 0 && a.sr != 0, "kr > 0 && sr > 0")?;
-    contract::require(a.kr % a.sr == 0, "(kr % sr) == 0")?;
+    contract::packing_params(a.mr, "mr > 0", a.kr, a.sr)?;
     layout::stride(a.k, a.mr, a.kr, a.sr)?;
     if a.m == 0 {
         return Ok(());

@@ -54,9 +54,7 @@ pub struct Args {
 pub fn check(a: &Args) -> Checked {
     contract::require(a.num_groups == 1, "num_groups == 1")?;
     contract::require(a.extra_bytes == 0, "extra_bytes == 0")?;
-    contract::require(a.nr != 0, "nr > 0")?;
-    contract::require(a.kr != 0 && a.sr != 0, "kr > 0 && sr > 0")?;
-    contract::require(a.kr % a.sr == 0, "(kr % sr) == 0")?;
+    contract::packing_params(a.nr, "nr > 0", a.kr, a.sr)?;
     contract::require(!a.rhs.is_null(), "rhs != NULL")?;
     contract::require(!a.scale.is_null(), "scale != NULL")?;
     contract::require(!a.rhs_packed.is_null(), "rhs_packed != NULL")?;

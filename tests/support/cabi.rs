@@ -1,0 +1,57 @@
+//! Typed pointers to the exported C functions, looked up by symbol name in the table build.rs
+//! generates from the catalog. Shared by the tests and the benches.
+#![allow(dead_code)]
+
+use core::ffi::c_void;
+use rkai::capi::exports::symbol_address;
+use rkai::ukernels::types::kai_rhs_pack_qs4cxs1s0_param;
+
+pub type Getter0 = extern "C" fn() -> usize;
+pub type Getter2 = extern "C" fn(usize, usize) -> usize;
+pub type Getter3 = extern "C" fn(usize, usize, usize) -> usize;
+pub type Getter4 = extern "C" fn(usize, usize, usize, usize) -> usize;
+pub type Getter5 = extern "C" fn(usize, usize, usize, usize, usize) -> usize;
+/// `kai_run_lhs_quant_pack_qai8dxp_f32`.
+pub type LhsQuantPackFn =
+    unsafe extern "C" fn(usize, usize, usize, usize, usize, usize, *const f32, usize, *mut c_void);
+/// `kai_run_rhs_pack_{nxk,kxn}_qsi4cxp_qs4cxs1s0`.
+pub type RhsPackQsi4cxpFn = unsafe extern "C" fn(
+    usize,
+    usize,
+    usize,
+    usize,
+    usize,
+    usize,
+    *const u8,
+    *const f32,
+    *const f32,
+    *mut c_void,
+    usize,
+    *const kai_rhs_pack_qs4cxs1s0_param,
+);
+/// `kai_run_matmul_clamp_f32_qai8dxp*_qsi4cxp*`.
+pub type MatmulF32Fn = unsafe extern "C" fn(
+    usize,
+    usize,
+    usize,
+    *const c_void,
+    *const c_void,
+    *mut f32,
+    usize,
+    usize,
+    f32,
+    f32,
+);
+
+/// The exported C function `symbol` as the function-pointer type `F`.
+pub fn sym<F: Copy>(symbol: &str) -> F {
+    let addr = symbol_address(symbol).unwrap_or_else(|| panic!("{symbol} is not exported"));
+    assert_eq!(size_of::<F>(), size_of::<usize>());
+    // SAFETY: F is the function-pointer type of this symbol's C prototype (caller's choice).
+    unsafe { std::mem::transmute_copy(&addr) }
+}
+
+/// `kai_<verb>_<name>` as `F`.
+pub fn func<F: Copy>(verb: &str, name: &str) -> F {
+    sym(&format!("kai_{verb}_{name}"))
+}
