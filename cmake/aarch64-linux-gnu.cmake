@@ -16,7 +16,10 @@ set(CMAKE_CXX_COMPILER ${_rkai_cross_prefix}g++)
 set(CMAKE_ASM_COMPILER ${_rkai_cross_prefix}gcc)
 
 set(_rkai_sysroot /usr/aarch64-linux-gnu)
-set(CMAKE_CROSSCOMPILING_EMULATOR qemu-aarch64;-L;${_rkai_sysroot})
+# -E LD_LIBRARY_PATH: without it the cross ld.so finds the arm64 multiarch glibc (installed with
+# libstd-rust-web-dev:arm64) through the host's /etc/ld.so.cache, and that mix of two glibc builds
+# makes pthread_create spin forever under QEMU.
+set(CMAKE_CROSSCOMPILING_EMULATOR qemu-aarch64;-L;${_rkai_sysroot};-E;LD_LIBRARY_PATH=${_rkai_sysroot}/lib)
 
 # Libraries and headers of the target come from the cross sysroot; programs from the host.
 # Packages may also come from outside it (CMAKE_PREFIX_PATH pointing at an aarch64 install).

@@ -29,8 +29,7 @@ pub fn run_child(child_test: &str, case: &str) -> Output {
         return direct.unwrap_or_else(|e| panic!("cannot run child: {e}"));
     }
     let runner = std::env::var("RKAI_AARCH64_RUNNER").unwrap_or_else(|_| {
-        "qemu-aarch64 -L /usr/aarch64-linux-gnu -E LD_LIBRARY_PATH=/usr/aarch64-linux-gnu/lib"
-            .to_string()
+        concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/cargo-aarch64-runner.sh").to_string()
     });
     let mut parts = runner.split_whitespace();
     let prog = parts.next().expect("runner program");
