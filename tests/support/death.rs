@@ -29,7 +29,11 @@ pub fn run_child(child_test: &str, case: &str) -> Output {
         return direct.unwrap_or_else(|e| panic!("cannot run child: {e}"));
     }
     let runner = std::env::var("RKAI_AARCH64_RUNNER").unwrap_or_else(|_| {
-        concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/cargo-aarch64-runner.sh").to_string()
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/scripts/cargo-aarch64-runner.sh"
+        )
+        .to_string()
     });
     let mut parts = runner.split_whitespace();
     let prog = parts.next().expect("runner program");

@@ -1,13 +1,19 @@
 //! Portable implementation of the family for any tile: reads the packed formats exactly as the
 //! NEON kernels do and reproduces their arithmetic, so every target gets identical results.
+//!
+//! Work is organised like the assembly: per LHS row group and RHS column group, each 32-value K
+//! chunk is decoded into small int8 arrays (nibbles as 16 x value, as the kernels see them) and
+//! reduced with plain dot products the compiler vectorizes.
 
 use super::Args;
 use crate::catalog::Tile;
 use crate::float;
 use crate::layout;
 
-/// Largest `nr` handled with on-stack accumulators per pass.
-const MAX_COLS: usize = 64;
+/// Largest `mr` and `nr` handled with on-stack tiles per pass; wider groups take several passes.
+const MAX_ROWS: usize = 16;
+const MAX_COLS: usize = 16;
+const CHUNK: usize = 32;
 
 /// Computes the portion described by `a`.
 ///
@@ -20,75 +26,209 @@ pub unsafe fn run(tile: &Tile, a: &Args) {
     let lhs_stride = layout::qai8dxp::stride(a.k, mr, tile.kr, tile.sr).unwrap_or(0);
     let rhs_stride = layout::qsi4cxp::stride(a.k, nr, tile.kr, tile.sr).unwrap_or(0);
     let rhs_data = nr * k_int / 2;
-    for i in 0..a.m {
-        // SAFETY: row i is in group i / mr of the packed LHS.
-        let lhs = unsafe { a.lhs_packed.add((i / mr) * lhs_stride) };
-        let slot = i % mr;
-        let lhs_at = |kk: usize| -> i32 {
-            let at = ((kk / blen) * mr + slot) * blen + kk % blen;
-            // SAFETY: at < mr * k_int.
-            unsafe { *lhs.add(at) as i8 as i32 }
-        };
-        // SAFETY: the trailer follows the group's mr * k_int data bytes.
-        let (lhs_offset, lhs_scale) = unsafe {
-            let t = lhs.add(mr * k_int);
-            (
-                t.add(4 * slot).cast::<i32>().read_unaligned(),
-                t.add(4 * (mr + slot)).cast::<f32>().read_unaligned(),
-            )
-        };
+    let groups_m = a.m.div_ceil(mr);
+    for gm in 0..groups_m {
+        // SAFETY: group gm of the packed LHS.
+        let lhs = unsafe { a.lhs_packed.add(gm * lhs_stride) };
+        let group_rows = mr.min(a.m - gm * mr);
         for j0 in (0..a.n).step_by(nr) {
             // SAFETY: column group j0 / nr of the packed RHS.
             let rhs = unsafe { a.rhs_packed.add((j0 / nr) * rhs_stride) };
-            let cols = nr.min(a.n - j0);
-            for first in (0..cols).step_by(MAX_COLS) {
-                let width = MAX_COLS.min(cols - first);
-                let mut acc = [0i32; MAX_COLS];
-                for sb in 0..rhs_data.div_ceil(nr * blen) {
-                    for col in first..first + width {
-                        for j in 0..blen {
-                            let b = (sb * nr + col) * blen + j;
-                            if b >= rhs_data {
-                                break;
+            let group_cols = nr.min(a.n - j0);
+            for r0 in (0..group_rows).step_by(MAX_ROWS) {
+                let rows = MAX_ROWS.min(group_rows - r0);
+                for c0 in (0..group_cols).step_by(MAX_COLS) {
+                    let cols = MAX_COLS.min(group_cols - c0);
+                    let mut acc = [[0i32; MAX_COLS]; MAX_ROWS];
+                    let mut lq = [[0i8; CHUNK]; MAX_ROWS];
+                    let mut wq = [[0i8; CHUNK]; MAX_COLS];
+                    for c in 0..k_int.div_ceil(CHUNK) {
+                        let base = c * CHUNK;
+                        // Column bytes 16c.. hold K = base + i (low nibble) and base + 16 + i (high).
+                        let bytes = 16.min(k_int / 2 - 16 * c);
+                        for (cc, w) in wq.iter_mut().enumerate().take(cols) {
+                            // SAFETY: decode_rhs_chunk reads bytes < rhs_data of this group.
+                            unsafe {
+                                decode_rhs_chunk(
+                                    rhs,
+                                    rhs_data,
+                                    nr,
+                                    blen,
+                                    c0 + cc,
+                                    c,
+                                    bytes,
+                                    base + 16 < k_int,
+                                    w,
+                                )
+                            };
+                        }
+                        for (rr, l) in lq.iter_mut().enumerate().take(rows) {
+                            // SAFETY: decode_lhs_chunk reads values < mr * k_int of this group.
+                            unsafe { decode_lhs_chunk(lhs, mr, blen, r0 + rr, base, k_int, l) };
+                        }
+                        for rr in 0..rows {
+                            for cc in 0..cols {
+                                acc[rr][cc] = acc[rr][cc].wrapping_add(dot32(&lq[rr], &wq[cc]));
                             }
-                            let kb = sb * blen + j;
-                            let k0 = kb + 16 * (kb / 16);
-                            // SAFETY: b < rhs_data.
-                            let byte = unsafe { *rhs.add(b) };
-                            let lo = ((byte << 4) as i8) as i32;
-                            let hi = ((byte & 0xf0) as i8) as i32;
-                            let mut dot = lhs_at(k0).wrapping_mul(lo);
-                            if k0 + 16 < k_int {
-                                dot = dot.wrapping_add(lhs_at(k0 + 16).wrapping_mul(hi));
-                            }
-                            acc[col - first] = acc[col - first].wrapping_add(dot);
                         }
                     }
-                }
-                for (c, &sum) in acc.iter().enumerate().take(width) {
-                    let col = first + c;
-                    // SAFETY: the group's trailer holds nr sums, scales and biases.
-                    let (rsum, rscale, bias) = unsafe {
-                        let t = rhs.add(rhs_data);
-                        (
-                            t.add(4 * col).cast::<i32>().read_unaligned(),
-                            t.add(4 * (nr + col)).cast::<f32>().read_unaligned(),
-                            t.add(4 * (2 * nr + col)).cast::<f32>().read_unaligned(),
-                        )
-                    };
-                    let acc = sum.wrapping_add(lhs_offset.wrapping_mul(rsum));
-                    let y = acc as f32 * (rscale * lhs_scale) + bias;
-                    let y = float::clamp(y, a.clamp_min, a.clamp_max);
-                    // SAFETY: (i, j0 + col) lies inside the m x n portion.
+                    // SAFETY: trailers follow the data of each group.
                     unsafe {
-                        a.dst
-                            .cast::<u8>()
-                            .add(i * a.dst_stride_row + 4 * (j0 + col))
-                            .cast::<f32>()
-                            .write_unaligned(y)
+                        epilogue(
+                            a,
+                            tile,
+                            lhs,
+                            rhs,
+                            k_int,
+                            rhs_data,
+                            gm * mr + r0,
+                            r0,
+                            rows,
+                            j0,
+                            c0,
+                            cols,
+                            &acc,
+                        )
                     };
                 }
             }
+        }
+    }
+}
+
+/// Decodes one 32-value K chunk of column `col` into 16 x value int8 (as the kernels see them).
+/// Column bytes `16c .. 16c + bytes` hold K `32c + i` (low nibble) and `32c + 16 + i` (high).
+///
+/// # Safety
+/// `rhs` points at a packed group of `rhs_data` data bytes.
+#[allow(clippy::too_many_arguments)]
+#[inline]
+unsafe fn decode_rhs_chunk(
+    rhs: *const u8,
+    rhs_data: usize,
+    nr: usize,
+    blen: usize,
+    col: usize,
+    c: usize,
+    bytes: usize,
+    has_high: bool,
+    w: &mut [i8; CHUNK],
+) {
+    *w = [0; CHUNK];
+    let mut i = 0;
+    while i < bytes {
+        // The column's bytes come in runs of blen (one block per super-block).
+        let kb = 16 * c + i;
+        let run_start = ((kb / blen) * nr + col) * blen + kb % blen;
+        let run = (blen - kb % blen).min(bytes - i);
+        for t in 0..run {
+            let at = run_start + t;
+            if at >= rhs_data {
+                return;
+            }
+            // SAFETY: at < rhs_data.
+            let byte = unsafe { *rhs.add(at) };
+            w[i + t] = (byte << 4) as i8;
+            if has_high {
+                w[16 + i + t] = (byte & 0xf0) as i8;
+            }
+        }
+        i += run;
+    }
+}
+
+/// Gathers the 32 LHS values of row `slot` starting at K `base` (zero past `k_int`).
+///
+/// # Safety
+/// `lhs` points at a packed group of `mr * k_int` data bytes.
+#[inline]
+unsafe fn decode_lhs_chunk(
+    lhs: *const u8,
+    mr: usize,
+    blen: usize,
+    slot: usize,
+    base: usize,
+    k_int: usize,
+    l: &mut [i8; CHUNK],
+) {
+    let end = CHUNK.min(k_int - base);
+    let mut i = 0;
+    while i < end {
+        let kk = base + i;
+        let run_start = ((kk / blen) * mr + slot) * blen + kk % blen;
+        let run = (blen - kk % blen).min(end - i);
+        for t in 0..run {
+            // SAFETY: run_start + t < mr * k_int.
+            l[i + t] = unsafe { *lhs.add(run_start + t) } as i8;
+        }
+        i += run;
+    }
+    l[end..].fill(0);
+}
+
+/// Dot product of two 32-value int8 vectors in i32 (no overflow: |sum| <= 32 * 128 * 128).
+#[inline]
+fn dot32(l: &[i8; CHUNK], w: &[i8; CHUNK]) -> i32 {
+    l.iter().zip(w).map(|(&x, &y)| x as i32 * y as i32).sum()
+}
+
+/// Applies offsets, scales, bias and clamp to a finished tile and stores it.
+///
+/// # Safety
+/// `lhs`/`rhs` point at their groups; the tile lies inside the portion.
+#[allow(clippy::too_many_arguments)]
+unsafe fn epilogue(
+    a: &Args,
+    tile: &Tile,
+    lhs: *const u8,
+    rhs: *const u8,
+    k_int: usize,
+    rhs_data: usize,
+    row0: usize,
+    slot0: usize,
+    rows: usize,
+    j0: usize,
+    c0: usize,
+    cols: usize,
+    acc: &[[i32; MAX_COLS]; MAX_ROWS],
+) {
+    let (mr, nr) = (tile.mr, tile.nr);
+    let read_i32 = |p: *const u8| unsafe { p.cast::<i32>().read_unaligned() };
+    let read_f32 = |p: *const u8| unsafe { p.cast::<f32>().read_unaligned() };
+    // SAFETY (for the reads below): trailers of mr and nr entries follow each group's data.
+    let lt = unsafe { lhs.add(mr * k_int) };
+    let rt = unsafe { rhs.add(rhs_data) };
+    for rr in 0..rows {
+        let slot = slot0 + rr;
+        let (lhs_offset, lhs_scale) = unsafe {
+            (
+                read_i32(lt.add(4 * slot)),
+                read_f32(lt.add(4 * (mr + slot))),
+            )
+        };
+        for cc in 0..cols {
+            let col = c0 + cc;
+            let (rsum, rscale, bias) = unsafe {
+                (
+                    read_i32(rt.add(4 * col)),
+                    read_f32(rt.add(4 * (nr + col))),
+                    read_f32(rt.add(4 * (2 * nr + col))),
+                )
+            };
+            let acc = acc[rr][cc].wrapping_add(lhs_offset.wrapping_mul(rsum));
+            let y = float::clamp(
+                acc as f32 * (rscale * lhs_scale) + bias,
+                a.clamp_min,
+                a.clamp_max,
+            );
+            // SAFETY: (row0 + rr, j0 + col) lies inside the m x n portion.
+            unsafe {
+                a.dst
+                    .cast::<u8>()
+                    .add((row0 + rr) * a.dst_stride_row + 4 * (j0 + col))
+                    .cast::<f32>()
+                    .write_unaligned(y)
+            };
         }
     }
 }
