@@ -3,7 +3,7 @@
 //! Every kernel and packer is declared once in [`catalog`]; the `rkai` crate derives its C ABI
 //! (`kai_*` symbols), headers, tests and benches from that declaration. Modules mirror
 //! KleidiAI's tree so a reader can find a stem: [`matmul`] holds one module per family with one
-//! file per variant, [`pack`] the packers, [`reference`] the scalar oracle written from the
+//! file per variant, [`pack`] the packers, [`mod@reference`] the scalar oracle written from the
 //! format specification.
 #![no_std]
 #![deny(unsafe_op_in_unsafe_fn)]
