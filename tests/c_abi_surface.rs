@@ -183,18 +183,33 @@ fn compile(source: &str, cpp: bool) {
     fs::create_dir_all(&dir).unwrap();
     let file = dir.join(if cpp { "all.cpp" } else { "all.c" });
     fs::write(&file, source).unwrap();
-    let compiler = match (
-        cfg!(target_arch = "aarch64"),
-        cfg!(target_arch = "x86_64"),
-        cpp,
-    ) {
-        (true, _, false) if which("aarch64-linux-gnu-gcc") => "aarch64-linux-gnu-gcc",
-        (true, _, true) if which("aarch64-linux-gnu-g++") => "aarch64-linux-gnu-g++",
-        (_, _, false) => "cc",
-        (_, _, true) => "c++",
+    // The cc crate picks the C/C++ compiler for this target the way build scripts do (CC/CXX and
+    // target-prefixed cross compilers included).
+    let triple = if cfg!(target_arch = "aarch64") {
+        "aarch64-unknown-linux-gnu"
+    } else {
+        "x86_64-unknown-linux-gnu"
     };
+    // Under QEMU on an x86_64 host the aarch64 cross compiler is what checks the Arm paths of the
+    // headers (`__ARM_NEON`); telling cc the host is x86_64 makes it pick that compiler.
+    let cross_gcc = std::process::Command::new("aarch64-linux-gnu-gcc")
+        .arg("--version")
+        .output();
+    let host = if cfg!(target_arch = "aarch64") && cross_gcc.is_ok_and(|o| o.status.success()) {
+        "x86_64-unknown-linux-gnu"
+    } else {
+        triple
+    };
+    let compiler = cc::Build::new()
+        .cargo_metadata(false)
+        .cpp(cpp)
+        .opt_level(0)
+        .target(triple)
+        .host(host)
+        .try_get_compiler()
+        .unwrap_or_else(|e| panic!("no C compiler: {e}"));
     let std = if cpp { "-std=c++17" } else { "-std=c99" };
-    let out = std::process::Command::new(compiler)
+    let out = std::process::Command::new(compiler.path())
         .args([
             std,
             "-Wall",
@@ -207,19 +222,13 @@ fn compile(source: &str, cpp: bool) {
         .arg(committed())
         .arg(&file)
         .output()
-        .unwrap_or_else(|e| panic!("{compiler}: {e}"));
+        .unwrap_or_else(|e| panic!("{:?}: {e}", compiler.path()));
     assert!(
         out.status.success(),
-        "{compiler} {std}: {}",
+        "{:?} {std}: {}",
+        compiler.path(),
         String::from_utf8_lossy(&out.stderr)
     );
-}
-
-fn which(prog: &str) -> bool {
-    std::process::Command::new(prog)
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success())
 }
 
 #[test]
