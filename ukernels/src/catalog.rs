@@ -140,48 +140,39 @@ const QAI8DXP_F32_LHS: &[&Packer] = &[&LHS_QUANT_PACK_QAI8DXP_F32];
 // ---------------------------------------------------------------------------------------------
 // Kernels: matmul_clamp_f32_qai8dxp_qsi4cxp
 
-/// `kai_matmul_clamp_f32_qai8dxp1x8_qsi4cxp8x8_1x8x32_neon_dotprod`: GEMV, 1 row x 8 columns.
-pub static MATMUL_CLAMP_F32_QAI8DXP1X8_QSI4CXP8X8_1X8X32_NEON_DOTPROD: MatmulKernel =
-    MatmulKernel {
-        stem: "matmul_clamp_f32_qai8dxp1x8_qsi4cxp8x8_1x8x32_neon_dotprod",
-        family: Family::F32Qai8dxpQsi4cxp,
-        isa: Isa::NeonDotprod,
-        tile: Tile {
-            m_step: 1,
-            n_step: 8,
-            mr: 1,
-            nr: 8,
-            kr: 16,
-            sr: 2,
-        },
-        lhs_packers: QAI8DXP_F32_LHS,
-        rhs_packers: QSI4CXP_RHS,
-        native: native!(
-            F32Qai8dxpQsi4cxp,
-            f32_qai8dxp_qsi4cxp::matmul_clamp_f32_qai8dxp1x8_qsi4cxp8x8_1x8x32_neon_dotprod
-        ),
+/// Declares a kernel of `matmul_clamp_f32_qai8dxp_qsi4cxp`: static name (the stem in upper
+/// case, which the build script relies on), stem (also its module name), ISA, and the tile
+/// `[m_step, n_step, mr, nr, kr, sr]`.
+macro_rules! f32_qai8dxp_qsi4cxp_kernel {
+    ($(#[$doc:meta])* $name:ident, $stem:ident, $isa:ident, [$m_step:expr, $n_step:expr, $mr:expr, $nr:expr, $kr:expr, $sr:expr]) => {
+        $(#[$doc])*
+        pub static $name: MatmulKernel = MatmulKernel {
+            stem: stringify!($stem),
+            family: Family::F32Qai8dxpQsi4cxp,
+            isa: Isa::$isa,
+            tile: Tile { m_step: $m_step, n_step: $n_step, mr: $mr, nr: $nr, kr: $kr, sr: $sr },
+            lhs_packers: QAI8DXP_F32_LHS,
+            rhs_packers: QSI4CXP_RHS,
+            native: native!(F32Qai8dxpQsi4cxp, f32_qai8dxp_qsi4cxp::$stem),
+        };
     };
+}
 
-/// `kai_matmul_clamp_f32_qai8dxp4x8_qsi4cxp8x8_8x8x32_neon_i8mm`: GEMM, 8 rows x 8 columns.
-pub static MATMUL_CLAMP_F32_QAI8DXP4X8_QSI4CXP8X8_8X8X32_NEON_I8MM: MatmulKernel = MatmulKernel {
-    stem: "matmul_clamp_f32_qai8dxp4x8_qsi4cxp8x8_8x8x32_neon_i8mm",
-    family: Family::F32Qai8dxpQsi4cxp,
-    isa: Isa::NeonI8mm,
-    tile: Tile {
-        m_step: 8,
-        n_step: 8,
-        mr: 4,
-        nr: 8,
-        kr: 16,
-        sr: 2,
-    },
-    lhs_packers: QAI8DXP_F32_LHS,
-    rhs_packers: QSI4CXP_RHS,
-    native: native!(
-        F32Qai8dxpQsi4cxp,
-        f32_qai8dxp_qsi4cxp::matmul_clamp_f32_qai8dxp4x8_qsi4cxp8x8_8x8x32_neon_i8mm
-    ),
-};
+f32_qai8dxp_qsi4cxp_kernel!(
+    /// GEMV, 1 row x 8 columns per step, SDOT.
+    MATMUL_CLAMP_F32_QAI8DXP1X8_QSI4CXP8X8_1X8X32_NEON_DOTPROD,
+    matmul_clamp_f32_qai8dxp1x8_qsi4cxp8x8_1x8x32_neon_dotprod,
+    NeonDotprod,
+    [1, 8, 1, 8, 16, 2]
+);
+
+f32_qai8dxp_qsi4cxp_kernel!(
+    /// GEMM, 8 rows x 8 columns per step, SMMLA.
+    MATMUL_CLAMP_F32_QAI8DXP4X8_QSI4CXP8X8_8X8X32_NEON_I8MM,
+    matmul_clamp_f32_qai8dxp4x8_qsi4cxp8x8_8x8x32_neon_i8mm,
+    NeonI8mm,
+    [8, 8, 4, 8, 16, 2]
+);
 
 /// Every kernel, in header-generation order.
 pub static KERNELS: &[&MatmulKernel] = &[
