@@ -2,7 +2,7 @@
 # Debian/Ubuntu GNU cross toolchain (gcc-aarch64-linux-gnu), running binaries under QEMU user mode.
 #
 #   cmake -S . -B build-aarch64 -G Ninja \
-#         -DCMAKE_TOOLCHAIN_FILE=cmake/aarch64-linux-gnu.cmake -DRKAI_CARGO="cargo;+deb-web"
+#         -DCMAKE_TOOLCHAIN_FILE=cmake/aarch64-linux-gnu.cmake -DRKAI_CARGO=<rkai>/scripts/cross-cargo
 #
 # rkai's library is built by cargo for RKAI_RUST_TARGET. Test programs run through
 # CMAKE_CROSSCOMPILING_EMULATOR (ctest and add_test use it); pick the emulated CPU with the

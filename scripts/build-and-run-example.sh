@@ -110,7 +110,7 @@ have() { command -v "$1" >/dev/null 2>&1; }
 
 cross_tools_present() {
   have aarch64-linux-gnu-gcc && have qemu-aarch64 && [[ -d /usr/lib/rustlib/aarch64-unknown-linux-gnu ]] &&
-    cargo +deb-web --version >/dev/null 2>&1
+    "$ROOT/scripts/cross-cargo" --version >/dev/null 2>&1
 }
 
 # flow <arch>: build, install, consume and run for one architecture.
@@ -123,7 +123,7 @@ flow() {
   local -a runner=()
   local cc=cc nm_tool=nm
   if [[ $arch == aarch64 && $HOST_ARCH != aarch64 ]]; then
-    cmake_args+=("-DCMAKE_TOOLCHAIN_FILE=$ROOT/cmake/aarch64-linux-gnu.cmake" "-DRKAI_CARGO=cargo;+deb-web")
+    cmake_args+=("-DCMAKE_TOOLCHAIN_FILE=$ROOT/cmake/aarch64-linux-gnu.cmake" "-DRKAI_CARGO=$ROOT/scripts/cross-cargo")
     runner=(env "QEMU_CPU=$QEMU_CPU_MODEL" "${QEMU[@]}")
     cc=aarch64-linux-gnu-gcc
     have aarch64-linux-gnu-nm && nm_tool=aarch64-linux-gnu-nm
@@ -240,14 +240,14 @@ flow "$native"
 
 if [[ $native == x86_64 && $CROSS != 0 ]]; then
   if cross_tools_present; then
-    note "aarch64: $(cargo +deb-web --version); $(aarch64-linux-gnu-gcc --version | head -1); $(qemu-aarch64 --version | head -1)"
+    note "aarch64: $("$ROOT/scripts/cross-cargo" --version); $(aarch64-linux-gnu-gcc --version | head -1); $(qemu-aarch64 --version | head -1)"
     flow aarch64
   elif [[ $CROSS == 1 ]]; then
-    echo "RKAI_CROSS=1 but the aarch64 tools are missing (aarch64-linux-gnu-gcc, qemu-aarch64, cargo +deb-web with the aarch64 std)" >&2
+    echo "RKAI_CROSS=1 but the aarch64 tools are missing (aarch64-linux-gnu-gcc, qemu-aarch64, scripts/cross-cargo with the aarch64 std)" >&2
     RESULTS+=("FAIL	aarch64	cross tools missing	run scripts/setup-toolchain.sh")
     FAILED=1
   else
-    RESULTS+=("SKIP	aarch64	cross tools missing	aarch64-linux-gnu-gcc, qemu-aarch64 or cargo +deb-web")
+    RESULTS+=("SKIP	aarch64	cross tools missing	aarch64-linux-gnu-gcc, qemu-aarch64 or scripts/cross-cargo")
   fi
 fi
 

@@ -7,8 +7,7 @@ cd "$(dirname "$0")/.."
 scripts/setup-toolchain.sh --perf >/dev/null
 
 export CARGO_TARGET_DIR=$PWD/target/cross
-cargo_cmd=(cargo)
-[[ $(uname -m) == x86_64 ]] && cargo_cmd=(cargo +deb-web)
+cargo_cmd=(scripts/cross-cargo)
 "${cargo_cmd[@]}" rustc --quiet -p rkai-ukernels --release --target aarch64-unknown-linux-gnu -- --emit asm
 asm=$(ls -t "$CARGO_TARGET_DIR"/aarch64-unknown-linux-gnu/release/deps/rkai_ukernels-*.s | head -1)
 

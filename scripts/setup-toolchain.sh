@@ -20,6 +20,7 @@ have() { command -v "$1" >/dev/null 2>&1; }
 have cmake || missing+=(cmake)
 have ninja || missing+=(ninja-build)
 have cc || missing+=(gcc)
+have cargo || missing+=(rustc-web cargo-web)
 have pkg-config || missing+=(pkg-config)
 have make || missing+=(make)
 

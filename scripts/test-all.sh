@@ -25,12 +25,7 @@ step "native tests ($(uname -m))"
 cargo test --workspace
 
 target=aarch64-unknown-linux-gnu
-if [[ $(uname -m) == x86_64 ]]; then
-  cross_cargo=(cargo +deb-web)
-else
-  cross_cargo=(cargo)
-  export CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER=cc
-fi
+cross_cargo=(scripts/cross-cargo)
 if ! command -v qemu-aarch64 >/dev/null; then
   echo "qemu-aarch64 not found: skipping the CPU-model matrix" >&2
   exit 0

@@ -41,7 +41,10 @@ fn cross_tools_present() -> bool {
     have("aarch64-linux-gnu-gcc", &["--version"])
         && have("qemu-aarch64", &["--version"])
         && Path::new("/usr/lib/rustlib/aarch64-unknown-linux-gnu").is_dir()
-        && have("cargo", &["+deb-web", "--version"])
+        && have(
+            concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/cross-cargo"),
+            &["--version"],
+        )
 }
 
 fn check_logs(dir: &Path, arch: &str, extra: &[&str]) {
