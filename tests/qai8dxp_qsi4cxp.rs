@@ -676,3 +676,17 @@ mod random_shapes {
         }
     }
 }
+
+#[test]
+fn packers_round_k_to_32_whatever_kr_and_sr() {
+    // KleidiAI 1.30 pads K to whole 32-value chunks for every kernel's kr/sr (kernels with
+    // kr = 8, sr = 2 rely on it), so sizes for k = 36 use 64 K values.
+    for (kr, sr) in [(8, 2), (16, 2), (4, 1), (8, 1)] {
+        let lhs = sym::<Getter5>("get_lhs_packed_size", LHS_PACKER)(5, 36, 4, kr, sr);
+        assert_eq!(lhs, 2 * 4 * (64 + 8), "LHS kr={kr} sr={sr}");
+        for (packer, _) in RHS_PACKERS {
+            let rhs = sym::<Getter5>("get_rhs_packed_size", packer)(9, 36, 4, kr, sr);
+            assert_eq!(rhs, 3 * 4 * (32 + 12), "{packer} kr={kr} sr={sr}");
+        }
+    }
+}

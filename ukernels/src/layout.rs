@@ -12,12 +12,16 @@ pub mod qai8dxp {
     /// Bytes per row after the int8 data: one `i32` offset and one `f32` scale.
     pub const ROW_TRAILER_BYTES: usize = 8;
 
-    /// K rounded up so that every row keeps its trailer 4-byte aligned and whole kernel blocks.
+    /// K rounded up to whole 32-value chunks, the unit in which LHS and RHS blocks pair up (the
+    /// int4 formats pair k with k + 16). KleidiAI 1.30 rounds to 32 whatever `kr` and `sr` are;
+    /// `kr` and `sr` are still validated.
     pub fn k_internal(k: usize, kr: usize, sr: usize) -> Result<usize, Violation> {
-        let step = contract::mul(kr, sr, "kr * sr fits in size_t")?;
-        let step = contract::roundup(step, 4, "kr * sr > 0")?;
-        contract::roundup(k, step, "roundup(k, kr * sr) fits in size_t")
+        contract::mul(kr, sr, "kr * sr fits in size_t")?;
+        contract::roundup(k, K_MULTIPLE, "roundup(k, 32) fits in size_t")
     }
+
+    /// The K granularity of the packed formats.
+    pub const K_MULTIPLE: usize = 32;
 
     /// Bytes of one group of `mr` packed rows.
     pub fn stride(k: usize, mr: usize, kr: usize, sr: usize) -> Result<usize, Violation> {

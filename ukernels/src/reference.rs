@@ -47,10 +47,9 @@ pub mod qai8dx {
 
 /// Packed-layout builders.
 pub mod pack {
-    /// K after padding for a kernel's `kr`, `sr`.
-    pub fn k_internal(k: usize, kr: usize, sr: usize) -> usize {
-        let step = (kr * sr).div_ceil(4) * 4;
-        k.div_ceil(step) * step
+    /// K after padding: whole 32-value chunks (independent of `kr`, `sr`).
+    pub fn k_internal(k: usize, _kr: usize, _sr: usize) -> usize {
+        k.div_ceil(32) * 32
     }
 
     /// Packs quantized rows into `qai8dxp` (rows from `m_idx_start = 0`).
