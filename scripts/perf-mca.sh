@@ -17,6 +17,10 @@ import re, subprocess, sys, datetime
 asm = open(sys.argv[1]).read().splitlines()
 # region -> (stem, MACs per loop iteration, instruction the kernel is built on)
 REGIONS = {
+    "qai8dxp1x4_qsi4cxp4x4_1x4_dotprod":
+        ("matmul_clamp_f32_qai8dxp1x4_qsi4cxp4x4_1x4_neon_dotprod", 1 * 4 * 32, "SDOT"),
+    "qai8dxp1x8_qsi4cxp4x8_1x4x32_dotprod":
+        ("matmul_clamp_f32_qai8dxp1x8_qsi4cxp4x8_1x4x32_neon_dotprod", 1 * 4 * 32, "SDOT"),
     "qai8dxp1x8_qsi4cxp8x8_1x8_dotprod":
         ("matmul_clamp_f32_qai8dxp1x8_qsi4cxp8x8_1x8x32_neon_dotprod", 1 * 8 * 32, "SDOT"),
     "qai8dxp4x8_qsi4cxp8x8_8x8_i8mm":

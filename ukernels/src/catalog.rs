@@ -174,8 +174,26 @@ f32_qai8dxp_qsi4cxp_kernel!(
     [8, 8, 4, 8, 16, 2]
 );
 
+f32_qai8dxp_qsi4cxp_kernel!(
+    /// GEMV, 1 row x 4 columns per step, SDOT on 8-value blocks.
+    MATMUL_CLAMP_F32_QAI8DXP1X8_QSI4CXP4X8_1X4X32_NEON_DOTPROD,
+    matmul_clamp_f32_qai8dxp1x8_qsi4cxp4x8_1x4x32_neon_dotprod,
+    NeonDotprod,
+    [1, 4, 1, 4, 16, 2]
+);
+
+f32_qai8dxp_qsi4cxp_kernel!(
+    /// GEMV, 1 row x 4 columns per step, SDOT by element on 4-value blocks.
+    MATMUL_CLAMP_F32_QAI8DXP1X4_QSI4CXP4X4_1X4_NEON_DOTPROD,
+    matmul_clamp_f32_qai8dxp1x4_qsi4cxp4x4_1x4_neon_dotprod,
+    NeonDotprod,
+    [1, 4, 1, 4, 8, 2]
+);
+
 /// Every kernel, in header-generation order.
 pub static KERNELS: &[&MatmulKernel] = &[
+    &MATMUL_CLAMP_F32_QAI8DXP1X4_QSI4CXP4X4_1X4_NEON_DOTPROD,
+    &MATMUL_CLAMP_F32_QAI8DXP1X8_QSI4CXP4X8_1X4X32_NEON_DOTPROD,
     &MATMUL_CLAMP_F32_QAI8DXP1X8_QSI4CXP8X8_1X8X32_NEON_DOTPROD,
     &MATMUL_CLAMP_F32_QAI8DXP4X8_QSI4CXP8X8_8X8X32_NEON_I8MM,
 ];

@@ -9,6 +9,10 @@
 pub mod portable;
 
 #[cfg(target_arch = "aarch64")]
+pub mod matmul_clamp_f32_qai8dxp1x4_qsi4cxp4x4_1x4_neon_dotprod;
+#[cfg(target_arch = "aarch64")]
+pub mod matmul_clamp_f32_qai8dxp1x8_qsi4cxp4x8_1x4x32_neon_dotprod;
+#[cfg(target_arch = "aarch64")]
 pub mod matmul_clamp_f32_qai8dxp1x8_qsi4cxp8x8_1x8x32_neon_dotprod;
 #[cfg(target_arch = "aarch64")]
 pub mod matmul_clamp_f32_qai8dxp4x8_qsi4cxp8x8_8x8x32_neon_i8mm;
