@@ -307,3 +307,11 @@ fn version_functions() {
     assert_eq!(kai.to_str().unwrap(), "1.30.0");
     assert_eq!(own.to_str().unwrap(), env!("CARGO_PKG_VERSION"));
 }
+
+#[test]
+fn readme_lists_every_stem() {
+    let readme = include_str!("../README.md");
+    for name in KERNELS.iter().map(|k| k.stem).chain(PACKERS.iter().map(|p| p.name)) {
+        assert!(readme.contains(&format!("`{name}`")), "README.md does not list `{name}`");
+    }
+}
