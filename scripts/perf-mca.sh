@@ -17,6 +17,16 @@ import re, subprocess, sys, datetime
 asm = open(sys.argv[1]).read().splitlines()
 # region -> (stem, MACs per loop iteration, instruction the kernel is built on)
 REGIONS = {
+    "qai8dxp4x8_qsi4cxp4x8_4x4_i8mm":
+        ("matmul_clamp_f32_qai8dxp4x8_qsi4cxp4x8_4x4x32_neon_i8mm", 4 * 4 * 32, "SMMLA"),
+    "qai8dxp4x8_qsi4cxp4x8_8x4_i8mm":
+        ("matmul_clamp_f32_qai8dxp4x8_qsi4cxp4x8_8x4x32_neon_i8mm", 8 * 4 * 32, "SMMLA"),
+    "qai8dxp4x8_qsi4cxp8x8_4x8_i8mm":
+        ("matmul_clamp_f32_qai8dxp4x8_qsi4cxp8x8_4x8x32_neon_i8mm", 4 * 8 * 32, "SMMLA"),
+    "qai8dxp4x4_qsi4cxp8x4_8x8_dotprod":
+        ("matmul_clamp_f32_qai8dxp4x4_qsi4cxp8x4_8x8x32_neon_dotprod", 8 * 8 * 32, "SDOT"),
+    "qai8dxp4x8_qsi4cxp4x4_16x4_dotprod":
+        ("matmul_clamp_f32_qai8dxp4x8_qsi4cxp4x4_16x4x32_neon_dotprod", 16 * 4 * 32, "SDOT"),
     "qai8dxp1x4_qsi4cxp4x4_1x4_dotprod":
         ("matmul_clamp_f32_qai8dxp1x4_qsi4cxp4x4_1x4_neon_dotprod", 1 * 4 * 32, "SDOT"),
     "qai8dxp1x8_qsi4cxp4x8_1x4x32_dotprod":
@@ -93,15 +103,16 @@ kernel is built on (SDOT 16 MAC, SMMLA 32 MAC per instruction; pipes per
 $table
 
 Reading the numbers:
-- Both kernels decode int4 weights with one vector op (\`shl #4\` or \`and #0xf0\`) per 16 bytes
-  of nibbles. In the GEMV that is one decode per SDOT, so 50% of the SDOT peak is the ceiling of
-  this packed format; the loop reaches 44% (the \`ld4r\` of the activations takes the rest).
-  A GEMV is bound by weight bandwidth, not by SDOT: on Neoverse V2 the loop consumes 128 bytes of
-  weights every 9 cycles (14 B/cycle), several times what DRAM delivers per core, so decode
-  throughput is set by memory.
-- The GEMM reuses each decoded weight register across 4 row pairs, so 16 decode ops serve 64
-  SMMLA: 80 vector ops on 4 pipes = 20 cycles, i.e. 80% of the SMMLA peak on V1/V2, above the 70%
-  target for int4 kernels. The remaining 20% is the decode itself; only a pre-decoded (int8)
-  weight format would remove it.
+- int4 weights cost one vector op (\`shl #4\` or \`and #0xf0\`) per 16 bytes of nibbles. A GEMV
+  tile uses each decoded register once, so one decode per SDOT caps it at 50% of the SDOT peak
+  (40-46% reached; the activation broadcast takes the rest). GEMVs are bound by weight
+  bandwidth, not SDOT: on Neoverse V2 the 1x8 loop consumes 128 bytes of weights every 9 cycles
+  (14 B/cycle), several times what DRAM delivers per core.
+- GEMM tiles reuse each decoded register across rows: the SDOT 16x4 and 8x8 tiles reach 89-94%
+  of the SDOT peak on V1/V2; the SMMLA 8x8 tile reaches 80% (16 decodes for 64 SMMLA: 80 vector
+  ops on 4 pipes = 20 cycles), above the 70% target for int4. The smaller SMMLA tiles (4x4, 4x8,
+  8x4: 60-74% on V2) amortise the decode over fewer SMMLA and are limited by dispatch width on
+  V2 in llvm-mca's model; unrolling K twice would gain about 4-6% (measured in llvm-mca, not
+  implemented). They exist for consumers that pick them for small M or N; prefer 8x8.
 DOC
 echo "wrote docs/PERFORMANCE.md"

@@ -311,7 +311,14 @@ fn version_functions() {
 #[test]
 fn readme_lists_every_stem() {
     let readme = include_str!("../README.md");
-    for name in KERNELS.iter().map(|k| k.stem).chain(PACKERS.iter().map(|p| p.name)) {
-        assert!(readme.contains(&format!("`{name}`")), "README.md does not list `{name}`");
+    for name in KERNELS
+        .iter()
+        .map(|k| k.stem)
+        .chain(PACKERS.iter().map(|p| p.name))
+    {
+        assert!(
+            readme.contains(&format!("`{name}`")),
+            "README.md does not list `{name}`"
+        );
     }
 }

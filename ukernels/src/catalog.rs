@@ -190,11 +190,56 @@ f32_qai8dxp_qsi4cxp_kernel!(
     [1, 4, 1, 4, 8, 2]
 );
 
+f32_qai8dxp_qsi4cxp_kernel!(
+    /// GEMM, 16 rows x 4 columns per step, SDOT by element on 4-value blocks.
+    MATMUL_CLAMP_F32_QAI8DXP4X8_QSI4CXP4X4_16X4X32_NEON_DOTPROD,
+    matmul_clamp_f32_qai8dxp4x8_qsi4cxp4x4_16x4x32_neon_dotprod,
+    NeonDotprod,
+    [16, 4, 4, 4, 8, 2]
+);
+
+f32_qai8dxp_qsi4cxp_kernel!(
+    /// GEMM, 8 rows x 8 columns per step, SDOT by element on 4-value blocks.
+    MATMUL_CLAMP_F32_QAI8DXP4X4_QSI4CXP8X4_8X8X32_NEON_DOTPROD,
+    matmul_clamp_f32_qai8dxp4x4_qsi4cxp8x4_8x8x32_neon_dotprod,
+    NeonDotprod,
+    [8, 8, 4, 8, 8, 2]
+);
+
+f32_qai8dxp_qsi4cxp_kernel!(
+    /// GEMM, 4 rows x 4 columns per step, SMMLA.
+    MATMUL_CLAMP_F32_QAI8DXP4X8_QSI4CXP4X8_4X4X32_NEON_I8MM,
+    matmul_clamp_f32_qai8dxp4x8_qsi4cxp4x8_4x4x32_neon_i8mm,
+    NeonI8mm,
+    [4, 4, 4, 4, 16, 2]
+);
+
+f32_qai8dxp_qsi4cxp_kernel!(
+    /// GEMM, 8 rows x 4 columns per step, SMMLA.
+    MATMUL_CLAMP_F32_QAI8DXP4X8_QSI4CXP4X8_8X4X32_NEON_I8MM,
+    matmul_clamp_f32_qai8dxp4x8_qsi4cxp4x8_8x4x32_neon_i8mm,
+    NeonI8mm,
+    [8, 4, 4, 4, 16, 2]
+);
+
+f32_qai8dxp_qsi4cxp_kernel!(
+    /// GEMM, 4 rows x 8 columns per step, SMMLA.
+    MATMUL_CLAMP_F32_QAI8DXP4X8_QSI4CXP8X8_4X8X32_NEON_I8MM,
+    matmul_clamp_f32_qai8dxp4x8_qsi4cxp8x8_4x8x32_neon_i8mm,
+    NeonI8mm,
+    [4, 8, 4, 8, 16, 2]
+);
+
 /// Every kernel, in header-generation order.
 pub static KERNELS: &[&MatmulKernel] = &[
     &MATMUL_CLAMP_F32_QAI8DXP1X4_QSI4CXP4X4_1X4_NEON_DOTPROD,
     &MATMUL_CLAMP_F32_QAI8DXP1X8_QSI4CXP4X8_1X4X32_NEON_DOTPROD,
     &MATMUL_CLAMP_F32_QAI8DXP1X8_QSI4CXP8X8_1X8X32_NEON_DOTPROD,
+    &MATMUL_CLAMP_F32_QAI8DXP4X4_QSI4CXP8X4_8X8X32_NEON_DOTPROD,
+    &MATMUL_CLAMP_F32_QAI8DXP4X8_QSI4CXP4X4_16X4X32_NEON_DOTPROD,
+    &MATMUL_CLAMP_F32_QAI8DXP4X8_QSI4CXP4X8_4X4X32_NEON_I8MM,
+    &MATMUL_CLAMP_F32_QAI8DXP4X8_QSI4CXP4X8_8X4X32_NEON_I8MM,
+    &MATMUL_CLAMP_F32_QAI8DXP4X8_QSI4CXP8X8_4X8X32_NEON_I8MM,
     &MATMUL_CLAMP_F32_QAI8DXP4X8_QSI4CXP8X8_8X8X32_NEON_I8MM,
 ];
 

@@ -1,0 +1,406 @@
+//! `kai_matmul_clamp_f32_qai8dxp4x4_qsi4cxp8x4_8x8x32_neon_dotprod`: GEMM (8 rows x 8 columns
+//! per step) with FEAT_DotProd `SDOT` (by element), the whole m x n computation in one `asm!`
+//! block. Operands: a dynamically quantized int8 LHS (packed 4 rows x 4-deep blocks) and a
+//! per-channel symmetric int4 RHS (packed 8 columns x 4-byte blocks).
+//!
+//! Loop order: blocks of 8 rows (two LHS groups) outside, column groups of 8 inside, K in
+//! 32-value chunks (`k_int = roundup(k, 32)`).
+//!
+//! One 4-deep K block is a pair of `SDOT (by element)` steps per row: the two decoded RHS
+//! vectors hold 4 K values of columns 0..4 and 4..8, the LHS vector of a group holds 4 K values
+//! of each of its 4 rows, and `sdot acc[row][half], rhs[half], lhs.4b[row % 4]` adds the 4
+//! products of that row to each column lane. Nibbles decode as `byte << 4` (16 x low nibble:
+//! K block `s` of the chunk) and `byte & 0xf0` (16 x high nibble: K block `s + 4`); the packer
+//! pre-scales sums and scales.
+//!
+//! Register plan:
+//!
+//! * `v16`..`v31` — accumulators; tile row `r` is `v(16 + 2r)` (columns 0..4) and
+//!   `v(17 + 2r)` (columns 4..8).
+//! * `v8`/`v9` — LHS K block `s` of groups 0 and 1; `v10`/`v11` — LHS K block `s + 4`.
+//! * `v0`/`v1` and `v4`/`v5` — raw RHS super-block (columns 0..4, 4..8), decoded in place to the
+//!   high nibbles; `v2`/`v3` and `v6`/`v7` — their low nibbles (the two sets alternate between
+//!   super-blocks).
+//! * `v12`/`v13` — broadcast clamp bounds, `v15` — the 0xF0 nibble mask, `v14` spare.
+//!
+//! One K-loop iteration (a 32-deep chunk) issues 8 RHS and 16 LHS q-loads, 16 decode ops and
+//! 128 `sdot` (2048 MACs); every operand is reloaded right after its last use, so the loop is
+//! bound by the 144 vector-pipe ops (llvm-mca: 72 cycles on Neoverse N1/N2, 36 on V1/V2). The
+//! loads are written `ldur` (the same single load; LLVM's Neoverse-N1 model charges the
+//! scaled-offset `ldr q` encoding an extra uop on its 3-wide dispatch).
+
+use core::arch::asm;
+
+/// Eight `sdot` of one LHS group: rows `$a0/$a1` .. `$a6/$a7` (columns 0..4 / 4..8) += RHS
+/// `$p` / `$q` x lanes 0..3 of LHS `$l`.
+macro_rules! sdot_group {
+    (
+        $a0:literal, $a1:literal, $a2:literal, $a3:literal,
+        $a4:literal, $a5:literal, $a6:literal, $a7:literal,
+        $p:literal, $q:literal, $l:literal
+    ) => {
+        concat!(
+            concat!("sdot v", $a0, ".4s, v", $p, ".16b, v", $l, ".4b[0]\n"),
+            concat!("sdot v", $a1, ".4s, v", $q, ".16b, v", $l, ".4b[0]\n"),
+            concat!("sdot v", $a2, ".4s, v", $p, ".16b, v", $l, ".4b[1]\n"),
+            concat!("sdot v", $a3, ".4s, v", $q, ".16b, v", $l, ".4b[1]\n"),
+            concat!("sdot v", $a4, ".4s, v", $p, ".16b, v", $l, ".4b[2]\n"),
+            concat!("sdot v", $a5, ".4s, v", $q, ".16b, v", $l, ".4b[2]\n"),
+            concat!("sdot v", $a6, ".4s, v", $p, ".16b, v", $l, ".4b[3]\n"),
+            concat!("sdot v", $a7, ".4s, v", $q, ".16b, v", $l, ".4b[3]\n"),
+        )
+    };
+}
+
+/// One 4-deep K block of all 8 rows: RHS `$p`/`$q` x LHS `$l0`/`$l1` (groups 0 and 1). With
+/// `$off`, each LHS register is reloaded right after its last use from `[x20/x21, #$off]`.
+macro_rules! kblock {
+    ($p:literal, $q:literal, $l0:literal, $l1:literal) => {
+        concat!(
+            sdot_group!("16", "17", "18", "19", "20", "21", "22", "23", $p, $q, $l0),
+            sdot_group!("24", "25", "26", "27", "28", "29", "30", "31", $p, $q, $l1),
+        )
+    };
+    ($p:literal, $q:literal, $l0:literal, $l1:literal, $off:literal) => {
+        concat!(
+            sdot_group!("16", "17", "18", "19", "20", "21", "22", "23", $p, $q, $l0),
+            concat!("ldur q", $l0, ", [x20, #", $off, "]\n"),
+            sdot_group!("24", "25", "26", "27", "28", "29", "30", "31", $p, $q, $l1),
+            concat!("ldur q", $l1, ", [x21, #", $off, "]\n"),
+        )
+    };
+}
+
+/// Decodes the raw RHS super-block `$p`/`$q`: low nibbles into `$pl`/`$ql`, high in place.
+macro_rules! decode {
+    ($p:literal, $q:literal, $pl:literal, $ql:literal) => {
+        concat!(
+            concat!("shl v", $pl, ".16b, v", $p, ".16b, #4\n"),
+            concat!("and v", $p, ".16b, v", $p, ".16b, v15.16b\n"),
+            concat!("shl v", $ql, ".16b, v", $q, ".16b, #4\n"),
+            concat!("and v", $q, ".16b, v", $q, ".16b, v15.16b\n"),
+        )
+    };
+}
+
+/// Epilogue of tile row (`$a`, `$b`) (columns 0..4, 4..8): `$o`/`$s` hold its group's
+/// offsets/scales, `$i` is its lane there. Uses `v0`/`v1` (rsum), `v2`/`v3` (rscale), `v4`/`v5`
+/// (bias), `v12`/`v13` (clamp bounds) and `v10`/`v11` as temporaries.
+macro_rules! epilogue_row {
+    ($a:literal, $b:literal, $o:literal, $s:literal, $i:literal) => {
+        concat!(
+            // acc += lhs_offset[row] * rsum[col] (wrapping i32)
+            concat!("mla v", $a, ".4s, v0.4s, v", $o, ".s[", $i, "]\n"),
+            concat!("mla v", $b, ".4s, v1.4s, v", $o, ".s[", $i, "]\n"),
+            // y = f32(acc) * (rscale[col] * lhs_scale[row]) + bias[col]
+            concat!("fmul v10.4s, v2.4s, v", $s, ".s[", $i, "]\n"),
+            concat!("fmul v11.4s, v3.4s, v", $s, ".s[", $i, "]\n"),
+            concat!("scvtf v", $a, ".4s, v", $a, ".4s\n"),
+            concat!("scvtf v", $b, ".4s, v", $b, ".4s\n"),
+            concat!("fmul v", $a, ".4s, v", $a, ".4s, v10.4s\n"),
+            concat!("fmul v", $b, ".4s, v", $b, ".4s, v11.4s\n"),
+            concat!("fadd v", $a, ".4s, v", $a, ".4s, v4.4s\n"),
+            concat!("fadd v", $b, ".4s, v", $b, ".4s, v5.4s\n"),
+            // FMAX with the lower bound, then FMIN with the upper one
+            concat!("fmax v", $a, ".4s, v", $a, ".4s, v12.4s\n"),
+            concat!("fmax v", $b, ".4s, v", $b, ".4s, v12.4s\n"),
+            concat!("fmin v", $a, ".4s, v", $a, ".4s, v13.4s\n"),
+            concat!("fmin v", $b, ".4s, v", $b, ".4s, v13.4s\n"),
+        )
+    };
+}
+
+/// Stores the first `x28` (1..=8) columns of tile row (`$a`, `$b`) at `x27`. Clobbers `x26`
+/// and `$a`.
+macro_rules! store_row {
+    ($a:literal, $b:literal) => {
+        concat!(
+            "cmp x28, #8\n",
+            "b.lt 5f\n",
+            concat!("stp q", $a, ", q", $b, ", [x27]\n"),
+            "b 8f\n",
+            "5:\n",
+            "mov x26, x27\n",
+            "tbz x28, #2, 6f\n",
+            concat!("str q", $a, ", [x26], #16\n"),
+            concat!("mov v", $a, ".16b, v", $b, ".16b\n"),
+            "6:\n",
+            "tbz x28, #1, 7f\n",
+            concat!("str d", $a, ", [x26], #8\n"),
+            concat!("dup v", $a, ".2d, v", $a, ".d[1]\n"),
+            "7:\n",
+            "tbz x28, #0, 8f\n",
+            concat!("str s", $a, ", [x26]\n"),
+            "8:\n",
+        )
+    };
+}
+
+/// Stores a row of a partial tile, then stops unless the tile has more than `$r` rows.
+macro_rules! store_row_then {
+    ($a:literal, $b:literal, $r:literal) => {
+        concat!(
+            store_row!($a, $b),
+            concat!("cmp x11, #", $r, "\n"),
+            "b.le 26f\n",
+            "add x27, x27, x6\n",
+        )
+    };
+}
+
+/// Computes `dst[i][j]` for `i < m`, `j < n` from packed operands:
+///
+/// ```text
+/// acc = sum_{kk < k_int} lq[i][kk] * (16 * w[j][kk])      (wrapping i32)
+/// acc = acc + lhs_offset[i] * rsum[j]                      (i32)
+/// y   = (acc as f32) * (rscale[j] * lhs_scale[i]) + bias[j]
+/// dst[i][j] = min(max(y, clamp_min), clamp_max)            (NEON FMAX/FMIN)
+/// ```
+///
+/// with `k_int = roundup(k, 32)` (the packers pad K to whole 32-value chunks for every kr).
+///
+/// LHS layout (one group of 4 rows per `4 * (k_int + 8)` bytes): value (row `r`, `kk`) at byte
+/// `((kk / 4) * 4 + r) * 4 + kk % 4`, then `lhs_offset: [i32; 4]`, `lhs_scale: [f32; 4]`.
+///
+/// RHS layout (one group of 8 columns per `8 * (k_int / 2 + 12)` bytes): for every 32-value K
+/// chunk `c` and each of its four super-blocks `s`, 8 columns x 4 bytes where byte `b` holds
+/// `w[32c + 4s + b]` in its low nibble and `w[32c + 16 + 4s + b]` in its high nibble; then
+/// `rsum: [i32; 8]`, `rscale: [f32; 8]`, `bias: [f32; 8]`.
+///
+/// Only `dst[i][j]` with `i < m`, `j < n` is written; the 4-byte values of row `i` start at
+/// `dst + i * dst_stride_row` bytes.
+///
+/// # Safety
+///
+/// * The CPU must support the `dotprod` extension (`FEAT_DotProd`).
+/// * `m >= 1`, `n >= 1`, `k >= 1`.
+/// * `lhs_packed` must be valid for reads of `ceil(m / 4) * 4 * (k_int + 8)` bytes.
+/// * `rhs_packed` must be valid for reads of `ceil(n / 8) * 8 * (k_int / 2 + 12)` bytes.
+/// * `dst` must be valid for writes of the `m` rows of `4 * n` bytes at byte offsets
+///   `i * dst_stride_row`, and those rows must not overlap the packed inputs.
+/// * No alignment is required for `lhs_packed`, `rhs_packed` or `dst`.
+#[target_feature(enable = "dotprod")]
+#[allow(clippy::too_many_arguments, clippy::too_many_lines)]
+pub unsafe fn matmul_f32_qai8dxp4x4_qsi4cxp8x4_8x8(
+    m: usize,
+    n: usize,
+    k: usize,
+    lhs_packed: *const u8,
+    rhs_packed: *const u8,
+    dst: *mut f32,
+    dst_stride_row: usize,
+    clamp_min: f32,
+    clamp_max: f32,
+) {
+    debug_assert!(m >= 1 && n >= 1 && k >= 1);
+    let k_int = k.div_ceil(32) * 32;
+    let lhs_stride = 4 * (k_int + 8);
+    let rhs_stride = 8 * (k_int / 2 + 12);
+
+    // General-purpose registers
+    //   x0  rows left                      x11 rows in this block (1..=8)
+    //   x1  n                              x12 group 1 of the block (group 0 when the block
+    //   x2  k_int                              has at most 4 rows)
+    //   x3  LHS group 0 of the row block   x15 columns left
+    //   x4  rhs_packed                     x16 RHS group of the column tile
+    //   x5  dst of the row block           x17 dst of the tile
+    //   x6  dst_stride_row                 x20/x21 LHS pointers of groups 0 and 1
+    //   x7  LHS group stride               x24 RHS pointer
+    //   x8  RHS group stride               x25 full chunks left
+    //   w9  clamp_min bits, w10 clamp_max  x26-x28 store pointers, columns in the tile
+    //
+    // SAFETY: the caller guarantees (see `# Safety`) FEAT_DotProd, m, n, k >= 1 and that the
+    // packed buffers hold ceil(m / 4) LHS groups and ceil(n / 8) RHS groups. The block reads
+    // only inside them: group 1 aliases group 0 when a block has at most 4 rows; the loads
+    // issued one K block ahead at the end of a chunk read the next chunk or the first
+    // 16 bytes of the 32-byte LHS trailer and the first 32 of the 96-byte RHS trailer. Stores are
+    // limited to dst[i][0..n), i < m. All touched registers are declared; x18, x19, x29, x30
+    // and sp are not used and no stack memory is accessed.
+    unsafe {
+        asm!(
+            "movi v15.16b, #0xf0",
+            "dup v12.4s, w9",
+            "dup v13.4s, w10",
+            // ---- Row-block loop: 8 rows (two LHS groups) per iteration.
+            "20:",
+            "mov x28, #8",
+            "cmp x0, #8",
+            "csel x11, x0, x28, lt",
+            "add x12, x3, x7",
+            "cmp x11, #4",
+            "csel x12, x12, x3, gt",
+            "mov x15, x1",
+            "mov x16, x4",
+            "mov x17, x5",
+            // ---- Column loop: 8 columns (one RHS group) per iteration.
+            "21:",
+            "mov x20, x3",
+            "mov x21, x12",
+            "mov x24, x16",
+            "lsr x25, x2, #5",
+            "movi v16.4s, #0",
+            "movi v17.4s, #0",
+            "movi v18.4s, #0",
+            "movi v19.4s, #0",
+            "movi v20.4s, #0",
+            "movi v21.4s, #0",
+            "movi v22.4s, #0",
+            "movi v23.4s, #0",
+            "movi v24.4s, #0",
+            "movi v25.4s, #0",
+            "movi v26.4s, #0",
+            "movi v27.4s, #0",
+            "movi v28.4s, #0",
+            "movi v29.4s, #0",
+            "movi v30.4s, #0",
+            "movi v31.4s, #0",
+            // Prime: LHS K block 0 of both groups, RHS super-block 0.
+            "ldur q8, [x20]",
+            "ldur q9, [x21]",
+            "ldur q0, [x24]",
+            "ldur q1, [x24, #16]",
+            "cbz x25, 24f",
+            // ---- K loop: one 32-deep chunk per iteration.
+            "22:",
+            "// LLVM-MCA-BEGIN qai8dxp4x4_qsi4cxp8x4_8x8_dotprod",
+            "ldur q10, [x20, #64]",
+            "ldur q11, [x21, #64]",
+            // Super-block 0: K blocks 0 (low nibbles) and 4 (high).
+            "ldur q4, [x24, #32]",
+            "ldur q5, [x24, #48]",
+            decode!("0", "1", "2", "3"),
+            kblock!("2", "3", "8", "9", "16"),
+            kblock!("0", "1", "10", "11", "80"),
+            // Super-block 1: K blocks 1 and 5.
+            "ldur q0, [x24, #64]",
+            "ldur q1, [x24, #80]",
+            decode!("4", "5", "6", "7"),
+            kblock!("6", "7", "8", "9", "32"),
+            kblock!("4", "5", "10", "11", "96"),
+            // Super-block 2: K blocks 2 and 6.
+            "ldur q4, [x24, #96]",
+            "ldur q5, [x24, #112]",
+            decode!("0", "1", "2", "3"),
+            kblock!("2", "3", "8", "9", "48"),
+            kblock!("0", "1", "10", "11", "112"),
+            // Super-block 3: K blocks 3 and 7. Preload the next chunk's super-block 0 and LHS
+            // K block 0 (on the last chunk: the start of the trailers).
+            "ldur q0, [x24, #128]",
+            "ldur q1, [x24, #144]",
+            decode!("4", "5", "6", "7"),
+            kblock!("6", "7", "8", "9", "128"),
+            kblock!("4", "5", "10", "11"),
+            "add x20, x20, #128",
+            "add x21, x21, #128",
+            "add x24, x24, #128",
+            "subs x25, x25, #1",
+            "b.ne 22b",
+            "// LLVM-MCA-END",
+            // ---- Epilogue. x20/x21 point at the LHS trailers, x24 at the RHS one.
+            "24:",
+            "ldp q0, q1, [x24]",      // rsum
+            "ldp q2, q3, [x24, #32]", // rscale
+            "ldp q4, q5, [x24, #64]", // bias
+            "ldp q6, q7, [x20]",      // group 0 offsets, scales
+            "ldp q8, q9, [x21]",      // group 1
+            epilogue_row!("16", "17", "6", "7", "0"),
+            epilogue_row!("18", "19", "6", "7", "1"),
+            epilogue_row!("20", "21", "6", "7", "2"),
+            epilogue_row!("22", "23", "6", "7", "3"),
+            epilogue_row!("24", "25", "8", "9", "0"),
+            epilogue_row!("26", "27", "8", "9", "1"),
+            epilogue_row!("28", "29", "8", "9", "2"),
+            epilogue_row!("30", "31", "8", "9", "3"),
+            // ---- Stores. Fast path: a full 8 x 8 tile.
+            "mov x28, #8",
+            "cmp x15, #8",
+            "csel x28, x15, x28, lt",
+            "mov x27, x17",
+            "cmp x11, #8",
+            "b.ne 25f",
+            "cmp x28, #8",
+            "b.ne 25f",
+            "stp q16, q17, [x27]",
+            "add x27, x27, x6",
+            "stp q18, q19, [x27]",
+            "add x27, x27, x6",
+            "stp q20, q21, [x27]",
+            "add x27, x27, x6",
+            "stp q22, q23, [x27]",
+            "add x27, x27, x6",
+            "stp q24, q25, [x27]",
+            "add x27, x27, x6",
+            "stp q26, q27, [x27]",
+            "add x27, x27, x6",
+            "stp q28, q29, [x27]",
+            "add x27, x27, x6",
+            "stp q30, q31, [x27]",
+            "b 26f",
+            // Partial tile: x11 rows, x28 columns.
+            "25:",
+            store_row_then!("16", "17", "1"),
+            store_row_then!("18", "19", "2"),
+            store_row_then!("20", "21", "3"),
+            store_row_then!("22", "23", "4"),
+            store_row_then!("24", "25", "5"),
+            store_row_then!("26", "27", "6"),
+            store_row_then!("28", "29", "7"),
+            store_row!("30", "31"),
+            "26:",
+            // Next column tile.
+            "add x16, x16, x8",
+            "add x17, x17, #32",
+            "subs x15, x15, #8",
+            "b.gt 21b",
+            // Next row block.
+            "add x3, x3, x7, lsl #1",
+            "add x5, x5, x6, lsl #3",
+            "subs x0, x0, #8",
+            "b.gt 20b",
+            inout("x0") m => _,
+            in("x1") n,
+            in("x2") k_int,
+            inout("x3") lhs_packed => _,
+            in("x4") rhs_packed,
+            inout("x5") dst => _,
+            in("x6") dst_stride_row,
+            in("x7") lhs_stride,
+            in("x8") rhs_stride,
+            in("x9") clamp_min.to_bits() as usize,
+            in("x10") clamp_max.to_bits() as usize,
+            out("x11") _, out("x12") _, out("x15") _, out("x16") _,
+            out("x17") _, out("x20") _, out("x21") _, out("x24") _,
+            out("x25") _, out("x26") _, out("x27") _, out("x28") _,
+            out("v0") _, out("v1") _, out("v2") _, out("v3") _,
+            out("v4") _, out("v5") _, out("v6") _, out("v7") _,
+            out("v8") _, out("v9") _, out("v10") _, out("v11") _,
+            out("v12") _, out("v13") _, out("v15") _,
+            out("v16") _, out("v17") _, out("v18") _, out("v19") _,
+            out("v20") _, out("v21") _, out("v22") _, out("v23") _,
+            out("v24") _, out("v25") _, out("v26") _, out("v27") _,
+            out("v28") _, out("v29") _, out("v30") _, out("v31") _,
+            options(nostack),
+        );
+    }
+}
+
+/// Runs the kernel on the portion described by `a` (entry point registered in the catalog).
+///
+/// # Safety
+/// `super::check` passed, the buffers cover the portion, and the CPU implements FEAT_DotProd.
+pub unsafe fn run(a: &super::Args) {
+    // SAFETY: forwarded contract; m, n >= 1 is guaranteed by super::run.
+    unsafe {
+        matmul_f32_qai8dxp4x4_qsi4cxp8x4_8x8(
+            a.m,
+            a.n,
+            a.k,
+            a.lhs_packed,
+            a.rhs_packed,
+            a.dst,
+            a.dst_stride_row,
+            a.clamp_min,
+            a.clamp_max,
+        )
+    }
+}

@@ -1,0 +1,321 @@
+//! `kai_matmul_clamp_f32_qai8dxp4x8_qsi4cxp4x8_4x4x32_neon_i8mm`: GEMM (4 rows x 4 columns per
+//! step) with FEAT_I8MM `SMMLA`, the whole m x n computation in one `asm!` block. Operands: a
+//! dynamically quantized int8 LHS (packed 4 rows x 8-deep blocks) and a per-channel symmetric
+//! int4 RHS (packed 4 columns x 8-byte blocks).
+//!
+//! Register plan of the single `asm!` block:
+//!
+//! * `v16`..`v31` — accumulators in four sets, one per 8-deep K slice of a
+//!   32-deep chunk (`v16`..`v19`: `32c + [0, 8)`, `v20`..`v23`:
+//!   `32c + [8, 16)`, `v24`..`v27`: `32c + [16, 24)`, `v28`..`v31`:
+//!   `32c + [24, 32)`), so each accumulator sees one `smmla` per chunk and
+//!   the dependency chains stay shorter than the pipe time. In set `s`,
+//!   `v(16 + 4*s + 2*rp + cp)` holds the 2x2 block of rows `{2rp, 2rp+1}` x
+//!   columns `{2cp, 2cp+1}` as `[r0c0, r0c1, r1c0, r1c1]`.
+//! * `v8`..`v13` — LHS operands of the K slices (rows {0,1}, rows {2,3}).
+//! * `v0`..`v7` — RHS: super-block 0 raw in `v0`/`v1` (decoded in place to
+//!   16 * high nibble, `and 0xF0`), its 16 * low nibble (`shl #4`) in
+//!   `v2`/`v3`; super-block 1 likewise in `v4`/`v5` and `v6`/`v7`.
+//! * `v15` — the 0xF0 nibble mask; `v12`/`v13` — broadcast clamp bounds
+//!   (epilogue only).
+//!
+//! One K-loop iteration covers a 32-deep chunk: 4 q-loads of RHS (two
+//! super-blocks of 32 bytes), 8 q-loads of LHS, 8 decode ops and 16
+//! `smmla` (512 MACs). All loads of a chunk only depend on the chunk
+//! pointers, so the out-of-order core runs them ahead of the `smmla` that
+//! consume them.
+//!
+//! After the K loop the four accumulator sets are added and the 2x2 blocks
+//! are un-interleaved with `trn1`/`trn2` on `.2d`, so that tile row `r` ends
+//! up in `v(24 + r)` (columns 0..4).
+
+use core::arch::asm;
+
+/// Offset, rescale, add bias and clamp one tile row held in `v$r` (4 columns).
+///
+/// `$vo`/`$vs`: LHS offsets / scales of the row's group, `$i`: the row's lane
+/// in them. Uses `v4` (rsum), `v5` (rscale), `v6` (bias), `v12`/`v13`
+/// (clamp) and `$t` as a temporary.
+macro_rules! epilogue_row {
+    ($r:literal, $vo:literal, $vs:literal, $i:literal, $t:literal) => {
+        concat!(
+            // acc += lhs_offset[row] * rsum[col]
+            concat!("mla v", $r, ".4s, v4.4s, v", $vo, ".s[", $i, "]\n"),
+            concat!("scvtf v", $r, ".4s, v", $r, ".4s\n"),
+            // s = rscale[col] * lhs_scale[row]; y = acc * s + bias[col]
+            concat!("fmul v", $t, ".4s, v5.4s, v", $vs, ".s[", $i, "]\n"),
+            concat!("fmul v", $r, ".4s, v", $r, ".4s, v", $t, ".4s\n"),
+            concat!("fadd v", $r, ".4s, v", $r, ".4s, v6.4s\n"),
+            // Clamp: FMAX with the lower bound, then FMIN with the upper.
+            concat!("fmax v", $r, ".4s, v", $r, ".4s, v12.4s\n"),
+            concat!("fmin v", $r, ".4s, v", $r, ".4s, v13.4s\n"),
+        )
+    };
+}
+
+/// Store one tile row held in `v$r` at `x22`, writing only the first `x23`
+/// (1..=4) columns. Clobbers `x24` and `v$r`.
+macro_rules! store_row {
+    ($r:literal) => {
+        concat!(
+            "cmp x23, #4\n",
+            "b.lt 5f\n",
+            concat!("str q", $r, ", [x22]\n"),
+            "b 8f\n",
+            "5:\n",
+            "mov x24, x22\n",
+            "tbz w23, #1, 6f\n",
+            concat!("str d", $r, ", [x24], #8\n"),
+            concat!("dup v", $r, ".2d, v", $r, ".d[1]\n"),
+            "6:\n",
+            "tbz w23, #0, 8f\n",
+            concat!("str s", $r, ", [x24]\n"),
+            "8:\n",
+        )
+    };
+}
+
+/// Computes `dst[i][j] = clamp(((acc + lhs_offset[i] * rsum[j]) as f32)
+/// * (rscale[j] * lhs_scale[i]) + bias[j])` for `i < m`, `j < n`, where
+/// `acc` is the int8 x (16 * int4) dot product over `roundup(k, 32)`.
+///
+/// # Safety
+///
+/// * The CPU must implement FEAT_I8MM.
+/// * `m >= 1`, `n >= 1`, `k >= 1`.
+/// * `lhs_packed` must be readable for `ceil(m / 4)` groups of
+///   `4 * (k_int + 8)` bytes each (`k_int = roundup(k, 32)`), laid out as the
+///   qai8dxp4x8 format (4 rows x 8-deep blocks, then 4 x i32 offsets and
+///   4 x f32 scales).
+/// * `rhs_packed` must be readable for `ceil(n / 4)` groups of
+///   `4 * (k_int / 2 + 12)` bytes each, laid out as the qsi4cxp4x8 format
+///   (int4 data, then 4 x i32 rsum, 4 x f32 rscale, 4 x f32 bias).
+/// * For every `i < m`, `j < n`, the 4 bytes at
+///   `dst + i * dst_stride_row + 4 * j` (byte offsets) must be writable and
+///   must not overlap either packed buffer. Nothing else is written.
+#[target_feature(enable = "i8mm")]
+#[allow(clippy::too_many_arguments)]
+pub unsafe fn matmul_f32_qai8dxp4x8_qsi4cxp4x8_4x4(
+    m: usize,
+    n: usize,
+    k: usize,
+    lhs_packed: *const u8,
+    rhs_packed: *const u8,
+    dst: *mut f32,
+    dst_stride_row: usize,
+    clamp_min: f32,
+    clamp_max: f32,
+) {
+    debug_assert!(m >= 1 && n >= 1 && k >= 1);
+    let k_int = k.div_ceil(32) * 32;
+    let chunks = k_int / 32;
+    let lhs_stride = 4 * (k_int + 8);
+    let rhs_stride = 4 * (k_int / 2 + 12);
+
+    // SAFETY: the caller guarantees FEAT_I8MM, m, n, k >= 1 and the buffer
+    // sizes documented above. The asm reads exactly ceil(m/4) LHS groups and
+    // ceil(n/4) RHS groups, each only within its data and trailer. Stores are
+    // limited to the m x n region. All touched registers are declared; x18,
+    // x19, x29, x30 and sp are not used and no stack memory is accessed.
+    unsafe {
+        asm!(
+            ".arch_extension i8mm",
+            "movi v15.16b, #0xf0",
+            // ---- Row-block loop: 4 rows (one LHS group) per iteration.
+            "21:",
+            "mov x24, #4",
+            "cmp x0, #4",
+            "csel x11, x0, x24, lt",          // rows in this block (1..=4)
+            "mov x13, x4",
+            "mov x14, x1",
+            "mov x15, x5",
+            // ---- Column loop: 4 columns (one RHS group) per iteration.
+            "22:",
+            "mov x24, #4",
+            "cmp x14, #4",
+            "csel x23, x14, x24, lt",         // columns in this tile (1..=4)
+            "mov x16, x3",
+            "mov x20, x13",
+            "mov x21, x2",
+            "movi v16.4s, #0",
+            "movi v17.4s, #0",
+            "movi v18.4s, #0",
+            "movi v19.4s, #0",
+            "movi v20.4s, #0",
+            "movi v21.4s, #0",
+            "movi v22.4s, #0",
+            "movi v23.4s, #0",
+            "movi v24.4s, #0",
+            "movi v25.4s, #0",
+            "movi v26.4s, #0",
+            "movi v27.4s, #0",
+            "movi v28.4s, #0",
+            "movi v29.4s, #0",
+            "movi v30.4s, #0",
+            "movi v31.4s, #0",
+            // ---- K loop: one 32-deep chunk per iteration.
+            "23:",
+            "// LLVM-MCA-BEGIN qai8dxp4x8_qsi4cxp4x8_4x4_i8mm",
+            "ldr q0, [x20]",
+            "ldr q1, [x20, #16]",
+            "ldr q8, [x16]",
+            "ldr q9, [x16, #16]",
+            "ldr q10, [x16, #64]",
+            "ldr q11, [x16, #80]",
+            "ldr q4, [x20, #32]",
+            "ldr q5, [x20, #48]",
+            "ldr q12, [x16, #32]",
+            "ldr q13, [x16, #48]",
+            // Decode super-block 0: 16 * low nibbles -> v2, v3; high -> v0, v1.
+            "shl v2.16b, v0.16b, #4",
+            "shl v3.16b, v1.16b, #4",
+            "and v0.16b, v0.16b, v15.16b",
+            "and v1.16b, v1.16b, v15.16b",
+            // K slice 32c + [0, 8): LHS block 0 x low nibbles of super-block 0.
+            "smmla v16.4s, v8.16b, v2.16b",
+            "smmla v17.4s, v8.16b, v3.16b",
+            "smmla v18.4s, v9.16b, v2.16b",
+            "smmla v19.4s, v9.16b, v3.16b",
+            "ldr q8, [x16, #96]",
+            "ldr q9, [x16, #112]",
+            // K slice 32c + [16, 24): LHS block 2 x high nibbles of super-block 0.
+            "smmla v24.4s, v10.16b, v0.16b",
+            "smmla v25.4s, v10.16b, v1.16b",
+            "smmla v26.4s, v11.16b, v0.16b",
+            "smmla v27.4s, v11.16b, v1.16b",
+            // Decode super-block 1: 16 * low nibbles -> v6, v7; high -> v4, v5.
+            "shl v6.16b, v4.16b, #4",
+            "shl v7.16b, v5.16b, #4",
+            "and v4.16b, v4.16b, v15.16b",
+            "and v5.16b, v5.16b, v15.16b",
+            // K slice 32c + [8, 16): LHS block 1 x low nibbles of super-block 1.
+            "smmla v20.4s, v12.16b, v6.16b",
+            "smmla v21.4s, v12.16b, v7.16b",
+            "smmla v22.4s, v13.16b, v6.16b",
+            "smmla v23.4s, v13.16b, v7.16b",
+            // K slice 32c + [24, 32): LHS block 3 x high nibbles of super-block 1.
+            "smmla v28.4s, v8.16b, v4.16b",
+            "smmla v29.4s, v8.16b, v5.16b",
+            "smmla v30.4s, v9.16b, v4.16b",
+            "smmla v31.4s, v9.16b, v5.16b",
+            "add x16, x16, #128",
+            "add x20, x20, #64",
+            "subs x21, x21, #1",
+            "b.ne 23b",
+            "// LLVM-MCA-END",
+            // ---- Epilogue. x16 points at the LHS trailer, x20 at the RHS one.
+            "ldp q0, q1, [x16]",              // LHS offsets, scales
+            "ldp q4, q5, [x20]",              // rsum, rscale
+            "ldr q6, [x20, #32]",             // bias
+            "dup v12.4s, w9",
+            "dup v13.4s, w10",
+            // Merge the four K-slice sets into v16..v19.
+            "add v16.4s, v16.4s, v20.4s",
+            "add v17.4s, v17.4s, v21.4s",
+            "add v18.4s, v18.4s, v22.4s",
+            "add v19.4s, v19.4s, v23.4s",
+            "add v24.4s, v24.4s, v28.4s",
+            "add v25.4s, v25.4s, v29.4s",
+            "add v26.4s, v26.4s, v30.4s",
+            "add v27.4s, v27.4s, v31.4s",
+            "add v16.4s, v16.4s, v24.4s",
+            "add v17.4s, v17.4s, v25.4s",
+            "add v18.4s, v18.4s, v26.4s",
+            "add v19.4s, v19.4s, v27.4s",
+            // Un-interleave: tile row r -> v(24 + r).
+            "trn1 v24.2d, v16.2d, v17.2d",
+            "trn2 v25.2d, v16.2d, v17.2d",
+            "trn1 v26.2d, v18.2d, v19.2d",
+            "trn2 v27.2d, v18.2d, v19.2d",
+            epilogue_row!("24", "0", "1", "0", "7"),
+            epilogue_row!("25", "0", "1", "1", "8"),
+            epilogue_row!("26", "0", "1", "2", "9"),
+            epilogue_row!("27", "0", "1", "3", "10"),
+            // ---- Stores. Fast path: a full 4 x 4 tile.
+            "cmp x11, #4",
+            "b.ne 24f",
+            "cmp x23, #4",
+            "b.ne 24f",
+            "mov x22, x15",
+            "str q24, [x22]",
+            "add x22, x22, x6",
+            "str q25, [x22]",
+            "add x22, x22, x6",
+            "str q26, [x22]",
+            "add x22, x22, x6",
+            "str q27, [x22]",
+            "b 25f",
+            // Partial tile: x11 rows, x23 columns.
+            "24:",
+            "mov x22, x15",
+            store_row!("24"),
+            "cmp x11, #2",
+            "b.lt 25f",
+            "add x22, x22, x6",
+            store_row!("25"),
+            "cmp x11, #3",
+            "b.lt 25f",
+            "add x22, x22, x6",
+            store_row!("26"),
+            "cmp x11, #4",
+            "b.lt 25f",
+            "add x22, x22, x6",
+            store_row!("27"),
+            "25:",
+            // Next column tile.
+            "add x13, x13, x8",
+            "add x15, x15, #16",
+            "subs x14, x14, #4",
+            "b.gt 22b",
+            // Next row block.
+            "add x3, x3, x7",
+            "add x5, x5, x6, lsl #2",
+            "subs x0, x0, #4",
+            "b.gt 21b",
+            inout("x0") m => _,
+            in("x1") n,
+            in("x2") chunks,
+            inout("x3") lhs_packed => _,
+            in("x4") rhs_packed,
+            inout("x5") dst => _,
+            in("x6") dst_stride_row,
+            in("x7") lhs_stride,
+            in("x8") rhs_stride,
+            in("x9") clamp_min.to_bits() as usize,
+            in("x10") clamp_max.to_bits() as usize,
+            out("x11") _, out("x13") _, out("x14") _, out("x15") _,
+            out("x16") _, out("x20") _, out("x21") _, out("x22") _,
+            out("x23") _, out("x24") _,
+            out("v0") _, out("v1") _, out("v2") _, out("v3") _,
+            out("v4") _, out("v5") _, out("v6") _, out("v7") _,
+            out("v8") _, out("v9") _, out("v10") _, out("v11") _,
+            out("v12") _, out("v13") _, out("v14") _, out("v15") _,
+            out("v16") _, out("v17") _, out("v18") _, out("v19") _,
+            out("v20") _, out("v21") _, out("v22") _, out("v23") _,
+            out("v24") _, out("v25") _, out("v26") _, out("v27") _,
+            out("v28") _, out("v29") _, out("v30") _, out("v31") _,
+            options(nostack),
+        );
+    }
+}
+
+/// Runs the kernel on the portion described by `a` (entry point registered in the catalog).
+///
+/// # Safety
+/// `super::check` passed, the buffers cover the portion, and the CPU implements FEAT_I8MM.
+pub unsafe fn run(a: &super::Args) {
+    // SAFETY: forwarded contract; m, n >= 1 is guaranteed by super::run.
+    unsafe {
+        matmul_f32_qai8dxp4x8_qsi4cxp4x8_4x4(
+            a.m,
+            a.n,
+            a.k,
+            a.lhs_packed,
+            a.rhs_packed,
+            a.dst,
+            a.dst_stride_row,
+            a.clamp_min,
+            a.clamp_max,
+        )
+    }
+}
