@@ -17,6 +17,14 @@ import re, subprocess, sys, datetime
 asm = open(sys.argv[1]).read().splitlines()
 # region -> (stem, MACs per loop iteration, instruction the kernel is built on)
 REGIONS = {
+    "qai8dxp1x4_qsi8cxp4x4_1x4_dotprod":
+        ("matmul_clamp_f32_qai8dxp1x4_qsi8cxp4x4_1x4_neon_dotprod", 1 * 4 * 32, "SDOT"),
+    "qai8dxp1x8_qsi8cxp4x8_1x4_dotprod":
+        ("matmul_clamp_f32_qai8dxp1x8_qsi8cxp4x8_1x4_neon_dotprod", 1 * 4 * 32, "SDOT"),
+    "qai8dxp4x4_qsi8cxp4x4_16x4_dotprod":
+        ("matmul_clamp_f32_qai8dxp4x4_qsi8cxp4x4_16x4_neon_dotprod", 16 * 4 * 32, "SDOT"),
+    "qai8dxp4x8_qsi8cxp4x8_16x4_i8mm":
+        ("matmul_clamp_f32_qai8dxp4x8_qsi8cxp4x8_16x4_neon_i8mm", 16 * 4 * 32, "SMMLA"),
     "qai8dxp4x8_qsi4cxp4x8_4x4_i8mm":
         ("matmul_clamp_f32_qai8dxp4x8_qsi4cxp4x8_4x4x32_neon_i8mm", 4 * 4 * 32, "SMMLA"),
     "qai8dxp4x8_qsi4cxp4x8_8x4_i8mm":

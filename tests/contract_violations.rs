@@ -123,6 +123,39 @@ fn cases() -> Vec<Case> {
                 )
             },
         ),
+        (
+            "qsi8_sr",
+            "kai_run_rhs_pack_nxk_qsi8cxp_qsi8cx_neon".to_string(),
+            "sr == 1",
+            || {
+                let w = [0i8; 64];
+                let scale = [1.0f32; 4];
+                let mut out = vec![0u8; 4096];
+                let params = rkai::ukernels::types::kai_rhs_pack_qsi8cx_params {
+                    lhs_zero_point: 1,
+                    scale_multiplier: 1.0,
+                };
+                // SAFETY: expected to abort before touching memory.
+                unsafe {
+                    sym::<support::cabi::RhsPackQsi8cxpFn>(
+                        "kai_run_rhs_pack_nxk_qsi8cxp_qsi8cx_neon",
+                    )(
+                        1,
+                        4,
+                        16,
+                        4,
+                        8,
+                        2,
+                        w.as_ptr(),
+                        ptr::null(),
+                        scale.as_ptr(),
+                        out.as_mut_ptr().cast(),
+                        0,
+                        &params,
+                    )
+                }
+            },
+        ),
         ("null_params", run(NXK), "params != NULL", || {
             rhs_pack(NXK, None, 1, 0, false)
         }),

@@ -8,8 +8,10 @@
 
 mod common;
 pub(crate) mod lhs_quant_pack_qai8dxp;
-pub(crate) mod matmul_clamp_f32_qai8dxp_qsi4cxp;
+pub(crate) mod matmul_clamp_f32_qai8dxp;
+mod rhs_pack_getters;
 pub(crate) mod rhs_pack_qsi4cxp_qs4cxs1s0;
+pub(crate) mod rhs_pack_qsi8cxp_qsi8cx;
 
 pub use common::{KLEIDIAI_VERSION, kai_get_version};
 

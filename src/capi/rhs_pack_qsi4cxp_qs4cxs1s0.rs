@@ -3,59 +3,10 @@
 use super::ensure;
 use core::ffi::c_void;
 use rkai_ukernels::catalog::{Packer, PackerKind};
-use rkai_ukernels::contract;
-use rkai_ukernels::layout::qsi4cxp as layout;
 use rkai_ukernels::pack::rhs_pack_qsi4cxp_qs4cxs1s0 as pack;
 use rkai_ukernels::types::kai_rhs_pack_qs4cxs1s0_param;
 
-pub fn get_n_step(_: &Packer, _: &str, nr: usize) -> usize {
-    nr
-}
-
-pub fn get_rhs_offset(_: &Packer, symbol: &str, n_idx: usize, rhs_stride: usize) -> usize {
-    ensure(
-        symbol,
-        contract::mul(n_idx, rhs_stride, "n_idx * rhs_stride fits in size_t"),
-    )
-}
-
-pub fn get_rhs_packed_stride(
-    _: &Packer,
-    symbol: &str,
-    k: usize,
-    nr: usize,
-    kr: usize,
-    sr: usize,
-) -> usize {
-    ensure(symbol, contract::packing_params(nr, "nr > 0", kr, sr));
-    ensure(symbol, layout::stride(k, nr, kr, sr))
-}
-
-pub fn get_rhs_packed_offset(
-    _: &Packer,
-    symbol: &str,
-    n_idx: usize,
-    k: usize,
-    nr: usize,
-    kr: usize,
-    sr: usize,
-) -> usize {
-    ensure(symbol, contract::packing_params(nr, "nr > 0", kr, sr));
-    ensure(symbol, layout::offset(n_idx, k, nr, kr, sr))
-}
-
-pub fn get_rhs_packed_size(
-    _: &Packer,
-    symbol: &str,
-    n: usize,
-    k: usize,
-    nr: usize,
-    kr: usize,
-    sr: usize,
-) -> usize {
-    ensure(symbol, contract::packing_params(nr, "nr > 0", kr, sr));
-    ensure(symbol, layout::size(n, k, nr, kr, sr))
-}
+pub use super::rhs_pack_getters::*;
 
 /// # Safety
 /// KleidiAI's contract: `rhs` holds the n x k (or k x n) int4 matrix, `scale`/`bias` n floats,

@@ -4,7 +4,7 @@
 
 use core::ffi::c_void;
 use rkai::capi::exports::symbol_address;
-use rkai::ukernels::types::kai_rhs_pack_qs4cxs1s0_param;
+use rkai::ukernels::types::{kai_rhs_pack_qs4cxs1s0_param, kai_rhs_pack_qsi8cx_params};
 
 pub type Getter0 = extern "C" fn() -> usize;
 pub type Getter2 = extern "C" fn(usize, usize) -> usize;
@@ -29,7 +29,22 @@ pub type RhsPackQsi4cxpFn = unsafe extern "C" fn(
     usize,
     *const kai_rhs_pack_qs4cxs1s0_param,
 );
-/// `kai_run_matmul_clamp_f32_qai8dxp*_qsi4cxp*`.
+/// `kai_run_rhs_pack_{nxk,kxn}_qsi8cxp_qsi8cx_neon`.
+pub type RhsPackQsi8cxpFn = unsafe extern "C" fn(
+    usize,
+    usize,
+    usize,
+    usize,
+    usize,
+    usize,
+    *const i8,
+    *const f32,
+    *const f32,
+    *mut c_void,
+    usize,
+    *const kai_rhs_pack_qsi8cx_params,
+);
+/// `kai_run_matmul_clamp_f32_qai8dxp*_qsi{4,8}cxp*`.
 pub type MatmulF32Fn = unsafe extern "C" fn(
     usize,
     usize,

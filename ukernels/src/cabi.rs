@@ -160,67 +160,85 @@ const LHS_QUANT_PACK_F32: &[CFunction] = &[
     },
 ];
 
-const RHS_PACK_QSI4CXP: &[CFunction] = &[
-    getter("get_n_step", &[size("nr")], "Column step of the packer."),
-    getter(
-        "get_rhs_offset",
-        &[size("n_idx"), size("rhs_stride")],
-        "Byte offset of column n_idx in the source.",
-    ),
-    getter(
-        "get_rhs_packed_stride",
-        &[size("k"), size("nr"), size("kr"), size("sr")],
-        "Bytes of one packed group of nr columns.",
-    ),
-    getter(
-        "get_rhs_packed_offset",
-        &[size("n_idx"), size("k"), size("nr"), size("kr"), size("sr")],
-        "Byte offset of the packed group holding column n_idx.",
-    ),
-    getter(
-        "get_rhs_packed_size",
-        &[size("n"), size("k"), size("nr"), size("kr"), size("sr")],
-        "Bytes of the packed RHS.",
-    ),
-    CFunction {
-        verb: "run",
-        field: "run",
-        ret_c: "void",
-        ret_rust: "()",
-        params: &[
-            size("num_groups"),
-            size("n"),
-            size("k"),
-            size("nr"),
-            size("kr"),
-            size("sr"),
-            p("const uint8_t*", "*const u8", "rhs"),
-            p("const float*", "*const f32", "bias"),
-            p("const float*", "*const f32", "scale"),
-            p("void*", "*mut core::ffi::c_void", "rhs_packed"),
-            size("extra_bytes"),
-            p(
-                "const struct kai_{name}_params*",
-                "*const rkai_ukernels::types::kai_rhs_pack_qs4cxs1s0_param",
-                "params",
+/// The function set of the per-channel RHS packers, which differ only in the element type of the
+/// source and the type of their parameter struct.
+macro_rules! rhs_pack_functions {
+    ($rhs_c:literal, $rhs_rust:literal, $params_c:literal, $params_rust:literal, $doc:literal) => {
+        &[
+            getter("get_n_step", &[size("nr")], "Column step of the packer."),
+            getter(
+                "get_rhs_offset",
+                &[size("n_idx"), size("rhs_stride")],
+                "Byte offset of column n_idx in the source.",
             ),
-        ],
-        doc: "Packs int4 weights with per-channel scales and optional bias.",
-    },
-];
+            getter(
+                "get_rhs_packed_stride",
+                &[size("k"), size("nr"), size("kr"), size("sr")],
+                "Bytes of one packed group of nr columns.",
+            ),
+            getter(
+                "get_rhs_packed_offset",
+                &[size("n_idx"), size("k"), size("nr"), size("kr"), size("sr")],
+                "Byte offset of the packed group holding column n_idx.",
+            ),
+            getter(
+                "get_rhs_packed_size",
+                &[size("n"), size("k"), size("nr"), size("kr"), size("sr")],
+                "Bytes of the packed RHS.",
+            ),
+            CFunction {
+                verb: "run",
+                field: "run",
+                ret_c: "void",
+                ret_rust: "()",
+                params: &[
+                    size("num_groups"),
+                    size("n"),
+                    size("k"),
+                    size("nr"),
+                    size("kr"),
+                    size("sr"),
+                    p($rhs_c, $rhs_rust, "rhs"),
+                    p("const float*", "*const f32", "bias"),
+                    p("const float*", "*const f32", "scale"),
+                    p("void*", "*mut core::ffi::c_void", "rhs_packed"),
+                    size("extra_bytes"),
+                    p($params_c, $params_rust, "params"),
+                ],
+                doc: $doc,
+            },
+        ]
+    };
+}
+
+const RHS_PACK_QSI4CXP: &[CFunction] = rhs_pack_functions!(
+    "const uint8_t*",
+    "*const u8",
+    "const struct kai_{name}_params*",
+    "*const rkai_ukernels::types::kai_rhs_pack_qs4cxs1s0_param",
+    "Packs int4 weights with per-channel scales and optional bias."
+);
+
+const RHS_PACK_QSI8CXP: &[CFunction] = rhs_pack_functions!(
+    "const int8_t*",
+    "*const i8",
+    "const struct kai_rhs_pack_qsi8cx_params*",
+    "*const rkai_ukernels::types::kai_rhs_pack_qsi8cx_params",
+    "Packs int8 weights with per-channel scales and optional bias."
+);
 
 impl Family {
     /// The C functions every kernel of the family exports, in interface-struct order.
     pub const fn c_functions(self) -> &'static [CFunction] {
         match self {
-            Family::F32Qai8dxpQsi4cxp => QUANT_MATMUL_F32,
+            Family::F32Qai8dxpQsi4cxp | Family::F32Qai8dxpQsi8cxp => QUANT_MATMUL_F32,
         }
     }
 
     /// Module of the `rkai` crate holding the family's C-facing functions.
     pub const fn capi_module(self) -> &'static str {
         match self {
-            Family::F32Qai8dxpQsi4cxp => "matmul_clamp_f32_qai8dxp_qsi4cxp",
+            Family::F32Qai8dxpQsi4cxp | Family::F32Qai8dxpQsi8cxp => "matmul_clamp_f32_qai8dxp",
         }
     }
 }
@@ -231,6 +249,7 @@ impl PackerKind {
         match self {
             PackerKind::LhsQuantQai8dxpF32 => LHS_QUANT_PACK_F32,
             PackerKind::RhsQsi4cxp(_) => RHS_PACK_QSI4CXP,
+            PackerKind::RhsQsi8cxp(_) => RHS_PACK_QSI8CXP,
         }
     }
 
@@ -239,6 +258,7 @@ impl PackerKind {
         match self {
             PackerKind::LhsQuantQai8dxpF32 => &[],
             PackerKind::RhsQsi4cxp(_) => &[("kai_{name}_params", "kai_rhs_pack_qs4cxs1s0_param")],
+            PackerKind::RhsQsi8cxp(_) => &[],
         }
     }
 
@@ -247,6 +267,7 @@ impl PackerKind {
         match self {
             PackerKind::LhsQuantQai8dxpF32 => "lhs_quant_pack_qai8dxp",
             PackerKind::RhsQsi4cxp(_) => "rhs_pack_qsi4cxp_qs4cxs1s0",
+            PackerKind::RhsQsi8cxp(_) => "rhs_pack_qsi8cxp_qsi8cx",
         }
     }
 }

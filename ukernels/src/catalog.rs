@@ -8,6 +8,8 @@
 
 use crate::arch::Isa;
 use crate::matmul::matmul_clamp_f32_qai8dxp_qsi4cxp as f32_qai8dxp_qsi4cxp;
+#[cfg(target_arch = "aarch64")]
+use crate::matmul::matmul_clamp_f32_qai8dxp_qsi8cxp as f32_qai8dxp_qsi8cxp;
 use crate::pack::rhs_pack_qsi4cxp_qs4cxs1s0::Source;
 
 /// Tile and packing parameters a kernel reports through its getters.
@@ -32,6 +34,8 @@ pub struct Tile {
 pub enum Family {
     /// `matmul_clamp_f32_qai8dxp_qsi4cxp`.
     F32Qai8dxpQsi4cxp,
+    /// `matmul_clamp_f32_qai8dxp_qsi8cxp`.
+    F32Qai8dxpQsi8cxp,
 }
 
 impl Family {
@@ -39,6 +43,7 @@ impl Family {
     pub const fn dir(self) -> &'static str {
         match self {
             Family::F32Qai8dxpQsi4cxp => "matmul_clamp_f32_qai8dxp_qsi4cxp",
+            Family::F32Qai8dxpQsi8cxp => "matmul_clamp_f32_qai8dxp_qsi8cxp",
         }
     }
 }
@@ -50,6 +55,8 @@ pub enum PackerKind {
     LhsQuantQai8dxpF32,
     /// Per-channel int4 RHS (`rhs_pack_{nxk,kxn}_qsi4cxp_qs4cxs1s0`).
     RhsQsi4cxp(Source),
+    /// Per-channel int8 RHS (`rhs_pack_{nxk,kxn}_qsi8cxp_qsi8cx_neon`).
+    RhsQsi8cxp(Source),
 }
 
 /// A packing routine.
@@ -68,6 +75,8 @@ pub enum NativeFn {
     Portable,
     /// An implementation of the `f32_qai8dxp_qsi4cxp` family.
     F32Qai8dxpQsi4cxp(f32_qai8dxp_qsi4cxp::RunFn),
+    /// An implementation of the `f32_qai8dxp_qsi8cxp` family.
+    F32Qai8dxpQsi8cxp(f32_qai8dxp_qsi4cxp::RunFn),
 }
 
 /// A matmul micro-kernel.
@@ -124,11 +133,25 @@ pub static RHS_PACK_KXN_QSI4CXP_QS4CXS1S0: Packer = Packer {
     kind: PackerKind::RhsQsi4cxp(Source::Kxn),
 };
 
+/// `kai_rhs_pack_nxk_qsi8cxp_qsi8cx_neon`.
+pub static RHS_PACK_NXK_QSI8CXP_QSI8CX_NEON: Packer = Packer {
+    name: "rhs_pack_nxk_qsi8cxp_qsi8cx_neon",
+    kind: PackerKind::RhsQsi8cxp(Source::Nxk),
+};
+
+/// `kai_rhs_pack_kxn_qsi8cxp_qsi8cx_neon`.
+pub static RHS_PACK_KXN_QSI8CXP_QSI8CX_NEON: Packer = Packer {
+    name: "rhs_pack_kxn_qsi8cxp_qsi8cx_neon",
+    kind: PackerKind::RhsQsi8cxp(Source::Kxn),
+};
+
 /// Every packer, in header-generation order.
 pub static PACKERS: &[&Packer] = &[
     &LHS_QUANT_PACK_QAI8DXP_F32,
     &RHS_PACK_NXK_QSI4CXP_QS4CXS1S0,
     &RHS_PACK_KXN_QSI4CXP_QS4CXS1S0,
+    &RHS_PACK_NXK_QSI8CXP_QSI8CX_NEON,
+    &RHS_PACK_KXN_QSI8CXP_QSI8CX_NEON,
 ];
 
 const QSI4CXP_RHS: &[&Packer] = &[
@@ -136,25 +159,46 @@ const QSI4CXP_RHS: &[&Packer] = &[
     &RHS_PACK_KXN_QSI4CXP_QS4CXS1S0,
 ];
 const QAI8DXP_F32_LHS: &[&Packer] = &[&LHS_QUANT_PACK_QAI8DXP_F32];
+const QSI8CXP_RHS: &[&Packer] = &[
+    &RHS_PACK_NXK_QSI8CXP_QSI8CX_NEON,
+    &RHS_PACK_KXN_QSI8CXP_QSI8CX_NEON,
+];
 
 // ---------------------------------------------------------------------------------------------
 // Kernels: matmul_clamp_f32_qai8dxp_qsi4cxp
 
-/// Declares a kernel of `matmul_clamp_f32_qai8dxp_qsi4cxp`: static name (the stem in upper
-/// case, which the build script relies on), stem (also its module name), ISA, and the tile
-/// `[m_step, n_step, mr, nr, kr, sr]`.
-macro_rules! f32_qai8dxp_qsi4cxp_kernel {
-    ($(#[$doc:meta])* $name:ident, $stem:ident, $isa:ident, [$m_step:expr, $n_step:expr, $mr:expr, $nr:expr, $kr:expr, $sr:expr]) => {
+/// Declares a kernel of a `qai8dxp` family: static name (the stem in upper case, which the
+/// build script relies on), family (also its `NativeFn` variant), its module, RHS packers, stem
+/// (also the variant's module name), ISA and the tile `[m_step, n_step, mr, nr, kr, sr]`.
+macro_rules! qai8dxp_kernel {
+    (
+        $(#[$doc:meta])* $name:ident, $family:ident, $module:ident, $rhs:ident, $stem:ident, $isa:ident,
+        [$m_step:expr, $n_step:expr, $mr:expr, $nr:expr, $kr:expr, $sr:expr]
+    ) => {
         $(#[$doc])*
         pub static $name: MatmulKernel = MatmulKernel {
             stem: stringify!($stem),
-            family: Family::F32Qai8dxpQsi4cxp,
+            family: Family::$family,
             isa: Isa::$isa,
             tile: Tile { m_step: $m_step, n_step: $n_step, mr: $mr, nr: $nr, kr: $kr, sr: $sr },
             lhs_packers: QAI8DXP_F32_LHS,
-            rhs_packers: QSI4CXP_RHS,
-            native: native!(F32Qai8dxpQsi4cxp, f32_qai8dxp_qsi4cxp::$stem),
+            rhs_packers: $rhs,
+            native: native!($family, $module::$stem),
         };
+    };
+}
+
+/// A kernel of `matmul_clamp_f32_qai8dxp_qsi4cxp` (see [`qai8dxp_kernel`]).
+macro_rules! f32_qai8dxp_qsi4cxp_kernel {
+    ($(#[$doc:meta])* $name:ident, $stem:ident, $isa:ident, $tile:tt) => {
+        qai8dxp_kernel!($(#[$doc])* $name, F32Qai8dxpQsi4cxp, f32_qai8dxp_qsi4cxp, QSI4CXP_RHS, $stem, $isa, $tile);
+    };
+}
+
+/// A kernel of `matmul_clamp_f32_qai8dxp_qsi8cxp` (see [`qai8dxp_kernel`]).
+macro_rules! f32_qai8dxp_qsi8cxp_kernel {
+    ($(#[$doc:meta])* $name:ident, $stem:ident, $isa:ident, $tile:tt) => {
+        qai8dxp_kernel!($(#[$doc])* $name, F32Qai8dxpQsi8cxp, f32_qai8dxp_qsi8cxp, QSI8CXP_RHS, $stem, $isa, $tile);
     };
 }
 
@@ -230,6 +274,38 @@ f32_qai8dxp_qsi4cxp_kernel!(
     [4, 8, 4, 8, 16, 2]
 );
 
+f32_qai8dxp_qsi8cxp_kernel!(
+    /// GEMV, 1 row x 4 columns per step, SDOT by element on 4-value blocks.
+    MATMUL_CLAMP_F32_QAI8DXP1X4_QSI8CXP4X4_1X4_NEON_DOTPROD,
+    matmul_clamp_f32_qai8dxp1x4_qsi8cxp4x4_1x4_neon_dotprod,
+    NeonDotprod,
+    [1, 4, 1, 4, 4, 1]
+);
+
+f32_qai8dxp_qsi8cxp_kernel!(
+    /// GEMV, 1 row x 4 columns per step, SDOT on 8-value blocks.
+    MATMUL_CLAMP_F32_QAI8DXP1X8_QSI8CXP4X8_1X4_NEON_DOTPROD,
+    matmul_clamp_f32_qai8dxp1x8_qsi8cxp4x8_1x4_neon_dotprod,
+    NeonDotprod,
+    [1, 4, 1, 4, 8, 1]
+);
+
+f32_qai8dxp_qsi8cxp_kernel!(
+    /// GEMM, 16 rows x 4 columns per step, SDOT by element.
+    MATMUL_CLAMP_F32_QAI8DXP4X4_QSI8CXP4X4_16X4_NEON_DOTPROD,
+    matmul_clamp_f32_qai8dxp4x4_qsi8cxp4x4_16x4_neon_dotprod,
+    NeonDotprod,
+    [16, 4, 4, 4, 4, 1]
+);
+
+f32_qai8dxp_qsi8cxp_kernel!(
+    /// GEMM, 16 rows x 4 columns per step, SMMLA.
+    MATMUL_CLAMP_F32_QAI8DXP4X8_QSI8CXP4X8_16X4_NEON_I8MM,
+    matmul_clamp_f32_qai8dxp4x8_qsi8cxp4x8_16x4_neon_i8mm,
+    NeonI8mm,
+    [16, 4, 4, 4, 8, 1]
+);
+
 /// Every kernel, in header-generation order.
 pub static KERNELS: &[&MatmulKernel] = &[
     &MATMUL_CLAMP_F32_QAI8DXP1X4_QSI4CXP4X4_1X4_NEON_DOTPROD,
@@ -241,6 +317,10 @@ pub static KERNELS: &[&MatmulKernel] = &[
     &MATMUL_CLAMP_F32_QAI8DXP4X8_QSI4CXP4X8_8X4X32_NEON_I8MM,
     &MATMUL_CLAMP_F32_QAI8DXP4X8_QSI4CXP8X8_4X8X32_NEON_I8MM,
     &MATMUL_CLAMP_F32_QAI8DXP4X8_QSI4CXP8X8_8X8X32_NEON_I8MM,
+    &MATMUL_CLAMP_F32_QAI8DXP1X4_QSI8CXP4X4_1X4_NEON_DOTPROD,
+    &MATMUL_CLAMP_F32_QAI8DXP1X8_QSI8CXP4X8_1X4_NEON_DOTPROD,
+    &MATMUL_CLAMP_F32_QAI8DXP4X4_QSI8CXP4X4_16X4_NEON_DOTPROD,
+    &MATMUL_CLAMP_F32_QAI8DXP4X8_QSI8CXP4X8_16X4_NEON_I8MM,
 ];
 
 /// Looks a kernel up by stem (with or without the `kai_` prefix).

@@ -136,3 +136,50 @@ pub mod dst {
         contract::mul(count, elem_size, "dst size fits in size_t")
     }
 }
+
+/// Packed int8 RHS with per-channel symmetric quantization (`qsi8cxp`).
+pub mod qsi8cxp {
+    use super::*;
+
+    /// Bytes per column after the int8 data: `i32` row sum, `f32` scale, `f32` bias.
+    pub const COL_TRAILER_BYTES: usize = 12;
+
+    /// Bytes of one group of `nr` packed columns.
+    pub fn stride(k: usize, nr: usize, kr: usize, sr: usize) -> Result<usize, Violation> {
+        let k_int = qai8dxp::k_internal(k, kr, sr)?;
+        let col = contract::add(
+            k_int,
+            COL_TRAILER_BYTES,
+            "packed RHS column size fits in size_t",
+        )?;
+        contract::mul(nr, col, "packed RHS stride fits in size_t")
+    }
+
+    /// Byte offset of the group holding column `n_idx` (which must start a group).
+    pub fn offset(
+        n_idx: usize,
+        k: usize,
+        nr: usize,
+        kr: usize,
+        sr: usize,
+    ) -> Result<usize, Violation> {
+        contract::require(nr != 0, "nr > 0")?;
+        contract::require(n_idx % nr == 0, "(n_idx % nr) == 0")?;
+        contract::mul(
+            n_idx / nr,
+            stride(k, nr, kr, sr)?,
+            "packed RHS offset fits in size_t",
+        )
+    }
+
+    /// Bytes of a packed RHS of `n` columns.
+    pub fn size(n: usize, k: usize, nr: usize, kr: usize, sr: usize) -> Result<usize, Violation> {
+        contract::require(nr != 0, "nr > 0")?;
+        let groups = contract::roundup(n, nr, "roundup(n, nr) fits in size_t")? / nr;
+        contract::mul(
+            groups,
+            stride(k, nr, kr, sr)?,
+            "packed RHS size fits in size_t",
+        )
+    }
+}

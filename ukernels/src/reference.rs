@@ -170,3 +170,70 @@ pub fn matmul_f32_qai8dx_qsi4cx(
         }
     }
 }
+
+/// Packs int8 weights `w` (n x k) into `qsi8cxp`: element (col, k) at
+/// `(k / kr) * nr * kr + col * kr + k % kr`, zero K padding to a multiple of 32, then per column
+/// `lhs_zero_point * sum(w)`, scale and bias; columns past `n` repeat column `n - 1`.
+#[allow(clippy::too_many_arguments)]
+pub fn pack_qsi8cxp(
+    n: usize,
+    k: usize,
+    nr: usize,
+    kr: usize,
+    w: &[i8],
+    scale: &[f32],
+    bias: Option<&[f32]>,
+    lhs_zero_point: i32,
+    out: &mut [u8],
+) {
+    let k_int = pack::k_internal(k, kr, 1);
+    let stride = nr * (k_int + 12);
+    for g in 0..n.div_ceil(nr) {
+        let base = g * stride;
+        for col in 0..nr {
+            let src = (g * nr + col).min(n - 1);
+            let row = &w[src * k..(src + 1) * k];
+            for kk in 0..k_int {
+                let v = if kk < k { row[kk] } else { 0 };
+                out[base + (kk / kr) * nr * kr + col * kr + kk % kr] = v as u8;
+            }
+            let sum: i32 = row.iter().map(|&v| v as i32).sum();
+            let t = base + nr * k_int;
+            out[t + 4 * col..][..4].copy_from_slice(&(sum * lhs_zero_point).to_le_bytes());
+            out[t + 4 * (nr + col)..][..4].copy_from_slice(&scale[src].to_le_bytes());
+            out[t + 4 * (2 * nr + col)..][..4]
+                .copy_from_slice(&bias.map_or(0.0, |b| b[src]).to_le_bytes());
+        }
+    }
+}
+
+/// Reference for `matmul_clamp_f32_qai8dxp_qsi8cxp` on unpacked operands (see
+/// [`matmul_f32_qai8dx_qsi4cx`]; weights are int8 and unscaled).
+#[allow(clippy::too_many_arguments)]
+pub fn matmul_f32_qai8dx_qsi8cx(
+    m: usize,
+    n: usize,
+    k: usize,
+    lq: &[i8],
+    rows: &[qai8dx::Row],
+    w: &[i8],
+    scale: &[f32],
+    bias: Option<&[f32]>,
+    clamp: (f32, f32),
+    dst: &mut [f32],
+    dst_stride: usize,
+) {
+    for i in 0..m {
+        for j in 0..n {
+            let mut dot = 0i32;
+            let mut wsum = 0i32;
+            for kk in 0..k {
+                dot += lq[i * k + kk] as i32 * w[j * k + kk] as i32;
+                wsum += w[j * k + kk] as i32;
+            }
+            let acc = dot.wrapping_add((-rows[i].zero_point).wrapping_mul(wsum));
+            let y = acc as f32 * (scale[j] * rows[i].scale) + bias.map_or(0.0, |b| b[j]);
+            dst[i * dst_stride + j] = float::clamp(y, clamp.0, clamp.1);
+        }
+    }
+}

@@ -2,3 +2,4 @@
 
 pub mod lhs_quant_pack_qai8dxp;
 pub mod rhs_pack_qsi4cxp_qs4cxs1s0;
+pub mod rhs_pack_qsi8cxp_qsi8cx;

@@ -61,12 +61,21 @@ pub type RunFn = unsafe fn(&Args);
 
 /// Checks what the kernel requires of its arguments.
 pub fn check(tile: &Tile, a: &Args) -> Checked {
+    check_with_rhs(tile, a, layout::qsi4cxp::stride)
+}
+
+/// Checks shared by the `qai8dxp` families; `rhs_stride` is the packed RHS group size formula.
+pub(crate) fn check_with_rhs(
+    tile: &Tile,
+    a: &Args,
+    rhs_stride: fn(usize, usize, usize, usize) -> Result<usize, crate::contract::Violation>,
+) -> Checked {
     contract::require(
         a.dst_stride_col == core::mem::size_of::<f32>(),
         "dst_stride_col == sizeof(float)",
     )?;
     layout::qai8dxp::stride(a.k, tile.mr, tile.kr, tile.sr)?;
-    layout::qsi4cxp::stride(a.k, tile.nr, tile.kr, tile.sr)?;
+    rhs_stride(a.k, tile.nr, tile.kr, tile.sr)?;
     if a.m == 0 || a.n == 0 {
         return Ok(());
     }

@@ -1,26 +1,50 @@
-//! `matmul_clamp_f32_qai8dxp_qsi4cxp` and its packers, through the exported C symbols, against
+//! `matmul_clamp_f32_qai8dxp_qsi4cxp`, `matmul_clamp_f32_qai8dxp_qsi8cxp` and their packers
+//! (int8 activations x per-channel int4 or int8 weights), through the exported C symbols, against
 //! the scalar reference: getter values and packed sizes equal KleidiAI 1.30's (measured tables),
 //! packed bytes equal the reference byte for byte, results equal it bit for bit, on every edge
 //! shape, portion, guard-page placement, and (on aarch64) with callee-saved registers checked.
 
 mod support;
 
-use rkai::ukernels::catalog::{Family, KERNELS, MatmulKernel};
-use rkai::ukernels::matmul::matmul_clamp_f32_qai8dxp_qsi4cxp as family;
+use rkai::ukernels::catalog::{Family, KERNELS, MatmulKernel, PackerKind};
+use rkai::ukernels::matmul::matmul_clamp_f32_qai8dxp_qsi4cxp as int4;
+use rkai::ukernels::matmul::matmul_clamp_f32_qai8dxp_qsi8cxp as int8;
+use rkai::ukernels::pack::rhs_pack_qsi4cxp_qs4cxs1s0::Source;
 use rkai::ukernels::reference::{self, qai8dx};
-use rkai::ukernels::types::kai_rhs_pack_qs4cxs1s0_param as RhsParams;
+use rkai::ukernels::types::{
+    kai_rhs_pack_qs4cxs1s0_param as Int4Params, kai_rhs_pack_qsi8cx_params,
+};
 use support::cabi::{
     Getter0, Getter2, Getter3, Getter4, Getter5, LhsQuantPackFn as LhsPackFn, MatmulF32Fn as RunFn,
-    RhsPackQsi4cxpFn as RhsPackFn,
+    RhsPackQsi4cxpFn, RhsPackQsi8cxpFn,
 };
 use support::guard::{EDGES, Edge, Guarded};
 use support::rng::Rng;
 
 const LHS_PACKER: &str = "lhs_quant_pack_qai8dxp_f32";
-const RHS_PACKERS: [(&str, bool); 2] = [
+/// The int4 packers, for tests of their size formulas.
+const INT4_RHS_PACKERS: [(&str, bool); 2] = [
     ("rhs_pack_nxk_qsi4cxp_qs4cxs1s0", false),
     ("rhs_pack_kxn_qsi4cxp_qs4cxs1s0", true),
 ];
+
+/// The RHS packers the catalog pairs with `k`, as (name, takes a K x N source).
+fn rhs_packers(k: &MatmulKernel) -> Vec<(&'static str, bool)> {
+    k.rhs_packers
+        .iter()
+        .map(|p| {
+            let kxn = matches!(
+                p.kind,
+                PackerKind::RhsQsi4cxp(Source::Kxn) | PackerKind::RhsQsi8cxp(Source::Kxn)
+            );
+            (p.name, kxn)
+        })
+        .collect()
+}
+
+fn is_int8(k: &MatmulKernel) -> bool {
+    k.family == Family::F32Qai8dxpQsi8cxp
+}
 
 /// The C function `kai_<verb>_<name>` as a typed pointer.
 fn sym<F: Copy>(verb: &str, name: &str) -> F {
@@ -28,10 +52,12 @@ fn sym<F: Copy>(verb: &str, name: &str) -> F {
 }
 
 fn family_kernels() -> impl Iterator<Item = &'static MatmulKernel> {
-    KERNELS
-        .iter()
-        .copied()
-        .filter(|k| k.family == Family::F32Qai8dxpQsi4cxp)
+    KERNELS.iter().copied().filter(|k| {
+        matches!(
+            k.family,
+            Family::F32Qai8dxpQsi4cxp | Family::F32Qai8dxpQsi8cxp
+        )
+    })
 }
 
 fn runnable_quiet() -> Vec<&'static MatmulKernel> {
@@ -132,8 +158,9 @@ fn packed_sizes_and_offsets_equal_kleidiai_values() {
     );
 }
 
-/// A test problem: f32 activations, int4 weights, scales, optional bias.
+/// A test problem: f32 activations, int4 or int8 weights, scales, optional bias.
 struct Problem {
+    int8: bool,
     m: usize,
     n: usize,
     k: usize,
@@ -144,7 +171,15 @@ struct Problem {
 }
 
 impl Problem {
-    fn new(m: usize, n: usize, k: usize, with_bias: bool, seed: u64) -> Self {
+    fn new(
+        kernel: &MatmulKernel,
+        m: usize,
+        n: usize,
+        k: usize,
+        with_bias: bool,
+        seed: u64,
+    ) -> Self {
+        let int8 = is_int8(kernel);
         let mut rng = Rng::new(seed);
         let mut lhs = rng.vec_f32(m * k, -3.0, 5.0);
         if m > 1 && k > 1 {
@@ -156,10 +191,12 @@ impl Problem {
             let last = (m - 1) * k;
             lhs[last..last + k].fill(1.25);
         }
-        let w = (0..n * k).map(|_| rng.range_i32(-8, 7) as i8).collect();
+        let (lo, hi) = if int8 { (-128, 127) } else { (-8, 7) };
+        let w = (0..n * k).map(|_| rng.range_i32(lo, hi) as i8).collect();
         let scale = rng.vec_f32(n, 0.001, 0.1);
         let bias = with_bias.then(|| rng.vec_f32(n, -1.0, 1.0));
         Problem {
+            int8,
             m,
             n,
             k,
@@ -170,13 +207,26 @@ impl Problem {
         }
     }
 
-    /// Source bytes in the given orientation with the given zero point (8: unsigned u = w + 8).
+    /// Source bytes in the given orientation; int4 with the given zero point (8: unsigned
+    /// u = w + 8), int8 as is.
     fn rhs_source(&self, kxn: bool, zero_point: u8) -> Vec<u8> {
         let (rows, cols) = if kxn {
             (self.k, self.n)
         } else {
             (self.n, self.k)
         };
+        if self.int8 {
+            let at = |r: usize, c: usize| {
+                if kxn {
+                    self.w[c * self.k + r]
+                } else {
+                    self.w[r * self.k + c]
+                }
+            };
+            return (0..rows)
+                .flat_map(|r| (0..cols).map(move |c| at(r, c) as u8))
+                .collect();
+        }
         let row_bytes = cols.div_ceil(2);
         let mut out = vec![0u8; rows * row_bytes];
         for r in 0..rows {
@@ -243,28 +293,114 @@ fn pack_rhs(
     let scale = Guarded::from_f32(&p.scale, edge);
     let bias = p.bias.as_ref().map(|b| Guarded::from_f32(b, edge));
     let mut packed = Guarded::new(size, edge);
-    let params = RhsParams {
-        lhs_zero_point: 1,
-        rhs_zero_point: zero_point,
-    };
-    // SAFETY: buffers sized from the getters.
-    unsafe {
-        sym::<RhsPackFn>("run", packer.0)(
-            1,
+    let bias_ptr = bias.as_ref().map_or(std::ptr::null(), |b| b.ptr().cast());
+    if p.int8 {
+        let params = kai_rhs_pack_qsi8cx_params {
+            lhs_zero_point: 1,
+            scale_multiplier: 1.0,
+        };
+        // SAFETY: buffers sized from the getters.
+        unsafe {
+            sym::<RhsPackQsi8cxpFn>("run", packer.0)(
+                1,
+                p.n,
+                p.k,
+                nr,
+                kr,
+                sr,
+                src.ptr().cast(),
+                bias_ptr,
+                scale.ptr().cast(),
+                packed.mut_ptr().cast(),
+                0,
+                &params,
+            )
+        };
+    } else {
+        let params = Int4Params {
+            lhs_zero_point: 1,
+            rhs_zero_point: zero_point,
+        };
+        // SAFETY: buffers sized from the getters.
+        unsafe {
+            sym::<RhsPackQsi4cxpFn>("run", packer.0)(
+                1,
+                p.n,
+                p.k,
+                nr,
+                kr,
+                sr,
+                src.ptr(),
+                bias_ptr,
+                scale.ptr().cast(),
+                packed.mut_ptr().cast(),
+                0,
+                &params,
+            )
+        };
+    }
+    packed
+}
+
+/// Source zero points the int4 packers accept (the int8 packer has none; one pass).
+fn zero_points(p: &Problem) -> &'static [u8] {
+    if p.int8 { &[0] } else { &[0, 8] }
+}
+
+/// Packed RHS bytes the reference expects for `p` and `k`'s tile.
+fn expected_rhs(k: &MatmulKernel, p: &Problem, size: usize) -> Vec<u8> {
+    let t = k.tile;
+    let mut out = vec![0u8; size];
+    if p.int8 {
+        reference::pack_qsi8cxp(
             p.n,
             p.k,
-            nr,
-            kr,
-            sr,
-            src.ptr(),
-            bias.as_ref().map_or(std::ptr::null(), |b| b.ptr().cast()),
-            scale.ptr().cast(),
-            packed.mut_ptr().cast(),
-            0,
-            &params,
-        )
+            t.nr,
+            t.kr,
+            &p.w,
+            &p.scale,
+            p.bias.as_deref(),
+            1,
+            &mut out,
+        );
+    } else {
+        reference::pack::qsi4cxp(
+            p.n,
+            p.k,
+            t.nr,
+            t.kr,
+            t.sr,
+            &p.w,
+            &p.scale,
+            p.bias.as_deref(),
+            &mut out,
+        );
+    }
+    out
+}
+
+/// Results the reference expects (row-major, stride n).
+fn expected_dst(p: &Problem, lq: &[i8], rows: &[qai8dx::Row], clamp: (f32, f32)) -> Vec<f32> {
+    let mut dst = vec![0.0f32; p.m * p.n];
+    let f = if p.int8 {
+        reference::matmul_f32_qai8dx_qsi8cx
+    } else {
+        reference::matmul_f32_qai8dx_qsi4cx
     };
-    packed
+    f(
+        p.m,
+        p.n,
+        p.k,
+        lq,
+        rows,
+        &p.w,
+        &p.scale,
+        p.bias.as_deref(),
+        clamp,
+        &mut dst,
+        p.n,
+    );
+    dst
 }
 
 const PACK_SHAPES: [(usize, usize, usize); 10] = [
@@ -288,7 +424,7 @@ fn packers_match_reference_bytes() {
         for (seed, &(m, n, kk)) in PACK_SHAPES.iter().enumerate() {
             for with_bias in [false, true] {
                 for edge in EDGES {
-                    let p = Problem::new(m, n, kk, with_bias, seed as u64);
+                    let p = Problem::new(k, m, n, kk, with_bias, seed as u64);
                     let (lq, rows) = p.quantized();
                     let packed = pack_lhs(&p, t.mr, t.kr, t.sr, edge);
                     let mut expect = vec![0u8; packed.bytes().len()];
@@ -299,26 +435,13 @@ fn packers_match_reference_bytes() {
                         "LHS bytes, {} m={m} k={kk}",
                         k.stem
                     );
-                    for zp in [0u8, 8] {
-                        let mut expect = vec![
-                            0u8;
-                            sym::<Getter5>(
-                                "get_rhs_packed_size",
-                                RHS_PACKERS[0].0
-                            )(n, kk, t.nr, t.kr, t.sr)
-                        ];
-                        reference::pack::qsi4cxp(
-                            n,
-                            kk,
-                            t.nr,
-                            t.kr,
-                            t.sr,
-                            &p.w,
-                            &p.scale,
-                            p.bias.as_deref(),
-                            &mut expect,
+                    for &zp in zero_points(&p) {
+                        let packers = rhs_packers(k);
+                        let size = sym::<Getter5>("get_rhs_packed_size", packers[0].0)(
+                            n, kk, t.nr, t.kr, t.sr,
                         );
-                        for packer in RHS_PACKERS {
+                        let expect = expected_rhs(k, &p, size);
+                        for packer in packers {
                             let packed = pack_rhs(&p, packer, zp, t.nr, t.kr, t.sr, edge);
                             assert_eq!(
                                 packed.bytes(),
@@ -341,7 +464,7 @@ fn lhs_packing_in_row_slices_equals_one_call() {
     // Frameworks pack row ranges on different threads: start offsets need not be multiples of mr.
     for k in family_kernels() {
         let t = k.tile;
-        let p = Problem::new(11, 1, 45, false, 7);
+        let p = Problem::new(k, 11, 1, 45, false, 7);
         let whole = pack_lhs(&p, t.mr, t.kr, t.sr, Edge::End);
         for split in 1..p.m {
             let mut parts = Guarded::new(whole.bytes().len(), Edge::End);
@@ -460,9 +583,8 @@ fn run_portion(
                 clamp.0,
                 clamp.1,
             ),
-            Impl::Portable => family::portable::run(
-                &k.tile,
-                &family::Args {
+            Impl::Portable => {
+                let args = int4::Args {
                     m: mh,
                     n: nw,
                     k: p.k,
@@ -473,8 +595,13 @@ fn run_portion(
                     dst_stride_col: 4,
                     clamp_min: clamp.0,
                     clamp_max: clamp.1,
-                },
-            ),
+                };
+                if p.int8 {
+                    int8::portable::run(&k.tile, &args)
+                } else {
+                    int4::portable::run(&k.tile, &args)
+                }
+            }
         }
     }
     for i in 0..p.m {
@@ -509,46 +636,21 @@ fn check_kernel(k: &MatmulKernel, implementations: &[Impl]) -> usize {
     let mut cases = 0;
     for (seed, &(m, n, kk)) in SHAPES.iter().enumerate() {
         for with_bias in [false, true] {
-            let p = Problem::new(m, n, kk, with_bias, 100 + seed as u64);
+            let p = Problem::new(k, m, n, kk, with_bias, 100 + seed as u64);
             let (lq, rows) = p.quantized();
-            let mut unclamped = vec![0.0f32; m * n];
             let no_clamp = (f32::NEG_INFINITY, f32::INFINITY);
-            reference::matmul_f32_qai8dx_qsi4cx(
-                m,
-                n,
-                kk,
-                &lq,
-                &rows,
-                &p.w,
-                &p.scale,
-                p.bias.as_deref(),
-                no_clamp,
-                &mut unclamped,
-                n,
-            );
+            let unclamped = expected_dst(&p, &lq, &rows, no_clamp);
             let mut sorted = unclamped.clone();
             sorted.sort_by(f32::total_cmp);
             let biting = (sorted[sorted.len() / 5], sorted[sorted.len() * 4 / 5]);
             for clamp in [no_clamp, biting] {
-                let mut expect = vec![0.0f32; m * n];
-                reference::matmul_f32_qai8dx_qsi4cx(
-                    m,
-                    n,
-                    kk,
-                    &lq,
-                    &rows,
-                    &p.w,
-                    &p.scale,
-                    p.bias.as_deref(),
-                    clamp,
-                    &mut expect,
-                    n,
-                );
+                let expect = expected_dst(&p, &lq, &rows, clamp);
                 for edge in EDGES {
                     let lhs = pack_lhs(&p, t.mr, t.kr, t.sr, edge);
+                    let packers = rhs_packers(k);
                     let rhs = pack_rhs(
                         &p,
-                        RHS_PACKERS[(seed + with_bias as usize) % 2],
+                        packers[(seed + with_bias as usize) % packers.len()],
                         8,
                         t.nr,
                         t.kr,
@@ -594,9 +696,9 @@ fn callee_saved_registers_survive() {
     for k in runnable() {
         let t = k.tile;
         for &(m, n, kk) in &[(1, 8, 32), (9, 17, 65), (16, 32, 64)] {
-            let p = Problem::new(m, n, kk, true, 5);
+            let p = Problem::new(k, m, n, kk, true, 5);
             let lhs = pack_lhs(&p, t.mr, t.kr, t.sr, Edge::End);
-            let rhs = pack_rhs(&p, RHS_PACKERS[0], 8, t.nr, t.kr, t.sr, Edge::End);
+            let rhs = pack_rhs(&p, rhs_packers(k)[0], 8, t.nr, t.kr, t.sr, Edge::End);
             let mut dst = Guarded::new(4 * m * n, Edge::End);
             let args = CallArgs {
                 x: [
@@ -658,19 +760,17 @@ mod random_shapes {
         fn random_problems_match_reference(m in 1usize..40, n in 1usize..40, kk in 1usize..130, seed in any::<u64>(), bias in any::<bool>()) {
             for k in runnable_quiet() {
                 let t = k.tile;
-                let p = Problem::new(m, n, kk, bias, seed);
+                let p = Problem::new(k, m, n, kk, bias, seed);
                 let (lq, rows) = p.quantized();
                 let lhs = pack_lhs(&p, t.mr, t.kr, t.sr, Edge::End);
                 let mut expect_lhs = vec![0u8; lhs.bytes().len()];
                 reference::pack::qai8dxp(m, kk, t.mr, t.kr, t.sr, &lq, &rows, &mut expect_lhs);
                 prop_assert_eq!(lhs.bytes(), &expect_lhs[..]);
-                let rhs = pack_rhs(&p, RHS_PACKERS[(seed % 2) as usize], 8, t.nr, t.kr, t.sr, Edge::End);
-                let mut expect_rhs = vec![0u8; rhs.bytes().len()];
-                reference::pack::qsi4cxp(n, kk, t.nr, t.kr, t.sr, &p.w, &p.scale, p.bias.as_deref(), &mut expect_rhs);
+                let rhs = pack_rhs(&p, rhs_packers(k)[(seed % 2) as usize], 8, t.nr, t.kr, t.sr, Edge::End);
+                let expect_rhs = expected_rhs(k, &p, rhs.bytes().len());
                 prop_assert_eq!(rhs.bytes(), &expect_rhs[..]);
                 let clamp = (-2.0, 2.5);
-                let mut expect = vec![0.0f32; m * n];
-                reference::matmul_f32_qai8dx_qsi4cx(m, n, kk, &lq, &rows, &p.w, &p.scale, p.bias.as_deref(), clamp, &mut expect, n);
+                let expect = expected_dst(&p, &lq, &rows, clamp);
                 run_portion(k, &Impl::Exported, &p, &lhs, &rhs, (0, 0, m, n), clamp, &expect, Edge::End);
             }
         }
@@ -684,7 +784,7 @@ fn packers_round_k_to_32_whatever_kr_and_sr() {
     for (kr, sr) in [(8, 2), (16, 2), (4, 1), (8, 1)] {
         let lhs = sym::<Getter5>("get_lhs_packed_size", LHS_PACKER)(5, 36, 4, kr, sr);
         assert_eq!(lhs, 2 * 4 * (64 + 8), "LHS kr={kr} sr={sr}");
-        for (packer, _) in RHS_PACKERS {
+        for (packer, _) in INT4_RHS_PACKERS {
             let rhs = sym::<Getter5>("get_rhs_packed_size", packer)(9, 36, 4, kr, sr);
             assert_eq!(rhs, 3 * 4 * (32 + 12), "{packer} kr={kr} sr={sr}");
         }

@@ -1,0 +1,360 @@
+//! `kai_matmul_clamp_f32_qai8dxp4x4_qsi8cxp4x4_16x4_neon_dotprod`: GEMM (16 rows x 4 columns per
+//! step) with FEAT_DotProd `SDOT` (by element), the whole m x n computation in one `asm!` block.
+//! Operands: a dynamically quantized int8 LHS (packed 4 rows x 4-deep blocks) and a per-channel
+//! symmetric int8 RHS (packed 4 columns x 4-deep blocks).
+//!
+//! Register plan of the single `asm!` block:
+//!
+//! * `v16`..`v31` — accumulators: `v(16 + r)` holds tile row `r` (LHS group
+//!   `r / 4`, lane `r % 4`), lane `j` = column `j`. Every accumulator takes
+//!   one `sdot` per 4-deep block, eight per iteration.
+//! * `v8`..`v11` / `v12`..`v15` — LHS of an even / odd 4-deep block, one
+//!   register per group (lane `r` = the 4 values of the group's row `r`).
+//! * `v0`..`v7` — RHS of the eight 4-deep blocks of a chunk (lane `j` = the 4
+//!   values of column `j`).
+//!
+//! One K-loop iteration covers a 32-deep chunk: 4 RHS and 16 LHS `ldp q` and
+//! 128 `sdot` (2048 MACs). The LHS of a row block lives in up to four
+//! groups; a group past the block's last row is replaced by group 0, so only
+//! groups holding rows are ever read.
+//!
+//! The accumulators already hold tile rows, so the epilogue offsets,
+//! rescales, clamps and stores them one row at a time, stopping at the
+//! block's last row.
+
+use core::arch::asm;
+
+/// Two 4-deep K blocks (RHS already in `v$r0`, `v$r1`) at byte offset `$o`
+/// of every LHS pointer: the LHS of both blocks into `v8`..`v15`, then 32
+/// `sdot` by element.
+macro_rules! k_block_pair {
+    ($o:literal, $r0:literal, $r1:literal) => {
+        concat!(
+            concat!("ldp q8, q12, [x20, #", $o, "]\n"),
+            concat!("ldp q9, q13, [x21, #", $o, "]\n"),
+            concat!("ldp q10, q14, [x22, #", $o, "]\n"),
+            concat!("ldp q11, q15, [x23, #", $o, "]\n"),
+            k_block!($r0, "8", "9", "10", "11"),
+            k_block!($r1, "12", "13", "14", "15"),
+        )
+    };
+}
+
+/// One 4-deep K block: RHS `v$r`, LHS groups 0..3 in `v$g0`..`v$g3`.
+macro_rules! k_block {
+    ($r:literal, $g0:literal, $g1:literal, $g2:literal, $g3:literal) => {
+        concat!(
+            concat!("sdot v16.4s, v", $r, ".16b, v", $g0, ".4b[0]\n"),
+            concat!("sdot v17.4s, v", $r, ".16b, v", $g0, ".4b[1]\n"),
+            concat!("sdot v18.4s, v", $r, ".16b, v", $g0, ".4b[2]\n"),
+            concat!("sdot v19.4s, v", $r, ".16b, v", $g0, ".4b[3]\n"),
+            concat!("sdot v20.4s, v", $r, ".16b, v", $g1, ".4b[0]\n"),
+            concat!("sdot v21.4s, v", $r, ".16b, v", $g1, ".4b[1]\n"),
+            concat!("sdot v22.4s, v", $r, ".16b, v", $g1, ".4b[2]\n"),
+            concat!("sdot v23.4s, v", $r, ".16b, v", $g1, ".4b[3]\n"),
+            concat!("sdot v24.4s, v", $r, ".16b, v", $g2, ".4b[0]\n"),
+            concat!("sdot v25.4s, v", $r, ".16b, v", $g2, ".4b[1]\n"),
+            concat!("sdot v26.4s, v", $r, ".16b, v", $g2, ".4b[2]\n"),
+            concat!("sdot v27.4s, v", $r, ".16b, v", $g2, ".4b[3]\n"),
+            concat!("sdot v28.4s, v", $r, ".16b, v", $g3, ".4b[0]\n"),
+            concat!("sdot v29.4s, v", $r, ".16b, v", $g3, ".4b[1]\n"),
+            concat!("sdot v30.4s, v", $r, ".16b, v", $g3, ".4b[2]\n"),
+            concat!("sdot v31.4s, v", $r, ".16b, v", $g3, ".4b[3]\n"),
+        )
+    };
+}
+
+/// Offset, rescale, add bias and clamp one tile row held in `v$r` (4 columns).
+///
+/// `$vo`/`$vs`: LHS offsets / scales of the row's group, `$i`: the row's lane
+/// in them. Uses `v2` (rsum), `v3` (rscale), `v4` (bias), `v0`/`v1` (clamp)
+/// and `v7` as a temporary.
+macro_rules! epilogue_row {
+    ($r:literal, $vo:literal, $vs:literal, $i:literal) => {
+        concat!(
+            // acc += lhs_offset[row] * rsum[col]
+            concat!("mla v", $r, ".4s, v2.4s, v", $vo, ".s[", $i, "]\n"),
+            concat!("scvtf v", $r, ".4s, v", $r, ".4s\n"),
+            // s = rscale[col] * lhs_scale[row]; y = acc * s + bias[col]
+            concat!("fmul v7.4s, v3.4s, v", $vs, ".s[", $i, "]\n"),
+            concat!("fmul v", $r, ".4s, v", $r, ".4s, v7.4s\n"),
+            concat!("fadd v", $r, ".4s, v", $r, ".4s, v4.4s\n"),
+            // Clamp: FMAX with the lower bound, then FMIN with the upper.
+            concat!("fmax v", $r, ".4s, v", $r, ".4s, v0.4s\n"),
+            concat!("fmin v", $r, ".4s, v", $r, ".4s, v1.4s\n"),
+        )
+    };
+}
+
+/// Store one tile row held in `v$r` at `x27`, writing only the first `x26`
+/// (1..=4) columns. Clobbers `x28` and `v$r`.
+macro_rules! store_row {
+    ($r:literal) => {
+        concat!(
+            "cmp x26, #4\n",
+            "b.lt 5f\n",
+            concat!("str q", $r, ", [x27]\n"),
+            "b 8f\n",
+            "5:\n",
+            "mov x28, x27\n",
+            "tbz w26, #1, 6f\n",
+            concat!("str d", $r, ", [x28], #8\n"),
+            concat!("dup v", $r, ".2d, v", $r, ".d[1]\n"),
+            "6:\n",
+            "tbz w26, #0, 8f\n",
+            concat!("str s", $r, ", [x28]\n"),
+            "8:\n",
+        )
+    };
+}
+
+/// Finish and store the tile row held in accumulator `v$a` (lane `$i` of the
+/// group's offsets `v$vo` and scales `v$vs`), then advance `x27`.
+macro_rules! row {
+    ($a:literal, $vo:literal, $vs:literal, $i:literal) => {
+        concat!(
+            epilogue_row!($a, $vo, $vs, $i),
+            store_row!($a),
+            "add x27, x27, x6\n",
+        )
+    };
+}
+
+/// Computes `dst[i][j] = clamp(((acc + lhs_offset[i] * rsum[j]) as f32)
+/// * (rscale[j] * lhs_scale[i]) + bias[j])` for `i < m`, `j < n`, where
+/// `acc` is the int8 x int8 dot product over `roundup(k, 32)`.
+///
+/// # Safety
+///
+/// * The CPU must implement FEAT_DotProd.
+/// * `m >= 1`, `n >= 1`, `k >= 1`.
+/// * `lhs_packed` must be readable for `ceil(m / 4)` groups of
+///   `4 * (k_int + 8)` bytes each (`k_int = roundup(k, 32)`), laid out as the
+///   qai8dxp4x4 format (4 rows x 4-deep blocks, then 4 x i32 offsets and
+///   4 x f32 scales).
+/// * `rhs_packed` must be readable for `ceil(n / 4)` groups of
+///   `4 * (k_int + 12)` bytes each, laid out as the qsi8cxp4x4 format
+///   (4 columns x 4-deep int8 blocks, then 4 x i32 rsum, 4 x f32 rscale,
+///   4 x f32 bias).
+/// * For every `i < m`, `j < n`, the 4 bytes at
+///   `dst + i * dst_stride_row + 4 * j` (byte offsets) must be writable and
+///   must not overlap either packed buffer. Nothing else is written.
+#[target_feature(enable = "dotprod")]
+#[allow(clippy::too_many_arguments, clippy::too_many_lines)]
+pub unsafe fn matmul_f32_qai8dxp4x4_qsi8cxp4x4_16x4(
+    m: usize,
+    n: usize,
+    k: usize,
+    lhs_packed: *const u8,
+    rhs_packed: *const u8,
+    dst: *mut f32,
+    dst_stride_row: usize,
+    clamp_min: f32,
+    clamp_max: f32,
+) {
+    debug_assert!(m >= 1 && n >= 1 && k >= 1);
+    let k_int = k.div_ceil(32) * 32;
+    let chunks = k_int / 32;
+    let lhs_stride = 4 * (k_int + 8);
+    let rhs_stride = 4 * (k_int + 12);
+
+    // Register map
+    //   x0  rows left                    x11 rows in this block (1..=16)
+    //   x1  n                            x12-x14 groups 1..3 of the block
+    //   x2  32-deep chunks               x15 RHS group pointer
+    //   x3  LHS block (group 0)          x16 columns left
+    //   x4  rhs_packed                   x17 dst of this column tile
+    //   x5  dst of this row block        x20-x23 LHS group pointers (K loop)
+    //   x6  dst_stride_row               x24 RHS pointer (K loop)
+    //   x7  lhs_stride (one group)       x25 chunks left
+    //   x8  rhs_stride (one group)       x26 columns in this tile (1..=4)
+    //   w9  clamp_min bits               x27 dst row pointer (stores)
+    //   w10 clamp_max bits               x28 partial-store pointer
+    //
+    // SAFETY: the caller guarantees FEAT_DotProd, m, n, k >= 1 and the buffer
+    // sizes documented above. The asm reads exactly ceil(m/4) LHS groups (a
+    // group past the block's rows is replaced by the block's first group)
+    // and ceil(n/4) RHS groups, each only within its data and trailer.
+    // Stores are limited to the m x n region. All touched registers are
+    // declared; x18, x19, x29, x30 and sp are not used and no stack memory
+    // is accessed.
+    unsafe {
+        asm!(
+            // ---- Row-block loop: 16 rows (four LHS groups) per iteration.
+            "21:",
+            "mov x24, #16",
+            "cmp x0, #16",
+            "csel x11, x0, x24, lt",          // rows in this block (1..=16)
+            "add x12, x3, x7",                // group 1 ...
+            "cmp x11, #4",
+            "csel x12, x12, x3, gt",          // ... or group 0 if <= 4 rows
+            "add x13, x3, x7, lsl #1",        // group 2 ...
+            "cmp x11, #8",
+            "csel x13, x13, x3, gt",          // ... or group 0 if <= 8 rows
+            "add x14, x13, x7",               // group 3 (x13 is group 2 here) ...
+            "cmp x11, #12",
+            "csel x14, x14, x3, gt",          // ... or group 0 if <= 12 rows
+            "mov x15, x4",
+            "mov x16, x1",
+            "mov x17, x5",
+            // ---- Column loop: 4 columns (one RHS group) per iteration.
+            "22:",
+            "mov x24, #4",
+            "cmp x16, #4",
+            "csel x26, x16, x24, lt",         // columns in this tile (1..=4)
+            "mov x20, x3",
+            "mov x21, x12",
+            "mov x22, x13",
+            "mov x23, x14",
+            "mov x24, x15",
+            "mov x25, x2",
+            "movi v16.4s, #0",
+            "movi v17.4s, #0",
+            "movi v18.4s, #0",
+            "movi v19.4s, #0",
+            "movi v20.4s, #0",
+            "movi v21.4s, #0",
+            "movi v22.4s, #0",
+            "movi v23.4s, #0",
+            "movi v24.4s, #0",
+            "movi v25.4s, #0",
+            "movi v26.4s, #0",
+            "movi v27.4s, #0",
+            "movi v28.4s, #0",
+            "movi v29.4s, #0",
+            "movi v30.4s, #0",
+            "movi v31.4s, #0",
+            // ---- K loop: one 32-deep chunk (eight 4-deep blocks) per iteration.
+            "23:",
+            "// LLVM-MCA-BEGIN qai8dxp4x4_qsi8cxp4x4_16x4_dotprod",
+            "ldp q0, q1, [x24]",
+            "ldp q2, q3, [x24, #32]",
+            "ldp q4, q5, [x24, #64]",
+            "ldp q6, q7, [x24, #96]",
+            k_block_pair!("0", "0", "1"),
+            k_block_pair!("32", "2", "3"),
+            k_block_pair!("64", "4", "5"),
+            k_block_pair!("96", "6", "7"),
+            "add x20, x20, #128",
+            "add x21, x21, #128",
+            "add x22, x22, #128",
+            "add x23, x23, #128",
+            "add x24, x24, #128",
+            "subs x25, x25, #1",
+            "b.ne 23b",
+            "// LLVM-MCA-END",
+            // ---- Epilogue. x20..x23 point at the LHS trailers, x24 at the RHS one.
+            "ldp q8, q9, [x20]",              // group 0 offsets, scales
+            "ldp q10, q11, [x21]",            // group 1
+            "ldp q12, q13, [x22]",            // group 2
+            "ldp q14, q15, [x23]",            // group 3
+            "ldp q2, q3, [x24]",              // rsum, rscale
+            "ldr q4, [x24, #32]",             // bias
+            "dup v0.4s, w9",
+            "dup v1.4s, w10",
+            "mov x27, x17",
+            row!("16", "8", "9", "0"),
+            "cmp x11, #2",
+            "b.lt 25f",
+            row!("17", "8", "9", "1"),
+            "cmp x11, #3",
+            "b.lt 25f",
+            row!("18", "8", "9", "2"),
+            "cmp x11, #4",
+            "b.lt 25f",
+            row!("19", "8", "9", "3"),
+            "cmp x11, #5",
+            "b.lt 25f",
+            row!("20", "10", "11", "0"),
+            "cmp x11, #6",
+            "b.lt 25f",
+            row!("21", "10", "11", "1"),
+            "cmp x11, #7",
+            "b.lt 25f",
+            row!("22", "10", "11", "2"),
+            "cmp x11, #8",
+            "b.lt 25f",
+            row!("23", "10", "11", "3"),
+            "cmp x11, #9",
+            "b.lt 25f",
+            row!("24", "12", "13", "0"),
+            "cmp x11, #10",
+            "b.lt 25f",
+            row!("25", "12", "13", "1"),
+            "cmp x11, #11",
+            "b.lt 25f",
+            row!("26", "12", "13", "2"),
+            "cmp x11, #12",
+            "b.lt 25f",
+            row!("27", "12", "13", "3"),
+            "cmp x11, #13",
+            "b.lt 25f",
+            row!("28", "14", "15", "0"),
+            "cmp x11, #14",
+            "b.lt 25f",
+            row!("29", "14", "15", "1"),
+            "cmp x11, #15",
+            "b.lt 25f",
+            row!("30", "14", "15", "2"),
+            "cmp x11, #16",
+            "b.lt 25f",
+            row!("31", "14", "15", "3"),
+            "25:",
+            // Next column tile.
+            "add x15, x15, x8",
+            "add x17, x17, #16",
+            "subs x16, x16, #4",
+            "b.gt 22b",
+            // Next row block.
+            "add x3, x3, x7, lsl #2",
+            "add x5, x5, x6, lsl #4",
+            "subs x0, x0, #16",
+            "b.gt 21b",
+            inout("x0") m => _,
+            in("x1") n,
+            in("x2") chunks,
+            inout("x3") lhs_packed => _,
+            in("x4") rhs_packed,
+            inout("x5") dst => _,
+            in("x6") dst_stride_row,
+            in("x7") lhs_stride,
+            in("x8") rhs_stride,
+            in("x9") clamp_min.to_bits() as usize,
+            in("x10") clamp_max.to_bits() as usize,
+            out("x11") _, out("x12") _, out("x13") _, out("x14") _,
+            out("x15") _, out("x16") _, out("x17") _, out("x20") _,
+            out("x21") _, out("x22") _, out("x23") _, out("x24") _,
+            out("x25") _, out("x26") _, out("x27") _, out("x28") _,
+            out("v0") _, out("v1") _, out("v2") _, out("v3") _,
+            out("v4") _, out("v5") _, out("v6") _, out("v7") _,
+            out("v8") _, out("v9") _, out("v10") _, out("v11") _,
+            out("v12") _, out("v13") _, out("v14") _, out("v15") _,
+            out("v16") _, out("v17") _, out("v18") _, out("v19") _,
+            out("v20") _, out("v21") _, out("v22") _, out("v23") _,
+            out("v24") _, out("v25") _, out("v26") _, out("v27") _,
+            out("v28") _, out("v29") _, out("v30") _, out("v31") _,
+            options(nostack),
+        );
+    }
+}
+
+/// Runs the kernel on the portion described by `a` (entry point registered in the catalog).
+///
+/// # Safety
+/// `super::check` passed, the buffers cover the portion, and the CPU implements FEAT_DotProd.
+pub unsafe fn run(a: &super::Args) {
+    // SAFETY: forwarded contract; m, n >= 1 is guaranteed by super::run.
+    unsafe {
+        matmul_f32_qai8dxp4x4_qsi8cxp4x4_16x4(
+            a.m,
+            a.n,
+            a.k,
+            a.lhs_packed,
+            a.rhs_packed,
+            a.dst,
+            a.dst_stride_row,
+            a.clamp_min,
+            a.clamp_max,
+        )
+    }
+}
