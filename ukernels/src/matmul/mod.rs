@@ -1,5 +1,35 @@
 //! Matrix-multiplication families, one module per KleidiAI directory.
 
+/// Defines a variant's catalog entry point `run(&Args)`, which forwards the portion to the
+/// variant's asm kernel function `$kernel` (signature: m, n, k, lhs, rhs, dst, dst_stride_row,
+/// clamp_min, clamp_max).
+#[cfg(target_arch = "aarch64")]
+macro_rules! asm_kernel_entry {
+    ($kernel:ident) => {
+        /// Runs the kernel on the portion described by `a` (the entry point the catalog registers).
+        ///
+        /// # Safety
+        /// The family's `check` passed, the buffers cover the portion, and the CPU implements the
+        /// kernel's ISA.
+        pub unsafe fn run(a: &super::Args) {
+            // SAFETY: forwarded contract; the family's `run` guarantees m, n >= 1.
+            unsafe {
+                $kernel(
+                    a.m,
+                    a.n,
+                    a.k,
+                    a.lhs_packed,
+                    a.rhs_packed,
+                    a.dst,
+                    a.dst_stride_row,
+                    a.clamp_min,
+                    a.clamp_max,
+                )
+            }
+        }
+    };
+}
+
 pub mod matmul_clamp_f32_qai8dxp_qsi4cxp;
 pub mod matmul_clamp_f32_qai8dxp_qsi8cxp;
 pub(crate) mod qai8dxp_portable;

@@ -384,23 +384,4 @@ pub unsafe fn matmul_f32_qai8dxp4x4_qsi4cxp8x4_8x8(
     }
 }
 
-/// Runs the kernel on the portion described by `a` (entry point registered in the catalog).
-///
-/// # Safety
-/// `super::check` passed, the buffers cover the portion, and the CPU implements FEAT_DotProd.
-pub unsafe fn run(a: &super::Args) {
-    // SAFETY: forwarded contract; m, n >= 1 is guaranteed by super::run.
-    unsafe {
-        matmul_f32_qai8dxp4x4_qsi4cxp8x4_8x8(
-            a.m,
-            a.n,
-            a.k,
-            a.lhs_packed,
-            a.rhs_packed,
-            a.dst,
-            a.dst_stride_row,
-            a.clamp_min,
-            a.clamp_max,
-        )
-    }
-}
+asm_kernel_entry!(matmul_f32_qai8dxp4x4_qsi4cxp8x4_8x8);

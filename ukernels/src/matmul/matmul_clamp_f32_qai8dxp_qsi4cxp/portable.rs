@@ -1,4 +1,4 @@
-//! Portable implementation of the family for any tile (see [`crate::matmul::qai8dxp_portable`]):
+//! Portable implementation of the family for any tile (the shared driver in `matmul::qai8dxp_portable`):
 //! decodes the `s16s0` int4 layout into the 16 x value int8 weights the kernels compute with.
 
 use super::Args;

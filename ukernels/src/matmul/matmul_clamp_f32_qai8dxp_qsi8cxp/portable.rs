@@ -1,4 +1,4 @@
-//! Portable implementation of the family for any tile (see [`crate::matmul::qai8dxp_portable`]):
+//! Portable implementation of the family for any tile (the shared driver in `matmul::qai8dxp_portable`):
 //! gathers the int8 weights of the `qsi8cxp` layout.
 
 use super::Args;
