@@ -156,6 +156,31 @@ fn cases() -> Vec<Case> {
                 }
             },
         ),
+        (
+            "bf16_block_depth",
+            "kai_run_lhs_quant_pack_qai8dxp_bf16_neon".to_string(),
+            "kr / sr == 8",
+            || {
+                let x = [0u16; 16];
+                let mut out = [0u8; 256];
+                // SAFETY: expected to abort first.
+                unsafe {
+                    sym::<support::cabi::LhsQuantPackHalfFn>(
+                        "kai_run_lhs_quant_pack_qai8dxp_bf16_neon",
+                    )(
+                        1,
+                        16,
+                        1,
+                        8,
+                        2,
+                        0,
+                        x.as_ptr().cast(),
+                        32,
+                        out.as_mut_ptr().cast(),
+                    )
+                }
+            },
+        ),
         ("null_params", run(NXK), "params != NULL", || {
             rhs_pack(NXK, None, 1, 0, false)
         }),

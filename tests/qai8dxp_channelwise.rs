@@ -790,3 +790,75 @@ fn packers_round_k_to_32_whatever_kr_and_sr() {
         }
     }
 }
+
+/// `kai_lhs_quant_pack_qai8dxp_{f16,bf16}_neon` produce exactly the f32 packer's bytes for the
+/// widened values (KleidiAI: "the identical format"), which the reference also checks.
+#[test]
+fn half_precision_lhs_packers_match_f32_packer_on_widened_input() {
+    let mut cases = 0;
+    for k in family_kernels() {
+        let t = k.tile;
+        for (name, bf16) in [
+            ("lhs_quant_pack_qai8dxp_f16_neon", false),
+            ("lhs_quant_pack_qai8dxp_bf16_neon", true),
+        ] {
+            if bf16 && t.kr / t.sr != 8 {
+                continue; // the bf16 packer supports only 8-deep blocks
+            }
+            for (seed, &(m, n, kk)) in PACK_SHAPES.iter().enumerate() {
+                for edge in EDGES {
+                    let mut p = Problem::new(k, m, n, kk, false, 300 + seed as u64);
+                    let bits: Vec<u16> = p
+                        .lhs
+                        .iter()
+                        .map(|&x| {
+                            if bf16 {
+                                half::bf16::from_f32(x).to_bits()
+                            } else {
+                                half::f16::from_f32(x).to_bits()
+                            }
+                        })
+                        .collect();
+                    p.lhs = bits
+                        .iter()
+                        .map(|&b| {
+                            if bf16 {
+                                half::bf16::from_bits(b).to_f32()
+                            } else {
+                                half::f16::from_bits(b).to_f32()
+                            }
+                        })
+                        .collect();
+                    let expect = pack_lhs(&p, t.mr, t.kr, t.sr, edge);
+                    let src: Vec<u8> = bits.iter().flat_map(|b| b.to_le_bytes()).collect();
+                    let src = Guarded::from_bytes(&src, edge);
+                    let size = sym::<Getter5>("get_lhs_packed_size", name)(m, kk, t.mr, t.kr, t.sr);
+                    assert_eq!(size, expect.bytes().len());
+                    let mut packed = Guarded::new(size, edge);
+                    // SAFETY: buffers sized from the getters; f16/bf16 rows of 2 * k bytes.
+                    unsafe {
+                        sym::<support::cabi::LhsQuantPackHalfFn>("run", name)(
+                            m,
+                            kk,
+                            t.mr,
+                            t.kr,
+                            t.sr,
+                            0,
+                            src.ptr().cast(),
+                            2 * kk,
+                            packed.mut_ptr().cast(),
+                        )
+                    };
+                    assert_eq!(
+                        packed.bytes(),
+                        expect.bytes(),
+                        "{name} for {} m={m} k={kk}",
+                        k.stem
+                    );
+                    cases += 1;
+                }
+            }
+        }
+    }
+    eprintln!("half-precision LHS packing cases: {cases}");
+}

@@ -8,6 +8,7 @@
 
 mod common;
 pub(crate) mod lhs_quant_pack_qai8dxp;
+pub(crate) mod lhs_quant_pack_qai8dxp_half;
 pub(crate) mod matmul_clamp_f32_qai8dxp;
 mod rhs_pack_getters;
 pub(crate) mod rhs_pack_qsi4cxp_qs4cxs1s0;

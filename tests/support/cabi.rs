@@ -14,6 +14,18 @@ pub type Getter5 = extern "C" fn(usize, usize, usize, usize, usize) -> usize;
 /// `kai_run_lhs_quant_pack_qai8dxp_f32`.
 pub type LhsQuantPackFn =
     unsafe extern "C" fn(usize, usize, usize, usize, usize, usize, *const f32, usize, *mut c_void);
+/// `kai_run_lhs_quant_pack_qai8dxp_{f16,bf16}_neon`.
+pub type LhsQuantPackHalfFn = unsafe extern "C" fn(
+    usize,
+    usize,
+    usize,
+    usize,
+    usize,
+    usize,
+    *const c_void,
+    usize,
+    *mut c_void,
+);
 /// `kai_run_rhs_pack_{nxk,kxn}_qsi4cxp_qs4cxs1s0`.
 pub type RhsPackQsi4cxpFn = unsafe extern "C" fn(
     usize,

@@ -5,6 +5,7 @@
 //! packer name. Symbols are `kai_<verb>_<name>`.
 
 use crate::catalog::{Family, PackerKind};
+use crate::pack::lhs_quant_pack_qai8dxp::LhsType;
 
 /// One parameter: its C spelling, its Rust FFI spelling, its name.
 #[derive(Clone, Copy, Debug)]
@@ -123,42 +124,51 @@ const QUANT_MATMUL_F32: &[CFunction] = &[
     },
 ];
 
-const LHS_QUANT_PACK_F32: &[CFunction] = &[
-    getter("get_m_step", &[size("mr")], "Row step of the packer."),
-    getter(
-        "get_lhs_offset",
-        &[size("m_idx"), size("lhs_stride")],
-        "Byte offset of row m_idx in the source.",
-    ),
-    getter(
-        "get_lhs_packed_offset",
-        &[size("m_idx"), size("k"), size("mr"), size("kr"), size("sr")],
-        "Byte offset of the packed group holding row m_idx.",
-    ),
-    getter(
-        "get_lhs_packed_size",
-        &[size("m"), size("k"), size("mr"), size("kr"), size("sr")],
-        "Bytes of the packed LHS.",
-    ),
-    CFunction {
-        verb: "run",
-        field: "run",
-        ret_c: "void",
-        ret_rust: "()",
-        params: &[
-            size("m"),
-            size("k"),
-            size("mr"),
-            size("kr"),
-            size("sr"),
-            size("m_idx_start"),
-            p("const float*", "*const f32", "lhs"),
-            size("lhs_stride"),
-            p("void*", "*mut core::ffi::c_void", "lhs_packed"),
-        ],
-        doc: "Quantizes m rows to int8 (per-row asymmetric) and packs them.",
-    },
-];
+/// The function set of the `qai8dxp` LHS packers, which differ only in the type of `lhs`.
+macro_rules! lhs_quant_pack_functions {
+    ($lhs_c:literal, $lhs_rust:literal) => {
+        &[
+            getter("get_m_step", &[size("mr")], "Row step of the packer."),
+            getter(
+                "get_lhs_offset",
+                &[size("m_idx"), size("lhs_stride")],
+                "Byte offset of row m_idx in the source.",
+            ),
+            getter(
+                "get_lhs_packed_offset",
+                &[size("m_idx"), size("k"), size("mr"), size("kr"), size("sr")],
+                "Byte offset of the packed group holding row m_idx.",
+            ),
+            getter(
+                "get_lhs_packed_size",
+                &[size("m"), size("k"), size("mr"), size("kr"), size("sr")],
+                "Bytes of the packed LHS.",
+            ),
+            CFunction {
+                verb: "run",
+                field: "run",
+                ret_c: "void",
+                ret_rust: "()",
+                params: &[
+                    size("m"),
+                    size("k"),
+                    size("mr"),
+                    size("kr"),
+                    size("sr"),
+                    size("m_idx_start"),
+                    p($lhs_c, $lhs_rust, "lhs"),
+                    size("lhs_stride"),
+                    p("void*", "*mut core::ffi::c_void", "lhs_packed"),
+                ],
+                doc: "Quantizes m rows to int8 (per-row asymmetric) and packs them.",
+            },
+        ]
+    };
+}
+
+const LHS_QUANT_PACK_F32: &[CFunction] = lhs_quant_pack_functions!("const float*", "*const f32");
+const LHS_QUANT_PACK_HALF: &[CFunction] =
+    lhs_quant_pack_functions!("const void*", "*const core::ffi::c_void");
 
 /// The function set of the per-channel RHS packers, which differ only in the element type of the
 /// source and the type of their parameter struct.
@@ -247,7 +257,8 @@ impl PackerKind {
     /// The C functions the packer exports.
     pub const fn c_functions(self) -> &'static [CFunction] {
         match self {
-            PackerKind::LhsQuantQai8dxpF32 => LHS_QUANT_PACK_F32,
+            PackerKind::LhsQuantQai8dxp(LhsType::F32) => LHS_QUANT_PACK_F32,
+            PackerKind::LhsQuantQai8dxp(_) => LHS_QUANT_PACK_HALF,
             PackerKind::RhsQsi4cxp(_) => RHS_PACK_QSI4CXP,
             PackerKind::RhsQsi8cxp(_) => RHS_PACK_QSI8CXP,
         }
@@ -256,7 +267,7 @@ impl PackerKind {
     /// `#define` aliases the packer's header declares (`{name}` substituted).
     pub const fn c_defines(self) -> &'static [(&'static str, &'static str)] {
         match self {
-            PackerKind::LhsQuantQai8dxpF32 => &[],
+            PackerKind::LhsQuantQai8dxp(_) => &[],
             PackerKind::RhsQsi4cxp(_) => &[("kai_{name}_params", "kai_rhs_pack_qs4cxs1s0_param")],
             PackerKind::RhsQsi8cxp(_) => &[],
         }
@@ -265,7 +276,8 @@ impl PackerKind {
     /// Module of the `rkai` crate holding the packer's C-facing functions.
     pub const fn capi_module(self) -> &'static str {
         match self {
-            PackerKind::LhsQuantQai8dxpF32 => "lhs_quant_pack_qai8dxp",
+            PackerKind::LhsQuantQai8dxp(LhsType::F32) => "lhs_quant_pack_qai8dxp",
+            PackerKind::LhsQuantQai8dxp(_) => "lhs_quant_pack_qai8dxp_half",
             PackerKind::RhsQsi4cxp(_) => "rhs_pack_qsi4cxp_qs4cxs1s0",
             PackerKind::RhsQsi8cxp(_) => "rhs_pack_qsi8cxp_qsi8cx",
         }

@@ -10,6 +10,7 @@ use crate::arch::Isa;
 use crate::matmul::matmul_clamp_f32_qai8dxp_qsi4cxp as f32_qai8dxp_qsi4cxp;
 #[cfg(target_arch = "aarch64")]
 use crate::matmul::matmul_clamp_f32_qai8dxp_qsi8cxp as f32_qai8dxp_qsi8cxp;
+use crate::pack::lhs_quant_pack_qai8dxp::LhsType;
 use crate::pack::rhs_pack_qsi4cxp_qs4cxs1s0::Source;
 
 /// Tile and packing parameters a kernel reports through its getters.
@@ -51,8 +52,8 @@ impl Family {
 /// What a packer does, which fixes its C function set.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PackerKind {
-    /// Dynamic per-row int8 quantization of an f32 LHS (`lhs_quant_pack_qai8dxp_f32`).
-    LhsQuantQai8dxpF32,
+    /// Dynamic per-row int8 quantization of an LHS (`lhs_quant_pack_qai8dxp_{f32,f16_neon,bf16_neon}`).
+    LhsQuantQai8dxp(LhsType),
     /// Per-channel int4 RHS (`rhs_pack_{nxk,kxn}_qsi4cxp_qs4cxs1s0`).
     RhsQsi4cxp(Source),
     /// Per-channel int8 RHS (`rhs_pack_{nxk,kxn}_qsi8cxp_qsi8cx_neon`).
@@ -118,7 +119,19 @@ macro_rules! native {
 /// `kai_lhs_quant_pack_qai8dxp_f32`.
 pub static LHS_QUANT_PACK_QAI8DXP_F32: Packer = Packer {
     name: "lhs_quant_pack_qai8dxp_f32",
-    kind: PackerKind::LhsQuantQai8dxpF32,
+    kind: PackerKind::LhsQuantQai8dxp(LhsType::F32),
+};
+
+/// `kai_lhs_quant_pack_qai8dxp_f16_neon`: same packed format from f16 input.
+pub static LHS_QUANT_PACK_QAI8DXP_F16_NEON: Packer = Packer {
+    name: "lhs_quant_pack_qai8dxp_f16_neon",
+    kind: PackerKind::LhsQuantQai8dxp(LhsType::F16),
+};
+
+/// `kai_lhs_quant_pack_qai8dxp_bf16_neon`: same packed format from bf16 input.
+pub static LHS_QUANT_PACK_QAI8DXP_BF16_NEON: Packer = Packer {
+    name: "lhs_quant_pack_qai8dxp_bf16_neon",
+    kind: PackerKind::LhsQuantQai8dxp(LhsType::Bf16),
 };
 
 /// `kai_rhs_pack_nxk_qsi4cxp_qs4cxs1s0`.
@@ -148,6 +161,8 @@ pub static RHS_PACK_KXN_QSI8CXP_QSI8CX_NEON: Packer = Packer {
 /// Every packer, in header-generation order.
 pub static PACKERS: &[&Packer] = &[
     &LHS_QUANT_PACK_QAI8DXP_F32,
+    &LHS_QUANT_PACK_QAI8DXP_F16_NEON,
+    &LHS_QUANT_PACK_QAI8DXP_BF16_NEON,
     &RHS_PACK_NXK_QSI4CXP_QS4CXS1S0,
     &RHS_PACK_KXN_QSI4CXP_QS4CXS1S0,
     &RHS_PACK_NXK_QSI8CXP_QSI8CX_NEON,

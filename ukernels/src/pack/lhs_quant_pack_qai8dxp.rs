@@ -22,6 +22,46 @@ impl SourceElement for f32 {
     }
 }
 
+impl SourceElement for half::f16 {
+    #[inline]
+    fn to_f32(self) -> f32 {
+        half::f16::to_f32(self)
+    }
+}
+
+impl SourceElement for half::bf16 {
+    #[inline]
+    fn to_f32(self) -> f32 {
+        half::bf16::to_f32(self)
+    }
+}
+
+/// Element type of the LHS a packer reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LhsType {
+    /// `float`.
+    F32,
+    /// IEEE half precision (`_f16_neon`).
+    F16,
+    /// bfloat16 (`_bf16_neon`).
+    Bf16,
+}
+
+impl LhsType {
+    /// The block depths (`kr / sr`) the packer supports, as KleidiAI asserts them: any for f32,
+    /// 4 or 8 for f16, 8 for bf16.
+    pub fn check_block_depth(self, kr: usize, sr: usize) -> Checked {
+        let depth = kr / sr;
+        match self {
+            LhsType::F32 => Ok(()),
+            LhsType::F16 => {
+                contract::require(depth == 8 || depth == 4, "(kr / sr == 8) || (kr / sr == 4)")
+            }
+            LhsType::Bf16 => contract::require(depth == 8, "kr / sr == 8"),
+        }
+    }
+}
+
 /// Arguments of one packing call, as the C entry point receives them.
 #[derive(Clone, Copy, Debug)]
 pub struct Args<T> {
