@@ -5,6 +5,28 @@
 
 use crate::contract::{self, Violation};
 
+/// Byte offset of the RHS group holding column `n_idx`, which must start a group of `nr`.
+fn rhs_group_offset(
+    n_idx: usize,
+    nr: usize,
+    stride: Result<usize, Violation>,
+) -> Result<usize, Violation> {
+    contract::require(nr != 0, "nr > 0")?;
+    contract::require(n_idx % nr == 0, "(n_idx % nr) == 0")?;
+    contract::mul(n_idx / nr, stride?, "packed RHS offset fits in size_t")
+}
+
+/// Bytes of `ceil(n / nr)` RHS groups of `stride` bytes.
+fn rhs_groups_size(
+    n: usize,
+    nr: usize,
+    stride: Result<usize, Violation>,
+) -> Result<usize, Violation> {
+    contract::require(nr != 0, "nr > 0")?;
+    let groups = contract::roundup(n, nr, "roundup(n, nr) fits in size_t")? / nr;
+    contract::mul(groups, stride?, "packed RHS size fits in size_t")
+}
+
 /// Packed int8 LHS with per-row dynamic asymmetric quantization (`qai8dxp`).
 pub mod qai8dxp {
     use super::*;
@@ -93,24 +115,12 @@ pub mod qsi4cxp {
         kr: usize,
         sr: usize,
     ) -> Result<usize, Violation> {
-        contract::require(nr != 0, "nr > 0")?;
-        contract::require(n_idx % nr == 0, "(n_idx % nr) == 0")?;
-        contract::mul(
-            n_idx / nr,
-            stride(k, nr, kr, sr)?,
-            "packed RHS offset fits in size_t",
-        )
+        rhs_group_offset(n_idx, nr, stride(k, nr, kr, sr))
     }
 
     /// Bytes of a packed RHS of `n` columns.
     pub fn size(n: usize, k: usize, nr: usize, kr: usize, sr: usize) -> Result<usize, Violation> {
-        contract::require(nr != 0, "nr > 0")?;
-        let groups = contract::roundup(n, nr, "roundup(n, nr) fits in size_t")? / nr;
-        contract::mul(
-            groups,
-            stride(k, nr, kr, sr)?,
-            "packed RHS size fits in size_t",
-        )
+        rhs_groups_size(n, nr, stride(k, nr, kr, sr))
     }
 }
 
@@ -163,23 +173,11 @@ pub mod qsi8cxp {
         kr: usize,
         sr: usize,
     ) -> Result<usize, Violation> {
-        contract::require(nr != 0, "nr > 0")?;
-        contract::require(n_idx % nr == 0, "(n_idx % nr) == 0")?;
-        contract::mul(
-            n_idx / nr,
-            stride(k, nr, kr, sr)?,
-            "packed RHS offset fits in size_t",
-        )
+        rhs_group_offset(n_idx, nr, stride(k, nr, kr, sr))
     }
 
     /// Bytes of a packed RHS of `n` columns.
     pub fn size(n: usize, k: usize, nr: usize, kr: usize, sr: usize) -> Result<usize, Violation> {
-        contract::require(nr != 0, "nr > 0")?;
-        let groups = contract::roundup(n, nr, "roundup(n, nr) fits in size_t")? / nr;
-        contract::mul(
-            groups,
-            stride(k, nr, kr, sr)?,
-            "packed RHS size fits in size_t",
-        )
+        rhs_groups_size(n, nr, stride(k, nr, kr, sr))
     }
 }
