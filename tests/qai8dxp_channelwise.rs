@@ -862,3 +862,43 @@ fn half_precision_lhs_packers_match_f32_packer_on_widened_input() {
     }
     eprintln!("half-precision LHS packing cases: {cases}");
 }
+
+/// `kai_rhs_pack_nxk_qsi4cxps1s0_qsu4cxs1s0_neon` (no kernel of ours reads it yet; KleidiAI's SME2
+/// kernels do) against the reference, for the nr/kr its consumers use and both zero points.
+#[test]
+fn sequential_nibble_int4_packer_matches_reference_bytes() {
+    const NAME: &str = "rhs_pack_nxk_qsi4cxps1s0_qsu4cxs1s0_neon";
+    let int4 = KERNELS[0];
+    let mut cases = 0;
+    for (nr, kr, sr) in [(4, 4, 1), (8, 4, 1), (16, 8, 1), (64, 4, 1), (32, 8, 2)] {
+        for (seed, &(_, n, kk)) in PACK_SHAPES.iter().enumerate() {
+            for zp in [0u8, 8] {
+                for with_bias in [false, true] {
+                    for edge in EDGES {
+                        let p = Problem::new(int4, 1, n, kk, with_bias, 500 + seed as u64);
+                        let size = sym::<Getter5>("get_rhs_packed_size", NAME)(n, kk, nr, kr, sr);
+                        let mut expect = vec![0u8; size];
+                        reference::pack_qsi4cxps1s0(
+                            n,
+                            kk,
+                            nr,
+                            kr,
+                            &p.w,
+                            &p.scale,
+                            p.bias.as_deref(),
+                            &mut expect,
+                        );
+                        let packed = pack_rhs(&p, (NAME, false), zp, nr, kr, sr, edge);
+                        assert_eq!(
+                            packed.bytes(),
+                            &expect[..],
+                            "nr={nr} kr={kr} n={n} k={kk} zp={zp}"
+                        );
+                        cases += 1;
+                    }
+                }
+            }
+        }
+    }
+    eprintln!("sequential-nibble packer cases: {cases}");
+}

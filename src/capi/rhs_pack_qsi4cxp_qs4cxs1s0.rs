@@ -1,8 +1,10 @@
-//! C functions of the `rhs_pack_{nxk,kxn}_qsi4cxp_qs4cxs1s0` packers.
+//! C functions of the per-channel int4 packers `rhs_pack_{nxk,kxn}_qsi4cxp_qs4cxs1s0` and
+//! `rhs_pack_nxk_qsi4cxps1s0_qsu4cxs1s0_neon` (same C signature, different layouts).
 
 use super::ensure;
 use core::ffi::c_void;
 use rkai_ukernels::catalog::{Packer, PackerKind};
+use rkai_ukernels::pack::rhs_pack_nxk_qsi4cxps1s0_qsu4cxs1s0 as sequential;
 use rkai_ukernels::pack::rhs_pack_qsi4cxp_qs4cxs1s0 as pack;
 use rkai_ukernels::types::kai_rhs_pack_qs4cxs1s0_param;
 
@@ -28,9 +30,6 @@ pub unsafe fn run(
     extra_bytes: usize,
     params: *const kai_rhs_pack_qs4cxs1s0_param,
 ) {
-    let PackerKind::RhsQsi4cxp(source) = packer.kind else {
-        unreachable!("catalog routes only qsi4cxp packers here")
-    };
     let args = pack::Args {
         num_groups,
         n,
@@ -45,7 +44,15 @@ pub unsafe fn run(
         extra_bytes,
         params,
     };
-    ensure(symbol, pack::check(&args));
-    // SAFETY: arguments checked; extents are the caller's contract.
-    unsafe { pack::run(source, &args) }
+    // SAFETY (both arms): arguments checked; extents are the caller's contract.
+    match packer.kind {
+        PackerKind::RhsQsi4cxp(source) => {
+            ensure(symbol, pack::check(&args));
+            unsafe { pack::run(source, &args) }
+        }
+        _ => {
+            ensure(symbol, sequential::check(&args));
+            unsafe { sequential::run(&args) }
+        }
+    }
 }

@@ -259,7 +259,7 @@ impl PackerKind {
         match self {
             PackerKind::LhsQuantQai8dxp(LhsType::F32) => LHS_QUANT_PACK_F32,
             PackerKind::LhsQuantQai8dxp(_) => LHS_QUANT_PACK_HALF,
-            PackerKind::RhsQsi4cxp(_) => RHS_PACK_QSI4CXP,
+            PackerKind::RhsQsi4cxp(_) | PackerKind::RhsQsi4cxps1s0 => RHS_PACK_QSI4CXP,
             PackerKind::RhsQsi8cxp(_) => RHS_PACK_QSI8CXP,
         }
     }
@@ -268,7 +268,9 @@ impl PackerKind {
     pub const fn c_defines(self) -> &'static [(&'static str, &'static str)] {
         match self {
             PackerKind::LhsQuantQai8dxp(_) => &[],
-            PackerKind::RhsQsi4cxp(_) => &[("kai_{name}_params", "kai_rhs_pack_qs4cxs1s0_param")],
+            PackerKind::RhsQsi4cxp(_) | PackerKind::RhsQsi4cxps1s0 => {
+                &[("kai_{name}_params", "kai_rhs_pack_qs4cxs1s0_param")]
+            }
             PackerKind::RhsQsi8cxp(_) => &[],
         }
     }
@@ -278,7 +280,7 @@ impl PackerKind {
         match self {
             PackerKind::LhsQuantQai8dxp(LhsType::F32) => "lhs_quant_pack_qai8dxp",
             PackerKind::LhsQuantQai8dxp(_) => "lhs_quant_pack_qai8dxp_half",
-            PackerKind::RhsQsi4cxp(_) => "rhs_pack_qsi4cxp_qs4cxs1s0",
+            PackerKind::RhsQsi4cxp(_) | PackerKind::RhsQsi4cxps1s0 => "rhs_pack_qsi4cxp_qs4cxs1s0",
             PackerKind::RhsQsi8cxp(_) => "rhs_pack_qsi8cxp_qsi8cx",
         }
     }

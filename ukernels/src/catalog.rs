@@ -56,6 +56,8 @@ pub enum PackerKind {
     LhsQuantQai8dxp(LhsType),
     /// Per-channel int4 RHS (`rhs_pack_{nxk,kxn}_qsi4cxp_qs4cxs1s0`).
     RhsQsi4cxp(Source),
+    /// Per-channel int4 RHS with sequential nibbles (`rhs_pack_nxk_qsi4cxps1s0_qsu4cxs1s0_neon`).
+    RhsQsi4cxps1s0,
     /// Per-channel int8 RHS (`rhs_pack_{nxk,kxn}_qsi8cxp_qsi8cx_neon`).
     RhsQsi8cxp(Source),
 }
@@ -146,6 +148,12 @@ pub static RHS_PACK_KXN_QSI4CXP_QS4CXS1S0: Packer = Packer {
     kind: PackerKind::RhsQsi4cxp(Source::Kxn),
 };
 
+/// `kai_rhs_pack_nxk_qsi4cxps1s0_qsu4cxs1s0_neon` (the format of KleidiAI's SME2 int4 kernels).
+pub static RHS_PACK_NXK_QSI4CXPS1S0_QSU4CXS1S0_NEON: Packer = Packer {
+    name: "rhs_pack_nxk_qsi4cxps1s0_qsu4cxs1s0_neon",
+    kind: PackerKind::RhsQsi4cxps1s0,
+};
+
 /// `kai_rhs_pack_nxk_qsi8cxp_qsi8cx_neon`.
 pub static RHS_PACK_NXK_QSI8CXP_QSI8CX_NEON: Packer = Packer {
     name: "rhs_pack_nxk_qsi8cxp_qsi8cx_neon",
@@ -165,6 +173,7 @@ pub static PACKERS: &[&Packer] = &[
     &LHS_QUANT_PACK_QAI8DXP_BF16_NEON,
     &RHS_PACK_NXK_QSI4CXP_QS4CXS1S0,
     &RHS_PACK_KXN_QSI4CXP_QS4CXS1S0,
+    &RHS_PACK_NXK_QSI4CXPS1S0_QSU4CXS1S0_NEON,
     &RHS_PACK_NXK_QSI8CXP_QSI8CX_NEON,
     &RHS_PACK_KXN_QSI8CXP_QSI8CX_NEON,
 ];

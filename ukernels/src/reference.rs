@@ -237,3 +237,48 @@ pub fn matmul_f32_qai8dx_qsi8cx(
         }
     }
 }
+
+/// Packs signed int4 weights `w` (n x k) into the sequential-nibble `qsi4cxps1s0` format: per
+/// K block of `kr`, per column, `kr / 2` bytes with K `2i` low and `2i + 1` high; then plain
+/// sums, scales and biases; columns past `n` all zero.
+#[allow(clippy::too_many_arguments)]
+pub fn pack_qsi4cxps1s0(
+    n: usize,
+    k: usize,
+    nr: usize,
+    kr: usize,
+    w: &[i8],
+    scale: &[f32],
+    bias: Option<&[f32]>,
+    out: &mut [u8],
+) {
+    let k_int = pack::k_internal(k, kr, 1);
+    let stride = nr * (k_int / 2 + 12);
+    for g in 0..n.div_ceil(nr) {
+        let base = g * stride;
+        for col in 0..nr {
+            let j = g * nr + col;
+            let v = |kk: usize| if j < n && kk < k { w[j * k + kk] } else { 0 };
+            let mut sum = 0i32;
+            for kk in 0..k_int {
+                sum += v(kk) as i32;
+                let byte = base + (kk / kr) * nr * (kr / 2) + col * (kr / 2) + (kk % kr) / 2;
+                let nib = (v(kk) as u8) & 0x0f;
+                out[byte] = if kk % 2 == 0 {
+                    (out[byte] & 0xf0) | nib
+                } else {
+                    (out[byte] & 0x0f) | (nib << 4)
+                };
+            }
+            let (s, b) = if j < n {
+                (scale[j], bias.map_or(0.0, |b| b[j]))
+            } else {
+                (0.0, 0.0)
+            };
+            let t = base + nr * k_int / 2;
+            out[t + 4 * col..][..4].copy_from_slice(&sum.to_le_bytes());
+            out[t + 4 * (nr + col)..][..4].copy_from_slice(&s.to_le_bytes());
+            out[t + 4 * (2 * nr + col)..][..4].copy_from_slice(&b.to_le_bytes());
+        }
+    }
+}
