@@ -9,7 +9,7 @@ mod support;
 use rkai::ukernels::catalog::{Family, KERNELS, MatmulKernel, PackerKind};
 use rkai::ukernels::matmul::matmul_clamp_f32_qai8dxp_qsi4cxp as int4;
 use rkai::ukernels::matmul::matmul_clamp_f32_qai8dxp_qsi8cxp as int8;
-use rkai::ukernels::pack::rhs_pack_qsi4cxp_qs4cxs1s0::Source;
+use rkai::ukernels::pack::Source;
 use rkai::ukernels::reference::{self, qai8dx};
 use rkai::ukernels::types::{
     kai_rhs_pack_qs4cxs1s0_param as Int4Params, kai_rhs_pack_qsi8cx_params,

@@ -5,7 +5,7 @@ use core::ffi::c_void;
 use rkai_ukernels::catalog::Packer;
 use rkai_ukernels::contract;
 use rkai_ukernels::layout::qai8dxp as layout;
-use rkai_ukernels::pack::lhs_quant_pack_qai8dxp as pack;
+use rkai_ukernels::pack::lhs_quant_pack_qai8dxp::{self as pack, SourceElement};
 
 pub fn get_m_step(_: &Packer, _: &str, mr: usize) -> usize {
     mr
@@ -57,6 +57,40 @@ pub unsafe fn run(
     sr: usize,
     m_idx_start: usize,
     lhs: *const f32,
+    lhs_stride: usize,
+    lhs_packed: *mut c_void,
+) {
+    // SAFETY: forwarded contract.
+    unsafe {
+        pack_rows(
+            symbol,
+            m,
+            k,
+            mr,
+            kr,
+            sr,
+            m_idx_start,
+            lhs,
+            lhs_stride,
+            lhs_packed,
+        )
+    }
+}
+
+/// Checks the arguments (aborting naming `symbol`) and packs rows of element type `T`.
+///
+/// # Safety
+/// KleidiAI's contract: `lhs` holds m rows of `T`, `lhs_packed` the groups those rows land in.
+#[allow(clippy::too_many_arguments)]
+pub(super) unsafe fn pack_rows<T: SourceElement>(
+    symbol: &str,
+    m: usize,
+    k: usize,
+    mr: usize,
+    kr: usize,
+    sr: usize,
+    m_idx_start: usize,
+    lhs: *const T,
     lhs_stride: usize,
     lhs_packed: *mut c_void,
 ) {

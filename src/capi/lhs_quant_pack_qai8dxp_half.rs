@@ -1,11 +1,11 @@
 //! C functions of the `lhs_quant_pack_qai8dxp_{f16,bf16}_neon` packers: the getters are the f32
 //! packer's (same packed format); `run` reads half-precision rows through `const void*`.
 
-use super::ensure;
 use core::ffi::c_void;
 use rkai_ukernels::catalog::{Packer, PackerKind};
-use rkai_ukernels::pack::lhs_quant_pack_qai8dxp::{self as pack, LhsType};
+use rkai_ukernels::pack::lhs_quant_pack_qai8dxp::LhsType;
 
+use super::lhs_quant_pack_qai8dxp::pack_rows;
 pub use super::lhs_quant_pack_qai8dxp::{
     get_lhs_offset, get_lhs_packed_offset, get_lhs_packed_size, get_m_step,
 };
@@ -29,40 +29,35 @@ pub unsafe fn run(
     let PackerKind::LhsQuantQai8dxp(ty) = packer.kind else {
         unreachable!("catalog routes only qai8dxp LHS packers here")
     };
-    let lhs_packed = lhs_packed.cast();
-    // SAFETY (both arms): arguments checked; extents are the caller's contract.
+    // SAFETY (both arms): forwarded contract; the element type is the packer's.
     match ty {
-        LhsType::Bf16 => {
-            let args = pack::Args {
+        LhsType::Bf16 => unsafe {
+            pack_rows(
+                symbol,
                 m,
                 k,
                 mr,
                 kr,
                 sr,
                 m_idx_start,
-                lhs: lhs.cast::<half::bf16>(),
+                lhs.cast::<half::bf16>(),
                 lhs_stride,
                 lhs_packed,
-            };
-            ensure(symbol, pack::check(&args));
-            ensure(symbol, ty.check_block_depth(kr, sr));
-            unsafe { pack::run(&args) }
-        }
-        _ => {
-            let args = pack::Args {
+            )
+        },
+        _ => unsafe {
+            pack_rows(
+                symbol,
                 m,
                 k,
                 mr,
                 kr,
                 sr,
                 m_idx_start,
-                lhs: lhs.cast::<half::f16>(),
+                lhs.cast::<half::f16>(),
                 lhs_stride,
                 lhs_packed,
-            };
-            ensure(symbol, pack::check(&args));
-            ensure(symbol, ty.check_block_depth(kr, sr));
-            unsafe { pack::run(&args) }
-        }
+            )
+        },
     }
 }

@@ -3,20 +3,10 @@
 
 use super::ensure;
 use core::ffi::c_void;
-use rkai_ukernels::catalog::{Family, MatmulKernel};
-use rkai_ukernels::contract::{self, Violation};
+use rkai_ukernels::catalog::MatmulKernel;
+use rkai_ukernels::contract;
 use rkai_ukernels::layout;
-use rkai_ukernels::matmul::matmul_clamp_f32_qai8dxp_qsi4cxp as int4;
-use rkai_ukernels::matmul::matmul_clamp_f32_qai8dxp_qsi8cxp as int8;
-
-/// Byte offset of column `n_idx` in the family's packed RHS.
-fn rhs_offset(kernel: &MatmulKernel, n_idx: usize, k: usize) -> Result<usize, Violation> {
-    let t = &kernel.tile;
-    match kernel.family {
-        Family::F32Qai8dxpQsi8cxp => layout::qsi8cxp::offset(n_idx, k, t.nr, t.kr, t.sr),
-        _ => layout::qsi4cxp::offset(n_idx, k, t.nr, t.kr, t.sr),
-    }
-}
+use rkai_ukernels::matmul::qai8dxp;
 
 pub fn get_m_step(k: &MatmulKernel, _: &str) -> usize {
     k.tile.m_step
@@ -52,7 +42,14 @@ pub fn get_lhs_packed_offset(kernel: &MatmulKernel, symbol: &str, m_idx: usize, 
 }
 
 pub fn get_rhs_packed_offset(kernel: &MatmulKernel, symbol: &str, n_idx: usize, k: usize) -> usize {
-    ensure(symbol, rhs_offset(kernel, n_idx, k))
+    let t = &kernel.tile;
+    ensure(
+        symbol,
+        kernel
+            .family
+            .rhs_layout()
+            .offset(n_idx, k, t.nr, t.kr, t.sr),
+    )
 }
 
 pub fn get_dst_offset(
@@ -98,7 +95,7 @@ pub unsafe fn run_matmul(
     scalar_min: f32,
     scalar_max: f32,
 ) {
-    let args = int4::Args {
+    let args = qai8dxp::Args {
         m,
         n,
         k,
@@ -110,15 +107,7 @@ pub unsafe fn run_matmul(
         clamp_min: scalar_min,
         clamp_max: scalar_max,
     };
-    // SAFETY (both arms): arguments checked; buffer extents are the caller's contract.
-    match kernel.family {
-        Family::F32Qai8dxpQsi8cxp => {
-            ensure(symbol, int8::check(&kernel.tile, &args));
-            unsafe { int8::run(kernel, &args) }
-        }
-        _ => {
-            ensure(symbol, int4::check(&kernel.tile, &args));
-            unsafe { int4::run(kernel, &args) }
-        }
-    }
+    ensure(symbol, qai8dxp::check(kernel, &args));
+    // SAFETY: arguments checked; buffer extents are the caller's contract.
+    unsafe { qai8dxp::run(kernel, &args) }
 }

@@ -2,29 +2,16 @@
 //! packed layout.
 
 use super::ensure;
-use rkai_ukernels::catalog::{Packer, PackerKind};
-use rkai_ukernels::contract::{self, Violation};
-use rkai_ukernels::layout;
+use rkai_ukernels::catalog::Packer;
+use rkai_ukernels::contract;
+use rkai_ukernels::layout::RhsLayout;
 
-/// `stride(k, nr, kr, sr)` of a packed layout.
-type StrideFormula = fn(usize, usize, usize, usize) -> Result<usize, Violation>;
-/// `offset(n_idx, k, nr, kr, sr)` or `size(n, k, nr, kr, sr)` of a packed layout.
-type Formula = fn(usize, usize, usize, usize, usize) -> Result<usize, Violation>;
-
-/// The packed layout of `packer`: (stride, offset, size) formulas.
-fn formulas(packer: &Packer) -> (StrideFormula, Formula, Formula) {
-    match packer.kind {
-        PackerKind::RhsQsi8cxp(_) => (
-            layout::qsi8cxp::stride,
-            layout::qsi8cxp::offset,
-            layout::qsi8cxp::size,
-        ),
-        _ => (
-            layout::qsi4cxp::stride,
-            layout::qsi4cxp::offset,
-            layout::qsi4cxp::size,
-        ),
-    }
+/// The packed layout `packer` writes.
+fn layout(packer: &Packer) -> RhsLayout {
+    packer
+        .kind
+        .rhs_layout()
+        .expect("catalog routes only RHS packers here")
 }
 
 pub fn get_n_step(_: &Packer, _: &str, nr: usize) -> usize {
@@ -47,7 +34,7 @@ pub fn get_rhs_packed_stride(
     sr: usize,
 ) -> usize {
     ensure(symbol, contract::packing_params(nr, "nr > 0", kr, sr));
-    ensure(symbol, formulas(packer).0(k, nr, kr, sr))
+    ensure(symbol, layout(packer).stride(k, nr, kr, sr))
 }
 
 pub fn get_rhs_packed_offset(
@@ -60,7 +47,7 @@ pub fn get_rhs_packed_offset(
     sr: usize,
 ) -> usize {
     ensure(symbol, contract::packing_params(nr, "nr > 0", kr, sr));
-    ensure(symbol, formulas(packer).1(n_idx, k, nr, kr, sr))
+    ensure(symbol, layout(packer).offset(n_idx, k, nr, kr, sr))
 }
 
 pub fn get_rhs_packed_size(
@@ -73,5 +60,5 @@ pub fn get_rhs_packed_size(
     sr: usize,
 ) -> usize {
     ensure(symbol, contract::packing_params(nr, "nr > 0", kr, sr));
-    ensure(symbol, formulas(packer).2(n, k, nr, kr, sr))
+    ensure(symbol, layout(packer).size(n, k, nr, kr, sr))
 }

@@ -7,11 +7,13 @@
 //! here and its implementation file.
 
 use crate::arch::Isa;
+use crate::layout::RhsLayout;
+#[cfg(target_arch = "aarch64")]
 use crate::matmul::matmul_clamp_f32_qai8dxp_qsi4cxp as f32_qai8dxp_qsi4cxp;
 #[cfg(target_arch = "aarch64")]
 use crate::matmul::matmul_clamp_f32_qai8dxp_qsi8cxp as f32_qai8dxp_qsi8cxp;
+use crate::pack::Source;
 use crate::pack::lhs_quant_pack_qai8dxp::LhsType;
-use crate::pack::rhs_pack_qsi4cxp_qs4cxs1s0::Source;
 
 /// Tile and packing parameters a kernel reports through its getters.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -47,6 +49,14 @@ impl Family {
             Family::F32Qai8dxpQsi8cxp => "matmul_clamp_f32_qai8dxp_qsi8cxp",
         }
     }
+
+    /// Format of the packed RHS the family's kernels read.
+    pub const fn rhs_layout(self) -> RhsLayout {
+        match self {
+            Family::F32Qai8dxpQsi4cxp => RhsLayout::Qsi4cxp,
+            Family::F32Qai8dxpQsi8cxp => RhsLayout::Qsi8cxp,
+        }
+    }
 }
 
 /// What a packer does, which fixes its C function set.
@@ -60,6 +70,17 @@ pub enum PackerKind {
     RhsQsi4cxps1s0,
     /// Per-channel int8 RHS (`rhs_pack_{nxk,kxn}_qsi8cxp_qsi8cx_neon`).
     RhsQsi8cxp(Source),
+}
+
+impl PackerKind {
+    /// Format a per-channel RHS packer writes (`None` for LHS packers).
+    pub const fn rhs_layout(self) -> Option<RhsLayout> {
+        match self {
+            PackerKind::LhsQuantQai8dxp(_) => None,
+            PackerKind::RhsQsi4cxp(_) | PackerKind::RhsQsi4cxps1s0 => Some(RhsLayout::Qsi4cxp),
+            PackerKind::RhsQsi8cxp(_) => Some(RhsLayout::Qsi8cxp),
+        }
+    }
 }
 
 /// A packing routine.
@@ -76,10 +97,8 @@ pub struct Packer {
 pub enum NativeFn {
     /// No ISA-specific code on this target: the portable implementation runs.
     Portable,
-    /// An implementation of the `f32_qai8dxp_qsi4cxp` family.
-    F32Qai8dxpQsi4cxp(f32_qai8dxp_qsi4cxp::RunFn),
-    /// An implementation of the `f32_qai8dxp_qsi8cxp` family.
-    F32Qai8dxpQsi8cxp(f32_qai8dxp_qsi4cxp::RunFn),
+    /// An implementation of a `qai8dxp` family (f32 output, per-channel int4 or int8 RHS).
+    Qai8dxp(crate::matmul::qai8dxp::RunFn),
 }
 
 /// A matmul micro-kernel.
@@ -103,10 +122,10 @@ pub struct MatmulKernel {
 
 /// Picks the aarch64 implementation on aarch64 and the portable one elsewhere.
 macro_rules! native {
-    ($variant:ident, $family:ident :: $module:ident) => {{
+    ($family:ident :: $module:ident) => {{
         #[cfg(target_arch = "aarch64")]
         {
-            NativeFn::$variant($family::$module::run)
+            NativeFn::Qai8dxp($family::$module::run)
         }
         #[cfg(not(target_arch = "aarch64"))]
         {
@@ -207,7 +226,7 @@ macro_rules! qai8dxp_kernel {
             tile: Tile { m_step: $m_step, n_step: $n_step, mr: $mr, nr: $nr, kr: $kr, sr: $sr },
             lhs_packers: QAI8DXP_F32_LHS,
             rhs_packers: $rhs,
-            native: native!($family, $module::$stem),
+            native: native!($module::$stem),
         };
     };
 }

@@ -5,28 +5,6 @@
 
 use crate::contract::{self, Violation};
 
-/// Byte offset of the RHS group holding column `n_idx`, which must start a group of `nr`.
-fn rhs_group_offset(
-    n_idx: usize,
-    nr: usize,
-    stride: Result<usize, Violation>,
-) -> Result<usize, Violation> {
-    contract::require(nr != 0, "nr > 0")?;
-    contract::require(n_idx % nr == 0, "(n_idx % nr) == 0")?;
-    contract::mul(n_idx / nr, stride?, "packed RHS offset fits in size_t")
-}
-
-/// Bytes of `ceil(n / nr)` RHS groups of `stride` bytes.
-fn rhs_groups_size(
-    n: usize,
-    nr: usize,
-    stride: Result<usize, Violation>,
-) -> Result<usize, Violation> {
-    contract::require(nr != 0, "nr > 0")?;
-    let groups = contract::roundup(n, nr, "roundup(n, nr) fits in size_t")? / nr;
-    contract::mul(groups, stride?, "packed RHS size fits in size_t")
-}
-
 /// Packed int8 LHS with per-row dynamic asymmetric quantization (`qai8dxp`).
 pub mod qai8dxp {
     use super::*;
@@ -106,21 +84,60 @@ pub mod qsi4cxp {
         )?;
         contract::mul(nr, col, "packed RHS stride fits in size_t")
     }
+}
+
+/// The packed per-channel RHS formats of the `qai8dxp` families.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RhsLayout {
+    /// int4, nibble-pair layouts (`qsi4cxp`, both the `s16s0` and the sequential packer).
+    Qsi4cxp,
+    /// int8 (`qsi8cxp`).
+    Qsi8cxp,
+}
+
+impl RhsLayout {
+    /// Bytes of one group of `nr` packed columns.
+    pub fn stride(self, k: usize, nr: usize, kr: usize, sr: usize) -> Result<usize, Violation> {
+        match self {
+            RhsLayout::Qsi4cxp => qsi4cxp::stride(k, nr, kr, sr),
+            RhsLayout::Qsi8cxp => qsi8cxp::stride(k, nr, kr, sr),
+        }
+    }
 
     /// Byte offset of the group holding column `n_idx` (which must start a group).
     pub fn offset(
+        self,
         n_idx: usize,
         k: usize,
         nr: usize,
         kr: usize,
         sr: usize,
     ) -> Result<usize, Violation> {
-        rhs_group_offset(n_idx, nr, stride(k, nr, kr, sr))
+        contract::require(nr != 0, "nr > 0")?;
+        contract::require(n_idx % nr == 0, "(n_idx % nr) == 0")?;
+        contract::mul(
+            n_idx / nr,
+            self.stride(k, nr, kr, sr)?,
+            "packed RHS offset fits in size_t",
+        )
     }
 
     /// Bytes of a packed RHS of `n` columns.
-    pub fn size(n: usize, k: usize, nr: usize, kr: usize, sr: usize) -> Result<usize, Violation> {
-        rhs_groups_size(n, nr, stride(k, nr, kr, sr))
+    pub fn size(
+        self,
+        n: usize,
+        k: usize,
+        nr: usize,
+        kr: usize,
+        sr: usize,
+    ) -> Result<usize, Violation> {
+        contract::require(nr != 0, "nr > 0")?;
+        let groups = contract::roundup(n, nr, "roundup(n, nr) fits in size_t")? / nr;
+        contract::mul(
+            groups,
+            self.stride(k, nr, kr, sr)?,
+            "packed RHS size fits in size_t",
+        )
     }
 }
 
@@ -163,21 +180,5 @@ pub mod qsi8cxp {
             "packed RHS column size fits in size_t",
         )?;
         contract::mul(nr, col, "packed RHS stride fits in size_t")
-    }
-
-    /// Byte offset of the group holding column `n_idx` (which must start a group).
-    pub fn offset(
-        n_idx: usize,
-        k: usize,
-        nr: usize,
-        kr: usize,
-        sr: usize,
-    ) -> Result<usize, Violation> {
-        rhs_group_offset(n_idx, nr, stride(k, nr, kr, sr))
-    }
-
-    /// Bytes of a packed RHS of `n` columns.
-    pub fn size(n: usize, k: usize, nr: usize, kr: usize, sr: usize) -> Result<usize, Violation> {
-        rhs_groups_size(n, nr, stride(k, nr, kr, sr))
     }
 }

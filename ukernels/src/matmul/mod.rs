@@ -32,4 +32,5 @@ macro_rules! asm_kernel_entry {
 
 pub mod matmul_clamp_f32_qai8dxp_qsi4cxp;
 pub mod matmul_clamp_f32_qai8dxp_qsi8cxp;
+pub mod qai8dxp;
 pub(crate) mod qai8dxp_portable;

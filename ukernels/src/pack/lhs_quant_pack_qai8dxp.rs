@@ -11,11 +11,15 @@ use crate::layout::qai8dxp as layout;
 
 /// A source element type the packer quantizes from.
 pub trait SourceElement: Copy {
+    /// Which packer variant reads this type.
+    const TYPE: LhsType;
+
     /// Widens to `f32` exactly.
     fn to_f32(self) -> f32;
 }
 
 impl SourceElement for f32 {
+    const TYPE: LhsType = LhsType::F32;
     #[inline]
     fn to_f32(self) -> f32 {
         self
@@ -23,6 +27,7 @@ impl SourceElement for f32 {
 }
 
 impl SourceElement for half::f16 {
+    const TYPE: LhsType = LhsType::F16;
     #[inline]
     fn to_f32(self) -> f32 {
         half::f16::to_f32(self)
@@ -30,6 +35,7 @@ impl SourceElement for half::f16 {
 }
 
 impl SourceElement for half::bf16 {
+    const TYPE: LhsType = LhsType::Bf16;
     #[inline]
     fn to_f32(self) -> f32 {
         half::bf16::to_f32(self)
@@ -86,8 +92,9 @@ pub struct Args<T> {
 }
 
 /// Checks what the packer requires of its arguments.
-pub fn check<T>(a: &Args<T>) -> Checked {
+pub fn check<T: SourceElement>(a: &Args<T>) -> Checked {
     contract::packing_params(a.mr, "mr > 0", a.kr, a.sr)?;
+    T::TYPE.check_block_depth(a.kr, a.sr)?;
     layout::stride(a.k, a.mr, a.kr, a.sr)?;
     if a.m == 0 {
         return Ok(());

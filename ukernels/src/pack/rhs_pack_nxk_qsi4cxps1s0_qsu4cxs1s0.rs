@@ -8,7 +8,7 @@
 //! scales and biases), unlike the `s16s0` packer which repeats the last column.
 
 use crate::contract::{self, Checked};
-use crate::layout::{qai8dxp, qsi4cxp as layout};
+use crate::layout::{RhsLayout, qai8dxp, qsi4cxp as layout};
 use crate::pack::rhs_pack_qsi4cxp_qs4cxs1s0::{Args, signed_value};
 
 /// Checks what the packer requires (KleidiAI's assertions, plus an even `kr`: two values per
@@ -33,7 +33,7 @@ pub fn check(a: &Args) -> Checked {
     )?;
     contract::require(a.n != 0, "n > 0")?;
     contract::require(a.k != 0, "k > 0")?;
-    layout::size(a.n, a.k, a.nr, a.kr, a.sr)?;
+    RhsLayout::Qsi4cxp.size(a.n, a.k, a.nr, a.kr, a.sr)?;
     Ok(())
 }
 

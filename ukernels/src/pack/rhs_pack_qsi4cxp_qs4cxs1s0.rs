@@ -9,17 +9,10 @@
 //! The x16 / /16 pair exists because the kernels decode nibbles as `byte << 4` and `byte & 0xf0`.
 
 use crate::contract::{self, Checked};
-use crate::layout::qsi4cxp as layout;
+use crate::layout::{RhsLayout, qsi4cxp as layout};
 use crate::types::kai_rhs_pack_qs4cxs1s0_param;
 
-/// Orientation of the unpacked int4 source matrix.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Source {
-    /// N rows of K nibbles; row stride `roundup(k, 2) / 2` bytes; low nibble = even k.
-    Nxk,
-    /// K rows of N nibbles; row stride `roundup(n, 2) / 2` bytes; low nibble = even n.
-    Kxn,
-}
+use super::Source;
 
 /// Arguments of one packing call, as the C entry point receives them.
 #[derive(Clone, Copy, Debug)]
@@ -68,7 +61,7 @@ pub fn check(a: &Args) -> Checked {
     )?;
     contract::require(a.n != 0, "n > 0")?;
     contract::require(a.k != 0, "k > 0")?;
-    layout::size(a.n, a.k, a.nr, a.kr, a.sr)?;
+    RhsLayout::Qsi4cxp.size(a.n, a.k, a.nr, a.kr, a.sr)?;
     Ok(())
 }
 
@@ -110,7 +103,7 @@ pub fn signed_value(nibble: u8, rhs_zero_point: u8) -> i8 {
 ///
 /// # Safety
 /// [`check`] must have passed; `rhs` must hold the whole source matrix, `scale` (and `bias` when
-/// non-null) `n` floats, and `rhs_packed` must be writable for `layout::size(n, k, nr, kr, sr)`
+/// non-null) `n` floats, and `rhs_packed` must be writable for the packed size
 /// bytes.
 pub unsafe fn run(src: Source, a: &Args) {
     // SAFETY: check() verified params is non-null.

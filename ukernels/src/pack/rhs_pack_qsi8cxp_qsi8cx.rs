@@ -7,8 +7,8 @@
 //! Columns past `n` repeat column `n - 1`.
 
 use crate::contract::{self, Checked};
-use crate::layout::{qai8dxp, qsi8cxp as layout};
-use crate::pack::rhs_pack_qsi4cxp_qs4cxs1s0::Source;
+use crate::layout::{RhsLayout, qai8dxp, qsi8cxp as layout};
+use crate::pack::Source;
 use crate::types::kai_rhs_pack_qsi8cx_params;
 
 /// Arguments of one packing call, as the C entry point receives them.
@@ -54,7 +54,7 @@ pub fn check(a: &Args) -> Checked {
     contract::require(!a.params.is_null(), "params != NULL")?;
     contract::require(a.n != 0, "n > 0")?;
     contract::require(a.k != 0, "k > 0")?;
-    layout::size(a.n, a.k, a.nr, a.kr, a.sr)?;
+    RhsLayout::Qsi8cxp.size(a.n, a.k, a.nr, a.kr, a.sr)?;
     Ok(())
 }
 

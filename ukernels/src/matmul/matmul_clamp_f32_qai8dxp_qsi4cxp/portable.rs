@@ -9,7 +9,7 @@ use crate::matmul::qai8dxp_portable::{self, CHUNK};
 /// Computes the portion described by `a`.
 ///
 /// # Safety
-/// See [`super::run`]; `tile` must be the tile the buffers were packed for.
+/// See [`crate::matmul::qai8dxp::run`]; `tile` must be the tile the buffers were packed for.
 pub unsafe fn run(tile: &Tile, a: &Args) {
     let nr = tile.nr;
     let blen = tile.kr / tile.sr;

@@ -9,7 +9,7 @@ use crate::matmul::qai8dxp_portable::{self, CHUNK};
 /// Computes the portion described by `a`.
 ///
 /// # Safety
-/// See [`super::run`]; `tile` must be the tile the buffers were packed for.
+/// See [`crate::matmul::qai8dxp::run`]; `tile` must be the tile the buffers were packed for.
 pub unsafe fn run(tile: &Tile, a: &Args) {
     let (nr, kr) = (tile.nr, tile.kr);
     let k_int = layout::qai8dxp::k_internal(a.k, tile.kr, tile.sr).unwrap_or(0);
