@@ -19,7 +19,7 @@ fn main() {
         PathBuf::from(env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
     let out_dir = PathBuf::from(env::var("OUT_DIR").expect("cargo sets OUT_DIR"));
 
-    for watched in ["build", "ukernels/src", "src/rkai_ffi.rs", "cbindgen.toml"] {
+    for watched in ["build", "ukernels/src", "src/rkai_ffi.rs"] {
         println!(
             "cargo:rerun-if-changed={}",
             manifest_dir.join(watched).display()
@@ -29,31 +29,31 @@ fn main() {
 
     fs::write(out_dir.join("c_shims.rs"), shims::generate()).expect("write c_shims.rs");
 
+    // Generated once; written to OUT_DIR always and over the committed copy when blessing.
+    let headers = headers::generate(&manifest_dir);
     let include = out_dir.join("include");
-    if include.exists() {
-        fs::remove_dir_all(&include).expect("clear generated include dir");
-    }
-    for (rel, text) in headers::generate(&manifest_dir) {
-        write_file(&include.join(&rel), &text);
-    }
+    write_tree(&include, &headers);
     println!(
         "cargo:rustc-env=RKAI_GENERATED_INCLUDE={}",
         include.display()
     );
-
     if env::var_os("RKAI_BLESS_HEADERS").is_some_and(|v| v == "1") {
-        let committed = manifest_dir.join("include");
-        if committed.exists() {
-            fs::remove_dir_all(&committed).expect("clear include/");
-        }
-        for (rel, text) in headers::generate(&manifest_dir) {
-            write_file(&committed.join(&rel), &text);
-        }
+        write_tree(&manifest_dir.join("include"), &headers);
     }
 
     // Give the shared library the name consumers link against.
     if env::var("CARGO_CFG_TARGET_OS").is_ok_and(|os| os == "linux" || os == "android") {
         println!("cargo:rustc-cdylib-link-arg=-Wl,-soname,libkleidiai.so");
+    }
+}
+
+/// Replaces the directory `root` with the given files.
+fn write_tree(root: &Path, files: &[(PathBuf, String)]) {
+    if root.exists() {
+        fs::remove_dir_all(root).expect("clear header directory");
+    }
+    for (rel, text) in files {
+        write_file(&root.join(rel), text);
     }
 }
 

@@ -73,17 +73,26 @@ fn names<'a>(it: impl Iterator<Item = &'a str>) -> String {
         .join(", ")
 }
 
+/// C parameter list of `f` for the stem or packer `name` (`void` when empty).
+fn param_list(f: &CFunction, name: &str) -> String {
+    if f.params.is_empty() {
+        return "void".to_string();
+    }
+    f.params
+        .iter()
+        .map(|p| format!("{} {}", p.c.replace("{name}", name), p.name))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 fn prototype(f: &CFunction, name: &str) -> String {
-    let params = if f.params.is_empty() {
-        "void".to_string()
-    } else {
-        f.params
-            .iter()
-            .map(|p| format!("{} {}", p.c.replace("{name}", name), p.name))
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
-    format!("{} kai_{}_{}({})", f.ret_c, f.verb, name, params)
+    format!(
+        "{} kai_{}_{}({})",
+        f.ret_c,
+        f.verb,
+        name,
+        param_list(f, name)
+    )
 }
 
 fn open(out: &mut String, includes: &[&str]) {
@@ -130,15 +139,7 @@ fn interface(family: Family) -> String {
     )
     .unwrap();
     for f in family.c_functions() {
-        let params = if f.params.is_empty() {
-            "void".to_string()
-        } else {
-            f.params
-                .iter()
-                .map(|p| format!("{} {}", p.c, p.name))
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
+        let params = param_list(f, dir);
         writeln!(
             out,
             "typedef {} (*kai_{dir}_{}_func_t)({params});",
