@@ -125,12 +125,15 @@ pub mod pack {
                         out[at] = (out[at] & 0x0f) | (nib << 4);
                     }
                 }
-                let t = base + data;
-                out[t + 4 * col..][..4].copy_from_slice(&(sum * 16).to_le_bytes());
-                out[t + 4 * (nr + col)..][..4]
-                    .copy_from_slice(&(scale[src] * 0.0625).to_le_bytes());
                 let b = bias.map_or(0.0, |b| b[src]);
-                out[t + 4 * (2 * nr + col)..][..4].copy_from_slice(&b.to_le_bytes());
+                super::put_column_trailer(
+                    &mut out[base + data..],
+                    nr,
+                    col,
+                    sum * 16,
+                    scale[src] * 0.0625,
+                    b,
+                );
             }
         }
     }
@@ -198,11 +201,15 @@ pub fn pack_qsi8cxp(
                 out[base + (kk / kr) * nr * kr + col * kr + kk % kr] = v as u8;
             }
             let sum: i32 = row.iter().map(|&v| v as i32).sum();
-            let t = base + nr * k_int;
-            out[t + 4 * col..][..4].copy_from_slice(&(sum * lhs_zero_point).to_le_bytes());
-            out[t + 4 * (nr + col)..][..4].copy_from_slice(&scale[src].to_le_bytes());
-            out[t + 4 * (2 * nr + col)..][..4]
-                .copy_from_slice(&bias.map_or(0.0, |b| b[src]).to_le_bytes());
+            let b = bias.map_or(0.0, |b| b[src]);
+            put_column_trailer(
+                &mut out[base + nr * k_int..],
+                nr,
+                col,
+                sum * lhs_zero_point,
+                scale[src],
+                b,
+            );
         }
     }
 }
@@ -275,10 +282,15 @@ pub fn pack_qsi4cxps1s0(
             } else {
                 (0.0, 0.0)
             };
-            let t = base + nr * k_int / 2;
-            out[t + 4 * col..][..4].copy_from_slice(&sum.to_le_bytes());
-            out[t + 4 * (nr + col)..][..4].copy_from_slice(&s.to_le_bytes());
-            out[t + 4 * (2 * nr + col)..][..4].copy_from_slice(&b.to_le_bytes());
+            put_column_trailer(&mut out[base + nr * k_int / 2..], nr, col, sum, s, b);
         }
     }
+}
+
+/// Stores column `col` of a per-channel RHS trailer (`nr` sums, then `nr` scales, then `nr`
+/// biases, little endian) at the start of `trailer`.
+fn put_column_trailer(trailer: &mut [u8], nr: usize, col: usize, sum: i32, scale: f32, bias: f32) {
+    trailer[4 * col..][..4].copy_from_slice(&sum.to_le_bytes());
+    trailer[4 * (nr + col)..][..4].copy_from_slice(&scale.to_le_bytes());
+    trailer[4 * (2 * nr + col)..][..4].copy_from_slice(&bias.to_le_bytes());
 }

@@ -13,3 +13,45 @@ pub enum Source {
     /// K rows of N values (int4: row stride `roundup(n, 2) / 2` bytes, low nibble = even n).
     Kxn,
 }
+
+/// Writes column `col` of a per-channel RHS group trailer: `nr` x `i32` sums, then `nr` x `f32`
+/// scales, then `nr` x `f32` biases.
+///
+/// # Safety
+/// `trailer` points at the trailer of a packed group of `nr` columns, and `col < nr`.
+#[inline]
+pub(crate) unsafe fn write_column_trailer(
+    trailer: *mut u8,
+    nr: usize,
+    col: usize,
+    sum: i32,
+    scale: f32,
+    bias: f32,
+) {
+    // SAFETY: the three arrays of nr entries lie inside the trailer.
+    unsafe {
+        trailer.add(4 * col).cast::<i32>().write_unaligned(sum);
+        trailer
+            .add(4 * (nr + col))
+            .cast::<f32>()
+            .write_unaligned(scale);
+        trailer
+            .add(4 * (2 * nr + col))
+            .cast::<f32>()
+            .write_unaligned(bias);
+    }
+}
+
+/// Bias of column `n_idx`, or 0 when the caller passed no bias.
+///
+/// # Safety
+/// `bias` is null or readable for more than `n_idx` floats.
+#[inline]
+pub(crate) unsafe fn bias_at(bias: *const f32, n_idx: usize) -> f32 {
+    if bias.is_null() {
+        0.0
+    } else {
+        // SAFETY: non-null bias has an entry per column.
+        unsafe { bias.add(n_idx).read_unaligned() }
+    }
+}

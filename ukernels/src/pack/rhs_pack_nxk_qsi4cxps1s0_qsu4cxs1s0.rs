@@ -74,25 +74,18 @@ pub unsafe fn run(a: &Args) {
             let (scale, bias) = if real {
                 // SAFETY: n_idx < n entries of scale and bias.
                 unsafe {
-                    let bias = if a.bias.is_null() {
-                        0.0
-                    } else {
-                        a.bias.add(n_idx).read_unaligned()
-                    };
-                    (a.scale.add(n_idx).read_unaligned(), bias)
+                    (
+                        a.scale.add(n_idx).read_unaligned(),
+                        super::bias_at(a.bias, n_idx),
+                    )
                 }
             } else {
                 (0.0, 0.0)
             };
-            // SAFETY: the trailer follows the group's nr * k_int / 2 data bytes.
+            // SAFETY: the trailer follows the group's nr * k_int / 2 data bytes; col < nr.
             unsafe {
-                let t = dst.add(nr * k_int / 2);
-                t.add(4 * col).cast::<i32>().write_unaligned(sum);
-                t.add(4 * (nr + col)).cast::<f32>().write_unaligned(scale);
-                t.add(4 * (2 * nr + col))
-                    .cast::<f32>()
-                    .write_unaligned(bias);
-            }
+                super::write_column_trailer(dst.add(nr * k_int / 2), nr, col, sum, scale, bias)
+            };
         }
     }
 }

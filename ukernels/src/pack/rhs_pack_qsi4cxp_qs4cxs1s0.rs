@@ -147,20 +147,16 @@ pub unsafe fn run(src: Source, a: &Args) {
                 // SAFETY: scale has n entries, bias too when non-null; the trailer is in the group.
                 unsafe {
                     let scale = a.scale.add(n_idx).read_unaligned();
-                    let bias = if a.bias.is_null() {
-                        0.0
-                    } else {
-                        a.bias.add(n_idx).read_unaligned()
-                    };
-                    dst.add(data_bytes + 4 * col)
-                        .cast::<i32>()
-                        .write_unaligned(sum.wrapping_mul(16));
-                    dst.add(data_bytes + 4 * nr + 4 * col)
-                        .cast::<f32>()
-                        .write_unaligned(scale * 0.0625);
-                    dst.add(data_bytes + 8 * nr + 4 * col)
-                        .cast::<f32>()
-                        .write_unaligned(bias);
+                    let bias = super::bias_at(a.bias, n_idx);
+                    let trailer = dst.add(data_bytes);
+                    super::write_column_trailer(
+                        trailer,
+                        nr,
+                        col,
+                        sum.wrapping_mul(16),
+                        scale * 0.0625,
+                        bias,
+                    );
                 }
             }
         }

@@ -98,19 +98,16 @@ pub unsafe fn run(src: Source, a: &Args) {
             // SAFETY: scale has n entries, bias too when non-null; the trailer is in the group.
             unsafe {
                 let scale = a.scale.add(n_idx).read_unaligned();
-                let bias = if a.bias.is_null() {
-                    0.0
-                } else {
-                    a.bias.add(n_idx).read_unaligned()
-                };
-                let t = dst.add(nr * k_int);
-                t.add(4 * col)
-                    .cast::<i32>()
-                    .write_unaligned(sum.wrapping_mul(lhs_zero_point));
-                t.add(4 * (nr + col)).cast::<f32>().write_unaligned(scale);
-                t.add(4 * (2 * nr + col))
-                    .cast::<f32>()
-                    .write_unaligned(bias);
+                let bias = super::bias_at(a.bias, n_idx);
+                let trailer = dst.add(nr * k_int);
+                super::write_column_trailer(
+                    trailer,
+                    nr,
+                    col,
+                    sum.wrapping_mul(lhs_zero_point),
+                    scale,
+                    bias,
+                );
             }
         }
     }
