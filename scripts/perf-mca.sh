@@ -15,35 +15,14 @@ table=$(python3 - "$asm" <<'PY'
 import re, subprocess, sys, datetime
 
 asm = open(sys.argv[1]).read().splitlines()
-# region -> (stem, MACs per loop iteration, instruction the kernel is built on)
-REGIONS = {
-    "qai8dxp1x4_qsi8cxp4x4_1x4_dotprod":
-        ("matmul_clamp_f32_qai8dxp1x4_qsi8cxp4x4_1x4_neon_dotprod", 1 * 4 * 32, "SDOT"),
-    "qai8dxp1x8_qsi8cxp4x8_1x4_dotprod":
-        ("matmul_clamp_f32_qai8dxp1x8_qsi8cxp4x8_1x4_neon_dotprod", 1 * 4 * 32, "SDOT"),
-    "qai8dxp4x4_qsi8cxp4x4_16x4_dotprod":
-        ("matmul_clamp_f32_qai8dxp4x4_qsi8cxp4x4_16x4_neon_dotprod", 16 * 4 * 32, "SDOT"),
-    "qai8dxp4x8_qsi8cxp4x8_16x4_i8mm":
-        ("matmul_clamp_f32_qai8dxp4x8_qsi8cxp4x8_16x4_neon_i8mm", 16 * 4 * 32, "SMMLA"),
-    "qai8dxp4x8_qsi4cxp4x8_4x4_i8mm":
-        ("matmul_clamp_f32_qai8dxp4x8_qsi4cxp4x8_4x4x32_neon_i8mm", 4 * 4 * 32, "SMMLA"),
-    "qai8dxp4x8_qsi4cxp4x8_8x4_i8mm":
-        ("matmul_clamp_f32_qai8dxp4x8_qsi4cxp4x8_8x4x32_neon_i8mm", 8 * 4 * 32, "SMMLA"),
-    "qai8dxp4x8_qsi4cxp8x8_4x8_i8mm":
-        ("matmul_clamp_f32_qai8dxp4x8_qsi4cxp8x8_4x8x32_neon_i8mm", 4 * 8 * 32, "SMMLA"),
-    "qai8dxp4x4_qsi4cxp8x4_8x8_dotprod":
-        ("matmul_clamp_f32_qai8dxp4x4_qsi4cxp8x4_8x8x32_neon_dotprod", 8 * 8 * 32, "SDOT"),
-    "qai8dxp4x8_qsi4cxp4x4_16x4_dotprod":
-        ("matmul_clamp_f32_qai8dxp4x8_qsi4cxp4x4_16x4x32_neon_dotprod", 16 * 4 * 32, "SDOT"),
-    "qai8dxp1x4_qsi4cxp4x4_1x4_dotprod":
-        ("matmul_clamp_f32_qai8dxp1x4_qsi4cxp4x4_1x4_neon_dotprod", 1 * 4 * 32, "SDOT"),
-    "qai8dxp1x8_qsi4cxp4x8_1x4x32_dotprod":
-        ("matmul_clamp_f32_qai8dxp1x8_qsi4cxp4x8_1x4x32_neon_dotprod", 1 * 4 * 32, "SDOT"),
-    "qai8dxp1x8_qsi4cxp8x8_1x8_dotprod":
-        ("matmul_clamp_f32_qai8dxp1x8_qsi4cxp8x8_1x8x32_neon_dotprod", 1 * 8 * 32, "SDOT"),
-    "qai8dxp4x8_qsi4cxp8x8_8x8_i8mm":
-        ("matmul_clamp_f32_qai8dxp4x8_qsi4cxp8x8_8x8x32_neon_i8mm", 8 * 8 * 32, "SMMLA"),
-}
+# Each kernel's K-loop region is named after its stem; one iteration covers its m_step x n_step
+# tile over 32 K values. Stems, ISAs and tiles come from the catalog (one entry per kernel).
+catalog = open("ukernels/src/catalog.rs").read()
+INSTR = {"NeonDotprod": "SDOT", "NeonI8mm": "SMMLA"}
+REGIONS = {}
+for stem, isa, m_step, n_step in re.findall(
+        r"\n\s+(matmul_clamp_\w+),\n\s+(\w+),\n\s+\[(\d+), (\d+), \d+, \d+, \d+, \d+\]", catalog):
+    REGIONS[stem] = (stem, int(m_step) * int(n_step) * 32, INSTR[isa])
 # Peak int8 MACs per cycle per core (anchors §C2: SDOT 16 MAC, SMMLA 32 MAC per instruction).
 PEAK = {
     "SDOT": {"neoverse-n1": 32, "neoverse-n2": 32, "neoverse-v1": 64, "neoverse-v2": 64},

@@ -116,7 +116,7 @@ pub unsafe fn matmul_f32_qai8dxp1x4_qsi4cxp4x4_1x4(
             "mov x12, x2",
             // ---- K loop: 32 K values x 4 columns per iteration ----
             "4:",
-            "// LLVM-MCA-BEGIN qai8dxp1x4_qsi4cxp4x4_1x4_dotprod",
+            "// LLVM-MCA-BEGIN matmul_clamp_f32_qai8dxp1x4_qsi4cxp4x4_1x4_neon_dotprod",
             // Each 2-uop `ldr q` is paired with a 1-uop op (Neoverse N1 dispatches 3 uops a cycle).
             "ldr q16, [x10]",
             "add x9, x9, #32",

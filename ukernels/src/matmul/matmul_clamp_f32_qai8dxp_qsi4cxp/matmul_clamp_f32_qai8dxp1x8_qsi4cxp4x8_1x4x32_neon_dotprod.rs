@@ -118,7 +118,7 @@ pub unsafe fn matmul_f32_qai8dxp1x8_qsi4cxp4x8_1x4x32(
             "movi v7.16b, #0",
             // ---- K loop: 32 K values x 4 columns per iteration ----
             "4:",
-            "// LLVM-MCA-BEGIN qai8dxp1x8_qsi4cxp4x8_1x4x32_dotprod",
+            "// LLVM-MCA-BEGIN matmul_clamp_f32_qai8dxp1x8_qsi4cxp4x8_1x4x32_neon_dotprod",
             // Each 2-uop `ldr q` is paired with a 1-uop op (Neoverse N1 dispatches 3 uops a cycle).
             "ldr q24, [x9]",
             "add x9, x9, #32",

@@ -112,7 +112,7 @@ pub unsafe fn matmul_f32_qai8dxp1x8_qsi4cxp8x8_1x8(
             "movi v7.16b, #0",
             // ---- K loop: 32 K values x 8 columns per iteration ----
             "4:",
-            "// LLVM-MCA-BEGIN qai8dxp1x8_qsi4cxp8x8_1x8_dotprod",
+            "// LLVM-MCA-BEGIN matmul_clamp_f32_qai8dxp1x8_qsi4cxp8x8_1x8x32_neon_dotprod",
             "ld4r {{v24.2d, v25.2d, v26.2d, v27.2d}}, [x9], #32",
             // super-block 0: low nibbles x lq[0..8], high x lq[16..24]
             "ldr q16, [x10]",

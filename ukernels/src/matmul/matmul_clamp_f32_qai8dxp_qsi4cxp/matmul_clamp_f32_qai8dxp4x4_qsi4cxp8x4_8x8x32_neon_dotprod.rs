@@ -262,7 +262,7 @@ pub unsafe fn matmul_f32_qai8dxp4x4_qsi4cxp8x4_8x8(
             "cbz x25, 24f",
             // ---- K loop: one 32-deep chunk per iteration.
             "22:",
-            "// LLVM-MCA-BEGIN qai8dxp4x4_qsi4cxp8x4_8x8_dotprod",
+            "// LLVM-MCA-BEGIN matmul_clamp_f32_qai8dxp4x4_qsi4cxp8x4_8x8x32_neon_dotprod",
             "ldur q10, [x20, #64]",
             "ldur q11, [x21, #64]",
             // Super-block 0: K blocks 0 (low nibbles) and 4 (high).

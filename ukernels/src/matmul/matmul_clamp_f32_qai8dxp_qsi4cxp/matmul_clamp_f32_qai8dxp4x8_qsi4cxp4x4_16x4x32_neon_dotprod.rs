@@ -240,7 +240,7 @@ pub unsafe fn matmul_f32_qai8dxp4x8_qsi4cxp4x4_16x4(
             "cbz x25, 24f",
             // ---- K loop: one 32-deep chunk per iteration.
             "22:",
-            "// LLVM-MCA-BEGIN qai8dxp4x8_qsi4cxp4x4_16x4_dotprod",
+            "// LLVM-MCA-BEGIN matmul_clamp_f32_qai8dxp4x8_qsi4cxp4x4_16x4x32_neon_dotprod",
             "ldur q8, [x20, #64]",
             "ldur q9, [x21, #64]",
             "ldur q10, [x22, #64]",

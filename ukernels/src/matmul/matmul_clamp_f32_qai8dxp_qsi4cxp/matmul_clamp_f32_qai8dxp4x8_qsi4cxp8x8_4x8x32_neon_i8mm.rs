@@ -161,7 +161,7 @@ pub unsafe fn matmul_f32_qai8dxp4x8_qsi4cxp8x8_4x8(
             "movi v31.4s, #0",
             // ---- K loop: one 32-deep chunk per iteration.
             "23:",
-            "// LLVM-MCA-BEGIN qai8dxp4x8_qsi4cxp8x8_4x8_i8mm",
+            "// LLVM-MCA-BEGIN matmul_clamp_f32_qai8dxp4x8_qsi4cxp8x8_4x8x32_neon_i8mm",
             "ldr q0, [x20]",
             "ldr q1, [x20, #16]",
             "ldr q2, [x20, #32]",

@@ -201,7 +201,7 @@ pub unsafe fn matmul_f32_qai8dxp4x8_qsi4cxp8x8_8x8(
             "ldp q10, q11, [x17]",
             // ---- K loop: one 32-deep chunk per iteration.
             "23:",
-            "// LLVM-MCA-BEGIN qai8dxp4x8_qsi4cxp8x8_8x8_i8mm",
+            "// LLVM-MCA-BEGIN matmul_clamp_f32_qai8dxp4x8_qsi4cxp8x8_8x8x32_neon_i8mm",
             // Decode super-block 0: low nibbles -> v4..v7, high -> v0..v3.
             "shl v4.16b, v0.16b, #4",
             "shl v5.16b, v1.16b, #4",

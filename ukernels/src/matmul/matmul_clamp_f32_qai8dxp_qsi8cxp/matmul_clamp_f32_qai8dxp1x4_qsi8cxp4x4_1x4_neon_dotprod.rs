@@ -119,7 +119,7 @@ pub unsafe fn matmul_f32_qai8dxp1x4_qsi8cxp4x4_1x4(
             "movi v7.16b, #0",
             // ---- K loop: 32 K values x 4 columns per iteration ----
             "4:",
-            "// LLVM-MCA-BEGIN qai8dxp1x4_qsi8cxp4x4_1x4_dotprod",
+            "// LLVM-MCA-BEGIN matmul_clamp_f32_qai8dxp1x4_qsi8cxp4x4_1x4_neon_dotprod",
             "ldp q24, q25, [x9], #32",
             "ldp q16, q17, [x10]",
             "ldp q18, q19, [x10, #32]",

@@ -110,7 +110,7 @@ pub unsafe fn matmul_f32_qai8dxp1x8_qsi8cxp4x8_1x4(
             "movi v7.16b, #0",
             // ---- K loop: 32 K values x 4 columns per iteration ----
             "4:",
-            "// LLVM-MCA-BEGIN qai8dxp1x8_qsi8cxp4x8_1x4_dotprod",
+            "// LLVM-MCA-BEGIN matmul_clamp_f32_qai8dxp1x8_qsi8cxp4x8_1x4_neon_dotprod",
             // LHS: 32 values (blocks 0..3) in one `ldp`, each 8-value block then
             // replicated into both halves of its register.
             "ldp q24, q26, [x9], #32",

@@ -226,7 +226,7 @@ pub unsafe fn matmul_f32_qai8dxp4x4_qsi8cxp4x4_16x4(
             "movi v31.4s, #0",
             // ---- K loop: one 32-deep chunk (eight 4-deep blocks) per iteration.
             "23:",
-            "// LLVM-MCA-BEGIN qai8dxp4x4_qsi8cxp4x4_16x4_dotprod",
+            "// LLVM-MCA-BEGIN matmul_clamp_f32_qai8dxp4x4_qsi8cxp4x4_16x4_neon_dotprod",
             "ldp q0, q1, [x24]",
             "ldp q2, q3, [x24, #32]",
             "ldp q4, q5, [x24, #64]",

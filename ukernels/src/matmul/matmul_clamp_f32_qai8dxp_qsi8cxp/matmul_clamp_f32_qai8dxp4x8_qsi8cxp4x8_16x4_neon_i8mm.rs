@@ -228,7 +228,7 @@ pub unsafe fn matmul_f32_qai8dxp4x8_qsi8cxp4x8_16x4(
             "movi v31.4s, #0",
             // ---- K loop: one 32-deep chunk (four 8-deep blocks) per iteration.
             "23:",
-            "// LLVM-MCA-BEGIN qai8dxp4x8_qsi8cxp4x8_16x4_i8mm",
+            "// LLVM-MCA-BEGIN matmul_clamp_f32_qai8dxp4x8_qsi8cxp4x8_16x4_neon_i8mm",
             k_block!("0", "0", "1"),
             k_block!("32", "2", "3"),
             k_block!("64", "0", "1"),
