@@ -6,8 +6,8 @@ mod support;
 use rkai::ukernels::types::kai_rhs_pack_qs4cxs1s0_param as RhsParams;
 use std::ptr;
 use support::cabi::{
-    Getter2, Getter3, Getter5, LhsQuantPackFn as LhsPackFn, MatmulF32Fn as RunFn,
-    RhsPackQsi4cxpFn as RhsPackFn, sym,
+    Getter2, Getter3, Getter5, Getter7, LhsQuantPackFn as LhsPackFn, MatmulBlockFn,
+    MatmulF32Fn as RunFn, MatmulHalfFn, RhsPackQsi4c32pFn, RhsPackQsi4cxpFn as RhsPackFn, sym,
 };
 use support::death;
 
@@ -16,6 +16,43 @@ const GEMM: &str = "matmul_clamp_f32_qai8dxp4x8_qsi4cxp8x8_8x8x32_neon_i8mm";
 const NXK: &str = "rhs_pack_nxk_qsi4cxp_qs4cxs1s0";
 const KXN: &str = "rhs_pack_kxn_qsi4cxp_qs4cxs1s0";
 const LHS: &str = "lhs_quant_pack_qai8dxp_f32";
+const BLOCK_GEMV: &str = "matmul_clamp_f32_qai8dxp1x8_qsi4c32p8x8_1x8x32_neon_dotprod";
+const F16_GEMV: &str = "matmul_clamp_f16_qai8dxp1x4_qsi4cxp4x4_1x4_neon_dotprod";
+const BLOCK_NXK: &str = "rhs_pack_nxk_qsi4c32p_qsu4c32s1s0";
+const BLOCK_NRX8: &str = "rhs_pack_nxk_qsi4c32pnrx8_qsu4c32s1s0_neon";
+const BF16: u32 = 0x0213;
+
+/// Calls a per-block int4 packer for n = 8, k = 64 with the given block shape and parameters
+/// `(lhs_zero_point, rhs_zero_point, scale_dt)`.
+fn block_pack(name: &str, kr: usize, bl: usize, params: (i8, u8, u32)) {
+    let src = [0x88u8; 8 * 32];
+    let scales = [0x3f80u16; 8 * 2];
+    let mut out = vec![0u8; 8192];
+    let mut raw = [0u8; 8];
+    raw[0] = params.0 as u8;
+    raw[1] = params.1;
+    raw[4..].copy_from_slice(&params.2.to_ne_bytes());
+    // SAFETY: the call is expected to abort before touching memory.
+    unsafe {
+        sym::<RhsPackQsi4c32pFn>(&format!("kai_run_{name}"))(
+            1,
+            8,
+            64,
+            8,
+            kr,
+            2,
+            bl,
+            src.as_ptr(),
+            32,
+            ptr::null(),
+            scales.as_ptr().cast(),
+            4,
+            out.as_mut_ptr().cast(),
+            0,
+            raw.as_ptr().cast(),
+        )
+    }
+}
 
 /// One violation: (case name, symbol, condition, action).
 type Case = (&'static str, String, &'static str, fn());
@@ -283,6 +320,89 @@ fn cases() -> Vec<Case> {
             "(n_idx % nr) == 0",
             || {
                 sym::<Getter2>(&format!("kai_get_rhs_packed_offset_{GEMM}"))(3, 64);
+            },
+        ),
+        (
+            "block_rhs_zero_point",
+            run(BLOCK_NXK),
+            "params->rhs_zero_point == 8",
+            || block_pack(BLOCK_NXK, 16, 32, (1, 0, BF16)),
+        ),
+        (
+            "block_scale_dt",
+            run(BLOCK_NXK),
+            "scale_dt == kai_dt_bf16",
+            || block_pack(BLOCK_NXK, 16, 32, (1, 8, 0x0411)),
+        ),
+        (
+            "block_length_multiple_of_32",
+            run(BLOCK_NXK),
+            "(bl % 32) == 0",
+            || block_pack(BLOCK_NXK, 16, 48, (1, 8, BF16)),
+        ),
+        (
+            "neon_block_depth",
+            run(BLOCK_NRX8),
+            "block_length_in_bytes == 8",
+            || block_pack(BLOCK_NRX8, 8, 32, (1, 8, BF16)),
+        ),
+        (
+            "block_k_multiple_of_bl",
+            format!("kai_get_rhs_packed_size_{BLOCK_NXK}"),
+            "(k % bl) == 0",
+            || {
+                sym::<Getter7>(&format!("kai_get_rhs_packed_size_{BLOCK_NXK}"))(
+                    8, 96, 8, 16, 2, 64, BF16,
+                );
+            },
+        ),
+        (
+            "block_kernel_k_multiple_of_bl",
+            run(BLOCK_GEMV),
+            "(k % bl) == 0",
+            || {
+                let buf = vec![0u8; 4096];
+                let mut dst = [0f32; 8];
+                // SAFETY: expected to abort before touching memory.
+                unsafe {
+                    sym::<MatmulBlockFn>(&format!("kai_run_{BLOCK_GEMV}"))(
+                        1,
+                        8,
+                        96,
+                        64,
+                        buf.as_ptr().cast(),
+                        buf.as_ptr().cast(),
+                        dst.as_mut_ptr().cast(),
+                        32,
+                        4,
+                        -1.0,
+                        1.0,
+                    )
+                }
+            },
+        ),
+        (
+            "f16_dst_stride_col",
+            run(F16_GEMV),
+            "dst_stride_col == sizeof(uint16_t)",
+            || {
+                let buf = vec![0u8; 4096];
+                let mut dst = [0f32; 8];
+                // SAFETY: expected to abort before touching memory.
+                unsafe {
+                    sym::<MatmulHalfFn>(&format!("kai_run_{F16_GEMV}"))(
+                        1,
+                        8,
+                        32,
+                        buf.as_ptr().cast(),
+                        buf.as_ptr().cast(),
+                        dst.as_mut_ptr().cast(),
+                        32,
+                        4,
+                        -1.0,
+                        1.0,
+                    )
+                }
             },
         ),
         (

@@ -6,11 +6,11 @@ use rkai_ukernels::catalog::Packer;
 use rkai_ukernels::contract;
 use rkai_ukernels::layout::RhsLayout;
 
-/// The packed layout `packer` writes.
+/// The packed layout `packer` writes (per-channel packers: no block length).
 fn layout(packer: &Packer) -> RhsLayout {
     packer
         .kind
-        .rhs_layout()
+        .rhs_layout(0)
         .expect("catalog routes only RHS packers here")
 }
 

@@ -82,3 +82,52 @@ pub fn sym<F: Copy>(symbol: &str) -> F {
 pub fn func<F: Copy>(verb: &str, name: &str) -> F {
     sym(&format!("kai_{verb}_{name}"))
 }
+
+pub type Getter6 = extern "C" fn(usize, usize, usize, usize, usize, u32) -> usize;
+pub type Getter7 = extern "C" fn(usize, usize, usize, usize, usize, usize, u32) -> usize;
+/// `kai_run_rhs_pack_{nxk,kxn}_qsi4c32p_qsu4c32s1s0` and the NEON `nrx4` / `nrx8` forms (the two
+/// parameter structs have one layout).
+pub type RhsPackQsi4c32pFn = unsafe extern "C" fn(
+    usize,
+    usize,
+    usize,
+    usize,
+    usize,
+    usize,
+    usize,
+    *const u8,
+    usize,
+    *const f32,
+    *const c_void,
+    usize,
+    *mut c_void,
+    usize,
+    *const c_void,
+);
+/// `kai_run_matmul_clamp_{f16,bf16}_qai8dxp*` (per-channel RHS; `dst` is `void*`).
+pub type MatmulHalfFn = unsafe extern "C" fn(
+    usize,
+    usize,
+    usize,
+    *const c_void,
+    *const c_void,
+    *mut c_void,
+    usize,
+    usize,
+    f32,
+    f32,
+);
+/// `kai_run_matmul_clamp_{f32,bf16}_qai8dxp*_qsi4c32p*` (per-block RHS: takes `bl`).
+pub type MatmulBlockFn = unsafe extern "C" fn(
+    usize,
+    usize,
+    usize,
+    usize,
+    *const c_void,
+    *const c_void,
+    *mut c_void,
+    usize,
+    usize,
+    f32,
+    f32,
+);

@@ -5,7 +5,9 @@
 //! packer name. Symbols are `kai_<verb>_<name>`.
 
 use crate::catalog::{Family, PackerKind};
+use crate::matmul::output::Output;
 use crate::pack::lhs_quant_pack_qai8dxp::LhsType;
+use crate::pack::rhs_pack_qsi4c32p_qsu4c32s1s0::Variant as Qsi4c32pPacker;
 
 /// One parameter: its C spelling, its Rust FFI spelling, its name.
 #[derive(Clone, Copy, Debug)]
@@ -56,73 +58,88 @@ const fn getter(verb: &'static str, params: &'static [CParam], doc: &'static str
 
 const NO_PARAMS: &[CParam] = &[];
 
-const QUANT_MATMUL_F32: &[CFunction] = &[
-    getter(
-        "get_m_step",
-        NO_PARAMS,
-        "Row step: portions must start at a multiple of it.",
-    ),
-    getter(
-        "get_n_step",
-        NO_PARAMS,
-        "Column step: portions must start at a multiple of it.",
-    ),
-    getter(
-        "get_mr",
-        NO_PARAMS,
-        "LHS rows interleaved per packed group (pass to the LHS packer).",
-    ),
-    getter(
-        "get_nr",
-        NO_PARAMS,
-        "RHS columns interleaved per packed group (pass to the RHS packer).",
-    ),
-    getter(
-        "get_kr",
-        NO_PARAMS,
-        "K values per inner step (pass to both packers).",
-    ),
-    getter("get_sr", NO_PARAMS, "Splits of kr (pass to both packers)."),
-    getter(
-        "get_lhs_packed_offset",
-        &[size("m_idx"), size("k")],
-        "Byte offset of row m_idx (a multiple of m_step) in the packed LHS.",
-    ),
-    getter(
-        "get_rhs_packed_offset",
-        &[size("n_idx"), size("k")],
-        "Byte offset of column n_idx (a multiple of n_step) in the packed RHS.",
-    ),
-    getter(
-        "get_dst_offset",
-        &[size("m_idx"), size("n_idx"), size("dst_stride")],
-        "Byte offset of element (m_idx, n_idx) in the destination.",
-    ),
-    getter(
-        "get_dst_size",
-        &[size("m"), size("n")],
-        "Bytes of an m x n destination.",
-    ),
-    CFunction {
-        verb: "run",
-        field: "run_matmul",
-        ret_c: "void",
-        ret_rust: "()",
-        params: &[
-            size("m"),
-            size("n"),
-            size("k"),
-            p("const void*", "*const core::ffi::c_void", "lhs_packed"),
-            p("const void*", "*const core::ffi::c_void", "rhs_packed"),
-            p("float*", "*mut f32", "dst"),
-            size("dst_stride_row"),
-            size("dst_stride_col"),
-            p("float", "f32", "scalar_min"),
-            p("float", "f32", "scalar_max"),
-        ],
-        doc: "Computes the m x n portion; writes nothing else.",
-    },
-];
+/// The function set of the `qai8dxp` matmul families: `$bl` is empty for per-channel RHS and
+/// `size("bl")` for per-block RHS (an extra argument of `get_rhs_packed_offset` and `run`);
+/// `dst` is `float*` for f32 output and `void*` for 16-bit outputs.
+macro_rules! quant_matmul_functions {
+    ([$($bl:expr)?], $dst_c:literal, $dst_rust:literal) => {
+        &[
+            getter(
+                "get_m_step",
+                NO_PARAMS,
+                "Row step: portions must start at a multiple of it.",
+            ),
+            getter(
+                "get_n_step",
+                NO_PARAMS,
+                "Column step: portions must start at a multiple of it.",
+            ),
+            getter(
+                "get_mr",
+                NO_PARAMS,
+                "LHS rows interleaved per packed group (pass to the LHS packer).",
+            ),
+            getter(
+                "get_nr",
+                NO_PARAMS,
+                "RHS columns interleaved per packed group (pass to the RHS packer).",
+            ),
+            getter(
+                "get_kr",
+                NO_PARAMS,
+                "K values per inner step (pass to both packers).",
+            ),
+            getter("get_sr", NO_PARAMS, "Splits of kr (pass to both packers)."),
+            getter(
+                "get_lhs_packed_offset",
+                &[size("m_idx"), size("k")],
+                "Byte offset of row m_idx (a multiple of m_step) in the packed LHS.",
+            ),
+            getter(
+                "get_rhs_packed_offset",
+                &[size("n_idx"), size("k") $(, $bl)?],
+                "Byte offset of column n_idx (a multiple of n_step) in the packed RHS.",
+            ),
+            getter(
+                "get_dst_offset",
+                &[size("m_idx"), size("n_idx"), size("dst_stride")],
+                "Byte offset of element (m_idx, n_idx) in the destination.",
+            ),
+            getter(
+                "get_dst_size",
+                &[size("m"), size("n")],
+                "Bytes of an m x n destination.",
+            ),
+            CFunction {
+                verb: "run",
+                field: "run_matmul",
+                ret_c: "void",
+                ret_rust: "()",
+                params: &[
+                    size("m"),
+                    size("n"),
+                    size("k"),
+                    $($bl,)?
+                    p("const void*", "*const core::ffi::c_void", "lhs_packed"),
+                    p("const void*", "*const core::ffi::c_void", "rhs_packed"),
+                    p($dst_c, $dst_rust, "dst"),
+                    size("dst_stride_row"),
+                    size("dst_stride_col"),
+                    p("float", "f32", "scalar_min"),
+                    p("float", "f32", "scalar_max"),
+                ],
+                doc: "Computes the m x n portion; writes nothing else.",
+            },
+        ]
+    };
+}
+
+const QUANT_MATMUL_F32: &[CFunction] = quant_matmul_functions!([], "float*", "*mut f32");
+const QUANT_MATMUL_HALF: &[CFunction] =
+    quant_matmul_functions!([], "void*", "*mut core::ffi::c_void");
+const BLOCK_MATMUL_F32: &[CFunction] = quant_matmul_functions!([size("bl")], "float*", "*mut f32");
+const BLOCK_MATMUL_HALF: &[CFunction] =
+    quant_matmul_functions!([size("bl")], "void*", "*mut core::ffi::c_void");
 
 /// The function set of the `qai8dxp` LHS packers, which differ only in the type of `lhs`.
 macro_rules! lhs_quant_pack_functions {
@@ -237,18 +254,89 @@ const RHS_PACK_QSI8CXP: &[CFunction] = rhs_pack_functions!(
     "Packs int8 weights with per-channel scales and optional bias."
 );
 
+/// The function set of the per-block int4 RHS packers, which differ only in their parameter
+/// struct (the NEON forms take the `nxk` one).
+macro_rules! rhs_pack_qsi4c32p_functions {
+    ($params_c:literal, $params_rust:literal) => {
+        &[
+            getter("get_n_step", &[size("nr")], "Column step of the packer."),
+            getter(
+                "get_rhs_offset",
+                &[size("n_idx"), size("rhs_stride")],
+                "Byte offset of column n_idx in the source.",
+            ),
+            getter(
+                "get_rhs_packed_stride",
+                &[size("k"), size("nr"), size("kr"), size("sr"), size("bl"), SCALE_DT],
+                "Bytes of one packed group of nr columns.",
+            ),
+            getter(
+                "get_rhs_packed_offset",
+                &[size("n_idx"), size("k"), size("nr"), size("kr"), size("sr"), size("bl"), SCALE_DT],
+                "Byte offset of the packed group holding column n_idx.",
+            ),
+            getter(
+                "get_rhs_packed_size",
+                &[size("n"), size("k"), size("nr"), size("kr"), size("sr"), size("bl"), SCALE_DT],
+                "Bytes of the packed RHS.",
+            ),
+            CFunction {
+                verb: "run",
+                field: "run",
+                ret_c: "void",
+                ret_rust: "()",
+                params: &[
+                    size("num_groups"),
+                    size("n"),
+                    size("k"),
+                    size("nr"),
+                    size("kr"),
+                    size("sr"),
+                    size("bl"),
+                    p("const uint8_t*", "*const u8", "rhs"),
+                    size("rhs_stride"),
+                    p("const float*", "*const f32", "bias"),
+                    p("const void*", "*const core::ffi::c_void", "scale"),
+                    size("scale_stride"),
+                    p("void*", "*mut core::ffi::c_void", "rhs_packed"),
+                    size("extra_bytes"),
+                    p($params_c, $params_rust, "params"),
+                ],
+                doc: "Packs uint4 weights (zero point 8) with bf16 scales per block and optional bias.",
+            },
+        ]
+    };
+}
+
+/// `enum kai_datatype` arrives as its 32-bit value (an unknown value is then an error, not UB).
+const SCALE_DT: CParam = p("enum kai_datatype", "u32", "scale_dt");
+
+const RHS_PACK_QSI4C32P_NXK: &[CFunction] = rhs_pack_qsi4c32p_functions!(
+    "const struct kai_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0_params*",
+    "*const rkai_ukernels::types::kai_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0_params"
+);
+const RHS_PACK_QSI4C32P_KXN: &[CFunction] = rhs_pack_qsi4c32p_functions!(
+    "const struct kai_rhs_pack_kxn_qsi4c32p_qsu4c32s1s0_params*",
+    "*const rkai_ukernels::types::kai_rhs_pack_kxn_qsi4c32p_qsu4c32s1s0_params"
+);
+
 impl Family {
     /// The C functions every kernel of the family exports, in interface-struct order.
     pub const fn c_functions(self) -> &'static [CFunction] {
-        match self {
-            Family::F32Qai8dxpQsi4cxp | Family::F32Qai8dxpQsi8cxp => QUANT_MATMUL_F32,
+        match (self.is_blockwise(), self.output()) {
+            (false, Output::F32) => QUANT_MATMUL_F32,
+            (false, _) => QUANT_MATMUL_HALF,
+            (true, Output::F32) => BLOCK_MATMUL_F32,
+            (true, _) => BLOCK_MATMUL_HALF,
         }
     }
 
     /// Module of the `rkai` crate holding the family's C-facing functions.
     pub const fn capi_module(self) -> &'static str {
-        match self {
-            Family::F32Qai8dxpQsi4cxp | Family::F32Qai8dxpQsi8cxp => "matmul_clamp_f32_qai8dxp",
+        if self.is_blockwise() {
+            "matmul_clamp_qai8dxp_blockwise"
+        } else {
+            "matmul_clamp_qai8dxp"
         }
     }
 }
@@ -261,6 +349,8 @@ impl PackerKind {
             PackerKind::LhsQuantQai8dxp(_) => LHS_QUANT_PACK_HALF,
             PackerKind::RhsQsi4cxp(_) | PackerKind::RhsQsi4cxps1s0 => RHS_PACK_QSI4CXP,
             PackerKind::RhsQsi8cxp(_) => RHS_PACK_QSI8CXP,
+            PackerKind::RhsQsi4c32p(Qsi4c32pPacker::Kxn) => RHS_PACK_QSI4C32P_KXN,
+            PackerKind::RhsQsi4c32p(_) => RHS_PACK_QSI4C32P_NXK,
         }
     }
 
@@ -271,7 +361,7 @@ impl PackerKind {
             PackerKind::RhsQsi4cxp(_) | PackerKind::RhsQsi4cxps1s0 => {
                 &[("kai_{name}_params", "kai_rhs_pack_qs4cxs1s0_param")]
             }
-            PackerKind::RhsQsi8cxp(_) => &[],
+            PackerKind::RhsQsi8cxp(_) | PackerKind::RhsQsi4c32p(_) => &[],
         }
     }
 
@@ -282,6 +372,7 @@ impl PackerKind {
             PackerKind::LhsQuantQai8dxp(_) => "lhs_quant_pack_qai8dxp_half",
             PackerKind::RhsQsi4cxp(_) | PackerKind::RhsQsi4cxps1s0 => "rhs_pack_qsi4cxp_qs4cxs1s0",
             PackerKind::RhsQsi8cxp(_) => "rhs_pack_qsi8cxp_qsi8cx",
+            PackerKind::RhsQsi4c32p(_) => "rhs_pack_qsi4c32p_qsu4c32s1s0",
         }
     }
 }

@@ -9,11 +9,15 @@
 use crate::arch::Isa;
 use crate::layout::RhsLayout;
 #[cfg(target_arch = "aarch64")]
+use crate::matmul::matmul_clamp_f32_qai8dxp_qsi4c32p as f32_qai8dxp_qsi4c32p;
+#[cfg(target_arch = "aarch64")]
 use crate::matmul::matmul_clamp_f32_qai8dxp_qsi4cxp as f32_qai8dxp_qsi4cxp;
 #[cfg(target_arch = "aarch64")]
 use crate::matmul::matmul_clamp_f32_qai8dxp_qsi8cxp as f32_qai8dxp_qsi8cxp;
+use crate::matmul::output::Output;
 use crate::pack::Source;
 use crate::pack::lhs_quant_pack_qai8dxp::LhsType;
+use crate::pack::rhs_pack_qsi4c32p_qsu4c32s1s0::Variant as Qsi4c32pPacker;
 
 /// Tile and packing parameters a kernel reports through its getters.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -39,6 +43,16 @@ pub enum Family {
     F32Qai8dxpQsi4cxp,
     /// `matmul_clamp_f32_qai8dxp_qsi8cxp`.
     F32Qai8dxpQsi8cxp,
+    /// `matmul_clamp_f32_qai8dxp_qsi4c32p`.
+    F32Qai8dxpQsi4c32p,
+    /// `matmul_clamp_f16_qai8dxp_qsi4cxp`.
+    F16Qai8dxpQsi4cxp,
+    /// `matmul_clamp_f16_qai8dxp_qsi8cxp`.
+    F16Qai8dxpQsi8cxp,
+    /// `matmul_clamp_bf16_qai8dxp_qsi4cxp`.
+    Bf16Qai8dxpQsi4cxp,
+    /// `matmul_clamp_bf16_qai8dxp_qsi4c32p`.
+    Bf16Qai8dxpQsi4c32p,
 }
 
 impl Family {
@@ -47,14 +61,42 @@ impl Family {
         match self {
             Family::F32Qai8dxpQsi4cxp => "matmul_clamp_f32_qai8dxp_qsi4cxp",
             Family::F32Qai8dxpQsi8cxp => "matmul_clamp_f32_qai8dxp_qsi8cxp",
+            Family::F32Qai8dxpQsi4c32p => "matmul_clamp_f32_qai8dxp_qsi4c32p",
+            Family::F16Qai8dxpQsi4cxp => "matmul_clamp_f16_qai8dxp_qsi4cxp",
+            Family::F16Qai8dxpQsi8cxp => "matmul_clamp_f16_qai8dxp_qsi8cxp",
+            Family::Bf16Qai8dxpQsi4cxp => "matmul_clamp_bf16_qai8dxp_qsi4cxp",
+            Family::Bf16Qai8dxpQsi4c32p => "matmul_clamp_bf16_qai8dxp_qsi4c32p",
         }
     }
 
-    /// Format of the packed RHS the family's kernels read.
-    pub const fn rhs_layout(self) -> RhsLayout {
+    /// Whether the RHS has one scale per block of `bl` K values (the C functions take `bl`).
+    pub const fn is_blockwise(self) -> bool {
+        matches!(
+            self,
+            Family::F32Qai8dxpQsi4c32p | Family::Bf16Qai8dxpQsi4c32p
+        )
+    }
+
+    /// Format of the packed RHS the family's kernels read; `bl` is the block length of the
+    /// per-block families and is ignored by the per-channel ones.
+    pub const fn rhs_layout(self, bl: usize) -> RhsLayout {
         match self {
-            Family::F32Qai8dxpQsi4cxp => RhsLayout::Qsi4cxp,
-            Family::F32Qai8dxpQsi8cxp => RhsLayout::Qsi8cxp,
+            Family::F32Qai8dxpQsi4cxp | Family::F16Qai8dxpQsi4cxp | Family::Bf16Qai8dxpQsi4cxp => {
+                RhsLayout::Qsi4cxp
+            }
+            Family::F32Qai8dxpQsi8cxp | Family::F16Qai8dxpQsi8cxp => RhsLayout::Qsi8cxp,
+            Family::F32Qai8dxpQsi4c32p | Family::Bf16Qai8dxpQsi4c32p => RhsLayout::Qsi4c32p { bl },
+        }
+    }
+
+    /// Element type of the destination.
+    pub const fn output(self) -> Output {
+        match self {
+            Family::F32Qai8dxpQsi4cxp | Family::F32Qai8dxpQsi8cxp | Family::F32Qai8dxpQsi4c32p => {
+                Output::F32
+            }
+            Family::F16Qai8dxpQsi4cxp | Family::F16Qai8dxpQsi8cxp => Output::F16,
+            Family::Bf16Qai8dxpQsi4cxp | Family::Bf16Qai8dxpQsi4c32p => Output::Bf16,
         }
     }
 }
@@ -70,15 +112,19 @@ pub enum PackerKind {
     RhsQsi4cxps1s0,
     /// Per-channel int8 RHS (`rhs_pack_{nxk,kxn}_qsi8cxp_qsi8cx_neon`).
     RhsQsi8cxp(Source),
+    /// int4 RHS with bf16 scales per block (`rhs_pack_{nxk,kxn}_qsi4c32p_qsu4c32s1s0` and the
+    /// NEON `nrx4` / `nrx8` forms).
+    RhsQsi4c32p(Qsi4c32pPacker),
 }
 
 impl PackerKind {
-    /// Format a per-channel RHS packer writes (`None` for LHS packers).
-    pub const fn rhs_layout(self) -> Option<RhsLayout> {
+    /// Format an RHS packer writes (`None` for LHS packers); `bl` as for [`Family::rhs_layout`].
+    pub const fn rhs_layout(self, bl: usize) -> Option<RhsLayout> {
         match self {
             PackerKind::LhsQuantQai8dxp(_) => None,
             PackerKind::RhsQsi4cxp(_) | PackerKind::RhsQsi4cxps1s0 => Some(RhsLayout::Qsi4cxp),
             PackerKind::RhsQsi8cxp(_) => Some(RhsLayout::Qsi8cxp),
+            PackerKind::RhsQsi4c32p(_) => Some(RhsLayout::Qsi4c32p { bl }),
         }
     }
 }
@@ -97,7 +143,8 @@ pub struct Packer {
 pub enum NativeFn {
     /// No ISA-specific code on this target: the portable implementation runs.
     Portable,
-    /// An implementation of a `qai8dxp` family (f32 output, per-channel int4 or int8 RHS).
+    /// An f32-output implementation of the kernel's tile and RHS format (16-bit-output families
+    /// narrow its results, see `matmul::output`).
     Qai8dxp(crate::matmul::qai8dxp::RunFn),
 }
 
@@ -185,6 +232,30 @@ pub static RHS_PACK_KXN_QSI8CXP_QSI8CX_NEON: Packer = Packer {
     kind: PackerKind::RhsQsi8cxp(Source::Kxn),
 };
 
+/// `kai_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0`.
+pub static RHS_PACK_NXK_QSI4C32P_QSU4C32S1S0: Packer = Packer {
+    name: "rhs_pack_nxk_qsi4c32p_qsu4c32s1s0",
+    kind: PackerKind::RhsQsi4c32p(Qsi4c32pPacker::Nxk),
+};
+
+/// `kai_rhs_pack_kxn_qsi4c32p_qsu4c32s1s0`.
+pub static RHS_PACK_KXN_QSI4C32P_QSU4C32S1S0: Packer = Packer {
+    name: "rhs_pack_kxn_qsi4c32p_qsu4c32s1s0",
+    kind: PackerKind::RhsQsi4c32p(Qsi4c32pPacker::Kxn),
+};
+
+/// `kai_rhs_pack_nxk_qsi4c32pnrx4_qsu4c32s1s0_neon` (block depth `kr / sr` = 4).
+pub static RHS_PACK_NXK_QSI4C32PNRX4_QSU4C32S1S0_NEON: Packer = Packer {
+    name: "rhs_pack_nxk_qsi4c32pnrx4_qsu4c32s1s0_neon",
+    kind: PackerKind::RhsQsi4c32p(Qsi4c32pPacker::NxkNrx4),
+};
+
+/// `kai_rhs_pack_nxk_qsi4c32pnrx8_qsu4c32s1s0_neon` (block depth `kr / sr` = 8).
+pub static RHS_PACK_NXK_QSI4C32PNRX8_QSU4C32S1S0_NEON: Packer = Packer {
+    name: "rhs_pack_nxk_qsi4c32pnrx8_qsu4c32s1s0_neon",
+    kind: PackerKind::RhsQsi4c32p(Qsi4c32pPacker::NxkNrx8),
+};
+
 /// Every packer, in header-generation order.
 pub static PACKERS: &[&Packer] = &[
     &LHS_QUANT_PACK_QAI8DXP_F32,
@@ -195,6 +266,10 @@ pub static PACKERS: &[&Packer] = &[
     &RHS_PACK_NXK_QSI4CXPS1S0_QSU4CXS1S0_NEON,
     &RHS_PACK_NXK_QSI8CXP_QSI8CX_NEON,
     &RHS_PACK_KXN_QSI8CXP_QSI8CX_NEON,
+    &RHS_PACK_NXK_QSI4C32P_QSU4C32S1S0,
+    &RHS_PACK_KXN_QSI4C32P_QSU4C32S1S0,
+    &RHS_PACK_NXK_QSI4C32PNRX4_QSU4C32S1S0_NEON,
+    &RHS_PACK_NXK_QSI4C32PNRX8_QSU4C32S1S0_NEON,
 ];
 
 const QSI4CXP_RHS: &[&Packer] = &[
@@ -202,21 +277,34 @@ const QSI4CXP_RHS: &[&Packer] = &[
     &RHS_PACK_KXN_QSI4CXP_QS4CXS1S0,
 ];
 const QAI8DXP_F32_LHS: &[&Packer] = &[&LHS_QUANT_PACK_QAI8DXP_F32];
+const QAI8DXP_F16_LHS: &[&Packer] = &[&LHS_QUANT_PACK_QAI8DXP_F16_NEON];
+const QAI8DXP_BF16_LHS: &[&Packer] = &[&LHS_QUANT_PACK_QAI8DXP_BF16_NEON];
+/// qsi4c32p packers for block depth 4 (`kr / sr`) and 8: the NEON forms accept only one.
+const QSI4C32P_RHS_DEPTH4: &[&Packer] = &[
+    &RHS_PACK_NXK_QSI4C32P_QSU4C32S1S0,
+    &RHS_PACK_KXN_QSI4C32P_QSU4C32S1S0,
+    &RHS_PACK_NXK_QSI4C32PNRX4_QSU4C32S1S0_NEON,
+];
+const QSI4C32P_RHS_DEPTH8: &[&Packer] = &[
+    &RHS_PACK_NXK_QSI4C32P_QSU4C32S1S0,
+    &RHS_PACK_KXN_QSI4C32P_QSU4C32S1S0,
+    &RHS_PACK_NXK_QSI4C32PNRX8_QSU4C32S1S0_NEON,
+];
 const QSI8CXP_RHS: &[&Packer] = &[
     &RHS_PACK_NXK_QSI8CXP_QSI8CX_NEON,
     &RHS_PACK_KXN_QSI8CXP_QSI8CX_NEON,
 ];
 
 // ---------------------------------------------------------------------------------------------
-// Kernels: matmul_clamp_f32_qai8dxp_qsi4cxp
+// Kernels
 
 /// Declares a kernel of a `qai8dxp` family: static name (the stem in upper case, which the
-/// build script relies on), family (also its `NativeFn` variant), its module, RHS packers, stem
-/// (also the variant's module name), ISA and the tile `[m_step, n_step, mr, nr, kr, sr]`.
+/// build script relies on), family, LHS and RHS packer lists, stem, ISA, the tile
+/// `[m_step, n_step, mr, nr, kr, sr]` and the implementation on this target.
 macro_rules! qai8dxp_kernel {
     (
-        $(#[$doc:meta])* $name:ident, $family:ident, $module:ident, $rhs:ident, $stem:ident, $isa:ident,
-        [$m_step:expr, $n_step:expr, $mr:expr, $nr:expr, $kr:expr, $sr:expr]
+        $(#[$doc:meta])* $name:ident, $family:ident, $lhs:ident, $rhs:ident, $stem:ident, $isa:ident,
+        [$m_step:expr, $n_step:expr, $mr:expr, $nr:expr, $kr:expr, $sr:expr], $native:expr
     ) => {
         $(#[$doc])*
         pub static $name: MatmulKernel = MatmulKernel {
@@ -224,24 +312,47 @@ macro_rules! qai8dxp_kernel {
             family: Family::$family,
             isa: Isa::$isa,
             tile: Tile { m_step: $m_step, n_step: $n_step, mr: $mr, nr: $nr, kr: $kr, sr: $sr },
-            lhs_packers: QAI8DXP_F32_LHS,
+            lhs_packers: $lhs,
             rhs_packers: $rhs,
-            native: native!($module::$stem),
+            native: $native,
         };
     };
 }
 
-/// A kernel of `matmul_clamp_f32_qai8dxp_qsi4cxp` (see [`qai8dxp_kernel`]).
+/// A kernel of `matmul_clamp_f32_qai8dxp_qsi4cxp` whose asm lives in the module named like it.
 macro_rules! f32_qai8dxp_qsi4cxp_kernel {
     ($(#[$doc:meta])* $name:ident, $stem:ident, $isa:ident, $tile:tt) => {
-        qai8dxp_kernel!($(#[$doc])* $name, F32Qai8dxpQsi4cxp, f32_qai8dxp_qsi4cxp, QSI4CXP_RHS, $stem, $isa, $tile);
+        qai8dxp_kernel!($(#[$doc])* $name, F32Qai8dxpQsi4cxp, QAI8DXP_F32_LHS, QSI4CXP_RHS, $stem,
+            $isa, $tile, native!(f32_qai8dxp_qsi4cxp::$stem));
     };
 }
 
-/// A kernel of `matmul_clamp_f32_qai8dxp_qsi8cxp` (see [`qai8dxp_kernel`]).
+/// A kernel of `matmul_clamp_f32_qai8dxp_qsi8cxp` whose asm lives in the module named like it.
 macro_rules! f32_qai8dxp_qsi8cxp_kernel {
     ($(#[$doc:meta])* $name:ident, $stem:ident, $isa:ident, $tile:tt) => {
-        qai8dxp_kernel!($(#[$doc])* $name, F32Qai8dxpQsi8cxp, f32_qai8dxp_qsi8cxp, QSI8CXP_RHS, $stem, $isa, $tile);
+        qai8dxp_kernel!($(#[$doc])* $name, F32Qai8dxpQsi8cxp, QAI8DXP_F32_LHS, QSI8CXP_RHS, $stem,
+            $isa, $tile, native!(f32_qai8dxp_qsi8cxp::$stem));
+    };
+}
+
+/// A kernel of `matmul_clamp_f32_qai8dxp_qsi4c32p`: RHS packer list (by block depth) and the
+/// asm module implementing its tile (stems with identical tiles share one).
+macro_rules! f32_qai8dxp_qsi4c32p_kernel {
+    ($(#[$doc:meta])* $name:ident, $stem:ident, $isa:ident, $tile:tt, $rhs:ident, $module:ident) => {
+        qai8dxp_kernel!($(#[$doc])* $name, F32Qai8dxpQsi4c32p, QAI8DXP_F32_LHS, $rhs, $stem,
+            $isa, $tile, native!(f32_qai8dxp_qsi4c32p::$module));
+    };
+}
+
+/// A kernel of a 16-bit-output family: family, LHS and RHS packer lists, and the f32 module
+/// and asm module of the f32 kernel with the same tile and RHS format, whose results it narrows.
+macro_rules! narrowed_kernel {
+    (
+        $(#[$doc:meta])* $name:ident, $family:ident, $lhs:ident, $rhs:ident, $stem:ident,
+        $isa:ident, $tile:tt, $f32_family:ident :: $module:ident
+    ) => {
+        qai8dxp_kernel!($(#[$doc])* $name, $family, $lhs, $rhs, $stem, $isa, $tile,
+            native!($f32_family::$module));
     };
 }
 
@@ -349,6 +460,262 @@ f32_qai8dxp_qsi8cxp_kernel!(
     [16, 4, 4, 4, 8, 1]
 );
 
+f32_qai8dxp_qsi4c32p_kernel!(
+    /// GEMV, 1 row x 4 columns per step, SDOT by element on 4-value blocks.
+    MATMUL_CLAMP_F32_QAI8DXP1X4_QSI4C32P4X4_1X4_NEON_DOTPROD,
+    matmul_clamp_f32_qai8dxp1x4_qsi4c32p4x4_1x4_neon_dotprod,
+    NeonDotprod,
+    [1, 4, 1, 4, 8, 2],
+    QSI4C32P_RHS_DEPTH4,
+    matmul_clamp_f32_qai8dxp1x4_qsi4c32p4x4_1x4_neon_dotprod
+);
+
+f32_qai8dxp_qsi4c32p_kernel!(
+    /// GEMV, 1 row x 8 columns per step, SDOT by element on 4-value blocks.
+    MATMUL_CLAMP_F32_QAI8DXP1X4_QSI4C32P8X4_1X8_NEON_DOTPROD,
+    matmul_clamp_f32_qai8dxp1x4_qsi4c32p8x4_1x8_neon_dotprod,
+    NeonDotprod,
+    [1, 8, 1, 8, 8, 2],
+    QSI4C32P_RHS_DEPTH4,
+    matmul_clamp_f32_qai8dxp1x4_qsi4c32p8x4_1x8_neon_dotprod
+);
+
+f32_qai8dxp_qsi4c32p_kernel!(
+    /// GEMV, 1 row x 4 columns per step, SDOT on 8-value blocks.
+    MATMUL_CLAMP_F32_QAI8DXP1X8_QSI4C32P4X8_1X4X32_NEON_DOTPROD,
+    matmul_clamp_f32_qai8dxp1x8_qsi4c32p4x8_1x4x32_neon_dotprod,
+    NeonDotprod,
+    [1, 4, 1, 4, 16, 2],
+    QSI4C32P_RHS_DEPTH8,
+    matmul_clamp_f32_qai8dxp1x8_qsi4c32p4x8_1x4x32_neon_dotprod
+);
+
+f32_qai8dxp_qsi4c32p_kernel!(
+    /// GEMV, 1 row x 8 columns per step, SDOT on 8-value blocks (same code as the `1x8x32` stem,
+    /// which KleidiAI gives the same tile).
+    MATMUL_CLAMP_F32_QAI8DXP1X8_QSI4C32P8X8_1X8_NEON_DOTPROD,
+    matmul_clamp_f32_qai8dxp1x8_qsi4c32p8x8_1x8_neon_dotprod,
+    NeonDotprod,
+    [1, 8, 1, 8, 16, 2],
+    QSI4C32P_RHS_DEPTH8,
+    matmul_clamp_f32_qai8dxp1x8_qsi4c32p8x8_1x8x32_neon_dotprod
+);
+
+f32_qai8dxp_qsi4c32p_kernel!(
+    /// GEMV, 1 row x 8 columns per step, SDOT on 8-value blocks.
+    MATMUL_CLAMP_F32_QAI8DXP1X8_QSI4C32P8X8_1X8X32_NEON_DOTPROD,
+    matmul_clamp_f32_qai8dxp1x8_qsi4c32p8x8_1x8x32_neon_dotprod,
+    NeonDotprod,
+    [1, 8, 1, 8, 16, 2],
+    QSI4C32P_RHS_DEPTH8,
+    matmul_clamp_f32_qai8dxp1x8_qsi4c32p8x8_1x8x32_neon_dotprod
+);
+
+f32_qai8dxp_qsi4c32p_kernel!(
+    /// GEMM, 16 rows x 4 columns per step, SDOT by element on 4-value blocks.
+    MATMUL_CLAMP_F32_QAI8DXP4X4_QSI4C32P4X4_16X4_NEON_DOTPROD,
+    matmul_clamp_f32_qai8dxp4x4_qsi4c32p4x4_16x4_neon_dotprod,
+    NeonDotprod,
+    [16, 4, 4, 4, 8, 2],
+    QSI4C32P_RHS_DEPTH4,
+    matmul_clamp_f32_qai8dxp4x4_qsi4c32p4x4_16x4_neon_dotprod
+);
+
+f32_qai8dxp_qsi4c32p_kernel!(
+    /// GEMM, 4 rows x 8 columns per step, SDOT by element on 4-value blocks.
+    MATMUL_CLAMP_F32_QAI8DXP4X4_QSI4C32P8X4_4X8_NEON_DOTPROD,
+    matmul_clamp_f32_qai8dxp4x4_qsi4c32p8x4_4x8_neon_dotprod,
+    NeonDotprod,
+    [4, 8, 4, 8, 8, 2],
+    QSI4C32P_RHS_DEPTH4,
+    matmul_clamp_f32_qai8dxp4x4_qsi4c32p8x4_4x8_neon_dotprod
+);
+
+f32_qai8dxp_qsi4c32p_kernel!(
+    /// GEMM, 16 rows x 4 columns per step, SMMLA.
+    MATMUL_CLAMP_F32_QAI8DXP4X8_QSI4C32P4X8_16X4X32_NEON_I8MM,
+    matmul_clamp_f32_qai8dxp4x8_qsi4c32p4x8_16x4x32_neon_i8mm,
+    NeonI8mm,
+    [16, 4, 4, 4, 16, 2],
+    QSI4C32P_RHS_DEPTH8,
+    matmul_clamp_f32_qai8dxp4x8_qsi4c32p4x8_16x4x32_neon_i8mm
+);
+
+f32_qai8dxp_qsi4c32p_kernel!(
+    /// GEMM, 8-row portions x 4 columns, SMMLA (runs the 16x4 code: same packed formats).
+    MATMUL_CLAMP_F32_QAI8DXP4X8_QSI4C32P4X8_8X4X32_NEON_I8MM,
+    matmul_clamp_f32_qai8dxp4x8_qsi4c32p4x8_8x4x32_neon_i8mm,
+    NeonI8mm,
+    [8, 4, 4, 4, 16, 2],
+    QSI4C32P_RHS_DEPTH8,
+    matmul_clamp_f32_qai8dxp4x8_qsi4c32p4x8_16x4x32_neon_i8mm
+);
+
+f32_qai8dxp_qsi4c32p_kernel!(
+    /// GEMM, 4 rows x 8 columns per step, SMMLA (same code as the `4x8x32` stem, which KleidiAI
+    /// gives the same tile).
+    MATMUL_CLAMP_F32_QAI8DXP4X8_QSI4C32P8X8_4X8_NEON_I8MM,
+    matmul_clamp_f32_qai8dxp4x8_qsi4c32p8x8_4x8_neon_i8mm,
+    NeonI8mm,
+    [4, 8, 4, 8, 16, 2],
+    QSI4C32P_RHS_DEPTH8,
+    matmul_clamp_f32_qai8dxp4x8_qsi4c32p8x8_4x8x32_neon_i8mm
+);
+
+f32_qai8dxp_qsi4c32p_kernel!(
+    /// GEMM, 4 rows x 8 columns per step, SMMLA.
+    MATMUL_CLAMP_F32_QAI8DXP4X8_QSI4C32P8X8_4X8X32_NEON_I8MM,
+    matmul_clamp_f32_qai8dxp4x8_qsi4c32p8x8_4x8x32_neon_i8mm,
+    NeonI8mm,
+    [4, 8, 4, 8, 16, 2],
+    QSI4C32P_RHS_DEPTH8,
+    matmul_clamp_f32_qai8dxp4x8_qsi4c32p8x8_4x8x32_neon_i8mm
+);
+
+narrowed_kernel!(
+    /// bf16 GEMV, 1 row x 4 columns per step, SDOT on 8-value blocks.
+    MATMUL_CLAMP_BF16_QAI8DXP1X8_QSI4C32P4X8_1X4_NEON_DOTPROD,
+    Bf16Qai8dxpQsi4c32p,
+    QAI8DXP_BF16_LHS,
+    QSI4C32P_RHS_DEPTH8,
+    matmul_clamp_bf16_qai8dxp1x8_qsi4c32p4x8_1x4_neon_dotprod,
+    NeonDotprod,
+    [1, 4, 1, 4, 16, 2],
+    f32_qai8dxp_qsi4c32p::matmul_clamp_f32_qai8dxp1x8_qsi4c32p4x8_1x4x32_neon_dotprod
+);
+
+narrowed_kernel!(
+    /// bf16 GEMM, 16 rows x 4 columns per step, SMMLA.
+    MATMUL_CLAMP_BF16_QAI8DXP4X8_QSI4C32P4X8_16X4_NEON_I8MM,
+    Bf16Qai8dxpQsi4c32p,
+    QAI8DXP_BF16_LHS,
+    QSI4C32P_RHS_DEPTH8,
+    matmul_clamp_bf16_qai8dxp4x8_qsi4c32p4x8_16x4_neon_i8mm,
+    NeonI8mm,
+    [16, 4, 4, 4, 16, 2],
+    f32_qai8dxp_qsi4c32p::matmul_clamp_f32_qai8dxp4x8_qsi4c32p4x8_16x4x32_neon_i8mm
+);
+
+narrowed_kernel!(
+    /// bf16 GEMV, 1 row x 8 columns per step, SDOT on 8-value blocks.
+    MATMUL_CLAMP_BF16_QAI8DXP1X8_QSI4CXP8X8_1X8_NEON_DOTPROD,
+    Bf16Qai8dxpQsi4cxp,
+    QAI8DXP_BF16_LHS,
+    QSI4CXP_RHS,
+    matmul_clamp_bf16_qai8dxp1x8_qsi4cxp8x8_1x8_neon_dotprod,
+    NeonDotprod,
+    [1, 8, 1, 8, 16, 2],
+    f32_qai8dxp_qsi4cxp::matmul_clamp_f32_qai8dxp1x8_qsi4cxp8x8_1x8x32_neon_dotprod
+);
+
+narrowed_kernel!(
+    /// bf16 GEMM, 8 rows x 8 columns per step, SMMLA.
+    MATMUL_CLAMP_BF16_QAI8DXP4X8_QSI4CXP8X8_8X8_NEON_I8MM,
+    Bf16Qai8dxpQsi4cxp,
+    QAI8DXP_BF16_LHS,
+    QSI4CXP_RHS,
+    matmul_clamp_bf16_qai8dxp4x8_qsi4cxp8x8_8x8_neon_i8mm,
+    NeonI8mm,
+    [8, 8, 4, 8, 16, 2],
+    f32_qai8dxp_qsi4cxp::matmul_clamp_f32_qai8dxp4x8_qsi4cxp8x8_8x8x32_neon_i8mm
+);
+
+narrowed_kernel!(
+    /// f16 GEMV, 1 row x 4 columns per step, SDOT by element on 4-value blocks.
+    MATMUL_CLAMP_F16_QAI8DXP1X4_QSI4CXP4X4_1X4_NEON_DOTPROD,
+    F16Qai8dxpQsi4cxp,
+    QAI8DXP_F16_LHS,
+    QSI4CXP_RHS,
+    matmul_clamp_f16_qai8dxp1x4_qsi4cxp4x4_1x4_neon_dotprod,
+    NeonDotprod,
+    [1, 4, 1, 4, 8, 2],
+    f32_qai8dxp_qsi4cxp::matmul_clamp_f32_qai8dxp1x4_qsi4cxp4x4_1x4_neon_dotprod
+);
+
+narrowed_kernel!(
+    /// f16 GEMV, 1 row x 4 columns per step, SDOT on 8-value blocks.
+    MATMUL_CLAMP_F16_QAI8DXP1X8_QSI4CXP4X8_1X4_NEON_DOTPROD,
+    F16Qai8dxpQsi4cxp,
+    QAI8DXP_F16_LHS,
+    QSI4CXP_RHS,
+    matmul_clamp_f16_qai8dxp1x8_qsi4cxp4x8_1x4_neon_dotprod,
+    NeonDotprod,
+    [1, 4, 1, 4, 16, 2],
+    f32_qai8dxp_qsi4cxp::matmul_clamp_f32_qai8dxp1x8_qsi4cxp4x8_1x4x32_neon_dotprod
+);
+
+narrowed_kernel!(
+    /// f16 GEMM, 16 rows x 4 columns per step, SDOT by element on 4-value blocks.
+    MATMUL_CLAMP_F16_QAI8DXP4X4_QSI4CXP4X4_16X4_NEON_DOTPROD,
+    F16Qai8dxpQsi4cxp,
+    QAI8DXP_F16_LHS,
+    QSI4CXP_RHS,
+    matmul_clamp_f16_qai8dxp4x4_qsi4cxp4x4_16x4_neon_dotprod,
+    NeonDotprod,
+    [16, 4, 4, 4, 8, 2],
+    f32_qai8dxp_qsi4cxp::matmul_clamp_f32_qai8dxp4x8_qsi4cxp4x4_16x4x32_neon_dotprod
+);
+
+narrowed_kernel!(
+    /// f16 GEMM, 16-row portions x 4 columns, SMMLA (runs the f32 8x4 code: same packed formats).
+    MATMUL_CLAMP_F16_QAI8DXP4X8_QSI4CXP4X8_16X4_NEON_I8MM,
+    F16Qai8dxpQsi4cxp,
+    QAI8DXP_F16_LHS,
+    QSI4CXP_RHS,
+    matmul_clamp_f16_qai8dxp4x8_qsi4cxp4x8_16x4_neon_i8mm,
+    NeonI8mm,
+    [16, 4, 4, 4, 16, 2],
+    f32_qai8dxp_qsi4cxp::matmul_clamp_f32_qai8dxp4x8_qsi4cxp4x8_8x4x32_neon_i8mm
+);
+
+narrowed_kernel!(
+    /// f16 GEMV, 1 row x 4 columns per step, SDOT by element on 4-value blocks.
+    MATMUL_CLAMP_F16_QAI8DXP1X4_QSI8CXP4X4_1X4_NEON_DOTPROD,
+    F16Qai8dxpQsi8cxp,
+    QAI8DXP_F16_LHS,
+    QSI8CXP_RHS,
+    matmul_clamp_f16_qai8dxp1x4_qsi8cxp4x4_1x4_neon_dotprod,
+    NeonDotprod,
+    [1, 4, 1, 4, 4, 1],
+    f32_qai8dxp_qsi8cxp::matmul_clamp_f32_qai8dxp1x4_qsi8cxp4x4_1x4_neon_dotprod
+);
+
+narrowed_kernel!(
+    /// f16 GEMV, 1 row x 4 columns per step, SDOT on 8-value blocks.
+    MATMUL_CLAMP_F16_QAI8DXP1X8_QSI8CXP4X8_1X4_NEON_DOTPROD,
+    F16Qai8dxpQsi8cxp,
+    QAI8DXP_F16_LHS,
+    QSI8CXP_RHS,
+    matmul_clamp_f16_qai8dxp1x8_qsi8cxp4x8_1x4_neon_dotprod,
+    NeonDotprod,
+    [1, 4, 1, 4, 8, 1],
+    f32_qai8dxp_qsi8cxp::matmul_clamp_f32_qai8dxp1x8_qsi8cxp4x8_1x4_neon_dotprod
+);
+
+narrowed_kernel!(
+    /// f16 GEMM, 16 rows x 4 columns per step, SDOT by element.
+    MATMUL_CLAMP_F16_QAI8DXP4X4_QSI8CXP4X4_16X4_NEON_DOTPROD,
+    F16Qai8dxpQsi8cxp,
+    QAI8DXP_F16_LHS,
+    QSI8CXP_RHS,
+    matmul_clamp_f16_qai8dxp4x4_qsi8cxp4x4_16x4_neon_dotprod,
+    NeonDotprod,
+    [16, 4, 4, 4, 4, 1],
+    f32_qai8dxp_qsi8cxp::matmul_clamp_f32_qai8dxp4x4_qsi8cxp4x4_16x4_neon_dotprod
+);
+
+narrowed_kernel!(
+    /// f16 GEMM, 16 rows x 4 columns per step, SMMLA.
+    MATMUL_CLAMP_F16_QAI8DXP4X8_QSI8CXP4X8_16X4_NEON_I8MM,
+    F16Qai8dxpQsi8cxp,
+    QAI8DXP_F16_LHS,
+    QSI8CXP_RHS,
+    matmul_clamp_f16_qai8dxp4x8_qsi8cxp4x8_16x4_neon_i8mm,
+    NeonI8mm,
+    [16, 4, 4, 4, 8, 1],
+    f32_qai8dxp_qsi8cxp::matmul_clamp_f32_qai8dxp4x8_qsi8cxp4x8_16x4_neon_i8mm
+);
+
 /// Every kernel, in header-generation order.
 pub static KERNELS: &[&MatmulKernel] = &[
     &MATMUL_CLAMP_F32_QAI8DXP1X4_QSI4CXP4X4_1X4_NEON_DOTPROD,
@@ -364,6 +731,29 @@ pub static KERNELS: &[&MatmulKernel] = &[
     &MATMUL_CLAMP_F32_QAI8DXP1X8_QSI8CXP4X8_1X4_NEON_DOTPROD,
     &MATMUL_CLAMP_F32_QAI8DXP4X4_QSI8CXP4X4_16X4_NEON_DOTPROD,
     &MATMUL_CLAMP_F32_QAI8DXP4X8_QSI8CXP4X8_16X4_NEON_I8MM,
+    &MATMUL_CLAMP_F32_QAI8DXP1X4_QSI4C32P4X4_1X4_NEON_DOTPROD,
+    &MATMUL_CLAMP_F32_QAI8DXP1X4_QSI4C32P8X4_1X8_NEON_DOTPROD,
+    &MATMUL_CLAMP_F32_QAI8DXP1X8_QSI4C32P4X8_1X4X32_NEON_DOTPROD,
+    &MATMUL_CLAMP_F32_QAI8DXP1X8_QSI4C32P8X8_1X8_NEON_DOTPROD,
+    &MATMUL_CLAMP_F32_QAI8DXP1X8_QSI4C32P8X8_1X8X32_NEON_DOTPROD,
+    &MATMUL_CLAMP_F32_QAI8DXP4X4_QSI4C32P4X4_16X4_NEON_DOTPROD,
+    &MATMUL_CLAMP_F32_QAI8DXP4X4_QSI4C32P8X4_4X8_NEON_DOTPROD,
+    &MATMUL_CLAMP_F32_QAI8DXP4X8_QSI4C32P4X8_16X4X32_NEON_I8MM,
+    &MATMUL_CLAMP_F32_QAI8DXP4X8_QSI4C32P4X8_8X4X32_NEON_I8MM,
+    &MATMUL_CLAMP_F32_QAI8DXP4X8_QSI4C32P8X8_4X8_NEON_I8MM,
+    &MATMUL_CLAMP_F32_QAI8DXP4X8_QSI4C32P8X8_4X8X32_NEON_I8MM,
+    &MATMUL_CLAMP_BF16_QAI8DXP1X8_QSI4C32P4X8_1X4_NEON_DOTPROD,
+    &MATMUL_CLAMP_BF16_QAI8DXP4X8_QSI4C32P4X8_16X4_NEON_I8MM,
+    &MATMUL_CLAMP_BF16_QAI8DXP1X8_QSI4CXP8X8_1X8_NEON_DOTPROD,
+    &MATMUL_CLAMP_BF16_QAI8DXP4X8_QSI4CXP8X8_8X8_NEON_I8MM,
+    &MATMUL_CLAMP_F16_QAI8DXP1X4_QSI4CXP4X4_1X4_NEON_DOTPROD,
+    &MATMUL_CLAMP_F16_QAI8DXP1X8_QSI4CXP4X8_1X4_NEON_DOTPROD,
+    &MATMUL_CLAMP_F16_QAI8DXP4X4_QSI4CXP4X4_16X4_NEON_DOTPROD,
+    &MATMUL_CLAMP_F16_QAI8DXP4X8_QSI4CXP4X8_16X4_NEON_I8MM,
+    &MATMUL_CLAMP_F16_QAI8DXP1X4_QSI8CXP4X4_1X4_NEON_DOTPROD,
+    &MATMUL_CLAMP_F16_QAI8DXP1X8_QSI8CXP4X8_1X4_NEON_DOTPROD,
+    &MATMUL_CLAMP_F16_QAI8DXP4X4_QSI8CXP4X4_16X4_NEON_DOTPROD,
+    &MATMUL_CLAMP_F16_QAI8DXP4X8_QSI8CXP4X8_16X4_NEON_I8MM,
 ];
 
 /// Looks a kernel up by stem (with or without the `kai_` prefix).

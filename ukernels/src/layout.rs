@@ -86,13 +86,67 @@ pub mod qsi4cxp {
     }
 }
 
-/// The packed per-channel RHS formats of the `qai8dxp` families.
+/// Packed int4 RHS with one bf16 scale per block of `bl` K values (`qsi4c32p`).
+///
+/// Group of `nr` columns: for each block, `nr * bl / 2` data bytes (the `qsi4cxp` nibble layout
+/// restarted per block) then `nr` x bf16 scales; after all blocks `nr` x `f32` row sums and `nr`
+/// x `f32` biases.
+pub mod qsi4c32p {
+    use super::*;
+
+    /// Block lengths must be multiples of this.
+    pub const BL_MULTIPLE: usize = 32;
+    /// Bytes per column after all blocks: `f32` row sum, `f32` bias.
+    pub const COL_TRAILER_BYTES: usize = 8;
+    /// Bytes of one block scale (bf16).
+    pub const SCALE_BYTES: usize = 2;
+
+    /// Checks the block length against K: KleidiAI's `(bl % 32) == 0` and `(k % bl) == 0`.
+    pub fn check_block(k: usize, bl: usize) -> Result<(), Violation> {
+        contract::require(bl != 0, "bl > 0")?;
+        contract::require(bl % BL_MULTIPLE == 0, "(bl % 32) == 0")?;
+        contract::require(k % bl == 0, "(k % bl) == 0")
+    }
+
+    /// Bytes of one block of `nr` columns: data then scales.
+    pub fn block_stride(nr: usize, bl: usize) -> Result<usize, Violation> {
+        contract::mul(
+            nr,
+            bl / 2 + SCALE_BYTES,
+            "packed RHS block size fits in size_t",
+        )
+    }
+
+    /// Bytes of one group of `nr` packed columns.
+    pub fn stride(k: usize, nr: usize, bl: usize) -> Result<usize, Violation> {
+        check_block(k, bl)?;
+        let blocks = contract::mul(
+            k / bl,
+            bl / 2 + SCALE_BYTES,
+            "packed RHS column size fits in size_t",
+        )?;
+        let col = contract::add(
+            blocks,
+            COL_TRAILER_BYTES,
+            "packed RHS column size fits in size_t",
+        )?;
+        contract::mul(nr, col, "packed RHS stride fits in size_t")
+    }
+}
+
+/// The packed RHS formats of the `qai8dxp` families.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RhsLayout {
-    /// int4, nibble-pair layouts (`qsi4cxp`, both the `s16s0` and the sequential packer).
+    /// int4 per channel, nibble-pair layouts (`qsi4cxp`, both the `s16s0` and the sequential
+    /// packer).
     Qsi4cxp,
-    /// int8 (`qsi8cxp`).
+    /// int8 per channel (`qsi8cxp`).
     Qsi8cxp,
+    /// int4 with bf16 scales per block of `bl` K values (`qsi4c32p`).
+    Qsi4c32p {
+        /// Block length.
+        bl: usize,
+    },
 }
 
 impl RhsLayout {
@@ -101,6 +155,7 @@ impl RhsLayout {
         match self {
             RhsLayout::Qsi4cxp => qsi4cxp::stride(k, nr, kr, sr),
             RhsLayout::Qsi8cxp => qsi8cxp::stride(k, nr, kr, sr),
+            RhsLayout::Qsi4c32p { bl } => qsi4c32p::stride(k, nr, bl),
         }
     }
 

@@ -294,3 +294,128 @@ fn put_column_trailer(trailer: &mut [u8], nr: usize, col: usize, sum: i32, scale
     trailer[4 * (nr + col)..][..4].copy_from_slice(&scale.to_le_bytes());
     trailer[4 * (2 * nr + col)..][..4].copy_from_slice(&bias.to_le_bytes());
 }
+
+/// How a `qsi4c32p` packer accumulates its f32 row sums (the bits can differ in the last place).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SumOrder {
+    /// One `d * partial` per `kr / sr`-byte segment (the scalar packers).
+    PerSegment,
+    /// One `d * partial` per 32-value chunk (the NEON `nrx4` / `nrx8` packers).
+    PerChunk,
+}
+
+/// f32 row sum of one `qsi4c32p` column: `sum over blocks b of d_b * sum_{k in b} w` in the
+/// packer's order, with partial sums over `2 * blen` values (segments) or 32 (chunks).
+pub fn qsi4c32p_row_sum(w: &[i8], d: &[u16], bl: usize, blen: usize, order: SumOrder) -> f32 {
+    let part = match order {
+        SumOrder::PerSegment => blen,
+        SumOrder::PerChunk => 16,
+    };
+    let mut sum = 0.0f32;
+    for (b, &bits) in d.iter().enumerate() {
+        let scale = f32::from_bits((bits as u32) << 16);
+        for c in 0..bl / 32 {
+            let chunk = &w[b * bl + 32 * c..][..32];
+            for s in 0..16 / part {
+                let partial: i32 = (0..part)
+                    .map(|j| chunk[s * part + j] as i32 + chunk[16 + s * part + j] as i32)
+                    .sum();
+                sum += partial as f32 * scale;
+            }
+        }
+    }
+    sum
+}
+
+/// Packs signed int4 weights `w` (n x k) with bf16 block scales `d` (n x k / bl, raw bits) into
+/// `qsi4c32p`: per group and block, value (col, k) of chunk `c` at data byte
+/// `((c * 16 + (k % 16)) / blen * nr + col) * blen + (k % 16) % blen` (low nibble for `k % 32 <
+/// 16`, high otherwise), then the block's `nr` scales; after the blocks, row sums and biases.
+/// Columns past `n` repeat column `n - 1`.
+#[allow(clippy::too_many_arguments)]
+pub fn pack_qsi4c32p(
+    n: usize,
+    k: usize,
+    nr: usize,
+    kr: usize,
+    sr: usize,
+    bl: usize,
+    w: &[i8],
+    d: &[u16],
+    bias: Option<&[f32]>,
+    order: SumOrder,
+    out: &mut [u8],
+) {
+    let blen = kr / sr;
+    let blocks = k / bl;
+    let block_bytes = nr * (bl / 2 + 2);
+    let stride = blocks * block_bytes + 8 * nr;
+    for g in 0..n.div_ceil(nr) {
+        let base = g * stride;
+        for col in 0..nr {
+            let src = (g * nr + col).min(n - 1);
+            let row = &w[src * k..(src + 1) * k];
+            let scales = &d[src * blocks..(src + 1) * blocks];
+            for (kk, &v) in row.iter().enumerate() {
+                let (b, within) = (kk / bl, kk % bl);
+                let (c, i) = (within / 32, within % 32);
+                let col_byte = 16 * c + i % 16;
+                let at =
+                    base + b * block_bytes + (col_byte / blen * nr + col) * blen + col_byte % blen;
+                let nib = (v as u8) & 0x0f;
+                out[at] = if i < 16 {
+                    (out[at] & 0xf0) | nib
+                } else {
+                    (out[at] & 0x0f) | (nib << 4)
+                };
+            }
+            for (b, &s) in scales.iter().enumerate() {
+                let at = base + b * block_bytes + nr * bl / 2 + 2 * col;
+                out[at..at + 2].copy_from_slice(&s.to_le_bytes());
+            }
+            let t = base + blocks * block_bytes;
+            let sum = qsi4c32p_row_sum(row, scales, bl, blen, order);
+            out[t + 4 * col..][..4].copy_from_slice(&sum.to_le_bytes());
+            let b = bias.map_or(0.0, |b| b[src]);
+            out[t + 4 * (nr + col)..][..4].copy_from_slice(&b.to_le_bytes());
+        }
+    }
+}
+
+/// Reference for `matmul_clamp_f32_qai8dxp_qsi4c32p` on unpacked operands: per block an integer
+/// dot product folded in with a fused multiply-add by the block scale, then the zero-point
+/// correction `fma(rsum, -zero_point, acc)`, the LHS scale, the bias, FMAX/FMIN.
+/// `rsum` are the packed row sums ([`qsi4c32p_row_sum`]).
+#[allow(clippy::too_many_arguments)]
+pub fn matmul_f32_qai8dx_qsi4c32(
+    m: usize,
+    n: usize,
+    k: usize,
+    bl: usize,
+    lq: &[i8],
+    rows: &[qai8dx::Row],
+    w: &[i8],
+    d: &[u16],
+    rsum: &[f32],
+    bias: Option<&[f32]>,
+    clamp: (f32, f32),
+    dst: &mut [f32],
+    dst_stride: usize,
+) {
+    let blocks = k / bl;
+    for i in 0..m {
+        for j in 0..n {
+            let mut acc = 0.0f32;
+            for b in 0..blocks {
+                let dot: i32 = (b * bl..(b + 1) * bl)
+                    .map(|kk| lq[i * k + kk] as i32 * w[j * k + kk] as i32)
+                    .sum();
+                let scale = f32::from_bits((d[j * blocks + b] as u32) << 16);
+                acc = libm::fmaf(dot as f32, scale, acc);
+            }
+            acc = libm::fmaf(rsum[j], -rows[i].zero_point as f32, acc);
+            let y = acc * rows[i].scale + bias.map_or(0.0, |b| b[j]);
+            dst[i * dst_stride + j] = float::clamp(y, clamp.0, clamp.1);
+        }
+    }
+}

@@ -1,11 +1,16 @@
-//! The `qai8dxp` matmul families (dynamically quantized int8 LHS x per-channel int4 or int8
-//! RHS, f32 output): their shared arguments, precondition checks and dispatch. The families
-//! differ only in the packed RHS format, which the kernel's family names.
+//! The `qai8dxp` matmul families (dynamically quantized int8 LHS x int4 or int8 RHS with
+//! per-channel or per-block scales; f32, f16 or bf16 output): their shared arguments,
+//! precondition checks and dispatch. Families differ in the packed RHS format and the output
+//! type, both of which the kernel's family names.
 
-use super::{matmul_clamp_f32_qai8dxp_qsi4cxp as int4, matmul_clamp_f32_qai8dxp_qsi8cxp as int8};
-use crate::catalog::{Family, MatmulKernel, NativeFn};
+use super::output::run_narrowed;
+use super::{
+    matmul_clamp_f32_qai8dxp_qsi4c32p as int4_blockwise, matmul_clamp_f32_qai8dxp_qsi4cxp as int4,
+    matmul_clamp_f32_qai8dxp_qsi8cxp as int8,
+};
+use crate::catalog::{MatmulKernel, NativeFn};
 use crate::contract::{self, Checked};
-use crate::layout;
+use crate::layout::{self, RhsLayout};
 
 /// Arguments of one `kai_run_matmul_*` call.
 #[derive(Clone, Copy, Debug)]
@@ -16,15 +21,17 @@ pub struct Args {
     pub n: usize,
     /// Full reduction length.
     pub k: usize,
+    /// Block length of the per-block families (ignored by the per-channel ones).
+    pub bl: usize,
     /// Packed LHS at the portion's first row group.
     pub lhs_packed: *const u8,
     /// Packed RHS at the portion's first column group.
     pub rhs_packed: *const u8,
     /// Destination at the portion's first element.
-    pub dst: *mut f32,
+    pub dst: *mut u8,
     /// Bytes between destination rows.
     pub dst_stride_row: usize,
-    /// Bytes between destination columns: must be `sizeof(float)`.
+    /// Bytes between destination columns: must be the element size.
     pub dst_stride_col: usize,
     /// Lower clamp bound.
     pub clamp_min: f32,
@@ -32,22 +39,22 @@ pub struct Args {
     pub clamp_max: f32,
 }
 
-/// Signature of an ISA-specific implementation.
+/// Signature of an ISA-specific implementation (f32 output).
 pub type RunFn = unsafe fn(&Args);
+
+/// Packed RHS format `kernel` reads for block length `bl`.
+fn rhs_layout(kernel: &MatmulKernel, bl: usize) -> RhsLayout {
+    kernel.family.rhs_layout(bl)
+}
 
 /// Checks what `kernel` requires of its arguments: KleidiAI's assertions plus non-null buffers,
 /// a destination stride that holds a row, and packed sizes that do not overflow.
 pub fn check(kernel: &MatmulKernel, a: &Args) -> Checked {
     let tile = &kernel.tile;
-    contract::require(
-        a.dst_stride_col == core::mem::size_of::<f32>(),
-        "dst_stride_col == sizeof(float)",
-    )?;
+    let out = kernel.family.output();
+    contract::require(a.dst_stride_col == out.size(), out.size_condition())?;
     layout::qai8dxp::stride(a.k, tile.mr, tile.kr, tile.sr)?;
-    kernel
-        .family
-        .rhs_layout()
-        .stride(a.k, tile.nr, tile.kr, tile.sr)?;
+    rhs_layout(kernel, a.bl).stride(a.k, tile.nr, tile.kr, tile.sr)?;
     if a.m == 0 || a.n == 0 {
         return Ok(());
     }
@@ -55,16 +62,17 @@ pub fn check(kernel: &MatmulKernel, a: &Args) -> Checked {
     contract::require(!a.lhs_packed.is_null(), "lhs_packed != NULL")?;
     contract::require(!a.rhs_packed.is_null(), "rhs_packed != NULL")?;
     contract::require(!a.dst.is_null(), "dst != NULL")?;
-    let row_bytes = contract::mul(a.n, 4, "n * sizeof(float) fits in size_t")?;
+    let row_bytes = contract::mul(a.n, out.size(), "n * sizeof(dst) fits in size_t")?;
     contract::require(
         a.m == 1 || a.dst_stride_row >= row_bytes,
-        "dst_stride_row >= n * sizeof(float)",
+        out.row_condition(),
     )?;
     Ok(())
 }
 
 /// Runs `kernel` on this target: its hand-written ISA implementation on aarch64, the portable
-/// implementation (same bytes, same results) elsewhere.
+/// implementation (same bytes, same results) elsewhere; 16-bit outputs go through the f32
+/// implementation of the same tile (see `matmul::output`).
 ///
 /// # Safety
 /// [`check`] must have passed; the buffers must hold the portion described by `a` in the layouts
@@ -73,13 +81,19 @@ pub unsafe fn run(kernel: &MatmulKernel, a: &Args) {
     if a.m == 0 || a.n == 0 {
         return;
     }
-    match kernel.native {
-        // SAFETY: forwarded contract.
+    let tile = &kernel.tile;
+    let run_f32 = |a: &Args| match kernel.native {
+        // SAFETY (every arm): forwarded contract.
         NativeFn::Qai8dxp(f) => unsafe { f(a) },
-        // SAFETY (both arms): forwarded contract.
-        NativeFn::Portable => match kernel.family {
-            Family::F32Qai8dxpQsi4cxp => unsafe { int4::portable::run(&kernel.tile, a) },
-            Family::F32Qai8dxpQsi8cxp => unsafe { int8::portable::run(&kernel.tile, a) },
+        NativeFn::Portable => match rhs_layout(kernel, a.bl) {
+            RhsLayout::Qsi4cxp => unsafe { int4::portable::run(tile, a) },
+            RhsLayout::Qsi8cxp => unsafe { int8::portable::run(tile, a) },
+            RhsLayout::Qsi4c32p { .. } => unsafe { int4_blockwise::portable::run(tile, a) },
         },
+    };
+    match kernel.family.output().narrowing() {
+        None => run_f32(a),
+        // SAFETY: forwarded contract; dst rows hold n 16-bit elements.
+        Some(narrow) => unsafe { run_narrowed(tile, rhs_layout(kernel, a.bl), narrow, a, run_f32) },
     }
 }

@@ -96,7 +96,7 @@ pub(crate) unsafe fn run(
 /// # Safety
 /// `lhs` points at a packed group of `mr * k_int` data bytes.
 #[inline]
-unsafe fn decode_lhs_chunk(
+pub(crate) unsafe fn decode_lhs_chunk(
     lhs: *const u8,
     mr: usize,
     blen: usize,
@@ -122,7 +122,7 @@ unsafe fn decode_lhs_chunk(
 
 /// Dot product of two 32-value int8 vectors in i32 (no overflow: |sum| <= 32 * 128 * 128).
 #[inline]
-fn dot32(l: &[i8; CHUNK], w: &[i8; CHUNK]) -> i32 {
+pub(crate) fn dot32(l: &[i8; CHUNK], w: &[i8; CHUNK]) -> i32 {
     l.iter().zip(w).map(|(&x, &y)| x as i32 * y as i32).sum()
 }
 
@@ -178,7 +178,6 @@ unsafe fn epilogue(
             // SAFETY: (row0 + rr, j0 + col) lies inside the m x n portion.
             unsafe {
                 a.dst
-                    .cast::<u8>()
                     .add((row0 + rr) * a.dst_stride_row + 4 * (j0 + col))
                     .cast::<f32>()
                     .write_unaligned(y)

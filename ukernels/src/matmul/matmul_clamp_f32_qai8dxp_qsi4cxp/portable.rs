@@ -6,6 +6,36 @@ use crate::catalog::Tile;
 use crate::layout;
 use crate::matmul::qai8dxp_portable::{self, CHUNK};
 
+/// Decodes the 32 weights of column `col` in 32-value chunk `c` of `s16s0` int4 data (`nr`
+/// columns, `blen`-byte runs) as `16 x value`: column bytes `16c .. 16c + 16` hold K = `32c + i`
+/// (low nibble) and `32c + 16 + i` (high), in runs of `blen` bytes (one block per super-block).
+///
+/// # Safety
+/// `data` holds the chunk (the bytes of chunks `0..=c` of the group).
+#[inline]
+pub(crate) unsafe fn decode_chunk(
+    data: *const u8,
+    nr: usize,
+    blen: usize,
+    col: usize,
+    c: usize,
+    w: &mut [i8; CHUNK],
+) {
+    let mut i = 0;
+    while i < CHUNK / 2 {
+        let kb = 16 * c + i;
+        let run_start = ((kb / blen) * nr + col) * blen + kb % blen;
+        let run = (blen - kb % blen).min(CHUNK / 2 - i);
+        for t in 0..run {
+            // SAFETY: run_start + t lies inside chunk c of the data.
+            let byte = unsafe { *data.add(run_start + t) };
+            w[i + t] = (byte << 4) as i8;
+            w[CHUNK / 2 + i + t] = (byte & 0xf0) as i8;
+        }
+        i += run;
+    }
+}
+
 /// Computes the portion described by `a`.
 ///
 /// # Safety
@@ -16,22 +46,9 @@ pub unsafe fn run(tile: &Tile, a: &Args) {
     let k_int = layout::qai8dxp::k_internal(a.k, tile.kr, tile.sr).unwrap_or(0);
     let rhs_stride = layout::qsi4cxp::stride(a.k, nr, tile.kr, tile.sr).unwrap_or(0);
     let rhs_data = nr * k_int / 2;
-    // Column bytes 16c .. 16c + 16 hold K = 32c + i (low nibble) and 32c + 16 + i (high), in runs
-    // of blen bytes (one block per super-block).
     let decode = |rhs: *const u8, col: usize, c: usize, w: &mut [i8; CHUNK]| {
-        let mut i = 0;
-        while i < CHUNK / 2 {
-            let kb = 16 * c + i;
-            let run_start = ((kb / blen) * nr + col) * blen + kb % blen;
-            let run = (blen - kb % blen).min(CHUNK / 2 - i);
-            for t in 0..run {
-                // SAFETY: run_start + t < rhs_data: the chunk lies inside the group's data.
-                let byte = unsafe { *rhs.add(run_start + t) };
-                w[i + t] = (byte << 4) as i8;
-                w[CHUNK / 2 + i + t] = (byte & 0xf0) as i8;
-            }
-            i += run;
-        }
+        // SAFETY: chunk c lies inside the group's data.
+        unsafe { decode_chunk(rhs, nr, blen, col, c, w) }
     };
     // SAFETY: forwarded contract; the decoder stays inside the group's data.
     unsafe { qai8dxp_portable::run(tile, a, rhs_stride, rhs_data, decode) }

@@ -1,27 +1,33 @@
-//! `matmul_clamp_f32_qai8dxp_qsi4cxp`, `matmul_clamp_f32_qai8dxp_qsi8cxp` and their packers
-//! (int8 activations x per-channel int4 or int8 weights), through the exported C symbols, against
-//! the scalar reference: getter values and packed sizes equal KleidiAI 1.30's (measured tables),
-//! packed bytes equal the reference byte for byte, results equal it bit for bit, on every edge
-//! shape, portion, guard-page placement, and (on aarch64) with callee-saved registers checked.
+//! Every `qai8dxp` family (int8 activations x per-channel int4 or int8 weights, or int4 weights
+//! with bf16 scales per block; f32, f16 or bf16 output) and its packers, through the exported C
+//! symbols, against the scalar reference: getter values and packed sizes equal KleidiAI 1.30's
+//! (measured tables), packed bytes equal the reference byte for byte, results equal it bit for
+//! bit (16-bit outputs: the reference's f32 result rounded to nearest even), on every edge shape,
+//! portion, guard-page placement, and (on aarch64) with callee-saved registers checked.
 
 mod support;
 
-use rkai::ukernels::catalog::{Family, KERNELS, MatmulKernel, PackerKind};
-use rkai::ukernels::matmul::matmul_clamp_f32_qai8dxp_qsi4cxp as int4;
-use rkai::ukernels::matmul::matmul_clamp_f32_qai8dxp_qsi8cxp as int8;
+use rkai::ukernels::catalog::{KERNELS, MatmulKernel, NativeFn, PackerKind};
+use rkai::ukernels::layout::RhsLayout;
+use rkai::ukernels::matmul::qai8dxp;
 use rkai::ukernels::pack::Source;
-use rkai::ukernels::reference::{self, qai8dx};
+use rkai::ukernels::pack::lhs_quant_pack_qai8dxp::LhsType;
+use rkai::ukernels::pack::rhs_pack_qsi4c32p_qsu4c32s1s0::Variant as BlockPacker;
+use rkai::ukernels::reference::{self, SumOrder, qai8dx};
 use rkai::ukernels::types::{
+    kai_datatype, kai_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0_params as BlockParams,
     kai_rhs_pack_qs4cxs1s0_param as Int4Params, kai_rhs_pack_qsi8cx_params,
 };
 use support::cabi::{
-    Getter0, Getter2, Getter3, Getter4, Getter5, LhsQuantPackFn as LhsPackFn, MatmulF32Fn as RunFn,
+    Getter0, Getter2, Getter3, Getter4, Getter5, Getter6, Getter7, LhsQuantPackFn as LhsPackFn,
+    LhsQuantPackHalfFn, MatmulBlockFn, MatmulF32Fn, MatmulHalfFn, RhsPackQsi4c32pFn,
     RhsPackQsi4cxpFn, RhsPackQsi8cxpFn,
 };
 use support::guard::{EDGES, Edge, Guarded};
 use support::rng::Rng;
 
 const LHS_PACKER: &str = "lhs_quant_pack_qai8dxp_f32";
+const BF16: u32 = kai_datatype::kai_dt_bf16 as u32;
 /// The int4 packers, for tests of their size formulas.
 const INT4_RHS_PACKERS: [(&str, bool); 2] = [
     ("rhs_pack_nxk_qsi4cxp_qs4cxs1s0", false),
@@ -35,7 +41,9 @@ fn rhs_packers(k: &MatmulKernel) -> Vec<(&'static str, bool)> {
         .map(|p| {
             let kxn = matches!(
                 p.kind,
-                PackerKind::RhsQsi4cxp(Source::Kxn) | PackerKind::RhsQsi8cxp(Source::Kxn)
+                PackerKind::RhsQsi4cxp(Source::Kxn)
+                    | PackerKind::RhsQsi8cxp(Source::Kxn)
+                    | PackerKind::RhsQsi4c32p(BlockPacker::Kxn)
             );
             (p.name, kxn)
         })
@@ -43,7 +51,24 @@ fn rhs_packers(k: &MatmulKernel) -> Vec<(&'static str, bool)> {
 }
 
 fn is_int8(k: &MatmulKernel) -> bool {
-    k.family == Family::F32Qai8dxpQsi8cxp
+    k.family.rhs_layout(0) == RhsLayout::Qsi8cxp
+}
+
+/// Row-sum order of a per-block packer (the NEON forms sum per 32-value chunk).
+fn sum_order(packer: &str) -> SumOrder {
+    if packer.contains("nrx") {
+        SumOrder::PerChunk
+    } else {
+        SumOrder::PerSegment
+    }
+}
+
+/// The element type of the LHS packer the catalog pairs with `k`.
+fn lhs_type(k: &MatmulKernel) -> LhsType {
+    match k.lhs_packers[0].kind {
+        PackerKind::LhsQuantQai8dxp(t) => t,
+        _ => unreachable!("qai8dxp kernels pair with qai8dxp LHS packers"),
+    }
 }
 
 /// The C function `kai_<verb>_<name>` as a typed pointer.
@@ -51,13 +76,9 @@ fn sym<F: Copy>(verb: &str, name: &str) -> F {
     support::cabi::func(verb, name)
 }
 
+/// Every kernel of the catalog belongs to a `qai8dxp` family.
 fn family_kernels() -> impl Iterator<Item = &'static MatmulKernel> {
-    KERNELS.iter().copied().filter(|k| {
-        matches!(
-            k.family,
-            Family::F32Qai8dxpQsi4cxp | Family::F32Qai8dxpQsi8cxp
-        )
-    })
+    KERNELS.iter().copied()
 }
 
 fn runnable_quiet() -> Vec<&'static MatmulKernel> {
@@ -124,7 +145,13 @@ fn packed_sizes_and_offsets_equal_kleidiai_values() {
                 row[6].parse().unwrap(),
             );
             let lhs = sym::<Getter5>("get_lhs_packed_size", row[1])(m, kk, t.mr, t.kr, t.sr);
-            let rhs = sym::<Getter5>("get_rhs_packed_size", row[2])(n, kk, t.nr, t.kr, t.sr);
+            let block = k.family.is_blockwise();
+            let bl: usize = if block { row[7].parse().unwrap() } else { 0 };
+            let rhs = if block {
+                sym::<Getter7>("get_rhs_packed_size", row[2])(n, kk, t.nr, t.kr, t.sr, bl, BF16)
+            } else {
+                sym::<Getter5>("get_rhs_packed_size", row[2])(n, kk, t.nr, t.kr, t.sr)
+            };
             let dst = sym::<Getter2>("get_dst_size", k.stem)(m, n);
             assert_eq!(
                 [lhs, rhs, dst].map(|v| v.to_string()),
@@ -137,49 +164,69 @@ fn packed_sizes_and_offsets_equal_kleidiai_values() {
             let lhs_p =
                 sym::<Getter5>("get_lhs_packed_offset", row[1])(step_m, kk, t.mr, t.kr, t.sr);
             assert_eq!(lhs_k, lhs_p);
-            let rhs_k = sym::<Getter2>("get_rhs_packed_offset", k.stem)(t.n_step, kk);
-            let rhs_p =
-                sym::<Getter5>("get_rhs_packed_offset", row[2])(t.n_step, kk, t.nr, t.kr, t.sr);
+            let (rhs_k, rhs_p, stride) = if block {
+                (
+                    sym::<Getter3>("get_rhs_packed_offset", k.stem)(t.n_step, kk, bl),
+                    sym::<Getter7>("get_rhs_packed_offset", row[2])(
+                        t.n_step, kk, t.nr, t.kr, t.sr, bl, BF16,
+                    ),
+                    sym::<Getter6>("get_rhs_packed_stride", row[2])(kk, t.nr, t.kr, t.sr, bl, BF16),
+                )
+            } else {
+                (
+                    sym::<Getter2>("get_rhs_packed_offset", k.stem)(t.n_step, kk),
+                    sym::<Getter5>("get_rhs_packed_offset", row[2])(t.n_step, kk, t.nr, t.kr, t.sr),
+                    sym::<Getter4>("get_rhs_packed_stride", row[2])(kk, t.nr, t.kr, t.sr),
+                )
+            };
             assert_eq!(rhs_k, rhs_p);
+            assert_eq!(rhs_p, stride);
+            let es = k.family.output().size();
             assert_eq!(
-                rhs_p,
-                sym::<Getter4>("get_rhs_packed_stride", row[2])(kk, t.nr, t.kr, t.sr)
-            );
-            assert_eq!(
-                sym::<Getter3>("get_dst_offset", k.stem)(t.m_step, t.n_step, 4 * n),
-                t.m_step * 4 * n + 4 * t.n_step
+                sym::<Getter3>("get_dst_offset", k.stem)(t.m_step, t.n_step, es * n),
+                t.m_step * es * n + es * t.n_step
             );
             checked += 1;
         }
     }
     assert!(
-        checked >= 6,
-        "expected the measured rows of both kernels, checked {checked}"
+        checked >= 3 * KERNELS.len(),
+        "expected the measured rows of every kernel, checked {checked}"
     );
 }
 
-/// A test problem: f32 activations, int4 or int8 weights, scales, optional bias.
+/// A test problem: activations (f32 values representable in the kernel's LHS packer type),
+/// int4 or int8 weights, per-channel f32 scales or per-block bf16 scales, optional bias.
 struct Problem {
     int8: bool,
     m: usize,
     n: usize,
     k: usize,
+    /// Block length of per-block weights (0: per channel).
+    bl: usize,
+    lhs_type: LhsType,
     lhs: Vec<f32>,
     w: Vec<i8>,
     scale: Vec<f32>,
+    /// bf16 bits, `k / bl` per channel (per-block weights only).
+    block_scale: Vec<u16>,
     bias: Option<Vec<f32>>,
 }
 
 impl Problem {
+    /// A problem for `kernel`; `bl` is the block length of per-block kernels (ignored otherwise).
     fn new(
         kernel: &MatmulKernel,
         m: usize,
         n: usize,
         k: usize,
+        bl: usize,
         with_bias: bool,
         seed: u64,
     ) -> Self {
         let int8 = is_int8(kernel);
+        let bl = if kernel.family.is_blockwise() { bl } else { 0 };
+        let lhs_type = lhs_type(kernel);
         let mut rng = Rng::new(seed);
         let mut lhs = rng.vec_f32(m * k, -3.0, 5.0);
         if m > 1 && k > 1 {
@@ -194,16 +241,58 @@ impl Problem {
         let (lo, hi) = if int8 { (-128, 127) } else { (-8, 7) };
         let w = (0..n * k).map(|_| rng.range_i32(lo, hi) as i8).collect();
         let scale = rng.vec_f32(n, 0.001, 0.1);
+        let block_scale = match k.checked_div(bl) {
+            None => Vec::new(),
+            Some(blocks) => rng
+                .vec_f32(n * blocks, 0.001, 0.1)
+                .iter()
+                .map(|&v| half::bf16::from_f32(v).to_bits())
+                .collect(),
+        };
         let bias = with_bias.then(|| rng.vec_f32(n, -1.0, 1.0));
+        for v in &mut lhs {
+            *v = match lhs_type {
+                LhsType::F32 => *v,
+                LhsType::F16 => half::f16::from_f32(*v).to_f32(),
+                LhsType::Bf16 => half::bf16::from_f32(*v).to_f32(),
+            };
+        }
         Problem {
             int8,
             m,
             n,
             k,
+            bl,
+            lhs_type,
             lhs,
             w,
             scale,
+            block_scale,
             bias,
+        }
+    }
+
+    /// The activations as the LHS packer's element type, with the row stride in bytes.
+    fn lhs_source(&self) -> (Vec<u8>, usize) {
+        match self.lhs_type {
+            LhsType::F32 => (
+                self.lhs.iter().flat_map(|v| v.to_le_bytes()).collect(),
+                4 * self.k,
+            ),
+            LhsType::F16 => (
+                self.lhs
+                    .iter()
+                    .flat_map(|&v| half::f16::from_f32(v).to_le_bytes())
+                    .collect(),
+                2 * self.k,
+            ),
+            LhsType::Bf16 => (
+                self.lhs
+                    .iter()
+                    .flat_map(|&v| half::bf16::from_f32(v).to_le_bytes())
+                    .collect(),
+                2 * self.k,
+            ),
         }
     }
 
@@ -258,13 +347,20 @@ impl Problem {
     }
 }
 
+/// Packs the activations with the LHS packer of the problem's element type.
 fn pack_lhs(p: &Problem, mr: usize, kr: usize, sr: usize, edge: Edge) -> Guarded {
-    let size = sym::<Getter5>("get_lhs_packed_size", LHS_PACKER)(p.m, p.k, mr, kr, sr);
-    let lhs = Guarded::from_f32(&p.lhs, edge);
+    let name = match p.lhs_type {
+        LhsType::F32 => LHS_PACKER,
+        LhsType::F16 => "lhs_quant_pack_qai8dxp_f16_neon",
+        LhsType::Bf16 => "lhs_quant_pack_qai8dxp_bf16_neon",
+    };
+    let size = sym::<Getter5>("get_lhs_packed_size", name)(p.m, p.k, mr, kr, sr);
+    let (bytes, stride) = p.lhs_source();
+    let lhs = Guarded::from_bytes(&bytes, edge);
     let mut packed = Guarded::new(size, edge);
     // SAFETY: buffers sized from the getters.
     unsafe {
-        sym::<LhsPackFn>("run", LHS_PACKER)(
+        sym::<LhsQuantPackHalfFn>("run", name)(
             p.m,
             p.k,
             mr,
@@ -272,11 +368,20 @@ fn pack_lhs(p: &Problem, mr: usize, kr: usize, sr: usize, edge: Edge) -> Guarded
             sr,
             0,
             lhs.ptr().cast(),
-            4 * p.k,
+            stride,
             packed.mut_ptr().cast(),
         )
     };
     packed
+}
+
+/// Bytes of the packed RHS for `p` with `packer`.
+fn rhs_packed_size(p: &Problem, packer: &str, nr: usize, kr: usize, sr: usize) -> usize {
+    if p.bl != 0 {
+        sym::<Getter7>("get_rhs_packed_size", packer)(p.n, p.k, nr, kr, sr, p.bl, BF16)
+    } else {
+        sym::<Getter5>("get_rhs_packed_size", packer)(p.n, p.k, nr, kr, sr)
+    }
 }
 
 fn pack_rhs(
@@ -288,13 +393,42 @@ fn pack_rhs(
     sr: usize,
     edge: Edge,
 ) -> Guarded {
-    let size = sym::<Getter5>("get_rhs_packed_size", packer.0)(p.n, p.k, nr, kr, sr);
+    let size = rhs_packed_size(p, packer.0, nr, kr, sr);
     let src = Guarded::from_bytes(&p.rhs_source(packer.1, zero_point), edge);
     let scale = Guarded::from_f32(&p.scale, edge);
     let bias = p.bias.as_ref().map(|b| Guarded::from_f32(b, edge));
     let mut packed = Guarded::new(size, edge);
     let bias_ptr = bias.as_ref().map_or(std::ptr::null(), |b| b.ptr().cast());
-    if p.int8 {
+    if p.bl != 0 {
+        let scales: Vec<u8> = p.block_scale.iter().flat_map(|s| s.to_le_bytes()).collect();
+        let scales = Guarded::from_bytes(&scales, edge);
+        let params = BlockParams {
+            lhs_zero_point: 1,
+            rhs_zero_point: 8,
+            scale_dt: kai_datatype::kai_dt_bf16,
+        };
+        let rhs_stride = if packer.1 { p.n.div_ceil(2) } else { p.k / 2 };
+        // SAFETY: buffers sized from the getters.
+        unsafe {
+            sym::<RhsPackQsi4c32pFn>("run", packer.0)(
+                1,
+                p.n,
+                p.k,
+                nr,
+                kr,
+                sr,
+                p.bl,
+                src.ptr(),
+                rhs_stride,
+                bias_ptr,
+                scales.ptr().cast(),
+                2 * (p.k / p.bl),
+                packed.mut_ptr().cast(),
+                0,
+                (&raw const params).cast(),
+            )
+        };
+    } else if p.int8 {
         let params = kai_rhs_pack_qsi8cx_params {
             lhs_zero_point: 1,
             scale_multiplier: 1.0,
@@ -342,16 +476,37 @@ fn pack_rhs(
     packed
 }
 
-/// Source zero points the int4 packers accept (the int8 packer has none; one pass).
+/// Source zero points the int4 packers accept (the int8 packer has none; one pass; the
+/// per-block packers take only 8).
 fn zero_points(p: &Problem) -> &'static [u8] {
-    if p.int8 { &[0] } else { &[0, 8] }
+    if p.int8 {
+        &[0]
+    } else if p.bl != 0 {
+        &[8]
+    } else {
+        &[0, 8]
+    }
 }
 
-/// Packed RHS bytes the reference expects for `p` and `k`'s tile.
-fn expected_rhs(k: &MatmulKernel, p: &Problem, size: usize) -> Vec<u8> {
+/// Packed RHS bytes the reference expects from `packer` for `p` and `k`'s tile.
+fn expected_rhs(k: &MatmulKernel, p: &Problem, size: usize, packer: &str) -> Vec<u8> {
     let t = k.tile;
     let mut out = vec![0u8; size];
-    if p.int8 {
+    if p.bl != 0 {
+        reference::pack_qsi4c32p(
+            p.n,
+            p.k,
+            t.nr,
+            t.kr,
+            t.sr,
+            p.bl,
+            &p.w,
+            &p.block_scale,
+            p.bias.as_deref(),
+            sum_order(packer),
+            &mut out,
+        );
+    } else if p.int8 {
         reference::pack_qsi8cxp(
             p.n,
             p.k,
@@ -379,9 +534,46 @@ fn expected_rhs(k: &MatmulKernel, p: &Problem, size: usize) -> Vec<u8> {
     out
 }
 
-/// Results the reference expects (row-major, stride n).
-fn expected_dst(p: &Problem, lq: &[i8], rows: &[qai8dx::Row], clamp: (f32, f32)) -> Vec<f32> {
+/// Results the reference expects in f32 (row-major, stride n) from an RHS packed by `packer`
+/// (which fixes the per-block row sums), with the kernel's tile `t`.
+fn expected_dst(
+    p: &Problem,
+    t: &rkai::ukernels::catalog::Tile,
+    packer: &str,
+    lq: &[i8],
+    rows: &[qai8dx::Row],
+    clamp: (f32, f32),
+) -> Vec<f32> {
     let mut dst = vec![0.0f32; p.m * p.n];
+    if let Some(blocks) = p.k.checked_div(p.bl) {
+        let rsum: Vec<f32> = (0..p.n)
+            .map(|j| {
+                reference::qsi4c32p_row_sum(
+                    &p.w[j * p.k..(j + 1) * p.k],
+                    &p.block_scale[j * blocks..(j + 1) * blocks],
+                    p.bl,
+                    t.kr / t.sr,
+                    sum_order(packer),
+                )
+            })
+            .collect();
+        reference::matmul_f32_qai8dx_qsi4c32(
+            p.m,
+            p.n,
+            p.k,
+            p.bl,
+            lq,
+            rows,
+            &p.w,
+            &p.block_scale,
+            &rsum,
+            p.bias.as_deref(),
+            clamp,
+            &mut dst,
+            p.n,
+        );
+        return dst;
+    }
     let f = if p.int8 {
         reference::matmul_f32_qai8dx_qsi8cx
     } else {
@@ -416,15 +608,27 @@ const PACK_SHAPES: [(usize, usize, usize); 10] = [
     (9, 5, 47),
 ];
 
+/// K and block length for a shape of a per-channel list: per-block kernels round K up to a block
+/// length that cycles through 32, 64, 128 and 256 (per-channel kernels: unchanged, 0).
+fn blocked(k: &MatmulKernel, kk: usize, seed: usize) -> (usize, usize) {
+    if k.family.is_blockwise() {
+        let bl = [32, 64, 128, 256][seed % 4];
+        (kk.div_ceil(bl) * bl, bl)
+    } else {
+        (kk, 0)
+    }
+}
+
 #[test]
 fn packers_match_reference_bytes() {
     let mut cases = 0;
     for k in family_kernels() {
         let t = k.tile;
         for (seed, &(m, n, kk)) in PACK_SHAPES.iter().enumerate() {
+            let (kk, bl) = blocked(k, kk, seed);
             for with_bias in [false, true] {
                 for edge in EDGES {
-                    let p = Problem::new(k, m, n, kk, with_bias, seed as u64);
+                    let p = Problem::new(k, m, n, kk, bl, with_bias, seed as u64);
                     let (lq, rows) = p.quantized();
                     let packed = pack_lhs(&p, t.mr, t.kr, t.sr, edge);
                     let mut expect = vec![0u8; packed.bytes().len()];
@@ -436,17 +640,14 @@ fn packers_match_reference_bytes() {
                         k.stem
                     );
                     for &zp in zero_points(&p) {
-                        let packers = rhs_packers(k);
-                        let size = sym::<Getter5>("get_rhs_packed_size", packers[0].0)(
-                            n, kk, t.nr, t.kr, t.sr,
-                        );
-                        let expect = expected_rhs(k, &p, size);
-                        for packer in packers {
+                        for packer in rhs_packers(k) {
+                            let size = rhs_packed_size(&p, packer.0, t.nr, t.kr, t.sr);
+                            let expect = expected_rhs(k, &p, size, packer.0);
                             let packed = pack_rhs(&p, packer, zp, t.nr, t.kr, t.sr, edge);
                             assert_eq!(
                                 packed.bytes(),
                                 &expect[..],
-                                "{} zp={zp} n={n} k={kk} bias={with_bias}",
+                                "{} zp={zp} n={n} k={kk} bl={bl} bias={with_bias}",
                                 packer.0
                             );
                             cases += 1;
@@ -464,7 +665,7 @@ fn lhs_packing_in_row_slices_equals_one_call() {
     // Frameworks pack row ranges on different threads: start offsets need not be multiples of mr.
     for k in family_kernels() {
         let t = k.tile;
-        let p = Problem::new(k, 11, 1, 45, false, 7);
+        let p = Problem::new(k, 11, 1, 45, 0, false, 7);
         let whole = pack_lhs(&p, t.mr, t.kr, t.sr, Edge::End);
         for split in 1..p.m {
             let mut parts = Guarded::new(whole.bytes().len(), Edge::End);
@@ -519,6 +720,39 @@ const SHAPES: [(usize, usize, usize); 21] = [
     (10, 4, 8),
 ];
 
+/// Shapes (m, n, k, bl) of the per-block kernels: every block length of the issue (32 to 256),
+/// one and several blocks, the same row and column tails as above.
+const BLOCK_SHAPES: [(usize, usize, usize, usize); 19] = [
+    (16, 32, 64, 32),
+    (15, 35, 128, 64),
+    (1, 35, 256, 128),
+    (1, 71, 256, 256),
+    (8, 32, 64, 64),
+    (15, 31, 96, 32),
+    (1, 1, 32, 32),
+    (3, 7, 32, 32),
+    (9, 17, 128, 32),
+    (2, 8, 512, 256),
+    (17, 9, 64, 32),
+    (6, 12, 128, 128),
+    (7, 14, 64, 32),
+    (5, 13, 32, 32),
+    (11, 6, 96, 32),
+    (10, 4, 256, 64),
+    (125, 200, 128, 64),
+    (64, 128, 64, 32),
+    (1, 225, 64, 32),
+];
+
+/// The test shapes (m, n, k, bl) of `k`'s family.
+fn shapes(k: &MatmulKernel) -> Vec<(usize, usize, usize, usize)> {
+    if k.family.is_blockwise() {
+        BLOCK_SHAPES.to_vec()
+    } else {
+        SHAPES.iter().map(|&(m, n, kk)| (m, n, kk, 0)).collect()
+    }
+}
+
 /// Portions (row start, col start, rows, cols) the way a threaded framework splits work.
 fn portions(m: usize, n: usize, m_step: usize, n_step: usize) -> Vec<(usize, usize, usize, usize)> {
     let mut out = vec![(0, 0, m, n)];
@@ -542,6 +776,78 @@ enum Impl {
     Portable,
 }
 
+/// The kernel's result bits for an f32 reference value: f32 bits, or the 16-bit rounding.
+fn expected_bits(k: &MatmulKernel, v: f32) -> u32 {
+    match k.family.output().narrowing() {
+        None => v.to_bits(),
+        Some(narrow) => narrow.bits(v) as u32,
+    }
+}
+
+/// Calls the exported `kai_run_matmul_<stem>` (whichever signature its family has).
+///
+/// # Safety
+/// The pointers describe a valid portion for the kernel.
+#[allow(clippy::too_many_arguments)]
+unsafe fn run_exported(
+    k: &MatmulKernel,
+    m: usize,
+    n: usize,
+    kk: usize,
+    bl: usize,
+    lhs: *const u8,
+    rhs: *const u8,
+    dst: *mut u8,
+    stride_row: usize,
+    clamp: (f32, f32),
+) {
+    let es = k.family.output().size();
+    // SAFETY (all arms): forwarded contract; the pointer types match each family's prototype.
+    unsafe {
+        if k.family.is_blockwise() {
+            sym::<MatmulBlockFn>("run", k.stem)(
+                m,
+                n,
+                kk,
+                bl,
+                lhs.cast(),
+                rhs.cast(),
+                dst.cast(),
+                stride_row,
+                es,
+                clamp.0,
+                clamp.1,
+            )
+        } else if es == 4 {
+            sym::<MatmulF32Fn>("run", k.stem)(
+                m,
+                n,
+                kk,
+                lhs.cast(),
+                rhs.cast(),
+                dst.cast(),
+                stride_row,
+                es,
+                clamp.0,
+                clamp.1,
+            )
+        } else {
+            sym::<MatmulHalfFn>("run", k.stem)(
+                m,
+                n,
+                kk,
+                lhs.cast(),
+                rhs.cast(),
+                dst.cast(),
+                stride_row,
+                es,
+                clamp.0,
+                clamp.1,
+            )
+        }
+    }
+}
+
 /// Runs one portion through `which` and checks it bit for bit against `expect`, and that nothing
 /// outside the portion was written.
 #[allow(clippy::too_many_arguments)]
@@ -557,12 +863,21 @@ fn run_portion(
     edge: Edge,
 ) {
     let (m0, n0, mh, nw) = portion;
+    let es = k.family.output().size();
     let stride = p.n + 3; // padded rows catch writes past the row end
     const CANARY: u32 = 0x7fc0_dead;
-    let mut dst = Guarded::from_bytes(&CANARY.to_le_bytes().repeat(p.m * stride), edge);
+    let canary = CANARY & (u32::MAX >> (32 - 8 * es));
+    let fill: Vec<u8> = (0..p.m * stride)
+        .flat_map(|_| canary.to_le_bytes()[..es].to_vec())
+        .collect();
+    let mut dst = Guarded::from_bytes(&fill, edge);
     let lhs_off = sym::<Getter2>("get_lhs_packed_offset", k.stem)(m0, p.k);
-    let rhs_off = sym::<Getter2>("get_rhs_packed_offset", k.stem)(n0, p.k);
-    let dst_off = sym::<Getter3>("get_dst_offset", k.stem)(m0, n0, 4 * stride);
+    let rhs_off = if p.bl != 0 {
+        sym::<Getter3>("get_rhs_packed_offset", k.stem)(n0, p.k, p.bl)
+    } else {
+        sym::<Getter2>("get_rhs_packed_offset", k.stem)(n0, p.k)
+    };
+    let dst_off = sym::<Getter3>("get_dst_offset", k.stem)(m0, n0, es * stride);
     // SAFETY: offsets from the kernel's getters; buffers sized by the packers' getters.
     unsafe {
         let (l, r, d) = (
@@ -571,52 +886,46 @@ fn run_portion(
             dst.mut_ptr().add(dst_off),
         );
         match which {
-            Impl::Exported => sym::<RunFn>("run", k.stem)(
-                mh,
-                nw,
-                p.k,
-                l.cast(),
-                r.cast(),
-                d.cast(),
-                4 * stride,
-                4,
-                clamp.0,
-                clamp.1,
-            ),
+            Impl::Exported => run_exported(k, mh, nw, p.k, p.bl, l, r, d, es * stride, clamp),
             Impl::Portable => {
-                let args = int4::Args {
+                let args = qai8dxp::Args {
                     m: mh,
                     n: nw,
                     k: p.k,
+                    bl: p.bl,
                     lhs_packed: l,
                     rhs_packed: r,
-                    dst: d.cast(),
-                    dst_stride_row: 4 * stride,
-                    dst_stride_col: 4,
+                    dst: d,
+                    dst_stride_row: es * stride,
+                    dst_stride_col: es,
                     clamp_min: clamp.0,
                     clamp_max: clamp.1,
                 };
-                if p.int8 {
-                    int8::portable::run(&k.tile, &args)
-                } else {
-                    int4::portable::run(&k.tile, &args)
-                }
+                let portable = MatmulKernel {
+                    native: NativeFn::Portable,
+                    ..*k
+                };
+                assert_eq!(qai8dxp::check(&portable, &args), Ok(()));
+                qai8dxp::run(&portable, &args)
             }
         }
     }
     for i in 0..p.m {
         for j in 0..stride {
-            let got = dst.f32_at(i * stride + j).to_bits();
+            let at = es * (i * stride + j);
+            let mut raw = [0u8; 4];
+            raw[..es].copy_from_slice(&dst.bytes()[at..at + es]);
+            let got = u32::from_le_bytes(raw);
             let inside = (m0..m0 + mh).contains(&i) && (n0..n0 + nw).contains(&j);
             let want = if inside {
-                expect[i * p.n + j].to_bits()
+                expected_bits(k, expect[i * p.n + j])
             } else {
-                CANARY
+                canary
             };
             assert_eq!(
                 got,
                 want,
-                "{} ({}) m={} n={} k={} portion={portion:?} at ({i},{j}) clamp={clamp:?}",
+                "{} ({}) m={} n={} k={} bl={} portion={portion:?} at ({i},{j}) clamp={clamp:?}",
                 k.stem,
                 if matches!(which, Impl::Exported) {
                     "exported"
@@ -625,7 +934,8 @@ fn run_portion(
                 },
                 p.m,
                 p.n,
-                p.k
+                p.k,
+                p.bl
             );
         }
     }
@@ -634,29 +944,22 @@ fn run_portion(
 fn check_kernel(k: &MatmulKernel, implementations: &[Impl]) -> usize {
     let t = k.tile;
     let mut cases = 0;
-    for (seed, &(m, n, kk)) in SHAPES.iter().enumerate() {
+    for (seed, (m, n, kk, bl)) in shapes(k).into_iter().enumerate() {
         for with_bias in [false, true] {
-            let p = Problem::new(k, m, n, kk, with_bias, 100 + seed as u64);
+            let p = Problem::new(k, m, n, kk, bl, with_bias, 100 + seed as u64);
             let (lq, rows) = p.quantized();
+            let packers = rhs_packers(k);
+            let packer = packers[(seed + with_bias as usize) % packers.len()];
             let no_clamp = (f32::NEG_INFINITY, f32::INFINITY);
-            let unclamped = expected_dst(&p, &lq, &rows, no_clamp);
+            let unclamped = expected_dst(&p, &t, packer.0, &lq, &rows, no_clamp);
             let mut sorted = unclamped.clone();
             sorted.sort_by(f32::total_cmp);
             let biting = (sorted[sorted.len() / 5], sorted[sorted.len() * 4 / 5]);
             for clamp in [no_clamp, biting] {
-                let expect = expected_dst(&p, &lq, &rows, clamp);
+                let expect = expected_dst(&p, &t, packer.0, &lq, &rows, clamp);
                 for edge in EDGES {
                     let lhs = pack_lhs(&p, t.mr, t.kr, t.sr, edge);
-                    let packers = rhs_packers(k);
-                    let rhs = pack_rhs(
-                        &p,
-                        packers[(seed + with_bias as usize) % packers.len()],
-                        8,
-                        t.nr,
-                        t.kr,
-                        t.sr,
-                        edge,
-                    );
+                    let rhs = pack_rhs(&p, packer, 8, t.nr, t.kr, t.sr, edge);
                     for portion in portions(m, n, t.m_step, t.n_step) {
                         for which in implementations {
                             run_portion(k, which, &p, &lhs, &rhs, portion, clamp, &expect, edge);
@@ -696,21 +999,23 @@ fn callee_saved_registers_survive() {
     for k in runnable() {
         let t = k.tile;
         for &(m, n, kk) in &[(1, 8, 32), (9, 17, 65), (16, 32, 64)] {
-            let p = Problem::new(k, m, n, kk, true, 5);
+            let (kk, bl) = blocked(k, kk, 1);
+            let p = Problem::new(k, m, n, kk, bl, true, 5);
             let lhs = pack_lhs(&p, t.mr, t.kr, t.sr, Edge::End);
             let rhs = pack_rhs(&p, rhs_packers(k)[0], 8, t.nr, t.kr, t.sr, Edge::End);
-            let mut dst = Guarded::new(4 * m * n, Edge::End);
+            let es = k.family.output().size() as u64;
+            let mut dst = Guarded::new(es as usize * m * n, Edge::End);
+            let (lhs, rhs, dst) = (lhs.ptr() as u64, rhs.ptr() as u64, dst.mut_ptr() as u64);
+            let (m, n, kk) = (m as u64, n as u64, kk as u64);
+            // The per-block prototype has `bl` after k, pushing dst_stride_col onto the stack.
+            let (x, stack) = if bl != 0 {
+                ([m, n, kk, bl as u64, lhs, rhs, dst, es * n], [es, 0])
+            } else {
+                ([m, n, kk, lhs, rhs, dst, es * n, es], [0, 0])
+            };
             let args = CallArgs {
-                x: [
-                    m as u64,
-                    n as u64,
-                    kk as u64,
-                    lhs.ptr() as u64,
-                    rhs.ptr() as u64,
-                    dst.mut_ptr() as u64,
-                    4 * n as u64,
-                    4,
-                ],
+                x,
+                stack,
                 d: [
                     CallArgs::f32_bits(-1e30),
                     CallArgs::f32_bits(1e30),
@@ -760,17 +1065,19 @@ mod random_shapes {
         fn random_problems_match_reference(m in 1usize..40, n in 1usize..40, kk in 1usize..130, seed in any::<u64>(), bias in any::<bool>()) {
             for k in runnable_quiet() {
                 let t = k.tile;
-                let p = Problem::new(k, m, n, kk, bias, seed);
+                let (kk, bl) = blocked(k, kk, seed as usize);
+                let p = Problem::new(k, m, n, kk, bl, bias, seed);
                 let (lq, rows) = p.quantized();
                 let lhs = pack_lhs(&p, t.mr, t.kr, t.sr, Edge::End);
                 let mut expect_lhs = vec![0u8; lhs.bytes().len()];
                 reference::pack::qai8dxp(m, kk, t.mr, t.kr, t.sr, &lq, &rows, &mut expect_lhs);
                 prop_assert_eq!(lhs.bytes(), &expect_lhs[..]);
-                let rhs = pack_rhs(&p, rhs_packers(k)[(seed % 2) as usize], 8, t.nr, t.kr, t.sr, Edge::End);
-                let expect_rhs = expected_rhs(k, &p, rhs.bytes().len());
+                let packer = rhs_packers(k)[(seed % 2) as usize];
+                let rhs = pack_rhs(&p, packer, 8, t.nr, t.kr, t.sr, Edge::End);
+                let expect_rhs = expected_rhs(k, &p, rhs.bytes().len(), packer.0);
                 prop_assert_eq!(rhs.bytes(), &expect_rhs[..]);
                 let clamp = (-2.0, 2.5);
-                let expect = expected_dst(&p, &lq, &rows, clamp);
+                let expect = expected_dst(&p, &t, packer.0, &lq, &rows, clamp);
                 run_portion(k, &Impl::Exported, &p, &lhs, &rhs, (0, 0, m, n), clamp, &expect, Edge::End);
             }
         }
@@ -807,7 +1114,7 @@ fn half_precision_lhs_packers_match_f32_packer_on_widened_input() {
             }
             for (seed, &(m, n, kk)) in PACK_SHAPES.iter().enumerate() {
                 for edge in EDGES {
-                    let mut p = Problem::new(k, m, n, kk, false, 300 + seed as u64);
+                    let mut p = Problem::new(k, m, n, kk, 0, false, 300 + seed as u64);
                     let bits: Vec<u16> = p
                         .lhs
                         .iter()
@@ -875,7 +1182,7 @@ fn sequential_nibble_int4_packer_matches_reference_bytes() {
             for zp in [0u8, 8] {
                 for with_bias in [false, true] {
                     for edge in EDGES {
-                        let p = Problem::new(int4, 1, n, kk, with_bias, 500 + seed as u64);
+                        let p = Problem::new(int4, 1, n, kk, 0, with_bias, 500 + seed as u64);
                         let size = sym::<Getter5>("get_rhs_packed_size", NAME)(n, kk, nr, kr, sr);
                         let mut expect = vec![0u8; size];
                         reference::pack_qsi4cxps1s0(

@@ -1,5 +1,6 @@
-//! C functions of the `matmul_clamp_f32_qai8dxp_qsi4cxp` and `..._qsi8cxp` families, which share
-//! their function set and arguments and differ in the packed RHS format.
+//! C functions of the per-channel `qai8dxp` families (`matmul_clamp_{f32,f16,bf16}_qai8dxp_qsi4cxp`
+//! and `..._qsi8cxp`), which share their function set and differ in the packed RHS format and
+//! the output type; the per-block families reuse them (see `matmul_clamp_qai8dxp_blockwise`).
 
 use super::ensure;
 use core::ffi::c_void;
@@ -42,12 +43,23 @@ pub fn get_lhs_packed_offset(kernel: &MatmulKernel, symbol: &str, m_idx: usize, 
 }
 
 pub fn get_rhs_packed_offset(kernel: &MatmulKernel, symbol: &str, n_idx: usize, k: usize) -> usize {
+    rhs_packed_offset(kernel, symbol, n_idx, k, 0)
+}
+
+/// Offset of column `n_idx` in the packed RHS; `bl` is used by the per-block families only.
+pub(super) fn rhs_packed_offset(
+    kernel: &MatmulKernel,
+    symbol: &str,
+    n_idx: usize,
+    k: usize,
+    bl: usize,
+) -> usize {
     let t = &kernel.tile;
     ensure(
         symbol,
         kernel
             .family
-            .rhs_layout()
+            .rhs_layout(bl)
             .offset(n_idx, k, t.nr, t.kr, t.sr),
     )
 }
@@ -70,18 +82,21 @@ pub fn get_dst_offset(
     );
     ensure(
         symbol,
-        layout::dst::offset(m_idx, n_idx, dst_stride, size_of::<f32>()),
+        layout::dst::offset(m_idx, n_idx, dst_stride, kernel.family.output().size()),
     )
 }
 
-pub fn get_dst_size(_: &MatmulKernel, symbol: &str, m: usize, n: usize) -> usize {
-    ensure(symbol, layout::dst::size(m, n, size_of::<f32>()))
+pub fn get_dst_size(kernel: &MatmulKernel, symbol: &str, m: usize, n: usize) -> usize {
+    ensure(
+        symbol,
+        layout::dst::size(m, n, kernel.family.output().size()),
+    )
 }
 
 /// # Safety
 /// KleidiAI's contract for `kai_run_matmul_*`: packed operands and dst cover the portion.
 #[allow(clippy::too_many_arguments)]
-pub unsafe fn run_matmul(
+pub unsafe fn run_matmul<T>(
     kernel: &MatmulKernel,
     symbol: &str,
     m: usize,
@@ -89,7 +104,47 @@ pub unsafe fn run_matmul(
     k: usize,
     lhs_packed: *const c_void,
     rhs_packed: *const c_void,
-    dst: *mut f32,
+    dst: *mut T,
+    dst_stride_row: usize,
+    dst_stride_col: usize,
+    scalar_min: f32,
+    scalar_max: f32,
+) {
+    // SAFETY: forwarded contract; per-channel kernels ignore bl.
+    unsafe {
+        run_blocks(
+            kernel,
+            symbol,
+            m,
+            n,
+            k,
+            0,
+            lhs_packed,
+            rhs_packed,
+            dst.cast(),
+            dst_stride_row,
+            dst_stride_col,
+            scalar_min,
+            scalar_max,
+        )
+    }
+}
+
+/// [`run_matmul`] with a block length (used by the per-block families only).
+///
+/// # Safety
+/// As for [`run_matmul`].
+#[allow(clippy::too_many_arguments)]
+pub(super) unsafe fn run_blocks(
+    kernel: &MatmulKernel,
+    symbol: &str,
+    m: usize,
+    n: usize,
+    k: usize,
+    bl: usize,
+    lhs_packed: *const c_void,
+    rhs_packed: *const c_void,
+    dst: *mut u8,
     dst_stride_row: usize,
     dst_stride_col: usize,
     scalar_min: f32,
@@ -99,6 +154,7 @@ pub unsafe fn run_matmul(
         m,
         n,
         k,
+        bl,
         lhs_packed: lhs_packed.cast(),
         rhs_packed: rhs_packed.cast(),
         dst,

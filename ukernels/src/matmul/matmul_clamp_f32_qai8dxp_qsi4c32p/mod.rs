@@ -1,0 +1,30 @@
+//! `matmul_clamp_f32_qai8dxp_qsi4c32p`: f32 output = dynamically quantized int8 LHS (per row,
+//! asymmetric) x int4 RHS with one bf16 scale per block of `bl` K values, plus bias, clamped.
+//!
+//! For row i and column j (`lq` packed LHS values, `w16` = 16 x int4 weight, `d` the block
+//! scales widened to f32, trailers as packed), all in f32 with fused multiply-adds:
+//! `acc = sum over blocks b of fma(f32(I_b) / 16, d[j][b], acc)` where
+//! `I_b = sum_{k in b} lq * w16` (i32); then `acc = fma(rsum[j], f32(lhs_offset[i]), acc)`,
+//! `y = acc * lhs_scale[i] + bias[j]` (multiply and add not fused), clamped with `FMAX` then
+//! `FMIN`. KleidiAI's SVE sibling `..._qsi4c32p8x4_1x8_sve_dotprod` shows the same sequence.
+
+pub mod portable;
+
+#[cfg(target_arch = "aarch64")]
+pub mod matmul_clamp_f32_qai8dxp1x4_qsi4c32p4x4_1x4_neon_dotprod;
+#[cfg(target_arch = "aarch64")]
+pub mod matmul_clamp_f32_qai8dxp1x4_qsi4c32p8x4_1x8_neon_dotprod;
+#[cfg(target_arch = "aarch64")]
+pub mod matmul_clamp_f32_qai8dxp1x8_qsi4c32p4x8_1x4x32_neon_dotprod;
+#[cfg(target_arch = "aarch64")]
+pub mod matmul_clamp_f32_qai8dxp1x8_qsi4c32p8x8_1x8x32_neon_dotprod;
+#[cfg(target_arch = "aarch64")]
+pub mod matmul_clamp_f32_qai8dxp4x4_qsi4c32p4x4_16x4_neon_dotprod;
+#[cfg(target_arch = "aarch64")]
+pub mod matmul_clamp_f32_qai8dxp4x4_qsi4c32p8x4_4x8_neon_dotprod;
+#[cfg(target_arch = "aarch64")]
+pub mod matmul_clamp_f32_qai8dxp4x8_qsi4c32p4x8_16x4x32_neon_i8mm;
+#[cfg(target_arch = "aarch64")]
+pub mod matmul_clamp_f32_qai8dxp4x8_qsi4c32p8x8_4x8x32_neon_i8mm;
+
+pub use super::qai8dxp::{Args, RunFn};

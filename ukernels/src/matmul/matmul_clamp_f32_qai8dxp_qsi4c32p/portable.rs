@@ -1,0 +1,117 @@
+//! Portable implementation of the family for any tile: per LHS row group and RHS column group,
+//! each block's integer dot products are formed from 32-value chunks decoded like the
+//! per-channel format, then folded into f32 accumulators with the block scales.
+
+use super::Args;
+use crate::catalog::Tile;
+use crate::float;
+use crate::layout;
+use crate::matmul::matmul_clamp_f32_qai8dxp_qsi4cxp::portable::decode_chunk;
+use crate::matmul::qai8dxp_portable::{CHUNK, decode_lhs_chunk, dot32};
+
+/// Largest `mr` and `nr` handled with on-stack tiles per pass; wider groups take several passes.
+const MAX_ROWS: usize = 16;
+const MAX_COLS: usize = 16;
+
+/// Computes the portion described by `a`.
+///
+/// # Safety
+/// See [`crate::matmul::qai8dxp::run`]; `tile` must be the tile the buffers were packed for.
+pub unsafe fn run(tile: &Tile, a: &Args) {
+    let (mr, nr, bl) = (tile.mr, tile.nr, a.bl);
+    let blen = tile.kr / tile.sr;
+    let blocks = a.k / bl;
+    let lhs_stride = layout::qai8dxp::stride(a.k, mr, tile.kr, tile.sr).unwrap_or(0);
+    let rhs_stride = layout::qsi4c32p::stride(a.k, nr, bl).unwrap_or(0);
+    let block_stride = layout::qsi4c32p::block_stride(nr, bl).unwrap_or(0);
+    let read_i32 = |p: *const u8| unsafe { p.cast::<i32>().read_unaligned() };
+    let read_f32 = |p: *const u8| unsafe { p.cast::<f32>().read_unaligned() };
+    for gm in 0..a.m.div_ceil(mr) {
+        // SAFETY: group gm of the packed LHS; its trailer follows mr * k data bytes.
+        let lhs = unsafe { a.lhs_packed.add(gm * lhs_stride) };
+        let lhs_trailer = unsafe { lhs.add(mr * a.k) };
+        let group_rows = mr.min(a.m - gm * mr);
+        for j0 in (0..a.n).step_by(nr) {
+            // SAFETY: column group j0 / nr of the packed RHS; sums and biases follow the blocks.
+            let rhs = unsafe { a.rhs_packed.add((j0 / nr) * rhs_stride) };
+            let rhs_trailer = unsafe { rhs.add(blocks * block_stride) };
+            let group_cols = nr.min(a.n - j0);
+            for r0 in (0..group_rows).step_by(MAX_ROWS) {
+                let rows = MAX_ROWS.min(group_rows - r0);
+                for c0 in (0..group_cols).step_by(MAX_COLS) {
+                    let cols = MAX_COLS.min(group_cols - c0);
+                    let mut acc = [[0.0f32; MAX_COLS]; MAX_ROWS];
+                    let mut lq = [[0i8; CHUNK]; MAX_ROWS];
+                    let mut wq = [[0i8; CHUNK]; MAX_COLS];
+                    for b in 0..blocks {
+                        // SAFETY: block b of the group: data, then nr bf16 scales.
+                        let block = unsafe { rhs.add(b * block_stride) };
+                        let mut dots = [[0i32; MAX_COLS]; MAX_ROWS];
+                        for c in 0..bl / CHUNK {
+                            for (cc, w) in wq.iter_mut().enumerate().take(cols) {
+                                // SAFETY: chunk c lies inside the block's data.
+                                unsafe { decode_chunk(block, nr, blen, c0 + cc, c, w) };
+                            }
+                            for (rr, l) in lq.iter_mut().enumerate().take(rows) {
+                                // SAFETY: reads values < mr * k of this LHS group.
+                                unsafe {
+                                    decode_lhs_chunk(
+                                        lhs,
+                                        mr,
+                                        blen,
+                                        r0 + rr,
+                                        b * bl + c * CHUNK,
+                                        a.k,
+                                        l,
+                                    )
+                                };
+                            }
+                            for rr in 0..rows {
+                                for cc in 0..cols {
+                                    dots[rr][cc] =
+                                        dots[rr][cc].wrapping_add(dot32(&lq[rr], &wq[cc]));
+                                }
+                            }
+                        }
+                        for cc in 0..cols {
+                            // SAFETY: the block's nr scales follow its nr * bl / 2 data bytes.
+                            let raw = unsafe {
+                                block
+                                    .add(nr * bl / 2 + 2 * (c0 + cc))
+                                    .cast::<u16>()
+                                    .read_unaligned()
+                            };
+                            let d = f32::from_bits((raw as u32) << 16);
+                            for rr in 0..rows {
+                                // SCVTF #4: the weights were 16x their value; /16 is exact.
+                                let f = dots[rr][cc] as f32 * 0.0625;
+                                acc[rr][cc] = libm::fmaf(f, d, acc[rr][cc]);
+                            }
+                        }
+                    }
+                    for (rr, acc_row) in acc.iter().enumerate().take(rows) {
+                        let slot = r0 + rr;
+                        // SAFETY: the LHS trailer holds mr offsets then mr scales.
+                        let lhs_offset = read_i32(unsafe { lhs_trailer.add(4 * slot) });
+                        let lhs_scale = read_f32(unsafe { lhs_trailer.add(4 * (mr + slot)) });
+                        for (cc, &acc) in acc_row.iter().enumerate().take(cols) {
+                            let col = c0 + cc;
+                            // SAFETY: the RHS trailer holds nr sums then nr biases.
+                            let rsum = read_f32(unsafe { rhs_trailer.add(4 * col) });
+                            let bias = read_f32(unsafe { rhs_trailer.add(4 * (nr + col)) });
+                            let v = libm::fmaf(rsum, lhs_offset as f32, acc);
+                            let y = float::clamp(v * lhs_scale + bias, a.clamp_min, a.clamp_max);
+                            // SAFETY: (gm * mr + slot, j0 + col) lies inside the m x n portion.
+                            unsafe {
+                                a.dst
+                                    .add((gm * mr + slot) * a.dst_stride_row + 4 * (j0 + col))
+                                    .cast::<f32>()
+                                    .write_unaligned(y)
+                            };
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
