@@ -319,11 +319,15 @@ macro_rules! qai8dxp_kernel {
     };
 }
 
-/// A kernel of `matmul_clamp_f32_qai8dxp_qsi4cxp` whose asm lives in the module named like it.
+/// A kernel of `matmul_clamp_f32_qai8dxp_qsi4cxp` whose asm lives in the module named like it,
+/// or in the given module (a loop with the same packed formats).
 macro_rules! f32_qai8dxp_qsi4cxp_kernel {
     ($(#[$doc:meta])* $name:ident, $stem:ident, $isa:ident, $tile:tt) => {
+        f32_qai8dxp_qsi4cxp_kernel!($(#[$doc])* $name, $stem, $isa, $tile, $stem);
+    };
+    ($(#[$doc:meta])* $name:ident, $stem:ident, $isa:ident, $tile:tt, $module:ident) => {
         qai8dxp_kernel!($(#[$doc])* $name, F32Qai8dxpQsi4cxp, QAI8DXP_F32_LHS, QSI4CXP_RHS, $stem,
-            $isa, $tile, native!(f32_qai8dxp_qsi4cxp::$stem));
+            $isa, $tile, native!(f32_qai8dxp_qsi4cxp::$module));
     };
 }
 
@@ -405,11 +409,13 @@ f32_qai8dxp_qsi4cxp_kernel!(
 );
 
 f32_qai8dxp_qsi4cxp_kernel!(
-    /// GEMM, 4 rows x 4 columns per step, SMMLA.
+    /// GEMM, 4-row portions x 4 columns, SMMLA: runs the 8x4 loop (same packed formats), whose
+    /// 8-row blocks reuse each decoded weight register twice as often as a 4-row loop can.
     MATMUL_CLAMP_F32_QAI8DXP4X8_QSI4CXP4X8_4X4X32_NEON_I8MM,
     matmul_clamp_f32_qai8dxp4x8_qsi4cxp4x8_4x4x32_neon_i8mm,
     NeonI8mm,
-    [4, 4, 4, 4, 16, 2]
+    [4, 4, 4, 4, 16, 2],
+    matmul_clamp_f32_qai8dxp4x8_qsi4cxp4x8_8x4x32_neon_i8mm
 );
 
 f32_qai8dxp_qsi4cxp_kernel!(
@@ -421,11 +427,13 @@ f32_qai8dxp_qsi4cxp_kernel!(
 );
 
 f32_qai8dxp_qsi4cxp_kernel!(
-    /// GEMM, 4 rows x 8 columns per step, SMMLA.
+    /// GEMM, 4-row portions x 8 columns, SMMLA: runs the 8x8 loop (same packed formats; see the
+    /// 4x4 stem).
     MATMUL_CLAMP_F32_QAI8DXP4X8_QSI4CXP8X8_4X8X32_NEON_I8MM,
     matmul_clamp_f32_qai8dxp4x8_qsi4cxp8x8_4x8x32_neon_i8mm,
     NeonI8mm,
-    [4, 8, 4, 8, 16, 2]
+    [4, 8, 4, 8, 16, 2],
+    matmul_clamp_f32_qai8dxp4x8_qsi4cxp8x8_8x8x32_neon_i8mm
 );
 
 f32_qai8dxp_qsi8cxp_kernel!(

@@ -54,6 +54,14 @@ pub enum LhsType {
 }
 
 impl LhsType {
+    /// Bytes per source element.
+    pub const fn size(self) -> usize {
+        match self {
+            LhsType::F32 => 4,
+            LhsType::F16 | LhsType::Bf16 => 2,
+        }
+    }
+
     /// The block depths (`kr / sr`) the packer supports, as KleidiAI asserts them: any for f32,
     /// 4 or 8 for f16, 8 for bf16.
     pub fn check_block_depth(self, kr: usize, sr: usize) -> Checked {

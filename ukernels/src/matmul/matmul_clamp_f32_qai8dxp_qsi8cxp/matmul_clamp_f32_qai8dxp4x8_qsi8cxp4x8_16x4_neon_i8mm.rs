@@ -15,10 +15,18 @@
 //! * `v0`..`v3` — RHS of one 8-deep block (columns `{0,1}`, `{2,3}`), even
 //!   blocks in `v0`/`v1`, odd blocks in `v2`/`v3`.
 //!
-//! One K-loop iteration covers a 32-deep chunk: 4 RHS and 16 LHS `ldp q` and
-//! 64 `smmla` (2048 MACs). The LHS of a row block lives in up to four
-//! groups; a group past the block's last row is replaced by group 0, so only
-//! groups holding rows are ever read.
+//! One K-loop iteration covers a 32-deep chunk: 8 RHS and 32 LHS `ldr q`, 64
+//! `smmla` (2048 MACs), 5 pointer `add`s, `subs` and `b.ne`. The LHS of a row
+//! block lives in up to four groups; a group past the block's last row is
+//! replaced by group 0, so only groups holding rows are ever read.
+//!
+//! The loop is bound by dispatch width on Neoverse V2 (6 uops per cycle; 4
+//! `smmla` pipes need 16 cycles for 64 `smmla`), so its uop count matters, not
+//! its instruction count: an `ldp q` costs three uops on V2 and N2 (two on V1)
+//! where two `ldr q` cost two. With 20 `ldp q` the iteration was 131 uops
+//! (21.8 cycles of dispatch on V2, 23 in llvm-mca: 70% of the `smmla` peak);
+//! with 40 `ldr q` it is 111 uops (18.5 cycles: 86%). N2 and V1 stay bound by
+//! their `smmla` pipes (32 and 16 cycles).
 //!
 //! The epilogue works one row pair at a time: `trn1`/`trn2` on `.2d` turn two
 //! 2x2 blocks into two tile rows (`v5`, `v6`), which are offset, rescaled,
@@ -26,16 +34,25 @@
 
 use core::arch::asm;
 
-/// One 8-deep K block at byte offset `$o` of every pointer: RHS into
-/// `v$r0`/`v$r1`, LHS row pairs into `v8`..`v15`, then the 16 `smmla`.
+/// One 8-deep K block at byte offset `$o` (`$p` = `$o + 16`) of every pointer:
+/// RHS into `v$r0`/`v$r1`, LHS row pairs into `v8`..`v15`, then the 16 `smmla`.
+///
+/// Every operand register takes its own `ldr q` (one uop on Neoverse N2, V1
+/// and V2) rather than sharing an `ldp q` (three uops on N2 and V2, two on
+/// V1): the loop is dispatch-bound on V2, see the module notes.
 macro_rules! k_block {
-    ($o:literal, $r0:literal, $r1:literal) => {
+    ($o:literal, $p:literal, $r0:literal, $r1:literal) => {
         concat!(
-            concat!("ldp q", $r0, ", q", $r1, ", [x24, #", $o, "]\n"),
-            concat!("ldp q8, q9, [x20, #", $o, "]\n"),
-            concat!("ldp q10, q11, [x21, #", $o, "]\n"),
-            concat!("ldp q12, q13, [x22, #", $o, "]\n"),
-            concat!("ldp q14, q15, [x23, #", $o, "]\n"),
+            concat!("ldr q", $r0, ", [x24, #", $o, "]\n"),
+            concat!("ldr q", $r1, ", [x24, #", $p, "]\n"),
+            concat!("ldr q8, [x20, #", $o, "]\n"),
+            concat!("ldr q9, [x20, #", $p, "]\n"),
+            concat!("ldr q10, [x21, #", $o, "]\n"),
+            concat!("ldr q11, [x21, #", $p, "]\n"),
+            concat!("ldr q12, [x22, #", $o, "]\n"),
+            concat!("ldr q13, [x22, #", $p, "]\n"),
+            concat!("ldr q14, [x23, #", $o, "]\n"),
+            concat!("ldr q15, [x23, #", $p, "]\n"),
             concat!("smmla v16.4s, v8.16b, v", $r0, ".16b\n"),
             concat!("smmla v17.4s, v8.16b, v", $r1, ".16b\n"),
             concat!("smmla v18.4s, v9.16b, v", $r0, ".16b\n"),
@@ -229,10 +246,10 @@ pub unsafe fn matmul_f32_qai8dxp4x8_qsi8cxp4x8_16x4(
             // ---- K loop: one 32-deep chunk (four 8-deep blocks) per iteration.
             "23:",
             "// LLVM-MCA-BEGIN matmul_clamp_f32_qai8dxp4x8_qsi8cxp4x8_16x4_neon_i8mm",
-            k_block!("0", "0", "1"),
-            k_block!("32", "2", "3"),
-            k_block!("64", "0", "1"),
-            k_block!("96", "2", "3"),
+            k_block!("0", "16", "0", "1"),
+            k_block!("32", "48", "2", "3"),
+            k_block!("64", "80", "0", "1"),
+            k_block!("96", "112", "2", "3"),
             "add x20, x20, #128",
             "add x21, x21, #128",
             "add x22, x22, #128",

@@ -1,0 +1,288 @@
+//! One kernel call on a fixed shape, set up the way a framework does it: deterministic
+//! activations and weights in the kernel's source formats, then the kernel's own LHS and RHS
+//! packers and `run`, all through the exported C symbols. Shared by the criterion benches and the
+//! QEMU instruction-count driver (`examples/count_instructions.rs`).
+#![allow(dead_code)]
+
+use core::ffi::c_void;
+use rkai::ukernels::catalog::{MatmulKernel, PackerKind};
+use rkai::ukernels::layout::RhsLayout;
+use rkai::ukernels::types::{
+    kai_datatype, kai_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0_params, kai_rhs_pack_qs4cxs1s0_param,
+    kai_rhs_pack_qsi8cx_params,
+};
+
+#[path = "../tests/support/cabi.rs"]
+mod cabi;
+use cabi::{
+    Getter5, Getter7, LhsQuantPackHalfFn, MatmulBlockFn, MatmulHalfFn, RhsPackQsi4c32pFn,
+    RhsPackQsi4cxpFn, RhsPackQsi8cxpFn, sym,
+};
+
+/// The LLM shapes of the performance issue: GEMV (m = 1) for kernels with `m_step` 1, GEMM
+/// otherwise, as (m, n, k).
+pub fn shapes(kernel: &MatmulKernel) -> &'static [(usize, usize, usize)] {
+    if kernel.tile.m_step == 1 {
+        &[(1, 4096, 4096), (1, 11008, 4096)]
+    } else {
+        &[(32, 4096, 4096), (128, 4096, 4096)]
+    }
+}
+
+/// Block lengths measured for per-block kernels (one 0 for per-channel ones).
+pub fn block_lengths(kernel: &MatmulKernel) -> &'static [usize] {
+    if kernel.family.is_blockwise() {
+        &[32, 128]
+    } else {
+        &[0]
+    }
+}
+
+/// Buffers of one call.
+pub struct Workload {
+    pub kernel: &'static MatmulKernel,
+    pub m: usize,
+    pub n: usize,
+    pub k: usize,
+    pub bl: usize,
+    lhs: Vec<u8>,
+    lhs_stride: usize,
+    rhs: Vec<u8>,
+    rhs_stride: usize,
+    scale: Vec<u8>,
+    bias: Vec<f32>,
+    lhs_packed: Vec<u8>,
+    rhs_packed: Vec<u8>,
+    dst: Vec<u8>,
+}
+
+/// `len` bytes of a cheap deterministic pattern (vectorisable, so setting up costs little under
+/// QEMU).
+fn pattern(len: usize, mul: usize, add: usize) -> Vec<u8> {
+    (0..len)
+        .map(|i| (i.wrapping_mul(mul) + add) as u8)
+        .collect()
+}
+
+impl Workload {
+    /// Allocates and fills the sources of an m x n x k call (`bl` for per-block kernels).
+    pub fn new(kernel: &'static MatmulKernel, m: usize, n: usize, k: usize, bl: usize) -> Self {
+        let t = kernel.tile;
+        let lhs_elem = match kernel.lhs_packers[0].kind {
+            PackerKind::LhsQuantQai8dxp(ty) => ty.size(),
+            _ => unreachable!("qai8dxp kernels pair with qai8dxp LHS packers"),
+        };
+        // Activations: small values of either sign in the packer's element type (f32 bits, or
+        // f16/bf16 bits with a fixed exponent).
+        let lhs = match lhs_elem {
+            4 => (0..m * k)
+                .flat_map(|i| (((i % 97) as f32 - 48.0) * 0.01).to_le_bytes())
+                .collect(),
+            _ => pattern(m * k * 2, 5, 1)
+                .chunks(2)
+                .flat_map(|c| [c[0], 0x3c])
+                .collect(),
+        };
+        let int8 = kernel.family.rhs_layout(0) == RhsLayout::Qsi8cxp;
+        let rhs_stride = if int8 { k } else { k / 2 };
+        let rhs = pattern(n * rhs_stride, 7, 3);
+        let scale = if bl != 0 {
+            // bf16 0.0078125 (0x3c00) per block.
+            [0x00u8, 0x3c].repeat(n * (k / bl))
+        } else {
+            0.01f32.to_le_bytes().repeat(n)
+        };
+        let lhs_size = sym::<Getter5>(&format!(
+            "kai_get_lhs_packed_size_{}",
+            kernel.lhs_packers[0].name
+        ))(m, k, t.mr, t.kr, t.sr);
+        let rhs_name = kernel.rhs_packers[0].name;
+        let rhs_size = if bl != 0 {
+            sym::<Getter7>(&format!("kai_get_rhs_packed_size_{rhs_name}"))(
+                n,
+                k,
+                t.nr,
+                t.kr,
+                t.sr,
+                bl,
+                kai_datatype::kai_dt_bf16 as u32,
+            )
+        } else {
+            sym::<Getter5>(&format!("kai_get_rhs_packed_size_{rhs_name}"))(n, k, t.nr, t.kr, t.sr)
+        };
+        Workload {
+            kernel,
+            m,
+            n,
+            k,
+            bl,
+            lhs,
+            lhs_stride: k * lhs_elem,
+            rhs,
+            rhs_stride,
+            scale,
+            bias: vec![0.5; n],
+            lhs_packed: vec![0; lhs_size],
+            rhs_packed: vec![0; rhs_size],
+            dst: vec![0; m * n * kernel.family.output().size()],
+        }
+    }
+
+    /// Bytes of the packed weights (what a GEMV streams).
+    pub fn packed_weight_bytes(&self) -> usize {
+        self.rhs_packed.len()
+    }
+
+    /// Bytes of the unpacked weights a packer reads.
+    pub fn source_weight_bytes(&self) -> usize {
+        self.rhs.len()
+    }
+
+    /// Integer operations of the matmul (2 per multiply-accumulate).
+    pub fn ops(&self) -> u64 {
+        2 * (self.m * self.n * self.k) as u64
+    }
+
+    /// Packs the weights with the kernel's first RHS packer.
+    pub fn pack_rhs(&mut self) {
+        let t = self.kernel.tile;
+        let name = format!("kai_run_{}", self.kernel.rhs_packers[0].name);
+        let bias = self.bias.as_ptr();
+        let out = self.rhs_packed.as_mut_ptr().cast::<c_void>();
+        // SAFETY (every arm): buffers sized by the packers' getters for this shape.
+        match self.kernel.rhs_packers[0].kind {
+            PackerKind::RhsQsi4c32p(_) => {
+                let params = kai_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0_params {
+                    lhs_zero_point: 1,
+                    rhs_zero_point: 8,
+                    scale_dt: kai_datatype::kai_dt_bf16,
+                };
+                unsafe {
+                    sym::<RhsPackQsi4c32pFn>(&name)(
+                        1,
+                        self.n,
+                        self.k,
+                        t.nr,
+                        t.kr,
+                        t.sr,
+                        self.bl,
+                        self.rhs.as_ptr(),
+                        self.rhs_stride,
+                        bias,
+                        self.scale.as_ptr().cast(),
+                        2 * (self.k / self.bl),
+                        out,
+                        0,
+                        (&raw const params).cast(),
+                    )
+                }
+            }
+            PackerKind::RhsQsi8cxp(_) => {
+                let params = kai_rhs_pack_qsi8cx_params {
+                    lhs_zero_point: 1,
+                    scale_multiplier: 1.0,
+                };
+                unsafe {
+                    sym::<RhsPackQsi8cxpFn>(&name)(
+                        1,
+                        self.n,
+                        self.k,
+                        t.nr,
+                        t.kr,
+                        t.sr,
+                        self.rhs.as_ptr().cast(),
+                        bias,
+                        self.scale.as_ptr().cast(),
+                        out,
+                        0,
+                        &params,
+                    )
+                }
+            }
+            _ => {
+                let params = kai_rhs_pack_qs4cxs1s0_param {
+                    lhs_zero_point: 1,
+                    rhs_zero_point: 8,
+                };
+                unsafe {
+                    sym::<RhsPackQsi4cxpFn>(&name)(
+                        1,
+                        self.n,
+                        self.k,
+                        t.nr,
+                        t.kr,
+                        t.sr,
+                        self.rhs.as_ptr(),
+                        bias,
+                        self.scale.as_ptr().cast(),
+                        out,
+                        0,
+                        &params,
+                    )
+                }
+            }
+        }
+    }
+
+    /// Quantizes and packs the activations with the kernel's LHS packer.
+    pub fn pack_lhs(&mut self) {
+        let t = self.kernel.tile;
+        let name = format!("kai_run_{}", self.kernel.lhs_packers[0].name);
+        // SAFETY: buffers sized by the packer's getters (the f32 and 16-bit packers share this ABI).
+        unsafe {
+            sym::<LhsQuantPackHalfFn>(&name)(
+                self.m,
+                self.k,
+                t.mr,
+                t.kr,
+                t.sr,
+                0,
+                self.lhs.as_ptr().cast(),
+                self.lhs_stride,
+                self.lhs_packed.as_mut_ptr().cast(),
+            )
+        }
+    }
+
+    /// Runs the kernel on the whole m x n output.
+    pub fn run(&mut self) {
+        let es = self.kernel.family.output().size();
+        let name = format!("kai_run_{}", self.kernel.stem);
+        let (lhs, rhs) = (
+            self.lhs_packed.as_ptr().cast(),
+            self.rhs_packed.as_ptr().cast(),
+        );
+        let dst = self.dst.as_mut_ptr().cast();
+        // SAFETY: packed operands and dst sized by the getters; `float*` and `void*` share the ABI.
+        unsafe {
+            if self.kernel.family.is_blockwise() {
+                sym::<MatmulBlockFn>(&name)(
+                    self.m,
+                    self.n,
+                    self.k,
+                    self.bl,
+                    lhs,
+                    rhs,
+                    dst,
+                    es * self.n,
+                    es,
+                    f32::MIN,
+                    f32::MAX,
+                )
+            } else {
+                sym::<MatmulHalfFn>(&name)(
+                    self.m,
+                    self.n,
+                    self.k,
+                    lhs,
+                    rhs,
+                    dst,
+                    es * self.n,
+                    es,
+                    f32::MIN,
+                    f32::MAX,
+                )
+            }
+        }
+    }
+}
