@@ -86,11 +86,10 @@ impl Workload {
         let int8 = kernel.family.rhs_layout(0) == RhsLayout::Qsi8cxp;
         let rhs_stride = if int8 { k } else { k / 2 };
         let rhs = pattern(n * rhs_stride, 7, 3);
-        let scale = if bl != 0 {
+        let scale = match k.checked_div(bl) {
             // bf16 0.0078125 (0x3c00) per block.
-            [0x00u8, 0x3c].repeat(n * (k / bl))
-        } else {
-            0.01f32.to_le_bytes().repeat(n)
+            Some(blocks) => [0x00u8, 0x3c].repeat(n * blocks),
+            None => 0.01f32.to_le_bytes().repeat(n),
         };
         let lhs_size = sym::<Getter5>(&format!(
             "kai_get_lhs_packed_size_{}",
