@@ -992,6 +992,70 @@ fn portable_kernels_match_reference() {
     }
 }
 
+/// Frameworks run disjoint m_step x n_step portions of one call on many threads, sharing the
+/// packed operands: the result must equal one single-threaded call byte for byte.
+#[test]
+fn threads_on_disjoint_portions_equal_one_call() {
+    let threads = 8;
+    for k in runnable() {
+        let t = k.tile;
+        let (kk, bl) = blocked(k, 200, 1);
+        let (m, n) = (3 * t.m_step.max(4) + 1, 5 * t.n_step + 3);
+        let p = Problem::new(k, m, n, kk, bl, true, 77);
+        let lhs = pack_lhs(&p, t.mr, t.kr, t.sr, Edge::End);
+        let rhs = pack_rhs(&p, rhs_packers(k)[0], 8, t.nr, t.kr, t.sr, Edge::End);
+        let es = k.family.output().size();
+        // Addresses, not the guard-page owners, cross the threads.
+        let (lhs_at, rhs_at) = (lhs.ptr() as usize, rhs.ptr() as usize);
+        let run_into = move |dst: usize, m0: usize, n0: usize, rows: usize, cols: usize| {
+            let lhs_off = sym::<Getter2>("get_lhs_packed_offset", k.stem)(m0, p.k);
+            let rhs_off = if p.bl != 0 {
+                sym::<Getter3>("get_rhs_packed_offset", k.stem)(n0, p.k, p.bl)
+            } else {
+                sym::<Getter2>("get_rhs_packed_offset", k.stem)(n0, p.k)
+            };
+            let dst_off = sym::<Getter3>("get_dst_offset", k.stem)(m0, n0, es * n);
+            // SAFETY: offsets from the getters; each thread writes only its own portion.
+            unsafe {
+                run_exported(
+                    k,
+                    rows,
+                    cols,
+                    p.k,
+                    p.bl,
+                    (lhs_at as *const u8).add(lhs_off),
+                    (rhs_at as *const u8).add(rhs_off),
+                    (dst as *mut u8).add(dst_off),
+                    es * n,
+                    (-3.0, 3.0),
+                )
+            }
+        };
+        let mut single = vec![0u8; es * m * n];
+        run_into(single.as_mut_ptr() as usize, 0, 0, m, n);
+        let tiles: Vec<(usize, usize)> = (0..m)
+            .step_by(t.m_step)
+            .flat_map(|m0| (0..n).step_by(t.n_step).map(move |n0| (m0, n0)))
+            .collect();
+        let mut shared = vec![0u8; es * m * n];
+        let base = shared.as_mut_ptr() as usize;
+        std::thread::scope(|scope| {
+            for worker in 0..threads {
+                let tiles = &tiles;
+                let run_into = &run_into;
+                scope.spawn(move || {
+                    for &(m0, n0) in tiles.iter().skip(worker).step_by(threads) {
+                        let (rows, cols) = (t.m_step.min(m - m0), t.n_step.min(n - n0));
+                        // The portions are disjoint; the buffer outlives the scope.
+                        run_into(base, m0, n0, rows, cols);
+                    }
+                });
+            }
+        });
+        assert_eq!(shared, single, "{}: threaded portions differ", k.stem);
+    }
+}
+
 #[cfg(target_arch = "aarch64")]
 #[test]
 fn callee_saved_registers_survive() {
