@@ -58,6 +58,8 @@ fn is_int8(k: &MatmulKernel) -> bool {
 fn sum_order(packer: &str) -> SumOrder {
     if packer.contains("nrx") {
         SumOrder::PerChunk
+    } else if packer.contains("kxn") {
+        SumOrder::PerPair
     } else {
         SumOrder::PerSegment
     }
@@ -1232,6 +1234,44 @@ fn half_precision_lhs_packers_match_f32_packer_on_widened_input() {
         }
     }
     eprintln!("half-precision LHS packing cases: {cases}");
+}
+
+/// Per-block packers with hostile scales (infinities, NaNs, the largest finite and subnormal
+/// bf16 values, signed zeros): packed bytes, row sums included, still equal the reference's,
+/// which follows each packer's order of f32 operations.
+#[test]
+fn block_packers_match_reference_on_non_finite_scales() {
+    const SCALES: [u16; 9] = [
+        0x7f80, 0xff80, 0x7fc0, 0x7f81, 0xffc1, 0x7f7f, 0x0001, 0x0000, 0x8000,
+    ];
+    let mut cases = 0;
+    for k in family_kernels().filter(|k| k.family.is_blockwise()) {
+        let t = k.tile;
+        for (seed, &(n, kk, bl)) in [(5, 64, 32), (9, 128, 64), (16, 256, 128)]
+            .iter()
+            .enumerate()
+        {
+            let mut p = Problem::new(k, 1, n, kk, bl, true, 900 + seed as u64);
+            for (i, s) in p.block_scale.iter_mut().enumerate() {
+                if i % 3 != 1 {
+                    *s = SCALES[(i + seed) % SCALES.len()];
+                }
+            }
+            for packer in rhs_packers(k) {
+                let size = rhs_packed_size(&p, packer.0, t.nr, t.kr, t.sr);
+                let expect = expected_rhs(k, &p, size, packer.0);
+                let packed = pack_rhs(&p, packer, 8, t.nr, t.kr, t.sr, Edge::End);
+                assert_eq!(
+                    packed.bytes(),
+                    &expect[..],
+                    "{} n={n} k={kk} bl={bl}",
+                    packer.0
+                );
+                cases += 1;
+            }
+        }
+    }
+    eprintln!("non-finite scale packings: {cases}");
 }
 
 /// `kai_rhs_pack_nxk_qsi4cxps1s0_qsu4cxs1s0_neon` (no kernel of ours reads it yet; KleidiAI's SME2

@@ -302,13 +302,16 @@ pub enum SumOrder {
     PerSegment,
     /// One `d * partial` per 32-value chunk (the NEON `nrx4` / `nrx8` packers).
     PerChunk,
+    /// Per segment, the sum of `d * (low + high)` over its bytes (the `kxn` packer; equal to
+    /// `PerSegment` for finite, moderate scales).
+    PerPair,
 }
 
 /// f32 row sum of one `qsi4c32p` column: `sum over blocks b of d_b * sum_{k in b} w` in the
 /// packer's order, with partial sums over `2 * blen` values (segments) or 32 (chunks).
 pub fn qsi4c32p_row_sum(w: &[i8], d: &[u16], bl: usize, blen: usize, order: SumOrder) -> f32 {
     let part = match order {
-        SumOrder::PerSegment => blen,
+        SumOrder::PerSegment | SumOrder::PerPair => blen,
         SumOrder::PerChunk => 16,
     };
     let mut sum = 0.0f32;
@@ -317,10 +320,12 @@ pub fn qsi4c32p_row_sum(w: &[i8], d: &[u16], bl: usize, blen: usize, order: SumO
         for c in 0..bl / 32 {
             let chunk = &w[b * bl + 32 * c..][..32];
             for s in 0..16 / part {
-                let partial: i32 = (0..part)
-                    .map(|j| chunk[s * part + j] as i32 + chunk[16 + s * part + j] as i32)
-                    .sum();
-                sum += partial as f32 * scale;
+                let pair = |j: usize| chunk[s * part + j] as i32 + chunk[16 + s * part + j] as i32;
+                if order == SumOrder::PerPair {
+                    sum += (0..part).fold(0.0f32, |acc, j| acc + pair(j) as f32 * scale);
+                } else {
+                    sum += (0..part).map(pair).sum::<i32>() as f32 * scale;
+                }
             }
         }
     }

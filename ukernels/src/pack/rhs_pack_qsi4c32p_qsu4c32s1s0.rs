@@ -14,12 +14,33 @@
 //! Row sums are `sum over blocks of d_b * sum(u - 8)` in f32, accumulated in the order each
 //! KleidiAI packer uses (which can differ in the last bit): the scalar packers add one product per
 //! `blen`-byte segment, the NEON ones one per 32-value chunk.
+//!
+//! # How the packer is organised
+//!
+//! When `blen` divides 16 (every kernel's tile) the packer works per group, per block, per
+//! 32-value chunk, per column, like `rhs_pack_qsi4cxp_qs4cxs1s0`: a column's 16 packed bytes of a
+//! chunk come from 16 source bytes with shifts and masks (Nxk: the column's row; Kxn: one nibble
+//! from each of 32 rows), and segment `s` (packed bytes `s * blen..`, i.e. source bytes
+//! `s * blen / 2..` of each half of the chunk) gives the integer `segment_sum` of the row-sum
+//! recurrence. The f32 recurrence itself runs in each variant's order:
+//! * `Nxk`: `sum += segment_sum as f32 * d` per segment;
+//! * `NxkNrx4` / `NxkNrx8`: `sum += chunk_sum as f32 * d` per chunk;
+//! * `Kxn`: `segment_scaled += pair as f32 * d` per packed byte from 0, then `sum +=
+//!   segment_scaled` per segment. For a finite `d` below 2^119 every partial sum is
+//!   `d * (integer of at most 9 bits)`, exact in f32, so `segment_scaled == segment_sum as f32 *
+//!   d` bit for bit and the `Nxk` recurrence applies; other scales (inf, NaN, huge) take the
+//!   per-byte recurrence.
+//!
+//! On AArch64 `nr` in {4, 8} with `blen` 8 (the i8mm and 8-deep dotprod tiles) use NEON (see
+//! `neon`); other cases run the portable code, with the same bytes. Other block depths keep the
+//! byte-by-byte walk of the original code.
 
 use crate::contract::{self, Checked};
 use crate::layout::{RhsLayout, qsi4c32p as layout};
 use crate::types::kai_datatype;
 
 use super::Source;
+use super::rhs_pack_qsi4cxp_qs4cxs1s0::{kxn_chunk, nibble_sum, packed_chunk, store_segments};
 
 /// Which KleidiAI packer of the format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -186,6 +207,224 @@ pub fn check(variant: Variant, a: &Args) -> Checked {
 /// scales (and `bias`, when non-null, `n` floats), and `rhs_packed` must be writable for the
 /// packed size.
 pub unsafe fn run(variant: Variant, a: &Args) {
+    let blen = a.kr / a.sr;
+    if 16 % blen != 0 {
+        // SAFETY: forwarded contract.
+        return unsafe { run_bytewise(variant, a) };
+    }
+    let g = Geometry::new(variant, a);
+    for group in 0..a.n.div_ceil(a.nr) {
+        // SAFETY: group < ceil(n / nr), so the group lies inside the packed buffer.
+        let dst = unsafe { a.rhs_packed.add(group * g.stride) };
+        #[cfg(target_arch = "aarch64")]
+        {
+            // SAFETY: forwarded contract; dst is the group's start.
+            if unsafe { neon::pack_group(&g, a, group, dst) } {
+                continue;
+            }
+        }
+        for col in 0..a.nr {
+            let n_idx = g.column(group, col);
+            // SAFETY: forwarded contract; n_idx < n, col < nr.
+            unsafe {
+                let sum = pack_column(&g, a, n_idx, col, dst);
+                write_trailer(&g, a, dst, col, n_idx, sum);
+            }
+        }
+    }
+}
+
+/// Sizes shared by every group of one call (the structured path, `blen` dividing 16).
+struct Geometry {
+    variant: Variant,
+    n: usize,
+    nr: usize,
+    blen: usize,
+    bl: usize,
+    /// Blocks per column (`k / bl`).
+    blocks: usize,
+    /// Bytes of one block of a group: data then scales.
+    block_stride: usize,
+    /// Bytes of a group.
+    stride: usize,
+}
+
+impl Geometry {
+    fn new(variant: Variant, a: &Args) -> Self {
+        Geometry {
+            variant,
+            n: a.n,
+            nr: a.nr,
+            blen: a.kr / a.sr,
+            bl: a.bl,
+            blocks: a.k / a.bl,
+            block_stride: layout::block_stride(a.nr, a.bl).unwrap_or(0),
+            stride: layout::stride(a.k, a.nr, a.bl).unwrap_or(0),
+        }
+    }
+
+    /// Source channel of column `col` of `group` (columns past `n` repeat the last channel).
+    fn column(&self, group: usize, col: usize) -> usize {
+        (group * self.nr + col).min(self.n - 1)
+    }
+}
+
+/// The bf16 scale of block `b` of channel `n_idx`, as raw bytes.
+///
+/// # Safety
+/// `n_idx < n`, `b < k / bl`, and `a.scale` holds the scales.
+#[inline(always)]
+unsafe fn raw_scale(a: &Args, n_idx: usize, b: usize) -> [u8; 2] {
+    // SAFETY: channel n_idx has `k / bl` scales of 2 bytes at scale_stride.
+    unsafe {
+        a.scale
+            .add(n_idx * a.scale_stride + 2 * b)
+            .cast::<[u8; 2]>()
+            .read_unaligned()
+    }
+}
+
+/// The f32 value of a raw bf16 scale.
+#[inline(always)]
+fn scale_value(raw: [u8; 2]) -> f32 {
+    f32::from_bits((u16::from_ne_bytes(raw) as u32) << 16)
+}
+
+/// Whether the Kxn per-byte recurrence equals the per-segment one for scale `d` (finite, and
+/// `256 * |d|` far from overflow; see the module docs).
+#[inline(always)]
+fn exact_segments(d: f32) -> bool {
+    d.abs() < f32::from_bits(0x7b00_0000) // 2^119
+}
+
+/// The 16 source bytes of chunk `c` of channel `n_idx` (K `32c..32c + 32`, two per byte, low
+/// first): Nxk reads them, Kxn gathers one nibble from each of 32 rows.
+///
+/// # Safety
+/// `n_idx < n`, `32c + 32 <= k`, and `a.rhs` holds the source matrix.
+#[inline(always)]
+unsafe fn chunk_bytes(g: &Geometry, a: &Args, n_idx: usize, c: usize) -> [u8; 16] {
+    match g.variant.source() {
+        // SAFETY: the chunk's 16 bytes lie inside the channel's row (32c + 32 <= k).
+        Source::Nxk => unsafe {
+            a.rhs
+                .add(n_idx * a.rhs_stride + 16 * c)
+                .cast::<[u8; 16]>()
+                .read_unaligned()
+        },
+        // SAFETY: rows 32c..32c + 32 lie below k; channel n_idx < n.
+        Source::Kxn => unsafe { kxn_chunk(a.rhs, a.rhs_stride, n_idx, c) },
+    }
+}
+
+/// Packs one column's data and scales into a group; returns its f32 row sum.
+///
+/// # Safety
+/// [`check`] passed for the call `g` describes; `n_idx < n`, `col < nr`, `dst` is the group's
+/// start.
+unsafe fn pack_column(g: &Geometry, a: &Args, n_idx: usize, col: usize, dst: *mut u8) -> f32 {
+    let segments = 16 / g.blen;
+    // Nibbles of one segment within a 64-bit half chunk.
+    let segment_mask = u64::MAX >> (64 - 4 * g.blen);
+    let mut sum = 0.0f32;
+    for b in 0..g.blocks {
+        // SAFETY: block b of the group; its scales follow its nr * bl / 2 data bytes.
+        let block = unsafe { dst.add(b * g.block_stride) };
+        // SAFETY: forwarded contract.
+        let raw = unsafe { raw_scale(a, n_idx, b) };
+        // SAFETY: the column's scale slot of the block.
+        unsafe {
+            block
+                .add(g.nr * g.bl / 2 + 2 * col)
+                .cast::<[u8; 2]>()
+                .write_unaligned(raw)
+        };
+        let d = scale_value(raw);
+        let per_byte = g.variant == Variant::Kxn && !exact_segments(d);
+        for c in 0..g.bl / 32 {
+            // SAFETY: chunk b * bl / 32 + c lies below k.
+            let bytes = unsafe { chunk_bytes(g, a, n_idx, b * g.bl / 32 + c) };
+            // Unsigned nibbles with zero point 8: already the offset coding of the packed data.
+            let [
+                l0,
+                l1,
+                l2,
+                l3,
+                l4,
+                l5,
+                l6,
+                l7,
+                h0,
+                h1,
+                h2,
+                h3,
+                h4,
+                h5,
+                h6,
+                h7,
+            ] = bytes;
+            let lo = u64::from_le_bytes([l0, l1, l2, l3, l4, l5, l6, l7]);
+            let hi = u64::from_le_bytes([h0, h1, h2, h3, h4, h5, h6, h7]);
+            let out = packed_chunk(lo, hi);
+            // SAFETY: the segments of chunk c of column col lie in the block's data.
+            unsafe {
+                store_segments(
+                    &out,
+                    g.blen,
+                    block.add((c * segments * g.nr + col) * g.blen),
+                    g.nr * g.blen,
+                )
+            };
+            // Row sum: packed byte i pairs K i (nibble i of lo) with K 16 + i (of hi).
+            let mut chunk_sum = 0i32;
+            for s in 0..segments {
+                let mask = segment_mask << (4 * g.blen * s);
+                if per_byte {
+                    let mut segment_scaled = 0.0f32;
+                    for i in s * g.blen..(s + 1) * g.blen {
+                        let u = |x: u64| ((x >> (4 * i)) & 0x0f) as i32;
+                        let pair = u(lo) + u(hi) - 16;
+                        segment_scaled += pair as f32 * d;
+                    }
+                    sum += segment_scaled;
+                } else {
+                    let nibbles = nibble_sum(lo & mask) + nibble_sum(hi & mask);
+                    let segment_sum = nibbles as i32 - 16 * g.blen as i32;
+                    match g.variant {
+                        Variant::NxkNrx4 | Variant::NxkNrx8 => chunk_sum += segment_sum,
+                        _ => sum += segment_sum as f32 * d,
+                    }
+                }
+            }
+            if g.variant.sums_per_chunk() {
+                sum += chunk_sum as f32 * d;
+            }
+        }
+    }
+    sum
+}
+
+/// Writes column `col`'s row sum and bias after the group's blocks.
+///
+/// # Safety
+/// `dst` is a group's start, `col < nr`, `n_idx < n`; `a.bias` is null or holds `n` floats.
+unsafe fn write_trailer(g: &Geometry, a: &Args, dst: *mut u8, col: usize, n_idx: usize, sum: f32) {
+    // SAFETY: the trailer holds nr sums and nr biases; bias has n entries when non-null.
+    unsafe {
+        let sums = dst.add(g.blocks * g.block_stride);
+        sums.add(4 * col).cast::<f32>().write_unaligned(sum);
+        sums.add(4 * (g.nr + col))
+            .cast::<f32>()
+            .write_unaligned(super::bias_at(a.bias, n_idx));
+    }
+}
+
+/// The original byte-by-byte walk, for block depths that do not divide 16 (no kernel uses one;
+/// such depths leave bytes of each chunk unwritten, which this reproduces).
+///
+/// # Safety
+/// As for [`run`].
+unsafe fn run_bytewise(variant: Variant, a: &Args) {
     let (n, k, nr, bl) = (a.n, a.k, a.nr, a.bl);
     let blen = a.kr / a.sr;
     let segments = 16 / blen;
@@ -214,21 +453,16 @@ pub unsafe fn run(variant: Variant, a: &Args) {
             for b in 0..blocks {
                 // SAFETY: block b of the group.
                 let block = unsafe { group.add(b * block_stride) };
-                // SAFETY: channel n_idx has `blocks` scales of 2 bytes at scale_stride.
-                let raw_scale = unsafe {
-                    a.scale
-                        .add(n_idx * a.scale_stride + 2 * b)
-                        .cast::<[u8; 2]>()
-                        .read_unaligned()
-                };
+                // SAFETY: forwarded contract.
+                let raw = unsafe { raw_scale(a, n_idx, b) };
                 // SAFETY: the scales follow the block's nr * bl / 2 data bytes.
                 unsafe {
                     block
                         .add(nr * bl / 2 + 2 * col)
                         .cast::<[u8; 2]>()
-                        .write_unaligned(raw_scale)
+                        .write_unaligned(raw)
                 };
-                let d = f32::from_bits((u16::from_ne_bytes(raw_scale) as u32) << 16);
+                let d = scale_value(raw);
                 for c in 0..bl / 32 {
                     let k_chunk = b * bl + 32 * c;
                     let mut chunk_sum = 0i32;
@@ -268,4 +502,360 @@ pub unsafe fn run(variant: Variant, a: &Args) {
             }
         }
     }
+}
+
+/// NEON form for block depth 8 and `nr` in {4, 8} (Kxn chunks are first gathered into 16-byte
+/// copies per column).
+///
+/// The data of a chunk is packed as in `rhs_pack_qsi4cxp_qs4cxs1s0` with zero point 8 (the same
+/// `LD4` lane loads, merges and `ST2` stores, from that module's macros). With block depth 8 the
+/// two pairs `(v0, v2)` and `(v1, v3)` of a set are exactly segments 0 and 1 of its four columns,
+/// so the integer segment sums come per 32-bit lane: byte pairs (`UADDLP`/`UADALP`) and high
+/// nibbles (`USHR`/`USRA`) are reduced to 16-bit per-column sums of both segments with `ADDP`,
+/// `sum(u) = sum(bytes) - 15 * sum(high nibbles)` (`MLS`), minus 16 per byte, and the f32
+/// recurrence runs on four columns at once (`SCVTF`, `FMUL`, `FADD`: the same IEEE operations
+/// in the same order as the scalar code, so the same bits, NaN payloads included). The `NxkNrx*`
+/// variants add the two segments before converting.
+#[cfg(target_arch = "aarch64")]
+mod neon {
+    use core::arch::aarch64::*;
+    use core::arch::asm;
+
+    use super::{
+        Args, Geometry, Variant, exact_segments, kxn_chunk, raw_scale, scale_value, write_trailer,
+    };
+    use crate::pack::rhs_pack_qsi4cxp_qs4cxs1s0::neon::{load_set, merge_zp8, st2_pair};
+
+    /// Packs `group` if its tile has a NEON form; returns whether it did.
+    ///
+    /// # Safety
+    /// As for [`super::run`]; `dst` is the group's start.
+    pub(super) unsafe fn pack_group(g: &Geometry, a: &Args, group: usize, dst: *mut u8) -> bool {
+        if g.blen != 8 {
+            return false;
+        }
+        if g.variant == Variant::Kxn {
+            // The vector recurrence is the per-segment one, which the Kxn packer follows only
+            // for scales where both agree (see the module docs): otherwise the portable code.
+            for col in 0..g.nr {
+                for b in 0..g.blocks {
+                    // SAFETY: forwarded contract.
+                    let raw = unsafe { raw_scale(a, g.column(group, col), b) };
+                    if !exact_segments(scale_value(raw)) {
+                        return false;
+                    }
+                }
+            }
+        }
+        let per_chunk = g.variant.sums_per_chunk();
+        // SAFETY (every arm): forwarded contract.
+        let sums = unsafe {
+            match (g.nr, per_chunk) {
+                (4, false) => group_sets::<1, false>(g, a, group, dst),
+                (4, true) => group_sets::<1, true>(g, a, group, dst),
+                (8, false) => group_sets::<2, false>(g, a, group, dst),
+                (8, true) => group_sets::<2, true>(g, a, group, dst),
+                _ => return false,
+            }
+        };
+        for (col, &sum) in sums.iter().enumerate().take(g.nr) {
+            // SAFETY: forwarded contract; col < nr.
+            unsafe { write_trailer(g, a, dst, col, g.column(group, col), sum) };
+        }
+        true
+    }
+
+    /// Packs one group of `SETS` sets of 4 columns; returns each column's f32 row sum.
+    ///
+    /// # Safety
+    /// As for [`pack_group`], with `nr == 4 * SETS`, block depth 8, and `PER_CHUNK` the
+    /// variant's sum order.
+    #[inline(never)]
+    unsafe fn group_sets<const SETS: usize, const PER_CHUNK: bool>(
+        g: &Geometry,
+        a: &Args,
+        group: usize,
+        dst: *mut u8,
+    ) -> [f32; 8] {
+        let mut cols = [0usize; 8];
+        let mut rows = [a.rhs; 8];
+        for col in 0..4 * SETS {
+            cols[col] = g.column(group, col);
+            // SAFETY: the channel's row lies inside the source matrix.
+            rows[col] = unsafe { a.rhs.add(cols[col] * a.rhs_stride) };
+        }
+        // SAFETY: NEON is part of the AArch64 baseline.
+        let (flip, k80, c15, c128, c256, mut sum) = unsafe {
+            (
+                vdupq_n_u8(0x88),
+                vdupq_n_u8(0x80),
+                vdupq_n_u16(15),
+                vdupq_n_u16(128),
+                vdupq_n_u32(256),
+                [vdupq_n_f32(0.0); 2],
+            )
+        };
+        let kxn = g.variant == Variant::Kxn;
+        let mut copies = [[0u8; 16]; 8];
+        let mut out = dst;
+        for b in 0..g.blocks {
+            // This block's scales: copied after its data, and widened to f32 per set.
+            let mut raw = [0u16; 8];
+            for col in 0..4 * SETS {
+                // SAFETY: forwarded contract; cols[col] < n, b < blocks.
+                raw[col] = u16::from_ne_bytes(unsafe { raw_scale(a, cols[col], b) });
+            }
+            // SAFETY: the block's nr scales follow its nr * bl / 2 data bytes; NEON is baseline.
+            let d = unsafe {
+                let scales = dst.add(b * g.block_stride + g.nr * g.bl / 2);
+                scales
+                    .cast::<u16>()
+                    .copy_from_nonoverlapping(raw.as_ptr(), 4 * SETS);
+                let raw = vld1q_u16(raw.as_ptr());
+                [
+                    vreinterpretq_f32_u32(vshll_n_u16::<16>(vget_low_u16(raw))),
+                    vreinterpretq_f32_u32(vshll_high_n_u16::<16>(raw)),
+                ]
+            };
+            for c in 0..g.bl / 32 {
+                if kxn {
+                    // Kxn: gather the chunk of each column into a 16-byte copy, then pack the
+                    // copies as Nxk rows.
+                    for col in 0..4 * SETS {
+                        let chunk = b * g.bl / 32 + c;
+                        // SAFETY: rows 32 chunk..32 chunk + 32 lie below k; cols[col] < n.
+                        copies[col] = unsafe { kxn_chunk(a.rhs, a.rhs_stride, cols[col], chunk) };
+                        rows[col] = copies[col].as_ptr();
+                    }
+                }
+                let [r0, r1, r2, r3, r4, r5, r6, r7] = &mut rows;
+                let [s0, s1] = &mut sum;
+                // Register plan: set 0 loads into v0..v3, set 1 into v4..v7; a pair's packed
+                // bytes go to v16/v17; v18..v21 hold the sums.
+                // SAFETY: loads of 16 bytes at each used row pointer (a chunk of the channel)
+                // and stores of the chunk's 64 * SETS bytes at `out`; no stack; flags kept.
+                unsafe {
+                    match (SETS, PER_CHUNK) {
+                        (1, false) => asm!(
+                            load_set!("v0", "v1", "v2", "v3", "r0", "r1", "r2", "r3"),
+                            merge_zp8!("v0", "v2", "v16", "v17"),
+                            st2_pair!(),
+                            merge_zp8!("v1", "v3", "v16", "v17"),
+                            st2_pair!(),
+                            segment_sums!("v0", "v1", "v2", "v3"),
+                            segment_f32!("d0", "s0"),
+                            r0 = inout(reg) *r0, r1 = inout(reg) *r1,
+                            r2 = inout(reg) *r2, r3 = inout(reg) *r3,
+                            out = inout(reg) out,
+                            s0 = inout(vreg) *s0, d0 = in(vreg) d[0],
+                            flip = in(vreg) flip, k80 = in(vreg) k80,
+                            c15 = in(vreg) c15, c128 = in(vreg) c128,
+                            out("v0") _, out("v1") _, out("v2") _, out("v3") _,
+                            out("v16") _, out("v17") _, out("v18") _, out("v19") _,
+                            out("v20") _, out("v21") _,
+                            options(nostack, preserves_flags),
+                        ),
+                        (1, true) => asm!(
+                            load_set!("v0", "v1", "v2", "v3", "r0", "r1", "r2", "r3"),
+                            merge_zp8!("v0", "v2", "v16", "v17"),
+                            st2_pair!(),
+                            merge_zp8!("v1", "v3", "v16", "v17"),
+                            st2_pair!(),
+                            chunk_sums!("v0", "v1", "v2", "v3", "d0", "s0"),
+                            r0 = inout(reg) *r0, r1 = inout(reg) *r1,
+                            r2 = inout(reg) *r2, r3 = inout(reg) *r3,
+                            out = inout(reg) out,
+                            s0 = inout(vreg) *s0, d0 = in(vreg) d[0],
+                            flip = in(vreg) flip, k80 = in(vreg) k80,
+                            c15 = in(vreg) c15, c256 = in(vreg) c256,
+                            out("v0") _, out("v1") _, out("v2") _, out("v3") _,
+                            out("v16") _, out("v17") _, out("v18") _, out("v19") _,
+                            out("v20") _,
+                            options(nostack, preserves_flags),
+                        ),
+                        (2, false) => asm!(
+                            load_set!("v0", "v1", "v2", "v3", "r0", "r1", "r2", "r3"),
+                            load_set!("v4", "v5", "v6", "v7", "r4", "r5", "r6", "r7"),
+                            merge_zp8!("v0", "v2", "v16", "v17"),
+                            st2_pair!(),
+                            merge_zp8!("v4", "v6", "v16", "v17"),
+                            st2_pair!(),
+                            merge_zp8!("v1", "v3", "v16", "v17"),
+                            st2_pair!(),
+                            merge_zp8!("v5", "v7", "v16", "v17"),
+                            st2_pair!(),
+                            segment_sums!("v0", "v1", "v2", "v3"),
+                            segment_f32!("d0", "s0"),
+                            segment_sums!("v4", "v5", "v6", "v7"),
+                            segment_f32!("d1", "s1"),
+                            r0 = inout(reg) *r0, r1 = inout(reg) *r1,
+                            r2 = inout(reg) *r2, r3 = inout(reg) *r3,
+                            r4 = inout(reg) *r4, r5 = inout(reg) *r5,
+                            r6 = inout(reg) *r6, r7 = inout(reg) *r7,
+                            out = inout(reg) out,
+                            s0 = inout(vreg) *s0, d0 = in(vreg) d[0],
+                            s1 = inout(vreg) *s1, d1 = in(vreg) d[1],
+                            flip = in(vreg) flip, k80 = in(vreg) k80,
+                            c15 = in(vreg) c15, c128 = in(vreg) c128,
+                            out("v0") _, out("v1") _, out("v2") _, out("v3") _,
+                            out("v4") _, out("v5") _, out("v6") _, out("v7") _,
+                            out("v16") _, out("v17") _, out("v18") _, out("v19") _,
+                            out("v20") _, out("v21") _,
+                            options(nostack, preserves_flags),
+                        ),
+                        (2, true) => asm!(
+                            load_set!("v0", "v1", "v2", "v3", "r0", "r1", "r2", "r3"),
+                            load_set!("v4", "v5", "v6", "v7", "r4", "r5", "r6", "r7"),
+                            merge_zp8!("v0", "v2", "v16", "v17"),
+                            st2_pair!(),
+                            merge_zp8!("v4", "v6", "v16", "v17"),
+                            st2_pair!(),
+                            merge_zp8!("v1", "v3", "v16", "v17"),
+                            st2_pair!(),
+                            merge_zp8!("v5", "v7", "v16", "v17"),
+                            st2_pair!(),
+                            chunk_sums!("v0", "v1", "v2", "v3", "d0", "s0"),
+                            chunk_sums!("v4", "v5", "v6", "v7", "d1", "s1"),
+                            r0 = inout(reg) *r0, r1 = inout(reg) *r1,
+                            r2 = inout(reg) *r2, r3 = inout(reg) *r3,
+                            r4 = inout(reg) *r4, r5 = inout(reg) *r5,
+                            r6 = inout(reg) *r6, r7 = inout(reg) *r7,
+                            out = inout(reg) out,
+                            s0 = inout(vreg) *s0, d0 = in(vreg) d[0],
+                            s1 = inout(vreg) *s1, d1 = in(vreg) d[1],
+                            flip = in(vreg) flip, k80 = in(vreg) k80,
+                            c15 = in(vreg) c15, c256 = in(vreg) c256,
+                            out("v0") _, out("v1") _, out("v2") _, out("v3") _,
+                            out("v4") _, out("v5") _, out("v6") _, out("v7") _,
+                            out("v16") _, out("v17") _, out("v18") _, out("v19") _,
+                            out("v20") _,
+                            options(nostack, preserves_flags),
+                        ),
+                        // pack_group dispatches only the tiles above.
+                        _ => {}
+                    }
+                }
+            }
+            // Past the block's scales to the next block's data.
+            // SAFETY: still inside the group (the trailer follows the last block).
+            out = unsafe { out.add(2 * g.nr) };
+        }
+        let mut result = [0f32; 8];
+        for (s, set) in sum.iter().enumerate().take(SETS) {
+            // SAFETY: 4 lanes into entries 4s..4s + 4 (s < 2).
+            unsafe { vst1q_f32(result.as_mut_ptr().add(4 * s), *set) };
+        }
+        result
+    }
+
+    /// Segment sums of one set from its loaded registers (`$l0`, `$l1`, `$h0`, `$h1`): in v18,
+    /// 16-bit `[segment 0 of columns 0..4, segment 1 of columns 0..4]` of offset-coded nibbles.
+    macro_rules! segment_sums {
+        ($l0:literal, $l1:literal, $h0:literal, $h1:literal) => {
+            concat!(
+                "uaddlp v18.8h, ",
+                $l0,
+                ".16b\n",
+                "uadalp v18.8h, ",
+                $h0,
+                ".16b\n",
+                "uaddlp v19.8h, ",
+                $l1,
+                ".16b\n",
+                "uadalp v19.8h, ",
+                $h1,
+                ".16b\n",
+                "ushr v20.16b, ",
+                $l0,
+                ".16b, #4\n",
+                "usra v20.16b, ",
+                $h0,
+                ".16b, #4\n",
+                "ushr v21.16b, ",
+                $l1,
+                ".16b, #4\n",
+                "usra v21.16b, ",
+                $h1,
+                ".16b, #4\n",
+                "addp v20.16b, v20.16b, v21.16b\n",
+                "uaddlp v20.8h, v20.16b\n",
+                "addp v18.8h, v18.8h, v19.8h\n",
+                "mls v18.8h, v20.8h, {c15:v}.8h\n",
+            )
+        };
+    }
+
+    /// `sum += (segment - 128) as f32 * d` for segment 0 then 1 of the sums in v18.
+    macro_rules! segment_f32 {
+        ($d:literal, $sum:literal) => {
+            concat!(
+                "usubl v19.4s, v18.4h, {c128:v}.4h\n",
+                "usubl2 v20.4s, v18.8h, {c128:v}.8h\n",
+                "scvtf v19.4s, v19.4s\n",
+                "scvtf v20.4s, v20.4s\n",
+                "fmul v19.4s, v19.4s, {",
+                $d,
+                ":v}.4s\n",
+                "fadd {",
+                $sum,
+                ":v}.4s, {",
+                $sum,
+                ":v}.4s, v19.4s\n",
+                "fmul v20.4s, v20.4s, {",
+                $d,
+                ":v}.4s\n",
+                "fadd {",
+                $sum,
+                ":v}.4s, {",
+                $sum,
+                ":v}.4s, v20.4s\n",
+            )
+        };
+    }
+
+    /// `sum += (chunk - 256) as f32 * d` per column of one set (`NxkNrx*` order).
+    macro_rules! chunk_sums {
+        ($l0:literal, $l1:literal, $h0:literal, $h1:literal, $d:literal, $sum:literal) => {
+            concat!(
+                "uaddlp v18.8h, ",
+                $l0,
+                ".16b\n",
+                "uadalp v18.8h, ",
+                $h0,
+                ".16b\n",
+                "uadalp v18.8h, ",
+                $l1,
+                ".16b\n",
+                "uadalp v18.8h, ",
+                $h1,
+                ".16b\n",
+                "ushr v19.16b, ",
+                $l0,
+                ".16b, #4\n",
+                "usra v19.16b, ",
+                $h0,
+                ".16b, #4\n",
+                "usra v19.16b, ",
+                $l1,
+                ".16b, #4\n",
+                "usra v19.16b, ",
+                $h1,
+                ".16b, #4\n",
+                "uaddlp v19.8h, v19.16b\n",
+                "mls v18.8h, v19.8h, {c15:v}.8h\n",
+                "uaddlp v18.4s, v18.8h\n",
+                "sub v18.4s, v18.4s, {c256:v}.4s\n",
+                "scvtf v18.4s, v18.4s\n",
+                "fmul v18.4s, v18.4s, {",
+                $d,
+                ":v}.4s\n",
+                "fadd {",
+                $sum,
+                ":v}.4s, {",
+                $sum,
+                ":v}.4s, v18.4s\n",
+            )
+        };
+    }
+    use {chunk_sums, segment_f32, segment_sums};
 }
