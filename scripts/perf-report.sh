@@ -36,9 +36,26 @@ weight value; the last column compares packing the weights once with one call of
 
 $counts
 
-Reading the counts: the matmul column includes everything a call executes (C shim, checks, the
-asm prologue and edge handling), so instructions per MAC above the loop's own ratio measure that
-overhead. Packing weights happens once per model load; LHS packing runs on every call.
+Reading the counts:
+- The matmul column includes everything a call executes (C shim, checks, asm prologue, edge
+  tiles). Against each loop's own ratio from the llvm-mca table (instructions per iteration /
+  MACs per iteration) the per-channel calls add under 2%: 0.175 against 0.172 for the int4
+  GEMV, 0.0539 against 0.0532 for the int4 SMMLA 8x8 GEMM, 0.0553 against 0.0542 for int8.
+  The per-block calls add their block epilogue: +46-49% at bl = 32 and +13% at bl = 128.
+- Packing weights happens once per model load; the table compares it with one call. The int4
+  packers (NEON chunk loop: LD4 lane loads that transpose, SLI/SRI merges, ST2 stores, row sums
+  by shift-accumulate) cost 0.20 instructions per weight per channel and 0.34-0.45 per block,
+  i.e. 12% of one 32x4096x4096 GEMM per channel (target: under 10%) and 14-15% per block. For
+  this format the floor is about 6 instructions per 16 source bytes (load, merge, the \`^ 8\`
+  of the zero point, a shared merge operand, two ops for the row sum because byte-linear
+  reductions cannot separate nibbles, half a store), i.e. 10.9%; what remains above it is
+  per-strip and per-call bookkeeping. Meeting 10% needs a format or ISA change (e.g. row sums
+  taken by the GEMM's first pass), not a better loop. The \`kxn\` int4 packers still gather
+  columns with scalar code (not in this table; 2-6x the nxk cost); a NEON 16x16 byte transpose
+  would fix them.
+- The int8 RHS packer (12 instructions per weight) and the LHS packers (about 50 instructions
+  per activation, 22% of a 32-row GEMM and 6% of a GEMV per call) are still scalar: vectorising
+  them is the next step (the LHS one matters most, since it runs on every call).
 
 $bench
 DOC
