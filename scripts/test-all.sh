@@ -35,6 +35,8 @@ fi
 export CARGO_TARGET_DIR=$root/target/cross
 step "clippy (aarch64)"
 "${cross_cargo[@]}" clippy --workspace --all-targets --target $target -- -D warnings
+step "rustdoc (aarch64: the asm modules exist only there)"
+RUSTDOCFLAGS="-D warnings" "${cross_cargo[@]}" doc --workspace --no-deps --quiet --target $target
 "${cross_cargo[@]}" test --workspace --target $target --no-run
 
 models=${RKAI_QEMU_MODELS:-"cortex-a53 neoverse-n1 neoverse-v1 neoverse-n2 max,sve-default-vector-length=16 max,sve-default-vector-length=64 max,sve-default-vector-length=256"}

@@ -138,9 +138,13 @@ macro_rules! row_pair {
     };
 }
 
-/// Computes `dst[i][j] = clamp(((acc + lhs_offset[i] * rsum[j]) as f32)
-/// * (rscale[j] * lhs_scale[i]) + bias[j])` for `i < m`, `j < n`, where
-/// `acc` is the int8 x int8 dot product over `roundup(k, 32)`.
+/// Computes, for `i < m` and `j < n`,
+///
+/// ```text
+/// dst[i][j] = clamp(((acc + lhs_offset[i] * rsum[j]) as f32) * (rscale[j] * lhs_scale[i]) + bias[j])
+/// ```
+///
+/// where `acc` is the int8 x int8 dot product over `roundup(k, 32)`.
 ///
 /// # Safety
 ///
