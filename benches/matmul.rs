@@ -34,7 +34,7 @@ fn bench(c: &mut Criterion) {
                     format!("/bl{bl}")
                 };
                 let mut w = Workload::new(kernel, m, n, k, bl);
-                let t = kernel.tile;
+                let t = kernel.tile();
                 // Each packer and tile is measured once per shape, not once per kernel using it.
                 let rhs_id = format!(
                     "pack_rhs/{}/{n}x{k}{block}/nr{}kr{}sr{}",

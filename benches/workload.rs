@@ -22,7 +22,7 @@ use cabi::{
 /// The LLM shapes of the performance issue: GEMV (m = 1) for kernels with `m_step` 1, GEMM
 /// otherwise, as (m, n, k).
 pub fn shapes(kernel: &MatmulKernel) -> &'static [(usize, usize, usize)] {
-    if kernel.tile.m_step == 1 {
+    if kernel.tile().m_step == 1 {
         &[(1, 4096, 4096), (1, 11008, 4096)]
     } else {
         &[(32, 4096, 4096), (128, 4096, 4096)]
@@ -67,7 +67,7 @@ fn pattern(len: usize, mul: usize, add: usize) -> Vec<u8> {
 impl Workload {
     /// Allocates and fills the sources of an m x n x k call (`bl` for per-block kernels).
     pub fn new(kernel: &'static MatmulKernel, m: usize, n: usize, k: usize, bl: usize) -> Self {
-        let t = kernel.tile;
+        let t = kernel.tile();
         let lhs_elem = match kernel.lhs_packers[0].kind {
             PackerKind::LhsQuantQai8dxp(ty) => ty.size(),
             _ => unreachable!("qai8dxp kernels pair with qai8dxp LHS packers"),
@@ -144,7 +144,7 @@ impl Workload {
 
     /// Packs the weights with the kernel's first RHS packer.
     pub fn pack_rhs(&mut self) {
-        let t = self.kernel.tile;
+        let t = self.kernel.tile();
         let name = format!("kai_run_{}", self.kernel.rhs_packers[0].name);
         let bias = self.bias.as_ptr();
         let out = self.rhs_packed.as_mut_ptr().cast::<c_void>();
@@ -225,7 +225,7 @@ impl Workload {
 
     /// Quantizes and packs the activations with the kernel's LHS packer.
     pub fn pack_lhs(&mut self) {
-        let t = self.kernel.tile;
+        let t = self.kernel.tile();
         let name = format!("kai_run_{}", self.kernel.lhs_packers[0].name);
         // SAFETY: buffers sized by the packer's getters (the f32 and 16-bit packers share this ABI).
         unsafe {
@@ -246,7 +246,7 @@ impl Workload {
     /// Runs the kernel on the whole m x n output.
     pub fn run(&mut self) {
         let es = self.kernel.family.output().size();
-        let name = format!("kai_run_{}", self.kernel.stem);
+        let name = format!("{}_run_{}", self.kernel.prefix(), self.kernel.stem);
         let (lhs, rhs) = (
             self.lhs_packed.as_ptr().cast(),
             self.rhs_packed.as_ptr().cast(),

@@ -2,7 +2,7 @@
 //! `rkai.h` whose types come from Rust through cbindgen.
 
 use rkai_ukernels::cabi::CFunction;
-use rkai_ukernels::catalog::{Family, KERNELS, PACKERS};
+use rkai_ukernels::catalog::{Columns, Family, KERNELS, PACKERS};
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
@@ -20,24 +20,35 @@ pub fn generate(manifest_dir: &Path) -> Vec<(PathBuf, String)> {
         if !families.contains(&k.family) {
             families.push(k.family);
         }
+        let t = k.base_tile;
+        // VL-scaled column counts are run-time values: state the unit instead of a number.
+        let columns = |v: usize| match k.columns {
+            Columns::Fixed => v.to_string(),
+            Columns::PerSveLane32 => format!("{v} x VL32"),
+        };
+        let prefix = k.prefix();
         let doc = format!(
-            "/// Micro-kernel `kai_{}` ({}): m_step {}, n_step {}, mr {}, nr {}, kr {}, sr {}.\n\
+            "/// Micro-kernel `{prefix}_{}` ({}): m_step {}, n_step {}, mr {}, nr {}, kr {}, sr {}.\n\
              /// LHS packers: {}. RHS packers: {}.\n",
             k.stem,
             k.isa.name(),
-            k.tile.m_step,
-            k.tile.n_step,
-            k.tile.mr,
-            k.tile.nr,
-            k.tile.kr,
-            k.tile.sr,
+            t.m_step,
+            columns(t.n_step),
+            t.mr,
+            columns(t.nr),
+            t.kr,
+            t.sr,
             names(k.lhs_packers.iter().map(|p| p.name)),
             names(k.rhs_packers.iter().map(|p| p.name)),
         );
-        let path = format!("kai/ukernels/matmul/{}/kai_{}.h", k.family.dir(), k.stem);
+        let path = format!(
+            "{prefix}/ukernels/matmul/{}/{prefix}_{}.h",
+            k.family.dir(),
+            k.stem
+        );
         files.push((
             PathBuf::from(path),
-            header(&doc, &[], &[], k.family.c_functions(), k.stem),
+            header(&doc, &[], &[], k.family.c_functions(), prefix, k.stem),
         ));
     }
     for family in families {
@@ -60,6 +71,7 @@ pub fn generate(manifest_dir: &Path) -> Vec<(PathBuf, String)> {
                 &["kai/kai_common.h"],
                 &defines,
                 p.kind.c_functions(),
+                "kai",
                 p.name,
             ),
         ));
@@ -85,9 +97,9 @@ fn param_list(f: &CFunction, name: &str) -> String {
         .join(", ")
 }
 
-fn prototype(f: &CFunction, name: &str) -> String {
+fn prototype(f: &CFunction, prefix: &str, name: &str) -> String {
     format!(
-        "{} kai_{}_{}({})",
+        "{} {prefix}_{}_{}({})",
         f.ret_c,
         f.verb,
         name,
@@ -113,6 +125,7 @@ fn header(
     includes: &[&str],
     defines: &[(String, String)],
     fns: &[CFunction],
+    prefix: &str,
     name: &str,
 ) -> String {
     let mut out = String::new();
@@ -123,7 +136,7 @@ fn header(
         writeln!(out, "#define {alias} {target}\n").unwrap();
     }
     for f in fns {
-        writeln!(out, "/// {}\n{};\n", f.doc, prototype(f, name)).unwrap();
+        writeln!(out, "/// {}\n{};\n", f.doc, prototype(f, prefix, name)).unwrap();
     }
     close(&mut out);
     out

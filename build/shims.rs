@@ -12,13 +12,21 @@ pub fn generate() -> String {
     for k in KERNELS {
         let path = format!("rkai_ukernels::catalog::{}", k.stem.to_uppercase());
         for f in k.family.c_functions() {
-            symbols.push(emit(&mut out, f, k.stem, k.family.capi_module(), &path));
+            let module = k.family.capi_module();
+            symbols.push(emit(&mut out, f, k.prefix(), k.stem, module, &path));
         }
     }
     for p in PACKERS {
         let path = format!("rkai_ukernels::catalog::{}", p.name.to_uppercase());
         for f in p.kind.c_functions() {
-            symbols.push(emit(&mut out, f, p.name, p.kind.capi_module(), &path));
+            symbols.push(emit(
+                &mut out,
+                f,
+                "kai",
+                p.name,
+                p.kind.capi_module(),
+                &path,
+            ));
         }
     }
     // A name -> address table, so tests and benches can reach every C entry point by its name.
@@ -37,8 +45,15 @@ pub fn generate() -> String {
     out
 }
 
-fn emit(out: &mut String, f: &CFunction, name: &str, module: &str, entry: &str) -> String {
-    let symbol = format!("kai_{}_{}", f.verb, name);
+fn emit(
+    out: &mut String,
+    f: &CFunction,
+    prefix: &str,
+    name: &str,
+    module: &str,
+    entry: &str,
+) -> String {
+    let symbol = format!("{prefix}_{}_{}", f.verb, name);
     let params: Vec<String> = f
         .params
         .iter()

@@ -3,7 +3,7 @@
 //! as C99 and C++17 with the struct layouts KleidiAI has.
 
 use rkai::capi::exports::SYMBOL_NAMES;
-use rkai::ukernels::catalog::{KERNELS, PACKERS};
+use rkai::ukernels::catalog::{KERNELS, Origin, PACKERS};
 use std::collections::BTreeSet;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -132,7 +132,12 @@ fn declarations_equal_kleidiai() {
     let families: BTreeSet<&str> = KERNELS.iter().map(|k| k.family.dir()).collect();
     assert_eq!(
         compared,
-        KERNELS.len() + PACKERS.len() + families.len(),
+        KERNELS
+            .iter()
+            .filter(|k| k.origin == Origin::KleidiAi)
+            .count()
+            + PACKERS.len()
+            + families.len(),
         "headers compared (kernels, packers, one interface per family)"
     );
 }
@@ -172,11 +177,18 @@ fn every_declared_function_is_exported() {
         missing.is_empty(),
         "declared by KleidiAI but not exported: {missing:?}"
     );
+    let (kai, extensions): (Vec<&str>, Vec<&str>) =
+        SYMBOL_NAMES.iter().partition(|s| s.starts_with("kai_"));
     assert_eq!(
         expected.len(),
-        SYMBOL_NAMES.len(),
-        "exports beyond KleidiAI's declarations"
+        kai.len(),
+        "kai_ exports beyond KleidiAI's declarations"
     );
+    // Everything else is an rkai extension kernel's function set under the rkai_ prefix.
+    let rkai_kernels = KERNELS.iter().filter(|k| k.origin == Origin::Rkai);
+    let rkai_functions: usize = rkai_kernels.map(|k| k.family.c_functions().len()).sum();
+    assert!(extensions.iter().all(|s| s.starts_with("rkai_")));
+    assert_eq!(extensions.len(), rkai_functions, "rkai_ exports");
 }
 
 fn compile(source: &str, cpp: bool) {

@@ -73,7 +73,7 @@ fn lhs_type(k: &MatmulKernel) -> LhsType {
     }
 }
 
-/// The C function `kai_<verb>_<name>` as a typed pointer.
+/// The C function `<prefix>_<verb>_<name>` as a typed pointer.
 fn sym<F: Copy>(verb: &str, name: &str) -> F {
     support::cabi::func(verb, name)
 }
@@ -139,7 +139,7 @@ fn packed_sizes_and_offsets_equal_kleidiai_values() {
     let table = tsv_rows(include_str!("data/kleidiai-1.30-packed-sizes.tsv"));
     let mut checked = 0;
     for k in family_kernels() {
-        let t = k.tile;
+        let t = k.tile();
         for row in table.iter().filter(|r| r[0] == k.stem) {
             let (m, n, kk): (usize, usize, usize) = (
                 row[4].parse().unwrap(),
@@ -492,7 +492,7 @@ fn zero_points(p: &Problem) -> &'static [u8] {
 
 /// Packed RHS bytes the reference expects from `packer` for `p` and `k`'s tile.
 fn expected_rhs(k: &MatmulKernel, p: &Problem, size: usize, packer: &str) -> Vec<u8> {
-    let t = k.tile;
+    let t = k.tile();
     let mut out = vec![0u8; size];
     if p.bl != 0 {
         reference::pack_qsi4c32p(
@@ -625,7 +625,7 @@ fn blocked(k: &MatmulKernel, kk: usize, seed: usize) -> (usize, usize) {
 fn packers_match_reference_bytes() {
     let mut cases = 0;
     for k in family_kernels() {
-        let t = k.tile;
+        let t = k.tile();
         for (seed, &(m, n, kk)) in PACK_SHAPES.iter().enumerate() {
             let (kk, bl) = blocked(k, kk, seed);
             for with_bias in [false, true] {
@@ -666,7 +666,7 @@ fn packers_match_reference_bytes() {
 fn lhs_packing_in_row_slices_equals_one_call() {
     // Frameworks pack row ranges on different threads: start offsets need not be multiples of mr.
     for k in family_kernels() {
-        let t = k.tile;
+        let t = k.tile();
         let p = Problem::new(k, 11, 1, 45, 0, false, 7);
         let whole = pack_lhs(&p, t.mr, t.kr, t.sr, Edge::End);
         for split in 1..p.m {
@@ -944,7 +944,7 @@ fn run_portion(
 }
 
 fn check_kernel(k: &MatmulKernel, implementations: &[Impl]) -> usize {
-    let t = k.tile;
+    let t = k.tile();
     let mut cases = 0;
     for (seed, (m, n, kk, bl)) in shapes(k).into_iter().enumerate() {
         for with_bias in [false, true] {
@@ -1000,7 +1000,7 @@ fn portable_kernels_match_reference() {
 fn threads_on_disjoint_portions_equal_one_call() {
     let threads = 8;
     for k in runnable() {
-        let t = k.tile;
+        let t = k.tile();
         let (kk, bl) = blocked(k, 200, 1);
         let (m, n) = (3 * t.m_step.max(4) + 1, 5 * t.n_step + 3);
         let p = Problem::new(k, m, n, kk, bl, true, 77);
@@ -1063,7 +1063,7 @@ fn threads_on_disjoint_portions_equal_one_call() {
 fn callee_saved_registers_survive() {
     use support::abi::{CallArgs, call, describe};
     for k in runnable() {
-        let t = k.tile;
+        let t = k.tile();
         for &(m, n, kk) in &[(1, 8, 32), (9, 17, 65), (16, 32, 64)] {
             let (kk, bl) = blocked(k, kk, 1);
             let p = Problem::new(k, m, n, kk, bl, true, 5);
@@ -1093,29 +1093,12 @@ fn callee_saved_registers_survive() {
                     0,
                 ],
             };
-            let f = rkai::capi::exports::symbol_address(&format!("kai_run_{}", k.stem)).unwrap();
+            let f =
+                rkai::capi::exports::symbol_address(&support::cabi::symbol("run", k.stem)).unwrap();
             // SAFETY: args describe kai_run_matmul's prototype with valid buffers.
             let clobbered = unsafe { call(f, &args) };
             assert_eq!(clobbered, 0, "{} clobbered {}", k.stem, describe(clobbered));
         }
-    }
-}
-
-#[test]
-fn cpu_matches_requested_qemu_model() {
-    // The test matrix exports the QEMU model it runs; a mismatch would silently skip kernels.
-    let Ok(model) = std::env::var("RKAI_EXPECT_CPU") else {
-        return;
-    };
-    if let Some(expected) = support::cpu::expected_for_model(&model) {
-        let got = support::cpu::features();
-        // FP16 is left out: the table of DESIGN §4 does not list it.
-        let relevant = |f: rkai::ukernels::arch::Features| f.0 & 0x6f;
-        assert_eq!(
-            relevant(got),
-            relevant(expected),
-            "QEMU model {model}: features {got:?}, expected {expected:?}"
-        );
     }
 }
 
@@ -1130,7 +1113,7 @@ mod random_shapes {
         #[test]
         fn random_problems_match_reference(m in 1usize..40, n in 1usize..40, kk in 1usize..130, seed in any::<u64>(), bias in any::<bool>()) {
             for k in runnable_quiet() {
-                let t = k.tile;
+                let t = k.tile();
                 let (kk, bl) = blocked(k, kk, seed as usize);
                 let p = Problem::new(k, m, n, kk, bl, bias, seed);
                 let (lq, rows) = p.quantized();
@@ -1170,7 +1153,7 @@ fn packers_round_k_to_32_whatever_kr_and_sr() {
 fn half_precision_lhs_packers_match_f32_packer_on_widened_input() {
     let mut cases = 0;
     for k in family_kernels() {
-        let t = k.tile;
+        let t = k.tile();
         for (name, bf16) in [
             ("lhs_quant_pack_qai8dxp_f16_neon", false),
             ("lhs_quant_pack_qai8dxp_bf16_neon", true),
@@ -1246,7 +1229,7 @@ fn block_packers_match_reference_on_non_finite_scales() {
     ];
     let mut cases = 0;
     for k in family_kernels().filter(|k| k.family.is_blockwise()) {
-        let t = k.tile;
+        let t = k.tile();
         for (seed, &(n, kk, bl)) in [(5, 64, 32), (9, 128, 64), (16, 256, 128)]
             .iter()
             .enumerate()

@@ -10,31 +10,31 @@ use rkai_ukernels::layout;
 use rkai_ukernels::matmul::qai8dxp;
 
 pub fn get_m_step(k: &MatmulKernel, _: &str) -> usize {
-    k.tile.m_step
+    k.tile().m_step
 }
 
 pub fn get_n_step(k: &MatmulKernel, _: &str) -> usize {
-    k.tile.n_step
+    k.tile().n_step
 }
 
 pub fn get_mr(k: &MatmulKernel, _: &str) -> usize {
-    k.tile.mr
+    k.tile().mr
 }
 
 pub fn get_nr(k: &MatmulKernel, _: &str) -> usize {
-    k.tile.nr
+    k.tile().nr
 }
 
 pub fn get_kr(k: &MatmulKernel, _: &str) -> usize {
-    k.tile.kr
+    k.tile().kr
 }
 
 pub fn get_sr(k: &MatmulKernel, _: &str) -> usize {
-    k.tile.sr
+    k.tile().sr
 }
 
 pub fn get_lhs_packed_offset(kernel: &MatmulKernel, symbol: &str, m_idx: usize, k: usize) -> usize {
-    let t = &kernel.tile;
+    let t = &kernel.tile();
     ensure(
         symbol,
         contract::require(m_idx % t.mr == 0, "(m_idx % mr) == 0"),
@@ -54,7 +54,7 @@ pub(super) fn rhs_packed_offset(
     k: usize,
     bl: usize,
 ) -> usize {
-    let t = &kernel.tile;
+    let t = &kernel.tile();
     ensure(
         symbol,
         kernel
@@ -71,7 +71,7 @@ pub fn get_dst_offset(
     n_idx: usize,
     dst_stride: usize,
 ) -> usize {
-    let t = &kernel.tile;
+    let t = &kernel.tile();
     ensure(
         symbol,
         contract::require(m_idx % t.m_step == 0, "(m_idx % m_step) == 0"),

@@ -78,9 +78,16 @@ pub fn sym<F: Copy>(symbol: &str) -> F {
     unsafe { std::mem::transmute_copy(&addr) }
 }
 
-/// `kai_<verb>_<name>` as `F`.
+/// `<prefix>_<verb>_<name>` as `F`: the prefix is the kernel's (`kai` or `rkai`), `kai` for
+/// packers.
 pub fn func<F: Copy>(verb: &str, name: &str) -> F {
-    sym(&format!("kai_{verb}_{name}"))
+    sym(&symbol(verb, name))
+}
+
+/// Exported name of function `verb` of the kernel or packer `name`.
+pub fn symbol(verb: &str, name: &str) -> String {
+    let prefix = rkai_ukernels::catalog::kernel(name).map_or("kai", |k| k.prefix());
+    format!("{prefix}_{verb}_{name}")
 }
 
 pub type Getter6 = extern "C" fn(usize, usize, usize, usize, usize, u32) -> usize;

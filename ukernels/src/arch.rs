@@ -83,28 +83,107 @@ impl fmt::Debug for Features {
 /// The instruction-set requirement of a kernel, as named by its stem's engine and tech suffix.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Isa {
+    /// `_neon_mla` on f32: Advanced SIMD only.
+    Neon,
+    /// `_neon_mla` on f16: FEAT_FP16 arithmetic.
+    NeonFp16,
+    /// `_neon_mmla` / `_neon_dot` on bf16: FEAT_BF16.
+    NeonBf16,
+    /// f16 output from bf16 operands: FEAT_FP16 and FEAT_BF16.
+    NeonFp16Bf16,
     /// `_neon_dotprod`.
     NeonDotprod,
     /// `_neon_i8mm`.
     NeonI8mm,
+    /// `_sve_mla`: SVE.
+    Sve,
+    /// `_sve_dotprod`: SVE (whose SDOT needs nothing more).
+    SveDotprod,
+    /// `_sve_i8mm`: SVE with FEAT_I8MM.
+    SveI8mm,
+    /// `_sve2_dotprod`: SVE2.
+    Sve2Dotprod,
+    /// `_sve2_i8mm`: SVE2 with FEAT_I8MM.
+    Sve2I8mm,
 }
 
 impl Isa {
+    /// Every ISA, from the most widely available to the most specialised.
+    pub const ALL: [Isa; 11] = [
+        Isa::Neon,
+        Isa::NeonFp16,
+        Isa::NeonBf16,
+        Isa::NeonFp16Bf16,
+        Isa::NeonDotprod,
+        Isa::NeonI8mm,
+        Isa::Sve,
+        Isa::SveDotprod,
+        Isa::SveI8mm,
+        Isa::Sve2Dotprod,
+        Isa::Sve2I8mm,
+    ];
+
     /// Features a CPU must have to run kernels of this ISA.
     pub const fn features(self) -> Features {
+        let n = Features::NEON;
         match self {
-            Isa::NeonDotprod => Features::NEON.union(Features::DOTPROD),
-            Isa::NeonI8mm => Features::NEON.union(Features::I8MM),
+            Isa::Neon => n,
+            Isa::NeonFp16 => n.union(Features::FP16),
+            Isa::NeonBf16 => n.union(Features::BF16),
+            Isa::NeonFp16Bf16 => n.union(Features::FP16).union(Features::BF16),
+            Isa::NeonDotprod => n.union(Features::DOTPROD),
+            Isa::NeonI8mm => n.union(Features::I8MM),
+            Isa::Sve | Isa::SveDotprod => n.union(Features::SVE),
+            Isa::SveI8mm => n.union(Features::SVE).union(Features::I8MM),
+            Isa::Sve2Dotprod => n.union(Features::SVE).union(Features::SVE2),
+            Isa::Sve2I8mm => n
+                .union(Features::SVE)
+                .union(Features::SVE2)
+                .union(Features::I8MM),
         }
     }
 
-    /// Lower-case name used in logs and tables.
+    /// Whether kernels of this ISA use SVE registers (their vector length is a run-time value).
+    pub const fn is_sve(self) -> bool {
+        self.features().contains(Features::SVE)
+    }
+
+    /// Lower-case name used in logs and tables (the stem's suffix for KleidiAI's ISAs).
     pub const fn name(self) -> &'static str {
         match self {
+            Isa::Neon => "neon",
+            Isa::NeonFp16 => "neon_fp16",
+            Isa::NeonBf16 => "neon_bf16",
+            Isa::NeonFp16Bf16 => "neon_fp16_bf16",
             Isa::NeonDotprod => "neon_dotprod",
             Isa::NeonI8mm => "neon_i8mm",
+            Isa::Sve => "sve",
+            Isa::SveDotprod => "sve_dotprod",
+            Isa::SveI8mm => "sve_i8mm",
+            Isa::Sve2Dotprod => "sve2_dotprod",
+            Isa::Sve2I8mm => "sve2_i8mm",
         }
     }
+}
+
+/// Number of 32-bit lanes in an SVE vector on this CPU (`CNTW`): between 4 and 64.
+///
+/// Returns 4 (the 128-bit minimum) where SVE is absent, including on other architectures, where
+/// the portable implementations of SVE kernels then run with that vector length.
+pub fn sve_lanes32() -> usize {
+    #[cfg(target_arch = "aarch64")]
+    {
+        if Features::detect().contains(Features::SVE) {
+            let lanes: usize;
+            // SAFETY: CNTW (encoded, so the assembler needs no SVE support) only reads the vector
+            // length, and SVE is present.
+            unsafe {
+                core::arch::asm!(".inst 0x04a0e3e0", out("x0") lanes, options(nomem, nostack, pure))
+            };
+            return lanes;
+        }
+    }
+    4
 }
 
 #[cfg(all(

@@ -36,6 +36,46 @@ pub struct Tile {
     pub sr: usize,
 }
 
+impl Tile {
+    /// This tile with `n_step` and `nr` multiplied by `lanes` (for [`Columns::PerSveLane32`]).
+    pub const fn with_column_multiplier(self, lanes: usize) -> Tile {
+        Tile {
+            n_step: self.n_step * lanes,
+            nr: self.nr * lanes,
+            ..self
+        }
+    }
+}
+
+/// How a kernel's column parameters (`n_step`, `nr`) relate to the hardware.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Columns {
+    /// Fixed numbers, as written in the catalog.
+    Fixed,
+    /// The catalog's numbers times the SVE vector length in 32-bit lanes, read at run time
+    /// (KleidiAI's `vl` tile unit, e.g. `4vl` = 4 x VL32).
+    PerSveLane32,
+}
+
+/// Where a kernel's name comes from, which fixes its symbol prefix and header directory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Origin {
+    /// A KleidiAI 1.30 kernel: `kai_*` symbols under `include/kai`.
+    KleidiAi,
+    /// An rkai extension named by KleidiAI's grammar: `rkai_*` symbols under `include/rkai`.
+    Rkai,
+}
+
+impl Origin {
+    /// Symbol prefix without the trailing underscore (`kai` or `rkai`).
+    pub const fn prefix(self) -> &'static str {
+        match self {
+            Origin::KleidiAi => "kai",
+            Origin::Rkai => "rkai",
+        }
+    }
+}
+
 /// A matmul family: fixes the C function set, the interface struct and the semantics.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Family {
@@ -151,20 +191,41 @@ pub enum NativeFn {
 /// A matmul micro-kernel.
 #[derive(Debug)]
 pub struct MatmulKernel {
-    /// KleidiAI stem without the `kai_` prefix.
+    /// Stem without the symbol prefix (KleidiAI's grammar, e.g. `matmul_clamp_f32_qai8dxp...`).
     pub stem: &'static str,
+    /// KleidiAI kernel or rkai extension.
+    pub origin: Origin,
     /// Family it belongs to.
     pub family: Family,
     /// Instructions it executes on aarch64.
     pub isa: Isa,
-    /// Tile and packing parameters.
-    pub tile: Tile,
+    /// Tile and packing parameters as written; [`MatmulKernel::tile`] gives the run-time values.
+    pub base_tile: Tile,
+    /// Whether `n_step` and `nr` scale with the SVE vector length.
+    pub columns: Columns,
     /// LHS packers producing the format it reads.
     pub lhs_packers: &'static [&'static Packer],
     /// RHS packers producing the format it reads.
     pub rhs_packers: &'static [&'static Packer],
     /// Implementation on this target.
     pub native: NativeFn,
+}
+
+impl MatmulKernel {
+    /// Tile and packing parameters on this CPU (what the getters return).
+    pub fn tile(&self) -> Tile {
+        match self.columns {
+            Columns::Fixed => self.base_tile,
+            Columns::PerSveLane32 => self
+                .base_tile
+                .with_column_multiplier(crate::arch::sve_lanes32()),
+        }
+    }
+
+    /// Symbol prefix of its C functions (`kai` or `rkai`).
+    pub const fn prefix(&self) -> &'static str {
+        self.origin.prefix()
+    }
 }
 
 /// Picks the aarch64 implementation on aarch64 and the portable one elsewhere.
@@ -301,17 +362,30 @@ const QSI8CXP_RHS: &[&Packer] = &[
 /// Declares a kernel of a `qai8dxp` family: static name (the stem in upper case, which the
 /// build script relies on), family, LHS and RHS packer lists, stem, ISA, the tile
 /// `[m_step, n_step, mr, nr, kr, sr]` and the implementation on this target.
+/// A `qai8dxp` kernel entry. The short form is a KleidiAI kernel with a fixed tile; the long
+/// form (`..., $native, $origin, $columns`) also names the origin and column scaling, for rkai's
+/// vector-length-agnostic extensions.
 macro_rules! qai8dxp_kernel {
     (
         $(#[$doc:meta])* $name:ident, $family:ident, $lhs:ident, $rhs:ident, $stem:ident, $isa:ident,
-        [$m_step:expr, $n_step:expr, $mr:expr, $nr:expr, $kr:expr, $sr:expr], $native:expr
+        $tile:tt, $native:expr
+    ) => {
+        qai8dxp_kernel!($(#[$doc])* $name, $family, $lhs, $rhs, $stem, $isa, $tile, $native,
+            KleidiAi, Fixed);
+    };
+    (
+        $(#[$doc:meta])* $name:ident, $family:ident, $lhs:ident, $rhs:ident, $stem:ident, $isa:ident,
+        [$m_step:expr, $n_step:expr, $mr:expr, $nr:expr, $kr:expr, $sr:expr], $native:expr,
+        $origin:ident, $columns:ident
     ) => {
         $(#[$doc])*
         pub static $name: MatmulKernel = MatmulKernel {
             stem: stringify!($stem),
+            origin: Origin::$origin,
             family: Family::$family,
             isa: Isa::$isa,
-            tile: Tile { m_step: $m_step, n_step: $n_step, mr: $mr, nr: $nr, kr: $kr, sr: $sr },
+            base_tile: Tile { m_step: $m_step, n_step: $n_step, mr: $mr, nr: $nr, kr: $kr, sr: $sr },
+            columns: Columns::$columns,
             lhs_packers: $lhs,
             rhs_packers: $rhs,
             native: $native,
@@ -319,8 +393,6 @@ macro_rules! qai8dxp_kernel {
     };
 }
 
-/// A kernel of `matmul_clamp_f32_qai8dxp_qsi4cxp` whose asm lives in the module named like it,
-/// or in the given module (a loop with the same packed formats).
 macro_rules! f32_qai8dxp_qsi4cxp_kernel {
     ($(#[$doc:meta])* $name:ident, $stem:ident, $isa:ident, $tile:tt) => {
         f32_qai8dxp_qsi4cxp_kernel!($(#[$doc])* $name, $stem, $isa, $tile, $stem);
@@ -764,9 +836,12 @@ pub static KERNELS: &[&MatmulKernel] = &[
     &MATMUL_CLAMP_F16_QAI8DXP4X8_QSI8CXP4X8_16X4_NEON_I8MM,
 ];
 
-/// Looks a kernel up by stem (with or without the `kai_` prefix).
+/// Looks a kernel up by stem (with or without its `kai_` / `rkai_` prefix).
 pub fn kernel(stem: &str) -> Option<&'static MatmulKernel> {
-    let stem = stem.strip_prefix("kai_").unwrap_or(stem);
+    let stem = stem
+        .strip_prefix("rkai_")
+        .or_else(|| stem.strip_prefix("kai_"))
+        .unwrap_or(stem);
     KERNELS.iter().copied().find(|k| k.stem == stem)
 }
 

@@ -50,7 +50,7 @@ fn rhs_layout(kernel: &MatmulKernel, bl: usize) -> RhsLayout {
 /// Checks what `kernel` requires of its arguments: KleidiAI's assertions plus non-null buffers,
 /// a destination stride that holds a row, and packed sizes that do not overflow.
 pub fn check(kernel: &MatmulKernel, a: &Args) -> Checked {
-    let tile = &kernel.tile;
+    let tile = &kernel.tile();
     let out = kernel.family.output();
     contract::require(a.dst_stride_col == out.size(), out.size_condition())?;
     layout::qai8dxp::stride(a.k, tile.mr, tile.kr, tile.sr)?;
@@ -76,12 +76,12 @@ pub fn check(kernel: &MatmulKernel, a: &Args) -> Checked {
 ///
 /// # Safety
 /// [`check`] must have passed; the buffers must hold the portion described by `a` in the layouts
-/// of `kernel.tile`; on aarch64 the CPU must implement `kernel.isa`.
+/// of `kernel.tile()`; on aarch64 the CPU must implement `kernel.isa`.
 pub unsafe fn run(kernel: &MatmulKernel, a: &Args) {
     if a.m == 0 || a.n == 0 {
         return;
     }
-    let tile = &kernel.tile;
+    let tile = &kernel.tile();
     let run_f32 = |a: &Args| match kernel.native {
         // SAFETY (every arm): forwarded contract.
         NativeFn::Qai8dxp(f) => unsafe { f(a) },
