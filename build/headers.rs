@@ -3,6 +3,7 @@
 
 use rkai_ukernels::cabi::CFunction;
 use rkai_ukernels::catalog::{Columns, Family, KERNELS, PACKERS};
+use rkai_ukernels::select;
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
@@ -55,6 +56,7 @@ pub fn generate(manifest_dir: &Path) -> Vec<(PathBuf, String)> {
         let path = format!("kai/ukernels/matmul/{0}/kai_{0}_interface.h", family.dir());
         files.push((PathBuf::from(path), interface(family)));
     }
+    files.push((PathBuf::from("rkai/rkai_select.h"), select_header()));
     for p in PACKERS {
         let doc = format!("/// Packing routine `kai_{}`.\n", p.name);
         let defines: Vec<(String, String)> = p
@@ -221,4 +223,43 @@ fn rkai_h(manifest_dir: &Path) -> String {
     cfg.sys_includes = vec!["stddef.h".into(), "stdint.h".into()];
     cfg.cpp_compat = true;
     run_cbindgen(cfg, &manifest_dir.join("src/rkai_ffi.rs"))
+}
+
+/// `rkai/rkai_select.h`: one choice struct and one `rkai_select_<family>` per family.
+fn select_header() -> String {
+    let families: Vec<Family> = select::families().collect();
+    let includes: Vec<String> = families
+        .iter()
+        .map(|f| format!("kai/ukernels/matmul/{0}/kai_{0}_interface.h", f.dir()))
+        .chain(["rkai.h".to_string()])
+        .collect();
+    let includes: Vec<&str> = includes.iter().map(String::as_str).collect();
+    let mut out = String::new();
+    open(&mut out, &includes);
+    out.push_str(
+        "/// Run-time kernel selection. `rkai_select_<family>(shape, feature_mask, &choice)` writes the\n\
+         /// best kernel of the family for `shape` (`RKAI_SHAPE_GEMV` or `RKAI_SHAPE_GEMM`) that this\n\
+         /// CPU runs using only the `RKAI_FEATURE_*` bits in `feature_mask` (`RKAI_FEATURES_ALL`: no\n\
+         /// restriction; the `RKAI_FEATURES` environment variable restricts further) and returns 0,\n\
+         /// or returns -1 when no kernel of the family runs. The GEMV and the GEMM chosen under the\n\
+         /// same features read one packed RHS format: pack weights once with the choice's nr, kr, sr.\n\
+         /// `RKAI_LOG_SELECTION=1` logs each choice to stderr.\n\n",
+    );
+    for family in families {
+        let dir = family.dir();
+        writeln!(
+            out,
+            "/// A chosen `{dir}` kernel.\nstruct rkai_{dir}_choice {{\n    \
+             /// The kernel's functions.\n    struct kai_{dir}_ukernel ukernel;\n    \
+             /// Its symbol stem, e.g. `kai_{dir}...`.\n    const char* name;\n    \
+             /// Instructions it needs, e.g. `neon_i8mm`.\n    const char* isa;\n    \
+             /// A packer writing its RHS format (call it with the kernel's nr, kr, sr).\n    \
+             const char* rhs_packer;\n}};\n\n\
+             /// Chooses a `{dir}` kernel; see the top of this header.\n\
+             int rkai_select_{dir}(uint32_t shape, uint32_t feature_mask, struct rkai_{dir}_choice* choice);\n"
+        )
+        .unwrap();
+    }
+    close(&mut out);
+    out
 }

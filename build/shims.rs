@@ -1,7 +1,9 @@
 //! Rust side of the C ABI: one exported function per catalog entry and C function.
 
+use rkai_ukernels::arch::Isa;
 use rkai_ukernels::cabi::CFunction;
 use rkai_ukernels::catalog::{KERNELS, PACKERS};
+use rkai_ukernels::select;
 use std::fmt::Write;
 
 /// Source of `c_shims.rs`.
@@ -29,6 +31,7 @@ pub fn generate() -> String {
             ));
         }
     }
+    emit_selection(&mut out);
     // A name -> address table, so tests and benches can reach every C entry point by its name.
     out.push_str(
         "/// Every generated C symbol, in catalog order.\npub static SYMBOL_NAMES: &[&str] = &[\n",
@@ -94,4 +97,37 @@ fn emit(
     )
     .expect("write to String");
     symbol
+}
+
+/// `rkai_select_<family>` for every family, and the NUL-terminated names the choices point to.
+fn emit_selection(out: &mut String) {
+    for family in select::families() {
+        let dir = family.dir();
+        writeln!(
+            out,
+            "/// Best `{dir}` kernel for a shape class on this CPU (see `rkai/rkai_select.h`).\n\
+             /// # Safety\n/// `choice` must point to a writable `struct rkai_{dir}_choice`.\n\
+             #[unsafe(no_mangle)]\npub unsafe extern \"C\" fn rkai_select_{dir}(shape: u32, \
+             feature_mask: u32, choice: *mut core::ffi::c_void) -> i32 {{\n    \
+             // SAFETY: the caller upholds the C contract forwarded here.\n    \
+             unsafe {{ crate::select::c_select(rkai_ukernels::catalog::Family::{family:?}, \
+             \"rkai_select_{dir}\", shape, feature_mask, choice) }}\n}}\n"
+        )
+        .expect("write to String");
+    }
+    let mut names: Vec<String> = KERNELS
+        .iter()
+        .map(|k| format!("{}_{}", k.prefix(), k.stem))
+        .chain(PACKERS.iter().map(|p| format!("kai_{}", p.name)))
+        .chain(Isa::ALL.iter().map(|i| i.name().to_string()))
+        .collect();
+    names.dedup();
+    out.push_str(
+        "/// `name` as a static NUL-terminated string, for kernel and packer symbol stems and ISA names.\n\
+         pub fn c_name(name: &str) -> Option<&'static core::ffi::CStr> {\n    match name {\n",
+    );
+    for n in &names {
+        writeln!(out, "        \"{n}\" => Some(c\"{n}\"),").expect("write to String");
+    }
+    out.push_str("        _ => None,\n    }\n}\n");
 }

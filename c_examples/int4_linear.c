@@ -10,6 +10,8 @@
  *   - kernels: the dotprod GEMV (M = 1, token generation) and the i8mm GEMM (M = 32, prompt
  *     processing) of family matmul_clamp_f32_qai8dxp_qsi4cxp, used through the family's
  *     interface struct;
+ *   - then the GEMV and GEMM that rkai_select_matmul_clamp_f32_qai8dxp_qsi4cxp (rkai's run-time
+ *     selection, rkai/rkai_select.h) picks for this CPU, run the same way;
  *   - the RHS is packed once with the kernel's mr/nr/kr/sr; the LHS is quantized and packed on
  *     every call; the matmul runs in n_step-wide column tiles addressed with
  *     get_rhs_packed_offset / get_dst_offset, as a framework hands tiles to its threads.
@@ -39,6 +41,7 @@
 #include <unistd.h>
 
 #include "kai/kai_common.h"
+#include "rkai/rkai_select.h"
 #include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4cxp/kai_matmul_clamp_f32_qai8dxp1x8_qsi4cxp8x8_1x8x32_neon_dotprod.h"
 #include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4cxp/kai_matmul_clamp_f32_qai8dxp4x8_qsi4cxp8x8_8x8x32_neon_i8mm.h"
 #include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4cxp/kai_matmul_clamp_f32_qai8dxp_qsi4cxp_interface.h"
@@ -377,10 +380,19 @@ int main(void) {
         bias[j] = rng_uniform(-0.5f, 0.5f);
     }
 
+    /* rkai's run-time selection: the best GEMV and GEMM of the family this CPU runs. Both read one
+     * packed RHS format, so a framework packs its weights once (with the choice's nr, kr, sr). */
+    struct rkai_matmul_clamp_f32_qai8dxp_qsi4cxp_choice chosen[2];
+    int selected[2];
+    for (int s = 0; s < 2; ++s) {
+        const uint32_t shape = s == 0 ? RKAI_SHAPE_GEMV : RKAI_SHAPE_GEMM;
+        selected[s] = rkai_select_matmul_clamp_f32_qai8dxp_qsi4cxp(shape, RKAI_FEATURES_ALL, &chosen[s]) == 0;
+    }
+
     /* The reference covers the rows of the largest M among the kernels this CPU can run. */
     const size_t variant_count = sizeof(VARIANTS) / sizeof(VARIANTS[0]);
     int runnable[sizeof(VARIANTS) / sizeof(VARIANTS[0])];
-    size_t m_ref = 0;
+    size_t m_ref = selected[1] ? (size_t)M_MAX : (selected[0] ? 1 : 0);
     for (size_t i = 0; i < variant_count; ++i) {
         runnable[i] = !on_arm || (features & VARIANTS[i].required_feature) != 0;
         if (runnable[i] && VARIANTS[i].m > m_ref) {
@@ -407,6 +419,18 @@ int main(void) {
             continue;
         }
         failures += run_variant(v, &layer);
+        ++ran;
+    }
+    for (int s = 0; s < 2; ++s) {
+        const char* role = s == 0 ? "selected GEMV" : "selected GEMM";
+        if (!selected[s]) {
+            printf("[%s] none: no kernel of the family runs on this CPU\n", role);
+            continue;
+        }
+        const struct variant v = {role, chosen[s].name, 0, chosen[s].isa, s == 0 ? 1 : (size_t)M_MAX,
+                                  chosen[s].ukernel};
+        printf("[%s] isa %s, RHS packer %s\n", role, chosen[s].isa, chosen[s].rhs_packer);
+        failures += run_variant(&v, &layer);
         ++ran;
     }
 

@@ -37,6 +37,15 @@
 /// Bit of [`rkai_get_cpu_features`]: FEAT_SME2.
 #define RKAI_FEATURE_SME2 (1 << 8)
 
+/// `shape` of `rkai_select_*` (declared in `rkai/rkai_select.h`): one LHS row (m = 1).
+#define RKAI_SHAPE_GEMV 0
+
+/// `shape` of `rkai_select_*`: several LHS rows.
+#define RKAI_SHAPE_GEMM 1
+
+/// `feature_mask` of `rkai_select_*` that restricts nothing.
+#define RKAI_FEATURES_ALL UINT32_MAX
+
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus

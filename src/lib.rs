@@ -13,5 +13,6 @@
 
 pub mod capi;
 pub mod rkai_ffi;
+pub mod select;
 
 pub use rkai_ukernels as ukernels;

@@ -21,6 +21,13 @@ pub const RKAI_FEATURE_SME: u32 = 1 << 7;
 /// Bit of [`rkai_get_cpu_features`]: FEAT_SME2.
 pub const RKAI_FEATURE_SME2: u32 = 1 << 8;
 
+/// `shape` of `rkai_select_*` (declared in `rkai/rkai_select.h`): one LHS row (m = 1).
+pub const RKAI_SHAPE_GEMV: u32 = 0;
+/// `shape` of `rkai_select_*`: several LHS rows.
+pub const RKAI_SHAPE_GEMM: u32 = 1;
+/// `feature_mask` of `rkai_select_*` that restricts nothing.
+pub const RKAI_FEATURES_ALL: u32 = u32::MAX;
+
 /// rkai's own version (semantic versioning), e.g. `"0.1.0"`.
 #[unsafe(no_mangle)]
 pub extern "C" fn rkai_get_version() -> *const c_char {

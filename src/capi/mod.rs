@@ -42,7 +42,7 @@ fn fail(symbol: &str, violation: Violation) -> ! {
 
 /// Unwraps a checked value or aborts naming `symbol`.
 #[inline]
-fn ensure<T>(symbol: &str, result: Result<T, Violation>) -> T {
+pub(crate) fn ensure<T>(symbol: &str, result: Result<T, Violation>) -> T {
     match result {
         Ok(v) => v,
         Err(violation) => fail(symbol, violation),

@@ -10,6 +10,11 @@ pub const CASE_ENV: &str = "RKAI_DEATH_CASE";
 
 /// Runs `case` in a child and returns its output.
 pub fn run_child(child_test: &str, case: &str) -> Output {
+    run_child_with_env(child_test, case, &[])
+}
+
+/// [`run_child`] with extra environment variables for the child.
+pub fn run_child_with_env(child_test: &str, case: &str, env: &[(&str, &str)]) -> Output {
     let exe = std::env::current_exe().expect("current_exe");
     let args = [
         "--exact",
@@ -18,7 +23,11 @@ pub fn run_child(child_test: &str, case: &str) -> Output {
         "--nocapture",
         "--test-threads=1",
     ];
-    let direct = Command::new(&exe).args(args).env(CASE_ENV, case).output();
+    let direct = Command::new(&exe)
+        .args(args)
+        .env(CASE_ENV, case)
+        .envs(env.iter().copied())
+        .output();
     // Under QEMU user mode the host cannot exec the aarch64 binary: spawning fails outright or the
     // forked child exits 127 before running anything.
     let needs_runner = match &direct {
@@ -42,6 +51,7 @@ pub fn run_child(child_test: &str, case: &str) -> Output {
         .arg(&exe)
         .args(args)
         .env(CASE_ENV, case)
+        .envs(env.iter().copied())
         .output()
         .unwrap_or_else(|e| panic!("cannot run child through `{runner}`: {e}"))
 }

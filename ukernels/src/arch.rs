@@ -54,8 +54,8 @@ impl Features {
         self.0 & other.0 == other.0
     }
 
-    /// Features of the CPU this code runs on: HWCAP on Linux and Android, the compile-time target
-    /// features elsewhere. Empty on non-Arm targets.
+    /// Features of the CPU this code runs on: HWCAP on Linux and Android, sysctl on Apple
+    /// platforms, the compile-time target features elsewhere. Empty on non-Arm targets.
     pub fn detect() -> Self {
         detect::features()
     }
@@ -231,9 +231,63 @@ mod detect {
     }
 }
 
-#[cfg(not(all(
-    target_arch = "aarch64",
-    any(target_os = "linux", target_os = "android")
+#[cfg(all(target_arch = "aarch64", target_vendor = "apple"))]
+mod detect {
+    use super::Features;
+    use core::ffi::{CStr, c_char, c_int, c_void};
+
+    unsafe extern "C" {
+        fn sysctlbyname(
+            name: *const c_char,
+            oldp: *mut c_void,
+            oldlenp: *mut usize,
+            newp: *mut c_void,
+            newlen: usize,
+        ) -> c_int;
+    }
+
+    /// Whether the `hw.optional.arm.*` sysctl `name` exists and is non-zero.
+    fn has(name: &CStr) -> bool {
+        let mut value: u32 = 0;
+        let mut len = core::mem::size_of::<u32>();
+        // SAFETY: `value` and `len` describe a writable 4-byte buffer; no new value is set.
+        let status = unsafe {
+            sysctlbyname(
+                name.as_ptr(),
+                (&raw mut value).cast(),
+                &mut len,
+                core::ptr::null_mut(),
+                0,
+            )
+        };
+        status == 0 && value != 0
+    }
+
+    /// Apple reports Arm features through sysctl (no HWCAP); Apple silicon has no SVE.
+    pub fn features() -> Features {
+        let mut f = Features::NEON;
+        for (name, bit) in [
+            (c"hw.optional.arm.FEAT_DotProd", Features::DOTPROD),
+            (c"hw.optional.arm.FEAT_I8MM", Features::I8MM),
+            (c"hw.optional.arm.FEAT_BF16", Features::BF16),
+            (c"hw.optional.arm.FEAT_FP16", Features::FP16),
+            (c"hw.optional.arm.FEAT_SME", Features::SME),
+            (c"hw.optional.arm.FEAT_SME2", Features::SME2),
+        ] {
+            if has(name) {
+                f = f.union(bit);
+            }
+        }
+        f
+    }
+}
+
+#[cfg(not(any(
+    all(
+        target_arch = "aarch64",
+        any(target_os = "linux", target_os = "android")
+    ),
+    all(target_arch = "aarch64", target_vendor = "apple")
 )))]
 mod detect {
     use super::Features;

@@ -9,6 +9,10 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 #![warn(missing_docs)]
 
+#[cfg(feature = "std")]
+extern crate std;
+
+pub mod api;
 pub mod arch;
 pub mod cabi;
 pub mod catalog;
@@ -18,4 +22,5 @@ pub mod layout;
 pub mod matmul;
 pub mod pack;
 pub mod reference;
+pub mod select;
 pub mod types;

@@ -1,0 +1,136 @@
+//! Run-time kernel selection for this process: CPU detection, the `RKAI_FEATURES` override, the
+//! `RKAI_LOG_SELECTION` log, and the C entry points `rkai_select_<family>`.
+//!
+//! The ranking itself is [`rkai_ukernels::select`] (no_std); this module decides which features
+//! it may use:
+//! - the features detected at run time (HWCAP on Linux and Android, sysctl on Apple, the
+//!   compile-time target features elsewhere);
+//! - restricted to `RKAI_FEATURES` when that environment variable is set: a comma-separated list
+//!   of feature names (`neon,dotprod,i8mm,bf16,fp16,sve,sve2,sme,sme2`), e.g.
+//!   `RKAI_FEATURES=neon,dotprod` to triage an i8mm kernel;
+//! - restricted to an explicit mask argument.
+//!
+//! With `RKAI_LOG_SELECTION` set (to anything), every selection prints one line to stderr naming
+//! the family, the shape class, the kernel, its ISA and the features it was chosen under.
+
+use core::ffi::c_void;
+use rkai_ukernels::arch::{self, Features};
+use rkai_ukernels::catalog::{Family, MatmulKernel};
+use rkai_ukernels::select::{self as rank, Pair, Shape};
+
+pub use rkai_ukernels::select::Shape as ShapeClass;
+
+use crate::rkai_ffi::{RKAI_SHAPE_GEMM, RKAI_SHAPE_GEMV};
+
+/// Features selection may use: detected, then restricted by `RKAI_FEATURES` and by `mask`. On
+/// non-Arm targets every kernel runs (through its portable implementation), so every feature
+/// counts as present and the ranking picks the same pair an Arm CPU with everything would.
+pub fn allowed_features(mask: Features) -> Features {
+    let detected = if cfg!(target_arch = "aarch64") {
+        Features::detect()
+    } else {
+        Features(u32::MAX)
+    };
+    let mut f = Features(detected.0 & mask.0);
+    if let Ok(list) = std::env::var("RKAI_FEATURES") {
+        f = Features(f.0 & parse_features(&list).0);
+    }
+    f
+}
+
+/// Parses a comma-separated list of feature names; unknown names are ignored with a warning.
+pub fn parse_features(list: &str) -> Features {
+    let mut f = Features::empty();
+    for name in list.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+        match Features::NAMES
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+        {
+            Some((_, bit)) => f = f.union(*bit),
+            None => eprintln!("rkai: RKAI_FEATURES: unknown feature `{name}` ignored"),
+        }
+    }
+    f
+}
+
+/// The best GEMV/GEMM pair of `family` for this CPU, restricted to `mask` (pass
+/// `Features(u32::MAX)` for no restriction). Both kernels read one packed RHS format.
+pub fn best_pair(family: Family, mask: Features) -> Option<Pair> {
+    rank::best_pair(family, allowed_features(mask), arch::sve_lanes32())
+}
+
+/// The best kernel of `family` for `shape` on this CPU, restricted to `mask`; logged when
+/// `RKAI_LOG_SELECTION` is set.
+pub fn best_kernel(family: Family, shape: Shape, mask: Features) -> Option<&'static MatmulKernel> {
+    let features = allowed_features(mask);
+    let chosen =
+        rank::best_pair(family, features, arch::sve_lanes32()).map(|pair| pair.kernel(shape));
+    if std::env::var_os("RKAI_LOG_SELECTION").is_some() {
+        match chosen {
+            Some(k) => eprintln!(
+                "rkai: {} {shape:?}: {}_{} ({}) with features {features:?}",
+                family.dir(),
+                k.prefix(),
+                k.stem,
+                k.isa.name()
+            ),
+            None => eprintln!(
+                "rkai: {} {shape:?}: no kernel runs with features {features:?}",
+                family.dir()
+            ),
+        }
+    }
+    chosen
+}
+
+/// `rkai_select_<family>`: writes the chosen kernel's interface struct and names to `choice`
+/// (`struct rkai_<family>_choice`: the family's `kai_*_ukernel` function table, then the kernel
+/// name, its ISA name and the name of an RHS packer writing its format, all `const char*`).
+/// Returns 0, or -1 (leaving `choice` untouched) when no kernel of the family runs.
+///
+/// # Safety
+/// `choice` points to a writable `struct rkai_<family>_choice`.
+pub unsafe fn c_select(
+    family: Family,
+    symbol: &str,
+    shape: u32,
+    feature_mask: u32,
+    choice: *mut c_void,
+) -> i32 {
+    use crate::capi::{ensure, exports};
+    use rkai_ukernels::contract::require;
+    let known = shape == RKAI_SHAPE_GEMV || shape == RKAI_SHAPE_GEMM;
+    let condition = "shape == RKAI_SHAPE_GEMV || shape == RKAI_SHAPE_GEMM";
+    ensure(symbol, require(known, condition));
+    ensure(symbol, require(!choice.is_null(), "choice != NULL"));
+    let shape = if shape == RKAI_SHAPE_GEMV {
+        Shape::Gemv
+    } else {
+        Shape::Gemm
+    };
+    let Some(kernel) = best_kernel(family, shape, Features(feature_mask)) else {
+        return -1;
+    };
+    let name = |s: &str| {
+        exports::c_name(s)
+            .expect("generated for every catalog name")
+            .as_ptr()
+    };
+    let functions = family.c_functions().iter().map(|f| {
+        let sym = format!("{}_{}_{}", kernel.prefix(), f.verb, kernel.stem);
+        exports::symbol_address(&sym).expect("every kernel function is generated") as *const c_void
+    });
+    let names = [
+        name(&format!("{}_{}", kernel.prefix(), kernel.stem)),
+        name(kernel.isa.name()),
+        name(&format!("kai_{}", kernel.rhs_packers[0].name)),
+    ];
+    let fields = functions.chain(names.into_iter().map(|p| p.cast::<c_void>()));
+    let out = choice.cast::<*const c_void>();
+    for (i, field) in fields.enumerate() {
+        // SAFETY: the struct is a run of pointer-sized fields (the family's function pointers
+        // then three string pointers), all within the caller's struct.
+        unsafe { out.add(i).write(field) };
+    }
+    0
+}

@@ -1,0 +1,262 @@
+//! Run-time kernel selection: on every CPU model the choice is the best legal pair, the GEMV and
+//! GEMM read one packed RHS format, masks and `RKAI_FEATURES` restrict the choice, and the C entry
+//! points hand out the chosen kernel's own functions. (The chosen kernels' results are checked
+//! against the reference with every other kernel in `tests/qai8dxp.rs`.)
+
+mod support;
+
+use rkai::rkai_ffi::{RKAI_FEATURES_ALL, RKAI_SHAPE_GEMM, RKAI_SHAPE_GEMV};
+use rkai::select::{self, ShapeClass};
+use rkai::ukernels::arch::{Features, Isa};
+use rkai::ukernels::catalog::{Family, MatmulKernel};
+use rkai::ukernels::select::{self as rank, families};
+use std::ffi::CStr;
+
+const ALL: Features = Features(RKAI_FEATURES_ALL);
+
+/// Features selection sees in this process without a mask.
+fn present() -> Features {
+    select::allowed_features(ALL)
+}
+
+fn chosen(family: Family, shape: ShapeClass) -> Option<&'static MatmulKernel> {
+    select::best_kernel(family, shape, ALL)
+}
+
+fn stem(k: Option<&MatmulKernel>) -> Option<&'static str> {
+    k.map(|k| k.stem)
+}
+
+#[test]
+fn choice_runs_here_and_pairs_share_one_rhs_format() {
+    for family in families() {
+        let gemv = chosen(family, ShapeClass::Gemv);
+        let gemm = chosen(family, ShapeClass::Gemm);
+        assert_eq!(gemv.is_some(), gemm.is_some(), "{}", family.dir());
+        let (Some(gemv), Some(gemm)) = (gemv, gemm) else {
+            continue;
+        };
+        assert_eq!(
+            gemv.tile().m_step,
+            1,
+            "{}: GEMV {}",
+            family.dir(),
+            gemv.stem
+        );
+        for k in [gemv, gemm] {
+            assert!(
+                present().contains(k.isa.features()),
+                "{} cannot run here",
+                k.stem
+            );
+        }
+        let (a, b) = (gemv.tile(), gemm.tile());
+        assert_eq!(
+            (a.nr, a.kr, a.sr),
+            (b.nr, b.kr, b.sr),
+            "{} / {}",
+            gemv.stem,
+            gemm.stem
+        );
+        assert!(rank::share_rhs_format(gemv, gemm));
+    }
+}
+
+#[test]
+fn no_legal_pair_ranks_above_the_choice() {
+    // Brute force over every pair the CPU runs: none has a better GEMM instruction tier, and
+    // among pairs of the chosen tier none has a larger GEMM tile.
+    let tier = |isa: Isa| match isa {
+        Isa::NeonI8mm | Isa::SveI8mm | Isa::Sve2I8mm => 2,
+        Isa::NeonDotprod | Isa::SveDotprod | Isa::Sve2Dotprod => 1,
+        _ => 0,
+    };
+    for family in families() {
+        let Some(best) = select::best_pair(family, ALL) else {
+            assert!(rank::pairs(family).all(|p| !p.runs_with(present())));
+            continue;
+        };
+        for p in rank::pairs(family).filter(|p| p.runs_with(present())) {
+            assert!(tier(p.gemm.isa) <= tier(best.gemm.isa), "{}", p.gemm.stem);
+            let same_vectors = p.gemm.isa.is_sve() == best.gemm.isa.is_sve();
+            if tier(p.gemm.isa) == tier(best.gemm.isa) && same_vectors {
+                let area = |k: &MatmulKernel| k.tile().m_step * k.tile().n_step;
+                assert!(area(p.gemm) <= area(best.gemm), "{}", p.gemm.stem);
+            }
+        }
+    }
+}
+
+#[test]
+fn choices_on_each_cpu_model() {
+    let f = present();
+    let int4 = Family::F32Qai8dxpQsi4cxp;
+    let gemv = stem(chosen(int4, ShapeClass::Gemv));
+    let gemm = stem(chosen(int4, ShapeClass::Gemm));
+    if !f.contains(Features::DOTPROD) {
+        // cortex-a53: no integer kernel runs, and none may be offered.
+        for family in families() {
+            assert!(
+                chosen(family, ShapeClass::Gemm).is_none(),
+                "{}",
+                family.dir()
+            );
+        }
+    } else if !f.contains(Features::I8MM) {
+        // neoverse-n1: the SDOT 16x4 GEMM and the 1x4 GEMV that reads its format.
+        assert_eq!(
+            gemm,
+            Some("matmul_clamp_f32_qai8dxp4x8_qsi4cxp4x4_16x4x32_neon_dotprod")
+        );
+        assert_eq!(
+            gemv,
+            Some("matmul_clamp_f32_qai8dxp1x4_qsi4cxp4x4_1x4_neon_dotprod")
+        );
+        for family in families() {
+            let k = chosen(family, ShapeClass::Gemm).unwrap();
+            assert!(!k.isa.features().contains(Features::I8MM), "{}", k.stem);
+        }
+    } else {
+        // i8mm: the SMMLA 8x8 GEMM; its format's GEMV is the 1x8 SDOT kernel.
+        let gemm = chosen(int4, ShapeClass::Gemm).unwrap();
+        assert!(
+            gemm.isa.features().contains(Features::I8MM),
+            "{}",
+            gemm.stem
+        );
+        if !gemm.isa.is_sve() {
+            assert_eq!(
+                gemm.stem,
+                "matmul_clamp_f32_qai8dxp4x8_qsi4cxp8x8_8x8x32_neon_i8mm"
+            );
+            assert_eq!(
+                gemv,
+                Some("matmul_clamp_f32_qai8dxp1x8_qsi4cxp8x8_1x8x32_neon_dotprod")
+            );
+        }
+        for family in families() {
+            let k = chosen(family, ShapeClass::Gemm).unwrap();
+            let has_i8mm =
+                rank::pairs(family).any(|p| p.gemm.isa.features().contains(Features::I8MM));
+            assert_eq!(
+                k.isa.features().contains(Features::I8MM),
+                has_i8mm,
+                "{}",
+                k.stem
+            );
+        }
+    }
+}
+
+#[test]
+fn mask_restricts_the_choice() {
+    let dotprod_only = Features::NEON.union(Features::DOTPROD);
+    for family in families() {
+        let restricted = select::best_kernel(family, ShapeClass::Gemm, dotprod_only);
+        if let Some(k) = restricted {
+            assert!(dotprod_only.contains(k.isa.features()), "{}", k.stem);
+        }
+        // Whenever the CPU has dotprod, every family has a dotprod pair.
+        assert_eq!(
+            restricted.is_some(),
+            present().contains(Features::DOTPROD),
+            "{}",
+            family.dir()
+        );
+        assert!(select::best_kernel(family, ShapeClass::Gemv, Features::NEON).is_none());
+    }
+}
+
+#[test]
+fn feature_names_parse() {
+    assert_eq!(
+        select::parse_features("neon, DotProd,i8mm"),
+        Features::NEON
+            .union(Features::DOTPROD)
+            .union(Features::I8MM)
+    );
+    assert_eq!(select::parse_features(""), Features::empty());
+    assert_eq!(select::parse_features("sve2,bogus"), Features::SVE2);
+}
+
+/// Child of [`environment_override_restricts_and_logs`]: prints the choice under its environment.
+#[test]
+#[ignore = "run as a child process by environment_override_restricts_and_logs"]
+fn selection_child() {
+    if std::env::var_os(support::death::CASE_ENV).is_none() {
+        return;
+    }
+    let k = chosen(Family::F32Qai8dxpQsi4cxp, ShapeClass::Gemm);
+    println!("chosen: {}", k.map_or("none", |k| k.isa.name()));
+}
+
+#[test]
+fn environment_override_restricts_and_logs() {
+    if !present().contains(Features::DOTPROD) {
+        return;
+    }
+    let out = support::death::run_child_with_env(
+        "selection_child",
+        "select",
+        &[
+            ("RKAI_FEATURES", "neon,dotprod"),
+            ("RKAI_LOG_SELECTION", "1"),
+        ],
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stdout.contains("chosen: neon_dotprod"),
+        "{stdout}\n{stderr}"
+    );
+    assert!(
+        stderr.contains(
+            "rkai: matmul_clamp_f32_qai8dxp_qsi4cxp Gemm: kai_matmul_clamp_f32_qai8dxp4x8_qsi4cxp4x4_16x4x32_neon_dotprod (neon_dotprod)"
+        ),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn c_entry_point_hands_out_the_kernel_functions() {
+    for family in families() {
+        for (shape, class) in [
+            (RKAI_SHAPE_GEMV, ShapeClass::Gemv),
+            (RKAI_SHAPE_GEMM, ShapeClass::Gemm),
+        ] {
+            let n = family.c_functions().len();
+            let mut choice = vec![std::ptr::null::<std::ffi::c_void>(); n + 3];
+            // SAFETY: `choice` has room for the family's functions and three names.
+            let status = unsafe {
+                select::c_select(
+                    family,
+                    "rkai_select_test",
+                    shape,
+                    RKAI_FEATURES_ALL,
+                    choice.as_mut_ptr().cast(),
+                )
+            };
+            let Some(k) = chosen(family, class) else {
+                assert_eq!(status, -1);
+                assert!(choice.iter().all(|p| p.is_null()), "untouched on failure");
+                continue;
+            };
+            assert_eq!(status, 0);
+            for (i, f) in family.c_functions().iter().enumerate() {
+                let sym = support::cabi::symbol(f.verb, k.stem);
+                let addr = rkai::capi::exports::symbol_address(&sym).unwrap();
+                assert_eq!(choice[i] as usize, addr, "{} field {}", k.stem, f.field);
+            }
+            // SAFETY: the names are static NUL-terminated strings.
+            let text = |p: *const std::ffi::c_void| unsafe {
+                CStr::from_ptr(p.cast()).to_str().unwrap().to_string()
+            };
+            assert_eq!(text(choice[n]), format!("{}_{}", k.prefix(), k.stem));
+            assert_eq!(text(choice[n + 1]), k.isa.name());
+            assert_eq!(
+                text(choice[n + 2]),
+                format!("kai_{}", k.rhs_packers[0].name)
+            );
+        }
+    }
+}

@@ -1,0 +1,145 @@
+//! Run-time kernel selection: the best GEMV/GEMM pair of a family that a CPU can run.
+//!
+//! Consumers pack weights once and then run both decode-style GEMVs (m = 1) and prefill-style
+//! GEMMs on them, so selection works on *pairs* that read one packed RHS format (same `nr`, `kr`,
+//! `sr` and column scaling). Asking for the GEMV and then for the GEMM of a family always yields
+//! the two halves of the same pair.
+//!
+//! Pairs are ranked by, in order:
+//! 1. the GEMM's instruction tier: i8mm (`SMMLA`) over dotprod (`SDOT`) over the rest, since the
+//!    GEMM dominates prefill and i8mm doubles its MACs per instruction;
+//! 2. SVE kernels over NEON ones when the SVE vector is wider than 128 bits, NEON ones over SVE
+//!    ones at 128 bits (same width, and the NEON loops are the more mature schedules);
+//! 3. the GEMM's tile area (`m_step x n_step` at this vector length): more reuse per load;
+//! 4. the GEMV's column step: wider GEMVs stream weights with fewer loop overheads;
+//! 5. catalog order (entries sharing one loop rank equal; the first is taken).
+
+use crate::arch::{Features, Isa};
+use crate::catalog::{Columns, Family, KERNELS, MatmulKernel};
+
+/// The shape class a kernel is chosen for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shape {
+    /// One LHS row (m = 1): token generation, batch-1 linear layers.
+    Gemv,
+    /// Several LHS rows: prefill, batched inference, convolutions as GEMM.
+    Gemm,
+}
+
+/// A GEMV and a GEMM kernel of one family that read the same packed RHS.
+#[derive(Clone, Copy, Debug)]
+pub struct Pair {
+    /// Kernel for m = 1 (its `m_step` is 1).
+    pub gemv: &'static MatmulKernel,
+    /// Kernel for m > 1 (the GEMV itself when no multi-row kernel can run).
+    pub gemm: &'static MatmulKernel,
+}
+
+impl Pair {
+    /// The member for `shape`.
+    pub fn kernel(self, shape: Shape) -> &'static MatmulKernel {
+        match shape {
+            Shape::Gemv => self.gemv,
+            Shape::Gemm => self.gemm,
+        }
+    }
+
+    /// Whether `features` cover both members' ISAs.
+    pub fn runs_with(self, features: Features) -> bool {
+        features.contains(self.gemv.isa.features()) && features.contains(self.gemm.isa.features())
+    }
+}
+
+/// Whether two kernels read the same packed RHS (and so can share packed weights).
+pub fn share_rhs_format(a: &MatmulKernel, b: &MatmulKernel) -> bool {
+    let (ta, tb) = (a.base_tile, b.base_tile);
+    a.family == b.family && a.columns == b.columns && (ta.nr, ta.kr, ta.sr) == (tb.nr, tb.kr, tb.sr)
+}
+
+/// Every pair of `family` (any ISA), in catalog order of the GEMM then the GEMV. A GEMV kernel
+/// also serves as the GEMM of its own pair (it loops over rows), so a family whose multi-row
+/// kernels need more than the CPU has still gets a pair.
+pub fn pairs(family: Family) -> impl Iterator<Item = Pair> {
+    let of_family = move |k: &&&MatmulKernel| k.family == family;
+    KERNELS.iter().filter(of_family).flat_map(move |gemm| {
+        KERNELS
+            .iter()
+            .filter(of_family)
+            .filter(|k| k.base_tile.m_step == 1)
+            .filter(move |gemv| share_rhs_format(gemv, gemm))
+            .map(move |gemv| Pair { gemv, gemm })
+    })
+}
+
+/// The best pair of `family` whose kernels run with `features`, ranked as the module describes
+/// with `sve_lanes32` 32-bit lanes per SVE vector; `None` if no pair runs (for example the integer
+/// families on a CPU without dotprod).
+pub fn best_pair(family: Family, features: Features, sve_lanes32: usize) -> Option<Pair> {
+    let mut best: Option<(Rank, Pair)> = None;
+    for pair in pairs(family).filter(|p| p.runs_with(features)) {
+        let rank = Rank::of(pair, sve_lanes32);
+        if best.is_none_or(|(r, _)| rank > r) {
+            best = Some((rank, pair));
+        }
+    }
+    best.map(|(_, p)| p)
+}
+
+/// The best kernel of `family` for `shape` on a CPU with `features` (see [`best_pair`]).
+pub fn best_kernel(
+    family: Family,
+    shape: Shape,
+    features: Features,
+    sve_lanes32: usize,
+) -> Option<&'static MatmulKernel> {
+    best_pair(family, features, sve_lanes32).map(|p| p.kernel(shape))
+}
+
+/// Sort key of a pair; larger is better. Fields compare in declaration order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct Rank {
+    gemm_tier: u8,
+    vector_preference: i8,
+    gemm_area: usize,
+    gemv_columns: usize,
+}
+
+impl Rank {
+    fn of(pair: Pair, sve_lanes32: usize) -> Rank {
+        let tile = |k: &MatmulKernel| match k.columns {
+            Columns::Fixed => k.base_tile,
+            Columns::PerSveLane32 => k.base_tile.with_column_multiplier(sve_lanes32),
+        };
+        let uses_sve = pair.gemm.isa.is_sve() || pair.gemv.isa.is_sve();
+        let vector_preference = match (uses_sve, sve_lanes32 > 4) {
+            (false, _) => 0,
+            (true, true) => 1,
+            (true, false) => -1,
+        };
+        let gemm = tile(pair.gemm);
+        Rank {
+            gemm_tier: tier(pair.gemm.isa),
+            vector_preference,
+            gemm_area: gemm.m_step * gemm.n_step,
+            gemv_columns: tile(pair.gemv).n_step,
+        }
+    }
+}
+
+/// Instruction tier of an integer GEMM: matrix multiply-accumulate, dot product, or neither.
+const fn tier(isa: Isa) -> u8 {
+    match isa {
+        Isa::NeonI8mm | Isa::SveI8mm | Isa::Sve2I8mm => 2,
+        Isa::NeonDotprod | Isa::SveDotprod | Isa::Sve2Dotprod => 1,
+        _ => 0,
+    }
+}
+
+/// Families that have at least one kernel, in catalog order (each listed once).
+pub fn families() -> impl Iterator<Item = Family> {
+    KERNELS
+        .iter()
+        .enumerate()
+        .filter(|(i, k)| KERNELS[..*i].iter().all(|e| e.family != k.family))
+        .map(|(_, k)| k.family)
+}
