@@ -24,6 +24,9 @@ RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --quiet
 step "native tests ($(uname -m))"
 cargo test --workspace
 
+step "Rust example (safe API), native"
+cargo run --quiet --release --example int4_linear
+
 target=aarch64-unknown-linux-gnu
 cross_cargo=(scripts/cross-cargo)
 if ! command -v qemu-aarch64 >/dev/null; then
@@ -45,5 +48,9 @@ for model in $models; do
   # The CMake consumer test builds and runs its own aarch64 binaries; it runs once, natively.
   QEMU_CPU=$model RKAI_EXPECT_CPU=$model "${cross_cargo[@]}" test --workspace --target $target \
     -- --skip cmake_consumers_build_and_run
+done
+for model in cortex-a53 neoverse-n1 neoverse-v1; do
+  step "Rust example (safe API) under QEMU_CPU=$model"
+  QEMU_CPU=$model "${cross_cargo[@]}" run --quiet --release --target $target --example int4_linear
 done
 step "all tests passed"
