@@ -64,6 +64,7 @@ fn every_kernel_layout_is_exact_up_to_the_boundary_and_refuses_past_it() {
     assert!(dst::size(m_max + 1, n, 4).is_err());
     assert!(dst::offset(usize::MAX / 8, 8, 16, 4).is_err());
     eprintln!("{checked} kernel x block-length layouts checked at the size_t boundary");
+    eprintln!("RELIABILITY overflow_layouts {checked}");
 }
 
 const GEMM: &str = "matmul_clamp_f32_qai8dxp4x8_qsi4cxp8x8_8x8x32_neon_i8mm";
@@ -201,10 +202,12 @@ fn overflow_child() {
 
 #[test]
 fn overflowing_c_calls_abort_with_the_condition() {
-    for (name, symbol, condition, _) in cases() {
+    let cases = cases();
+    for (name, symbol, condition, _) in &cases {
         let out = death::run_child("overflow_child", name);
-        death::expect_abort(&out, &symbol, condition);
+        death::expect_abort(&out, symbol, condition);
     }
+    eprintln!("RELIABILITY overflow_c_aborts {}", cases.len());
 }
 
 #[test]
