@@ -1124,10 +1124,13 @@ fn exported_kernels_match_reference() {
 
 #[test]
 fn portable_kernels_match_reference() {
+    let mut total = 0;
     for k in family_kernels() {
         let cases = check_kernel(k, &[Impl::Portable]);
         eprintln!("{} (portable): {cases} cases", k.stem);
+        total += cases;
     }
+    eprintln!("RELIABILITY bounds_portable {total}");
 }
 
 /// Frameworks run disjoint m_step x n_step portions of one call on many threads, sharing the
