@@ -19,6 +19,8 @@ pub mod matmul_clamp_f32_qai8dxp1x8_qsi4cxp8x8_1x8x32_neon_dotprod;
 #[cfg(target_arch = "aarch64")]
 pub mod matmul_clamp_f32_qai8dxp4x4_qsi4cxp8x4_8x8x32_neon_dotprod;
 #[cfg(target_arch = "aarch64")]
+pub mod matmul_clamp_f32_qai8dxp4x8_qsi4cxp2vlx8_16x2vl_sve2_i8mm;
+#[cfg(target_arch = "aarch64")]
 pub mod matmul_clamp_f32_qai8dxp4x8_qsi4cxp2vlx8_8x2vl_sve2_dotprod;
 #[cfg(target_arch = "aarch64")]
 pub mod matmul_clamp_f32_qai8dxp4x8_qsi4cxp4x4_16x4x32_neon_dotprod;
