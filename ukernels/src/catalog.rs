@@ -584,6 +584,39 @@ vla_qai8dxp_kernel!(
     f32_qai8dxp_qsi4cxp
 );
 
+vla_qai8dxp_kernel!(
+    /// GEMV, 1 row x 2 x VL32 columns per step, SVE SDOT on 8-value blocks.
+    MATMUL_CLAMP_F32_QAI8DXP1X8_QSI8CXP2VLX8_1X2VL_SVE2_DOTPROD,
+    F32Qai8dxpQsi8cxp,
+    QSI8CXP_RHS,
+    matmul_clamp_f32_qai8dxp1x8_qsi8cxp2vlx8_1x2vl_sve2_dotprod,
+    Sve2Dotprod,
+    [1, 2, 1, 2, 8, 1],
+    f32_qai8dxp_qsi8cxp
+);
+
+vla_qai8dxp_kernel!(
+    /// GEMM, 4 rows x 2 x VL32 columns per step, SVE SDOT on 8-value blocks.
+    MATMUL_CLAMP_F32_QAI8DXP4X8_QSI8CXP2VLX8_4X2VL_SVE2_DOTPROD,
+    F32Qai8dxpQsi8cxp,
+    QSI8CXP_RHS,
+    matmul_clamp_f32_qai8dxp4x8_qsi8cxp2vlx8_4x2vl_sve2_dotprod,
+    Sve2Dotprod,
+    [4, 2, 4, 2, 8, 1],
+    f32_qai8dxp_qsi8cxp
+);
+
+vla_qai8dxp_kernel!(
+    /// GEMM, 8 rows x 2 x VL32 columns per step, SVE SMMLA.
+    MATMUL_CLAMP_F32_QAI8DXP4X8_QSI8CXP2VLX8_8X2VL_SVE2_I8MM,
+    F32Qai8dxpQsi8cxp,
+    QSI8CXP_RHS,
+    matmul_clamp_f32_qai8dxp4x8_qsi8cxp2vlx8_8x2vl_sve2_i8mm,
+    Sve2I8mm,
+    [8, 2, 4, 2, 8, 1],
+    f32_qai8dxp_qsi8cxp
+);
+
 f32_qai8dxp_qsi4c32p_kernel!(
     /// GEMV, 1 row x 4 columns per step, SDOT by element on 4-value blocks.
     MATMUL_CLAMP_F32_QAI8DXP1X4_QSI4C32P4X4_1X4_NEON_DOTPROD,
@@ -858,6 +891,9 @@ pub static KERNELS: &[&MatmulKernel] = &[
     &MATMUL_CLAMP_F32_QAI8DXP1X8_QSI4CXP2VLX8_1X2VL_SVE2_DOTPROD,
     &MATMUL_CLAMP_F32_QAI8DXP4X8_QSI4CXP2VLX8_8X2VL_SVE2_DOTPROD,
     &MATMUL_CLAMP_F32_QAI8DXP4X8_QSI4CXP2VLX8_16X2VL_SVE2_I8MM,
+    &MATMUL_CLAMP_F32_QAI8DXP1X8_QSI8CXP2VLX8_1X2VL_SVE2_DOTPROD,
+    &MATMUL_CLAMP_F32_QAI8DXP4X8_QSI8CXP2VLX8_4X2VL_SVE2_DOTPROD,
+    &MATMUL_CLAMP_F32_QAI8DXP4X8_QSI8CXP2VLX8_8X2VL_SVE2_I8MM,
     &MATMUL_CLAMP_F32_QAI8DXP1X4_QSI4C32P4X4_1X4_NEON_DOTPROD,
     &MATMUL_CLAMP_F32_QAI8DXP1X4_QSI4C32P8X4_1X8_NEON_DOTPROD,
     &MATMUL_CLAMP_F32_QAI8DXP1X8_QSI4C32P4X8_1X4X32_NEON_DOTPROD,
