@@ -7,7 +7,7 @@
 
 mod support;
 
-use rkai::ukernels::catalog::{KERNELS, MatmulKernel, NativeFn, PackerKind};
+use rkai::ukernels::catalog::{Columns, KERNELS, MatmulKernel, NativeFn, Origin, PackerKind};
 use rkai::ukernels::layout::RhsLayout;
 use rkai::ukernels::matmul::qai8dxp;
 use rkai::ukernels::pack::Source;
@@ -112,7 +112,7 @@ fn tsv_rows(text: &str) -> Vec<Vec<&str>> {
 #[test]
 fn getters_equal_kleidiai_values() {
     let table = tsv_rows(include_str!("data/kleidiai-1.30-getters.tsv"));
-    for k in family_kernels() {
+    for k in family_kernels().filter(|k| k.origin == Origin::KleidiAi) {
         let row = table
             .iter()
             .find(|r| r[0] == k.stem)
@@ -130,6 +130,32 @@ fn getters_equal_kleidiai_values() {
         {
             let got = sym::<Getter0>(verb, k.stem)();
             assert_eq!(got.to_string(), row[1 + i], "{verb} of {}", k.stem);
+        }
+    }
+}
+
+/// rkai's extension kernels (no KleidiAI table): the getters return the catalog tile, whose
+/// columns scale with the SVE vector length this CPU reports (4 lanes where SVE is absent).
+#[test]
+fn extension_getters_follow_the_vector_length() {
+    let lanes = rkai::ukernels::arch::sve_lanes32();
+    for k in family_kernels().filter(|k| k.origin == Origin::Rkai) {
+        let b = k.base_tile;
+        let scale = match k.columns {
+            Columns::Fixed => 1,
+            Columns::PerSveLane32 => lanes,
+        };
+        let want = [b.m_step, b.n_step * scale, b.mr, b.nr * scale, b.kr, b.sr];
+        let verbs = [
+            "get_m_step",
+            "get_n_step",
+            "get_mr",
+            "get_nr",
+            "get_kr",
+            "get_sr",
+        ];
+        for (verb, want) in verbs.iter().zip(want) {
+            assert_eq!(sym::<Getter0>(verb, k.stem)(), want, "{verb} of {}", k.stem);
         }
     }
 }
@@ -192,7 +218,10 @@ fn packed_sizes_and_offsets_equal_kleidiai_values() {
         }
     }
     assert!(
-        checked >= 3 * KERNELS.len(),
+        checked
+            >= 3 * family_kernels()
+                .filter(|k| k.origin == Origin::KleidiAi)
+                .count(),
         "expected the measured rows of every kernel, checked {checked}"
     );
 }
