@@ -420,6 +420,16 @@ macro_rules! f32_qai8dxp_qsi4c32p_kernel {
     };
 }
 
+/// An rkai extension kernel of `matmul_clamp_f32_qai8dxp_qsi4c32p` whose `n_step` and `nr` are
+/// the catalog's numbers times the SVE vector length in 32-bit lanes; its asm lives in the module
+/// named like it.
+macro_rules! rkai_f32_qai8dxp_qsi4c32p_vl_kernel {
+    ($(#[$doc:meta])* $name:ident, $stem:ident, $isa:ident, $tile:tt, $rhs:ident) => {
+        qai8dxp_kernel!($(#[$doc])* $name, F32Qai8dxpQsi4c32p, QAI8DXP_F32_LHS, $rhs, $stem,
+            $isa, $tile, native!(f32_qai8dxp_qsi4c32p::$stem), Rkai, PerSveLane32);
+    };
+}
+
 /// A kernel of a 16-bit-output family: family, LHS and RHS packer lists, and the f32 module
 /// and asm module of the f32 kernel with the same tile and RHS format, whose results it narrows.
 macro_rules! narrowed_kernel {
@@ -652,6 +662,16 @@ f32_qai8dxp_qsi4c32p_kernel!(
     matmul_clamp_f32_qai8dxp4x8_qsi4c32p8x8_4x8x32_neon_i8mm
 );
 
+rkai_f32_qai8dxp_qsi4c32p_vl_kernel!(
+    /// GEMV, 1 row x 2 VL32 columns per step (two groups of nr = VL32), SVE SDOT on 8-value
+    /// blocks; reads the packed RHS of the `8x1vl` SVE2 GEMMs.
+    MATMUL_CLAMP_F32_QAI8DXP1X8_QSI4C32P1VLX8_1X2VL_SVE2_DOTPROD,
+    matmul_clamp_f32_qai8dxp1x8_qsi4c32p1vlx8_1x2vl_sve2_dotprod,
+    Sve2Dotprod,
+    [1, 2, 1, 1, 16, 2],
+    QSI4C32P_RHS_DEPTH8
+);
+
 narrowed_kernel!(
     /// bf16 GEMV, 1 row x 4 columns per step, SDOT on 8-value blocks.
     MATMUL_CLAMP_BF16_QAI8DXP1X8_QSI4C32P4X8_1X4_NEON_DOTPROD,
@@ -822,6 +842,7 @@ pub static KERNELS: &[&MatmulKernel] = &[
     &MATMUL_CLAMP_F32_QAI8DXP4X8_QSI4C32P4X8_8X4X32_NEON_I8MM,
     &MATMUL_CLAMP_F32_QAI8DXP4X8_QSI4C32P8X8_4X8_NEON_I8MM,
     &MATMUL_CLAMP_F32_QAI8DXP4X8_QSI4C32P8X8_4X8X32_NEON_I8MM,
+    &MATMUL_CLAMP_F32_QAI8DXP1X8_QSI4C32P1VLX8_1X2VL_SVE2_DOTPROD,
     &MATMUL_CLAMP_BF16_QAI8DXP1X8_QSI4C32P4X8_1X4_NEON_DOTPROD,
     &MATMUL_CLAMP_BF16_QAI8DXP4X8_QSI4C32P4X8_16X4_NEON_I8MM,
     &MATMUL_CLAMP_BF16_QAI8DXP1X8_QSI4CXP8X8_1X8_NEON_DOTPROD,
