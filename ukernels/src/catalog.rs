@@ -673,6 +673,16 @@ rkai_f32_qai8dxp_qsi4c32p_vl_kernel!(
 );
 
 rkai_f32_qai8dxp_qsi4c32p_vl_kernel!(
+    /// GEMM, 8 rows x VL32 columns per step, SVE SDOT on 8-value blocks (SVE2 CPUs without
+    /// i8mm).
+    MATMUL_CLAMP_F32_QAI8DXP4X8_QSI4C32P1VLX8_8X1VL_SVE2_DOTPROD,
+    matmul_clamp_f32_qai8dxp4x8_qsi4c32p1vlx8_8x1vl_sve2_dotprod,
+    Sve2Dotprod,
+    [8, 1, 4, 1, 16, 2],
+    QSI4C32P_RHS_DEPTH8
+);
+
+rkai_f32_qai8dxp_qsi4c32p_vl_kernel!(
     /// GEMM, 8 rows x VL32 columns per step, SMMLA on z registers (the NEON 16x4 loop's 8-row
     /// pass widened to the vector).
     MATMUL_CLAMP_F32_QAI8DXP4X8_QSI4C32P1VLX8_8X1VL_SVE2_I8MM,
@@ -853,6 +863,7 @@ pub static KERNELS: &[&MatmulKernel] = &[
     &MATMUL_CLAMP_F32_QAI8DXP4X8_QSI4C32P8X8_4X8_NEON_I8MM,
     &MATMUL_CLAMP_F32_QAI8DXP4X8_QSI4C32P8X8_4X8X32_NEON_I8MM,
     &MATMUL_CLAMP_F32_QAI8DXP1X8_QSI4C32P1VLX8_1X2VL_SVE2_DOTPROD,
+    &MATMUL_CLAMP_F32_QAI8DXP4X8_QSI4C32P1VLX8_8X1VL_SVE2_DOTPROD,
     &MATMUL_CLAMP_F32_QAI8DXP4X8_QSI4C32P1VLX8_8X1VL_SVE2_I8MM,
     &MATMUL_CLAMP_BF16_QAI8DXP1X8_QSI4C32P4X8_1X4_NEON_DOTPROD,
     &MATMUL_CLAMP_BF16_QAI8DXP4X8_QSI4C32P4X8_16X4_NEON_I8MM,
