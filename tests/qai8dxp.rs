@@ -242,15 +242,10 @@ fn rkai_kernel_getters_and_sizes_follow_the_vector_length() {
             // KleidiAI's formulas: LHS groups of mr rows of k + 8 bytes; RHS groups of nr
             // columns (per block: bl / 2 data and 2 scale bytes per column; then rsum, bias).
             let lhs_stride = t.mr * (kk.div_ceil(32) * 32 + 8);
-            let rhs_stride = if bl != 0 {
-                t.nr * ((kk / bl) * (bl / 2 + 2) + 8)
-            } else {
-                let data = if is_int8(k) {
-                    kk.div_ceil(32) * 32
-                } else {
-                    kk.div_ceil(32) * 16
-                };
-                t.nr * (data + 12)
+            let rhs_stride = match kk.checked_div(bl) {
+                Some(blocks) => t.nr * (blocks * (bl / 2 + 2) + 8),
+                None if is_int8(k) => t.nr * (kk.div_ceil(32) * 32 + 12),
+                None => t.nr * (kk.div_ceil(32) * 16 + 12),
             };
             let lhs_packer = k.lhs_packers[0].name;
             let lhs = sym::<Getter5>("get_lhs_packed_size", lhs_packer)(m, kk, t.mr, t.kr, t.sr);
