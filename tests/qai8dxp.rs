@@ -78,9 +78,14 @@ fn sym<F: Copy>(verb: &str, name: &str) -> F {
     support::cabi::func(verb, name)
 }
 
-/// Every kernel of the catalog belongs to a `qai8dxp` family.
+/// Every kernel of the catalog belongs to a `qai8dxp` family. `RKAI_TEST_KERNEL=<substring>`
+/// narrows every test to the kernels whose stem contains it (for quick runs under QEMU).
 fn family_kernels() -> impl Iterator<Item = &'static MatmulKernel> {
-    KERNELS.iter().copied()
+    let only = std::env::var("RKAI_TEST_KERNEL").ok();
+    KERNELS
+        .iter()
+        .copied()
+        .filter(move |k| only.as_deref().is_none_or(|s| k.stem.contains(s)))
 }
 
 fn runnable_quiet() -> Vec<&'static MatmulKernel> {
@@ -134,37 +139,12 @@ fn getters_equal_kleidiai_values() {
     }
 }
 
-/// rkai's extension kernels (no KleidiAI table): the getters return the catalog tile, whose
-/// columns scale with the SVE vector length this CPU reports (4 lanes where SVE is absent).
-#[test]
-fn extension_getters_follow_the_vector_length() {
-    let lanes = rkai::ukernels::arch::sve_lanes32();
-    for k in family_kernels().filter(|k| k.origin == Origin::Rkai) {
-        let b = k.base_tile;
-        let scale = match k.columns {
-            Columns::Fixed => 1,
-            Columns::PerSveLane32 => lanes,
-        };
-        let want = [b.m_step, b.n_step * scale, b.mr, b.nr * scale, b.kr, b.sr];
-        let verbs = [
-            "get_m_step",
-            "get_n_step",
-            "get_mr",
-            "get_nr",
-            "get_kr",
-            "get_sr",
-        ];
-        for (verb, want) in verbs.iter().zip(want) {
-            assert_eq!(sym::<Getter0>(verb, k.stem)(), want, "{verb} of {}", k.stem);
-        }
-    }
-}
-
 #[test]
 fn packed_sizes_and_offsets_equal_kleidiai_values() {
     let table = tsv_rows(include_str!("data/kleidiai-1.30-packed-sizes.tsv"));
     let mut checked = 0;
-    for k in family_kernels() {
+    let kleidiai = family_kernels().filter(|k| k.origin == Origin::KleidiAi);
+    for k in kleidiai {
         let t = k.tile();
         for row in table.iter().filter(|r| r[0] == k.stem) {
             let (m, n, kk): (usize, usize, usize) = (
@@ -217,13 +197,79 @@ fn packed_sizes_and_offsets_equal_kleidiai_values() {
             checked += 1;
         }
     }
+    let claimed = family_kernels()
+        .filter(|k| k.origin == Origin::KleidiAi)
+        .count();
     assert!(
-        checked
-            >= 3 * family_kernels()
-                .filter(|k| k.origin == Origin::KleidiAi)
-                .count(),
+        checked >= 3 * claimed,
         "expected the measured rows of every kernel, checked {checked}"
     );
+}
+
+/// rkai's extension kernels have no KleidiAI table: their getters return the catalog tile with
+/// VL-scaled columns multiplied by this CPU's 32-bit SVE lanes, and their packed sizes and
+/// offsets follow KleidiAI's formulas for the packers' formats at that `nr`.
+#[test]
+fn rkai_kernel_getters_and_sizes_follow_the_vector_length() {
+    let lanes = rkai::ukernels::arch::sve_lanes32();
+    let mut checked = 0;
+    for k in family_kernels().filter(|k| k.origin == Origin::Rkai) {
+        let b = k.base_tile;
+        let scale = if k.columns == Columns::PerSveLane32 {
+            lanes
+        } else {
+            1
+        };
+        let want = [b.m_step, b.n_step * scale, b.mr, b.nr * scale, b.kr, b.sr];
+        let verbs = [
+            "get_m_step",
+            "get_n_step",
+            "get_mr",
+            "get_nr",
+            "get_kr",
+            "get_sr",
+        ];
+        let got = verbs.map(|v| sym::<Getter0>(v, k.stem)());
+        assert_eq!(got, want, "{} with {lanes} lanes", k.stem);
+        let t = k.tile();
+        assert_eq!(t.n_step % t.nr, 0, "{}", k.stem);
+        for (m, n, kk, bl) in [
+            (1usize, 1usize, 32usize, 32usize),
+            (7, 33, 128, 64),
+            (16, 300, 512, 256),
+        ] {
+            let bl = if k.family.is_blockwise() { bl } else { 0 };
+            // KleidiAI's formulas: LHS groups of mr rows of k + 8 bytes; RHS groups of nr
+            // columns (per block: bl / 2 data and 2 scale bytes per column; then rsum, bias).
+            let lhs_stride = t.mr * (kk.div_ceil(32) * 32 + 8);
+            let rhs_stride = match kk.checked_div(bl) {
+                Some(blocks) => t.nr * (blocks * (bl / 2 + 2) + 8),
+                None if is_int8(k) => t.nr * (kk.div_ceil(32) * 32 + 12),
+                None => t.nr * (kk.div_ceil(32) * 16 + 12),
+            };
+            let lhs_packer = k.lhs_packers[0].name;
+            let lhs = sym::<Getter5>("get_lhs_packed_size", lhs_packer)(m, kk, t.mr, t.kr, t.sr);
+            assert_eq!(lhs, m.div_ceil(t.mr) * lhs_stride, "{} LHS", k.stem);
+            for (packer, _) in rhs_packers(k) {
+                let rhs = if bl != 0 {
+                    sym::<Getter7>("get_rhs_packed_size", packer)(n, kk, t.nr, t.kr, t.sr, bl, BF16)
+                } else {
+                    sym::<Getter5>("get_rhs_packed_size", packer)(n, kk, t.nr, t.kr, t.sr)
+                };
+                assert_eq!(rhs, n.div_ceil(t.nr) * rhs_stride, "{} / {packer}", k.stem);
+            }
+            let rhs_off = if bl != 0 {
+                sym::<Getter3>("get_rhs_packed_offset", k.stem)(t.n_step, kk, bl)
+            } else {
+                sym::<Getter2>("get_rhs_packed_offset", k.stem)(t.n_step, kk)
+            };
+            assert_eq!(rhs_off, t.n_step / t.nr * rhs_stride, "{}", k.stem);
+            let lhs_off = sym::<Getter2>("get_lhs_packed_offset", k.stem)(t.m_step, kk);
+            assert_eq!(lhs_off, t.m_step / t.mr * lhs_stride, "{}", k.stem);
+            checked += 1;
+        }
+    }
+    eprintln!("rkai kernels: {checked} size checks with {lanes} SVE lanes");
 }
 
 /// A test problem: activations (f32 values representable in the kernel's LHS packer type),

@@ -729,6 +729,42 @@ f32_qai8dxp_qsi4c32p_kernel!(
     matmul_clamp_f32_qai8dxp4x8_qsi4c32p8x8_4x8x32_neon_i8mm
 );
 
+vla_qai8dxp_kernel!(
+    /// GEMV, 1 row x 2 VL32 columns per step (two groups of nr = VL32), SVE SDOT on 8-value
+    /// blocks; reads the packed RHS of the `8x1vl` SVE2 GEMMs.
+    MATMUL_CLAMP_F32_QAI8DXP1X8_QSI4C32P1VLX8_1X2VL_SVE2_DOTPROD,
+    F32Qai8dxpQsi4c32p,
+    QSI4C32P_RHS_DEPTH8,
+    matmul_clamp_f32_qai8dxp1x8_qsi4c32p1vlx8_1x2vl_sve2_dotprod,
+    Sve2Dotprod,
+    [1, 2, 1, 1, 16, 2],
+    f32_qai8dxp_qsi4c32p
+);
+
+vla_qai8dxp_kernel!(
+    /// GEMM, 8 rows x VL32 columns per step, SVE SDOT on 8-value blocks (SVE2 CPUs without
+    /// i8mm).
+    MATMUL_CLAMP_F32_QAI8DXP4X8_QSI4C32P1VLX8_8X1VL_SVE2_DOTPROD,
+    F32Qai8dxpQsi4c32p,
+    QSI4C32P_RHS_DEPTH8,
+    matmul_clamp_f32_qai8dxp4x8_qsi4c32p1vlx8_8x1vl_sve2_dotprod,
+    Sve2Dotprod,
+    [8, 1, 4, 1, 16, 2],
+    f32_qai8dxp_qsi4c32p
+);
+
+vla_qai8dxp_kernel!(
+    /// GEMM, 8 rows x VL32 columns per step, SMMLA on z registers (the NEON 16x4 loop's 8-row
+    /// pass widened to the vector).
+    MATMUL_CLAMP_F32_QAI8DXP4X8_QSI4C32P1VLX8_8X1VL_SVE2_I8MM,
+    F32Qai8dxpQsi4c32p,
+    QSI4C32P_RHS_DEPTH8,
+    matmul_clamp_f32_qai8dxp4x8_qsi4c32p1vlx8_8x1vl_sve2_i8mm,
+    Sve2I8mm,
+    [8, 1, 4, 1, 16, 2],
+    f32_qai8dxp_qsi4c32p
+);
+
 narrowed_kernel!(
     /// bf16 GEMV, 1 row x 4 columns per step, SDOT on 8-value blocks.
     MATMUL_CLAMP_BF16_QAI8DXP1X8_QSI4C32P4X8_1X4_NEON_DOTPROD,
@@ -905,6 +941,9 @@ pub static KERNELS: &[&MatmulKernel] = &[
     &MATMUL_CLAMP_F32_QAI8DXP4X8_QSI4C32P4X8_8X4X32_NEON_I8MM,
     &MATMUL_CLAMP_F32_QAI8DXP4X8_QSI4C32P8X8_4X8_NEON_I8MM,
     &MATMUL_CLAMP_F32_QAI8DXP4X8_QSI4C32P8X8_4X8X32_NEON_I8MM,
+    &MATMUL_CLAMP_F32_QAI8DXP1X8_QSI4C32P1VLX8_1X2VL_SVE2_DOTPROD,
+    &MATMUL_CLAMP_F32_QAI8DXP4X8_QSI4C32P1VLX8_8X1VL_SVE2_DOTPROD,
+    &MATMUL_CLAMP_F32_QAI8DXP4X8_QSI4C32P1VLX8_8X1VL_SVE2_I8MM,
     &MATMUL_CLAMP_BF16_QAI8DXP1X8_QSI4C32P4X8_1X4_NEON_DOTPROD,
     &MATMUL_CLAMP_BF16_QAI8DXP4X8_QSI4C32P4X8_16X4_NEON_I8MM,
     &MATMUL_CLAMP_BF16_QAI8DXP1X8_QSI4CXP8X8_1X8_NEON_DOTPROD,
