@@ -19,19 +19,28 @@ asm = open(sys.argv[1]).read().splitlines()
 # Each kernel's K-loop region is named after its stem; one iteration covers its m_step x n_step
 # tile over 32 K values. Stems, ISAs and tiles come from the catalog (one entry per kernel).
 catalog = open("ukernels/src/catalog.rs").read()
-INSTR = {"NeonDotprod": "SDOT", "NeonI8mm": "SMMLA"}
+INSTR = {"NeonDotprod": "SDOT", "NeonI8mm": "SMMLA", "SveDotprod": "SDOT", "SveI8mm": "SMMLA"}
 # Loops that cover fewer rows per iteration than the kernel's m_step (their register budget
 # holds 8 rows; a 16-row step runs as two passes).
 ROWS_PER_ITERATION = {
     "matmul_clamp_f32_qai8dxp4x4_qsi4c32p4x4_16x4_neon_dotprod": 8,
     "matmul_clamp_f32_qai8dxp4x8_qsi4c32p4x8_16x4x32_neon_i8mm": 8,
+    "matmul_clamp_f32_qsi8d32p4x4_qsi4c32p4x4_16x4_neon_dotprod": 8,
+    "matmul_clamp_f32_qsi8d32p4x8_qsi4c32p4x8_16x4_neon_i8mm": 8,
+    "matmul_clamp_f32_qsi8d32p4x8_qsi4c32p8x8_16x8_sve_i8mm": 8,
 }
+# KleidiAI's 256-bit SVE kernels run on 256-bit SVE cores only (Neoverse V1 here).
+SVE256 = set()
 KERNELS = {}  # stem -> (isa, m_step, n_step, module whose loop it runs)
 for macro, body in re.findall(r"\n(\w+_kernel)!\(\n(.*?)\n\);", catalog, re.S):
     stem, isa, m_step, n_step = re.search(
         r"\n\s+(matmul_clamp_\w+),\n\s+(\w+),\n\s+\[(\d+), (\d+), \d+, \d+, \d+, \d+\]",
         "\n" + body).groups()
     last = body.strip().splitlines()[-1].strip().split("::")[-1]
+    if last == "portable":
+        continue  # no asm loop on aarch64 yet: the portable implementation runs
+    if "FixedAtSve256" in body:
+        SVE256.add(stem)
     module = last if last.startswith("matmul_clamp_f32") else stem
     KERNELS[stem] = (isa, int(m_step), int(n_step), module)
 REGIONS = {}
@@ -69,8 +78,10 @@ if missing or unknown:
 
 rows = []
 for region, (stem, macs, instr) in REGIONS.items():
-    src = ".arch armv8.6-a+dotprod+i8mm\n" + "\n".join(bodies[region]) + "\n"
+    src = ".arch armv8.6-a+dotprod+i8mm+sve\n" + "\n".join(bodies[region]) + "\n"
     for cpu in CPUS:
+        if stem in SVE256 and cpu != "neoverse-v1":
+            continue
         out = subprocess.run(["llvm-mca-22", "-mtriple=aarch64", f"-mcpu={cpu}", "-iterations=1000"],
                              input=src, capture_output=True, text=True, check=True).stdout
         cycles = int(re.search(r"Total Cycles:\s+(\d+)", out).group(1)) / 1000

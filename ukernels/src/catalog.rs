@@ -14,6 +14,8 @@ use crate::matmul::matmul_clamp_f32_qai8dxp_qsi4c32p as f32_qai8dxp_qsi4c32p;
 use crate::matmul::matmul_clamp_f32_qai8dxp_qsi4cxp as f32_qai8dxp_qsi4cxp;
 #[cfg(target_arch = "aarch64")]
 use crate::matmul::matmul_clamp_f32_qai8dxp_qsi8cxp as f32_qai8dxp_qsi8cxp;
+#[cfg(target_arch = "aarch64")]
+use crate::matmul::matmul_clamp_f32_qsi8d32p_qsi4c32p as f32_qsi8d32p_qsi4c32p;
 use crate::matmul::output::Output;
 use crate::pack::Source;
 use crate::pack::lhs_quant_pack_qai8dxp::LhsType;
@@ -486,15 +488,23 @@ macro_rules! f32_qai8dxp_qsi4c32p_kernel {
     };
 }
 
-/// A kernel of `matmul_clamp_f32_qsi8d32p_qsi4c32p`: its LHS packer list, the implementation on
-/// this target, and its column scaling (`FixedAtSve256` for KleidiAI's 256-bit SVE kernels).
+/// A kernel of `matmul_clamp_f32_qsi8d32p_qsi4c32p`: its LHS packer list, its column scaling
+/// (`FixedAtSve256` for KleidiAI's 256-bit SVE kernels) and the asm module implementing its tile
+/// (stems with the same packed formats share one), or `portable` where there is none yet.
 macro_rules! f32_qsi8d32p_qsi4c32p_kernel {
     (
-        $(#[$doc:meta])* $name:ident, $stem:ident, $isa:ident, $tile:tt, $lhs:ident, $native:expr,
-        $columns:ident
+        $(#[$doc:meta])* $name:ident, $stem:ident, $isa:ident, $tile:tt, $lhs:ident, $columns:ident,
+        portable
     ) => {
         qai8dxp_kernel!($(#[$doc])* $name, F32Qsi8d32pQsi4c32p, $lhs, QSI4C32PF16_RHS, $stem,
-            $isa, $tile, $native, KleidiAi, $columns);
+            $isa, $tile, NativeFn::Portable, KleidiAi, $columns);
+    };
+    (
+        $(#[$doc:meta])* $name:ident, $stem:ident, $isa:ident, $tile:tt, $lhs:ident, $columns:ident,
+        $module:ident
+    ) => {
+        qai8dxp_kernel!($(#[$doc])* $name, F32Qsi8d32pQsi4c32p, $lhs, QSI4C32PF16_RHS, $stem,
+            $isa, $tile, native!(f32_qsi8d32p_qsi4c32p::$module), KleidiAi, $columns);
     };
 }
 
@@ -881,8 +891,8 @@ f32_qsi8d32p_qsi4c32p_kernel!(
     NeonDotprod,
     [1, 4, 1, 4, 8, 2],
     QSI8D32P_LHS,
-    NativeFn::Portable,
-    Fixed
+    Fixed,
+    matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4x4_1x4_neon_dotprod
 );
 
 f32_qsi8d32p_qsi4c32p_kernel!(
@@ -892,8 +902,8 @@ f32_qsi8d32p_qsi4c32p_kernel!(
     NeonDotprod,
     [1, 4, 1, 4, 16, 2],
     QSI8D32P_LHS,
-    NativeFn::Portable,
-    Fixed
+    Fixed,
+    portable
 );
 
 f32_qsi8d32p_qsi4c32p_kernel!(
@@ -903,8 +913,8 @@ f32_qsi8d32p_qsi4c32p_kernel!(
     NeonDotprod,
     [16, 4, 4, 4, 8, 2],
     QSI8D32P_LHS,
-    NativeFn::Portable,
-    Fixed
+    Fixed,
+    portable
 );
 
 f32_qsi8d32p_qsi4c32p_kernel!(
@@ -914,8 +924,8 @@ f32_qsi8d32p_qsi4c32p_kernel!(
     NeonI8mm,
     [16, 4, 4, 4, 16, 2],
     QSI8D32P_LHS_4X8,
-    NativeFn::Portable,
-    Fixed
+    Fixed,
+    portable
 );
 
 f32_qsi8d32p_qsi4c32p_kernel!(
@@ -925,8 +935,8 @@ f32_qsi8d32p_qsi4c32p_kernel!(
     NeonI8mm,
     [8, 4, 4, 4, 16, 2],
     QSI8D32P_LHS,
-    NativeFn::Portable,
-    Fixed
+    Fixed,
+    portable
 );
 
 f32_qsi8d32p_qsi4c32p_kernel!(
@@ -936,8 +946,8 @@ f32_qsi8d32p_qsi4c32p_kernel!(
     SveDotprod,
     [1, 8, 1, 8, 8, 2],
     QSI8D32P_LHS,
-    NativeFn::Portable,
-    FixedAtSve256
+    FixedAtSve256,
+    portable
 );
 
 f32_qsi8d32p_qsi4c32p_kernel!(
@@ -947,8 +957,8 @@ f32_qsi8d32p_qsi4c32p_kernel!(
     SveDotprod,
     [1, 8, 1, 8, 16, 2],
     QSI8D32P_LHS,
-    NativeFn::Portable,
-    FixedAtSve256
+    FixedAtSve256,
+    portable
 );
 
 f32_qsi8d32p_qsi4c32p_kernel!(
@@ -958,8 +968,8 @@ f32_qsi8d32p_qsi4c32p_kernel!(
     SveI8mm,
     [16, 8, 4, 8, 16, 2],
     QSI8D32P_LHS,
-    NativeFn::Portable,
-    FixedAtSve256
+    FixedAtSve256,
+    portable
 );
 
 /// Every kernel, in header-generation order.

@@ -22,6 +22,9 @@
 
 pub mod portable;
 
+#[cfg(target_arch = "aarch64")]
+pub mod matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4x4_1x4_neon_dotprod;
+
 pub use super::qai8dxp::{Args, RunFn};
 use crate::catalog::{Columns, MatmulKernel, NativeFn};
 use crate::contract::{self, Checked};
