@@ -903,7 +903,7 @@ f32_qsi8d32p_qsi4c32p_kernel!(
     [1, 4, 1, 4, 16, 2],
     QSI8D32P_LHS,
     Fixed,
-    portable
+    matmul_clamp_f32_qsi8d32p1x8_qsi4c32p4x8_1x4x32_neon_dotprod
 );
 
 f32_qsi8d32p_qsi4c32p_kernel!(
