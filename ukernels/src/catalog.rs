@@ -925,7 +925,7 @@ f32_qsi8d32p_qsi4c32p_kernel!(
     [16, 4, 4, 4, 16, 2],
     QSI8D32P_LHS_4X8,
     Fixed,
-    portable
+    matmul_clamp_f32_qsi8d32p4x8_qsi4c32p4x8_8x4x32_neon_i8mm
 );
 
 f32_qsi8d32p_qsi4c32p_kernel!(
@@ -936,7 +936,7 @@ f32_qsi8d32p_qsi4c32p_kernel!(
     [8, 4, 4, 4, 16, 2],
     QSI8D32P_LHS,
     Fixed,
-    portable
+    matmul_clamp_f32_qsi8d32p4x8_qsi4c32p4x8_8x4x32_neon_i8mm
 );
 
 f32_qsi8d32p_qsi4c32p_kernel!(
