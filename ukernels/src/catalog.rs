@@ -914,7 +914,7 @@ f32_qsi8d32p_qsi4c32p_kernel!(
     [16, 4, 4, 4, 8, 2],
     QSI8D32P_LHS,
     Fixed,
-    portable
+    matmul_clamp_f32_qsi8d32p4x4_qsi4c32p4x4_16x4_neon_dotprod
 );
 
 f32_qsi8d32p_qsi4c32p_kernel!(
