@@ -19,7 +19,11 @@ asm = open(sys.argv[1]).read().splitlines()
 # Each kernel's K-loop region is named after its stem; one iteration covers its m_step x n_step
 # tile over 32 K values. Stems, ISAs and tiles come from the catalog (one entry per kernel).
 catalog = open("ukernels/src/catalog.rs").read()
-INSTR = {"NeonDotprod": "SDOT", "NeonI8mm": "SMMLA", "SveDotprod": "SDOT", "SveI8mm": "SMMLA"}
+INSTR = {"NeonDotprod": "SDOT", "NeonI8mm": "SMMLA", "SveDotprod": "SDOT", "SveI8mm": "SMMLA",
+         "Sve2Dotprod": "SDOT", "Sve2I8mm": "SMMLA"}
+# VL-scaled kernels (rkai's SVE extensions) state n_step in VL32 units; LLVM's Neoverse N2 and
+# V2 models have 128-bit SVE vectors, so one unit is 4 columns there.
+MODEL_LANES32 = 4
 # Loops that cover fewer rows per iteration than the kernel's m_step (their register budget
 # holds 8 rows; a 16-row step runs as two passes).
 ROWS_PER_ITERATION = {
@@ -42,11 +46,19 @@ for macro, body in re.findall(r"\n(\w+_kernel)!\(\n(.*?)\n\);", catalog, re.S):
     if "FixedAtSve256" in body:
         SVE256.add(stem)
     module = last if last.startswith("matmul_clamp_f32") else stem
-    KERNELS[stem] = (isa, int(m_step), int(n_step), module)
+    vl_scaled = macro == "vla_qai8dxp_kernel"
+    n_cols = int(n_step) * (MODEL_LANES32 if vl_scaled else 1)
+    KERNELS[stem] = (isa, int(m_step), n_cols, module)
+# SVE loops that cover half of n_step per iteration (two passes of VL32 columns per group).
+HALF_COLUMNS = {
+    "matmul_clamp_f32_qai8dxp4x8_qsi4cxp2vlx8_8x2vl_sve2_dotprod",
+    "matmul_clamp_f32_qai8dxp4x8_qsi4cxp2vlx8_16x2vl_sve2_i8mm",
+}
 REGIONS = {}
 for stem, (isa, m_step, n_step, module) in KERNELS.items():
     if module == stem:
         rows = ROWS_PER_ITERATION.get(stem, m_step)
+        n_step = n_step // 2 if stem in HALF_COLUMNS else n_step
         REGIONS[stem] = (stem, rows * n_step * 32, INSTR[isa])
 SHARED = {stem: module for stem, (_, _, _, module) in KERNELS.items() if module != stem}
 # Peak int8 MACs per cycle per core (anchors §C2: SDOT 16 MAC, SMMLA 32 MAC per instruction).
@@ -55,6 +67,12 @@ PEAK = {
     "SMMLA": {"neoverse-n1": None, "neoverse-n2": 64, "neoverse-v1": 128, "neoverse-v2": 128},
 }
 CPUS = ["neoverse-n1", "neoverse-n2", "neoverse-v1", "neoverse-v2"]
+# Cores whose ISA runs a kernel: SVE2 loops only on N2 and V2 (N1 has no SVE, V1 no SVE2);
+# KleidiAI's 256-bit SVE kernels only on V1 (the only one of the four with 256-bit vectors).
+def cpus_for(stem):
+    if stem in SVE256:
+        return ["neoverse-v1"]
+    return [c for c in CPUS if c in ("neoverse-n2", "neoverse-v2")] if "_sve2_" in stem else CPUS
 
 bodies, cur, name = {}, None, None
 for line in asm:
@@ -78,10 +96,8 @@ if missing or unknown:
 
 rows = []
 for region, (stem, macs, instr) in REGIONS.items():
-    src = ".arch armv8.6-a+dotprod+i8mm+sve\n" + "\n".join(bodies[region]) + "\n"
-    for cpu in CPUS:
-        if stem in SVE256 and cpu != "neoverse-v1":
-            continue
+    src = ".arch armv8.6-a+dotprod+i8mm+sve2\n" + "\n".join(bodies[region]) + "\n"
+    for cpu in cpus_for(stem):
         out = subprocess.run(["llvm-mca-22", "-mtriple=aarch64", f"-mcpu={cpu}", "-iterations=1000"],
                              input=src, capture_output=True, text=True, check=True).stdout
         cycles = int(re.search(r"Total Cycles:\s+(\d+)", out).group(1)) / 1000

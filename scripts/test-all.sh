@@ -27,6 +27,9 @@ cargo test --workspace
 step "Rust example (safe API), native"
 cargo run --quiet --release --example int4_linear
 
+step "fuzzing (bounded: RKAI_FUZZ_SECONDS per target, default 30)"
+scripts/fuzz.sh
+
 target=aarch64-unknown-linux-gnu
 cross_cargo=(scripts/cross-cargo)
 if ! command -v qemu-aarch64 >/dev/null; then
