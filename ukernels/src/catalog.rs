@@ -1060,7 +1060,7 @@ f32_qsi8d32p_qsi4c32p_kernel!(
     [1, 8, 1, 8, 8, 2],
     QSI8D32P_LHS,
     FixedAtSve256,
-    portable
+    matmul_clamp_f32_qsi8d32p1x4_qsi4c32p8x4_1x8_sve_dotprod
 );
 
 f32_qsi8d32p_qsi4c32p_kernel!(
@@ -1071,7 +1071,7 @@ f32_qsi8d32p_qsi4c32p_kernel!(
     [1, 8, 1, 8, 16, 2],
     QSI8D32P_LHS,
     FixedAtSve256,
-    portable
+    matmul_clamp_f32_qsi8d32p1x8_qsi4c32p8x8_1x8_sve_dotprod
 );
 
 f32_qsi8d32p_qsi4c32p_kernel!(

@@ -25,7 +25,11 @@ pub mod portable;
 #[cfg(target_arch = "aarch64")]
 pub mod matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4x4_1x4_neon_dotprod;
 #[cfg(target_arch = "aarch64")]
+pub mod matmul_clamp_f32_qsi8d32p1x4_qsi4c32p8x4_1x8_sve_dotprod;
+#[cfg(target_arch = "aarch64")]
 pub mod matmul_clamp_f32_qsi8d32p1x8_qsi4c32p4x8_1x4x32_neon_dotprod;
+#[cfg(target_arch = "aarch64")]
+pub mod matmul_clamp_f32_qsi8d32p1x8_qsi4c32p8x8_1x8_sve_dotprod;
 #[cfg(target_arch = "aarch64")]
 pub mod matmul_clamp_f32_qsi8d32p4x4_qsi4c32p4x4_16x4_neon_dotprod;
 #[cfg(target_arch = "aarch64")]
