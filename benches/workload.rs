@@ -5,7 +5,7 @@
 #![allow(dead_code)]
 
 use core::ffi::c_void;
-use rkai::ukernels::catalog::{MatmulKernel, PackerKind};
+use rkai::ukernels::catalog::{Family, MatmulKernel, PackerKind};
 use rkai::ukernels::layout::RhsLayout;
 use rkai::ukernels::types::{
     kai_datatype, kai_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0_params, kai_rhs_pack_qs4cxs1s0_param,
@@ -18,6 +18,41 @@ use cabi::{
     Getter5, Getter7, LhsQuantPackHalfFn, MatmulBlockFn, MatmulHalfFn, RhsPackQsi4c32pFn,
     RhsPackQsi4cxpFn, RhsPackQsi8cxpFn, sym,
 };
+
+/// `kai_run_lhs_quant_pack_qsi8d32p*` (block length after k).
+type LhsPackQsi8d32pFn = unsafe extern "C" fn(
+    usize,
+    usize,
+    usize,
+    usize,
+    usize,
+    usize,
+    usize,
+    *const f32,
+    usize,
+    *mut c_void,
+);
+/// `kai_run_rhs_pack_nxk_qsi4c32p*scalef16_qsu4c32s16s0*` (Q4_0 source, no bias).
+type RhsPackQ40Fn = unsafe extern "C" fn(
+    usize,
+    usize,
+    usize,
+    usize,
+    usize,
+    usize,
+    usize,
+    *const u8,
+    *const f32,
+    *mut c_void,
+    usize,
+    *const kai_rhs_pack_qs4cxs1s0_param,
+);
+type Getter6 = extern "C" fn(usize, usize, usize, usize, usize, usize) -> usize;
+
+/// Whether `kernel` is of llama.cpp's Q8_0 x Q4_0 family (per-block LHS, Q4_0 source rows).
+fn is_q4_0(kernel: &MatmulKernel) -> bool {
+    kernel.family == Family::F32Qsi8d32pQsi4c32p
+}
 
 /// The LLM shapes of the performance issue: GEMV (m = 1) for kernels with `m_step` 1, GEMM
 /// otherwise, as (m, n, k).
@@ -70,6 +105,7 @@ impl Workload {
         let t = kernel.tile();
         let lhs_elem = match kernel.lhs_packers[0].kind {
             PackerKind::LhsQuantQai8dxp(ty) => ty.size(),
+            PackerKind::LhsQuantQsi8d32p(_) => 4,
             _ => unreachable!("qai8dxp kernels pair with qai8dxp LHS packers"),
         };
         // Activations: small values of either sign in the packer's element type (f32 bits, or
@@ -85,18 +121,29 @@ impl Workload {
         };
         let int8 = kernel.family.rhs_layout(0) == RhsLayout::Qsi8cxp;
         let rhs_stride = if int8 { k } else { k / 2 };
-        let rhs = pattern(n * rhs_stride, 7, 3);
+        let mut rhs = pattern(n * rhs_stride, 7, 3);
+        if is_q4_0(kernel) {
+            // Q4_0 rows: per block an f16 scale (0.0078125) then bl / 2 nibble bytes.
+            rhs = rhs
+                .chunks(bl / 2)
+                .flat_map(|c| [0x00, 0x20].into_iter().chain(c.iter().copied()))
+                .collect();
+        }
         let scale = match k.checked_div(bl) {
             // bf16 0.0078125 (0x3c00) per block.
             Some(blocks) => [0x00u8, 0x3c].repeat(n * blocks),
             None => 0.01f32.to_le_bytes().repeat(n),
         };
-        let lhs_size = sym::<Getter5>(&format!(
-            "kai_get_lhs_packed_size_{}",
-            kernel.lhs_packers[0].name
-        ))(m, k, t.mr, t.kr, t.sr);
+        let lhs_name = format!("kai_get_lhs_packed_size_{}", kernel.lhs_packers[0].name);
+        let lhs_size = if is_q4_0(kernel) {
+            sym::<Getter6>(&lhs_name)(m, k, bl, t.mr, t.kr, t.sr)
+        } else {
+            sym::<Getter5>(&lhs_name)(m, k, t.mr, t.kr, t.sr)
+        };
         let rhs_name = kernel.rhs_packers[0].name;
-        let rhs_size = if bl != 0 {
+        let rhs_size = if is_q4_0(kernel) {
+            sym::<Getter5>(&format!("kai_get_rhs_packed_size_{rhs_name}"))(n, k, t.nr, t.kr, bl)
+        } else if bl != 0 {
             sym::<Getter7>(&format!("kai_get_rhs_packed_size_{rhs_name}"))(
                 n,
                 k,
@@ -150,6 +197,28 @@ impl Workload {
         let out = self.rhs_packed.as_mut_ptr().cast::<c_void>();
         // SAFETY (every arm): buffers sized by the packers' getters for this shape.
         match self.kernel.rhs_packers[0].kind {
+            PackerKind::RhsQsi4c32pf16(_) => {
+                let params = kai_rhs_pack_qs4cxs1s0_param {
+                    lhs_zero_point: 1,
+                    rhs_zero_point: 8,
+                };
+                unsafe {
+                    sym::<RhsPackQ40Fn>(&name)(
+                        1,
+                        self.n,
+                        self.k,
+                        t.nr,
+                        t.kr,
+                        t.sr,
+                        self.bl,
+                        self.rhs.as_ptr(),
+                        std::ptr::null(),
+                        out,
+                        0,
+                        &params,
+                    )
+                }
+            }
             PackerKind::RhsQsi4c32p(_) => {
                 let params = kai_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0_params {
                     lhs_zero_point: 1,
@@ -227,6 +296,24 @@ impl Workload {
     pub fn pack_lhs(&mut self) {
         let t = self.kernel.tile();
         let name = format!("kai_run_{}", self.kernel.lhs_packers[0].name);
+        if is_q4_0(self.kernel) {
+            // SAFETY: buffers sized by the packer's getters.
+            unsafe {
+                sym::<LhsPackQsi8d32pFn>(&name)(
+                    self.m,
+                    self.k,
+                    self.bl,
+                    t.mr,
+                    t.kr,
+                    t.sr,
+                    0,
+                    self.lhs.as_ptr().cast(),
+                    self.lhs_stride,
+                    self.lhs_packed.as_mut_ptr().cast(),
+                )
+            };
+            return;
+        }
         // SAFETY: buffers sized by the packer's getters (the f32 and 16-bit packers share this ABI).
         unsafe {
             sym::<LhsQuantPackHalfFn>(&name)(

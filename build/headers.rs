@@ -24,7 +24,7 @@ pub fn generate(manifest_dir: &Path) -> Vec<(PathBuf, String)> {
         let t = k.base_tile;
         // VL-scaled column counts are run-time values: state the unit instead of a number.
         let columns = |v: usize| match k.columns {
-            Columns::Fixed => v.to_string(),
+            Columns::Fixed | Columns::FixedAtSve256 => v.to_string(),
             Columns::PerSveLane32 => format!("{v} x VL32"),
         };
         let prefix = k.prefix();
@@ -32,7 +32,11 @@ pub fn generate(manifest_dir: &Path) -> Vec<(PathBuf, String)> {
             "/// Micro-kernel `{prefix}_{}` ({}): m_step {}, n_step {}, mr {}, nr {}, kr {}, sr {}.\n\
              /// LHS packers: {}. RHS packers: {}.\n",
             k.stem,
-            k.isa.name(),
+            if k.columns == Columns::FixedAtSve256 {
+                format!("{}, 256-bit vectors only", k.isa.name())
+            } else {
+                k.isa.name().to_string()
+            },
             t.m_step,
             columns(t.n_step),
             t.mr,

@@ -19,7 +19,8 @@ asm = open(sys.argv[1]).read().splitlines()
 # Each kernel's K-loop region is named after its stem; one iteration covers its m_step x n_step
 # tile over 32 K values. Stems, ISAs and tiles come from the catalog (one entry per kernel).
 catalog = open("ukernels/src/catalog.rs").read()
-INSTR = {"NeonDotprod": "SDOT", "NeonI8mm": "SMMLA", "Sve2Dotprod": "SDOT", "Sve2I8mm": "SMMLA"}
+INSTR = {"NeonDotprod": "SDOT", "NeonI8mm": "SMMLA", "SveDotprod": "SDOT", "SveI8mm": "SMMLA",
+         "Sve2Dotprod": "SDOT", "Sve2I8mm": "SMMLA"}
 # VL-scaled kernels (rkai's SVE extensions) state n_step in VL32 units; LLVM's Neoverse N2 and
 # V2 models have 128-bit SVE vectors, so one unit is 4 columns there.
 MODEL_LANES32 = 4
@@ -28,13 +29,22 @@ MODEL_LANES32 = 4
 ROWS_PER_ITERATION = {
     "matmul_clamp_f32_qai8dxp4x4_qsi4c32p4x4_16x4_neon_dotprod": 8,
     "matmul_clamp_f32_qai8dxp4x8_qsi4c32p4x8_16x4x32_neon_i8mm": 8,
+    "matmul_clamp_f32_qsi8d32p4x4_qsi4c32p4x4_16x4_neon_dotprod": 8,
+    "matmul_clamp_f32_qsi8d32p4x8_qsi4c32p4x8_16x4_neon_i8mm": 8,
+    "matmul_clamp_f32_qsi8d32p4x8_qsi4c32p8x8_16x8_sve_i8mm": 8,
 }
+# KleidiAI's 256-bit SVE kernels run on 256-bit SVE cores only (Neoverse V1 here).
+SVE256 = set()
 KERNELS = {}  # stem -> (isa, m_step, n_step, module whose loop it runs)
 for macro, body in re.findall(r"\n(\w+_kernel)!\(\n(.*?)\n\);", catalog, re.S):
     stem, isa, m_step, n_step = re.search(
         r"\n\s+(matmul_clamp_\w+),\n\s+(\w+),\n\s+\[(\d+), (\d+), \d+, \d+, \d+, \d+\]",
         "\n" + body).groups()
     last = body.strip().splitlines()[-1].strip().split("::")[-1]
+    if last == "portable":
+        continue  # no asm loop on aarch64 yet: the portable implementation runs
+    if "FixedAtSve256" in body:
+        SVE256.add(stem)
     module = last if last.startswith("matmul_clamp_f32") else stem
     vl_scaled = macro == "vla_qai8dxp_kernel"
     n_cols = int(n_step) * (MODEL_LANES32 if vl_scaled else 1)
@@ -57,8 +67,11 @@ PEAK = {
     "SMMLA": {"neoverse-n1": None, "neoverse-n2": 64, "neoverse-v1": 128, "neoverse-v2": 128},
 }
 CPUS = ["neoverse-n1", "neoverse-n2", "neoverse-v1", "neoverse-v2"]
-# Cores whose ISA runs a kernel: SVE2 loops only on N2 and V2 (N1 has no SVE, V1 no SVE2).
+# Cores whose ISA runs a kernel: SVE2 loops only on N2 and V2 (N1 has no SVE, V1 no SVE2);
+# KleidiAI's 256-bit SVE kernels only on V1 (the only one of the four with 256-bit vectors).
 def cpus_for(stem):
+    if stem in SVE256:
+        return ["neoverse-v1"]
     return [c for c in CPUS if c in ("neoverse-n2", "neoverse-v2")] if "_sve2_" in stem else CPUS
 
 bodies, cur, name = {}, None, None

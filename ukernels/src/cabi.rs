@@ -60,9 +60,10 @@ const NO_PARAMS: &[CParam] = &[];
 
 /// The function set of the `qai8dxp` matmul families: `$bl` is empty for per-channel RHS and
 /// `size("bl")` for per-block RHS (an extra argument of `get_rhs_packed_offset` and `run`);
-/// `dst` is `float*` for f32 output and `void*` for 16-bit outputs.
+/// `dst` is `float*` for f32 output and `void*` for 16-bit outputs. An optional trailing
+/// `lhs_bl: size("bl")` also gives `get_lhs_packed_offset` the block length (per-block LHS).
 macro_rules! quant_matmul_functions {
-    ([$($bl:expr)?], $dst_c:literal, $dst_rust:literal) => {
+    ([$($bl:expr)?], $dst_c:literal, $dst_rust:literal $(, lhs_bl: $lhs_bl:expr)?) => {
         &[
             getter(
                 "get_m_step",
@@ -92,7 +93,7 @@ macro_rules! quant_matmul_functions {
             getter("get_sr", NO_PARAMS, "Splits of kr (pass to both packers)."),
             getter(
                 "get_lhs_packed_offset",
-                &[size("m_idx"), size("k")],
+                &[size("m_idx"), size("k") $(, $lhs_bl)?],
                 "Byte offset of row m_idx (a multiple of m_step) in the packed LHS.",
             ),
             getter(
@@ -140,6 +141,111 @@ const QUANT_MATMUL_HALF: &[CFunction] =
 const BLOCK_MATMUL_F32: &[CFunction] = quant_matmul_functions!([size("bl")], "float*", "*mut f32");
 const BLOCK_MATMUL_HALF: &[CFunction] =
     quant_matmul_functions!([size("bl")], "void*", "*mut core::ffi::c_void");
+/// Per-block LHS and RHS (`matmul_clamp_f32_qsi8d32p_qsi4c32p`): `bl` in both offsets and `run`.
+const BLOCK_LHS_MATMUL_F32: &[CFunction] =
+    quant_matmul_functions!([size("bl")], "float*", "*mut f32", lhs_bl: size("bl"));
+
+/// The function set of the `qsi8d32p` LHS packers (their getters and `run` take `bl`).
+const LHS_QUANT_PACK_QSI8D32P: &[CFunction] = &[
+    getter("get_m_step", &[size("mr")], "Row step of the packer."),
+    getter(
+        "get_lhs_offset",
+        &[size("m_idx"), size("lhs_stride")],
+        "Byte offset of row m_idx in the source.",
+    ),
+    getter(
+        "get_lhs_packed_offset",
+        &[
+            size("m_idx"),
+            size("k"),
+            size("bl"),
+            size("mr"),
+            size("kr"),
+            size("sr"),
+        ],
+        "Byte offset of the packed group holding row m_idx.",
+    ),
+    getter(
+        "get_lhs_packed_size",
+        &[
+            size("m"),
+            size("k"),
+            size("bl"),
+            size("mr"),
+            size("kr"),
+            size("sr"),
+        ],
+        "Bytes of the packed LHS.",
+    ),
+    CFunction {
+        verb: "run",
+        field: "run",
+        ret_c: "void",
+        ret_rust: "()",
+        params: &[
+            size("m"),
+            size("k"),
+            size("bl"),
+            size("mr"),
+            size("kr"),
+            size("sr"),
+            size("m_idx_start"),
+            p("const float*", "*const f32", "lhs"),
+            size("lhs_stride"),
+            p("void*", "*mut core::ffi::c_void", "lhs_packed"),
+        ],
+        doc: "Quantizes m rows to int8 with one f16 scale per block of bl values and packs them.",
+    },
+];
+
+/// The function set of the Q4_0 RHS packers (`qsu4c32s16s0` source with interleaved f16 scales).
+const RHS_PACK_QSI4C32PF16: &[CFunction] = &[
+    getter(
+        "get_rhs_packed_stride",
+        &[size("k"), size("nr"), size("kr"), size("bl")],
+        "Bytes of one packed group of nr columns.",
+    ),
+    getter(
+        "get_rhs_offset",
+        &[size("n_idx"), size("rhs_stride")],
+        "Byte offset of column n_idx in the source.",
+    ),
+    getter(
+        "get_rhs_packed_offset",
+        &[size("n_idx"), size("k"), size("nr"), size("kr"), size("bl")],
+        "Byte offset of the packed group holding column n_idx.",
+    ),
+    getter(
+        "get_rhs_packed_size",
+        &[size("n"), size("k"), size("nr"), size("kr"), size("bl")],
+        "Bytes of the packed RHS.",
+    ),
+    CFunction {
+        verb: "run",
+        field: "run",
+        ret_c: "void",
+        ret_rust: "()",
+        params: &[
+            size("num_groups"),
+            size("n"),
+            size("k"),
+            size("nr"),
+            size("kr"),
+            size("sr"),
+            size("bl"),
+            p("const uint8_t*", "*const u8", "rhs"),
+            p("const float*", "*const f32", "bias"),
+            p("void*", "*mut core::ffi::c_void", "rhs_packed"),
+            size("extra_bytes"),
+            p(
+                "const struct kai_rhs_pack_qs4cxs1s0_param*",
+                "*const rkai_ukernels::types::kai_rhs_pack_qs4cxs1s0_param",
+                "params",
+            ),
+        ],
+        doc: "Packs Q4_0 weights (uint4 with zero point 8, f16 scale per block; no bias).",
+    },
+];
 
 /// The function set of the `qai8dxp` LHS packers, which differ only in the type of `lhs`.
 macro_rules! lhs_quant_pack_functions {
@@ -323,6 +429,9 @@ const RHS_PACK_QSI4C32P_KXN: &[CFunction] = rhs_pack_qsi4c32p_functions!(
 impl Family {
     /// The C functions every kernel of the family exports, in interface-struct order.
     pub const fn c_functions(self) -> &'static [CFunction] {
+        if matches!(self, Family::F32Qsi8d32pQsi4c32p) {
+            return BLOCK_LHS_MATMUL_F32;
+        }
         match (self.is_blockwise(), self.output()) {
             (false, Output::F32) => QUANT_MATMUL_F32,
             (false, _) => QUANT_MATMUL_HALF,
@@ -333,7 +442,9 @@ impl Family {
 
     /// Module of the `rkai` crate holding the family's C-facing functions.
     pub const fn capi_module(self) -> &'static str {
-        if self.is_blockwise() {
+        if matches!(self, Family::F32Qsi8d32pQsi4c32p) {
+            "matmul_clamp_qsi8d32p_qsi4c32p"
+        } else if self.is_blockwise() {
             "matmul_clamp_qai8dxp_blockwise"
         } else {
             "matmul_clamp_qai8dxp"
@@ -351,6 +462,8 @@ impl PackerKind {
             PackerKind::RhsQsi8cxp(_) => RHS_PACK_QSI8CXP,
             PackerKind::RhsQsi4c32p(Qsi4c32pPacker::Kxn) => RHS_PACK_QSI4C32P_KXN,
             PackerKind::RhsQsi4c32p(_) => RHS_PACK_QSI4C32P_NXK,
+            PackerKind::LhsQuantQsi8d32p(_) => LHS_QUANT_PACK_QSI8D32P,
+            PackerKind::RhsQsi4c32pf16(_) => RHS_PACK_QSI4C32PF16,
         }
     }
 
@@ -362,6 +475,7 @@ impl PackerKind {
                 &[("kai_{name}_params", "kai_rhs_pack_qs4cxs1s0_param")]
             }
             PackerKind::RhsQsi8cxp(_) | PackerKind::RhsQsi4c32p(_) => &[],
+            PackerKind::LhsQuantQsi8d32p(_) | PackerKind::RhsQsi4c32pf16(_) => &[],
         }
     }
 
@@ -373,6 +487,8 @@ impl PackerKind {
             PackerKind::RhsQsi4cxp(_) | PackerKind::RhsQsi4cxps1s0 => "rhs_pack_qsi4cxp_qs4cxs1s0",
             PackerKind::RhsQsi8cxp(_) => "rhs_pack_qsi8cxp_qsi8cx",
             PackerKind::RhsQsi4c32p(_) => "rhs_pack_qsi4c32p_qsu4c32s1s0",
+            PackerKind::LhsQuantQsi8d32p(_) => "lhs_quant_pack_qsi8d32p",
+            PackerKind::RhsQsi4c32pf16(_) => "rhs_pack_qsi4c32pscalef16_qsu4c32s16s0",
         }
     }
 }

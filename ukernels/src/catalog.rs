@@ -14,9 +14,13 @@ use crate::matmul::matmul_clamp_f32_qai8dxp_qsi4c32p as f32_qai8dxp_qsi4c32p;
 use crate::matmul::matmul_clamp_f32_qai8dxp_qsi4cxp as f32_qai8dxp_qsi4cxp;
 #[cfg(target_arch = "aarch64")]
 use crate::matmul::matmul_clamp_f32_qai8dxp_qsi8cxp as f32_qai8dxp_qsi8cxp;
+#[cfg(target_arch = "aarch64")]
+use crate::matmul::matmul_clamp_f32_qsi8d32p_qsi4c32p as f32_qsi8d32p_qsi4c32p;
 use crate::matmul::output::Output;
 use crate::pack::Source;
 use crate::pack::lhs_quant_pack_qai8dxp::LhsType;
+use crate::pack::lhs_quant_pack_qsi8d32p::Variant as Qsi8d32pPacker;
+use crate::pack::rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0::Variant as Qsi4c32pf16Packer;
 use crate::pack::rhs_pack_qsi4c32p_qsu4c32s1s0::Variant as Qsi4c32pPacker;
 
 /// Tile and packing parameters a kernel reports through its getters.
@@ -55,6 +59,9 @@ pub enum Columns {
     /// The catalog's numbers times the SVE vector length in 32-bit lanes, read at run time
     /// (KleidiAI's `vl` tile unit, e.g. `4vl` = 4 x VL32).
     PerSveLane32,
+    /// Fixed numbers, as written, for 256-bit SVE vectors only: KleidiAI's vector-length-specific
+    /// SVE kernels, which run (and are selected) only where the SVE vector is 256 bits.
+    FixedAtSve256,
 }
 
 /// Where a kernel's name comes from, which fixes its symbol prefix and header directory.
@@ -93,6 +100,8 @@ pub enum Family {
     Bf16Qai8dxpQsi4cxp,
     /// `matmul_clamp_bf16_qai8dxp_qsi4c32p`.
     Bf16Qai8dxpQsi4c32p,
+    /// `matmul_clamp_f32_qsi8d32p_qsi4c32p` (llama.cpp's Q8_0 x Q4_0).
+    F32Qsi8d32pQsi4c32p,
 }
 
 impl Family {
@@ -106,6 +115,7 @@ impl Family {
             Family::F16Qai8dxpQsi8cxp => "matmul_clamp_f16_qai8dxp_qsi8cxp",
             Family::Bf16Qai8dxpQsi4cxp => "matmul_clamp_bf16_qai8dxp_qsi4cxp",
             Family::Bf16Qai8dxpQsi4c32p => "matmul_clamp_bf16_qai8dxp_qsi4c32p",
+            Family::F32Qsi8d32pQsi4c32p => "matmul_clamp_f32_qsi8d32p_qsi4c32p",
         }
     }
 
@@ -113,7 +123,7 @@ impl Family {
     pub const fn is_blockwise(self) -> bool {
         matches!(
             self,
-            Family::F32Qai8dxpQsi4c32p | Family::Bf16Qai8dxpQsi4c32p
+            Family::F32Qai8dxpQsi4c32p | Family::Bf16Qai8dxpQsi4c32p | Family::F32Qsi8d32pQsi4c32p
         )
     }
 
@@ -126,15 +136,17 @@ impl Family {
             }
             Family::F32Qai8dxpQsi8cxp | Family::F16Qai8dxpQsi8cxp => RhsLayout::Qsi8cxp,
             Family::F32Qai8dxpQsi4c32p | Family::Bf16Qai8dxpQsi4c32p => RhsLayout::Qsi4c32p { bl },
+            Family::F32Qsi8d32pQsi4c32p => RhsLayout::Qsi4c32pf16 { bl },
         }
     }
 
     /// Element type of the destination.
     pub const fn output(self) -> Output {
         match self {
-            Family::F32Qai8dxpQsi4cxp | Family::F32Qai8dxpQsi8cxp | Family::F32Qai8dxpQsi4c32p => {
-                Output::F32
-            }
+            Family::F32Qai8dxpQsi4cxp
+            | Family::F32Qai8dxpQsi8cxp
+            | Family::F32Qai8dxpQsi4c32p
+            | Family::F32Qsi8d32pQsi4c32p => Output::F32,
             Family::F16Qai8dxpQsi4cxp | Family::F16Qai8dxpQsi8cxp => Output::F16,
             Family::Bf16Qai8dxpQsi4cxp | Family::Bf16Qai8dxpQsi4c32p => Output::Bf16,
         }
@@ -155,16 +167,23 @@ pub enum PackerKind {
     /// int4 RHS with bf16 scales per block (`rhs_pack_{nxk,kxn}_qsi4c32p_qsu4c32s1s0` and the
     /// NEON `nrx4` / `nrx8` forms).
     RhsQsi4c32p(Qsi4c32pPacker),
+    /// Symmetric int8 per block with f16 scales (`lhs_quant_pack_qsi8d32p_f32`, `..._f32_neon`,
+    /// `lhs_quant_pack_qsi8d32p4x8sb_f32_neon`).
+    LhsQuantQsi8d32p(Qsi8d32pPacker),
+    /// int4 with f16 scales per block from Q4_0 rows (`rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0`
+    /// and the SME2 `ps1s0` NEON form).
+    RhsQsi4c32pf16(Qsi4c32pf16Packer),
 }
 
 impl PackerKind {
     /// Format an RHS packer writes (`None` for LHS packers); `bl` as for [`Family::rhs_layout`].
     pub const fn rhs_layout(self, bl: usize) -> Option<RhsLayout> {
         match self {
-            PackerKind::LhsQuantQai8dxp(_) => None,
+            PackerKind::LhsQuantQai8dxp(_) | PackerKind::LhsQuantQsi8d32p(_) => None,
             PackerKind::RhsQsi4cxp(_) | PackerKind::RhsQsi4cxps1s0 => Some(RhsLayout::Qsi4cxp),
             PackerKind::RhsQsi8cxp(_) => Some(RhsLayout::Qsi8cxp),
             PackerKind::RhsQsi4c32p(_) => Some(RhsLayout::Qsi4c32p { bl }),
+            PackerKind::RhsQsi4c32pf16(_) => Some(RhsLayout::Qsi4c32pf16 { bl }),
         }
     }
 }
@@ -215,11 +234,17 @@ impl MatmulKernel {
     /// Tile and packing parameters on this CPU (what the getters return).
     pub fn tile(&self) -> Tile {
         match self.columns {
-            Columns::Fixed => self.base_tile,
+            Columns::Fixed | Columns::FixedAtSve256 => self.base_tile,
             Columns::PerSveLane32 => self
                 .base_tile
                 .with_column_multiplier(crate::arch::sve_lanes32()),
         }
+    }
+
+    /// Whether the kernel runs where the SVE vector holds `sve_lanes32` 32-bit lanes (only the
+    /// [`Columns::FixedAtSve256`] kernels depend on it).
+    pub const fn runs_at_sve_lanes32(&self, sve_lanes32: usize) -> bool {
+        !matches!(self.columns, Columns::FixedAtSve256) || sve_lanes32 == 8
     }
 
     /// Symbol prefix of its C functions (`kai` or `rkai`).
@@ -317,6 +342,37 @@ pub static RHS_PACK_NXK_QSI4C32PNRX8_QSU4C32S1S0_NEON: Packer = Packer {
     kind: PackerKind::RhsQsi4c32p(Qsi4c32pPacker::NxkNrx8),
 };
 
+/// `kai_lhs_quant_pack_qsi8d32p_f32` (the format of the NEON and SVE Q4_0 kernels).
+pub static LHS_QUANT_PACK_QSI8D32P_F32: Packer = Packer {
+    name: "lhs_quant_pack_qsi8d32p_f32",
+    kind: PackerKind::LhsQuantQsi8d32p(Qsi8d32pPacker::F32),
+};
+
+/// `kai_lhs_quant_pack_qsi8d32p_f32_neon` (the layout of KleidiAI's SME Q4_0 kernels; same size).
+pub static LHS_QUANT_PACK_QSI8D32P_F32_NEON: Packer = Packer {
+    name: "lhs_quant_pack_qsi8d32p_f32_neon",
+    kind: PackerKind::LhsQuantQsi8d32p(Qsi8d32pPacker::F32Neon),
+};
+
+/// `kai_lhs_quant_pack_qsi8d32p4x8sb_f32_neon` (the scalar packer's format for mr 4, kr 16).
+pub static LHS_QUANT_PACK_QSI8D32P4X8SB_F32_NEON: Packer = Packer {
+    name: "lhs_quant_pack_qsi8d32p4x8sb_f32_neon",
+    kind: PackerKind::LhsQuantQsi8d32p(Qsi8d32pPacker::F32Neon4x8sb),
+};
+
+/// `kai_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0` (Q4_0 weights for the NEON and SVE kernels).
+pub static RHS_PACK_NXK_QSI4C32PSCALEF16_QSU4C32S16S0: Packer = Packer {
+    name: "rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0",
+    kind: PackerKind::RhsQsi4c32pf16(Qsi4c32pf16Packer::Scalef16),
+};
+
+/// `kai_rhs_pack_nxk_qsi4c32ps1s0scalef16_qsu4c32s16s0_neon` (the format of KleidiAI's SME2 Q4_0
+/// kernels).
+pub static RHS_PACK_NXK_QSI4C32PS1S0SCALEF16_QSU4C32S16S0_NEON: Packer = Packer {
+    name: "rhs_pack_nxk_qsi4c32ps1s0scalef16_qsu4c32s16s0_neon",
+    kind: PackerKind::RhsQsi4c32pf16(Qsi4c32pf16Packer::Ps1s0Scalef16Neon),
+};
+
 /// Every packer, in header-generation order.
 pub static PACKERS: &[&Packer] = &[
     &LHS_QUANT_PACK_QAI8DXP_F32,
@@ -331,6 +387,11 @@ pub static PACKERS: &[&Packer] = &[
     &RHS_PACK_KXN_QSI4C32P_QSU4C32S1S0,
     &RHS_PACK_NXK_QSI4C32PNRX4_QSU4C32S1S0_NEON,
     &RHS_PACK_NXK_QSI4C32PNRX8_QSU4C32S1S0_NEON,
+    &LHS_QUANT_PACK_QSI8D32P_F32,
+    &LHS_QUANT_PACK_QSI8D32P_F32_NEON,
+    &LHS_QUANT_PACK_QSI8D32P4X8SB_F32_NEON,
+    &RHS_PACK_NXK_QSI4C32PSCALEF16_QSU4C32S16S0,
+    &RHS_PACK_NXK_QSI4C32PS1S0SCALEF16_QSU4C32S16S0_NEON,
 ];
 
 const QSI4CXP_RHS: &[&Packer] = &[
@@ -351,6 +412,13 @@ const QSI4C32P_RHS_DEPTH8: &[&Packer] = &[
     &RHS_PACK_KXN_QSI4C32P_QSU4C32S1S0,
     &RHS_PACK_NXK_QSI4C32PNRX8_QSU4C32S1S0_NEON,
 ];
+const QSI8D32P_LHS: &[&Packer] = &[&LHS_QUANT_PACK_QSI8D32P_F32];
+/// The 16x4 i8mm kernel also reads the 4x8sb packer's output (KleidiAI pairs both with it).
+const QSI8D32P_LHS_4X8: &[&Packer] = &[
+    &LHS_QUANT_PACK_QSI8D32P_F32,
+    &LHS_QUANT_PACK_QSI8D32P4X8SB_F32_NEON,
+];
+const QSI4C32PF16_RHS: &[&Packer] = &[&RHS_PACK_NXK_QSI4C32PSCALEF16_QSU4C32S16S0];
 const QSI8CXP_RHS: &[&Packer] = &[
     &RHS_PACK_NXK_QSI8CXP_QSI8CX_NEON,
     &RHS_PACK_KXN_QSI8CXP_QSI8CX_NEON,
@@ -417,6 +485,26 @@ macro_rules! f32_qai8dxp_qsi4c32p_kernel {
     ($(#[$doc:meta])* $name:ident, $stem:ident, $isa:ident, $tile:tt, $rhs:ident, $module:ident) => {
         qai8dxp_kernel!($(#[$doc])* $name, F32Qai8dxpQsi4c32p, QAI8DXP_F32_LHS, $rhs, $stem,
             $isa, $tile, native!(f32_qai8dxp_qsi4c32p::$module));
+    };
+}
+
+/// A kernel of `matmul_clamp_f32_qsi8d32p_qsi4c32p`: its LHS packer list, its column scaling
+/// (`FixedAtSve256` for KleidiAI's 256-bit SVE kernels) and the asm module implementing its tile
+/// (stems with the same packed formats share one), or `portable` where there is none yet.
+macro_rules! f32_qsi8d32p_qsi4c32p_kernel {
+    (
+        $(#[$doc:meta])* $name:ident, $stem:ident, $isa:ident, $tile:tt, $lhs:ident, $columns:ident,
+        portable
+    ) => {
+        qai8dxp_kernel!($(#[$doc])* $name, F32Qsi8d32pQsi4c32p, $lhs, QSI4C32PF16_RHS, $stem,
+            $isa, $tile, NativeFn::Portable, KleidiAi, $columns);
+    };
+    (
+        $(#[$doc:meta])* $name:ident, $stem:ident, $isa:ident, $tile:tt, $lhs:ident, $columns:ident,
+        $module:ident
+    ) => {
+        qai8dxp_kernel!($(#[$doc])* $name, F32Qsi8d32pQsi4c32p, $lhs, QSI4C32PF16_RHS, $stem,
+            $isa, $tile, native!(f32_qsi8d32p_qsi4c32p::$module), KleidiAi, $columns);
     };
 }
 
@@ -909,6 +997,94 @@ narrowed_kernel!(
     f32_qai8dxp_qsi8cxp::matmul_clamp_f32_qai8dxp4x8_qsi8cxp4x8_16x4_neon_i8mm
 );
 
+f32_qsi8d32p_qsi4c32p_kernel!(
+    /// Q4_0 GEMV, 1 row x 4 columns per step, SDOT by element on 4-value blocks.
+    MATMUL_CLAMP_F32_QSI8D32P1X4_QSI4C32P4X4_1X4_NEON_DOTPROD,
+    matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4x4_1x4_neon_dotprod,
+    NeonDotprod,
+    [1, 4, 1, 4, 8, 2],
+    QSI8D32P_LHS,
+    Fixed,
+    matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4x4_1x4_neon_dotprod
+);
+
+f32_qsi8d32p_qsi4c32p_kernel!(
+    /// Q4_0 GEMV, 1 row x 4 columns per step, SDOT on 8-value blocks.
+    MATMUL_CLAMP_F32_QSI8D32P1X8_QSI4C32P4X8_1X4X32_NEON_DOTPROD,
+    matmul_clamp_f32_qsi8d32p1x8_qsi4c32p4x8_1x4x32_neon_dotprod,
+    NeonDotprod,
+    [1, 4, 1, 4, 16, 2],
+    QSI8D32P_LHS,
+    Fixed,
+    matmul_clamp_f32_qsi8d32p1x8_qsi4c32p4x8_1x4x32_neon_dotprod
+);
+
+f32_qsi8d32p_qsi4c32p_kernel!(
+    /// Q4_0 GEMM, 16 rows x 4 columns per step, SDOT by element on 4-value blocks.
+    MATMUL_CLAMP_F32_QSI8D32P4X4_QSI4C32P4X4_16X4_NEON_DOTPROD,
+    matmul_clamp_f32_qsi8d32p4x4_qsi4c32p4x4_16x4_neon_dotprod,
+    NeonDotprod,
+    [16, 4, 4, 4, 8, 2],
+    QSI8D32P_LHS,
+    Fixed,
+    matmul_clamp_f32_qsi8d32p4x4_qsi4c32p4x4_16x4_neon_dotprod
+);
+
+f32_qsi8d32p_qsi4c32p_kernel!(
+    /// Q4_0 GEMM, 16 rows x 4 columns per step, SMMLA.
+    MATMUL_CLAMP_F32_QSI8D32P4X8_QSI4C32P4X8_16X4_NEON_I8MM,
+    matmul_clamp_f32_qsi8d32p4x8_qsi4c32p4x8_16x4_neon_i8mm,
+    NeonI8mm,
+    [16, 4, 4, 4, 16, 2],
+    QSI8D32P_LHS_4X8,
+    Fixed,
+    matmul_clamp_f32_qsi8d32p4x8_qsi4c32p4x8_8x4x32_neon_i8mm
+);
+
+f32_qsi8d32p_qsi4c32p_kernel!(
+    /// Q4_0 GEMM, 8 rows x 4 columns per step, SMMLA.
+    MATMUL_CLAMP_F32_QSI8D32P4X8_QSI4C32P4X8_8X4X32_NEON_I8MM,
+    matmul_clamp_f32_qsi8d32p4x8_qsi4c32p4x8_8x4x32_neon_i8mm,
+    NeonI8mm,
+    [8, 4, 4, 4, 16, 2],
+    QSI8D32P_LHS,
+    Fixed,
+    matmul_clamp_f32_qsi8d32p4x8_qsi4c32p4x8_8x4x32_neon_i8mm
+);
+
+f32_qsi8d32p_qsi4c32p_kernel!(
+    /// Q4_0 GEMV for 256-bit SVE, 1 row x 8 columns per step, SDOT by element on 4-value blocks.
+    MATMUL_CLAMP_F32_QSI8D32P1X4_QSI4C32P8X4_1X8_SVE_DOTPROD,
+    matmul_clamp_f32_qsi8d32p1x4_qsi4c32p8x4_1x8_sve_dotprod,
+    SveDotprod,
+    [1, 8, 1, 8, 8, 2],
+    QSI8D32P_LHS,
+    FixedAtSve256,
+    matmul_clamp_f32_qsi8d32p1x4_qsi4c32p8x4_1x8_sve_dotprod
+);
+
+f32_qsi8d32p_qsi4c32p_kernel!(
+    /// Q4_0 GEMV for 256-bit SVE, 1 row x 8 columns per step, SDOT on 8-value blocks.
+    MATMUL_CLAMP_F32_QSI8D32P1X8_QSI4C32P8X8_1X8_SVE_DOTPROD,
+    matmul_clamp_f32_qsi8d32p1x8_qsi4c32p8x8_1x8_sve_dotprod,
+    SveDotprod,
+    [1, 8, 1, 8, 16, 2],
+    QSI8D32P_LHS,
+    FixedAtSve256,
+    matmul_clamp_f32_qsi8d32p1x8_qsi4c32p8x8_1x8_sve_dotprod
+);
+
+f32_qsi8d32p_qsi4c32p_kernel!(
+    /// Q4_0 GEMM for 256-bit SVE, 16 rows x 8 columns per step, SMMLA.
+    MATMUL_CLAMP_F32_QSI8D32P4X8_QSI4C32P8X8_16X8_SVE_I8MM,
+    matmul_clamp_f32_qsi8d32p4x8_qsi4c32p8x8_16x8_sve_i8mm,
+    SveI8mm,
+    [16, 8, 4, 8, 16, 2],
+    QSI8D32P_LHS,
+    FixedAtSve256,
+    portable
+);
+
 /// Every kernel, in header-generation order.
 pub static KERNELS: &[&MatmulKernel] = &[
     &MATMUL_CLAMP_F32_QAI8DXP1X4_QSI4CXP4X4_1X4_NEON_DOTPROD,
@@ -956,6 +1132,14 @@ pub static KERNELS: &[&MatmulKernel] = &[
     &MATMUL_CLAMP_F16_QAI8DXP1X8_QSI8CXP4X8_1X4_NEON_DOTPROD,
     &MATMUL_CLAMP_F16_QAI8DXP4X4_QSI8CXP4X4_16X4_NEON_DOTPROD,
     &MATMUL_CLAMP_F16_QAI8DXP4X8_QSI8CXP4X8_16X4_NEON_I8MM,
+    &MATMUL_CLAMP_F32_QSI8D32P1X4_QSI4C32P4X4_1X4_NEON_DOTPROD,
+    &MATMUL_CLAMP_F32_QSI8D32P1X8_QSI4C32P4X8_1X4X32_NEON_DOTPROD,
+    &MATMUL_CLAMP_F32_QSI8D32P4X4_QSI4C32P4X4_16X4_NEON_DOTPROD,
+    &MATMUL_CLAMP_F32_QSI8D32P4X8_QSI4C32P4X8_16X4_NEON_I8MM,
+    &MATMUL_CLAMP_F32_QSI8D32P4X8_QSI4C32P4X8_8X4X32_NEON_I8MM,
+    &MATMUL_CLAMP_F32_QSI8D32P1X4_QSI4C32P8X4_1X8_SVE_DOTPROD,
+    &MATMUL_CLAMP_F32_QSI8D32P1X8_QSI4C32P8X8_1X8_SVE_DOTPROD,
+    &MATMUL_CLAMP_F32_QSI8D32P4X8_QSI4C32P8X8_16X8_SVE_I8MM,
 ];
 
 /// Looks a kernel up by stem (with or without its `kai_` / `rkai_` prefix).

@@ -134,6 +134,92 @@ pub mod qsi4c32p {
     }
 }
 
+/// Packed int8 LHS with symmetric per-block quantization and f16 block scales (`qsi8d32p`,
+/// llama.cpp's Q8_0 activations).
+///
+/// A group of `mr` rows holds, for each block of `bl` K values, `bl + 2` bytes per row: the
+/// scalar and `4x8sb` packers put each block's `mr` f16 scales first, then its int8 values; the
+/// `_neon` packer (KleidiAI's SME kernels) puts every block's values first and all scales at the
+/// end of the group. Both formats have this size.
+pub mod qsi8d32p {
+    use super::*;
+
+    /// Bytes per row and block after the int8 values: one f16 scale.
+    pub const SCALE_BYTES: usize = 2;
+
+    /// Checks the block length against K (`bl > 0`, KleidiAI's `(k % bl) == 0`).
+    pub fn check_block(k: usize, bl: usize) -> Result<(), Violation> {
+        contract::require(bl != 0, "bl > 0")?;
+        contract::require(k % bl == 0, "(k % bl) == 0")
+    }
+
+    /// Bytes of one group of `mr` packed rows.
+    pub fn stride(k: usize, bl: usize, mr: usize) -> Result<usize, Violation> {
+        check_block(k, bl)?;
+        let block = contract::add(bl, SCALE_BYTES, "packed LHS block size fits in size_t")?;
+        let row = contract::mul(k / bl, block, "packed LHS row size fits in size_t")?;
+        contract::mul(mr, row, "packed LHS stride fits in size_t")
+    }
+
+    /// Byte offset of the group holding row `m_idx`.
+    pub fn offset(m_idx: usize, k: usize, bl: usize, mr: usize) -> Result<usize, Violation> {
+        contract::require(mr != 0, "mr > 0")?;
+        contract::mul(
+            m_idx / mr,
+            stride(k, bl, mr)?,
+            "packed LHS offset fits in size_t",
+        )
+    }
+
+    /// Bytes of a packed LHS of `m` rows.
+    pub fn size(m: usize, k: usize, bl: usize, mr: usize) -> Result<usize, Violation> {
+        contract::require(mr != 0, "mr > 0")?;
+        let groups = contract::roundup(m, mr, "roundup(m, mr) fits in size_t")? / mr;
+        contract::mul(groups, stride(k, bl, mr)?, "packed LHS size fits in size_t")
+    }
+}
+
+/// Packed int4 RHS with one f16 scale per block of `bl` K values (`qsi4c32pscalef16`, llama.cpp's
+/// Q4_0 weights): per group of `nr` columns and per block, `nr * (bl / 2 + 2)` bytes (the
+/// scalar packer: `nr` f16 scales then the nibbles; the `ps1s0` NEON packer: all nibbles first,
+/// all scales at the end of the group). No row sums, no bias.
+pub mod qsi4c32pf16 {
+    use super::*;
+
+    /// Block lengths the kernels accept must be multiples of this.
+    pub const BL_MULTIPLE: usize = 32;
+    /// Bytes of one block scale (f16).
+    pub const SCALE_BYTES: usize = 2;
+
+    /// Checks the block length against K: `bl > 0`, KleidiAI's `(bl % 32) == 0` and
+    /// `(k % bl) == 0`.
+    pub fn check_block(k: usize, bl: usize) -> Result<(), Violation> {
+        contract::require(bl != 0, "bl > 0")?;
+        contract::require(bl % BL_MULTIPLE == 0, "(bl % 32) == 0")?;
+        contract::require(k % bl == 0, "(k % bl) == 0")
+    }
+
+    /// Bytes of one block of `nr` columns: scales and nibbles.
+    pub fn block_stride(nr: usize, bl: usize) -> Result<usize, Violation> {
+        contract::mul(
+            nr,
+            bl / 2 + SCALE_BYTES,
+            "packed RHS block size fits in size_t",
+        )
+    }
+
+    /// Bytes of one group of `nr` packed columns.
+    pub fn stride(k: usize, nr: usize, bl: usize) -> Result<usize, Violation> {
+        check_block(k, bl)?;
+        let col = contract::mul(
+            k / bl,
+            bl / 2 + SCALE_BYTES,
+            "packed RHS column size fits in size_t",
+        )?;
+        contract::mul(nr, col, "packed RHS stride fits in size_t")
+    }
+}
+
 /// The packed RHS formats of the `qai8dxp` families.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RhsLayout {
@@ -147,6 +233,12 @@ pub enum RhsLayout {
         /// Block length.
         bl: usize,
     },
+    /// int4 with f16 scales per block of `bl` K values and no trailer (`qsi4c32pscalef16`, and
+    /// the same-sized `ps1s0scalef16` format of KleidiAI's SME2 kernels).
+    Qsi4c32pf16 {
+        /// Block length.
+        bl: usize,
+    },
 }
 
 impl RhsLayout {
@@ -156,6 +248,7 @@ impl RhsLayout {
             RhsLayout::Qsi4cxp => qsi4cxp::stride(k, nr, kr, sr),
             RhsLayout::Qsi8cxp => qsi8cxp::stride(k, nr, kr, sr),
             RhsLayout::Qsi4c32p { bl } => qsi4c32p::stride(k, nr, bl),
+            RhsLayout::Qsi4c32pf16 { bl } => qsi4c32pf16::stride(k, nr, bl),
         }
     }
 

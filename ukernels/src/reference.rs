@@ -6,6 +6,8 @@
 
 use crate::float;
 
+pub mod qsi8d32p;
+
 /// Per-row dynamic asymmetric int8 quantization (`qai8dx`).
 pub mod qai8dx {
     /// Quantization of one row.

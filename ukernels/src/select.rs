@@ -76,7 +76,11 @@ pub fn pairs(family: Family) -> impl Iterator<Item = Pair> {
 /// families on a CPU without dotprod).
 pub fn best_pair(family: Family, features: Features, sve_lanes32: usize) -> Option<Pair> {
     let mut best: Option<(Rank, Pair)> = None;
-    for pair in pairs(family).filter(|p| p.runs_with(features)) {
+    // KleidiAI's 256-bit SVE kernels run only at that vector length.
+    let at_vl = |p: &Pair| {
+        p.gemv.runs_at_sve_lanes32(sve_lanes32) && p.gemm.runs_at_sve_lanes32(sve_lanes32)
+    };
+    for pair in pairs(family).filter(|p| p.runs_with(features) && at_vl(p)) {
         let rank = Rank::of(pair, sve_lanes32);
         if best.is_none_or(|(r, _)| rank > r) {
             best = Some((rank, pair));
@@ -107,7 +111,7 @@ struct Rank {
 impl Rank {
     fn of(pair: Pair, sve_lanes32: usize) -> Rank {
         let tile = |k: &MatmulKernel| match k.columns {
-            Columns::Fixed => k.base_tile,
+            Columns::Fixed | Columns::FixedAtSve256 => k.base_tile,
             Columns::PerSveLane32 => k.base_tile.with_column_multiplier(sve_lanes32),
         };
         let uses_sve = pair.gemm.isa.is_sve() || pair.gemv.isa.is_sve();

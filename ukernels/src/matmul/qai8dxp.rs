@@ -89,6 +89,10 @@ pub unsafe fn run(kernel: &MatmulKernel, a: &Args) {
             RhsLayout::Qsi4cxp => unsafe { int4::portable::run(tile, a) },
             RhsLayout::Qsi8cxp => unsafe { int8::portable::run(tile, a) },
             RhsLayout::Qsi4c32p { .. } => unsafe { int4_blockwise::portable::run(tile, a) },
+            // Only the Q4_0 family reads this format; its own dispatch is `run` there.
+            RhsLayout::Qsi4c32pf16 { .. } => unsafe {
+                super::matmul_clamp_f32_qsi8d32p_qsi4c32p::portable::run(tile, a)
+            },
         },
     };
     match kernel.family.output().narrowing() {

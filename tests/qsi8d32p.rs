@@ -1,0 +1,1279 @@
+//! llama.cpp's Q8_0 x Q4_0 family (`matmul_clamp_f32_qsi8d32p_qsi4c32p`) and its packers, through
+//! the exported C symbols, against the scalar reference: getters and packed sizes equal KleidiAI
+//! 1.30's (measured tables), packed bytes equal the reference byte for byte (every LHS and RHS
+//! packer, hostile values included), results equal it bit for bit on edge shapes, block lengths
+//! 32 to 288, clamps that bite, portions, guard-page placements, threads, and (on aarch64) with
+//! callee-saved registers checked. KleidiAI's 256-bit SVE kernels run where the vector is 256
+//! bits and abort with their assertion elsewhere; selection never offers them there.
+
+mod support;
+
+use core::ffi::c_void;
+use rkai::ukernels::arch;
+use rkai::ukernels::catalog::{Columns, Family, KERNELS, MatmulKernel, NativeFn, PackerKind};
+use rkai::ukernels::matmul::matmul_clamp_f32_qsi8d32p_qsi4c32p as family;
+use rkai::ukernels::matmul::qai8dxp::Args;
+use rkai::ukernels::pack::lhs_quant_pack_qsi8d32p::Variant as LhsVariant;
+use rkai::ukernels::reference::qsi8d32p::{self as reference, Amax, Rounding};
+use rkai::ukernels::types::kai_rhs_pack_qs4cxs1s0_param as Params;
+use support::cabi::{Getter0, Getter2, Getter3, Getter4, Getter5, MatmulBlockFn};
+use support::death;
+use support::guard::{EDGES, Edge, Guarded};
+use support::rng::Rng;
+
+type Getter6 = extern "C" fn(usize, usize, usize, usize, usize, usize) -> usize;
+/// `kai_run_lhs_quant_pack_qsi8d32p*`.
+type LhsPackFn = unsafe extern "C" fn(
+    usize,
+    usize,
+    usize,
+    usize,
+    usize,
+    usize,
+    usize,
+    *const f32,
+    usize,
+    *mut c_void,
+);
+/// `kai_run_rhs_pack_nxk_qsi4c32p*scalef16_qsu4c32s16s0*`.
+type RhsPackFn = unsafe extern "C" fn(
+    usize,
+    usize,
+    usize,
+    usize,
+    usize,
+    usize,
+    usize,
+    *const u8,
+    *const f32,
+    *mut c_void,
+    usize,
+    *const Params,
+);
+
+const LHS: &str = "lhs_quant_pack_qsi8d32p_f32";
+const LHS_NEON: &str = "lhs_quant_pack_qsi8d32p_f32_neon";
+const LHS_4X8: &str = "lhs_quant_pack_qsi8d32p4x8sb_f32_neon";
+const RHS: &str = "rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0";
+const RHS_PS1S0: &str = "rhs_pack_nxk_qsi4c32ps1s0scalef16_qsu4c32s16s0_neon";
+const PARAMS: Params = Params {
+    lhs_zero_point: 1,
+    rhs_zero_point: 8,
+};
+
+/// The C function `<prefix>_<verb>_<name>` as a typed pointer.
+fn sym<F: Copy>(verb: &str, name: &str) -> F {
+    support::cabi::func(verb, name)
+}
+
+fn family_kernels() -> impl Iterator<Item = &'static MatmulKernel> {
+    KERNELS
+        .iter()
+        .copied()
+        .filter(|k| k.family == Family::F32Qsi8d32pQsi4c32p)
+}
+
+/// Whether this process runs `k`'s own implementation (aarch64: the ISA is present and, for the
+/// 256-bit SVE kernels, the vector is 256 bits; elsewhere the portable path always runs).
+fn runs_here(k: &MatmulKernel) -> bool {
+    support::cpu::can_run(k.isa)
+        && (!cfg!(target_arch = "aarch64") || k.runs_at_sve_lanes32(arch::sve_lanes32()))
+}
+
+fn runnable() -> Vec<&'static MatmulKernel> {
+    let run: Vec<_> = family_kernels().filter(|k| runs_here(k)).collect();
+    eprintln!(
+        "CPU features {:?}, SVE lanes {}: running {} of {} Q4_0 kernels ({})",
+        support::cpu::features(),
+        arch::sve_lanes32(),
+        run.len(),
+        family_kernels().count(),
+        run.iter().map(|k| k.stem).collect::<Vec<_>>().join(", ")
+    );
+    run
+}
+
+fn lhs_variant(name: &str) -> LhsVariant {
+    match rkai::ukernels::catalog::packer(name).map(|p| p.kind) {
+        Some(PackerKind::LhsQuantQsi8d32p(v)) => v,
+        _ => panic!("{name} is not a qsi8d32p LHS packer"),
+    }
+}
+
+/// The arithmetic of an LHS packer (the 4x8sb one rounds to even and reduces in NEON order).
+fn lhs_arithmetic(name: &str) -> (Amax, Rounding) {
+    if lhs_variant(name) == LhsVariant::F32Neon4x8sb {
+        (Amax::Lanes, Rounding::Even)
+    } else {
+        (Amax::Sequential, Rounding::Away)
+    }
+}
+
+fn tsv_rows(text: &str) -> Vec<Vec<&str>> {
+    text.lines()
+        .skip(1)
+        .map(|l| l.split('\t').collect())
+        .collect()
+}
+
+#[test]
+fn getters_equal_kleidiai_values() {
+    let table = tsv_rows(include_str!("data/kleidiai-1.30-getters.tsv"));
+    for k in family_kernels() {
+        // KleidiAI's SVE kernels report the same fixed tile at every vector length measured.
+        let rows: Vec<_> = table.iter().filter(|r| r[0] == k.stem).collect();
+        assert!(!rows.is_empty(), "{} not in table", k.stem);
+        for row in rows {
+            for (i, verb) in [
+                "get_m_step",
+                "get_n_step",
+                "get_mr",
+                "get_nr",
+                "get_kr",
+                "get_sr",
+            ]
+            .iter()
+            .enumerate()
+            {
+                let got = sym::<Getter0>(verb, k.stem)();
+                assert_eq!(got.to_string(), row[1 + i], "{verb} of {}", k.stem);
+            }
+        }
+    }
+}
+
+#[test]
+fn packed_sizes_and_offsets_equal_kleidiai_values() {
+    let table = tsv_rows(include_str!("data/kleidiai-1.30-packed-sizes.tsv"));
+    let mut checked = 0;
+    for k in family_kernels() {
+        let t = k.tile();
+        for row in table.iter().filter(|r| r[0] == k.stem) {
+            let [m, n, kk, bl]: [usize; 4] =
+                [row[4], row[5], row[6], row[7]].map(|v| v.parse().unwrap());
+            let lhs = sym::<Getter6>("get_lhs_packed_size", row[1])(m, kk, bl, t.mr, t.kr, t.sr);
+            let rhs = sym::<Getter5>("get_rhs_packed_size", row[2])(n, kk, t.nr, t.kr, bl);
+            let dst = sym::<Getter2>("get_dst_size", k.stem)(m, n);
+            assert_eq!(
+                [lhs, rhs, dst].map(|v| v.to_string()),
+                [row[8], row[9], row[10]],
+                "{row:?}"
+            );
+            // Kernel offsets agree with the packers' (what consumers rely on when tiling).
+            let step_m = t.m_step.max(t.mr);
+            assert_eq!(
+                sym::<Getter3>("get_lhs_packed_offset", k.stem)(step_m, kk, bl),
+                sym::<Getter6>("get_lhs_packed_offset", row[1])(step_m, kk, bl, t.mr, t.kr, t.sr)
+            );
+            let stride = sym::<Getter4>("get_rhs_packed_stride", row[2])(kk, t.nr, t.kr, bl);
+            assert_eq!(
+                sym::<Getter3>("get_rhs_packed_offset", k.stem)(t.n_step, kk, bl),
+                sym::<Getter5>("get_rhs_packed_offset", row[2])(t.n_step, kk, t.nr, t.kr, bl)
+            );
+            assert_eq!(
+                sym::<Getter3>("get_rhs_packed_offset", k.stem)(t.n_step, kk, bl),
+                stride
+            );
+            assert_eq!(
+                sym::<Getter3>("get_dst_offset", k.stem)(t.m_step, t.n_step, 4 * n),
+                t.m_step * 4 * n + 4 * t.n_step
+            );
+            checked += 1;
+        }
+    }
+    // 5 NEON kernels (the 16x4 i8mm one with both LHS packers) and 3 SVE kernels at 3 VLs.
+    assert_eq!(checked, 3 * (6 + 3 * 3), "measured rows checked");
+}
+
+#[test]
+fn packer_step_and_offset_getters() {
+    assert_eq!(sym::<Getter2>("get_lhs_offset", LHS)(5, 400), 2000);
+    for (name, mr, step) in [(LHS, 4, 1), (LHS_NEON, 8, 1), (LHS_4X8, 4, 4)] {
+        assert_eq!(
+            sym::<extern "C" fn(usize) -> usize>("get_m_step", name)(mr),
+            step,
+            "{name}"
+        );
+    }
+    assert_eq!(sym::<Getter2>("get_rhs_offset", RHS)(3, 72), 216);
+    assert_eq!(sym::<Getter2>("get_rhs_offset", RHS_PS1S0)(3, 72), 216);
+    // Both RHS formats and all LHS formats of a shape have one size.
+    for (name, kr) in [(RHS, 8), (RHS, 16), (RHS_PS1S0, 4)] {
+        let stride = sym::<Getter4>("get_rhs_packed_stride", name)(256, 8, kr, 64);
+        assert_eq!(stride, 8 * 4 * (32 + 2), "{name}");
+        assert_eq!(
+            sym::<Getter5>("get_rhs_packed_size", name)(17, 256, 8, kr, 64),
+            3 * stride
+        );
+    }
+    for (name, kr) in [(LHS, 8), (LHS_NEON, 4), (LHS_4X8, 16)] {
+        let size = sym::<Getter6>("get_lhs_packed_size", name)(9, 256, 64, 4, kr, 2);
+        assert_eq!(size, 3 * 4 * 4 * (64 + 2), "{name}");
+    }
+}
+
+/// A test problem: f32 activations, int4 weights with f16 block scales.
+struct Problem {
+    m: usize,
+    n: usize,
+    k: usize,
+    bl: usize,
+    lhs: Vec<f32>,
+    w: Vec<i8>,
+    wd: Vec<u16>,
+}
+
+impl Problem {
+    fn new(m: usize, n: usize, k: usize, bl: usize, seed: u64) -> Self {
+        let mut rng = Rng::new(seed);
+        let mut lhs = rng.vec_f32(m * k, -3.0, 5.0);
+        if m > 2 {
+            // A zero row (scale 0) and a row of halves whose blocks have maximum 127 (scale 1,
+            // so the packers' rounding ties show).
+            lhs[k..2 * k].fill(0.0);
+            for (i, v) in lhs[2 * k..3 * k].iter_mut().enumerate() {
+                *v = if i % bl == 0 {
+                    127.0
+                } else {
+                    (rng.range_i32(-250, 250) as f32) * 0.5
+                };
+            }
+        }
+        let w = (0..n * k).map(|_| rng.range_i32(-8, 7) as i8).collect();
+        let wd = (0..n * (k / bl))
+            .map(|_| half::f16::from_f32(rng.f32(0.001, 0.1)).to_bits())
+            .collect();
+        Problem {
+            m,
+            n,
+            k,
+            bl,
+            lhs,
+            w,
+            wd,
+        }
+    }
+
+    fn blocks(&self) -> usize {
+        self.k / self.bl
+    }
+
+    /// Quantized activations with `packer`'s arithmetic: (m x k values, m x blocks scales).
+    fn quantized(&self, packer: &str) -> (Vec<i8>, Vec<u16>) {
+        let (amax, rounding) = lhs_arithmetic(packer);
+        let mut q = vec![0i8; self.m * self.k];
+        let mut d = vec![0u16; self.m * self.blocks()];
+        for i in 0..self.m {
+            reference::quantize_row(
+                &self.lhs[i * self.k..(i + 1) * self.k],
+                self.bl,
+                amax,
+                rounding,
+                &mut q[i * self.k..(i + 1) * self.k],
+                &mut d[i * self.blocks()..(i + 1) * self.blocks()],
+            );
+        }
+        (q, d)
+    }
+
+    /// Q4_0 source rows.
+    fn rhs_source(&self) -> Vec<u8> {
+        let mut out = vec![0u8; self.n * self.blocks() * (self.bl / 2 + 2)];
+        reference::q4_0_rows(self.n, self.k, self.bl, &self.w, &self.wd, &mut out);
+        out
+    }
+}
+
+/// Packs rows `start..start + rows` of `p` with LHS packer `name` into `packed` at the packer's
+/// offset for `start` (source pointer and `m_idx_start` as each packer expects them).
+#[allow(clippy::too_many_arguments)]
+fn pack_lhs_rows(
+    p: &Problem,
+    name: &str,
+    mr: usize,
+    kr: usize,
+    sr: usize,
+    start: usize,
+    rows: usize,
+    src: &Guarded,
+    packed: &mut Guarded,
+) {
+    let off = sym::<Getter6>("get_lhs_packed_offset", name)(start, p.k, p.bl, mr, kr, sr);
+    // The scalar and 4x8sb packers offset the source by m_idx_start rows themselves; the _neon
+    // one ignores m_idx_start and needs the rows themselves (and a start on a group boundary).
+    let (src_row, m_idx_start) = if lhs_variant(name) == LhsVariant::F32Neon {
+        (start, 0)
+    } else {
+        (0, start)
+    };
+    let src_off = sym::<Getter2>("get_lhs_offset", name)(src_row, 4 * p.k);
+    // SAFETY: offsets from the getters stay inside the buffers.
+    unsafe {
+        sym::<LhsPackFn>("run", name)(
+            rows,
+            p.k,
+            p.bl,
+            mr,
+            kr,
+            sr,
+            m_idx_start,
+            src.ptr().add(src_off).cast(),
+            4 * p.k,
+            packed.mut_ptr().add(off).cast(),
+        )
+    };
+}
+
+/// Packs all rows of `p` with `name`; the buffer starts filled with `fill`.
+fn pack_lhs(
+    p: &Problem,
+    name: &str,
+    mr: usize,
+    kr: usize,
+    sr: usize,
+    edge: Edge,
+    fill: u8,
+) -> Guarded {
+    let size = sym::<Getter6>("get_lhs_packed_size", name)(p.m, p.k, p.bl, mr, kr, sr);
+    let src = Guarded::from_f32(&p.lhs, edge);
+    let mut packed = Guarded::from_bytes(&vec![fill; size], edge);
+    pack_lhs_rows(p, name, mr, kr, sr, 0, p.m, &src, &mut packed);
+    packed
+}
+
+/// The LHS bytes the reference expects from `name` over a buffer filled with `fill`.
+fn expected_lhs(
+    p: &Problem,
+    name: &str,
+    mr: usize,
+    kr: usize,
+    sr: usize,
+    size: usize,
+    fill: u8,
+) -> Vec<u8> {
+    let (q, d) = p.quantized(name);
+    let mut out = vec![fill; size];
+    if lhs_variant(name) == LhsVariant::F32Neon {
+        reference::pack_lhs_sme(p.m, p.k, p.bl, mr, &q, &d, &mut out);
+    } else {
+        reference::pack_lhs(p.m, p.k, p.bl, mr, kr / sr, &q, &d, &mut out);
+    }
+    out
+}
+
+/// Packs `p`'s weights with RHS packer `name`; the buffer starts filled with `fill`.
+fn pack_rhs(p: &Problem, name: &str, nr: usize, kr: usize, edge: Edge, fill: u8) -> Guarded {
+    let size = sym::<Getter5>("get_rhs_packed_size", name)(p.n, p.k, nr, kr, p.bl);
+    let src = Guarded::from_bytes(&p.rhs_source(), edge);
+    let mut packed = Guarded::from_bytes(&vec![fill; size], edge);
+    // SAFETY: buffers sized from the getters.
+    unsafe {
+        sym::<RhsPackFn>("run", name)(
+            1,
+            p.n,
+            p.k,
+            nr,
+            kr,
+            2,
+            p.bl,
+            src.ptr(),
+            std::ptr::null(),
+            packed.mut_ptr().cast(),
+            0,
+            &PARAMS,
+        )
+    };
+    packed
+}
+
+fn expected_rhs(p: &Problem, name: &str, nr: usize, kr: usize, size: usize, fill: u8) -> Vec<u8> {
+    let mut out = vec![fill; size];
+    if name == RHS_PS1S0 {
+        reference::pack_rhs_ps1s0(p.n, p.k, p.bl, nr, &p.w, &p.wd, &mut out);
+    } else {
+        reference::pack_rhs(p.n, p.k, p.bl, nr, kr, &p.w, &p.wd, &mut out);
+    }
+    out
+}
+
+/// Shapes (m, k, bl) for the packer tests.
+const PACK_SHAPES: [(usize, usize, usize); 10] = [
+    (1, 32, 32),
+    (3, 64, 32),
+    (4, 64, 64),
+    (5, 96, 32),
+    (8, 256, 128),
+    (9, 288, 96),
+    (13, 512, 256),
+    (2, 128, 32),
+    (16, 256, 64),
+    (7, 64, 32),
+];
+
+/// (packer, mr, kr, sr) combinations the LHS packers are used with: every kernel's tile, and
+/// the SME tiles for the `_neon` packer (mr = 1 and multiples of the streaming vector length).
+fn lhs_cases() -> Vec<(&'static str, usize, usize, usize)> {
+    let mut out: Vec<_> = family_kernels()
+        .flat_map(|k| {
+            let t = k.tile();
+            k.lhs_packers
+                .iter()
+                .map(move |p| (p.name, t.mr, t.kr, t.sr))
+        })
+        .collect();
+    out.extend([
+        (LHS_NEON, 1, 4, 2),
+        (LHS_NEON, 4, 4, 2),
+        (LHS_NEON, 8, 4, 2),
+        (LHS_NEON, 16, 4, 2),
+    ]);
+    out.extend([(LHS, 2, 4, 1), (LHS, 3, 12, 2)]);
+    out.sort();
+    out.dedup();
+    out
+}
+
+#[test]
+fn lhs_packers_match_reference_bytes() {
+    let mut cases = 0;
+    for (name, mr, kr, sr) in lhs_cases() {
+        for (seed, &(m, k, bl)) in PACK_SHAPES.iter().enumerate() {
+            if k % kr != 0 || bl % (kr / sr) != 0 || (name == LHS_4X8 && bl % 32 != 0) {
+                continue;
+            }
+            for edge in EDGES {
+                let p = Problem::new(m, 1, k, bl, seed as u64);
+                let fill = 0xa5;
+                let packed = pack_lhs(&p, name, mr, kr, sr, edge, fill);
+                let expect = expected_lhs(&p, name, mr, kr, sr, packed.bytes().len(), fill);
+                assert_eq!(
+                    packed.bytes(),
+                    &expect[..],
+                    "{name} mr={mr} kr={kr} sr={sr} m={m} k={k} bl={bl}"
+                );
+                cases += 1;
+            }
+        }
+    }
+    eprintln!("LHS packer byte comparisons: {cases}");
+}
+
+/// Activations with infinities, NaNs (both signs, quiet and signalling), signed zeros, the
+/// extremes of f32 and values whose quantization ties: packed bytes still equal the reference,
+/// which follows each packer's order of comparisons and its rounding.
+#[test]
+fn lhs_packers_match_reference_on_hostile_values() {
+    const SPECIAL: [u32; 12] = [
+        0x7f80_0000,
+        0xff80_0000,
+        0x7fc0_0000,
+        0xffc0_1234,
+        0x7f80_0001,
+        0x8000_0000,
+        0x0000_0001,
+        0x7f7f_ffff,
+        0xff7f_ffff,
+        0x0080_0000,
+        0x3f00_0000,
+        0x0000_0000,
+    ];
+    let mut cases = 0;
+    for (name, mr, kr, sr) in lhs_cases() {
+        for (seed, &(m, k, bl)) in [(5usize, 128usize, 32usize), (8, 256, 64)]
+            .iter()
+            .enumerate()
+        {
+            if k % kr != 0 || bl % (kr / sr) != 0 {
+                continue;
+            }
+            let mut p = Problem::new(m, 1, k, bl, 40 + seed as u64);
+            let mut rng = Rng::new(7 + seed as u64);
+            for (i, v) in p.lhs.iter_mut().enumerate() {
+                // Some blocks stay finite; others get a special value at a random position, and
+                // the last position of a block sometimes holds a NaN (the scalar max keeps it).
+                let block = i / bl;
+                if block % 3 == 1 && rng.range_i32(0, 7) == 0 {
+                    *v = f32::from_bits(SPECIAL[rng.range_i32(0, 11) as usize]);
+                }
+                if block % 5 == 2 && i % bl == bl - 1 {
+                    *v = f32::NAN;
+                }
+            }
+            for edge in EDGES {
+                let fill = 0x3c;
+                let packed = pack_lhs(&p, name, mr, kr, sr, edge, fill);
+                let expect = expected_lhs(&p, name, mr, kr, sr, packed.bytes().len(), fill);
+                assert_eq!(
+                    packed.bytes(),
+                    &expect[..],
+                    "{name} mr={mr} m={m} k={k} bl={bl}"
+                );
+                cases += 1;
+            }
+        }
+    }
+    eprintln!("hostile LHS packings: {cases}");
+}
+
+#[test]
+fn lhs_packing_in_row_slices_equals_one_call() {
+    // Frameworks pack row ranges on different threads. The scalar packer takes any start row;
+    // the 4x8sb one a start on a group boundary when the slice holds a whole group, the _neon one
+    // a start on a group boundary.
+    for (name, mr, kr, sr) in lhs_cases() {
+        let p = Problem::new(11, 1, 384, 96, 9);
+        let whole = pack_lhs(&p, name, mr, kr, sr, Edge::End, 0);
+        let src = Guarded::from_f32(&p.lhs, Edge::End);
+        for split in 1..p.m {
+            let v = lhs_variant(name);
+            let aligned = split % mr == 0;
+            if (v == LhsVariant::F32Neon && !aligned)
+                || (v == LhsVariant::F32Neon4x8sb && !aligned && p.m - split >= mr)
+            {
+                continue;
+            }
+            let mut parts = Guarded::new(whole.bytes().len(), Edge::End);
+            pack_lhs_rows(&p, name, mr, kr, sr, 0, split, &src, &mut parts);
+            pack_lhs_rows(&p, name, mr, kr, sr, split, p.m - split, &src, &mut parts);
+            assert_eq!(
+                parts.bytes(),
+                whole.bytes(),
+                "{name} mr={mr} split at {split}"
+            );
+        }
+    }
+}
+
+/// Shapes (n, k, bl) for the RHS packer tests.
+const RHS_SHAPES: [(usize, usize, usize); 8] = [
+    (1, 32, 32),
+    (3, 64, 32),
+    (4, 64, 64),
+    (9, 96, 32),
+    (17, 256, 128),
+    (33, 288, 96),
+    (8, 512, 256),
+    (70, 128, 32),
+];
+
+#[test]
+fn rhs_packers_match_reference_bytes() {
+    let mut combos: Vec<(&str, usize, usize)> = family_kernels()
+        .map(|k| (RHS, k.tile().nr, k.tile().kr))
+        .collect();
+    // SME2 tiles of the ps1s0 packer (nr = 4 x VL32 at 128 to 2048 bits), and other shapes the
+    // scalar packer accepts.
+    combos.extend([
+        (RHS_PS1S0, 16, 4),
+        (RHS_PS1S0, 32, 4),
+        (RHS_PS1S0, 64, 4),
+        (RHS_PS1S0, 5, 4),
+    ]);
+    combos.extend([(RHS, 16, 8), (RHS, 3, 4), (RHS, 8, 2)]);
+    combos.sort();
+    combos.dedup();
+    let mut cases = 0;
+    for (name, nr, kr) in combos {
+        for (seed, &(n, k, bl)) in RHS_SHAPES.iter().enumerate() {
+            for edge in EDGES {
+                let p = Problem::new(1, n, k, bl, 200 + seed as u64);
+                // The ps1s0 packer leaves columns past n untouched: the fill must survive.
+                let fill = 0x5a;
+                let packed = pack_rhs(&p, name, nr, kr, edge, fill);
+                let expect = expected_rhs(&p, name, nr, kr, packed.bytes().len(), fill);
+                assert_eq!(
+                    packed.bytes(),
+                    &expect[..],
+                    "{name} nr={nr} kr={kr} n={n} k={k} bl={bl}"
+                );
+                cases += 1;
+            }
+        }
+    }
+    eprintln!("RHS packer byte comparisons: {cases}");
+}
+
+/// When `bl` is not a multiple of `kr`, KleidiAI's scalar walk lets source and destination
+/// drift (fewer segments per block than the layout has room for); rkai reproduces the bytes.
+#[test]
+fn scalar_rhs_packer_follows_kleidiai_walk_for_odd_segments() {
+    // k must stay a multiple of kr (KleidiAI asserts it) while bl is not.
+    for (k, kr) in [(480, 10), (672, 14), (96, 12)] {
+        let p = Problem::new(1, 5, k, 96, 3);
+        let nr = 4;
+        let packed = pack_rhs(&p, RHS, nr, kr, Edge::End, 0xee);
+        let src = p.rhs_source();
+        let mut expect = vec![0xeeu8; packed.bytes().len()];
+        let src_stride = p.k / p.bl * (p.bl / 2 + 2);
+        let stride = nr * src_stride;
+        let seg = kr / 2;
+        for g in 0..p.n.div_ceil(nr) {
+            let mut at = g * stride;
+            let mut s = 0;
+            for _ in 0..p.blocks() {
+                for i in 0..nr {
+                    let row = (g * nr + i).min(p.n - 1) * src_stride;
+                    expect[at + 2 * i..at + 2 * i + 2].copy_from_slice(&src[row + s..row + s + 2]);
+                }
+                s += 2;
+                at += 2 * nr;
+                for _ in 0..p.bl / kr {
+                    for i in 0..nr {
+                        let row = (g * nr + i).min(p.n - 1) * src_stride;
+                        for t in 0..seg {
+                            expect[at + i * seg + t] = src[row + s + t] ^ 0x88;
+                        }
+                    }
+                    s += seg;
+                    at += seg * nr;
+                }
+            }
+        }
+        assert_eq!(packed.bytes(), &expect[..], "k={k} kr={kr}");
+    }
+}
+
+/// Shapes (m, n, k, bl) of the kernel tests: KleidiAI's own, every block length from 32 to 288,
+/// one and several blocks, and row and column tails of every tile.
+const SHAPES: [(usize, usize, usize, usize); 22] = [
+    (1, 2, 32, 32),
+    (1, 40, 32, 32),
+    (1, 33, 32, 32),
+    (1, 71, 64, 32),
+    (15, 32, 32, 32),
+    (32, 64, 64, 32),
+    (16, 32, 64, 64),
+    (8, 32, 64, 32),
+    (77, 99, 64, 32),
+    (1, 1, 32, 32),
+    (3, 7, 96, 32),
+    (9, 17, 128, 64),
+    (2, 8, 512, 256),
+    (17, 9, 256, 128),
+    (6, 12, 192, 96),
+    (7, 14, 64, 64),
+    (5, 13, 288, 96),
+    (11, 6, 96, 32),
+    (10, 4, 256, 256),
+    (125, 40, 128, 32),
+    (1, 225, 64, 32),
+    (4, 5, 32, 32),
+];
+
+/// Portions (row start, col start, rows, cols) the way a threaded framework splits work.
+fn portions(m: usize, n: usize, m_step: usize, n_step: usize) -> Vec<(usize, usize, usize, usize)> {
+    let mut out = vec![(0, 0, m, n)];
+    let last_m = (m - 1) / m_step * m_step;
+    let last_n = (n - 1) / n_step * n_step;
+    out.push((0, 0, m.min(m_step), n.min(n_step)));
+    out.push((last_m, last_n, m - last_m, n - last_n));
+    let mid_m = (m / 2) / m_step * m_step;
+    let mid_n = (n / 2) / n_step * n_step;
+    out.push((
+        mid_m,
+        mid_n,
+        (m - mid_m).min(m_step + 1),
+        (n - mid_n).min(2 * n_step + 3),
+    ));
+    out
+}
+
+enum Impl {
+    Exported,
+    Portable,
+}
+
+/// Runs one portion through `which` and checks it bit for bit against `expect` (m x n), and that
+/// nothing outside the portion was written.
+#[allow(clippy::too_many_arguments)]
+fn run_portion(
+    k: &MatmulKernel,
+    which: &Impl,
+    p: &Problem,
+    lhs: &Guarded,
+    rhs: &Guarded,
+    portion: (usize, usize, usize, usize),
+    clamp: (f32, f32),
+    expect: &[f32],
+    edge: Edge,
+) {
+    let (m0, n0, mh, nw) = portion;
+    let stride = p.n + 3; // padded rows catch writes past the row end
+    const CANARY: u32 = 0x7fc0_dead;
+    let fill: Vec<u8> = (0..p.m * stride)
+        .flat_map(|_| CANARY.to_le_bytes())
+        .collect();
+    let mut dst = Guarded::from_bytes(&fill, edge);
+    let lhs_off = sym::<Getter3>("get_lhs_packed_offset", k.stem)(m0, p.k, p.bl);
+    let rhs_off = sym::<Getter3>("get_rhs_packed_offset", k.stem)(n0, p.k, p.bl);
+    let dst_off = sym::<Getter3>("get_dst_offset", k.stem)(m0, n0, 4 * stride);
+    // SAFETY: offsets from the kernel's getters; buffers sized by the packers' getters.
+    unsafe {
+        let (l, r, d) = (
+            lhs.ptr().add(lhs_off),
+            rhs.ptr().add(rhs_off),
+            dst.mut_ptr().add(dst_off),
+        );
+        match which {
+            Impl::Exported => sym::<MatmulBlockFn>("run", k.stem)(
+                mh,
+                nw,
+                p.k,
+                p.bl,
+                l.cast(),
+                r.cast(),
+                d.cast(),
+                4 * stride,
+                4,
+                clamp.0,
+                clamp.1,
+            ),
+            Impl::Portable => {
+                let args = Args {
+                    m: mh,
+                    n: nw,
+                    k: p.k,
+                    bl: p.bl,
+                    lhs_packed: l,
+                    rhs_packed: r,
+                    dst: d,
+                    dst_stride_row: 4 * stride,
+                    dst_stride_col: 4,
+                    clamp_min: clamp.0,
+                    clamp_max: clamp.1,
+                };
+                let portable = MatmulKernel {
+                    native: NativeFn::Portable,
+                    ..*k
+                };
+                assert_eq!(family::check(&portable, &args), Ok(()));
+                family::run(&portable, &args)
+            }
+        }
+    }
+    for i in 0..p.m {
+        for j in 0..stride {
+            let got =
+                u32::from_le_bytes(dst.bytes()[4 * (i * stride + j)..][..4].try_into().unwrap());
+            let inside = (m0..m0 + mh).contains(&i) && (n0..n0 + nw).contains(&j);
+            let want = if inside {
+                expect[i * p.n + j].to_bits()
+            } else {
+                CANARY
+            };
+            assert_eq!(
+                got,
+                want,
+                "{} ({}) m={} n={} k={} bl={} portion={portion:?} at ({i},{j}) clamp={clamp:?}",
+                k.stem,
+                if matches!(which, Impl::Exported) {
+                    "exported"
+                } else {
+                    "portable"
+                },
+                p.m,
+                p.n,
+                p.k,
+                p.bl
+            );
+        }
+    }
+}
+
+/// Reference results (m x n) for `p` with activations quantized by `lhs_packer`.
+fn expected_dst(p: &Problem, lhs_packer: &str, clamp: (f32, f32)) -> Vec<f32> {
+    let (lq, ld) = p.quantized(lhs_packer);
+    let mut dst = vec![0.0f32; p.m * p.n];
+    reference::matmul(
+        p.m, p.n, p.k, p.bl, &lq, &ld, &p.w, &p.wd, clamp, &mut dst, p.n,
+    );
+    dst
+}
+
+fn check_kernel(k: &MatmulKernel, implementations: &[Impl]) -> usize {
+    let t = k.tile();
+    let mut cases = 0;
+    for (seed, &(m, n, kk, bl)) in SHAPES.iter().enumerate() {
+        let p = Problem::new(m, n, kk, bl, 100 + seed as u64);
+        let lhs_packer = k.lhs_packers[seed % k.lhs_packers.len()].name;
+        let no_clamp = (f32::NEG_INFINITY, f32::INFINITY);
+        let mut sorted = expected_dst(&p, lhs_packer, no_clamp);
+        sorted.sort_by(f32::total_cmp);
+        let biting = (sorted[sorted.len() / 5], sorted[sorted.len() * 4 / 5]);
+        for clamp in [no_clamp, biting] {
+            let expect = expected_dst(&p, lhs_packer, clamp);
+            for edge in EDGES {
+                let lhs = pack_lhs(&p, lhs_packer, t.mr, t.kr, t.sr, edge, 0);
+                let rhs = pack_rhs(&p, RHS, t.nr, t.kr, edge, 0);
+                for portion in portions(m, n, t.m_step, t.n_step) {
+                    for which in implementations {
+                        run_portion(k, which, &p, &lhs, &rhs, portion, clamp, &expect, edge);
+                        cases += 1;
+                    }
+                }
+            }
+        }
+    }
+    cases
+}
+
+#[test]
+fn exported_kernels_match_reference() {
+    let mut total = 0;
+    for k in runnable() {
+        let cases = check_kernel(k, &[Impl::Exported]);
+        eprintln!("{}: {cases} cases", k.stem);
+        total += cases;
+    }
+    eprintln!("exported kernel cases: {total}");
+}
+
+#[test]
+fn portable_kernels_match_reference() {
+    for k in family_kernels() {
+        let cases = check_kernel(k, &[Impl::Portable]);
+        eprintln!("{} (portable): {cases} cases", k.stem);
+    }
+}
+
+/// Frameworks run disjoint m_step x n_step portions of one call on many threads, sharing the
+/// packed operands: the result must equal one single-threaded call byte for byte.
+#[test]
+fn threads_on_disjoint_portions_equal_one_call() {
+    let threads = 8;
+    for k in runnable() {
+        let t = k.tile();
+        let (m, n) = (3 * t.m_step.max(4) + 1, 5 * t.n_step + 3);
+        let p = Problem::new(m, n, 192, 64, 77);
+        let lhs = pack_lhs(&p, k.lhs_packers[0].name, t.mr, t.kr, t.sr, Edge::End, 0);
+        let rhs = pack_rhs(&p, RHS, t.nr, t.kr, Edge::End, 0);
+        let (lhs_at, rhs_at) = (lhs.ptr() as usize, rhs.ptr() as usize);
+        let run_into = move |dst: usize, m0: usize, n0: usize, rows: usize, cols: usize| {
+            let lhs_off = sym::<Getter3>("get_lhs_packed_offset", k.stem)(m0, p.k, p.bl);
+            let rhs_off = sym::<Getter3>("get_rhs_packed_offset", k.stem)(n0, p.k, p.bl);
+            let dst_off = sym::<Getter3>("get_dst_offset", k.stem)(m0, n0, 4 * n);
+            // SAFETY: offsets from the getters; each thread writes only its own portion.
+            unsafe {
+                sym::<MatmulBlockFn>("run", k.stem)(
+                    rows,
+                    cols,
+                    p.k,
+                    p.bl,
+                    (lhs_at as *const u8).add(lhs_off).cast(),
+                    (rhs_at as *const u8).add(rhs_off).cast(),
+                    (dst as *mut u8).add(dst_off).cast(),
+                    4 * n,
+                    4,
+                    -3.0,
+                    3.0,
+                )
+            }
+        };
+        let mut single = vec![0u8; 4 * m * n];
+        run_into(single.as_mut_ptr() as usize, 0, 0, m, n);
+        let tiles: Vec<(usize, usize)> = (0..m)
+            .step_by(t.m_step)
+            .flat_map(|m0| (0..n).step_by(t.n_step).map(move |n0| (m0, n0)))
+            .collect();
+        let mut shared = vec![0u8; 4 * m * n];
+        let base = shared.as_mut_ptr() as usize;
+        std::thread::scope(|scope| {
+            for worker in 0..threads {
+                let tiles = &tiles;
+                let run_into = &run_into;
+                scope.spawn(move || {
+                    for &(m0, n0) in tiles.iter().skip(worker).step_by(threads) {
+                        run_into(base, m0, n0, t.m_step.min(m - m0), t.n_step.min(n - n0));
+                    }
+                });
+            }
+        });
+        assert_eq!(shared, single, "{}: threaded portions differ", k.stem);
+    }
+}
+
+#[cfg(target_arch = "aarch64")]
+#[test]
+fn callee_saved_registers_survive() {
+    use support::abi::{CallArgs, call, describe};
+    for k in runnable() {
+        let t = k.tile();
+        for &(m, n, kk, bl) in &[(1, 8, 32, 32), (9, 17, 128, 64), (16, 32, 64, 32)] {
+            let p = Problem::new(m, n, kk, bl, 5);
+            let lhs = pack_lhs(&p, k.lhs_packers[0].name, t.mr, t.kr, t.sr, Edge::End, 0);
+            let rhs = pack_rhs(&p, RHS, t.nr, t.kr, Edge::End, 0);
+            let mut dst = Guarded::new(4 * m * n, Edge::End);
+            let (lhs, rhs, dst) = (lhs.ptr() as u64, rhs.ptr() as u64, dst.mut_ptr() as u64);
+            let (m, n, kk, bl) = (m as u64, n as u64, kk as u64, bl as u64);
+            // `bl` after k pushes dst_stride_col onto the stack.
+            let args = CallArgs {
+                x: [m, n, kk, bl, lhs, rhs, dst, 4 * n],
+                stack: [4, 0],
+                d: [
+                    CallArgs::f32_bits(-1e30),
+                    CallArgs::f32_bits(1e30),
+                    0,
+                    0,
+                    0,
+                    0,
+                    0,
+                    0,
+                ],
+            };
+            let f =
+                rkai::capi::exports::symbol_address(&support::cabi::symbol("run", k.stem)).unwrap();
+            // SAFETY: args describe kai_run_matmul's prototype with valid buffers.
+            let clobbered = unsafe { call(f, &args) };
+            assert_eq!(clobbered, 0, "{} clobbered {}", k.stem, describe(clobbered));
+        }
+    }
+}
+
+mod random_shapes {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 32, failure_persistence: None, ..ProptestConfig::default() })]
+
+        /// Random shapes and data: packed bytes and results equal the reference.
+        #[test]
+        fn random_problems_match_reference(m in 1usize..24, n in 1usize..40, blocks in 1usize..5, bl_i in 0usize..4, seed in any::<u64>()) {
+            let bl = [32, 64, 96, 128][bl_i];
+            let kk = blocks * bl;
+            for k in family_kernels().filter(|k| runs_here(k)) {
+                let t = k.tile();
+                let p = Problem::new(m, n, kk, bl, seed);
+                let name = k.lhs_packers[(seed % k.lhs_packers.len() as u64) as usize].name;
+                let lhs = pack_lhs(&p, name, t.mr, t.kr, t.sr, Edge::End, 0);
+                let expect_lhs = expected_lhs(&p, name, t.mr, t.kr, t.sr, lhs.bytes().len(), 0);
+                prop_assert_eq!(lhs.bytes(), &expect_lhs[..]);
+                let rhs = pack_rhs(&p, RHS, t.nr, t.kr, Edge::End, 0);
+                let expect_rhs = expected_rhs(&p, RHS, t.nr, t.kr, rhs.bytes().len(), 0);
+                prop_assert_eq!(rhs.bytes(), &expect_rhs[..]);
+                let clamp = (-2.0, 2.5);
+                let expect = expected_dst(&p, name, clamp);
+                run_portion(k, &Impl::Exported, &p, &lhs, &rhs, (0, 0, m, n), clamp, &expect, Edge::End);
+            }
+        }
+    }
+}
+
+/// Selection never offers a 256-bit SVE kernel where the vector has another length, and offers
+/// the family's best pair where it is 256 bits.
+#[test]
+fn selection_skips_sve256_kernels_at_other_vector_lengths() {
+    use rkai::ukernels::arch::Features;
+    use rkai::ukernels::select;
+    let all = Features(u32::MAX);
+    for lanes in [4, 8, 16, 64] {
+        for shape in [select::Shape::Gemv, select::Shape::Gemm] {
+            let k = select::best_kernel(Family::F32Qsi8d32pQsi4c32p, shape, all, lanes).unwrap();
+            assert!(k.runs_at_sve_lanes32(lanes), "{} at {lanes} lanes", k.stem);
+            assert_eq!(
+                k.columns == Columns::FixedAtSve256,
+                lanes == 8,
+                "{} at {lanes}",
+                k.stem
+            );
+        }
+    }
+    // Without SVE or i8mm: the SDOT pair.
+    let dotprod = Features::NEON.union(Features::DOTPROD);
+    let pair = select::best_pair(Family::F32Qsi8d32pQsi4c32p, dotprod, 8).unwrap();
+    assert_eq!(
+        pair.gemm.stem,
+        "matmul_clamp_f32_qsi8d32p4x4_qsi4c32p4x4_16x4_neon_dotprod"
+    );
+    assert_eq!(
+        pair.gemv.stem,
+        "matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4x4_1x4_neon_dotprod"
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Contract violations: each aborts with `rkai: <function>: assertion failed: <condition>`.
+
+const GEMV: &str = "matmul_clamp_f32_qsi8d32p1x8_qsi4c32p4x8_1x4x32_neon_dotprod";
+const SVE_GEMV: &str = "matmul_clamp_f32_qsi8d32p1x8_qsi4c32p8x8_1x8_sve_dotprod";
+
+fn run_kernel(stem: &str, k: usize, bl: usize, dst_stride_col: usize, null_rhs: bool) {
+    let lhs = vec![0u8; 4096];
+    let rhs = vec![0u8; 4096];
+    let mut dst = vec![0f32; 64];
+    // SAFETY: expected to abort before touching memory (or to compute within the buffers).
+    unsafe {
+        sym::<MatmulBlockFn>("run", stem)(
+            1,
+            4,
+            k,
+            bl,
+            lhs.as_ptr().cast(),
+            if null_rhs {
+                std::ptr::null()
+            } else {
+                rhs.as_ptr().cast()
+            },
+            dst.as_mut_ptr().cast(),
+            16,
+            dst_stride_col,
+            -1.0,
+            1.0,
+        )
+    }
+}
+
+fn run_lhs(name: &str, m: usize, bl: usize, mr: usize, kr: usize, sr: usize, m_idx_start: usize) {
+    let src = vec![0f32; 8 * 64];
+    let mut out = vec![0u8; 8192];
+    // SAFETY: expected to abort before touching memory.
+    unsafe {
+        sym::<LhsPackFn>("run", name)(
+            m,
+            64,
+            bl,
+            mr,
+            kr,
+            sr,
+            m_idx_start,
+            src.as_ptr(),
+            256,
+            out.as_mut_ptr().cast(),
+        )
+    }
+}
+
+fn run_rhs(name: &str, kr: usize, bl: usize, bias: bool, params: Params) {
+    let src = vec![0u8; 8 * 64];
+    let b = [0f32; 8];
+    let mut out = vec![0u8; 8192];
+    // SAFETY: expected to abort before touching memory.
+    unsafe {
+        sym::<RhsPackFn>("run", name)(
+            1,
+            8,
+            64,
+            8,
+            kr,
+            2,
+            bl,
+            src.as_ptr(),
+            if bias { b.as_ptr() } else { std::ptr::null() },
+            out.as_mut_ptr().cast(),
+            0,
+            &params,
+        )
+    }
+}
+
+/// One violation: (case name, symbol, condition, action).
+type Case = (&'static str, String, &'static str, fn());
+
+fn cases() -> Vec<Case> {
+    let run = |s: &str| format!("kai_run_{s}");
+    let get = |verb: &str, s: &str| format!("kai_{verb}_{s}");
+    vec![
+        ("bl_not_multiple_of_32", run(GEMV), "(bl % 32) == 0", || {
+            run_kernel(GEMV, 96, 48, 4, false)
+        }),
+        ("k_not_multiple_of_bl", run(GEMV), "(k % bl) == 0", || {
+            run_kernel(GEMV, 96, 64, 4, false)
+        }),
+        ("zero_bl", run(GEMV), "bl > 0", || {
+            run_kernel(GEMV, 64, 0, 4, false)
+        }),
+        (
+            "dst_stride_col",
+            run(GEMV),
+            "dst_stride_col == sizeof(float)",
+            || run_kernel(GEMV, 64, 32, 2, false),
+        ),
+        ("null_rhs", run(GEMV), "rhs_packed != NULL", || {
+            run_kernel(GEMV, 64, 32, 4, true)
+        }),
+        (
+            "lhs_offset_bl",
+            get("get_lhs_packed_offset", GEMV),
+            "(bl % 32) == 0",
+            || {
+                sym::<Getter3>("get_lhs_packed_offset", GEMV)(0, 64, 16);
+            },
+        ),
+        (
+            "rhs_offset_n_idx",
+            get("get_rhs_packed_offset", GEMV),
+            "(n_idx % nr) == 0",
+            || {
+                sym::<Getter3>("get_rhs_packed_offset", GEMV)(2, 64, 32);
+            },
+        ),
+        (
+            "lhs_k_not_multiple_of_bl",
+            run(LHS),
+            "(k % bl) == 0",
+            || run_lhs(LHS, 2, 48, 1, 8, 2, 0),
+        ),
+        ("lhs_block_depth", run(LHS), "(bl % (kr / sr)) == 0", || {
+            run_lhs(LHS, 2, 32, 1, 24, 2, 0)
+        }),
+        (
+            "lhs_size_k_odd",
+            get("get_lhs_packed_size", LHS),
+            "(k % 2) == 0",
+            || {
+                sym::<Getter6>("get_lhs_packed_size", LHS)(1, 33, 33, 1, 1, 1);
+            },
+        ),
+        ("neon_kr", run(LHS_NEON), "kr == 4", || {
+            run_lhs(LHS_NEON, 2, 32, 4, 8, 2, 0)
+        }),
+        (
+            "neon_offset_m_idx",
+            get("get_lhs_packed_offset", LHS_NEON),
+            "(m_idx % mr) == 0",
+            || {
+                sym::<Getter6>("get_lhs_packed_offset", LHS_NEON)(3, 64, 32, 4, 4, 2);
+            },
+        ),
+        ("4x8sb_mr", run(LHS_4X8), "mr == 4", || {
+            run_lhs(LHS_4X8, 2, 32, 8, 16, 2, 0)
+        }),
+        ("4x8sb_kr", run(LHS_4X8), "kr == 16", || {
+            run_lhs(LHS_4X8, 2, 32, 4, 8, 2, 0)
+        }),
+        ("4x8sb_bl", run(LHS_4X8), "bl % kai_bl == 0", || {
+            run_lhs(LHS_4X8, 2, 16, 4, 16, 2, 0)
+        }),
+        (
+            "4x8sb_unaligned_group",
+            run(LHS_4X8),
+            "(m < mr) || ((m_idx_start % mr) == 0)",
+            || run_lhs(LHS_4X8, 4, 32, 4, 16, 2, 2),
+        ),
+        ("rhs_bias", run(RHS), "bias == NULL", || {
+            run_rhs(RHS, 8, 32, true, PARAMS)
+        }),
+        ("rhs_bl", run(RHS), "(bl % 32) == 0", || {
+            run_rhs(RHS, 8, 16, false, PARAMS)
+        }),
+        ("rhs_kr", run(RHS), "kr >= 1 && kr <= 16", || {
+            run_rhs(RHS, 32, 32, false, PARAMS)
+        }),
+        (
+            "rhs_zero_point",
+            run(RHS),
+            "params->rhs_zero_point == 8",
+            || {
+                run_rhs(
+                    RHS,
+                    8,
+                    32,
+                    false,
+                    Params {
+                        lhs_zero_point: 1,
+                        rhs_zero_point: 0,
+                    },
+                )
+            },
+        ),
+        (
+            "rhs_lhs_zero_point",
+            run(RHS),
+            "params->lhs_zero_point == 1",
+            || {
+                run_rhs(
+                    RHS,
+                    8,
+                    32,
+                    false,
+                    Params {
+                        lhs_zero_point: 0,
+                        rhs_zero_point: 8,
+                    },
+                )
+            },
+        ),
+        ("ps1s0_kr", run(RHS_PS1S0), "kr == 4", || {
+            run_rhs(RHS_PS1S0, 8, 32, false, PARAMS)
+        }),
+        ("ps1s0_bl", run(RHS_PS1S0), "bl <= kai_max_bl", || {
+            let src = vec![0u8; 4 * 1024];
+            let mut out = vec![0u8; 16384];
+            // SAFETY: expected to abort before touching memory.
+            unsafe {
+                sym::<RhsPackFn>("run", RHS_PS1S0)(
+                    1,
+                    4,
+                    512,
+                    4,
+                    4,
+                    2,
+                    512,
+                    src.as_ptr(),
+                    std::ptr::null(),
+                    out.as_mut_ptr().cast(),
+                    0,
+                    &PARAMS,
+                )
+            }
+        }),
+        (
+            "rhs_stride_kr",
+            get("get_rhs_packed_stride", RHS),
+            "(k % kr) == 0",
+            || {
+                sym::<Getter4>("get_rhs_packed_stride", RHS)(64, 4, 12, 32);
+            },
+        ),
+    ]
+}
+
+#[test]
+#[ignore = "child process of the death tests"]
+fn death_child() {
+    let name = std::env::var(death::CASE_ENV).expect("death case");
+    if name == "sve_vector_length" {
+        run_kernel(SVE_GEMV, 64, 32, 4, false);
+    } else {
+        let (_, _, _, action) = cases()
+            .into_iter()
+            .find(|c| c.0 == name)
+            .expect("known case");
+        action();
+    }
+    println!("survived");
+}
+
+#[test]
+fn violations_abort_with_function_and_condition() {
+    let cases = cases();
+    for (name, symbol, condition, _) in &cases {
+        let out = death::run_child("death_child", name);
+        death::expect_abort(&out, symbol, condition);
+    }
+    eprintln!("{} contract violations checked", cases.len());
+}
+
+/// KleidiAI's SVE kernels assert a 256-bit vector; rkai's abort with that condition elsewhere
+/// (checked on CPUs with SVE at another length; at 256 bits the call computes).
+#[test]
+fn sve256_kernels_refuse_other_vector_lengths() {
+    let sve = support::cpu::features().contains(rkai::ukernels::arch::Features::SVE);
+    if !cfg!(target_arch = "aarch64") || !sve {
+        return;
+    }
+    let out = death::run_child("death_child", "sve_vector_length");
+    if arch::sve_lanes32() == 8 {
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    } else {
+        death::expect_abort(
+            &out,
+            &format!("kai_run_{SVE_GEMV}"),
+            "kai_get_sve_vector_length_u8() == 32 (this kernel supports 256-bit SVE only)",
+        );
+    }
+}

@@ -1,0 +1,87 @@
+//! `matmul_clamp_f32_qsi8d32p_qsi4c32p` (llama.cpp's Q8_0 activations x Q4_0 weights): f32
+//! output = int8 LHS with one f16 scale per row and block of `bl` K values x int4 RHS with one
+//! f16 scale per column and block, clamped. No zero points, no bias.
+//!
+//! For row i and column j (`lq` packed LHS values, `w` the signed weights, `ld`/`wd` the f16
+//! scales widened to f32), KleidiAI 1.30's kernels compute in f32 with fused multiply-adds:
+//! `acc = 0; for every block b: acc = fma(f32(I_b), wd[j][b] * ld[i][b], acc)` where
+//! `I_b = sum_{k in b} lq * w` (i32; the kernels form `16 * w` by shifting nibbles and divide by
+//! 16 with `SCVTF #4`, which is exact), the scale product rounded to f32 first; then `FMAX` with
+//! the lower bound and `FMIN` with the upper one.
+//!
+//! Packed formats (see `pack`): LHS groups of `mr` rows, per block `mr` f16 scales then
+//! `mr x kr/sr` chunks of values; RHS groups of `nr` columns, per block `nr` f16 scales then
+//! `bl / kr` segments of `nr x kr/2` bytes, byte `t` of segment `s` of a column holding values
+//! `s * kr/2 + t` (low nibble) and `bl/2 + s * kr/2 + t` (high nibble) of the block.
+//!
+//! Departures from KleidiAI 1.30: every kernel accepts any `bl` that is a multiple of 32 (the
+//! SVE ones assert `bl == 32`) and any `m` (the `1x4` NEON and the SVE GEMVs assert `m == 1` in
+//! debug builds); rkai checks its preconditions in release builds too. KleidiAI's SVE kernels
+//! are written for 256-bit vectors only and assert it; rkai's keep that contract, reporting other
+//! vector lengths through the usual assertion message instead of computing garbage.
+
+pub mod portable;
+
+#[cfg(target_arch = "aarch64")]
+pub mod matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4x4_1x4_neon_dotprod;
+#[cfg(target_arch = "aarch64")]
+pub mod matmul_clamp_f32_qsi8d32p1x4_qsi4c32p8x4_1x8_sve_dotprod;
+#[cfg(target_arch = "aarch64")]
+pub mod matmul_clamp_f32_qsi8d32p1x8_qsi4c32p4x8_1x4x32_neon_dotprod;
+#[cfg(target_arch = "aarch64")]
+pub mod matmul_clamp_f32_qsi8d32p1x8_qsi4c32p8x8_1x8_sve_dotprod;
+#[cfg(target_arch = "aarch64")]
+pub mod matmul_clamp_f32_qsi8d32p4x4_qsi4c32p4x4_16x4_neon_dotprod;
+#[cfg(target_arch = "aarch64")]
+pub mod matmul_clamp_f32_qsi8d32p4x8_qsi4c32p4x8_8x4x32_neon_i8mm;
+
+pub use super::qai8dxp::{Args, RunFn};
+use crate::catalog::{Columns, MatmulKernel, NativeFn};
+use crate::contract::{self, Checked};
+use crate::layout;
+
+/// Checks what `kernel` requires of its arguments: KleidiAI's assertions plus non-null buffers,
+/// a destination stride that holds a row, and packed sizes that do not overflow.
+pub fn check(kernel: &MatmulKernel, a: &Args) -> Checked {
+    let tile = &kernel.tile();
+    contract::require(a.dst_stride_col == 4, "dst_stride_col == sizeof(float)")?;
+    layout::qsi4c32pf16::check_block(a.k, a.bl)?;
+    layout::qsi8d32p::stride(a.k, a.bl, tile.mr)?;
+    layout::qsi4c32pf16::stride(a.k, tile.nr, a.bl)?;
+    if kernel.columns == Columns::FixedAtSve256 && matches!(kernel.native, NativeFn::Qai8dxp(_)) {
+        contract::require(
+            crate::arch::sve_lanes32() == 8,
+            "kai_get_sve_vector_length_u8() == 32 (this kernel supports 256-bit SVE only)",
+        )?;
+    }
+    if a.m == 0 || a.n == 0 {
+        return Ok(());
+    }
+    contract::require(a.k != 0, "k > 0")?;
+    contract::require(!a.lhs_packed.is_null(), "lhs_packed != NULL")?;
+    contract::require(!a.rhs_packed.is_null(), "rhs_packed != NULL")?;
+    contract::require(!a.dst.is_null(), "dst != NULL")?;
+    let row_bytes = contract::mul(a.n, 4, "n * sizeof(float) fits in size_t")?;
+    contract::require(
+        a.m == 1 || a.dst_stride_row >= row_bytes,
+        "dst_stride_row >= n * sizeof(float)",
+    )?;
+    Ok(())
+}
+
+/// Runs `kernel` on this target: its hand-written ISA implementation on aarch64, the portable
+/// implementation (same bits) elsewhere.
+///
+/// # Safety
+/// [`check`] must have passed; the buffers must hold the portion described by `a` in the layouts
+/// of `kernel.tile()`; on aarch64 the CPU must implement `kernel.isa`.
+pub unsafe fn run(kernel: &MatmulKernel, a: &Args) {
+    if a.m == 0 || a.n == 0 {
+        return;
+    }
+    match kernel.native {
+        // SAFETY (both arms): forwarded contract.
+        NativeFn::Qai8dxp(f) => unsafe { f(a) },
+        NativeFn::Portable => unsafe { portable::run(&kernel.tile(), a) },
+    }
+}

@@ -1,0 +1,239 @@
+//! `rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0` and
+//! `rhs_pack_nxk_qsi4c32ps1s0scalef16_qsu4c32s16s0_neon`: int4 weights with one f16 scale per
+//! block, from llama.cpp's Q4_0 rows (KleidiAI 1.30, byte for byte).
+//!
+//! Source (`qsu4c32s16s0`): N rows of `k / bl` blocks, each `[f16 scale][bl / 2 bytes]` where
+//! byte `j` holds value `j` in its low nibble and value `j + bl / 2` in its high nibble, unsigned
+//! with zero point 8. Rows are `k / bl * (bl / 2 + 2)` bytes apart.
+//!
+//! * `Scalef16` (read by the NEON and SVE kernels): per group of `nr` columns and per block, the
+//!   `nr` scales copied verbatim, then `bl / kr` segments of `nr x kr / 2` bytes: column `c`'s
+//!   `kr / 2` bytes are the source bytes of the segment with each byte XORed with `0x88` (each
+//!   nibble becomes the signed value `u - 8`, the nibble pairing is kept). Columns past `n`
+//!   repeat column `n - 1`. This is KleidiAI's walk, including what it does when `bl` is not a
+//!   multiple of `kr` (source and destination drift together).
+//! * `Ps1s0Scalef16Neon` (`kr = 4`, read by KleidiAI's SME2 kernels): nibbles made sequential
+//!   (byte `e` of a block holds values `2e` low and `2e + 1` high), unsigned (no XOR), stored per
+//!   block in 4-value units (`u16`), unit `q` of column `c` at `(block * bl / 4 + q) * nr + c`;
+//!   all scales at the end of the group as `[blocks][nr]`. Columns past `n` are left untouched.
+
+use crate::contract::{self, Checked};
+use crate::layout::{RhsLayout, qsi4c32pf16 as layout};
+
+/// Which KleidiAI packer of the format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Variant {
+    /// `rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0`.
+    Scalef16,
+    /// `rhs_pack_nxk_qsi4c32ps1s0scalef16_qsu4c32s16s0_neon`.
+    Ps1s0Scalef16Neon,
+}
+
+/// Largest block length of the `ps1s0` packer (KleidiAI's `KAI_SME_VEC_LENGTH_MAX_BYTES`).
+pub const PS1S0_MAX_BL: usize = 256;
+
+/// Arguments of one packing call, as the C entry point receives them.
+#[derive(Clone, Copy, Debug)]
+pub struct Args {
+    /// Must be 1.
+    pub num_groups: usize,
+    /// Output channels.
+    pub n: usize,
+    /// Reduction length (a multiple of `bl`).
+    pub k: usize,
+    /// Columns per packed group (the kernel's `nr`).
+    pub nr: usize,
+    /// The kernel's `kr`.
+    pub kr: usize,
+    /// The kernel's `sr` (must be 2).
+    pub sr: usize,
+    /// Block length.
+    pub bl: usize,
+    /// Q4_0-style source rows.
+    pub rhs: *const u8,
+    /// Must be null (the format has no bias).
+    pub bias: *const f32,
+    /// Destination.
+    pub rhs_packed: *mut u8,
+    /// Must be 0.
+    pub extra_bytes: usize,
+    /// `struct kai_rhs_pack_qs4cxs1s0_param` (`lhs_zero_point: i8`, `rhs_zero_point: u8`).
+    pub params: *const u8,
+}
+
+/// Checks the getters' parameters: KleidiAI's `(bl % 32) == 0`, `(k % 2) == 0`, `(k % kr) == 0`,
+/// `(k % bl) == 0`, plus non-zero `nr`/`kr` and size overflow.
+pub fn check_getter(k: usize, nr: usize, kr: usize, bl: usize) -> Checked {
+    contract::require(nr != 0, "nr > 0")?;
+    contract::require(kr != 0, "kr > 0")?;
+    layout::check_block(k, bl)?;
+    contract::require(k % 2 == 0, "(k % 2) == 0")?;
+    contract::require(k % kr == 0, "(k % kr) == 0")?;
+    layout::stride(k, nr, bl).map(|_| ())
+}
+
+/// Checks what `variant` requires of its arguments (KleidiAI's assertions).
+pub fn check(variant: Variant, a: &Args) -> Checked {
+    contract::require(a.num_groups == 1, "num_groups == 1")?;
+    check_getter(a.k, a.nr, a.kr, a.bl)?;
+    contract::require(a.bias.is_null(), "bias == NULL")?;
+    contract::require(a.extra_bytes == 0, "extra_bytes == 0")?;
+    match variant {
+        Variant::Scalef16 => {}
+        Variant::Ps1s0Scalef16Neon => {
+            contract::require(a.bl <= PS1S0_MAX_BL, "bl <= kai_max_bl")?;
+            contract::require(a.kr == 4, "kr == 4")?;
+        }
+    }
+    contract::require(a.sr == 2, "sr == 2")?;
+    contract::require(a.kr <= 16, "kr >= 1 && kr <= 16")?;
+    contract::require(!a.rhs.is_null(), "rhs != NULL")?;
+    contract::require(!a.rhs_packed.is_null(), "rhs_packed != NULL")?;
+    contract::require(!a.params.is_null(), "params != NULL")?;
+    // SAFETY: params is non-null and points to the 2-byte C struct the caller passed.
+    let (lhs_zero_point, rhs_zero_point) = unsafe { (*a.params as i8, *a.params.add(1)) };
+    contract::require(rhs_zero_point == 8, "params->rhs_zero_point == 8")?;
+    contract::require(lhs_zero_point == 1, "params->lhs_zero_point == 1")?;
+    RhsLayout::Qsi4c32pf16 { bl: a.bl }.size(a.n, a.k, a.nr, a.kr, a.sr)?;
+    contract::mul(a.n, source_stride(a.k, a.bl), "source size fits in size_t")?;
+    Ok(())
+}
+
+/// Bytes between source rows: `k / bl` blocks of a scale and `bl / 2` nibble bytes.
+pub const fn source_stride(k: usize, bl: usize) -> usize {
+    k / bl * (bl / 2 + layout::SCALE_BYTES)
+}
+
+/// Packs the weights described by `a`.
+///
+/// # Safety
+/// [`check`] passed for `variant`; `rhs` holds `n` source rows; `rhs_packed` is writable for the
+/// packed size.
+pub unsafe fn run(variant: Variant, a: &Args) {
+    match variant {
+        // SAFETY (both arms): forwarded contract.
+        Variant::Scalef16 => unsafe { run_scalef16(a) },
+        Variant::Ps1s0Scalef16Neon => unsafe { run_ps1s0(a) },
+    }
+}
+
+/// Copies `len` bytes from `src` to `dst`, XORing each with `0x88` (whole words where it can).
+///
+/// # Safety
+/// Both ranges are valid for `len` bytes.
+#[inline]
+unsafe fn copy_xor88(src: *const u8, dst: *mut u8, len: usize) {
+    // SAFETY (all arms): the ranges hold len bytes.
+    unsafe {
+        match len {
+            8 => {
+                let v = src.cast::<u64>().read_unaligned() ^ 0x8888_8888_8888_8888;
+                dst.cast::<u64>().write_unaligned(v);
+            }
+            4 => {
+                let v = src.cast::<u32>().read_unaligned() ^ 0x8888_8888;
+                dst.cast::<u32>().write_unaligned(v);
+            }
+            _ => {
+                for i in 0..len {
+                    *dst.add(i) = *src.add(i) ^ 0x88;
+                }
+            }
+        }
+    }
+}
+
+/// KleidiAI's walk of the scalar packer.
+///
+/// # Safety
+/// See [`run`].
+unsafe fn run_scalef16(a: &Args) {
+    let (n, nr, bl) = (a.n, a.nr, a.bl);
+    let blocks = a.k / bl;
+    let src_stride = source_stride(a.k, bl);
+    let stride = layout::stride(a.k, nr, bl).unwrap_or(0);
+    let seg_bytes = a.kr / 2;
+    let segments = bl / a.kr;
+    for y in (0..n).step_by(nr) {
+        // SAFETY (this loop): every source read is row min(y + i, n - 1) at an offset below its
+        // stride; every write stays inside group y / nr (the walk writes at most its size).
+        let mut dst = unsafe { a.rhs_packed.add((y / nr) * stride) };
+        let mut src_off = 0;
+        let row = |i: usize| (y + i).min(n - 1) * src_stride;
+        for _ in 0..blocks {
+            for i in 0..nr {
+                unsafe {
+                    core::ptr::copy_nonoverlapping(a.rhs.add(row(i) + src_off), dst.add(2 * i), 2)
+                };
+            }
+            src_off += 2;
+            dst = unsafe { dst.add(2 * nr) };
+            for _ in 0..segments {
+                for i in 0..nr {
+                    unsafe {
+                        copy_xor88(
+                            a.rhs.add(row(i) + src_off),
+                            dst.add(i * seg_bytes),
+                            seg_bytes,
+                        )
+                    };
+                }
+                src_off += seg_bytes;
+                dst = unsafe { dst.add(seg_bytes * nr) };
+            }
+        }
+    }
+}
+
+/// One source block (`bl / 2` bytes, s16s0 pairing) to sequential nibbles (`bl / 2` bytes).
+#[inline]
+fn sequential_nibbles(src: &[u8], out: &mut [u8]) {
+    let half = src.len();
+    for (e, o) in out.iter_mut().enumerate() {
+        let v = 2 * e;
+        *o = if v < half {
+            (src[v] & 0x0f) | (src[v + 1] << 4)
+        } else {
+            let j = v - half;
+            (src[j] >> 4) | (src[j + 1] & 0xf0)
+        };
+    }
+}
+
+/// The `ps1s0` packer.
+///
+/// # Safety
+/// See [`run`].
+unsafe fn run_ps1s0(a: &Args) {
+    let (nr, bl) = (a.nr, a.bl);
+    let blocks = a.k / bl;
+    let src_stride = source_stride(a.k, bl);
+    let stride = layout::stride(a.k, nr, bl).unwrap_or(0);
+    let scales_at = stride - nr * blocks * layout::SCALE_BYTES;
+    let mut nibbles = [0u8; PS1S0_MAX_BL / 2];
+    let mut seq = [0u8; PS1S0_MAX_BL / 2];
+    for n_idx in 0..a.n {
+        let (g, c) = (n_idx / nr, n_idx % nr);
+        // SAFETY: group g of the output and row n_idx of the source.
+        let group = unsafe { a.rhs_packed.add(g * stride) };
+        for b in 0..blocks {
+            let block = unsafe { a.rhs.add(n_idx * src_stride + b * (bl / 2 + 2)) };
+            // SAFETY: a source block is a scale then bl / 2 bytes (bl <= 256 checked).
+            unsafe {
+                core::ptr::copy_nonoverlapping(block.add(2), nibbles.as_mut_ptr(), bl / 2);
+                core::ptr::copy_nonoverlapping(block, group.add(scales_at + 2 * (b * nr + c)), 2);
+            }
+            sequential_nibbles(&nibbles[..bl / 2], &mut seq[..bl / 2]);
+            for q in 0..bl / 4 {
+                // SAFETY: unit q of column c in block b lies in the group's data part.
+                unsafe {
+                    core::ptr::copy_nonoverlapping(
+                        seq.as_ptr().add(2 * q),
+                        group.add(2 * ((b * bl / 4 + q) * nr + c)),
+                        2,
+                    )
+                };
+            }
+        }
+    }
+}
