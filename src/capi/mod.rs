@@ -9,8 +9,10 @@
 mod common;
 pub(crate) mod lhs_quant_pack_qai8dxp;
 pub(crate) mod lhs_quant_pack_qai8dxp_half;
+pub(crate) mod matmul_clamp_f32_f32_f32p;
 pub(crate) mod matmul_clamp_qai8dxp;
 pub(crate) mod matmul_clamp_qai8dxp_blockwise;
+pub(crate) mod rhs_pack_float;
 mod rhs_pack_getters;
 pub(crate) mod rhs_pack_qsi4c32p_qsu4c32s1s0;
 pub(crate) mod rhs_pack_qsi4cxp_qs4cxs1s0;

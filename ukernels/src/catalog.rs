@@ -17,6 +17,7 @@ use crate::matmul::matmul_clamp_f32_qai8dxp_qsi8cxp as f32_qai8dxp_qsi8cxp;
 use crate::matmul::output::Output;
 use crate::pack::Source;
 use crate::pack::lhs_quant_pack_qai8dxp::LhsType;
+use crate::pack::rhs_pack_float::Variant as FloatPacker;
 use crate::pack::rhs_pack_qsi4c32p_qsu4c32s1s0::Variant as Qsi4c32pPacker;
 
 /// Tile and packing parameters a kernel reports through its getters.
@@ -93,6 +94,8 @@ pub enum Family {
     Bf16Qai8dxpQsi4cxp,
     /// `matmul_clamp_bf16_qai8dxp_qsi4c32p`.
     Bf16Qai8dxpQsi4c32p,
+    /// `matmul_clamp_f32_f32_f32p` (unpacked f32 LHS, f32 RHS packed with its bias).
+    F32F32F32p,
 }
 
 impl Family {
@@ -106,6 +109,7 @@ impl Family {
             Family::F16Qai8dxpQsi8cxp => "matmul_clamp_f16_qai8dxp_qsi8cxp",
             Family::Bf16Qai8dxpQsi4cxp => "matmul_clamp_bf16_qai8dxp_qsi4cxp",
             Family::Bf16Qai8dxpQsi4c32p => "matmul_clamp_bf16_qai8dxp_qsi4c32p",
+            Family::F32F32F32p => "matmul_clamp_f32_f32_f32p",
         }
     }
 
@@ -126,15 +130,17 @@ impl Family {
             }
             Family::F32Qai8dxpQsi8cxp | Family::F16Qai8dxpQsi8cxp => RhsLayout::Qsi8cxp,
             Family::F32Qai8dxpQsi4c32p | Family::Bf16Qai8dxpQsi4c32p => RhsLayout::Qsi4c32p { bl },
+            Family::F32F32F32p => RhsLayout::FloatBias { bytes: 4 },
         }
     }
 
     /// Element type of the destination.
     pub const fn output(self) -> Output {
         match self {
-            Family::F32Qai8dxpQsi4cxp | Family::F32Qai8dxpQsi8cxp | Family::F32Qai8dxpQsi4c32p => {
-                Output::F32
-            }
+            Family::F32Qai8dxpQsi4cxp
+            | Family::F32Qai8dxpQsi8cxp
+            | Family::F32Qai8dxpQsi4c32p
+            | Family::F32F32F32p => Output::F32,
             Family::F16Qai8dxpQsi4cxp | Family::F16Qai8dxpQsi8cxp => Output::F16,
             Family::Bf16Qai8dxpQsi4cxp | Family::Bf16Qai8dxpQsi4c32p => Output::Bf16,
         }
@@ -155,6 +161,9 @@ pub enum PackerKind {
     /// int4 RHS with bf16 scales per block (`rhs_pack_{nxk,kxn}_qsi4c32p_qsu4c32s1s0` and the
     /// NEON `nrx4` / `nrx8` forms).
     RhsQsi4c32p(Qsi4c32pPacker),
+    /// Float RHS with the bias in front (`rhs_pack_{kxn,nxk}_x32p16x1b*`, `..._f32p8x1biasf32_...`,
+    /// `..._x32p4vlx1b_..._sve`).
+    RhsFloat(FloatPacker),
 }
 
 impl PackerKind {
@@ -165,6 +174,7 @@ impl PackerKind {
             PackerKind::RhsQsi4cxp(_) | PackerKind::RhsQsi4cxps1s0 => Some(RhsLayout::Qsi4cxp),
             PackerKind::RhsQsi8cxp(_) => Some(RhsLayout::Qsi8cxp),
             PackerKind::RhsQsi4c32p(_) => Some(RhsLayout::Qsi4c32p { bl }),
+            PackerKind::RhsFloat(v) => Some(v.layout()),
         }
     }
 }
@@ -186,6 +196,8 @@ pub enum NativeFn {
     /// An f32-output implementation of the kernel's tile and RHS format (16-bit-output families
     /// narrow its results, see `matmul::output`).
     Qai8dxp(crate::matmul::qai8dxp::RunFn),
+    /// An implementation of a `matmul_clamp_f32_f32_f32p` kernel.
+    F32p(crate::matmul::matmul_clamp_f32_f32_f32p::RunFn),
 }
 
 /// A matmul micro-kernel.
@@ -317,6 +329,30 @@ pub static RHS_PACK_NXK_QSI4C32PNRX8_QSU4C32S1S0_NEON: Packer = Packer {
     kind: PackerKind::RhsQsi4c32p(Qsi4c32pPacker::NxkNrx8),
 };
 
+/// `kai_rhs_pack_kxn_x32p16x1b_x32_x32_neon`.
+pub static RHS_PACK_KXN_X32P16X1B_X32_X32_NEON: Packer = Packer {
+    name: "rhs_pack_kxn_x32p16x1b_x32_x32_neon",
+    kind: PackerKind::RhsFloat(FloatPacker::KxnX32p16x1b),
+};
+
+/// `kai_rhs_pack_nxk_x32p16x1bx32_x32_x32_neon`.
+pub static RHS_PACK_NXK_X32P16X1BX32_X32_X32_NEON: Packer = Packer {
+    name: "rhs_pack_nxk_x32p16x1bx32_x32_x32_neon",
+    kind: PackerKind::RhsFloat(FloatPacker::NxkX32p16x1bx32),
+};
+
+/// `kai_rhs_pack_kxn_f32p8x1biasf32_f32_f32_neon`.
+pub static RHS_PACK_KXN_F32P8X1BIASF32_F32_F32_NEON: Packer = Packer {
+    name: "rhs_pack_kxn_f32p8x1biasf32_f32_f32_neon",
+    kind: PackerKind::RhsFloat(FloatPacker::KxnF32p8x1biasf32),
+};
+
+/// `kai_rhs_pack_kxn_x32p4vlx1b_x32_x32_sve` (nr = 4 x VL32).
+pub static RHS_PACK_KXN_X32P4VLX1B_X32_X32_SVE: Packer = Packer {
+    name: "rhs_pack_kxn_x32p4vlx1b_x32_x32_sve",
+    kind: PackerKind::RhsFloat(FloatPacker::KxnX32p4vlx1bSve),
+};
+
 /// Every packer, in header-generation order.
 pub static PACKERS: &[&Packer] = &[
     &LHS_QUANT_PACK_QAI8DXP_F32,
@@ -331,6 +367,10 @@ pub static PACKERS: &[&Packer] = &[
     &RHS_PACK_KXN_QSI4C32P_QSU4C32S1S0,
     &RHS_PACK_NXK_QSI4C32PNRX4_QSU4C32S1S0_NEON,
     &RHS_PACK_NXK_QSI4C32PNRX8_QSU4C32S1S0_NEON,
+    &RHS_PACK_KXN_X32P16X1B_X32_X32_NEON,
+    &RHS_PACK_NXK_X32P16X1BX32_X32_X32_NEON,
+    &RHS_PACK_KXN_F32P8X1BIASF32_F32_F32_NEON,
+    &RHS_PACK_KXN_X32P4VLX1B_X32_X32_SVE,
 ];
 
 const QSI4CXP_RHS: &[&Packer] = &[
@@ -355,6 +395,13 @@ const QSI8CXP_RHS: &[&Packer] = &[
     &RHS_PACK_NXK_QSI8CXP_QSI8CX_NEON,
     &RHS_PACK_KXN_QSI8CXP_QSI8CX_NEON,
 ];
+const NO_LHS_PACKER: &[&Packer] = &[];
+const X32P16X1B_RHS: &[&Packer] = &[
+    &RHS_PACK_KXN_X32P16X1B_X32_X32_NEON,
+    &RHS_PACK_NXK_X32P16X1BX32_X32_X32_NEON,
+];
+const F32P8X1BIASF32_RHS: &[&Packer] = &[&RHS_PACK_KXN_F32P8X1BIASF32_F32_F32_NEON];
+const X32P4VLX1B_RHS: &[&Packer] = &[&RHS_PACK_KXN_X32P4VLX1B_X32_X32_SVE];
 
 // ---------------------------------------------------------------------------------------------
 // Kernels
@@ -796,6 +843,68 @@ narrowed_kernel!(
     f32_qai8dxp_qsi8cxp::matmul_clamp_f32_qai8dxp4x8_qsi8cxp4x8_16x4_neon_i8mm
 );
 
+/// A kernel of `matmul_clamp_f32_f32_f32p` (no LHS packer): RHS packer list, column scaling and
+/// the module holding its asm.
+macro_rules! f32_f32_f32p_kernel {
+    (
+        $(#[$doc:meta])* $name:ident, $stem:ident, $isa:ident, $tile:tt, $rhs:ident,
+        $columns:ident
+    ) => {
+        qai8dxp_kernel!($(#[$doc])* $name, F32F32F32p, NO_LHS_PACKER, $rhs, $stem, $isa, $tile, {
+            #[cfg(target_arch = "aarch64")]
+            {
+                NativeFn::F32p(crate::matmul::matmul_clamp_f32_f32_f32p::$stem::run)
+            }
+            #[cfg(not(target_arch = "aarch64"))]
+            {
+                NativeFn::Portable
+            }
+        }, KleidiAi, $columns);
+    };
+}
+
+f32_f32_f32p_kernel!(
+    /// f32 GEMM, 6 rows x 16 columns per step, FMLA by element (out-of-order cores).
+    MATMUL_CLAMP_F32_F32_F32P16X1B_6X16_NEON_MLA,
+    matmul_clamp_f32_f32_f32p16x1b_6x16_neon_mla,
+    Neon,
+    [6, 16, 1, 16, 1, 1],
+    X32P16X1B_RHS,
+    Fixed
+);
+
+f32_f32_f32p_kernel!(
+    /// f32 GEMM, 6 rows x 16 columns per step, scheduled for in-order Cortex-A55 (64-bit loads
+    /// paired with FMLAs).
+    MATMUL_CLAMP_F32_F32_F32P16X1B_6X16_NEON_MLA_CORTEXA55,
+    matmul_clamp_f32_f32_f32p16x1b_6x16_neon_mla_cortexa55,
+    Neon,
+    [6, 16, 1, 16, 1, 1],
+    X32P16X1B_RHS,
+    Fixed
+);
+
+f32_f32_f32p_kernel!(
+    /// f32 GEMM, 6 rows x 8 columns per step, FMLA by element over 4 K values per iteration.
+    MATMUL_CLAMP_F32_F32_F32P8X1BIASF32_6X8X4_NEON_MLA,
+    matmul_clamp_f32_f32_f32p8x1biasf32_6x8x4_neon_mla,
+    Neon,
+    [6, 8, 1, 8, 1, 1],
+    F32P8X1BIASF32_RHS,
+    Fixed
+);
+
+f32_f32_f32p_kernel!(
+    /// f32 GEMM, 6-row blocks x 4 SVE vectors of columns (m_step 1, as KleidiAI reports),
+    /// vector-length agnostic.
+    MATMUL_CLAMP_F32_F32_F32P4VLX1B_6X4VL_SVE_MLA,
+    matmul_clamp_f32_f32_f32p4vlx1b_6x4vl_sve_mla,
+    Sve,
+    [1, 4, 1, 4, 1, 1],
+    X32P4VLX1B_RHS,
+    PerSveLane32
+);
+
 /// Every kernel, in header-generation order.
 pub static KERNELS: &[&MatmulKernel] = &[
     &MATMUL_CLAMP_F32_QAI8DXP1X4_QSI4CXP4X4_1X4_NEON_DOTPROD,
@@ -834,6 +943,10 @@ pub static KERNELS: &[&MatmulKernel] = &[
     &MATMUL_CLAMP_F16_QAI8DXP1X8_QSI8CXP4X8_1X4_NEON_DOTPROD,
     &MATMUL_CLAMP_F16_QAI8DXP4X4_QSI8CXP4X4_16X4_NEON_DOTPROD,
     &MATMUL_CLAMP_F16_QAI8DXP4X8_QSI8CXP4X8_16X4_NEON_I8MM,
+    &MATMUL_CLAMP_F32_F32_F32P16X1B_6X16_NEON_MLA,
+    &MATMUL_CLAMP_F32_F32_F32P16X1B_6X16_NEON_MLA_CORTEXA55,
+    &MATMUL_CLAMP_F32_F32_F32P8X1BIASF32_6X8X4_NEON_MLA,
+    &MATMUL_CLAMP_F32_F32_F32P4VLX1B_6X4VL_SVE_MLA,
 ];
 
 /// Looks a kernel up by stem (with or without its `kai_` / `rkai_` prefix).
