@@ -19,14 +19,21 @@ asm = open(sys.argv[1]).read().splitlines()
 # Each kernel's K-loop region is named after its stem; one iteration covers its m_step x n_step
 # tile over 32 K values. Stems, ISAs and tiles come from the catalog (one entry per kernel).
 catalog = open("ukernels/src/catalog.rs").read()
-INSTR = {"NeonDotprod": "SDOT", "NeonI8mm": "SMMLA"}
+INSTR = {"NeonDotprod": "SDOT", "NeonI8mm": "SMMLA", "Neon": "FMLA", "Sve": "FMLA"}
+# K values one iteration covers: 32 for the integer loops, 4 for the float (FMLA) loops.
+K_PER_ITERATION = {"SDOT": 32, "SMMLA": 32, "FMLA": 4}
+# 32-bit lanes of an SVE vector in the LLVM model of each core (None: no SVE).
+SVE_LANES32 = {"cortex-a55": None, "neoverse-n1": None, "neoverse-n2": 4, "neoverse-v1": 8, "neoverse-v2": 4}
 # Loops that cover fewer rows per iteration than the kernel's m_step (their register budget
 # holds 8 rows; a 16-row step runs as two passes).
 ROWS_PER_ITERATION = {
     "matmul_clamp_f32_qai8dxp4x4_qsi4c32p4x4_16x4_neon_dotprod": 8,
     "matmul_clamp_f32_qai8dxp4x8_qsi4c32p4x8_16x4x32_neon_i8mm": 8,
+    # KleidiAI reports m_step 1 for the SVE f32 kernel; its loop covers 6-row blocks.
+    "matmul_clamp_f32_f32_f32p4vlx1b_6x4vl_sve_mla": 6,
 }
 KERNELS = {}  # stem -> (isa, m_step, n_step, module whose loop it runs)
+VL_SCALED = set()  # stems whose n_step is a multiple of the SVE vector length in 32-bit lanes
 for macro, body in re.findall(r"\n(\w+_kernel)!\(\n(.*?)\n\);", catalog, re.S):
     stem, isa, m_step, n_step = re.search(
         r"\n\s+(matmul_clamp_\w+),\n\s+(\w+),\n\s+\[(\d+), (\d+), \d+, \d+, \d+, \d+\]",
@@ -34,16 +41,20 @@ for macro, body in re.findall(r"\n(\w+_kernel)!\(\n(.*?)\n\);", catalog, re.S):
     last = body.strip().splitlines()[-1].strip().split("::")[-1]
     module = last if last.startswith("matmul_clamp_f32") else stem
     KERNELS[stem] = (isa, int(m_step), int(n_step), module)
+    if last == "PerSveLane32":
+        VL_SCALED.add(stem)
 REGIONS = {}
 for stem, (isa, m_step, n_step, module) in KERNELS.items():
     if module == stem:
         rows = ROWS_PER_ITERATION.get(stem, m_step)
-        REGIONS[stem] = (stem, rows * n_step * 32, INSTR[isa])
+        REGIONS[stem] = (stem, rows * n_step * K_PER_ITERATION[INSTR[isa]], INSTR[isa])
 SHARED = {stem: module for stem, (_, _, _, module) in KERNELS.items() if module != stem}
 # Peak int8 MACs per cycle per core (anchors §C2: SDOT 16 MAC, SMMLA 32 MAC per instruction).
 PEAK = {
     "SDOT": {"neoverse-n1": 32, "neoverse-n2": 32, "neoverse-v1": 64, "neoverse-v2": 64},
     "SMMLA": {"neoverse-n1": None, "neoverse-n2": 64, "neoverse-v1": 128, "neoverse-v2": 128},
+    # f32 FMLA: 2 (N1, N2) or 4 (V1, V2) 128-bit pipes of 4 lanes; on V1 SVE runs 2 x 256 bits.
+    "FMLA": {"neoverse-n1": 8, "neoverse-n2": 8, "neoverse-v1": 16, "neoverse-v2": 16},
 }
 CPUS = ["neoverse-n1", "neoverse-n2", "neoverse-v1", "neoverse-v2"]
 
@@ -69,8 +80,12 @@ if missing or unknown:
 
 rows = []
 for region, (stem, macs, instr) in REGIONS.items():
-    src = ".arch armv8.6-a+dotprod+i8mm\n" + "\n".join(bodies[region]) + "\n"
+    src = ".arch armv8.6-a+dotprod+i8mm+sve\n" + "\n".join(bodies[region]) + "\n"
     for cpu in CPUS:
+        if stem in VL_SCALED:
+            if SVE_LANES32[cpu] is None:
+                continue
+            macs = REGIONS[region][1] * SVE_LANES32[cpu]
         out = subprocess.run(["llvm-mca-22", "-mtriple=aarch64", f"-mcpu={cpu}", "-iterations=1000"],
                              input=src, capture_output=True, text=True, check=True).stdout
         cycles = int(re.search(r"Total Cycles:\s+(\d+)", out).group(1)) / 1000
@@ -97,7 +112,7 @@ print()
 print("| kernel | kind | figure on V2 | target | status |")
 print("|---|---|---|---|---|")
 for stem, cpu, n, cyc, macs, per, instr, peak, pct in rows:
-    if cpu != "neoverse-v2":
+    if cpu != "neoverse-v2" or instr == "FMLA":
         continue
     int8 = "qsi8cxp" in stem
     m_step, n_step = KERNELS[stem][1], KERNELS[stem][2]
@@ -111,15 +126,31 @@ for stem, cpu, n, cyc, macs, per, instr, peak, pct in rows:
         got = 100 * per / peak
         status = "meets" if got >= goal else "short: see below"
         print(f"| `{stem}` | GEMM | {got:.0f}% of {instr} peak | {goal}% | {status} |")
+
+# The two schedules of the f32 6x16 tile on an in-order and an out-of-order core.
+print()
+print("### The f32 6x16 loop: generic and Cortex-A55 schedules")
+print()
+print("| loop | core | instructions/iter | cycles/iter (llvm-mca) | f32 MACs/cycle |")
+print("|---|---|---|---|---|")
+for stem in ["matmul_clamp_f32_f32_f32p16x1b_6x16_neon_mla",
+             "matmul_clamp_f32_f32_f32p16x1b_6x16_neon_mla_cortexa55"]:
+    src = "\n".join(bodies[stem]) + "\n"
+    for cpu in ["cortex-a55", "neoverse-n1"]:
+        out = subprocess.run(["llvm-mca-22", "-mtriple=aarch64", f"-mcpu={cpu}", "-iterations=1000"],
+                             input=src, capture_output=True, text=True, check=True).stdout
+        cycles = int(re.search(r"Total Cycles:\s+(\d+)", out).group(1)) / 1000
+        print(f"| `{stem[len('matmul_clamp_f32_f32_f32p16x1b_6x16_'):]}` | {cpu} | {len(bodies[stem])} | {cycles:.1f} | {384 / cycles:.1f} |")
 PY
 )
 
 cat <<DOC
 ## Inner loops (llvm-mca-22, 1000 iterations of the marked K loop)
 
-MACs are int8 x int4 multiply-accumulates; peak is the core's rate for the instruction the
-kernel is built on (SDOT 16 MAC, SMMLA 32 MAC per instruction; pipes per
-\`anchors-architecture-and-performance.md\` §C2).
+MACs are int8 x int4 (or f32 for the FMLA rows) multiply-accumulates; peak is the core's rate
+for the instruction the kernel is built on (SDOT 16 MAC, SMMLA 32 MAC, FMLA 4 MAC per 128 bits;
+pipes per \`anchors-architecture-and-performance.md\` §C2). The SVE loop is measured at each
+core's vector length (none on N1).
 
 $table
 
@@ -155,4 +186,14 @@ Reading the numbers:
   store once per block, about 25% extra at bl = 128) or using v8-v15 with fewer operand
   registers are the candidate fixes, not implemented.
 - The f16- and bf16-output kernels run the f32 loops listed here, then narrow each result once.
+- Float GEMMs (\`matmul_clamp_f32_f32_f32p\`): the 6x16 and 6x8 FMLA loops keep 24 (12)
+  accumulators and load each packed RHS vector once per 6 rows, so on out-of-order cores they
+  are bound by the FMLA pipes. The Cortex-A55 variant of the 6x16 tile never loads 128 bits
+  (64-bit vector loads, integer loads and \`INS\` pair with an \`FMLA\` on the A55, a 128-bit load
+  holds its in-order pipeline for two cycles, per Arm's A55 optimisation guide): with 96 FMLAs
+  and 72 such companions per iteration it is FMLA-bound there (about 96 cycles by those rules,
+  against about 140 for the generic loop's 22 128-bit loads). LLVM's Cortex-A55 model does not
+  see this (it issues two Q-form FMLAs per cycle and charges nothing for 128-bit loads), so the
+  table above shows the A55 schedule slower under llvm-mca on both cores; on out-of-order cores
+  it is slower for real (more instructions), which is why both variants exist.
 DOC

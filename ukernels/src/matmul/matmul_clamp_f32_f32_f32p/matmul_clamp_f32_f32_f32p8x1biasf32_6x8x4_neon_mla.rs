@@ -7,8 +7,8 @@
 //! * `v8`..`v19` — accumulators: row `r` of the tile in `v(8 + 2r)`, `v(9 + 2r)` (columns 0-3,
 //!   4-7), initialised from the packed bias.
 //! * `v0`..`v5` — four K values of LHS rows 0..5 (one `ldr q` each per iteration).
-//! * `v20`..`v27` — the four packed RHS rows of the iteration (two vectors each), all loaded
-//!   at the top so every `FMLA` finds its operands ready.
+//! * `v20`..`v27` — the four packed RHS rows of the iteration (two vectors each), each loaded
+//!   one K value ahead of its `FMLA`s.
 //!
 //! One K-loop iteration covers 4 K values: 6 LHS loads, 4 `ldp q` of packed RHS (128 bytes) and
 //! 48 `FMLA`s (192 MACs). Rows past the block's last row read row 0 again (their results are not
@@ -136,9 +136,6 @@ pub unsafe fn matmul_f32_f32p8x1biasf32_6x8x4(
             "30:",
             "// LLVM-MCA-BEGIN matmul_clamp_f32_f32_f32p8x1biasf32_6x8x4_neon_mla",
             "ldp q20, q21, [x16]",
-            "ldp q22, q23, [x16, #32]",
-            "ldp q24, q25, [x16, #64]",
-            "ldp q26, q27, [x16, #96]",
             "ldr q0, [x10, x20]",
             "ldr q1, [x11, x20]",
             "ldr q2, [x12, x20]",
@@ -146,8 +143,11 @@ pub unsafe fn matmul_f32_f32p8x1biasf32_6x8x4(
             "ldr q4, [x14, x20]",
             "ldr q5, [x15, x20]",
             "add x20, x20, #16",
+            "ldp q22, q23, [x16, #32]",
             k_step!("20", "21", "0"),
+            "ldp q24, q25, [x16, #64]",
             k_step!("22", "23", "1"),
+            "ldp q26, q27, [x16, #96]",
             k_step!("24", "25", "2"),
             k_step!("26", "27", "3"),
             "add x16, x16, #128",
