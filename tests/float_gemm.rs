@@ -7,7 +7,7 @@
 mod support;
 
 use rkai::ukernels::catalog::{self, Family, MatmulKernel, NativeFn, Packer, PackerKind};
-use rkai::ukernels::matmul::matmul_clamp_f32_f32_f32p as family;
+use rkai::ukernels::matmul::float_gemm as family;
 use rkai::ukernels::pack::Source;
 use rkai::ukernels::reference::float_gemm as reference;
 use std::ffi::c_void;
@@ -41,12 +41,12 @@ fn runnable() -> Vec<&'static MatmulKernel> {
     run
 }
 
-/// The float packers of the catalog.
+/// The f32 packers of the catalog (the f16 ones are tested by `half_gemm.rs`).
 fn packers() -> impl Iterator<Item = &'static Packer> {
     catalog::PACKERS
         .iter()
         .copied()
-        .filter(|p| matches!(p.kind, PackerKind::RhsFloat(_)))
+        .filter(|p| matches!(p.kind, PackerKind::RhsFloat(v) if v.bytes() == 4))
 }
 
 fn variant(p: &Packer) -> rkai::ukernels::pack::rhs_pack_float::Variant {
@@ -436,6 +436,7 @@ fn call(
                     dst_stride_col,
                     clamp_min: clamp.0,
                     clamp_max: clamp.1,
+                    elem: 4,
                 };
                 let portable = MatmulKernel {
                     native: NativeFn::Portable,

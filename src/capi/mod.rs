@@ -9,7 +9,7 @@
 mod common;
 pub(crate) mod lhs_quant_pack_qai8dxp;
 pub(crate) mod lhs_quant_pack_qai8dxp_half;
-pub(crate) mod matmul_clamp_f32_f32_f32p;
+pub(crate) mod matmul_clamp_float;
 pub(crate) mod matmul_clamp_qai8dxp;
 pub(crate) mod matmul_clamp_qai8dxp_blockwise;
 pub(crate) mod rhs_pack_float;

@@ -6,8 +6,8 @@
 
 use crate::catalog::{Family, PackerKind};
 use crate::matmul::output::Output;
+use crate::pack::Source;
 use crate::pack::lhs_quant_pack_qai8dxp::LhsType;
-use crate::pack::rhs_pack_float::Variant as FloatPacker;
 use crate::pack::rhs_pack_qsi4c32p_qsu4c32s1s0::Variant as Qsi4c32pPacker;
 
 /// One parameter: its C spelling, its Rust FFI spelling, its name.
@@ -321,7 +321,8 @@ const RHS_PACK_QSI4C32P_KXN: &[CFunction] = rhs_pack_qsi4c32p_functions!(
     "*const rkai_ukernels::types::kai_rhs_pack_kxn_qsi4c32p_qsu4c32s1s0_params"
 );
 
-/// The function set of the float GEMM families with an unpacked LHS (`matmul_clamp_f32_f32_f32p`):
+/// The function set of the float GEMM families with an unpacked LHS (`matmul_clamp_f32_f32_f32p`,
+/// `matmul_clamp_f16_f16_f16p`):
 /// no `get_mr`, an LHS row offset instead of a packed one, `void*` destination.
 const FLOAT_MATMUL: &[CFunction] = &[
     getter(
@@ -467,7 +468,7 @@ const RHS_PACK_FLOAT_NXK: &[CFunction] =
 impl Family {
     /// The C functions every kernel of the family exports, in interface-struct order.
     pub const fn c_functions(self) -> &'static [CFunction] {
-        if matches!(self, Family::F32F32F32p) {
+        if matches!(self, Family::F32F32F32p | Family::F16F16F16p) {
             return FLOAT_MATMUL;
         }
         match (self.is_blockwise(), self.output()) {
@@ -478,10 +479,20 @@ impl Family {
         }
     }
 
+    /// Name of the interface-struct member holding the function whose typedef is `field`: the
+    /// field itself, except where KleidiAI's struct spells the member differently (the f16 float
+    /// GEMM interface names its `get_lhs_offset_func_t` member `get_lhs_packed_offset`).
+    pub const fn interface_member(self, field: &'static str) -> &'static str {
+        match (self, field.as_bytes()) {
+            (Family::F16F16F16p, b"get_lhs_offset") => "get_lhs_packed_offset",
+            _ => field,
+        }
+    }
+
     /// Module of the `rkai` crate holding the family's C-facing functions.
     pub const fn capi_module(self) -> &'static str {
-        if matches!(self, Family::F32F32F32p) {
-            return "matmul_clamp_f32_f32_f32p";
+        if matches!(self, Family::F32F32F32p | Family::F16F16F16p) {
+            return "matmul_clamp_float";
         }
         if self.is_blockwise() {
             "matmul_clamp_qai8dxp_blockwise"
@@ -501,9 +512,11 @@ impl PackerKind {
             PackerKind::RhsQsi8cxp(_) => RHS_PACK_QSI8CXP,
             PackerKind::RhsQsi4c32p(Qsi4c32pPacker::Kxn) => RHS_PACK_QSI4C32P_KXN,
             PackerKind::RhsQsi4c32p(_) => RHS_PACK_QSI4C32P_NXK,
-            PackerKind::RhsFloat(FloatPacker::NxkX32p16x1bx32) => RHS_PACK_FLOAT_NXK,
-            PackerKind::RhsFloat(FloatPacker::KxnF32p8x1biasf32) => RHS_PACK_FLOAT_KXN_NO_STRIDE,
-            PackerKind::RhsFloat(_) => RHS_PACK_FLOAT_KXN,
+            PackerKind::RhsFloat(v) => match (v.source(), v.has_stride_getter()) {
+                (Source::Nxk, _) => RHS_PACK_FLOAT_NXK,
+                (Source::Kxn, false) => RHS_PACK_FLOAT_KXN_NO_STRIDE,
+                (Source::Kxn, true) => RHS_PACK_FLOAT_KXN,
+            },
         }
     }
 

@@ -96,6 +96,8 @@ pub enum Family {
     Bf16Qai8dxpQsi4c32p,
     /// `matmul_clamp_f32_f32_f32p` (unpacked f32 LHS, f32 RHS packed with its bias).
     F32F32F32p,
+    /// `matmul_clamp_f16_f16_f16p` (unpacked f16 LHS, f16 RHS packed with its bias).
+    F16F16F16p,
 }
 
 impl Family {
@@ -110,6 +112,7 @@ impl Family {
             Family::Bf16Qai8dxpQsi4cxp => "matmul_clamp_bf16_qai8dxp_qsi4cxp",
             Family::Bf16Qai8dxpQsi4c32p => "matmul_clamp_bf16_qai8dxp_qsi4c32p",
             Family::F32F32F32p => "matmul_clamp_f32_f32_f32p",
+            Family::F16F16F16p => "matmul_clamp_f16_f16_f16p",
         }
     }
 
@@ -130,7 +133,7 @@ impl Family {
             }
             Family::F32Qai8dxpQsi8cxp | Family::F16Qai8dxpQsi8cxp => RhsLayout::Qsi8cxp,
             Family::F32Qai8dxpQsi4c32p | Family::Bf16Qai8dxpQsi4c32p => RhsLayout::Qsi4c32p { bl },
-            Family::F32F32F32p => RhsLayout::FloatBias { bytes: 4 },
+            Family::F32F32F32p | Family::F16F16F16p => crate::matmul::float_gemm::rhs_layout(self),
         }
     }
 
@@ -141,7 +144,9 @@ impl Family {
             | Family::F32Qai8dxpQsi8cxp
             | Family::F32Qai8dxpQsi4c32p
             | Family::F32F32F32p => Output::F32,
-            Family::F16Qai8dxpQsi4cxp | Family::F16Qai8dxpQsi8cxp => Output::F16,
+            Family::F16Qai8dxpQsi4cxp | Family::F16Qai8dxpQsi8cxp | Family::F16F16F16p => {
+                Output::F16
+            }
             Family::Bf16Qai8dxpQsi4cxp | Family::Bf16Qai8dxpQsi4c32p => Output::Bf16,
         }
     }
@@ -196,8 +201,8 @@ pub enum NativeFn {
     /// An f32-output implementation of the kernel's tile and RHS format (16-bit-output families
     /// narrow its results, see `matmul::output`).
     Qai8dxp(crate::matmul::qai8dxp::RunFn),
-    /// An implementation of a `matmul_clamp_f32_f32_f32p` kernel.
-    F32p(crate::matmul::matmul_clamp_f32_f32_f32p::RunFn),
+    /// An implementation of a float GEMM kernel (`matmul_clamp_{f32_f32_f32p,f16_f16_f16p}`).
+    FloatGemm(crate::matmul::float_gemm::RunFn),
 }
 
 /// A matmul micro-kernel.
@@ -353,6 +358,24 @@ pub static RHS_PACK_KXN_X32P4VLX1B_X32_X32_SVE: Packer = Packer {
     kind: PackerKind::RhsFloat(FloatPacker::KxnX32p4vlx1bSve),
 };
 
+/// `kai_rhs_pack_kxn_x16p32x1b_x16_x16_neon`.
+pub static RHS_PACK_KXN_X16P32X1B_X16_X16_NEON: Packer = Packer {
+    name: "rhs_pack_kxn_x16p32x1b_x16_x16_neon",
+    kind: PackerKind::RhsFloat(FloatPacker::KxnX16p32x1b),
+};
+
+/// `kai_rhs_pack_nxk_x16p32x1bx16_x16_x16_neon`.
+pub static RHS_PACK_NXK_X16P32X1BX16_X16_X16_NEON: Packer = Packer {
+    name: "rhs_pack_nxk_x16p32x1bx16_x16_x16_neon",
+    kind: PackerKind::RhsFloat(FloatPacker::NxkX16p32x1bx16),
+};
+
+/// `kai_rhs_pack_kxn_f16p16x1biasf16_f16_f16_neon`.
+pub static RHS_PACK_KXN_F16P16X1BIASF16_F16_F16_NEON: Packer = Packer {
+    name: "rhs_pack_kxn_f16p16x1biasf16_f16_f16_neon",
+    kind: PackerKind::RhsFloat(FloatPacker::KxnF16p16x1biasf16),
+};
+
 /// Every packer, in header-generation order.
 pub static PACKERS: &[&Packer] = &[
     &LHS_QUANT_PACK_QAI8DXP_F32,
@@ -371,6 +394,9 @@ pub static PACKERS: &[&Packer] = &[
     &RHS_PACK_NXK_X32P16X1BX32_X32_X32_NEON,
     &RHS_PACK_KXN_F32P8X1BIASF32_F32_F32_NEON,
     &RHS_PACK_KXN_X32P4VLX1B_X32_X32_SVE,
+    &RHS_PACK_KXN_X16P32X1B_X16_X16_NEON,
+    &RHS_PACK_NXK_X16P32X1BX16_X16_X16_NEON,
+    &RHS_PACK_KXN_F16P16X1BIASF16_F16_F16_NEON,
 ];
 
 const QSI4CXP_RHS: &[&Packer] = &[
@@ -402,6 +428,11 @@ const X32P16X1B_RHS: &[&Packer] = &[
 ];
 const F32P8X1BIASF32_RHS: &[&Packer] = &[&RHS_PACK_KXN_F32P8X1BIASF32_F32_F32_NEON];
 const X32P4VLX1B_RHS: &[&Packer] = &[&RHS_PACK_KXN_X32P4VLX1B_X32_X32_SVE];
+const X16P32X1B_RHS: &[&Packer] = &[
+    &RHS_PACK_KXN_X16P32X1B_X16_X16_NEON,
+    &RHS_PACK_NXK_X16P32X1BX16_X16_X16_NEON,
+];
+const F16P16X1BIASF16_RHS: &[&Packer] = &[&RHS_PACK_KXN_F16P16X1BIASF16_F16_F16_NEON];
 
 // ---------------------------------------------------------------------------------------------
 // Kernels
@@ -853,7 +884,7 @@ macro_rules! f32_f32_f32p_kernel {
         qai8dxp_kernel!($(#[$doc])* $name, F32F32F32p, NO_LHS_PACKER, $rhs, $stem, $isa, $tile, {
             #[cfg(target_arch = "aarch64")]
             {
-                NativeFn::F32p(crate::matmul::matmul_clamp_f32_f32_f32p::$stem::run)
+                NativeFn::FloatGemm(crate::matmul::matmul_clamp_f32_f32_f32p::$stem::run)
             }
             #[cfg(not(target_arch = "aarch64"))]
             {
@@ -905,6 +936,50 @@ f32_f32_f32p_kernel!(
     PerSveLane32
 );
 
+/// A kernel of `matmul_clamp_f16_f16_f16p` (no LHS packer): RHS packer list and the module
+/// holding its asm.
+macro_rules! f16_f16_f16p_kernel {
+    ($(#[$doc:meta])* $name:ident, $stem:ident, $isa:ident, $tile:tt, $rhs:ident) => {
+        qai8dxp_kernel!($(#[$doc])* $name, F16F16F16p, NO_LHS_PACKER, $rhs, $stem, $isa, $tile, {
+            #[cfg(target_arch = "aarch64")]
+            {
+                NativeFn::FloatGemm(crate::matmul::matmul_clamp_f16_f16_f16p::$stem::run)
+            }
+            #[cfg(not(target_arch = "aarch64"))]
+            {
+                NativeFn::Portable
+            }
+        }, KleidiAi, Fixed);
+    };
+}
+
+f16_f16_f16p_kernel!(
+    /// f16 GEMM, 6 rows x 32 columns per step, FMLA by element on halves (out-of-order cores).
+    MATMUL_CLAMP_F16_F16_F16P32X1B_6X32_NEON_MLA,
+    matmul_clamp_f16_f16_f16p32x1b_6x32_neon_mla,
+    NeonFp16,
+    [6, 32, 1, 32, 1, 1],
+    X16P32X1B_RHS
+);
+
+f16_f16_f16p_kernel!(
+    /// f16 GEMM, 6 rows x 32 columns per step, scheduled for in-order Cortex-A55.
+    MATMUL_CLAMP_F16_F16_F16P32X1B_6X32_NEON_MLA_CORTEXA55,
+    matmul_clamp_f16_f16_f16p32x1b_6x32_neon_mla_cortexa55,
+    NeonFp16,
+    [6, 32, 1, 32, 1, 1],
+    X16P32X1B_RHS
+);
+
+f16_f16_f16p_kernel!(
+    /// f16 GEMM, 6 rows x 16 columns per step, FMLA by element over 8 K values per iteration.
+    MATMUL_CLAMP_F16_F16_F16P16X1BIASF16_6X16X8_NEON_MLA,
+    matmul_clamp_f16_f16_f16p16x1biasf16_6x16x8_neon_mla,
+    NeonFp16,
+    [6, 16, 1, 16, 1, 1],
+    F16P16X1BIASF16_RHS
+);
+
 /// Every kernel, in header-generation order.
 pub static KERNELS: &[&MatmulKernel] = &[
     &MATMUL_CLAMP_F32_QAI8DXP1X4_QSI4CXP4X4_1X4_NEON_DOTPROD,
@@ -947,6 +1022,9 @@ pub static KERNELS: &[&MatmulKernel] = &[
     &MATMUL_CLAMP_F32_F32_F32P16X1B_6X16_NEON_MLA_CORTEXA55,
     &MATMUL_CLAMP_F32_F32_F32P8X1BIASF32_6X8X4_NEON_MLA,
     &MATMUL_CLAMP_F32_F32_F32P4VLX1B_6X4VL_SVE_MLA,
+    &MATMUL_CLAMP_F16_F16_F16P32X1B_6X32_NEON_MLA,
+    &MATMUL_CLAMP_F16_F16_F16P32X1B_6X32_NEON_MLA_CORTEXA55,
+    &MATMUL_CLAMP_F16_F16_F16P16X1BIASF16_6X16X8_NEON_MLA,
 ];
 
 /// Looks a kernel up by stem (with or without its `kai_` / `rkai_` prefix).

@@ -484,3 +484,35 @@ pub mod float_gemm {
         }
     }
 }
+
+/// The f16 GEMM family (`matmul_clamp_f16_f16_f16p`) on raw half bits: the same chain as
+/// [`float_gemm::matmul`] with every step rounded to f16, and the bounds rounded to f16.
+pub mod half_gemm {
+    use crate::float::f16;
+
+    /// `dst[i * n + j]` for `i < m`, `j < n` (see the module documentation); LHS row `i` starts
+    /// at `lhs[i * lhs_stride]`, weight (kk, j) is `w[kk * n + j]`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn matmul(
+        m: usize,
+        n: usize,
+        k: usize,
+        lhs: &[u16],
+        lhs_stride: usize,
+        w: &[u16],
+        bias: Option<&[u16]>,
+        clamp: (f32, f32),
+        dst: &mut [u16],
+    ) {
+        let (lo, hi) = (f16::from_f32(clamp.0), f16::from_f32(clamp.1));
+        for i in 0..m {
+            for j in 0..n {
+                let mut acc = bias.map_or(0, |b| b[j]);
+                for kk in 0..k {
+                    acc = f16::fmla(acc, w[kk * n + j], lhs[i * lhs_stride + kk]);
+                }
+                dst[i * n + j] = f16::clamp_upper_first(acc, lo, hi);
+            }
+        }
+    }
+}

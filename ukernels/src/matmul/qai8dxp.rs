@@ -85,7 +85,7 @@ pub unsafe fn run(kernel: &MatmulKernel, a: &Args) {
     let run_f32 = |a: &Args| match kernel.native {
         // SAFETY (every arm): forwarded contract.
         NativeFn::Qai8dxp(f) => unsafe { f(a) },
-        NativeFn::Portable | NativeFn::F32p(_) => match rhs_layout(kernel, a.bl) {
+        NativeFn::Portable | NativeFn::FloatGemm(_) => match rhs_layout(kernel, a.bl) {
             RhsLayout::Qsi4cxp => unsafe { int4::portable::run(tile, a) },
             RhsLayout::Qsi8cxp => unsafe { int8::portable::run(tile, a) },
             RhsLayout::Qsi4c32p { .. } => unsafe { int4_blockwise::portable::run(tile, a) },

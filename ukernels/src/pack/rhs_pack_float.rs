@@ -1,4 +1,4 @@
-//! The float RHS packers of the float GEMM families, which all write one format
+//! The float RHS packers of the float GEMM families (f32 and f16), which all write one format
 //! ([`RhsLayout::FloatBias`]): groups of `nr` columns, each `nr` biases then `k` rows of `nr`
 //! values, byte copies of the source (no conversion). Columns past `n` and the biases of a null
 //! `bias` are zero.
@@ -33,20 +33,32 @@ pub enum Variant {
     /// `kai_rhs_pack_kxn_x32p4vlx1b_x32_x32_sve`: nr = 4 x the SVE vector length in 32-bit lanes
     /// (asserted), bias required, `sr` ignored.
     KxnX32p4vlx1bSve,
+    /// `kai_rhs_pack_kxn_x16p32x1b_x16_x16_neon`: 16-bit values, nr 32 (ignored), null bias
+    /// allowed.
+    KxnX16p32x1b,
+    /// `kai_rhs_pack_nxk_x16p32x1bx16_x16_x16_neon`: N x K 16-bit source, nr 32 (asserted), null
+    /// bias allowed; its stride getter returns the bytes of one column.
+    NxkX16p32x1bx16,
+    /// `kai_rhs_pack_kxn_f16p16x1biasf16_f16_f16_neon`: 16-bit values, nr 16 (asserted), bias
+    /// required, no stride getter.
+    KxnF16p16x1biasf16,
 }
 
 impl Variant {
     /// Orientation of the source.
     pub const fn source(self) -> Source {
         match self {
-            Variant::NxkX32p16x1bx32 => Source::Nxk,
+            Variant::NxkX32p16x1bx32 | Variant::NxkX16p32x1bx16 => Source::Nxk,
             _ => Source::Kxn,
         }
     }
 
     /// Bytes per value and per bias.
     pub const fn bytes(self) -> usize {
-        4
+        match self {
+            Variant::KxnX16p32x1b | Variant::NxkX16p32x1bx16 | Variant::KxnF16p16x1biasf16 => 2,
+            _ => 4,
+        }
     }
 
     /// Columns per packed group (what `get_n_step` returns).
@@ -55,12 +67,14 @@ impl Variant {
             Variant::KxnX32p16x1b | Variant::NxkX32p16x1bx32 => 16,
             Variant::KxnF32p8x1biasf32 => 8,
             Variant::KxnX32p4vlx1bSve => 4 * arch::sve_lanes32(),
+            Variant::KxnX16p32x1b | Variant::NxkX16p32x1bx16 => 32,
+            Variant::KxnF16p16x1biasf16 => 16,
         }
     }
 
     /// Whether the `nr` argument of `run` must equal [`Variant::nr`] (otherwise it is ignored).
     pub const fn checks_nr(self) -> bool {
-        !matches!(self, Variant::KxnX32p16x1b)
+        !matches!(self, Variant::KxnX32p16x1b | Variant::KxnX16p32x1b)
     }
 
     /// Whether the `sr` argument of `run` must be 1 (otherwise it is ignored).
@@ -70,17 +84,28 @@ impl Variant {
 
     /// Whether `run` requires a bias (otherwise a null bias packs zeros).
     pub const fn requires_bias(self) -> bool {
-        matches!(self, Variant::KxnF32p8x1biasf32 | Variant::KxnX32p4vlx1bSve)
+        matches!(
+            self,
+            Variant::KxnF32p8x1biasf32 | Variant::KxnX32p4vlx1bSve | Variant::KxnF16p16x1biasf16
+        )
     }
 
     /// Whether `get_rhs_packed_stride` returns the bytes of one column rather than of a group.
     pub const fn stride_per_column(self) -> bool {
-        matches!(self, Variant::NxkX32p16x1bx32)
+        matches!(self, Variant::NxkX32p16x1bx32 | Variant::NxkX16p32x1bx16)
     }
 
     /// Whether `get_bias_offset` requires a group-aligned `n_idx`.
     pub const fn bias_offset_aligned(self) -> bool {
-        matches!(self, Variant::NxkX32p16x1bx32)
+        matches!(self, Variant::NxkX32p16x1bx32 | Variant::NxkX16p32x1bx16)
+    }
+
+    /// Whether the packer has a `get_rhs_packed_stride` getter.
+    pub const fn has_stride_getter(self) -> bool {
+        !matches!(
+            self,
+            Variant::KxnF32p8x1biasf32 | Variant::KxnF16p16x1biasf16
+        )
     }
 
     /// The packed format.

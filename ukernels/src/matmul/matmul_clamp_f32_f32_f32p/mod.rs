@@ -7,8 +7,7 @@
 //! `FMAX` with the lower. The order is fully determined, so every implementation (NEON, SVE,
 //! portable) gives the same bits, NaNs included (see [`crate::float::fmla`]).
 //!
-//! Like KleidiAI, `run` reads `lhs_stride / 4` and `dst_stride_row / 4` as element strides, and
-//! ignores `dst_stride_col` except in the `6x8x4` kernel, which asserts it is `sizeof(float)`.
+//! Arguments, checks and dispatch are shared with the f16 family (`super::float_gemm`).
 
 /// Clamps the accumulators `v$r...`: `FMIN` with the upper bound in `v0`, then `FMAX` with the
 /// lower bound in `v1` (KleidiAI's order).
@@ -89,7 +88,7 @@ macro_rules! store_tail8 {
 macro_rules! float_kernel_entry {
     ($kernel:ident) => {
         /// Runs the kernel on the portion described by `a` (the entry point the catalog
-        /// registers).
+        /// registers): row strides in whole elements, as KleidiAI reads them.
         ///
         /// # Safety
         /// The family's `check` passed, `m`, `n` >= 1, the buffers cover the portion, and the
@@ -125,94 +124,4 @@ pub mod matmul_clamp_f32_f32_f32p4vlx1b_6x4vl_sve_mla;
 #[cfg(target_arch = "aarch64")]
 pub mod matmul_clamp_f32_f32_f32p8x1biasf32_6x8x4_neon_mla;
 
-use crate::catalog::{MatmulKernel, NativeFn};
-use crate::contract::{self, Checked};
-use crate::layout::RhsLayout;
-
-/// Arguments of one `kai_run_matmul_*` call.
-#[derive(Clone, Copy, Debug)]
-pub struct Args {
-    /// Rows of the portion.
-    pub m: usize,
-    /// Columns of the portion.
-    pub n: usize,
-    /// Reduction length.
-    pub k: usize,
-    /// LHS at the portion's first row.
-    pub lhs: *const u8,
-    /// Bytes between LHS rows (used rounded down to whole floats, as KleidiAI does).
-    pub lhs_stride: usize,
-    /// Packed RHS at the portion's first column group.
-    pub rhs_packed: *const u8,
-    /// Destination at the portion's first element.
-    pub dst: *mut u8,
-    /// Bytes between destination rows (rounded down to whole floats).
-    pub dst_stride_row: usize,
-    /// Bytes between destination columns (see [`check`]).
-    pub dst_stride_col: usize,
-    /// Lower clamp bound.
-    pub clamp_min: f32,
-    /// Upper clamp bound.
-    pub clamp_max: f32,
-}
-
-impl Args {
-    /// `lhs_stride` in whole floats, as bytes.
-    pub fn lhs_row_bytes(&self) -> usize {
-        self.lhs_stride & !3
-    }
-
-    /// `dst_stride_row` in whole floats, as bytes.
-    pub fn dst_row_bytes(&self) -> usize {
-        self.dst_stride_row & !3
-    }
-}
-
-/// Signature of an ISA-specific implementation.
-pub type RunFn = unsafe fn(&Args);
-
-/// Kernels that assert `dst_stride_col == sizeof(float)`; the others ignore it, as KleidiAI's do.
-const CHECKS_DST_STRIDE_COL: &[&str] = &["matmul_clamp_f32_f32_f32p8x1biasf32_6x8x4_neon_mla"];
-
-/// The packed RHS format of the family.
-pub const RHS_LAYOUT: RhsLayout = RhsLayout::FloatBias { bytes: 4 };
-
-/// Checks what `kernel` requires of its arguments: KleidiAI's assertion, non-null buffers, a
-/// destination row stride that holds a row, and a packed size that does not overflow.
-pub fn check(kernel: &MatmulKernel, a: &Args) -> Checked {
-    if CHECKS_DST_STRIDE_COL.contains(&kernel.stem) {
-        contract::require(a.dst_stride_col == 4, "dst_stride_col == sizeof(float)")?;
-    }
-    RHS_LAYOUT.stride(a.k, kernel.tile().nr, 1, 1)?;
-    if a.m == 0 || a.n == 0 {
-        return Ok(());
-    }
-    contract::require(a.k == 0 || !a.lhs.is_null(), "lhs != NULL")?;
-    contract::require(!a.rhs_packed.is_null(), "rhs_packed != NULL")?;
-    contract::require(!a.dst.is_null(), "dst != NULL")?;
-    let row_bytes = contract::mul(a.n, 4, "n * sizeof(float) fits in size_t")?;
-    contract::require(
-        a.m == 1 || a.dst_row_bytes() >= row_bytes,
-        "dst_stride_row >= n * sizeof(float)",
-    )?;
-    Ok(())
-}
-
-/// Runs `kernel`: its hand-written implementation on aarch64, the portable one (same bits)
-/// elsewhere.
-///
-/// # Safety
-/// [`check`] must have passed; the LHS must hold `m` rows of `k` floats, the packed RHS the
-/// portion's column groups in the layout of `kernel.tile()`, and the destination `m` rows of `n`
-/// floats; on aarch64 the CPU must implement `kernel.isa`.
-pub unsafe fn run(kernel: &MatmulKernel, a: &Args) {
-    if a.m == 0 || a.n == 0 {
-        return;
-    }
-    match kernel.native {
-        // SAFETY: forwarded contract.
-        NativeFn::F32p(f) => unsafe { f(a) },
-        // SAFETY: forwarded contract.
-        _ => unsafe { portable::run(kernel.tile().nr, a) },
-    }
-}
+pub use super::float_gemm::{Args, RunFn};

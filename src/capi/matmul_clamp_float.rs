@@ -1,11 +1,12 @@
-//! C functions of the `matmul_clamp_f32_f32_f32p` kernels (unpacked f32 LHS, packed f32 RHS).
+//! C functions of the float GEMM kernels (`matmul_clamp_f32_f32_f32p`, `matmul_clamp_f16_f16_f16p`:
+//! unpacked LHS, RHS packed with its bias).
 
 use super::ensure;
 use core::ffi::c_void;
 use rkai_ukernels::catalog::MatmulKernel;
 use rkai_ukernels::contract;
 use rkai_ukernels::layout;
-use rkai_ukernels::matmul::matmul_clamp_f32_f32_f32p as family;
+use rkai_ukernels::matmul::float_gemm as family;
 
 pub fn get_m_step(k: &MatmulKernel, _: &str) -> usize {
     k.tile().m_step
@@ -41,7 +42,10 @@ pub fn get_lhs_offset(kernel: &MatmulKernel, symbol: &str, m_idx: usize, stride:
 
 pub fn get_rhs_packed_offset(kernel: &MatmulKernel, symbol: &str, n_idx: usize, k: usize) -> usize {
     let t = kernel.tile();
-    ensure(symbol, family::RHS_LAYOUT.offset(n_idx, k, t.nr, 1, 1))
+    ensure(
+        symbol,
+        family::rhs_layout(kernel.family).offset(n_idx, k, t.nr, 1, 1),
+    )
 }
 
 pub fn get_dst_offset(
@@ -60,16 +64,18 @@ pub fn get_dst_offset(
         symbol,
         contract::require(n_idx % t.n_step == 0, "(n_idx % n_step) == 0"),
     );
-    ensure(symbol, layout::dst::offset(m_idx, n_idx, stride, 4))
+    let elem = family::element_size(kernel.family);
+    ensure(symbol, layout::dst::offset(m_idx, n_idx, stride, elem))
 }
 
-pub fn get_dst_size(_: &MatmulKernel, symbol: &str, m: usize, n: usize) -> usize {
-    ensure(symbol, layout::dst::size(m, n, 4))
+pub fn get_dst_size(kernel: &MatmulKernel, symbol: &str, m: usize, n: usize) -> usize {
+    let elem = family::element_size(kernel.family);
+    ensure(symbol, layout::dst::size(m, n, elem))
 }
 
 /// # Safety
-/// KleidiAI's contract for `kai_run_matmul_*`: `lhs` holds m rows of k floats, `lhs_stride` bytes
-/// apart; `rhs_packed` the portion's packed column groups; `dst` m rows of n floats.
+/// KleidiAI's contract for `kai_run_matmul_*`: `lhs` holds m rows of k elements, `lhs_stride`
+/// bytes apart; `rhs_packed` the portion's packed column groups; `dst` m rows of n elements.
 #[allow(clippy::too_many_arguments)]
 pub unsafe fn run_matmul(
     kernel: &MatmulKernel,
@@ -98,6 +104,7 @@ pub unsafe fn run_matmul(
         dst_stride_col,
         clamp_min,
         clamp_max,
+        elem: family::element_size(kernel.family),
     };
     ensure(symbol, family::check(kernel, &args));
     // SAFETY: arguments checked; buffer extents are the caller's contract.
