@@ -36,9 +36,9 @@ fn tier(isa: Isa) -> u8 {
     }
 }
 
-/// Whether every kernel of `family` needs the dot-product extension (the integer families).
+/// Whether every GEMM of `family` is built on SDOT or SMMLA (the integer families).
 fn integer(family: Family) -> bool {
-    rank::pairs(family).all(|p| p.gemm.isa.features().contains(Features::DOTPROD))
+    rank::pairs(family).all(|p| tier(p.gemm.isa) > 0)
 }
 
 #[test]
