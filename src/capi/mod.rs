@@ -7,6 +7,7 @@
 //! the checks in release builds so a bad argument never turns into memory corruption.
 
 mod common;
+pub(crate) mod lhs_pack_bf16;
 pub(crate) mod lhs_quant_pack_qai8dxp;
 pub(crate) mod lhs_quant_pack_qai8dxp_half;
 pub(crate) mod matmul_clamp_float;

@@ -145,6 +145,13 @@ const BLOCK_MATMUL_HALF: &[CFunction] =
 /// The function set of the `qai8dxp` LHS packers, which differ only in the type of `lhs`.
 macro_rules! lhs_quant_pack_functions {
     ($lhs_c:literal, $lhs_rust:literal) => {
+        lhs_quant_pack_functions!(
+            $lhs_c,
+            $lhs_rust,
+            "Quantizes m rows to int8 (per-row asymmetric) and packs them."
+        )
+    };
+    ($lhs_c:literal, $lhs_rust:literal, $run_doc:literal) => {
         &[
             getter("get_m_step", &[size("mr")], "Row step of the packer."),
             getter(
@@ -178,7 +185,7 @@ macro_rules! lhs_quant_pack_functions {
                     size("lhs_stride"),
                     p("void*", "*mut core::ffi::c_void", "lhs_packed"),
                 ],
-                doc: "Quantizes m rows to int8 (per-row asymmetric) and packs them.",
+                doc: $run_doc,
             },
         ]
     };
@@ -187,6 +194,12 @@ macro_rules! lhs_quant_pack_functions {
 const LHS_QUANT_PACK_F32: &[CFunction] = lhs_quant_pack_functions!("const float*", "*const f32");
 const LHS_QUANT_PACK_HALF: &[CFunction] =
     lhs_quant_pack_functions!("const void*", "*const core::ffi::c_void");
+/// The bf16 LHS packers: the same prototypes as the `qai8dxp` LHS packers with `const void*` rows.
+const LHS_PACK_BF16: &[CFunction] = lhs_quant_pack_functions!(
+    "const void*",
+    "*const core::ffi::c_void",
+    "Converts m rows to bf16 and packs them in blocks of mr rows by 4 K values."
+);
 
 /// The function set of the per-channel RHS packers, which differ only in the element type of the
 /// source and the type of their parameter struct.
@@ -508,6 +521,7 @@ impl PackerKind {
         match self {
             PackerKind::LhsQuantQai8dxp(LhsType::F32) => LHS_QUANT_PACK_F32,
             PackerKind::LhsQuantQai8dxp(_) => LHS_QUANT_PACK_HALF,
+            PackerKind::LhsBf16(_) => LHS_PACK_BF16,
             PackerKind::RhsQsi4cxp(_) | PackerKind::RhsQsi4cxps1s0 => RHS_PACK_QSI4CXP,
             PackerKind::RhsQsi8cxp(_) => RHS_PACK_QSI8CXP,
             PackerKind::RhsQsi4c32p(Qsi4c32pPacker::Kxn) => RHS_PACK_QSI4C32P_KXN,
@@ -523,7 +537,7 @@ impl PackerKind {
     /// `#define` aliases the packer's header declares (`{name}` substituted).
     pub const fn c_defines(self) -> &'static [(&'static str, &'static str)] {
         match self {
-            PackerKind::LhsQuantQai8dxp(_) => &[],
+            PackerKind::LhsQuantQai8dxp(_) | PackerKind::LhsBf16(_) => &[],
             PackerKind::RhsQsi4cxp(_) | PackerKind::RhsQsi4cxps1s0 => {
                 &[("kai_{name}_params", "kai_rhs_pack_qs4cxs1s0_param")]
             }
@@ -540,6 +554,7 @@ impl PackerKind {
             PackerKind::RhsQsi8cxp(_) => "rhs_pack_qsi8cxp_qsi8cx",
             PackerKind::RhsQsi4c32p(_) => "rhs_pack_qsi4c32p_qsu4c32s1s0",
             PackerKind::RhsFloat(_) => "rhs_pack_float",
+            PackerKind::LhsBf16(_) => "lhs_pack_bf16",
         }
     }
 }

@@ -1,5 +1,6 @@
 //! Packing routines: turn framework tensors into the interleaved formats the kernels read.
 
+pub mod lhs_pack_bf16;
 pub mod lhs_quant_pack_qai8dxp;
 pub mod rhs_pack_float;
 pub mod rhs_pack_nxk_qsi4cxps1s0_qsu4cxs1s0;

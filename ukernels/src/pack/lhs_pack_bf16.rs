@@ -1,0 +1,192 @@
+//! The bf16 LHS packers of the bf16 GEMM families (`matmul_clamp_{f32,f16}_bf16p_bf16p`):
+//! `lhs_quant_pack_bf16p8x4_f32_neon`, `lhs_quant_pack_bf16p1x4_f32_neon` and
+//! `lhs_pack_bf16p8x4_f16_neon`.
+//!
+//! Format (`bf16p{mr}x4`): blocks of `mr` rows; within a block, for each group of 4 K values,
+//! the 4 bf16 values of row 0, then of row 1, ... of row `mr - 1`. K is padded with zeros to a
+//! multiple of 4; the rows past `m` of the last block repeat the block's first row (KleidiAI's
+//! asm points them at it). Values are converted as `BFCVT` does (round to nearest even, NaNs
+//! quieted); f16 sources are widened to f32 first (exact).
+
+use crate::contract::{self, Checked};
+use crate::float;
+
+/// K values per packed group.
+pub const KR: usize = 4;
+
+/// One of the bf16 LHS packers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Variant {
+    /// `kai_lhs_quant_pack_bf16p8x4_f32_neon`.
+    Bf16p8x4F32,
+    /// `kai_lhs_quant_pack_bf16p1x4_f32_neon` (one row per call).
+    Bf16p1x4F32,
+    /// `kai_lhs_pack_bf16p8x4_f16_neon`.
+    Bf16p8x4F16,
+}
+
+impl Variant {
+    /// Rows per packed block.
+    pub const fn mr(self) -> usize {
+        match self {
+            Variant::Bf16p1x4F32 => 1,
+            _ => 8,
+        }
+    }
+
+    /// Bytes per source element.
+    pub const fn source_bytes(self) -> usize {
+        match self {
+            Variant::Bf16p8x4F16 => 2,
+            _ => 4,
+        }
+    }
+
+    /// KleidiAI's assertions on the (mr, kr, sr) triple every getter receives.
+    pub const fn check_params(self, mr: usize, kr: usize, sr: usize) -> Checked {
+        if mr != self.mr() {
+            return Err(contract::Violation {
+                condition: "mr == kai_mr",
+            });
+        }
+        if kr != KR {
+            return Err(contract::Violation {
+                condition: "kr == kai_kr",
+            });
+        }
+        contract::require(sr == 1, "sr == kai_sr")
+    }
+
+    /// Bytes of the packed LHS of `m` rows of `k` values.
+    pub const fn packed_size(self, m: usize, k: usize) -> Result<usize, contract::Violation> {
+        let cond = "packed LHS size fits in size_t";
+        let rows = match contract::roundup(m, self.mr(), cond) {
+            Ok(v) => v,
+            Err(e) => return Err(e),
+        };
+        let cols = match contract::roundup(k, KR, cond) {
+            Ok(v) => v,
+            Err(e) => return Err(e),
+        };
+        match contract::mul(rows, cols, cond) {
+            Ok(v) => contract::mul(v, 2, cond),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Byte offset of the packed block holding row `m_idx` (KleidiAI's assertion on `m_idx`
+    /// included: a multiple of `mr`, and 0 for the one-row packer).
+    pub const fn packed_offset(self, m_idx: usize, k: usize) -> Result<usize, contract::Violation> {
+        match self {
+            Variant::Bf16p1x4F32 => {
+                if m_idx != 0 {
+                    return Err(contract::Violation {
+                        condition: "m_idx == 0",
+                    });
+                }
+            }
+            Variant::Bf16p8x4F32 => {
+                if m_idx % self.mr() != 0 {
+                    return Err(contract::Violation {
+                        condition: "m_idx % mr == 0",
+                    });
+                }
+            }
+            Variant::Bf16p8x4F16 => {
+                if m_idx % self.mr() != 0 {
+                    return Err(contract::Violation {
+                        condition: "m_idx % kai_mr == 0",
+                    });
+                }
+            }
+        }
+        self.packed_size(m_idx, k)
+    }
+}
+
+/// Arguments of one packing call, as the C entry point receives them.
+#[derive(Clone, Copy, Debug)]
+pub struct Args {
+    /// Rows to pack.
+    pub m: usize,
+    /// Values per row.
+    pub k: usize,
+    /// Must be the packer's `mr`.
+    pub mr: usize,
+    /// Must be 4.
+    pub kr: usize,
+    /// Must be 1.
+    pub sr: usize,
+    /// Must be 0.
+    pub m_idx_start: usize,
+    /// First source row.
+    pub lhs: *const u8,
+    /// Bytes between source rows (ignored by the one-row packer).
+    pub lhs_stride: usize,
+    /// Destination.
+    pub lhs_packed: *mut u8,
+}
+
+/// Checks what the packer requires (KleidiAI's assertions) and that the packed size fits.
+pub fn check(v: Variant, a: &Args) -> Checked {
+    v.check_params(a.mr, a.kr, a.sr)?;
+    if v == Variant::Bf16p1x4F32 {
+        contract::require(a.m == 1, "m == 1")?;
+    }
+    contract::require(!a.lhs.is_null(), "lhs != NULL")?;
+    contract::require(!a.lhs_packed.is_null(), "lhs_packed != NULL")?;
+    contract::require(a.m_idx_start == 0, "m_idx_start == 0")?;
+    v.packed_size(a.m, a.k)?;
+    Ok(())
+}
+
+/// bf16 bits of source element `i` of the row at `row`.
+///
+/// # Safety
+/// `row` holds at least `i + 1` elements of the packer's source type.
+unsafe fn convert(v: Variant, row: *const u8, i: usize) -> u16 {
+    // SAFETY: see the function contract.
+    unsafe {
+        match v {
+            Variant::Bf16p8x4F16 => {
+                let h = row.add(2 * i).cast::<u16>().read_unaligned();
+                float::bf16_from_f32_bits(float::f16::to_f32_bits(h))
+            }
+            _ => float::bf16_from_f32_bits(row.add(4 * i).cast::<u32>().read_unaligned()),
+        }
+    }
+}
+
+/// Packs the rows.
+///
+/// # Safety
+/// [`check`] must have passed; `lhs` must hold `m` rows of `k` source elements `lhs_stride`
+/// bytes apart and `lhs_packed` must be writable for the packed size of `m` rows.
+pub unsafe fn run(v: Variant, a: &Args) {
+    let (mr, kp) = (v.mr(), a.k.div_ceil(KR) * KR);
+    let mut out = a.lhs_packed;
+    for block in (0..a.m).step_by(mr) {
+        let height = mr.min(a.m - block);
+        for k0 in (0..kp).step_by(KR) {
+            for r in 0..mr {
+                let r = if r < height { r } else { 0 };
+                // Not dereferenced past its k values (the one-row packer has a single row).
+                let row = a.lhs.wrapping_add((block + r) * a.lhs_stride);
+                for i in k0..k0 + KR {
+                    let bits = if i < a.k {
+                        // SAFETY: row block + r < m holds k source elements.
+                        unsafe { convert(v, row, i) }
+                    } else {
+                        0
+                    };
+                    // SAFETY: the packed buffer holds roundup(m, mr) * roundup(k, 4) values,
+                    // written in order.
+                    unsafe {
+                        out.cast::<u16>().write_unaligned(bits);
+                        out = out.add(2);
+                    }
+                }
+            }
+        }
+    }
+}
