@@ -1,20 +1,24 @@
-//! The bf16 LHS packers of the bf16 GEMM families (`lhs_quant_pack_bf16p8x4_f32_neon`,
-//! `lhs_quant_pack_bf16p1x4_f32_neon`, `lhs_pack_bf16p8x4_f16_neon`) through their C symbols:
-//! getters follow KleidiAI's formulas, packed bytes equal the reference (values converted by the
-//! `half` crate, round to nearest even as `BFCVT`), buffers sit against guard pages, and invalid
-//! arguments abort naming KleidiAI's assertion.
+//! The bf16 packers of the bf16 GEMM families through their C symbols: the LHS packers
+//! (`lhs_quant_pack_bf16p8x4_f32_neon`, `lhs_quant_pack_bf16p1x4_f32_neon`,
+//! `lhs_pack_bf16p8x4_f16_neon`) and the RHS packers (`rhs_quant_pack_kxn_bf16p12x4biasf32_f32_neon`,
+//! `rhs_pack_kxn_bf16p12x4bias{f32,f16}_f16_neon`). Getters follow KleidiAI's formulas and
+//! measured sizes, packed bytes equal the reference (values converted by the `half` crate, round
+//! to nearest even as `BFCVT`), buffers sit against guard pages, and invalid arguments abort
+//! naming KleidiAI's assertion.
 
 mod support;
 
 use rkai::ukernels::catalog::{self, Packer, PackerKind};
 use rkai::ukernels::pack::lhs_pack_bf16::Variant;
+use rkai::ukernels::pack::rhs_pack_bf16::Variant as RhsVariant;
 use rkai::ukernels::reference::lhs_bf16 as reference;
 use std::ptr;
-use support::cabi::{Getter2, LhsQuantPackHalfFn};
+use support::cabi::{Getter0, Getter2, LhsQuantPackHalfFn, RhsPackFloatFn};
 use support::guard::{EDGES, Edge, Guarded};
 use support::rng::Rng;
 
 type Getter1 = extern "C" fn(usize) -> usize;
+type Getter4 = extern "C" fn(usize, usize, usize, usize) -> usize;
 type Getter5 = extern "C" fn(usize, usize, usize, usize, usize) -> usize;
 
 fn sym<F: Copy>(verb: &str, name: &str) -> F {
@@ -185,6 +189,218 @@ fn packers_match_reference_bytes() {
     eprintln!("bf16 LHS packer cases: {cases}");
 }
 
+fn rhs_packers() -> Vec<&'static Packer> {
+    catalog::PACKERS
+        .iter()
+        .copied()
+        .filter(|p| matches!(p.kind, PackerKind::RhsBf16(_)))
+        .collect()
+}
+
+fn rhs_variant(p: &Packer) -> RhsVariant {
+    match p.kind {
+        PackerKind::RhsBf16(v) => v,
+        _ => unreachable!(),
+    }
+}
+
+fn rhs_packed_size(p: &Packer, n: usize, k: usize) -> usize {
+    match rhs_variant(p) {
+        RhsVariant::QuantF32 => sym::<Getter4>("get_rhs_packed_size", p.name)(n, k, 12, 4),
+        _ => sym::<Getter2>("get_rhs_packed_size", p.name)(n, k),
+    }
+}
+
+/// Packed sizes of the LHS and RHS packers equal the values measured on KleidiAI 1.30 for the
+/// bf16 kernels' pairs.
+#[test]
+fn packed_sizes_equal_kleidiai_values() {
+    let table = include_str!("data/kleidiai-1.30-packed-sizes.tsv");
+    let mut checked = 0;
+    for row in table
+        .lines()
+        .skip(1)
+        .map(|l| l.split('\t').collect::<Vec<_>>())
+    {
+        let (Some(lhs), Some(rhs)) = (catalog::packer(row[1]), catalog::packer(row[2])) else {
+            continue;
+        };
+        if !matches!(lhs.kind, PackerKind::LhsBf16(_)) {
+            continue;
+        }
+        let num = |i: usize| -> usize { row[i].parse().unwrap() };
+        let (m, n, k) = (num(4), num(5), num(6));
+        let mr = variant(lhs).mr();
+        assert_eq!(
+            sym::<Getter5>("get_lhs_packed_size", lhs.name)(m, k, mr, 4, 1),
+            num(8),
+            "{row:?}"
+        );
+        assert_eq!(rhs_packed_size(rhs, n, k), num(9), "{row:?}");
+        checked += 1;
+    }
+    assert!(checked >= 12, "measured rows checked: {checked}");
+}
+
+#[test]
+fn rhs_getters_follow_kleidiai_formulas() {
+    assert_eq!(rhs_packers().len(), 3);
+    for p in rhs_packers() {
+        let v = rhs_variant(p);
+        let (sb, bb) = (v.source_bytes(), v.bias_bytes());
+        assert_eq!(sym::<Getter0>("get_n_step", p.name)(), 12);
+        assert_eq!(sym::<Getter1>("get_rhs_offset", p.name)(24), 24 * sb);
+        assert_eq!(sym::<Getter1>("get_bias_offset", p.name)(24), 24 * bb);
+        let group = |k: usize| 12 * (bb + 2 * k.div_ceil(4) * 4);
+        let offset = match v {
+            RhsVariant::QuantF32 => sym::<Getter4>("get_rhs_packed_offset", p.name)(24, 10, 12, 4),
+            _ => sym::<Getter2>("get_rhs_packed_offset", p.name)(24, 10),
+        };
+        assert_eq!(offset, 2 * group(10));
+        assert_eq!(rhs_packed_size(p, 13, 10), 2 * group(10));
+        if v.has_stride_getter() {
+            assert_eq!(
+                sym::<Getter1>("get_rhs_packed_stride", p.name)(10),
+                group(10)
+            );
+        }
+    }
+}
+
+const RHS_FILL: u8 = 0xa5;
+
+/// Expected packed bytes: see `rkai_ukernels::pack::rhs_pack_bf16` for the two reproduced
+/// behaviours (K padding repeats source row 0; the missing biases of the last group are left as
+/// the destination held them, `RHS_FILL` here).
+fn expected_rhs(v: RhsVariant, n: usize, k: usize, w: &[u32], bias: Option<&[u32]>) -> Vec<u8> {
+    let (bb, kp) = (v.bias_bytes(), k.div_ceil(4) * 4);
+    let conv = |b: u32| match v {
+        RhsVariant::QuantF32 => expected_bf16(Variant::Bf16p8x4F32, b),
+        _ => expected_bf16(Variant::Bf16p8x4F16, b),
+    };
+    let mut out = Vec::new();
+    for g in 0..n.div_ceil(12) {
+        for c in 0..12 {
+            let j = g * 12 + c;
+            match (j < n, bias) {
+                (true, Some(b)) => out.extend_from_slice(&b[j].to_le_bytes()[..bb]),
+                (true, None) => out.extend(std::iter::repeat_n(0u8, bb)),
+                (false, _) => out.extend(std::iter::repeat_n(RHS_FILL, bb)),
+            }
+        }
+        for k0 in (0..kp).step_by(4) {
+            for c in 0..12 {
+                let j = g * 12 + c;
+                for kk in k0..k0 + 4 {
+                    let bits = match (j < n, kk < k) {
+                        (false, _) => 0,
+                        (true, true) => conv(w[kk * n + j]),
+                        (true, false) => conv(w[j]),
+                    };
+                    out.extend_from_slice(&bits.to_le_bytes());
+                }
+            }
+        }
+    }
+    out
+}
+
+fn rhs_pack_case(p: &Packer, n: usize, k: usize, with_bias: bool, seed: u64, edge: Edge) {
+    let v = rhs_variant(p);
+    let lv = match v {
+        RhsVariant::QuantF32 => Variant::Bf16p8x4F32,
+        _ => Variant::Bf16p8x4F16,
+    };
+    let (sb, bb) = (v.source_bytes(), v.bias_bytes());
+    let stride = n + 2;
+    let src = source_bits(lv, k.saturating_sub(1) * stride + n, seed, seed % 2 == 1);
+    let w: Vec<u32> = (0..k * n).map(|i| src[i / n * stride + i % n]).collect();
+    let bias: Option<Vec<u32>> = with_bias.then(|| {
+        let mut rng = Rng::new(seed ^ 7);
+        (0..n)
+            .map(|_| match bb {
+                4 => rng.f32(-2.0, 2.0).to_bits(),
+                _ => u32::from(half::f16::from_f32(rng.f32(-2.0, 2.0)).to_bits()),
+            })
+            .collect()
+    });
+    let bytes = |v: &[u32], b: usize| -> Vec<u8> {
+        v.iter()
+            .flat_map(|x| x.to_le_bytes()[..b].to_vec())
+            .collect()
+    };
+    let src_bytes = bytes(&src, sb);
+    let rhs = Guarded::from_bytes(
+        if src_bytes.is_empty() {
+            &[0]
+        } else {
+            &src_bytes
+        },
+        edge,
+    );
+    let bias_buf = bias
+        .as_ref()
+        .map(|b| Guarded::from_bytes(&bytes(b, bb), edge));
+    let size = rhs_packed_size(p, n, k);
+    let mut out = Guarded::from_bytes(&vec![RHS_FILL; size], edge);
+    // SAFETY: source, bias and output sized for k x n; scale and params null.
+    unsafe {
+        sym::<RhsPackFloatFn>("run", p.name)(
+            1,
+            n,
+            k,
+            12,
+            4,
+            1,
+            sb * stride,
+            rhs.ptr().cast(),
+            bias_buf.as_ref().map_or(ptr::null(), |b| b.ptr().cast()),
+            ptr::null(),
+            out.mut_ptr().cast(),
+            0,
+            ptr::null(),
+        )
+    };
+    let expect = expected_rhs(v, n, k, &w, bias.as_deref());
+    assert_eq!(
+        out.bytes(),
+        &expect[..],
+        "{} n={n} k={k} bias={with_bias} {edge:?}",
+        p.name
+    );
+}
+
+#[test]
+fn rhs_packers_match_reference_bytes() {
+    let mut cases = 0;
+    for p in rhs_packers() {
+        for (seed, &(n, k)) in [
+            (1, 1),
+            (12, 4),
+            (13, 5),
+            (5, 3),
+            (24, 8),
+            (25, 9),
+            (36, 14),
+            (40, 7),
+            (7, 33),
+            (100, 2),
+            (3, 0),
+        ]
+        .iter()
+        .enumerate()
+        {
+            for with_bias in [false, true] {
+                for edge in EDGES {
+                    rhs_pack_case(p, n, k, with_bias, seed as u64, edge);
+                    cases += 1;
+                }
+            }
+        }
+    }
+    eprintln!("bf16 RHS packer cases: {cases}");
+}
+
 /// The conversion the portable packers use equals the `BFCVT` instruction (and `FCVT` for the
 /// f16 widening) on CPUs with FEAT_BF16.
 #[cfg(target_arch = "aarch64")]
@@ -277,6 +493,13 @@ mod random_shapes {
                 pack_case(p, m, k, pad, seed, seed % 2 == 0, Edge::End);
             }
         }
+
+        #[test]
+        fn random_weights_match_reference(n in 1usize..60, k in 0usize..40, seed in any::<u64>()) {
+            for p in rhs_packers() {
+                rhs_pack_case(p, n, k, seed % 3 != 0, seed, Edge::End);
+            }
+        }
     }
 }
 
@@ -308,6 +531,38 @@ fn run_call(packer: &str, m: usize, mr: usize, kr: usize, sr: usize, start: usiz
             },
             32,
             out.as_mut_ptr().cast(),
+        )
+    }
+}
+
+const RQ: &str = "rhs_quant_pack_kxn_bf16p12x4biasf32_f32_neon";
+const RF: &str = "rhs_pack_kxn_bf16p12x4biasf32_f16_neon";
+const RH: &str = "rhs_pack_kxn_bf16p12x4biasf16_f16_neon";
+
+/// Calls an RHS `packer` for n = 12, k = 8 with the given overrides.
+fn rhs_call(packer: &str, num_groups: usize, nr: usize, kr: usize, scale: bool) {
+    let w = [0u8; 1024];
+    let mut out = vec![0u8; 4096];
+    // SAFETY: buffers cover n = 12, k = 8; the call is expected to abort.
+    unsafe {
+        sym::<RhsPackFloatFn>("run", packer)(
+            num_groups,
+            12,
+            8,
+            nr,
+            kr,
+            1,
+            48,
+            w.as_ptr().cast(),
+            ptr::null(),
+            if scale {
+                w.as_ptr().cast()
+            } else {
+                ptr::null()
+            },
+            out.as_mut_ptr().cast(),
+            0,
+            ptr::null(),
         )
     }
 }
@@ -367,6 +622,34 @@ fn cases() -> Vec<Case> {
                 sym::<Getter2>("get_lhs_offset", H8)(4, 64);
             },
         ),
+        ("rhs_nr", run(RQ), "kai_nr == nr", || {
+            rhs_call(RQ, 1, 8, 4, false)
+        }),
+        ("rhs_kr", run(RH), "kr == kai_kr", || {
+            rhs_call(RH, 1, 12, 2, false)
+        }),
+        ("rhs_num_groups", run(RF), "num_groups == 1", || {
+            rhs_call(RF, 2, 12, 4, false)
+        }),
+        ("rhs_scale", run(RQ), "scale == NULL", || {
+            rhs_call(RQ, 1, 12, 4, true)
+        }),
+        (
+            "rhs_offset",
+            format!("kai_get_rhs_offset_{RH}"),
+            "n_idx % kai_nr == 0",
+            || {
+                sym::<Getter1>("get_rhs_offset", RH)(6);
+            },
+        ),
+        (
+            "rhs_packed_size_nr",
+            format!("kai_get_rhs_packed_size_{RQ}"),
+            "kai_nr == nr",
+            || {
+                sym::<Getter4>("get_rhs_packed_size", RQ)(24, 8, 16, 4);
+            },
+        ),
         (
             "packed_size_kr",
             format!("kai_get_lhs_packed_size_{H8}"),
@@ -397,8 +680,5 @@ fn violations_abort_with_function_and_condition() {
         let out = support::death::run_child("death_child", name);
         support::death::expect_abort(&out, symbol, condition);
     }
-    eprintln!(
-        "{} bf16 LHS packer contract violations checked",
-        cases.len()
-    );
+    eprintln!("{} bf16 packer contract violations checked", cases.len());
 }

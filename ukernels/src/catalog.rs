@@ -172,6 +172,9 @@ pub enum PackerKind {
     /// bf16 LHS of the bf16 GEMM families (`lhs_quant_pack_bf16p{8,1}x4_f32_neon`,
     /// `lhs_pack_bf16p8x4_f16_neon`).
     LhsBf16(crate::pack::lhs_pack_bf16::Variant),
+    /// bf16 RHS with the bias in front (`rhs_quant_pack_kxn_bf16p12x4biasf32_f32_neon`,
+    /// `rhs_pack_kxn_bf16p12x4bias{f32,f16}_f16_neon`).
+    RhsBf16(crate::pack::rhs_pack_bf16::Variant),
 }
 
 impl PackerKind {
@@ -183,6 +186,7 @@ impl PackerKind {
             PackerKind::RhsQsi8cxp(_) => Some(RhsLayout::Qsi8cxp),
             PackerKind::RhsQsi4c32p(_) => Some(RhsLayout::Qsi4c32p { bl }),
             PackerKind::RhsFloat(v) => Some(v.layout()),
+            PackerKind::RhsBf16(v) => Some(v.layout()),
         }
     }
 }
@@ -397,6 +401,24 @@ pub static LHS_PACK_BF16P8X4_F16_NEON: Packer = Packer {
     kind: PackerKind::LhsBf16(crate::pack::lhs_pack_bf16::Variant::Bf16p8x4F16),
 };
 
+/// `kai_rhs_quant_pack_kxn_bf16p12x4biasf32_f32_neon`.
+pub static RHS_QUANT_PACK_KXN_BF16P12X4BIASF32_F32_NEON: Packer = Packer {
+    name: "rhs_quant_pack_kxn_bf16p12x4biasf32_f32_neon",
+    kind: PackerKind::RhsBf16(crate::pack::rhs_pack_bf16::Variant::QuantF32),
+};
+
+/// `kai_rhs_pack_kxn_bf16p12x4biasf32_f16_neon`.
+pub static RHS_PACK_KXN_BF16P12X4BIASF32_F16_NEON: Packer = Packer {
+    name: "rhs_pack_kxn_bf16p12x4biasf32_f16_neon",
+    kind: PackerKind::RhsBf16(crate::pack::rhs_pack_bf16::Variant::F16BiasF32),
+};
+
+/// `kai_rhs_pack_kxn_bf16p12x4biasf16_f16_neon`.
+pub static RHS_PACK_KXN_BF16P12X4BIASF16_F16_NEON: Packer = Packer {
+    name: "rhs_pack_kxn_bf16p12x4biasf16_f16_neon",
+    kind: PackerKind::RhsBf16(crate::pack::rhs_pack_bf16::Variant::F16BiasF16),
+};
+
 /// Every packer, in header-generation order.
 pub static PACKERS: &[&Packer] = &[
     &LHS_QUANT_PACK_QAI8DXP_F32,
@@ -421,6 +443,9 @@ pub static PACKERS: &[&Packer] = &[
     &LHS_QUANT_PACK_BF16P8X4_F32_NEON,
     &LHS_QUANT_PACK_BF16P1X4_F32_NEON,
     &LHS_PACK_BF16P8X4_F16_NEON,
+    &RHS_QUANT_PACK_KXN_BF16P12X4BIASF32_F32_NEON,
+    &RHS_PACK_KXN_BF16P12X4BIASF32_F16_NEON,
+    &RHS_PACK_KXN_BF16P12X4BIASF16_F16_NEON,
 ];
 
 const QSI4CXP_RHS: &[&Packer] = &[

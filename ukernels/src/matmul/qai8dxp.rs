@@ -90,7 +90,7 @@ pub unsafe fn run(kernel: &MatmulKernel, a: &Args) {
             RhsLayout::Qsi8cxp => unsafe { int8::portable::run(tile, a) },
             RhsLayout::Qsi4c32p { .. } => unsafe { int4_blockwise::portable::run(tile, a) },
             // Float kernels are dispatched by their own family module, never here.
-            RhsLayout::FloatBias { .. } => {}
+            RhsLayout::FloatBias { .. } | RhsLayout::Bf16Bias { .. } => {}
         },
     };
     match kernel.family.output().narrowing() {

@@ -2,6 +2,7 @@
 
 pub mod lhs_pack_bf16;
 pub mod lhs_quant_pack_qai8dxp;
+pub mod rhs_pack_bf16;
 pub mod rhs_pack_float;
 pub mod rhs_pack_nxk_qsi4cxps1s0_qsu4cxs1s0;
 pub mod rhs_pack_qsi4c32p_qsu4c32s1s0;
