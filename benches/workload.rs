@@ -177,11 +177,22 @@ impl Workload {
         }
     }
 
-    /// A float GEMM kernel (unpacked f32 LHS, K x N f32 weights for its first RHS packer).
+    /// A float GEMM kernel (unpacked f32 or f16 LHS, K x N weights of the same type for its
+    /// first RHS packer).
     fn new_float(kernel: &'static MatmulKernel, m: usize, n: usize, k: usize) -> Self {
+        let es = kernel.family.output().size();
         let values = |len: usize, period: usize| -> Vec<u8> {
             (0..len)
-                .flat_map(|i| (((i % period) as f32 - 48.0) * 0.01).to_le_bytes())
+                .flat_map(|i| {
+                    let v = ((i % period) as f32 - 48.0) * 0.01;
+                    if es == 2 {
+                        rkai::ukernels::float::f16::from_f32(v)
+                            .to_le_bytes()
+                            .to_vec()
+                    } else {
+                        v.to_le_bytes().to_vec()
+                    }
+                })
                 .collect()
         };
         let rhs_name = kernel.rhs_packers[0].name;
@@ -193,14 +204,15 @@ impl Workload {
             k,
             bl: 0,
             lhs: values(m * k, 97),
-            lhs_stride: 4 * k,
+            lhs_stride: es * k,
             rhs: values(k * n, 89),
-            rhs_stride: 4 * n,
+            rhs_stride: es * n,
             scale: Vec::new(),
+            // The f16 packers read these as halves: 0 and 1.75 alternately.
             bias: vec![0.5; n],
             lhs_packed: Vec::new(),
             rhs_packed: vec![0; rhs_size],
-            dst: vec![0; m * n * 4],
+            dst: vec![0; m * n * es],
         }
     }
 

@@ -20,9 +20,15 @@ asm = open(sys.argv[1]).read().splitlines()
 # tile over 32 K values. Stems, ISAs and tiles come from the catalog (one entry per kernel).
 catalog = open("ukernels/src/catalog.rs").read()
 INSTR = {"NeonDotprod": "SDOT", "NeonI8mm": "SMMLA", "SveDotprod": "SDOT", "SveI8mm": "SMMLA",
-         "Sve2Dotprod": "SDOT", "Sve2I8mm": "SMMLA", "Neon": "FMLA", "Sve": "FMLA"}
+         "Sve2Dotprod": "SDOT", "Sve2I8mm": "SMMLA", "Neon": "FMLA", "Sve": "FMLA",
+         "NeonFp16": "HFMLA"}
 # K values one iteration covers: 32 for the integer loops, 4 for the float (FMLA) loops.
-K_PER_ITERATION = {"SDOT": 32, "SMMLA": 32, "FMLA": 4}
+K_PER_ITERATION = {"SDOT": 32, "SMMLA": 32, "FMLA": 4, "HFMLA": 4}
+# Float loops that cover more K values per iteration than their instruction's default.
+K_PER_ITERATION_STEM = {
+    "matmul_clamp_f16_f16_f16p32x1b_6x32_neon_mla_cortexa55": 8,
+    "matmul_clamp_f16_f16_f16p16x1biasf16_6x16x8_neon_mla": 8,
+}
 # 32-bit lanes of an SVE vector in the LLVM model of each core (None: no SVE). VL-scaled kernels
 # (n_step a multiple of the vector length) are measured at each core's own width.
 SVE_LANES32 = {"neoverse-n1": None, "neoverse-n2": 4, "neoverse-v1": 8, "neoverse-v2": 4}
@@ -64,7 +70,8 @@ for stem, (isa, m_step, n_step, module) in KERNELS.items():
     if module == stem:
         rows = ROWS_PER_ITERATION.get(stem, m_step)
         n_step = n_step // 2 if stem in HALF_COLUMNS else n_step
-        REGIONS[stem] = (stem, rows * n_step * K_PER_ITERATION[INSTR[isa]], INSTR[isa])
+        kpi = K_PER_ITERATION_STEM.get(stem, K_PER_ITERATION[INSTR[isa]])
+        REGIONS[stem] = (stem, rows * n_step * kpi, INSTR[isa])
 SHARED = {stem: module for stem, (_, _, _, module) in KERNELS.items() if module != stem}
 # Peak int8 MACs per cycle per core (anchors §C2: SDOT 16 MAC, SMMLA 32 MAC per instruction).
 PEAK = {
@@ -72,6 +79,8 @@ PEAK = {
     "SMMLA": {"neoverse-n1": None, "neoverse-n2": 64, "neoverse-v1": 128, "neoverse-v2": 128},
     # f32 FMLA: 2 (N1, N2) or 4 (V1, V2) 128-bit pipes of 4 lanes; on V1 SVE runs 2 x 256 bits.
     "FMLA": {"neoverse-n1": 8, "neoverse-n2": 8, "neoverse-v1": 16, "neoverse-v2": 16},
+    # f16 FMLA (FEAT_FP16): 8 lanes per 128 bits on the same pipes.
+    "HFMLA": {"neoverse-n1": 16, "neoverse-n2": 16, "neoverse-v1": 32, "neoverse-v2": 32},
 }
 CPUS = ["neoverse-n1", "neoverse-n2", "neoverse-v1", "neoverse-v2"]
 # Cores whose ISA runs a kernel: SVE2 loops only on N2 and V2 (N1 has no SVE, V1 no SVE2);
@@ -141,7 +150,7 @@ print()
 print("| kernel | kind | figure on V2 | target | status |")
 print("|---|---|---|---|---|")
 for stem, cpu, n, cyc, macs, per, instr, peak, pct in rows:
-    if cpu != "neoverse-v2" or instr == "FMLA":
+    if cpu != "neoverse-v2" or instr in ("FMLA", "HFMLA"):
         continue
     int8 = "qsi8cxp" in stem
     m_step, n_step = KERNELS[stem][1], KERNELS[stem][2] * lanes(stem, cpu)
@@ -191,16 +200,33 @@ for stem in ["matmul_clamp_f32_f32_f32p16x1b_6x16_neon_mla",
                              input=src, capture_output=True, text=True, check=True).stdout
         cycles = int(re.search(r"Total Cycles:\s+(\d+)", out).group(1)) / 1000
         print(f"| `{stem[len('matmul_clamp_f32_f32_f32p16x1b_6x16_'):]}` | {cpu} | {len(bodies[stem])} | {cycles:.1f} | {384 / cycles:.1f} |")
+
+# The same comparison for the f16 6x32 tile (generic: 4 K values per iteration, A55: 8).
+print()
+print("### The f16 6x32 loop: generic and Cortex-A55 schedules")
+print()
+print("| loop | core | instructions/iter | K values/iter | cycles/iter (llvm-mca) | f16 MACs/cycle |")
+print("|---|---|---|---|---|---|")
+for stem in ["matmul_clamp_f16_f16_f16p32x1b_6x32_neon_mla",
+             "matmul_clamp_f16_f16_f16p32x1b_6x32_neon_mla_cortexa55"]:
+    src = ".arch armv8.2-a+fp16\n" + "\n".join(bodies[stem]) + "\n"
+    macs = REGIONS[stem][1]
+    for cpu in ["cortex-a55", "neoverse-n1"]:
+        out = subprocess.run(["llvm-mca-22", "-mtriple=aarch64", f"-mcpu={cpu}", "-iterations=1000"],
+                             input=src, capture_output=True, text=True, check=True).stdout
+        cycles = int(re.search(r"Total Cycles:\s+(\d+)", out).group(1)) / 1000
+        print(f"| `{stem[len('matmul_clamp_f16_f16_f16p32x1b_6x32_'):]}` | {cpu} | {len(bodies[stem])} | {macs // 192} | {cycles:.1f} | {macs / cycles:.1f} |")
 PY
 )
 
 cat <<DOC
 ## Inner loops (llvm-mca-22, 1000 iterations of the marked K loop)
 
-MACs are int8 x int4 (or f32 for the FMLA rows) multiply-accumulates; peak is the core's rate
-for the instruction the kernel is built on (SDOT 16 MAC, SMMLA 32 MAC, FMLA 4 MAC per 128 bits;
-pipes per \`anchors-architecture-and-performance.md\` §C2). Vector-length-agnostic SVE loops are
-measured at each core's vector length (none on N1).
+MACs are int8 x int4 (or f32 for the FMLA rows, f16 for the HFMLA rows) multiply-accumulates;
+peak is the core's rate for the instruction the kernel is built on (SDOT 16 MAC, SMMLA 32 MAC,
+FMLA 4 MAC, f16 FMLA 8 MAC per 128 bits;
+pipes per \`anchors-architecture-and-performance.md\` §C2). The SVE loop is measured at each
+core's vector length (none on N1).
 
 $table
 
@@ -235,17 +261,8 @@ Reading the numbers:
   block sums plus 16 f32 accumulators; keeping the f32 accumulators in memory (load, FMLA,
   store once per block, about 25% extra at bl = 128) or using v8-v15 with fewer operand
   registers are the candidate fixes, not implemented.
-- The f16- and bf16-output kernels run the f32 loops listed here, then narrow each result once.
-- rkai's SVE2 kernels (\`_sve2_\`) are vector-length agnostic: \`n_step\` and \`nr\` are
-  multiples of the run-time vector length, so one binary serves 128- to 2048-bit cores. LLVM
-  models N2 and V2 with 128-bit SVE, where one VL32 unit is 4 columns; the MACs above count
-  those columns, and a wider core multiplies the work per iteration by its width. Against NEON at
-  the same 128 bits they win where the wider register file lets a tile reuse more: the int4
-  SMMLA 16x2vl loop decodes each weight register once per 8 row pairs (8 decodes per 64 SMMLA,
-  against 16 for the NEON 8x8); the GEMVs broadcast each 8-value activation block to the whole
-  vector. Where they trail the best NEON loop (the SDOT GEMMs, whose \`LD1RD\` row broadcasts
-  cost one load per 2 SDOT), run-time selection still prefers NEON on 128-bit cores: it ranks SVE
-  first only when the vector is wider than 128 bits.
+- The f16- and bf16-output quantized kernels run the f32 loops listed here, then narrow each
+  result once.
 - Float GEMMs (\`matmul_clamp_f32_f32_f32p\`): the 6x16 and 6x8 FMLA loops keep 24 (12)
   accumulators and load each packed RHS vector once per 6 rows, so on out-of-order cores they
   are bound by the FMLA pipes. The Cortex-A55 variant of the 6x16 tile never loads 128 bits
@@ -256,4 +273,19 @@ Reading the numbers:
   see this (it issues two Q-form FMLAs per cycle and charges nothing for 128-bit loads), so the
   table above shows the A55 schedule slower under llvm-mca on both cores; on out-of-order cores
   it is slower for real (more instructions), which is why both variants exist.
+- f16 GEMMs (\`matmul_clamp_f16_f16_f16p\`, FEAT_FP16, f16 accumulators): the same register
+  plans on 8 half lanes, so the 6x32 and 6x16x8 loops are bound by the FMLA pipes like their
+  f32 siblings (twice the MACs per instruction). The Cortex-A55 6x32 schedule covers 8 K values
+  per iteration (one 128-bit LHS block) with 192 FMLAs and 125 companions (\`ldr d\`, integer
+  loads, \`INS\`); the same llvm-mca caveat applies as for the f32 A55 loop.
+- rkai's SVE2 kernels (\`_sve2_\`) are vector-length agnostic: \`n_step\` and \`nr\` are
+  multiples of the run-time vector length, so one binary serves 128- to 2048-bit cores. LLVM
+  models N2 and V2 with 128-bit SVE, where one VL32 unit is 4 columns; the MACs above count
+  those columns, and a wider core multiplies the work per iteration by its width. Against NEON at
+  the same 128 bits they win where the wider register file lets a tile reuse more: the int4
+  SMMLA 16x2vl loop decodes each weight register once per 8 row pairs (8 decodes per 64 SMMLA,
+  against 16 for the NEON 8x8); the GEMVs broadcast each 8-value activation block to the whole
+  vector. Where they trail the best NEON loop (the SDOT GEMMs, whose \`LD1RD\` row broadcasts
+  cost one load per 2 SDOT), run-time selection still prefers NEON on 128-bit cores: it ranks SVE
+  first only when the vector is wider than 128 bits.
 DOC

@@ -8,6 +8,7 @@ use crate::catalog::{Family, PackerKind};
 use crate::matmul::output::Output;
 use crate::pack::Source;
 use crate::pack::lhs_quant_pack_qai8dxp::LhsType;
+use crate::pack::rhs_pack_bf16::Variant as Bf16RhsPacker;
 use crate::pack::rhs_pack_qsi4c32p_qsu4c32s1s0::Variant as Qsi4c32pPacker;
 
 /// One parameter: its C spelling, its Rust FFI spelling, its name.
@@ -251,6 +252,13 @@ const RHS_PACK_QSI4C32PF16: &[CFunction] = &[
 /// The function set of the `qai8dxp` LHS packers, which differ only in the type of `lhs`.
 macro_rules! lhs_quant_pack_functions {
     ($lhs_c:literal, $lhs_rust:literal) => {
+        lhs_quant_pack_functions!(
+            $lhs_c,
+            $lhs_rust,
+            "Quantizes m rows to int8 (per-row asymmetric) and packs them."
+        )
+    };
+    ($lhs_c:literal, $lhs_rust:literal, $run_doc:literal) => {
         &[
             getter("get_m_step", &[size("mr")], "Row step of the packer."),
             getter(
@@ -284,7 +292,7 @@ macro_rules! lhs_quant_pack_functions {
                     size("lhs_stride"),
                     p("void*", "*mut core::ffi::c_void", "lhs_packed"),
                 ],
-                doc: "Quantizes m rows to int8 (per-row asymmetric) and packs them.",
+                doc: $run_doc,
             },
         ]
     };
@@ -293,6 +301,12 @@ macro_rules! lhs_quant_pack_functions {
 const LHS_QUANT_PACK_F32: &[CFunction] = lhs_quant_pack_functions!("const float*", "*const f32");
 const LHS_QUANT_PACK_HALF: &[CFunction] =
     lhs_quant_pack_functions!("const void*", "*const core::ffi::c_void");
+/// The bf16 LHS packers: the same prototypes as the `qai8dxp` LHS packers with `const void*` rows.
+const LHS_PACK_BF16: &[CFunction] = lhs_quant_pack_functions!(
+    "const void*",
+    "*const core::ffi::c_void",
+    "Converts m rows to bf16 and packs them in blocks of mr rows by 4 K values."
+);
 
 /// The function set of the per-channel RHS packers, which differ only in the element type of the
 /// source and the type of their parameter struct.
@@ -570,6 +584,37 @@ const RHS_PACK_FLOAT_KXN_NO_STRIDE: &[CFunction] =
     rhs_pack_float_functions!(RHS_OFFSET_KXN, [], "rhs_stride");
 const RHS_PACK_FLOAT_NXK: &[CFunction] =
     rhs_pack_float_functions!(RHS_OFFSET_NXK, [PACKED_STRIDE_COLUMN], "rhs_stride");
+/// `rhs_pack_kxn_bf16p12x4biasf16_f16_neon` (a stride getter, `rhs_stride`).
+const RHS_PACK_BF16_KXN_STRIDE: &[CFunction] =
+    rhs_pack_float_functions!(RHS_OFFSET_KXN, [PACKED_STRIDE_GROUP], "rhs_stride");
+/// `rhs_quant_pack_kxn_bf16p12x4biasf32_f32_neon`: its offset and size getters also take `nr` and
+/// `kr` (routed to their own Rust functions).
+const RHS_QUANT_PACK_BF16_KXN: &[CFunction] = &[
+    getter("get_n_step", NO_PARAMS, "Columns per packed group."),
+    RHS_OFFSET_KXN,
+    getter(
+        "get_bias_offset",
+        &[size("n_idx")],
+        "Byte offset of the bias of column n_idx.",
+    ),
+    CFunction {
+        field: "get_rhs_packed_offset_nrkr",
+        ..getter(
+            "get_rhs_packed_offset",
+            &[size("n_idx"), size("k"), size("nr"), size("kr")],
+            "Byte offset of the packed group holding column n_idx.",
+        )
+    },
+    CFunction {
+        field: "get_rhs_packed_size_nrkr",
+        ..getter(
+            "get_rhs_packed_size",
+            &[size("n"), size("k"), size("nr"), size("kr")],
+            "Bytes of the packed RHS.",
+        )
+    },
+    RHS_PACK_FLOAT_KXN_NO_STRIDE[5],
+];
 
 impl Family {
     /// The C functions every kernel of the family exports, in interface-struct order.
@@ -619,6 +664,10 @@ impl PackerKind {
         match self {
             PackerKind::LhsQuantQai8dxp(LhsType::F32) => LHS_QUANT_PACK_F32,
             PackerKind::LhsQuantQai8dxp(_) => LHS_QUANT_PACK_HALF,
+            PackerKind::LhsBf16(_) => LHS_PACK_BF16,
+            PackerKind::RhsBf16(Bf16RhsPacker::QuantF32) => RHS_QUANT_PACK_BF16_KXN,
+            PackerKind::RhsBf16(Bf16RhsPacker::F16BiasF16) => RHS_PACK_BF16_KXN_STRIDE,
+            PackerKind::RhsBf16(Bf16RhsPacker::F16BiasF32) => RHS_PACK_FLOAT_KXN_NO_STRIDE,
             PackerKind::RhsQsi4cxp(_) | PackerKind::RhsQsi4cxps1s0 => RHS_PACK_QSI4CXP,
             PackerKind::RhsQsi8cxp(_) => RHS_PACK_QSI8CXP,
             PackerKind::RhsQsi4c32p(Qsi4c32pPacker::Kxn) => RHS_PACK_QSI4C32P_KXN,
@@ -636,7 +685,7 @@ impl PackerKind {
     /// `#define` aliases the packer's header declares (`{name}` substituted).
     pub const fn c_defines(self) -> &'static [(&'static str, &'static str)] {
         match self {
-            PackerKind::LhsQuantQai8dxp(_) => &[],
+            PackerKind::LhsQuantQai8dxp(_) | PackerKind::LhsBf16(_) | PackerKind::RhsBf16(_) => &[],
             PackerKind::RhsQsi4cxp(_) | PackerKind::RhsQsi4cxps1s0 => {
                 &[("kai_{name}_params", "kai_rhs_pack_qs4cxs1s0_param")]
             }
@@ -656,6 +705,8 @@ impl PackerKind {
             PackerKind::LhsQuantQsi8d32p(_) => "lhs_quant_pack_qsi8d32p",
             PackerKind::RhsQsi4c32pf16(_) => "rhs_pack_qsi4c32pscalef16_qsu4c32s16s0",
             PackerKind::RhsFloat(_) => "rhs_pack_float",
+            PackerKind::LhsBf16(_) => "lhs_pack_bf16",
+            PackerKind::RhsBf16(_) => "rhs_pack_bf16",
         }
     }
 }

@@ -187,18 +187,27 @@ pub enum PackerKind {
     /// Float RHS with the bias in front (`rhs_pack_{kxn,nxk}_x32p16x1b*`, `..._f32p8x1biasf32_...`,
     /// `..._x32p4vlx1b_..._sve`).
     RhsFloat(FloatPacker),
+    /// bf16 LHS of the bf16 GEMM families (`lhs_quant_pack_bf16p{8,1}x4_f32_neon`,
+    /// `lhs_pack_bf16p8x4_f16_neon`).
+    LhsBf16(crate::pack::lhs_pack_bf16::Variant),
+    /// bf16 RHS with the bias in front (`rhs_quant_pack_kxn_bf16p12x4biasf32_f32_neon`,
+    /// `rhs_pack_kxn_bf16p12x4bias{f32,f16}_f16_neon`).
+    RhsBf16(crate::pack::rhs_pack_bf16::Variant),
 }
 
 impl PackerKind {
     /// Format an RHS packer writes (`None` for LHS packers); `bl` as for [`Family::rhs_layout`].
     pub const fn rhs_layout(self, bl: usize) -> Option<RhsLayout> {
         match self {
-            PackerKind::LhsQuantQai8dxp(_) | PackerKind::LhsQuantQsi8d32p(_) => None,
+            PackerKind::LhsQuantQai8dxp(_)
+            | PackerKind::LhsQuantQsi8d32p(_)
+            | PackerKind::LhsBf16(_) => None,
             PackerKind::RhsQsi4cxp(_) | PackerKind::RhsQsi4cxps1s0 => Some(RhsLayout::Qsi4cxp),
             PackerKind::RhsQsi8cxp(_) => Some(RhsLayout::Qsi8cxp),
             PackerKind::RhsQsi4c32p(_) => Some(RhsLayout::Qsi4c32p { bl }),
             PackerKind::RhsQsi4c32pf16(_) => Some(RhsLayout::Qsi4c32pf16 { bl }),
             PackerKind::RhsFloat(v) => Some(v.layout()),
+            PackerKind::RhsBf16(v) => Some(v.layout()),
         }
     }
 }
@@ -432,6 +441,42 @@ pub static RHS_PACK_KXN_F16P16X1BIASF16_F16_F16_NEON: Packer = Packer {
     kind: PackerKind::RhsFloat(FloatPacker::KxnF16p16x1biasf16),
 };
 
+/// `kai_lhs_quant_pack_bf16p8x4_f32_neon`.
+pub static LHS_QUANT_PACK_BF16P8X4_F32_NEON: Packer = Packer {
+    name: "lhs_quant_pack_bf16p8x4_f32_neon",
+    kind: PackerKind::LhsBf16(crate::pack::lhs_pack_bf16::Variant::Bf16p8x4F32),
+};
+
+/// `kai_lhs_quant_pack_bf16p1x4_f32_neon`.
+pub static LHS_QUANT_PACK_BF16P1X4_F32_NEON: Packer = Packer {
+    name: "lhs_quant_pack_bf16p1x4_f32_neon",
+    kind: PackerKind::LhsBf16(crate::pack::lhs_pack_bf16::Variant::Bf16p1x4F32),
+};
+
+/// `kai_lhs_pack_bf16p8x4_f16_neon`.
+pub static LHS_PACK_BF16P8X4_F16_NEON: Packer = Packer {
+    name: "lhs_pack_bf16p8x4_f16_neon",
+    kind: PackerKind::LhsBf16(crate::pack::lhs_pack_bf16::Variant::Bf16p8x4F16),
+};
+
+/// `kai_rhs_quant_pack_kxn_bf16p12x4biasf32_f32_neon`.
+pub static RHS_QUANT_PACK_KXN_BF16P12X4BIASF32_F32_NEON: Packer = Packer {
+    name: "rhs_quant_pack_kxn_bf16p12x4biasf32_f32_neon",
+    kind: PackerKind::RhsBf16(crate::pack::rhs_pack_bf16::Variant::QuantF32),
+};
+
+/// `kai_rhs_pack_kxn_bf16p12x4biasf32_f16_neon`.
+pub static RHS_PACK_KXN_BF16P12X4BIASF32_F16_NEON: Packer = Packer {
+    name: "rhs_pack_kxn_bf16p12x4biasf32_f16_neon",
+    kind: PackerKind::RhsBf16(crate::pack::rhs_pack_bf16::Variant::F16BiasF32),
+};
+
+/// `kai_rhs_pack_kxn_bf16p12x4biasf16_f16_neon`.
+pub static RHS_PACK_KXN_BF16P12X4BIASF16_F16_NEON: Packer = Packer {
+    name: "rhs_pack_kxn_bf16p12x4biasf16_f16_neon",
+    kind: PackerKind::RhsBf16(crate::pack::rhs_pack_bf16::Variant::F16BiasF16),
+};
+
 /// Every packer, in header-generation order.
 pub static PACKERS: &[&Packer] = &[
     &LHS_QUANT_PACK_QAI8DXP_F32,
@@ -458,6 +503,12 @@ pub static PACKERS: &[&Packer] = &[
     &RHS_PACK_KXN_X16P32X1B_X16_X16_NEON,
     &RHS_PACK_NXK_X16P32X1BX16_X16_X16_NEON,
     &RHS_PACK_KXN_F16P16X1BIASF16_F16_F16_NEON,
+    &LHS_QUANT_PACK_BF16P8X4_F32_NEON,
+    &LHS_QUANT_PACK_BF16P1X4_F32_NEON,
+    &LHS_PACK_BF16P8X4_F16_NEON,
+    &RHS_QUANT_PACK_KXN_BF16P12X4BIASF32_F32_NEON,
+    &RHS_PACK_KXN_BF16P12X4BIASF32_F16_NEON,
+    &RHS_PACK_KXN_BF16P12X4BIASF16_F16_NEON,
 ];
 
 const QSI4CXP_RHS: &[&Packer] = &[

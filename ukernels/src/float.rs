@@ -200,6 +200,28 @@ pub mod f16 {
     pub fn clamp_upper_first(y: u16, lo: u16, hi: u16) -> u16 {
         fmax(fmin(y, hi), lo)
     }
+
+    /// The f32 bits of a half, as `FCVTL` widens it (exact; NaNs quieted, payload kept).
+    pub fn to_f32_bits(x: u16) -> u32 {
+        let sign = u32::from(x & 0x8000) << 16;
+        let (e, m) = (u32::from((x >> 10) & 0x1f), u32::from(x & 0x3ff));
+        match e {
+            0x1f if m == 0 => sign | 0x7f80_0000,
+            0x1f => sign | 0x7fc0_0000 | (m << 13),
+            // Subnormal (or zero): m * 2^-24 is exact in f32.
+            0 => sign | (m as f32 * (1.0 / 16_777_216.0)).to_bits(),
+            e => sign | ((e + 112) << 23) | (m << 13),
+        }
+    }
+}
+
+/// The bf16 bits of an f32 given as bits, as `BFCVT` rounds it with FPCR.DN = 0, FZ = 0: to
+/// nearest, ties to even (overflow to infinity, subnormals kept); NaNs quieted, upper payload kept.
+pub const fn bf16_from_f32_bits(b: u32) -> u16 {
+    if b & 0x7fff_ffff > 0x7f80_0000 {
+        return ((b >> 16) | 0x0040) as u16;
+    }
+    ((b + 0x7fff + ((b >> 16) & 1)) >> 16) as u16
 }
 
 /// Arm NaN propagation with FPCR.DN = 0: a signalling NaN operand wins, then the first NaN;
@@ -321,6 +343,38 @@ mod tests {
         assert_eq!(f16::fmla(0x7e00, 0x7c00, 0x0000), 0x7e00);
         assert_eq!(f16::fmla(0x3c00, 0x7d00, 0xfe01), 0x7f00);
         assert_eq!(f16::clamp_upper_first(0x4000, 0x4200, 0x3c00), 0x4200);
+    }
+
+    #[test]
+    fn bf16_and_half_widening_match_the_half_crate() {
+        for bits in 0..=0xffffu16 {
+            let wide = f16::to_f32_bits(bits);
+            let nan = bits & 0x7c00 == 0x7c00 && bits & 0x3ff != 0;
+            if !nan {
+                assert_eq!(f32::from_bits(wide), half::f16::from_bits(bits).to_f32());
+            } else {
+                assert_eq!(wide & 0x7fc0_0000, 0x7fc0_0000, "{bits:#06x} quieted");
+            }
+        }
+        let mut x = 0x1234_5677u32;
+        for _ in 0..200_000 {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            let f = f32::from_bits(x);
+            if !f.is_nan() {
+                assert_eq!(
+                    bf16_from_f32_bits(x),
+                    half::bf16::from_f32(f).to_bits(),
+                    "{x:#x}"
+                );
+            }
+        }
+        assert_eq!(bf16_from_f32_bits(0x3f80_8000), 0x3f80); // tie to even (down)
+        assert_eq!(bf16_from_f32_bits(0x3f81_8000), 0x3f82); // tie to even (up)
+        assert_eq!(bf16_from_f32_bits(0x7f7f_ffff), 0x7f80); // overflow
+        assert_eq!(bf16_from_f32_bits(0x7f80_0001), 0x7fc0); // sNaN quieted
+        assert_eq!(bf16_from_f32_bits(0xffc1_2345), 0xffc1);
     }
 
     #[test]

@@ -519,3 +519,24 @@ pub mod half_gemm {
         }
     }
 }
+
+/// The bf16 LHS packers (`bf16p{mr}x4`): layout only, from values already converted to bf16.
+pub mod lhs_bf16 {
+    /// Packs `m` rows of `k` bf16 values (`rows[i * k + kk]`) in blocks of `mr` rows by 4 K
+    /// values: K padded with zeros to a multiple of 4, the missing rows of the last block taken
+    /// from the block's first row. `out` must hold `roundup(m, mr) * roundup(k, 4)` values.
+    pub fn pack(m: usize, k: usize, mr: usize, rows: &[u16], out: &mut [u16]) {
+        let kp = k.div_ceil(4) * 4;
+        assert_eq!(out.len(), m.div_ceil(mr) * mr * kp);
+        for (slot, o) in out.iter_mut().enumerate() {
+            // slot = ((block * kp / 4 + chunk) * mr + r) * 4 + i
+            let (i, rest) = (slot % 4, slot / 4);
+            let (r, rest) = (rest % mr, rest / mr);
+            let (chunk, block) = (rest % (kp / 4), rest / (kp / 4));
+            let row = block * mr + r;
+            let row = if row < m { row } else { block * mr };
+            let kk = chunk * 4 + i;
+            *o = if kk < k { rows[row * k + kk] } else { 0 };
+        }
+    }
+}

@@ -94,7 +94,7 @@ pub unsafe fn run(kernel: &MatmulKernel, a: &Args) {
                 super::matmul_clamp_f32_qsi8d32p_qsi4c32p::portable::run(tile, a)
             },
             // Float kernels are dispatched by their own family module, never here.
-            RhsLayout::FloatBias { .. } => {}
+            RhsLayout::FloatBias { .. } | RhsLayout::Bf16Bias { .. } => {}
         },
     };
     match kernel.family.output().narrowing() {

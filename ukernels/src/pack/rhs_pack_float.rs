@@ -259,8 +259,8 @@ impl Geometry {
         }
     }
 
-    /// The NEON part of [`Geometry::copy_nxk`] for full f32 groups: returns how many K values it
-    /// packed (a multiple of 4), 0 where it does not apply.
+    /// The NEON part of [`Geometry::copy_nxk`] for full groups: returns how many K values it
+    /// packed (a multiple of 4 for f32, of 8 for 16-bit values), 0 where it does not apply.
     ///
     /// # Safety
     /// As for [`Geometry::copy_nxk`], with `rhs` at the group's first source row.
@@ -276,6 +276,11 @@ impl Geometry {
         if self.bytes == 4 && cols == self.nr && self.nr % 4 == 0 {
             // SAFETY: forwarded contract.
             return unsafe { neon::transpose_f32(rows, rhs, stride, self) };
+        }
+        #[cfg(target_arch = "aarch64")]
+        if self.bytes == 2 && cols == self.nr && self.nr % 8 == 0 {
+            // SAFETY: forwarded contract.
+            return unsafe { neon::transpose_x16(rows, rhs, stride, self) };
         }
         0
     }
@@ -401,6 +406,132 @@ mod neon {
                 out("x9") _, out("x10") _, out("x11") _,
                 out("v0") _, out("v1") _, out("v2") _, out("v3") _,
                 out("v4") _, out("v5") _, out("v6") _, out("v7") _,
+                options(nostack),
+            );
+        }
+    }
+
+    /// Transposes the first `8 * floor(k / 8)` K values of a full group of `g.nr` (a multiple of
+    /// 8) 16-bit source rows into packed rows; returns how many K values it covered.
+    ///
+    /// # Safety
+    /// `rows` is writable for `k` packed rows of `g.nr` values; source row `c < g.nr` holds `k`
+    /// values at `rhs + c * stride`.
+    pub(super) unsafe fn transpose_x16(
+        rows: *mut u8,
+        rhs: *const u8,
+        stride: usize,
+        g: &Geometry,
+    ) -> usize {
+        let blocks = g.k / 8;
+        if blocks == 0 {
+            return 0;
+        }
+        let row_bytes = g.row_bytes();
+        for oct in 0..g.nr / 8 {
+            // SAFETY: the eight source rows of this block of columns hold k values; the packed
+            // rows hold its 16 bytes at offset 16 * oct.
+            unsafe {
+                transpose_oct(
+                    rows.add(16 * oct),
+                    rhs.add(8 * oct * stride),
+                    stride,
+                    row_bytes,
+                    blocks,
+                )
+            };
+        }
+        8 * blocks
+    }
+
+    /// Eight source rows, `blocks` 8 x 8 blocks of 16-bit values: each block's eight K values
+    /// become eight packed rows of the block's 8 columns (three rounds of `ZIP1`/`ZIP2`).
+    ///
+    /// # Safety
+    /// `src + r * stride` (r < 8) holds `8 * blocks` 16-bit values; `out + kk * row_bytes` is
+    /// writable for 16 bytes for `kk < 8 * blocks`.
+    #[target_feature(enable = "neon")]
+    unsafe fn transpose_oct(
+        out: *mut u8,
+        src: *const u8,
+        stride: usize,
+        row_bytes: usize,
+        blocks: usize,
+    ) {
+        // SAFETY: the loop reads 16 bytes of each of the eight rows per block and writes eight
+        // 16-byte packed rows per block, all inside the ranges of the function contract. Only the
+        // declared registers are touched; no stack memory is used.
+        unsafe {
+            asm!(
+                "add x9, {src}, {stride}",
+                "add x10, x9, {stride}",
+                "add x11, x10, {stride}",
+                "add x12, x11, {stride}",
+                "add x13, x12, {stride}",
+                "add x14, x13, {stride}",
+                "add x15, x14, {stride}",
+                "2:",
+                "ldr q0, [{src}], #16",
+                "ldr q1, [x9], #16",
+                "ldr q2, [x10], #16",
+                "ldr q3, [x11], #16",
+                "ldr q4, [x12], #16",
+                "ldr q5, [x13], #16",
+                "ldr q6, [x14], #16",
+                "ldr q7, [x15], #16",
+                // Rows r0..r7 (lane = K) -> columns (lane = row): pair rows 4 apart, then 2
+                // apart, then adjacent.
+                "zip1 v16.8h, v0.8h, v4.8h",
+                "zip2 v17.8h, v0.8h, v4.8h",
+                "zip1 v18.8h, v1.8h, v5.8h",
+                "zip2 v19.8h, v1.8h, v5.8h",
+                "zip1 v20.8h, v2.8h, v6.8h",
+                "zip2 v21.8h, v2.8h, v6.8h",
+                "zip1 v22.8h, v3.8h, v7.8h",
+                "zip2 v23.8h, v3.8h, v7.8h",
+                "zip1 v24.8h, v16.8h, v20.8h",
+                "zip2 v25.8h, v16.8h, v20.8h",
+                "zip1 v26.8h, v18.8h, v22.8h",
+                "zip2 v27.8h, v18.8h, v22.8h",
+                "zip1 v28.8h, v17.8h, v21.8h",
+                "zip2 v29.8h, v17.8h, v21.8h",
+                "zip1 v30.8h, v19.8h, v23.8h",
+                "zip2 v31.8h, v19.8h, v23.8h",
+                "zip1 v0.8h, v24.8h, v26.8h",
+                "zip2 v1.8h, v24.8h, v26.8h",
+                "zip1 v2.8h, v25.8h, v27.8h",
+                "zip2 v3.8h, v25.8h, v27.8h",
+                "zip1 v4.8h, v28.8h, v30.8h",
+                "zip2 v5.8h, v28.8h, v30.8h",
+                "zip1 v6.8h, v29.8h, v31.8h",
+                "zip2 v7.8h, v29.8h, v31.8h",
+                "str q0, [{out}]",
+                "str q1, [{out}, {rb}]",
+                "add {out}, {out}, {rb}, lsl #1",
+                "str q2, [{out}]",
+                "str q3, [{out}, {rb}]",
+                "add {out}, {out}, {rb}, lsl #1",
+                "str q4, [{out}]",
+                "str q5, [{out}, {rb}]",
+                "add {out}, {out}, {rb}, lsl #1",
+                "str q6, [{out}]",
+                "str q7, [{out}, {rb}]",
+                "add {out}, {out}, {rb}, lsl #1",
+                "subs {blocks}, {blocks}, #1",
+                "b.ne 2b",
+                src = inout(reg) src => _,
+                out = inout(reg) out => _,
+                blocks = inout(reg) blocks => _,
+                stride = in(reg) stride,
+                rb = in(reg) row_bytes,
+                out("x9") _, out("x10") _, out("x11") _, out("x12") _,
+                out("x13") _, out("x14") _, out("x15") _,
+                out("v0") _, out("v1") _, out("v2") _, out("v3") _,
+                out("v4") _, out("v5") _, out("v6") _, out("v7") _,
+                out("v16") _, out("v17") _, out("v18") _, out("v19") _,
+                out("v20") _, out("v21") _, out("v22") _, out("v23") _,
+                out("v24") _, out("v25") _, out("v26") _, out("v27") _,
+                out("v28") _, out("v29") _, out("v30") _, out("v31") _,
                 options(nostack),
             );
         }

@@ -1,5 +1,5 @@
 //! `matmul_clamp_f32_f32_f32p`: f32 output = f32 LHS (unpacked, rows `lhs_stride` bytes apart)
-//! x f32 RHS packed with its bias in front ([`RhsLayout::FloatBias`]), clamped.
+//! x f32 RHS packed with its bias in front ([`crate::layout::RhsLayout::FloatBias`]), clamped.
 //!
 //! Numerics (KleidiAI's kernels, which come from Arm's "hybrid" GEMM generator): every output
 //! starts from its column's packed bias and takes one fused multiply-add per K value in K order

@@ -7,7 +7,7 @@ use crate::float;
 /// Computes the portion described by `a` from groups of `nr` packed columns.
 ///
 /// # Safety
-/// As for [`super::run`]; `m`, `n` >= 1.
+/// As for [`crate::matmul::float_gemm::run`]; `m`, `n` >= 1.
 pub unsafe fn run(nr: usize, a: &Args) {
     let group = (a.k + 1) * nr * 4;
     let (lhs_row, dst_row) = (a.lhs_row_bytes(), a.dst_row_bytes());
