@@ -352,6 +352,7 @@ fn packers_match_reference_bytes() {
         }
     }
     eprintln!("float packer cases: {cases}");
+    eprintln!("RELIABILITY bounds_packers {cases}");
 }
 
 /// A kernel run through the exported symbol or the portable implementation.
@@ -565,14 +566,18 @@ fn exported_kernels_match_reference() {
         total += cases;
     }
     eprintln!("exported float kernel cases: {total}");
+    eprintln!("RELIABILITY bounds_kernels {total}");
 }
 
 #[test]
 fn portable_kernels_match_reference() {
+    let mut total = 0;
     for k in kernels() {
         let cases = check_kernel(k, Impl::Portable);
         eprintln!("{} (portable): {cases} cases", k.stem);
+        total += cases;
     }
+    eprintln!("RELIABILITY bounds_portable {total}");
 }
 
 /// NaNs (quiet and signalling), infinities, signed zeros, subnormals and overflowing products:
@@ -635,6 +640,7 @@ fn non_finite_values_follow_arm_rules() {
         }
     }
     eprintln!("non-finite cases: {cases}");
+    eprintln!("RELIABILITY hostile {cases}");
 }
 
 /// Only the `6x8x4` kernel checks `dst_stride_col`; the others ignore it as KleidiAI's do.
@@ -683,6 +689,7 @@ fn dst_stride_col_is_ignored_where_kleidiai_ignores_it() {
 #[test]
 fn threads_on_disjoint_portions_equal_one_call() {
     let threads = 8;
+    let mut threaded = 0;
     for k in runnable() {
         let t = k.tile();
         let (m, n) = (3 * t.m_step.max(6) + 1, 5 * t.n_step + 3);
@@ -732,13 +739,16 @@ fn threads_on_disjoint_portions_equal_one_call() {
             }
         });
         assert_eq!(shared, single, "{}: threaded portions differ", k.stem);
+        threaded += 1;
     }
+    eprintln!("RELIABILITY concurrency {threaded}");
 }
 
 #[cfg(target_arch = "aarch64")]
 #[test]
 fn callee_saved_registers_survive() {
     use support::abi::{CallArgs, call, describe};
+    let mut calls = 0;
     for k in runnable() {
         for &(m, n, kk) in &[(1, 8, 3), (7, 17, 9), (12, 40, 64)] {
             let p = Problem::new(m, n, kk, 0, true, 5);
@@ -773,8 +783,10 @@ fn callee_saved_registers_survive() {
             // SAFETY: args describe kai_run_matmul's prototype with valid buffers.
             let clobbered = unsafe { call(f, &args) };
             assert_eq!(clobbered, 0, "{} clobbered {}", k.stem, describe(clobbered));
+            calls += 1;
         }
     }
+    eprintln!("RELIABILITY registers {calls}");
 }
 
 mod random_shapes {
@@ -998,4 +1010,5 @@ fn violations_abort_with_function_and_condition() {
         support::death::expect_abort(&out, symbol, condition);
     }
     eprintln!("{} float contract violations checked", cases.len());
+    eprintln!("RELIABILITY contract {}", cases.len());
 }

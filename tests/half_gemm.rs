@@ -337,6 +337,7 @@ fn packers_match_reference_bytes() {
         }
     }
     eprintln!("f16 packer cases: {cases}");
+    eprintln!("RELIABILITY bounds_packers {cases}");
 }
 
 #[derive(Clone, Copy)]
@@ -549,14 +550,18 @@ fn exported_kernels_match_reference() {
         total += cases;
     }
     eprintln!("exported f16 kernel cases: {total}");
+    eprintln!("RELIABILITY bounds_kernels {total}");
 }
 
 #[test]
 fn portable_kernels_match_reference() {
+    let mut total = 0;
     for k in kernels() {
         let cases = check_kernel(k, Impl::Portable);
         eprintln!("{} (portable): {cases} cases", k.stem);
+        total += cases;
     }
+    eprintln!("RELIABILITY bounds_portable {total}");
 }
 
 /// Where FEAT_FP16 is missing the exported kernels must not run: the catalog marks them as
@@ -643,6 +648,7 @@ fn non_finite_values_follow_arm_rules() {
         }
     }
     eprintln!("non-finite f16 cases: {cases}");
+    eprintln!("RELIABILITY hostile {cases}");
 }
 
 /// Long sums that overflow and cancel: the per-step rounding is what the kernels do.
@@ -680,6 +686,7 @@ fn large_values_round_at_every_step() {
         }
     }
     eprintln!("large-value f16 cases: {cases}");
+    eprintln!("RELIABILITY hostile {cases}");
 }
 
 /// Only the `6x16x8` kernel checks `dst_stride_col`; the others ignore it as KleidiAI's do.
@@ -728,6 +735,7 @@ fn dst_stride_col_is_ignored_where_kleidiai_ignores_it() {
 #[test]
 fn threads_on_disjoint_portions_equal_one_call() {
     let threads = 8;
+    let mut threaded = 0;
     for k in runnable() {
         let t = k.tile();
         let (m, n) = (3 * t.m_step + 1, 5 * t.n_step + 3);
@@ -777,13 +785,16 @@ fn threads_on_disjoint_portions_equal_one_call() {
             }
         });
         assert_eq!(shared, single, "{}: threaded portions differ", k.stem);
+        threaded += 1;
     }
+    eprintln!("RELIABILITY concurrency {threaded}");
 }
 
 #[cfg(target_arch = "aarch64")]
 #[test]
 fn callee_saved_registers_survive() {
     use support::abi::{CallArgs, call, describe};
+    let mut calls = 0;
     for k in runnable() {
         for &(m, n, kk) in &[(1, 8, 3), (7, 33, 9), (12, 40, 64)] {
             let p = Problem::new(m, n, kk, 0, true, 5);
@@ -818,8 +829,10 @@ fn callee_saved_registers_survive() {
             // SAFETY: args describe kai_run_matmul's prototype with valid buffers.
             let clobbered = unsafe { call(f, &args) };
             assert_eq!(clobbered, 0, "{} clobbered {}", k.stem, describe(clobbered));
+            calls += 1;
         }
     }
+    eprintln!("RELIABILITY registers {calls}");
 }
 
 mod random_shapes {
@@ -1044,4 +1057,5 @@ fn violations_abort_with_function_and_condition() {
         support::death::expect_abort(&out, symbol, condition);
     }
     eprintln!("{} f16 contract violations checked", cases.len());
+    eprintln!("RELIABILITY contract {}", cases.len());
 }
