@@ -11,6 +11,7 @@ pub(crate) mod lhs_pack_bf16;
 pub(crate) mod lhs_quant_pack_qai8dxp;
 pub(crate) mod lhs_quant_pack_qai8dxp_half;
 pub(crate) mod lhs_quant_pack_qsi8d32p;
+pub(crate) mod matmul_clamp_bf16p;
 pub(crate) mod matmul_clamp_float;
 pub(crate) mod matmul_clamp_qai8dxp;
 pub(crate) mod matmul_clamp_qai8dxp_blockwise;

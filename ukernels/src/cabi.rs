@@ -625,6 +625,10 @@ impl Family {
         if matches!(self, Family::F32F32F32p | Family::F16F16F16p) {
             return FLOAT_MATMUL;
         }
+        if matches!(self, Family::F32Bf16pBf16p | Family::F16Bf16pBf16p) {
+            // KleidiAI types `dst` as `void*` in both families.
+            return QUANT_MATMUL_HALF;
+        }
         match (self.is_blockwise(), self.output()) {
             (false, Output::F32) => QUANT_MATMUL_F32,
             (false, _) => QUANT_MATMUL_HALF,
@@ -647,6 +651,9 @@ impl Family {
     pub const fn capi_module(self) -> &'static str {
         if matches!(self, Family::F32F32F32p | Family::F16F16F16p) {
             return "matmul_clamp_float";
+        }
+        if matches!(self, Family::F32Bf16pBf16p | Family::F16Bf16pBf16p) {
+            return "matmul_clamp_bf16p";
         }
         if matches!(self, Family::F32Qsi8d32pQsi4c32p) {
             "matmul_clamp_qsi8d32p_qsi4c32p"

@@ -107,6 +107,10 @@ pub enum Family {
     F32F32F32p,
     /// `matmul_clamp_f16_f16_f16p` (unpacked f16 LHS, f16 RHS packed with its bias).
     F16F16F16p,
+    /// `matmul_clamp_f32_bf16p_bf16p` (bf16 LHS and RHS packed, f32 bias and output).
+    F32Bf16pBf16p,
+    /// `matmul_clamp_f16_bf16p_bf16p` (bf16 LHS and RHS packed, f16 bias and output).
+    F16Bf16pBf16p,
 }
 
 impl Family {
@@ -123,6 +127,8 @@ impl Family {
             Family::F32Qsi8d32pQsi4c32p => "matmul_clamp_f32_qsi8d32p_qsi4c32p",
             Family::F32F32F32p => "matmul_clamp_f32_f32_f32p",
             Family::F16F16F16p => "matmul_clamp_f16_f16_f16p",
+            Family::F32Bf16pBf16p => "matmul_clamp_f32_bf16p_bf16p",
+            Family::F16Bf16pBf16p => "matmul_clamp_f16_bf16p_bf16p",
         }
     }
 
@@ -145,6 +151,9 @@ impl Family {
             Family::F32Qai8dxpQsi4c32p | Family::Bf16Qai8dxpQsi4c32p => RhsLayout::Qsi4c32p { bl },
             Family::F32Qsi8d32pQsi4c32p => RhsLayout::Qsi4c32pf16 { bl },
             Family::F32F32F32p | Family::F16F16F16p => crate::matmul::float_gemm::rhs_layout(self),
+            Family::F32Bf16pBf16p | Family::F16Bf16pBf16p => {
+                crate::matmul::bf16_gemm::rhs_layout(self)
+            }
         }
     }
 
@@ -156,9 +165,11 @@ impl Family {
             | Family::F32Qai8dxpQsi4c32p
             | Family::F32Qsi8d32pQsi4c32p
             | Family::F32F32F32p => Output::F32,
+            Family::F32Bf16pBf16p => Output::F32,
             Family::F16Qai8dxpQsi4cxp | Family::F16Qai8dxpQsi8cxp | Family::F16F16F16p => {
                 Output::F16
             }
+            Family::F16Bf16pBf16p => Output::F16,
             Family::Bf16Qai8dxpQsi4cxp | Family::Bf16Qai8dxpQsi4c32p => Output::Bf16,
         }
     }
@@ -231,6 +242,8 @@ pub enum NativeFn {
     Qai8dxp(crate::matmul::qai8dxp::RunFn),
     /// An implementation of a float GEMM kernel (`matmul_clamp_{f32_f32_f32p,f16_f16_f16p}`).
     FloatGemm(crate::matmul::float_gemm::RunFn),
+    /// An implementation of a bf16 GEMM kernel (`matmul_clamp_{f32,f16}_bf16p_bf16p`).
+    Bf16Gemm(crate::matmul::bf16_gemm::RunFn),
 }
 
 /// A matmul micro-kernel.
@@ -552,6 +565,18 @@ const X16P32X1B_RHS: &[&Packer] = &[
     &RHS_PACK_NXK_X16P32X1BX16_X16_X16_NEON,
 ];
 const F16P16X1BIASF16_RHS: &[&Packer] = &[&RHS_PACK_KXN_F16P16X1BIASF16_F16_F16_NEON];
+/// LHS packers of the 8-row bf16 kernels (f32 or f16 source).
+const BF16P8X4_LHS: &[&Packer] = &[
+    &LHS_QUANT_PACK_BF16P8X4_F32_NEON,
+    &LHS_PACK_BF16P8X4_F16_NEON,
+];
+/// RHS packers writing 12-column bf16 groups with f32 biases (f32 or f16 source).
+const BF16P12X4BIASF32_RHS: &[&Packer] = &[
+    &RHS_QUANT_PACK_KXN_BF16P12X4BIASF32_F32_NEON,
+    &RHS_PACK_KXN_BF16P12X4BIASF32_F16_NEON,
+];
+const BF16P8X4_F16_LHS: &[&Packer] = &[&LHS_PACK_BF16P8X4_F16_NEON];
+const BF16P12X4BIASF16_RHS: &[&Packer] = &[&RHS_PACK_KXN_BF16P12X4BIASF16_F16_NEON];
 
 // ---------------------------------------------------------------------------------------------
 // Kernels
@@ -1320,6 +1345,57 @@ f16_f16_f16p_kernel!(
     F16P16X1BIASF16_RHS
 );
 
+/// A kernel of a bf16 GEMM family: its asm module (under `matmul::bf16_gemm`), or `portable`
+/// where there is none yet.
+macro_rules! bf16_gemm_kernel {
+    (
+        $(#[$doc:meta])* $name:ident, $family:ident, $lhs:ident, $rhs:ident, $stem:ident,
+        $isa:ident, $tile:tt, portable
+    ) => {
+        qai8dxp_kernel!($(#[$doc])* $name, $family, $lhs, $rhs, $stem, $isa, $tile,
+            NativeFn::Portable);
+    };
+    (
+        $(#[$doc:meta])* $name:ident, $family:ident, $lhs:ident, $rhs:ident, $stem:ident,
+        $isa:ident, $tile:tt, $module:ident
+    ) => {
+        qai8dxp_kernel!($(#[$doc])* $name, $family, $lhs, $rhs, $stem, $isa, $tile, {
+            #[cfg(target_arch = "aarch64")]
+            {
+                NativeFn::Bf16Gemm(crate::matmul::bf16_gemm::$module::run)
+            }
+            #[cfg(not(target_arch = "aarch64"))]
+            {
+                NativeFn::Portable
+            }
+        });
+    };
+}
+
+bf16_gemm_kernel!(
+    /// bf16 GEMM to f32, 8 rows x 12 columns per step, BFMMLA.
+    MATMUL_CLAMP_F32_BF16P8X4_BF16P12X4B_8X12_NEON_MMLA,
+    F32Bf16pBf16p,
+    BF16P8X4_LHS,
+    BF16P12X4BIASF32_RHS,
+    matmul_clamp_f32_bf16p8x4_bf16p12x4b_8x12_neon_mmla,
+    NeonBf16,
+    [8, 12, 8, 12, 4, 1],
+    portable
+);
+
+bf16_gemm_kernel!(
+    /// bf16 GEMM to f16, 8 rows x 12 columns per step, BFMMLA.
+    MATMUL_CLAMP_F16_BF16P8X4_BF16P12X4B_8X12_NEON_MMLA,
+    F16Bf16pBf16p,
+    BF16P8X4_F16_LHS,
+    BF16P12X4BIASF16_RHS,
+    matmul_clamp_f16_bf16p8x4_bf16p12x4b_8x12_neon_mmla,
+    NeonFp16Bf16,
+    [8, 12, 8, 12, 4, 1],
+    portable
+);
+
 /// Every kernel, in header-generation order.
 pub static KERNELS: &[&MatmulKernel] = &[
     &MATMUL_CLAMP_F32_QAI8DXP1X4_QSI4CXP4X4_1X4_NEON_DOTPROD,
@@ -1382,6 +1458,8 @@ pub static KERNELS: &[&MatmulKernel] = &[
     &MATMUL_CLAMP_F16_F16_F16P32X1B_6X32_NEON_MLA,
     &MATMUL_CLAMP_F16_F16_F16P32X1B_6X32_NEON_MLA_CORTEXA55,
     &MATMUL_CLAMP_F16_F16_F16P16X1BIASF16_6X16X8_NEON_MLA,
+    &MATMUL_CLAMP_F32_BF16P8X4_BF16P12X4B_8X12_NEON_MMLA,
+    &MATMUL_CLAMP_F16_BF16P8X4_BF16P12X4B_8X12_NEON_MMLA,
 ];
 
 /// Looks a kernel up by stem (with or without its `kai_` / `rkai_` prefix).

@@ -394,3 +394,115 @@ mod tests {
         assert_eq!(fmla(1.0, 2.0, qnan).to_bits(), qnan.to_bits());
     }
 }
+
+/// The bf16 dot-product steps of `BFDOT` and `BFMMLA` as QEMU executes them with FPCR.EBF = 0
+/// (the architecture's only behaviour without FEAT_EBF16): every multiply and add rounds to odd
+/// (overflow gives infinity), subnormal inputs and results are flushed to signed zero, and any
+/// NaN result is the default NaN. One step is `acc + (a0 * b0 + a1 * b1)`; `BFMMLA` takes two
+/// steps per output (K values 0-1, then 2-3), `BFDOT` one per lane.
+///
+/// Real hardware computes the same architected result when FPCR.EBF = 0, but the Arm ARM leaves
+/// the intermediate precision of the pair sum to the implementation for BFDOT ("fused" on some
+/// cores) and FEAT_EBF16 cores with FPCR.EBF = 1 round to nearest even with FPCR.FZ honoured:
+/// there the last bits of a result may differ from this model.
+pub mod bf16 {
+    const DEFAULT_NAN: u32 = 0x7fc0_0000;
+
+    /// f32 value of bf16 bits (exact).
+    #[inline]
+    pub fn to_f32(x: u16) -> f32 {
+        f32::from_bits(u32::from(x) << 16)
+    }
+
+    /// Flush-to-zero of an input (FPCR.FIZ behaviour of the bf16 operations).
+    #[inline]
+    fn flush(x: f32) -> f32 {
+        if x.is_subnormal() {
+            f32::from_bits(x.to_bits() & 0x8000_0000)
+        } else {
+            x
+        }
+    }
+
+    /// `s + e` (`s` the f64 sum rounded to nearest, `e` its exact error, both finite) rounded to
+    /// odd at f32 precision, overflow to infinity, results below 2^-126 flushed to signed zero.
+    fn round_odd(s: f64, e: f64) -> f32 {
+        if s == 0.0 {
+            return s as f32; // exact zero, sign as computed
+        }
+        const DROP: u64 = (1 << 29) - 1; // f64 fraction bits below the f32 last place
+        let bits = s.to_bits();
+        let sign = bits & (1 << 63);
+        let mag = bits & !(1 << 63);
+        let mut t = mag & !DROP; // |s| truncated to 24 significant bits
+        let mut inexact = mag & DROP != 0;
+        if e != 0.0 {
+            // The exact value lies strictly between s and its f64 neighbour on e's side: on the
+            // 24-bit grid, truncation moves one place down if s was on the grid and e points to 0.
+            if !inexact && e.is_sign_negative() != s.is_sign_negative() {
+                t -= 1 << 29;
+            }
+            inexact = true;
+        }
+        let v = f64::from_bits(t);
+        let sign32 = (sign >> 32) as u32;
+        if v < f64::from(f32::MIN_POSITIVE) {
+            return f32::from_bits(sign32);
+        }
+        if v >= f64::from_bits(0x47f0_0000_0000_0000) {
+            // v >= 2^128
+            return f32::from_bits(sign32 | 0x7f80_0000);
+        }
+        let r = (v as f32).to_bits() | u32::from(inexact);
+        f32::from_bits(sign32 | r)
+    }
+
+    /// One product, as `float32_mul` with the bf16 status.
+    #[inline]
+    pub fn mul(a: f32, b: f32) -> f32 {
+        let (a, b) = (flush(a), flush(b));
+        if a.is_nan()
+            || b.is_nan()
+            || (a.is_infinite() && b == 0.0)
+            || (a == 0.0 && b.is_infinite())
+        {
+            return f32::from_bits(DEFAULT_NAN);
+        }
+        if a.is_infinite() || b.is_infinite() {
+            return a * b;
+        }
+        // 24 x 24 significant bits: exact in f64.
+        round_odd(f64::from(a) * f64::from(b), 0.0)
+    }
+
+    /// One sum, as `float32_add` with the bf16 status.
+    #[inline]
+    pub fn add(a: f32, b: f32) -> f32 {
+        let (a, b) = (flush(a), flush(b));
+        if a.is_nan() || b.is_nan() {
+            return f32::from_bits(DEFAULT_NAN);
+        }
+        if a.is_infinite() || b.is_infinite() {
+            let r = a + b;
+            return if r.is_nan() {
+                f32::from_bits(DEFAULT_NAN)
+            } else {
+                r
+            };
+        }
+        let (x, y) = (f64::from(a), f64::from(b));
+        let s = x + y;
+        // Knuth's two-sum: the exact error of s.
+        let yy = s - x;
+        let e = (x - (s - yy)) + (y - yy);
+        round_odd(s, e)
+    }
+
+    /// One dot step: `acc + (a[0] * b[0] + a[1] * b[1])` on bf16 bits.
+    #[inline]
+    pub fn dot_step(acc: f32, a: [u16; 2], b: [u16; 2]) -> f32 {
+        let t0 = mul(to_f32(a[0]), to_f32(b[0]));
+        let t1 = mul(to_f32(a[1]), to_f32(b[1]));
+        add(acc, add(t0, t1))
+    }
+}

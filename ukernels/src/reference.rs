@@ -540,3 +540,34 @@ pub mod lhs_bf16 {
         }
     }
 }
+
+/// The bf16 GEMM families (`matmul_clamp_{f32,f16}_bf16p_bf16p`) from unpacked bf16 operands,
+/// each element computed on its own with the instruction semantics of [`crate::float::bf16`].
+pub mod bf16_gemm {
+    use crate::float::{self, bf16};
+
+    /// Clamped f32 result of element (i, j): `lhs[i * k + kk]` and `w[kk * n + j]` are bf16 bits,
+    /// `bias` f32 values (0 without bias). K is processed in groups of 4, padded as the packers
+    /// pad it (LHS zeros, RHS the first row again), two dot steps per group; `k == 0` leaves the
+    /// bias. Then `FMIN` with `clamp.1` and `FMAX` with `clamp.0`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn element(
+        i: usize,
+        j: usize,
+        n: usize,
+        k: usize,
+        lhs: &[u16],
+        w: &[u16],
+        bias: Option<&[f32]>,
+        clamp: (f32, f32),
+    ) -> f32 {
+        let mut acc = bias.map_or(0.0, |b| b[j]);
+        let a = |kk: usize| if kk < k { lhs[i * k + kk] } else { 0 };
+        let b = |kk: usize| if kk < k { w[kk * n + j] } else { w[j] };
+        for g in (0..k).step_by(4) {
+            acc = bf16::dot_step(acc, [a(g), a(g + 1)], [b(g), b(g + 1)]);
+            acc = bf16::dot_step(acc, [a(g + 2), a(g + 3)], [b(g + 2), b(g + 3)]);
+        }
+        float::clamp_upper_first(acc, clamp.0, clamp.1)
+    }
+}

@@ -62,6 +62,7 @@ macro_rules! blockwise_asm_kernel_entry {
     };
 }
 
+pub mod bf16_gemm;
 pub mod float_gemm;
 pub mod matmul_clamp_f16_f16_f16p;
 pub mod matmul_clamp_f32_f32_f32p;

@@ -85,6 +85,8 @@ pub unsafe fn run(kernel: &MatmulKernel, a: &Args) {
     let run_f32 = |a: &Args| match kernel.native {
         // SAFETY (every arm): forwarded contract.
         NativeFn::Qai8dxp(f) => unsafe { f(a) },
+        // bf16 GEMM kernels are dispatched by their own family module, never here.
+        NativeFn::Bf16Gemm(_) => {}
         NativeFn::Portable | NativeFn::FloatGemm(_) => match rhs_layout(kernel, a.bl) {
             RhsLayout::Qsi4cxp => unsafe { int4::portable::run(tile, a) },
             RhsLayout::Qsi8cxp => unsafe { int8::portable::run(tile, a) },

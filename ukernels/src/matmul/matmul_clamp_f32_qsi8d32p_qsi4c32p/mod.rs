@@ -82,6 +82,8 @@ pub unsafe fn run(kernel: &MatmulKernel, a: &Args) {
     match kernel.native {
         // SAFETY (both arms): forwarded contract.
         NativeFn::Qai8dxp(f) => unsafe { f(a) },
+        // A bf16 GEMM kernel is never catalogued in this family.
+        NativeFn::Bf16Gemm(_) => {}
         // A float kernel is never catalogued in this family.
         NativeFn::Portable | NativeFn::FloatGemm(_) => unsafe { portable::run(&kernel.tile(), a) },
     }

@@ -1,0 +1,868 @@
+//! The bf16 GEMM families (`matmul_clamp_f32_bf16p_bf16p`, `matmul_clamp_f16_bf16p_bf16p`) through
+//! their C symbols: getters equal KleidiAI's, every kernel (exported, and the portable path)
+//! matches the scalar reference bit for bit with operands packed by the C packers, for edge
+//! shapes, portions, guard pages, canaries around the portion, non-finite and extreme values,
+//! threads on disjoint portions and callee-saved registers; invalid arguments abort naming
+//! KleidiAI's assertion. Under QEMU the reference's model of BFMMLA (round to odd, flushed
+//! subnormals, default NaN) is checked against the emulated instruction.
+
+mod support;
+
+use rkai::ukernels::catalog::{self, Family, MatmulKernel, NativeFn, Packer, PackerKind};
+use rkai::ukernels::float::{self, f16};
+use rkai::ukernels::matmul::bf16_gemm as family;
+use rkai::ukernels::pack::lhs_pack_bf16::Variant as LhsVariant;
+use rkai::ukernels::pack::rhs_pack_bf16::Variant as RhsVariant;
+use rkai::ukernels::reference::bf16_gemm as reference;
+use std::ptr;
+use support::cabi::{Getter0, Getter2, Getter3, LhsQuantPackHalfFn, MatmulHalfFn, RhsPackFloatFn};
+use support::guard::{EDGES, Edge, Guarded};
+use support::rng::Rng;
+
+fn sym<F: Copy>(verb: &str, name: &str) -> F {
+    support::cabi::func(verb, name)
+}
+
+fn kernels() -> impl Iterator<Item = &'static MatmulKernel> {
+    catalog::KERNELS
+        .iter()
+        .copied()
+        .filter(|k| matches!(k.family, Family::F32Bf16pBf16p | Family::F16Bf16pBf16p))
+}
+
+fn runnable() -> Vec<&'static MatmulKernel> {
+    let run: Vec<_> = kernels().filter(|k| support::cpu::can_run(k.isa)).collect();
+    eprintln!(
+        "CPU features {:?}: running {} of {} bf16 GEMM kernels ({})",
+        support::cpu::features(),
+        run.len(),
+        kernels().count(),
+        run.iter().map(|k| k.stem).collect::<Vec<_>>().join(", ")
+    );
+    run
+}
+
+fn lhs_variant(p: &Packer) -> LhsVariant {
+    match p.kind {
+        PackerKind::LhsBf16(v) => v,
+        _ => unreachable!(),
+    }
+}
+
+fn rhs_variant(p: &Packer) -> RhsVariant {
+    match p.kind {
+        PackerKind::RhsBf16(v) => v,
+        _ => unreachable!(),
+    }
+}
+
+fn tsv_rows(text: &str) -> Vec<Vec<&str>> {
+    text.lines()
+        .skip(1)
+        .map(|l| l.split('\t').collect())
+        .collect()
+}
+
+/// Output element size of a kernel.
+fn out_bytes(k: &MatmulKernel) -> usize {
+    k.family.output().size()
+}
+
+#[test]
+fn getters_equal_kleidiai_values() {
+    let table = tsv_rows(include_str!("data/kleidiai-1.30-getters.tsv"));
+    assert_eq!(kernels().count(), 2);
+    for k in kernels() {
+        let row = table
+            .iter()
+            .find(|r| r[0] == k.stem)
+            .unwrap_or_else(|| panic!("{} not in table", k.stem));
+        for (i, verb) in [
+            "get_m_step",
+            "get_n_step",
+            "get_mr",
+            "get_nr",
+            "get_kr",
+            "get_sr",
+        ]
+        .iter()
+        .enumerate()
+        {
+            let got = sym::<Getter0>(verb, k.stem)();
+            assert_eq!(got.to_string(), row[1 + i], "{verb} of {}", k.stem);
+        }
+        for kk in [1usize, 3, 4, 5, 64, 77] {
+            let kp = kk.div_ceil(4) * 4;
+            let bias = if k.family == Family::F16Bf16pBf16p {
+                2
+            } else {
+                4
+            };
+            assert_eq!(
+                sym::<Getter2>("get_lhs_packed_offset", k.stem)(16, kk),
+                16 * kp * 2
+            );
+            assert_eq!(
+                sym::<Getter2>("get_rhs_packed_offset", k.stem)(24, kk),
+                24 * (bias + kp * 2)
+            );
+            for p in k.rhs_packers {
+                let v = rhs_variant(p);
+                let packer_off = if v == RhsVariant::QuantF32 {
+                    sym::<support::cabi::Getter4>("get_rhs_packed_offset", p.name)(24, kk, 12, 4)
+                } else {
+                    sym::<Getter2>("get_rhs_packed_offset", p.name)(24, kk)
+                };
+                assert_eq!(packer_off, 24 * (bias + kp * 2), "{}", p.name);
+            }
+        }
+        assert_eq!(
+            sym::<Getter3>("get_dst_offset", k.stem)(8, 12, 1000),
+            8 * 1000 + 12 * out_bytes(k)
+        );
+        assert_eq!(
+            sym::<Getter2>("get_dst_size", k.stem)(5, 7),
+            35 * out_bytes(k)
+        );
+    }
+}
+
+/// One problem: sources in the packers' element types, and the bf16 values they pack to.
+struct Problem {
+    m: usize,
+    n: usize,
+    k: usize,
+    /// LHS source bits (f32 bits, or f16 bits in the low half), row-major m x k.
+    lhs_src: Vec<u32>,
+    /// RHS source bits, row-major k x n.
+    rhs_src: Vec<u32>,
+    /// Bias source bits (f32 or f16).
+    bias_src: Option<Vec<u32>>,
+    lhs_packer: &'static Packer,
+    rhs_packer: &'static Packer,
+}
+
+/// How a source value of `bytes` bytes reaches bf16 (`BFCVT`, f16 widened first).
+fn to_bf16(bits: u32, bytes: usize) -> u16 {
+    if bytes == 2 {
+        float::bf16_from_f32_bits(f16::to_f32_bits(bits as u16))
+    } else {
+        float::bf16_from_f32_bits(bits)
+    }
+}
+
+/// Value generators: `Normal` (uniform in +-2), or a mix with non-finite and extreme values.
+#[derive(Clone, Copy, PartialEq)]
+enum Values {
+    Normal,
+    Hostile,
+}
+
+fn value(rng: &mut Rng, bytes: usize, kind: Values) -> u32 {
+    let x = rng.f32(-2.0, 2.0);
+    let v = if kind == Values::Hostile {
+        match rng.range_i32(0, 16) {
+            0 => f32::INFINITY,
+            1 => f32::NEG_INFINITY,
+            2 => f32::NAN,
+            3 => -0.0,
+            4 => 0.0,
+            5 => x * 1e-39, // subnormal in f32 and bf16 (zero or subnormal in f16)
+            6 => x * 3e38,  // products overflow
+            7 => x * 1e-20, // products flushed
+            8 => x * 6e4,
+            9 => f32::from_bits(0x7f80_0001), // signalling NaN
+            10 => x * 1e-6,
+            _ => x,
+        }
+    } else {
+        x
+    };
+    if bytes == 2 {
+        u32::from(f16::from_f32(v))
+    } else {
+        v.to_bits()
+    }
+}
+
+impl Problem {
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        m: usize,
+        n: usize,
+        k: usize,
+        with_bias: bool,
+        lhs_packer: &'static Packer,
+        rhs_packer: &'static Packer,
+        kind: Values,
+        seed: u64,
+    ) -> Self {
+        let mut rng = Rng::new(seed);
+        let (lb, rb) = (
+            lhs_variant(lhs_packer).source_bytes(),
+            rhs_variant(rhs_packer).source_bytes(),
+        );
+        let bb = rhs_variant(rhs_packer).bias_bytes();
+        let lhs_src = (0..m * k).map(|_| value(&mut rng, lb, kind)).collect();
+        let rhs_src = (0..k * n).map(|_| value(&mut rng, rb, kind)).collect();
+        let bias_src = with_bias.then(|| (0..n).map(|_| value(&mut rng, bb, kind)).collect());
+        Problem {
+            m,
+            n,
+            k,
+            lhs_src,
+            rhs_src,
+            bias_src,
+            lhs_packer,
+            rhs_packer,
+        }
+    }
+
+    fn bytes(v: &[u32], es: usize) -> Vec<u8> {
+        v.iter()
+            .flat_map(|x| x.to_le_bytes()[..es].to_vec())
+            .collect()
+    }
+
+    fn pack_lhs(&self, edge: Edge) -> Guarded {
+        let v = lhs_variant(self.lhs_packer);
+        let es = v.source_bytes();
+        let src = Guarded::from_bytes(&Self::bytes(&self.lhs_src, es), edge);
+        let size = v.packed_size(self.m, self.k).unwrap();
+        let mut out = Guarded::from_bytes(&vec![0xa5; size.max(1)], edge);
+        // SAFETY: source rows and output sized for m x k.
+        unsafe {
+            sym::<LhsQuantPackHalfFn>("run", self.lhs_packer.name)(
+                self.m,
+                self.k,
+                v.mr(),
+                4,
+                1,
+                0,
+                src.ptr().cast(),
+                es * self.k.max(1),
+                out.mut_ptr().cast(),
+            )
+        };
+        out
+    }
+
+    fn pack_rhs(&self, edge: Edge) -> Guarded {
+        let v = rhs_variant(self.rhs_packer);
+        let (sb, bb) = (v.source_bytes(), v.bias_bytes());
+        let src = Guarded::from_bytes(&Self::bytes(&self.rhs_src, sb), edge);
+        let bias = self
+            .bias_src
+            .as_ref()
+            .map(|b| Guarded::from_bytes(&Self::bytes(b, bb), edge));
+        let size = v.layout().size(self.n, self.k, 12, 4, 1).unwrap();
+        let mut out = Guarded::from_bytes(&vec![0x5a; size], edge);
+        // SAFETY: source, bias and output sized for k x n; scale and params null.
+        unsafe {
+            sym::<RhsPackFloatFn>("run", self.rhs_packer.name)(
+                1,
+                self.n,
+                self.k,
+                12,
+                4,
+                1,
+                sb * self.n,
+                src.ptr().cast(),
+                bias.as_ref().map_or(ptr::null(), |b| b.ptr().cast()),
+                ptr::null(),
+                out.mut_ptr().cast(),
+                0,
+                ptr::null(),
+            )
+        };
+        out
+    }
+
+    /// Expected destination bits (f32 bits, or f16 bits) for `family`.
+    fn expected(&self, fam: Family, clamp: (f32, f32)) -> Vec<u32> {
+        let lb = lhs_variant(self.lhs_packer).source_bytes();
+        let v = rhs_variant(self.rhs_packer);
+        let lhs: Vec<u16> = self.lhs_src.iter().map(|&x| to_bf16(x, lb)).collect();
+        let w: Vec<u16> = self
+            .rhs_src
+            .iter()
+            .map(|&x| to_bf16(x, v.source_bytes()))
+            .collect();
+        let bias: Option<Vec<f32>> = self.bias_src.as_ref().map(|b| {
+            b.iter()
+                .map(|&x| {
+                    if v.bias_bytes() == 2 {
+                        f32::from_bits(f16::to_f32_bits(x as u16))
+                    } else {
+                        f32::from_bits(x)
+                    }
+                })
+                .collect()
+        });
+        let mut out = Vec::with_capacity(self.m * self.n);
+        for i in 0..self.m {
+            for j in 0..self.n {
+                let y = reference::element(i, j, self.n, self.k, &lhs, &w, bias.as_deref(), clamp);
+                out.push(if fam == Family::F16Bf16pBf16p {
+                    u32::from(f16::from_f32(y))
+                } else {
+                    y.to_bits()
+                });
+            }
+        }
+        out
+    }
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Impl {
+    Exported,
+    Portable,
+}
+
+/// Portions (row start, col start, rows, cols) the way a threaded framework splits work.
+fn portions(m: usize, n: usize, m_step: usize, n_step: usize) -> Vec<(usize, usize, usize, usize)> {
+    let mut out = vec![(0, 0, m, n)];
+    let last_m = (m - 1) / m_step * m_step;
+    let last_n = (n - 1) / n_step * n_step;
+    out.push((0, 0, m.min(m_step), n.min(n_step)));
+    out.push((last_m, last_n, m - last_m, n - last_n));
+    let mid_m = (m / 2) / m_step * m_step;
+    let mid_n = (n / 2) / n_step * n_step;
+    out.push((
+        mid_m,
+        mid_n,
+        (m - mid_m).min(m_step + 1),
+        (n - mid_n).min(2 * n_step + 3),
+    ));
+    out
+}
+
+const CANARY: u8 = 0xc3;
+
+/// Runs one portion into an m x (n + 3) canary-filled destination; returns its bytes.
+#[allow(clippy::too_many_arguments)]
+fn call(
+    k: &MatmulKernel,
+    which: Impl,
+    p: &Problem,
+    lhs: &Guarded,
+    rhs: &Guarded,
+    portion: (usize, usize, usize, usize),
+    clamp: (f32, f32),
+    edge: Edge,
+) -> Guarded {
+    let (m0, n0, mh, nw) = portion;
+    let es = out_bytes(k);
+    let stride = es * (p.n + 3);
+    let mut dst = Guarded::from_bytes(&vec![CANARY; stride * p.m], edge);
+    let lhs_off = sym::<Getter2>("get_lhs_packed_offset", k.stem)(m0, p.k);
+    let rhs_off = sym::<Getter2>("get_rhs_packed_offset", k.stem)(n0, p.k);
+    let dst_off = sym::<Getter3>("get_dst_offset", k.stem)(m0, n0, stride);
+    // SAFETY: offsets from the kernel's getters; buffers sized for the problem.
+    unsafe {
+        let (l, r, d) = (
+            lhs.ptr().add(lhs_off),
+            rhs.ptr().add(rhs_off),
+            dst.mut_ptr().add(dst_off),
+        );
+        match which {
+            Impl::Exported => sym::<MatmulHalfFn>("run", k.stem)(
+                mh,
+                nw,
+                p.k,
+                l.cast(),
+                r.cast(),
+                d.cast(),
+                stride,
+                es,
+                clamp.0,
+                clamp.1,
+            ),
+            Impl::Portable => {
+                let args = family::Args {
+                    m: mh,
+                    n: nw,
+                    k: p.k,
+                    lhs_packed: l,
+                    rhs_packed: r,
+                    dst: d,
+                    dst_stride_row: stride,
+                    dst_stride_col: es,
+                    clamp_min: clamp.0,
+                    clamp_max: clamp.1,
+                };
+                let portable = MatmulKernel {
+                    native: NativeFn::Portable,
+                    ..*k
+                };
+                assert_eq!(family::check(&portable, &args), Ok(()));
+                family::run(&portable, &args)
+            }
+        }
+    }
+    dst
+}
+
+/// Checks a destination against `expect` inside the portion and the canary outside it.
+fn verify(
+    k: &MatmulKernel,
+    which: Impl,
+    p: &Problem,
+    dst: &Guarded,
+    portion: (usize, usize, usize, usize),
+    expect: &[u32],
+    what: &str,
+) {
+    let (m0, n0, mh, nw) = portion;
+    let es = out_bytes(k);
+    let stride = p.n + 3;
+    for i in 0..p.m {
+        for j in 0..stride {
+            let at = (i * stride + j) * es;
+            let mut b = [0u8; 4];
+            b[..es].copy_from_slice(&dst.bytes()[at..at + es]);
+            let got = u32::from_le_bytes(b);
+            let inside = (m0..m0 + mh).contains(&i) && (n0..n0 + nw).contains(&j);
+            let want = if inside {
+                expect[i * p.n + j]
+            } else {
+                u32::from_le_bytes([CANARY; 4]) >> (32 - 8 * es as u32)
+            };
+            assert_eq!(
+                got, want,
+                "{} ({which:?}, {} + {}) {what} m={} n={} k={} portion={portion:?} at ({i},{j}): {got:#x} vs {want:#x}",
+                k.stem, p.lhs_packer.name, p.rhs_packer.name, p.m, p.n, p.k,
+            );
+        }
+    }
+}
+
+/// (m, n, k): partial and whole row blocks and column groups, every K tail mod 4, K = 0.
+const SHAPES: [(usize, usize, usize); 15] = [
+    (1, 1, 1),
+    (3, 5, 0),
+    (1, 12, 4),
+    (8, 12, 8),
+    (7, 13, 5),
+    (9, 25, 2),
+    (16, 24, 3),
+    (17, 35, 31),
+    (1, 1, 1023),
+    (2, 100, 6),
+    (33, 11, 7),
+    (24, 36, 64),
+    (41, 49, 13),
+    (5, 7, 129),
+    (64, 1, 9),
+];
+
+fn check_kernel(k: &MatmulKernel, which: Impl) -> usize {
+    let t = k.tile();
+    let mut cases = 0;
+    for (seed, &(m, n, kk)) in SHAPES.iter().enumerate() {
+        for with_bias in [false, true] {
+            let lp = k.lhs_packers[seed % k.lhs_packers.len()];
+            let rp = k.rhs_packers[(seed / 2 + with_bias as usize) % k.rhs_packers.len()];
+            let p = Problem::new(
+                m,
+                n,
+                kk,
+                with_bias,
+                lp,
+                rp,
+                Values::Normal,
+                300 + seed as u64,
+            );
+            let no_clamp = (f32::NEG_INFINITY, f32::INFINITY);
+            let mut sorted: Vec<f32> = p
+                .expected(Family::F32Bf16pBf16p, no_clamp)
+                .iter()
+                .map(|&b| f32::from_bits(b))
+                .collect();
+            sorted.sort_by(f32::total_cmp);
+            let biting = (sorted[sorted.len() / 5], sorted[sorted.len() * 4 / 5]);
+            let inverted = (0.3, -0.3);
+            for clamp in [no_clamp, biting, inverted] {
+                let expect = p.expected(k.family, clamp);
+                for edge in EDGES {
+                    let lhs = p.pack_lhs(edge);
+                    let rhs = p.pack_rhs(edge);
+                    for portion in portions(m, n, t.m_step, t.n_step) {
+                        let dst = call(k, which, &p, &lhs, &rhs, portion, clamp, edge);
+                        verify(k, which, &p, &dst, portion, &expect, "normal");
+                        cases += 1;
+                    }
+                }
+            }
+        }
+    }
+    cases
+}
+
+#[test]
+fn exported_kernels_match_reference() {
+    let mut total = 0;
+    for k in runnable() {
+        let cases = check_kernel(k, Impl::Exported);
+        eprintln!("{}: {cases} cases", k.stem);
+        total += cases;
+    }
+    eprintln!("RELIABILITY bounds_kernels {total}");
+}
+
+#[test]
+fn portable_kernels_match_reference() {
+    let mut total = 0;
+    for k in kernels() {
+        total += check_kernel(k, Impl::Portable);
+    }
+    eprintln!("RELIABILITY bounds_portable {total}");
+}
+
+#[test]
+fn kernels_need_bf16() {
+    for k in kernels() {
+        let f = support::cpu::features();
+        let has = f.contains(rkai::ukernels::arch::Features::BF16)
+            && (k.family == Family::F32Bf16pBf16p
+                || f.contains(rkai::ukernels::arch::Features::FP16));
+        // Off aarch64 the portable path runs everything.
+        let has = has || !cfg!(target_arch = "aarch64");
+        assert_eq!(support::cpu::can_run(k.isa), has, "{}", k.stem);
+    }
+}
+
+/// Infinities, NaNs (quiet and signalling), signed zeros, subnormals, overflowing and flushed
+/// products: every result equals the model (round to odd, flush to zero, default NaN).
+#[test]
+fn non_finite_values_follow_the_model() {
+    let mut cases = 0;
+    let mut impls = vec![];
+    for k in kernels() {
+        impls.push((k, Impl::Portable));
+    }
+    for k in runnable() {
+        impls.push((k, Impl::Exported));
+    }
+    for (k, which) in impls {
+        for (seed, &(m, n, kk)) in [(9, 26, 7), (8, 12, 16), (3, 40, 33), (17, 13, 4)]
+            .iter()
+            .enumerate()
+        {
+            for (pi, lp) in k.lhs_packers.iter().enumerate() {
+                for rp in k.rhs_packers {
+                    let s = 900 + (seed * 10 + pi) as u64;
+                    let p = Problem::new(m, n, kk, true, lp, rp, Values::Hostile, s);
+                    for clamp in [
+                        (f32::NEG_INFINITY, f32::INFINITY),
+                        (-1e30, 1e30),
+                        (-0.5, 2.0),
+                    ] {
+                        let expect = p.expected(k.family, clamp);
+                        let lhs = p.pack_lhs(Edge::End);
+                        let rhs = p.pack_rhs(Edge::End);
+                        let whole = (0, 0, m, n);
+                        let dst = call(k, which, &p, &lhs, &rhs, whole, clamp, Edge::End);
+                        verify(k, which, &p, &dst, whole, &expect, "hostile");
+                        cases += 1;
+                    }
+                }
+            }
+        }
+    }
+    eprintln!("RELIABILITY hostile {cases}");
+}
+
+/// Sums that cancel to tiny values and near-ties: where round to odd and ties to even differ.
+#[test]
+fn rounding_is_to_odd_with_flushing() {
+    use rkai::ukernels::float::bf16;
+    let one = 0x3f80u16;
+    // 1 + 2^-30: inexact in f32, round to odd sets the last bit.
+    let tiny = float::bf16_from_f32_bits((2f32).powi(-30).to_bits());
+    assert_eq!(
+        bf16::dot_step(1.0, [one, tiny], [one, one]).to_bits(),
+        0x4000_0001
+    );
+    // The pair sum is exactly 1 + 2^-30; added to 2^24 it is inexact: 2^24 + 1 (odd) truncated.
+    assert_eq!(
+        bf16::dot_step(16_777_216.0, [one, tiny], [one, one]).to_bits(),
+        0x4b80_0001 // 2^24 + 2 (the odd last place at this exponent)
+    );
+    // Results below 2^-126 are flushed to zero with their sign.
+    let small = float::bf16_from_f32_bits((2f32).powi(-70).to_bits());
+    assert_eq!(bf16::dot_step(0.0, [small, 0], [small, 0]).to_bits(), 0);
+    let neg = small | 0x8000;
+    assert_eq!(bf16::dot_step(-0.0, [neg, 0], [small, 0]).to_bits(), 0); // -0 + (-0 + 0)
+    assert_eq!(
+        bf16::dot_step(-0.0, [neg, 0x8000], [small, one]).to_bits(),
+        0x8000_0000
+    );
+    // A subnormal accumulator is flushed before the addition.
+    assert_eq!(
+        bf16::dot_step(f32::from_bits(1), [0, 0], [0, 0]).to_bits(),
+        0
+    );
+    // Overflow gives infinity (not the largest finite value).
+    let big = float::bf16_from_f32_bits(3e38f32.to_bits());
+    assert_eq!(bf16::dot_step(0.0, [big, big], [big, big]), f32::INFINITY);
+    // inf - inf and NaNs give the default NaN.
+    let inf = 0x7f80u16;
+    assert_eq!(
+        bf16::dot_step(0.0, [inf, inf], [one, one | 0x8000]).to_bits(),
+        0x7fc0_0000
+    );
+    assert_eq!(
+        bf16::dot_step(f32::from_bits(0xffc1_2345), [one, one], [one, one]).to_bits(),
+        0x7fc0_0000
+    );
+}
+
+#[test]
+fn threads_on_disjoint_portions_equal_one_call() {
+    let threads = 8;
+    let mut threaded = 0;
+    for k in runnable() {
+        let t = k.tile();
+        let (m, n) = (3 * t.m_step + 1, 5 * t.n_step + 3);
+        let p = Problem::new(
+            m,
+            n,
+            77,
+            true,
+            k.lhs_packers[0],
+            k.rhs_packers[0],
+            Values::Normal,
+            77,
+        );
+        let lhs = p.pack_lhs(Edge::End);
+        let rhs = p.pack_rhs(Edge::End);
+        let es = out_bytes(k);
+        let (lhs_at, rhs_at) = (lhs.ptr() as usize, rhs.ptr() as usize);
+        let kk = p.k;
+        let run_into = move |dst: usize, m0: usize, n0: usize, rows: usize, cols: usize| {
+            let lhs_off = sym::<Getter2>("get_lhs_packed_offset", k.stem)(m0, kk);
+            let rhs_off = sym::<Getter2>("get_rhs_packed_offset", k.stem)(n0, kk);
+            let dst_off = sym::<Getter3>("get_dst_offset", k.stem)(m0, n0, es * n);
+            // SAFETY: offsets from the getters; each thread writes only its own portion.
+            unsafe {
+                sym::<MatmulHalfFn>("run", k.stem)(
+                    rows,
+                    cols,
+                    kk,
+                    (lhs_at as *const u8).add(lhs_off).cast(),
+                    (rhs_at as *const u8).add(rhs_off).cast(),
+                    (dst as *mut u8).add(dst_off).cast(),
+                    es * n,
+                    es,
+                    -3.0,
+                    3.0,
+                )
+            }
+        };
+        let mut single = vec![0u8; es * m * n];
+        run_into(single.as_mut_ptr() as usize, 0, 0, m, n);
+        let tiles: Vec<(usize, usize)> = (0..m)
+            .step_by(t.m_step)
+            .flat_map(|m0| (0..n).step_by(t.n_step).map(move |n0| (m0, n0)))
+            .collect();
+        let mut shared = vec![0u8; es * m * n];
+        let base = shared.as_mut_ptr() as usize;
+        std::thread::scope(|scope| {
+            for worker in 0..threads {
+                let tiles = &tiles;
+                let run_into = &run_into;
+                scope.spawn(move || {
+                    for &(m0, n0) in tiles.iter().skip(worker).step_by(threads) {
+                        let (rows, cols) = (t.m_step.min(m - m0), t.n_step.min(n - n0));
+                        run_into(base, m0, n0, rows, cols);
+                    }
+                });
+            }
+        });
+        assert_eq!(single, shared, "{}", k.stem);
+        threaded += tiles.len();
+    }
+    eprintln!("RELIABILITY concurrency {threaded}");
+}
+
+#[cfg(target_arch = "aarch64")]
+#[test]
+fn callee_saved_registers_survive() {
+    use support::abi::{CallArgs, call, describe};
+    let mut calls = 0;
+    for k in runnable() {
+        for &(m, n, kk) in &[(1, 8, 3), (9, 33, 9), (16, 40, 64)] {
+            let p = Problem::new(
+                m,
+                n,
+                kk,
+                true,
+                k.lhs_packers[0],
+                k.rhs_packers[0],
+                Values::Normal,
+                5,
+            );
+            let lhs = p.pack_lhs(Edge::End);
+            let rhs = p.pack_rhs(Edge::End);
+            let es = out_bytes(k);
+            let mut dst = Guarded::new(es * m * n, Edge::End);
+            let args = CallArgs {
+                x: [
+                    m as u64,
+                    n as u64,
+                    kk as u64,
+                    lhs.ptr() as u64,
+                    rhs.ptr() as u64,
+                    dst.mut_ptr() as u64,
+                    (es * n) as u64,
+                    es as u64,
+                ],
+                stack: [0, 0],
+                d: [
+                    CallArgs::f32_bits(-1e4),
+                    CallArgs::f32_bits(1e4),
+                    0,
+                    0,
+                    0,
+                    0,
+                    0,
+                    0,
+                ],
+            };
+            let f =
+                rkai::capi::exports::symbol_address(&support::cabi::symbol("run", k.stem)).unwrap();
+            // SAFETY: args describe kai_run_matmul's prototype with valid buffers.
+            let clobbered = unsafe { call(f, &args) };
+            assert_eq!(clobbered, 0, "{} clobbered {}", k.stem, describe(clobbered));
+            calls += 1;
+        }
+    }
+    eprintln!("RELIABILITY registers {calls}");
+}
+
+const F32_GEMM: &str = "matmul_clamp_f32_bf16p8x4_bf16p12x4b_8x12_neon_mmla";
+const F16_GEMM: &str = "matmul_clamp_f16_bf16p8x4_bf16p12x4b_8x12_neon_mmla";
+
+/// Calls `stem` for m = 2, n = 8, k = 4 with the given destination strides and buffers.
+fn run_call(stem: &str, dst_stride_row: usize, dst_stride_col: usize, null: usize) {
+    let lhs = [0u8; 256];
+    let rhs = [0u8; 1024];
+    let mut dst = [0u8; 256];
+    let p = |b: &[u8], which: usize| {
+        if null == which {
+            ptr::null()
+        } else {
+            b.as_ptr().cast()
+        }
+    };
+    // SAFETY: buffers cover the call; it is expected to abort.
+    unsafe {
+        sym::<MatmulHalfFn>("run", stem)(
+            2,
+            8,
+            4,
+            p(&lhs, 1),
+            p(&rhs, 2),
+            if null == 3 {
+                ptr::null_mut()
+            } else {
+                dst.as_mut_ptr().cast()
+            },
+            dst_stride_row,
+            dst_stride_col,
+            -1.0,
+            1.0,
+        )
+    }
+}
+
+type Case = (&'static str, String, &'static str, fn());
+
+fn cases() -> Vec<Case> {
+    let run = |s: &str| format!("kai_run_{s}");
+    vec![
+        (
+            "dst_stride_col_f32",
+            run(F32_GEMM),
+            "dst_stride_col == sizeof(float)",
+            || run_call(F32_GEMM, 64, 8, 0),
+        ),
+        (
+            "dst_stride_col_f16",
+            run(F16_GEMM),
+            "dst_stride_col == sizeof(uint16_t)",
+            || run_call(F16_GEMM, 64, 4, 0),
+        ),
+        (
+            "dst_stride_row",
+            run(F32_GEMM),
+            "dst_stride_row >= n * sizeof(float)",
+            || run_call(F32_GEMM, 30, 4, 0),
+        ),
+        ("null_lhs", run(F16_GEMM), "lhs_packed != NULL", || {
+            run_call(F16_GEMM, 64, 2, 1)
+        }),
+        ("null_rhs", run(F32_GEMM), "rhs_packed != NULL", || {
+            run_call(F32_GEMM, 64, 4, 2)
+        }),
+        ("null_dst", run(F32_GEMM), "dst != NULL", || {
+            run_call(F32_GEMM, 64, 4, 3)
+        }),
+        (
+            "lhs_offset",
+            format!("kai_get_lhs_packed_offset_{F32_GEMM}"),
+            "m_idx % kai_mr == 0",
+            || {
+                sym::<Getter2>("get_lhs_packed_offset", F32_GEMM)(3, 64);
+            },
+        ),
+        (
+            "rhs_offset",
+            format!("kai_get_rhs_packed_offset_{F16_GEMM}"),
+            "(n_idx % nr) == 0",
+            || {
+                sym::<Getter2>("get_rhs_packed_offset", F16_GEMM)(8, 64);
+            },
+        ),
+        (
+            "dst_offset",
+            format!("kai_get_dst_offset_{F32_GEMM}"),
+            "(n_idx % n_step) == 0",
+            || {
+                sym::<Getter3>("get_dst_offset", F32_GEMM)(8, 6, 64);
+            },
+        ),
+        (
+            "lhs_offset_overflow",
+            format!("kai_get_lhs_packed_offset_{F16_GEMM}"),
+            "packed LHS offset fits in size_t",
+            || {
+                sym::<Getter2>("get_lhs_packed_offset", F16_GEMM)(usize::MAX / 8 * 8, 64);
+            },
+        ),
+    ]
+}
+
+#[test]
+#[ignore = "child process of the death tests"]
+fn death_child() {
+    let name = std::env::var(support::death::CASE_ENV).expect("death case");
+    let (_, _, _, action) = cases()
+        .into_iter()
+        .find(|c| c.0 == name)
+        .expect("known case");
+    action();
+    println!("survived");
+}
+
+#[test]
+fn violations_abort_with_function_and_condition() {
+    let cases = cases();
+    for (name, symbol, condition, _) in &cases {
+        let out = support::death::run_child("death_child", name);
+        support::death::expect_abort(&out, symbol, condition);
+    }
+    eprintln!("RELIABILITY contract {}", cases.len());
+}

@@ -1,0 +1,119 @@
+//! The bf16 GEMM families with both operands packed, `matmul_clamp_f32_bf16p_bf16p` and
+//! `matmul_clamp_f16_bf16p_bf16p`: their arguments, precondition checks and dispatch.
+//!
+//! Packed LHS (`bf16p{mr}x4`, see `pack::lhs_pack_bf16`): blocks of `mr` rows, K padded with zeros
+//! to a multiple of 4. Packed RHS (`bf16p12x4b`, see `pack::rhs_pack_bf16`): groups of 12 columns,
+//! the 12 biases (f32, or f16 for the f16 family) first, then 4 K values per column; the padded K
+//! values repeat the RHS's first row, so they still meet the LHS's zeros (`0 * inf` is a NaN).
+//!
+//! Numerics (KleidiAI's BFMMLA kernels): every output starts from its column's bias (f16 biases
+//! widened exactly) and takes, per group of 4 K values, two steps of [`crate::float::bf16`]
+//! (`acc + (a0 b0 + a1 b1)`, then the same for K values 2-3), rounded to odd with subnormals
+//! flushed; then `FMIN` with the upper bound and `FMAX` with the lower (f32), and for the f16
+//! family `FCVTN` to f16 (ties to even).
+//!
+//! `k == 0` is a departure: KleidiAI's kernels compute a loop count of `k / 4 - 1` and read out of
+//! bounds; rkai returns the clamped biases.
+
+pub mod portable;
+
+use crate::catalog::{Family, MatmulKernel, NativeFn};
+use crate::contract::{self, Checked};
+use crate::layout::RhsLayout;
+
+/// K values per packed step.
+pub const KR: usize = 4;
+
+/// Arguments of one `kai_run_matmul_*` call.
+#[derive(Clone, Copy, Debug)]
+pub struct Args {
+    /// Rows of the portion.
+    pub m: usize,
+    /// Columns of the portion.
+    pub n: usize,
+    /// Reduction length.
+    pub k: usize,
+    /// Packed LHS at the portion's first row block.
+    pub lhs_packed: *const u8,
+    /// Packed RHS at the portion's first column group.
+    pub rhs_packed: *const u8,
+    /// Destination at the portion's first element.
+    pub dst: *mut u8,
+    /// Bytes between destination rows (used rounded down to whole elements, as KleidiAI does).
+    pub dst_stride_row: usize,
+    /// Bytes between destination columns (must be the element size).
+    pub dst_stride_col: usize,
+    /// Lower clamp bound.
+    pub clamp_min: f32,
+    /// Upper clamp bound.
+    pub clamp_max: f32,
+}
+
+/// Signature of an ISA-specific implementation.
+pub type RunFn = unsafe fn(&Args);
+
+/// Bytes per bias in the packed RHS (and per destination element) of a bf16 GEMM family.
+pub const fn element_size(family: Family) -> usize {
+    match family {
+        Family::F16Bf16pBf16p => 2,
+        _ => 4,
+    }
+}
+
+/// The packed RHS format of a bf16 GEMM family.
+pub const fn rhs_layout(family: Family) -> RhsLayout {
+    RhsLayout::Bf16Bias {
+        bias_bytes: element_size(family),
+    }
+}
+
+/// Bytes of one packed LHS row for `k` (K padded to a multiple of 4).
+pub fn lhs_row_bytes(k: usize) -> Result<usize, contract::Violation> {
+    let cond = "packed LHS offset fits in size_t";
+    contract::mul(contract::roundup(k, KR, cond)?, 2, cond)
+}
+
+/// Checks what `kernel` requires of its arguments: KleidiAI's assertion on `dst_stride_col`,
+/// non-null buffers, a destination row stride that holds a row, and packed sizes that fit.
+pub fn check(kernel: &MatmulKernel, a: &Args) -> Checked {
+    let out = kernel.family.output();
+    contract::require(a.dst_stride_col == out.size(), out.size_condition())?;
+    rhs_layout(kernel.family).stride(a.k, kernel.tile().nr, KR, 1)?;
+    let row = lhs_row_bytes(a.k)?;
+    if a.m == 0 || a.n == 0 {
+        return Ok(());
+    }
+    contract::mul(
+        contract::roundup(a.m, kernel.tile().mr, "packed LHS size fits in size_t")?,
+        row,
+        "packed LHS size fits in size_t",
+    )?;
+    contract::require(a.k == 0 || !a.lhs_packed.is_null(), "lhs_packed != NULL")?;
+    contract::require(!a.rhs_packed.is_null(), "rhs_packed != NULL")?;
+    contract::require(!a.dst.is_null(), "dst != NULL")?;
+    let row_bytes = contract::mul(a.n, out.size(), "n * sizeof(dst) fits in size_t")?;
+    contract::require(
+        a.m == 1 || a.dst_stride_row / out.size() * out.size() >= row_bytes,
+        out.row_condition(),
+    )?;
+    Ok(())
+}
+
+/// Runs `kernel`: its hand-written implementation on aarch64 where there is one, the portable
+/// one (same bits) elsewhere.
+///
+/// # Safety
+/// [`check`] must have passed; the packed LHS must hold the portion's row blocks, the packed RHS
+/// its column groups, and the destination `m` rows of `n` elements; on aarch64 the CPU must
+/// implement `kernel.isa`.
+pub unsafe fn run(kernel: &MatmulKernel, a: &Args) {
+    if a.m == 0 || a.n == 0 {
+        return;
+    }
+    match kernel.native {
+        // SAFETY: forwarded contract.
+        NativeFn::Bf16Gemm(f) if a.k > 0 => unsafe { f(a) },
+        // SAFETY: forwarded contract.
+        _ => unsafe { portable::run(kernel.family, kernel.tile().mr, kernel.tile().nr, a) },
+    }
+}

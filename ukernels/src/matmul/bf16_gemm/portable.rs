@@ -1,0 +1,60 @@
+//! Portable implementation of the bf16 GEMM families (bit-identical to the BFMMLA kernels).
+
+use super::{Args, KR};
+use crate::catalog::Family;
+use crate::float::{self, bf16};
+
+/// Computes the portion `a` in `mr`-row blocks and `nr`-column groups.
+///
+/// # Safety
+/// As for [`super::run`].
+pub unsafe fn run(family: Family, mr: usize, nr: usize, a: &Args) {
+    let kp = a.k.div_ceil(KR) * KR;
+    let bias_bytes = super::element_size(family);
+    let out_bytes = family.output().size();
+    let group_bytes = nr * (bias_bytes + kp * 2);
+    let block_bytes = mr * kp * 2;
+    let dst_row = a.dst_stride_row / out_bytes * out_bytes;
+    for i in 0..a.m {
+        // SAFETY (reads): row i of block i / mr lies in the packed LHS; column j's group in the
+        // packed RHS (the caller's contract).
+        let lhs = unsafe { a.lhs_packed.add(i / mr * block_bytes + i % mr * KR * 2) };
+        for j in 0..a.n {
+            let group = unsafe { a.rhs_packed.add(j / nr * group_bytes) };
+            let c = j % nr;
+            let mut acc = unsafe {
+                if bias_bytes == 4 {
+                    f32::from_bits(group.add(c * 4).cast::<u32>().read_unaligned())
+                } else {
+                    f32::from_bits(float::f16::to_f32_bits(
+                        group.add(c * 2).cast::<u16>().read_unaligned(),
+                    ))
+                }
+            };
+            let rhs = unsafe { group.add(nr * bias_bytes + c * KR * 2) };
+            for g in 0..kp / KR {
+                let (x, w) = unsafe {
+                    (
+                        lhs.add(g * mr * KR * 2).cast::<[u16; 4]>().read_unaligned(),
+                        rhs.add(g * nr * KR * 2).cast::<[u16; 4]>().read_unaligned(),
+                    )
+                };
+                let x = x.map(u16::from_le);
+                let w = w.map(u16::from_le);
+                acc = bf16::dot_step(acc, [x[0], x[1]], [w[0], w[1]]);
+                acc = bf16::dot_step(acc, [x[2], x[3]], [w[2], w[3]]);
+            }
+            let y = float::clamp_upper_first(acc, a.clamp_min, a.clamp_max);
+            // SAFETY: element (i, j) of the destination (caller's contract).
+            unsafe {
+                let p = a.dst.add(i * dst_row + j * out_bytes);
+                if out_bytes == 4 {
+                    p.cast::<u32>().write_unaligned(y.to_bits().to_le());
+                } else {
+                    p.cast::<u16>()
+                        .write_unaligned(float::f16::from_f32(y).to_le());
+                }
+            }
+        }
+    }
+}
