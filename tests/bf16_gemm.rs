@@ -156,11 +156,16 @@ fn to_bf16(bits: u32, bytes: usize) -> u16 {
 enum Values {
     Normal,
     Hostile,
+    /// Finite values over 2^-70..2^60: sums with far-apart exponents (where rounding to odd and
+    /// to nearest differ) and partial results below 2^-126 (flushed).
+    Wide,
 }
 
 fn value(rng: &mut Rng, bytes: usize, kind: Values) -> u32 {
     let x = rng.f32(-2.0, 2.0);
-    let v = if kind == Values::Hostile {
+    let v = if kind == Values::Wide {
+        x * 2f32.powi(rng.range_i32(-70, 60))
+    } else if kind == Values::Hostile {
         match rng.range_i32(0, 16) {
             0 => f32::INFINITY,
             1 => f32::NEG_INFINITY,
@@ -569,6 +574,66 @@ fn non_finite_values_follow_the_model() {
                     }
                 }
             }
+        }
+    }
+    eprintln!("RELIABILITY hostile {cases}");
+}
+
+/// Whether the same chain with every operation rounded to nearest even differs from `expect`
+/// (f32 results, K a multiple of 4, f32 sources).
+fn nearest_even_differs(p: &Problem, expect: &[u32]) -> bool {
+    let v = |x: u32| f32::from_bits(u32::from(float::bf16_from_f32_bits(x)) << 16);
+    (0..p.m * p.n).any(|e| {
+        let (i, j) = (e / p.n, e % p.n);
+        let mut acc = p.bias_src.as_ref().map_or(0.0, |b| f32::from_bits(b[j]));
+        for kk in (0..p.k).step_by(2) {
+            let a = |d: usize| v(p.lhs_src[i * p.k + kk + d]) * v(p.rhs_src[(kk + d) * p.n + j]);
+            acc += a(0) + a(1);
+        }
+        acc.to_bits() != expect[e]
+    })
+}
+
+/// Values whose sums lose bits at every step: the kernels equal the round-to-odd model.
+#[test]
+fn wide_exponent_ranges_round_to_odd() {
+    let mut cases = 0;
+    let mut impls = vec![];
+    for k in kernels() {
+        impls.push((k, Impl::Portable));
+    }
+    for k in runnable() {
+        impls.push((k, Impl::Exported));
+    }
+    for (k, which) in impls {
+        for (seed, &(m, n, kk)) in [(9, 26, 7), (8, 12, 16), (3, 40, 33), (17, 13, 64)]
+            .iter()
+            .enumerate()
+        {
+            let (lp, rp) = (k.lhs_packers[0], k.rhs_packers[seed % k.rhs_packers.len()]);
+            let p = Problem::new(
+                m,
+                n,
+                kk,
+                seed % 2 == 0,
+                lp,
+                rp,
+                Values::Wide,
+                1700 + seed as u64,
+            );
+            let clamp = (f32::NEG_INFINITY, f32::INFINITY);
+            let expect = p.expected(k.family, clamp);
+            if k.family == Family::F32Bf16pBf16p && kk == 64 {
+                // The data must tell the model from rounding to nearest: with every step rounded
+                // to nearest even (and no flushing) some results differ.
+                assert!(nearest_even_differs(&p, &expect), "wide values too tame");
+            }
+            let lhs = p.pack_lhs(Edge::End);
+            let rhs = p.pack_rhs(Edge::End);
+            let whole = (0, 0, m, n);
+            let dst = call(k, which, &p, &lhs, &rhs, whole, clamp, Edge::End);
+            verify(k, which, &p, &dst, whole, &expect, "wide");
+            cases += 1;
         }
     }
     eprintln!("RELIABILITY hostile {cases}");

@@ -1381,7 +1381,7 @@ bf16_gemm_kernel!(
     matmul_clamp_f32_bf16p8x4_bf16p12x4b_8x12_neon_mmla,
     NeonBf16,
     [8, 12, 8, 12, 4, 1],
-    portable
+    matmul_clamp_f32_bf16p8x4_bf16p12x4b_8x12_neon_mmla
 );
 
 bf16_gemm_kernel!(
@@ -1393,7 +1393,7 @@ bf16_gemm_kernel!(
     matmul_clamp_f16_bf16p8x4_bf16p12x4b_8x12_neon_mmla,
     NeonFp16Bf16,
     [8, 12, 8, 12, 4, 1],
-    portable
+    matmul_clamp_f16_bf16p8x4_bf16p12x4b_8x12_neon_mmla
 );
 
 /// Every kernel, in header-generation order.
