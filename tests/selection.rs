@@ -104,6 +104,11 @@ fn no_legal_pair_ranks_above_the_choice() {
     }
 }
 
+/// The bf16 GEMM families, whose every kernel needs FEAT_BF16.
+fn needs_bf16(family: Family) -> bool {
+    matches!(family, Family::F32Bf16pBf16p | Family::F16Bf16pBf16p)
+}
+
 #[test]
 fn choices_on_each_cpu_model() {
     let f = present();
@@ -115,7 +120,7 @@ fn choices_on_each_cpu_model() {
         for family in families() {
             assert_eq!(
                 chosen(family, ShapeClass::Gemm).is_none(),
-                integer(family) || family == Family::F16F16F16p,
+                integer(family) || family == Family::F16F16F16p || needs_bf16(family),
                 "{}",
                 family.dir()
             );
@@ -135,6 +140,15 @@ fn choices_on_each_cpu_model() {
             Some("matmul_clamp_f32_qai8dxp1x4_qsi4cxp4x4_1x4_neon_dotprod")
         );
         for family in families() {
+            if needs_bf16(family) {
+                // neoverse-n1 has no FEAT_BF16: the bf16 GEMM families have no kernel to offer.
+                assert!(
+                    chosen(family, ShapeClass::Gemm).is_none(),
+                    "{}",
+                    family.dir()
+                );
+                continue;
+            }
             let k = chosen(family, ShapeClass::Gemm).unwrap();
             assert!(!k.isa.features().contains(Features::I8MM), "{}", k.stem);
         }
