@@ -21,9 +21,9 @@ asm = open(sys.argv[1]).read().splitlines()
 catalog = open("ukernels/src/catalog.rs").read()
 INSTR = {"NeonDotprod": "SDOT", "NeonI8mm": "SMMLA", "SveDotprod": "SDOT", "SveI8mm": "SMMLA",
          "Sve2Dotprod": "SDOT", "Sve2I8mm": "SMMLA", "Neon": "FMLA", "Sve": "FMLA",
-         "NeonFp16": "HFMLA"}
+         "NeonFp16": "HFMLA", "NeonBf16": "BFMMLA", "NeonFp16Bf16": "BFMMLA"}
 # K values one iteration covers: 32 for the integer loops, 4 for the float (FMLA) loops.
-K_PER_ITERATION = {"SDOT": 32, "SMMLA": 32, "FMLA": 4, "HFMLA": 4}
+K_PER_ITERATION = {"SDOT": 32, "SMMLA": 32, "FMLA": 4, "HFMLA": 4, "BFMMLA": 4}
 # Float loops that cover more K values per iteration than their instruction's default.
 K_PER_ITERATION_STEM = {
     "matmul_clamp_f16_f16_f16p32x1b_6x32_neon_mla_cortexa55": 8,
@@ -81,12 +81,17 @@ PEAK = {
     "FMLA": {"neoverse-n1": 8, "neoverse-n2": 8, "neoverse-v1": 16, "neoverse-v2": 16},
     # f16 FMLA (FEAT_FP16): 8 lanes per 128 bits on the same pipes.
     "HFMLA": {"neoverse-n1": 16, "neoverse-n2": 16, "neoverse-v1": 32, "neoverse-v2": 32},
+    # BFMMLA (16 MACs each) at the issue rate llvm-mca-22 models: 2 per cycle on N2, 4 on V1 and
+    # V2 (N1 has no FEAT_BF16).
+    "BFMMLA": {"neoverse-n1": None, "neoverse-n2": 32, "neoverse-v1": 64, "neoverse-v2": 64},
 }
 CPUS = ["neoverse-n1", "neoverse-n2", "neoverse-v1", "neoverse-v2"]
 # Cores whose ISA runs a kernel: SVE2 loops only on N2 and V2 (N1 has no SVE, V1 no SVE2);
 # KleidiAI's 256-bit SVE kernels only on V1 (the only one of the four with 256-bit vectors);
 # other SVE loops on every core with SVE.
 def cpus_for(stem):
+    if KERNELS[stem][0] in ("NeonBf16", "NeonFp16Bf16"):
+        return [c for c in CPUS if c != "neoverse-n1"]  # N1 has no FEAT_BF16
     if stem in SVE256:
         return ["neoverse-v1"]
     if "_sve2_" in stem:
@@ -150,7 +155,8 @@ print()
 print("| kernel | kind | figure on V2 | target | status |")
 print("|---|---|---|---|---|")
 for stem, cpu, n, cyc, macs, per, instr, peak, pct in rows:
-    if cpu != "neoverse-v2" or instr in ("FMLA", "HFMLA"):
+    # The targets are set for the integer loops (the float and bf16 loops have none).
+    if cpu != "neoverse-v2" or instr in ("FMLA", "HFMLA", "BFMMLA"):
         continue
     int8 = "qsi8cxp" in stem
     m_step, n_step = KERNELS[stem][1], KERNELS[stem][2] * lanes(stem, cpu)

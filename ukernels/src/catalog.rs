@@ -1345,9 +1345,25 @@ f16_f16_f16p_kernel!(
     F16P16X1BIASF16_RHS
 );
 
-/// A kernel of a bf16 GEMM family: its asm module (under `matmul::bf16_gemm`), or `portable`
-/// where there is none yet.
+/// A kernel of a bf16 GEMM family: its asm module (under `matmul::bf16_gemm`), `f16_output` and
+/// the f32 kernel's module whose asm it runs with f16 biases and results, or `portable` where
+/// there is no asm yet.
 macro_rules! bf16_gemm_kernel {
+    (
+        $(#[$doc:meta])* $name:ident, $family:ident, $lhs:ident, $rhs:ident, $stem:ident,
+        $isa:ident, $tile:tt, f16_output, $module:ident
+    ) => {
+        qai8dxp_kernel!($(#[$doc])* $name, $family, $lhs, $rhs, $stem, $isa, $tile, {
+            #[cfg(target_arch = "aarch64")]
+            {
+                NativeFn::Bf16Gemm(crate::matmul::bf16_gemm::$module::run_f16)
+            }
+            #[cfg(not(target_arch = "aarch64"))]
+            {
+                NativeFn::Portable
+            }
+        });
+    };
     (
         $(#[$doc:meta])* $name:ident, $family:ident, $lhs:ident, $rhs:ident, $stem:ident,
         $isa:ident, $tile:tt, portable
@@ -1393,7 +1409,8 @@ bf16_gemm_kernel!(
     matmul_clamp_f16_bf16p8x4_bf16p12x4b_8x12_neon_mmla,
     NeonFp16Bf16,
     [8, 12, 8, 12, 4, 1],
-    matmul_clamp_f16_bf16p8x4_bf16p12x4b_8x12_neon_mmla
+    f16_output,
+    matmul_clamp_f32_bf16p8x4_bf16p12x4b_8x12_neon_mmla
 );
 
 /// Every kernel, in header-generation order.

@@ -19,19 +19,6 @@
 pub mod matmul_clamp_f32_bf16p8x4_bf16p12x4b_8x12_neon_mmla;
 pub mod portable;
 
-/// The f16 stem runs the f32 stem's asm with f16 biases and results.
-#[cfg(target_arch = "aarch64")]
-pub mod matmul_clamp_f16_bf16p8x4_bf16p12x4b_8x12_neon_mmla {
-    /// Runs the portion `a` with f16 results (the catalog's entry point).
-    ///
-    /// # Safety
-    /// As for [`super::matmul_clamp_f32_bf16p8x4_bf16p12x4b_8x12_neon_mmla::run_out`].
-    pub unsafe fn run(a: &super::Args) {
-        // SAFETY: forwarded contract.
-        unsafe { super::matmul_clamp_f32_bf16p8x4_bf16p12x4b_8x12_neon_mmla::run_out(a, true) }
-    }
-}
-
 use crate::catalog::{Family, MatmulKernel, NativeFn};
 use crate::contract::{self, Checked};
 use crate::layout::RhsLayout;

@@ -423,3 +423,13 @@ pub unsafe fn run(a: &Args) {
     // SAFETY: forwarded contract.
     unsafe { run_out(a, false) }
 }
+
+/// Runs the portion `a` with f16 biases and results (the entry point of
+/// `matmul_clamp_f16_bf16p8x4_bf16p12x4b_8x12_neon_mmla`).
+///
+/// # Safety
+/// As for [`run_out`].
+pub unsafe fn run_f16(a: &Args) {
+    // SAFETY: forwarded contract.
+    unsafe { run_out(a, true) }
+}
