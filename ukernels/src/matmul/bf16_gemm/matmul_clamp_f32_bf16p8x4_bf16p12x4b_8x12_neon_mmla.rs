@@ -10,9 +10,11 @@
 //! * `v0`..`v3` — one packed LHS group (4 K values of rows 0-1, 2-3, 4-5, 6-7).
 //! * `v4`..`v7` — packed RHS column pairs, loaded two at a time.
 //!
-//! One K-loop iteration covers 4 K values: 2 `ldp q` of LHS, 3 `ldp q` of RHS (160 bytes) and
-//! 24 `BFMMLA`s (8 x 12 x 4 = 384 MACs). Rows past `m` in the last block are the packer's copies
-//! of the block's first row and columns past `n` the packer's zero columns: computed, not stored.
+//! One K-loop iteration covers 4 K values: 4 `ldr q` of LHS, 6 `ldr q` of RHS (160 bytes) and
+//! 24 `BFMMLA`s (8 x 12 x 4 = 384 MACs). Plain `ldr q` with offsets and one `add` per pointer,
+//! rather than post-indexed `ldp q`, keep the loop within Neoverse V2's dispatch width.
+//! Rows past `m` in the last block are the packer's copies of the block's first row and columns
+//! past `n` the packer's zero columns: computed, not stored.
 //! Partial tiles are written to a scratch tile first and copied element by element.
 
 use super::Args;
@@ -109,9 +111,13 @@ pub unsafe fn matmul_bf16p8x4_bf16p12x4b_8x12(
             "ldr x7, [x8, #16]",
             "5:",
             "// LLVM-MCA-BEGIN matmul_clamp_f32_bf16p8x4_bf16p12x4b_8x12_neon_mmla",
-            "ldp q0, q1, [x6], #32",
-            "ldp q2, q3, [x6], #32",
-            "ldp q4, q5, [x4], #32",
+            "ldr q0, [x6]",
+            "ldr q1, [x6, #16]",
+            "ldr q2, [x6, #32]",
+            "ldr q3, [x6, #48]",
+            "ldr q4, [x4]",
+            "ldr q5, [x4, #16]",
+            "add x6, x6, #64",
             "bfmmla v8.4s, v0.8h, v4.8h",
             "bfmmla v9.4s, v0.8h, v5.8h",
             "bfmmla v14.4s, v1.8h, v4.8h",
@@ -120,7 +126,8 @@ pub unsafe fn matmul_bf16p8x4_bf16p12x4b_8x12(
             "bfmmla v21.4s, v2.8h, v5.8h",
             "bfmmla v26.4s, v3.8h, v4.8h",
             "bfmmla v27.4s, v3.8h, v5.8h",
-            "ldp q6, q7, [x4], #32",
+            "ldr q6, [x4, #32]",
+            "ldr q7, [x4, #48]",
             "bfmmla v10.4s, v0.8h, v6.8h",
             "bfmmla v11.4s, v0.8h, v7.8h",
             "bfmmla v16.4s, v1.8h, v6.8h",
@@ -129,7 +136,9 @@ pub unsafe fn matmul_bf16p8x4_bf16p12x4b_8x12(
             "bfmmla v23.4s, v2.8h, v7.8h",
             "bfmmla v28.4s, v3.8h, v6.8h",
             "bfmmla v29.4s, v3.8h, v7.8h",
-            "ldp q4, q5, [x4], #32",
+            "ldr q4, [x4, #64]",
+            "ldr q5, [x4, #80]",
+            "add x4, x4, #96",
             "bfmmla v12.4s, v0.8h, v4.8h",
             "bfmmla v13.4s, v0.8h, v5.8h",
             "bfmmla v18.4s, v1.8h, v4.8h",
