@@ -19,7 +19,7 @@ asm = open(sys.argv[1]).read().splitlines()
 # Each kernel's K-loop region is named after its stem; one iteration covers its m_step x n_step
 # tile over 32 K values. Stems, ISAs and tiles come from the catalog (one entry per kernel).
 catalog = open("ukernels/src/catalog.rs").read()
-INSTR = {"NeonDotprod": "SDOT", "NeonI8mm": "SMMLA", "SveDotprod": "SDOT", "SveI8mm": "SMMLA"}
+INSTR = {"NeonDotprod": "SDOT", "NeonI8mm": "SMMLA", "NeonFp16Dotprod": "SDOT", "NeonFp16I8mm": "SMMLA", "SveDotprod": "SDOT", "SveI8mm": "SMMLA"}
 # Loops that cover fewer rows per iteration than the kernel's m_step (their register budget
 # holds 8 rows; a 16-row step runs as two passes).
 ROWS_PER_ITERATION = {
@@ -28,6 +28,8 @@ ROWS_PER_ITERATION = {
     "matmul_clamp_f32_qsi8d32p4x4_qsi4c32p4x4_16x4_neon_dotprod": 8,
     "matmul_clamp_f32_qsi8d32p4x8_qsi4c32p4x8_16x4_neon_i8mm": 8,
     "matmul_clamp_f32_qsi8d32p4x8_qsi4c32p8x8_16x8_sve_i8mm": 8,
+    "matmul_clamp_f32_qsi8d32p4x8_qai4c32p4x8_8x4_neon_i8mm": 4,
+    "matmul_clamp_f32_qsi8d32p4x4_qai4c32p4x4_8x4_neon_dotprod": 4,
 }
 # KleidiAI's 256-bit SVE kernels run on 256-bit SVE cores only (Neoverse V1 here).
 SVE256 = set()

@@ -67,8 +67,8 @@ fn no_legal_pair_ranks_above_the_choice() {
     // Brute force over every pair the CPU runs: none has a better GEMM instruction tier, and
     // among pairs of the chosen tier none has a larger GEMM tile.
     let tier = |isa: Isa| match isa {
-        Isa::NeonI8mm | Isa::SveI8mm | Isa::Sve2I8mm => 2,
-        Isa::NeonDotprod | Isa::SveDotprod | Isa::Sve2Dotprod => 1,
+        Isa::NeonI8mm | Isa::NeonFp16I8mm | Isa::SveI8mm | Isa::Sve2I8mm => 2,
+        Isa::NeonDotprod | Isa::NeonFp16Dotprod | Isa::SveDotprod | Isa::Sve2Dotprod => 1,
         _ => 0,
     };
     for family in families() {
