@@ -28,7 +28,6 @@ ROWS_PER_ITERATION = {
     "matmul_clamp_f32_qsi8d32p4x4_qsi4c32p4x4_16x4_neon_dotprod": 8,
     "matmul_clamp_f32_qsi8d32p4x8_qsi4c32p4x8_16x4_neon_i8mm": 8,
     "matmul_clamp_f32_qsi8d32p4x8_qsi4c32p8x8_16x8_sve_i8mm": 8,
-    "matmul_clamp_f32_qsi8d32p4x8_qai4c32p4x8_8x4_neon_i8mm": 4,
     "matmul_clamp_f32_qsi8d32p4x4_qai4c32p4x4_8x4_neon_dotprod": 4,
 }
 # KleidiAI's 256-bit SVE kernels run on 256-bit SVE cores only (Neoverse V1 here).

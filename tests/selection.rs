@@ -150,7 +150,11 @@ fn choices_on_each_cpu_model() {
 
 #[test]
 fn mask_restricts_the_choice() {
-    let dotprod_only = Features::NEON.union(Features::DOTPROD);
+    // FP16 comes with dotprod on every core that has it; the f16-output families of
+    // `qsi8d32p_qai4c32p` need both.
+    let dotprod_only = Features::NEON
+        .union(Features::DOTPROD)
+        .union(Features::FP16);
     for family in families() {
         let restricted = select::best_kernel(family, ShapeClass::Gemm, dotprod_only);
         if let Some(k) = restricted {
