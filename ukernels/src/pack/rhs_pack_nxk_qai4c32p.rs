@@ -111,21 +111,6 @@ pub fn check(variant: Variant, a: &Args) -> Checked {
     Ok(())
 }
 
-/// Nibble `idx` of the source (`even_high`: even indices in the high nibble).
-///
-/// # Safety
-/// `rhs` holds byte `idx / 2`.
-#[inline]
-unsafe fn nibble(rhs: *const u8, idx: usize, even_high: bool) -> u8 {
-    // SAFETY: forwarded.
-    let byte = unsafe { *rhs.add(idx / 2) };
-    if (idx % 2 == 0) == even_high {
-        byte >> 4
-    } else {
-        byte & 0x0f
-    }
-}
-
 /// Reads f32 `i` of the array at `p`.
 ///
 /// # Safety
@@ -162,27 +147,29 @@ pub unsafe fn run(variant: Variant, a: &Args) {
             for b in 0..blocks {
                 // SAFETY: block b of the group.
                 let out = unsafe { group.add(b * block_bytes) };
-                let base = src_col * k + b * bl;
-                for i in 0..bl / 2 {
-                    let (k0, k1) = if signed {
-                        let k0 = 32 * (i / 16) + i % 16;
-                        (k0, k0 + 16)
-                    } else {
-                        (2 * i, 2 * i + 1)
-                    };
-                    // SAFETY: nibbles of column src_col, block b.
-                    let (lo, hi) = unsafe {
-                        (
-                            nibble(a.rhs, base + k0, even_high),
-                            nibble(a.rhs, base + k1, even_high),
-                        )
-                    };
-                    let mut byte = lo | (hi << 4);
-                    if signed {
-                        byte ^= 0x88;
+                // The block's nibbles start on a byte (k and bl are even): decode them 32 at a
+                // time (16 source bytes) into values, then write each packed byte.
+                let src = (src_col * k + b * bl) / 2;
+                for sub in 0..bl / 32 {
+                    let mut v = [0u8; 32];
+                    for (e, pair) in v.chunks_exact_mut(2).enumerate() {
+                        // SAFETY: byte e of sub-block `sub` of the block, inside the source.
+                        let byte = unsafe { *a.rhs.add(src + 16 * sub + e) };
+                        let (hi, lo) = (byte >> 4, byte & 0x0f);
+                        (pair[0], pair[1]) = if even_high { (hi, lo) } else { (lo, hi) };
                     }
-                    // SAFETY: chunk i / chunk of the column, inside the block's data.
-                    unsafe { *out.add((i / chunk) * nr * chunk + col * chunk + i % chunk) = byte };
+                    for t in 0..16 {
+                        let byte = if signed {
+                            (v[t] | (v[16 + t] << 4)) ^ 0x88
+                        } else {
+                            v[2 * t] | (v[2 * t + 1] << 4)
+                        };
+                        let i = 16 * sub + t;
+                        // SAFETY: chunk i / chunk of the column, inside the block's data.
+                        unsafe {
+                            *out.add((i / chunk) * nr * chunk + col * chunk + i % chunk) = byte
+                        };
+                    }
                 }
                 let at = src_col * blocks + b;
                 // SAFETY: the arrays hold n * blocks floats; the block's parameters follow its
