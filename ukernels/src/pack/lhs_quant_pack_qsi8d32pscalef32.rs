@@ -189,6 +189,124 @@ unsafe fn block_amax(variant: Variant, x: *const u8, bl: usize) -> f32 {
     }
 }
 
+/// Quantizes one block of `bl` elements at `x` into slot `slot` of the packed block at `out`
+/// (values in chunks of `kbl`, then the `mr` sums and `mr` scales).
+///
+/// # Safety
+/// `x` is readable for `bl` elements of `variant`; `out` writable for `mr * (bl + 8)` bytes.
+#[inline]
+unsafe fn pack_block(
+    variant: Variant,
+    x: *const u8,
+    bl: usize,
+    out: *mut u8,
+    mr: usize,
+    kbl: usize,
+    slot: usize,
+) {
+    // SAFETY: the block holds bl elements.
+    let amax = unsafe { block_amax(variant, x, bl) };
+    let (s, r) = block_scale(amax);
+    let mut qsum = 0i32;
+    for kk in 0..bl {
+        // SAFETY: kk < bl.
+        let v = unsafe { element(variant, x, kk) };
+        let q = match variant {
+            Variant::F32 => quantize_f32(v, s),
+            Variant::F16 => quantize_f16(v, s),
+        };
+        qsum += q;
+        // SAFETY: chunk kk / kbl of the block, the slot's kbl bytes.
+        unsafe { *out.add((kk / kbl) * mr * kbl + slot * kbl + kk % kbl) = q as i8 as u8 };
+    }
+    // SAFETY: the block's sums then scales follow its mr * bl values.
+    unsafe { write_params(out, mr, bl, slot, qsum as f32 * r, r) };
+}
+
+/// Writes a block's f32 sum and scale for `slot`.
+///
+/// # Safety
+/// `out` is writable for `mr * (bl + 8)` bytes.
+#[inline]
+unsafe fn write_params(out: *mut u8, mr: usize, bl: usize, slot: usize, sum: f32, scale: f32) {
+    // SAFETY: the sums and scales follow the block's mr * bl values.
+    unsafe {
+        let params = out.add(mr * bl);
+        params.add(4 * slot).cast::<f32>().write_unaligned(sum);
+        params
+            .add(4 * (mr + slot))
+            .cast::<f32>()
+            .write_unaligned(scale);
+    }
+}
+
+#[cfg(target_arch = "aarch64")]
+mod neon {
+    //! The f32 packer's blocks with NEON: the same arithmetic as KleidiAI's (lane maxima,
+    //! `FMAXV`, `FMUL`, `FCVTNS`, saturating narrowing and clamp), 8 values per step.
+    use core::arch::aarch64::*;
+
+    /// Packs one block like `super::pack_block` for f32 input and returns `true`, or returns
+    /// `false` without writing when the block's maximum is NaN (the portable code then decides
+    /// which NaN the scale carries).
+    ///
+    /// # Safety
+    /// `x` is readable for `bl` floats (`bl` a multiple of 8); `out` writable for
+    /// `mr * (bl + 8)` bytes; `kbl` is 4 or 8.
+    #[inline]
+    pub(super) unsafe fn pack_block_f32(
+        x: *const f32,
+        bl: usize,
+        out: *mut u8,
+        mr: usize,
+        kbl: usize,
+        slot: usize,
+    ) -> bool {
+        // SAFETY: every load reads 8 floats below bl; stores stay in the slot's chunks and
+        // parameters.
+        unsafe {
+            let mut lanes = vdupq_n_f32(-f32::MAX);
+            for i in (0..bl).step_by(8) {
+                let a = vld1q_f32(x.add(i));
+                let b = vld1q_f32(x.add(i + 4));
+                lanes = vmaxq_f32(vabsq_f32(a), vmaxq_f32(lanes, vabsq_f32(b)));
+            }
+            let amax = vmaxvq_f32(lanes);
+            if amax.is_nan() {
+                return false;
+            }
+            let (s, r) = super::block_scale(amax);
+            let lo = vdupq_n_s16(-128);
+            let hi = vdupq_n_s16(127);
+            let mut qsum = 0i32;
+            for i in (0..bl).step_by(8) {
+                let a = vcvtnq_s32_f32(vmulq_n_f32(vld1q_f32(x.add(i)), s));
+                let b = vcvtnq_s32_f32(vmulq_n_f32(vld1q_f32(x.add(i + 4)), s));
+                let h = vminq_s16(
+                    vmaxq_s16(vcombine_s16(vqmovn_s32(a), vqmovn_s32(b)), lo),
+                    hi,
+                );
+                qsum += i32::from(vaddvq_s16(h));
+                let q = vreinterpret_u8_s8(vqmovn_s16(h));
+                let chunk = |kk: usize| out.add((kk / kbl) * mr * kbl + slot * kbl);
+                if kbl == 8 {
+                    vst1_u8(chunk(i), q);
+                } else {
+                    let w = vreinterpret_u32_u8(q);
+                    chunk(i)
+                        .cast::<u32>()
+                        .write_unaligned(vget_lane_u32::<0>(w));
+                    chunk(i + 4)
+                        .cast::<u32>()
+                        .write_unaligned(vget_lane_u32::<1>(w));
+                }
+            }
+            super::write_params(out, mr, bl, slot, qsum as f32 * r, r);
+        }
+        true
+    }
+}
+
 /// Packs the rows described by `a`.
 ///
 /// # Safety
@@ -212,30 +330,15 @@ pub unsafe fn run(variant: Variant, a: &Args) {
         for b in 0..blocks {
             // SAFETY: block b of the row and of the group.
             let (x, out) = unsafe { (line.add(esize * b * bl), group.add(b * block_bytes)) };
-            // SAFETY: the block holds bl elements.
-            let amax = unsafe { block_amax(variant, x, bl) };
-            let (s, r) = block_scale(amax);
-            let mut qsum = 0i32;
-            for kk in 0..bl {
-                // SAFETY: kk < bl.
-                let v = unsafe { element(variant, x, kk) };
-                let q = match variant {
-                    Variant::F32 => quantize_f32(v, s),
-                    Variant::F16 => quantize_f16(v, s),
-                };
-                qsum += q;
-                // SAFETY: chunk kk / kbl of the block, the slot's kbl bytes.
-                unsafe { *out.add((kk / kbl) * mr * kbl + slot * kbl + kk % kbl) = q as i8 as u8 };
+            #[cfg(target_arch = "aarch64")]
+            if variant == Variant::F32 {
+                // SAFETY: as below; NEON is part of the aarch64 baseline.
+                if unsafe { neon::pack_block_f32(x.cast(), bl, out, mr, kbl, slot) } {
+                    continue;
+                }
             }
-            // SAFETY: the block's sums then scales follow its mr * bl values.
-            unsafe {
-                let params = out.add(mr * bl);
-                params
-                    .add(4 * slot)
-                    .cast::<f32>()
-                    .write_unaligned(qsum as f32 * r);
-                params.add(4 * (mr + slot)).cast::<f32>().write_unaligned(r);
-            }
+            // SAFETY: the block's bl elements and the group's block.
+            unsafe { pack_block(variant, x, bl, out, mr, kbl, slot) };
         }
         if (row + 1 + a.m_idx_start) % mr == 0 {
             // SAFETY: the next group lies inside the packed buffer when rows remain.
