@@ -2,8 +2,10 @@
 //! phase, so that instruction counts of whole runs (under QEMU) can be subtracted into the cost
 //! of packing and of the matmul alone.
 //!
-//! Usage: `count_instructions <stem> <m> <n> <k> <bl> <prepare|pack_rhs|pack_lhs|run>`
-//! (`bl` 0 for per-channel kernels). Each phase includes the ones before it.
+//! Usage: `count_instructions <stem> <m> <n> <k> <bl> <prepare|pack_rhs|pack_lhs|run> [repeats]`
+//! (`bl` 0 for per-channel kernels). Each phase includes the ones before it. `repeats` (default 1)
+//! packs the LHS that many times, so that a cost smaller than the run-to-run noise of a whole
+//! process (a GEMV's LHS packing) can be measured as a difference divided by `repeats`.
 
 use rkai::ukernels::catalog;
 
@@ -12,8 +14,9 @@ mod workload;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let usage = "usage: count_instructions <stem> <m> <n> <k> <bl> <prepare|pack_rhs|pack_lhs|run>";
-    assert_eq!(args.len(), 7, "{usage}");
+    let usage = "usage: count_instructions <stem> <m> <n> <k> <bl> <prepare|pack_rhs|pack_lhs|run> [repeats]";
+    assert!(args.len() == 7 || args.len() == 8, "{usage}");
+    let repeats = args.get(7).map_or(1, |r| r.parse::<usize>().expect(usage));
     let kernel = catalog::kernel(&args[1]).unwrap_or_else(|| panic!("unknown stem {}", args[1]));
     let num = |i: usize| -> usize { args[i].parse().expect(usage) };
     let mut w = workload::Workload::new(kernel, num(2), num(3), num(4), num(5));
@@ -25,7 +28,9 @@ fn main() {
     if phase == "pack_rhs" {
         return;
     }
-    w.pack_lhs();
+    for _ in 0..repeats {
+        w.pack_lhs();
+    }
     if phase == "pack_lhs" {
         return;
     }

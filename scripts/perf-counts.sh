@@ -5,7 +5,9 @@
 #
 # Method: examples/count_instructions.rs stops after a phase (prepare, pack_rhs, pack_lhs, run);
 # QEMU's `-d in_asm,exec,nochain` log gives every executed block, scripts/qemu_count.py sums their
-# instructions, and consecutive phases are subtracted.
+# instructions, and consecutive phases are subtracted. Whole processes differ by some 10^4
+# instructions from run to run, more than one GEMV's LHS packing costs, so LHS packing is measured
+# over 16 packings and divided.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup-toolchain.sh >/dev/null
@@ -14,7 +16,7 @@ export CARGO_TARGET_DIR=$PWD/target/cross
 scripts/cross-cargo build --quiet --release --target aarch64-unknown-linux-gnu --example count_instructions
 bin=$CARGO_TARGET_DIR/aarch64-unknown-linux-gnu/release/examples/count_instructions
 
-count() { # stem m n k bl phase
+count() { # stem m n k bl phase [repeats]
   QEMU_CPU=neoverse-v1 qemu-aarch64 -L /usr/aarch64-linux-gnu -E LD_LIBRARY_PATH=/usr/aarch64-linux-gnu/lib \
     -d in_asm,exec,nochain "$bin" "$@" 2>&1 >/dev/null | python3 scripts/qemu_count.py
 }
@@ -39,12 +41,13 @@ for config in "${configs[@]}"; do
     prepare=$(count "$stem" "$m" "$n" "$k" "$bl" prepare)
     rhs=$(count "$stem" "$m" "$n" "$k" "$bl" pack_rhs)
     lhs=$(count "$stem" "$m" "$n" "$k" "$bl" pack_lhs)
+    lhs16=$(count "$stem" "$m" "$n" "$k" "$bl" pack_lhs 16)
     run=$(count "$stem" "$m" "$n" "$k" "$bl" run)
-    python3 - "$format" "$stem" "$m" "$n" "$k" "$prepare" "$rhs" "$lhs" "$run" <<'PY'
+    python3 - "$format" "$stem" "$m" "$n" "$k" "$prepare" "$rhs" "$lhs" "$lhs16" "$run" <<'PY'
 import sys
 fmt, stem, m, n, k = sys.argv[1], sys.argv[2], *map(int, sys.argv[3:6])
-prepare, rhs, lhs, run = map(int, sys.argv[6:10])
-pack_rhs, pack_lhs, matmul = rhs - prepare, lhs - rhs, run - lhs
+prepare, rhs, lhs, lhs16, run = map(int, sys.argv[6:11])
+pack_rhs, pack_lhs, matmul = rhs - prepare, (lhs16 - rhs) // 16, run - lhs
 macs = m * n * k
 print(f"| {fmt} | `{stem[len('matmul_clamp_f32_'):]}` | {m}x{n}x{k} | {pack_rhs:,} | {pack_rhs / (n * k):.3f} "
       f"| {pack_lhs:,} | {matmul:,} | {matmul / macs:.4f} | {100 * pack_rhs / matmul:.0f}% |")

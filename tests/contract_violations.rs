@@ -442,4 +442,5 @@ fn violations_abort_with_function_and_condition() {
         death::expect_abort(&out, symbol, condition);
     }
     eprintln!("{} contract violations checked", cases.len());
+    eprintln!("RELIABILITY contract {}", cases.len());
 }

@@ -7,7 +7,7 @@
 
 mod support;
 
-use rkai::ukernels::catalog::{KERNELS, MatmulKernel, NativeFn, PackerKind};
+use rkai::ukernels::catalog::{Columns, KERNELS, MatmulKernel, NativeFn, Origin, PackerKind};
 use rkai::ukernels::layout::RhsLayout;
 use rkai::ukernels::matmul::qai8dxp;
 use rkai::ukernels::pack::Source;
@@ -79,11 +79,15 @@ fn sym<F: Copy>(verb: &str, name: &str) -> F {
 }
 
 /// The kernels of the `qai8dxp` families (those reading a `qai8dxp` LHS).
+/// `RKAI_TEST_KERNEL=<substring>` narrows every test to the kernels whose stem contains it (for
+/// quick runs under QEMU).
 fn family_kernels() -> impl Iterator<Item = &'static MatmulKernel> {
+    let only = std::env::var("RKAI_TEST_KERNEL").ok();
     KERNELS
         .iter()
         .copied()
         .filter(|k| matches!(k.lhs_packers[0].kind, PackerKind::LhsQuantQai8dxp(_)))
+        .filter(move |k| only.as_deref().is_none_or(|s| k.stem.contains(s)))
 }
 
 fn runnable_quiet() -> Vec<&'static MatmulKernel> {
@@ -115,7 +119,7 @@ fn tsv_rows(text: &str) -> Vec<Vec<&str>> {
 #[test]
 fn getters_equal_kleidiai_values() {
     let table = tsv_rows(include_str!("data/kleidiai-1.30-getters.tsv"));
-    for k in family_kernels() {
+    for k in family_kernels().filter(|k| k.origin == Origin::KleidiAi) {
         let row = table
             .iter()
             .find(|r| r[0] == k.stem)
@@ -141,7 +145,8 @@ fn getters_equal_kleidiai_values() {
 fn packed_sizes_and_offsets_equal_kleidiai_values() {
     let table = tsv_rows(include_str!("data/kleidiai-1.30-packed-sizes.tsv"));
     let mut checked = 0;
-    for k in family_kernels() {
+    let kleidiai = family_kernels().filter(|k| k.origin == Origin::KleidiAi);
+    for k in kleidiai {
         let t = k.tile();
         for row in table.iter().filter(|r| r[0] == k.stem) {
             let (m, n, kk): (usize, usize, usize) = (
@@ -194,10 +199,79 @@ fn packed_sizes_and_offsets_equal_kleidiai_values() {
             checked += 1;
         }
     }
+    let claimed = family_kernels()
+        .filter(|k| k.origin == Origin::KleidiAi)
+        .count();
     assert!(
-        checked >= 3 * family_kernels().count(),
+        checked >= 3 * claimed,
         "expected the measured rows of every kernel, checked {checked}"
     );
+}
+
+/// rkai's extension kernels have no KleidiAI table: their getters return the catalog tile with
+/// VL-scaled columns multiplied by this CPU's 32-bit SVE lanes, and their packed sizes and
+/// offsets follow KleidiAI's formulas for the packers' formats at that `nr`.
+#[test]
+fn rkai_kernel_getters_and_sizes_follow_the_vector_length() {
+    let lanes = rkai::ukernels::arch::sve_lanes32();
+    let mut checked = 0;
+    for k in family_kernels().filter(|k| k.origin == Origin::Rkai) {
+        let b = k.base_tile;
+        let scale = if k.columns == Columns::PerSveLane32 {
+            lanes
+        } else {
+            1
+        };
+        let want = [b.m_step, b.n_step * scale, b.mr, b.nr * scale, b.kr, b.sr];
+        let verbs = [
+            "get_m_step",
+            "get_n_step",
+            "get_mr",
+            "get_nr",
+            "get_kr",
+            "get_sr",
+        ];
+        let got = verbs.map(|v| sym::<Getter0>(v, k.stem)());
+        assert_eq!(got, want, "{} with {lanes} lanes", k.stem);
+        let t = k.tile();
+        assert_eq!(t.n_step % t.nr, 0, "{}", k.stem);
+        for (m, n, kk, bl) in [
+            (1usize, 1usize, 32usize, 32usize),
+            (7, 33, 128, 64),
+            (16, 300, 512, 256),
+        ] {
+            let bl = if k.family.is_blockwise() { bl } else { 0 };
+            // KleidiAI's formulas: LHS groups of mr rows of k + 8 bytes; RHS groups of nr
+            // columns (per block: bl / 2 data and 2 scale bytes per column; then rsum, bias).
+            let lhs_stride = t.mr * (kk.div_ceil(32) * 32 + 8);
+            let rhs_stride = match kk.checked_div(bl) {
+                Some(blocks) => t.nr * (blocks * (bl / 2 + 2) + 8),
+                None if is_int8(k) => t.nr * (kk.div_ceil(32) * 32 + 12),
+                None => t.nr * (kk.div_ceil(32) * 16 + 12),
+            };
+            let lhs_packer = k.lhs_packers[0].name;
+            let lhs = sym::<Getter5>("get_lhs_packed_size", lhs_packer)(m, kk, t.mr, t.kr, t.sr);
+            assert_eq!(lhs, m.div_ceil(t.mr) * lhs_stride, "{} LHS", k.stem);
+            for (packer, _) in rhs_packers(k) {
+                let rhs = if bl != 0 {
+                    sym::<Getter7>("get_rhs_packed_size", packer)(n, kk, t.nr, t.kr, t.sr, bl, BF16)
+                } else {
+                    sym::<Getter5>("get_rhs_packed_size", packer)(n, kk, t.nr, t.kr, t.sr)
+                };
+                assert_eq!(rhs, n.div_ceil(t.nr) * rhs_stride, "{} / {packer}", k.stem);
+            }
+            let rhs_off = if bl != 0 {
+                sym::<Getter3>("get_rhs_packed_offset", k.stem)(t.n_step, kk, bl)
+            } else {
+                sym::<Getter2>("get_rhs_packed_offset", k.stem)(t.n_step, kk)
+            };
+            assert_eq!(rhs_off, t.n_step / t.nr * rhs_stride, "{}", k.stem);
+            let lhs_off = sym::<Getter2>("get_lhs_packed_offset", k.stem)(t.m_step, kk);
+            assert_eq!(lhs_off, t.m_step / t.mr * lhs_stride, "{}", k.stem);
+            checked += 1;
+        }
+    }
+    eprintln!("rkai kernels: {checked} size checks with {lanes} SVE lanes");
 }
 
 /// A test problem: activations (f32 values representable in the kernel's LHS packer type),
@@ -663,6 +737,7 @@ fn packers_match_reference_bytes() {
         }
     }
     eprintln!("packer byte comparisons: {cases}");
+    eprintln!("RELIABILITY bounds_packers {cases}");
 }
 
 #[test]
@@ -927,6 +1002,10 @@ fn run_portion(
             } else {
                 canary
             };
+            // NaN payloads are not part of the contract: any NaN stands for an expected NaN.
+            if inside && expect[i * p.n + j].is_nan() && is_nan_bits(k, got) {
+                continue;
+            }
             assert_eq!(
                 got,
                 want,
@@ -944,6 +1023,136 @@ fn run_portion(
             );
         }
     }
+}
+
+/// Whether `bits` (in the kernel's output format) encode a NaN.
+fn is_nan_bits(k: &MatmulKernel, bits: u32) -> bool {
+    match k.family.output().size() {
+        4 => f32::from_bits(bits).is_nan(),
+        _ if k
+            .family
+            .output()
+            .narrowing()
+            .is_some_and(|n| n.bits(1.0) == 0x3f80) =>
+        {
+            half::bf16::from_bits(bits as u16).is_nan()
+        }
+        _ => half::f16::from_bits(bits as u16).is_nan(),
+    }
+}
+
+/// Hostile inputs (issue 7): each scenario rewrites part of a problem. Activations: NaN, +-Inf,
+/// denormals, all-zero and all-equal rows, values near f32::MAX. Weights: zero, denormal, huge,
+/// infinite and NaN scales (per channel and per block), infinite and NaN biases.
+const HOSTILE: [&str; 12] = [
+    "lhs_nan",
+    "lhs_inf",
+    "lhs_neg_inf",
+    "lhs_denormal",
+    "lhs_zero_rows",
+    "lhs_huge",
+    "scale_zero",
+    "scale_denormal",
+    "scale_huge",
+    "scale_inf",
+    "scale_nan",
+    "bias_non_finite",
+];
+
+fn make_hostile(p: &mut Problem, scenario: &str) {
+    let k = p.k;
+    let set_scale = |p: &mut Problem, v: f32| {
+        for (j, s) in p.scale.iter_mut().enumerate() {
+            if j % 2 == 0 {
+                *s = v;
+            }
+        }
+        let b = half::bf16::from_f32(v).to_bits();
+        for (i, s) in p.block_scale.iter_mut().enumerate() {
+            if i % 3 == 1 {
+                *s = b;
+            }
+        }
+    };
+    match scenario {
+        "lhs_nan" => p.lhs[k / 2] = f32::NAN,
+        "lhs_inf" => p.lhs[k - 1] = f32::INFINITY,
+        "lhs_neg_inf" => p.lhs[0] = f32::NEG_INFINITY,
+        "lhs_denormal" => p.lhs.iter_mut().for_each(|v| *v *= 1e-39),
+        "lhs_zero_rows" => p.lhs.iter_mut().step_by(2).for_each(|v| *v = 0.0),
+        "lhs_huge" => p.lhs.iter_mut().for_each(|v| *v *= 6e37),
+        "scale_zero" => set_scale(p, 0.0),
+        "scale_denormal" => set_scale(p, 1e-39),
+        "scale_huge" => set_scale(p, 3e38),
+        "scale_inf" => set_scale(p, f32::INFINITY),
+        "scale_nan" => set_scale(p, f32::NAN),
+        "bias_non_finite" => {
+            let bias = p.bias.get_or_insert_with(|| vec![0.5; p.n]);
+            bias[0] = f32::NAN;
+            if p.n > 1 {
+                bias[1] = f32::NEG_INFINITY;
+            }
+        }
+        _ => unreachable!("unknown scenario {scenario}"),
+    }
+    // Values the LHS type cannot hold become what its packer sees.
+    for v in &mut p.lhs {
+        *v = match p.lhs_type {
+            LhsType::F32 => *v,
+            LhsType::F16 => half::f16::from_f32(*v).to_f32(),
+            LhsType::Bf16 => half::bf16::from_f32(*v).to_f32(),
+        };
+    }
+}
+
+/// Runs `k` on every hostile scenario (two shapes, guard pages on both sides, every portion);
+/// returns the number of cases.
+fn check_hostile(k: &MatmulKernel, which: &Impl) -> usize {
+    let t = k.tile();
+    let mut cases = 0;
+    let bl = if k.family.is_blockwise() { 32 } else { 0 };
+    for (seed, (m, n, kk)) in [(5, 13, 64), (1, 9, 96)].into_iter().enumerate() {
+        for scenario in HOSTILE {
+            let mut p = Problem::new(k, m, n, kk, bl, seed == 0, 900 + seed as u64);
+            make_hostile(&mut p, scenario);
+            let (lq, rows) = p.quantized();
+            let packer = rhs_packers(k)[0];
+            let clamp = (f32::NEG_INFINITY, f32::INFINITY);
+            let mut expect = expected_dst(&p, &t, packer.0, &lq, &rows, clamp);
+            // KleidiAI's NEON LHS packer takes a row's range with NaN-propagating FMAX/FMIN over
+            // blocks of 8 values and a NaN-skipping scalar tail: a NaN in the blocks makes the
+            // row's scale, and so its whole output row, NaN; a NaN in the tail is skipped.
+            for i in 0..m {
+                if p.lhs[i * kk..i * kk + kk / 8 * 8]
+                    .iter()
+                    .any(|v| v.is_nan())
+                {
+                    expect[i * n..(i + 1) * n].fill(f32::NAN);
+                }
+            }
+            for edge in EDGES {
+                let lhs = pack_lhs(&p, t.mr, t.kr, t.sr, edge);
+                let rhs = pack_rhs(&p, packer, 8, t.nr, t.kr, t.sr, edge);
+                for portion in portions(m, n, t.m_step, t.n_step) {
+                    run_portion(k, which, &p, &lhs, &rhs, portion, clamp, &expect, edge);
+                    cases += 1;
+                }
+            }
+        }
+    }
+    cases
+}
+
+#[test]
+fn hostile_data_matches_reference() {
+    let mut total = 0;
+    for k in runnable() {
+        total += check_hostile(k, &Impl::Exported);
+    }
+    for k in family_kernels() {
+        total += check_hostile(k, &Impl::Portable);
+    }
+    eprintln!("RELIABILITY hostile {total}");
 }
 
 fn check_kernel(k: &MatmulKernel, implementations: &[Impl]) -> usize {
@@ -987,14 +1196,18 @@ fn exported_kernels_match_reference() {
         total += cases;
     }
     eprintln!("exported kernel cases: {total}");
+    eprintln!("RELIABILITY bounds_kernels {total}");
 }
 
 #[test]
 fn portable_kernels_match_reference() {
+    let mut total = 0;
     for k in family_kernels() {
         let cases = check_kernel(k, &[Impl::Portable]);
         eprintln!("{} (portable): {cases} cases", k.stem);
+        total += cases;
     }
+    eprintln!("RELIABILITY bounds_portable {total}");
 }
 
 /// Frameworks run disjoint m_step x n_step portions of one call on many threads, sharing the
@@ -1002,6 +1215,7 @@ fn portable_kernels_match_reference() {
 #[test]
 fn threads_on_disjoint_portions_equal_one_call() {
     let threads = 8;
+    let mut kernels = 0;
     for k in runnable() {
         let t = k.tile();
         let (kk, bl) = blocked(k, 200, 1);
@@ -1058,13 +1272,16 @@ fn threads_on_disjoint_portions_equal_one_call() {
             }
         });
         assert_eq!(shared, single, "{}: threaded portions differ", k.stem);
+        kernels += 1;
     }
+    eprintln!("RELIABILITY concurrency {kernels}");
 }
 
 #[cfg(target_arch = "aarch64")]
 #[test]
 fn callee_saved_registers_survive() {
     use support::abi::{CallArgs, call, describe};
+    let mut calls = 0;
     for k in runnable() {
         let t = k.tile();
         for &(m, n, kk) in &[(1, 8, 32), (9, 17, 65), (16, 32, 64)] {
@@ -1101,8 +1318,10 @@ fn callee_saved_registers_survive() {
             // SAFETY: args describe kai_run_matmul's prototype with valid buffers.
             let clobbered = unsafe { call(f, &args) };
             assert_eq!(clobbered, 0, "{} clobbered {}", k.stem, describe(clobbered));
+            calls += 1;
         }
     }
+    eprintln!("RELIABILITY registers {calls}");
 }
 
 mod random_shapes {

@@ -696,6 +696,83 @@ f32_qai8dxp_qsi8cxp_kernel!(
     [16, 4, 4, 4, 8, 1]
 );
 
+/// An rkai SVE kernel of a per-channel `qai8dxp` family: `nr` and `n_step` are the tile's
+/// numbers times the SVE vector length in 32-bit lanes; the asm lives in the module named like
+/// the stem.
+macro_rules! vla_qai8dxp_kernel {
+    ($(#[$doc:meta])* $name:ident, $family:ident, $rhs:ident, $stem:ident, $isa:ident, $tile:tt,
+        $module:ident) => {
+        qai8dxp_kernel!($(#[$doc])* $name, $family, QAI8DXP_F32_LHS, $rhs, $stem, $isa, $tile,
+            native!($module::$stem), Rkai, PerSveLane32);
+    };
+}
+
+vla_qai8dxp_kernel!(
+    /// GEMV, 1 row x 2 x VL32 columns per step, SVE SDOT on 8-value blocks.
+    MATMUL_CLAMP_F32_QAI8DXP1X8_QSI4CXP2VLX8_1X2VL_SVE2_DOTPROD,
+    F32Qai8dxpQsi4cxp,
+    QSI4CXP_RHS,
+    matmul_clamp_f32_qai8dxp1x8_qsi4cxp2vlx8_1x2vl_sve2_dotprod,
+    Sve2Dotprod,
+    [1, 2, 1, 2, 16, 2],
+    f32_qai8dxp_qsi4cxp
+);
+
+vla_qai8dxp_kernel!(
+    /// GEMM, 8 rows x 2 x VL32 columns per step, SVE SDOT on 8-value blocks.
+    MATMUL_CLAMP_F32_QAI8DXP4X8_QSI4CXP2VLX8_8X2VL_SVE2_DOTPROD,
+    F32Qai8dxpQsi4cxp,
+    QSI4CXP_RHS,
+    matmul_clamp_f32_qai8dxp4x8_qsi4cxp2vlx8_8x2vl_sve2_dotprod,
+    Sve2Dotprod,
+    [8, 2, 4, 2, 16, 2],
+    f32_qai8dxp_qsi4cxp
+);
+
+vla_qai8dxp_kernel!(
+    /// GEMM, 16 rows x 2 x VL32 columns per step, SVE SMMLA.
+    MATMUL_CLAMP_F32_QAI8DXP4X8_QSI4CXP2VLX8_16X2VL_SVE2_I8MM,
+    F32Qai8dxpQsi4cxp,
+    QSI4CXP_RHS,
+    matmul_clamp_f32_qai8dxp4x8_qsi4cxp2vlx8_16x2vl_sve2_i8mm,
+    Sve2I8mm,
+    [16, 2, 4, 2, 16, 2],
+    f32_qai8dxp_qsi4cxp
+);
+
+vla_qai8dxp_kernel!(
+    /// GEMV, 1 row x 2 x VL32 columns per step, SVE SDOT on 8-value blocks.
+    MATMUL_CLAMP_F32_QAI8DXP1X8_QSI8CXP2VLX8_1X2VL_SVE2_DOTPROD,
+    F32Qai8dxpQsi8cxp,
+    QSI8CXP_RHS,
+    matmul_clamp_f32_qai8dxp1x8_qsi8cxp2vlx8_1x2vl_sve2_dotprod,
+    Sve2Dotprod,
+    [1, 2, 1, 2, 8, 1],
+    f32_qai8dxp_qsi8cxp
+);
+
+vla_qai8dxp_kernel!(
+    /// GEMM, 4 rows x 2 x VL32 columns per step, SVE SDOT on 8-value blocks.
+    MATMUL_CLAMP_F32_QAI8DXP4X8_QSI8CXP2VLX8_4X2VL_SVE2_DOTPROD,
+    F32Qai8dxpQsi8cxp,
+    QSI8CXP_RHS,
+    matmul_clamp_f32_qai8dxp4x8_qsi8cxp2vlx8_4x2vl_sve2_dotprod,
+    Sve2Dotprod,
+    [4, 2, 4, 2, 8, 1],
+    f32_qai8dxp_qsi8cxp
+);
+
+vla_qai8dxp_kernel!(
+    /// GEMM, 8 rows x 2 x VL32 columns per step, SVE SMMLA.
+    MATMUL_CLAMP_F32_QAI8DXP4X8_QSI8CXP2VLX8_8X2VL_SVE2_I8MM,
+    F32Qai8dxpQsi8cxp,
+    QSI8CXP_RHS,
+    matmul_clamp_f32_qai8dxp4x8_qsi8cxp2vlx8_8x2vl_sve2_i8mm,
+    Sve2I8mm,
+    [8, 2, 4, 2, 8, 1],
+    f32_qai8dxp_qsi8cxp
+);
+
 f32_qai8dxp_qsi4c32p_kernel!(
     /// GEMV, 1 row x 4 columns per step, SDOT by element on 4-value blocks.
     MATMUL_CLAMP_F32_QAI8DXP1X4_QSI4C32P4X4_1X4_NEON_DOTPROD,
@@ -806,6 +883,42 @@ f32_qai8dxp_qsi4c32p_kernel!(
     [4, 8, 4, 8, 16, 2],
     QSI4C32P_RHS_DEPTH8,
     matmul_clamp_f32_qai8dxp4x8_qsi4c32p8x8_4x8x32_neon_i8mm
+);
+
+vla_qai8dxp_kernel!(
+    /// GEMV, 1 row x 2 VL32 columns per step (two groups of nr = VL32), SVE SDOT on 8-value
+    /// blocks; reads the packed RHS of the `8x1vl` SVE2 GEMMs.
+    MATMUL_CLAMP_F32_QAI8DXP1X8_QSI4C32P1VLX8_1X2VL_SVE2_DOTPROD,
+    F32Qai8dxpQsi4c32p,
+    QSI4C32P_RHS_DEPTH8,
+    matmul_clamp_f32_qai8dxp1x8_qsi4c32p1vlx8_1x2vl_sve2_dotprod,
+    Sve2Dotprod,
+    [1, 2, 1, 1, 16, 2],
+    f32_qai8dxp_qsi4c32p
+);
+
+vla_qai8dxp_kernel!(
+    /// GEMM, 8 rows x VL32 columns per step, SVE SDOT on 8-value blocks (SVE2 CPUs without
+    /// i8mm).
+    MATMUL_CLAMP_F32_QAI8DXP4X8_QSI4C32P1VLX8_8X1VL_SVE2_DOTPROD,
+    F32Qai8dxpQsi4c32p,
+    QSI4C32P_RHS_DEPTH8,
+    matmul_clamp_f32_qai8dxp4x8_qsi4c32p1vlx8_8x1vl_sve2_dotprod,
+    Sve2Dotprod,
+    [8, 1, 4, 1, 16, 2],
+    f32_qai8dxp_qsi4c32p
+);
+
+vla_qai8dxp_kernel!(
+    /// GEMM, 8 rows x VL32 columns per step, SMMLA on z registers (the NEON 16x4 loop's 8-row
+    /// pass widened to the vector).
+    MATMUL_CLAMP_F32_QAI8DXP4X8_QSI4C32P1VLX8_8X1VL_SVE2_I8MM,
+    F32Qai8dxpQsi4c32p,
+    QSI4C32P_RHS_DEPTH8,
+    matmul_clamp_f32_qai8dxp4x8_qsi4c32p1vlx8_8x1vl_sve2_i8mm,
+    Sve2I8mm,
+    [8, 1, 4, 1, 16, 2],
+    f32_qai8dxp_qsi4c32p
 );
 
 narrowed_kernel!(
@@ -1159,6 +1272,12 @@ pub static KERNELS: &[&MatmulKernel] = &[
     &MATMUL_CLAMP_F32_QAI8DXP1X8_QSI8CXP4X8_1X4_NEON_DOTPROD,
     &MATMUL_CLAMP_F32_QAI8DXP4X4_QSI8CXP4X4_16X4_NEON_DOTPROD,
     &MATMUL_CLAMP_F32_QAI8DXP4X8_QSI8CXP4X8_16X4_NEON_I8MM,
+    &MATMUL_CLAMP_F32_QAI8DXP1X8_QSI4CXP2VLX8_1X2VL_SVE2_DOTPROD,
+    &MATMUL_CLAMP_F32_QAI8DXP4X8_QSI4CXP2VLX8_8X2VL_SVE2_DOTPROD,
+    &MATMUL_CLAMP_F32_QAI8DXP4X8_QSI4CXP2VLX8_16X2VL_SVE2_I8MM,
+    &MATMUL_CLAMP_F32_QAI8DXP1X8_QSI8CXP2VLX8_1X2VL_SVE2_DOTPROD,
+    &MATMUL_CLAMP_F32_QAI8DXP4X8_QSI8CXP2VLX8_4X2VL_SVE2_DOTPROD,
+    &MATMUL_CLAMP_F32_QAI8DXP4X8_QSI8CXP2VLX8_8X2VL_SVE2_I8MM,
     &MATMUL_CLAMP_F32_QAI8DXP1X4_QSI4C32P4X4_1X4_NEON_DOTPROD,
     &MATMUL_CLAMP_F32_QAI8DXP1X4_QSI4C32P8X4_1X8_NEON_DOTPROD,
     &MATMUL_CLAMP_F32_QAI8DXP1X8_QSI4C32P4X8_1X4X32_NEON_DOTPROD,
@@ -1170,6 +1289,9 @@ pub static KERNELS: &[&MatmulKernel] = &[
     &MATMUL_CLAMP_F32_QAI8DXP4X8_QSI4C32P4X8_8X4X32_NEON_I8MM,
     &MATMUL_CLAMP_F32_QAI8DXP4X8_QSI4C32P8X8_4X8_NEON_I8MM,
     &MATMUL_CLAMP_F32_QAI8DXP4X8_QSI4C32P8X8_4X8X32_NEON_I8MM,
+    &MATMUL_CLAMP_F32_QAI8DXP1X8_QSI4C32P1VLX8_1X2VL_SVE2_DOTPROD,
+    &MATMUL_CLAMP_F32_QAI8DXP4X8_QSI4C32P1VLX8_8X1VL_SVE2_DOTPROD,
+    &MATMUL_CLAMP_F32_QAI8DXP4X8_QSI4C32P1VLX8_8X1VL_SVE2_I8MM,
     &MATMUL_CLAMP_BF16_QAI8DXP1X8_QSI4C32P4X8_1X4_NEON_DOTPROD,
     &MATMUL_CLAMP_BF16_QAI8DXP4X8_QSI4C32P4X8_16X4_NEON_I8MM,
     &MATMUL_CLAMP_BF16_QAI8DXP1X8_QSI4CXP8X8_1X8_NEON_DOTPROD,

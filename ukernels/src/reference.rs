@@ -41,8 +41,9 @@ pub mod qai8dx {
         };
         let zero_point = crate::float::round_ties_even(zp.clamp(-128.0, 127.0)) as i32;
         for (qv, &v) in q.iter_mut().zip(x) {
-            *qv = (crate::float::round_half_away(v * mult) as i32 + zero_point).clamp(-128, 127)
-                as i8;
+            // `as` saturates (a multiplier that overflowed to infinity meets denormal rows).
+            let q = crate::float::round_half_away(v * mult) as i32;
+            *qv = q.saturating_add(zero_point).clamp(-128, 127) as i8;
         }
         Row { scale, zero_point }
     }

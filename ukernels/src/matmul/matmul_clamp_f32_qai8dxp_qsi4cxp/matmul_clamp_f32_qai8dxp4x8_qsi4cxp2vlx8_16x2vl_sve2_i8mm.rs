@@ -1,0 +1,451 @@
+//! `rkai_matmul_clamp_f32_qai8dxp4x8_qsi4cxp2vlx8_16x2vl_sve2_i8mm`: vector-length-agnostic
+//! GEMM (16 rows x 2 x VL32 columns per step) with SVE `SMMLA` (FEAT_I8MM), the whole m x n
+//! computation in one `asm!` block. Operands: a dynamically quantized int8 LHS packed 4 rows x
+//! 8-value blocks and a per-channel symmetric int4 RHS in KleidiAI's `qsi4cxp` format with
+//! `nr = 2 x VL32`, `kr = 16`, `sr = 2`: the packed weights of the family's SVE GEMV.
+//!
+//! A 32-value K chunk of a column group is `2 x 4` RHS vectors (super-block, then column
+//! register holding VL64 columns x 8 bytes). Each 128-bit segment of a column register is thus
+//! the 2 x 8 right operand of `SMMLA` (two columns), and `LD1RQB` of 16 LHS bytes (two rows of a
+//! block) replicates its 2 x 8 left operand into every segment: the accumulator segment holds
+//! `[r0 c0, r0 c1, r1 c0, r1 c1]`. `UZP1`/`UZP2` on 64-bit elements of a column-register pair
+//! separate the two rows after the K loop, in column order.
+//!
+//! The column group is computed in two passes of VL32 columns (2 column registers) x 16 rows:
+//! each decoded register (`lsl #4`, `and 0xf0`: 16 x the nibble) serves 8 row pairs, 8 decodes
+//! per 64 `SMMLA`, where 8 rows x 2 x VL32 would need 16 (llvm-mca: 89% against 80% of the
+//! SMMLA peak on Neoverse N2). The second pass is skipped when no column of it is below `n`.
+//!
+//! Loop order: row blocks of 16 (four LHS groups) outside, column groups inside, the two passes,
+//! K innermost.
+
+use core::arch::asm;
+
+/// Epilogue of accumulators `$a0`, `$a1` (row pair `2q`, `2q + 1` of an LHS group whose trailer
+/// is at `$lt`; offsets at bytes `$o0`, `$o1`, scales at `$s0`, `$s1`): separate the rows, add
+/// `lhs_offset * rsum`, convert, scale, add bias, clamp. Row `2q` lands in `$a0`, row `2q + 1`
+/// in `$a1`. Expects rsum / rscale / bias of the pass's columns in z0 / z1 / z2 and clamp bounds
+/// in z13 / z14; uses z4-z11.
+macro_rules! epilogue_pair {
+    ($a0:literal, $a1:literal, $lt:literal, $o0:literal, $o1:literal, $s0:literal, $s1:literal) => {
+        concat!(
+            "uzp1 z4.d, z",
+            $a0,
+            ".d, z",
+            $a1,
+            ".d\n",
+            "uzp2 z5.d, z",
+            $a0,
+            ".d, z",
+            $a1,
+            ".d\n",
+            "ld1rw {{z6.s}}, p0/z, [",
+            $lt,
+            ", #",
+            $o0,
+            "]\n",
+            "ld1rw {{z7.s}}, p0/z, [",
+            $lt,
+            ", #",
+            $o1,
+            "]\n",
+            "ld1rw {{z8.s}}, p0/z, [",
+            $lt,
+            ", #",
+            $s0,
+            "]\n",
+            "ld1rw {{z9.s}}, p0/z, [",
+            $lt,
+            ", #",
+            $s1,
+            "]\n",
+            "mla z4.s, p0/m, z0.s, z6.s\n",
+            "mla z5.s, p0/m, z0.s, z7.s\n",
+            "fmul z10.s, z1.s, z8.s\n",
+            "fmul z11.s, z1.s, z9.s\n",
+            "scvtf z4.s, p0/m, z4.s\n",
+            "scvtf z5.s, p0/m, z5.s\n",
+            "fmul z",
+            $a0,
+            ".s, z4.s, z10.s\n",
+            "fmul z",
+            $a1,
+            ".s, z5.s, z11.s\n",
+            "fadd z",
+            $a0,
+            ".s, z",
+            $a0,
+            ".s, z2.s\n",
+            "fadd z",
+            $a1,
+            ".s, z",
+            $a1,
+            ".s, z2.s\n",
+            "fmax z",
+            $a0,
+            ".s, p0/m, z",
+            $a0,
+            ".s, z13.s\n",
+            "fmax z",
+            $a1,
+            ".s, p0/m, z",
+            $a1,
+            ".s, z13.s\n",
+            "fmin z",
+            $a0,
+            ".s, p0/m, z",
+            $a0,
+            ".s, z14.s\n",
+            "fmin z",
+            $a1,
+            ".s, p0/m, z",
+            $a1,
+            ".s, z14.s\n",
+        )
+    };
+}
+
+/// 16 `SMMLA`s of one K slice: row pairs z4-z11 x column registers `$c0`, `$c1`.
+macro_rules! smmla_slice {
+    ($c0:literal, $c1:literal) => {
+        concat!(
+            "smmla z16.s, z4.b, z",
+            $c0,
+            ".b\n",
+            "smmla z17.s, z4.b, z",
+            $c1,
+            ".b\n",
+            "smmla z18.s, z5.b, z",
+            $c0,
+            ".b\n",
+            "smmla z19.s, z5.b, z",
+            $c1,
+            ".b\n",
+            "smmla z20.s, z6.b, z",
+            $c0,
+            ".b\n",
+            "smmla z21.s, z6.b, z",
+            $c1,
+            ".b\n",
+            "smmla z22.s, z7.b, z",
+            $c0,
+            ".b\n",
+            "smmla z23.s, z7.b, z",
+            $c1,
+            ".b\n",
+            "smmla z24.s, z8.b, z",
+            $c0,
+            ".b\n",
+            "smmla z25.s, z8.b, z",
+            $c1,
+            ".b\n",
+            "smmla z26.s, z9.b, z",
+            $c0,
+            ".b\n",
+            "smmla z27.s, z9.b, z",
+            $c1,
+            ".b\n",
+            "smmla z28.s, z10.b, z",
+            $c0,
+            ".b\n",
+            "smmla z29.s, z10.b, z",
+            $c1,
+            ".b\n",
+            "smmla z30.s, z11.b, z",
+            $c0,
+            ".b\n",
+            "smmla z31.s, z11.b, z",
+            $c1,
+            ".b\n",
+        )
+    };
+}
+
+/// Replicates the two row pairs of LHS block `b` of the chunk (byte offset `$o` = `32 b` and
+/// `$o + 16` in each group) of the four groups (x9, x21, x24, x27) into z4-z11.
+macro_rules! load_lhs_block {
+    ($o:literal, $o16:literal) => {
+        concat!(
+            "ld1rqb {{z4.b}}, p0/z, [x9, #",
+            $o,
+            "]\n",
+            "ld1rqb {{z5.b}}, p0/z, [x9, #",
+            $o16,
+            "]\n",
+            "ld1rqb {{z6.b}}, p0/z, [x21, #",
+            $o,
+            "]\n",
+            "ld1rqb {{z7.b}}, p0/z, [x21, #",
+            $o16,
+            "]\n",
+            "ld1rqb {{z8.b}}, p0/z, [x24, #",
+            $o,
+            "]\n",
+            "ld1rqb {{z9.b}}, p0/z, [x24, #",
+            $o16,
+            "]\n",
+            "ld1rqb {{z10.b}}, p0/z, [x27, #",
+            $o,
+            "]\n",
+            "ld1rqb {{z11.b}}, p0/z, [x27, #",
+            $o16,
+            "]\n",
+        )
+    };
+}
+
+/// Stores tile row `$r` (in `z(16 + r)`) at `x25 + r * dst_stride_row` if the block has more
+/// than `r` rows; `x25` advances to the next row.
+macro_rules! store_row {
+    ($r:literal, $acc:literal) => {
+        concat!(
+            "cmp x17, #",
+            $r,
+            "\n",
+            "b.le 5f\n",
+            "add x25, x25, x6\n",
+            "st1w {{z",
+            $acc,
+            ".s}}, p1, [x25]\n",
+        )
+    };
+}
+
+/// Computes, for `i < m` and `j < n`,
+///
+/// ```text
+/// dst[i][j] = clamp(((acc + lhs_offset[i] * rsum[j]) as f32) * (rscale[j] * lhs_scale[i]) + bias[j])
+/// ```
+///
+/// where `acc` is the int8 x (16 x int4) dot product over `k_int = roundup(k, 32)` and clamping
+/// is `FMAX` with `clamp_min` then `FMIN` with `clamp_max`; `nr = 2 x VL32`.
+///
+/// # Safety
+///
+/// * The CPU must implement SVE2 and FEAT_I8MM.
+/// * `m >= 1`, `n >= 1`, `k >= 1`.
+/// * `lhs_packed` must be readable for `ceil(m / 4)` groups of `4 * (k_int + 8)` bytes in the
+///   qai8dxp format for mr = 4, kr = 16, sr = 2.
+/// * `rhs_packed` must be readable for `ceil(n / nr)` groups of `nr * (k_int / 2 + 12)` bytes in
+///   the qsi4cxp format for (nr, kr = 16, sr = 2).
+/// * For every `i < m`, `j < n`, the 4 bytes at `dst + i * dst_stride_row + 4 * j` must be
+///   writable and must not overlap either packed buffer. Nothing else is written.
+#[target_feature(enable = "sve2,i8mm")]
+#[allow(clippy::too_many_arguments)]
+pub unsafe fn matmul_f32_qai8dxp4x8_qsi4cxp2vlx8_16x2vl(
+    m: usize,
+    n: usize,
+    k: usize,
+    lhs_packed: *const u8,
+    rhs_packed: *const u8,
+    dst: *mut f32,
+    dst_stride_row: usize,
+    clamp_min: f32,
+    clamp_max: f32,
+) {
+    debug_assert!(m >= 1 && n >= 1 && k >= 1);
+    let chunks = k.div_ceil(32);
+    let k_int = chunks * 32;
+    let lhs_stride = 4 * (k_int + 8);
+    // Bytes of a packed RHS group per column (the asm multiplies by nr) and of its int4 data per
+    // VL32 columns.
+    let rhs_col_bytes = k_int / 2 + 12;
+    let rhs_data_per_lane = k_int;
+
+    // Register map
+    //   x0  rows left                    x9  LHS pointer, group 0 (rows 0..4)
+    //   x1  n                            x10 RHS pointer of the pass
+    //   x2  32-value chunks              x11 dst of the column group (row 0)
+    //   x3  LHS group 0 of the block     x12 chunks left
+    //   x4  rhs_packed                   x13 VL32 (CNTW)
+    //   x5  dst of the row block         x14 columns left from the group's column 0 (signed)
+    //   x6  dst_stride_row               x17 rows in this block (1..=16)
+    //   x7  lhs_stride                   x20 RHS group pointer
+    //   x8  RHS group stride             x21 / x24 / x27 LHS pointers, groups 1 / 2 / 3 (group 0
+    //   x15 / x16 clamp bounds (bits)        again for groups past the block's rows)
+    //   x22 first column of the pass in the group (0 / VL32)
+    //   x23 int4 data bytes of a group   x25 dst of the row being stored
+    //   x26 RHS trailer of the pass
+    //
+    //   z16-z31 accumulators: z(16 + 2q + c) = row pair q (rows 2q, 2q + 1) x column register c
+    //   z0/z1   RHS of one super-block, shifted left by 4 in place (low nibbles)
+    //   z2/z3   byte & 0xF0 of z0/z1 (high nibbles)
+    //   z4-z11  row pairs 0..8 of one 8-value LHS block, replicated per 128 bits
+    //   z12     0xF0 in every byte; z13 / z14 clamp bounds
+    //   p0      all lanes; p1 columns of the pass below n
+    //
+    // SAFETY: the caller guarantees (see `# Safety`) SVE2, FEAT_I8MM and the buffer sizes. The
+    // asm reads exactly ceil(m / 4) LHS groups (a block's group g only when the block has more
+    // than 4g rows, else group 0 again; rows past m are computed but not stored) and
+    // ceil(n / nr) RHS groups. Stores are predicated to columns below n and limited to rows below
+    // m. Only declared registers are touched (v8-v15 are declared, so the compiler saves
+    // d8-d15); x18, x19, x29, x30 and sp are not used.
+    unsafe {
+        asm!(
+            "ptrue p0.b",
+            "cntw x13",
+            "mul x8, x8, x13",
+            "lsl x8, x8, #1",
+            "mul x23, x23, x13",
+            "mov z12.b, #-16", // 0xF0
+            "mov z13.s, w15",
+            "mov z14.s, w16",
+            // ---- row blocks of 16 ----
+            "1:",
+            "mov x17, #16",
+            "cmp x0, #16",
+            "csel x17, x0, x17, lt",
+            "mov x20, x4",
+            "mov x11, x5",
+            "mov x14, x1",
+            // ---- column groups ----
+            "2:",
+            "mov x22, #0",
+            // ---- passes over VL32 columns ----
+            "3:",
+            "whilelt p1.s, x22, x14",
+            "add x10, x20, x22, lsl #3",
+            "mov x9, x3",
+            "add x21, x3, x7",
+            "cmp x17, #4",
+            "csel x21, x21, x3, gt",
+            "add x24, x3, x7, lsl #1",
+            "cmp x17, #8",
+            "csel x24, x24, x3, gt",
+            "add x27, x3, x7, lsl #1",
+            "add x27, x27, x7",
+            "cmp x17, #12",
+            "csel x27, x27, x3, gt",
+            "mov x12, x2",
+            "mov z16.s, #0",
+            "mov z17.s, #0",
+            "mov z18.s, #0",
+            "mov z19.s, #0",
+            "mov z20.s, #0",
+            "mov z21.s, #0",
+            "mov z22.s, #0",
+            "mov z23.s, #0",
+            "mov z24.s, #0",
+            "mov z25.s, #0",
+            "mov z26.s, #0",
+            "mov z27.s, #0",
+            "mov z28.s, #0",
+            "mov z29.s, #0",
+            "mov z30.s, #0",
+            "mov z31.s, #0",
+            // ---- K loop: one 32-value chunk per iteration ----
+            "4:",
+            "// LLVM-MCA-BEGIN matmul_clamp_f32_qai8dxp4x8_qsi4cxp2vlx8_16x2vl_sve2_i8mm",
+            "ld1b {{z0.b}}, p0/z, [x10]",
+            "ld1b {{z1.b}}, p0/z, [x10, #1, mul vl]",
+            load_lhs_block!("0", "16"),
+            "and z2.d, z0.d, z12.d",
+            "and z3.d, z1.d, z12.d",
+            "lsl z0.b, z0.b, #4",
+            "lsl z1.b, z1.b, #4",
+            // K 0..8: low nibbles of super-block 0
+            smmla_slice!("0", "1"),
+            load_lhs_block!("64", "80"),
+            // K 16..24: high nibbles of super-block 0
+            smmla_slice!("2", "3"),
+            "ld1b {{z0.b}}, p0/z, [x10, #4, mul vl]",
+            "ld1b {{z1.b}}, p0/z, [x10, #5, mul vl]",
+            load_lhs_block!("32", "48"),
+            "and z2.d, z0.d, z12.d",
+            "and z3.d, z1.d, z12.d",
+            "lsl z0.b, z0.b, #4",
+            "lsl z1.b, z1.b, #4",
+            // K 8..16: low nibbles of super-block 1
+            smmla_slice!("0", "1"),
+            load_lhs_block!("96", "112"),
+            // K 24..32: high nibbles of super-block 1
+            smmla_slice!("2", "3"),
+            "add x9, x9, #128",
+            "add x21, x21, #128",
+            "add x24, x24, #128",
+            "add x27, x27, #128",
+            "addvl x10, x10, #8",
+            "subs x12, x12, #1",
+            "b.ne 4b",
+            "// LLVM-MCA-END",
+            // ---- epilogue: x9 / x21 / x24 / x27 -> LHS trailers (4 offsets, 4 scales each) ----
+            "add x26, x20, x23",
+            "add x26, x26, x22, lsl #2",
+            "ld1w {{z0.s}}, p0/z, [x26]",
+            "ld1w {{z1.s}}, p0/z, [x26, #2, mul vl]",
+            "ld1w {{z2.s}}, p0/z, [x26, #4, mul vl]",
+            epilogue_pair!("16", "17", "x9", "0", "4", "16", "20"),
+            epilogue_pair!("18", "19", "x9", "8", "12", "24", "28"),
+            epilogue_pair!("20", "21", "x21", "0", "4", "16", "20"),
+            epilogue_pair!("22", "23", "x21", "8", "12", "24", "28"),
+            epilogue_pair!("24", "25", "x24", "0", "4", "16", "20"),
+            epilogue_pair!("26", "27", "x24", "8", "12", "24", "28"),
+            epilogue_pair!("28", "29", "x27", "0", "4", "16", "20"),
+            epilogue_pair!("30", "31", "x27", "8", "12", "24", "28"),
+            // ---- stores: rows below m, columns below n ----
+            "add x25, x11, x22, lsl #2",
+            "st1w {{z16.s}}, p1, [x25]",
+            store_row!("1", "17"),
+            store_row!("2", "18"),
+            store_row!("3", "19"),
+            store_row!("4", "20"),
+            store_row!("5", "21"),
+            store_row!("6", "22"),
+            store_row!("7", "23"),
+            store_row!("8", "24"),
+            store_row!("9", "25"),
+            store_row!("10", "26"),
+            store_row!("11", "27"),
+            store_row!("12", "28"),
+            store_row!("13", "29"),
+            store_row!("14", "30"),
+            store_row!("15", "31"),
+            "5:",
+            // ---- second pass, unless no column of it is below n ----
+            "cbnz x22, 6f",
+            "mov x22, x13",
+            "cmp x14, x13",
+            "b.gt 3b",
+            "6:",
+            // ---- next column group ----
+            "add x20, x20, x8",
+            "addvl x11, x11, #2",
+            "sub x14, x14, x13, lsl #1",
+            "cmp x14, #0",
+            "b.gt 2b",
+            // ---- next row block ----
+            "add x3, x3, x7, lsl #2",
+            "add x5, x5, x6, lsl #4",
+            "subs x0, x0, #16",
+            "b.gt 1b",
+            inout("x0") m => _,
+            in("x1") n,
+            in("x2") chunks,
+            inout("x3") lhs_packed => _,
+            in("x4") rhs_packed,
+            inout("x5") dst => _,
+            in("x6") dst_stride_row,
+            in("x7") lhs_stride,
+            inout("x8") rhs_col_bytes => _,
+            out("x9") _, out("x10") _, out("x11") _, out("x12") _,
+            out("x13") _, out("x14") _,
+            in("x15") clamp_min.to_bits() as usize,
+            in("x16") clamp_max.to_bits() as usize,
+            out("x17") _, out("x20") _, out("x21") _, out("x22") _,
+            inout("x23") rhs_data_per_lane => _,
+            out("x24") _, out("x25") _, out("x26") _, out("x27") _,
+            out("v0") _, out("v1") _, out("v2") _, out("v3") _,
+            out("v4") _, out("v5") _, out("v6") _, out("v7") _,
+            out("v8") _, out("v9") _, out("v10") _, out("v11") _,
+            out("v12") _, out("v13") _, out("v14") _,
+            out("v16") _, out("v17") _, out("v18") _, out("v19") _,
+            out("v20") _, out("v21") _, out("v22") _, out("v23") _,
+            out("v24") _, out("v25") _, out("v26") _, out("v27") _,
+            out("v28") _, out("v29") _, out("v30") _, out("v31") _,
+            out("p0") _, out("p1") _,
+            options(nostack),
+        );
+    }
+}
+
+asm_kernel_entry!(matmul_f32_qai8dxp4x8_qsi4cxp2vlx8_16x2vl);

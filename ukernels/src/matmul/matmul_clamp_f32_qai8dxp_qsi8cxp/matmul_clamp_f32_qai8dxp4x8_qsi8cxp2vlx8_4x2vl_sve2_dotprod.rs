@@ -1,0 +1,400 @@
+//! `rkai_matmul_clamp_f32_qai8dxp4x8_qsi8cxp2vlx8_4x2vl_sve2_dotprod`: vector-length-agnostic
+//! GEMM (4 rows x 2 x VL32 columns per step) with SVE `SDOT`, the whole m x n computation in one
+//! `asm!` block. Operands: a dynamically quantized int8 LHS packed 4 rows x 8-value blocks and a
+//! per-channel symmetric int8 RHS in KleidiAI's `qsi8cxp` format with `nr = 2 x VL32`, `kr = 8`,
+//! `sr = 1`: the packed weights of the family's SVE GEMV and SMMLA GEMM.
+//!
+//! Each 8-value K block of a column group is 4 RHS vectors (column register `c` holding columns
+//! `c x VL64 ..` as 8 bytes each). `LD1RD` replicates a row's 8 activations into every 64-bit
+//! element, so a plain `SDOT` multiplies each column's 8 bytes by them (lane `2i`: bytes 0..4
+//! of column `i`, lane `2i + 1`: bytes 4..8); `UZP1`/`UZP2` + `ADD` fold the lane pairs after
+//! the K loop. int8 weights need no decode, so the 4 x 4 register tile (16 accumulators) keeps
+//! the vector pipes on `SDOT` alone: 16 RHS and 16 LHS loads per 64 `SDOT`.
+//!
+//! Loop order: row blocks of 4 (one LHS group) outside, column groups inside, K innermost.
+
+use core::arch::asm;
+
+/// Epilogue of tile row `$r` (accumulators `z(16 + 4r) .. z(19 + 4r)`): fold lane pairs,
+/// add `lhs_offset * rsum`, convert, scale, add bias, clamp. Result: columns `0 .. VL32` in
+/// `z(16 + 4r)`, `VL32 .. 2 x VL32` in `z(17 + 4r)`. Expects rsum in z0/z1, rscale in z2/z3,
+/// bias in z4/z5, clamp bounds in z13/z14 and the LHS trailer at x9; uses z8-z11.
+macro_rules! epilogue_row {
+    ($a0:literal, $a1:literal, $a2:literal, $a3:literal, $off:literal, $scale:literal) => {
+        concat!(
+            "uzp1 z8.s, z",
+            $a0,
+            ".s, z",
+            $a1,
+            ".s\n",
+            "uzp2 z9.s, z",
+            $a0,
+            ".s, z",
+            $a1,
+            ".s\n",
+            "uzp1 z10.s, z",
+            $a2,
+            ".s, z",
+            $a3,
+            ".s\n",
+            "uzp2 z11.s, z",
+            $a2,
+            ".s, z",
+            $a3,
+            ".s\n",
+            "add z",
+            $a0,
+            ".s, z8.s, z9.s\n",
+            "add z",
+            $a1,
+            ".s, z10.s, z11.s\n",
+            "ld1rw {{z8.s}}, p0/z, [x9, #",
+            $off,
+            "]\n",
+            "ld1rw {{z9.s}}, p0/z, [x9, #",
+            $scale,
+            "]\n",
+            "mla z",
+            $a0,
+            ".s, p0/m, z0.s, z8.s\n",
+            "mla z",
+            $a1,
+            ".s, p0/m, z1.s, z8.s\n",
+            "fmul z10.s, z2.s, z9.s\n",
+            "fmul z11.s, z3.s, z9.s\n",
+            "scvtf z",
+            $a0,
+            ".s, p0/m, z",
+            $a0,
+            ".s\n",
+            "scvtf z",
+            $a1,
+            ".s, p0/m, z",
+            $a1,
+            ".s\n",
+            "fmul z",
+            $a0,
+            ".s, z",
+            $a0,
+            ".s, z10.s\n",
+            "fmul z",
+            $a1,
+            ".s, z",
+            $a1,
+            ".s, z11.s\n",
+            "fadd z",
+            $a0,
+            ".s, z",
+            $a0,
+            ".s, z4.s\n",
+            "fadd z",
+            $a1,
+            ".s, z",
+            $a1,
+            ".s, z5.s\n",
+            "fmax z",
+            $a0,
+            ".s, p0/m, z",
+            $a0,
+            ".s, z13.s\n",
+            "fmax z",
+            $a1,
+            ".s, p0/m, z",
+            $a1,
+            ".s, z13.s\n",
+            "fmin z",
+            $a0,
+            ".s, p0/m, z",
+            $a0,
+            ".s, z14.s\n",
+            "fmin z",
+            $a1,
+            ".s, p0/m, z",
+            $a1,
+            ".s, z14.s\n",
+        )
+    };
+}
+
+/// 16 `SDOT`s of one K slice: rows z8-z11 x column registers `$c0 .. $c3`.
+macro_rules! sdot_slice {
+    ($c0:literal, $c1:literal, $c2:literal, $c3:literal) => {
+        concat!(
+            "sdot z16.s, z",
+            $c0,
+            ".b, z8.b\n",
+            "sdot z17.s, z",
+            $c1,
+            ".b, z8.b\n",
+            "sdot z18.s, z",
+            $c2,
+            ".b, z8.b\n",
+            "sdot z19.s, z",
+            $c3,
+            ".b, z8.b\n",
+            "sdot z20.s, z",
+            $c0,
+            ".b, z9.b\n",
+            "sdot z21.s, z",
+            $c1,
+            ".b, z9.b\n",
+            "sdot z22.s, z",
+            $c2,
+            ".b, z9.b\n",
+            "sdot z23.s, z",
+            $c3,
+            ".b, z9.b\n",
+            "sdot z24.s, z",
+            $c0,
+            ".b, z10.b\n",
+            "sdot z25.s, z",
+            $c1,
+            ".b, z10.b\n",
+            "sdot z26.s, z",
+            $c2,
+            ".b, z10.b\n",
+            "sdot z27.s, z",
+            $c3,
+            ".b, z10.b\n",
+            "sdot z28.s, z",
+            $c0,
+            ".b, z11.b\n",
+            "sdot z29.s, z",
+            $c1,
+            ".b, z11.b\n",
+            "sdot z30.s, z",
+            $c2,
+            ".b, z11.b\n",
+            "sdot z31.s, z",
+            $c3,
+            ".b, z11.b\n",
+        )
+    };
+}
+
+/// Replicates 8 activations of each of the 4 rows of LHS block `$b` of the chunk (byte offset
+/// `32 b + 8 r` from x9) into z8-z11.
+macro_rules! load_lhs_block {
+    ($o0:literal, $o1:literal, $o2:literal, $o3:literal) => {
+        concat!(
+            "ld1rd {{z8.d}}, p0/z, [x9, #",
+            $o0,
+            "]\n",
+            "ld1rd {{z9.d}}, p0/z, [x9, #",
+            $o1,
+            "]\n",
+            "ld1rd {{z10.d}}, p0/z, [x9, #",
+            $o2,
+            "]\n",
+            "ld1rd {{z11.d}}, p0/z, [x9, #",
+            $o3,
+            "]\n",
+        )
+    };
+}
+
+/// Computes, for `i < m` and `j < n`,
+///
+/// ```text
+/// dst[i][j] = clamp(((acc + lhs_offset[i] * rsum[j]) as f32) * (rscale[j] * lhs_scale[i]) + bias[j])
+/// ```
+///
+/// where `acc` is the int8 x int8 dot product over `k_int = roundup(k, 32)` and clamping
+/// is `FMAX` with `clamp_min` then `FMIN` with `clamp_max`; `nr = 2 x VL32`.
+///
+/// # Safety
+///
+/// * The CPU must implement SVE2.
+/// * `m >= 1`, `n >= 1`, `k >= 1`.
+/// * `lhs_packed` must be readable for `ceil(m / 4)` groups of `4 * (k_int + 8)` bytes in the
+///   qai8dxp format for mr = 4, kr = 8, sr = 1.
+/// * `rhs_packed` must be readable for `ceil(n / nr)` groups of `nr * (k_int + 12)` bytes in
+///   the qsi8cxp format for (nr, kr = 8, sr = 1).
+/// * For every `i < m`, `j < n`, the 4 bytes at `dst + i * dst_stride_row + 4 * j` must be
+///   writable and must not overlap either packed buffer. Nothing else is written.
+#[target_feature(enable = "sve2")]
+#[allow(clippy::too_many_arguments)]
+pub unsafe fn matmul_f32_qai8dxp4x8_qsi8cxp2vlx8_4x2vl(
+    m: usize,
+    n: usize,
+    k: usize,
+    lhs_packed: *const u8,
+    rhs_packed: *const u8,
+    dst: *mut f32,
+    dst_stride_row: usize,
+    clamp_min: f32,
+    clamp_max: f32,
+) {
+    debug_assert!(m >= 1 && n >= 1 && k >= 1);
+    let chunks = k.div_ceil(32);
+    let k_int = chunks * 32;
+    let lhs_stride = 4 * (k_int + 8);
+    // Bytes of a packed RHS group per column; the asm multiplies by nr.
+    let rhs_col_bytes = k_int + 12;
+
+    // Register map
+    //   x0  rows left                    x9  LHS pointer in the group
+    //   x1  n                            x10 RHS pointer in the group
+    //   x2  32-value chunks              x11 dst of the tile (row 0, column 0)
+    //   x3  LHS group pointer            x12 chunks left
+    //   x4  rhs_packed                   x13 VL32 (CNTW)
+    //   x5  dst of the row block         x14 columns left (signed)
+    //   x6  dst_stride_row               x17 rows in this block (1..=4)
+    //   x7  lhs_stride                   x20 RHS group pointer
+    //   x8  RHS group stride             x21 dst of the tile row being stored
+    //   x15 / x16 clamp bounds (bits)
+    //
+    //   z16-z31 accumulators: z(16 + 4r + c) = row r x column register c
+    //   z0-z3   RHS of blocks 0 and 2 of the chunk (column registers 0..3)
+    //   z4-z7   RHS of blocks 1 and 3
+    //   z8-z11  rows 0..3 of one 8-value LHS block, replicated per 64 bits
+    //   z13 / z14 clamp bounds
+    //   p0      all lanes; p1 / p2 columns of the tile below n (first / second VL32)
+    //
+    // SAFETY: the caller guarantees (see `# Safety`) SVE2 and the buffer sizes. The asm reads
+    // exactly ceil(m / 4) LHS groups (rows past m in the last group are computed but not stored)
+    // and ceil(n / nr) RHS groups. Stores are predicated to columns below n and limited to rows
+    // below m. Only declared registers are touched (v8-v15 are declared, so the compiler saves
+    // d8-d15); x18, x19, x29, x30 and sp are not used.
+    unsafe {
+        asm!(
+            "ptrue p0.b",
+            "cntw x13",
+            "mul x8, x8, x13",
+            "lsl x8, x8, #1",
+            "mov z13.s, w15",
+            "mov z14.s, w16",
+            // ---- row blocks of 4 ----
+            "1:",
+            "mov x17, #4",
+            "cmp x0, #4",
+            "csel x17, x0, x17, lt",
+            "mov x20, x4",
+            "mov x11, x5",
+            "mov x14, x1",
+            // ---- column groups ----
+            "2:",
+            "whilelt p1.s, xzr, x14",
+            "whilelt p2.s, x13, x14",
+            "mov x9, x3",
+            "mov x10, x20",
+            "mov x12, x2",
+            "mov z16.s, #0",
+            "mov z17.s, #0",
+            "mov z18.s, #0",
+            "mov z19.s, #0",
+            "mov z20.s, #0",
+            "mov z21.s, #0",
+            "mov z22.s, #0",
+            "mov z23.s, #0",
+            "mov z24.s, #0",
+            "mov z25.s, #0",
+            "mov z26.s, #0",
+            "mov z27.s, #0",
+            "mov z28.s, #0",
+            "mov z29.s, #0",
+            "mov z30.s, #0",
+            "mov z31.s, #0",
+            // ---- K loop: one 32-value chunk per iteration ----
+            "3:",
+            "// LLVM-MCA-BEGIN matmul_clamp_f32_qai8dxp4x8_qsi8cxp2vlx8_4x2vl_sve2_dotprod",
+            "ld1b {{z0.b}}, p0/z, [x10]",
+            "ld1b {{z1.b}}, p0/z, [x10, #1, mul vl]",
+            "ld1b {{z2.b}}, p0/z, [x10, #2, mul vl]",
+            "ld1b {{z3.b}}, p0/z, [x10, #3, mul vl]",
+            load_lhs_block!("0", "8", "16", "24"),
+            "ld1b {{z4.b}}, p0/z, [x10, #4, mul vl]",
+            "ld1b {{z5.b}}, p0/z, [x10, #5, mul vl]",
+            "ld1b {{z6.b}}, p0/z, [x10, #6, mul vl]",
+            "ld1b {{z7.b}}, p0/z, [x10, #7, mul vl]",
+            "addvl x10, x10, #16",
+            sdot_slice!("0", "1", "2", "3"),
+            load_lhs_block!("32", "40", "48", "56"),
+            "ld1b {{z0.b}}, p0/z, [x10, #-8, mul vl]",
+            "ld1b {{z1.b}}, p0/z, [x10, #-7, mul vl]",
+            "ld1b {{z2.b}}, p0/z, [x10, #-6, mul vl]",
+            "ld1b {{z3.b}}, p0/z, [x10, #-5, mul vl]",
+            sdot_slice!("4", "5", "6", "7"),
+            load_lhs_block!("64", "72", "80", "88"),
+            "ld1b {{z4.b}}, p0/z, [x10, #-4, mul vl]",
+            "ld1b {{z5.b}}, p0/z, [x10, #-3, mul vl]",
+            "ld1b {{z6.b}}, p0/z, [x10, #-2, mul vl]",
+            "ld1b {{z7.b}}, p0/z, [x10, #-1, mul vl]",
+            sdot_slice!("0", "1", "2", "3"),
+            load_lhs_block!("96", "104", "112", "120"),
+            "add x9, x9, #128",
+            "subs x12, x12, #1",
+            sdot_slice!("4", "5", "6", "7"),
+            "b.ne 3b",
+            "// LLVM-MCA-END",
+            // ---- epilogue: x9 -> LHS trailer (4 offsets, 4 scales), x10 -> RHS trailer ----
+            "ld1w {{z0.s}}, p0/z, [x10]",
+            "ld1w {{z1.s}}, p0/z, [x10, #1, mul vl]",
+            "ld1w {{z2.s}}, p0/z, [x10, #2, mul vl]",
+            "ld1w {{z3.s}}, p0/z, [x10, #3, mul vl]",
+            "ld1w {{z4.s}}, p0/z, [x10, #4, mul vl]",
+            "ld1w {{z5.s}}, p0/z, [x10, #5, mul vl]",
+            epilogue_row!("16", "17", "18", "19", "0", "16"),
+            epilogue_row!("20", "21", "22", "23", "4", "20"),
+            epilogue_row!("24", "25", "26", "27", "8", "24"),
+            epilogue_row!("28", "29", "30", "31", "12", "28"),
+            // ---- stores: rows below m, columns below n ----
+            "mov x21, x11",
+            "st1w {{z16.s}}, p1, [x21]",
+            "st1w {{z17.s}}, p2, [x21, #1, mul vl]",
+            "cmp x17, #2",
+            "b.lt 4f",
+            "add x21, x21, x6",
+            "st1w {{z20.s}}, p1, [x21]",
+            "st1w {{z21.s}}, p2, [x21, #1, mul vl]",
+            "cmp x17, #3",
+            "b.lt 4f",
+            "add x21, x21, x6",
+            "st1w {{z24.s}}, p1, [x21]",
+            "st1w {{z25.s}}, p2, [x21, #1, mul vl]",
+            "cmp x17, #4",
+            "b.lt 4f",
+            "add x21, x21, x6",
+            "st1w {{z28.s}}, p1, [x21]",
+            "st1w {{z29.s}}, p2, [x21, #1, mul vl]",
+            "4:",
+            // ---- next column group ----
+            "add x20, x20, x8",
+            "addvl x11, x11, #2",
+            "sub x14, x14, x13, lsl #1",
+            "cmp x14, #0",
+            "b.gt 2b",
+            // ---- next row block ----
+            "add x3, x3, x7",
+            "add x5, x5, x6, lsl #2",
+            "subs x0, x0, #4",
+            "b.gt 1b",
+            inout("x0") m => _,
+            in("x1") n,
+            in("x2") chunks,
+            inout("x3") lhs_packed => _,
+            in("x4") rhs_packed,
+            inout("x5") dst => _,
+            in("x6") dst_stride_row,
+            in("x7") lhs_stride,
+            inout("x8") rhs_col_bytes => _,
+            out("x9") _, out("x10") _, out("x11") _, out("x12") _,
+            out("x13") _, out("x14") _,
+            in("x15") clamp_min.to_bits() as usize,
+            in("x16") clamp_max.to_bits() as usize,
+            out("x17") _, out("x20") _, out("x21") _,
+            out("v0") _, out("v1") _, out("v2") _, out("v3") _,
+            out("v4") _, out("v5") _, out("v6") _, out("v7") _,
+            out("v8") _, out("v9") _, out("v10") _, out("v11") _,
+            out("v13") _, out("v14") _,
+            out("v16") _, out("v17") _, out("v18") _, out("v19") _,
+            out("v20") _, out("v21") _, out("v22") _, out("v23") _,
+            out("v24") _, out("v25") _, out("v26") _, out("v27") _,
+            out("v28") _, out("v29") _, out("v30") _, out("v31") _,
+            out("p0") _, out("p1") _, out("p2") _,
+            options(nostack),
+        );
+    }
+}
+
+asm_kernel_entry!(matmul_f32_qai8dxp4x8_qsi8cxp2vlx8_4x2vl);

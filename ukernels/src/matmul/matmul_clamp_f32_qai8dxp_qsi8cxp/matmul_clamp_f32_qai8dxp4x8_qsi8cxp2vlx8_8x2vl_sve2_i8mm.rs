@@ -1,0 +1,519 @@
+//! `rkai_matmul_clamp_f32_qai8dxp4x8_qsi8cxp2vlx8_8x2vl_sve2_i8mm`: vector-length-agnostic GEMM
+//! (8 rows x 2 x VL32 columns per step) with SVE `SMMLA` (FEAT_I8MM), the whole m x n
+//! computation in one `asm!` block. Operands: a dynamically quantized int8 LHS packed 4 rows x
+//! 8-value blocks and a per-channel symmetric int8 RHS in KleidiAI's `qsi8cxp` format with
+//! `nr = 2 x VL32`, `kr = 8`, `sr = 1`: the packed weights of the family's SVE GEMV.
+//!
+//! Each 8-value K block of a column group is 4 RHS vectors (column register `c` holding columns
+//! `c x VL64 ..` as 8 bytes each), so every 128-bit segment is the 2 x 8 right operand of
+//! `SMMLA` (two columns); `LD1RQB` of 16 LHS bytes (two rows of the block) replicates the 2 x 8
+//! left operand into every segment. An accumulator segment holds `[r0 c0, r0 c1, r1 c0, r1 c1]`;
+//! `UZP1`/`UZP2` on 64-bit elements of a column-register pair separate the two rows after the K
+//! loop, in column order. Per block: 4 RHS and 4 LHS loads for 16 `SMMLA` (4 row pairs x 4
+//! column registers, 16 accumulators).
+//!
+//! Loop order: row blocks of 8 (two LHS groups) outside, column groups inside, K innermost.
+
+use core::arch::asm;
+
+/// Epilogue of row pair `q` (accumulators `$a0 .. $a3` = column registers 0..3; LHS trailer at
+/// `$lt`, row offsets at bytes `$o0`, `$o1`, scales at `$s0`, `$s1`): separate the rows, add
+/// `lhs_offset * rsum`, convert, scale, add bias, clamp. Row `2q` lands in `$a0` (columns
+/// `0 .. VL32`) and `$a1` (`VL32 .. 2 x VL32`), row `2q + 1` in `$a2` / `$a3`. Expects rsum /
+/// rscale / bias in z0-z1 / z2-z3 / z4-z5 and clamp bounds in z13 / z14; uses z6-z11.
+macro_rules! epilogue_pair {
+    (
+        $a0:literal, $a1:literal, $a2:literal, $a3:literal, $lt:literal,
+        $o0:literal, $o1:literal, $s0:literal, $s1:literal
+    ) => {
+        concat!(
+            "uzp1 z6.d, z",
+            $a0,
+            ".d, z",
+            $a1,
+            ".d\n",
+            "uzp2 z7.d, z",
+            $a0,
+            ".d, z",
+            $a1,
+            ".d\n",
+            "uzp1 z8.d, z",
+            $a2,
+            ".d, z",
+            $a3,
+            ".d\n",
+            "uzp2 z9.d, z",
+            $a2,
+            ".d, z",
+            $a3,
+            ".d\n",
+            // rows: 2q in z6 / z8, 2q + 1 in z7 / z9
+            "ld1rw {{z10.s}}, p0/z, [",
+            $lt,
+            ", #",
+            $o0,
+            "]\n",
+            "ld1rw {{z11.s}}, p0/z, [",
+            $lt,
+            ", #",
+            $o1,
+            "]\n",
+            "mla z6.s, p0/m, z0.s, z10.s\n",
+            "mla z8.s, p0/m, z1.s, z10.s\n",
+            "mla z7.s, p0/m, z0.s, z11.s\n",
+            "mla z9.s, p0/m, z1.s, z11.s\n",
+            "ld1rw {{z10.s}}, p0/z, [",
+            $lt,
+            ", #",
+            $s0,
+            "]\n",
+            "ld1rw {{z11.s}}, p0/z, [",
+            $lt,
+            ", #",
+            $s1,
+            "]\n",
+            "scvtf z6.s, p0/m, z6.s\n",
+            "scvtf z8.s, p0/m, z8.s\n",
+            "scvtf z7.s, p0/m, z7.s\n",
+            "scvtf z9.s, p0/m, z9.s\n",
+            "fmul z",
+            $a0,
+            ".s, z2.s, z10.s\n",
+            "fmul z",
+            $a1,
+            ".s, z3.s, z10.s\n",
+            "fmul z",
+            $a2,
+            ".s, z2.s, z11.s\n",
+            "fmul z",
+            $a3,
+            ".s, z3.s, z11.s\n",
+            "fmul z",
+            $a0,
+            ".s, z6.s, z",
+            $a0,
+            ".s\n",
+            "fmul z",
+            $a1,
+            ".s, z8.s, z",
+            $a1,
+            ".s\n",
+            "fmul z",
+            $a2,
+            ".s, z7.s, z",
+            $a2,
+            ".s\n",
+            "fmul z",
+            $a3,
+            ".s, z9.s, z",
+            $a3,
+            ".s\n",
+            "fadd z",
+            $a0,
+            ".s, z",
+            $a0,
+            ".s, z4.s\n",
+            "fadd z",
+            $a1,
+            ".s, z",
+            $a1,
+            ".s, z5.s\n",
+            "fadd z",
+            $a2,
+            ".s, z",
+            $a2,
+            ".s, z4.s\n",
+            "fadd z",
+            $a3,
+            ".s, z",
+            $a3,
+            ".s, z5.s\n",
+            "fmax z",
+            $a0,
+            ".s, p0/m, z",
+            $a0,
+            ".s, z13.s\n",
+            "fmax z",
+            $a1,
+            ".s, p0/m, z",
+            $a1,
+            ".s, z13.s\n",
+            "fmax z",
+            $a2,
+            ".s, p0/m, z",
+            $a2,
+            ".s, z13.s\n",
+            "fmax z",
+            $a3,
+            ".s, p0/m, z",
+            $a3,
+            ".s, z13.s\n",
+            "fmin z",
+            $a0,
+            ".s, p0/m, z",
+            $a0,
+            ".s, z14.s\n",
+            "fmin z",
+            $a1,
+            ".s, p0/m, z",
+            $a1,
+            ".s, z14.s\n",
+            "fmin z",
+            $a2,
+            ".s, p0/m, z",
+            $a2,
+            ".s, z14.s\n",
+            "fmin z",
+            $a3,
+            ".s, p0/m, z",
+            $a3,
+            ".s, z14.s\n",
+        )
+    };
+}
+
+/// 16 `SMMLA`s of one K block: row pairs `$l0 .. $l3` x column registers `$c0 .. $c3`.
+macro_rules! smmla_block {
+    (
+        $l0:literal, $l1:literal, $l2:literal, $l3:literal,
+        $c0:literal, $c1:literal, $c2:literal, $c3:literal
+    ) => {
+        concat!(
+            "smmla z16.s, z",
+            $l0,
+            ".b, z",
+            $c0,
+            ".b\n",
+            "smmla z17.s, z",
+            $l0,
+            ".b, z",
+            $c1,
+            ".b\n",
+            "smmla z18.s, z",
+            $l0,
+            ".b, z",
+            $c2,
+            ".b\n",
+            "smmla z19.s, z",
+            $l0,
+            ".b, z",
+            $c3,
+            ".b\n",
+            "smmla z20.s, z",
+            $l1,
+            ".b, z",
+            $c0,
+            ".b\n",
+            "smmla z21.s, z",
+            $l1,
+            ".b, z",
+            $c1,
+            ".b\n",
+            "smmla z22.s, z",
+            $l1,
+            ".b, z",
+            $c2,
+            ".b\n",
+            "smmla z23.s, z",
+            $l1,
+            ".b, z",
+            $c3,
+            ".b\n",
+            "smmla z24.s, z",
+            $l2,
+            ".b, z",
+            $c0,
+            ".b\n",
+            "smmla z25.s, z",
+            $l2,
+            ".b, z",
+            $c1,
+            ".b\n",
+            "smmla z26.s, z",
+            $l2,
+            ".b, z",
+            $c2,
+            ".b\n",
+            "smmla z27.s, z",
+            $l2,
+            ".b, z",
+            $c3,
+            ".b\n",
+            "smmla z28.s, z",
+            $l3,
+            ".b, z",
+            $c0,
+            ".b\n",
+            "smmla z29.s, z",
+            $l3,
+            ".b, z",
+            $c1,
+            ".b\n",
+            "smmla z30.s, z",
+            $l3,
+            ".b, z",
+            $c2,
+            ".b\n",
+            "smmla z31.s, z",
+            $l3,
+            ".b, z",
+            $c3,
+            ".b\n",
+        )
+    };
+}
+
+/// Replicates the 4 row pairs of LHS block `b` (bytes `$o` = `32 b` and `$o + 16` of group A at
+/// x9 and group B at x21) into `$l0 .. $l3`.
+macro_rules! load_lhs_block {
+    ($o:literal, $o16:literal, $l0:literal, $l1:literal, $l2:literal, $l3:literal) => {
+        concat!(
+            "ld1rqb {{z",
+            $l0,
+            ".b}}, p0/z, [x9, #",
+            $o,
+            "]\n",
+            "ld1rqb {{z",
+            $l1,
+            ".b}}, p0/z, [x9, #",
+            $o16,
+            "]\n",
+            "ld1rqb {{z",
+            $l2,
+            ".b}}, p0/z, [x21, #",
+            $o,
+            "]\n",
+            "ld1rqb {{z",
+            $l3,
+            ".b}}, p0/z, [x21, #",
+            $o16,
+            "]\n",
+        )
+    };
+}
+
+/// Stores tile row `$r` (in `$lo` / `$hi`) at `x25 + r * dst_stride_row` if the block has more
+/// than `r` rows; `x25` advances to the next row.
+macro_rules! store_row {
+    ($r:literal, $lo:literal, $hi:literal) => {
+        concat!(
+            "cmp x17, #",
+            $r,
+            "\n",
+            "b.le 5f\n",
+            "add x25, x25, x6\n",
+            "st1w {{z",
+            $lo,
+            ".s}}, p1, [x25]\n",
+            "st1w {{z",
+            $hi,
+            ".s}}, p2, [x25, #1, mul vl]\n",
+        )
+    };
+}
+
+/// Computes, for `i < m` and `j < n`,
+///
+/// ```text
+/// dst[i][j] = clamp(((acc + lhs_offset[i] * rsum[j]) as f32) * (rscale[j] * lhs_scale[i]) + bias[j])
+/// ```
+///
+/// where `acc` is the int8 x int8 dot product over `k_int = roundup(k, 32)` and clamping is
+/// `FMAX` with `clamp_min` then `FMIN` with `clamp_max`; `nr = 2 x VL32`.
+///
+/// # Safety
+///
+/// * The CPU must implement SVE2 and FEAT_I8MM.
+/// * `m >= 1`, `n >= 1`, `k >= 1`.
+/// * `lhs_packed` must be readable for `ceil(m / 4)` groups of `4 * (k_int + 8)` bytes in the
+///   qai8dxp format for mr = 4, kr = 8, sr = 1.
+/// * `rhs_packed` must be readable for `ceil(n / nr)` groups of `nr * (k_int + 12)` bytes in the
+///   qsi8cxp format for (nr, kr = 8, sr = 1).
+/// * For every `i < m`, `j < n`, the 4 bytes at `dst + i * dst_stride_row + 4 * j` must be
+///   writable and must not overlap either packed buffer. Nothing else is written.
+#[target_feature(enable = "sve2,i8mm")]
+#[allow(clippy::too_many_arguments)]
+pub unsafe fn matmul_f32_qai8dxp4x8_qsi8cxp2vlx8_8x2vl(
+    m: usize,
+    n: usize,
+    k: usize,
+    lhs_packed: *const u8,
+    rhs_packed: *const u8,
+    dst: *mut f32,
+    dst_stride_row: usize,
+    clamp_min: f32,
+    clamp_max: f32,
+) {
+    debug_assert!(m >= 1 && n >= 1 && k >= 1);
+    let chunks = k.div_ceil(32);
+    let k_int = chunks * 32;
+    let lhs_stride = 4 * (k_int + 8);
+    // Bytes of a packed RHS group per column; the asm multiplies by nr.
+    let rhs_col_bytes = k_int + 12;
+
+    // Register map
+    //   x0  rows left                    x9  LHS pointer, group A (rows 0..4)
+    //   x1  n                            x10 RHS pointer in the group
+    //   x2  32-value chunks              x11 dst of the column group (row 0)
+    //   x3  LHS group A of the block     x12 chunks left
+    //   x4  rhs_packed                   x13 VL32 (CNTW)
+    //   x5  dst of the row block         x14 columns left (signed)
+    //   x6  dst_stride_row               x17 rows in this block (1..=8)
+    //   x7  lhs_stride                   x20 RHS group pointer
+    //   x8  RHS group stride             x21 LHS pointer, group B (rows 4..8)
+    //   x15 / x16 clamp bounds (bits)    x24 LHS group B of the block (group A if <= 4 rows)
+    //   x25 dst of the row being stored
+    //
+    //   z16-z31 accumulators: z(16 + 4q + c) = row pair q (rows 2q, 2q + 1) x column register c
+    //   z0-z3   RHS of blocks 0 and 2 of the chunk; z4-z7 of blocks 1 and 3
+    //   z8-z11  row pairs 0..4 (group A rows 0-1, 2-3, group B rows 0-1, 2-3) of blocks 0
+    //           and 2, replicated per 128 bits; z12-z15 the same for blocks 1 and 3
+    //   z13/z14 clamp bounds, set after the K loop
+    //   p0      all lanes; p1 / p2 columns of the tile below n (first / second VL32)
+    //
+    // SAFETY: the caller guarantees (see `# Safety`) SVE2, FEAT_I8MM and the buffer sizes. The
+    // asm reads exactly ceil(m / 4) LHS groups (the second group of a block only when the block
+    // has more than 4 rows, else group A twice; rows past m are computed but not stored) and
+    // ceil(n / nr) RHS groups. Stores are predicated to columns below n and limited to rows
+    // below m. Only declared registers are touched (v8-v15 are declared, so the compiler saves
+    // d8-d15); x18, x19, x29, x30 and sp are not used.
+    unsafe {
+        asm!(
+            "ptrue p0.b",
+            "cntw x13",
+            "mul x8, x8, x13",
+            "lsl x8, x8, #1",
+            // ---- row blocks of 8 ----
+            "1:",
+            "mov x17, #8",
+            "cmp x0, #8",
+            "csel x17, x0, x17, lt",
+            "add x24, x3, x7",
+            "cmp x0, #4",
+            "csel x24, x24, x3, gt",
+            "mov x20, x4",
+            "mov x11, x5",
+            "mov x14, x1",
+            // ---- column groups ----
+            "2:",
+            "whilelt p1.s, xzr, x14",
+            "whilelt p2.s, x13, x14",
+            "mov x9, x3",
+            "mov x21, x24",
+            "mov x10, x20",
+            "mov x12, x2",
+            "mov z16.s, #0",
+            "mov z17.s, #0",
+            "mov z18.s, #0",
+            "mov z19.s, #0",
+            "mov z20.s, #0",
+            "mov z21.s, #0",
+            "mov z22.s, #0",
+            "mov z23.s, #0",
+            "mov z24.s, #0",
+            "mov z25.s, #0",
+            "mov z26.s, #0",
+            "mov z27.s, #0",
+            "mov z28.s, #0",
+            "mov z29.s, #0",
+            "mov z30.s, #0",
+            "mov z31.s, #0",
+            // ---- K loop: one 32-value chunk per iteration ----
+            "3:",
+            "// LLVM-MCA-BEGIN matmul_clamp_f32_qai8dxp4x8_qsi8cxp2vlx8_8x2vl_sve2_i8mm",
+            "ld1b {{z0.b}}, p0/z, [x10]",
+            "ld1b {{z1.b}}, p0/z, [x10, #1, mul vl]",
+            "ld1b {{z2.b}}, p0/z, [x10, #2, mul vl]",
+            "ld1b {{z3.b}}, p0/z, [x10, #3, mul vl]",
+            load_lhs_block!("0", "16", "8", "9", "10", "11"),
+            "ld1b {{z4.b}}, p0/z, [x10, #4, mul vl]",
+            "ld1b {{z5.b}}, p0/z, [x10, #5, mul vl]",
+            "ld1b {{z6.b}}, p0/z, [x10, #6, mul vl]",
+            "ld1b {{z7.b}}, p0/z, [x10, #7, mul vl]",
+            load_lhs_block!("32", "48", "12", "13", "14", "15"),
+            "addvl x10, x10, #16",
+            smmla_block!("8", "9", "10", "11", "0", "1", "2", "3"),
+            "ld1b {{z0.b}}, p0/z, [x10, #-8, mul vl]",
+            "ld1b {{z1.b}}, p0/z, [x10, #-7, mul vl]",
+            "ld1b {{z2.b}}, p0/z, [x10, #-6, mul vl]",
+            "ld1b {{z3.b}}, p0/z, [x10, #-5, mul vl]",
+            load_lhs_block!("64", "80", "8", "9", "10", "11"),
+            smmla_block!("12", "13", "14", "15", "4", "5", "6", "7"),
+            "ld1b {{z4.b}}, p0/z, [x10, #-4, mul vl]",
+            "ld1b {{z5.b}}, p0/z, [x10, #-3, mul vl]",
+            "ld1b {{z6.b}}, p0/z, [x10, #-2, mul vl]",
+            "ld1b {{z7.b}}, p0/z, [x10, #-1, mul vl]",
+            load_lhs_block!("96", "112", "12", "13", "14", "15"),
+            smmla_block!("8", "9", "10", "11", "0", "1", "2", "3"),
+            "add x9, x9, #128",
+            "add x21, x21, #128",
+            "subs x12, x12, #1",
+            smmla_block!("12", "13", "14", "15", "4", "5", "6", "7"),
+            "b.ne 3b",
+            "// LLVM-MCA-END",
+            // ---- epilogue: x9 / x21 -> LHS trailers (4 offsets, 4 scales each) ----
+            "mov z13.s, w15",
+            "mov z14.s, w16",
+            "ld1w {{z0.s}}, p0/z, [x10]",
+            "ld1w {{z1.s}}, p0/z, [x10, #1, mul vl]",
+            "ld1w {{z2.s}}, p0/z, [x10, #2, mul vl]",
+            "ld1w {{z3.s}}, p0/z, [x10, #3, mul vl]",
+            "ld1w {{z4.s}}, p0/z, [x10, #4, mul vl]",
+            "ld1w {{z5.s}}, p0/z, [x10, #5, mul vl]",
+            epilogue_pair!("16", "17", "18", "19", "x9", "0", "4", "16", "20"),
+            epilogue_pair!("20", "21", "22", "23", "x9", "8", "12", "24", "28"),
+            epilogue_pair!("24", "25", "26", "27", "x21", "0", "4", "16", "20"),
+            epilogue_pair!("28", "29", "30", "31", "x21", "8", "12", "24", "28"),
+            // ---- stores: rows below m, columns below n; row r is in z(16 + 2r), z(17 + 2r) ----
+            "mov x25, x11",
+            "st1w {{z16.s}}, p1, [x25]",
+            "st1w {{z17.s}}, p2, [x25, #1, mul vl]",
+            store_row!("1", "18", "19"),
+            store_row!("2", "20", "21"),
+            store_row!("3", "22", "23"),
+            store_row!("4", "24", "25"),
+            store_row!("5", "26", "27"),
+            store_row!("6", "28", "29"),
+            store_row!("7", "30", "31"),
+            "5:",
+            // ---- next column group ----
+            "add x20, x20, x8",
+            "addvl x11, x11, #2",
+            "sub x14, x14, x13, lsl #1",
+            "cmp x14, #0",
+            "b.gt 2b",
+            // ---- next row block ----
+            "add x3, x3, x7, lsl #1",
+            "add x5, x5, x6, lsl #3",
+            "subs x0, x0, #8",
+            "b.gt 1b",
+            inout("x0") m => _,
+            in("x1") n,
+            in("x2") chunks,
+            inout("x3") lhs_packed => _,
+            in("x4") rhs_packed,
+            inout("x5") dst => _,
+            in("x6") dst_stride_row,
+            in("x7") lhs_stride,
+            inout("x8") rhs_col_bytes => _,
+            out("x9") _, out("x10") _, out("x11") _, out("x12") _,
+            out("x13") _, out("x14") _,
+            in("x15") clamp_min.to_bits() as usize,
+            in("x16") clamp_max.to_bits() as usize,
+            out("x17") _, out("x20") _, out("x21") _,
+            out("x24") _, out("x25") _,
+            out("v0") _, out("v1") _, out("v2") _, out("v3") _,
+            out("v4") _, out("v5") _, out("v6") _, out("v7") _,
+            out("v8") _, out("v9") _, out("v10") _, out("v11") _,
+            out("v12") _, out("v13") _, out("v14") _, out("v15") _,
+            out("v16") _, out("v17") _, out("v18") _, out("v19") _,
+            out("v20") _, out("v21") _, out("v22") _, out("v23") _,
+            out("v24") _, out("v25") _, out("v26") _, out("v27") _,
+            out("v28") _, out("v29") _, out("v30") _, out("v31") _,
+            out("p0") _, out("p1") _, out("p2") _,
+            options(nostack),
+        );
+    }
+}
+
+asm_kernel_entry!(matmul_f32_qai8dxp4x8_qsi8cxp2vlx8_8x2vl);
