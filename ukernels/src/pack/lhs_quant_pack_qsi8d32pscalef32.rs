@@ -16,6 +16,9 @@
 //! scales. Like KleidiAI, source row `i` is read at `lhs + (i + m_idx_start) * lhs_stride` and
 //! written to slot `(i + m_idx_start) % mr` of the group `lhs_packed` points at (the caller passes
 //! the matrix base and the packed group of row `m_idx_start`).
+//!
+//! On aarch64 blocks go through NEON (8 values per step, same bits); a block whose maximum is
+//! NaN takes the portable path, which reproduces the NaN KleidiAI's lane order keeps.
 
 use crate::contract::{self, Checked};
 use crate::float;
@@ -242,33 +245,67 @@ unsafe fn write_params(out: *mut u8, mr: usize, bl: usize, slot: usize, sum: f32
 
 #[cfg(target_arch = "aarch64")]
 mod neon {
-    //! The f32 packer's blocks with NEON: the same arithmetic as KleidiAI's (lane maxima,
-    //! `FMAXV`, `FMUL`, `FCVTNS`, saturating narrowing and clamp), 8 values per step.
+    //! The packers' blocks with NEON, 8 values per step, with KleidiAI's arithmetic: lane
+    //! maxima and `FMAXV`, `FMUL` by the block's multiplier, then `FCVTNS` (f32 input) or
+    //! `FCVTAS` (f16 input: `roundf` then a saturating conversion), saturating narrowing and the
+    //! clamp to [-128, 127]. f16 values are widened with `FCVTL` (exact), so maxima and products
+    //! equal the f16 packer's.
+    use super::Variant;
     use core::arch::aarch64::*;
+    use core::arch::asm;
 
-    /// Packs one block like `super::pack_block` for f32 input and returns `true`, or returns
-    /// `false` without writing when the block's maximum is NaN (the portable code then decides
-    /// which NaN the scale carries).
+    /// Eight consecutive source elements widened to f32.
     ///
     /// # Safety
-    /// `x` is readable for `bl` floats (`bl` a multiple of 8); `out` writable for
-    /// `mr * (bl + 8)` bytes; `kbl` is 4 or 8.
+    /// `p` is readable for 8 elements of `variant`.
+    #[inline(always)]
+    unsafe fn load8(variant: Variant, p: *const u8) -> (float32x4_t, float32x4_t) {
+        // SAFETY: 8 elements are readable.
+        unsafe {
+            match variant {
+                Variant::F32 => (vld1q_f32(p.cast()), vld1q_f32(p.cast::<f32>().add(4))),
+                Variant::F16 => {
+                    // FCVTL is base AdvSIMD, but its intrinsic needs the unstable f16 type.
+                    let h = vld1q_u16(p.cast());
+                    let (lo, hi): (float32x4_t, float32x4_t);
+                    asm!(
+                        "fcvtl {lo:v}.4s, {h:v}.4h",
+                        "fcvtl2 {hi:v}.4s, {h:v}.8h",
+                        h = in(vreg) h,
+                        lo = out(vreg) lo,
+                        hi = out(vreg) hi,
+                        options(pure, nomem, nostack, preserves_flags),
+                    );
+                    (lo, hi)
+                }
+            }
+        }
+    }
+
+    /// Packs one block like `super::pack_block` and returns `true`, or returns `false` without
+    /// writing when the block's maximum is NaN (the portable code then decides which NaN the
+    /// scale carries).
+    ///
+    /// # Safety
+    /// `x` is readable for `bl` elements of `variant` (`bl` a multiple of 8); `out` writable
+    /// for `mr * (bl + 8)` bytes.
     #[inline]
-    pub(super) unsafe fn pack_block_f32(
-        x: *const f32,
+    pub(super) unsafe fn pack_block(
+        variant: Variant,
+        x: *const u8,
         bl: usize,
         out: *mut u8,
         mr: usize,
         kbl: usize,
         slot: usize,
     ) -> bool {
-        // SAFETY: every load reads 8 floats below bl; stores stay in the slot's chunks and
+        let esize = variant.element_size();
+        // SAFETY: every load reads 8 elements below bl; stores stay in the slot's chunks and
         // parameters.
         unsafe {
             let mut lanes = vdupq_n_f32(-f32::MAX);
             for i in (0..bl).step_by(8) {
-                let a = vld1q_f32(x.add(i));
-                let b = vld1q_f32(x.add(i + 4));
+                let (a, b) = load8(variant, x.add(esize * i));
                 lanes = vmaxq_f32(vabsq_f32(a), vmaxq_f32(lanes, vabsq_f32(b)));
             }
             let amax = vmaxvq_f32(lanes);
@@ -280,8 +317,12 @@ mod neon {
             let hi = vdupq_n_s16(127);
             let mut qsum = 0i32;
             for i in (0..bl).step_by(8) {
-                let a = vcvtnq_s32_f32(vmulq_n_f32(vld1q_f32(x.add(i)), s));
-                let b = vcvtnq_s32_f32(vmulq_n_f32(vld1q_f32(x.add(i + 4)), s));
+                let (a, b) = load8(variant, x.add(esize * i));
+                let (a, b) = (vmulq_n_f32(a, s), vmulq_n_f32(b, s));
+                let (a, b) = match variant {
+                    Variant::F32 => (vcvtnq_s32_f32(a), vcvtnq_s32_f32(b)),
+                    Variant::F16 => (vcvtaq_s32_f32(a), vcvtaq_s32_f32(b)),
+                };
                 let h = vminq_s16(
                     vmaxq_s16(vcombine_s16(vqmovn_s32(a), vqmovn_s32(b)), lo),
                     hi,
@@ -289,16 +330,25 @@ mod neon {
                 qsum += i32::from(vaddvq_s16(h));
                 let q = vreinterpret_u8_s8(vqmovn_s16(h));
                 let chunk = |kk: usize| out.add((kk / kbl) * mr * kbl + slot * kbl);
-                if kbl == 8 {
-                    vst1_u8(chunk(i), q);
-                } else {
-                    let w = vreinterpret_u32_u8(q);
-                    chunk(i)
-                        .cast::<u32>()
-                        .write_unaligned(vget_lane_u32::<0>(w));
-                    chunk(i + 4)
-                        .cast::<u32>()
-                        .write_unaligned(vget_lane_u32::<1>(w));
+                match kbl {
+                    8 => vst1_u8(chunk(i), q),
+                    4 => {
+                        let w = vreinterpret_u32_u8(q);
+                        chunk(i)
+                            .cast::<u32>()
+                            .write_unaligned(vget_lane_u32::<0>(w));
+                        chunk(i + 4)
+                            .cast::<u32>()
+                            .write_unaligned(vget_lane_u32::<1>(w));
+                    }
+                    _ => {
+                        let mut bytes = [0u8; 8];
+                        vst1_u8(bytes.as_mut_ptr(), q);
+                        for (t, &byte) in bytes.iter().enumerate() {
+                            *out.add(((i + t) / kbl) * mr * kbl + slot * kbl + (i + t) % kbl) =
+                                byte;
+                        }
+                    }
                 }
             }
             super::write_params(out, mr, bl, slot, qsum as f32 * r, r);
@@ -331,9 +381,10 @@ pub unsafe fn run(variant: Variant, a: &Args) {
             // SAFETY: block b of the row and of the group.
             let (x, out) = unsafe { (line.add(esize * b * bl), group.add(b * block_bytes)) };
             #[cfg(target_arch = "aarch64")]
-            if variant == Variant::F32 {
+            {
                 // SAFETY: as below; NEON is part of the aarch64 baseline.
-                if unsafe { neon::pack_block_f32(x.cast(), bl, out, mr, kbl, slot) } {
+                let done = unsafe { neon::pack_block(variant, x, bl, out, mr, kbl, slot) };
+                if done {
                     continue;
                 }
             }
