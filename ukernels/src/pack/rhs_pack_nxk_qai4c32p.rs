@@ -111,6 +111,96 @@ pub fn check(variant: Variant, a: &Args) -> Checked {
     Ok(())
 }
 
+/// The 16 packed bytes of one 32-value sub-block from its 16 source bytes at `p`: byte `t` holds
+/// values `t` and `16 + t` XORed with `0x88` when `signed` (the NEON kernels' form), values
+/// `2t` and `2t + 1` otherwise (the SME2 `ps1s0` form); the low nibble holds the first.
+///
+/// # Safety
+/// `p` is readable for 16 bytes.
+#[inline]
+unsafe fn sub_block(p: *const u8, even_high: bool, signed: bool) -> [u8; 16] {
+    #[cfg(target_arch = "aarch64")]
+    {
+        // SAFETY: forwarded; NEON is part of the aarch64 baseline.
+        unsafe { neon::sub_block(p, even_high, signed) }
+    }
+    #[cfg(not(target_arch = "aarch64"))]
+    {
+        // SAFETY: forwarded.
+        let src = unsafe { p.cast::<[u8; 16]>().read_unaligned() };
+        let mut v = [0u8; 32];
+        for (pair, byte) in v.chunks_exact_mut(2).zip(src) {
+            let (hi, lo) = (byte >> 4, byte & 0x0f);
+            (pair[0], pair[1]) = if even_high { (hi, lo) } else { (lo, hi) };
+        }
+        let mut out = [0u8; 16];
+        for (t, o) in out.iter_mut().enumerate() {
+            *o = if signed {
+                (v[t] | (v[16 + t] << 4)) ^ 0x88
+            } else {
+                v[2 * t] | (v[2 * t + 1] << 4)
+            };
+        }
+        out
+    }
+}
+
+/// Writes packed bytes `i0..i0 + 16` of column `col` of a block (`chunk` bytes per column per
+/// chunk, `nr` columns) at `out`.
+///
+/// # Safety
+/// `out` is writable for the block's `nr * bl / 2` data bytes, which hold these.
+#[inline]
+unsafe fn scatter(out: *mut u8, bytes: &[u8; 16], i0: usize, nr: usize, chunk: usize, col: usize) {
+    let at = |i: usize| (i / chunk) * nr * chunk + col * chunk + i % chunk;
+    // SAFETY (every write): inside the block's data, see the function's contract.
+    unsafe {
+        match chunk {
+            8 | 4 | 2 => {
+                for (c, piece) in bytes.chunks_exact(chunk).enumerate() {
+                    let dst = out.add(at(i0 + c * chunk));
+                    core::ptr::copy_nonoverlapping(piece.as_ptr(), dst, chunk);
+                }
+            }
+            _ => {
+                for (t, &byte) in bytes.iter().enumerate() {
+                    *out.add(at(i0 + t)) = byte;
+                }
+            }
+        }
+    }
+}
+
+#[cfg(target_arch = "aarch64")]
+mod neon {
+    use core::arch::aarch64::*;
+
+    /// See `super::sub_block`: nibbles split with `USHR`/`AND`, put in value order with
+    /// `ZIP1`/`ZIP2`, then paired with `SLI` (and `EOR` for the signed form).
+    ///
+    /// # Safety
+    /// `p` is readable for 16 bytes.
+    #[inline]
+    pub(super) unsafe fn sub_block(p: *const u8, even_high: bool, signed: bool) -> [u8; 16] {
+        // SAFETY: 16 readable bytes; the result is stored to a local array.
+        unsafe {
+            let src = vld1q_u8(p);
+            let (hi, lo) = (vshrq_n_u8::<4>(src), vandq_u8(src, vdupq_n_u8(0x0f)));
+            let (first, second) = if even_high { (hi, lo) } else { (lo, hi) };
+            // Values 0-15 and 16-31 of the sub-block.
+            let (v0, v1) = (vzip1q_u8(first, second), vzip2q_u8(first, second));
+            let packed = if signed {
+                veorq_u8(vsliq_n_u8::<4>(v0, v1), vdupq_n_u8(0x88))
+            } else {
+                vsliq_n_u8::<4>(first, second)
+            };
+            let mut out = [0u8; 16];
+            vst1q_u8(out.as_mut_ptr(), packed);
+            out
+        }
+    }
+}
+
 /// Reads f32 `i` of the array at `p`.
 ///
 /// # Safety
@@ -147,29 +237,14 @@ pub unsafe fn run(variant: Variant, a: &Args) {
             for b in 0..blocks {
                 // SAFETY: block b of the group.
                 let out = unsafe { group.add(b * block_bytes) };
-                // The block's nibbles start on a byte (k and bl are even): decode them 32 at a
-                // time (16 source bytes) into values, then write each packed byte.
+                // The block's nibbles start on a byte (k and bl are even): 16 source bytes
+                // make one 32-value sub-block, i.e. 16 packed bytes of the column.
                 let src = (src_col * k + b * bl) / 2;
                 for sub in 0..bl / 32 {
-                    let mut v = [0u8; 32];
-                    for (e, pair) in v.chunks_exact_mut(2).enumerate() {
-                        // SAFETY: byte e of sub-block `sub` of the block, inside the source.
-                        let byte = unsafe { *a.rhs.add(src + 16 * sub + e) };
-                        let (hi, lo) = (byte >> 4, byte & 0x0f);
-                        (pair[0], pair[1]) = if even_high { (hi, lo) } else { (lo, hi) };
-                    }
-                    for t in 0..16 {
-                        let byte = if signed {
-                            (v[t] | (v[16 + t] << 4)) ^ 0x88
-                        } else {
-                            v[2 * t] | (v[2 * t + 1] << 4)
-                        };
-                        let i = 16 * sub + t;
-                        // SAFETY: chunk i / chunk of the column, inside the block's data.
-                        unsafe {
-                            *out.add((i / chunk) * nr * chunk + col * chunk + i % chunk) = byte
-                        };
-                    }
+                    // SAFETY: 16 bytes of sub-block `sub` of the block, inside the source.
+                    let bytes = unsafe { sub_block(a.rhs.add(src + 16 * sub), even_high, signed) };
+                    // SAFETY: the column's chunks of packed bytes 16 * sub.. of the block.
+                    unsafe { scatter(out, &bytes, 16 * sub, nr, chunk, col) };
                 }
                 let at = src_col * blocks + b;
                 // SAFETY: the arrays hold n * blocks floats; the block's parameters follow its
