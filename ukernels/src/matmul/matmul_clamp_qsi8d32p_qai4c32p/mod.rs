@@ -23,6 +23,13 @@
 //! epilogue rkai could not read; the order above is the one of KleidiAI's SME2 kernel of the same
 //! formats (zero-offset term first, then the scaled dot product, fused). Results are exact
 //! against rkai's reference; against KleidiAI they agree to rounding of the f32 accumulation.
+//! The f16 kernels keep the accumulator in f32 across blocks and round once at the end
+//! (KleidiAI's SME2 f16 kernel rounds its partial sums to f16 after every block; whether its
+//! NEON f16 kernels do is not known here), so they are at least as accurate.
+//!
+//! Each f32 asm kernel (one per tile, the f16 stems of the same tile narrow its results) runs
+//! column groups of 4 outside and rows inside; the GEMMs take 8 rows per pass (the i8mm one
+//! shares each decoded weight register between two LHS groups) or 4 (dotprod, and the i8mm tail).
 //!
 //! Departures from KleidiAI 1.30: every kernel accepts any `m` (KleidiAI's f32 `1x8` GEMV
 //! asserts `m == 1` in debug builds); rkai checks its preconditions in release builds too.
