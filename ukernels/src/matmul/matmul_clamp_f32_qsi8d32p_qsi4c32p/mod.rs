@@ -24,6 +24,16 @@ pub mod portable;
 
 #[cfg(target_arch = "aarch64")]
 pub mod matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4x4_1x4_neon_dotprod;
+#[cfg(target_arch = "aarch64")]
+pub mod matmul_clamp_f32_qsi8d32p1x4_qsi4c32p8x4_1x8_sve_dotprod;
+#[cfg(target_arch = "aarch64")]
+pub mod matmul_clamp_f32_qsi8d32p1x8_qsi4c32p4x8_1x4x32_neon_dotprod;
+#[cfg(target_arch = "aarch64")]
+pub mod matmul_clamp_f32_qsi8d32p1x8_qsi4c32p8x8_1x8_sve_dotprod;
+#[cfg(target_arch = "aarch64")]
+pub mod matmul_clamp_f32_qsi8d32p4x4_qsi4c32p4x4_16x4_neon_dotprod;
+#[cfg(target_arch = "aarch64")]
+pub mod matmul_clamp_f32_qsi8d32p4x8_qsi4c32p4x8_8x4x32_neon_i8mm;
 
 pub use super::qai8dxp::{Args, RunFn};
 use crate::catalog::{Columns, MatmulKernel, NativeFn};
@@ -72,6 +82,7 @@ pub unsafe fn run(kernel: &MatmulKernel, a: &Args) {
     match kernel.native {
         // SAFETY (both arms): forwarded contract.
         NativeFn::Qai8dxp(f) => unsafe { f(a) },
-        NativeFn::Portable => unsafe { portable::run(&kernel.tile(), a) },
+        // A float kernel is never catalogued in this family.
+        NativeFn::Portable | NativeFn::FloatGemm(_) => unsafe { portable::run(&kernel.tile(), a) },
     }
 }

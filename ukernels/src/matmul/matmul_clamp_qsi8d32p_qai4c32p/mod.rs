@@ -90,7 +90,7 @@ pub unsafe fn run(kernel: &MatmulKernel, a: &Args) {
     let run_f32 = |a: &Args| match kernel.native {
         // SAFETY (both arms): forwarded contract.
         NativeFn::Qai8dxp(f) => unsafe { f(a) },
-        NativeFn::Portable => unsafe { portable::run(&tile, a) },
+        NativeFn::Portable | NativeFn::FloatGemm(_) => unsafe { portable::run(&tile, a) },
     };
     match kernel.family.output().narrowing() {
         None => run_f32(a),

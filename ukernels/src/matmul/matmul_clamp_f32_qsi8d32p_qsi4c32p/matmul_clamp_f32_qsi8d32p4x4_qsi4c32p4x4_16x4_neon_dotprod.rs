@@ -1,0 +1,391 @@
+//! `kai_matmul_clamp_f32_qsi8d32p4x4_qsi4c32p4x4_16x4_neon_dotprod`: Q4_0 GEMM (16 rows x 4
+//! columns per step) with FEAT_DotProd `SDOT` (by element), the whole m x n computation in one
+//! `asm!` block.
+//!
+//! Loop order: blocks of 16 rows (four LHS groups) outside, column groups of 4 inside; each
+//! 16 x 4 tile is computed in two passes of 8 rows (two LHS groups), each pass running over the
+//! `k / bl` blocks in 32-value sub-blocks. Sixteen rows of integer block sums plus sixteen rows
+//! of float accumulators do not fit next to the operands in the 24 vector registers used
+//! (`v8`..`v15` are left alone), so a pass keeps 8 of each; the second pass re-reads the RHS
+//! column group, which the first one has just brought into L1.
+//!
+//! One 4-value K slice is a single `SDOT (by element)` step: the decoded RHS vector holds 4 K
+//! values of each of the 4 columns, the LHS vector of a group holds 4 K values of each of its 4
+//! rows, and `sdot acc[row], rhs, lhs.4b[row % 4]` adds the 4 products of that row to each
+//! column lane. A block's low nibbles pair with its first `bl / 2` values and its high nibbles
+//! with the last `bl / 2`, so each LHS group is read through two pointers `2 * bl` bytes apart.
+//! Nibbles decode as `byte << 4` and `byte & 0xf0` (16 x the value). At the end of every block
+//! the integer sums convert with `SCVTF #4` (exactly `I / 16`) and are fused-multiply-added into
+//! the float accumulators with the products `column scales x row scale` (f16, widened).
+//!
+//! Register plan (one pass):
+//!
+//! * `v16`..`v23`: integer block accumulators; `v(16 + r)` holds pass row `r`, lanes =
+//!   columns 0..4.
+//! * `v24`..`v31`: float accumulators, `v(24 + r)` for pass row `r`.
+//! * `v4`/`v5`: LHS low-half slice `s` of the pass's groups 0 and 1; `v6`/`v7`: high half.
+//! * `v0`/`v2`: raw RHS segment, decoded in place to the high nibbles (the two alternate
+//!   between segments); `v1`: its low nibbles; `v3`: the 0xF0 mask. In the block epilogue
+//!   `v4`..`v7` hold the scales, in the final epilogue `v2`/`v3` the clamp bounds.
+
+use core::arch::asm;
+
+/// Four `sdot` of one LHS group: rows `$a0..$a3` += RHS `$w` x lanes 0..3 of LHS `$l`.
+macro_rules! sdot_group {
+    ($a0:literal, $a1:literal, $a2:literal, $a3:literal, $w:literal, $l:literal) => {
+        concat!(
+            concat!("sdot v", $a0, ".4s, v", $w, ".16b, v", $l, ".4b[0]\n"),
+            concat!("sdot v", $a1, ".4s, v", $w, ".16b, v", $l, ".4b[1]\n"),
+            concat!("sdot v", $a2, ".4s, v", $w, ".16b, v", $l, ".4b[2]\n"),
+            concat!("sdot v", $a3, ".4s, v", $w, ".16b, v", $l, ".4b[3]\n"),
+        )
+    };
+}
+
+/// One 4-value K slice of the pass's 8 rows: RHS `$w` x LHS `$l0`/`$l1` (groups 0 and 1). With
+/// bases and an offset, each LHS register is reloaded right after its last use from
+/// `[$b0, #$off]` / `[$b1, #$off]`.
+macro_rules! kslice {
+    ($w:literal, $l0:literal, $l1:literal) => {
+        concat!(
+            sdot_group!("16", "17", "18", "19", $w, $l0),
+            sdot_group!("20", "21", "22", "23", $w, $l1),
+        )
+    };
+    ($w:literal, $l0:literal, $l1:literal, $b0:literal, $b1:literal, $off:literal) => {
+        concat!(
+            sdot_group!("16", "17", "18", "19", $w, $l0),
+            concat!("ldur q", $l0, ", [", $b0, ", #", $off, "]\n"),
+            sdot_group!("20", "21", "22", "23", $w, $l1),
+            concat!("ldur q", $l1, ", [", $b1, ", #", $off, "]\n"),
+        )
+    };
+}
+
+/// Block epilogue of pass row `$i` (integer accumulator) into float accumulator `$f`:
+/// `f += (i / 16) * (column scales x row scale)` (fused), then `i = 0`. `v4` holds the column
+/// scales, lane `$r` of `$l` the row scale; the product is formed in `v7`.
+macro_rules! block_row {
+    ($i:literal, $f:literal, $l:literal, $r:literal) => {
+        concat!(
+            concat!("scvtf v", $i, ".4s, v", $i, ".4s, #4\n"),
+            concat!("fmul v7.4s, v4.4s, v", $l, ".s[", $r, "]\n"),
+            concat!("fmla v", $f, ".4s, v", $i, ".4s, v7.4s\n"),
+            concat!("movi v", $i, ".4s, #0\n"),
+        )
+    };
+}
+
+/// Clamps pass row `$a` with `v2` (lower bound, `FMAX`) and `v3` (upper bound, `FMIN`).
+macro_rules! clamp_row {
+    ($a:literal) => {
+        concat!(
+            concat!("fmax v", $a, ".4s, v", $a, ".4s, v2.4s\n"),
+            concat!("fmin v", $a, ".4s, v", $a, ".4s, v3.4s\n"),
+        )
+    };
+}
+
+/// Stores the first `x28` (1..=4) columns of pass row `$a` at `x27`. Clobbers `x26` and `$a`.
+macro_rules! store_row {
+    ($a:literal) => {
+        concat!(
+            "tbz x28, #2, 5f\n",
+            concat!("str q", $a, ", [x27]\n"),
+            "b 8f\n",
+            "5:\n",
+            "mov x26, x27\n",
+            "tbz x28, #1, 6f\n",
+            concat!("str d", $a, ", [x26], #8\n"),
+            concat!("dup v", $a, ".2d, v", $a, ".d[1]\n"),
+            "6:\n",
+            "tbz x28, #0, 8f\n",
+            concat!("str s", $a, ", [x26]\n"),
+            "8:\n",
+        )
+    };
+}
+
+/// Stores row `$a` of the pass, then stops unless the pass has more than `$r` rows.
+macro_rules! store_row_then {
+    ($a:literal, $r:literal) => {
+        concat!(
+            store_row!($a),
+            concat!("cmp x12, #", $r, "\n"),
+            "b.le 26f\n",
+            "add x27, x27, x6\n",
+        )
+    };
+}
+
+/// Computes `dst[i][j]` for `i < m`, `j < n` from packed operands (`nb = k / bl` blocks):
+///
+/// ```text
+/// acc = 0.0
+/// for b < nb:
+///     I   = sum_{kk in block b} lq[i][kk] * (16 * w[j][kk])      (i32)
+///     acc = fma(f32(I) / 16, f32(wd[j][b]) * f32(ld[i][b]), acc)  (SCVTF #4, FMUL, FMLA)
+/// dst[i][j] = min(max(acc, clamp_min), clamp_max)                 (NEON FMAX/FMIN)
+/// ```
+///
+/// LHS layout (one group of 4 rows per `4 * nb * (bl + 2)` bytes): per block, the 4 rows' f16
+/// scales, then `bl / 4` slices of 4 rows x 4 values.
+///
+/// RHS layout (one group of 4 columns per `4 * nb * (bl / 2 + 2)` bytes): per block, the 4
+/// columns' f16 scales, then `bl / 8` segments of 4 columns x 4 bytes; byte `t` of column `j`
+/// in segment `s` holds values `4s + t` (low nibble) and `bl / 2 + 4s + t` (high nibble).
+///
+/// # Safety
+///
+/// * The CPU must support the `dotprod` extension (`FEAT_DotProd`).
+/// * `m >= 1`, `n >= 1`, `bl` a non-zero multiple of 32 and `k` a non-zero multiple of `bl`.
+/// * `lhs_packed` must be valid for reads of `ceil(m / 4) * 4 * nb * (bl + 2)` bytes.
+/// * `rhs_packed` must be valid for reads of `ceil(n / 4) * 4 * nb * (bl / 2 + 2)` bytes.
+/// * `dst` must be valid for writes of the `m` rows of `4 * n` bytes at byte offsets
+///   `i * dst_stride_row`, and those rows must not overlap the packed inputs.
+/// * No alignment is required for `lhs_packed`, `rhs_packed` or `dst`.
+#[target_feature(enable = "dotprod")]
+#[allow(clippy::too_many_arguments, clippy::too_many_lines)]
+pub unsafe fn matmul_f32_qsi8d32p4x4_qsi4c32p4x4_16x4(
+    m: usize,
+    n: usize,
+    k: usize,
+    bl: usize,
+    lhs_packed: *const u8,
+    rhs_packed: *const u8,
+    dst: *mut f32,
+    dst_stride_row: usize,
+    clamp_min: f32,
+    clamp_max: f32,
+) {
+    let nb = k / bl;
+    let lhs_stride = 4 * nb * (bl + 2);
+    let rhs_stride = 4 * nb * (bl / 2 + 2);
+    let clamps = u64::from(clamp_min.to_bits()) | (u64::from(clamp_max.to_bits()) << 32);
+
+    // General-purpose registers
+    //   x0  rows left                      x11 sub-blocks per block (bl / 32)
+    //   x1  n                              x12 rows in this pass (1..=8)
+    //   x2  blocks (k / bl)                x13 rows of the tile not yet done
+    //   x3  LHS group 0 of the row block   x14 LHS group 0 of the pass
+    //   x4  rhs_packed                     x15 columns left
+    //   x5  dst of the row block           x16 RHS group of the column tile
+    //   x6  dst_stride_row                 x17 dst of the tile
+    //   x7  LHS group stride               x20/x21 LHS low halves of the pass's groups 0 and 1
+    //   x8  RHS group stride               x22 dst of the pass
+    //   x9  clamp bits (min | max << 32)   x24 RHS pointer, x25 blocks left
+    //   x10 2 * bl (half-block distance)   x26 sub-blocks left, then scratch
+    //   x27/x28 LHS high halves (then the next block) in the K loop; store pointer and
+    //           columns in the tile in the stores
+    //
+    // SAFETY: the caller guarantees (see `# Safety`) FEAT_DotProd, m, n >= 1, k = nb * bl with
+    // bl a multiple of 32, and that the packed buffers hold ceil(m / 4) LHS groups and
+    // ceil(n / 4) RHS groups. A pass only starts with at least one row left, so its group 0
+    // exists; its group 1 aliases group 0 when the pass has at most 4 rows. Every load reads
+    // the current sub-block or the block's scales of one of those groups (no read-ahead).
+    // Stores are limited to dst[i][0..n), i < m. All touched registers are declared; x18, x19,
+    // x29, x30, v8-v15 and sp are not used and no stack memory is accessed.
+    unsafe {
+        asm!(
+            // ---- Row-block loop: 16 rows (four LHS groups) per iteration.
+            "20:",
+            "mov x15, x1",
+            "mov x16, x4",
+            "mov x17, x5",
+            // ---- Column loop: 4 columns (one RHS group) per iteration.
+            "21:",
+            "mov x28, #16",
+            "cmp x0, #16",
+            "csel x13, x0, x28, lt",
+            "mov x14, x3",
+            "mov x22, x17",
+            // ---- Pass loop: 8 rows (two LHS groups) per iteration.
+            "22:",
+            "mov x28, #8",
+            "cmp x13, #8",
+            "csel x12, x13, x28, lt",
+            "mov x27, x14",
+            "add x28, x14, x7",
+            "cmp x12, #4",
+            "csel x28, x28, x14, gt",
+            "mov x24, x16",
+            "mov x25, x2",
+            "movi v16.4s, #0",
+            "movi v17.4s, #0",
+            "movi v18.4s, #0",
+            "movi v19.4s, #0",
+            "movi v20.4s, #0",
+            "movi v21.4s, #0",
+            "movi v22.4s, #0",
+            "movi v23.4s, #0",
+            "movi v24.4s, #0",
+            "movi v25.4s, #0",
+            "movi v26.4s, #0",
+            "movi v27.4s, #0",
+            "movi v28.4s, #0",
+            "movi v29.4s, #0",
+            "movi v30.4s, #0",
+            "movi v31.4s, #0",
+            // ---- Block loop. x27/x28/x24 point at the block's scales.
+            "23:",
+            "movi v3.16b, #0xf0",
+            "add x20, x27, #8",
+            "add x21, x28, #8",
+            "add x27, x20, x10",
+            "add x28, x21, x10",
+            "add x24, x24, #8",
+            "mov x26, x11",
+            // ---- K loop: one 32-value sub-block (values 16c.. and bl/2 + 16c..) per iteration.
+            "24:",
+            "// LLVM-MCA-BEGIN matmul_clamp_f32_qsi8d32p4x4_qsi4c32p4x4_16x4_neon_dotprod",
+            "ldur q0, [x24]",
+            "ldur q4, [x20]",
+            "ldur q5, [x21]",
+            "ldur q6, [x27]",
+            "ldur q7, [x28]",
+            // Segment 0: low-half slice 0 (low nibbles) and high-half slice 0 (high).
+            "shl v1.16b, v0.16b, #4",
+            "and v0.16b, v0.16b, v3.16b",
+            kslice!("1", "4", "5", "x20", "x21", "16"),
+            "ldur q2, [x24, #16]",
+            kslice!("0", "6", "7", "x27", "x28", "16"),
+            // Segment 1: slices 1.
+            "shl v1.16b, v2.16b, #4",
+            "and v2.16b, v2.16b, v3.16b",
+            kslice!("1", "4", "5", "x20", "x21", "32"),
+            "ldur q0, [x24, #32]",
+            kslice!("2", "6", "7", "x27", "x28", "32"),
+            // Segment 2: slices 2.
+            "shl v1.16b, v0.16b, #4",
+            "and v0.16b, v0.16b, v3.16b",
+            kslice!("1", "4", "5", "x20", "x21", "48"),
+            "ldur q2, [x24, #48]",
+            kslice!("0", "6", "7", "x27", "x28", "48"),
+            // Segment 3: slices 3.
+            "shl v1.16b, v2.16b, #4",
+            "and v2.16b, v2.16b, v3.16b",
+            kslice!("1", "4", "5"),
+            kslice!("2", "6", "7"),
+            "add x20, x20, #64",
+            "add x21, x21, #64",
+            "add x27, x27, #64",
+            "add x28, x28, #64",
+            "add x24, x24, #64",
+            "subs x26, x26, #1",
+            "b.ne 24b",
+            "// LLVM-MCA-END",
+            // ---- Block epilogue. The scales sit 2 * bl + 8 bytes before x20 / x21 / x24 (the
+            // low halves ended where the high halves began); x27 / x28 / x24 now point at the
+            // next block.
+            "sub x26, x24, x10",
+            "ldur d4, [x26, #-8]", // column scales (f16)
+            "sub x26, x20, x10",
+            "ldur d5, [x26, #-8]", // group 0 row scales
+            "sub x26, x21, x10",
+            "ldur d6, [x26, #-8]", // group 1 row scales
+            "fcvtl v4.4s, v4.4h",
+            "fcvtl v5.4s, v5.4h",
+            "fcvtl v6.4s, v6.4h",
+            block_row!("16", "24", "5", "0"),
+            block_row!("17", "25", "5", "1"),
+            block_row!("18", "26", "5", "2"),
+            block_row!("19", "27", "5", "3"),
+            block_row!("20", "28", "6", "0"),
+            block_row!("21", "29", "6", "1"),
+            block_row!("22", "30", "6", "2"),
+            block_row!("23", "31", "6", "3"),
+            "subs x25, x25, #1",
+            "b.ne 23b",
+            // ---- Final epilogue: clamp.
+            "dup v2.4s, w9",
+            "lsr x26, x9, #32",
+            "dup v3.4s, w26",
+            clamp_row!("24"),
+            clamp_row!("25"),
+            clamp_row!("26"),
+            clamp_row!("27"),
+            clamp_row!("28"),
+            clamp_row!("29"),
+            clamp_row!("30"),
+            clamp_row!("31"),
+            // ---- Stores: x12 rows, x28 columns. Fast path: 8 full rows.
+            "mov x28, #4",
+            "cmp x15, #4",
+            "csel x28, x15, x28, lt",
+            "mov x27, x22",
+            "cmp x12, #8",
+            "b.ne 25f",
+            "cmp x28, #4",
+            "b.ne 25f",
+            "str q24, [x27]",
+            "add x27, x27, x6",
+            "str q25, [x27]",
+            "add x27, x27, x6",
+            "str q26, [x27]",
+            "add x27, x27, x6",
+            "str q27, [x27]",
+            "add x27, x27, x6",
+            "str q28, [x27]",
+            "add x27, x27, x6",
+            "str q29, [x27]",
+            "add x27, x27, x6",
+            "str q30, [x27]",
+            "add x27, x27, x6",
+            "str q31, [x27]",
+            "b 26f",
+            // Partial pass: x12 rows, x28 columns.
+            "25:",
+            store_row_then!("24", "1"),
+            store_row_then!("25", "2"),
+            store_row_then!("26", "3"),
+            store_row_then!("27", "4"),
+            store_row_then!("28", "5"),
+            store_row_then!("29", "6"),
+            store_row_then!("30", "7"),
+            store_row!("31"),
+            "26:",
+            // Next pass: rows 8..16 of the tile.
+            "subs x13, x13, #8",
+            "b.le 27f",
+            "add x14, x14, x7, lsl #1",
+            "add x22, x22, x6, lsl #3",
+            "b 22b",
+            "27:",
+            // Next column tile.
+            "add x16, x16, x8",
+            "add x17, x17, #16",
+            "subs x15, x15, #4",
+            "b.gt 21b",
+            // Next row block.
+            "add x3, x3, x7, lsl #2",
+            "add x5, x5, x6, lsl #4",
+            "subs x0, x0, #16",
+            "b.gt 20b",
+            inout("x0") m => _,
+            in("x1") n,
+            in("x2") nb,
+            inout("x3") lhs_packed => _,
+            in("x4") rhs_packed,
+            inout("x5") dst => _,
+            in("x6") dst_stride_row,
+            in("x7") lhs_stride,
+            in("x8") rhs_stride,
+            in("x9") clamps,
+            in("x10") 2 * bl,
+            in("x11") bl / 32,
+            out("x12") _, out("x13") _, out("x14") _, out("x15") _,
+            out("x16") _, out("x17") _, out("x20") _, out("x21") _,
+            out("x22") _, out("x24") _, out("x25") _, out("x26") _,
+            out("x27") _, out("x28") _,
+            out("v0") _, out("v1") _, out("v2") _, out("v3") _,
+            out("v4") _, out("v5") _, out("v6") _, out("v7") _,
+            out("v16") _, out("v17") _, out("v18") _, out("v19") _,
+            out("v20") _, out("v21") _, out("v22") _, out("v23") _,
+            out("v24") _, out("v25") _, out("v26") _, out("v27") _,
+            out("v28") _, out("v29") _, out("v30") _, out("v31") _,
+            options(nostack),
+        );
+    }
+}
+
+blockwise_asm_kernel_entry!(matmul_f32_qsi8d32p4x4_qsi4c32p4x4_16x4);
