@@ -4,6 +4,7 @@
 # DESIGN.md §4. Installs what it needs first.
 #   scripts/test-all.sh            everything
 #   RKAI_QEMU_MODELS="neoverse-v1" scripts/test-all.sh   a subset of models
+#   RKAI_QEMU_VL_MODELS="" scripts/test-all.sh            skip the extra SVE vector lengths
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -51,6 +52,14 @@ for model in $models; do
   # The CMake consumer test builds and runs its own aarch64 binaries; it runs once, natively.
   QEMU_CPU=$model RKAI_EXPECT_CPU=$model "${cross_cargo[@]}" test --workspace --target $target \
     -- --skip cmake_consumers_build_and_run
+done
+# The remaining vector lengths (256 and 1024 bits) matter only to the SVE kernels, whose tiles
+# follow the vector length: run the test files that exercise them.
+vl_models=${RKAI_QEMU_VL_MODELS:-"max,sve-default-vector-length=32 max,sve-default-vector-length=128"}
+vl_tests=(--test cpu --test qai8dxp --test selection --test safe_api)
+for model in $vl_models; do
+  step "aarch64 vector-length tests under QEMU_CPU=$model"
+  QEMU_CPU=$model RKAI_EXPECT_CPU=$model "${cross_cargo[@]}" test --target $target "${vl_tests[@]}"
 done
 for model in cortex-a53 neoverse-n1 neoverse-v1; do
   step "Rust example (safe API) under QEMU_CPU=$model"

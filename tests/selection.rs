@@ -148,6 +148,39 @@ fn choices_on_each_cpu_model() {
     }
 }
 
+/// Cores with SVE2 and vectors wider than 128 bits (max at 256+ bits) get rkai's
+/// vector-length-agnostic SVE2 kernels for every family that has them; at 128 bits (neoverse-n2,
+/// max at 128) the NEON kernels keep the first rank, and SVE-without-SVE2 cores (neoverse-v1)
+/// never get an SVE2 kernel.
+#[test]
+fn sve2_kernels_are_chosen_where_they_rank_first() {
+    let f = present();
+    let lanes = rkai::ukernels::arch::sve_lanes32();
+    let wide_sve2 = f.contains(Features::SVE2) && lanes > 4;
+    for family in families() {
+        let has_sve2 = rank::pairs(family).any(|p| p.gemm.isa.is_sve());
+        let (Some(gemv), Some(gemm)) = (
+            chosen(family, ShapeClass::Gemv),
+            chosen(family, ShapeClass::Gemm),
+        ) else {
+            continue;
+        };
+        let want_sve = wide_sve2 && has_sve2;
+        for k in [gemv, gemm] {
+            assert_eq!(
+                k.isa.is_sve(),
+                want_sve,
+                "{} with {lanes} lanes, features {f:?}",
+                k.stem
+            );
+        }
+        if want_sve && f.contains(Features::I8MM) {
+            assert_eq!(gemm.isa, Isa::Sve2I8mm, "{}", gemm.stem);
+        }
+        eprintln!("{}: {} / {}", family.dir(), gemv.stem, gemm.stem);
+    }
+}
+
 #[test]
 fn mask_restricts_the_choice() {
     let dotprod_only = Features::NEON.union(Features::DOTPROD);
