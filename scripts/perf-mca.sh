@@ -142,7 +142,8 @@ for stem, cpu, n, cyc, macs, per, instr, peak, pct in rows:
 # rkai's SVE2 kernels against the best NEON loop of the same family, shape class (GEMV: m_step 1)
 # and instruction, on the cores that run both at 128-bit vectors.
 def family_of(stem):
-    return re.search(r"_(qsi4cxp|qsi8cxp|qsi4c32p)", stem).group(1)
+    return (re.search(r"_(qai8dxp|qsi8d32p)", stem).group(1),
+            re.search(r"_(qsi4cxp|qsi8cxp|qsi4c32p)", stem).group(1))
 def gemv(stem):
     return KERNELS[stem][1] == 1
 print()
