@@ -15,8 +15,8 @@ use rkai::ukernels::types::{
 #[path = "../tests/support/cabi.rs"]
 mod cabi;
 use cabi::{
-    Getter5, Getter7, LhsQuantPackHalfFn, MatmulBlockFn, MatmulHalfFn, RhsPackQsi4c32pFn,
-    RhsPackQsi4cxpFn, RhsPackQsi8cxpFn, sym,
+    Getter2, Getter5, Getter7, LhsQuantPackHalfFn, MatmulBlockFn, MatmulFloatFn, MatmulHalfFn,
+    RhsPackFloatFn, RhsPackQsi4c32pFn, RhsPackQsi4cxpFn, RhsPackQsi8cxpFn, sym,
 };
 
 /// `kai_run_lhs_quant_pack_qsi8d32p*` (block length after k).
@@ -102,6 +102,9 @@ fn pattern(len: usize, mul: usize, add: usize) -> Vec<u8> {
 impl Workload {
     /// Allocates and fills the sources of an m x n x k call (`bl` for per-block kernels).
     pub fn new(kernel: &'static MatmulKernel, m: usize, n: usize, k: usize, bl: usize) -> Self {
+        if kernel.lhs_packers.is_empty() {
+            return Self::new_float(kernel, m, n, k);
+        }
         let t = kernel.tile();
         let lhs_elem = match kernel.lhs_packers[0].kind {
             PackerKind::LhsQuantQai8dxp(ty) => ty.size(),
@@ -174,6 +177,45 @@ impl Workload {
         }
     }
 
+    /// A float GEMM kernel (unpacked f32 or f16 LHS, K x N weights of the same type for its
+    /// first RHS packer).
+    fn new_float(kernel: &'static MatmulKernel, m: usize, n: usize, k: usize) -> Self {
+        let es = kernel.family.output().size();
+        let values = |len: usize, period: usize| -> Vec<u8> {
+            (0..len)
+                .flat_map(|i| {
+                    let v = ((i % period) as f32 - 48.0) * 0.01;
+                    if es == 2 {
+                        rkai::ukernels::float::f16::from_f32(v)
+                            .to_le_bytes()
+                            .to_vec()
+                    } else {
+                        v.to_le_bytes().to_vec()
+                    }
+                })
+                .collect()
+        };
+        let rhs_name = kernel.rhs_packers[0].name;
+        let rhs_size = sym::<Getter2>(&format!("kai_get_rhs_packed_size_{rhs_name}"))(n, k);
+        Workload {
+            kernel,
+            m,
+            n,
+            k,
+            bl: 0,
+            lhs: values(m * k, 97),
+            lhs_stride: es * k,
+            rhs: values(k * n, 89),
+            rhs_stride: es * n,
+            scale: Vec::new(),
+            // The f16 packers read these as halves: 0 and 1.75 alternately.
+            bias: vec![0.5; n],
+            lhs_packed: Vec::new(),
+            rhs_packed: vec![0; rhs_size],
+            dst: vec![0; m * n * es],
+        }
+    }
+
     /// Bytes of the packed weights (what a GEMV streams).
     pub fn packed_weight_bytes(&self) -> usize {
         self.rhs_packed.len()
@@ -219,6 +261,23 @@ impl Workload {
                     )
                 }
             }
+            PackerKind::RhsFloat(_) => unsafe {
+                sym::<RhsPackFloatFn>(&name)(
+                    1,
+                    self.n,
+                    self.k,
+                    t.nr,
+                    t.kr,
+                    t.sr,
+                    self.rhs_stride,
+                    self.rhs.as_ptr().cast(),
+                    bias.cast(),
+                    std::ptr::null(),
+                    out,
+                    0,
+                    std::ptr::null(),
+                )
+            },
             PackerKind::RhsQsi4c32p(_) => {
                 let params = kai_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0_params {
                     lhs_zero_point: 1,
@@ -294,6 +353,9 @@ impl Workload {
 
     /// Quantizes and packs the activations with the kernel's LHS packer.
     pub fn pack_lhs(&mut self) {
+        if self.kernel.lhs_packers.is_empty() {
+            return; // the float kernels read the LHS as it is
+        }
         let t = self.kernel.tile();
         let name = format!("kai_run_{}", self.kernel.lhs_packers[0].name);
         if is_q4_0(self.kernel) {
@@ -341,7 +403,21 @@ impl Workload {
         let dst = self.dst.as_mut_ptr().cast();
         // SAFETY: packed operands and dst sized by the getters; `float*` and `void*` share the ABI.
         unsafe {
-            if self.kernel.family.is_blockwise() {
+            if self.kernel.lhs_packers.is_empty() {
+                sym::<MatmulFloatFn>(&name)(
+                    self.m,
+                    self.n,
+                    self.k,
+                    self.lhs.as_ptr().cast(),
+                    self.lhs_stride,
+                    rhs,
+                    dst,
+                    es * self.n,
+                    es,
+                    f32::MIN,
+                    f32::MAX,
+                )
+            } else if self.kernel.family.is_blockwise() {
                 sym::<MatmulBlockFn>(&name)(
                     self.m,
                     self.n,

@@ -168,7 +168,8 @@ fn interface(family: Family) -> String {
     }
     writeln!(out, "\nstruct kai_{dir}_ukernel {{").unwrap();
     for f in family.c_functions() {
-        writeln!(out, "    kai_{dir}_{0}_func_t {0};", f.field).unwrap();
+        let member = family.interface_member(f.field);
+        writeln!(out, "    kai_{dir}_{}_func_t {member};", f.field).unwrap();
     }
     out.push_str("};\n\n");
     close(&mut out);

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Instructions executed per output MAC for whole calls, counted under QEMU (aarch64, neoverse-v1
 # model): packing and matmul separately, on the LLM shapes of the performance issue, for int4
-# per-channel, int4 per-block (bl 32 and 128) and int8 weights. Prints a Markdown table.
+# per-channel, int4 per-block (bl 32 and 128), int8 and f32 weights. Prints a Markdown table.
 #
 # Method: examples/count_instructions.rs stops after a phase (prepare, pack_rhs, pack_lhs, run);
 # QEMU's `-d in_asm,exec,nochain` log gives every executed block, scripts/qemu_count.py sums their
@@ -27,6 +27,8 @@ configs=(
   "int4 per block, bl 32|matmul_clamp_f32_qai8dxp1x8_qsi4c32p8x8_1x8x32_neon_dotprod|matmul_clamp_f32_qai8dxp4x8_qsi4c32p4x8_16x4x32_neon_i8mm|32"
   "int4 per block, bl 128|matmul_clamp_f32_qai8dxp1x8_qsi4c32p8x8_1x8x32_neon_dotprod|matmul_clamp_f32_qai8dxp4x8_qsi4c32p4x8_16x4x32_neon_i8mm|128"
   "int8 per channel|matmul_clamp_f32_qai8dxp1x8_qsi8cxp4x8_1x4_neon_dotprod|matmul_clamp_f32_qai8dxp4x8_qsi8cxp4x8_16x4_neon_i8mm|0"
+  "f32 (6x16 NEON FMLA for both)|matmul_clamp_f32_f32_f32p16x1b_6x16_neon_mla|matmul_clamp_f32_f32_f32p16x1b_6x16_neon_mla|0"
+  "f16 (6x32 NEON FP16 FMLA for both)|matmul_clamp_f16_f16_f16p32x1b_6x32_neon_mla|matmul_clamp_f16_f16_f16p32x1b_6x32_neon_mla|0"
 )
 shapes=("1 4096 4096" "1 11008 4096" "32 4096 4096" "128 4096 4096")
 

@@ -20,10 +20,18 @@ asm = open(sys.argv[1]).read().splitlines()
 # tile over 32 K values. Stems, ISAs and tiles come from the catalog (one entry per kernel).
 catalog = open("ukernels/src/catalog.rs").read()
 INSTR = {"NeonDotprod": "SDOT", "NeonI8mm": "SMMLA", "SveDotprod": "SDOT", "SveI8mm": "SMMLA",
-         "Sve2Dotprod": "SDOT", "Sve2I8mm": "SMMLA"}
-# VL-scaled kernels (rkai's SVE extensions) state n_step in VL32 units; LLVM's Neoverse N2 and
-# V2 models have 128-bit SVE vectors, so one unit is 4 columns there.
-MODEL_LANES32 = 4
+         "Sve2Dotprod": "SDOT", "Sve2I8mm": "SMMLA", "Neon": "FMLA", "Sve": "FMLA",
+         "NeonFp16": "HFMLA"}
+# K values one iteration covers: 32 for the integer loops, 4 for the float (FMLA) loops.
+K_PER_ITERATION = {"SDOT": 32, "SMMLA": 32, "FMLA": 4, "HFMLA": 4}
+# Float loops that cover more K values per iteration than their instruction's default.
+K_PER_ITERATION_STEM = {
+    "matmul_clamp_f16_f16_f16p32x1b_6x32_neon_mla_cortexa55": 8,
+    "matmul_clamp_f16_f16_f16p16x1biasf16_6x16x8_neon_mla": 8,
+}
+# 32-bit lanes of an SVE vector in the LLVM model of each core (None: no SVE). VL-scaled kernels
+# (n_step a multiple of the vector length) are measured at each core's own width.
+SVE_LANES32 = {"neoverse-n1": None, "neoverse-n2": 4, "neoverse-v1": 8, "neoverse-v2": 4}
 # Loops that cover fewer rows per iteration than the kernel's m_step (their register budget
 # holds 8 rows; a 16-row step runs as two passes).
 ROWS_PER_ITERATION = {
@@ -32,10 +40,13 @@ ROWS_PER_ITERATION = {
     "matmul_clamp_f32_qsi8d32p4x4_qsi4c32p4x4_16x4_neon_dotprod": 8,
     "matmul_clamp_f32_qsi8d32p4x8_qsi4c32p4x8_16x4_neon_i8mm": 8,
     "matmul_clamp_f32_qsi8d32p4x8_qsi4c32p8x8_16x8_sve_i8mm": 8,
+    # KleidiAI reports m_step 1 for the SVE f32 kernel; its loop covers 6-row blocks.
+    "matmul_clamp_f32_f32_f32p4vlx1b_6x4vl_sve_mla": 6,
 }
 # KleidiAI's 256-bit SVE kernels run on 256-bit SVE cores only (Neoverse V1 here).
 SVE256 = set()
 KERNELS = {}  # stem -> (isa, m_step, n_step, module whose loop it runs)
+VL_SCALED = set()  # stems whose n_step is a multiple of the SVE vector length in 32-bit lanes
 for macro, body in re.findall(r"\n(\w+_kernel)!\(\n(.*?)\n\);", catalog, re.S):
     stem, isa, m_step, n_step = re.search(
         r"\n\s+(matmul_clamp_\w+),\n\s+(\w+),\n\s+\[(\d+), (\d+), \d+, \d+, \d+, \d+\]",
@@ -46,9 +57,9 @@ for macro, body in re.findall(r"\n(\w+_kernel)!\(\n(.*?)\n\);", catalog, re.S):
     if "FixedAtSve256" in body:
         SVE256.add(stem)
     module = last if last.startswith("matmul_clamp_f32") else stem
-    vl_scaled = macro == "vla_qai8dxp_kernel"
-    n_cols = int(n_step) * (MODEL_LANES32 if vl_scaled else 1)
-    KERNELS[stem] = (isa, int(m_step), n_cols, module)
+    if macro == "vla_qai8dxp_kernel" or last == "PerSveLane32":
+        VL_SCALED.add(stem)
+    KERNELS[stem] = (isa, int(m_step), int(n_step), module)
 # SVE loops that cover half of n_step per iteration (two passes of VL32 columns per group).
 HALF_COLUMNS = {
     "matmul_clamp_f32_qai8dxp4x8_qsi4cxp2vlx8_8x2vl_sve2_dotprod",
@@ -59,20 +70,34 @@ for stem, (isa, m_step, n_step, module) in KERNELS.items():
     if module == stem:
         rows = ROWS_PER_ITERATION.get(stem, m_step)
         n_step = n_step // 2 if stem in HALF_COLUMNS else n_step
-        REGIONS[stem] = (stem, rows * n_step * 32, INSTR[isa])
+        kpi = K_PER_ITERATION_STEM.get(stem, K_PER_ITERATION[INSTR[isa]])
+        REGIONS[stem] = (stem, rows * n_step * kpi, INSTR[isa])
 SHARED = {stem: module for stem, (_, _, _, module) in KERNELS.items() if module != stem}
 # Peak int8 MACs per cycle per core (anchors §C2: SDOT 16 MAC, SMMLA 32 MAC per instruction).
 PEAK = {
     "SDOT": {"neoverse-n1": 32, "neoverse-n2": 32, "neoverse-v1": 64, "neoverse-v2": 64},
     "SMMLA": {"neoverse-n1": None, "neoverse-n2": 64, "neoverse-v1": 128, "neoverse-v2": 128},
+    # f32 FMLA: 2 (N1, N2) or 4 (V1, V2) 128-bit pipes of 4 lanes; on V1 SVE runs 2 x 256 bits.
+    "FMLA": {"neoverse-n1": 8, "neoverse-n2": 8, "neoverse-v1": 16, "neoverse-v2": 16},
+    # f16 FMLA (FEAT_FP16): 8 lanes per 128 bits on the same pipes.
+    "HFMLA": {"neoverse-n1": 16, "neoverse-n2": 16, "neoverse-v1": 32, "neoverse-v2": 32},
 }
 CPUS = ["neoverse-n1", "neoverse-n2", "neoverse-v1", "neoverse-v2"]
 # Cores whose ISA runs a kernel: SVE2 loops only on N2 and V2 (N1 has no SVE, V1 no SVE2);
-# KleidiAI's 256-bit SVE kernels only on V1 (the only one of the four with 256-bit vectors).
+# KleidiAI's 256-bit SVE kernels only on V1 (the only one of the four with 256-bit vectors);
+# other SVE loops on every core with SVE.
 def cpus_for(stem):
     if stem in SVE256:
         return ["neoverse-v1"]
-    return [c for c in CPUS if c in ("neoverse-n2", "neoverse-v2")] if "_sve2_" in stem else CPUS
+    if "_sve2_" in stem:
+        return ["neoverse-n2", "neoverse-v2"]
+    if stem in VL_SCALED:
+        return [c for c in CPUS if SVE_LANES32[c]]
+    return CPUS
+
+def lanes(stem, cpu):
+    """Columns per catalog n_step unit of `stem` on `cpu`."""
+    return SVE_LANES32[cpu] if stem in VL_SCALED else 1
 
 bodies, cur, name = {}, None, None
 for line in asm:
@@ -96,8 +121,9 @@ if missing or unknown:
 
 rows = []
 for region, (stem, macs, instr) in REGIONS.items():
-    src = ".arch armv8.6-a+dotprod+i8mm+sve2\n" + "\n".join(bodies[region]) + "\n"
+    src = ".arch armv8.6-a+dotprod+i8mm+sve2+fp16\n" + "\n".join(bodies[region]) + "\n"
     for cpu in cpus_for(stem):
+        macs = REGIONS[region][1] * lanes(stem, cpu)
         out = subprocess.run(["llvm-mca-22", "-mtriple=aarch64", f"-mcpu={cpu}", "-iterations=1000"],
                              input=src, capture_output=True, text=True, check=True).stdout
         cycles = int(re.search(r"Total Cycles:\s+(\d+)", out).group(1)) / 1000
@@ -124,10 +150,10 @@ print()
 print("| kernel | kind | figure on V2 | target | status |")
 print("|---|---|---|---|---|")
 for stem, cpu, n, cyc, macs, per, instr, peak, pct in rows:
-    if cpu != "neoverse-v2":
+    if cpu != "neoverse-v2" or instr in ("FMLA", "HFMLA"):
         continue
     int8 = "qsi8cxp" in stem
-    m_step, n_step = KERNELS[stem][1], KERNELS[stem][2]
+    m_step, n_step = KERNELS[stem][1], KERNELS[stem][2] * lanes(stem, cpu)
     if m_step == 1:
         # One iteration streams 32 K values of n_step columns.
         weight_bytes = n_step * 32 * (1 if int8 else 0.5)
@@ -142,8 +168,8 @@ for stem, cpu, n, cyc, macs, per, instr, peak, pct in rows:
 # rkai's SVE2 kernels against the best NEON loop of the same family, shape class (GEMV: m_step 1)
 # and instruction, on the cores that run both at 128-bit vectors.
 def family_of(stem):
-    return (re.search(r"_(qai8dxp|qsi8d32p)", stem).group(1),
-            re.search(r"_(qsi4cxp|qsi8cxp|qsi4c32p)", stem).group(1))
+    m = re.search(r"_qai8dxp\d+x\d+_(qsi4cxp|qsi8cxp|qsi4c32p)", stem)
+    return m and m.group(1)
 def gemv(stem):
     return KERNELS[stem][1] == 1
 print()
@@ -159,15 +185,48 @@ for stem, cpu, n, cyc, macs, per, instr, peak, pct in rows:
               and family_of(s2) == family_of(stem) and gemv(s2) == gemv(stem)]
     best_per, best = max(rivals)
     print(f"| `{stem}` | {cpu} | {per:.1f} | `{best}` | {best_per:.1f} | {per / best_per:.2f} |")
+
+# The two schedules of the f32 6x16 tile on an in-order and an out-of-order core.
+print()
+print("### The f32 6x16 loop: generic and Cortex-A55 schedules")
+print()
+print("| loop | core | instructions/iter | cycles/iter (llvm-mca) | f32 MACs/cycle |")
+print("|---|---|---|---|---|")
+for stem in ["matmul_clamp_f32_f32_f32p16x1b_6x16_neon_mla",
+             "matmul_clamp_f32_f32_f32p16x1b_6x16_neon_mla_cortexa55"]:
+    src = "\n".join(bodies[stem]) + "\n"
+    for cpu in ["cortex-a55", "neoverse-n1"]:
+        out = subprocess.run(["llvm-mca-22", "-mtriple=aarch64", f"-mcpu={cpu}", "-iterations=1000"],
+                             input=src, capture_output=True, text=True, check=True).stdout
+        cycles = int(re.search(r"Total Cycles:\s+(\d+)", out).group(1)) / 1000
+        print(f"| `{stem[len('matmul_clamp_f32_f32_f32p16x1b_6x16_'):]}` | {cpu} | {len(bodies[stem])} | {cycles:.1f} | {384 / cycles:.1f} |")
+
+# The same comparison for the f16 6x32 tile (generic: 4 K values per iteration, A55: 8).
+print()
+print("### The f16 6x32 loop: generic and Cortex-A55 schedules")
+print()
+print("| loop | core | instructions/iter | K values/iter | cycles/iter (llvm-mca) | f16 MACs/cycle |")
+print("|---|---|---|---|---|---|")
+for stem in ["matmul_clamp_f16_f16_f16p32x1b_6x32_neon_mla",
+             "matmul_clamp_f16_f16_f16p32x1b_6x32_neon_mla_cortexa55"]:
+    src = ".arch armv8.2-a+fp16\n" + "\n".join(bodies[stem]) + "\n"
+    macs = REGIONS[stem][1]
+    for cpu in ["cortex-a55", "neoverse-n1"]:
+        out = subprocess.run(["llvm-mca-22", "-mtriple=aarch64", f"-mcpu={cpu}", "-iterations=1000"],
+                             input=src, capture_output=True, text=True, check=True).stdout
+        cycles = int(re.search(r"Total Cycles:\s+(\d+)", out).group(1)) / 1000
+        print(f"| `{stem[len('matmul_clamp_f16_f16_f16p32x1b_6x32_'):]}` | {cpu} | {len(bodies[stem])} | {macs // 192} | {cycles:.1f} | {macs / cycles:.1f} |")
 PY
 )
 
 cat <<DOC
 ## Inner loops (llvm-mca-22, 1000 iterations of the marked K loop)
 
-MACs are int8 x int4 multiply-accumulates; peak is the core's rate for the instruction the
-kernel is built on (SDOT 16 MAC, SMMLA 32 MAC per instruction; pipes per
-\`anchors-architecture-and-performance.md\` §C2).
+MACs are int8 x int4 (or f32 for the FMLA rows, f16 for the HFMLA rows) multiply-accumulates;
+peak is the core's rate for the instruction the kernel is built on (SDOT 16 MAC, SMMLA 32 MAC,
+FMLA 4 MAC, f16 FMLA 8 MAC per 128 bits;
+pipes per \`anchors-architecture-and-performance.md\` §C2). The SVE loop is measured at each
+core's vector length (none on N1).
 
 $table
 
@@ -202,7 +261,23 @@ Reading the numbers:
   block sums plus 16 f32 accumulators; keeping the f32 accumulators in memory (load, FMLA,
   store once per block, about 25% extra at bl = 128) or using v8-v15 with fewer operand
   registers are the candidate fixes, not implemented.
-- The f16- and bf16-output kernels run the f32 loops listed here, then narrow each result once.
+- The f16- and bf16-output quantized kernels run the f32 loops listed here, then narrow each
+  result once.
+- Float GEMMs (\`matmul_clamp_f32_f32_f32p\`): the 6x16 and 6x8 FMLA loops keep 24 (12)
+  accumulators and load each packed RHS vector once per 6 rows, so on out-of-order cores they
+  are bound by the FMLA pipes. The Cortex-A55 variant of the 6x16 tile never loads 128 bits
+  (64-bit vector loads, integer loads and \`INS\` pair with an \`FMLA\` on the A55, a 128-bit load
+  holds its in-order pipeline for two cycles, per Arm's A55 optimisation guide): with 96 FMLAs
+  and 72 such companions per iteration it is FMLA-bound there (about 96 cycles by those rules,
+  against about 140 for the generic loop's 22 128-bit loads). LLVM's Cortex-A55 model does not
+  see this (it issues two Q-form FMLAs per cycle and charges nothing for 128-bit loads), so the
+  table above shows the A55 schedule slower under llvm-mca on both cores; on out-of-order cores
+  it is slower for real (more instructions), which is why both variants exist.
+- f16 GEMMs (\`matmul_clamp_f16_f16_f16p\`, FEAT_FP16, f16 accumulators): the same register
+  plans on 8 half lanes, so the 6x32 and 6x16x8 loops are bound by the FMLA pipes like their
+  f32 siblings (twice the MACs per instruction). The Cortex-A55 6x32 schedule covers 8 K values
+  per iteration (one 128-bit LHS block) with 192 FMLAs and 125 companions (\`ldr d\`, integer
+  loads, \`INS\`); the same llvm-mca caveat applies as for the f32 A55 loop.
 - rkai's SVE2 kernels (\`_sve2_\`) are vector-length agnostic: \`n_step\` and \`nr\` are
   multiples of the run-time vector length, so one binary serves 128- to 2048-bit cores. LLVM
   models N2 and V2 with 128-bit SVE, where one VL32 unit is 4 columns; the MACs above count

@@ -12,7 +12,8 @@ scripts/setup-toolchain.sh >/dev/null
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-tests=(--test qai8dxp --test overflow --test contract_violations --test safe_api --test selection)
+tests=(--test qai8dxp --test overflow --test contract_violations --test safe_api --test selection
+  --test float_gemm --test half_gemm --test qsi8d32p)
 collect() { # label, then the cargo command
   local label=$1
   shift
@@ -46,14 +47,14 @@ for line in open(sys.argv[1]):
     counts.setdefault(cat, {})
     counts[cat][model] = counts[cat].get(model, 0) + int(n)
 what = {
-    "bounds_kernels": "Bounds: kernel calls, every portion of the edge-shape matrix, packed operands and dst against guard pages on both sides, dst pre-filled with a canary checked outside the portion",
+    "bounds_kernels": "Bounds: kernel calls, every portion of the edge-shape matrix, operands (packed or not) and dst against guard pages on both sides, dst pre-filled with a canary checked outside the portion",
     "bounds_portable": "Bounds: the same matrix through the portable implementation of every kernel (what x86_64 and CPUs without the kernel's extension would run)",
     "bounds_packers": "Bounds: packer calls against guard pages on both sides, bytes compared with the reference",
     "registers": "Registers: asm kernel calls through a trampoline that seeds and checks x19-x28, x29, sp, d8-d15",
-    "concurrency": "Concurrency: kernels run as 8 threads on disjoint m_step x n_step portions of shared packed buffers, bytes equal to one call",
+    "concurrency": "Concurrency: kernels run as 8 threads on disjoint m_step x n_step portions of shared operands, bytes equal to one call",
     "overflow_layouts": "Overflow: kernel x block-length layouts exact at the size_t boundary and refused one step past it",
     "overflow_c_aborts": "Overflow: C getters given wrapping sizes abort with the condition (child processes)",
-    "hostile": "Hostile data: NaN, +-Inf, denormal, all-zero, huge activations; zero, denormal, huge, infinite, NaN scales; non-finite bias (kernel calls, guard pages, vs reference)",
+    "hostile": "Hostile data: NaN, +-Inf, denormal, all-zero, huge activations; zero, denormal, huge, infinite, NaN scales; non-finite bias; NaN (quiet, signalling), +-Inf, signed-zero, subnormal and overflowing float activations and weights, NaN clamp bounds (kernel and LHS-packer calls, guard pages, vs reference)",
     "contract": "Contract violations: KleidiAI assertions triggered in child processes, message checked",
 }
 print("# Reliability\n")

@@ -56,7 +56,7 @@ done
 # The remaining vector lengths (256 and 1024 bits) matter only to the SVE kernels, whose tiles
 # follow the vector length: run the test files that exercise them.
 vl_models=${RKAI_QEMU_VL_MODELS:-"max,sve-default-vector-length=32 max,sve-default-vector-length=128"}
-vl_tests=(--test cpu --test qai8dxp --test selection --test safe_api)
+vl_tests=(--test cpu --test qai8dxp --test selection --test safe_api --test float_gemm --test qsi8d32p)
 for model in $vl_models; do
   step "aarch64 vector-length tests under QEMU_CPU=$model"
   QEMU_CPU=$model RKAI_EXPECT_CPU=$model "${cross_cargo[@]}" test --target $target "${vl_tests[@]}"

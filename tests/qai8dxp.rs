@@ -78,7 +78,7 @@ fn sym<F: Copy>(verb: &str, name: &str) -> F {
     support::cabi::func(verb, name)
 }
 
-/// The kernels of the `qai8dxp` families (those reading a `qai8dxp` LHS).
+/// The kernels of the `qai8dxp` families (those that read a `qai8dxp` packed LHS).
 /// `RKAI_TEST_KERNEL=<substring>` narrows every test to the kernels whose stem contains it (for
 /// quick runs under QEMU).
 fn family_kernels() -> impl Iterator<Item = &'static MatmulKernel> {
@@ -86,7 +86,11 @@ fn family_kernels() -> impl Iterator<Item = &'static MatmulKernel> {
     KERNELS
         .iter()
         .copied()
-        .filter(|k| matches!(k.lhs_packers[0].kind, PackerKind::LhsQuantQai8dxp(_)))
+        .filter(|k| {
+            k.lhs_packers
+                .iter()
+                .any(|p| matches!(p.kind, PackerKind::LhsQuantQai8dxp(_)))
+        })
         .filter(move |k| only.as_deref().is_none_or(|s| k.stem.contains(s)))
 }
 

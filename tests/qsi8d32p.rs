@@ -456,6 +456,7 @@ fn lhs_packers_match_reference_bytes() {
         }
     }
     eprintln!("LHS packer byte comparisons: {cases}");
+    eprintln!("RELIABILITY bounds_packers {cases}");
 }
 
 /// Activations with infinities, NaNs (both signs, quiet and signalling), signed zeros, the
@@ -513,6 +514,7 @@ fn lhs_packers_match_reference_on_hostile_values() {
         }
     }
     eprintln!("hostile LHS packings: {cases}");
+    eprintln!("RELIABILITY hostile {cases}");
 }
 
 #[test]
@@ -591,6 +593,7 @@ fn rhs_packers_match_reference_bytes() {
         }
     }
     eprintln!("RHS packer byte comparisons: {cases}");
+    eprintln!("RELIABILITY bounds_packers {cases}");
 }
 
 /// When `bl` is not a multiple of `kr`, KleidiAI's scalar walk lets source and destination
@@ -826,14 +829,18 @@ fn exported_kernels_match_reference() {
         total += cases;
     }
     eprintln!("exported kernel cases: {total}");
+    eprintln!("RELIABILITY bounds_kernels {total}");
 }
 
 #[test]
 fn portable_kernels_match_reference() {
+    let mut total = 0;
     for k in family_kernels() {
         let cases = check_kernel(k, &[Impl::Portable]);
         eprintln!("{} (portable): {cases} cases", k.stem);
+        total += cases;
     }
+    eprintln!("RELIABILITY bounds_portable {total}");
 }
 
 /// Frameworks run disjoint m_step x n_step portions of one call on many threads, sharing the
@@ -841,6 +848,7 @@ fn portable_kernels_match_reference() {
 #[test]
 fn threads_on_disjoint_portions_equal_one_call() {
     let threads = 8;
+    let mut kernels = 0;
     for k in runnable() {
         let t = k.tile();
         let (m, n) = (3 * t.m_step.max(4) + 1, 5 * t.n_step + 3);
@@ -889,13 +897,16 @@ fn threads_on_disjoint_portions_equal_one_call() {
             }
         });
         assert_eq!(shared, single, "{}: threaded portions differ", k.stem);
+        kernels += 1;
     }
+    eprintln!("RELIABILITY concurrency {kernels}");
 }
 
 #[cfg(target_arch = "aarch64")]
 #[test]
 fn callee_saved_registers_survive() {
     use support::abi::{CallArgs, call, describe};
+    let mut calls = 0;
     for k in runnable() {
         let t = k.tile();
         for &(m, n, kk, bl) in &[(1, 8, 32, 32), (9, 17, 128, 64), (16, 32, 64, 32)] {
@@ -925,8 +936,10 @@ fn callee_saved_registers_survive() {
             // SAFETY: args describe kai_run_matmul's prototype with valid buffers.
             let clobbered = unsafe { call(f, &args) };
             assert_eq!(clobbered, 0, "{} clobbered {}", k.stem, describe(clobbered));
+            calls += 1;
         }
     }
+    eprintln!("RELIABILITY registers {calls}");
 }
 
 mod random_shapes {
@@ -1252,6 +1265,7 @@ fn violations_abort_with_function_and_condition() {
         death::expect_abort(&out, symbol, condition);
     }
     eprintln!("{} contract violations checked", cases.len());
+    eprintln!("RELIABILITY contract {}", cases.len());
 }
 
 /// KleidiAI's SVE kernels assert a 256-bit vector; rkai's abort with that condition elsewhere
@@ -1275,5 +1289,6 @@ fn sve256_kernels_refuse_other_vector_lengths() {
             &format!("kai_run_{SVE_GEMV}"),
             "kai_get_sve_vector_length_u8() == 32 (this kernel supports 256-bit SVE only)",
         );
+        eprintln!("RELIABILITY contract 1");
     }
 }

@@ -27,6 +27,20 @@ fn stem(k: Option<&MatmulKernel>) -> Option<&'static str> {
     k.map(|k| k.stem)
 }
 
+/// Instruction tier of a GEMM, as the ranking orders them.
+fn tier(isa: Isa) -> u8 {
+    match isa {
+        Isa::NeonI8mm | Isa::SveI8mm | Isa::Sve2I8mm => 2,
+        Isa::NeonDotprod | Isa::SveDotprod | Isa::Sve2Dotprod => 1,
+        _ => 0,
+    }
+}
+
+/// Whether every GEMM of `family` is built on SDOT or SMMLA (the integer families).
+fn integer(family: Family) -> bool {
+    rank::pairs(family).all(|p| tier(p.gemm.isa) > 0)
+}
+
 #[test]
 fn choice_runs_here_and_pairs_share_one_rhs_format() {
     for family in families() {
@@ -36,9 +50,10 @@ fn choice_runs_here_and_pairs_share_one_rhs_format() {
         let (Some(gemv), Some(gemm)) = (gemv, gemm) else {
             continue;
         };
-        assert_eq!(
-            gemv.tile().m_step,
-            1,
+        // A GEMV has m_step 1, unless the family has none for this format (the float GEMMs):
+        // then the GEMM runs m = 1 too.
+        assert!(
+            gemv.tile().m_step == 1 || std::ptr::eq(gemv, gemm),
             "{}: GEMV {}",
             family.dir(),
             gemv.stem
@@ -66,11 +81,6 @@ fn choice_runs_here_and_pairs_share_one_rhs_format() {
 fn no_legal_pair_ranks_above_the_choice() {
     // Brute force over every pair the CPU runs: none has a better GEMM instruction tier, and
     // among pairs of the chosen tier none has a larger GEMM tile.
-    let tier = |isa: Isa| match isa {
-        Isa::NeonI8mm | Isa::SveI8mm | Isa::Sve2I8mm => 2,
-        Isa::NeonDotprod | Isa::SveDotprod | Isa::Sve2Dotprod => 1,
-        _ => 0,
-    };
     for family in families() {
         let Some(best) = select::best_pair(family, ALL) else {
             assert!(rank::pairs(family).all(|p| !p.runs_with(present())));
@@ -79,7 +89,14 @@ fn no_legal_pair_ranks_above_the_choice() {
         for p in rank::pairs(family).filter(|p| p.runs_with(present())) {
             assert!(tier(p.gemm.isa) <= tier(best.gemm.isa), "{}", p.gemm.stem);
             let same_vectors = p.gemm.isa.is_sve() == best.gemm.isa.is_sve();
-            if tier(p.gemm.isa) == tier(best.gemm.isa) && same_vectors {
+            let single_row = |q: &rank::Pair| q.gemv.base_tile.m_step == 1;
+            if !single_row(&best) && tier(p.gemm.isa) == tier(best.gemm.isa) && same_vectors {
+                assert!(!single_row(&p), "{}", p.gemm.stem);
+            }
+            if tier(p.gemm.isa) == tier(best.gemm.isa)
+                && same_vectors
+                && single_row(&p) == single_row(&best)
+            {
                 let area = |k: &MatmulKernel| k.tile().m_step * k.tile().n_step;
                 assert!(area(p.gemm) <= area(best.gemm), "{}", p.gemm.stem);
             }
@@ -94,14 +111,19 @@ fn choices_on_each_cpu_model() {
     let gemv = stem(chosen(int4, ShapeClass::Gemv));
     let gemm = stem(chosen(int4, ShapeClass::Gemm));
     if !f.contains(Features::DOTPROD) {
-        // cortex-a53: no integer kernel runs, and none may be offered.
+        // cortex-a53: no integer kernel runs, and none may be offered; the f32 GEMM runs.
         for family in families() {
-            assert!(
+            assert_eq!(
                 chosen(family, ShapeClass::Gemm).is_none(),
+                integer(family) || family == Family::F16F16F16p,
                 "{}",
                 family.dir()
             );
         }
+        assert_eq!(
+            stem(chosen(Family::F32F32F32p, ShapeClass::Gemv)),
+            Some("matmul_clamp_f32_f32_f32p16x1b_6x16_neon_mla")
+        );
     } else if !f.contains(Features::I8MM) {
         // neoverse-n1: the SDOT 16x4 GEMM and the 1x4 GEMV that reads its format.
         assert_eq!(
@@ -148,36 +170,44 @@ fn choices_on_each_cpu_model() {
     }
 }
 
-/// Cores with SVE2 and vectors wider than 128 bits (max at 256+ bits) get rkai's
-/// vector-length-agnostic SVE2 kernels for every family that has them; at 128 bits (neoverse-n2,
-/// max at 128) the NEON kernels keep the first rank, and SVE-without-SVE2 cores (neoverse-v1)
-/// never get an SVE2 kernel. (KleidiAI's 256-bit SVE kernels of the Q4_0 family are not SVE2:
-/// they have their own selection test in `tests/qsi8d32p.rs`.)
+/// Cores with vectors wider than 128 bits get SVE kernels for every family whose best tier has
+/// one that runs here (max at 256+ bits: rkai's vector-length-agnostic SVE2 kernels, the SVE f32
+/// GEMM; neoverse-v1: KleidiAI's 256-bit Q4_0 kernels, never the SVE2 ones); at 128 bits
+/// (neoverse-n2, max at 128) the NEON kernels keep the first rank.
 #[test]
-fn sve2_kernels_are_chosen_where_they_rank_first() {
-    let is_sve2 = |isa: Isa| isa.features().contains(Features::SVE2);
+fn sve_kernels_are_chosen_where_they_rank_first() {
     let f = present();
     let lanes = rkai::ukernels::arch::sve_lanes32();
-    let wide_sve2 = f.contains(Features::SVE2) && lanes > 4;
     for family in families() {
-        let has_sve2 = rank::pairs(family).any(|p| is_sve2(p.gemm.isa));
+        let runnable: Vec<_> = rank::pairs(family)
+            .filter(|p| p.runs_with(f))
+            .filter(|p| p.gemv.runs_at_sve_lanes32(lanes) && p.gemm.runs_at_sve_lanes32(lanes))
+            .collect();
         let (Some(gemv), Some(gemm)) = (
             chosen(family, ShapeClass::Gemv),
             chosen(family, ShapeClass::Gemm),
         ) else {
+            assert!(runnable.is_empty(), "{}", family.dir());
             continue;
         };
-        let want_sve = wide_sve2 && has_sve2;
-        for k in [gemv, gemm] {
-            assert_eq!(
-                is_sve2(k.isa),
-                want_sve,
-                "{} with {lanes} lanes, features {f:?}",
-                k.stem
+        let best_tier = runnable.iter().map(|p| tier(p.gemm.isa)).max().unwrap();
+        let sve_at_best_tier = runnable
+            .iter()
+            .any(|p| p.gemm.isa.is_sve() && tier(p.gemm.isa) == best_tier);
+        let want_sve = lanes > 4 && sve_at_best_tier;
+        assert_eq!(
+            gemm.isa.is_sve(),
+            want_sve,
+            "{} with {lanes} lanes, features {f:?}",
+            gemm.stem
+        );
+        assert_eq!(tier(gemm.isa), best_tier, "{}", gemm.stem);
+        if !f.contains(Features::SVE2) {
+            assert!(
+                !gemv.isa.features().contains(Features::SVE2),
+                "{}",
+                gemv.stem
             );
-        }
-        if want_sve && f.contains(Features::I8MM) {
-            assert_eq!(gemm.isa, Isa::Sve2I8mm, "{}", gemm.stem);
         }
         eprintln!("{}: {} / {}", family.dir(), gemv.stem, gemm.stem);
     }
@@ -191,14 +221,22 @@ fn mask_restricts_the_choice() {
         if let Some(k) = restricted {
             assert!(dotprod_only.contains(k.isa.features()), "{}", k.stem);
         }
-        // Whenever the CPU has dotprod, every family has a dotprod pair.
+        // Whenever the CPU has dotprod, every integer family has a dotprod pair.
+        if integer(family) {
+            assert_eq!(
+                restricted.is_some(),
+                present().contains(Features::DOTPROD),
+                "{}",
+                family.dir()
+            );
+        }
+        let neon_only = select::best_kernel(family, ShapeClass::Gemv, Features::NEON);
         assert_eq!(
-            restricted.is_some(),
-            present().contains(Features::DOTPROD),
+            neon_only.map(|k| k.isa),
+            (family == Family::F32F32F32p).then_some(Isa::Neon),
             "{}",
             family.dir()
         );
-        assert!(select::best_kernel(family, ShapeClass::Gemv, Features::NEON).is_none());
     }
 }
 

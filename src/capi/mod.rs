@@ -7,12 +7,16 @@
 //! the checks in release builds so a bad argument never turns into memory corruption.
 
 mod common;
+pub(crate) mod lhs_pack_bf16;
 pub(crate) mod lhs_quant_pack_qai8dxp;
 pub(crate) mod lhs_quant_pack_qai8dxp_half;
 pub(crate) mod lhs_quant_pack_qsi8d32p;
+pub(crate) mod matmul_clamp_float;
 pub(crate) mod matmul_clamp_qai8dxp;
 pub(crate) mod matmul_clamp_qai8dxp_blockwise;
 pub(crate) mod matmul_clamp_qsi8d32p_qsi4c32p;
+pub(crate) mod rhs_pack_bf16;
+pub(crate) mod rhs_pack_float;
 mod rhs_pack_getters;
 pub(crate) mod rhs_pack_qsi4c32p_qsu4c32s1s0;
 pub(crate) mod rhs_pack_qsi4c32pscalef16_qsu4c32s16s0;

@@ -138,3 +138,35 @@ pub type MatmulBlockFn = unsafe extern "C" fn(
     f32,
     f32,
 );
+/// `kai_run_rhs_pack_*` of the float packers (`x32p16x1b`, `f32p8x1biasf32`, `x32p4vlx1b`, ...):
+/// (num_groups, n, k, nr, kr, sr, rhs_stride, rhs, bias, scale, rhs_packed, extra_bytes, params).
+pub type RhsPackFloatFn = unsafe extern "C" fn(
+    usize,
+    usize,
+    usize,
+    usize,
+    usize,
+    usize,
+    usize,
+    *const c_void,
+    *const c_void,
+    *const c_void,
+    *mut c_void,
+    usize,
+    *const c_void,
+);
+/// `kai_run_matmul_clamp_f32_f32_f32p*`: (m, n, k, lhs, lhs_stride, rhs_packed, dst,
+/// dst_stride_row, dst_stride_col, clamp_min, clamp_max).
+pub type MatmulFloatFn = unsafe extern "C" fn(
+    usize,
+    usize,
+    usize,
+    *const c_void,
+    usize,
+    *const c_void,
+    *mut c_void,
+    usize,
+    usize,
+    f32,
+    f32,
+);

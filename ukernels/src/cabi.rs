@@ -6,7 +6,9 @@
 
 use crate::catalog::{Family, PackerKind};
 use crate::matmul::output::Output;
+use crate::pack::Source;
 use crate::pack::lhs_quant_pack_qai8dxp::LhsType;
+use crate::pack::rhs_pack_bf16::Variant as Bf16RhsPacker;
 use crate::pack::rhs_pack_qsi4c32p_qsu4c32s1s0::Variant as Qsi4c32pPacker;
 
 /// One parameter: its C spelling, its Rust FFI spelling, its name.
@@ -250,6 +252,13 @@ const RHS_PACK_QSI4C32PF16: &[CFunction] = &[
 /// The function set of the `qai8dxp` LHS packers, which differ only in the type of `lhs`.
 macro_rules! lhs_quant_pack_functions {
     ($lhs_c:literal, $lhs_rust:literal) => {
+        lhs_quant_pack_functions!(
+            $lhs_c,
+            $lhs_rust,
+            "Quantizes m rows to int8 (per-row asymmetric) and packs them."
+        )
+    };
+    ($lhs_c:literal, $lhs_rust:literal, $run_doc:literal) => {
         &[
             getter("get_m_step", &[size("mr")], "Row step of the packer."),
             getter(
@@ -283,7 +292,7 @@ macro_rules! lhs_quant_pack_functions {
                     size("lhs_stride"),
                     p("void*", "*mut core::ffi::c_void", "lhs_packed"),
                 ],
-                doc: "Quantizes m rows to int8 (per-row asymmetric) and packs them.",
+                doc: $run_doc,
             },
         ]
     };
@@ -292,6 +301,12 @@ macro_rules! lhs_quant_pack_functions {
 const LHS_QUANT_PACK_F32: &[CFunction] = lhs_quant_pack_functions!("const float*", "*const f32");
 const LHS_QUANT_PACK_HALF: &[CFunction] =
     lhs_quant_pack_functions!("const void*", "*const core::ffi::c_void");
+/// The bf16 LHS packers: the same prototypes as the `qai8dxp` LHS packers with `const void*` rows.
+const LHS_PACK_BF16: &[CFunction] = lhs_quant_pack_functions!(
+    "const void*",
+    "*const core::ffi::c_void",
+    "Converts m rows to bf16 and packs them in blocks of mr rows by 4 K values."
+);
 
 /// The function set of the per-channel RHS packers, which differ only in the element type of the
 /// source and the type of their parameter struct.
@@ -426,11 +441,189 @@ const RHS_PACK_QSI4C32P_KXN: &[CFunction] = rhs_pack_qsi4c32p_functions!(
     "*const rkai_ukernels::types::kai_rhs_pack_kxn_qsi4c32p_qsu4c32s1s0_params"
 );
 
+/// The function set of the float GEMM families with an unpacked LHS (`matmul_clamp_f32_f32_f32p`,
+/// `matmul_clamp_f16_f16_f16p`):
+/// no `get_mr`, an LHS row offset instead of a packed one, `void*` destination.
+const FLOAT_MATMUL: &[CFunction] = &[
+    getter(
+        "get_m_step",
+        NO_PARAMS,
+        "Row step: portions must start at a multiple of it.",
+    ),
+    getter(
+        "get_n_step",
+        NO_PARAMS,
+        "Column step: portions must start at a multiple of it.",
+    ),
+    getter(
+        "get_nr",
+        NO_PARAMS,
+        "RHS columns per packed group (pass to the RHS packer).",
+    ),
+    getter("get_kr", NO_PARAMS, "K values per packed step (1)."),
+    getter("get_sr", NO_PARAMS, "Splits of kr (1)."),
+    getter(
+        "get_lhs_offset",
+        &[size("m_idx"), size("stride")],
+        "Byte offset of LHS row m_idx (a multiple of m_step) for rows stride bytes apart.",
+    ),
+    getter(
+        "get_rhs_packed_offset",
+        &[size("n_idx"), size("k")],
+        "Byte offset of column n_idx (a multiple of n_step) in the packed RHS.",
+    ),
+    getter(
+        "get_dst_offset",
+        &[size("m_idx"), size("n_idx"), size("stride")],
+        "Byte offset of element (m_idx, n_idx) in the destination.",
+    ),
+    getter(
+        "get_dst_size",
+        &[size("m"), size("n")],
+        "Bytes of an m x n destination.",
+    ),
+    CFunction {
+        verb: "run",
+        field: "run_matmul",
+        ret_c: "void",
+        ret_rust: "()",
+        params: &[
+            size("m"),
+            size("n"),
+            size("k"),
+            p("const void*", "*const core::ffi::c_void", "lhs"),
+            size("lhs_stride"),
+            p("const void*", "*const core::ffi::c_void", "rhs_packed"),
+            p("void*", "*mut core::ffi::c_void", "dst"),
+            size("dst_stride_row"),
+            size("dst_stride_col"),
+            p("float", "f32", "clamp_min"),
+            p("float", "f32", "clamp_max"),
+        ],
+        doc: "Computes the m x n portion from m LHS rows; writes nothing else.",
+    },
+];
+
+/// The function set of the float RHS packers. `$offset` is the `get_rhs_offset` getter, `$stride`
+/// the `get_rhs_packed_stride` getter if the packer has one, `$rhs_stride` the name of the source
+/// stride parameter.
+macro_rules! rhs_pack_float_functions {
+    ($offset:expr, [$($stride:expr)?], $rhs_stride:literal) => {
+        &[
+            getter("get_n_step", NO_PARAMS, "Columns per packed group."),
+            $offset,
+            getter(
+                "get_bias_offset",
+                &[size("n_idx")],
+                "Byte offset of the bias of column n_idx.",
+            ),
+            $($stride,)?
+            getter(
+                "get_rhs_packed_offset",
+                &[size("n_idx"), size("k")],
+                "Byte offset of the packed group holding column n_idx.",
+            ),
+            getter(
+                "get_rhs_packed_size",
+                &[size("n"), size("k")],
+                "Bytes of the packed RHS.",
+            ),
+            CFunction {
+                verb: "run",
+                field: "run",
+                ret_c: "void",
+                ret_rust: "()",
+                params: &[
+                    size("num_groups"),
+                    size("n"),
+                    size("k"),
+                    size("nr"),
+                    size("kr"),
+                    size("sr"),
+                    size($rhs_stride),
+                    p("const void*", "*const core::ffi::c_void", "rhs"),
+                    p("const void*", "*const core::ffi::c_void", "bias"),
+                    p("const void*", "*const core::ffi::c_void", "scale"),
+                    p("void*", "*mut core::ffi::c_void", "rhs_packed"),
+                    size("extra_bytes"),
+                    p("const void*", "*const core::ffi::c_void", "params"),
+                ],
+                doc: "Packs the biases and the weights (scale and params must be NULL).",
+            },
+        ]
+    };
+}
+
+const PACKED_STRIDE_GROUP: CFunction = getter(
+    "get_rhs_packed_stride",
+    &[size("k")],
+    "Bytes of one packed group of n_step columns.",
+);
+const PACKED_STRIDE_COLUMN: CFunction = getter(
+    "get_rhs_packed_stride",
+    &[size("k")],
+    "Bytes of one packed column (bias and k values).",
+);
+const RHS_OFFSET_KXN: CFunction = getter(
+    "get_rhs_offset",
+    &[size("n_idx")],
+    "Byte offset of column n_idx in a K row of the source.",
+);
+/// Routed to its own Rust function (`field`), as its parameters differ from the K x N form.
+const RHS_OFFSET_NXK: CFunction = CFunction {
+    field: "get_rhs_offset_nxk",
+    ..getter(
+        "get_rhs_offset",
+        &[size("n_idx"), size("rhs_stride")],
+        "Byte offset of source row n_idx.",
+    )
+};
+const RHS_PACK_FLOAT_KXN: &[CFunction] =
+    rhs_pack_float_functions!(RHS_OFFSET_KXN, [PACKED_STRIDE_GROUP], "rhs_stride_row");
+const RHS_PACK_FLOAT_KXN_NO_STRIDE: &[CFunction] =
+    rhs_pack_float_functions!(RHS_OFFSET_KXN, [], "rhs_stride");
+const RHS_PACK_FLOAT_NXK: &[CFunction] =
+    rhs_pack_float_functions!(RHS_OFFSET_NXK, [PACKED_STRIDE_COLUMN], "rhs_stride");
+/// `rhs_pack_kxn_bf16p12x4biasf16_f16_neon` (a stride getter, `rhs_stride`).
+const RHS_PACK_BF16_KXN_STRIDE: &[CFunction] =
+    rhs_pack_float_functions!(RHS_OFFSET_KXN, [PACKED_STRIDE_GROUP], "rhs_stride");
+/// `rhs_quant_pack_kxn_bf16p12x4biasf32_f32_neon`: its offset and size getters also take `nr` and
+/// `kr` (routed to their own Rust functions).
+const RHS_QUANT_PACK_BF16_KXN: &[CFunction] = &[
+    getter("get_n_step", NO_PARAMS, "Columns per packed group."),
+    RHS_OFFSET_KXN,
+    getter(
+        "get_bias_offset",
+        &[size("n_idx")],
+        "Byte offset of the bias of column n_idx.",
+    ),
+    CFunction {
+        field: "get_rhs_packed_offset_nrkr",
+        ..getter(
+            "get_rhs_packed_offset",
+            &[size("n_idx"), size("k"), size("nr"), size("kr")],
+            "Byte offset of the packed group holding column n_idx.",
+        )
+    },
+    CFunction {
+        field: "get_rhs_packed_size_nrkr",
+        ..getter(
+            "get_rhs_packed_size",
+            &[size("n"), size("k"), size("nr"), size("kr")],
+            "Bytes of the packed RHS.",
+        )
+    },
+    RHS_PACK_FLOAT_KXN_NO_STRIDE[5],
+];
+
 impl Family {
     /// The C functions every kernel of the family exports, in interface-struct order.
     pub const fn c_functions(self) -> &'static [CFunction] {
         if matches!(self, Family::F32Qsi8d32pQsi4c32p) {
             return BLOCK_LHS_MATMUL_F32;
+        }
+        if matches!(self, Family::F32F32F32p | Family::F16F16F16p) {
+            return FLOAT_MATMUL;
         }
         match (self.is_blockwise(), self.output()) {
             (false, Output::F32) => QUANT_MATMUL_F32,
@@ -440,8 +633,21 @@ impl Family {
         }
     }
 
+    /// Name of the interface-struct member holding the function whose typedef is `field`: the
+    /// field itself, except where KleidiAI's struct spells the member differently (the f16 float
+    /// GEMM interface names its `get_lhs_offset_func_t` member `get_lhs_packed_offset`).
+    pub const fn interface_member(self, field: &'static str) -> &'static str {
+        match (self, field.as_bytes()) {
+            (Family::F16F16F16p, b"get_lhs_offset") => "get_lhs_packed_offset",
+            _ => field,
+        }
+    }
+
     /// Module of the `rkai` crate holding the family's C-facing functions.
     pub const fn capi_module(self) -> &'static str {
+        if matches!(self, Family::F32F32F32p | Family::F16F16F16p) {
+            return "matmul_clamp_float";
+        }
         if matches!(self, Family::F32Qsi8d32pQsi4c32p) {
             "matmul_clamp_qsi8d32p_qsi4c32p"
         } else if self.is_blockwise() {
@@ -458,23 +664,32 @@ impl PackerKind {
         match self {
             PackerKind::LhsQuantQai8dxp(LhsType::F32) => LHS_QUANT_PACK_F32,
             PackerKind::LhsQuantQai8dxp(_) => LHS_QUANT_PACK_HALF,
+            PackerKind::LhsBf16(_) => LHS_PACK_BF16,
+            PackerKind::RhsBf16(Bf16RhsPacker::QuantF32) => RHS_QUANT_PACK_BF16_KXN,
+            PackerKind::RhsBf16(Bf16RhsPacker::F16BiasF16) => RHS_PACK_BF16_KXN_STRIDE,
+            PackerKind::RhsBf16(Bf16RhsPacker::F16BiasF32) => RHS_PACK_FLOAT_KXN_NO_STRIDE,
             PackerKind::RhsQsi4cxp(_) | PackerKind::RhsQsi4cxps1s0 => RHS_PACK_QSI4CXP,
             PackerKind::RhsQsi8cxp(_) => RHS_PACK_QSI8CXP,
             PackerKind::RhsQsi4c32p(Qsi4c32pPacker::Kxn) => RHS_PACK_QSI4C32P_KXN,
             PackerKind::RhsQsi4c32p(_) => RHS_PACK_QSI4C32P_NXK,
             PackerKind::LhsQuantQsi8d32p(_) => LHS_QUANT_PACK_QSI8D32P,
             PackerKind::RhsQsi4c32pf16(_) => RHS_PACK_QSI4C32PF16,
+            PackerKind::RhsFloat(v) => match (v.source(), v.has_stride_getter()) {
+                (Source::Nxk, _) => RHS_PACK_FLOAT_NXK,
+                (Source::Kxn, false) => RHS_PACK_FLOAT_KXN_NO_STRIDE,
+                (Source::Kxn, true) => RHS_PACK_FLOAT_KXN,
+            },
         }
     }
 
     /// `#define` aliases the packer's header declares (`{name}` substituted).
     pub const fn c_defines(self) -> &'static [(&'static str, &'static str)] {
         match self {
-            PackerKind::LhsQuantQai8dxp(_) => &[],
+            PackerKind::LhsQuantQai8dxp(_) | PackerKind::LhsBf16(_) | PackerKind::RhsBf16(_) => &[],
             PackerKind::RhsQsi4cxp(_) | PackerKind::RhsQsi4cxps1s0 => {
                 &[("kai_{name}_params", "kai_rhs_pack_qs4cxs1s0_param")]
             }
-            PackerKind::RhsQsi8cxp(_) | PackerKind::RhsQsi4c32p(_) => &[],
+            PackerKind::RhsQsi8cxp(_) | PackerKind::RhsQsi4c32p(_) | PackerKind::RhsFloat(_) => &[],
             PackerKind::LhsQuantQsi8d32p(_) | PackerKind::RhsQsi4c32pf16(_) => &[],
         }
     }
@@ -489,6 +704,9 @@ impl PackerKind {
             PackerKind::RhsQsi4c32p(_) => "rhs_pack_qsi4c32p_qsu4c32s1s0",
             PackerKind::LhsQuantQsi8d32p(_) => "lhs_quant_pack_qsi8d32p",
             PackerKind::RhsQsi4c32pf16(_) => "rhs_pack_qsi4c32pscalef16_qsu4c32s16s0",
+            PackerKind::RhsFloat(_) => "rhs_pack_float",
+            PackerKind::LhsBf16(_) => "lhs_pack_bf16",
+            PackerKind::RhsBf16(_) => "rhs_pack_bf16",
         }
     }
 }

@@ -20,6 +20,7 @@ use crate::matmul::output::Output;
 use crate::pack::Source;
 use crate::pack::lhs_quant_pack_qai8dxp::LhsType;
 use crate::pack::lhs_quant_pack_qsi8d32p::Variant as Qsi8d32pPacker;
+use crate::pack::rhs_pack_float::Variant as FloatPacker;
 use crate::pack::rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0::Variant as Qsi4c32pf16Packer;
 use crate::pack::rhs_pack_qsi4c32p_qsu4c32s1s0::Variant as Qsi4c32pPacker;
 
@@ -102,6 +103,10 @@ pub enum Family {
     Bf16Qai8dxpQsi4c32p,
     /// `matmul_clamp_f32_qsi8d32p_qsi4c32p` (llama.cpp's Q8_0 x Q4_0).
     F32Qsi8d32pQsi4c32p,
+    /// `matmul_clamp_f32_f32_f32p` (unpacked f32 LHS, f32 RHS packed with its bias).
+    F32F32F32p,
+    /// `matmul_clamp_f16_f16_f16p` (unpacked f16 LHS, f16 RHS packed with its bias).
+    F16F16F16p,
 }
 
 impl Family {
@@ -116,6 +121,8 @@ impl Family {
             Family::Bf16Qai8dxpQsi4cxp => "matmul_clamp_bf16_qai8dxp_qsi4cxp",
             Family::Bf16Qai8dxpQsi4c32p => "matmul_clamp_bf16_qai8dxp_qsi4c32p",
             Family::F32Qsi8d32pQsi4c32p => "matmul_clamp_f32_qsi8d32p_qsi4c32p",
+            Family::F32F32F32p => "matmul_clamp_f32_f32_f32p",
+            Family::F16F16F16p => "matmul_clamp_f16_f16_f16p",
         }
     }
 
@@ -137,6 +144,7 @@ impl Family {
             Family::F32Qai8dxpQsi8cxp | Family::F16Qai8dxpQsi8cxp => RhsLayout::Qsi8cxp,
             Family::F32Qai8dxpQsi4c32p | Family::Bf16Qai8dxpQsi4c32p => RhsLayout::Qsi4c32p { bl },
             Family::F32Qsi8d32pQsi4c32p => RhsLayout::Qsi4c32pf16 { bl },
+            Family::F32F32F32p | Family::F16F16F16p => crate::matmul::float_gemm::rhs_layout(self),
         }
     }
 
@@ -146,8 +154,11 @@ impl Family {
             Family::F32Qai8dxpQsi4cxp
             | Family::F32Qai8dxpQsi8cxp
             | Family::F32Qai8dxpQsi4c32p
-            | Family::F32Qsi8d32pQsi4c32p => Output::F32,
-            Family::F16Qai8dxpQsi4cxp | Family::F16Qai8dxpQsi8cxp => Output::F16,
+            | Family::F32Qsi8d32pQsi4c32p
+            | Family::F32F32F32p => Output::F32,
+            Family::F16Qai8dxpQsi4cxp | Family::F16Qai8dxpQsi8cxp | Family::F16F16F16p => {
+                Output::F16
+            }
             Family::Bf16Qai8dxpQsi4cxp | Family::Bf16Qai8dxpQsi4c32p => Output::Bf16,
         }
     }
@@ -173,17 +184,30 @@ pub enum PackerKind {
     /// int4 with f16 scales per block from Q4_0 rows (`rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0`
     /// and the SME2 `ps1s0` NEON form).
     RhsQsi4c32pf16(Qsi4c32pf16Packer),
+    /// Float RHS with the bias in front (`rhs_pack_{kxn,nxk}_x32p16x1b*`, `..._f32p8x1biasf32_...`,
+    /// `..._x32p4vlx1b_..._sve`).
+    RhsFloat(FloatPacker),
+    /// bf16 LHS of the bf16 GEMM families (`lhs_quant_pack_bf16p{8,1}x4_f32_neon`,
+    /// `lhs_pack_bf16p8x4_f16_neon`).
+    LhsBf16(crate::pack::lhs_pack_bf16::Variant),
+    /// bf16 RHS with the bias in front (`rhs_quant_pack_kxn_bf16p12x4biasf32_f32_neon`,
+    /// `rhs_pack_kxn_bf16p12x4bias{f32,f16}_f16_neon`).
+    RhsBf16(crate::pack::rhs_pack_bf16::Variant),
 }
 
 impl PackerKind {
     /// Format an RHS packer writes (`None` for LHS packers); `bl` as for [`Family::rhs_layout`].
     pub const fn rhs_layout(self, bl: usize) -> Option<RhsLayout> {
         match self {
-            PackerKind::LhsQuantQai8dxp(_) | PackerKind::LhsQuantQsi8d32p(_) => None,
+            PackerKind::LhsQuantQai8dxp(_)
+            | PackerKind::LhsQuantQsi8d32p(_)
+            | PackerKind::LhsBf16(_) => None,
             PackerKind::RhsQsi4cxp(_) | PackerKind::RhsQsi4cxps1s0 => Some(RhsLayout::Qsi4cxp),
             PackerKind::RhsQsi8cxp(_) => Some(RhsLayout::Qsi8cxp),
             PackerKind::RhsQsi4c32p(_) => Some(RhsLayout::Qsi4c32p { bl }),
             PackerKind::RhsQsi4c32pf16(_) => Some(RhsLayout::Qsi4c32pf16 { bl }),
+            PackerKind::RhsFloat(v) => Some(v.layout()),
+            PackerKind::RhsBf16(v) => Some(v.layout()),
         }
     }
 }
@@ -205,6 +229,8 @@ pub enum NativeFn {
     /// An f32-output implementation of the kernel's tile and RHS format (16-bit-output families
     /// narrow its results, see `matmul::output`).
     Qai8dxp(crate::matmul::qai8dxp::RunFn),
+    /// An implementation of a float GEMM kernel (`matmul_clamp_{f32_f32_f32p,f16_f16_f16p}`).
+    FloatGemm(crate::matmul::float_gemm::RunFn),
 }
 
 /// A matmul micro-kernel.
@@ -373,6 +399,84 @@ pub static RHS_PACK_NXK_QSI4C32PS1S0SCALEF16_QSU4C32S16S0_NEON: Packer = Packer 
     kind: PackerKind::RhsQsi4c32pf16(Qsi4c32pf16Packer::Ps1s0Scalef16Neon),
 };
 
+/// `kai_rhs_pack_kxn_x32p16x1b_x32_x32_neon`.
+pub static RHS_PACK_KXN_X32P16X1B_X32_X32_NEON: Packer = Packer {
+    name: "rhs_pack_kxn_x32p16x1b_x32_x32_neon",
+    kind: PackerKind::RhsFloat(FloatPacker::KxnX32p16x1b),
+};
+
+/// `kai_rhs_pack_nxk_x32p16x1bx32_x32_x32_neon`.
+pub static RHS_PACK_NXK_X32P16X1BX32_X32_X32_NEON: Packer = Packer {
+    name: "rhs_pack_nxk_x32p16x1bx32_x32_x32_neon",
+    kind: PackerKind::RhsFloat(FloatPacker::NxkX32p16x1bx32),
+};
+
+/// `kai_rhs_pack_kxn_f32p8x1biasf32_f32_f32_neon`.
+pub static RHS_PACK_KXN_F32P8X1BIASF32_F32_F32_NEON: Packer = Packer {
+    name: "rhs_pack_kxn_f32p8x1biasf32_f32_f32_neon",
+    kind: PackerKind::RhsFloat(FloatPacker::KxnF32p8x1biasf32),
+};
+
+/// `kai_rhs_pack_kxn_x32p4vlx1b_x32_x32_sve` (nr = 4 x VL32).
+pub static RHS_PACK_KXN_X32P4VLX1B_X32_X32_SVE: Packer = Packer {
+    name: "rhs_pack_kxn_x32p4vlx1b_x32_x32_sve",
+    kind: PackerKind::RhsFloat(FloatPacker::KxnX32p4vlx1bSve),
+};
+
+/// `kai_rhs_pack_kxn_x16p32x1b_x16_x16_neon`.
+pub static RHS_PACK_KXN_X16P32X1B_X16_X16_NEON: Packer = Packer {
+    name: "rhs_pack_kxn_x16p32x1b_x16_x16_neon",
+    kind: PackerKind::RhsFloat(FloatPacker::KxnX16p32x1b),
+};
+
+/// `kai_rhs_pack_nxk_x16p32x1bx16_x16_x16_neon`.
+pub static RHS_PACK_NXK_X16P32X1BX16_X16_X16_NEON: Packer = Packer {
+    name: "rhs_pack_nxk_x16p32x1bx16_x16_x16_neon",
+    kind: PackerKind::RhsFloat(FloatPacker::NxkX16p32x1bx16),
+};
+
+/// `kai_rhs_pack_kxn_f16p16x1biasf16_f16_f16_neon`.
+pub static RHS_PACK_KXN_F16P16X1BIASF16_F16_F16_NEON: Packer = Packer {
+    name: "rhs_pack_kxn_f16p16x1biasf16_f16_f16_neon",
+    kind: PackerKind::RhsFloat(FloatPacker::KxnF16p16x1biasf16),
+};
+
+/// `kai_lhs_quant_pack_bf16p8x4_f32_neon`.
+pub static LHS_QUANT_PACK_BF16P8X4_F32_NEON: Packer = Packer {
+    name: "lhs_quant_pack_bf16p8x4_f32_neon",
+    kind: PackerKind::LhsBf16(crate::pack::lhs_pack_bf16::Variant::Bf16p8x4F32),
+};
+
+/// `kai_lhs_quant_pack_bf16p1x4_f32_neon`.
+pub static LHS_QUANT_PACK_BF16P1X4_F32_NEON: Packer = Packer {
+    name: "lhs_quant_pack_bf16p1x4_f32_neon",
+    kind: PackerKind::LhsBf16(crate::pack::lhs_pack_bf16::Variant::Bf16p1x4F32),
+};
+
+/// `kai_lhs_pack_bf16p8x4_f16_neon`.
+pub static LHS_PACK_BF16P8X4_F16_NEON: Packer = Packer {
+    name: "lhs_pack_bf16p8x4_f16_neon",
+    kind: PackerKind::LhsBf16(crate::pack::lhs_pack_bf16::Variant::Bf16p8x4F16),
+};
+
+/// `kai_rhs_quant_pack_kxn_bf16p12x4biasf32_f32_neon`.
+pub static RHS_QUANT_PACK_KXN_BF16P12X4BIASF32_F32_NEON: Packer = Packer {
+    name: "rhs_quant_pack_kxn_bf16p12x4biasf32_f32_neon",
+    kind: PackerKind::RhsBf16(crate::pack::rhs_pack_bf16::Variant::QuantF32),
+};
+
+/// `kai_rhs_pack_kxn_bf16p12x4biasf32_f16_neon`.
+pub static RHS_PACK_KXN_BF16P12X4BIASF32_F16_NEON: Packer = Packer {
+    name: "rhs_pack_kxn_bf16p12x4biasf32_f16_neon",
+    kind: PackerKind::RhsBf16(crate::pack::rhs_pack_bf16::Variant::F16BiasF32),
+};
+
+/// `kai_rhs_pack_kxn_bf16p12x4biasf16_f16_neon`.
+pub static RHS_PACK_KXN_BF16P12X4BIASF16_F16_NEON: Packer = Packer {
+    name: "rhs_pack_kxn_bf16p12x4biasf16_f16_neon",
+    kind: PackerKind::RhsBf16(crate::pack::rhs_pack_bf16::Variant::F16BiasF16),
+};
+
 /// Every packer, in header-generation order.
 pub static PACKERS: &[&Packer] = &[
     &LHS_QUANT_PACK_QAI8DXP_F32,
@@ -392,6 +496,19 @@ pub static PACKERS: &[&Packer] = &[
     &LHS_QUANT_PACK_QSI8D32P4X8SB_F32_NEON,
     &RHS_PACK_NXK_QSI4C32PSCALEF16_QSU4C32S16S0,
     &RHS_PACK_NXK_QSI4C32PS1S0SCALEF16_QSU4C32S16S0_NEON,
+    &RHS_PACK_KXN_X32P16X1B_X32_X32_NEON,
+    &RHS_PACK_NXK_X32P16X1BX32_X32_X32_NEON,
+    &RHS_PACK_KXN_F32P8X1BIASF32_F32_F32_NEON,
+    &RHS_PACK_KXN_X32P4VLX1B_X32_X32_SVE,
+    &RHS_PACK_KXN_X16P32X1B_X16_X16_NEON,
+    &RHS_PACK_NXK_X16P32X1BX16_X16_X16_NEON,
+    &RHS_PACK_KXN_F16P16X1BIASF16_F16_F16_NEON,
+    &LHS_QUANT_PACK_BF16P8X4_F32_NEON,
+    &LHS_QUANT_PACK_BF16P1X4_F32_NEON,
+    &LHS_PACK_BF16P8X4_F16_NEON,
+    &RHS_QUANT_PACK_KXN_BF16P12X4BIASF32_F32_NEON,
+    &RHS_PACK_KXN_BF16P12X4BIASF32_F16_NEON,
+    &RHS_PACK_KXN_BF16P12X4BIASF16_F16_NEON,
 ];
 
 const QSI4CXP_RHS: &[&Packer] = &[
@@ -423,6 +540,18 @@ const QSI8CXP_RHS: &[&Packer] = &[
     &RHS_PACK_NXK_QSI8CXP_QSI8CX_NEON,
     &RHS_PACK_KXN_QSI8CXP_QSI8CX_NEON,
 ];
+const NO_LHS_PACKER: &[&Packer] = &[];
+const X32P16X1B_RHS: &[&Packer] = &[
+    &RHS_PACK_KXN_X32P16X1B_X32_X32_NEON,
+    &RHS_PACK_NXK_X32P16X1BX32_X32_X32_NEON,
+];
+const F32P8X1BIASF32_RHS: &[&Packer] = &[&RHS_PACK_KXN_F32P8X1BIASF32_F32_F32_NEON];
+const X32P4VLX1B_RHS: &[&Packer] = &[&RHS_PACK_KXN_X32P4VLX1B_X32_X32_SVE];
+const X16P32X1B_RHS: &[&Packer] = &[
+    &RHS_PACK_KXN_X16P32X1B_X16_X16_NEON,
+    &RHS_PACK_NXK_X16P32X1BX16_X16_X16_NEON,
+];
+const F16P16X1BIASF16_RHS: &[&Packer] = &[&RHS_PACK_KXN_F16P16X1BIASF16_F16_F16_NEON];
 
 // ---------------------------------------------------------------------------------------------
 // Kernels
@@ -1085,6 +1214,112 @@ f32_qsi8d32p_qsi4c32p_kernel!(
     matmul_clamp_f32_qsi8d32p4x8_qsi4c32p8x8_16x8_sve_i8mm
 );
 
+/// A kernel of `matmul_clamp_f32_f32_f32p` (no LHS packer): RHS packer list, column scaling and
+/// the module holding its asm.
+macro_rules! f32_f32_f32p_kernel {
+    (
+        $(#[$doc:meta])* $name:ident, $stem:ident, $isa:ident, $tile:tt, $rhs:ident,
+        $columns:ident
+    ) => {
+        qai8dxp_kernel!($(#[$doc])* $name, F32F32F32p, NO_LHS_PACKER, $rhs, $stem, $isa, $tile, {
+            #[cfg(target_arch = "aarch64")]
+            {
+                NativeFn::FloatGemm(crate::matmul::matmul_clamp_f32_f32_f32p::$stem::run)
+            }
+            #[cfg(not(target_arch = "aarch64"))]
+            {
+                NativeFn::Portable
+            }
+        }, KleidiAi, $columns);
+    };
+}
+
+f32_f32_f32p_kernel!(
+    /// f32 GEMM, 6 rows x 16 columns per step, FMLA by element (out-of-order cores).
+    MATMUL_CLAMP_F32_F32_F32P16X1B_6X16_NEON_MLA,
+    matmul_clamp_f32_f32_f32p16x1b_6x16_neon_mla,
+    Neon,
+    [6, 16, 1, 16, 1, 1],
+    X32P16X1B_RHS,
+    Fixed
+);
+
+f32_f32_f32p_kernel!(
+    /// f32 GEMM, 6 rows x 16 columns per step, scheduled for in-order Cortex-A55 (64-bit loads
+    /// paired with FMLAs).
+    MATMUL_CLAMP_F32_F32_F32P16X1B_6X16_NEON_MLA_CORTEXA55,
+    matmul_clamp_f32_f32_f32p16x1b_6x16_neon_mla_cortexa55,
+    Neon,
+    [6, 16, 1, 16, 1, 1],
+    X32P16X1B_RHS,
+    Fixed
+);
+
+f32_f32_f32p_kernel!(
+    /// f32 GEMM, 6 rows x 8 columns per step, FMLA by element over 4 K values per iteration.
+    MATMUL_CLAMP_F32_F32_F32P8X1BIASF32_6X8X4_NEON_MLA,
+    matmul_clamp_f32_f32_f32p8x1biasf32_6x8x4_neon_mla,
+    Neon,
+    [6, 8, 1, 8, 1, 1],
+    F32P8X1BIASF32_RHS,
+    Fixed
+);
+
+f32_f32_f32p_kernel!(
+    /// f32 GEMM, 6-row blocks x 4 SVE vectors of columns (m_step 1, as KleidiAI reports),
+    /// vector-length agnostic.
+    MATMUL_CLAMP_F32_F32_F32P4VLX1B_6X4VL_SVE_MLA,
+    matmul_clamp_f32_f32_f32p4vlx1b_6x4vl_sve_mla,
+    Sve,
+    [1, 4, 1, 4, 1, 1],
+    X32P4VLX1B_RHS,
+    PerSveLane32
+);
+
+/// A kernel of `matmul_clamp_f16_f16_f16p` (no LHS packer): RHS packer list and the module
+/// holding its asm.
+macro_rules! f16_f16_f16p_kernel {
+    ($(#[$doc:meta])* $name:ident, $stem:ident, $isa:ident, $tile:tt, $rhs:ident) => {
+        qai8dxp_kernel!($(#[$doc])* $name, F16F16F16p, NO_LHS_PACKER, $rhs, $stem, $isa, $tile, {
+            #[cfg(target_arch = "aarch64")]
+            {
+                NativeFn::FloatGemm(crate::matmul::matmul_clamp_f16_f16_f16p::$stem::run)
+            }
+            #[cfg(not(target_arch = "aarch64"))]
+            {
+                NativeFn::Portable
+            }
+        }, KleidiAi, Fixed);
+    };
+}
+
+f16_f16_f16p_kernel!(
+    /// f16 GEMM, 6 rows x 32 columns per step, FMLA by element on halves (out-of-order cores).
+    MATMUL_CLAMP_F16_F16_F16P32X1B_6X32_NEON_MLA,
+    matmul_clamp_f16_f16_f16p32x1b_6x32_neon_mla,
+    NeonFp16,
+    [6, 32, 1, 32, 1, 1],
+    X16P32X1B_RHS
+);
+
+f16_f16_f16p_kernel!(
+    /// f16 GEMM, 6 rows x 32 columns per step, scheduled for in-order Cortex-A55.
+    MATMUL_CLAMP_F16_F16_F16P32X1B_6X32_NEON_MLA_CORTEXA55,
+    matmul_clamp_f16_f16_f16p32x1b_6x32_neon_mla_cortexa55,
+    NeonFp16,
+    [6, 32, 1, 32, 1, 1],
+    X16P32X1B_RHS
+);
+
+f16_f16_f16p_kernel!(
+    /// f16 GEMM, 6 rows x 16 columns per step, FMLA by element over 8 K values per iteration.
+    MATMUL_CLAMP_F16_F16_F16P16X1BIASF16_6X16X8_NEON_MLA,
+    matmul_clamp_f16_f16_f16p16x1biasf16_6x16x8_neon_mla,
+    NeonFp16,
+    [6, 16, 1, 16, 1, 1],
+    F16P16X1BIASF16_RHS
+);
+
 /// Every kernel, in header-generation order.
 pub static KERNELS: &[&MatmulKernel] = &[
     &MATMUL_CLAMP_F32_QAI8DXP1X4_QSI4CXP4X4_1X4_NEON_DOTPROD,
@@ -1140,6 +1375,13 @@ pub static KERNELS: &[&MatmulKernel] = &[
     &MATMUL_CLAMP_F32_QSI8D32P1X4_QSI4C32P8X4_1X8_SVE_DOTPROD,
     &MATMUL_CLAMP_F32_QSI8D32P1X8_QSI4C32P8X8_1X8_SVE_DOTPROD,
     &MATMUL_CLAMP_F32_QSI8D32P4X8_QSI4C32P8X8_16X8_SVE_I8MM,
+    &MATMUL_CLAMP_F32_F32_F32P16X1B_6X16_NEON_MLA,
+    &MATMUL_CLAMP_F32_F32_F32P16X1B_6X16_NEON_MLA_CORTEXA55,
+    &MATMUL_CLAMP_F32_F32_F32P8X1BIASF32_6X8X4_NEON_MLA,
+    &MATMUL_CLAMP_F32_F32_F32P4VLX1B_6X4VL_SVE_MLA,
+    &MATMUL_CLAMP_F16_F16_F16P32X1B_6X32_NEON_MLA,
+    &MATMUL_CLAMP_F16_F16_F16P32X1B_6X32_NEON_MLA_CORTEXA55,
+    &MATMUL_CLAMP_F16_F16_F16P16X1BIASF16_6X16X8_NEON_MLA,
 ];
 
 /// Looks a kernel up by stem (with or without its `kai_` / `rkai_` prefix).

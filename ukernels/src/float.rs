@@ -32,6 +32,198 @@ pub fn clamp(y: f32, lo: f32, hi: f32) -> f32 {
     fmin(fmax(y, lo), hi)
 }
 
+/// Clamp as the float GEMM kernels do it: `FMIN` with the upper bound, then `FMAX` with the lower
+/// (so `lo` wins when `lo > hi`).
+#[inline]
+pub fn clamp_upper_first(y: f32, lo: f32, hi: f32) -> f32 {
+    fmax(fmin(y, hi), lo)
+}
+
+/// One lane of `FMLA Vd, Vn, Vm[i]` (and SVE `FMLA` by element): `acc + b * a` with a single
+/// rounding (ties to even), and Arm's NaN rules with FPCR.DN = 0: a signalling NaN among
+/// (`acc`, `b`, `a`) in that order wins, quieted; then a quiet NaN in the same order, except that
+/// a quiet-NaN `acc` with an infinity times zero product gives the default NaN; invalid operations
+/// (infinity times zero, infinities of opposite signs) give the default NaN.
+#[inline]
+pub fn fmla(acc: f32, b: f32, a: f32) -> f32 {
+    let r = libm::fmaf(b, a, acc);
+    if !r.is_nan() {
+        return r;
+    }
+    const QUIET: u32 = 0x0040_0000;
+    const DEFAULT_NAN: u32 = 0x7fc0_0000;
+    let is_snan = |x: f32| x.is_nan() && x.to_bits() & QUIET == 0;
+    let quiet = |x: f32| f32::from_bits(x.to_bits() | QUIET);
+    if let Some(&s) = [acc, b, a].iter().find(|&&x| is_snan(x)) {
+        return quiet(s);
+    }
+    let inf_times_zero = (b.is_infinite() && a == 0.0) || (b == 0.0 && a.is_infinite());
+    if acc.is_nan() {
+        return if inf_times_zero {
+            f32::from_bits(DEFAULT_NAN)
+        } else {
+            acc
+        };
+    }
+    if b.is_nan() {
+        return b;
+    }
+    if a.is_nan() {
+        return a;
+    }
+    f32::from_bits(DEFAULT_NAN)
+}
+
+/// IEEE binary16 operations with AArch64 FEAT_FP16 semantics (FPCR.DN = 0, FZ16 = 0, round to
+/// nearest even), on raw bits: what `FMLA`/`FMIN`/`FMAX` on `.8h` vectors and `FCVT Hd, Sn` do.
+pub mod f16 {
+    const QUIET: u16 = 0x0200;
+    const DEFAULT_NAN: u16 = 0x7e00;
+
+    fn is_nan(x: u16) -> bool {
+        x & 0x7c00 == 0x7c00 && x & 0x03ff != 0
+    }
+
+    fn is_snan(x: u16) -> bool {
+        is_nan(x) && x & QUIET == 0
+    }
+
+    fn is_inf(x: u16) -> bool {
+        x & 0x7fff == 0x7c00
+    }
+
+    fn is_zero(x: u16) -> bool {
+        x & 0x7fff == 0
+    }
+
+    /// 2^e as an f64 (normal range only).
+    fn pow2(e: i32) -> f64 {
+        f64::from_bits(((e + 1023) as u64) << 52)
+    }
+
+    /// Exact value of a non-NaN half.
+    pub fn to_f64(x: u16) -> f64 {
+        let sign = if x & 0x8000 != 0 { -1.0 } else { 1.0 };
+        let (e, m) = (((x >> 10) & 0x1f) as i32, (x & 0x3ff) as f64);
+        sign * match e {
+            0 => m * pow2(-24),
+            0x1f => f64::INFINITY,
+            e => (1024.0 + m) * pow2(e - 25),
+        }
+    }
+
+    /// `x` rounded to a half (ties to even, overflow to infinity); `x` must not be NaN.
+    pub fn from_f64(x: f64) -> u16 {
+        let sign = if x.is_sign_negative() { 0x8000u16 } else { 0 };
+        let a = x.abs();
+        if a >= 65520.0 {
+            return sign | 0x7c00;
+        }
+        // Exponent of the half's last place: 2^-24 below 2^-14, else 2^(e - 10).
+        let e = if a < pow2(-14) {
+            -14
+        } else {
+            ((a.to_bits() >> 52) & 0x7ff) as i32 - 1023
+        };
+        let m = libm::rint(a * pow2(10 - e)) as u32; // exact scaling, then ties to even
+        let bits = if e == -14 && m < 1024 {
+            m // subnormal or zero; 1024 is the smallest normal's encoding
+        } else {
+            (((e + 15) as u32) << 10) + m - 1024 // m == 2048 carries into the exponent
+        };
+        sign | bits as u16
+    }
+
+    /// `FCVT Hd, Sn`: a float rounded to a half; NaNs keep their sign and top payload bits,
+    /// quieted.
+    pub fn from_f32(x: f32) -> u16 {
+        if x.is_nan() {
+            let b = x.to_bits();
+            return ((b >> 16) as u16 & 0x8000) | 0x7c00 | QUIET | ((b >> 13) as u16 & 0x03ff);
+        }
+        from_f64(x as f64)
+    }
+
+    /// One lane of `FMLA Vd.8h, Vn.8h, Vm.h[i]`: `acc + b * a` rounded once to a half, with the
+    /// NaN rules of [`super::fmla`].
+    pub fn fmla(acc: u16, b: u16, a: u16) -> u16 {
+        if [acc, b, a].iter().any(|&x| is_nan(x)) {
+            if let Some(&s) = [acc, b, a].iter().find(|&&x| is_snan(x)) {
+                return s | QUIET;
+            }
+            let inf_times_zero = (is_inf(b) && is_zero(a)) || (is_zero(b) && is_inf(a));
+            if is_nan(acc) {
+                return if inf_times_zero { DEFAULT_NAN } else { acc };
+            }
+            return if is_nan(b) { b } else { a };
+        }
+        let (p, c) = (to_f64(b) * to_f64(a), to_f64(acc));
+        let s = p + c;
+        if s.is_nan() {
+            return DEFAULT_NAN; // infinity times zero, or infinities of opposite signs
+        }
+        // b * a is exact in f64 (22 significant bits); the sum is exact or, when it is not, so far
+        // from a half's rounding boundary that one rounding of it equals the fused result.
+        from_f64(s)
+    }
+
+    /// `FMIN` on halves (NaN-propagating, `min(+0, -0) = -0`).
+    pub fn fmin(a: u16, b: u16) -> u16 {
+        pick(a, b, true)
+    }
+
+    /// `FMAX` on halves (NaN-propagating, `max(+0, -0) = +0`).
+    pub fn fmax(a: u16, b: u16) -> u16 {
+        pick(a, b, false)
+    }
+
+    fn pick(a: u16, b: u16, min: bool) -> u16 {
+        if is_nan(a) || is_nan(b) {
+            let n = if is_snan(a) {
+                a
+            } else if is_snan(b) || !is_nan(a) {
+                b
+            } else {
+                a
+            };
+            return n | QUIET;
+        }
+        let (x, y) = (to_f64(a), to_f64(b));
+        if x == y {
+            return if min { a | b } else { a & b }; // signed zeros; otherwise a == b
+        }
+        if (x < y) == min { a } else { b }
+    }
+
+    /// Clamp as the f16 GEMM kernels do it: `FMIN` with the upper bound, then `FMAX` with the
+    /// lower, all halves.
+    pub fn clamp_upper_first(y: u16, lo: u16, hi: u16) -> u16 {
+        fmax(fmin(y, hi), lo)
+    }
+
+    /// The f32 bits of a half, as `FCVTL` widens it (exact; NaNs quieted, payload kept).
+    pub fn to_f32_bits(x: u16) -> u32 {
+        let sign = u32::from(x & 0x8000) << 16;
+        let (e, m) = (u32::from((x >> 10) & 0x1f), u32::from(x & 0x3ff));
+        match e {
+            0x1f if m == 0 => sign | 0x7f80_0000,
+            0x1f => sign | 0x7fc0_0000 | (m << 13),
+            // Subnormal (or zero): m * 2^-24 is exact in f32.
+            0 => sign | (m as f32 * (1.0 / 16_777_216.0)).to_bits(),
+            e => sign | ((e + 112) << 23) | (m << 13),
+        }
+    }
+}
+
+/// The bf16 bits of an f32 given as bits, as `BFCVT` rounds it with FPCR.DN = 0, FZ = 0: to
+/// nearest, ties to even (overflow to infinity, subnormals kept); NaNs quieted, upper payload kept.
+pub const fn bf16_from_f32_bits(b: u32) -> u16 {
+    if b & 0x7fff_ffff > 0x7f80_0000 {
+        return ((b >> 16) | 0x0040) as u16;
+    }
+    ((b + 0x7fff + ((b >> 16) & 1)) >> 16) as u16
+}
+
 /// Arm NaN propagation with FPCR.DN = 0: a signalling NaN operand wins, then the first NaN;
 /// the result is quieted.
 #[inline]
@@ -119,5 +311,86 @@ mod tests {
         assert!(fmin(1.0, f32::NAN).is_nan());
         assert_eq!(clamp(5.0, -1.0, 2.0), 2.0);
         assert_eq!(clamp(-5.0, -1.0, 2.0), -1.0);
+        assert_eq!(clamp_upper_first(5.0, 3.0, 2.0), 3.0);
+    }
+
+    #[test]
+    fn half_conversions_round_to_nearest_even() {
+        for bits in 0..=0xffffu16 {
+            if bits & 0x7c00 == 0x7c00 && bits & 0x3ff != 0 {
+                continue;
+            }
+            let v = f16::to_f64(bits);
+            assert_eq!(f16::from_f64(v), bits, "{bits:#06x}");
+            assert_eq!(f16::from_f32(v as f32), bits, "{bits:#06x}");
+        }
+        // Halfway cases: 1 + 2^-11 ties down to 1, 1 + 3 * 2^-11 up to 1 + 2^-9.
+        assert_eq!(f16::from_f64(1.0 + 1.0 / 2048.0), 0x3c00);
+        assert_eq!(f16::from_f64(1.0 + 3.0 / 2048.0), 0x3c02);
+        assert_eq!(f16::from_f64(65519.0), 0x7bff);
+        assert_eq!(f16::from_f64(65520.0), 0x7c00);
+        let tiny = f16::to_f64(0x0001); // 2^-24
+        assert_eq!(f16::from_f64(tiny / 2.0), 0x0000);
+        assert_eq!(f16::from_f64(tiny * 0.75), 0x0001);
+        assert_eq!(f16::from_f64(tiny * 1.5), 0x0002);
+        assert_eq!(f16::from_f32(f32::from_bits(0x7f80_2001)), 0x7e01);
+        // fma: (1 + 2^-10)^2 - 1 = 2^-9 + 2^-20 fused; 2^-9 if the product rounded first.
+        let b = 0x3c01;
+        assert_eq!(
+            f16::fmla(0xbc00, b, b),
+            f16::from_f64(1.0 / 512.0 + 1.0 / 1048576.0)
+        );
+        assert_eq!(f16::fmla(0x7e00, 0x7c00, 0x0000), 0x7e00);
+        assert_eq!(f16::fmla(0x3c00, 0x7d00, 0xfe01), 0x7f00);
+        assert_eq!(f16::clamp_upper_first(0x4000, 0x4200, 0x3c00), 0x4200);
+    }
+
+    #[test]
+    fn bf16_and_half_widening_match_the_half_crate() {
+        for bits in 0..=0xffffu16 {
+            let wide = f16::to_f32_bits(bits);
+            let nan = bits & 0x7c00 == 0x7c00 && bits & 0x3ff != 0;
+            if !nan {
+                assert_eq!(f32::from_bits(wide), half::f16::from_bits(bits).to_f32());
+            } else {
+                assert_eq!(wide & 0x7fc0_0000, 0x7fc0_0000, "{bits:#06x} quieted");
+            }
+        }
+        let mut x = 0x1234_5677u32;
+        for _ in 0..200_000 {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            let f = f32::from_bits(x);
+            if !f.is_nan() {
+                assert_eq!(
+                    bf16_from_f32_bits(x),
+                    half::bf16::from_f32(f).to_bits(),
+                    "{x:#x}"
+                );
+            }
+        }
+        assert_eq!(bf16_from_f32_bits(0x3f80_8000), 0x3f80); // tie to even (down)
+        assert_eq!(bf16_from_f32_bits(0x3f81_8000), 0x3f82); // tie to even (up)
+        assert_eq!(bf16_from_f32_bits(0x7f7f_ffff), 0x7f80); // overflow
+        assert_eq!(bf16_from_f32_bits(0x7f80_0001), 0x7fc0); // sNaN quieted
+        assert_eq!(bf16_from_f32_bits(0xffc1_2345), 0xffc1);
+    }
+
+    #[test]
+    fn fmla_rounds_once_and_follows_arm_nan_rules() {
+        // (1 + 2^-12)^2 - 1 = 2^-11 + 2^-24 exactly when fused (2^-11 when the product rounds).
+        let b = f32::from_bits(0x3f80_0800);
+        assert_eq!(fmla(-1.0, b, b).to_bits(), 0x3a00_0400);
+        let snan = f32::from_bits(0x7f80_0001);
+        let qnan = f32::from_bits(0xffc0_0002);
+        assert_eq!(fmla(1.0, snan, qnan).to_bits(), 0x7fc0_0001);
+        assert_eq!(fmla(qnan, f32::INFINITY, 0.0).to_bits(), 0x7fc0_0000);
+        assert_eq!(fmla(qnan, 1.0, 2.0).to_bits(), qnan.to_bits());
+        assert_eq!(
+            fmla(f32::INFINITY, -1.0, f32::INFINITY).to_bits(),
+            0x7fc0_0000
+        );
+        assert_eq!(fmla(1.0, 2.0, qnan).to_bits(), qnan.to_bits());
     }
 }

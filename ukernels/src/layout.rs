@@ -239,6 +239,18 @@ pub enum RhsLayout {
         /// Block length.
         bl: usize,
     },
+    /// Plain floats with the bias in front (`x32p16x1b`, `f32p8x1biasf32`, `x16p32x1b`, ...),
+    /// `bytes` per value; see [`float_bias`].
+    FloatBias {
+        /// Bytes per value and per bias (4 for f32, 2 for f16).
+        bytes: usize,
+    },
+    /// bf16 values in groups of `kr` K values with the bias in front (`bf16p12x4biasf32`,
+    /// `bf16p12x4biasf16`); see [`bf16_bias`].
+    Bf16Bias {
+        /// Bytes per bias (4 for f32, 2 for f16).
+        bias_bytes: usize,
+    },
 }
 
 impl RhsLayout {
@@ -249,6 +261,8 @@ impl RhsLayout {
             RhsLayout::Qsi8cxp => qsi8cxp::stride(k, nr, kr, sr),
             RhsLayout::Qsi4c32p { bl } => qsi4c32p::stride(k, nr, bl),
             RhsLayout::Qsi4c32pf16 { bl } => qsi4c32pf16::stride(k, nr, bl),
+            RhsLayout::FloatBias { bytes } => float_bias::stride(k, nr, bytes),
+            RhsLayout::Bf16Bias { bias_bytes } => bf16_bias::stride(k, nr, kr, bias_bytes),
         }
     }
 
@@ -328,5 +342,35 @@ pub mod qsi8cxp {
             "packed RHS column size fits in size_t",
         )?;
         contract::mul(nr, col, "packed RHS stride fits in size_t")
+    }
+}
+
+/// Packed bf16 RHS with the bias in front, the format of the bf16 GEMM families
+/// (`matmul_clamp_{f32,f16}_bf16p_bf16p`): groups of `nr` columns, each holding `nr` biases then,
+/// per `kr` K values, `kr` bf16 values of each column in turn.
+pub mod bf16_bias {
+    use super::*;
+
+    /// Bytes of one group of `nr` packed columns: `nr` biases of `bias_bytes` bytes, then
+    /// `nr * roundup(k, kr)` bf16 values.
+    pub fn stride(k: usize, nr: usize, kr: usize, bias_bytes: usize) -> Result<usize, Violation> {
+        let cond = "packed RHS stride fits in size_t";
+        let kp = contract::roundup(k, kr, cond)?;
+        let per_column = contract::add(bias_bytes, contract::mul(kp, 2, cond)?, cond)?;
+        contract::mul(nr, per_column, cond)
+    }
+}
+
+/// Packed float RHS with the bias in front, the format of the float GEMM families
+/// (`matmul_clamp_f32_f32_f32p`, `matmul_clamp_f16_f16_f16p`): groups of `nr` columns, each holding
+/// `nr` biases then `k` rows of `nr` values (K-major, no K padding: `kr` is 1).
+pub mod float_bias {
+    use super::*;
+
+    /// Bytes of one group of `nr` packed columns: `nr * (k + 1)` values of `bytes` bytes.
+    pub fn stride(k: usize, nr: usize, bytes: usize) -> Result<usize, Violation> {
+        let rows = contract::add(k, 1, "packed RHS stride fits in size_t")?;
+        let row = contract::mul(nr, bytes, "packed RHS stride fits in size_t")?;
+        contract::mul(rows, row, "packed RHS stride fits in size_t")
     }
 }

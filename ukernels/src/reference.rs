@@ -427,3 +427,116 @@ pub fn matmul_f32_qai8dx_qsi4c32(
         }
     }
 }
+
+/// The float GEMM families with the bias packed in front of the RHS (`matmul_clamp_f32_f32_f32p`):
+/// packing from a K x N matrix and the result, each element computed on its own.
+pub mod float_gemm {
+    use crate::float;
+
+    /// Packs the K x N matrix `w` (element (kk, j) at `w[kk * n + j]`, raw bits of `bytes`-byte
+    /// values) and the optional `bias` into `out`, which must be the packed size of `n` columns
+    /// in groups of `nr`. Every packed slot is filled from its address: group `g`, row `r` (0 is
+    /// the bias, `1 + kk` holds K value `kk`), column `c`; columns past `n` are zero.
+    pub fn pack(
+        n: usize,
+        k: usize,
+        nr: usize,
+        bytes: usize,
+        w: &[u32],
+        bias: Option<&[u32]>,
+        out: &mut [u8],
+    ) {
+        let per_group = (k + 1) * nr;
+        assert_eq!(out.len(), n.div_ceil(nr) * per_group * bytes);
+        for (slot, dst) in out.chunks_exact_mut(bytes).enumerate() {
+            let (g, within) = (slot / per_group, slot % per_group);
+            let (r, c) = (within / nr, within % nr);
+            let j = g * nr + c;
+            let v = match (j < n, r) {
+                (false, _) => 0,
+                (true, 0) => bias.map_or(0, |b| b[j]),
+                (true, r) => w[(r - 1) * n + j],
+            };
+            dst.copy_from_slice(&v.to_le_bytes()[..bytes]);
+        }
+    }
+
+    /// `dst[i * n + j]` for `i < m`, `j < n`: starting from `bias[j]` (0 without bias), one fused
+    /// multiply-add `acc += w[kk][j] * lhs[i][kk]` per K value in order (Arm NaN rules), then
+    /// `FMIN` with `clamp.1` and `FMAX` with `clamp.0`. LHS row `i` starts at `lhs[i * lhs_stride]`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn matmul(
+        m: usize,
+        n: usize,
+        k: usize,
+        lhs: &[f32],
+        lhs_stride: usize,
+        w: &[f32],
+        bias: Option<&[f32]>,
+        clamp: (f32, f32),
+        dst: &mut [f32],
+    ) {
+        for i in 0..m {
+            for j in 0..n {
+                let mut acc = bias.map_or(0.0, |b| b[j]);
+                for kk in 0..k {
+                    acc = float::fmla(acc, w[kk * n + j], lhs[i * lhs_stride + kk]);
+                }
+                dst[i * n + j] = float::clamp_upper_first(acc, clamp.0, clamp.1);
+            }
+        }
+    }
+}
+
+/// The f16 GEMM family (`matmul_clamp_f16_f16_f16p`) on raw half bits: the same chain as
+/// [`float_gemm::matmul`] with every step rounded to f16, and the bounds rounded to f16.
+pub mod half_gemm {
+    use crate::float::f16;
+
+    /// `dst[i * n + j]` for `i < m`, `j < n` (see the module documentation); LHS row `i` starts
+    /// at `lhs[i * lhs_stride]`, weight (kk, j) is `w[kk * n + j]`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn matmul(
+        m: usize,
+        n: usize,
+        k: usize,
+        lhs: &[u16],
+        lhs_stride: usize,
+        w: &[u16],
+        bias: Option<&[u16]>,
+        clamp: (f32, f32),
+        dst: &mut [u16],
+    ) {
+        let (lo, hi) = (f16::from_f32(clamp.0), f16::from_f32(clamp.1));
+        for i in 0..m {
+            for j in 0..n {
+                let mut acc = bias.map_or(0, |b| b[j]);
+                for kk in 0..k {
+                    acc = f16::fmla(acc, w[kk * n + j], lhs[i * lhs_stride + kk]);
+                }
+                dst[i * n + j] = f16::clamp_upper_first(acc, lo, hi);
+            }
+        }
+    }
+}
+
+/// The bf16 LHS packers (`bf16p{mr}x4`): layout only, from values already converted to bf16.
+pub mod lhs_bf16 {
+    /// Packs `m` rows of `k` bf16 values (`rows[i * k + kk]`) in blocks of `mr` rows by 4 K
+    /// values: K padded with zeros to a multiple of 4, the missing rows of the last block taken
+    /// from the block's first row. `out` must hold `roundup(m, mr) * roundup(k, 4)` values.
+    pub fn pack(m: usize, k: usize, mr: usize, rows: &[u16], out: &mut [u16]) {
+        let kp = k.div_ceil(4) * 4;
+        assert_eq!(out.len(), m.div_ceil(mr) * mr * kp);
+        for (slot, o) in out.iter_mut().enumerate() {
+            // slot = ((block * kp / 4 + chunk) * mr + r) * 4 + i
+            let (i, rest) = (slot % 4, slot / 4);
+            let (r, rest) = (rest % mr, rest / mr);
+            let (chunk, block) = (rest % (kp / 4), rest / (kp / 4));
+            let row = block * mr + r;
+            let row = if row < m { row } else { block * mr };
+            let kk = chunk * 4 + i;
+            *o = if kk < k { rows[row * k + kk] } else { 0 };
+        }
+    }
+}

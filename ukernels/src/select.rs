@@ -3,16 +3,20 @@
 //! Consumers pack weights once and then run both decode-style GEMVs (m = 1) and prefill-style
 //! GEMMs on them, so selection works on *pairs* that read one packed RHS format (same `nr`, `kr`,
 //! `sr` and column scaling). Asking for the GEMV and then for the GEMM of a family always yields
-//! the two halves of the same pair.
+//! the two halves of the same pair. A GEMV kernel also serves as the GEMM of its own pair (it
+//! loops over rows), and a multi-row kernel with no GEMV reading its format (the float GEMMs,
+//! whose every tile is 6 rows) serves as its own GEMV.
 //!
 //! Pairs are ranked by, in order:
 //! 1. the GEMM's instruction tier: i8mm (`SMMLA`) over dotprod (`SDOT`) over the rest, since the
 //!    GEMM dominates prefill and i8mm doubles its MACs per instruction;
 //! 2. SVE kernels over NEON ones when the SVE vector is wider than 128 bits, NEON ones over SVE
 //!    ones at 128 bits (same width, and the NEON loops are the more mature schedules);
-//! 3. the GEMM's tile area (`m_step x n_step` at this vector length): more reuse per load;
-//! 4. the GEMV's column step: wider GEMVs stream weights with fewer loop overheads;
-//! 5. catalog order (entries sharing one loop rank equal; the first is taken).
+//! 3. a GEMV with one row per step over a multi-row kernel standing in for one (which would
+//!    compute rows nobody asked for);
+//! 4. the GEMM's tile area (`m_step x n_step` at this vector length): more reuse per load;
+//! 5. the GEMV's column step: wider GEMVs stream weights with fewer loop overheads;
+//! 6. catalog order (entries sharing one loop rank equal; the first is taken).
 
 use crate::arch::{Features, Isa};
 use crate::catalog::{Columns, Family, KERNELS, MatmulKernel};
@@ -29,7 +33,8 @@ pub enum Shape {
 /// A GEMV and a GEMM kernel of one family that read the same packed RHS.
 #[derive(Clone, Copy, Debug)]
 pub struct Pair {
-    /// Kernel for m = 1 (its `m_step` is 1).
+    /// Kernel for m = 1 (its `m_step` is 1, unless no such kernel reads the GEMM's format: then
+    /// the GEMM itself).
     pub gemv: &'static MatmulKernel,
     /// Kernel for m > 1 (the GEMV itself when no multi-row kernel can run).
     pub gemm: &'static MatmulKernel,
@@ -58,16 +63,18 @@ pub fn share_rhs_format(a: &MatmulKernel, b: &MatmulKernel) -> bool {
 
 /// Every pair of `family` (any ISA), in catalog order of the GEMM then the GEMV. A GEMV kernel
 /// also serves as the GEMM of its own pair (it loops over rows), so a family whose multi-row
-/// kernels need more than the CPU has still gets a pair.
+/// kernels need more than the CPU has still gets a pair; a multi-row kernel that no GEMV shares a
+/// format with is its own GEMV.
 pub fn pairs(family: Family) -> impl Iterator<Item = Pair> {
     let of_family = move |k: &&&MatmulKernel| k.family == family;
     KERNELS.iter().filter(of_family).flat_map(move |gemm| {
-        KERNELS
+        let gemvs = KERNELS
             .iter()
             .filter(of_family)
             .filter(|k| k.base_tile.m_step == 1)
-            .filter(move |gemv| share_rhs_format(gemv, gemm))
-            .map(move |gemv| Pair { gemv, gemm })
+            .filter(move |gemv| share_rhs_format(gemv, gemm));
+        let alone = gemvs.clone().next().is_none().then_some(gemm);
+        gemvs.chain(alone).map(move |gemv| Pair { gemv, gemm })
     })
 }
 
@@ -104,6 +111,7 @@ pub fn best_kernel(
 struct Rank {
     gemm_tier: u8,
     vector_preference: i8,
+    single_row_gemv: bool,
     gemm_area: usize,
     gemv_columns: usize,
 }
@@ -124,6 +132,7 @@ impl Rank {
         Rank {
             gemm_tier: tier(pair.gemm.isa),
             vector_preference,
+            single_row_gemv: pair.gemv.base_tile.m_step == 1,
             gemm_area: gemm.m_step * gemm.n_step,
             gemv_columns: tile(pair.gemv).n_step,
         }

@@ -62,6 +62,9 @@ macro_rules! blockwise_asm_kernel_entry {
     };
 }
 
+pub mod float_gemm;
+pub mod matmul_clamp_f16_f16_f16p;
+pub mod matmul_clamp_f32_f32_f32p;
 pub mod matmul_clamp_f32_qai8dxp_qsi4c32p;
 pub mod matmul_clamp_f32_qai8dxp_qsi4cxp;
 pub mod matmul_clamp_f32_qai8dxp_qsi8cxp;

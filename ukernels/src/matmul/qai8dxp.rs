@@ -85,7 +85,7 @@ pub unsafe fn run(kernel: &MatmulKernel, a: &Args) {
     let run_f32 = |a: &Args| match kernel.native {
         // SAFETY (every arm): forwarded contract.
         NativeFn::Qai8dxp(f) => unsafe { f(a) },
-        NativeFn::Portable => match rhs_layout(kernel, a.bl) {
+        NativeFn::Portable | NativeFn::FloatGemm(_) => match rhs_layout(kernel, a.bl) {
             RhsLayout::Qsi4cxp => unsafe { int4::portable::run(tile, a) },
             RhsLayout::Qsi8cxp => unsafe { int8::portable::run(tile, a) },
             RhsLayout::Qsi4c32p { .. } => unsafe { int4_blockwise::portable::run(tile, a) },
@@ -93,6 +93,8 @@ pub unsafe fn run(kernel: &MatmulKernel, a: &Args) {
             RhsLayout::Qsi4c32pf16 { .. } => unsafe {
                 super::matmul_clamp_f32_qsi8d32p_qsi4c32p::portable::run(tile, a)
             },
+            // Float kernels are dispatched by their own family module, never here.
+            RhsLayout::FloatBias { .. } | RhsLayout::Bf16Bias { .. } => {}
         },
     };
     match kernel.family.output().narrowing() {

@@ -90,6 +90,7 @@ pub unsafe fn run(kernel: &MatmulKernel, a: &Args) {
     match kernel.native {
         // SAFETY (both arms): forwarded contract.
         NativeFn::Qai8dxp(f) => unsafe { f(a) },
-        NativeFn::Portable => unsafe { portable::run(&kernel.tile(), a) },
+        // A float kernel is never catalogued in this family.
+        NativeFn::Portable | NativeFn::FloatGemm(_) => unsafe { portable::run(&kernel.tile(), a) },
     }
 }

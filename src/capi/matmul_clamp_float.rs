@@ -1,0 +1,112 @@
+//! C functions of the float GEMM kernels (`matmul_clamp_f32_f32_f32p`, `matmul_clamp_f16_f16_f16p`:
+//! unpacked LHS, RHS packed with its bias).
+
+use super::ensure;
+use core::ffi::c_void;
+use rkai_ukernels::catalog::MatmulKernel;
+use rkai_ukernels::contract;
+use rkai_ukernels::layout;
+use rkai_ukernels::matmul::float_gemm as family;
+
+pub fn get_m_step(k: &MatmulKernel, _: &str) -> usize {
+    k.tile().m_step
+}
+
+pub fn get_n_step(k: &MatmulKernel, _: &str) -> usize {
+    k.tile().n_step
+}
+
+pub fn get_nr(k: &MatmulKernel, _: &str) -> usize {
+    k.tile().nr
+}
+
+pub fn get_kr(k: &MatmulKernel, _: &str) -> usize {
+    k.tile().kr
+}
+
+pub fn get_sr(k: &MatmulKernel, _: &str) -> usize {
+    k.tile().sr
+}
+
+pub fn get_lhs_offset(kernel: &MatmulKernel, symbol: &str, m_idx: usize, stride: usize) -> usize {
+    let t = kernel.tile();
+    ensure(
+        symbol,
+        contract::require(m_idx % t.m_step == 0, "(m_idx % m_step) == 0"),
+    );
+    ensure(
+        symbol,
+        contract::mul(m_idx, stride, "m_idx * stride fits in size_t"),
+    )
+}
+
+pub fn get_rhs_packed_offset(kernel: &MatmulKernel, symbol: &str, n_idx: usize, k: usize) -> usize {
+    let t = kernel.tile();
+    ensure(
+        symbol,
+        family::rhs_layout(kernel.family).offset(n_idx, k, t.nr, 1, 1),
+    )
+}
+
+pub fn get_dst_offset(
+    kernel: &MatmulKernel,
+    symbol: &str,
+    m_idx: usize,
+    n_idx: usize,
+    stride: usize,
+) -> usize {
+    let t = kernel.tile();
+    ensure(
+        symbol,
+        contract::require(m_idx % t.m_step == 0, "(m_idx % m_step) == 0"),
+    );
+    ensure(
+        symbol,
+        contract::require(n_idx % t.n_step == 0, "(n_idx % n_step) == 0"),
+    );
+    let elem = family::element_size(kernel.family);
+    ensure(symbol, layout::dst::offset(m_idx, n_idx, stride, elem))
+}
+
+pub fn get_dst_size(kernel: &MatmulKernel, symbol: &str, m: usize, n: usize) -> usize {
+    let elem = family::element_size(kernel.family);
+    ensure(symbol, layout::dst::size(m, n, elem))
+}
+
+/// # Safety
+/// KleidiAI's contract for `kai_run_matmul_*`: `lhs` holds m rows of k elements, `lhs_stride`
+/// bytes apart; `rhs_packed` the portion's packed column groups; `dst` m rows of n elements.
+#[allow(clippy::too_many_arguments)]
+pub unsafe fn run_matmul(
+    kernel: &MatmulKernel,
+    symbol: &str,
+    m: usize,
+    n: usize,
+    k: usize,
+    lhs: *const c_void,
+    lhs_stride: usize,
+    rhs_packed: *const c_void,
+    dst: *mut c_void,
+    dst_stride_row: usize,
+    dst_stride_col: usize,
+    clamp_min: f32,
+    clamp_max: f32,
+) {
+    let args = family::Args {
+        m,
+        n,
+        k,
+        lhs: lhs.cast(),
+        lhs_stride,
+        rhs_packed: rhs_packed.cast(),
+        dst: dst.cast(),
+        dst_stride_row,
+        dst_stride_col,
+        clamp_min,
+        clamp_max,
+        elem: family::element_size(kernel.family),
+    };
+    ensure(symbol, family::check(kernel, &args));
+    // SAFETY: arguments checked; buffer extents are the caller's contract.
+    unsafe { family::run(kernel, &args) }
+}

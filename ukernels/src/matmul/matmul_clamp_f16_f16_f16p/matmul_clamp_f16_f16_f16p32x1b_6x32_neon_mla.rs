@@ -1,0 +1,262 @@
+//! `kai_matmul_clamp_f16_f16_f16p32x1b_6x32_neon_mla`: f16 GEMM (FEAT_FP16, f16 accumulators),
+//! 6 rows x 32 columns per tile, `FMLA` by element, the whole m x n computation in one `asm!`
+//! block. Scheduled for out-of-order cores: 128-bit loads, B loaded in pairs right before use.
+//!
+//! Register plan:
+//!
+//! * `v8`..`v31` — accumulators: row `r` of the tile in `v(8 + 4r)`..`v(11 + 4r)` (columns
+//!   0-7, 8-15, 16-23, 24-31), initialised from the packed bias.
+//! * `v0`..`v5` — four K values of LHS rows 0..5 (one 64-bit `ldr d` each per iteration).
+//! * `v6`, `v7` — two 8-column vectors of the packed RHS row of the current K value.
+//!
+//! One K-loop iteration covers 4 K values: 6 LHS loads, 8 `ldp q` of packed RHS (256 bytes) and
+//! 96 `FMLA`s (768 MACs). Rows past the block's last row read row 0 again (their results are not
+//! stored); columns past `n` are the packer's zero padding (not stored either).
+
+use core::arch::asm;
+
+/// The 24 `FMLA`s of one K value (half `$l` of `v0`..`v5`), loading its packed row from `x16`
+/// at byte offsets `$o` and `$o2` (64 bytes).
+macro_rules! k_step {
+    ($o:literal, $o2:literal, $l:literal) => {
+        concat!(
+            concat!("ldp q6, q7, [x16, #", $o, "]\n"),
+            concat!("fmla v8.8h, v6.8h, v0.h[", $l, "]\n"),
+            concat!("fmla v12.8h, v6.8h, v1.h[", $l, "]\n"),
+            concat!("fmla v16.8h, v6.8h, v2.h[", $l, "]\n"),
+            concat!("fmla v20.8h, v6.8h, v3.h[", $l, "]\n"),
+            concat!("fmla v24.8h, v6.8h, v4.h[", $l, "]\n"),
+            concat!("fmla v28.8h, v6.8h, v5.h[", $l, "]\n"),
+            concat!("fmla v9.8h, v7.8h, v0.h[", $l, "]\n"),
+            concat!("fmla v13.8h, v7.8h, v1.h[", $l, "]\n"),
+            concat!("fmla v17.8h, v7.8h, v2.h[", $l, "]\n"),
+            concat!("fmla v21.8h, v7.8h, v3.h[", $l, "]\n"),
+            concat!("fmla v25.8h, v7.8h, v4.h[", $l, "]\n"),
+            concat!("fmla v29.8h, v7.8h, v5.h[", $l, "]\n"),
+            concat!("ldp q6, q7, [x16, #", $o2, "]\n"),
+            concat!("fmla v10.8h, v6.8h, v0.h[", $l, "]\n"),
+            concat!("fmla v14.8h, v6.8h, v1.h[", $l, "]\n"),
+            concat!("fmla v18.8h, v6.8h, v2.h[", $l, "]\n"),
+            concat!("fmla v22.8h, v6.8h, v3.h[", $l, "]\n"),
+            concat!("fmla v26.8h, v6.8h, v4.h[", $l, "]\n"),
+            concat!("fmla v30.8h, v6.8h, v5.h[", $l, "]\n"),
+            concat!("fmla v11.8h, v7.8h, v0.h[", $l, "]\n"),
+            concat!("fmla v15.8h, v7.8h, v1.h[", $l, "]\n"),
+            concat!("fmla v19.8h, v7.8h, v2.h[", $l, "]\n"),
+            concat!("fmla v23.8h, v7.8h, v3.h[", $l, "]\n"),
+            concat!("fmla v27.8h, v7.8h, v4.h[", $l, "]\n"),
+            concat!("fmla v31.8h, v7.8h, v5.h[", $l, "]\n"),
+        )
+    };
+}
+
+/// Computes, for `i < m` and `j < n`, starting from `acc = bias[j]`,
+///
+/// ```text
+/// acc = f16(rhs[kk][j] * lhs[i][kk] + acc) for kk in 0..k;  dst[i][j] = max(min(acc, clamp_max), clamp_min)
+/// ```
+///
+/// with every step rounded to f16 and the bounds given as f16 bits.
+///
+/// # Safety
+///
+/// * The CPU implements FEAT_FP16; `m >= 1`, `n >= 1`; `lhs_stride` and `dst_stride` are even.
+/// * LHS row `i < m` is readable for `k` halves at `lhs + i * lhs_stride` (unaligned is fine).
+/// * `rhs_packed` is readable for `ceil(n / 32)` groups of `64 * (k + 1)` bytes (32 biases, then
+///   32 values per K value).
+/// * For every `i < m`, `j < n`, the 2 bytes at `dst + i * dst_stride + 2 * j` are writable and
+///   overlap neither input. Nothing else is written.
+#[target_feature(enable = "fp16")]
+#[allow(clippy::too_many_arguments)]
+pub unsafe fn matmul_f16_f16p32x1b_6x32(
+    m: usize,
+    n: usize,
+    k: usize,
+    lhs: *const u8,
+    lhs_stride: usize,
+    rhs_packed: *const u8,
+    dst: *mut u8,
+    dst_stride: usize,
+    clamp_min: u16,
+    clamp_max: u16,
+) {
+    // Register map
+    //   x0  rows left                 x10-x15 LHS rows 0..5 of the block
+    //   x1  n                         x16 packed RHS (advances through the groups)
+    //   x2  k                         x17 columns left
+    //   x3  LHS block (row 0)         x20 byte offset of the K value in the LHS rows
+    //   x4  lhs_stride                x21 loop counter
+    //   x5  rhs_packed                x22 dst of this column tile (row 0)
+    //   x6  dst block (row 0)         x23 dst row pointer (stores)
+    //   x7  dst_stride                x24 rows in this block (1..=6)
+    //   w8  clamp_min (f16 bits)      x25 columns in this tile (1..=32)
+    //   w9  clamp_max (f16 bits)      x26 partial-store pointer
+    //   x27 6 * lhs_stride            x28 6 * dst_stride
+    //
+    // SAFETY: the caller guarantees the buffer extents above. LHS rows are read only within
+    // their k halves (4-value loads while 4 or more remain, then single values); rows past the
+    // block's last row are replaced by its row 0. The packed RHS is read exactly once per row
+    // block, group by group. Stores cover columns < n of rows < m only. Every touched register
+    // is declared; x18, x19, x29, x30 and sp are not used and no stack memory is accessed.
+    unsafe {
+        asm!(
+            "add x27, x4, x4, lsl #1",
+            "lsl x27, x27, #1",
+            "add x28, x7, x7, lsl #1",
+            "lsl x28, x28, #1",
+            // ---- Row blocks of 6.
+            "10:",
+            "mov x24, #6",
+            "cmp x0, #6",
+            "csel x24, x0, x24, lt",
+            "mov x10, x3",
+            "add x11, x10, x4",
+            "cmp x24, #1",
+            "csel x11, x11, x3, gt",
+            "add x12, x11, x4",
+            "cmp x24, #2",
+            "csel x12, x12, x3, gt",
+            "add x13, x12, x4",
+            "cmp x24, #3",
+            "csel x13, x13, x3, gt",
+            "add x14, x13, x4",
+            "cmp x24, #4",
+            "csel x14, x14, x3, gt",
+            "add x15, x14, x4",
+            "cmp x24, #5",
+            "csel x15, x15, x3, gt",
+            "mov x16, x5",
+            "mov x17, x1",
+            "mov x22, x6",
+            // ---- Column tiles of 32: accumulators start from the packed bias.
+            "20:",
+            "mov x25, #32",
+            "cmp x17, #32",
+            "csel x25, x17, x25, lt",
+            "ldp q8, q9, [x16]",
+            "ldp q10, q11, [x16, #32]",
+            "add x16, x16, #64",
+            "mov v12.16b, v8.16b",
+            "mov v13.16b, v9.16b",
+            "mov v14.16b, v10.16b",
+            "mov v15.16b, v11.16b",
+            "mov v16.16b, v8.16b",
+            "mov v17.16b, v9.16b",
+            "mov v18.16b, v10.16b",
+            "mov v19.16b, v11.16b",
+            "mov v20.16b, v8.16b",
+            "mov v21.16b, v9.16b",
+            "mov v22.16b, v10.16b",
+            "mov v23.16b, v11.16b",
+            "mov v24.16b, v8.16b",
+            "mov v25.16b, v9.16b",
+            "mov v26.16b, v10.16b",
+            "mov v27.16b, v11.16b",
+            "mov v28.16b, v8.16b",
+            "mov v29.16b, v9.16b",
+            "mov v30.16b, v10.16b",
+            "mov v31.16b, v11.16b",
+            "mov x20, #0",
+            "lsr x21, x2, #2",
+            "cbz x21, 40f",
+            // ---- K loop: 4 K values per iteration.
+            "30:",
+            "// LLVM-MCA-BEGIN matmul_clamp_f16_f16_f16p32x1b_6x32_neon_mla",
+            "ldr d0, [x10, x20]",
+            "ldr d1, [x11, x20]",
+            "ldr d2, [x12, x20]",
+            "ldr d3, [x13, x20]",
+            "ldr d4, [x14, x20]",
+            "ldr d5, [x15, x20]",
+            "add x20, x20, #8",
+            k_step!("0", "32", "0"),
+            k_step!("64", "96", "1"),
+            k_step!("128", "160", "2"),
+            k_step!("192", "224", "3"),
+            "add x16, x16, #256",
+            "subs x21, x21, #1",
+            "b.ne 30b",
+            "// LLVM-MCA-END",
+            // ---- K tail: one K value per iteration.
+            "40:",
+            "ands x21, x2, #3",
+            "b.eq 50f",
+            "45:",
+            "ldr h0, [x10, x20]",
+            "ldr h1, [x11, x20]",
+            "ldr h2, [x12, x20]",
+            "ldr h3, [x13, x20]",
+            "ldr h4, [x14, x20]",
+            "ldr h5, [x15, x20]",
+            "add x20, x20, #2",
+            k_step!("0", "32", "0"),
+            "add x16, x16, #64",
+            "subs x21, x21, #1",
+            "b.ne 45b",
+            // ---- Clamp and store the block's rows.
+            "50:",
+            "dup v0.8h, w9",
+            "dup v1.8h, w8",
+            clamp_halves!(
+                "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21",
+                "22", "23", "24", "25", "26", "27", "28", "29", "30", "31"
+            ),
+            "mov x23, x22",
+            store_row32h!("8", "9", "10", "11"),
+            "cmp x24, #1",
+            "b.le 60f",
+            "add x23, x23, x7",
+            store_row32h!("12", "13", "14", "15"),
+            "cmp x24, #2",
+            "b.le 60f",
+            "add x23, x23, x7",
+            store_row32h!("16", "17", "18", "19"),
+            "cmp x24, #3",
+            "b.le 60f",
+            "add x23, x23, x7",
+            store_row32h!("20", "21", "22", "23"),
+            "cmp x24, #4",
+            "b.le 60f",
+            "add x23, x23, x7",
+            store_row32h!("24", "25", "26", "27"),
+            "cmp x24, #5",
+            "b.le 60f",
+            "add x23, x23, x7",
+            store_row32h!("28", "29", "30", "31"),
+            "60:",
+            "add x22, x22, #64",
+            "subs x17, x17, #32",
+            "b.gt 20b",
+            // Next row block.
+            "add x3, x3, x27",
+            "add x6, x6, x28",
+            "subs x0, x0, #6",
+            "b.gt 10b",
+            inout("x0") m => _,
+            in("x1") n,
+            in("x2") k,
+            inout("x3") lhs => _,
+            in("x4") lhs_stride,
+            in("x5") rhs_packed,
+            inout("x6") dst => _,
+            in("x7") dst_stride,
+            in("x8") clamp_min as usize,
+            in("x9") clamp_max as usize,
+            out("x10") _, out("x11") _, out("x12") _, out("x13") _,
+            out("x14") _, out("x15") _, out("x16") _, out("x17") _,
+            out("x20") _, out("x21") _, out("x22") _, out("x23") _,
+            out("x24") _, out("x25") _, out("x26") _, out("x27") _, out("x28") _,
+            out("v0") _, out("v1") _, out("v2") _, out("v3") _,
+            out("v4") _, out("v5") _, out("v6") _, out("v7") _,
+            out("v8") _, out("v9") _, out("v10") _, out("v11") _,
+            out("v12") _, out("v13") _, out("v14") _, out("v15") _,
+            out("v16") _, out("v17") _, out("v18") _, out("v19") _,
+            out("v20") _, out("v21") _, out("v22") _, out("v23") _,
+            out("v24") _, out("v25") _, out("v26") _, out("v27") _,
+            out("v28") _, out("v29") _, out("v30") _, out("v31") _,
+            options(nostack),
+        );
+    }
+}
+
+half_kernel_entry!(matmul_f16_f16p32x1b_6x32);

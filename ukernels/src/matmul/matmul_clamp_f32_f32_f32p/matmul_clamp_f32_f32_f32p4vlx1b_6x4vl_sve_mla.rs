@@ -1,0 +1,306 @@
+//! `kai_matmul_clamp_f32_f32_f32p4vlx1b_6x4vl_sve_mla`: f32 GEMM on 6-row blocks x 4 SVE vectors
+//! of columns (`nr` = 4 x VL32, read at run time), `FMLA` by element, the whole m x n computation
+//! in one `asm!` block. Vector-length agnostic: the same code runs at 128 to 2048 bits.
+//!
+//! Register plan:
+//!
+//! * `z8`..`z31` — accumulators: row `r` of the tile in `z(8 + 4r)`..`z(11 + 4r)`, initialised
+//!   from the packed bias.
+//! * `z0`..`z5` — four K values of LHS rows 0..5, loaded with `LD1RQW` so that every 128-bit
+//!   segment holds them and the indexed `FMLA` broadcasts one per segment.
+//! * `z6`, `z7` — two vectors of the packed RHS row of the current K value.
+//! * `p0` all lanes; `p1`..`p4` the columns of the tile's four vectors that exist (stores);
+//!   `p5` the K tail's values.
+//!
+//! One K-loop iteration covers 4 K values: 6 LHS loads, 16 vector loads of packed RHS and 96
+//! `FMLA`s (96 x VL32 MACs). Rows past the block's last row read row 0 again (their results are
+//! not stored); columns past `n` are the packer's zero padding, and the stores are predicated.
+
+use core::arch::asm;
+
+/// The 24 `FMLA`s of one K value (element `$l` of each segment of `z0`..`z5`): loads the packed
+/// row's four vectors from `x16` and advances it.
+macro_rules! k_step {
+    ($l:literal) => {
+        concat!(
+            "ld1w {{z6.s}}, p0/z, [x16]\n",
+            "ld1w {{z7.s}}, p0/z, [x16, #1, mul vl]\n",
+            concat!("fmla z8.s, z6.s, z0.s[", $l, "]\n"),
+            concat!("fmla z12.s, z6.s, z1.s[", $l, "]\n"),
+            concat!("fmla z16.s, z6.s, z2.s[", $l, "]\n"),
+            concat!("fmla z20.s, z6.s, z3.s[", $l, "]\n"),
+            concat!("fmla z24.s, z6.s, z4.s[", $l, "]\n"),
+            concat!("fmla z28.s, z6.s, z5.s[", $l, "]\n"),
+            concat!("fmla z9.s, z7.s, z0.s[", $l, "]\n"),
+            concat!("fmla z13.s, z7.s, z1.s[", $l, "]\n"),
+            concat!("fmla z17.s, z7.s, z2.s[", $l, "]\n"),
+            concat!("fmla z21.s, z7.s, z3.s[", $l, "]\n"),
+            concat!("fmla z25.s, z7.s, z4.s[", $l, "]\n"),
+            concat!("fmla z29.s, z7.s, z5.s[", $l, "]\n"),
+            "ld1w {{z6.s}}, p0/z, [x16, #2, mul vl]\n",
+            "ld1w {{z7.s}}, p0/z, [x16, #3, mul vl]\n",
+            concat!("fmla z10.s, z6.s, z0.s[", $l, "]\n"),
+            concat!("fmla z14.s, z6.s, z1.s[", $l, "]\n"),
+            concat!("fmla z18.s, z6.s, z2.s[", $l, "]\n"),
+            concat!("fmla z22.s, z6.s, z3.s[", $l, "]\n"),
+            concat!("fmla z26.s, z6.s, z4.s[", $l, "]\n"),
+            concat!("fmla z30.s, z6.s, z5.s[", $l, "]\n"),
+            concat!("fmla z11.s, z7.s, z0.s[", $l, "]\n"),
+            concat!("fmla z15.s, z7.s, z1.s[", $l, "]\n"),
+            concat!("fmla z19.s, z7.s, z2.s[", $l, "]\n"),
+            concat!("fmla z23.s, z7.s, z3.s[", $l, "]\n"),
+            concat!("fmla z27.s, z7.s, z4.s[", $l, "]\n"),
+            concat!("fmla z31.s, z7.s, z5.s[", $l, "]\n"),
+            "addvl x16, x16, #4\n",
+        )
+    };
+}
+
+/// Stores tile row `z$a`..`z$d` at `x23` under the column predicates `p1`..`p4`.
+macro_rules! store_row {
+    ($a:literal, $b:literal, $c:literal, $d:literal) => {
+        concat!(
+            concat!("st1w {{z", $a, ".s}}, p1, [x23]\n"),
+            concat!("st1w {{z", $b, ".s}}, p2, [x23, #1, mul vl]\n"),
+            concat!("st1w {{z", $c, ".s}}, p3, [x23, #2, mul vl]\n"),
+            concat!("st1w {{z", $d, ".s}}, p4, [x23, #3, mul vl]\n"),
+        )
+    };
+}
+
+/// `FMIN` with the upper bound (`z0`), then `FMAX` with the lower (`z1`), of `z$r...`.
+macro_rules! clamp_z {
+    ($($r:literal),*) => {
+        concat!(
+            $(concat!("fmin z", $r, ".s, p0/m, z", $r, ".s, z0.s\n"),)*
+            $(concat!("fmax z", $r, ".s, p0/m, z", $r, ".s, z1.s\n"),)*
+        )
+    };
+}
+
+/// Computes, for `i < m` and `j < n`, starting from `acc = bias[j]`,
+///
+/// ```text
+/// acc = fma(rhs[kk][j], lhs[i][kk], acc) for kk in 0..k;  dst[i][j] = max(min(acc, clamp_max), clamp_min)
+/// ```
+///
+/// with packed groups of `nr = 4 * VL32` columns.
+///
+/// # Safety
+///
+/// * The CPU implements SVE; `m >= 1`, `n >= 1`; `lhs_stride` and `dst_stride` are multiples of 4.
+/// * LHS row `i < m` is readable for `k` floats at `lhs + i * lhs_stride` (unaligned is fine).
+/// * `rhs_packed` is readable for `ceil(n / nr)` groups of `4 * nr * (k + 1)` bytes (`nr` biases,
+///   then `nr` values per K value).
+/// * For every `i < m`, `j < n`, the 4 bytes at `dst + i * dst_stride + 4 * j` are writable and
+///   overlap neither input. Nothing else is written.
+#[target_feature(enable = "sve")]
+#[allow(clippy::too_many_arguments)]
+pub unsafe fn matmul_f32_f32p4vlx1b_6x4vl(
+    m: usize,
+    n: usize,
+    k: usize,
+    lhs: *const u8,
+    lhs_stride: usize,
+    rhs_packed: *const u8,
+    dst: *mut u8,
+    dst_stride: usize,
+    clamp_min: f32,
+    clamp_max: f32,
+) {
+    // Register map
+    //   x0  rows left                 x10-x15 LHS rows 0..5 of the block
+    //   x1  n                         x16 packed RHS (advances through the groups)
+    //   x2  k                         x17 columns left
+    //   x3  LHS block (row 0)         x20 index of the K value in the LHS rows (floats)
+    //   x4  lhs_stride                x21 loop counter / K tail length
+    //   x5  rhs_packed                x22 dst of this column tile (row 0)
+    //   x6  dst block (row 0)         x23 dst row pointer (stores)
+    //   x7  dst_stride                x24 rows in this block (1..=6)
+    //   w8  clamp_min bits            x25 columns in this tile (1..=nr)
+    //   w9  clamp_max bits            x26 column index for the predicates, nr
+    //   x27 6 * lhs_stride            x28 6 * dst_stride
+    //
+    // SAFETY: the caller guarantees SVE and the buffer extents above. LHS rows are read only
+    // within their k floats: whole 4-value blocks while 4 or more remain, then the tail under a
+    // predicate (inactive elements are not accessed); rows past the block's last row are replaced
+    // by its row 0. The packed RHS is read exactly once per row block, group by group. Stores are
+    // predicated to columns < n and cover rows < m only. Every touched general and vector
+    // register is declared; the predicates p0-p5 are declared clobbered; x18, x19, x29, x30 and
+    // sp are not used and no stack memory is accessed.
+    unsafe {
+        asm!(
+            "ptrue p0.s",
+            "add x27, x4, x4, lsl #1",
+            "lsl x27, x27, #1",
+            "add x28, x7, x7, lsl #1",
+            "lsl x28, x28, #1",
+            // ---- Row blocks of 6.
+            "10:",
+            "mov x24, #6",
+            "cmp x0, #6",
+            "csel x24, x0, x24, lt",
+            "mov x10, x3",
+            "add x11, x10, x4",
+            "cmp x24, #1",
+            "csel x11, x11, x3, gt",
+            "add x12, x11, x4",
+            "cmp x24, #2",
+            "csel x12, x12, x3, gt",
+            "add x13, x12, x4",
+            "cmp x24, #3",
+            "csel x13, x13, x3, gt",
+            "add x14, x13, x4",
+            "cmp x24, #4",
+            "csel x14, x14, x3, gt",
+            "add x15, x14, x4",
+            "cmp x24, #5",
+            "csel x15, x15, x3, gt",
+            "mov x16, x5",
+            "mov x17, x1",
+            "mov x22, x6",
+            // ---- Column tiles of 4 vectors: predicates, then accumulators from the bias.
+            "20:",
+            "cntw x26, all, mul #4",
+            "cmp x17, x26",
+            "csel x25, x17, x26, lt",
+            "mov x26, #0",
+            "whilelt p1.s, x26, x25",
+            "incw x26",
+            "whilelt p2.s, x26, x25",
+            "incw x26",
+            "whilelt p3.s, x26, x25",
+            "incw x26",
+            "whilelt p4.s, x26, x25",
+            "ld1w {{z8.s}}, p0/z, [x16]",
+            "ld1w {{z9.s}}, p0/z, [x16, #1, mul vl]",
+            "ld1w {{z10.s}}, p0/z, [x16, #2, mul vl]",
+            "ld1w {{z11.s}}, p0/z, [x16, #3, mul vl]",
+            "addvl x16, x16, #4",
+            "mov z12.d, z8.d",
+            "mov z13.d, z9.d",
+            "mov z14.d, z10.d",
+            "mov z15.d, z11.d",
+            "mov z16.d, z8.d",
+            "mov z17.d, z9.d",
+            "mov z18.d, z10.d",
+            "mov z19.d, z11.d",
+            "mov z20.d, z8.d",
+            "mov z21.d, z9.d",
+            "mov z22.d, z10.d",
+            "mov z23.d, z11.d",
+            "mov z24.d, z8.d",
+            "mov z25.d, z9.d",
+            "mov z26.d, z10.d",
+            "mov z27.d, z11.d",
+            "mov z28.d, z8.d",
+            "mov z29.d, z9.d",
+            "mov z30.d, z10.d",
+            "mov z31.d, z11.d",
+            "mov x20, #0",
+            "lsr x21, x2, #2",
+            "cbz x21, 40f",
+            // ---- K loop: 4 K values per iteration.
+            "30:",
+            "// LLVM-MCA-BEGIN matmul_clamp_f32_f32_f32p4vlx1b_6x4vl_sve_mla",
+            "ld1rqw {{z0.s}}, p0/z, [x10, x20, lsl #2]",
+            "ld1rqw {{z1.s}}, p0/z, [x11, x20, lsl #2]",
+            "ld1rqw {{z2.s}}, p0/z, [x12, x20, lsl #2]",
+            "ld1rqw {{z3.s}}, p0/z, [x13, x20, lsl #2]",
+            "ld1rqw {{z4.s}}, p0/z, [x14, x20, lsl #2]",
+            "ld1rqw {{z5.s}}, p0/z, [x15, x20, lsl #2]",
+            "add x20, x20, #4",
+            k_step!("0"),
+            k_step!("1"),
+            k_step!("2"),
+            k_step!("3"),
+            "subs x21, x21, #1",
+            "b.ne 30b",
+            "// LLVM-MCA-END",
+            // ---- K tail (1 to 3 values): one predicated block load, then value by value.
+            "40:",
+            "ands x21, x2, #3",
+            "b.eq 50f",
+            "whilelt p5.s, xzr, x21",
+            "ld1rqw {{z0.s}}, p5/z, [x10, x20, lsl #2]",
+            "ld1rqw {{z1.s}}, p5/z, [x11, x20, lsl #2]",
+            "ld1rqw {{z2.s}}, p5/z, [x12, x20, lsl #2]",
+            "ld1rqw {{z3.s}}, p5/z, [x13, x20, lsl #2]",
+            "ld1rqw {{z4.s}}, p5/z, [x14, x20, lsl #2]",
+            "ld1rqw {{z5.s}}, p5/z, [x15, x20, lsl #2]",
+            k_step!("0"),
+            "cmp x21, #1",
+            "b.eq 50f",
+            k_step!("1"),
+            "cmp x21, #2",
+            "b.eq 50f",
+            k_step!("2"),
+            // ---- Clamp and store the block's rows.
+            "50:",
+            "mov z0.s, w9",
+            "mov z1.s, w8",
+            clamp_z!(
+                "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21",
+                "22", "23", "24", "25", "26", "27", "28", "29", "30", "31"
+            ),
+            "mov x23, x22",
+            store_row!("8", "9", "10", "11"),
+            "cmp x24, #1",
+            "b.le 60f",
+            "add x23, x23, x7",
+            store_row!("12", "13", "14", "15"),
+            "cmp x24, #2",
+            "b.le 60f",
+            "add x23, x23, x7",
+            store_row!("16", "17", "18", "19"),
+            "cmp x24, #3",
+            "b.le 60f",
+            "add x23, x23, x7",
+            store_row!("20", "21", "22", "23"),
+            "cmp x24, #4",
+            "b.le 60f",
+            "add x23, x23, x7",
+            store_row!("24", "25", "26", "27"),
+            "cmp x24, #5",
+            "b.le 60f",
+            "add x23, x23, x7",
+            store_row!("28", "29", "30", "31"),
+            "60:",
+            "addvl x22, x22, #4",
+            "cntw x26, all, mul #4",
+            "subs x17, x17, x26",
+            "b.gt 20b",
+            // Next row block.
+            "add x3, x3, x27",
+            "add x6, x6, x28",
+            "subs x0, x0, #6",
+            "b.gt 10b",
+            inout("x0") m => _,
+            in("x1") n,
+            in("x2") k,
+            inout("x3") lhs => _,
+            in("x4") lhs_stride,
+            in("x5") rhs_packed,
+            inout("x6") dst => _,
+            in("x7") dst_stride,
+            in("x8") clamp_min.to_bits() as usize,
+            in("x9") clamp_max.to_bits() as usize,
+            out("x10") _, out("x11") _, out("x12") _, out("x13") _,
+            out("x14") _, out("x15") _, out("x16") _, out("x17") _,
+            out("x20") _, out("x21") _, out("x22") _, out("x23") _,
+            out("x24") _, out("x25") _, out("x26") _, out("x27") _, out("x28") _,
+            out("v0") _, out("v1") _, out("v2") _, out("v3") _,
+            out("v4") _, out("v5") _, out("v6") _, out("v7") _,
+            out("v8") _, out("v9") _, out("v10") _, out("v11") _,
+            out("v12") _, out("v13") _, out("v14") _, out("v15") _,
+            out("v16") _, out("v17") _, out("v18") _, out("v19") _,
+            out("v20") _, out("v21") _, out("v22") _, out("v23") _,
+            out("v24") _, out("v25") _, out("v26") _, out("v27") _,
+            out("v28") _, out("v29") _, out("v30") _, out("v31") _,
+            out("p0") _, out("p1") _, out("p2") _, out("p3") _, out("p4") _, out("p5") _,
+            options(nostack),
+        );
+    }
+}
+
+float_kernel_entry!(matmul_f32_f32p4vlx1b_6x4vl);

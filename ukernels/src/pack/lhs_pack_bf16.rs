@@ -1,0 +1,354 @@
+//! The bf16 LHS packers of the bf16 GEMM families (`matmul_clamp_{f32,f16}_bf16p_bf16p`):
+//! `lhs_quant_pack_bf16p8x4_f32_neon`, `lhs_quant_pack_bf16p1x4_f32_neon` and
+//! `lhs_pack_bf16p8x4_f16_neon`.
+//!
+//! Format (`bf16p{mr}x4`): blocks of `mr` rows; within a block, for each group of 4 K values,
+//! the 4 bf16 values of row 0, then of row 1, ... of row `mr - 1`. K is padded with zeros to a
+//! multiple of 4; the rows past `m` of the last block repeat the block's first row (KleidiAI's
+//! asm points them at it). Values are converted as `BFCVT` does (round to nearest even, NaNs
+//! quieted); f16 sources are widened to f32 first (exact).
+
+use crate::contract::{self, Checked};
+use crate::float;
+
+/// K values per packed group.
+pub const KR: usize = 4;
+
+/// One of the bf16 LHS packers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Variant {
+    /// `kai_lhs_quant_pack_bf16p8x4_f32_neon`.
+    Bf16p8x4F32,
+    /// `kai_lhs_quant_pack_bf16p1x4_f32_neon` (one row per call).
+    Bf16p1x4F32,
+    /// `kai_lhs_pack_bf16p8x4_f16_neon`.
+    Bf16p8x4F16,
+}
+
+impl Variant {
+    /// Rows per packed block.
+    pub const fn mr(self) -> usize {
+        match self {
+            Variant::Bf16p1x4F32 => 1,
+            _ => 8,
+        }
+    }
+
+    /// Bytes per source element.
+    pub const fn source_bytes(self) -> usize {
+        match self {
+            Variant::Bf16p8x4F16 => 2,
+            _ => 4,
+        }
+    }
+
+    /// KleidiAI's assertions on the (mr, kr, sr) triple every getter receives.
+    pub const fn check_params(self, mr: usize, kr: usize, sr: usize) -> Checked {
+        if mr != self.mr() {
+            return Err(contract::Violation {
+                condition: "mr == kai_mr",
+            });
+        }
+        if kr != KR {
+            return Err(contract::Violation {
+                condition: "kr == kai_kr",
+            });
+        }
+        contract::require(sr == 1, "sr == kai_sr")
+    }
+
+    /// Bytes of the packed LHS of `m` rows of `k` values.
+    pub const fn packed_size(self, m: usize, k: usize) -> Result<usize, contract::Violation> {
+        let cond = "packed LHS size fits in size_t";
+        let rows = match contract::roundup(m, self.mr(), cond) {
+            Ok(v) => v,
+            Err(e) => return Err(e),
+        };
+        let cols = match contract::roundup(k, KR, cond) {
+            Ok(v) => v,
+            Err(e) => return Err(e),
+        };
+        match contract::mul(rows, cols, cond) {
+            Ok(v) => contract::mul(v, 2, cond),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Byte offset of the packed block holding row `m_idx` (KleidiAI's assertion on `m_idx`
+    /// included: a multiple of `mr`, and 0 for the one-row packer).
+    pub const fn packed_offset(self, m_idx: usize, k: usize) -> Result<usize, contract::Violation> {
+        match self {
+            Variant::Bf16p1x4F32 => {
+                if m_idx != 0 {
+                    return Err(contract::Violation {
+                        condition: "m_idx == 0",
+                    });
+                }
+            }
+            Variant::Bf16p8x4F32 => {
+                if m_idx % self.mr() != 0 {
+                    return Err(contract::Violation {
+                        condition: "m_idx % mr == 0",
+                    });
+                }
+            }
+            Variant::Bf16p8x4F16 => {
+                if m_idx % self.mr() != 0 {
+                    return Err(contract::Violation {
+                        condition: "m_idx % kai_mr == 0",
+                    });
+                }
+            }
+        }
+        self.packed_size(m_idx, k)
+    }
+}
+
+/// Arguments of one packing call, as the C entry point receives them.
+#[derive(Clone, Copy, Debug)]
+pub struct Args {
+    /// Rows to pack.
+    pub m: usize,
+    /// Values per row.
+    pub k: usize,
+    /// Must be the packer's `mr`.
+    pub mr: usize,
+    /// Must be 4.
+    pub kr: usize,
+    /// Must be 1.
+    pub sr: usize,
+    /// Must be 0.
+    pub m_idx_start: usize,
+    /// First source row.
+    pub lhs: *const u8,
+    /// Bytes between source rows (ignored by the one-row packer).
+    pub lhs_stride: usize,
+    /// Destination.
+    pub lhs_packed: *mut u8,
+}
+
+/// Checks what the packer requires (KleidiAI's assertions) and that the packed size fits.
+pub fn check(v: Variant, a: &Args) -> Checked {
+    v.check_params(a.mr, a.kr, a.sr)?;
+    if v == Variant::Bf16p1x4F32 {
+        contract::require(a.m == 1, "m == 1")?;
+    }
+    contract::require(!a.lhs.is_null(), "lhs != NULL")?;
+    contract::require(!a.lhs_packed.is_null(), "lhs_packed != NULL")?;
+    contract::require(a.m_idx_start == 0, "m_idx_start == 0")?;
+    v.packed_size(a.m, a.k)?;
+    Ok(())
+}
+
+/// bf16 bits of source element `i` of the row at `row`.
+///
+/// # Safety
+/// `row` holds at least `i + 1` elements of the packer's source type.
+unsafe fn convert(v: Variant, row: *const u8, i: usize) -> u16 {
+    // SAFETY: see the function contract.
+    unsafe {
+        match v {
+            Variant::Bf16p8x4F16 => {
+                let h = row.add(2 * i).cast::<u16>().read_unaligned();
+                float::bf16_from_f32_bits(float::f16::to_f32_bits(h))
+            }
+            _ => float::bf16_from_f32_bits(row.add(4 * i).cast::<u32>().read_unaligned()),
+        }
+    }
+}
+
+/// Packs the rows.
+///
+/// # Safety
+/// [`check`] must have passed; `lhs` must hold `m` rows of `k` source elements `lhs_stride`
+/// bytes apart and `lhs_packed` must be writable for the packed size of `m` rows.
+pub unsafe fn run(v: Variant, a: &Args) {
+    let (mr, kp) = (v.mr(), a.k.div_ceil(KR) * KR);
+    let mut out = a.lhs_packed;
+    for block in (0..a.m).step_by(mr) {
+        let height = mr.min(a.m - block);
+        // SAFETY: the block's rows hold k values; out has room for the block.
+        let done = unsafe { fast_chunks(v, a, block, height, out) };
+        // SAFETY: the fast path wrote `done` K values of each of the mr rows.
+        out = unsafe { out.add(2 * mr * done) };
+        for k0 in (done..kp).step_by(KR) {
+            for r in 0..mr {
+                let r = if r < height { r } else { 0 };
+                // Not dereferenced past its k values (the one-row packer has a single row).
+                let row = a.lhs.wrapping_add((block + r) * a.lhs_stride);
+                for i in k0..k0 + KR {
+                    let bits = if i < a.k {
+                        // SAFETY: row block + r < m holds k source elements.
+                        unsafe { convert(v, row, i) }
+                    } else {
+                        0
+                    };
+                    // SAFETY: the packed buffer holds roundup(m, mr) * roundup(k, 4) values,
+                    // written in order.
+                    unsafe {
+                        out.cast::<u16>().write_unaligned(bits);
+                        out = out.add(2);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The NEON part of [`run`] for a full block of f32 rows: converts the first `4 * floor(k / 4)`
+/// K values and returns how many it wrote (0 where it does not apply).
+///
+/// # Safety
+/// As for [`run`], for the block of rows starting at `block`, packed at `out`.
+#[allow(unused_variables)]
+unsafe fn fast_chunks(v: Variant, a: &Args, block: usize, height: usize, out: *mut u8) -> usize {
+    #[cfg(target_arch = "aarch64")]
+    if v != Variant::Bf16p8x4F16 && height == v.mr() && a.k >= KR {
+        let chunks = a.k / KR;
+        // SAFETY: the block's rows start lhs_stride bytes apart and hold k floats; out holds
+        // mr * 4 values per chunk.
+        unsafe {
+            let first = a.lhs.add(block * a.lhs_stride);
+            if v.mr() == 1 {
+                neon::convert_row(first, out, chunks);
+            } else {
+                neon::pack_block8(first, a.lhs_stride, out, chunks);
+            }
+        }
+        return KR * chunks;
+    }
+    0
+}
+
+#[cfg(target_arch = "aarch64")]
+mod neon {
+    use core::arch::asm;
+
+    /// Sets up the constants of [`bf16_from!`]: v24 = 0x7fff, v25 = 1, v26 = 0x40,
+    /// v27 = 0x7fffffff, v28 = 0x7f800000 (all 32-bit lanes). Clobbers w17.
+    macro_rules! bf16_constants {
+        () => {
+            concat!(
+                "movi v24.4s, #0x7f, msl #8\n",
+                "movi v25.4s, #1\n",
+                "movi v26.4s, #0x40\n",
+                "mvni v27.4s, #0x80, lsl #24\n",
+                "mov w17, #0x7f800000\n",
+                "dup v28.4s, w17\n",
+            )
+        };
+    }
+
+    /// Rounds the four f32 lanes of `v$src` to bf16 as `BFCVT` does (nearest even; NaNs quieted
+    /// with their upper payload) and narrows them with `$narrow` (e.g. `xtn v0.4h` or
+    /// `xtn2 v0.8h`). Clobbers v16-v18.
+    macro_rules! bf16_from {
+        ($src:literal, $narrow:literal) => {
+            concat!(
+                "ushr v16.4s, v",
+                $src,
+                ".4s, #16\n",
+                "and v17.16b, v16.16b, v25.16b\n",
+                "add v17.4s, v17.4s, v24.4s\n",
+                "add v17.4s, v17.4s, v",
+                $src,
+                ".4s\n",
+                "ushr v17.4s, v17.4s, #16\n",
+                "orr v16.16b, v16.16b, v26.16b\n",
+                "and v18.16b, v",
+                $src,
+                ".16b, v27.16b\n",
+                "cmhi v18.4s, v18.4s, v28.4s\n",
+                "bsl v18.16b, v16.16b, v17.16b\n",
+                $narrow,
+                ", v18.4s\n",
+            )
+        };
+    }
+
+    /// One row: `chunks` groups of 4 floats at `src` become `4 * chunks` contiguous bf16 at `out`.
+    ///
+    /// # Safety
+    /// `src` holds `4 * chunks` floats, `out` is writable for `8 * chunks` bytes; `chunks >= 1`.
+    #[target_feature(enable = "neon")]
+    pub(super) unsafe fn convert_row(src: *const u8, out: *mut u8, chunks: usize) {
+        // SAFETY: reads 16 and writes 8 bytes per chunk inside the ranges of the contract; only
+        // the declared registers are touched.
+        unsafe {
+            asm!(
+                bf16_constants!(),
+                "2:",
+                "ldr q0, [{src}], #16",
+                bf16_from!("0", "xtn v1.4h"),
+                "str d1, [{out}], #8",
+                "subs {chunks}, {chunks}, #1",
+                "b.ne 2b",
+                src = inout(reg) src => _,
+                out = inout(reg) out => _,
+                chunks = inout(reg) chunks => _,
+                out("x17") _,
+                out("v0") _, out("v1") _, out("v16") _, out("v17") _, out("v18") _,
+                out("v24") _, out("v25") _, out("v26") _, out("v27") _, out("v28") _,
+                options(nostack),
+            );
+        }
+    }
+
+    /// Eight rows `stride` bytes apart from `src`: per chunk, 4 floats of each row become the 4
+    /// bf16 of rows 0..7 in turn (64 bytes at `out`).
+    ///
+    /// # Safety
+    /// Each row holds `4 * chunks` floats, `out` is writable for `64 * chunks` bytes;
+    /// `chunks >= 1`.
+    #[target_feature(enable = "neon")]
+    pub(super) unsafe fn pack_block8(src: *const u8, stride: usize, out: *mut u8, chunks: usize) {
+        // SAFETY: reads 16 bytes of each row and writes 64 bytes per chunk inside the ranges of
+        // the contract; only the declared registers are touched.
+        unsafe {
+            asm!(
+                bf16_constants!(),
+                "add x9, {src}, {stride}",
+                "add x10, x9, {stride}",
+                "add x11, x10, {stride}",
+                "add x12, x11, {stride}",
+                "add x13, x12, {stride}",
+                "add x14, x13, {stride}",
+                "add x15, x14, {stride}",
+                "2:",
+                "ldr q0, [{src}], #16",
+                "ldr q1, [x9], #16",
+                "ldr q2, [x10], #16",
+                "ldr q3, [x11], #16",
+                "ldr q4, [x12], #16",
+                "ldr q5, [x13], #16",
+                "ldr q6, [x14], #16",
+                "ldr q7, [x15], #16",
+                bf16_from!("0", "xtn v20.4h"),
+                bf16_from!("1", "xtn2 v20.8h"),
+                bf16_from!("2", "xtn v21.4h"),
+                bf16_from!("3", "xtn2 v21.8h"),
+                bf16_from!("4", "xtn v22.4h"),
+                bf16_from!("5", "xtn2 v22.8h"),
+                bf16_from!("6", "xtn v23.4h"),
+                bf16_from!("7", "xtn2 v23.8h"),
+                "stp q20, q21, [{out}]",
+                "stp q22, q23, [{out}, #32]",
+                "add {out}, {out}, #64",
+                "subs {chunks}, {chunks}, #1",
+                "b.ne 2b",
+                src = inout(reg) src => _,
+                out = inout(reg) out => _,
+                chunks = inout(reg) chunks => _,
+                stride = in(reg) stride,
+                out("x9") _, out("x10") _, out("x11") _, out("x12") _,
+                out("x13") _, out("x14") _, out("x15") _, out("x17") _,
+                out("v0") _, out("v1") _, out("v2") _, out("v3") _,
+                out("v4") _, out("v5") _, out("v6") _, out("v7") _,
+                out("v16") _, out("v17") _, out("v18") _,
+                out("v20") _, out("v21") _, out("v22") _, out("v23") _,
+                out("v24") _, out("v25") _, out("v26") _, out("v27") _, out("v28") _,
+                options(nostack),
+            );
+        }
+    }
+}

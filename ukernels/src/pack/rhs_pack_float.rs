@@ -1,0 +1,539 @@
+//! The float RHS packers of the float GEMM families (f32 and f16), which all write one format
+//! ([`RhsLayout::FloatBias`]): groups of `nr` columns, each `nr` biases then `k` rows of `nr`
+//! values, byte copies of the source (no conversion). Columns past `n` and the biases of a null
+//! `bias` are zero.
+//!
+//! They differ in the source orientation, the element size, `nr`, which arguments they assert and
+//! the meaning of their stride getter (see [`Variant`]).
+//!
+//! Paths: the K x N sources are row copies (`copy_nonoverlapping` of the group's part of each K
+//! row, which the compiler turns into wide loads and stores); the N x K f32 source is transposed
+//! by a NEON loop on AArch64 (4 x 4 blocks with `ZIP1`/`ZIP2`), portably elsewhere and for the
+//! K tail.
+
+use crate::arch;
+use crate::contract::{self, Checked};
+use crate::layout::RhsLayout;
+use crate::pack::Source;
+use core::ffi::c_void;
+use core::ptr;
+
+/// One of KleidiAI's float RHS packers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Variant {
+    /// `kai_rhs_pack_kxn_x32p16x1b_x32_x32_neon`: 32-bit values, nr 16 (the `nr` argument is
+    /// ignored), null bias allowed.
+    KxnX32p16x1b,
+    /// `kai_rhs_pack_nxk_x32p16x1bx32_x32_x32_neon`: N x K source, nr 16 (asserted), null bias
+    /// allowed; its stride getter returns the bytes of one *column*.
+    NxkX32p16x1bx32,
+    /// `kai_rhs_pack_kxn_f32p8x1biasf32_f32_f32_neon`: nr 8 (asserted), bias required, no stride
+    /// getter.
+    KxnF32p8x1biasf32,
+    /// `kai_rhs_pack_kxn_x32p4vlx1b_x32_x32_sve`: nr = 4 x the SVE vector length in 32-bit lanes
+    /// (asserted), bias required, `sr` ignored.
+    KxnX32p4vlx1bSve,
+    /// `kai_rhs_pack_kxn_x16p32x1b_x16_x16_neon`: 16-bit values, nr 32 (ignored), null bias
+    /// allowed.
+    KxnX16p32x1b,
+    /// `kai_rhs_pack_nxk_x16p32x1bx16_x16_x16_neon`: N x K 16-bit source, nr 32 (asserted), null
+    /// bias allowed; its stride getter returns the bytes of one column.
+    NxkX16p32x1bx16,
+    /// `kai_rhs_pack_kxn_f16p16x1biasf16_f16_f16_neon`: 16-bit values, nr 16 (asserted), bias
+    /// required, no stride getter.
+    KxnF16p16x1biasf16,
+}
+
+impl Variant {
+    /// Orientation of the source.
+    pub const fn source(self) -> Source {
+        match self {
+            Variant::NxkX32p16x1bx32 | Variant::NxkX16p32x1bx16 => Source::Nxk,
+            _ => Source::Kxn,
+        }
+    }
+
+    /// Bytes per value and per bias.
+    pub const fn bytes(self) -> usize {
+        match self {
+            Variant::KxnX16p32x1b | Variant::NxkX16p32x1bx16 | Variant::KxnF16p16x1biasf16 => 2,
+            _ => 4,
+        }
+    }
+
+    /// Columns per packed group (what `get_n_step` returns).
+    pub fn nr(self) -> usize {
+        match self {
+            Variant::KxnX32p16x1b | Variant::NxkX32p16x1bx32 => 16,
+            Variant::KxnF32p8x1biasf32 => 8,
+            Variant::KxnX32p4vlx1bSve => 4 * arch::sve_lanes32(),
+            Variant::KxnX16p32x1b | Variant::NxkX16p32x1bx16 => 32,
+            Variant::KxnF16p16x1biasf16 => 16,
+        }
+    }
+
+    /// Whether the `nr` argument of `run` must equal [`Variant::nr`] (otherwise it is ignored).
+    pub const fn checks_nr(self) -> bool {
+        !matches!(self, Variant::KxnX32p16x1b | Variant::KxnX16p32x1b)
+    }
+
+    /// Whether the `sr` argument of `run` must be 1 (otherwise it is ignored).
+    pub const fn checks_sr(self) -> bool {
+        !matches!(self, Variant::KxnX32p4vlx1bSve)
+    }
+
+    /// Whether `run` requires a bias (otherwise a null bias packs zeros).
+    pub const fn requires_bias(self) -> bool {
+        matches!(
+            self,
+            Variant::KxnF32p8x1biasf32 | Variant::KxnX32p4vlx1bSve | Variant::KxnF16p16x1biasf16
+        )
+    }
+
+    /// Whether `get_rhs_packed_stride` returns the bytes of one column rather than of a group.
+    pub const fn stride_per_column(self) -> bool {
+        matches!(self, Variant::NxkX32p16x1bx32 | Variant::NxkX16p32x1bx16)
+    }
+
+    /// Whether `get_bias_offset` requires a group-aligned `n_idx`.
+    pub const fn bias_offset_aligned(self) -> bool {
+        matches!(self, Variant::NxkX32p16x1bx32 | Variant::NxkX16p32x1bx16)
+    }
+
+    /// Whether the packer has a `get_rhs_packed_stride` getter.
+    pub const fn has_stride_getter(self) -> bool {
+        !matches!(
+            self,
+            Variant::KxnF32p8x1biasf32 | Variant::KxnF16p16x1biasf16
+        )
+    }
+
+    /// The packed format.
+    pub const fn layout(self) -> RhsLayout {
+        RhsLayout::FloatBias {
+            bytes: self.bytes(),
+        }
+    }
+}
+
+/// Arguments of one packing call, as the C entry point receives them.
+#[derive(Clone, Copy, Debug)]
+pub struct Args {
+    /// Must be 1.
+    pub num_groups: usize,
+    /// Output channels (columns of the packed RHS).
+    pub n: usize,
+    /// Reduction length.
+    pub k: usize,
+    /// The kernel's `nr` (checked or ignored, see [`Variant::checks_nr`]).
+    pub nr: usize,
+    /// Must be 1.
+    pub kr: usize,
+    /// Must be 1 (or is ignored, see [`Variant::checks_sr`]).
+    pub sr: usize,
+    /// Bytes between source rows (K rows for K x N, N rows for N x K).
+    pub rhs_stride: usize,
+    /// Source matrix.
+    pub rhs: *const u8,
+    /// `n` biases or null.
+    pub bias: *const u8,
+    /// Must be null.
+    pub scale: *const c_void,
+    /// Destination.
+    pub rhs_packed: *mut u8,
+    /// Must be 0.
+    pub extra_bytes: usize,
+    /// Must be null.
+    pub params: *const c_void,
+}
+
+/// Checks what the packer requires (KleidiAI's assertions) and that the packed size fits.
+pub fn check(v: Variant, a: &Args) -> Checked {
+    contract::require(a.num_groups == 1, "num_groups == 1")?;
+    if v.checks_nr() {
+        contract::require(a.nr == v.nr(), "nr == n_step")?;
+    }
+    contract::require(a.kr == 1, "kr == 1")?;
+    if v.checks_sr() {
+        contract::require(a.sr == 1, "sr == 1")?;
+    }
+    contract::require(!a.rhs.is_null(), "rhs != NULL")?;
+    if v.requires_bias() {
+        contract::require(!a.bias.is_null(), "bias != NULL")?;
+    }
+    contract::require(a.scale.is_null(), "scale == NULL")?;
+    contract::require(!a.rhs_packed.is_null(), "rhs_packed != NULL")?;
+    contract::require(a.extra_bytes == 0, "extra_bytes == 0")?;
+    contract::require(a.params.is_null(), "params == NULL")?;
+    v.layout().size(a.n, a.k, v.nr(), 1, 1)?;
+    Ok(())
+}
+
+/// Packs the weights.
+///
+/// # Safety
+/// [`check`] must have passed; `rhs` must hold the K x N (or N x K) matrix with rows
+/// `rhs_stride` bytes apart, `bias` (when non-null) `n` values, and `rhs_packed` must be writable
+/// for the packed size of `n` columns.
+pub unsafe fn run(v: Variant, a: &Args) {
+    let g = Geometry {
+        k: a.k,
+        nr: v.nr(),
+        bytes: v.bytes(),
+    };
+    let stride = g.group_stride();
+    for group in 0..a.n.div_ceil(g.nr) {
+        let col0 = group * g.nr;
+        let cols = g.nr.min(a.n - col0);
+        // SAFETY: every group lies inside the packed size of n columns.
+        let out = unsafe { a.rhs_packed.add(group * stride) };
+        // SAFETY: bias (when non-null) has n values; out holds the group.
+        unsafe { g.write_bias(out, a.bias, col0, cols) };
+        // SAFETY: forwarded contract; the group's rows follow its biases.
+        let rows = unsafe { out.add(g.row_bytes()) };
+        match v.source() {
+            // SAFETY (both arms): the source holds the matrix; rows holds k rows of the group.
+            Source::Kxn => unsafe { g.copy_kxn(rows, a.rhs, a.rhs_stride, col0, cols) },
+            Source::Nxk => unsafe { g.copy_nxk(rows, a.rhs, a.rhs_stride, col0, cols) },
+        }
+    }
+}
+
+/// Shape of one packing call.
+#[derive(Clone, Copy, Debug)]
+struct Geometry {
+    k: usize,
+    nr: usize,
+    bytes: usize,
+}
+
+impl Geometry {
+    /// Bytes of one packed row (or of the biases) of a group.
+    fn row_bytes(&self) -> usize {
+        self.nr * self.bytes
+    }
+
+    /// Bytes of one group (fits: `check` sized the whole buffer).
+    fn group_stride(&self) -> usize {
+        (self.k + 1) * self.row_bytes()
+    }
+
+    /// The group's `nr` biases: `cols` copied from `bias + col0` (zeros for a null bias), the
+    /// rest zero.
+    ///
+    /// # Safety
+    /// `out` is writable for `nr` values; `bias` is null or holds `col0 + cols` values.
+    unsafe fn write_bias(&self, out: *mut u8, bias: *const u8, col0: usize, cols: usize) {
+        let used = if bias.is_null() { 0 } else { cols * self.bytes };
+        // SAFETY: see the function contract.
+        unsafe {
+            if used != 0 {
+                ptr::copy_nonoverlapping(bias.add(col0 * self.bytes), out, used);
+            }
+            ptr::write_bytes(out.add(used), 0, self.row_bytes() - used);
+        }
+    }
+
+    /// K x N source: each of the `k` rows contributes `cols` contiguous values.
+    ///
+    /// # Safety
+    /// `rows` is writable for `k` packed rows; source row `kk` holds `col0 + cols` values at
+    /// `rhs + kk * stride`.
+    unsafe fn copy_kxn(
+        &self,
+        rows: *mut u8,
+        rhs: *const u8,
+        stride: usize,
+        col0: usize,
+        cols: usize,
+    ) {
+        let (row_bytes, used) = (self.row_bytes(), cols * self.bytes);
+        for kk in 0..self.k {
+            // SAFETY: see the function contract.
+            unsafe {
+                let out = rows.add(kk * row_bytes);
+                let src = rhs.add(kk * stride + col0 * self.bytes);
+                ptr::copy_nonoverlapping(src, out, used);
+                ptr::write_bytes(out.add(used), 0, row_bytes - used);
+            }
+        }
+    }
+
+    /// The NEON part of [`Geometry::copy_nxk`] for full groups: returns how many K values it
+    /// packed (a multiple of 4 for f32, of 8 for 16-bit values), 0 where it does not apply.
+    ///
+    /// # Safety
+    /// As for [`Geometry::copy_nxk`], with `rhs` at the group's first source row.
+    #[allow(unused_variables)]
+    unsafe fn transpose_fast(
+        &self,
+        rows: *mut u8,
+        rhs: *const u8,
+        stride: usize,
+        cols: usize,
+    ) -> usize {
+        #[cfg(target_arch = "aarch64")]
+        if self.bytes == 4 && cols == self.nr && self.nr % 4 == 0 {
+            // SAFETY: forwarded contract.
+            return unsafe { neon::transpose_f32(rows, rhs, stride, self) };
+        }
+        #[cfg(target_arch = "aarch64")]
+        if self.bytes == 2 && cols == self.nr && self.nr % 8 == 0 {
+            // SAFETY: forwarded contract.
+            return unsafe { neon::transpose_x16(rows, rhs, stride, self) };
+        }
+        0
+    }
+
+    /// N x K source: packed row `kk` gathers value `kk` of each of the `cols` source rows.
+    ///
+    /// # Safety
+    /// `rows` is writable for `k` packed rows; source row `col0 + c` (`c < cols`) holds `k`
+    /// values at `rhs + (col0 + c) * stride`.
+    unsafe fn copy_nxk(
+        &self,
+        rows: *mut u8,
+        rhs: *const u8,
+        stride: usize,
+        col0: usize,
+        cols: usize,
+    ) {
+        let row_bytes = self.row_bytes();
+        // SAFETY: forwarded contract.
+        let done = unsafe { self.transpose_fast(rows, rhs.add(col0 * stride), stride, cols) };
+        for kk in done..self.k {
+            // SAFETY: see the function contract.
+            unsafe {
+                let out = rows.add(kk * row_bytes);
+                for c in 0..cols {
+                    let src = rhs.add((col0 + c) * stride + kk * self.bytes);
+                    ptr::copy_nonoverlapping(src, out.add(c * self.bytes), self.bytes);
+                }
+                let used = cols * self.bytes;
+                ptr::write_bytes(out.add(used), 0, row_bytes - used);
+            }
+        }
+    }
+}
+
+#[cfg(target_arch = "aarch64")]
+mod neon {
+    use super::Geometry;
+    use core::arch::asm;
+
+    /// Transposes the first `4 * floor(k / 4)` K values of a full group of `g.nr` (a multiple of
+    /// 4) f32 source rows into packed rows; returns how many K values it covered.
+    ///
+    /// # Safety
+    /// `rows` is writable for `k` packed rows of `g.nr` values; source row `c < g.nr` holds `k`
+    /// values at `rhs + c * stride`.
+    pub(super) unsafe fn transpose_f32(
+        rows: *mut u8,
+        rhs: *const u8,
+        stride: usize,
+        g: &Geometry,
+    ) -> usize {
+        let blocks = g.k / 4;
+        if blocks == 0 {
+            return 0;
+        }
+        let row_bytes = g.row_bytes();
+        for quad in 0..g.nr / 4 {
+            // SAFETY: the four source rows of this quad hold k values; the packed rows hold its
+            // 16 bytes at offset 16 * quad.
+            unsafe {
+                transpose_quad(
+                    rows.add(16 * quad),
+                    rhs.add(4 * quad * stride),
+                    stride,
+                    row_bytes,
+                    blocks,
+                )
+            };
+        }
+        4 * blocks
+    }
+
+    /// Four source rows, `blocks` 4 x 4 blocks: each block's four K values become four packed
+    /// rows of the quad's 4 columns.
+    ///
+    /// # Safety
+    /// `src + r * stride` (r < 4) holds `4 * blocks` floats; `out + kk * row_bytes` is writable
+    /// for 16 bytes for `kk < 4 * blocks`.
+    #[target_feature(enable = "neon")]
+    unsafe fn transpose_quad(
+        out: *mut u8,
+        src: *const u8,
+        stride: usize,
+        row_bytes: usize,
+        blocks: usize,
+    ) {
+        // SAFETY: the loop reads 16 bytes of each of the four rows per block and writes four
+        // 16-byte packed rows per block, all inside the ranges of the function contract. Only the
+        // declared registers are touched; no stack memory is used.
+        unsafe {
+            asm!(
+                "add x9, {src}, {stride}",
+                "add x10, x9, {stride}",
+                "add x11, x10, {stride}",
+                "2:",
+                "ldr q0, [{src}], #16",
+                "ldr q1, [x9], #16",
+                "ldr q2, [x10], #16",
+                "ldr q3, [x11], #16",
+                // Rows r0..r3 (lane = K) -> columns (lane = row).
+                "zip1 v4.4s, v0.4s, v2.4s",
+                "zip1 v5.4s, v1.4s, v3.4s",
+                "zip2 v6.4s, v0.4s, v2.4s",
+                "zip2 v7.4s, v1.4s, v3.4s",
+                "zip1 v0.4s, v4.4s, v5.4s",
+                "zip2 v1.4s, v4.4s, v5.4s",
+                "zip1 v2.4s, v6.4s, v7.4s",
+                "zip2 v3.4s, v6.4s, v7.4s",
+                "str q0, [{out}]",
+                "str q1, [{out}, {rb}]",
+                "add {out}, {out}, {rb}, lsl #1",
+                "str q2, [{out}]",
+                "str q3, [{out}, {rb}]",
+                "add {out}, {out}, {rb}, lsl #1",
+                "subs {blocks}, {blocks}, #1",
+                "b.ne 2b",
+                src = inout(reg) src => _,
+                out = inout(reg) out => _,
+                blocks = inout(reg) blocks => _,
+                stride = in(reg) stride,
+                rb = in(reg) row_bytes,
+                out("x9") _, out("x10") _, out("x11") _,
+                out("v0") _, out("v1") _, out("v2") _, out("v3") _,
+                out("v4") _, out("v5") _, out("v6") _, out("v7") _,
+                options(nostack),
+            );
+        }
+    }
+
+    /// Transposes the first `8 * floor(k / 8)` K values of a full group of `g.nr` (a multiple of
+    /// 8) 16-bit source rows into packed rows; returns how many K values it covered.
+    ///
+    /// # Safety
+    /// `rows` is writable for `k` packed rows of `g.nr` values; source row `c < g.nr` holds `k`
+    /// values at `rhs + c * stride`.
+    pub(super) unsafe fn transpose_x16(
+        rows: *mut u8,
+        rhs: *const u8,
+        stride: usize,
+        g: &Geometry,
+    ) -> usize {
+        let blocks = g.k / 8;
+        if blocks == 0 {
+            return 0;
+        }
+        let row_bytes = g.row_bytes();
+        for oct in 0..g.nr / 8 {
+            // SAFETY: the eight source rows of this block of columns hold k values; the packed
+            // rows hold its 16 bytes at offset 16 * oct.
+            unsafe {
+                transpose_oct(
+                    rows.add(16 * oct),
+                    rhs.add(8 * oct * stride),
+                    stride,
+                    row_bytes,
+                    blocks,
+                )
+            };
+        }
+        8 * blocks
+    }
+
+    /// Eight source rows, `blocks` 8 x 8 blocks of 16-bit values: each block's eight K values
+    /// become eight packed rows of the block's 8 columns (three rounds of `ZIP1`/`ZIP2`).
+    ///
+    /// # Safety
+    /// `src + r * stride` (r < 8) holds `8 * blocks` 16-bit values; `out + kk * row_bytes` is
+    /// writable for 16 bytes for `kk < 8 * blocks`.
+    #[target_feature(enable = "neon")]
+    unsafe fn transpose_oct(
+        out: *mut u8,
+        src: *const u8,
+        stride: usize,
+        row_bytes: usize,
+        blocks: usize,
+    ) {
+        // SAFETY: the loop reads 16 bytes of each of the eight rows per block and writes eight
+        // 16-byte packed rows per block, all inside the ranges of the function contract. Only the
+        // declared registers are touched; no stack memory is used.
+        unsafe {
+            asm!(
+                "add x9, {src}, {stride}",
+                "add x10, x9, {stride}",
+                "add x11, x10, {stride}",
+                "add x12, x11, {stride}",
+                "add x13, x12, {stride}",
+                "add x14, x13, {stride}",
+                "add x15, x14, {stride}",
+                "2:",
+                "ldr q0, [{src}], #16",
+                "ldr q1, [x9], #16",
+                "ldr q2, [x10], #16",
+                "ldr q3, [x11], #16",
+                "ldr q4, [x12], #16",
+                "ldr q5, [x13], #16",
+                "ldr q6, [x14], #16",
+                "ldr q7, [x15], #16",
+                // Rows r0..r7 (lane = K) -> columns (lane = row): pair rows 4 apart, then 2
+                // apart, then adjacent.
+                "zip1 v16.8h, v0.8h, v4.8h",
+                "zip2 v17.8h, v0.8h, v4.8h",
+                "zip1 v18.8h, v1.8h, v5.8h",
+                "zip2 v19.8h, v1.8h, v5.8h",
+                "zip1 v20.8h, v2.8h, v6.8h",
+                "zip2 v21.8h, v2.8h, v6.8h",
+                "zip1 v22.8h, v3.8h, v7.8h",
+                "zip2 v23.8h, v3.8h, v7.8h",
+                "zip1 v24.8h, v16.8h, v20.8h",
+                "zip2 v25.8h, v16.8h, v20.8h",
+                "zip1 v26.8h, v18.8h, v22.8h",
+                "zip2 v27.8h, v18.8h, v22.8h",
+                "zip1 v28.8h, v17.8h, v21.8h",
+                "zip2 v29.8h, v17.8h, v21.8h",
+                "zip1 v30.8h, v19.8h, v23.8h",
+                "zip2 v31.8h, v19.8h, v23.8h",
+                "zip1 v0.8h, v24.8h, v26.8h",
+                "zip2 v1.8h, v24.8h, v26.8h",
+                "zip1 v2.8h, v25.8h, v27.8h",
+                "zip2 v3.8h, v25.8h, v27.8h",
+                "zip1 v4.8h, v28.8h, v30.8h",
+                "zip2 v5.8h, v28.8h, v30.8h",
+                "zip1 v6.8h, v29.8h, v31.8h",
+                "zip2 v7.8h, v29.8h, v31.8h",
+                "str q0, [{out}]",
+                "str q1, [{out}, {rb}]",
+                "add {out}, {out}, {rb}, lsl #1",
+                "str q2, [{out}]",
+                "str q3, [{out}, {rb}]",
+                "add {out}, {out}, {rb}, lsl #1",
+                "str q4, [{out}]",
+                "str q5, [{out}, {rb}]",
+                "add {out}, {out}, {rb}, lsl #1",
+                "str q6, [{out}]",
+                "str q7, [{out}, {rb}]",
+                "add {out}, {out}, {rb}, lsl #1",
+                "subs {blocks}, {blocks}, #1",
+                "b.ne 2b",
+                src = inout(reg) src => _,
+                out = inout(reg) out => _,
+                blocks = inout(reg) blocks => _,
+                stride = in(reg) stride,
+                rb = in(reg) row_bytes,
+                out("x9") _, out("x10") _, out("x11") _, out("x12") _,
+                out("x13") _, out("x14") _, out("x15") _,
+                out("v0") _, out("v1") _, out("v2") _, out("v3") _,
+                out("v4") _, out("v5") _, out("v6") _, out("v7") _,
+                out("v16") _, out("v17") _, out("v18") _, out("v19") _,
+                out("v20") _, out("v21") _, out("v22") _, out("v23") _,
+                out("v24") _, out("v25") _, out("v26") _, out("v27") _,
+                out("v28") _, out("v29") _, out("v30") _, out("v31") _,
+                options(nostack),
+            );
+        }
+    }
+}
