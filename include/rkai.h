@@ -37,6 +37,10 @@
 /// Bit of [`rkai_get_cpu_features`]: FEAT_SME2.
 #define RKAI_FEATURE_SME2 (1 << 8)
 
+/// Bit of [`rkai_get_cpu_features`]: every core is an in-order little core (Cortex-A53, A55,
+/// A510, A520); selection then prefers the kernels scheduled for the Cortex-A55.
+#define RKAI_FEATURE_IN_ORDER (1 << 9)
+
 /// `shape` of `rkai_select_*` (declared in `rkai/rkai_select.h`): one LHS row (m = 1).
 #define RKAI_SHAPE_GEMV 0
 

@@ -12,6 +12,7 @@
 #![warn(missing_docs)]
 
 pub mod capi;
+pub mod core_kind;
 pub mod rkai_ffi;
 pub mod select;
 

@@ -20,6 +20,9 @@ pub const RKAI_FEATURE_SVE2: u32 = 1 << 6;
 pub const RKAI_FEATURE_SME: u32 = 1 << 7;
 /// Bit of [`rkai_get_cpu_features`]: FEAT_SME2.
 pub const RKAI_FEATURE_SME2: u32 = 1 << 8;
+/// Bit of [`rkai_get_cpu_features`]: every core is an in-order little core (Cortex-A53, A55,
+/// A510, A520); selection then prefers the kernels scheduled for the Cortex-A55.
+pub const RKAI_FEATURE_IN_ORDER: u32 = 1 << 9;
 
 /// `shape` of `rkai_select_*` (declared in `rkai/rkai_select.h`): one LHS row (m = 1).
 pub const RKAI_SHAPE_GEMV: u32 = 0;
@@ -43,5 +46,5 @@ pub extern "C" fn rkai_get_kleidiai_version() -> *const c_char {
 /// CPU features detected at run time, as `RKAI_FEATURE_*` bits (0 on non-Arm targets).
 #[unsafe(no_mangle)]
 pub extern "C" fn rkai_get_cpu_features() -> u32 {
-    rkai_ukernels::arch::Features::detect().0
+    crate::select::detected_features().0
 }

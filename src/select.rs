@@ -4,9 +4,10 @@
 //! The ranking itself is [`rkai_ukernels::select`] (no_std); this module decides which features
 //! it may use:
 //! - the features detected at run time (HWCAP on Linux and Android, sysctl on Apple, the
-//!   compile-time target features elsewhere);
+//!   compile-time target features elsewhere), plus [`Features::IN_ORDER`] when every core is an
+//!   in-order little core ([`crate::core_kind`]);
 //! - restricted to `RKAI_FEATURES` when that environment variable is set: a comma-separated list
-//!   of feature names (`neon,dotprod,i8mm,bf16,fp16,sve,sve2,sme,sme2`), e.g.
+//!   of feature names (`neon,dotprod,i8mm,bf16,fp16,sve,sve2,sme,sme2,in_order`), e.g.
 //!   `RKAI_FEATURES=neon,dotprod` to triage an i8mm kernel;
 //! - restricted to an explicit mask argument.
 //!
@@ -22,14 +23,26 @@ pub use rkai_ukernels::select::Shape as ShapeClass;
 
 use crate::rkai_ffi::{RKAI_SHAPE_GEMM, RKAI_SHAPE_GEMV};
 
+/// Features of this CPU: the instruction sets detected at run time, plus
+/// [`Features::IN_ORDER`] when every core is an in-order little core.
+pub fn detected_features() -> Features {
+    let isa = Features::detect();
+    if crate::core_kind::in_order() {
+        isa.union(Features::IN_ORDER)
+    } else {
+        isa
+    }
+}
+
 /// Features selection may use: detected, then restricted by `RKAI_FEATURES` and by `mask`. On
-/// non-Arm targets every kernel runs (through its portable implementation), so every feature
-/// counts as present and the ranking picks the same pair an Arm CPU with everything would.
+/// non-Arm targets every kernel runs (through its portable implementation), so every instruction
+/// set counts as present and the ranking picks the same pair a big Arm core with everything
+/// would.
 pub fn allowed_features(mask: Features) -> Features {
     let detected = if cfg!(target_arch = "aarch64") {
-        Features::detect()
+        detected_features()
     } else {
-        Features(u32::MAX)
+        Features(u32::MAX).difference(Features::IN_ORDER)
     };
     let mut f = Features(detected.0 & mask.0);
     if let Ok(list) = std::env::var("RKAI_FEATURES") {

@@ -240,6 +240,52 @@ fn mask_restricts_the_choice() {
     }
 }
 
+/// In-order little cores get KleidiAI's `_cortexa55` schedules, every other core the generic
+/// ones (the kernels read the same packed RHS, so only the schedule changes).
+#[test]
+fn in_order_cores_get_the_cortexa55_schedules() {
+    let big = ALL.difference(Features::IN_ORDER);
+    let little = Features::NEON
+        .union(Features::FP16)
+        .union(Features::DOTPROD)
+        .union(Features::IN_ORDER);
+    for (family, generic) in [
+        (
+            Family::F32F32F32p,
+            "matmul_clamp_f32_f32_f32p16x1b_6x16_neon_mla",
+        ),
+        (
+            Family::F16F16F16p,
+            "matmul_clamp_f16_f16_f16p32x1b_6x32_neon_mla",
+        ),
+    ] {
+        for shape in [ShapeClass::Gemv, ShapeClass::Gemm] {
+            let on_little = rank::best_kernel(family, shape, little, 4).unwrap();
+            assert_eq!(on_little.stem, format!("{generic}_cortexa55"));
+            assert!(rank::tuned_for_in_order(on_little));
+            let on_big = rank::best_kernel(family, shape, little.difference(Features::IN_ORDER), 4);
+            assert_eq!(on_big.unwrap().stem, generic);
+            assert!(!rank::tuned_for_in_order(
+                rank::best_kernel(family, shape, big, 4).unwrap()
+            ));
+        }
+    }
+    // Families without in-order variants choose as before.
+    let int4 = Family::F32Qai8dxpQsi4cxp;
+    assert_eq!(
+        rank::best_kernel(int4, ShapeClass::Gemm, little, 4).map(|k| k.stem),
+        rank::best_kernel(
+            int4,
+            ShapeClass::Gemm,
+            little.difference(Features::IN_ORDER),
+            4
+        )
+        .map(|k| k.stem)
+    );
+    // This process (x86_64 or QEMU user mode, where sysfs shows no Arm MIDR) is not in-order.
+    assert!(!present().contains(Features::IN_ORDER));
+}
+
 #[test]
 fn feature_names_parse() {
     assert_eq!(
@@ -250,6 +296,7 @@ fn feature_names_parse() {
     );
     assert_eq!(select::parse_features(""), Features::empty());
     assert_eq!(select::parse_features("sve2,bogus"), Features::SVE2);
+    assert_eq!(select::parse_features("in_order"), Features::IN_ORDER);
 }
 
 /// Child of [`environment_override_restricts_and_logs`]: prints the choice under its environment.

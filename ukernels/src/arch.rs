@@ -25,9 +25,13 @@ impl Features {
     pub const SME: Features = Features(1 << 7);
     /// FEAT_SME2.
     pub const SME2: Features = Features(1 << 8);
+    /// Not an instruction set: every core is an in-order little core (Cortex-A53, A55, A510,
+    /// A520), where the schedules KleidiAI tunes for the Cortex-A55 beat the generic ones.
+    /// Selection prefers those kernels with it and avoids them without it.
+    pub const IN_ORDER: Features = Features(1 << 9);
 
     /// Names in bit order, for display and parsing.
-    pub const NAMES: [(&'static str, Features); 9] = [
+    pub const NAMES: [(&'static str, Features); 10] = [
         ("neon", Self::NEON),
         ("dotprod", Self::DOTPROD),
         ("i8mm", Self::I8MM),
@@ -37,6 +41,7 @@ impl Features {
         ("sve2", Self::SVE2),
         ("sme", Self::SME),
         ("sme2", Self::SME2),
+        ("in_order", Self::IN_ORDER),
     ];
 
     /// No features.
@@ -47,6 +52,11 @@ impl Features {
     /// Union of two sets.
     pub const fn union(self, other: Features) -> Self {
         Features(self.0 | other.0)
+    }
+
+    /// The features of `self` that are not in `other`.
+    pub const fn difference(self, other: Features) -> Self {
+        Features(self.0 & !other.0)
     }
 
     /// Whether every feature of `other` is in `self`.

@@ -12,11 +12,14 @@
 //!    GEMM dominates prefill and i8mm doubles its MACs per instruction;
 //! 2. SVE kernels over NEON ones when the SVE vector is wider than 128 bits, NEON ones over SVE
 //!    ones at 128 bits (same width, and the NEON loops are the more mature schedules);
-//! 3. a GEMV with one row per step over a multi-row kernel standing in for one (which would
+//! 3. kernels scheduled for the CPU's kind of core: the `_cortexa55` variants on in-order cores
+//!    ([`Features::IN_ORDER`]), the generic ones elsewhere (an in-order schedule spends extra
+//!    instructions an out-of-order core does not need);
+//! 4. a GEMV with one row per step over a multi-row kernel standing in for one (which would
 //!    compute rows nobody asked for);
-//! 4. the GEMM's tile area (`m_step x n_step` at this vector length): more reuse per load;
-//! 5. the GEMV's column step: wider GEMVs stream weights with fewer loop overheads;
-//! 6. catalog order (entries sharing one loop rank equal; the first is taken).
+//! 5. the GEMM's tile area (`m_step x n_step` at this vector length): more reuse per load;
+//! 6. the GEMV's column step: wider GEMVs stream weights with fewer loop overheads;
+//! 7. catalog order (entries sharing one loop rank equal; the first is taken).
 
 use crate::arch::{Features, Isa};
 use crate::catalog::{Columns, Family, KERNELS, MatmulKernel};
@@ -88,7 +91,7 @@ pub fn best_pair(family: Family, features: Features, sve_lanes32: usize) -> Opti
         p.gemv.runs_at_sve_lanes32(sve_lanes32) && p.gemm.runs_at_sve_lanes32(sve_lanes32)
     };
     for pair in pairs(family).filter(|p| p.runs_with(features) && at_vl(p)) {
-        let rank = Rank::of(pair, sve_lanes32);
+        let rank = Rank::of(pair, sve_lanes32, features.contains(Features::IN_ORDER));
         if best.is_none_or(|(r, _)| rank > r) {
             best = Some((rank, pair));
         }
@@ -111,13 +114,14 @@ pub fn best_kernel(
 struct Rank {
     gemm_tier: u8,
     vector_preference: i8,
+    schedule_fits: bool,
     single_row_gemv: bool,
     gemm_area: usize,
     gemv_columns: usize,
 }
 
 impl Rank {
-    fn of(pair: Pair, sve_lanes32: usize) -> Rank {
+    fn of(pair: Pair, sve_lanes32: usize, in_order: bool) -> Rank {
         let tile = |k: &MatmulKernel| match k.columns {
             Columns::Fixed | Columns::FixedAtSve256 => k.base_tile,
             Columns::PerSveLane32 => k.base_tile.with_column_multiplier(sve_lanes32),
@@ -132,11 +136,19 @@ impl Rank {
         Rank {
             gemm_tier: tier(pair.gemm.isa),
             vector_preference,
+            schedule_fits: [pair.gemv, pair.gemm]
+                .iter()
+                .all(|k| tuned_for_in_order(k) == in_order),
             single_row_gemv: pair.gemv.base_tile.m_step == 1,
             gemm_area: gemm.m_step * gemm.n_step,
             gemv_columns: tile(pair.gemv).n_step,
         }
     }
+}
+
+/// Whether `kernel` is scheduled for an in-order core (KleidiAI's `_cortexa55` variants).
+pub fn tuned_for_in_order(kernel: &MatmulKernel) -> bool {
+    kernel.stem.ends_with("_cortexa55")
 }
 
 /// Instruction tier of an integer GEMM: matrix multiply-accumulate, dot product, or neither.
