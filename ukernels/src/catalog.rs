@@ -1277,7 +1277,7 @@ f32_qsi8d32p_qsi4c32p_kernel!(
     [16, 8, 4, 8, 16, 2],
     QSI8D32P_LHS,
     FixedAtSve256,
-    portable
+    matmul_clamp_f32_qsi8d32p4x8_qsi4c32p8x8_16x8_sve_i8mm
 );
 
 /// A kernel of the `qsi8d32p_qai4c32p` families: family, LHS packer list, and the asm module of
