@@ -54,6 +54,33 @@ fn is_q4_0(kernel: &MatmulKernel) -> bool {
     kernel.family == Family::F32Qsi8d32pQsi4c32p
 }
 
+/// Whether `kernel` is of the asymmetric int4 families (per-block LHS with f32 parameters,
+/// nibble source with f32 scales and zero offsets).
+fn is_qai4(kernel: &MatmulKernel) -> bool {
+    matches!(
+        kernel.family,
+        Family::F32Qsi8d32pQai4c32p | Family::F16Qsi8d32pQai4c32p
+    )
+}
+
+/// `kai_run_rhs_pack_nxk_qai4c32p*` (f32 zero offsets, bias and scales).
+type RhsPackQai4Fn = unsafe extern "C" fn(
+    usize,
+    usize,
+    usize,
+    usize,
+    usize,
+    usize,
+    usize,
+    *const u8,
+    *const c_void,
+    *const c_void,
+    *const c_void,
+    *mut c_void,
+    usize,
+    *const kai_rhs_pack_qs4cxs1s0_param,
+);
+
 /// The LLM shapes of the performance issue: GEMV (m = 1) for kernels with `m_step` 1, GEMM
 /// otherwise, as (m, n, k).
 pub fn shapes(kernel: &MatmulKernel) -> &'static [(usize, usize, usize)] {
@@ -109,6 +136,7 @@ impl Workload {
         let lhs_elem = match kernel.lhs_packers[0].kind {
             PackerKind::LhsQuantQai8dxp(ty) => ty.size(),
             PackerKind::LhsQuantQsi8d32p(_) => 4,
+            PackerKind::LhsQuantQsi8d32pscalef32(v) => v.element_size(),
             _ => unreachable!("qai8dxp kernels pair with qai8dxp LHS packers"),
         };
         // Activations: small values of either sign in the packer's element type (f32 bits, or
@@ -133,18 +161,20 @@ impl Workload {
                 .collect();
         }
         let scale = match k.checked_div(bl) {
+            // f32 0.0078125 per block (the zero offsets reuse these bytes, negated below).
+            Some(blocks) if is_qai4(kernel) => 0.0078125f32.to_le_bytes().repeat(n * blocks),
             // bf16 0.0078125 (0x3c00) per block.
             Some(blocks) => [0x00u8, 0x3c].repeat(n * blocks),
             None => 0.01f32.to_le_bytes().repeat(n),
         };
         let lhs_name = format!("kai_get_lhs_packed_size_{}", kernel.lhs_packers[0].name);
-        let lhs_size = if is_q4_0(kernel) {
+        let lhs_size = if is_q4_0(kernel) || is_qai4(kernel) {
             sym::<Getter6>(&lhs_name)(m, k, bl, t.mr, t.kr, t.sr)
         } else {
             sym::<Getter5>(&lhs_name)(m, k, t.mr, t.kr, t.sr)
         };
         let rhs_name = kernel.rhs_packers[0].name;
-        let rhs_size = if is_q4_0(kernel) {
+        let rhs_size = if is_q4_0(kernel) || is_qai4(kernel) {
             sym::<Getter5>(&format!("kai_get_rhs_packed_size_{rhs_name}"))(n, k, t.nr, t.kr, bl)
         } else if bl != 0 {
             sym::<Getter7>(&format!("kai_get_rhs_packed_size_{rhs_name}"))(
@@ -239,6 +269,32 @@ impl Workload {
         let out = self.rhs_packed.as_mut_ptr().cast::<c_void>();
         // SAFETY (every arm): buffers sized by the packers' getters for this shape.
         match self.kernel.rhs_packers[0].kind {
+            PackerKind::RhsQai4c32p(_) => {
+                let params = kai_rhs_pack_qs4cxs1s0_param {
+                    lhs_zero_point: 1,
+                    rhs_zero_point: 8,
+                };
+                // Zero offsets: the scales' bytes (any finite values serve a benchmark).
+                let zero = self.scale.as_ptr().cast();
+                unsafe {
+                    sym::<RhsPackQai4Fn>(&name)(
+                        1,
+                        self.n,
+                        self.k,
+                        t.nr,
+                        t.kr,
+                        t.sr,
+                        self.bl,
+                        self.rhs.as_ptr(),
+                        zero,
+                        bias.cast(),
+                        self.scale.as_ptr().cast(),
+                        out,
+                        0,
+                        &params,
+                    )
+                }
+            }
             PackerKind::RhsQsi4c32pf16(_) => {
                 let params = kai_rhs_pack_qs4cxs1s0_param {
                     lhs_zero_point: 1,
@@ -358,7 +414,7 @@ impl Workload {
         }
         let t = self.kernel.tile();
         let name = format!("kai_run_{}", self.kernel.lhs_packers[0].name);
-        if is_q4_0(self.kernel) {
+        if is_q4_0(self.kernel) || is_qai4(self.kernel) {
             // SAFETY: buffers sized by the packer's getters.
             unsafe {
                 sym::<LhsPackQsi8d32pFn>(&name)(

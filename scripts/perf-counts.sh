@@ -27,6 +27,7 @@ configs=(
   "int4 per block, bl 32|matmul_clamp_f32_qai8dxp1x8_qsi4c32p8x8_1x8x32_neon_dotprod|matmul_clamp_f32_qai8dxp4x8_qsi4c32p4x8_16x4x32_neon_i8mm|32"
   "int4 per block, bl 128|matmul_clamp_f32_qai8dxp1x8_qsi4c32p8x8_1x8x32_neon_dotprod|matmul_clamp_f32_qai8dxp4x8_qsi4c32p4x8_16x4x32_neon_i8mm|128"
   "int8 per channel|matmul_clamp_f32_qai8dxp1x8_qsi8cxp4x8_1x4_neon_dotprod|matmul_clamp_f32_qai8dxp4x8_qsi8cxp4x8_16x4_neon_i8mm|0"
+  "asymmetric int4 per block, bl 32|matmul_clamp_f32_qsi8d32p1x8_qai4c32p4x8_1x4_neon_dotprod|matmul_clamp_f32_qsi8d32p4x8_qai4c32p4x8_8x4_neon_i8mm|32"
   "f32 (6x16 NEON FMLA for both)|matmul_clamp_f32_f32_f32p16x1b_6x16_neon_mla|matmul_clamp_f32_f32_f32p16x1b_6x16_neon_mla|0"
   "f16 (6x32 NEON FP16 FMLA for both)|matmul_clamp_f16_f16_f16p32x1b_6x32_neon_mla|matmul_clamp_f16_f16_f16p32x1b_6x32_neon_mla|0"
 )

@@ -21,7 +21,8 @@ asm = open(sys.argv[1]).read().splitlines()
 catalog = open("ukernels/src/catalog.rs").read()
 INSTR = {"NeonDotprod": "SDOT", "NeonI8mm": "SMMLA", "SveDotprod": "SDOT", "SveI8mm": "SMMLA",
          "Sve2Dotprod": "SDOT", "Sve2I8mm": "SMMLA", "Neon": "FMLA", "Sve": "FMLA",
-         "NeonFp16": "HFMLA", "NeonBf16": "BFMMLA", "NeonFp16Bf16": "BFMMLA"}
+         "NeonFp16": "HFMLA", "NeonFp16Dotprod": "SDOT", "NeonFp16I8mm": "SMMLA",
+         "NeonBf16": "BFMMLA", "NeonFp16Bf16": "BFMMLA"}
 # K values one iteration covers: 32 for the integer loops, 4 for the float (FMLA) loops.
 K_PER_ITERATION = {"SDOT": 32, "SMMLA": 32, "FMLA": 4, "HFMLA": 4, "BFMMLA": 4}
 # Float loops that cover more K values per iteration than their instruction's default.
@@ -40,6 +41,7 @@ ROWS_PER_ITERATION = {
     "matmul_clamp_f32_qsi8d32p4x4_qsi4c32p4x4_16x4_neon_dotprod": 8,
     "matmul_clamp_f32_qsi8d32p4x8_qsi4c32p4x8_16x4_neon_i8mm": 8,
     "matmul_clamp_f32_qsi8d32p4x8_qsi4c32p8x8_16x8_sve_i8mm": 8,
+    "matmul_clamp_f32_qsi8d32p4x4_qai4c32p4x4_8x4_neon_dotprod": 4,
     # KleidiAI reports m_step 1 for the SVE f32 kernel; its loop covers 6-row blocks.
     "matmul_clamp_f32_f32_f32p4vlx1b_6x4vl_sve_mla": 6,
 }

@@ -13,7 +13,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 tests=(--test qai8dxp --test overflow --test contract_violations --test safe_api --test selection
-  --test float_gemm --test half_gemm --test qsi8d32p --test bf16_gemm)
+  --test float_gemm --test half_gemm --test qsi8d32p --test qai4c32p --test bf16_gemm)
 collect() { # label, then the cargo command
   local label=$1
   shift

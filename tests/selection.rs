@@ -30,8 +30,8 @@ fn stem(k: Option<&MatmulKernel>) -> Option<&'static str> {
 /// Instruction tier of a GEMM, as the ranking orders them.
 fn tier(isa: Isa) -> u8 {
     match isa {
-        Isa::NeonI8mm | Isa::SveI8mm | Isa::Sve2I8mm => 2,
-        Isa::NeonDotprod | Isa::SveDotprod | Isa::Sve2Dotprod => 1,
+        Isa::NeonI8mm | Isa::NeonFp16I8mm | Isa::SveI8mm | Isa::Sve2I8mm => 2,
+        Isa::NeonDotprod | Isa::NeonFp16Dotprod | Isa::SveDotprod | Isa::Sve2Dotprod => 1,
         _ => 0,
     }
 }
@@ -229,7 +229,11 @@ fn sve_kernels_are_chosen_where_they_rank_first() {
 
 #[test]
 fn mask_restricts_the_choice() {
-    let dotprod_only = Features::NEON.union(Features::DOTPROD);
+    // FP16 comes with dotprod on every core that has it; the f16-output families of
+    // `qsi8d32p_qai4c32p` need both.
+    let dotprod_only = Features::NEON
+        .union(Features::DOTPROD)
+        .union(Features::FP16);
     for family in families() {
         let restricted = select::best_kernel(family, ShapeClass::Gemm, dotprod_only);
         if let Some(k) = restricted {

@@ -21,6 +21,10 @@
 
 #include "kai/ukernels/matmul/matmul_clamp_f32_qsi8d32p_qsi4c32p/kai_matmul_clamp_f32_qsi8d32p_qsi4c32p_interface.h"
 
+#include "kai/ukernels/matmul/matmul_clamp_f32_qsi8d32p_qai4c32p/kai_matmul_clamp_f32_qsi8d32p_qai4c32p_interface.h"
+
+#include "kai/ukernels/matmul/matmul_clamp_f16_qsi8d32p_qai4c32p/kai_matmul_clamp_f16_qsi8d32p_qai4c32p_interface.h"
+
 #include "kai/ukernels/matmul/matmul_clamp_f32_f32_f32p/kai_matmul_clamp_f32_f32_f32p_interface.h"
 
 #include "kai/ukernels/matmul/matmul_clamp_f16_f16_f16p/kai_matmul_clamp_f16_f16_f16p_interface.h"
@@ -162,6 +166,36 @@ struct rkai_matmul_clamp_f32_qsi8d32p_qsi4c32p_choice {
 
 /// Chooses a `matmul_clamp_f32_qsi8d32p_qsi4c32p` kernel; see the top of this header.
 int rkai_select_matmul_clamp_f32_qsi8d32p_qsi4c32p(uint32_t shape, uint32_t feature_mask, struct rkai_matmul_clamp_f32_qsi8d32p_qsi4c32p_choice* choice);
+
+/// A chosen `matmul_clamp_f32_qsi8d32p_qai4c32p` kernel.
+struct rkai_matmul_clamp_f32_qsi8d32p_qai4c32p_choice {
+    /// The kernel's functions.
+    struct kai_matmul_clamp_f32_qsi8d32p_qai4c32p_ukernel ukernel;
+    /// Its symbol stem, e.g. `kai_matmul_clamp_f32_qsi8d32p_qai4c32p...`.
+    const char* name;
+    /// Instructions it needs, e.g. `neon_i8mm`.
+    const char* isa;
+    /// A packer writing its RHS format (call it with the kernel's nr, kr, sr).
+    const char* rhs_packer;
+};
+
+/// Chooses a `matmul_clamp_f32_qsi8d32p_qai4c32p` kernel; see the top of this header.
+int rkai_select_matmul_clamp_f32_qsi8d32p_qai4c32p(uint32_t shape, uint32_t feature_mask, struct rkai_matmul_clamp_f32_qsi8d32p_qai4c32p_choice* choice);
+
+/// A chosen `matmul_clamp_f16_qsi8d32p_qai4c32p` kernel.
+struct rkai_matmul_clamp_f16_qsi8d32p_qai4c32p_choice {
+    /// The kernel's functions.
+    struct kai_matmul_clamp_f16_qsi8d32p_qai4c32p_ukernel ukernel;
+    /// Its symbol stem, e.g. `kai_matmul_clamp_f16_qsi8d32p_qai4c32p...`.
+    const char* name;
+    /// Instructions it needs, e.g. `neon_i8mm`.
+    const char* isa;
+    /// A packer writing its RHS format (call it with the kernel's nr, kr, sr).
+    const char* rhs_packer;
+};
+
+/// Chooses a `matmul_clamp_f16_qsi8d32p_qai4c32p` kernel; see the top of this header.
+int rkai_select_matmul_clamp_f16_qsi8d32p_qai4c32p(uint32_t shape, uint32_t feature_mask, struct rkai_matmul_clamp_f16_qsi8d32p_qai4c32p_choice* choice);
 
 /// A chosen `matmul_clamp_f32_f32_f32p` kernel.
 struct rkai_matmul_clamp_f32_f32_f32p_choice {

@@ -105,6 +105,10 @@ pub enum Isa {
     NeonDotprod,
     /// `_neon_i8mm`.
     NeonI8mm,
+    /// `_neon_dotprod` with f16 arithmetic (FEAT_FP16): f16-output kernels of integer families.
+    NeonFp16Dotprod,
+    /// `_neon_i8mm` with f16 arithmetic (FEAT_FP16).
+    NeonFp16I8mm,
     /// `_sve_mla`: SVE.
     Sve,
     /// `_sve_dotprod`: SVE (whose SDOT needs nothing more).
@@ -119,13 +123,15 @@ pub enum Isa {
 
 impl Isa {
     /// Every ISA, from the most widely available to the most specialised.
-    pub const ALL: [Isa; 11] = [
+    pub const ALL: [Isa; 13] = [
         Isa::Neon,
         Isa::NeonFp16,
         Isa::NeonBf16,
         Isa::NeonFp16Bf16,
         Isa::NeonDotprod,
         Isa::NeonI8mm,
+        Isa::NeonFp16Dotprod,
+        Isa::NeonFp16I8mm,
         Isa::Sve,
         Isa::SveDotprod,
         Isa::SveI8mm,
@@ -143,6 +149,8 @@ impl Isa {
             Isa::NeonFp16Bf16 => n.union(Features::FP16).union(Features::BF16),
             Isa::NeonDotprod => n.union(Features::DOTPROD),
             Isa::NeonI8mm => n.union(Features::I8MM),
+            Isa::NeonFp16Dotprod => n.union(Features::FP16).union(Features::DOTPROD),
+            Isa::NeonFp16I8mm => n.union(Features::FP16).union(Features::I8MM),
             Isa::Sve | Isa::SveDotprod => n.union(Features::SVE),
             Isa::SveI8mm => n.union(Features::SVE).union(Features::I8MM),
             Isa::Sve2Dotprod => n.union(Features::SVE).union(Features::SVE2),
@@ -167,6 +175,8 @@ impl Isa {
             Isa::NeonFp16Bf16 => "neon_fp16_bf16",
             Isa::NeonDotprod => "neon_dotprod",
             Isa::NeonI8mm => "neon_i8mm",
+            Isa::NeonFp16Dotprod => "neon_fp16_dotprod",
+            Isa::NeonFp16I8mm => "neon_fp16_i8mm",
             Isa::Sve => "sve",
             Isa::SveDotprod => "sve_dotprod",
             Isa::SveI8mm => "sve_i8mm",

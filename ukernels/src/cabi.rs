@@ -8,6 +8,7 @@ use crate::catalog::{Family, PackerKind};
 use crate::matmul::output::Output;
 use crate::pack::Source;
 use crate::pack::lhs_quant_pack_qai8dxp::LhsType;
+use crate::pack::lhs_quant_pack_qsi8d32pscalef32::Variant as Qsi8d32pscalef32Packer;
 use crate::pack::rhs_pack_bf16::Variant as Bf16RhsPacker;
 use crate::pack::rhs_pack_qsi4c32p_qsu4c32s1s0::Variant as Qsi4c32pPacker;
 
@@ -146,6 +147,129 @@ const BLOCK_MATMUL_HALF: &[CFunction] =
 /// Per-block LHS and RHS (`matmul_clamp_f32_qsi8d32p_qsi4c32p`): `bl` in both offsets and `run`.
 const BLOCK_LHS_MATMUL_F32: &[CFunction] =
     quant_matmul_functions!([size("bl")], "float*", "*mut f32", lhs_bl: size("bl"));
+
+/// Per-block LHS and RHS with f16 output (`matmul_clamp_f16_qsi8d32p_qai4c32p`).
+const BLOCK_LHS_MATMUL_HALF: &[CFunction] = quant_matmul_functions!(
+    [size("bl")],
+    "void*",
+    "*mut core::ffi::c_void",
+    lhs_bl: size("bl")
+);
+
+/// The function set of the `qsi8d32pscalef32` LHS packers, which differ only in the type of
+/// `lhs`.
+macro_rules! lhs_quant_pack_qsi8d32pscalef32_functions {
+    ($lhs_c:literal, $lhs_rust:literal, $doc:literal) => {
+        &[
+            getter("get_m_step", &[size("mr")], "Row step of the packer."),
+            getter(
+                "get_lhs_offset",
+                &[size("m_idx"), size("lhs_stride")],
+                "Byte offset of row m_idx in the source.",
+            ),
+            getter(
+                "get_lhs_packed_offset",
+                &[
+                    size("m_idx"),
+                    size("k"),
+                    size("bl"),
+                    size("mr"),
+                    size("kr"),
+                    size("sr"),
+                ],
+                "Byte offset of the packed group holding row m_idx.",
+            ),
+            getter(
+                "get_lhs_packed_size",
+                &[
+                    size("m"),
+                    size("k"),
+                    size("bl"),
+                    size("mr"),
+                    size("kr"),
+                    size("sr"),
+                ],
+                "Bytes of the packed LHS.",
+            ),
+            CFunction {
+                verb: "run",
+                field: "run",
+                ret_c: "void",
+                ret_rust: "()",
+                params: &[
+                    size("m"),
+                    size("k"),
+                    size("bl"),
+                    size("mr"),
+                    size("kr"),
+                    size("sr"),
+                    size("m_idx_start"),
+                    p($lhs_c, $lhs_rust, "lhs"),
+                    size("lhs_stride"),
+                    p("void*", "*mut core::ffi::c_void", "lhs_packed"),
+                ],
+                doc: $doc,
+            },
+        ]
+    };
+}
+
+const LHS_QUANT_PACK_QSI8D32PSCALEF32_F32: &[CFunction] = lhs_quant_pack_qsi8d32pscalef32_functions!(
+    "const float*",
+    "*const f32",
+    "Quantizes m f32 rows to int8 with an f32 scale and block sum per block of bl values and packs them."
+);
+const LHS_QUANT_PACK_QSI8D32PSCALEF32_F16: &[CFunction] = lhs_quant_pack_qsi8d32pscalef32_functions!(
+    "const void*",
+    "*const core::ffi::c_void",
+    "Quantizes m f16 rows to int8 with an f32 scale and block sum per block of bl values and packs them."
+);
+
+/// The function set of the `qai4c32p` RHS packers (per-block f32 zero offsets and scales).
+const RHS_PACK_QAI4C32P: &[CFunction] = &[
+    getter(
+        "get_rhs_offset",
+        &[size("n_idx"), size("rhs_stride")],
+        "Byte offset of column n_idx in the source.",
+    ),
+    getter(
+        "get_rhs_packed_offset",
+        &[size("n_idx"), size("k"), size("nr"), size("kr"), size("bl")],
+        "Byte offset of the packed group holding column n_idx.",
+    ),
+    getter(
+        "get_rhs_packed_size",
+        &[size("n"), size("k"), size("nr"), size("kr"), size("bl")],
+        "Bytes of the packed RHS.",
+    ),
+    CFunction {
+        verb: "run",
+        field: "run",
+        ret_c: "void",
+        ret_rust: "()",
+        params: &[
+            size("num_groups"),
+            size("n"),
+            size("k"),
+            size("nr"),
+            size("kr"),
+            size("sr"),
+            size("bl"),
+            p("const uint8_t*", "*const u8", "rhs"),
+            p("const void*", "*const core::ffi::c_void", "zero"),
+            p("const void*", "*const core::ffi::c_void", "bias"),
+            p("const void*", "*const core::ffi::c_void", "scale"),
+            p("void*", "*mut core::ffi::c_void", "rhs_packed"),
+            size("extra_bytes"),
+            p(
+                "const struct kai_rhs_pack_nxk_qai4c32p_params*",
+                "*const rkai_ukernels::types::kai_rhs_pack_qs4cxs1s0_param",
+                "params",
+            ),
+        ],
+        doc: "Packs asymmetric int4 weights with f32 zero offsets and scales per block and an f32 bias.",
+    },
+];
 
 /// The function set of the `qsi8d32p` LHS packers (their getters and `run` take `bl`).
 const LHS_QUANT_PACK_QSI8D32P: &[CFunction] = &[
@@ -619,8 +743,14 @@ const RHS_QUANT_PACK_BF16_KXN: &[CFunction] = &[
 impl Family {
     /// The C functions every kernel of the family exports, in interface-struct order.
     pub const fn c_functions(self) -> &'static [CFunction] {
-        if matches!(self, Family::F32Qsi8d32pQsi4c32p) {
+        if matches!(
+            self,
+            Family::F32Qsi8d32pQsi4c32p | Family::F32Qsi8d32pQai4c32p
+        ) {
             return BLOCK_LHS_MATMUL_F32;
+        }
+        if matches!(self, Family::F16Qsi8d32pQai4c32p) {
+            return BLOCK_LHS_MATMUL_HALF;
         }
         if matches!(self, Family::F32F32F32p | Family::F16F16F16p) {
             return FLOAT_MATMUL;
@@ -655,7 +785,12 @@ impl Family {
         if matches!(self, Family::F32Bf16pBf16p | Family::F16Bf16pBf16p) {
             return "matmul_clamp_bf16p";
         }
-        if matches!(self, Family::F32Qsi8d32pQsi4c32p) {
+        if matches!(
+            self,
+            Family::F32Qsi8d32pQai4c32p | Family::F16Qsi8d32pQai4c32p
+        ) {
+            "matmul_clamp_qsi8d32p_qai4c32p"
+        } else if matches!(self, Family::F32Qsi8d32pQsi4c32p) {
             "matmul_clamp_qsi8d32p_qsi4c32p"
         } else if self.is_blockwise() {
             "matmul_clamp_qai8dxp_blockwise"
@@ -681,6 +816,13 @@ impl PackerKind {
             PackerKind::RhsQsi4c32p(_) => RHS_PACK_QSI4C32P_NXK,
             PackerKind::LhsQuantQsi8d32p(_) => LHS_QUANT_PACK_QSI8D32P,
             PackerKind::RhsQsi4c32pf16(_) => RHS_PACK_QSI4C32PF16,
+            PackerKind::LhsQuantQsi8d32pscalef32(Qsi8d32pscalef32Packer::F32) => {
+                LHS_QUANT_PACK_QSI8D32PSCALEF32_F32
+            }
+            PackerKind::LhsQuantQsi8d32pscalef32(Qsi8d32pscalef32Packer::F16) => {
+                LHS_QUANT_PACK_QSI8D32PSCALEF32_F16
+            }
+            PackerKind::RhsQai4c32p(_) => RHS_PACK_QAI4C32P,
             PackerKind::RhsFloat(v) => match (v.source(), v.has_stride_getter()) {
                 (Source::Nxk, _) => RHS_PACK_FLOAT_NXK,
                 (Source::Kxn, false) => RHS_PACK_FLOAT_KXN_NO_STRIDE,
@@ -698,6 +840,11 @@ impl PackerKind {
             }
             PackerKind::RhsQsi8cxp(_) | PackerKind::RhsQsi4c32p(_) | PackerKind::RhsFloat(_) => &[],
             PackerKind::LhsQuantQsi8d32p(_) | PackerKind::RhsQsi4c32pf16(_) => &[],
+            PackerKind::LhsQuantQsi8d32pscalef32(_) => &[],
+            PackerKind::RhsQai4c32p(_) => &[(
+                "kai_rhs_pack_nxk_qai4c32p_params",
+                "kai_rhs_pack_qs4cxs1s0_param",
+            )],
         }
     }
 
@@ -711,6 +858,8 @@ impl PackerKind {
             PackerKind::RhsQsi4c32p(_) => "rhs_pack_qsi4c32p_qsu4c32s1s0",
             PackerKind::LhsQuantQsi8d32p(_) => "lhs_quant_pack_qsi8d32p",
             PackerKind::RhsQsi4c32pf16(_) => "rhs_pack_qsi4c32pscalef16_qsu4c32s16s0",
+            PackerKind::LhsQuantQsi8d32pscalef32(_) => "lhs_quant_pack_qsi8d32pscalef32",
+            PackerKind::RhsQai4c32p(_) => "rhs_pack_qai4c32p",
             PackerKind::RhsFloat(_) => "rhs_pack_float",
             PackerKind::LhsBf16(_) => "lhs_pack_bf16",
             PackerKind::RhsBf16(_) => "rhs_pack_bf16",

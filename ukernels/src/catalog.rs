@@ -16,11 +16,15 @@ use crate::matmul::matmul_clamp_f32_qai8dxp_qsi4cxp as f32_qai8dxp_qsi4cxp;
 use crate::matmul::matmul_clamp_f32_qai8dxp_qsi8cxp as f32_qai8dxp_qsi8cxp;
 #[cfg(target_arch = "aarch64")]
 use crate::matmul::matmul_clamp_f32_qsi8d32p_qsi4c32p as f32_qsi8d32p_qsi4c32p;
+#[cfg(target_arch = "aarch64")]
+use crate::matmul::matmul_clamp_qsi8d32p_qai4c32p as qsi8d32p_qai4c32p;
 use crate::matmul::output::Output;
 use crate::pack::Source;
 use crate::pack::lhs_quant_pack_qai8dxp::LhsType;
 use crate::pack::lhs_quant_pack_qsi8d32p::Variant as Qsi8d32pPacker;
+use crate::pack::lhs_quant_pack_qsi8d32pscalef32::Variant as Qsi8d32pscalef32Packer;
 use crate::pack::rhs_pack_float::Variant as FloatPacker;
+use crate::pack::rhs_pack_nxk_qai4c32p::Variant as Qai4c32pPacker;
 use crate::pack::rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0::Variant as Qsi4c32pf16Packer;
 use crate::pack::rhs_pack_qsi4c32p_qsu4c32s1s0::Variant as Qsi4c32pPacker;
 
@@ -103,6 +107,10 @@ pub enum Family {
     Bf16Qai8dxpQsi4c32p,
     /// `matmul_clamp_f32_qsi8d32p_qsi4c32p` (llama.cpp's Q8_0 x Q4_0).
     F32Qsi8d32pQsi4c32p,
+    /// `matmul_clamp_f32_qsi8d32p_qai4c32p` (asymmetric int4 weights per block).
+    F32Qsi8d32pQai4c32p,
+    /// `matmul_clamp_f16_qsi8d32p_qai4c32p` (the same with f16 output).
+    F16Qsi8d32pQai4c32p,
     /// `matmul_clamp_f32_f32_f32p` (unpacked f32 LHS, f32 RHS packed with its bias).
     F32F32F32p,
     /// `matmul_clamp_f16_f16_f16p` (unpacked f16 LHS, f16 RHS packed with its bias).
@@ -125,6 +133,8 @@ impl Family {
             Family::Bf16Qai8dxpQsi4cxp => "matmul_clamp_bf16_qai8dxp_qsi4cxp",
             Family::Bf16Qai8dxpQsi4c32p => "matmul_clamp_bf16_qai8dxp_qsi4c32p",
             Family::F32Qsi8d32pQsi4c32p => "matmul_clamp_f32_qsi8d32p_qsi4c32p",
+            Family::F32Qsi8d32pQai4c32p => "matmul_clamp_f32_qsi8d32p_qai4c32p",
+            Family::F16Qsi8d32pQai4c32p => "matmul_clamp_f16_qsi8d32p_qai4c32p",
             Family::F32F32F32p => "matmul_clamp_f32_f32_f32p",
             Family::F16F16F16p => "matmul_clamp_f16_f16_f16p",
             Family::F32Bf16pBf16p => "matmul_clamp_f32_bf16p_bf16p",
@@ -136,7 +146,11 @@ impl Family {
     pub const fn is_blockwise(self) -> bool {
         matches!(
             self,
-            Family::F32Qai8dxpQsi4c32p | Family::Bf16Qai8dxpQsi4c32p | Family::F32Qsi8d32pQsi4c32p
+            Family::F32Qai8dxpQsi4c32p
+                | Family::Bf16Qai8dxpQsi4c32p
+                | Family::F32Qsi8d32pQsi4c32p
+                | Family::F32Qsi8d32pQai4c32p
+                | Family::F16Qsi8d32pQai4c32p
         )
     }
 
@@ -150,6 +164,7 @@ impl Family {
             Family::F32Qai8dxpQsi8cxp | Family::F16Qai8dxpQsi8cxp => RhsLayout::Qsi8cxp,
             Family::F32Qai8dxpQsi4c32p | Family::Bf16Qai8dxpQsi4c32p => RhsLayout::Qsi4c32p { bl },
             Family::F32Qsi8d32pQsi4c32p => RhsLayout::Qsi4c32pf16 { bl },
+            Family::F32Qsi8d32pQai4c32p | Family::F16Qsi8d32pQai4c32p => RhsLayout::Qai4c32p { bl },
             Family::F32F32F32p | Family::F16F16F16p => crate::matmul::float_gemm::rhs_layout(self),
             Family::F32Bf16pBf16p | Family::F16Bf16pBf16p => {
                 crate::matmul::bf16_gemm::rhs_layout(self)
@@ -164,11 +179,13 @@ impl Family {
             | Family::F32Qai8dxpQsi8cxp
             | Family::F32Qai8dxpQsi4c32p
             | Family::F32Qsi8d32pQsi4c32p
+            | Family::F32Qsi8d32pQai4c32p
             | Family::F32F32F32p => Output::F32,
             Family::F32Bf16pBf16p => Output::F32,
-            Family::F16Qai8dxpQsi4cxp | Family::F16Qai8dxpQsi8cxp | Family::F16F16F16p => {
-                Output::F16
-            }
+            Family::F16Qai8dxpQsi4cxp
+            | Family::F16Qai8dxpQsi8cxp
+            | Family::F16Qsi8d32pQai4c32p
+            | Family::F16F16F16p => Output::F16,
             Family::F16Bf16pBf16p => Output::F16,
             Family::Bf16Qai8dxpQsi4cxp | Family::Bf16Qai8dxpQsi4c32p => Output::Bf16,
         }
@@ -195,6 +212,12 @@ pub enum PackerKind {
     /// int4 with f16 scales per block from Q4_0 rows (`rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0`
     /// and the SME2 `ps1s0` NEON form).
     RhsQsi4c32pf16(Qsi4c32pf16Packer),
+    /// Symmetric int8 per block with f32 scales and block sums, from f32 or f16
+    /// (`lhs_quant_pack_qsi8d32pscalef32_{f32,f16}_neon`).
+    LhsQuantQsi8d32pscalef32(Qsi8d32pscalef32Packer),
+    /// Asymmetric int4 with f32 scales and zero offsets per block and an f32 bias
+    /// (`rhs_pack_nxk_qai4c32p_qau4c32s0s1_f32_f32_f32_neon` and the SME2 `ps1s0nrx4` forms).
+    RhsQai4c32p(Qai4c32pPacker),
     /// Float RHS with the bias in front (`rhs_pack_{kxn,nxk}_x32p16x1b*`, `..._f32p8x1biasf32_...`,
     /// `..._x32p4vlx1b_..._sve`).
     RhsFloat(FloatPacker),
@@ -212,11 +235,13 @@ impl PackerKind {
         match self {
             PackerKind::LhsQuantQai8dxp(_)
             | PackerKind::LhsQuantQsi8d32p(_)
+            | PackerKind::LhsQuantQsi8d32pscalef32(_)
             | PackerKind::LhsBf16(_) => None,
             PackerKind::RhsQsi4cxp(_) | PackerKind::RhsQsi4cxps1s0 => Some(RhsLayout::Qsi4cxp),
             PackerKind::RhsQsi8cxp(_) => Some(RhsLayout::Qsi8cxp),
             PackerKind::RhsQsi4c32p(_) => Some(RhsLayout::Qsi4c32p { bl }),
             PackerKind::RhsQsi4c32pf16(_) => Some(RhsLayout::Qsi4c32pf16 { bl }),
+            PackerKind::RhsQai4c32p(_) => Some(RhsLayout::Qai4c32p { bl }),
             PackerKind::RhsFloat(v) => Some(v.layout()),
             PackerKind::RhsBf16(v) => Some(v.layout()),
         }
@@ -412,6 +437,39 @@ pub static RHS_PACK_NXK_QSI4C32PS1S0SCALEF16_QSU4C32S16S0_NEON: Packer = Packer 
     kind: PackerKind::RhsQsi4c32pf16(Qsi4c32pf16Packer::Ps1s0Scalef16Neon),
 };
 
+/// `kai_lhs_quant_pack_qsi8d32pscalef32_f32_neon` (activations of the `qai4c32p` kernels).
+pub static LHS_QUANT_PACK_QSI8D32PSCALEF32_F32_NEON: Packer = Packer {
+    name: "lhs_quant_pack_qsi8d32pscalef32_f32_neon",
+    kind: PackerKind::LhsQuantQsi8d32pscalef32(Qsi8d32pscalef32Packer::F32),
+};
+
+/// `kai_lhs_quant_pack_qsi8d32pscalef32_f16_neon` (the same format from f16 activations).
+pub static LHS_QUANT_PACK_QSI8D32PSCALEF32_F16_NEON: Packer = Packer {
+    name: "lhs_quant_pack_qsi8d32pscalef32_f16_neon",
+    kind: PackerKind::LhsQuantQsi8d32pscalef32(Qsi8d32pscalef32Packer::F16),
+};
+
+/// `kai_rhs_pack_nxk_qai4c32p_qau4c32s0s1_f32_f32_f32_neon` (weights of the NEON `qai4c32p`
+/// kernels).
+pub static RHS_PACK_NXK_QAI4C32P_QAU4C32S0S1_F32_F32_F32_NEON: Packer = Packer {
+    name: "rhs_pack_nxk_qai4c32p_qau4c32s0s1_f32_f32_f32_neon",
+    kind: PackerKind::RhsQai4c32p(Qai4c32pPacker::Qai4c32p),
+};
+
+/// `kai_rhs_pack_nxk_qai4c32ps1s0nrx4_qau4c32s0s1_f32_f32_f32_neon` (the format of KleidiAI's
+/// SME2 `qai4c32p` kernels, from `s0s1` nibbles).
+pub static RHS_PACK_NXK_QAI4C32PS1S0NRX4_QAU4C32S0S1_F32_F32_F32_NEON: Packer = Packer {
+    name: "rhs_pack_nxk_qai4c32ps1s0nrx4_qau4c32s0s1_f32_f32_f32_neon",
+    kind: PackerKind::RhsQai4c32p(Qai4c32pPacker::Ps1s0Nrx4S0s1),
+};
+
+/// `kai_rhs_pack_nxk_qai4c32ps1s0nrx4_qau4c32s1s0_f32_f32_f32_neon` (the same from `s1s0`
+/// nibbles).
+pub static RHS_PACK_NXK_QAI4C32PS1S0NRX4_QAU4C32S1S0_F32_F32_F32_NEON: Packer = Packer {
+    name: "rhs_pack_nxk_qai4c32ps1s0nrx4_qau4c32s1s0_f32_f32_f32_neon",
+    kind: PackerKind::RhsQai4c32p(Qai4c32pPacker::Ps1s0Nrx4S1s0),
+};
+
 /// `kai_rhs_pack_kxn_x32p16x1b_x32_x32_neon`.
 pub static RHS_PACK_KXN_X32P16X1B_X32_X32_NEON: Packer = Packer {
     name: "rhs_pack_kxn_x32p16x1b_x32_x32_neon",
@@ -509,6 +567,11 @@ pub static PACKERS: &[&Packer] = &[
     &LHS_QUANT_PACK_QSI8D32P4X8SB_F32_NEON,
     &RHS_PACK_NXK_QSI4C32PSCALEF16_QSU4C32S16S0,
     &RHS_PACK_NXK_QSI4C32PS1S0SCALEF16_QSU4C32S16S0_NEON,
+    &LHS_QUANT_PACK_QSI8D32PSCALEF32_F32_NEON,
+    &LHS_QUANT_PACK_QSI8D32PSCALEF32_F16_NEON,
+    &RHS_PACK_NXK_QAI4C32P_QAU4C32S0S1_F32_F32_F32_NEON,
+    &RHS_PACK_NXK_QAI4C32PS1S0NRX4_QAU4C32S0S1_F32_F32_F32_NEON,
+    &RHS_PACK_NXK_QAI4C32PS1S0NRX4_QAU4C32S1S0_F32_F32_F32_NEON,
     &RHS_PACK_KXN_X32P16X1B_X32_X32_NEON,
     &RHS_PACK_NXK_X32P16X1BX32_X32_X32_NEON,
     &RHS_PACK_KXN_F32P8X1BIASF32_F32_F32_NEON,
@@ -549,6 +612,9 @@ const QSI8D32P_LHS_4X8: &[&Packer] = &[
     &LHS_QUANT_PACK_QSI8D32P4X8SB_F32_NEON,
 ];
 const QSI4C32PF16_RHS: &[&Packer] = &[&RHS_PACK_NXK_QSI4C32PSCALEF16_QSU4C32S16S0];
+const QSI8D32PSCALEF32_F32_LHS: &[&Packer] = &[&LHS_QUANT_PACK_QSI8D32PSCALEF32_F32_NEON];
+const QSI8D32PSCALEF32_F16_LHS: &[&Packer] = &[&LHS_QUANT_PACK_QSI8D32PSCALEF32_F16_NEON];
+const QAI4C32P_RHS: &[&Packer] = &[&RHS_PACK_NXK_QAI4C32P_QAU4C32S0S1_F32_F32_F32_NEON];
 const QSI8CXP_RHS: &[&Packer] = &[
     &RHS_PACK_NXK_QSI8CXP_QSI8CX_NEON,
     &RHS_PACK_KXN_QSI8CXP_QSI8CX_NEON,
@@ -1236,7 +1302,111 @@ f32_qsi8d32p_qsi4c32p_kernel!(
     [16, 8, 4, 8, 16, 2],
     QSI8D32P_LHS,
     FixedAtSve256,
-    portable
+    matmul_clamp_f32_qsi8d32p4x8_qsi4c32p8x8_16x8_sve_i8mm
+);
+
+/// A kernel of the `qsi8d32p_qai4c32p` families: family, LHS packer list, and the asm module of
+/// `matmul::matmul_clamp_qsi8d32p_qai4c32p` implementing its tile (the f16 kernels narrow the f32
+/// kernel of the same tile), or `portable` where there is none yet.
+macro_rules! qsi8d32p_qai4c32p_kernel {
+    ($(#[$doc:meta])* $name:ident, $family:ident, $lhs:ident, $stem:ident, $isa:ident, $tile:tt,
+        portable) => {
+        qai8dxp_kernel!($(#[$doc])* $name, $family, $lhs, QAI4C32P_RHS, $stem, $isa, $tile,
+            NativeFn::Portable);
+    };
+    ($(#[$doc:meta])* $name:ident, $family:ident, $lhs:ident, $stem:ident, $isa:ident, $tile:tt,
+        $module:ident) => {
+        qai8dxp_kernel!($(#[$doc])* $name, $family, $lhs, QAI4C32P_RHS, $stem, $isa, $tile,
+            native!(qsi8d32p_qai4c32p::$module));
+    };
+}
+
+qsi8d32p_qai4c32p_kernel!(
+    /// Asymmetric int4 GEMV, 1 row x 4 columns per step, SDOT by element on 4-value chunks.
+    MATMUL_CLAMP_F32_QSI8D32P1X4_QAI4C32P4X4_1X4_NEON_DOTPROD,
+    F32Qsi8d32pQai4c32p,
+    QSI8D32PSCALEF32_F32_LHS,
+    matmul_clamp_f32_qsi8d32p1x4_qai4c32p4x4_1x4_neon_dotprod,
+    NeonDotprod,
+    [1, 4, 1, 4, 8, 2],
+    matmul_clamp_f32_qsi8d32p1x4_qai4c32p4x4_1x4_neon_dotprod
+);
+
+qsi8d32p_qai4c32p_kernel!(
+    /// Asymmetric int4 GEMV, 1 row x 4 columns per step, SDOT on 8-value chunks.
+    MATMUL_CLAMP_F32_QSI8D32P1X8_QAI4C32P4X8_1X4_NEON_DOTPROD,
+    F32Qsi8d32pQai4c32p,
+    QSI8D32PSCALEF32_F32_LHS,
+    matmul_clamp_f32_qsi8d32p1x8_qai4c32p4x8_1x4_neon_dotprod,
+    NeonDotprod,
+    [1, 4, 1, 4, 16, 2],
+    matmul_clamp_f32_qsi8d32p1x8_qai4c32p4x8_1x4_neon_dotprod
+);
+
+qsi8d32p_qai4c32p_kernel!(
+    /// Asymmetric int4 GEMM, 8 rows x 4 columns per step, SDOT by element.
+    MATMUL_CLAMP_F32_QSI8D32P4X4_QAI4C32P4X4_8X4_NEON_DOTPROD,
+    F32Qsi8d32pQai4c32p,
+    QSI8D32PSCALEF32_F32_LHS,
+    matmul_clamp_f32_qsi8d32p4x4_qai4c32p4x4_8x4_neon_dotprod,
+    NeonDotprod,
+    [8, 4, 4, 4, 8, 2],
+    matmul_clamp_f32_qsi8d32p4x4_qai4c32p4x4_8x4_neon_dotprod
+);
+
+qsi8d32p_qai4c32p_kernel!(
+    /// Asymmetric int4 GEMM, 8 rows x 4 columns per step, SMMLA.
+    MATMUL_CLAMP_F32_QSI8D32P4X8_QAI4C32P4X8_8X4_NEON_I8MM,
+    F32Qsi8d32pQai4c32p,
+    QSI8D32PSCALEF32_F32_LHS,
+    matmul_clamp_f32_qsi8d32p4x8_qai4c32p4x8_8x4_neon_i8mm,
+    NeonI8mm,
+    [8, 4, 4, 4, 16, 2],
+    matmul_clamp_f32_qsi8d32p4x8_qai4c32p4x8_8x4_neon_i8mm
+);
+
+qsi8d32p_qai4c32p_kernel!(
+    /// Asymmetric int4 f16 output, GEMV, 1 row x 4 columns per step, SDOT by element on 4-value chunks.
+    MATMUL_CLAMP_F16_QSI8D32P1X4_QAI4C32P4X4_1X4_NEON_DOTPROD,
+    F16Qsi8d32pQai4c32p,
+    QSI8D32PSCALEF32_F16_LHS,
+    matmul_clamp_f16_qsi8d32p1x4_qai4c32p4x4_1x4_neon_dotprod,
+    NeonFp16Dotprod,
+    [1, 4, 1, 4, 8, 2],
+    matmul_clamp_f32_qsi8d32p1x4_qai4c32p4x4_1x4_neon_dotprod
+);
+
+qsi8d32p_qai4c32p_kernel!(
+    /// Asymmetric int4 f16 output, GEMV, 1 row x 4 columns per step, SDOT on 8-value chunks.
+    MATMUL_CLAMP_F16_QSI8D32P1X8_QAI4C32P4X8_1X4_NEON_DOTPROD,
+    F16Qsi8d32pQai4c32p,
+    QSI8D32PSCALEF32_F16_LHS,
+    matmul_clamp_f16_qsi8d32p1x8_qai4c32p4x8_1x4_neon_dotprod,
+    NeonFp16Dotprod,
+    [1, 4, 1, 4, 16, 2],
+    matmul_clamp_f32_qsi8d32p1x8_qai4c32p4x8_1x4_neon_dotprod
+);
+
+qsi8d32p_qai4c32p_kernel!(
+    /// Asymmetric int4 f16 output, GEMM, 8 rows x 4 columns per step, SDOT by element.
+    MATMUL_CLAMP_F16_QSI8D32P4X4_QAI4C32P4X4_8X4_NEON_DOTPROD,
+    F16Qsi8d32pQai4c32p,
+    QSI8D32PSCALEF32_F16_LHS,
+    matmul_clamp_f16_qsi8d32p4x4_qai4c32p4x4_8x4_neon_dotprod,
+    NeonFp16Dotprod,
+    [8, 4, 4, 4, 8, 2],
+    matmul_clamp_f32_qsi8d32p4x4_qai4c32p4x4_8x4_neon_dotprod
+);
+
+qsi8d32p_qai4c32p_kernel!(
+    /// Asymmetric int4 f16 output, GEMM, 8 rows x 4 columns per step, SMMLA.
+    MATMUL_CLAMP_F16_QSI8D32P4X8_QAI4C32P4X8_8X4_NEON_I8MM,
+    F16Qsi8d32pQai4c32p,
+    QSI8D32PSCALEF32_F16_LHS,
+    matmul_clamp_f16_qsi8d32p4x8_qai4c32p4x8_8x4_neon_i8mm,
+    NeonFp16I8mm,
+    [8, 4, 4, 4, 16, 2],
+    matmul_clamp_f32_qsi8d32p4x8_qai4c32p4x8_8x4_neon_i8mm
 );
 
 /// A kernel of `matmul_clamp_f32_f32_f32p` (no LHS packer): RHS packer list, column scaling and
@@ -1468,6 +1638,14 @@ pub static KERNELS: &[&MatmulKernel] = &[
     &MATMUL_CLAMP_F32_QSI8D32P1X4_QSI4C32P8X4_1X8_SVE_DOTPROD,
     &MATMUL_CLAMP_F32_QSI8D32P1X8_QSI4C32P8X8_1X8_SVE_DOTPROD,
     &MATMUL_CLAMP_F32_QSI8D32P4X8_QSI4C32P8X8_16X8_SVE_I8MM,
+    &MATMUL_CLAMP_F32_QSI8D32P1X4_QAI4C32P4X4_1X4_NEON_DOTPROD,
+    &MATMUL_CLAMP_F32_QSI8D32P1X8_QAI4C32P4X8_1X4_NEON_DOTPROD,
+    &MATMUL_CLAMP_F32_QSI8D32P4X4_QAI4C32P4X4_8X4_NEON_DOTPROD,
+    &MATMUL_CLAMP_F32_QSI8D32P4X8_QAI4C32P4X8_8X4_NEON_I8MM,
+    &MATMUL_CLAMP_F16_QSI8D32P1X4_QAI4C32P4X4_1X4_NEON_DOTPROD,
+    &MATMUL_CLAMP_F16_QSI8D32P1X8_QAI4C32P4X8_1X4_NEON_DOTPROD,
+    &MATMUL_CLAMP_F16_QSI8D32P4X4_QAI4C32P4X4_8X4_NEON_DOTPROD,
+    &MATMUL_CLAMP_F16_QSI8D32P4X8_QAI4C32P4X8_8X4_NEON_I8MM,
     &MATMUL_CLAMP_F32_F32_F32P16X1B_6X16_NEON_MLA,
     &MATMUL_CLAMP_F32_F32_F32P16X1B_6X16_NEON_MLA_CORTEXA55,
     &MATMUL_CLAMP_F32_F32_F32P8X1BIASF32_6X8X4_NEON_MLA,

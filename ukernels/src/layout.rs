@@ -220,6 +220,101 @@ pub mod qsi4c32pf16 {
     }
 }
 
+/// Packed int8 LHS with symmetric per-block quantization and f32 block parameters
+/// (`qsi8d32pscalef32`, the activations of the asymmetric int4 `qai4c32p` kernels).
+///
+/// A group of `mr` rows holds, for each block of `bl` K values, `bl + 8` bytes per row: the
+/// `mr x bl` int8 values in chunks of `kr / sr` values per row, then `mr` f32 block sums
+/// (`sum(q) * scale`), then `mr` f32 scales.
+pub mod qsi8d32pscalef32 {
+    use super::*;
+
+    /// Bytes per row and block after the int8 values: an f32 sum and an f32 scale.
+    pub const PARAM_BYTES: usize = 8;
+
+    /// Checks the block length against K (`bl > 0`, KleidiAI's `(k % bl) == 0`).
+    pub fn check_block(k: usize, bl: usize) -> Result<(), Violation> {
+        contract::require(bl != 0, "bl > 0")?;
+        contract::require(k % bl == 0, "(k % bl) == 0")
+    }
+
+    /// Bytes of one block of `mr` rows.
+    pub fn block_stride(bl: usize, mr: usize) -> Result<usize, Violation> {
+        let block = contract::add(bl, PARAM_BYTES, "packed LHS block size fits in size_t")?;
+        contract::mul(mr, block, "packed LHS block stride fits in size_t")
+    }
+
+    /// Bytes of one group of `mr` packed rows.
+    pub fn stride(k: usize, bl: usize, mr: usize) -> Result<usize, Violation> {
+        check_block(k, bl)?;
+        contract::mul(
+            k / bl,
+            block_stride(bl, mr)?,
+            "packed LHS stride fits in size_t",
+        )
+    }
+
+    /// Byte offset of the group holding row `m_idx`.
+    pub fn offset(m_idx: usize, k: usize, bl: usize, mr: usize) -> Result<usize, Violation> {
+        contract::require(mr != 0, "mr > 0")?;
+        contract::mul(
+            m_idx / mr,
+            stride(k, bl, mr)?,
+            "packed LHS offset fits in size_t",
+        )
+    }
+
+    /// Bytes of a packed LHS of `m` rows.
+    pub fn size(m: usize, k: usize, bl: usize, mr: usize) -> Result<usize, Violation> {
+        contract::require(mr != 0, "mr > 0")?;
+        let groups = contract::roundup(m, mr, "roundup(m, mr) fits in size_t")? / mr;
+        contract::mul(groups, stride(k, bl, mr)?, "packed LHS size fits in size_t")
+    }
+}
+
+/// Packed asymmetric int4 RHS with f32 parameters per block of `bl` K values (`qai4c32p`):
+/// per group of `nr` columns and per block, `nr * bl / 2` bytes of nibbles, then `nr` f32 zero
+/// offsets, then `nr` f32 scales; after all blocks, `nr` f32 biases.
+pub mod qai4c32p {
+    use super::*;
+
+    /// Block lengths must be multiples of this.
+    pub const BL_MULTIPLE: usize = 32;
+    /// Bytes per column and block after the nibbles: f32 zero offset and f32 scale.
+    pub const PARAM_BYTES: usize = 8;
+    /// Bytes per column after all blocks: the f32 bias.
+    pub const BIAS_BYTES: usize = 4;
+
+    /// Checks the block length against K: `bl > 0`, KleidiAI's `(bl % 32) == 0` and
+    /// `(k % bl) == 0`.
+    pub fn check_block(k: usize, bl: usize) -> Result<(), Violation> {
+        contract::require(bl != 0, "bl > 0")?;
+        contract::require(bl % BL_MULTIPLE == 0, "(bl % 32) == 0")?;
+        contract::require(k % bl == 0, "(k % bl) == 0")
+    }
+
+    /// Bytes of one block of `nr` columns: nibbles and parameters.
+    pub fn block_stride(nr: usize, bl: usize) -> Result<usize, Violation> {
+        contract::mul(
+            nr,
+            bl / 2 + PARAM_BYTES,
+            "packed RHS block size fits in size_t",
+        )
+    }
+
+    /// Bytes of one group of `nr` packed columns.
+    pub fn stride(k: usize, nr: usize, bl: usize) -> Result<usize, Violation> {
+        check_block(k, bl)?;
+        let col = contract::mul(
+            k / bl,
+            bl / 2 + PARAM_BYTES,
+            "packed RHS column size fits in size_t",
+        )?;
+        let col = contract::add(col, BIAS_BYTES, "packed RHS column size fits in size_t")?;
+        contract::mul(nr, col, "packed RHS stride fits in size_t")
+    }
+}
+
 /// The packed RHS formats of the `qai8dxp` families.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RhsLayout {
@@ -236,6 +331,13 @@ pub enum RhsLayout {
     /// int4 with f16 scales per block of `bl` K values and no trailer (`qsi4c32pscalef16`, and
     /// the same-sized `ps1s0scalef16` format of KleidiAI's SME2 kernels).
     Qsi4c32pf16 {
+        /// Block length.
+        bl: usize,
+    },
+    /// Asymmetric int4 with f32 zero offsets and scales per block of `bl` K values and an f32
+    /// bias per column (`qai4c32p`, and the same-sized `ps1s0nrx4` format of KleidiAI's SME2
+    /// kernels).
+    Qai4c32p {
         /// Block length.
         bl: usize,
     },
@@ -261,6 +363,7 @@ impl RhsLayout {
             RhsLayout::Qsi8cxp => qsi8cxp::stride(k, nr, kr, sr),
             RhsLayout::Qsi4c32p { bl } => qsi4c32p::stride(k, nr, bl),
             RhsLayout::Qsi4c32pf16 { bl } => qsi4c32pf16::stride(k, nr, bl),
+            RhsLayout::Qai4c32p { bl } => qai4c32p::stride(k, nr, bl),
             RhsLayout::FloatBias { bytes } => float_bias::stride(k, nr, bytes),
             RhsLayout::Bf16Bias { bias_bytes } => bf16_bias::stride(k, nr, kr, bias_bytes),
         }

@@ -6,6 +6,7 @@
 
 use crate::float;
 
+pub mod qai4c32p;
 pub mod qsi8d32p;
 
 /// Per-row dynamic asymmetric int8 quantization (`qai8dx`).

@@ -154,8 +154,8 @@ pub fn tuned_for_in_order(kernel: &MatmulKernel) -> bool {
 /// Instruction tier of an integer GEMM: matrix multiply-accumulate, dot product, or neither.
 const fn tier(isa: Isa) -> u8 {
     match isa {
-        Isa::NeonI8mm | Isa::SveI8mm | Isa::Sve2I8mm => 2,
-        Isa::NeonDotprod | Isa::SveDotprod | Isa::Sve2Dotprod => 1,
+        Isa::NeonI8mm | Isa::NeonFp16I8mm | Isa::SveI8mm | Isa::Sve2I8mm => 2,
+        Isa::NeonDotprod | Isa::NeonFp16Dotprod | Isa::SveDotprod | Isa::Sve2Dotprod => 1,
         _ => 0,
     }
 }

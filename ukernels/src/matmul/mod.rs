@@ -70,6 +70,7 @@ pub mod matmul_clamp_f32_qai8dxp_qsi4c32p;
 pub mod matmul_clamp_f32_qai8dxp_qsi4cxp;
 pub mod matmul_clamp_f32_qai8dxp_qsi8cxp;
 pub mod matmul_clamp_f32_qsi8d32p_qsi4c32p;
+pub mod matmul_clamp_qsi8d32p_qai4c32p;
 pub mod output;
 pub mod qai8dxp;
 pub(crate) mod qai8dxp_portable;

@@ -81,6 +81,11 @@ pub unsafe fn run(kernel: &MatmulKernel, a: &Args) {
     if a.m == 0 || a.n == 0 {
         return;
     }
+    // The asymmetric int4 families have their own LHS format and dispatch.
+    if let RhsLayout::Qai4c32p { .. } = rhs_layout(kernel, a.bl) {
+        // SAFETY: forwarded contract.
+        return unsafe { super::matmul_clamp_qsi8d32p_qai4c32p::run(kernel, a) };
+    }
     let tile = &kernel.tile();
     let run_f32 = |a: &Args| match kernel.native {
         // SAFETY (every arm): forwarded contract.
@@ -94,6 +99,10 @@ pub unsafe fn run(kernel: &MatmulKernel, a: &Args) {
             // Only the Q4_0 family reads this format; its own dispatch is `run` there.
             RhsLayout::Qsi4c32pf16 { .. } => unsafe {
                 super::matmul_clamp_f32_qsi8d32p_qsi4c32p::portable::run(tile, a)
+            },
+            // Handled above.
+            RhsLayout::Qai4c32p { .. } => unsafe {
+                super::matmul_clamp_qsi8d32p_qai4c32p::portable::run(tile, a)
             },
             // Float kernels are dispatched by their own family module, never here.
             RhsLayout::FloatBias { .. } | RhsLayout::Bf16Bias { .. } => {}

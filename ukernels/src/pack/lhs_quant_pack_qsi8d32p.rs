@@ -276,6 +276,14 @@ unsafe fn pack_row(
     for b in 0..blocks {
         // SAFETY: block b of the row and of the group.
         let (x, out) = unsafe { (line.add(4 * b * bl), group.add(b * block_bytes)) };
+        #[cfg(target_arch = "aarch64")]
+        if bl % 16 == 0 {
+            let even = variant == Variant::F32Neon4x8sb;
+            // SAFETY: the block's bl floats and the group's block are in range (see above).
+            if unsafe { neon::pack_block(x.cast(), bl, out, mr, slot, kbl, even) } {
+                continue;
+            }
+        }
         let amax = if variant == Variant::F32Neon4x8sb {
             // bl is a multiple of 32: lanes continue across pieces.
             let mut lanes = [0.0f32; 4];
@@ -321,6 +329,80 @@ unsafe fn pack_row(
                 // SAFETY: chunk kk / kbl of the block, slot's kbl bytes.
                 unsafe { *data.add((kk / kbl) * mr * kbl + slot * kbl + kk % kbl) = q as u8 };
             }
+        }
+    }
+}
+
+/// NEON path of the block-layout packers (`F32`, `F32Neon4x8sb`): `amax` with `FABS`/`FMAX`
+/// lanes (equal to either packer's order when the block holds no NaN; a NaN, whose payload would
+/// depend on the order, sends the block back to the scalar code), values with `FMUL`, `FCVTAS`
+/// (`F32`: round half away from zero) or `FCVTNS` (`F32Neon4x8sb`: ties to even), both
+/// saturating with NaN to 0, and two truncating `XTN` (the low byte of the i32), 16 at a time.
+#[cfg(target_arch = "aarch64")]
+mod neon {
+    use core::arch::aarch64::*;
+
+    use super::{block_scale, f16_bits};
+
+    /// Packs one block of `bl` (a multiple of 16) floats at `x` into slot `slot` of the packed
+    /// block at `out` (`mr` scales, then `mr x kbl` chunks), rounding ties to even if `even`,
+    /// away from zero otherwise; returns `false`, having written nothing, when the block holds a
+    /// NaN.
+    ///
+    /// # Safety
+    /// `x` is readable for `bl` floats; `out` is writable for the packed block
+    /// (`mr * (bl + 2)` bytes); `slot < mr`, `kbl` divides `bl`.
+    #[inline(always)]
+    pub(super) unsafe fn pack_block(
+        x: *const f32,
+        bl: usize,
+        out: *mut u8,
+        mr: usize,
+        slot: usize,
+        kbl: usize,
+        even: bool,
+    ) -> bool {
+        // SAFETY: every load reads 4 floats below bl; every store stays in the packed block.
+        unsafe {
+            let mut lanes = [vdupq_n_f32(0.0); 4];
+            for i in (0..bl).step_by(16) {
+                for (j, l) in lanes.iter_mut().enumerate() {
+                    *l = vmaxq_f32(*l, vabsq_f32(vld1q_f32(x.add(i + 4 * j))));
+                }
+            }
+            let amax = vmaxvq_f32(vmaxq_f32(
+                vmaxq_f32(lanes[0], lanes[1]),
+                vmaxq_f32(lanes[2], lanes[3]),
+            ));
+            if amax.is_nan() {
+                return false;
+            }
+            let (d, id) = block_scale(amax);
+            out.add(2 * slot).cast::<u16>().write_unaligned(f16_bits(d));
+            let data = out.add(2 * mr);
+            let m = vdupq_n_f32(id);
+            for i in (0..bl).step_by(16) {
+                let q = |j: usize| {
+                    let y = vmulq_f32(vld1q_f32(x.add(i + 4 * j)), m);
+                    if even {
+                        vcvtnq_s32_f32(y)
+                    } else {
+                        vcvtaq_s32_f32(y)
+                    }
+                };
+                let lo = vmovn_high_s32(vmovn_s32(q(0)), q(1));
+                let hi = vmovn_high_s32(vmovn_s32(q(2)), q(3));
+                let bytes: [u8; 16] = core::mem::transmute(vmovn_high_s16(vmovn_s16(lo), hi));
+                if mr == 1 {
+                    data.add(i).cast::<[u8; 16]>().write_unaligned(bytes);
+                } else {
+                    for (t, &v) in bytes.iter().enumerate() {
+                        let kk = i + t;
+                        *data.add((kk / kbl) * mr * kbl + slot * kbl + kk % kbl) = v;
+                    }
+                }
+            }
+            true
         }
     }
 }

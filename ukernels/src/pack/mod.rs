@@ -3,8 +3,10 @@
 pub mod lhs_pack_bf16;
 pub mod lhs_quant_pack_qai8dxp;
 pub mod lhs_quant_pack_qsi8d32p;
+pub mod lhs_quant_pack_qsi8d32pscalef32;
 pub mod rhs_pack_bf16;
 pub mod rhs_pack_float;
+pub mod rhs_pack_nxk_qai4c32p;
 pub mod rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0;
 pub mod rhs_pack_nxk_qsi4cxps1s0_qsu4cxs1s0;
 pub mod rhs_pack_qsi4c32p_qsu4c32s1s0;

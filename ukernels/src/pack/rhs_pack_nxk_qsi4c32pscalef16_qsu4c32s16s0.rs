@@ -112,7 +112,16 @@ pub const fn source_stride(k: usize, bl: usize) -> usize {
 pub unsafe fn run(variant: Variant, a: &Args) {
     match variant {
         // SAFETY (both arms): forwarded contract.
-        Variant::Scalef16 => unsafe { run_scalef16(a) },
+        Variant::Scalef16 => unsafe {
+            // The kernels' group and segment widths get loops with both known at compile time.
+            match (a.nr, a.kr / 2) {
+                (4, 4) => run_scalef16::<4, 4>(a),
+                (4, 8) => run_scalef16::<4, 8>(a),
+                (8, 4) => run_scalef16::<8, 4>(a),
+                (8, 8) => run_scalef16::<8, 8>(a),
+                _ => run_scalef16::<0, 0>(a),
+            }
+        },
         Variant::Ps1s0Scalef16Neon => unsafe { run_ps1s0(a) },
     }
 }
@@ -143,40 +152,46 @@ unsafe fn copy_xor88(src: *const u8, dst: *mut u8, len: usize) {
     }
 }
 
-/// KleidiAI's walk of the scalar packer.
+/// Widest group whose source rows [`run_scalef16`] keeps in registers (wider groups recompute
+/// each row's offset).
+const MAX_HOISTED_NR: usize = 16;
+
+/// KleidiAI's walk of the scalar packer; `NR` and `SEG` are `nr` and `kr / 2` when they are known
+/// at compile time, 0 otherwise.
 ///
 /// # Safety
 /// See [`run`].
-unsafe fn run_scalef16(a: &Args) {
-    let (n, nr, bl) = (a.n, a.nr, a.bl);
+unsafe fn run_scalef16<const NR: usize, const SEG: usize>(a: &Args) {
+    let (n, bl) = (a.n, a.bl);
+    let nr = if NR == 0 { a.nr } else { NR };
     let blocks = a.k / bl;
     let src_stride = source_stride(a.k, bl);
     let stride = layout::stride(a.k, nr, bl).unwrap_or(0);
-    let seg_bytes = a.kr / 2;
+    let seg_bytes = if SEG == 0 { a.kr / 2 } else { SEG };
     let segments = bl / a.kr;
+    let mut rows = [core::ptr::null::<u8>(); MAX_HOISTED_NR];
     for y in (0..n).step_by(nr) {
         // SAFETY (this loop): every source read is row min(y + i, n - 1) at an offset below its
         // stride; every write stays inside group y / nr (the walk writes at most its size).
         let mut dst = unsafe { a.rhs_packed.add((y / nr) * stride) };
+        let row = |i: usize| unsafe { a.rhs.add((y + i).min(n - 1) * src_stride) };
+        let hoisted = nr <= MAX_HOISTED_NR;
+        if hoisted {
+            for (i, r) in rows.iter_mut().enumerate().take(nr) {
+                *r = row(i);
+            }
+        }
+        let src = |i: usize| if hoisted { rows[i] } else { row(i) };
         let mut src_off = 0;
-        let row = |i: usize| (y + i).min(n - 1) * src_stride;
         for _ in 0..blocks {
             for i in 0..nr {
-                unsafe {
-                    core::ptr::copy_nonoverlapping(a.rhs.add(row(i) + src_off), dst.add(2 * i), 2)
-                };
+                unsafe { core::ptr::copy_nonoverlapping(src(i).add(src_off), dst.add(2 * i), 2) };
             }
             src_off += 2;
             dst = unsafe { dst.add(2 * nr) };
             for _ in 0..segments {
                 for i in 0..nr {
-                    unsafe {
-                        copy_xor88(
-                            a.rhs.add(row(i) + src_off),
-                            dst.add(i * seg_bytes),
-                            seg_bytes,
-                        )
-                    };
+                    unsafe { copy_xor88(src(i).add(src_off), dst.add(i * seg_bytes), seg_bytes) };
                 }
                 src_off += seg_bytes;
                 dst = unsafe { dst.add(seg_bytes * nr) };

@@ -19,6 +19,12 @@
 //! debug builds); rkai checks its preconditions in release builds too. KleidiAI's SVE kernels
 //! are written for 256-bit vectors only and assert it; rkai's keep that contract, reporting other
 //! vector lengths through the usual assertion message instead of computing garbage.
+//!
+//! Implementations on aarch64: one `asm!` module per stem, except the two NEON i8mm stems (`16x4`
+//! and `8x4x32`: same packed formats), which run one 8 x 4 `SMMLA` loop. The SVE modules assume
+//! 256-bit vectors (guaranteed by [`check`]); having no fixed-point `SCVTF`, they multiply the
+//! integer sum by `wd * ld / 16` instead of `I / 16` by `wd * ld`: the scale product of two
+//! widened f16 values and its sixteenth are exact in f32, so the fused result has the same bits.
 
 pub mod portable;
 
@@ -34,6 +40,8 @@ pub mod matmul_clamp_f32_qsi8d32p1x8_qsi4c32p8x8_1x8_sve_dotprod;
 pub mod matmul_clamp_f32_qsi8d32p4x4_qsi4c32p4x4_16x4_neon_dotprod;
 #[cfg(target_arch = "aarch64")]
 pub mod matmul_clamp_f32_qsi8d32p4x8_qsi4c32p4x8_8x4x32_neon_i8mm;
+#[cfg(target_arch = "aarch64")]
+pub mod matmul_clamp_f32_qsi8d32p4x8_qsi4c32p8x8_16x8_sve_i8mm;
 
 pub use super::qai8dxp::{Args, RunFn};
 use crate::catalog::{Columns, MatmulKernel, NativeFn};

@@ -1,0 +1,1304 @@
+//! The asymmetric int4 families (`matmul_clamp_{f32,f16}_qsi8d32p_qai4c32p`) and their packers,
+//! through the exported C symbols, against the scalar reference: getters and packed sizes equal
+//! KleidiAI 1.30's (measured tables), packed bytes equal the reference byte for byte (both LHS
+//! packers, hostile values included, and the three RHS packers with and without bias), results
+//! equal it bit for bit on edge shapes, block lengths 32 to 288, clamps that bite, portions,
+//! guard-page placements, threads, and (on aarch64) with callee-saved registers checked;
+//! contract violations abort with KleidiAI's condition.
+
+mod support;
+
+use core::ffi::c_void;
+use rkai::ukernels::catalog::{Family, KERNELS, MatmulKernel, NativeFn, PackerKind};
+use rkai::ukernels::matmul::matmul_clamp_qsi8d32p_qai4c32p as family;
+use rkai::ukernels::matmul::qai8dxp::Args;
+use rkai::ukernels::pack::lhs_quant_pack_qsi8d32pscalef32::Variant as LhsVariant;
+use rkai::ukernels::reference::qai4c32p::{self as reference, Rounding};
+use rkai::ukernels::types::kai_rhs_pack_qs4cxs1s0_param as Params;
+use support::cabi::{Getter0, Getter2, Getter3, Getter5, MatmulBlockFn};
+use support::death;
+use support::guard::{EDGES, Edge, Guarded};
+use support::rng::Rng;
+
+type Getter6 = extern "C" fn(usize, usize, usize, usize, usize, usize) -> usize;
+/// `kai_run_lhs_quant_pack_qsi8d32pscalef32_{f32,f16}_neon` (`lhs` is `float*` or `void*`).
+type LhsPackFn = unsafe extern "C" fn(
+    usize,
+    usize,
+    usize,
+    usize,
+    usize,
+    usize,
+    usize,
+    *const c_void,
+    usize,
+    *mut c_void,
+);
+/// `kai_run_rhs_pack_nxk_qai4c32p*_qau4c32*_f32_f32_f32_neon`.
+type RhsPackFn = unsafe extern "C" fn(
+    usize,
+    usize,
+    usize,
+    usize,
+    usize,
+    usize,
+    usize,
+    *const u8,
+    *const c_void,
+    *const c_void,
+    *const c_void,
+    *mut c_void,
+    usize,
+    *const Params,
+);
+
+const LHS_F32: &str = "lhs_quant_pack_qsi8d32pscalef32_f32_neon";
+const LHS_F16: &str = "lhs_quant_pack_qsi8d32pscalef32_f16_neon";
+const RHS: &str = "rhs_pack_nxk_qai4c32p_qau4c32s0s1_f32_f32_f32_neon";
+const RHS_S0S1: &str = "rhs_pack_nxk_qai4c32ps1s0nrx4_qau4c32s0s1_f32_f32_f32_neon";
+const RHS_S1S0: &str = "rhs_pack_nxk_qai4c32ps1s0nrx4_qau4c32s1s0_f32_f32_f32_neon";
+const PARAMS: Params = Params {
+    lhs_zero_point: 1,
+    rhs_zero_point: 8,
+};
+
+/// The C function `<prefix>_<verb>_<name>` as a typed pointer.
+fn sym<F: Copy>(verb: &str, name: &str) -> F {
+    support::cabi::func(verb, name)
+}
+
+fn family_kernels() -> impl Iterator<Item = &'static MatmulKernel> {
+    KERNELS.iter().copied().filter(|k| {
+        matches!(
+            k.family,
+            Family::F32Qsi8d32pQai4c32p | Family::F16Qsi8d32pQai4c32p
+        )
+    })
+}
+
+fn runnable() -> Vec<&'static MatmulKernel> {
+    let run: Vec<_> = family_kernels()
+        .filter(|k| support::cpu::can_run(k.isa))
+        .collect();
+    eprintln!(
+        "CPU features {:?}: running {} of {} qai4c32p kernels ({})",
+        support::cpu::features(),
+        run.len(),
+        family_kernels().count(),
+        run.iter().map(|k| k.stem).collect::<Vec<_>>().join(", ")
+    );
+    run
+}
+
+fn lhs_variant(name: &str) -> LhsVariant {
+    match rkai::ukernels::catalog::packer(name).map(|p| p.kind) {
+        Some(PackerKind::LhsQuantQsi8d32pscalef32(v)) => v,
+        _ => panic!("{name} is not a qsi8d32pscalef32 LHS packer"),
+    }
+}
+
+/// Bytes per output element of `k`.
+fn out_size(k: &MatmulKernel) -> usize {
+    k.family.output().size()
+}
+
+fn tsv_rows(text: &str) -> Vec<Vec<&str>> {
+    text.lines()
+        .skip(1)
+        .map(|l| l.split('\t').collect())
+        .collect()
+}
+
+#[test]
+fn getters_equal_kleidiai_values() {
+    let table = tsv_rows(include_str!("data/kleidiai-1.30-getters.tsv"));
+    let mut checked = 0;
+    for k in family_kernels() {
+        let rows: Vec<_> = table.iter().filter(|r| r[0] == k.stem).collect();
+        assert!(!rows.is_empty(), "{} not in table", k.stem);
+        for row in rows {
+            for (i, verb) in [
+                "get_m_step",
+                "get_n_step",
+                "get_mr",
+                "get_nr",
+                "get_kr",
+                "get_sr",
+            ]
+            .iter()
+            .enumerate()
+            {
+                let got = sym::<Getter0>(verb, k.stem)();
+                assert_eq!(got.to_string(), row[1 + i], "{verb} of {}", k.stem);
+            }
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 8);
+}
+
+#[test]
+fn packed_sizes_and_offsets_equal_kleidiai_values() {
+    let table = tsv_rows(include_str!("data/kleidiai-1.30-packed-sizes.tsv"));
+    let mut checked = 0;
+    for k in family_kernels() {
+        let t = k.tile();
+        let es = out_size(k);
+        for row in table.iter().filter(|r| r[0] == k.stem) {
+            let [m, n, kk, bl]: [usize; 4] =
+                [row[4], row[5], row[6], row[7]].map(|v| v.parse().unwrap());
+            assert_eq!(row[1], k.lhs_packers[0].name);
+            assert_eq!(row[2], k.rhs_packers[0].name);
+            let lhs = sym::<Getter6>("get_lhs_packed_size", row[1])(m, kk, bl, t.mr, t.kr, t.sr);
+            let rhs = sym::<Getter5>("get_rhs_packed_size", row[2])(n, kk, t.nr, t.kr, bl);
+            let dst = sym::<Getter2>("get_dst_size", k.stem)(m, n);
+            assert_eq!(
+                [lhs, rhs, dst].map(|v| v.to_string()),
+                [row[8], row[9], row[10]],
+                "{row:?}"
+            );
+            // Kernel offsets agree with the packers' (what consumers rely on when tiling).
+            let step_m = t.m_step.max(t.mr);
+            assert_eq!(
+                sym::<Getter3>("get_lhs_packed_offset", k.stem)(step_m, kk, bl),
+                sym::<Getter6>("get_lhs_packed_offset", row[1])(step_m, kk, bl, t.mr, t.kr, t.sr)
+            );
+            assert_eq!(
+                sym::<Getter3>("get_rhs_packed_offset", k.stem)(t.n_step, kk, bl),
+                sym::<Getter5>("get_rhs_packed_offset", row[2])(t.n_step, kk, t.nr, t.kr, bl)
+            );
+            assert_eq!(
+                sym::<Getter3>("get_dst_offset", k.stem)(t.m_step, t.n_step, es * n),
+                t.m_step * es * n + es * t.n_step
+            );
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 8 * 3, "measured rows checked");
+}
+
+#[test]
+fn packer_step_and_offset_getters() {
+    for name in [LHS_F32, LHS_F16] {
+        assert_eq!(sym::<Getter2>("get_lhs_offset", name)(5, 400), 2000);
+        for mr in [1, 4] {
+            assert_eq!(
+                sym::<extern "C" fn(usize) -> usize>("get_m_step", name)(mr),
+                mr
+            );
+        }
+        let size = sym::<Getter6>("get_lhs_packed_size", name)(9, 256, 64, 4, 8, 2);
+        assert_eq!(size, 3 * 4 * 4 * (64 + 8), "{name}");
+    }
+    for name in [RHS, RHS_S0S1, RHS_S1S0] {
+        assert_eq!(sym::<Getter2>("get_rhs_offset", name)(3, 72), 216);
+        let size = sym::<Getter5>("get_rhs_packed_size", name)(17, 256, 8, 8, 64);
+        assert_eq!(size, 3 * 8 * (4 * (32 + 8) + 4), "{name}");
+        assert_eq!(
+            sym::<Getter5>("get_rhs_packed_offset", name)(16, 256, 8, 8, 64),
+            2 * 8 * (4 * (32 + 8) + 4)
+        );
+    }
+}
+
+/// A test problem: activations (f32, or f16 bits for the f16 packer), unsigned int4 weights with
+/// f32 scales and zero offsets per block, optional bias.
+struct Problem {
+    m: usize,
+    n: usize,
+    k: usize,
+    bl: usize,
+    lhs: Vec<f32>,
+    u: Vec<u8>,
+    rs: Vec<f32>,
+    rz: Vec<f32>,
+    bias: Option<Vec<f32>>,
+}
+
+impl Problem {
+    fn new(m: usize, n: usize, k: usize, bl: usize, seed: u64) -> Self {
+        let mut rng = Rng::new(seed);
+        let mut lhs = rng.vec_f32(m * k, -3.0, 5.0);
+        if m > 2 {
+            // A zero row (scale 0) and a row of halves whose blocks have maximum 127 (s = 1,
+            // so the packers' rounding ties show).
+            lhs[k..2 * k].fill(0.0);
+            for (i, v) in lhs[2 * k..3 * k].iter_mut().enumerate() {
+                *v = if i % bl == 0 {
+                    127.0
+                } else {
+                    (rng.range_i32(-250, 250) as f32) * 0.5
+                };
+            }
+        }
+        // Values exact in f16, so the f16 packer sees the same numbers.
+        for v in &mut lhs {
+            *v = half::f16::from_f32(*v).to_f32();
+        }
+        let blocks = k / bl;
+        let u = (0..n * k).map(|_| rng.range_i32(0, 15) as u8).collect();
+        let rs = (0..n * blocks).map(|_| rng.f32(0.001, 0.1)).collect();
+        let rz = (0..n * blocks).map(|_| rng.f32(-0.8, 0.8)).collect();
+        let bias = (seed % 2 == 0).then(|| rng.vec_f32(n, -2.0, 2.0));
+        Problem {
+            m,
+            n,
+            k,
+            bl,
+            lhs,
+            u,
+            rs,
+            rz,
+            bias,
+        }
+    }
+
+    fn blocks(&self) -> usize {
+        self.k / self.bl
+    }
+
+    /// The source bytes `packer` reads (f32 or f16).
+    fn lhs_bytes(&self, packer: &str) -> Vec<u8> {
+        match lhs_variant(packer) {
+            LhsVariant::F32 => self.lhs.iter().flat_map(|v| v.to_le_bytes()).collect(),
+            LhsVariant::F16 => self
+                .lhs
+                .iter()
+                .flat_map(|v| half::f16::from_f32(*v).to_bits().to_le_bytes())
+                .collect(),
+        }
+    }
+
+    /// Quantized activations with `packer`'s arithmetic: (values, scales, sums).
+    fn quantized(&self, packer: &str) -> (Vec<i8>, Vec<f32>, Vec<f32>) {
+        let (lanes, rounding) = match lhs_variant(packer) {
+            LhsVariant::F32 => (4, Rounding::Even),
+            LhsVariant::F16 => (8, Rounding::Away),
+        };
+        let nb = self.blocks();
+        let mut q = vec![0i8; self.m * self.k];
+        let mut s = vec![0f32; self.m * nb];
+        let mut sum = vec![0f32; self.m * nb];
+        for i in 0..self.m {
+            reference::quantize_row(
+                &self.lhs[i * self.k..(i + 1) * self.k],
+                self.bl,
+                lanes,
+                rounding,
+                &mut q[i * self.k..(i + 1) * self.k],
+                &mut s[i * nb..(i + 1) * nb],
+                &mut sum[i * nb..(i + 1) * nb],
+            );
+        }
+        (q, s, sum)
+    }
+}
+
+/// Packs rows `start..start + rows` of `p` with LHS packer `name` into `packed` at the packer's
+/// offset for `start` (KleidiAI's packers take the matrix base and `m_idx_start`).
+#[allow(clippy::too_many_arguments)]
+fn pack_lhs_rows(
+    p: &Problem,
+    name: &str,
+    mr: usize,
+    kr: usize,
+    sr: usize,
+    start: usize,
+    rows: usize,
+    src: &Guarded,
+    packed: &mut Guarded,
+) {
+    let es = if lhs_variant(name) == LhsVariant::F32 {
+        4
+    } else {
+        2
+    };
+    let off = sym::<Getter6>("get_lhs_packed_offset", name)(start, p.k, p.bl, mr, kr, sr);
+    // SAFETY: offsets from the getters stay inside the buffers.
+    unsafe {
+        sym::<LhsPackFn>("run", name)(
+            rows,
+            p.k,
+            p.bl,
+            mr,
+            kr,
+            sr,
+            start,
+            src.ptr().cast(),
+            es * p.k,
+            packed.mut_ptr().add(off).cast(),
+        )
+    };
+}
+
+/// Packs all rows of `p` with `name`; the buffer starts filled with `fill`.
+fn pack_lhs(
+    p: &Problem,
+    name: &str,
+    mr: usize,
+    kr: usize,
+    sr: usize,
+    edge: Edge,
+    fill: u8,
+) -> Guarded {
+    let size = sym::<Getter6>("get_lhs_packed_size", name)(p.m, p.k, p.bl, mr, kr, sr);
+    let src = Guarded::from_bytes(&p.lhs_bytes(name), edge);
+    let mut packed = Guarded::from_bytes(&vec![fill; size], edge);
+    pack_lhs_rows(p, name, mr, kr, sr, 0, p.m, &src, &mut packed);
+    packed
+}
+
+/// The LHS bytes the reference expects from `name` over a buffer filled with `fill`.
+#[allow(clippy::too_many_arguments)]
+fn expected_lhs(
+    p: &Problem,
+    name: &str,
+    mr: usize,
+    kr: usize,
+    sr: usize,
+    size: usize,
+    fill: u8,
+) -> Vec<u8> {
+    let (q, s, sum) = p.quantized(name);
+    let mut out = vec![fill; size];
+    reference::pack_lhs(p.m, p.k, p.bl, mr, kr / sr, &q, &s, &sum, &mut out);
+    out
+}
+
+/// Packs `p`'s weights with RHS packer `name`; the buffer starts filled with `fill`.
+fn pack_rhs(p: &Problem, name: &str, nr: usize, kr: usize, edge: Edge, fill: u8) -> Guarded {
+    let size = sym::<Getter5>("get_rhs_packed_size", name)(p.n, p.k, nr, kr, p.bl);
+    let mut src_bytes = vec![0u8; p.n * p.k / 2];
+    reference::source(&p.u, name != RHS_S1S0, &mut src_bytes);
+    let src = Guarded::from_bytes(&src_bytes, edge);
+    let zero = Guarded::from_f32(&p.rz, edge);
+    let scale = Guarded::from_f32(&p.rs, edge);
+    let bias = p.bias.as_ref().map(|b| Guarded::from_f32(b, edge));
+    let mut packed = Guarded::from_bytes(&vec![fill; size], edge);
+    // SAFETY: buffers sized from the getters and the shape.
+    unsafe {
+        sym::<RhsPackFn>("run", name)(
+            1,
+            p.n,
+            p.k,
+            nr,
+            kr,
+            2,
+            p.bl,
+            src.ptr(),
+            zero.ptr().cast(),
+            bias.as_ref().map_or(std::ptr::null(), |b| b.ptr().cast()),
+            scale.ptr().cast(),
+            packed.mut_ptr().cast(),
+            0,
+            &PARAMS,
+        )
+    };
+    packed
+}
+
+fn expected_rhs(p: &Problem, name: &str, nr: usize, kr: usize, size: usize, fill: u8) -> Vec<u8> {
+    let mut out = vec![fill; size];
+    let bias = p.bias.as_deref();
+    if name == RHS {
+        reference::pack_rhs(p.n, p.k, p.bl, nr, kr, &p.u, &p.rz, &p.rs, bias, &mut out);
+    } else {
+        reference::pack_rhs_ps1s0(p.n, p.k, p.bl, nr, &p.u, &p.rz, &p.rs, bias, &mut out);
+    }
+    out
+}
+
+/// Shapes (m, k, bl) for the packer tests.
+const PACK_SHAPES: [(usize, usize, usize); 9] = [
+    (1, 32, 32),
+    (3, 64, 32),
+    (4, 64, 64),
+    (5, 96, 32),
+    (8, 256, 128),
+    (9, 288, 96),
+    (13, 512, 256),
+    (16, 256, 64),
+    (7, 64, 32),
+];
+
+/// (packer, mr, kr, sr) combinations: every kernel's tile, the SME kernels' (mr = VL32), and
+/// other tiles the packers accept.
+fn lhs_cases() -> Vec<(&'static str, usize, usize, usize)> {
+    let mut out: Vec<_> = family_kernels()
+        .flat_map(|k| {
+            let t = k.tile();
+            k.lhs_packers
+                .iter()
+                .map(move |p| (p.name, t.mr, t.kr, t.sr))
+        })
+        .collect();
+    out.extend([
+        (LHS_F32, 8, 8, 2),
+        (LHS_F32, 16, 16, 2),
+        (LHS_F32, 2, 8, 1),
+        (LHS_F16, 8, 8, 2),
+        (LHS_F16, 3, 16, 1),
+        (LHS_F16, 2, 4, 2),
+    ]);
+    out.sort();
+    out.dedup();
+    out
+}
+
+#[test]
+fn lhs_packers_match_reference_bytes() {
+    let mut cases = 0;
+    for (name, mr, kr, sr) in lhs_cases() {
+        for (seed, &(m, k, bl)) in PACK_SHAPES.iter().enumerate() {
+            if k % kr != 0 || bl % kr != 0 {
+                continue;
+            }
+            for edge in EDGES {
+                let p = Problem::new(m, 1, k, bl, seed as u64);
+                let fill = 0xa5;
+                let packed = pack_lhs(&p, name, mr, kr, sr, edge, fill);
+                let expect = expected_lhs(&p, name, mr, kr, sr, packed.bytes().len(), fill);
+                assert_eq!(
+                    packed.bytes(),
+                    &expect[..],
+                    "{name} mr={mr} kr={kr} sr={sr} m={m} k={k} bl={bl}"
+                );
+                cases += 1;
+            }
+        }
+    }
+    eprintln!("LHS packer byte comparisons: {cases}");
+}
+
+/// Activations with infinities, NaNs, signed zeros, the extremes of the type and quantization
+/// ties: packed bytes still equal the reference (which follows the packers' lane order, so the
+/// same NaN survives, and their rounding).
+#[test]
+fn lhs_packers_match_reference_on_hostile_values() {
+    const SPECIAL: [f32; 10] = [
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        f32::NAN,
+        -0.0,
+        65504.0,
+        -65504.0,
+        6.0e-8,
+        0.5,
+        1.5,
+        0.0,
+    ];
+    let mut cases = 0;
+    for (name, mr, kr, sr) in lhs_cases() {
+        for (seed, &(m, k, bl)) in [(5usize, 128usize, 32usize), (8, 256, 64)]
+            .iter()
+            .enumerate()
+        {
+            if k % kr != 0 || bl % kr != 0 {
+                continue;
+            }
+            let mut p = Problem::new(m, 1, k, bl, 40 + seed as u64);
+            let mut rng = Rng::new(7 + seed as u64);
+            for (i, v) in p.lhs.iter_mut().enumerate() {
+                let block = i / bl;
+                if block % 3 == 1 && rng.range_i32(0, 7) == 0 {
+                    *v = SPECIAL[rng.range_i32(0, 9) as usize];
+                }
+                if block % 5 == 2 && i % bl == bl - 1 {
+                    *v = -f32::NAN;
+                }
+            }
+            for edge in EDGES {
+                let fill = 0x3c;
+                let packed = pack_lhs(&p, name, mr, kr, sr, edge, fill);
+                let expect = expected_lhs(&p, name, mr, kr, sr, packed.bytes().len(), fill);
+                assert_eq!(
+                    packed.bytes(),
+                    &expect[..],
+                    "{name} mr={mr} m={m} k={k} bl={bl}"
+                );
+                cases += 1;
+            }
+        }
+    }
+    eprintln!("hostile LHS packings: {cases}");
+}
+
+#[test]
+fn lhs_packing_in_row_slices_equals_one_call() {
+    // Frameworks pack row ranges on different threads: any split point works (the packers take
+    // m_idx_start and the group of that row).
+    for (name, mr, kr, sr) in lhs_cases() {
+        let p = Problem::new(11, 1, 384, 96, 9);
+        if 96 % kr != 0 {
+            continue;
+        }
+        let whole = pack_lhs(&p, name, mr, kr, sr, Edge::End, 0);
+        let src = Guarded::from_bytes(&p.lhs_bytes(name), Edge::End);
+        for split in (1..p.m).filter(|s| s % mr == 0) {
+            let mut parts = Guarded::new(whole.bytes().len(), Edge::End);
+            pack_lhs_rows(&p, name, mr, kr, sr, 0, split, &src, &mut parts);
+            pack_lhs_rows(&p, name, mr, kr, sr, split, p.m - split, &src, &mut parts);
+            assert_eq!(
+                parts.bytes(),
+                whole.bytes(),
+                "{name} mr={mr} split at {split}"
+            );
+        }
+    }
+}
+
+/// Shapes (n, k, bl) for the RHS packer tests.
+const RHS_SHAPES: [(usize, usize, usize); 8] = [
+    (1, 32, 32),
+    (3, 64, 32),
+    (4, 64, 64),
+    (9, 96, 32),
+    (17, 256, 128),
+    (33, 288, 96),
+    (8, 512, 256),
+    (70, 128, 32),
+];
+
+#[test]
+fn rhs_packers_match_reference_bytes() {
+    let mut combos: Vec<(&str, usize, usize)> = family_kernels()
+        .map(|k| (RHS, k.tile().nr, k.tile().kr))
+        .collect();
+    // SME2 tiles of the ps1s0nrx4 packers (nr = 4 x VL32 at 128 to 2048 bits), and other shapes
+    // the NEON packer accepts.
+    for name in [RHS_S0S1, RHS_S1S0] {
+        combos.extend([(name, 16, 8), (name, 32, 8), (name, 64, 8), (name, 5, 8)]);
+    }
+    combos.extend([(RHS, 16, 8), (RHS, 3, 4), (RHS, 8, 2), (RHS, 8, 32)]);
+    combos.sort();
+    combos.dedup();
+    let mut cases = 0;
+    for (name, nr, kr) in combos {
+        for (seed, &(n, k, bl)) in RHS_SHAPES.iter().enumerate() {
+            if bl % kr != 0 || (name == RHS && kr > 16) {
+                continue;
+            }
+            for edge in EDGES {
+                // Seeds alternate bias and no bias.
+                let p = Problem::new(1, n, k, bl, 200 + seed as u64);
+                let fill = 0x5a;
+                let packed = pack_rhs(&p, name, nr, kr, edge, fill);
+                let expect = expected_rhs(&p, name, nr, kr, packed.bytes().len(), fill);
+                assert_eq!(
+                    packed.bytes(),
+                    &expect[..],
+                    "{name} nr={nr} kr={kr} n={n} k={k} bl={bl}"
+                );
+                cases += 1;
+            }
+        }
+    }
+    eprintln!("RHS packer byte comparisons: {cases}");
+}
+
+/// Shapes (m, n, k, bl) of the kernel tests: KleidiAI's own, block lengths 32 to 288, one and
+/// several blocks, and row and column tails of every tile.
+const SHAPES: [(usize, usize, usize, usize); 20] = [
+    (1, 2, 32, 32),
+    (1, 40, 32, 32),
+    (1, 33, 64, 32),
+    (1, 71, 64, 32),
+    (15, 32, 32, 32),
+    (32, 64, 64, 32),
+    (16, 32, 64, 64),
+    (8, 32, 64, 32),
+    (77, 99, 64, 32),
+    (1, 1, 32, 32),
+    (3, 7, 96, 32),
+    (9, 17, 128, 64),
+    (2, 8, 512, 256),
+    (17, 9, 256, 128),
+    (6, 12, 192, 96),
+    (5, 13, 288, 96),
+    (11, 6, 96, 32),
+    (10, 4, 256, 256),
+    (1, 225, 64, 32),
+    (4, 5, 32, 32),
+];
+
+/// Portions (row start, col start, rows, cols) the way a threaded framework splits work.
+fn portions(m: usize, n: usize, m_step: usize, n_step: usize) -> Vec<(usize, usize, usize, usize)> {
+    let mut out = vec![(0, 0, m, n)];
+    let last_m = (m - 1) / m_step * m_step;
+    let last_n = (n - 1) / n_step * n_step;
+    out.push((0, 0, m.min(m_step), n.min(n_step)));
+    out.push((last_m, last_n, m - last_m, n - last_n));
+    let mid_m = (m / 2) / m_step * m_step;
+    let mid_n = (n / 2) / n_step * n_step;
+    out.push((
+        mid_m,
+        mid_n,
+        (m - mid_m).min(m_step + 1),
+        (n - mid_n).min(2 * n_step + 3),
+    ));
+    out
+}
+
+enum Impl {
+    Exported,
+    Portable,
+}
+
+/// The bits `k` writes for the f32 result `v` (f16 families narrow it).
+fn out_bits(k: &MatmulKernel, v: f32) -> u32 {
+    if out_size(k) == 2 {
+        half::f16::from_f32(v).to_bits() as u32
+    } else {
+        v.to_bits()
+    }
+}
+
+/// Runs one portion through `which` and checks it bit for bit against `expect` (m x n, f32
+/// results before narrowing), and that nothing outside the portion was written.
+#[allow(clippy::too_many_arguments)]
+fn run_portion(
+    k: &MatmulKernel,
+    which: &Impl,
+    p: &Problem,
+    lhs: &Guarded,
+    rhs: &Guarded,
+    portion: (usize, usize, usize, usize),
+    clamp: (f32, f32),
+    expect: &[f32],
+    edge: Edge,
+) {
+    let (m0, n0, mh, nw) = portion;
+    let es = out_size(k);
+    let stride = p.n + 3; // padded rows catch writes past the row end
+    const CANARY: u32 = 0x7fc0_dead;
+    let canary = if es == 2 { CANARY & 0xffff } else { CANARY };
+    let fill: Vec<u8> = (0..p.m * stride)
+        .flat_map(|_| canary.to_le_bytes()[..es].to_vec())
+        .collect();
+    let mut dst = Guarded::from_bytes(&fill, edge);
+    let lhs_off = sym::<Getter3>("get_lhs_packed_offset", k.stem)(m0, p.k, p.bl);
+    let rhs_off = sym::<Getter3>("get_rhs_packed_offset", k.stem)(n0, p.k, p.bl);
+    let dst_off = sym::<Getter3>("get_dst_offset", k.stem)(m0, n0, es * stride);
+    // SAFETY: offsets from the kernel's getters; buffers sized by the packers' getters.
+    unsafe {
+        let (l, r, d) = (
+            lhs.ptr().add(lhs_off),
+            rhs.ptr().add(rhs_off),
+            dst.mut_ptr().add(dst_off),
+        );
+        match which {
+            Impl::Exported => sym::<MatmulBlockFn>("run", k.stem)(
+                mh,
+                nw,
+                p.k,
+                p.bl,
+                l.cast(),
+                r.cast(),
+                d.cast(),
+                es * stride,
+                es,
+                clamp.0,
+                clamp.1,
+            ),
+            Impl::Portable => {
+                let args = Args {
+                    m: mh,
+                    n: nw,
+                    k: p.k,
+                    bl: p.bl,
+                    lhs_packed: l,
+                    rhs_packed: r,
+                    dst: d,
+                    dst_stride_row: es * stride,
+                    dst_stride_col: es,
+                    clamp_min: clamp.0,
+                    clamp_max: clamp.1,
+                };
+                let portable = MatmulKernel {
+                    native: NativeFn::Portable,
+                    ..*k
+                };
+                assert_eq!(family::check(&portable, &args), Ok(()));
+                family::run(&portable, &args)
+            }
+        }
+    }
+    for i in 0..p.m {
+        for j in 0..stride {
+            let at = es * (i * stride + j);
+            let mut word = [0u8; 4];
+            word[..es].copy_from_slice(&dst.bytes()[at..at + es]);
+            let got = u32::from_le_bytes(word);
+            let inside = (m0..m0 + mh).contains(&i) && (n0..n0 + nw).contains(&j);
+            // NaN results match any NaN (payloads follow each implementation's operand order).
+            if inside && expect[i * p.n + j].is_nan() && is_nan_bits(k, got) {
+                continue;
+            }
+            let want = if inside {
+                out_bits(k, expect[i * p.n + j])
+            } else {
+                canary
+            };
+            assert_eq!(
+                got,
+                want,
+                "{} ({}) m={} n={} k={} bl={} portion={portion:?} at ({i},{j}) clamp={clamp:?}",
+                k.stem,
+                if matches!(which, Impl::Exported) {
+                    "exported"
+                } else {
+                    "portable"
+                },
+                p.m,
+                p.n,
+                p.k,
+                p.bl
+            );
+        }
+    }
+}
+
+/// Whether `bits` (in `k`'s output format) encode a NaN.
+fn is_nan_bits(k: &MatmulKernel, bits: u32) -> bool {
+    if out_size(k) == 2 {
+        half::f16::from_bits(bits as u16).is_nan()
+    } else {
+        f32::from_bits(bits).is_nan()
+    }
+}
+
+/// Reference results (m x n, f32) for `p` with activations quantized by `lhs_packer`.
+fn expected_dst(p: &Problem, lhs_packer: &str, clamp: (f32, f32)) -> Vec<f32> {
+    let (lq, ls, lsum) = p.quantized(lhs_packer);
+    let mut dst = vec![0.0f32; p.m * p.n];
+    reference::matmul(
+        p.m,
+        p.n,
+        p.k,
+        p.bl,
+        &lq,
+        &ls,
+        &lsum,
+        &p.u,
+        &p.rs,
+        &p.rz,
+        p.bias.as_deref(),
+        clamp,
+        &mut dst,
+    );
+    dst
+}
+
+fn check_kernel(k: &MatmulKernel, implementations: &[Impl]) -> usize {
+    let t = k.tile();
+    let mut cases = 0;
+    for (seed, &(m, n, kk, bl)) in SHAPES.iter().enumerate() {
+        let p = Problem::new(m, n, kk, bl, 100 + seed as u64);
+        let lhs_packer = k.lhs_packers[0].name;
+        let no_clamp = (f32::NEG_INFINITY, f32::INFINITY);
+        let mut sorted = expected_dst(&p, lhs_packer, no_clamp);
+        sorted.sort_by(f32::total_cmp);
+        let biting = (sorted[sorted.len() / 5], sorted[sorted.len() * 4 / 5]);
+        for clamp in [no_clamp, biting] {
+            let expect = expected_dst(&p, lhs_packer, clamp);
+            for edge in EDGES {
+                let lhs = pack_lhs(&p, lhs_packer, t.mr, t.kr, t.sr, edge, 0);
+                let rhs = pack_rhs(&p, RHS, t.nr, t.kr, edge, 0);
+                for portion in portions(m, n, t.m_step, t.n_step) {
+                    for which in implementations {
+                        run_portion(k, which, &p, &lhs, &rhs, portion, clamp, &expect, edge);
+                        cases += 1;
+                    }
+                }
+            }
+        }
+    }
+    cases
+}
+
+#[test]
+fn exported_kernels_match_reference() {
+    let mut total = 0;
+    for k in runnable() {
+        let cases = check_kernel(k, &[Impl::Exported]);
+        eprintln!("{}: {cases} cases", k.stem);
+        total += cases;
+    }
+    eprintln!("exported kernel cases: {total}");
+}
+
+#[test]
+fn portable_kernels_match_reference() {
+    for k in family_kernels() {
+        let cases = check_kernel(k, &[Impl::Portable]);
+        eprintln!("{} (portable): {cases} cases", k.stem);
+    }
+}
+
+/// Hostile inputs (issue 7): each scenario rewrites part of a problem. Activations: NaN, +-Inf,
+/// denormals, all-zero rows, values near the type's maximum. Weights: zero, denormal, huge,
+/// infinite and NaN scales and zero offsets, non-finite biases.
+const HOSTILE: [&str; 14] = [
+    "lhs_nan",
+    "lhs_inf",
+    "lhs_neg_inf",
+    "lhs_denormal",
+    "lhs_zero_rows",
+    "lhs_huge",
+    "scale_zero",
+    "scale_denormal",
+    "scale_huge",
+    "scale_inf",
+    "scale_nan",
+    "zero_inf",
+    "zero_nan",
+    "bias_non_finite",
+];
+
+fn make_hostile(p: &mut Problem, scenario: &str) {
+    let k = p.k;
+    let every_third = |v: &mut Vec<f32>, x: f32| {
+        v.iter_mut().skip(1).step_by(3).for_each(|s| *s = x);
+    };
+    match scenario {
+        "lhs_nan" => p.lhs[k / 2] = f32::NAN,
+        "lhs_inf" => p.lhs[k - 1] = f32::INFINITY,
+        "lhs_neg_inf" => p.lhs[0] = f32::NEG_INFINITY,
+        "lhs_denormal" => p.lhs.iter_mut().for_each(|v| *v *= 1e-39),
+        "lhs_zero_rows" => p.lhs.iter_mut().step_by(2).for_each(|v| *v = 0.0),
+        "lhs_huge" => p.lhs.iter_mut().for_each(|v| *v *= 6e37),
+        "scale_zero" => every_third(&mut p.rs, 0.0),
+        "scale_denormal" => every_third(&mut p.rs, 1e-39),
+        "scale_huge" => every_third(&mut p.rs, 3e38),
+        "scale_inf" => every_third(&mut p.rs, f32::INFINITY),
+        "scale_nan" => every_third(&mut p.rs, f32::NAN),
+        "zero_inf" => every_third(&mut p.rz, f32::NEG_INFINITY),
+        "zero_nan" => every_third(&mut p.rz, f32::NAN),
+        "bias_non_finite" => {
+            let bias = p.bias.get_or_insert_with(|| vec![0.5; p.n]);
+            bias[0] = f32::NAN;
+            if p.n > 1 {
+                bias[1] = f32::NEG_INFINITY;
+            }
+        }
+        _ => unreachable!("unknown scenario {scenario}"),
+    }
+}
+
+/// Runs `k` on every hostile scenario (two shapes, guard pages on both sides, every portion);
+/// returns the number of cases. The f16 packer reads the values rounded to f16, which the
+/// reference then uses for both packers.
+fn check_hostile(k: &MatmulKernel, which: &Impl) -> usize {
+    let t = k.tile();
+    let lhs_packer = k.lhs_packers[0].name;
+    let mut cases = 0;
+    for (seed, (m, n, kk, bl)) in [(5, 13, 64, 32), (1, 9, 96, 32), (9, 6, 128, 64)]
+        .into_iter()
+        .enumerate()
+    {
+        for scenario in HOSTILE {
+            let mut p = Problem::new(m, n, kk, bl, 900 + seed as u64);
+            make_hostile(&mut p, scenario);
+            if lhs_variant(lhs_packer) == LhsVariant::F16 {
+                for v in &mut p.lhs {
+                    *v = half::f16::from_f32(*v).to_f32();
+                }
+            }
+            let clamp = (f32::NEG_INFINITY, f32::INFINITY);
+            let expect = expected_dst(&p, lhs_packer, clamp);
+            for edge in EDGES {
+                let lhs = pack_lhs(&p, lhs_packer, t.mr, t.kr, t.sr, edge, 0);
+                let rhs = pack_rhs(&p, RHS, t.nr, t.kr, edge, 0);
+                for portion in portions(m, n, t.m_step, t.n_step) {
+                    run_portion(k, which, &p, &lhs, &rhs, portion, clamp, &expect, edge);
+                    cases += 1;
+                }
+            }
+        }
+    }
+    cases
+}
+
+#[test]
+fn hostile_data_matches_reference() {
+    let mut total = 0;
+    for k in runnable() {
+        total += check_hostile(k, &Impl::Exported);
+    }
+    for k in family_kernels() {
+        total += check_hostile(k, &Impl::Portable);
+    }
+    eprintln!("RELIABILITY hostile {total}");
+}
+
+/// Frameworks run disjoint m_step x n_step portions of one call on many threads, sharing the
+/// packed operands: the result must equal one single-threaded call byte for byte.
+#[test]
+fn threads_on_disjoint_portions_equal_one_call() {
+    let threads = 8;
+    for k in runnable() {
+        let t = k.tile();
+        let es = out_size(k);
+        let (m, n) = (3 * t.m_step.max(4) + 1, 5 * t.n_step + 3);
+        let p = Problem::new(m, n, 192, 64, 78);
+        let lhs = pack_lhs(&p, k.lhs_packers[0].name, t.mr, t.kr, t.sr, Edge::End, 0);
+        let rhs = pack_rhs(&p, RHS, t.nr, t.kr, Edge::End, 0);
+        let (lhs_at, rhs_at) = (lhs.ptr() as usize, rhs.ptr() as usize);
+        let run_into = move |dst: usize, m0: usize, n0: usize, rows: usize, cols: usize| {
+            let lhs_off = sym::<Getter3>("get_lhs_packed_offset", k.stem)(m0, p.k, p.bl);
+            let rhs_off = sym::<Getter3>("get_rhs_packed_offset", k.stem)(n0, p.k, p.bl);
+            let dst_off = sym::<Getter3>("get_dst_offset", k.stem)(m0, n0, es * n);
+            // SAFETY: offsets from the getters; each thread writes only its own portion.
+            unsafe {
+                sym::<MatmulBlockFn>("run", k.stem)(
+                    rows,
+                    cols,
+                    p.k,
+                    p.bl,
+                    (lhs_at as *const u8).add(lhs_off).cast(),
+                    (rhs_at as *const u8).add(rhs_off).cast(),
+                    (dst as *mut u8).add(dst_off).cast(),
+                    es * n,
+                    es,
+                    -3.0,
+                    3.0,
+                )
+            }
+        };
+        let mut single = vec![0u8; es * m * n];
+        run_into(single.as_mut_ptr() as usize, 0, 0, m, n);
+        let tiles: Vec<(usize, usize)> = (0..m)
+            .step_by(t.m_step)
+            .flat_map(|m0| (0..n).step_by(t.n_step).map(move |n0| (m0, n0)))
+            .collect();
+        let mut shared = vec![0u8; es * m * n];
+        let base = shared.as_mut_ptr() as usize;
+        std::thread::scope(|scope| {
+            for worker in 0..threads {
+                let tiles = &tiles;
+                let run_into = &run_into;
+                scope.spawn(move || {
+                    for &(m0, n0) in tiles.iter().skip(worker).step_by(threads) {
+                        run_into(base, m0, n0, t.m_step.min(m - m0), t.n_step.min(n - n0));
+                    }
+                });
+            }
+        });
+        assert_eq!(shared, single, "{}: threaded portions differ", k.stem);
+    }
+}
+
+#[cfg(target_arch = "aarch64")]
+#[test]
+fn callee_saved_registers_survive() {
+    use support::abi::{CallArgs, call, describe};
+    for k in runnable() {
+        let t = k.tile();
+        let es = out_size(k) as u64;
+        for &(m, n, kk, bl) in &[(1, 8, 32, 32), (9, 17, 128, 64), (16, 32, 64, 32)] {
+            let p = Problem::new(m, n, kk, bl, 5);
+            let lhs = pack_lhs(&p, k.lhs_packers[0].name, t.mr, t.kr, t.sr, Edge::End, 0);
+            let rhs = pack_rhs(&p, RHS, t.nr, t.kr, Edge::End, 0);
+            let mut dst = Guarded::new(4 * m * n, Edge::End);
+            let (lhs, rhs, dst) = (lhs.ptr() as u64, rhs.ptr() as u64, dst.mut_ptr() as u64);
+            let (m, n, kk, bl) = (m as u64, n as u64, kk as u64, bl as u64);
+            // `bl` after k pushes dst_stride_col onto the stack.
+            let args = CallArgs {
+                x: [m, n, kk, bl, lhs, rhs, dst, es * n],
+                stack: [es, 0],
+                d: [
+                    CallArgs::f32_bits(-1e30),
+                    CallArgs::f32_bits(1e30),
+                    0,
+                    0,
+                    0,
+                    0,
+                    0,
+                    0,
+                ],
+            };
+            let f =
+                rkai::capi::exports::symbol_address(&support::cabi::symbol("run", k.stem)).unwrap();
+            // SAFETY: args describe kai_run_matmul's prototype with valid buffers.
+            let clobbered = unsafe { call(f, &args) };
+            assert_eq!(clobbered, 0, "{} clobbered {}", k.stem, describe(clobbered));
+        }
+    }
+}
+
+mod random_shapes {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 24, failure_persistence: None, ..ProptestConfig::default() })]
+
+        /// Random shapes and data: packed bytes and results equal the reference.
+        #[test]
+        fn random_problems_match_reference(m in 1usize..24, n in 1usize..40, blocks in 1usize..5, bl_i in 0usize..4, seed in any::<u64>()) {
+            let bl = [32, 64, 96, 128][bl_i];
+            let kk = blocks * bl;
+            for k in runnable() {
+                let t = k.tile();
+                let p = Problem::new(m, n, kk, bl, seed);
+                let name = k.lhs_packers[0].name;
+                let lhs = pack_lhs(&p, name, t.mr, t.kr, t.sr, Edge::End, 0);
+                let expect_lhs = expected_lhs(&p, name, t.mr, t.kr, t.sr, lhs.bytes().len(), 0);
+                prop_assert_eq!(lhs.bytes(), &expect_lhs[..]);
+                let rhs = pack_rhs(&p, RHS, t.nr, t.kr, Edge::End, 0);
+                let expect_rhs = expected_rhs(&p, RHS, t.nr, t.kr, rhs.bytes().len(), 0);
+                prop_assert_eq!(rhs.bytes(), &expect_rhs[..]);
+                let clamp = (-2.0, 2.5);
+                let expect = expected_dst(&p, name, clamp);
+                run_portion(k, &Impl::Exported, &p, &lhs, &rhs, (0, 0, m, n), clamp, &expect, Edge::End);
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Contract violations: each aborts with `rkai: <function>: assertion failed: <condition>`.
+
+const GEMV: &str = "matmul_clamp_f32_qsi8d32p1x8_qai4c32p4x8_1x4_neon_dotprod";
+const GEMV_F16: &str = "matmul_clamp_f16_qsi8d32p1x4_qai4c32p4x4_1x4_neon_dotprod";
+
+fn run_kernel(stem: &str, k: usize, bl: usize, dst_stride_col: usize, null_rhs: bool) {
+    let lhs = vec![0u8; 4096];
+    let rhs = vec![0u8; 4096];
+    let mut dst = vec![0f32; 64];
+    // SAFETY: expected to abort before touching memory (or to compute within the buffers).
+    unsafe {
+        sym::<MatmulBlockFn>("run", stem)(
+            1,
+            4,
+            k,
+            bl,
+            lhs.as_ptr().cast(),
+            if null_rhs {
+                std::ptr::null()
+            } else {
+                rhs.as_ptr().cast()
+            },
+            dst.as_mut_ptr().cast(),
+            16,
+            dst_stride_col,
+            -1.0,
+            1.0,
+        )
+    }
+}
+
+fn run_lhs(name: &str, bl: usize, mr: usize, kr: usize, sr: usize) {
+    let src = vec![0f32; 8 * 64];
+    let mut out = vec![0u8; 8192];
+    // SAFETY: expected to abort before touching memory.
+    unsafe {
+        sym::<LhsPackFn>("run", name)(
+            2,
+            64,
+            bl,
+            mr,
+            kr,
+            sr,
+            0,
+            src.as_ptr().cast(),
+            256,
+            out.as_mut_ptr().cast(),
+        )
+    }
+}
+
+fn run_rhs(name: &str, kr: usize, bl: usize, null_zero: bool, params: Params) {
+    let src = vec![0u8; 8 * 64];
+    let f = [0f32; 64];
+    let mut out = vec![0u8; 8192];
+    // SAFETY: expected to abort before touching memory.
+    unsafe {
+        sym::<RhsPackFn>("run", name)(
+            1,
+            8,
+            64,
+            8,
+            kr,
+            2,
+            bl,
+            src.as_ptr(),
+            if null_zero {
+                std::ptr::null()
+            } else {
+                f.as_ptr().cast()
+            },
+            std::ptr::null(),
+            f.as_ptr().cast(),
+            out.as_mut_ptr().cast(),
+            0,
+            &params,
+        )
+    }
+}
+
+/// One violation: (case name, symbol, condition, action).
+type Case = (&'static str, String, &'static str, fn());
+
+fn cases() -> Vec<Case> {
+    let run = |s: &str| format!("kai_run_{s}");
+    let get = |verb: &str, s: &str| format!("kai_{verb}_{s}");
+    vec![
+        ("bl_not_multiple_of_32", run(GEMV), "(bl % 32) == 0", || {
+            run_kernel(GEMV, 96, 48, 4, false)
+        }),
+        ("k_not_multiple_of_bl", run(GEMV), "(k % bl) == 0", || {
+            run_kernel(GEMV, 96, 64, 4, false)
+        }),
+        ("zero_bl", run(GEMV), "bl > 0", || {
+            run_kernel(GEMV, 64, 0, 4, false)
+        }),
+        (
+            "dst_stride_col",
+            run(GEMV),
+            "dst_stride_col == sizeof(float)",
+            || run_kernel(GEMV, 64, 32, 2, false),
+        ),
+        (
+            "f16_dst_stride_col",
+            run(GEMV_F16),
+            "dst_stride_col == sizeof(uint16_t)",
+            || run_kernel(GEMV_F16, 64, 32, 4, false),
+        ),
+        ("null_rhs", run(GEMV), "rhs_packed != NULL", || {
+            run_kernel(GEMV, 64, 32, 4, true)
+        }),
+        (
+            "lhs_offset_bl",
+            get("get_lhs_packed_offset", GEMV),
+            "(bl % 32) == 0",
+            || {
+                sym::<Getter3>("get_lhs_packed_offset", GEMV)(0, 64, 16);
+            },
+        ),
+        (
+            "rhs_offset_n_idx",
+            get("get_rhs_packed_offset", GEMV),
+            "(n_idx % nr) == 0",
+            || {
+                sym::<Getter3>("get_rhs_packed_offset", GEMV)(2, 64, 32);
+            },
+        ),
+        (
+            "lhs_k_not_multiple_of_bl",
+            run(LHS_F32),
+            "(k % bl) == 0",
+            || run_lhs(LHS_F32, 48, 1, 8, 2),
+        ),
+        ("lhs_bl_kr", run(LHS_F32), "(bl % kr) == 0", || {
+            run_lhs(LHS_F32, 32, 1, 24, 2)
+        }),
+        (
+            "lhs_bl_32",
+            run(LHS_F16),
+            "(bl % kai_bl_multiple_of) == 0",
+            || run_lhs(LHS_F16, 16, 1, 8, 2),
+        ),
+        (
+            "lhs_block_depth",
+            run(LHS_F32),
+            "((kr / sr) == 8) || ((kr / sr) == 4)",
+            || run_lhs(LHS_F32, 32, 1, 16, 1),
+        ),
+        (
+            "lhs_size_k_odd",
+            get("get_lhs_packed_size", LHS_F32),
+            "(k % 2) == 0",
+            || {
+                sym::<Getter6>("get_lhs_packed_size", LHS_F32)(1, 33, 33, 1, 1, 1);
+            },
+        ),
+        (
+            "lhs_offset_m_idx",
+            get("get_lhs_packed_offset", LHS_F32),
+            "(m_idx % mr) == 0",
+            || {
+                sym::<Getter6>("get_lhs_packed_offset", LHS_F32)(3, 64, 32, 4, 8, 2);
+            },
+        ),
+        ("rhs_null_zero", run(RHS), "zero != NULL", || {
+            run_rhs(RHS, 8, 32, true, PARAMS)
+        }),
+        ("rhs_bl", run(RHS), "(bl % 32) == 0", || {
+            run_rhs(RHS, 8, 16, false, PARAMS)
+        }),
+        ("rhs_kr", run(RHS), "kr >= 1 && kr <= 16", || {
+            run_rhs(RHS, 32, 32, false, PARAMS)
+        }),
+        (
+            "rhs_zero_point",
+            run(RHS),
+            "params->rhs_zero_point == 8",
+            || {
+                run_rhs(
+                    RHS,
+                    8,
+                    32,
+                    false,
+                    Params {
+                        lhs_zero_point: 1,
+                        rhs_zero_point: 0,
+                    },
+                )
+            },
+        ),
+        (
+            "rhs_lhs_zero_point",
+            run(RHS),
+            "params->lhs_zero_point == 1",
+            || {
+                run_rhs(
+                    RHS,
+                    8,
+                    32,
+                    false,
+                    Params {
+                        lhs_zero_point: 0,
+                        rhs_zero_point: 8,
+                    },
+                )
+            },
+        ),
+        ("ps1s0_kr", run(RHS_S0S1), "kr / sr == 4", || {
+            run_rhs(RHS_S0S1, 16, 32, false, PARAMS)
+        }),
+        ("ps1s0_s1s0_kr", run(RHS_S1S0), "kr / sr == 4", || {
+            run_rhs(RHS_S1S0, 4, 32, false, PARAMS)
+        }),
+        (
+            "rhs_size_kr",
+            get("get_rhs_packed_size", RHS),
+            "(k % kr) == 0",
+            || {
+                sym::<Getter5>("get_rhs_packed_size", RHS)(4, 64, 4, 12, 32);
+            },
+        ),
+    ]
+}
+
+#[test]
+#[ignore = "child process of the death tests"]
+fn death_child() {
+    let name = std::env::var(death::CASE_ENV).expect("death case");
+    let (_, _, _, action) = cases()
+        .into_iter()
+        .find(|c| c.0 == name)
+        .expect("known case");
+    action();
+    println!("survived");
+}
+
+#[test]
+fn violations_abort_with_function_and_condition() {
+    let cases = cases();
+    for (name, symbol, condition, _) in &cases {
+        let out = death::run_child("death_child", name);
+        death::expect_abort(&out, symbol, condition);
+    }
+    eprintln!("{} contract violations checked", cases.len());
+}
