@@ -84,7 +84,7 @@ if runs:
 else:
     print("Skipped: no nightly toolchain.")
 print("\n## Also checked on every change (`scripts/test-all.sh`, run by `.ci/run`)\n")
-print("- The same tests on the same models (this table's fast part), and the fuzz targets for 30 s each.")
+print("- The same tests on one model per kind of core (max at 512 bits) and the vector-length-dependent ones on max at the other lengths, and the fuzz targets for 30 s each.")
 print("- The safe API returns an `Err` (never aborts) for short buffers, mismatched formats and shapes,")
 print("  block lengths KleidiAI refuses and families it does not cover (`tests/safe_api.rs`).")
 PY
