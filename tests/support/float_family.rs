@@ -36,6 +36,8 @@ pub trait Elem: Copy + Send + Sync + 'static {
     fn to_f64(self) -> f64;
     /// Raw bits (zero-extended).
     fn bits(self) -> u32;
+    /// The little-endian bytes of `v`.
+    fn to_bytes(v: &[Self]) -> Vec<u8>;
 }
 
 impl Elem for f32 {
@@ -49,6 +51,9 @@ impl Elem for f32 {
     }
     fn bits(self) -> u32 {
         self.to_bits()
+    }
+    fn to_bytes(v: &[Self]) -> Vec<u8> {
+        v.iter().flat_map(|x| x.to_le_bytes()).collect()
     }
 }
 
@@ -65,18 +70,13 @@ impl Elem for u16 {
     fn bits(self) -> u32 {
         self.into()
     }
-}
-
-fn to_bytes<T: Elem>(v: &[T]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(T::BYTES * v.len());
-    for x in v {
-        out.extend_from_slice(&x.bits().to_le_bytes()[..T::BYTES]);
+    fn to_bytes(v: &[Self]) -> Vec<u8> {
+        v.iter().flat_map(|x| x.to_le_bytes()).collect()
     }
-    out
 }
 
 fn guarded<T: Elem>(v: &[T], edge: Edge) -> Guarded {
-    Guarded::from_bytes(&to_bytes(v), edge)
+    Guarded::from_bytes(&T::to_bytes(v), edge)
 }
 
 /// `len` values uniform in [lo, hi), rounded to `T`.
@@ -555,7 +555,6 @@ pub fn run_portion<F: FloatFamily>(
     let stride = p.n + 3;
     let mut dst = guarded(&vec![F::T::CANARY; p.m * stride], edge);
     call(k, which, p, lhs, rhs, &mut dst, portion, clamp, F::T::BYTES);
-    let expect: Vec<u32> = expect.iter().map(|x| x.bits()).collect();
     gemm::check_portion(
         dst.bytes(),
         F::T::BYTES,
@@ -563,7 +562,7 @@ pub fn run_portion<F: FloatFamily>(
         p.n,
         stride,
         portion,
-        &expect,
+        |at| expect[at].bits(),
         F::T::CANARY.bits(),
         &|| {
             format!(
@@ -864,8 +863,8 @@ fn pack_call<F: FloatFamily>(
     extra: usize,
     params: bool,
 ) {
-    let w = to_bytes(&[F::T::from_f32(1.0); 64]);
-    let bias = to_bytes(&vec![F::T::from_f32(0.5); 64 / F::T::BYTES]);
+    let w = F::T::to_bytes(&[F::T::from_f32(1.0); 64]);
+    let bias = F::T::to_bytes(&vec![F::T::from_f32(0.5); 64 / F::T::BYTES]);
     let mut out = vec![0u8; 8192];
     let dummy = [0u8; 16];
     // SAFETY: buffers are large enough for n = 8, k = 4; the call is expected to abort.
@@ -903,7 +902,7 @@ fn pack_call<F: FloatFamily>(
 /// Calls `stem` for m = 2, n = 8, k = 4 with the given destination strides (in values) and LHS.
 fn run_call<F: FloatFamily>(stem: &str, stride_row: usize, stride_col: usize, null_lhs: bool) {
     let es = F::T::BYTES;
-    let lhs = to_bytes(&[F::T::from_f32(1.0); 16]);
+    let lhs = F::T::to_bytes(&[F::T::from_f32(1.0); 16]);
     let rhs = vec![0u8; 4096];
     let mut dst = vec![0u8; 64 * es];
     // SAFETY: buffers cover the call; it is expected to abort.

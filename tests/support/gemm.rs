@@ -43,8 +43,8 @@ pub fn portions(m: usize, n: usize, m_step: usize, n_step: usize) -> Vec<Portion
     out
 }
 
-/// Checks a destination of `m` rows by `stride` elements of `es` bytes (little-endian bits):
-/// inside `portion` element (i, j) equals `expect[i * n + j]`, elsewhere `canary`. `context`
+/// Checks a destination of `m` rows by `stride` elements of `es` (2 or 4) bytes: inside
+/// `portion` the bits of element (i, j) equal `expect(i * n + j)`, elsewhere `canary`. `context`
 /// describes the call in the failure message.
 #[allow(clippy::too_many_arguments)]
 pub fn check_portion(
@@ -54,19 +54,21 @@ pub fn check_portion(
     n: usize,
     stride: usize,
     portion: Portion,
-    expect: &[u32],
+    expect: impl Fn(usize) -> u32,
     canary: u32,
     context: &dyn Fn() -> String,
 ) {
     let (m0, n0, mh, nw) = portion;
+    let bits = |at: usize| match es {
+        4 => u32::from_le_bytes(dst[at..at + 4].try_into().unwrap()),
+        2 => u16::from_le_bytes(dst[at..at + 2].try_into().unwrap()).into(),
+        _ => unreachable!("{es}-byte elements"),
+    };
     for i in 0..m {
         for j in 0..stride {
-            let at = (i * stride + j) * es;
-            let mut b = [0u8; 4];
-            b[..es].copy_from_slice(&dst[at..at + es]);
-            let got = u32::from_le_bytes(b);
+            let got = bits((i * stride + j) * es);
             let inside = (m0..m0 + mh).contains(&i) && (n0..n0 + nw).contains(&j);
-            let want = if inside { expect[i * n + j] } else { canary };
+            let want = if inside { expect(i * n + j) } else { canary };
             if got != want {
                 panic!(
                     "{} portion={portion:?} at ({i},{j}): {got:#x} vs {want:#x}",
