@@ -9,14 +9,15 @@
 mod support;
 
 use core::ffi::c_void;
-use rkai::ukernels::catalog::{Family, KERNELS, MatmulKernel, NativeFn, PackerKind};
+use rkai::ukernels::catalog::{Family, KERNELS, MatmulKernel, PackerKind};
 use rkai::ukernels::matmul::matmul_clamp_qsi8d32p_qai4c32p as family;
-use rkai::ukernels::matmul::qai8dxp::Args;
 use rkai::ukernels::pack::lhs_quant_pack_qsi8d32pscalef32::Variant as LhsVariant;
 use rkai::ukernels::reference::qai4c32p::{self as reference, Rounding};
 use rkai::ukernels::types::kai_rhs_pack_qs4cxs1s0_param as Params;
-use support::cabi::{Getter0, Getter2, Getter3, Getter5, MatmulBlockFn};
+use support::block_gemm::{self, run_kernel};
+use support::cabi::{Getter2, Getter3, Getter5};
 use support::death;
+use support::gemm::{Impl, portions};
 use support::guard::{EDGES, Edge, Guarded};
 use support::rng::Rng;
 
@@ -57,6 +58,10 @@ const LHS_F16: &str = "lhs_quant_pack_qsi8d32pscalef32_f16_neon";
 const RHS: &str = "rhs_pack_nxk_qai4c32p_qau4c32s0s1_f32_f32_f32_neon";
 const RHS_S0S1: &str = "rhs_pack_nxk_qai4c32ps1s0nrx4_qau4c32s0s1_f32_f32_f32_neon";
 const RHS_S1S0: &str = "rhs_pack_nxk_qai4c32ps1s0nrx4_qau4c32s1s0_f32_f32_f32_neon";
+const PORTABLE: block_gemm::Portable = block_gemm::Portable {
+    check: family::check,
+    run: family::run,
+};
 const PARAMS: Params = Params {
     lhs_zero_point: 1,
     rhs_zero_point: 8,
@@ -111,30 +116,10 @@ fn tsv_rows(text: &str) -> Vec<Vec<&str>> {
 
 #[test]
 fn getters_equal_kleidiai_values() {
-    let table = tsv_rows(include_str!("data/kleidiai-1.30-getters.tsv"));
-    let mut checked = 0;
-    for k in family_kernels() {
-        let rows: Vec<_> = table.iter().filter(|r| r[0] == k.stem).collect();
-        assert!(!rows.is_empty(), "{} not in table", k.stem);
-        for row in rows {
-            for (i, verb) in [
-                "get_m_step",
-                "get_n_step",
-                "get_mr",
-                "get_nr",
-                "get_kr",
-                "get_sr",
-            ]
-            .iter()
-            .enumerate()
-            {
-                let got = sym::<Getter0>(verb, k.stem)();
-                assert_eq!(got.to_string(), row[1 + i], "{verb} of {}", k.stem);
-            }
-            checked += 1;
-        }
-    }
-    assert_eq!(checked, 8);
+    assert_eq!(
+        block_gemm::getters_equal_kleidiai_values(family_kernels()),
+        8
+    );
 }
 
 #[test]
@@ -218,19 +203,7 @@ struct Problem {
 impl Problem {
     fn new(m: usize, n: usize, k: usize, bl: usize, seed: u64) -> Self {
         let mut rng = Rng::new(seed);
-        let mut lhs = rng.vec_f32(m * k, -3.0, 5.0);
-        if m > 2 {
-            // A zero row (scale 0) and a row of halves whose blocks have maximum 127 (s = 1,
-            // so the packers' rounding ties show).
-            lhs[k..2 * k].fill(0.0);
-            for (i, v) in lhs[2 * k..3 * k].iter_mut().enumerate() {
-                *v = if i % bl == 0 {
-                    127.0
-                } else {
-                    (rng.range_i32(-250, 250) as f32) * 0.5
-                };
-            }
-        }
+        let mut lhs = block_gemm::activations(&mut rng, m, k, bl);
         // Values exact in f16, so the f16 packer sees the same numbers.
         for v in &mut lhs {
             *v = half::f16::from_f32(*v).to_f32();
@@ -621,29 +594,6 @@ const SHAPES: [(usize, usize, usize, usize); 20] = [
     (4, 5, 32, 32),
 ];
 
-/// Portions (row start, col start, rows, cols) the way a threaded framework splits work.
-fn portions(m: usize, n: usize, m_step: usize, n_step: usize) -> Vec<(usize, usize, usize, usize)> {
-    let mut out = vec![(0, 0, m, n)];
-    let last_m = (m - 1) / m_step * m_step;
-    let last_n = (n - 1) / n_step * n_step;
-    out.push((0, 0, m.min(m_step), n.min(n_step)));
-    out.push((last_m, last_n, m - last_m, n - last_n));
-    let mid_m = (m / 2) / m_step * m_step;
-    let mid_n = (n / 2) / n_step * n_step;
-    out.push((
-        mid_m,
-        mid_n,
-        (m - mid_m).min(m_step + 1),
-        (n - mid_n).min(2 * n_step + 3),
-    ));
-    out
-}
-
-enum Impl {
-    Exported,
-    Portable,
-}
-
 /// The bits `k` writes for the f32 result `v` (f16 families narrow it).
 fn out_bits(k: &MatmulKernel, v: f32) -> u32 {
     if out_size(k) == 2 {
@@ -676,53 +626,19 @@ fn run_portion(
         .flat_map(|_| canary.to_le_bytes()[..es].to_vec())
         .collect();
     let mut dst = Guarded::from_bytes(&fill, edge);
-    let lhs_off = sym::<Getter3>("get_lhs_packed_offset", k.stem)(m0, p.k, p.bl);
-    let rhs_off = sym::<Getter3>("get_rhs_packed_offset", k.stem)(n0, p.k, p.bl);
-    let dst_off = sym::<Getter3>("get_dst_offset", k.stem)(m0, n0, es * stride);
-    // SAFETY: offsets from the kernel's getters; buffers sized by the packers' getters.
-    unsafe {
-        let (l, r, d) = (
-            lhs.ptr().add(lhs_off),
-            rhs.ptr().add(rhs_off),
-            dst.mut_ptr().add(dst_off),
-        );
-        match which {
-            Impl::Exported => sym::<MatmulBlockFn>("run", k.stem)(
-                mh,
-                nw,
-                p.k,
-                p.bl,
-                l.cast(),
-                r.cast(),
-                d.cast(),
-                es * stride,
-                es,
-                clamp.0,
-                clamp.1,
-            ),
-            Impl::Portable => {
-                let args = Args {
-                    m: mh,
-                    n: nw,
-                    k: p.k,
-                    bl: p.bl,
-                    lhs_packed: l,
-                    rhs_packed: r,
-                    dst: d,
-                    dst_stride_row: es * stride,
-                    dst_stride_col: es,
-                    clamp_min: clamp.0,
-                    clamp_max: clamp.1,
-                };
-                let portable = MatmulKernel {
-                    native: NativeFn::Portable,
-                    ..*k
-                };
-                assert_eq!(family::check(&portable, &args), Ok(()));
-                family::run(&portable, &args)
-            }
-        }
-    }
+    let shape = (p.k, p.bl);
+    block_gemm::call(
+        k,
+        which,
+        PORTABLE,
+        shape,
+        lhs,
+        rhs,
+        &mut dst,
+        portion,
+        (es, stride),
+        clamp,
+    );
     for i in 0..p.m {
         for j in 0..stride {
             let at = es * (i * stride + j);
@@ -935,7 +851,6 @@ fn hostile_data_matches_reference() {
 /// packed operands: the result must equal one single-threaded call byte for byte.
 #[test]
 fn threads_on_disjoint_portions_equal_one_call() {
-    let threads = 8;
     for k in runnable() {
         let t = k.tile();
         let es = out_size(k);
@@ -943,85 +858,20 @@ fn threads_on_disjoint_portions_equal_one_call() {
         let p = Problem::new(m, n, 192, 64, 78);
         let lhs = pack_lhs(&p, k.lhs_packers[0].name, t.mr, t.kr, t.sr, Edge::End, 0);
         let rhs = pack_rhs(&p, RHS, t.nr, t.kr, Edge::End, 0);
-        let (lhs_at, rhs_at) = (lhs.ptr() as usize, rhs.ptr() as usize);
-        let run_into = move |dst: usize, m0: usize, n0: usize, rows: usize, cols: usize| {
-            let lhs_off = sym::<Getter3>("get_lhs_packed_offset", k.stem)(m0, p.k, p.bl);
-            let rhs_off = sym::<Getter3>("get_rhs_packed_offset", k.stem)(n0, p.k, p.bl);
-            let dst_off = sym::<Getter3>("get_dst_offset", k.stem)(m0, n0, es * n);
-            // SAFETY: offsets from the getters; each thread writes only its own portion.
-            unsafe {
-                sym::<MatmulBlockFn>("run", k.stem)(
-                    rows,
-                    cols,
-                    p.k,
-                    p.bl,
-                    (lhs_at as *const u8).add(lhs_off).cast(),
-                    (rhs_at as *const u8).add(rhs_off).cast(),
-                    (dst as *mut u8).add(dst_off).cast(),
-                    es * n,
-                    es,
-                    -3.0,
-                    3.0,
-                )
-            }
-        };
-        let mut single = vec![0u8; es * m * n];
-        run_into(single.as_mut_ptr() as usize, 0, 0, m, n);
-        let tiles: Vec<(usize, usize)> = (0..m)
-            .step_by(t.m_step)
-            .flat_map(|m0| (0..n).step_by(t.n_step).map(move |n0| (m0, n0)))
-            .collect();
-        let mut shared = vec![0u8; es * m * n];
-        let base = shared.as_mut_ptr() as usize;
-        std::thread::scope(|scope| {
-            for worker in 0..threads {
-                let tiles = &tiles;
-                let run_into = &run_into;
-                scope.spawn(move || {
-                    for &(m0, n0) in tiles.iter().skip(worker).step_by(threads) {
-                        run_into(base, m0, n0, t.m_step.min(m - m0), t.n_step.min(n - n0));
-                    }
-                });
-            }
-        });
-        assert_eq!(shared, single, "{}: threaded portions differ", k.stem);
+        block_gemm::threads_equal_one_call(k, (m, n), (p.k, p.bl), &lhs, &rhs, es);
     }
 }
 
 #[cfg(target_arch = "aarch64")]
 #[test]
 fn callee_saved_registers_survive() {
-    use support::abi::{CallArgs, call, describe};
     for k in runnable() {
         let t = k.tile();
-        let es = out_size(k) as u64;
         for &(m, n, kk, bl) in &[(1, 8, 32, 32), (9, 17, 128, 64), (16, 32, 64, 32)] {
             let p = Problem::new(m, n, kk, bl, 5);
             let lhs = pack_lhs(&p, k.lhs_packers[0].name, t.mr, t.kr, t.sr, Edge::End, 0);
             let rhs = pack_rhs(&p, RHS, t.nr, t.kr, Edge::End, 0);
-            let mut dst = Guarded::new(4 * m * n, Edge::End);
-            let (lhs, rhs, dst) = (lhs.ptr() as u64, rhs.ptr() as u64, dst.mut_ptr() as u64);
-            let (m, n, kk, bl) = (m as u64, n as u64, kk as u64, bl as u64);
-            // `bl` after k pushes dst_stride_col onto the stack.
-            let args = CallArgs {
-                x: [m, n, kk, bl, lhs, rhs, dst, es * n],
-                stack: [es, 0],
-                d: [
-                    CallArgs::f32_bits(-1e30),
-                    CallArgs::f32_bits(1e30),
-                    0,
-                    0,
-                    0,
-                    0,
-                    0,
-                    0,
-                ],
-            };
-            let f =
-                rkai::capi::exports::symbol_address(&support::cabi::symbol("run", k.stem)).unwrap();
-            // SAFETY: args describe kai_run_matmul's prototype with valid buffers.
-            let clobbered = unsafe { call(f, &args) };
-            assert_eq!(clobbered, 0, "{} clobbered {}", k.stem, describe(clobbered));
+            block_gemm::registers_survive(k, (m, n, kk, bl), &lhs, &rhs, out_size(k));
         }
     }
 }
@@ -1061,32 +911,6 @@ mod random_shapes {
 
 const GEMV: &str = "matmul_clamp_f32_qsi8d32p1x8_qai4c32p4x8_1x4_neon_dotprod";
 const GEMV_F16: &str = "matmul_clamp_f16_qsi8d32p1x4_qai4c32p4x4_1x4_neon_dotprod";
-
-fn run_kernel(stem: &str, k: usize, bl: usize, dst_stride_col: usize, null_rhs: bool) {
-    let lhs = vec![0u8; 4096];
-    let rhs = vec![0u8; 4096];
-    let mut dst = vec![0f32; 64];
-    // SAFETY: expected to abort before touching memory (or to compute within the buffers).
-    unsafe {
-        sym::<MatmulBlockFn>("run", stem)(
-            1,
-            4,
-            k,
-            bl,
-            lhs.as_ptr().cast(),
-            if null_rhs {
-                std::ptr::null()
-            } else {
-                rhs.as_ptr().cast()
-            },
-            dst.as_mut_ptr().cast(),
-            16,
-            dst_stride_col,
-            -1.0,
-            1.0,
-        )
-    }
-}
 
 fn run_lhs(name: &str, bl: usize, mr: usize, kr: usize, sr: usize) {
     let src = vec![0f32; 8 * 64];
@@ -1284,21 +1108,12 @@ fn cases() -> Vec<Case> {
 #[test]
 #[ignore = "child process of the death tests"]
 fn death_child() {
-    let name = std::env::var(death::CASE_ENV).expect("death case");
-    let (_, _, _, action) = cases()
-        .into_iter()
-        .find(|c| c.0 == name)
-        .expect("known case");
-    action();
-    println!("survived");
+    death::child(&cases());
 }
 
 #[test]
 fn violations_abort_with_function_and_condition() {
     let cases = cases();
-    for (name, symbol, condition, _) in &cases {
-        let out = death::run_child("death_child", name);
-        death::expect_abort(&out, symbol, condition);
-    }
+    death::expect_aborts(&cases);
     eprintln!("{} contract violations checked", cases.len());
 }

@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 pub mod abi;
+pub mod block_gemm;
 pub mod cabi;
 pub mod cpu;
 pub mod death;
