@@ -363,7 +363,7 @@ fn c_entry_point_hands_out_the_kernel_functions() {
             (RKAI_SHAPE_GEMM, ShapeClass::Gemm),
         ] {
             let n = family.c_functions().len();
-            let mut choice = vec![std::ptr::null::<std::ffi::c_void>(); n + 3];
+            let mut choice = vec![std::ptr::null::<std::ffi::c_void>(); n + 4];
             // SAFETY: `choice` has room for the family's functions and three names.
             let status = unsafe {
                 select::c_select(
@@ -395,6 +395,10 @@ fn c_entry_point_hands_out_the_kernel_functions() {
                 text(choice[n + 2]),
                 format!("kai_{}", k.rhs_packers[0].name)
             );
+            match k.lhs_packers.first() {
+                Some(p) => assert_eq!(text(choice[n + 3]), format!("kai_{}", p.name)),
+                None => assert!(choice[n + 3].is_null(), "{}: no LHS packer", k.stem),
+            }
         }
     }
 }
