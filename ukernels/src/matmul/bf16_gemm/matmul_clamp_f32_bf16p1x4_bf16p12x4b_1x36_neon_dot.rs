@@ -20,6 +20,65 @@
 use super::Args;
 use core::arch::asm;
 
+/// Accumulators of one group from its 12 biases in `q$b0`..`q$b2` and zero in `v0`: column pair
+/// `p` in `v($a0 + p)` as `[bias, +0, bias, +0]`.
+#[rustfmt::skip]
+macro_rules! zip_biases {
+    ($b0:literal, $b1:literal, $b2:literal,
+     [$a0:literal, $a1:literal, $a2:literal, $a3:literal, $a4:literal, $a5:literal]) => {
+        concat!(
+            "zip1 v", $a0, ".4s, v", $b0, ".4s, v0.4s\n",
+            "zip2 v", $a1, ".4s, v", $b0, ".4s, v0.4s\n",
+            "zip1 v", $a2, ".4s, v", $b1, ".4s, v0.4s\n",
+            "zip2 v", $a3, ".4s, v", $b1, ".4s, v0.4s\n",
+            "zip1 v", $a4, ".4s, v", $b2, ".4s, v0.4s\n",
+            "zip2 v", $a5, ".4s, v", $b2, ".4s, v0.4s\n",
+        )
+    };
+}
+
+/// One K group of one column group: six column pairs from `[$ptr]` into `v$r0`.. and a `BFDOT`
+/// of each with the LHS in `v0` into accumulators `v$a0`..
+#[rustfmt::skip]
+macro_rules! group_step {
+    ($ptr:literal,
+     [$r0:literal, $r1:literal, $r2:literal, $r3:literal, $r4:literal, $r5:literal],
+     [$a0:literal, $a1:literal, $a2:literal, $a3:literal, $a4:literal, $a5:literal]) => {
+        concat!(
+            "ldr q", $r0, ", [", $ptr, "]\n",
+            "ldr q", $r1, ", [", $ptr, ", #16]\n",
+            "ldr q", $r2, ", [", $ptr, ", #32]\n",
+            "ldr q", $r3, ", [", $ptr, ", #48]\n",
+            "ldr q", $r4, ", [", $ptr, ", #64]\n",
+            "ldr q", $r5, ", [", $ptr, ", #80]\n",
+            "bfdot v", $a0, ".4s, v", $r0, ".8h, v0.8h\n",
+            "bfdot v", $a1, ".4s, v", $r1, ".8h, v0.8h\n",
+            "bfdot v", $a2, ".4s, v", $r2, ".8h, v0.8h\n",
+            "bfdot v", $a3, ".4s, v", $r3, ".8h, v0.8h\n",
+            "bfdot v", $a4, ".4s, v", $r4, ".8h, v0.8h\n",
+            "bfdot v", $a5, ".4s, v", $r5, ".8h, v0.8h\n",
+        )
+    };
+}
+
+/// `FMIN` with the upper bound (`v1`), then `FMAX` with the lower (`v0`), of each `v$x`.
+#[rustfmt::skip]
+macro_rules! clamp {
+    ($($x:literal),+) => {
+        concat!(
+            $("fmin v", $x, ".4s, v", $x, ".4s, v1.4s\n",)+
+            $("fmax v", $x, ".4s, v", $x, ".4s, v0.4s\n",)+
+        )
+    };
+}
+
+/// The clamp bounds from `[x6]` (lower) and `[x6 + 4]` (upper) into `v0` and `v1`.
+macro_rules! load_bounds {
+    () => {
+        "ld1r {{ v0.4s }}, [x6]\nadd x13, x6, #4\nld1r {{ v1.4s }}, [x13]"
+    };
+}
+
 /// Computes one row of `n` columns of f32 results.
 ///
 /// # Safety
@@ -60,24 +119,9 @@ pub unsafe fn matmul_bf16p1x4_bf16p12x4b_1x36(
             "ldp q7, q8, [x10]",
             "ldr q9, [x10, #32]",
             "movi v0.16b, #0",
-            "zip1 v14.4s, v1.4s, v0.4s",
-            "zip2 v15.4s, v1.4s, v0.4s",
-            "zip1 v16.4s, v2.4s, v0.4s",
-            "zip2 v17.4s, v2.4s, v0.4s",
-            "zip1 v18.4s, v3.4s, v0.4s",
-            "zip2 v19.4s, v3.4s, v0.4s",
-            "zip1 v20.4s, v4.4s, v0.4s",
-            "zip2 v21.4s, v4.4s, v0.4s",
-            "zip1 v22.4s, v5.4s, v0.4s",
-            "zip2 v23.4s, v5.4s, v0.4s",
-            "zip1 v24.4s, v6.4s, v0.4s",
-            "zip2 v25.4s, v6.4s, v0.4s",
-            "zip1 v26.4s, v7.4s, v0.4s",
-            "zip2 v27.4s, v7.4s, v0.4s",
-            "zip1 v28.4s, v8.4s, v0.4s",
-            "zip2 v29.4s, v8.4s, v0.4s",
-            "zip1 v30.4s, v9.4s, v0.4s",
-            "zip2 v31.4s, v9.4s, v0.4s",
+            zip_biases!(1, 2, 3, [14, 15, 16, 17, 18, 19]),
+            zip_biases!(4, 5, 6, [20, 21, 22, 23, 24, 25]),
+            zip_biases!(7, 8, 9, [26, 27, 28, 29, 30, 31]),
             "add x8, x1, #48",
             "add x9, x9, #48",
             "add x10, x10, #48",
@@ -87,46 +131,13 @@ pub unsafe fn matmul_bf16p1x4_bf16p12x4b_1x36(
             "2:",
             "// LLVM-MCA-BEGIN matmul_clamp_f32_bf16p1x4_bf16p12x4b_1x36_neon_dot",
             "ld1r {{ v0.2d }}, [x11]",
-            "ldr q1, [x8]",
-            "ldr q2, [x8, #16]",
-            "ldr q3, [x8, #32]",
-            "ldr q4, [x8, #48]",
-            "ldr q5, [x8, #64]",
-            "ldr q6, [x8, #80]",
             "add x11, x11, #8",
-            "bfdot v14.4s, v1.8h, v0.8h",
-            "bfdot v15.4s, v2.8h, v0.8h",
-            "bfdot v16.4s, v3.8h, v0.8h",
-            "bfdot v17.4s, v4.8h, v0.8h",
-            "bfdot v18.4s, v5.8h, v0.8h",
-            "bfdot v19.4s, v6.8h, v0.8h",
-            "ldr q7, [x9]",
-            "ldr q8, [x9, #16]",
-            "ldr q9, [x9, #32]",
-            "ldr q10, [x9, #48]",
-            "ldr q11, [x9, #64]",
-            "ldr q12, [x9, #80]",
+            group_step!("x8", [1, 2, 3, 4, 5, 6], [14, 15, 16, 17, 18, 19]),
             "add x8, x8, #96",
-            "bfdot v20.4s, v7.8h, v0.8h",
-            "bfdot v21.4s, v8.8h, v0.8h",
-            "bfdot v22.4s, v9.8h, v0.8h",
-            "bfdot v23.4s, v10.8h, v0.8h",
-            "bfdot v24.4s, v11.8h, v0.8h",
-            "bfdot v25.4s, v12.8h, v0.8h",
-            "ldr q1, [x10]",
-            "ldr q2, [x10, #16]",
-            "ldr q3, [x10, #32]",
-            "ldr q4, [x10, #48]",
-            "ldr q5, [x10, #64]",
-            "ldr q6, [x10, #80]",
+            group_step!("x9", [7, 8, 9, 10, 11, 12], [20, 21, 22, 23, 24, 25]),
             "add x9, x9, #96",
+            group_step!("x10", [1, 2, 3, 4, 5, 6], [26, 27, 28, 29, 30, 31]),
             "add x10, x10, #96",
-            "bfdot v26.4s, v1.8h, v0.8h",
-            "bfdot v27.4s, v2.8h, v0.8h",
-            "bfdot v28.4s, v3.8h, v0.8h",
-            "bfdot v29.4s, v4.8h, v0.8h",
-            "bfdot v30.4s, v5.8h, v0.8h",
-            "bfdot v31.4s, v6.8h, v0.8h",
             "subs x12, x12, #1",
             "// LLVM-MCA-END",
             "b.ne 2b",
@@ -141,28 +152,8 @@ pub unsafe fn matmul_bf16p1x4_bf16p12x4b_1x36(
             "faddp v20.4s, v26.4s, v27.4s",
             "faddp v21.4s, v28.4s, v29.4s",
             "faddp v22.4s, v30.4s, v31.4s",
-            // Clamp: FMIN with the upper bound, then FMAX with the lower.
-            "ld1r {{ v0.4s }}, [x6]",
-            "add x13, x6, #4",
-            "ld1r {{ v1.4s }}, [x13]",
-            "fmin v14.4s, v14.4s, v1.4s",
-            "fmin v15.4s, v15.4s, v1.4s",
-            "fmin v16.4s, v16.4s, v1.4s",
-            "fmin v17.4s, v17.4s, v1.4s",
-            "fmin v18.4s, v18.4s, v1.4s",
-            "fmin v19.4s, v19.4s, v1.4s",
-            "fmin v20.4s, v20.4s, v1.4s",
-            "fmin v21.4s, v21.4s, v1.4s",
-            "fmin v22.4s, v22.4s, v1.4s",
-            "fmax v14.4s, v14.4s, v0.4s",
-            "fmax v15.4s, v15.4s, v0.4s",
-            "fmax v16.4s, v16.4s, v0.4s",
-            "fmax v17.4s, v17.4s, v0.4s",
-            "fmax v18.4s, v18.4s, v0.4s",
-            "fmax v19.4s, v19.4s, v0.4s",
-            "fmax v20.4s, v20.4s, v0.4s",
-            "fmax v21.4s, v21.4s, v0.4s",
-            "fmax v22.4s, v22.4s, v0.4s",
+            load_bounds!(),
+            clamp!(14, 15, 16, 17, 18, 19, 20, 21, 22),
             "stp q14, q15, [x3]",
             "stp q16, q17, [x3, #32]",
             "stp q18, q19, [x3, #64]",
@@ -180,47 +171,24 @@ pub unsafe fn matmul_bf16p1x4_bf16p12x4b_1x36(
             "ldp q1, q2, [x1]",
             "ldr q3, [x1, #32]",
             "movi v0.16b, #0",
-            "zip1 v14.4s, v1.4s, v0.4s",
-            "zip2 v15.4s, v1.4s, v0.4s",
-            "zip1 v16.4s, v2.4s, v0.4s",
-            "zip2 v17.4s, v2.4s, v0.4s",
-            "zip1 v18.4s, v3.4s, v0.4s",
-            "zip2 v19.4s, v3.4s, v0.4s",
+            zip_biases!(1, 2, 3, [14, 15, 16, 17, 18, 19]),
             "add x8, x1, #48",
             "mov x11, x0",
             "mov x12, x5",
             "cbz x12, 12f",
             "11:",
             "ld1r {{ v0.2d }}, [x11]",
-            "ldr q1, [x8]",
-            "ldr q2, [x8, #16]",
-            "ldr q3, [x8, #32]",
-            "ldr q4, [x8, #48]",
-            "ldr q5, [x8, #64]",
-            "ldr q6, [x8, #80]",
             "add x11, x11, #8",
+            group_step!("x8", [1, 2, 3, 4, 5, 6], [14, 15, 16, 17, 18, 19]),
             "add x8, x8, #96",
-            "bfdot v14.4s, v1.8h, v0.8h",
-            "bfdot v15.4s, v2.8h, v0.8h",
-            "bfdot v16.4s, v3.8h, v0.8h",
-            "bfdot v17.4s, v4.8h, v0.8h",
-            "bfdot v18.4s, v5.8h, v0.8h",
-            "bfdot v19.4s, v6.8h, v0.8h",
             "subs x12, x12, #1",
             "b.ne 11b",
             "12:",
             "faddp v14.4s, v14.4s, v15.4s",
             "faddp v15.4s, v16.4s, v17.4s",
             "faddp v16.4s, v18.4s, v19.4s",
-            "ld1r {{ v0.4s }}, [x6]",
-            "add x13, x6, #4",
-            "ld1r {{ v1.4s }}, [x13]",
-            "fmin v14.4s, v14.4s, v1.4s",
-            "fmin v15.4s, v15.4s, v1.4s",
-            "fmin v16.4s, v16.4s, v1.4s",
-            "fmax v14.4s, v14.4s, v0.4s",
-            "fmax v15.4s, v15.4s, v0.4s",
-            "fmax v16.4s, v16.4s, v0.4s",
+            load_bounds!(),
+            clamp!(14, 15, 16),
             "cmp x2, #12",
             "b.lt 20f",
             "stp q14, q15, [x3]",
