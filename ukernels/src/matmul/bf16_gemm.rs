@@ -19,10 +19,11 @@
 //! the last bits between the GEMV and the GEMM, exactly as in KleidiAI.
 //!
 //! Departures from KleidiAI: `k == 0` in the BFMMLA kernels, whose loop count `k / 4 - 1` reads
-//! out of bounds in KleidiAI; rkai returns the clamped biases. KleidiAI's BFDOT kernel never
-//! clamps (its activation flag is hard-wired off, and its tests pass infinite bounds); rkai's
-//! applies `clamp_min`/`clamp_max` as the function's documentation promises, which gives the same
-//! bits for infinite bounds.
+//! out of bounds in KleidiAI; rkai returns the clamped biases. The copy of KleidiAI's BFDOT
+//! kernel that could be read (vendored by Arm Compute Library) never clamps: its activation flag
+//! is hard-wired off and KleidiAI's tests pass infinite bounds. rkai's applies `clamp_min` and
+//! `clamp_max` as the function's documentation promises (KleidiAI fixed the same omission in its
+//! Q4_0 GEMV); for infinite bounds the bits are the same either way.
 
 #[cfg(target_arch = "aarch64")]
 pub mod matmul_clamp_f32_bf16p1x4_bf16p12x4b_1x36_neon_dot;
