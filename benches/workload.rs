@@ -16,8 +16,8 @@ use rkai::ukernels::types::{
 #[path = "../tests/support/cabi.rs"]
 mod cabi;
 use cabi::{
-    Getter2, Getter4, Getter5, Getter7, LhsQuantPackHalfFn, MatmulBlockFn, MatmulFloatFn, MatmulHalfFn,
-    RhsPackFloatFn, RhsPackQsi4c32pFn, RhsPackQsi4cxpFn, RhsPackQsi8cxpFn, sym,
+    Getter2, Getter4, Getter5, Getter7, LhsQuantPackHalfFn, MatmulBlockFn, MatmulFloatFn,
+    MatmulHalfFn, RhsPackFloatFn, RhsPackQsi4c32pFn, RhsPackQsi4cxpFn, RhsPackQsi8cxpFn, sym,
 };
 
 /// `kai_run_lhs_quant_pack_qsi8d32p*` (block length after k).
