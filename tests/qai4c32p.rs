@@ -676,6 +676,47 @@ fn run_portion(
         .flat_map(|_| canary.to_le_bytes()[..es].to_vec())
         .collect();
     let mut dst = Guarded::from_bytes(&fill, edge);
+    for (r0, rows) in calls(k, m0, mh) {
+        call_portion(
+            k,
+            which,
+            p,
+            lhs,
+            rhs,
+            &mut dst,
+            (r0, n0, rows, nw),
+            stride,
+            clamp,
+        );
+    }
+    check_dst(k, which, p, &dst, portion, stride, canary, clamp, expect);
+}
+
+/// The calls (row start, rows) a framework makes for rows `m0..m0 + mh`: one for most kernels,
+/// one per row for the kernels that take a single row ([`family::one_row`]).
+fn calls(k: &MatmulKernel, m0: usize, mh: usize) -> Vec<(usize, usize)> {
+    if family::one_row(k) {
+        (m0..m0 + mh).map(|r| (r, 1)).collect()
+    } else {
+        vec![(m0, mh)]
+    }
+}
+
+/// One call of `which` on `portion` of `dst` (rows of `stride` elements).
+#[allow(clippy::too_many_arguments)]
+fn call_portion(
+    k: &MatmulKernel,
+    which: &Impl,
+    p: &Problem,
+    lhs: &Guarded,
+    rhs: &Guarded,
+    dst: &mut Guarded,
+    portion: (usize, usize, usize, usize),
+    stride: usize,
+    clamp: (f32, f32),
+) {
+    let (m0, n0, mh, nw) = portion;
+    let es = out_size(k);
     let lhs_off = sym::<Getter3>("get_lhs_packed_offset", k.stem)(m0, p.k, p.bl);
     let rhs_off = sym::<Getter3>("get_rhs_packed_offset", k.stem)(n0, p.k, p.bl);
     let dst_off = sym::<Getter3>("get_dst_offset", k.stem)(m0, n0, es * stride);
@@ -723,6 +764,24 @@ fn run_portion(
             }
         }
     }
+}
+
+/// Checks `dst` (rows of `stride` elements) after `portion` ran: bit for bit against `expect`
+/// inside, the canary outside.
+#[allow(clippy::too_many_arguments)]
+fn check_dst(
+    k: &MatmulKernel,
+    which: &Impl,
+    p: &Problem,
+    dst: &Guarded,
+    portion: (usize, usize, usize, usize),
+    stride: usize,
+    canary: u32,
+    clamp: (f32, f32),
+    expect: &[f32],
+) {
+    let (m0, n0, mh, nw) = portion;
+    let es = out_size(k);
     for i in 0..p.m {
         for j in 0..stride {
             let at = es * (i * stride + j);
@@ -966,7 +1025,9 @@ fn threads_on_disjoint_portions_equal_one_call() {
             }
         };
         let mut single = vec![0u8; es * m * n];
-        run_into(single.as_mut_ptr() as usize, 0, 0, m, n);
+        for (r0, rows) in calls(k, 0, m) {
+            run_into(single.as_mut_ptr() as usize, r0, 0, rows, n);
+        }
         let tiles: Vec<(usize, usize)> = (0..m)
             .step_by(t.m_step)
             .flat_map(|m0| (0..n).step_by(t.n_step).map(move |n0| (m0, n0)))
@@ -988,6 +1049,45 @@ fn threads_on_disjoint_portions_equal_one_call() {
     }
 }
 
+/// Empty portions write nothing: `m == 0` returns early (except on the one-row kernels, whose
+/// `m == 1` assertion KleidiAI checks first: see the death tests), and so does `n == 0`.
+#[test]
+fn empty_portions_write_nothing() {
+    let mut checked = 0;
+    for k in family_kernels() {
+        let t = k.tile();
+        let p = Problem::new(t.m_step.max(2), 8, 64, 32, 11);
+        let lhs = pack_lhs(&p, k.lhs_packers[0].name, t.mr, t.kr, t.sr, Edge::End, 0);
+        let rhs = pack_rhs(&p, RHS, t.nr, t.kr, Edge::End, 0);
+        let mut shapes = vec![(1, 0)];
+        if !family::one_row(k) {
+            shapes.push((0, 8));
+        }
+        for (m, n) in shapes {
+            let mut dst = vec![0x5au8; 4 * 8 * 8];
+            // SAFETY: packed operands of a larger problem; an empty portion reads nothing.
+            unsafe {
+                sym::<MatmulBlockFn>("run", k.stem)(
+                    m,
+                    n,
+                    p.k,
+                    p.bl,
+                    lhs.ptr().cast(),
+                    rhs.ptr().cast(),
+                    dst.as_mut_ptr().cast(),
+                    4 * 8,
+                    out_size(k),
+                    -1.0,
+                    1.0,
+                )
+            };
+            assert!(dst.iter().all(|&b| b == 0x5a), "{} m={m} n={n}", k.stem);
+            checked += 1;
+        }
+    }
+    eprintln!("{checked} empty portions checked");
+}
+
 #[cfg(target_arch = "aarch64")]
 #[test]
 fn callee_saved_registers_survive() {
@@ -996,6 +1096,7 @@ fn callee_saved_registers_survive() {
         let t = k.tile();
         let es = out_size(k) as u64;
         for &(m, n, kk, bl) in &[(1, 8, 32, 32), (9, 17, 128, 64), (16, 32, 64, 32)] {
+            let m = if family::one_row(k) { 1 } else { m };
             let p = Problem::new(m, n, kk, bl, 5);
             let lhs = pack_lhs(&p, k.lhs_packers[0].name, t.mr, t.kr, t.sr, Edge::End, 0);
             let rhs = pack_rhs(&p, RHS, t.nr, t.kr, Edge::End, 0);
@@ -1061,15 +1162,20 @@ mod random_shapes {
 
 const GEMV: &str = "matmul_clamp_f32_qsi8d32p1x8_qai4c32p4x8_1x4_neon_dotprod";
 const GEMV_F16: &str = "matmul_clamp_f16_qsi8d32p1x4_qai4c32p4x4_1x4_neon_dotprod";
+const GEMV_1X4: &str = "matmul_clamp_f32_qsi8d32p1x4_qai4c32p4x4_1x4_neon_dotprod";
 
 fn run_kernel(stem: &str, k: usize, bl: usize, dst_stride_col: usize, null_rhs: bool) {
+    run_rows(stem, 1, k, bl, dst_stride_col, null_rhs)
+}
+
+fn run_rows(stem: &str, m: usize, k: usize, bl: usize, dst_stride_col: usize, null_rhs: bool) {
     let lhs = vec![0u8; 4096];
     let rhs = vec![0u8; 4096];
     let mut dst = vec![0f32; 64];
     // SAFETY: expected to abort before touching memory (or to compute within the buffers).
     unsafe {
         sym::<MatmulBlockFn>("run", stem)(
-            1,
+            m,
             4,
             k,
             bl,
@@ -1167,6 +1273,17 @@ fn cases() -> Vec<Case> {
         ),
         ("null_rhs", run(GEMV), "rhs_packed != NULL", || {
             run_kernel(GEMV, 64, 32, 4, true)
+        }),
+        // KleidiAI's f32 GEMVs assert one row, ahead of their early return for m == 0.
+        ("gemv_two_rows", run(GEMV), "m == 1", || {
+            run_rows(GEMV, 2, 64, 32, 4, false)
+        }),
+        ("gemv_1x4_no_rows", run(GEMV_1X4), "m == 1", || {
+            run_rows(GEMV_1X4, 0, 64, 32, 4, false)
+        }),
+        // Checked in the order of KleidiAI's wrapper: the block length before the row count.
+        ("gemv_two_rows_bad_bl", run(GEMV), "(bl % 32) == 0", || {
+            run_rows(GEMV, 2, 96, 48, 4, false)
         }),
         (
             "lhs_offset_bl",
