@@ -74,8 +74,8 @@ pub enum Columns {
 pub enum Rows {
     /// Any number (the kernel loops over row blocks).
     Any,
-    /// Exactly one: KleidiAI's kernel asserts `m == 1` (its LHS packer packs a single row), so
-    /// it cannot stand in for a multi-row kernel.
+    /// Exactly one: KleidiAI's kernel asserts `m == 1`, so it cannot stand in for a multi-row
+    /// kernel.
     One,
 }
 
@@ -1338,8 +1338,13 @@ macro_rules! qsi8d32p_qai4c32p_kernel {
     };
     ($(#[$doc:meta])* $name:ident, $family:ident, $lhs:ident, $stem:ident, $isa:ident, $tile:tt,
         $module:ident) => {
+        qsi8d32p_qai4c32p_kernel!($(#[$doc])* $name, $family, $lhs, $stem, $isa, $tile, $module,
+            Any);
+    };
+    ($(#[$doc:meta])* $name:ident, $family:ident, $lhs:ident, $stem:ident, $isa:ident, $tile:tt,
+        $module:ident, $rows:ident) => {
         qai8dxp_kernel!($(#[$doc])* $name, $family, $lhs, QAI4C32P_RHS, $stem, $isa, $tile,
-            native!(qsi8d32p_qai4c32p::$module));
+            native!(qsi8d32p_qai4c32p::$module), KleidiAi, Fixed, $rows);
     };
 }
 
@@ -1351,7 +1356,8 @@ qsi8d32p_qai4c32p_kernel!(
     matmul_clamp_f32_qsi8d32p1x4_qai4c32p4x4_1x4_neon_dotprod,
     NeonDotprod,
     [1, 4, 1, 4, 8, 2],
-    matmul_clamp_f32_qsi8d32p1x4_qai4c32p4x4_1x4_neon_dotprod
+    matmul_clamp_f32_qsi8d32p1x4_qai4c32p4x4_1x4_neon_dotprod,
+    One
 );
 
 qsi8d32p_qai4c32p_kernel!(
@@ -1362,7 +1368,8 @@ qsi8d32p_qai4c32p_kernel!(
     matmul_clamp_f32_qsi8d32p1x8_qai4c32p4x8_1x4_neon_dotprod,
     NeonDotprod,
     [1, 4, 1, 4, 16, 2],
-    matmul_clamp_f32_qsi8d32p1x8_qai4c32p4x8_1x4_neon_dotprod
+    matmul_clamp_f32_qsi8d32p1x8_qai4c32p4x8_1x4_neon_dotprod,
+    One
 );
 
 qsi8d32p_qai4c32p_kernel!(

@@ -69,15 +69,15 @@ pub mod matmul_clamp_f32_qsi8d32p4x8_qai4c32p4x8_8x4_neon_i8mm;
 
 use super::output::Narrow;
 pub use super::qai8dxp::{Args, RunFn};
-use crate::catalog::{Family, MatmulKernel, NativeFn, Tile};
+use crate::catalog::{MatmulKernel, NativeFn, Rows, Tile};
 use crate::contract::{self, Checked};
 use crate::layout;
 
-/// Whether `kernel` takes exactly one row per call: KleidiAI's f32 GEMV wrappers assert
-/// `m == 1` (before their `m == 0` early return, so an empty call is refused too); its f16 GEMVs
-/// take any `m`.
+/// Whether `kernel` takes exactly one row per call ([`Rows::One`] in the catalog): KleidiAI's f32
+/// GEMV wrappers assert `m == 1` (before their `m == 0` early return, so an empty call is refused
+/// too); its f16 GEMVs take any `m`.
 pub fn one_row(kernel: &MatmulKernel) -> bool {
-    kernel.family == Family::F32Qsi8d32pQai4c32p && kernel.tile().m_step == 1
+    kernel.rows == Rows::One
 }
 
 /// Checks what `kernel` requires of its arguments: KleidiAI's assertions plus non-null buffers,
