@@ -2,589 +2,57 @@
 //! symbols: getters and packed sizes equal KleidiAI's measured values, packed bytes equal the
 //! reference, results equal the reference bit for bit (the fused chain from the bias is fully
 //! determined), portions write only themselves, buffers sit against guard pages, callee-saved
-//! registers survive, and invalid arguments abort naming the condition.
+//! registers survive, and invalid arguments abort naming the condition. The checks themselves
+//! are shared with the f16 family (`support::float_family`).
 
 mod support;
 
-use rkai::ukernels::catalog::{self, Family, MatmulKernel, NativeFn, Packer, PackerKind};
-use rkai::ukernels::matmul::float_gemm as family;
-use rkai::ukernels::pack::Source;
+use rkai::ukernels::catalog::Family;
 use rkai::ukernels::reference::float_gemm as reference;
-use std::ffi::c_void;
-use std::ptr;
-use support::cabi::{Getter0, Getter2, Getter3, MatmulFloatFn, RhsPackFloatFn};
-use support::guard::{EDGES, Edge, Guarded};
-use support::rng::Rng;
+use support::float_family::{self as harness, FloatFamily, Reference};
 
-type Getter1 = extern "C" fn(usize) -> usize;
+/// `matmul_clamp_f32_f32_f32p`: f32 values, the f32 reference.
+struct F32;
 
-fn sym<F: Copy>(verb: &str, name: &str) -> F {
-    support::cabi::func(verb, name)
-}
-
-fn kernels() -> impl Iterator<Item = &'static MatmulKernel> {
-    catalog::KERNELS
-        .iter()
-        .copied()
-        .filter(|k| k.family == Family::F32F32F32p)
-}
-
-fn runnable() -> Vec<&'static MatmulKernel> {
-    let run: Vec<_> = kernels().filter(|k| support::cpu::can_run(k.isa)).collect();
-    eprintln!(
-        "CPU features {:?}: running {} of {} float kernels ({})",
-        support::cpu::features(),
-        run.len(),
-        kernels().count(),
-        run.iter().map(|k| k.stem).collect::<Vec<_>>().join(", ")
-    );
-    run
-}
-
-/// The f32 packers of the catalog (the f16 ones are tested by `half_gemm.rs`).
-fn packers() -> impl Iterator<Item = &'static Packer> {
-    catalog::PACKERS
-        .iter()
-        .copied()
-        .filter(|p| matches!(p.kind, PackerKind::RhsFloat(v) if v.bytes() == 4))
-}
-
-fn variant(p: &Packer) -> rkai::ukernels::pack::rhs_pack_float::Variant {
-    match p.kind {
-        PackerKind::RhsFloat(v) => v,
-        _ => unreachable!(),
-    }
-}
-
-/// Packers whose code runs on this CPU (the SVE one needs SVE for its vector length).
-fn packer_runs(p: &Packer) -> bool {
-    !p.name.ends_with("_sve") || support::cpu::can_run(rkai::ukernels::arch::Isa::Sve)
-}
-
-fn tsv_rows(text: &str) -> Vec<Vec<&str>> {
-    text.lines()
-        .skip(1)
-        .map(|l| l.split('\t').collect())
-        .collect()
-}
-
-/// SVE vector length in bytes as the measured tables name it (16 where SVE is absent).
-fn vl_bytes() -> String {
-    (4 * rkai::ukernels::arch::sve_lanes32()).to_string()
-}
-
-#[test]
-fn getters_equal_kleidiai_values() {
-    let table = tsv_rows(include_str!("data/kleidiai-1.30-getters.tsv"));
-    for k in kernels() {
-        let measured: Vec<_> = table.iter().filter(|r| r[0] == k.stem).collect();
-        assert!(!measured.is_empty(), "{} not in table", k.stem);
-        if k.isa.is_sve() {
-            // KleidiAI's n_step and nr are 4 x VL32, numerically the vector length in bytes.
-            for r in &measured {
-                assert_eq!([r[2], r[4]], [r[10], r[10]], "{r:?}");
-            }
-        }
-        // The row measured at this vector length; VLs KleidiAI was not measured at (2048 bits)
-        // follow the formula checked above, applied to the row of another VL.
-        let row = measured
-            .iter()
-            .find(|r| !k.isa.is_sve() || r[10] == vl_bytes())
-            .map(|r| r.iter().map(|c| c.to_string()).collect::<Vec<_>>())
-            .unwrap_or_else(|| {
-                let mut r: Vec<String> = measured[0].iter().map(|c| c.to_string()).collect();
-                (r[2], r[4]) = (vl_bytes(), vl_bytes());
-                r
-            });
-        let got = [
-            sym::<Getter0>("get_m_step", k.stem)(),
-            sym::<Getter0>("get_n_step", k.stem)(),
-        ];
-        assert_eq!(
-            got.map(|v| v.to_string()),
-            [row[1].as_str(), row[2].as_str()],
-            "{}",
-            k.stem
-        );
-        assert_eq!(row[3], "-", "KleidiAI has no get_mr for {}", k.stem);
-        for (i, verb) in ["get_nr", "get_kr", "get_sr"].iter().enumerate() {
-            let got = sym::<Getter0>(verb, k.stem)();
-            assert_eq!(got.to_string(), row[4 + i], "{verb} of {}", k.stem);
-        }
-    }
-}
-
-#[test]
-fn packed_sizes_and_offsets_equal_kleidiai_values() {
-    let table = tsv_rows(include_str!("data/kleidiai-1.30-packed-sizes.tsv"));
-    let mut checked = 0;
-    for k in kernels() {
-        let t = k.tile();
-        let rows = table
-            .iter()
-            .filter(|r| r[0] == k.stem && (!k.isa.is_sve() || r[15] == vl_bytes()));
-        for row in rows {
-            let (m, n, kk): (usize, usize, usize) = (
-                row[4].parse().unwrap(),
-                row[5].parse().unwrap(),
-                row[6].parse().unwrap(),
-            );
-            let packer = row[2];
-            let rhs = sym::<Getter2>("get_rhs_packed_size", packer)(n, kk);
-            let dst = sym::<Getter2>("get_dst_size", k.stem)(m, n);
-            assert_eq!(
-                [rhs, dst].map(|v| v.to_string()),
-                [row[9], row[10]],
-                "{row:?}"
-            );
-            // Kernel offsets agree with packer offsets (what consumers rely on when tiling).
-            let rhs_k = sym::<Getter2>("get_rhs_packed_offset", k.stem)(t.n_step, kk);
-            let rhs_p = sym::<Getter2>("get_rhs_packed_offset", packer)(t.n_step, kk);
-            assert_eq!(rhs_k, rhs_p, "{row:?}");
-            assert_eq!(sym::<Getter0>("get_n_step", packer)(), t.nr);
-            let p = catalog::packer(packer).unwrap();
-            if variant(p).stride_per_column() {
-                // The N x K packer's stride getter counts one column (KleidiAI's definition).
-                assert_eq!(
-                    sym::<Getter1>("get_rhs_packed_stride", packer)(kk),
-                    4 * (kk + 1)
-                );
-            } else if variant(p) != rkai::ukernels::pack::rhs_pack_float::Variant::KxnF32p8x1biasf32
-            {
-                assert_eq!(sym::<Getter1>("get_rhs_packed_stride", packer)(kk), rhs_p);
-            }
-            assert_eq!(
-                sym::<Getter3>("get_dst_offset", k.stem)(t.m_step, t.n_step, 4 * n),
-                t.m_step * 4 * n + 4 * t.n_step
-            );
-            assert_eq!(
-                sym::<Getter2>("get_lhs_offset", k.stem)(t.m_step, 4 * kk + 8),
-                t.m_step * (4 * kk + 8)
-            );
-            checked += 1;
-        }
-    }
-    assert!(
-        checked >= 3 * kernels().count(),
-        "expected the measured rows of every kernel, checked {checked}"
-    );
-}
-
-#[test]
-fn packer_getters() {
-    for p in packers() {
-        let v = variant(p);
-        let nr = v.nr();
-        assert_eq!(sym::<Getter0>("get_n_step", p.name)(), nr);
-        assert_eq!(sym::<Getter1>("get_bias_offset", p.name)(2 * nr), 8 * nr);
-        match v.source() {
-            Source::Kxn => assert_eq!(sym::<Getter1>("get_rhs_offset", p.name)(3 * nr), 12 * nr),
-            Source::Nxk => assert_eq!(sym::<Getter2>("get_rhs_offset", p.name)(nr, 100), 100 * nr),
-        }
-        assert_eq!(
-            sym::<Getter2>("get_rhs_packed_offset", p.name)(2 * nr, 5),
-            2 * nr * 6 * 4
-        );
-        assert_eq!(
-            sym::<Getter2>("get_rhs_packed_size", p.name)(nr + 1, 5),
-            2 * nr * 6 * 4
-        );
-    }
-}
-
-/// One problem: m x k activations (rows `lhs_stride` bytes apart), k x n weights, bias.
-struct Problem {
-    m: usize,
-    n: usize,
-    k: usize,
-    /// Bytes between LHS rows as passed to the kernel (possibly not a multiple of 4).
-    lhs_stride: usize,
-    /// The LHS with rows `lhs_stride & !3` bytes apart, as the kernel reads it.
-    lhs: Vec<f32>,
-    /// Weights, element (kk, j) at `w[kk * n + j]`.
-    w: Vec<f32>,
-    bias: Option<Vec<f32>>,
-}
-
-impl Problem {
-    fn new(m: usize, n: usize, k: usize, stride_pad: usize, bias: bool, seed: u64) -> Self {
-        let mut rng = Rng::new(seed);
-        let lhs_stride = 4 * k + stride_pad;
-        let row = lhs_stride / 4;
-        let lhs = rng.vec_f32(m.saturating_sub(1) * row + k, -1.0, 1.0);
-        let w = rng.vec_f32(k * n, -1.0, 1.0);
-        let bias = bias.then(|| rng.vec_f32(n, -2.0, 2.0));
-        Problem {
-            m,
-            n,
-            k,
-            lhs_stride,
-            lhs,
-            w,
-            bias,
-        }
-    }
-
-    /// The LHS bytes: exactly up to the end of the last row (so the end guard catches over-reads).
-    fn lhs_buffer(&self, edge: Edge) -> Guarded {
-        Guarded::from_f32(&self.lhs, edge)
-    }
-
-    /// Source bytes of the RHS for `src` with a padded row stride; returns (buffer, stride).
-    fn rhs_source(&self, src: Source, edge: Edge) -> (Guarded, usize) {
-        let (rows, len) = match src {
-            Source::Kxn => (self.k, self.n),
-            Source::Nxk => (self.n, self.k),
-        };
-        let stride = len + 3;
-        let mut v = vec![f32::from_bits(0x7fc0_dead); rows.saturating_sub(1) * stride + len];
-        for r in 0..rows {
-            for c in 0..len {
-                let (kk, j) = match src {
-                    Source::Kxn => (r, c),
-                    Source::Nxk => (c, r),
-                };
-                v[r * stride + c] = self.w[kk * self.n + j];
-            }
-        }
-        (Guarded::from_f32(&v, edge), 4 * stride)
-    }
-
-    fn expected_packed(&self, nr: usize) -> Vec<u8> {
-        let size = self.n.div_ceil(nr) * (self.k + 1) * nr * 4;
-        let mut out = vec![0u8; size];
-        let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
-        let bias = self.bias.as_deref().map(bits);
-        reference::pack(
-            self.n,
-            self.k,
-            nr,
-            4,
-            &bits(&self.w),
-            bias.as_deref(),
-            &mut out,
-        );
-        out
-    }
-
-    fn expected_dst(&self, clamp: (f32, f32)) -> Vec<f32> {
-        let mut out = vec![0f32; self.m * self.n];
-        reference::matmul(
-            self.m,
-            self.n,
-            self.k,
-            &self.lhs,
-            self.lhs_stride / 4,
-            &self.w,
-            self.bias.as_deref(),
-            clamp,
-            &mut out,
-        );
-        out
-    }
-}
-
-/// Packs `p` with `packer` through its C symbol, into a buffer pre-filled with a pattern (so
-/// unwritten padding shows) that ends (or starts) at a guard page.
-fn pack(p: &Problem, packer: &Packer, edge: Edge) -> Guarded {
-    let v = variant(packer);
-    let (src, stride) = p.rhs_source(v.source(), edge);
-    let bias = p.bias.as_ref().map(|b| Guarded::from_f32(b, edge));
-    let size = sym::<Getter2>("get_rhs_packed_size", packer.name)(p.n, p.k);
-    let mut out = Guarded::from_bytes(&vec![0xa5; size], edge);
-    // SAFETY: source, bias and output sized for n x k; scale and params null as required.
-    unsafe {
-        sym::<RhsPackFloatFn>("run", packer.name)(
-            1,
-            p.n,
-            p.k,
-            v.nr(),
-            1,
-            1,
-            stride,
-            src.ptr().cast(),
-            bias.as_ref().map_or(ptr::null(), |b| b.ptr().cast()),
-            ptr::null(),
-            out.mut_ptr().cast(),
-            0,
-            ptr::null(),
-        )
-    };
-    out
-}
-
-const PACK_SHAPES: [(usize, usize); 10] = [
-    (1, 1),
-    (1, 0),
-    (5, 3),
-    (16, 4),
-    (17, 5),
-    (33, 17),
-    (8, 64),
-    (70, 9),
-    (300, 2),
-    (130, 33),
-];
-
-#[test]
-fn packers_match_reference_bytes() {
-    let mut cases = 0;
-    for packer in packers().filter(|p| packer_runs(p)) {
-        let v = variant(packer);
-        for (seed, &(n, k)) in PACK_SHAPES.iter().enumerate() {
-            for with_bias in [false, true] {
-                if !with_bias && v.requires_bias() {
-                    continue;
-                }
-                let p = Problem::new(1, n, k, 0, with_bias, 40 + seed as u64);
-                let expect = p.expected_packed(v.nr());
-                for edge in EDGES {
-                    let got = pack(&p, packer, edge);
-                    assert_eq!(
-                        got.bytes(),
-                        &expect[..],
-                        "{} n={n} k={k} bias={with_bias} {edge:?}",
-                        packer.name
-                    );
-                    cases += 1;
-                }
-            }
-        }
-    }
-    eprintln!("float packer cases: {cases}");
-    eprintln!("RELIABILITY bounds_packers {cases}");
-}
-
-/// A kernel run through the exported symbol or the portable implementation.
-#[derive(Clone, Copy)]
-enum Impl {
-    Exported,
-    Portable,
-}
-
-/// Portions (row start, col start, rows, cols) the way a threaded framework splits work.
-fn portions(m: usize, n: usize, m_step: usize, n_step: usize) -> Vec<(usize, usize, usize, usize)> {
-    let mut out = vec![(0, 0, m, n)];
-    if m == 0 || n == 0 {
-        return out;
-    }
-    let last_m = (m - 1) / m_step * m_step;
-    let last_n = (n - 1) / n_step * n_step;
-    out.push((0, 0, m.min(m_step), n.min(n_step)));
-    out.push((last_m, last_n, m - last_m, n - last_n));
-    let mid_m = (m / 2) / m_step * m_step;
-    let mid_n = (n / 2) / n_step * n_step;
-    out.push((
-        mid_m,
-        mid_n,
-        (m - mid_m).min(m_step + 1),
-        (n - mid_n).min(2 * n_step + 3),
-    ));
-    out
-}
-
-const CANARY: u32 = 0x7fc0_dead;
-
-/// Calls the kernel on one portion; `dst` is the whole m x (n + 3) destination.
-#[allow(clippy::too_many_arguments)]
-fn call(
-    k: &MatmulKernel,
-    which: Impl,
-    p: &Problem,
-    lhs: &Guarded,
-    rhs: &Guarded,
-    dst: &mut Guarded,
-    portion: (usize, usize, usize, usize),
-    clamp: (f32, f32),
-    dst_stride_col: usize,
-) {
-    let (m0, n0, mh, nw) = portion;
-    let dst_stride = 4 * (p.n + 3);
-    let lhs_off = sym::<Getter2>("get_lhs_offset", k.stem)(m0, p.lhs_stride);
-    let rhs_off = sym::<Getter2>("get_rhs_packed_offset", k.stem)(n0, p.k);
-    let dst_off = sym::<Getter3>("get_dst_offset", k.stem)(m0, n0, dst_stride);
-    // SAFETY: offsets from the kernel's getters; buffers sized for the problem.
-    unsafe {
-        let (l, r, d) = (
-            lhs.ptr().wrapping_add(lhs_off),
-            rhs.ptr().add(rhs_off),
-            dst.mut_ptr().add(dst_off),
-        );
-        match which {
-            Impl::Exported => sym::<MatmulFloatFn>("run", k.stem)(
-                mh,
-                nw,
-                p.k,
-                l.cast(),
-                p.lhs_stride,
-                r.cast(),
-                d.cast(),
-                dst_stride,
-                dst_stride_col,
-                clamp.0,
-                clamp.1,
-            ),
-            Impl::Portable => {
-                let args = family::Args {
-                    m: mh,
-                    n: nw,
-                    k: p.k,
-                    lhs: l,
-                    lhs_stride: p.lhs_stride,
-                    rhs_packed: r,
-                    dst: d,
-                    dst_stride_row: dst_stride,
-                    dst_stride_col,
-                    clamp_min: clamp.0,
-                    clamp_max: clamp.1,
-                    elem: 4,
-                };
-                let portable = MatmulKernel {
-                    native: NativeFn::Portable,
-                    ..*k
-                };
-                assert_eq!(family::check(&portable, &args), Ok(()));
-                family::run(&portable, &args)
-            }
-        }
-    }
-}
-
-/// Runs one portion and checks it bit for bit against `expect`, and that nothing outside the
-/// portion was written.
-#[allow(clippy::too_many_arguments)]
-fn run_portion(
-    k: &MatmulKernel,
-    which: Impl,
-    p: &Problem,
-    lhs: &Guarded,
-    rhs: &Guarded,
-    portion: (usize, usize, usize, usize),
-    clamp: (f32, f32),
-    expect: &[f32],
-    edge: Edge,
-) {
-    let (m0, n0, mh, nw) = portion;
-    let stride = p.n + 3;
-    let fill = vec![f32::from_bits(CANARY); p.m * stride];
-    let mut dst = Guarded::from_f32(&fill, edge);
-    call(k, which, p, lhs, rhs, &mut dst, portion, clamp, 4);
-    for i in 0..p.m {
-        for j in 0..stride {
-            let got = dst.f32_at(i * stride + j).to_bits();
-            let inside = (m0..m0 + mh).contains(&i) && (n0..n0 + nw).contains(&j);
-            let want = if inside {
-                expect[i * p.n + j].to_bits()
-            } else {
-                CANARY
-            };
-            assert_eq!(
-                got,
-                want,
-                "{} ({}) m={} n={} k={} lhs_stride={} portion={portion:?} at ({i},{j}) clamp={clamp:?}",
-                k.stem,
-                match which {
-                    Impl::Exported => "exported",
-                    Impl::Portable => "portable",
-                },
-                p.m,
-                p.n,
-                p.k,
-                p.lhs_stride,
-            );
-        }
-    }
-}
-
-/// (m, n, k): partial and whole row blocks and column groups, K tails of every length mod 4,
-/// K = 0 (the result is the clamped bias) and KleidiAI's float test shapes.
-const SHAPES: [(usize, usize, usize); 16] = [
-    (1, 1, 1),
-    (2, 5, 0),
-    (1, 16, 4),
-    (1, 35, 3),
-    (6, 16, 8),
-    (7, 17, 5),
-    (5, 8, 2),
-    (12, 32, 9),
-    (13, 47, 31),
-    (3, 70, 6),
-    (18, 9, 7),
-    (1, 1, 1023),
-    (9, 300, 7),
-    (31, 64, 64),
-    (1013, 1, 5),
-    (25, 129, 66),
-];
-
-fn check_kernel(k: &MatmulKernel, which: Impl) -> usize {
-    let t = k.tile();
-    let mut cases = 0;
-    for (seed, &(m, n, kk)) in SHAPES.iter().enumerate() {
-        for with_bias in [false, true] {
-            let packer = k.rhs_packers[(seed + with_bias as usize) % k.rhs_packers.len()];
-            if !with_bias && variant(packer).requires_bias() {
-                continue;
-            }
-            // Odd seeds pad LHS rows; every fourth uses a stride KleidiAI rounds down to floats.
-            let pad = [0, 12, 0, 7][seed % 4];
-            let p = Problem::new(m, n, kk, pad, with_bias, 100 + seed as u64);
-            let no_clamp = (f32::NEG_INFINITY, f32::INFINITY);
-            let mut sorted = p.expected_dst(no_clamp);
-            sorted.sort_by(f32::total_cmp);
-            let biting = (sorted[sorted.len() / 5], sorted[sorted.len() * 4 / 5]);
-            // Bounds the wrong way round: FMIN then FMAX leaves the lower bound everywhere.
-            let inverted = (0.25, -0.25);
-            for clamp in [no_clamp, biting, inverted] {
-                let expect = p.expected_dst(clamp);
-                for edge in EDGES {
-                    let lhs = p.lhs_buffer(edge);
-                    let rhs = pack(&p, packer, edge);
-                    let parts = if pad % 4 == 0 {
-                        portions(m, n, t.m_step, t.n_step)
-                    } else {
-                        // Offsets of such strides do not match the rounded rows (as in KleidiAI).
-                        vec![(0, 0, m, n)]
-                    };
-                    for portion in parts {
-                        run_portion(k, which, &p, &lhs, &rhs, portion, clamp, &expect, edge);
-                        cases += 1;
-                    }
-                }
-            }
-        }
-    }
-    cases
-}
-
-#[test]
-fn exported_kernels_match_reference() {
-    let mut total = 0;
-    for k in runnable() {
-        let cases = check_kernel(k, Impl::Exported);
-        eprintln!("{}: {cases} cases", k.stem);
-        total += cases;
-    }
-    eprintln!("exported float kernel cases: {total}");
-    eprintln!("RELIABILITY bounds_kernels {total}");
-}
-
-#[test]
-fn portable_kernels_match_reference() {
-    let mut total = 0;
-    for k in kernels() {
-        let cases = check_kernel(k, Impl::Portable);
-        eprintln!("{} (portable): {cases} cases", k.stem);
-        total += cases;
-    }
-    eprintln!("RELIABILITY bounds_portable {total}");
-}
-
-/// NaNs (quiet and signalling), infinities, signed zeros, subnormals and overflowing products:
-/// the kernels follow Arm's FMLA/FMIN/FMAX rules, as the reference models them.
-#[test]
-fn non_finite_values_follow_arm_rules() {
-    let specials = [
+impl FloatFamily for F32 {
+    type T = f32;
+    const FAMILY: Family = Family::F32F32F32p;
+    const LABEL: &'static str = "float";
+    const C_TYPE: &'static str = "float";
+    const PACK_SHAPES: &'static [(usize, usize)] = &[
+        (1, 1),
+        (1, 0),
+        (5, 3),
+        (16, 4),
+        (17, 5),
+        (33, 17),
+        (8, 64),
+        (70, 9),
+        (300, 2),
+        (130, 33),
+    ];
+    /// Partial and whole row blocks and column groups, K tails of every length mod 4, K = 0
+    /// (the result is the clamped bias) and KleidiAI's float test shapes.
+    const SHAPES: &'static [(usize, usize, usize)] = &[
+        (1, 1, 1),
+        (2, 5, 0),
+        (1, 16, 4),
+        (1, 35, 3),
+        (6, 16, 8),
+        (7, 17, 5),
+        (5, 8, 2),
+        (12, 32, 9),
+        (13, 47, 31),
+        (3, 70, 6),
+        (18, 9, 7),
+        (1, 1, 1023),
+        (9, 300, 7),
+        (31, 64, 64),
+        (1013, 1, 5),
+        (25, 129, 66),
+    ];
+    const INVERTED: (f32, f32) = (0.25, -0.25);
+    const SPECIALS: &'static [f32] = &[
         f32::NAN,
         f32::from_bits(0x7f80_0001), // signalling NaN
         f32::from_bits(0xffc0_1234), // negative quiet NaN with payload
@@ -597,196 +65,76 @@ fn non_finite_values_follow_arm_rules() {
         -f32::MAX,
         1e-30,
     ];
-    let mut cases = 0;
-    for k in runnable() {
-        let t = k.tile();
-        let (m, n, kk) = (7, t.n_step + 3, 9);
-        for seed in 0..6u64 {
-            let mut p = Problem::new(m, n, kk, 0, true, 900 + seed);
-            let mut rng = Rng::new(seed);
-            let mut pick = |v: &mut Vec<f32>| {
-                for _ in 0..v.len() / 4 + 1 {
-                    let at = rng.next_u64() as usize % v.len();
-                    v[at] = specials[rng.next_u64() as usize % specials.len()];
-                }
-            };
-            pick(&mut p.lhs);
-            pick(&mut p.w);
-            pick(p.bias.as_mut().unwrap());
-            let packer = k.rhs_packers[0];
-            for clamp in [
-                (f32::NEG_INFINITY, f32::INFINITY),
-                (-1.0, 1.0),
-                (f32::NAN, 1.0),
-                (-1.0, f32::NAN),
-                (-0.0, 0.0),
-            ] {
-                let expect = p.expected_dst(clamp);
-                let lhs = p.lhs_buffer(Edge::End);
-                let rhs = pack(&p, packer, Edge::End);
-                run_portion(
-                    k,
-                    Impl::Exported,
-                    &p,
-                    &lhs,
-                    &rhs,
-                    (0, 0, m, n),
-                    clamp,
-                    &expect,
-                    Edge::End,
-                );
-                cases += 1;
-            }
-        }
-    }
-    eprintln!("non-finite cases: {cases}");
-    eprintln!("RELIABILITY hostile {cases}");
+    const SPECIAL_CLAMPS: &'static [(f32, f32)] = &[
+        (f32::NEG_INFINITY, f32::INFINITY),
+        (-1.0, 1.0),
+        (f32::NAN, 1.0),
+        (-1.0, f32::NAN),
+        (-0.0, 0.0),
+    ];
+    const PORTABLE_TOO: bool = false;
+    const REGISTER_SHAPES: [(usize, usize, usize); 3] = [(1, 8, 3), (7, 17, 9), (12, 40, 64)];
+    const REGISTER_CLAMP: f32 = 1e30;
+    const STRIDE_COL_N: usize = 20;
+    const GEMM: &'static str = "matmul_clamp_f32_f32_f32p16x1b_6x16_neon_mla";
+    const GEMM_BIAS: &'static str = "matmul_clamp_f32_f32_f32p8x1biasf32_6x8x4_neon_mla";
+    const KXN: &'static str = "rhs_pack_kxn_x32p16x1b_x32_x32_neon";
+    const NXK: &'static str = "rhs_pack_nxk_x32p16x1bx32_x32_x32_neon";
+    const KXN_BIAS: &'static str = "rhs_pack_kxn_f32p8x1biasf32_f32_f32_neon";
+    const NR: usize = 16;
+
+    const REFERENCE: Reference<f32> = reference::matmul;
 }
 
-/// Only the `6x8x4` kernel checks `dst_stride_col`; the others ignore it as KleidiAI's do.
+#[test]
+fn getters_equal_kleidiai_values() {
+    harness::getters_equal_kleidiai_values::<F32>();
+}
+
+#[test]
+fn packed_sizes_and_offsets_equal_kleidiai_values() {
+    harness::packed_sizes_and_offsets_equal_kleidiai_values::<F32>();
+}
+
+#[test]
+fn packer_getters() {
+    harness::packer_getters::<F32>();
+}
+
+#[test]
+fn packers_match_reference_bytes() {
+    harness::packers_match_reference_bytes::<F32>();
+}
+
+#[test]
+fn exported_kernels_match_reference() {
+    harness::exported_kernels_match_reference::<F32>();
+}
+
+#[test]
+fn portable_kernels_match_reference() {
+    harness::portable_kernels_match_reference::<F32>();
+}
+
+#[test]
+fn non_finite_values_follow_arm_rules() {
+    harness::non_finite_values_follow_arm_rules::<F32>();
+}
+
 #[test]
 fn dst_stride_col_is_ignored_where_kleidiai_ignores_it() {
-    for k in runnable() {
-        if k.stem.contains("6x8x4") {
-            continue;
-        }
-        let p = Problem::new(7, 20, 5, 0, true, 3);
-        let (lhs, rhs) = (
-            p.lhs_buffer(Edge::End),
-            pack(&p, k.rhs_packers[0], Edge::End),
-        );
-        let mut with_zero = Guarded::new(4 * 7 * 23, Edge::End);
-        let mut with_four = Guarded::new(4 * 7 * 23, Edge::End);
-        let clamp = (-1.0, 1.0);
-        call(
-            k,
-            Impl::Exported,
-            &p,
-            &lhs,
-            &rhs,
-            &mut with_zero,
-            (0, 0, 7, 20),
-            clamp,
-            0,
-        );
-        call(
-            k,
-            Impl::Exported,
-            &p,
-            &lhs,
-            &rhs,
-            &mut with_four,
-            (0, 0, 7, 20),
-            clamp,
-            4,
-        );
-        assert_eq!(with_zero.bytes(), with_four.bytes(), "{}", k.stem);
-    }
+    harness::dst_stride_col_is_ignored_where_kleidiai_ignores_it::<F32>();
 }
 
-/// Frameworks run disjoint m_step x n_step portions of one call on many threads, sharing the
-/// operands: the result must equal one single-threaded call byte for byte.
 #[test]
 fn threads_on_disjoint_portions_equal_one_call() {
-    let threads = 8;
-    let mut threaded = 0;
-    for k in runnable() {
-        let t = k.tile();
-        let (m, n) = (3 * t.m_step.max(6) + 1, 5 * t.n_step + 3);
-        let p = Problem::new(m, n, 77, 0, true, 77);
-        let lhs = p.lhs_buffer(Edge::End);
-        let rhs = pack(&p, k.rhs_packers[0], Edge::End);
-        let (lhs_at, rhs_at) = (lhs.ptr() as usize, rhs.ptr() as usize);
-        let run_into = move |dst: usize, m0: usize, n0: usize, rows: usize, cols: usize| {
-            let lhs_off = sym::<Getter2>("get_lhs_offset", k.stem)(m0, p.lhs_stride);
-            let rhs_off = sym::<Getter2>("get_rhs_packed_offset", k.stem)(n0, p.k);
-            let dst_off = sym::<Getter3>("get_dst_offset", k.stem)(m0, n0, 4 * n);
-            // SAFETY: offsets from the getters; each thread writes only its own portion.
-            unsafe {
-                sym::<MatmulFloatFn>("run", k.stem)(
-                    rows,
-                    cols,
-                    p.k,
-                    (lhs_at as *const u8).add(lhs_off).cast(),
-                    p.lhs_stride,
-                    (rhs_at as *const u8).add(rhs_off).cast(),
-                    (dst as *mut u8).add(dst_off).cast(),
-                    4 * n,
-                    4,
-                    -3.0,
-                    3.0,
-                )
-            }
-        };
-        let mut single = vec![0u8; 4 * m * n];
-        run_into(single.as_mut_ptr() as usize, 0, 0, m, n);
-        let tiles: Vec<(usize, usize)> = (0..m)
-            .step_by(t.m_step)
-            .flat_map(|m0| (0..n).step_by(t.n_step).map(move |n0| (m0, n0)))
-            .collect();
-        let mut shared = vec![0u8; 4 * m * n];
-        let base = shared.as_mut_ptr() as usize;
-        std::thread::scope(|scope| {
-            for worker in 0..threads {
-                let tiles = &tiles;
-                let run_into = &run_into;
-                scope.spawn(move || {
-                    for &(m0, n0) in tiles.iter().skip(worker).step_by(threads) {
-                        let (rows, cols) = (t.m_step.min(m - m0), t.n_step.min(n - n0));
-                        run_into(base, m0, n0, rows, cols);
-                    }
-                });
-            }
-        });
-        assert_eq!(shared, single, "{}: threaded portions differ", k.stem);
-        threaded += 1;
-    }
-    eprintln!("RELIABILITY concurrency {threaded}");
+    harness::threads_on_disjoint_portions_equal_one_call::<F32>();
 }
 
 #[cfg(target_arch = "aarch64")]
 #[test]
 fn callee_saved_registers_survive() {
-    use support::abi::{CallArgs, call, describe};
-    let mut calls = 0;
-    for k in runnable() {
-        for &(m, n, kk) in &[(1, 8, 3), (7, 17, 9), (12, 40, 64)] {
-            let p = Problem::new(m, n, kk, 0, true, 5);
-            let lhs = p.lhs_buffer(Edge::End);
-            let rhs = pack(&p, k.rhs_packers[0], Edge::End);
-            let mut dst = Guarded::new(4 * m * n, Edge::End);
-            let args = CallArgs {
-                x: [
-                    m as u64,
-                    n as u64,
-                    kk as u64,
-                    lhs.ptr() as u64,
-                    p.lhs_stride as u64,
-                    rhs.ptr() as u64,
-                    dst.mut_ptr() as u64,
-                    4 * n as u64,
-                ],
-                stack: [4, 0],
-                d: [
-                    CallArgs::f32_bits(-1e30),
-                    CallArgs::f32_bits(1e30),
-                    0,
-                    0,
-                    0,
-                    0,
-                    0,
-                    0,
-                ],
-            };
-            let f =
-                rkai::capi::exports::symbol_address(&support::cabi::symbol("run", k.stem)).unwrap();
-            // SAFETY: args describe kai_run_matmul's prototype with valid buffers.
-            let clobbered = unsafe { call(f, &args) };
-            assert_eq!(clobbered, 0, "{} clobbered {}", k.stem, describe(clobbered));
-            calls += 1;
-        }
-    }
-    eprintln!("RELIABILITY registers {calls}");
+    harness::callee_saved_registers_survive::<F32>();
 }
 
 mod random_shapes {
@@ -799,216 +147,18 @@ mod random_shapes {
         /// Random shapes and data: packed bytes and results equal the reference.
         #[test]
         fn random_problems_match_reference(m in 1usize..30, n in 1usize..80, kk in 0usize..70, seed in any::<u64>(), bias in any::<bool>()) {
-            for k in kernels().filter(|k| support::cpu::can_run(k.isa)) {
-                let packer = k.rhs_packers[(seed % k.rhs_packers.len() as u64) as usize];
-                let bias = bias || variant(packer).requires_bias();
-                let p = Problem::new(m, n, kk, 4 * (seed % 3) as usize, bias, seed);
-                let rhs = pack(&p, packer, Edge::End);
-                prop_assert_eq!(rhs.bytes(), &p.expected_packed(k.tile().nr)[..]);
-                let clamp = (-1.5, 2.0);
-                let expect = p.expected_dst(clamp);
-                let lhs = p.lhs_buffer(Edge::End);
-                run_portion(k, Impl::Exported, &p, &lhs, &rhs, (0, 0, m, n), clamp, &expect, Edge::End);
-            }
+            harness::random_problem::<F32>((m, n, kk), seed, bias)?;
         }
     }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Contract violations: each case runs in a child process and must abort naming the condition.
-
-const GEMM: &str = "matmul_clamp_f32_f32_f32p16x1b_6x16_neon_mla";
-const GEMM_6X8: &str = "matmul_clamp_f32_f32_f32p8x1biasf32_6x8x4_neon_mla";
-const KXN: &str = "rhs_pack_kxn_x32p16x1b_x32_x32_neon";
-const NXK: &str = "rhs_pack_nxk_x32p16x1bx32_x32_x32_neon";
-const KXN_8: &str = "rhs_pack_kxn_f32p8x1biasf32_f32_f32_neon";
-
-/// Calls `packer` for n = 8, k = 4 with the given (nr, kr, sr, bias, scale, extra, params,
-/// num_groups) overrides.
-#[allow(clippy::too_many_arguments)]
-fn pack_call(
-    packer: &str,
-    num_groups: usize,
-    nr: usize,
-    kr: usize,
-    sr: usize,
-    with_bias: bool,
-    scale: bool,
-    extra: usize,
-    params: bool,
-) {
-    let w = [1.0f32; 64];
-    let bias = [0.5f32; 16];
-    let mut out = vec![0u8; 8192];
-    let dummy = [0u8; 16];
-    // SAFETY: buffers are large enough for n = 8, k = 4; the call is expected to abort.
-    unsafe {
-        sym::<RhsPackFloatFn>("run", packer)(
-            num_groups,
-            8,
-            4,
-            nr,
-            kr,
-            sr,
-            32,
-            w.as_ptr().cast(),
-            if with_bias {
-                bias.as_ptr().cast()
-            } else {
-                ptr::null()
-            },
-            if scale {
-                dummy.as_ptr().cast()
-            } else {
-                ptr::null()
-            },
-            out.as_mut_ptr().cast(),
-            extra,
-            if params {
-                dummy.as_ptr().cast::<c_void>()
-            } else {
-                ptr::null()
-            },
-        )
-    }
-}
-
-/// Calls `stem` for m = 2, n = 8, k = 4 with the given destination strides and LHS.
-fn run_call(stem: &str, dst_stride_row: usize, dst_stride_col: usize, null_lhs: bool) {
-    let lhs = [1.0f32; 16];
-    let rhs = vec![0u8; 4096];
-    let mut dst = [0f32; 64];
-    // SAFETY: buffers cover the call; it is expected to abort.
-    unsafe {
-        sym::<MatmulFloatFn>("run", stem)(
-            2,
-            8,
-            4,
-            if null_lhs {
-                ptr::null()
-            } else {
-                lhs.as_ptr().cast()
-            },
-            16,
-            rhs.as_ptr().cast(),
-            dst.as_mut_ptr().cast(),
-            dst_stride_row,
-            dst_stride_col,
-            -1.0,
-            1.0,
-        )
-    }
-}
-
-type Case = (&'static str, String, &'static str, fn());
-
-fn cases() -> Vec<Case> {
-    let run = |s: &str| format!("kai_run_{s}");
-    vec![
-        ("num_groups", run(KXN), "num_groups == 1", || {
-            pack_call(KXN, 2, 16, 1, 1, true, false, 0, false)
-        }),
-        ("nxk_nr", run(NXK), "nr == n_step", || {
-            pack_call(NXK, 1, 8, 1, 1, true, false, 0, false)
-        }),
-        ("bias_nr", run(KXN_8), "nr == n_step", || {
-            pack_call(KXN_8, 1, 16, 1, 1, true, false, 0, false)
-        }),
-        ("kr", run(KXN), "kr == 1", || {
-            pack_call(KXN, 1, 16, 2, 1, true, false, 0, false)
-        }),
-        ("sr", run(NXK), "sr == 1", || {
-            pack_call(NXK, 1, 16, 1, 2, true, false, 0, false)
-        }),
-        ("bias_required", run(KXN_8), "bias != NULL", || {
-            pack_call(KXN_8, 1, 8, 1, 1, false, false, 0, false)
-        }),
-        ("scale", run(KXN), "scale == NULL", || {
-            pack_call(KXN, 1, 16, 1, 1, true, true, 0, false)
-        }),
-        ("extra_bytes", run(NXK), "extra_bytes == 0", || {
-            pack_call(NXK, 1, 16, 1, 1, true, false, 4, false)
-        }),
-        ("params", run(KXN_8), "params == NULL", || {
-            pack_call(KXN_8, 1, 8, 1, 1, true, false, 0, true)
-        }),
-        (
-            "dst_stride_col",
-            run(GEMM_6X8),
-            "dst_stride_col == sizeof(float)",
-            || run_call(GEMM_6X8, 32, 8, false),
-        ),
-        (
-            "dst_stride_row",
-            run(GEMM),
-            "dst_stride_row >= n * sizeof(float)",
-            || run_call(GEMM, 16, 4, false),
-        ),
-        ("null_lhs", run(GEMM), "lhs != NULL", || {
-            run_call(GEMM, 32, 4, true)
-        }),
-        (
-            "lhs_offset",
-            format!("kai_get_lhs_offset_{GEMM}"),
-            "(m_idx % m_step) == 0",
-            || {
-                sym::<Getter2>("get_lhs_offset", GEMM)(3, 64);
-            },
-        ),
-        (
-            "dst_offset",
-            format!("kai_get_dst_offset_{GEMM}"),
-            "(n_idx % n_step) == 0",
-            || {
-                sym::<Getter3>("get_dst_offset", GEMM)(6, 8, 64);
-            },
-        ),
-        (
-            "rhs_packed_offset",
-            format!("kai_get_rhs_packed_offset_{GEMM_6X8}"),
-            "(n_idx % nr) == 0",
-            || {
-                sym::<Getter2>("get_rhs_packed_offset", GEMM_6X8)(4, 64);
-            },
-        ),
-        (
-            "rhs_offset",
-            format!("kai_get_rhs_offset_{NXK}"),
-            "(n_idx % n_step) == 0",
-            || {
-                sym::<Getter2>("get_rhs_offset", NXK)(8, 64);
-            },
-        ),
-        (
-            "packed_size_overflow",
-            format!("kai_get_rhs_packed_size_{KXN}"),
-            "packed RHS size fits in size_t",
-            || {
-                sym::<Getter2>("get_rhs_packed_size", KXN)(usize::MAX / 64, 1 << 20);
-            },
-        ),
-    ]
 }
 
 #[test]
 #[ignore = "child process of the death tests"]
 fn death_child() {
-    let name = std::env::var(support::death::CASE_ENV).expect("death case");
-    let (_, _, _, action) = cases()
-        .into_iter()
-        .find(|c| c.0 == name)
-        .expect("known case");
-    action();
-    println!("survived");
+    support::death::child(&harness::violation_cases::<F32>());
 }
 
 #[test]
 fn violations_abort_with_function_and_condition() {
-    let cases = cases();
-    for (name, symbol, condition, _) in &cases {
-        let out = support::death::run_child("death_child", name);
-        support::death::expect_abort(&out, symbol, condition);
-    }
-    eprintln!("{} float contract violations checked", cases.len());
-    eprintln!("RELIABILITY contract {}", cases.len());
+    harness::violations_abort_with_function_and_condition::<F32>();
 }

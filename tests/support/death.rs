@@ -69,3 +69,25 @@ pub fn expect_abort(out: &Output, symbol: &str, condition: &str) {
         "expected `{expected}` in child stderr, got: {stderr}"
     );
 }
+
+/// One death case: its name, the function KleidiAI's message names, the condition, and what the
+/// child does.
+pub type Case<S = String, C = String> = (&'static str, S, C, fn());
+
+/// The body of a test binary's ignored `death_child` test: runs the case of `cases` that
+/// `RKAI_DEATH_CASE` names; prints `survived` if it returns.
+pub fn child<S, C>(cases: &[Case<S, C>]) {
+    let name = std::env::var(CASE_ENV).expect("death case");
+    let (_, _, _, action) = cases.iter().find(|c| c.0 == name).expect("known case");
+    action();
+    println!("survived");
+}
+
+/// Runs every case in a child (the binary's `death_child` test) and checks that it aborted with
+/// KleidiAI's message naming the function and the condition.
+pub fn expect_aborts<S: AsRef<str>, C: AsRef<str>>(cases: &[Case<S, C>]) {
+    for (name, symbol, condition, _) in cases {
+        let out = run_child("death_child", name);
+        expect_abort(&out, symbol.as_ref(), condition.as_ref());
+    }
+}

@@ -6,5 +6,7 @@ pub mod abi;
 pub mod cabi;
 pub mod cpu;
 pub mod death;
+pub mod float_family;
+pub mod gemm;
 pub mod guard;
 pub mod rng;

@@ -48,6 +48,16 @@ const fn size(name: &'static str) -> CParam {
     p("size_t", "usize", name)
 }
 
+/// A `const void*` parameter.
+const fn void_in(name: &'static str) -> CParam {
+    p("const void*", "*const core::ffi::c_void", name)
+}
+
+/// A `void*` parameter.
+const fn void_out(name: &'static str) -> CParam {
+    p("void*", "*mut core::ffi::c_void", name)
+}
+
 const fn getter(verb: &'static str, params: &'static [CParam], doc: &'static str) -> CFunction {
     CFunction {
         verb,
@@ -59,7 +69,36 @@ const fn getter(verb: &'static str, params: &'static [CParam], doc: &'static str
     }
 }
 
+/// `run` (field `field` of the interface struct), returning nothing.
+const fn run(field: &'static str, params: &'static [CParam], doc: &'static str) -> CFunction {
+    CFunction {
+        verb: "run",
+        field,
+        ret_c: "void",
+        ret_rust: "()",
+        params,
+        doc,
+    }
+}
+
 const NO_PARAMS: &[CParam] = &[];
+
+/// Getters every matmul family has.
+const M_STEP: CFunction = getter(
+    "get_m_step",
+    NO_PARAMS,
+    "Row step: portions must start at a multiple of it.",
+);
+const N_STEP: CFunction = getter(
+    "get_n_step",
+    NO_PARAMS,
+    "Column step: portions must start at a multiple of it.",
+);
+const DST_SIZE: CFunction = getter(
+    "get_dst_size",
+    &[size("m"), size("n")],
+    "Bytes of an m x n destination.",
+);
 
 /// The function set of the `qai8dxp` matmul families: `$bl` is empty for per-channel RHS and
 /// `size("bl")` for per-block RHS (an extra argument of `get_rhs_packed_offset` and `run`);
@@ -68,16 +107,8 @@ const NO_PARAMS: &[CParam] = &[];
 macro_rules! quant_matmul_functions {
     ([$($bl:expr)?], $dst_c:literal, $dst_rust:literal $(, lhs_bl: $lhs_bl:expr)?) => {
         &[
-            getter(
-                "get_m_step",
-                NO_PARAMS,
-                "Row step: portions must start at a multiple of it.",
-            ),
-            getter(
-                "get_n_step",
-                NO_PARAMS,
-                "Column step: portions must start at a multiple of it.",
-            ),
+            M_STEP,
+            N_STEP,
             getter(
                 "get_mr",
                 NO_PARAMS,
@@ -109,31 +140,24 @@ macro_rules! quant_matmul_functions {
                 &[size("m_idx"), size("n_idx"), size("dst_stride")],
                 "Byte offset of element (m_idx, n_idx) in the destination.",
             ),
-            getter(
-                "get_dst_size",
-                &[size("m"), size("n")],
-                "Bytes of an m x n destination.",
-            ),
-            CFunction {
-                verb: "run",
-                field: "run_matmul",
-                ret_c: "void",
-                ret_rust: "()",
-                params: &[
+            DST_SIZE,
+            run(
+                "run_matmul",
+                &[
                     size("m"),
                     size("n"),
                     size("k"),
                     $($bl,)?
-                    p("const void*", "*const core::ffi::c_void", "lhs_packed"),
-                    p("const void*", "*const core::ffi::c_void", "rhs_packed"),
+                    void_in("lhs_packed"),
+                    void_in("rhs_packed"),
                     p($dst_c, $dst_rust, "dst"),
                     size("dst_stride_row"),
                     size("dst_stride_col"),
                     p("float", "f32", "scalar_min"),
                     p("float", "f32", "scalar_max"),
                 ],
-                doc: "Computes the m x n portion; writes nothing else.",
-            },
+                "Computes the m x n portion; writes nothing else.",
+            ),
         ]
     };
 }
@@ -156,10 +180,12 @@ const BLOCK_LHS_MATMUL_HALF: &[CFunction] = quant_matmul_functions!(
     lhs_bl: size("bl")
 );
 
-/// The function set of the `qsi8d32pscalef32` LHS packers, which differ only in the type of
-/// `lhs`.
-macro_rules! lhs_quant_pack_qsi8d32pscalef32_functions {
-    ($lhs_c:literal, $lhs_rust:literal, $doc:literal) => {
+/// The function set of the LHS packers (`qai8dxp`, `qsi8d32p`, `qsi8d32pscalef32`, bf16), which
+/// differ only in the type of `lhs`, the documentation of `run`, and `$bl`: `size("bl")` after
+/// `k` in the packed offset and size getters and in `run` for per-block formats, empty for
+/// per-row ones.
+macro_rules! lhs_pack_functions {
+    ([$($bl:expr)?], $lhs_c:literal, $lhs_rust:literal, $run_doc:expr) => {
         &[
             getter("get_m_step", &[size("mr")], "Row step of the packer."),
             getter(
@@ -169,321 +195,194 @@ macro_rules! lhs_quant_pack_qsi8d32pscalef32_functions {
             ),
             getter(
                 "get_lhs_packed_offset",
-                &[
-                    size("m_idx"),
-                    size("k"),
-                    size("bl"),
-                    size("mr"),
-                    size("kr"),
-                    size("sr"),
-                ],
+                &[size("m_idx"), size("k"), $($bl,)? size("mr"), size("kr"), size("sr")],
                 "Byte offset of the packed group holding row m_idx.",
             ),
             getter(
                 "get_lhs_packed_size",
+                &[size("m"), size("k"), $($bl,)? size("mr"), size("kr"), size("sr")],
+                "Bytes of the packed LHS.",
+            ),
+            run(
+                "run",
                 &[
                     size("m"),
                     size("k"),
-                    size("bl"),
-                    size("mr"),
-                    size("kr"),
-                    size("sr"),
-                ],
-                "Bytes of the packed LHS.",
-            ),
-            CFunction {
-                verb: "run",
-                field: "run",
-                ret_c: "void",
-                ret_rust: "()",
-                params: &[
-                    size("m"),
-                    size("k"),
-                    size("bl"),
+                    $($bl,)?
                     size("mr"),
                     size("kr"),
                     size("sr"),
                     size("m_idx_start"),
                     p($lhs_c, $lhs_rust, "lhs"),
                     size("lhs_stride"),
-                    p("void*", "*mut core::ffi::c_void", "lhs_packed"),
+                    void_out("lhs_packed"),
                 ],
-                doc: $doc,
-            },
+                $run_doc,
+            ),
         ]
     };
 }
 
-const LHS_QUANT_PACK_QSI8D32PSCALEF32_F32: &[CFunction] = lhs_quant_pack_qsi8d32pscalef32_functions!(
+const QAI8DXP_RUN_DOC: &str = "Quantizes m rows to int8 (per-row asymmetric) and packs them.";
+const LHS_QUANT_PACK_F32: &[CFunction] =
+    lhs_pack_functions!([], "const float*", "*const f32", QAI8DXP_RUN_DOC);
+const LHS_QUANT_PACK_HALF: &[CFunction] = lhs_pack_functions!(
+    [],
+    "const void*",
+    "*const core::ffi::c_void",
+    QAI8DXP_RUN_DOC
+);
+/// The bf16 LHS packers: the same prototypes as the `qai8dxp` LHS packers with `const void*` rows.
+const LHS_PACK_BF16: &[CFunction] = lhs_pack_functions!(
+    [],
+    "const void*",
+    "*const core::ffi::c_void",
+    "Converts m rows to bf16 and packs them in blocks of mr rows by 4 K values."
+);
+/// The `qsi8d32p` LHS packers (their getters and `run` take `bl`).
+const LHS_QUANT_PACK_QSI8D32P: &[CFunction] = lhs_pack_functions!(
+    [size("bl")],
+    "const float*",
+    "*const f32",
+    "Quantizes m rows to int8 with one f16 scale per block of bl values and packs them."
+);
+const LHS_QUANT_PACK_QSI8D32PSCALEF32_F32: &[CFunction] = lhs_pack_functions!(
+    [size("bl")],
     "const float*",
     "*const f32",
     "Quantizes m f32 rows to int8 with an f32 scale and block sum per block of bl values and packs them."
 );
-const LHS_QUANT_PACK_QSI8D32PSCALEF32_F16: &[CFunction] = lhs_quant_pack_qsi8d32pscalef32_functions!(
+const LHS_QUANT_PACK_QSI8D32PSCALEF32_F16: &[CFunction] = lhs_pack_functions!(
+    [size("bl")],
     "const void*",
     "*const core::ffi::c_void",
     "Quantizes m f16 rows to int8 with an f32 scale and block sum per block of bl values and packs them."
 );
 
-/// The function set of the `qai4c32p` RHS packers (per-block f32 zero offsets and scales).
-const RHS_PACK_QAI4C32P: &[CFunction] = &[
-    getter(
-        "get_rhs_offset",
-        &[size("n_idx"), size("rhs_stride")],
-        "Byte offset of column n_idx in the source.",
-    ),
-    getter(
-        "get_rhs_packed_offset",
-        &[size("n_idx"), size("k"), size("nr"), size("kr"), size("bl")],
-        "Byte offset of the packed group holding column n_idx.",
-    ),
-    getter(
-        "get_rhs_packed_size",
-        &[size("n"), size("k"), size("nr"), size("kr"), size("bl")],
-        "Bytes of the packed RHS.",
-    ),
-    CFunction {
-        verb: "run",
-        field: "run",
-        ret_c: "void",
-        ret_rust: "()",
-        params: &[
-            size("num_groups"),
-            size("n"),
-            size("k"),
-            size("nr"),
-            size("kr"),
-            size("sr"),
-            size("bl"),
-            p("const uint8_t*", "*const u8", "rhs"),
-            p("const void*", "*const core::ffi::c_void", "zero"),
-            p("const void*", "*const core::ffi::c_void", "bias"),
-            p("const void*", "*const core::ffi::c_void", "scale"),
-            p("void*", "*mut core::ffi::c_void", "rhs_packed"),
-            size("extra_bytes"),
-            p(
-                "const struct kai_rhs_pack_nxk_qai4c32p_params*",
-                "*const rkai_ukernels::types::kai_rhs_pack_qs4cxs1s0_param",
-                "params",
-            ),
-        ],
-        doc: "Packs asymmetric int4 weights with f32 zero offsets and scales per block and an f32 bias.",
-    },
-];
-
-/// The function set of the `qsi8d32p` LHS packers (their getters and `run` take `bl`).
-const LHS_QUANT_PACK_QSI8D32P: &[CFunction] = &[
-    getter("get_m_step", &[size("mr")], "Row step of the packer."),
-    getter(
-        "get_lhs_offset",
-        &[size("m_idx"), size("lhs_stride")],
-        "Byte offset of row m_idx in the source.",
-    ),
-    getter(
-        "get_lhs_packed_offset",
-        &[
-            size("m_idx"),
-            size("k"),
-            size("bl"),
-            size("mr"),
-            size("kr"),
-            size("sr"),
-        ],
-        "Byte offset of the packed group holding row m_idx.",
-    ),
-    getter(
-        "get_lhs_packed_size",
-        &[
-            size("m"),
-            size("k"),
-            size("bl"),
-            size("mr"),
-            size("kr"),
-            size("sr"),
-        ],
-        "Bytes of the packed LHS.",
-    ),
-    CFunction {
-        verb: "run",
-        field: "run",
-        ret_c: "void",
-        ret_rust: "()",
-        params: &[
-            size("m"),
-            size("k"),
-            size("bl"),
-            size("mr"),
-            size("kr"),
-            size("sr"),
-            size("m_idx_start"),
-            p("const float*", "*const f32", "lhs"),
-            size("lhs_stride"),
-            p("void*", "*mut core::ffi::c_void", "lhs_packed"),
-        ],
-        doc: "Quantizes m rows to int8 with one f16 scale per block of bl values and packs them.",
-    },
-];
-
-/// The function set of the Q4_0 RHS packers (`qsu4c32s16s0` source with interleaved f16 scales).
-const RHS_PACK_QSI4C32PF16: &[CFunction] = &[
-    getter(
-        "get_rhs_packed_stride",
-        &[size("k"), size("nr"), size("kr"), size("bl")],
-        "Bytes of one packed group of nr columns.",
-    ),
-    getter(
-        "get_rhs_offset",
-        &[size("n_idx"), size("rhs_stride")],
-        "Byte offset of column n_idx in the source.",
-    ),
-    getter(
-        "get_rhs_packed_offset",
-        &[size("n_idx"), size("k"), size("nr"), size("kr"), size("bl")],
-        "Byte offset of the packed group holding column n_idx.",
-    ),
-    getter(
-        "get_rhs_packed_size",
-        &[size("n"), size("k"), size("nr"), size("kr"), size("bl")],
-        "Bytes of the packed RHS.",
-    ),
-    CFunction {
-        verb: "run",
-        field: "run",
-        ret_c: "void",
-        ret_rust: "()",
-        params: &[
-            size("num_groups"),
-            size("n"),
-            size("k"),
-            size("nr"),
-            size("kr"),
-            size("sr"),
-            size("bl"),
-            p("const uint8_t*", "*const u8", "rhs"),
-            p("const float*", "*const f32", "bias"),
-            p("void*", "*mut core::ffi::c_void", "rhs_packed"),
-            size("extra_bytes"),
-            p(
-                "const struct kai_rhs_pack_qs4cxs1s0_param*",
-                "*const rkai_ukernels::types::kai_rhs_pack_qs4cxs1s0_param",
-                "params",
-            ),
-        ],
-        doc: "Packs Q4_0 weights (uint4 with zero point 8, f16 scale per block; no bias).",
-    },
-];
-
-/// The function set of the `qai8dxp` LHS packers, which differ only in the type of `lhs`.
-macro_rules! lhs_quant_pack_functions {
-    ($lhs_c:literal, $lhs_rust:literal) => {
-        lhs_quant_pack_functions!(
-            $lhs_c,
-            $lhs_rust,
-            "Quantizes m rows to int8 (per-row asymmetric) and packs them."
-        )
-    };
-    ($lhs_c:literal, $lhs_rust:literal, $run_doc:literal) => {
-        &[
-            getter("get_m_step", &[size("mr")], "Row step of the packer."),
-            getter(
-                "get_lhs_offset",
-                &[size("m_idx"), size("lhs_stride")],
-                "Byte offset of row m_idx in the source.",
-            ),
-            getter(
-                "get_lhs_packed_offset",
-                &[size("m_idx"), size("k"), size("mr"), size("kr"), size("sr")],
-                "Byte offset of the packed group holding row m_idx.",
-            ),
-            getter(
-                "get_lhs_packed_size",
-                &[size("m"), size("k"), size("mr"), size("kr"), size("sr")],
-                "Bytes of the packed LHS.",
-            ),
-            CFunction {
-                verb: "run",
-                field: "run",
-                ret_c: "void",
-                ret_rust: "()",
-                params: &[
-                    size("m"),
-                    size("k"),
-                    size("mr"),
-                    size("kr"),
-                    size("sr"),
-                    size("m_idx_start"),
-                    p($lhs_c, $lhs_rust, "lhs"),
-                    size("lhs_stride"),
-                    p("void*", "*mut core::ffi::c_void", "lhs_packed"),
-                ],
-                doc: $run_doc,
-            },
-        ]
+/// `&[$a..., $b...]`: two parameter lists joined.
+macro_rules! params {
+    ([$($a:expr),*], [$($b:expr),* $(,)?]) => {
+        &[$($a,)* $($b),*]
     };
 }
 
-const LHS_QUANT_PACK_F32: &[CFunction] = lhs_quant_pack_functions!("const float*", "*const f32");
-const LHS_QUANT_PACK_HALF: &[CFunction] =
-    lhs_quant_pack_functions!("const void*", "*const core::ffi::c_void");
-/// The bf16 LHS packers: the same prototypes as the `qai8dxp` LHS packers with `const void*` rows.
-const LHS_PACK_BF16: &[CFunction] = lhs_quant_pack_functions!(
-    "const void*",
-    "*const core::ffi::c_void",
-    "Converts m rows to bf16 and packs them in blocks of mr rows by 4 K values."
-);
+/// One leading getter of an RHS packer: `stride` stands for `get_rhs_packed_stride(k,
+/// $layout...)`, any other name for that `CFunction` constant.
+macro_rules! rhs_pack_head {
+    (stride, $layout:tt) => {
+        getter(
+            "get_rhs_packed_stride",
+            params!([size("k")], $layout),
+            "Bytes of one packed group of nr columns.",
+        )
+    };
+    ($getter:ident, $layout:tt) => {
+        $getter
+    };
+}
 
-/// The function set of the per-channel RHS packers, which differ only in the element type of the
-/// source and the type of their parameter struct.
+/// The function set of an RHS packer: the getters `$head` (see `rhs_pack_head`) in header order,
+/// `get_rhs_packed_offset(n_idx, k, $layout...)`, `get_rhs_packed_size(n, k, $layout...)`, and
+/// `run(num_groups, n, k, nr, kr, sr, $run..., rhs_packed, extra_bytes, params)` with `params` of
+/// the C type `$params_c` (Rust `$params_rust`).
 macro_rules! rhs_pack_functions {
-    ($rhs_c:literal, $rhs_rust:literal, $params_c:literal, $params_rust:literal, $doc:literal) => {
+    (
+        [$($head:ident),*],
+        $layout:tt,
+        [$($run:expr),* $(,)?],
+        $params_c:literal,
+        $params_rust:literal,
+        $doc:literal
+    ) => {
         &[
-            getter("get_n_step", &[size("nr")], "Column step of the packer."),
-            getter(
-                "get_rhs_offset",
-                &[size("n_idx"), size("rhs_stride")],
-                "Byte offset of column n_idx in the source.",
-            ),
-            getter(
-                "get_rhs_packed_stride",
-                &[size("k"), size("nr"), size("kr"), size("sr")],
-                "Bytes of one packed group of nr columns.",
-            ),
+            $(rhs_pack_head!($head, $layout),)*
             getter(
                 "get_rhs_packed_offset",
-                &[size("n_idx"), size("k"), size("nr"), size("kr"), size("sr")],
+                params!([size("n_idx"), size("k")], $layout),
                 "Byte offset of the packed group holding column n_idx.",
             ),
             getter(
                 "get_rhs_packed_size",
-                &[size("n"), size("k"), size("nr"), size("kr"), size("sr")],
+                params!([size("n"), size("k")], $layout),
                 "Bytes of the packed RHS.",
             ),
-            CFunction {
-                verb: "run",
-                field: "run",
-                ret_c: "void",
-                ret_rust: "()",
-                params: &[
+            run(
+                "run",
+                &[
                     size("num_groups"),
                     size("n"),
                     size("k"),
                     size("nr"),
                     size("kr"),
                     size("sr"),
-                    p($rhs_c, $rhs_rust, "rhs"),
-                    p("const float*", "*const f32", "bias"),
-                    p("const float*", "*const f32", "scale"),
-                    p("void*", "*mut core::ffi::c_void", "rhs_packed"),
+                    $($run,)*
+                    void_out("rhs_packed"),
                     size("extra_bytes"),
                     p($params_c, $params_rust, "params"),
                 ],
-                doc: $doc,
-            },
+                $doc,
+            ),
         ]
     };
 }
 
-const RHS_PACK_QSI4CXP: &[CFunction] = rhs_pack_functions!(
+const RHS_N_STEP: CFunction = getter("get_n_step", &[size("nr")], "Column step of the packer.");
+const RHS_OFFSET: CFunction = getter(
+    "get_rhs_offset",
+    &[size("n_idx"), size("rhs_stride")],
+    "Byte offset of column n_idx in the source.",
+);
+
+/// The function set of the `qai4c32p` RHS packers (per-block f32 zero offsets and scales).
+const RHS_PACK_QAI4C32P: &[CFunction] = rhs_pack_functions!(
+    [RHS_OFFSET],
+    [size("nr"), size("kr"), size("bl")],
+    [
+        size("bl"),
+        p("const uint8_t*", "*const u8", "rhs"),
+        void_in("zero"),
+        void_in("bias"),
+        void_in("scale"),
+    ],
+    "const struct kai_rhs_pack_nxk_qai4c32p_params*",
+    "*const rkai_ukernels::types::kai_rhs_pack_qs4cxs1s0_param",
+    "Packs asymmetric int4 weights with f32 zero offsets and scales per block and an f32 bias."
+);
+
+/// The function set of the Q4_0 RHS packers (`qsu4c32s16s0` source with interleaved f16 scales).
+const RHS_PACK_QSI4C32PF16: &[CFunction] = rhs_pack_functions!(
+    [stride, RHS_OFFSET],
+    [size("nr"), size("kr"), size("bl")],
+    [
+        size("bl"),
+        p("const uint8_t*", "*const u8", "rhs"),
+        p("const float*", "*const f32", "bias"),
+    ],
+    "const struct kai_rhs_pack_qs4cxs1s0_param*",
+    "*const rkai_ukernels::types::kai_rhs_pack_qs4cxs1s0_param",
+    "Packs Q4_0 weights (uint4 with zero point 8, f16 scale per block; no bias)."
+);
+
+/// The function set of the per-channel RHS packers, which differ only in the element type of the
+/// source and the type of their parameter struct.
+macro_rules! rhs_pack_per_channel_functions {
+    ($rhs_c:literal, $rhs_rust:literal, $params_c:literal, $params_rust:literal, $doc:literal) => {
+        rhs_pack_functions!(
+            [RHS_N_STEP, RHS_OFFSET, stride],
+            [size("nr"), size("kr"), size("sr")],
+            [
+                p($rhs_c, $rhs_rust, "rhs"),
+                p("const float*", "*const f32", "bias"),
+                p("const float*", "*const f32", "scale"),
+            ],
+            $params_c,
+            $params_rust,
+            $doc
+        )
+    };
+}
+
+const RHS_PACK_QSI4CXP: &[CFunction] = rhs_pack_per_channel_functions!(
     "const uint8_t*",
     "*const u8",
     "const struct kai_{name}_params*",
@@ -491,7 +390,7 @@ const RHS_PACK_QSI4CXP: &[CFunction] = rhs_pack_functions!(
     "Packs int4 weights with per-channel scales and optional bias."
 );
 
-const RHS_PACK_QSI8CXP: &[CFunction] = rhs_pack_functions!(
+const RHS_PACK_QSI8CXP: &[CFunction] = rhs_pack_per_channel_functions!(
     "const int8_t*",
     "*const i8",
     "const struct kai_rhs_pack_qsi8cx_params*",
@@ -503,53 +402,21 @@ const RHS_PACK_QSI8CXP: &[CFunction] = rhs_pack_functions!(
 /// struct (the NEON forms take the `nxk` one).
 macro_rules! rhs_pack_qsi4c32p_functions {
     ($params_c:literal, $params_rust:literal) => {
-        &[
-            getter("get_n_step", &[size("nr")], "Column step of the packer."),
-            getter(
-                "get_rhs_offset",
-                &[size("n_idx"), size("rhs_stride")],
-                "Byte offset of column n_idx in the source.",
-            ),
-            getter(
-                "get_rhs_packed_stride",
-                &[size("k"), size("nr"), size("kr"), size("sr"), size("bl"), SCALE_DT],
-                "Bytes of one packed group of nr columns.",
-            ),
-            getter(
-                "get_rhs_packed_offset",
-                &[size("n_idx"), size("k"), size("nr"), size("kr"), size("sr"), size("bl"), SCALE_DT],
-                "Byte offset of the packed group holding column n_idx.",
-            ),
-            getter(
-                "get_rhs_packed_size",
-                &[size("n"), size("k"), size("nr"), size("kr"), size("sr"), size("bl"), SCALE_DT],
-                "Bytes of the packed RHS.",
-            ),
-            CFunction {
-                verb: "run",
-                field: "run",
-                ret_c: "void",
-                ret_rust: "()",
-                params: &[
-                    size("num_groups"),
-                    size("n"),
-                    size("k"),
-                    size("nr"),
-                    size("kr"),
-                    size("sr"),
-                    size("bl"),
-                    p("const uint8_t*", "*const u8", "rhs"),
-                    size("rhs_stride"),
-                    p("const float*", "*const f32", "bias"),
-                    p("const void*", "*const core::ffi::c_void", "scale"),
-                    size("scale_stride"),
-                    p("void*", "*mut core::ffi::c_void", "rhs_packed"),
-                    size("extra_bytes"),
-                    p($params_c, $params_rust, "params"),
-                ],
-                doc: "Packs uint4 weights (zero point 8) with bf16 scales per block and optional bias.",
-            },
-        ]
+        rhs_pack_functions!(
+            [RHS_N_STEP, RHS_OFFSET, stride],
+            [size("nr"), size("kr"), size("sr"), size("bl"), SCALE_DT],
+            [
+                size("bl"),
+                p("const uint8_t*", "*const u8", "rhs"),
+                size("rhs_stride"),
+                p("const float*", "*const f32", "bias"),
+                void_in("scale"),
+                size("scale_stride"),
+            ],
+            $params_c,
+            $params_rust,
+            "Packs uint4 weights (zero point 8) with bf16 scales per block and optional bias."
+        )
     };
 }
 
@@ -569,16 +436,8 @@ const RHS_PACK_QSI4C32P_KXN: &[CFunction] = rhs_pack_qsi4c32p_functions!(
 /// `matmul_clamp_f16_f16_f16p`):
 /// no `get_mr`, an LHS row offset instead of a packed one, `void*` destination.
 const FLOAT_MATMUL: &[CFunction] = &[
-    getter(
-        "get_m_step",
-        NO_PARAMS,
-        "Row step: portions must start at a multiple of it.",
-    ),
-    getter(
-        "get_n_step",
-        NO_PARAMS,
-        "Column step: portions must start at a multiple of it.",
-    ),
+    M_STEP,
+    N_STEP,
     getter(
         "get_nr",
         NO_PARAMS,
@@ -601,82 +460,53 @@ const FLOAT_MATMUL: &[CFunction] = &[
         &[size("m_idx"), size("n_idx"), size("stride")],
         "Byte offset of element (m_idx, n_idx) in the destination.",
     ),
-    getter(
-        "get_dst_size",
-        &[size("m"), size("n")],
-        "Bytes of an m x n destination.",
-    ),
-    CFunction {
-        verb: "run",
-        field: "run_matmul",
-        ret_c: "void",
-        ret_rust: "()",
-        params: &[
+    DST_SIZE,
+    run(
+        "run_matmul",
+        &[
             size("m"),
             size("n"),
             size("k"),
-            p("const void*", "*const core::ffi::c_void", "lhs"),
+            void_in("lhs"),
             size("lhs_stride"),
-            p("const void*", "*const core::ffi::c_void", "rhs_packed"),
-            p("void*", "*mut core::ffi::c_void", "dst"),
+            void_in("rhs_packed"),
+            void_out("dst"),
             size("dst_stride_row"),
             size("dst_stride_col"),
             p("float", "f32", "clamp_min"),
             p("float", "f32", "clamp_max"),
         ],
-        doc: "Computes the m x n portion from m LHS rows; writes nothing else.",
-    },
+        "Computes the m x n portion from m LHS rows; writes nothing else.",
+    ),
 ];
 
 /// The function set of the float RHS packers. `$offset` is the `get_rhs_offset` getter, `$stride`
 /// the `get_rhs_packed_stride` getter if the packer has one, `$rhs_stride` the name of the source
 /// stride parameter.
 macro_rules! rhs_pack_float_functions {
-    ($offset:expr, [$($stride:expr)?], $rhs_stride:literal) => {
-        &[
-            getter("get_n_step", NO_PARAMS, "Columns per packed group."),
-            $offset,
-            getter(
-                "get_bias_offset",
-                &[size("n_idx")],
-                "Byte offset of the bias of column n_idx.",
-            ),
-            $($stride,)?
-            getter(
-                "get_rhs_packed_offset",
-                &[size("n_idx"), size("k")],
-                "Byte offset of the packed group holding column n_idx.",
-            ),
-            getter(
-                "get_rhs_packed_size",
-                &[size("n"), size("k")],
-                "Bytes of the packed RHS.",
-            ),
-            CFunction {
-                verb: "run",
-                field: "run",
-                ret_c: "void",
-                ret_rust: "()",
-                params: &[
-                    size("num_groups"),
-                    size("n"),
-                    size("k"),
-                    size("nr"),
-                    size("kr"),
-                    size("sr"),
-                    size($rhs_stride),
-                    p("const void*", "*const core::ffi::c_void", "rhs"),
-                    p("const void*", "*const core::ffi::c_void", "bias"),
-                    p("const void*", "*const core::ffi::c_void", "scale"),
-                    p("void*", "*mut core::ffi::c_void", "rhs_packed"),
-                    size("extra_bytes"),
-                    p("const void*", "*const core::ffi::c_void", "params"),
-                ],
-                doc: "Packs the biases and the weights (scale and params must be NULL).",
-            },
-        ]
+    ($offset:ident, [$($stride:ident)?], $rhs_stride:literal) => {
+        rhs_pack_functions!(
+            [FLOAT_N_STEP, $offset, BIAS_OFFSET $(, $stride)?],
+            [],
+            [
+                size($rhs_stride),
+                void_in("rhs"),
+                void_in("bias"),
+                void_in("scale"),
+            ],
+            "const void*",
+            "*const core::ffi::c_void",
+            "Packs the biases and the weights (scale and params must be NULL)."
+        )
     };
 }
+
+const FLOAT_N_STEP: CFunction = getter("get_n_step", NO_PARAMS, "Columns per packed group.");
+const BIAS_OFFSET: CFunction = getter(
+    "get_bias_offset",
+    &[size("n_idx")],
+    "Byte offset of the bias of column n_idx.",
+);
 
 const PACKED_STRIDE_GROUP: CFunction = getter(
     "get_rhs_packed_stride",
@@ -714,13 +544,9 @@ const RHS_PACK_BF16_KXN_STRIDE: &[CFunction] =
 /// `rhs_quant_pack_kxn_bf16p12x4biasf32_f32_neon`: its offset and size getters also take `nr` and
 /// `kr` (routed to their own Rust functions).
 const RHS_QUANT_PACK_BF16_KXN: &[CFunction] = &[
-    getter("get_n_step", NO_PARAMS, "Columns per packed group."),
+    FLOAT_N_STEP,
     RHS_OFFSET_KXN,
-    getter(
-        "get_bias_offset",
-        &[size("n_idx")],
-        "Byte offset of the bias of column n_idx.",
-    ),
+    BIAS_OFFSET,
     CFunction {
         field: "get_rhs_packed_offset_nrkr",
         ..getter(

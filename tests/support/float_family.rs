@@ -1,0 +1,1033 @@
+//! The checks of the float GEMM families whose RHS packers put the bias in front of each column
+//! group and whose LHS is not packed (`matmul_clamp_f32_f32_f32p`, `matmul_clamp_f16_f16_f16p`),
+//! written once and parameterised by a [`FloatFamily`]: element type, reference, kernel and packer
+//! lists, shapes and the stems the contract-violation cases call. The test files implement the
+//! trait and hold the `#[test]` functions (each a call into this module) and their own extras.
+
+use super::cabi::{Getter0, Getter2, Getter3, MatmulFloatFn, RhsPackFloatFn};
+use super::death::Case;
+use super::gemm::{self, Impl, Portion};
+use super::guard::{EDGES, Edge, Guarded};
+use super::rng::Rng;
+use rkai::ukernels::catalog::{self, Family, MatmulKernel, NativeFn, Packer, PackerKind};
+use rkai::ukernels::float::f16;
+use rkai::ukernels::matmul::float_gemm as family;
+use rkai::ukernels::pack::Source;
+use rkai::ukernels::pack::rhs_pack_float::Variant;
+use rkai::ukernels::reference::float_gemm as pack_reference;
+use std::ffi::c_void;
+use std::ptr;
+
+type Getter1 = extern "C" fn(usize) -> usize;
+
+fn sym<F: Copy>(verb: &str, name: &str) -> F {
+    super::cabi::func(verb, name)
+}
+
+/// A float value as the kernels store it: f32, or f16 bits.
+pub trait Elem: Copy + Send + Sync + 'static {
+    /// Bytes per value.
+    const BYTES: usize;
+    /// A NaN no computation produces: fills unused source slots and the destination around a
+    /// portion.
+    const CANARY: Self;
+    /// The value nearest to `x`.
+    fn from_f32(x: f32) -> Self;
+    fn to_f64(self) -> f64;
+    /// Raw bits (zero-extended).
+    fn bits(self) -> u32;
+}
+
+impl Elem for f32 {
+    const BYTES: usize = 4;
+    const CANARY: Self = f32::from_bits(0x7fc0_dead);
+    fn from_f32(x: f32) -> Self {
+        x
+    }
+    fn to_f64(self) -> f64 {
+        self.into()
+    }
+    fn bits(self) -> u32 {
+        self.to_bits()
+    }
+}
+
+/// f16 bits.
+impl Elem for u16 {
+    const BYTES: usize = 2;
+    const CANARY: Self = 0x7e5a;
+    fn from_f32(x: f32) -> Self {
+        f16::from_f32(x)
+    }
+    fn to_f64(self) -> f64 {
+        f16::to_f64(self)
+    }
+    fn bits(self) -> u32 {
+        self.into()
+    }
+}
+
+fn to_bytes<T: Elem>(v: &[T]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(T::BYTES * v.len());
+    for x in v {
+        out.extend_from_slice(&x.bits().to_le_bytes()[..T::BYTES]);
+    }
+    out
+}
+
+fn guarded<T: Elem>(v: &[T], edge: Edge) -> Guarded {
+    Guarded::from_bytes(&to_bytes(v), edge)
+}
+
+/// `len` values uniform in [lo, hi), rounded to `T`.
+pub fn random<T: Elem>(rng: &mut Rng, len: usize, lo: f32, hi: f32) -> Vec<T> {
+    (0..len).map(|_| T::from_f32(rng.f32(lo, hi))).collect()
+}
+
+/// A scalar reference: (m, n, k, lhs, lhs_stride in values, weights K x N, bias, clamp, dst).
+pub type Reference<T> =
+    fn(usize, usize, usize, &[T], usize, &[T], Option<&[T]>, (f32, f32), &mut [T]);
+
+/// What one family's tests need to know about it.
+pub trait FloatFamily: 'static {
+    type T: Elem;
+    const FAMILY: Family;
+    /// How the log names the family ("float", "f16").
+    const LABEL: &'static str;
+    /// The C type of one value in KleidiAI's assertions.
+    const C_TYPE: &'static str;
+    /// (n, k) of the packer checks.
+    const PACK_SHAPES: &'static [(usize, usize)];
+    /// (m, n, k) of the kernel checks.
+    const SHAPES: &'static [(usize, usize, usize)];
+    /// Clamp bounds the wrong way round: FMIN then FMAX leaves the lower bound everywhere.
+    const INVERTED: (f32, f32);
+    /// Values the non-finite checks scatter over the operands, and the clamps they run with.
+    const SPECIALS: &'static [Self::T];
+    const SPECIAL_CLAMPS: &'static [(f32, f32)];
+    /// Whether the portable path is checked next to the exported kernels in the non-finite
+    /// checks and in their place in the random ones where the CPU lacks the kernels' features.
+    const PORTABLE_TOO: bool;
+    /// (m, n, k) of the register checks and the clamp bound they pass.
+    const REGISTER_SHAPES: [(usize, usize, usize); 3];
+    const REGISTER_CLAMP: f32;
+    /// n of the `dst_stride_col` check.
+    const STRIDE_COL_N: usize;
+    /// Stems the contract-violation cases call: the main kernel, the kernel of the packer with a
+    /// required bias (the only one that checks `dst_stride_col`), and the K x N, N x K and
+    /// bias-required packers. The main kernel's and the first two packers' nr is `NR`, twice
+    /// the bias-required packer's.
+    const GEMM: &'static str;
+    const GEMM_BIAS: &'static str;
+    const KXN: &'static str;
+    const NXK: &'static str;
+    const KXN_BIAS: &'static str;
+    const NR: usize;
+
+    /// The scalar reference (see `rkai::ukernels::reference`).
+    const REFERENCE: Reference<Self::T>;
+
+    /// Clamp bounds that cut off about a fifth of the results at each end, from the 20th and
+    /// 80th percentiles of the unclamped results.
+    fn biting((lo, hi): (f64, f64)) -> (f32, f32) {
+        (lo as f32, hi as f32)
+    }
+}
+
+/// The family's kernels in the catalog.
+pub fn kernels<F: FloatFamily>() -> impl Iterator<Item = &'static MatmulKernel> {
+    catalog::KERNELS
+        .iter()
+        .copied()
+        .filter(|k| k.family == F::FAMILY)
+}
+
+/// The kernels this CPU can run (all of them off aarch64, where they are portable).
+pub fn runnable<F: FloatFamily>() -> Vec<&'static MatmulKernel> {
+    let run: Vec<_> = kernels::<F>()
+        .filter(|k| super::cpu::can_run(k.isa))
+        .collect();
+    eprintln!(
+        "CPU features {:?}: running {} of {} {} kernels ({})",
+        super::cpu::features(),
+        run.len(),
+        kernels::<F>().count(),
+        F::LABEL,
+        run.iter().map(|k| k.stem).collect::<Vec<_>>().join(", ")
+    );
+    run
+}
+
+/// The family's packers: those of its element size.
+pub fn packers<F: FloatFamily>() -> impl Iterator<Item = &'static Packer> {
+    catalog::PACKERS
+        .iter()
+        .copied()
+        .filter(|p| matches!(p.kind, PackerKind::RhsFloat(v) if v.bytes() == F::T::BYTES))
+}
+
+pub fn variant(p: &Packer) -> Variant {
+    match p.kind {
+        PackerKind::RhsFloat(v) => v,
+        _ => unreachable!(),
+    }
+}
+
+/// Packers whose code runs on this CPU (the SVE one needs SVE for its vector length).
+fn packer_runs(p: &Packer) -> bool {
+    !p.name.ends_with("_sve") || super::cpu::can_run(rkai::ukernels::arch::Isa::Sve)
+}
+
+fn tsv_rows(text: &str) -> Vec<Vec<&str>> {
+    text.lines()
+        .skip(1)
+        .map(|l| l.split('\t').collect())
+        .collect()
+}
+
+/// SVE vector length in bytes as the measured tables name it (16 where SVE is absent).
+fn vl_bytes() -> String {
+    (4 * rkai::ukernels::arch::sve_lanes32()).to_string()
+}
+
+/// The kernels' getters equal KleidiAI's measured values (at this vector length for SVE).
+pub fn getters_equal_kleidiai_values<F: FloatFamily>() {
+    let table = tsv_rows(include_str!("../data/kleidiai-1.30-getters.tsv"));
+    for k in kernels::<F>() {
+        let measured: Vec<_> = table.iter().filter(|r| r[0] == k.stem).collect();
+        assert!(!measured.is_empty(), "{} not in table", k.stem);
+        if k.isa.is_sve() {
+            // KleidiAI's n_step and nr are 4 x VL32, numerically the vector length in bytes.
+            for r in &measured {
+                assert_eq!([r[2], r[4]], [r[10], r[10]], "{r:?}");
+            }
+        }
+        // The row measured at this vector length; VLs KleidiAI was not measured at (2048 bits)
+        // follow the formula checked above, applied to the row of another VL.
+        let row = measured
+            .iter()
+            .find(|r| !k.isa.is_sve() || r[10] == vl_bytes())
+            .map(|r| r.iter().map(|c| c.to_string()).collect::<Vec<_>>())
+            .unwrap_or_else(|| {
+                let mut r: Vec<String> = measured[0].iter().map(|c| c.to_string()).collect();
+                (r[2], r[4]) = (vl_bytes(), vl_bytes());
+                r
+            });
+        let got = [
+            sym::<Getter0>("get_m_step", k.stem)(),
+            sym::<Getter0>("get_n_step", k.stem)(),
+        ];
+        assert_eq!(
+            got.map(|v| v.to_string()),
+            [row[1].as_str(), row[2].as_str()],
+            "{}",
+            k.stem
+        );
+        assert_eq!(row[3], "-", "KleidiAI has no get_mr for {}", k.stem);
+        for (i, verb) in ["get_nr", "get_kr", "get_sr"].iter().enumerate() {
+            let got = sym::<Getter0>(verb, k.stem)();
+            assert_eq!(got.to_string(), row[4 + i], "{verb} of {}", k.stem);
+        }
+    }
+}
+
+/// Packed sizes, destination sizes and offsets equal KleidiAI's measured values, and the
+/// kernels' offsets agree with their packers'.
+pub fn packed_sizes_and_offsets_equal_kleidiai_values<F: FloatFamily>() {
+    let es = F::T::BYTES;
+    let table = tsv_rows(include_str!("../data/kleidiai-1.30-packed-sizes.tsv"));
+    let mut checked = 0;
+    for k in kernels::<F>() {
+        let t = k.tile();
+        let rows = table
+            .iter()
+            .filter(|r| r[0] == k.stem && (!k.isa.is_sve() || r[15] == vl_bytes()));
+        for row in rows {
+            let (m, n, kk): (usize, usize, usize) = (
+                row[4].parse().unwrap(),
+                row[5].parse().unwrap(),
+                row[6].parse().unwrap(),
+            );
+            let packer = row[2];
+            let rhs = sym::<Getter2>("get_rhs_packed_size", packer)(n, kk);
+            let dst = sym::<Getter2>("get_dst_size", k.stem)(m, n);
+            assert_eq!(
+                [rhs, dst].map(|v| v.to_string()),
+                [row[9], row[10]],
+                "{row:?}"
+            );
+            // Kernel offsets agree with packer offsets (what consumers rely on when tiling).
+            let rhs_k = sym::<Getter2>("get_rhs_packed_offset", k.stem)(t.n_step, kk);
+            let rhs_p = sym::<Getter2>("get_rhs_packed_offset", packer)(t.n_step, kk);
+            assert_eq!(rhs_k, rhs_p, "{row:?}");
+            assert_eq!(rhs_k, es * t.n_step * (kk + 1), "{row:?}");
+            assert_eq!(sym::<Getter0>("get_n_step", packer)(), t.nr);
+            let v = variant(catalog::packer(packer).unwrap());
+            if v.stride_per_column() {
+                // The N x K packer's stride getter counts one column (KleidiAI's definition).
+                assert_eq!(
+                    sym::<Getter1>("get_rhs_packed_stride", packer)(kk),
+                    es * (kk + 1)
+                );
+            } else if v.has_stride_getter() {
+                assert_eq!(sym::<Getter1>("get_rhs_packed_stride", packer)(kk), rhs_p);
+            }
+            assert_eq!(
+                sym::<Getter3>("get_dst_offset", k.stem)(t.m_step, t.n_step, es * n),
+                t.m_step * es * n + es * t.n_step
+            );
+            assert_eq!(
+                sym::<Getter2>("get_lhs_offset", k.stem)(t.m_step, es * kk + 8),
+                t.m_step * (es * kk + 8)
+            );
+            checked += 1;
+        }
+    }
+    assert!(
+        checked >= 3 * kernels::<F>().count(),
+        "expected the measured rows of every kernel, checked {checked}"
+    );
+}
+
+/// The packers' own getters.
+pub fn packer_getters<F: FloatFamily>() {
+    let es = F::T::BYTES;
+    for p in packers::<F>() {
+        let v = variant(p);
+        let nr = v.nr();
+        assert_eq!(sym::<Getter0>("get_n_step", p.name)(), nr);
+        assert_eq!(
+            sym::<Getter1>("get_bias_offset", p.name)(2 * nr),
+            2 * es * nr
+        );
+        match v.source() {
+            Source::Kxn => assert_eq!(
+                sym::<Getter1>("get_rhs_offset", p.name)(3 * nr),
+                3 * es * nr
+            ),
+            Source::Nxk => assert_eq!(sym::<Getter2>("get_rhs_offset", p.name)(nr, 100), 100 * nr),
+        }
+        assert_eq!(
+            sym::<Getter2>("get_rhs_packed_offset", p.name)(2 * nr, 5),
+            2 * nr * 6 * es
+        );
+        assert_eq!(
+            sym::<Getter2>("get_rhs_packed_size", p.name)(nr + 1, 5),
+            2 * nr * 6 * es
+        );
+    }
+}
+
+/// One problem: m x k activations (rows `lhs_stride` bytes apart), k x n weights, bias.
+pub struct Problem<F: FloatFamily> {
+    pub m: usize,
+    pub n: usize,
+    pub k: usize,
+    /// Bytes between LHS rows as passed to the kernel (possibly not a multiple of the element
+    /// size: KleidiAI rounds it down).
+    pub lhs_stride: usize,
+    /// The LHS with rows `lhs_stride / BYTES` values apart, as the kernel reads it.
+    pub lhs: Vec<F::T>,
+    /// Weights, element (kk, j) at `w[kk * n + j]`.
+    pub w: Vec<F::T>,
+    pub bias: Option<Vec<F::T>>,
+}
+
+impl<F: FloatFamily> Problem<F> {
+    pub fn new(m: usize, n: usize, k: usize, stride_pad: usize, bias: bool, seed: u64) -> Self {
+        let es = F::T::BYTES;
+        let mut rng = Rng::new(seed);
+        let lhs_stride = es * k + stride_pad;
+        let row = lhs_stride / es;
+        let lhs = random(&mut rng, m.saturating_sub(1) * row + k, -1.0, 1.0);
+        let w = random(&mut rng, k * n, -1.0, 1.0);
+        let bias = bias.then(|| random(&mut rng, n, -2.0, 2.0));
+        Problem {
+            m,
+            n,
+            k,
+            lhs_stride,
+            lhs,
+            w,
+            bias,
+        }
+    }
+
+    /// The LHS bytes: exactly up to the end of the last row (so the end guard catches
+    /// over-reads).
+    pub fn lhs_buffer(&self, edge: Edge) -> Guarded {
+        guarded(&self.lhs, edge)
+    }
+
+    /// Source bytes of the RHS for `src` with a padded row stride; returns (buffer, stride).
+    fn rhs_source(&self, src: Source, edge: Edge) -> (Guarded, usize) {
+        let (rows, len) = match src {
+            Source::Kxn => (self.k, self.n),
+            Source::Nxk => (self.n, self.k),
+        };
+        let stride = len + 3;
+        let mut v = vec![F::T::CANARY; rows.saturating_sub(1) * stride + len];
+        for r in 0..rows {
+            for c in 0..len {
+                let (kk, j) = match src {
+                    Source::Kxn => (r, c),
+                    Source::Nxk => (c, r),
+                };
+                v[r * stride + c] = self.w[kk * self.n + j];
+            }
+        }
+        (guarded(&v, edge), F::T::BYTES * stride)
+    }
+
+    pub fn expected_packed(&self, nr: usize) -> Vec<u8> {
+        let es = F::T::BYTES;
+        let size = self.n.div_ceil(nr) * (self.k + 1) * nr * es;
+        let mut out = vec![0u8; size];
+        let bits = |v: &[F::T]| v.iter().map(|x| x.bits()).collect::<Vec<_>>();
+        let bias = self.bias.as_deref().map(bits);
+        pack_reference::pack(
+            self.n,
+            self.k,
+            nr,
+            es,
+            &bits(&self.w),
+            bias.as_deref(),
+            &mut out,
+        );
+        out
+    }
+
+    pub fn expected_dst(&self, clamp: (f32, f32)) -> Vec<F::T> {
+        let mut out = vec![F::T::CANARY; self.m * self.n];
+        (F::REFERENCE)(
+            self.m,
+            self.n,
+            self.k,
+            &self.lhs,
+            self.lhs_stride / F::T::BYTES,
+            &self.w,
+            self.bias.as_deref(),
+            clamp,
+            &mut out,
+        );
+        out
+    }
+}
+
+/// Packs `p` with `packer` through its C symbol, into a buffer pre-filled with a pattern (so
+/// unwritten padding shows) that ends (or starts) at a guard page.
+pub fn pack<F: FloatFamily>(p: &Problem<F>, packer: &Packer, edge: Edge) -> Guarded {
+    let v = variant(packer);
+    let (src, stride) = p.rhs_source(v.source(), edge);
+    let bias = p.bias.as_ref().map(|b| guarded(b, edge));
+    let size = sym::<Getter2>("get_rhs_packed_size", packer.name)(p.n, p.k);
+    let mut out = Guarded::from_bytes(&vec![0xa5; size], edge);
+    // SAFETY: source, bias and output sized for n x k; scale and params null as required.
+    unsafe {
+        sym::<RhsPackFloatFn>("run", packer.name)(
+            1,
+            p.n,
+            p.k,
+            v.nr(),
+            1,
+            1,
+            stride,
+            src.ptr().cast(),
+            bias.as_ref().map_or(ptr::null(), |b| b.ptr().cast()),
+            ptr::null(),
+            out.mut_ptr().cast(),
+            0,
+            ptr::null(),
+        )
+    };
+    out
+}
+
+/// Every packer that runs here, for every pack shape with and without bias, against both guard
+/// edges: the packed bytes equal the reference.
+pub fn packers_match_reference_bytes<F: FloatFamily>() {
+    let mut cases = 0;
+    for packer in packers::<F>().filter(|p| packer_runs(p)) {
+        let v = variant(packer);
+        for (seed, &(n, k)) in F::PACK_SHAPES.iter().enumerate() {
+            for with_bias in [false, true] {
+                if !with_bias && v.requires_bias() {
+                    continue;
+                }
+                let p = Problem::<F>::new(1, n, k, 0, with_bias, 40 + seed as u64);
+                let expect = p.expected_packed(v.nr());
+                for edge in EDGES {
+                    let got = pack(&p, packer, edge);
+                    assert_eq!(
+                        got.bytes(),
+                        &expect[..],
+                        "{} n={n} k={k} bias={with_bias} {edge:?}",
+                        packer.name
+                    );
+                    cases += 1;
+                }
+            }
+        }
+    }
+    eprintln!("{} packer cases: {cases}", F::LABEL);
+    eprintln!("RELIABILITY bounds_packers {cases}");
+}
+
+/// Calls the kernel on one portion; `dst` is the whole m x (n + 3) destination.
+#[allow(clippy::too_many_arguments)]
+pub fn call<F: FloatFamily>(
+    k: &MatmulKernel,
+    which: Impl,
+    p: &Problem<F>,
+    lhs: &Guarded,
+    rhs: &Guarded,
+    dst: &mut Guarded,
+    portion: Portion,
+    clamp: (f32, f32),
+    dst_stride_col: usize,
+) {
+    let (m0, n0, mh, nw) = portion;
+    let dst_stride = F::T::BYTES * (p.n + 3);
+    let lhs_off = sym::<Getter2>("get_lhs_offset", k.stem)(m0, p.lhs_stride);
+    let rhs_off = sym::<Getter2>("get_rhs_packed_offset", k.stem)(n0, p.k);
+    let dst_off = sym::<Getter3>("get_dst_offset", k.stem)(m0, n0, dst_stride);
+    // SAFETY: offsets from the kernel's getters; buffers sized for the problem.
+    unsafe {
+        let (l, r, d) = (
+            lhs.ptr().wrapping_add(lhs_off),
+            rhs.ptr().add(rhs_off),
+            dst.mut_ptr().add(dst_off),
+        );
+        match which {
+            Impl::Exported => sym::<MatmulFloatFn>("run", k.stem)(
+                mh,
+                nw,
+                p.k,
+                l.cast(),
+                p.lhs_stride,
+                r.cast(),
+                d.cast(),
+                dst_stride,
+                dst_stride_col,
+                clamp.0,
+                clamp.1,
+            ),
+            Impl::Portable => {
+                let args = family::Args {
+                    m: mh,
+                    n: nw,
+                    k: p.k,
+                    lhs: l,
+                    lhs_stride: p.lhs_stride,
+                    rhs_packed: r,
+                    dst: d,
+                    dst_stride_row: dst_stride,
+                    dst_stride_col,
+                    clamp_min: clamp.0,
+                    clamp_max: clamp.1,
+                    elem: F::T::BYTES,
+                };
+                let portable = MatmulKernel {
+                    native: NativeFn::Portable,
+                    ..*k
+                };
+                assert_eq!(family::check(&portable, &args), Ok(()));
+                family::run(&portable, &args)
+            }
+        }
+    }
+}
+
+/// Runs one portion and checks it bit for bit against `expect`, and that nothing outside the
+/// portion was written.
+#[allow(clippy::too_many_arguments)]
+pub fn run_portion<F: FloatFamily>(
+    k: &MatmulKernel,
+    which: Impl,
+    p: &Problem<F>,
+    lhs: &Guarded,
+    rhs: &Guarded,
+    portion: Portion,
+    clamp: (f32, f32),
+    expect: &[F::T],
+    edge: Edge,
+) {
+    let stride = p.n + 3;
+    let mut dst = guarded(&vec![F::T::CANARY; p.m * stride], edge);
+    call(k, which, p, lhs, rhs, &mut dst, portion, clamp, F::T::BYTES);
+    let expect: Vec<u32> = expect.iter().map(|x| x.bits()).collect();
+    gemm::check_portion(
+        dst.bytes(),
+        F::T::BYTES,
+        p.m,
+        p.n,
+        stride,
+        portion,
+        &expect,
+        F::T::CANARY.bits(),
+        &|| {
+            format!(
+                "{} ({}) m={} n={} k={} lhs_stride={} clamp={clamp:?}",
+                k.stem,
+                which.name(),
+                p.m,
+                p.n,
+                p.k,
+                p.lhs_stride
+            )
+        },
+    );
+}
+
+/// Runs the whole of `p` (LHS and `rhs` against the end guard) with each of `impls` and checks
+/// the results against the reference; returns the number of runs.
+pub fn check_whole<F: FloatFamily>(
+    k: &MatmulKernel,
+    impls: &[Impl],
+    p: &Problem<F>,
+    rhs: &Guarded,
+    clamp: (f32, f32),
+) -> usize {
+    let expect = p.expected_dst(clamp);
+    let lhs = p.lhs_buffer(Edge::End);
+    let whole = (0, 0, p.m, p.n);
+    for &which in impls {
+        run_portion(k, which, p, &lhs, rhs, whole, clamp, &expect, Edge::End);
+    }
+    impls.len()
+}
+
+/// Every shape, with and without bias, unclamped, with bounds that bite and with inverted
+/// bounds, against both guard edges, over the portions a framework computes. Returns the cases.
+pub fn check_kernel<F: FloatFamily>(k: &MatmulKernel, which: Impl) -> usize {
+    let t = k.tile();
+    let mut cases = 0;
+    for (seed, &(m, n, kk)) in F::SHAPES.iter().enumerate() {
+        for with_bias in [false, true] {
+            let packer = k.rhs_packers[(seed + with_bias as usize) % k.rhs_packers.len()];
+            if !with_bias && variant(packer).requires_bias() {
+                continue;
+            }
+            // Odd seeds pad LHS rows; every fourth uses a stride KleidiAI rounds down to values.
+            let pad = [0, 12, 0, 7][seed % 4];
+            let p = Problem::<F>::new(m, n, kk, pad, with_bias, 100 + seed as u64);
+            let no_clamp = (f32::NEG_INFINITY, f32::INFINITY);
+            let mut sorted: Vec<f64> = p
+                .expected_dst(no_clamp)
+                .iter()
+                .map(|x| x.to_f64())
+                .collect();
+            sorted.sort_by(f64::total_cmp);
+            let biting = F::biting((sorted[sorted.len() / 5], sorted[sorted.len() * 4 / 5]));
+            for clamp in [no_clamp, biting, F::INVERTED] {
+                let expect = p.expected_dst(clamp);
+                for edge in EDGES {
+                    let lhs = p.lhs_buffer(edge);
+                    let rhs = pack(&p, packer, edge);
+                    let parts = if pad % F::T::BYTES == 0 {
+                        gemm::portions(m, n, t.m_step, t.n_step)
+                    } else {
+                        // Offsets of such strides do not match the rounded rows (as in KleidiAI).
+                        vec![(0, 0, m, n)]
+                    };
+                    for portion in parts {
+                        run_portion(k, which, &p, &lhs, &rhs, portion, clamp, &expect, edge);
+                        cases += 1;
+                    }
+                }
+            }
+        }
+    }
+    cases
+}
+
+pub fn exported_kernels_match_reference<F: FloatFamily>() {
+    let mut total = 0;
+    for k in runnable::<F>() {
+        let cases = check_kernel::<F>(k, Impl::Exported);
+        eprintln!("{}: {cases} cases", k.stem);
+        total += cases;
+    }
+    eprintln!("exported {} kernel cases: {total}", F::LABEL);
+    eprintln!("RELIABILITY bounds_kernels {total}");
+}
+
+pub fn portable_kernels_match_reference<F: FloatFamily>() {
+    let mut total = 0;
+    for k in kernels::<F>() {
+        let cases = check_kernel::<F>(k, Impl::Portable);
+        eprintln!("{} (portable): {cases} cases", k.stem);
+        total += cases;
+    }
+    eprintln!("RELIABILITY bounds_portable {total}");
+}
+
+/// The implementations a hostile-value check runs: the exported kernels this CPU runs, and with
+/// [`FloatFamily::PORTABLE_TOO`] the portable path of every kernel.
+pub fn hostile_impls<F: FloatFamily>() -> Vec<(&'static MatmulKernel, Vec<Impl>)> {
+    if !F::PORTABLE_TOO {
+        return runnable::<F>()
+            .into_iter()
+            .map(|k| (k, vec![Impl::Exported]))
+            .collect();
+    }
+    kernels::<F>()
+        .map(|k| {
+            let mut which = vec![Impl::Portable];
+            if super::cpu::can_run(k.isa) {
+                which.push(Impl::Exported);
+            }
+            (k, which)
+        })
+        .collect()
+}
+
+/// NaNs (quiet and signalling), infinities, signed zeros, subnormals and overflowing products
+/// scattered over the operands: the kernels follow Arm's FMLA/FMIN/FMAX rules, as the reference
+/// models them.
+pub fn non_finite_values_follow_arm_rules<F: FloatFamily>() {
+    let mut cases = 0;
+    for (k, impls) in hostile_impls::<F>() {
+        let t = k.tile();
+        let (m, n, kk) = (7, t.n_step + 3, 9);
+        for seed in 0..6u64 {
+            let mut p = Problem::<F>::new(m, n, kk, 0, true, 900 + seed);
+            let mut rng = Rng::new(seed);
+            let mut pick = |v: &mut Vec<F::T>| {
+                for _ in 0..v.len() / 4 + 1 {
+                    let at = rng.next_u64() as usize % v.len();
+                    v[at] = F::SPECIALS[rng.next_u64() as usize % F::SPECIALS.len()];
+                }
+            };
+            pick(&mut p.lhs);
+            pick(&mut p.w);
+            pick(p.bias.as_mut().unwrap());
+            let packer = k.rhs_packers[0];
+            for &clamp in F::SPECIAL_CLAMPS {
+                let rhs = pack(&p, packer, Edge::End);
+                cases += check_whole(k, &impls, &p, &rhs, clamp);
+            }
+        }
+    }
+    eprintln!("non-finite {} cases: {cases}", F::LABEL);
+    eprintln!("RELIABILITY hostile {cases}");
+}
+
+/// Only the kernel of the bias-required packer checks `dst_stride_col`; the others ignore it
+/// as KleidiAI's do.
+pub fn dst_stride_col_is_ignored_where_kleidiai_ignores_it<F: FloatFamily>() {
+    let es = F::T::BYTES;
+    let n = F::STRIDE_COL_N;
+    for k in runnable::<F>() {
+        if k.stem == F::GEMM_BIAS {
+            continue;
+        }
+        let p = Problem::<F>::new(7, n, 5, 0, true, 3);
+        let (lhs, rhs) = (
+            p.lhs_buffer(Edge::End),
+            pack(&p, k.rhs_packers[0], Edge::End),
+        );
+        let mut with_zero = Guarded::new(es * 7 * (n + 3), Edge::End);
+        let mut with_es = Guarded::new(es * 7 * (n + 3), Edge::End);
+        let clamp = (-1.0, 1.0);
+        let whole = (0, 0, 7, n);
+        let run = |dst: &mut Guarded, col| {
+            call(k, Impl::Exported, &p, &lhs, &rhs, dst, whole, clamp, col)
+        };
+        run(&mut with_zero, 0);
+        run(&mut with_es, es);
+        assert_eq!(with_zero.bytes(), with_es.bytes(), "{}", k.stem);
+    }
+}
+
+/// Disjoint m_step x n_step portions on 8 threads sharing the operands equal one call.
+pub fn threads_on_disjoint_portions_equal_one_call<F: FloatFamily>() {
+    let es = F::T::BYTES;
+    let mut threaded = 0;
+    for k in runnable::<F>() {
+        let t = k.tile();
+        let (m, n) = (3 * t.m_step.max(6) + 1, 5 * t.n_step + 3);
+        let p = Problem::<F>::new(m, n, 77, 0, true, 77);
+        let lhs = p.lhs_buffer(Edge::End);
+        let rhs = pack(&p, k.rhs_packers[0], Edge::End);
+        let (lhs_at, rhs_at) = (lhs.ptr() as usize, rhs.ptr() as usize);
+        let (lhs_stride, kk) = (p.lhs_stride, p.k);
+        let run_into = move |dst: usize, m0: usize, n0: usize, rows: usize, cols: usize| {
+            let lhs_off = sym::<Getter2>("get_lhs_offset", k.stem)(m0, lhs_stride);
+            let rhs_off = sym::<Getter2>("get_rhs_packed_offset", k.stem)(n0, kk);
+            let dst_off = sym::<Getter3>("get_dst_offset", k.stem)(m0, n0, es * n);
+            // SAFETY: offsets from the getters; each thread writes only its own portion.
+            unsafe {
+                sym::<MatmulFloatFn>("run", k.stem)(
+                    rows,
+                    cols,
+                    kk,
+                    (lhs_at as *const u8).add(lhs_off).cast(),
+                    lhs_stride,
+                    (rhs_at as *const u8).add(rhs_off).cast(),
+                    (dst as *mut u8).add(dst_off).cast(),
+                    es * n,
+                    es,
+                    -3.0,
+                    3.0,
+                )
+            }
+        };
+        gemm::threads_equal_one_call(k.stem, (m, n), (t.m_step, t.n_step), es, &run_into);
+        threaded += 1;
+    }
+    eprintln!("RELIABILITY concurrency {threaded}");
+}
+
+/// Callee-saved registers survive every runnable kernel.
+#[cfg(target_arch = "aarch64")]
+pub fn callee_saved_registers_survive<F: FloatFamily>() {
+    use super::abi::CallArgs;
+    let es = F::T::BYTES;
+    let mut calls = 0;
+    for k in runnable::<F>() {
+        for &(m, n, kk) in &F::REGISTER_SHAPES {
+            let p = Problem::<F>::new(m, n, kk, 0, true, 5);
+            let lhs = p.lhs_buffer(Edge::End);
+            let rhs = pack(&p, k.rhs_packers[0], Edge::End);
+            let mut dst = Guarded::new(es * m * n, Edge::End);
+            let args = CallArgs {
+                x: [
+                    m as u64,
+                    n as u64,
+                    kk as u64,
+                    lhs.ptr() as u64,
+                    p.lhs_stride as u64,
+                    rhs.ptr() as u64,
+                    dst.mut_ptr() as u64,
+                    (es * n) as u64,
+                ],
+                stack: [es as u64, 0],
+                d: [
+                    CallArgs::f32_bits(-F::REGISTER_CLAMP),
+                    CallArgs::f32_bits(F::REGISTER_CLAMP),
+                    0,
+                    0,
+                    0,
+                    0,
+                    0,
+                    0,
+                ],
+            };
+            // SAFETY: args describe kai_run_matmul's prototype with valid buffers.
+            unsafe { gemm::assert_registers_survive(k.stem, &args) };
+            calls += 1;
+        }
+    }
+    eprintln!("RELIABILITY registers {calls}");
+}
+
+/// Random shapes and data: packed bytes and results equal the reference (the body of a
+/// proptest).
+pub fn random_problem<F: FloatFamily>(
+    (m, n, kk): (usize, usize, usize),
+    seed: u64,
+    bias: bool,
+) -> Result<(), proptest::test_runner::TestCaseError> {
+    for k in kernels::<F>() {
+        let which = if super::cpu::can_run(k.isa) {
+            Impl::Exported
+        } else if F::PORTABLE_TOO {
+            Impl::Portable
+        } else {
+            continue;
+        };
+        let packer = k.rhs_packers[(seed % k.rhs_packers.len() as u64) as usize];
+        let bias = bias || variant(packer).requires_bias();
+        let p = Problem::<F>::new(m, n, kk, F::T::BYTES * (seed % 3) as usize, bias, seed);
+        let rhs = pack(&p, packer, Edge::End);
+        proptest::prop_assert_eq!(rhs.bytes(), &p.expected_packed(k.tile().nr)[..]);
+        check_whole(k, &[which], &p, &rhs, (-1.5, 2.0));
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------------------------
+// Contract violations: each case runs in a child process and must abort naming the condition.
+
+/// Calls `packer` for n = 8, k = 4 with the given (num_groups, nr, kr, sr, bias, scale, extra,
+/// params).
+#[allow(clippy::too_many_arguments)]
+fn pack_call<F: FloatFamily>(
+    packer: &str,
+    num_groups: usize,
+    nr: usize,
+    kr: usize,
+    sr: usize,
+    with_bias: bool,
+    scale: bool,
+    extra: usize,
+    params: bool,
+) {
+    let w = to_bytes(&[F::T::from_f32(1.0); 64]);
+    let bias = to_bytes(&vec![F::T::from_f32(0.5); 64 / F::T::BYTES]);
+    let mut out = vec![0u8; 8192];
+    let dummy = [0u8; 16];
+    // SAFETY: buffers are large enough for n = 8, k = 4; the call is expected to abort.
+    unsafe {
+        sym::<RhsPackFloatFn>("run", packer)(
+            num_groups,
+            8,
+            4,
+            nr,
+            kr,
+            sr,
+            8 * F::T::BYTES,
+            w.as_ptr().cast(),
+            if with_bias {
+                bias.as_ptr().cast()
+            } else {
+                ptr::null()
+            },
+            if scale {
+                dummy.as_ptr().cast()
+            } else {
+                ptr::null()
+            },
+            out.as_mut_ptr().cast(),
+            extra,
+            if params {
+                dummy.as_ptr().cast::<c_void>()
+            } else {
+                ptr::null()
+            },
+        )
+    }
+}
+
+/// Calls `stem` for m = 2, n = 8, k = 4 with the given destination strides (in values) and LHS.
+fn run_call<F: FloatFamily>(stem: &str, stride_row: usize, stride_col: usize, null_lhs: bool) {
+    let es = F::T::BYTES;
+    let lhs = to_bytes(&[F::T::from_f32(1.0); 16]);
+    let rhs = vec![0u8; 4096];
+    let mut dst = vec![0u8; 64 * es];
+    // SAFETY: buffers cover the call; it is expected to abort.
+    unsafe {
+        sym::<MatmulFloatFn>("run", stem)(
+            2,
+            8,
+            4,
+            if null_lhs {
+                ptr::null()
+            } else {
+                lhs.as_ptr().cast()
+            },
+            4 * es,
+            rhs.as_ptr().cast(),
+            dst.as_mut_ptr().cast(),
+            es * stride_row,
+            es * stride_col,
+            -1.0,
+            1.0,
+        )
+    }
+}
+
+/// The family's contract violations, one per assertion of its kernels and packers.
+pub fn violation_cases<F: FloatFamily>() -> Vec<Case> {
+    let run = |s: &str| format!("kai_run_{s}");
+    let ty = F::C_TYPE;
+    vec![
+        ("num_groups", run(F::KXN), "num_groups == 1".into(), || {
+            pack_call::<F>(F::KXN, 2, F::NR, 1, 1, true, false, 0, false)
+        }),
+        ("nxk_nr", run(F::NXK), "nr == n_step".into(), || {
+            pack_call::<F>(F::NXK, 1, F::NR / 2, 1, 1, true, false, 0, false)
+        }),
+        ("bias_nr", run(F::KXN_BIAS), "nr == n_step".into(), || {
+            pack_call::<F>(F::KXN_BIAS, 1, F::NR, 1, 1, true, false, 0, false)
+        }),
+        ("kr", run(F::KXN), "kr == 1".into(), || {
+            pack_call::<F>(F::KXN, 1, F::NR, 2, 1, true, false, 0, false)
+        }),
+        ("sr", run(F::NXK), "sr == 1".into(), || {
+            pack_call::<F>(F::NXK, 1, F::NR, 1, 2, true, false, 0, false)
+        }),
+        (
+            "bias_required",
+            run(F::KXN_BIAS),
+            "bias != NULL".into(),
+            || pack_call::<F>(F::KXN_BIAS, 1, F::NR / 2, 1, 1, false, false, 0, false),
+        ),
+        ("scale", run(F::KXN), "scale == NULL".into(), || {
+            pack_call::<F>(F::KXN, 1, F::NR, 1, 1, true, true, 0, false)
+        }),
+        (
+            "extra_bytes",
+            run(F::NXK),
+            "extra_bytes == 0".into(),
+            || pack_call::<F>(F::NXK, 1, F::NR, 1, 1, true, false, 4, false),
+        ),
+        ("params", run(F::KXN_BIAS), "params == NULL".into(), || {
+            pack_call::<F>(F::KXN_BIAS, 1, F::NR / 2, 1, 1, true, false, 0, true)
+        }),
+        (
+            "dst_stride_col",
+            run(F::GEMM_BIAS),
+            format!("dst_stride_col == sizeof({ty})"),
+            || run_call::<F>(F::GEMM_BIAS, 8, 2, false),
+        ),
+        (
+            "dst_stride_row",
+            run(F::GEMM),
+            format!("dst_stride_row >= n * sizeof({ty})"),
+            || run_call::<F>(F::GEMM, 4, 1, false),
+        ),
+        ("null_lhs", run(F::GEMM), "lhs != NULL".into(), || {
+            run_call::<F>(F::GEMM, 8, 1, true)
+        }),
+        (
+            "lhs_offset",
+            format!("kai_get_lhs_offset_{}", F::GEMM),
+            "(m_idx % m_step) == 0".into(),
+            || {
+                sym::<Getter2>("get_lhs_offset", F::GEMM)(3, 64);
+            },
+        ),
+        (
+            "dst_offset",
+            format!("kai_get_dst_offset_{}", F::GEMM),
+            "(n_idx % n_step) == 0".into(),
+            || {
+                sym::<Getter3>("get_dst_offset", F::GEMM)(6, F::NR / 2, 64);
+            },
+        ),
+        (
+            "rhs_packed_offset",
+            format!("kai_get_rhs_packed_offset_{}", F::GEMM_BIAS),
+            "(n_idx % nr) == 0".into(),
+            || {
+                sym::<Getter2>("get_rhs_packed_offset", F::GEMM_BIAS)(F::NR / 4, 64);
+            },
+        ),
+        (
+            "rhs_offset",
+            format!("kai_get_rhs_offset_{}", F::NXK),
+            "(n_idx % n_step) == 0".into(),
+            || {
+                sym::<Getter2>("get_rhs_offset", F::NXK)(F::NR / 2, 64);
+            },
+        ),
+        (
+            "packed_size_overflow",
+            format!("kai_get_rhs_packed_size_{}", F::KXN),
+            "packed RHS size fits in size_t".into(),
+            || {
+                sym::<Getter2>("get_rhs_packed_size", F::KXN)(usize::MAX / 64, 1 << 20);
+            },
+        ),
+    ]
+}
+
+/// Every violation aborts naming its function and condition (children run `death_child`).
+pub fn violations_abort_with_function_and_condition<F: FloatFamily>() {
+    let cases = violation_cases::<F>();
+    super::death::expect_aborts(&cases);
+    eprintln!("{} {} contract violations checked", cases.len(), F::LABEL);
+    eprintln!("RELIABILITY contract {}", cases.len());
+}
