@@ -16,6 +16,7 @@ use rkai::ukernels::pack::rhs_pack_bf16::Variant as RhsVariant;
 use rkai::ukernels::reference::bf16_gemm as reference;
 use std::ptr;
 use support::cabi::{Getter0, Getter2, Getter3, LhsQuantPackHalfFn, MatmulHalfFn, RhsPackFloatFn};
+use support::gemm::{self, Impl, Portion, portions};
 use support::guard::{EDGES, Edge, Guarded};
 use support::rng::Rng;
 
@@ -340,30 +341,6 @@ impl Problem {
     }
 }
 
-#[derive(Clone, Copy, Debug)]
-enum Impl {
-    Exported,
-    Portable,
-}
-
-/// Portions (row start, col start, rows, cols) the way a threaded framework splits work.
-fn portions(m: usize, n: usize, m_step: usize, n_step: usize) -> Vec<(usize, usize, usize, usize)> {
-    let mut out = vec![(0, 0, m, n)];
-    let last_m = (m - 1) / m_step * m_step;
-    let last_n = (n - 1) / n_step * n_step;
-    out.push((0, 0, m.min(m_step), n.min(n_step)));
-    out.push((last_m, last_n, m - last_m, n - last_n));
-    let mid_m = (m / 2) / m_step * m_step;
-    let mid_n = (n / 2) / n_step * n_step;
-    out.push((
-        mid_m,
-        mid_n,
-        (m - mid_m).min(m_step + 1),
-        (n - mid_n).min(2 * n_step + 3),
-    ));
-    out
-}
-
 const CANARY: u8 = 0xc3;
 
 /// Runs one portion into an m x (n + 3) canary-filled destination; returns its bytes.
@@ -374,7 +351,7 @@ fn call(
     p: &Problem,
     lhs: &Guarded,
     rhs: &Guarded,
-    portion: (usize, usize, usize, usize),
+    portion: Portion,
     clamp: (f32, f32),
     edge: Edge,
 ) -> Guarded {
@@ -436,32 +413,35 @@ fn verify(
     which: Impl,
     p: &Problem,
     dst: &Guarded,
-    portion: (usize, usize, usize, usize),
+    portion: Portion,
     expect: &[u32],
     what: &str,
 ) {
-    let (m0, n0, mh, nw) = portion;
     let es = out_bytes(k);
-    let stride = p.n + 3;
-    for i in 0..p.m {
-        for j in 0..stride {
-            let at = (i * stride + j) * es;
-            let mut b = [0u8; 4];
-            b[..es].copy_from_slice(&dst.bytes()[at..at + es]);
-            let got = u32::from_le_bytes(b);
-            let inside = (m0..m0 + mh).contains(&i) && (n0..n0 + nw).contains(&j);
-            let want = if inside {
-                expect[i * p.n + j]
-            } else {
-                u32::from_le_bytes([CANARY; 4]) >> (32 - 8 * es as u32)
-            };
-            assert_eq!(
-                got, want,
-                "{} ({which:?}, {} + {}) {what} m={} n={} k={} portion={portion:?} at ({i},{j}): {got:#x} vs {want:#x}",
-                k.stem, p.lhs_packer.name, p.rhs_packer.name, p.m, p.n, p.k,
-            );
-        }
-    }
+    let canary = u32::from_le_bytes([CANARY; 4]) >> (32 - 8 * es as u32);
+    let context = || {
+        format!(
+            "{} ({}, {} + {}) {what} m={} n={} k={}",
+            k.stem,
+            which.name(),
+            p.lhs_packer.name,
+            p.rhs_packer.name,
+            p.m,
+            p.n,
+            p.k
+        )
+    };
+    gemm::check_portion(
+        dst.bytes(),
+        es,
+        p.m,
+        p.n,
+        p.n + 3,
+        portion,
+        expect,
+        canary,
+        &context,
+    );
 }
 
 /// (m, n, k): partial and whole row blocks and column groups, every K tail mod 4, K = 0.
@@ -757,7 +737,6 @@ fn rounding_is_to_odd_with_flushing() {
 
 #[test]
 fn threads_on_disjoint_portions_equal_one_call() {
-    let threads = 8;
     let mut threaded = 0;
     for k in runnable() {
         let t = k.tile();
@@ -797,28 +776,8 @@ fn threads_on_disjoint_portions_equal_one_call() {
                 )
             }
         };
-        let mut single = vec![0u8; es * m * n];
-        run_into(single.as_mut_ptr() as usize, 0, 0, m, n);
-        let tiles: Vec<(usize, usize)> = (0..m)
-            .step_by(t.m_step)
-            .flat_map(|m0| (0..n).step_by(t.n_step).map(move |n0| (m0, n0)))
-            .collect();
-        let mut shared = vec![0u8; es * m * n];
-        let base = shared.as_mut_ptr() as usize;
-        std::thread::scope(|scope| {
-            for worker in 0..threads {
-                let tiles = &tiles;
-                let run_into = &run_into;
-                scope.spawn(move || {
-                    for &(m0, n0) in tiles.iter().skip(worker).step_by(threads) {
-                        let (rows, cols) = (t.m_step.min(m - m0), t.n_step.min(n - n0));
-                        run_into(base, m0, n0, rows, cols);
-                    }
-                });
-            }
-        });
-        assert_eq!(single, shared, "{}", k.stem);
-        threaded += tiles.len();
+        threaded +=
+            gemm::threads_equal_one_call(k.stem, (m, n), (t.m_step, t.n_step), es, &run_into);
     }
     eprintln!("RELIABILITY concurrency {threaded}");
 }
@@ -826,7 +785,7 @@ fn threads_on_disjoint_portions_equal_one_call() {
 #[cfg(target_arch = "aarch64")]
 #[test]
 fn callee_saved_registers_survive() {
-    use support::abi::{CallArgs, call, describe};
+    use support::abi::CallArgs;
     let mut calls = 0;
     for k in runnable() {
         for &(m, n, kk) in &[(1, 8, 3), (9, 33, 9), (16, 40, 64), (1, 75, 33)] {
@@ -868,11 +827,8 @@ fn callee_saved_registers_survive() {
                     0,
                 ],
             };
-            let f =
-                rkai::capi::exports::symbol_address(&support::cabi::symbol("run", k.stem)).unwrap();
             // SAFETY: args describe kai_run_matmul's prototype with valid buffers.
-            let clobbered = unsafe { call(f, &args) };
-            assert_eq!(clobbered, 0, "{} clobbered {}", k.stem, describe(clobbered));
+            unsafe { gemm::assert_registers_survive(k.stem, &args) };
             calls += 1;
         }
     }
@@ -916,9 +872,7 @@ fn run_call(stem: &str, dst_stride_row: usize, dst_stride_col: usize, null: usiz
     }
 }
 
-type Case = (&'static str, String, &'static str, fn());
-
-fn cases() -> Vec<Case> {
+fn cases() -> Vec<support::death::Case<String, &'static str>> {
     let run = |s: &str| format!("kai_run_{s}");
     vec![
         (
@@ -1005,21 +959,12 @@ fn cases() -> Vec<Case> {
 #[test]
 #[ignore = "child process of the death tests"]
 fn death_child() {
-    let name = std::env::var(support::death::CASE_ENV).expect("death case");
-    let (_, _, _, action) = cases()
-        .into_iter()
-        .find(|c| c.0 == name)
-        .expect("known case");
-    action();
-    println!("survived");
+    support::death::child(&cases());
 }
 
 #[test]
 fn violations_abort_with_function_and_condition() {
     let cases = cases();
-    for (name, symbol, condition, _) in &cases {
-        let out = support::death::run_child("death_child", name);
-        support::death::expect_abort(&out, symbol, condition);
-    }
+    support::death::expect_aborts(&cases);
     eprintln!("RELIABILITY contract {}", cases.len());
 }
