@@ -7,6 +7,7 @@
 use core::ffi::c_void;
 use rkai::ukernels::catalog::{Family, MatmulKernel, PackerKind};
 use rkai::ukernels::layout::RhsLayout;
+use rkai::ukernels::pack::rhs_pack_bf16::Variant as RhsBf16Variant;
 use rkai::ukernels::types::{
     kai_datatype, kai_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0_params, kai_rhs_pack_qs4cxs1s0_param,
     kai_rhs_pack_qsi8cx_params,
@@ -15,8 +16,8 @@ use rkai::ukernels::types::{
 #[path = "../tests/support/cabi.rs"]
 mod cabi;
 use cabi::{
-    Getter2, Getter5, Getter7, LhsQuantPackHalfFn, MatmulBlockFn, MatmulFloatFn, MatmulHalfFn,
-    RhsPackFloatFn, RhsPackQsi4c32pFn, RhsPackQsi4cxpFn, RhsPackQsi8cxpFn, sym,
+    Getter2, Getter4, Getter5, Getter7, LhsQuantPackHalfFn, MatmulBlockFn, MatmulFloatFn,
+    MatmulHalfFn, RhsPackFloatFn, RhsPackQsi4c32pFn, RhsPackQsi4cxpFn, RhsPackQsi8cxpFn, sym,
 };
 
 /// `kai_run_lhs_quant_pack_qsi8d32p*` (block length after k).
@@ -132,6 +133,9 @@ impl Workload {
         if kernel.lhs_packers.is_empty() {
             return Self::new_float(kernel, m, n, k);
         }
+        if let PackerKind::LhsBf16(_) = kernel.lhs_packers[0].kind {
+            return Self::new_bf16(kernel, m, n, k);
+        }
         let t = kernel.tile();
         let lhs_elem = match kernel.lhs_packers[0].kind {
             PackerKind::LhsQuantQai8dxp(ty) => ty.size(),
@@ -246,6 +250,42 @@ impl Workload {
         }
     }
 
+    /// A bf16 GEMM kernel: f32 activations and K x N f32 weights (the sources of its first
+    /// packers), packed to bf16.
+    fn new_bf16(kernel: &'static MatmulKernel, m: usize, n: usize, k: usize) -> Self {
+        let t = kernel.tile();
+        let values = |len: usize, period: usize| -> Vec<u8> {
+            (0..len)
+                .flat_map(|i| (((i % period) as f32 - 48.0) * 0.01).to_le_bytes())
+                .collect()
+        };
+        let (lhs_name, rhs_name) = (kernel.lhs_packers[0].name, kernel.rhs_packers[0].name);
+        let lhs_size =
+            sym::<Getter5>(&format!("kai_get_lhs_packed_size_{lhs_name}"))(m, k, t.mr, t.kr, t.sr);
+        let rhs_size = match kernel.rhs_packers[0].kind {
+            PackerKind::RhsBf16(RhsBf16Variant::QuantF32) => {
+                sym::<Getter4>(&format!("kai_get_rhs_packed_size_{rhs_name}"))(n, k, t.nr, t.kr)
+            }
+            _ => sym::<Getter2>(&format!("kai_get_rhs_packed_size_{rhs_name}"))(n, k),
+        };
+        Workload {
+            kernel,
+            m,
+            n,
+            k,
+            bl: 0,
+            lhs: values(m * k, 97),
+            lhs_stride: 4 * k,
+            rhs: values(k * n, 89),
+            rhs_stride: 4 * n,
+            scale: Vec::new(),
+            bias: vec![0.5; n],
+            lhs_packed: vec![0; lhs_size],
+            rhs_packed: vec![0; rhs_size],
+            dst: vec![0; m * n * kernel.family.output().size()],
+        }
+    }
+
     /// Bytes of the packed weights (what a GEMV streams).
     pub fn packed_weight_bytes(&self) -> usize {
         self.rhs_packed.len()
@@ -317,7 +357,7 @@ impl Workload {
                     )
                 }
             }
-            PackerKind::RhsFloat(_) => unsafe {
+            PackerKind::RhsFloat(_) | PackerKind::RhsBf16(_) => unsafe {
                 sym::<RhsPackFloatFn>(&name)(
                     1,
                     self.n,

@@ -259,7 +259,10 @@ fn select_header() -> String {
              /// Its symbol stem, e.g. `kai_{dir}...`.\n    const char* name;\n    \
              /// Instructions it needs, e.g. `neon_i8mm`.\n    const char* isa;\n    \
              /// A packer writing its RHS format (call it with the kernel's nr, kr, sr).\n    \
-             const char* rhs_packer;\n}};\n\n\
+             const char* rhs_packer;\n    \
+             /// A packer writing its LHS format (call it with the kernel's mr, kr, sr), or NULL\n    \
+             /// where the kernel reads the LHS unpacked. GEMV and GEMM may need different ones.\n    \
+             const char* lhs_packer;\n}};\n\n\
              /// Chooses a `{dir}` kernel; see the top of this header.\n\
              int rkai_select_{dir}(uint32_t shape, uint32_t feature_mask, struct rkai_{dir}_choice* choice);\n"
         )

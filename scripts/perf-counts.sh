@@ -30,13 +30,19 @@ configs=(
   "asymmetric int4 per block, bl 32|matmul_clamp_f32_qsi8d32p1x8_qai4c32p4x8_1x4_neon_dotprod|matmul_clamp_f32_qsi8d32p4x8_qai4c32p4x8_8x4_neon_i8mm|32"
   "f32 (6x16 NEON FMLA for both)|matmul_clamp_f32_f32_f32p16x1b_6x16_neon_mla|matmul_clamp_f32_f32_f32p16x1b_6x16_neon_mla|0"
   "f16 (6x32 NEON FP16 FMLA for both)|matmul_clamp_f16_f16_f16p32x1b_6x32_neon_mla|matmul_clamp_f16_f16_f16p32x1b_6x32_neon_mla|0"
+  "Q4_0 (llama.cpp), bl 32|matmul_clamp_f32_qsi8d32p1x8_qsi4c32p4x8_1x4x32_neon_dotprod|matmul_clamp_f32_qsi8d32p4x8_qsi4c32p4x8_16x4_neon_i8mm|32"
+  "bf16 (BFDOT GEMV, BFMMLA GEMM)|matmul_clamp_f32_bf16p1x4_bf16p12x4b_1x36_neon_dot|matmul_clamp_f32_bf16p8x4_bf16p12x4b_8x12_neon_mmla|0"
 )
 shapes=("1 4096 4096" "1 11008 4096" "32 4096 4096" "128 4096 4096")
+# Subsets for a quick run: RKAI_COUNT_FORMATS (a regular expression on the first column) and
+# RKAI_COUNT_SHAPES ("m n k" triples separated by commas).
+if [[ -n ${RKAI_COUNT_SHAPES:-} ]]; then IFS=, read -r -a shapes <<<"$RKAI_COUNT_SHAPES"; fi
 
 echo "| weights | kernel | m x n x k | RHS packing (instr.) | per weight | LHS packing (instr.) | matmul (instr.) | matmul instr. / MAC | RHS packing / matmul |"
 echo "|---|---|---|---|---|---|---|---|---|"
 for config in "${configs[@]}"; do
   IFS='|' read -r format gemv gemm bl <<<"$config"
+  [[ $format =~ ${RKAI_COUNT_FORMATS:-.} ]] || continue
   for shape in "${shapes[@]}"; do
     read -r m n k <<<"$shape"
     stem=$gemm

@@ -24,7 +24,9 @@ INSTR = {"NeonDotprod": "SDOT", "NeonI8mm": "SMMLA", "SveDotprod": "SDOT", "SveI
          "NeonFp16": "HFMLA", "NeonFp16Dotprod": "SDOT", "NeonFp16I8mm": "SMMLA",
          "NeonBf16": "BFMMLA", "NeonFp16Bf16": "BFMMLA"}
 # K values one iteration covers: 32 for the integer loops, 4 for the float (FMLA) loops.
-K_PER_ITERATION = {"SDOT": 32, "SMMLA": 32, "FMLA": 4, "HFMLA": 4, "BFMMLA": 4}
+K_PER_ITERATION = {"SDOT": 32, "SMMLA": 32, "FMLA": 4, "HFMLA": 4, "BFMMLA": 4, "BFDOT": 4}
+# Kernels built on another instruction than their ISA's default.
+INSTR_STEM = {"matmul_clamp_f32_bf16p1x4_bf16p12x4b_1x36_neon_dot": "BFDOT"}
 # Float loops that cover more K values per iteration than their instruction's default.
 K_PER_ITERATION_STEM = {
     "matmul_clamp_f16_f16_f16p32x1b_6x32_neon_mla_cortexa55": 8,
@@ -72,8 +74,9 @@ for stem, (isa, m_step, n_step, module) in KERNELS.items():
     if module == stem:
         rows = ROWS_PER_ITERATION.get(stem, m_step)
         n_step = n_step // 2 if stem in HALF_COLUMNS else n_step
-        kpi = K_PER_ITERATION_STEM.get(stem, K_PER_ITERATION[INSTR[isa]])
-        REGIONS[stem] = (stem, rows * n_step * kpi, INSTR[isa])
+        instr = INSTR_STEM.get(stem, INSTR[isa])
+        kpi = K_PER_ITERATION_STEM.get(stem, K_PER_ITERATION[instr])
+        REGIONS[stem] = (stem, rows * n_step * kpi, instr)
 SHARED = {stem: module for stem, (_, _, _, module) in KERNELS.items() if module != stem}
 # Peak int8 MACs per cycle per core (anchors §C2: SDOT 16 MAC, SMMLA 32 MAC per instruction).
 PEAK = {
@@ -86,6 +89,8 @@ PEAK = {
     # BFMMLA (16 MACs each) at the issue rate llvm-mca-22 models: 2 per cycle on N2, 4 on V1 and
     # V2 (N1 has no FEAT_BF16).
     "BFMMLA": {"neoverse-n1": None, "neoverse-n2": 32, "neoverse-v1": 64, "neoverse-v2": 64},
+    # BFDOT (8 MACs each): 2 per cycle on N2, 4 on V1 and V2 in llvm-mca-22.
+    "BFDOT": {"neoverse-n1": None, "neoverse-n2": 16, "neoverse-v1": 32, "neoverse-v2": 32},
 }
 CPUS = ["neoverse-n1", "neoverse-n2", "neoverse-v1", "neoverse-v2"]
 # Cores whose ISA runs a kernel: SVE2 loops only on N2 and V2 (N1 has no SVE, V1 no SVE2);
@@ -158,7 +163,7 @@ print("| kernel | kind | figure on V2 | target | status |")
 print("|---|---|---|---|---|")
 for stem, cpu, n, cyc, macs, per, instr, peak, pct in rows:
     # The targets are set for the integer loops (the float and bf16 loops have none).
-    if cpu != "neoverse-v2" or instr in ("FMLA", "HFMLA", "BFMMLA"):
+    if cpu != "neoverse-v2" or instr in ("FMLA", "HFMLA", "BFMMLA", "BFDOT"):
         continue
     int8 = "qsi8cxp" in stem
     m_step, n_step = KERNELS[stem][1], KERNELS[stem][2] * lanes(stem, cpu)
@@ -271,6 +276,13 @@ Reading the numbers:
   registers are the candidate fixes, not implemented.
 - The f16- and bf16-output quantized kernels run the f32 loops listed here, then narrow each
   result once.
+- The bf16 GEMV (\`1x36_neon_dot\`) streams 288 weight bytes per iteration with 19 loads for
+  18 BFDOTs, so it is bound by loads and dispatch, not BFDOT (90% of the BFDOT peak on N2, 62-71%
+  on V1/V2); that is 40-45 weight bytes per cycle on V1/V2, several times what DRAM or L2
+  deliver to one core. KleidiAI's own loop for the same 36 columns (its BFDOTs plus five
+  \`PRFM\`s, the same loads), measured the same way: 10.4 cycles on N2, 8.0 on V1, 8.2 on V2
+  per iteration, against rkai's 10.0, 6.4 and 7.2 above. Unrolling two K groups would save 0.3
+  cycles on N2 and 0.4 on V2 in llvm-mca; ldp pairs are slower there (dispatch, as above).
 - Float GEMMs (\`matmul_clamp_f32_f32_f32p\`): the 6x16 and 6x8 FMLA loops keep 24 (12)
   accumulators and load each packed RHS vector once per 6 rows, so on out-of-order cores they
   are bound by the FMLA pipes. The Cortex-A55 variant of the 6x16 tile never loads 128 bits

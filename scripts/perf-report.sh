@@ -59,6 +59,17 @@ Reading the counts:
   activation: under 1% of a 32-row GEMM (264k against 29M) and 0.3% of a 4096x4096 GEMV (9k
   against 2.9M). LHS packing is measured over 16 packings in one process, since whole processes
   differ by about 10^4 instructions from run to run.
+- Q4_0 (bl 32, the only block length llama.cpp's format has): the calls add their block
+  epilogue, every 32 K values per accumulator (the column and row f16 scales widened and
+  multiplied, \`SCVTF\`, \`FMLA\`): 0.376 instructions per MAC for the GEMV against 0.227 for its
+  loop (+66%), 0.121 for the i8mm GEMM (which runs the 8x4x32 loop) against 0.065 (+85%). RHS
+  packing costs 0.42 instructions per weight (11% of a 32-row GEMM); quantizing the LHS into the
+  \`4x8sb\` layout about 12 per activation (2.5% of the 32-row GEMM).
+- bf16: the GEMV call costs 0.300 instructions per MAC against 0.292 for its loop and the
+  32-row GEMM 0.0995 against 0.0964 (+3% each). The RHS packers convert with \`BFCVTN\` where the
+  CPU has FEAT_BF16 (0.89 instructions per weight here, neoverse-v1; 3.1 with the integer
+  rounding on cores without it; the scalar code before was 12.5): packing once costs three GEMV
+  calls.
 
 $bench
 DOC

@@ -15,6 +15,7 @@
 //! the family, the shape class, the kernel, its ISA and the features it was chosen under.
 
 use core::ffi::c_void;
+use core::ptr;
 use rkai_ukernels::arch::{self, Features};
 use rkai_ukernels::catalog::{Family, MatmulKernel};
 use rkai_ukernels::select::{self as rank, Pair, Shape};
@@ -98,7 +99,8 @@ pub fn best_kernel(family: Family, shape: Shape, mask: Features) -> Option<&'sta
 
 /// `rkai_select_<family>`: writes the chosen kernel's interface struct and names to `choice`
 /// (`struct rkai_<family>_choice`: the family's `kai_*_ukernel` function table, then the kernel
-/// name, its ISA name and the name of an RHS packer writing its format, all `const char*`).
+/// name, its ISA name, the name of an RHS packer writing its format and the name of an LHS packer
+/// writing its format or NULL, all `const char*`).
 /// Returns 0, or -1 (leaving `choice` untouched) when no kernel of the family runs.
 ///
 /// # Safety
@@ -137,12 +139,16 @@ pub unsafe fn c_select(
         name(&format!("{}_{}", kernel.prefix(), kernel.stem)),
         name(kernel.isa.name()),
         name(&format!("kai_{}", kernel.rhs_packers[0].name)),
+        kernel
+            .lhs_packers
+            .first()
+            .map_or(ptr::null(), |p| name(&format!("kai_{}", p.name))),
     ];
     let fields = functions.chain(names.into_iter().map(|p| p.cast::<c_void>()));
     let out = choice.cast::<*const c_void>();
     for (i, field) in fields.enumerate() {
         // SAFETY: the struct is a run of pointer-sized fields (the family's function pointers
-        // then three string pointers), all within the caller's struct.
+        // then four string pointers), all within the caller's struct.
         unsafe { out.add(i).write(field) };
     }
     0

@@ -8,7 +8,7 @@
 
 mod support;
 
-use rkai::ukernels::catalog::{self, Family, MatmulKernel, NativeFn, Packer, PackerKind};
+use rkai::ukernels::catalog::{self, Family, MatmulKernel, NativeFn, Packer, PackerKind, Rows};
 use rkai::ukernels::float::{self, f16};
 use rkai::ukernels::matmul::bf16_gemm as family;
 use rkai::ukernels::pack::lhs_pack_bf16::Variant as LhsVariant;
@@ -16,6 +16,7 @@ use rkai::ukernels::pack::rhs_pack_bf16::Variant as RhsVariant;
 use rkai::ukernels::reference::bf16_gemm as reference;
 use std::ptr;
 use support::cabi::{Getter0, Getter2, Getter3, LhsQuantPackHalfFn, MatmulHalfFn, RhsPackFloatFn};
+use support::gemm::{self, Impl, Portion, portions};
 use support::guard::{EDGES, Edge, Guarded};
 use support::rng::Rng;
 
@@ -63,6 +64,14 @@ fn tsv_rows(text: &str) -> Vec<Vec<&str>> {
         .collect()
 }
 
+/// Rows a problem for `k` may have: `m`, or 1 for KleidiAI's one-row kernel.
+fn rows_for(k: &MatmulKernel, m: usize) -> usize {
+    match k.rows {
+        Rows::One => 1,
+        Rows::Any => m,
+    }
+}
+
 /// Output element size of a kernel.
 fn out_bytes(k: &MatmulKernel) -> usize {
     k.family.output().size()
@@ -71,7 +80,7 @@ fn out_bytes(k: &MatmulKernel) -> usize {
 #[test]
 fn getters_equal_kleidiai_values() {
     let table = tsv_rows(include_str!("data/kleidiai-1.30-getters.tsv"));
-    assert_eq!(kernels().count(), 2);
+    assert_eq!(kernels().count(), 3);
     for k in kernels() {
         let row = table
             .iter()
@@ -98,13 +107,14 @@ fn getters_equal_kleidiai_values() {
             } else {
                 4
             };
+            let m_idx = if k.rows == Rows::One { 0 } else { 16 };
             assert_eq!(
-                sym::<Getter2>("get_lhs_packed_offset", k.stem)(16, kk),
-                16 * kp * 2
+                sym::<Getter2>("get_lhs_packed_offset", k.stem)(m_idx, kk),
+                m_idx * kp * 2
             );
             assert_eq!(
-                sym::<Getter2>("get_rhs_packed_offset", k.stem)(24, kk),
-                24 * (bias + kp * 2)
+                sym::<Getter2>("get_rhs_packed_offset", k.stem)(72, kk),
+                72 * (bias + kp * 2)
             );
             for p in k.rhs_packers {
                 let v = rhs_variant(p);
@@ -116,9 +126,10 @@ fn getters_equal_kleidiai_values() {
                 assert_eq!(packer_off, 24 * (bias + kp * 2), "{}", p.name);
             }
         }
+        let m_idx = if k.rows == Rows::One { 0 } else { 8 };
         assert_eq!(
-            sym::<Getter3>("get_dst_offset", k.stem)(8, 12, 1000),
-            8 * 1000 + 12 * out_bytes(k)
+            sym::<Getter3>("get_dst_offset", k.stem)(m_idx, 36, 1000),
+            m_idx * 1000 + 36 * out_bytes(k)
         );
         assert_eq!(
             sym::<Getter2>("get_dst_size", k.stem)(5, 7),
@@ -283,8 +294,9 @@ impl Problem {
         out
     }
 
-    /// Expected destination bits (f32 bits, or f16 bits) for `family`.
-    fn expected(&self, fam: Family, clamp: (f32, f32)) -> Vec<u32> {
+    /// Expected destination bits (f32 bits, or f16 bits) of `kernel`.
+    fn expected(&self, kernel: &MatmulKernel, clamp: (f32, f32)) -> Vec<u32> {
+        let (fam, order) = (kernel.family, family::accumulation(kernel));
         let lb = lhs_variant(self.lhs_packer).source_bytes();
         let v = rhs_variant(self.rhs_packer);
         let lhs: Vec<u16> = self.lhs_src.iter().map(|&x| to_bf16(x, lb)).collect();
@@ -307,7 +319,17 @@ impl Problem {
         let mut out = Vec::with_capacity(self.m * self.n);
         for i in 0..self.m {
             for j in 0..self.n {
-                let y = reference::element(i, j, self.n, self.k, &lhs, &w, bias.as_deref(), clamp);
+                let y = reference::element(
+                    order,
+                    i,
+                    j,
+                    self.n,
+                    self.k,
+                    &lhs,
+                    &w,
+                    bias.as_deref(),
+                    clamp,
+                );
                 out.push(if fam == Family::F16Bf16pBf16p {
                     u32::from(f16::from_f32(y))
                 } else {
@@ -317,30 +339,6 @@ impl Problem {
         }
         out
     }
-}
-
-#[derive(Clone, Copy, Debug)]
-enum Impl {
-    Exported,
-    Portable,
-}
-
-/// Portions (row start, col start, rows, cols) the way a threaded framework splits work.
-fn portions(m: usize, n: usize, m_step: usize, n_step: usize) -> Vec<(usize, usize, usize, usize)> {
-    let mut out = vec![(0, 0, m, n)];
-    let last_m = (m - 1) / m_step * m_step;
-    let last_n = (n - 1) / n_step * n_step;
-    out.push((0, 0, m.min(m_step), n.min(n_step)));
-    out.push((last_m, last_n, m - last_m, n - last_n));
-    let mid_m = (m / 2) / m_step * m_step;
-    let mid_n = (n / 2) / n_step * n_step;
-    out.push((
-        mid_m,
-        mid_n,
-        (m - mid_m).min(m_step + 1),
-        (n - mid_n).min(2 * n_step + 3),
-    ));
-    out
 }
 
 const CANARY: u8 = 0xc3;
@@ -353,7 +351,7 @@ fn call(
     p: &Problem,
     lhs: &Guarded,
     rhs: &Guarded,
-    portion: (usize, usize, usize, usize),
+    portion: Portion,
     clamp: (f32, f32),
     edge: Edge,
 ) -> Guarded {
@@ -415,32 +413,35 @@ fn verify(
     which: Impl,
     p: &Problem,
     dst: &Guarded,
-    portion: (usize, usize, usize, usize),
+    portion: Portion,
     expect: &[u32],
     what: &str,
 ) {
-    let (m0, n0, mh, nw) = portion;
     let es = out_bytes(k);
-    let stride = p.n + 3;
-    for i in 0..p.m {
-        for j in 0..stride {
-            let at = (i * stride + j) * es;
-            let mut b = [0u8; 4];
-            b[..es].copy_from_slice(&dst.bytes()[at..at + es]);
-            let got = u32::from_le_bytes(b);
-            let inside = (m0..m0 + mh).contains(&i) && (n0..n0 + nw).contains(&j);
-            let want = if inside {
-                expect[i * p.n + j]
-            } else {
-                u32::from_le_bytes([CANARY; 4]) >> (32 - 8 * es as u32)
-            };
-            assert_eq!(
-                got, want,
-                "{} ({which:?}, {} + {}) {what} m={} n={} k={} portion={portion:?} at ({i},{j}): {got:#x} vs {want:#x}",
-                k.stem, p.lhs_packer.name, p.rhs_packer.name, p.m, p.n, p.k,
-            );
-        }
-    }
+    let canary = u32::from_le_bytes([CANARY; 4]) >> (32 - 8 * es as u32);
+    let context = || {
+        format!(
+            "{} ({}, {} + {}) {what} m={} n={} k={}",
+            k.stem,
+            which.name(),
+            p.lhs_packer.name,
+            p.rhs_packer.name,
+            p.m,
+            p.n,
+            p.k
+        )
+    };
+    gemm::check_portion(
+        dst.bytes(),
+        es,
+        p.m,
+        p.n,
+        p.n + 3,
+        portion,
+        expect,
+        canary,
+        &context,
+    );
 }
 
 /// (m, n, k): partial and whole row blocks and column groups, every K tail mod 4, K = 0.
@@ -466,6 +467,7 @@ fn check_kernel(k: &MatmulKernel, which: Impl) -> usize {
     let t = k.tile();
     let mut cases = 0;
     for (seed, &(m, n, kk)) in SHAPES.iter().enumerate() {
+        let m = rows_for(k, m);
         for with_bias in [false, true] {
             let lp = k.lhs_packers[seed % k.lhs_packers.len()];
             let rp = k.rhs_packers[(seed / 2 + with_bias as usize) % k.rhs_packers.len()];
@@ -481,7 +483,7 @@ fn check_kernel(k: &MatmulKernel, which: Impl) -> usize {
             );
             let no_clamp = (f32::NEG_INFINITY, f32::INFINITY);
             let mut sorted: Vec<f32> = p
-                .expected(Family::F32Bf16pBf16p, no_clamp)
+                .expected(k, no_clamp)
                 .iter()
                 .map(|&b| f32::from_bits(b))
                 .collect();
@@ -489,7 +491,7 @@ fn check_kernel(k: &MatmulKernel, which: Impl) -> usize {
             let biting = (sorted[sorted.len() / 5], sorted[sorted.len() * 4 / 5]);
             let inverted = (0.3, -0.3);
             for clamp in [no_clamp, biting, inverted] {
-                let expect = p.expected(k.family, clamp);
+                let expect = p.expected(k, clamp);
                 for edge in EDGES {
                     let lhs = p.pack_lhs(edge);
                     let rhs = p.pack_rhs(edge);
@@ -555,6 +557,7 @@ fn non_finite_values_follow_the_model() {
             .iter()
             .enumerate()
         {
+            let m = rows_for(k, m);
             for (pi, lp) in k.lhs_packers.iter().enumerate() {
                 for rp in k.rhs_packers {
                     let s = 900 + (seed * 10 + pi) as u64;
@@ -564,7 +567,7 @@ fn non_finite_values_follow_the_model() {
                         (-1e30, 1e30),
                         (-0.5, 2.0),
                     ] {
-                        let expect = p.expected(k.family, clamp);
+                        let expect = p.expected(k, clamp);
                         let lhs = p.pack_lhs(Edge::End);
                         let rhs = p.pack_rhs(Edge::End);
                         let whole = (0, 0, m, n);
@@ -610,6 +613,7 @@ fn wide_exponent_ranges_round_to_odd() {
             .iter()
             .enumerate()
         {
+            let m = rows_for(k, m);
             let (lp, rp) = (k.lhs_packers[0], k.rhs_packers[seed % k.rhs_packers.len()]);
             let p = Problem::new(
                 m,
@@ -622,12 +626,14 @@ fn wide_exponent_ranges_round_to_odd() {
                 1700 + seed as u64,
             );
             let clamp = (f32::NEG_INFINITY, f32::INFINITY);
-            let expect = p.expected(k.family, clamp);
-            if k.family == Family::F32Bf16pBf16p && kk == 64 {
+            let expect = p.expected(k, clamp);
+            let chain = family::accumulation(k) == family::Accumulation::Chain;
+            if k.family == Family::F32Bf16pBf16p && chain && kk == 64 {
                 // The data must tell the model from rounding to nearest: with every step rounded
                 // to nearest even (and no flushing) some results differ.
                 assert!(nearest_even_differs(&p, &expect), "wide values too tame");
             }
+
             let lhs = p.pack_lhs(Edge::End);
             let rhs = p.pack_rhs(Edge::End);
             let whole = (0, 0, m, n);
@@ -637,6 +643,51 @@ fn wide_exponent_ranges_round_to_odd() {
         }
     }
     eprintln!("RELIABILITY hostile {cases}");
+}
+
+/// The one-row BFDOT kernel keeps two partial sums per column: on ordinary data its results
+/// differ from the one-chain order of the BFMMLA kernels, and equal the split model.
+#[test]
+fn bfdot_kernel_follows_its_split_sums() {
+    let mut cases = 0;
+    for k in kernels().filter(|k| family::accumulation(k) == family::Accumulation::SplitPairs) {
+        let p = Problem::new(
+            1,
+            75,
+            256,
+            true,
+            k.lhs_packers[0],
+            k.rhs_packers[0],
+            Values::Normal,
+            2024,
+        );
+        let clamp = (f32::NEG_INFINITY, f32::INFINITY);
+        let expect = p.expected(k, clamp);
+        let as_chain = MatmulKernel {
+            rows: Rows::Any,
+            ..*k
+        };
+        let chain = p.expected(&as_chain, clamp);
+        let differing = expect.iter().zip(&chain).filter(|(a, b)| a != b).count();
+        assert!(differing > 0, "data does not tell the orders apart");
+        let lhs = p.pack_lhs(Edge::End);
+        let rhs = p.pack_rhs(Edge::End);
+        let mut impls = vec![Impl::Portable];
+        if support::cpu::can_run(k.isa) {
+            impls.push(Impl::Exported);
+        }
+        for which in impls {
+            let whole = (0, 0, p.m, p.n);
+            let dst = call(k, which, &p, &lhs, &rhs, whole, clamp, Edge::End);
+            verify(k, which, &p, &dst, whole, &expect, "split");
+            cases += 1;
+        }
+        eprintln!(
+            "{}: {differing} of {} results differ from one chain",
+            k.stem, p.n
+        );
+    }
+    assert!(cases > 0);
 }
 
 /// Sums that cancel to tiny values and near-ties: where round to odd and ties to even differ.
@@ -686,11 +737,10 @@ fn rounding_is_to_odd_with_flushing() {
 
 #[test]
 fn threads_on_disjoint_portions_equal_one_call() {
-    let threads = 8;
     let mut threaded = 0;
     for k in runnable() {
         let t = k.tile();
-        let (m, n) = (3 * t.m_step + 1, 5 * t.n_step + 3);
+        let (m, n) = (rows_for(k, 3 * t.m_step + 1), 5 * t.n_step + 3);
         let p = Problem::new(
             m,
             n,
@@ -726,28 +776,8 @@ fn threads_on_disjoint_portions_equal_one_call() {
                 )
             }
         };
-        let mut single = vec![0u8; es * m * n];
-        run_into(single.as_mut_ptr() as usize, 0, 0, m, n);
-        let tiles: Vec<(usize, usize)> = (0..m)
-            .step_by(t.m_step)
-            .flat_map(|m0| (0..n).step_by(t.n_step).map(move |n0| (m0, n0)))
-            .collect();
-        let mut shared = vec![0u8; es * m * n];
-        let base = shared.as_mut_ptr() as usize;
-        std::thread::scope(|scope| {
-            for worker in 0..threads {
-                let tiles = &tiles;
-                let run_into = &run_into;
-                scope.spawn(move || {
-                    for &(m0, n0) in tiles.iter().skip(worker).step_by(threads) {
-                        let (rows, cols) = (t.m_step.min(m - m0), t.n_step.min(n - n0));
-                        run_into(base, m0, n0, rows, cols);
-                    }
-                });
-            }
-        });
-        assert_eq!(single, shared, "{}", k.stem);
-        threaded += tiles.len();
+        threaded +=
+            gemm::threads_equal_one_call(k.stem, (m, n), (t.m_step, t.n_step), es, &run_into);
     }
     eprintln!("RELIABILITY concurrency {threaded}");
 }
@@ -755,10 +785,11 @@ fn threads_on_disjoint_portions_equal_one_call() {
 #[cfg(target_arch = "aarch64")]
 #[test]
 fn callee_saved_registers_survive() {
-    use support::abi::{CallArgs, call, describe};
+    use support::abi::CallArgs;
     let mut calls = 0;
     for k in runnable() {
-        for &(m, n, kk) in &[(1, 8, 3), (9, 33, 9), (16, 40, 64)] {
+        for &(m, n, kk) in &[(1, 8, 3), (9, 33, 9), (16, 40, 64), (1, 75, 33)] {
+            let m = rows_for(k, m);
             let p = Problem::new(
                 m,
                 n,
@@ -796,11 +827,8 @@ fn callee_saved_registers_survive() {
                     0,
                 ],
             };
-            let f =
-                rkai::capi::exports::symbol_address(&support::cabi::symbol("run", k.stem)).unwrap();
             // SAFETY: args describe kai_run_matmul's prototype with valid buffers.
-            let clobbered = unsafe { call(f, &args) };
-            assert_eq!(clobbered, 0, "{} clobbered {}", k.stem, describe(clobbered));
+            unsafe { gemm::assert_registers_survive(k.stem, &args) };
             calls += 1;
         }
     }
@@ -809,6 +837,7 @@ fn callee_saved_registers_survive() {
 
 const F32_GEMM: &str = "matmul_clamp_f32_bf16p8x4_bf16p12x4b_8x12_neon_mmla";
 const F16_GEMM: &str = "matmul_clamp_f16_bf16p8x4_bf16p12x4b_8x12_neon_mmla";
+const F32_GEMV: &str = "matmul_clamp_f32_bf16p1x4_bf16p12x4b_1x36_neon_dot";
 
 /// Calls `stem` for m = 2, n = 8, k = 4 with the given destination strides and buffers.
 fn run_call(stem: &str, dst_stride_row: usize, dst_stride_col: usize, null: usize) {
@@ -843,9 +872,7 @@ fn run_call(stem: &str, dst_stride_row: usize, dst_stride_col: usize, null: usiz
     }
 }
 
-type Case = (&'static str, String, &'static str, fn());
-
-fn cases() -> Vec<Case> {
+fn cases() -> Vec<support::death::Case<String, &'static str>> {
     let run = |s: &str| format!("kai_run_{s}");
     vec![
         (
@@ -899,6 +926,25 @@ fn cases() -> Vec<Case> {
                 sym::<Getter3>("get_dst_offset", F32_GEMM)(8, 6, 64);
             },
         ),
+        ("gemv_rows", run(F32_GEMV), "m == 1", || {
+            run_call(F32_GEMV, 64, 4, 0)
+        }),
+        (
+            "gemv_lhs_offset",
+            format!("kai_get_lhs_packed_offset_{F32_GEMV}"),
+            "m_idx == 0",
+            || {
+                sym::<Getter2>("get_lhs_packed_offset", F32_GEMV)(1, 64);
+            },
+        ),
+        (
+            "gemv_rhs_offset",
+            format!("kai_get_rhs_packed_offset_{F32_GEMV}"),
+            "(n_idx % n_step) == 0",
+            || {
+                sym::<Getter2>("get_rhs_packed_offset", F32_GEMV)(12, 64);
+            },
+        ),
         (
             "lhs_offset_overflow",
             format!("kai_get_lhs_packed_offset_{F16_GEMM}"),
@@ -913,21 +959,12 @@ fn cases() -> Vec<Case> {
 #[test]
 #[ignore = "child process of the death tests"]
 fn death_child() {
-    let name = std::env::var(support::death::CASE_ENV).expect("death case");
-    let (_, _, _, action) = cases()
-        .into_iter()
-        .find(|c| c.0 == name)
-        .expect("known case");
-    action();
-    println!("survived");
+    support::death::child(&cases());
 }
 
 #[test]
 fn violations_abort_with_function_and_condition() {
     let cases = cases();
-    for (name, symbol, condition, _) in &cases {
-        let out = support::death::run_child("death_child", name);
-        support::death::expect_abort(&out, symbol, condition);
-    }
+    support::death::expect_aborts(&cases);
     eprintln!("RELIABILITY contract {}", cases.len());
 }

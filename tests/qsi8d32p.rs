@@ -665,7 +665,7 @@ fn run_portion(
         (4, stride),
         clamp,
     );
-    gemm::check_portion(
+    gemm::check_portion_by(
         dst.bytes(),
         4,
         p.m,

@@ -170,6 +170,18 @@ fn choices_on_each_cpu_model() {
                 Some("matmul_clamp_f32_qai8dxp1x8_qsi4cxp8x8_1x8x32_neon_dotprod")
             );
         }
+        if f.contains(Features::BF16) {
+            // bf16: the BFDOT GEMV for one row, the BFMMLA GEMM for more (both read one packed
+            // RHS; each needs its own LHS packer).
+            assert_eq!(
+                stem(chosen(Family::F32Bf16pBf16p, ShapeClass::Gemv)),
+                Some("matmul_clamp_f32_bf16p1x4_bf16p12x4b_1x36_neon_dot")
+            );
+            assert_eq!(
+                stem(chosen(Family::F32Bf16pBf16p, ShapeClass::Gemm)),
+                Some("matmul_clamp_f32_bf16p8x4_bf16p12x4b_8x12_neon_mmla")
+            );
+        }
         for family in families() {
             let k = chosen(family, ShapeClass::Gemm).unwrap();
             let has_i8mm =
@@ -363,7 +375,7 @@ fn c_entry_point_hands_out_the_kernel_functions() {
             (RKAI_SHAPE_GEMM, ShapeClass::Gemm),
         ] {
             let n = family.c_functions().len();
-            let mut choice = vec![std::ptr::null::<std::ffi::c_void>(); n + 3];
+            let mut choice = vec![std::ptr::null::<std::ffi::c_void>(); n + 4];
             // SAFETY: `choice` has room for the family's functions and three names.
             let status = unsafe {
                 select::c_select(
@@ -395,6 +407,10 @@ fn c_entry_point_hands_out_the_kernel_functions() {
                 text(choice[n + 2]),
                 format!("kai_{}", k.rhs_packers[0].name)
             );
+            match k.lhs_packers.first() {
+                Some(p) => assert_eq!(text(choice[n + 3]), format!("kai_{}", p.name)),
+                None => assert!(choice[n + 3].is_null(), "{}: no LHS packer", k.stem),
+            }
         }
     }
 }

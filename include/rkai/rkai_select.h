@@ -57,6 +57,9 @@ struct rkai_matmul_clamp_f32_qai8dxp_qsi4cxp_choice {
     const char* isa;
     /// A packer writing its RHS format (call it with the kernel's nr, kr, sr).
     const char* rhs_packer;
+    /// A packer writing its LHS format (call it with the kernel's mr, kr, sr), or NULL
+    /// where the kernel reads the LHS unpacked. GEMV and GEMM may need different ones.
+    const char* lhs_packer;
 };
 
 /// Chooses a `matmul_clamp_f32_qai8dxp_qsi4cxp` kernel; see the top of this header.
@@ -72,6 +75,9 @@ struct rkai_matmul_clamp_f32_qai8dxp_qsi8cxp_choice {
     const char* isa;
     /// A packer writing its RHS format (call it with the kernel's nr, kr, sr).
     const char* rhs_packer;
+    /// A packer writing its LHS format (call it with the kernel's mr, kr, sr), or NULL
+    /// where the kernel reads the LHS unpacked. GEMV and GEMM may need different ones.
+    const char* lhs_packer;
 };
 
 /// Chooses a `matmul_clamp_f32_qai8dxp_qsi8cxp` kernel; see the top of this header.
@@ -87,6 +93,9 @@ struct rkai_matmul_clamp_f32_qai8dxp_qsi4c32p_choice {
     const char* isa;
     /// A packer writing its RHS format (call it with the kernel's nr, kr, sr).
     const char* rhs_packer;
+    /// A packer writing its LHS format (call it with the kernel's mr, kr, sr), or NULL
+    /// where the kernel reads the LHS unpacked. GEMV and GEMM may need different ones.
+    const char* lhs_packer;
 };
 
 /// Chooses a `matmul_clamp_f32_qai8dxp_qsi4c32p` kernel; see the top of this header.
@@ -102,6 +111,9 @@ struct rkai_matmul_clamp_bf16_qai8dxp_qsi4c32p_choice {
     const char* isa;
     /// A packer writing its RHS format (call it with the kernel's nr, kr, sr).
     const char* rhs_packer;
+    /// A packer writing its LHS format (call it with the kernel's mr, kr, sr), or NULL
+    /// where the kernel reads the LHS unpacked. GEMV and GEMM may need different ones.
+    const char* lhs_packer;
 };
 
 /// Chooses a `matmul_clamp_bf16_qai8dxp_qsi4c32p` kernel; see the top of this header.
@@ -117,6 +129,9 @@ struct rkai_matmul_clamp_bf16_qai8dxp_qsi4cxp_choice {
     const char* isa;
     /// A packer writing its RHS format (call it with the kernel's nr, kr, sr).
     const char* rhs_packer;
+    /// A packer writing its LHS format (call it with the kernel's mr, kr, sr), or NULL
+    /// where the kernel reads the LHS unpacked. GEMV and GEMM may need different ones.
+    const char* lhs_packer;
 };
 
 /// Chooses a `matmul_clamp_bf16_qai8dxp_qsi4cxp` kernel; see the top of this header.
@@ -132,6 +147,9 @@ struct rkai_matmul_clamp_f16_qai8dxp_qsi4cxp_choice {
     const char* isa;
     /// A packer writing its RHS format (call it with the kernel's nr, kr, sr).
     const char* rhs_packer;
+    /// A packer writing its LHS format (call it with the kernel's mr, kr, sr), or NULL
+    /// where the kernel reads the LHS unpacked. GEMV and GEMM may need different ones.
+    const char* lhs_packer;
 };
 
 /// Chooses a `matmul_clamp_f16_qai8dxp_qsi4cxp` kernel; see the top of this header.
@@ -147,6 +165,9 @@ struct rkai_matmul_clamp_f16_qai8dxp_qsi8cxp_choice {
     const char* isa;
     /// A packer writing its RHS format (call it with the kernel's nr, kr, sr).
     const char* rhs_packer;
+    /// A packer writing its LHS format (call it with the kernel's mr, kr, sr), or NULL
+    /// where the kernel reads the LHS unpacked. GEMV and GEMM may need different ones.
+    const char* lhs_packer;
 };
 
 /// Chooses a `matmul_clamp_f16_qai8dxp_qsi8cxp` kernel; see the top of this header.
@@ -162,6 +183,9 @@ struct rkai_matmul_clamp_f32_qsi8d32p_qsi4c32p_choice {
     const char* isa;
     /// A packer writing its RHS format (call it with the kernel's nr, kr, sr).
     const char* rhs_packer;
+    /// A packer writing its LHS format (call it with the kernel's mr, kr, sr), or NULL
+    /// where the kernel reads the LHS unpacked. GEMV and GEMM may need different ones.
+    const char* lhs_packer;
 };
 
 /// Chooses a `matmul_clamp_f32_qsi8d32p_qsi4c32p` kernel; see the top of this header.
@@ -177,6 +201,9 @@ struct rkai_matmul_clamp_f32_qsi8d32p_qai4c32p_choice {
     const char* isa;
     /// A packer writing its RHS format (call it with the kernel's nr, kr, sr).
     const char* rhs_packer;
+    /// A packer writing its LHS format (call it with the kernel's mr, kr, sr), or NULL
+    /// where the kernel reads the LHS unpacked. GEMV and GEMM may need different ones.
+    const char* lhs_packer;
 };
 
 /// Chooses a `matmul_clamp_f32_qsi8d32p_qai4c32p` kernel; see the top of this header.
@@ -192,6 +219,9 @@ struct rkai_matmul_clamp_f16_qsi8d32p_qai4c32p_choice {
     const char* isa;
     /// A packer writing its RHS format (call it with the kernel's nr, kr, sr).
     const char* rhs_packer;
+    /// A packer writing its LHS format (call it with the kernel's mr, kr, sr), or NULL
+    /// where the kernel reads the LHS unpacked. GEMV and GEMM may need different ones.
+    const char* lhs_packer;
 };
 
 /// Chooses a `matmul_clamp_f16_qsi8d32p_qai4c32p` kernel; see the top of this header.
@@ -207,6 +237,9 @@ struct rkai_matmul_clamp_f32_f32_f32p_choice {
     const char* isa;
     /// A packer writing its RHS format (call it with the kernel's nr, kr, sr).
     const char* rhs_packer;
+    /// A packer writing its LHS format (call it with the kernel's mr, kr, sr), or NULL
+    /// where the kernel reads the LHS unpacked. GEMV and GEMM may need different ones.
+    const char* lhs_packer;
 };
 
 /// Chooses a `matmul_clamp_f32_f32_f32p` kernel; see the top of this header.
@@ -222,6 +255,9 @@ struct rkai_matmul_clamp_f16_f16_f16p_choice {
     const char* isa;
     /// A packer writing its RHS format (call it with the kernel's nr, kr, sr).
     const char* rhs_packer;
+    /// A packer writing its LHS format (call it with the kernel's mr, kr, sr), or NULL
+    /// where the kernel reads the LHS unpacked. GEMV and GEMM may need different ones.
+    const char* lhs_packer;
 };
 
 /// Chooses a `matmul_clamp_f16_f16_f16p` kernel; see the top of this header.
@@ -237,6 +273,9 @@ struct rkai_matmul_clamp_f32_bf16p_bf16p_choice {
     const char* isa;
     /// A packer writing its RHS format (call it with the kernel's nr, kr, sr).
     const char* rhs_packer;
+    /// A packer writing its LHS format (call it with the kernel's mr, kr, sr), or NULL
+    /// where the kernel reads the LHS unpacked. GEMV and GEMM may need different ones.
+    const char* lhs_packer;
 };
 
 /// Chooses a `matmul_clamp_f32_bf16p_bf16p` kernel; see the top of this header.
@@ -252,6 +291,9 @@ struct rkai_matmul_clamp_f16_bf16p_bf16p_choice {
     const char* isa;
     /// A packer writing its RHS format (call it with the kernel's nr, kr, sr).
     const char* rhs_packer;
+    /// A packer writing its LHS format (call it with the kernel's mr, kr, sr), or NULL
+    /// where the kernel reads the LHS unpacked. GEMV and GEMM may need different ones.
+    const char* lhs_packer;
 };
 
 /// Chooses a `matmul_clamp_f16_bf16p_bf16p` kernel; see the top of this header.

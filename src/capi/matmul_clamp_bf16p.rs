@@ -3,7 +3,7 @@
 
 use super::ensure;
 use core::ffi::c_void;
-use rkai_ukernels::catalog::MatmulKernel;
+use rkai_ukernels::catalog::{MatmulKernel, Rows};
 use rkai_ukernels::contract;
 use rkai_ukernels::layout;
 use rkai_ukernels::matmul::bf16_gemm as family;
@@ -34,10 +34,11 @@ pub fn get_sr(k: &MatmulKernel, _: &str) -> usize {
 
 pub fn get_lhs_packed_offset(kernel: &MatmulKernel, symbol: &str, m_idx: usize, k: usize) -> usize {
     let t = kernel.tile();
-    ensure(
-        symbol,
-        contract::require(m_idx % t.mr == 0, "m_idx % kai_mr == 0"),
-    );
+    let valid = match kernel.rows {
+        Rows::One => contract::require(m_idx == 0, "m_idx == 0"),
+        Rows::Any => contract::require(m_idx % t.mr == 0, "m_idx % kai_mr == 0"),
+    };
+    ensure(symbol, valid);
     let row = ensure(symbol, family::lhs_row_bytes(k));
     ensure(
         symbol,
@@ -47,6 +48,13 @@ pub fn get_lhs_packed_offset(kernel: &MatmulKernel, symbol: &str, m_idx: usize, 
 
 pub fn get_rhs_packed_offset(kernel: &MatmulKernel, symbol: &str, n_idx: usize, k: usize) -> usize {
     let t = kernel.tile();
+    if kernel.rows == Rows::One {
+        // KleidiAI's one-row kernel asks for whole 36-column steps.
+        ensure(
+            symbol,
+            contract::require(n_idx % t.n_step == 0, "(n_idx % n_step) == 0"),
+        );
+    }
     ensure(
         symbol,
         family::rhs_layout(kernel.family).offset(n_idx, k, t.nr, t.kr, t.sr),

@@ -555,7 +555,7 @@ pub fn run_portion<F: FloatFamily>(
     let stride = p.n + 3;
     let mut dst = guarded(&vec![F::T::CANARY; p.m * stride], edge);
     call(k, which, p, lhs, rhs, &mut dst, portion, clamp, F::T::BYTES);
-    gemm::check_portion(
+    gemm::check_portion_by(
         dst.bytes(),
         F::T::BYTES,
         p.m,

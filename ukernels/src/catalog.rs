@@ -69,6 +69,16 @@ pub enum Columns {
     FixedAtSve256,
 }
 
+/// How many LHS rows one call of a kernel may compute.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rows {
+    /// Any number (the kernel loops over row blocks).
+    Any,
+    /// Exactly one: KleidiAI's kernel asserts `m == 1`, so it cannot stand in for a multi-row
+    /// kernel.
+    One,
+}
+
 /// Where a kernel's name comes from, which fixes its symbol prefix and header directory.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Origin {
@@ -286,6 +296,8 @@ pub struct MatmulKernel {
     pub base_tile: Tile,
     /// Whether `n_step` and `nr` scale with the SVE vector length.
     pub columns: Columns,
+    /// Rows one call may compute.
+    pub rows: Rows,
     /// LHS packers producing the format it reads.
     pub lhs_packers: &'static [&'static Packer],
     /// RHS packers producing the format it reads.
@@ -641,6 +653,8 @@ const BF16P12X4BIASF32_RHS: &[&Packer] = &[
     &RHS_QUANT_PACK_KXN_BF16P12X4BIASF32_F32_NEON,
     &RHS_PACK_KXN_BF16P12X4BIASF32_F16_NEON,
 ];
+/// LHS packer of the one-row bf16 kernel.
+const BF16P1X4_LHS: &[&Packer] = &[&LHS_QUANT_PACK_BF16P1X4_F32_NEON];
 const BF16P8X4_F16_LHS: &[&Packer] = &[&LHS_PACK_BF16P8X4_F16_NEON];
 const BF16P12X4BIASF16_RHS: &[&Packer] = &[&RHS_PACK_KXN_BF16P12X4BIASF16_F16_NEON];
 
@@ -652,7 +666,7 @@ const BF16P12X4BIASF16_RHS: &[&Packer] = &[&RHS_PACK_KXN_BF16P12X4BIASF16_F16_NE
 /// `[m_step, n_step, mr, nr, kr, sr]` and the implementation on this target.
 /// A `qai8dxp` kernel entry. The short form is a KleidiAI kernel with a fixed tile; the long
 /// form (`..., $native, $origin, $columns`) also names the origin and column scaling, for rkai's
-/// vector-length-agnostic extensions.
+/// vector-length-agnostic extensions; a final `One` marks a kernel limited to one row per call.
 macro_rules! qai8dxp_kernel {
     (
         $(#[$doc:meta])* $name:ident, $family:ident, $lhs:ident, $rhs:ident, $stem:ident, $isa:ident,
@@ -663,8 +677,15 @@ macro_rules! qai8dxp_kernel {
     };
     (
         $(#[$doc:meta])* $name:ident, $family:ident, $lhs:ident, $rhs:ident, $stem:ident, $isa:ident,
+        $tile:tt, $native:expr, $origin:ident, $columns:ident
+    ) => {
+        qai8dxp_kernel!($(#[$doc])* $name, $family, $lhs, $rhs, $stem, $isa, $tile, $native,
+            $origin, $columns, Any);
+    };
+    (
+        $(#[$doc:meta])* $name:ident, $family:ident, $lhs:ident, $rhs:ident, $stem:ident, $isa:ident,
         [$m_step:expr, $n_step:expr, $mr:expr, $nr:expr, $kr:expr, $sr:expr], $native:expr,
-        $origin:ident, $columns:ident
+        $origin:ident, $columns:ident, $rows:ident
     ) => {
         $(#[$doc])*
         pub static $name: MatmulKernel = MatmulKernel {
@@ -674,6 +695,7 @@ macro_rules! qai8dxp_kernel {
             isa: Isa::$isa,
             base_tile: Tile { m_step: $m_step, n_step: $n_step, mr: $mr, nr: $nr, kr: $kr, sr: $sr },
             columns: Columns::$columns,
+            rows: Rows::$rows,
             lhs_packers: $lhs,
             rhs_packers: $rhs,
             native: $native,
@@ -1316,8 +1338,13 @@ macro_rules! qsi8d32p_qai4c32p_kernel {
     };
     ($(#[$doc:meta])* $name:ident, $family:ident, $lhs:ident, $stem:ident, $isa:ident, $tile:tt,
         $module:ident) => {
+        qsi8d32p_qai4c32p_kernel!($(#[$doc])* $name, $family, $lhs, $stem, $isa, $tile, $module,
+            Any);
+    };
+    ($(#[$doc:meta])* $name:ident, $family:ident, $lhs:ident, $stem:ident, $isa:ident, $tile:tt,
+        $module:ident, $rows:ident) => {
         qai8dxp_kernel!($(#[$doc])* $name, $family, $lhs, QAI4C32P_RHS, $stem, $isa, $tile,
-            native!(qsi8d32p_qai4c32p::$module));
+            native!(qsi8d32p_qai4c32p::$module), KleidiAi, Fixed, $rows);
     };
 }
 
@@ -1329,7 +1356,8 @@ qsi8d32p_qai4c32p_kernel!(
     matmul_clamp_f32_qsi8d32p1x4_qai4c32p4x4_1x4_neon_dotprod,
     NeonDotprod,
     [1, 4, 1, 4, 8, 2],
-    matmul_clamp_f32_qsi8d32p1x4_qai4c32p4x4_1x4_neon_dotprod
+    matmul_clamp_f32_qsi8d32p1x4_qai4c32p4x4_1x4_neon_dotprod,
+    One
 );
 
 qsi8d32p_qai4c32p_kernel!(
@@ -1340,7 +1368,8 @@ qsi8d32p_qai4c32p_kernel!(
     matmul_clamp_f32_qsi8d32p1x8_qai4c32p4x8_1x4_neon_dotprod,
     NeonDotprod,
     [1, 4, 1, 4, 16, 2],
-    matmul_clamp_f32_qsi8d32p1x8_qai4c32p4x8_1x4_neon_dotprod
+    matmul_clamp_f32_qsi8d32p1x8_qai4c32p4x8_1x4_neon_dotprod,
+    One
 );
 
 qsi8d32p_qai4c32p_kernel!(
@@ -1545,6 +1574,13 @@ macro_rules! bf16_gemm_kernel {
         $(#[$doc:meta])* $name:ident, $family:ident, $lhs:ident, $rhs:ident, $stem:ident,
         $isa:ident, $tile:tt, $module:ident
     ) => {
+        bf16_gemm_kernel!($(#[$doc])* $name, $family, $lhs, $rhs, $stem, $isa, $tile, $module,
+            Any);
+    };
+    (
+        $(#[$doc:meta])* $name:ident, $family:ident, $lhs:ident, $rhs:ident, $stem:ident,
+        $isa:ident, $tile:tt, $module:ident, $rows:ident
+    ) => {
         qai8dxp_kernel!($(#[$doc])* $name, $family, $lhs, $rhs, $stem, $isa, $tile, {
             #[cfg(target_arch = "aarch64")]
             {
@@ -1554,7 +1590,7 @@ macro_rules! bf16_gemm_kernel {
             {
                 NativeFn::Portable
             }
-        });
+        }, KleidiAi, Fixed, $rows);
     };
 }
 
@@ -1568,6 +1604,19 @@ bf16_gemm_kernel!(
     NeonBf16,
     [8, 12, 8, 12, 4, 1],
     matmul_clamp_f32_bf16p8x4_bf16p12x4b_8x12_neon_mmla
+);
+
+bf16_gemm_kernel!(
+    /// bf16 GEMV to f32, one row x 36 columns per step, BFDOT.
+    MATMUL_CLAMP_F32_BF16P1X4_BF16P12X4B_1X36_NEON_DOT,
+    F32Bf16pBf16p,
+    BF16P1X4_LHS,
+    BF16P12X4BIASF32_RHS,
+    matmul_clamp_f32_bf16p1x4_bf16p12x4b_1x36_neon_dot,
+    NeonBf16,
+    [1, 36, 1, 12, 4, 1],
+    matmul_clamp_f32_bf16p1x4_bf16p12x4b_1x36_neon_dot,
+    One
 );
 
 bf16_gemm_kernel!(
@@ -1653,6 +1702,7 @@ pub static KERNELS: &[&MatmulKernel] = &[
     &MATMUL_CLAMP_F16_F16_F16P32X1B_6X32_NEON_MLA,
     &MATMUL_CLAMP_F16_F16_F16P32X1B_6X32_NEON_MLA_CORTEXA55,
     &MATMUL_CLAMP_F16_F16_F16P16X1BIASF16_6X16X8_NEON_MLA,
+    &MATMUL_CLAMP_F32_BF16P1X4_BF16P12X4B_1X36_NEON_DOT,
     &MATMUL_CLAMP_F32_BF16P8X4_BF16P12X4B_8X12_NEON_MMLA,
     &MATMUL_CLAMP_F16_BF16P8X4_BF16P12X4B_8X12_NEON_MMLA,
 ];

@@ -39,6 +39,29 @@ pub fn clamp_upper_first(y: f32, lo: f32, hi: f32) -> f32 {
     fmax(fmin(y, hi), lo)
 }
 
+/// One lane of `FADD`/`FADDP` with FPCR.DN = 0, FZ = 0: `a + b` rounded to nearest even,
+/// subnormals kept; a signalling NaN among (`a`, `b`) in that order wins, quieted, then a quiet
+/// NaN in the same order; `inf - inf` gives the default NaN.
+#[inline]
+pub fn fadd(a: f32, b: f32) -> f32 {
+    const QUIET: u32 = 0x0040_0000;
+    if a.is_nan() || b.is_nan() {
+        let is_snan = |x: f32| x.is_nan() && x.to_bits() & QUIET == 0;
+        let pick = if is_snan(a) || (!is_snan(b) && a.is_nan()) {
+            a
+        } else {
+            b
+        };
+        return f32::from_bits(pick.to_bits() | QUIET);
+    }
+    let r = a + b;
+    if r.is_nan() {
+        f32::from_bits(0x7fc0_0000)
+    } else {
+        r
+    }
+}
+
 /// One lane of `FMLA Vd, Vn, Vm[i]` (and SVE `FMLA` by element): `acc + b * a` with a single
 /// rounding (ties to even), and Arm's NaN rules with FPCR.DN = 0: a signalling NaN among
 /// (`acc`, `b`, `a`) in that order wins, quieted; then a quiet NaN in the same order, except that

@@ -546,13 +546,16 @@ pub mod lhs_bf16 {
 /// each element computed on its own with the instruction semantics of [`crate::float::bf16`].
 pub mod bf16_gemm {
     use crate::float::{self, bf16};
+    pub use crate::matmul::bf16_gemm::Accumulation;
 
     /// Clamped f32 result of element (i, j): `lhs[i * k + kk]` and `w[kk * n + j]` are bf16 bits,
     /// `bias` f32 values (0 without bias). K is processed in groups of 4, padded as the packers
-    /// pad it (LHS zeros, RHS the first row again), two dot steps per group; `k == 0` leaves the
-    /// bias. Then `FMIN` with `clamp.1` and `FMAX` with `clamp.0`.
+    /// pad it (LHS zeros, RHS the first row again), two dot steps per group, in one chain from
+    /// the bias or, for `SplitPairs`, K values 2-3 in a second chain from `+0` that `FADDP` adds
+    /// at the end; `k == 0` leaves the bias. Then `FMIN` with `clamp.1` and `FMAX` with `clamp.0`.
     #[allow(clippy::too_many_arguments)]
     pub fn element(
+        order: Accumulation,
         i: usize,
         j: usize,
         n: usize,
@@ -565,9 +568,17 @@ pub mod bf16_gemm {
         let mut acc = bias.map_or(0.0, |b| b[j]);
         let a = |kk: usize| if kk < k { lhs[i * k + kk] } else { 0 };
         let b = |kk: usize| if kk < k { w[kk * n + j] } else { w[j] };
+        let mut odd = 0.0;
         for g in (0..k).step_by(4) {
             acc = bf16::dot_step(acc, [a(g), a(g + 1)], [b(g), b(g + 1)]);
-            acc = bf16::dot_step(acc, [a(g + 2), a(g + 3)], [b(g + 2), b(g + 3)]);
+            let (a23, b23) = ([a(g + 2), a(g + 3)], [b(g + 2), b(g + 3)]);
+            match order {
+                Accumulation::Chain => acc = bf16::dot_step(acc, a23, b23),
+                Accumulation::SplitPairs => odd = bf16::dot_step(odd, a23, b23),
+            }
+        }
+        if order == Accumulation::SplitPairs {
+            acc = float::fadd(acc, odd);
         }
         float::clamp_upper_first(acc, clamp.0, clamp.1)
     }

@@ -22,7 +22,7 @@
 //! 7. catalog order (entries sharing one loop rank equal; the first is taken).
 
 use crate::arch::{Features, Isa};
-use crate::catalog::{Columns, Family, KERNELS, MatmulKernel};
+use crate::catalog::{Columns, Family, KERNELS, MatmulKernel, Rows};
 
 /// The shape class a kernel is chosen for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -67,18 +67,23 @@ pub fn share_rhs_format(a: &MatmulKernel, b: &MatmulKernel) -> bool {
 /// Every pair of `family` (any ISA), in catalog order of the GEMM then the GEMV. A GEMV kernel
 /// also serves as the GEMM of its own pair (it loops over rows), so a family whose multi-row
 /// kernels need more than the CPU has still gets a pair; a multi-row kernel that no GEMV shares a
-/// format with is its own GEMV.
+/// format with is its own GEMV. Kernels limited to one row per call are GEMVs only.
 pub fn pairs(family: Family) -> impl Iterator<Item = Pair> {
     let of_family = move |k: &&&MatmulKernel| k.family == family;
-    KERNELS.iter().filter(of_family).flat_map(move |gemm| {
-        let gemvs = KERNELS
-            .iter()
-            .filter(of_family)
-            .filter(|k| k.base_tile.m_step == 1)
-            .filter(move |gemv| share_rhs_format(gemv, gemm));
-        let alone = gemvs.clone().next().is_none().then_some(gemm);
-        gemvs.chain(alone).map(move |gemv| Pair { gemv, gemm })
-    })
+    let multi_row = |k: &&&MatmulKernel| k.rows == Rows::Any;
+    KERNELS
+        .iter()
+        .filter(of_family)
+        .filter(multi_row)
+        .flat_map(move |gemm| {
+            let gemvs = KERNELS
+                .iter()
+                .filter(of_family)
+                .filter(|k| k.base_tile.m_step == 1)
+                .filter(move |gemv| share_rhs_format(gemv, gemm));
+            let alone = gemvs.clone().next().is_none().then_some(gemm);
+            gemvs.chain(alone).map(move |gemv| Pair { gemv, gemm })
+        })
 }
 
 /// The best pair of `family` whose kernels run with `features`, ranked as the module describes

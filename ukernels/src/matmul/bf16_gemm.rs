@@ -6,20 +6,32 @@
 //! the 12 biases (f32, or f16 for the f16 family) first, then 4 K values per column; the padded K
 //! values repeat the RHS's first row, so they still meet the LHS's zeros (`0 * inf` is a NaN).
 //!
-//! Numerics (KleidiAI's BFMMLA kernels): every output starts from its column's bias (f16 biases
-//! widened exactly) and takes, per group of 4 K values, two steps of [`crate::float::bf16`]
-//! (`acc + (a0 b0 + a1 b1)`, then the same for K values 2-3), rounded to odd with subnormals
-//! flushed; then `FMIN` with the upper bound and `FMAX` with the lower (f32), and for the f16
-//! family `FCVTN` to f16 (ties to even).
+//! Numerics of KleidiAI's BFMMLA kernels ([`Accumulation::Chain`]): every output starts from its
+//! column's bias (f16 biases widened exactly) and takes, per group of 4 K values, two steps of
+//! [`crate::float::bf16`] (`acc + (a0 b0 + a1 b1)`, then the same for K values 2-3), rounded to
+//! odd with subnormals flushed; then `FMIN` with the upper bound and `FMAX` with the lower (f32),
+//! and for the f16 family `FCVTN` to f16 (ties to even).
 //!
-//! `k == 0` is a departure: KleidiAI's kernels compute a loop count of `k / 4 - 1` and read out of
-//! bounds; rkai returns the clamped biases.
+//! KleidiAI's one-row BFDOT kernel (`..._1x36_neon_dot`, [`Accumulation::SplitPairs`]) keeps two
+//! partial sums per column, in neighbouring lanes: the bias plus the steps of K values 0-1 of
+//! every group, and `+0` plus the steps of K values 2-3; `FADDP` adds them (round to nearest,
+//! subnormals kept) before the clamp. The same inputs therefore give results that may differ in
+//! the last bits between the GEMV and the GEMM, exactly as in KleidiAI.
+//!
+//! Departures from KleidiAI: `k == 0` in the BFMMLA kernels, whose loop count `k / 4 - 1` reads
+//! out of bounds in KleidiAI; rkai returns the clamped biases. The copy of KleidiAI's BFDOT
+//! kernel that could be read (vendored by Arm Compute Library) never clamps: its activation flag
+//! is hard-wired off and KleidiAI's tests pass infinite bounds. rkai's applies `clamp_min` and
+//! `clamp_max` as the function's documentation promises (KleidiAI fixed the same omission in its
+//! Q4_0 GEMV); for infinite bounds the bits are the same either way.
 
+#[cfg(target_arch = "aarch64")]
+pub mod matmul_clamp_f32_bf16p1x4_bf16p12x4b_1x36_neon_dot;
 #[cfg(target_arch = "aarch64")]
 pub mod matmul_clamp_f32_bf16p8x4_bf16p12x4b_8x12_neon_mmla;
 pub mod portable;
 
-use crate::catalog::{Family, MatmulKernel, NativeFn};
+use crate::catalog::{Family, MatmulKernel, NativeFn, Rows};
 use crate::contract::{self, Checked};
 use crate::layout::RhsLayout;
 
@@ -54,6 +66,23 @@ pub struct Args {
 /// Signature of an ISA-specific implementation.
 pub type RunFn = unsafe fn(&Args);
 
+/// Order in which a kernel accumulates an output (see the module documentation).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Accumulation {
+    /// One chain from the bias, K values 0-1 then 2-3 of each group (`BFMMLA`).
+    Chain,
+    /// Two chains, bias + K values 0-1 and +0 + K values 2-3, added at the end (`BFDOT`).
+    SplitPairs,
+}
+
+/// How `kernel` accumulates: KleidiAI's one-row kernel is its `BFDOT` one.
+pub fn accumulation(kernel: &MatmulKernel) -> Accumulation {
+    match kernel.rows {
+        Rows::One => Accumulation::SplitPairs,
+        Rows::Any => Accumulation::Chain,
+    }
+}
+
 /// Bytes per bias in the packed RHS (and per destination element) of a bf16 GEMM family.
 pub const fn element_size(family: Family) -> usize {
     match family {
@@ -77,9 +106,15 @@ pub fn lhs_row_bytes(k: usize) -> Result<usize, contract::Violation> {
 
 /// Checks what `kernel` requires of its arguments: KleidiAI's assertion on `dst_stride_col`,
 /// non-null buffers, a destination row stride that holds a row, and packed sizes that fit.
+///
+/// KleidiAI's one-row kernel asserts `m == 1` and ignores both destination strides instead.
 pub fn check(kernel: &MatmulKernel, a: &Args) -> Checked {
     let out = kernel.family.output();
-    contract::require(a.dst_stride_col == out.size(), out.size_condition())?;
+    if kernel.rows == Rows::One {
+        contract::require(a.m == 1, "m == 1")?;
+    } else {
+        contract::require(a.dst_stride_col == out.size(), out.size_condition())?;
+    }
     rhs_layout(kernel.family).stride(a.k, kernel.tile().nr, KR, 1)?;
     let row = lhs_row_bytes(a.k)?;
     if a.m == 0 || a.n == 0 {
@@ -116,6 +151,6 @@ pub unsafe fn run(kernel: &MatmulKernel, a: &Args) {
         // SAFETY: forwarded contract.
         NativeFn::Bf16Gemm(f) if a.k > 0 => unsafe { f(a) },
         // SAFETY: forwarded contract.
-        _ => unsafe { portable::run(kernel.family, kernel.tile().mr, kernel.tile().nr, a) },
+        _ => unsafe { portable::run(kernel, a) },
     }
 }

@@ -224,48 +224,6 @@ unsafe fn fast_chunks(v: Variant, a: &Args, block: usize, height: usize, out: *m
 mod neon {
     use core::arch::asm;
 
-    /// Sets up the constants of [`bf16_from!`]: v24 = 0x7fff, v25 = 1, v26 = 0x40,
-    /// v27 = 0x7fffffff, v28 = 0x7f800000 (all 32-bit lanes). Clobbers w17.
-    macro_rules! bf16_constants {
-        () => {
-            concat!(
-                "movi v24.4s, #0x7f, msl #8\n",
-                "movi v25.4s, #1\n",
-                "movi v26.4s, #0x40\n",
-                "mvni v27.4s, #0x80, lsl #24\n",
-                "mov w17, #0x7f800000\n",
-                "dup v28.4s, w17\n",
-            )
-        };
-    }
-
-    /// Rounds the four f32 lanes of `v$src` to bf16 as `BFCVT` does (nearest even; NaNs quieted
-    /// with their upper payload) and narrows them with `$narrow` (e.g. `xtn v0.4h` or
-    /// `xtn2 v0.8h`). Clobbers v16-v18.
-    macro_rules! bf16_from {
-        ($src:literal, $narrow:literal) => {
-            concat!(
-                "ushr v16.4s, v",
-                $src,
-                ".4s, #16\n",
-                "and v17.16b, v16.16b, v25.16b\n",
-                "add v17.4s, v17.4s, v24.4s\n",
-                "add v17.4s, v17.4s, v",
-                $src,
-                ".4s\n",
-                "ushr v17.4s, v17.4s, #16\n",
-                "orr v16.16b, v16.16b, v26.16b\n",
-                "and v18.16b, v",
-                $src,
-                ".16b, v27.16b\n",
-                "cmhi v18.4s, v18.4s, v28.4s\n",
-                "bsl v18.16b, v16.16b, v17.16b\n",
-                $narrow,
-                ", v18.4s\n",
-            )
-        };
-    }
-
     /// One row: `chunks` groups of 4 floats at `src` become `4 * chunks` contiguous bf16 at `out`.
     ///
     /// # Safety
@@ -279,7 +237,7 @@ mod neon {
                 bf16_constants!(),
                 "2:",
                 "ldr q0, [{src}], #16",
-                bf16_from!("0", "xtn v1.4h"),
+                bf16_from!("0", "xtn", "1", "4h"),
                 "str d1, [{out}], #8",
                 "subs {chunks}, {chunks}, #1",
                 "b.ne 2b",
@@ -323,14 +281,14 @@ mod neon {
                 "ldr q5, [x13], #16",
                 "ldr q6, [x14], #16",
                 "ldr q7, [x15], #16",
-                bf16_from!("0", "xtn v20.4h"),
-                bf16_from!("1", "xtn2 v20.8h"),
-                bf16_from!("2", "xtn v21.4h"),
-                bf16_from!("3", "xtn2 v21.8h"),
-                bf16_from!("4", "xtn v22.4h"),
-                bf16_from!("5", "xtn2 v22.8h"),
-                bf16_from!("6", "xtn v23.4h"),
-                bf16_from!("7", "xtn2 v23.8h"),
+                bf16_from!("0", "xtn", "20", "4h"),
+                bf16_from!("1", "xtn2", "20", "8h"),
+                bf16_from!("2", "xtn", "21", "4h"),
+                bf16_from!("3", "xtn2", "21", "8h"),
+                bf16_from!("4", "xtn", "22", "4h"),
+                bf16_from!("5", "xtn2", "22", "8h"),
+                bf16_from!("6", "xtn", "23", "4h"),
+                bf16_from!("7", "xtn2", "23", "8h"),
                 "stp q20, q21, [{out}]",
                 "stp q22, q23, [{out}, #32]",
                 "add {out}, {out}, #64",

@@ -1,5 +1,8 @@
 //! Packing routines: turn framework tensors into the interleaved formats the kernels read.
 
+#[cfg(target_arch = "aarch64")]
+#[macro_use]
+mod bf16_asm;
 pub mod lhs_pack_bf16;
 pub mod lhs_quant_pack_qai8dxp;
 pub mod lhs_quant_pack_qsi8d32p;

@@ -1,14 +1,18 @@
-//! Portable implementation of the bf16 GEMM families (bit-identical to the BFMMLA kernels).
+//! Portable implementation of the bf16 GEMM families (bit-identical to the BFMMLA and BFDOT
+//! kernels).
 
-use super::{Args, KR};
-use crate::catalog::Family;
+use super::{Accumulation, Args, KR};
+use crate::catalog::MatmulKernel;
 use crate::float::{self, bf16};
 
-/// Computes the portion `a` in `mr`-row blocks and `nr`-column groups.
+/// Computes the portion `a` of `kernel` in `mr`-row blocks and `nr`-column groups, accumulating
+/// in the kernel's order.
 ///
 /// # Safety
 /// As for [`super::run`].
-pub unsafe fn run(family: Family, mr: usize, nr: usize, a: &Args) {
+pub unsafe fn run(kernel: &MatmulKernel, a: &Args) {
+    let (family, mr, nr) = (kernel.family, kernel.tile().mr, kernel.tile().nr);
+    let order = super::accumulation(kernel);
     let kp = a.k.div_ceil(KR) * KR;
     let bias_bytes = super::element_size(family);
     let out_bytes = family.output().size();
@@ -31,6 +35,8 @@ pub unsafe fn run(family: Family, mr: usize, nr: usize, a: &Args) {
                     ))
                 }
             };
+            // Second partial sum of the BFDOT kernel (K values 2-3 of each group).
+            let mut odd = 0.0f32;
             let rhs = unsafe { group.add(nr * bias_bytes + c * KR * 2) };
             for g in 0..kp / KR {
                 let (x, w) = unsafe {
@@ -42,7 +48,14 @@ pub unsafe fn run(family: Family, mr: usize, nr: usize, a: &Args) {
                 let x = x.map(u16::from_le);
                 let w = w.map(u16::from_le);
                 acc = bf16::dot_step(acc, [x[0], x[1]], [w[0], w[1]]);
-                acc = bf16::dot_step(acc, [x[2], x[3]], [w[2], w[3]]);
+                let (a23, w23) = ([x[2], x[3]], [w[2], w[3]]);
+                match order {
+                    Accumulation::Chain => acc = bf16::dot_step(acc, a23, w23),
+                    Accumulation::SplitPairs => odd = bf16::dot_step(odd, a23, w23),
+                }
+            }
+            if order == Accumulation::SplitPairs {
+                acc = float::fadd(acc, odd);
             }
             let y = float::clamp_upper_first(acc, a.clamp_min, a.clamp_max);
             // SAFETY: element (i, j) of the destination (caller's contract).

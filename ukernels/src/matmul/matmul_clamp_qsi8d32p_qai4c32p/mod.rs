@@ -16,23 +16,45 @@
 //! y = clamp(acc + bias[j])                       (FMAX with the lower bound, then FMIN)
 //! ```
 //!
-//! and the f16 family rounds the clamped f32 result to f16 (nearest even, like `FCVT`; equal to
+//! and the f16 family rounds the clamped f32 result to f16 (`FCVTN`: nearest even; equal to
 //! clamping in f16 with the rounded bounds, since the rounding is monotonic).
 //!
-//! KleidiAI 1.30 ships the NEON kernels of these families as assembly whose per-block
-//! epilogue rkai could not read; the order above is the one of KleidiAI's SME2 kernel of the same
-//! formats (zero-offset term first, then the scaled dot product, fused). Results are exact
-//! against rkai's reference; against KleidiAI they agree to rounding of the f32 accumulation.
-//! The f16 kernels keep the accumulator in f32 across blocks and round once at the end
-//! (KleidiAI's SME2 f16 kernel rounds its partial sums to f16 after every block; whether its
-//! NEON f16 kernels do is not known here), so they are at least as accurate.
+//! This is the order of KleidiAI's NEON kernels, read from their assembly
+//! (`kai_matmul_clamp_{f32,f16}_qsi8d32p1x4_qai4c32p4x4_1x4_neon_dotprod_asm.S`,
+//! `..._qsi8d32p1x8_qai4c32p4x8_1x4_neon_dotprod_asm.S`,
+//! `..._qsi8d32p4x4_qai4c32p4x4_8x4_neon_dotprod_asm.S` and
+//! `..._qsi8d32p4x8_qai4c32p4x8_8x4_neon_i8mm_asm.S`, as vendored in Arm ComputeLibrary's
+//! `third_party/kleidiai` (a 1.x copy whose getters and packed layouts equal 1.30's; the
+//! wrappers' run assertions equal those of KleidiAI's own tree), with the `.c` wrappers next to
+//! them). All eight share one scheme:
+//! - per block, an int32 accumulator starts at 0 and takes `SDOT`/`SMMLA` products of every
+//!   32-value sub-block (`num_subblocks = bl / 32`; the 1x8 GEMV keeps two partial int32 sums
+//!   and adds them pairwise with `ADDP`), then `SCVTF` converts it once per block;
+//! - the f32 accumulator (0 before the first block) takes `FMLA rz, lsum` first, then
+//!   `FMUL rs16, ls` (rounded) and `FMLA I, (rs16 * ls)`, both fused;
+//! - after the last block: `FADD` of the bias, `FMAX` with the lower bound, `FMIN` with the upper
+//!   bound, all in f32 with the f32 bounds; the f16 kernels then narrow with one `FCVTN` per
+//!   result. No partial sum is ever kept in f16.
+//!
+//! rkai's kernels, its portable implementation and its reference compute exactly this, so results
+//! are bit-identical (NaN payloads aside).
 //!
 //! Each f32 asm kernel (one per tile, the f16 stems of the same tile narrow its results) runs
 //! column groups of 4 outside and rows inside; the GEMMs take 8 rows per pass (the i8mm one
 //! shares each decoded weight register between two LHS groups) or 4 (dotprod, and the i8mm tail).
+//! KleidiAI's GEMMs also take 8 rows (two packed groups) per pass and the rest 4 at a time,
+//! storing only the rows and columns of the portion.
 //!
-//! Departures from KleidiAI 1.30: every kernel accepts any `m` (KleidiAI's f32 `1x8` GEMV
-//! asserts `m == 1` in debug builds); rkai checks its preconditions in release builds too.
+//! Preconditions are the wrappers' `KAI_ASSUME`s, checked in release builds too:
+//! `dst_stride_col == sizeof(float)` (`sizeof(uint16_t)` for f16), `(k % bl) == 0`,
+//! `(bl % 32) == 0`, and for the two f32 GEMVs `m == 1`, which KleidiAI asserts before its
+//! `m == 0` early return (so an empty f32 GEMV call aborts too; its f16 GEMVs take any `m`). rkai
+//! adds `bl > 0`, non-null buffers, a row stride that holds a row, and sizes that fit in `size_t`.
+//!
+//! Departures from KleidiAI 1.30: a call with `n == 0` reads and writes nothing (KleidiAI's asm
+//! enters its column loop once, reading a packed column group and storing one element per row);
+//! with `bl` violating both `(bl % 32) == 0` and `(k % bl) == 0` rkai names the former,
+//! KleidiAI the latter.
 
 pub mod portable;
 
@@ -47,9 +69,16 @@ pub mod matmul_clamp_f32_qsi8d32p4x8_qai4c32p4x8_8x4_neon_i8mm;
 
 use super::output::Narrow;
 pub use super::qai8dxp::{Args, RunFn};
-use crate::catalog::{MatmulKernel, NativeFn, Tile};
+use crate::catalog::{MatmulKernel, NativeFn, Rows, Tile};
 use crate::contract::{self, Checked};
 use crate::layout;
+
+/// Whether `kernel` takes exactly one row per call ([`Rows::One`] in the catalog): KleidiAI's f32
+/// GEMV wrappers assert `m == 1` (before their `m == 0` early return, so an empty call is refused
+/// too); its f16 GEMVs take any `m`.
+pub fn one_row(kernel: &MatmulKernel) -> bool {
+    kernel.rows == Rows::One
+}
 
 /// Checks what `kernel` requires of its arguments: KleidiAI's assertions plus non-null buffers,
 /// a destination stride that holds a row, and packed sizes that do not overflow.
@@ -58,6 +87,9 @@ pub fn check(kernel: &MatmulKernel, a: &Args) -> Checked {
     let out = kernel.family.output();
     contract::require(a.dst_stride_col == out.size(), out.size_condition())?;
     layout::qai4c32p::check_block(a.k, a.bl)?;
+    if one_row(kernel) {
+        contract::require(a.m == 1, "m == 1")?;
+    }
     layout::qsi8d32pscalef32::stride(a.k, a.bl, tile.mr)?;
     layout::qai4c32p::stride(a.k, tile.nr, a.bl)?;
     if a.m == 0 || a.n == 0 {
