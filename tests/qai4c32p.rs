@@ -14,7 +14,7 @@ use rkai::ukernels::matmul::matmul_clamp_qsi8d32p_qai4c32p as family;
 use rkai::ukernels::pack::lhs_quant_pack_qsi8d32pscalef32::Variant as LhsVariant;
 use rkai::ukernels::reference::qai4c32p::{self as reference, Rounding};
 use rkai::ukernels::types::kai_rhs_pack_qs4cxs1s0_param as Params;
-use support::block_gemm;
+use support::block_gemm::{self, run_kernel, run_rows};
 use support::cabi::{Getter2, Getter3, Getter5, MatmulBlockFn};
 use support::death;
 use support::gemm::{Impl, portions};
@@ -1045,36 +1045,6 @@ mod random_shapes {
 const GEMV: &str = "matmul_clamp_f32_qsi8d32p1x8_qai4c32p4x8_1x4_neon_dotprod";
 const GEMV_F16: &str = "matmul_clamp_f16_qsi8d32p1x4_qai4c32p4x4_1x4_neon_dotprod";
 const GEMV_1X4: &str = "matmul_clamp_f32_qsi8d32p1x4_qai4c32p4x4_1x4_neon_dotprod";
-
-fn run_kernel(stem: &str, k: usize, bl: usize, dst_stride_col: usize, null_rhs: bool) {
-    run_rows(stem, 1, k, bl, dst_stride_col, null_rhs)
-}
-
-fn run_rows(stem: &str, m: usize, k: usize, bl: usize, dst_stride_col: usize, null_rhs: bool) {
-    let lhs = vec![0u8; 4096];
-    let rhs = vec![0u8; 4096];
-    let mut dst = vec![0f32; 64];
-    // SAFETY: expected to abort before touching memory (or to compute within the buffers).
-    unsafe {
-        sym::<MatmulBlockFn>("run", stem)(
-            m,
-            4,
-            k,
-            bl,
-            lhs.as_ptr().cast(),
-            if null_rhs {
-                std::ptr::null()
-            } else {
-                rhs.as_ptr().cast()
-            },
-            dst.as_mut_ptr().cast(),
-            16,
-            dst_stride_col,
-            -1.0,
-            1.0,
-        )
-    }
-}
 
 fn run_lhs(name: &str, bl: usize, mr: usize, kr: usize, sr: usize) {
     let src = vec![0f32; 8 * 64];

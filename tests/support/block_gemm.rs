@@ -209,13 +209,18 @@ pub fn registers_survive(
 /// Calls `stem` for m = 1, n = 4 with the given k, block length, `dst_stride_col` and RHS (for
 /// the contract-violation cases).
 pub fn run_kernel(stem: &str, k: usize, bl: usize, dst_stride_col: usize, null_rhs: bool) {
+    run_rows(stem, 1, k, bl, dst_stride_col, null_rhs)
+}
+
+/// [`run_kernel`] for `m` rows.
+pub fn run_rows(stem: &str, m: usize, k: usize, bl: usize, dst_stride_col: usize, null_rhs: bool) {
     let lhs = vec![0u8; 4096];
     let rhs = vec![0u8; 4096];
     let mut dst = vec![0f32; 64];
     // SAFETY: expected to abort before touching memory (or to compute within the buffers).
     unsafe {
         sym::<MatmulBlockFn>("run", stem)(
-            1,
+            m,
             4,
             k,
             bl,
