@@ -23,6 +23,7 @@ use support::cabi::{
     LhsQuantPackHalfFn, MatmulBlockFn, MatmulF32Fn, MatmulHalfFn, RhsPackQsi4c32pFn,
     RhsPackQsi4cxpFn, RhsPackQsi8cxpFn,
 };
+use support::gemm::{Impl, portions};
 use support::guard::{EDGES, Edge, Guarded};
 use support::rng::Rng;
 
@@ -835,29 +836,6 @@ fn shapes(k: &MatmulKernel) -> Vec<(usize, usize, usize, usize)> {
     } else {
         SHAPES.iter().map(|&(m, n, kk)| (m, n, kk, 0)).collect()
     }
-}
-
-/// Portions (row start, col start, rows, cols) the way a threaded framework splits work.
-fn portions(m: usize, n: usize, m_step: usize, n_step: usize) -> Vec<(usize, usize, usize, usize)> {
-    let mut out = vec![(0, 0, m, n)];
-    let last_m = (m - 1) / m_step * m_step;
-    let last_n = (n - 1) / n_step * n_step;
-    out.push((0, 0, m.min(m_step), n.min(n_step)));
-    out.push((last_m, last_n, m - last_m, n - last_n));
-    let mid_m = (m / 2) / m_step * m_step;
-    let mid_n = (n / 2) / n_step * n_step;
-    out.push((
-        mid_m,
-        mid_n,
-        (m - mid_m).min(m_step + 1),
-        (n - mid_n).min(2 * n_step + 3),
-    ));
-    out
-}
-
-enum Impl {
-    Exported,
-    Portable,
 }
 
 /// The kernel's result bits for an f32 reference value: f32 bits, or the 16-bit rounding.

@@ -242,13 +242,44 @@ mod neon {
         };
     }
 
-    /// 12 f32 values at `[$row]` rounded into `v$lo` (columns 0-7) and `v$hi` (8-11).
+    /// Loads 12 f32 values at `[$row]` into `v0`..`v2`.
     #[rustfmt::skip]
-    macro_rules! row_f32 {
-        ($row:literal, $lo:literal, $hi:literal) => {
+    macro_rules! load_f32 {
+        ($row:literal) => {
             concat!(
                 "ldp q0, q1, [", $row, "]\n",
                 "ldr q2, [", $row, ", #32]\n",
+            )
+        };
+    }
+
+    /// Loads 12 f16 values at `[$row]` and widens them exactly into `v0`..`v2`.
+    #[rustfmt::skip]
+    macro_rules! load_f16 {
+        ($row:literal) => {
+            concat!(
+                "ldr q3, [", $row, "]\n",
+                "ldr d4, [", $row, ", #16]\n",
+                "fcvtl v0.4s, v3.4h\n",
+                "fcvtl2 v1.4s, v3.8h\n",
+                "fcvtl v2.4s, v4.4h\n",
+            )
+        };
+    }
+
+    /// Rounds `v0`..`v2` to bf16 into `v$lo` (columns 0-7) and `v$hi` (8-11): with `BFCVTN`
+    /// (`bfcvt`) or with the integer rounding of [`bf16_from!`] (`int`).
+    #[rustfmt::skip]
+    macro_rules! round3 {
+        (bfcvt, $lo:literal, $hi:literal) => {
+            concat!(
+                "bfcvtn v", $lo, ".4h, v0.4s\n",
+                "bfcvtn2 v", $lo, ".8h, v1.4s\n",
+                "bfcvtn v", $hi, ".4h, v2.4s\n",
+            )
+        };
+        (int, $lo:literal, $hi:literal) => {
+            concat!(
                 bf16_from!("0", "xtn", $lo, "4h"),
                 bf16_from!("1", "xtn2", $lo, "8h"),
                 bf16_from!("2", "xtn", $hi, "4h"),
@@ -256,58 +287,10 @@ mod neon {
         };
     }
 
-    /// 12 f16 values at `[$row]`, widened exactly, rounded into `v$lo` and `v$hi`.
-    #[rustfmt::skip]
-    macro_rules! row_f16 {
-        ($row:literal, $lo:literal, $hi:literal) => {
-            concat!(
-                "ldr q3, [", $row, "]\n",
-                "ldr d4, [", $row, ", #16]\n",
-                "fcvtl v0.4s, v3.4h\n",
-                "fcvtl2 v1.4s, v3.8h\n",
-                "fcvtl v2.4s, v4.4h\n",
-                bf16_from!("0", "xtn", $lo, "4h"),
-                bf16_from!("1", "xtn2", $lo, "8h"),
-                bf16_from!("2", "xtn", $hi, "4h"),
-            )
-        };
-    }
-
-    /// 12 f32 values at `[$row]` converted by `BFCVTN` into `v$lo` and `v$hi`.
-    #[rustfmt::skip]
-    macro_rules! row_f32_bfcvt {
-        ($row:literal, $lo:literal, $hi:literal) => {
-            concat!(
-                "ldp q0, q1, [", $row, "]\n",
-                "ldr q2, [", $row, ", #32]\n",
-                "bfcvtn v", $lo, ".4h, v0.4s\n",
-                "bfcvtn2 v", $lo, ".8h, v1.4s\n",
-                "bfcvtn v", $hi, ".4h, v2.4s\n",
-            )
-        };
-    }
-
-    /// 12 f16 values at `[$row]`, widened exactly, converted by `BFCVTN` into `v$lo` and `v$hi`.
-    #[rustfmt::skip]
-    macro_rules! row_f16_bfcvt {
-        ($row:literal, $lo:literal, $hi:literal) => {
-            concat!(
-                "ldr q3, [", $row, "]\n",
-                "ldr d4, [", $row, ", #16]\n",
-                "fcvtl v0.4s, v3.4h\n",
-                "fcvtl2 v1.4s, v3.8h\n",
-                "fcvtl v2.4s, v4.4h\n",
-                "bfcvtn v", $lo, ".4h, v0.4s\n",
-                "bfcvtn2 v", $lo, ".8h, v1.4s\n",
-                "bfcvtn v", $hi, ".4h, v2.4s\n",
-            )
-        };
-    }
-
-    /// One full group from rows of `row!` sources: `x0` first row, `x1` row stride, `x3` K
-    /// blocks, `x2` output.
+    /// One full group: rows loaded by `$load!` and rounded by `round3!($round, ..)`; `x0` first
+    /// row, `x1` row stride, `x3` K blocks, `x2` output.
     macro_rules! group {
-        ($row:ident, $src:expr, $stride:expr, $blocks:expr, $out:expr) => {
+        ($load:ident, $round:ident, $src:expr, $stride:expr, $blocks:expr, $out:expr) => {
             // SAFETY (of the caller): 4 * blocks rows of 12 values from x0, 96 bytes per block
             // at x2; only the declared registers are touched.
             unsafe {
@@ -317,10 +300,14 @@ mod neon {
                     "add x9, x0, x1",
                     "add x10, x9, x1",
                     "add x11, x10, x1",
-                    $row!("x0", "19", "23"),
-                    $row!("x9", "20", "29"),
-                    $row!("x10", "21", "30"),
-                    $row!("x11", "22", "31"),
+                    $load!("x0"),
+                    round3!($round, "19", "23"),
+                    $load!("x9"),
+                    round3!($round, "20", "29"),
+                    $load!("x10"),
+                    round3!($round, "21", "30"),
+                    $load!("x11"),
+                    round3!($round, "22", "31"),
                     transpose_store!(),
                     "add x0, x11, x1",
                     "subs x3, x3, #1",
@@ -348,7 +335,7 @@ mod neon {
     /// `blocks >= 1`.
     #[target_feature(enable = "neon")]
     pub(super) unsafe fn group_f32(src: *const u8, stride: usize, blocks: usize, out: *mut u8) {
-        group!(row_f32, src, stride, blocks, out);
+        group!(load_f32, int, src, stride, blocks, out);
     }
 
     /// As [`group_f32`] for f16 sources.
@@ -358,7 +345,7 @@ mod neon {
     /// Advanced SIMD).
     #[target_feature(enable = "neon")]
     pub(super) unsafe fn group_f16(src: *const u8, stride: usize, blocks: usize, out: *mut u8) {
-        group!(row_f16, src, stride, blocks, out);
+        group!(load_f16, int, src, stride, blocks, out);
     }
 
     /// As [`group_f32`] with `BFCVTN`.
@@ -372,7 +359,7 @@ mod neon {
         blocks: usize,
         out: *mut u8,
     ) {
-        group!(row_f32_bfcvt, src, stride, blocks, out);
+        group!(load_f32, bfcvt, src, stride, blocks, out);
     }
 
     /// As [`group_f16`] with `BFCVTN`.
@@ -386,6 +373,6 @@ mod neon {
         blocks: usize,
         out: *mut u8,
     ) {
-        group!(row_f16_bfcvt, src, stride, blocks, out);
+        group!(load_f16, bfcvt, src, stride, blocks, out);
     }
 }
