@@ -127,6 +127,8 @@ pub unsafe fn run(v: Variant, a: &Args) {
     let (sb, bb) = (v.source_bytes(), v.bias_bytes());
     let kp = a.k.div_ceil(KR) * KR;
     let stride = NR * (bb + 2 * kp);
+    // Read once per call, not per group.
+    let bfcvt = crate::arch::Features::detect().contains(crate::arch::Features::BF16);
     let value = |kk: usize, col: usize| -> u16 {
         // K values past k repeat row 0 (KleidiAI's pad row); callers only ask for k >= 1.
         let kk = if kk < a.k { kk } else { 0 };
@@ -158,7 +160,7 @@ pub unsafe fn run(v: Variant, a: &Args) {
         let mut data = unsafe { out.add(NR * bb) };
         // SAFETY: a full group's columns col0..col0 + 12 exist in every source row.
         let done = if cols == NR {
-            unsafe { fast_blocks(v, a, col0, data) }
+            unsafe { fast_blocks(v, a, col0, data, bfcvt) }
         } else {
             0
         };
@@ -180,13 +182,13 @@ pub unsafe fn run(v: Variant, a: &Args) {
 }
 
 /// The NEON part of [`run`] for a full group of 12 columns starting at `col0`: packs the first
-/// `4 * floor(k / 4)` K values to `data` and returns how many it packed (0 where it does not
-/// apply).
+/// `4 * floor(k / 4)` K values to `data` (with `BFCVTN` when `bfcvt`, the CPU having FEAT_BF16)
+/// and returns how many it packed (0 where it does not apply).
 ///
 /// # Safety
 /// As for [`run`]; columns `col0..col0 + 12` exist and `data` is the group's data.
 #[allow(unused_variables)]
-unsafe fn fast_blocks(v: Variant, a: &Args, col0: usize, data: *mut u8) -> usize {
+unsafe fn fast_blocks(v: Variant, a: &Args, col0: usize, data: *mut u8, bfcvt: bool) -> usize {
     #[cfg(target_arch = "aarch64")]
     if a.k >= KR {
         let blocks = a.k / KR;
@@ -194,8 +196,7 @@ unsafe fn fast_blocks(v: Variant, a: &Args, col0: usize, data: *mut u8) -> usize
         // data holds 48 values per block.
         unsafe {
             let src = a.rhs.add(col0 * v.source_bytes());
-            let bf16 = crate::arch::Features::detect().contains(crate::arch::Features::BF16);
-            match (v, bf16) {
+            match (v, bfcvt) {
                 (Variant::QuantF32, true) => neon::group_f32_bfcvt(src, a.rhs_stride, blocks, data),
                 (Variant::QuantF32, false) => neon::group_f32(src, a.rhs_stride, blocks, data),
                 (_, true) => neon::group_f16_bfcvt(src, a.rhs_stride, blocks, data),
