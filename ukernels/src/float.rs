@@ -44,15 +44,8 @@ pub fn clamp_upper_first(y: f32, lo: f32, hi: f32) -> f32 {
 /// NaN in the same order; `inf - inf` gives the default NaN.
 #[inline]
 pub fn fadd(a: f32, b: f32) -> f32 {
-    const QUIET: u32 = 0x0040_0000;
     if a.is_nan() || b.is_nan() {
-        let is_snan = |x: f32| x.is_nan() && x.to_bits() & QUIET == 0;
-        let pick = if is_snan(a) || (!is_snan(b) && a.is_nan()) {
-            a
-        } else {
-            b
-        };
-        return f32::from_bits(pick.to_bits() | QUIET);
+        return propagate_nan(a, b);
     }
     let r = a + b;
     if r.is_nan() {
