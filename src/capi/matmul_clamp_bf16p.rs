@@ -2,35 +2,13 @@
 //! `matmul_clamp_f16_bf16p_bf16p`: bf16 LHS and RHS both packed, the bias packed with the RHS).
 
 use super::ensure;
+// The tile getters are the same for every matmul family.
+pub use super::matmul_clamp_qai8dxp::{get_kr, get_m_step, get_mr, get_n_step, get_nr, get_sr};
 use core::ffi::c_void;
 use rkai_ukernels::catalog::{MatmulKernel, Rows};
 use rkai_ukernels::contract;
 use rkai_ukernels::layout;
 use rkai_ukernels::matmul::bf16_gemm as family;
-
-pub fn get_m_step(k: &MatmulKernel, _: &str) -> usize {
-    k.tile().m_step
-}
-
-pub fn get_n_step(k: &MatmulKernel, _: &str) -> usize {
-    k.tile().n_step
-}
-
-pub fn get_mr(k: &MatmulKernel, _: &str) -> usize {
-    k.tile().mr
-}
-
-pub fn get_nr(k: &MatmulKernel, _: &str) -> usize {
-    k.tile().nr
-}
-
-pub fn get_kr(k: &MatmulKernel, _: &str) -> usize {
-    k.tile().kr
-}
-
-pub fn get_sr(k: &MatmulKernel, _: &str) -> usize {
-    k.tile().sr
-}
 
 pub fn get_lhs_packed_offset(kernel: &MatmulKernel, symbol: &str, m_idx: usize, k: usize) -> usize {
     let t = kernel.tile();
