@@ -940,9 +940,9 @@ fn cases() -> Vec<support::death::Case<String, &'static str>> {
         (
             "gemv_rhs_offset",
             format!("kai_get_rhs_packed_offset_{F32_GEMV}"),
-            "(n_idx % n_step) == 0",
+            "(n_idx % nr) == 0",
             || {
-                sym::<Getter2>("get_rhs_packed_offset", F32_GEMV)(12, 64);
+                sym::<Getter2>("get_rhs_packed_offset", F32_GEMV)(6, 64);
             },
         ),
         (

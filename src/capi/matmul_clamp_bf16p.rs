@@ -26,13 +26,6 @@ pub fn get_lhs_packed_offset(kernel: &MatmulKernel, symbol: &str, m_idx: usize, 
 
 pub fn get_rhs_packed_offset(kernel: &MatmulKernel, symbol: &str, n_idx: usize, k: usize) -> usize {
     let t = kernel.tile();
-    if kernel.rows == Rows::One {
-        // KleidiAI's one-row kernel asks for whole 36-column steps.
-        ensure(
-            symbol,
-            contract::require(n_idx % t.n_step == 0, "(n_idx % n_step) == 0"),
-        );
-    }
     ensure(
         symbol,
         family::rhs_layout(kernel.family).offset(n_idx, k, t.nr, t.kr, t.sr),

@@ -4,7 +4,6 @@
 use super::ensure;
 use core::ffi::c_void;
 use rkai_ukernels::catalog::MatmulKernel;
-use rkai_ukernels::contract;
 use rkai_ukernels::layout;
 use rkai_ukernels::matmul::matmul_clamp_qsi8d32p_qai4c32p as family;
 use rkai_ukernels::matmul::qai8dxp::Args;
@@ -20,13 +19,11 @@ pub fn get_lhs_packed_offset(
     k: usize,
     bl: usize,
 ) -> usize {
-    let t = &kernel.tile();
+    let mr = kernel.tile().mr;
     ensure(
         symbol,
-        contract::require(m_idx % t.mr == 0, "(m_idx % mr) == 0"),
-    );
-    ensure(symbol, layout::qai4c32p::check_block(k, bl));
-    ensure(symbol, layout::qsi8d32pscalef32::offset(m_idx, k, bl, t.mr))
+        layout::qsi8d32pscalef32::kernel_offset(m_idx, k, bl, mr),
+    )
 }
 
 pub fn get_rhs_packed_offset(

@@ -25,7 +25,7 @@ pub fn get_lhs_packed_offset(
         symbol,
         contract::require(m_idx % t.mr == 0, "(m_idx % mr) == 0"),
     );
-    ensure(symbol, layout::qsi4c32pf16::check_block(k, bl));
+    ensure(symbol, family::check_block(kernel, k, bl));
     ensure(symbol, layout::qsi8d32p::offset(m_idx, k, bl, t.mr))
 }
 
@@ -37,6 +37,7 @@ pub fn get_rhs_packed_offset(
     bl: usize,
 ) -> usize {
     let t = &kernel.tile();
+    ensure(symbol, family::check_block(kernel, k, bl));
     ensure(
         symbol,
         kernel

@@ -2,9 +2,10 @@
 //! packed layout.
 
 use super::ensure;
-use rkai_ukernels::catalog::Packer;
+use rkai_ukernels::catalog::{Packer, PackerKind};
 use rkai_ukernels::contract;
 use rkai_ukernels::layout::RhsLayout;
+use rkai_ukernels::pack::Source;
 
 /// The packed layout `packer` writes (per-channel packers: no block length).
 fn layout(packer: &Packer) -> RhsLayout {
@@ -18,11 +19,19 @@ pub fn get_n_step(_: &Packer, _: &str, nr: usize) -> usize {
     nr
 }
 
-pub fn get_rhs_offset(_: &Packer, symbol: &str, n_idx: usize, rhs_stride: usize) -> usize {
-    ensure(
-        symbol,
-        contract::mul(n_idx, rhs_stride, "n_idx * rhs_stride fits in size_t"),
-    )
+/// The source orientation and value width of a per-channel packer.
+fn source(packer: &Packer) -> (Source, usize) {
+    match packer.kind {
+        PackerKind::RhsQsi4cxp(source) => (source, 4),
+        PackerKind::RhsQsi4cxps1s0 => (Source::Nxk, 4),
+        PackerKind::RhsQsi8cxp(source) => (source, 8),
+        _ => unreachable!("catalog routes only per-channel RHS packers here"),
+    }
+}
+
+pub fn get_rhs_offset(packer: &Packer, symbol: &str, n_idx: usize, rhs_stride: usize) -> usize {
+    let (source, bits) = source(packer);
+    ensure(symbol, source.integer_rhs_offset(bits, n_idx, rhs_stride))
 }
 
 pub fn get_rhs_packed_stride(

@@ -4,7 +4,6 @@
 use super::ensure;
 use core::ffi::c_void;
 use rkai_ukernels::catalog::{Packer, PackerKind};
-use rkai_ukernels::contract;
 use rkai_ukernels::layout::RhsLayout;
 use rkai_ukernels::pack::rhs_pack_qsi4c32p_qsu4c32s1s0::{self as pack, Variant};
 
@@ -20,11 +19,9 @@ pub fn get_n_step(_: &Packer, _: &str, nr: usize) -> usize {
     nr
 }
 
-pub fn get_rhs_offset(_: &Packer, symbol: &str, n_idx: usize, rhs_stride: usize) -> usize {
-    ensure(
-        symbol,
-        contract::mul(n_idx, rhs_stride, "n_idx * rhs_stride fits in size_t"),
-    )
+pub fn get_rhs_offset(packer: &Packer, symbol: &str, n_idx: usize, rhs_stride: usize) -> usize {
+    let source = variant(packer).source();
+    ensure(symbol, source.integer_rhs_offset(4, n_idx, rhs_stride))
 }
 
 #[allow(clippy::too_many_arguments)]

@@ -270,6 +270,23 @@ pub mod qsi8d32pscalef32 {
         let groups = contract::roundup(m, mr, "roundup(m, mr) fits in size_t")? / mr;
         contract::mul(groups, stride(k, bl, mr)?, "packed LHS size fits in size_t")
     }
+
+    /// The offset as the `qai4c32p` matmul kernels' `get_lhs_packed_offset` computes it: unlike
+    /// the packer, KleidiAI's kernels round K up to whole blocks and require only
+    /// `(m_idx % mr) == 0` and `(bl % 32) == 0`.
+    pub fn kernel_offset(m_idx: usize, k: usize, bl: usize, mr: usize) -> Result<usize, Violation> {
+        contract::require(mr != 0, "mr > 0")?;
+        contract::require(m_idx % mr == 0, "(m_idx % mr) == 0")?;
+        contract::require(bl != 0, "bl > 0")?;
+        contract::require(bl % qai4c32p::BL_MULTIPLE == 0, "(bl % 32) == 0")?;
+        let blocks = contract::roundup(k, bl, "roundup(k, bl) fits in size_t")? / bl;
+        let group = contract::mul(
+            blocks,
+            block_stride(bl, mr)?,
+            "packed LHS stride fits in size_t",
+        )?;
+        contract::mul(m_idx / mr, group, "packed LHS offset fits in size_t")
+    }
 }
 
 /// Packed asymmetric int4 RHS with f32 parameters per block of `bl` K values (`qai4c32p`):

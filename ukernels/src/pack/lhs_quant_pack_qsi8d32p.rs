@@ -40,12 +40,10 @@ pub enum Variant {
 }
 
 impl Variant {
-    /// `kai_get_m_step_*`: 1 for the row-by-row packers, `mr` for the 4-row one.
+    /// `kai_get_m_step_*`: `mr` for every form (KleidiAI's value, although the row-by-row
+    /// packers could start at any row).
     pub const fn m_step(self, mr: usize) -> usize {
-        match self {
-            Variant::F32 | Variant::F32Neon => 1,
-            Variant::F32Neon4x8sb => mr,
-        }
+        mr
     }
 }
 

@@ -16,6 +16,8 @@ pub mod rhs_pack_qsi4c32p_qsu4c32s1s0;
 pub mod rhs_pack_qsi4cxp_qs4cxs1s0;
 pub mod rhs_pack_qsi8cxp_qsi8cx;
 
+use crate::contract::{self, Violation};
+
 /// Orientation of an unpacked RHS source matrix.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Source {
@@ -23,6 +25,29 @@ pub enum Source {
     Nxk,
     /// K rows of N values (int4: row stride `roundup(n, 2) / 2` bytes, low nibble = even n).
     Kxn,
+}
+
+impl Source {
+    /// `kai_get_rhs_offset_*` of an integer RHS packer whose source values are `bits` wide (4 or
+    /// 8): where column (K x N) or row (N x K) `n_idx` starts. A K x N source is offset within its
+    /// first row, so `rhs_stride` is unused there, and an int4 column must start a byte.
+    pub fn integer_rhs_offset(
+        self,
+        bits: usize,
+        n_idx: usize,
+        rhs_stride: usize,
+    ) -> Result<usize, Violation> {
+        match (self, bits) {
+            (Source::Nxk, _) => {
+                contract::mul(n_idx, rhs_stride, "n_idx * rhs_stride fits in size_t")
+            }
+            (Source::Kxn, 4) => {
+                contract::require(n_idx % 2 == 0, "(n_idx % 2) == 0")?;
+                Ok(n_idx / 2)
+            }
+            (Source::Kxn, _) => Ok(n_idx * bits / 8),
+        }
+    }
 }
 
 /// Writes column `col` of a per-channel RHS group trailer: `nr` x `i32` sums, then `nr` x `f32`

@@ -48,12 +48,22 @@ use crate::catalog::{Columns, MatmulKernel, NativeFn};
 use crate::contract::{self, Checked};
 use crate::layout;
 
+/// The block lengths `kernel` accepts with this K: multiples of 32 dividing K, and exactly 32
+/// for the 256-bit SVE kernels (KleidiAI's `bl == kai_bl`, asserted by all their getters).
+pub fn check_block(kernel: &MatmulKernel, k: usize, bl: usize) -> Checked {
+    layout::qsi4c32pf16::check_block(k, bl)?;
+    if kernel.columns == Columns::FixedAtSve256 {
+        contract::require(bl == layout::qsi4c32pf16::BL_MULTIPLE, "bl == kai_bl")?;
+    }
+    Ok(())
+}
+
 /// Checks what `kernel` requires of its arguments: KleidiAI's assertions plus non-null buffers,
 /// a destination stride that holds a row, and packed sizes that do not overflow.
 pub fn check(kernel: &MatmulKernel, a: &Args) -> Checked {
     let tile = &kernel.tile();
     contract::require(a.dst_stride_col == 4, "dst_stride_col == sizeof(float)")?;
-    layout::qsi4c32pf16::check_block(a.k, a.bl)?;
+    check_block(kernel, a.k, a.bl)?;
     layout::qsi8d32p::stride(a.k, a.bl, tile.mr)?;
     layout::qsi4c32pf16::stride(a.k, tile.nr, a.bl)?;
     if kernel.columns == Columns::FixedAtSve256 && matches!(kernel.native, NativeFn::Qai8dxp(_)) {
