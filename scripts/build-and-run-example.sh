@@ -37,7 +37,8 @@ HOST_ARCH=$(uname -m)
 SYSROOT_AARCH64=/usr/aarch64-linux-gnu
 # -E LD_LIBRARY_PATH keeps the cross ld.so away from the arm64 multiarch glibc listed in the host's
 # /etc/ld.so.cache (mixing the two makes pthread_create spin forever), as .cargo/config.toml does.
-QEMU=(qemu-aarch64 -L "$SYSROOT_AARCH64" -E "LD_LIBRARY_PATH=$SYSROOT_AARCH64/lib")
+# qemu-aarch64.sh picks the emulator per model as the test matrix does (QEMU 11 when fetched).
+QEMU=("$ROOT/scripts/qemu-aarch64.sh" -L "$SYSROOT_AARCH64" -E "LD_LIBRARY_PATH=$SYSROOT_AARCH64/lib")
 
 START_TIME=$(date +%s)
 RESULTS=()     # "PASS|FAIL|SKIP<TAB>arch<TAB>variant<TAB>detail"
@@ -109,7 +110,7 @@ print_summary() {
 have() { command -v "$1" >/dev/null 2>&1; }
 
 cross_tools_present() {
-  have aarch64-linux-gnu-gcc && have qemu-aarch64 && [[ -d /usr/lib/rustlib/aarch64-unknown-linux-gnu ]] &&
+  have aarch64-linux-gnu-gcc && { have qemu-aarch64 || [[ -x $ROOT/tools/qemu11/usr/bin/qemu-aarch64 ]]; } && [[ -d /usr/lib/rustlib/aarch64-unknown-linux-gnu ]] &&
     "$ROOT/scripts/cross-cargo" --version >/dev/null 2>&1
 }
 
@@ -240,7 +241,7 @@ flow "$native"
 
 if [[ $native == x86_64 && $CROSS != 0 ]]; then
   if cross_tools_present; then
-    note "aarch64: $("$ROOT/scripts/cross-cargo" --version); $(aarch64-linux-gnu-gcc --version | head -1); $(qemu-aarch64 --version | head -1)"
+    note "aarch64: $("$ROOT/scripts/cross-cargo" --version); $(aarch64-linux-gnu-gcc --version | head -1); $(QEMU_CPU=$QEMU_CPU_MODEL "${QEMU[0]}" --version | head -1)"
     flow aarch64
   elif [[ $CROSS == 1 ]]; then
     echo "RKAI_CROSS=1 but the aarch64 tools are missing (aarch64-linux-gnu-gcc, qemu-aarch64, scripts/cross-cargo with the aarch64 std)" >&2

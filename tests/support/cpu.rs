@@ -12,7 +12,8 @@ pub fn can_run(isa: Isa) -> bool {
     !cfg!(target_arch = "aarch64") || features().contains(isa.features())
 }
 
-/// Features QEMU reports for the models of DESIGN §4 (read from HWCAP under QEMU 10.0.2).
+/// Features QEMU reports for the models of DESIGN §4 (read from HWCAP/HWCAP2 under the emulator
+/// `scripts/qemu-aarch64.sh` picks for the model: QEMU 11.1.3, and QEMU 10.0.2 for neoverse-v1).
 pub fn expected_for_model(model: &str) -> Option<Features> {
     let base = model.split(',').next().unwrap_or(model);
     let f = |list: &[Features]| list.iter().fold(Features::NEON, |acc, x| acc.union(*x));
@@ -39,6 +40,7 @@ pub fn expected_for_model(model: &str) -> Option<Features> {
             Features::SVE,
             Features::SVE2,
             Features::SME,
+            Features::SME2,
         ]),
         _ => return None,
     })
