@@ -28,8 +28,9 @@ collect() { # label, then the cargo command
 
 collect "$(uname -m) (native)" cargo test --release
 export CARGO_TARGET_DIR=$root/target/cross
-# The emulator per model is scripts/qemu-aarch64.sh's choice (QEMU 11, QEMU 10 for neoverse-v1).
-models="cortex-a53 neoverse-n1 neoverse-v1 neoverse-n2 max,sve-default-vector-length=16 max,sve-default-vector-length=32 max,sve-default-vector-length=64 max,sve-default-vector-length=128 max,sve-default-vector-length=256"
+# The emulator per model is scripts/qemu-aarch64.sh's choice (QEMU 11, QEMU 10 for neoverse-v1);
+# max,sve=off is SME without SVE (like Apple M4).
+models="cortex-a53 neoverse-n1 neoverse-v1 neoverse-n2 max,sve-default-vector-length=16 max,sve-default-vector-length=32 max,sve-default-vector-length=64 max,sve-default-vector-length=128 max,sve-default-vector-length=256 max,sve=off"
 for model in $models; do
   QEMU_CPU=$model RKAI_EXPECT_CPU=$model collect "$model" scripts/cross-cargo test --release --target aarch64-unknown-linux-gnu
 done

@@ -49,9 +49,10 @@ step "rustdoc (aarch64: the asm modules exist only there)"
 RUSTDOCFLAGS="-D warnings" "${cross_cargo[@]}" doc --workspace --no-deps --quiet --target $target
 "${cross_cargo[@]}" test --workspace --target $target --no-run
 
-# Every test on each kind of core (max at 512-bit SVE); NEON kernels behave the same at every SVE
-# vector length, so the other lengths run only what depends on it (below).
-models=${RKAI_QEMU_MODELS:-"cortex-a53 neoverse-n1 neoverse-v1 neoverse-n2 max,sve-default-vector-length=64"}
+# Every test on each kind of core (max at 512-bit SVE; max,sve=off is SME without SVE, like Apple
+# M4); NEON kernels behave the same at every SVE vector length, so the other lengths run only what
+# depends on it (below).
+models=${RKAI_QEMU_MODELS:-"cortex-a53 neoverse-n1 neoverse-v1 neoverse-n2 max,sve-default-vector-length=64 max,sve=off"}
 for model in $models; do
   step "aarch64 tests under QEMU_CPU=$model"
   # The CMake consumer test builds and runs its own aarch64 binaries; it runs once, natively.

@@ -23,6 +23,19 @@ pub const RKAI_FEATURE_SME2: u32 = 1 << 8;
 /// Bit of [`rkai_get_cpu_features`]: every core is an in-order little core (Cortex-A53, A55,
 /// A510, A520); selection then prefers the kernels scheduled for the Cortex-A55.
 pub const RKAI_FEATURE_IN_ORDER: u32 = 1 << 9;
+/// Bit of [`rkai_get_cpu_features`]: FEAT_SME2p1.
+pub const RKAI_FEATURE_SME2P1: u32 = 1 << 10;
+/// Bit of [`rkai_get_cpu_features`]: SME outer products of 8-bit integers into 32-bit tiles.
+pub const RKAI_FEATURE_SME_I8I32: u32 = 1 << 11;
+/// Bit of [`rkai_get_cpu_features`]: SME outer products of f16 into f32 tiles.
+pub const RKAI_FEATURE_SME_F16F32: u32 = 1 << 12;
+/// Bit of [`rkai_get_cpu_features`]: SME outer products of bf16 into f32 tiles.
+pub const RKAI_FEATURE_SME_B16F32: u32 = 1 << 13;
+/// Bit of [`rkai_get_cpu_features`]: SME outer products of f32 into f32 tiles.
+pub const RKAI_FEATURE_SME_F32F32: u32 = 1 << 14;
+/// Bit of [`rkai_get_cpu_features`]: FEAT_SME_FA64 (the whole A64 instruction set in streaming
+/// mode).
+pub const RKAI_FEATURE_SME_FA64: u32 = 1 << 15;
 
 /// `shape` of `rkai_select_*` (declared in `rkai/rkai_select.h`): one LHS row (m = 1).
 pub const RKAI_SHAPE_GEMV: u32 = 0;

@@ -7,8 +7,9 @@
 //!   compile-time target features elsewhere), plus [`Features::IN_ORDER`] when every core is an
 //!   in-order little core ([`crate::core_kind`]);
 //! - restricted to `RKAI_FEATURES` when that environment variable is set: a comma-separated list
-//!   of feature names (`neon,dotprod,i8mm,bf16,fp16,sve,sve2,sme,sme2,in_order`), e.g.
-//!   `RKAI_FEATURES=neon,dotprod` to triage an i8mm kernel;
+//!   of feature names (`neon,dotprod,i8mm,bf16,fp16,sve,sve2,sme,sme2,in_order,sme2p1,sme_i8i32,
+//!   sme_f16f32,sme_b16f32,sme_f32f32,sme_fa64`), e.g. `RKAI_FEATURES=neon,dotprod` to triage an
+//!   i8mm kernel; a list without `sme` turns off every SME feature, without `sme2` SME2.1;
 //! - restricted to an explicit mask argument.
 //!
 //! With `RKAI_LOG_SELECTION` set (to anything), every selection prints one line to stderr naming
@@ -43,13 +44,14 @@ pub fn allowed_features(mask: Features) -> Features {
     let detected = if cfg!(target_arch = "aarch64") {
         detected_features()
     } else {
-        Features(u32::MAX).difference(Features::IN_ORDER)
+        Features::ALL.difference(Features::IN_ORDER)
     };
     let mut f = Features(detected.0 & mask.0);
     if let Ok(list) = std::env::var("RKAI_FEATURES") {
         f = Features(f.0 & parse_features(&list).0);
     }
-    f
+    // An SME extension is unusable once SME itself is masked off.
+    f.consistent()
 }
 
 /// Parses a comma-separated list of feature names; unknown names are ignored with a warning.

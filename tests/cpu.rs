@@ -3,7 +3,16 @@
 
 mod support;
 
+use rkai::rkai_ffi;
 use rkai::ukernels::arch::{self, Features};
+
+/// The value of QEMU CPU property `name` (e.g. `sve-default-vector-length`) in `model`.
+fn property(model: &str, name: &str) -> Option<usize> {
+    model
+        .split(',')
+        .find_map(|opt| opt.strip_prefix(name)?.strip_prefix('='))
+        .map(|v| v.parse::<usize>().expect("a number of bytes"))
+}
 
 #[test]
 fn cpu_matches_requested_qemu_model() {
@@ -30,11 +39,9 @@ fn sve_lanes_follow_the_model_vector_length() {
         return;
     };
     // QEMU user mode: `sve-default-vector-length` in bytes, else 64 bytes capped by the model.
-    let bytes = model
-        .split(',')
-        .find_map(|opt| opt.strip_prefix("sve-default-vector-length="))
-        .map(|v| v.parse::<usize>().expect("vector length in bytes"));
+    let bytes = property(&model, "sve-default-vector-length");
     let expected = match (model.split(',').next().unwrap(), bytes) {
+        _ if model.split(',').any(|o| o == "sve=off") => 4,
         ("max", Some(b)) => b / 4,
         ("max", None) => 16,
         ("neoverse-v1", _) => 8,
@@ -42,4 +49,38 @@ fn sve_lanes_follow_the_model_vector_length() {
         _ => 4, // no SVE: the 128-bit value the portable paths use
     };
     assert_eq!(lanes, expected, "32-bit SVE lanes under {model}");
+}
+
+/// The C feature bits are the Rust ones, and `rkai_get_cpu_features()` reports the detected set
+/// (SME and its extensions included).
+#[test]
+fn c_feature_bits_match() {
+    for (bit, feature) in [
+        (rkai_ffi::RKAI_FEATURE_NEON, Features::NEON),
+        (rkai_ffi::RKAI_FEATURE_DOTPROD, Features::DOTPROD),
+        (rkai_ffi::RKAI_FEATURE_I8MM, Features::I8MM),
+        (rkai_ffi::RKAI_FEATURE_BF16, Features::BF16),
+        (rkai_ffi::RKAI_FEATURE_FP16, Features::FP16),
+        (rkai_ffi::RKAI_FEATURE_SVE, Features::SVE),
+        (rkai_ffi::RKAI_FEATURE_SVE2, Features::SVE2),
+        (rkai_ffi::RKAI_FEATURE_SME, Features::SME),
+        (rkai_ffi::RKAI_FEATURE_SME2, Features::SME2),
+        (rkai_ffi::RKAI_FEATURE_IN_ORDER, Features::IN_ORDER),
+        (rkai_ffi::RKAI_FEATURE_SME2P1, Features::SME2P1),
+        (rkai_ffi::RKAI_FEATURE_SME_I8I32, Features::SME_I8I32),
+        (rkai_ffi::RKAI_FEATURE_SME_F16F32, Features::SME_F16F32),
+        (rkai_ffi::RKAI_FEATURE_SME_B16F32, Features::SME_B16F32),
+        (rkai_ffi::RKAI_FEATURE_SME_F32F32, Features::SME_F32F32),
+        (rkai_ffi::RKAI_FEATURE_SME_FA64, Features::SME_FA64),
+    ] {
+        assert_eq!(bit, feature.0, "{feature:?}");
+    }
+    assert_eq!(Features::ALL.0.count_ones() as usize, Features::NAMES.len());
+    let detected = rkai_ffi::rkai_get_cpu_features();
+    assert_eq!(
+        detected & !Features::IN_ORDER.0,
+        Features::detect().0,
+        "{:?}",
+        Features(detected)
+    );
 }

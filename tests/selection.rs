@@ -327,6 +327,59 @@ fn feature_names_parse() {
     assert_eq!(select::parse_features(""), Features::empty());
     assert_eq!(select::parse_features("sve2,bogus"), Features::SVE2);
     assert_eq!(select::parse_features("in_order"), Features::IN_ORDER);
+    assert_eq!(
+        select::parse_features(
+            "sme,SME2,sme2p1,sme_i8i32,sme_f16f32,sme_b16f32,sme_f32f32,sme_fa64"
+        ),
+        Features::SME_FAMILY
+    );
+}
+
+#[test]
+fn sme_extensions_need_sme() {
+    let extensions = Features::SME_FAMILY.difference(Features::SME);
+    assert_eq!(extensions.consistent(), Features::empty());
+    assert_eq!(Features::SME_FAMILY.consistent(), Features::SME_FAMILY);
+    let no_sme2 = Features::SME_FAMILY.difference(Features::SME2);
+    assert_eq!(no_sme2.consistent(), no_sme2.difference(Features::SME2P1));
+    // Detection never reports an extension without its base.
+    assert_eq!(Features::detect().consistent(), Features::detect());
+}
+
+/// Child of [`environment_override_turns_sme_off`]: prints the features selection may use.
+#[test]
+#[ignore = "run as a child process by environment_override_turns_sme_off"]
+fn features_child() {
+    if std::env::var_os(support::death::CASE_ENV).is_none() {
+        return;
+    }
+    println!("allowed: {}", present().0);
+}
+
+/// `RKAI_FEATURES` listing everything but `sme` leaves no SME feature for selection, even the
+/// SME2 and type bits it names; listing everything leaves the CPU's own set.
+#[test]
+fn environment_override_turns_sme_off() {
+    let names: Vec<&str> = Features::NAMES.iter().map(|(n, _)| *n).collect();
+    let without_sme: Vec<&str> = names.iter().copied().filter(|n| *n != "sme").collect();
+    let allowed = |list: &str| {
+        let out = support::death::run_child_with_env(
+            "features_child",
+            "features",
+            &[("RKAI_FEATURES", list)],
+        );
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let bits = stdout
+            .lines()
+            .find_map(|l| l.split("allowed: ").nth(1))
+            .unwrap_or_else(|| panic!("no features printed: {stdout}"));
+        Features(bits.parse().unwrap())
+    };
+    assert_eq!(allowed(&names.join(",")), present());
+    assert_eq!(
+        allowed(&without_sme.join(",")),
+        present().difference(Features::SME_FAMILY)
+    );
 }
 
 /// Child of [`environment_override_restricts_and_logs`]: prints the choice under its environment.

@@ -15,7 +15,9 @@ pub fn can_run(isa: Isa) -> bool {
 /// Features QEMU reports for the models of DESIGN §4 (read from HWCAP/HWCAP2 under the emulator
 /// `scripts/qemu-aarch64.sh` picks for the model: QEMU 11.1.3, and QEMU 10.0.2 for neoverse-v1).
 pub fn expected_for_model(model: &str) -> Option<Features> {
-    let base = model.split(',').next().unwrap_or(model);
+    let mut options = model.split(',');
+    let base = options.next().unwrap_or(model);
+    let sve_off = options.any(|o| o == "sve=off");
     let f = |list: &[Features]| list.iter().fold(Features::NEON, |acc, x| acc.union(*x));
     Some(match base {
         "cortex-a53" => f(&[]),
@@ -33,15 +35,31 @@ pub fn expected_for_model(model: &str) -> Option<Features> {
             Features::SVE,
             Features::SVE2,
         ]),
-        "max" => f(&[
-            Features::DOTPROD,
-            Features::I8MM,
-            Features::BF16,
-            Features::SVE,
-            Features::SVE2,
-            Features::SME,
-            Features::SME2,
-        ]),
+        "max" => {
+            let all = f(&[
+                Features::DOTPROD,
+                Features::I8MM,
+                Features::BF16,
+                Features::SVE,
+                Features::SVE2,
+                Features::SME,
+                Features::SME2,
+                Features::SME2P1,
+                Features::SME_I8I32,
+                Features::SME_F16F32,
+                Features::SME_B16F32,
+                Features::SME_F32F32,
+                Features::SME_FA64,
+            ]);
+            if sve_off {
+                // SME without SVE (like Apple M4): no non-streaming SVE, so no FA64 either.
+                all.difference(Features::SVE)
+                    .difference(Features::SVE2)
+                    .difference(Features::SME_FA64)
+            } else {
+                all
+            }
+        }
         _ => return None,
     })
 }

@@ -29,9 +29,34 @@ impl Features {
     /// A520), where the schedules KleidiAI tunes for the Cortex-A55 beat the generic ones.
     /// Selection prefers those kernels with it and avoids them without it.
     pub const IN_ORDER: Features = Features(1 << 9);
+    /// FEAT_SME2p1.
+    pub const SME2P1: Features = Features(1 << 10);
+    /// FEAT_SME `SMOPA`/`UMOPA` of 8-bit integers into 32-bit tiles.
+    pub const SME_I8I32: Features = Features(1 << 11);
+    /// FEAT_SME `FMOPA` of f16 into f32 tiles.
+    pub const SME_F16F32: Features = Features(1 << 12);
+    /// FEAT_SME `BFMOPA` of bf16 into f32 tiles.
+    pub const SME_B16F32: Features = Features(1 << 13);
+    /// FEAT_SME `FMOPA` of f32 into f32 tiles.
+    pub const SME_F32F32: Features = Features(1 << 14);
+    /// FEAT_SME_FA64: the whole A64 instruction set in streaming mode (absent on Apple M4).
+    pub const SME_FA64: Features = Features(1 << 15);
 
-    /// Names in bit order, for display and parsing.
-    pub const NAMES: [(&'static str, Features); 10] = [
+    /// Every feature that exists only with FEAT_SME.
+    pub const SME_FAMILY: Features = Features(
+        Self::SME.0
+            | Self::SME2.0
+            | Self::SME2P1.0
+            | Self::SME_I8I32.0
+            | Self::SME_F16F32.0
+            | Self::SME_B16F32.0
+            | Self::SME_F32F32.0
+            | Self::SME_FA64.0,
+    );
+
+    /// Names in bit order, for display and parsing (`RKAI_FEATURES`); the SME ones follow
+    /// Linux's HWCAP2 names.
+    pub const NAMES: [(&'static str, Features); 16] = [
         ("neon", Self::NEON),
         ("dotprod", Self::DOTPROD),
         ("i8mm", Self::I8MM),
@@ -42,7 +67,24 @@ impl Features {
         ("sme", Self::SME),
         ("sme2", Self::SME2),
         ("in_order", Self::IN_ORDER),
+        ("sme2p1", Self::SME2P1),
+        ("sme_i8i32", Self::SME_I8I32),
+        ("sme_f16f32", Self::SME_F16F32),
+        ("sme_b16f32", Self::SME_B16F32),
+        ("sme_f32f32", Self::SME_F32F32),
+        ("sme_fa64", Self::SME_FA64),
     ];
+
+    /// Every feature of [`Features::NAMES`].
+    pub const ALL: Features = {
+        let mut all = 0;
+        let mut i = 0;
+        while i < Self::NAMES.len() {
+            all |= Self::NAMES[i].1.0;
+            i += 1;
+        }
+        Features(all)
+    };
 
     /// No features.
     pub const fn empty() -> Self {
@@ -64,10 +106,24 @@ impl Features {
         self.0 & other.0 == other.0
     }
 
+    /// `self` without the features whose prerequisite it lacks: no SME extension without SME,
+    /// no SME2.1 without SME2. A mask that turns SME off (`RKAI_FEATURES` without `sme`) thereby
+    /// turns off everything built on it.
+    pub const fn consistent(self) -> Self {
+        let mut f = self;
+        if !f.contains(Self::SME) {
+            f = f.difference(Self::SME_FAMILY);
+        }
+        if !f.contains(Self::SME2) {
+            f = f.difference(Self::SME2P1);
+        }
+        f
+    }
+
     /// Features of the CPU this code runs on: HWCAP on Linux and Android, sysctl on Apple
     /// platforms, the compile-time target features elsewhere. Empty on non-Arm targets.
     pub fn detect() -> Self {
-        detect::features()
+        detect::features().consistent()
     }
 }
 
@@ -222,7 +278,13 @@ mod detect {
     const HWCAP2_I8MM: u64 = 1 << 13;
     const HWCAP2_BF16: u64 = 1 << 14;
     const HWCAP2_SME: u64 = 1 << 23;
+    const HWCAP2_SME_I8I32: u64 = 1 << 26;
+    const HWCAP2_SME_F16F32: u64 = 1 << 27;
+    const HWCAP2_SME_B16F32: u64 = 1 << 28;
+    const HWCAP2_SME_F32F32: u64 = 1 << 29;
+    const HWCAP2_SME_FA64: u64 = 1 << 30;
     const HWCAP2_SME2: u64 = 1 << 37;
+    const HWCAP2_SME2P1: u64 = 1 << 38;
 
     pub fn features() -> Features {
         // SAFETY: getauxval has no preconditions.
@@ -247,6 +309,12 @@ mod detect {
         add(hw2 & HWCAP2_BF16 != 0, Features::BF16);
         add(hw2 & HWCAP2_SME != 0, Features::SME);
         add(hw2 & HWCAP2_SME2 != 0, Features::SME2);
+        add(hw2 & HWCAP2_SME2P1 != 0, Features::SME2P1);
+        add(hw2 & HWCAP2_SME_I8I32 != 0, Features::SME_I8I32);
+        add(hw2 & HWCAP2_SME_F16F32 != 0, Features::SME_F16F32);
+        add(hw2 & HWCAP2_SME_B16F32 != 0, Features::SME_B16F32);
+        add(hw2 & HWCAP2_SME_F32F32 != 0, Features::SME_F32F32);
+        add(hw2 & HWCAP2_SME_FA64 != 0, Features::SME_FA64);
         f
     }
 }
@@ -293,6 +361,12 @@ mod detect {
             (c"hw.optional.arm.FEAT_FP16", Features::FP16),
             (c"hw.optional.arm.FEAT_SME", Features::SME),
             (c"hw.optional.arm.FEAT_SME2", Features::SME2),
+            (c"hw.optional.arm.FEAT_SME2p1", Features::SME2P1),
+            // Apple names the SME type features without the FEAT_ prefix and has no FA64 key.
+            (c"hw.optional.arm.SME_I8I32", Features::SME_I8I32),
+            (c"hw.optional.arm.SME_F16F32", Features::SME_F16F32),
+            (c"hw.optional.arm.SME_B16F32", Features::SME_B16F32),
+            (c"hw.optional.arm.SME_F32F32", Features::SME_F32F32),
         ] {
             if has(name) {
                 f = f.union(bit);
