@@ -5,6 +5,7 @@
 #   scripts/test-all.sh            everything
 #   RKAI_QEMU_MODELS="neoverse-v1" scripts/test-all.sh   a subset of models
 #   RKAI_QEMU_VL_MODELS="" scripts/test-all.sh            skip the extra SVE vector lengths
+#   RKAI_QEMU_SVL_MODELS="" scripts/test-all.sh           skip the streaming (SME) vector lengths
 # The emulator is QEMU 11 (fetched into tools/qemu11/ by setup-toolchain.sh) for every model but
 # neoverse-v1, which QEMU 11 defines without BF16 and so keeps QEMU 10 (scripts/qemu-aarch64.sh).
 set -euo pipefail
@@ -68,6 +69,13 @@ for model in $vl_models; do
   step "aarch64 vector-length tests under QEMU_CPU=$model"
   QEMU_CPU=$model RKAI_EXPECT_CPU=$model RKAI_TEST_KERNEL=_sve \
     "${cross_cargo[@]}" test --target $target "${vl_tests[@]}"
+done
+# The streaming vector length (SME, QEMU 11) at 128 to 2048 bits: detection and selection read it.
+svl_models=${RKAI_QEMU_SVL_MODELS:-"max,sme-default-vector-length=16 max,sme-default-vector-length=32 max,sme-default-vector-length=64 max,sme-default-vector-length=128 max,sme-default-vector-length=256 max,sve=off,sme-default-vector-length=64"}
+svl_tests=(--test cpu --test selection)
+for model in $svl_models; do
+  step "aarch64 streaming-vector-length tests under QEMU_CPU=$model"
+  QEMU_CPU=$model RKAI_EXPECT_CPU=$model "${cross_cargo[@]}" test --target $target "${svl_tests[@]}"
 done
 for model in cortex-a53 neoverse-n1 neoverse-v1; do
   step "Rust example (safe API) under QEMU_CPU=$model"

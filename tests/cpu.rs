@@ -1,10 +1,17 @@
 //! The CPU under test is the QEMU model the test matrix asked for (a mismatch would silently
-//! skip kernels), and the run-time vector length that VL-scaled kernels read is the model's.
+//! skip kernels), and the run-time vector lengths that VL-scaled kernels read (SVE and the
+//! streaming SME length, two separate quantities) are the model's.
 
 mod support;
 
 use rkai::rkai_ffi;
 use rkai::ukernels::arch::{self, Features};
+
+// KleidiAI's helpers, exported by rkai: they read RDSVL / CNTB on every call.
+unsafe extern "C" {
+    fn kai_get_sme_vector_length_u8() -> u64;
+    fn kai_get_sve_vector_length_u8() -> u64;
+}
 
 /// The value of QEMU CPU property `name` (e.g. `sve-default-vector-length`) in `model`.
 fn property(model: &str, name: &str) -> Option<usize> {
@@ -49,6 +56,45 @@ fn sve_lanes_follow_the_model_vector_length() {
         _ => 4, // no SVE: the 128-bit value the portable paths use
     };
     assert_eq!(lanes, expected, "32-bit SVE lanes under {model}");
+}
+
+#[test]
+fn streaming_vector_length_follows_the_model() {
+    let f = Features::detect();
+    let svl = arch::sme_vector_bytes();
+    eprintln!(
+        "features {f:?}; SVE {:?} bytes, SVL {svl:?} bytes",
+        arch::sve_vector_bytes()
+    );
+    assert_eq!(
+        svl.is_some(),
+        f.contains(Features::SME),
+        "{svl:?} with {f:?}"
+    );
+    assert_eq!(arch::sme_lanes32(), svl.map_or(4, |b| b / 4));
+    if let Some(bytes) = svl {
+        assert!(
+            (16..=256).contains(&bytes) && bytes.is_power_of_two(),
+            "{bytes} bytes"
+        );
+        // The cached value is the one KleidiAI's own helper reads from RDSVL.
+        // SAFETY: SME is present, as the helper requires.
+        assert_eq!(bytes as u64, unsafe { kai_get_sme_vector_length_u8() });
+    }
+    if let Some(bytes) = arch::sve_vector_bytes() {
+        // SAFETY: SVE is present, as the helper requires.
+        assert_eq!(bytes as u64, unsafe { kai_get_sve_vector_length_u8() });
+        assert_eq!(arch::sve_lanes32(), bytes / 4);
+    }
+    let Ok(model) = std::env::var("RKAI_EXPECT_CPU") else {
+        return;
+    };
+    // QEMU user mode: `sme-default-vector-length` in bytes, else 32 bytes, on models with SME.
+    let expected = match model.split(',').next().unwrap() {
+        "max" => Some(property(&model, "sme-default-vector-length").unwrap_or(32)),
+        _ => None,
+    };
+    assert_eq!(svl, expected, "streaming vector length under {model}");
 }
 
 /// The C feature bits are the Rust ones, and `rkai_get_cpu_features()` reports the detected set

@@ -1,6 +1,12 @@
 //! CPU features rkai's kernels need, and their run-time detection.
+//!
+//! Detection and the two vector lengths are read once per process and cached in atomics (0 means
+//! "not read yet"; racing first readers compute the same value, so no lock is needed). A thread
+//! that changes its vector length with `prctl(PR_SVE_SET_VL / PR_SME_SET_VL)` after rkai first
+//! read it is not supported, as in every library that sizes its tiles once.
 
 use core::fmt;
+use core::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
 
 /// A set of CPU features, as a bit mask.
 #[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
@@ -122,8 +128,18 @@ impl Features {
 
     /// Features of the CPU this code runs on: HWCAP on Linux and Android, sysctl on Apple
     /// platforms, the compile-time target features elsewhere. Empty on non-Arm targets.
+    /// Detected on the first call, then cached.
     pub fn detect() -> Self {
-        detect::features().consistent()
+        // Bit 31 marks the cache as filled (no feature uses it), so an empty set is cached too.
+        const KNOWN: u32 = 1 << 31;
+        static CACHE: AtomicU32 = AtomicU32::new(0);
+        let cached = CACHE.load(Ordering::Relaxed);
+        if cached & KNOWN != 0 {
+            return Features(cached & !KNOWN);
+        }
+        let f = detect::features().consistent();
+        CACHE.store(f.0 | KNOWN, Ordering::Relaxed);
+        f
     }
 }
 
@@ -242,24 +258,83 @@ impl Isa {
     }
 }
 
+/// Cache of a vector length in bytes: 0 until first read, [`ABSENT`] where the extension is not.
+struct VectorLength(AtomicUsize);
+
+/// Cached when the extension is missing (no vector length is 1 byte).
+const ABSENT: usize = 1;
+
+impl VectorLength {
+    const fn new() -> Self {
+        VectorLength(AtomicUsize::new(0))
+    }
+
+    /// The cached length, reading it with `read` on first use (`None`: extension absent).
+    fn get(&self, read: fn() -> Option<usize>) -> Option<usize> {
+        let bytes = match self.0.load(Ordering::Relaxed) {
+            0 => {
+                let bytes = read().unwrap_or(ABSENT);
+                self.0.store(bytes, Ordering::Relaxed);
+                bytes
+            }
+            bytes => bytes,
+        };
+        (bytes != ABSENT).then_some(bytes)
+    }
+}
+
+/// The non-streaming SVE vector length in bytes (`CNTB`, 16 to 256), `None` without SVE (also
+/// on a CPU that has SME but not SVE, whose only scalable vectors are streaming ones). Read once.
+pub fn sve_vector_bytes() -> Option<usize> {
+    static SVE: VectorLength = VectorLength::new();
+    SVE.get(|| {
+        #[cfg(target_arch = "aarch64")]
+        if Features::detect().contains(Features::SVE) {
+            let bytes: usize;
+            // SAFETY: CNTB (encoded, so the assembler needs no SVE support) only reads the vector
+            // length, and SVE is present.
+            unsafe {
+                core::arch::asm!(".inst 0x0420e3e0", out("x0") bytes, options(nomem, nostack, pure))
+            };
+            return Some(bytes);
+        }
+        None
+    })
+}
+
+/// The streaming vector length (SVL) in bytes (`RDSVL #1`, 16 to 256): the `vl` unit of
+/// KleidiAI's SME kernels, independent of the SVE length and present on CPUs with SME but no
+/// SVE. `None` without SME. Read once.
+pub fn sme_vector_bytes() -> Option<usize> {
+    static SME: VectorLength = VectorLength::new();
+    SME.get(|| {
+        #[cfg(target_arch = "aarch64")]
+        if Features::detect().contains(Features::SME) {
+            let bytes: usize;
+            // SAFETY: RDSVL (encoded, so the assembler needs no SME support) only reads the
+            // streaming vector length, is legal outside streaming mode, and SME is present.
+            unsafe {
+                core::arch::asm!(".inst 0x04bf5820", out("x0") bytes, options(nomem, nostack, pure))
+            };
+            return Some(bytes);
+        }
+        None
+    })
+}
+
 /// Number of 32-bit lanes in an SVE vector on this CPU (`CNTW`): between 4 and 64.
 ///
 /// Returns 4 (the 128-bit minimum) where SVE is absent, including on other architectures, where
 /// the portable implementations of SVE kernels then run with that vector length.
 pub fn sve_lanes32() -> usize {
-    #[cfg(target_arch = "aarch64")]
-    {
-        if Features::detect().contains(Features::SVE) {
-            let lanes: usize;
-            // SAFETY: CNTW (encoded, so the assembler needs no SVE support) only reads the vector
-            // length, and SVE is present.
-            unsafe {
-                core::arch::asm!(".inst 0x04a0e3e0", out("x0") lanes, options(nomem, nostack, pure))
-            };
-            return lanes;
-        }
-    }
-    4
+    sve_vector_bytes().map_or(4, |bytes| bytes / 4)
+}
+
+/// Number of 32-bit lanes in a streaming vector (KleidiAI's `kai_get_sme_vector_length_u32()`):
+/// between 4 and 64. Returns 4 (the 128-bit minimum) where SME is absent, the length the
+/// portable implementations of SME kernels then run with.
+pub fn sme_lanes32() -> usize {
+    sme_vector_bytes().map_or(4, |bytes| bytes / 4)
 }
 
 #[cfg(all(
