@@ -5,7 +5,7 @@
 //! packer name. Symbols are `kai_<verb>_<name>`.
 
 use crate::catalog::{Family, PackerKind};
-use crate::matmul::output::Output;
+use crate::family::{BlockLength, DstPointer, Operands};
 use crate::pack::Source;
 use crate::pack::lhs_quant_pack_qai8dxp::LhsType;
 use crate::pack::lhs_quant_pack_qsi8d32pscalef32::Variant as Qsi8d32pscalef32Packer;
@@ -569,27 +569,20 @@ const RHS_QUANT_PACK_BF16_KXN: &[CFunction] = &[
 impl Family {
     /// The C functions every kernel of the family exports, in interface-struct order.
     pub const fn c_functions(self) -> &'static [CFunction] {
-        if matches!(
-            self,
-            Family::F32Qsi8d32pQsi4c32p | Family::F32Qsi8d32pQai4c32p
+        use BlockLength as B;
+        use DstPointer as D;
+        match (
+            self.description().operands,
+            self.block_length(),
+            self.dst_pointer(),
         ) {
-            return BLOCK_LHS_MATMUL_F32;
-        }
-        if matches!(self, Family::F16Qsi8d32pQai4c32p) {
-            return BLOCK_LHS_MATMUL_HALF;
-        }
-        if matches!(self, Family::F32F32F32p | Family::F16F16F16p) {
-            return FLOAT_MATMUL;
-        }
-        if matches!(self, Family::F32Bf16pBf16p | Family::F16Bf16pBf16p) {
-            // KleidiAI types `dst` as `void*` in both families.
-            return QUANT_MATMUL_HALF;
-        }
-        match (self.is_blockwise(), self.output()) {
-            (false, Output::F32) => QUANT_MATMUL_F32,
-            (false, _) => QUANT_MATMUL_HALF,
-            (true, Output::F32) => BLOCK_MATMUL_F32,
-            (true, _) => BLOCK_MATMUL_HALF,
+            (Operands::UnpackedFloat, _, _) => FLOAT_MATMUL,
+            (_, B::None, D::Float) => QUANT_MATMUL_F32,
+            (_, B::None, D::Void) => QUANT_MATMUL_HALF,
+            (_, B::Rhs, D::Float) => BLOCK_MATMUL_F32,
+            (_, B::Rhs, D::Void) => BLOCK_MATMUL_HALF,
+            (_, B::LhsAndRhs, D::Float) => BLOCK_LHS_MATMUL_F32,
+            (_, B::LhsAndRhs, D::Void) => BLOCK_LHS_MATMUL_HALF,
         }
     }
 
@@ -600,28 +593,6 @@ impl Family {
         match (self, field.as_bytes()) {
             (Family::F16F16F16p, b"get_lhs_offset") => "get_lhs_packed_offset",
             _ => field,
-        }
-    }
-
-    /// Module of the `rkai` crate holding the family's C-facing functions.
-    pub const fn capi_module(self) -> &'static str {
-        if matches!(self, Family::F32F32F32p | Family::F16F16F16p) {
-            return "matmul_clamp_float";
-        }
-        if matches!(self, Family::F32Bf16pBf16p | Family::F16Bf16pBf16p) {
-            return "matmul_clamp_bf16p";
-        }
-        if matches!(
-            self,
-            Family::F32Qsi8d32pQai4c32p | Family::F16Qsi8d32pQai4c32p
-        ) {
-            "matmul_clamp_qsi8d32p_qai4c32p"
-        } else if matches!(self, Family::F32Qsi8d32pQsi4c32p) {
-            "matmul_clamp_qsi8d32p_qsi4c32p"
-        } else if self.is_blockwise() {
-            "matmul_clamp_qai8dxp_blockwise"
-        } else {
-            "matmul_clamp_qai8dxp"
         }
     }
 }

@@ -18,7 +18,6 @@ use crate::matmul::matmul_clamp_f32_qai8dxp_qsi8cxp as f32_qai8dxp_qsi8cxp;
 use crate::matmul::matmul_clamp_f32_qsi8d32p_qsi4c32p as f32_qsi8d32p_qsi4c32p;
 #[cfg(target_arch = "aarch64")]
 use crate::matmul::matmul_clamp_qsi8d32p_qai4c32p as qsi8d32p_qai4c32p;
-use crate::matmul::output::Output;
 use crate::pack::Source;
 use crate::pack::lhs_quant_pack_qai8dxp::LhsType;
 use crate::pack::lhs_quant_pack_qsi8d32p::Variant as Qsi8d32pPacker;
@@ -98,109 +97,7 @@ impl Origin {
     }
 }
 
-/// A matmul family: fixes the C function set, the interface struct and the semantics.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Family {
-    /// `matmul_clamp_f32_qai8dxp_qsi4cxp`.
-    F32Qai8dxpQsi4cxp,
-    /// `matmul_clamp_f32_qai8dxp_qsi8cxp`.
-    F32Qai8dxpQsi8cxp,
-    /// `matmul_clamp_f32_qai8dxp_qsi4c32p`.
-    F32Qai8dxpQsi4c32p,
-    /// `matmul_clamp_f16_qai8dxp_qsi4cxp`.
-    F16Qai8dxpQsi4cxp,
-    /// `matmul_clamp_f16_qai8dxp_qsi8cxp`.
-    F16Qai8dxpQsi8cxp,
-    /// `matmul_clamp_bf16_qai8dxp_qsi4cxp`.
-    Bf16Qai8dxpQsi4cxp,
-    /// `matmul_clamp_bf16_qai8dxp_qsi4c32p`.
-    Bf16Qai8dxpQsi4c32p,
-    /// `matmul_clamp_f32_qsi8d32p_qsi4c32p` (llama.cpp's Q8_0 x Q4_0).
-    F32Qsi8d32pQsi4c32p,
-    /// `matmul_clamp_f32_qsi8d32p_qai4c32p` (asymmetric int4 weights per block).
-    F32Qsi8d32pQai4c32p,
-    /// `matmul_clamp_f16_qsi8d32p_qai4c32p` (the same with f16 output).
-    F16Qsi8d32pQai4c32p,
-    /// `matmul_clamp_f32_f32_f32p` (unpacked f32 LHS, f32 RHS packed with its bias).
-    F32F32F32p,
-    /// `matmul_clamp_f16_f16_f16p` (unpacked f16 LHS, f16 RHS packed with its bias).
-    F16F16F16p,
-    /// `matmul_clamp_f32_bf16p_bf16p` (bf16 LHS and RHS packed, f32 bias and output).
-    F32Bf16pBf16p,
-    /// `matmul_clamp_f16_bf16p_bf16p` (bf16 LHS and RHS packed, f16 bias and output).
-    F16Bf16pBf16p,
-}
-
-impl Family {
-    /// KleidiAI directory (and interface header stem) of the family.
-    pub const fn dir(self) -> &'static str {
-        match self {
-            Family::F32Qai8dxpQsi4cxp => "matmul_clamp_f32_qai8dxp_qsi4cxp",
-            Family::F32Qai8dxpQsi8cxp => "matmul_clamp_f32_qai8dxp_qsi8cxp",
-            Family::F32Qai8dxpQsi4c32p => "matmul_clamp_f32_qai8dxp_qsi4c32p",
-            Family::F16Qai8dxpQsi4cxp => "matmul_clamp_f16_qai8dxp_qsi4cxp",
-            Family::F16Qai8dxpQsi8cxp => "matmul_clamp_f16_qai8dxp_qsi8cxp",
-            Family::Bf16Qai8dxpQsi4cxp => "matmul_clamp_bf16_qai8dxp_qsi4cxp",
-            Family::Bf16Qai8dxpQsi4c32p => "matmul_clamp_bf16_qai8dxp_qsi4c32p",
-            Family::F32Qsi8d32pQsi4c32p => "matmul_clamp_f32_qsi8d32p_qsi4c32p",
-            Family::F32Qsi8d32pQai4c32p => "matmul_clamp_f32_qsi8d32p_qai4c32p",
-            Family::F16Qsi8d32pQai4c32p => "matmul_clamp_f16_qsi8d32p_qai4c32p",
-            Family::F32F32F32p => "matmul_clamp_f32_f32_f32p",
-            Family::F16F16F16p => "matmul_clamp_f16_f16_f16p",
-            Family::F32Bf16pBf16p => "matmul_clamp_f32_bf16p_bf16p",
-            Family::F16Bf16pBf16p => "matmul_clamp_f16_bf16p_bf16p",
-        }
-    }
-
-    /// Whether the RHS has one scale per block of `bl` K values (the C functions take `bl`).
-    pub const fn is_blockwise(self) -> bool {
-        matches!(
-            self,
-            Family::F32Qai8dxpQsi4c32p
-                | Family::Bf16Qai8dxpQsi4c32p
-                | Family::F32Qsi8d32pQsi4c32p
-                | Family::F32Qsi8d32pQai4c32p
-                | Family::F16Qsi8d32pQai4c32p
-        )
-    }
-
-    /// Format of the packed RHS the family's kernels read; `bl` is the block length of the
-    /// per-block families and is ignored by the per-channel ones.
-    pub const fn rhs_layout(self, bl: usize) -> RhsLayout {
-        match self {
-            Family::F32Qai8dxpQsi4cxp | Family::F16Qai8dxpQsi4cxp | Family::Bf16Qai8dxpQsi4cxp => {
-                RhsLayout::Qsi4cxp
-            }
-            Family::F32Qai8dxpQsi8cxp | Family::F16Qai8dxpQsi8cxp => RhsLayout::Qsi8cxp,
-            Family::F32Qai8dxpQsi4c32p | Family::Bf16Qai8dxpQsi4c32p => RhsLayout::Qsi4c32p { bl },
-            Family::F32Qsi8d32pQsi4c32p => RhsLayout::Qsi4c32pf16 { bl },
-            Family::F32Qsi8d32pQai4c32p | Family::F16Qsi8d32pQai4c32p => RhsLayout::Qai4c32p { bl },
-            Family::F32F32F32p | Family::F16F16F16p => crate::matmul::float_gemm::rhs_layout(self),
-            Family::F32Bf16pBf16p | Family::F16Bf16pBf16p => {
-                crate::matmul::bf16_gemm::rhs_layout(self)
-            }
-        }
-    }
-
-    /// Element type of the destination.
-    pub const fn output(self) -> Output {
-        match self {
-            Family::F32Qai8dxpQsi4cxp
-            | Family::F32Qai8dxpQsi8cxp
-            | Family::F32Qai8dxpQsi4c32p
-            | Family::F32Qsi8d32pQsi4c32p
-            | Family::F32Qsi8d32pQai4c32p
-            | Family::F32F32F32p => Output::F32,
-            Family::F32Bf16pBf16p => Output::F32,
-            Family::F16Qai8dxpQsi4cxp
-            | Family::F16Qai8dxpQsi8cxp
-            | Family::F16Qsi8d32pQai4c32p
-            | Family::F16F16F16p => Output::F16,
-            Family::F16Bf16pBf16p => Output::F16,
-            Family::Bf16Qai8dxpQsi4cxp | Family::Bf16Qai8dxpQsi4c32p => Output::Bf16,
-        }
-    }
-}
+pub use crate::family::Family;
 
 /// What a packer does, which fixes its C function set.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -267,19 +164,7 @@ pub struct Packer {
     pub kind: PackerKind,
 }
 
-/// A hand-written implementation for the kernel's ISA, if this target has one.
-#[derive(Clone, Copy, Debug)]
-pub enum NativeFn {
-    /// No ISA-specific code on this target: the portable implementation runs.
-    Portable,
-    /// An f32-output implementation of the kernel's tile and RHS format (16-bit-output families
-    /// narrow its results, see `matmul::output`).
-    Qai8dxp(crate::matmul::qai8dxp::RunFn),
-    /// An implementation of a float GEMM kernel (`matmul_clamp_{f32_f32_f32p,f16_f16_f16p}`).
-    FloatGemm(crate::matmul::float_gemm::RunFn),
-    /// An implementation of a bf16 GEMM kernel (`matmul_clamp_{f32,f16}_bf16p_bf16p`).
-    Bf16Gemm(crate::matmul::bf16_gemm::RunFn),
-}
+pub use crate::matmul::call::KernelFn;
 
 /// A matmul micro-kernel.
 #[derive(Debug)]
@@ -303,7 +188,7 @@ pub struct MatmulKernel {
     /// RHS packers producing the format it reads.
     pub rhs_packers: &'static [&'static Packer],
     /// Implementation on this target.
-    pub native: NativeFn,
+    pub native: KernelFn,
 }
 
 impl MatmulKernel {
@@ -334,11 +219,11 @@ macro_rules! native {
     ($family:ident :: $module:ident) => {{
         #[cfg(target_arch = "aarch64")]
         {
-            NativeFn::Qai8dxp($family::$module::run)
+            KernelFn::Packed($family::$module::run)
         }
         #[cfg(not(target_arch = "aarch64"))]
         {
-            NativeFn::Portable
+            KernelFn::Portable
         }
     }};
 }
@@ -739,7 +624,7 @@ macro_rules! f32_qsi8d32p_qsi4c32p_kernel {
         portable
     ) => {
         qai8dxp_kernel!($(#[$doc])* $name, F32Qsi8d32pQsi4c32p, $lhs, QSI4C32PF16_RHS, $stem,
-            $isa, $tile, NativeFn::Portable, KleidiAi, $columns);
+            $isa, $tile, KernelFn::Portable, KleidiAi, $columns);
     };
     (
         $(#[$doc:meta])* $name:ident, $stem:ident, $isa:ident, $tile:tt, $lhs:ident, $columns:ident,
@@ -1334,7 +1219,7 @@ macro_rules! qsi8d32p_qai4c32p_kernel {
     ($(#[$doc:meta])* $name:ident, $family:ident, $lhs:ident, $stem:ident, $isa:ident, $tile:tt,
         portable) => {
         qai8dxp_kernel!($(#[$doc])* $name, $family, $lhs, QAI4C32P_RHS, $stem, $isa, $tile,
-            NativeFn::Portable);
+            KernelFn::Portable);
     };
     ($(#[$doc:meta])* $name:ident, $family:ident, $lhs:ident, $stem:ident, $isa:ident, $tile:tt,
         $module:ident) => {
@@ -1448,11 +1333,11 @@ macro_rules! f32_f32_f32p_kernel {
         qai8dxp_kernel!($(#[$doc])* $name, F32F32F32p, NO_LHS_PACKER, $rhs, $stem, $isa, $tile, {
             #[cfg(target_arch = "aarch64")]
             {
-                NativeFn::FloatGemm(crate::matmul::matmul_clamp_f32_f32_f32p::$stem::run)
+                KernelFn::UnpackedLhs(crate::matmul::matmul_clamp_f32_f32_f32p::$stem::run)
             }
             #[cfg(not(target_arch = "aarch64"))]
             {
-                NativeFn::Portable
+                KernelFn::Portable
             }
         }, KleidiAi, $columns);
     };
@@ -1507,11 +1392,11 @@ macro_rules! f16_f16_f16p_kernel {
         qai8dxp_kernel!($(#[$doc])* $name, F16F16F16p, NO_LHS_PACKER, $rhs, $stem, $isa, $tile, {
             #[cfg(target_arch = "aarch64")]
             {
-                NativeFn::FloatGemm(crate::matmul::matmul_clamp_f16_f16_f16p::$stem::run)
+                KernelFn::UnpackedLhs(crate::matmul::matmul_clamp_f16_f16_f16p::$stem::run)
             }
             #[cfg(not(target_arch = "aarch64"))]
             {
-                NativeFn::Portable
+                KernelFn::Portable
             }
         }, KleidiAi, Fixed);
     };
@@ -1555,11 +1440,11 @@ macro_rules! bf16_gemm_kernel {
         qai8dxp_kernel!($(#[$doc])* $name, $family, $lhs, $rhs, $stem, $isa, $tile, {
             #[cfg(target_arch = "aarch64")]
             {
-                NativeFn::Bf16Gemm(crate::matmul::bf16_gemm::$module::run_f16)
+                KernelFn::Packed(crate::matmul::bf16_gemm::$module::run_f16)
             }
             #[cfg(not(target_arch = "aarch64"))]
             {
-                NativeFn::Portable
+                KernelFn::Portable
             }
         });
     };
@@ -1568,7 +1453,7 @@ macro_rules! bf16_gemm_kernel {
         $isa:ident, $tile:tt, portable
     ) => {
         qai8dxp_kernel!($(#[$doc])* $name, $family, $lhs, $rhs, $stem, $isa, $tile,
-            NativeFn::Portable);
+            KernelFn::Portable);
     };
     (
         $(#[$doc:meta])* $name:ident, $family:ident, $lhs:ident, $rhs:ident, $stem:ident,
@@ -1584,11 +1469,11 @@ macro_rules! bf16_gemm_kernel {
         qai8dxp_kernel!($(#[$doc])* $name, $family, $lhs, $rhs, $stem, $isa, $tile, {
             #[cfg(target_arch = "aarch64")]
             {
-                NativeFn::Bf16Gemm(crate::matmul::bf16_gemm::$module::run)
+                KernelFn::Packed(crate::matmul::bf16_gemm::$module::run)
             }
             #[cfg(not(target_arch = "aarch64"))]
             {
-                NativeFn::Portable
+                KernelFn::Portable
             }
         }, KleidiAi, Fixed, $rows);
     };
@@ -1720,4 +1605,34 @@ pub fn kernel(stem: &str) -> Option<&'static MatmulKernel> {
 pub fn packer(name: &str) -> Option<&'static Packer> {
     let name = name.strip_prefix("kai_").unwrap_or(name);
     PACKERS.iter().copied().find(|p| p.name == name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::KERNELS;
+
+    /// Dispatch relies on it: a kernel's hand-written function takes its family's argument shape.
+    #[test]
+    fn every_kernel_function_takes_its_family_arguments() {
+        for k in KERNELS {
+            assert!(
+                k.native.fits(k.family.description().operands),
+                "{}: {:?} does not take {:?}",
+                k.stem,
+                k.native,
+                k.family.description().operands
+            );
+        }
+    }
+
+    /// Every family with a kernel is described, and every described family has a kernel.
+    #[test]
+    fn every_family_has_kernels() {
+        for family in crate::family::Family::ALL {
+            assert!(
+                KERNELS.iter().any(|k| k.family == family),
+                "{family:?} has no kernel"
+            );
+        }
+    }
 }

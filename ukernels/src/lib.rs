@@ -17,6 +17,7 @@ pub mod arch;
 pub mod cabi;
 pub mod catalog;
 pub mod contract;
+pub mod family;
 pub mod float;
 pub mod layout;
 pub mod matmul;
