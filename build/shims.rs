@@ -1,7 +1,7 @@
 //! Rust side of the C ABI: one exported function per catalog entry and C function.
 
+use crate::cabi::{self, CFunction, CSurface};
 use rkai_ukernels::arch::Isa;
-use rkai_ukernels::cabi::CFunction;
 use rkai_ukernels::catalog::{KERNELS, PACKERS};
 use rkai_ukernels::select;
 use std::fmt::Write;
@@ -25,7 +25,7 @@ pub fn generate() -> String {
                 f,
                 "kai",
                 p.name,
-                Target::Positional(p.kind.capi_module()),
+                Target::Positional(cabi::capi_module(p.kind)),
                 &path,
             ));
         }

@@ -15,9 +15,9 @@ use crate::matmul::matmul_clamp_f32_qai8dxp_qsi4cxp as f32_qai8dxp_qsi4cxp;
 #[cfg(target_arch = "aarch64")]
 use crate::matmul::matmul_clamp_f32_qai8dxp_qsi8cxp as f32_qai8dxp_qsi8cxp;
 #[cfg(target_arch = "aarch64")]
-use crate::matmul::matmul_clamp_f32_qsi8d32p_qsi4c32p as f32_qsi8d32p_qsi4c32p;
+use crate::matmul::matmul_clamp_f32_qsi8d32p_qai4c32p as qsi8d32p_qai4c32p;
 #[cfg(target_arch = "aarch64")]
-use crate::matmul::matmul_clamp_qsi8d32p_qai4c32p as qsi8d32p_qai4c32p;
+use crate::matmul::matmul_clamp_f32_qsi8d32p_qsi4c32p as f32_qsi8d32p_qsi4c32p;
 use crate::pack::Source;
 use crate::pack::lhs_quant_pack_qai8dxp::LhsType;
 use crate::pack::lhs_quant_pack_qsi8d32p::Variant as Qsi8d32pPacker;
@@ -549,22 +549,22 @@ const BF16P12X4BIASF16_RHS: &[&Packer] = &[&RHS_PACK_KXN_BF16P12X4BIASF16_F16_NE
 /// Declares a kernel of a `qai8dxp` family: static name (the stem in upper case, which the
 /// build script relies on), family, LHS and RHS packer lists, stem, ISA, the tile
 /// `[m_step, n_step, mr, nr, kr, sr]` and the implementation on this target.
-/// A `qai8dxp` kernel entry. The short form is a KleidiAI kernel with a fixed tile; the long
+/// A kernel entry of any family. The short form is a KleidiAI kernel with a fixed tile; the long
 /// form (`..., $native, $origin, $columns`) also names the origin and column scaling, for rkai's
 /// vector-length-agnostic extensions; a final `One` marks a kernel limited to one row per call.
-macro_rules! qai8dxp_kernel {
+macro_rules! kernel_entry {
     (
         $(#[$doc:meta])* $name:ident, $family:ident, $lhs:ident, $rhs:ident, $stem:ident, $isa:ident,
         $tile:tt, $native:expr
     ) => {
-        qai8dxp_kernel!($(#[$doc])* $name, $family, $lhs, $rhs, $stem, $isa, $tile, $native,
+        kernel_entry!($(#[$doc])* $name, $family, $lhs, $rhs, $stem, $isa, $tile, $native,
             KleidiAi, Fixed);
     };
     (
         $(#[$doc:meta])* $name:ident, $family:ident, $lhs:ident, $rhs:ident, $stem:ident, $isa:ident,
         $tile:tt, $native:expr, $origin:ident, $columns:ident
     ) => {
-        qai8dxp_kernel!($(#[$doc])* $name, $family, $lhs, $rhs, $stem, $isa, $tile, $native,
+        kernel_entry!($(#[$doc])* $name, $family, $lhs, $rhs, $stem, $isa, $tile, $native,
             $origin, $columns, Any);
     };
     (
@@ -593,7 +593,7 @@ macro_rules! f32_qai8dxp_qsi4cxp_kernel {
         f32_qai8dxp_qsi4cxp_kernel!($(#[$doc])* $name, $stem, $isa, $tile, $stem);
     };
     ($(#[$doc:meta])* $name:ident, $stem:ident, $isa:ident, $tile:tt, $module:ident) => {
-        qai8dxp_kernel!($(#[$doc])* $name, F32Qai8dxpQsi4cxp, QAI8DXP_F32_LHS, QSI4CXP_RHS, $stem,
+        kernel_entry!($(#[$doc])* $name, F32Qai8dxpQsi4cxp, QAI8DXP_F32_LHS, QSI4CXP_RHS, $stem,
             $isa, $tile, native!(f32_qai8dxp_qsi4cxp::$module));
     };
 }
@@ -601,7 +601,7 @@ macro_rules! f32_qai8dxp_qsi4cxp_kernel {
 /// A kernel of `matmul_clamp_f32_qai8dxp_qsi8cxp` whose asm lives in the module named like it.
 macro_rules! f32_qai8dxp_qsi8cxp_kernel {
     ($(#[$doc:meta])* $name:ident, $stem:ident, $isa:ident, $tile:tt) => {
-        qai8dxp_kernel!($(#[$doc])* $name, F32Qai8dxpQsi8cxp, QAI8DXP_F32_LHS, QSI8CXP_RHS, $stem,
+        kernel_entry!($(#[$doc])* $name, F32Qai8dxpQsi8cxp, QAI8DXP_F32_LHS, QSI8CXP_RHS, $stem,
             $isa, $tile, native!(f32_qai8dxp_qsi8cxp::$stem));
     };
 }
@@ -610,7 +610,7 @@ macro_rules! f32_qai8dxp_qsi8cxp_kernel {
 /// asm module implementing its tile (stems with identical tiles share one).
 macro_rules! f32_qai8dxp_qsi4c32p_kernel {
     ($(#[$doc:meta])* $name:ident, $stem:ident, $isa:ident, $tile:tt, $rhs:ident, $module:ident) => {
-        qai8dxp_kernel!($(#[$doc])* $name, F32Qai8dxpQsi4c32p, QAI8DXP_F32_LHS, $rhs, $stem,
+        kernel_entry!($(#[$doc])* $name, F32Qai8dxpQsi4c32p, QAI8DXP_F32_LHS, $rhs, $stem,
             $isa, $tile, native!(f32_qai8dxp_qsi4c32p::$module));
     };
 }
@@ -623,14 +623,14 @@ macro_rules! f32_qsi8d32p_qsi4c32p_kernel {
         $(#[$doc:meta])* $name:ident, $stem:ident, $isa:ident, $tile:tt, $lhs:ident, $columns:ident,
         portable
     ) => {
-        qai8dxp_kernel!($(#[$doc])* $name, F32Qsi8d32pQsi4c32p, $lhs, QSI4C32PF16_RHS, $stem,
+        kernel_entry!($(#[$doc])* $name, F32Qsi8d32pQsi4c32p, $lhs, QSI4C32PF16_RHS, $stem,
             $isa, $tile, KernelFn::Portable, KleidiAi, $columns);
     };
     (
         $(#[$doc:meta])* $name:ident, $stem:ident, $isa:ident, $tile:tt, $lhs:ident, $columns:ident,
         $module:ident
     ) => {
-        qai8dxp_kernel!($(#[$doc])* $name, F32Qsi8d32pQsi4c32p, $lhs, QSI4C32PF16_RHS, $stem,
+        kernel_entry!($(#[$doc])* $name, F32Qsi8d32pQsi4c32p, $lhs, QSI4C32PF16_RHS, $stem,
             $isa, $tile, native!(f32_qsi8d32p_qsi4c32p::$module), KleidiAi, $columns);
     };
 }
@@ -642,7 +642,7 @@ macro_rules! narrowed_kernel {
         $(#[$doc:meta])* $name:ident, $family:ident, $lhs:ident, $rhs:ident, $stem:ident,
         $isa:ident, $tile:tt, $f32_family:ident :: $module:ident
     ) => {
-        qai8dxp_kernel!($(#[$doc])* $name, $family, $lhs, $rhs, $stem, $isa, $tile,
+        kernel_entry!($(#[$doc])* $name, $family, $lhs, $rhs, $stem, $isa, $tile,
             native!($f32_family::$module));
     };
 }
@@ -761,7 +761,7 @@ f32_qai8dxp_qsi8cxp_kernel!(
 macro_rules! vla_qai8dxp_kernel {
     ($(#[$doc:meta])* $name:ident, $family:ident, $rhs:ident, $stem:ident, $isa:ident, $tile:tt,
         $module:ident) => {
-        qai8dxp_kernel!($(#[$doc])* $name, $family, QAI8DXP_F32_LHS, $rhs, $stem, $isa, $tile,
+        kernel_entry!($(#[$doc])* $name, $family, QAI8DXP_F32_LHS, $rhs, $stem, $isa, $tile,
             native!($module::$stem), Rkai, PerSveLane32);
     };
 }
@@ -1213,12 +1213,12 @@ f32_qsi8d32p_qsi4c32p_kernel!(
 );
 
 /// A kernel of the `qsi8d32p_qai4c32p` families: family, LHS packer list, and the asm module of
-/// `matmul::matmul_clamp_qsi8d32p_qai4c32p` implementing its tile (the f16 kernels narrow the f32
+/// `matmul::matmul_clamp_f32_qsi8d32p_qai4c32p` implementing its tile (the f16 kernels narrow the f32
 /// kernel of the same tile), or `portable` where there is none yet.
 macro_rules! qsi8d32p_qai4c32p_kernel {
     ($(#[$doc:meta])* $name:ident, $family:ident, $lhs:ident, $stem:ident, $isa:ident, $tile:tt,
         portable) => {
-        qai8dxp_kernel!($(#[$doc])* $name, $family, $lhs, QAI4C32P_RHS, $stem, $isa, $tile,
+        kernel_entry!($(#[$doc])* $name, $family, $lhs, QAI4C32P_RHS, $stem, $isa, $tile,
             KernelFn::Portable);
     };
     ($(#[$doc:meta])* $name:ident, $family:ident, $lhs:ident, $stem:ident, $isa:ident, $tile:tt,
@@ -1228,7 +1228,7 @@ macro_rules! qsi8d32p_qai4c32p_kernel {
     };
     ($(#[$doc:meta])* $name:ident, $family:ident, $lhs:ident, $stem:ident, $isa:ident, $tile:tt,
         $module:ident, $rows:ident) => {
-        qai8dxp_kernel!($(#[$doc])* $name, $family, $lhs, QAI4C32P_RHS, $stem, $isa, $tile,
+        kernel_entry!($(#[$doc])* $name, $family, $lhs, QAI4C32P_RHS, $stem, $isa, $tile,
             native!(qsi8d32p_qai4c32p::$module), KleidiAi, Fixed, $rows);
     };
 }
@@ -1330,7 +1330,7 @@ macro_rules! f32_f32_f32p_kernel {
         $(#[$doc:meta])* $name:ident, $stem:ident, $isa:ident, $tile:tt, $rhs:ident,
         $columns:ident
     ) => {
-        qai8dxp_kernel!($(#[$doc])* $name, F32F32F32p, NO_LHS_PACKER, $rhs, $stem, $isa, $tile, {
+        kernel_entry!($(#[$doc])* $name, F32F32F32p, NO_LHS_PACKER, $rhs, $stem, $isa, $tile, {
             #[cfg(target_arch = "aarch64")]
             {
                 KernelFn::UnpackedLhs(crate::matmul::matmul_clamp_f32_f32_f32p::$stem::run)
@@ -1389,7 +1389,7 @@ f32_f32_f32p_kernel!(
 /// holding its asm.
 macro_rules! f16_f16_f16p_kernel {
     ($(#[$doc:meta])* $name:ident, $stem:ident, $isa:ident, $tile:tt, $rhs:ident) => {
-        qai8dxp_kernel!($(#[$doc])* $name, F16F16F16p, NO_LHS_PACKER, $rhs, $stem, $isa, $tile, {
+        kernel_entry!($(#[$doc])* $name, F16F16F16p, NO_LHS_PACKER, $rhs, $stem, $isa, $tile, {
             #[cfg(target_arch = "aarch64")]
             {
                 KernelFn::UnpackedLhs(crate::matmul::matmul_clamp_f16_f16_f16p::$stem::run)
@@ -1437,7 +1437,7 @@ macro_rules! bf16_gemm_kernel {
         $(#[$doc:meta])* $name:ident, $family:ident, $lhs:ident, $rhs:ident, $stem:ident,
         $isa:ident, $tile:tt, f16_output, $module:ident
     ) => {
-        qai8dxp_kernel!($(#[$doc])* $name, $family, $lhs, $rhs, $stem, $isa, $tile, {
+        kernel_entry!($(#[$doc])* $name, $family, $lhs, $rhs, $stem, $isa, $tile, {
             #[cfg(target_arch = "aarch64")]
             {
                 KernelFn::Packed(crate::matmul::bf16_gemm::$module::run_f16)
@@ -1452,7 +1452,7 @@ macro_rules! bf16_gemm_kernel {
         $(#[$doc:meta])* $name:ident, $family:ident, $lhs:ident, $rhs:ident, $stem:ident,
         $isa:ident, $tile:tt, portable
     ) => {
-        qai8dxp_kernel!($(#[$doc])* $name, $family, $lhs, $rhs, $stem, $isa, $tile,
+        kernel_entry!($(#[$doc])* $name, $family, $lhs, $rhs, $stem, $isa, $tile,
             KernelFn::Portable);
     };
     (
@@ -1466,7 +1466,7 @@ macro_rules! bf16_gemm_kernel {
         $(#[$doc:meta])* $name:ident, $family:ident, $lhs:ident, $rhs:ident, $stem:ident,
         $isa:ident, $tile:tt, $module:ident, $rows:ident
     ) => {
-        qai8dxp_kernel!($(#[$doc])* $name, $family, $lhs, $rhs, $stem, $isa, $tile, {
+        kernel_entry!($(#[$doc])* $name, $family, $lhs, $rhs, $stem, $isa, $tile, {
             #[cfg(target_arch = "aarch64")]
             {
                 KernelFn::Packed(crate::matmul::bf16_gemm::$module::run)

@@ -14,7 +14,6 @@ extern crate std;
 
 pub mod api;
 pub mod arch;
-pub mod cabi;
 pub mod catalog;
 pub mod contract;
 pub mod family;

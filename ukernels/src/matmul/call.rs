@@ -2,8 +2,8 @@
 //! and dispatch of a call by the family's operands (see [`crate::family`]).
 
 use super::{
-    bf16_gemm, float_gemm, matmul_clamp_f32_qsi8d32p_qsi4c32p as qsi8d32p_qsi4c32p,
-    matmul_clamp_qsi8d32p_qai4c32p as qsi8d32p_qai4c32p, qai8dxp,
+    bf16_gemm, float_gemm, matmul_clamp_f32_qsi8d32p_qai4c32p as qsi8d32p_qai4c32p,
+    matmul_clamp_f32_qsi8d32p_qsi4c32p as qsi8d32p_qsi4c32p, qai8dxp,
 };
 use crate::catalog::MatmulKernel;
 use crate::contract::{Checked, Violation};
@@ -55,7 +55,7 @@ pub struct UnpackedLhsArgs {
     pub dst: *mut u8,
     /// Bytes between destination rows (rounded down to whole elements).
     pub dst_stride_row: usize,
-    /// Bytes between destination columns (see [`check`]).
+    /// Bytes between destination columns (see [`super::float_gemm::check`]).
     pub dst_stride_col: usize,
     /// Lower clamp bound.
     pub clamp_min: f32,
