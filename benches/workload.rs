@@ -16,39 +16,10 @@ use rkai::ukernels::types::{
 #[path = "../tests/support/cabi.rs"]
 mod cabi;
 use cabi::{
-    Getter2, Getter4, Getter5, Getter7, LhsQuantPackHalfFn, MatmulBlockFn, MatmulFloatFn,
-    MatmulHalfFn, RhsPackFloatFn, RhsPackQsi4c32pFn, RhsPackQsi4cxpFn, RhsPackQsi8cxpFn, sym,
+    BlockLhsGetter, Getter2, Getter4, Getter5, Getter7, LhsBlockPackFn, LhsQuantPackHalfFn,
+    MatmulBlockFn, MatmulFloatFn, MatmulHalfFn, RhsPackFloatFn, RhsPackQ4_0Fn, RhsPackQai4c32pFn,
+    RhsPackQsi4c32pFn, RhsPackQsi4cxpFn, RhsPackQsi8cxpFn, sym,
 };
-
-/// `kai_run_lhs_quant_pack_qsi8d32p*` (block length after k).
-type LhsPackQsi8d32pFn = unsafe extern "C" fn(
-    usize,
-    usize,
-    usize,
-    usize,
-    usize,
-    usize,
-    usize,
-    *const f32,
-    usize,
-    *mut c_void,
-);
-/// `kai_run_rhs_pack_nxk_qsi4c32p*scalef16_qsu4c32s16s0*` (Q4_0 source, no bias).
-type RhsPackQ40Fn = unsafe extern "C" fn(
-    usize,
-    usize,
-    usize,
-    usize,
-    usize,
-    usize,
-    usize,
-    *const u8,
-    *const f32,
-    *mut c_void,
-    usize,
-    *const kai_rhs_pack_qs4cxs1s0_param,
-);
-type Getter6 = extern "C" fn(usize, usize, usize, usize, usize, usize) -> usize;
 
 /// Whether `kernel` is of llama.cpp's Q8_0 x Q4_0 family (per-block LHS, Q4_0 source rows).
 fn is_q4_0(kernel: &MatmulKernel) -> bool {
@@ -63,24 +34,6 @@ fn is_qai4(kernel: &MatmulKernel) -> bool {
         Family::F32Qsi8d32pQai4c32p | Family::F16Qsi8d32pQai4c32p
     )
 }
-
-/// `kai_run_rhs_pack_nxk_qai4c32p*` (f32 zero offsets, bias and scales).
-type RhsPackQai4Fn = unsafe extern "C" fn(
-    usize,
-    usize,
-    usize,
-    usize,
-    usize,
-    usize,
-    usize,
-    *const u8,
-    *const c_void,
-    *const c_void,
-    *const c_void,
-    *mut c_void,
-    usize,
-    *const kai_rhs_pack_qs4cxs1s0_param,
-);
 
 /// The LLM shapes of the performance issue: GEMV (m = 1) for kernels with `m_step` 1, GEMM
 /// otherwise, as (m, n, k).
@@ -173,7 +126,7 @@ impl Workload {
         };
         let lhs_name = format!("kai_get_lhs_packed_size_{}", kernel.lhs_packers[0].name);
         let lhs_size = if is_q4_0(kernel) || is_qai4(kernel) {
-            sym::<Getter6>(&lhs_name)(m, k, bl, t.mr, t.kr, t.sr)
+            sym::<BlockLhsGetter>(&lhs_name)(m, k, bl, t.mr, t.kr, t.sr)
         } else {
             sym::<Getter5>(&lhs_name)(m, k, t.mr, t.kr, t.sr)
         };
@@ -317,7 +270,7 @@ impl Workload {
                 // Zero offsets: the scales' bytes (any finite values serve a benchmark).
                 let zero = self.scale.as_ptr().cast();
                 unsafe {
-                    sym::<RhsPackQai4Fn>(&name)(
+                    sym::<RhsPackQai4c32pFn>(&name)(
                         1,
                         self.n,
                         self.k,
@@ -341,7 +294,7 @@ impl Workload {
                     rhs_zero_point: 8,
                 };
                 unsafe {
-                    sym::<RhsPackQ40Fn>(&name)(
+                    sym::<RhsPackQ4_0Fn>(&name)(
                         1,
                         self.n,
                         self.k,
@@ -457,7 +410,7 @@ impl Workload {
         if is_q4_0(self.kernel) || is_qai4(self.kernel) {
             // SAFETY: buffers sized by the packer's getters.
             unsafe {
-                sym::<LhsPackQsi8d32pFn>(&name)(
+                sym::<LhsBlockPackFn>(&name)(
                     self.m,
                     self.k,
                     self.bl,

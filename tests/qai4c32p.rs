@@ -8,50 +8,18 @@
 
 mod support;
 
-use core::ffi::c_void;
 use rkai::ukernels::catalog::{Family, KERNELS, MatmulKernel, PackerKind};
 use rkai::ukernels::matmul::matmul_clamp_f32_qsi8d32p_qai4c32p as family;
 use rkai::ukernels::pack::lhs_quant_pack_qsi8d32pscalef32::Variant as LhsVariant;
 use rkai::ukernels::reference::qai4c32p::{self as reference, Rounding};
 use rkai::ukernels::types::kai_rhs_pack_qs4cxs1s0_param as Params;
 use support::block_gemm::{self, run_kernel, run_rows};
+use support::cabi::{BlockLhsGetter, LhsBlockPackFn, RhsPackQai4c32pFn};
 use support::cabi::{Getter2, Getter3, Getter5, MatmulBlockFn};
 use support::death;
 use support::gemm::{Impl, portions};
 use support::guard::{EDGES, Edge, Guarded};
 use support::rng::Rng;
-
-type Getter6 = extern "C" fn(usize, usize, usize, usize, usize, usize) -> usize;
-/// `kai_run_lhs_quant_pack_qsi8d32pscalef32_{f32,f16}_neon` (`lhs` is `float*` or `void*`).
-type LhsPackFn = unsafe extern "C" fn(
-    usize,
-    usize,
-    usize,
-    usize,
-    usize,
-    usize,
-    usize,
-    *const c_void,
-    usize,
-    *mut c_void,
-);
-/// `kai_run_rhs_pack_nxk_qai4c32p*_qau4c32*_f32_f32_f32_neon`.
-type RhsPackFn = unsafe extern "C" fn(
-    usize,
-    usize,
-    usize,
-    usize,
-    usize,
-    usize,
-    usize,
-    *const u8,
-    *const c_void,
-    *const c_void,
-    *const c_void,
-    *mut c_void,
-    usize,
-    *const Params,
-);
 
 const LHS_F32: &str = "lhs_quant_pack_qsi8d32pscalef32_f32_neon";
 const LHS_F16: &str = "lhs_quant_pack_qsi8d32pscalef32_f16_neon";
@@ -134,7 +102,8 @@ fn packed_sizes_and_offsets_equal_kleidiai_values() {
                 [row[4], row[5], row[6], row[7]].map(|v| v.parse().unwrap());
             assert_eq!(row[1], k.lhs_packers[0].name);
             assert_eq!(row[2], k.rhs_packers[0].name);
-            let lhs = sym::<Getter6>("get_lhs_packed_size", row[1])(m, kk, bl, t.mr, t.kr, t.sr);
+            let lhs =
+                sym::<BlockLhsGetter>("get_lhs_packed_size", row[1])(m, kk, bl, t.mr, t.kr, t.sr);
             let rhs = sym::<Getter5>("get_rhs_packed_size", row[2])(n, kk, t.nr, t.kr, bl);
             let dst = sym::<Getter2>("get_dst_size", k.stem)(m, n);
             assert_eq!(
@@ -146,7 +115,9 @@ fn packed_sizes_and_offsets_equal_kleidiai_values() {
             let step_m = t.m_step.max(t.mr);
             assert_eq!(
                 sym::<Getter3>("get_lhs_packed_offset", k.stem)(step_m, kk, bl),
-                sym::<Getter6>("get_lhs_packed_offset", row[1])(step_m, kk, bl, t.mr, t.kr, t.sr)
+                sym::<BlockLhsGetter>("get_lhs_packed_offset", row[1])(
+                    step_m, kk, bl, t.mr, t.kr, t.sr
+                )
             );
             assert_eq!(
                 sym::<Getter3>("get_rhs_packed_offset", k.stem)(t.n_step, kk, bl),
@@ -172,7 +143,7 @@ fn packer_step_and_offset_getters() {
                 mr
             );
         }
-        let size = sym::<Getter6>("get_lhs_packed_size", name)(9, 256, 64, 4, 8, 2);
+        let size = sym::<BlockLhsGetter>("get_lhs_packed_size", name)(9, 256, 64, 4, 8, 2);
         assert_eq!(size, 3 * 4 * 4 * (64 + 8), "{name}");
     }
     for name in [RHS, RHS_S0S1, RHS_S1S0] {
@@ -286,10 +257,10 @@ fn pack_lhs_rows(
     } else {
         2
     };
-    let off = sym::<Getter6>("get_lhs_packed_offset", name)(start, p.k, p.bl, mr, kr, sr);
+    let off = sym::<BlockLhsGetter>("get_lhs_packed_offset", name)(start, p.k, p.bl, mr, kr, sr);
     // SAFETY: offsets from the getters stay inside the buffers.
     unsafe {
-        sym::<LhsPackFn>("run", name)(
+        sym::<LhsBlockPackFn>("run", name)(
             rows,
             p.k,
             p.bl,
@@ -314,7 +285,7 @@ fn pack_lhs(
     edge: Edge,
     fill: u8,
 ) -> Guarded {
-    let size = sym::<Getter6>("get_lhs_packed_size", name)(p.m, p.k, p.bl, mr, kr, sr);
+    let size = sym::<BlockLhsGetter>("get_lhs_packed_size", name)(p.m, p.k, p.bl, mr, kr, sr);
     let src = Guarded::from_bytes(&p.lhs_bytes(name), edge);
     let mut packed = Guarded::from_bytes(&vec![fill; size], edge);
     pack_lhs_rows(p, name, mr, kr, sr, 0, p.m, &src, &mut packed);
@@ -350,7 +321,7 @@ fn pack_rhs(p: &Problem, name: &str, nr: usize, kr: usize, edge: Edge, fill: u8)
     let mut packed = Guarded::from_bytes(&vec![fill; size], edge);
     // SAFETY: buffers sized from the getters and the shape.
     unsafe {
-        sym::<RhsPackFn>("run", name)(
+        sym::<RhsPackQai4c32pFn>("run", name)(
             1,
             p.n,
             p.k,
@@ -1051,7 +1022,7 @@ fn run_lhs(name: &str, bl: usize, mr: usize, kr: usize, sr: usize) {
     let mut out = vec![0u8; 8192];
     // SAFETY: expected to abort before touching memory.
     unsafe {
-        sym::<LhsPackFn>("run", name)(
+        sym::<LhsBlockPackFn>("run", name)(
             2,
             64,
             bl,
@@ -1072,7 +1043,7 @@ fn run_rhs(name: &str, kr: usize, bl: usize, null_zero: bool, params: Params) {
     let mut out = vec![0u8; 8192];
     // SAFETY: expected to abort before touching memory.
     unsafe {
-        sym::<RhsPackFn>("run", name)(
+        sym::<RhsPackQai4c32pFn>("run", name)(
             1,
             8,
             64,
@@ -1179,7 +1150,7 @@ fn cases() -> Vec<Case> {
             get("get_lhs_packed_size", LHS_F32),
             "(k % 2) == 0",
             || {
-                sym::<Getter6>("get_lhs_packed_size", LHS_F32)(1, 33, 33, 1, 1, 1);
+                sym::<BlockLhsGetter>("get_lhs_packed_size", LHS_F32)(1, 33, 33, 1, 1, 1);
             },
         ),
         (
@@ -1187,7 +1158,7 @@ fn cases() -> Vec<Case> {
             get("get_lhs_packed_offset", LHS_F32),
             "(m_idx % mr) == 0",
             || {
-                sym::<Getter6>("get_lhs_packed_offset", LHS_F32)(3, 64, 32, 4, 8, 2);
+                sym::<BlockLhsGetter>("get_lhs_packed_offset", LHS_F32)(3, 64, 32, 4, 8, 2);
             },
         ),
         ("rhs_null_zero", run(RHS), "zero != NULL", || {

@@ -8,7 +8,6 @@
 
 mod support;
 
-use core::ffi::c_void;
 use rkai::ukernels::arch;
 use rkai::ukernels::catalog::{Columns, Family, KERNELS, MatmulKernel, PackerKind};
 use rkai::ukernels::matmul::matmul_clamp_f32_qsi8d32p_qsi4c32p as family;
@@ -16,41 +15,12 @@ use rkai::ukernels::pack::lhs_quant_pack_qsi8d32p::Variant as LhsVariant;
 use rkai::ukernels::reference::qsi8d32p::{self as reference, Amax, Rounding};
 use rkai::ukernels::types::kai_rhs_pack_qs4cxs1s0_param as Params;
 use support::block_gemm::{self, run_kernel};
+use support::cabi::{BlockLhsGetter, LhsBlockPackFn, RhsPackQ4_0Fn};
 use support::cabi::{Getter2, Getter3, Getter4, Getter5};
 use support::death;
 use support::gemm::{self, Impl, portions};
 use support::guard::{EDGES, Edge, Guarded};
 use support::rng::Rng;
-
-type Getter6 = extern "C" fn(usize, usize, usize, usize, usize, usize) -> usize;
-/// `kai_run_lhs_quant_pack_qsi8d32p*`.
-type LhsPackFn = unsafe extern "C" fn(
-    usize,
-    usize,
-    usize,
-    usize,
-    usize,
-    usize,
-    usize,
-    *const f32,
-    usize,
-    *mut c_void,
-);
-/// `kai_run_rhs_pack_nxk_qsi4c32p*scalef16_qsu4c32s16s0*`.
-type RhsPackFn = unsafe extern "C" fn(
-    usize,
-    usize,
-    usize,
-    usize,
-    usize,
-    usize,
-    usize,
-    *const u8,
-    *const f32,
-    *mut c_void,
-    usize,
-    *const Params,
-);
 
 const LHS: &str = "lhs_quant_pack_qsi8d32p_f32";
 const LHS_NEON: &str = "lhs_quant_pack_qsi8d32p_f32_neon";
@@ -135,7 +105,8 @@ fn packed_sizes_and_offsets_equal_kleidiai_values() {
         for row in table.iter().filter(|r| r[0] == k.stem) {
             let [m, n, kk, bl]: [usize; 4] =
                 [row[4], row[5], row[6], row[7]].map(|v| v.parse().unwrap());
-            let lhs = sym::<Getter6>("get_lhs_packed_size", row[1])(m, kk, bl, t.mr, t.kr, t.sr);
+            let lhs =
+                sym::<BlockLhsGetter>("get_lhs_packed_size", row[1])(m, kk, bl, t.mr, t.kr, t.sr);
             let rhs = sym::<Getter5>("get_rhs_packed_size", row[2])(n, kk, t.nr, t.kr, bl);
             let dst = sym::<Getter2>("get_dst_size", k.stem)(m, n);
             assert_eq!(
@@ -147,7 +118,9 @@ fn packed_sizes_and_offsets_equal_kleidiai_values() {
             let step_m = t.m_step.max(t.mr);
             assert_eq!(
                 sym::<Getter3>("get_lhs_packed_offset", k.stem)(step_m, kk, bl),
-                sym::<Getter6>("get_lhs_packed_offset", row[1])(step_m, kk, bl, t.mr, t.kr, t.sr)
+                sym::<BlockLhsGetter>("get_lhs_packed_offset", row[1])(
+                    step_m, kk, bl, t.mr, t.kr, t.sr
+                )
             );
             let stride = sym::<Getter4>("get_rhs_packed_stride", row[2])(kk, t.nr, t.kr, bl);
             assert_eq!(
@@ -191,7 +164,7 @@ fn packer_step_and_offset_getters() {
         );
     }
     for (name, kr) in [(LHS, 8), (LHS_NEON, 4), (LHS_4X8, 16)] {
-        let size = sym::<Getter6>("get_lhs_packed_size", name)(9, 256, 64, 4, kr, 2);
+        let size = sym::<BlockLhsGetter>("get_lhs_packed_size", name)(9, 256, 64, 4, kr, 2);
         assert_eq!(size, 3 * 4 * 4 * (64 + 2), "{name}");
     }
 }
@@ -270,7 +243,7 @@ fn pack_lhs_rows(
     src: &Guarded,
     packed: &mut Guarded,
 ) {
-    let off = sym::<Getter6>("get_lhs_packed_offset", name)(start, p.k, p.bl, mr, kr, sr);
+    let off = sym::<BlockLhsGetter>("get_lhs_packed_offset", name)(start, p.k, p.bl, mr, kr, sr);
     // The scalar and 4x8sb packers offset the source by m_idx_start rows themselves; the _neon
     // one ignores m_idx_start and needs the rows themselves (and a start on a group boundary).
     let (src_row, m_idx_start) = if lhs_variant(name) == LhsVariant::F32Neon {
@@ -281,7 +254,7 @@ fn pack_lhs_rows(
     let src_off = sym::<Getter2>("get_lhs_offset", name)(src_row, 4 * p.k);
     // SAFETY: offsets from the getters stay inside the buffers.
     unsafe {
-        sym::<LhsPackFn>("run", name)(
+        sym::<LhsBlockPackFn>("run", name)(
             rows,
             p.k,
             p.bl,
@@ -306,7 +279,7 @@ fn pack_lhs(
     edge: Edge,
     fill: u8,
 ) -> Guarded {
-    let size = sym::<Getter6>("get_lhs_packed_size", name)(p.m, p.k, p.bl, mr, kr, sr);
+    let size = sym::<BlockLhsGetter>("get_lhs_packed_size", name)(p.m, p.k, p.bl, mr, kr, sr);
     let src = Guarded::from_f32(&p.lhs, edge);
     let mut packed = Guarded::from_bytes(&vec![fill; size], edge);
     pack_lhs_rows(p, name, mr, kr, sr, 0, p.m, &src, &mut packed);
@@ -340,7 +313,7 @@ fn pack_rhs(p: &Problem, name: &str, nr: usize, kr: usize, edge: Edge, fill: u8)
     let mut packed = Guarded::from_bytes(&vec![fill; size], edge);
     // SAFETY: buffers sized from the getters.
     unsafe {
-        sym::<RhsPackFn>("run", name)(
+        sym::<RhsPackQ4_0Fn>("run", name)(
             1,
             p.n,
             p.k,
@@ -867,7 +840,7 @@ fn run_lhs(name: &str, m: usize, bl: usize, mr: usize, kr: usize, sr: usize, m_i
     let mut out = vec![0u8; 8192];
     // SAFETY: expected to abort before touching memory.
     unsafe {
-        sym::<LhsPackFn>("run", name)(
+        sym::<LhsBlockPackFn>("run", name)(
             m,
             64,
             bl,
@@ -875,7 +848,7 @@ fn run_lhs(name: &str, m: usize, bl: usize, mr: usize, kr: usize, sr: usize, m_i
             kr,
             sr,
             m_idx_start,
-            src.as_ptr(),
+            src.as_ptr().cast(),
             256,
             out.as_mut_ptr().cast(),
         )
@@ -888,7 +861,7 @@ fn run_rhs(name: &str, kr: usize, bl: usize, bias: bool, params: Params) {
     let mut out = vec![0u8; 8192];
     // SAFETY: expected to abort before touching memory.
     unsafe {
-        sym::<RhsPackFn>("run", name)(
+        sym::<RhsPackQ4_0Fn>("run", name)(
             1,
             8,
             64,
@@ -976,7 +949,7 @@ fn cases() -> Vec<Case> {
             get("get_lhs_packed_size", LHS),
             "(k % 2) == 0",
             || {
-                sym::<Getter6>("get_lhs_packed_size", LHS)(1, 33, 33, 1, 1, 1);
+                sym::<BlockLhsGetter>("get_lhs_packed_size", LHS)(1, 33, 33, 1, 1, 1);
             },
         ),
         ("neon_kr", run(LHS_NEON), "kr == 4", || {
@@ -987,7 +960,7 @@ fn cases() -> Vec<Case> {
             get("get_lhs_packed_offset", LHS_NEON),
             "(m_idx % mr) == 0",
             || {
-                sym::<Getter6>("get_lhs_packed_offset", LHS_NEON)(3, 64, 32, 4, 4, 2);
+                sym::<BlockLhsGetter>("get_lhs_packed_offset", LHS_NEON)(3, 64, 32, 4, 4, 2);
             },
         ),
         ("4x8sb_mr", run(LHS_4X8), "mr == 4", || {
@@ -1056,7 +1029,7 @@ fn cases() -> Vec<Case> {
             let mut out = vec![0u8; 16384];
             // SAFETY: expected to abort before touching memory.
             unsafe {
-                sym::<RhsPackFn>("run", RHS_PS1S0)(
+                sym::<RhsPackQ4_0Fn>("run", RHS_PS1S0)(
                     1,
                     4,
                     512,

@@ -170,3 +170,56 @@ pub type MatmulFloatFn = unsafe extern "C" fn(
     f32,
     f32,
 );
+
+/// `kai_get_*` getters of one `size_t` (`get_n_step(nr)`, `get_m_step(mr)`, `get_bias_offset`).
+pub type Getter1 = extern "C" fn(usize) -> usize;
+/// `kai_get_lhs_packed_{offset,size}` of the per-block LHS packers: (m, k, bl, mr, kr, sr).
+pub type BlockLhsGetter = extern "C" fn(usize, usize, usize, usize, usize, usize) -> usize;
+/// `kai_run_lhs_quant_pack_qsi8d32p*`: (m, k, bl, mr, kr, sr, m_idx_start, lhs, lhs_stride,
+/// lhs_packed).
+pub type LhsBlockPackFn = unsafe extern "C" fn(
+    usize,
+    usize,
+    usize,
+    usize,
+    usize,
+    usize,
+    usize,
+    *const c_void,
+    usize,
+    *mut c_void,
+);
+/// `kai_run_rhs_pack_nxk_qsi4c32p*scalef16_qsu4c32s16s0*`: (num_groups, n, k, nr, kr, sr, bl, rhs,
+/// bias, rhs_packed, extra_bytes, params).
+pub type RhsPackQ4_0Fn = unsafe extern "C" fn(
+    usize,
+    usize,
+    usize,
+    usize,
+    usize,
+    usize,
+    usize,
+    *const u8,
+    *const f32,
+    *mut c_void,
+    usize,
+    *const kai_rhs_pack_qs4cxs1s0_param,
+);
+/// `kai_run_rhs_pack_nxk_qai4c32p*`: (num_groups, n, k, nr, kr, sr, bl, rhs, zero, bias, scale,
+/// rhs_packed, extra_bytes, params).
+pub type RhsPackQai4c32pFn = unsafe extern "C" fn(
+    usize,
+    usize,
+    usize,
+    usize,
+    usize,
+    usize,
+    usize,
+    *const u8,
+    *const c_void,
+    *const c_void,
+    *const c_void,
+    *mut c_void,
+    usize,
+    *const kai_rhs_pack_qs4cxs1s0_param,
+);

@@ -1,6 +1,11 @@
 //! Matrix-multiplication families, one module per KleidiAI directory that has its own kernels.
 //! (The f16- and bf16-output families reuse the f32 kernels of the same tile; see `output`.)
 
+// The asm text fragments every kernel uses; first, so that their macros are in scope below.
+#[cfg(target_arch = "aarch64")]
+#[macro_use]
+mod asm_fragments;
+
 /// Defines a variant's catalog entry point `run(&Args)`, which forwards the portion to the
 /// variant's asm kernel function `$kernel` (signature: m, n, k, lhs, rhs, dst, dst_stride_row,
 /// clamp_min, clamp_max).

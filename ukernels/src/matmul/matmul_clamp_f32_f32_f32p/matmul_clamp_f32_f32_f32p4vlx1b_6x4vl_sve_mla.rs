@@ -56,28 +56,6 @@ macro_rules! k_step {
     };
 }
 
-/// Stores tile row `z$a`..`z$d` at `x23` under the column predicates `p1`..`p4`.
-macro_rules! store_row {
-    ($a:literal, $b:literal, $c:literal, $d:literal) => {
-        concat!(
-            concat!("st1w {{z", $a, ".s}}, p1, [x23]\n"),
-            concat!("st1w {{z", $b, ".s}}, p2, [x23, #1, mul vl]\n"),
-            concat!("st1w {{z", $c, ".s}}, p3, [x23, #2, mul vl]\n"),
-            concat!("st1w {{z", $d, ".s}}, p4, [x23, #3, mul vl]\n"),
-        )
-    };
-}
-
-/// `FMIN` with the upper bound (`z0`), then `FMAX` with the lower (`z1`), of `z$r...`.
-macro_rules! clamp_z {
-    ($($r:literal),*) => {
-        concat!(
-            $(concat!("fmin z", $r, ".s, p0/m, z", $r, ".s, z0.s\n"),)*
-            $(concat!("fmax z", $r, ".s, p0/m, z", $r, ".s, z1.s\n"),)*
-        )
-    };
-}
-
 /// Computes, for `i < m` and `j < n`, starting from `acc = bias[j]`,
 ///
 /// ```text
@@ -131,31 +109,12 @@ pub unsafe fn matmul_f32_f32p4vlx1b_6x4vl(
     unsafe {
         asm!(
             "ptrue p0.s",
-            "add x27, x4, x4, lsl #1",
-            "lsl x27, x27, #1",
-            "add x28, x7, x7, lsl #1",
-            "lsl x28, x28, #1",
+            times6!("x27", "x4"),
+            times6!("x28", "x7"),
             // ---- Row blocks of 6.
             "10:",
-            "mov x24, #6",
-            "cmp x0, #6",
-            "csel x24, x0, x24, lt",
-            "mov x10, x3",
-            "add x11, x10, x4",
-            "cmp x24, #1",
-            "csel x11, x11, x3, gt",
-            "add x12, x11, x4",
-            "cmp x24, #2",
-            "csel x12, x12, x3, gt",
-            "add x13, x12, x4",
-            "cmp x24, #3",
-            "csel x13, x13, x3, gt",
-            "add x14, x13, x4",
-            "cmp x24, #4",
-            "csel x14, x14, x3, gt",
-            "add x15, x14, x4",
-            "cmp x24, #5",
-            "csel x15, x15, x3, gt",
+            min_imm!("x24", "x0", "6", "x24"),
+            row_pointers!("x24", "x3", "x4"; "x10", "x11", "x12", "x13", "x14", "x15"),
             "mov x16, x5",
             "mov x17, x1",
             "mov x22, x6",
@@ -177,38 +136,16 @@ pub unsafe fn matmul_f32_f32p4vlx1b_6x4vl(
             "ld1w {{z10.s}}, p0/z, [x16, #2, mul vl]",
             "ld1w {{z11.s}}, p0/z, [x16, #3, mul vl]",
             "addvl x16, x16, #4",
-            "mov z12.d, z8.d",
-            "mov z13.d, z9.d",
-            "mov z14.d, z10.d",
-            "mov z15.d, z11.d",
-            "mov z16.d, z8.d",
-            "mov z17.d, z9.d",
-            "mov z18.d, z10.d",
-            "mov z19.d, z11.d",
-            "mov z20.d, z8.d",
-            "mov z21.d, z9.d",
-            "mov z22.d, z10.d",
-            "mov z23.d, z11.d",
-            "mov z24.d, z8.d",
-            "mov z25.d, z9.d",
-            "mov z26.d, z10.d",
-            "mov z27.d, z11.d",
-            "mov z28.d, z8.d",
-            "mov z29.d, z9.d",
-            "mov z30.d, z10.d",
-            "mov z31.d, z11.d",
+            copy_rows!(z;
+                ("8", "9", "10", "11") => ("12", "13", "14", "15") ("16", "17", "18", "19")
+                ("20", "21", "22", "23") ("24", "25", "26", "27") ("28", "29", "30", "31")),
             "mov x20, #0",
             "lsr x21, x2, #2",
             "cbz x21, 40f",
             // ---- K loop: 4 K values per iteration.
             "30:",
             "// LLVM-MCA-BEGIN matmul_clamp_f32_f32_f32p4vlx1b_6x4vl_sve_mla",
-            "ld1rqw {{z0.s}}, p0/z, [x10, x20, lsl #2]",
-            "ld1rqw {{z1.s}}, p0/z, [x11, x20, lsl #2]",
-            "ld1rqw {{z2.s}}, p0/z, [x12, x20, lsl #2]",
-            "ld1rqw {{z3.s}}, p0/z, [x13, x20, lsl #2]",
-            "ld1rqw {{z4.s}}, p0/z, [x14, x20, lsl #2]",
-            "ld1rqw {{z5.s}}, p0/z, [x15, x20, lsl #2]",
+            load_rows!(ld1rqw "p0", "x20"; "x10", "x11", "x12", "x13", "x14", "x15"),
             "add x20, x20, #4",
             k_step!("0"),
             k_step!("1"),
@@ -222,12 +159,7 @@ pub unsafe fn matmul_f32_f32p4vlx1b_6x4vl(
             "ands x21, x2, #3",
             "b.eq 50f",
             "whilelt p5.s, xzr, x21",
-            "ld1rqw {{z0.s}}, p5/z, [x10, x20, lsl #2]",
-            "ld1rqw {{z1.s}}, p5/z, [x11, x20, lsl #2]",
-            "ld1rqw {{z2.s}}, p5/z, [x12, x20, lsl #2]",
-            "ld1rqw {{z3.s}}, p5/z, [x13, x20, lsl #2]",
-            "ld1rqw {{z4.s}}, p5/z, [x14, x20, lsl #2]",
-            "ld1rqw {{z5.s}}, p5/z, [x15, x20, lsl #2]",
+            load_rows!(ld1rqw "p5", "x20"; "x10", "x11", "x12", "x13", "x14", "x15"),
             k_step!("0"),
             "cmp x21, #1",
             "b.eq 50f",
@@ -239,32 +171,13 @@ pub unsafe fn matmul_f32_f32p4vlx1b_6x4vl(
             "50:",
             "mov z0.s, w9",
             "mov z1.s, w8",
-            clamp_z!(
+            fmin_fmax!(z;
                 "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21",
-                "22", "23", "24", "25", "26", "27", "28", "29", "30", "31"
-            ),
+                "22", "23", "24", "25", "26", "27", "28", "29", "30", "31"; "0", "1"),
             "mov x23, x22",
-            store_row!("8", "9", "10", "11"),
-            "cmp x24, #1",
-            "b.le 60f",
-            "add x23, x23, x7",
-            store_row!("12", "13", "14", "15"),
-            "cmp x24, #2",
-            "b.le 60f",
-            "add x23, x23, x7",
-            store_row!("16", "17", "18", "19"),
-            "cmp x24, #3",
-            "b.le 60f",
-            "add x23, x23, x7",
-            store_row!("20", "21", "22", "23"),
-            "cmp x24, #4",
-            "b.le 60f",
-            "add x23, x23, x7",
-            store_row!("24", "25", "26", "27"),
-            "cmp x24, #5",
-            "b.le 60f",
-            "add x23, x23, x7",
-            store_row!("28", "29", "30", "31"),
+            each_row!(st1w_row["x23";], le, "x24", "60", "x23", "x7";
+                ("8", "9", "10", "11") ("12", "13", "14", "15") ("16", "17", "18", "19")
+                ("20", "21", "22", "23") ("24", "25", "26", "27") ("28", "29", "30", "31")),
             "60:",
             "addvl x22, x22, #4",
             "cntw x26, all, mul #4",

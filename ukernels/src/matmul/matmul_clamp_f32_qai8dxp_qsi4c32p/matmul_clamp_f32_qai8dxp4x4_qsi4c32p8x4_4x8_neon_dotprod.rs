@@ -109,37 +109,7 @@ macro_rules! epilogue_row {
 /// and `$a`.
 macro_rules! store_row {
     ($a:literal, $b:literal) => {
-        concat!(
-            "cmp x28, #8\n",
-            "b.lt 5f\n",
-            concat!("stp q", $a, ", q", $b, ", [x27]\n"),
-            "b 8f\n",
-            "5:\n",
-            "mov x26, x27\n",
-            "tbz x28, #2, 6f\n",
-            concat!("str q", $a, ", [x26], #16\n"),
-            concat!("mov v", $a, ".16b, v", $b, ".16b\n"),
-            "6:\n",
-            "tbz x28, #1, 7f\n",
-            concat!("str d", $a, ", [x26], #8\n"),
-            concat!("dup v", $a, ".2d, v", $a, ".d[1]\n"),
-            "7:\n",
-            "tbz x28, #0, 8f\n",
-            concat!("str s", $a, ", [x26]\n"),
-            "8:\n",
-        )
-    };
-}
-
-/// Stores a row of the tile, then stops unless the tile has more than `$r` rows.
-macro_rules! store_row_then {
-    ($a:literal, $b:literal, $r:literal) => {
-        concat!(
-            store_row!($a, $b),
-            concat!("cmp x12, #", $r, "\n"),
-            "b.le 26f\n",
-            "add x27, x27, x6\n",
-        )
+        store_cols8!($a, $b, "x28", "x27", "x26"; "5", "6", "7", "8")
     };
 }
 
@@ -218,9 +188,7 @@ pub unsafe fn matmul_f32_qai8dxp4x4_qsi4c32p8x4_4x8(
         asm!(
             // ---- Row loop: one LHS group (4 rows) per iteration.
             "20:",
-            "mov x28, #4",
-            "cmp x0, #4",
-            "csel x12, x0, x28, lt",
+            min_imm!("x12", "x0", "4", "x28"),
             "mov x15, x1",
             "mov x16, x4",
             "mov x17, x5",
@@ -230,22 +198,9 @@ pub unsafe fn matmul_f32_qai8dxp4x4_qsi4c32p8x4_4x8(
             "mov x24, x16",
             "mov x25, x2",
             "movi v6.16b, #0xf0",
-            "movi v16.4s, #0",
-            "movi v17.4s, #0",
-            "movi v18.4s, #0",
-            "movi v19.4s, #0",
-            "movi v20.4s, #0",
-            "movi v21.4s, #0",
-            "movi v22.4s, #0",
-            "movi v23.4s, #0",
-            "movi v24.4s, #0",
-            "movi v25.4s, #0",
-            "movi v26.4s, #0",
-            "movi v27.4s, #0",
-            "movi v28.4s, #0",
-            "movi v29.4s, #0",
-            "movi v30.4s, #0",
-            "movi v31.4s, #0",
+            zero_v!("4s";
+                "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28",
+                "29", "30", "31"),
             // ---- Block loop.
             "22:",
             "mov x26, x11",
@@ -311,14 +266,10 @@ pub unsafe fn matmul_f32_qai8dxp4x4_qsi4c32p8x4_4x8(
             epilogue_row!("28", "29", "2"),
             epilogue_row!("30", "31", "3"),
             // ---- Stores: x12 rows, x28 columns.
-            "mov x28, #8",
-            "cmp x15, #8",
-            "csel x28, x15, x28, lt",
+            min_imm!("x28", "x15", "8", "x28"),
             "mov x27, x17",
-            store_row_then!("24", "25", "1"),
-            store_row_then!("26", "27", "2"),
-            store_row_then!("28", "29", "3"),
-            store_row!("30", "31"),
+            each_row!(store_row, le, "x12", "26", "x27", "x6";
+                ("24", "25") ("26", "27") ("28", "29") ("30", "31")),
             "26:",
             // Next column tile.
             "add x16, x16, x8",

@@ -56,21 +56,7 @@ macro_rules! epilogue_row {
 /// Clobbers `x26` and `v$r`.
 macro_rules! store_row {
     ($r:literal) => {
-        concat!(
-            "cmp x24, #4\n",
-            "b.lt 5f\n",
-            concat!("str q", $r, ", [x25]\n"),
-            "b 8f\n",
-            "5:\n",
-            "mov x26, x25\n",
-            "tbz w24, #1, 6f\n",
-            concat!("str d", $r, ", [x26], #8\n"),
-            concat!("dup v", $r, ".2d, v", $r, ".d[1]\n"),
-            "6:\n",
-            "tbz w24, #0, 8f\n",
-            concat!("str s", $r, ", [x26]\n"),
-            "8:\n",
-        )
+        store_cols4!(cmp, $r, "x24", "x25", "x26"; "5", "6", "8")
     };
 }
 
@@ -137,44 +123,25 @@ pub unsafe fn matmul_f32_qai8dxp4x8_qsi4c32p4x8_16x4x32(
             ".arch_extension i8mm",
             // ---- Row-block loop: 8 rows (two LHS groups) per iteration.
             "21:",
-            "mov x24, #8",
-            "cmp x0, #8",
-            "csel x12, x0, x24, lt",          // rows in this block (1..=8)
-            "add x13, x3, x7",                // group B ...
-            "cmp x0, #4",
-            "csel x13, x13, x3, gt",          // ... or group A again if <= 4 rows
+            min_imm!("x12", "x0", "8", "x24"), // rows in this block (1..=8)
+            // group B, or group A again if <= 4 rows
+            group_if_rows!("x13", "x3", "x7", "x0", "4", "x3"),
             "mov x14, x4",
             "mov x15, x1",
             "mov x16, x5",
             // ---- Column loop: 4 columns (one RHS group) per iteration.
             "22:",
-            "mov x24, #4",
-            "cmp x15, #4",
-            "csel x24, x15, x24, lt",         // columns in this tile (1..=4)
+            min_imm!("x24", "x15", "4", "x24"), // columns in this tile (1..=4)
             "mov x17, x3",
             "mov x20, x13",
             "mov x21, x14",
             "mov x22, x11",
             "movi v7.16b, #0xf0",
-            "movi v24.4s, #0",
-            "movi v25.4s, #0",
-            "movi v26.4s, #0",
-            "movi v27.4s, #0",
-            "movi v28.4s, #0",
-            "movi v29.4s, #0",
-            "movi v30.4s, #0",
-            "movi v31.4s, #0",
+            zero_v!("4s"; "24", "25", "26", "27", "28", "29", "30", "31"),
             // ---- Block loop: bl K values (x2 chunks) per iteration.
             "26:",
             "mov x23, x2",
-            "movi v16.4s, #0",
-            "movi v17.4s, #0",
-            "movi v18.4s, #0",
-            "movi v19.4s, #0",
-            "movi v20.4s, #0",
-            "movi v21.4s, #0",
-            "movi v22.4s, #0",
-            "movi v23.4s, #0",
+            zero_v!("4s"; "16", "17", "18", "19", "20", "21", "22", "23"),
             // ---- K loop: one 32-deep chunk per iteration.
             "23:",
             "// LLVM-MCA-BEGIN matmul_clamp_f32_qai8dxp4x8_qsi4c32p4x8_16x4x32_neon_i8mm",
@@ -304,54 +271,13 @@ pub unsafe fn matmul_f32_qai8dxp4x8_qsi4c32p4x8_16x4x32(
             "cmp x24, #4",
             "b.ne 24f",
             "mov x25, x16",
-            "str q16, [x25]",
-            "add x25, x25, x6",
-            "str q17, [x25]",
-            "add x25, x25, x6",
-            "str q18, [x25]",
-            "add x25, x25, x6",
-            "str q19, [x25]",
-            "add x25, x25, x6",
-            "str q20, [x25]",
-            "add x25, x25, x6",
-            "str q21, [x25]",
-            "add x25, x25, x6",
-            "str q22, [x25]",
-            "add x25, x25, x6",
-            "str q23, [x25]",
+            store_rows_q!("x25", "x6"; "16", "17", "18", "19", "20", "21", "22", "23"),
             "b 25f",
             // Partial tile: x12 rows, x24 columns.
             "24:",
             "mov x25, x16",
-            store_row!("16"),
-            "cmp x12, #2",
-            "b.lt 25f",
-            "add x25, x25, x6",
-            store_row!("17"),
-            "cmp x12, #3",
-            "b.lt 25f",
-            "add x25, x25, x6",
-            store_row!("18"),
-            "cmp x12, #4",
-            "b.lt 25f",
-            "add x25, x25, x6",
-            store_row!("19"),
-            "cmp x12, #5",
-            "b.lt 25f",
-            "add x25, x25, x6",
-            store_row!("20"),
-            "cmp x12, #6",
-            "b.lt 25f",
-            "add x25, x25, x6",
-            store_row!("21"),
-            "cmp x12, #7",
-            "b.lt 25f",
-            "add x25, x25, x6",
-            store_row!("22"),
-            "cmp x12, #8",
-            "b.lt 25f",
-            "add x25, x25, x6",
-            store_row!("23"),
+            each_row!(store_row, lt, "x12", "25", "x25", "x6";
+                ("16") ("17") ("18") ("19") ("20") ("21") ("22") ("23")),
             "25:",
             // Next column tile.
             "add x14, x14, x8",

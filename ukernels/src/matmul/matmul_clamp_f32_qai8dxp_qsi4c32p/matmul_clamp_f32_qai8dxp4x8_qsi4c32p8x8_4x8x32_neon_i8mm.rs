@@ -54,25 +54,7 @@ macro_rules! epilogue_quad {
 /// first `x23` (1..=8) columns. Clobbers `x25` and `v$lo`.
 macro_rules! store_row {
     ($lo:literal, $hi:literal) => {
-        concat!(
-            "cmp x23, #8\n",
-            "b.lt 5f\n",
-            concat!("stp q", $lo, ", q", $hi, ", [x24]\n"),
-            "b 8f\n",
-            "5:\n",
-            "mov x25, x24\n",
-            "tbz w23, #2, 6f\n",
-            concat!("str q", $lo, ", [x25], #16\n"),
-            concat!("mov v", $lo, ".16b, v", $hi, ".16b\n"),
-            "6:\n",
-            "tbz w23, #1, 7f\n",
-            concat!("str d", $lo, ", [x25], #8\n"),
-            concat!("dup v", $lo, ".2d, v", $lo, ".d[1]\n"),
-            "7:\n",
-            "tbz w23, #0, 8f\n",
-            concat!("str s", $lo, ", [x25]\n"),
-            "8:\n",
-        )
+        store_cols8!($lo, $hi, "x23", "x24", "x25"; "5", "6", "7", "8")
     };
 }
 
@@ -180,40 +162,22 @@ pub unsafe fn matmul_f32_qai8dxp4x8_qsi4c32p8x8_4x8x32(
             ".arch_extension i8mm",
             // ---- Row-block loop: 4 rows (one LHS group) per iteration.
             "21:",
-            "mov x24, #4",
-            "cmp x0, #4",
-            "csel x12, x0, x24, lt",          // rows in this block (1..=4)
+            min_imm!("x12", "x0", "4", "x24"), // rows in this block (1..=4)
             "mov x13, x4",
             "mov x14, x1",
             "mov x15, x5",
             // ---- Column loop: 8 columns (one RHS group) per iteration.
             "22:",
-            "mov x24, #8",
-            "cmp x14, #8",
-            "csel x23, x14, x24, lt",         // columns in this tile (1..=8)
+            min_imm!("x23", "x14", "8", "x24"), // columns in this tile (1..=8)
             "mov x16, x3",
             "mov x20, x13",
             "mov x21, x11",
             "movi v7.16b, #0xf0",
-            "movi v24.4s, #0",
-            "movi v25.4s, #0",
-            "movi v26.4s, #0",
-            "movi v27.4s, #0",
-            "movi v28.4s, #0",
-            "movi v29.4s, #0",
-            "movi v30.4s, #0",
-            "movi v31.4s, #0",
+            zero_v!("4s"; "24", "25", "26", "27", "28", "29", "30", "31"),
             // ---- Block loop: bl K values (x2 chunks) per iteration.
             "26:",
             "mov x22, x2",
-            "movi v16.4s, #0",
-            "movi v17.4s, #0",
-            "movi v18.4s, #0",
-            "movi v19.4s, #0",
-            "movi v20.4s, #0",
-            "movi v21.4s, #0",
-            "movi v22.4s, #0",
-            "movi v23.4s, #0",
+            zero_v!("4s"; "16", "17", "18", "19", "20", "21", "22", "23"),
             // ---- K loop: one 32-deep chunk per iteration.
             "23:",
             "// LLVM-MCA-BEGIN matmul_clamp_f32_qai8dxp4x8_qsi4c32p8x8_4x8x32_neon_i8mm",
@@ -293,30 +257,13 @@ pub unsafe fn matmul_f32_qai8dxp4x8_qsi4c32p8x8_4x8x32(
             "cmp x23, #8",
             "b.ne 24f",
             "mov x24, x15",
-            "stp q16, q17, [x24]",
-            "add x24, x24, x6",
-            "stp q18, q19, [x24]",
-            "add x24, x24, x6",
-            "stp q20, q21, [x24]",
-            "add x24, x24, x6",
-            "stp q22, q23, [x24]",
+            store_rows_qq!("x24", "x6"; ("16", "17") ("18", "19") ("20", "21") ("22", "23")),
             "b 25f",
             // Partial tile: x12 rows, x23 columns.
             "24:",
             "mov x24, x15",
-            store_row!("16", "17"),
-            "cmp x12, #2",
-            "b.lt 25f",
-            "add x24, x24, x6",
-            store_row!("18", "19"),
-            "cmp x12, #3",
-            "b.lt 25f",
-            "add x24, x24, x6",
-            store_row!("20", "21"),
-            "cmp x12, #4",
-            "b.lt 25f",
-            "add x24, x24, x6",
-            store_row!("22", "23"),
+            each_row!(store_row, lt, "x12", "25", "x24", "x6";
+                ("16", "17") ("18", "19") ("20", "21") ("22", "23")),
             "25:",
             // Next column tile.
             "add x13, x13, x8",

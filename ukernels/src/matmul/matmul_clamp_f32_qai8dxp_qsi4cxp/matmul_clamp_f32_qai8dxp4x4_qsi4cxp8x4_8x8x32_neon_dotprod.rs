@@ -114,37 +114,7 @@ macro_rules! epilogue_row {
 /// and `$a`.
 macro_rules! store_row {
     ($a:literal, $b:literal) => {
-        concat!(
-            "cmp x28, #8\n",
-            "b.lt 5f\n",
-            concat!("stp q", $a, ", q", $b, ", [x27]\n"),
-            "b 8f\n",
-            "5:\n",
-            "mov x26, x27\n",
-            "tbz x28, #2, 6f\n",
-            concat!("str q", $a, ", [x26], #16\n"),
-            concat!("mov v", $a, ".16b, v", $b, ".16b\n"),
-            "6:\n",
-            "tbz x28, #1, 7f\n",
-            concat!("str d", $a, ", [x26], #8\n"),
-            concat!("dup v", $a, ".2d, v", $a, ".d[1]\n"),
-            "7:\n",
-            "tbz x28, #0, 8f\n",
-            concat!("str s", $a, ", [x26]\n"),
-            "8:\n",
-        )
-    };
-}
-
-/// Stores a row of a partial tile, then stops unless the tile has more than `$r` rows.
-macro_rules! store_row_then {
-    ($a:literal, $b:literal, $r:literal) => {
-        concat!(
-            store_row!($a, $b),
-            concat!("cmp x11, #", $r, "\n"),
-            "b.le 26f\n",
-            "add x27, x27, x6\n",
-        )
+        store_cols8!($a, $b, "x28", "x27", "x26"; "5", "6", "7", "8")
     };
 }
 
@@ -223,12 +193,8 @@ pub unsafe fn matmul_f32_qai8dxp4x4_qsi4cxp8x4_8x8(
             "dup v13.4s, w10",
             // ---- Row-block loop: 8 rows (two LHS groups) per iteration.
             "20:",
-            "mov x28, #8",
-            "cmp x0, #8",
-            "csel x11, x0, x28, lt",
-            "add x12, x3, x7",
-            "cmp x11, #4",
-            "csel x12, x12, x3, gt",
+            min_imm!("x11", "x0", "8", "x28"),
+            group_if_rows!("x12", "x3", "x7", "x11", "4", "x3"),
             "mov x15, x1",
             "mov x16, x4",
             "mov x17, x5",
@@ -238,22 +204,9 @@ pub unsafe fn matmul_f32_qai8dxp4x4_qsi4cxp8x4_8x8(
             "mov x21, x12",
             "mov x24, x16",
             "lsr x25, x2, #5",
-            "movi v16.4s, #0",
-            "movi v17.4s, #0",
-            "movi v18.4s, #0",
-            "movi v19.4s, #0",
-            "movi v20.4s, #0",
-            "movi v21.4s, #0",
-            "movi v22.4s, #0",
-            "movi v23.4s, #0",
-            "movi v24.4s, #0",
-            "movi v25.4s, #0",
-            "movi v26.4s, #0",
-            "movi v27.4s, #0",
-            "movi v28.4s, #0",
-            "movi v29.4s, #0",
-            "movi v30.4s, #0",
-            "movi v31.4s, #0",
+            zero_v!("4s";
+                "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28",
+                "29", "30", "31"),
             // Prime: LHS K block 0 of both groups, RHS super-block 0.
             "ldur q8, [x20]",
             "ldur q9, [x21]",
@@ -312,40 +265,21 @@ pub unsafe fn matmul_f32_qai8dxp4x4_qsi4cxp8x4_8x8(
             epilogue_row!("28", "29", "8", "9", "2"),
             epilogue_row!("30", "31", "8", "9", "3"),
             // ---- Stores. Fast path: a full 8 x 8 tile.
-            "mov x28, #8",
-            "cmp x15, #8",
-            "csel x28, x15, x28, lt",
+            min_imm!("x28", "x15", "8", "x28"),
             "mov x27, x17",
             "cmp x11, #8",
             "b.ne 25f",
             "cmp x28, #8",
             "b.ne 25f",
-            "stp q16, q17, [x27]",
-            "add x27, x27, x6",
-            "stp q18, q19, [x27]",
-            "add x27, x27, x6",
-            "stp q20, q21, [x27]",
-            "add x27, x27, x6",
-            "stp q22, q23, [x27]",
-            "add x27, x27, x6",
-            "stp q24, q25, [x27]",
-            "add x27, x27, x6",
-            "stp q26, q27, [x27]",
-            "add x27, x27, x6",
-            "stp q28, q29, [x27]",
-            "add x27, x27, x6",
-            "stp q30, q31, [x27]",
+            store_rows_qq!("x27", "x6";
+                ("16", "17") ("18", "19") ("20", "21") ("22", "23") ("24", "25") ("26", "27")
+                ("28", "29") ("30", "31")),
             "b 26f",
             // Partial tile: x11 rows, x28 columns.
             "25:",
-            store_row_then!("16", "17", "1"),
-            store_row_then!("18", "19", "2"),
-            store_row_then!("20", "21", "3"),
-            store_row_then!("22", "23", "4"),
-            store_row_then!("24", "25", "5"),
-            store_row_then!("26", "27", "6"),
-            store_row_then!("28", "29", "7"),
-            store_row!("30", "31"),
+            each_row!(store_row, le, "x11", "26", "x27", "x6";
+                ("16", "17") ("18", "19") ("20", "21") ("22", "23") ("24", "25") ("26", "27")
+                ("28", "29") ("30", "31")),
             "26:",
             // Next column tile.
             "add x16, x16, x8",

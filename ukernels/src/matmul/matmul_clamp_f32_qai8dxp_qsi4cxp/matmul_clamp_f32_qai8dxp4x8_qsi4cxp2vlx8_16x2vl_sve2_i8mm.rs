@@ -194,23 +194,6 @@ macro_rules! load_lhs_block {
     };
 }
 
-/// Stores tile row `$r` (in `z(16 + r)`) at `x25 + r * dst_stride_row` if the block has more
-/// than `r` rows; `x25` advances to the next row.
-macro_rules! store_row {
-    ($r:literal, $acc:literal) => {
-        concat!(
-            "cmp x17, #",
-            $r,
-            "\n",
-            "b.le 5f\n",
-            "add x25, x25, x6\n",
-            "st1w {{z",
-            $acc,
-            ".s}}, p1, [x25]\n",
-        )
-    };
-}
-
 /// Computes, for `i < m` and `j < n`,
 ///
 /// ```text
@@ -292,9 +275,7 @@ pub unsafe fn matmul_f32_qai8dxp4x8_qsi4cxp2vlx8_16x2vl(
             "mov z14.s, w16",
             // ---- row blocks of 16 ----
             "1:",
-            "mov x17, #16",
-            "cmp x0, #16",
-            "csel x17, x0, x17, lt",
+            min_imm!("x17", "x0", "16", "x17"),
             "mov x20, x4",
             "mov x11, x5",
             "mov x14, x1",
@@ -306,33 +287,16 @@ pub unsafe fn matmul_f32_qai8dxp4x8_qsi4cxp2vlx8_16x2vl(
             "whilelt p1.s, x22, x14",
             "add x10, x20, x22, lsl #3",
             "mov x9, x3",
-            "add x21, x3, x7",
-            "cmp x17, #4",
-            "csel x21, x21, x3, gt",
+            group_if_rows!("x21", "x3", "x7", "x17", "4", "x3"),
             "add x24, x3, x7, lsl #1",
             "cmp x17, #8",
             "csel x24, x24, x3, gt",
             "add x27, x3, x7, lsl #1",
-            "add x27, x27, x7",
-            "cmp x17, #12",
-            "csel x27, x27, x3, gt",
+            group_if_rows!("x27", "x27", "x7", "x17", "12", "x3"),
             "mov x12, x2",
-            "mov z16.s, #0",
-            "mov z17.s, #0",
-            "mov z18.s, #0",
-            "mov z19.s, #0",
-            "mov z20.s, #0",
-            "mov z21.s, #0",
-            "mov z22.s, #0",
-            "mov z23.s, #0",
-            "mov z24.s, #0",
-            "mov z25.s, #0",
-            "mov z26.s, #0",
-            "mov z27.s, #0",
-            "mov z28.s, #0",
-            "mov z29.s, #0",
-            "mov z30.s, #0",
-            "mov z31.s, #0",
+            zero_z!(
+                "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28",
+                "29", "30", "31"),
             // ---- K loop: one 32-value chunk per iteration ----
             "4:",
             "// LLVM-MCA-BEGIN matmul_clamp_f32_qai8dxp4x8_qsi4cxp2vlx8_16x2vl_sve2_i8mm",
@@ -384,22 +348,9 @@ pub unsafe fn matmul_f32_qai8dxp4x8_qsi4cxp2vlx8_16x2vl(
             epilogue_pair!("30", "31", "x27", "8", "12", "24", "28"),
             // ---- stores: rows below m, columns below n ----
             "add x25, x11, x22, lsl #2",
-            "st1w {{z16.s}}, p1, [x25]",
-            store_row!("1", "17"),
-            store_row!("2", "18"),
-            store_row!("3", "19"),
-            store_row!("4", "20"),
-            store_row!("5", "21"),
-            store_row!("6", "22"),
-            store_row!("7", "23"),
-            store_row!("8", "24"),
-            store_row!("9", "25"),
-            store_row!("10", "26"),
-            store_row!("11", "27"),
-            store_row!("12", "28"),
-            store_row!("13", "29"),
-            store_row!("14", "30"),
-            store_row!("15", "31"),
+            each_row!(st1w_row["x25";], le, "x17", "5", "x25", "x6";
+                ("16") ("17") ("18") ("19") ("20") ("21") ("22") ("23") ("24") ("25") ("26")
+                ("27") ("28") ("29") ("30") ("31")),
             "5:",
             // ---- second pass, unless no column of it is below n ----
             "cbnz x22, 6f",

@@ -88,32 +88,7 @@ macro_rules! epilogue_row {
 /// Stores the first `x28` (1..=4) columns of tile row `$a` at `x27`. Clobbers `x26` and `$a`.
 macro_rules! store_row {
     ($a:literal) => {
-        concat!(
-            "tbz x28, #2, 5f\n",
-            concat!("str q", $a, ", [x27]\n"),
-            "b 8f\n",
-            "5:\n",
-            "mov x26, x27\n",
-            "tbz x28, #1, 6f\n",
-            concat!("str d", $a, ", [x26], #8\n"),
-            concat!("dup v", $a, ".2d, v", $a, ".d[1]\n"),
-            "6:\n",
-            "tbz x28, #0, 8f\n",
-            concat!("str s", $a, ", [x26]\n"),
-            "8:\n",
-        )
-    };
-}
-
-/// Stores row `$a` of a partial tile, then stops unless the tile has more than `$r` rows.
-macro_rules! store_row_then {
-    ($a:literal, $r:literal) => {
-        concat!(
-            store_row!($a),
-            concat!("cmp x11, #", $r, "\n"),
-            "b.le 26f\n",
-            "add x27, x27, x6\n",
-        )
+        store_cols4!(tbz, $a, "x28", "x27", "x26"; "5", "6", "8")
     };
 }
 
@@ -192,14 +167,10 @@ pub unsafe fn matmul_f32_qai8dxp4x8_qsi4cxp4x4_16x4(
             "dup v13.4s, w10",
             // ---- Row-block loop: 16 rows (four LHS groups) per iteration.
             "20:",
-            "mov x28, #16",
-            "cmp x0, #16",
-            "csel x11, x0, x28, lt",
+            min_imm!("x11", "x0", "16", "x28"),
             "add x12, x3, x7",
             "add x13, x12, x7",
-            "add x14, x13, x7",
-            "cmp x11, #12",
-            "csel x14, x14, x3, gt",
+            group_if_rows!("x14", "x13", "x7", "x11", "12", "x3"),
             "cmp x11, #8",
             "csel x13, x13, x3, gt",
             "cmp x11, #4",
@@ -215,22 +186,9 @@ pub unsafe fn matmul_f32_qai8dxp4x8_qsi4cxp4x4_16x4(
             "mov x23, x14",
             "mov x24, x16",
             "lsr x25, x2, #5",
-            "movi v16.4s, #0",
-            "movi v17.4s, #0",
-            "movi v18.4s, #0",
-            "movi v19.4s, #0",
-            "movi v20.4s, #0",
-            "movi v21.4s, #0",
-            "movi v22.4s, #0",
-            "movi v23.4s, #0",
-            "movi v24.4s, #0",
-            "movi v25.4s, #0",
-            "movi v26.4s, #0",
-            "movi v27.4s, #0",
-            "movi v28.4s, #0",
-            "movi v29.4s, #0",
-            "movi v30.4s, #0",
-            "movi v31.4s, #0",
+            zero_v!("4s";
+                "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28",
+                "29", "30", "31"),
             // Prime: LHS K block 0 of every group, RHS super-block 0.
             "ldur q4, [x20]",
             "ldur q5, [x21]",
@@ -303,64 +261,21 @@ pub unsafe fn matmul_f32_qai8dxp4x8_qsi4cxp4x4_16x4(
             epilogue_row!("30", "10", "11", "2", "3"),
             epilogue_row!("31", "10", "11", "3", "14"),
             // ---- Stores. Fast path: a full 16 x 4 tile.
-            "mov x28, #4",
-            "cmp x15, #4",
-            "csel x28, x15, x28, lt",
+            min_imm!("x28", "x15", "4", "x28"),
             "mov x27, x17",
             "cmp x11, #16",
             "b.ne 25f",
             "cmp x28, #4",
             "b.ne 25f",
-            "str q16, [x27]",
-            "add x27, x27, x6",
-            "str q17, [x27]",
-            "add x27, x27, x6",
-            "str q18, [x27]",
-            "add x27, x27, x6",
-            "str q19, [x27]",
-            "add x27, x27, x6",
-            "str q20, [x27]",
-            "add x27, x27, x6",
-            "str q21, [x27]",
-            "add x27, x27, x6",
-            "str q22, [x27]",
-            "add x27, x27, x6",
-            "str q23, [x27]",
-            "add x27, x27, x6",
-            "str q24, [x27]",
-            "add x27, x27, x6",
-            "str q25, [x27]",
-            "add x27, x27, x6",
-            "str q26, [x27]",
-            "add x27, x27, x6",
-            "str q27, [x27]",
-            "add x27, x27, x6",
-            "str q28, [x27]",
-            "add x27, x27, x6",
-            "str q29, [x27]",
-            "add x27, x27, x6",
-            "str q30, [x27]",
-            "add x27, x27, x6",
-            "str q31, [x27]",
+            store_rows_q!("x27", "x6";
+                "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28",
+                "29", "30", "31"),
             "b 26f",
             // Partial tile: x11 rows, x28 columns.
             "25:",
-            store_row_then!("16", "1"),
-            store_row_then!("17", "2"),
-            store_row_then!("18", "3"),
-            store_row_then!("19", "4"),
-            store_row_then!("20", "5"),
-            store_row_then!("21", "6"),
-            store_row_then!("22", "7"),
-            store_row_then!("23", "8"),
-            store_row_then!("24", "9"),
-            store_row_then!("25", "10"),
-            store_row_then!("26", "11"),
-            store_row_then!("27", "12"),
-            store_row_then!("28", "13"),
-            store_row_then!("29", "14"),
-            store_row_then!("30", "15"),
-            store_row!("31"),
+            each_row!(store_row, le, "x11", "26", "x27", "x6";
+                ("16") ("17") ("18") ("19") ("20") ("21") ("22") ("23") ("24") ("25") ("26")
+                ("27") ("28") ("29") ("30") ("31")),
             "26:",
             // Next column tile.
             "add x16, x16, x8",

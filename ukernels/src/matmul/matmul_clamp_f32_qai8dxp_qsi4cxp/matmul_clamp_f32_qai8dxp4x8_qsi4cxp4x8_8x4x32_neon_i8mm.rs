@@ -57,21 +57,7 @@ macro_rules! epilogue_row {
 /// (1..=4) columns. Clobbers `x24` and `v$r`.
 macro_rules! store_row {
     ($r:literal) => {
-        concat!(
-            "cmp x23, #4\n",
-            "b.lt 5f\n",
-            concat!("str q", $r, ", [x22]\n"),
-            "b 8f\n",
-            "5:\n",
-            "mov x24, x22\n",
-            "tbz w23, #1, 6f\n",
-            concat!("str d", $r, ", [x24], #8\n"),
-            concat!("dup v", $r, ".2d, v", $r, ".d[1]\n"),
-            "6:\n",
-            "tbz w23, #0, 8f\n",
-            concat!("str s", $r, ", [x24]\n"),
-            "8:\n",
-        )
+        store_cols4!(cmp, $r, "x23", "x22", "x24"; "5", "6", "8")
     };
 }
 
@@ -130,40 +116,22 @@ pub unsafe fn matmul_f32_qai8dxp4x8_qsi4cxp4x8_8x4(
             "movi v15.16b, #0xf0",
             // ---- Row-block loop: 8 rows (two LHS groups) per iteration.
             "21:",
-            "mov x24, #8",
-            "cmp x0, #8",
-            "csel x11, x0, x24, lt",          // rows in this block (1..=8)
-            "add x12, x3, x7",                // group B ...
-            "cmp x0, #4",
-            "csel x12, x12, x3, gt",          // ... or group A again if <= 4 rows
+            min_imm!("x11", "x0", "8", "x24"), // rows in this block (1..=8)
+            // group B, or group A again if <= 4 rows
+            group_if_rows!("x12", "x3", "x7", "x0", "4", "x3"),
             "mov x13, x4",
             "mov x14, x1",
             "mov x15, x5",
             // ---- Column loop: 4 columns (one RHS group) per iteration.
             "22:",
-            "mov x24, #4",
-            "cmp x14, #4",
-            "csel x23, x14, x24, lt",         // columns in this tile (1..=4)
+            min_imm!("x23", "x14", "4", "x24"), // columns in this tile (1..=4)
             "mov x16, x3",
             "mov x17, x12",
             "mov x20, x13",
             "mov x21, x2",
-            "movi v16.4s, #0",
-            "movi v17.4s, #0",
-            "movi v18.4s, #0",
-            "movi v19.4s, #0",
-            "movi v20.4s, #0",
-            "movi v21.4s, #0",
-            "movi v22.4s, #0",
-            "movi v23.4s, #0",
-            "movi v24.4s, #0",
-            "movi v25.4s, #0",
-            "movi v26.4s, #0",
-            "movi v27.4s, #0",
-            "movi v28.4s, #0",
-            "movi v29.4s, #0",
-            "movi v30.4s, #0",
-            "movi v31.4s, #0",
+            zero_v!("4s";
+                "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28",
+                "29", "30", "31"),
             // ---- K loop: one 32-deep chunk per iteration.
             "23:",
             "// LLVM-MCA-BEGIN matmul_clamp_f32_qai8dxp4x8_qsi4cxp4x8_8x4x32_neon_i8mm",
@@ -278,54 +246,13 @@ pub unsafe fn matmul_f32_qai8dxp4x8_qsi4cxp4x8_8x4(
             "cmp x23, #4",
             "b.ne 24f",
             "mov x22, x15",
-            "str q24, [x22]",
-            "add x22, x22, x6",
-            "str q25, [x22]",
-            "add x22, x22, x6",
-            "str q26, [x22]",
-            "add x22, x22, x6",
-            "str q27, [x22]",
-            "add x22, x22, x6",
-            "str q28, [x22]",
-            "add x22, x22, x6",
-            "str q29, [x22]",
-            "add x22, x22, x6",
-            "str q30, [x22]",
-            "add x22, x22, x6",
-            "str q31, [x22]",
+            store_rows_q!("x22", "x6"; "24", "25", "26", "27", "28", "29", "30", "31"),
             "b 25f",
             // Partial tile: x11 rows, x23 columns.
             "24:",
             "mov x22, x15",
-            store_row!("24"),
-            "cmp x11, #2",
-            "b.lt 25f",
-            "add x22, x22, x6",
-            store_row!("25"),
-            "cmp x11, #3",
-            "b.lt 25f",
-            "add x22, x22, x6",
-            store_row!("26"),
-            "cmp x11, #4",
-            "b.lt 25f",
-            "add x22, x22, x6",
-            store_row!("27"),
-            "cmp x11, #5",
-            "b.lt 25f",
-            "add x22, x22, x6",
-            store_row!("28"),
-            "cmp x11, #6",
-            "b.lt 25f",
-            "add x22, x22, x6",
-            store_row!("29"),
-            "cmp x11, #7",
-            "b.lt 25f",
-            "add x22, x22, x6",
-            store_row!("30"),
-            "cmp x11, #8",
-            "b.lt 25f",
-            "add x22, x22, x6",
-            store_row!("31"),
+            each_row!(store_row, lt, "x11", "25", "x22", "x6";
+                ("24") ("25") ("26") ("27") ("28") ("29") ("30") ("31")),
             "25:",
             // Next column tile.
             "add x13, x13, x8",

@@ -85,25 +85,7 @@ macro_rules! epilogue_row_pair {
 /// writing only the first `x23` (1..=8) columns. Clobbers `x24` and `$lo`.
 macro_rules! store_row {
     ($lo:literal, $hi:literal) => {
-        concat!(
-            "cmp x23, #8\n",
-            "b.lt 5f\n",
-            concat!("stp q", $lo, ", q", $hi, ", [x22]\n"),
-            "b 8f\n",
-            "5:\n",
-            "mov x24, x22\n",
-            "tbz w23, #2, 6f\n",
-            concat!("str q", $lo, ", [x24], #16\n"),
-            concat!("mov v", $lo, ".16b, v", $hi, ".16b\n"),
-            "6:\n",
-            "tbz w23, #1, 7f\n",
-            concat!("str d", $lo, ", [x24], #8\n"),
-            concat!("dup v", $lo, ".2d, v", $lo, ".d[1]\n"),
-            "7:\n",
-            "tbz w23, #0, 8f\n",
-            concat!("str s", $lo, ", [x24]\n"),
-            "8:\n",
-        )
+        store_cols8!($lo, $hi, "x23", "x22", "x24"; "5", "6", "7", "8")
     };
 }
 
@@ -164,41 +146,23 @@ pub unsafe fn matmul_f32_qai8dxp4x8_qsi4cxp8x8_8x8(
             "dup v13.4s, w10",
             // ---- Row-block loop: 8 rows (two LHS groups) per iteration.
             "21:",
-            "mov x24, #8",
-            "cmp x0, #8",
-            "csel x11, x0, x24, lt",          // rows in this block (1..=8)
-            "add x12, x3, x7",                // group B ...
-            "cmp x0, #4",
-            "csel x12, x12, x3, gt",          // ... or group A again if <= 4 rows
+            min_imm!("x11", "x0", "8", "x24"), // rows in this block (1..=8)
+            // group B, or group A again if <= 4 rows
+            group_if_rows!("x12", "x3", "x7", "x0", "4", "x3"),
             "mov x13, x4",
             "mov x14, x1",
             "mov x15, x5",
             // ---- Column loop: 8 columns (one RHS group) per iteration.
             "22:",
-            "mov x24, #8",
-            "cmp x14, #8",
-            "csel x23, x14, x24, lt",         // columns in this tile (1..=8)
+            min_imm!("x23", "x14", "8", "x24"), // columns in this tile (1..=8)
             "mov x16, x3",
             "mov x17, x12",
             "mov x20, x13",
             "mov x21, x2",
             "movi v15.16b, #0xf0",
-            "movi v16.4s, #0",
-            "movi v17.4s, #0",
-            "movi v18.4s, #0",
-            "movi v19.4s, #0",
-            "movi v20.4s, #0",
-            "movi v21.4s, #0",
-            "movi v22.4s, #0",
-            "movi v23.4s, #0",
-            "movi v24.4s, #0",
-            "movi v25.4s, #0",
-            "movi v26.4s, #0",
-            "movi v27.4s, #0",
-            "movi v28.4s, #0",
-            "movi v29.4s, #0",
-            "movi v30.4s, #0",
-            "movi v31.4s, #0",
+            zero_v!("4s";
+                "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28",
+                "29", "30", "31"),
             // Prime the pipeline: super-block 0 of chunk 0, LHS block 0.
             "ld1 {{v0.16b, v1.16b, v2.16b, v3.16b}}, [x20]",
             "ldp q8, q9, [x16]",
@@ -344,54 +308,16 @@ pub unsafe fn matmul_f32_qai8dxp4x8_qsi4cxp8x8_8x8(
             "cmp x23, #8",
             "b.ne 24f",
             "mov x22, x15",
-            "stp q16, q17, [x22]",
-            "add x22, x22, x6",
-            "stp q18, q19, [x22]",
-            "add x22, x22, x6",
-            "stp q20, q21, [x22]",
-            "add x22, x22, x6",
-            "stp q22, q23, [x22]",
-            "add x22, x22, x6",
-            "stp q24, q25, [x22]",
-            "add x22, x22, x6",
-            "stp q26, q27, [x22]",
-            "add x22, x22, x6",
-            "stp q28, q29, [x22]",
-            "add x22, x22, x6",
-            "stp q30, q31, [x22]",
+            store_rows_qq!("x22", "x6";
+                ("16", "17") ("18", "19") ("20", "21") ("22", "23") ("24", "25") ("26", "27")
+                ("28", "29") ("30", "31")),
             "b 25f",
             // Partial tile: x11 rows, x23 columns.
             "24:",
             "mov x22, x15",
-            store_row!("16", "17"),
-            "cmp x11, #2",
-            "b.lt 25f",
-            "add x22, x22, x6",
-            store_row!("18", "19"),
-            "cmp x11, #3",
-            "b.lt 25f",
-            "add x22, x22, x6",
-            store_row!("20", "21"),
-            "cmp x11, #4",
-            "b.lt 25f",
-            "add x22, x22, x6",
-            store_row!("22", "23"),
-            "cmp x11, #5",
-            "b.lt 25f",
-            "add x22, x22, x6",
-            store_row!("24", "25"),
-            "cmp x11, #6",
-            "b.lt 25f",
-            "add x22, x22, x6",
-            store_row!("26", "27"),
-            "cmp x11, #7",
-            "b.lt 25f",
-            "add x22, x22, x6",
-            store_row!("28", "29"),
-            "cmp x11, #8",
-            "b.lt 25f",
-            "add x22, x22, x6",
-            store_row!("30", "31"),
+            each_row!(store_row, lt, "x11", "25", "x22", "x6";
+                ("16", "17") ("18", "19") ("20", "21") ("22", "23") ("24", "25") ("26", "27")
+                ("28", "29") ("30", "31")),
             "25:",
             // Next column tile.
             "add x13, x13, x8",

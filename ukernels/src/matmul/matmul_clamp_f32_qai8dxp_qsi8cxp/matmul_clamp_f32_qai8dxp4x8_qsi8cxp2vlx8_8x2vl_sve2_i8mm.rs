@@ -292,26 +292,6 @@ macro_rules! load_lhs_block {
     };
 }
 
-/// Stores tile row `$r` (in `$lo` / `$hi`) at `x25 + r * dst_stride_row` if the block has more
-/// than `r` rows; `x25` advances to the next row.
-macro_rules! store_row {
-    ($r:literal, $lo:literal, $hi:literal) => {
-        concat!(
-            "cmp x17, #",
-            $r,
-            "\n",
-            "b.le 5f\n",
-            "add x25, x25, x6\n",
-            "st1w {{z",
-            $lo,
-            ".s}}, p1, [x25]\n",
-            "st1w {{z",
-            $hi,
-            ".s}}, p2, [x25, #1, mul vl]\n",
-        )
-    };
-}
-
 /// Computes, for `i < m` and `j < n`,
 ///
 /// ```text
@@ -385,12 +365,8 @@ pub unsafe fn matmul_f32_qai8dxp4x8_qsi8cxp2vlx8_8x2vl(
             "lsl x8, x8, #1",
             // ---- row blocks of 8 ----
             "1:",
-            "mov x17, #8",
-            "cmp x0, #8",
-            "csel x17, x0, x17, lt",
-            "add x24, x3, x7",
-            "cmp x0, #4",
-            "csel x24, x24, x3, gt",
+            min_imm!("x17", "x0", "8", "x17"),
+            group_if_rows!("x24", "x3", "x7", "x0", "4", "x3"),
             "mov x20, x4",
             "mov x11, x5",
             "mov x14, x1",
@@ -402,22 +378,9 @@ pub unsafe fn matmul_f32_qai8dxp4x8_qsi8cxp2vlx8_8x2vl(
             "mov x21, x24",
             "mov x10, x20",
             "mov x12, x2",
-            "mov z16.s, #0",
-            "mov z17.s, #0",
-            "mov z18.s, #0",
-            "mov z19.s, #0",
-            "mov z20.s, #0",
-            "mov z21.s, #0",
-            "mov z22.s, #0",
-            "mov z23.s, #0",
-            "mov z24.s, #0",
-            "mov z25.s, #0",
-            "mov z26.s, #0",
-            "mov z27.s, #0",
-            "mov z28.s, #0",
-            "mov z29.s, #0",
-            "mov z30.s, #0",
-            "mov z31.s, #0",
+            zero_z!(
+                "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28",
+                "29", "30", "31"),
             // ---- K loop: one 32-value chunk per iteration ----
             "3:",
             "// LLVM-MCA-BEGIN matmul_clamp_f32_qai8dxp4x8_qsi8cxp2vlx8_8x2vl_sve2_i8mm",
@@ -466,15 +429,9 @@ pub unsafe fn matmul_f32_qai8dxp4x8_qsi8cxp2vlx8_8x2vl(
             epilogue_pair!("28", "29", "30", "31", "x21", "8", "12", "24", "28"),
             // ---- stores: rows below m, columns below n; row r is in z(16 + 2r), z(17 + 2r) ----
             "mov x25, x11",
-            "st1w {{z16.s}}, p1, [x25]",
-            "st1w {{z17.s}}, p2, [x25, #1, mul vl]",
-            store_row!("1", "18", "19"),
-            store_row!("2", "20", "21"),
-            store_row!("3", "22", "23"),
-            store_row!("4", "24", "25"),
-            store_row!("5", "26", "27"),
-            store_row!("6", "28", "29"),
-            store_row!("7", "30", "31"),
+            each_row!(st1w_row["x25";], le, "x17", "5", "x25", "x6";
+                ("16", "17") ("18", "19") ("20", "21") ("22", "23") ("24", "25") ("26", "27")
+                ("28", "29") ("30", "31")),
             "5:",
             // ---- next column group ----
             "add x20, x20, x8",

@@ -80,18 +80,7 @@ macro_rules! k_block {
 /// and `v7` as a temporary.
 macro_rules! epilogue_row {
     ($r:literal, $vo:literal, $vs:literal, $i:literal) => {
-        concat!(
-            // acc += lhs_offset[row] * rsum[col]
-            concat!("mla v", $r, ".4s, v2.4s, v", $vo, ".s[", $i, "]\n"),
-            concat!("scvtf v", $r, ".4s, v", $r, ".4s\n"),
-            // s = rscale[col] * lhs_scale[row]; y = acc * s + bias[col]
-            concat!("fmul v7.4s, v3.4s, v", $vs, ".s[", $i, "]\n"),
-            concat!("fmul v", $r, ".4s, v", $r, ".4s, v7.4s\n"),
-            concat!("fadd v", $r, ".4s, v", $r, ".4s, v4.4s\n"),
-            // Clamp: FMAX with the lower bound, then FMIN with the upper.
-            concat!("fmax v", $r, ".4s, v", $r, ".4s, v0.4s\n"),
-            concat!("fmin v", $r, ".4s, v", $r, ".4s, v1.4s\n"),
-        )
+        dequant_row!(convert_first, $r; "2", $vo[$i]; "3", $vs[$i] -> "7"; "4"; "0", "1")
     };
 }
 
@@ -99,21 +88,7 @@ macro_rules! epilogue_row {
 /// (1..=4) columns. Clobbers `x28` and `v$r`.
 macro_rules! store_row {
     ($r:literal) => {
-        concat!(
-            "cmp x26, #4\n",
-            "b.lt 5f\n",
-            concat!("str q", $r, ", [x27]\n"),
-            "b 8f\n",
-            "5:\n",
-            "mov x28, x27\n",
-            "tbz w26, #1, 6f\n",
-            concat!("str d", $r, ", [x28], #8\n"),
-            concat!("dup v", $r, ".2d, v", $r, ".d[1]\n"),
-            "6:\n",
-            "tbz w26, #0, 8f\n",
-            concat!("str s", $r, ", [x28]\n"),
-            "8:\n",
-        )
+        store_cols4!(cmp, $r, "x26", "x27", "x28"; "5", "6", "8")
     };
 }
 
@@ -205,48 +180,28 @@ pub unsafe fn matmul_f32_qai8dxp4x8_qsi8cxp4x8_16x4(
             ".arch_extension i8mm",
             // ---- Row-block loop: 16 rows (four LHS groups) per iteration.
             "21:",
-            "mov x24, #16",
-            "cmp x0, #16",
-            "csel x11, x0, x24, lt",          // rows in this block (1..=16)
-            "add x12, x3, x7",                // group 1 ...
-            "cmp x11, #4",
-            "csel x12, x12, x3, gt",          // ... or group 0 if <= 4 rows
+            min_imm!("x11", "x0", "16", "x24"), // rows in this block (1..=16)
+            group_if_rows!("x12", "x3", "x7", "x11", "4", "x3"), // group 1, or group 0 if <= 4 rows
             "add x13, x3, x7, lsl #1",        // group 2 ...
             "cmp x11, #8",
             "csel x13, x13, x3, gt",          // ... or group 0 if <= 8 rows
-            "add x14, x13, x7",               // group 3 (x13 is group 2 here) ...
-            "cmp x11, #12",
-            "csel x14, x14, x3, gt",          // ... or group 0 if <= 12 rows
+            // group 3 (x13 is group 2 here), or group 0 if <= 12 rows
+            group_if_rows!("x14", "x13", "x7", "x11", "12", "x3"),
             "mov x15, x4",
             "mov x16, x1",
             "mov x17, x5",
             // ---- Column loop: 4 columns (one RHS group) per iteration.
             "22:",
-            "mov x24, #4",
-            "cmp x16, #4",
-            "csel x26, x16, x24, lt",         // columns in this tile (1..=4)
+            min_imm!("x26", "x16", "4", "x24"), // columns in this tile (1..=4)
             "mov x20, x3",
             "mov x21, x12",
             "mov x22, x13",
             "mov x23, x14",
             "mov x24, x15",
             "mov x25, x2",
-            "movi v16.4s, #0",
-            "movi v17.4s, #0",
-            "movi v18.4s, #0",
-            "movi v19.4s, #0",
-            "movi v20.4s, #0",
-            "movi v21.4s, #0",
-            "movi v22.4s, #0",
-            "movi v23.4s, #0",
-            "movi v24.4s, #0",
-            "movi v25.4s, #0",
-            "movi v26.4s, #0",
-            "movi v27.4s, #0",
-            "movi v28.4s, #0",
-            "movi v29.4s, #0",
-            "movi v30.4s, #0",
-            "movi v31.4s, #0",
+            zero_v!("4s";
+                "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28",
+                "29", "30", "31"),
             // ---- K loop: one 32-deep chunk (four 8-deep blocks) per iteration.
             "23:",
             "// LLVM-MCA-BEGIN matmul_clamp_f32_qai8dxp4x8_qsi8cxp4x8_16x4_neon_i8mm",

@@ -110,10 +110,7 @@ pub unsafe fn matmul_f32_qsi8d32p1x8_qsi4c32p8x8_1x8(
             "add x10, x10, #16",
             "add x16, x9, x14",
             "mov x12, x2",
-            "mov z0.s, #0",
-            "mov z1.s, #0",
-            "mov z2.s, #0",
-            "mov z3.s, #0",
+            zero_z!("0", "1", "2", "3"),
             // ---- K loop: one 32-value sub-block x 8 columns per iteration ----
             "5:",
             "// LLVM-MCA-BEGIN matmul_clamp_f32_qsi8d32p1x8_qsi4c32p8x8_1x8_sve_dotprod",

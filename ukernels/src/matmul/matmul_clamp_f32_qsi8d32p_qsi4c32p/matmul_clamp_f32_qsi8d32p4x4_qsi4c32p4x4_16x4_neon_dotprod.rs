@@ -89,32 +89,7 @@ macro_rules! clamp_row {
 /// Stores the first `x28` (1..=4) columns of pass row `$a` at `x27`. Clobbers `x26` and `$a`.
 macro_rules! store_row {
     ($a:literal) => {
-        concat!(
-            "tbz x28, #2, 5f\n",
-            concat!("str q", $a, ", [x27]\n"),
-            "b 8f\n",
-            "5:\n",
-            "mov x26, x27\n",
-            "tbz x28, #1, 6f\n",
-            concat!("str d", $a, ", [x26], #8\n"),
-            concat!("dup v", $a, ".2d, v", $a, ".d[1]\n"),
-            "6:\n",
-            "tbz x28, #0, 8f\n",
-            concat!("str s", $a, ", [x26]\n"),
-            "8:\n",
-        )
-    };
-}
-
-/// Stores row `$a` of the pass, then stops unless the pass has more than `$r` rows.
-macro_rules! store_row_then {
-    ($a:literal, $r:literal) => {
-        concat!(
-            store_row!($a),
-            concat!("cmp x12, #", $r, "\n"),
-            "b.le 26f\n",
-            "add x27, x27, x6\n",
-        )
+        store_cols4!(tbz, $a, "x28", "x27", "x26"; "5", "6", "8")
     };
 }
 
@@ -194,38 +169,19 @@ pub unsafe fn matmul_f32_qsi8d32p4x4_qsi4c32p4x4_16x4(
             "mov x17, x5",
             // ---- Column loop: 4 columns (one RHS group) per iteration.
             "21:",
-            "mov x28, #16",
-            "cmp x0, #16",
-            "csel x13, x0, x28, lt",
+            min_imm!("x13", "x0", "16", "x28"),
             "mov x14, x3",
             "mov x22, x17",
             // ---- Pass loop: 8 rows (two LHS groups) per iteration.
             "22:",
-            "mov x28, #8",
-            "cmp x13, #8",
-            "csel x12, x13, x28, lt",
+            min_imm!("x12", "x13", "8", "x28"),
             "mov x27, x14",
-            "add x28, x14, x7",
-            "cmp x12, #4",
-            "csel x28, x28, x14, gt",
+            group_if_rows!("x28", "x14", "x7", "x12", "4", "x14"),
             "mov x24, x16",
             "mov x25, x2",
-            "movi v16.4s, #0",
-            "movi v17.4s, #0",
-            "movi v18.4s, #0",
-            "movi v19.4s, #0",
-            "movi v20.4s, #0",
-            "movi v21.4s, #0",
-            "movi v22.4s, #0",
-            "movi v23.4s, #0",
-            "movi v24.4s, #0",
-            "movi v25.4s, #0",
-            "movi v26.4s, #0",
-            "movi v27.4s, #0",
-            "movi v28.4s, #0",
-            "movi v29.4s, #0",
-            "movi v30.4s, #0",
-            "movi v31.4s, #0",
+            zero_v!("4s";
+                "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28",
+                "29", "30", "31"),
             // ---- Block loop. x27/x28/x24 point at the block's scales.
             "23:",
             "movi v3.16b, #0xf0",
@@ -309,40 +265,18 @@ pub unsafe fn matmul_f32_qsi8d32p4x4_qsi4c32p4x4_16x4(
             clamp_row!("30"),
             clamp_row!("31"),
             // ---- Stores: x12 rows, x28 columns. Fast path: 8 full rows.
-            "mov x28, #4",
-            "cmp x15, #4",
-            "csel x28, x15, x28, lt",
+            min_imm!("x28", "x15", "4", "x28"),
             "mov x27, x22",
             "cmp x12, #8",
             "b.ne 25f",
             "cmp x28, #4",
             "b.ne 25f",
-            "str q24, [x27]",
-            "add x27, x27, x6",
-            "str q25, [x27]",
-            "add x27, x27, x6",
-            "str q26, [x27]",
-            "add x27, x27, x6",
-            "str q27, [x27]",
-            "add x27, x27, x6",
-            "str q28, [x27]",
-            "add x27, x27, x6",
-            "str q29, [x27]",
-            "add x27, x27, x6",
-            "str q30, [x27]",
-            "add x27, x27, x6",
-            "str q31, [x27]",
+            store_rows_q!("x27", "x6"; "24", "25", "26", "27", "28", "29", "30", "31"),
             "b 26f",
             // Partial pass: x12 rows, x28 columns.
             "25:",
-            store_row_then!("24", "1"),
-            store_row_then!("25", "2"),
-            store_row_then!("26", "3"),
-            store_row_then!("27", "4"),
-            store_row_then!("28", "5"),
-            store_row_then!("29", "6"),
-            store_row_then!("30", "7"),
-            store_row!("31"),
+            each_row!(store_row, le, "x12", "26", "x27", "x6";
+                ("24") ("25") ("26") ("27") ("28") ("29") ("30") ("31")),
             "26:",
             // Next pass: rows 8..16 of the tile.
             "subs x13, x13, #8",

@@ -51,19 +51,6 @@ macro_rules! rows_of_pair {
     };
 }
 
-/// Stores tile row `z$r` at `x25` (columns under `p1`), then stops unless the block has more
-/// than `$n` rows.
-macro_rules! store_row_then {
-    ($r:literal, $n:literal) => {
-        concat!(
-            concat!("st1w {{z", $r, ".s}}, p1, [x25]\n"),
-            concat!("cmp x12, #", $n, "\n"),
-            "b.le 25f\n",
-            "add x25, x25, x6\n",
-        )
-    };
-}
-
 /// Computes, for `i < m`, `j < n` (`nb = k / bl` blocks):
 ///
 /// ```text
@@ -134,12 +121,8 @@ pub unsafe fn matmul_f32_qsi8d32p4x8_qsi4c32p8x8_16x8(
             "ptrue p2.s, vl4",
             // ---- Row-block loop: 8 rows (two LHS groups) per iteration.
             "21:",
-            "mov x26, #8",
-            "cmp x0, #8",
-            "csel x12, x0, x26, lt",
-            "add x13, x3, x7",
-            "cmp x0, #4",
-            "csel x13, x13, x3, gt",
+            min_imm!("x12", "x0", "8", "x26"),
+            group_if_rows!("x13", "x3", "x7", "x0", "4", "x3"),
             "mov x14, x4",
             "mov x15, x1",
             "mov x16, x5",
@@ -150,14 +133,7 @@ pub unsafe fn matmul_f32_qsi8d32p4x8_qsi4c32p8x8_16x8(
             "mov x28, x13",
             "mov x21, x14",
             "mov x22, x11",
-            "mov z24.s, #0",
-            "mov z25.s, #0",
-            "mov z26.s, #0",
-            "mov z27.s, #0",
-            "mov z28.s, #0",
-            "mov z29.s, #0",
-            "mov z30.s, #0",
-            "mov z31.s, #0",
+            zero_z!("24", "25", "26", "27", "28", "29", "30", "31"),
             // ---- Block loop. x27/x28/x21 point at the block's scales.
             "26:",
             "add x17, x27, #8",
@@ -166,14 +142,7 @@ pub unsafe fn matmul_f32_qsi8d32p4x8_qsi4c32p8x8_16x8(
             "add x28, x20, x10",
             "add x21, x21, #16",
             "mov x23, x2",
-            "mov z16.s, #0",
-            "mov z17.s, #0",
-            "mov z18.s, #0",
-            "mov z19.s, #0",
-            "mov z20.s, #0",
-            "mov z21.s, #0",
-            "mov z22.s, #0",
-            "mov z23.s, #0",
+            zero_z!("16", "17", "18", "19", "20", "21", "22", "23"),
             // ---- K loop: one 32-value sub-block (values 16c.. and bl/2 + 16c..) per iteration.
             "23:",
             "// LLVM-MCA-BEGIN matmul_clamp_f32_qsi8d32p4x8_qsi4c32p8x8_16x8_sve_i8mm",
@@ -293,14 +262,8 @@ pub unsafe fn matmul_f32_qsi8d32p4x8_qsi4c32p8x8_16x8(
             rows_of_pair!("20", "21", "28", "29"),
             rows_of_pair!("22", "23", "30", "31"),
             "mov x25, x16",
-            store_row_then!("16", "1"),
-            store_row_then!("17", "2"),
-            store_row_then!("18", "3"),
-            store_row_then!("19", "4"),
-            store_row_then!("20", "5"),
-            store_row_then!("21", "6"),
-            store_row_then!("22", "7"),
-            "st1w {{z23.s}}, p1, [x25]",
+            each_row!(st1w_row["x25";], le, "x12", "25", "x25", "x6";
+                ("16") ("17") ("18") ("19") ("20") ("21") ("22") ("23")),
             "25:",
             // Next column tile.
             "add x14, x14, x8",

@@ -1,0 +1,1268 @@
+//! Every exported packer packs column slices (RHS) and row slices (LHS) the way frameworks split
+//! packing across threads: each pointer is offset with the packer's own getters, the slice is
+//! packed alone, and its bytes equal the same range of one whole packing. The slice's inputs end at
+//! a guard page right after their last valid byte, and every input byte outside the slice is noise,
+//! so a packer reading past its slice crashes or produces different bytes.
+//!
+//! Pack parameters come from the catalog's kernel pairings, so a packer added to the catalog gets
+//! slice cases without editing this file; `every_exported_packer_has_slice_cases` fails for one that
+//! gets none. No packer accepts `num_groups > 1` (KleidiAI asserts `num_groups == 1` in all of
+//! them), so there are no group cases.
+
+mod support;
+
+use core::ops::Range;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::ptr;
+
+use rkai::ukernels::catalog::{KERNELS, PACKERS, Packer, PackerKind};
+use rkai::ukernels::pack::Source;
+use rkai::ukernels::pack::lhs_pack_bf16::Variant as Bf16Lhs;
+use rkai::ukernels::pack::lhs_quant_pack_qai8dxp::LhsType;
+use rkai::ukernels::pack::lhs_quant_pack_qsi8d32p::Variant as Qsi8d32pLhs;
+use rkai::ukernels::pack::rhs_pack_bf16::Variant as Bf16Rhs;
+use rkai::ukernels::pack::rhs_pack_float::Variant as FloatRhs;
+use rkai::ukernels::pack::rhs_pack_qsi4c32p_qsu4c32s1s0::Variant as Qsi4c32pRhs;
+use rkai::ukernels::types::{
+    kai_datatype, kai_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0_params, kai_rhs_pack_qs4cxs1s0_param,
+    kai_rhs_pack_qsi8cx_params,
+};
+use support::cabi::{
+    BlockLhsGetter, Getter0, Getter1, Getter2, Getter4, Getter5, Getter7, LhsBlockPackFn,
+    LhsQuantPackHalfFn, RhsPackFloatFn, RhsPackQ4_0Fn, RhsPackQai4c32pFn, RhsPackQsi4c32pFn,
+    RhsPackQsi4cxpFn, RhsPackQsi8cxpFn, sym,
+};
+use support::guard::{Edge, Guarded};
+use support::rng::Rng;
+
+/// A getter of one index (offset of `idx`, size of `idx` rows or columns) with the case's other
+/// arguments bound.
+type IndexFn = Box<dyn Fn(usize) -> usize>;
+
+/// Byte the destination starts as: bytes a packer leaves alone compare equal between the whole
+/// packing and a slice, and a slice's writes before its offset show.
+const UNTOUCHED: u8 = 0xa5;
+
+/// Pack parameters of packers whose only KleidiAI kernels are SME ones rkai does not export:
+/// KleidiAI's SME2 pairings at a 128-bit streaming vector (`compat/pairs.tsv`, `getters.tsv`),
+/// as (nr or mr, kr, sr).
+const SME_PAIRINGS: &[(&str, &[[usize; 3]])] = &[
+    ("rhs_pack_nxk_qsi4cxps1s0_qsu4cxs1s0_neon", &[[16, 4, 1]]),
+    (
+        "rhs_pack_nxk_qsi4c32ps1s0scalef16_qsu4c32s16s0_neon",
+        &[[16, 4, 2]],
+    ),
+    (
+        "rhs_pack_nxk_qai4c32ps1s0nrx4_qau4c32s0s1_f32_f32_f32_neon",
+        &[[16, 8, 2]],
+    ),
+    (
+        "rhs_pack_nxk_qai4c32ps1s0nrx4_qau4c32s1s0_f32_f32_f32_neon",
+        &[[16, 8, 2]],
+    ),
+    ("lhs_quant_pack_qsi8d32p_f32_neon", &[[1, 4, 2], [4, 4, 2]]),
+];
+
+/// The packer's C function `kai_<verb>_<packer>` as `F`.
+fn c_fn<F: Copy>(verb: &str, packer: &Packer) -> F {
+    sym(&format!("kai_{verb}_{}", packer.name))
+}
+
+fn is_lhs(packer: &Packer) -> bool {
+    packer.kind.rhs_layout(0).is_none()
+}
+
+/// (nr or mr, kr, sr) of every catalog kernel reading `packer`'s output, as the kernels report
+/// them on this CPU; KleidiAI's SME pairing where no exported kernel reads it.
+fn pack_params(packer: &Packer) -> Vec<[usize; 3]> {
+    let mut params = Vec::new();
+    for kernel in KERNELS {
+        let packers = if is_lhs(packer) {
+            kernel.lhs_packers
+        } else {
+            kernel.rhs_packers
+        };
+        if !packers.iter().any(|p| ptr::eq(*p, packer)) {
+            continue;
+        }
+        let tile = kernel.tile();
+        let rows_or_columns = if is_lhs(packer) { tile.mr } else { tile.nr };
+        let p = [rows_or_columns, tile.kr, tile.sr];
+        if !params.contains(&p) {
+            params.push(p);
+        }
+    }
+    if params.is_empty() {
+        if let Some((_, sme)) = SME_PAIRINGS.iter().find(|(name, _)| *name == packer.name) {
+            params.extend_from_slice(sme);
+        }
+    }
+    params
+}
+
+/// Rows or columns of a test matrix for groups of `tile`: three whole groups and a partial one.
+fn extent(tile: usize) -> usize {
+    3 * tile + 3
+}
+
+/// Slices `(start, len)` of `total` rows or columns that start on `step` multiples: the first
+/// step, one and two steps in the middle, everything after the first step, and the partial tail.
+fn slices(total: usize, step: usize) -> Vec<(usize, usize)> {
+    let tail = (total - 1) / step * step;
+    let mut out: Vec<(usize, usize)> = Vec::new();
+    for (start, len) in [
+        (0, step),
+        (step, step),
+        (step, 2 * step),
+        (step, total.saturating_sub(step)),
+        (tail, total - tail),
+    ] {
+        let len = len.min(total.saturating_sub(start));
+        if len > 0 && !out.contains(&(start, len)) {
+            out.push((start, len));
+        }
+    }
+    out
+}
+
+/// How to fill a source buffer.
+#[derive(Clone, Copy)]
+enum Fill {
+    Bytes,
+    F32,
+    F16,
+    Bf16,
+}
+
+fn random(rng: &mut Rng, fill: Fill, len: usize) -> Vec<u8> {
+    let mut out = Vec::with_capacity(len + 4);
+    while out.len() < len {
+        let v = rng.f32(-4.0, 4.0);
+        match fill {
+            Fill::Bytes => out.extend_from_slice(&rng.next_u64().to_le_bytes()),
+            Fill::F32 => out.extend_from_slice(&v.to_le_bytes()),
+            Fill::F16 => out.extend_from_slice(&half::f16::from_f32(v).to_le_bytes()),
+            Fill::Bf16 => out.extend_from_slice(&half::bf16::from_f32(v).to_le_bytes()),
+        }
+    }
+    out.truncate(len);
+    out
+}
+
+/// `rows` rows of `row_bytes` data bytes, `stride` bytes apart (also a per-column input such as
+/// biases, scales or zero points: one row per column).
+struct Matrix {
+    rows: usize,
+    stride: usize,
+    row_bytes: usize,
+    bytes: Vec<u8>,
+}
+
+impl Matrix {
+    fn new(rng: &mut Rng, fill: Fill, rows: usize, row_bytes: usize, padding: usize) -> Self {
+        let stride = row_bytes + padding;
+        Matrix {
+            rows,
+            stride,
+            row_bytes,
+            bytes: random(rng, fill, rows * stride),
+        }
+    }
+
+    /// Data bytes of rows `first..first + count`.
+    fn rows(&self, first: usize, count: usize) -> Vec<Range<usize>> {
+        (first..first + count)
+            .map(|r| r * self.stride..r * self.stride + self.row_bytes)
+            .collect()
+    }
+}
+
+/// `len` bytes against a guard page holding `whole`'s bytes in `valid` and noise elsewhere.
+fn guarded_view(whole: &[u8], len: usize, valid: &[Range<usize>], rng: &mut Rng) -> Guarded {
+    let mut view = Guarded::from_bytes(&random(rng, Fill::Bytes, len), Edge::End);
+    for r in valid {
+        view.bytes_mut()[r.clone()].copy_from_slice(&whole[r.clone()]);
+    }
+    view
+}
+
+fn end(ranges: &[Range<usize>]) -> usize {
+    ranges.last().map_or(0, |r| r.end)
+}
+
+/// A destination of `len` bytes set to [`UNTOUCHED`], against a guard page.
+fn destination(len: usize) -> Guarded {
+    Guarded::from_bytes(&vec![UNTOUCHED; len], Edge::End)
+}
+
+/// Names the packing call in progress when a guard page faults: a packer reading past its slice
+/// kills the test process, and the bare signal would not say which packer and slice did it.
+mod fault_names {
+    use std::cell::Cell;
+    use std::ptr;
+    use std::sync::OnceLock;
+
+    const SIGNALS: [libc::c_int; 2] = [libc::SIGSEGV, libc::SIGBUS];
+
+    thread_local! {
+        /// The current call's name, as the pointer and length of a string that outlives it.
+        static CURRENT: Cell<(*const u8, usize)> = const { Cell::new((ptr::null(), 0)) };
+    }
+
+    /// The handlers ours replaced, in `SIGNALS` order.
+    static PREVIOUS: OnceLock<[libc::sigaction; 2]> = OnceLock::new();
+
+    /// Clears the name when the call ends, panicking or not.
+    struct Clear;
+
+    impl Drop for Clear {
+        fn drop(&mut self) {
+            CURRENT.set((ptr::null(), 0));
+        }
+    }
+
+    /// Runs `call`, writing `name` to stderr if it faults.
+    pub fn naming<T>(name: &str, call: impl FnOnce() -> T) -> T {
+        PREVIOUS.get_or_init(install);
+        CURRENT.set((name.as_ptr(), name.len()));
+        let _clear = Clear;
+        call()
+    }
+
+    fn install() -> [libc::sigaction; 2] {
+        SIGNALS.map(|signal| {
+            // SAFETY: a zeroed sigaction is a valid value; the handler only calls write and
+            // sigaction, which are async-signal-safe.
+            unsafe {
+                let mut action: libc::sigaction = std::mem::zeroed();
+                action.sa_sigaction = on_fault as *const () as usize;
+                action.sa_flags = libc::SA_SIGINFO | libc::SA_ONSTACK;
+                let mut previous: libc::sigaction = std::mem::zeroed();
+                libc::sigaction(signal, &action, &mut previous);
+                previous
+            }
+        })
+    }
+
+    extern "C" fn on_fault(signal: libc::c_int, _: *mut libc::siginfo_t, _: *mut libc::c_void) {
+        let (name, len) = CURRENT.get();
+        let prefix = b"\npacker_slices: memory fault in ";
+        // SAFETY: name/len describe a string alive for the whole call; restoring the previous
+        // handler (or the default) makes the faulting access, which repeats on return, end the
+        // process as it would have without this handler.
+        unsafe {
+            if !name.is_null() {
+                libc::write(2, prefix.as_ptr().cast(), prefix.len());
+                libc::write(2, name.cast(), len);
+                libc::write(2, b"\n".as_ptr().cast(), 1);
+            }
+            let index = SIGNALS.iter().position(|&s| s == signal).unwrap_or(0);
+            match PREVIOUS.get() {
+                Some(previous) => libc::sigaction(signal, &previous[index], ptr::null_mut()),
+                None => {
+                    libc::signal(signal, libc::SIG_DFL);
+                    0
+                }
+            };
+        }
+    }
+}
+
+/// Checks a slice's packing `dst` (whose first `offset` bytes precede the slice) against the
+/// whole packing.
+fn expect_same_bytes(what: &str, dst: &[u8], offset: usize, whole: &[u8]) {
+    if let Some(i) = dst[..offset].iter().position(|&b| b != UNTOUCHED) {
+        panic!("{what}: wrote byte {i}, before its packed offset {offset}");
+    }
+    let slice = &dst[offset..];
+    assert!(
+        offset + slice.len() <= whole.len(),
+        "{what}: packed offset {offset} + slice size {} exceeds the whole packing ({} bytes)",
+        slice.len(),
+        whole.len()
+    );
+    let expected = &whole[offset..offset + slice.len()];
+    if let Some(i) = slice.iter().zip(expected).position(|(a, b)| a != b) {
+        panic!(
+            "{what}: packed byte {} (slice byte {i} of {}) is {:#04x}, the whole packing has \
+             {:#04x}",
+            offset + i,
+            slice.len(),
+            slice[i],
+            expected[i]
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// RHS
+
+/// Source matrix of an RHS packer.
+struct RhsMatrix {
+    source: Source,
+    /// Bits per value, which place a column inside a K x N row.
+    bits: usize,
+    /// Whether the packer derives the K x N row stride from `n` (KleidiAI's per-channel K x N
+    /// packers): a column slice is then copied out of the matrix before packing, as a caller of
+    /// those packers must.
+    stride_from_n: bool,
+    m: Matrix,
+}
+
+impl RhsMatrix {
+    fn nxk(m: Matrix) -> Self {
+        RhsMatrix {
+            source: Source::Nxk,
+            bits: 0,
+            stride_from_n: false,
+            m,
+        }
+    }
+
+    fn kxn(m: Matrix, bits: usize) -> Self {
+        RhsMatrix {
+            source: Source::Kxn,
+            bits,
+            stride_from_n: false,
+            m,
+        }
+    }
+
+    /// What KleidiAI's `get_rhs_offset` returns for column `n_idx`: its row (N x K) or the byte
+    /// of its value in a row (K x N).
+    fn column_offset(&self, n_idx: usize) -> usize {
+        match self.source {
+            Source::Nxk => n_idx * self.m.stride,
+            Source::Kxn => n_idx * self.bits / 8,
+        }
+    }
+
+    /// Bytes of columns `n_idx..n_idx + w` where column `n_idx` starts at byte `offset`.
+    fn columns(&self, offset: usize, n_idx: usize, w: usize) -> Vec<Range<usize>> {
+        match self.source {
+            Source::Nxk => self.m.rows(n_idx, w),
+            Source::Kxn => {
+                let bytes = (w * self.bits).div_ceil(8);
+                (0..self.m.rows)
+                    .map(|r| r * self.m.stride + offset..r * self.m.stride + offset + bytes)
+                    .collect()
+            }
+        }
+    }
+}
+
+/// Pointers and sizes of one RHS packing call (null for inputs the packer does not take).
+struct RhsCall {
+    n: usize,
+    rhs: *const u8,
+    rhs_stride: usize,
+    bias: *const u8,
+    scale: *const u8,
+    scale_stride: usize,
+    zero: *const u8,
+    dst: *mut u8,
+}
+
+/// One RHS shape and parameter set of a packer, with its C functions bound.
+struct RhsCase {
+    label: String,
+    n: usize,
+    nr: usize,
+    /// `kai_get_n_step_<packer>(nr)`, for packers that have it.
+    n_step: Option<usize>,
+    rhs: RhsMatrix,
+    bias: Option<Matrix>,
+    scale: Option<Matrix>,
+    zero: Option<Matrix>,
+    /// `kai_get_rhs_offset_<packer>(n_idx, rhs_stride)` (the K x N float getters take no stride).
+    rhs_offset: Box<dyn Fn(usize, usize) -> usize>,
+    /// `kai_get_bias_offset_<packer>(n_idx)` where the packer has one; callers of the others
+    /// offset the bias by `n_idx` elements.
+    bias_offset: Option<Getter1>,
+    packed_offset: IndexFn,
+    packed_size: IndexFn,
+    run: Box<dyn Fn(&RhsCall)>,
+}
+
+/// Inputs of one call, each against a guard page.
+struct RhsInputs {
+    /// Holds the source mapped while the packer reads it through `first_column`.
+    _rhs: Guarded,
+    /// Where the packer reads the first column: `rhs` offset by the getter's value, or the start
+    /// of a copied-out slice.
+    first_column: *const u8,
+    bias: Option<Guarded>,
+    scale: Option<Guarded>,
+    zero: Option<Guarded>,
+}
+
+/// `offset` bytes into an input the case has, null for one it has not.
+fn at(input: &Option<Guarded>, offset: usize) -> *const u8 {
+    input
+        .as_ref()
+        .map_or(ptr::null(), |g| g.ptr().wrapping_add(offset))
+}
+
+/// Inputs holding only columns `n_idx..n_idx + w` and ending right after them; the offsets are
+/// where column `n_idx` starts in each.
+fn rhs_inputs(c: &RhsCase, n_idx: usize, w: usize, rhs_offset: usize, rng: &mut Rng) -> RhsInputs {
+    let whole_rhs = &c.rhs.m.bytes;
+    let ranges = c.rhs.columns(rhs_offset, n_idx, w);
+    let copied_out = c.rhs.stride_from_n && w < c.n;
+    let rhs = if copied_out {
+        let sub: Vec<u8> = ranges
+            .iter()
+            .flat_map(|r| &whole_rhs[r.clone()])
+            .copied()
+            .collect();
+        Guarded::from_bytes(&sub, Edge::End)
+    } else {
+        guarded_view(whole_rhs, end(&ranges), &ranges, rng)
+    };
+    let first_column = if copied_out {
+        rhs.ptr()
+    } else {
+        rhs.ptr().wrapping_add(rhs_offset)
+    };
+    let mut per_column = |p: &Option<Matrix>| {
+        p.as_ref().map(|p| {
+            let ranges = p.rows(n_idx, w);
+            guarded_view(&p.bytes, end(&ranges), &ranges, rng)
+        })
+    };
+    RhsInputs {
+        _rhs: rhs,
+        first_column,
+        bias: per_column(&c.bias),
+        scale: per_column(&c.scale),
+        zero: per_column(&c.zero),
+    }
+}
+
+fn check_rhs_case(name: &str, c: &RhsCase, rng: &mut Rng) -> usize {
+    let what = format!("{name} [{}]", c.label);
+    if let Some(n_step) = c.n_step {
+        assert_eq!(
+            n_step, c.nr,
+            "{what}: kai_get_n_step_{name}({}) = {n_step}, KleidiAI returns nr",
+            c.nr
+        );
+    }
+    let stride = c.rhs.m.stride;
+    let scale_stride = c.scale.as_ref().map_or(0, |s| s.stride);
+
+    let whole_inputs = rhs_inputs(c, 0, c.n, 0, rng);
+    let mut whole = destination((c.packed_size)(c.n));
+    let call = RhsCall {
+        n: c.n,
+        rhs: whole_inputs.first_column,
+        rhs_stride: stride,
+        bias: at(&whole_inputs.bias, 0),
+        scale: at(&whole_inputs.scale, 0),
+        scale_stride,
+        zero: at(&whole_inputs.zero, 0),
+        dst: whole.mut_ptr(),
+    };
+    fault_names::naming(&format!("{what} whole"), || (c.run)(&call));
+
+    let slices = slices(c.n, c.nr);
+    for &(n_idx, w) in &slices {
+        let what = format!("{what} columns {n_idx}..{}", n_idx + w);
+        let rhs_offset = (c.rhs_offset)(n_idx, stride);
+        let expected = c.rhs.column_offset(n_idx);
+        assert_eq!(
+            rhs_offset, expected,
+            "{what}: kai_get_rhs_offset_{name}(n_idx = {n_idx}, rhs_stride = {stride}) = \
+             {rhs_offset}, KleidiAI returns {expected}"
+        );
+        let per_column_offset = |p: &Option<Matrix>| n_idx * p.as_ref().map_or(0, |p| p.stride);
+        let bias_offset = per_column_offset(&c.bias);
+        if let (Some(getter), Some(_)) = (c.bias_offset, &c.bias) {
+            let got = getter(n_idx);
+            assert_eq!(
+                got, bias_offset,
+                "{what}: kai_get_bias_offset_{name}({n_idx}) = {got}, KleidiAI returns \
+                 {bias_offset}"
+            );
+        }
+        let inputs = rhs_inputs(c, n_idx, w, rhs_offset, rng);
+        let packed_offset = (c.packed_offset)(n_idx);
+        let mut dst = destination(packed_offset + (c.packed_size)(w));
+        let call = RhsCall {
+            n: w,
+            rhs: inputs.first_column,
+            rhs_stride: stride,
+            bias: at(&inputs.bias, bias_offset),
+            scale: at(&inputs.scale, per_column_offset(&c.scale)),
+            scale_stride,
+            zero: at(&inputs.zero, per_column_offset(&c.zero)),
+            dst: dst.mut_ptr().wrapping_add(packed_offset),
+        };
+        fault_names::naming(&what, || (c.run)(&call));
+        let what = format!("{what} at kai_get_rhs_packed_offset_{name} = {packed_offset}");
+        expect_same_bytes(&what, dst.bytes(), packed_offset, whole.bytes());
+        if n_idx + w == c.n {
+            assert_eq!(
+                packed_offset + (c.packed_size)(w),
+                whole.bytes().len(),
+                "{what}: the tail slice does not end where the whole packing does"
+            );
+        }
+    }
+    slices.len()
+}
+
+/// Bias settings a packer accepts: KleidiAI packs zeros for a null bias where it allows one.
+fn bias_settings(required: bool) -> &'static [bool] {
+    if required { &[true] } else { &[true, false] }
+}
+
+fn bias_label(bias: bool) -> &'static str {
+    if bias { "bias" } else { "no bias" }
+}
+
+/// `rhs_pack_{nxk,kxn}_qsi4cxp_qs4cxs1s0` and `rhs_pack_nxk_qsi4cxps1s0_qsu4cxs1s0_neon`.
+fn qsi4cxp_cases(p: &Packer, source: Source) -> Vec<RhsCase> {
+    let run: RhsPackQsi4cxpFn = c_fn("run", p);
+    let n_step: Getter1 = c_fn("get_n_step", p);
+    let rhs_offset: Getter2 = c_fn("get_rhs_offset", p);
+    let packed_offset: Getter5 = c_fn("get_rhs_packed_offset", p);
+    let packed_size: Getter5 = c_fn("get_rhs_packed_size", p);
+    let mut rng = Rng::new(4);
+    let mut cases = Vec::new();
+    for [nr, kr, sr] in pack_params(p) {
+        for k in [13usize, 77] {
+            for &bias in bias_settings(false) {
+                let n = extent(nr);
+                // Signed nibbles for K x N and unsigned for N x K, as KleidiAI's tests pass them.
+                let rhs_zero_point = if source == Source::Kxn { 0 } else { 8 };
+                let params = kai_rhs_pack_qs4cxs1s0_param {
+                    lhs_zero_point: 1,
+                    rhs_zero_point,
+                };
+                let rhs = match source {
+                    Source::Nxk => {
+                        RhsMatrix::nxk(Matrix::new(&mut rng, Fill::Bytes, n, k.div_ceil(2), 0))
+                    }
+                    Source::Kxn => RhsMatrix {
+                        stride_from_n: true,
+                        ..RhsMatrix::kxn(Matrix::new(&mut rng, Fill::Bytes, k, n.div_ceil(2), 0), 4)
+                    },
+                };
+                cases.push(RhsCase {
+                    label: format!(
+                        "nr {nr} kr {kr} sr {sr} n {n} k {k} zero point {rhs_zero_point} {}",
+                        bias_label(bias)
+                    ),
+                    n,
+                    nr,
+                    n_step: Some(n_step(nr)),
+                    rhs,
+                    bias: bias.then(|| Matrix::new(&mut rng, Fill::F32, n, 4, 0)),
+                    scale: Some(Matrix::new(&mut rng, Fill::F32, n, 4, 0)),
+                    zero: None,
+                    rhs_offset: Box::new(move |n_idx, stride| rhs_offset(n_idx, stride)),
+                    bias_offset: None,
+                    packed_offset: Box::new(move |n_idx| packed_offset(n_idx, k, nr, kr, sr)),
+                    packed_size: Box::new(move |n| packed_size(n, k, nr, kr, sr)),
+                    // SAFETY: the call's buffers hold the extents KleidiAI's contract names.
+                    run: Box::new(move |c| unsafe {
+                        run(
+                            1,
+                            c.n,
+                            k,
+                            nr,
+                            kr,
+                            sr,
+                            c.rhs,
+                            c.bias.cast(),
+                            c.scale.cast(),
+                            c.dst.cast(),
+                            0,
+                            &params,
+                        )
+                    }),
+                });
+            }
+        }
+    }
+    cases
+}
+
+/// `rhs_pack_{nxk,kxn}_qsi8cxp_qsi8cx_neon`.
+fn qsi8cxp_cases(p: &Packer, source: Source) -> Vec<RhsCase> {
+    let run: RhsPackQsi8cxpFn = c_fn("run", p);
+    let n_step: Getter1 = c_fn("get_n_step", p);
+    let rhs_offset: Getter2 = c_fn("get_rhs_offset", p);
+    let packed_offset: Getter5 = c_fn("get_rhs_packed_offset", p);
+    let packed_size: Getter5 = c_fn("get_rhs_packed_size", p);
+    let params = kai_rhs_pack_qsi8cx_params {
+        lhs_zero_point: 1,
+        scale_multiplier: 1.0,
+    };
+    let mut rng = Rng::new(8);
+    let mut cases = Vec::new();
+    for [nr, kr, sr] in pack_params(p) {
+        for k in [13usize, 77] {
+            for &bias in bias_settings(false) {
+                let n = extent(nr);
+                let rhs = match source {
+                    Source::Nxk => RhsMatrix::nxk(Matrix::new(&mut rng, Fill::Bytes, n, k, 0)),
+                    Source::Kxn => RhsMatrix {
+                        stride_from_n: true,
+                        ..RhsMatrix::kxn(Matrix::new(&mut rng, Fill::Bytes, k, n, 0), 8)
+                    },
+                };
+                cases.push(RhsCase {
+                    label: format!("nr {nr} kr {kr} sr {sr} n {n} k {k} {}", bias_label(bias)),
+                    n,
+                    nr,
+                    n_step: Some(n_step(nr)),
+                    rhs,
+                    bias: bias.then(|| Matrix::new(&mut rng, Fill::F32, n, 4, 0)),
+                    scale: Some(Matrix::new(&mut rng, Fill::F32, n, 4, 0)),
+                    zero: None,
+                    rhs_offset: Box::new(move |n_idx, stride| rhs_offset(n_idx, stride)),
+                    bias_offset: None,
+                    packed_offset: Box::new(move |n_idx| packed_offset(n_idx, k, nr, kr, sr)),
+                    packed_size: Box::new(move |n| packed_size(n, k, nr, kr, sr)),
+                    // SAFETY: the call's buffers hold the extents KleidiAI's contract names.
+                    run: Box::new(move |c| unsafe {
+                        run(
+                            1,
+                            c.n,
+                            k,
+                            nr,
+                            kr,
+                            sr,
+                            c.rhs.cast(),
+                            c.bias.cast(),
+                            c.scale.cast(),
+                            c.dst.cast(),
+                            0,
+                            &params,
+                        )
+                    }),
+                });
+            }
+        }
+    }
+    cases
+}
+
+/// `rhs_pack_{nxk,kxn}_qsi4c32p_qsu4c32s1s0` and the NEON `nrx4` / `nrx8` forms: bf16 scales per
+/// block; row and scale strides are arguments, so both are padded.
+fn qsi4c32p_cases(p: &Packer, variant: Qsi4c32pRhs) -> Vec<RhsCase> {
+    let run: RhsPackQsi4c32pFn = c_fn("run", p);
+    let n_step: Getter1 = c_fn("get_n_step", p);
+    let rhs_offset: Getter2 = c_fn("get_rhs_offset", p);
+    let packed_offset: Getter7 = c_fn("get_rhs_packed_offset", p);
+    let packed_size: Getter7 = c_fn("get_rhs_packed_size", p);
+    let bf16 = kai_datatype::kai_dt_bf16 as u32;
+    let params = kai_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0_params {
+        lhs_zero_point: 1,
+        rhs_zero_point: 8,
+        scale_dt: kai_datatype::kai_dt_bf16,
+    };
+    let mut rng = Rng::new(32);
+    let mut cases = Vec::new();
+    for [nr, kr, sr] in pack_params(p) {
+        for (bl, k) in [(32, 96), (64, 192), (96, 192), (128, 256)] {
+            if bl % kr != 0 {
+                continue;
+            }
+            for &bias in bias_settings(false) {
+                let n = extent(nr);
+                let rhs = match variant.source() {
+                    Source::Nxk => RhsMatrix::nxk(Matrix::new(&mut rng, Fill::Bytes, n, k / 2, 3)),
+                    Source::Kxn => {
+                        RhsMatrix::kxn(Matrix::new(&mut rng, Fill::Bytes, k, n.div_ceil(2), 3), 4)
+                    }
+                };
+                cases.push(RhsCase {
+                    label: format!(
+                        "nr {nr} kr {kr} sr {sr} bl {bl} n {n} k {k} {}",
+                        bias_label(bias)
+                    ),
+                    n,
+                    nr,
+                    n_step: Some(n_step(nr)),
+                    rhs,
+                    bias: bias.then(|| Matrix::new(&mut rng, Fill::F32, n, 4, 0)),
+                    scale: Some(Matrix::new(&mut rng, Fill::Bf16, n, k / bl * 2, 2)),
+                    zero: None,
+                    rhs_offset: Box::new(move |n_idx, stride| rhs_offset(n_idx, stride)),
+                    bias_offset: None,
+                    packed_offset: Box::new(move |n_idx| {
+                        packed_offset(n_idx, k, nr, kr, sr, bl, bf16)
+                    }),
+                    packed_size: Box::new(move |n| packed_size(n, k, nr, kr, sr, bl, bf16)),
+                    // SAFETY: the call's buffers hold the extents KleidiAI's contract names.
+                    run: Box::new(move |c| unsafe {
+                        run(
+                            1,
+                            c.n,
+                            k,
+                            nr,
+                            kr,
+                            sr,
+                            bl,
+                            c.rhs,
+                            c.rhs_stride,
+                            c.bias.cast(),
+                            c.scale.cast(),
+                            c.scale_stride,
+                            c.dst.cast(),
+                            0,
+                            ptr::from_ref(&params).cast(),
+                        )
+                    }),
+                });
+            }
+        }
+    }
+    cases
+}
+
+/// `rhs_pack_nxk_qsi4c32p*scalef16_qsu4c32s16s0*`: Q4_0 rows (an f16 scale before each block's
+/// nibbles), no bias, no `get_n_step` (callers step by `nr`).
+fn q4_0_cases(p: &Packer) -> Vec<RhsCase> {
+    let run: RhsPackQ4_0Fn = c_fn("run", p);
+    let rhs_offset: Getter2 = c_fn("get_rhs_offset", p);
+    let packed_offset: Getter5 = c_fn("get_rhs_packed_offset", p);
+    let packed_size: Getter5 = c_fn("get_rhs_packed_size", p);
+    let params = kai_rhs_pack_qs4cxs1s0_param {
+        lhs_zero_point: 1,
+        rhs_zero_point: 8,
+    };
+    let mut rng = Rng::new(40);
+    let mut cases = Vec::new();
+    for [nr, kr, sr] in pack_params(p) {
+        for (bl, k) in [(32, 96), (96, 192), (256, 256)] {
+            let n = extent(nr);
+            let row_bytes = k / bl * (2 + bl / 2);
+            cases.push(RhsCase {
+                label: format!("nr {nr} kr {kr} sr {sr} bl {bl} n {n} k {k}"),
+                n,
+                nr,
+                n_step: None,
+                rhs: RhsMatrix::nxk(Matrix::new(&mut rng, Fill::Bytes, n, row_bytes, 0)),
+                bias: None,
+                scale: None,
+                zero: None,
+                rhs_offset: Box::new(move |n_idx, stride| rhs_offset(n_idx, stride)),
+                bias_offset: None,
+                packed_offset: Box::new(move |n_idx| packed_offset(n_idx, k, nr, kr, bl)),
+                packed_size: Box::new(move |n| packed_size(n, k, nr, kr, bl)),
+                // SAFETY: the call's buffers hold the extents KleidiAI's contract names.
+                run: Box::new(move |c| unsafe {
+                    run(
+                        1,
+                        c.n,
+                        k,
+                        nr,
+                        kr,
+                        sr,
+                        bl,
+                        c.rhs,
+                        ptr::null(),
+                        c.dst.cast(),
+                        0,
+                        &params,
+                    )
+                }),
+            });
+        }
+    }
+    cases
+}
+
+/// `rhs_pack_nxk_qai4c32p*`: f32 zero points and scales per block, optional f32 bias, no
+/// `get_n_step` (callers step by `nr`).
+fn qai4c32p_cases(p: &Packer) -> Vec<RhsCase> {
+    let run: RhsPackQai4c32pFn = c_fn("run", p);
+    let rhs_offset: Getter2 = c_fn("get_rhs_offset", p);
+    let packed_offset: Getter5 = c_fn("get_rhs_packed_offset", p);
+    let packed_size: Getter5 = c_fn("get_rhs_packed_size", p);
+    let params = kai_rhs_pack_qs4cxs1s0_param {
+        lhs_zero_point: 1,
+        rhs_zero_point: 8,
+    };
+    let mut rng = Rng::new(41);
+    let mut cases = Vec::new();
+    for [nr, kr, sr] in pack_params(p) {
+        for (bl, k) in [(32, 96), (64, 128), (128, 256)] {
+            for &bias in bias_settings(false) {
+                let n = extent(nr);
+                let block_params = k / bl * 4;
+                cases.push(RhsCase {
+                    label: format!(
+                        "nr {nr} kr {kr} sr {sr} bl {bl} n {n} k {k} {}",
+                        bias_label(bias)
+                    ),
+                    n,
+                    nr,
+                    n_step: None,
+                    rhs: RhsMatrix::nxk(Matrix::new(&mut rng, Fill::Bytes, n, k / 2, 0)),
+                    bias: bias.then(|| Matrix::new(&mut rng, Fill::F32, n, 4, 0)),
+                    scale: Some(Matrix::new(&mut rng, Fill::F32, n, block_params, 0)),
+                    zero: Some(Matrix::new(&mut rng, Fill::F32, n, block_params, 0)),
+                    rhs_offset: Box::new(move |n_idx, stride| rhs_offset(n_idx, stride)),
+                    bias_offset: None,
+                    packed_offset: Box::new(move |n_idx| packed_offset(n_idx, k, nr, kr, bl)),
+                    packed_size: Box::new(move |n| packed_size(n, k, nr, kr, bl)),
+                    // SAFETY: the call's buffers hold the extents KleidiAI's contract names.
+                    run: Box::new(move |c| unsafe {
+                        run(
+                            1,
+                            c.n,
+                            k,
+                            nr,
+                            kr,
+                            sr,
+                            bl,
+                            c.rhs,
+                            c.zero.cast(),
+                            c.bias.cast(),
+                            c.scale.cast(),
+                            c.dst.cast(),
+                            0,
+                            &params,
+                        )
+                    }),
+                });
+            }
+        }
+    }
+    cases
+}
+
+/// `kai_get_rhs_offset_<packer>` of a float or bf16 packer: K x N ones take no stride.
+fn rhs_offset_getter(p: &Packer, source: Source) -> Box<dyn Fn(usize, usize) -> usize> {
+    match source {
+        Source::Kxn => {
+            let g: Getter1 = c_fn("get_rhs_offset", p);
+            Box::new(move |n_idx, _| g(n_idx))
+        }
+        Source::Nxk => {
+            let g: Getter2 = c_fn("get_rhs_offset", p);
+            Box::new(move |n_idx, stride| g(n_idx, stride))
+        }
+    }
+}
+
+/// What differs between the RHS packers of f32 and f16 sources (the float and bf16 families),
+/// which share one C signature, a row stride argument and a bias offset getter.
+struct FloatSource {
+    source: Source,
+    value_fill: Fill,
+    value_bytes: usize,
+    bias_fill: Fill,
+    bias_bytes: usize,
+    bias_required: bool,
+    /// Whether the packed offset and size getters also take (nr, kr) (the bf16 `quant` packer).
+    getters_take_tile: bool,
+    ks: [usize; 2],
+}
+
+/// Float and bf16 RHS packers; the row stride is padded by one value.
+fn float_source_cases(p: &Packer, spec: FloatSource) -> Vec<RhsCase> {
+    let run: RhsPackFloatFn = c_fn("run", p);
+    let n_step: Getter0 = c_fn("get_n_step", p);
+    let bias_offset: Getter1 = c_fn("get_bias_offset", p);
+    let mut rng = Rng::new(16);
+    let mut cases = Vec::new();
+    for [nr, kr, sr] in pack_params(p) {
+        for k in spec.ks {
+            for &bias in bias_settings(spec.bias_required) {
+                let n = extent(nr);
+                let (fill, bytes) = (spec.value_fill, spec.value_bytes);
+                let rhs = match spec.source {
+                    Source::Nxk => RhsMatrix::nxk(Matrix::new(&mut rng, fill, n, k * bytes, bytes)),
+                    Source::Kxn => {
+                        RhsMatrix::kxn(Matrix::new(&mut rng, fill, k, n * bytes, bytes), 8 * bytes)
+                    }
+                };
+                let (packed_offset, packed_size): (IndexFn, IndexFn) = if spec.getters_take_tile {
+                    let offset: Getter4 = c_fn("get_rhs_packed_offset", p);
+                    let size: Getter4 = c_fn("get_rhs_packed_size", p);
+                    (
+                        Box::new(move |n_idx| offset(n_idx, k, nr, kr)),
+                        Box::new(move |n| size(n, k, nr, kr)),
+                    )
+                } else {
+                    let offset: Getter2 = c_fn("get_rhs_packed_offset", p);
+                    let size: Getter2 = c_fn("get_rhs_packed_size", p);
+                    (
+                        Box::new(move |n_idx| offset(n_idx, k)),
+                        Box::new(move |n| size(n, k)),
+                    )
+                };
+                cases.push(RhsCase {
+                    label: format!("nr {nr} kr {kr} sr {sr} n {n} k {k} {}", bias_label(bias)),
+                    n,
+                    nr,
+                    n_step: Some(n_step()),
+                    rhs,
+                    bias: bias
+                        .then(|| Matrix::new(&mut rng, spec.bias_fill, n, spec.bias_bytes, 0)),
+                    scale: None,
+                    zero: None,
+                    rhs_offset: rhs_offset_getter(p, spec.source),
+                    bias_offset: Some(bias_offset),
+                    packed_offset,
+                    packed_size,
+                    // SAFETY: the call's buffers hold the extents KleidiAI's contract names.
+                    run: Box::new(move |c| unsafe {
+                        run(
+                            1,
+                            c.n,
+                            k,
+                            nr,
+                            kr,
+                            sr,
+                            c.rhs_stride,
+                            c.rhs.cast(),
+                            c.bias.cast(),
+                            ptr::null(),
+                            c.dst.cast(),
+                            0,
+                            ptr::null(),
+                        )
+                    }),
+                });
+            }
+        }
+    }
+    cases
+}
+
+fn value_fill(bytes: usize) -> Fill {
+    if bytes == 2 { Fill::F16 } else { Fill::F32 }
+}
+
+/// `rhs_pack_{kxn,nxk}_x32p16x1b*`, `..._f32p8x1biasf32_...`, `..._x32p4vlx1b_..._sve`,
+/// `..._x16p32x1b*`, `..._f16p16x1biasf16_...`.
+fn float_cases(p: &Packer, v: FloatRhs) -> Vec<RhsCase> {
+    float_source_cases(
+        p,
+        FloatSource {
+            source: v.source(),
+            value_fill: value_fill(v.bytes()),
+            value_bytes: v.bytes(),
+            bias_fill: value_fill(v.bytes()),
+            bias_bytes: v.bytes(),
+            bias_required: v.requires_bias(),
+            getters_take_tile: false,
+            ks: [1, 19],
+        },
+    )
+}
+
+/// `rhs_quant_pack_kxn_bf16p12x4biasf32_f32_neon`, `rhs_pack_kxn_bf16p12x4bias{f32,f16}_f16_neon`.
+fn bf16_rhs_cases(p: &Packer, v: Bf16Rhs) -> Vec<RhsCase> {
+    float_source_cases(
+        p,
+        FloatSource {
+            source: Source::Kxn,
+            value_fill: value_fill(v.source_bytes()),
+            value_bytes: v.source_bytes(),
+            bias_fill: value_fill(v.bias_bytes()),
+            bias_bytes: v.bias_bytes(),
+            bias_required: false,
+            getters_take_tile: v == Bf16Rhs::QuantF32,
+            ks: [5, 19],
+        },
+    )
+}
+
+// ---------------------------------------------------------------------------------------------
+// LHS
+
+/// One LHS shape and parameter set of a packer, with its C functions bound.
+struct LhsCase {
+    label: String,
+    m: usize,
+    mr: usize,
+    /// `kai_get_m_step_<packer>(mr)`.
+    m_step: usize,
+    lhs: Matrix,
+    lhs_offset: Getter2,
+    packed_offset: IndexFn,
+    packed_size: IndexFn,
+    /// (m, lhs, lhs_stride, lhs_packed), with `m_idx_start` 0 and `lhs` at the first row, as
+    /// KleidiAI's callers pass them.
+    run: Box<dyn Fn(usize, *const u8, usize, *mut u8)>,
+}
+
+fn check_lhs_case(name: &str, c: &LhsCase, rng: &mut Rng) -> usize {
+    let what = format!("{name} [{}]", c.label);
+    assert_eq!(
+        c.m_step, c.mr,
+        "{what}: kai_get_m_step_{name}({}) = {}, KleidiAI returns mr",
+        c.mr, c.m_step
+    );
+    let stride = c.lhs.stride;
+    let rows = c.lhs.rows(0, c.m);
+    let source = guarded_view(&c.lhs.bytes, end(&rows), &rows, rng);
+    let mut whole = destination((c.packed_size)(c.m));
+    fault_names::naming(&format!("{what} whole"), || {
+        (c.run)(c.m, source.ptr(), stride, whole.mut_ptr())
+    });
+
+    let slices = slices(c.m, c.m_step);
+    for &(m_idx, h) in &slices {
+        let what = format!("{what} rows {m_idx}..{}", m_idx + h);
+        let lhs_offset = (c.lhs_offset)(m_idx, stride);
+        assert_eq!(
+            lhs_offset,
+            m_idx * stride,
+            "{what}: kai_get_lhs_offset_{name}(m_idx = {m_idx}, lhs_stride = {stride}) = \
+             {lhs_offset}, KleidiAI returns m_idx * lhs_stride"
+        );
+        let rows = c.lhs.rows(m_idx, h);
+        let source = guarded_view(&c.lhs.bytes, end(&rows), &rows, rng);
+        let packed_offset = (c.packed_offset)(m_idx);
+        let mut dst = destination(packed_offset + (c.packed_size)(h));
+        let lhs = source.ptr().wrapping_add(lhs_offset);
+        let lhs_packed = dst.mut_ptr().wrapping_add(packed_offset);
+        fault_names::naming(&what, || (c.run)(h, lhs, stride, lhs_packed));
+        let what = format!("{what} at kai_get_lhs_packed_offset_{name} = {packed_offset}");
+        expect_same_bytes(&what, dst.bytes(), packed_offset, whole.bytes());
+        if m_idx + h == c.m {
+            assert_eq!(
+                packed_offset + (c.packed_size)(h),
+                whole.bytes().len(),
+                "{what}: the tail slice does not end where the whole packing does"
+            );
+        }
+    }
+    slices.len()
+}
+
+/// `lhs_quant_pack_qai8dxp_{f32,f16_neon,bf16_neon}`.
+fn qai8dxp_lhs_cases(p: &Packer, element: LhsType) -> Vec<LhsCase> {
+    let (fill, bytes) = match element {
+        LhsType::F32 => (Fill::F32, 4),
+        LhsType::F16 => (Fill::F16, 2),
+        LhsType::Bf16 => (Fill::Bf16, 2),
+    };
+    unblocked_lhs_cases(p, fill, bytes, [13, 77], false)
+}
+
+/// `lhs_quant_pack_bf16p{8,1}x4_f32_neon`, `lhs_pack_bf16p8x4_f16_neon`.
+fn bf16_lhs_cases(p: &Packer, v: Bf16Lhs) -> Vec<LhsCase> {
+    let bytes = v.source_bytes();
+    // The one-row packer asserts m == 1 and a zero packed offset, so its only slice is row 0.
+    unblocked_lhs_cases(
+        p,
+        value_fill(bytes),
+        bytes,
+        [5, 19],
+        v == Bf16Lhs::Bf16p1x4F32,
+    )
+}
+
+/// LHS packers without a block length: (m, k, mr, kr, sr, m_idx_start, lhs, lhs_stride,
+/// lhs_packed). The row stride is padded by two values.
+fn unblocked_lhs_cases(
+    p: &Packer,
+    fill: Fill,
+    bytes: usize,
+    ks: [usize; 2],
+    one_row: bool,
+) -> Vec<LhsCase> {
+    let run: LhsQuantPackHalfFn = c_fn("run", p);
+    let m_step: Getter1 = c_fn("get_m_step", p);
+    let packed_offset: Getter5 = c_fn("get_lhs_packed_offset", p);
+    let packed_size: Getter5 = c_fn("get_lhs_packed_size", p);
+    let mut rng = Rng::new(1);
+    let mut cases = Vec::new();
+    for [mr, kr, sr] in pack_params(p) {
+        for k in ks {
+            let m = if one_row { 1 } else { extent(mr) };
+            cases.push(LhsCase {
+                label: format!("mr {mr} kr {kr} sr {sr} m {m} k {k}"),
+                m,
+                mr,
+                m_step: m_step(mr),
+                lhs: Matrix::new(&mut rng, fill, m, k * bytes, 2 * bytes),
+                lhs_offset: c_fn("get_lhs_offset", p),
+                packed_offset: Box::new(move |m_idx| packed_offset(m_idx, k, mr, kr, sr)),
+                packed_size: Box::new(move |m| packed_size(m, k, mr, kr, sr)),
+                // SAFETY: the call's buffers hold the extents KleidiAI's contract names.
+                run: Box::new(move |m, lhs, stride, dst| unsafe {
+                    run(m, k, mr, kr, sr, 0, lhs.cast(), stride, dst.cast())
+                }),
+            });
+        }
+    }
+    cases
+}
+
+/// `lhs_quant_pack_qsi8d32p*` and `lhs_quant_pack_qsi8d32pscalef32_{f32,f16}_neon`: per-block
+/// quantization, K a multiple of the block length; rows `padding` values longer than K.
+fn per_block_lhs_cases(p: &Packer, bytes: usize, padding: usize) -> Vec<LhsCase> {
+    let run: LhsBlockPackFn = c_fn("run", p);
+    let m_step: Getter1 = c_fn("get_m_step", p);
+    let packed_offset: BlockLhsGetter = c_fn("get_lhs_packed_offset", p);
+    let packed_size: BlockLhsGetter = c_fn("get_lhs_packed_size", p);
+    let mut rng = Rng::new(2);
+    let mut cases = Vec::new();
+    for [mr, kr, sr] in pack_params(p) {
+        for (bl, k) in [(32, 96), (64, 128), (128, 256)] {
+            if bl % kr != 0 {
+                continue;
+            }
+            let m = extent(mr);
+            cases.push(LhsCase {
+                label: format!("mr {mr} kr {kr} sr {sr} bl {bl} m {m} k {k}"),
+                m,
+                mr,
+                m_step: m_step(mr),
+                lhs: Matrix::new(&mut rng, value_fill(bytes), m, k * bytes, padding * bytes),
+                lhs_offset: c_fn("get_lhs_offset", p),
+                packed_offset: Box::new(move |m_idx| packed_offset(m_idx, k, bl, mr, kr, sr)),
+                packed_size: Box::new(move |m| packed_size(m, k, bl, mr, kr, sr)),
+                // SAFETY: the call's buffers hold the extents KleidiAI's contract names.
+                run: Box::new(move |m, lhs, stride, dst| unsafe {
+                    run(m, k, bl, mr, kr, sr, 0, lhs.cast(), stride, dst.cast())
+                }),
+            });
+        }
+    }
+    cases
+}
+
+// ---------------------------------------------------------------------------------------------
+// Driving every packer
+
+/// A packer's slice cases.
+enum Cases {
+    Rhs(Vec<RhsCase>),
+    Lhs(Vec<LhsCase>),
+}
+
+impl Cases {
+    fn len(&self) -> usize {
+        match self {
+            Cases::Rhs(cases) => cases.len(),
+            Cases::Lhs(cases) => cases.len(),
+        }
+    }
+}
+
+/// Every packer kind has a case builder (the match has no catch-all, so a new kind does not
+/// compile without one).
+fn slice_cases(p: &Packer) -> Cases {
+    match p.kind {
+        PackerKind::LhsQuantQai8dxp(element) => Cases::Lhs(qai8dxp_lhs_cases(p, element)),
+        PackerKind::RhsQsi4cxp(source) => Cases::Rhs(qsi4cxp_cases(p, source)),
+        PackerKind::RhsQsi4cxps1s0 => Cases::Rhs(qsi4cxp_cases(p, Source::Nxk)),
+        PackerKind::RhsQsi8cxp(source) => Cases::Rhs(qsi8cxp_cases(p, source)),
+        PackerKind::RhsQsi4c32p(v) => Cases::Rhs(qsi4c32p_cases(p, v)),
+        PackerKind::LhsQuantQsi8d32p(v) => {
+            // KleidiAI's NEON forms read rows as `k` contiguous floats whatever `lhs_stride`
+            // says (the 4x8sb one in its 4-row path), so their callers pass unpadded rows.
+            let padding = if v == Qsi8d32pLhs::F32 { 2 } else { 0 };
+            Cases::Lhs(per_block_lhs_cases(p, 4, padding))
+        }
+        PackerKind::RhsQsi4c32pf16(_) => Cases::Rhs(q4_0_cases(p)),
+        PackerKind::LhsQuantQsi8d32pscalef32(v) => {
+            Cases::Lhs(per_block_lhs_cases(p, v.element_size(), 2))
+        }
+        PackerKind::RhsQai4c32p(_) => Cases::Rhs(qai4c32p_cases(p)),
+        PackerKind::RhsFloat(v) => Cases::Rhs(float_cases(p, v)),
+        PackerKind::LhsBf16(v) => Cases::Lhs(bf16_lhs_cases(p, v)),
+        PackerKind::RhsBf16(v) => Cases::Rhs(bf16_rhs_cases(p, v)),
+    }
+}
+
+/// Packs every slice of every case of `p`: (cases, slices).
+fn check_packer(p: &Packer) -> (usize, usize) {
+    // Noise differs per packer but reproduces run to run.
+    let seed = p
+        .name
+        .bytes()
+        .fold(0u64, |h, b| h.wrapping_mul(31) ^ u64::from(b));
+    let mut rng = Rng::new(seed);
+    match slice_cases(p) {
+        Cases::Rhs(cases) => (
+            cases.len(),
+            cases
+                .iter()
+                .map(|c| check_rhs_case(p.name, c, &mut rng))
+                .sum(),
+        ),
+        Cases::Lhs(cases) => (
+            cases.len(),
+            cases
+                .iter()
+                .map(|c| check_lhs_case(p.name, c, &mut rng))
+                .sum(),
+        ),
+    }
+}
+
+fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    payload
+        .downcast_ref::<String>()
+        .cloned()
+        .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
+        .unwrap_or_else(|| "panic without a message".to_string())
+}
+
+/// Checks every LHS or RHS packer, going on past a failing one so that one run lists them all.
+fn check_packers(lhs: bool) {
+    let mut failures = Vec::new();
+    for p in PACKERS.iter().filter(|p| is_lhs(p) == lhs) {
+        match catch_unwind(AssertUnwindSafe(|| check_packer(p))) {
+            Ok((cases, slices)) => println!("{}: {cases} cases, {slices} slices", p.name),
+            Err(payload) => failures.push(format!("{}: {}", p.name, panic_message(&*payload))),
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} packers fail:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn rhs_column_slices_equal_the_whole_packing() {
+    check_packers(false);
+}
+
+#[test]
+fn lhs_row_slices_equal_the_whole_packing() {
+    check_packers(true);
+}
+
+#[test]
+fn every_exported_packer_has_slice_cases() {
+    let headers = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/include/kai/ukernels/matmul/pack"
+    );
+    for entry in std::fs::read_dir(headers).expect("packer headers") {
+        let file = entry.expect("directory entry").file_name();
+        let file = file.to_string_lossy();
+        let Some(name) = file.strip_prefix("kai_").and_then(|f| f.strip_suffix(".h")) else {
+            continue;
+        };
+        assert!(
+            PACKERS.iter().any(|p| p.name == name),
+            "{file} declares a packer the catalog does not list"
+        );
+    }
+    let without: Vec<&str> = PACKERS
+        .iter()
+        .filter(|p| slice_cases(p).len() == 0)
+        .map(|p| p.name)
+        .collect();
+    assert!(
+        without.is_empty(),
+        "exported packers without slice cases: {without:?}"
+    );
+}
