@@ -434,3 +434,244 @@ macro_rules! store_row_float {
         )
     };
 }
+
+/// A kernel's `asm!` block with the inputs of one of the kernels' register conventions written
+/// once: the template, `;`, the convention with the values it binds, `;`, the kernel's own
+/// operands, then `clobber` and the other registers it writes as numbers per class: `x(...)`
+/// (and `lr`), `v(...)` (the NEON/SVE vector registers), `p(...)` (SVE predicates). Every kernel
+/// block is `options(nostack)`. `=> _` below: the asm consumes the register.
+///
+/// * `gemv(m, n, a, lhs, rhs, dst, dst_stride)`: x0 `m`, x1 `n` => _, x2 `a`, x3 `lhs`,
+///   x4 `rhs` => _, x5 `dst` => _, x6 `dst_stride` (column groups outside, rows inside).
+///   `gemv[C cols, "next"](...) setup [..] row [..]` writes that loop nest around the row's code:
+///   per group of C (4 or 8) columns (label 2) x8 = rows left, x9 = the LHS, x11 = the group's dst;
+///   per row (label 3) x10 = the group's RHS, then the row code (which moves x9 and x10 on); after
+///   it x11 steps a row, and after the rows `next` sets the next group's RHS in x4.
+/// * `gemm[R rows, "L"](m, n, a, lhs, rhs, dst, dst_stride, lhs_stride)`: x0 `m` => _, x1 `n`,
+///   x2 `a`, x3 `lhs` => _, x4 `rhs`, x5 `dst` => _, x6 `dst_stride`, x7 `lhs_stride`: row blocks
+///   of R (4, 8 or 16) rows outside, from label L; the block loop's tail ends the template.
+/// * `float[6 rows, "L"](m, n, k, lhs, lhs_stride, rhs, dst, dst_stride, lo, hi)`: x0 `m` => _,
+///   x1 `n`, x2 `k`, x3 `lhs` => _, x4 `lhs_stride`, x5 `rhs`, x6 `dst` => _, x7 `dst_stride`,
+///   x8 `lo`, x9 `hi`: blocks of 6 rows from label L, the row strides times 6 in x27 / x28;
+///   `float(...)`: the same inputs, the template ends with its own block loop tail.
+#[rustfmt::skip]
+macro_rules! kernel_asm {
+    // (Before the arms that start with an `expr`: a fragment that fails to parse is not retried.)
+    (gemv[$cols:tt cols, $next:literal]($m:expr, $n:expr, $a:expr, $lhs:expr, $rhs:expr, $dst:expr, $ds:expr)
+     $(setup [$($s:expr),+ $(,)?])? row [$($r:expr),+ $(,)?]; $($rest:tt)*) => {
+        kernel_asm!(
+            $($($s,)+)?
+            "2:", "mov x8, x0", "mov x9, x3", "mov x11, x5",
+            "3:", "mov x10, x4",
+            $($r,)+
+            "add x11, x11, x6", "subs x8, x8, #1", "b.ne 3b",
+            $next, kernel_asm!(@next_cols $cols), "b.gt 2b";
+            gemv($m, $n, $a, $lhs, $rhs, $dst, $ds); $($rest)*
+        )
+    };
+    (@next_cols 4) => { "add x5, x5, #16\nsubs x1, x1, #4\n" };
+    (@next_cols 8) => { "add x5, x5, #32\nsubs x1, x1, #8\n" };
+    ($($t:expr),+ $(,)?; gemv($m:expr, $n:expr, $a:expr, $lhs:expr, $rhs:expr, $dst:expr, $ds:expr); $($rest:tt)*) => {
+        kernel_asm!(@ops [$($t),+] [
+            in("x0") $m, inout("x1") $n => _, in("x2") $a, in("x3") $lhs, inout("x4") $rhs => _,
+            inout("x5") $dst => _, in("x6") $ds,
+        ] $($rest)*)
+    };
+    ($($t:expr),+ $(,)?;
+     gemm[$rows:tt rows, $l:literal]($m:expr, $n:expr, $a:expr, $lhs:expr, $rhs:expr, $dst:expr, $ds:expr, $ls:expr);
+     $($rest:tt)*) => {
+        kernel_asm!(@ops [$($t),+, kernel_asm!(@next_rows $rows, $l)] [
+            inout("x0") $m => _, in("x1") $n, in("x2") $a, inout("x3") $lhs => _, in("x4") $rhs,
+            inout("x5") $dst => _, in("x6") $ds, in("x7") $ls,
+        ] $($rest)*)
+    };
+    ($($t:expr),+ $(,)?;
+     float[6 rows, $l:literal]($m:expr, $n:expr, $k:expr, $lhs:expr, $ls:expr, $rhs:expr, $dst:expr, $ds:expr, $lo:expr, $hi:expr);
+     $($rest:tt)*) => {
+        kernel_asm!(@ops [$($t),+, kernel_asm!(@next_rows 6, $l)] [
+            inout("x0") $m => _, in("x1") $n, in("x2") $k, inout("x3") $lhs => _, in("x4") $ls,
+            in("x5") $rhs, inout("x6") $dst => _, in("x7") $ds, in("x8") $lo, in("x9") $hi,
+        ] $($rest)*)
+    };
+    ($($t:expr),+ $(,)?;
+     float($m:expr, $n:expr, $k:expr, $lhs:expr, $ls:expr, $rhs:expr, $dst:expr, $ds:expr, $lo:expr, $hi:expr);
+     $($rest:tt)*) => {
+        kernel_asm!(@ops [$($t),+] [
+            inout("x0") $m => _, in("x1") $n, in("x2") $k, inout("x3") $lhs => _, in("x4") $ls,
+            in("x5") $rhs, inout("x6") $dst => _, in("x7") $ds, in("x8") $lo, in("x9") $hi,
+        ] $($rest)*)
+    };
+    // The row-block loop's tail: the LHS (x3, `x7` bytes per group of 4 rows) and dst (x5, `x6`
+    // bytes per row) pointers move on by a block, `m` (x0) counts down. The float kernels keep 6
+    // row strides of each in x27 / x28 (and x3 / x6 as their LHS / dst pointers).
+    (@next_rows 4, $l:literal) => {
+        concat!("add x3, x3, x7\n", "add x5, x5, x6, lsl #2\n", "subs x0, x0, #4\n", "b.gt ", $l, "b\n")
+    };
+    (@next_rows 8, $l:literal) => {
+        concat!(
+            "add x3, x3, x7, lsl #1\n", "add x5, x5, x6, lsl #3\n", "subs x0, x0, #8\n", "b.gt ", $l, "b\n",
+        )
+    };
+    (@next_rows 16, $l:literal) => {
+        concat!(
+            "add x3, x3, x7, lsl #2\n", "add x5, x5, x6, lsl #4\n", "subs x0, x0, #16\n", "b.gt ", $l, "b\n",
+        )
+    };
+    (@next_rows 6, $l:literal) => {
+        concat!("add x3, x3, x27\n", "add x6, x6, x28\n", "subs x0, x0, #6\n", "b.gt ", $l, "b\n")
+    };
+    // The kernel's own operands; registers as `tt` (a `literal` fragment is not the string
+    // literal `asm!` expects there).
+    (@ops [$($t:expr),+] [$($o:tt)*] in($r:tt) $e:expr, $($rest:tt)*) => {
+        kernel_asm!(@ops [$($t),+] [$($o)* in($r) $e,] $($rest)*)
+    };
+    (@ops [$($t:expr),+] [$($o:tt)*] inout($r:tt) $e:expr => _, $($rest:tt)*) => {
+        kernel_asm!(@ops [$($t),+] [$($o)* inout($r) $e => _,] $($rest)*)
+    };
+    (@ops [$($t:expr),+] [$($o:tt)*] clobber $($rest:tt)*) => {
+        kernel_asm!(@c [$($t),+] [$($o)*] $($rest)*)
+    };
+    // Clobbers, one register number at a time (the register names must be literal tokens).
+    (@c [$($t:expr),+] [$($o:tt)*] x(8 $($n:tt)*) $($r:tt)*) => { kernel_asm!(@c [$($t),+] [$($o)* out("x8") _,] x($($n)*) $($r)*) };
+    (@c [$($t:expr),+] [$($o:tt)*] x(9 $($n:tt)*) $($r:tt)*) => { kernel_asm!(@c [$($t),+] [$($o)* out("x9") _,] x($($n)*) $($r)*) };
+    (@c [$($t:expr),+] [$($o:tt)*] x(10 $($n:tt)*) $($r:tt)*) => { kernel_asm!(@c [$($t),+] [$($o)* out("x10") _,] x($($n)*) $($r)*) };
+    (@c [$($t:expr),+] [$($o:tt)*] x(11 $($n:tt)*) $($r:tt)*) => { kernel_asm!(@c [$($t),+] [$($o)* out("x11") _,] x($($n)*) $($r)*) };
+    (@c [$($t:expr),+] [$($o:tt)*] x(12 $($n:tt)*) $($r:tt)*) => { kernel_asm!(@c [$($t),+] [$($o)* out("x12") _,] x($($n)*) $($r)*) };
+    (@c [$($t:expr),+] [$($o:tt)*] x(13 $($n:tt)*) $($r:tt)*) => { kernel_asm!(@c [$($t),+] [$($o)* out("x13") _,] x($($n)*) $($r)*) };
+    (@c [$($t:expr),+] [$($o:tt)*] x(14 $($n:tt)*) $($r:tt)*) => { kernel_asm!(@c [$($t),+] [$($o)* out("x14") _,] x($($n)*) $($r)*) };
+    (@c [$($t:expr),+] [$($o:tt)*] x(15 $($n:tt)*) $($r:tt)*) => { kernel_asm!(@c [$($t),+] [$($o)* out("x15") _,] x($($n)*) $($r)*) };
+    (@c [$($t:expr),+] [$($o:tt)*] x(16 $($n:tt)*) $($r:tt)*) => { kernel_asm!(@c [$($t),+] [$($o)* out("x16") _,] x($($n)*) $($r)*) };
+    (@c [$($t:expr),+] [$($o:tt)*] x(17 $($n:tt)*) $($r:tt)*) => { kernel_asm!(@c [$($t),+] [$($o)* out("x17") _,] x($($n)*) $($r)*) };
+    (@c [$($t:expr),+] [$($o:tt)*] x(20 $($n:tt)*) $($r:tt)*) => { kernel_asm!(@c [$($t),+] [$($o)* out("x20") _,] x($($n)*) $($r)*) };
+    (@c [$($t:expr),+] [$($o:tt)*] x(21 $($n:tt)*) $($r:tt)*) => { kernel_asm!(@c [$($t),+] [$($o)* out("x21") _,] x($($n)*) $($r)*) };
+    (@c [$($t:expr),+] [$($o:tt)*] x(22 $($n:tt)*) $($r:tt)*) => { kernel_asm!(@c [$($t),+] [$($o)* out("x22") _,] x($($n)*) $($r)*) };
+    (@c [$($t:expr),+] [$($o:tt)*] x(23 $($n:tt)*) $($r:tt)*) => { kernel_asm!(@c [$($t),+] [$($o)* out("x23") _,] x($($n)*) $($r)*) };
+    (@c [$($t:expr),+] [$($o:tt)*] x(24 $($n:tt)*) $($r:tt)*) => { kernel_asm!(@c [$($t),+] [$($o)* out("x24") _,] x($($n)*) $($r)*) };
+    (@c [$($t:expr),+] [$($o:tt)*] x(25 $($n:tt)*) $($r:tt)*) => { kernel_asm!(@c [$($t),+] [$($o)* out("x25") _,] x($($n)*) $($r)*) };
+    (@c [$($t:expr),+] [$($o:tt)*] x(26 $($n:tt)*) $($r:tt)*) => { kernel_asm!(@c [$($t),+] [$($o)* out("x26") _,] x($($n)*) $($r)*) };
+    (@c [$($t:expr),+] [$($o:tt)*] x(27 $($n:tt)*) $($r:tt)*) => { kernel_asm!(@c [$($t),+] [$($o)* out("x27") _,] x($($n)*) $($r)*) };
+    (@c [$($t:expr),+] [$($o:tt)*] x(28 $($n:tt)*) $($r:tt)*) => { kernel_asm!(@c [$($t),+] [$($o)* out("x28") _,] x($($n)*) $($r)*) };
+    (@c [$($t:expr),+] [$($o:tt)*] x(lr $($n:tt)*) $($r:tt)*) => { kernel_asm!(@c [$($t),+] [$($o)* out("lr") _,] x($($n)*) $($r)*) };
+    (@c [$($t:expr),+] [$($o:tt)*] v(0 $($n:tt)*) $($r:tt)*) => { kernel_asm!(@c [$($t),+] [$($o)* out("v0") _,] v($($n)*) $($r)*) };
+    (@c [$($t:expr),+] [$($o:tt)*] v(1 $($n:tt)*) $($r:tt)*) => { kernel_asm!(@c [$($t),+] [$($o)* out("v1") _,] v($($n)*) $($r)*) };
+    (@c [$($t:expr),+] [$($o:tt)*] v(2 $($n:tt)*) $($r:tt)*) => { kernel_asm!(@c [$($t),+] [$($o)* out("v2") _,] v($($n)*) $($r)*) };
+    (@c [$($t:expr),+] [$($o:tt)*] v(3 $($n:tt)*) $($r:tt)*) => { kernel_asm!(@c [$($t),+] [$($o)* out("v3") _,] v($($n)*) $($r)*) };
+    (@c [$($t:expr),+] [$($o:tt)*] v(4 $($n:tt)*) $($r:tt)*) => { kernel_asm!(@c [$($t),+] [$($o)* out("v4") _,] v($($n)*) $($r)*) };
+    (@c [$($t:expr),+] [$($o:tt)*] v(5 $($n:tt)*) $($r:tt)*) => { kernel_asm!(@c [$($t),+] [$($o)* out("v5") _,] v($($n)*) $($r)*) };
+    (@c [$($t:expr),+] [$($o:tt)*] v(6 $($n:tt)*) $($r:tt)*) => { kernel_asm!(@c [$($t),+] [$($o)* out("v6") _,] v($($n)*) $($r)*) };
+    (@c [$($t:expr),+] [$($o:tt)*] v(7 $($n:tt)*) $($r:tt)*) => { kernel_asm!(@c [$($t),+] [$($o)* out("v7") _,] v($($n)*) $($r)*) };
+    (@c [$($t:expr),+] [$($o:tt)*] v(8 $($n:tt)*) $($r:tt)*) => { kernel_asm!(@c [$($t),+] [$($o)* out("v8") _,] v($($n)*) $($r)*) };
+    (@c [$($t:expr),+] [$($o:tt)*] v(9 $($n:tt)*) $($r:tt)*) => { kernel_asm!(@c [$($t),+] [$($o)* out("v9") _,] v($($n)*) $($r)*) };
+    (@c [$($t:expr),+] [$($o:tt)*] v(10 $($n:tt)*) $($r:tt)*) => { kernel_asm!(@c [$($t),+] [$($o)* out("v10") _,] v($($n)*) $($r)*) };
+    (@c [$($t:expr),+] [$($o:tt)*] v(11 $($n:tt)*) $($r:tt)*) => { kernel_asm!(@c [$($t),+] [$($o)* out("v11") _,] v($($n)*) $($r)*) };
+    (@c [$($t:expr),+] [$($o:tt)*] v(12 $($n:tt)*) $($r:tt)*) => { kernel_asm!(@c [$($t),+] [$($o)* out("v12") _,] v($($n)*) $($r)*) };
+    (@c [$($t:expr),+] [$($o:tt)*] v(13 $($n:tt)*) $($r:tt)*) => { kernel_asm!(@c [$($t),+] [$($o)* out("v13") _,] v($($n)*) $($r)*) };
+    (@c [$($t:expr),+] [$($o:tt)*] v(14 $($n:tt)*) $($r:tt)*) => { kernel_asm!(@c [$($t),+] [$($o)* out("v14") _,] v($($n)*) $($r)*) };
+    (@c [$($t:expr),+] [$($o:tt)*] v(15 $($n:tt)*) $($r:tt)*) => { kernel_asm!(@c [$($t),+] [$($o)* out("v15") _,] v($($n)*) $($r)*) };
+    (@c [$($t:expr),+] [$($o:tt)*] v(16 $($n:tt)*) $($r:tt)*) => { kernel_asm!(@c [$($t),+] [$($o)* out("v16") _,] v($($n)*) $($r)*) };
+    (@c [$($t:expr),+] [$($o:tt)*] v(17 $($n:tt)*) $($r:tt)*) => { kernel_asm!(@c [$($t),+] [$($o)* out("v17") _,] v($($n)*) $($r)*) };
+    (@c [$($t:expr),+] [$($o:tt)*] v(18 $($n:tt)*) $($r:tt)*) => { kernel_asm!(@c [$($t),+] [$($o)* out("v18") _,] v($($n)*) $($r)*) };
+    (@c [$($t:expr),+] [$($o:tt)*] v(19 $($n:tt)*) $($r:tt)*) => { kernel_asm!(@c [$($t),+] [$($o)* out("v19") _,] v($($n)*) $($r)*) };
+    (@c [$($t:expr),+] [$($o:tt)*] v(20 $($n:tt)*) $($r:tt)*) => { kernel_asm!(@c [$($t),+] [$($o)* out("v20") _,] v($($n)*) $($r)*) };
+    (@c [$($t:expr),+] [$($o:tt)*] v(21 $($n:tt)*) $($r:tt)*) => { kernel_asm!(@c [$($t),+] [$($o)* out("v21") _,] v($($n)*) $($r)*) };
+    (@c [$($t:expr),+] [$($o:tt)*] v(22 $($n:tt)*) $($r:tt)*) => { kernel_asm!(@c [$($t),+] [$($o)* out("v22") _,] v($($n)*) $($r)*) };
+    (@c [$($t:expr),+] [$($o:tt)*] v(23 $($n:tt)*) $($r:tt)*) => { kernel_asm!(@c [$($t),+] [$($o)* out("v23") _,] v($($n)*) $($r)*) };
+    (@c [$($t:expr),+] [$($o:tt)*] v(24 $($n:tt)*) $($r:tt)*) => { kernel_asm!(@c [$($t),+] [$($o)* out("v24") _,] v($($n)*) $($r)*) };
+    (@c [$($t:expr),+] [$($o:tt)*] v(25 $($n:tt)*) $($r:tt)*) => { kernel_asm!(@c [$($t),+] [$($o)* out("v25") _,] v($($n)*) $($r)*) };
+    (@c [$($t:expr),+] [$($o:tt)*] v(26 $($n:tt)*) $($r:tt)*) => { kernel_asm!(@c [$($t),+] [$($o)* out("v26") _,] v($($n)*) $($r)*) };
+    (@c [$($t:expr),+] [$($o:tt)*] v(27 $($n:tt)*) $($r:tt)*) => { kernel_asm!(@c [$($t),+] [$($o)* out("v27") _,] v($($n)*) $($r)*) };
+    (@c [$($t:expr),+] [$($o:tt)*] v(28 $($n:tt)*) $($r:tt)*) => { kernel_asm!(@c [$($t),+] [$($o)* out("v28") _,] v($($n)*) $($r)*) };
+    (@c [$($t:expr),+] [$($o:tt)*] v(29 $($n:tt)*) $($r:tt)*) => { kernel_asm!(@c [$($t),+] [$($o)* out("v29") _,] v($($n)*) $($r)*) };
+    (@c [$($t:expr),+] [$($o:tt)*] v(30 $($n:tt)*) $($r:tt)*) => { kernel_asm!(@c [$($t),+] [$($o)* out("v30") _,] v($($n)*) $($r)*) };
+    (@c [$($t:expr),+] [$($o:tt)*] v(31 $($n:tt)*) $($r:tt)*) => { kernel_asm!(@c [$($t),+] [$($o)* out("v31") _,] v($($n)*) $($r)*) };
+    (@c [$($t:expr),+] [$($o:tt)*] p(0 $($n:tt)*) $($r:tt)*) => { kernel_asm!(@c [$($t),+] [$($o)* out("p0") _,] p($($n)*) $($r)*) };
+    (@c [$($t:expr),+] [$($o:tt)*] p(1 $($n:tt)*) $($r:tt)*) => { kernel_asm!(@c [$($t),+] [$($o)* out("p1") _,] p($($n)*) $($r)*) };
+    (@c [$($t:expr),+] [$($o:tt)*] p(2 $($n:tt)*) $($r:tt)*) => { kernel_asm!(@c [$($t),+] [$($o)* out("p2") _,] p($($n)*) $($r)*) };
+    (@c [$($t:expr),+] [$($o:tt)*] p(3 $($n:tt)*) $($r:tt)*) => { kernel_asm!(@c [$($t),+] [$($o)* out("p3") _,] p($($n)*) $($r)*) };
+    (@c [$($t:expr),+] [$($o:tt)*] p(4 $($n:tt)*) $($r:tt)*) => { kernel_asm!(@c [$($t),+] [$($o)* out("p4") _,] p($($n)*) $($r)*) };
+    (@c [$($t:expr),+] [$($o:tt)*] p(5 $($n:tt)*) $($r:tt)*) => { kernel_asm!(@c [$($t),+] [$($o)* out("p5") _,] p($($n)*) $($r)*) };
+    (@c [$($t:expr),+] [$($o:tt)*] $c:ident() $($r:tt)*) => { kernel_asm!(@c [$($t),+] [$($o)*] $($r)*) };
+    (@c [$($t:expr),+] [$($o:tt)*] $(,)?) => { core::arch::asm!($($t),+, $($o)* options(nostack)) };
+}
+
+/// `$m!` once per group of row arguments, each after the common arguments `[$pre]`: the rows of a
+/// tile that take the same fragment with their own registers.
+macro_rules! for_rows {
+    ($m:ident[$($pre:tt)*]; ($($r:tt)*) $($rest:tt)*) => {
+        concat!($m!($($pre)* $($r)*), for_rows!($m[$($pre)*]; $($rest)*))
+    };
+    ($m:ident[$($pre:tt)*];) => {
+        ""
+    };
+}
+
+/// Blockwise epilogue of one tile row of f32 sums `$a` (NEON `v` .4s or SVE `z` .s):
+///
+/// ```text
+/// acc = fma(rsum, lhs_offset, acc)     FMLA by element
+/// acc = acc * lhs_scale + bias         FMUL by element, FADD (not fused)
+/// acc = min(max(acc, lo), hi)          FMAX, FMIN
+/// ```
+///
+/// `$o[$i]` / `$s[$i]`: the row's LHS offset (as f32) / scale.
+macro_rules! finish_row {
+    (v, $rsum:literal, $bias:literal, $lo:literal, $hi:literal; $a:literal, $o:literal, $s:literal, $i:literal) => {
+        concat!(
+            concat!("fmla v", $a, ".4s, v", $rsum, ".4s, v", $o, ".s[", $i, "]\n"),
+            concat!("fmul v", $a, ".4s, v", $a, ".4s, v", $s, ".s[", $i, "]\n"),
+            concat!("fadd v", $a, ".4s, v", $a, ".4s, v", $bias, ".4s\n"),
+            clamp_v!("4s"; $a; $lo, $hi),
+        )
+    };
+    (z, $rsum:literal, $bias:literal, $lo:literal, $hi:literal; $a:literal, $o:literal, $s:literal, $i:literal) => {
+        concat!(
+            concat!("fmla z", $a, ".s, z", $rsum, ".s, z", $o, ".s[", $i, "]\n"),
+            concat!("fmul z", $a, ".s, z", $a, ".s, z", $s, ".s[", $i, "]\n"),
+            concat!("fadd z", $a, ".s, z", $a, ".s, z", $bias, ".s\n"),
+            concat!("fmax z", $a, ".s, p0/m, z", $a, ".s, z", $lo, ".s\n"),
+            concat!("fmin z", $a, ".s, p0/m, z", $a, ".s, z", $hi, ".s\n"),
+        )
+    };
+}
+
+/// [`finish_row`] (NEON) for an 8-column row in `v$a` (columns 0..3) and `v$b` (4..7), the two
+/// halves interleaved instruction by instruction; rsum and bias halves in `v$ra`/`v$rb` and
+/// `v$ba`/`v$bb`.
+macro_rules! finish_row2 {
+    ($ra:literal, $rb:literal, $ba:literal, $bb:literal, $lo:literal, $hi:literal;
+     $a:literal, $b:literal, $o:literal, $s:literal, $i:literal) => {
+        concat!(
+            concat!("fmla v", $a, ".4s, v", $ra, ".4s, v", $o, ".s[", $i, "]\n"),
+            concat!("fmla v", $b, ".4s, v", $rb, ".4s, v", $o, ".s[", $i, "]\n"),
+            concat!("fmul v", $a, ".4s, v", $a, ".4s, v", $s, ".s[", $i, "]\n"),
+            concat!("fmul v", $b, ".4s, v", $b, ".4s, v", $s, ".s[", $i, "]\n"),
+            concat!("fadd v", $a, ".4s, v", $a, ".4s, v", $ba, ".4s\n"),
+            concat!("fadd v", $b, ".4s, v", $b, ".4s, v", $bb, ".4s\n"),
+            clamp_v!("4s"; $a, $b; $lo, $hi),
+        )
+    };
+}
+
+/// [`dequant_row`] (`scale_first`) for an 8-column row in `v$a` and `v$b`, interleaved, without
+/// the clamp (kernels clamp right after, or load the bounds first).
+macro_rules! dequant_row2 {
+    ($ra:literal, $rb:literal, $sa:literal, $sb:literal, $ta:literal, $tb:literal, $ba:literal, $bb:literal;
+     $a:literal, $b:literal, $o:literal[$oi:literal], $s:literal[$si:literal]) => {
+        concat!(
+            concat!("mla v", $a, ".4s, v", $ra, ".4s, v", $o, ".s[", $oi, "]\n"),
+            concat!("mla v", $b, ".4s, v", $rb, ".4s, v", $o, ".s[", $oi, "]\n"),
+            concat!(
+                "fmul v", $ta, ".4s, v", $sa, ".4s, v", $s, ".s[", $si, "]\n"
+            ),
+            concat!(
+                "fmul v", $tb, ".4s, v", $sb, ".4s, v", $s, ".s[", $si, "]\n"
+            ),
+            concat!("scvtf v", $a, ".4s, v", $a, ".4s\n"),
+            concat!("scvtf v", $b, ".4s, v", $b, ".4s\n"),
+            concat!("fmul v", $a, ".4s, v", $a, ".4s, v", $ta, ".4s\n"),
+            concat!("fmul v", $b, ".4s, v", $b, ".4s, v", $tb, ".4s\n"),
+            concat!("fadd v", $a, ".4s, v", $a, ".4s, v", $ba, ".4s\n"),
+            concat!("fadd v", $b, ".4s, v", $b, ".4s, v", $bb, ".4s\n"),
+        )
+    };
+}

@@ -5,6 +5,8 @@
 #[cfg(target_arch = "aarch64")]
 #[macro_use]
 mod asm_fragments;
+#[cfg(target_arch = "aarch64")]
+mod kernel_geometry;
 
 /// Defines a variant's catalog entry point `run(&Args)`, which forwards the portion to the
 /// variant's asm kernel function `$kernel` (signature: m, n, k, lhs, rhs, dst, dst_stride_row,
@@ -64,6 +66,70 @@ macro_rules! blockwise_asm_kernel_entry {
                 )
             }
         }
+    };
+}
+
+/// Declares an asm kernel: the function with its family's argument types (the caller names the
+/// arguments) and the `run` entry point the catalog registers.
+///
+/// * `fn k(m, n, k, lhs, rhs, dst, dst_stride_row, clamp_min, clamp_max)`: the qai8dxp
+///   per-channel families ([`asm_kernel_entry`]);
+/// * `blockwise fn k(m, n, k, bl, lhs, rhs, dst, dst_stride_row, clamp_min, clamp_max)`: the
+///   per-block families ([`blockwise_asm_kernel_entry`]);
+/// * `float fn` / `half fn k(m, n, k, lhs, lhs_stride, rhs, dst, dst_stride, clamp_min,
+///   clamp_max)`: the f32 and f16 families (unpacked LHS; f16 bounds as bits).
+#[cfg(target_arch = "aarch64")]
+macro_rules! asm_kernel {
+    ($(#[$a:meta])* fn $name:ident(
+        $m:ident, $n:ident, $k:ident, $l:ident, $r:ident, $d:ident, $ds:ident, $lo:ident, $hi:ident $(,)?
+    ) $body:block) => {
+        $(#[$a])*
+        #[allow(clippy::too_many_arguments, clippy::too_many_lines)]
+        pub unsafe fn $name(
+            $m: usize, $n: usize, $k: usize, $l: *const u8, $r: *const u8, $d: *mut f32,
+            $ds: usize, $lo: f32, $hi: f32,
+        ) $body
+
+        asm_kernel_entry!($name);
+    };
+    ($(#[$a:meta])* blockwise fn $name:ident(
+        $m:ident, $n:ident, $k:ident, $bl:ident, $l:ident, $r:ident, $d:ident, $ds:ident,
+        $lo:ident, $hi:ident $(,)?
+    ) $body:block) => {
+        $(#[$a])*
+        #[allow(clippy::too_many_arguments, clippy::too_many_lines)]
+        pub unsafe fn $name(
+            $m: usize, $n: usize, $k: usize, $bl: usize, $l: *const u8, $r: *const u8, $d: *mut f32,
+            $ds: usize, $lo: f32, $hi: f32,
+        ) $body
+
+        blockwise_asm_kernel_entry!($name);
+    };
+    ($(#[$a:meta])* float fn $name:ident(
+        $m:ident, $n:ident, $k:ident, $l:ident, $ls:ident, $r:ident, $d:ident, $ds:ident,
+        $lo:ident, $hi:ident $(,)?
+    ) $body:block) => {
+        $(#[$a])*
+        #[allow(clippy::too_many_arguments, clippy::too_many_lines)]
+        pub unsafe fn $name(
+            $m: usize, $n: usize, $k: usize, $l: *const u8, $ls: usize, $r: *const u8, $d: *mut u8,
+            $ds: usize, $lo: f32, $hi: f32,
+        ) $body
+
+        float_kernel_entry!($name);
+    };
+    ($(#[$a:meta])* half fn $name:ident(
+        $m:ident, $n:ident, $k:ident, $l:ident, $ls:ident, $r:ident, $d:ident, $ds:ident,
+        $lo:ident, $hi:ident $(,)?
+    ) $body:block) => {
+        $(#[$a])*
+        #[allow(clippy::too_many_arguments, clippy::too_many_lines)]
+        pub unsafe fn $name(
+            $m: usize, $n: usize, $k: usize, $l: *const u8, $ls: usize, $r: *const u8, $d: *mut u8,
+            $ds: usize, $lo: u16, $hi: u16,
+        ) $body
+
+        half_kernel_entry!($name);
     };
 }
 

@@ -23,8 +23,6 @@
 //! the iteration that has no successor runs a copy of the body without the prefetches, so nothing
 //! past the K range or the packed group is read.
 
-use core::arch::asm;
-
 /// One iteration of the K loop: with (`with`) or without (`without`) the loads of the next
 /// iteration's LHS and first RHS vector, which the last iteration must not make.
 #[rustfmt::skip]
@@ -230,187 +228,156 @@ macro_rules! prefetch {
     };
 }
 
-/// Computes, for `i < m` and `j < n`, starting from `acc = bias[j]`,
-///
-/// ```text
-/// acc = fma(rhs[kk][j], lhs[i][kk], acc) for kk in 0..k;  dst[i][j] = max(min(acc, clamp_max), clamp_min)
-/// ```
-///
-/// # Safety
-///
-/// * `m >= 1`, `n >= 1`; `lhs_stride` and `dst_stride` are multiples of 4.
-/// * LHS row `i < m` is readable for `k` floats at `lhs + i * lhs_stride` (unaligned is fine).
-/// * `rhs_packed` is readable for `ceil(n / 16)` groups of `64 * (k + 1)` bytes (16 biases, then
-///   16 values per K value).
-/// * For every `i < m`, `j < n`, the 4 bytes at `dst + i * dst_stride + 4 * j` are writable and
-///   overlap neither input. Nothing else is written.
-#[target_feature(enable = "neon")]
-#[allow(clippy::too_many_arguments, clippy::too_many_lines)]
-pub unsafe fn matmul_f32_f32p16x1b_6x16_a55(
-    m: usize,
-    n: usize,
-    k: usize,
-    lhs: *const u8,
-    lhs_stride: usize,
-    rhs_packed: *const u8,
-    dst: *mut u8,
-    dst_stride: usize,
-    clamp_min: f32,
-    clamp_max: f32,
-) {
-    // Register map
-    //   x0  rows left                 x10-x15 LHS rows 0..5 of the block
-    //   x1  n                         x16 packed RHS (advances through the groups)
-    //   x2  k                         x17 columns left
-    //   x3  LHS block (row 0)         x20 byte offset of the iteration's first K value
-    //   x4  lhs_stride                x21 loop counter
-    //   x5  rhs_packed                x22 dst of this column tile (row 0)
-    //   x6  dst block (row 0)         x23, x24 LHS half-rows in flight (stores: row, rows)
-    //   x7  dst_stride                x25 columns in this tile (1..=16)
-    //   w8  clamp_min bits            x26 partial-store pointer
-    //   w9  clamp_max bits            x27 x20 + 8 (LHS high halves)
-    //   x28, x30 RHS high halves in flight
-    //
-    // SAFETY: the caller guarantees the buffer extents above. LHS rows are read only within their
-    // k floats: 64-bit halves of the current 4-value block, and of the next one only when the
-    // loop runs another iteration (the last iteration is the copy without prefetches); single
-    // values in the K tail. Rows past the block's last row are replaced by its row 0. The packed
-    // RHS is read group by group, within the group (the next group's first vector only when the
-    // iteration has a successor in the same group). Stores cover columns < n of rows < m only.
-    // Every touched register is declared (x30 included); x18, x19, x29 and sp are not used and no
-    // stack memory is accessed.
-    unsafe {
-        asm!(
-            // ---- Row blocks of 6.
-            "10:",
-            min_imm!("x24", "x0", "6", "x24"),
-            row_pointers!("x24", "x3", "x4"; "x10", "x11", "x12", "x13", "x14", "x15"),
-            "mov x16, x5",
-            "mov x17, x1",
-            "mov x22, x6",
-            // ---- Column tiles of 16: accumulators start from the packed bias.
-            "20:",
-            min_imm!("x25", "x17", "16", "x25"),
-            "ldp q8, q9, [x16]",
-            "ldp q10, q11, [x16, #32]",
-            "add x16, x16, #64",
-            copy_rows!(v;
-                ("8", "9", "10", "11") => ("12", "13", "14", "15") ("16", "17", "18", "19")
-                ("20", "21", "22", "23") ("24", "25", "26", "27") ("28", "29", "30", "31")),
-            "mov x20, #0",
-            "lsr x21, x2, #2",
-            "cbz x21, 40f",
-            // ---- Prologue of the 4-value K blocks: whole LHS blocks, RHS vector 0 and the high
-            // half of vector 1, the high half of LHS row 0.
-            "ldr q0, [x10]",
-            "ldr q1, [x11]",
-            "ldr q2, [x12]",
-            "ldr q3, [x13]",
-            "ldr q4, [x14]",
-            "ldr q5, [x15]",
-            "ldr q6, [x16]",
-            "ldr x30, [x16, #24]",
-            "mov x27, #8",
-            "ldr x23, [x10, x27]",
-            "subs x21, x21, #1",
-            "b.eq 35f",
-            // ---- K loop with prefetches: 4 K values per iteration, another iteration follows.
-            "30:",
-            "// LLVM-MCA-BEGIN matmul_clamp_f32_f32_f32p16x1b_6x16_neon_mla_cortexa55",
-            k_block!(with),
-            "subs x21, x21, #1",
-            "b.ne 30b",
-            "// LLVM-MCA-END",
-            // ---- The last 4-value block: the same schedule without prefetches.
-            "35:",
-            k_block!(without),
-            // ---- K tail: one K value per iteration (at most 3: plain loads).
-            "40:",
-            "ands x21, x2, #3",
-            "b.eq 50f",
-            "45:",
-            load_rows!(ldr "s", "x20"; "x10", "x11", "x12", "x13", "x14", "x15"),
-            "add x20, x20, #4",
-            "ldr q6, [x16, #0]",
-            "fmla v8.4s, v6.4s, v0.s[0]",
-            "fmla v12.4s, v6.4s, v1.s[0]",
-            "fmla v16.4s, v6.4s, v2.s[0]",
-            "fmla v20.4s, v6.4s, v3.s[0]",
-            "fmla v24.4s, v6.4s, v4.s[0]",
-            "fmla v28.4s, v6.4s, v5.s[0]",
-            "ldr q7, [x16, #16]",
-            "fmla v9.4s, v7.4s, v0.s[0]",
-            "fmla v13.4s, v7.4s, v1.s[0]",
-            "fmla v17.4s, v7.4s, v2.s[0]",
-            "fmla v21.4s, v7.4s, v3.s[0]",
-            "fmla v25.4s, v7.4s, v4.s[0]",
-            "fmla v29.4s, v7.4s, v5.s[0]",
-            "ldr q6, [x16, #32]",
-            "fmla v10.4s, v6.4s, v0.s[0]",
-            "fmla v14.4s, v6.4s, v1.s[0]",
-            "fmla v18.4s, v6.4s, v2.s[0]",
-            "fmla v22.4s, v6.4s, v3.s[0]",
-            "fmla v26.4s, v6.4s, v4.s[0]",
-            "fmla v30.4s, v6.4s, v5.s[0]",
-            "ldr q7, [x16, #48]",
-            "fmla v11.4s, v7.4s, v0.s[0]",
-            "fmla v15.4s, v7.4s, v1.s[0]",
-            "fmla v19.4s, v7.4s, v2.s[0]",
-            "fmla v23.4s, v7.4s, v3.s[0]",
-            "fmla v27.4s, v7.4s, v4.s[0]",
-            "fmla v31.4s, v7.4s, v5.s[0]",
-            "add x16, x16, #64",
-            "subs x21, x21, #1",
-            "b.ne 45b",
-            // ---- Clamp and store the block's rows.
-            "50:",
-            "dup v0.4s, w9",
-            "dup v1.4s, w8",
-            min_imm!("x24", "x0", "6", "x24"),
-            fmin_fmax!(v "4s";
-                "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21",
-                "22", "23", "24", "25", "26", "27", "28", "29", "30", "31"; "0", "1"),
-            "mov x23, x22",
-            each_row!(store_row_float[f32, "x25", "x23", "x26";], le, "x24", "60", "x23", "x7";
-                ("8", "9", "10", "11") ("12", "13", "14", "15") ("16", "17", "18", "19")
-                ("20", "21", "22", "23") ("24", "25", "26", "27") ("28", "29", "30", "31")),
-            "60:",
-            "add x22, x22, #64",
-            "subs x17, x17, #16",
-            "b.gt 20b",
-            // Next row block: 6 rows further (4 + 2 strides).
-            "add x3, x3, x4, lsl #2",
-            "add x3, x3, x4, lsl #1",
-            "add x6, x6, x7, lsl #2",
-            "add x6, x6, x7, lsl #1",
-            "subs x0, x0, #6",
-            "b.gt 10b",
-            inout("x0") m => _,
-            in("x1") n,
-            in("x2") k,
-            inout("x3") lhs => _,
-            in("x4") lhs_stride,
-            in("x5") rhs_packed,
-            inout("x6") dst => _,
-            in("x7") dst_stride,
-            in("x8") clamp_min.to_bits() as usize,
-            in("x9") clamp_max.to_bits() as usize,
-            out("x10") _, out("x11") _, out("x12") _, out("x13") _,
-            out("x14") _, out("x15") _, out("x16") _, out("x17") _,
-            out("x20") _, out("x21") _, out("x22") _, out("x23") _,
-            out("x24") _, out("x25") _, out("x26") _, out("x27") _, out("x28") _,
-            out("lr") _,
-            out("v0") _, out("v1") _, out("v2") _, out("v3") _,
-            out("v4") _, out("v5") _, out("v6") _, out("v7") _,
-            out("v8") _, out("v9") _, out("v10") _, out("v11") _,
-            out("v12") _, out("v13") _, out("v14") _, out("v15") _,
-            out("v16") _, out("v17") _, out("v18") _, out("v19") _,
-            out("v20") _, out("v21") _, out("v22") _, out("v23") _,
-            out("v24") _, out("v25") _, out("v26") _, out("v27") _,
-            out("v28") _, out("v29") _, out("v30") _, out("v31") _,
-            options(nostack),
-        );
+asm_kernel! {
+    /// Computes, for `i < m` and `j < n`, starting from `acc = bias[j]`,
+    ///
+    /// ```text
+    /// acc = fma(rhs[kk][j], lhs[i][kk], acc) for kk in 0..k;  dst[i][j] = max(min(acc, clamp_max), clamp_min)
+    /// ```
+    ///
+    /// # Safety
+    ///
+    /// * `m >= 1`, `n >= 1`; `lhs_stride` and `dst_stride` are multiples of 4.
+    /// * LHS row `i < m` is readable for `k` floats at `lhs + i * lhs_stride` (unaligned is fine).
+    /// * `rhs_packed` is readable for `ceil(n / 16)` groups of `64 * (k + 1)` bytes (16 biases, then
+    ///   16 values per K value).
+    /// * For every `i < m`, `j < n`, the 4 bytes at `dst + i * dst_stride + 4 * j` are writable and
+    ///   overlap neither input. Nothing else is written.
+    #[target_feature(enable = "neon")]
+    float fn matmul_f32_f32p16x1b_6x16_a55(
+        m, n, k, lhs, lhs_stride, rhs_packed, dst, dst_stride, clamp_min, clamp_max,
+    ) {
+        // Register map
+        //   x0  rows left                 x10-x15 LHS rows 0..5 of the block
+        //   x1  n                         x16 packed RHS (advances through the groups)
+        //   x2  k                         x17 columns left
+        //   x3  LHS block (row 0)         x20 byte offset of the iteration's first K value
+        //   x4  lhs_stride                x21 loop counter
+        //   x5  rhs_packed                x22 dst of this column tile (row 0)
+        //   x6  dst block (row 0)         x23, x24 LHS half-rows in flight (stores: row, rows)
+        //   x7  dst_stride                x25 columns in this tile (1..=16)
+        //   w8  clamp_min bits            x26 partial-store pointer
+        //   w9  clamp_max bits            x27 x20 + 8 (LHS high halves)
+        //   x28, x30 RHS high halves in flight
+        //
+        // SAFETY: the caller guarantees the buffer extents above. LHS rows are read only within their
+        // k floats: 64-bit halves of the current 4-value block, and of the next one only when the
+        // loop runs another iteration (the last iteration is the copy without prefetches); single
+        // values in the K tail. Rows past the block's last row are replaced by its row 0. The packed
+        // RHS is read group by group, within the group (the next group's first vector only when the
+        // iteration has a successor in the same group). Stores cover columns < n of rows < m only.
+        // Every touched register is declared (x30 included); x18, x19, x29 and sp are not used and no
+        // stack memory is accessed.
+        unsafe {
+            kernel_asm!(
+                // ---- Row blocks of 6.
+                "10:",
+                min_imm!("x24", "x0", "6", "x24"),
+                row_pointers!("x24", "x3", "x4"; "x10", "x11", "x12", "x13", "x14", "x15"),
+                "mov x16, x5",
+                "mov x17, x1",
+                "mov x22, x6",
+                // ---- Column tiles of 16: accumulators start from the packed bias.
+                "20:",
+                min_imm!("x25", "x17", "16", "x25"),
+                "ldp q8, q9, [x16]",
+                "ldp q10, q11, [x16, #32]",
+                "add x16, x16, #64",
+                copy_rows!(v;
+                    ("8", "9", "10", "11") => ("12", "13", "14", "15") ("16", "17", "18", "19")
+                    ("20", "21", "22", "23") ("24", "25", "26", "27") ("28", "29", "30", "31")),
+                "mov x20, #0",
+                "lsr x21, x2, #2",
+                "cbz x21, 40f",
+                // ---- Prologue of the 4-value K blocks: whole LHS blocks, RHS vector 0 and the high
+                // half of vector 1, the high half of LHS row 0.
+                "ldr q0, [x10]",
+                "ldr q1, [x11]",
+                "ldr q2, [x12]",
+                "ldr q3, [x13]",
+                "ldr q4, [x14]",
+                "ldr q5, [x15]",
+                "ldr q6, [x16]",
+                "ldr x30, [x16, #24]",
+                "mov x27, #8",
+                "ldr x23, [x10, x27]",
+                "subs x21, x21, #1",
+                "b.eq 35f",
+                // ---- K loop with prefetches: 4 K values per iteration, another iteration follows.
+                "30:",
+                "// LLVM-MCA-BEGIN matmul_clamp_f32_f32_f32p16x1b_6x16_neon_mla_cortexa55",
+                k_block!(with),
+                "subs x21, x21, #1",
+                "b.ne 30b",
+                "// LLVM-MCA-END",
+                // ---- The last 4-value block: the same schedule without prefetches.
+                "35:",
+                k_block!(without),
+                // ---- K tail: one K value per iteration (at most 3: plain loads).
+                "40:",
+                "ands x21, x2, #3",
+                "b.eq 50f",
+                "45:",
+                load_rows!(ldr "s", "x20"; "x10", "x11", "x12", "x13", "x14", "x15"),
+                "add x20, x20, #4",
+                "ldr q6, [x16, #0]",
+                "fmla v8.4s, v6.4s, v0.s[0]",
+                "fmla v12.4s, v6.4s, v1.s[0]",
+                "fmla v16.4s, v6.4s, v2.s[0]",
+                "fmla v20.4s, v6.4s, v3.s[0]",
+                "fmla v24.4s, v6.4s, v4.s[0]",
+                "fmla v28.4s, v6.4s, v5.s[0]",
+                "ldr q7, [x16, #16]",
+                "fmla v9.4s, v7.4s, v0.s[0]",
+                "fmla v13.4s, v7.4s, v1.s[0]",
+                "fmla v17.4s, v7.4s, v2.s[0]",
+                "fmla v21.4s, v7.4s, v3.s[0]",
+                "fmla v25.4s, v7.4s, v4.s[0]",
+                "fmla v29.4s, v7.4s, v5.s[0]",
+                "ldr q6, [x16, #32]",
+                "fmla v10.4s, v6.4s, v0.s[0]",
+                "fmla v14.4s, v6.4s, v1.s[0]",
+                "fmla v18.4s, v6.4s, v2.s[0]",
+                "fmla v22.4s, v6.4s, v3.s[0]",
+                "fmla v26.4s, v6.4s, v4.s[0]",
+                "fmla v30.4s, v6.4s, v5.s[0]",
+                "ldr q7, [x16, #48]",
+                "fmla v11.4s, v7.4s, v0.s[0]",
+                "fmla v15.4s, v7.4s, v1.s[0]",
+                "fmla v19.4s, v7.4s, v2.s[0]",
+                "fmla v23.4s, v7.4s, v3.s[0]",
+                "fmla v27.4s, v7.4s, v4.s[0]",
+                "fmla v31.4s, v7.4s, v5.s[0]",
+                "add x16, x16, #64",
+                "subs x21, x21, #1",
+                "b.ne 45b",
+                // ---- Clamp and store the block's rows.
+                "50:",
+                "dup v0.4s, w9",
+                "dup v1.4s, w8",
+                min_imm!("x24", "x0", "6", "x24"),
+                fmin_fmax!(v "4s";
+                    "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21",
+                    "22", "23", "24", "25", "26", "27", "28", "29", "30", "31"; "0", "1"),
+                "mov x23, x22",
+                each_row!(store_row_float[f32, "x25", "x23", "x26";], le, "x24", "60", "x23", "x7";
+                    ("8", "9", "10", "11") ("12", "13", "14", "15") ("16", "17", "18", "19")
+                    ("20", "21", "22", "23") ("24", "25", "26", "27") ("28", "29", "30", "31")),
+                "60:",
+                "add x22, x22, #64",
+                "subs x17, x17, #16",
+                "b.gt 20b",
+                // Next row block: 6 rows further (4 + 2 strides).
+                "add x3, x3, x4, lsl #2",
+                "add x3, x3, x4, lsl #1",
+                "add x6, x6, x7, lsl #2",
+                "add x6, x6, x7, lsl #1",
+                "subs x0, x0, #6",
+                "b.gt 10b";
+                float(m, n, k, lhs, lhs_stride, rhs_packed, dst, dst_stride, clamp_min.to_bits() as usize, clamp_max.to_bits() as usize);
+                clobber x(10 11 12 13 14 15 16 17 20 21 22 23 24 25 26 27 28 lr)
+                    v(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31),
+            );
+        }
     }
 }
-
-float_kernel_entry!(matmul_f32_f32p16x1b_6x16_a55);

@@ -38,7 +38,7 @@
 //! The block epilogue adds 25 vector ops per pass and block (llvm-mca, `bl = 32`: one chunk plus
 //! its epilogue in 48.6 cycles on N1/N2, 26.4 on V1/V2).
 
-use core::arch::asm;
+use crate::matmul::kernel_geometry::qai8dxp_blockwise;
 
 /// Four `sdot` of one LHS group: rows `$a0..$a3` += RHS `$w` x lanes 0..3 of LHS `$l`.
 macro_rules! sdot_group {
@@ -83,23 +83,6 @@ macro_rules! block_row {
     };
 }
 
-/// Final epilogue of pass row `$a`: `$o`/`$s` hold its group's offsets (converted to f32) and
-/// scales, `$r` is its lane there. Uses `v0` (rsum), `v1` (bias), `v2`/`v3` (clamp bounds).
-macro_rules! epilogue_row {
-    ($a:literal, $o:literal, $s:literal, $r:literal) => {
-        concat!(
-            // acc = fma(rsum[col], lhs_offset[row], acc)
-            concat!("fmla v", $a, ".4s, v0.4s, v", $o, ".s[", $r, "]\n"),
-            // y = acc * lhs_scale[row] + bias[col] (not fused)
-            concat!("fmul v", $a, ".4s, v", $a, ".4s, v", $s, ".s[", $r, "]\n"),
-            concat!("fadd v", $a, ".4s, v", $a, ".4s, v1.4s\n"),
-            // FMAX with the lower bound, then FMIN with the upper one
-            concat!("fmax v", $a, ".4s, v", $a, ".4s, v2.4s\n"),
-            concat!("fmin v", $a, ".4s, v", $a, ".4s, v3.4s\n"),
-        )
-    };
-}
-
 /// Stores the first `x28` (1..=4) columns of pass row `$a` at `x27`. Clobbers `x26` and `$a`.
 macro_rules! store_row {
     ($a:literal) => {
@@ -107,227 +90,189 @@ macro_rules! store_row {
     };
 }
 
-/// Computes `dst[i][j]` for `i < m`, `j < n` from packed operands:
-///
-/// ```text
-/// acc = 0.0
-/// for every block b of bl K values:
-///     I   = sum_{kk in b} lq[i][kk] * (16 * w[j][kk])             (i32)
-///     acc = fma(f32(I) / 16, f32(d[j][b]), acc)
-/// acc = fma(rsum[j], f32(lhs_offset[i]), acc)
-/// y   = acc * lhs_scale[i] + bias[j]                              (not fused)
-/// dst[i][j] = min(max(y, clamp_min), clamp_max)                   (NEON FMAX/FMIN)
-/// ```
-///
-/// LHS layout (one group of 4 rows per `4 * (k + 8)` bytes): value (row `r`, `kk`) at byte
-/// `((kk / 4) * 4 + r) * 4 + kk % 4`, then `lhs_offset: [i32; 4]`, `lhs_scale: [f32; 4]`.
-///
-/// RHS layout (one group of 4 columns per `4 * (nb * (bl / 2 + 2) + 8)` bytes, `nb = k / bl`):
-/// for every block, `4 * bl / 2` data bytes — for every 32-value K chunk `c` of the block and
-/// each of its four super-blocks `s`, 4 columns x 4 bytes where byte `b` holds
-/// `w[32c + 4s + b]` in its low nibble and `w[32c + 16 + 4s + b]` in its high nibble — then the
-/// block's scales `d: [bf16; 4]`; after the last block `rsum: [f32; 4]`, `bias: [f32; 4]`.
-///
-/// Only `dst[i][j]` with `i < m`, `j < n` is written; the 4-byte values of row `i` start at
-/// `dst + i * dst_stride_row` bytes.
-///
-/// # Safety
-///
-/// * The CPU must support the `dotprod` extension (`FEAT_DotProd`).
-/// * `m >= 1`, `n >= 1`, `bl` a non-zero multiple of 32 and `k` a non-zero multiple of `bl`.
-/// * `lhs_packed` must be valid for reads of `ceil(m / 4) * 4 * (k + 8)` bytes.
-/// * `rhs_packed` must be valid for reads of `ceil(n / 4) * 4 * (k / bl * (bl / 2 + 2) + 8)`
-///   bytes.
-/// * `dst` must be valid for writes of the `m` rows of `4 * n` bytes at byte offsets
-///   `i * dst_stride_row`, and those rows must not overlap the packed inputs.
-/// * No alignment is required for `lhs_packed`, `rhs_packed` or `dst`.
-#[target_feature(enable = "dotprod")]
-#[allow(clippy::too_many_arguments, clippy::too_many_lines)]
-pub unsafe fn matmul_f32_qai8dxp4x4_qsi4c32p4x4_16x4(
-    m: usize,
-    n: usize,
-    k: usize,
-    bl: usize,
-    lhs_packed: *const u8,
-    rhs_packed: *const u8,
-    dst: *mut f32,
-    dst_stride_row: usize,
-    clamp_min: f32,
-    clamp_max: f32,
-) {
-    let nb = k / bl;
-    debug_assert!(m >= 1 && n >= 1 && bl >= 32 && bl & 31 == 0 && nb >= 1 && nb * bl == k);
-    let lhs_stride = 4 * (k + 8);
-    let rhs_stride = 4 * (nb * (bl / 2 + 2) + 8);
+asm_kernel! {
+    /// Computes `dst[i][j]` for `i < m`, `j < n` from packed operands:
+    ///
+    /// ```text
+    /// acc = 0.0
+    /// for every block b of bl K values:
+    ///     I   = sum_{kk in b} lq[i][kk] * (16 * w[j][kk])             (i32)
+    ///     acc = fma(f32(I) / 16, f32(d[j][b]), acc)
+    /// acc = fma(rsum[j], f32(lhs_offset[i]), acc)
+    /// y   = acc * lhs_scale[i] + bias[j]                              (not fused)
+    /// dst[i][j] = min(max(y, clamp_min), clamp_max)                   (NEON FMAX/FMIN)
+    /// ```
+    ///
+    /// LHS layout (one group of 4 rows per `4 * (k + 8)` bytes): value (row `r`, `kk`) at byte
+    /// `((kk / 4) * 4 + r) * 4 + kk % 4`, then `lhs_offset: [i32; 4]`, `lhs_scale: [f32; 4]`.
+    ///
+    /// RHS layout (one group of 4 columns per `4 * (nb * (bl / 2 + 2) + 8)` bytes, `nb = k / bl`):
+    /// for every block, `4 * bl / 2` data bytes — for every 32-value K chunk `c` of the block and
+    /// each of its four super-blocks `s`, 4 columns x 4 bytes where byte `b` holds
+    /// `w[32c + 4s + b]` in its low nibble and `w[32c + 16 + 4s + b]` in its high nibble — then the
+    /// block's scales `d: [bf16; 4]`; after the last block `rsum: [f32; 4]`, `bias: [f32; 4]`.
+    ///
+    /// Only `dst[i][j]` with `i < m`, `j < n` is written; the 4-byte values of row `i` start at
+    /// `dst + i * dst_stride_row` bytes.
+    ///
+    /// # Safety
+    ///
+    /// * The CPU must support the `dotprod` extension (`FEAT_DotProd`).
+    /// * `m >= 1`, `n >= 1`, `bl` a non-zero multiple of 32 and `k` a non-zero multiple of `bl`.
+    /// * `lhs_packed` must be valid for reads of `ceil(m / 4) * 4 * (k + 8)` bytes.
+    /// * `rhs_packed` must be valid for reads of `ceil(n / 4) * 4 * (k / bl * (bl / 2 + 2) + 8)`
+    ///   bytes.
+    /// * `dst` must be valid for writes of the `m` rows of `4 * n` bytes at byte offsets
+    ///   `i * dst_stride_row`, and those rows must not overlap the packed inputs.
+    /// * No alignment is required for `lhs_packed`, `rhs_packed` or `dst`.
+    #[target_feature(enable = "dotprod")]
+    blockwise fn matmul_f32_qai8dxp4x4_qsi4c32p4x4_16x4(
+        m, n, k, bl, lhs_packed, rhs_packed, dst, dst_stride_row, clamp_min, clamp_max,
+    ) {
+        let (nb, _, lhs_stride, rhs_stride) = qai8dxp_blockwise(m, n, k, bl, 4);
 
-    // General-purpose registers
-    //   x0  rows left                      x11 chunks per block (bl / 32)
-    //   x1  n                              x12 rows in this pass (1..=8)
-    //   x2  blocks (k / bl)                x13 rows of the tile not yet done
-    //   x3  LHS group 0 of the row block   x14 LHS group 0 of the pass
-    //   x4  rhs_packed                     x15 columns left
-    //   x5  dst of the row block           x16 RHS group of the column tile
-    //   x6  dst_stride_row                 x17 dst of the tile
-    //   x7  LHS group stride               x20/x21 LHS pointers of the pass's groups 0 and 1
-    //   x8  RHS group stride               x22 dst of the pass
-    //   w9  clamp_min bits, w10 clamp_max  x24 RHS pointer, x25 blocks left
-    //   x26 chunks left in the block       x26-x28 store pointers, columns in the tile
-    //
-    // SAFETY: the caller guarantees (see `# Safety`) FEAT_DotProd, m, n >= 1, k = nb * bl with
-    // bl a multiple of 32, and that the packed buffers hold ceil(m / 4) LHS groups and
-    // ceil(n / 4) RHS groups. A pass only starts with at least one row left, so its group 0
-    // exists; its group 1 aliases group 0 when the pass has at most 4 rows. Every load reads
-    // the current chunk, block scales or trailer of one of those groups (no read-ahead).
-    // Stores are limited to dst[i][0..n), i < m. All touched registers are declared; x18, x19,
-    // x29, x30, v8-v15 and sp are not used and no stack memory is accessed.
-    unsafe {
-        asm!(
-            // ---- Row-block loop: 16 rows (four LHS groups) per iteration.
-            "20:",
-            "mov x15, x1",
-            "mov x16, x4",
-            "mov x17, x5",
-            // ---- Column loop: 4 columns (one RHS group) per iteration.
-            "21:",
-            min_imm!("x13", "x0", "16", "x28"),
-            "mov x14, x3",
-            "mov x22, x17",
-            // ---- Pass loop: 8 rows (two LHS groups) per iteration.
-            "22:",
-            min_imm!("x12", "x13", "8", "x28"),
-            "mov x20, x14",
-            group_if_rows!("x21", "x14", "x7", "x12", "4", "x14"),
-            "mov x24, x16",
-            "mov x25, x2",
-            "movi v3.16b, #0xf0",
-            zero_v!("4s";
-                "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28",
-                "29", "30", "31"),
-            // ---- Block loop.
-            "23:",
-            "mov x26, x11",
-            // ---- K loop: one 32-deep chunk per iteration.
-            "24:",
-            "// LLVM-MCA-BEGIN matmul_clamp_f32_qai8dxp4x4_qsi4c32p4x4_16x4_neon_dotprod",
-            "ldur q0, [x24]",
-            "ldur q4, [x20]",
-            "ldur q5, [x21]",
-            "ldur q6, [x20, #64]",
-            "ldur q7, [x21, #64]",
-            // Super-block 0: K blocks 0 (low nibbles) and 4 (high).
-            "shl v1.16b, v0.16b, #4",
-            "and v0.16b, v0.16b, v3.16b",
-            kblock!("1", "4", "5", "16"),
-            "ldur q2, [x24, #16]",
-            kblock!("0", "6", "7", "80"),
-            // Super-block 1: K blocks 1 and 5.
-            "shl v1.16b, v2.16b, #4",
-            "and v2.16b, v2.16b, v3.16b",
-            kblock!("1", "4", "5", "32"),
-            "ldur q0, [x24, #32]",
-            kblock!("2", "6", "7", "96"),
-            // Super-block 2: K blocks 2 and 6.
-            "shl v1.16b, v0.16b, #4",
-            "and v0.16b, v0.16b, v3.16b",
-            kblock!("1", "4", "5", "48"),
-            "ldur q2, [x24, #48]",
-            kblock!("0", "6", "7", "112"),
-            // Super-block 3: K blocks 3 and 7.
-            "shl v1.16b, v2.16b, #4",
-            "and v2.16b, v2.16b, v3.16b",
-            kblock!("1", "4", "5"),
-            kblock!("2", "6", "7"),
-            "add x20, x20, #128",
-            "add x21, x21, #128",
-            "add x24, x24, #64",
-            "subs x26, x26, #1",
-            "b.ne 24b",
-            "// LLVM-MCA-END",
-            // ---- Block epilogue: x24 points at the block's 4 bf16 scales.
-            "ldr d4, [x24], #8",
-            "shll v4.4s, v4.4h, #16",
-            block_row!("16", "24"),
-            block_row!("17", "25"),
-            block_row!("18", "26"),
-            block_row!("19", "27"),
-            block_row!("20", "28"),
-            block_row!("21", "29"),
-            block_row!("22", "30"),
-            block_row!("23", "31"),
-            "subs x25, x25, #1",
-            "b.ne 23b",
-            // ---- Final epilogue. x20/x21 point at the LHS trailers, x24 at the RHS one.
-            "ldp q4, q5, [x20]", // group 0 lhs_offset (i32), lhs_scale
-            "ldp q6, q7, [x21]", // group 1
-            "ldp q0, q1, [x24]", // rsum, bias
-            "scvtf v4.4s, v4.4s",
-            "scvtf v6.4s, v6.4s",
-            "dup v2.4s, w9",
-            "dup v3.4s, w10",
-            epilogue_row!("24", "4", "5", "0"),
-            epilogue_row!("25", "4", "5", "1"),
-            epilogue_row!("26", "4", "5", "2"),
-            epilogue_row!("27", "4", "5", "3"),
-            epilogue_row!("28", "6", "7", "0"),
-            epilogue_row!("29", "6", "7", "1"),
-            epilogue_row!("30", "6", "7", "2"),
-            epilogue_row!("31", "6", "7", "3"),
-            // ---- Stores: x12 rows, x28 columns. Fast path: 8 full rows.
-            min_imm!("x28", "x15", "4", "x28"),
-            "mov x27, x22",
-            "cmp x12, #8",
-            "b.ne 25f",
-            "cmp x28, #4",
-            "b.ne 25f",
-            store_rows_q!("x27", "x6"; "24", "25", "26", "27", "28", "29", "30", "31"),
-            "b 26f",
-            // Partial pass: x12 rows, x28 columns.
-            "25:",
-            each_row!(store_row, le, "x12", "26", "x27", "x6";
-                ("24") ("25") ("26") ("27") ("28") ("29") ("30") ("31")),
-            "26:",
-            // Next pass: rows 8..16 of the tile.
-            "subs x13, x13, #8",
-            "b.le 27f",
-            "add x14, x14, x7, lsl #1",
-            "add x22, x22, x6, lsl #3",
-            "b 22b",
-            "27:",
-            // Next column tile.
-            "add x16, x16, x8",
-            "add x17, x17, #16",
-            "subs x15, x15, #4",
-            "b.gt 21b",
-            // Next row block.
-            "add x3, x3, x7, lsl #2",
-            "add x5, x5, x6, lsl #4",
-            "subs x0, x0, #16",
-            "b.gt 20b",
-            inout("x0") m => _,
-            in("x1") n,
-            in("x2") nb,
-            inout("x3") lhs_packed => _,
-            in("x4") rhs_packed,
-            inout("x5") dst => _,
-            in("x6") dst_stride_row,
-            in("x7") lhs_stride,
-            in("x8") rhs_stride,
-            in("x9") clamp_min.to_bits() as usize,
-            in("x10") clamp_max.to_bits() as usize,
-            in("x11") bl / 32,
-            out("x12") _, out("x13") _, out("x14") _, out("x15") _,
-            out("x16") _, out("x17") _, out("x20") _, out("x21") _,
-            out("x22") _, out("x24") _, out("x25") _, out("x26") _,
-            out("x27") _, out("x28") _,
-            out("v0") _, out("v1") _, out("v2") _, out("v3") _,
-            out("v4") _, out("v5") _, out("v6") _, out("v7") _,
-            out("v16") _, out("v17") _, out("v18") _, out("v19") _,
-            out("v20") _, out("v21") _, out("v22") _, out("v23") _,
-            out("v24") _, out("v25") _, out("v26") _, out("v27") _,
-            out("v28") _, out("v29") _, out("v30") _, out("v31") _,
-            options(nostack),
-        );
+        // General-purpose registers
+        //   x0  rows left                      x11 chunks per block (bl / 32)
+        //   x1  n                              x12 rows in this pass (1..=8)
+        //   x2  blocks (k / bl)                x13 rows of the tile not yet done
+        //   x3  LHS group 0 of the row block   x14 LHS group 0 of the pass
+        //   x4  rhs_packed                     x15 columns left
+        //   x5  dst of the row block           x16 RHS group of the column tile
+        //   x6  dst_stride_row                 x17 dst of the tile
+        //   x7  LHS group stride               x20/x21 LHS pointers of the pass's groups 0 and 1
+        //   x8  RHS group stride               x22 dst of the pass
+        //   w9  clamp_min bits, w10 clamp_max  x24 RHS pointer, x25 blocks left
+        //   x26 chunks left in the block       x26-x28 store pointers, columns in the tile
+        //
+        // SAFETY: the caller guarantees (see `# Safety`) FEAT_DotProd, m, n >= 1, k = nb * bl with
+        // bl a multiple of 32, and that the packed buffers hold ceil(m / 4) LHS groups and
+        // ceil(n / 4) RHS groups. A pass only starts with at least one row left, so its group 0
+        // exists; its group 1 aliases group 0 when the pass has at most 4 rows. Every load reads
+        // the current chunk, block scales or trailer of one of those groups (no read-ahead).
+        // Stores are limited to dst[i][0..n), i < m. All touched registers are declared; x18, x19,
+        // x29, x30, v8-v15 and sp are not used and no stack memory is accessed.
+        unsafe {
+            kernel_asm!(
+                // ---- Row-block loop: 16 rows (four LHS groups) per iteration.
+                "20:",
+                "mov x15, x1",
+                "mov x16, x4",
+                "mov x17, x5",
+                // ---- Column loop: 4 columns (one RHS group) per iteration.
+                "21:",
+                min_imm!("x13", "x0", "16", "x28"),
+                "mov x14, x3",
+                "mov x22, x17",
+                // ---- Pass loop: 8 rows (two LHS groups) per iteration.
+                "22:",
+                min_imm!("x12", "x13", "8", "x28"),
+                "mov x20, x14",
+                group_if_rows!("x21", "x14", "x7", "x12", "4", "x14"),
+                "mov x24, x16",
+                "mov x25, x2",
+                "movi v3.16b, #0xf0",
+                zero_v!("4s";
+                    "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28",
+                    "29", "30", "31"),
+                // ---- Block loop.
+                "23:",
+                "mov x26, x11",
+                // ---- K loop: one 32-deep chunk per iteration.
+                "24:",
+                "// LLVM-MCA-BEGIN matmul_clamp_f32_qai8dxp4x4_qsi4c32p4x4_16x4_neon_dotprod",
+                "ldur q0, [x24]",
+                "ldur q4, [x20]",
+                "ldur q5, [x21]",
+                "ldur q6, [x20, #64]",
+                "ldur q7, [x21, #64]",
+                // Super-block 0: K blocks 0 (low nibbles) and 4 (high).
+                "shl v1.16b, v0.16b, #4",
+                "and v0.16b, v0.16b, v3.16b",
+                kblock!("1", "4", "5", "16"),
+                "ldur q2, [x24, #16]",
+                kblock!("0", "6", "7", "80"),
+                // Super-block 1: K blocks 1 and 5.
+                "shl v1.16b, v2.16b, #4",
+                "and v2.16b, v2.16b, v3.16b",
+                kblock!("1", "4", "5", "32"),
+                "ldur q0, [x24, #32]",
+                kblock!("2", "6", "7", "96"),
+                // Super-block 2: K blocks 2 and 6.
+                "shl v1.16b, v0.16b, #4",
+                "and v0.16b, v0.16b, v3.16b",
+                kblock!("1", "4", "5", "48"),
+                "ldur q2, [x24, #48]",
+                kblock!("0", "6", "7", "112"),
+                // Super-block 3: K blocks 3 and 7.
+                "shl v1.16b, v2.16b, #4",
+                "and v2.16b, v2.16b, v3.16b",
+                kblock!("1", "4", "5"),
+                kblock!("2", "6", "7"),
+                "add x20, x20, #128",
+                "add x21, x21, #128",
+                "add x24, x24, #64",
+                "subs x26, x26, #1",
+                "b.ne 24b",
+                "// LLVM-MCA-END",
+                // ---- Block epilogue: x24 points at the block's 4 bf16 scales.
+                "ldr d4, [x24], #8",
+                "shll v4.4s, v4.4h, #16",
+                block_row!("16", "24"),
+                block_row!("17", "25"),
+                block_row!("18", "26"),
+                block_row!("19", "27"),
+                block_row!("20", "28"),
+                block_row!("21", "29"),
+                block_row!("22", "30"),
+                block_row!("23", "31"),
+                "subs x25, x25, #1",
+                "b.ne 23b",
+                // ---- Final epilogue. x20/x21 point at the LHS trailers, x24 at the RHS one.
+                "ldp q4, q5, [x20]", // group 0 lhs_offset (i32), lhs_scale
+                "ldp q6, q7, [x21]", // group 1
+                "ldp q0, q1, [x24]", // rsum, bias
+                "scvtf v4.4s, v4.4s",
+                "scvtf v6.4s, v6.4s",
+                "dup v2.4s, w9",
+                "dup v3.4s, w10",
+                for_rows!(finish_row[v, "0", "1", "2", "3";];
+                    ("24", "4", "5", "0") ("25", "4", "5", "1") ("26", "4", "5", "2")
+                    ("27", "4", "5", "3") ("28", "6", "7", "0") ("29", "6", "7", "1")
+                    ("30", "6", "7", "2") ("31", "6", "7", "3")),
+                // ---- Stores: x12 rows, x28 columns. Fast path: 8 full rows.
+                min_imm!("x28", "x15", "4", "x28"),
+                "mov x27, x22",
+                "cmp x12, #8",
+                "b.ne 25f",
+                "cmp x28, #4",
+                "b.ne 25f",
+                store_rows_q!("x27", "x6"; "24", "25", "26", "27", "28", "29", "30", "31"),
+                "b 26f",
+                // Partial pass: x12 rows, x28 columns.
+                "25:",
+                each_row!(store_row, le, "x12", "26", "x27", "x6";
+                    ("24") ("25") ("26") ("27") ("28") ("29") ("30") ("31")),
+                "26:",
+                // Next pass: rows 8..16 of the tile.
+                "subs x13, x13, #8",
+                "b.le 27f",
+                "add x14, x14, x7, lsl #1",
+                "add x22, x22, x6, lsl #3",
+                "b 22b",
+                "27:",
+                // Next column tile.
+                "add x16, x16, x8",
+                "add x17, x17, #16",
+                "subs x15, x15, #4",
+                "b.gt 21b";
+                gemm[16 rows, "20"](m, n, nb, lhs_packed, rhs_packed, dst, dst_stride_row, lhs_stride);
+                in("x8") rhs_stride,
+                in("x9") clamp_min.to_bits() as usize,
+                in("x10") clamp_max.to_bits() as usize,
+                in("x11") bl / 32,
+                clobber x(12 13 14 15 16 17 20 21 22 24 25 26 27 28)
+                    v(0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31),
+            );
+        }
     }
 }
-
-blockwise_asm_kernel_entry!(matmul_f32_qai8dxp4x4_qsi4c32p4x4_16x4);

@@ -35,7 +35,7 @@
 //! per block (llvm-mca, `bl = 32`: one chunk plus its epilogue in 53.1 cycles on N1/N2, 28.7 on
 //! V1/V2).
 
-use core::arch::asm;
+use crate::matmul::kernel_geometry::qai8dxp_blockwise;
 
 /// One 4-deep K block of all 4 rows: rows += RHS `$p` (columns 0..4) / `$q` (columns 4..8) x
 /// lanes 0..3 of LHS `$l`.
@@ -82,29 +82,6 @@ macro_rules! block_row {
     };
 }
 
-/// Final epilogue of tile row (`$a`, `$b`) (columns 0..4, 4..8), lane `$r` of the group's
-/// offsets (`v4`, converted to f32) and scales (`v5`). Uses `v0`/`v1` (rsum), `v2`/`v3` (bias)
-/// and `v6`/`v7` (clamp bounds).
-macro_rules! epilogue_row {
-    ($a:literal, $b:literal, $r:literal) => {
-        concat!(
-            // acc = fma(rsum[col], lhs_offset[row], acc)
-            concat!("fmla v", $a, ".4s, v0.4s, v4.s[", $r, "]\n"),
-            concat!("fmla v", $b, ".4s, v1.4s, v4.s[", $r, "]\n"),
-            // y = acc * lhs_scale[row] + bias[col] (not fused)
-            concat!("fmul v", $a, ".4s, v", $a, ".4s, v5.s[", $r, "]\n"),
-            concat!("fmul v", $b, ".4s, v", $b, ".4s, v5.s[", $r, "]\n"),
-            concat!("fadd v", $a, ".4s, v", $a, ".4s, v2.4s\n"),
-            concat!("fadd v", $b, ".4s, v", $b, ".4s, v3.4s\n"),
-            // FMAX with the lower bound, then FMIN with the upper one
-            concat!("fmax v", $a, ".4s, v", $a, ".4s, v6.4s\n"),
-            concat!("fmax v", $b, ".4s, v", $b, ".4s, v6.4s\n"),
-            concat!("fmin v", $a, ".4s, v", $a, ".4s, v7.4s\n"),
-            concat!("fmin v", $b, ".4s, v", $b, ".4s, v7.4s\n"),
-        )
-    };
-}
-
 /// Stores the first `x28` (1..=8) columns of tile row (`$a`, `$b`) at `x27`. Clobbers `x26`
 /// and `$a`.
 macro_rules! store_row {
@@ -113,198 +90,164 @@ macro_rules! store_row {
     };
 }
 
-/// Computes `dst[i][j]` for `i < m`, `j < n` from packed operands:
-///
-/// ```text
-/// acc = 0.0
-/// for every block b of bl K values:
-///     I   = sum_{kk in b} lq[i][kk] * (16 * w[j][kk])             (i32)
-///     acc = fma(f32(I) / 16, f32(d[j][b]), acc)
-/// acc = fma(rsum[j], f32(lhs_offset[i]), acc)
-/// y   = acc * lhs_scale[i] + bias[j]                              (not fused)
-/// dst[i][j] = min(max(y, clamp_min), clamp_max)                   (NEON FMAX/FMIN)
-/// ```
-///
-/// LHS layout (one group of 4 rows per `4 * (k + 8)` bytes): value (row `r`, `kk`) at byte
-/// `((kk / 4) * 4 + r) * 4 + kk % 4`, then `lhs_offset: [i32; 4]`, `lhs_scale: [f32; 4]`.
-///
-/// RHS layout (one group of 8 columns per `8 * (nb * (bl / 2 + 2) + 8)` bytes, `nb = k / bl`):
-/// for every block, `8 * bl / 2` data bytes — for every 32-value K chunk `c` of the block and
-/// each of its four super-blocks `s`, 8 columns x 4 bytes where byte `b` holds
-/// `w[32c + 4s + b]` in its low nibble and `w[32c + 16 + 4s + b]` in its high nibble — then the
-/// block's scales `d: [bf16; 8]`; after the last block `rsum: [f32; 8]`, `bias: [f32; 8]`.
-///
-/// Only `dst[i][j]` with `i < m`, `j < n` is written; the 4-byte values of row `i` start at
-/// `dst + i * dst_stride_row` bytes.
-///
-/// # Safety
-///
-/// * The CPU must support the `dotprod` extension (`FEAT_DotProd`).
-/// * `m >= 1`, `n >= 1`, `bl` a non-zero multiple of 32 and `k` a non-zero multiple of `bl`.
-/// * `lhs_packed` must be valid for reads of `ceil(m / 4) * 4 * (k + 8)` bytes.
-/// * `rhs_packed` must be valid for reads of `ceil(n / 8) * 8 * (k / bl * (bl / 2 + 2) + 8)`
-///   bytes.
-/// * `dst` must be valid for writes of the `m` rows of `4 * n` bytes at byte offsets
-///   `i * dst_stride_row`, and those rows must not overlap the packed inputs.
-/// * No alignment is required for `lhs_packed`, `rhs_packed` or `dst`.
-#[target_feature(enable = "dotprod")]
-#[allow(clippy::too_many_arguments, clippy::too_many_lines)]
-pub unsafe fn matmul_f32_qai8dxp4x4_qsi4c32p8x4_4x8(
-    m: usize,
-    n: usize,
-    k: usize,
-    bl: usize,
-    lhs_packed: *const u8,
-    rhs_packed: *const u8,
-    dst: *mut f32,
-    dst_stride_row: usize,
-    clamp_min: f32,
-    clamp_max: f32,
-) {
-    let nb = k / bl;
-    debug_assert!(m >= 1 && n >= 1 && bl >= 32 && bl & 31 == 0 && nb >= 1 && nb * bl == k);
-    let lhs_stride = 4 * (k + 8);
-    let rhs_stride = 8 * (nb * (bl / 2 + 2) + 8);
+asm_kernel! {
+    /// Computes `dst[i][j]` for `i < m`, `j < n` from packed operands:
+    ///
+    /// ```text
+    /// acc = 0.0
+    /// for every block b of bl K values:
+    ///     I   = sum_{kk in b} lq[i][kk] * (16 * w[j][kk])             (i32)
+    ///     acc = fma(f32(I) / 16, f32(d[j][b]), acc)
+    /// acc = fma(rsum[j], f32(lhs_offset[i]), acc)
+    /// y   = acc * lhs_scale[i] + bias[j]                              (not fused)
+    /// dst[i][j] = min(max(y, clamp_min), clamp_max)                   (NEON FMAX/FMIN)
+    /// ```
+    ///
+    /// LHS layout (one group of 4 rows per `4 * (k + 8)` bytes): value (row `r`, `kk`) at byte
+    /// `((kk / 4) * 4 + r) * 4 + kk % 4`, then `lhs_offset: [i32; 4]`, `lhs_scale: [f32; 4]`.
+    ///
+    /// RHS layout (one group of 8 columns per `8 * (nb * (bl / 2 + 2) + 8)` bytes, `nb = k / bl`):
+    /// for every block, `8 * bl / 2` data bytes — for every 32-value K chunk `c` of the block and
+    /// each of its four super-blocks `s`, 8 columns x 4 bytes where byte `b` holds
+    /// `w[32c + 4s + b]` in its low nibble and `w[32c + 16 + 4s + b]` in its high nibble — then the
+    /// block's scales `d: [bf16; 8]`; after the last block `rsum: [f32; 8]`, `bias: [f32; 8]`.
+    ///
+    /// Only `dst[i][j]` with `i < m`, `j < n` is written; the 4-byte values of row `i` start at
+    /// `dst + i * dst_stride_row` bytes.
+    ///
+    /// # Safety
+    ///
+    /// * The CPU must support the `dotprod` extension (`FEAT_DotProd`).
+    /// * `m >= 1`, `n >= 1`, `bl` a non-zero multiple of 32 and `k` a non-zero multiple of `bl`.
+    /// * `lhs_packed` must be valid for reads of `ceil(m / 4) * 4 * (k + 8)` bytes.
+    /// * `rhs_packed` must be valid for reads of `ceil(n / 8) * 8 * (k / bl * (bl / 2 + 2) + 8)`
+    ///   bytes.
+    /// * `dst` must be valid for writes of the `m` rows of `4 * n` bytes at byte offsets
+    ///   `i * dst_stride_row`, and those rows must not overlap the packed inputs.
+    /// * No alignment is required for `lhs_packed`, `rhs_packed` or `dst`.
+    #[target_feature(enable = "dotprod")]
+    blockwise fn matmul_f32_qai8dxp4x4_qsi4c32p8x4_4x8(
+        m, n, k, bl, lhs_packed, rhs_packed, dst, dst_stride_row, clamp_min, clamp_max,
+    ) {
+        let (nb, _, lhs_stride, rhs_stride) = qai8dxp_blockwise(m, n, k, bl, 8);
 
-    // General-purpose registers
-    //   x0  rows left                      x11 chunks per block (bl / 32)
-    //   x1  n                              x12 rows in this group (1..=4)
-    //   x2  blocks (k / bl)                x15 columns left
-    //   x3  LHS group                      x16 RHS group of the column tile
-    //   x4  rhs_packed                     x17 dst of the tile
-    //   x5  dst of the row group           x20 LHS pointer
-    //   x6  dst_stride_row                 x24 RHS pointer
-    //   x7  LHS group stride               x25 blocks left
-    //   x8  RHS group stride               x26 chunks left in the block
-    //   w9  clamp_min bits, w10 clamp_max  x26-x28 store pointers, columns in the tile
-    //
-    // SAFETY: the caller guarantees (see `# Safety`) FEAT_DotProd, m, n >= 1, k = nb * bl with
-    // bl a multiple of 32, and that the packed buffers hold ceil(m / 4) LHS groups and
-    // ceil(n / 8) RHS groups. Every load reads the current chunk, block scales or trailer of
-    // one of those groups (no read-ahead). Stores are limited to dst[i][0..n), i < m. All
-    // touched registers are declared; x18, x19, x29, x30, v8-v15 and sp are not used and no
-    // stack memory is accessed.
-    unsafe {
-        asm!(
-            // ---- Row loop: one LHS group (4 rows) per iteration.
-            "20:",
-            min_imm!("x12", "x0", "4", "x28"),
-            "mov x15, x1",
-            "mov x16, x4",
-            "mov x17, x5",
-            // ---- Column loop: 8 columns (one RHS group) per iteration.
-            "21:",
-            "mov x20, x3",
-            "mov x24, x16",
-            "mov x25, x2",
-            "movi v6.16b, #0xf0",
-            zero_v!("4s";
-                "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28",
-                "29", "30", "31"),
-            // ---- Block loop.
-            "22:",
-            "mov x26, x11",
-            // ---- K loop: one 32-deep chunk per iteration.
-            "23:",
-            "// LLVM-MCA-BEGIN matmul_clamp_f32_qai8dxp4x4_qsi4c32p8x4_4x8_neon_dotprod",
-            "ldur q0, [x24]",
-            "ldur q1, [x24, #16]",
-            "ldur q4, [x20]",
-            "ldur q5, [x20, #64]",
-            // Super-block 0: K blocks 0 (low nibbles) and 4 (high).
-            decode!("0", "1", "2", "3"),
-            kblock!("2", "3", "4"),
-            "ldur q4, [x20, #16]",
-            "ldur q2, [x24, #32]",
-            "ldur q3, [x24, #48]",
-            kblock!("0", "1", "5"),
-            "ldur q5, [x20, #80]",
-            // Super-block 1: K blocks 1 and 5.
-            decode!("2", "3", "0", "1"),
-            kblock!("0", "1", "4"),
-            "ldur q4, [x20, #32]",
-            "ldur q0, [x24, #64]",
-            "ldur q1, [x24, #80]",
-            kblock!("2", "3", "5"),
-            "ldur q5, [x20, #96]",
-            // Super-block 2: K blocks 2 and 6.
-            decode!("0", "1", "2", "3"),
-            kblock!("2", "3", "4"),
-            "ldur q4, [x20, #48]",
-            "ldur q2, [x24, #96]",
-            "ldur q3, [x24, #112]",
-            kblock!("0", "1", "5"),
-            "ldur q5, [x20, #112]",
-            // Super-block 3: K blocks 3 and 7.
-            decode!("2", "3", "0", "1"),
-            kblock!("0", "1", "4"),
-            kblock!("2", "3", "5"),
-            "add x20, x20, #128",
-            "add x24, x24, #128",
-            "subs x26, x26, #1",
-            "b.ne 23b",
-            "// LLVM-MCA-END",
-            // ---- Block epilogue: x24 points at the block's 8 bf16 scales.
-            "ldr q7, [x24], #16",
-            "shll v4.4s, v7.4h, #16",
-            "shll2 v5.4s, v7.8h, #16",
-            block_row!("16", "17", "24", "25"),
-            block_row!("18", "19", "26", "27"),
-            block_row!("20", "21", "28", "29"),
-            block_row!("22", "23", "30", "31"),
-            "subs x25, x25, #1",
-            "b.ne 22b",
-            // ---- Final epilogue. x20 points at the LHS trailer, x24 at the RHS one.
-            "ldp q4, q5, [x20]",      // lhs_offset (i32), lhs_scale
-            "ldp q0, q1, [x24]",      // rsum
-            "ldp q2, q3, [x24, #32]", // bias
-            "scvtf v4.4s, v4.4s",
-            "dup v6.4s, w9",
-            "dup v7.4s, w10",
-            epilogue_row!("24", "25", "0"),
-            epilogue_row!("26", "27", "1"),
-            epilogue_row!("28", "29", "2"),
-            epilogue_row!("30", "31", "3"),
-            // ---- Stores: x12 rows, x28 columns.
-            min_imm!("x28", "x15", "8", "x28"),
-            "mov x27, x17",
-            each_row!(store_row, le, "x12", "26", "x27", "x6";
-                ("24", "25") ("26", "27") ("28", "29") ("30", "31")),
-            "26:",
-            // Next column tile.
-            "add x16, x16, x8",
-            "add x17, x17, #32",
-            "subs x15, x15, #8",
-            "b.gt 21b",
-            // Next row group.
-            "add x3, x3, x7",
-            "add x5, x5, x6, lsl #2",
-            "subs x0, x0, #4",
-            "b.gt 20b",
-            inout("x0") m => _,
-            in("x1") n,
-            in("x2") nb,
-            inout("x3") lhs_packed => _,
-            in("x4") rhs_packed,
-            inout("x5") dst => _,
-            in("x6") dst_stride_row,
-            in("x7") lhs_stride,
-            in("x8") rhs_stride,
-            in("x9") clamp_min.to_bits() as usize,
-            in("x10") clamp_max.to_bits() as usize,
-            in("x11") bl / 32,
-            out("x12") _, out("x15") _, out("x16") _, out("x17") _,
-            out("x20") _, out("x24") _, out("x25") _, out("x26") _,
-            out("x27") _, out("x28") _,
-            out("v0") _, out("v1") _, out("v2") _, out("v3") _,
-            out("v4") _, out("v5") _, out("v6") _, out("v7") _,
-            out("v16") _, out("v17") _, out("v18") _, out("v19") _,
-            out("v20") _, out("v21") _, out("v22") _, out("v23") _,
-            out("v24") _, out("v25") _, out("v26") _, out("v27") _,
-            out("v28") _, out("v29") _, out("v30") _, out("v31") _,
-            options(nostack),
-        );
+        // General-purpose registers
+        //   x0  rows left                      x11 chunks per block (bl / 32)
+        //   x1  n                              x12 rows in this group (1..=4)
+        //   x2  blocks (k / bl)                x15 columns left
+        //   x3  LHS group                      x16 RHS group of the column tile
+        //   x4  rhs_packed                     x17 dst of the tile
+        //   x5  dst of the row group           x20 LHS pointer
+        //   x6  dst_stride_row                 x24 RHS pointer
+        //   x7  LHS group stride               x25 blocks left
+        //   x8  RHS group stride               x26 chunks left in the block
+        //   w9  clamp_min bits, w10 clamp_max  x26-x28 store pointers, columns in the tile
+        //
+        // SAFETY: the caller guarantees (see `# Safety`) FEAT_DotProd, m, n >= 1, k = nb * bl with
+        // bl a multiple of 32, and that the packed buffers hold ceil(m / 4) LHS groups and
+        // ceil(n / 8) RHS groups. Every load reads the current chunk, block scales or trailer of
+        // one of those groups (no read-ahead). Stores are limited to dst[i][0..n), i < m. All
+        // touched registers are declared; x18, x19, x29, x30, v8-v15 and sp are not used and no
+        // stack memory is accessed.
+        unsafe {
+            kernel_asm!(
+                // ---- Row loop: one LHS group (4 rows) per iteration.
+                "20:",
+                min_imm!("x12", "x0", "4", "x28"),
+                "mov x15, x1",
+                "mov x16, x4",
+                "mov x17, x5",
+                // ---- Column loop: 8 columns (one RHS group) per iteration.
+                "21:",
+                "mov x20, x3",
+                "mov x24, x16",
+                "mov x25, x2",
+                "movi v6.16b, #0xf0",
+                zero_v!("4s";
+                    "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28",
+                    "29", "30", "31"),
+                // ---- Block loop.
+                "22:",
+                "mov x26, x11",
+                // ---- K loop: one 32-deep chunk per iteration.
+                "23:",
+                "// LLVM-MCA-BEGIN matmul_clamp_f32_qai8dxp4x4_qsi4c32p8x4_4x8_neon_dotprod",
+                "ldur q0, [x24]",
+                "ldur q1, [x24, #16]",
+                "ldur q4, [x20]",
+                "ldur q5, [x20, #64]",
+                // Super-block 0: K blocks 0 (low nibbles) and 4 (high).
+                decode!("0", "1", "2", "3"),
+                kblock!("2", "3", "4"),
+                "ldur q4, [x20, #16]",
+                "ldur q2, [x24, #32]",
+                "ldur q3, [x24, #48]",
+                kblock!("0", "1", "5"),
+                "ldur q5, [x20, #80]",
+                // Super-block 1: K blocks 1 and 5.
+                decode!("2", "3", "0", "1"),
+                kblock!("0", "1", "4"),
+                "ldur q4, [x20, #32]",
+                "ldur q0, [x24, #64]",
+                "ldur q1, [x24, #80]",
+                kblock!("2", "3", "5"),
+                "ldur q5, [x20, #96]",
+                // Super-block 2: K blocks 2 and 6.
+                decode!("0", "1", "2", "3"),
+                kblock!("2", "3", "4"),
+                "ldur q4, [x20, #48]",
+                "ldur q2, [x24, #96]",
+                "ldur q3, [x24, #112]",
+                kblock!("0", "1", "5"),
+                "ldur q5, [x20, #112]",
+                // Super-block 3: K blocks 3 and 7.
+                decode!("2", "3", "0", "1"),
+                kblock!("0", "1", "4"),
+                kblock!("2", "3", "5"),
+                "add x20, x20, #128",
+                "add x24, x24, #128",
+                "subs x26, x26, #1",
+                "b.ne 23b",
+                "// LLVM-MCA-END",
+                // ---- Block epilogue: x24 points at the block's 8 bf16 scales.
+                "ldr q7, [x24], #16",
+                "shll v4.4s, v7.4h, #16",
+                "shll2 v5.4s, v7.8h, #16",
+                block_row!("16", "17", "24", "25"),
+                block_row!("18", "19", "26", "27"),
+                block_row!("20", "21", "28", "29"),
+                block_row!("22", "23", "30", "31"),
+                "subs x25, x25, #1",
+                "b.ne 22b",
+                // ---- Final epilogue. x20 points at the LHS trailer, x24 at the RHS one.
+                "ldp q4, q5, [x20]",      // lhs_offset (i32), lhs_scale
+                "ldp q0, q1, [x24]",      // rsum
+                "ldp q2, q3, [x24, #32]", // bias
+                "scvtf v4.4s, v4.4s",
+                "dup v6.4s, w9",
+                "dup v7.4s, w10",
+                for_rows!(finish_row2["0", "1", "2", "3", "6", "7";];
+                    ("24", "25", "4", "5", "0") ("26", "27", "4", "5", "1")
+                    ("28", "29", "4", "5", "2") ("30", "31", "4", "5", "3")),
+                // ---- Stores: x12 rows, x28 columns.
+                min_imm!("x28", "x15", "8", "x28"),
+                "mov x27, x17",
+                each_row!(store_row, le, "x12", "26", "x27", "x6";
+                    ("24", "25") ("26", "27") ("28", "29") ("30", "31")),
+                "26:",
+                // Next column tile.
+                "add x16, x16, x8",
+                "add x17, x17, #32",
+                "subs x15, x15, #8",
+                "b.gt 21b";
+                gemm[4 rows, "20"](m, n, nb, lhs_packed, rhs_packed, dst, dst_stride_row, lhs_stride);
+                in("x8") rhs_stride,
+                in("x9") clamp_min.to_bits() as usize,
+                in("x10") clamp_max.to_bits() as usize,
+                in("x11") bl / 32,
+                clobber x(12 15 16 17 20 24 25 26 27 28)
+                    v(0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31),
+            );
+        }
     }
 }
-
-blockwise_asm_kernel_entry!(matmul_f32_qai8dxp4x4_qsi4c32p8x4_4x8);

@@ -32,25 +32,7 @@
 //! `r` ends up in `v(16 + r)` (columns 0..4), then adds `rsum * lhs_offset` (fused), multiplies by
 //! the LHS scale, adds the bias and clamps.
 
-use core::arch::asm;
-
-/// Finish one tile row held in `v$r` (4 columns): `fma(rsum, offset)`, times the LHS scale, plus
-/// bias, clamped.
-///
-/// `$vo`/`$vs`: LHS offsets (already f32) / scales of the row's group, `$i`: the row's lane in
-/// them. Uses `v4` (rsum), `v5` (bias), `v6`/`v7` (clamp).
-macro_rules! epilogue_row {
-    ($r:literal, $vo:literal, $vs:literal, $i:literal) => {
-        concat!(
-            concat!("fmla v", $r, ".4s, v4.4s, v", $vo, ".s[", $i, "]\n"),
-            concat!("fmul v", $r, ".4s, v", $r, ".4s, v", $vs, ".s[", $i, "]\n"),
-            concat!("fadd v", $r, ".4s, v", $r, ".4s, v5.4s\n"),
-            // Clamp: FMAX with the lower bound, then FMIN with the upper.
-            concat!("fmax v", $r, ".4s, v", $r, ".4s, v6.4s\n"),
-            concat!("fmin v", $r, ".4s, v", $r, ".4s, v7.4s\n"),
-        )
-    };
-}
+use crate::matmul::kernel_geometry::qai8dxp_blockwise;
 
 /// Store one tile row held in `v$r` at `x25`, writing only the first `x24` (1..=4) columns.
 /// Clobbers `x26` and `v$r`.
@@ -60,260 +42,221 @@ macro_rules! store_row {
     };
 }
 
-/// Computes, for `i < m`, `j < n`:
-/// `acc = sum_b fma(I_b[i][j] / 16, d[j][b], acc)` (from `0.0`, `I_b` the int8 x (16 * int4)
-/// dot product over block `b`), then
-/// `dst[i][j] = clamp(fma(rsum[j], lhs_offset[i], acc) * lhs_scale[i] + bias[j])`
-/// (multiply and bias add not fused, clamp with `FMAX` then `FMIN`).
-///
-/// # Safety
-///
-/// * The CPU must implement FEAT_I8MM.
-/// * `m >= 1`, `n >= 1`, `bl` a positive multiple of 32, `k` a positive multiple of `bl`.
-/// * `lhs_packed` must be readable for `ceil(m / 4)` groups of `4 * (k + 8)` bytes each, laid out
-///   as the qai8dxp4x8 format (4 rows x 8-deep blocks, then 4 x i32 offsets and 4 x f32 scales).
-/// * `rhs_packed` must be readable for `ceil(n / 4)` groups of `4 * (nb * (bl / 2 + 2) + 8)`
-///   bytes each (`nb = k / bl`), laid out as the qsi4c32p4x8 format (per block: int4 data, then
-///   4 x bf16 scales; after the blocks 4 x f32 rsum and 4 x f32 bias).
-/// * For every `i < m`, `j < n`, the 4 bytes at `dst + i * dst_stride_row + 4 * j` (byte
-///   offsets) must be writable and must not overlap either packed buffer. Nothing else is
-///   written.
-#[target_feature(enable = "i8mm")]
-#[allow(clippy::too_many_arguments, clippy::too_many_lines)]
-pub unsafe fn matmul_f32_qai8dxp4x8_qsi4c32p4x8_16x4x32(
-    m: usize,
-    n: usize,
-    k: usize,
-    bl: usize,
-    lhs_packed: *const u8,
-    rhs_packed: *const u8,
-    dst: *mut f32,
-    dst_stride_row: usize,
-    clamp_min: f32,
-    clamp_max: f32,
-) {
-    let nb = k / bl;
-    debug_assert!(m >= 1 && n >= 1 && bl >= 32 && bl & 31 == 0 && nb >= 1 && nb * bl == k);
-    let chunks = bl / 32;
-    let lhs_stride = 4 * (k + 8);
-    let rhs_stride = 4 * (nb * (bl / 2 + 2) + 8);
+asm_kernel! {
+    /// Computes, for `i < m`, `j < n`:
+    /// `acc = sum_b fma(I_b[i][j] / 16, d[j][b], acc)` (from `0.0`, `I_b` the int8 x (16 * int4)
+    /// dot product over block `b`), then
+    /// `dst[i][j] = clamp(fma(rsum[j], lhs_offset[i], acc) * lhs_scale[i] + bias[j])`
+    /// (multiply and bias add not fused, clamp with `FMAX` then `FMIN`).
+    ///
+    /// # Safety
+    ///
+    /// * The CPU must implement FEAT_I8MM.
+    /// * `m >= 1`, `n >= 1`, `bl` a positive multiple of 32, `k` a positive multiple of `bl`.
+    /// * `lhs_packed` must be readable for `ceil(m / 4)` groups of `4 * (k + 8)` bytes each, laid out
+    ///   as the qai8dxp4x8 format (4 rows x 8-deep blocks, then 4 x i32 offsets and 4 x f32 scales).
+    /// * `rhs_packed` must be readable for `ceil(n / 4)` groups of `4 * (nb * (bl / 2 + 2) + 8)`
+    ///   bytes each (`nb = k / bl`), laid out as the qsi4c32p4x8 format (per block: int4 data, then
+    ///   4 x bf16 scales; after the blocks 4 x f32 rsum and 4 x f32 bias).
+    /// * For every `i < m`, `j < n`, the 4 bytes at `dst + i * dst_stride_row + 4 * j` (byte
+    ///   offsets) must be writable and must not overlap either packed buffer. Nothing else is
+    ///   written.
+    #[target_feature(enable = "i8mm")]
+    blockwise fn matmul_f32_qai8dxp4x8_qsi4c32p4x8_16x4x32(
+        m, n, k, bl, lhs_packed, rhs_packed, dst, dst_stride_row, clamp_min, clamp_max,
+    ) {
+        let (nb, chunks, lhs_stride, rhs_stride) = qai8dxp_blockwise(m, n, k, bl, 4);
 
-    // Register map
-    //   x0  rows left                    x12 rows in this block (1..=8)
-    //   x1  n                            x13 LHS group B of the block
-    //   x2  32-deep chunks per block     x14 RHS group pointer
-    //   x3  LHS block (group A)          x15 columns left
-    //   x4  rhs_packed                   x16 dst of this column tile
-    //   x5  dst of this row block        x17 LHS group A pointer (K loop)
-    //   x6  dst_stride_row               x20 LHS group B pointer (K loop)
-    //   x7  lhs_stride (one group)       x21 RHS pointer (K loop)
-    //   x8  rhs_stride (one group)       x22 blocks left
-    //   w9  clamp_min bits               x23 chunks left in the block
-    //   w10 clamp_max bits               x24 columns in this tile (1..=4)
-    //   x11 blocks (nb)                  x25 dst row pointer, x26 partial-store pointer
-    //
-    // SAFETY: the caller guarantees FEAT_I8MM, the argument ranges and the buffer sizes
-    // documented above. The asm reads exactly ceil(m/4) LHS groups (group B of a row block is
-    // replaced by group A when the block has at most 4 rows) and ceil(n/4) RHS groups, each only
-    // within its data and trailer. Stores are limited to the m x n region. All touched registers
-    // are declared; x18, x19, x29, x30, sp and v8..v15 are not used and no stack memory is
-    // accessed.
-    unsafe {
-        asm!(
-            ".arch_extension i8mm",
-            // ---- Row-block loop: 8 rows (two LHS groups) per iteration.
-            "21:",
-            min_imm!("x12", "x0", "8", "x24"), // rows in this block (1..=8)
-            // group B, or group A again if <= 4 rows
-            group_if_rows!("x13", "x3", "x7", "x0", "4", "x3"),
-            "mov x14, x4",
-            "mov x15, x1",
-            "mov x16, x5",
-            // ---- Column loop: 4 columns (one RHS group) per iteration.
-            "22:",
-            min_imm!("x24", "x15", "4", "x24"), // columns in this tile (1..=4)
-            "mov x17, x3",
-            "mov x20, x13",
-            "mov x21, x14",
-            "mov x22, x11",
-            "movi v7.16b, #0xf0",
-            zero_v!("4s"; "24", "25", "26", "27", "28", "29", "30", "31"),
-            // ---- Block loop: bl K values (x2 chunks) per iteration.
-            "26:",
-            "mov x23, x2",
-            zero_v!("4s"; "16", "17", "18", "19", "20", "21", "22", "23"),
-            // ---- K loop: one 32-deep chunk per iteration.
-            "23:",
-            "// LLVM-MCA-BEGIN matmul_clamp_f32_qai8dxp4x8_qsi4c32p4x8_16x4x32_neon_i8mm",
-            "ldr q0, [x21]",                  // segment 0, columns {0,1}
-            "ldr q1, [x21, #16]",             // segment 0, columns {2,3}
-            "ldr q4, [x17]",
-            "ldr q5, [x17, #16]",
-            "ldr q6, [x20]",
-            // Decode segment 0: 16 * low nibbles -> v2, v3; high -> v0, v1.
-            "shl v2.16b, v0.16b, #4",
-            "shl v3.16b, v1.16b, #4",
-            "and v0.16b, v0.16b, v7.16b",
-            "and v1.16b, v1.16b, v7.16b",
-            // K slice 32c + [0, 8): LHS slice 0 x low nibbles of segment 0.
-            "smmla v16.4s, v4.16b, v2.16b",
-            "smmla v17.4s, v4.16b, v3.16b",
-            "ldr q4, [x20, #16]",
-            "smmla v18.4s, v5.16b, v2.16b",
-            "smmla v19.4s, v5.16b, v3.16b",
-            "ldr q5, [x17, #64]",
-            "smmla v20.4s, v6.16b, v2.16b",
-            "smmla v21.4s, v6.16b, v3.16b",
-            "ldr q6, [x17, #80]",
-            "smmla v22.4s, v4.16b, v2.16b",
-            "smmla v23.4s, v4.16b, v3.16b",
-            "ldr q4, [x20, #64]",
-            "ldr q2, [x21, #32]",             // segment 1, columns {0,1}
-            "ldr q3, [x21, #48]",             // segment 1, columns {2,3}
-            // K slice 32c + [16, 24): LHS slice 2 x high nibbles of segment 0.
-            "smmla v16.4s, v5.16b, v0.16b",
-            "smmla v17.4s, v5.16b, v1.16b",
-            "ldr q5, [x20, #80]",
-            "smmla v18.4s, v6.16b, v0.16b",
-            "smmla v19.4s, v6.16b, v1.16b",
-            "ldr q6, [x17, #32]",
-            "smmla v20.4s, v4.16b, v0.16b",
-            "smmla v21.4s, v4.16b, v1.16b",
-            "ldr q4, [x17, #48]",
-            "smmla v22.4s, v5.16b, v0.16b",
-            "smmla v23.4s, v5.16b, v1.16b",
-            "ldr q5, [x20, #32]",
-            // Decode segment 1: 16 * low nibbles -> v0, v1; high -> v2, v3.
-            "shl v0.16b, v2.16b, #4",
-            "shl v1.16b, v3.16b, #4",
-            "and v2.16b, v2.16b, v7.16b",
-            "and v3.16b, v3.16b, v7.16b",
-            // K slice 32c + [8, 16): LHS slice 1 x low nibbles of segment 1.
-            "smmla v16.4s, v6.16b, v0.16b",
-            "smmla v17.4s, v6.16b, v1.16b",
-            "ldr q6, [x20, #48]",
-            "smmla v18.4s, v4.16b, v0.16b",
-            "smmla v19.4s, v4.16b, v1.16b",
-            "ldr q4, [x17, #96]",
-            "smmla v20.4s, v5.16b, v0.16b",
-            "smmla v21.4s, v5.16b, v1.16b",
-            "ldr q5, [x17, #112]",
-            "smmla v22.4s, v6.16b, v0.16b",
-            "smmla v23.4s, v6.16b, v1.16b",
-            "ldr q6, [x20, #96]",
-            // K slice 32c + [24, 32): LHS slice 3 x high nibbles of segment 1.
-            "smmla v16.4s, v4.16b, v2.16b",
-            "smmla v17.4s, v4.16b, v3.16b",
-            "ldr q4, [x20, #112]",
-            "smmla v18.4s, v5.16b, v2.16b",
-            "smmla v19.4s, v5.16b, v3.16b",
-            "smmla v20.4s, v6.16b, v2.16b",
-            "smmla v21.4s, v6.16b, v3.16b",
-            "smmla v22.4s, v4.16b, v2.16b",
-            "smmla v23.4s, v4.16b, v3.16b",
-            "add x17, x17, #128",
-            "add x20, x20, #128",
-            "add x21, x21, #64",
-            "subs x23, x23, #1",
-            "b.ne 23b",
-            "// LLVM-MCA-END",
-            // ---- Block epilogue: acc += (I / 16) * d, x21 points at the block's bf16 scales.
-            "ld1r {{v0.4s}}, [x21], #4",      // bf16 [d0, d1] replicated
-            "ld1r {{v1.4s}}, [x21], #4",      // bf16 [d2, d3] replicated
-            "scvtf v16.4s, v16.4s, #4",
-            "scvtf v17.4s, v17.4s, #4",
-            "scvtf v18.4s, v18.4s, #4",
-            "scvtf v19.4s, v19.4s, #4",
-            "scvtf v20.4s, v20.4s, #4",
-            "scvtf v21.4s, v21.4s, #4",
-            "scvtf v22.4s, v22.4s, #4",
-            "scvtf v23.4s, v23.4s, #4",
-            "shll v0.4s, v0.4h, #16",         // f32 [d0, d1, d0, d1]
-            "shll v1.4s, v1.4h, #16",         // f32 [d2, d3, d2, d3]
-            "fmla v24.4s, v16.4s, v0.4s",
-            "fmla v25.4s, v17.4s, v1.4s",
-            "fmla v26.4s, v18.4s, v0.4s",
-            "fmla v27.4s, v19.4s, v1.4s",
-            "fmla v28.4s, v20.4s, v0.4s",
-            "fmla v29.4s, v21.4s, v1.4s",
-            "fmla v30.4s, v22.4s, v0.4s",
-            "fmla v31.4s, v23.4s, v1.4s",
-            "subs x22, x22, #1",
-            "b.ne 26b",
-            // ---- Final epilogue. x17/x20 point at the LHS trailers, x21 at rsum.
-            "ldp q0, q1, [x17]",              // group A offsets, scales
-            "ldp q2, q3, [x20]",              // group B offsets, scales
-            "ldp q4, q5, [x21]",              // rsum, bias
-            "scvtf v0.4s, v0.4s",
-            "scvtf v2.4s, v2.4s",
-            "dup v6.4s, w9",
-            "dup v7.4s, w10",
-            // Un-interleave: tile row r -> v(16 + r).
-            "trn1 v16.2d, v24.2d, v25.2d",
-            "trn2 v17.2d, v24.2d, v25.2d",
-            "trn1 v18.2d, v26.2d, v27.2d",
-            "trn2 v19.2d, v26.2d, v27.2d",
-            "trn1 v20.2d, v28.2d, v29.2d",
-            "trn2 v21.2d, v28.2d, v29.2d",
-            "trn1 v22.2d, v30.2d, v31.2d",
-            "trn2 v23.2d, v30.2d, v31.2d",
-            epilogue_row!("16", "0", "1", "0"),
-            epilogue_row!("17", "0", "1", "1"),
-            epilogue_row!("18", "0", "1", "2"),
-            epilogue_row!("19", "0", "1", "3"),
-            epilogue_row!("20", "2", "3", "0"),
-            epilogue_row!("21", "2", "3", "1"),
-            epilogue_row!("22", "2", "3", "2"),
-            epilogue_row!("23", "2", "3", "3"),
-            // ---- Stores. Fast path: a full 8 x 4 tile.
-            "cmp x12, #8",
-            "b.ne 24f",
-            "cmp x24, #4",
-            "b.ne 24f",
-            "mov x25, x16",
-            store_rows_q!("x25", "x6"; "16", "17", "18", "19", "20", "21", "22", "23"),
-            "b 25f",
-            // Partial tile: x12 rows, x24 columns.
-            "24:",
-            "mov x25, x16",
-            each_row!(store_row, lt, "x12", "25", "x25", "x6";
-                ("16") ("17") ("18") ("19") ("20") ("21") ("22") ("23")),
-            "25:",
-            // Next column tile.
-            "add x14, x14, x8",
-            "add x16, x16, #16",
-            "subs x15, x15, #4",
-            "b.gt 22b",
-            // Next row block.
-            "add x3, x3, x7, lsl #1",
-            "add x5, x5, x6, lsl #3",
-            "subs x0, x0, #8",
-            "b.gt 21b",
-            inout("x0") m => _,
-            in("x1") n,
-            in("x2") chunks,
-            inout("x3") lhs_packed => _,
-            in("x4") rhs_packed,
-            inout("x5") dst => _,
-            in("x6") dst_stride_row,
-            in("x7") lhs_stride,
-            in("x8") rhs_stride,
-            in("x9") clamp_min.to_bits() as usize,
-            in("x10") clamp_max.to_bits() as usize,
-            in("x11") nb,
-            out("x12") _, out("x13") _, out("x14") _, out("x15") _,
-            out("x16") _, out("x17") _, out("x20") _, out("x21") _,
-            out("x22") _, out("x23") _, out("x24") _, out("x25") _,
-            out("x26") _,
-            out("v0") _, out("v1") _, out("v2") _, out("v3") _,
-            out("v4") _, out("v5") _, out("v6") _, out("v7") _,
-            out("v16") _, out("v17") _, out("v18") _, out("v19") _,
-            out("v20") _, out("v21") _, out("v22") _, out("v23") _,
-            out("v24") _, out("v25") _, out("v26") _, out("v27") _,
-            out("v28") _, out("v29") _, out("v30") _, out("v31") _,
-            options(nostack),
-        );
+        // Register map
+        //   x0  rows left                    x12 rows in this block (1..=8)
+        //   x1  n                            x13 LHS group B of the block
+        //   x2  32-deep chunks per block     x14 RHS group pointer
+        //   x3  LHS block (group A)          x15 columns left
+        //   x4  rhs_packed                   x16 dst of this column tile
+        //   x5  dst of this row block        x17 LHS group A pointer (K loop)
+        //   x6  dst_stride_row               x20 LHS group B pointer (K loop)
+        //   x7  lhs_stride (one group)       x21 RHS pointer (K loop)
+        //   x8  rhs_stride (one group)       x22 blocks left
+        //   w9  clamp_min bits               x23 chunks left in the block
+        //   w10 clamp_max bits               x24 columns in this tile (1..=4)
+        //   x11 blocks (nb)                  x25 dst row pointer, x26 partial-store pointer
+        //
+        // SAFETY: the caller guarantees FEAT_I8MM, the argument ranges and the buffer sizes
+        // documented above. The asm reads exactly ceil(m/4) LHS groups (group B of a row block is
+        // replaced by group A when the block has at most 4 rows) and ceil(n/4) RHS groups, each only
+        // within its data and trailer. Stores are limited to the m x n region. All touched registers
+        // are declared; x18, x19, x29, x30, sp and v8..v15 are not used and no stack memory is
+        // accessed.
+        unsafe {
+            kernel_asm!(
+                ".arch_extension i8mm",
+                // ---- Row-block loop: 8 rows (two LHS groups) per iteration.
+                "21:",
+                min_imm!("x12", "x0", "8", "x24"), // rows in this block (1..=8)
+                // group B, or group A again if <= 4 rows
+                group_if_rows!("x13", "x3", "x7", "x0", "4", "x3"),
+                "mov x14, x4",
+                "mov x15, x1",
+                "mov x16, x5",
+                // ---- Column loop: 4 columns (one RHS group) per iteration.
+                "22:",
+                min_imm!("x24", "x15", "4", "x24"), // columns in this tile (1..=4)
+                "mov x17, x3",
+                "mov x20, x13",
+                "mov x21, x14",
+                "mov x22, x11",
+                "movi v7.16b, #0xf0",
+                zero_v!("4s"; "24", "25", "26", "27", "28", "29", "30", "31"),
+                // ---- Block loop: bl K values (x2 chunks) per iteration.
+                "26:",
+                "mov x23, x2",
+                zero_v!("4s"; "16", "17", "18", "19", "20", "21", "22", "23"),
+                // ---- K loop: one 32-deep chunk per iteration.
+                "23:",
+                "// LLVM-MCA-BEGIN matmul_clamp_f32_qai8dxp4x8_qsi4c32p4x8_16x4x32_neon_i8mm",
+                "ldr q0, [x21]",                  // segment 0, columns {0,1}
+                "ldr q1, [x21, #16]",             // segment 0, columns {2,3}
+                "ldr q4, [x17]",
+                "ldr q5, [x17, #16]",
+                "ldr q6, [x20]",
+                // Decode segment 0: 16 * low nibbles -> v2, v3; high -> v0, v1.
+                "shl v2.16b, v0.16b, #4",
+                "shl v3.16b, v1.16b, #4",
+                "and v0.16b, v0.16b, v7.16b",
+                "and v1.16b, v1.16b, v7.16b",
+                // K slice 32c + [0, 8): LHS slice 0 x low nibbles of segment 0.
+                "smmla v16.4s, v4.16b, v2.16b",
+                "smmla v17.4s, v4.16b, v3.16b",
+                "ldr q4, [x20, #16]",
+                "smmla v18.4s, v5.16b, v2.16b",
+                "smmla v19.4s, v5.16b, v3.16b",
+                "ldr q5, [x17, #64]",
+                "smmla v20.4s, v6.16b, v2.16b",
+                "smmla v21.4s, v6.16b, v3.16b",
+                "ldr q6, [x17, #80]",
+                "smmla v22.4s, v4.16b, v2.16b",
+                "smmla v23.4s, v4.16b, v3.16b",
+                "ldr q4, [x20, #64]",
+                "ldr q2, [x21, #32]",             // segment 1, columns {0,1}
+                "ldr q3, [x21, #48]",             // segment 1, columns {2,3}
+                // K slice 32c + [16, 24): LHS slice 2 x high nibbles of segment 0.
+                "smmla v16.4s, v5.16b, v0.16b",
+                "smmla v17.4s, v5.16b, v1.16b",
+                "ldr q5, [x20, #80]",
+                "smmla v18.4s, v6.16b, v0.16b",
+                "smmla v19.4s, v6.16b, v1.16b",
+                "ldr q6, [x17, #32]",
+                "smmla v20.4s, v4.16b, v0.16b",
+                "smmla v21.4s, v4.16b, v1.16b",
+                "ldr q4, [x17, #48]",
+                "smmla v22.4s, v5.16b, v0.16b",
+                "smmla v23.4s, v5.16b, v1.16b",
+                "ldr q5, [x20, #32]",
+                // Decode segment 1: 16 * low nibbles -> v0, v1; high -> v2, v3.
+                "shl v0.16b, v2.16b, #4",
+                "shl v1.16b, v3.16b, #4",
+                "and v2.16b, v2.16b, v7.16b",
+                "and v3.16b, v3.16b, v7.16b",
+                // K slice 32c + [8, 16): LHS slice 1 x low nibbles of segment 1.
+                "smmla v16.4s, v6.16b, v0.16b",
+                "smmla v17.4s, v6.16b, v1.16b",
+                "ldr q6, [x20, #48]",
+                "smmla v18.4s, v4.16b, v0.16b",
+                "smmla v19.4s, v4.16b, v1.16b",
+                "ldr q4, [x17, #96]",
+                "smmla v20.4s, v5.16b, v0.16b",
+                "smmla v21.4s, v5.16b, v1.16b",
+                "ldr q5, [x17, #112]",
+                "smmla v22.4s, v6.16b, v0.16b",
+                "smmla v23.4s, v6.16b, v1.16b",
+                "ldr q6, [x20, #96]",
+                // K slice 32c + [24, 32): LHS slice 3 x high nibbles of segment 1.
+                "smmla v16.4s, v4.16b, v2.16b",
+                "smmla v17.4s, v4.16b, v3.16b",
+                "ldr q4, [x20, #112]",
+                "smmla v18.4s, v5.16b, v2.16b",
+                "smmla v19.4s, v5.16b, v3.16b",
+                "smmla v20.4s, v6.16b, v2.16b",
+                "smmla v21.4s, v6.16b, v3.16b",
+                "smmla v22.4s, v4.16b, v2.16b",
+                "smmla v23.4s, v4.16b, v3.16b",
+                "add x17, x17, #128",
+                "add x20, x20, #128",
+                "add x21, x21, #64",
+                "subs x23, x23, #1",
+                "b.ne 23b",
+                "// LLVM-MCA-END",
+                // ---- Block epilogue: acc += (I / 16) * d, x21 points at the block's bf16 scales.
+                "ld1r {{v0.4s}}, [x21], #4",      // bf16 [d0, d1] replicated
+                "ld1r {{v1.4s}}, [x21], #4",      // bf16 [d2, d3] replicated
+                "scvtf v16.4s, v16.4s, #4",
+                "scvtf v17.4s, v17.4s, #4",
+                "scvtf v18.4s, v18.4s, #4",
+                "scvtf v19.4s, v19.4s, #4",
+                "scvtf v20.4s, v20.4s, #4",
+                "scvtf v21.4s, v21.4s, #4",
+                "scvtf v22.4s, v22.4s, #4",
+                "scvtf v23.4s, v23.4s, #4",
+                "shll v0.4s, v0.4h, #16",         // f32 [d0, d1, d0, d1]
+                "shll v1.4s, v1.4h, #16",         // f32 [d2, d3, d2, d3]
+                "fmla v24.4s, v16.4s, v0.4s",
+                "fmla v25.4s, v17.4s, v1.4s",
+                "fmla v26.4s, v18.4s, v0.4s",
+                "fmla v27.4s, v19.4s, v1.4s",
+                "fmla v28.4s, v20.4s, v0.4s",
+                "fmla v29.4s, v21.4s, v1.4s",
+                "fmla v30.4s, v22.4s, v0.4s",
+                "fmla v31.4s, v23.4s, v1.4s",
+                "subs x22, x22, #1",
+                "b.ne 26b",
+                // ---- Final epilogue. x17/x20 point at the LHS trailers, x21 at rsum.
+                "ldp q0, q1, [x17]",              // group A offsets, scales
+                "ldp q2, q3, [x20]",              // group B offsets, scales
+                "ldp q4, q5, [x21]",              // rsum, bias
+                "scvtf v0.4s, v0.4s",
+                "scvtf v2.4s, v2.4s",
+                "dup v6.4s, w9",
+                "dup v7.4s, w10",
+                // Un-interleave: tile row r -> v(16 + r).
+                "trn1 v16.2d, v24.2d, v25.2d",
+                "trn2 v17.2d, v24.2d, v25.2d",
+                "trn1 v18.2d, v26.2d, v27.2d",
+                "trn2 v19.2d, v26.2d, v27.2d",
+                "trn1 v20.2d, v28.2d, v29.2d",
+                "trn2 v21.2d, v28.2d, v29.2d",
+                "trn1 v22.2d, v30.2d, v31.2d",
+                "trn2 v23.2d, v30.2d, v31.2d",
+                for_rows!(finish_row[v, "4", "5", "6", "7";];
+                    ("16", "0", "1", "0") ("17", "0", "1", "1") ("18", "0", "1", "2")
+                    ("19", "0", "1", "3") ("20", "2", "3", "0") ("21", "2", "3", "1")
+                    ("22", "2", "3", "2") ("23", "2", "3", "3")),
+                // ---- Stores. Fast path: a full 8 x 4 tile.
+                "cmp x12, #8",
+                "b.ne 24f",
+                "cmp x24, #4",
+                "b.ne 24f",
+                "mov x25, x16",
+                store_rows_q!("x25", "x6"; "16", "17", "18", "19", "20", "21", "22", "23"),
+                "b 25f",
+                // Partial tile: x12 rows, x24 columns.
+                "24:",
+                "mov x25, x16",
+                each_row!(store_row, lt, "x12", "25", "x25", "x6";
+                    ("16") ("17") ("18") ("19") ("20") ("21") ("22") ("23")),
+                "25:",
+                // Next column tile.
+                "add x14, x14, x8",
+                "add x16, x16, #16",
+                "subs x15, x15, #4",
+                "b.gt 22b";
+                gemm[8 rows, "21"](m, n, chunks, lhs_packed, rhs_packed, dst, dst_stride_row, lhs_stride);
+                in("x8") rhs_stride,
+                in("x9") clamp_min.to_bits() as usize,
+                in("x10") clamp_max.to_bits() as usize,
+                in("x11") nb,
+                clobber x(12 13 14 15 16 17 20 21 22 23 24 25 26)
+                    v(0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31),
+            );
+        }
     }
 }
-
-blockwise_asm_kernel_entry!(matmul_f32_qai8dxp4x8_qsi4c32p4x8_16x4x32);

@@ -30,7 +30,7 @@
 //! `r` ends up in `v(16 + 2r)` (columns 0..4) and `v(17 + 2r)` (columns 4..8), then adds
 //! `rsum * lhs_offset` (fused), multiplies by the LHS scale, adds the bias and clamps.
 
-use core::arch::asm;
+use crate::matmul::kernel_geometry::qai8dxp_blockwise;
 
 /// Finish four columns of one tile row held in `v$r`: `fma(rsum, offset)`, times the LHS scale,
 /// plus bias, clamped.
@@ -100,205 +100,171 @@ macro_rules! segment {
     };
 }
 
-/// Computes, for `i < m`, `j < n`:
-/// `acc = sum_b fma(I_b[i][j] / 16, d[j][b], acc)` (from `0.0`, `I_b` the int8 x (16 * int4)
-/// dot product over block `b`), then
-/// `dst[i][j] = clamp(fma(rsum[j], lhs_offset[i], acc) * lhs_scale[i] + bias[j])`
-/// (multiply and bias add not fused, clamp with `FMAX` then `FMIN`).
-///
-/// # Safety
-///
-/// * The CPU must implement FEAT_I8MM.
-/// * `m >= 1`, `n >= 1`, `bl` a positive multiple of 32, `k` a positive multiple of `bl`.
-/// * `lhs_packed` must be readable for `ceil(m / 4)` groups of `4 * (k + 8)` bytes each, laid out
-///   as the qai8dxp4x8 format (4 rows x 8-deep blocks, then 4 x i32 offsets and 4 x f32 scales).
-/// * `rhs_packed` must be readable for `ceil(n / 8)` groups of `8 * (nb * (bl / 2 + 2) + 8)`
-///   bytes each (`nb = k / bl`), laid out as the qsi4c32p8x8 format (per block: int4 data, then
-///   8 x bf16 scales; after the blocks 8 x f32 rsum and 8 x f32 bias).
-/// * For every `i < m`, `j < n`, the 4 bytes at `dst + i * dst_stride_row + 4 * j` (byte
-///   offsets) must be writable and must not overlap either packed buffer. Nothing else is
-///   written.
-#[target_feature(enable = "i8mm")]
-#[allow(clippy::too_many_arguments, clippy::too_many_lines)]
-pub unsafe fn matmul_f32_qai8dxp4x8_qsi4c32p8x8_4x8x32(
-    m: usize,
-    n: usize,
-    k: usize,
-    bl: usize,
-    lhs_packed: *const u8,
-    rhs_packed: *const u8,
-    dst: *mut f32,
-    dst_stride_row: usize,
-    clamp_min: f32,
-    clamp_max: f32,
-) {
-    let nb = k / bl;
-    debug_assert!(m >= 1 && n >= 1 && bl >= 32 && bl & 31 == 0 && nb >= 1 && nb * bl == k);
-    let chunks = bl / 32;
-    let lhs_stride = 4 * (k + 8);
-    let rhs_stride = 8 * (nb * (bl / 2 + 2) + 8);
+asm_kernel! {
+    /// Computes, for `i < m`, `j < n`:
+    /// `acc = sum_b fma(I_b[i][j] / 16, d[j][b], acc)` (from `0.0`, `I_b` the int8 x (16 * int4)
+    /// dot product over block `b`), then
+    /// `dst[i][j] = clamp(fma(rsum[j], lhs_offset[i], acc) * lhs_scale[i] + bias[j])`
+    /// (multiply and bias add not fused, clamp with `FMAX` then `FMIN`).
+    ///
+    /// # Safety
+    ///
+    /// * The CPU must implement FEAT_I8MM.
+    /// * `m >= 1`, `n >= 1`, `bl` a positive multiple of 32, `k` a positive multiple of `bl`.
+    /// * `lhs_packed` must be readable for `ceil(m / 4)` groups of `4 * (k + 8)` bytes each, laid out
+    ///   as the qai8dxp4x8 format (4 rows x 8-deep blocks, then 4 x i32 offsets and 4 x f32 scales).
+    /// * `rhs_packed` must be readable for `ceil(n / 8)` groups of `8 * (nb * (bl / 2 + 2) + 8)`
+    ///   bytes each (`nb = k / bl`), laid out as the qsi4c32p8x8 format (per block: int4 data, then
+    ///   8 x bf16 scales; after the blocks 8 x f32 rsum and 8 x f32 bias).
+    /// * For every `i < m`, `j < n`, the 4 bytes at `dst + i * dst_stride_row + 4 * j` (byte
+    ///   offsets) must be writable and must not overlap either packed buffer. Nothing else is
+    ///   written.
+    #[target_feature(enable = "i8mm")]
+    blockwise fn matmul_f32_qai8dxp4x8_qsi4c32p8x8_4x8x32(
+        m, n, k, bl, lhs_packed, rhs_packed, dst, dst_stride_row, clamp_min, clamp_max,
+    ) {
+        let (nb, chunks, lhs_stride, rhs_stride) = qai8dxp_blockwise(m, n, k, bl, 8);
 
-    // Register map
-    //   x0  rows left                    x12 rows in this block (1..=4)
-    //   x1  n                            x13 RHS group pointer
-    //   x2  32-deep chunks per block     x14 columns left
-    //   x3  LHS group of the block       x15 dst of this column tile
-    //   x4  rhs_packed                   x16 LHS pointer (K loop)
-    //   x5  dst of this row block        x20 RHS pointer (K loop)
-    //   x6  dst_stride_row               x21 blocks left
-    //   x7  lhs_stride (one group)       x22 chunks left in the block
-    //   x8  rhs_stride (one group)       x23 columns in this tile (1..=8)
-    //   w9  clamp_min bits               x24 dst row pointer (stores)
-    //   w10 clamp_max bits               x25 partial-store pointer
-    //   x11 blocks (nb)
-    //
-    // SAFETY: the caller guarantees FEAT_I8MM, the argument ranges and the buffer sizes
-    // documented above. The asm reads exactly ceil(m/4) LHS groups and ceil(n/8) RHS groups,
-    // each only within its data and trailer. Stores are limited to the m x n region. All touched
-    // registers are declared; x18, x19, x29, x30, sp and v8..v15 are not used and no stack memory
-    // is accessed.
-    unsafe {
-        asm!(
-            ".arch_extension i8mm",
-            // ---- Row-block loop: 4 rows (one LHS group) per iteration.
-            "21:",
-            min_imm!("x12", "x0", "4", "x24"), // rows in this block (1..=4)
-            "mov x13, x4",
-            "mov x14, x1",
-            "mov x15, x5",
-            // ---- Column loop: 8 columns (one RHS group) per iteration.
-            "22:",
-            min_imm!("x23", "x14", "8", "x24"), // columns in this tile (1..=8)
-            "mov x16, x3",
-            "mov x20, x13",
-            "mov x21, x11",
-            "movi v7.16b, #0xf0",
-            zero_v!("4s"; "24", "25", "26", "27", "28", "29", "30", "31"),
-            // ---- Block loop: bl K values (x2 chunks) per iteration.
-            "26:",
-            "mov x22, x2",
-            zero_v!("4s"; "16", "17", "18", "19", "20", "21", "22", "23"),
-            // ---- K loop: one 32-deep chunk per iteration.
-            "23:",
-            "// LLVM-MCA-BEGIN matmul_clamp_f32_qai8dxp4x8_qsi4c32p8x8_4x8x32_neon_i8mm",
-            // LHS slices 0 (K 32c + [0, 8)) and 2 (K 32c + [16, 24)).
-            "ldr q0, [x16]",
-            "ldr q1, [x16, #16]",
-            "ldr q2, [x16, #64]",
-            "ldr q3, [x16, #80]",
-            // Segment 0: low nibbles are slice 0, high nibbles slice 2.
-            segment!("0", "16", "32", "48"),
-            // LHS slices 1 (K 32c + [8, 16)) and 3 (K 32c + [24, 32)).
-            "ldr q0, [x16, #32]",
-            "ldr q1, [x16, #48]",
-            "ldr q2, [x16, #96]",
-            "ldr q3, [x16, #112]",
-            // Segment 1: low nibbles are slice 1, high nibbles slice 3.
-            segment!("64", "80", "96", "112"),
-            "add x16, x16, #128",
-            "add x20, x20, #128",
-            "subs x22, x22, #1",
-            "b.ne 23b",
-            "// LLVM-MCA-END",
-            // ---- Block epilogue: acc += (I / 16) * d, x20 points at the block's bf16 scales.
-            "ld1r {{v0.4s}}, [x20], #4",      // bf16 [d0, d1] replicated
-            "ld1r {{v1.4s}}, [x20], #4",      // bf16 [d2, d3] replicated
-            "ld1r {{v2.4s}}, [x20], #4",      // bf16 [d4, d5] replicated
-            "ld1r {{v3.4s}}, [x20], #4",      // bf16 [d6, d7] replicated
-            "scvtf v16.4s, v16.4s, #4",
-            "scvtf v17.4s, v17.4s, #4",
-            "scvtf v18.4s, v18.4s, #4",
-            "scvtf v19.4s, v19.4s, #4",
-            "scvtf v20.4s, v20.4s, #4",
-            "scvtf v21.4s, v21.4s, #4",
-            "scvtf v22.4s, v22.4s, #4",
-            "scvtf v23.4s, v23.4s, #4",
-            "shll v0.4s, v0.4h, #16",         // f32 [d0, d1, d0, d1]
-            "shll v1.4s, v1.4h, #16",
-            "shll v2.4s, v2.4h, #16",
-            "shll v3.4s, v3.4h, #16",
-            "fmla v24.4s, v16.4s, v0.4s",
-            "fmla v25.4s, v17.4s, v1.4s",
-            "fmla v26.4s, v18.4s, v2.4s",
-            "fmla v27.4s, v19.4s, v3.4s",
-            "fmla v28.4s, v20.4s, v0.4s",
-            "fmla v29.4s, v21.4s, v1.4s",
-            "fmla v30.4s, v22.4s, v2.4s",
-            "fmla v31.4s, v23.4s, v3.4s",
-            "subs x21, x21, #1",
-            "b.ne 26b",
-            // ---- Final epilogue. x16 points at the LHS trailer, x20 at rsum.
-            "ldp q0, q1, [x16]",              // LHS offsets, scales
-            "ldp q2, q3, [x20]",              // rsum
-            "ldp q4, q5, [x20, #32]",         // bias
-            "scvtf v0.4s, v0.4s",
-            "dup v6.4s, w9",
-            "dup v7.4s, w10",
-            // Un-interleave: tile row r -> v(16 + 2r) (columns 0..4), v(17 + 2r) (4..8).
-            "trn1 v16.2d, v24.2d, v25.2d",
-            "trn1 v17.2d, v26.2d, v27.2d",
-            "trn2 v18.2d, v24.2d, v25.2d",
-            "trn2 v19.2d, v26.2d, v27.2d",
-            "trn1 v20.2d, v28.2d, v29.2d",
-            "trn1 v21.2d, v30.2d, v31.2d",
-            "trn2 v22.2d, v28.2d, v29.2d",
-            "trn2 v23.2d, v30.2d, v31.2d",
-            epilogue_quad!("16", "2", "4", "0"),
-            epilogue_quad!("17", "3", "5", "0"),
-            epilogue_quad!("18", "2", "4", "1"),
-            epilogue_quad!("19", "3", "5", "1"),
-            epilogue_quad!("20", "2", "4", "2"),
-            epilogue_quad!("21", "3", "5", "2"),
-            epilogue_quad!("22", "2", "4", "3"),
-            epilogue_quad!("23", "3", "5", "3"),
-            // ---- Stores. Fast path: a full 4 x 8 tile.
-            "cmp x12, #4",
-            "b.ne 24f",
-            "cmp x23, #8",
-            "b.ne 24f",
-            "mov x24, x15",
-            store_rows_qq!("x24", "x6"; ("16", "17") ("18", "19") ("20", "21") ("22", "23")),
-            "b 25f",
-            // Partial tile: x12 rows, x23 columns.
-            "24:",
-            "mov x24, x15",
-            each_row!(store_row, lt, "x12", "25", "x24", "x6";
-                ("16", "17") ("18", "19") ("20", "21") ("22", "23")),
-            "25:",
-            // Next column tile.
-            "add x13, x13, x8",
-            "add x15, x15, #32",
-            "subs x14, x14, #8",
-            "b.gt 22b",
-            // Next row block.
-            "add x3, x3, x7",
-            "add x5, x5, x6, lsl #2",
-            "subs x0, x0, #4",
-            "b.gt 21b",
-            inout("x0") m => _,
-            in("x1") n,
-            in("x2") chunks,
-            inout("x3") lhs_packed => _,
-            in("x4") rhs_packed,
-            inout("x5") dst => _,
-            in("x6") dst_stride_row,
-            in("x7") lhs_stride,
-            in("x8") rhs_stride,
-            in("x9") clamp_min.to_bits() as usize,
-            in("x10") clamp_max.to_bits() as usize,
-            in("x11") nb,
-            out("x12") _, out("x13") _, out("x14") _, out("x15") _,
-            out("x16") _, out("x20") _, out("x21") _, out("x22") _,
-            out("x23") _, out("x24") _, out("x25") _,
-            out("v0") _, out("v1") _, out("v2") _, out("v3") _,
-            out("v4") _, out("v5") _, out("v6") _, out("v7") _,
-            out("v16") _, out("v17") _, out("v18") _, out("v19") _,
-            out("v20") _, out("v21") _, out("v22") _, out("v23") _,
-            out("v24") _, out("v25") _, out("v26") _, out("v27") _,
-            out("v28") _, out("v29") _, out("v30") _, out("v31") _,
-            options(nostack),
-        );
+        // Register map
+        //   x0  rows left                    x12 rows in this block (1..=4)
+        //   x1  n                            x13 RHS group pointer
+        //   x2  32-deep chunks per block     x14 columns left
+        //   x3  LHS group of the block       x15 dst of this column tile
+        //   x4  rhs_packed                   x16 LHS pointer (K loop)
+        //   x5  dst of this row block        x20 RHS pointer (K loop)
+        //   x6  dst_stride_row               x21 blocks left
+        //   x7  lhs_stride (one group)       x22 chunks left in the block
+        //   x8  rhs_stride (one group)       x23 columns in this tile (1..=8)
+        //   w9  clamp_min bits               x24 dst row pointer (stores)
+        //   w10 clamp_max bits               x25 partial-store pointer
+        //   x11 blocks (nb)
+        //
+        // SAFETY: the caller guarantees FEAT_I8MM, the argument ranges and the buffer sizes
+        // documented above. The asm reads exactly ceil(m/4) LHS groups and ceil(n/8) RHS groups,
+        // each only within its data and trailer. Stores are limited to the m x n region. All touched
+        // registers are declared; x18, x19, x29, x30, sp and v8..v15 are not used and no stack memory
+        // is accessed.
+        unsafe {
+            kernel_asm!(
+                ".arch_extension i8mm",
+                // ---- Row-block loop: 4 rows (one LHS group) per iteration.
+                "21:",
+                min_imm!("x12", "x0", "4", "x24"), // rows in this block (1..=4)
+                "mov x13, x4",
+                "mov x14, x1",
+                "mov x15, x5",
+                // ---- Column loop: 8 columns (one RHS group) per iteration.
+                "22:",
+                min_imm!("x23", "x14", "8", "x24"), // columns in this tile (1..=8)
+                "mov x16, x3",
+                "mov x20, x13",
+                "mov x21, x11",
+                "movi v7.16b, #0xf0",
+                zero_v!("4s"; "24", "25", "26", "27", "28", "29", "30", "31"),
+                // ---- Block loop: bl K values (x2 chunks) per iteration.
+                "26:",
+                "mov x22, x2",
+                zero_v!("4s"; "16", "17", "18", "19", "20", "21", "22", "23"),
+                // ---- K loop: one 32-deep chunk per iteration.
+                "23:",
+                "// LLVM-MCA-BEGIN matmul_clamp_f32_qai8dxp4x8_qsi4c32p8x8_4x8x32_neon_i8mm",
+                // LHS slices 0 (K 32c + [0, 8)) and 2 (K 32c + [16, 24)).
+                "ldr q0, [x16]",
+                "ldr q1, [x16, #16]",
+                "ldr q2, [x16, #64]",
+                "ldr q3, [x16, #80]",
+                // Segment 0: low nibbles are slice 0, high nibbles slice 2.
+                segment!("0", "16", "32", "48"),
+                // LHS slices 1 (K 32c + [8, 16)) and 3 (K 32c + [24, 32)).
+                "ldr q0, [x16, #32]",
+                "ldr q1, [x16, #48]",
+                "ldr q2, [x16, #96]",
+                "ldr q3, [x16, #112]",
+                // Segment 1: low nibbles are slice 1, high nibbles slice 3.
+                segment!("64", "80", "96", "112"),
+                "add x16, x16, #128",
+                "add x20, x20, #128",
+                "subs x22, x22, #1",
+                "b.ne 23b",
+                "// LLVM-MCA-END",
+                // ---- Block epilogue: acc += (I / 16) * d, x20 points at the block's bf16 scales.
+                "ld1r {{v0.4s}}, [x20], #4",      // bf16 [d0, d1] replicated
+                "ld1r {{v1.4s}}, [x20], #4",      // bf16 [d2, d3] replicated
+                "ld1r {{v2.4s}}, [x20], #4",      // bf16 [d4, d5] replicated
+                "ld1r {{v3.4s}}, [x20], #4",      // bf16 [d6, d7] replicated
+                "scvtf v16.4s, v16.4s, #4",
+                "scvtf v17.4s, v17.4s, #4",
+                "scvtf v18.4s, v18.4s, #4",
+                "scvtf v19.4s, v19.4s, #4",
+                "scvtf v20.4s, v20.4s, #4",
+                "scvtf v21.4s, v21.4s, #4",
+                "scvtf v22.4s, v22.4s, #4",
+                "scvtf v23.4s, v23.4s, #4",
+                "shll v0.4s, v0.4h, #16",         // f32 [d0, d1, d0, d1]
+                "shll v1.4s, v1.4h, #16",
+                "shll v2.4s, v2.4h, #16",
+                "shll v3.4s, v3.4h, #16",
+                "fmla v24.4s, v16.4s, v0.4s",
+                "fmla v25.4s, v17.4s, v1.4s",
+                "fmla v26.4s, v18.4s, v2.4s",
+                "fmla v27.4s, v19.4s, v3.4s",
+                "fmla v28.4s, v20.4s, v0.4s",
+                "fmla v29.4s, v21.4s, v1.4s",
+                "fmla v30.4s, v22.4s, v2.4s",
+                "fmla v31.4s, v23.4s, v3.4s",
+                "subs x21, x21, #1",
+                "b.ne 26b",
+                // ---- Final epilogue. x16 points at the LHS trailer, x20 at rsum.
+                "ldp q0, q1, [x16]",              // LHS offsets, scales
+                "ldp q2, q3, [x20]",              // rsum
+                "ldp q4, q5, [x20, #32]",         // bias
+                "scvtf v0.4s, v0.4s",
+                "dup v6.4s, w9",
+                "dup v7.4s, w10",
+                // Un-interleave: tile row r -> v(16 + 2r) (columns 0..4), v(17 + 2r) (4..8).
+                "trn1 v16.2d, v24.2d, v25.2d",
+                "trn1 v17.2d, v26.2d, v27.2d",
+                "trn2 v18.2d, v24.2d, v25.2d",
+                "trn2 v19.2d, v26.2d, v27.2d",
+                "trn1 v20.2d, v28.2d, v29.2d",
+                "trn1 v21.2d, v30.2d, v31.2d",
+                "trn2 v22.2d, v28.2d, v29.2d",
+                "trn2 v23.2d, v30.2d, v31.2d",
+                epilogue_quad!("16", "2", "4", "0"),
+                epilogue_quad!("17", "3", "5", "0"),
+                epilogue_quad!("18", "2", "4", "1"),
+                epilogue_quad!("19", "3", "5", "1"),
+                epilogue_quad!("20", "2", "4", "2"),
+                epilogue_quad!("21", "3", "5", "2"),
+                epilogue_quad!("22", "2", "4", "3"),
+                epilogue_quad!("23", "3", "5", "3"),
+                // ---- Stores. Fast path: a full 4 x 8 tile.
+                "cmp x12, #4",
+                "b.ne 24f",
+                "cmp x23, #8",
+                "b.ne 24f",
+                "mov x24, x15",
+                store_rows_qq!("x24", "x6"; ("16", "17") ("18", "19") ("20", "21") ("22", "23")),
+                "b 25f",
+                // Partial tile: x12 rows, x23 columns.
+                "24:",
+                "mov x24, x15",
+                each_row!(store_row, lt, "x12", "25", "x24", "x6";
+                    ("16", "17") ("18", "19") ("20", "21") ("22", "23")),
+                "25:",
+                // Next column tile.
+                "add x13, x13, x8",
+                "add x15, x15, #32",
+                "subs x14, x14, #8",
+                "b.gt 22b";
+                gemm[4 rows, "21"](m, n, chunks, lhs_packed, rhs_packed, dst, dst_stride_row, lhs_stride);
+                in("x8") rhs_stride,
+                in("x9") clamp_min.to_bits() as usize,
+                in("x10") clamp_max.to_bits() as usize,
+                in("x11") nb,
+                clobber x(12 13 14 15 16 20 21 22 23 24 25)
+                    v(0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31),
+            );
+        }
     }
 }
-
-blockwise_asm_kernel_entry!(matmul_f32_qai8dxp4x8_qsi4c32p8x8_4x8x32);

@@ -29,7 +29,7 @@
 //! loads are written `ldur` (the same single load; LLVM's Neoverse-N1 model charges the
 //! scaled-offset `ldr q` encoding an extra uop on its 3-wide dispatch).
 
-use core::arch::asm;
+use crate::matmul::kernel_geometry::per_channel;
 
 /// Eight `sdot` of one LHS group: rows `$a0/$a1` .. `$a6/$a7` (columns 0..4 / 4..8) += RHS
 /// `$p` / `$q` x lanes 0..3 of LHS `$l`.
@@ -83,29 +83,14 @@ macro_rules! decode {
     };
 }
 
-/// Epilogue of tile row (`$a`, `$b`) (columns 0..4, 4..8): `$o`/`$s` hold its group's
-/// offsets/scales, `$i` is its lane there. Uses `v0`/`v1` (rsum), `v2`/`v3` (rscale), `v4`/`v5`
-/// (bias), `v12`/`v13` (clamp bounds) and `v10`/`v11` as temporaries.
+/// Offset, rescale, add bias and clamp tile row `$a`/`$b` (columns 0..3 / 4..7): lane `$i` of the
+/// group's offsets `v$o` and scales `v$s`; `v0`/`v1` rsum, `v2`/`v3` rscale, `v4`/`v5` bias,
+/// `v12`/`v13` clamp, `v10`/`v11` temporaries.
 macro_rules! epilogue_row {
     ($a:literal, $b:literal, $o:literal, $s:literal, $i:literal) => {
         concat!(
-            // acc += lhs_offset[row] * rsum[col] (wrapping i32)
-            concat!("mla v", $a, ".4s, v0.4s, v", $o, ".s[", $i, "]\n"),
-            concat!("mla v", $b, ".4s, v1.4s, v", $o, ".s[", $i, "]\n"),
-            // y = f32(acc) * (rscale[col] * lhs_scale[row]) + bias[col]
-            concat!("fmul v10.4s, v2.4s, v", $s, ".s[", $i, "]\n"),
-            concat!("fmul v11.4s, v3.4s, v", $s, ".s[", $i, "]\n"),
-            concat!("scvtf v", $a, ".4s, v", $a, ".4s\n"),
-            concat!("scvtf v", $b, ".4s, v", $b, ".4s\n"),
-            concat!("fmul v", $a, ".4s, v", $a, ".4s, v10.4s\n"),
-            concat!("fmul v", $b, ".4s, v", $b, ".4s, v11.4s\n"),
-            concat!("fadd v", $a, ".4s, v", $a, ".4s, v4.4s\n"),
-            concat!("fadd v", $b, ".4s, v", $b, ".4s, v5.4s\n"),
-            // FMAX with the lower bound, then FMIN with the upper one
-            concat!("fmax v", $a, ".4s, v", $a, ".4s, v12.4s\n"),
-            concat!("fmax v", $b, ".4s, v", $b, ".4s, v12.4s\n"),
-            concat!("fmin v", $a, ".4s, v", $a, ".4s, v13.4s\n"),
-            concat!("fmin v", $b, ".4s, v", $b, ".4s, v13.4s\n"),
+            dequant_row2!("0", "1", "2", "3", "10", "11", "4", "5"; $a, $b, $o[$i], $s[$i]),
+            clamp_v!("4s"; $a, $b; "12", "13"),
         )
     };
 }
@@ -118,204 +103,170 @@ macro_rules! store_row {
     };
 }
 
-/// Computes `dst[i][j]` for `i < m`, `j < n` from packed operands:
-///
-/// ```text
-/// acc = sum_{kk < k_int} lq[i][kk] * (16 * w[j][kk])      (wrapping i32)
-/// acc = acc + lhs_offset[i] * rsum[j]                      (i32)
-/// y   = (acc as f32) * (rscale[j] * lhs_scale[i]) + bias[j]
-/// dst[i][j] = min(max(y, clamp_min), clamp_max)            (NEON FMAX/FMIN)
-/// ```
-///
-/// with `k_int = roundup(k, 32)` (the packers pad K to whole 32-value chunks for every kr).
-///
-/// LHS layout (one group of 4 rows per `4 * (k_int + 8)` bytes): value (row `r`, `kk`) at byte
-/// `((kk / 4) * 4 + r) * 4 + kk % 4`, then `lhs_offset: [i32; 4]`, `lhs_scale: [f32; 4]`.
-///
-/// RHS layout (one group of 8 columns per `8 * (k_int / 2 + 12)` bytes): for every 32-value K
-/// chunk `c` and each of its four super-blocks `s`, 8 columns x 4 bytes where byte `b` holds
-/// `w[32c + 4s + b]` in its low nibble and `w[32c + 16 + 4s + b]` in its high nibble; then
-/// `rsum: [i32; 8]`, `rscale: [f32; 8]`, `bias: [f32; 8]`.
-///
-/// Only `dst[i][j]` with `i < m`, `j < n` is written; the 4-byte values of row `i` start at
-/// `dst + i * dst_stride_row` bytes.
-///
-/// # Safety
-///
-/// * The CPU must support the `dotprod` extension (`FEAT_DotProd`).
-/// * `m >= 1`, `n >= 1`, `k >= 1`.
-/// * `lhs_packed` must be valid for reads of `ceil(m / 4) * 4 * (k_int + 8)` bytes.
-/// * `rhs_packed` must be valid for reads of `ceil(n / 8) * 8 * (k_int / 2 + 12)` bytes.
-/// * `dst` must be valid for writes of the `m` rows of `4 * n` bytes at byte offsets
-///   `i * dst_stride_row`, and those rows must not overlap the packed inputs.
-/// * No alignment is required for `lhs_packed`, `rhs_packed` or `dst`.
-#[target_feature(enable = "dotprod")]
-#[allow(clippy::too_many_arguments, clippy::too_many_lines)]
-pub unsafe fn matmul_f32_qai8dxp4x4_qsi4cxp8x4_8x8(
-    m: usize,
-    n: usize,
-    k: usize,
-    lhs_packed: *const u8,
-    rhs_packed: *const u8,
-    dst: *mut f32,
-    dst_stride_row: usize,
-    clamp_min: f32,
-    clamp_max: f32,
-) {
-    debug_assert!(m >= 1 && n >= 1 && k >= 1);
-    let k_int = k.div_ceil(32) * 32;
-    let lhs_stride = 4 * (k_int + 8);
-    let rhs_stride = 8 * (k_int / 2 + 12);
+asm_kernel! {
+    /// Computes `dst[i][j]` for `i < m`, `j < n` from packed operands:
+    ///
+    /// ```text
+    /// acc = sum_{kk < k_int} lq[i][kk] * (16 * w[j][kk])      (wrapping i32)
+    /// acc = acc + lhs_offset[i] * rsum[j]                      (i32)
+    /// y   = (acc as f32) * (rscale[j] * lhs_scale[i]) + bias[j]
+    /// dst[i][j] = min(max(y, clamp_min), clamp_max)            (NEON FMAX/FMIN)
+    /// ```
+    ///
+    /// with `k_int = roundup(k, 32)` (the packers pad K to whole 32-value chunks for every kr).
+    ///
+    /// LHS layout (one group of 4 rows per `4 * (k_int + 8)` bytes): value (row `r`, `kk`) at byte
+    /// `((kk / 4) * 4 + r) * 4 + kk % 4`, then `lhs_offset: [i32; 4]`, `lhs_scale: [f32; 4]`.
+    ///
+    /// RHS layout (one group of 8 columns per `8 * (k_int / 2 + 12)` bytes): for every 32-value K
+    /// chunk `c` and each of its four super-blocks `s`, 8 columns x 4 bytes where byte `b` holds
+    /// `w[32c + 4s + b]` in its low nibble and `w[32c + 16 + 4s + b]` in its high nibble; then
+    /// `rsum: [i32; 8]`, `rscale: [f32; 8]`, `bias: [f32; 8]`.
+    ///
+    /// Only `dst[i][j]` with `i < m`, `j < n` is written; the 4-byte values of row `i` start at
+    /// `dst + i * dst_stride_row` bytes.
+    ///
+    /// # Safety
+    ///
+    /// * The CPU must support the `dotprod` extension (`FEAT_DotProd`).
+    /// * `m >= 1`, `n >= 1`, `k >= 1`.
+    /// * `lhs_packed` must be valid for reads of `ceil(m / 4) * 4 * (k_int + 8)` bytes.
+    /// * `rhs_packed` must be valid for reads of `ceil(n / 8) * 8 * (k_int / 2 + 12)` bytes.
+    /// * `dst` must be valid for writes of the `m` rows of `4 * n` bytes at byte offsets
+    ///   `i * dst_stride_row`, and those rows must not overlap the packed inputs.
+    /// * No alignment is required for `lhs_packed`, `rhs_packed` or `dst`.
+    #[target_feature(enable = "dotprod")]
+    fn matmul_f32_qai8dxp4x4_qsi4cxp8x4_8x8(
+        m, n, k, lhs_packed, rhs_packed, dst, dst_stride_row, clamp_min, clamp_max,
+    ) {
+        let (_, k_int, lhs_stride, rhs_stride) = per_channel(m, n, k, 8, true);
 
-    // General-purpose registers
-    //   x0  rows left                      x11 rows in this block (1..=8)
-    //   x1  n                              x12 group 1 of the block (group 0 when the block
-    //   x2  k_int                              has at most 4 rows)
-    //   x3  LHS group 0 of the row block   x15 columns left
-    //   x4  rhs_packed                     x16 RHS group of the column tile
-    //   x5  dst of the row block           x17 dst of the tile
-    //   x6  dst_stride_row                 x20/x21 LHS pointers of groups 0 and 1
-    //   x7  LHS group stride               x24 RHS pointer
-    //   x8  RHS group stride               x25 full chunks left
-    //   w9  clamp_min bits, w10 clamp_max  x26-x28 store pointers, columns in the tile
-    //
-    // SAFETY: the caller guarantees (see `# Safety`) FEAT_DotProd, m, n, k >= 1 and that the
-    // packed buffers hold ceil(m / 4) LHS groups and ceil(n / 8) RHS groups. The block reads
-    // only inside them: group 1 aliases group 0 when a block has at most 4 rows; the loads
-    // issued one K block ahead at the end of a chunk read the next chunk or the first
-    // 16 bytes of the 32-byte LHS trailer and the first 32 of the 96-byte RHS trailer. Stores are
-    // limited to dst[i][0..n), i < m. All touched registers are declared; x18, x19, x29, x30
-    // and sp are not used and no stack memory is accessed.
-    unsafe {
-        asm!(
-            "movi v15.16b, #0xf0",
-            "dup v12.4s, w9",
-            "dup v13.4s, w10",
-            // ---- Row-block loop: 8 rows (two LHS groups) per iteration.
-            "20:",
-            min_imm!("x11", "x0", "8", "x28"),
-            group_if_rows!("x12", "x3", "x7", "x11", "4", "x3"),
-            "mov x15, x1",
-            "mov x16, x4",
-            "mov x17, x5",
-            // ---- Column loop: 8 columns (one RHS group) per iteration.
-            "21:",
-            "mov x20, x3",
-            "mov x21, x12",
-            "mov x24, x16",
-            "lsr x25, x2, #5",
-            zero_v!("4s";
-                "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28",
-                "29", "30", "31"),
-            // Prime: LHS K block 0 of both groups, RHS super-block 0.
-            "ldur q8, [x20]",
-            "ldur q9, [x21]",
-            "ldur q0, [x24]",
-            "ldur q1, [x24, #16]",
-            "cbz x25, 24f",
-            // ---- K loop: one 32-deep chunk per iteration.
-            "22:",
-            "// LLVM-MCA-BEGIN matmul_clamp_f32_qai8dxp4x4_qsi4cxp8x4_8x8x32_neon_dotprod",
-            "ldur q10, [x20, #64]",
-            "ldur q11, [x21, #64]",
-            // Super-block 0: K blocks 0 (low nibbles) and 4 (high).
-            "ldur q4, [x24, #32]",
-            "ldur q5, [x24, #48]",
-            decode!("0", "1", "2", "3"),
-            kblock!("2", "3", "8", "9", "16"),
-            kblock!("0", "1", "10", "11", "80"),
-            // Super-block 1: K blocks 1 and 5.
-            "ldur q0, [x24, #64]",
-            "ldur q1, [x24, #80]",
-            decode!("4", "5", "6", "7"),
-            kblock!("6", "7", "8", "9", "32"),
-            kblock!("4", "5", "10", "11", "96"),
-            // Super-block 2: K blocks 2 and 6.
-            "ldur q4, [x24, #96]",
-            "ldur q5, [x24, #112]",
-            decode!("0", "1", "2", "3"),
-            kblock!("2", "3", "8", "9", "48"),
-            kblock!("0", "1", "10", "11", "112"),
-            // Super-block 3: K blocks 3 and 7. Preload the next chunk's super-block 0 and LHS
-            // K block 0 (on the last chunk: the start of the trailers).
-            "ldur q0, [x24, #128]",
-            "ldur q1, [x24, #144]",
-            decode!("4", "5", "6", "7"),
-            kblock!("6", "7", "8", "9", "128"),
-            kblock!("4", "5", "10", "11"),
-            "add x20, x20, #128",
-            "add x21, x21, #128",
-            "add x24, x24, #128",
-            "subs x25, x25, #1",
-            "b.ne 22b",
-            "// LLVM-MCA-END",
-            // ---- Epilogue. x20/x21 point at the LHS trailers, x24 at the RHS one.
-            "24:",
-            "ldp q0, q1, [x24]",      // rsum
-            "ldp q2, q3, [x24, #32]", // rscale
-            "ldp q4, q5, [x24, #64]", // bias
-            "ldp q6, q7, [x20]",      // group 0 offsets, scales
-            "ldp q8, q9, [x21]",      // group 1
-            epilogue_row!("16", "17", "6", "7", "0"),
-            epilogue_row!("18", "19", "6", "7", "1"),
-            epilogue_row!("20", "21", "6", "7", "2"),
-            epilogue_row!("22", "23", "6", "7", "3"),
-            epilogue_row!("24", "25", "8", "9", "0"),
-            epilogue_row!("26", "27", "8", "9", "1"),
-            epilogue_row!("28", "29", "8", "9", "2"),
-            epilogue_row!("30", "31", "8", "9", "3"),
-            // ---- Stores. Fast path: a full 8 x 8 tile.
-            min_imm!("x28", "x15", "8", "x28"),
-            "mov x27, x17",
-            "cmp x11, #8",
-            "b.ne 25f",
-            "cmp x28, #8",
-            "b.ne 25f",
-            store_rows_qq!("x27", "x6";
-                ("16", "17") ("18", "19") ("20", "21") ("22", "23") ("24", "25") ("26", "27")
-                ("28", "29") ("30", "31")),
-            "b 26f",
-            // Partial tile: x11 rows, x28 columns.
-            "25:",
-            each_row!(store_row, le, "x11", "26", "x27", "x6";
-                ("16", "17") ("18", "19") ("20", "21") ("22", "23") ("24", "25") ("26", "27")
-                ("28", "29") ("30", "31")),
-            "26:",
-            // Next column tile.
-            "add x16, x16, x8",
-            "add x17, x17, #32",
-            "subs x15, x15, #8",
-            "b.gt 21b",
-            // Next row block.
-            "add x3, x3, x7, lsl #1",
-            "add x5, x5, x6, lsl #3",
-            "subs x0, x0, #8",
-            "b.gt 20b",
-            inout("x0") m => _,
-            in("x1") n,
-            in("x2") k_int,
-            inout("x3") lhs_packed => _,
-            in("x4") rhs_packed,
-            inout("x5") dst => _,
-            in("x6") dst_stride_row,
-            in("x7") lhs_stride,
-            in("x8") rhs_stride,
-            in("x9") clamp_min.to_bits() as usize,
-            in("x10") clamp_max.to_bits() as usize,
-            out("x11") _, out("x12") _, out("x15") _, out("x16") _,
-            out("x17") _, out("x20") _, out("x21") _, out("x24") _,
-            out("x25") _, out("x26") _, out("x27") _, out("x28") _,
-            out("v0") _, out("v1") _, out("v2") _, out("v3") _,
-            out("v4") _, out("v5") _, out("v6") _, out("v7") _,
-            out("v8") _, out("v9") _, out("v10") _, out("v11") _,
-            out("v12") _, out("v13") _, out("v15") _,
-            out("v16") _, out("v17") _, out("v18") _, out("v19") _,
-            out("v20") _, out("v21") _, out("v22") _, out("v23") _,
-            out("v24") _, out("v25") _, out("v26") _, out("v27") _,
-            out("v28") _, out("v29") _, out("v30") _, out("v31") _,
-            options(nostack),
-        );
+        // General-purpose registers
+        //   x0  rows left                      x11 rows in this block (1..=8)
+        //   x1  n                              x12 group 1 of the block (group 0 when the block
+        //   x2  k_int                              has at most 4 rows)
+        //   x3  LHS group 0 of the row block   x15 columns left
+        //   x4  rhs_packed                     x16 RHS group of the column tile
+        //   x5  dst of the row block           x17 dst of the tile
+        //   x6  dst_stride_row                 x20/x21 LHS pointers of groups 0 and 1
+        //   x7  LHS group stride               x24 RHS pointer
+        //   x8  RHS group stride               x25 full chunks left
+        //   w9  clamp_min bits, w10 clamp_max  x26-x28 store pointers, columns in the tile
+        //
+        // SAFETY: the caller guarantees (see `# Safety`) FEAT_DotProd, m, n, k >= 1 and that the
+        // packed buffers hold ceil(m / 4) LHS groups and ceil(n / 8) RHS groups. The block reads
+        // only inside them: group 1 aliases group 0 when a block has at most 4 rows; the loads
+        // issued one K block ahead at the end of a chunk read the next chunk or the first
+        // 16 bytes of the 32-byte LHS trailer and the first 32 of the 96-byte RHS trailer. Stores are
+        // limited to dst[i][0..n), i < m. All touched registers are declared; x18, x19, x29, x30
+        // and sp are not used and no stack memory is accessed.
+        unsafe {
+            kernel_asm!(
+                "movi v15.16b, #0xf0",
+                "dup v12.4s, w9",
+                "dup v13.4s, w10",
+                // ---- Row-block loop: 8 rows (two LHS groups) per iteration.
+                "20:",
+                min_imm!("x11", "x0", "8", "x28"),
+                group_if_rows!("x12", "x3", "x7", "x11", "4", "x3"),
+                "mov x15, x1",
+                "mov x16, x4",
+                "mov x17, x5",
+                // ---- Column loop: 8 columns (one RHS group) per iteration.
+                "21:",
+                "mov x20, x3",
+                "mov x21, x12",
+                "mov x24, x16",
+                "lsr x25, x2, #5",
+                zero_v!("4s";
+                    "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28",
+                    "29", "30", "31"),
+                // Prime: LHS K block 0 of both groups, RHS super-block 0.
+                "ldur q8, [x20]",
+                "ldur q9, [x21]",
+                "ldur q0, [x24]",
+                "ldur q1, [x24, #16]",
+                "cbz x25, 24f",
+                // ---- K loop: one 32-deep chunk per iteration.
+                "22:",
+                "// LLVM-MCA-BEGIN matmul_clamp_f32_qai8dxp4x4_qsi4cxp8x4_8x8x32_neon_dotprod",
+                "ldur q10, [x20, #64]",
+                "ldur q11, [x21, #64]",
+                // Super-block 0: K blocks 0 (low nibbles) and 4 (high).
+                "ldur q4, [x24, #32]",
+                "ldur q5, [x24, #48]",
+                decode!("0", "1", "2", "3"),
+                kblock!("2", "3", "8", "9", "16"),
+                kblock!("0", "1", "10", "11", "80"),
+                // Super-block 1: K blocks 1 and 5.
+                "ldur q0, [x24, #64]",
+                "ldur q1, [x24, #80]",
+                decode!("4", "5", "6", "7"),
+                kblock!("6", "7", "8", "9", "32"),
+                kblock!("4", "5", "10", "11", "96"),
+                // Super-block 2: K blocks 2 and 6.
+                "ldur q4, [x24, #96]",
+                "ldur q5, [x24, #112]",
+                decode!("0", "1", "2", "3"),
+                kblock!("2", "3", "8", "9", "48"),
+                kblock!("0", "1", "10", "11", "112"),
+                // Super-block 3: K blocks 3 and 7. Preload the next chunk's super-block 0 and LHS
+                // K block 0 (on the last chunk: the start of the trailers).
+                "ldur q0, [x24, #128]",
+                "ldur q1, [x24, #144]",
+                decode!("4", "5", "6", "7"),
+                kblock!("6", "7", "8", "9", "128"),
+                kblock!("4", "5", "10", "11"),
+                "add x20, x20, #128",
+                "add x21, x21, #128",
+                "add x24, x24, #128",
+                "subs x25, x25, #1",
+                "b.ne 22b",
+                "// LLVM-MCA-END",
+                // ---- Epilogue. x20/x21 point at the LHS trailers, x24 at the RHS one.
+                "24:",
+                "ldp q0, q1, [x24]",      // rsum
+                "ldp q2, q3, [x24, #32]", // rscale
+                "ldp q4, q5, [x24, #64]", // bias
+                "ldp q6, q7, [x20]",      // group 0 offsets, scales
+                "ldp q8, q9, [x21]",      // group 1
+                epilogue_row!("16", "17", "6", "7", "0"),
+                epilogue_row!("18", "19", "6", "7", "1"),
+                epilogue_row!("20", "21", "6", "7", "2"),
+                epilogue_row!("22", "23", "6", "7", "3"),
+                epilogue_row!("24", "25", "8", "9", "0"),
+                epilogue_row!("26", "27", "8", "9", "1"),
+                epilogue_row!("28", "29", "8", "9", "2"),
+                epilogue_row!("30", "31", "8", "9", "3"),
+                // ---- Stores. Fast path: a full 8 x 8 tile.
+                min_imm!("x28", "x15", "8", "x28"),
+                "mov x27, x17",
+                "cmp x11, #8",
+                "b.ne 25f",
+                "cmp x28, #8",
+                "b.ne 25f",
+                store_rows_qq!("x27", "x6";
+                    ("16", "17") ("18", "19") ("20", "21") ("22", "23") ("24", "25") ("26", "27")
+                    ("28", "29") ("30", "31")),
+                "b 26f",
+                // Partial tile: x11 rows, x28 columns.
+                "25:",
+                each_row!(store_row, le, "x11", "26", "x27", "x6";
+                    ("16", "17") ("18", "19") ("20", "21") ("22", "23") ("24", "25") ("26", "27")
+                    ("28", "29") ("30", "31")),
+                "26:",
+                // Next column tile.
+                "add x16, x16, x8",
+                "add x17, x17, #32",
+                "subs x15, x15, #8",
+                "b.gt 21b";
+                gemm[8 rows, "20"](m, n, k_int, lhs_packed, rhs_packed, dst, dst_stride_row, lhs_stride);
+                in("x8") rhs_stride,
+                in("x9") clamp_min.to_bits() as usize,
+                in("x10") clamp_max.to_bits() as usize,
+                clobber x(11 12 15 16 17 20 21 24 25 26 27 28)
+                    v(0 1 2 3 4 5 6 7 8 9 10 11 12 13 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31),
+            );
+        }
     }
 }
-
-asm_kernel_entry!(matmul_f32_qai8dxp4x4_qsi4cxp8x4_8x8);

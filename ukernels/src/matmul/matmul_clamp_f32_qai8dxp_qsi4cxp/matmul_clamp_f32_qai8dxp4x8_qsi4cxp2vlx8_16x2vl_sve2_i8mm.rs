@@ -19,7 +19,7 @@
 //! Loop order: row blocks of 16 (four LHS groups) outside, column groups inside, the two passes,
 //! K innermost.
 
-use core::arch::asm;
+use crate::matmul::kernel_geometry::per_channel;
 
 /// Epilogue of accumulators `$a0`, `$a1` (row pair `2q`, `2q + 1` of an LHS group whose trailer
 /// is at `$lt`; offsets at bytes `$o0`, `$o1`, scales at `$s0`, `$s1`): separate the rows, add
@@ -194,209 +194,170 @@ macro_rules! load_lhs_block {
     };
 }
 
-/// Computes, for `i < m` and `j < n`,
-///
-/// ```text
-/// dst[i][j] = clamp(((acc + lhs_offset[i] * rsum[j]) as f32) * (rscale[j] * lhs_scale[i]) + bias[j])
-/// ```
-///
-/// where `acc` is the int8 x (16 x int4) dot product over `k_int = roundup(k, 32)` and clamping
-/// is `FMAX` with `clamp_min` then `FMIN` with `clamp_max`; `nr = 2 x VL32`.
-///
-/// # Safety
-///
-/// * The CPU must implement SVE2 and FEAT_I8MM.
-/// * `m >= 1`, `n >= 1`, `k >= 1`.
-/// * `lhs_packed` must be readable for `ceil(m / 4)` groups of `4 * (k_int + 8)` bytes in the
-///   qai8dxp format for mr = 4, kr = 16, sr = 2.
-/// * `rhs_packed` must be readable for `ceil(n / nr)` groups of `nr * (k_int / 2 + 12)` bytes in
-///   the qsi4cxp format for (nr, kr = 16, sr = 2).
-/// * For every `i < m`, `j < n`, the 4 bytes at `dst + i * dst_stride_row + 4 * j` must be
-///   writable and must not overlap either packed buffer. Nothing else is written.
-#[target_feature(enable = "sve2,i8mm")]
-#[allow(clippy::too_many_arguments)]
-pub unsafe fn matmul_f32_qai8dxp4x8_qsi4cxp2vlx8_16x2vl(
-    m: usize,
-    n: usize,
-    k: usize,
-    lhs_packed: *const u8,
-    rhs_packed: *const u8,
-    dst: *mut f32,
-    dst_stride_row: usize,
-    clamp_min: f32,
-    clamp_max: f32,
-) {
-    debug_assert!(m >= 1 && n >= 1 && k >= 1);
-    let chunks = k.div_ceil(32);
-    let k_int = chunks * 32;
-    let lhs_stride = 4 * (k_int + 8);
-    // Bytes of a packed RHS group per column (the asm multiplies by nr) and of its int4 data per
-    // VL32 columns.
-    let rhs_col_bytes = k_int / 2 + 12;
-    let rhs_data_per_lane = k_int;
+asm_kernel! {
+    /// Computes, for `i < m` and `j < n`,
+    ///
+    /// ```text
+    /// dst[i][j] = clamp(((acc + lhs_offset[i] * rsum[j]) as f32) * (rscale[j] * lhs_scale[i]) + bias[j])
+    /// ```
+    ///
+    /// where `acc` is the int8 x (16 x int4) dot product over `k_int = roundup(k, 32)` and clamping
+    /// is `FMAX` with `clamp_min` then `FMIN` with `clamp_max`; `nr = 2 x VL32`.
+    ///
+    /// # Safety
+    ///
+    /// * The CPU must implement SVE2 and FEAT_I8MM.
+    /// * `m >= 1`, `n >= 1`, `k >= 1`.
+    /// * `lhs_packed` must be readable for `ceil(m / 4)` groups of `4 * (k_int + 8)` bytes in the
+    ///   qai8dxp format for mr = 4, kr = 16, sr = 2.
+    /// * `rhs_packed` must be readable for `ceil(n / nr)` groups of `nr * (k_int / 2 + 12)` bytes in
+    ///   the qsi4cxp format for (nr, kr = 16, sr = 2).
+    /// * For every `i < m`, `j < n`, the 4 bytes at `dst + i * dst_stride_row + 4 * j` must be
+    ///   writable and must not overlap either packed buffer. Nothing else is written.
+    #[target_feature(enable = "sve2,i8mm")]
+    fn matmul_f32_qai8dxp4x8_qsi4cxp2vlx8_16x2vl(
+        m, n, k, lhs_packed, rhs_packed, dst, dst_stride_row, clamp_min, clamp_max,
+    ) {
+        let (chunks, k_int, lhs_stride, rhs_col_bytes) = per_channel(m, n, k, 1, true);
 
-    // Register map
-    //   x0  rows left                    x9  LHS pointer, group 0 (rows 0..4)
-    //   x1  n                            x10 RHS pointer of the pass
-    //   x2  32-value chunks              x11 dst of the column group (row 0)
-    //   x3  LHS group 0 of the block     x12 chunks left
-    //   x4  rhs_packed                   x13 VL32 (CNTW)
-    //   x5  dst of the row block         x14 columns left from the group's column 0 (signed)
-    //   x6  dst_stride_row               x17 rows in this block (1..=16)
-    //   x7  lhs_stride                   x20 RHS group pointer
-    //   x8  RHS group stride             x21 / x24 / x27 LHS pointers, groups 1 / 2 / 3 (group 0
-    //   x15 / x16 clamp bounds (bits)        again for groups past the block's rows)
-    //   x22 first column of the pass in the group (0 / VL32)
-    //   x23 int4 data bytes of a group   x25 dst of the row being stored
-    //   x26 RHS trailer of the pass
-    //
-    //   z16-z31 accumulators: z(16 + 2q + c) = row pair q (rows 2q, 2q + 1) x column register c
-    //   z0/z1   RHS of one super-block, shifted left by 4 in place (low nibbles)
-    //   z2/z3   byte & 0xF0 of z0/z1 (high nibbles)
-    //   z4-z11  row pairs 0..8 of one 8-value LHS block, replicated per 128 bits
-    //   z12     0xF0 in every byte; z13 / z14 clamp bounds
-    //   p0      all lanes; p1 columns of the pass below n
-    //
-    // SAFETY: the caller guarantees (see `# Safety`) SVE2, FEAT_I8MM and the buffer sizes. The
-    // asm reads exactly ceil(m / 4) LHS groups (a block's group g only when the block has more
-    // than 4g rows, else group 0 again; rows past m are computed but not stored) and
-    // ceil(n / nr) RHS groups. Stores are predicated to columns below n and limited to rows below
-    // m. Only declared registers are touched (v8-v15 are declared, so the compiler saves
-    // d8-d15); x18, x19, x29, x30 and sp are not used.
-    unsafe {
-        asm!(
-            "ptrue p0.b",
-            "cntw x13",
-            "mul x8, x8, x13",
-            "lsl x8, x8, #1",
-            "mul x23, x23, x13",
-            "mov z12.b, #-16", // 0xF0
-            "mov z13.s, w15",
-            "mov z14.s, w16",
-            // ---- row blocks of 16 ----
-            "1:",
-            min_imm!("x17", "x0", "16", "x17"),
-            "mov x20, x4",
-            "mov x11, x5",
-            "mov x14, x1",
-            // ---- column groups ----
-            "2:",
-            "mov x22, #0",
-            // ---- passes over VL32 columns ----
-            "3:",
-            "whilelt p1.s, x22, x14",
-            "add x10, x20, x22, lsl #3",
-            "mov x9, x3",
-            group_if_rows!("x21", "x3", "x7", "x17", "4", "x3"),
-            "add x24, x3, x7, lsl #1",
-            "cmp x17, #8",
-            "csel x24, x24, x3, gt",
-            "add x27, x3, x7, lsl #1",
-            group_if_rows!("x27", "x27", "x7", "x17", "12", "x3"),
-            "mov x12, x2",
-            zero_z!(
-                "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28",
-                "29", "30", "31"),
-            // ---- K loop: one 32-value chunk per iteration ----
-            "4:",
-            "// LLVM-MCA-BEGIN matmul_clamp_f32_qai8dxp4x8_qsi4cxp2vlx8_16x2vl_sve2_i8mm",
-            "ld1b {{z0.b}}, p0/z, [x10]",
-            "ld1b {{z1.b}}, p0/z, [x10, #1, mul vl]",
-            load_lhs_block!("0", "16"),
-            "and z2.d, z0.d, z12.d",
-            "and z3.d, z1.d, z12.d",
-            "lsl z0.b, z0.b, #4",
-            "lsl z1.b, z1.b, #4",
-            // K 0..8: low nibbles of super-block 0
-            smmla_slice!("0", "1"),
-            load_lhs_block!("64", "80"),
-            // K 16..24: high nibbles of super-block 0
-            smmla_slice!("2", "3"),
-            "ld1b {{z0.b}}, p0/z, [x10, #4, mul vl]",
-            "ld1b {{z1.b}}, p0/z, [x10, #5, mul vl]",
-            load_lhs_block!("32", "48"),
-            "and z2.d, z0.d, z12.d",
-            "and z3.d, z1.d, z12.d",
-            "lsl z0.b, z0.b, #4",
-            "lsl z1.b, z1.b, #4",
-            // K 8..16: low nibbles of super-block 1
-            smmla_slice!("0", "1"),
-            load_lhs_block!("96", "112"),
-            // K 24..32: high nibbles of super-block 1
-            smmla_slice!("2", "3"),
-            "add x9, x9, #128",
-            "add x21, x21, #128",
-            "add x24, x24, #128",
-            "add x27, x27, #128",
-            "addvl x10, x10, #8",
-            "subs x12, x12, #1",
-            "b.ne 4b",
-            "// LLVM-MCA-END",
-            // ---- epilogue: x9 / x21 / x24 / x27 -> LHS trailers (4 offsets, 4 scales each) ----
-            "add x26, x20, x23",
-            "add x26, x26, x22, lsl #2",
-            "ld1w {{z0.s}}, p0/z, [x26]",
-            "ld1w {{z1.s}}, p0/z, [x26, #2, mul vl]",
-            "ld1w {{z2.s}}, p0/z, [x26, #4, mul vl]",
-            epilogue_pair!("16", "17", "x9", "0", "4", "16", "20"),
-            epilogue_pair!("18", "19", "x9", "8", "12", "24", "28"),
-            epilogue_pair!("20", "21", "x21", "0", "4", "16", "20"),
-            epilogue_pair!("22", "23", "x21", "8", "12", "24", "28"),
-            epilogue_pair!("24", "25", "x24", "0", "4", "16", "20"),
-            epilogue_pair!("26", "27", "x24", "8", "12", "24", "28"),
-            epilogue_pair!("28", "29", "x27", "0", "4", "16", "20"),
-            epilogue_pair!("30", "31", "x27", "8", "12", "24", "28"),
-            // ---- stores: rows below m, columns below n ----
-            "add x25, x11, x22, lsl #2",
-            each_row!(st1w_row["x25";], le, "x17", "5", "x25", "x6";
-                ("16") ("17") ("18") ("19") ("20") ("21") ("22") ("23") ("24") ("25") ("26")
-                ("27") ("28") ("29") ("30") ("31")),
-            "5:",
-            // ---- second pass, unless no column of it is below n ----
-            "cbnz x22, 6f",
-            "mov x22, x13",
-            "cmp x14, x13",
-            "b.gt 3b",
-            "6:",
-            // ---- next column group ----
-            "add x20, x20, x8",
-            "addvl x11, x11, #2",
-            "sub x14, x14, x13, lsl #1",
-            "cmp x14, #0",
-            "b.gt 2b",
-            // ---- next row block ----
-            "add x3, x3, x7, lsl #2",
-            "add x5, x5, x6, lsl #4",
-            "subs x0, x0, #16",
-            "b.gt 1b",
-            inout("x0") m => _,
-            in("x1") n,
-            in("x2") chunks,
-            inout("x3") lhs_packed => _,
-            in("x4") rhs_packed,
-            inout("x5") dst => _,
-            in("x6") dst_stride_row,
-            in("x7") lhs_stride,
-            inout("x8") rhs_col_bytes => _,
-            out("x9") _, out("x10") _, out("x11") _, out("x12") _,
-            out("x13") _, out("x14") _,
-            in("x15") clamp_min.to_bits() as usize,
-            in("x16") clamp_max.to_bits() as usize,
-            out("x17") _, out("x20") _, out("x21") _, out("x22") _,
-            inout("x23") rhs_data_per_lane => _,
-            out("x24") _, out("x25") _, out("x26") _, out("x27") _,
-            out("v0") _, out("v1") _, out("v2") _, out("v3") _,
-            out("v4") _, out("v5") _, out("v6") _, out("v7") _,
-            out("v8") _, out("v9") _, out("v10") _, out("v11") _,
-            out("v12") _, out("v13") _, out("v14") _,
-            out("v16") _, out("v17") _, out("v18") _, out("v19") _,
-            out("v20") _, out("v21") _, out("v22") _, out("v23") _,
-            out("v24") _, out("v25") _, out("v26") _, out("v27") _,
-            out("v28") _, out("v29") _, out("v30") _, out("v31") _,
-            out("p0") _, out("p1") _,
-            options(nostack),
-        );
+        // Register map
+        //   x0  rows left                    x9  LHS pointer, group 0 (rows 0..4)
+        //   x1  n                            x10 RHS pointer of the pass
+        //   x2  32-value chunks              x11 dst of the column group (row 0)
+        //   x3  LHS group 0 of the block     x12 chunks left
+        //   x4  rhs_packed                   x13 VL32 (CNTW)
+        //   x5  dst of the row block         x14 columns left from the group's column 0 (signed)
+        //   x6  dst_stride_row               x17 rows in this block (1..=16)
+        //   x7  lhs_stride                   x20 RHS group pointer
+        //   x8  RHS group stride             x21 / x24 / x27 LHS pointers, groups 1 / 2 / 3 (group 0
+        //   x15 / x16 clamp bounds (bits)        again for groups past the block's rows)
+        //   x22 first column of the pass in the group (0 / VL32)
+        //   x23 int4 data bytes of a group   x25 dst of the row being stored
+        //   x26 RHS trailer of the pass
+        //
+        //   z16-z31 accumulators: z(16 + 2q + c) = row pair q (rows 2q, 2q + 1) x column register c
+        //   z0/z1   RHS of one super-block, shifted left by 4 in place (low nibbles)
+        //   z2/z3   byte & 0xF0 of z0/z1 (high nibbles)
+        //   z4-z11  row pairs 0..8 of one 8-value LHS block, replicated per 128 bits
+        //   z12     0xF0 in every byte; z13 / z14 clamp bounds
+        //   p0      all lanes; p1 columns of the pass below n
+        //
+        // SAFETY: the caller guarantees (see `# Safety`) SVE2, FEAT_I8MM and the buffer sizes. The
+        // asm reads exactly ceil(m / 4) LHS groups (a block's group g only when the block has more
+        // than 4g rows, else group 0 again; rows past m are computed but not stored) and
+        // ceil(n / nr) RHS groups. Stores are predicated to columns below n and limited to rows below
+        // m. Only declared registers are touched (v8-v15 are declared, so the compiler saves
+        // d8-d15); x18, x19, x29, x30 and sp are not used.
+        unsafe {
+            kernel_asm!(
+                "ptrue p0.b",
+                "cntw x13",
+                "mul x8, x8, x13",
+                "lsl x8, x8, #1",
+                "mul x23, x23, x13",
+                "mov z12.b, #-16", // 0xF0
+                "mov z13.s, w15",
+                "mov z14.s, w16",
+                // ---- row blocks of 16 ----
+                "1:",
+                min_imm!("x17", "x0", "16", "x17"),
+                "mov x20, x4",
+                "mov x11, x5",
+                "mov x14, x1",
+                // ---- column groups ----
+                "2:",
+                "mov x22, #0",
+                // ---- passes over VL32 columns ----
+                "3:",
+                "whilelt p1.s, x22, x14",
+                "add x10, x20, x22, lsl #3",
+                "mov x9, x3",
+                group_if_rows!("x21", "x3", "x7", "x17", "4", "x3"),
+                "add x24, x3, x7, lsl #1",
+                "cmp x17, #8",
+                "csel x24, x24, x3, gt",
+                "add x27, x3, x7, lsl #1",
+                group_if_rows!("x27", "x27", "x7", "x17", "12", "x3"),
+                "mov x12, x2",
+                zero_z!(
+                    "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28",
+                    "29", "30", "31"),
+                // ---- K loop: one 32-value chunk per iteration ----
+                "4:",
+                "// LLVM-MCA-BEGIN matmul_clamp_f32_qai8dxp4x8_qsi4cxp2vlx8_16x2vl_sve2_i8mm",
+                "ld1b {{z0.b}}, p0/z, [x10]",
+                "ld1b {{z1.b}}, p0/z, [x10, #1, mul vl]",
+                load_lhs_block!("0", "16"),
+                "and z2.d, z0.d, z12.d",
+                "and z3.d, z1.d, z12.d",
+                "lsl z0.b, z0.b, #4",
+                "lsl z1.b, z1.b, #4",
+                // K 0..8: low nibbles of super-block 0
+                smmla_slice!("0", "1"),
+                load_lhs_block!("64", "80"),
+                // K 16..24: high nibbles of super-block 0
+                smmla_slice!("2", "3"),
+                "ld1b {{z0.b}}, p0/z, [x10, #4, mul vl]",
+                "ld1b {{z1.b}}, p0/z, [x10, #5, mul vl]",
+                load_lhs_block!("32", "48"),
+                "and z2.d, z0.d, z12.d",
+                "and z3.d, z1.d, z12.d",
+                "lsl z0.b, z0.b, #4",
+                "lsl z1.b, z1.b, #4",
+                // K 8..16: low nibbles of super-block 1
+                smmla_slice!("0", "1"),
+                load_lhs_block!("96", "112"),
+                // K 24..32: high nibbles of super-block 1
+                smmla_slice!("2", "3"),
+                "add x9, x9, #128",
+                "add x21, x21, #128",
+                "add x24, x24, #128",
+                "add x27, x27, #128",
+                "addvl x10, x10, #8",
+                "subs x12, x12, #1",
+                "b.ne 4b",
+                "// LLVM-MCA-END",
+                // ---- epilogue: x9 / x21 / x24 / x27 -> LHS trailers (4 offsets, 4 scales each) ----
+                "add x26, x20, x23",
+                "add x26, x26, x22, lsl #2",
+                "ld1w {{z0.s}}, p0/z, [x26]",
+                "ld1w {{z1.s}}, p0/z, [x26, #2, mul vl]",
+                "ld1w {{z2.s}}, p0/z, [x26, #4, mul vl]",
+                epilogue_pair!("16", "17", "x9", "0", "4", "16", "20"),
+                epilogue_pair!("18", "19", "x9", "8", "12", "24", "28"),
+                epilogue_pair!("20", "21", "x21", "0", "4", "16", "20"),
+                epilogue_pair!("22", "23", "x21", "8", "12", "24", "28"),
+                epilogue_pair!("24", "25", "x24", "0", "4", "16", "20"),
+                epilogue_pair!("26", "27", "x24", "8", "12", "24", "28"),
+                epilogue_pair!("28", "29", "x27", "0", "4", "16", "20"),
+                epilogue_pair!("30", "31", "x27", "8", "12", "24", "28"),
+                // ---- stores: rows below m, columns below n ----
+                "add x25, x11, x22, lsl #2",
+                each_row!(st1w_row["x25";], le, "x17", "5", "x25", "x6";
+                    ("16") ("17") ("18") ("19") ("20") ("21") ("22") ("23") ("24") ("25") ("26")
+                    ("27") ("28") ("29") ("30") ("31")),
+                "5:",
+                // ---- second pass, unless no column of it is below n ----
+                "cbnz x22, 6f",
+                "mov x22, x13",
+                "cmp x14, x13",
+                "b.gt 3b",
+                "6:",
+                // ---- next column group ----
+                "add x20, x20, x8",
+                "addvl x11, x11, #2",
+                "sub x14, x14, x13, lsl #1",
+                "cmp x14, #0",
+                "b.gt 2b";
+                gemm[16 rows, "1"](m, n, chunks, lhs_packed, rhs_packed, dst, dst_stride_row, lhs_stride);
+                inout("x8") rhs_col_bytes => _,
+                in("x15") clamp_min.to_bits() as usize,
+                in("x16") clamp_max.to_bits() as usize,
+                inout("x23") k_int => _,
+                clobber x(9 10 11 12 13 14 17 20 21 22 24 25 26 27)
+                    v(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31)
+                    p(0 1),
+            );
+        }
     }
 }
-
-asm_kernel_entry!(matmul_f32_qai8dxp4x8_qsi4cxp2vlx8_16x2vl);

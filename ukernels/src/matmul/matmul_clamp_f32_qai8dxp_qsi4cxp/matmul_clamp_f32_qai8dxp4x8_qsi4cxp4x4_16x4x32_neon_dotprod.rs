@@ -27,7 +27,7 @@
 //! written `ldur` (the same single load; LLVM's Neoverse-N1 model charges the scaled-offset
 //! `ldr q` encoding an extra uop, which would make its 3-wide dispatch the bound).
 
-use core::arch::asm;
+use crate::matmul::kernel_geometry::per_channel;
 
 /// Four `sdot` of one LHS group: rows `$a0..$a3` += RHS `$w` x lanes 0..3 of LHS `$l`.
 macro_rules! sdot_group {
@@ -66,22 +66,11 @@ macro_rules! kblock {
     };
 }
 
-/// Epilogue of tile row `$a`: `$o`/`$s` hold its group's offsets/scales, `$i` is its lane there,
-/// `$t` a temporary. Uses `v0` (rsum), `v1` (rscale), `v2` (bias), `v12`/`v13` (clamp bounds).
+/// Offset, rescale, add bias and clamp tile row `v$a`: lane `$i` of the group's offsets `v$o`
+/// and scales `v$s`; `v0` rsum, `v1` rscale, `v2` bias, `v12`/`v13` clamp, `v$t` temporary.
 macro_rules! epilogue_row {
     ($a:literal, $o:literal, $s:literal, $i:literal, $t:literal) => {
-        concat!(
-            // acc += lhs_offset[row] * rsum[col] (wrapping i32)
-            concat!("mla v", $a, ".4s, v0.4s, v", $o, ".s[", $i, "]\n"),
-            // y = f32(acc) * (rscale[col] * lhs_scale[row]) + bias[col]
-            concat!("fmul v", $t, ".4s, v1.4s, v", $s, ".s[", $i, "]\n"),
-            concat!("scvtf v", $a, ".4s, v", $a, ".4s\n"),
-            concat!("fmul v", $a, ".4s, v", $a, ".4s, v", $t, ".4s\n"),
-            concat!("fadd v", $a, ".4s, v", $a, ".4s, v2.4s\n"),
-            // FMAX with the lower bound, then FMIN with the upper one
-            concat!("fmax v", $a, ".4s, v", $a, ".4s, v12.4s\n"),
-            concat!("fmin v", $a, ".4s, v", $a, ".4s, v13.4s\n"),
-        )
+        dequant_row!(scale_first, $a; "0", $o[$i]; "1", $s[$i] -> $t; "2"; "12", "13")
     };
 }
 
@@ -92,227 +81,192 @@ macro_rules! store_row {
     };
 }
 
-/// Computes `dst[i][j]` for `i < m`, `j < n` from packed operands:
-///
-/// ```text
-/// acc = sum_{kk < k_int} lq[i][kk] * (16 * w[j][kk])      (wrapping i32)
-/// acc = acc + lhs_offset[i] * rsum[j]                      (i32)
-/// y   = (acc as f32) * (rscale[j] * lhs_scale[i]) + bias[j]
-/// dst[i][j] = min(max(y, clamp_min), clamp_max)            (NEON FMAX/FMIN)
-/// ```
-///
-/// with `k_int = roundup(k, 32)` (the packers pad K to whole 32-value chunks for every kr).
-///
-/// LHS layout (one group of 4 rows per `4 * (k_int + 8)` bytes): value (row `r`, `kk`) at byte
-/// `((kk / 4) * 4 + r) * 4 + kk % 4`, then `lhs_offset: [i32; 4]`, `lhs_scale: [f32; 4]`.
-///
-/// RHS layout (one group of 4 columns per `4 * (k_int / 2 + 12)` bytes): for every 32-value K
-/// chunk `c` and each of its four super-blocks `s`, 4 columns x 4 bytes where byte `b` holds
-/// `w[32c + 4s + b]` in its low nibble and `w[32c + 16 + 4s + b]` in its high nibble; then
-/// `rsum: [i32; 4]`, `rscale: [f32; 4]`, `bias: [f32; 4]`.
-///
-/// Only `dst[i][j]` with `i < m`, `j < n` is written; the 4-byte values of row `i` start at
-/// `dst + i * dst_stride_row` bytes.
-///
-/// # Safety
-///
-/// * The CPU must support the `dotprod` extension (`FEAT_DotProd`).
-/// * `m >= 1`, `n >= 1`, `k >= 1`.
-/// * `lhs_packed` must be valid for reads of `ceil(m / 4) * 4 * (k_int + 8)` bytes.
-/// * `rhs_packed` must be valid for reads of `ceil(n / 4) * 4 * (k_int / 2 + 12)` bytes.
-/// * `dst` must be valid for writes of the `m` rows of `4 * n` bytes at byte offsets
-///   `i * dst_stride_row`, and those rows must not overlap the packed inputs.
-/// * No alignment is required for `lhs_packed`, `rhs_packed` or `dst`.
-#[target_feature(enable = "dotprod")]
-#[allow(clippy::too_many_arguments, clippy::too_many_lines)]
-pub unsafe fn matmul_f32_qai8dxp4x8_qsi4cxp4x4_16x4(
-    m: usize,
-    n: usize,
-    k: usize,
-    lhs_packed: *const u8,
-    rhs_packed: *const u8,
-    dst: *mut f32,
-    dst_stride_row: usize,
-    clamp_min: f32,
-    clamp_max: f32,
-) {
-    debug_assert!(m >= 1 && n >= 1 && k >= 1);
-    let k_int = k.div_ceil(32) * 32;
-    let lhs_stride = 4 * (k_int + 8);
-    let rhs_stride = 4 * (k_int / 2 + 12);
+asm_kernel! {
+    /// Computes `dst[i][j]` for `i < m`, `j < n` from packed operands:
+    ///
+    /// ```text
+    /// acc = sum_{kk < k_int} lq[i][kk] * (16 * w[j][kk])      (wrapping i32)
+    /// acc = acc + lhs_offset[i] * rsum[j]                      (i32)
+    /// y   = (acc as f32) * (rscale[j] * lhs_scale[i]) + bias[j]
+    /// dst[i][j] = min(max(y, clamp_min), clamp_max)            (NEON FMAX/FMIN)
+    /// ```
+    ///
+    /// with `k_int = roundup(k, 32)` (the packers pad K to whole 32-value chunks for every kr).
+    ///
+    /// LHS layout (one group of 4 rows per `4 * (k_int + 8)` bytes): value (row `r`, `kk`) at byte
+    /// `((kk / 4) * 4 + r) * 4 + kk % 4`, then `lhs_offset: [i32; 4]`, `lhs_scale: [f32; 4]`.
+    ///
+    /// RHS layout (one group of 4 columns per `4 * (k_int / 2 + 12)` bytes): for every 32-value K
+    /// chunk `c` and each of its four super-blocks `s`, 4 columns x 4 bytes where byte `b` holds
+    /// `w[32c + 4s + b]` in its low nibble and `w[32c + 16 + 4s + b]` in its high nibble; then
+    /// `rsum: [i32; 4]`, `rscale: [f32; 4]`, `bias: [f32; 4]`.
+    ///
+    /// Only `dst[i][j]` with `i < m`, `j < n` is written; the 4-byte values of row `i` start at
+    /// `dst + i * dst_stride_row` bytes.
+    ///
+    /// # Safety
+    ///
+    /// * The CPU must support the `dotprod` extension (`FEAT_DotProd`).
+    /// * `m >= 1`, `n >= 1`, `k >= 1`.
+    /// * `lhs_packed` must be valid for reads of `ceil(m / 4) * 4 * (k_int + 8)` bytes.
+    /// * `rhs_packed` must be valid for reads of `ceil(n / 4) * 4 * (k_int / 2 + 12)` bytes.
+    /// * `dst` must be valid for writes of the `m` rows of `4 * n` bytes at byte offsets
+    ///   `i * dst_stride_row`, and those rows must not overlap the packed inputs.
+    /// * No alignment is required for `lhs_packed`, `rhs_packed` or `dst`.
+    #[target_feature(enable = "dotprod")]
+    fn matmul_f32_qai8dxp4x8_qsi4cxp4x4_16x4(
+        m, n, k, lhs_packed, rhs_packed, dst, dst_stride_row, clamp_min, clamp_max,
+    ) {
+        let (_, k_int, lhs_stride, rhs_stride) = per_channel(m, n, k, 4, true);
 
-    // General-purpose registers
-    //   x0  rows left                      x11 rows in this block (1..=16)
-    //   x1  n                              x12-x14 groups 1..3 of the block (group 0 when
-    //   x2  k_int                                  they hold no row of the block)
-    //   x3  LHS group 0 of the row block   x15 columns left
-    //   x4  rhs_packed                     x16 RHS group of the column tile
-    //   x5  dst of the row block           x17 dst of the tile
-    //   x6  dst_stride_row                 x20-x23 LHS pointers of groups 0..3
-    //   x7  LHS group stride               x24 RHS pointer
-    //   x8  RHS group stride               x25 full chunks left
-    //   w9  clamp_min bits, w10 clamp_max  x26-x28 store pointers, columns in the tile
-    //
-    // SAFETY: the caller guarantees (see `# Safety`) FEAT_DotProd, m, n, k >= 1 and that the
-    // packed buffers hold ceil(m / 4) LHS groups and ceil(n / 4) RHS groups. The block reads
-    // only inside them: groups past the last row of a block alias group 0; the loads issued
-    // one K block ahead at the end of a chunk read the next chunk or the first 16
-    // bytes of the 32-byte LHS / 48-byte RHS trailers. Stores are limited to dst[i][0..n), i < m.
-    // All touched registers are declared; x18, x19, x29, x30 and sp are not used and no stack
-    // memory is accessed.
-    unsafe {
-        asm!(
-            "movi v15.16b, #0xf0",
-            "dup v12.4s, w9",
-            "dup v13.4s, w10",
-            // ---- Row-block loop: 16 rows (four LHS groups) per iteration.
-            "20:",
-            min_imm!("x11", "x0", "16", "x28"),
-            "add x12, x3, x7",
-            "add x13, x12, x7",
-            group_if_rows!("x14", "x13", "x7", "x11", "12", "x3"),
-            "cmp x11, #8",
-            "csel x13, x13, x3, gt",
-            "cmp x11, #4",
-            "csel x12, x12, x3, gt",
-            "mov x15, x1",
-            "mov x16, x4",
-            "mov x17, x5",
-            // ---- Column loop: 4 columns (one RHS group) per iteration.
-            "21:",
-            "mov x20, x3",
-            "mov x21, x12",
-            "mov x22, x13",
-            "mov x23, x14",
-            "mov x24, x16",
-            "lsr x25, x2, #5",
-            zero_v!("4s";
-                "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28",
-                "29", "30", "31"),
-            // Prime: LHS K block 0 of every group, RHS super-block 0.
-            "ldur q4, [x20]",
-            "ldur q5, [x21]",
-            "ldur q6, [x22]",
-            "ldur q7, [x23]",
-            "ldur q0, [x24]",
-            "cbz x25, 24f",
-            // ---- K loop: one 32-deep chunk per iteration.
-            "22:",
-            "// LLVM-MCA-BEGIN matmul_clamp_f32_qai8dxp4x8_qsi4cxp4x4_16x4x32_neon_dotprod",
-            "ldur q8, [x20, #64]",
-            "ldur q9, [x21, #64]",
-            "ldur q10, [x22, #64]",
-            "ldur q11, [x23, #64]",
-            // Super-block 0: K blocks 0 (low nibbles) and 4 (high).
-            "ldur q2, [x24, #16]",
-            "shl v1.16b, v0.16b, #4",
-            "and v0.16b, v0.16b, v15.16b",
-            kblock!("1", "4", "5", "6", "7", "16"),
-            kblock!("0", "8", "9", "10", "11", "80"),
-            // Super-block 1: K blocks 1 and 5.
-            "ldur q0, [x24, #32]",
-            "shl v3.16b, v2.16b, #4",
-            "and v2.16b, v2.16b, v15.16b",
-            kblock!("3", "4", "5", "6", "7", "32"),
-            kblock!("2", "8", "9", "10", "11", "96"),
-            // Super-block 2: K blocks 2 and 6.
-            "ldur q2, [x24, #48]",
-            "shl v1.16b, v0.16b, #4",
-            "and v0.16b, v0.16b, v15.16b",
-            kblock!("1", "4", "5", "6", "7", "48"),
-            kblock!("0", "8", "9", "10", "11", "112"),
-            // Super-block 3: K blocks 3 and 7. Preload the next chunk's super-block 0 and LHS
-            // K block 0 (on the last chunk: the first 16 trailer bytes).
-            "ldur q0, [x24, #64]",
-            "shl v3.16b, v2.16b, #4",
-            "and v2.16b, v2.16b, v15.16b",
-            kblock!("3", "4", "5", "6", "7", "128"),
-            kblock!("2", "8", "9", "10", "11"),
-            "add x20, x20, #128",
-            "add x21, x21, #128",
-            "add x22, x22, #128",
-            "add x23, x23, #128",
-            "add x24, x24, #64",
-            "subs x25, x25, #1",
-            "b.ne 22b",
-            "// LLVM-MCA-END",
-            // ---- Epilogue. x20..x23 point at the LHS trailers, x24 at the RHS one.
-            "24:",
-            "ldp q0, q1, [x24]",   // rsum, rscale
-            "ldr q2, [x24, #32]",  // bias
-            "ldp q4, q5, [x20]",   // group 0 offsets, scales
-            "ldp q6, q7, [x21]",   // group 1
-            "ldp q8, q9, [x22]",   // group 2
-            "ldp q10, q11, [x23]", // group 3
-            epilogue_row!("16", "4", "5", "0", "3"),
-            epilogue_row!("17", "4", "5", "1", "14"),
-            epilogue_row!("18", "4", "5", "2", "3"),
-            epilogue_row!("19", "4", "5", "3", "14"),
-            epilogue_row!("20", "6", "7", "0", "3"),
-            epilogue_row!("21", "6", "7", "1", "14"),
-            epilogue_row!("22", "6", "7", "2", "3"),
-            epilogue_row!("23", "6", "7", "3", "14"),
-            epilogue_row!("24", "8", "9", "0", "3"),
-            epilogue_row!("25", "8", "9", "1", "14"),
-            epilogue_row!("26", "8", "9", "2", "3"),
-            epilogue_row!("27", "8", "9", "3", "14"),
-            epilogue_row!("28", "10", "11", "0", "3"),
-            epilogue_row!("29", "10", "11", "1", "14"),
-            epilogue_row!("30", "10", "11", "2", "3"),
-            epilogue_row!("31", "10", "11", "3", "14"),
-            // ---- Stores. Fast path: a full 16 x 4 tile.
-            min_imm!("x28", "x15", "4", "x28"),
-            "mov x27, x17",
-            "cmp x11, #16",
-            "b.ne 25f",
-            "cmp x28, #4",
-            "b.ne 25f",
-            store_rows_q!("x27", "x6";
-                "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28",
-                "29", "30", "31"),
-            "b 26f",
-            // Partial tile: x11 rows, x28 columns.
-            "25:",
-            each_row!(store_row, le, "x11", "26", "x27", "x6";
-                ("16") ("17") ("18") ("19") ("20") ("21") ("22") ("23") ("24") ("25") ("26")
-                ("27") ("28") ("29") ("30") ("31")),
-            "26:",
-            // Next column tile.
-            "add x16, x16, x8",
-            "add x17, x17, #16",
-            "subs x15, x15, #4",
-            "b.gt 21b",
-            // Next row block.
-            "add x3, x3, x7, lsl #2",
-            "add x5, x5, x6, lsl #4",
-            "subs x0, x0, #16",
-            "b.gt 20b",
-            inout("x0") m => _,
-            in("x1") n,
-            in("x2") k_int,
-            inout("x3") lhs_packed => _,
-            in("x4") rhs_packed,
-            inout("x5") dst => _,
-            in("x6") dst_stride_row,
-            in("x7") lhs_stride,
-            in("x8") rhs_stride,
-            in("x9") clamp_min.to_bits() as usize,
-            in("x10") clamp_max.to_bits() as usize,
-            out("x11") _, out("x12") _, out("x13") _, out("x14") _,
-            out("x15") _, out("x16") _, out("x17") _, out("x20") _,
-            out("x21") _, out("x22") _, out("x23") _, out("x24") _,
-            out("x25") _, out("x26") _, out("x27") _, out("x28") _,
-            out("v0") _, out("v1") _, out("v2") _, out("v3") _,
-            out("v4") _, out("v5") _, out("v6") _, out("v7") _,
-            out("v8") _, out("v9") _, out("v10") _, out("v11") _,
-            out("v12") _, out("v13") _, out("v14") _, out("v15") _,
-            out("v16") _, out("v17") _, out("v18") _, out("v19") _,
-            out("v20") _, out("v21") _, out("v22") _, out("v23") _,
-            out("v24") _, out("v25") _, out("v26") _, out("v27") _,
-            out("v28") _, out("v29") _, out("v30") _, out("v31") _,
-            options(nostack),
-        );
+        // General-purpose registers
+        //   x0  rows left                      x11 rows in this block (1..=16)
+        //   x1  n                              x12-x14 groups 1..3 of the block (group 0 when
+        //   x2  k_int                                  they hold no row of the block)
+        //   x3  LHS group 0 of the row block   x15 columns left
+        //   x4  rhs_packed                     x16 RHS group of the column tile
+        //   x5  dst of the row block           x17 dst of the tile
+        //   x6  dst_stride_row                 x20-x23 LHS pointers of groups 0..3
+        //   x7  LHS group stride               x24 RHS pointer
+        //   x8  RHS group stride               x25 full chunks left
+        //   w9  clamp_min bits, w10 clamp_max  x26-x28 store pointers, columns in the tile
+        //
+        // SAFETY: the caller guarantees (see `# Safety`) FEAT_DotProd, m, n, k >= 1 and that the
+        // packed buffers hold ceil(m / 4) LHS groups and ceil(n / 4) RHS groups. The block reads
+        // only inside them: groups past the last row of a block alias group 0; the loads issued
+        // one K block ahead at the end of a chunk read the next chunk or the first 16
+        // bytes of the 32-byte LHS / 48-byte RHS trailers. Stores are limited to dst[i][0..n), i < m.
+        // All touched registers are declared; x18, x19, x29, x30 and sp are not used and no stack
+        // memory is accessed.
+        unsafe {
+            kernel_asm!(
+                "movi v15.16b, #0xf0",
+                "dup v12.4s, w9",
+                "dup v13.4s, w10",
+                // ---- Row-block loop: 16 rows (four LHS groups) per iteration.
+                "20:",
+                min_imm!("x11", "x0", "16", "x28"),
+                "add x12, x3, x7",
+                "add x13, x12, x7",
+                group_if_rows!("x14", "x13", "x7", "x11", "12", "x3"),
+                "cmp x11, #8",
+                "csel x13, x13, x3, gt",
+                "cmp x11, #4",
+                "csel x12, x12, x3, gt",
+                "mov x15, x1",
+                "mov x16, x4",
+                "mov x17, x5",
+                // ---- Column loop: 4 columns (one RHS group) per iteration.
+                "21:",
+                "mov x20, x3",
+                "mov x21, x12",
+                "mov x22, x13",
+                "mov x23, x14",
+                "mov x24, x16",
+                "lsr x25, x2, #5",
+                zero_v!("4s";
+                    "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28",
+                    "29", "30", "31"),
+                // Prime: LHS K block 0 of every group, RHS super-block 0.
+                "ldur q4, [x20]",
+                "ldur q5, [x21]",
+                "ldur q6, [x22]",
+                "ldur q7, [x23]",
+                "ldur q0, [x24]",
+                "cbz x25, 24f",
+                // ---- K loop: one 32-deep chunk per iteration.
+                "22:",
+                "// LLVM-MCA-BEGIN matmul_clamp_f32_qai8dxp4x8_qsi4cxp4x4_16x4x32_neon_dotprod",
+                "ldur q8, [x20, #64]",
+                "ldur q9, [x21, #64]",
+                "ldur q10, [x22, #64]",
+                "ldur q11, [x23, #64]",
+                // Super-block 0: K blocks 0 (low nibbles) and 4 (high).
+                "ldur q2, [x24, #16]",
+                "shl v1.16b, v0.16b, #4",
+                "and v0.16b, v0.16b, v15.16b",
+                kblock!("1", "4", "5", "6", "7", "16"),
+                kblock!("0", "8", "9", "10", "11", "80"),
+                // Super-block 1: K blocks 1 and 5.
+                "ldur q0, [x24, #32]",
+                "shl v3.16b, v2.16b, #4",
+                "and v2.16b, v2.16b, v15.16b",
+                kblock!("3", "4", "5", "6", "7", "32"),
+                kblock!("2", "8", "9", "10", "11", "96"),
+                // Super-block 2: K blocks 2 and 6.
+                "ldur q2, [x24, #48]",
+                "shl v1.16b, v0.16b, #4",
+                "and v0.16b, v0.16b, v15.16b",
+                kblock!("1", "4", "5", "6", "7", "48"),
+                kblock!("0", "8", "9", "10", "11", "112"),
+                // Super-block 3: K blocks 3 and 7. Preload the next chunk's super-block 0 and LHS
+                // K block 0 (on the last chunk: the first 16 trailer bytes).
+                "ldur q0, [x24, #64]",
+                "shl v3.16b, v2.16b, #4",
+                "and v2.16b, v2.16b, v15.16b",
+                kblock!("3", "4", "5", "6", "7", "128"),
+                kblock!("2", "8", "9", "10", "11"),
+                "add x20, x20, #128",
+                "add x21, x21, #128",
+                "add x22, x22, #128",
+                "add x23, x23, #128",
+                "add x24, x24, #64",
+                "subs x25, x25, #1",
+                "b.ne 22b",
+                "// LLVM-MCA-END",
+                // ---- Epilogue. x20..x23 point at the LHS trailers, x24 at the RHS one.
+                "24:",
+                "ldp q0, q1, [x24]",   // rsum, rscale
+                "ldr q2, [x24, #32]",  // bias
+                "ldp q4, q5, [x20]",   // group 0 offsets, scales
+                "ldp q6, q7, [x21]",   // group 1
+                "ldp q8, q9, [x22]",   // group 2
+                "ldp q10, q11, [x23]", // group 3
+                epilogue_row!("16", "4", "5", "0", "3"),
+                epilogue_row!("17", "4", "5", "1", "14"),
+                epilogue_row!("18", "4", "5", "2", "3"),
+                epilogue_row!("19", "4", "5", "3", "14"),
+                epilogue_row!("20", "6", "7", "0", "3"),
+                epilogue_row!("21", "6", "7", "1", "14"),
+                epilogue_row!("22", "6", "7", "2", "3"),
+                epilogue_row!("23", "6", "7", "3", "14"),
+                epilogue_row!("24", "8", "9", "0", "3"),
+                epilogue_row!("25", "8", "9", "1", "14"),
+                epilogue_row!("26", "8", "9", "2", "3"),
+                epilogue_row!("27", "8", "9", "3", "14"),
+                epilogue_row!("28", "10", "11", "0", "3"),
+                epilogue_row!("29", "10", "11", "1", "14"),
+                epilogue_row!("30", "10", "11", "2", "3"),
+                epilogue_row!("31", "10", "11", "3", "14"),
+                // ---- Stores. Fast path: a full 16 x 4 tile.
+                min_imm!("x28", "x15", "4", "x28"),
+                "mov x27, x17",
+                "cmp x11, #16",
+                "b.ne 25f",
+                "cmp x28, #4",
+                "b.ne 25f",
+                store_rows_q!("x27", "x6";
+                    "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28",
+                    "29", "30", "31"),
+                "b 26f",
+                // Partial tile: x11 rows, x28 columns.
+                "25:",
+                each_row!(store_row, le, "x11", "26", "x27", "x6";
+                    ("16") ("17") ("18") ("19") ("20") ("21") ("22") ("23") ("24") ("25") ("26")
+                    ("27") ("28") ("29") ("30") ("31")),
+                "26:",
+                // Next column tile.
+                "add x16, x16, x8",
+                "add x17, x17, #16",
+                "subs x15, x15, #4",
+                "b.gt 21b";
+                gemm[16 rows, "20"](m, n, k_int, lhs_packed, rhs_packed, dst, dst_stride_row, lhs_stride);
+                in("x8") rhs_stride,
+                in("x9") clamp_min.to_bits() as usize,
+                in("x10") clamp_max.to_bits() as usize,
+                clobber x(11 12 13 14 15 16 17 20 21 22 23 24 25 26 27 28)
+                    v(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31),
+            );
+        }
     }
 }
-
-asm_kernel_entry!(matmul_f32_qai8dxp4x8_qsi4cxp4x4_16x4);

@@ -28,7 +28,7 @@
 //! `.2d` so that tile row `r` ends up in `v(16 + 2r)` (columns 0..4) and
 //! `v(17 + 2r)` (columns 4..8).
 
-use core::arch::asm;
+use crate::matmul::kernel_geometry::per_channel;
 
 /// Un-interleave, rescale, add bias and clamp one row pair of the tile.
 ///
@@ -89,271 +89,236 @@ macro_rules! store_row {
     };
 }
 
-/// Computes, for `i < m` and `j < n`,
-///
-/// ```text
-/// dst[i][j] = clamp(((acc + lhs_offset[i] * rsum[j]) as f32) * (rscale[j] * lhs_scale[i]) + bias[j])
-/// ```
-///
-/// where `acc` is the int8 x (16 * int4) dot product over `roundup(k, 32)`.
-///
-/// # Safety
-///
-/// * The CPU must implement FEAT_I8MM.
-/// * `m >= 1`, `n >= 1`, `k >= 1`.
-/// * `lhs_packed` must be readable for `ceil(m / 4)` groups of
-///   `4 * (k_int + 8)` bytes each (`k_int = roundup(k, 32)`), laid out as the
-///   qai8dxp4x8 format (4 rows x 8-deep blocks, then 4 x i32 offsets and
-///   4 x f32 scales).
-/// * `rhs_packed` must be readable for `ceil(n / 8)` groups of
-///   `8 * (k_int / 2 + 12)` bytes each, laid out as the qsi4cxp8x8 format
-///   (int4 data, then 8 x i32 rsum, 8 x f32 rscale, 8 x f32 bias).
-/// * For every `i < m`, `j < n`, the 4 bytes at
-///   `dst + i * dst_stride_row + 4 * j` (byte offsets) must be writable and
-///   must not overlap either packed buffer. Nothing else is written.
-#[target_feature(enable = "i8mm")]
-#[allow(clippy::too_many_arguments)]
-pub unsafe fn matmul_f32_qai8dxp4x8_qsi4cxp8x8_8x8(
-    m: usize,
-    n: usize,
-    k: usize,
-    lhs_packed: *const u8,
-    rhs_packed: *const u8,
-    dst: *mut f32,
-    dst_stride_row: usize,
-    clamp_min: f32,
-    clamp_max: f32,
-) {
-    debug_assert!(m >= 1 && n >= 1 && k >= 1);
-    let k_int = k.div_ceil(32) * 32;
-    let chunks = k_int / 32;
-    let lhs_stride = 4 * (k_int + 8);
-    let rhs_stride = 8 * (k_int / 2 + 12);
+asm_kernel! {
+    /// Computes, for `i < m` and `j < n`,
+    ///
+    /// ```text
+    /// dst[i][j] = clamp(((acc + lhs_offset[i] * rsum[j]) as f32) * (rscale[j] * lhs_scale[i]) + bias[j])
+    /// ```
+    ///
+    /// where `acc` is the int8 x (16 * int4) dot product over `roundup(k, 32)`.
+    ///
+    /// # Safety
+    ///
+    /// * The CPU must implement FEAT_I8MM.
+    /// * `m >= 1`, `n >= 1`, `k >= 1`.
+    /// * `lhs_packed` must be readable for `ceil(m / 4)` groups of
+    ///   `4 * (k_int + 8)` bytes each (`k_int = roundup(k, 32)`), laid out as the
+    ///   qai8dxp4x8 format (4 rows x 8-deep blocks, then 4 x i32 offsets and
+    ///   4 x f32 scales).
+    /// * `rhs_packed` must be readable for `ceil(n / 8)` groups of
+    ///   `8 * (k_int / 2 + 12)` bytes each, laid out as the qsi4cxp8x8 format
+    ///   (int4 data, then 8 x i32 rsum, 8 x f32 rscale, 8 x f32 bias).
+    /// * For every `i < m`, `j < n`, the 4 bytes at
+    ///   `dst + i * dst_stride_row + 4 * j` (byte offsets) must be writable and
+    ///   must not overlap either packed buffer. Nothing else is written.
+    #[target_feature(enable = "i8mm")]
+    fn matmul_f32_qai8dxp4x8_qsi4cxp8x8_8x8(
+        m, n, k, lhs_packed, rhs_packed, dst, dst_stride_row, clamp_min, clamp_max,
+    ) {
+        let (chunks, _, lhs_stride, rhs_stride) = per_channel(m, n, k, 8, true);
 
-    // SAFETY: the caller guarantees FEAT_I8MM, m, n, k >= 1 and the buffer
-    // sizes documented above. The asm reads exactly ceil(m/4) LHS groups
-    // (the second group of a row block is only read when that block has more
-    // than 4 rows; otherwise the first group is read twice and the extra rows
-    // are discarded) and ceil(n/8) RHS groups; the loads issued one chunk
-    // ahead on the last K iteration fall inside the 32-byte LHS and 96-byte
-    // RHS trailers of the same group. Stores are limited to the m x n region.
-    // All touched registers are declared; x18, x19, x29, x30 and sp are not
-    // used and no stack memory is accessed.
-    unsafe {
-        asm!(
-            ".arch_extension i8mm",
-            "dup v12.4s, w9",
-            "dup v13.4s, w10",
-            // ---- Row-block loop: 8 rows (two LHS groups) per iteration.
-            "21:",
-            min_imm!("x11", "x0", "8", "x24"), // rows in this block (1..=8)
-            // group B, or group A again if <= 4 rows
-            group_if_rows!("x12", "x3", "x7", "x0", "4", "x3"),
-            "mov x13, x4",
-            "mov x14, x1",
-            "mov x15, x5",
-            // ---- Column loop: 8 columns (one RHS group) per iteration.
-            "22:",
-            min_imm!("x23", "x14", "8", "x24"), // columns in this tile (1..=8)
-            "mov x16, x3",
-            "mov x17, x12",
-            "mov x20, x13",
-            "mov x21, x2",
-            "movi v15.16b, #0xf0",
-            zero_v!("4s";
-                "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28",
-                "29", "30", "31"),
-            // Prime the pipeline: super-block 0 of chunk 0, LHS block 0.
-            "ld1 {{v0.16b, v1.16b, v2.16b, v3.16b}}, [x20]",
-            "ldp q8, q9, [x16]",
-            "ldp q10, q11, [x17]",
-            // ---- K loop: one 32-deep chunk per iteration.
-            "23:",
-            "// LLVM-MCA-BEGIN matmul_clamp_f32_qai8dxp4x8_qsi4cxp8x8_8x8x32_neon_i8mm",
-            // Decode super-block 0: low nibbles -> v4..v7, high -> v0..v3.
-            "shl v4.16b, v0.16b, #4",
-            "shl v5.16b, v1.16b, #4",
-            "shl v6.16b, v2.16b, #4",
-            "shl v7.16b, v3.16b, #4",
-            "and v0.16b, v0.16b, v15.16b",
-            "and v1.16b, v1.16b, v15.16b",
-            "and v2.16b, v2.16b, v15.16b",
-            "and v3.16b, v3.16b, v15.16b",
-            // K slice 32c + [0, 8): LHS block 0 x low nibbles of super-block 0;
-            // then load LHS block 2.
-            "smmla v16.4s, v8.16b, v4.16b",
-            "smmla v17.4s, v8.16b, v5.16b",
-            "smmla v18.4s, v8.16b, v6.16b",
-            "smmla v19.4s, v8.16b, v7.16b",
-            "ldr q8, [x16, #64]",
-            "smmla v20.4s, v9.16b, v4.16b",
-            "smmla v21.4s, v9.16b, v5.16b",
-            "smmla v22.4s, v9.16b, v6.16b",
-            "smmla v23.4s, v9.16b, v7.16b",
-            "ldr q9, [x16, #80]",
-            "smmla v24.4s, v10.16b, v4.16b",
-            "smmla v25.4s, v10.16b, v5.16b",
-            "smmla v26.4s, v10.16b, v6.16b",
-            "smmla v27.4s, v10.16b, v7.16b",
-            "ldr q10, [x17, #64]",
-            "smmla v28.4s, v11.16b, v4.16b",
-            "smmla v29.4s, v11.16b, v5.16b",
-            "smmla v30.4s, v11.16b, v6.16b",
-            "smmla v31.4s, v11.16b, v7.16b",
-            "ldr q11, [x17, #80]",
-            // K slice 32c + [16, 24): LHS block 2 x high nibbles of super-block 0;
-            // then load LHS block 1 and the raw super-block 1.
-            "smmla v16.4s, v8.16b, v0.16b",
-            "smmla v17.4s, v8.16b, v1.16b",
-            "smmla v18.4s, v8.16b, v2.16b",
-            "smmla v19.4s, v8.16b, v3.16b",
-            "ldr q8, [x16, #32]",
-            "ldr q4, [x20, #64]",
-            "smmla v20.4s, v9.16b, v0.16b",
-            "smmla v21.4s, v9.16b, v1.16b",
-            "smmla v22.4s, v9.16b, v2.16b",
-            "smmla v23.4s, v9.16b, v3.16b",
-            "ldr q9, [x16, #48]",
-            "ldr q5, [x20, #80]",
-            "smmla v24.4s, v10.16b, v0.16b",
-            "smmla v25.4s, v10.16b, v1.16b",
-            "smmla v26.4s, v10.16b, v2.16b",
-            "smmla v27.4s, v10.16b, v3.16b",
-            "ldr q10, [x17, #32]",
-            "ldr q6, [x20, #96]",
-            "smmla v28.4s, v11.16b, v0.16b",
-            "smmla v29.4s, v11.16b, v1.16b",
-            "smmla v30.4s, v11.16b, v2.16b",
-            "smmla v31.4s, v11.16b, v3.16b",
-            "ldr q11, [x17, #48]",
-            "ldr q7, [x20, #112]",
-            // Decode super-block 1: low nibbles -> v0..v3, high -> v4..v7.
-            "shl v0.16b, v4.16b, #4",
-            "shl v1.16b, v5.16b, #4",
-            "shl v2.16b, v6.16b, #4",
-            "shl v3.16b, v7.16b, #4",
-            "and v4.16b, v4.16b, v15.16b",
-            "and v5.16b, v5.16b, v15.16b",
-            "and v6.16b, v6.16b, v15.16b",
-            "and v7.16b, v7.16b, v15.16b",
-            // K slice 32c + [8, 16): LHS block 1 x low nibbles of super-block 1;
-            // then load LHS block 3.
-            "smmla v16.4s, v8.16b, v0.16b",
-            "smmla v17.4s, v8.16b, v1.16b",
-            "smmla v18.4s, v8.16b, v2.16b",
-            "smmla v19.4s, v8.16b, v3.16b",
-            "ldr q8, [x16, #96]",
-            "smmla v20.4s, v9.16b, v0.16b",
-            "smmla v21.4s, v9.16b, v1.16b",
-            "smmla v22.4s, v9.16b, v2.16b",
-            "smmla v23.4s, v9.16b, v3.16b",
-            "ldr q9, [x16, #112]",
-            "smmla v24.4s, v10.16b, v0.16b",
-            "smmla v25.4s, v10.16b, v1.16b",
-            "smmla v26.4s, v10.16b, v2.16b",
-            "smmla v27.4s, v10.16b, v3.16b",
-            "ldr q10, [x17, #96]",
-            "smmla v28.4s, v11.16b, v0.16b",
-            "smmla v29.4s, v11.16b, v1.16b",
-            "smmla v30.4s, v11.16b, v2.16b",
-            "smmla v31.4s, v11.16b, v3.16b",
-            "ldr q11, [x17, #112]",
-            // K slice 32c + [24, 32): LHS block 3 x high nibbles of super-block 1;
-            // then load the next chunk's LHS block 0 and raw super-block 0. On the
-            // last iteration these read the group trailers instead (32 bytes of
-            // LHS offsets/scales, the first 64 of the 96-byte RHS trailer).
-            "smmla v16.4s, v8.16b, v4.16b",
-            "smmla v17.4s, v8.16b, v5.16b",
-            "smmla v18.4s, v8.16b, v6.16b",
-            "smmla v19.4s, v8.16b, v7.16b",
-            "ldr q8, [x16, #128]",
-            "ldr q0, [x20, #128]",
-            "smmla v20.4s, v9.16b, v4.16b",
-            "smmla v21.4s, v9.16b, v5.16b",
-            "smmla v22.4s, v9.16b, v6.16b",
-            "smmla v23.4s, v9.16b, v7.16b",
-            "ldr q9, [x16, #144]",
-            "ldr q1, [x20, #144]",
-            "smmla v24.4s, v10.16b, v4.16b",
-            "smmla v25.4s, v10.16b, v5.16b",
-            "smmla v26.4s, v10.16b, v6.16b",
-            "smmla v27.4s, v10.16b, v7.16b",
-            "ldr q10, [x17, #128]",
-            "ldr q2, [x20, #160]",
-            "smmla v28.4s, v11.16b, v4.16b",
-            "smmla v29.4s, v11.16b, v5.16b",
-            "smmla v30.4s, v11.16b, v6.16b",
-            "smmla v31.4s, v11.16b, v7.16b",
-            "ldr q11, [x17, #144]",
-            "ldr q3, [x20, #176]",
-            "add x16, x16, #128",
-            "add x17, x17, #128",
-            "add x20, x20, #128",
-            "subs x21, x21, #1",
-            "b.ne 23b",
-            "// LLVM-MCA-END",
-            // ---- Epilogue. x16/x17 point at the LHS trailers, x20 at the RHS one.
-            "ldp q0, q1, [x16]",              // group A offsets, scales
-            "ldp q2, q3, [x17]",              // group B offsets, scales
-            "ldp q4, q5, [x20]",              // rsum
-            "ldp q6, q7, [x20, #32]",         // rscale
-            "ldp q8, q9, [x20, #64]",         // bias
-            epilogue_row_pair!("16", "17", "18", "19", "0", "1", "0", "1"),
-            epilogue_row_pair!("20", "21", "22", "23", "0", "1", "2", "3"),
-            epilogue_row_pair!("24", "25", "26", "27", "2", "3", "0", "1"),
-            epilogue_row_pair!("28", "29", "30", "31", "2", "3", "2", "3"),
-            // ---- Stores. Fast path: a full 8 x 8 tile.
-            "cmp x11, #8",
-            "b.ne 24f",
-            "cmp x23, #8",
-            "b.ne 24f",
-            "mov x22, x15",
-            store_rows_qq!("x22", "x6";
-                ("16", "17") ("18", "19") ("20", "21") ("22", "23") ("24", "25") ("26", "27")
-                ("28", "29") ("30", "31")),
-            "b 25f",
-            // Partial tile: x11 rows, x23 columns.
-            "24:",
-            "mov x22, x15",
-            each_row!(store_row, lt, "x11", "25", "x22", "x6";
-                ("16", "17") ("18", "19") ("20", "21") ("22", "23") ("24", "25") ("26", "27")
-                ("28", "29") ("30", "31")),
-            "25:",
-            // Next column tile.
-            "add x13, x13, x8",
-            "add x15, x15, #32",
-            "subs x14, x14, #8",
-            "b.gt 22b",
-            // Next row block.
-            "add x3, x3, x7, lsl #1",
-            "add x5, x5, x6, lsl #3",
-            "subs x0, x0, #8",
-            "b.gt 21b",
-            inout("x0") m => _,
-            in("x1") n,
-            in("x2") chunks,
-            inout("x3") lhs_packed => _,
-            in("x4") rhs_packed,
-            inout("x5") dst => _,
-            in("x6") dst_stride_row,
-            in("x7") lhs_stride,
-            in("x8") rhs_stride,
-            in("x9") clamp_min.to_bits() as usize,
-            in("x10") clamp_max.to_bits() as usize,
-            out("x11") _, out("x12") _, out("x13") _, out("x14") _,
-            out("x15") _, out("x16") _, out("x17") _, out("x20") _,
-            out("x21") _, out("x22") _, out("x23") _, out("x24") _,
-            out("v0") _, out("v1") _, out("v2") _, out("v3") _,
-            out("v4") _, out("v5") _, out("v6") _, out("v7") _,
-            out("v8") _, out("v9") _, out("v10") _, out("v11") _,
-            out("v12") _, out("v13") _, out("v14") _, out("v15") _,
-            out("v16") _, out("v17") _, out("v18") _, out("v19") _,
-            out("v20") _, out("v21") _, out("v22") _, out("v23") _,
-            out("v24") _, out("v25") _, out("v26") _, out("v27") _,
-            out("v28") _, out("v29") _, out("v30") _, out("v31") _,
-            options(nostack),
-        );
+        // SAFETY: the caller guarantees FEAT_I8MM, m, n, k >= 1 and the buffer
+        // sizes documented above. The asm reads exactly ceil(m/4) LHS groups
+        // (the second group of a row block is only read when that block has more
+        // than 4 rows; otherwise the first group is read twice and the extra rows
+        // are discarded) and ceil(n/8) RHS groups; the loads issued one chunk
+        // ahead on the last K iteration fall inside the 32-byte LHS and 96-byte
+        // RHS trailers of the same group. Stores are limited to the m x n region.
+        // All touched registers are declared; x18, x19, x29, x30 and sp are not
+        // used and no stack memory is accessed.
+        unsafe {
+            kernel_asm!(
+                ".arch_extension i8mm",
+                "dup v12.4s, w9",
+                "dup v13.4s, w10",
+                // ---- Row-block loop: 8 rows (two LHS groups) per iteration.
+                "21:",
+                min_imm!("x11", "x0", "8", "x24"), // rows in this block (1..=8)
+                // group B, or group A again if <= 4 rows
+                group_if_rows!("x12", "x3", "x7", "x0", "4", "x3"),
+                "mov x13, x4",
+                "mov x14, x1",
+                "mov x15, x5",
+                // ---- Column loop: 8 columns (one RHS group) per iteration.
+                "22:",
+                min_imm!("x23", "x14", "8", "x24"), // columns in this tile (1..=8)
+                "mov x16, x3",
+                "mov x17, x12",
+                "mov x20, x13",
+                "mov x21, x2",
+                "movi v15.16b, #0xf0",
+                zero_v!("4s";
+                    "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28",
+                    "29", "30", "31"),
+                // Prime the pipeline: super-block 0 of chunk 0, LHS block 0.
+                "ld1 {{v0.16b, v1.16b, v2.16b, v3.16b}}, [x20]",
+                "ldp q8, q9, [x16]",
+                "ldp q10, q11, [x17]",
+                // ---- K loop: one 32-deep chunk per iteration.
+                "23:",
+                "// LLVM-MCA-BEGIN matmul_clamp_f32_qai8dxp4x8_qsi4cxp8x8_8x8x32_neon_i8mm",
+                // Decode super-block 0: low nibbles -> v4..v7, high -> v0..v3.
+                "shl v4.16b, v0.16b, #4",
+                "shl v5.16b, v1.16b, #4",
+                "shl v6.16b, v2.16b, #4",
+                "shl v7.16b, v3.16b, #4",
+                "and v0.16b, v0.16b, v15.16b",
+                "and v1.16b, v1.16b, v15.16b",
+                "and v2.16b, v2.16b, v15.16b",
+                "and v3.16b, v3.16b, v15.16b",
+                // K slice 32c + [0, 8): LHS block 0 x low nibbles of super-block 0;
+                // then load LHS block 2.
+                "smmla v16.4s, v8.16b, v4.16b",
+                "smmla v17.4s, v8.16b, v5.16b",
+                "smmla v18.4s, v8.16b, v6.16b",
+                "smmla v19.4s, v8.16b, v7.16b",
+                "ldr q8, [x16, #64]",
+                "smmla v20.4s, v9.16b, v4.16b",
+                "smmla v21.4s, v9.16b, v5.16b",
+                "smmla v22.4s, v9.16b, v6.16b",
+                "smmla v23.4s, v9.16b, v7.16b",
+                "ldr q9, [x16, #80]",
+                "smmla v24.4s, v10.16b, v4.16b",
+                "smmla v25.4s, v10.16b, v5.16b",
+                "smmla v26.4s, v10.16b, v6.16b",
+                "smmla v27.4s, v10.16b, v7.16b",
+                "ldr q10, [x17, #64]",
+                "smmla v28.4s, v11.16b, v4.16b",
+                "smmla v29.4s, v11.16b, v5.16b",
+                "smmla v30.4s, v11.16b, v6.16b",
+                "smmla v31.4s, v11.16b, v7.16b",
+                "ldr q11, [x17, #80]",
+                // K slice 32c + [16, 24): LHS block 2 x high nibbles of super-block 0;
+                // then load LHS block 1 and the raw super-block 1.
+                "smmla v16.4s, v8.16b, v0.16b",
+                "smmla v17.4s, v8.16b, v1.16b",
+                "smmla v18.4s, v8.16b, v2.16b",
+                "smmla v19.4s, v8.16b, v3.16b",
+                "ldr q8, [x16, #32]",
+                "ldr q4, [x20, #64]",
+                "smmla v20.4s, v9.16b, v0.16b",
+                "smmla v21.4s, v9.16b, v1.16b",
+                "smmla v22.4s, v9.16b, v2.16b",
+                "smmla v23.4s, v9.16b, v3.16b",
+                "ldr q9, [x16, #48]",
+                "ldr q5, [x20, #80]",
+                "smmla v24.4s, v10.16b, v0.16b",
+                "smmla v25.4s, v10.16b, v1.16b",
+                "smmla v26.4s, v10.16b, v2.16b",
+                "smmla v27.4s, v10.16b, v3.16b",
+                "ldr q10, [x17, #32]",
+                "ldr q6, [x20, #96]",
+                "smmla v28.4s, v11.16b, v0.16b",
+                "smmla v29.4s, v11.16b, v1.16b",
+                "smmla v30.4s, v11.16b, v2.16b",
+                "smmla v31.4s, v11.16b, v3.16b",
+                "ldr q11, [x17, #48]",
+                "ldr q7, [x20, #112]",
+                // Decode super-block 1: low nibbles -> v0..v3, high -> v4..v7.
+                "shl v0.16b, v4.16b, #4",
+                "shl v1.16b, v5.16b, #4",
+                "shl v2.16b, v6.16b, #4",
+                "shl v3.16b, v7.16b, #4",
+                "and v4.16b, v4.16b, v15.16b",
+                "and v5.16b, v5.16b, v15.16b",
+                "and v6.16b, v6.16b, v15.16b",
+                "and v7.16b, v7.16b, v15.16b",
+                // K slice 32c + [8, 16): LHS block 1 x low nibbles of super-block 1;
+                // then load LHS block 3.
+                "smmla v16.4s, v8.16b, v0.16b",
+                "smmla v17.4s, v8.16b, v1.16b",
+                "smmla v18.4s, v8.16b, v2.16b",
+                "smmla v19.4s, v8.16b, v3.16b",
+                "ldr q8, [x16, #96]",
+                "smmla v20.4s, v9.16b, v0.16b",
+                "smmla v21.4s, v9.16b, v1.16b",
+                "smmla v22.4s, v9.16b, v2.16b",
+                "smmla v23.4s, v9.16b, v3.16b",
+                "ldr q9, [x16, #112]",
+                "smmla v24.4s, v10.16b, v0.16b",
+                "smmla v25.4s, v10.16b, v1.16b",
+                "smmla v26.4s, v10.16b, v2.16b",
+                "smmla v27.4s, v10.16b, v3.16b",
+                "ldr q10, [x17, #96]",
+                "smmla v28.4s, v11.16b, v0.16b",
+                "smmla v29.4s, v11.16b, v1.16b",
+                "smmla v30.4s, v11.16b, v2.16b",
+                "smmla v31.4s, v11.16b, v3.16b",
+                "ldr q11, [x17, #112]",
+                // K slice 32c + [24, 32): LHS block 3 x high nibbles of super-block 1;
+                // then load the next chunk's LHS block 0 and raw super-block 0. On the
+                // last iteration these read the group trailers instead (32 bytes of
+                // LHS offsets/scales, the first 64 of the 96-byte RHS trailer).
+                "smmla v16.4s, v8.16b, v4.16b",
+                "smmla v17.4s, v8.16b, v5.16b",
+                "smmla v18.4s, v8.16b, v6.16b",
+                "smmla v19.4s, v8.16b, v7.16b",
+                "ldr q8, [x16, #128]",
+                "ldr q0, [x20, #128]",
+                "smmla v20.4s, v9.16b, v4.16b",
+                "smmla v21.4s, v9.16b, v5.16b",
+                "smmla v22.4s, v9.16b, v6.16b",
+                "smmla v23.4s, v9.16b, v7.16b",
+                "ldr q9, [x16, #144]",
+                "ldr q1, [x20, #144]",
+                "smmla v24.4s, v10.16b, v4.16b",
+                "smmla v25.4s, v10.16b, v5.16b",
+                "smmla v26.4s, v10.16b, v6.16b",
+                "smmla v27.4s, v10.16b, v7.16b",
+                "ldr q10, [x17, #128]",
+                "ldr q2, [x20, #160]",
+                "smmla v28.4s, v11.16b, v4.16b",
+                "smmla v29.4s, v11.16b, v5.16b",
+                "smmla v30.4s, v11.16b, v6.16b",
+                "smmla v31.4s, v11.16b, v7.16b",
+                "ldr q11, [x17, #144]",
+                "ldr q3, [x20, #176]",
+                "add x16, x16, #128",
+                "add x17, x17, #128",
+                "add x20, x20, #128",
+                "subs x21, x21, #1",
+                "b.ne 23b",
+                "// LLVM-MCA-END",
+                // ---- Epilogue. x16/x17 point at the LHS trailers, x20 at the RHS one.
+                "ldp q0, q1, [x16]",              // group A offsets, scales
+                "ldp q2, q3, [x17]",              // group B offsets, scales
+                "ldp q4, q5, [x20]",              // rsum
+                "ldp q6, q7, [x20, #32]",         // rscale
+                "ldp q8, q9, [x20, #64]",         // bias
+                epilogue_row_pair!("16", "17", "18", "19", "0", "1", "0", "1"),
+                epilogue_row_pair!("20", "21", "22", "23", "0", "1", "2", "3"),
+                epilogue_row_pair!("24", "25", "26", "27", "2", "3", "0", "1"),
+                epilogue_row_pair!("28", "29", "30", "31", "2", "3", "2", "3"),
+                // ---- Stores. Fast path: a full 8 x 8 tile.
+                "cmp x11, #8",
+                "b.ne 24f",
+                "cmp x23, #8",
+                "b.ne 24f",
+                "mov x22, x15",
+                store_rows_qq!("x22", "x6";
+                    ("16", "17") ("18", "19") ("20", "21") ("22", "23") ("24", "25") ("26", "27")
+                    ("28", "29") ("30", "31")),
+                "b 25f",
+                // Partial tile: x11 rows, x23 columns.
+                "24:",
+                "mov x22, x15",
+                each_row!(store_row, lt, "x11", "25", "x22", "x6";
+                    ("16", "17") ("18", "19") ("20", "21") ("22", "23") ("24", "25") ("26", "27")
+                    ("28", "29") ("30", "31")),
+                "25:",
+                // Next column tile.
+                "add x13, x13, x8",
+                "add x15, x15, #32",
+                "subs x14, x14, #8",
+                "b.gt 22b";
+                gemm[8 rows, "21"](m, n, chunks, lhs_packed, rhs_packed, dst, dst_stride_row, lhs_stride);
+                in("x8") rhs_stride,
+                in("x9") clamp_min.to_bits() as usize,
+                in("x10") clamp_max.to_bits() as usize,
+                clobber x(11 12 13 14 15 16 17 20 21 22 23 24)
+                    v(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31),
+            );
+        }
     }
 }
-
-asm_kernel_entry!(matmul_f32_qai8dxp4x8_qsi4cxp8x8_8x8);

@@ -22,7 +22,7 @@
 //! rescales, clamps and stores them one row at a time, stopping at the
 //! block's last row.
 
-use core::arch::asm;
+use crate::matmul::kernel_geometry::per_channel;
 
 /// Two 4-deep K blocks (RHS already in `v$r0`, `v$r1`) at byte offset `$o`
 /// of every LHS pointer: the LHS of both blocks into `v8`..`v15`, then 32
@@ -77,167 +77,132 @@ macro_rules! row {
     };
 }
 
-/// Computes, for `i < m` and `j < n`,
-///
-/// ```text
-/// dst[i][j] = clamp(((acc + lhs_offset[i] * rsum[j]) as f32) * (rscale[j] * lhs_scale[i]) + bias[j])
-/// ```
-///
-/// where `acc` is the int8 x int8 dot product over `roundup(k, 32)`.
-///
-/// # Safety
-///
-/// * The CPU must implement FEAT_DotProd.
-/// * `m >= 1`, `n >= 1`, `k >= 1`.
-/// * `lhs_packed` must be readable for `ceil(m / 4)` groups of
-///   `4 * (k_int + 8)` bytes each (`k_int = roundup(k, 32)`), laid out as the
-///   qai8dxp4x4 format (4 rows x 4-deep blocks, then 4 x i32 offsets and
-///   4 x f32 scales).
-/// * `rhs_packed` must be readable for `ceil(n / 4)` groups of
-///   `4 * (k_int + 12)` bytes each, laid out as the qsi8cxp4x4 format
-///   (4 columns x 4-deep int8 blocks, then 4 x i32 rsum, 4 x f32 rscale,
-///   4 x f32 bias).
-/// * For every `i < m`, `j < n`, the 4 bytes at
-///   `dst + i * dst_stride_row + 4 * j` (byte offsets) must be writable and
-///   must not overlap either packed buffer. Nothing else is written.
-#[target_feature(enable = "dotprod")]
-#[allow(clippy::too_many_arguments, clippy::too_many_lines)]
-pub unsafe fn matmul_f32_qai8dxp4x4_qsi8cxp4x4_16x4(
-    m: usize,
-    n: usize,
-    k: usize,
-    lhs_packed: *const u8,
-    rhs_packed: *const u8,
-    dst: *mut f32,
-    dst_stride_row: usize,
-    clamp_min: f32,
-    clamp_max: f32,
-) {
-    debug_assert!(m >= 1 && n >= 1 && k >= 1);
-    let k_int = k.div_ceil(32) * 32;
-    let chunks = k_int / 32;
-    let lhs_stride = 4 * (k_int + 8);
-    let rhs_stride = 4 * (k_int + 12);
+asm_kernel! {
+    /// Computes, for `i < m` and `j < n`,
+    ///
+    /// ```text
+    /// dst[i][j] = clamp(((acc + lhs_offset[i] * rsum[j]) as f32) * (rscale[j] * lhs_scale[i]) + bias[j])
+    /// ```
+    ///
+    /// where `acc` is the int8 x int8 dot product over `roundup(k, 32)`.
+    ///
+    /// # Safety
+    ///
+    /// * The CPU must implement FEAT_DotProd.
+    /// * `m >= 1`, `n >= 1`, `k >= 1`.
+    /// * `lhs_packed` must be readable for `ceil(m / 4)` groups of
+    ///   `4 * (k_int + 8)` bytes each (`k_int = roundup(k, 32)`), laid out as the
+    ///   qai8dxp4x4 format (4 rows x 4-deep blocks, then 4 x i32 offsets and
+    ///   4 x f32 scales).
+    /// * `rhs_packed` must be readable for `ceil(n / 4)` groups of
+    ///   `4 * (k_int + 12)` bytes each, laid out as the qsi8cxp4x4 format
+    ///   (4 columns x 4-deep int8 blocks, then 4 x i32 rsum, 4 x f32 rscale,
+    ///   4 x f32 bias).
+    /// * For every `i < m`, `j < n`, the 4 bytes at
+    ///   `dst + i * dst_stride_row + 4 * j` (byte offsets) must be writable and
+    ///   must not overlap either packed buffer. Nothing else is written.
+    #[target_feature(enable = "dotprod")]
+    fn matmul_f32_qai8dxp4x4_qsi8cxp4x4_16x4(
+        m, n, k, lhs_packed, rhs_packed, dst, dst_stride_row, clamp_min, clamp_max,
+    ) {
+        let (chunks, _, lhs_stride, rhs_stride) = per_channel(m, n, k, 4, false);
 
-    // Register map
-    //   x0  rows left                    x11 rows in this block (1..=16)
-    //   x1  n                            x12-x14 groups 1..3 of the block
-    //   x2  32-deep chunks               x15 RHS group pointer
-    //   x3  LHS block (group 0)          x16 columns left
-    //   x4  rhs_packed                   x17 dst of this column tile
-    //   x5  dst of this row block        x20-x23 LHS group pointers (K loop)
-    //   x6  dst_stride_row               x24 RHS pointer (K loop)
-    //   x7  lhs_stride (one group)       x25 chunks left
-    //   x8  rhs_stride (one group)       x26 columns in this tile (1..=4)
-    //   w9  clamp_min bits               x27 dst row pointer (stores)
-    //   w10 clamp_max bits               x28 partial-store pointer
-    //
-    // SAFETY: the caller guarantees FEAT_DotProd, m, n, k >= 1 and the buffer
-    // sizes documented above. The asm reads exactly ceil(m/4) LHS groups (a
-    // group past the block's rows is replaced by the block's first group)
-    // and ceil(n/4) RHS groups, each only within its data and trailer.
-    // Stores are limited to the m x n region. All touched registers are
-    // declared; x18, x19, x29, x30 and sp are not used and no stack memory
-    // is accessed.
-    unsafe {
-        asm!(
-            // ---- Row-block loop: 16 rows (four LHS groups) per iteration.
-            "21:",
-            min_imm!("x11", "x0", "16", "x24"), // rows in this block (1..=16)
-            group_if_rows!("x12", "x3", "x7", "x11", "4", "x3"), // group 1, or group 0 if <= 4 rows
-            "add x13, x3, x7, lsl #1",        // group 2 ...
-            "cmp x11, #8",
-            "csel x13, x13, x3, gt",          // ... or group 0 if <= 8 rows
-            // group 3 (x13 is group 2 here), or group 0 if <= 12 rows
-            group_if_rows!("x14", "x13", "x7", "x11", "12", "x3"),
-            "mov x15, x4",
-            "mov x16, x1",
-            "mov x17, x5",
-            // ---- Column loop: 4 columns (one RHS group) per iteration.
-            "22:",
-            min_imm!("x26", "x16", "4", "x24"), // columns in this tile (1..=4)
-            "mov x20, x3",
-            "mov x21, x12",
-            "mov x22, x13",
-            "mov x23, x14",
-            "mov x24, x15",
-            "mov x25, x2",
-            zero_v!("4s";
-                "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28",
-                "29", "30", "31"),
-            // ---- K loop: one 32-deep chunk (eight 4-deep blocks) per iteration.
-            "23:",
-            "// LLVM-MCA-BEGIN matmul_clamp_f32_qai8dxp4x4_qsi8cxp4x4_16x4_neon_dotprod",
-            "ldp q0, q1, [x24]",
-            "ldp q2, q3, [x24, #32]",
-            "ldp q4, q5, [x24, #64]",
-            "ldp q6, q7, [x24, #96]",
-            k_block_pair!("0", "0", "1"),
-            k_block_pair!("32", "2", "3"),
-            k_block_pair!("64", "4", "5"),
-            k_block_pair!("96", "6", "7"),
-            "add x20, x20, #128",
-            "add x21, x21, #128",
-            "add x22, x22, #128",
-            "add x23, x23, #128",
-            "add x24, x24, #128",
-            "subs x25, x25, #1",
-            "b.ne 23b",
-            "// LLVM-MCA-END",
-            // ---- Epilogue. x20..x23 point at the LHS trailers, x24 at the RHS one.
-            "ldp q8, q9, [x20]",              // group 0 offsets, scales
-            "ldp q10, q11, [x21]",            // group 1
-            "ldp q12, q13, [x22]",            // group 2
-            "ldp q14, q15, [x23]",            // group 3
-            "ldp q2, q3, [x24]",              // rsum, rscale
-            "ldr q4, [x24, #32]",             // bias
-            "dup v0.4s, w9",
-            "dup v1.4s, w10",
-            "mov x27, x17",
-            each_row!(row, lt, "x11", "25";
-                ("16", "8", "9", "0") ("17", "8", "9", "1") ("18", "8", "9", "2")
-                ("19", "8", "9", "3") ("20", "10", "11", "0") ("21", "10", "11", "1")
-                ("22", "10", "11", "2") ("23", "10", "11", "3") ("24", "12", "13", "0")
-                ("25", "12", "13", "1") ("26", "12", "13", "2") ("27", "12", "13", "3")
-                ("28", "14", "15", "0") ("29", "14", "15", "1") ("30", "14", "15", "2")
-                ("31", "14", "15", "3")),
-            "25:",
-            // Next column tile.
-            "add x15, x15, x8",
-            "add x17, x17, #16",
-            "subs x16, x16, #4",
-            "b.gt 22b",
-            // Next row block.
-            "add x3, x3, x7, lsl #2",
-            "add x5, x5, x6, lsl #4",
-            "subs x0, x0, #16",
-            "b.gt 21b",
-            inout("x0") m => _,
-            in("x1") n,
-            in("x2") chunks,
-            inout("x3") lhs_packed => _,
-            in("x4") rhs_packed,
-            inout("x5") dst => _,
-            in("x6") dst_stride_row,
-            in("x7") lhs_stride,
-            in("x8") rhs_stride,
-            in("x9") clamp_min.to_bits() as usize,
-            in("x10") clamp_max.to_bits() as usize,
-            out("x11") _, out("x12") _, out("x13") _, out("x14") _,
-            out("x15") _, out("x16") _, out("x17") _, out("x20") _,
-            out("x21") _, out("x22") _, out("x23") _, out("x24") _,
-            out("x25") _, out("x26") _, out("x27") _, out("x28") _,
-            out("v0") _, out("v1") _, out("v2") _, out("v3") _,
-            out("v4") _, out("v5") _, out("v6") _, out("v7") _,
-            out("v8") _, out("v9") _, out("v10") _, out("v11") _,
-            out("v12") _, out("v13") _, out("v14") _, out("v15") _,
-            out("v16") _, out("v17") _, out("v18") _, out("v19") _,
-            out("v20") _, out("v21") _, out("v22") _, out("v23") _,
-            out("v24") _, out("v25") _, out("v26") _, out("v27") _,
-            out("v28") _, out("v29") _, out("v30") _, out("v31") _,
-            options(nostack),
-        );
+        // Register map
+        //   x0  rows left                    x11 rows in this block (1..=16)
+        //   x1  n                            x12-x14 groups 1..3 of the block
+        //   x2  32-deep chunks               x15 RHS group pointer
+        //   x3  LHS block (group 0)          x16 columns left
+        //   x4  rhs_packed                   x17 dst of this column tile
+        //   x5  dst of this row block        x20-x23 LHS group pointers (K loop)
+        //   x6  dst_stride_row               x24 RHS pointer (K loop)
+        //   x7  lhs_stride (one group)       x25 chunks left
+        //   x8  rhs_stride (one group)       x26 columns in this tile (1..=4)
+        //   w9  clamp_min bits               x27 dst row pointer (stores)
+        //   w10 clamp_max bits               x28 partial-store pointer
+        //
+        // SAFETY: the caller guarantees FEAT_DotProd, m, n, k >= 1 and the buffer
+        // sizes documented above. The asm reads exactly ceil(m/4) LHS groups (a
+        // group past the block's rows is replaced by the block's first group)
+        // and ceil(n/4) RHS groups, each only within its data and trailer.
+        // Stores are limited to the m x n region. All touched registers are
+        // declared; x18, x19, x29, x30 and sp are not used and no stack memory
+        // is accessed.
+        unsafe {
+            kernel_asm!(
+                // ---- Row-block loop: 16 rows (four LHS groups) per iteration.
+                "21:",
+                min_imm!("x11", "x0", "16", "x24"), // rows in this block (1..=16)
+                // group 1, or group 0 if <= 4 rows
+                group_if_rows!("x12", "x3", "x7", "x11", "4", "x3"),
+                "add x13, x3, x7, lsl #1",        // group 2 ...
+                "cmp x11, #8",
+                "csel x13, x13, x3, gt",          // ... or group 0 if <= 8 rows
+                // group 3 (x13 is group 2 here), or group 0 if <= 12 rows
+                group_if_rows!("x14", "x13", "x7", "x11", "12", "x3"),
+                "mov x15, x4",
+                "mov x16, x1",
+                "mov x17, x5",
+                // ---- Column loop: 4 columns (one RHS group) per iteration.
+                "22:",
+                min_imm!("x26", "x16", "4", "x24"), // columns in this tile (1..=4)
+                "mov x20, x3",
+                "mov x21, x12",
+                "mov x22, x13",
+                "mov x23, x14",
+                "mov x24, x15",
+                "mov x25, x2",
+                zero_v!("4s";
+                    "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28",
+                    "29", "30", "31"),
+                // ---- K loop: one 32-deep chunk (eight 4-deep blocks) per iteration.
+                "23:",
+                "// LLVM-MCA-BEGIN matmul_clamp_f32_qai8dxp4x4_qsi8cxp4x4_16x4_neon_dotprod",
+                "ldp q0, q1, [x24]",
+                "ldp q2, q3, [x24, #32]",
+                "ldp q4, q5, [x24, #64]",
+                "ldp q6, q7, [x24, #96]",
+                k_block_pair!("0", "0", "1"),
+                k_block_pair!("32", "2", "3"),
+                k_block_pair!("64", "4", "5"),
+                k_block_pair!("96", "6", "7"),
+                "add x20, x20, #128",
+                "add x21, x21, #128",
+                "add x22, x22, #128",
+                "add x23, x23, #128",
+                "add x24, x24, #128",
+                "subs x25, x25, #1",
+                "b.ne 23b",
+                "// LLVM-MCA-END",
+                // ---- Epilogue. x20..x23 point at the LHS trailers, x24 at the RHS one.
+                "ldp q8, q9, [x20]",              // group 0 offsets, scales
+                "ldp q10, q11, [x21]",            // group 1
+                "ldp q12, q13, [x22]",            // group 2
+                "ldp q14, q15, [x23]",            // group 3
+                "ldp q2, q3, [x24]",              // rsum, rscale
+                "ldr q4, [x24, #32]",             // bias
+                "dup v0.4s, w9",
+                "dup v1.4s, w10",
+                "mov x27, x17",
+                each_row!(row, lt, "x11", "25";
+                    ("16", "8", "9", "0") ("17", "8", "9", "1") ("18", "8", "9", "2")
+                    ("19", "8", "9", "3") ("20", "10", "11", "0") ("21", "10", "11", "1")
+                    ("22", "10", "11", "2") ("23", "10", "11", "3") ("24", "12", "13", "0")
+                    ("25", "12", "13", "1") ("26", "12", "13", "2") ("27", "12", "13", "3")
+                    ("28", "14", "15", "0") ("29", "14", "15", "1") ("30", "14", "15", "2")
+                    ("31", "14", "15", "3")),
+                "25:",
+                // Next column tile.
+                "add x15, x15, x8",
+                "add x17, x17, #16",
+                "subs x16, x16, #4",
+                "b.gt 22b";
+                gemm[16 rows, "21"](m, n, chunks, lhs_packed, rhs_packed, dst, dst_stride_row, lhs_stride);
+                in("x8") rhs_stride,
+                in("x9") clamp_min.to_bits() as usize,
+                in("x10") clamp_max.to_bits() as usize,
+                clobber x(11 12 13 14 15 16 17 20 21 22 23 24 25 26 27 28)
+                    v(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31),
+            );
+        }
     }
 }
-
-asm_kernel_entry!(matmul_f32_qai8dxp4x4_qsi8cxp4x4_16x4);

@@ -13,7 +13,7 @@
 //!
 //! Loop order: row blocks of 4 (one LHS group) outside, column groups inside, K innermost.
 
-use core::arch::asm;
+use crate::matmul::kernel_geometry::per_channel;
 
 /// Epilogue of tile row `$r` (accumulators `z(16 + 4r) .. z(19 + 4r)`): fold lane pairs,
 /// add `lhs_offset * rsum`, convert, scale, add bias, clamp. Result: columns `0 .. VL32` in
@@ -193,178 +193,142 @@ macro_rules! load_lhs_block {
     };
 }
 
-/// Computes, for `i < m` and `j < n`,
-///
-/// ```text
-/// dst[i][j] = clamp(((acc + lhs_offset[i] * rsum[j]) as f32) * (rscale[j] * lhs_scale[i]) + bias[j])
-/// ```
-///
-/// where `acc` is the int8 x int8 dot product over `k_int = roundup(k, 32)` and clamping
-/// is `FMAX` with `clamp_min` then `FMIN` with `clamp_max`; `nr = 2 x VL32`.
-///
-/// # Safety
-///
-/// * The CPU must implement SVE2.
-/// * `m >= 1`, `n >= 1`, `k >= 1`.
-/// * `lhs_packed` must be readable for `ceil(m / 4)` groups of `4 * (k_int + 8)` bytes in the
-///   qai8dxp format for mr = 4, kr = 8, sr = 1.
-/// * `rhs_packed` must be readable for `ceil(n / nr)` groups of `nr * (k_int + 12)` bytes in
-///   the qsi8cxp format for (nr, kr = 8, sr = 1).
-/// * For every `i < m`, `j < n`, the 4 bytes at `dst + i * dst_stride_row + 4 * j` must be
-///   writable and must not overlap either packed buffer. Nothing else is written.
-#[target_feature(enable = "sve2")]
-#[allow(clippy::too_many_arguments)]
-pub unsafe fn matmul_f32_qai8dxp4x8_qsi8cxp2vlx8_4x2vl(
-    m: usize,
-    n: usize,
-    k: usize,
-    lhs_packed: *const u8,
-    rhs_packed: *const u8,
-    dst: *mut f32,
-    dst_stride_row: usize,
-    clamp_min: f32,
-    clamp_max: f32,
-) {
-    debug_assert!(m >= 1 && n >= 1 && k >= 1);
-    let chunks = k.div_ceil(32);
-    let k_int = chunks * 32;
-    let lhs_stride = 4 * (k_int + 8);
-    // Bytes of a packed RHS group per column; the asm multiplies by nr.
-    let rhs_col_bytes = k_int + 12;
+asm_kernel! {
+    /// Computes, for `i < m` and `j < n`,
+    ///
+    /// ```text
+    /// dst[i][j] = clamp(((acc + lhs_offset[i] * rsum[j]) as f32) * (rscale[j] * lhs_scale[i]) + bias[j])
+    /// ```
+    ///
+    /// where `acc` is the int8 x int8 dot product over `k_int = roundup(k, 32)` and clamping
+    /// is `FMAX` with `clamp_min` then `FMIN` with `clamp_max`; `nr = 2 x VL32`.
+    ///
+    /// # Safety
+    ///
+    /// * The CPU must implement SVE2.
+    /// * `m >= 1`, `n >= 1`, `k >= 1`.
+    /// * `lhs_packed` must be readable for `ceil(m / 4)` groups of `4 * (k_int + 8)` bytes in the
+    ///   qai8dxp format for mr = 4, kr = 8, sr = 1.
+    /// * `rhs_packed` must be readable for `ceil(n / nr)` groups of `nr * (k_int + 12)` bytes in
+    ///   the qsi8cxp format for (nr, kr = 8, sr = 1).
+    /// * For every `i < m`, `j < n`, the 4 bytes at `dst + i * dst_stride_row + 4 * j` must be
+    ///   writable and must not overlap either packed buffer. Nothing else is written.
+    #[target_feature(enable = "sve2")]
+    fn matmul_f32_qai8dxp4x8_qsi8cxp2vlx8_4x2vl(
+        m, n, k, lhs_packed, rhs_packed, dst, dst_stride_row, clamp_min, clamp_max,
+    ) {
+        let (chunks, _, lhs_stride, rhs_col_bytes) = per_channel(m, n, k, 1, false);
 
-    // Register map
-    //   x0  rows left                    x9  LHS pointer in the group
-    //   x1  n                            x10 RHS pointer in the group
-    //   x2  32-value chunks              x11 dst of the tile (row 0, column 0)
-    //   x3  LHS group pointer            x12 chunks left
-    //   x4  rhs_packed                   x13 VL32 (CNTW)
-    //   x5  dst of the row block         x14 columns left (signed)
-    //   x6  dst_stride_row               x17 rows in this block (1..=4)
-    //   x7  lhs_stride                   x20 RHS group pointer
-    //   x8  RHS group stride             x21 dst of the tile row being stored
-    //   x15 / x16 clamp bounds (bits)
-    //
-    //   z16-z31 accumulators: z(16 + 4r + c) = row r x column register c
-    //   z0-z3   RHS of blocks 0 and 2 of the chunk (column registers 0..3)
-    //   z4-z7   RHS of blocks 1 and 3
-    //   z8-z11  rows 0..3 of one 8-value LHS block, replicated per 64 bits
-    //   z13 / z14 clamp bounds
-    //   p0      all lanes; p1 / p2 columns of the tile below n (first / second VL32)
-    //
-    // SAFETY: the caller guarantees (see `# Safety`) SVE2 and the buffer sizes. The asm reads
-    // exactly ceil(m / 4) LHS groups (rows past m in the last group are computed but not stored)
-    // and ceil(n / nr) RHS groups. Stores are predicated to columns below n and limited to rows
-    // below m. Only declared registers are touched (v8-v15 are declared, so the compiler saves
-    // d8-d15); x18, x19, x29, x30 and sp are not used.
-    unsafe {
-        asm!(
-            "ptrue p0.b",
-            "cntw x13",
-            "mul x8, x8, x13",
-            "lsl x8, x8, #1",
-            "mov z13.s, w15",
-            "mov z14.s, w16",
-            // ---- row blocks of 4 ----
-            "1:",
-            min_imm!("x17", "x0", "4", "x17"),
-            "mov x20, x4",
-            "mov x11, x5",
-            "mov x14, x1",
-            // ---- column groups ----
-            "2:",
-            "whilelt p1.s, xzr, x14",
-            "whilelt p2.s, x13, x14",
-            "mov x9, x3",
-            "mov x10, x20",
-            "mov x12, x2",
-            zero_z!(
-                "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28",
-                "29", "30", "31"),
-            // ---- K loop: one 32-value chunk per iteration ----
-            "3:",
-            "// LLVM-MCA-BEGIN matmul_clamp_f32_qai8dxp4x8_qsi8cxp2vlx8_4x2vl_sve2_dotprod",
-            "ld1b {{z0.b}}, p0/z, [x10]",
-            "ld1b {{z1.b}}, p0/z, [x10, #1, mul vl]",
-            "ld1b {{z2.b}}, p0/z, [x10, #2, mul vl]",
-            "ld1b {{z3.b}}, p0/z, [x10, #3, mul vl]",
-            load_lhs_block!("0", "8", "16", "24"),
-            "ld1b {{z4.b}}, p0/z, [x10, #4, mul vl]",
-            "ld1b {{z5.b}}, p0/z, [x10, #5, mul vl]",
-            "ld1b {{z6.b}}, p0/z, [x10, #6, mul vl]",
-            "ld1b {{z7.b}}, p0/z, [x10, #7, mul vl]",
-            "addvl x10, x10, #16",
-            sdot_slice!("0", "1", "2", "3"),
-            load_lhs_block!("32", "40", "48", "56"),
-            "ld1b {{z0.b}}, p0/z, [x10, #-8, mul vl]",
-            "ld1b {{z1.b}}, p0/z, [x10, #-7, mul vl]",
-            "ld1b {{z2.b}}, p0/z, [x10, #-6, mul vl]",
-            "ld1b {{z3.b}}, p0/z, [x10, #-5, mul vl]",
-            sdot_slice!("4", "5", "6", "7"),
-            load_lhs_block!("64", "72", "80", "88"),
-            "ld1b {{z4.b}}, p0/z, [x10, #-4, mul vl]",
-            "ld1b {{z5.b}}, p0/z, [x10, #-3, mul vl]",
-            "ld1b {{z6.b}}, p0/z, [x10, #-2, mul vl]",
-            "ld1b {{z7.b}}, p0/z, [x10, #-1, mul vl]",
-            sdot_slice!("0", "1", "2", "3"),
-            load_lhs_block!("96", "104", "112", "120"),
-            "add x9, x9, #128",
-            "subs x12, x12, #1",
-            sdot_slice!("4", "5", "6", "7"),
-            "b.ne 3b",
-            "// LLVM-MCA-END",
-            // ---- epilogue: x9 -> LHS trailer (4 offsets, 4 scales), x10 -> RHS trailer ----
-            "ld1w {{z0.s}}, p0/z, [x10]",
-            "ld1w {{z1.s}}, p0/z, [x10, #1, mul vl]",
-            "ld1w {{z2.s}}, p0/z, [x10, #2, mul vl]",
-            "ld1w {{z3.s}}, p0/z, [x10, #3, mul vl]",
-            "ld1w {{z4.s}}, p0/z, [x10, #4, mul vl]",
-            "ld1w {{z5.s}}, p0/z, [x10, #5, mul vl]",
-            epilogue_row!("16", "17", "18", "19", "0", "16"),
-            epilogue_row!("20", "21", "22", "23", "4", "20"),
-            epilogue_row!("24", "25", "26", "27", "8", "24"),
-            epilogue_row!("28", "29", "30", "31", "12", "28"),
-            // ---- stores: rows below m, columns below n ----
-            "mov x21, x11",
-            each_row!(st1w_row["x21";], lt, "x17", "4", "x21", "x6";
-                ("16", "17") ("20", "21") ("24", "25") ("28", "29")),
-            "4:",
-            // ---- next column group ----
-            "add x20, x20, x8",
-            "addvl x11, x11, #2",
-            "sub x14, x14, x13, lsl #1",
-            "cmp x14, #0",
-            "b.gt 2b",
-            // ---- next row block ----
-            "add x3, x3, x7",
-            "add x5, x5, x6, lsl #2",
-            "subs x0, x0, #4",
-            "b.gt 1b",
-            inout("x0") m => _,
-            in("x1") n,
-            in("x2") chunks,
-            inout("x3") lhs_packed => _,
-            in("x4") rhs_packed,
-            inout("x5") dst => _,
-            in("x6") dst_stride_row,
-            in("x7") lhs_stride,
-            inout("x8") rhs_col_bytes => _,
-            out("x9") _, out("x10") _, out("x11") _, out("x12") _,
-            out("x13") _, out("x14") _,
-            in("x15") clamp_min.to_bits() as usize,
-            in("x16") clamp_max.to_bits() as usize,
-            out("x17") _, out("x20") _, out("x21") _,
-            out("v0") _, out("v1") _, out("v2") _, out("v3") _,
-            out("v4") _, out("v5") _, out("v6") _, out("v7") _,
-            out("v8") _, out("v9") _, out("v10") _, out("v11") _,
-            out("v13") _, out("v14") _,
-            out("v16") _, out("v17") _, out("v18") _, out("v19") _,
-            out("v20") _, out("v21") _, out("v22") _, out("v23") _,
-            out("v24") _, out("v25") _, out("v26") _, out("v27") _,
-            out("v28") _, out("v29") _, out("v30") _, out("v31") _,
-            out("p0") _, out("p1") _, out("p2") _,
-            options(nostack),
-        );
+        // Register map
+        //   x0  rows left                    x9  LHS pointer in the group
+        //   x1  n                            x10 RHS pointer in the group
+        //   x2  32-value chunks              x11 dst of the tile (row 0, column 0)
+        //   x3  LHS group pointer            x12 chunks left
+        //   x4  rhs_packed                   x13 VL32 (CNTW)
+        //   x5  dst of the row block         x14 columns left (signed)
+        //   x6  dst_stride_row               x17 rows in this block (1..=4)
+        //   x7  lhs_stride                   x20 RHS group pointer
+        //   x8  RHS group stride             x21 dst of the tile row being stored
+        //   x15 / x16 clamp bounds (bits)
+        //
+        //   z16-z31 accumulators: z(16 + 4r + c) = row r x column register c
+        //   z0-z3   RHS of blocks 0 and 2 of the chunk (column registers 0..3)
+        //   z4-z7   RHS of blocks 1 and 3
+        //   z8-z11  rows 0..3 of one 8-value LHS block, replicated per 64 bits
+        //   z13 / z14 clamp bounds
+        //   p0      all lanes; p1 / p2 columns of the tile below n (first / second VL32)
+        //
+        // SAFETY: the caller guarantees (see `# Safety`) SVE2 and the buffer sizes. The asm reads
+        // exactly ceil(m / 4) LHS groups (rows past m in the last group are computed but not stored)
+        // and ceil(n / nr) RHS groups. Stores are predicated to columns below n and limited to rows
+        // below m. Only declared registers are touched (v8-v15 are declared, so the compiler saves
+        // d8-d15); x18, x19, x29, x30 and sp are not used.
+        unsafe {
+            kernel_asm!(
+                "ptrue p0.b",
+                "cntw x13",
+                "mul x8, x8, x13",
+                "lsl x8, x8, #1",
+                "mov z13.s, w15",
+                "mov z14.s, w16",
+                // ---- row blocks of 4 ----
+                "1:",
+                min_imm!("x17", "x0", "4", "x17"),
+                "mov x20, x4",
+                "mov x11, x5",
+                "mov x14, x1",
+                // ---- column groups ----
+                "2:",
+                "whilelt p1.s, xzr, x14",
+                "whilelt p2.s, x13, x14",
+                "mov x9, x3",
+                "mov x10, x20",
+                "mov x12, x2",
+                zero_z!(
+                    "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28",
+                    "29", "30", "31"),
+                // ---- K loop: one 32-value chunk per iteration ----
+                "3:",
+                "// LLVM-MCA-BEGIN matmul_clamp_f32_qai8dxp4x8_qsi8cxp2vlx8_4x2vl_sve2_dotprod",
+                "ld1b {{z0.b}}, p0/z, [x10]",
+                "ld1b {{z1.b}}, p0/z, [x10, #1, mul vl]",
+                "ld1b {{z2.b}}, p0/z, [x10, #2, mul vl]",
+                "ld1b {{z3.b}}, p0/z, [x10, #3, mul vl]",
+                load_lhs_block!("0", "8", "16", "24"),
+                "ld1b {{z4.b}}, p0/z, [x10, #4, mul vl]",
+                "ld1b {{z5.b}}, p0/z, [x10, #5, mul vl]",
+                "ld1b {{z6.b}}, p0/z, [x10, #6, mul vl]",
+                "ld1b {{z7.b}}, p0/z, [x10, #7, mul vl]",
+                "addvl x10, x10, #16",
+                sdot_slice!("0", "1", "2", "3"),
+                load_lhs_block!("32", "40", "48", "56"),
+                "ld1b {{z0.b}}, p0/z, [x10, #-8, mul vl]",
+                "ld1b {{z1.b}}, p0/z, [x10, #-7, mul vl]",
+                "ld1b {{z2.b}}, p0/z, [x10, #-6, mul vl]",
+                "ld1b {{z3.b}}, p0/z, [x10, #-5, mul vl]",
+                sdot_slice!("4", "5", "6", "7"),
+                load_lhs_block!("64", "72", "80", "88"),
+                "ld1b {{z4.b}}, p0/z, [x10, #-4, mul vl]",
+                "ld1b {{z5.b}}, p0/z, [x10, #-3, mul vl]",
+                "ld1b {{z6.b}}, p0/z, [x10, #-2, mul vl]",
+                "ld1b {{z7.b}}, p0/z, [x10, #-1, mul vl]",
+                sdot_slice!("0", "1", "2", "3"),
+                load_lhs_block!("96", "104", "112", "120"),
+                "add x9, x9, #128",
+                "subs x12, x12, #1",
+                sdot_slice!("4", "5", "6", "7"),
+                "b.ne 3b",
+                "// LLVM-MCA-END",
+                // ---- epilogue: x9 -> LHS trailer (4 offsets, 4 scales), x10 -> RHS trailer ----
+                "ld1w {{z0.s}}, p0/z, [x10]",
+                "ld1w {{z1.s}}, p0/z, [x10, #1, mul vl]",
+                "ld1w {{z2.s}}, p0/z, [x10, #2, mul vl]",
+                "ld1w {{z3.s}}, p0/z, [x10, #3, mul vl]",
+                "ld1w {{z4.s}}, p0/z, [x10, #4, mul vl]",
+                "ld1w {{z5.s}}, p0/z, [x10, #5, mul vl]",
+                epilogue_row!("16", "17", "18", "19", "0", "16"),
+                epilogue_row!("20", "21", "22", "23", "4", "20"),
+                epilogue_row!("24", "25", "26", "27", "8", "24"),
+                epilogue_row!("28", "29", "30", "31", "12", "28"),
+                // ---- stores: rows below m, columns below n ----
+                "mov x21, x11",
+                each_row!(st1w_row["x21";], lt, "x17", "4", "x21", "x6";
+                    ("16", "17") ("20", "21") ("24", "25") ("28", "29")),
+                "4:",
+                // ---- next column group ----
+                "add x20, x20, x8",
+                "addvl x11, x11, #2",
+                "sub x14, x14, x13, lsl #1",
+                "cmp x14, #0",
+                "b.gt 2b";
+                gemm[4 rows, "1"](m, n, chunks, lhs_packed, rhs_packed, dst, dst_stride_row, lhs_stride);
+                inout("x8") rhs_col_bytes => _,
+                in("x15") clamp_min.to_bits() as usize,
+                in("x16") clamp_max.to_bits() as usize,
+                clobber x(9 10 11 12 13 14 17 20 21)
+                    v(0 1 2 3 4 5 6 7 8 9 10 11 13 14 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31)
+                    p(0 1 2),
+            );
+        }
     }
 }
-
-asm_kernel_entry!(matmul_f32_qai8dxp4x8_qsi8cxp2vlx8_4x2vl);

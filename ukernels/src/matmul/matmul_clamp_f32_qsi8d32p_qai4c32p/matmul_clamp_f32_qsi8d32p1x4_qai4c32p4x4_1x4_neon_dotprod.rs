@@ -12,197 +12,137 @@
 //! iteration; the block epilogue adds them and folds the 4 column sums into the f32 accumulator
 //! in the family's order.
 
-use core::arch::asm;
+use crate::matmul::kernel_geometry::qsi8d32p_blockwise;
 
-/// Computes `dst[i][j]` for `i < m`, `j < n` from packed operands (`nb = k / bl` blocks):
-///
-/// ```text
-/// acc = 0.0
-/// for b < nb:
-///     I   = sum_{kk in block b} lq[i][kk] * (16 * w[j][kk])        (i32)
-///     acc = fma(rz[j][b], lsum[i][b], acc)                          (FMLA by element)
-///     acc = fma(f32(I), rs16[j][b] * ls[i][b], acc)                 (FMUL, SCVTF, FMLA)
-/// dst[i][j] = min(max(acc + bias[j], clamp_min), clamp_max)         (FADD, FMAX, FMIN)
-/// ```
-///
-/// LHS layout (one row per `nb * (bl + 8)` bytes): per block, the `bl` int8 values in K order,
-/// then `lsum: f32`, `ls: f32`.
-///
-/// RHS layout (one group of 4 columns per `4 * (nb * (bl / 2 + 8) + 4)` bytes): per block,
-/// `bl / 32` sub-blocks of 64 bytes (chunks 0-3, each 4 bytes of columns 0-3; byte `t` of chunk
-/// `c` holds sub-block values `4c + t` (low nibble) and `16 + 4c + t` (high nibble), signed), then
-/// 4 `rz: f32` and 4 `rs16: f32`; after all blocks 4 `bias: f32`.
-///
-/// Only `dst[i][j]` with `i < m`, `j < n` is written; the 4-byte values of row `i` start at
-/// `dst + i * dst_stride_row` bytes.
-///
-/// # Safety
-///
-/// * The CPU must support the `dotprod` extension (`FEAT_DotProd`).
-/// * `m >= 1`, `n >= 1`; `bl` is a nonzero multiple of 32 and `k` a nonzero multiple of `bl`.
-/// * `lhs_packed` must be valid for reads of `m * (k / bl) * (bl + 8)` bytes.
-/// * `rhs_packed` must be valid for reads of `ceil(n / 4) * 4 * ((k / bl) * (bl / 2 + 8) + 4)`
-///   bytes.
-/// * `dst` must be valid for writes of the `m` rows of `4 * n` bytes at byte offsets
-///   `i * dst_stride_row`, and those rows must not overlap the packed inputs.
-/// * No alignment is required of any pointer.
-#[target_feature(enable = "dotprod")]
-#[allow(clippy::too_many_arguments, clippy::too_many_lines)]
-pub unsafe fn matmul_f32_qsi8d32p1x4_qai4c32p4x4_1x4(
-    m: usize,
-    n: usize,
-    k: usize,
-    bl: usize,
-    lhs_packed: *const u8,
-    rhs_packed: *const u8,
-    dst: *mut f32,
-    dst_stride_row: usize,
-    clamp_min: f32,
-    clamp_max: f32,
-) {
-    let blocks = k / bl;
-    let sub_blocks = bl / 32;
+asm_kernel! {
+    /// Computes `dst[i][j]` for `i < m`, `j < n` from packed operands (`nb = k / bl` blocks):
+    ///
+    /// ```text
+    /// acc = 0.0
+    /// for b < nb:
+    ///     I   = sum_{kk in block b} lq[i][kk] * (16 * w[j][kk])        (i32)
+    ///     acc = fma(rz[j][b], lsum[i][b], acc)                          (FMLA by element)
+    ///     acc = fma(f32(I), rs16[j][b] * ls[i][b], acc)                 (FMUL, SCVTF, FMLA)
+    /// dst[i][j] = min(max(acc + bias[j], clamp_min), clamp_max)         (FADD, FMAX, FMIN)
+    /// ```
+    ///
+    /// LHS layout (one row per `nb * (bl + 8)` bytes): per block, the `bl` int8 values in K order,
+    /// then `lsum: f32`, `ls: f32`.
+    ///
+    /// RHS layout (one group of 4 columns per `4 * (nb * (bl / 2 + 8) + 4)` bytes): per block,
+    /// `bl / 32` sub-blocks of 64 bytes (chunks 0-3, each 4 bytes of columns 0-3; byte `t` of chunk
+    /// `c` holds sub-block values `4c + t` (low nibble) and `16 + 4c + t` (high nibble), signed), then
+    /// 4 `rz: f32` and 4 `rs16: f32`; after all blocks 4 `bias: f32`.
+    ///
+    /// Only `dst[i][j]` with `i < m`, `j < n` is written; the 4-byte values of row `i` start at
+    /// `dst + i * dst_stride_row` bytes.
+    ///
+    /// # Safety
+    ///
+    /// * The CPU must support the `dotprod` extension (`FEAT_DotProd`).
+    /// * `m >= 1`, `n >= 1`; `bl` is a nonzero multiple of 32 and `k` a nonzero multiple of `bl`.
+    /// * `lhs_packed` must be valid for reads of `m * (k / bl) * (bl + 8)` bytes.
+    /// * `rhs_packed` must be valid for reads of `ceil(n / 4) * 4 * ((k / bl) * (bl / 2 + 8) + 4)`
+    ///   bytes.
+    /// * `dst` must be valid for writes of the `m` rows of `4 * n` bytes at byte offsets
+    ///   `i * dst_stride_row`, and those rows must not overlap the packed inputs.
+    /// * No alignment is required of any pointer.
+    #[target_feature(enable = "dotprod")]
+    blockwise fn matmul_f32_qsi8d32p1x4_qai4c32p4x4_1x4(
+        m, n, k, bl, lhs_packed, rhs_packed, dst, dst_stride_row, clamp_min, clamp_max,
+    ) {
+        let (blocks, sub_blocks, _, _) = qsi8d32p_blockwise(m, n, k, bl, 1);
 
-    // Register map
-    //   x0  m (rows)                     x8  rows left in this group
-    //   x1  columns left (n - 4g)        x9  LHS pointer (walks the rows)
-    //   x2  sub-blocks per block         x10 RHS pointer (walks the group)
-    //   x3  lhs_packed                   x11 dst pointer of the current row
-    //   x4  RHS group pointer            x12 sub-blocks left in this block
-    //   x5  dst + 4 * 4g                 x13 partial-store pointer
-    //   x6  dst_stride_row               x15 blocks left in this row
-    //   x7  blocks (k / bl)
-    //
-    // LHS rows are contiguous, so x9 walks through them (values, then the block's sum and
-    // scale). x10 walks a group's blocks and ends at its biases; the next group follows them.
-    //
-    //   v0-v3   weights of the sub-block (chunks 0-3, lane = column); `and 0xf0` in place
-    //           (16 x high nibbles)
-    //   v24-v27 the same shifted left by 4 (16 x low nibbles); block parameters afterwards
-    //   v4/v5   activations 0-15 (low nibbles) / 16-31 (high nibbles)
-    //   v16-v23 i32 accumulators (low / high nibbles x chunk), lane = column
-    //   v28/v29 clamp bounds, v30 f32 accumulator of the row, v31 0xF0 mask
-    //
-    // SAFETY: the caller guarantees (see `# Safety`) that the packed buffers cover exactly the
-    // bytes this block reads (m LHS rows; ceil(n / 4) RHS groups), that dst rows are writable
-    // for 4 * n bytes, and that the CPU implements dotprod (also required by this function's
-    // `target_feature`). The block stores only dst[i][0..n), touches only the declared
-    // registers, and does not use the stack.
-    unsafe {
-        asm!(
-            "movi v31.16b, #0xf0",
-            "dup v28.4s, v28.s[0]",
-            "dup v29.4s, v29.s[0]",
-            // ---- loop over groups of 4 columns ----
-            "2:",
-            "mov x8, x0",
-            "mov x9, x3",
-            "mov x11, x5",
-            // ---- loop over rows ----
-            "3:",
-            "mov x10, x4",
-            "mov x15, x7",
-            "movi v30.16b, #0",
-            // ---- loop over blocks ----
-            "4:",
-            zero_v!("16b"; "16", "17", "18", "19", "20", "21", "22", "23"),
-            "mov x12, x2",
-            // ---- K loop: one 32-value sub-block x 4 columns per iteration ----
-            "5:",
-            "// LLVM-MCA-BEGIN matmul_clamp_f32_qsi8d32p1x4_qai4c32p4x4_1x4_neon_dotprod",
-            "ldp q0, q1, [x10]",
-            "ldp q4, q5, [x9], #32",
-            "ldp q2, q3, [x10, #32]",
-            "shl v24.16b, v0.16b, #4",
-            "and v0.16b, v0.16b, v31.16b",
-            "shl v25.16b, v1.16b, #4",
-            "and v1.16b, v1.16b, v31.16b",
-            "sdot v16.4s, v24.16b, v4.4b[0]",
-            "sdot v20.4s, v0.16b, v5.4b[0]",
-            "shl v26.16b, v2.16b, #4",
-            "and v2.16b, v2.16b, v31.16b",
-            "sdot v17.4s, v25.16b, v4.4b[1]",
-            "sdot v21.4s, v1.16b, v5.4b[1]",
-            "shl v27.16b, v3.16b, #4",
-            "and v3.16b, v3.16b, v31.16b",
-            "sdot v18.4s, v26.16b, v4.4b[2]",
-            "sdot v22.4s, v2.16b, v5.4b[2]",
-            "add x10, x10, #64",
-            "subs x12, x12, #1",
-            "sdot v19.4s, v27.16b, v4.4b[3]",
-            "sdot v23.4s, v3.16b, v5.4b[3]",
-            "b.ne 5b",
-            "// LLVM-MCA-END",
-            // ---- block epilogue ----
-            "ldp s24, s26, [x9], #8", // lsum, ls
-            "ldp q25, q27, [x10], #32", // rz, rs16 of the 4 columns
-            "add v16.4s, v16.4s, v18.4s",
-            "add v20.4s, v20.4s, v22.4s",
-            "add v17.4s, v17.4s, v19.4s",
-            "add v21.4s, v21.4s, v23.4s",
-            "add v16.4s, v16.4s, v20.4s",
-            "add v17.4s, v17.4s, v21.4s",
-            "add v16.4s, v16.4s, v17.4s", // I of columns 0-3
-            "fmul v27.4s, v27.4s, v26.s[0]", // rs16 x ls
-            "fmla v30.4s, v25.4s, v24.s[0]", // + rz x lsum
-            "scvtf v16.4s, v16.4s",
-            "subs x15, x15, #1",
-            "fmla v30.4s, v16.4s, v27.4s",
-            "b.ne 4b",
-            // ---- row epilogue: bias, clamp, store 4 columns or the n % 4 tail ----
-            "ldr q26, [x10]",
-            "fadd v30.4s, v30.4s, v26.4s",
-            "fmax v30.4s, v30.4s, v28.4s",
-            "fmin v30.4s, v30.4s, v29.4s",
-            store_cols4!(cmp, "30", "x1", "x11", "x13"; "6", "7", "8"),
-            "add x11, x11, x6",
-            "subs x8, x8, #1",
-            "b.ne 3b",
-            // ---- next group of 4 columns (after this group's biases) ----
-            "add x4, x10, #16",
-            "add x5, x5, #16",
-            "subs x1, x1, #4",
-            "b.gt 2b",
-            in("x0") m,
-            inout("x1") n => _,
-            in("x2") sub_blocks,
-            in("x3") lhs_packed,
-            inout("x4") rhs_packed => _,
-            inout("x5") dst => _,
-            in("x6") dst_stride_row,
-            in("x7") blocks,
-            out("x8") _,
-            out("x9") _,
-            out("x10") _,
-            out("x11") _,
-            out("x12") _,
-            out("x13") _,
-            out("x15") _,
-            out("v0") _,
-            out("v1") _,
-            out("v2") _,
-            out("v3") _,
-            out("v4") _,
-            out("v5") _,
-            out("v16") _,
-            out("v17") _,
-            out("v18") _,
-            out("v19") _,
-            out("v20") _,
-            out("v21") _,
-            out("v22") _,
-            out("v23") _,
-            out("v24") _,
-            out("v25") _,
-            out("v26") _,
-            out("v27") _,
-            inout("v28") clamp_min => _,
-            inout("v29") clamp_max => _,
-            out("v30") _,
-            out("v31") _,
-            options(nostack),
-        );
+        // Register map
+        //   x0  m (rows)                     x8  rows left in this group
+        //   x1  columns left (n - 4g)        x9  LHS pointer (walks the rows)
+        //   x2  sub-blocks per block         x10 RHS pointer (walks the group)
+        //   x3  lhs_packed                   x11 dst pointer of the current row
+        //   x4  RHS group pointer            x12 sub-blocks left in this block
+        //   x5  dst + 4 * 4g                 x13 partial-store pointer
+        //   x6  dst_stride_row               x15 blocks left in this row
+        //   x7  blocks (k / bl)
+        //
+        // LHS rows are contiguous, so x9 walks through them (values, then the block's sum and
+        // scale). x10 walks a group's blocks and ends at its biases; the next group follows them.
+        //
+        //   v0-v3   weights of the sub-block (chunks 0-3, lane = column); `and 0xf0` in place
+        //           (16 x high nibbles)
+        //   v24-v27 the same shifted left by 4 (16 x low nibbles); block parameters afterwards
+        //   v4/v5   activations 0-15 (low nibbles) / 16-31 (high nibbles)
+        //   v16-v23 i32 accumulators (low / high nibbles x chunk), lane = column
+        //   v28/v29 clamp bounds, v30 f32 accumulator of the row, v31 0xF0 mask
+        //
+        // SAFETY: the caller guarantees (see `# Safety`) that the packed buffers cover exactly the
+        // bytes this block reads (m LHS rows; ceil(n / 4) RHS groups), that dst rows are writable
+        // for 4 * n bytes, and that the CPU implements dotprod (also required by this function's
+        // `target_feature`). The block stores only dst[i][0..n), touches only the declared
+        // registers, and does not use the stack.
+        unsafe {
+            kernel_asm!(
+                gemv[4 cols, "add x4, x10, #16"](m, n, sub_blocks, lhs_packed, rhs_packed, dst, dst_stride_row)
+                setup ["movi v31.16b, #0xf0", "dup v28.4s, v28.s[0]", "dup v29.4s, v29.s[0]"]
+                row [
+                    "mov x15, x7",
+                    "movi v30.16b, #0",
+                    // ---- loop over blocks ----
+                    "4:",
+                    zero_v!("16b"; "16", "17", "18", "19", "20", "21", "22", "23"),
+                    "mov x12, x2",
+                    // ---- K loop: one 32-value sub-block x 4 columns per iteration ----
+                    "5:",
+                    "// LLVM-MCA-BEGIN matmul_clamp_f32_qsi8d32p1x4_qai4c32p4x4_1x4_neon_dotprod",
+                    "ldp q0, q1, [x10]",
+                    "ldp q4, q5, [x9], #32",
+                    "ldp q2, q3, [x10, #32]",
+                    "shl v24.16b, v0.16b, #4",
+                    "and v0.16b, v0.16b, v31.16b",
+                    "shl v25.16b, v1.16b, #4",
+                    "and v1.16b, v1.16b, v31.16b",
+                    "sdot v16.4s, v24.16b, v4.4b[0]",
+                    "sdot v20.4s, v0.16b, v5.4b[0]",
+                    "shl v26.16b, v2.16b, #4",
+                    "and v2.16b, v2.16b, v31.16b",
+                    "sdot v17.4s, v25.16b, v4.4b[1]",
+                    "sdot v21.4s, v1.16b, v5.4b[1]",
+                    "shl v27.16b, v3.16b, #4",
+                    "and v3.16b, v3.16b, v31.16b",
+                    "sdot v18.4s, v26.16b, v4.4b[2]",
+                    "sdot v22.4s, v2.16b, v5.4b[2]",
+                    "add x10, x10, #64",
+                    "subs x12, x12, #1",
+                    "sdot v19.4s, v27.16b, v4.4b[3]",
+                    "sdot v23.4s, v3.16b, v5.4b[3]",
+                    "b.ne 5b",
+                    "// LLVM-MCA-END",
+                    // ---- block epilogue ----
+                    "ldp s24, s26, [x9], #8", // lsum, ls
+                    "ldp q25, q27, [x10], #32", // rz, rs16 of the 4 columns
+                    "add v16.4s, v16.4s, v18.4s",
+                    "add v20.4s, v20.4s, v22.4s",
+                    "add v17.4s, v17.4s, v19.4s",
+                    "add v21.4s, v21.4s, v23.4s",
+                    "add v16.4s, v16.4s, v20.4s",
+                    "add v17.4s, v17.4s, v21.4s",
+                    "add v16.4s, v16.4s, v17.4s", // I of columns 0-3
+                    "fmul v27.4s, v27.4s, v26.s[0]", // rs16 x ls
+                    "fmla v30.4s, v25.4s, v24.s[0]", // + rz x lsum
+                    "scvtf v16.4s, v16.4s",
+                    "subs x15, x15, #1",
+                    "fmla v30.4s, v16.4s, v27.4s",
+                    "b.ne 4b",
+                    // ---- row epilogue: bias, clamp, store 4 columns or the n % 4 tail ----
+                    "ldr q26, [x10]",
+                    "fadd v30.4s, v30.4s, v26.4s",
+                    "fmax v30.4s, v30.4s, v28.4s",
+                    "fmin v30.4s, v30.4s, v29.4s",
+                    store_cols4!(cmp, "30", "x1", "x11", "x13"; "6", "7", "8"),
+                ];
+                in("x7") blocks,
+                inout("v28") clamp_min => _,
+                inout("v29") clamp_max => _,
+                clobber x(8 9 10 11 12 13 15) v(0 1 2 3 4 5 16 17 18 19 20 21 22 23 24 25 26 27 30 31),
+            );
+        }
     }
 }
-
-blockwise_asm_kernel_entry!(matmul_f32_qsi8d32p1x4_qai4c32p4x4_1x4);

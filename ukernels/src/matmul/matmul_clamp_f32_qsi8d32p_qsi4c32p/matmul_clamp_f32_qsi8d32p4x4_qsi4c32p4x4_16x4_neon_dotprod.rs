@@ -28,7 +28,7 @@
 //!   between segments); `v1`: its low nibbles; `v3`: the 0xF0 mask. In the block epilogue
 //!   `v4`..`v7` hold the scales, in the final epilogue `v2`/`v3` the clamp bounds.
 
-use core::arch::asm;
+use crate::matmul::kernel_geometry::{clamp_pair, qsi8d32p_blockwise};
 
 /// Four `sdot` of one LHS group: rows `$a0..$a3` += RHS `$w` x lanes 0..3 of LHS `$l`.
 macro_rules! sdot_group {
@@ -93,233 +93,199 @@ macro_rules! store_row {
     };
 }
 
-/// Computes `dst[i][j]` for `i < m`, `j < n` from packed operands (`nb = k / bl` blocks):
-///
-/// ```text
-/// acc = 0.0
-/// for b < nb:
-///     I   = sum_{kk in block b} lq[i][kk] * (16 * w[j][kk])      (i32)
-///     acc = fma(f32(I) / 16, f32(wd[j][b]) * f32(ld[i][b]), acc)  (SCVTF #4, FMUL, FMLA)
-/// dst[i][j] = min(max(acc, clamp_min), clamp_max)                 (NEON FMAX/FMIN)
-/// ```
-///
-/// LHS layout (one group of 4 rows per `4 * nb * (bl + 2)` bytes): per block, the 4 rows' f16
-/// scales, then `bl / 4` slices of 4 rows x 4 values.
-///
-/// RHS layout (one group of 4 columns per `4 * nb * (bl / 2 + 2)` bytes): per block, the 4
-/// columns' f16 scales, then `bl / 8` segments of 4 columns x 4 bytes; byte `t` of column `j`
-/// in segment `s` holds values `4s + t` (low nibble) and `bl / 2 + 4s + t` (high nibble).
-///
-/// # Safety
-///
-/// * The CPU must support the `dotprod` extension (`FEAT_DotProd`).
-/// * `m >= 1`, `n >= 1`, `bl` a non-zero multiple of 32 and `k` a non-zero multiple of `bl`.
-/// * `lhs_packed` must be valid for reads of `ceil(m / 4) * 4 * nb * (bl + 2)` bytes.
-/// * `rhs_packed` must be valid for reads of `ceil(n / 4) * 4 * nb * (bl / 2 + 2)` bytes.
-/// * `dst` must be valid for writes of the `m` rows of `4 * n` bytes at byte offsets
-///   `i * dst_stride_row`, and those rows must not overlap the packed inputs.
-/// * No alignment is required for `lhs_packed`, `rhs_packed` or `dst`.
-#[target_feature(enable = "dotprod")]
-#[allow(clippy::too_many_arguments, clippy::too_many_lines)]
-pub unsafe fn matmul_f32_qsi8d32p4x4_qsi4c32p4x4_16x4(
-    m: usize,
-    n: usize,
-    k: usize,
-    bl: usize,
-    lhs_packed: *const u8,
-    rhs_packed: *const u8,
-    dst: *mut f32,
-    dst_stride_row: usize,
-    clamp_min: f32,
-    clamp_max: f32,
-) {
-    let nb = k / bl;
-    let lhs_stride = 4 * nb * (bl + 2);
-    let rhs_stride = 4 * nb * (bl / 2 + 2);
-    let clamps = u64::from(clamp_min.to_bits()) | (u64::from(clamp_max.to_bits()) << 32);
+asm_kernel! {
+    /// Computes `dst[i][j]` for `i < m`, `j < n` from packed operands (`nb = k / bl` blocks):
+    ///
+    /// ```text
+    /// acc = 0.0
+    /// for b < nb:
+    ///     I   = sum_{kk in block b} lq[i][kk] * (16 * w[j][kk])      (i32)
+    ///     acc = fma(f32(I) / 16, f32(wd[j][b]) * f32(ld[i][b]), acc)  (SCVTF #4, FMUL, FMLA)
+    /// dst[i][j] = min(max(acc, clamp_min), clamp_max)                 (NEON FMAX/FMIN)
+    /// ```
+    ///
+    /// LHS layout (one group of 4 rows per `4 * nb * (bl + 2)` bytes): per block, the 4 rows' f16
+    /// scales, then `bl / 4` slices of 4 rows x 4 values.
+    ///
+    /// RHS layout (one group of 4 columns per `4 * nb * (bl / 2 + 2)` bytes): per block, the 4
+    /// columns' f16 scales, then `bl / 8` segments of 4 columns x 4 bytes; byte `t` of column `j`
+    /// in segment `s` holds values `4s + t` (low nibble) and `bl / 2 + 4s + t` (high nibble).
+    ///
+    /// # Safety
+    ///
+    /// * The CPU must support the `dotprod` extension (`FEAT_DotProd`).
+    /// * `m >= 1`, `n >= 1`, `bl` a non-zero multiple of 32 and `k` a non-zero multiple of `bl`.
+    /// * `lhs_packed` must be valid for reads of `ceil(m / 4) * 4 * nb * (bl + 2)` bytes.
+    /// * `rhs_packed` must be valid for reads of `ceil(n / 4) * 4 * nb * (bl / 2 + 2)` bytes.
+    /// * `dst` must be valid for writes of the `m` rows of `4 * n` bytes at byte offsets
+    ///   `i * dst_stride_row`, and those rows must not overlap the packed inputs.
+    /// * No alignment is required for `lhs_packed`, `rhs_packed` or `dst`.
+    #[target_feature(enable = "dotprod")]
+    blockwise fn matmul_f32_qsi8d32p4x4_qsi4c32p4x4_16x4(
+        m, n, k, bl, lhs_packed, rhs_packed, dst, dst_stride_row, clamp_min, clamp_max,
+    ) {
+        let (nb, _, lhs_stride, rhs_stride) = qsi8d32p_blockwise(m, n, k, bl, 4);
 
-    // General-purpose registers
-    //   x0  rows left                      x11 sub-blocks per block (bl / 32)
-    //   x1  n                              x12 rows in this pass (1..=8)
-    //   x2  blocks (k / bl)                x13 rows of the tile not yet done
-    //   x3  LHS group 0 of the row block   x14 LHS group 0 of the pass
-    //   x4  rhs_packed                     x15 columns left
-    //   x5  dst of the row block           x16 RHS group of the column tile
-    //   x6  dst_stride_row                 x17 dst of the tile
-    //   x7  LHS group stride               x20/x21 LHS low halves of the pass's groups 0 and 1
-    //   x8  RHS group stride               x22 dst of the pass
-    //   x9  clamp bits (min | max << 32)   x24 RHS pointer, x25 blocks left
-    //   x10 2 * bl (half-block distance)   x26 sub-blocks left, then scratch
-    //   x27/x28 LHS high halves (then the next block) in the K loop; store pointer and
-    //           columns in the tile in the stores
-    //
-    // SAFETY: the caller guarantees (see `# Safety`) FEAT_DotProd, m, n >= 1, k = nb * bl with
-    // bl a multiple of 32, and that the packed buffers hold ceil(m / 4) LHS groups and
-    // ceil(n / 4) RHS groups. A pass only starts with at least one row left, so its group 0
-    // exists; its group 1 aliases group 0 when the pass has at most 4 rows. Every load reads
-    // the current sub-block or the block's scales of one of those groups (no read-ahead).
-    // Stores are limited to dst[i][0..n), i < m. All touched registers are declared; x18, x19,
-    // x29, x30, v8-v15 and sp are not used and no stack memory is accessed.
-    unsafe {
-        asm!(
-            // ---- Row-block loop: 16 rows (four LHS groups) per iteration.
-            "20:",
-            "mov x15, x1",
-            "mov x16, x4",
-            "mov x17, x5",
-            // ---- Column loop: 4 columns (one RHS group) per iteration.
-            "21:",
-            min_imm!("x13", "x0", "16", "x28"),
-            "mov x14, x3",
-            "mov x22, x17",
-            // ---- Pass loop: 8 rows (two LHS groups) per iteration.
-            "22:",
-            min_imm!("x12", "x13", "8", "x28"),
-            "mov x27, x14",
-            group_if_rows!("x28", "x14", "x7", "x12", "4", "x14"),
-            "mov x24, x16",
-            "mov x25, x2",
-            zero_v!("4s";
-                "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28",
-                "29", "30", "31"),
-            // ---- Block loop. x27/x28/x24 point at the block's scales.
-            "23:",
-            "movi v3.16b, #0xf0",
-            "add x20, x27, #8",
-            "add x21, x28, #8",
-            "add x27, x20, x10",
-            "add x28, x21, x10",
-            "add x24, x24, #8",
-            "mov x26, x11",
-            // ---- K loop: one 32-value sub-block (values 16c.. and bl/2 + 16c..) per iteration.
-            "24:",
-            "// LLVM-MCA-BEGIN matmul_clamp_f32_qsi8d32p4x4_qsi4c32p4x4_16x4_neon_dotprod",
-            "ldur q0, [x24]",
-            "ldur q4, [x20]",
-            "ldur q5, [x21]",
-            "ldur q6, [x27]",
-            "ldur q7, [x28]",
-            // Segment 0: low-half slice 0 (low nibbles) and high-half slice 0 (high).
-            "shl v1.16b, v0.16b, #4",
-            "and v0.16b, v0.16b, v3.16b",
-            kslice!("1", "4", "5", "x20", "x21", "16"),
-            "ldur q2, [x24, #16]",
-            kslice!("0", "6", "7", "x27", "x28", "16"),
-            // Segment 1: slices 1.
-            "shl v1.16b, v2.16b, #4",
-            "and v2.16b, v2.16b, v3.16b",
-            kslice!("1", "4", "5", "x20", "x21", "32"),
-            "ldur q0, [x24, #32]",
-            kslice!("2", "6", "7", "x27", "x28", "32"),
-            // Segment 2: slices 2.
-            "shl v1.16b, v0.16b, #4",
-            "and v0.16b, v0.16b, v3.16b",
-            kslice!("1", "4", "5", "x20", "x21", "48"),
-            "ldur q2, [x24, #48]",
-            kslice!("0", "6", "7", "x27", "x28", "48"),
-            // Segment 3: slices 3.
-            "shl v1.16b, v2.16b, #4",
-            "and v2.16b, v2.16b, v3.16b",
-            kslice!("1", "4", "5"),
-            kslice!("2", "6", "7"),
-            "add x20, x20, #64",
-            "add x21, x21, #64",
-            "add x27, x27, #64",
-            "add x28, x28, #64",
-            "add x24, x24, #64",
-            "subs x26, x26, #1",
-            "b.ne 24b",
-            "// LLVM-MCA-END",
-            // ---- Block epilogue. The scales sit 2 * bl + 8 bytes before x20 / x21 / x24 (the
-            // low halves ended where the high halves began); x27 / x28 / x24 now point at the
-            // next block.
-            "sub x26, x24, x10",
-            "ldur d4, [x26, #-8]", // column scales (f16)
-            "sub x26, x20, x10",
-            "ldur d5, [x26, #-8]", // group 0 row scales
-            "sub x26, x21, x10",
-            "ldur d6, [x26, #-8]", // group 1 row scales
-            "fcvtl v4.4s, v4.4h",
-            "fcvtl v5.4s, v5.4h",
-            "fcvtl v6.4s, v6.4h",
-            block_row!("16", "24", "5", "0"),
-            block_row!("17", "25", "5", "1"),
-            block_row!("18", "26", "5", "2"),
-            block_row!("19", "27", "5", "3"),
-            block_row!("20", "28", "6", "0"),
-            block_row!("21", "29", "6", "1"),
-            block_row!("22", "30", "6", "2"),
-            block_row!("23", "31", "6", "3"),
-            "subs x25, x25, #1",
-            "b.ne 23b",
-            // ---- Final epilogue: clamp.
-            "dup v2.4s, w9",
-            "lsr x26, x9, #32",
-            "dup v3.4s, w26",
-            clamp_row!("24"),
-            clamp_row!("25"),
-            clamp_row!("26"),
-            clamp_row!("27"),
-            clamp_row!("28"),
-            clamp_row!("29"),
-            clamp_row!("30"),
-            clamp_row!("31"),
-            // ---- Stores: x12 rows, x28 columns. Fast path: 8 full rows.
-            min_imm!("x28", "x15", "4", "x28"),
-            "mov x27, x22",
-            "cmp x12, #8",
-            "b.ne 25f",
-            "cmp x28, #4",
-            "b.ne 25f",
-            store_rows_q!("x27", "x6"; "24", "25", "26", "27", "28", "29", "30", "31"),
-            "b 26f",
-            // Partial pass: x12 rows, x28 columns.
-            "25:",
-            each_row!(store_row, le, "x12", "26", "x27", "x6";
-                ("24") ("25") ("26") ("27") ("28") ("29") ("30") ("31")),
-            "26:",
-            // Next pass: rows 8..16 of the tile.
-            "subs x13, x13, #8",
-            "b.le 27f",
-            "add x14, x14, x7, lsl #1",
-            "add x22, x22, x6, lsl #3",
-            "b 22b",
-            "27:",
-            // Next column tile.
-            "add x16, x16, x8",
-            "add x17, x17, #16",
-            "subs x15, x15, #4",
-            "b.gt 21b",
-            // Next row block.
-            "add x3, x3, x7, lsl #2",
-            "add x5, x5, x6, lsl #4",
-            "subs x0, x0, #16",
-            "b.gt 20b",
-            inout("x0") m => _,
-            in("x1") n,
-            in("x2") nb,
-            inout("x3") lhs_packed => _,
-            in("x4") rhs_packed,
-            inout("x5") dst => _,
-            in("x6") dst_stride_row,
-            in("x7") lhs_stride,
-            in("x8") rhs_stride,
-            in("x9") clamps,
-            in("x10") 2 * bl,
-            in("x11") bl / 32,
-            out("x12") _, out("x13") _, out("x14") _, out("x15") _,
-            out("x16") _, out("x17") _, out("x20") _, out("x21") _,
-            out("x22") _, out("x24") _, out("x25") _, out("x26") _,
-            out("x27") _, out("x28") _,
-            out("v0") _, out("v1") _, out("v2") _, out("v3") _,
-            out("v4") _, out("v5") _, out("v6") _, out("v7") _,
-            out("v16") _, out("v17") _, out("v18") _, out("v19") _,
-            out("v20") _, out("v21") _, out("v22") _, out("v23") _,
-            out("v24") _, out("v25") _, out("v26") _, out("v27") _,
-            out("v28") _, out("v29") _, out("v30") _, out("v31") _,
-            options(nostack),
-        );
+        // General-purpose registers
+        //   x0  rows left                      x11 sub-blocks per block (bl / 32)
+        //   x1  n                              x12 rows in this pass (1..=8)
+        //   x2  blocks (k / bl)                x13 rows of the tile not yet done
+        //   x3  LHS group 0 of the row block   x14 LHS group 0 of the pass
+        //   x4  rhs_packed                     x15 columns left
+        //   x5  dst of the row block           x16 RHS group of the column tile
+        //   x6  dst_stride_row                 x17 dst of the tile
+        //   x7  LHS group stride               x20/x21 LHS low halves of the pass's groups 0 and 1
+        //   x8  RHS group stride               x22 dst of the pass
+        //   x9  clamp bits (min | max << 32)   x24 RHS pointer, x25 blocks left
+        //   x10 2 * bl (half-block distance)   x26 sub-blocks left, then scratch
+        //   x27/x28 LHS high halves (then the next block) in the K loop; store pointer and
+        //           columns in the tile in the stores
+        //
+        // SAFETY: the caller guarantees (see `# Safety`) FEAT_DotProd, m, n >= 1, k = nb * bl with
+        // bl a multiple of 32, and that the packed buffers hold ceil(m / 4) LHS groups and
+        // ceil(n / 4) RHS groups. A pass only starts with at least one row left, so its group 0
+        // exists; its group 1 aliases group 0 when the pass has at most 4 rows. Every load reads
+        // the current sub-block or the block's scales of one of those groups (no read-ahead).
+        // Stores are limited to dst[i][0..n), i < m. All touched registers are declared; x18, x19,
+        // x29, x30, v8-v15 and sp are not used and no stack memory is accessed.
+        unsafe {
+            kernel_asm!(
+                // ---- Row-block loop: 16 rows (four LHS groups) per iteration.
+                "20:",
+                "mov x15, x1",
+                "mov x16, x4",
+                "mov x17, x5",
+                // ---- Column loop: 4 columns (one RHS group) per iteration.
+                "21:",
+                min_imm!("x13", "x0", "16", "x28"),
+                "mov x14, x3",
+                "mov x22, x17",
+                // ---- Pass loop: 8 rows (two LHS groups) per iteration.
+                "22:",
+                min_imm!("x12", "x13", "8", "x28"),
+                "mov x27, x14",
+                group_if_rows!("x28", "x14", "x7", "x12", "4", "x14"),
+                "mov x24, x16",
+                "mov x25, x2",
+                zero_v!("4s";
+                    "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28",
+                    "29", "30", "31"),
+                // ---- Block loop. x27/x28/x24 point at the block's scales.
+                "23:",
+                "movi v3.16b, #0xf0",
+                "add x20, x27, #8",
+                "add x21, x28, #8",
+                "add x27, x20, x10",
+                "add x28, x21, x10",
+                "add x24, x24, #8",
+                "mov x26, x11",
+                // ---- K loop: one 32-value sub-block (values 16c.. and bl/2 + 16c..) per iteration.
+                "24:",
+                "// LLVM-MCA-BEGIN matmul_clamp_f32_qsi8d32p4x4_qsi4c32p4x4_16x4_neon_dotprod",
+                "ldur q0, [x24]",
+                "ldur q4, [x20]",
+                "ldur q5, [x21]",
+                "ldur q6, [x27]",
+                "ldur q7, [x28]",
+                // Segment 0: low-half slice 0 (low nibbles) and high-half slice 0 (high).
+                "shl v1.16b, v0.16b, #4",
+                "and v0.16b, v0.16b, v3.16b",
+                kslice!("1", "4", "5", "x20", "x21", "16"),
+                "ldur q2, [x24, #16]",
+                kslice!("0", "6", "7", "x27", "x28", "16"),
+                // Segment 1: slices 1.
+                "shl v1.16b, v2.16b, #4",
+                "and v2.16b, v2.16b, v3.16b",
+                kslice!("1", "4", "5", "x20", "x21", "32"),
+                "ldur q0, [x24, #32]",
+                kslice!("2", "6", "7", "x27", "x28", "32"),
+                // Segment 2: slices 2.
+                "shl v1.16b, v0.16b, #4",
+                "and v0.16b, v0.16b, v3.16b",
+                kslice!("1", "4", "5", "x20", "x21", "48"),
+                "ldur q2, [x24, #48]",
+                kslice!("0", "6", "7", "x27", "x28", "48"),
+                // Segment 3: slices 3.
+                "shl v1.16b, v2.16b, #4",
+                "and v2.16b, v2.16b, v3.16b",
+                kslice!("1", "4", "5"),
+                kslice!("2", "6", "7"),
+                "add x20, x20, #64",
+                "add x21, x21, #64",
+                "add x27, x27, #64",
+                "add x28, x28, #64",
+                "add x24, x24, #64",
+                "subs x26, x26, #1",
+                "b.ne 24b",
+                "// LLVM-MCA-END",
+                // ---- Block epilogue. The scales sit 2 * bl + 8 bytes before x20 / x21 / x24 (the
+                // low halves ended where the high halves began); x27 / x28 / x24 now point at the
+                // next block.
+                "sub x26, x24, x10",
+                "ldur d4, [x26, #-8]", // column scales (f16)
+                "sub x26, x20, x10",
+                "ldur d5, [x26, #-8]", // group 0 row scales
+                "sub x26, x21, x10",
+                "ldur d6, [x26, #-8]", // group 1 row scales
+                "fcvtl v4.4s, v4.4h",
+                "fcvtl v5.4s, v5.4h",
+                "fcvtl v6.4s, v6.4h",
+                block_row!("16", "24", "5", "0"),
+                block_row!("17", "25", "5", "1"),
+                block_row!("18", "26", "5", "2"),
+                block_row!("19", "27", "5", "3"),
+                block_row!("20", "28", "6", "0"),
+                block_row!("21", "29", "6", "1"),
+                block_row!("22", "30", "6", "2"),
+                block_row!("23", "31", "6", "3"),
+                "subs x25, x25, #1",
+                "b.ne 23b",
+                // ---- Final epilogue: clamp.
+                "dup v2.4s, w9",
+                "lsr x26, x9, #32",
+                "dup v3.4s, w26",
+                clamp_row!("24"),
+                clamp_row!("25"),
+                clamp_row!("26"),
+                clamp_row!("27"),
+                clamp_row!("28"),
+                clamp_row!("29"),
+                clamp_row!("30"),
+                clamp_row!("31"),
+                // ---- Stores: x12 rows, x28 columns. Fast path: 8 full rows.
+                min_imm!("x28", "x15", "4", "x28"),
+                "mov x27, x22",
+                "cmp x12, #8",
+                "b.ne 25f",
+                "cmp x28, #4",
+                "b.ne 25f",
+                store_rows_q!("x27", "x6"; "24", "25", "26", "27", "28", "29", "30", "31"),
+                "b 26f",
+                // Partial pass: x12 rows, x28 columns.
+                "25:",
+                each_row!(store_row, le, "x12", "26", "x27", "x6";
+                    ("24") ("25") ("26") ("27") ("28") ("29") ("30") ("31")),
+                "26:",
+                // Next pass: rows 8..16 of the tile.
+                "subs x13, x13, #8",
+                "b.le 27f",
+                "add x14, x14, x7, lsl #1",
+                "add x22, x22, x6, lsl #3",
+                "b 22b",
+                "27:",
+                // Next column tile.
+                "add x16, x16, x8",
+                "add x17, x17, #16",
+                "subs x15, x15, #4",
+                "b.gt 21b";
+                gemm[16 rows, "20"](m, n, nb, lhs_packed, rhs_packed, dst, dst_stride_row, lhs_stride);
+                in("x8") rhs_stride,
+                in("x9") clamp_pair(clamp_min, clamp_max),
+                in("x10") 2 * bl,
+                in("x11") bl / 32,
+                clobber x(12 13 14 15 16 17 20 21 22 24 25 26 27 28)
+                    v(0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31),
+            );
+        }
     }
 }
-
-blockwise_asm_kernel_entry!(matmul_f32_qsi8d32p4x4_qsi4c32p4x4_16x4);
