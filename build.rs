@@ -5,6 +5,8 @@
 //!   `include/` must equal it (a test checks); `RKAI_BLESS_HEADERS=1` rewrites the committed copy.
 //!   The C types come from Rust through cbindgen.
 
+#[path = "build/cabi.rs"]
+mod cabi;
 #[path = "build/headers.rs"]
 mod headers;
 #[path = "build/shims.rs"]

@@ -1,7 +1,7 @@
 //! C headers at KleidiAI's include paths, generated from the catalog, plus `kai_common.h` and
 //! `rkai.h` whose types come from Rust through cbindgen.
 
-use rkai_ukernels::cabi::CFunction;
+use crate::cabi::{self, CFunction, CSurface};
 use rkai_ukernels::catalog::{Columns, Family, KERNELS, PACKERS};
 use rkai_ukernels::select;
 use std::fmt::Write;
@@ -63,9 +63,7 @@ pub fn generate(manifest_dir: &Path) -> Vec<(PathBuf, String)> {
     files.push((PathBuf::from("rkai/rkai_select.h"), select_header()));
     for p in PACKERS {
         let doc = format!("/// Packing routine `kai_{}`.\n", p.name);
-        let defines: Vec<(String, String)> = p
-            .kind
-            .c_defines()
+        let defines: Vec<(String, String)> = cabi::c_defines(p.kind)
             .iter()
             .map(|(a, b)| (a.replace("{name}", p.name), b.to_string()))
             .collect();
@@ -168,7 +166,7 @@ fn interface(family: Family) -> String {
     }
     writeln!(out, "\nstruct kai_{dir}_ukernel {{").unwrap();
     for f in family.c_functions() {
-        let member = family.interface_member(f.field);
+        let member = cabi::interface_member(family, f.field);
         writeln!(out, "    kai_{dir}_{}_func_t {member};", f.field).unwrap();
     }
     out.push_str("};\n\n");

@@ -1,7 +1,7 @@
 //! Rust side of the C ABI: one exported function per catalog entry and C function.
 
+use crate::cabi::{self, CFunction, CSurface};
 use rkai_ukernels::arch::Isa;
-use rkai_ukernels::cabi::CFunction;
 use rkai_ukernels::catalog::{KERNELS, PACKERS};
 use rkai_ukernels::select;
 use std::fmt::Write;
@@ -14,8 +14,7 @@ pub fn generate() -> String {
     for k in KERNELS {
         let path = format!("rkai_ukernels::catalog::{}", k.stem.to_uppercase());
         for f in k.family.c_functions() {
-            let module = k.family.capi_module();
-            symbols.push(emit(&mut out, f, k.prefix(), k.stem, module, &path));
+            symbols.push(emit(&mut out, f, k.prefix(), k.stem, Target::Matmul, &path));
         }
     }
     for p in PACKERS {
@@ -26,7 +25,7 @@ pub fn generate() -> String {
                 f,
                 "kai",
                 p.name,
-                p.kind.capi_module(),
+                Target::Positional(cabi::capi_module(p.kind)),
                 &path,
             ));
         }
@@ -48,12 +47,54 @@ pub fn generate() -> String {
     out
 }
 
+/// Where a shim forwards its call.
+enum Target<'a> {
+    /// `crate::capi::matmul::<field>(entry, symbol, &CArgs { ... })`: the arguments by name.
+    Matmul,
+    /// `crate::capi::<module>::<field>(entry, symbol, args...)`: the arguments in order.
+    Positional(&'a str),
+}
+
+/// The `CArgs` field a C parameter fills: its own name, or the one spelling of a parameter
+/// KleidiAI names differently in different families.
+fn carg_field(c_name: &str) -> &str {
+    match c_name {
+        "dst_stride" => "stride",
+        "scalar_min" => "clamp_min",
+        "scalar_max" => "clamp_max",
+        other => other,
+    }
+}
+
+/// `crate::capi::CArgs { .. }` holding the parameters of `f`.
+fn named_args(f: &CFunction) -> String {
+    if f.params.is_empty() {
+        return "&crate::capi::CArgs::NONE".to_string();
+    }
+    let fields: Vec<String> = f
+        .params
+        .iter()
+        .map(|p| {
+            let field = carg_field(p.name);
+            match (p.rust.starts_with('*'), field == p.name) {
+                (true, _) => format!("{field}: {}.cast()", p.name),
+                (false, true) => field.to_string(),
+                (false, false) => format!("{field}: {}", p.name),
+            }
+        })
+        .collect();
+    format!(
+        "&crate::capi::CArgs {{ {}, ..crate::capi::CArgs::NONE }}",
+        fields.join(", ")
+    )
+}
+
 fn emit(
     out: &mut String,
     f: &CFunction,
     prefix: &str,
     name: &str,
-    module: &str,
+    target: Target,
     entry: &str,
 ) -> String {
     let symbol = format!("{prefix}_{}_{}", f.verb, name);
@@ -71,7 +112,16 @@ fn emit(
         format!(" -> {}", f.ret_rust)
     };
     let mut call_args = vec![format!("&{entry}"), format!("\"{symbol}\"")];
-    call_args.extend(args.iter().map(|a| a.to_string()));
+    let module = match target {
+        Target::Matmul => {
+            call_args.push(named_args(f));
+            "matmul"
+        }
+        Target::Positional(module) => {
+            call_args.extend(args.iter().map(|a| a.to_string()));
+            module
+        }
+    };
     let call = format!(
         "crate::capi::{module}::{}({})",
         f.field,

@@ -11,6 +11,8 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 #![warn(missing_docs)]
 
+#[path = "../build/cabi.rs"]
+pub mod cabi;
 pub mod capi;
 pub mod core_kind;
 pub mod rkai_ffi;

@@ -15,6 +15,7 @@
 //! With `RKAI_LOG_SELECTION` set (to anything), every selection prints one line to stderr naming
 //! the family, the shape class, the kernel, its ISA and the features it was chosen under.
 
+use crate::cabi::CSurface;
 use core::ffi::c_void;
 use core::ptr;
 use rkai_ukernels::arch::{self, Features};

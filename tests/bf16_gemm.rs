@@ -8,7 +8,7 @@
 
 mod support;
 
-use rkai::ukernels::catalog::{self, Family, MatmulKernel, NativeFn, Packer, PackerKind, Rows};
+use rkai::ukernels::catalog::{self, Family, KernelFn, MatmulKernel, Packer, PackerKind, Rows};
 use rkai::ukernels::float::{self, f16};
 use rkai::ukernels::matmul::bf16_gemm as family;
 use rkai::ukernels::pack::lhs_pack_bf16::Variant as LhsVariant;
@@ -387,6 +387,7 @@ fn call(
                     m: mh,
                     n: nw,
                     k: p.k,
+                    bl: 0,
                     lhs_packed: l,
                     rhs_packed: r,
                     dst: d,
@@ -396,7 +397,7 @@ fn call(
                     clamp_max: clamp.1,
                 };
                 let portable = MatmulKernel {
-                    native: NativeFn::Portable,
+                    native: KernelFn::Portable,
                     ..*k
                 };
                 assert_eq!(family::check(&portable, &args), Ok(()));

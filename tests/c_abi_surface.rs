@@ -2,6 +2,7 @@
 //! 1.30's for the stems rkai claims, every declared function is exported, and the headers compile
 //! as C99 and C++17 with the struct layouts KleidiAI has.
 
+use rkai::cabi::CSurface;
 use rkai::capi::exports::SYMBOL_NAMES;
 use rkai::ukernels::catalog::{KERNELS, Origin, PACKERS};
 use std::collections::BTreeSet;

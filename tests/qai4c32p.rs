@@ -9,7 +9,7 @@
 mod support;
 
 use rkai::ukernels::catalog::{Family, KERNELS, MatmulKernel, PackerKind};
-use rkai::ukernels::matmul::matmul_clamp_qsi8d32p_qai4c32p as family;
+use rkai::ukernels::matmul::matmul_clamp_f32_qsi8d32p_qai4c32p as family;
 use rkai::ukernels::pack::lhs_quant_pack_qsi8d32pscalef32::Variant as LhsVariant;
 use rkai::ukernels::reference::qai4c32p::{self as reference, Rounding};
 use rkai::ukernels::types::kai_rhs_pack_qs4cxs1s0_param as Params;

@@ -7,9 +7,9 @@
 
 mod support;
 
-use rkai::ukernels::catalog::{Columns, KERNELS, MatmulKernel, NativeFn, Origin, PackerKind};
+use rkai::ukernels::catalog::{Columns, KERNELS, KernelFn, MatmulKernel, Origin, PackerKind};
 use rkai::ukernels::layout::RhsLayout;
-use rkai::ukernels::matmul::qai8dxp;
+use rkai::ukernels::matmul::call;
 use rkai::ukernels::pack::Source;
 use rkai::ukernels::pack::lhs_quant_pack_qai8dxp::LhsType;
 use rkai::ukernels::pack::rhs_pack_qsi4c32p_qsu4c32s1s0::Variant as BlockPacker;
@@ -950,7 +950,7 @@ fn run_portion(
         match which {
             Impl::Exported => run_exported(k, mh, nw, p.k, p.bl, l, r, d, es * stride, clamp),
             Impl::Portable => {
-                let args = qai8dxp::Args {
+                let args = call::PackedArgs {
                     m: mh,
                     n: nw,
                     k: p.k,
@@ -964,11 +964,11 @@ fn run_portion(
                     clamp_max: clamp.1,
                 };
                 let portable = MatmulKernel {
-                    native: NativeFn::Portable,
+                    native: KernelFn::Portable,
                     ..*k
                 };
-                assert_eq!(qai8dxp::check(&portable, &args), Ok(()));
-                qai8dxp::run(&portable, &args)
+                assert_eq!(call::check_packed(&portable, &args), Ok(()));
+                call::run_packed(&portable, &args)
             }
         }
     }

@@ -5,6 +5,7 @@
 
 mod support;
 
+use rkai::cabi::CSurface;
 use rkai::rkai_ffi::{RKAI_FEATURES_ALL, RKAI_SHAPE_GEMM, RKAI_SHAPE_GEMV};
 use rkai::select::{self, ShapeClass};
 use rkai::ukernels::arch::{Features, Isa};

@@ -6,18 +6,14 @@
 //! `<symbol>: assertion failed: <condition>` and abort, as KleidiAI's debug builds do; rkai keeps
 //! the checks in release builds so a bad argument never turns into memory corruption.
 
+mod args;
 mod common;
 pub(crate) mod lhs_pack_bf16;
 pub(crate) mod lhs_quant_pack_qai8dxp;
 pub(crate) mod lhs_quant_pack_qai8dxp_half;
 pub(crate) mod lhs_quant_pack_qsi8d32p;
 pub(crate) mod lhs_quant_pack_qsi8d32pscalef32;
-pub(crate) mod matmul_clamp_bf16p;
-pub(crate) mod matmul_clamp_float;
-pub(crate) mod matmul_clamp_qai8dxp;
-pub(crate) mod matmul_clamp_qai8dxp_blockwise;
-pub(crate) mod matmul_clamp_qsi8d32p_qai4c32p;
-pub(crate) mod matmul_clamp_qsi8d32p_qsi4c32p;
+pub(crate) mod matmul;
 pub(crate) mod rhs_pack_bf16;
 pub(crate) mod rhs_pack_float;
 mod rhs_pack_getters;
@@ -27,6 +23,7 @@ pub(crate) mod rhs_pack_qsi4c32pscalef16_qsu4c32s16s0;
 pub(crate) mod rhs_pack_qsi4cxp_qs4cxs1s0;
 pub(crate) mod rhs_pack_qsi8cxp_qsi8cx;
 
+pub use args::CArgs;
 pub use common::{KLEIDIAI_VERSION, kai_get_version};
 
 use rkai_ukernels::contract::Violation;

@@ -7,9 +7,9 @@ use super::cabi::{Getter0, Getter3, MatmulBlockFn};
 use super::gemm::{self, Impl, Portion};
 use super::guard::Guarded;
 use super::rng::Rng;
-use rkai::ukernels::catalog::{MatmulKernel, NativeFn};
+use rkai::ukernels::catalog::{KernelFn, MatmulKernel};
 use rkai::ukernels::contract::Checked;
-use rkai::ukernels::matmul::qai8dxp::Args;
+use rkai::ukernels::matmul::call::PackedArgs as Args;
 
 fn sym<F: Copy>(verb: &str, name: &str) -> F {
     super::cabi::func(verb, name)
@@ -126,7 +126,7 @@ pub fn call(
                     clamp_max: clamp.1,
                 };
                 let kernel = MatmulKernel {
-                    native: NativeFn::Portable,
+                    native: KernelFn::Portable,
                     ..*k
                 };
                 assert_eq!((portable.check)(&kernel, &args), Ok(()));

@@ -9,7 +9,7 @@ use super::death::Case;
 use super::gemm::{self, Impl, Portion};
 use super::guard::{EDGES, Edge, Guarded};
 use super::rng::Rng;
-use rkai::ukernels::catalog::{self, Family, MatmulKernel, NativeFn, Packer, PackerKind};
+use rkai::ukernels::catalog::{self, Family, KernelFn, MatmulKernel, Packer, PackerKind};
 use rkai::ukernels::float::f16;
 use rkai::ukernels::matmul::float_gemm as family;
 use rkai::ukernels::pack::Source;
@@ -528,7 +528,7 @@ pub fn call<F: FloatFamily>(
                     elem: F::T::BYTES,
                 };
                 let portable = MatmulKernel {
-                    native: NativeFn::Portable,
+                    native: KernelFn::Portable,
                     ..*k
                 };
                 assert_eq!(family::check(&portable, &args), Ok(()));

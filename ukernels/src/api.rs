@@ -16,7 +16,7 @@ use crate::arch::{self, Features};
 use crate::catalog::{Columns, Family, MatmulKernel, PackerKind};
 use crate::contract::Violation;
 use crate::layout::{self, RhsLayout};
-use crate::matmul::qai8dxp;
+use crate::matmul::call::{self, PackedArgs};
 use crate::pack::lhs_quant_pack_qai8dxp as lhs_pack;
 use crate::pack::rhs_pack_qsi4c32p_qsu4c32s1s0 as block_pack;
 use crate::pack::rhs_pack_qsi4cxp_qs4cxs1s0 as int4_pack;
@@ -556,7 +556,7 @@ unsafe fn run_portion<A: AsRef<[u8]>, B: AsRef<[u8]>>(
     let f = rhs.format;
     let lhs_offset = layout::qai8dxp::offset(rows.0, lhs.k, t.mr, t.kr, t.sr)?;
     let rhs_offset = f.layout.offset(cols.0, rhs.k, f.nr, f.kr, f.sr)?;
-    let args = qai8dxp::Args {
+    let args = PackedArgs {
         m: rows.1 - rows.0,
         n: cols.1 - cols.0,
         k: lhs.k,
@@ -571,9 +571,9 @@ unsafe fn run_portion<A: AsRef<[u8]>, B: AsRef<[u8]>>(
         clamp_min: clamp.min,
         clamp_max: clamp.max,
     };
-    qai8dxp::check(kernel.kernel, &args)?;
+    call::check_packed(kernel.kernel, &args)?;
     // SAFETY: checked arguments; the caller guarantees buffers and exclusivity.
-    unsafe { qai8dxp::run(kernel.kernel, &args) };
+    unsafe { call::run_packed(kernel.kernel, &args) };
     Ok(())
 }
 

@@ -15,10 +15,9 @@ use crate::matmul::matmul_clamp_f32_qai8dxp_qsi4cxp as f32_qai8dxp_qsi4cxp;
 #[cfg(target_arch = "aarch64")]
 use crate::matmul::matmul_clamp_f32_qai8dxp_qsi8cxp as f32_qai8dxp_qsi8cxp;
 #[cfg(target_arch = "aarch64")]
-use crate::matmul::matmul_clamp_f32_qsi8d32p_qsi4c32p as f32_qsi8d32p_qsi4c32p;
+use crate::matmul::matmul_clamp_f32_qsi8d32p_qai4c32p as qsi8d32p_qai4c32p;
 #[cfg(target_arch = "aarch64")]
-use crate::matmul::matmul_clamp_qsi8d32p_qai4c32p as qsi8d32p_qai4c32p;
-use crate::matmul::output::Output;
+use crate::matmul::matmul_clamp_f32_qsi8d32p_qsi4c32p as f32_qsi8d32p_qsi4c32p;
 use crate::pack::Source;
 use crate::pack::lhs_quant_pack_qai8dxp::LhsType;
 use crate::pack::lhs_quant_pack_qsi8d32p::Variant as Qsi8d32pPacker;
@@ -98,109 +97,7 @@ impl Origin {
     }
 }
 
-/// A matmul family: fixes the C function set, the interface struct and the semantics.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Family {
-    /// `matmul_clamp_f32_qai8dxp_qsi4cxp`.
-    F32Qai8dxpQsi4cxp,
-    /// `matmul_clamp_f32_qai8dxp_qsi8cxp`.
-    F32Qai8dxpQsi8cxp,
-    /// `matmul_clamp_f32_qai8dxp_qsi4c32p`.
-    F32Qai8dxpQsi4c32p,
-    /// `matmul_clamp_f16_qai8dxp_qsi4cxp`.
-    F16Qai8dxpQsi4cxp,
-    /// `matmul_clamp_f16_qai8dxp_qsi8cxp`.
-    F16Qai8dxpQsi8cxp,
-    /// `matmul_clamp_bf16_qai8dxp_qsi4cxp`.
-    Bf16Qai8dxpQsi4cxp,
-    /// `matmul_clamp_bf16_qai8dxp_qsi4c32p`.
-    Bf16Qai8dxpQsi4c32p,
-    /// `matmul_clamp_f32_qsi8d32p_qsi4c32p` (llama.cpp's Q8_0 x Q4_0).
-    F32Qsi8d32pQsi4c32p,
-    /// `matmul_clamp_f32_qsi8d32p_qai4c32p` (asymmetric int4 weights per block).
-    F32Qsi8d32pQai4c32p,
-    /// `matmul_clamp_f16_qsi8d32p_qai4c32p` (the same with f16 output).
-    F16Qsi8d32pQai4c32p,
-    /// `matmul_clamp_f32_f32_f32p` (unpacked f32 LHS, f32 RHS packed with its bias).
-    F32F32F32p,
-    /// `matmul_clamp_f16_f16_f16p` (unpacked f16 LHS, f16 RHS packed with its bias).
-    F16F16F16p,
-    /// `matmul_clamp_f32_bf16p_bf16p` (bf16 LHS and RHS packed, f32 bias and output).
-    F32Bf16pBf16p,
-    /// `matmul_clamp_f16_bf16p_bf16p` (bf16 LHS and RHS packed, f16 bias and output).
-    F16Bf16pBf16p,
-}
-
-impl Family {
-    /// KleidiAI directory (and interface header stem) of the family.
-    pub const fn dir(self) -> &'static str {
-        match self {
-            Family::F32Qai8dxpQsi4cxp => "matmul_clamp_f32_qai8dxp_qsi4cxp",
-            Family::F32Qai8dxpQsi8cxp => "matmul_clamp_f32_qai8dxp_qsi8cxp",
-            Family::F32Qai8dxpQsi4c32p => "matmul_clamp_f32_qai8dxp_qsi4c32p",
-            Family::F16Qai8dxpQsi4cxp => "matmul_clamp_f16_qai8dxp_qsi4cxp",
-            Family::F16Qai8dxpQsi8cxp => "matmul_clamp_f16_qai8dxp_qsi8cxp",
-            Family::Bf16Qai8dxpQsi4cxp => "matmul_clamp_bf16_qai8dxp_qsi4cxp",
-            Family::Bf16Qai8dxpQsi4c32p => "matmul_clamp_bf16_qai8dxp_qsi4c32p",
-            Family::F32Qsi8d32pQsi4c32p => "matmul_clamp_f32_qsi8d32p_qsi4c32p",
-            Family::F32Qsi8d32pQai4c32p => "matmul_clamp_f32_qsi8d32p_qai4c32p",
-            Family::F16Qsi8d32pQai4c32p => "matmul_clamp_f16_qsi8d32p_qai4c32p",
-            Family::F32F32F32p => "matmul_clamp_f32_f32_f32p",
-            Family::F16F16F16p => "matmul_clamp_f16_f16_f16p",
-            Family::F32Bf16pBf16p => "matmul_clamp_f32_bf16p_bf16p",
-            Family::F16Bf16pBf16p => "matmul_clamp_f16_bf16p_bf16p",
-        }
-    }
-
-    /// Whether the RHS has one scale per block of `bl` K values (the C functions take `bl`).
-    pub const fn is_blockwise(self) -> bool {
-        matches!(
-            self,
-            Family::F32Qai8dxpQsi4c32p
-                | Family::Bf16Qai8dxpQsi4c32p
-                | Family::F32Qsi8d32pQsi4c32p
-                | Family::F32Qsi8d32pQai4c32p
-                | Family::F16Qsi8d32pQai4c32p
-        )
-    }
-
-    /// Format of the packed RHS the family's kernels read; `bl` is the block length of the
-    /// per-block families and is ignored by the per-channel ones.
-    pub const fn rhs_layout(self, bl: usize) -> RhsLayout {
-        match self {
-            Family::F32Qai8dxpQsi4cxp | Family::F16Qai8dxpQsi4cxp | Family::Bf16Qai8dxpQsi4cxp => {
-                RhsLayout::Qsi4cxp
-            }
-            Family::F32Qai8dxpQsi8cxp | Family::F16Qai8dxpQsi8cxp => RhsLayout::Qsi8cxp,
-            Family::F32Qai8dxpQsi4c32p | Family::Bf16Qai8dxpQsi4c32p => RhsLayout::Qsi4c32p { bl },
-            Family::F32Qsi8d32pQsi4c32p => RhsLayout::Qsi4c32pf16 { bl },
-            Family::F32Qsi8d32pQai4c32p | Family::F16Qsi8d32pQai4c32p => RhsLayout::Qai4c32p { bl },
-            Family::F32F32F32p | Family::F16F16F16p => crate::matmul::float_gemm::rhs_layout(self),
-            Family::F32Bf16pBf16p | Family::F16Bf16pBf16p => {
-                crate::matmul::bf16_gemm::rhs_layout(self)
-            }
-        }
-    }
-
-    /// Element type of the destination.
-    pub const fn output(self) -> Output {
-        match self {
-            Family::F32Qai8dxpQsi4cxp
-            | Family::F32Qai8dxpQsi8cxp
-            | Family::F32Qai8dxpQsi4c32p
-            | Family::F32Qsi8d32pQsi4c32p
-            | Family::F32Qsi8d32pQai4c32p
-            | Family::F32F32F32p => Output::F32,
-            Family::F32Bf16pBf16p => Output::F32,
-            Family::F16Qai8dxpQsi4cxp
-            | Family::F16Qai8dxpQsi8cxp
-            | Family::F16Qsi8d32pQai4c32p
-            | Family::F16F16F16p => Output::F16,
-            Family::F16Bf16pBf16p => Output::F16,
-            Family::Bf16Qai8dxpQsi4cxp | Family::Bf16Qai8dxpQsi4c32p => Output::Bf16,
-        }
-    }
-}
+pub use crate::family::Family;
 
 /// What a packer does, which fixes its C function set.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -267,19 +164,7 @@ pub struct Packer {
     pub kind: PackerKind,
 }
 
-/// A hand-written implementation for the kernel's ISA, if this target has one.
-#[derive(Clone, Copy, Debug)]
-pub enum NativeFn {
-    /// No ISA-specific code on this target: the portable implementation runs.
-    Portable,
-    /// An f32-output implementation of the kernel's tile and RHS format (16-bit-output families
-    /// narrow its results, see `matmul::output`).
-    Qai8dxp(crate::matmul::qai8dxp::RunFn),
-    /// An implementation of a float GEMM kernel (`matmul_clamp_{f32_f32_f32p,f16_f16_f16p}`).
-    FloatGemm(crate::matmul::float_gemm::RunFn),
-    /// An implementation of a bf16 GEMM kernel (`matmul_clamp_{f32,f16}_bf16p_bf16p`).
-    Bf16Gemm(crate::matmul::bf16_gemm::RunFn),
-}
+pub use crate::matmul::call::KernelFn;
 
 /// A matmul micro-kernel.
 #[derive(Debug)]
@@ -303,7 +188,7 @@ pub struct MatmulKernel {
     /// RHS packers producing the format it reads.
     pub rhs_packers: &'static [&'static Packer],
     /// Implementation on this target.
-    pub native: NativeFn,
+    pub native: KernelFn,
 }
 
 impl MatmulKernel {
@@ -334,11 +219,11 @@ macro_rules! native {
     ($family:ident :: $module:ident) => {{
         #[cfg(target_arch = "aarch64")]
         {
-            NativeFn::Qai8dxp($family::$module::run)
+            KernelFn::Packed($family::$module::run)
         }
         #[cfg(not(target_arch = "aarch64"))]
         {
-            NativeFn::Portable
+            KernelFn::Portable
         }
     }};
 }
@@ -664,22 +549,22 @@ const BF16P12X4BIASF16_RHS: &[&Packer] = &[&RHS_PACK_KXN_BF16P12X4BIASF16_F16_NE
 /// Declares a kernel of a `qai8dxp` family: static name (the stem in upper case, which the
 /// build script relies on), family, LHS and RHS packer lists, stem, ISA, the tile
 /// `[m_step, n_step, mr, nr, kr, sr]` and the implementation on this target.
-/// A `qai8dxp` kernel entry. The short form is a KleidiAI kernel with a fixed tile; the long
+/// A kernel entry of any family. The short form is a KleidiAI kernel with a fixed tile; the long
 /// form (`..., $native, $origin, $columns`) also names the origin and column scaling, for rkai's
 /// vector-length-agnostic extensions; a final `One` marks a kernel limited to one row per call.
-macro_rules! qai8dxp_kernel {
+macro_rules! kernel_entry {
     (
         $(#[$doc:meta])* $name:ident, $family:ident, $lhs:ident, $rhs:ident, $stem:ident, $isa:ident,
         $tile:tt, $native:expr
     ) => {
-        qai8dxp_kernel!($(#[$doc])* $name, $family, $lhs, $rhs, $stem, $isa, $tile, $native,
+        kernel_entry!($(#[$doc])* $name, $family, $lhs, $rhs, $stem, $isa, $tile, $native,
             KleidiAi, Fixed);
     };
     (
         $(#[$doc:meta])* $name:ident, $family:ident, $lhs:ident, $rhs:ident, $stem:ident, $isa:ident,
         $tile:tt, $native:expr, $origin:ident, $columns:ident
     ) => {
-        qai8dxp_kernel!($(#[$doc])* $name, $family, $lhs, $rhs, $stem, $isa, $tile, $native,
+        kernel_entry!($(#[$doc])* $name, $family, $lhs, $rhs, $stem, $isa, $tile, $native,
             $origin, $columns, Any);
     };
     (
@@ -708,7 +593,7 @@ macro_rules! f32_qai8dxp_qsi4cxp_kernel {
         f32_qai8dxp_qsi4cxp_kernel!($(#[$doc])* $name, $stem, $isa, $tile, $stem);
     };
     ($(#[$doc:meta])* $name:ident, $stem:ident, $isa:ident, $tile:tt, $module:ident) => {
-        qai8dxp_kernel!($(#[$doc])* $name, F32Qai8dxpQsi4cxp, QAI8DXP_F32_LHS, QSI4CXP_RHS, $stem,
+        kernel_entry!($(#[$doc])* $name, F32Qai8dxpQsi4cxp, QAI8DXP_F32_LHS, QSI4CXP_RHS, $stem,
             $isa, $tile, native!(f32_qai8dxp_qsi4cxp::$module));
     };
 }
@@ -716,7 +601,7 @@ macro_rules! f32_qai8dxp_qsi4cxp_kernel {
 /// A kernel of `matmul_clamp_f32_qai8dxp_qsi8cxp` whose asm lives in the module named like it.
 macro_rules! f32_qai8dxp_qsi8cxp_kernel {
     ($(#[$doc:meta])* $name:ident, $stem:ident, $isa:ident, $tile:tt) => {
-        qai8dxp_kernel!($(#[$doc])* $name, F32Qai8dxpQsi8cxp, QAI8DXP_F32_LHS, QSI8CXP_RHS, $stem,
+        kernel_entry!($(#[$doc])* $name, F32Qai8dxpQsi8cxp, QAI8DXP_F32_LHS, QSI8CXP_RHS, $stem,
             $isa, $tile, native!(f32_qai8dxp_qsi8cxp::$stem));
     };
 }
@@ -725,7 +610,7 @@ macro_rules! f32_qai8dxp_qsi8cxp_kernel {
 /// asm module implementing its tile (stems with identical tiles share one).
 macro_rules! f32_qai8dxp_qsi4c32p_kernel {
     ($(#[$doc:meta])* $name:ident, $stem:ident, $isa:ident, $tile:tt, $rhs:ident, $module:ident) => {
-        qai8dxp_kernel!($(#[$doc])* $name, F32Qai8dxpQsi4c32p, QAI8DXP_F32_LHS, $rhs, $stem,
+        kernel_entry!($(#[$doc])* $name, F32Qai8dxpQsi4c32p, QAI8DXP_F32_LHS, $rhs, $stem,
             $isa, $tile, native!(f32_qai8dxp_qsi4c32p::$module));
     };
 }
@@ -738,14 +623,14 @@ macro_rules! f32_qsi8d32p_qsi4c32p_kernel {
         $(#[$doc:meta])* $name:ident, $stem:ident, $isa:ident, $tile:tt, $lhs:ident, $columns:ident,
         portable
     ) => {
-        qai8dxp_kernel!($(#[$doc])* $name, F32Qsi8d32pQsi4c32p, $lhs, QSI4C32PF16_RHS, $stem,
-            $isa, $tile, NativeFn::Portable, KleidiAi, $columns);
+        kernel_entry!($(#[$doc])* $name, F32Qsi8d32pQsi4c32p, $lhs, QSI4C32PF16_RHS, $stem,
+            $isa, $tile, KernelFn::Portable, KleidiAi, $columns);
     };
     (
         $(#[$doc:meta])* $name:ident, $stem:ident, $isa:ident, $tile:tt, $lhs:ident, $columns:ident,
         $module:ident
     ) => {
-        qai8dxp_kernel!($(#[$doc])* $name, F32Qsi8d32pQsi4c32p, $lhs, QSI4C32PF16_RHS, $stem,
+        kernel_entry!($(#[$doc])* $name, F32Qsi8d32pQsi4c32p, $lhs, QSI4C32PF16_RHS, $stem,
             $isa, $tile, native!(f32_qsi8d32p_qsi4c32p::$module), KleidiAi, $columns);
     };
 }
@@ -757,7 +642,7 @@ macro_rules! narrowed_kernel {
         $(#[$doc:meta])* $name:ident, $family:ident, $lhs:ident, $rhs:ident, $stem:ident,
         $isa:ident, $tile:tt, $f32_family:ident :: $module:ident
     ) => {
-        qai8dxp_kernel!($(#[$doc])* $name, $family, $lhs, $rhs, $stem, $isa, $tile,
+        kernel_entry!($(#[$doc])* $name, $family, $lhs, $rhs, $stem, $isa, $tile,
             native!($f32_family::$module));
     };
 }
@@ -876,7 +761,7 @@ f32_qai8dxp_qsi8cxp_kernel!(
 macro_rules! vla_qai8dxp_kernel {
     ($(#[$doc:meta])* $name:ident, $family:ident, $rhs:ident, $stem:ident, $isa:ident, $tile:tt,
         $module:ident) => {
-        qai8dxp_kernel!($(#[$doc])* $name, $family, QAI8DXP_F32_LHS, $rhs, $stem, $isa, $tile,
+        kernel_entry!($(#[$doc])* $name, $family, QAI8DXP_F32_LHS, $rhs, $stem, $isa, $tile,
             native!($module::$stem), Rkai, PerSveLane32);
     };
 }
@@ -1328,13 +1213,13 @@ f32_qsi8d32p_qsi4c32p_kernel!(
 );
 
 /// A kernel of the `qsi8d32p_qai4c32p` families: family, LHS packer list, and the asm module of
-/// `matmul::matmul_clamp_qsi8d32p_qai4c32p` implementing its tile (the f16 kernels narrow the f32
+/// `matmul::matmul_clamp_f32_qsi8d32p_qai4c32p` implementing its tile (the f16 kernels narrow the f32
 /// kernel of the same tile), or `portable` where there is none yet.
 macro_rules! qsi8d32p_qai4c32p_kernel {
     ($(#[$doc:meta])* $name:ident, $family:ident, $lhs:ident, $stem:ident, $isa:ident, $tile:tt,
         portable) => {
-        qai8dxp_kernel!($(#[$doc])* $name, $family, $lhs, QAI4C32P_RHS, $stem, $isa, $tile,
-            NativeFn::Portable);
+        kernel_entry!($(#[$doc])* $name, $family, $lhs, QAI4C32P_RHS, $stem, $isa, $tile,
+            KernelFn::Portable);
     };
     ($(#[$doc:meta])* $name:ident, $family:ident, $lhs:ident, $stem:ident, $isa:ident, $tile:tt,
         $module:ident) => {
@@ -1343,7 +1228,7 @@ macro_rules! qsi8d32p_qai4c32p_kernel {
     };
     ($(#[$doc:meta])* $name:ident, $family:ident, $lhs:ident, $stem:ident, $isa:ident, $tile:tt,
         $module:ident, $rows:ident) => {
-        qai8dxp_kernel!($(#[$doc])* $name, $family, $lhs, QAI4C32P_RHS, $stem, $isa, $tile,
+        kernel_entry!($(#[$doc])* $name, $family, $lhs, QAI4C32P_RHS, $stem, $isa, $tile,
             native!(qsi8d32p_qai4c32p::$module), KleidiAi, Fixed, $rows);
     };
 }
@@ -1445,14 +1330,14 @@ macro_rules! f32_f32_f32p_kernel {
         $(#[$doc:meta])* $name:ident, $stem:ident, $isa:ident, $tile:tt, $rhs:ident,
         $columns:ident
     ) => {
-        qai8dxp_kernel!($(#[$doc])* $name, F32F32F32p, NO_LHS_PACKER, $rhs, $stem, $isa, $tile, {
+        kernel_entry!($(#[$doc])* $name, F32F32F32p, NO_LHS_PACKER, $rhs, $stem, $isa, $tile, {
             #[cfg(target_arch = "aarch64")]
             {
-                NativeFn::FloatGemm(crate::matmul::matmul_clamp_f32_f32_f32p::$stem::run)
+                KernelFn::UnpackedLhs(crate::matmul::matmul_clamp_f32_f32_f32p::$stem::run)
             }
             #[cfg(not(target_arch = "aarch64"))]
             {
-                NativeFn::Portable
+                KernelFn::Portable
             }
         }, KleidiAi, $columns);
     };
@@ -1504,14 +1389,14 @@ f32_f32_f32p_kernel!(
 /// holding its asm.
 macro_rules! f16_f16_f16p_kernel {
     ($(#[$doc:meta])* $name:ident, $stem:ident, $isa:ident, $tile:tt, $rhs:ident) => {
-        qai8dxp_kernel!($(#[$doc])* $name, F16F16F16p, NO_LHS_PACKER, $rhs, $stem, $isa, $tile, {
+        kernel_entry!($(#[$doc])* $name, F16F16F16p, NO_LHS_PACKER, $rhs, $stem, $isa, $tile, {
             #[cfg(target_arch = "aarch64")]
             {
-                NativeFn::FloatGemm(crate::matmul::matmul_clamp_f16_f16_f16p::$stem::run)
+                KernelFn::UnpackedLhs(crate::matmul::matmul_clamp_f16_f16_f16p::$stem::run)
             }
             #[cfg(not(target_arch = "aarch64"))]
             {
-                NativeFn::Portable
+                KernelFn::Portable
             }
         }, KleidiAi, Fixed);
     };
@@ -1552,14 +1437,14 @@ macro_rules! bf16_gemm_kernel {
         $(#[$doc:meta])* $name:ident, $family:ident, $lhs:ident, $rhs:ident, $stem:ident,
         $isa:ident, $tile:tt, f16_output, $module:ident
     ) => {
-        qai8dxp_kernel!($(#[$doc])* $name, $family, $lhs, $rhs, $stem, $isa, $tile, {
+        kernel_entry!($(#[$doc])* $name, $family, $lhs, $rhs, $stem, $isa, $tile, {
             #[cfg(target_arch = "aarch64")]
             {
-                NativeFn::Bf16Gemm(crate::matmul::bf16_gemm::$module::run_f16)
+                KernelFn::Packed(crate::matmul::bf16_gemm::$module::run_f16)
             }
             #[cfg(not(target_arch = "aarch64"))]
             {
-                NativeFn::Portable
+                KernelFn::Portable
             }
         });
     };
@@ -1567,8 +1452,8 @@ macro_rules! bf16_gemm_kernel {
         $(#[$doc:meta])* $name:ident, $family:ident, $lhs:ident, $rhs:ident, $stem:ident,
         $isa:ident, $tile:tt, portable
     ) => {
-        qai8dxp_kernel!($(#[$doc])* $name, $family, $lhs, $rhs, $stem, $isa, $tile,
-            NativeFn::Portable);
+        kernel_entry!($(#[$doc])* $name, $family, $lhs, $rhs, $stem, $isa, $tile,
+            KernelFn::Portable);
     };
     (
         $(#[$doc:meta])* $name:ident, $family:ident, $lhs:ident, $rhs:ident, $stem:ident,
@@ -1581,14 +1466,14 @@ macro_rules! bf16_gemm_kernel {
         $(#[$doc:meta])* $name:ident, $family:ident, $lhs:ident, $rhs:ident, $stem:ident,
         $isa:ident, $tile:tt, $module:ident, $rows:ident
     ) => {
-        qai8dxp_kernel!($(#[$doc])* $name, $family, $lhs, $rhs, $stem, $isa, $tile, {
+        kernel_entry!($(#[$doc])* $name, $family, $lhs, $rhs, $stem, $isa, $tile, {
             #[cfg(target_arch = "aarch64")]
             {
-                NativeFn::Bf16Gemm(crate::matmul::bf16_gemm::$module::run)
+                KernelFn::Packed(crate::matmul::bf16_gemm::$module::run)
             }
             #[cfg(not(target_arch = "aarch64"))]
             {
-                NativeFn::Portable
+                KernelFn::Portable
             }
         }, KleidiAi, Fixed, $rows);
     };
@@ -1720,4 +1605,34 @@ pub fn kernel(stem: &str) -> Option<&'static MatmulKernel> {
 pub fn packer(name: &str) -> Option<&'static Packer> {
     let name = name.strip_prefix("kai_").unwrap_or(name);
     PACKERS.iter().copied().find(|p| p.name == name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::KERNELS;
+
+    /// Dispatch relies on it: a kernel's hand-written function takes its family's argument shape.
+    #[test]
+    fn every_kernel_function_takes_its_family_arguments() {
+        for k in KERNELS {
+            assert!(
+                k.native.fits(k.family.description().operands),
+                "{}: {:?} does not take {:?}",
+                k.stem,
+                k.native,
+                k.family.description().operands
+            );
+        }
+    }
+
+    /// Every family with a kernel is described, and every described family has a kernel.
+    #[test]
+    fn every_family_has_kernels() {
+        for family in crate::family::Family::ALL {
+            assert!(
+                KERNELS.iter().any(|k| k.family == family),
+                "{family:?} has no kernel"
+            );
+        }
+    }
 }

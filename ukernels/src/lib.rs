@@ -14,9 +14,9 @@ extern crate std;
 
 pub mod api;
 pub mod arch;
-pub mod cabi;
 pub mod catalog;
 pub mod contract;
+pub mod family;
 pub mod float;
 pub mod layout;
 pub mod matmul;

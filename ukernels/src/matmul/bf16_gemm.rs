@@ -31,40 +31,12 @@ pub mod matmul_clamp_f32_bf16p1x4_bf16p12x4b_1x36_neon_dot;
 pub mod matmul_clamp_f32_bf16p8x4_bf16p12x4b_8x12_neon_mmla;
 pub mod portable;
 
-use crate::catalog::{Family, MatmulKernel, NativeFn, Rows};
+pub use super::call::PackedArgs as Args;
+use crate::catalog::{MatmulKernel, Rows};
 use crate::contract::{self, Checked};
-use crate::layout::RhsLayout;
 
 /// K values per packed step.
 pub const KR: usize = 4;
-
-/// Arguments of one `kai_run_matmul_*` call.
-#[derive(Clone, Copy, Debug)]
-pub struct Args {
-    /// Rows of the portion.
-    pub m: usize,
-    /// Columns of the portion.
-    pub n: usize,
-    /// Reduction length.
-    pub k: usize,
-    /// Packed LHS at the portion's first row block.
-    pub lhs_packed: *const u8,
-    /// Packed RHS at the portion's first column group.
-    pub rhs_packed: *const u8,
-    /// Destination at the portion's first element.
-    pub dst: *mut u8,
-    /// Bytes between destination rows (used rounded down to whole elements, as KleidiAI does).
-    pub dst_stride_row: usize,
-    /// Bytes between destination columns (must be the element size).
-    pub dst_stride_col: usize,
-    /// Lower clamp bound.
-    pub clamp_min: f32,
-    /// Upper clamp bound.
-    pub clamp_max: f32,
-}
-
-/// Signature of an ISA-specific implementation.
-pub type RunFn = unsafe fn(&Args);
 
 /// Order in which a kernel accumulates an output (see the module documentation).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -80,21 +52,6 @@ pub fn accumulation(kernel: &MatmulKernel) -> Accumulation {
     match kernel.rows {
         Rows::One => Accumulation::SplitPairs,
         Rows::Any => Accumulation::Chain,
-    }
-}
-
-/// Bytes per bias in the packed RHS (and per destination element) of a bf16 GEMM family.
-pub const fn element_size(family: Family) -> usize {
-    match family {
-        Family::F16Bf16pBf16p => 2,
-        _ => 4,
-    }
-}
-
-/// The packed RHS format of a bf16 GEMM family.
-pub const fn rhs_layout(family: Family) -> RhsLayout {
-    RhsLayout::Bf16Bias {
-        bias_bytes: element_size(family),
     }
 }
 
@@ -115,7 +72,10 @@ pub fn check(kernel: &MatmulKernel, a: &Args) -> Checked {
     } else {
         contract::require(a.dst_stride_col == out.size(), out.size_condition())?;
     }
-    rhs_layout(kernel.family).stride(a.k, kernel.tile().nr, KR, 1)?;
+    kernel
+        .family
+        .rhs_layout(0)
+        .stride(a.k, kernel.tile().nr, KR, 1)?;
     let row = lhs_row_bytes(a.k)?;
     if a.m == 0 || a.n == 0 {
         return Ok(());
@@ -147,9 +107,9 @@ pub unsafe fn run(kernel: &MatmulKernel, a: &Args) {
     if a.m == 0 || a.n == 0 {
         return;
     }
-    match kernel.native {
+    match kernel.native.packed() {
         // SAFETY: forwarded contract.
-        NativeFn::Bf16Gemm(f) if a.k > 0 => unsafe { f(a) },
+        Some(f) if a.k > 0 => unsafe { f(a) },
         // SAFETY: forwarded contract.
         _ => unsafe { portable::run(kernel, a) },
     }

@@ -11,76 +11,17 @@
 //! Like KleidiAI, `run` reads `lhs_stride` and `dst_stride_row` in whole elements (rounding down),
 //! and ignores `dst_stride_col` except in the kernels listed in [`CHECKS_DST_STRIDE_COL`].
 
+pub use super::call::UnpackedLhsArgs as Args;
+use super::output::Output;
 use super::{matmul_clamp_f16_f16_f16p as f16p, matmul_clamp_f32_f32_f32p as f32p};
-use crate::catalog::{Family, MatmulKernel, NativeFn};
+use crate::catalog::MatmulKernel;
 use crate::contract::{self, Checked};
-use crate::layout::RhsLayout;
-
-/// Arguments of one `kai_run_matmul_*` call.
-#[derive(Clone, Copy, Debug)]
-pub struct Args {
-    /// Rows of the portion.
-    pub m: usize,
-    /// Columns of the portion.
-    pub n: usize,
-    /// Reduction length.
-    pub k: usize,
-    /// LHS at the portion's first row.
-    pub lhs: *const u8,
-    /// Bytes between LHS rows (used rounded down to whole elements, as KleidiAI does).
-    pub lhs_stride: usize,
-    /// Packed RHS at the portion's first column group.
-    pub rhs_packed: *const u8,
-    /// Destination at the portion's first element.
-    pub dst: *mut u8,
-    /// Bytes between destination rows (rounded down to whole elements).
-    pub dst_stride_row: usize,
-    /// Bytes between destination columns (see [`check`]).
-    pub dst_stride_col: usize,
-    /// Lower clamp bound.
-    pub clamp_min: f32,
-    /// Upper clamp bound.
-    pub clamp_max: f32,
-    /// Bytes per element of the LHS, RHS and destination (4 or 2).
-    pub elem: usize,
-}
-
-impl Args {
-    /// `lhs_stride` in whole elements, as bytes.
-    pub fn lhs_row_bytes(&self) -> usize {
-        self.lhs_stride / self.elem * self.elem
-    }
-
-    /// `dst_stride_row` in whole elements, as bytes.
-    pub fn dst_row_bytes(&self) -> usize {
-        self.dst_stride_row / self.elem * self.elem
-    }
-}
-
-/// Signature of an ISA-specific implementation.
-pub type RunFn = unsafe fn(&Args);
 
 /// Kernels that assert `dst_stride_col == sizeof(element)`; the others ignore it, as KleidiAI's do.
 pub const CHECKS_DST_STRIDE_COL: &[&str] = &[
     "matmul_clamp_f32_f32_f32p8x1biasf32_6x8x4_neon_mla",
     "matmul_clamp_f16_f16_f16p16x1biasf16_6x16x8_neon_mla",
 ];
-
-/// Bytes per element of a float GEMM family (0 for other families).
-pub const fn element_size(family: Family) -> usize {
-    match family {
-        Family::F32F32F32p => 4,
-        Family::F16F16F16p => 2,
-        _ => 0,
-    }
-}
-
-/// The packed RHS format of a float GEMM family.
-pub const fn rhs_layout(family: Family) -> RhsLayout {
-    RhsLayout::FloatBias {
-        bytes: element_size(family),
-    }
-}
 
 /// Checks what `kernel` requires of its arguments: KleidiAI's assertion, non-null buffers, a
 /// destination row stride that holds a row, and a packed size that does not overflow.
@@ -90,7 +31,10 @@ pub fn check(kernel: &MatmulKernel, a: &Args) -> Checked {
     if CHECKS_DST_STRIDE_COL.contains(&kernel.stem) {
         contract::require(a.dst_stride_col == a.elem, out.size_condition())?;
     }
-    rhs_layout(kernel.family).stride(a.k, kernel.tile().nr, 1, 1)?;
+    kernel
+        .family
+        .rhs_layout(0)
+        .stride(a.k, kernel.tile().nr, 1, 1)?;
     if a.m == 0 || a.n == 0 {
         return Ok(());
     }
@@ -117,10 +61,10 @@ pub unsafe fn run(kernel: &MatmulKernel, a: &Args) {
         return;
     }
     let nr = kernel.tile().nr;
-    match (kernel.native, kernel.family) {
+    match kernel.native.unpacked_lhs() {
         // SAFETY (every arm): forwarded contract.
-        (NativeFn::FloatGemm(f), _) => unsafe { f(a) },
-        (_, Family::F16F16F16p) => unsafe { f16p::portable::run(nr, a) },
-        _ => unsafe { f32p::portable::run(nr, a) },
+        Some(f) => unsafe { f(a) },
+        None if kernel.family.output() == Output::F16 => unsafe { f16p::portable::run(nr, a) },
+        None => unsafe { f32p::portable::run(nr, a) },
     }
 }

@@ -134,14 +134,16 @@ macro_rules! asm_kernel {
 }
 
 pub mod bf16_gemm;
+pub mod call;
 pub mod float_gemm;
 pub mod matmul_clamp_f16_f16_f16p;
 pub mod matmul_clamp_f32_f32_f32p;
 pub mod matmul_clamp_f32_qai8dxp_qsi4c32p;
 pub mod matmul_clamp_f32_qai8dxp_qsi4cxp;
 pub mod matmul_clamp_f32_qai8dxp_qsi8cxp;
+pub mod matmul_clamp_f32_qsi8d32p_qai4c32p;
 pub mod matmul_clamp_f32_qsi8d32p_qsi4c32p;
-pub mod matmul_clamp_qsi8d32p_qai4c32p;
+pub mod offsets;
 pub mod output;
 pub mod qai8dxp;
 pub(crate) mod qai8dxp_portable;

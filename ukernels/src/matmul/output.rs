@@ -6,7 +6,7 @@
 //! on-stack f32 tile and narrows it: identical numerics, one hot loop per tile, and the extra cost
 //! is one store and reload per output value against `k` multiply-accumulates.
 
-use super::qai8dxp::Args;
+use super::call::PackedArgs as Args;
 use crate::catalog::Tile;
 use crate::layout::{self, RhsLayout};
 

@@ -3,44 +3,16 @@
 //! precondition checks and dispatch. Families differ in the packed RHS format and the output
 //! type, both of which the kernel's family names.
 
+use super::call::PackedArgs as Args;
 use super::output::run_narrowed;
 use super::{
     matmul_clamp_f32_qai8dxp_qsi4c32p as int4_blockwise, matmul_clamp_f32_qai8dxp_qsi4cxp as int4,
     matmul_clamp_f32_qai8dxp_qsi8cxp as int8,
 };
-use crate::catalog::{MatmulKernel, NativeFn};
+use crate::catalog::MatmulKernel;
 use crate::contract::{self, Checked};
+use crate::family::Qai8dxpRhs;
 use crate::layout::{self, RhsLayout};
-
-/// Arguments of one `kai_run_matmul_*` call.
-#[derive(Clone, Copy, Debug)]
-pub struct Args {
-    /// Rows of the portion.
-    pub m: usize,
-    /// Columns of the portion.
-    pub n: usize,
-    /// Full reduction length.
-    pub k: usize,
-    /// Block length of the per-block families (ignored by the per-channel ones).
-    pub bl: usize,
-    /// Packed LHS at the portion's first row group.
-    pub lhs_packed: *const u8,
-    /// Packed RHS at the portion's first column group.
-    pub rhs_packed: *const u8,
-    /// Destination at the portion's first element.
-    pub dst: *mut u8,
-    /// Bytes between destination rows.
-    pub dst_stride_row: usize,
-    /// Bytes between destination columns: must be the element size.
-    pub dst_stride_col: usize,
-    /// Lower clamp bound.
-    pub clamp_min: f32,
-    /// Upper clamp bound.
-    pub clamp_max: f32,
-}
-
-/// Signature of an ISA-specific implementation (f32 output).
-pub type RunFn = unsafe fn(&Args);
 
 /// Packed RHS format `kernel` reads for block length `bl`.
 fn rhs_layout(kernel: &MatmulKernel, bl: usize) -> RhsLayout {
@@ -77,36 +49,17 @@ pub fn check(kernel: &MatmulKernel, a: &Args) -> Checked {
 /// # Safety
 /// [`check`] must have passed; the buffers must hold the portion described by `a` in the layouts
 /// of `kernel.tile()`; on aarch64 the CPU must implement `kernel.isa`.
-pub unsafe fn run(kernel: &MatmulKernel, a: &Args) {
+pub unsafe fn run(kernel: &MatmulKernel, rhs: Qai8dxpRhs, a: &Args) {
     if a.m == 0 || a.n == 0 {
         return;
     }
-    // The asymmetric int4 families have their own LHS format and dispatch.
-    if let RhsLayout::Qai4c32p { .. } = rhs_layout(kernel, a.bl) {
-        // SAFETY: forwarded contract.
-        return unsafe { super::matmul_clamp_qsi8d32p_qai4c32p::run(kernel, a) };
-    }
     let tile = &kernel.tile();
-    let run_f32 = |a: &Args| match kernel.native {
+    let run_f32 = |a: &Args| match (kernel.native.packed(), rhs) {
         // SAFETY (every arm): forwarded contract.
-        NativeFn::Qai8dxp(f) => unsafe { f(a) },
-        // bf16 GEMM kernels are dispatched by their own family module, never here.
-        NativeFn::Bf16Gemm(_) => {}
-        NativeFn::Portable | NativeFn::FloatGemm(_) => match rhs_layout(kernel, a.bl) {
-            RhsLayout::Qsi4cxp => unsafe { int4::portable::run(tile, a) },
-            RhsLayout::Qsi8cxp => unsafe { int8::portable::run(tile, a) },
-            RhsLayout::Qsi4c32p { .. } => unsafe { int4_blockwise::portable::run(tile, a) },
-            // Only the Q4_0 family reads this format; its own dispatch is `run` there.
-            RhsLayout::Qsi4c32pf16 { .. } => unsafe {
-                super::matmul_clamp_f32_qsi8d32p_qsi4c32p::portable::run(tile, a)
-            },
-            // Handled above.
-            RhsLayout::Qai4c32p { .. } => unsafe {
-                super::matmul_clamp_qsi8d32p_qai4c32p::portable::run(tile, a)
-            },
-            // Float kernels are dispatched by their own family module, never here.
-            RhsLayout::FloatBias { .. } | RhsLayout::Bf16Bias { .. } => {}
-        },
+        (Some(f), _) => unsafe { f(a) },
+        (None, Qai8dxpRhs::Qsi4cxp) => unsafe { int4::portable::run(tile, a) },
+        (None, Qai8dxpRhs::Qsi8cxp) => unsafe { int8::portable::run(tile, a) },
+        (None, Qai8dxpRhs::Qsi4c32p) => unsafe { int4_blockwise::portable::run(tile, a) },
     };
     match kernel.family.output().narrowing() {
         None => run_f32(a),

@@ -7,7 +7,7 @@
 //! and reduced with plain dot products the compiler vectorizes. Each family supplies its RHS
 //! chunk decoder; the trailers (row sums, scales, biases) have the same layout in both.
 
-use super::qai8dxp::Args;
+use super::call::PackedArgs as Args;
 use crate::catalog::Tile;
 use crate::float;
 use crate::layout;

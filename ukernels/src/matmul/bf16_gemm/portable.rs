@@ -14,7 +14,7 @@ pub unsafe fn run(kernel: &MatmulKernel, a: &Args) {
     let (family, mr, nr) = (kernel.family, kernel.tile().mr, kernel.tile().nr);
     let order = super::accumulation(kernel);
     let kp = a.k.div_ceil(KR) * KR;
-    let bias_bytes = super::element_size(family);
+    let bias_bytes = family.output().size();
     let out_bytes = family.output().size();
     let group_bytes = nr * (bias_bytes + kp * 2);
     let block_bytes = mr * kp * 2;

@@ -49,4 +49,4 @@ pub mod matmul_clamp_f16_f16_f16p32x1b_6x32_neon_mla;
 #[cfg(target_arch = "aarch64")]
 pub mod matmul_clamp_f16_f16_f16p32x1b_6x32_neon_mla_cortexa55;
 
-pub use super::float_gemm::{Args, RunFn};
+pub use super::call::UnpackedLhsArgs as Args;

@@ -51,4 +51,4 @@ pub mod matmul_clamp_f32_f32_f32p4vlx1b_6x4vl_sve_mla;
 #[cfg(target_arch = "aarch64")]
 pub mod matmul_clamp_f32_f32_f32p8x1biasf32_6x8x4_neon_mla;
 
-pub use super::float_gemm::{Args, RunFn};
+pub use super::call::UnpackedLhsArgs as Args;

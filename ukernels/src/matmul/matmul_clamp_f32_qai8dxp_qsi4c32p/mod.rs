@@ -35,4 +35,4 @@ pub mod matmul_clamp_f32_qai8dxp4x8_qsi4c32p1vlx8_8x1vl_sve2_dotprod;
 #[cfg(target_arch = "aarch64")]
 pub mod matmul_clamp_f32_qai8dxp4x8_qsi4c32p1vlx8_8x1vl_sve2_i8mm;
 
-pub use super::qai8dxp::{Args, RunFn};
+pub use super::call::PackedArgs as Args;

@@ -29,4 +29,4 @@ pub mod matmul_clamp_f32_qai8dxp4x8_qsi4cxp4x8_8x4x32_neon_i8mm;
 #[cfg(target_arch = "aarch64")]
 pub mod matmul_clamp_f32_qai8dxp4x8_qsi4cxp8x8_8x8x32_neon_i8mm;
 
-pub use super::qai8dxp::{Args, RunFn};
+pub use super::call::PackedArgs as Args;

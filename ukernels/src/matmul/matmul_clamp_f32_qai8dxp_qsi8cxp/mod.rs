@@ -21,4 +21,4 @@ pub mod matmul_clamp_f32_qai8dxp4x8_qsi8cxp2vlx8_8x2vl_sve2_i8mm;
 #[cfg(target_arch = "aarch64")]
 pub mod matmul_clamp_f32_qai8dxp4x8_qsi8cxp4x8_16x4_neon_i8mm;
 
-pub use super::qai8dxp::{Args, RunFn};
+pub use super::call::PackedArgs as Args;

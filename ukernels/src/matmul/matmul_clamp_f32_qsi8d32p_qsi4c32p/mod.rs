@@ -43,8 +43,8 @@ pub mod matmul_clamp_f32_qsi8d32p4x8_qsi4c32p4x8_8x4x32_neon_i8mm;
 #[cfg(target_arch = "aarch64")]
 pub mod matmul_clamp_f32_qsi8d32p4x8_qsi4c32p8x8_16x8_sve_i8mm;
 
-pub use super::qai8dxp::{Args, RunFn};
-use crate::catalog::{Columns, MatmulKernel, NativeFn};
+pub use super::call::PackedArgs as Args;
+use crate::catalog::{Columns, MatmulKernel};
 use crate::contract::{self, Checked};
 use crate::layout;
 
@@ -66,7 +66,7 @@ pub fn check(kernel: &MatmulKernel, a: &Args) -> Checked {
     check_block(kernel, a.k, a.bl)?;
     layout::qsi8d32p::stride(a.k, a.bl, tile.mr)?;
     layout::qsi4c32pf16::stride(a.k, tile.nr, a.bl)?;
-    if kernel.columns == Columns::FixedAtSve256 && matches!(kernel.native, NativeFn::Qai8dxp(_)) {
+    if kernel.columns == Columns::FixedAtSve256 && kernel.native.packed().is_some() {
         contract::require(
             crate::arch::sve_lanes32() == 8,
             "kai_get_sve_vector_length_u8() == 32 (this kernel supports 256-bit SVE only)",
@@ -97,12 +97,9 @@ pub unsafe fn run(kernel: &MatmulKernel, a: &Args) {
     if a.m == 0 || a.n == 0 {
         return;
     }
-    match kernel.native {
+    match kernel.native.packed() {
         // SAFETY (both arms): forwarded contract.
-        NativeFn::Qai8dxp(f) => unsafe { f(a) },
-        // A bf16 GEMM kernel is never catalogued in this family.
-        NativeFn::Bf16Gemm(_) => {}
-        // A float kernel is never catalogued in this family.
-        NativeFn::Portable | NativeFn::FloatGemm(_) => unsafe { portable::run(&kernel.tile(), a) },
+        Some(f) => unsafe { f(a) },
+        None => unsafe { portable::run(&kernel.tile(), a) },
     }
 }

@@ -3,14 +3,17 @@
 //! One description yields both the C prototype in the generated header and the Rust signature of
 //! the exported shim, so the two cannot disagree. `{name}` in a type stands for the stem or
 //! packer name. Symbols are `kai_<verb>_<name>`.
+//!
+//! Used by the build script (headers and shims) and by the `rkai` crate (selection fills
+//! interface structs in this order); C text stays out of the `no_std` kernel crate.
 
-use crate::catalog::{Family, PackerKind};
-use crate::matmul::output::Output;
-use crate::pack::Source;
-use crate::pack::lhs_quant_pack_qai8dxp::LhsType;
-use crate::pack::lhs_quant_pack_qsi8d32pscalef32::Variant as Qsi8d32pscalef32Packer;
-use crate::pack::rhs_pack_bf16::Variant as Bf16RhsPacker;
-use crate::pack::rhs_pack_qsi4c32p_qsu4c32s1s0::Variant as Qsi4c32pPacker;
+use rkai_ukernels::catalog::{Family, PackerKind};
+use rkai_ukernels::family::{BlockLength, DstPointer, Operands};
+use rkai_ukernels::pack::Source;
+use rkai_ukernels::pack::lhs_quant_pack_qai8dxp::LhsType;
+use rkai_ukernels::pack::lhs_quant_pack_qsi8d32pscalef32::Variant as Qsi8d32pscalef32Packer;
+use rkai_ukernels::pack::rhs_pack_bf16::Variant as Bf16RhsPacker;
+use rkai_ukernels::pack::rhs_pack_qsi4c32p_qsu4c32s1s0::Variant as Qsi4c32pPacker;
 
 /// One parameter: its C spelling, its Rust FFI spelling, its name.
 #[derive(Clone, Copy, Debug)]
@@ -566,69 +569,44 @@ const RHS_QUANT_PACK_BF16_KXN: &[CFunction] = &[
     RHS_PACK_FLOAT_KXN_NO_STRIDE[5],
 ];
 
-impl Family {
-    /// The C functions every kernel of the family exports, in interface-struct order.
-    pub const fn c_functions(self) -> &'static [CFunction] {
-        if matches!(
-            self,
-            Family::F32Qsi8d32pQsi4c32p | Family::F32Qsi8d32pQai4c32p
-        ) {
-            return BLOCK_LHS_MATMUL_F32;
-        }
-        if matches!(self, Family::F16Qsi8d32pQai4c32p) {
-            return BLOCK_LHS_MATMUL_HALF;
-        }
-        if matches!(self, Family::F32F32F32p | Family::F16F16F16p) {
-            return FLOAT_MATMUL;
-        }
-        if matches!(self, Family::F32Bf16pBf16p | Family::F16Bf16pBf16p) {
-            // KleidiAI types `dst` as `void*` in both families.
-            return QUANT_MATMUL_HALF;
-        }
-        match (self.is_blockwise(), self.output()) {
-            (false, Output::F32) => QUANT_MATMUL_F32,
-            (false, _) => QUANT_MATMUL_HALF,
-            (true, Output::F32) => BLOCK_MATMUL_F32,
-            (true, _) => BLOCK_MATMUL_HALF,
-        }
-    }
+/// The C functions a family's kernels or a packer export, in interface-struct (header) order.
+pub trait CSurface: Copy {
+    /// The function set.
+    fn c_functions(self) -> &'static [CFunction];
+}
 
-    /// Name of the interface-struct member holding the function whose typedef is `field`: the
-    /// field itself, except where KleidiAI's struct spells the member differently (the f16 float
-    /// GEMM interface names its `get_lhs_offset_func_t` member `get_lhs_packed_offset`).
-    pub const fn interface_member(self, field: &'static str) -> &'static str {
-        match (self, field.as_bytes()) {
-            (Family::F16F16F16p, b"get_lhs_offset") => "get_lhs_packed_offset",
-            _ => field,
-        }
-    }
-
-    /// Module of the `rkai` crate holding the family's C-facing functions.
-    pub const fn capi_module(self) -> &'static str {
-        if matches!(self, Family::F32F32F32p | Family::F16F16F16p) {
-            return "matmul_clamp_float";
-        }
-        if matches!(self, Family::F32Bf16pBf16p | Family::F16Bf16pBf16p) {
-            return "matmul_clamp_bf16p";
-        }
-        if matches!(
-            self,
-            Family::F32Qsi8d32pQai4c32p | Family::F16Qsi8d32pQai4c32p
+impl CSurface for Family {
+    fn c_functions(self) -> &'static [CFunction] {
+        use BlockLength as B;
+        use DstPointer as D;
+        match (
+            self.description().operands,
+            self.block_length(),
+            self.dst_pointer(),
         ) {
-            "matmul_clamp_qsi8d32p_qai4c32p"
-        } else if matches!(self, Family::F32Qsi8d32pQsi4c32p) {
-            "matmul_clamp_qsi8d32p_qsi4c32p"
-        } else if self.is_blockwise() {
-            "matmul_clamp_qai8dxp_blockwise"
-        } else {
-            "matmul_clamp_qai8dxp"
+            (Operands::UnpackedFloat, _, _) => FLOAT_MATMUL,
+            (_, B::None, D::Float) => QUANT_MATMUL_F32,
+            (_, B::None, D::Void) => QUANT_MATMUL_HALF,
+            (_, B::Rhs, D::Float) => BLOCK_MATMUL_F32,
+            (_, B::Rhs, D::Void) => BLOCK_MATMUL_HALF,
+            (_, B::LhsAndRhs, D::Float) => BLOCK_LHS_MATMUL_F32,
+            (_, B::LhsAndRhs, D::Void) => BLOCK_LHS_MATMUL_HALF,
         }
     }
 }
 
-impl PackerKind {
-    /// The C functions the packer exports.
-    pub const fn c_functions(self) -> &'static [CFunction] {
+/// Name of the interface-struct member holding the function whose typedef is `field`: the
+/// field itself, except where KleidiAI's struct spells the member differently (the f16 float
+/// GEMM interface names its `get_lhs_offset_func_t` member `get_lhs_packed_offset`).
+pub const fn interface_member(family: Family, field: &'static str) -> &'static str {
+    match (family, field.as_bytes()) {
+        (Family::F16F16F16p, b"get_lhs_offset") => "get_lhs_packed_offset",
+        _ => field,
+    }
+}
+
+impl CSurface for PackerKind {
+    fn c_functions(self) -> &'static [CFunction] {
         match self {
             PackerKind::LhsQuantQai8dxp(LhsType::F32) => LHS_QUANT_PACK_F32,
             PackerKind::LhsQuantQai8dxp(_) => LHS_QUANT_PACK_HALF,
@@ -656,39 +634,39 @@ impl PackerKind {
             },
         }
     }
+}
 
-    /// `#define` aliases the packer's header declares (`{name}` substituted).
-    pub const fn c_defines(self) -> &'static [(&'static str, &'static str)] {
-        match self {
-            PackerKind::LhsQuantQai8dxp(_) | PackerKind::LhsBf16(_) | PackerKind::RhsBf16(_) => &[],
-            PackerKind::RhsQsi4cxp(_) | PackerKind::RhsQsi4cxps1s0 => {
-                &[("kai_{name}_params", "kai_rhs_pack_qs4cxs1s0_param")]
-            }
-            PackerKind::RhsQsi8cxp(_) | PackerKind::RhsQsi4c32p(_) | PackerKind::RhsFloat(_) => &[],
-            PackerKind::LhsQuantQsi8d32p(_) | PackerKind::RhsQsi4c32pf16(_) => &[],
-            PackerKind::LhsQuantQsi8d32pscalef32(_) => &[],
-            PackerKind::RhsQai4c32p(_) => &[(
-                "kai_rhs_pack_nxk_qai4c32p_params",
-                "kai_rhs_pack_qs4cxs1s0_param",
-            )],
+/// `#define` aliases the packer's header declares (`{name}` substituted).
+pub const fn c_defines(kind: PackerKind) -> &'static [(&'static str, &'static str)] {
+    match kind {
+        PackerKind::LhsQuantQai8dxp(_) | PackerKind::LhsBf16(_) | PackerKind::RhsBf16(_) => &[],
+        PackerKind::RhsQsi4cxp(_) | PackerKind::RhsQsi4cxps1s0 => {
+            &[("kai_{name}_params", "kai_rhs_pack_qs4cxs1s0_param")]
         }
+        PackerKind::RhsQsi8cxp(_) | PackerKind::RhsQsi4c32p(_) | PackerKind::RhsFloat(_) => &[],
+        PackerKind::LhsQuantQsi8d32p(_) | PackerKind::RhsQsi4c32pf16(_) => &[],
+        PackerKind::LhsQuantQsi8d32pscalef32(_) => &[],
+        PackerKind::RhsQai4c32p(_) => &[(
+            "kai_rhs_pack_nxk_qai4c32p_params",
+            "kai_rhs_pack_qs4cxs1s0_param",
+        )],
     }
+}
 
-    /// Module of the `rkai` crate holding the packer's C-facing functions.
-    pub const fn capi_module(self) -> &'static str {
-        match self {
-            PackerKind::LhsQuantQai8dxp(LhsType::F32) => "lhs_quant_pack_qai8dxp",
-            PackerKind::LhsQuantQai8dxp(_) => "lhs_quant_pack_qai8dxp_half",
-            PackerKind::RhsQsi4cxp(_) | PackerKind::RhsQsi4cxps1s0 => "rhs_pack_qsi4cxp_qs4cxs1s0",
-            PackerKind::RhsQsi8cxp(_) => "rhs_pack_qsi8cxp_qsi8cx",
-            PackerKind::RhsQsi4c32p(_) => "rhs_pack_qsi4c32p_qsu4c32s1s0",
-            PackerKind::LhsQuantQsi8d32p(_) => "lhs_quant_pack_qsi8d32p",
-            PackerKind::RhsQsi4c32pf16(_) => "rhs_pack_qsi4c32pscalef16_qsu4c32s16s0",
-            PackerKind::LhsQuantQsi8d32pscalef32(_) => "lhs_quant_pack_qsi8d32pscalef32",
-            PackerKind::RhsQai4c32p(_) => "rhs_pack_qai4c32p",
-            PackerKind::RhsFloat(_) => "rhs_pack_float",
-            PackerKind::LhsBf16(_) => "lhs_pack_bf16",
-            PackerKind::RhsBf16(_) => "rhs_pack_bf16",
-        }
+/// Module of the `rkai` crate holding the packer's C-facing functions.
+pub const fn capi_module(kind: PackerKind) -> &'static str {
+    match kind {
+        PackerKind::LhsQuantQai8dxp(LhsType::F32) => "lhs_quant_pack_qai8dxp",
+        PackerKind::LhsQuantQai8dxp(_) => "lhs_quant_pack_qai8dxp_half",
+        PackerKind::RhsQsi4cxp(_) | PackerKind::RhsQsi4cxps1s0 => "rhs_pack_qsi4cxp_qs4cxs1s0",
+        PackerKind::RhsQsi8cxp(_) => "rhs_pack_qsi8cxp_qsi8cx",
+        PackerKind::RhsQsi4c32p(_) => "rhs_pack_qsi4c32p_qsu4c32s1s0",
+        PackerKind::LhsQuantQsi8d32p(_) => "lhs_quant_pack_qsi8d32p",
+        PackerKind::RhsQsi4c32pf16(_) => "rhs_pack_qsi4c32pscalef16_qsu4c32s16s0",
+        PackerKind::LhsQuantQsi8d32pscalef32(_) => "lhs_quant_pack_qsi8d32pscalef32",
+        PackerKind::RhsQai4c32p(_) => "rhs_pack_qai4c32p",
+        PackerKind::RhsFloat(_) => "rhs_pack_float",
+        PackerKind::LhsBf16(_) => "lhs_pack_bf16",
+        PackerKind::RhsBf16(_) => "rhs_pack_bf16",
     }
 }

@@ -67,9 +67,9 @@ pub mod matmul_clamp_f32_qsi8d32p4x4_qai4c32p4x4_8x4_neon_dotprod;
 #[cfg(target_arch = "aarch64")]
 pub mod matmul_clamp_f32_qsi8d32p4x8_qai4c32p4x8_8x4_neon_i8mm;
 
+pub use super::call::PackedArgs as Args;
 use super::output::Narrow;
-pub use super::qai8dxp::{Args, RunFn};
-use crate::catalog::{MatmulKernel, NativeFn, Rows, Tile};
+use crate::catalog::{MatmulKernel, Rows, Tile};
 use crate::contract::{self, Checked};
 use crate::layout;
 
@@ -119,12 +119,10 @@ pub unsafe fn run(kernel: &MatmulKernel, a: &Args) {
         return;
     }
     let tile = kernel.tile();
-    let run_f32 = |a: &Args| match kernel.native {
+    let run_f32 = |a: &Args| match kernel.native.packed() {
         // SAFETY (both arms): forwarded contract.
-        NativeFn::Qai8dxp(f) => unsafe { f(a) },
-        // A bf16 GEMM kernel is never catalogued in this family.
-        NativeFn::Bf16Gemm(_) => {}
-        NativeFn::Portable | NativeFn::FloatGemm(_) => unsafe { portable::run(&tile, a) },
+        Some(f) => unsafe { f(a) },
+        None => unsafe { portable::run(&tile, a) },
     };
     match kernel.family.output().narrowing() {
         None => run_f32(a),

@@ -1,0 +1,99 @@
+//! The C functions of every matmul family: one Rust function per verb, which reads what the
+//! family's description says about its operands (see `rkai_ukernels::family`).
+
+use super::{CArgs, ensure};
+use rkai_ukernels::catalog::MatmulKernel;
+use rkai_ukernels::family::Operands;
+use rkai_ukernels::matmul::call::{self, PackedArgs, UnpackedLhsArgs};
+use rkai_ukernels::matmul::offsets;
+
+pub fn get_m_step(kernel: &MatmulKernel, _: &str, _: &CArgs) -> usize {
+    kernel.tile().m_step
+}
+
+pub fn get_n_step(kernel: &MatmulKernel, _: &str, _: &CArgs) -> usize {
+    kernel.tile().n_step
+}
+
+pub fn get_mr(kernel: &MatmulKernel, _: &str, _: &CArgs) -> usize {
+    kernel.tile().mr
+}
+
+pub fn get_nr(kernel: &MatmulKernel, _: &str, _: &CArgs) -> usize {
+    kernel.tile().nr
+}
+
+pub fn get_kr(kernel: &MatmulKernel, _: &str, _: &CArgs) -> usize {
+    kernel.tile().kr
+}
+
+pub fn get_sr(kernel: &MatmulKernel, _: &str, _: &CArgs) -> usize {
+    kernel.tile().sr
+}
+
+pub fn get_lhs_packed_offset(kernel: &MatmulKernel, symbol: &str, a: &CArgs) -> usize {
+    ensure(symbol, offsets::lhs_packed(kernel, a.m_idx, a.k, a.bl))
+}
+
+pub fn get_lhs_offset(kernel: &MatmulKernel, symbol: &str, a: &CArgs) -> usize {
+    ensure(symbol, offsets::lhs(kernel, a.m_idx, a.stride))
+}
+
+pub fn get_rhs_packed_offset(kernel: &MatmulKernel, symbol: &str, a: &CArgs) -> usize {
+    ensure(symbol, offsets::rhs_packed(kernel, a.n_idx, a.k, a.bl))
+}
+
+pub fn get_dst_offset(kernel: &MatmulKernel, symbol: &str, a: &CArgs) -> usize {
+    ensure(symbol, offsets::dst(kernel, a.m_idx, a.n_idx, a.stride))
+}
+
+pub fn get_dst_size(kernel: &MatmulKernel, symbol: &str, a: &CArgs) -> usize {
+    ensure(symbol, offsets::dst_size(kernel, a.m, a.n))
+}
+
+/// # Safety
+/// KleidiAI's contract for `kai_run_matmul_*`: the operands and `dst` cover the portion.
+pub unsafe fn run_matmul(kernel: &MatmulKernel, symbol: &str, a: &CArgs) {
+    match kernel.family.description().operands {
+        Operands::UnpackedFloat => {
+            let args = UnpackedLhsArgs {
+                m: a.m,
+                n: a.n,
+                k: a.k,
+                lhs: a.lhs.cast(),
+                lhs_stride: a.lhs_stride,
+                rhs_packed: a.rhs_packed.cast(),
+                dst: a.dst.cast(),
+                dst_stride_row: a.dst_stride_row,
+                dst_stride_col: a.dst_stride_col,
+                clamp_min: a.clamp_min,
+                clamp_max: a.clamp_max,
+                elem: kernel.family.output().size(),
+            };
+            ensure(symbol, call::check_unpacked_lhs(kernel, &args));
+            // SAFETY: arguments checked; buffer extents are the caller's contract.
+            unsafe { call::run_unpacked_lhs(kernel, &args) }
+        }
+        Operands::Qai8dxp(_)
+        | Operands::Qsi8d32pQsi4c32p
+        | Operands::Qsi8d32pQai4c32p
+        | Operands::Bf16pBf16p => {
+            let args = PackedArgs {
+                m: a.m,
+                n: a.n,
+                k: a.k,
+                bl: a.bl,
+                lhs_packed: a.lhs_packed.cast(),
+                rhs_packed: a.rhs_packed.cast(),
+                dst: a.dst.cast(),
+                dst_stride_row: a.dst_stride_row,
+                dst_stride_col: a.dst_stride_col,
+                clamp_min: a.clamp_min,
+                clamp_max: a.clamp_max,
+            };
+            ensure(symbol, call::check_packed(kernel, &args));
+            // SAFETY: arguments checked; buffer extents are the caller's contract.
+            unsafe { call::run_packed(kernel, &args) }
+        }
+    }
+}

@@ -1,0 +1,237 @@
+//! Matmul families as data.
+//!
+//! A KleidiAI family (one directory under `kai/ukernels/matmul`) fixes the C function set, the
+//! interface struct, the formats of both operands, the argument shape of `run_matmul` and the
+//! output type. [`Family::description`] states all of that in one exhaustive table; the C
+//! function sets (`cabi`), the exported shims (`build.rs`), the C-ABI layer, dispatch, selection,
+//! tests and benches read it from there. Adding a family means a variant and its description
+//! here, its kernels and its reference.
+
+use crate::layout::RhsLayout;
+use crate::matmul::output::Output;
+
+/// A matmul family.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Family {
+    /// `matmul_clamp_f32_qai8dxp_qsi4cxp`.
+    F32Qai8dxpQsi4cxp,
+    /// `matmul_clamp_f32_qai8dxp_qsi8cxp`.
+    F32Qai8dxpQsi8cxp,
+    /// `matmul_clamp_f32_qai8dxp_qsi4c32p`.
+    F32Qai8dxpQsi4c32p,
+    /// `matmul_clamp_f16_qai8dxp_qsi4cxp`.
+    F16Qai8dxpQsi4cxp,
+    /// `matmul_clamp_f16_qai8dxp_qsi8cxp`.
+    F16Qai8dxpQsi8cxp,
+    /// `matmul_clamp_bf16_qai8dxp_qsi4cxp`.
+    Bf16Qai8dxpQsi4cxp,
+    /// `matmul_clamp_bf16_qai8dxp_qsi4c32p`.
+    Bf16Qai8dxpQsi4c32p,
+    /// `matmul_clamp_f32_qsi8d32p_qsi4c32p` (llama.cpp's Q8_0 x Q4_0).
+    F32Qsi8d32pQsi4c32p,
+    /// `matmul_clamp_f32_qsi8d32p_qai4c32p` (asymmetric int4 weights per block).
+    F32Qsi8d32pQai4c32p,
+    /// `matmul_clamp_f16_qsi8d32p_qai4c32p` (the same with f16 output).
+    F16Qsi8d32pQai4c32p,
+    /// `matmul_clamp_f32_f32_f32p` (unpacked f32 LHS, f32 RHS packed with its bias).
+    F32F32F32p,
+    /// `matmul_clamp_f16_f16_f16p` (unpacked f16 LHS, f16 RHS packed with its bias).
+    F16F16F16p,
+    /// `matmul_clamp_f32_bf16p_bf16p` (bf16 LHS and RHS packed, f32 bias and output).
+    F32Bf16pBf16p,
+    /// `matmul_clamp_f16_bf16p_bf16p` (bf16 LHS and RHS packed, f16 bias and output).
+    F16Bf16pBf16p,
+}
+
+/// The operand formats of a family: what its kernels read, and so the argument shape of
+/// `run_matmul`, which C functions take `bl`, and which modules check and run its kernels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Operands {
+    /// int8 LHS quantized per row (`qai8dxp`) x a packed integer RHS.
+    Qai8dxp(Qai8dxpRhs),
+    /// int8 LHS per block with f16 scales (`qsi8d32p`) x Q4_0 weights (`qsi4c32pscalef16`).
+    Qsi8d32pQsi4c32p,
+    /// int8 LHS per block with f32 scales and sums (`qsi8d32pscalef32`) x asymmetric int4 per
+    /// block with f32 parameters and bias (`qai4c32p`).
+    Qsi8d32pQai4c32p,
+    /// bf16 LHS and RHS packed, the bias (of the output type) with the RHS (`bf16p`).
+    Bf16pBf16p,
+    /// LHS rows as they are (`lhs`, `lhs_stride`) x floats of the output type packed with the
+    /// bias in front (`x32p16x1b`, `x16p32x1b`, ...).
+    UnpackedFloat,
+}
+
+/// The RHS formats of the `qai8dxp` families.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Qai8dxpRhs {
+    /// int4 per channel (`qsi4cxp`).
+    Qsi4cxp,
+    /// int8 per channel (`qsi8cxp`).
+    Qsi8cxp,
+    /// int4 with bf16 scales per block of `bl` (`qsi4c32p`).
+    Qsi4c32p,
+}
+
+/// Which of a family's C functions take the block length `bl`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BlockLength {
+    /// None: per-channel (or unquantized) operands.
+    None,
+    /// `get_rhs_packed_offset` and `run_matmul`.
+    Rhs,
+    /// Those and `get_lhs_packed_offset`.
+    LhsAndRhs,
+}
+
+/// The C type of `run_matmul`'s `dst`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DstPointer {
+    /// `float*`.
+    Float,
+    /// `void*`.
+    Void,
+}
+
+/// Everything about a family that code outside its kernels needs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Description {
+    /// KleidiAI directory (and interface header stem).
+    pub dir: &'static str,
+    /// Element type of the destination.
+    pub output: Output,
+    /// Operand formats.
+    pub operands: Operands,
+}
+
+impl Family {
+    /// Every family, in catalog order.
+    pub const ALL: [Family; 14] = [
+        Family::F32Qai8dxpQsi4cxp,
+        Family::F32Qai8dxpQsi8cxp,
+        Family::F32Qai8dxpQsi4c32p,
+        Family::F16Qai8dxpQsi4cxp,
+        Family::F16Qai8dxpQsi8cxp,
+        Family::Bf16Qai8dxpQsi4cxp,
+        Family::Bf16Qai8dxpQsi4c32p,
+        Family::F32Qsi8d32pQsi4c32p,
+        Family::F32Qsi8d32pQai4c32p,
+        Family::F16Qsi8d32pQai4c32p,
+        Family::F32F32F32p,
+        Family::F16F16F16p,
+        Family::F32Bf16pBf16p,
+        Family::F16Bf16pBf16p,
+    ];
+
+    /// The family's description: the one table every other part reads.
+    pub const fn description(self) -> Description {
+        use Operands::*;
+        use Output::{Bf16, F16, F32};
+        let (dir, output, operands) = match self {
+            Family::F32Qai8dxpQsi4cxp => (
+                "matmul_clamp_f32_qai8dxp_qsi4cxp",
+                F32,
+                Qai8dxp(Qai8dxpRhs::Qsi4cxp),
+            ),
+            Family::F32Qai8dxpQsi8cxp => (
+                "matmul_clamp_f32_qai8dxp_qsi8cxp",
+                F32,
+                Qai8dxp(Qai8dxpRhs::Qsi8cxp),
+            ),
+            Family::F32Qai8dxpQsi4c32p => (
+                "matmul_clamp_f32_qai8dxp_qsi4c32p",
+                F32,
+                Qai8dxp(Qai8dxpRhs::Qsi4c32p),
+            ),
+            Family::F16Qai8dxpQsi4cxp => (
+                "matmul_clamp_f16_qai8dxp_qsi4cxp",
+                F16,
+                Qai8dxp(Qai8dxpRhs::Qsi4cxp),
+            ),
+            Family::F16Qai8dxpQsi8cxp => (
+                "matmul_clamp_f16_qai8dxp_qsi8cxp",
+                F16,
+                Qai8dxp(Qai8dxpRhs::Qsi8cxp),
+            ),
+            Family::Bf16Qai8dxpQsi4cxp => (
+                "matmul_clamp_bf16_qai8dxp_qsi4cxp",
+                Bf16,
+                Qai8dxp(Qai8dxpRhs::Qsi4cxp),
+            ),
+            Family::Bf16Qai8dxpQsi4c32p => (
+                "matmul_clamp_bf16_qai8dxp_qsi4c32p",
+                Bf16,
+                Qai8dxp(Qai8dxpRhs::Qsi4c32p),
+            ),
+            Family::F32Qsi8d32pQsi4c32p => {
+                ("matmul_clamp_f32_qsi8d32p_qsi4c32p", F32, Qsi8d32pQsi4c32p)
+            }
+            Family::F32Qsi8d32pQai4c32p => {
+                ("matmul_clamp_f32_qsi8d32p_qai4c32p", F32, Qsi8d32pQai4c32p)
+            }
+            Family::F16Qsi8d32pQai4c32p => {
+                ("matmul_clamp_f16_qsi8d32p_qai4c32p", F16, Qsi8d32pQai4c32p)
+            }
+            Family::F32F32F32p => ("matmul_clamp_f32_f32_f32p", F32, UnpackedFloat),
+            Family::F16F16F16p => ("matmul_clamp_f16_f16_f16p", F16, UnpackedFloat),
+            Family::F32Bf16pBf16p => ("matmul_clamp_f32_bf16p_bf16p", F32, Bf16pBf16p),
+            Family::F16Bf16pBf16p => ("matmul_clamp_f16_bf16p_bf16p", F16, Bf16pBf16p),
+        };
+        Description {
+            dir,
+            output,
+            operands,
+        }
+    }
+
+    /// KleidiAI directory (and interface header stem) of the family.
+    pub const fn dir(self) -> &'static str {
+        self.description().dir
+    }
+
+    /// Element type of the destination.
+    pub const fn output(self) -> Output {
+        self.description().output
+    }
+
+    /// Which of the family's C functions take `bl`.
+    pub const fn block_length(self) -> BlockLength {
+        match self.description().operands {
+            Operands::Qai8dxp(Qai8dxpRhs::Qsi4c32p) => BlockLength::Rhs,
+            Operands::Qai8dxp(Qai8dxpRhs::Qsi4cxp | Qai8dxpRhs::Qsi8cxp) => BlockLength::None,
+            Operands::Qsi8d32pQsi4c32p | Operands::Qsi8d32pQai4c32p => BlockLength::LhsAndRhs,
+            Operands::Bf16pBf16p | Operands::UnpackedFloat => BlockLength::None,
+        }
+    }
+
+    /// The C type of `run_matmul`'s `dst`: KleidiAI types it `float*` only in the int8-LHS
+    /// families with f32 output.
+    pub const fn dst_pointer(self) -> DstPointer {
+        match (self.description().operands, self.output()) {
+            (Operands::Bf16pBf16p | Operands::UnpackedFloat, _) => DstPointer::Void,
+            (_, Output::F32) => DstPointer::Float,
+            (_, Output::F16 | Output::Bf16) => DstPointer::Void,
+        }
+    }
+
+    /// Whether the RHS has one scale per block of `bl` K values (the C functions take `bl`).
+    pub const fn is_blockwise(self) -> bool {
+        !matches!(self.block_length(), BlockLength::None)
+    }
+
+    /// Format of the packed RHS the family's kernels read; `bl` is the block length of the
+    /// per-block families and is ignored by the per-channel ones.
+    pub const fn rhs_layout(self, bl: usize) -> RhsLayout {
+        let element = self.output().size();
+        match self.description().operands {
+            Operands::Qai8dxp(Qai8dxpRhs::Qsi4cxp) => RhsLayout::Qsi4cxp,
+            Operands::Qai8dxp(Qai8dxpRhs::Qsi8cxp) => RhsLayout::Qsi8cxp,
+            Operands::Qai8dxp(Qai8dxpRhs::Qsi4c32p) => RhsLayout::Qsi4c32p { bl },
+            Operands::Qsi8d32pQsi4c32p => RhsLayout::Qsi4c32pf16 { bl },
+            Operands::Qsi8d32pQai4c32p => RhsLayout::Qai4c32p { bl },
+            Operands::Bf16pBf16p => RhsLayout::Bf16Bias {
+                bias_bytes: element,
+            },
+            Operands::UnpackedFloat => RhsLayout::FloatBias { bytes: element },
+        }
+    }
+}

@@ -1,0 +1,183 @@
+//! The two argument shapes of `run_matmul`, the kernel function types by shape, and the check
+//! and dispatch of a call by the family's operands (see [`crate::family`]).
+
+use super::{
+    bf16_gemm, float_gemm, matmul_clamp_f32_qsi8d32p_qai4c32p as qsi8d32p_qai4c32p,
+    matmul_clamp_f32_qsi8d32p_qsi4c32p as qsi8d32p_qsi4c32p, qai8dxp,
+};
+use crate::catalog::MatmulKernel;
+use crate::contract::{Checked, Violation};
+use crate::family::Operands;
+
+/// Arguments of `run_matmul` with both operands packed.
+#[derive(Clone, Copy, Debug)]
+pub struct PackedArgs {
+    /// Rows of the portion.
+    pub m: usize,
+    /// Columns of the portion.
+    pub n: usize,
+    /// Full reduction length.
+    pub k: usize,
+    /// Block length of the per-block families (ignored by the per-channel ones).
+    pub bl: usize,
+    /// Packed LHS at the portion's first row group.
+    pub lhs_packed: *const u8,
+    /// Packed RHS at the portion's first column group.
+    pub rhs_packed: *const u8,
+    /// Destination at the portion's first element.
+    pub dst: *mut u8,
+    /// Bytes between destination rows.
+    pub dst_stride_row: usize,
+    /// Bytes between destination columns: must be the element size.
+    pub dst_stride_col: usize,
+    /// Lower clamp bound.
+    pub clamp_min: f32,
+    /// Upper clamp bound.
+    pub clamp_max: f32,
+}
+
+/// Arguments of `run_matmul` with the LHS as it is (rows `lhs_stride` bytes apart).
+#[derive(Clone, Copy, Debug)]
+pub struct UnpackedLhsArgs {
+    /// Rows of the portion.
+    pub m: usize,
+    /// Columns of the portion.
+    pub n: usize,
+    /// Reduction length.
+    pub k: usize,
+    /// LHS at the portion's first row.
+    pub lhs: *const u8,
+    /// Bytes between LHS rows (used rounded down to whole elements, as KleidiAI does).
+    pub lhs_stride: usize,
+    /// Packed RHS at the portion's first column group.
+    pub rhs_packed: *const u8,
+    /// Destination at the portion's first element.
+    pub dst: *mut u8,
+    /// Bytes between destination rows (rounded down to whole elements).
+    pub dst_stride_row: usize,
+    /// Bytes between destination columns (see [`super::float_gemm::check`]).
+    pub dst_stride_col: usize,
+    /// Lower clamp bound.
+    pub clamp_min: f32,
+    /// Upper clamp bound.
+    pub clamp_max: f32,
+    /// Bytes per element of the LHS, RHS and destination (4 or 2).
+    pub elem: usize,
+}
+
+impl UnpackedLhsArgs {
+    /// `lhs_stride` in whole elements, as bytes.
+    pub fn lhs_row_bytes(&self) -> usize {
+        self.lhs_stride / self.elem * self.elem
+    }
+
+    /// `dst_stride_row` in whole elements, as bytes.
+    pub fn dst_row_bytes(&self) -> usize {
+        self.dst_stride_row / self.elem * self.elem
+    }
+}
+
+/// An ISA-specific kernel taking both operands packed.
+pub type PackedFn = unsafe fn(&PackedArgs);
+
+/// An ISA-specific kernel taking the LHS as it is.
+pub type UnpackedLhsFn = unsafe fn(&UnpackedLhsArgs);
+
+/// A kernel's hand-written implementation on this target, by argument shape.
+#[derive(Clone, Copy, Debug)]
+pub enum KernelFn {
+    /// No ISA-specific code on this target: the portable implementation runs.
+    Portable,
+    /// Takes [`PackedArgs`] (f32 output; 16-bit-output families narrow its rows, see
+    /// `matmul::output`).
+    Packed(PackedFn),
+    /// Takes [`UnpackedLhsArgs`].
+    UnpackedLhs(UnpackedLhsFn),
+}
+
+impl KernelFn {
+    /// The packed-operand implementation, if this is one.
+    pub const fn packed(self) -> Option<PackedFn> {
+        match self {
+            KernelFn::Packed(f) => Some(f),
+            KernelFn::Portable | KernelFn::UnpackedLhs(_) => None,
+        }
+    }
+
+    /// The unpacked-LHS implementation, if this is one.
+    pub const fn unpacked_lhs(self) -> Option<UnpackedLhsFn> {
+        match self {
+            KernelFn::UnpackedLhs(f) => Some(f),
+            KernelFn::Portable | KernelFn::Packed(_) => None,
+        }
+    }
+
+    /// Whether an implementation of this shape can serve a family with `operands`.
+    pub const fn fits(self, operands: Operands) -> bool {
+        match (self, operands) {
+            (KernelFn::Portable, _) => true,
+            (KernelFn::UnpackedLhs(_), Operands::UnpackedFloat) => true,
+            (KernelFn::Packed(_), Operands::UnpackedFloat) | (KernelFn::UnpackedLhs(_), _) => false,
+            (KernelFn::Packed(_), _) => true,
+        }
+    }
+}
+
+/// Refusal of a packed-operand call to a family whose LHS is not packed.
+const UNPACKED_LHS: Violation = Violation {
+    condition: "the kernel takes a packed LHS",
+};
+
+/// Checks a packed-operand call of `kernel`: KleidiAI's assertions plus non-null buffers, a
+/// destination stride that holds a row, and packed sizes that do not overflow.
+pub fn check_packed(kernel: &MatmulKernel, a: &PackedArgs) -> Checked {
+    match kernel.family.description().operands {
+        Operands::Qai8dxp(_) => qai8dxp::check(kernel, a),
+        Operands::Qsi8d32pQsi4c32p => qsi8d32p_qsi4c32p::check(kernel, a),
+        Operands::Qsi8d32pQai4c32p => qsi8d32p_qai4c32p::check(kernel, a),
+        Operands::Bf16pBf16p => bf16_gemm::check(kernel, a),
+        Operands::UnpackedFloat => Err(UNPACKED_LHS),
+    }
+}
+
+/// Runs a packed-operand call of `kernel`: its hand-written implementation on aarch64, the
+/// portable one (same bits) elsewhere.
+///
+/// # Safety
+/// [`check_packed`] passed; the buffers hold the portion described by `a` in the layouts of
+/// `kernel.tile()`; on aarch64 the CPU implements `kernel.isa`.
+pub unsafe fn run_packed(kernel: &MatmulKernel, a: &PackedArgs) {
+    // SAFETY (every arm): forwarded contract.
+    match kernel.family.description().operands {
+        Operands::Qai8dxp(rhs) => unsafe { qai8dxp::run(kernel, rhs, a) },
+        Operands::Qsi8d32pQsi4c32p => unsafe { qsi8d32p_qsi4c32p::run(kernel, a) },
+        Operands::Qsi8d32pQai4c32p => unsafe { qsi8d32p_qai4c32p::run(kernel, a) },
+        Operands::Bf16pBf16p => unsafe { bf16_gemm::run(kernel, a) },
+        // `check_packed` refused it.
+        Operands::UnpackedFloat => {}
+    }
+}
+
+/// Checks an unpacked-LHS call of `kernel` (see [`check_packed`]).
+pub fn check_unpacked_lhs(kernel: &MatmulKernel, a: &UnpackedLhsArgs) -> Checked {
+    match kernel.family.description().operands {
+        Operands::UnpackedFloat => float_gemm::check(kernel, a),
+        Operands::Qai8dxp(_)
+        | Operands::Qsi8d32pQsi4c32p
+        | Operands::Qsi8d32pQai4c32p
+        | Operands::Bf16pBf16p => Err(Violation {
+            condition: "the kernel takes an unpacked LHS",
+        }),
+    }
+}
+
+/// Runs an unpacked-LHS call of `kernel`.
+///
+/// # Safety
+/// [`check_unpacked_lhs`] passed; the LHS holds `m` rows of `k` elements, the packed RHS the
+/// portion's column groups, the destination `m` rows of `n` elements; on aarch64 the CPU
+/// implements `kernel.isa`.
+pub unsafe fn run_unpacked_lhs(kernel: &MatmulKernel, a: &UnpackedLhsArgs) {
+    // SAFETY: forwarded contract (`check_unpacked_lhs` admits only the float families).
+    unsafe { float_gemm::run(kernel, a) }
+}
