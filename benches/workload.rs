@@ -5,7 +5,7 @@
 #![allow(dead_code)]
 
 use core::ffi::c_void;
-use rkai::ukernels::catalog::{Family, MatmulKernel, PackerKind};
+use rkai::ukernels::catalog::{Family, LhsPackerKind, MatmulKernel, PackerKind, RhsPackerKind};
 use rkai::ukernels::layout::RhsLayout;
 use rkai::ukernels::pack::rhs_pack_bf16::Variant as RhsBf16Variant;
 use rkai::ukernels::types::{
@@ -86,14 +86,14 @@ impl Workload {
         if kernel.lhs_packers.is_empty() {
             return Self::new_float(kernel, m, n, k);
         }
-        if let PackerKind::LhsBf16(_) = kernel.lhs_packers[0].kind {
+        if let PackerKind::Lhs(LhsPackerKind::Bf16(_)) = kernel.lhs_packers[0].kind {
             return Self::new_bf16(kernel, m, n, k);
         }
         let t = kernel.tile();
         let lhs_elem = match kernel.lhs_packers[0].kind {
-            PackerKind::LhsQuantQai8dxp(ty) => ty.size(),
-            PackerKind::LhsQuantQsi8d32p(_) => 4,
-            PackerKind::LhsQuantQsi8d32pscalef32(v) => v.element_size(),
+            PackerKind::Lhs(LhsPackerKind::Qai8dxp(ty)) => ty.size(),
+            PackerKind::Lhs(LhsPackerKind::Qsi8d32p(_)) => 4,
+            PackerKind::Lhs(LhsPackerKind::Qsi8d32pscalef32(v)) => v.element_size(),
             _ => unreachable!("qai8dxp kernels pair with qai8dxp LHS packers"),
         };
         // Activations: small values of either sign in the packer's element type (f32 bits, or
@@ -216,7 +216,7 @@ impl Workload {
         let lhs_size =
             sym::<Getter5>(&format!("kai_get_lhs_packed_size_{lhs_name}"))(m, k, t.mr, t.kr, t.sr);
         let rhs_size = match kernel.rhs_packers[0].kind {
-            PackerKind::RhsBf16(RhsBf16Variant::QuantF32) => {
+            PackerKind::Rhs(RhsPackerKind::Bf16(RhsBf16Variant::QuantF32)) => {
                 sym::<Getter4>(&format!("kai_get_rhs_packed_size_{rhs_name}"))(n, k, t.nr, t.kr)
             }
             _ => sym::<Getter2>(&format!("kai_get_rhs_packed_size_{rhs_name}"))(n, k),
@@ -262,7 +262,7 @@ impl Workload {
         let out = self.rhs_packed.as_mut_ptr().cast::<c_void>();
         // SAFETY (every arm): buffers sized by the packers' getters for this shape.
         match self.kernel.rhs_packers[0].kind {
-            PackerKind::RhsQai4c32p(_) => {
+            PackerKind::Rhs(RhsPackerKind::Qai4c32p(_)) => {
                 let params = kai_rhs_pack_qs4cxs1s0_param {
                     lhs_zero_point: 1,
                     rhs_zero_point: 8,
@@ -288,7 +288,7 @@ impl Workload {
                     )
                 }
             }
-            PackerKind::RhsQsi4c32pf16(_) => {
+            PackerKind::Rhs(RhsPackerKind::Qsi4c32pf16(_)) => {
                 let params = kai_rhs_pack_qs4cxs1s0_param {
                     lhs_zero_point: 1,
                     rhs_zero_point: 8,
@@ -310,7 +310,7 @@ impl Workload {
                     )
                 }
             }
-            PackerKind::RhsFloat(_) | PackerKind::RhsBf16(_) => unsafe {
+            PackerKind::Rhs(RhsPackerKind::Float(_)) | PackerKind::Rhs(RhsPackerKind::Bf16(_)) => unsafe {
                 sym::<RhsPackFloatFn>(&name)(
                     1,
                     self.n,
@@ -327,7 +327,7 @@ impl Workload {
                     std::ptr::null(),
                 )
             },
-            PackerKind::RhsQsi4c32p(_) => {
+            PackerKind::Rhs(RhsPackerKind::Qsi4c32p(_)) => {
                 let params = kai_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0_params {
                     lhs_zero_point: 1,
                     rhs_zero_point: 8,
@@ -353,7 +353,7 @@ impl Workload {
                     )
                 }
             }
-            PackerKind::RhsQsi8cxp(_) => {
+            PackerKind::Rhs(RhsPackerKind::Qsi8cxp(_)) => {
                 let params = kai_rhs_pack_qsi8cx_params {
                     lhs_zero_point: 1,
                     scale_multiplier: 1.0,

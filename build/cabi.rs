@@ -7,7 +7,7 @@
 //! Used by the build script (headers and shims) and by the `rkai` crate (selection fills
 //! interface structs in this order); C text stays out of the `no_std` kernel crate.
 
-use rkai_ukernels::catalog::{Family, PackerKind};
+use rkai_ukernels::catalog::{Family, LhsPackerKind, PackerKind, RhsPackerKind};
 use rkai_ukernels::family::{BlockLength, DstPointer, Operands};
 use rkai_ukernels::pack::Source;
 use rkai_ukernels::pack::lhs_quant_pack_qai8dxp::LhsType;
@@ -31,7 +31,8 @@ pub struct CParam {
 pub struct CFunction {
     /// Verb between `kai_` and the name, e.g. `get_m_step` or `run`.
     pub verb: &'static str,
-    /// Field of the family's interface struct holding this function (`run_matmul` for `run`).
+    /// Field of the family's interface struct holding this function (`run_matmul` for a
+    /// kernel's `run`); for packers, the verb.
     pub field: &'static str,
     /// C return type.
     pub ret_c: &'static str,
@@ -526,15 +527,11 @@ const RHS_OFFSET_KXN: CFunction = getter(
     &[size("n_idx")],
     "Byte offset of column n_idx in a K row of the source.",
 );
-/// Routed to its own Rust function (`field`), as its parameters differ from the K x N form.
-const RHS_OFFSET_NXK: CFunction = CFunction {
-    field: "get_rhs_offset_nxk",
-    ..getter(
-        "get_rhs_offset",
-        &[size("n_idx"), size("rhs_stride")],
-        "Byte offset of source row n_idx.",
-    )
-};
+const RHS_OFFSET_NXK: CFunction = getter(
+    "get_rhs_offset",
+    &[size("n_idx"), size("rhs_stride")],
+    "Byte offset of source row n_idx.",
+);
 const RHS_PACK_FLOAT_KXN: &[CFunction] =
     rhs_pack_float_functions!(RHS_OFFSET_KXN, [PACKED_STRIDE_GROUP], "rhs_stride_row");
 const RHS_PACK_FLOAT_KXN_NO_STRIDE: &[CFunction] =
@@ -545,27 +542,21 @@ const RHS_PACK_FLOAT_NXK: &[CFunction] =
 const RHS_PACK_BF16_KXN_STRIDE: &[CFunction] =
     rhs_pack_float_functions!(RHS_OFFSET_KXN, [PACKED_STRIDE_GROUP], "rhs_stride");
 /// `rhs_quant_pack_kxn_bf16p12x4biasf32_f32_neon`: its offset and size getters also take `nr` and
-/// `kr` (routed to their own Rust functions).
+/// `kr`.
 const RHS_QUANT_PACK_BF16_KXN: &[CFunction] = &[
     FLOAT_N_STEP,
     RHS_OFFSET_KXN,
     BIAS_OFFSET,
-    CFunction {
-        field: "get_rhs_packed_offset_nrkr",
-        ..getter(
-            "get_rhs_packed_offset",
-            &[size("n_idx"), size("k"), size("nr"), size("kr")],
-            "Byte offset of the packed group holding column n_idx.",
-        )
-    },
-    CFunction {
-        field: "get_rhs_packed_size_nrkr",
-        ..getter(
-            "get_rhs_packed_size",
-            &[size("n"), size("k"), size("nr"), size("kr")],
-            "Bytes of the packed RHS.",
-        )
-    },
+    getter(
+        "get_rhs_packed_offset",
+        &[size("n_idx"), size("k"), size("nr"), size("kr")],
+        "Byte offset of the packed group holding column n_idx.",
+    ),
+    getter(
+        "get_rhs_packed_size",
+        &[size("n"), size("k"), size("nr"), size("kr")],
+        "Bytes of the packed RHS.",
+    ),
     RHS_PACK_FLOAT_KXN_NO_STRIDE[5],
 ];
 
@@ -608,26 +599,44 @@ pub const fn interface_member(family: Family, field: &'static str) -> &'static s
 impl CSurface for PackerKind {
     fn c_functions(self) -> &'static [CFunction] {
         match self {
-            PackerKind::LhsQuantQai8dxp(LhsType::F32) => LHS_QUANT_PACK_F32,
-            PackerKind::LhsQuantQai8dxp(_) => LHS_QUANT_PACK_HALF,
-            PackerKind::LhsBf16(_) => LHS_PACK_BF16,
-            PackerKind::RhsBf16(Bf16RhsPacker::QuantF32) => RHS_QUANT_PACK_BF16_KXN,
-            PackerKind::RhsBf16(Bf16RhsPacker::F16BiasF16) => RHS_PACK_BF16_KXN_STRIDE,
-            PackerKind::RhsBf16(Bf16RhsPacker::F16BiasF32) => RHS_PACK_FLOAT_KXN_NO_STRIDE,
-            PackerKind::RhsQsi4cxp(_) | PackerKind::RhsQsi4cxps1s0 => RHS_PACK_QSI4CXP,
-            PackerKind::RhsQsi8cxp(_) => RHS_PACK_QSI8CXP,
-            PackerKind::RhsQsi4c32p(Qsi4c32pPacker::Kxn) => RHS_PACK_QSI4C32P_KXN,
-            PackerKind::RhsQsi4c32p(_) => RHS_PACK_QSI4C32P_NXK,
-            PackerKind::LhsQuantQsi8d32p(_) => LHS_QUANT_PACK_QSI8D32P,
-            PackerKind::RhsQsi4c32pf16(_) => RHS_PACK_QSI4C32PF16,
-            PackerKind::LhsQuantQsi8d32pscalef32(Qsi8d32pscalef32Packer::F32) => {
+            PackerKind::Lhs(kind) => kind.c_functions(),
+            PackerKind::Rhs(kind) => kind.c_functions(),
+        }
+    }
+}
+
+impl CSurface for LhsPackerKind {
+    fn c_functions(self) -> &'static [CFunction] {
+        match self {
+            LhsPackerKind::Qai8dxp(LhsType::F32) => LHS_QUANT_PACK_F32,
+            LhsPackerKind::Qai8dxp(LhsType::F16 | LhsType::Bf16) => LHS_QUANT_PACK_HALF,
+            LhsPackerKind::Bf16(_) => LHS_PACK_BF16,
+            LhsPackerKind::Qsi8d32p(_) => LHS_QUANT_PACK_QSI8D32P,
+            LhsPackerKind::Qsi8d32pscalef32(Qsi8d32pscalef32Packer::F32) => {
                 LHS_QUANT_PACK_QSI8D32PSCALEF32_F32
             }
-            PackerKind::LhsQuantQsi8d32pscalef32(Qsi8d32pscalef32Packer::F16) => {
+            LhsPackerKind::Qsi8d32pscalef32(Qsi8d32pscalef32Packer::F16) => {
                 LHS_QUANT_PACK_QSI8D32PSCALEF32_F16
             }
-            PackerKind::RhsQai4c32p(_) => RHS_PACK_QAI4C32P,
-            PackerKind::RhsFloat(v) => match (v.source(), v.has_stride_getter()) {
+        }
+    }
+}
+
+impl CSurface for RhsPackerKind {
+    fn c_functions(self) -> &'static [CFunction] {
+        match self {
+            RhsPackerKind::Bf16(Bf16RhsPacker::QuantF32) => RHS_QUANT_PACK_BF16_KXN,
+            RhsPackerKind::Bf16(Bf16RhsPacker::F16BiasF16) => RHS_PACK_BF16_KXN_STRIDE,
+            RhsPackerKind::Bf16(Bf16RhsPacker::F16BiasF32) => RHS_PACK_FLOAT_KXN_NO_STRIDE,
+            RhsPackerKind::Qsi4cxp(_) | RhsPackerKind::Qsi4cxps1s0 => RHS_PACK_QSI4CXP,
+            RhsPackerKind::Qsi8cxp(_) => RHS_PACK_QSI8CXP,
+            RhsPackerKind::Qsi4c32p(Qsi4c32pPacker::Kxn) => RHS_PACK_QSI4C32P_KXN,
+            RhsPackerKind::Qsi4c32p(
+                Qsi4c32pPacker::Nxk | Qsi4c32pPacker::NxkNrx4 | Qsi4c32pPacker::NxkNrx8,
+            ) => RHS_PACK_QSI4C32P_NXK,
+            RhsPackerKind::Qsi4c32pf16(_) => RHS_PACK_QSI4C32PF16,
+            RhsPackerKind::Qai4c32p(_) => RHS_PACK_QAI4C32P,
+            RhsPackerKind::Float(v) => match (v.source(), v.has_stride_getter()) {
                 (Source::Nxk, _) => RHS_PACK_FLOAT_NXK,
                 (Source::Kxn, false) => RHS_PACK_FLOAT_KXN_NO_STRIDE,
                 (Source::Kxn, true) => RHS_PACK_FLOAT_KXN,
@@ -639,34 +648,20 @@ impl CSurface for PackerKind {
 /// `#define` aliases the packer's header declares (`{name}` substituted).
 pub const fn c_defines(kind: PackerKind) -> &'static [(&'static str, &'static str)] {
     match kind {
-        PackerKind::LhsQuantQai8dxp(_) | PackerKind::LhsBf16(_) | PackerKind::RhsBf16(_) => &[],
-        PackerKind::RhsQsi4cxp(_) | PackerKind::RhsQsi4cxps1s0 => {
+        PackerKind::Rhs(RhsPackerKind::Qsi4cxp(_) | RhsPackerKind::Qsi4cxps1s0) => {
             &[("kai_{name}_params", "kai_rhs_pack_qs4cxs1s0_param")]
         }
-        PackerKind::RhsQsi8cxp(_) | PackerKind::RhsQsi4c32p(_) | PackerKind::RhsFloat(_) => &[],
-        PackerKind::LhsQuantQsi8d32p(_) | PackerKind::RhsQsi4c32pf16(_) => &[],
-        PackerKind::LhsQuantQsi8d32pscalef32(_) => &[],
-        PackerKind::RhsQai4c32p(_) => &[(
+        PackerKind::Rhs(RhsPackerKind::Qai4c32p(_)) => &[(
             "kai_rhs_pack_nxk_qai4c32p_params",
             "kai_rhs_pack_qs4cxs1s0_param",
         )],
-    }
-}
-
-/// Module of the `rkai` crate holding the packer's C-facing functions.
-pub const fn capi_module(kind: PackerKind) -> &'static str {
-    match kind {
-        PackerKind::LhsQuantQai8dxp(LhsType::F32) => "lhs_quant_pack_qai8dxp",
-        PackerKind::LhsQuantQai8dxp(_) => "lhs_quant_pack_qai8dxp_half",
-        PackerKind::RhsQsi4cxp(_) | PackerKind::RhsQsi4cxps1s0 => "rhs_pack_qsi4cxp_qs4cxs1s0",
-        PackerKind::RhsQsi8cxp(_) => "rhs_pack_qsi8cxp_qsi8cx",
-        PackerKind::RhsQsi4c32p(_) => "rhs_pack_qsi4c32p_qsu4c32s1s0",
-        PackerKind::LhsQuantQsi8d32p(_) => "lhs_quant_pack_qsi8d32p",
-        PackerKind::RhsQsi4c32pf16(_) => "rhs_pack_qsi4c32pscalef16_qsu4c32s16s0",
-        PackerKind::LhsQuantQsi8d32pscalef32(_) => "lhs_quant_pack_qsi8d32pscalef32",
-        PackerKind::RhsQai4c32p(_) => "rhs_pack_qai4c32p",
-        PackerKind::RhsFloat(_) => "rhs_pack_float",
-        PackerKind::LhsBf16(_) => "lhs_pack_bf16",
-        PackerKind::RhsBf16(_) => "rhs_pack_bf16",
+        PackerKind::Lhs(_)
+        | PackerKind::Rhs(
+            RhsPackerKind::Qsi8cxp(_)
+            | RhsPackerKind::Qsi4c32p(_)
+            | RhsPackerKind::Qsi4c32pf16(_)
+            | RhsPackerKind::Float(_)
+            | RhsPackerKind::Bf16(_),
+        ) => &[],
     }
 }

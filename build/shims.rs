@@ -1,8 +1,8 @@
 //! Rust side of the C ABI: one exported function per catalog entry and C function.
 
-use crate::cabi::{self, CFunction, CSurface};
+use crate::cabi::{CFunction, CSurface};
 use rkai_ukernels::arch::Isa;
-use rkai_ukernels::catalog::{KERNELS, PACKERS};
+use rkai_ukernels::catalog::{KERNELS, PACKERS, PackerKind};
 use rkai_ukernels::select;
 use std::fmt::Write;
 
@@ -18,16 +18,13 @@ pub fn generate() -> String {
         }
     }
     for p in PACKERS {
+        let target = match p.kind {
+            PackerKind::Lhs(_) => Target::Packer("lhs"),
+            PackerKind::Rhs(_) => Target::Packer("rhs"),
+        };
         let path = format!("rkai_ukernels::catalog::{}", p.name.to_uppercase());
         for f in p.kind.c_functions() {
-            symbols.push(emit(
-                &mut out,
-                f,
-                "kai",
-                p.name,
-                Target::Positional(cabi::capi_module(p.kind)),
-                &path,
-            ));
+            symbols.push(emit(&mut out, f, "kai", p.name, target, &path));
         }
     }
     emit_selection(&mut out);
@@ -47,12 +44,14 @@ pub fn generate() -> String {
     out
 }
 
-/// Where a shim forwards its call.
-enum Target<'a> {
-    /// `crate::capi::matmul::<field>(entry, symbol, &CArgs { ... })`: the arguments by name.
+/// Where a shim forwards its call, with its arguments by name (`&CArgs { ... }`).
+#[derive(Clone, Copy)]
+enum Target {
+    /// `crate::capi::matmul::<field>(&KERNEL, symbol, args)`.
     Matmul,
-    /// `crate::capi::<module>::<field>(entry, symbol, args...)`: the arguments in order.
-    Positional(&'a str),
+    /// `crate::capi::<side>_pack::<verb>(kind, symbol, args)` for side `lhs` or `rhs`, the
+    /// packer's kind of that side taken out at compile time (a wrong side fails the build).
+    Packer(&'static str),
 }
 
 /// The `CArgs` field a C parameter fills: its own name, or the one spelling of a parameter
@@ -62,6 +61,7 @@ fn carg_field(c_name: &str) -> &str {
         "dst_stride" => "stride",
         "scalar_min" => "clamp_min",
         "scalar_max" => "clamp_max",
+        "rhs_stride_row" => "rhs_stride",
         other => other,
     }
 }
@@ -76,7 +76,11 @@ fn named_args(f: &CFunction) -> String {
         .iter()
         .map(|p| {
             let field = carg_field(p.name);
+            // `CArgs` holds pointers const, but for `dst`; packers' outputs get const here.
             match (p.rust.starts_with('*'), field == p.name) {
+                (true, _) if p.rust.starts_with("*mut") && field != "dst" => {
+                    format!("{field}: {}.cast_const().cast()", p.name)
+                }
                 (true, _) => format!("{field}: {}.cast()", p.name),
                 (false, true) => field.to_string(),
                 (false, false) => format!("{field}: {}", p.name),
@@ -103,7 +107,6 @@ fn emit(
         .iter()
         .map(|p| format!("{}: {}", p.name, p.rust))
         .collect();
-    let args: Vec<&str> = f.params.iter().map(|p| p.name).collect();
     let has_pointers = f.params.iter().any(|p| p.rust.starts_with('*'));
     let unsafety = if has_pointers { "unsafe " } else { "" };
     let ret = if f.ret_rust == "()" {
@@ -111,21 +114,17 @@ fn emit(
     } else {
         format!(" -> {}", f.ret_rust)
     };
-    let mut call_args = vec![format!("&{entry}"), format!("\"{symbol}\"")];
-    let module = match target {
-        Target::Matmul => {
-            call_args.push(named_args(f));
-            "matmul"
-        }
-        Target::Positional(module) => {
-            call_args.extend(args.iter().map(|a| a.to_string()));
-            module
-        }
+    let (module, entry) = match target {
+        Target::Matmul => ("matmul".to_string(), format!("&{entry}")),
+        Target::Packer(side) => (
+            format!("{side}_pack"),
+            format!("const {{ {entry}.kind.{side}().expect(\"an {side} packer\") }}"),
+        ),
     };
     let call = format!(
-        "crate::capi::{module}::{}({})",
+        "crate::capi::{module}::{}({entry}, \"{symbol}\", {})",
         f.field,
-        call_args.join(", ")
+        named_args(f)
     );
     let body = if has_pointers {
         format!("unsafe {{ {call} }}")

@@ -8,7 +8,9 @@
 
 mod support;
 
-use rkai::ukernels::catalog::{self, Family, KernelFn, MatmulKernel, Packer, PackerKind, Rows};
+use rkai::ukernels::catalog::{
+    self, Family, KernelFn, LhsPackerKind, MatmulKernel, Packer, PackerKind, RhsPackerKind, Rows,
+};
 use rkai::ukernels::float::{self, f16};
 use rkai::ukernels::matmul::bf16_gemm as family;
 use rkai::ukernels::pack::lhs_pack_bf16::Variant as LhsVariant;
@@ -45,14 +47,14 @@ fn runnable() -> Vec<&'static MatmulKernel> {
 
 fn lhs_variant(p: &Packer) -> LhsVariant {
     match p.kind {
-        PackerKind::LhsBf16(v) => v,
+        PackerKind::Lhs(LhsPackerKind::Bf16(v)) => v,
         _ => unreachable!(),
     }
 }
 
 fn rhs_variant(p: &Packer) -> RhsVariant {
     match p.kind {
-        PackerKind::RhsBf16(v) => v,
+        PackerKind::Rhs(RhsPackerKind::Bf16(v)) => v,
         _ => unreachable!(),
     }
 }

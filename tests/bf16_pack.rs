@@ -8,7 +8,7 @@
 
 mod support;
 
-use rkai::ukernels::catalog::{self, Packer, PackerKind};
+use rkai::ukernels::catalog::{self, LhsPackerKind, Packer, PackerKind, RhsPackerKind};
 use rkai::ukernels::pack::lhs_pack_bf16::Variant;
 use rkai::ukernels::pack::rhs_pack_bf16::Variant as RhsVariant;
 use rkai::ukernels::reference::lhs_bf16 as reference;
@@ -29,13 +29,13 @@ fn packers() -> Vec<&'static Packer> {
     catalog::PACKERS
         .iter()
         .copied()
-        .filter(|p| matches!(p.kind, PackerKind::LhsBf16(_)))
+        .filter(|p| matches!(p.kind, PackerKind::Lhs(LhsPackerKind::Bf16(_))))
         .collect()
 }
 
 fn variant(p: &Packer) -> Variant {
     match p.kind {
-        PackerKind::LhsBf16(v) => v,
+        PackerKind::Lhs(LhsPackerKind::Bf16(v)) => v,
         _ => unreachable!(),
     }
 }
@@ -193,13 +193,13 @@ fn rhs_packers() -> Vec<&'static Packer> {
     catalog::PACKERS
         .iter()
         .copied()
-        .filter(|p| matches!(p.kind, PackerKind::RhsBf16(_)))
+        .filter(|p| matches!(p.kind, PackerKind::Rhs(RhsPackerKind::Bf16(_))))
         .collect()
 }
 
 fn rhs_variant(p: &Packer) -> RhsVariant {
     match p.kind {
-        PackerKind::RhsBf16(v) => v,
+        PackerKind::Rhs(RhsPackerKind::Bf16(v)) => v,
         _ => unreachable!(),
     }
 }
@@ -225,7 +225,7 @@ fn packed_sizes_equal_kleidiai_values() {
         let (Some(lhs), Some(rhs)) = (catalog::packer(row[1]), catalog::packer(row[2])) else {
             continue;
         };
-        if !matches!(lhs.kind, PackerKind::LhsBf16(_)) {
+        if !matches!(lhs.kind, PackerKind::Lhs(LhsPackerKind::Bf16(_))) {
             continue;
         }
         let num = |i: usize| -> usize { row[i].parse().unwrap() };

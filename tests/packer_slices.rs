@@ -15,7 +15,7 @@ use core::ops::Range;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::ptr;
 
-use rkai::ukernels::catalog::{KERNELS, PACKERS, Packer, PackerKind};
+use rkai::ukernels::catalog::{KERNELS, LhsPackerKind, PACKERS, Packer, PackerKind, RhsPackerKind};
 use rkai::ukernels::pack::Source;
 use rkai::ukernels::pack::lhs_pack_bf16::Variant as Bf16Lhs;
 use rkai::ukernels::pack::lhs_quant_pack_qai8dxp::LhsType;
@@ -1156,25 +1156,27 @@ impl Cases {
 /// compile without one).
 fn slice_cases(p: &Packer) -> Cases {
     match p.kind {
-        PackerKind::LhsQuantQai8dxp(element) => Cases::Lhs(qai8dxp_lhs_cases(p, element)),
-        PackerKind::RhsQsi4cxp(source) => Cases::Rhs(qsi4cxp_cases(p, source)),
-        PackerKind::RhsQsi4cxps1s0 => Cases::Rhs(qsi4cxp_cases(p, Source::Nxk)),
-        PackerKind::RhsQsi8cxp(source) => Cases::Rhs(qsi8cxp_cases(p, source)),
-        PackerKind::RhsQsi4c32p(v) => Cases::Rhs(qsi4c32p_cases(p, v)),
-        PackerKind::LhsQuantQsi8d32p(v) => {
+        PackerKind::Lhs(LhsPackerKind::Qai8dxp(element)) => {
+            Cases::Lhs(qai8dxp_lhs_cases(p, element))
+        }
+        PackerKind::Rhs(RhsPackerKind::Qsi4cxp(source)) => Cases::Rhs(qsi4cxp_cases(p, source)),
+        PackerKind::Rhs(RhsPackerKind::Qsi4cxps1s0) => Cases::Rhs(qsi4cxp_cases(p, Source::Nxk)),
+        PackerKind::Rhs(RhsPackerKind::Qsi8cxp(source)) => Cases::Rhs(qsi8cxp_cases(p, source)),
+        PackerKind::Rhs(RhsPackerKind::Qsi4c32p(v)) => Cases::Rhs(qsi4c32p_cases(p, v)),
+        PackerKind::Lhs(LhsPackerKind::Qsi8d32p(v)) => {
             // KleidiAI's NEON forms read rows as `k` contiguous floats whatever `lhs_stride`
             // says (the 4x8sb one in its 4-row path), so their callers pass unpadded rows.
             let padding = if v == Qsi8d32pLhs::F32 { 2 } else { 0 };
             Cases::Lhs(per_block_lhs_cases(p, 4, padding))
         }
-        PackerKind::RhsQsi4c32pf16(_) => Cases::Rhs(q4_0_cases(p)),
-        PackerKind::LhsQuantQsi8d32pscalef32(v) => {
+        PackerKind::Rhs(RhsPackerKind::Qsi4c32pf16(_)) => Cases::Rhs(q4_0_cases(p)),
+        PackerKind::Lhs(LhsPackerKind::Qsi8d32pscalef32(v)) => {
             Cases::Lhs(per_block_lhs_cases(p, v.element_size(), 2))
         }
-        PackerKind::RhsQai4c32p(_) => Cases::Rhs(qai4c32p_cases(p)),
-        PackerKind::RhsFloat(v) => Cases::Rhs(float_cases(p, v)),
-        PackerKind::LhsBf16(v) => Cases::Lhs(bf16_lhs_cases(p, v)),
-        PackerKind::RhsBf16(v) => Cases::Rhs(bf16_rhs_cases(p, v)),
+        PackerKind::Rhs(RhsPackerKind::Qai4c32p(_)) => Cases::Rhs(qai4c32p_cases(p)),
+        PackerKind::Rhs(RhsPackerKind::Float(v)) => Cases::Rhs(float_cases(p, v)),
+        PackerKind::Lhs(LhsPackerKind::Bf16(v)) => Cases::Lhs(bf16_lhs_cases(p, v)),
+        PackerKind::Rhs(RhsPackerKind::Bf16(v)) => Cases::Rhs(bf16_rhs_cases(p, v)),
     }
 }
 

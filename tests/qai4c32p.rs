@@ -8,7 +8,7 @@
 
 mod support;
 
-use rkai::ukernels::catalog::{Family, KERNELS, MatmulKernel, PackerKind};
+use rkai::ukernels::catalog::{Family, KERNELS, LhsPackerKind, MatmulKernel, PackerKind};
 use rkai::ukernels::matmul::matmul_clamp_f32_qsi8d32p_qai4c32p as family;
 use rkai::ukernels::pack::lhs_quant_pack_qsi8d32pscalef32::Variant as LhsVariant;
 use rkai::ukernels::reference::qai4c32p::{self as reference, Rounding};
@@ -65,7 +65,7 @@ fn runnable() -> Vec<&'static MatmulKernel> {
 
 fn lhs_variant(name: &str) -> LhsVariant {
     match rkai::ukernels::catalog::packer(name).map(|p| p.kind) {
-        Some(PackerKind::LhsQuantQsi8d32pscalef32(v)) => v,
+        Some(PackerKind::Lhs(LhsPackerKind::Qsi8d32pscalef32(v))) => v,
         _ => panic!("{name} is not a qsi8d32pscalef32 LHS packer"),
     }
 }

@@ -7,7 +7,9 @@
 
 mod support;
 
-use rkai::ukernels::catalog::{Columns, KERNELS, KernelFn, MatmulKernel, Origin, PackerKind};
+use rkai::ukernels::catalog::{
+    Columns, KERNELS, KernelFn, LhsPackerKind, MatmulKernel, Origin, PackerKind, RhsPackerKind,
+};
 use rkai::ukernels::layout::RhsLayout;
 use rkai::ukernels::matmul::call;
 use rkai::ukernels::pack::Source;
@@ -42,9 +44,9 @@ fn rhs_packers(k: &MatmulKernel) -> Vec<(&'static str, bool)> {
         .map(|p| {
             let kxn = matches!(
                 p.kind,
-                PackerKind::RhsQsi4cxp(Source::Kxn)
-                    | PackerKind::RhsQsi8cxp(Source::Kxn)
-                    | PackerKind::RhsQsi4c32p(BlockPacker::Kxn)
+                PackerKind::Rhs(RhsPackerKind::Qsi4cxp(Source::Kxn))
+                    | PackerKind::Rhs(RhsPackerKind::Qsi8cxp(Source::Kxn))
+                    | PackerKind::Rhs(RhsPackerKind::Qsi4c32p(BlockPacker::Kxn))
             );
             (p.name, kxn)
         })
@@ -69,7 +71,7 @@ fn sum_order(packer: &str) -> SumOrder {
 /// The element type of the LHS packer the catalog pairs with `k`.
 fn lhs_type(k: &MatmulKernel) -> LhsType {
     match k.lhs_packers[0].kind {
-        PackerKind::LhsQuantQai8dxp(t) => t,
+        PackerKind::Lhs(LhsPackerKind::Qai8dxp(t)) => t,
         _ => unreachable!("qai8dxp kernels pair with qai8dxp LHS packers"),
     }
 }
@@ -90,7 +92,7 @@ fn family_kernels() -> impl Iterator<Item = &'static MatmulKernel> {
         .filter(|k| {
             k.lhs_packers
                 .iter()
-                .any(|p| matches!(p.kind, PackerKind::LhsQuantQai8dxp(_)))
+                .any(|p| matches!(p.kind, PackerKind::Lhs(LhsPackerKind::Qai8dxp(_))))
         })
         .filter(move |k| only.as_deref().is_none_or(|s| k.stem.contains(s)))
 }

@@ -9,7 +9,7 @@
 mod support;
 
 use rkai::ukernels::arch;
-use rkai::ukernels::catalog::{Columns, Family, KERNELS, MatmulKernel, PackerKind};
+use rkai::ukernels::catalog::{Columns, Family, KERNELS, LhsPackerKind, MatmulKernel, PackerKind};
 use rkai::ukernels::matmul::matmul_clamp_f32_qsi8d32p_qsi4c32p as family;
 use rkai::ukernels::pack::lhs_quant_pack_qsi8d32p::Variant as LhsVariant;
 use rkai::ukernels::reference::qsi8d32p::{self as reference, Amax, Rounding};
@@ -70,7 +70,7 @@ fn runnable() -> Vec<&'static MatmulKernel> {
 
 fn lhs_variant(name: &str) -> LhsVariant {
     match rkai::ukernels::catalog::packer(name).map(|p| p.kind) {
-        Some(PackerKind::LhsQuantQsi8d32p(v)) => v,
+        Some(PackerKind::Lhs(LhsPackerKind::Qsi8d32p(v))) => v,
         _ => panic!("{name} is not a qsi8d32p LHS packer"),
     }
 }

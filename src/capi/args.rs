@@ -29,9 +29,9 @@ pub struct CArgs {
     pub lhs: *const c_void,
     /// Bytes between unpacked LHS rows.
     pub lhs_stride: usize,
-    /// Packed LHS.
+    /// Packed LHS (a packer's output: the shim's `void*`, made const here).
     pub lhs_packed: *const c_void,
-    /// Packed RHS.
+    /// Packed RHS (a packer's output: the shim's `void*`, made const here).
     pub rhs_packed: *const c_void,
     /// Destination.
     pub dst: *mut c_void,
@@ -43,6 +43,36 @@ pub struct CArgs {
     pub clamp_min: f32,
     /// Upper clamp bound (`clamp_max`, `scalar_max`).
     pub clamp_max: f32,
+    /// Groups of an RHS packer (must be 1).
+    pub num_groups: usize,
+    /// LHS rows per packed group.
+    pub mr: usize,
+    /// RHS columns per packed group.
+    pub nr: usize,
+    /// K values per inner step.
+    pub kr: usize,
+    /// Splits of `kr`.
+    pub sr: usize,
+    /// First row an LHS packer packs.
+    pub m_idx_start: usize,
+    /// Unpacked RHS.
+    pub rhs: *const c_void,
+    /// Bytes between unpacked RHS rows (`rhs_stride`, `rhs_stride_row`).
+    pub rhs_stride: usize,
+    /// Per-column biases.
+    pub bias: *const c_void,
+    /// Scales.
+    pub scale: *const c_void,
+    /// Bytes between rows of block scales.
+    pub scale_stride: usize,
+    /// Per-block zero offsets.
+    pub zero: *const c_void,
+    /// Extra bytes per packed group (must be 0).
+    pub extra_bytes: usize,
+    /// A packer's parameter struct.
+    pub params: *const c_void,
+    /// `enum kai_datatype` of block scales.
+    pub scale_dt: u32,
 }
 
 impl CArgs {
@@ -64,5 +94,20 @@ impl CArgs {
         dst_stride_col: 0,
         clamp_min: 0.0,
         clamp_max: 0.0,
+        num_groups: 0,
+        mr: 0,
+        nr: 0,
+        kr: 0,
+        sr: 0,
+        m_idx_start: 0,
+        rhs: ptr::null(),
+        rhs_stride: 0,
+        bias: ptr::null(),
+        scale: ptr::null(),
+        scale_stride: 0,
+        zero: ptr::null(),
+        extra_bytes: 0,
+        params: ptr::null(),
+        scale_dt: 0,
     };
 }

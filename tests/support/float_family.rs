@@ -9,7 +9,9 @@ use super::death::Case;
 use super::gemm::{self, Impl, Portion};
 use super::guard::{EDGES, Edge, Guarded};
 use super::rng::Rng;
-use rkai::ukernels::catalog::{self, Family, KernelFn, MatmulKernel, Packer, PackerKind};
+use rkai::ukernels::catalog::{
+    self, Family, KernelFn, MatmulKernel, Packer, PackerKind, RhsPackerKind,
+};
 use rkai::ukernels::float::f16;
 use rkai::ukernels::matmul::float_gemm as family;
 use rkai::ukernels::pack::Source;
@@ -160,15 +162,14 @@ pub fn runnable<F: FloatFamily>() -> Vec<&'static MatmulKernel> {
 
 /// The family's packers: those of its element size.
 pub fn packers<F: FloatFamily>() -> impl Iterator<Item = &'static Packer> {
-    catalog::PACKERS
-        .iter()
-        .copied()
-        .filter(|p| matches!(p.kind, PackerKind::RhsFloat(v) if v.bytes() == F::T::BYTES))
+    catalog::PACKERS.iter().copied().filter(
+        |p| matches!(p.kind, PackerKind::Rhs(RhsPackerKind::Float(v)) if v.bytes() == F::T::BYTES),
+    )
 }
 
 pub fn variant(p: &Packer) -> Variant {
     match p.kind {
-        PackerKind::RhsFloat(v) => v,
+        PackerKind::Rhs(RhsPackerKind::Float(v)) => v,
         _ => unreachable!(),
     }
 }

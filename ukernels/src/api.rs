@@ -13,7 +13,7 @@
 //! Nothing here allocates. Only the `f32`-output `qai8dxp` families are covered so far.
 
 use crate::arch::{self, Features};
-use crate::catalog::{Columns, Family, MatmulKernel, PackerKind};
+use crate::catalog::{Columns, Family, LhsPackerKind, MatmulKernel, PackerKind};
 use crate::contract::Violation;
 use crate::layout::{self, RhsLayout};
 use crate::matmul::call::{self, PackedArgs};
@@ -417,7 +417,7 @@ impl<S: AsRef<[u8]> + AsMut<[u8]>> QuantizedActivations<S> {
         let t = kernel.kernel.tile();
         if !matches!(
             kernel.kernel.lhs_packers[0].kind,
-            PackerKind::LhsQuantQai8dxp(LhsType::F32)
+            PackerKind::Lhs(LhsPackerKind::Qai8dxp(LhsType::F32))
         ) {
             return Err(Error::UnsupportedFamily(kernel.kernel.family.dir()));
         }

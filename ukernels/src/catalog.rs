@@ -99,58 +99,94 @@ impl Origin {
 
 pub use crate::family::Family;
 
-/// What a packer does, which fixes its C function set.
+/// What a packer does, which fixes its C function set: an LHS or an RHS packer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PackerKind {
-    /// Dynamic per-row int8 quantization of an LHS (`lhs_quant_pack_qai8dxp_{f32,f16_neon,bf16_neon}`).
-    LhsQuantQai8dxp(LhsType),
-    /// Per-channel int4 RHS (`rhs_pack_{nxk,kxn}_qsi4cxp_qs4cxs1s0`).
-    RhsQsi4cxp(Source),
-    /// Per-channel int4 RHS with sequential nibbles (`rhs_pack_nxk_qsi4cxps1s0_qsu4cxs1s0_neon`).
-    RhsQsi4cxps1s0,
-    /// Per-channel int8 RHS (`rhs_pack_{nxk,kxn}_qsi8cxp_qsi8cx_neon`).
-    RhsQsi8cxp(Source),
-    /// int4 RHS with bf16 scales per block (`rhs_pack_{nxk,kxn}_qsi4c32p_qsu4c32s1s0` and the
-    /// NEON `nrx4` / `nrx8` forms).
-    RhsQsi4c32p(Qsi4c32pPacker),
-    /// Symmetric int8 per block with f16 scales (`lhs_quant_pack_qsi8d32p_f32`, `..._f32_neon`,
-    /// `lhs_quant_pack_qsi8d32p4x8sb_f32_neon`).
-    LhsQuantQsi8d32p(Qsi8d32pPacker),
-    /// int4 with f16 scales per block from Q4_0 rows (`rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0`
-    /// and the SME2 `ps1s0` NEON form).
-    RhsQsi4c32pf16(Qsi4c32pf16Packer),
-    /// Symmetric int8 per block with f32 scales and block sums, from f32 or f16
-    /// (`lhs_quant_pack_qsi8d32pscalef32_{f32,f16}_neon`).
-    LhsQuantQsi8d32pscalef32(Qsi8d32pscalef32Packer),
-    /// Asymmetric int4 with f32 scales and zero offsets per block and an f32 bias
-    /// (`rhs_pack_nxk_qai4c32p_qau4c32s0s1_f32_f32_f32_neon` and the SME2 `ps1s0nrx4` forms).
-    RhsQai4c32p(Qai4c32pPacker),
-    /// Float RHS with the bias in front (`rhs_pack_{kxn,nxk}_x32p16x1b*`, `..._f32p8x1biasf32_...`,
-    /// `..._x32p4vlx1b_..._sve`).
-    RhsFloat(FloatPacker),
-    /// bf16 LHS of the bf16 GEMM families (`lhs_quant_pack_bf16p{8,1}x4_f32_neon`,
-    /// `lhs_pack_bf16p8x4_f16_neon`).
-    LhsBf16(crate::pack::lhs_pack_bf16::Variant),
-    /// bf16 RHS with the bias in front (`rhs_quant_pack_kxn_bf16p12x4biasf32_f32_neon`,
-    /// `rhs_pack_kxn_bf16p12x4bias{f32,f16}_f16_neon`).
-    RhsBf16(crate::pack::rhs_pack_bf16::Variant),
+    /// Packs activations (the LHS).
+    Lhs(LhsPackerKind),
+    /// Packs weights (the RHS).
+    Rhs(RhsPackerKind),
 }
 
 impl PackerKind {
+    /// The LHS kind (`None` for an RHS packer).
+    pub const fn lhs(self) -> Option<LhsPackerKind> {
+        match self {
+            PackerKind::Lhs(kind) => Some(kind),
+            PackerKind::Rhs(_) => None,
+        }
+    }
+
+    /// The RHS kind (`None` for an LHS packer).
+    pub const fn rhs(self) -> Option<RhsPackerKind> {
+        match self {
+            PackerKind::Lhs(_) => None,
+            PackerKind::Rhs(kind) => Some(kind),
+        }
+    }
+
     /// Format an RHS packer writes (`None` for LHS packers); `bl` as for [`Family::rhs_layout`].
     pub const fn rhs_layout(self, bl: usize) -> Option<RhsLayout> {
         match self {
-            PackerKind::LhsQuantQai8dxp(_)
-            | PackerKind::LhsQuantQsi8d32p(_)
-            | PackerKind::LhsQuantQsi8d32pscalef32(_)
-            | PackerKind::LhsBf16(_) => None,
-            PackerKind::RhsQsi4cxp(_) | PackerKind::RhsQsi4cxps1s0 => Some(RhsLayout::Qsi4cxp),
-            PackerKind::RhsQsi8cxp(_) => Some(RhsLayout::Qsi8cxp),
-            PackerKind::RhsQsi4c32p(_) => Some(RhsLayout::Qsi4c32p { bl }),
-            PackerKind::RhsQsi4c32pf16(_) => Some(RhsLayout::Qsi4c32pf16 { bl }),
-            PackerKind::RhsQai4c32p(_) => Some(RhsLayout::Qai4c32p { bl }),
-            PackerKind::RhsFloat(v) => Some(v.layout()),
-            PackerKind::RhsBf16(v) => Some(v.layout()),
+            PackerKind::Lhs(_) => None,
+            PackerKind::Rhs(kind) => Some(kind.layout(bl)),
+        }
+    }
+}
+
+/// What an LHS packer does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LhsPackerKind {
+    /// Dynamic per-row int8 quantization (`lhs_quant_pack_qai8dxp_{f32,f16_neon,bf16_neon}`).
+    Qai8dxp(LhsType),
+    /// Symmetric int8 per block with f16 scales (`lhs_quant_pack_qsi8d32p_f32`, `..._f32_neon`,
+    /// `lhs_quant_pack_qsi8d32p4x8sb_f32_neon`).
+    Qsi8d32p(Qsi8d32pPacker),
+    /// Symmetric int8 per block with f32 scales and block sums, from f32 or f16
+    /// (`lhs_quant_pack_qsi8d32pscalef32_{f32,f16}_neon`).
+    Qsi8d32pscalef32(Qsi8d32pscalef32Packer),
+    /// bf16 LHS of the bf16 GEMM families (`lhs_quant_pack_bf16p{8,1}x4_f32_neon`,
+    /// `lhs_pack_bf16p8x4_f16_neon`).
+    Bf16(crate::pack::lhs_pack_bf16::Variant),
+}
+
+/// What an RHS packer does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RhsPackerKind {
+    /// Per-channel int4 (`rhs_pack_{nxk,kxn}_qsi4cxp_qs4cxs1s0`).
+    Qsi4cxp(Source),
+    /// Per-channel int4 with sequential nibbles (`rhs_pack_nxk_qsi4cxps1s0_qsu4cxs1s0_neon`).
+    Qsi4cxps1s0,
+    /// Per-channel int8 (`rhs_pack_{nxk,kxn}_qsi8cxp_qsi8cx_neon`).
+    Qsi8cxp(Source),
+    /// int4 with bf16 scales per block (`rhs_pack_{nxk,kxn}_qsi4c32p_qsu4c32s1s0` and the NEON
+    /// `nrx4` / `nrx8` forms).
+    Qsi4c32p(Qsi4c32pPacker),
+    /// int4 with f16 scales per block from Q4_0 rows (`rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0`
+    /// and the SME2 `ps1s0` NEON form).
+    Qsi4c32pf16(Qsi4c32pf16Packer),
+    /// Asymmetric int4 with f32 scales and zero offsets per block and an f32 bias
+    /// (`rhs_pack_nxk_qai4c32p_qau4c32s0s1_f32_f32_f32_neon` and the SME2 `ps1s0nrx4` forms).
+    Qai4c32p(Qai4c32pPacker),
+    /// Float with the bias in front (`rhs_pack_{kxn,nxk}_x32p16x1b*`, `..._f32p8x1biasf32_...`,
+    /// `..._x32p4vlx1b_..._sve`).
+    Float(FloatPacker),
+    /// bf16 with the bias in front (`rhs_quant_pack_kxn_bf16p12x4biasf32_f32_neon`,
+    /// `rhs_pack_kxn_bf16p12x4bias{f32,f16}_f16_neon`).
+    Bf16(crate::pack::rhs_pack_bf16::Variant),
+}
+
+impl RhsPackerKind {
+    /// Format the packer writes; `bl` as for [`Family::rhs_layout`].
+    pub const fn layout(self, bl: usize) -> RhsLayout {
+        match self {
+            RhsPackerKind::Qsi4cxp(_) | RhsPackerKind::Qsi4cxps1s0 => RhsLayout::Qsi4cxp,
+            RhsPackerKind::Qsi8cxp(_) => RhsLayout::Qsi8cxp,
+            RhsPackerKind::Qsi4c32p(_) => RhsLayout::Qsi4c32p { bl },
+            RhsPackerKind::Qsi4c32pf16(_) => RhsLayout::Qsi4c32pf16 { bl },
+            RhsPackerKind::Qai4c32p(_) => RhsLayout::Qai4c32p { bl },
+            RhsPackerKind::Float(v) => v.layout(),
+            RhsPackerKind::Bf16(v) => v.layout(),
         }
     }
 }
@@ -234,215 +270,229 @@ macro_rules! native {
 /// `kai_lhs_quant_pack_qai8dxp_f32`.
 pub static LHS_QUANT_PACK_QAI8DXP_F32: Packer = Packer {
     name: "lhs_quant_pack_qai8dxp_f32",
-    kind: PackerKind::LhsQuantQai8dxp(LhsType::F32),
+    kind: PackerKind::Lhs(LhsPackerKind::Qai8dxp(LhsType::F32)),
 };
 
 /// `kai_lhs_quant_pack_qai8dxp_f16_neon`: same packed format from f16 input.
 pub static LHS_QUANT_PACK_QAI8DXP_F16_NEON: Packer = Packer {
     name: "lhs_quant_pack_qai8dxp_f16_neon",
-    kind: PackerKind::LhsQuantQai8dxp(LhsType::F16),
+    kind: PackerKind::Lhs(LhsPackerKind::Qai8dxp(LhsType::F16)),
 };
 
 /// `kai_lhs_quant_pack_qai8dxp_bf16_neon`: same packed format from bf16 input.
 pub static LHS_QUANT_PACK_QAI8DXP_BF16_NEON: Packer = Packer {
     name: "lhs_quant_pack_qai8dxp_bf16_neon",
-    kind: PackerKind::LhsQuantQai8dxp(LhsType::Bf16),
+    kind: PackerKind::Lhs(LhsPackerKind::Qai8dxp(LhsType::Bf16)),
 };
 
 /// `kai_rhs_pack_nxk_qsi4cxp_qs4cxs1s0`.
 pub static RHS_PACK_NXK_QSI4CXP_QS4CXS1S0: Packer = Packer {
     name: "rhs_pack_nxk_qsi4cxp_qs4cxs1s0",
-    kind: PackerKind::RhsQsi4cxp(Source::Nxk),
+    kind: PackerKind::Rhs(RhsPackerKind::Qsi4cxp(Source::Nxk)),
 };
 
 /// `kai_rhs_pack_kxn_qsi4cxp_qs4cxs1s0`.
 pub static RHS_PACK_KXN_QSI4CXP_QS4CXS1S0: Packer = Packer {
     name: "rhs_pack_kxn_qsi4cxp_qs4cxs1s0",
-    kind: PackerKind::RhsQsi4cxp(Source::Kxn),
+    kind: PackerKind::Rhs(RhsPackerKind::Qsi4cxp(Source::Kxn)),
 };
 
 /// `kai_rhs_pack_nxk_qsi4cxps1s0_qsu4cxs1s0_neon` (the format of KleidiAI's SME2 int4 kernels).
 pub static RHS_PACK_NXK_QSI4CXPS1S0_QSU4CXS1S0_NEON: Packer = Packer {
     name: "rhs_pack_nxk_qsi4cxps1s0_qsu4cxs1s0_neon",
-    kind: PackerKind::RhsQsi4cxps1s0,
+    kind: PackerKind::Rhs(RhsPackerKind::Qsi4cxps1s0),
 };
 
 /// `kai_rhs_pack_nxk_qsi8cxp_qsi8cx_neon`.
 pub static RHS_PACK_NXK_QSI8CXP_QSI8CX_NEON: Packer = Packer {
     name: "rhs_pack_nxk_qsi8cxp_qsi8cx_neon",
-    kind: PackerKind::RhsQsi8cxp(Source::Nxk),
+    kind: PackerKind::Rhs(RhsPackerKind::Qsi8cxp(Source::Nxk)),
 };
 
 /// `kai_rhs_pack_kxn_qsi8cxp_qsi8cx_neon`.
 pub static RHS_PACK_KXN_QSI8CXP_QSI8CX_NEON: Packer = Packer {
     name: "rhs_pack_kxn_qsi8cxp_qsi8cx_neon",
-    kind: PackerKind::RhsQsi8cxp(Source::Kxn),
+    kind: PackerKind::Rhs(RhsPackerKind::Qsi8cxp(Source::Kxn)),
 };
 
 /// `kai_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0`.
 pub static RHS_PACK_NXK_QSI4C32P_QSU4C32S1S0: Packer = Packer {
     name: "rhs_pack_nxk_qsi4c32p_qsu4c32s1s0",
-    kind: PackerKind::RhsQsi4c32p(Qsi4c32pPacker::Nxk),
+    kind: PackerKind::Rhs(RhsPackerKind::Qsi4c32p(Qsi4c32pPacker::Nxk)),
 };
 
 /// `kai_rhs_pack_kxn_qsi4c32p_qsu4c32s1s0`.
 pub static RHS_PACK_KXN_QSI4C32P_QSU4C32S1S0: Packer = Packer {
     name: "rhs_pack_kxn_qsi4c32p_qsu4c32s1s0",
-    kind: PackerKind::RhsQsi4c32p(Qsi4c32pPacker::Kxn),
+    kind: PackerKind::Rhs(RhsPackerKind::Qsi4c32p(Qsi4c32pPacker::Kxn)),
 };
 
 /// `kai_rhs_pack_nxk_qsi4c32pnrx4_qsu4c32s1s0_neon` (block depth `kr / sr` = 4).
 pub static RHS_PACK_NXK_QSI4C32PNRX4_QSU4C32S1S0_NEON: Packer = Packer {
     name: "rhs_pack_nxk_qsi4c32pnrx4_qsu4c32s1s0_neon",
-    kind: PackerKind::RhsQsi4c32p(Qsi4c32pPacker::NxkNrx4),
+    kind: PackerKind::Rhs(RhsPackerKind::Qsi4c32p(Qsi4c32pPacker::NxkNrx4)),
 };
 
 /// `kai_rhs_pack_nxk_qsi4c32pnrx8_qsu4c32s1s0_neon` (block depth `kr / sr` = 8).
 pub static RHS_PACK_NXK_QSI4C32PNRX8_QSU4C32S1S0_NEON: Packer = Packer {
     name: "rhs_pack_nxk_qsi4c32pnrx8_qsu4c32s1s0_neon",
-    kind: PackerKind::RhsQsi4c32p(Qsi4c32pPacker::NxkNrx8),
+    kind: PackerKind::Rhs(RhsPackerKind::Qsi4c32p(Qsi4c32pPacker::NxkNrx8)),
 };
 
 /// `kai_lhs_quant_pack_qsi8d32p_f32` (the format of the NEON and SVE Q4_0 kernels).
 pub static LHS_QUANT_PACK_QSI8D32P_F32: Packer = Packer {
     name: "lhs_quant_pack_qsi8d32p_f32",
-    kind: PackerKind::LhsQuantQsi8d32p(Qsi8d32pPacker::F32),
+    kind: PackerKind::Lhs(LhsPackerKind::Qsi8d32p(Qsi8d32pPacker::F32)),
 };
 
 /// `kai_lhs_quant_pack_qsi8d32p_f32_neon` (the layout of KleidiAI's SME Q4_0 kernels; same size).
 pub static LHS_QUANT_PACK_QSI8D32P_F32_NEON: Packer = Packer {
     name: "lhs_quant_pack_qsi8d32p_f32_neon",
-    kind: PackerKind::LhsQuantQsi8d32p(Qsi8d32pPacker::F32Neon),
+    kind: PackerKind::Lhs(LhsPackerKind::Qsi8d32p(Qsi8d32pPacker::F32Neon)),
 };
 
 /// `kai_lhs_quant_pack_qsi8d32p4x8sb_f32_neon` (the scalar packer's format for mr 4, kr 16).
 pub static LHS_QUANT_PACK_QSI8D32P4X8SB_F32_NEON: Packer = Packer {
     name: "lhs_quant_pack_qsi8d32p4x8sb_f32_neon",
-    kind: PackerKind::LhsQuantQsi8d32p(Qsi8d32pPacker::F32Neon4x8sb),
+    kind: PackerKind::Lhs(LhsPackerKind::Qsi8d32p(Qsi8d32pPacker::F32Neon4x8sb)),
 };
 
 /// `kai_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0` (Q4_0 weights for the NEON and SVE kernels).
 pub static RHS_PACK_NXK_QSI4C32PSCALEF16_QSU4C32S16S0: Packer = Packer {
     name: "rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0",
-    kind: PackerKind::RhsQsi4c32pf16(Qsi4c32pf16Packer::Scalef16),
+    kind: PackerKind::Rhs(RhsPackerKind::Qsi4c32pf16(Qsi4c32pf16Packer::Scalef16)),
 };
 
 /// `kai_rhs_pack_nxk_qsi4c32ps1s0scalef16_qsu4c32s16s0_neon` (the format of KleidiAI's SME2 Q4_0
 /// kernels).
 pub static RHS_PACK_NXK_QSI4C32PS1S0SCALEF16_QSU4C32S16S0_NEON: Packer = Packer {
     name: "rhs_pack_nxk_qsi4c32ps1s0scalef16_qsu4c32s16s0_neon",
-    kind: PackerKind::RhsQsi4c32pf16(Qsi4c32pf16Packer::Ps1s0Scalef16Neon),
+    kind: PackerKind::Rhs(RhsPackerKind::Qsi4c32pf16(
+        Qsi4c32pf16Packer::Ps1s0Scalef16Neon,
+    )),
 };
 
 /// `kai_lhs_quant_pack_qsi8d32pscalef32_f32_neon` (activations of the `qai4c32p` kernels).
 pub static LHS_QUANT_PACK_QSI8D32PSCALEF32_F32_NEON: Packer = Packer {
     name: "lhs_quant_pack_qsi8d32pscalef32_f32_neon",
-    kind: PackerKind::LhsQuantQsi8d32pscalef32(Qsi8d32pscalef32Packer::F32),
+    kind: PackerKind::Lhs(LhsPackerKind::Qsi8d32pscalef32(Qsi8d32pscalef32Packer::F32)),
 };
 
 /// `kai_lhs_quant_pack_qsi8d32pscalef32_f16_neon` (the same format from f16 activations).
 pub static LHS_QUANT_PACK_QSI8D32PSCALEF32_F16_NEON: Packer = Packer {
     name: "lhs_quant_pack_qsi8d32pscalef32_f16_neon",
-    kind: PackerKind::LhsQuantQsi8d32pscalef32(Qsi8d32pscalef32Packer::F16),
+    kind: PackerKind::Lhs(LhsPackerKind::Qsi8d32pscalef32(Qsi8d32pscalef32Packer::F16)),
 };
 
 /// `kai_rhs_pack_nxk_qai4c32p_qau4c32s0s1_f32_f32_f32_neon` (weights of the NEON `qai4c32p`
 /// kernels).
 pub static RHS_PACK_NXK_QAI4C32P_QAU4C32S0S1_F32_F32_F32_NEON: Packer = Packer {
     name: "rhs_pack_nxk_qai4c32p_qau4c32s0s1_f32_f32_f32_neon",
-    kind: PackerKind::RhsQai4c32p(Qai4c32pPacker::Qai4c32p),
+    kind: PackerKind::Rhs(RhsPackerKind::Qai4c32p(Qai4c32pPacker::Qai4c32p)),
 };
 
 /// `kai_rhs_pack_nxk_qai4c32ps1s0nrx4_qau4c32s0s1_f32_f32_f32_neon` (the format of KleidiAI's
 /// SME2 `qai4c32p` kernels, from `s0s1` nibbles).
 pub static RHS_PACK_NXK_QAI4C32PS1S0NRX4_QAU4C32S0S1_F32_F32_F32_NEON: Packer = Packer {
     name: "rhs_pack_nxk_qai4c32ps1s0nrx4_qau4c32s0s1_f32_f32_f32_neon",
-    kind: PackerKind::RhsQai4c32p(Qai4c32pPacker::Ps1s0Nrx4S0s1),
+    kind: PackerKind::Rhs(RhsPackerKind::Qai4c32p(Qai4c32pPacker::Ps1s0Nrx4S0s1)),
 };
 
 /// `kai_rhs_pack_nxk_qai4c32ps1s0nrx4_qau4c32s1s0_f32_f32_f32_neon` (the same from `s1s0`
 /// nibbles).
 pub static RHS_PACK_NXK_QAI4C32PS1S0NRX4_QAU4C32S1S0_F32_F32_F32_NEON: Packer = Packer {
     name: "rhs_pack_nxk_qai4c32ps1s0nrx4_qau4c32s1s0_f32_f32_f32_neon",
-    kind: PackerKind::RhsQai4c32p(Qai4c32pPacker::Ps1s0Nrx4S1s0),
+    kind: PackerKind::Rhs(RhsPackerKind::Qai4c32p(Qai4c32pPacker::Ps1s0Nrx4S1s0)),
 };
 
 /// `kai_rhs_pack_kxn_x32p16x1b_x32_x32_neon`.
 pub static RHS_PACK_KXN_X32P16X1B_X32_X32_NEON: Packer = Packer {
     name: "rhs_pack_kxn_x32p16x1b_x32_x32_neon",
-    kind: PackerKind::RhsFloat(FloatPacker::KxnX32p16x1b),
+    kind: PackerKind::Rhs(RhsPackerKind::Float(FloatPacker::KxnX32p16x1b)),
 };
 
 /// `kai_rhs_pack_nxk_x32p16x1bx32_x32_x32_neon`.
 pub static RHS_PACK_NXK_X32P16X1BX32_X32_X32_NEON: Packer = Packer {
     name: "rhs_pack_nxk_x32p16x1bx32_x32_x32_neon",
-    kind: PackerKind::RhsFloat(FloatPacker::NxkX32p16x1bx32),
+    kind: PackerKind::Rhs(RhsPackerKind::Float(FloatPacker::NxkX32p16x1bx32)),
 };
 
 /// `kai_rhs_pack_kxn_f32p8x1biasf32_f32_f32_neon`.
 pub static RHS_PACK_KXN_F32P8X1BIASF32_F32_F32_NEON: Packer = Packer {
     name: "rhs_pack_kxn_f32p8x1biasf32_f32_f32_neon",
-    kind: PackerKind::RhsFloat(FloatPacker::KxnF32p8x1biasf32),
+    kind: PackerKind::Rhs(RhsPackerKind::Float(FloatPacker::KxnF32p8x1biasf32)),
 };
 
 /// `kai_rhs_pack_kxn_x32p4vlx1b_x32_x32_sve` (nr = 4 x VL32).
 pub static RHS_PACK_KXN_X32P4VLX1B_X32_X32_SVE: Packer = Packer {
     name: "rhs_pack_kxn_x32p4vlx1b_x32_x32_sve",
-    kind: PackerKind::RhsFloat(FloatPacker::KxnX32p4vlx1bSve),
+    kind: PackerKind::Rhs(RhsPackerKind::Float(FloatPacker::KxnX32p4vlx1bSve)),
 };
 
 /// `kai_rhs_pack_kxn_x16p32x1b_x16_x16_neon`.
 pub static RHS_PACK_KXN_X16P32X1B_X16_X16_NEON: Packer = Packer {
     name: "rhs_pack_kxn_x16p32x1b_x16_x16_neon",
-    kind: PackerKind::RhsFloat(FloatPacker::KxnX16p32x1b),
+    kind: PackerKind::Rhs(RhsPackerKind::Float(FloatPacker::KxnX16p32x1b)),
 };
 
 /// `kai_rhs_pack_nxk_x16p32x1bx16_x16_x16_neon`.
 pub static RHS_PACK_NXK_X16P32X1BX16_X16_X16_NEON: Packer = Packer {
     name: "rhs_pack_nxk_x16p32x1bx16_x16_x16_neon",
-    kind: PackerKind::RhsFloat(FloatPacker::NxkX16p32x1bx16),
+    kind: PackerKind::Rhs(RhsPackerKind::Float(FloatPacker::NxkX16p32x1bx16)),
 };
 
 /// `kai_rhs_pack_kxn_f16p16x1biasf16_f16_f16_neon`.
 pub static RHS_PACK_KXN_F16P16X1BIASF16_F16_F16_NEON: Packer = Packer {
     name: "rhs_pack_kxn_f16p16x1biasf16_f16_f16_neon",
-    kind: PackerKind::RhsFloat(FloatPacker::KxnF16p16x1biasf16),
+    kind: PackerKind::Rhs(RhsPackerKind::Float(FloatPacker::KxnF16p16x1biasf16)),
 };
 
 /// `kai_lhs_quant_pack_bf16p8x4_f32_neon`.
 pub static LHS_QUANT_PACK_BF16P8X4_F32_NEON: Packer = Packer {
     name: "lhs_quant_pack_bf16p8x4_f32_neon",
-    kind: PackerKind::LhsBf16(crate::pack::lhs_pack_bf16::Variant::Bf16p8x4F32),
+    kind: PackerKind::Lhs(LhsPackerKind::Bf16(
+        crate::pack::lhs_pack_bf16::Variant::Bf16p8x4F32,
+    )),
 };
 
 /// `kai_lhs_quant_pack_bf16p1x4_f32_neon`.
 pub static LHS_QUANT_PACK_BF16P1X4_F32_NEON: Packer = Packer {
     name: "lhs_quant_pack_bf16p1x4_f32_neon",
-    kind: PackerKind::LhsBf16(crate::pack::lhs_pack_bf16::Variant::Bf16p1x4F32),
+    kind: PackerKind::Lhs(LhsPackerKind::Bf16(
+        crate::pack::lhs_pack_bf16::Variant::Bf16p1x4F32,
+    )),
 };
 
 /// `kai_lhs_pack_bf16p8x4_f16_neon`.
 pub static LHS_PACK_BF16P8X4_F16_NEON: Packer = Packer {
     name: "lhs_pack_bf16p8x4_f16_neon",
-    kind: PackerKind::LhsBf16(crate::pack::lhs_pack_bf16::Variant::Bf16p8x4F16),
+    kind: PackerKind::Lhs(LhsPackerKind::Bf16(
+        crate::pack::lhs_pack_bf16::Variant::Bf16p8x4F16,
+    )),
 };
 
 /// `kai_rhs_quant_pack_kxn_bf16p12x4biasf32_f32_neon`.
 pub static RHS_QUANT_PACK_KXN_BF16P12X4BIASF32_F32_NEON: Packer = Packer {
     name: "rhs_quant_pack_kxn_bf16p12x4biasf32_f32_neon",
-    kind: PackerKind::RhsBf16(crate::pack::rhs_pack_bf16::Variant::QuantF32),
+    kind: PackerKind::Rhs(RhsPackerKind::Bf16(
+        crate::pack::rhs_pack_bf16::Variant::QuantF32,
+    )),
 };
 
 /// `kai_rhs_pack_kxn_bf16p12x4biasf32_f16_neon`.
 pub static RHS_PACK_KXN_BF16P12X4BIASF32_F16_NEON: Packer = Packer {
     name: "rhs_pack_kxn_bf16p12x4biasf32_f16_neon",
-    kind: PackerKind::RhsBf16(crate::pack::rhs_pack_bf16::Variant::F16BiasF32),
+    kind: PackerKind::Rhs(RhsPackerKind::Bf16(
+        crate::pack::rhs_pack_bf16::Variant::F16BiasF32,
+    )),
 };
 
 /// `kai_rhs_pack_kxn_bf16p12x4biasf16_f16_neon`.
 pub static RHS_PACK_KXN_BF16P12X4BIASF16_F16_NEON: Packer = Packer {
     name: "rhs_pack_kxn_bf16p12x4biasf16_f16_neon",
-    kind: PackerKind::RhsBf16(crate::pack::rhs_pack_bf16::Variant::F16BiasF16),
+    kind: PackerKind::Rhs(RhsPackerKind::Bf16(
+        crate::pack::rhs_pack_bf16::Variant::F16BiasF16,
+    )),
 };
 
 /// Every packer, in header-generation order.

@@ -104,28 +104,8 @@ impl Variant {
     }
 }
 
-/// Arguments of one packing call, as the C entry point receives them.
-#[derive(Clone, Copy, Debug)]
-pub struct Args {
-    /// Rows to pack.
-    pub m: usize,
-    /// Values per row.
-    pub k: usize,
-    /// Must be the packer's `mr`.
-    pub mr: usize,
-    /// Must be 4.
-    pub kr: usize,
-    /// Must be 1.
-    pub sr: usize,
-    /// Must be 0.
-    pub m_idx_start: usize,
-    /// First source row.
-    pub lhs: *const u8,
-    /// Bytes between source rows (ignored by the one-row packer).
-    pub lhs_stride: usize,
-    /// Destination.
-    pub lhs_packed: *mut u8,
-}
+/// Arguments of one packing call: those every LHS packer takes (see [`super::lhs::Args`]).
+pub use super::lhs::Args;
 
 /// Checks what the packer requires (KleidiAI's assertions) and that the packed size fits.
 pub fn check(v: Variant, a: &Args) -> Checked {

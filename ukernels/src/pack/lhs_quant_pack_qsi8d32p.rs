@@ -47,30 +47,8 @@ impl Variant {
     }
 }
 
-/// Arguments of one packing call, as the C entry point receives them.
-#[derive(Clone, Copy, Debug)]
-pub struct Args {
-    /// Rows to pack.
-    pub m: usize,
-    /// Columns (reduction length, a multiple of `bl`).
-    pub k: usize,
-    /// Block length.
-    pub bl: usize,
-    /// Rows per packed group (the kernel's `mr`).
-    pub mr: usize,
-    /// The kernel's `kr`.
-    pub kr: usize,
-    /// The kernel's `sr`.
-    pub sr: usize,
-    /// Index of the first row (see the module documentation for how each variant uses it).
-    pub m_idx_start: usize,
-    /// Source matrix.
-    pub lhs: *const f32,
-    /// Bytes between source rows.
-    pub lhs_stride: usize,
-    /// Destination: the group holding row `m_idx_start`.
-    pub lhs_packed: *mut u8,
-}
+/// Arguments of one packing call: those every LHS packer takes (see [`super::lhs::Args`]).
+pub use super::lhs::Args;
 
 /// Checks the getters' parameters: KleidiAI's `(k % 2) == 0`, `(k % kr) == 0`, `(k % bl) == 0`
 /// plus non-zero packing parameters and size overflow.

@@ -1,12 +1,22 @@
 //! Packing routines: turn framework tensors into the interleaved formats the kernels read.
 
+/// A packer's own `Args` from the shared ones of its side ([`lhs::Args`], [`rhs::Args`]): `$copy`
+/// fields as they are, `$ptr` fields cast to the packer's pointer types.
+macro_rules! packer_args {
+    ($a:ident => $($ty:ident)::+ { $($copy:ident),* ; $($ptr:ident),* $(,)? }) => {
+        $($ty)::+ { $($copy: $a.$copy,)* $($ptr: $a.$ptr.cast(),)* }
+    };
+}
+
 #[cfg(target_arch = "aarch64")]
 #[macro_use]
 mod bf16_asm;
+pub mod lhs;
 pub mod lhs_pack_bf16;
 pub mod lhs_quant_pack_qai8dxp;
 pub mod lhs_quant_pack_qsi8d32p;
 pub mod lhs_quant_pack_qsi8d32pscalef32;
+pub mod rhs;
 pub mod rhs_pack_bf16;
 pub mod rhs_pack_float;
 pub mod rhs_pack_nxk_qai4c32p;

@@ -63,36 +63,8 @@ impl Variant {
     }
 }
 
-/// Arguments of one packing call, as the C entry point receives them.
-#[derive(Clone, Copy, Debug)]
-pub struct Args {
-    /// Must be 1.
-    pub num_groups: usize,
-    /// Output channels.
-    pub n: usize,
-    /// Reduction length.
-    pub k: usize,
-    /// Must be 12.
-    pub nr: usize,
-    /// Must be 4.
-    pub kr: usize,
-    /// Must be 1.
-    pub sr: usize,
-    /// Bytes between the K source rows.
-    pub rhs_stride: usize,
-    /// K x N source.
-    pub rhs: *const u8,
-    /// `n` biases or null.
-    pub bias: *const u8,
-    /// Must be null.
-    pub scale: *const u8,
-    /// Destination.
-    pub rhs_packed: *mut u8,
-    /// Must be 0.
-    pub extra_bytes: usize,
-    /// Must be null.
-    pub params: *const u8,
-}
+/// Arguments of one packing call: those every RHS packer takes (see [`super::rhs::Args`]).
+pub use super::rhs::Args;
 
 /// Checks what the packer requires (KleidiAI's assertions) and that the packed size fits.
 pub fn check(v: Variant, a: &Args) -> Checked {

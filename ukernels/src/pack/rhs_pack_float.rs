@@ -15,7 +15,6 @@ use crate::arch;
 use crate::contract::{self, Checked};
 use crate::layout::RhsLayout;
 use crate::pack::Source;
-use core::ffi::c_void;
 use core::ptr;
 
 /// One of KleidiAI's float RHS packers.
@@ -116,36 +115,8 @@ impl Variant {
     }
 }
 
-/// Arguments of one packing call, as the C entry point receives them.
-#[derive(Clone, Copy, Debug)]
-pub struct Args {
-    /// Must be 1.
-    pub num_groups: usize,
-    /// Output channels (columns of the packed RHS).
-    pub n: usize,
-    /// Reduction length.
-    pub k: usize,
-    /// The kernel's `nr` (checked or ignored, see [`Variant::checks_nr`]).
-    pub nr: usize,
-    /// Must be 1.
-    pub kr: usize,
-    /// Must be 1 (or is ignored, see [`Variant::checks_sr`]).
-    pub sr: usize,
-    /// Bytes between source rows (K rows for K x N, N rows for N x K).
-    pub rhs_stride: usize,
-    /// Source matrix.
-    pub rhs: *const u8,
-    /// `n` biases or null.
-    pub bias: *const u8,
-    /// Must be null.
-    pub scale: *const c_void,
-    /// Destination.
-    pub rhs_packed: *mut u8,
-    /// Must be 0.
-    pub extra_bytes: usize,
-    /// Must be null.
-    pub params: *const c_void,
-}
+/// Arguments of one packing call: those every RHS packer takes (see [`super::rhs::Args`]).
+pub use super::rhs::Args;
 
 /// Checks what the packer requires (KleidiAI's assertions) and that the packed size fits.
 pub fn check(v: Variant, a: &Args) -> Checked {

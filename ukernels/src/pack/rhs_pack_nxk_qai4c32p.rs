@@ -40,38 +40,8 @@ impl Variant {
     }
 }
 
-/// Arguments of one packing call, as the C entry point receives them.
-#[derive(Clone, Copy, Debug)]
-pub struct Args {
-    /// Must be 1.
-    pub num_groups: usize,
-    /// Output channels.
-    pub n: usize,
-    /// Reduction length (a multiple of `bl`).
-    pub k: usize,
-    /// Columns per packed group (the kernel's `nr`).
-    pub nr: usize,
-    /// The kernel's `kr`.
-    pub kr: usize,
-    /// The kernel's `sr` (must be 2).
-    pub sr: usize,
-    /// Block length.
-    pub bl: usize,
-    /// Source nibbles.
-    pub rhs: *const u8,
-    /// `[n][k / bl]` f32 zero offsets.
-    pub zero: *const u8,
-    /// `[n]` f32 biases, or null.
-    pub bias: *const u8,
-    /// `[n][k / bl]` f32 scales.
-    pub scale: *const u8,
-    /// Destination.
-    pub rhs_packed: *mut u8,
-    /// Must be 0.
-    pub extra_bytes: usize,
-    /// `struct kai_rhs_pack_qs4cxs1s0_param` (`lhs_zero_point: i8`, `rhs_zero_point: u8`).
-    pub params: *const u8,
-}
+/// Arguments of one packing call: those every RHS packer takes (see [`super::rhs::Args`]).
+pub use super::rhs::Args;
 
 /// Checks the getters' parameters: KleidiAI's `(k % 2) == 0`, `(k % kr) == 0`, `(k % bl) == 0`,
 /// `(bl % kr) == 0`, `(bl % 32) == 0`, plus non-zero `nr`/`kr` and size overflow.

@@ -32,34 +32,8 @@ pub enum Variant {
 /// Largest block length of the `ps1s0` packer (KleidiAI's `KAI_SME_VEC_LENGTH_MAX_BYTES`).
 pub const PS1S0_MAX_BL: usize = 256;
 
-/// Arguments of one packing call, as the C entry point receives them.
-#[derive(Clone, Copy, Debug)]
-pub struct Args {
-    /// Must be 1.
-    pub num_groups: usize,
-    /// Output channels.
-    pub n: usize,
-    /// Reduction length (a multiple of `bl`).
-    pub k: usize,
-    /// Columns per packed group (the kernel's `nr`).
-    pub nr: usize,
-    /// The kernel's `kr`.
-    pub kr: usize,
-    /// The kernel's `sr` (must be 2).
-    pub sr: usize,
-    /// Block length.
-    pub bl: usize,
-    /// Q4_0-style source rows.
-    pub rhs: *const u8,
-    /// Must be null (the format has no bias).
-    pub bias: *const f32,
-    /// Destination.
-    pub rhs_packed: *mut u8,
-    /// Must be 0.
-    pub extra_bytes: usize,
-    /// `struct kai_rhs_pack_qs4cxs1s0_param` (`lhs_zero_point: i8`, `rhs_zero_point: u8`).
-    pub params: *const u8,
-}
+/// Arguments of one packing call: those every RHS packer takes (see [`super::rhs::Args`]).
+pub use super::rhs::Args;
 
 /// Checks the getters' parameters: KleidiAI's `(bl % 32) == 0`, `(k % 2) == 0`, `(k % kr) == 0`,
 /// `(k % bl) == 0`, plus non-zero `nr`/`kr` and size overflow.

@@ -1,0 +1,52 @@
+//! The C functions of every LHS packer: one Rust function per verb over the packer's kind (the
+//! kind's semantics are in `rkai_ukernels::pack::lhs`).
+
+use super::{CArgs, ensure};
+use rkai_ukernels::catalog::LhsPackerKind;
+use rkai_ukernels::pack::lhs::{self, Dims};
+
+fn dims(a: &CArgs) -> Dims {
+    Dims {
+        k: a.k,
+        bl: a.bl,
+        mr: a.mr,
+        kr: a.kr,
+        sr: a.sr,
+    }
+}
+
+pub fn get_m_step(kind: LhsPackerKind, symbol: &str, a: &CArgs) -> usize {
+    ensure(symbol, lhs::m_step(kind, a.mr))
+}
+
+pub fn get_lhs_offset(kind: LhsPackerKind, symbol: &str, a: &CArgs) -> usize {
+    ensure(symbol, lhs::offset(kind, a.m_idx, a.lhs_stride))
+}
+
+pub fn get_lhs_packed_offset(kind: LhsPackerKind, symbol: &str, a: &CArgs) -> usize {
+    ensure(symbol, lhs::packed_offset(kind, a.m_idx, &dims(a)))
+}
+
+pub fn get_lhs_packed_size(kind: LhsPackerKind, symbol: &str, a: &CArgs) -> usize {
+    ensure(symbol, lhs::packed_size(kind, a.m, &dims(a)))
+}
+
+/// # Safety
+/// KleidiAI's contract of the packer: `lhs` holds the rows it reads, `lhs_packed` the groups
+/// they land in.
+pub unsafe fn run(kind: LhsPackerKind, symbol: &str, a: &CArgs) {
+    let args = lhs::Args {
+        m: a.m,
+        k: a.k,
+        bl: a.bl,
+        mr: a.mr,
+        kr: a.kr,
+        sr: a.sr,
+        m_idx_start: a.m_idx_start,
+        lhs: a.lhs.cast(),
+        lhs_stride: a.lhs_stride,
+        lhs_packed: a.lhs_packed.cast_mut().cast(),
+    };
+    // SAFETY: the packer checks the arguments first; extents are the caller's contract.
+    ensure(symbol, unsafe { lhs::pack(kind, &args) })
+}

@@ -1,0 +1,67 @@
+//! The C functions of every RHS packer: one Rust function per verb over the packer's kind (the
+//! kind's semantics are in `rkai_ukernels::pack::rhs`).
+
+use super::{CArgs, ensure};
+use rkai_ukernels::catalog::RhsPackerKind;
+use rkai_ukernels::pack::rhs::{self, Dims};
+
+fn dims(a: &CArgs) -> Dims {
+    Dims {
+        k: a.k,
+        nr: a.nr,
+        kr: a.kr,
+        sr: a.sr,
+        bl: a.bl,
+        scale_dt: a.scale_dt,
+    }
+}
+
+pub fn get_n_step(kind: RhsPackerKind, _: &str, a: &CArgs) -> usize {
+    rhs::n_step(kind, a.nr)
+}
+
+pub fn get_rhs_offset(kind: RhsPackerKind, symbol: &str, a: &CArgs) -> usize {
+    ensure(symbol, rhs::offset(kind, a.n_idx, a.rhs_stride))
+}
+
+pub fn get_bias_offset(kind: RhsPackerKind, symbol: &str, a: &CArgs) -> usize {
+    ensure(symbol, rhs::bias_offset(kind, a.n_idx))
+}
+
+pub fn get_rhs_packed_stride(kind: RhsPackerKind, symbol: &str, a: &CArgs) -> usize {
+    ensure(symbol, rhs::packed_stride(kind, &dims(a)))
+}
+
+pub fn get_rhs_packed_offset(kind: RhsPackerKind, symbol: &str, a: &CArgs) -> usize {
+    ensure(symbol, rhs::packed_offset(kind, a.n_idx, &dims(a)))
+}
+
+pub fn get_rhs_packed_size(kind: RhsPackerKind, symbol: &str, a: &CArgs) -> usize {
+    ensure(symbol, rhs::packed_size(kind, a.n, &dims(a)))
+}
+
+/// # Safety
+/// KleidiAI's contract of the packer: `rhs`, `bias`, `scale` and `zero` hold what it reads,
+/// `rhs_packed` its packed size.
+pub unsafe fn run(kind: RhsPackerKind, symbol: &str, a: &CArgs) {
+    let args = rhs::Args {
+        num_groups: a.num_groups,
+        n: a.n,
+        k: a.k,
+        nr: a.nr,
+        kr: a.kr,
+        sr: a.sr,
+        bl: a.bl,
+        rhs: a.rhs.cast(),
+        rhs_stride: a.rhs_stride,
+        bias: a.bias.cast(),
+        scale: a.scale.cast(),
+        scale_stride: a.scale_stride,
+        zero: a.zero.cast(),
+        rhs_packed: a.rhs_packed.cast_mut().cast(),
+        extra_bytes: a.extra_bytes,
+        params: a.params.cast(),
+    };
+    // SAFETY: the packer checks the arguments first; extents are the caller's contract.
+    ensure(symbol, unsafe { rhs::pack(kind, &args) })
+}
