@@ -13,10 +13,23 @@ fn committed() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("include")
 }
 
+/// The entries of `dir`. Retried: under QEMU 11 user mode, reading a directory has failed with
+/// EFAULT once in a CI run (the emulator's getdents64, not rkai; the same run passed before).
+fn entries(dir: &Path) -> Vec<PathBuf> {
+    let read = || fs::read_dir(dir)?.map(|e| e.map(|e| e.path())).collect();
+    let mut result: std::io::Result<Vec<PathBuf>> = read();
+    for _ in 0..2 {
+        if result.is_ok() {
+            break;
+        }
+        result = read();
+    }
+    result.unwrap_or_else(|e| panic!("reading {}: {e}", dir.display()))
+}
+
 fn files(root: &Path) -> BTreeSet<PathBuf> {
     fn walk(dir: &Path, root: &Path, out: &mut BTreeSet<PathBuf>) {
-        for e in fs::read_dir(dir).unwrap() {
-            let p = e.unwrap().path();
+        for p in entries(dir) {
             if p.is_dir() {
                 walk(&p, root, out);
             } else {
