@@ -123,9 +123,14 @@ impl KernelFn {
     }
 }
 
-/// Refusal of a packed-operand call to a family whose LHS is not packed.
-const UNPACKED_LHS: Violation = Violation {
+/// Refusal of a packed-LHS call or getter for a family whose LHS is not packed.
+pub(crate) const NEEDS_PACKED_LHS: Violation = Violation {
     condition: "the kernel takes a packed LHS",
+};
+
+/// Refusal of an unpacked-LHS call for a family whose LHS is packed.
+const NEEDS_UNPACKED_LHS: Violation = Violation {
+    condition: "the kernel takes an unpacked LHS",
 };
 
 /// Checks a packed-operand call of `kernel`: KleidiAI's assertions plus non-null buffers, a
@@ -136,7 +141,7 @@ pub fn check_packed(kernel: &MatmulKernel, a: &PackedArgs) -> Checked {
         Operands::Qsi8d32pQsi4c32p => qsi8d32p_qsi4c32p::check(kernel, a),
         Operands::Qsi8d32pQai4c32p => qsi8d32p_qai4c32p::check(kernel, a),
         Operands::Bf16pBf16p => bf16_gemm::check(kernel, a),
-        Operands::UnpackedFloat => Err(UNPACKED_LHS),
+        Operands::UnpackedFloat => Err(NEEDS_PACKED_LHS),
     }
 }
 
@@ -165,9 +170,7 @@ pub fn check_unpacked_lhs(kernel: &MatmulKernel, a: &UnpackedLhsArgs) -> Checked
         Operands::Qai8dxp(_)
         | Operands::Qsi8d32pQsi4c32p
         | Operands::Qsi8d32pQai4c32p
-        | Operands::Bf16pBf16p => Err(Violation {
-            condition: "the kernel takes an unpacked LHS",
-        }),
+        | Operands::Bf16pBf16p => Err(NEEDS_UNPACKED_LHS),
     }
 }
 

@@ -38,9 +38,7 @@ pub fn lhs_packed(
                 "packed LHS offset fits in size_t",
             )
         }
-        Operands::UnpackedFloat => Err(Violation {
-            condition: "the kernel takes a packed LHS",
-        }),
+        Operands::UnpackedFloat => Err(super::call::NEEDS_PACKED_LHS),
     }
 }
 
