@@ -126,11 +126,40 @@ fn tsv_rows(text: &str) -> Vec<Vec<&str>> {
 #[test]
 fn getters_equal_kleidiai_values() {
     let table = tsv_rows(include_str!("data/kleidiai-1.30-getters.tsv"));
+    // SME kernels' rows were measured at SVL 16, 32 and 64 bytes: values that differ between 16
+    // and 32 scale with the streaming vector length (checked against the 64-byte row too).
+    let svl = 4 * rkai::ukernels::arch::sme_lanes32();
+    let at_svl = |stem: &str, bytes: usize| {
+        table
+            .iter()
+            .find(|r| r[0] == stem && r[11] == bytes.to_string())
+    };
     for k in family_kernels().filter(|k| k.origin == Origin::KleidiAi) {
         let row = table
             .iter()
             .find(|r| r[0] == k.stem)
             .unwrap_or_else(|| panic!("{} not in table", k.stem));
+        let expected = |i: usize| -> String {
+            if !k.isa.is_streaming() {
+                return row[i].to_string();
+            }
+            let (r16, r32) = (at_svl(k.stem, 16).unwrap(), at_svl(k.stem, 32).unwrap());
+            let scaled = |r: &Vec<&str>| r[i].parse::<usize>().unwrap();
+            let v = if scaled(r16) == scaled(r32) {
+                scaled(r16)
+            } else {
+                scaled(r16) * svl / 16
+            };
+            if let Some(r) = at_svl(k.stem, svl) {
+                assert_eq!(
+                    r[i],
+                    v.to_string(),
+                    "scaling law of {} at SVL {svl}",
+                    k.stem
+                );
+            }
+            v.to_string()
+        };
         for (i, verb) in [
             "get_m_step",
             "get_n_step",
@@ -143,7 +172,7 @@ fn getters_equal_kleidiai_values() {
         .enumerate()
         {
             let got = sym::<Getter0>(verb, k.stem)();
-            assert_eq!(got.to_string(), row[1 + i], "{verb} of {}", k.stem);
+            assert_eq!(got.to_string(), expected(1 + i), "{verb} of {}", k.stem);
         }
     }
 }
@@ -625,6 +654,7 @@ fn expected_rhs(k: &MatmulKernel, p: &Problem, size: usize, packer: &str) -> Vec
 fn expected_dst(
     p: &Problem,
     t: &rkai::ukernels::catalog::Tile,
+    finish: rkai::ukernels::catalog::Epilogue,
     packer: &str,
     lq: &[i8],
     rows: &[qai8dx::Row],
@@ -660,24 +690,15 @@ fn expected_dst(
         );
         return dst;
     }
-    let f = if p.int8 {
-        reference::matmul_f32_qai8dx_qsi8cx
+    let bias = p.bias.as_deref();
+    let (m, n, k, w, scale) = (p.m, p.n, p.k, &p.w, &p.scale);
+    if p.int8 {
+        reference::matmul_f32_qai8dx_qsi8cx(
+            finish, m, n, k, lq, rows, w, scale, bias, clamp, &mut dst, n,
+        );
     } else {
-        reference::matmul_f32_qai8dx_qsi4cx
-    };
-    f(
-        p.m,
-        p.n,
-        p.k,
-        lq,
-        rows,
-        &p.w,
-        &p.scale,
-        p.bias.as_deref(),
-        clamp,
-        &mut dst,
-        p.n,
-    );
+        reference::matmul_f32_qai8dx_qsi4cx(m, n, k, lq, rows, w, scale, bias, clamp, &mut dst, n);
+    }
     dst
 }
 
@@ -1102,7 +1123,7 @@ fn check_hostile(k: &MatmulKernel, which: &Impl) -> usize {
             let (lq, rows) = p.quantized();
             let packer = rhs_packers(k)[0];
             let clamp = (f32::NEG_INFINITY, f32::INFINITY);
-            let mut expect = expected_dst(&p, &t, packer.0, &lq, &rows, clamp);
+            let mut expect = expected_dst(&p, &t, k.epilogue, packer.0, &lq, &rows, clamp);
             // KleidiAI's NEON LHS packer takes a row's range with NaN-propagating FMAX/FMIN over
             // blocks of 8 values and a NaN-skipping scalar tail: a NaN in the blocks makes the
             // row's scale, and so its whole output row, NaN; a NaN in the tail is skipped.
@@ -1111,7 +1132,9 @@ fn check_hostile(k: &MatmulKernel, which: &Impl) -> usize {
                     .iter()
                     .any(|v| v.is_nan())
                 {
-                    expect[i * n..(i + 1) * n].fill(f32::NAN);
+                    // (SME2's FCLAMP turns that quiet NaN into a bound.)
+                    let nan = k.epilogue.clamp.apply(f32::NAN, clamp.0, clamp.1);
+                    expect[i * n..(i + 1) * n].fill(nan);
                 }
             }
             for edge in EDGES {
@@ -1149,12 +1172,12 @@ fn check_kernel(k: &MatmulKernel, implementations: &[Impl]) -> usize {
             let packers = rhs_packers(k);
             let packer = packers[(seed + with_bias as usize) % packers.len()];
             let no_clamp = (f32::NEG_INFINITY, f32::INFINITY);
-            let unclamped = expected_dst(&p, &t, packer.0, &lq, &rows, no_clamp);
+            let unclamped = expected_dst(&p, &t, k.epilogue, packer.0, &lq, &rows, no_clamp);
             let mut sorted = unclamped.clone();
             sorted.sort_by(f32::total_cmp);
             let biting = (sorted[sorted.len() / 5], sorted[sorted.len() * 4 / 5]);
             for clamp in [no_clamp, biting] {
-                let expect = expected_dst(&p, &t, packer.0, &lq, &rows, clamp);
+                let expect = expected_dst(&p, &t, k.epilogue, packer.0, &lq, &rows, clamp);
                 for edge in EDGES {
                     let lhs = pack_lhs(&p, t.mr, t.kr, t.sr, edge);
                     let rhs = pack_rhs(&p, packer, 8, t.nr, t.kr, t.sr, edge);
@@ -1332,7 +1355,7 @@ mod random_shapes {
                 let expect_rhs = expected_rhs(k, &p, rhs.bytes().len(), packer.0);
                 prop_assert_eq!(rhs.bytes(), &expect_rhs[..]);
                 let clamp = (-2.0, 2.5);
-                let expect = expected_dst(&p, &t, packer.0, &lq, &rows, clamp);
+                let expect = expected_dst(&p, &t, k.epilogue, packer.0, &lq, &rows, clamp);
                 run_portion(k, &Impl::Exported, &p, &lhs, &rhs, (0, 0, m, n), clamp, &expect, Edge::End);
             }
         }
@@ -1501,4 +1524,93 @@ fn sequential_nibble_int4_packer_matches_reference_bytes() {
         }
     }
     eprintln!("sequential-nibble packer cases: {cases}");
+}
+
+/// A caller with a pending lazy ZA save (AAPCS64 SME ABI: `TPIDR2_EL0` names a TPIDR2 block)
+/// calls every SME kernel: the kernel saves ZA to the caller's buffer and clears `TPIDR2_EL0`
+/// before using ZA, and still computes the right result; `kai_commit_za` does the same.
+#[cfg(target_arch = "aarch64")]
+#[test]
+fn streaming_kernels_commit_a_pending_lazy_za_save() {
+    use rkai::ukernels::arch;
+    let Some(svl) = arch::sme_vector_bytes() else {
+        eprintln!("no SME on this CPU: no ZA state to protect");
+        return;
+    };
+    let pattern: Vec<u8> = (0..svl * svl).map(|i| (i * 7 + i / svl) as u8).collect();
+    // Fills ZA with `pattern` and makes the save pending: the caller's side of the protocol.
+    let make_pending = |save: &mut Vec<u8>, block: &mut [u64; 2]| {
+        save.fill(0);
+        *block = [save.as_mut_ptr() as u64, svl as u64];
+        // SAFETY: SME is present; ZA is enabled and filled from `pattern` (svl slices of svl
+        // bytes); TPIDR2_EL0 then points at a valid block whose buffer holds svl slices.
+        unsafe {
+            core::arch::asm!(
+                ".arch_extension sme",
+                "smstart za",
+                "mov w12, #0",
+                "1:",
+                "ldr za[w12, 0], [{src}]",
+                "addsvl {src}, {src}, #1",
+                "add w12, w12, #1",
+                "cmp x12, {n}",
+                "b.lo 1b",
+                "msr S3_3_C13_C0_5, {block}",
+                src = inout(reg) pattern.as_ptr() => _,
+                n = in(reg) svl,
+                block = in(reg) block.as_ptr(),
+                out("x12") _,
+                options(nostack),
+            )
+        };
+    };
+    let tpidr2 = || {
+        let v: u64;
+        // SAFETY: reading TPIDR2_EL0 is allowed at EL0 with SME.
+        unsafe { core::arch::asm!("mrs {}, S3_3_C13_C0_5", out(reg) v, options(nomem, nostack)) };
+        v
+    };
+    let mut save = vec![0u8; svl * svl];
+    let mut block = [0u64; 2];
+    let mut kernels = 0;
+    for k in runnable_quiet()
+        .into_iter()
+        .filter(|k| k.isa.is_streaming())
+    {
+        let t = k.tile();
+        let (m, n, kk) = (3, t.n_step + 1, 40);
+        let p = Problem::new(k, m, n, kk, 0, true, 77);
+        let (lq, rows) = p.quantized();
+        let packer = rhs_packers(k)[0];
+        let lhs = pack_lhs(&p, t.mr, t.kr, t.sr, Edge::End);
+        let rhs = pack_rhs(&p, packer, 8, t.nr, t.kr, t.sr, Edge::End);
+        let clamp = (-3.0, 3.0);
+        let expect = expected_dst(&p, &t, k.epilogue, packer.0, &lq, &rows, clamp);
+        make_pending(&mut save, &mut block);
+        run_portion(
+            k,
+            &Impl::Exported,
+            &p,
+            &lhs,
+            &rhs,
+            (0, 0, m, n),
+            clamp,
+            &expect,
+            Edge::End,
+        );
+        assert_eq!(tpidr2(), 0, "{} left the lazy save pending", k.stem);
+        assert!(
+            save == pattern,
+            "{} did not save ZA to the caller's buffer",
+            k.stem
+        );
+        kernels += 1;
+    }
+    make_pending(&mut save, &mut block);
+    rkai::capi::kai_commit_za();
+    assert_eq!(tpidr2(), 0, "kai_commit_za left the lazy save pending");
+    assert!(save == pattern, "kai_commit_za did not save ZA");
+    // SAFETY: turns ZA off again (the caller's state after a committed save).
+    unsafe { core::arch::asm!(".arch_extension sme", "smstop za", options(nomem, nostack)) };
+    assert!(kernels > 0, "SME present but no SME kernel ran");
 }

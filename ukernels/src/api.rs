@@ -577,10 +577,13 @@ unsafe fn run_portion<A: AsRef<[u8]>, B: AsRef<[u8]>>(
     Ok(())
 }
 
-/// Whether the kernel's column parameters depend on the vector length (for documentation of
-/// packed buffers: such buffers are only valid on CPUs with the same vector length).
+/// Whether the kernel's tile depends on a vector length (SVE or streaming): its packed buffers
+/// are only valid on CPUs with the same vector length.
 pub fn is_vector_length_dependent(kernel: &Kernel) -> bool {
-    kernel.kernel.columns == Columns::PerSveLane32
+    !matches!(
+        kernel.kernel.columns,
+        Columns::Fixed | Columns::FixedAtSve256
+    )
 }
 
 /// Multi-threaded [`matmul`] (`std` feature): splits the output into tiles aligned to the

@@ -219,9 +219,12 @@ pub fn pack_qsi8cxp(
 }
 
 /// Reference for `matmul_clamp_f32_qai8dxp_qsi8cxp` on unpacked operands (see
-/// [`matmul_f32_qai8dx_qsi4cx`]; weights are int8 and unscaled).
+/// [`matmul_f32_qai8dx_qsi4cx`]; weights are int8 and unscaled), finishing each output as the
+/// kernel's epilogue `finish` does (`f32(acc) * (scale * lhs_scale) + bias`, one or two
+/// roundings, then the clamp).
 #[allow(clippy::too_many_arguments)]
 pub fn matmul_f32_qai8dx_qsi8cx(
+    finish: crate::catalog::Epilogue,
     m: usize,
     n: usize,
     k: usize,
@@ -243,8 +246,12 @@ pub fn matmul_f32_qai8dx_qsi8cx(
                 wsum += w[j * k + kk] as i32;
             }
             let acc = dot.wrapping_add((-rows[i].zero_point).wrapping_mul(wsum));
-            let y = acc as f32 * (scale[j] * rows[i].scale) + bias.map_or(0.0, |b| b[j]);
-            dst[i * dst_stride + j] = float::clamp(y, clamp.0, clamp.1);
+            let y = finish.scale_bias.apply(
+                acc as f32,
+                scale[j] * rows[i].scale,
+                bias.map_or(0.0, |b| b[j]),
+            );
+            dst[i * dst_stride + j] = finish.clamp.apply(y, clamp.0, clamp.1);
         }
     }
 }

@@ -57,8 +57,8 @@ pub unsafe fn run(kernel: &MatmulKernel, rhs: Qai8dxpRhs, a: &Args) {
     let run_f32 = |a: &Args| match (kernel.native.packed(), rhs) {
         // SAFETY (every arm): forwarded contract.
         (Some(f), _) => unsafe { f(a) },
-        (None, Qai8dxpRhs::Qsi4cxp) => unsafe { int4::portable::run(tile, a) },
-        (None, Qai8dxpRhs::Qsi8cxp) => unsafe { int8::portable::run(tile, a) },
+        (None, Qai8dxpRhs::Qsi4cxp) => unsafe { int4::portable::run(tile, kernel.epilogue, a) },
+        (None, Qai8dxpRhs::Qsi8cxp) => unsafe { int8::portable::run(tile, kernel.epilogue, a) },
         (None, Qai8dxpRhs::Qsi4c32p) => unsafe { int4_blockwise::portable::run(tile, a) },
     };
     match kernel.family.output().narrowing() {

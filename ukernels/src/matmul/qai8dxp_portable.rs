@@ -8,8 +8,7 @@
 //! chunk decoder; the trailers (row sums, scales, biases) have the same layout in both.
 
 use super::call::PackedArgs as Args;
-use crate::catalog::Tile;
-use crate::float;
+use crate::catalog::{Epilogue, Tile};
 use crate::layout;
 
 /// Largest `mr` and `nr` handled with on-stack tiles per pass; wider groups take several passes.
@@ -23,10 +22,12 @@ pub(crate) const CHUNK: usize = 32;
 /// weights of column `col` for K chunk `chunk` as int8.
 ///
 /// # Safety
-/// See the families' `run`; `tile` must be the tile the buffers were packed for, and `decode`
+/// See the families' `run`; `tile` must be the tile the buffers were packed for, `finish` the
+/// kernel's epilogue, and `decode`
 /// must read only inside the group's data.
 pub(crate) unsafe fn run(
     tile: &Tile,
+    finish: Epilogue,
     a: &Args,
     rhs_stride: usize,
     rhs_data: usize,
@@ -72,6 +73,7 @@ pub(crate) unsafe fn run(
                         epilogue(
                             a,
                             tile,
+                            finish,
                             lhs,
                             rhs,
                             k_int,
@@ -134,6 +136,7 @@ pub(crate) fn dot32(l: &[i8; CHUNK], w: &[i8; CHUNK]) -> i32 {
 unsafe fn epilogue(
     a: &Args,
     tile: &Tile,
+    finish: Epilogue,
     lhs: *const u8,
     rhs: *const u8,
     k_int: usize,
@@ -170,11 +173,10 @@ unsafe fn epilogue(
                 )
             };
             let acc = acc[rr][cc].wrapping_add(lhs_offset.wrapping_mul(rsum));
-            let y = float::clamp(
-                acc as f32 * (rscale * lhs_scale) + bias,
-                a.clamp_min,
-                a.clamp_max,
-            );
+            let y = finish
+                .scale_bias
+                .apply(acc as f32, rscale * lhs_scale, bias);
+            let y = finish.clamp.apply(y, a.clamp_min, a.clamp_max);
             // SAFETY: (row0 + rr, j0 + col) lies inside the m x n portion.
             unsafe {
                 a.dst

@@ -2,7 +2,7 @@
 //! decodes the `s16s0` int4 layout into the 16 x value int8 weights the kernels compute with.
 
 use super::Args;
-use crate::catalog::Tile;
+use crate::catalog::{Epilogue, Tile};
 use crate::layout;
 use crate::matmul::qai8dxp_portable::{self, CHUNK};
 
@@ -39,8 +39,9 @@ pub(crate) unsafe fn decode_chunk(
 /// Computes the portion described by `a`.
 ///
 /// # Safety
-/// See [`crate::matmul::qai8dxp::run`]; `tile` must be the tile the buffers were packed for.
-pub unsafe fn run(tile: &Tile, a: &Args) {
+/// See [`crate::matmul::qai8dxp::run`]; `tile` must be the tile the buffers were packed for and
+/// `finish` the kernel's epilogue.
+pub unsafe fn run(tile: &Tile, finish: Epilogue, a: &Args) {
     let nr = tile.nr;
     let blen = tile.kr / tile.sr;
     let k_int = layout::qai8dxp::k_internal(a.k, tile.kr, tile.sr).unwrap_or(0);
@@ -51,5 +52,5 @@ pub unsafe fn run(tile: &Tile, a: &Args) {
         unsafe { decode_chunk(rhs, nr, blen, col, c, w) }
     };
     // SAFETY: forwarded contract; the decoder stays inside the group's data.
-    unsafe { qai8dxp_portable::run(tile, a, rhs_stride, rhs_data, decode) }
+    unsafe { qai8dxp_portable::run(tile, finish, a, rhs_stride, rhs_data, decode) }
 }
