@@ -358,6 +358,16 @@ impl MatmulKernel {
 
 /// Picks the aarch64 implementation on aarch64 and the portable one elsewhere.
 macro_rules! native {
+    ($family:ident :: $module:ident :: $out:ident) => {{
+        #[cfg(target_arch = "aarch64")]
+        {
+            KernelFn::PackedOutput($family::$module::$out::run)
+        }
+        #[cfg(not(target_arch = "aarch64"))]
+        {
+            KernelFn::Portable
+        }
+    }};
     ($family:ident :: $module:ident) => {{
         #[cfg(target_arch = "aarch64")]
         {
@@ -993,15 +1003,16 @@ vla_qai8dxp_kernel!(
 
 /// A KleidiAI SME or SME2 kernel of a `qai8dxp` family: its tile in streaming-vector units
 /// (`PerSmeLane32` for a `1x4vl` GEMV, `RowsAndColumnsPerSmeLane32` for a `1vlx4vl` GEMM), the
-/// way it finishes outputs, and the f32 module and asm module implementing it (16-bit outputs
-/// narrow the f32 kernel's rows).
+/// way it finishes outputs, and the f32 module and asm module implementing it (with `:: f16`,
+/// the module's f16-output form).
 macro_rules! streaming_qai8dxp_kernel {
     (
         $(#[$doc:meta])* $name:ident, $family:ident, $lhs:ident, $rhs:ident, $stem:ident,
-        $isa:ident, $tile:tt, $columns:ident, $epilogue:expr, $f32_family:ident :: $module:ident
+        $isa:ident, $tile:tt, $columns:ident, $epilogue:expr,
+        $f32_family:ident :: $module:ident $(:: $out:ident)?
     ) => {
         kernel_entry!($(#[$doc])* $name, $family, $lhs, $rhs, $stem, $isa, $tile,
-            native!($f32_family::$module), KleidiAi, $columns, Any, $epilogue);
+            native!($f32_family::$module $(:: $out)?), KleidiAi, $columns, Any, $epilogue);
     };
 }
 
@@ -1088,7 +1099,7 @@ streaming_qai8dxp_kernel!(
     [1, 4, 1, 4, 4, 1],
     PerSmeLane32,
     SME2_DOT,
-    f32_qai8dxp_qsi8cxp::matmul_clamp_f32_qai8dxp1x4_qsi8cxp4vlx4_1x4vl_sme2_dot
+    f32_qai8dxp_qsi8cxp::matmul_clamp_f32_qai8dxp1x4_qsi8cxp4vlx4_1x4vl_sme2_dot::f16
 );
 
 streaming_qai8dxp_kernel!(
@@ -1102,7 +1113,7 @@ streaming_qai8dxp_kernel!(
     [1, 4, 1, 4, 4, 1],
     RowsAndColumnsPerSmeLane32,
     SME2_MOPA,
-    f32_qai8dxp_qsi8cxp::matmul_clamp_f32_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme2_mopa
+    f32_qai8dxp_qsi8cxp::matmul_clamp_f32_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme2_mopa::f16
 );
 
 f32_qai8dxp_qsi4c32p_kernel!(
@@ -1894,8 +1905,9 @@ mod tests {
     #[test]
     fn every_kernel_function_takes_its_family_arguments() {
         for k in KERNELS {
+            let description = k.family.description();
             assert!(
-                k.native.fits(k.family.description().operands),
+                k.native.fits(description.operands, description.output),
                 "{}: {:?} does not take {:?}",
                 k.stem,
                 k.native,

@@ -9,7 +9,7 @@ use super::{
     matmul_clamp_f32_qai8dxp_qsi4c32p as int4_blockwise, matmul_clamp_f32_qai8dxp_qsi4cxp as int4,
     matmul_clamp_f32_qai8dxp_qsi8cxp as int8,
 };
-use crate::catalog::MatmulKernel;
+use crate::catalog::{KernelFn, MatmulKernel};
 use crate::contract::{self, Checked};
 use crate::family::Qai8dxpRhs;
 use crate::layout::{self, RhsLayout};
@@ -54,16 +54,39 @@ pub unsafe fn run(kernel: &MatmulKernel, rhs: Qai8dxpRhs, a: &Args) {
         return;
     }
     let tile = &kernel.tile();
-    let run_f32 = |a: &Args| match (kernel.native.packed(), rhs) {
+    let output = kernel.family.output();
+    match (kernel.native, output.narrowing()) {
         // SAFETY (every arm): forwarded contract.
-        (Some(f), _) => unsafe { f(a) },
-        (None, Qai8dxpRhs::Qsi4cxp) => unsafe { int4::portable::run(tile, kernel.epilogue, a) },
-        (None, Qai8dxpRhs::Qsi8cxp) => unsafe { int8::portable::run(tile, kernel.epilogue, a) },
-        (None, Qai8dxpRhs::Qsi4c32p) => unsafe { int4_blockwise::portable::run(tile, a) },
-    };
-    match kernel.family.output().narrowing() {
-        None => run_f32(a),
-        // SAFETY: forwarded contract; dst rows hold n 16-bit elements.
-        Some(narrow) => unsafe { run_narrowed(tile, rhs_layout(kernel, a.bl), narrow, a, run_f32) },
+        (KernelFn::PackedOutput(f), _) | (KernelFn::Packed(f), None) => unsafe { f(a) },
+        (KernelFn::Packed(f), Some(narrow)) => unsafe {
+            run_narrowed(tile, rhs_layout(kernel, a.bl), narrow, a, |a: &Args| f(a))
+        },
+        (KernelFn::Portable | KernelFn::UnpackedLhs(_), _) => unsafe {
+            run_portable(kernel, rhs, a)
+        },
+    }
+}
+
+/// The portable implementation of `kernel` (same bytes, same results as its asm), writing the
+/// family's output type.
+///
+/// # Safety
+/// As for [`run`].
+unsafe fn run_portable(kernel: &MatmulKernel, rhs: Qai8dxpRhs, a: &Args) {
+    let tile = &kernel.tile();
+    let output = kernel.family.output();
+    let finish = kernel.epilogue;
+    match rhs {
+        // SAFETY (every arm): forwarded contract.
+        Qai8dxpRhs::Qsi4cxp => unsafe { int4::portable::run(tile, finish, output, a) },
+        Qai8dxpRhs::Qsi8cxp => unsafe { int8::portable::run(tile, finish, output, a) },
+        Qai8dxpRhs::Qsi4c32p => match output.narrowing() {
+            None => unsafe { int4_blockwise::portable::run(tile, a) },
+            Some(narrow) => unsafe {
+                run_narrowed(tile, rhs_layout(kernel, a.bl), narrow, a, |a: &Args| {
+                    int4_blockwise::portable::run(tile, a)
+                })
+            },
+        },
     }
 }

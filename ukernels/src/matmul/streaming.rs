@@ -90,16 +90,18 @@ macro_rules! streaming_asm {
 }
 
 /// Declares an SME kernel of the qai8dxp per-channel families: the function (signature as for
-/// `asm_kernel!`'s plain form) and its `run` entry, which commits a pending lazy ZA save before
-/// the kernel touches ZA.
+/// `asm_kernel!`'s plain form, with the destination's element type written out: `f32`, or `u16`
+/// for a kernel that narrows to f16 itself) and its `run` entry, which commits a pending lazy ZA
+/// save before the kernel touches ZA.
 macro_rules! streaming_kernel {
     ($(#[$a:meta])* fn $name:ident(
-        $m:ident, $n:ident, $k:ident, $l:ident, $r:ident, $d:ident, $ds:ident, $lo:ident, $hi:ident $(,)?
+        $m:ident, $n:ident, $k:ident, $l:ident, $r:ident, $d:ident: $dt:ty, $ds:ident, $lo:ident,
+        $hi:ident $(,)?
     ) $body:block) => {
         $(#[$a])*
         #[allow(clippy::too_many_arguments)]
         pub unsafe fn $name(
-            $m: usize, $n: usize, $k: usize, $l: *const u8, $r: *const u8, $d: *mut f32,
+            $m: usize, $n: usize, $k: usize, $l: *const u8, $r: *const u8, $d: *mut $dt,
             $ds: usize, $lo: f32, $hi: f32,
         ) {
             // SAFETY: the caller guarantees SME (the kernel's ISA) and the ABI's TPIDR2 block.
