@@ -18,7 +18,7 @@ use support::cabi::{BlockLhsGetter, LhsBlockPackFn, RhsPackQai4c32pFn};
 use support::cabi::{Getter2, Getter3, Getter5, MatmulBlockFn};
 use support::death;
 use support::gemm::Impl;
-use support::guard::{EDGES, Edge, Guarded};
+use support::guard::{Edge, Guarded};
 use support::rng::Rng;
 use support::tester::{self, PackedFamily};
 
@@ -378,18 +378,13 @@ fn lhs_packers_match_reference_bytes() {
             if k % kr != 0 || bl % kr != 0 {
                 continue;
             }
-            for edge in EDGES {
-                let p = Problem::new(m, 1, k, bl, seed as u64);
-                let fill = 0xa5;
-                let packed = pack_lhs(&p, name, mr, kr, sr, edge, fill);
-                let expect = expected_lhs(&p, name, mr, kr, sr, packed.bytes().len(), fill);
-                assert_eq!(
-                    packed.bytes(),
-                    &expect[..],
-                    "{name} mr={mr} kr={kr} sr={sr} m={m} k={k} bl={bl}"
-                );
-                cases += 1;
-            }
+            let p = Problem::new(m, 1, k, bl, seed as u64);
+            let fill = 0xa5;
+            cases += tester::packs_equal_reference(
+                || format!("{name} mr={mr} kr={kr} sr={sr} m={m} k={k} bl={bl}"),
+                |edge| pack_lhs(&p, name, mr, kr, sr, edge, fill),
+                |size| expected_lhs(&p, name, mr, kr, sr, size, fill),
+            );
         }
     }
     eprintln!("LHS packer byte comparisons: {cases}");
@@ -432,17 +427,12 @@ fn lhs_packers_match_reference_on_hostile_values() {
                     *v = -f32::NAN;
                 }
             }
-            for edge in EDGES {
-                let fill = 0x3c;
-                let packed = pack_lhs(&p, name, mr, kr, sr, edge, fill);
-                let expect = expected_lhs(&p, name, mr, kr, sr, packed.bytes().len(), fill);
-                assert_eq!(
-                    packed.bytes(),
-                    &expect[..],
-                    "{name} mr={mr} m={m} k={k} bl={bl}"
-                );
-                cases += 1;
-            }
+            let fill = 0x3c;
+            cases += tester::packs_equal_reference(
+                || format!("{name} mr={mr} m={m} k={k} bl={bl}"),
+                |edge| pack_lhs(&p, name, mr, kr, sr, edge, fill),
+                |size| expected_lhs(&p, name, mr, kr, sr, size, fill),
+            );
         }
     }
     eprintln!("hostile LHS packings: {cases}");
@@ -503,19 +493,14 @@ fn rhs_packers_match_reference_bytes() {
             if bl % kr != 0 || (name == RHS && kr > 16) {
                 continue;
             }
-            for edge in EDGES {
-                // Seeds alternate bias and no bias.
-                let p = Problem::new(1, n, k, bl, 200 + seed as u64);
-                let fill = 0x5a;
-                let packed = pack_rhs(&p, name, nr, kr, edge, fill);
-                let expect = expected_rhs(&p, name, nr, kr, packed.bytes().len(), fill);
-                assert_eq!(
-                    packed.bytes(),
-                    &expect[..],
-                    "{name} nr={nr} kr={kr} n={n} k={k} bl={bl}"
-                );
-                cases += 1;
-            }
+            // Seeds alternate bias and no bias.
+            let p = Problem::new(1, n, k, bl, 200 + seed as u64);
+            let fill = 0x5a;
+            cases += tester::packs_equal_reference(
+                || format!("{name} nr={nr} kr={kr} n={n} k={k} bl={bl}"),
+                |edge| pack_rhs(&p, name, nr, kr, edge, fill),
+                |size| expected_rhs(&p, name, nr, kr, size, fill),
+            );
         }
     }
     eprintln!("RHS packer byte comparisons: {cases}");
@@ -600,21 +585,15 @@ fn check_kernel(k: &MatmulKernel, implementations: &[Impl]) -> usize {
 
 #[test]
 fn exported_kernels_match_reference() {
-    let mut total = 0;
-    for k in runnable() {
-        let cases = check_kernel(k, &[Impl::Exported]);
-        eprintln!("{}: {cases} cases", k.stem);
-        total += cases;
-    }
+    let total = tester::count_cases(runnable(), "", |k| check_kernel(k, &[Impl::Exported]));
     eprintln!("exported kernel cases: {total}");
 }
 
 #[test]
 fn portable_kernels_match_reference() {
-    for k in family_kernels() {
-        let cases = check_kernel(k, &[Impl::Portable]);
-        eprintln!("{} (portable): {cases} cases", k.stem);
-    }
+    tester::count_cases(family_kernels(), " (portable)", |k| {
+        check_kernel(k, &[Impl::Portable])
+    });
 }
 
 /// Hostile inputs (issue 7): each scenario rewrites part of a problem. Activations: NaN, +-Inf,

@@ -199,15 +199,7 @@ fn rkai_kernel_getters_and_sizes_follow_the_vector_length() {
             1
         };
         let want = [b.m_step, b.n_step * scale, b.mr, b.nr * scale, b.kr, b.sr];
-        let verbs = [
-            "get_m_step",
-            "get_n_step",
-            "get_mr",
-            "get_nr",
-            "get_kr",
-            "get_sr",
-        ];
-        let got = verbs.map(|v| sym::<Getter0>(v, k.stem)());
+        let got = tester::TILE_PARAMETERS.map(|v| sym::<Getter0>(&format!("get_{v}"), k.stem)());
         assert_eq!(got, want, "{} with {lanes} lanes", k.stem);
         let t = k.tile();
         assert_eq!(t.n_step % t.nr, 0, "{}", k.stem);
@@ -966,24 +958,16 @@ fn check_kernel(k: &MatmulKernel, implementations: &[Impl]) -> usize {
 
 #[test]
 fn exported_kernels_match_reference() {
-    let mut total = 0;
-    for k in runnable() {
-        let cases = check_kernel(k, &[Impl::Exported]);
-        eprintln!("{}: {cases} cases", k.stem);
-        total += cases;
-    }
+    let total = tester::count_cases(runnable(), "", |k| check_kernel(k, &[Impl::Exported]));
     eprintln!("exported kernel cases: {total}");
     eprintln!("RELIABILITY bounds_kernels {total}");
 }
 
 #[test]
 fn portable_kernels_match_reference() {
-    let mut total = 0;
-    for k in family_kernels() {
-        let cases = check_kernel(k, &[Impl::Portable]);
-        eprintln!("{} (portable): {cases} cases", k.stem);
-        total += cases;
-    }
+    let total = tester::count_cases(family_kernels(), " (portable)", |k| {
+        check_kernel(k, &[Impl::Portable])
+    });
     eprintln!("RELIABILITY bounds_portable {total}");
 }
 

@@ -53,31 +53,59 @@ pub fn runnable(
     run
 }
 
+/// The tile parameters a kernel reports (`get_<parameter>`), in the order of KleidiAI's
+/// measured table.
+pub const TILE_PARAMETERS: [&str; 6] = ["m_step", "n_step", "mr", "nr", "kr", "sr"];
+
 /// The six tile getters of every kernel equal each of its rows in KleidiAI's measured table (the
 /// SVE kernels report one tile at every vector length measured). Returns the rows checked.
 pub fn getters_equal_kleidiai_values<'a>(kernels: impl Iterator<Item = &'a MatmulKernel>) -> usize {
     let table: Vec<Vec<&str>> = tsv_rows(include_str!("../data/kleidiai-1.30-getters.tsv"));
-    let verbs = [
-        "get_m_step",
-        "get_n_step",
-        "get_mr",
-        "get_nr",
-        "get_kr",
-        "get_sr",
-    ];
     let mut checked = 0;
     for k in kernels {
         let rows: Vec<_> = table.iter().filter(|r| r[0] == k.stem).collect();
         assert!(!rows.is_empty(), "{} not in table", k.stem);
         for row in rows {
-            for (i, verb) in verbs.iter().enumerate() {
-                let got = sym::<Getter0>(verb, k.stem)();
+            for (i, parameter) in TILE_PARAMETERS.iter().enumerate() {
+                let verb = format!("get_{parameter}");
+                let got = sym::<Getter0>(&verb, k.stem)();
                 assert_eq!(got.to_string(), row[1 + i], "{verb} of {}", k.stem);
             }
             checked += 1;
         }
     }
     checked
+}
+
+/// Runs `check` on each kernel, printing its cases (`label` after the stem); returns the total.
+pub fn count_cases<'a>(
+    kernels: impl IntoIterator<Item = &'a MatmulKernel>,
+    label: &str,
+    check: impl Fn(&MatmulKernel) -> usize,
+) -> usize {
+    let mut total = 0;
+    for k in kernels {
+        let cases = check(k);
+        eprintln!("{}{label}: {cases} cases", k.stem);
+        total += cases;
+    }
+    total
+}
+
+/// Packs with `pack` against a guard page at either edge, and compares the bytes with what the
+/// reference writes into a buffer of that size (`expected(size)`); `what` names the case in a
+/// failure. Returns the number of packings compared.
+pub fn packs_equal_reference(
+    what: impl Fn() -> String,
+    pack: impl Fn(Edge) -> Guarded,
+    expected: impl Fn(usize) -> Vec<u8>,
+) -> usize {
+    for edge in EDGES {
+        let packed = pack(edge);
+        let expect = expected(packed.bytes().len());
+        assert_eq!(packed.bytes(), &expect[..], "{} edge={edge:?}", what());
+    }
+    EDGES.len()
 }
 
 /// Rows of a tab-separated table after its header.
