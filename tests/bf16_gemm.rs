@@ -17,10 +17,11 @@ use rkai::ukernels::pack::lhs_pack_bf16::Variant as LhsVariant;
 use rkai::ukernels::pack::rhs_pack_bf16::Variant as RhsVariant;
 use rkai::ukernels::reference::bf16_gemm as reference;
 use std::ptr;
-use support::cabi::{Getter0, Getter2, Getter3, LhsQuantPackHalfFn, MatmulHalfFn, RhsPackFloatFn};
+use support::cabi::{Getter2, Getter3, LhsQuantPackHalfFn, MatmulHalfFn, RhsPackFloatFn};
 use support::gemm::{self, Impl, Portion, portions};
 use support::guard::{EDGES, Edge, Guarded};
 use support::rng::Rng;
+use support::tester;
 
 fn sym<F: Copy>(verb: &str, name: &str) -> F {
     support::cabi::func(verb, name)
@@ -59,13 +60,6 @@ fn rhs_variant(p: &Packer) -> RhsVariant {
     }
 }
 
-fn tsv_rows(text: &str) -> Vec<Vec<&str>> {
-    text.lines()
-        .skip(1)
-        .map(|l| l.split('\t').collect())
-        .collect()
-}
-
 /// Rows a problem for `k` may have: `m`, or 1 for KleidiAI's one-row kernel.
 fn rows_for(k: &MatmulKernel, m: usize) -> usize {
     match k.rows {
@@ -81,27 +75,9 @@ fn out_bytes(k: &MatmulKernel) -> usize {
 
 #[test]
 fn getters_equal_kleidiai_values() {
-    let table = tsv_rows(include_str!("data/kleidiai-1.30-getters.tsv"));
     assert_eq!(kernels().count(), 3);
     for k in kernels() {
-        let row = table
-            .iter()
-            .find(|r| r[0] == k.stem)
-            .unwrap_or_else(|| panic!("{} not in table", k.stem));
-        for (i, verb) in [
-            "get_m_step",
-            "get_n_step",
-            "get_mr",
-            "get_nr",
-            "get_kr",
-            "get_sr",
-        ]
-        .iter()
-        .enumerate()
-        {
-            let got = sym::<Getter0>(verb, k.stem)();
-            assert_eq!(got.to_string(), row[1 + i], "{verb} of {}", k.stem);
-        }
+        tester::getters_equal_kleidiai_values(std::iter::once(k));
         for kk in [1usize, 3, 4, 5, 64, 77] {
             let kp = kk.div_ceil(4) * 4;
             let bias = if k.family == Family::F16Bf16pBf16p {
@@ -434,14 +410,14 @@ fn verify(
             p.k
         )
     };
-    gemm::check_portion(
+    gemm::check_portion_by(
         dst.bytes(),
         es,
         p.m,
         p.n,
         p.n + 3,
         portion,
-        expect,
+        |at| expect[at],
         canary,
         &context,
     );
@@ -512,12 +488,7 @@ fn check_kernel(k: &MatmulKernel, which: Impl) -> usize {
 
 #[test]
 fn exported_kernels_match_reference() {
-    let mut total = 0;
-    for k in runnable() {
-        let cases = check_kernel(k, Impl::Exported);
-        eprintln!("{}: {cases} cases", k.stem);
-        total += cases;
-    }
+    let total = tester::count_cases(runnable(), "", |k| check_kernel(k, Impl::Exported));
     eprintln!("RELIABILITY bounds_kernels {total}");
 }
 

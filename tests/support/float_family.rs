@@ -1031,3 +1031,91 @@ pub fn violations_abort_with_function_and_condition<F: FloatFamily>() {
     eprintln!("{} {} contract violations checked", cases.len(), F::LABEL);
     eprintln!("RELIABILITY contract {}", cases.len());
 }
+
+/// The `#[test]` functions every float family runs, for the [`FloatFamily`] `$family` (a type
+/// of the calling test file). `kernels` and `packers` state how many the catalog lists.
+#[macro_export]
+macro_rules! float_family_tests {
+    ($family:ty $(, kernels = $kernels:expr, packers = $packers:expr)?) => {
+        use support::float_family as shared;
+
+        #[test]
+        fn getters_equal_kleidiai_values() {
+            $(assert_eq!(shared::kernels::<$family>().count(), $kernels);)?
+            shared::getters_equal_kleidiai_values::<$family>();
+        }
+
+        #[test]
+        fn packed_sizes_and_offsets_equal_kleidiai_values() {
+            shared::packed_sizes_and_offsets_equal_kleidiai_values::<$family>();
+        }
+
+        #[test]
+        fn packer_getters() {
+            $(assert_eq!(shared::packers::<$family>().count(), $packers);)?
+            shared::packer_getters::<$family>();
+        }
+
+        #[test]
+        fn packers_match_reference_bytes() {
+            shared::packers_match_reference_bytes::<$family>();
+        }
+
+        #[test]
+        fn exported_kernels_match_reference() {
+            shared::exported_kernels_match_reference::<$family>();
+        }
+
+        #[test]
+        fn portable_kernels_match_reference() {
+            shared::portable_kernels_match_reference::<$family>();
+        }
+
+        #[test]
+        fn non_finite_values_follow_arm_rules() {
+            shared::non_finite_values_follow_arm_rules::<$family>();
+        }
+
+        #[test]
+        fn dst_stride_col_is_ignored_where_kleidiai_ignores_it() {
+            shared::dst_stride_col_is_ignored_where_kleidiai_ignores_it::<$family>();
+        }
+
+        #[test]
+        fn threads_on_disjoint_portions_equal_one_call() {
+            shared::threads_on_disjoint_portions_equal_one_call::<$family>();
+        }
+
+        #[cfg(target_arch = "aarch64")]
+        #[test]
+        fn callee_saved_registers_survive() {
+            shared::callee_saved_registers_survive::<$family>();
+        }
+
+        mod random_shapes {
+            use super::*;
+            use proptest::prelude::*;
+
+            proptest! {
+                #![proptest_config(ProptestConfig { cases: 32, failure_persistence: None, ..ProptestConfig::default() })]
+
+                /// Random shapes and data: packed bytes and results equal the reference.
+                #[test]
+                fn random_problems_match_reference(m in 1usize..30, n in 1usize..80, kk in 0usize..70, seed in any::<u64>(), bias in any::<bool>()) {
+                    shared::random_problem::<$family>((m, n, kk), seed, bias)?;
+                }
+            }
+        }
+
+        #[test]
+        #[ignore = "child process of the death tests"]
+        fn death_child() {
+            support::death::child(&shared::violation_cases::<$family>());
+        }
+
+        #[test]
+        fn violations_abort_with_function_and_condition() {
+            shared::violations_abort_with_function_and_condition::<$family>();
+        }
+    };
+}
