@@ -9,6 +9,9 @@ mod asm_fragments;
 #[macro_use]
 mod float_template;
 #[cfg(target_arch = "aarch64")]
+#[macro_use]
+mod gemv_template;
+#[cfg(target_arch = "aarch64")]
 mod kernel_geometry;
 
 /// Declares an asm kernel: the function with its family's argument types (the caller names the

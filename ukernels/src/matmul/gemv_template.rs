@@ -1,0 +1,148 @@
+//! Whole-kernel templates of the integer GEMVs whose siblings differ only in their K loop: the
+//! kernel file states its RHS format and its loop, the template writes the function, its `run`
+//! entry, the loop nest and the epilogue around it.
+
+/// Declares a vector-length-agnostic per-channel GEMV of the qai8dxp families with `nr = 2 x VL32`
+/// (`..._1x2vl_sve2_dotprod`):
+///
+/// ```text
+/// sve2_gemv_1x2vl! {
+///     /// docs, safety
+///     #[target_feature(enable = "sve2")]
+///     fn name: int8 | int4, "<stem for llvm-mca>";
+///     k_loop [ ... ]
+/// }
+/// ```
+///
+/// Loop order: column groups of `nr` outside, rows inside, K in 32-value chunks (label 4, from
+/// the row's LHS `x9` and the group's RHS `x10`; the loop moves both on and counts `x12` down to
+/// zero, setting the flags for its closing `b.ne`). The loop sums a row into `z0`..`z7` as 8
+/// column registers of a 64-bit lane pair per column: `z0`..`z3` and `z4`..`z7` hold the two
+/// halves of the sums of column registers 0..3 (columns `c x VL64 ..`), each column's sum split
+/// over an even and an odd 32-bit lane. It may use `z8`..`z11` and `z16`..`z31` (and `z12`, the
+/// 0xF0 mask of `int4`). The epilogue folds the halves and the lane pairs and applies the
+/// per-channel dequantisation and the clamp:
+///
+/// ```text
+/// acc = acc + lhs_offset * rsum;  y = (acc as f32) * (rscale * lhs_scale) + bias
+/// dst = min(max(y, clamp_min), clamp_max)
+/// ```
+macro_rules! sve2_gemv_1x2vl {
+    ($(#[$attr:meta])* fn $name:ident: int8, $mca:literal; k_loop [$($body:expr),+ $(,)?]) => {
+        sve2_gemv_1x2vl!(@kernel [$(#[$attr])*] $name, false, "", $mca; [$($body),+]
+            v(0 1 2 3 4 5 6 7 8 9 10 11 13 14 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31));
+    };
+    ($(#[$attr:meta])* fn $name:ident: int4, $mca:literal; k_loop [$($body:expr),+ $(,)?]) => {
+        sve2_gemv_1x2vl!(@kernel [$(#[$attr])*] $name, true, "mov z12.b, #-16\n", $mca; [$($body),+]
+            v(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31));
+    };
+    (@kernel [$($attr:tt)*] $name:ident, $int4:literal, $mask:literal, $mca:literal; [$($body:expr),+]
+     v($($v:tt)*)) => {
+        asm_kernel! {
+            $($attr)*
+            fn $name(m, n, k, lhs_packed, rhs_packed, dst, dst_stride_row, clamp_min, clamp_max) {
+                let (chunks, _, _, rhs_col_bytes) =
+                    crate::matmul::kernel_geometry::per_channel(m, n, k, 1, $int4);
+
+                // Register map
+                //   x0  m                            x8  rows left in this column group
+                //   x1  columns left (signed)        x9  LHS pointer (walks the rows)
+                //   x2  32-value chunks              x10 RHS pointer inside the group
+                //   x3  lhs_packed                   x11 dst pointer of the current row
+                //   x4  RHS group pointer            x12 chunks left
+                //   x5  dst of the group's column 0  x13 VL32 (CNTW)
+                //   x6  dst_stride_row               x14 RHS group stride (nr * rhs_col_bytes)
+                //   x15 clamp_min bits               x16 clamp_max bits
+                //
+                //   z0-z7   accumulators (the K loop's); z8-z11, z16-z31 the K loop's operands
+                //   z12     0xF0 in every byte (int4)
+                //   z13/z14 clamp_min / clamp_max in every lane
+                //   p0      all lanes; p1/p2 columns of the group below n (first / second VL32)
+                //
+                // SAFETY: the caller guarantees (see `# Safety`) SVE2 and that the packed buffers
+                // cover the bytes read here (m LHS rows of k_int + 8 bytes; ceil(n / nr) RHS groups
+                // of nr * rhs_col_bytes bytes, read exactly). Stores are predicated to columns
+                // below n and rows below m. Only declared registers are touched (v8-v15 are
+                // declared, so the compiler saves d8-d15); no stack use.
+                unsafe {
+                    kernel_asm!(
+                        "ptrue p0.b",
+                        "cntw x13",
+                        "mul x14, x14, x13",
+                        "lsl x14, x14, #1",
+                        concat!($mask, "mov z13.s, w15\n", "mov z14.s, w16\n"),
+                        // ---- loop over column groups ----
+                        "2:",
+                        "whilelt p1.s, xzr, x1",
+                        "whilelt p2.s, x13, x1",
+                        "mov x8, x0",
+                        "mov x9, x3",
+                        "mov x11, x5",
+                        // ---- loop over rows ----
+                        "3:",
+                        "mov x10, x4",
+                        "mov x12, x2",
+                        zero_z!("0", "1", "2", "3", "4", "5", "6", "7"),
+                        // ---- K loop: 32 values x nr columns per iteration ----
+                        "4:",
+                        concat!("// LLVM-MCA-BEGIN ", $mca),
+                        $($body,)+
+                        "b.ne 4b",
+                        "// LLVM-MCA-END",
+                        // ---- epilogue: x9 -> lhs_offset, x10 -> rsum of this group ----
+                        "ld1rw {{z8.s}}, p0/z, [x9]",
+                        "ld1rw {{z9.s}}, p0/z, [x9, #4]",
+                        "add x9, x9, #8",
+                        "ld1w {{z16.s}}, p0/z, [x10]",
+                        "ld1w {{z17.s}}, p0/z, [x10, #1, mul vl]",
+                        "ld1w {{z18.s}}, p0/z, [x10, #2, mul vl]",
+                        "ld1w {{z19.s}}, p0/z, [x10, #3, mul vl]",
+                        "ld1w {{z20.s}}, p0/z, [x10, #4, mul vl]",
+                        "ld1w {{z21.s}}, p0/z, [x10, #5, mul vl]",
+                        "add z0.s, z0.s, z4.s",
+                        "add z1.s, z1.s, z5.s",
+                        "add z2.s, z2.s, z6.s",
+                        "add z3.s, z3.s, z7.s",
+                        // Fold lane pairs: even lanes (bytes 0..4 of a column) + odd lanes (4..8).
+                        "uzp1 z4.s, z0.s, z1.s",
+                        "uzp2 z5.s, z0.s, z1.s",
+                        "uzp1 z6.s, z2.s, z3.s",
+                        "uzp2 z7.s, z2.s, z3.s",
+                        "add z4.s, z4.s, z5.s",
+                        "add z6.s, z6.s, z7.s",
+                        "mla z4.s, p0/m, z16.s, z8.s",
+                        "mla z6.s, p0/m, z17.s, z8.s",
+                        "fmul z18.s, z18.s, z9.s",
+                        "fmul z19.s, z19.s, z9.s",
+                        "scvtf z4.s, p0/m, z4.s",
+                        "scvtf z6.s, p0/m, z6.s",
+                        "fmul z4.s, z4.s, z18.s",
+                        "fmul z6.s, z6.s, z19.s",
+                        "fadd z4.s, z4.s, z20.s",
+                        "fadd z6.s, z6.s, z21.s",
+                        "fmax z4.s, p0/m, z4.s, z13.s",
+                        "fmax z6.s, p0/m, z6.s, z13.s",
+                        "fmin z4.s, p0/m, z4.s, z14.s",
+                        "fmin z6.s, p0/m, z6.s, z14.s",
+                        "st1w {{z4.s}}, p1, [x11]",
+                        "st1w {{z6.s}}, p2, [x11, #1, mul vl]",
+                        "add x11, x11, x6",
+                        "subs x8, x8, #1",
+                        "b.ne 3b",
+                        // ---- next column group ----
+                        "add x4, x4, x14",
+                        "addvl x5, x5, #2",
+                        "sub x1, x1, x13, lsl #1",
+                        "cmp x1, #0",
+                        "b.gt 2b";
+                        gemv(m, n, chunks, lhs_packed, rhs_packed, dst, dst_stride_row);
+                        inout("x14") rhs_col_bytes => _,
+                        in("x15") clamp_min.to_bits() as usize,
+                        in("x16") clamp_max.to_bits() as usize,
+                        clobber x(8 9 10 11 12 13) v($($v)*) p(0 1 2),
+                    );
+                }
+            }
+        }
+    };
+}
