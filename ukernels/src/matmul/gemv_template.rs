@@ -146,3 +146,210 @@ macro_rules! sve2_gemv_1x2vl {
         }
     };
 }
+
+/// Declares an asymmetric int4 GEMV of `matmul_clamp_f32_qsi8d32p_qai4c32p` (1 row x 4 columns
+/// per step):
+///
+/// ```text
+/// qai4c32p_gemv! {
+///     /// docs, safety
+///     #[target_feature(enable = "dotprod")]
+///     fn name: "<stem for llvm-mca>", fold "add" | "addp", lhs v(4 5 ...);
+///     k_loop [ ... ]
+/// }
+/// ```
+///
+/// Loop order: column groups of 4 outside, rows inside, blocks of `bl` values (label 4), then
+/// 32-value sub-blocks (label 5: the loop reads the sub-block's weights at `x10` and activations
+/// at `x9`, moves both on and counts `x12` down to zero, setting the flags for its closing
+/// `b.ne`). The loop leaves 16 x the block's integer sums in `v16`..`v23` (lane = column for
+/// `add`, column pairs folded by `addp` in the block epilogue), decoding nibbles with the 0xF0
+/// mask in `v31` into `v0`..`v3` and `v24`..`v27`, its activations in the `lhs` registers. Per
+/// block, in the family's order,
+///
+/// ```text
+/// acc = fma(I, rs16 * ls, fma(rz, lsum, acc))   (I = the block's sums, as f32)
+/// ```
+///
+/// then `acc + bias`, clamped (v28/v29), is stored (4 columns or the n % 4 tail).
+macro_rules! qai4c32p_gemv {
+    ($(#[$attr:meta])* fn $name:ident: $mca:literal, fold $fold:literal, lhs v($($lhs:tt)+);
+     k_loop [$($body:expr),+ $(,)?]) => {
+        asm_kernel! {
+            $(#[$attr])*
+            blockwise fn $name(m, n, k, bl, lhs_packed, rhs_packed, dst, dst_stride_row, clamp_min, clamp_max) {
+                let (blocks, sub_blocks, _, _) =
+                    crate::matmul::kernel_geometry::qsi8d32p_blockwise(m, n, k, bl, 1);
+
+                // Register map
+                //   x0  m (rows)                     x8  rows left in this group
+                //   x1  columns left (n - 4g)        x9  LHS pointer (walks the rows)
+                //   x2  sub-blocks per block         x10 RHS pointer (walks the group)
+                //   x3  lhs_packed                   x11 dst pointer of the current row
+                //   x4  RHS group pointer            x12 sub-blocks left in this block
+                //   x5  dst + 4 * 4g                 x13 partial-store pointer
+                //   x6  dst_stride_row               x15 blocks left in this row
+                //   x7  blocks (k / bl)
+                //
+                // LHS rows are contiguous, so x9 walks through them (values, then the block's sum
+                // and scale). x10 walks a group's blocks and ends at its biases; the next group
+                // follows them.
+                //
+                //   v0-v3, v24-v27 decoded weights; block parameters afterwards (v24-v27)
+                //   v16-v23 i32 accumulators; v28/v29 clamp bounds, v30 f32 accumulator of the
+                //   row, v31 0xF0 mask
+                //
+                // SAFETY: the caller guarantees (see `# Safety`) that the packed buffers cover
+                // exactly the bytes this block reads (m LHS rows; ceil(n / 4) RHS groups), that
+                // dst rows are writable for 4 * n bytes, and that the CPU implements dotprod (also
+                // required by this function's `target_feature`). The block stores only
+                // dst[i][0..n), touches only the declared registers, and does not use the stack.
+                unsafe {
+                    kernel_asm!(
+                        gemv[4 cols, "add x4, x10, #16"](m, n, sub_blocks, lhs_packed, rhs_packed, dst, dst_stride_row)
+                        setup ["movi v31.16b, #0xf0", "dup v28.4s, v28.s[0]", "dup v29.4s, v29.s[0]"]
+                        row [
+                            "mov x15, x7",
+                            "movi v30.16b, #0",
+                            // ---- loop over blocks ----
+                            "4:",
+                            zero_v!("16b"; "16", "17", "18", "19", "20", "21", "22", "23"),
+                            "mov x12, x2",
+                            // ---- K loop: one 32-value sub-block x 4 columns per iteration ----
+                            "5:",
+                            concat!("// LLVM-MCA-BEGIN ", $mca),
+                            $($body,)+
+                            "b.ne 5b",
+                            "// LLVM-MCA-END",
+                            // ---- block epilogue ----
+                            "ldp s24, s26, [x9], #8", // lsum, ls
+                            "ldp q25, q27, [x10], #32", // rz, rs16 of the 4 columns
+                            "add v16.4s, v16.4s, v18.4s",
+                            "add v20.4s, v20.4s, v22.4s",
+                            "add v17.4s, v17.4s, v19.4s",
+                            "add v21.4s, v21.4s, v23.4s",
+                            "add v16.4s, v16.4s, v20.4s",
+                            "add v17.4s, v17.4s, v21.4s",
+                            concat!($fold, " v16.4s, v16.4s, v17.4s"), // I of columns 0-3
+                            "fmul v27.4s, v27.4s, v26.s[0]", // rs16 x ls
+                            "fmla v30.4s, v25.4s, v24.s[0]", // + rz x lsum
+                            "scvtf v16.4s, v16.4s",
+                            "subs x15, x15, #1",
+                            "fmla v30.4s, v16.4s, v27.4s",
+                            "b.ne 4b",
+                            // ---- row epilogue: bias, clamp, store 4 columns or the n % 4 tail ----
+                            "ldr q26, [x10]",
+                            "fadd v30.4s, v30.4s, v26.4s",
+                            "fmax v30.4s, v30.4s, v28.4s",
+                            "fmin v30.4s, v30.4s, v29.4s",
+                            store_cols4!(cmp, "30", "x1", "x11", "x13"; "6", "7", "8"),
+                        ];
+                        in("x7") blocks,
+                        inout("v28") clamp_min => _,
+                        inout("v29") clamp_max => _,
+                        clobber x(8 9 10 11 12 13 15)
+                            v(0 1 2 3 $($lhs)+ 16 17 18 19 20 21 22 23 24 25 26 27 30 31),
+                    );
+                }
+            }
+        }
+    };
+}
+
+/// Declares a symmetric int4 GEMV of `matmul_clamp_f32_qsi8d32p_qsi4c32p` (1 row x 4 columns per
+/// step):
+///
+/// ```text
+/// qsi8d32p_gemv! {
+///     /// docs, safety
+///     #[target_feature(enable = "dotprod")]
+///     fn name: "<stem for llvm-mca>";
+///     block_start [ ... ] k_loop [ ... ] block_end [ ... ]
+///     clobber x(..) v(..)
+/// }
+/// ```
+///
+/// Loop order: column groups of 4 outside, rows inside, blocks of `bl` values (label 4: the
+/// block's 4 f16 column scales into `v25`, its f16 row scale into `v24`, `block_start`), then
+/// 32-value sub-blocks (label 5: the loop reads 64 bytes of weights at `x10` and the activations
+/// from `x9`, moves both on and counts `x12` down to zero, setting the flags for its closing
+/// `b.ne`; `x14` holds bl / 2, the offset of the activations paired with the high nibbles). The
+/// loop sums 16 x the products into `v16`, `v17`, `v22`, `v23` (decoding with the 0xF0 mask in
+/// `v31`); `block_end` moves `x9` to the next block, widens the scales, leaves the block's sums
+/// of the 4 columns in `v16` and the product of the scales in `v25`. Per block
+/// `acc = fma(sums / 16, scales, acc)`; after the blocks `acc`, clamped (v28/v29), is stored
+/// (4 columns or the n % 4 tail).
+macro_rules! qsi8d32p_gemv {
+    ($(#[$attr:meta])* fn $name:ident: $mca:literal;
+     block_start [$($start:expr),* $(,)?] k_loop [$($body:expr),+ $(,)?] block_end [$($end:expr),+ $(,)?]
+     clobber $($clobber:tt)+) => {
+        asm_kernel! {
+            $(#[$attr])*
+            blockwise fn $name(m, n, k, bl, lhs_packed, rhs_packed, dst, dst_stride_row, clamp_min, clamp_max) {
+                let (blocks, sub_blocks, _, _) =
+                    crate::matmul::kernel_geometry::qsi8d32p_blockwise(m, n, k, bl, 1);
+
+                // Register map
+                //   x0  m (rows)                     x8  rows left in this group
+                //   x1  columns left (n - 4g)        x9  LHS pointer (walks the rows)
+                //   x2  sub-blocks per block         x10 RHS pointer (walks the group)
+                //   x3  lhs_packed                   x11 dst pointer of the current row
+                //   x4  RHS group pointer            x12 sub-blocks left in this block
+                //   x5  dst + 4 * 4g                 x13 partial-store pointer
+                //   x6  dst_stride_row               x14 bl / 2 (LHS high-half offset)
+                //   x7  blocks (k / bl)              x15 blocks left in this row
+                //
+                // LHS rows are contiguous, so x9 walks through them block by block (scale, the
+                // low-half values, then the high half at x9 + bl/2). x10 walks a group's blocks
+                // (scales, then 64 bytes per sub-block) and ends at the next group.
+                //
+                //   v24/v25 row scale (h, then s) / column scales (4h, then 4s)
+                //   v28/v29 clamp bounds, v30 f32 accumulator of the row, v31 0xF0 mask
+                //
+                // SAFETY: the caller guarantees (see `# Safety`) that the packed buffers cover
+                // exactly the bytes this block reads (m LHS rows; ceil(n / 4) RHS groups), that
+                // dst rows are writable for 4 * n bytes, and that the CPU implements dotprod (also
+                // required by this function's `target_feature`). The block stores only
+                // dst[i][0..n), touches only the declared registers, and does not use the stack.
+                unsafe {
+                    kernel_asm!(
+                        gemv[4 cols, "mov x4, x10"](m, n, sub_blocks, lhs_packed, rhs_packed, dst, dst_stride_row)
+                        setup ["movi v31.16b, #0xf0", "dup v28.4s, v28.s[0]", "dup v29.4s, v29.s[0]"]
+                        row [
+                            "mov x15, x7",
+                            "movi v30.16b, #0",
+                            // ---- loop over blocks ----
+                            "4:",
+                            "ldr d25, [x10], #8",
+                            "ldr h24, [x9], #2",
+                            zero_v!("16b"; "16", "17", "22", "23"),
+                            "mov x12, x2",
+                            $($start,)*
+                            // ---- K loop: one 32-value sub-block x 4 columns per iteration ----
+                            "5:",
+                            concat!("// LLVM-MCA-BEGIN ", $mca),
+                            $($body,)+
+                            "b.ne 5b",
+                            "// LLVM-MCA-END",
+                            // ---- block epilogue ----
+                            $($end,)+
+                            "scvtf v16.4s, v16.4s, #4",
+                            "subs x15, x15, #1",
+                            "fmla v30.4s, v16.4s, v25.4s",
+                            "b.ne 4b",
+                            // ---- row epilogue: clamp, store 4 columns or the n % 4 tail ----
+                            "fmax v30.4s, v30.4s, v28.4s",
+                            "fmin v30.4s, v30.4s, v29.4s",
+                            store_cols4!(cmp, "30", "x1", "x11", "x13"; "6", "7", "8"),
+                        ];
+                        in("x7") blocks,
+                        in("x14") bl / 2,
+                        inout("v28") clamp_min => _,
+                        inout("v29") clamp_max => _,
+                        clobber $($clobber)+
+                    );
+                }
+            }
+        }
+    };
+}
