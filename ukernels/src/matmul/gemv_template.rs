@@ -353,3 +353,129 @@ macro_rules! qsi8d32p_gemv {
         }
     };
 }
+
+/// Declares a NEON GEMV of the qai8dxp families (one LHS row per packed group, int8 or int4 RHS,
+/// per-channel or blockwise scales):
+///
+/// ```text
+/// qai8dxp_gemv! {
+///     /// docs, safety
+///     #[target_feature(enable = "dotprod")]
+///     fn name: per_channel(4 cols, int4), "<stem for llvm-mca>";
+///     setup [ ... ] row_start [ ... ] k_loop [ ... ] row_end [ ... ]
+///     clobber x(..) v(..)
+/// }
+/// ```
+///
+/// The RHS format picks the geometry and the operands:
+///
+/// * `fn name: per_channel(C cols, int8 | int4)`: `x2` = 32-value K passes, `x14` = bytes of an
+///   RHS group, clamp bounds as bits in `w15`/`w16`. The K loop is label 4.
+/// * `blockwise fn name: blockwise(4 cols)`: `x2` = 32-value chunks per block, `x7` = blocks,
+///   `x14`, `w15`/`w16` as above; `blockwise(8 cols)`: `x2` = blocks, `x7` = chunks per block,
+///   `x14`, bounds in `w16`/`w17`. The K loop is label 5, inside the kernel's block loop.
+///
+/// Around the kernel's code the template writes `kernel_asm!`'s `gemv` loop nest (column groups
+/// of C outside, rows inside; see there for `x8`..`x11`), the K loop's label, llvm-mca region and
+/// closing `b.ne` (the loop sets the flags: `subs x12, x12, #1`). `row_start` runs before the K
+/// loop of each row, `row_end` after it (block and row epilogues, the store).
+macro_rules! qai8dxp_gemv {
+    ($(#[$attr:meta])* fn $name:ident: per_channel($cols:tt cols, $int:ident), $mca:literal;
+     setup [$($setup:expr),+ $(,)?] row_start [$($start:expr),+ $(,)?] k_loop [$($body:expr),+ $(,)?]
+     row_end [$($end:expr),+ $(,)?] clobber $($clobber:tt)+) => {
+        asm_kernel! {
+            $(#[$attr])*
+            fn $name(m, n, k, lhs_packed, rhs_packed, dst, dst_stride_row, clamp_min, clamp_max) {
+                let (passes, _, _, rhs_stride) = crate::matmul::kernel_geometry::per_channel(
+                    m, n, k, $cols, qai8dxp_gemv!(@int4 $int));
+                // SAFETY: the caller guarantees (see `# Safety`) that the packed buffers cover
+                // exactly the bytes this block reads (m LHS rows of k_int + 8 bytes; ceil(n / C)
+                // RHS groups of rhs_stride bytes), that dst rows are writable for 4 * n bytes, and
+                // that the CPU implements dotprod (also required by this function's
+                // `target_feature`). The block stores only dst[i][0..n), touches only the declared
+                // registers, and does not use the stack.
+                unsafe {
+                    kernel_asm!(
+                        gemv[$cols cols, "add x4, x4, x14"](m, n, passes, lhs_packed, rhs_packed, dst, dst_stride_row)
+                        setup [$($setup),+]
+                        row [
+                            $($start,)+
+                            "4:",
+                            concat!("// LLVM-MCA-BEGIN ", $mca),
+                            $($body,)+
+                            "b.ne 4b",
+                            "// LLVM-MCA-END",
+                            $($end,)+
+                        ];
+                        in("x14") rhs_stride,
+                        in("x15") clamp_min.to_bits(),
+                        in("x16") clamp_max.to_bits(),
+                        clobber $($clobber)+
+                    );
+                }
+            }
+        }
+    };
+    ($(#[$attr:meta])* blockwise fn $name:ident: blockwise($cols:tt cols), $mca:literal;
+     setup [$($setup:expr),+ $(,)?] row_start [$($start:expr),+ $(,)?] k_loop [$($body:expr),+ $(,)?]
+     row_end [$($end:expr),+ $(,)?] clobber $($clobber:tt)+) => {
+        asm_kernel! {
+            $(#[$attr])*
+            blockwise fn $name(m, n, k, bl, lhs_packed, rhs_packed, dst, dst_stride_row, clamp_min, clamp_max) {
+                let (blocks, chunks, _, rhs_stride) =
+                    crate::matmul::kernel_geometry::qai8dxp_blockwise(m, n, k, bl, $cols);
+                // SAFETY: the caller guarantees (see `# Safety`) that the packed buffers cover
+                // exactly the bytes this block reads (m LHS rows of k + 8 bytes; ceil(n / C) RHS
+                // groups of rhs_stride bytes), that dst rows are writable for 4 * n bytes, and that
+                // the CPU implements dotprod (also required by this function's `target_feature`).
+                // The block stores only dst[i][0..n), touches only the declared registers, and
+                // does not use the stack.
+                unsafe {
+                    qai8dxp_gemv!(@blockwise $cols, blocks, chunks, rhs_stride, clamp_min, clamp_max;
+                        m, n, lhs_packed, rhs_packed, dst, dst_stride_row;
+                        [$($setup),+] [
+                            $($start,)+
+                            "5:",
+                            concat!("// LLVM-MCA-BEGIN ", $mca),
+                            $($body,)+
+                            "b.ne 5b",
+                            "// LLVM-MCA-END",
+                            $($end,)+
+                        ] $($clobber)+);
+                }
+            }
+        }
+    };
+    (@int4 int4) => { true };
+    (@int4 int8) => { false };
+    // 4 columns: blocks outside chunks (x2 chunks, x7 blocks), bounds in w15 / w16.
+    (@blockwise 4, $blocks:ident, $chunks:ident, $rs:ident, $lo:ident, $hi:ident;
+     $m:ident, $n:ident, $l:ident, $r:ident, $d:ident, $ds:ident; [$($setup:expr),+] [$($row:expr),+ $(,)?]
+     $($clobber:tt)+) => {
+        kernel_asm!(
+            gemv[4 cols, "add x4, x4, x14"]($m, $n, $chunks, $l, $r, $d, $ds)
+            setup [$($setup),+]
+            row [$($row),+];
+            in("x7") $blocks,
+            in("x14") $rs,
+            in("x15") $lo.to_bits(),
+            in("x16") $hi.to_bits(),
+            clobber $($clobber)+
+        )
+    };
+    // 8 columns: x2 blocks, x7 chunks per block, bounds in w16 / w17.
+    (@blockwise 8, $blocks:ident, $chunks:ident, $rs:ident, $lo:ident, $hi:ident;
+     $m:ident, $n:ident, $l:ident, $r:ident, $d:ident, $ds:ident; [$($setup:expr),+] [$($row:expr),+ $(,)?]
+     $($clobber:tt)+) => {
+        kernel_asm!(
+            gemv[8 cols, "add x4, x4, x14"]($m, $n, $blocks, $l, $r, $d, $ds)
+            setup [$($setup),+]
+            row [$($row),+];
+            in("x7") $chunks,
+            in("x14") $rs,
+            in("x16") $lo.to_bits(),
+            in("x17") $hi.to_bits(),
+            clobber $($clobber)+
+        )
+    };
+}
