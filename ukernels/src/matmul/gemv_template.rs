@@ -479,3 +479,87 @@ macro_rules! qai8dxp_gemv {
         )
     };
 }
+
+/// One 32-value chunk of the 4-column int4 GEMVs with 4-byte super-blocks (`qsi4c32p4x4`,
+/// `qsi4cxp4x4`): RHS super-blocks 0..3 from `x10` into `v16`..`v19`, decoded with the 0xF0 mask in
+/// `v30` (16 x low nibbles into `v22`..`v25`, 16 x high nibbles in place), LHS `lq[0..32]` from
+/// `x9` into `v20`/`v21`, `SDOT` by element into `v0`..`v3` (low) and `v4`..`v7` (high); moves
+/// `x9` and `x10` on and counts `x12` down (flags set for the loop's `b.ne`).
+macro_rules! int4_chunk_4x4 {
+    () => {
+        concat!(
+            // Each 2-uop `ldr q` is paired with a 1-uop op (Neoverse N1 dispatches 3 uops a cycle).
+            "ldr q16, [x10]\n",
+            "add x9, x9, #32\n",
+            "ldr q17, [x10, #16]\n",
+            "subs x12, x12, #1\n",
+            "ldr q18, [x10, #32]\n",
+            "shl v22.16b, v16.16b, #4\n",
+            "ldr q19, [x10, #48]\n",
+            "shl v23.16b, v17.16b, #4\n",
+            "ldr q20, [x9, #-32]\n",
+            "shl v24.16b, v18.16b, #4\n",
+            "ldr q21, [x9, #-16]\n",
+            "shl v25.16b, v19.16b, #4\n",
+            "add x10, x10, #64\n",
+            "and v16.16b, v16.16b, v30.16b\n",
+            "and v17.16b, v17.16b, v30.16b\n",
+            "and v18.16b, v18.16b, v30.16b\n",
+            "and v19.16b, v19.16b, v30.16b\n",
+            // low nibbles: K 4s..4s+4 of the chunk, LHS lq[4s..4s+4]
+            "sdot v0.4s, v22.16b, v20.4b[0]\n",
+            "sdot v1.4s, v23.16b, v20.4b[1]\n",
+            "sdot v2.4s, v24.16b, v20.4b[2]\n",
+            "sdot v3.4s, v25.16b, v20.4b[3]\n",
+            // high nibbles: K 16+4s..16+4s+4, LHS lq[16+4s..16+4s+4]
+            "sdot v4.4s, v16.16b, v21.4b[0]\n",
+            "sdot v5.4s, v17.16b, v21.4b[1]\n",
+            "sdot v6.4s, v18.16b, v21.4b[2]\n",
+            "sdot v7.4s, v19.16b, v21.4b[3]\n",
+        )
+    };
+}
+
+/// One 32-value chunk of the 4-column int4 GEMVs with 8-byte super-blocks (`qsi4c32p4x8`,
+/// `qsi4cxp4x8`): RHS bytes from `x10` into `v16`..`v19` (16 x low nibbles in place, 16 x high
+/// nibbles into `v20`..`v23` with the 0xF0 mask in `v31`), LHS 8-byte slices from `x9` replicated
+/// into `v24`..`v27`, `SDOT` into `v0`..`v3` (low) and `v4`..`v7` (high), two columns per
+/// register; moves `x9` and `x10` on and counts `x12` down (flags set for the loop's `b.ne`).
+macro_rules! int4_chunk_4x8 {
+    () => {
+        concat!(
+            // Each 2-uop `ldr q` is paired with a 1-uop op (Neoverse N1 dispatches 3 uops a cycle).
+            "ldr q24, [x9]\n",
+            "add x9, x9, #32\n",
+            "ldr q16, [x10]\n",
+            "subs x12, x12, #1\n",
+            "ldr q17, [x10, #16]\n",
+            "dup v25.2d, v24.d[1]\n",
+            "ldr q26, [x9, #-16]\n",
+            "dup v24.2d, v24.d[0]\n",
+            "ldr q18, [x10, #32]\n",
+            "and v20.16b, v16.16b, v31.16b\n",
+            "ldr q19, [x10, #48]\n",
+            "shl v16.16b, v16.16b, #4\n",
+            "add x10, x10, #64\n",
+            "and v21.16b, v17.16b, v31.16b\n",
+            "shl v17.16b, v17.16b, #4\n",
+            "dup v27.2d, v26.d[1]\n",
+            "dup v26.2d, v26.d[0]\n",
+            // super-block 0: low nibbles x lq[0..8], high x lq[16..24]
+            "sdot v0.4s, v16.16b, v24.16b\n",
+            "sdot v1.4s, v17.16b, v24.16b\n",
+            "and v22.16b, v18.16b, v31.16b\n",
+            "shl v18.16b, v18.16b, #4\n",
+            "sdot v4.4s, v20.16b, v26.16b\n",
+            "sdot v5.4s, v21.16b, v26.16b\n",
+            "and v23.16b, v19.16b, v31.16b\n",
+            "shl v19.16b, v19.16b, #4\n",
+            // super-block 1: low nibbles x lq[8..16], high x lq[24..32]
+            "sdot v2.4s, v18.16b, v25.16b\n",
+            "sdot v6.4s, v22.16b, v27.16b\n",
+            "sdot v3.4s, v19.16b, v25.16b\n",
+            "sdot v7.4s, v23.16b, v27.16b\n",
+        )
+    };
+}

@@ -91,38 +91,7 @@ qai8dxp_gemv! {
         // ---- K loop: 32 K values x 4 columns per iteration ----
     ]
     k_loop [
-        // Each 2-uop `ldr q` is paired with a 1-uop op (Neoverse N1 dispatches 3 uops a cycle).
-        "ldr q24, [x9]",
-        "add x9, x9, #32",
-        "ldr q16, [x10]",
-        "subs x12, x12, #1",
-        "ldr q17, [x10, #16]",
-        "dup v25.2d, v24.d[1]",
-        "ldr q26, [x9, #-16]",
-        "dup v24.2d, v24.d[0]",
-        "ldr q18, [x10, #32]",
-        "and v20.16b, v16.16b, v31.16b",
-        "ldr q19, [x10, #48]",
-        "shl v16.16b, v16.16b, #4",
-        "add x10, x10, #64",
-        "and v21.16b, v17.16b, v31.16b",
-        "shl v17.16b, v17.16b, #4",
-        "dup v27.2d, v26.d[1]",
-        "dup v26.2d, v26.d[0]",
-        // super-block 0: low nibbles x lq[0..8], high x lq[16..24]
-        "sdot v0.4s, v16.16b, v24.16b",
-        "sdot v1.4s, v17.16b, v24.16b",
-        "and v22.16b, v18.16b, v31.16b",
-        "shl v18.16b, v18.16b, #4",
-        "sdot v4.4s, v20.16b, v26.16b",
-        "sdot v5.4s, v21.16b, v26.16b",
-        "and v23.16b, v19.16b, v31.16b",
-        "shl v19.16b, v19.16b, #4",
-        // super-block 1: low nibbles x lq[8..16], high x lq[24..32]
-        "sdot v2.4s, v18.16b, v25.16b",
-        "sdot v6.4s, v22.16b, v27.16b",
-        "sdot v3.4s, v19.16b, v25.16b",
-        "sdot v7.4s, v23.16b, v27.16b",
+        int4_chunk_4x8!(),
     ]
     row_end [
         // ---- block epilogue: x10 -> the block's 4 bf16 scales ----

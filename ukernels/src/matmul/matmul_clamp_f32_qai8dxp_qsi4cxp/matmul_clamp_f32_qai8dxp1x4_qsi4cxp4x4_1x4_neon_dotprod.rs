@@ -76,34 +76,7 @@ qai8dxp_gemv! {
         // ---- K loop: 32 K values x 4 columns per iteration ----
     ]
     k_loop [
-        // Each 2-uop `ldr q` is paired with a 1-uop op (Neoverse N1 dispatches 3 uops a cycle).
-        "ldr q16, [x10]",
-        "add x9, x9, #32",
-        "ldr q17, [x10, #16]",
-        "subs x12, x12, #1",
-        "ldr q18, [x10, #32]",
-        "shl v22.16b, v16.16b, #4",
-        "ldr q19, [x10, #48]",
-        "shl v23.16b, v17.16b, #4",
-        "ldr q20, [x9, #-32]",
-        "shl v24.16b, v18.16b, #4",
-        "ldr q21, [x9, #-16]",
-        "shl v25.16b, v19.16b, #4",
-        "add x10, x10, #64",
-        "and v16.16b, v16.16b, v30.16b",
-        "and v17.16b, v17.16b, v30.16b",
-        "and v18.16b, v18.16b, v30.16b",
-        "and v19.16b, v19.16b, v30.16b",
-        // low nibbles: K 4s..4s+4 of the chunk, LHS lq[4s..4s+4]
-        "sdot v0.4s, v22.16b, v20.4b[0]",
-        "sdot v1.4s, v23.16b, v20.4b[1]",
-        "sdot v2.4s, v24.16b, v20.4b[2]",
-        "sdot v3.4s, v25.16b, v20.4b[3]",
-        // high nibbles: K 16+4s..16+4s+4, LHS lq[16+4s..16+4s+4]
-        "sdot v4.4s, v16.16b, v21.4b[0]",
-        "sdot v5.4s, v17.16b, v21.4b[1]",
-        "sdot v6.4s, v18.16b, v21.4b[2]",
-        "sdot v7.4s, v19.16b, v21.4b[3]",
+        int4_chunk_4x4!(),
     ]
     row_end [
         // ---- epilogue: x9 -> lhs_offset, x10 -> rsum of this group ----
