@@ -12,6 +12,9 @@ mod float_template;
 #[macro_use]
 mod gemv_template;
 #[cfg(target_arch = "aarch64")]
+#[macro_use]
+mod gemm_template;
+#[cfg(target_arch = "aarch64")]
 mod kernel_geometry;
 
 /// Declares an asm kernel: the function with its family's argument types (the caller names the
