@@ -675,3 +675,37 @@ macro_rules! dequant_row2 {
         )
     };
 }
+
+/// SVE, the end of a dequantised row: `FADD z$a, z$a, z$bias` for each `($a, $bias)`, then
+/// `FMAX` with `z$lo` and `FMIN` with `z$hi` for each (under `p0`).
+macro_rules! bias_clamp_z {
+    ($(($a:literal, $b:literal))+; $lo:literal, $hi:literal) => {
+        concat!(
+            $(concat!("fadd z", $a, ".s, z", $a, ".s, z", $b, ".s\n"),)+
+            $(concat!("fmax z", $a, ".s, p0/m, z", $a, ".s, z", $lo, ".s\n"),)+
+            $(concat!("fmin z", $a, ".s, p0/m, z", $a, ".s, z", $hi, ".s\n"),)+
+        )
+    };
+}
+
+/// SVE: `SCVTF z$r.s, p0/m, z$r.s` (int32 to f32) for each listed register.
+macro_rules! scvtf_z {
+    ($($r:literal),+) => {
+        concat!($(concat!("scvtf z", $r, ".s, p0/m, z", $r, ".s\n"),)+)
+    };
+}
+
+/// SVE: `$op z$d.$t, z$n.$t, z$m.$t` for each `($d, $n, $m)` (unpredicated `uzp1`, `uzp2`,
+/// `add`, `fmul`, ...).
+macro_rules! zop3 {
+    ($op:literal $t:literal; $(($d:literal, $n:literal, $m:literal))+) => {
+        concat!($(concat!($op, " z", $d, ".", $t, ", z", $n, ".", $t, ", z", $m, ".", $t, "\n"),)+)
+    };
+}
+
+/// SVE: `MLA z$d.s, p0/m, z$n.s, z$m.s` for each `($d, $n, $m)` (`d += n * m`, int32).
+macro_rules! mla_z {
+    ($(($d:literal, $n:literal, $m:literal))+) => {
+        concat!($(concat!("mla z", $d, ".s, p0/m, z", $n, ".s, z", $m, ".s\n"),)+)
+    };
+}
