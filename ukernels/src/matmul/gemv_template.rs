@@ -563,3 +563,122 @@ macro_rules! int4_chunk_4x8 {
         )
     };
 }
+
+/// Declares a 256-bit SVE GEMV of `matmul_clamp_f32_qsi8d32p_qsi4c32p` (1 row x 8 columns per
+/// step, `..._1x8_sve_dotprod`):
+///
+/// ```text
+/// sve_qsi8d32p_gemv! {
+///     /// docs, safety
+///     #[target_feature(enable = "sve")]
+///     fn name: "<stem for llvm-mca>", lhs v(..);
+///     k_loop [ ... ] block_end [ ... ]
+/// }
+/// ```
+///
+/// Loop order: groups of 8 columns outside, rows inside, blocks of `bl` values (label 4: the
+/// f16 row scale into `z24`, the 8 f16 column scales into `z25`, `x16` = the activations paired
+/// with the high nibbles, `bl / 2` after `x9`), then 32-value sub-blocks (label 5: the loop reads
+/// the weights at `x10` and the activations at `x9` / `x16` into its `lhs` registers, moves the
+/// three on and counts `x12` down, setting the flags for its closing `b.ne`). The loop sums into
+/// `z0`..`z3` (decoding with the 0xF0 bytes in `z31` into `z16`..`z23`); `block_end` leaves the
+/// block's 8 column sums in `z0` (as f32) and the product of the scales in `z27`. Per block
+/// `acc = fma(sums, scales / 16 * row scale, acc)`; after the blocks `acc`, clamped, is stored
+/// under the group's column predicate.
+macro_rules! sve_qsi8d32p_gemv {
+    ($(#[$attr:meta])* fn $name:ident: $mca:literal, lhs v($($lhs:tt)+);
+     k_loop [$($body:expr),+ $(,)?] block_end [$($end:expr),+ $(,)?]) => {
+        asm_kernel! {
+            $(#[$attr])*
+            blockwise fn $name(m, n, k, bl, lhs_packed, rhs_packed, dst, dst_stride_row, clamp_min, clamp_max) {
+                let (blocks, sub_blocks, _, _) =
+                    crate::matmul::kernel_geometry::qsi8d32p_blockwise(m, n, k, bl, 1);
+
+                // Register map
+                //   x0  m (rows)                     x8  rows left in this group
+                //   x1  columns left (n - 8g)        x9  LHS pointer (low half of the block)
+                //   x2  sub-blocks per block         x10 RHS pointer (walks the group)
+                //   x3  lhs_packed                   x11 dst pointer of the current row
+                //   x4  RHS group pointer            x12 sub-blocks left in this block
+                //   x5  dst + 4 * 8g                 x14 bl / 2 (LHS high-half offset)
+                //   x6  dst_stride_row               x15 blocks left in this row
+                //   x7  blocks (k / bl)              x16 LHS pointer (high half)
+                //   w17 clamp_min bits, w20 clamp_max bits, w21 scratch
+                //   p0  all lanes                    p1  the group's columns to store
+                //
+                //   z0-z3   i32 sums; z16-z19 RHS segments, `and 0xf0` in place; z20-z23 the
+                //           same shifted left by 4
+                //   z24/z25 row scale / column scales, z26 f32 accumulator, z27 scale product
+                //   z28/z29 clamp bounds, z30 1/16, z31 0xF0 bytes
+                //
+                // SAFETY: the caller guarantees (see `# Safety`) that the packed buffers cover
+                // exactly the bytes this block reads (m LHS rows; ceil(n / 8) RHS groups), that dst
+                // rows are writable for 4 * n bytes, and that the CPU implements SVE with 256-bit
+                // vectors (so that `mul vl` offsets step one 32-byte segment). Stores are
+                // predicated to the n columns. Only the declared registers are touched and the
+                // stack is not used.
+                unsafe {
+                    kernel_asm!(
+                        "ptrue p0.b",
+                        "dup z31.b, #-16",
+                        "movz w21, #0x3d80, lsl #16", // 1/16
+                        "dup z30.s, w21",
+                        "dup z28.s, w17",
+                        "dup z29.s, w20",
+                        // ---- loop over groups of 8 columns ----
+                        "2:",
+                        "mov x8, x0",
+                        "mov x9, x3",
+                        "mov x11, x5",
+                        "whilelt p1.s, xzr, x1",
+                        // ---- loop over rows ----
+                        "3:",
+                        "mov x10, x4",
+                        "mov x15, x7",
+                        "mov z26.s, #0",
+                        // ---- loop over blocks ----
+                        "4:",
+                        "ld1rh {{z24.s}}, p0/z, [x9]",
+                        "ld1h {{z25.s}}, p0/z, [x10]",
+                        "add x9, x9, #2",
+                        "add x10, x10, #16",
+                        "add x16, x9, x14",
+                        "mov x12, x2",
+                        zero_z!("0", "1", "2", "3"),
+                        // ---- K loop: one 32-value sub-block x 8 columns per iteration ----
+                        "5:",
+                        concat!("// LLVM-MCA-BEGIN ", $mca),
+                        $($body,)+
+                        "b.ne 5b",
+                        "// LLVM-MCA-END",
+                        // ---- block epilogue: x16 ends at the next block ----
+                        "mov x9, x16",
+                        $($end,)+
+                        "subs x15, x15, #1",
+                        "fmla z26.s, p0/m, z0.s, z27.s",
+                        "b.ne 4b",
+                        // ---- row epilogue: clamp, store the group's columns ----
+                        "fmax z26.s, p0/m, z26.s, z28.s",
+                        "fmin z26.s, p0/m, z26.s, z29.s",
+                        "st1w {{z26.s}}, p1, [x11]",
+                        "add x11, x11, x6",
+                        "subs x8, x8, #1",
+                        "b.ne 3b",
+                        // ---- next group of 8 columns (x10 ends at its start) ----
+                        "mov x4, x10",
+                        "add x5, x5, #32",
+                        "subs x1, x1, #8",
+                        "b.gt 2b";
+                        gemv(m, n, sub_blocks, lhs_packed, rhs_packed, dst, dst_stride_row);
+                        in("x7") blocks,
+                        in("x14") bl / 2,
+                        in("x17") clamp_min.to_bits() as usize,
+                        in("x20") clamp_max.to_bits() as usize,
+                        clobber x(8 9 10 11 12 15 16 21)
+                            v(0 1 2 3 $($lhs)+ 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31) p(0 1),
+                    );
+                }
+            }
+        }
+    };
+}

@@ -88,6 +88,17 @@ macro_rules! asm_kernel {
     };
 }
 
+/// Declares the modules of a family's asm kernels, one file each, compiled on aarch64 only.
+macro_rules! asm_kernel_modules {
+    ($($(#[$doc:meta])* $module:ident),+ $(,)?) => {
+        $(
+            $(#[$doc])*
+            #[cfg(target_arch = "aarch64")]
+            pub mod $module;
+        )+
+    };
+}
+
 pub mod bf16_gemm;
 pub mod call;
 pub mod float_gemm;

@@ -9,11 +9,10 @@
 
 pub mod portable;
 
-#[cfg(target_arch = "aarch64")]
-pub mod matmul_clamp_f16_f16_f16p16x1biasf16_6x16x8_neon_mla;
-#[cfg(target_arch = "aarch64")]
-pub mod matmul_clamp_f16_f16_f16p32x1b_6x32_neon_mla;
-#[cfg(target_arch = "aarch64")]
-pub mod matmul_clamp_f16_f16_f16p32x1b_6x32_neon_mla_cortexa55;
+asm_kernel_modules! {
+    matmul_clamp_f16_f16_f16p16x1biasf16_6x16x8_neon_mla,
+    matmul_clamp_f16_f16_f16p32x1b_6x32_neon_mla,
+    matmul_clamp_f16_f16_f16p32x1b_6x32_neon_mla_cortexa55,
+}
 
 pub use super::call::UnpackedLhsArgs as Args;

@@ -11,13 +11,11 @@
 
 pub mod portable;
 
-#[cfg(target_arch = "aarch64")]
-pub mod matmul_clamp_f32_f32_f32p16x1b_6x16_neon_mla;
-#[cfg(target_arch = "aarch64")]
-pub mod matmul_clamp_f32_f32_f32p16x1b_6x16_neon_mla_cortexa55;
-#[cfg(target_arch = "aarch64")]
-pub mod matmul_clamp_f32_f32_f32p4vlx1b_6x4vl_sve_mla;
-#[cfg(target_arch = "aarch64")]
-pub mod matmul_clamp_f32_f32_f32p8x1biasf32_6x8x4_neon_mla;
+asm_kernel_modules! {
+    matmul_clamp_f32_f32_f32p16x1b_6x16_neon_mla,
+    matmul_clamp_f32_f32_f32p16x1b_6x16_neon_mla_cortexa55,
+    matmul_clamp_f32_f32_f32p4vlx1b_6x4vl_sve_mla,
+    matmul_clamp_f32_f32_f32p8x1biasf32_6x8x4_neon_mla,
+}
 
 pub use super::call::UnpackedLhsArgs as Args;

@@ -28,20 +28,15 @@
 
 pub mod portable;
 
-#[cfg(target_arch = "aarch64")]
-pub mod matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4x4_1x4_neon_dotprod;
-#[cfg(target_arch = "aarch64")]
-pub mod matmul_clamp_f32_qsi8d32p1x4_qsi4c32p8x4_1x8_sve_dotprod;
-#[cfg(target_arch = "aarch64")]
-pub mod matmul_clamp_f32_qsi8d32p1x8_qsi4c32p4x8_1x4x32_neon_dotprod;
-#[cfg(target_arch = "aarch64")]
-pub mod matmul_clamp_f32_qsi8d32p1x8_qsi4c32p8x8_1x8_sve_dotprod;
-#[cfg(target_arch = "aarch64")]
-pub mod matmul_clamp_f32_qsi8d32p4x4_qsi4c32p4x4_16x4_neon_dotprod;
-#[cfg(target_arch = "aarch64")]
-pub mod matmul_clamp_f32_qsi8d32p4x8_qsi4c32p4x8_8x4x32_neon_i8mm;
-#[cfg(target_arch = "aarch64")]
-pub mod matmul_clamp_f32_qsi8d32p4x8_qsi4c32p8x8_16x8_sve_i8mm;
+asm_kernel_modules! {
+    matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4x4_1x4_neon_dotprod,
+    matmul_clamp_f32_qsi8d32p1x4_qsi4c32p8x4_1x8_sve_dotprod,
+    matmul_clamp_f32_qsi8d32p1x8_qsi4c32p4x8_1x4x32_neon_dotprod,
+    matmul_clamp_f32_qsi8d32p1x8_qsi4c32p8x8_1x8_sve_dotprod,
+    matmul_clamp_f32_qsi8d32p4x4_qsi4c32p4x4_16x4_neon_dotprod,
+    matmul_clamp_f32_qsi8d32p4x8_qsi4c32p4x8_8x4x32_neon_i8mm,
+    matmul_clamp_f32_qsi8d32p4x8_qsi4c32p8x8_16x8_sve_i8mm,
+}
 
 pub use super::call::PackedArgs as Args;
 use crate::catalog::{Columns, MatmulKernel};
