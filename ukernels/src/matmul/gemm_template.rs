@@ -101,3 +101,140 @@ macro_rules! pass16x4_store_and_next {
         )
     };
 }
+
+/// Declares a vector-length-agnostic blockwise int4 GEMM of `matmul_clamp_f32_qai8dxp_qsi4c32p`
+/// with 8 rows x VL32 columns per step (`..._8x1vl_sve2_{dotprod,i8mm}`):
+///
+/// ```text
+/// sve2_8x1vl_gemm! {
+///     /// docs, safety
+///     #[target_feature(enable = "sve2")]
+///     fn name: "<stem for llvm-mca>";
+///     setup [..] tile_start [..] block_start [..] k_loop [..] block_end [..]
+///     unpack_before [..] unpack_after [..]
+///     clobber x(..) v(..) p(..)
+/// }
+/// ```
+///
+/// Loop nest: row blocks of 8 rows (two LHS groups, label 21; `x12` rows, `x13` group B or group
+/// A again when the block has at most 4 rows), column tiles of VL32 columns (label 22; `p1` the
+/// tile's columns, `x17`/`x20` the LHS groups, `x21` the RHS, `x22` blocks left), blocks of `bl`
+/// values (label 26; `x23` chunks left), 32-value chunks (label 23: the kernel's `k_loop`, then
+/// the LHS pointers move 128 bytes and the RHS 4 vectors on). `block_end` folds a block's sums
+/// into the f32 accumulators; after the blocks the trailers are loaded (`z0`/`z1` group A
+/// offsets/scales, `z2`/`z3` group B, `z4` rsum, `z5` bias, `z6`/`z7` the clamp bounds; around
+/// them the kernel's `unpack_*` code leaves tile row `r` in `z(16 + r)`), the rows are finished
+/// and stored under `p1`.
+macro_rules! sve2_8x1vl_gemm {
+    ($(#[$attr:meta])* fn $name:ident: $mca:literal;
+     setup [$($setup:expr),+ $(,)?] tile_start [$($tile:expr),+ $(,)?]
+     block_start [$($block:expr),+ $(,)?] k_loop [$($body:expr),+ $(,)?]
+     block_end [$($end:expr),+ $(,)?] unpack_before [$($before:expr),* $(,)?]
+     unpack_after [$($after:expr),* $(,)?] clobber $($clobber:tt)+) => {
+        asm_kernel! {
+            $(#[$attr])*
+            blockwise fn $name(m, n, k, bl, lhs_packed, rhs_packed, dst, dst_stride_row, clamp_min, clamp_max) {
+                let (nb, chunks, lhs_stride, group_bytes_per_column) =
+                    crate::matmul::kernel_geometry::qai8dxp_blockwise(m, n, k, bl, 1);
+
+                // Register map
+                //   x0  rows left                    x12 rows in this block (1..=8)
+                //   x1  n                            x13 LHS group B of the block
+                //   x2  32-deep chunks per block     x14 RHS group pointer
+                //   x3  LHS block (group A)          x15 columns left
+                //   x4  rhs_packed                   x16 dst of this column tile
+                //   x5  dst of this row block        x17 LHS group A pointer (K loop)
+                //   x6  dst_stride_row               x20 LHS group B pointer (K loop)
+                //   x7  lhs_stride (one group)       x21 RHS pointer (K loop)
+                //   x8  group stride (bytes)         x22 blocks left
+                //   w9  clamp_min bits               x23 chunks left in the block
+                //   w10 clamp_max bits               x24 VL32
+                //   x11 blocks (nb)                  x25 dst row pointer
+                //   p0  all lanes                    p1  columns of this tile
+                //
+                // SAFETY: the caller guarantees the CPU features, the argument ranges and the
+                // buffer sizes documented above. The asm reads exactly ceil(m/4) LHS groups (group
+                // B of a row block is replaced by group A when the block has at most 4 rows) and
+                // ceil(n/VL32) RHS groups, each only within its data and trailer. Stores are
+                // predicated to the n columns and limited to the m rows. All touched registers are
+                // declared (the v8-v15 the kernel uses make the compiler preserve d8-d15); x18,
+                // x19, x29, x30 and sp are not used and no stack memory is accessed.
+                unsafe {
+                    kernel_asm!(
+                        "ptrue p0.b",
+                        "cntw x24",
+                        "mul x8, x8, x24",
+                        $($setup,)+
+                        // ---- Row-block loop: 8 rows (two LHS groups) per iteration.
+                        "21:",
+                        min_imm!("x12", "x0", "8", "x25"), // rows in this block (1..=8)
+                        // group B, or group A again if <= 4 rows
+                        group_if_rows!("x13", "x3", "x7", "x0", "4", "x3"),
+                        "mov x14, x4",
+                        "mov x15, x1",
+                        "mov x16, x5",
+                        // ---- Column loop: VL32 columns (one RHS group) per iteration.
+                        "22:",
+                        "whilelt p1.s, xzr, x15",
+                        "mov x17, x3",
+                        "mov x20, x13",
+                        "mov x21, x14",
+                        "mov x22, x11",
+                        $($tile,)+
+                        // ---- Block loop: bl K values (x2 chunks) per iteration.
+                        "26:",
+                        "mov x23, x2",
+                        $($block,)+
+                        // ---- K loop: one 32-deep chunk per iteration.
+                        "23:",
+                        concat!("// LLVM-MCA-BEGIN ", $mca),
+                        $($body,)+
+                        "add x17, x17, #128",
+                        "add x20, x20, #128",
+                        "addvl x21, x21, #4",
+                        "subs x23, x23, #1",
+                        "b.ne 23b",
+                        "// LLVM-MCA-END",
+                        // ---- Block epilogue, x21 at the block's bf16 scales.
+                        $($end,)+
+                        "subs x22, x22, #1",
+                        "b.ne 26b",
+                        // ---- Final epilogue. x17/x20 point at the LHS trailers, x21 at rsum.
+                        $($before,)*
+                        "ld1rqw {{z0.s}}, p0/z, [x17]",       // group A offsets
+                        "ld1rqw {{z1.s}}, p0/z, [x17, #16]",  // group A scales
+                        "ld1rqw {{z2.s}}, p0/z, [x20]",       // group B offsets
+                        "ld1rqw {{z3.s}}, p0/z, [x20, #16]",  // group B scales
+                        "ld1w {{z4.s}}, p0/z, [x21]",         // rsum
+                        "ld1w {{z5.s}}, p0/z, [x21, #1, mul vl]", // bias
+                        "scvtf z0.s, p0/m, z0.s",
+                        "scvtf z2.s, p0/m, z2.s",
+                        "dup z6.s, w9",
+                        "dup z7.s, w10",
+                        $($after,)*
+                        for_rows!(finish_row[z, "4", "5", "6", "7";];
+                            ("16", "0", "1", "0") ("17", "0", "1", "1") ("18", "0", "1", "2")
+                            ("19", "0", "1", "3") ("20", "2", "3", "0") ("21", "2", "3", "1")
+                            ("22", "2", "3", "2") ("23", "2", "3", "3")),
+                        // ---- Stores: x12 rows, the columns of p1.
+                        "mov x25, x16",
+                        each_row!(st1w_row["x25";], lt, "x12", "25", "x25", "x6";
+                            ("16") ("17") ("18") ("19") ("20") ("21") ("22") ("23")),
+                        "25:",
+                        // Next column tile.
+                        "add x14, x14, x8",
+                        "addvl x16, x16, #1",
+                        "subs x15, x15, x24",
+                        "b.gt 22b";
+                        gemm[8 rows, "21"](m, n, chunks, lhs_packed, rhs_packed, dst, dst_stride_row, lhs_stride);
+                        inout("x8") group_bytes_per_column => _,
+                        in("x9") clamp_min.to_bits() as usize,
+                        in("x10") clamp_max.to_bits() as usize,
+                        in("x11") nb,
+                        clobber $($clobber)+
+                    );
+                }
+            }
+        }
+    };
+}
