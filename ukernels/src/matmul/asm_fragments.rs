@@ -504,6 +504,15 @@ macro_rules! kernel_asm {
     // The row-block loop's tail: the LHS (x3, `x7` bytes per group of 4 rows) and dst (x5, `x6`
     // bytes per row) pointers move on by a block, `m` (x0) counts down. The float kernels keep 6
     // row strides of each in x27 / x28 (and x3 / x6 as their LHS / dst pointers).
+    // The 2vlx8 GEMMs: `gemm` with the RHS group's bytes per column in x8 (scaled by the asm) and
+    // the clamp bounds as bits in w15 / w16.
+    ($($t:expr),+ $(,)?;
+     gemm2vl[$rows:tt rows, $l:literal]($m:expr, $n:expr, $a:expr, $lhs:expr, $rhs:expr, $dst:expr, $ds:expr, $ls:expr,
+     $group:expr, $lo:expr, $hi:expr);
+     $($rest:tt)*) => {
+        kernel_asm!($($t),+; gemm[$rows rows, $l]($m, $n, $a, $lhs, $rhs, $dst, $ds, $ls);
+            inout("x8") $group => _, in("x15") $lo, in("x16") $hi, $($rest)*)
+    };
     (@next_rows 4, $l:literal) => {
         concat!("add x3, x3, x7\n", "add x5, x5, x6, lsl #2\n", "subs x0, x0, #4\n", "b.gt ", $l, "b\n")
     };

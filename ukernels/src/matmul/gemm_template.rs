@@ -355,3 +355,67 @@ macro_rules! qsi8cxp_16x4_gemm {
         }
     };
 }
+
+/// Loop pieces of the `2vlx8` GEMMs (RHS groups of `nr = 2 x VL32` columns; `x13` = VL32,
+/// `x8` = bytes of one group, scaled here from bytes per column, `x20`/`x11`/`x14` the group's
+/// RHS, dst and columns left; their accumulators `z16`..`z31`). The start: all-true `p0`, VL32,
+/// the group stride.
+macro_rules! gemm2vl_start {
+    () => {
+        concat!("ptrue p0.b\n", "cntw x13\n", "mul x8, x8, x13\n", "lsl x8, x8, #1\n")
+    };
+}
+
+/// The column-group loop of a row block (label 2): from the first group.
+macro_rules! gemm2vl_groups {
+    () => {
+        concat!("mov x20, x4\n", "mov x11, x5\n", "mov x14, x1\n", "2:\n")
+    };
+}
+
+/// Before a tile's K loop: `x12` = chunks, accumulators zeroed.
+macro_rules! gemm2vl_chunks {
+    () => {
+        concat!(
+            "mov x12, x2\n",
+            zero_z!(
+                "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29",
+                "30", "31"
+            ),
+        )
+    };
+}
+
+/// The next column group (`x8` bytes of RHS, two vectors of dst), while columns are left.
+macro_rules! gemm2vl_next_group {
+    () => {
+        concat!(
+            "add x20, x20, x8\n",
+            "addvl x11, x11, #2\n",
+            "sub x14, x14, x13, lsl #1\n",
+            "cmp x14, #0\n",
+            "b.gt 2b\n",
+        )
+    };
+}
+
+/// The two passes over VL32 columns of a group (label 3; `x22` the pass's first column, `p1` its
+/// columns, `x10` its RHS, `x9` the row block's LHS) ...
+macro_rules! gemm2vl_pass {
+    () => {
+        concat!(
+            "mov x22, #0\n",
+            "3:\n",
+            "whilelt p1.s, x22, x14\n",
+            "add x10, x20, x22, lsl #3\n",
+            "mov x9, x3\n",
+        )
+    };
+}
+
+/// ... and the second pass after the first (label 5), unless no column of it is below n.
+macro_rules! gemm2vl_next_pass {
+    () => {
+        concat!("5:\n", "cbnz x22, 6f\n", "mov x22, x13\n", "cmp x14, x13\n", "b.gt 3b\n", "6:\n")
+    };
+}

@@ -189,10 +189,7 @@ asm_kernel! {
         // d8-d15); x18, x19, x29, x30 and sp are not used.
         unsafe {
             kernel_asm!(
-                "ptrue p0.b",
-                "cntw x13",
-                "mul x8, x8, x13",
-                "lsl x8, x8, #1",
+                gemm2vl_start!(),
                 "mul x23, x23, x13",
                 "mov z12.b, #-16", // 0xF0
                 "mov z13.s, w15",
@@ -200,27 +197,15 @@ asm_kernel! {
                 // ---- row blocks of 16 ----
                 "1:",
                 min_imm!("x17", "x0", "16", "x17"),
-                "mov x20, x4",
-                "mov x11, x5",
-                "mov x14, x1",
-                // ---- column groups ----
-                "2:",
-                "mov x22, #0",
-                // ---- passes over VL32 columns ----
-                "3:",
-                "whilelt p1.s, x22, x14",
-                "add x10, x20, x22, lsl #3",
-                "mov x9, x3",
+                gemm2vl_groups!(),
+                gemm2vl_pass!(),
                 group_if_rows!("x21", "x3", "x7", "x17", "4", "x3"),
                 "add x24, x3, x7, lsl #1",
                 "cmp x17, #8",
                 "csel x24, x24, x3, gt",
                 "add x27, x3, x7, lsl #1",
                 group_if_rows!("x27", "x27", "x7", "x17", "12", "x3"),
-                "mov x12, x2",
-                zero_z!(
-                    "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28",
-                    "29", "30", "31"),
+                gemm2vl_chunks!(),
                 // ---- K loop: one 32-value chunk per iteration ----
                 "4:",
                 "// LLVM-MCA-BEGIN matmul_clamp_f32_qai8dxp4x8_qsi4cxp2vlx8_16x2vl_sve2_i8mm",
@@ -275,23 +260,11 @@ asm_kernel! {
                 each_row!(st1w_row["x25";], le, "x17", "5", "x25", "x6";
                     ("16") ("17") ("18") ("19") ("20") ("21") ("22") ("23") ("24") ("25") ("26")
                     ("27") ("28") ("29") ("30") ("31")),
-                "5:",
-                // ---- second pass, unless no column of it is below n ----
-                "cbnz x22, 6f",
-                "mov x22, x13",
-                "cmp x14, x13",
-                "b.gt 3b",
-                "6:",
+                gemm2vl_next_pass!(),
                 // ---- next column group ----
-                "add x20, x20, x8",
-                "addvl x11, x11, #2",
-                "sub x14, x14, x13, lsl #1",
-                "cmp x14, #0",
-                "b.gt 2b";
-                gemm[16 rows, "1"](m, n, chunks, lhs_packed, rhs_packed, dst, dst_stride_row, lhs_stride);
-                inout("x8") rhs_col_bytes => _,
-                in("x15") clamp_min.to_bits() as usize,
-                in("x16") clamp_max.to_bits() as usize,
+                gemm2vl_next_group!();
+                gemm2vl[16 rows, "1"](m, n, chunks, lhs_packed, rhs_packed, dst, dst_stride_row, lhs_stride,
+                    rhs_col_bytes, clamp_min.to_bits() as usize, clamp_max.to_bits() as usize);
                 inout("x23") k_int => _,
                 clobber x(9 10 11 12 13 14 17 20 21 22 24 25 26 27)
                     v(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31)

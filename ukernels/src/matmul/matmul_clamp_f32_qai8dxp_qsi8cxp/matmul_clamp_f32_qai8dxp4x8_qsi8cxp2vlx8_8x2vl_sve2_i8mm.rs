@@ -216,28 +216,18 @@ asm_kernel! {
         // d8-d15); x18, x19, x29, x30 and sp are not used.
         unsafe {
             kernel_asm!(
-                "ptrue p0.b",
-                "cntw x13",
-                "mul x8, x8, x13",
-                "lsl x8, x8, #1",
+                gemm2vl_start!(),
                 // ---- row blocks of 8 ----
                 "1:",
                 min_imm!("x17", "x0", "8", "x17"),
                 group_if_rows!("x24", "x3", "x7", "x0", "4", "x3"),
-                "mov x20, x4",
-                "mov x11, x5",
-                "mov x14, x1",
-                // ---- column groups ----
-                "2:",
+                gemm2vl_groups!(),
                 "whilelt p1.s, xzr, x14",
                 "whilelt p2.s, x13, x14",
                 "mov x9, x3",
                 "mov x21, x24",
                 "mov x10, x20",
-                "mov x12, x2",
-                zero_z!(
-                    "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28",
-                    "29", "30", "31"),
+                gemm2vl_chunks!(),
                 // ---- K loop: one 32-value chunk per iteration ----
                 "3:",
                 "// LLVM-MCA-BEGIN matmul_clamp_f32_qai8dxp4x8_qsi8cxp2vlx8_8x2vl_sve2_i8mm",
@@ -291,15 +281,9 @@ asm_kernel! {
                     ("28", "29") ("30", "31")),
                 "5:",
                 // ---- next column group ----
-                "add x20, x20, x8",
-                "addvl x11, x11, #2",
-                "sub x14, x14, x13, lsl #1",
-                "cmp x14, #0",
-                "b.gt 2b";
-                gemm[8 rows, "1"](m, n, chunks, lhs_packed, rhs_packed, dst, dst_stride_row, lhs_stride);
-                inout("x8") rhs_col_bytes => _,
-                in("x15") clamp_min.to_bits() as usize,
-                in("x16") clamp_max.to_bits() as usize,
+                gemm2vl_next_group!();
+                gemm2vl[8 rows, "1"](m, n, chunks, lhs_packed, rhs_packed, dst, dst_stride_row, lhs_stride,
+                    rhs_col_bytes, clamp_min.to_bits() as usize, clamp_max.to_bits() as usize);
                 clobber x(9 10 11 12 13 14 17 20 21 24 25)
                     v(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31)
                     p(0 1 2),
