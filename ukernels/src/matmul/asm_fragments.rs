@@ -68,6 +68,15 @@ macro_rules! store_tail4 {
     };
 }
 
+/// A K loop from its local label `$l`: the llvm-mca region named `$mca` around the loop body
+/// (whose last flag-setting instruction counts the iterations down), closed by `b.ne` back to the
+/// label.
+macro_rules! k_loop {
+    ($l:literal, $mca:literal; $($body:expr),+ $(,)?) => {
+        concat!($l, ":\n", "// LLVM-MCA-BEGIN ", $mca, "\n", $($body, "\n",)+ "b.ne ", $l, "b\n", "// LLVM-MCA-END")
+    };
+}
+
 /// Stores the first `$n` f32 columns (all 4 when `$n >= 4`) of `v$v` at `[$dst]`; `$p` is the
 /// scratch pointer of the partial store. `cmp` tests `$n >= 4`; `tbz` tests bit 2 and needs
 /// `$n <= 4`. Clobbers `v$v` on the partial path; defines `$partial`, `$half`, `$done`.

@@ -186,15 +186,9 @@ macro_rules! sve2_8x1vl_gemm {
                         "mov x23, x2",
                         $($block,)+
                         // ---- K loop: one 32-deep chunk per iteration.
-                        "23:",
-                        concat!("// LLVM-MCA-BEGIN ", $mca),
-                        $($body,)+
-                        "add x17, x17, #128",
-                        "add x20, x20, #128",
-                        "addvl x21, x21, #4",
-                        "subs x23, x23, #1",
-                        "b.ne 23b",
-                        "// LLVM-MCA-END",
+                        k_loop!("23", $mca; $($body,)+
+                            "add x17, x17, #128", "add x20, x20, #128", "addvl x21, x21, #4",
+                            "subs x23, x23, #1"),
                         // ---- Block epilogue, x21 at the block's bf16 scales.
                         $($end,)+
                         "subs x22, x22, #1",
@@ -315,17 +309,9 @@ macro_rules! qsi8cxp_16x4_gemm {
                             "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28",
                             "29", "30", "31"),
                         // ---- K loop: one 32-deep chunk per iteration.
-                        "23:",
-                        concat!("// LLVM-MCA-BEGIN ", $mca),
-                        $($body,)+
-                        "add x20, x20, #128",
-                        "add x21, x21, #128",
-                        "add x22, x22, #128",
-                        "add x23, x23, #128",
-                        "add x24, x24, #128",
-                        "subs x25, x25, #1",
-                        "b.ne 23b",
-                        "// LLVM-MCA-END",
+                        k_loop!("23", $mca; $($body,)+
+                            "add x20, x20, #128", "add x21, x21, #128", "add x22, x22, #128",
+                            "add x23, x23, #128", "add x24, x24, #128", "subs x25, x25, #1"),
                         // ---- Epilogue. x20..x23 point at the LHS trailers, x24 at the RHS one.
                         "ldp q8, q9, [x20]",              // group 0 offsets, scales
                         "ldp q10, q11, [x21]",            // group 1
@@ -362,7 +348,12 @@ macro_rules! qsi8cxp_16x4_gemm {
 /// the group stride.
 macro_rules! gemm2vl_start {
     () => {
-        concat!("ptrue p0.b\n", "cntw x13\n", "mul x8, x8, x13\n", "lsl x8, x8, #1\n")
+        concat!(
+            "ptrue p0.b\n",
+            "cntw x13\n",
+            "mul x8, x8, x13\n",
+            "lsl x8, x8, #1\n"
+        )
     };
 }
 
@@ -416,6 +407,13 @@ macro_rules! gemm2vl_pass {
 /// ... and the second pass after the first (label 5), unless no column of it is below n.
 macro_rules! gemm2vl_next_pass {
     () => {
-        concat!("5:\n", "cbnz x22, 6f\n", "mov x22, x13\n", "cmp x14, x13\n", "b.gt 3b\n", "6:\n")
+        concat!(
+            "5:\n",
+            "cbnz x22, 6f\n",
+            "mov x22, x13\n",
+            "cmp x14, x13\n",
+            "b.gt 3b\n",
+            "6:\n"
+        )
     };
 }

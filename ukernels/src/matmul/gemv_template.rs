@@ -84,11 +84,7 @@ macro_rules! sve2_gemv_1x2vl {
                         "mov x12, x2",
                         zero_z!("0", "1", "2", "3", "4", "5", "6", "7"),
                         // ---- K loop: 32 values x nr columns per iteration ----
-                        "4:",
-                        concat!("// LLVM-MCA-BEGIN ", $mca),
-                        $($body,)+
-                        "b.ne 4b",
-                        "// LLVM-MCA-END",
+                        k_loop!("4", $mca; $($body),+),
                         // ---- epilogue: x9 -> lhs_offset, x10 -> rsum of this group ----
                         "ld1rw {{z8.s}}, p0/z, [x9]",
                         "ld1rw {{z9.s}}, p0/z, [x9, #4]",
@@ -147,120 +143,16 @@ macro_rules! sve2_gemv_1x2vl {
     };
 }
 
-/// Declares an asymmetric int4 GEMV of `matmul_clamp_f32_qsi8d32p_qai4c32p` (1 row x 4 columns
-/// per step):
+/// Declares a GEMV of the families with a qsi8d32p LHS (1 row x 4 columns per step), int4 RHS:
 ///
 /// ```text
-/// qai4c32p_gemv! {
+/// qai4c32p_gemv! {                       // asymmetric weights (qai4c32p)
 ///     /// docs, safety
 ///     #[target_feature(enable = "dotprod")]
-///     fn name: "<stem for llvm-mca>", fold "add" | "addp", lhs v(4 5 ...);
+///     fn name: "<stem for llvm-mca>", fold "add" | "addp", lhs v(..);
 ///     k_loop [ ... ]
 /// }
-/// ```
-///
-/// Loop order: column groups of 4 outside, rows inside, blocks of `bl` values (label 4), then
-/// 32-value sub-blocks (label 5: the loop reads the sub-block's weights at `x10` and activations
-/// at `x9`, moves both on and counts `x12` down to zero, setting the flags for its closing
-/// `b.ne`). The loop leaves 16 x the block's integer sums in `v16`..`v23` (lane = column for
-/// `add`, column pairs folded by `addp` in the block epilogue), decoding nibbles with the 0xF0
-/// mask in `v31` into `v0`..`v3` and `v24`..`v27`, its activations in the `lhs` registers. Per
-/// block, in the family's order,
-///
-/// ```text
-/// acc = fma(I, rs16 * ls, fma(rz, lsum, acc))   (I = the block's sums, as f32)
-/// ```
-///
-/// then `acc + bias`, clamped (v28/v29), is stored (4 columns or the n % 4 tail).
-macro_rules! qai4c32p_gemv {
-    ($(#[$attr:meta])* fn $name:ident: $mca:literal, fold $fold:literal, lhs v($($lhs:tt)+);
-     k_loop [$($body:expr),+ $(,)?]) => {
-        asm_kernel! {
-            $(#[$attr])*
-            blockwise fn $name(m, n, k, bl, lhs_packed, rhs_packed, dst, dst_stride_row, clamp_min, clamp_max) {
-                let (blocks, sub_blocks, _, _) =
-                    crate::matmul::kernel_geometry::qsi8d32p_blockwise(m, n, k, bl, 1);
-
-                // Register map
-                //   x0  m (rows)                     x8  rows left in this group
-                //   x1  columns left (n - 4g)        x9  LHS pointer (walks the rows)
-                //   x2  sub-blocks per block         x10 RHS pointer (walks the group)
-                //   x3  lhs_packed                   x11 dst pointer of the current row
-                //   x4  RHS group pointer            x12 sub-blocks left in this block
-                //   x5  dst + 4 * 4g                 x13 partial-store pointer
-                //   x6  dst_stride_row               x15 blocks left in this row
-                //   x7  blocks (k / bl)
-                //
-                // LHS rows are contiguous, so x9 walks through them (values, then the block's sum
-                // and scale). x10 walks a group's blocks and ends at its biases; the next group
-                // follows them.
-                //
-                //   v0-v3, v24-v27 decoded weights; block parameters afterwards (v24-v27)
-                //   v16-v23 i32 accumulators; v28/v29 clamp bounds, v30 f32 accumulator of the
-                //   row, v31 0xF0 mask
-                //
-                // SAFETY: the caller guarantees (see `# Safety`) that the packed buffers cover
-                // exactly the bytes this block reads (m LHS rows; ceil(n / 4) RHS groups), that
-                // dst rows are writable for 4 * n bytes, and that the CPU implements dotprod (also
-                // required by this function's `target_feature`). The block stores only
-                // dst[i][0..n), touches only the declared registers, and does not use the stack.
-                unsafe {
-                    kernel_asm!(
-                        gemv[4 cols, "add x4, x10, #16"](m, n, sub_blocks, lhs_packed, rhs_packed, dst, dst_stride_row)
-                        setup ["movi v31.16b, #0xf0", "dup v28.4s, v28.s[0]", "dup v29.4s, v29.s[0]"]
-                        row [
-                            "mov x15, x7",
-                            "movi v30.16b, #0",
-                            // ---- loop over blocks ----
-                            "4:",
-                            zero_v!("16b"; "16", "17", "18", "19", "20", "21", "22", "23"),
-                            "mov x12, x2",
-                            // ---- K loop: one 32-value sub-block x 4 columns per iteration ----
-                            "5:",
-                            concat!("// LLVM-MCA-BEGIN ", $mca),
-                            $($body,)+
-                            "b.ne 5b",
-                            "// LLVM-MCA-END",
-                            // ---- block epilogue ----
-                            "ldp s24, s26, [x9], #8", // lsum, ls
-                            "ldp q25, q27, [x10], #32", // rz, rs16 of the 4 columns
-                            "add v16.4s, v16.4s, v18.4s",
-                            "add v20.4s, v20.4s, v22.4s",
-                            "add v17.4s, v17.4s, v19.4s",
-                            "add v21.4s, v21.4s, v23.4s",
-                            "add v16.4s, v16.4s, v20.4s",
-                            "add v17.4s, v17.4s, v21.4s",
-                            concat!($fold, " v16.4s, v16.4s, v17.4s"), // I of columns 0-3
-                            "fmul v27.4s, v27.4s, v26.s[0]", // rs16 x ls
-                            "fmla v30.4s, v25.4s, v24.s[0]", // + rz x lsum
-                            "scvtf v16.4s, v16.4s",
-                            "subs x15, x15, #1",
-                            "fmla v30.4s, v16.4s, v27.4s",
-                            "b.ne 4b",
-                            // ---- row epilogue: bias, clamp, store 4 columns or the n % 4 tail ----
-                            "ldr q26, [x10]",
-                            "fadd v30.4s, v30.4s, v26.4s",
-                            "fmax v30.4s, v30.4s, v28.4s",
-                            "fmin v30.4s, v30.4s, v29.4s",
-                            store_cols4!(cmp, "30", "x1", "x11", "x13"; "6", "7", "8"),
-                        ];
-                        in("x7") blocks,
-                        inout("v28") clamp_min => _,
-                        inout("v29") clamp_max => _,
-                        clobber x(8 9 10 11 12 13 15)
-                            v(0 1 2 3 $($lhs)+ 16 17 18 19 20 21 22 23 24 25 26 27 30 31),
-                    );
-                }
-            }
-        }
-    };
-}
-
-/// Declares a symmetric int4 GEMV of `matmul_clamp_f32_qsi8d32p_qsi4c32p` (1 row x 4 columns per
-/// step):
-///
-/// ```text
-/// qsi8d32p_gemv! {
+/// qsi8d32p_gemv! {                       // symmetric weights (qsi4c32p)
 ///     /// docs, safety
 ///     #[target_feature(enable = "dotprod")]
 ///     fn name: "<stem for llvm-mca>";
@@ -269,25 +161,72 @@ macro_rules! qai4c32p_gemv {
 /// }
 /// ```
 ///
-/// Loop order: column groups of 4 outside, rows inside, blocks of `bl` values (label 4: the
-/// block's 4 f16 column scales into `v25`, its f16 row scale into `v24`, `block_start`), then
-/// 32-value sub-blocks (label 5: the loop reads 64 bytes of weights at `x10` and the activations
-/// from `x9`, moves both on and counts `x12` down to zero, setting the flags for its closing
-/// `b.ne`; `x14` holds bl / 2, the offset of the activations paired with the high nibbles). The
-/// loop sums 16 x the products into `v16`, `v17`, `v22`, `v23` (decoding with the 0xF0 mask in
-/// `v31`); `block_end` moves `x9` to the next block, widens the scales, leaves the block's sums
-/// of the 4 columns in `v16` and the product of the scales in `v25`. Per block
-/// `acc = fma(sums / 16, scales, acc)`; after the blocks `acc`, clamped (v28/v29), is stored
-/// (4 columns or the n % 4 tail).
+/// Loop order: column groups of 4 outside, rows inside, blocks of `bl` values (label 4), then
+/// 32-value sub-blocks (label 5: the loop reads 64 bytes of weights at `x10` and the
+/// activations at `x9`, moves both on and counts `x12` down to zero, setting the flags for its
+/// closing `b.ne`). The loop sums 16 x the products into accumulators of `v16`..`v23`, decoding
+/// nibbles with the 0xF0 mask in `v31`. After the blocks the row's f32 sums in `v30` are clamped
+/// (`v28`/`v29`) and stored (4 columns or the n % 4 tail).
+///
+/// * qai4c32p: the loop uses `v0`..`v3`, `v24`..`v27` and its `lhs` registers and leaves the
+///   block's sums in `v16`..`v23` (lane = column for `add`, column pairs folded by `addp`); per
+///   block, in the family's order, `acc = fma(I, rs16 * ls, fma(rz, lsum, acc))`, and `acc +
+///   bias` is stored.
+/// * qsi4c32p: each block starts with its 4 f16 column scales in `v25` and its f16 row scale in
+///   `v24` (then `block_start`); `x14` holds bl / 2, the offset of the activations paired with
+///   the high nibbles. The loop sums into `v16`, `v17`, `v22`, `v23`; `block_end` moves `x9` to
+///   the next block, widens the scales and leaves the block's sums of the 4 columns in `v16` and
+///   the product of the scales in `v25`; per block `acc = fma(sums / 16, scales, acc)`.
+macro_rules! qai4c32p_gemv {
+    ($(#[$attr:meta])* fn $name:ident: $mca:literal, fold $fold:literal, lhs v($($lhs:tt)+);
+     k_loop [$($body:expr),+ $(,)?]) => {
+        qsi8d32p_gemv!(@frame [$(#[$attr])*] $name, bl, "add x4, x10, #16", $mca;
+            [zero_v!("16b"; "16", "17", "18", "19", "20", "21", "22", "23"), "mov x12, x2"]
+            [$($body),+]
+            [
+                "ldp s24, s26, [x9], #8", // lsum, ls
+                "ldp q25, q27, [x10], #32", // rz, rs16 of the 4 columns
+                "add v16.4s, v16.4s, v18.4s",
+                "add v20.4s, v20.4s, v22.4s",
+                "add v17.4s, v17.4s, v19.4s",
+                "add v21.4s, v21.4s, v23.4s",
+                "add v16.4s, v16.4s, v20.4s",
+                "add v17.4s, v17.4s, v21.4s",
+                concat!($fold, " v16.4s, v16.4s, v17.4s"), // I of columns 0-3
+                "fmul v27.4s, v27.4s, v26.s[0]", // rs16 x ls
+                "fmla v30.4s, v25.4s, v24.s[0]", // + rz x lsum
+                "scvtf v16.4s, v16.4s",
+                "subs x15, x15, #1",
+                "fmla v30.4s, v16.4s, v27.4s",
+            ]
+            // Row epilogue: the bias.
+            ["ldr q26, [x10]", "fadd v30.4s, v30.4s, v26.4s"]
+            [] x(8 9 10 11 12 13 15) v(0 1 2 3 $($lhs)+ 16 17 18 19 20 21 22 23 24 25 26 27 30 31));
+    };
+}
+
+/// See [`qai4c32p_gemv`].
 macro_rules! qsi8d32p_gemv {
     ($(#[$attr:meta])* fn $name:ident: $mca:literal;
      block_start [$($start:expr),* $(,)?] k_loop [$($body:expr),+ $(,)?] block_end [$($end:expr),+ $(,)?]
      clobber $($clobber:tt)+) => {
+        qsi8d32p_gemv!(@frame [$(#[$attr])*] $name, bl, "mov x4, x10", $mca;
+            ["ldr d25, [x10], #8", "ldr h24, [x9], #2", zero_v!("16b"; "16", "17", "22", "23"),
+             "mov x12, x2" $(, $start)*]
+            [$($body),+]
+            [$($end,)+ "scvtf v16.4s, v16.4s, #4", "subs x15, x15, #1", "fmla v30.4s, v16.4s, v25.4s"]
+            []
+            [in("x14") bl / 2,] $($clobber)+);
+    };
+    // `$bl` names the block length (passed in, so that the kernel's operands can use it).
+    (@frame [$($attr:tt)*] $name:ident, $bl:ident, $next:literal, $mca:literal;
+     [$($start:expr),+] [$($body:expr),+] [$($end:expr),+ $(,)?] [$($row_end:expr),*]
+     [$($ops:tt)*] $($clobber:tt)+) => {
         asm_kernel! {
-            $(#[$attr])*
-            blockwise fn $name(m, n, k, bl, lhs_packed, rhs_packed, dst, dst_stride_row, clamp_min, clamp_max) {
+            $($attr)*
+            blockwise fn $name(m, n, k, $bl, lhs_packed, rhs_packed, dst, dst_stride_row, clamp_min, clamp_max) {
                 let (blocks, sub_blocks, _, _) =
-                    crate::matmul::kernel_geometry::qsi8d32p_blockwise(m, n, k, bl, 1);
+                    crate::matmul::kernel_geometry::qsi8d32p_blockwise(m, n, k, $bl, 1);
 
                 // Register map
                 //   x0  m (rows)                     x8  rows left in this group
@@ -296,14 +235,13 @@ macro_rules! qsi8d32p_gemv {
                 //   x3  lhs_packed                   x11 dst pointer of the current row
                 //   x4  RHS group pointer            x12 sub-blocks left in this block
                 //   x5  dst + 4 * 4g                 x13 partial-store pointer
-                //   x6  dst_stride_row               x14 bl / 2 (LHS high-half offset)
+                //   x6  dst_stride_row               x14 bl / 2 (qsi4c32p)
                 //   x7  blocks (k / bl)              x15 blocks left in this row
                 //
-                // LHS rows are contiguous, so x9 walks through them block by block (scale, the
-                // low-half values, then the high half at x9 + bl/2). x10 walks a group's blocks
-                // (scales, then 64 bytes per sub-block) and ends at the next group.
+                // LHS rows are contiguous, so x9 walks through them block by block. x10 walks a
+                // group's blocks and ends at the next group (qsi4c32p) or at the group's biases
+                // (qai4c32p; the next group follows them).
                 //
-                //   v24/v25 row scale (h, then s) / column scales (4h, then 4s)
                 //   v28/v29 clamp bounds, v30 f32 accumulator of the row, v31 0xF0 mask
                 //
                 // SAFETY: the caller guarantees (see `# Safety`) that the packed buffers cover
@@ -313,37 +251,27 @@ macro_rules! qsi8d32p_gemv {
                 // dst[i][0..n), touches only the declared registers, and does not use the stack.
                 unsafe {
                     kernel_asm!(
-                        gemv[4 cols, "mov x4, x10"](m, n, sub_blocks, lhs_packed, rhs_packed, dst, dst_stride_row)
+                        gemv[4 cols, $next](m, n, sub_blocks, lhs_packed, rhs_packed, dst, dst_stride_row)
                         setup ["movi v31.16b, #0xf0", "dup v28.4s, v28.s[0]", "dup v29.4s, v29.s[0]"]
                         row [
                             "mov x15, x7",
                             "movi v30.16b, #0",
                             // ---- loop over blocks ----
                             "4:",
-                            "ldr d25, [x10], #8",
-                            "ldr h24, [x9], #2",
-                            zero_v!("16b"; "16", "17", "22", "23"),
-                            "mov x12, x2",
-                            $($start,)*
+                            $($start,)+
                             // ---- K loop: one 32-value sub-block x 4 columns per iteration ----
-                            "5:",
-                            concat!("// LLVM-MCA-BEGIN ", $mca),
-                            $($body,)+
-                            "b.ne 5b",
-                            "// LLVM-MCA-END",
+                            k_loop!("5", $mca; $($body),+),
                             // ---- block epilogue ----
                             $($end,)+
-                            "scvtf v16.4s, v16.4s, #4",
-                            "subs x15, x15, #1",
-                            "fmla v30.4s, v16.4s, v25.4s",
                             "b.ne 4b",
                             // ---- row epilogue: clamp, store 4 columns or the n % 4 tail ----
+                            $($row_end,)*
                             "fmax v30.4s, v30.4s, v28.4s",
                             "fmin v30.4s, v30.4s, v29.4s",
                             store_cols4!(cmp, "30", "x1", "x11", "x13"; "6", "7", "8"),
                         ];
                         in("x7") blocks,
-                        in("x14") bl / 2,
+                        $($ops)*
                         inout("v28") clamp_min => _,
                         inout("v29") clamp_max => _,
                         clobber $($clobber)+
@@ -400,11 +328,7 @@ macro_rules! qai8dxp_gemv {
                         setup [$($setup),+]
                         row [
                             $($start,)+
-                            "4:",
-                            concat!("// LLVM-MCA-BEGIN ", $mca),
-                            $($body,)+
-                            "b.ne 4b",
-                            "// LLVM-MCA-END",
+                            k_loop!("4", $mca; $($body),+),
                             $($end,)+
                         ];
                         in("x14") rhs_stride,
@@ -435,11 +359,7 @@ macro_rules! qai8dxp_gemv {
                         m, n, lhs_packed, rhs_packed, dst, dst_stride_row;
                         [$($setup),+] [
                             $($start,)+
-                            "5:",
-                            concat!("// LLVM-MCA-BEGIN ", $mca),
-                            $($body,)+
-                            "b.ne 5b",
-                            "// LLVM-MCA-END",
+                            k_loop!("5", $mca; $($body),+),
                             $($end,)+
                         ] $($clobber)+);
                 }
@@ -448,33 +368,25 @@ macro_rules! qai8dxp_gemv {
     };
     (@int4 int4) => { true };
     (@int4 int8) => { false };
-    // 4 columns: blocks outside chunks (x2 chunks, x7 blocks), bounds in w15 / w16.
-    (@blockwise 4, $blocks:ident, $chunks:ident, $rs:ident, $lo:ident, $hi:ident;
-     $m:ident, $n:ident, $l:ident, $r:ident, $d:ident, $ds:ident; [$($setup:expr),+] [$($row:expr),+ $(,)?]
-     $($clobber:tt)+) => {
-        kernel_asm!(
-            gemv[4 cols, "add x4, x4, x14"]($m, $n, $chunks, $l, $r, $d, $ds)
-            setup [$($setup),+]
-            row [$($row),+];
-            in("x7") $blocks,
-            in("x14") $rs,
-            in("x15") $lo.to_bits(),
-            in("x16") $hi.to_bits(),
-            clobber $($clobber)+
-        )
+    // 4 columns: blocks outside chunks (x2 chunks, x7 blocks), bounds in w15 / w16; 8 columns:
+    // x2 blocks, x7 chunks per block, bounds in w16 / w17.
+    (@blockwise 4, $blocks:ident, $chunks:ident, $($rest:tt)+) => {
+        qai8dxp_gemv!(@blockwise_asm 4, $chunks, $blocks, "x15", "x16", $($rest)+)
     };
-    // 8 columns: x2 blocks, x7 chunks per block, bounds in w16 / w17.
-    (@blockwise 8, $blocks:ident, $chunks:ident, $rs:ident, $lo:ident, $hi:ident;
-     $m:ident, $n:ident, $l:ident, $r:ident, $d:ident, $ds:ident; [$($setup:expr),+] [$($row:expr),+ $(,)?]
-     $($clobber:tt)+) => {
+    (@blockwise 8, $blocks:ident, $chunks:ident, $($rest:tt)+) => {
+        qai8dxp_gemv!(@blockwise_asm 8, $blocks, $chunks, "x16", "x17", $($rest)+)
+    };
+    (@blockwise_asm $cols:tt, $x2:ident, $x7:ident, $lo_reg:tt, $hi_reg:tt, $rs:ident, $lo:ident,
+     $hi:ident; $m:ident, $n:ident, $l:ident, $r:ident, $d:ident, $ds:ident;
+     [$($setup:expr),+] [$($row:expr),+ $(,)?] $($clobber:tt)+) => {
         kernel_asm!(
-            gemv[8 cols, "add x4, x4, x14"]($m, $n, $blocks, $l, $r, $d, $ds)
+            gemv[$cols cols, "add x4, x4, x14"]($m, $n, $x2, $l, $r, $d, $ds)
             setup [$($setup),+]
             row [$($row),+];
-            in("x7") $chunks,
+            in("x7") $x7,
             in("x14") $rs,
-            in("x16") $lo.to_bits(),
-            in("x17") $hi.to_bits(),
+            in($lo_reg) $lo.to_bits(),
+            in($hi_reg) $hi.to_bits(),
             clobber $($clobber)+
         )
     };
@@ -646,11 +558,7 @@ macro_rules! sve_qsi8d32p_gemv {
                         "mov x12, x2",
                         zero_z!("0", "1", "2", "3"),
                         // ---- K loop: one 32-value sub-block x 8 columns per iteration ----
-                        "5:",
-                        concat!("// LLVM-MCA-BEGIN ", $mca),
-                        $($body,)+
-                        "b.ne 5b",
-                        "// LLVM-MCA-END",
+                        k_loop!("5", $mca; $($body),+),
                         // ---- block epilogue: x16 ends at the next block ----
                         "mov x9, x16",
                         $($end,)+
