@@ -4,6 +4,7 @@
 //! type, both of which the kernel's family names.
 
 use super::call::PackedArgs as Args;
+use super::call::check_packed_buffers;
 use super::output::run_narrowed;
 use super::{
     matmul_clamp_f32_qai8dxp_qsi4c32p as int4_blockwise, matmul_clamp_f32_qai8dxp_qsi4cxp as int4,
@@ -30,16 +31,12 @@ pub fn check(kernel: &MatmulKernel, a: &Args) -> Checked {
     if a.m == 0 || a.n == 0 {
         return Ok(());
     }
-    contract::require(a.k != 0, "k > 0")?;
-    contract::require(!a.lhs_packed.is_null(), "lhs_packed != NULL")?;
-    contract::require(!a.rhs_packed.is_null(), "rhs_packed != NULL")?;
-    contract::require(!a.dst.is_null(), "dst != NULL")?;
-    let row_bytes = contract::mul(a.n, out.size(), "n * sizeof(dst) fits in size_t")?;
-    contract::require(
-        a.m == 1 || a.dst_stride_row >= row_bytes,
+    check_packed_buffers(
+        a,
+        out.size(),
+        "n * sizeof(dst) fits in size_t",
         out.row_condition(),
-    )?;
-    Ok(())
+    )
 }
 
 /// Runs `kernel` on this target: its hand-written ISA implementation on aarch64, the portable
@@ -63,7 +60,16 @@ pub unsafe fn run(kernel: &MatmulKernel, rhs: Qai8dxpRhs, a: &Args) {
     };
     match kernel.family.output().narrowing() {
         None => run_f32(a),
-        // SAFETY: forwarded contract; dst rows hold n 16-bit elements.
-        Some(narrow) => unsafe { run_narrowed(tile, rhs_layout(kernel, a.bl), narrow, a, run_f32) },
+        Some(narrow) => {
+            let strides = (
+                layout::qai8dxp::stride(a.k, tile.mr, tile.kr, tile.sr).unwrap_or(0),
+                rhs_layout(kernel, a.bl)
+                    .stride(a.k, tile.nr, tile.kr, tile.sr)
+                    .unwrap_or(0),
+            );
+            // SAFETY: forwarded contract; dst rows hold n 16-bit elements, the strides are the
+            // packed groups' sizes.
+            unsafe { run_narrowed(tile, strides, narrow, a, run_f32) }
+        }
     }
 }
