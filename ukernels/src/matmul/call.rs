@@ -7,7 +7,7 @@ use super::{
     matmul_clamp_f32_qsi8d32p_qsi4c32p as qsi8d32p_qsi4c32p, qai8dxp,
 };
 use crate::catalog::MatmulKernel;
-use crate::contract::{Checked, Violation};
+use crate::contract::{self, Checked, Violation};
 use crate::family::Operands;
 
 /// Arguments of `run_matmul` with both operands packed.
@@ -35,6 +35,23 @@ pub struct PackedArgs {
     pub clamp_min: f32,
     /// Upper clamp bound.
     pub clamp_max: f32,
+}
+
+/// The checks of a packed-LHS call on a non-empty portion, with KleidiAI's messages: `k > 0`,
+/// non-null buffers, and destination rows of `n` elements of `elem_size` bytes (`size_message`:
+/// the `n * sizeof(..)` overflow check, `row_condition`: the row stride check).
+pub(crate) fn check_packed_buffers(
+    a: &PackedArgs,
+    elem_size: usize,
+    size_message: &'static str,
+    row_condition: &'static str,
+) -> Checked {
+    contract::require(a.k != 0, "k > 0")?;
+    contract::require(!a.lhs_packed.is_null(), "lhs_packed != NULL")?;
+    contract::require(!a.rhs_packed.is_null(), "rhs_packed != NULL")?;
+    contract::require(!a.dst.is_null(), "dst != NULL")?;
+    let row_bytes = contract::mul(a.n, elem_size, size_message)?;
+    contract::require(a.m == 1 || a.dst_stride_row >= row_bytes, row_condition)
 }
 
 /// Arguments of `run_matmul` with the LHS as it is (rows `lhs_stride` bytes apart).

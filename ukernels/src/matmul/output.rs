@@ -8,7 +8,6 @@
 
 use super::call::PackedArgs as Args;
 use crate::catalog::Tile;
-use crate::layout::{self, RhsLayout};
 
 /// Element type a family writes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -81,20 +80,19 @@ const STAGE_ROWS: usize = 16;
 const STAGE_COLS: usize = 64;
 
 /// Computes the portion `a` with `run_f32` (an f32-output implementation of `tile`) through an
-/// f32 staging tile, storing the results narrowed to `out`.
+/// f32 staging tile, storing the results narrowed to `out`. `strides` are the bytes of one packed
+/// LHS group of `tile.mr` rows and of one packed RHS group of `tile.nr` columns.
 ///
 /// # Safety
 /// As for `run_f32` on the whole portion; `a.dst` rows hold `a.n` elements of `out`.
 pub(crate) unsafe fn run_narrowed(
     tile: &Tile,
-    rhs: RhsLayout,
+    (lhs_stride, rhs_stride): (usize, usize),
     out: Narrow,
     a: &Args,
     run_f32: impl Fn(&Args),
 ) {
     debug_assert!(STAGE_ROWS % tile.mr == 0 && STAGE_COLS % tile.nr == 0);
-    let lhs_stride = layout::qai8dxp::stride(a.k, tile.mr, tile.kr, tile.sr).unwrap_or(0);
-    let rhs_stride = rhs.stride(a.k, tile.nr, tile.kr, tile.sr).unwrap_or(0);
     let mut stage = [0.0f32; STAGE_ROWS * STAGE_COLS];
     for r0 in (0..a.m).step_by(STAGE_ROWS) {
         let rows = STAGE_ROWS.min(a.m - r0);

@@ -4,6 +4,7 @@
 //! type, both of which the kernel's family names.
 
 use super::call::PackedArgs as Args;
+use super::call::check_packed_buffers;
 use super::output::run_narrowed;
 use super::{
     matmul_clamp_f32_qai8dxp_qsi4c32p as int4_blockwise, matmul_clamp_f32_qai8dxp_qsi4cxp as int4,
@@ -30,21 +31,19 @@ pub fn check(kernel: &MatmulKernel, a: &Args) -> Checked {
     if a.m == 0 || a.n == 0 {
         return Ok(());
     }
-    contract::require(a.k != 0, "k > 0")?;
-    contract::require(!a.lhs_packed.is_null(), "lhs_packed != NULL")?;
-    contract::require(!a.rhs_packed.is_null(), "rhs_packed != NULL")?;
-    contract::require(!a.dst.is_null(), "dst != NULL")?;
-    let row_bytes = contract::mul(a.n, out.size(), "n * sizeof(dst) fits in size_t")?;
-    contract::require(
-        a.m == 1 || a.dst_stride_row >= row_bytes,
+    check_packed_buffers(
+        a,
+        out.size(),
+        "n * sizeof(dst) fits in size_t",
         out.row_condition(),
-    )?;
-    Ok(())
+    )
 }
 
 /// Runs `kernel` on this target: its hand-written ISA implementation on aarch64, the portable
-/// implementation (same bytes, same results) elsewhere; 16-bit outputs go through the f32
-/// implementation of the same tile (see `matmul::output`).
+/// implementation (same bytes, same results) elsewhere. For 16-bit outputs, kernels that write
+/// them (`KernelFn::PackedOutput`, the SME2 ones) run as they are, f32 kernels of the same tile
+/// are narrowed through a staging tile (see `matmul::output`), and the portable path narrows as
+/// it stores.
 ///
 /// # Safety
 /// [`check`] must have passed; the buffers must hold the portion described by `a` in the layouts
@@ -59,12 +58,23 @@ pub unsafe fn run(kernel: &MatmulKernel, rhs: Qai8dxpRhs, a: &Args) {
         // SAFETY (every arm): forwarded contract.
         (KernelFn::PackedOutput(f), _) | (KernelFn::Packed(f), None) => unsafe { f(a) },
         (KernelFn::Packed(f), Some(narrow)) => unsafe {
-            run_narrowed(tile, rhs_layout(kernel, a.bl), narrow, a, |a: &Args| f(a))
+            run_narrowed(tile, group_strides(kernel, a), narrow, a, |a: &Args| f(a))
         },
         (KernelFn::Portable | KernelFn::UnpackedLhs(_), _) => unsafe {
             run_portable(kernel, rhs, a)
         },
     }
+}
+
+/// Bytes of one packed LHS group and one packed RHS group of `kernel` for the call `a`.
+fn group_strides(kernel: &MatmulKernel, a: &Args) -> (usize, usize) {
+    let tile = kernel.tile();
+    (
+        layout::qai8dxp::stride(a.k, tile.mr, tile.kr, tile.sr).unwrap_or(0),
+        rhs_layout(kernel, a.bl)
+            .stride(a.k, tile.nr, tile.kr, tile.sr)
+            .unwrap_or(0),
+    )
 }
 
 /// The portable implementation of `kernel` (same bytes, same results as its asm), writing the
@@ -77,13 +87,14 @@ unsafe fn run_portable(kernel: &MatmulKernel, rhs: Qai8dxpRhs, a: &Args) {
     let output = kernel.family.output();
     let finish = kernel.epilogue;
     match rhs {
-        // SAFETY (every arm): forwarded contract.
+        // SAFETY (every arm): forwarded contract; for 16-bit outputs dst rows hold n 16-bit
+        // elements and the strides are the packed groups' sizes.
         Qai8dxpRhs::Qsi4cxp => unsafe { int4::portable::run(tile, finish, output, a) },
         Qai8dxpRhs::Qsi8cxp => unsafe { int8::portable::run(tile, finish, output, a) },
         Qai8dxpRhs::Qsi4c32p => match output.narrowing() {
             None => unsafe { int4_blockwise::portable::run(tile, a) },
             Some(narrow) => unsafe {
-                run_narrowed(tile, rhs_layout(kernel, a.bl), narrow, a, |a: &Args| {
+                run_narrowed(tile, group_strides(kernel, a), narrow, a, |a: &Args| {
                     int4_blockwise::portable::run(tile, a)
                 })
             },
