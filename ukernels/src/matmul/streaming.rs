@@ -98,17 +98,14 @@ macro_rules! streaming_kernel {
         $m:ident, $n:ident, $k:ident, $l:ident, $r:ident, $d:ident: $dt:ty, $ds:ident, $lo:ident,
         $hi:ident $(,)?
     ) $body:block) => {
-        $(#[$a])*
-        #[allow(clippy::too_many_arguments)]
-        pub unsafe fn $name(
+        asm_kernel!(@define [$(#[$a])*] $name(
             $m: usize, $n: usize, $k: usize, $l: *const u8, $r: *const u8, $d: *mut $dt,
-            $ds: usize, $lo: f32, $hi: f32,
-        ) {
-            // SAFETY: the caller guarantees SME (the kernel's ISA) and the ABI's TPIDR2 block.
-            unsafe { $crate::matmul::streaming::commit_lazy_za_save() };
-            $body
-        }
-
-        asm_kernel_entry!($name);
+            $ds: usize, $lo: f32, $hi: f32) {
+                // SAFETY: the caller guarantees SME (the kernel's ISA) and the ABI's TPIDR2 block.
+                unsafe { $crate::matmul::streaming::commit_lazy_za_save() };
+                $body
+            };
+            |a| a.m, a.n, a.k, a.lhs_packed, a.rhs_packed, a.dst.cast(), a.dst_stride_row,
+            a.clamp_min, a.clamp_max);
     };
 }
