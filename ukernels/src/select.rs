@@ -133,8 +133,8 @@ struct Rank {
 impl Rank {
     fn of(pair: Pair, sve_lanes32: usize, in_order: bool) -> Rank {
         // SME tiles compare only with each other (their tier sets them apart from the rest), all
-        // in the same streaming unit, so one lane stands for it.
-        let tile = |k: &MatmulKernel| k.base_tile.scaled(k.columns, sve_lanes32, 1);
+        // in the same streaming unit: the smallest streaming length (4 lanes) orders them as any.
+        let tile = |k: &MatmulKernel| k.base_tile.scaled(k.columns, sve_lanes32, 4);
         let uses_sve = pair.gemm.isa.is_sve() || pair.gemv.isa.is_sve();
         let vector_preference = match (uses_sve, sve_lanes32 > 4) {
             (false, _) => 0,

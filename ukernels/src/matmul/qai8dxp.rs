@@ -9,7 +9,7 @@ use super::{
     matmul_clamp_f32_qai8dxp_qsi4c32p as int4_blockwise, matmul_clamp_f32_qai8dxp_qsi4cxp as int4,
     matmul_clamp_f32_qai8dxp_qsi8cxp as int8,
 };
-use crate::catalog::MatmulKernel;
+use crate::catalog::{MatmulKernel, PackerKind, RhsPackerKind};
 use crate::contract::{self, Checked};
 use crate::family::Qai8dxpRhs;
 use crate::layout::{self, RhsLayout};
@@ -42,6 +42,14 @@ pub fn check(kernel: &MatmulKernel, a: &Args) -> Checked {
     Ok(())
 }
 
+/// Whether `kernel` reads per-block int4 data in the sequential-nibble (`ps1s0`) order (the
+/// order its packers write).
+fn sequential_nibbles(kernel: &MatmulKernel) -> bool {
+    kernel.rhs_packers.iter().any(
+        |p| matches!(p.kind, PackerKind::Rhs(RhsPackerKind::Qsi4c32p(v)) if v.sequential_nibbles()),
+    )
+}
+
 /// Runs `kernel` on this target: its hand-written ISA implementation on aarch64, the portable
 /// implementation (same bytes, same results) elsewhere; 16-bit outputs go through the f32
 /// implementation of the same tile (see `matmul::output`).
@@ -59,7 +67,9 @@ pub unsafe fn run(kernel: &MatmulKernel, rhs: Qai8dxpRhs, a: &Args) {
         (Some(f), _) => unsafe { f(a) },
         (None, Qai8dxpRhs::Qsi4cxp) => unsafe { int4::portable::run(tile, kernel.epilogue, a) },
         (None, Qai8dxpRhs::Qsi8cxp) => unsafe { int8::portable::run(tile, kernel.epilogue, a) },
-        (None, Qai8dxpRhs::Qsi4c32p) => unsafe { int4_blockwise::portable::run(tile, a) },
+        (None, Qai8dxpRhs::Qsi4c32p) => unsafe {
+            int4_blockwise::portable::run(tile, kernel.epilogue, sequential_nibbles(kernel), a)
+        },
     };
     match kernel.family.output().narrowing() {
         None => run_f32(a),
