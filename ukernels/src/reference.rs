@@ -316,24 +316,31 @@ pub enum SumOrder {
     /// Per segment, the sum of `d * (low + high)` over its bytes (the `kxn` packer; equal to
     /// `PerSegment` for finite, moderate scales).
     PerPair,
+    /// `fma(partial, d, sum)` per 32-value chunk (the `nxk` `ps1s0nrx4` packer).
+    PerChunkFused,
     /// `fma(partial, d, sum)` per 4 consecutive K values (the `kxn` `ps1s0nrx4` packer).
     PerQuadFused,
 }
 
 /// f32 row sum of one `qsi4c32p` column: `sum over blocks b of d_b * sum_{k in b} w` in the
-/// packer's order, with partial sums over `2 * blen` values (segments) or 32 (chunks).
+/// packer's order, with partial sums over `2 * blen` values (segments) or 32 (chunks), or (the
+/// fused orders) over runs of consecutive K values, each folded in with one `fma`.
 pub fn qsi4c32p_row_sum(w: &[i8], d: &[u16], bl: usize, blen: usize, order: SumOrder) -> f32 {
     let part = match order {
         SumOrder::PerSegment | SumOrder::PerPair => blen,
-        SumOrder::PerChunk => 16,
-        SumOrder::PerQuadFused => 4,
+        _ => 16,
+    };
+    let fused_run = match order {
+        SumOrder::PerChunkFused => Some(32),
+        SumOrder::PerQuadFused => Some(4),
+        _ => None,
     };
     let mut sum = 0.0f32;
     for (b, &bits) in d.iter().enumerate() {
         let scale = f32::from_bits((bits as u32) << 16);
-        if order == SumOrder::PerQuadFused {
-            for quad in w[b * bl..(b + 1) * bl].chunks(4) {
-                let partial: i32 = quad.iter().map(|&v| v as i32).sum();
+        if let Some(run) = fused_run {
+            for values in w[b * bl..(b + 1) * bl].chunks(run) {
+                let partial: i32 = values.iter().map(|&v| v as i32).sum();
                 sum = libm::fmaf(partial as f32, scale, sum);
             }
             continue;
