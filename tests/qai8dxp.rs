@@ -8,7 +8,7 @@
 mod support;
 
 use rkai::ukernels::catalog::{
-    Columns, KERNELS, LhsPackerKind, MatmulKernel, Origin, PackerKind, RhsPackerKind,
+    Columns, KERNELS, LhsPackerKind, MatmulKernel, Origin, PACKERS, PackerKind, RhsPackerKind,
 };
 use rkai::ukernels::layout::RhsLayout;
 use rkai::ukernels::pack::Source;
@@ -45,7 +45,9 @@ fn rhs_packers(k: &MatmulKernel) -> Vec<(&'static str, bool)> {
                 p.kind,
                 PackerKind::Rhs(RhsPackerKind::Qsi4cxp(Source::Kxn))
                     | PackerKind::Rhs(RhsPackerKind::Qsi8cxp(Source::Kxn))
-                    | PackerKind::Rhs(RhsPackerKind::Qsi4c32p(BlockPacker::Kxn))
+            ) || matches!(
+                p.kind,
+                PackerKind::Rhs(RhsPackerKind::Qsi4c32p(v)) if v.source() == Source::Kxn
             );
             (p.name, kxn)
         })
@@ -56,15 +58,17 @@ fn is_int8(k: &MatmulKernel) -> bool {
     k.family.rhs_layout(0) == RhsLayout::Qsi8cxp
 }
 
-/// Row-sum order of a per-block packer (the NEON forms sum per 32-value chunk).
-fn sum_order(packer: &str) -> SumOrder {
-    if packer.contains("nrx") {
-        SumOrder::PerChunk
-    } else if packer.contains("kxn") {
-        SumOrder::PerPair
-    } else {
-        SumOrder::PerSegment
+/// The per-block packer named `packer`.
+fn block_packer(packer: &str) -> BlockPacker {
+    match PACKERS.iter().find(|p| p.name == packer).map(|p| p.kind) {
+        Some(PackerKind::Rhs(RhsPackerKind::Qsi4c32p(v))) => v,
+        _ => unreachable!("{packer} is not a per-block int4 packer"),
     }
+}
+
+/// Row-sum order of a per-block packer.
+fn sum_order(packer: &str) -> SumOrder {
+    block_packer(packer).sum_order()
 }
 
 /// The element type of the LHS packer the catalog pairs with `k`.
@@ -175,10 +179,11 @@ fn packed_sizes_and_offsets_equal_kleidiai_values() {
             checked += 1;
         }
     }
-    // (The table has no rows for the SME kernels: their packers' sizes are the formulas checked
-    // here at other nr and mr, and the packed bytes are compared at every streaming length.)
+    // The measured table has no rows for streaming (SME) kernels: their sizes are checked
+    // against KleidiAI's formulas at this streaming vector length in
+    // `rkai_kernel_getters_and_sizes_follow_the_vector_length`.
     let claimed = family_kernels()
-        .filter(|k| k.origin == Origin::KleidiAi && table.iter().any(|r| r[0] == k.stem))
+        .filter(|k| k.origin == Origin::KleidiAi && !k.isa.is_streaming())
         .count();
     assert!(
         checked >= 3 * claimed,
@@ -188,12 +193,14 @@ fn packed_sizes_and_offsets_equal_kleidiai_values() {
 
 /// rkai's extension kernels have no KleidiAI table: their getters return the catalog tile with
 /// VL-scaled columns multiplied by this CPU's 32-bit SVE lanes, and their packed sizes and
-/// offsets follow KleidiAI's formulas for the packers' formats at that `nr`.
+/// offsets follow KleidiAI's formulas for the packers' formats at that `nr`. KleidiAI's
+/// streaming (SME) kernels have getter rows but no packed-size rows: their sizes and offsets
+/// are checked here the same way, at this streaming vector length.
 #[test]
 fn rkai_kernel_getters_and_sizes_follow_the_vector_length() {
     let lanes = rkai::ukernels::arch::sve_lanes32();
     let mut checked = 0;
-    for k in family_kernels().filter(|k| k.origin == Origin::Rkai) {
+    for k in family_kernels().filter(|k| k.origin == Origin::Rkai || k.isa.is_streaming()) {
         let b = k.base_tile;
         let scale = if k.columns == Columns::PerSveLane32 {
             lanes
@@ -202,7 +209,9 @@ fn rkai_kernel_getters_and_sizes_follow_the_vector_length() {
         };
         let want = [b.m_step, b.n_step * scale, b.mr, b.nr * scale, b.kr, b.sr];
         let got = tester::TILE_PARAMETERS.map(|v| sym::<Getter0>(&format!("get_{v}"), k.stem)());
-        assert_eq!(got, want, "{} with {lanes} lanes", k.stem);
+        if k.origin == Origin::Rkai {
+            assert_eq!(got, want, "{} with {lanes} lanes", k.stem);
+        }
         let t = k.tile();
         assert_eq!(t.n_step % t.nr, 0, "{}", k.stem);
         for (m, n, kk, bl) in [
@@ -553,6 +562,7 @@ fn expected_rhs(k: &MatmulKernel, p: &Problem, size: usize, packer: &str) -> Vec
             &p.block_scale,
             p.bias.as_deref(),
             sum_order(packer),
+            block_packer(packer).sequential_nibbles(),
             &mut out,
         );
     } else if p.int8 {
@@ -608,6 +618,7 @@ fn expected_dst(
             })
             .collect();
         reference::matmul_f32_qai8dx_qsi4c32(
+            finish,
             p.m,
             p.n,
             p.k,
@@ -1256,8 +1267,9 @@ fn streaming_kernels_commit_a_pending_lazy_za_save() {
         .filter(|k| k.isa.is_streaming())
     {
         let t = k.tile();
-        let (m, n, kk) = (3, t.n_step + 1, 40);
-        let p = Problem::new(k, m, n, kk, 0, true, 77);
+        let (m, n) = (3, t.n_step + 1);
+        let (kk, bl) = blocked(k, 40, 1);
+        let p = Problem::new(k, m, n, kk, bl, true, 77);
         let (lq, rows) = p.quantized();
         let packer = rhs_packers(k)[0];
         let lhs = pack_lhs(&p, t.mr, t.kr, t.sr, Edge::End);

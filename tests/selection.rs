@@ -479,26 +479,33 @@ fn c_entry_point_hands_out_the_kernel_functions() {
     }
 }
 
-/// On a CPU with SME2 the int8 family runs SME2: the `SMOPA` GEMM and the `SDOT`-into-ZA GEMV
-/// that reads its packed format; `RKAI_FEATURES` without SME turns both back to i8mm/dotprod; on
+/// On a CPU with SME2 the int8 and the per-block int4 families run SME2: the `SMOPA` GEMM and
+/// the `SDOT`-into-ZA GEMV that reads its packed format; `RKAI_FEATURES` without SME turns both back to i8mm/dotprod; on
 /// a CPU without SME no streaming kernel is ever offered.
 #[test]
 fn sme_kernels_are_chosen_where_they_run() {
     let f = present();
-    let int8 = Family::F32Qai8dxpQsi8cxp;
+    let sme2_pairs = [
+        (
+            Family::F32Qai8dxpQsi8cxp,
+            "matmul_clamp_f32_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme2_mopa",
+            "matmul_clamp_f32_qai8dxp1x4_qsi8cxp4vlx4_1x4vl_sme2_dot",
+        ),
+        (
+            Family::F32Qai8dxpQsi4c32p,
+            "matmul_clamp_f32_qai8dxp1vlx4_qsi4c32p4vlx4_1vlx4vl_sme2_mopa",
+            "matmul_clamp_f32_qai8dxp1x4_qsi4c32p4vlx4_1x4vl_sme2_dot",
+        ),
+    ];
     if f.contains(Features::SME2) {
-        assert_eq!(
-            stem(chosen(int8, ShapeClass::Gemm)),
-            Some("matmul_clamp_f32_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme2_mopa")
-        );
-        assert_eq!(
-            stem(chosen(int8, ShapeClass::Gemv)),
-            Some("matmul_clamp_f32_qai8dxp1x4_qsi8cxp4vlx4_1x4vl_sme2_dot")
-        );
-        let without_sme = ALL.difference(Features::SME_FAMILY);
-        for shape in [ShapeClass::Gemv, ShapeClass::Gemm] {
-            let k = select::best_kernel(int8, shape, without_sme).unwrap();
-            assert!(!k.isa.is_streaming(), "{}", k.stem);
+        for (family, gemm, gemv) in sme2_pairs {
+            assert_eq!(stem(chosen(family, ShapeClass::Gemm)), Some(gemm));
+            assert_eq!(stem(chosen(family, ShapeClass::Gemv)), Some(gemv));
+            let without_sme = ALL.difference(Features::SME_FAMILY);
+            for shape in [ShapeClass::Gemv, ShapeClass::Gemm] {
+                let k = select::best_kernel(family, shape, without_sme).unwrap();
+                assert!(!k.isa.is_streaming(), "{}", k.stem);
+            }
         }
     }
     if !f.contains(Features::SME) {

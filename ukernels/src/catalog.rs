@@ -120,6 +120,8 @@ pub struct Epilogue {
     pub scale_bias: ScaleBias,
     /// How the clamp bounds are applied.
     pub clamp: Clamp,
+    /// How a per-block kernel folds its first block into the f32 accumulator.
+    pub block_fold: BlockFold,
 }
 
 impl Epilogue {
@@ -127,7 +129,29 @@ impl Epilogue {
     pub const VECTOR: Epilogue = Epilogue {
         scale_bias: ScaleBias::MultiplyThenAdd,
         clamp: Clamp::MaxThenMin,
+        block_fold: BlockFold::FusedFromZero,
     };
+}
+
+/// How a per-block kernel adds `f32(I_b) * d_b` of block `b` to its f32 accumulator: every
+/// block with a fused multiply-add, except (for one kind) the first. The two differ only in the
+/// sign of a zero: `fma(x, d, +0)` is `+0` where the product is `-0`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BlockFold {
+    /// `FMLA` into an accumulator that starts at `+0`.
+    FusedFromZero,
+    /// `FMUL` for the first block, `FMLA` for the others (SME2 outer-product kernels).
+    FirstMultiplies,
+}
+
+impl BlockFold {
+    /// The accumulator after block `x * d` (`first`: the row's first block).
+    pub fn apply(self, first: bool, x: f32, d: f32, acc: f32) -> f32 {
+        match (self, first) {
+            (BlockFold::FirstMultiplies, true) => x * d,
+            _ => libm::fmaf(x, d, acc),
+        }
+    }
 }
 
 /// Whether `y = acc * scale + bias` rounds once or twice.
@@ -473,6 +497,19 @@ pub static LHS_QUANT_PACK_QSI8D32P4X8SB_F32_NEON: Packer = Packer {
     kind: PackerKind::Lhs(LhsPackerKind::Qsi8d32p(Qsi8d32pPacker::F32Neon4x8sb)),
 };
 
+/// `kai_rhs_pack_nxk_qsi4c32ps1s0nrx4_qsu4c32s1s0_neon` (sequential nibbles, block depth 4: the
+/// format of KleidiAI's SME2 `qsi4c32p4vlx4` kernels; ONNX Runtime's Q4 packer).
+pub static RHS_PACK_NXK_QSI4C32PS1S0NRX4_QSU4C32S1S0_NEON: Packer = Packer {
+    name: "rhs_pack_nxk_qsi4c32ps1s0nrx4_qsu4c32s1s0_neon",
+    kind: PackerKind::Rhs(RhsPackerKind::Qsi4c32p(Qsi4c32pPacker::NxkPs1s0Nrx4)),
+};
+
+/// `kai_rhs_pack_kxn_qsi4c32ps1s0nrx4_qsu4c32s1s0_neon` (the same format from a K x N source).
+pub static RHS_PACK_KXN_QSI4C32PS1S0NRX4_QSU4C32S1S0_NEON: Packer = Packer {
+    name: "rhs_pack_kxn_qsi4c32ps1s0nrx4_qsu4c32s1s0_neon",
+    kind: PackerKind::Rhs(RhsPackerKind::Qsi4c32p(Qsi4c32pPacker::KxnPs1s0Nrx4)),
+};
+
 /// `kai_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0` (Q4_0 weights for the NEON and SVE kernels).
 pub static RHS_PACK_NXK_QSI4C32PSCALEF16_QSU4C32S16S0: Packer = Packer {
     name: "rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0",
@@ -625,6 +662,8 @@ pub static PACKERS: &[&Packer] = &[
     &RHS_PACK_KXN_QSI4C32P_QSU4C32S1S0,
     &RHS_PACK_NXK_QSI4C32PNRX4_QSU4C32S1S0_NEON,
     &RHS_PACK_NXK_QSI4C32PNRX8_QSU4C32S1S0_NEON,
+    &RHS_PACK_NXK_QSI4C32PS1S0NRX4_QSU4C32S1S0_NEON,
+    &RHS_PACK_KXN_QSI4C32PS1S0NRX4_QSU4C32S1S0_NEON,
     &LHS_QUANT_PACK_QSI8D32P_F32,
     &LHS_QUANT_PACK_QSI8D32P_F32_NEON,
     &LHS_QUANT_PACK_QSI8D32P4X8SB_F32_NEON,
@@ -667,6 +706,11 @@ const QSI4C32P_RHS_DEPTH8: &[&Packer] = &[
     &RHS_PACK_NXK_QSI4C32P_QSU4C32S1S0,
     &RHS_PACK_KXN_QSI4C32P_QSU4C32S1S0,
     &RHS_PACK_NXK_QSI4C32PNRX8_QSU4C32S1S0_NEON,
+];
+/// qsi4c32p packers writing the sequential-nibble (`ps1s0`) data of the SME2 kernels.
+const QSI4C32PS1S0_RHS: &[&Packer] = &[
+    &RHS_PACK_NXK_QSI4C32PS1S0NRX4_QSU4C32S1S0_NEON,
+    &RHS_PACK_KXN_QSI4C32PS1S0NRX4_QSU4C32S1S0_NEON,
 ];
 const QSI8D32P_LHS: &[&Packer] = &[&LHS_QUANT_PACK_QSI8D32P_F32];
 /// The 16x4 i8mm kernel also reads the 4x8sb packer's output (KleidiAI pairs both with it).
@@ -1020,16 +1064,25 @@ macro_rules! streaming_qai8dxp_kernel {
 const SME2_DOT: Epilogue = Epilogue {
     scale_bias: ScaleBias::FusedMultiplyAdd,
     clamp: Clamp::MaxNumThenMinNum,
+    block_fold: BlockFold::FusedFromZero,
 };
 /// SME2 outer-product GEMMs: `FMUL`, `FADD`, `FCLAMP`.
 const SME2_MOPA: Epilogue = Epilogue {
     scale_bias: ScaleBias::MultiplyThenAdd,
     clamp: Clamp::MaxNumThenMinNum,
+    block_fold: BlockFold::FusedFromZero,
 };
 /// SME (streaming SVE) `SDOT` GEMVs: `FMLA` into the bias, `FMAX`/`FMIN`.
 const SME_DOT: Epilogue = Epilogue {
     scale_bias: ScaleBias::FusedMultiplyAdd,
     clamp: Clamp::MaxThenMin,
+    block_fold: BlockFold::FusedFromZero,
+};
+/// SME2 outer-product GEMMs of per-block formats: as [`SME2_MOPA`], and the first block is
+/// multiplied rather than fused into `+0`.
+const SME2_BLOCKWISE_MOPA: Epilogue = Epilogue {
+    block_fold: BlockFold::FirstMultiplies,
+    ..SME2_MOPA
 };
 
 streaming_qai8dxp_kernel!(
@@ -1114,6 +1167,36 @@ streaming_qai8dxp_kernel!(
     RowsAndColumnsPerSmeLane32,
     SME2_MOPA,
     f32_qai8dxp_qsi8cxp::matmul_clamp_f32_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme2_mopa::f16
+);
+
+streaming_qai8dxp_kernel!(
+    /// GEMV, 1 row x 4 x SVL32 columns per step: int4 expanded with `LUTI4`, multi-vector `SDOT`
+    /// into ZA per block, block scales folded in with `FMLA`.
+    MATMUL_CLAMP_F32_QAI8DXP1X4_QSI4C32P4VLX4_1X4VL_SME2_DOT,
+    F32Qai8dxpQsi4c32p,
+    QAI8DXP_F32_LHS,
+    QSI4C32PS1S0_RHS,
+    matmul_clamp_f32_qai8dxp1x4_qsi4c32p4vlx4_1x4vl_sme2_dot,
+    Sme2,
+    [1, 4, 1, 4, 8, 2],
+    PerSmeLane32,
+    SME2_DOT,
+    f32_qai8dxp_qsi4c32p::matmul_clamp_f32_qai8dxp1x4_qsi4c32p4vlx4_1x4vl_sme2_dot
+);
+
+streaming_qai8dxp_kernel!(
+    /// GEMM, SVL32 rows x 4 x SVL32 columns per step: int4 expanded with `LUTI4`, `SMOPA` into
+    /// four ZA tiles per block, block scales folded in per output row.
+    MATMUL_CLAMP_F32_QAI8DXP1VLX4_QSI4C32P4VLX4_1VLX4VL_SME2_MOPA,
+    F32Qai8dxpQsi4c32p,
+    QAI8DXP_F32_LHS,
+    QSI4C32PS1S0_RHS,
+    matmul_clamp_f32_qai8dxp1vlx4_qsi4c32p4vlx4_1vlx4vl_sme2_mopa,
+    Sme2,
+    [1, 4, 1, 4, 8, 2],
+    RowsAndColumnsPerSmeLane32,
+    SME2_BLOCKWISE_MOPA,
+    f32_qai8dxp_qsi4c32p::matmul_clamp_f32_qai8dxp1vlx4_qsi4c32p4vlx4_1vlx4vl_sme2_mopa
 );
 
 f32_qai8dxp_qsi4c32p_kernel!(
@@ -1840,6 +1923,8 @@ pub static KERNELS: &[&MatmulKernel] = &[
     &MATMUL_CLAMP_F32_QAI8DXP1X8_QSI4C32P1VLX8_1X2VL_SVE2_DOTPROD,
     &MATMUL_CLAMP_F32_QAI8DXP4X8_QSI4C32P1VLX8_8X1VL_SVE2_DOTPROD,
     &MATMUL_CLAMP_F32_QAI8DXP4X8_QSI4C32P1VLX8_8X1VL_SVE2_I8MM,
+    &MATMUL_CLAMP_F32_QAI8DXP1X4_QSI4C32P4VLX4_1X4VL_SME2_DOT,
+    &MATMUL_CLAMP_F32_QAI8DXP1VLX4_QSI4C32P4VLX4_1VLX4VL_SME2_MOPA,
     &MATMUL_CLAMP_BF16_QAI8DXP1X8_QSI4C32P4X8_1X4_NEON_DOTPROD,
     &MATMUL_CLAMP_BF16_QAI8DXP4X8_QSI4C32P4X8_16X4_NEON_I8MM,
     &MATMUL_CLAMP_BF16_QAI8DXP1X8_QSI4CXP8X8_1X8_NEON_DOTPROD,

@@ -10,7 +10,7 @@ use super::{
     matmul_clamp_f32_qai8dxp_qsi4c32p as int4_blockwise, matmul_clamp_f32_qai8dxp_qsi4cxp as int4,
     matmul_clamp_f32_qai8dxp_qsi8cxp as int8,
 };
-use crate::catalog::{KernelFn, MatmulKernel};
+use crate::catalog::{KernelFn, MatmulKernel, PackerKind, RhsPackerKind};
 use crate::contract::{self, Checked};
 use crate::family::Qai8dxpRhs;
 use crate::layout::{self, RhsLayout};
@@ -36,6 +36,14 @@ pub fn check(kernel: &MatmulKernel, a: &Args) -> Checked {
         out.size(),
         "n * sizeof(dst) fits in size_t",
         out.row_condition(),
+    )
+}
+
+/// Whether `kernel` reads per-block int4 data in the sequential-nibble (`ps1s0`) order (the
+/// order its packers write).
+fn sequential_nibbles(kernel: &MatmulKernel) -> bool {
+    kernel.rhs_packers.iter().any(
+        |p| matches!(p.kind, PackerKind::Rhs(RhsPackerKind::Qsi4c32p(v)) if v.sequential_nibbles()),
     )
 }
 
@@ -86,16 +94,17 @@ unsafe fn run_portable(kernel: &MatmulKernel, rhs: Qai8dxpRhs, a: &Args) {
     let tile = &kernel.tile();
     let output = kernel.family.output();
     let finish = kernel.epilogue;
+    let nibbles = sequential_nibbles(kernel);
     match rhs {
         // SAFETY (every arm): forwarded contract; for 16-bit outputs dst rows hold n 16-bit
         // elements and the strides are the packed groups' sizes.
         Qai8dxpRhs::Qsi4cxp => unsafe { int4::portable::run(tile, finish, output, a) },
         Qai8dxpRhs::Qsi8cxp => unsafe { int8::portable::run(tile, finish, output, a) },
         Qai8dxpRhs::Qsi4c32p => match output.narrowing() {
-            None => unsafe { int4_blockwise::portable::run(tile, a) },
+            None => unsafe { int4_blockwise::portable::run(tile, finish, nibbles, a) },
             Some(narrow) => unsafe {
                 run_narrowed(tile, group_strides(kernel, a), narrow, a, |a: &Args| {
-                    int4_blockwise::portable::run(tile, a)
+                    int4_blockwise::portable::run(tile, finish, nibbles, a)
                 })
             },
         },
