@@ -91,6 +91,16 @@ fn pack(kernel: &Kernel, layer: &Layer, family: Family) -> PackedWeights<Vec<u8>
     .unwrap()
 }
 
+/// The RHS packers' parameters for the per-channel int4 and int8 weights.
+const INT4_PARAMS: kai_rhs_pack_qs4cxs1s0_param = kai_rhs_pack_qs4cxs1s0_param {
+    lhs_zero_point: 1,
+    rhs_zero_point: 8,
+};
+const INT8_PARAMS: kai_rhs_pack_qsi8cx_params = kai_rhs_pack_qsi8cx_params {
+    lhs_zero_point: 1,
+    scale_multiplier: 1.0,
+};
+
 /// The same layer through the C functions: (packed RHS, dst).
 fn through_c(
     kernel: &Kernel,
@@ -125,13 +135,12 @@ fn through_c(
             lhs.as_mut_ptr().cast(),
         );
         let out: *mut c_void = rhs.as_mut_ptr().cast();
+        let (bias, scales) = (layer.bias.as_ptr(), layer.scales.as_ptr());
         match family {
             Family::F32Qai8dxpQsi4cxp => {
-                let p = kai_rhs_pack_qs4cxs1s0_param {
-                    lhs_zero_point: 1,
-                    rhs_zero_point: 8,
-                };
-                func::<RhsPackQsi4cxpFn>("run", rhs_name)(
+                let p = INT4_PARAMS;
+                let pack = func::<RhsPackQsi4cxpFn>("run", rhs_name);
+                pack(
                     1,
                     n,
                     k,
@@ -139,19 +148,17 @@ fn through_c(
                     t.kr,
                     t.sr,
                     layer.nibbles.as_ptr(),
-                    layer.bias.as_ptr(),
-                    layer.scales.as_ptr(),
+                    bias,
+                    scales,
                     out,
                     0,
                     &p,
                 );
             }
             Family::F32Qai8dxpQsi8cxp => {
-                let p = kai_rhs_pack_qsi8cx_params {
-                    lhs_zero_point: 1,
-                    scale_multiplier: 1.0,
-                };
-                func::<RhsPackQsi8cxpFn>("run", rhs_name)(
+                let p = INT8_PARAMS;
+                let pack = func::<RhsPackQsi8cxpFn>("run", rhs_name);
+                pack(
                     1,
                     n,
                     k,
@@ -159,8 +166,8 @@ fn through_c(
                     t.kr,
                     t.sr,
                     layer.int8.as_ptr(),
-                    layer.bias.as_ptr(),
-                    layer.scales.as_ptr(),
+                    bias,
+                    scales,
                     out,
                     0,
                     &p,
@@ -182,7 +189,7 @@ fn through_c(
                     bl,
                     layer.nibbles.as_ptr(),
                     k.div_ceil(2),
-                    layer.bias.as_ptr(),
+                    bias,
                     layer.block_scales.as_ptr().cast(),
                     (k / bl) * 2,
                     out,
