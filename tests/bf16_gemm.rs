@@ -9,7 +9,7 @@
 mod support;
 
 use rkai::ukernels::catalog::{
-    self, Family, KernelFn, LhsPackerKind, MatmulKernel, Packer, PackerKind, RhsPackerKind, Rows,
+    self, Family, LhsPackerKind, MatmulKernel, Packer, PackerKind, RhsPackerKind, Rows,
 };
 use rkai::ukernels::float::{self, f16};
 use rkai::ukernels::matmul::bf16_gemm as family;
@@ -17,7 +17,7 @@ use rkai::ukernels::pack::lhs_pack_bf16::Variant as LhsVariant;
 use rkai::ukernels::pack::rhs_pack_bf16::Variant as RhsVariant;
 use rkai::ukernels::reference::bf16_gemm as reference;
 use std::ptr;
-use support::cabi::{Getter2, Getter3, LhsQuantPackHalfFn, MatmulHalfFn, RhsPackFloatFn};
+use support::cabi::{Getter2, Getter3, LhsQuantPackHalfFn, MatmulHalfFn, pack_float_rhs};
 use support::gemm::{self, Impl, Portion, portions};
 use support::guard::{EDGES, Edge, Guarded};
 use support::rng::Rng;
@@ -260,20 +260,16 @@ impl Problem {
         let mut out = Guarded::from_bytes(&vec![0x5a; size], edge);
         // SAFETY: source, bias and output sized for k x n; scale and params null.
         unsafe {
-            sym::<RhsPackFloatFn>("run", self.rhs_packer.name)(
-                1,
-                self.n,
-                self.k,
-                12,
-                4,
-                1,
-                sb * self.n,
-                src.ptr().cast(),
-                bias.as_ref().map_or(ptr::null(), |b| b.ptr().cast()),
-                ptr::null(),
+            let bias = bias.as_ref().map_or(ptr::null(), |b| b.ptr().cast());
+            let (shape, tile) = ((self.n, self.k), (12, 4, 1));
+            let src = (src.ptr().cast(), sb * self.n);
+            pack_float_rhs(
+                self.rhs_packer.name,
+                shape,
+                tile,
+                src,
+                bias,
                 out.mut_ptr().cast(),
-                0,
-                ptr::null(),
             )
         };
         out
@@ -366,56 +362,11 @@ fn call(
     clamp: (f32, f32),
     edge: Edge,
 ) -> Guarded {
-    let (m0, n0, mh, nw) = portion;
-    let es = out_bytes(k);
-    let stride = es * (p.n + 3);
+    let stride = out_bytes(k) * (p.n + 3);
     let mut dst = Guarded::from_bytes(&vec![CANARY; stride * p.m], edge);
-    let lhs_off = sym::<Getter2>("get_lhs_packed_offset", k.stem)(m0, p.k);
-    let rhs_off = sym::<Getter2>("get_rhs_packed_offset", k.stem)(n0, p.k);
-    let dst_off = sym::<Getter3>("get_dst_offset", k.stem)(m0, n0, stride);
-    // SAFETY: offsets from the kernel's getters; buffers sized for the problem.
-    unsafe {
-        let (l, r, d) = (
-            lhs.ptr().add(lhs_off),
-            rhs.ptr().add(rhs_off),
-            dst.mut_ptr().add(dst_off),
-        );
-        match which {
-            Impl::Exported => sym::<MatmulHalfFn>("run", k.stem)(
-                mh,
-                nw,
-                p.k,
-                l.cast(),
-                r.cast(),
-                d.cast(),
-                stride,
-                es,
-                clamp.0,
-                clamp.1,
-            ),
-            Impl::Portable => {
-                let args = family::Args {
-                    m: mh,
-                    n: nw,
-                    k: p.k,
-                    bl: 0,
-                    lhs_packed: l,
-                    rhs_packed: r,
-                    dst: d,
-                    dst_stride_row: stride,
-                    dst_stride_col: es,
-                    clamp_min: clamp.0,
-                    clamp_max: clamp.1,
-                };
-                let portable = MatmulKernel {
-                    native: KernelFn::Portable,
-                    ..*k
-                };
-                assert_eq!(family::check(&portable, &args), Ok(()));
-                family::run(&portable, &args)
-            }
-        }
-    }
+    let buffers = (lhs.ptr(), rhs.ptr(), dst.mut_ptr());
+    // SAFETY: operands packed for `p`; dst holds its m rows of `stride` bytes.
+    unsafe { tester::run_portion_into(k, which, (p.k, 0), buffers, stride, portion, clamp) };
     dst
 }
 

@@ -136,43 +136,29 @@ fn through_c(
         );
         let out: *mut c_void = rhs.as_mut_ptr().cast();
         let (bias, scales) = (layer.bias.as_ptr(), layer.scales.as_ptr());
+        // The per-channel packers' prototypes differ only in their source and parameter types.
+        macro_rules! per_channel {
+            ($pack:ty, $src:expr, $params:expr) => {{
+                let pack = func::<$pack>("run", rhs_name);
+                pack(
+                    1,
+                    n,
+                    k,
+                    t.nr,
+                    t.kr,
+                    t.sr,
+                    $src.as_ptr(),
+                    bias,
+                    scales,
+                    out,
+                    0,
+                    &$params,
+                );
+            }};
+        }
         match family {
-            Family::F32Qai8dxpQsi4cxp => {
-                let p = INT4_PARAMS;
-                let pack = func::<RhsPackQsi4cxpFn>("run", rhs_name);
-                pack(
-                    1,
-                    n,
-                    k,
-                    t.nr,
-                    t.kr,
-                    t.sr,
-                    layer.nibbles.as_ptr(),
-                    bias,
-                    scales,
-                    out,
-                    0,
-                    &p,
-                );
-            }
-            Family::F32Qai8dxpQsi8cxp => {
-                let p = INT8_PARAMS;
-                let pack = func::<RhsPackQsi8cxpFn>("run", rhs_name);
-                pack(
-                    1,
-                    n,
-                    k,
-                    t.nr,
-                    t.kr,
-                    t.sr,
-                    layer.int8.as_ptr(),
-                    bias,
-                    scales,
-                    out,
-                    0,
-                    &p,
-                );
-            }
+            Family::F32Qai8dxpQsi4cxp => per_channel!(RhsPackQsi4cxpFn, layer.nibbles, INT4_PARAMS),
+            Family::F32Qai8dxpQsi8cxp => per_channel!(RhsPackQsi8cxpFn, layer.int8, INT8_PARAMS),
             _ => {
                 let p = kai_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0_params {
                     lhs_zero_point: 1,

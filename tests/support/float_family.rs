@@ -4,7 +4,7 @@
 //! lists, shapes and the stems the contract-violation cases call. The test files implement the
 //! trait and hold the `#[test]` functions (each a call into this module) and their own extras.
 
-use super::cabi::{Getter0, Getter2, Getter3, MatmulFloatFn, RhsPackFloatFn};
+use super::cabi::{self, Getter0, Getter2, Getter3, MatmulFloatFn};
 use super::death::Case;
 use super::gemm::{self, Impl, Portion};
 use super::guard::{EDGES, Edge, Guarded};
@@ -426,20 +426,15 @@ pub fn pack<F: FloatFamily>(p: &Problem<F>, packer: &Packer, edge: Edge) -> Guar
     let mut out = Guarded::from_bytes(&vec![0xa5; size], edge);
     // SAFETY: source, bias and output sized for n x k; scale and params null as required.
     unsafe {
-        sym::<RhsPackFloatFn>("run", packer.name)(
-            1,
-            p.n,
-            p.k,
-            v.nr(),
-            1,
-            1,
-            stride,
-            src.ptr().cast(),
-            bias.as_ref().map_or(ptr::null(), |b| b.ptr().cast()),
-            ptr::null(),
+        let bias = bias.as_ref().map_or(ptr::null(), |b| b.ptr().cast());
+        let (shape, tile) = ((p.n, p.k), (v.nr(), 1, 1));
+        cabi::pack_float_rhs(
+            packer.name,
+            shape,
+            tile,
+            (src.ptr().cast(), stride),
+            bias,
             out.mut_ptr().cast(),
-            0,
-            ptr::null(),
         )
     };
     out
@@ -863,7 +858,7 @@ fn pack_call<F: FloatFamily>(
     let dummy = [0u8; 16];
     // SAFETY: buffers are large enough for n = 8, k = 4; the call is expected to abort.
     unsafe {
-        sym::<RhsPackFloatFn>("run", packer)(
+        sym::<cabi::RhsPackFloatFn>("run", packer)(
             num_groups,
             8,
             4,
