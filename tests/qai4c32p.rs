@@ -16,7 +16,6 @@ use rkai::ukernels::types::kai_rhs_pack_qs4cxs1s0_param as Params;
 use support::block_gemm::{self, run_kernel, run_rows};
 use support::cabi::{BlockLhsGetter, LhsBlockPackFn, RhsPackQai4c32pFn};
 use support::cabi::{Getter2, Getter3, Getter5, MatmulBlockFn};
-use support::death;
 use support::gemm::Impl;
 use support::guard::{Edge, Guarded};
 use support::rng::Rng;
@@ -371,7 +370,7 @@ fn lhs_cases() -> Vec<(&'static str, usize, usize, usize)> {
 }
 
 /// Whether an LHS packer takes blocks of `bl` in `k` with `kr`.
-fn lhs_packer_takes(name: &str, (kr, sr): (usize, usize), (k, bl): (usize, usize)) -> bool {
+fn lhs_packer_takes(kr: usize, (k, bl): (usize, usize)) -> bool {
     k % kr == 0 && bl % kr == 0
 }
 
@@ -386,7 +385,7 @@ fn lhs_packings_equal_reference(
     let mut cases = 0;
     for (name, mr, kr, sr) in lhs_cases() {
         for (seed, &(m, k, bl)) in shapes.iter().enumerate() {
-            if !lhs_packer_takes(name, (kr, sr), (k, bl)) {
+            if !lhs_packer_takes(kr, (k, bl)) {
                 continue;
             }
             let p = problem(seed, (m, k, bl));

@@ -113,9 +113,10 @@ macro_rules! death_tests {
         #[test]
         #[ignore = "child process of the death tests"]
         fn death_child() {
-            let cases = $cases;
-            $(let cases = $child;)?
-            $crate::support::death::child(&cases());
+            // `child_cases` when given, else the parent's cases.
+            let _cases = $cases;
+            $(let _cases = $child;)?
+            $crate::support::death::child(&_cases());
         }
 
         #[test]
