@@ -16,7 +16,6 @@ use rkai::ukernels::types::kai_rhs_pack_qs4cxs1s0_param as Params;
 use support::block_gemm::{self, run_kernel, run_rows};
 use support::cabi::{BlockLhsGetter, LhsBlockPackFn, RhsPackQai4c32pFn};
 use support::cabi::{Getter2, Getter3, Getter5, MatmulBlockFn};
-use support::death;
 use support::gemm::Impl;
 use support::guard::{Edge, Guarded};
 use support::rng::Rng;
@@ -370,16 +369,26 @@ fn lhs_cases() -> Vec<(&'static str, usize, usize, usize)> {
     out
 }
 
-#[test]
-fn lhs_packers_match_reference_bytes() {
+/// Whether an LHS packer takes blocks of `bl` in `k` with `kr`.
+fn lhs_packer_takes(kr: usize, (k, bl): (usize, usize)) -> bool {
+    k % kr == 0 && bl % kr == 0
+}
+
+/// Packs `problem(seed, shape)` for each of `shapes` with every LHS packer combination that
+/// takes it, against a guard page at either edge, over a buffer filled with `fill`, and compares
+/// the bytes with the reference's; returns the packings compared.
+fn lhs_packings_equal_reference(
+    shapes: &[(usize, usize, usize)],
+    fill: u8,
+    problem: impl Fn(usize, (usize, usize, usize)) -> Problem,
+) -> usize {
     let mut cases = 0;
     for (name, mr, kr, sr) in lhs_cases() {
-        for (seed, &(m, k, bl)) in PACK_SHAPES.iter().enumerate() {
-            if k % kr != 0 || bl % kr != 0 {
+        for (seed, &(m, k, bl)) in shapes.iter().enumerate() {
+            if !lhs_packer_takes(kr, (k, bl)) {
                 continue;
             }
-            let p = Problem::new(m, 1, k, bl, seed as u64);
-            let fill = 0xa5;
+            let p = problem(seed, (m, k, bl));
             cases += tester::packs_equal_reference(
                 || format!("{name} mr={mr} kr={kr} sr={sr} m={m} k={k} bl={bl}"),
                 |edge| pack_lhs(&p, name, mr, kr, sr, edge, fill),
@@ -387,6 +396,13 @@ fn lhs_packers_match_reference_bytes() {
             );
         }
     }
+    cases
+}
+
+#[test]
+fn lhs_packers_match_reference_bytes() {
+    let problem = |seed: usize, (m, k, bl)| Problem::new(m, 1, k, bl, seed as u64);
+    let cases = lhs_packings_equal_reference(&PACK_SHAPES, 0xa5, problem);
     eprintln!("LHS packer byte comparisons: {cases}");
 }
 
@@ -407,34 +423,22 @@ fn lhs_packers_match_reference_on_hostile_values() {
         1.5,
         0.0,
     ];
-    let mut cases = 0;
-    for (name, mr, kr, sr) in lhs_cases() {
-        for (seed, &(m, k, bl)) in [(5usize, 128usize, 32usize), (8, 256, 64)]
-            .iter()
-            .enumerate()
-        {
-            if k % kr != 0 || bl % kr != 0 {
-                continue;
+    let hostile = |seed: usize, (m, k, bl)| {
+        let mut p = Problem::new(m, 1, k, bl, 40 + seed as u64);
+        let mut rng = Rng::new(7 + seed as u64);
+        for (i, v) in p.lhs.iter_mut().enumerate() {
+            let block = i / bl;
+            if block % 3 == 1 && rng.range_i32(0, 7) == 0 {
+                *v = SPECIAL[rng.range_i32(0, 9) as usize];
             }
-            let mut p = Problem::new(m, 1, k, bl, 40 + seed as u64);
-            let mut rng = Rng::new(7 + seed as u64);
-            for (i, v) in p.lhs.iter_mut().enumerate() {
-                let block = i / bl;
-                if block % 3 == 1 && rng.range_i32(0, 7) == 0 {
-                    *v = SPECIAL[rng.range_i32(0, 9) as usize];
-                }
-                if block % 5 == 2 && i % bl == bl - 1 {
-                    *v = -f32::NAN;
-                }
+            if block % 5 == 2 && i % bl == bl - 1 {
+                *v = -f32::NAN;
             }
-            let fill = 0x3c;
-            cases += tester::packs_equal_reference(
-                || format!("{name} mr={mr} m={m} k={k} bl={bl}"),
-                |edge| pack_lhs(&p, name, mr, kr, sr, edge, fill),
-                |size| expected_lhs(&p, name, mr, kr, sr, size, fill),
-            );
         }
-    }
+        p
+    };
+    let shapes = [(5, 128, 32), (8, 256, 64)];
+    let cases = lhs_packings_equal_reference(&shapes, 0x3c, hostile);
     eprintln!("hostile LHS packings: {cases}");
 }
 
@@ -688,12 +692,9 @@ fn hostile_data_matches_reference() {
 /// packed operands: the result must equal one single-threaded call byte for byte.
 #[test]
 fn threads_on_disjoint_portions_equal_one_call() {
-    for k in runnable() {
-        let t = k.tile();
-        let (m, n) = (3 * t.m_step.max(4) + 1, 5 * t.n_step + 3);
-        let p = Problem::new(m, n, 192, 64, 78);
-        tester::threads_equal_one_call::<Asymmetric>(k, &p);
-    }
+    tester::threads_equal_one_call_on::<Asymmetric>(&runnable(), |_, (m, n)| {
+        Problem::new(m, n, 192, 64, 78)
+    });
 }
 
 /// Empty portions write nothing: `m == 0` returns early (except on the one-row kernels, whose
@@ -738,12 +739,12 @@ fn empty_portions_write_nothing() {
 #[cfg(target_arch = "aarch64")]
 #[test]
 fn callee_saved_registers_survive() {
-    for k in runnable() {
-        for &(m, n, kk, bl) in &[(1, 8, 32, 32), (9, 17, 128, 64), (16, 32, 64, 32)] {
-            let m = if family::one_row(k) { 1 } else { m };
-            tester::registers_survive::<Asymmetric>(k, &Problem::new(m, n, kk, bl, 5));
-        }
-    }
+    tester::registers_survive_on::<Asymmetric>(&runnable(), |k| {
+        let shapes = [(1, 8, 32, 32), (9, 17, 128, 64), (16, 32, 64, 32)];
+        let rows = |m| if family::one_row(k) { 1 } else { m };
+        let problem = |(m, n, kk, bl)| Problem::new(rows(m), n, kk, bl, 5);
+        shapes.map(problem).into()
+    });
 }
 
 mod random_shapes {
@@ -987,15 +988,4 @@ fn cases() -> Vec<Case> {
     ]
 }
 
-#[test]
-#[ignore = "child process of the death tests"]
-fn death_child() {
-    death::child(&cases());
-}
-
-#[test]
-fn violations_abort_with_function_and_condition() {
-    let cases = cases();
-    death::expect_aborts(&cases);
-    eprintln!("{} contract violations checked", cases.len());
-}
+death_tests!(cases, "contract violations");

@@ -990,32 +990,29 @@ fn portable_kernels_match_reference() {
 /// packed operands: the result must equal one single-threaded call byte for byte.
 #[test]
 fn threads_on_disjoint_portions_equal_one_call() {
-    let mut kernels = 0;
-    for k in runnable() {
-        let t = k.tile();
+    let kernels = runnable();
+    tester::threads_equal_one_call_on::<Qai8dxp>(&kernels, |k, (m, n)| {
         let (kk, bl) = blocked(k, 200, 1);
-        let (m, n) = (3 * t.m_step.max(4) + 1, 5 * t.n_step + 3);
         let p = Problem::new(k, m, n, kk, bl, true, 77);
         let rhs_packer = rhs_packers(k)[0];
-        tester::threads_equal_one_call::<Qai8dxp>(k, &KernelCase { p, rhs_packer });
-        kernels += 1;
-    }
-    eprintln!("RELIABILITY concurrency {kernels}");
+        KernelCase { p, rhs_packer }
+    });
+    eprintln!("RELIABILITY concurrency {}", kernels.len());
 }
 
 #[cfg(target_arch = "aarch64")]
 #[test]
 fn callee_saved_registers_survive() {
-    let mut calls = 0;
-    for k in runnable() {
-        for &(m, n, kk) in &[(1, 8, 32), (9, 17, 65), (16, 32, 64)] {
+    let calls = tester::registers_survive_on::<Qai8dxp>(&runnable(), |k| {
+        let shapes = [(1, 8, 32), (9, 17, 65), (16, 32, 64)];
+        let rhs_packer = rhs_packers(k)[0];
+        let case = |(m, n, kk)| {
             let (kk, bl) = blocked(k, kk, 1);
             let p = Problem::new(k, m, n, kk, bl, true, 5);
-            let rhs_packer = rhs_packers(k)[0];
-            tester::registers_survive::<Qai8dxp>(k, &KernelCase { p, rhs_packer });
-            calls += 1;
-        }
-    }
+            KernelCase { p, rhs_packer }
+        };
+        shapes.map(case).into()
+    });
     eprintln!("RELIABILITY registers {calls}");
 }
 
@@ -1065,6 +1062,24 @@ fn packers_round_k_to_32_whatever_kr_and_sr() {
     }
 }
 
+/// `x` rounded to bf16 or f16 bits.
+fn to_half(x: f32, bf16: bool) -> u16 {
+    if bf16 {
+        half::bf16::from_f32(x).to_bits()
+    } else {
+        half::f16::from_f32(x).to_bits()
+    }
+}
+
+/// The value of bf16 or f16 `bits`.
+fn from_half(bits: u16, bf16: bool) -> f32 {
+    if bf16 {
+        half::bf16::from_bits(bits).to_f32()
+    } else {
+        half::f16::from_bits(bits).to_f32()
+    }
+}
+
 /// `kai_lhs_quant_pack_qai8dxp_{f16,bf16}_neon` produce exactly the f32 packer's bytes for the
 /// widened values (KleidiAI: "the identical format"), which the reference also checks.
 #[test]
@@ -1082,27 +1097,8 @@ fn half_precision_lhs_packers_match_f32_packer_on_widened_input() {
             for (seed, &(m, n, kk)) in PACK_SHAPES.iter().enumerate() {
                 for edge in EDGES {
                     let mut p = Problem::new(k, m, n, kk, 0, false, 300 + seed as u64);
-                    let bits: Vec<u16> = p
-                        .lhs
-                        .iter()
-                        .map(|&x| {
-                            if bf16 {
-                                half::bf16::from_f32(x).to_bits()
-                            } else {
-                                half::f16::from_f32(x).to_bits()
-                            }
-                        })
-                        .collect();
-                    p.lhs = bits
-                        .iter()
-                        .map(|&b| {
-                            if bf16 {
-                                half::bf16::from_bits(b).to_f32()
-                            } else {
-                                half::f16::from_bits(b).to_f32()
-                            }
-                        })
-                        .collect();
+                    let bits: Vec<u16> = p.lhs.iter().map(|&x| to_half(x, bf16)).collect();
+                    p.lhs = bits.iter().map(|&b| from_half(b, bf16)).collect();
                     let expect = pack_lhs(&p, t.mr, t.kr, t.sr, edge);
                     let src: Vec<u8> = bits.iter().flat_map(|b| b.to_le_bytes()).collect();
                     let src = Guarded::from_bytes(&src, edge);

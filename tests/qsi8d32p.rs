@@ -358,16 +358,27 @@ fn lhs_cases() -> Vec<(&'static str, usize, usize, usize)> {
     out
 }
 
-#[test]
-fn lhs_packers_match_reference_bytes() {
+/// Whether LHS packer `name` takes blocks of `bl` in `k` with `kr` and `sr` (the 4x8sb one only
+/// multiples of 32).
+fn lhs_packer_takes(name: &str, (kr, sr): (usize, usize), (k, bl): (usize, usize)) -> bool {
+    k % kr == 0 && bl % (kr / sr) == 0 && (name != LHS_4X8 || bl % 32 == 0)
+}
+
+/// Packs `problem(seed, shape)` for each of `shapes` with every LHS packer combination that
+/// takes it, against a guard page at either edge, over a buffer filled with `fill`, and compares
+/// the bytes with the reference's; returns the packings compared.
+fn lhs_packings_equal_reference(
+    shapes: &[(usize, usize, usize)],
+    fill: u8,
+    problem: impl Fn(usize, (usize, usize, usize)) -> Problem,
+) -> usize {
     let mut cases = 0;
     for (name, mr, kr, sr) in lhs_cases() {
-        for (seed, &(m, k, bl)) in PACK_SHAPES.iter().enumerate() {
-            if k % kr != 0 || bl % (kr / sr) != 0 || (name == LHS_4X8 && bl % 32 != 0) {
+        for (seed, &(m, k, bl)) in shapes.iter().enumerate() {
+            if !lhs_packer_takes(name, (kr, sr), (k, bl)) {
                 continue;
             }
-            let p = Problem::new(m, 1, k, bl, seed as u64);
-            let fill = 0xa5;
+            let p = problem(seed, (m, k, bl));
             cases += tester::packs_equal_reference(
                 || format!("{name} mr={mr} kr={kr} sr={sr} m={m} k={k} bl={bl}"),
                 |edge| pack_lhs(&p, name, mr, kr, sr, edge, fill),
@@ -375,6 +386,13 @@ fn lhs_packers_match_reference_bytes() {
             );
         }
     }
+    cases
+}
+
+#[test]
+fn lhs_packers_match_reference_bytes() {
+    let problem = |seed: usize, (m, k, bl)| Problem::new(m, 1, k, bl, seed as u64);
+    let cases = lhs_packings_equal_reference(&PACK_SHAPES, 0xa5, problem);
     eprintln!("LHS packer byte comparisons: {cases}");
     eprintln!("RELIABILITY bounds_packers {cases}");
 }
@@ -398,36 +416,24 @@ fn lhs_packers_match_reference_on_hostile_values() {
         0x3f00_0000,
         0x0000_0000,
     ];
-    let mut cases = 0;
-    for (name, mr, kr, sr) in lhs_cases() {
-        for (seed, &(m, k, bl)) in [(5usize, 128usize, 32usize), (8, 256, 64)]
-            .iter()
-            .enumerate()
-        {
-            if k % kr != 0 || bl % (kr / sr) != 0 {
-                continue;
+    let hostile = |seed: usize, (m, k, bl)| {
+        let mut p = Problem::new(m, 1, k, bl, 40 + seed as u64);
+        let mut rng = Rng::new(7 + seed as u64);
+        for (i, v) in p.lhs.iter_mut().enumerate() {
+            // Some blocks stay finite; others get a special value at a random position, and
+            // the last position of a block sometimes holds a NaN (the scalar max keeps it).
+            let block = i / bl;
+            if block % 3 == 1 && rng.range_i32(0, 7) == 0 {
+                *v = f32::from_bits(SPECIAL[rng.range_i32(0, 11) as usize]);
             }
-            let mut p = Problem::new(m, 1, k, bl, 40 + seed as u64);
-            let mut rng = Rng::new(7 + seed as u64);
-            for (i, v) in p.lhs.iter_mut().enumerate() {
-                // Some blocks stay finite; others get a special value at a random position, and
-                // the last position of a block sometimes holds a NaN (the scalar max keeps it).
-                let block = i / bl;
-                if block % 3 == 1 && rng.range_i32(0, 7) == 0 {
-                    *v = f32::from_bits(SPECIAL[rng.range_i32(0, 11) as usize]);
-                }
-                if block % 5 == 2 && i % bl == bl - 1 {
-                    *v = f32::NAN;
-                }
+            if block % 5 == 2 && i % bl == bl - 1 {
+                *v = f32::NAN;
             }
-            let fill = 0x3c;
-            cases += tester::packs_equal_reference(
-                || format!("{name} mr={mr} m={m} k={k} bl={bl}"),
-                |edge| pack_lhs(&p, name, mr, kr, sr, edge, fill),
-                |size| expected_lhs(&p, name, mr, kr, sr, size, fill),
-            );
         }
-    }
+        p
+    };
+    let shapes = [(5, 128, 32), (8, 256, 64)];
+    let cases = lhs_packings_equal_reference(&shapes, 0x3c, hostile);
     eprintln!("hostile LHS packings: {cases}");
     eprintln!("RELIABILITY hostile {cases}");
 }
@@ -648,34 +654,31 @@ fn portable_kernels_match_reference() {
 /// packed operands: the result must equal one single-threaded call byte for byte.
 #[test]
 fn threads_on_disjoint_portions_equal_one_call() {
-    let mut kernels = 0;
-    for k in runnable() {
-        let t = k.tile();
-        let (m, n) = (3 * t.m_step.max(4) + 1, 5 * t.n_step + 3);
+    let kernels = runnable();
+    tester::threads_equal_one_call_on::<Q4_0>(&kernels, |k, (m, n)| {
         let bl = if accepts_block_length(k, 64) { 64 } else { 32 };
         let p = Problem::new(m, n, 192, bl, 77);
         let lhs_packer = k.lhs_packers[0].name;
-        tester::threads_equal_one_call::<Q4_0>(k, &KernelCase { p, lhs_packer });
-        kernels += 1;
-    }
-    eprintln!("RELIABILITY concurrency {kernels}");
+        KernelCase { p, lhs_packer }
+    });
+    eprintln!("RELIABILITY concurrency {}", kernels.len());
 }
 
 #[cfg(target_arch = "aarch64")]
 #[test]
 fn callee_saved_registers_survive() {
-    let mut calls = 0;
-    for k in runnable() {
-        for &(m, n, kk, bl) in &[(1, 8, 32, 32), (9, 17, 128, 64), (16, 32, 64, 32)] {
-            if !accepts_block_length(k, bl) {
-                continue;
-            }
-            let p = Problem::new(m, n, kk, bl, 5);
-            let lhs_packer = k.lhs_packers[0].name;
-            tester::registers_survive::<Q4_0>(k, &KernelCase { p, lhs_packer });
-            calls += 1;
-        }
-    }
+    let calls = tester::registers_survive_on::<Q4_0>(&runnable(), |k| {
+        let shapes = [(1, 8, 32, 32), (9, 17, 128, 64), (16, 32, 64, 32)];
+        let accepted = shapes
+            .into_iter()
+            .filter(|&(.., bl)| accepts_block_length(k, bl));
+        let lhs_packer = k.lhs_packers[0].name;
+        let case = |(m, n, kk, bl)| KernelCase {
+            p: Problem::new(m, n, kk, bl, 5),
+            lhs_packer,
+        };
+        accepted.map(case).collect()
+    });
     eprintln!("RELIABILITY registers {calls}");
 }
 
@@ -969,24 +972,21 @@ fn cases() -> Vec<Case> {
     ]
 }
 
-#[test]
-#[ignore = "child process of the death tests"]
-fn death_child() {
-    if std::env::var(death::CASE_ENV).is_ok_and(|c| c == "sve_vector_length") {
-        run_kernel(SVE_GEMV, 64, 32, 4, false);
-        println!("survived");
-    } else {
-        death::child(&cases());
-    }
+/// [`cases`] and, for [`sve256_kernels_refuse_other_vector_lengths`], a call of a 256-bit SVE
+/// kernel (which survives where the vector is 256 bits).
+fn child_cases() -> Vec<Case> {
+    let mut cases = cases();
+    let sve256_call: fn() = || run_kernel(SVE_GEMV, 64, 32, 4, false);
+    cases.push(("sve_vector_length", String::new(), "", sve256_call));
+    cases
 }
 
-#[test]
-fn violations_abort_with_function_and_condition() {
-    let cases = cases();
-    death::expect_aborts(&cases);
-    eprintln!("{} contract violations checked", cases.len());
-    eprintln!("RELIABILITY contract {}", cases.len());
-}
+death_tests!(
+    cases,
+    "contract violations",
+    "contract",
+    child_cases = child_cases
+);
 
 /// KleidiAI's SVE kernels assert a 256-bit vector; rkai's abort with that condition elsewhere
 /// (checked on CPUs with SVE at another length; at 256 bits the call computes).

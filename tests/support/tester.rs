@@ -418,6 +418,39 @@ pub fn threads_equal_one_call<F: PackedFamily>(k: &MatmulKernel, p: &F::Problem)
     gemm::threads_equal_one_call(k.stem, (m, n), (t.m_step, t.n_step), es, &run_into)
 }
 
+/// [`threads_equal_one_call`] for each of `kernels` on `problem(k, (m, n))`, with m three row
+/// steps and a row and n five column steps and 3 columns (whole and partial tiles on both axes);
+/// returns the tiles run.
+pub fn threads_equal_one_call_on<F: PackedFamily>(
+    kernels: &[&MatmulKernel],
+    problem: impl Fn(&MatmulKernel, (usize, usize)) -> F::Problem,
+) -> usize {
+    let mut tiles = 0;
+    for k in kernels {
+        let t = k.tile();
+        let p = problem(k, (3 * t.m_step.max(4) + 1, 5 * t.n_step + 3));
+        tiles += threads_equal_one_call::<F>(k, &p);
+    }
+    tiles
+}
+
+/// [`registers_survive`] for each of `kernels` on every problem of `problems(k)`; returns the
+/// calls made.
+#[cfg(target_arch = "aarch64")]
+pub fn registers_survive_on<F: PackedFamily>(
+    kernels: &[&MatmulKernel],
+    problems: impl Fn(&MatmulKernel) -> Vec<F::Problem>,
+) -> usize {
+    let mut calls = 0;
+    for k in kernels {
+        for p in problems(k) {
+            registers_survive::<F>(k, &p);
+            calls += 1;
+        }
+    }
+    calls
+}
+
 /// Calls `k` on the whole of `p` with the callee-saved registers seeded; asserts they survive.
 #[cfg(target_arch = "aarch64")]
 pub fn registers_survive<F: PackedFamily>(k: &MatmulKernel, p: &F::Problem) {
