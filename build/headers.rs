@@ -26,6 +26,11 @@ pub fn generate(manifest_dir: &Path) -> Vec<(PathBuf, String)> {
         let columns = |v: usize| match k.columns {
             Columns::Fixed | Columns::FixedAtSve256 => v.to_string(),
             Columns::PerSveLane32 => format!("{v} x VL32"),
+            Columns::PerSmeLane32 | Columns::RowsAndColumnsPerSmeLane32 => format!("{v} x SVL32"),
+        };
+        let rows = |v: usize| match k.columns.scales_rows() {
+            false => v.to_string(),
+            true => format!("{v} x SVL32"),
         };
         let prefix = k.prefix();
         let doc = format!(
@@ -37,9 +42,9 @@ pub fn generate(manifest_dir: &Path) -> Vec<(PathBuf, String)> {
             } else {
                 k.isa.name().to_string()
             },
-            t.m_step,
+            rows(t.m_step),
             columns(t.n_step),
-            t.mr,
+            rows(t.mr),
             columns(t.nr),
             t.kr,
             t.sr,

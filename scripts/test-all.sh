@@ -69,15 +69,17 @@ for model in $vl_models; do
   QEMU_CPU=$model RKAI_EXPECT_CPU=$model RKAI_TEST_KERNEL=_sve \
     "${cross_cargo[@]}" test --target $target "${vl_tests[@]}"
 done
-# The streaming vector length (SME, QEMU 11) at 128 to 2048 bits: detection and selection read it.
+# The streaming vector length (SME, QEMU 11) at 128 to 2048 bits: detection and selection read
+# it, and the SME kernels' tiles follow it; the qai8dxp tests run narrowed to the SME kernels.
 svl_models=${RKAI_QEMU_SVL_MODELS:-"max,sme-default-vector-length=16 max,sme-default-vector-length=32 max,sme-default-vector-length=64 max,sme-default-vector-length=128 max,sme-default-vector-length=256 max,sve=off,sme-default-vector-length=64"}
-svl_tests=(--test cpu --test selection)
+svl_tests=(--test cpu --test selection --test qai8dxp)
 for model in $svl_models; do
   step "aarch64 streaming-vector-length tests under QEMU_CPU=$model"
-  QEMU_CPU=$model RKAI_EXPECT_CPU=$model "${cross_cargo[@]}" test --target $target "${svl_tests[@]}"
+  QEMU_CPU=$model RKAI_EXPECT_CPU=$model RKAI_TEST_KERNEL=_sme \
+    "${cross_cargo[@]}" test --target $target "${svl_tests[@]}"
 done
-# SME without SVE (like Apple M4): until SME kernels land, what differs there is detection,
-# selection and the SVE getters' fallback, so those run (the full suite took 25 minutes there).
+# SME without SVE (like Apple M4): detection, selection and the SVE getters' fallback differ
+# there (the SME kernels ran at SVL 512 above; the full suite took 25 minutes there).
 sve_off_model=${RKAI_QEMU_SVE_OFF_MODEL-"max,sve=off"}
 if [[ -n "$sve_off_model" ]]; then
   step "aarch64 SME-without-SVE tests under QEMU_CPU=$sve_off_model"

@@ -8,7 +8,7 @@
 mod support;
 
 use rkai::ukernels::catalog::{
-    Columns, KERNELS, LhsPackerKind, MatmulKernel, Origin, PackerKind, RhsPackerKind,
+    Columns, KERNELS, LhsPackerKind, MatmulKernel, Origin, PACKERS, PackerKind, RhsPackerKind,
 };
 use rkai::ukernels::layout::RhsLayout;
 use rkai::ukernels::pack::Source;
@@ -45,7 +45,9 @@ fn rhs_packers(k: &MatmulKernel) -> Vec<(&'static str, bool)> {
                 p.kind,
                 PackerKind::Rhs(RhsPackerKind::Qsi4cxp(Source::Kxn))
                     | PackerKind::Rhs(RhsPackerKind::Qsi8cxp(Source::Kxn))
-                    | PackerKind::Rhs(RhsPackerKind::Qsi4c32p(BlockPacker::Kxn))
+            ) || matches!(
+                p.kind,
+                PackerKind::Rhs(RhsPackerKind::Qsi4c32p(v)) if v.source() == Source::Kxn
             );
             (p.name, kxn)
         })
@@ -56,15 +58,17 @@ fn is_int8(k: &MatmulKernel) -> bool {
     k.family.rhs_layout(0) == RhsLayout::Qsi8cxp
 }
 
-/// Row-sum order of a per-block packer (the NEON forms sum per 32-value chunk).
-fn sum_order(packer: &str) -> SumOrder {
-    if packer.contains("nrx") {
-        SumOrder::PerChunk
-    } else if packer.contains("kxn") {
-        SumOrder::PerPair
-    } else {
-        SumOrder::PerSegment
+/// The per-block packer named `packer`.
+fn block_packer(packer: &str) -> BlockPacker {
+    match PACKERS.iter().find(|p| p.name == packer).map(|p| p.kind) {
+        Some(PackerKind::Rhs(RhsPackerKind::Qsi4c32p(v))) => v,
+        _ => unreachable!("{packer} is not a per-block int4 packer"),
     }
+}
+
+/// Row-sum order of a per-block packer.
+fn sum_order(packer: &str) -> SumOrder {
+    block_packer(packer).sum_order()
 }
 
 /// The element type of the LHS packer the catalog pairs with `k`.
@@ -175,8 +179,11 @@ fn packed_sizes_and_offsets_equal_kleidiai_values() {
             checked += 1;
         }
     }
+    // The measured table has no rows for streaming (SME) kernels: their sizes are checked
+    // against KleidiAI's formulas at this streaming vector length in
+    // `rkai_kernel_getters_and_sizes_follow_the_vector_length`.
     let claimed = family_kernels()
-        .filter(|k| k.origin == Origin::KleidiAi)
+        .filter(|k| k.origin == Origin::KleidiAi && !k.isa.is_streaming())
         .count();
     assert!(
         checked >= 3 * claimed,
@@ -186,12 +193,14 @@ fn packed_sizes_and_offsets_equal_kleidiai_values() {
 
 /// rkai's extension kernels have no KleidiAI table: their getters return the catalog tile with
 /// VL-scaled columns multiplied by this CPU's 32-bit SVE lanes, and their packed sizes and
-/// offsets follow KleidiAI's formulas for the packers' formats at that `nr`.
+/// offsets follow KleidiAI's formulas for the packers' formats at that `nr`. KleidiAI's
+/// streaming (SME) kernels have getter rows but no packed-size rows: their sizes and offsets
+/// are checked here the same way, at this streaming vector length.
 #[test]
 fn rkai_kernel_getters_and_sizes_follow_the_vector_length() {
     let lanes = rkai::ukernels::arch::sve_lanes32();
     let mut checked = 0;
-    for k in family_kernels().filter(|k| k.origin == Origin::Rkai) {
+    for k in family_kernels().filter(|k| k.origin == Origin::Rkai || k.isa.is_streaming()) {
         let b = k.base_tile;
         let scale = if k.columns == Columns::PerSveLane32 {
             lanes
@@ -200,7 +209,9 @@ fn rkai_kernel_getters_and_sizes_follow_the_vector_length() {
         };
         let want = [b.m_step, b.n_step * scale, b.mr, b.nr * scale, b.kr, b.sr];
         let got = tester::TILE_PARAMETERS.map(|v| sym::<Getter0>(&format!("get_{v}"), k.stem)());
-        assert_eq!(got, want, "{} with {lanes} lanes", k.stem);
+        if k.origin == Origin::Rkai {
+            assert_eq!(got, want, "{} with {lanes} lanes", k.stem);
+        }
         let t = k.tile();
         assert_eq!(t.n_step % t.nr, 0, "{}", k.stem);
         for (m, n, kk, bl) in [
@@ -551,6 +562,7 @@ fn expected_rhs(k: &MatmulKernel, p: &Problem, size: usize, packer: &str) -> Vec
             &p.block_scale,
             p.bias.as_deref(),
             sum_order(packer),
+            block_packer(packer).sequential_nibbles(),
             &mut out,
         );
     } else if p.int8 {
@@ -586,6 +598,7 @@ fn expected_rhs(k: &MatmulKernel, p: &Problem, size: usize, packer: &str) -> Vec
 fn expected_dst(
     p: &Problem,
     t: &rkai::ukernels::catalog::Tile,
+    finish: rkai::ukernels::catalog::Epilogue,
     packer: &str,
     lq: &[i8],
     rows: &[qai8dx::Row],
@@ -605,6 +618,7 @@ fn expected_dst(
             })
             .collect();
         reference::matmul_f32_qai8dx_qsi4c32(
+            finish,
             p.m,
             p.n,
             p.k,
@@ -621,24 +635,15 @@ fn expected_dst(
         );
         return dst;
     }
-    let f = if p.int8 {
-        reference::matmul_f32_qai8dx_qsi8cx
+    let bias = p.bias.as_deref();
+    let (m, n, k, w, scale) = (p.m, p.n, p.k, &p.w, &p.scale);
+    if p.int8 {
+        reference::matmul_f32_qai8dx_qsi8cx(
+            finish, m, n, k, lq, rows, w, scale, bias, clamp, &mut dst, n,
+        );
     } else {
-        reference::matmul_f32_qai8dx_qsi4cx
-    };
-    f(
-        p.m,
-        p.n,
-        p.k,
-        lq,
-        rows,
-        &p.w,
-        &p.scale,
-        p.bias.as_deref(),
-        clamp,
-        &mut dst,
-        p.n,
-    );
+        reference::matmul_f32_qai8dx_qsi4cx(m, n, k, lq, rows, w, scale, bias, clamp, &mut dst, n);
+    }
     dst
 }
 
@@ -826,7 +831,15 @@ impl PackedFamily for Qai8dxp {
 
     fn expected(k: &MatmulKernel, c: &KernelCase, clamp: (f32, f32)) -> Vec<f32> {
         let (lq, rows) = c.p.quantized();
-        expected_dst(&c.p, &k.tile(), c.rhs_packer.0, &lq, &rows, clamp)
+        expected_dst(
+            &c.p,
+            &k.tile(),
+            k.epilogue,
+            c.rhs_packer.0,
+            &lq,
+            &rows,
+            clamp,
+        )
     }
 }
 
@@ -907,7 +920,7 @@ fn check_hostile(k: &MatmulKernel, which: Impl) -> usize {
             let (lq, rows) = p.quantized();
             let packer = rhs_packers(k)[0];
             let clamp = (f32::NEG_INFINITY, f32::INFINITY);
-            let mut expect = expected_dst(&p, &t, packer.0, &lq, &rows, clamp);
+            let mut expect = expected_dst(&p, &t, k.epilogue, packer.0, &lq, &rows, clamp);
             // KleidiAI's NEON LHS packer takes a row's range with NaN-propagating FMAX/FMIN over
             // blocks of 8 values and a NaN-skipping scalar tail: a NaN in the blocks makes the
             // row's scale, and so its whole output row, NaN; a NaN in the tail is skipped.
@@ -916,7 +929,9 @@ fn check_hostile(k: &MatmulKernel, which: Impl) -> usize {
                     .iter()
                     .any(|v| v.is_nan())
                 {
-                    expect[i * n..(i + 1) * n].fill(f32::NAN);
+                    // (SME2's FCLAMP turns that quiet NaN into a bound.)
+                    let nan = k.epilogue.clamp.apply(f32::NAN, clamp.0, clamp.1);
+                    expect[i * n..(i + 1) * n].fill(nan);
                 }
             }
             let case = KernelCase {
@@ -1025,7 +1040,7 @@ mod random_shapes {
                 let expect_rhs = expected_rhs(k, &p, rhs.bytes().len(), packer.0);
                 prop_assert_eq!(rhs.bytes(), &expect_rhs[..]);
                 let clamp = (-2.0, 2.5);
-                let expect = expected_dst(&p, &t, packer.0, &lq, &rows, clamp);
+                let expect = expected_dst(&p, &t, k.epilogue, packer.0, &lq, &rows, clamp);
                 let case = KernelCase { p, rhs_packer: packer };
                 tester::check_portion::<Qai8dxp>(k, Impl::Exported, &case, (&lhs, &rhs), (0, 0, m, n), clamp, &expect, Edge::End);
             }
@@ -1194,4 +1209,97 @@ fn sequential_nibble_int4_packer_matches_reference_bytes() {
         }
     }
     eprintln!("sequential-nibble packer cases: {cases}");
+}
+
+/// A caller with a pending lazy ZA save (AAPCS64 SME ABI: `TPIDR2_EL0` names a TPIDR2 block)
+/// calls every SME kernel: the kernel saves ZA to the caller's buffer and clears `TPIDR2_EL0`
+/// before using ZA, and still computes the right result; `kai_commit_za` does the same.
+#[cfg(target_arch = "aarch64")]
+#[test]
+fn streaming_kernels_commit_a_pending_lazy_za_save() {
+    use rkai::ukernels::arch;
+    let Some(svl) = arch::sme_vector_bytes() else {
+        eprintln!("no SME on this CPU: no ZA state to protect");
+        return;
+    };
+    let pattern: Vec<u8> = (0..svl * svl).map(|i| (i * 7 + i / svl) as u8).collect();
+    // Fills ZA with `pattern` and makes the save pending: the caller's side of the protocol.
+    let make_pending = |save: &mut Vec<u8>, block: &mut [u64; 2]| {
+        save.fill(0);
+        *block = [save.as_mut_ptr() as u64, svl as u64];
+        // SAFETY: SME is present; ZA is enabled and filled from `pattern` (svl slices of svl
+        // bytes); TPIDR2_EL0 then points at a valid block whose buffer holds svl slices.
+        unsafe {
+            core::arch::asm!(
+                ".arch_extension sme",
+                "smstart za",
+                "mov w12, #0",
+                "1:",
+                "ldr za[w12, 0], [{src}]",
+                "addsvl {src}, {src}, #1",
+                "add w12, w12, #1",
+                "cmp x12, {n}",
+                "b.lo 1b",
+                "msr S3_3_C13_C0_5, {block}",
+                src = inout(reg) pattern.as_ptr() => _,
+                n = in(reg) svl,
+                block = in(reg) block.as_ptr(),
+                out("x12") _,
+                options(nostack),
+            )
+        };
+    };
+    let tpidr2 = || {
+        let v: u64;
+        // SAFETY: reading TPIDR2_EL0 is allowed at EL0 with SME.
+        unsafe { core::arch::asm!("mrs {}, S3_3_C13_C0_5", out(reg) v, options(nomem, nostack)) };
+        v
+    };
+    let mut save = vec![0u8; svl * svl];
+    let mut block = [0u64; 2];
+    let mut kernels = 0;
+    for k in runnable_quiet()
+        .into_iter()
+        .filter(|k| k.isa.is_streaming())
+    {
+        let t = k.tile();
+        let (m, n) = (3, t.n_step + 1);
+        let (kk, bl) = blocked(k, 40, 1);
+        let p = Problem::new(k, m, n, kk, bl, true, 77);
+        let (lq, rows) = p.quantized();
+        let packer = rhs_packers(k)[0];
+        let lhs = pack_lhs(&p, t.mr, t.kr, t.sr, Edge::End);
+        let rhs = pack_rhs(&p, packer, 8, t.nr, t.kr, t.sr, Edge::End);
+        let clamp = (-3.0, 3.0);
+        let expect = expected_dst(&p, &t, k.epilogue, packer.0, &lq, &rows, clamp);
+        make_pending(&mut save, &mut block);
+        let case = KernelCase {
+            p,
+            rhs_packer: packer,
+        };
+        tester::check_portion::<Qai8dxp>(
+            k,
+            Impl::Exported,
+            &case,
+            (&lhs, &rhs),
+            (0, 0, m, n),
+            clamp,
+            &expect,
+            Edge::End,
+        );
+        assert_eq!(tpidr2(), 0, "{} left the lazy save pending", k.stem);
+        assert!(
+            save == pattern,
+            "{} did not save ZA to the caller's buffer",
+            k.stem
+        );
+        kernels += 1;
+    }
+    make_pending(&mut save, &mut block);
+    rkai::capi::kai_commit_za();
+    assert_eq!(tpidr2(), 0, "kai_commit_za left the lazy save pending");
+    assert!(save == pattern, "kai_commit_za did not save ZA");
+    // SAFETY: turns ZA off again (the caller's state after a committed save).
+    unsafe { core::arch::asm!(".arch_extension sme", "smstop za", options(nomem, nostack)) };
+    assert!(kernels > 0, "SME present but no SME kernel ran");
 }

@@ -31,6 +31,8 @@ fn stem(k: Option<&MatmulKernel>) -> Option<&'static str> {
 /// Instruction tier of a GEMM, as the ranking orders them.
 fn tier(isa: Isa) -> u8 {
     match isa {
+        Isa::Sme2 => 4,
+        Isa::Sme => 3,
         Isa::NeonI8mm | Isa::NeonFp16I8mm | Isa::SveI8mm | Isa::Sve2I8mm => 2,
         Isa::NeonDotprod | Isa::NeonFp16Dotprod | Isa::SveDotprod | Isa::Sve2Dotprod => 1,
         _ => 0,
@@ -90,7 +92,7 @@ fn no_legal_pair_ranks_above_the_choice() {
         for p in rank::pairs(family).filter(|p| p.runs_with(present())) {
             assert!(tier(p.gemm.isa) <= tier(best.gemm.isa), "{}", p.gemm.stem);
             let same_vectors = p.gemm.isa.is_sve() == best.gemm.isa.is_sve();
-            let single_row = |q: &rank::Pair| q.gemv.base_tile.m_step == 1;
+            let single_row = |q: &rank::Pair| q.gemv.steps_one_row();
             if !single_row(&best) && tier(p.gemm.isa) == tier(best.gemm.isa) && same_vectors {
                 assert!(!single_row(&p), "{}", p.gemm.stem);
             }
@@ -185,6 +187,14 @@ fn choices_on_each_cpu_model() {
         }
         for family in families() {
             let k = chosen(family, ShapeClass::Gemm).unwrap();
+            let streaming =
+                rank::pairs(family).any(|p| p.runs_with(f) && p.gemm.isa.is_streaming());
+            if streaming {
+                // SME: an outer-product GEMM, SME2's where the CPU has SME2.
+                assert!(k.isa.is_streaming(), "{}", k.stem);
+                assert_eq!(k.isa == Isa::Sme2, f.contains(Features::SME2), "{}", k.stem);
+                continue;
+            }
             let has_i8mm =
                 rank::pairs(family).any(|p| p.gemm.isa.features().contains(Features::I8MM));
             assert_eq!(
@@ -464,6 +474,46 @@ fn c_entry_point_hands_out_the_kernel_functions() {
             match k.lhs_packers.first() {
                 Some(p) => assert_eq!(text(choice[n + 3]), format!("kai_{}", p.name)),
                 None => assert!(choice[n + 3].is_null(), "{}: no LHS packer", k.stem),
+            }
+        }
+    }
+}
+
+/// On a CPU with SME2 the int8 and the per-block int4 families run SME2: the `SMOPA` GEMM and
+/// the `SDOT`-into-ZA GEMV that reads its packed format; `RKAI_FEATURES` without SME turns both back to i8mm/dotprod; on
+/// a CPU without SME no streaming kernel is ever offered.
+#[test]
+fn sme_kernels_are_chosen_where_they_run() {
+    let f = present();
+    let sme2_pairs = [
+        (
+            Family::F32Qai8dxpQsi8cxp,
+            "matmul_clamp_f32_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme2_mopa",
+            "matmul_clamp_f32_qai8dxp1x4_qsi8cxp4vlx4_1x4vl_sme2_dot",
+        ),
+        (
+            Family::F32Qai8dxpQsi4c32p,
+            "matmul_clamp_f32_qai8dxp1vlx4_qsi4c32p4vlx4_1vlx4vl_sme2_mopa",
+            "matmul_clamp_f32_qai8dxp1x4_qsi4c32p4vlx4_1x4vl_sme2_dot",
+        ),
+    ];
+    if f.contains(Features::SME2) {
+        for (family, gemm, gemv) in sme2_pairs {
+            assert_eq!(stem(chosen(family, ShapeClass::Gemm)), Some(gemm));
+            assert_eq!(stem(chosen(family, ShapeClass::Gemv)), Some(gemv));
+            let without_sme = ALL.difference(Features::SME_FAMILY);
+            for shape in [ShapeClass::Gemv, ShapeClass::Gemm] {
+                let k = select::best_kernel(family, shape, without_sme).unwrap();
+                assert!(!k.isa.is_streaming(), "{}", k.stem);
+            }
+        }
+    }
+    if !f.contains(Features::SME) {
+        for family in families() {
+            for shape in [ShapeClass::Gemv, ShapeClass::Gemm] {
+                if let Some(k) = chosen(family, shape) {
+                    assert!(!k.isa.is_streaming(), "{}", k.stem);
+                }
             }
         }
     }

@@ -48,7 +48,15 @@ pub extern "C" fn kai_get_sme_vector_length_u8() -> u64 {
     }
 }
 
-/// Commits a pending lazy ZA save. rkai ships no SME kernels, so there is never ZA state of ours
-/// to protect; this matches KleidiAI built without SME ABI support.
+/// Commits a pending lazy ZA save (KleidiAI's `kai_commit_za`): if the caller's `TPIDR2_EL0`
+/// names a TPIDR2 block, ZA is saved to its buffer and `TPIDR2_EL0` cleared, so that ZA is free
+/// for a private-ZA function. rkai's SME kernels do this themselves; the symbol is for callers
+/// that call KleidiAI's helper directly. Does nothing without SME (and off aarch64).
 #[unsafe(no_mangle)]
-pub extern "C" fn kai_commit_za() {}
+pub extern "C" fn kai_commit_za() {
+    #[cfg(target_arch = "aarch64")]
+    if rkai_ukernels::arch::Features::detect().contains(rkai_ukernels::arch::Features::SME) {
+        // SAFETY: SME is present; a non-zero TPIDR2_EL0 is the caller's ABI obligation.
+        unsafe { rkai_ukernels::matmul::streaming::commit_lazy_za_save() };
+    }
+}

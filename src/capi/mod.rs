@@ -13,7 +13,7 @@ pub(crate) mod matmul;
 pub(crate) mod rhs_pack;
 
 pub use args::CArgs;
-pub use common::{KLEIDIAI_VERSION, kai_get_version};
+pub use common::{KLEIDIAI_VERSION, kai_commit_za, kai_get_version};
 
 use rkai_ukernels::contract::Violation;
 

@@ -191,11 +191,16 @@ pub enum Isa {
     Sve2Dotprod,
     /// `_sve2_i8mm`: SVE2 with FEAT_I8MM.
     Sve2I8mm,
+    /// `_sme_`: FEAT_SME (streaming SVE and ZA outer products; no SVE needed outside streaming
+    /// mode).
+    Sme,
+    /// `_sme2_`: FEAT_SME2 (multi-vector instructions, ZA array vectors).
+    Sme2,
 }
 
 impl Isa {
     /// Every ISA, from the most widely available to the most specialised.
-    pub const ALL: [Isa; 13] = [
+    pub const ALL: [Isa; 15] = [
         Isa::Neon,
         Isa::NeonFp16,
         Isa::NeonBf16,
@@ -209,6 +214,8 @@ impl Isa {
         Isa::SveI8mm,
         Isa::Sve2Dotprod,
         Isa::Sve2I8mm,
+        Isa::Sme,
+        Isa::Sme2,
     ];
 
     /// Features a CPU must have to run kernels of this ISA.
@@ -230,12 +237,21 @@ impl Isa {
                 .union(Features::SVE)
                 .union(Features::SVE2)
                 .union(Features::I8MM),
+            Isa::Sme => n.union(Features::SME),
+            Isa::Sme2 => n.union(Features::SME).union(Features::SME2),
         }
     }
 
-    /// Whether kernels of this ISA use SVE registers (their vector length is a run-time value).
+    /// Whether kernels of this ISA use SVE registers outside streaming mode (their vector length
+    /// is the SVE length, read at run time).
     pub const fn is_sve(self) -> bool {
         self.features().contains(Features::SVE)
+    }
+
+    /// Whether kernels of this ISA run in streaming mode (their vector length is the streaming
+    /// length, read at run time).
+    pub const fn is_streaming(self) -> bool {
+        self.features().contains(Features::SME)
     }
 
     /// Lower-case name used in logs and tables (the stem's suffix for KleidiAI's ISAs).
@@ -254,6 +270,8 @@ impl Isa {
             Isa::SveI8mm => "sve_i8mm",
             Isa::Sve2Dotprod => "sve2_dotprod",
             Isa::Sve2I8mm => "sve2_i8mm",
+            Isa::Sme => "sme",
+            Isa::Sme2 => "sme2",
         }
     }
 }

@@ -53,6 +53,28 @@ impl Tile {
             ..self
         }
     }
+
+    /// This tile with `m_step` and `mr` multiplied by `lanes`.
+    pub const fn with_row_multiplier(self, lanes: usize) -> Tile {
+        Tile {
+            m_step: self.m_step * lanes,
+            mr: self.mr * lanes,
+            ..self
+        }
+    }
+
+    /// The tile a kernel with `columns` scaling reports where SVE vectors hold `sve_lanes32`
+    /// 32-bit lanes and streaming vectors `sme_lanes32`.
+    pub const fn scaled(self, columns: Columns, sve_lanes32: usize, sme_lanes32: usize) -> Tile {
+        match columns {
+            Columns::Fixed | Columns::FixedAtSve256 => self,
+            Columns::PerSveLane32 => self.with_column_multiplier(sve_lanes32),
+            Columns::PerSmeLane32 => self.with_column_multiplier(sme_lanes32),
+            Columns::RowsAndColumnsPerSmeLane32 => self
+                .with_column_multiplier(sme_lanes32)
+                .with_row_multiplier(sme_lanes32),
+        }
+    }
 }
 
 /// How a kernel's column parameters (`n_step`, `nr`) relate to the hardware.
@@ -66,6 +88,108 @@ pub enum Columns {
     /// Fixed numbers, as written, for 256-bit SVE vectors only: KleidiAI's vector-length-specific
     /// SVE kernels, which run (and are selected) only where the SVE vector is 256 bits.
     FixedAtSve256,
+    /// The catalog's `n_step` and `nr` times the streaming vector length in 32-bit lanes
+    /// (KleidiAI's `vl` for SME kernels: a `1x4vl` GEMV).
+    PerSmeLane32,
+    /// As [`Columns::PerSmeLane32`], and `m_step` and `mr` too (a `1vlx4vl` outer-product GEMM).
+    RowsAndColumnsPerSmeLane32,
+}
+
+impl Columns {
+    /// The column scaling alone (a GEMM whose rows scale too reads the same packed RHS as a
+    /// GEMV whose columns scale alike).
+    pub const fn of_columns(self) -> Columns {
+        match self {
+            Columns::RowsAndColumnsPerSmeLane32 => Columns::PerSmeLane32,
+            other => other,
+        }
+    }
+
+    /// Whether `m_step` and `mr` scale with a vector length (so a base `m_step` of 1 is not one
+    /// row).
+    pub const fn scales_rows(self) -> bool {
+        matches!(self, Columns::RowsAndColumnsPerSmeLane32)
+    }
+}
+
+/// How a kernel finishes each output from its integer accumulator: the steps whose rounding or
+/// NaN handling differs between kernels of one family (every other step is common to the family).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Epilogue {
+    /// How the combined scale and the bias are applied.
+    pub scale_bias: ScaleBias,
+    /// How the clamp bounds are applied.
+    pub clamp: Clamp,
+    /// How a per-block kernel folds its first block into the f32 accumulator.
+    pub block_fold: BlockFold,
+}
+
+impl Epilogue {
+    /// `FMUL` then `FADD`, then `FMAX`/`FMIN`: the NEON and SVE kernels.
+    pub const VECTOR: Epilogue = Epilogue {
+        scale_bias: ScaleBias::MultiplyThenAdd,
+        clamp: Clamp::MaxThenMin,
+        block_fold: BlockFold::FusedFromZero,
+    };
+}
+
+/// How a per-block kernel adds `f32(I_b) * d_b` of block `b` to its f32 accumulator: every
+/// block with a fused multiply-add, except (for one kind) the first. The two differ only in the
+/// sign of a zero: `fma(x, d, +0)` is `+0` where the product is `-0`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BlockFold {
+    /// `FMLA` into an accumulator that starts at `+0`.
+    FusedFromZero,
+    /// `FMUL` for the first block, `FMLA` for the others (SME2 outer-product kernels).
+    FirstMultiplies,
+}
+
+impl BlockFold {
+    /// The accumulator after block `x * d` (`first`: the row's first block).
+    pub fn apply(self, first: bool, x: f32, d: f32, acc: f32) -> f32 {
+        match (self, first) {
+            (BlockFold::FirstMultiplies, true) => x * d,
+            _ => libm::fmaf(x, d, acc),
+        }
+    }
+}
+
+/// Whether `y = acc * scale + bias` rounds once or twice.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScaleBias {
+    /// `FMUL`, then `FADD` (two roundings).
+    MultiplyThenAdd,
+    /// `FMLA` into the bias (one rounding).
+    FusedMultiplyAdd,
+}
+
+/// How the clamp treats NaN.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Clamp {
+    /// `FMAX` with the lower bound, then `FMIN` with the upper: a NaN stays NaN.
+    MaxThenMin,
+    /// SME2's `FCLAMP` (`FMAXNM`, then `FMINNM`): a quiet NaN is clamped to a bound.
+    MaxNumThenMinNum,
+}
+
+impl Clamp {
+    /// One lane of the clamp.
+    pub fn apply(self, y: f32, lo: f32, hi: f32) -> f32 {
+        match self {
+            Clamp::MaxThenMin => crate::float::clamp(y, lo, hi),
+            Clamp::MaxNumThenMinNum => crate::float::clamp_num(y, lo, hi),
+        }
+    }
+}
+
+impl ScaleBias {
+    /// `acc * scale + bias` with this rounding (Arm NaN rules).
+    pub fn apply(self, acc: f32, scale: f32, bias: f32) -> f32 {
+        match self {
+            ScaleBias::MultiplyThenAdd => acc * scale + bias,
+            ScaleBias::FusedMultiplyAdd => crate::float::fmla(bias, scale, acc),
+        }
+    }
 }
 
 /// How many LHS rows one call of a kernel may compute.
@@ -225,17 +349,23 @@ pub struct MatmulKernel {
     pub rhs_packers: &'static [&'static Packer],
     /// Implementation on this target.
     pub native: KernelFn,
+    /// How it finishes each output (for the portable path and the reference).
+    pub epilogue: Epilogue,
 }
 
 impl MatmulKernel {
     /// Tile and packing parameters on this CPU (what the getters return).
     pub fn tile(&self) -> Tile {
-        match self.columns {
-            Columns::Fixed | Columns::FixedAtSve256 => self.base_tile,
-            Columns::PerSveLane32 => self
-                .base_tile
-                .with_column_multiplier(crate::arch::sve_lanes32()),
-        }
+        self.base_tile.scaled(
+            self.columns,
+            crate::arch::sve_lanes32(),
+            crate::arch::sme_lanes32(),
+        )
+    }
+
+    /// Whether one step of the kernel is one LHS row (a GEMV's tile).
+    pub const fn steps_one_row(&self) -> bool {
+        self.base_tile.m_step == 1 && !self.columns.scales_rows()
     }
 
     /// Whether the kernel runs where the SVE vector holds `sve_lanes32` 32-bit lanes (only the
@@ -252,6 +382,16 @@ impl MatmulKernel {
 
 /// Picks the aarch64 implementation on aarch64 and the portable one elsewhere.
 macro_rules! native {
+    ($family:ident :: $module:ident :: $out:ident) => {{
+        #[cfg(target_arch = "aarch64")]
+        {
+            KernelFn::PackedOutput($family::$module::$out::run)
+        }
+        #[cfg(not(target_arch = "aarch64"))]
+        {
+            KernelFn::Portable
+        }
+    }};
     ($family:ident :: $module:ident) => {{
         #[cfg(target_arch = "aarch64")]
         {
@@ -355,6 +495,19 @@ pub static LHS_QUANT_PACK_QSI8D32P_F32_NEON: Packer = Packer {
 pub static LHS_QUANT_PACK_QSI8D32P4X8SB_F32_NEON: Packer = Packer {
     name: "lhs_quant_pack_qsi8d32p4x8sb_f32_neon",
     kind: PackerKind::Lhs(LhsPackerKind::Qsi8d32p(Qsi8d32pPacker::F32Neon4x8sb)),
+};
+
+/// `kai_rhs_pack_nxk_qsi4c32ps1s0nrx4_qsu4c32s1s0_neon` (sequential nibbles, block depth 4: the
+/// format of KleidiAI's SME2 `qsi4c32p4vlx4` kernels; ONNX Runtime's Q4 packer).
+pub static RHS_PACK_NXK_QSI4C32PS1S0NRX4_QSU4C32S1S0_NEON: Packer = Packer {
+    name: "rhs_pack_nxk_qsi4c32ps1s0nrx4_qsu4c32s1s0_neon",
+    kind: PackerKind::Rhs(RhsPackerKind::Qsi4c32p(Qsi4c32pPacker::NxkPs1s0Nrx4)),
+};
+
+/// `kai_rhs_pack_kxn_qsi4c32ps1s0nrx4_qsu4c32s1s0_neon` (the same format from a K x N source).
+pub static RHS_PACK_KXN_QSI4C32PS1S0NRX4_QSU4C32S1S0_NEON: Packer = Packer {
+    name: "rhs_pack_kxn_qsi4c32ps1s0nrx4_qsu4c32s1s0_neon",
+    kind: PackerKind::Rhs(RhsPackerKind::Qsi4c32p(Qsi4c32pPacker::KxnPs1s0Nrx4)),
 };
 
 /// `kai_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0` (Q4_0 weights for the NEON and SVE kernels).
@@ -509,6 +662,8 @@ pub static PACKERS: &[&Packer] = &[
     &RHS_PACK_KXN_QSI4C32P_QSU4C32S1S0,
     &RHS_PACK_NXK_QSI4C32PNRX4_QSU4C32S1S0_NEON,
     &RHS_PACK_NXK_QSI4C32PNRX8_QSU4C32S1S0_NEON,
+    &RHS_PACK_NXK_QSI4C32PS1S0NRX4_QSU4C32S1S0_NEON,
+    &RHS_PACK_KXN_QSI4C32PS1S0NRX4_QSU4C32S1S0_NEON,
     &LHS_QUANT_PACK_QSI8D32P_F32,
     &LHS_QUANT_PACK_QSI8D32P_F32_NEON,
     &LHS_QUANT_PACK_QSI8D32P4X8SB_F32_NEON,
@@ -551,6 +706,11 @@ const QSI4C32P_RHS_DEPTH8: &[&Packer] = &[
     &RHS_PACK_NXK_QSI4C32P_QSU4C32S1S0,
     &RHS_PACK_KXN_QSI4C32P_QSU4C32S1S0,
     &RHS_PACK_NXK_QSI4C32PNRX8_QSU4C32S1S0_NEON,
+];
+/// qsi4c32p packers writing the sequential-nibble (`ps1s0`) data of the SME2 kernels.
+const QSI4C32PS1S0_RHS: &[&Packer] = &[
+    &RHS_PACK_NXK_QSI4C32PS1S0NRX4_QSU4C32S1S0_NEON,
+    &RHS_PACK_KXN_QSI4C32PS1S0NRX4_QSU4C32S1S0_NEON,
 ];
 const QSI8D32P_LHS: &[&Packer] = &[&LHS_QUANT_PACK_QSI8D32P_F32];
 /// The 16x4 i8mm kernel also reads the 4x8sb packer's output (KleidiAI pairs both with it).
@@ -603,6 +763,8 @@ const BF16P12X4BIASF16_RHS: &[&Packer] = &[&RHS_PACK_KXN_BF16P12X4BIASF16_F16_NE
 /// form (`..., $native, $origin, $columns`) also names the origin and column scaling, for rkai's
 /// vector-length-agnostic extensions; a final `One` marks a kernel limited to one row per call.
 macro_rules! kernel_entry {
+    (@epilogue) => { Epilogue::VECTOR };
+    (@epilogue $e:expr) => { $e };
     (
         $(#[$doc:meta])* $name:ident, $family:ident, $lhs:ident, $rhs:ident, $stem:ident, $isa:ident,
         $tile:tt, $native:expr
@@ -620,7 +782,7 @@ macro_rules! kernel_entry {
     (
         $(#[$doc:meta])* $name:ident, $family:ident, $lhs:ident, $rhs:ident, $stem:ident, $isa:ident,
         [$m_step:expr, $n_step:expr, $mr:expr, $nr:expr, $kr:expr, $sr:expr], $native:expr,
-        $origin:ident, $columns:ident, $rows:ident
+        $origin:ident, $columns:ident, $rows:ident $(, $epilogue:expr)?
     ) => {
         $(#[$doc])*
         pub static $name: MatmulKernel = MatmulKernel {
@@ -634,6 +796,7 @@ macro_rules! kernel_entry {
             lhs_packers: $lhs,
             rhs_packers: $rhs,
             native: $native,
+            epilogue: kernel_entry!(@epilogue $($epilogue)?),
         };
     };
 }
@@ -880,6 +1043,160 @@ vla_qai8dxp_kernel!(
     Sve2I8mm,
     [8, 2, 4, 2, 8, 1],
     f32_qai8dxp_qsi8cxp
+);
+
+/// A KleidiAI SME or SME2 kernel of a `qai8dxp` family: its tile in streaming-vector units
+/// (`PerSmeLane32` for a `1x4vl` GEMV, `RowsAndColumnsPerSmeLane32` for a `1vlx4vl` GEMM), the
+/// way it finishes outputs, and the f32 module and asm module implementing it (with `:: f16`,
+/// the module's f16-output form).
+macro_rules! streaming_qai8dxp_kernel {
+    (
+        $(#[$doc:meta])* $name:ident, $family:ident, $lhs:ident, $rhs:ident, $stem:ident,
+        $isa:ident, $tile:tt, $columns:ident, $epilogue:expr,
+        $f32_family:ident :: $module:ident $(:: $out:ident)?
+    ) => {
+        kernel_entry!($(#[$doc])* $name, $family, $lhs, $rhs, $stem, $isa, $tile,
+            native!($f32_family::$module $(:: $out)?), KleidiAi, $columns, Any, $epilogue);
+    };
+}
+
+/// SME2 `SDOT` GEMVs: `FMLA` into the bias, `FCLAMP`.
+const SME2_DOT: Epilogue = Epilogue {
+    scale_bias: ScaleBias::FusedMultiplyAdd,
+    clamp: Clamp::MaxNumThenMinNum,
+    block_fold: BlockFold::FusedFromZero,
+};
+/// SME2 outer-product GEMMs: `FMUL`, `FADD`, `FCLAMP`.
+const SME2_MOPA: Epilogue = Epilogue {
+    scale_bias: ScaleBias::MultiplyThenAdd,
+    clamp: Clamp::MaxNumThenMinNum,
+    block_fold: BlockFold::FusedFromZero,
+};
+/// SME (streaming SVE) `SDOT` GEMVs: `FMLA` into the bias, `FMAX`/`FMIN`.
+const SME_DOT: Epilogue = Epilogue {
+    scale_bias: ScaleBias::FusedMultiplyAdd,
+    clamp: Clamp::MaxThenMin,
+    block_fold: BlockFold::FusedFromZero,
+};
+/// SME2 outer-product GEMMs of per-block formats: as [`SME2_MOPA`], and the first block is
+/// multiplied rather than fused into `+0`.
+const SME2_BLOCKWISE_MOPA: Epilogue = Epilogue {
+    block_fold: BlockFold::FirstMultiplies,
+    ..SME2_MOPA
+};
+
+streaming_qai8dxp_kernel!(
+    /// GEMV, 1 row x 4 x SVL32 columns per step, SME2 multi-vector `SDOT` into ZA.
+    MATMUL_CLAMP_F32_QAI8DXP1X4_QSI8CXP4VLX4_1X4VL_SME2_DOT,
+    F32Qai8dxpQsi8cxp,
+    QAI8DXP_F32_LHS,
+    QSI8CXP_RHS,
+    matmul_clamp_f32_qai8dxp1x4_qsi8cxp4vlx4_1x4vl_sme2_dot,
+    Sme2,
+    [1, 4, 1, 4, 4, 1],
+    PerSmeLane32,
+    SME2_DOT,
+    f32_qai8dxp_qsi8cxp::matmul_clamp_f32_qai8dxp1x4_qsi8cxp4vlx4_1x4vl_sme2_dot
+);
+
+streaming_qai8dxp_kernel!(
+    /// GEMV, 1 row x 4 x SVL32 columns per step, streaming SVE `SDOT`.
+    MATMUL_CLAMP_F32_QAI8DXP1X4_QSI8CXP4VLX4_1X4VL_SME_DOT,
+    F32Qai8dxpQsi8cxp,
+    QAI8DXP_F32_LHS,
+    QSI8CXP_RHS,
+    matmul_clamp_f32_qai8dxp1x4_qsi8cxp4vlx4_1x4vl_sme_dot,
+    Sme,
+    [1, 4, 1, 4, 4, 1],
+    PerSmeLane32,
+    SME_DOT,
+    f32_qai8dxp_qsi8cxp::matmul_clamp_f32_qai8dxp1x4_qsi8cxp4vlx4_1x4vl_sme_dot
+);
+
+streaming_qai8dxp_kernel!(
+    /// GEMM, SVL32 rows x 4 x SVL32 columns per step, `SMOPA` into four ZA tiles, SME2 epilogue.
+    MATMUL_CLAMP_F32_QAI8DXP1VLX4_QSI8CXP4VLX4_1VLX4VL_SME2_MOPA,
+    F32Qai8dxpQsi8cxp,
+    QAI8DXP_F32_LHS,
+    QSI8CXP_RHS,
+    matmul_clamp_f32_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme2_mopa,
+    Sme2,
+    [1, 4, 1, 4, 4, 1],
+    RowsAndColumnsPerSmeLane32,
+    SME2_MOPA,
+    f32_qai8dxp_qsi8cxp::matmul_clamp_f32_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme2_mopa
+);
+
+streaming_qai8dxp_kernel!(
+    /// GEMM, SVL32 rows x 4 x SVL32 columns per step, `SMOPA` into four ZA tiles.
+    MATMUL_CLAMP_F32_QAI8DXP1VLX4_QSI8CXP4VLX4_1VLX4VL_SME_MOPA,
+    F32Qai8dxpQsi8cxp,
+    QAI8DXP_F32_LHS,
+    QSI8CXP_RHS,
+    matmul_clamp_f32_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme_mopa,
+    Sme,
+    [1, 4, 1, 4, 4, 1],
+    RowsAndColumnsPerSmeLane32,
+    Epilogue::VECTOR,
+    f32_qai8dxp_qsi8cxp::matmul_clamp_f32_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme_mopa
+);
+
+streaming_qai8dxp_kernel!(
+    /// f16 GEMV, 1 row x 4 x SVL32 columns per step, SME2 multi-vector `SDOT` into ZA.
+    MATMUL_CLAMP_F16_QAI8DXP1X4_QSI8CXP4VLX4_1X4VL_SME2_DOT,
+    F16Qai8dxpQsi8cxp,
+    QAI8DXP_F16_LHS,
+    QSI8CXP_RHS,
+    matmul_clamp_f16_qai8dxp1x4_qsi8cxp4vlx4_1x4vl_sme2_dot,
+    Sme2,
+    [1, 4, 1, 4, 4, 1],
+    PerSmeLane32,
+    SME2_DOT,
+    f32_qai8dxp_qsi8cxp::matmul_clamp_f32_qai8dxp1x4_qsi8cxp4vlx4_1x4vl_sme2_dot::f16
+);
+
+streaming_qai8dxp_kernel!(
+    /// f16 GEMM, SVL32 rows x 4 x SVL32 columns per step, `SMOPA` into four ZA tiles.
+    MATMUL_CLAMP_F16_QAI8DXP1VLX4_QSI8CXP4VLX4_1VLX4VL_SME2_MOPA,
+    F16Qai8dxpQsi8cxp,
+    QAI8DXP_F16_LHS,
+    QSI8CXP_RHS,
+    matmul_clamp_f16_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme2_mopa,
+    Sme2,
+    [1, 4, 1, 4, 4, 1],
+    RowsAndColumnsPerSmeLane32,
+    SME2_MOPA,
+    f32_qai8dxp_qsi8cxp::matmul_clamp_f32_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme2_mopa::f16
+);
+
+streaming_qai8dxp_kernel!(
+    /// GEMV, 1 row x 4 x SVL32 columns per step: int4 expanded with `LUTI4`, multi-vector `SDOT`
+    /// into ZA per block, block scales folded in with `FMLA`.
+    MATMUL_CLAMP_F32_QAI8DXP1X4_QSI4C32P4VLX4_1X4VL_SME2_DOT,
+    F32Qai8dxpQsi4c32p,
+    QAI8DXP_F32_LHS,
+    QSI4C32PS1S0_RHS,
+    matmul_clamp_f32_qai8dxp1x4_qsi4c32p4vlx4_1x4vl_sme2_dot,
+    Sme2,
+    [1, 4, 1, 4, 8, 2],
+    PerSmeLane32,
+    SME2_DOT,
+    f32_qai8dxp_qsi4c32p::matmul_clamp_f32_qai8dxp1x4_qsi4c32p4vlx4_1x4vl_sme2_dot
+);
+
+streaming_qai8dxp_kernel!(
+    /// GEMM, SVL32 rows x 4 x SVL32 columns per step: int4 expanded with `LUTI4`, `SMOPA` into
+    /// four ZA tiles per block, block scales folded in per output row.
+    MATMUL_CLAMP_F32_QAI8DXP1VLX4_QSI4C32P4VLX4_1VLX4VL_SME2_MOPA,
+    F32Qai8dxpQsi4c32p,
+    QAI8DXP_F32_LHS,
+    QSI4C32PS1S0_RHS,
+    matmul_clamp_f32_qai8dxp1vlx4_qsi4c32p4vlx4_1vlx4vl_sme2_mopa,
+    Sme2,
+    [1, 4, 1, 4, 8, 2],
+    RowsAndColumnsPerSmeLane32,
+    SME2_BLOCKWISE_MOPA,
+    f32_qai8dxp_qsi4c32p::matmul_clamp_f32_qai8dxp1vlx4_qsi4c32p4vlx4_1vlx4vl_sme2_mopa
 );
 
 f32_qai8dxp_qsi4c32p_kernel!(
@@ -1588,6 +1905,10 @@ pub static KERNELS: &[&MatmulKernel] = &[
     &MATMUL_CLAMP_F32_QAI8DXP1X8_QSI8CXP2VLX8_1X2VL_SVE2_DOTPROD,
     &MATMUL_CLAMP_F32_QAI8DXP4X8_QSI8CXP2VLX8_4X2VL_SVE2_DOTPROD,
     &MATMUL_CLAMP_F32_QAI8DXP4X8_QSI8CXP2VLX8_8X2VL_SVE2_I8MM,
+    &MATMUL_CLAMP_F32_QAI8DXP1X4_QSI8CXP4VLX4_1X4VL_SME2_DOT,
+    &MATMUL_CLAMP_F32_QAI8DXP1X4_QSI8CXP4VLX4_1X4VL_SME_DOT,
+    &MATMUL_CLAMP_F32_QAI8DXP1VLX4_QSI8CXP4VLX4_1VLX4VL_SME2_MOPA,
+    &MATMUL_CLAMP_F32_QAI8DXP1VLX4_QSI8CXP4VLX4_1VLX4VL_SME_MOPA,
     &MATMUL_CLAMP_F32_QAI8DXP1X4_QSI4C32P4X4_1X4_NEON_DOTPROD,
     &MATMUL_CLAMP_F32_QAI8DXP1X4_QSI4C32P8X4_1X8_NEON_DOTPROD,
     &MATMUL_CLAMP_F32_QAI8DXP1X8_QSI4C32P4X8_1X4X32_NEON_DOTPROD,
@@ -1602,6 +1923,8 @@ pub static KERNELS: &[&MatmulKernel] = &[
     &MATMUL_CLAMP_F32_QAI8DXP1X8_QSI4C32P1VLX8_1X2VL_SVE2_DOTPROD,
     &MATMUL_CLAMP_F32_QAI8DXP4X8_QSI4C32P1VLX8_8X1VL_SVE2_DOTPROD,
     &MATMUL_CLAMP_F32_QAI8DXP4X8_QSI4C32P1VLX8_8X1VL_SVE2_I8MM,
+    &MATMUL_CLAMP_F32_QAI8DXP1X4_QSI4C32P4VLX4_1X4VL_SME2_DOT,
+    &MATMUL_CLAMP_F32_QAI8DXP1VLX4_QSI4C32P4VLX4_1VLX4VL_SME2_MOPA,
     &MATMUL_CLAMP_BF16_QAI8DXP1X8_QSI4C32P4X8_1X4_NEON_DOTPROD,
     &MATMUL_CLAMP_BF16_QAI8DXP4X8_QSI4C32P4X8_16X4_NEON_I8MM,
     &MATMUL_CLAMP_BF16_QAI8DXP1X8_QSI4CXP8X8_1X8_NEON_DOTPROD,
@@ -1614,6 +1937,8 @@ pub static KERNELS: &[&MatmulKernel] = &[
     &MATMUL_CLAMP_F16_QAI8DXP1X8_QSI8CXP4X8_1X4_NEON_DOTPROD,
     &MATMUL_CLAMP_F16_QAI8DXP4X4_QSI8CXP4X4_16X4_NEON_DOTPROD,
     &MATMUL_CLAMP_F16_QAI8DXP4X8_QSI8CXP4X8_16X4_NEON_I8MM,
+    &MATMUL_CLAMP_F16_QAI8DXP1X4_QSI8CXP4VLX4_1X4VL_SME2_DOT,
+    &MATMUL_CLAMP_F16_QAI8DXP1VLX4_QSI8CXP4VLX4_1VLX4VL_SME2_MOPA,
     &MATMUL_CLAMP_F32_QSI8D32P1X4_QSI4C32P4X4_1X4_NEON_DOTPROD,
     &MATMUL_CLAMP_F32_QSI8D32P1X8_QSI4C32P4X8_1X4X32_NEON_DOTPROD,
     &MATMUL_CLAMP_F32_QSI8D32P4X4_QSI4C32P4X4_16X4_NEON_DOTPROD,
@@ -1665,8 +1990,9 @@ mod tests {
     #[test]
     fn every_kernel_function_takes_its_family_arguments() {
         for k in KERNELS {
+            let description = k.family.description();
             assert!(
-                k.native.fits(k.family.description().operands),
+                k.native.fits(description.operands, description.output),
                 "{}: {:?} does not take {:?}",
                 k.stem,
                 k.native,

@@ -32,6 +32,38 @@ pub fn clamp(y: f32, lo: f32, hi: f32) -> f32 {
     fmin(fmax(y, lo), hi)
 }
 
+/// `FMAXNM`: as [`fmax`], except that a quiet NaN against a number gives the number.
+#[inline]
+pub fn fmaxnm(a: f32, b: f32) -> f32 {
+    match (is_quiet_nan(a), is_quiet_nan(b)) {
+        (true, false) if !b.is_nan() => b,
+        (false, true) if !a.is_nan() => a,
+        _ => fmax(a, b),
+    }
+}
+
+/// `FMINNM`: as [`fmin`], except that a quiet NaN against a number gives the number.
+#[inline]
+pub fn fminnm(a: f32, b: f32) -> f32 {
+    match (is_quiet_nan(a), is_quiet_nan(b)) {
+        (true, false) if !b.is_nan() => b,
+        (false, true) if !a.is_nan() => a,
+        _ => fmin(a, b),
+    }
+}
+
+/// Clamp as SME2's `FCLAMP` does it: `FMAXNM` with the lower bound, then `FMINNM` with the upper
+/// (a quiet NaN result is clamped to a bound; a signalling one becomes quiet, then the upper
+/// bound).
+#[inline]
+pub fn clamp_num(y: f32, lo: f32, hi: f32) -> f32 {
+    fminnm(fmaxnm(y, lo), hi)
+}
+
+fn is_quiet_nan(x: f32) -> bool {
+    x.is_nan() && x.to_bits() & 0x0040_0000 != 0
+}
+
 /// Clamp as the float GEMM kernels do it: `FMIN` with the upper bound, then `FMAX` with the lower
 /// (so `lo` wins when `lo > hi`).
 #[inline]

@@ -8,8 +8,9 @@
 //! whose every tile is 6 rows) serves as its own GEMV.
 //!
 //! Pairs are ranked by, in order:
-//! 1. the GEMM's instruction tier: i8mm (`SMMLA`) over dotprod (`SDOT`) over the rest, since the
-//!    GEMM dominates prefill and i8mm doubles its MACs per instruction;
+//! 1. the GEMM's instruction tier: SME2 over SME (outer products into ZA, SME2 with
+//!    multi-vector loads and epilogues) over i8mm (`SMMLA`) over dotprod (`SDOT`) over the rest,
+//!    since the GEMM dominates prefill and each tier multiplies its MACs per instruction;
 //! 2. SVE kernels over NEON ones when the SVE vector is wider than 128 bits, NEON ones over SVE
 //!    ones at 128 bits (same width, and the NEON loops are the more mature schedules);
 //! 3. kernels scheduled for the CPU's kind of core: the `_cortexa55` variants on in-order cores
@@ -19,10 +20,11 @@
 //!    compute rows nobody asked for);
 //! 5. the GEMM's tile area (`m_step x n_step` at this vector length): more reuse per load;
 //! 6. the GEMV's column step: wider GEMVs stream weights with fewer loop overheads;
-//! 7. catalog order (entries sharing one loop rank equal; the first is taken).
+//! 7. the GEMV's instruction tier (an SME2 GEMV over the SME one reading the same format);
+//! 8. catalog order (entries sharing one loop rank equal; the first is taken).
 
 use crate::arch::{Features, Isa};
-use crate::catalog::{Columns, Family, KERNELS, MatmulKernel, Rows};
+use crate::catalog::{Family, KERNELS, MatmulKernel, Rows};
 
 /// The shape class a kernel is chosen for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -61,7 +63,9 @@ impl Pair {
 /// Whether two kernels read the same packed RHS (and so can share packed weights).
 pub fn share_rhs_format(a: &MatmulKernel, b: &MatmulKernel) -> bool {
     let (ta, tb) = (a.base_tile, b.base_tile);
-    a.family == b.family && a.columns == b.columns && (ta.nr, ta.kr, ta.sr) == (tb.nr, tb.kr, tb.sr)
+    a.family == b.family
+        && a.columns.of_columns() == b.columns.of_columns()
+        && (ta.nr, ta.kr, ta.sr) == (tb.nr, tb.kr, tb.sr)
 }
 
 /// Every pair of `family` (any ISA), in catalog order of the GEMM then the GEMV. A GEMV kernel
@@ -79,7 +83,7 @@ pub fn pairs(family: Family) -> impl Iterator<Item = Pair> {
             let gemvs = KERNELS
                 .iter()
                 .filter(of_family)
-                .filter(|k| k.base_tile.m_step == 1)
+                .filter(|k| k.steps_one_row())
                 .filter(move |gemv| share_rhs_format(gemv, gemm));
             let alone = gemvs.clone().next().is_none().then_some(gemm);
             gemvs.chain(alone).map(move |gemv| Pair { gemv, gemm })
@@ -123,14 +127,14 @@ struct Rank {
     single_row_gemv: bool,
     gemm_area: usize,
     gemv_columns: usize,
+    gemv_tier: u8,
 }
 
 impl Rank {
     fn of(pair: Pair, sve_lanes32: usize, in_order: bool) -> Rank {
-        let tile = |k: &MatmulKernel| match k.columns {
-            Columns::Fixed | Columns::FixedAtSve256 => k.base_tile,
-            Columns::PerSveLane32 => k.base_tile.with_column_multiplier(sve_lanes32),
-        };
+        // SME tiles compare only with each other (their tier sets them apart from the rest), all
+        // in the same streaming unit: the smallest streaming length (4 lanes) orders them as any.
+        let tile = |k: &MatmulKernel| k.base_tile.scaled(k.columns, sve_lanes32, 4);
         let uses_sve = pair.gemm.isa.is_sve() || pair.gemv.isa.is_sve();
         let vector_preference = match (uses_sve, sve_lanes32 > 4) {
             (false, _) => 0,
@@ -144,9 +148,10 @@ impl Rank {
             schedule_fits: [pair.gemv, pair.gemm]
                 .iter()
                 .all(|k| tuned_for_in_order(k) == in_order),
-            single_row_gemv: pair.gemv.base_tile.m_step == 1,
+            single_row_gemv: pair.gemv.steps_one_row(),
             gemm_area: gemm.m_step * gemm.n_step,
             gemv_columns: tile(pair.gemv).n_step,
+            gemv_tier: tier(pair.gemv.isa),
         }
     }
 }
@@ -156,9 +161,12 @@ pub fn tuned_for_in_order(kernel: &MatmulKernel) -> bool {
     kernel.stem.ends_with("_cortexa55")
 }
 
-/// Instruction tier of an integer GEMM: matrix multiply-accumulate, dot product, or neither.
+/// Instruction tier of an integer kernel: SME2, SME, matrix multiply-accumulate, dot product, or
+/// neither.
 const fn tier(isa: Isa) -> u8 {
     match isa {
+        Isa::Sme2 => 4,
+        Isa::Sme => 3,
         Isa::NeonI8mm | Isa::NeonFp16I8mm | Isa::SveI8mm | Isa::Sve2I8mm => 2,
         Isa::NeonDotprod | Isa::NeonFp16Dotprod | Isa::SveDotprod | Isa::Sve2Dotprod => 1,
         _ => 0,

@@ -1,6 +1,7 @@
 //! The two argument shapes of `run_matmul`, the kernel function types by shape, and the check
 //! and dispatch of a call by the family's operands (see [`crate::family`]).
 
+use super::output::Output;
 use super::{
     bf16_gemm, float_gemm, matmul_clamp_f32_qsi8d32p_qai4c32p as qsi8d32p_qai4c32p,
     matmul_clamp_f32_qsi8d32p_qsi4c32p as qsi8d32p_qsi4c32p, qai8dxp,
@@ -108,6 +109,9 @@ pub enum KernelFn {
     /// Takes [`PackedArgs`] (f32 output; 16-bit-output families narrow its rows, see
     /// `matmul::output`).
     Packed(PackedFn),
+    /// Takes [`PackedArgs`] and writes the 16-bit output of its family itself (the SME2 kernels,
+    /// whose tiles are too large to narrow through a staging tile).
+    PackedOutput(PackedFn),
     /// Takes [`UnpackedLhsArgs`].
     UnpackedLhs(UnpackedLhsFn),
 }
@@ -117,7 +121,7 @@ impl KernelFn {
     pub const fn packed(self) -> Option<PackedFn> {
         match self {
             KernelFn::Packed(f) => Some(f),
-            KernelFn::Portable | KernelFn::UnpackedLhs(_) => None,
+            KernelFn::Portable | KernelFn::UnpackedLhs(_) | KernelFn::PackedOutput(_) => None,
         }
     }
 
@@ -125,14 +129,17 @@ impl KernelFn {
     pub const fn unpacked_lhs(self) -> Option<UnpackedLhsFn> {
         match self {
             KernelFn::UnpackedLhs(f) => Some(f),
-            KernelFn::Portable | KernelFn::Packed(_) => None,
+            KernelFn::Portable | KernelFn::Packed(_) | KernelFn::PackedOutput(_) => None,
         }
     }
 
-    /// Whether an implementation of this shape can serve a family with `operands`.
-    pub const fn fits(self, operands: Operands) -> bool {
+    /// Whether an implementation of this shape can serve a family with `operands` writing
+    /// `output` (only the qai8dxp families' 16-bit outputs dispatch to kernels that write them).
+    pub const fn fits(self, operands: Operands, output: Output) -> bool {
         match (self, operands) {
             (KernelFn::Portable, _) => true,
+            (KernelFn::PackedOutput(_), Operands::Qai8dxp(_)) => output.narrowing().is_some(),
+            (KernelFn::PackedOutput(_), _) => false,
             (KernelFn::UnpackedLhs(_), Operands::UnpackedFloat) => true,
             (KernelFn::Packed(_), Operands::UnpackedFloat) | (KernelFn::UnpackedLhs(_), _) => false,
             (KernelFn::Packed(_), _) => true,

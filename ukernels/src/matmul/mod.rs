@@ -16,6 +16,9 @@ mod gemv_template;
 mod gemm_template;
 #[cfg(target_arch = "aarch64")]
 mod kernel_geometry;
+#[cfg(target_arch = "aarch64")]
+#[macro_use]
+pub mod streaming;
 
 /// Declares an asm kernel: the function with its family's argument types (the caller names the
 /// arguments) and the `run(&Args)` entry point the catalog registers, which forwards the portion

@@ -10,7 +10,7 @@ use super::{
     matmul_clamp_f32_qai8dxp_qsi4c32p as int4_blockwise, matmul_clamp_f32_qai8dxp_qsi4cxp as int4,
     matmul_clamp_f32_qai8dxp_qsi8cxp as int8,
 };
-use crate::catalog::MatmulKernel;
+use crate::catalog::{KernelFn, MatmulKernel, PackerKind, RhsPackerKind};
 use crate::contract::{self, Checked};
 use crate::family::Qai8dxpRhs;
 use crate::layout::{self, RhsLayout};
@@ -39,9 +39,19 @@ pub fn check(kernel: &MatmulKernel, a: &Args) -> Checked {
     )
 }
 
+/// Whether `kernel` reads per-block int4 data in the sequential-nibble (`ps1s0`) order (the
+/// order its packers write).
+fn sequential_nibbles(kernel: &MatmulKernel) -> bool {
+    kernel.rhs_packers.iter().any(
+        |p| matches!(p.kind, PackerKind::Rhs(RhsPackerKind::Qsi4c32p(v)) if v.sequential_nibbles()),
+    )
+}
+
 /// Runs `kernel` on this target: its hand-written ISA implementation on aarch64, the portable
-/// implementation (same bytes, same results) elsewhere; 16-bit outputs go through the f32
-/// implementation of the same tile (see `matmul::output`).
+/// implementation (same bytes, same results) elsewhere. For 16-bit outputs, kernels that write
+/// them (`KernelFn::PackedOutput`, the SME2 ones) run as they are, f32 kernels of the same tile
+/// are narrowed through a staging tile (see `matmul::output`), and the portable path narrows as
+/// it stores.
 ///
 /// # Safety
 /// [`check`] must have passed; the buffers must hold the portion described by `a` in the layouts
@@ -51,25 +61,52 @@ pub unsafe fn run(kernel: &MatmulKernel, rhs: Qai8dxpRhs, a: &Args) {
         return;
     }
     let tile = &kernel.tile();
-    let run_f32 = |a: &Args| match (kernel.native.packed(), rhs) {
+    let output = kernel.family.output();
+    match (kernel.native, output.narrowing()) {
         // SAFETY (every arm): forwarded contract.
-        (Some(f), _) => unsafe { f(a) },
-        (None, Qai8dxpRhs::Qsi4cxp) => unsafe { int4::portable::run(tile, a) },
-        (None, Qai8dxpRhs::Qsi8cxp) => unsafe { int8::portable::run(tile, a) },
-        (None, Qai8dxpRhs::Qsi4c32p) => unsafe { int4_blockwise::portable::run(tile, a) },
-    };
-    match kernel.family.output().narrowing() {
-        None => run_f32(a),
-        Some(narrow) => {
-            let strides = (
-                layout::qai8dxp::stride(a.k, tile.mr, tile.kr, tile.sr).unwrap_or(0),
-                rhs_layout(kernel, a.bl)
-                    .stride(a.k, tile.nr, tile.kr, tile.sr)
-                    .unwrap_or(0),
-            );
-            // SAFETY: forwarded contract; dst rows hold n 16-bit elements, the strides are the
-            // packed groups' sizes.
-            unsafe { run_narrowed(tile, strides, narrow, a, run_f32) }
-        }
+        (KernelFn::PackedOutput(f), _) | (KernelFn::Packed(f), None) => unsafe { f(a) },
+        (KernelFn::Packed(f), Some(narrow)) => unsafe {
+            run_narrowed(tile, group_strides(kernel, a), narrow, a, |a: &Args| f(a))
+        },
+        (KernelFn::Portable | KernelFn::UnpackedLhs(_), _) => unsafe {
+            run_portable(kernel, rhs, a)
+        },
+    }
+}
+
+/// Bytes of one packed LHS group and one packed RHS group of `kernel` for the call `a`.
+fn group_strides(kernel: &MatmulKernel, a: &Args) -> (usize, usize) {
+    let tile = kernel.tile();
+    (
+        layout::qai8dxp::stride(a.k, tile.mr, tile.kr, tile.sr).unwrap_or(0),
+        rhs_layout(kernel, a.bl)
+            .stride(a.k, tile.nr, tile.kr, tile.sr)
+            .unwrap_or(0),
+    )
+}
+
+/// The portable implementation of `kernel` (same bytes, same results as its asm), writing the
+/// family's output type.
+///
+/// # Safety
+/// As for [`run`].
+unsafe fn run_portable(kernel: &MatmulKernel, rhs: Qai8dxpRhs, a: &Args) {
+    let tile = &kernel.tile();
+    let output = kernel.family.output();
+    let finish = kernel.epilogue;
+    let nibbles = sequential_nibbles(kernel);
+    match rhs {
+        // SAFETY (every arm): forwarded contract; for 16-bit outputs dst rows hold n 16-bit
+        // elements and the strides are the packed groups' sizes.
+        Qai8dxpRhs::Qsi4cxp => unsafe { int4::portable::run(tile, finish, output, a) },
+        Qai8dxpRhs::Qsi8cxp => unsafe { int8::portable::run(tile, finish, output, a) },
+        Qai8dxpRhs::Qsi4c32p => match output.narrowing() {
+            None => unsafe { int4_blockwise::portable::run(tile, finish, nibbles, a) },
+            Some(narrow) => unsafe {
+                run_narrowed(tile, group_strides(kernel, a), narrow, a, |a: &Args| {
+                    int4_blockwise::portable::run(tile, finish, nibbles, a)
+                })
+            },
+        },
     }
 }

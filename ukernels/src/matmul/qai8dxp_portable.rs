@@ -8,8 +8,8 @@
 //! chunk decoder; the trailers (row sums, scales, biases) have the same layout in both.
 
 use super::call::PackedArgs as Args;
-use crate::catalog::Tile;
-use crate::float;
+use super::output::Output;
+use crate::catalog::{Epilogue, Tile};
 use crate::layout;
 
 /// Largest `mr` and `nr` handled with on-stack tiles per pass; wider groups take several passes.
@@ -23,10 +23,13 @@ pub(crate) const CHUNK: usize = 32;
 /// weights of column `col` for K chunk `chunk` as int8.
 ///
 /// # Safety
-/// See the families' `run`; `tile` must be the tile the buffers were packed for, and `decode`
+/// See the families' `run`; `tile` must be the tile the buffers were packed for, `finish` the
+/// kernel's epilogue, and `decode`
 /// must read only inside the group's data.
 pub(crate) unsafe fn run(
     tile: &Tile,
+    finish: Epilogue,
+    output: Output,
     a: &Args,
     rhs_stride: usize,
     rhs_data: usize,
@@ -72,6 +75,8 @@ pub(crate) unsafe fn run(
                         epilogue(
                             a,
                             tile,
+                            finish,
+                            output,
                             lhs,
                             rhs,
                             k_int,
@@ -126,7 +131,8 @@ pub(crate) fn dot32(l: &[i8; CHUNK], w: &[i8; CHUNK]) -> i32 {
     l.iter().zip(w).map(|(&x, &y)| x as i32 * y as i32).sum()
 }
 
-/// Applies offsets, scales, bias and clamp to a finished tile and stores it.
+/// Applies offsets, scales, bias and clamp to a finished tile and stores it as `output`
+/// (16-bit types rounded to nearest even, as the kernels' `FCVT`/`BFCVT`).
 ///
 /// # Safety
 /// `lhs`/`rhs` point at their groups; the tile lies inside the portion.
@@ -134,6 +140,8 @@ pub(crate) fn dot32(l: &[i8; CHUNK], w: &[i8; CHUNK]) -> i32 {
 unsafe fn epilogue(
     a: &Args,
     tile: &Tile,
+    finish: Epilogue,
+    output: Output,
     lhs: *const u8,
     rhs: *const u8,
     k_int: usize,
@@ -170,18 +178,20 @@ unsafe fn epilogue(
                 )
             };
             let acc = acc[rr][cc].wrapping_add(lhs_offset.wrapping_mul(rsum));
-            let y = float::clamp(
-                acc as f32 * (rscale * lhs_scale) + bias,
-                a.clamp_min,
-                a.clamp_max,
-            );
+            let y = finish
+                .scale_bias
+                .apply(acc as f32, rscale * lhs_scale, bias);
+            let y = finish.clamp.apply(y, a.clamp_min, a.clamp_max);
             // SAFETY: (row0 + rr, j0 + col) lies inside the m x n portion.
-            unsafe {
+            let at = unsafe {
                 a.dst
-                    .add((row0 + rr) * a.dst_stride_row + 4 * (j0 + col))
-                    .cast::<f32>()
-                    .write_unaligned(y)
+                    .add((row0 + rr) * a.dst_stride_row + output.size() * (j0 + col))
             };
+            match output.narrowing() {
+                // SAFETY: `at` holds one element of the output type.
+                None => unsafe { at.cast::<f32>().write_unaligned(y) },
+                Some(narrow) => unsafe { at.cast::<u16>().write_unaligned(narrow.bits(y)) },
+            }
         }
     }
 }

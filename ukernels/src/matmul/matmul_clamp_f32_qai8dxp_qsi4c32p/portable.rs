@@ -3,8 +3,7 @@
 //! per-channel format, then folded into f32 accumulators with the block scales.
 
 use super::Args;
-use crate::catalog::Tile;
-use crate::float;
+use crate::catalog::{Epilogue, Tile};
 use crate::layout;
 use crate::matmul::matmul_clamp_f32_qai8dxp_qsi4cxp::portable::decode_chunk;
 use crate::matmul::qai8dxp_portable::{CHUNK, decode_lhs_chunk, dot32};
@@ -13,11 +12,40 @@ use crate::matmul::qai8dxp_portable::{CHUNK, decode_lhs_chunk, dot32};
 const MAX_ROWS: usize = 16;
 const MAX_COLS: usize = 16;
 
+/// Chunk `c` (K `32c .. 32c + 32` of a block) of column `col` from a block's data in the
+/// sequential-nibble (`ps1s0`) order: per 4-value K step, `nr` columns x 2 bytes, K `2t` low
+/// and `2t + 1` high in byte `t`. Values come out times 16, like [`decode_chunk`]'s.
+///
+/// # Safety
+/// `data` holds the block's data (at least chunks `0..=c`).
+#[inline]
+unsafe fn decode_sequential_chunk(
+    data: *const u8,
+    nr: usize,
+    col: usize,
+    c: usize,
+    w: &mut [i8; CHUNK],
+) {
+    for (s, pair) in w.chunks_exact_mut(4).enumerate() {
+        // SAFETY: step 8c + s of the block holds column col's 2 bytes at this offset.
+        let bytes = unsafe {
+            data.add(((8 * c + s) * nr + col) * 2)
+                .cast::<[u8; 2]>()
+                .read_unaligned()
+        };
+        for (t, &byte) in bytes.iter().enumerate() {
+            pair[2 * t] = (byte << 4) as i8;
+            pair[2 * t + 1] = (byte & 0xf0) as i8;
+        }
+    }
+}
+
 /// Computes the portion described by `a`.
 ///
 /// # Safety
-/// See [`crate::matmul::qai8dxp::run`]; `tile` must be the tile the buffers were packed for.
-pub unsafe fn run(tile: &Tile, a: &Args) {
+/// See [`crate::matmul::qai8dxp::run`]; `tile` must be the tile the buffers were packed for,
+/// `finish` the kernel's epilogue and `sequential` whether its data is in the `ps1s0` order.
+pub unsafe fn run(tile: &Tile, finish: Epilogue, sequential: bool, a: &Args) {
     let (mr, nr, bl) = (tile.mr, tile.nr, a.bl);
     let blen = tile.kr / tile.sr;
     let blocks = a.k / bl;
@@ -50,7 +78,13 @@ pub unsafe fn run(tile: &Tile, a: &Args) {
                         for c in 0..bl / CHUNK {
                             for (cc, w) in wq.iter_mut().enumerate().take(cols) {
                                 // SAFETY: chunk c lies inside the block's data.
-                                unsafe { decode_chunk(block, nr, blen, c0 + cc, c, w) };
+                                unsafe {
+                                    if sequential {
+                                        decode_sequential_chunk(block, nr, c0 + cc, c, w)
+                                    } else {
+                                        decode_chunk(block, nr, blen, c0 + cc, c, w)
+                                    }
+                                };
                             }
                             for (rr, l) in lq.iter_mut().enumerate().take(rows) {
                                 // SAFETY: reads values < mr * k of this LHS group.
@@ -85,7 +119,7 @@ pub unsafe fn run(tile: &Tile, a: &Args) {
                             for rr in 0..rows {
                                 // SCVTF #4: the weights were 16x their value; /16 is exact.
                                 let f = dots[rr][cc] as f32 * 0.0625;
-                                acc[rr][cc] = libm::fmaf(f, d, acc[rr][cc]);
+                                acc[rr][cc] = finish.block_fold.apply(b == 0, f, d, acc[rr][cc]);
                             }
                         }
                     }
@@ -100,7 +134,8 @@ pub unsafe fn run(tile: &Tile, a: &Args) {
                             let rsum = read_f32(unsafe { rhs_trailer.add(4 * col) });
                             let bias = read_f32(unsafe { rhs_trailer.add(4 * (nr + col)) });
                             let v = libm::fmaf(rsum, lhs_offset as f32, acc);
-                            let y = float::clamp(v * lhs_scale + bias, a.clamp_min, a.clamp_max);
+                            let y = finish.scale_bias.apply(v, lhs_scale, bias);
+                            let y = finish.clamp.apply(y, a.clamp_min, a.clamp_max);
                             // SAFETY: (gm * mr + slot, j0 + col) lies inside the m x n portion.
                             unsafe {
                                 a.dst

@@ -2,8 +2,9 @@
 //! decodes the `s16s0` int4 layout into the 16 x value int8 weights the kernels compute with.
 
 use super::Args;
-use crate::catalog::Tile;
+use crate::catalog::{Epilogue, Tile};
 use crate::layout;
+use crate::matmul::output::Output;
 use crate::matmul::qai8dxp_portable::{self, CHUNK};
 
 /// Decodes the 32 weights of column `col` in 32-value chunk `c` of `s16s0` int4 data (`nr`
@@ -39,8 +40,9 @@ pub(crate) unsafe fn decode_chunk(
 /// Computes the portion described by `a`.
 ///
 /// # Safety
-/// See [`crate::matmul::qai8dxp::run`]; `tile` must be the tile the buffers were packed for.
-pub unsafe fn run(tile: &Tile, a: &Args) {
+/// See [`crate::matmul::qai8dxp::run`]; `tile` must be the tile the buffers were packed for and
+/// `finish` the kernel's epilogue; results are written as `output`.
+pub unsafe fn run(tile: &Tile, finish: Epilogue, output: Output, a: &Args) {
     let nr = tile.nr;
     let blen = tile.kr / tile.sr;
     let k_int = layout::qai8dxp::k_internal(a.k, tile.kr, tile.sr).unwrap_or(0);
@@ -51,5 +53,5 @@ pub unsafe fn run(tile: &Tile, a: &Args) {
         unsafe { decode_chunk(rhs, nr, blen, col, c, w) }
     };
     // SAFETY: forwarded contract; the decoder stays inside the group's data.
-    unsafe { qai8dxp_portable::run(tile, a, rhs_stride, rhs_data, decode) }
+    unsafe { qai8dxp_portable::run(tile, finish, output, a, rhs_stride, rhs_data, decode) }
 }
