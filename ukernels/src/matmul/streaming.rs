@@ -1,6 +1,6 @@
 //! What every SME kernel shares: the private-ZA entry protocol of the AAPCS64 SME ABI (a caller's
 //! pending lazy ZA save is committed before ZA is touched, as KleidiAI's `kai_commit_za` does),
-//! and [`streaming_asm!`], which wraps a kernel's instructions in `SMSTART` ... `SMSTOP` inside one
+//! and `streaming_asm!`, which wraps a kernel's instructions in `SMSTART` ... `SMSTOP` inside one
 //! `asm!` block and declares every vector and predicate register clobbered.
 //!
 //! SME target features are unstable in Rust 1.96, so SME kernels are plain `unsafe fn`s whose
