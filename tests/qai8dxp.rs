@@ -1301,5 +1301,8 @@ fn streaming_kernels_commit_a_pending_lazy_za_save() {
     assert!(save == pattern, "kai_commit_za did not save ZA");
     // SAFETY: turns ZA off again (the caller's state after a committed save).
     unsafe { core::arch::asm!(".arch_extension sme", "smstop za", options(nomem, nostack)) };
-    assert!(kernels > 0, "SME present but no SME kernel ran");
+    // (Runs narrowed by RKAI_TEST_KERNEL, such as the SVE vector-length steps, may have none.)
+    if std::env::var_os("RKAI_TEST_KERNEL").is_none() {
+        assert!(kernels > 0, "SME present but no SME kernel ran");
+    }
 }
