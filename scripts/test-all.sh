@@ -29,6 +29,9 @@ RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --quiet
 step "native tests ($(uname -m))"
 cargo test --workspace
 
+step "cargo package (both crates build from what they would publish)"
+cargo package --workspace --allow-dirty --quiet
+
 step "Rust example (safe API), native"
 cargo run --quiet --release --example int4_linear
 
