@@ -10,6 +10,9 @@ mod kernel_geometry;
 #[cfg(target_arch = "aarch64")]
 #[macro_use]
 pub mod streaming;
+#[cfg(target_arch = "aarch64")]
+#[macro_use]
+mod streaming_frames;
 
 /// Defines a variant's catalog entry point `run(&Args)`, which forwards the portion to the
 /// variant's asm kernel function `$kernel` (signature: m, n, k, lhs, rhs, dst, dst_stride_row,

@@ -9,14 +9,25 @@ use super::{
     matmul_clamp_f32_qai8dxp_qsi4c32p as int4_blockwise, matmul_clamp_f32_qai8dxp_qsi4cxp as int4,
     matmul_clamp_f32_qai8dxp_qsi8cxp as int8,
 };
-use crate::catalog::MatmulKernel;
+use crate::catalog::{Clamp, MatmulKernel, PackerKind, RhsPackerKind};
 use crate::contract::{self, Checked};
 use crate::family::Qai8dxpRhs;
+use crate::float;
 use crate::layout::{self, RhsLayout};
 
 /// Packed RHS format `kernel` reads for block length `bl`.
 fn rhs_layout(kernel: &MatmulKernel, bl: usize) -> RhsLayout {
     kernel.family.rhs_layout(bl)
+}
+
+/// Whether `kernel` reads int4 weights in the sequential-nibble layout of
+/// `rhs_pack_nxk_qsi4cxps1s0_qsu4cxs1s0_neon` (KleidiAI's SME2 `qsi4cxp` kernels) rather than
+/// `s16s0`: the packers it pairs with say.
+pub fn reads_sequential_nibbles(kernel: &MatmulKernel) -> bool {
+    kernel
+        .rhs_packers
+        .iter()
+        .any(|p| p.kind == PackerKind::Rhs(RhsPackerKind::Qsi4cxps1s0))
 }
 
 /// Checks what `kernel` requires of its arguments: KleidiAI's assertions plus non-null buffers,
@@ -54,10 +65,26 @@ pub unsafe fn run(kernel: &MatmulKernel, rhs: Qai8dxpRhs, a: &Args) {
         return;
     }
     let tile = &kernel.tile();
+    // Kernels that clamp after narrowing ignore signalling NaN bounds (see the `Clamp`); the f32
+    // implementations they run get the bounds quieted.
+    let quieted;
+    let a = match kernel.epilogue.clamp {
+        Clamp::NarrowedMaxNumThenMinNum => {
+            quieted = Args {
+                clamp_min: float::quiet(a.clamp_min),
+                clamp_max: float::quiet(a.clamp_max),
+                ..*a
+            };
+            &quieted
+        }
+        _ => a,
+    };
     let run_f32 = |a: &Args| match (kernel.native.packed(), rhs) {
         // SAFETY (every arm): forwarded contract.
         (Some(f), _) => unsafe { f(a) },
-        (None, Qai8dxpRhs::Qsi4cxp) => unsafe { int4::portable::run(tile, kernel.epilogue, a) },
+        (None, Qai8dxpRhs::Qsi4cxp) => unsafe {
+            int4::portable::run(tile, kernel.epilogue, reads_sequential_nibbles(kernel), a)
+        },
         (None, Qai8dxpRhs::Qsi8cxp) => unsafe { int8::portable::run(tile, kernel.epilogue, a) },
         (None, Qai8dxpRhs::Qsi4c32p) => unsafe { int4_blockwise::portable::run(tile, a) },
     };

@@ -8,6 +8,128 @@
 
 pub mod portable;
 
+/// `LD1B z$z.b, p0/z, [$base, #$vl, mul vl]` for each listed `$z, $vl` pair.
+#[cfg(target_arch = "aarch64")]
+macro_rules! ld1b_vectors {
+    ($base:literal; $($z:literal, $vl:literal);+ $(;)?) => {
+        concat!($("ld1b {{z", $z, ".b}}, p0/z, [", $base, ", #", $vl, ", mul vl]\n",)+)
+    };
+}
+
+/// The low nibbles of `s16s0` weights in z$r* as `16 x value` int8 in z$t* (`LSL #4`), then the
+/// high nibbles in place (`AND #0xf0`), with `$between` (which uses the low ones) in between.
+#[cfg(target_arch = "aarch64")]
+macro_rules! s16s0_decode {
+    ($r0:literal, $r1:literal, $r2:literal, $r3:literal => $t0:literal, $t1:literal,
+     $t2:literal, $t3:literal; $between:expr) => {
+        concat!(
+            "lsl z",
+            $t0,
+            ".b, z",
+            $r0,
+            ".b, #4\n",
+            "lsl z",
+            $t1,
+            ".b, z",
+            $r1,
+            ".b, #4\n",
+            "lsl z",
+            $t2,
+            ".b, z",
+            $r2,
+            ".b, #4\n",
+            "lsl z",
+            $t3,
+            ".b, z",
+            $r3,
+            ".b, #4\n",
+            $between,
+            "and z",
+            $r0,
+            ".b, z",
+            $r0,
+            ".b, #0xf0\n",
+            "and z",
+            $r1,
+            ".b, z",
+            $r1,
+            ".b, #0xf0\n",
+            "and z",
+            $r2,
+            ".b, z",
+            $r2,
+            ".b, #0xf0\n",
+            "and z",
+            $r3,
+            ".b, z",
+            $r3,
+            ".b, #0xf0\n",
+        )
+    };
+}
+
+/// One 4-vector run of an `s16s0` chunk in the SME GEMV: low nibbles (via z4-z7) times
+/// activation block `$i` of z0 into z8-z11, high nibbles times block `$i` of z1 into z12-z15.
+#[cfg(target_arch = "aarch64")]
+macro_rules! s16s0_dot_run {
+    ($r0:literal, $r1:literal, $r2:literal, $r3:literal; $i:literal) => {
+        concat!(
+            s16s0_decode!($r0, $r1, $r2, $r3 => 4, 5, 6, 7; concat!(
+                "sdot z8.s, z4.b, z0.b[", $i, "]\n",
+                "sdot z9.s, z5.b, z0.b[", $i, "]\n",
+                "sdot z10.s, z6.b, z0.b[", $i, "]\n",
+                "sdot z11.s, z7.b, z0.b[", $i, "]\n",
+            )),
+            "sdot z12.s, z", $r0, ".b, z1.b[", $i, "]\n",
+            "sdot z13.s, z", $r1, ".b, z1.b[", $i, "]\n",
+            "sdot z14.s, z", $r2, ".b, z1.b[", $i, "]\n",
+            "sdot z15.s, z", $r3, ".b, z1.b[", $i, "]\n",
+        )
+    };
+}
+
+/// One 4-vector run of an `s16s0` chunk in the SME GEMM: low nibbles (via z8-z11) times LHS
+/// block z$lo, high nibbles times LHS block z$hi, into tiles za0..za3.
+#[cfg(target_arch = "aarch64")]
+macro_rules! s16s0_mopa_run {
+    ($r0:literal, $r1:literal, $r2:literal, $r3:literal; $lo:literal, $hi:literal) => {
+        concat!(
+            s16s0_decode!($r0, $r1, $r2, $r3 => 8, 9, 10, 11; concat!(
+                "smopa za0.s, p0/m, p0/m, z", $lo, ".b, z8.b\n",
+                "smopa za1.s, p0/m, p0/m, z", $lo, ".b, z9.b\n",
+                "smopa za2.s, p0/m, p0/m, z", $lo, ".b, z10.b\n",
+                "smopa za3.s, p0/m, p0/m, z", $lo, ".b, z11.b\n",
+            )),
+            "smopa za0.s, p0/m, p0/m, z", $hi, ".b, z", $r0, ".b\n",
+            "smopa za1.s, p0/m, p0/m, z", $hi, ".b, z", $r1, ".b\n",
+            "smopa za2.s, p0/m, p0/m, z", $hi, ".b, z", $r2, ".b\n",
+            "smopa za3.s, p0/m, p0/m, z", $hi, ".b, z", $r3, ".b\n",
+        )
+    };
+}
+
+/// The SME2 kernels' `LUTI4` table (loaded into ZT0): entry `u` (one 32-bit word, of which
+/// `LUTI4` with byte elements reads the low byte) is the nibble `u` as a two's complement int4,
+/// sign-extended to int8.
+#[cfg(target_arch = "aarch64")]
+static INT4_LUT: [u32; 16] = {
+    let mut t = [0u32; 16];
+    let mut u = 0;
+    while u < 16 {
+        t[u] = (((u as i8) << 4 >> 4) as u8) as u32;
+        u += 1;
+    }
+    t
+};
+
+#[cfg(target_arch = "aarch64")]
+pub mod matmul_clamp_f32_qai8dxp1vlx4_qsi4cxp4vlx4_1vlx4vl_sme_mopa;
+#[cfg(target_arch = "aarch64")]
+pub mod matmul_clamp_f32_qai8dxp1vlx8_qsi4cxp4vlx8_1vlx4vl_sme2_mopa;
+#[cfg(target_arch = "aarch64")]
+pub mod matmul_clamp_f32_qai8dxp1x4_qsi4cxp4vlx4_1x4vl_sme2_sdot;
+#[cfg(target_arch = "aarch64")]
+pub mod matmul_clamp_f32_qai8dxp1x4_qsi4cxp4vlx4_1x4vl_sme_dot;
 #[cfg(target_arch = "aarch64")]
 pub mod matmul_clamp_f32_qai8dxp1x4_qsi4cxp4x4_1x4_neon_dotprod;
 #[cfg(target_arch = "aarch64")]

@@ -1,0 +1,76 @@
+//! `kai_matmul_clamp_f32_qai8dxp1vlx8_qsi4cxp4vlx8_1vlx4vl_sme2_mopa`: GEMM (SVL32 rows x
+//! 4 x SVL32 columns per step) with `SMOPA` outer products into the four 32-bit ZA tiles, in
+//! streaming mode, on the sequential-nibble int4 RHS of the family's SME2 GEMV (`nr = 4 x SVL32`,
+//! `kr = 4`, `sr = 1`, despite the `x8` in the name: KleidiAI's getters say so) and an LHS in
+//! groups of `mr = SVL32` rows with `kr = 4` (one vector per 4-value K block).
+//!
+//! The frame (loops, epilogue, stores) is the `qsi8cxp` SME2 GEMM's (`sme2_mopa_frame!`); the K
+//! loop decodes each 4-value block of the group (two vectors of nibbles) with `LUTI4` into the
+//! four int8 vectors the int8 kernel loads.
+
+streaming_kernel! {
+    /// As the family's `sme2_sdot` GEMV's function, with `y = (acc as f32) * (lhs_scale[i] *
+    /// rscale[j]) + bias[j]` (FMUL, then FADD: two roundings), `mr = SVL32` rows per LHS group
+    /// (`mr * (k_int + 8)` bytes: for every 4-value K block, `mr` rows x 4 int8 values, then
+    /// `lhs_offset: [i32; mr]`, `lhs_scale: [f32; mr]`).
+    ///
+    /// # Safety
+    ///
+    /// * The CPU must implement SME2; a pending lazy ZA save must follow the AAPCS64 SME ABI.
+    /// * `m >= 1`, `n >= 1`, `k >= 1`.
+    /// * `lhs_packed` must be valid for reads of `ceil(m / mr) * mr * (k_int + 8)` bytes.
+    /// * `rhs_packed` must be valid for reads of `ceil(n / nr) * nr * (k_int / 2 + 12)` bytes.
+    /// * `dst` must be valid for writes of the `m` rows of `4 * n` bytes at byte offsets
+    ///   `i * dst_stride_row`, and those rows must not overlap the packed inputs.
+    /// * No alignment is required of any pointer.
+    fn matmul_f32_qai8dxp1vlx8_qsi4cxp4vlx8_1vlx4vl_sme2_mopa(
+        m, n, k, lhs_packed, rhs_packed, dst, dst_stride_row, clamp_min, clamp_max,
+    ) {
+        let k_int = k.div_ceil(32) * 32;
+        let svl = crate::arch::sme_vector_bytes().unwrap_or(0);
+        let mr = svl / 4;
+
+        // Register map: the frame's (`sme2_mopa_frame!`), and in the K loop
+        //   x25     the decode table (ZT0)
+        //   z0/z1   LHS: two 4-value K blocks of mr rows
+        //   z16-z19 RHS: the same two blocks of nr columns as nibbles (two vectors each)
+        //   z20-z27 the blocks decoded to int8 (four vectors each)
+        //
+        // SAFETY: the caller guarantees (see `# Safety`) SME2 and that the packed buffers cover
+        // the bytes read here (ceil(m / mr) LHS groups and ceil(n / nr) RHS groups, each read
+        // exactly, including rows and columns past m and n, which the packers fill); ZT0 is
+        // loaded from the 64-byte table. Stores are predicated to columns below n and limited to
+        // rows below m. Streaming mode starts and ends inside the block; only declared registers
+        // change; no stack use.
+        unsafe {
+            sme2_mopa_frame!(
+                m, n, k_int, lhs_packed, rhs_packed, dst, dst_stride_row,
+                mr * (k_int + 8), svl * (k_int / 2 + 12), clamp_min, clamp_max;
+                setup: ["ldr zt0, [x25]"];
+                k_loop: [
+                    // ---- K loop: 8 values per iteration ----
+                    "3:",
+                    "ld1w {{z0.s-z1.s}}, pn8/z, [x16]",
+                    "ld1b {{z16.b-z19.b}}, pn8/z, [x20]",
+                    "luti4 {{z20.b-z21.b}}, zt0, z16[0]",
+                    "luti4 {{z22.b-z23.b}}, zt0, z17[0]",
+                    "luti4 {{z24.b-z25.b}}, zt0, z18[0]",
+                    "luti4 {{z26.b-z27.b}}, zt0, z19[0]",
+                    "smopa za0.s, p0/m, p0/m, z0.b, z20.b",
+                    "smopa za1.s, p0/m, p0/m, z0.b, z21.b",
+                    "smopa za2.s, p0/m, p0/m, z0.b, z22.b",
+                    "smopa za3.s, p0/m, p0/m, z0.b, z23.b",
+                    "smopa za0.s, p0/m, p0/m, z1.b, z24.b",
+                    "smopa za1.s, p0/m, p0/m, z1.b, z25.b",
+                    "smopa za2.s, p0/m, p0/m, z1.b, z26.b",
+                    "smopa za3.s, p0/m, p0/m, z1.b, z27.b",
+                    "addvl x16, x16, #2",
+                    "addvl x20, x20, #4",
+                    "subs x21, x21, #8",
+                    "b.ne 3b",
+                ];
+                extra: [in("x25") super::INT4_LUT.as_ptr(),];
+            );
+        }
+    }
+}
