@@ -10,96 +10,310 @@
 //! `setup` and `k_loop` text and `extra` operands (ending with a comma), and is used inside an
 //! `unsafe` block whose SAFETY comment states what the K loop reads.
 
-/// The `1vlx4vl` SME2 GEMM of the `qai8dxp` per-channel families around its K loop: row groups of
-/// `mr = SVL32` outside, column groups of `nr = 4 x SVL32` inside, then, per group, the integer
-/// accumulators of ZA tiles `za0..za3` finished row by row (one multi-vector `MOVA` of byte-tile
-/// slices per output row): `acc + lhs_offset * rsum`, `SCVTF`, times `lhs_scale * rscale`, plus
-/// the bias (`FMUL`, `FADD`), `FCLAMP`, predicated multi-vector store.
-///
-/// The K loop (`k_loop`, with its own label `3` and branch) starts with `x16` at the group's LHS
-/// data, `x20` at the column group's RHS data and `x21 = k_int`, and must leave `x16` at the
-/// group's LHS offsets and `x20` at the column group's trailer (sums, scales, biases). It may use
-/// `x21`, z0-z11 and z14-z31 (z12/z13 hold the clamp bounds) and `p0`/`pn8` (all lanes).
-/// `setup` runs once after the frame's own set-up; `extra` operands follow the frame's.
-macro_rules! sme2_mopa_frame {
+/// The `# Safety` section of the SME kernels of the `qai8dxp` per-channel families (for
+/// `#[doc = ...]`): the ISA, the LHS bytes read and the bytes of one packed RHS column.
+macro_rules! streaming_kernel_safety {
+    ($isa:literal, $lhs_bytes:literal, $rhs_column:literal) => {
+        concat!(
+            "# Safety\n\n",
+            "* The CPU must implement ",
+            $isa,
+            "; a pending lazy ZA save must follow the AAPCS64 SME ABI.\n",
+            "* `m >= 1`, `n >= 1`, `k >= 1`.\n",
+            "* `lhs_packed` must be valid for reads of `",
+            $lhs_bytes,
+            "` bytes.\n",
+            "* `rhs_packed` must be valid for reads of `ceil(n / nr) * nr * (",
+            $rhs_column,
+            ")` bytes.\n",
+            "* `dst` must be valid for writes of the `m` rows of `4 * n` bytes at byte offsets ",
+            "`i * dst_stride_row`, and those rows must not overlap the packed inputs.\n",
+            "* No alignment is required of any pointer.\n",
+        )
+    };
+}
+
+// ---- fragments shared by the frames (asm text; see `asm_fragments` for the conventions) ----
+
+/// The 16 x 32-bit trailer of an RHS group (`rsum`, `rscale`, `bias`, four vectors each) at
+/// `[$p]` into z16-z27 with single-vector loads (`$p` advances by 8 vectors).
+macro_rules! sme_trailer_into_z16 {
+    ($p:literal) => {
+        concat!(
+            "ld1w {{z16.s}}, p0/z, [",
+            $p,
+            "]\n",
+            "ld1w {{z17.s}}, p0/z, [",
+            $p,
+            ", #1, mul vl]\n",
+            "ld1w {{z18.s}}, p0/z, [",
+            $p,
+            ", #2, mul vl]\n",
+            "ld1w {{z19.s}}, p0/z, [",
+            $p,
+            ", #3, mul vl]\n",
+            "ld1w {{z20.s}}, p0/z, [",
+            $p,
+            ", #4, mul vl]\n",
+            "ld1w {{z21.s}}, p0/z, [",
+            $p,
+            ", #5, mul vl]\n",
+            "ld1w {{z22.s}}, p0/z, [",
+            $p,
+            ", #6, mul vl]\n",
+            "ld1w {{z23.s}}, p0/z, [",
+            $p,
+            ", #7, mul vl]\n",
+            "addvl ",
+            $p,
+            ", ",
+            $p,
+            ", #8\n",
+            "ld1w {{z24.s}}, p0/z, [",
+            $p,
+            "]\n",
+            "ld1w {{z25.s}}, p0/z, [",
+            $p,
+            ", #1, mul vl]\n",
+            "ld1w {{z26.s}}, p0/z, [",
+            $p,
+            ", #2, mul vl]\n",
+            "ld1w {{z27.s}}, p0/z, [",
+            $p,
+            ", #3, mul vl]\n",
+        )
+    };
+}
+
+/// The same trailer with SME2 multi-vector loads (`$p` unchanged).
+macro_rules! sme2_trailer_into_z16 {
+    ($p:literal) => {
+        concat!(
+            "ld1w {{z16.s-z19.s}}, pn8/z, [",
+            $p,
+            "]\n",
+            "ld1w {{z20.s-z23.s}}, pn8/z, [",
+            $p,
+            ", #4, mul vl]\n",
+            "ld1w {{z24.s-z27.s}}, pn8/z, [",
+            $p,
+            ", #8, mul vl]\n",
+        )
+    };
+}
+
+/// p1-p4: the columns below `$n` of four vectors, counting from 0 in `$i`.
+macro_rules! sme_column_predicates {
+    ($i:literal, $n:literal) => {
+        concat!(
+            "mov ",
+            $i,
+            ", #0\n",
+            "whilelt p1.s, ",
+            $i,
+            ", ",
+            $n,
+            "\n",
+            "incw ",
+            $i,
+            "\n",
+            "whilelt p2.s, ",
+            $i,
+            ", ",
+            $n,
+            "\n",
+            "incw ",
+            $i,
+            "\n",
+            "whilelt p3.s, ",
+            $i,
+            ", ",
+            $n,
+            "\n",
+            "incw ",
+            $i,
+            "\n",
+            "whilelt p4.s, ",
+            $i,
+            ", ",
+            $n,
+            "\n",
+        )
+    };
+}
+
+/// `$op z$r.s, p0/m, z$r.s, z$b.s` for the four vectors z$r0..z$r3 (`FMAX`/`FMIN` against a
+/// bound in every lane).
+macro_rules! each_vs {
+    ($op:literal, $b:literal; $($r:literal),+) => {
+        concat!($($op, " z", $r, ".s, p0/m, z", $r, ".s, z", $b, ".s\n",)+)
+    };
+}
+
+/// `ST1W` of z$r0..z$r3 at `[$p]`, one vector each under p1..p4.
+macro_rules! sme_store4 {
+    ($p:literal; $r0:literal, $r1:literal, $r2:literal, $r3:literal) => {
+        concat!(
+            "st1w {{z",
+            $r0,
+            ".s}}, p1, [",
+            $p,
+            "]\n",
+            "st1w {{z",
+            $r1,
+            ".s}}, p2, [",
+            $p,
+            ", #1, mul vl]\n",
+            "st1w {{z",
+            $r2,
+            ".s}}, p3, [",
+            $p,
+            ", #2, mul vl]\n",
+            "st1w {{z",
+            $r3,
+            ".s}}, p4, [",
+            $p,
+            ", #3, mul vl]\n",
+        )
+    };
+}
+
+/// The GEMM frames' loop heads: row groups (x15 rows of this group), then column groups (x16,
+/// x20, x21 at the group's LHS, RHS and K count).
+macro_rules! mopa_loop_heads {
+    () => {
+        concat!(
+            "1:\n",
+            "cmp x0, x17\n",
+            "csel x15, x0, x17, lt\n",
+            "mov x8, x4\n",
+            "mov x13, x1\n",
+            "mov x14, x5\n",
+            "2:\n",
+            "mov x16, x3\n",
+            "mov x20, x8\n",
+            "mov x21, x2\n",
+        )
+    };
+}
+
+/// The GEMM frames' output-row pointers after the K loop: x22 dst, x23/x24 the LHS offsets and
+/// scales of the group, x21 rows to store.
+macro_rules! mopa_row_pointers {
+    () => {
+        concat!(
+            "mov x22, x14\n",
+            "mov x23, x16\n",
+            "addvl x24, x16, #1\n",
+            "mov x21, x15\n",
+        )
+    };
+}
+
+/// One output row of a GEMM in z4-z7 from its accumulators: `+ lhs_offset * rsum`, then (after
+/// `$convert`, the `SCVTF`) times `lhs_scale * rscale`, plus the bias.
+macro_rules! mopa_finish_row {
+    ($convert:expr) => {
+        concat!(
+            "mla z4.s, p0/m, z16.s, z0.s\n",
+            "mla z5.s, p0/m, z17.s, z0.s\n",
+            "mla z6.s, p0/m, z18.s, z0.s\n",
+            "mla z7.s, p0/m, z19.s, z0.s\n",
+            $convert,
+            "fmul z8.s, z1.s, z20.s\n",
+            "fmul z9.s, z1.s, z21.s\n",
+            "fmul z10.s, z1.s, z22.s\n",
+            "fmul z11.s, z1.s, z23.s\n",
+            "fmul z4.s, z4.s, z8.s\n",
+            "fmul z5.s, z5.s, z9.s\n",
+            "fmul z6.s, z6.s, z10.s\n",
+            "fmul z7.s, z7.s, z11.s\n",
+            "fadd z4.s, z4.s, z24.s\n",
+            "fadd z5.s, z5.s, z25.s\n",
+            "fadd z6.s, z6.s, z26.s\n",
+            "fadd z7.s, z7.s, z27.s\n",
+        )
+    };
+}
+
+/// The GEMM frames' loop tails: next output row (the tile slice advances by `$slice`), next
+/// column group, next row group.
+macro_rules! mopa_loop_tails {
+    ($slice:literal) => {
+        concat!(
+            "add x22, x22, x6\n",
+            "add x23, x23, #4\n",
+            "add x24, x24, #4\n",
+            "add x12, x12, #",
+            $slice,
+            "\n",
+            "subs x21, x21, #1\n",
+            "b.ne 4b\n",
+            "add x8, x8, x9\n",
+            "addvl x14, x14, #4\n",
+            "subs x13, x13, x17, lsl #2\n",
+            "b.gt 2b\n",
+            "add x3, x3, x7\n",
+            "madd x5, x6, x17, x5\n",
+            "subs x0, x0, x17\n",
+            "b.gt 1b\n",
+        )
+    };
+}
+
+/// The GEMV frames' loop heads after the column group's predicates (`$predicates`): rows (x13
+/// the row's LHS, x15 its dst), then the K pointers (x14 RHS, x16 K count).
+macro_rules! dot_loop_heads {
+    ($predicates:expr) => {
+        concat!(
+            "1:\n",
+            $predicates,
+            "mov x12, x0\n",
+            "mov x13, x3\n",
+            "mov x15, x5\n",
+            "2:\n",
+            "mov x14, x4\n",
+            "mov x16, x2\n",
+        )
+    };
+}
+
+/// The GEMV frames' combined scale `rscale * lhs_scale` (z1) in z20-z23.
+macro_rules! dot_scales {
+    () => {
+        concat!(
+            "fmul z20.s, z20.s, z1.s\n",
+            "fmul z21.s, z21.s, z1.s\n",
+            "fmul z22.s, z22.s, z1.s\n",
+            "fmul z23.s, z23.s, z1.s\n",
+        )
+    };
+}
+
+/// The GEMV frames' loop tails: next row, next column group.
+macro_rules! dot_loop_tails {
+    () => {
+        concat!(
+            "add x13, x13, #8\n",
+            "add x15, x15, x6\n",
+            "subs x12, x12, #1\n",
+            "b.ne 2b\n",
+            "add x4, x4, x9\n",
+            "addvl x5, x5, #4\n",
+            "subs x1, x1, x17\n",
+            "b.gt 1b\n",
+        )
+    };
+}
+
+/// The GEMM frames' `asm!` block: `$text` in streaming mode with the operands of every GEMM frame.
+macro_rules! mopa_frame_asm {
     (
+        $ext:literal; [$($text:expr),+ $(,)?];
         $m:expr, $n:expr, $k_int:expr, $lhs:expr, $rhs:expr, $dst:expr, $dst_stride_row:expr,
-        $lhs_stride:expr, $rhs_stride:expr, $clamp_min:expr, $clamp_max:expr;
-        setup: [$($setup:expr),* $(,)?];
-        k_loop: [$($k_loop:expr),+ $(,)?];
-        extra: [$($extra:tt)*] $(;)?
+        $lhs_stride:expr, $rhs_stride:expr, $clamp_min:expr, $clamp_max:expr; [$($extra:tt)*]
     ) => {
-        streaming_asm!("sme2";
-            "ptrue p0.b",
-            "ptrue pn8.b",
-            "cntw x17",
-            "mov z12.s, w10",
-            "mov z13.s, w11",
-            $($setup,)*
-            // ---- loop over row groups ----
-            "1:",
-            "cmp x0, x17",
-            "csel x15, x0, x17, lt",
-            "mov x8, x4",
-            "mov x13, x1",
-            "mov x14, x5",
-            // ---- loop over column groups ----
-            "2:",
-            "mov x16, x3",
-            "mov x20, x8",
-            "mov x21, x2",
-            "zero {{za}}",
-            $($k_loop,)+
-            // ---- epilogue: x16 -> the group's LHS offsets, x20 -> the RHS trailer ----
-            "ld1w {{z16.s-z19.s}}, pn8/z, [x20]",
-            "ld1w {{z20.s-z23.s}}, pn8/z, [x20, #4, mul vl]",
-            "ld1w {{z24.s-z27.s}}, pn8/z, [x20, #8, mul vl]",
-            "whilelt pn9.s, xzr, x13, vlx4",
-            "mov x12, #0",
-            "mov x22, x14",
-            "mov x23, x16",
-            "addvl x24, x16, #1",
-            "mov x21, x15",
-            // ---- one output row per iteration ----
-            "4:",
-            "ld1rw {{z0.s}}, p0/z, [x23]",
-            "ld1rw {{z1.s}}, p0/z, [x24]",
-            "mova {{z4.b-z7.b}}, za0h.b[w12, 0:3]",
-            "mla z4.s, p0/m, z16.s, z0.s",
-            "mla z5.s, p0/m, z17.s, z0.s",
-            "mla z6.s, p0/m, z18.s, z0.s",
-            "mla z7.s, p0/m, z19.s, z0.s",
-            "scvtf {{z4.s-z7.s}}, {{z4.s-z7.s}}",
-            "fmul z8.s, z1.s, z20.s",
-            "fmul z9.s, z1.s, z21.s",
-            "fmul z10.s, z1.s, z22.s",
-            "fmul z11.s, z1.s, z23.s",
-            "fmul z4.s, z4.s, z8.s",
-            "fmul z5.s, z5.s, z9.s",
-            "fmul z6.s, z6.s, z10.s",
-            "fmul z7.s, z7.s, z11.s",
-            "fadd z4.s, z4.s, z24.s",
-            "fadd z5.s, z5.s, z25.s",
-            "fadd z6.s, z6.s, z26.s",
-            "fadd z7.s, z7.s, z27.s",
-            "fclamp {{z4.s-z7.s}}, z12.s, z13.s",
-            "st1w {{z4.s-z7.s}}, pn9, [x22]",
-            "add x22, x22, x6",
-            "add x23, x23, #4",
-            "add x24, x24, #4",
-            "add x12, x12, #4",
-            "subs x21, x21, #1",
-            "b.ne 4b",
-            // ---- next column group ----
-            "add x8, x8, x9",
-            "addvl x14, x14, #4",
-            "subs x13, x13, x17, lsl #2",
-            "b.gt 2b",
-            // ---- next row group ----
-            "add x3, x3, x7",
-            "madd x5, x6, x17, x5",
-            "subs x0, x0, x17",
-            "b.gt 1b";
+        streaming_asm!($ext; $($text),+;
             inout("x0") $m => _,
             in("x1") $n,
             in("x2") $k_int,
@@ -128,6 +342,86 @@ macro_rules! sme2_mopa_frame {
     };
 }
 
+/// The GEMV frames' `asm!` block: `$text` in streaming mode with the operands of every GEMV frame.
+macro_rules! dot_frame_asm {
+    (
+        $ext:literal; [$($text:expr),+ $(,)?];
+        $m:expr, $n:expr, $k_int:expr, $lhs:expr, $rhs:expr, $dst:expr, $dst_stride_row:expr,
+        $rhs_stride:expr, $clamp_min:expr, $clamp_max:expr; [$($extra:tt)*]
+    ) => {
+        streaming_asm!($ext; $($text),+;
+            in("x0") $m,
+            inout("x1") $n => _,
+            in("x2") $k_int,
+            in("x3") $lhs,
+            inout("x4") $rhs => _,
+            inout("x5") $dst => _,
+            in("x6") $dst_stride_row,
+            out("x8") _,
+            in("x9") $rhs_stride,
+            in("x10") $clamp_min.to_bits() as usize,
+            in("x11") $clamp_max.to_bits() as usize,
+            out("x12") _,
+            out("x13") _,
+            out("x14") _,
+            out("x15") _,
+            out("x16") _,
+            out("x17") _,
+            $($extra)*
+        )
+    };
+}
+
+/// The `1vlx4vl` SME2 GEMM of the `qai8dxp` per-channel families around its K loop: row groups of
+/// `mr = SVL32` outside, column groups of `nr = 4 x SVL32` inside, then, per group, the integer
+/// accumulators of ZA tiles `za0..za3` finished row by row (one multi-vector `MOVA` of byte-tile
+/// slices per output row): `acc + lhs_offset * rsum`, `SCVTF`, times `lhs_scale * rscale`, plus
+/// the bias (`FMUL`, `FADD`), `FCLAMP`, predicated multi-vector store.
+///
+/// The K loop (`k_loop`, with its own label `3` and branch) starts with `x16` at the group's LHS
+/// data, `x20` at the column group's RHS data and `x21 = k_int`, and must leave `x16` at the
+/// group's LHS offsets and `x20` at the column group's trailer (sums, scales, biases). It may use
+/// `x21`, z0-z11 and z14-z31 (z12/z13 hold the clamp bounds) and `p0`/`pn8` (all lanes).
+/// `setup` runs once after the frame's own set-up; `extra` operands follow the frame's.
+macro_rules! sme2_mopa_frame {
+    (
+        $m:expr, $n:expr, $k_int:expr, $lhs:expr, $rhs:expr, $dst:expr, $dst_stride_row:expr,
+        $lhs_stride:expr, $rhs_stride:expr, $clamp_min:expr, $clamp_max:expr;
+        setup: [$($setup:expr),* $(,)?];
+        k_loop: [$($k_loop:expr),+ $(,)?];
+        extra: [$($extra:tt)*] $(;)?
+    ) => {
+        mopa_frame_asm!("sme2"; [
+            "ptrue p0.b",
+            "ptrue pn8.b",
+            "cntw x17",
+            "mov z12.s, w10",
+            "mov z13.s, w11",
+            $($setup,)*
+            mopa_loop_heads!(),
+            "zero {{za}}",
+            $($k_loop,)+
+            // ---- epilogue: x16 -> the group's LHS offsets, x20 -> the RHS trailer ----
+            sme2_trailer_into_z16!("x20"),
+            "whilelt pn9.s, xzr, x13, vlx4",
+            "mov x12, #0",
+            mopa_row_pointers!(),
+            // ---- one output row per iteration (ZA array rows 4r .. 4r + 4) ----
+            "4:",
+            "ld1rw {{z0.s}}, p0/z, [x23]",
+            "ld1rw {{z1.s}}, p0/z, [x24]",
+            "mova {{z4.b-z7.b}}, za0h.b[w12, 0:3]",
+            mopa_finish_row!("scvtf {{z4.s-z7.s}}, {{z4.s-z7.s}}\n"),
+            "fclamp {{z4.s-z7.s}}, z12.s, z13.s",
+            "st1w {{z4.s-z7.s}}, pn9, [x22]",
+            mopa_loop_tails!(4),
+        ];
+            $m, $n, $k_int, $lhs, $rhs, $dst, $dst_stride_row, $lhs_stride, $rhs_stride,
+            $clamp_min, $clamp_max; [$($extra)*]
+        )
+    };
+}
+
 /// The `1vlx4vl` SME GEMM frame (as [`sme2_mopa_frame`], with single-vector loads, `MOVA` of word
 /// slices, `FMAX`/`FMIN` and one store predicate per vector, for CPUs without SME2). The K loop
 /// has the same contract (it may also use p5-p15).
@@ -139,54 +433,21 @@ macro_rules! sme_mopa_frame {
         k_loop: [$($k_loop:expr),+ $(,)?];
         extra: [$($extra:tt)*] $(;)?
     ) => {
-        streaming_asm!("sme";
+        mopa_frame_asm!("sme"; [
             "ptrue p0.b",
             "cntw x17",
             "mov z12.s, w10",
             "mov z13.s, w11",
             $($setup,)*
-            // ---- loop over row groups ----
-            "1:",
-            "cmp x0, x17",
-            "csel x15, x0, x17, lt",
-            "mov x8, x4",
-            "mov x13, x1",
-            "mov x14, x5",
-            // ---- loop over column groups ----
-            "2:",
-            "mov x16, x3",
-            "mov x20, x8",
-            "mov x21, x2",
+            mopa_loop_heads!(),
             "zero {{za}}",
             $($k_loop,)+
             // ---- epilogue: x16 -> the group's LHS offsets, x20 -> the RHS trailer ----
-            "ld1w {{z16.s}}, p0/z, [x20]",
-            "ld1w {{z17.s}}, p0/z, [x20, #1, mul vl]",
-            "ld1w {{z18.s}}, p0/z, [x20, #2, mul vl]",
-            "ld1w {{z19.s}}, p0/z, [x20, #3, mul vl]",
-            "ld1w {{z20.s}}, p0/z, [x20, #4, mul vl]",
-            "ld1w {{z21.s}}, p0/z, [x20, #5, mul vl]",
-            "ld1w {{z22.s}}, p0/z, [x20, #6, mul vl]",
-            "ld1w {{z23.s}}, p0/z, [x20, #7, mul vl]",
-            "addvl x20, x20, #8",
-            "ld1w {{z24.s}}, p0/z, [x20]",
-            "ld1w {{z25.s}}, p0/z, [x20, #1, mul vl]",
-            "ld1w {{z26.s}}, p0/z, [x20, #2, mul vl]",
-            "ld1w {{z27.s}}, p0/z, [x20, #3, mul vl]",
+            sme_trailer_into_z16!("x20"),
+            sme_column_predicates!("x12", "x13"),
             "mov x12, #0",
-            "whilelt p1.s, x12, x13",
-            "incw x12",
-            "whilelt p2.s, x12, x13",
-            "incw x12",
-            "whilelt p3.s, x12, x13",
-            "incw x12",
-            "whilelt p4.s, x12, x13",
-            "mov x12, #0",
-            "mov x22, x14",
-            "mov x23, x16",
-            "addvl x24, x16, #1",
-            "mov x21, x15",
-            // ---- one output row per iteration ----
+            mopa_row_pointers!(),
+            // ---- one output row per iteration (tile slice r of za0..za3) ----
             "4:",
             "ld1rw {{z0.s}}, p0/z, [x23]",
             "ld1rw {{z1.s}}, p0/z, [x24]",
@@ -194,78 +455,19 @@ macro_rules! sme_mopa_frame {
             "mova z5.s, p0/m, za1h.s[w12, 0]",
             "mova z6.s, p0/m, za2h.s[w12, 0]",
             "mova z7.s, p0/m, za3h.s[w12, 0]",
-            "mla z4.s, p0/m, z16.s, z0.s",
-            "mla z5.s, p0/m, z17.s, z0.s",
-            "mla z6.s, p0/m, z18.s, z0.s",
-            "mla z7.s, p0/m, z19.s, z0.s",
-            "scvtf z4.s, p0/m, z4.s",
-            "scvtf z5.s, p0/m, z5.s",
-            "scvtf z6.s, p0/m, z6.s",
-            "scvtf z7.s, p0/m, z7.s",
-            "fmul z8.s, z1.s, z20.s",
-            "fmul z9.s, z1.s, z21.s",
-            "fmul z10.s, z1.s, z22.s",
-            "fmul z11.s, z1.s, z23.s",
-            "fmul z4.s, z4.s, z8.s",
-            "fmul z5.s, z5.s, z9.s",
-            "fmul z6.s, z6.s, z10.s",
-            "fmul z7.s, z7.s, z11.s",
-            "fadd z4.s, z4.s, z24.s",
-            "fadd z5.s, z5.s, z25.s",
-            "fadd z6.s, z6.s, z26.s",
-            "fadd z7.s, z7.s, z27.s",
-            "fmax z4.s, p0/m, z4.s, z12.s",
-            "fmax z5.s, p0/m, z5.s, z12.s",
-            "fmax z6.s, p0/m, z6.s, z12.s",
-            "fmax z7.s, p0/m, z7.s, z12.s",
-            "fmin z4.s, p0/m, z4.s, z13.s",
-            "fmin z5.s, p0/m, z5.s, z13.s",
-            "fmin z6.s, p0/m, z6.s, z13.s",
-            "fmin z7.s, p0/m, z7.s, z13.s",
-            "st1w {{z4.s}}, p1, [x22]",
-            "st1w {{z5.s}}, p2, [x22, #1, mul vl]",
-            "st1w {{z6.s}}, p3, [x22, #2, mul vl]",
-            "st1w {{z7.s}}, p4, [x22, #3, mul vl]",
-            "add x22, x22, x6",
-            "add x23, x23, #4",
-            "add x24, x24, #4",
-            "add x12, x12, #1",
-            "subs x21, x21, #1",
-            "b.ne 4b",
-            // ---- next column group ----
-            "add x8, x8, x9",
-            "addvl x14, x14, #4",
-            "subs x13, x13, x17, lsl #2",
-            "b.gt 2b",
-            // ---- next row group ----
-            "add x3, x3, x7",
-            "madd x5, x6, x17, x5",
-            "subs x0, x0, x17",
-            "b.gt 1b";
-            inout("x0") $m => _,
-            in("x1") $n,
-            in("x2") $k_int,
-            inout("x3") $lhs => _,
-            in("x4") $rhs,
-            inout("x5") $dst => _,
-            in("x6") $dst_stride_row,
-            in("x7") $lhs_stride,
-            out("x8") _,
-            in("x9") $rhs_stride,
-            in("x10") $clamp_min.to_bits() as usize,
-            in("x11") $clamp_max.to_bits() as usize,
-            out("x12") _,
-            out("x13") _,
-            out("x14") _,
-            out("x15") _,
-            out("x16") _,
-            out("x17") _,
-            out("x20") _,
-            out("x21") _,
-            out("x22") _,
-            out("x23") _,
-            out("x24") _,
-            $($extra)*
+            mopa_finish_row!(concat!(
+                "scvtf z4.s, p0/m, z4.s\n",
+                "scvtf z5.s, p0/m, z5.s\n",
+                "scvtf z6.s, p0/m, z6.s\n",
+                "scvtf z7.s, p0/m, z7.s\n",
+            )),
+            each_vs!("fmax", 12; 4, 5, 6, 7),
+            each_vs!("fmin", 13; 4, 5, 6, 7),
+            sme_store4!("x22"; 4, 5, 6, 7),
+            mopa_loop_tails!(1),
+        ];
+            $m, $n, $k_int, $lhs, $rhs, $dst, $dst_stride_row, $lhs_stride, $rhs_stride,
+            $clamp_min, $clamp_max; [$($extra)*]
         )
     };
 }
@@ -289,7 +491,7 @@ macro_rules! sme2_dot_frame {
         k_loop: [$($k_loop:expr),+ $(,)?];
         extra: [$($extra:tt)*] $(;)?
     ) => {
-        streaming_asm!("sme2";
+        dot_frame_asm!("sme2"; [
             "ptrue p0.b",
             "ptrue pn8.b",
             "mov x8, #0",
@@ -297,16 +499,7 @@ macro_rules! sme2_dot_frame {
             "mov z12.s, w10",
             "mov z13.s, w11",
             $($setup,)*
-            // ---- loop over column groups ----
-            "1:",
-            "whilelt pn9.s, xzr, x1, vlx4",
-            "mov x12, x0",
-            "mov x13, x3",
-            "mov x15, x5",
-            // ---- loop over rows ----
-            "2:",
-            "mov x14, x4",
-            "mov x16, x2",
+            dot_loop_heads!("whilelt pn9.s, xzr, x1, vlx4\n"),
             "zero {{za}}",
             $($k_loop,)+
             // ---- epilogue: x13 -> the row's offset and scale, x14 -> the group's trailer ----
@@ -328,51 +521,23 @@ macro_rules! sme2_dot_frame {
             "add z7.s, z7.s, z11.s",
             "ld1rw {{z0.s}}, p0/z, [x13]",
             "ld1rw {{z1.s}}, p0/z, [x13, #4]",
-            "ld1w {{z16.s-z19.s}}, pn8/z, [x14]",
-            "ld1w {{z20.s-z23.s}}, pn8/z, [x14, #4, mul vl]",
-            "ld1w {{z24.s-z27.s}}, pn8/z, [x14, #8, mul vl]",
+            sme2_trailer_into_z16!("x14"),
             "mla z4.s, p0/m, z16.s, z0.s",
             "mla z5.s, p0/m, z17.s, z0.s",
             "mla z6.s, p0/m, z18.s, z0.s",
             "mla z7.s, p0/m, z19.s, z0.s",
             "scvtf {{z4.s-z7.s}}, {{z4.s-z7.s}}",
-            "fmul z20.s, z20.s, z1.s",
-            "fmul z21.s, z21.s, z1.s",
-            "fmul z22.s, z22.s, z1.s",
-            "fmul z23.s, z23.s, z1.s",
+            dot_scales!(),
             "fmla z24.s, p0/m, z20.s, z4.s",
             "fmla z25.s, p0/m, z21.s, z5.s",
             "fmla z26.s, p0/m, z22.s, z6.s",
             "fmla z27.s, p0/m, z23.s, z7.s",
             "fclamp {{z24.s-z27.s}}, z12.s, z13.s",
             "st1w {{z24.s-z27.s}}, pn9, [x15]",
-            "add x13, x13, #8",
-            "add x15, x15, x6",
-            "subs x12, x12, #1",
-            "b.ne 2b",
-            // ---- next column group ----
-            "add x4, x4, x9",
-            "addvl x5, x5, #4",
-            "subs x1, x1, x17",
-            "b.gt 1b";
-            in("x0") $m,
-            inout("x1") $n => _,
-            in("x2") $k_int,
-            in("x3") $lhs,
-            inout("x4") $rhs => _,
-            inout("x5") $dst => _,
-            in("x6") $dst_stride_row,
-            out("x8") _,
-            in("x9") $rhs_stride,
-            in("x10") $clamp_min.to_bits() as usize,
-            in("x11") $clamp_max.to_bits() as usize,
-            out("x12") _,
-            out("x13") _,
-            out("x14") _,
-            out("x15") _,
-            out("x16") _,
-            out("x17") _,
-            $($extra)*
+            dot_loop_tails!(),
+        ];
+            $m, $n, $k_int, $lhs, $rhs, $dst, $dst_stride_row, $rhs_stride,
+            $clamp_min, $clamp_max; [$($extra)*]
         )
     };
 }
@@ -389,29 +554,13 @@ macro_rules! sme_dot_frame {
         k_loop: [$($k_loop:expr),+ $(,)?];
         extra: [$($extra:tt)*] $(;)?
     ) => {
-        streaming_asm!("sme";
+        dot_frame_asm!("sme"; [
             "ptrue p0.b",
             "rdsvl x17, #1",
             "mov z2.s, w10",
             "mov z3.s, w11",
             $($setup,)*
-            // ---- loop over column groups ----
-            "1:",
-            "mov x8, #0",
-            "whilelt p1.s, x8, x1",
-            "incw x8",
-            "whilelt p2.s, x8, x1",
-            "incw x8",
-            "whilelt p3.s, x8, x1",
-            "incw x8",
-            "whilelt p4.s, x8, x1",
-            "mov x12, x0",
-            "mov x13, x3",
-            "mov x15, x5",
-            // ---- loop over rows ----
-            "2:",
-            "mov x14, x4",
-            "mov x16, x2",
+            dot_loop_heads!(sme_column_predicates!("x8", "x1")),
             "mov z8.s, #0",
             "mov z9.s, #0",
             "mov z10.s, #0",
@@ -428,19 +577,7 @@ macro_rules! sme_dot_frame {
             "add z11.s, z11.s, z15.s",
             "ld1rw {{z0.s}}, p0/z, [x13]",
             "ld1rw {{z1.s}}, p0/z, [x13, #4]",
-            "ld1w {{z16.s}}, p0/z, [x14]",
-            "ld1w {{z17.s}}, p0/z, [x14, #1, mul vl]",
-            "ld1w {{z18.s}}, p0/z, [x14, #2, mul vl]",
-            "ld1w {{z19.s}}, p0/z, [x14, #3, mul vl]",
-            "ld1w {{z20.s}}, p0/z, [x14, #4, mul vl]",
-            "ld1w {{z21.s}}, p0/z, [x14, #5, mul vl]",
-            "ld1w {{z22.s}}, p0/z, [x14, #6, mul vl]",
-            "ld1w {{z23.s}}, p0/z, [x14, #7, mul vl]",
-            "addvl x14, x14, #8",
-            "ld1w {{z24.s}}, p0/z, [x14]",
-            "ld1w {{z25.s}}, p0/z, [x14, #1, mul vl]",
-            "ld1w {{z26.s}}, p0/z, [x14, #2, mul vl]",
-            "ld1w {{z27.s}}, p0/z, [x14, #3, mul vl]",
+            sme_trailer_into_z16!("x14"),
             "mla z8.s, p0/m, z16.s, z0.s",
             "mla z9.s, p0/m, z17.s, z0.s",
             "mla z10.s, p0/m, z18.s, z0.s",
@@ -449,53 +586,18 @@ macro_rules! sme_dot_frame {
             "scvtf z9.s, p0/m, z9.s",
             "scvtf z10.s, p0/m, z10.s",
             "scvtf z11.s, p0/m, z11.s",
-            "fmul z20.s, z20.s, z1.s",
-            "fmul z21.s, z21.s, z1.s",
-            "fmul z22.s, z22.s, z1.s",
-            "fmul z23.s, z23.s, z1.s",
+            dot_scales!(),
             "fmla z24.s, p0/m, z20.s, z8.s",
             "fmla z25.s, p0/m, z21.s, z9.s",
             "fmla z26.s, p0/m, z22.s, z10.s",
             "fmla z27.s, p0/m, z23.s, z11.s",
-            "fmax z24.s, p0/m, z24.s, z2.s",
-            "fmax z25.s, p0/m, z25.s, z2.s",
-            "fmax z26.s, p0/m, z26.s, z2.s",
-            "fmax z27.s, p0/m, z27.s, z2.s",
-            "fmin z24.s, p0/m, z24.s, z3.s",
-            "fmin z25.s, p0/m, z25.s, z3.s",
-            "fmin z26.s, p0/m, z26.s, z3.s",
-            "fmin z27.s, p0/m, z27.s, z3.s",
-            "st1w {{z24.s}}, p1, [x15]",
-            "st1w {{z25.s}}, p2, [x15, #1, mul vl]",
-            "st1w {{z26.s}}, p3, [x15, #2, mul vl]",
-            "st1w {{z27.s}}, p4, [x15, #3, mul vl]",
-            "add x13, x13, #8",
-            "add x15, x15, x6",
-            "subs x12, x12, #1",
-            "b.ne 2b",
-            // ---- next column group ----
-            "add x4, x4, x9",
-            "addvl x5, x5, #4",
-            "subs x1, x1, x17",
-            "b.gt 1b";
-            in("x0") $m,
-            inout("x1") $n => _,
-            in("x2") $k_int,
-            in("x3") $lhs,
-            inout("x4") $rhs => _,
-            inout("x5") $dst => _,
-            in("x6") $dst_stride_row,
-            out("x8") _,
-            in("x9") $rhs_stride,
-            in("x10") $clamp_min.to_bits() as usize,
-            in("x11") $clamp_max.to_bits() as usize,
-            out("x12") _,
-            out("x13") _,
-            out("x14") _,
-            out("x15") _,
-            out("x16") _,
-            out("x17") _,
-            $($extra)*
+            each_vs!("fmax", 2; 24, 25, 26, 27),
+            each_vs!("fmin", 3; 24, 25, 26, 27),
+            sme_store4!("x15"; 24, 25, 26, 27),
+            dot_loop_tails!(),
+        ];
+            $m, $n, $k_int, $lhs, $rhs, $dst, $dst_stride_row, $rhs_stride,
+            $clamp_min, $clamp_max; [$($extra)*]
         )
     };
 }

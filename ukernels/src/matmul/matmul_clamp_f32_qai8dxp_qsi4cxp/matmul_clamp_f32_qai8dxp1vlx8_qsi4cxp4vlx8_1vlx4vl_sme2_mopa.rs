@@ -14,15 +14,7 @@ streaming_kernel! {
     /// (`mr * (k_int + 8)` bytes: for every 4-value K block, `mr` rows x 4 int8 values, then
     /// `lhs_offset: [i32; mr]`, `lhs_scale: [f32; mr]`).
     ///
-    /// # Safety
-    ///
-    /// * The CPU must implement SME2; a pending lazy ZA save must follow the AAPCS64 SME ABI.
-    /// * `m >= 1`, `n >= 1`, `k >= 1`.
-    /// * `lhs_packed` must be valid for reads of `ceil(m / mr) * mr * (k_int + 8)` bytes.
-    /// * `rhs_packed` must be valid for reads of `ceil(n / nr) * nr * (k_int / 2 + 12)` bytes.
-    /// * `dst` must be valid for writes of the `m` rows of `4 * n` bytes at byte offsets
-    ///   `i * dst_stride_row`, and those rows must not overlap the packed inputs.
-    /// * No alignment is required of any pointer.
+    #[doc = streaming_kernel_safety!("SME2", "ceil(m / mr) * mr * (k_int + 8)", "k_int / 2 + 12")]
     fn matmul_f32_qai8dxp1vlx8_qsi4cxp4vlx8_1vlx4vl_sme2_mopa(
         m, n, k, lhs_packed, rhs_packed, dst, dst_stride_row, clamp_min, clamp_max,
     ) {

@@ -28,15 +28,7 @@ streaming_kernel! {
     /// 4-value K block, `nr` columns x 2 bytes of signed nibbles, then `rsum: [i32; nr]`,
     /// `rscale: [f32; nr]`, `bias: [f32; nr]`.
     ///
-    /// # Safety
-    ///
-    /// * The CPU must implement SME2; a pending lazy ZA save must follow the AAPCS64 SME ABI.
-    /// * `m >= 1`, `n >= 1`, `k >= 1`.
-    /// * `lhs_packed` must be valid for reads of `m * (k_int + 8)` bytes.
-    /// * `rhs_packed` must be valid for reads of `ceil(n / nr) * nr * (k_int / 2 + 12)` bytes.
-    /// * `dst` must be valid for writes of the `m` rows of `4 * n` bytes at byte offsets
-    ///   `i * dst_stride_row`, and those rows must not overlap the packed inputs.
-    /// * No alignment is required of any pointer.
+    #[doc = streaming_kernel_safety!("SME2", "m * (k_int + 8)", "k_int / 2 + 12")]
     fn matmul_f32_qai8dxp1x4_qsi4cxp4vlx4_1x4vl_sme2_sdot(
         m, n, k, lhs_packed, rhs_packed, dst, dst_stride_row, clamp_min, clamp_max,
     ) {

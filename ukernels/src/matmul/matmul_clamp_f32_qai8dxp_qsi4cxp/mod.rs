@@ -5,6 +5,12 @@
 //! `acc = sum(lq * w16) + lhs_offset[i] * rsum[j]` in wrapping i32; then
 //! `y = f32(acc) * (rscale[j] * lhs_scale[i]) + bias[j]` (multiply and add not fused), clamped
 //! with `FMAX` then `FMIN`.
+//!
+//! The SME kernels finish as the catalog's `Epilogue` says (the `1x4vl` GEMVs fuse the
+//! multiply-add; SME2 clamps with `FCLAMP`). The SME2 ones read the sequential-nibble layout of
+//! `rhs_pack_nxk_qsi4cxps1s0_qsu4cxs1s0_neon`, whose weights, row sums and scales are unscaled
+//! (`w` instead of `w16`, `rsum` and `rscale` as given), decoded with `LUTI4`; the SME ones read
+//! `s16s0` like the NEON kernels.
 
 pub mod portable;
 
@@ -16,54 +22,24 @@ macro_rules! ld1b_vectors {
     };
 }
 
-/// The low nibbles of `s16s0` weights in z$r* as `16 x value` int8 in z$t* (`LSL #4`), then the
-/// high nibbles in place (`AND #0xf0`), with `$between` (which uses the low ones) in between.
+/// `$pre$a$mid$b$post` on one line for each listed register pair `$a $b`.
+#[cfg(target_arch = "aarch64")]
+macro_rules! pair_lines {
+    ($pre:expr, $mid:expr, $post:expr; $($a:literal $b:literal),+ $(,)?) => {
+        concat!($($pre, $a, $mid, $b, $post, "\n",)+)
+    };
+}
+
+/// The low nibbles of `s16s0` weights in z$r* as `16 x value` int8 in z$t* (`LSL #4`), then
+/// `$between` (which uses them), then the high nibbles in place (`AND #0xf0`).
 #[cfg(target_arch = "aarch64")]
 macro_rules! s16s0_decode {
     ($r0:literal, $r1:literal, $r2:literal, $r3:literal => $t0:literal, $t1:literal,
      $t2:literal, $t3:literal; $between:expr) => {
         concat!(
-            "lsl z",
-            $t0,
-            ".b, z",
-            $r0,
-            ".b, #4\n",
-            "lsl z",
-            $t1,
-            ".b, z",
-            $r1,
-            ".b, #4\n",
-            "lsl z",
-            $t2,
-            ".b, z",
-            $r2,
-            ".b, #4\n",
-            "lsl z",
-            $t3,
-            ".b, z",
-            $r3,
-            ".b, #4\n",
+            pair_lines!("lsl z", ".b, z", ".b, #4"; $t0 $r0, $t1 $r1, $t2 $r2, $t3 $r3),
             $between,
-            "and z",
-            $r0,
-            ".b, z",
-            $r0,
-            ".b, #0xf0\n",
-            "and z",
-            $r1,
-            ".b, z",
-            $r1,
-            ".b, #0xf0\n",
-            "and z",
-            $r2,
-            ".b, z",
-            $r2,
-            ".b, #0xf0\n",
-            "and z",
-            $r3,
-            ".b, z",
-            $r3,
-            ".b, #0xf0\n",
+            pair_lines!("and z", ".b, z", ".b, #0xf0"; $r0 $r0, $r1 $r1, $r2 $r2, $r3 $r3),
         )
     };
 }
@@ -74,16 +50,13 @@ macro_rules! s16s0_decode {
 macro_rules! s16s0_dot_run {
     ($r0:literal, $r1:literal, $r2:literal, $r3:literal; $i:literal) => {
         concat!(
-            s16s0_decode!($r0, $r1, $r2, $r3 => 4, 5, 6, 7; concat!(
-                "sdot z8.s, z4.b, z0.b[", $i, "]\n",
-                "sdot z9.s, z5.b, z0.b[", $i, "]\n",
-                "sdot z10.s, z6.b, z0.b[", $i, "]\n",
-                "sdot z11.s, z7.b, z0.b[", $i, "]\n",
+            s16s0_decode!($r0, $r1, $r2, $r3 => 4, 5, 6, 7; pair_lines!(
+                "sdot z", ".s, z", concat!(".b, z0.b[", $i, "]"); 8 4, 9 5, 10 6, 11 7
             )),
-            "sdot z12.s, z", $r0, ".b, z1.b[", $i, "]\n",
-            "sdot z13.s, z", $r1, ".b, z1.b[", $i, "]\n",
-            "sdot z14.s, z", $r2, ".b, z1.b[", $i, "]\n",
-            "sdot z15.s, z", $r3, ".b, z1.b[", $i, "]\n",
+            pair_lines!(
+                "sdot z", ".s, z", concat!(".b, z1.b[", $i, "]");
+                12 $r0, 13 $r1, 14 $r2, 15 $r3
+            ),
         )
     };
 }
@@ -94,16 +67,14 @@ macro_rules! s16s0_dot_run {
 macro_rules! s16s0_mopa_run {
     ($r0:literal, $r1:literal, $r2:literal, $r3:literal; $lo:literal, $hi:literal) => {
         concat!(
-            s16s0_decode!($r0, $r1, $r2, $r3 => 8, 9, 10, 11; concat!(
-                "smopa za0.s, p0/m, p0/m, z", $lo, ".b, z8.b\n",
-                "smopa za1.s, p0/m, p0/m, z", $lo, ".b, z9.b\n",
-                "smopa za2.s, p0/m, p0/m, z", $lo, ".b, z10.b\n",
-                "smopa za3.s, p0/m, p0/m, z", $lo, ".b, z11.b\n",
+            s16s0_decode!($r0, $r1, $r2, $r3 => 8, 9, 10, 11; pair_lines!(
+                "smopa za", concat!(".s, p0/m, p0/m, z", $lo, ".b, z"), ".b";
+                0 8, 1 9, 2 10, 3 11
             )),
-            "smopa za0.s, p0/m, p0/m, z", $hi, ".b, z", $r0, ".b\n",
-            "smopa za1.s, p0/m, p0/m, z", $hi, ".b, z", $r1, ".b\n",
-            "smopa za2.s, p0/m, p0/m, z", $hi, ".b, z", $r2, ".b\n",
-            "smopa za3.s, p0/m, p0/m, z", $hi, ".b, z", $r3, ".b\n",
+            pair_lines!(
+                "smopa za", concat!(".s, p0/m, p0/m, z", $hi, ".b, z"), ".b";
+                0 $r0, 1 $r1, 2 $r2, 3 $r3
+            ),
         )
     };
 }

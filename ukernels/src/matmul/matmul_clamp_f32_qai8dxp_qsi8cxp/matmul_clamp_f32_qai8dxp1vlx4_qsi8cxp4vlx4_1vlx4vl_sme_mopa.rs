@@ -6,9 +6,7 @@ streaming_kernel! {
     /// As the `sme2_mopa` kernel's function, except `dst[i][j] = min(max(y, clamp_min),
     /// clamp_max)` (FMAX, then FMIN: NaN stays NaN).
     ///
-    /// # Safety
-    ///
-    /// As for the `sme2_mopa` kernel, with SME instead of SME2.
+    #[doc = streaming_kernel_safety!("SME", "ceil(m / mr) * mr * (k_int + 8)", "k_int + 12")]
     fn matmul_f32_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme_mopa(
         m, n, k, lhs_packed, rhs_packed, dst, dst_stride_row, clamp_min, clamp_max,
     ) {
