@@ -13,7 +13,6 @@ use rkai_ukernels::pack::Source;
 use rkai_ukernels::pack::lhs_quant_pack_qai8dxp::LhsType;
 use rkai_ukernels::pack::lhs_quant_pack_qsi8d32pscalef32::Variant as Qsi8d32pscalef32Packer;
 use rkai_ukernels::pack::rhs_pack_bf16::Variant as Bf16RhsPacker;
-use rkai_ukernels::pack::rhs_pack_qsi4c32p_qsu4c32s1s0::Variant as Qsi4c32pPacker;
 
 /// One parameter: its C spelling, its Rust FFI spelling, its name.
 #[derive(Clone, Copy, Debug)]
@@ -630,10 +629,10 @@ impl CSurface for RhsPackerKind {
             RhsPackerKind::Bf16(Bf16RhsPacker::F16BiasF32) => RHS_PACK_FLOAT_KXN_NO_STRIDE,
             RhsPackerKind::Qsi4cxp(_) | RhsPackerKind::Qsi4cxps1s0 => RHS_PACK_QSI4CXP,
             RhsPackerKind::Qsi8cxp(_) => RHS_PACK_QSI8CXP,
-            RhsPackerKind::Qsi4c32p(Qsi4c32pPacker::Kxn) => RHS_PACK_QSI4C32P_KXN,
-            RhsPackerKind::Qsi4c32p(
-                Qsi4c32pPacker::Nxk | Qsi4c32pPacker::NxkNrx4 | Qsi4c32pPacker::NxkNrx8,
-            ) => RHS_PACK_QSI4C32P_NXK,
+            RhsPackerKind::Qsi4c32p(v) => match v.source() {
+                Source::Kxn => RHS_PACK_QSI4C32P_KXN,
+                Source::Nxk => RHS_PACK_QSI4C32P_NXK,
+            },
             RhsPackerKind::Qsi4c32pf16(_) => RHS_PACK_QSI4C32PF16,
             RhsPackerKind::Qai4c32p(_) => RHS_PACK_QAI4C32P,
             RhsPackerKind::Float(v) => match (v.source(), v.has_stride_getter()) {

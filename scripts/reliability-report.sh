@@ -23,7 +23,7 @@ collect() { # label, then the cargo command
     echo "reliability: tests failed on $label" >&2
     exit 1
   }
-  grep -o '^RELIABILITY [a-z_]* [0-9]*' "$work/out" | awk -v m="$label" '{print m "\t" $2 "\t" $3}' >>"$work/counts"
+  grep -o 'RELIABILITY [a-z_]* [0-9]*' "$work/out" | awk -v m="$label" '{print m "\t" $2 "\t" $3}' >>"$work/counts"
 }
 
 collect "$(uname -m) (native)" cargo test --release

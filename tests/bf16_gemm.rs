@@ -9,7 +9,7 @@
 mod support;
 
 use rkai::ukernels::catalog::{
-    self, Family, KernelFn, LhsPackerKind, MatmulKernel, Packer, PackerKind, RhsPackerKind, Rows,
+    self, Family, LhsPackerKind, MatmulKernel, Packer, PackerKind, RhsPackerKind, Rows,
 };
 use rkai::ukernels::float::{self, f16};
 use rkai::ukernels::matmul::bf16_gemm as family;
@@ -17,10 +17,11 @@ use rkai::ukernels::pack::lhs_pack_bf16::Variant as LhsVariant;
 use rkai::ukernels::pack::rhs_pack_bf16::Variant as RhsVariant;
 use rkai::ukernels::reference::bf16_gemm as reference;
 use std::ptr;
-use support::cabi::{Getter0, Getter2, Getter3, LhsQuantPackHalfFn, MatmulHalfFn, RhsPackFloatFn};
+use support::cabi::{Getter2, Getter3, LhsQuantPackHalfFn, MatmulHalfFn, pack_float_rhs};
 use support::gemm::{self, Impl, Portion, portions};
 use support::guard::{EDGES, Edge, Guarded};
 use support::rng::Rng;
+use support::tester::{self, PackedFamily};
 
 fn sym<F: Copy>(verb: &str, name: &str) -> F {
     support::cabi::func(verb, name)
@@ -59,13 +60,6 @@ fn rhs_variant(p: &Packer) -> RhsVariant {
     }
 }
 
-fn tsv_rows(text: &str) -> Vec<Vec<&str>> {
-    text.lines()
-        .skip(1)
-        .map(|l| l.split('\t').collect())
-        .collect()
-}
-
 /// Rows a problem for `k` may have: `m`, or 1 for KleidiAI's one-row kernel.
 fn rows_for(k: &MatmulKernel, m: usize) -> usize {
     match k.rows {
@@ -81,27 +75,9 @@ fn out_bytes(k: &MatmulKernel) -> usize {
 
 #[test]
 fn getters_equal_kleidiai_values() {
-    let table = tsv_rows(include_str!("data/kleidiai-1.30-getters.tsv"));
     assert_eq!(kernels().count(), 3);
     for k in kernels() {
-        let row = table
-            .iter()
-            .find(|r| r[0] == k.stem)
-            .unwrap_or_else(|| panic!("{} not in table", k.stem));
-        for (i, verb) in [
-            "get_m_step",
-            "get_n_step",
-            "get_mr",
-            "get_nr",
-            "get_kr",
-            "get_sr",
-        ]
-        .iter()
-        .enumerate()
-        {
-            let got = sym::<Getter0>(verb, k.stem)();
-            assert_eq!(got.to_string(), row[1 + i], "{verb} of {}", k.stem);
-        }
+        tester::getters_equal_kleidiai_values(std::iter::once(k));
         for kk in [1usize, 3, 4, 5, 64, 77] {
             let kp = kk.div_ceil(4) * 4;
             let bias = if k.family == Family::F16Bf16pBf16p {
@@ -236,6 +212,13 @@ impl Problem {
         }
     }
 
+    /// Normal values with bias, packed by `k`'s first packers; rows as `k` takes them.
+    fn with_first_packers(k: &MatmulKernel, (m, n, kk): (usize, usize, usize), seed: u64) -> Self {
+        let (lhs, rhs) = (k.lhs_packers[0], k.rhs_packers[0]);
+        let m = rows_for(k, m);
+        Problem::new(m, n, kk, true, lhs, rhs, Values::Normal, seed)
+    }
+
     fn bytes(v: &[u32], es: usize) -> Vec<u8> {
         v.iter()
             .flat_map(|x| x.to_le_bytes()[..es].to_vec())
@@ -277,20 +260,16 @@ impl Problem {
         let mut out = Guarded::from_bytes(&vec![0x5a; size], edge);
         // SAFETY: source, bias and output sized for k x n; scale and params null.
         unsafe {
-            sym::<RhsPackFloatFn>("run", self.rhs_packer.name)(
-                1,
-                self.n,
-                self.k,
-                12,
-                4,
-                1,
-                sb * self.n,
-                src.ptr().cast(),
-                bias.as_ref().map_or(ptr::null(), |b| b.ptr().cast()),
-                ptr::null(),
+            let bias = bias.as_ref().map_or(ptr::null(), |b| b.ptr().cast());
+            let (shape, tile) = ((self.n, self.k), (12, 4, 1));
+            let src = (src.ptr().cast(), sb * self.n);
+            pack_float_rhs(
+                self.rhs_packer.name,
+                shape,
+                tile,
+                src,
+                bias,
                 out.mut_ptr().cast(),
-                0,
-                ptr::null(),
             )
         };
         out
@@ -298,7 +277,17 @@ impl Problem {
 
     /// Expected destination bits (f32 bits, or f16 bits) of `kernel`.
     fn expected(&self, kernel: &MatmulKernel, clamp: (f32, f32)) -> Vec<u32> {
-        let (fam, order) = (kernel.family, family::accumulation(kernel));
+        let results = self.results(kernel, clamp).into_iter();
+        if kernel.family == Family::F16Bf16pBf16p {
+            results.map(|y| u32::from(f16::from_f32(y))).collect()
+        } else {
+            results.map(f32::to_bits).collect()
+        }
+    }
+
+    /// Reference results of `kernel` (f32, before any narrowing to f16).
+    fn results(&self, kernel: &MatmulKernel, clamp: (f32, f32)) -> Vec<f32> {
+        let order = family::accumulation(kernel);
         let lb = lhs_variant(self.lhs_packer).source_bytes();
         let v = rhs_variant(self.rhs_packer);
         let lhs: Vec<u16> = self.lhs_src.iter().map(|&x| to_bf16(x, lb)).collect();
@@ -332,14 +321,30 @@ impl Problem {
                     bias.as_deref(),
                     clamp,
                 );
-                out.push(if fam == Family::F16Bf16pBf16p {
-                    u32::from(f16::from_f32(y))
-                } else {
-                    y.to_bits()
-                });
+                out.push(y);
             }
         }
         out
+    }
+}
+
+/// The bf16 families for the generic tester's threads and register checks (their kernel checks
+/// are [`check_kernel`]'s: three clamps, one inverted, and a canary byte).
+struct Bf16;
+
+impl PackedFamily for Bf16 {
+    type Problem = Problem;
+
+    fn shape(p: &Problem) -> (usize, usize, usize, usize) {
+        (p.m, p.n, p.k, 0)
+    }
+
+    fn pack(_: &MatmulKernel, p: &Problem, edge: Edge) -> (Guarded, Guarded) {
+        (p.pack_lhs(edge), p.pack_rhs(edge))
+    }
+
+    fn expected(k: &MatmulKernel, p: &Problem, clamp: (f32, f32)) -> Vec<f32> {
+        p.results(k, clamp)
     }
 }
 
@@ -357,56 +362,11 @@ fn call(
     clamp: (f32, f32),
     edge: Edge,
 ) -> Guarded {
-    let (m0, n0, mh, nw) = portion;
-    let es = out_bytes(k);
-    let stride = es * (p.n + 3);
+    let stride = out_bytes(k) * (p.n + 3);
     let mut dst = Guarded::from_bytes(&vec![CANARY; stride * p.m], edge);
-    let lhs_off = sym::<Getter2>("get_lhs_packed_offset", k.stem)(m0, p.k);
-    let rhs_off = sym::<Getter2>("get_rhs_packed_offset", k.stem)(n0, p.k);
-    let dst_off = sym::<Getter3>("get_dst_offset", k.stem)(m0, n0, stride);
-    // SAFETY: offsets from the kernel's getters; buffers sized for the problem.
-    unsafe {
-        let (l, r, d) = (
-            lhs.ptr().add(lhs_off),
-            rhs.ptr().add(rhs_off),
-            dst.mut_ptr().add(dst_off),
-        );
-        match which {
-            Impl::Exported => sym::<MatmulHalfFn>("run", k.stem)(
-                mh,
-                nw,
-                p.k,
-                l.cast(),
-                r.cast(),
-                d.cast(),
-                stride,
-                es,
-                clamp.0,
-                clamp.1,
-            ),
-            Impl::Portable => {
-                let args = family::Args {
-                    m: mh,
-                    n: nw,
-                    k: p.k,
-                    bl: 0,
-                    lhs_packed: l,
-                    rhs_packed: r,
-                    dst: d,
-                    dst_stride_row: stride,
-                    dst_stride_col: es,
-                    clamp_min: clamp.0,
-                    clamp_max: clamp.1,
-                };
-                let portable = MatmulKernel {
-                    native: KernelFn::Portable,
-                    ..*k
-                };
-                assert_eq!(family::check(&portable, &args), Ok(()));
-                family::run(&portable, &args)
-            }
-        }
-    }
+    let buffers = (lhs.ptr(), rhs.ptr(), dst.mut_ptr());
+    // SAFETY: operands packed for `p`; dst holds its m rows of `stride` bytes.
+    unsafe { tester::run_portion_into(k, which, (p.k, 0), buffers, stride, portion, clamp) };
     dst
 }
 
@@ -434,14 +394,14 @@ fn verify(
             p.k
         )
     };
-    gemm::check_portion(
+    gemm::check_portion_by(
         dst.bytes(),
         es,
         p.m,
         p.n,
         p.n + 3,
         portion,
-        expect,
+        |at| expect[at],
         canary,
         &context,
     );
@@ -512,21 +472,15 @@ fn check_kernel(k: &MatmulKernel, which: Impl) -> usize {
 
 #[test]
 fn exported_kernels_match_reference() {
-    let mut total = 0;
-    for k in runnable() {
-        let cases = check_kernel(k, Impl::Exported);
-        eprintln!("{}: {cases} cases", k.stem);
-        total += cases;
-    }
+    let total = tester::count_cases(runnable(), "", |k| check_kernel(k, Impl::Exported));
     eprintln!("RELIABILITY bounds_kernels {total}");
 }
 
 #[test]
 fn portable_kernels_match_reference() {
-    let mut total = 0;
-    for k in kernels() {
-        total += check_kernel(k, Impl::Portable);
-    }
+    let total = tester::count_cases(kernels(), " (portable)", |k| {
+        check_kernel(k, Impl::Portable)
+    });
     eprintln!("RELIABILITY bounds_portable {total}");
 }
 
@@ -740,101 +694,20 @@ fn rounding_is_to_odd_with_flushing() {
 
 #[test]
 fn threads_on_disjoint_portions_equal_one_call() {
-    let mut threaded = 0;
-    for k in runnable() {
-        let t = k.tile();
-        let (m, n) = (rows_for(k, 3 * t.m_step + 1), 5 * t.n_step + 3);
-        let p = Problem::new(
-            m,
-            n,
-            77,
-            true,
-            k.lhs_packers[0],
-            k.rhs_packers[0],
-            Values::Normal,
-            77,
-        );
-        let lhs = p.pack_lhs(Edge::End);
-        let rhs = p.pack_rhs(Edge::End);
-        let es = out_bytes(k);
-        let (lhs_at, rhs_at) = (lhs.ptr() as usize, rhs.ptr() as usize);
-        let kk = p.k;
-        let run_into = move |dst: usize, m0: usize, n0: usize, rows: usize, cols: usize| {
-            let lhs_off = sym::<Getter2>("get_lhs_packed_offset", k.stem)(m0, kk);
-            let rhs_off = sym::<Getter2>("get_rhs_packed_offset", k.stem)(n0, kk);
-            let dst_off = sym::<Getter3>("get_dst_offset", k.stem)(m0, n0, es * n);
-            // SAFETY: offsets from the getters; each thread writes only its own portion.
-            unsafe {
-                sym::<MatmulHalfFn>("run", k.stem)(
-                    rows,
-                    cols,
-                    kk,
-                    (lhs_at as *const u8).add(lhs_off).cast(),
-                    (rhs_at as *const u8).add(rhs_off).cast(),
-                    (dst as *mut u8).add(dst_off).cast(),
-                    es * n,
-                    es,
-                    -3.0,
-                    3.0,
-                )
-            }
-        };
-        threaded +=
-            gemm::threads_equal_one_call(k.stem, (m, n), (t.m_step, t.n_step), es, &run_into);
-    }
+    let threaded = tester::threads_equal_one_call_on::<Bf16>(&runnable(), |k, (m, n)| {
+        Problem::with_first_packers(k, (m, n, 77), 77)
+    });
     eprintln!("RELIABILITY concurrency {threaded}");
 }
 
 #[cfg(target_arch = "aarch64")]
 #[test]
 fn callee_saved_registers_survive() {
-    use support::abi::CallArgs;
-    let mut calls = 0;
-    for k in runnable() {
-        for &(m, n, kk) in &[(1, 8, 3), (9, 33, 9), (16, 40, 64), (1, 75, 33)] {
-            let m = rows_for(k, m);
-            let p = Problem::new(
-                m,
-                n,
-                kk,
-                true,
-                k.lhs_packers[0],
-                k.rhs_packers[0],
-                Values::Normal,
-                5,
-            );
-            let lhs = p.pack_lhs(Edge::End);
-            let rhs = p.pack_rhs(Edge::End);
-            let es = out_bytes(k);
-            let mut dst = Guarded::new(es * m * n, Edge::End);
-            let args = CallArgs {
-                x: [
-                    m as u64,
-                    n as u64,
-                    kk as u64,
-                    lhs.ptr() as u64,
-                    rhs.ptr() as u64,
-                    dst.mut_ptr() as u64,
-                    (es * n) as u64,
-                    es as u64,
-                ],
-                stack: [0, 0],
-                d: [
-                    CallArgs::f32_bits(-1e4),
-                    CallArgs::f32_bits(1e4),
-                    0,
-                    0,
-                    0,
-                    0,
-                    0,
-                    0,
-                ],
-            };
-            // SAFETY: args describe kai_run_matmul's prototype with valid buffers.
-            unsafe { gemm::assert_registers_survive(k.stem, &args) };
-            calls += 1;
-        }
-    }
+    let shapes = [(1, 8, 3), (9, 33, 9), (16, 40, 64), (1, 75, 33)];
+    let calls = tester::registers_survive_on::<Bf16>(&runnable(), |k| {
+        let problem = |shape| Problem::with_first_packers(k, shape, 5);
+        shapes.map(problem).into()
+    });
     eprintln!("RELIABILITY registers {calls}");
 }
 
@@ -959,15 +832,4 @@ fn cases() -> Vec<support::death::Case<String, &'static str>> {
     ]
 }
 
-#[test]
-#[ignore = "child process of the death tests"]
-fn death_child() {
-    support::death::child(&cases());
-}
-
-#[test]
-fn violations_abort_with_function_and_condition() {
-    let cases = cases();
-    support::death::expect_aborts(&cases);
-    eprintln!("RELIABILITY contract {}", cases.len());
-}
+death_tests!(cases, "bf16 contract violations", "contract");

@@ -25,19 +25,34 @@ fn sym<F: Copy>(verb: &str, name: &str) -> F {
     support::cabi::func(verb, name)
 }
 
+/// The bf16 LHS packer variant of `p`, if it is one.
+fn lhs_kind(p: &Packer) -> Option<Variant> {
+    match p.kind {
+        PackerKind::Lhs(LhsPackerKind::Bf16(v)) => Some(v),
+        _ => None,
+    }
+}
+
+/// The bf16 RHS packer variant of `p`, if it is one.
+fn rhs_kind(p: &Packer) -> Option<RhsVariant> {
+    match p.kind {
+        PackerKind::Rhs(RhsPackerKind::Bf16(v)) => Some(v),
+        _ => None,
+    }
+}
+
+/// The catalog's packers of one kind.
+fn packers_of<V>(kind: fn(&Packer) -> Option<V>) -> Vec<&'static Packer> {
+    let all = catalog::PACKERS.iter().copied();
+    all.filter(|p| kind(p).is_some()).collect()
+}
+
 fn packers() -> Vec<&'static Packer> {
-    catalog::PACKERS
-        .iter()
-        .copied()
-        .filter(|p| matches!(p.kind, PackerKind::Lhs(LhsPackerKind::Bf16(_))))
-        .collect()
+    packers_of(lhs_kind)
 }
 
 fn variant(p: &Packer) -> Variant {
-    match p.kind {
-        PackerKind::Lhs(LhsPackerKind::Bf16(v)) => v,
-        _ => unreachable!(),
-    }
+    lhs_kind(p).expect("a bf16 LHS packer")
 }
 
 #[test]
@@ -190,18 +205,11 @@ fn packers_match_reference_bytes() {
 }
 
 fn rhs_packers() -> Vec<&'static Packer> {
-    catalog::PACKERS
-        .iter()
-        .copied()
-        .filter(|p| matches!(p.kind, PackerKind::Rhs(RhsPackerKind::Bf16(_))))
-        .collect()
+    packers_of(rhs_kind)
 }
 
 fn rhs_variant(p: &Packer) -> RhsVariant {
-    match p.kind {
-        PackerKind::Rhs(RhsPackerKind::Bf16(v)) => v,
-        _ => unreachable!(),
-    }
+    rhs_kind(p).expect("a bf16 RHS packer")
 }
 
 fn rhs_packed_size(p: &Packer, n: usize, k: usize) -> usize {
@@ -567,7 +575,7 @@ fn rhs_call(packer: &str, num_groups: usize, nr: usize, kr: usize, scale: bool) 
     }
 }
 
-type Case = (&'static str, String, &'static str, fn());
+type Case = support::death::Case<String, &'static str>;
 
 fn cases() -> Vec<Case> {
     let run = |s: &str| format!("kai_run_{s}");
@@ -661,24 +669,4 @@ fn cases() -> Vec<Case> {
     ]
 }
 
-#[test]
-#[ignore = "child process of the death tests"]
-fn death_child() {
-    let name = std::env::var(support::death::CASE_ENV).expect("death case");
-    let (_, _, _, action) = cases()
-        .into_iter()
-        .find(|c| c.0 == name)
-        .expect("known case");
-    action();
-    println!("survived");
-}
-
-#[test]
-fn violations_abort_with_function_and_condition() {
-    let cases = cases();
-    for (name, symbol, condition, _) in &cases {
-        let out = support::death::run_child("death_child", name);
-        support::death::expect_abort(&out, symbol, condition);
-    }
-    eprintln!("{} bf16 packer contract violations checked", cases.len());
-}
+death_tests!(cases, "bf16 packer contract violations");

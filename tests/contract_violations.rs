@@ -6,10 +6,10 @@ mod support;
 use rkai::ukernels::types::kai_rhs_pack_qs4cxs1s0_param as RhsParams;
 use std::ptr;
 use support::cabi::{
-    Getter2, Getter3, Getter5, Getter7, LhsQuantPackFn as LhsPackFn, MatmulBlockFn,
-    MatmulF32Fn as RunFn, MatmulHalfFn, RhsPackQsi4c32pFn, RhsPackQsi4cxpFn as RhsPackFn, sym,
+    Getter2, Getter3, Getter5, Getter7, LhsQuantPackFn as LhsPackFn, MatmulHalfFn,
+    RhsPackQsi4c32pFn, RhsPackQsi4cxpFn as RhsPackFn, sym,
 };
-use support::death;
+use support::{block_gemm, death};
 
 const GEMV: &str = "matmul_clamp_f32_qai8dxp1x8_qsi4cxp8x8_1x8x32_neon_dotprod";
 const GEMM: &str = "matmul_clamp_f32_qai8dxp4x8_qsi4cxp8x8_8x8x32_neon_i8mm";
@@ -55,7 +55,7 @@ fn block_pack(name: &str, kr: usize, bl: usize, params: (i8, u8, u32)) {
 }
 
 /// One violation: (case name, symbol, condition, action).
-type Case = (&'static str, String, &'static str, fn());
+type Case = death::Case<String, &'static str>;
 
 fn rhs_pack(
     name: &str,
@@ -91,6 +91,28 @@ fn rhs_pack(
     }
 }
 
+/// Calls the qai8dxp LHS packer for `m` rows of k = 16 (mr = 1, kr = 16) with `sr`, the source
+/// (or null) and its row stride.
+fn lhs_pack(m: usize, sr: usize, null_lhs: bool, lhs_stride: usize) {
+    let x = [0f32; 64];
+    let mut out = [0u8; 512];
+    let lhs = if null_lhs { ptr::null() } else { x.as_ptr() };
+    // SAFETY: expected to abort before touching memory.
+    unsafe {
+        sym::<LhsPackFn>(&format!("kai_run_{LHS}"))(
+            m,
+            16,
+            1,
+            16,
+            sr,
+            0,
+            lhs,
+            lhs_stride,
+            out.as_mut_ptr().cast(),
+        )
+    }
+}
+
 fn ok_params() -> Option<RhsParams> {
     Some(RhsParams {
         lhs_zero_point: 1,
@@ -98,14 +120,21 @@ fn ok_params() -> Option<RhsParams> {
     })
 }
 
-fn run_gemv(dst_stride_col: usize, null_lhs: bool, dst_stride_row: usize) {
+/// Calls per-channel kernel `stem` for m rows, n = 8, k = 32 (its dst type does not matter: the
+/// call is expected to abort first).
+fn run_gemv(
+    stem: &str,
+    m: usize,
+    (dst_stride_col, dst_stride_row): (usize, usize),
+    null_lhs: bool,
+) {
     let lhs = vec![0u8; 4096];
     let rhs = vec![0u8; 4096];
     let mut dst = vec![0f32; 64];
     // SAFETY: expected to abort before touching memory.
     unsafe {
-        sym::<RunFn>(&format!("kai_run_{GEMV}"))(
-            2,
+        sym::<MatmulHalfFn>(&format!("kai_run_{stem}"))(
+            m,
             8,
             32,
             if null_lhs {
@@ -114,7 +143,7 @@ fn run_gemv(dst_stride_col: usize, null_lhs: bool, dst_stride_row: usize) {
                 lhs.as_ptr().cast()
             },
             rhs.as_ptr().cast(),
-            dst.as_mut_ptr(),
+            dst.as_mut_ptr().cast(),
             dst_stride_row,
             dst_stride_col,
             -1.0,
@@ -231,80 +260,34 @@ fn cases() -> Vec<Case> {
             rhs_pack(NXK, ok_params(), 1, 4, false)
         }),
         ("kr_sr", run(LHS), "(kr % sr) == 0", || {
-            let x = [0f32; 16];
-            let mut out = [0u8; 256];
-            // SAFETY: expected to abort first.
-            unsafe {
-                sym::<LhsPackFn>("kai_run_lhs_quant_pack_qai8dxp_f32")(
-                    1,
-                    16,
-                    1,
-                    16,
-                    3,
-                    0,
-                    x.as_ptr(),
-                    64,
-                    out.as_mut_ptr().cast(),
-                )
-            }
+            lhs_pack(1, 3, false, 64)
         }),
         ("lhs_null", run(LHS), "lhs != NULL", || {
-            let mut out = [0u8; 256];
-            // SAFETY: expected to abort first.
-            unsafe {
-                sym::<LhsPackFn>("kai_run_lhs_quant_pack_qai8dxp_f32")(
-                    1,
-                    16,
-                    1,
-                    16,
-                    2,
-                    0,
-                    ptr::null(),
-                    64,
-                    out.as_mut_ptr().cast(),
-                )
-            }
+            lhs_pack(1, 2, true, 64)
         }),
         (
             "lhs_stride",
             run(LHS),
             "lhs_stride >= k * sizeof(element)",
-            || {
-                let x = [0f32; 64];
-                let mut out = [0u8; 512];
-                // SAFETY: expected to abort first.
-                unsafe {
-                    sym::<LhsPackFn>("kai_run_lhs_quant_pack_qai8dxp_f32")(
-                        2,
-                        16,
-                        1,
-                        16,
-                        2,
-                        0,
-                        x.as_ptr(),
-                        32,
-                        out.as_mut_ptr().cast(),
-                    )
-                }
-            },
+            || lhs_pack(2, 2, false, 32),
         ),
         (
             "dst_stride_col",
             format!("kai_run_{GEMV}"),
             "dst_stride_col == sizeof(float)",
-            || run_gemv(8, false, 32),
+            || run_gemv(GEMV, 2, (8, 32), false),
         ),
         (
             "dst_stride_row",
             format!("kai_run_{GEMV}"),
             "dst_stride_row >= n * sizeof(float)",
-            || run_gemv(4, false, 16),
+            || run_gemv(GEMV, 2, (4, 16), false),
         ),
         (
             "lhs_packed_null",
             format!("kai_run_{GEMV}"),
             "lhs_packed != NULL",
-            || run_gemv(4, true, 32),
+            || run_gemv(GEMV, 2, (4, 32), true),
         ),
         (
             "dst_offset_step",
@@ -360,50 +343,13 @@ fn cases() -> Vec<Case> {
             "block_kernel_k_multiple_of_bl",
             run(BLOCK_GEMV),
             "(k % bl) == 0",
-            || {
-                let buf = vec![0u8; 4096];
-                let mut dst = [0f32; 8];
-                // SAFETY: expected to abort before touching memory.
-                unsafe {
-                    sym::<MatmulBlockFn>(&format!("kai_run_{BLOCK_GEMV}"))(
-                        1,
-                        8,
-                        96,
-                        64,
-                        buf.as_ptr().cast(),
-                        buf.as_ptr().cast(),
-                        dst.as_mut_ptr().cast(),
-                        32,
-                        4,
-                        -1.0,
-                        1.0,
-                    )
-                }
-            },
+            || block_gemm::run_kernel(BLOCK_GEMV, 96, 64, 4, false),
         ),
         (
             "f16_dst_stride_col",
             run(F16_GEMV),
             "dst_stride_col == sizeof(uint16_t)",
-            || {
-                let buf = vec![0u8; 4096];
-                let mut dst = [0f32; 8];
-                // SAFETY: expected to abort before touching memory.
-                unsafe {
-                    sym::<MatmulHalfFn>(&format!("kai_run_{F16_GEMV}"))(
-                        1,
-                        8,
-                        32,
-                        buf.as_ptr().cast(),
-                        buf.as_ptr().cast(),
-                        dst.as_mut_ptr().cast(),
-                        32,
-                        4,
-                        -1.0,
-                        1.0,
-                    )
-                }
-            },
+            || run_gemv(F16_GEMV, 1, (4, 32), false),
         ),
         (
             "size_overflow",
@@ -422,25 +368,4 @@ fn cases() -> Vec<Case> {
     ]
 }
 
-#[test]
-#[ignore = "child process of the death tests"]
-fn death_child() {
-    let name = std::env::var(death::CASE_ENV).expect("death case");
-    let (_, _, _, action) = cases()
-        .into_iter()
-        .find(|c| c.0 == name)
-        .expect("known case");
-    action();
-    println!("survived");
-}
-
-#[test]
-fn violations_abort_with_function_and_condition() {
-    let cases = cases();
-    for (name, symbol, condition, _) in &cases {
-        let out = death::run_child("death_child", name);
-        death::expect_abort(&out, symbol, condition);
-    }
-    eprintln!("{} contract violations checked", cases.len());
-    eprintln!("RELIABILITY contract {}", cases.len());
-}
+death_tests!(cases, "contract violations", "contract");

@@ -9,7 +9,7 @@ mod support;
 
 use rkai::ukernels::catalog::Family;
 use rkai::ukernels::reference::float_gemm as reference;
-use support::float_family::{self as harness, FloatFamily, Reference};
+use support::float_family::{FloatFamily, Reference};
 
 /// `matmul_clamp_f32_f32_f32p`: f32 values, the f32 reference.
 struct F32;
@@ -86,79 +86,4 @@ impl FloatFamily for F32 {
     const REFERENCE: Reference<f32> = reference::matmul;
 }
 
-#[test]
-fn getters_equal_kleidiai_values() {
-    harness::getters_equal_kleidiai_values::<F32>();
-}
-
-#[test]
-fn packed_sizes_and_offsets_equal_kleidiai_values() {
-    harness::packed_sizes_and_offsets_equal_kleidiai_values::<F32>();
-}
-
-#[test]
-fn packer_getters() {
-    harness::packer_getters::<F32>();
-}
-
-#[test]
-fn packers_match_reference_bytes() {
-    harness::packers_match_reference_bytes::<F32>();
-}
-
-#[test]
-fn exported_kernels_match_reference() {
-    harness::exported_kernels_match_reference::<F32>();
-}
-
-#[test]
-fn portable_kernels_match_reference() {
-    harness::portable_kernels_match_reference::<F32>();
-}
-
-#[test]
-fn non_finite_values_follow_arm_rules() {
-    harness::non_finite_values_follow_arm_rules::<F32>();
-}
-
-#[test]
-fn dst_stride_col_is_ignored_where_kleidiai_ignores_it() {
-    harness::dst_stride_col_is_ignored_where_kleidiai_ignores_it::<F32>();
-}
-
-#[test]
-fn threads_on_disjoint_portions_equal_one_call() {
-    harness::threads_on_disjoint_portions_equal_one_call::<F32>();
-}
-
-#[cfg(target_arch = "aarch64")]
-#[test]
-fn callee_saved_registers_survive() {
-    harness::callee_saved_registers_survive::<F32>();
-}
-
-mod random_shapes {
-    use super::*;
-    use proptest::prelude::*;
-
-    proptest! {
-        #![proptest_config(ProptestConfig { cases: 32, failure_persistence: None, ..ProptestConfig::default() })]
-
-        /// Random shapes and data: packed bytes and results equal the reference.
-        #[test]
-        fn random_problems_match_reference(m in 1usize..30, n in 1usize..80, kk in 0usize..70, seed in any::<u64>(), bias in any::<bool>()) {
-            harness::random_problem::<F32>((m, n, kk), seed, bias)?;
-        }
-    }
-}
-
-#[test]
-#[ignore = "child process of the death tests"]
-fn death_child() {
-    support::death::child(&harness::violation_cases::<F32>());
-}
-
-#[test]
-fn violations_abort_with_function_and_condition() {
-    harness::violations_abort_with_function_and_condition::<F32>();
-}
+float_family_tests!(F32);

@@ -233,10 +233,7 @@ fn first_per_function(messages: &[String], n: usize) -> Vec<&str> {
 #[test]
 #[ignore = "run as a child by every_accepted_grid_row_returns_kleidiai_value"]
 fn accepted_rows_child() {
-    let start: usize = std::env::var(death::CASE_ENV)
-        .expect("start")
-        .parse()
-        .expect("start index");
+    let start = death::case_number();
     let protos = prototypes();
     let rows = rows();
     let mut out = std::io::stdout().lock();
@@ -328,10 +325,7 @@ fn every_accepted_grid_row_returns_kleidiai_value() {
 #[test]
 #[ignore = "run as a child by every_rejected_grid_row_aborts"]
 fn death_child() {
-    let index: usize = std::env::var(death::CASE_ENV)
-        .expect("death case")
-        .parse()
-        .expect("row index");
+    let index = death::case_number();
     let rows = rows();
     let row = &rows[index];
     call(row.function, prototypes()[row.function], &row.args);

@@ -99,37 +99,7 @@ impl FloatFamily for F16 {
     }
 }
 
-#[test]
-fn getters_equal_kleidiai_values() {
-    assert_eq!(harness::kernels::<F16>().count(), 3);
-    harness::getters_equal_kleidiai_values::<F16>();
-}
-
-#[test]
-fn packed_sizes_and_offsets_equal_kleidiai_values() {
-    harness::packed_sizes_and_offsets_equal_kleidiai_values::<F16>();
-}
-
-#[test]
-fn packer_getters() {
-    assert_eq!(harness::packers::<F16>().count(), 3);
-    harness::packer_getters::<F16>();
-}
-
-#[test]
-fn packers_match_reference_bytes() {
-    harness::packers_match_reference_bytes::<F16>();
-}
-
-#[test]
-fn exported_kernels_match_reference() {
-    harness::exported_kernels_match_reference::<F16>();
-}
-
-#[test]
-fn portable_kernels_match_reference() {
-    harness::portable_kernels_match_reference::<F16>();
-}
+float_family_tests!(F16, kernels = 3, packers = 3);
 
 /// Where FEAT_FP16 is missing the exported kernels must not run: the catalog marks them as
 /// needing it, and the selection never offers them.
@@ -143,11 +113,6 @@ fn kernels_need_fp16() {
     {
         assert!(harness::runnable::<F16>().is_empty());
     }
-}
-
-#[test]
-fn non_finite_values_follow_arm_rules() {
-    harness::non_finite_values_follow_arm_rules::<F16>();
 }
 
 /// Long sums that overflow and cancel: the per-step rounding is what the kernels do.
@@ -166,46 +131,4 @@ fn large_values_round_at_every_step() {
     }
     eprintln!("large-value f16 cases: {cases}");
     eprintln!("RELIABILITY hostile {cases}");
-}
-
-#[test]
-fn dst_stride_col_is_ignored_where_kleidiai_ignores_it() {
-    harness::dst_stride_col_is_ignored_where_kleidiai_ignores_it::<F16>();
-}
-
-#[test]
-fn threads_on_disjoint_portions_equal_one_call() {
-    harness::threads_on_disjoint_portions_equal_one_call::<F16>();
-}
-
-#[cfg(target_arch = "aarch64")]
-#[test]
-fn callee_saved_registers_survive() {
-    harness::callee_saved_registers_survive::<F16>();
-}
-
-mod random_shapes {
-    use super::*;
-    use proptest::prelude::*;
-
-    proptest! {
-        #![proptest_config(ProptestConfig { cases: 32, failure_persistence: None, ..ProptestConfig::default() })]
-
-        /// Random shapes and data: packed bytes and results equal the reference.
-        #[test]
-        fn random_problems_match_reference(m in 1usize..30, n in 1usize..80, kk in 0usize..70, seed in any::<u64>(), bias in any::<bool>()) {
-            harness::random_problem::<F16>((m, n, kk), seed, bias)?;
-        }
-    }
-}
-
-#[test]
-#[ignore = "child process of the death tests"]
-fn death_child() {
-    support::death::child(&harness::violation_cases::<F16>());
-}
-
-#[test]
-fn violations_abort_with_function_and_condition() {
-    harness::violations_abort_with_function_and_condition::<F16>();
 }

@@ -71,7 +71,7 @@ const GEMM: &str = "matmul_clamp_f32_qai8dxp4x8_qsi4cxp8x8_8x8x32_neon_i8mm";
 const BLOCK_GEMM: &str = "matmul_clamp_f32_qai8dxp4x8_qsi4c32p4x8_16x4x32_neon_i8mm";
 const BF16: u32 = 0x0213;
 
-type Case = (&'static str, String, &'static str, fn());
+type Case = death::Case<String, &'static str>;
 
 fn cases() -> Vec<Case> {
     vec![
@@ -185,28 +185,19 @@ fn cases() -> Vec<Case> {
     ]
 }
 
-/// Child of [`overflowing_c_calls_abort_with_the_condition`].
+/// Child of [`overflowing_c_calls_abort_with_the_condition`] (does nothing unless a case is named).
 #[test]
 #[ignore = "run as a child process"]
 fn overflow_child() {
-    let Ok(name) = std::env::var(death::CASE_ENV) else {
-        return;
-    };
-    let case = cases()
-        .into_iter()
-        .find(|c| c.0 == name)
-        .expect("known case");
-    (case.3)();
-    println!("survived");
+    if std::env::var(death::CASE_ENV).is_ok() {
+        death::child(&cases());
+    }
 }
 
 #[test]
 fn overflowing_c_calls_abort_with_the_condition() {
     let cases = cases();
-    for (name, symbol, condition, _) in &cases {
-        let out = death::run_child("overflow_child", name);
-        death::expect_abort(&out, symbol, condition);
-    }
+    death::expect_aborts_in("overflow_child", &cases);
     eprintln!("RELIABILITY overflow_c_aborts {}", cases.len());
 }
 

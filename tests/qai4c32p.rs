@@ -16,20 +16,16 @@ use rkai::ukernels::types::kai_rhs_pack_qs4cxs1s0_param as Params;
 use support::block_gemm::{self, run_kernel, run_rows};
 use support::cabi::{BlockLhsGetter, LhsBlockPackFn, RhsPackQai4c32pFn};
 use support::cabi::{Getter2, Getter3, Getter5, MatmulBlockFn};
-use support::death;
-use support::gemm::{Impl, portions};
-use support::guard::{EDGES, Edge, Guarded};
+use support::gemm::Impl;
+use support::guard::{Edge, Guarded};
 use support::rng::Rng;
+use support::tester::{self, PackedFamily};
 
 const LHS_F32: &str = "lhs_quant_pack_qsi8d32pscalef32_f32_neon";
 const LHS_F16: &str = "lhs_quant_pack_qsi8d32pscalef32_f16_neon";
 const RHS: &str = "rhs_pack_nxk_qai4c32p_qau4c32s0s1_f32_f32_f32_neon";
 const RHS_S0S1: &str = "rhs_pack_nxk_qai4c32ps1s0nrx4_qau4c32s0s1_f32_f32_f32_neon";
 const RHS_S1S0: &str = "rhs_pack_nxk_qai4c32ps1s0nrx4_qau4c32s1s0_f32_f32_f32_neon";
-const PORTABLE: block_gemm::Portable = block_gemm::Portable {
-    check: family::check,
-    run: family::run,
-};
 const PARAMS: Params = Params {
     lhs_zero_point: 1,
     rhs_zero_point: 8,
@@ -50,17 +46,11 @@ fn family_kernels() -> impl Iterator<Item = &'static MatmulKernel> {
 }
 
 fn runnable() -> Vec<&'static MatmulKernel> {
-    let run: Vec<_> = family_kernels()
-        .filter(|k| support::cpu::can_run(k.isa))
-        .collect();
-    eprintln!(
-        "CPU features {:?}: running {} of {} qai4c32p kernels ({})",
-        support::cpu::features(),
-        run.len(),
-        family_kernels().count(),
-        run.iter().map(|k| k.stem).collect::<Vec<_>>().join(", ")
-    );
-    run
+    tester::runnable(
+        family_kernels(),
+        |k| support::cpu::can_run(k.isa),
+        "qai4c32p",
+    )
 }
 
 fn lhs_variant(name: &str) -> LhsVariant {
@@ -75,24 +65,14 @@ fn out_size(k: &MatmulKernel) -> usize {
     k.family.output().size()
 }
 
-fn tsv_rows(text: &str) -> Vec<Vec<&str>> {
-    text.lines()
-        .skip(1)
-        .map(|l| l.split('\t').collect())
-        .collect()
-}
-
 #[test]
 fn getters_equal_kleidiai_values() {
-    assert_eq!(
-        block_gemm::getters_equal_kleidiai_values(family_kernels()),
-        8
-    );
+    assert_eq!(tester::getters_equal_kleidiai_values(family_kernels()), 8);
 }
 
 #[test]
 fn packed_sizes_and_offsets_equal_kleidiai_values() {
-    let table = tsv_rows(include_str!("data/kleidiai-1.30-packed-sizes.tsv"));
+    let table = tester::tsv_rows(include_str!("data/kleidiai-1.30-packed-sizes.tsv"));
     let mut checked = 0;
     for k in family_kernels() {
         let t = k.tile();
@@ -389,28 +369,40 @@ fn lhs_cases() -> Vec<(&'static str, usize, usize, usize)> {
     out
 }
 
-#[test]
-fn lhs_packers_match_reference_bytes() {
+/// Whether an LHS packer takes blocks of `bl` in `k` with `kr`.
+fn lhs_packer_takes(kr: usize, (k, bl): (usize, usize)) -> bool {
+    k % kr == 0 && bl % kr == 0
+}
+
+/// Packs `problem(seed, shape)` for each of `shapes` with every LHS packer combination that
+/// takes it, against a guard page at either edge, over a buffer filled with `fill`, and compares
+/// the bytes with the reference's; returns the packings compared.
+fn lhs_packings_equal_reference(
+    shapes: &[(usize, usize, usize)],
+    fill: u8,
+    problem: impl Fn(usize, (usize, usize, usize)) -> Problem,
+) -> usize {
     let mut cases = 0;
     for (name, mr, kr, sr) in lhs_cases() {
-        for (seed, &(m, k, bl)) in PACK_SHAPES.iter().enumerate() {
-            if k % kr != 0 || bl % kr != 0 {
+        for (seed, &(m, k, bl)) in shapes.iter().enumerate() {
+            if !lhs_packer_takes(kr, (k, bl)) {
                 continue;
             }
-            for edge in EDGES {
-                let p = Problem::new(m, 1, k, bl, seed as u64);
-                let fill = 0xa5;
-                let packed = pack_lhs(&p, name, mr, kr, sr, edge, fill);
-                let expect = expected_lhs(&p, name, mr, kr, sr, packed.bytes().len(), fill);
-                assert_eq!(
-                    packed.bytes(),
-                    &expect[..],
-                    "{name} mr={mr} kr={kr} sr={sr} m={m} k={k} bl={bl}"
-                );
-                cases += 1;
-            }
+            let p = problem(seed, (m, k, bl));
+            cases += tester::packs_equal_reference(
+                || format!("{name} mr={mr} kr={kr} sr={sr} m={m} k={k} bl={bl}"),
+                |edge| pack_lhs(&p, name, mr, kr, sr, edge, fill),
+                |size| expected_lhs(&p, name, mr, kr, sr, size, fill),
+            );
         }
     }
+    cases
+}
+
+#[test]
+fn lhs_packers_match_reference_bytes() {
+    let problem = |seed: usize, (m, k, bl)| Problem::new(m, 1, k, bl, seed as u64);
+    let cases = lhs_packings_equal_reference(&PACK_SHAPES, 0xa5, problem);
     eprintln!("LHS packer byte comparisons: {cases}");
 }
 
@@ -431,39 +423,22 @@ fn lhs_packers_match_reference_on_hostile_values() {
         1.5,
         0.0,
     ];
-    let mut cases = 0;
-    for (name, mr, kr, sr) in lhs_cases() {
-        for (seed, &(m, k, bl)) in [(5usize, 128usize, 32usize), (8, 256, 64)]
-            .iter()
-            .enumerate()
-        {
-            if k % kr != 0 || bl % kr != 0 {
-                continue;
+    let hostile = |seed: usize, (m, k, bl)| {
+        let mut p = Problem::new(m, 1, k, bl, 40 + seed as u64);
+        let mut rng = Rng::new(7 + seed as u64);
+        for (i, v) in p.lhs.iter_mut().enumerate() {
+            let block = i / bl;
+            if block % 3 == 1 && rng.range_i32(0, 7) == 0 {
+                *v = SPECIAL[rng.range_i32(0, 9) as usize];
             }
-            let mut p = Problem::new(m, 1, k, bl, 40 + seed as u64);
-            let mut rng = Rng::new(7 + seed as u64);
-            for (i, v) in p.lhs.iter_mut().enumerate() {
-                let block = i / bl;
-                if block % 3 == 1 && rng.range_i32(0, 7) == 0 {
-                    *v = SPECIAL[rng.range_i32(0, 9) as usize];
-                }
-                if block % 5 == 2 && i % bl == bl - 1 {
-                    *v = -f32::NAN;
-                }
-            }
-            for edge in EDGES {
-                let fill = 0x3c;
-                let packed = pack_lhs(&p, name, mr, kr, sr, edge, fill);
-                let expect = expected_lhs(&p, name, mr, kr, sr, packed.bytes().len(), fill);
-                assert_eq!(
-                    packed.bytes(),
-                    &expect[..],
-                    "{name} mr={mr} m={m} k={k} bl={bl}"
-                );
-                cases += 1;
+            if block % 5 == 2 && i % bl == bl - 1 {
+                *v = -f32::NAN;
             }
         }
-    }
+        p
+    };
+    let shapes = [(5, 128, 32), (8, 256, 64)];
+    let cases = lhs_packings_equal_reference(&shapes, 0x3c, hostile);
     eprintln!("hostile LHS packings: {cases}");
 }
 
@@ -522,19 +497,14 @@ fn rhs_packers_match_reference_bytes() {
             if bl % kr != 0 || (name == RHS && kr > 16) {
                 continue;
             }
-            for edge in EDGES {
-                // Seeds alternate bias and no bias.
-                let p = Problem::new(1, n, k, bl, 200 + seed as u64);
-                let fill = 0x5a;
-                let packed = pack_rhs(&p, name, nr, kr, edge, fill);
-                let expect = expected_rhs(&p, name, nr, kr, packed.bytes().len(), fill);
-                assert_eq!(
-                    packed.bytes(),
-                    &expect[..],
-                    "{name} nr={nr} kr={kr} n={n} k={k} bl={bl}"
-                );
-                cases += 1;
-            }
+            // Seeds alternate bias and no bias.
+            let p = Problem::new(1, n, k, bl, 200 + seed as u64);
+            let fill = 0x5a;
+            cases += tester::packs_equal_reference(
+                || format!("{name} nr={nr} kr={kr} n={n} k={k} bl={bl}"),
+                |edge| pack_rhs(&p, name, nr, kr, edge, fill),
+                |size| expected_rhs(&p, name, nr, kr, size, fill),
+            );
         }
     }
     eprintln!("RHS packer byte comparisons: {cases}");
@@ -565,141 +535,25 @@ const SHAPES: [(usize, usize, usize, usize); 20] = [
     (4, 5, 32, 32),
 ];
 
-/// The bits `k` writes for the f32 result `v` (f16 families narrow it).
-fn out_bits(k: &MatmulKernel, v: f32) -> u32 {
-    if out_size(k) == 2 {
-        half::f16::from_f32(v).to_bits() as u32
-    } else {
-        v.to_bits()
+/// The asymmetric int4 families for the generic tester: each kernel's first LHS packer and
+/// [`RHS`].
+struct Asymmetric;
+
+impl PackedFamily for Asymmetric {
+    type Problem = Problem;
+
+    fn shape(p: &Problem) -> (usize, usize, usize, usize) {
+        (p.m, p.n, p.k, p.bl)
     }
-}
 
-/// Runs one portion through `which` and checks it bit for bit against `expect` (m x n, f32
-/// results before narrowing), and that nothing outside the portion was written.
-#[allow(clippy::too_many_arguments)]
-fn run_portion(
-    k: &MatmulKernel,
-    which: &Impl,
-    p: &Problem,
-    lhs: &Guarded,
-    rhs: &Guarded,
-    portion: (usize, usize, usize, usize),
-    clamp: (f32, f32),
-    expect: &[f32],
-    edge: Edge,
-) {
-    let (m0, n0, mh, nw) = portion;
-    let es = out_size(k);
-    let stride = p.n + 3; // padded rows catch writes past the row end
-    const CANARY: u32 = 0x7fc0_dead;
-    let canary = if es == 2 { CANARY & 0xffff } else { CANARY };
-    let fill: Vec<u8> = (0..p.m * stride)
-        .flat_map(|_| canary.to_le_bytes()[..es].to_vec())
-        .collect();
-    let mut dst = Guarded::from_bytes(&fill, edge);
-    for (r0, rows) in calls(k, m0, mh) {
-        call_portion(
-            k,
-            which,
-            p,
-            lhs,
-            rhs,
-            &mut dst,
-            (r0, n0, rows, nw),
-            stride,
-            clamp,
-        );
+    fn pack(k: &MatmulKernel, p: &Problem, edge: Edge) -> (Guarded, Guarded) {
+        let t = k.tile();
+        let lhs = pack_lhs(p, k.lhs_packers[0].name, t.mr, t.kr, t.sr, edge, 0);
+        (lhs, pack_rhs(p, RHS, t.nr, t.kr, edge, 0))
     }
-    check_dst(k, which, p, &dst, portion, stride, canary, clamp, expect);
-}
 
-/// The calls (row start, rows) a framework makes for rows `m0..m0 + mh`: one for most kernels,
-/// one per row for the kernels that take a single row ([`family::one_row`]).
-fn calls(k: &MatmulKernel, m0: usize, mh: usize) -> Vec<(usize, usize)> {
-    if family::one_row(k) {
-        (m0..m0 + mh).map(|r| (r, 1)).collect()
-    } else {
-        vec![(m0, mh)]
-    }
-}
-
-/// One call of `which` on `portion` of `dst` (rows of `stride` elements).
-#[allow(clippy::too_many_arguments)]
-fn call_portion(
-    k: &MatmulKernel,
-    which: &Impl,
-    p: &Problem,
-    lhs: &Guarded,
-    rhs: &Guarded,
-    dst: &mut Guarded,
-    portion: (usize, usize, usize, usize),
-    stride: usize,
-    clamp: (f32, f32),
-) {
-    let shape = (p.k, p.bl);
-    let layout = (out_size(k), stride);
-    block_gemm::call(
-        k, which, PORTABLE, shape, lhs, rhs, dst, portion, layout, clamp,
-    );
-}
-
-/// Checks `dst` (rows of `stride` elements) after `portion` ran: bit for bit against `expect`
-/// inside, the canary outside.
-#[allow(clippy::too_many_arguments)]
-fn check_dst(
-    k: &MatmulKernel,
-    which: &Impl,
-    p: &Problem,
-    dst: &Guarded,
-    portion: (usize, usize, usize, usize),
-    stride: usize,
-    canary: u32,
-    clamp: (f32, f32),
-    expect: &[f32],
-) {
-    let (m0, n0, mh, nw) = portion;
-    let es = out_size(k);
-    for i in 0..p.m {
-        for j in 0..stride {
-            let at = es * (i * stride + j);
-            let mut word = [0u8; 4];
-            word[..es].copy_from_slice(&dst.bytes()[at..at + es]);
-            let got = u32::from_le_bytes(word);
-            let inside = (m0..m0 + mh).contains(&i) && (n0..n0 + nw).contains(&j);
-            // NaN results match any NaN (payloads follow each implementation's operand order).
-            if inside && expect[i * p.n + j].is_nan() && is_nan_bits(k, got) {
-                continue;
-            }
-            let want = if inside {
-                out_bits(k, expect[i * p.n + j])
-            } else {
-                canary
-            };
-            assert_eq!(
-                got,
-                want,
-                "{} ({}) m={} n={} k={} bl={} portion={portion:?} at ({i},{j}) clamp={clamp:?}",
-                k.stem,
-                if matches!(which, Impl::Exported) {
-                    "exported"
-                } else {
-                    "portable"
-                },
-                p.m,
-                p.n,
-                p.k,
-                p.bl
-            );
-        }
-    }
-}
-
-/// Whether `bits` (in `k`'s output format) encode a NaN.
-fn is_nan_bits(k: &MatmulKernel, bits: u32) -> bool {
-    if out_size(k) == 2 {
-        half::f16::from_bits(bits as u16).is_nan()
-    } else {
-        f32::from_bits(bits).is_nan()
+    fn expected(k: &MatmulKernel, p: &Problem, clamp: (f32, f32)) -> Vec<f32> {
+        expected_dst(p, k.lhs_packers[0].name, clamp)
     }
 }
 
@@ -726,49 +580,24 @@ fn expected_dst(p: &Problem, lhs_packer: &str, clamp: (f32, f32)) -> Vec<f32> {
 }
 
 fn check_kernel(k: &MatmulKernel, implementations: &[Impl]) -> usize {
-    let t = k.tile();
-    let mut cases = 0;
-    for (seed, &(m, n, kk, bl)) in SHAPES.iter().enumerate() {
-        let p = Problem::new(m, n, kk, bl, 100 + seed as u64);
-        let lhs_packer = k.lhs_packers[0].name;
-        let no_clamp = (f32::NEG_INFINITY, f32::INFINITY);
-        let mut sorted = expected_dst(&p, lhs_packer, no_clamp);
-        sorted.sort_by(f32::total_cmp);
-        let biting = (sorted[sorted.len() / 5], sorted[sorted.len() * 4 / 5]);
-        for clamp in [no_clamp, biting] {
-            let expect = expected_dst(&p, lhs_packer, clamp);
-            for edge in EDGES {
-                let lhs = pack_lhs(&p, lhs_packer, t.mr, t.kr, t.sr, edge, 0);
-                let rhs = pack_rhs(&p, RHS, t.nr, t.kr, edge, 0);
-                for portion in portions(m, n, t.m_step, t.n_step) {
-                    for which in implementations {
-                        run_portion(k, which, &p, &lhs, &rhs, portion, clamp, &expect, edge);
-                        cases += 1;
-                    }
-                }
-            }
-        }
-    }
-    cases
+    let problems = SHAPES
+        .iter()
+        .enumerate()
+        .map(|(seed, &(m, n, kk, bl))| Problem::new(m, n, kk, bl, 100 + seed as u64));
+    tester::check_kernel::<Asymmetric>(k, problems, implementations)
 }
 
 #[test]
 fn exported_kernels_match_reference() {
-    let mut total = 0;
-    for k in runnable() {
-        let cases = check_kernel(k, &[Impl::Exported]);
-        eprintln!("{}: {cases} cases", k.stem);
-        total += cases;
-    }
+    let total = tester::count_cases(runnable(), "", |k| check_kernel(k, &[Impl::Exported]));
     eprintln!("exported kernel cases: {total}");
 }
 
 #[test]
 fn portable_kernels_match_reference() {
-    for k in family_kernels() {
-        let cases = check_kernel(k, &[Impl::Portable]);
-        eprintln!("{} (portable): {cases} cases", k.stem);
-    }
+    tester::count_cases(family_kernels(), " (portable)", |k| {
+        check_kernel(k, &[Impl::Portable])
+    });
 }
 
 /// Hostile inputs (issue 7): each scenario rewrites part of a problem. Activations: NaN, +-Inf,
@@ -824,8 +653,7 @@ fn make_hostile(p: &mut Problem, scenario: &str) {
 /// Runs `k` on every hostile scenario (two shapes, guard pages on both sides, every portion);
 /// returns the number of cases. The f16 packer reads the values rounded to f16, which the
 /// reference then uses for both packers.
-fn check_hostile(k: &MatmulKernel, which: &Impl) -> usize {
-    let t = k.tile();
+fn check_hostile(k: &MatmulKernel, which: Impl) -> usize {
     let lhs_packer = k.lhs_packers[0].name;
     let mut cases = 0;
     for (seed, (m, n, kk, bl)) in [(5, 13, 64, 32), (1, 9, 96, 32), (9, 6, 128, 64)]
@@ -842,14 +670,7 @@ fn check_hostile(k: &MatmulKernel, which: &Impl) -> usize {
             }
             let clamp = (f32::NEG_INFINITY, f32::INFINITY);
             let expect = expected_dst(&p, lhs_packer, clamp);
-            for edge in EDGES {
-                let lhs = pack_lhs(&p, lhs_packer, t.mr, t.kr, t.sr, edge, 0);
-                let rhs = pack_rhs(&p, RHS, t.nr, t.kr, edge, 0);
-                for portion in portions(m, n, t.m_step, t.n_step) {
-                    run_portion(k, which, &p, &lhs, &rhs, portion, clamp, &expect, edge);
-                    cases += 1;
-                }
-            }
+            cases += tester::check_problem::<Asymmetric>(k, &p, clamp, &expect, &[which]);
         }
     }
     cases
@@ -859,10 +680,10 @@ fn check_hostile(k: &MatmulKernel, which: &Impl) -> usize {
 fn hostile_data_matches_reference() {
     let mut total = 0;
     for k in runnable() {
-        total += check_hostile(k, &Impl::Exported);
+        total += check_hostile(k, Impl::Exported);
     }
     for k in family_kernels() {
-        total += check_hostile(k, &Impl::Portable);
+        total += check_hostile(k, Impl::Portable);
     }
     eprintln!("RELIABILITY hostile {total}");
 }
@@ -871,59 +692,9 @@ fn hostile_data_matches_reference() {
 /// packed operands: the result must equal one single-threaded call byte for byte.
 #[test]
 fn threads_on_disjoint_portions_equal_one_call() {
-    let threads = 8;
-    for k in runnable() {
-        let t = k.tile();
-        let es = out_size(k);
-        let (m, n) = (3 * t.m_step.max(4) + 1, 5 * t.n_step + 3);
-        let p = Problem::new(m, n, 192, 64, 78);
-        let lhs = pack_lhs(&p, k.lhs_packers[0].name, t.mr, t.kr, t.sr, Edge::End, 0);
-        let rhs = pack_rhs(&p, RHS, t.nr, t.kr, Edge::End, 0);
-        let (lhs_at, rhs_at) = (lhs.ptr() as usize, rhs.ptr() as usize);
-        let run_into = move |dst: usize, m0: usize, n0: usize, rows: usize, cols: usize| {
-            let lhs_off = sym::<Getter3>("get_lhs_packed_offset", k.stem)(m0, p.k, p.bl);
-            let rhs_off = sym::<Getter3>("get_rhs_packed_offset", k.stem)(n0, p.k, p.bl);
-            let dst_off = sym::<Getter3>("get_dst_offset", k.stem)(m0, n0, es * n);
-            // SAFETY: offsets from the getters; each thread writes only its own portion.
-            unsafe {
-                sym::<MatmulBlockFn>("run", k.stem)(
-                    rows,
-                    cols,
-                    p.k,
-                    p.bl,
-                    (lhs_at as *const u8).add(lhs_off).cast(),
-                    (rhs_at as *const u8).add(rhs_off).cast(),
-                    (dst as *mut u8).add(dst_off).cast(),
-                    es * n,
-                    es,
-                    -3.0,
-                    3.0,
-                )
-            }
-        };
-        let mut single = vec![0u8; es * m * n];
-        for (r0, rows) in calls(k, 0, m) {
-            run_into(single.as_mut_ptr() as usize, r0, 0, rows, n);
-        }
-        let tiles: Vec<(usize, usize)> = (0..m)
-            .step_by(t.m_step)
-            .flat_map(|m0| (0..n).step_by(t.n_step).map(move |n0| (m0, n0)))
-            .collect();
-        let mut shared = vec![0u8; es * m * n];
-        let base = shared.as_mut_ptr() as usize;
-        std::thread::scope(|scope| {
-            for worker in 0..threads {
-                let tiles = &tiles;
-                let run_into = &run_into;
-                scope.spawn(move || {
-                    for &(m0, n0) in tiles.iter().skip(worker).step_by(threads) {
-                        run_into(base, m0, n0, t.m_step.min(m - m0), t.n_step.min(n - n0));
-                    }
-                });
-            }
-        });
-        assert_eq!(shared, single, "{}: threaded portions differ", k.stem);
-    }
+    tester::threads_equal_one_call_on::<Asymmetric>(&runnable(), |_, (m, n)| {
+        Problem::new(m, n, 192, 64, 78)
+    });
 }
 
 /// Empty portions write nothing: `m == 0` returns early (except on the one-row kernels, whose
@@ -968,16 +739,12 @@ fn empty_portions_write_nothing() {
 #[cfg(target_arch = "aarch64")]
 #[test]
 fn callee_saved_registers_survive() {
-    for k in runnable() {
-        let t = k.tile();
-        for &(m, n, kk, bl) in &[(1, 8, 32, 32), (9, 17, 128, 64), (16, 32, 64, 32)] {
-            let m = if family::one_row(k) { 1 } else { m };
-            let p = Problem::new(m, n, kk, bl, 5);
-            let lhs = pack_lhs(&p, k.lhs_packers[0].name, t.mr, t.kr, t.sr, Edge::End, 0);
-            let rhs = pack_rhs(&p, RHS, t.nr, t.kr, Edge::End, 0);
-            block_gemm::registers_survive(k, (m, n, kk, bl), &lhs, &rhs, out_size(k));
-        }
-    }
+    tester::registers_survive_on::<Asymmetric>(&runnable(), |k| {
+        let shapes = [(1, 8, 32, 32), (9, 17, 128, 64), (16, 32, 64, 32)];
+        let rows = |m| if family::one_row(k) { 1 } else { m };
+        let problem = |(m, n, kk, bl)| Problem::new(rows(m), n, kk, bl, 5);
+        shapes.map(problem).into()
+    });
 }
 
 mod random_shapes {
@@ -1004,7 +771,7 @@ mod random_shapes {
                 prop_assert_eq!(rhs.bytes(), &expect_rhs[..]);
                 let clamp = (-2.0, 2.5);
                 let expect = expected_dst(&p, name, clamp);
-                run_portion(k, &Impl::Exported, &p, &lhs, &rhs, (0, 0, m, n), clamp, &expect, Edge::End);
+                tester::check_portion::<Asymmetric>(k, Impl::Exported, &p, (&lhs, &rhs), (0, 0, m, n), clamp, &expect, Edge::End);
             }
         }
     }
@@ -1221,15 +988,4 @@ fn cases() -> Vec<Case> {
     ]
 }
 
-#[test]
-#[ignore = "child process of the death tests"]
-fn death_child() {
-    death::child(&cases());
-}
-
-#[test]
-fn violations_abort_with_function_and_condition() {
-    let cases = cases();
-    death::expect_aborts(&cases);
-    eprintln!("{} contract violations checked", cases.len());
-}
+death_tests!(cases, "contract violations");

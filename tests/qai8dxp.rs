@@ -8,10 +8,9 @@
 mod support;
 
 use rkai::ukernels::catalog::{
-    Columns, KERNELS, KernelFn, LhsPackerKind, MatmulKernel, Origin, PackerKind, RhsPackerKind,
+    Columns, KERNELS, LhsPackerKind, MatmulKernel, Origin, PACKERS, PackerKind, RhsPackerKind,
 };
 use rkai::ukernels::layout::RhsLayout;
-use rkai::ukernels::matmul::call;
 use rkai::ukernels::pack::Source;
 use rkai::ukernels::pack::lhs_quant_pack_qai8dxp::LhsType;
 use rkai::ukernels::pack::rhs_pack_qsi4c32p_qsu4c32s1s0::Variant as BlockPacker;
@@ -22,12 +21,12 @@ use rkai::ukernels::types::{
 };
 use support::cabi::{
     Getter0, Getter2, Getter3, Getter4, Getter5, Getter6, Getter7, LhsQuantPackFn as LhsPackFn,
-    LhsQuantPackHalfFn, MatmulBlockFn, MatmulF32Fn, MatmulHalfFn, RhsPackQsi4c32pFn,
-    RhsPackQsi4cxpFn, RhsPackQsi8cxpFn,
+    LhsQuantPackHalfFn, RhsPackQsi4c32pFn, RhsPackQsi4cxpFn, RhsPackQsi8cxpFn,
 };
-use support::gemm::{Impl, portions};
+use support::gemm::Impl;
 use support::guard::{EDGES, Edge, Guarded};
 use support::rng::Rng;
+use support::tester::{self, PackedFamily};
 
 const LHS_PACKER: &str = "lhs_quant_pack_qai8dxp_f32";
 const BF16: u32 = kai_datatype::kai_dt_bf16 as u32;
@@ -46,7 +45,9 @@ fn rhs_packers(k: &MatmulKernel) -> Vec<(&'static str, bool)> {
                 p.kind,
                 PackerKind::Rhs(RhsPackerKind::Qsi4cxp(Source::Kxn))
                     | PackerKind::Rhs(RhsPackerKind::Qsi8cxp(Source::Kxn))
-                    | PackerKind::Rhs(RhsPackerKind::Qsi4c32p(BlockPacker::Kxn))
+            ) || matches!(
+                p.kind,
+                PackerKind::Rhs(RhsPackerKind::Qsi4c32p(v)) if v.source() == Source::Kxn
             );
             (p.name, kxn)
         })
@@ -63,15 +64,17 @@ fn is_int8(k: &MatmulKernel) -> bool {
     k.family.rhs_layout(0) == RhsLayout::Qsi8cxp
 }
 
-/// Row-sum order of a per-block packer (the NEON forms sum per 32-value chunk).
-fn sum_order(packer: &str) -> SumOrder {
-    if packer.contains("nrx") {
-        SumOrder::PerChunk
-    } else if packer.contains("kxn") {
-        SumOrder::PerPair
-    } else {
-        SumOrder::PerSegment
+/// The per-block packer named `packer`.
+fn block_packer(packer: &str) -> BlockPacker {
+    match PACKERS.iter().find(|p| p.name == packer).map(|p| p.kind) {
+        Some(PackerKind::Rhs(RhsPackerKind::Qsi4c32p(v))) => v,
+        _ => unreachable!("{packer} is not a per-block int4 packer"),
     }
+}
+
+/// Row-sum order of a per-block packer.
+fn sum_order(packer: &str) -> SumOrder {
+    block_packer(packer).sum_order()
 }
 
 /// The element type of the LHS packer the catalog pairs with `k`.
@@ -110,82 +113,23 @@ fn runnable_quiet() -> Vec<&'static MatmulKernel> {
 }
 
 fn runnable() -> Vec<&'static MatmulKernel> {
-    let all: Vec<_> = family_kernels().collect();
-    let run = runnable_quiet();
-    eprintln!(
-        "CPU features {:?}: running {} of {} kernels ({})",
-        support::cpu::features(),
-        run.len(),
-        all.len(),
-        run.iter().map(|k| k.stem).collect::<Vec<_>>().join(", ")
-    );
-    run
-}
-
-fn tsv_rows(text: &str) -> Vec<Vec<&str>> {
-    text.lines()
-        .skip(1)
-        .map(|l| l.split('\t').collect())
-        .collect()
+    tester::runnable(
+        family_kernels(),
+        |k| support::cpu::can_run(k.isa),
+        "qai8dxp",
+    )
 }
 
 #[test]
 fn getters_equal_kleidiai_values() {
-    let table = tsv_rows(include_str!("data/kleidiai-1.30-getters.tsv"));
-    // SME kernels' rows were measured at SVL 16, 32 and 64 bytes: values that differ between 16
-    // and 32 scale with the streaming vector length (checked against the 64-byte row too).
-    let svl = 4 * rkai::ukernels::arch::sme_lanes32();
-    let at_svl = |stem: &str, bytes: usize| {
-        table
-            .iter()
-            .find(|r| r[0] == stem && r[11] == bytes.to_string())
-    };
-    for k in family_kernels().filter(|k| k.origin == Origin::KleidiAi) {
-        let row = table
-            .iter()
-            .find(|r| r[0] == k.stem)
-            .unwrap_or_else(|| panic!("{} not in table", k.stem));
-        let expected = |i: usize| -> String {
-            if !k.isa.is_streaming() {
-                return row[i].to_string();
-            }
-            let (r16, r32) = (at_svl(k.stem, 16).unwrap(), at_svl(k.stem, 32).unwrap());
-            let scaled = |r: &Vec<&str>| r[i].parse::<usize>().unwrap();
-            let v = if scaled(r16) == scaled(r32) {
-                scaled(r16)
-            } else {
-                scaled(r16) * svl / 16
-            };
-            if let Some(r) = at_svl(k.stem, svl) {
-                assert_eq!(
-                    r[i],
-                    v.to_string(),
-                    "scaling law of {} at SVL {svl}",
-                    k.stem
-                );
-            }
-            v.to_string()
-        };
-        for (i, verb) in [
-            "get_m_step",
-            "get_n_step",
-            "get_mr",
-            "get_nr",
-            "get_kr",
-            "get_sr",
-        ]
-        .iter()
-        .enumerate()
-        {
-            let got = sym::<Getter0>(verb, k.stem)();
-            assert_eq!(got.to_string(), expected(1 + i), "{verb} of {}", k.stem);
-        }
-    }
+    tester::getters_equal_kleidiai_values(
+        family_kernels().filter(|k| k.origin == Origin::KleidiAi),
+    );
 }
 
 #[test]
 fn packed_sizes_and_offsets_equal_kleidiai_values() {
-    let table = tsv_rows(include_str!("data/kleidiai-1.30-packed-sizes.tsv"));
+    let table = tester::tsv_rows(include_str!("data/kleidiai-1.30-packed-sizes.tsv"));
     let mut checked = 0;
     let kleidiai = family_kernels().filter(|k| k.origin == Origin::KleidiAi);
     for k in kleidiai {
@@ -241,8 +185,9 @@ fn packed_sizes_and_offsets_equal_kleidiai_values() {
             checked += 1;
         }
     }
-    // The measured table has no SME rows (it was taken without SME); the SME kernels' sizes
-    // follow from their getters, checked against KleidiAI's per SVL.
+    // The measured table has no rows for streaming (SME) kernels: their sizes are checked
+    // against KleidiAI's formulas at this streaming vector length in
+    // `rkai_kernel_getters_and_sizes_follow_the_vector_length`.
     let claimed = family_kernels()
         .filter(|k| k.origin == Origin::KleidiAi && !k.isa.is_streaming())
         .count();
@@ -254,12 +199,14 @@ fn packed_sizes_and_offsets_equal_kleidiai_values() {
 
 /// rkai's extension kernels have no KleidiAI table: their getters return the catalog tile with
 /// VL-scaled columns multiplied by this CPU's 32-bit SVE lanes, and their packed sizes and
-/// offsets follow KleidiAI's formulas for the packers' formats at that `nr`.
+/// offsets follow KleidiAI's formulas for the packers' formats at that `nr`. KleidiAI's
+/// streaming (SME) kernels have getter rows but no packed-size rows: their sizes and offsets
+/// are checked here the same way, at this streaming vector length.
 #[test]
 fn rkai_kernel_getters_and_sizes_follow_the_vector_length() {
     let lanes = rkai::ukernels::arch::sve_lanes32();
     let mut checked = 0;
-    for k in family_kernels().filter(|k| k.origin == Origin::Rkai) {
+    for k in family_kernels().filter(|k| k.origin == Origin::Rkai || k.isa.is_streaming()) {
         let b = k.base_tile;
         let scale = if k.columns == Columns::PerSveLane32 {
             lanes
@@ -267,16 +214,10 @@ fn rkai_kernel_getters_and_sizes_follow_the_vector_length() {
             1
         };
         let want = [b.m_step, b.n_step * scale, b.mr, b.nr * scale, b.kr, b.sr];
-        let verbs = [
-            "get_m_step",
-            "get_n_step",
-            "get_mr",
-            "get_nr",
-            "get_kr",
-            "get_sr",
-        ];
-        let got = verbs.map(|v| sym::<Getter0>(v, k.stem)());
-        assert_eq!(got, want, "{} with {lanes} lanes", k.stem);
+        let got = tester::TILE_PARAMETERS.map(|v| sym::<Getter0>(&format!("get_{v}"), k.stem)());
+        if k.origin == Origin::Rkai {
+            assert_eq!(got, want, "{} with {lanes} lanes", k.stem);
+        }
         let t = k.tile();
         assert_eq!(t.n_step % t.nr, 0, "{}", k.stem);
         for (m, n, kk, bl) in [
@@ -627,6 +568,7 @@ fn expected_rhs(k: &MatmulKernel, p: &Problem, size: usize, packer: &str) -> Vec
             &p.block_scale,
             p.bias.as_deref(),
             sum_order(packer),
+            block_packer(packer).sequential_nibbles(),
             &mut out,
         );
     } else if p.int8 {
@@ -693,6 +635,7 @@ fn expected_dst(
             })
             .collect();
         reference::matmul_f32_qai8dx_qsi4c32(
+            finish,
             p.m,
             p.n,
             p.k,
@@ -883,188 +826,40 @@ fn shapes(k: &MatmulKernel) -> Vec<(usize, usize, usize, usize)> {
     }
 }
 
-/// The kernel's result bits for an f32 reference value: f32 bits, or the 16-bit rounding.
-fn expected_bits(k: &MatmulKernel, v: f32) -> u32 {
-    match k.family.output().narrowing() {
-        None => v.to_bits(),
-        Some(narrow) => narrow.bits(v) as u32,
-    }
+/// One kernel case: a problem and the RHS packer (name, takes a K x N source) it is packed with.
+struct KernelCase {
+    p: Problem,
+    rhs_packer: (&'static str, bool),
 }
 
-/// Calls the exported `kai_run_matmul_<stem>` (whichever signature its family has).
-///
-/// # Safety
-/// The pointers describe a valid portion for the kernel.
-#[allow(clippy::too_many_arguments)]
-unsafe fn run_exported(
-    k: &MatmulKernel,
-    m: usize,
-    n: usize,
-    kk: usize,
-    bl: usize,
-    lhs: *const u8,
-    rhs: *const u8,
-    dst: *mut u8,
-    stride_row: usize,
-    clamp: (f32, f32),
-) {
-    let es = k.family.output().size();
-    // SAFETY (all arms): forwarded contract; the pointer types match each family's prototype.
-    unsafe {
-        if k.family.is_blockwise() {
-            sym::<MatmulBlockFn>("run", k.stem)(
-                m,
-                n,
-                kk,
-                bl,
-                lhs.cast(),
-                rhs.cast(),
-                dst.cast(),
-                stride_row,
-                es,
-                clamp.0,
-                clamp.1,
-            )
-        } else if es == 4 {
-            sym::<MatmulF32Fn>("run", k.stem)(
-                m,
-                n,
-                kk,
-                lhs.cast(),
-                rhs.cast(),
-                dst.cast(),
-                stride_row,
-                es,
-                clamp.0,
-                clamp.1,
-            )
-        } else {
-            sym::<MatmulHalfFn>("run", k.stem)(
-                m,
-                n,
-                kk,
-                lhs.cast(),
-                rhs.cast(),
-                dst.cast(),
-                stride_row,
-                es,
-                clamp.0,
-                clamp.1,
-            )
-        }
-    }
-}
+/// The `qai8dxp` families for the generic tester: the LHS packer of the problem's type, the
+/// case's RHS packer (zero point 8).
+struct Qai8dxp;
 
-/// Runs one portion through `which` and checks it bit for bit against `expect`, and that nothing
-/// outside the portion was written.
-#[allow(clippy::too_many_arguments)]
-fn run_portion(
-    k: &MatmulKernel,
-    which: &Impl,
-    p: &Problem,
-    lhs: &Guarded,
-    rhs: &Guarded,
-    portion: (usize, usize, usize, usize),
-    clamp: (f32, f32),
-    expect: &[f32],
-    edge: Edge,
-) {
-    let (m0, n0, mh, nw) = portion;
-    let es = k.family.output().size();
-    let stride = p.n + 3; // padded rows catch writes past the row end
-    const CANARY: u32 = 0x7fc0_dead;
-    let canary = CANARY & (u32::MAX >> (32 - 8 * es));
-    let fill: Vec<u8> = (0..p.m * stride)
-        .flat_map(|_| canary.to_le_bytes()[..es].to_vec())
-        .collect();
-    let mut dst = Guarded::from_bytes(&fill, edge);
-    let lhs_off = sym::<Getter2>("get_lhs_packed_offset", k.stem)(m0, p.k);
-    let rhs_off = if p.bl != 0 {
-        sym::<Getter3>("get_rhs_packed_offset", k.stem)(n0, p.k, p.bl)
-    } else {
-        sym::<Getter2>("get_rhs_packed_offset", k.stem)(n0, p.k)
-    };
-    let dst_off = sym::<Getter3>("get_dst_offset", k.stem)(m0, n0, es * stride);
-    // SAFETY: offsets from the kernel's getters; buffers sized by the packers' getters.
-    unsafe {
-        let (l, r, d) = (
-            lhs.ptr().add(lhs_off),
-            rhs.ptr().add(rhs_off),
-            dst.mut_ptr().add(dst_off),
-        );
-        match which {
-            Impl::Exported => run_exported(k, mh, nw, p.k, p.bl, l, r, d, es * stride, clamp),
-            Impl::Portable => {
-                let args = call::PackedArgs {
-                    m: mh,
-                    n: nw,
-                    k: p.k,
-                    bl: p.bl,
-                    lhs_packed: l,
-                    rhs_packed: r,
-                    dst: d,
-                    dst_stride_row: es * stride,
-                    dst_stride_col: es,
-                    clamp_min: clamp.0,
-                    clamp_max: clamp.1,
-                };
-                let portable = MatmulKernel {
-                    native: KernelFn::Portable,
-                    ..*k
-                };
-                assert_eq!(call::check_packed(&portable, &args), Ok(()));
-                call::run_packed(&portable, &args)
-            }
-        }
-    }
-    for i in 0..p.m {
-        for j in 0..stride {
-            let at = es * (i * stride + j);
-            let mut raw = [0u8; 4];
-            raw[..es].copy_from_slice(&dst.bytes()[at..at + es]);
-            let got = u32::from_le_bytes(raw);
-            let inside = (m0..m0 + mh).contains(&i) && (n0..n0 + nw).contains(&j);
-            let want = if inside {
-                expected_bits(k, expect[i * p.n + j])
-            } else {
-                canary
-            };
-            // NaN payloads are not part of the contract: any NaN stands for an expected NaN.
-            if inside && expect[i * p.n + j].is_nan() && is_nan_bits(k, got) {
-                continue;
-            }
-            assert_eq!(
-                got,
-                want,
-                "{} ({}) m={} n={} k={} bl={} portion={portion:?} at ({i},{j}) clamp={clamp:?}",
-                k.stem,
-                if matches!(which, Impl::Exported) {
-                    "exported"
-                } else {
-                    "portable"
-                },
-                p.m,
-                p.n,
-                p.k,
-                p.bl
-            );
-        }
-    }
-}
+impl PackedFamily for Qai8dxp {
+    type Problem = KernelCase;
 
-/// Whether `bits` (in the kernel's output format) encode a NaN.
-fn is_nan_bits(k: &MatmulKernel, bits: u32) -> bool {
-    match k.family.output().size() {
-        4 => f32::from_bits(bits).is_nan(),
-        _ if k
-            .family
-            .output()
-            .narrowing()
-            .is_some_and(|n| n.bits(1.0) == 0x3f80) =>
-        {
-            half::bf16::from_bits(bits as u16).is_nan()
-        }
-        _ => half::f16::from_bits(bits as u16).is_nan(),
+    fn shape(c: &KernelCase) -> (usize, usize, usize, usize) {
+        (c.p.m, c.p.n, c.p.k, c.p.bl)
+    }
+
+    fn pack(k: &MatmulKernel, c: &KernelCase, edge: Edge) -> (Guarded, Guarded) {
+        let t = k.tile();
+        let lhs = pack_lhs(&c.p, t.mr, t.kr, t.sr, edge);
+        (lhs, pack_rhs(&c.p, c.rhs_packer, 8, t.nr, t.kr, t.sr, edge))
+    }
+
+    fn expected(k: &MatmulKernel, c: &KernelCase, clamp: (f32, f32)) -> Vec<f32> {
+        let (lq, rows) = c.p.quantized();
+        expected_dst(
+            &c.p,
+            &k.tile(),
+            k.epilogue,
+            c.rhs_packer.0,
+            &lq,
+            &rows,
+            clamp,
+        )
     }
 }
 
@@ -1134,7 +929,7 @@ fn make_hostile(p: &mut Problem, scenario: &str) {
 
 /// Runs `k` on every hostile scenario (two shapes, guard pages on both sides, every portion);
 /// returns the number of cases.
-fn check_hostile(k: &MatmulKernel, which: &Impl) -> usize {
+fn check_hostile(k: &MatmulKernel, which: Impl) -> usize {
     let t = k.tile();
     let mut cases = 0;
     let bl = if k.family.is_blockwise() { 32 } else { 0 };
@@ -1159,14 +954,11 @@ fn check_hostile(k: &MatmulKernel, which: &Impl) -> usize {
                     expect[i * n..(i + 1) * n].fill(nan);
                 }
             }
-            for edge in EDGES {
-                let lhs = pack_lhs(&p, t.mr, t.kr, t.sr, edge);
-                let rhs = pack_rhs(&p, packer, 8, t.nr, t.kr, t.sr, edge);
-                for portion in portions(m, n, t.m_step, t.n_step) {
-                    run_portion(k, which, &p, &lhs, &rhs, portion, clamp, &expect, edge);
-                    cases += 1;
-                }
-            }
+            let case = KernelCase {
+                p,
+                rhs_packer: packer,
+            };
+            cases += tester::check_problem::<Qai8dxp>(k, &case, clamp, &expect, &[which]);
         }
     }
     cases
@@ -1176,66 +968,41 @@ fn check_hostile(k: &MatmulKernel, which: &Impl) -> usize {
 fn hostile_data_matches_reference() {
     let mut total = 0;
     for k in runnable() {
-        total += check_hostile(k, &Impl::Exported);
+        total += check_hostile(k, Impl::Exported);
     }
     for k in family_kernels() {
-        total += check_hostile(k, &Impl::Portable);
+        total += check_hostile(k, Impl::Portable);
     }
     eprintln!("RELIABILITY hostile {total}");
 }
 
 fn check_kernel(k: &MatmulKernel, implementations: &[Impl]) -> usize {
-    let t = k.tile();
-    let mut cases = 0;
-    for (seed, (m, n, kk, bl)) in shapes(k).into_iter().enumerate() {
-        for with_bias in [false, true] {
-            let p = Problem::new(k, m, n, kk, bl, with_bias, 100 + seed as u64);
-            let (lq, rows) = p.quantized();
-            let packers = rhs_packers(k);
-            let packer = packers[(seed + with_bias as usize) % packers.len()];
-            let no_clamp = (f32::NEG_INFINITY, f32::INFINITY);
-            let unclamped = expected_dst(&p, &t, k.epilogue, packer.0, &lq, &rows, no_clamp);
-            let mut sorted = unclamped.clone();
-            sorted.sort_by(f32::total_cmp);
-            let biting = (sorted[sorted.len() / 5], sorted[sorted.len() * 4 / 5]);
-            for clamp in [no_clamp, biting] {
-                let expect = expected_dst(&p, &t, k.epilogue, packer.0, &lq, &rows, clamp);
-                for edge in EDGES {
-                    let lhs = pack_lhs(&p, t.mr, t.kr, t.sr, edge);
-                    let rhs = pack_rhs(&p, packer, 8, t.nr, t.kr, t.sr, edge);
-                    for portion in portions(m, n, t.m_step, t.n_step) {
-                        for which in implementations {
-                            run_portion(k, which, &p, &lhs, &rhs, portion, clamp, &expect, edge);
-                            cases += 1;
-                        }
-                    }
-                }
-            }
-        }
-    }
-    cases
+    let packers = rhs_packers(k);
+    let problems = shapes(k)
+        .into_iter()
+        .enumerate()
+        .flat_map(|(seed, (m, n, kk, bl))| {
+            let packers = &packers;
+            [false, true].map(move |with_bias| KernelCase {
+                p: Problem::new(k, m, n, kk, bl, with_bias, 100 + seed as u64),
+                rhs_packer: packers[(seed + with_bias as usize) % packers.len()],
+            })
+        });
+    tester::check_kernel::<Qai8dxp>(k, problems, implementations)
 }
 
 #[test]
 fn exported_kernels_match_reference() {
-    let mut total = 0;
-    for k in runnable() {
-        let cases = check_kernel(k, &[Impl::Exported]);
-        eprintln!("{}: {cases} cases", k.stem);
-        total += cases;
-    }
+    let total = tester::count_cases(runnable(), "", |k| check_kernel(k, &[Impl::Exported]));
     eprintln!("exported kernel cases: {total}");
     eprintln!("RELIABILITY bounds_kernels {total}");
 }
 
 #[test]
 fn portable_kernels_match_reference() {
-    let mut total = 0;
-    for k in family_kernels() {
-        let cases = check_kernel(k, &[Impl::Portable]);
-        eprintln!("{} (portable): {cases} cases", k.stem);
-        total += cases;
-    }
+    let total = tester::count_cases(family_kernels(), " (portable)", |k| {
+        check_kernel(k, &[Impl::Portable])
+    });
     eprintln!("RELIABILITY bounds_portable {total}");
 }
 
@@ -1243,113 +1010,29 @@ fn portable_kernels_match_reference() {
 /// packed operands: the result must equal one single-threaded call byte for byte.
 #[test]
 fn threads_on_disjoint_portions_equal_one_call() {
-    let threads = 8;
-    let mut kernels = 0;
-    for k in runnable() {
-        let t = k.tile();
+    let kernels = runnable();
+    tester::threads_equal_one_call_on::<Qai8dxp>(&kernels, |k, (m, n)| {
         let (kk, bl) = blocked(k, 200, 1);
-        let (m, n) = (3 * t.m_step.max(4) + 1, 5 * t.n_step + 3);
         let p = Problem::new(k, m, n, kk, bl, true, 77);
-        let lhs = pack_lhs(&p, t.mr, t.kr, t.sr, Edge::End);
-        let rhs = pack_rhs(&p, rhs_packers(k)[0], 8, t.nr, t.kr, t.sr, Edge::End);
-        let es = k.family.output().size();
-        // Addresses, not the guard-page owners, cross the threads.
-        let (lhs_at, rhs_at) = (lhs.ptr() as usize, rhs.ptr() as usize);
-        let run_into = move |dst: usize, m0: usize, n0: usize, rows: usize, cols: usize| {
-            let lhs_off = sym::<Getter2>("get_lhs_packed_offset", k.stem)(m0, p.k);
-            let rhs_off = if p.bl != 0 {
-                sym::<Getter3>("get_rhs_packed_offset", k.stem)(n0, p.k, p.bl)
-            } else {
-                sym::<Getter2>("get_rhs_packed_offset", k.stem)(n0, p.k)
-            };
-            let dst_off = sym::<Getter3>("get_dst_offset", k.stem)(m0, n0, es * n);
-            // SAFETY: offsets from the getters; each thread writes only its own portion.
-            unsafe {
-                run_exported(
-                    k,
-                    rows,
-                    cols,
-                    p.k,
-                    p.bl,
-                    (lhs_at as *const u8).add(lhs_off),
-                    (rhs_at as *const u8).add(rhs_off),
-                    (dst as *mut u8).add(dst_off),
-                    es * n,
-                    (-3.0, 3.0),
-                )
-            }
-        };
-        let mut single = vec![0u8; es * m * n];
-        run_into(single.as_mut_ptr() as usize, 0, 0, m, n);
-        let tiles: Vec<(usize, usize)> = (0..m)
-            .step_by(t.m_step)
-            .flat_map(|m0| (0..n).step_by(t.n_step).map(move |n0| (m0, n0)))
-            .collect();
-        let mut shared = vec![0u8; es * m * n];
-        let base = shared.as_mut_ptr() as usize;
-        std::thread::scope(|scope| {
-            for worker in 0..threads {
-                let tiles = &tiles;
-                let run_into = &run_into;
-                scope.spawn(move || {
-                    for &(m0, n0) in tiles.iter().skip(worker).step_by(threads) {
-                        let (rows, cols) = (t.m_step.min(m - m0), t.n_step.min(n - n0));
-                        // The portions are disjoint; the buffer outlives the scope.
-                        run_into(base, m0, n0, rows, cols);
-                    }
-                });
-            }
-        });
-        assert_eq!(shared, single, "{}: threaded portions differ", k.stem);
-        kernels += 1;
-    }
-    eprintln!("RELIABILITY concurrency {kernels}");
+        let rhs_packer = rhs_packers(k)[0];
+        KernelCase { p, rhs_packer }
+    });
+    eprintln!("RELIABILITY concurrency {}", kernels.len());
 }
 
 #[cfg(target_arch = "aarch64")]
 #[test]
 fn callee_saved_registers_survive() {
-    use support::abi::{CallArgs, call, describe};
-    let mut calls = 0;
-    for k in runnable() {
-        let t = k.tile();
-        for &(m, n, kk) in &[(1, 8, 32), (9, 17, 65), (16, 32, 64)] {
+    let calls = tester::registers_survive_on::<Qai8dxp>(&runnable(), |k| {
+        let shapes = [(1, 8, 32), (9, 17, 65), (16, 32, 64)];
+        let rhs_packer = rhs_packers(k)[0];
+        let case = |(m, n, kk)| {
             let (kk, bl) = blocked(k, kk, 1);
             let p = Problem::new(k, m, n, kk, bl, true, 5);
-            let lhs = pack_lhs(&p, t.mr, t.kr, t.sr, Edge::End);
-            let rhs = pack_rhs(&p, rhs_packers(k)[0], 8, t.nr, t.kr, t.sr, Edge::End);
-            let es = k.family.output().size() as u64;
-            let mut dst = Guarded::new(es as usize * m * n, Edge::End);
-            let (lhs, rhs, dst) = (lhs.ptr() as u64, rhs.ptr() as u64, dst.mut_ptr() as u64);
-            let (m, n, kk) = (m as u64, n as u64, kk as u64);
-            // The per-block prototype has `bl` after k, pushing dst_stride_col onto the stack.
-            let (x, stack) = if bl != 0 {
-                ([m, n, kk, bl as u64, lhs, rhs, dst, es * n], [es, 0])
-            } else {
-                ([m, n, kk, lhs, rhs, dst, es * n, es], [0, 0])
-            };
-            let args = CallArgs {
-                x,
-                stack,
-                d: [
-                    CallArgs::f32_bits(-1e30),
-                    CallArgs::f32_bits(1e30),
-                    0,
-                    0,
-                    0,
-                    0,
-                    0,
-                    0,
-                ],
-            };
-            let f =
-                rkai::capi::exports::symbol_address(&support::cabi::symbol("run", k.stem)).unwrap();
-            // SAFETY: args describe kai_run_matmul's prototype with valid buffers.
-            let clobbered = unsafe { call(f, &args) };
-            assert_eq!(clobbered, 0, "{} clobbered {}", k.stem, describe(clobbered));
-            calls += 1;
-        }
-    }
+            KernelCase { p, rhs_packer }
+        };
+        shapes.map(case).into()
+    });
     eprintln!("RELIABILITY registers {calls}");
 }
 
@@ -1379,7 +1062,8 @@ mod random_shapes {
                 prop_assert_eq!(rhs.bytes(), &expect_rhs[..]);
                 let clamp = (-2.0, 2.5);
                 let expect = expected_dst(&p, &t, k.epilogue, packer.0, &lq, &rows, clamp);
-                run_portion(k, &Impl::Exported, &p, &lhs, &rhs, (0, 0, m, n), clamp, &expect, Edge::End);
+                let case = KernelCase { p, rhs_packer: packer };
+                tester::check_portion::<Qai8dxp>(k, Impl::Exported, &case, (&lhs, &rhs), (0, 0, m, n), clamp, &expect, Edge::End);
             }
         }
     }
@@ -1396,6 +1080,24 @@ fn packers_round_k_to_32_whatever_kr_and_sr() {
             let rhs = sym::<Getter5>("get_rhs_packed_size", packer)(9, 36, 4, kr, sr);
             assert_eq!(rhs, 3 * 4 * (32 + 12), "{packer} kr={kr} sr={sr}");
         }
+    }
+}
+
+/// `x` rounded to bf16 or f16 bits.
+fn to_half(x: f32, bf16: bool) -> u16 {
+    if bf16 {
+        half::bf16::from_f32(x).to_bits()
+    } else {
+        half::f16::from_f32(x).to_bits()
+    }
+}
+
+/// The value of bf16 or f16 `bits`.
+fn from_half(bits: u16, bf16: bool) -> f32 {
+    if bf16 {
+        half::bf16::from_bits(bits).to_f32()
+    } else {
+        half::f16::from_bits(bits).to_f32()
     }
 }
 
@@ -1416,27 +1118,8 @@ fn half_precision_lhs_packers_match_f32_packer_on_widened_input() {
             for (seed, &(m, n, kk)) in PACK_SHAPES.iter().enumerate() {
                 for edge in EDGES {
                     let mut p = Problem::new(k, m, n, kk, 0, false, 300 + seed as u64);
-                    let bits: Vec<u16> = p
-                        .lhs
-                        .iter()
-                        .map(|&x| {
-                            if bf16 {
-                                half::bf16::from_f32(x).to_bits()
-                            } else {
-                                half::f16::from_f32(x).to_bits()
-                            }
-                        })
-                        .collect();
-                    p.lhs = bits
-                        .iter()
-                        .map(|&b| {
-                            if bf16 {
-                                half::bf16::from_bits(b).to_f32()
-                            } else {
-                                half::f16::from_bits(b).to_f32()
-                            }
-                        })
-                        .collect();
+                    let bits: Vec<u16> = p.lhs.iter().map(|&x| to_half(x, bf16)).collect();
+                    p.lhs = bits.iter().map(|&b| from_half(b, bf16)).collect();
                     let expect = pack_lhs(&p, t.mr, t.kr, t.sr, edge);
                     let src: Vec<u8> = bits.iter().flat_map(|b| b.to_le_bytes()).collect();
                     let src = Guarded::from_bytes(&src, edge);
@@ -1563,21 +1246,24 @@ fn streaming_kernels_follow_their_clamp_on_signalling_nan_bounds() {
         .filter(|k| k.isa.is_streaming())
     {
         let t = k.tile();
-        let p = Problem::new(k, 5, 13, 64, 0, true, 77);
+        let (kk, bl) = blocked(k, 64, 1);
+        let p = Problem::new(k, 5, 13, kk, bl, true, 77);
         let (lq, rows) = p.quantized();
         let packer = rhs_packers(k)[0];
         let lhs = pack_lhs(&p, t.mr, t.kr, t.sr, Edge::End);
         let rhs = pack_rhs(&p, packer, 8, t.nr, t.kr, t.sr, Edge::End);
+        let case = KernelCase {
+            p,
+            rhs_packer: packer,
+        };
         for clamp in [(snan, 2.0), (-2.0, snan), (snan, snan)] {
-            let expect = expected_dst(&p, &t, k.epilogue, packer.0, &lq, &rows, clamp);
-            let whole = (0, 0, p.m, p.n);
-            run_portion(
+            let expect = expected_dst(&case.p, &t, k.epilogue, packer.0, &lq, &rows, clamp);
+            tester::check_portion::<Qai8dxp>(
                 k,
-                &Impl::Exported,
-                &p,
-                &lhs,
-                &rhs,
-                whole,
+                Impl::Exported,
+                &case,
+                (&lhs, &rhs),
+                (0, 0, case.p.m, case.p.n),
                 clamp,
                 &expect,
                 Edge::End,
@@ -1640,8 +1326,9 @@ fn streaming_kernels_commit_a_pending_lazy_za_save() {
         .filter(|k| k.isa.is_streaming())
     {
         let t = k.tile();
-        let (m, n, kk) = (3, t.n_step + 1, 40);
-        let p = Problem::new(k, m, n, kk, 0, true, 77);
+        let (m, n) = (3, t.n_step + 1);
+        let (kk, bl) = blocked(k, 40, 1);
+        let p = Problem::new(k, m, n, kk, bl, true, 77);
         let (lq, rows) = p.quantized();
         let packer = rhs_packers(k)[0];
         let lhs = pack_lhs(&p, t.mr, t.kr, t.sr, Edge::End);
@@ -1649,12 +1336,15 @@ fn streaming_kernels_commit_a_pending_lazy_za_save() {
         let clamp = (-3.0, 3.0);
         let expect = expected_dst(&p, &t, k.epilogue, packer.0, &lq, &rows, clamp);
         make_pending(&mut save, &mut block);
-        run_portion(
+        let case = KernelCase {
+            p,
+            rhs_packer: packer,
+        };
+        tester::check_portion::<Qai8dxp>(
             k,
-            &Impl::Exported,
-            &p,
-            &lhs,
-            &rhs,
+            Impl::Exported,
+            &case,
+            (&lhs, &rhs),
             (0, 0, m, n),
             clamp,
             &expect,
@@ -1674,5 +1364,8 @@ fn streaming_kernels_commit_a_pending_lazy_za_save() {
     assert!(save == pattern, "kai_commit_za did not save ZA");
     // SAFETY: turns ZA off again (the caller's state after a committed save).
     unsafe { core::arch::asm!(".arch_extension sme", "smstop za", options(nomem, nostack)) };
-    assert!(kernels > 0, "SME present but no SME kernel ran");
+    // (Runs narrowed by RKAI_TEST_KERNEL, such as the SVE vector-length steps, may have none.)
+    if std::env::var_os("RKAI_TEST_KERNEL").is_none() {
+        assert!(kernels > 0, "SME present but no SME kernel ran");
+    }
 }

@@ -10,7 +10,6 @@ mod support;
 
 use rkai::ukernels::arch;
 use rkai::ukernels::catalog::{Columns, Family, KERNELS, LhsPackerKind, MatmulKernel, PackerKind};
-use rkai::ukernels::matmul::matmul_clamp_f32_qsi8d32p_qsi4c32p as family;
 use rkai::ukernels::pack::lhs_quant_pack_qsi8d32p::Variant as LhsVariant;
 use rkai::ukernels::reference::qsi8d32p::{self as reference, Amax, Rounding};
 use rkai::ukernels::types::kai_rhs_pack_qs4cxs1s0_param as Params;
@@ -18,19 +17,16 @@ use support::block_gemm::{self, run_kernel};
 use support::cabi::{BlockLhsGetter, LhsBlockPackFn, RhsPackQ4_0Fn};
 use support::cabi::{Getter2, Getter3, Getter4, Getter5};
 use support::death;
-use support::gemm::{self, Impl, portions};
-use support::guard::{EDGES, Edge, Guarded};
+use support::gemm::Impl;
+use support::guard::{Edge, Guarded};
 use support::rng::Rng;
+use support::tester::{self, PackedFamily};
 
 const LHS: &str = "lhs_quant_pack_qsi8d32p_f32";
 const LHS_NEON: &str = "lhs_quant_pack_qsi8d32p_f32_neon";
 const LHS_4X8: &str = "lhs_quant_pack_qsi8d32p4x8sb_f32_neon";
 const RHS: &str = "rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0";
 const RHS_PS1S0: &str = "rhs_pack_nxk_qsi4c32ps1s0scalef16_qsu4c32s16s0_neon";
-const PORTABLE: block_gemm::Portable = block_gemm::Portable {
-    check: family::check,
-    run: family::run,
-};
 const PARAMS: Params = Params {
     lhs_zero_point: 1,
     rhs_zero_point: 8,
@@ -56,16 +52,7 @@ fn runs_here(k: &MatmulKernel) -> bool {
 }
 
 fn runnable() -> Vec<&'static MatmulKernel> {
-    let run: Vec<_> = family_kernels().filter(|k| runs_here(k)).collect();
-    eprintln!(
-        "CPU features {:?}, SVE lanes {}: running {} of {} Q4_0 kernels ({})",
-        support::cpu::features(),
-        arch::sve_lanes32(),
-        run.len(),
-        family_kernels().count(),
-        run.iter().map(|k| k.stem).collect::<Vec<_>>().join(", ")
-    );
-    run
+    tester::runnable(family_kernels(), runs_here, "Q4_0")
 }
 
 fn lhs_variant(name: &str) -> LhsVariant {
@@ -84,21 +71,14 @@ fn lhs_arithmetic(name: &str) -> (Amax, Rounding) {
     }
 }
 
-fn tsv_rows(text: &str) -> Vec<Vec<&str>> {
-    text.lines()
-        .skip(1)
-        .map(|l| l.split('\t').collect())
-        .collect()
-}
-
 #[test]
 fn getters_equal_kleidiai_values() {
-    block_gemm::getters_equal_kleidiai_values(family_kernels());
+    tester::getters_equal_kleidiai_values(family_kernels());
 }
 
 #[test]
 fn packed_sizes_and_offsets_equal_kleidiai_values() {
-    let table = tsv_rows(include_str!("data/kleidiai-1.30-packed-sizes.tsv"));
+    let table = tester::tsv_rows(include_str!("data/kleidiai-1.30-packed-sizes.tsv"));
     let mut checked = 0;
     for k in family_kernels() {
         let t = k.tile();
@@ -378,28 +358,41 @@ fn lhs_cases() -> Vec<(&'static str, usize, usize, usize)> {
     out
 }
 
-#[test]
-fn lhs_packers_match_reference_bytes() {
+/// Whether LHS packer `name` takes blocks of `bl` in `k` with `kr` and `sr` (the 4x8sb one only
+/// multiples of 32).
+fn lhs_packer_takes(name: &str, (kr, sr): (usize, usize), (k, bl): (usize, usize)) -> bool {
+    k % kr == 0 && bl % (kr / sr) == 0 && (name != LHS_4X8 || bl % 32 == 0)
+}
+
+/// Packs `problem(seed, shape)` for each of `shapes` with every LHS packer combination that
+/// takes it, against a guard page at either edge, over a buffer filled with `fill`, and compares
+/// the bytes with the reference's; returns the packings compared.
+fn lhs_packings_equal_reference(
+    shapes: &[(usize, usize, usize)],
+    fill: u8,
+    problem: impl Fn(usize, (usize, usize, usize)) -> Problem,
+) -> usize {
     let mut cases = 0;
     for (name, mr, kr, sr) in lhs_cases() {
-        for (seed, &(m, k, bl)) in PACK_SHAPES.iter().enumerate() {
-            if k % kr != 0 || bl % (kr / sr) != 0 || (name == LHS_4X8 && bl % 32 != 0) {
+        for (seed, &(m, k, bl)) in shapes.iter().enumerate() {
+            if !lhs_packer_takes(name, (kr, sr), (k, bl)) {
                 continue;
             }
-            for edge in EDGES {
-                let p = Problem::new(m, 1, k, bl, seed as u64);
-                let fill = 0xa5;
-                let packed = pack_lhs(&p, name, mr, kr, sr, edge, fill);
-                let expect = expected_lhs(&p, name, mr, kr, sr, packed.bytes().len(), fill);
-                assert_eq!(
-                    packed.bytes(),
-                    &expect[..],
-                    "{name} mr={mr} kr={kr} sr={sr} m={m} k={k} bl={bl}"
-                );
-                cases += 1;
-            }
+            let p = problem(seed, (m, k, bl));
+            cases += tester::packs_equal_reference(
+                || format!("{name} mr={mr} kr={kr} sr={sr} m={m} k={k} bl={bl}"),
+                |edge| pack_lhs(&p, name, mr, kr, sr, edge, fill),
+                |size| expected_lhs(&p, name, mr, kr, sr, size, fill),
+            );
         }
     }
+    cases
+}
+
+#[test]
+fn lhs_packers_match_reference_bytes() {
+    let problem = |seed: usize, (m, k, bl)| Problem::new(m, 1, k, bl, seed as u64);
+    let cases = lhs_packings_equal_reference(&PACK_SHAPES, 0xa5, problem);
     eprintln!("LHS packer byte comparisons: {cases}");
     eprintln!("RELIABILITY bounds_packers {cases}");
 }
@@ -423,41 +416,24 @@ fn lhs_packers_match_reference_on_hostile_values() {
         0x3f00_0000,
         0x0000_0000,
     ];
-    let mut cases = 0;
-    for (name, mr, kr, sr) in lhs_cases() {
-        for (seed, &(m, k, bl)) in [(5usize, 128usize, 32usize), (8, 256, 64)]
-            .iter()
-            .enumerate()
-        {
-            if k % kr != 0 || bl % (kr / sr) != 0 {
-                continue;
+    let hostile = |seed: usize, (m, k, bl)| {
+        let mut p = Problem::new(m, 1, k, bl, 40 + seed as u64);
+        let mut rng = Rng::new(7 + seed as u64);
+        for (i, v) in p.lhs.iter_mut().enumerate() {
+            // Some blocks stay finite; others get a special value at a random position, and
+            // the last position of a block sometimes holds a NaN (the scalar max keeps it).
+            let block = i / bl;
+            if block % 3 == 1 && rng.range_i32(0, 7) == 0 {
+                *v = f32::from_bits(SPECIAL[rng.range_i32(0, 11) as usize]);
             }
-            let mut p = Problem::new(m, 1, k, bl, 40 + seed as u64);
-            let mut rng = Rng::new(7 + seed as u64);
-            for (i, v) in p.lhs.iter_mut().enumerate() {
-                // Some blocks stay finite; others get a special value at a random position, and
-                // the last position of a block sometimes holds a NaN (the scalar max keeps it).
-                let block = i / bl;
-                if block % 3 == 1 && rng.range_i32(0, 7) == 0 {
-                    *v = f32::from_bits(SPECIAL[rng.range_i32(0, 11) as usize]);
-                }
-                if block % 5 == 2 && i % bl == bl - 1 {
-                    *v = f32::NAN;
-                }
-            }
-            for edge in EDGES {
-                let fill = 0x3c;
-                let packed = pack_lhs(&p, name, mr, kr, sr, edge, fill);
-                let expect = expected_lhs(&p, name, mr, kr, sr, packed.bytes().len(), fill);
-                assert_eq!(
-                    packed.bytes(),
-                    &expect[..],
-                    "{name} mr={mr} m={m} k={k} bl={bl}"
-                );
-                cases += 1;
+            if block % 5 == 2 && i % bl == bl - 1 {
+                *v = f32::NAN;
             }
         }
-    }
+        p
+    };
+    let shapes = [(5, 128, 32), (8, 256, 64)];
+    let cases = lhs_packings_equal_reference(&shapes, 0x3c, hostile);
     eprintln!("hostile LHS packings: {cases}");
     eprintln!("RELIABILITY hostile {cases}");
 }
@@ -522,19 +498,14 @@ fn rhs_packers_match_reference_bytes() {
     let mut cases = 0;
     for (name, nr, kr) in combos {
         for (seed, &(n, k, bl)) in RHS_SHAPES.iter().enumerate() {
-            for edge in EDGES {
-                let p = Problem::new(1, n, k, bl, 200 + seed as u64);
-                // The ps1s0 packer leaves columns past n untouched: the fill must survive.
-                let fill = 0x5a;
-                let packed = pack_rhs(&p, name, nr, kr, edge, fill);
-                let expect = expected_rhs(&p, name, nr, kr, packed.bytes().len(), fill);
-                assert_eq!(
-                    packed.bytes(),
-                    &expect[..],
-                    "{name} nr={nr} kr={kr} n={n} k={k} bl={bl}"
-                );
-                cases += 1;
-            }
+            let p = Problem::new(1, n, k, bl, 200 + seed as u64);
+            // The ps1s0 packer leaves columns past n untouched: the fill must survive.
+            let fill = 0x5a;
+            cases += tester::packs_equal_reference(
+                || format!("{name} nr={nr} kr={kr} n={n} k={k} bl={bl}"),
+                |edge| pack_rhs(&p, name, nr, kr, edge, fill),
+                |size| expected_rhs(&p, name, nr, kr, size, fill),
+            );
         }
     }
     eprintln!("RHS packer byte comparisons: {cases}");
@@ -608,57 +579,32 @@ const SHAPES: [(usize, usize, usize, usize); 22] = [
     (4, 5, 32, 32),
 ];
 
-/// Runs one portion through `which` and checks it bit for bit against `expect` (m x n), and that
-/// nothing outside the portion was written.
-#[allow(clippy::too_many_arguments)]
-fn run_portion(
-    k: &MatmulKernel,
-    which: &Impl,
-    p: &Problem,
-    lhs: &Guarded,
-    rhs: &Guarded,
-    portion: (usize, usize, usize, usize),
-    clamp: (f32, f32),
-    expect: &[f32],
-    edge: Edge,
-) {
-    let stride = p.n + 3; // padded rows catch writes past the row end
-    const CANARY: u32 = 0x7fc0_dead;
-    let mut dst = Guarded::from_bytes(&CANARY.to_le_bytes().repeat(p.m * stride), edge);
-    let shape = (p.k, p.bl);
-    block_gemm::call(
-        k,
-        which,
-        PORTABLE,
-        shape,
-        lhs,
-        rhs,
-        &mut dst,
-        portion,
-        (4, stride),
-        clamp,
-    );
-    gemm::check_portion_by(
-        dst.bytes(),
-        4,
-        p.m,
-        p.n,
-        stride,
-        portion,
-        |at| expect[at].to_bits(),
-        CANARY,
-        &|| {
-            format!(
-                "{} ({}) m={} n={} k={} bl={} clamp={clamp:?}",
-                k.stem,
-                which.name(),
-                p.m,
-                p.n,
-                p.k,
-                p.bl
-            )
-        },
-    );
+/// One kernel case: a problem and the LHS packer it is packed with (the RHS packer is [`RHS`]).
+struct KernelCase {
+    p: Problem,
+    lhs_packer: &'static str,
+}
+
+/// The Q4_0 family for the generic tester: results compare bit for bit, NaNs included.
+struct Q4_0;
+
+impl PackedFamily for Q4_0 {
+    type Problem = KernelCase;
+    const ANY_NAN: bool = false;
+
+    fn shape(c: &KernelCase) -> (usize, usize, usize, usize) {
+        (c.p.m, c.p.n, c.p.k, c.p.bl)
+    }
+
+    fn pack(k: &MatmulKernel, c: &KernelCase, edge: Edge) -> (Guarded, Guarded) {
+        let t = k.tile();
+        let lhs = pack_lhs(&c.p, c.lhs_packer, t.mr, t.kr, t.sr, edge, 0);
+        (lhs, pack_rhs(&c.p, RHS, t.nr, t.kr, edge, 0))
+    }
+
+    fn expected(_: &MatmulKernel, c: &KernelCase, clamp: (f32, f32)) -> Vec<f32> {
+        expected_dst(&c.p, c.lhs_packer, clamp)
+    }
 }
 
 /// Reference results (m x n) for `p` with activations quantized by `lhs_packer`.
@@ -676,56 +622,31 @@ fn accepts_block_length(k: &MatmulKernel, bl: usize) -> bool {
     k.columns != Columns::FixedAtSve256 || bl == 32
 }
 
+/// `k` on every shape it accepts, the LHS packers taking turns.
 fn check_kernel(k: &MatmulKernel, implementations: &[Impl]) -> usize {
-    let t = k.tile();
-    let mut cases = 0;
-    for (seed, &(m, n, kk, bl)) in SHAPES.iter().enumerate() {
-        if !accepts_block_length(k, bl) {
-            continue;
-        }
-        let p = Problem::new(m, n, kk, bl, 100 + seed as u64);
-        let lhs_packer = k.lhs_packers[seed % k.lhs_packers.len()].name;
-        let no_clamp = (f32::NEG_INFINITY, f32::INFINITY);
-        let mut sorted = expected_dst(&p, lhs_packer, no_clamp);
-        sorted.sort_by(f32::total_cmp);
-        let biting = (sorted[sorted.len() / 5], sorted[sorted.len() * 4 / 5]);
-        for clamp in [no_clamp, biting] {
-            let expect = expected_dst(&p, lhs_packer, clamp);
-            for edge in EDGES {
-                let lhs = pack_lhs(&p, lhs_packer, t.mr, t.kr, t.sr, edge, 0);
-                let rhs = pack_rhs(&p, RHS, t.nr, t.kr, edge, 0);
-                for portion in portions(m, n, t.m_step, t.n_step) {
-                    for which in implementations {
-                        run_portion(k, which, &p, &lhs, &rhs, portion, clamp, &expect, edge);
-                        cases += 1;
-                    }
-                }
-            }
-        }
-    }
-    cases
+    let problems = SHAPES
+        .iter()
+        .enumerate()
+        .filter(|&(_, &(.., bl))| accepts_block_length(k, bl))
+        .map(|(seed, &(m, n, kk, bl))| KernelCase {
+            p: Problem::new(m, n, kk, bl, 100 + seed as u64),
+            lhs_packer: k.lhs_packers[seed % k.lhs_packers.len()].name,
+        });
+    tester::check_kernel::<Q4_0>(k, problems, implementations)
 }
 
 #[test]
 fn exported_kernels_match_reference() {
-    let mut total = 0;
-    for k in runnable() {
-        let cases = check_kernel(k, &[Impl::Exported]);
-        eprintln!("{}: {cases} cases", k.stem);
-        total += cases;
-    }
+    let total = tester::count_cases(runnable(), "", |k| check_kernel(k, &[Impl::Exported]));
     eprintln!("exported kernel cases: {total}");
     eprintln!("RELIABILITY bounds_kernels {total}");
 }
 
 #[test]
 fn portable_kernels_match_reference() {
-    let mut total = 0;
-    for k in family_kernels() {
-        let cases = check_kernel(k, &[Impl::Portable]);
-        eprintln!("{} (portable): {cases} cases", k.stem);
-        total += cases;
-    }
+    let total = tester::count_cases(family_kernels(), " (portable)", |k| {
+        check_kernel(k, &[Impl::Portable])
+    });
     eprintln!("RELIABILITY bounds_portable {total}");
 }
 
@@ -733,37 +654,31 @@ fn portable_kernels_match_reference() {
 /// packed operands: the result must equal one single-threaded call byte for byte.
 #[test]
 fn threads_on_disjoint_portions_equal_one_call() {
-    let mut kernels = 0;
-    for k in runnable() {
-        let t = k.tile();
-        let (m, n) = (3 * t.m_step.max(4) + 1, 5 * t.n_step + 3);
+    let kernels = runnable();
+    tester::threads_equal_one_call_on::<Q4_0>(&kernels, |k, (m, n)| {
         let bl = if accepts_block_length(k, 64) { 64 } else { 32 };
         let p = Problem::new(m, n, 192, bl, 77);
-        let lhs = pack_lhs(&p, k.lhs_packers[0].name, t.mr, t.kr, t.sr, Edge::End, 0);
-        let rhs = pack_rhs(&p, RHS, t.nr, t.kr, Edge::End, 0);
-        block_gemm::threads_equal_one_call(k, (m, n), (p.k, p.bl), &lhs, &rhs, 4);
-        kernels += 1;
-    }
-    eprintln!("RELIABILITY concurrency {kernels}");
+        let lhs_packer = k.lhs_packers[0].name;
+        KernelCase { p, lhs_packer }
+    });
+    eprintln!("RELIABILITY concurrency {}", kernels.len());
 }
 
 #[cfg(target_arch = "aarch64")]
 #[test]
 fn callee_saved_registers_survive() {
-    let mut calls = 0;
-    for k in runnable() {
-        let t = k.tile();
-        for &(m, n, kk, bl) in &[(1, 8, 32, 32), (9, 17, 128, 64), (16, 32, 64, 32)] {
-            if !accepts_block_length(k, bl) {
-                continue;
-            }
-            let p = Problem::new(m, n, kk, bl, 5);
-            let lhs = pack_lhs(&p, k.lhs_packers[0].name, t.mr, t.kr, t.sr, Edge::End, 0);
-            let rhs = pack_rhs(&p, RHS, t.nr, t.kr, Edge::End, 0);
-            block_gemm::registers_survive(k, (m, n, kk, bl), &lhs, &rhs, 4);
-            calls += 1;
-        }
-    }
+    let calls = tester::registers_survive_on::<Q4_0>(&runnable(), |k| {
+        let shapes = [(1, 8, 32, 32), (9, 17, 128, 64), (16, 32, 64, 32)];
+        let accepted = shapes
+            .into_iter()
+            .filter(|&(.., bl)| accepts_block_length(k, bl));
+        let lhs_packer = k.lhs_packers[0].name;
+        let case = |(m, n, kk, bl)| KernelCase {
+            p: Problem::new(m, n, kk, bl, 5),
+            lhs_packer,
+        };
+        accepted.map(case).collect()
+    });
     eprintln!("RELIABILITY registers {calls}");
 }
 
@@ -790,8 +705,9 @@ mod random_shapes {
                 let expect_rhs = expected_rhs(&p, RHS, t.nr, t.kr, rhs.bytes().len(), 0);
                 prop_assert_eq!(rhs.bytes(), &expect_rhs[..]);
                 let clamp = (-2.0, 2.5);
-                let expect = expected_dst(&p, name, clamp);
-                run_portion(k, &Impl::Exported, &p, &lhs, &rhs, (0, 0, m, n), clamp, &expect, Edge::End);
+                let c = KernelCase { p, lhs_packer: name };
+                let expect = expected_dst(&c.p, name, clamp);
+                tester::check_portion::<Q4_0>(k, Impl::Exported, &c, (&lhs, &rhs), (0, 0, m, n), clamp, &expect, Edge::End);
             }
         }
     }
@@ -1056,24 +972,21 @@ fn cases() -> Vec<Case> {
     ]
 }
 
-#[test]
-#[ignore = "child process of the death tests"]
-fn death_child() {
-    if std::env::var(death::CASE_ENV).is_ok_and(|c| c == "sve_vector_length") {
-        run_kernel(SVE_GEMV, 64, 32, 4, false);
-        println!("survived");
-    } else {
-        death::child(&cases());
-    }
+/// [`cases`] and, for [`sve256_kernels_refuse_other_vector_lengths`], a call of a 256-bit SVE
+/// kernel (which survives where the vector is 256 bits).
+fn child_cases() -> Vec<Case> {
+    let mut cases = cases();
+    let sve256_call: fn() = || run_kernel(SVE_GEMV, 64, 32, 4, false);
+    cases.push(("sve_vector_length", String::new(), "", sve256_call));
+    cases
 }
 
-#[test]
-fn violations_abort_with_function_and_condition() {
-    let cases = cases();
-    death::expect_aborts(&cases);
-    eprintln!("{} contract violations checked", cases.len());
-    eprintln!("RELIABILITY contract {}", cases.len());
-}
+death_tests!(
+    cases,
+    "contract violations",
+    "contract",
+    child_cases = child_cases
+);
 
 /// KleidiAI's SVE kernels assert a 256-bit vector; rkai's abort with that condition elsewhere
 /// (checked on CPUs with SVE at another length; at 256 bits the call computes).

@@ -91,6 +91,16 @@ fn pack(kernel: &Kernel, layer: &Layer, family: Family) -> PackedWeights<Vec<u8>
     .unwrap()
 }
 
+/// The RHS packers' parameters for the per-channel int4 and int8 weights.
+const INT4_PARAMS: kai_rhs_pack_qs4cxs1s0_param = kai_rhs_pack_qs4cxs1s0_param {
+    lhs_zero_point: 1,
+    rhs_zero_point: 8,
+};
+const INT8_PARAMS: kai_rhs_pack_qsi8cx_params = kai_rhs_pack_qsi8cx_params {
+    lhs_zero_point: 1,
+    scale_multiplier: 1.0,
+};
+
 /// The same layer through the C functions: (packed RHS, dst).
 fn through_c(
     kernel: &Kernel,
@@ -125,47 +135,30 @@ fn through_c(
             lhs.as_mut_ptr().cast(),
         );
         let out: *mut c_void = rhs.as_mut_ptr().cast();
+        let (bias, scales) = (layer.bias.as_ptr(), layer.scales.as_ptr());
+        // The per-channel packers' prototypes differ only in their source and parameter types.
+        macro_rules! per_channel {
+            ($pack:ty, $src:expr, $params:expr) => {{
+                let pack = func::<$pack>("run", rhs_name);
+                pack(
+                    1,
+                    n,
+                    k,
+                    t.nr,
+                    t.kr,
+                    t.sr,
+                    $src.as_ptr(),
+                    bias,
+                    scales,
+                    out,
+                    0,
+                    &$params,
+                );
+            }};
+        }
         match family {
-            Family::F32Qai8dxpQsi4cxp => {
-                let p = kai_rhs_pack_qs4cxs1s0_param {
-                    lhs_zero_point: 1,
-                    rhs_zero_point: 8,
-                };
-                func::<RhsPackQsi4cxpFn>("run", rhs_name)(
-                    1,
-                    n,
-                    k,
-                    t.nr,
-                    t.kr,
-                    t.sr,
-                    layer.nibbles.as_ptr(),
-                    layer.bias.as_ptr(),
-                    layer.scales.as_ptr(),
-                    out,
-                    0,
-                    &p,
-                );
-            }
-            Family::F32Qai8dxpQsi8cxp => {
-                let p = kai_rhs_pack_qsi8cx_params {
-                    lhs_zero_point: 1,
-                    scale_multiplier: 1.0,
-                };
-                func::<RhsPackQsi8cxpFn>("run", rhs_name)(
-                    1,
-                    n,
-                    k,
-                    t.nr,
-                    t.kr,
-                    t.sr,
-                    layer.int8.as_ptr(),
-                    layer.bias.as_ptr(),
-                    layer.scales.as_ptr(),
-                    out,
-                    0,
-                    &p,
-                );
-            }
+            Family::F32Qai8dxpQsi4cxp => per_channel!(RhsPackQsi4cxpFn, layer.nibbles, INT4_PARAMS),
+            Family::F32Qai8dxpQsi8cxp => per_channel!(RhsPackQsi8cxpFn, layer.int8, INT8_PARAMS),
             _ => {
                 let p = kai_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0_params {
                     lhs_zero_point: 1,
@@ -182,7 +175,7 @@ fn through_c(
                     bl,
                     layer.nibbles.as_ptr(),
                     k.div_ceil(2),
-                    layer.bias.as_ptr(),
+                    bias,
                     layer.block_scales.as_ptr().cast(),
                     (k / bl) * 2,
                     out,

@@ -155,6 +155,26 @@ pub type RhsPackFloatFn = unsafe extern "C" fn(
     usize,
     *const c_void,
 );
+
+/// Calls the float RHS packer `name` ([`RhsPackFloatFn`]) as every caller does: one group, no
+/// scale, no extra bytes, no parameters.
+///
+/// # Safety
+/// `src` (k rows `stride` bytes apart), `bias` (n values, or null) and `out` (the packed size)
+/// are valid for the shape and the tile.
+pub unsafe fn pack_float_rhs(
+    name: &str,
+    (n, k): (usize, usize),
+    (nr, kr, sr): (usize, usize, usize),
+    (src, stride): (*const c_void, usize),
+    bias: *const c_void,
+    out: *mut c_void,
+) {
+    let pack = func::<RhsPackFloatFn>("run", name);
+    let none = core::ptr::null();
+    // SAFETY: forwarded contract.
+    unsafe { pack(1, n, k, nr, kr, sr, stride, src, bias, none, out, 0, none) }
+}
 /// `kai_run_matmul_clamp_f32_f32_f32p*`: (m, n, k, lhs, lhs_stride, rhs_packed, dst,
 /// dst_stride_row, dst_stride_col, clamp_min, clamp_max).
 pub type MatmulFloatFn = unsafe extern "C" fn(

@@ -74,6 +74,12 @@ pub fn expect_abort(out: &Output, symbol: &str, condition: &str) {
 /// child does.
 pub type Case<S = String, C = String> = (&'static str, S, C, fn());
 
+/// The number a child's `RKAI_DEATH_CASE` holds (a row index, say).
+pub fn case_number() -> usize {
+    let case = std::env::var(CASE_ENV).expect("death case");
+    case.parse().expect("a numbered death case")
+}
+
 /// The body of a test binary's ignored `death_child` test: runs the case of `cases` that
 /// `RKAI_DEATH_CASE` names; prints `survived` if it returns.
 pub fn child<S, C>(cases: &[Case<S, C>]) {
@@ -86,8 +92,39 @@ pub fn child<S, C>(cases: &[Case<S, C>]) {
 /// Runs every case in a child (the binary's `death_child` test) and checks that it aborted with
 /// KleidiAI's message naming the function and the condition.
 pub fn expect_aborts<S: AsRef<str>, C: AsRef<str>>(cases: &[Case<S, C>]) {
+    expect_aborts_in("death_child", cases)
+}
+
+/// [`expect_aborts`] with the cases run by the ignored test `child_test`.
+pub fn expect_aborts_in<S: AsRef<str>, C: AsRef<str>>(child_test: &str, cases: &[Case<S, C>]) {
     for (name, symbol, condition, _) in cases {
-        let out = run_child("death_child", name);
+        let out = run_child(child_test, name);
         expect_abort(&out, symbol.as_ref(), condition.as_ref());
     }
+}
+
+/// A test binary's two death tests over `$cases` (a function returning its [`Case`]s): the
+/// ignored `death_child` the children run, and `violations_abort_with_function_and_condition`,
+/// which prints how many `$what` it checked and, given a category, the `RELIABILITY` count.
+/// `child_cases = ...` gives the child more cases than the parent runs (probes that may survive).
+#[macro_export]
+macro_rules! death_tests {
+    ($cases:expr, $what:literal $(, $category:literal)? $(, child_cases = $child:expr)?) => {
+        #[test]
+        #[ignore = "child process of the death tests"]
+        fn death_child() {
+            // `child_cases` when given, else the parent's cases.
+            let _cases = $cases;
+            $(let _cases = $child;)?
+            $crate::support::death::child(&_cases());
+        }
+
+        #[test]
+        fn violations_abort_with_function_and_condition() {
+            let cases = ($cases)();
+            $crate::support::death::expect_aborts(&cases);
+            eprintln!("{} {} checked", cases.len(), $what);
+            $(eprintln!("RELIABILITY {} {}", $category, cases.len());)?
+        }
+    };
 }

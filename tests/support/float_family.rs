@@ -4,11 +4,12 @@
 //! lists, shapes and the stems the contract-violation cases call. The test files implement the
 //! trait and hold the `#[test]` functions (each a call into this module) and their own extras.
 
-use super::cabi::{Getter0, Getter2, Getter3, MatmulFloatFn, RhsPackFloatFn};
+use super::cabi::{self, Getter0, Getter2, Getter3, MatmulFloatFn};
 use super::death::Case;
 use super::gemm::{self, Impl, Portion};
 use super::guard::{EDGES, Edge, Guarded};
 use super::rng::Rng;
+use super::tester;
 use rkai::ukernels::catalog::{
     self, Family, KernelFn, MatmulKernel, Packer, PackerKind, RhsPackerKind,
 };
@@ -425,20 +426,15 @@ pub fn pack<F: FloatFamily>(p: &Problem<F>, packer: &Packer, edge: Edge) -> Guar
     let mut out = Guarded::from_bytes(&vec![0xa5; size], edge);
     // SAFETY: source, bias and output sized for n x k; scale and params null as required.
     unsafe {
-        sym::<RhsPackFloatFn>("run", packer.name)(
-            1,
-            p.n,
-            p.k,
-            v.nr(),
-            1,
-            1,
-            stride,
-            src.ptr().cast(),
-            bias.as_ref().map_or(ptr::null(), |b| b.ptr().cast()),
-            ptr::null(),
+        let bias = bias.as_ref().map_or(ptr::null(), |b| b.ptr().cast());
+        let (shape, tile) = ((p.n, p.k), (v.nr(), 1, 1));
+        cabi::pack_float_rhs(
+            packer.name,
+            shape,
+            tile,
+            (src.ptr().cast(), stride),
+            bias,
             out.mut_ptr().cast(),
-            0,
-            ptr::null(),
         )
     };
     out
@@ -642,23 +638,15 @@ pub fn check_kernel<F: FloatFamily>(k: &MatmulKernel, which: Impl) -> usize {
 }
 
 pub fn exported_kernels_match_reference<F: FloatFamily>() {
-    let mut total = 0;
-    for k in runnable::<F>() {
-        let cases = check_kernel::<F>(k, Impl::Exported);
-        eprintln!("{}: {cases} cases", k.stem);
-        total += cases;
-    }
+    let exported = |k: &MatmulKernel| check_kernel::<F>(k, Impl::Exported);
+    let total = tester::count_cases(runnable::<F>(), "", exported);
     eprintln!("exported {} kernel cases: {total}", F::LABEL);
     eprintln!("RELIABILITY bounds_kernels {total}");
 }
 
 pub fn portable_kernels_match_reference<F: FloatFamily>() {
-    let mut total = 0;
-    for k in kernels::<F>() {
-        let cases = check_kernel::<F>(k, Impl::Portable);
-        eprintln!("{} (portable): {cases} cases", k.stem);
-        total += cases;
-    }
+    let portable = |k: &MatmulKernel| check_kernel::<F>(k, Impl::Portable);
+    let total = tester::count_cases(kernels::<F>(), " (portable)", portable);
     eprintln!("RELIABILITY bounds_portable {total}");
 }
 
@@ -870,7 +858,7 @@ fn pack_call<F: FloatFamily>(
     let dummy = [0u8; 16];
     // SAFETY: buffers are large enough for n = 8, k = 4; the call is expected to abort.
     unsafe {
-        sym::<RhsPackFloatFn>("run", packer)(
+        sym::<cabi::RhsPackFloatFn>("run", packer)(
             num_groups,
             8,
             4,
@@ -1024,10 +1012,70 @@ pub fn violation_cases<F: FloatFamily>() -> Vec<Case> {
     ]
 }
 
-/// Every violation aborts naming its function and condition (children run `death_child`).
-pub fn violations_abort_with_function_and_condition<F: FloatFamily>() {
-    let cases = violation_cases::<F>();
-    super::death::expect_aborts(&cases);
-    eprintln!("{} {} contract violations checked", cases.len(), F::LABEL);
-    eprintln!("RELIABILITY contract {}", cases.len());
+/// One `#[test]` function per name, running the shared check of that name for `$family`.
+#[macro_export]
+macro_rules! shared_float_tests {
+    ($family:ty: $($test:ident),+ $(,)?) => {
+        $(
+            #[test]
+            fn $test() {
+                shared::$test::<$family>();
+            }
+        )+
+    };
+}
+
+/// The `#[test]` functions every float family runs, for the [`FloatFamily`] `$family` (a type
+/// of the calling test file). `kernels` and `packers` state how many the catalog lists.
+#[macro_export]
+macro_rules! float_family_tests {
+    ($family:ty $(, kernels = $kernels:expr, packers = $packers:expr)?) => {
+        use support::float_family as shared;
+
+        #[test]
+        fn getters_equal_kleidiai_values() {
+            $(assert_eq!(shared::kernels::<$family>().count(), $kernels);)?
+            shared::getters_equal_kleidiai_values::<$family>();
+        }
+
+        $crate::shared_float_tests!(
+            $family:
+            packed_sizes_and_offsets_equal_kleidiai_values,
+            packers_match_reference_bytes,
+            exported_kernels_match_reference,
+            portable_kernels_match_reference,
+            non_finite_values_follow_arm_rules,
+            dst_stride_col_is_ignored_where_kleidiai_ignores_it,
+            threads_on_disjoint_portions_equal_one_call,
+        );
+        #[cfg(target_arch = "aarch64")]
+        $crate::shared_float_tests!($family: callee_saved_registers_survive);
+
+        #[test]
+        fn packer_getters() {
+            $(assert_eq!(shared::packers::<$family>().count(), $packers);)?
+            shared::packer_getters::<$family>();
+        }
+
+        mod random_shapes {
+            use super::*;
+            use proptest::prelude::*;
+
+            proptest! {
+                #![proptest_config(ProptestConfig { cases: 32, failure_persistence: None, ..ProptestConfig::default() })]
+
+                /// Random shapes and data: packed bytes and results equal the reference.
+                #[test]
+                fn random_problems_match_reference(m in 1usize..30, n in 1usize..80, kk in 0usize..70, seed in any::<u64>(), bias in any::<bool>()) {
+                    shared::random_problem::<$family>((m, n, kk), seed, bias)?;
+                }
+            }
+        }
+
+        $crate::death_tests!(
+            shared::violation_cases::<$family>,
+            "contract violations",
+            "contract"
+        );
+    };
 }

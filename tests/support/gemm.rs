@@ -44,34 +44,8 @@ pub fn portions(m: usize, n: usize, m_step: usize, n_step: usize) -> Vec<Portion
 }
 
 /// Checks a destination of `m` rows by `stride` elements of `es` (2 or 4) bytes: inside
-/// `portion` element (i, j) equals `expect[i * n + j]`, elsewhere `canary`. `context` describes
+/// `portion` element (i, j) equals `expect(i * n + j)`, elsewhere `canary`. `context` describes
 /// the call in the failure message.
-#[allow(clippy::too_many_arguments)]
-pub fn check_portion(
-    dst: &[u8],
-    es: usize,
-    m: usize,
-    n: usize,
-    stride: usize,
-    portion: Portion,
-    expect: &[u32],
-    canary: u32,
-    context: &dyn Fn() -> String,
-) {
-    check_portion_by(
-        dst,
-        es,
-        m,
-        n,
-        stride,
-        portion,
-        |at| expect[at],
-        canary,
-        context,
-    );
-}
-
-/// [`check_portion`] with the expected bits of element (i, j) given by `expect(i * n + j)`.
 #[allow(clippy::too_many_arguments)]
 pub fn check_portion_by(
     dst: &[u8],

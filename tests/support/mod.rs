@@ -11,3 +11,4 @@ pub mod float_family;
 pub mod gemm;
 pub mod guard;
 pub mod rng;
+pub mod tester;

@@ -13,7 +13,7 @@
 //! Nothing here allocates. Only the `f32`-output `qai8dxp` families are covered so far.
 
 use crate::arch::{self, Features};
-use crate::catalog::{Columns, Family, LhsPackerKind, MatmulKernel, PackerKind};
+use crate::catalog::{Columns, Family, LhsPackerKind, MatmulKernel, PackerKind, RhsPackerKind};
 use crate::contract::Violation;
 use crate::layout::{self, RhsLayout};
 use crate::matmul::call::{self, PackedArgs};
@@ -353,9 +353,24 @@ impl<S: AsRef<[u8]> + AsMut<[u8]>> PackedWeights<S> {
                     extra_bytes: 0,
                     params: (&raw const params).cast(),
                 };
-                block_pack::check(block_pack::Variant::Nxk, &a)?;
+                // The kernel's own N x K packer: the formats differ in nibble order, block depth
+                // and the order of the row sums' arithmetic.
+                let variant = kernel
+                    .kernel
+                    .rhs_packers
+                    .iter()
+                    .find_map(|p| match p.kind {
+                        PackerKind::Rhs(RhsPackerKind::Qsi4c32p(v))
+                            if v.source() == Source::Nxk =>
+                        {
+                            Some(v)
+                        }
+                        _ => None,
+                    })
+                    .ok_or(Error::FormatMismatch("weights"))?;
+                block_pack::check(variant, &a)?;
                 // SAFETY: as above.
-                unsafe { block_pack::run(block_pack::Variant::Nxk, &a) };
+                unsafe { block_pack::run(variant, &a) };
             }
         }
         Ok(PackedWeights {

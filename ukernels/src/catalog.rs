@@ -120,6 +120,8 @@ pub struct Epilogue {
     pub scale_bias: ScaleBias,
     /// How the clamp bounds are applied.
     pub clamp: Clamp,
+    /// How a per-block kernel folds its first block into the f32 accumulator.
+    pub block_fold: BlockFold,
 }
 
 impl Epilogue {
@@ -127,7 +129,29 @@ impl Epilogue {
     pub const VECTOR: Epilogue = Epilogue {
         scale_bias: ScaleBias::MultiplyThenAdd,
         clamp: Clamp::MaxThenMin,
+        block_fold: BlockFold::FusedFromZero,
     };
+}
+
+/// How a per-block kernel adds `f32(I_b) * d_b` of block `b` to its f32 accumulator: every
+/// block with a fused multiply-add, except (for one kind) the first. The two differ only in the
+/// sign of a zero: `fma(x, d, +0)` is `+0` where the product is `-0`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BlockFold {
+    /// `FMLA` into an accumulator that starts at `+0`.
+    FusedFromZero,
+    /// `FMUL` for the first block, `FMLA` for the others (SME2 outer-product kernels).
+    FirstMultiplies,
+}
+
+impl BlockFold {
+    /// The accumulator after block `x * d` (`first`: the row's first block).
+    pub fn apply(self, first: bool, x: f32, d: f32, acc: f32) -> f32 {
+        match (self, first) {
+            (BlockFold::FirstMultiplies, true) => x * d,
+            _ => libm::fmaf(x, d, acc),
+        }
+    }
 }
 
 /// Whether `y = acc * scale + bias` rounds once or twice.
@@ -366,6 +390,16 @@ impl MatmulKernel {
 
 /// Picks the aarch64 implementation on aarch64 and the portable one elsewhere.
 macro_rules! native {
+    ($family:ident :: $module:ident :: $out:ident) => {{
+        #[cfg(target_arch = "aarch64")]
+        {
+            KernelFn::PackedOutput($family::$module::$out::run)
+        }
+        #[cfg(not(target_arch = "aarch64"))]
+        {
+            KernelFn::Portable
+        }
+    }};
     ($family:ident :: $module:ident) => {{
         #[cfg(target_arch = "aarch64")]
         {
@@ -469,6 +503,19 @@ pub static LHS_QUANT_PACK_QSI8D32P_F32_NEON: Packer = Packer {
 pub static LHS_QUANT_PACK_QSI8D32P4X8SB_F32_NEON: Packer = Packer {
     name: "lhs_quant_pack_qsi8d32p4x8sb_f32_neon",
     kind: PackerKind::Lhs(LhsPackerKind::Qsi8d32p(Qsi8d32pPacker::F32Neon4x8sb)),
+};
+
+/// `kai_rhs_pack_nxk_qsi4c32ps1s0nrx4_qsu4c32s1s0_neon` (sequential nibbles, block depth 4: the
+/// format of KleidiAI's SME2 `qsi4c32p4vlx4` kernels; ONNX Runtime's Q4 packer).
+pub static RHS_PACK_NXK_QSI4C32PS1S0NRX4_QSU4C32S1S0_NEON: Packer = Packer {
+    name: "rhs_pack_nxk_qsi4c32ps1s0nrx4_qsu4c32s1s0_neon",
+    kind: PackerKind::Rhs(RhsPackerKind::Qsi4c32p(Qsi4c32pPacker::NxkPs1s0Nrx4)),
+};
+
+/// `kai_rhs_pack_kxn_qsi4c32ps1s0nrx4_qsu4c32s1s0_neon` (the same format from a K x N source).
+pub static RHS_PACK_KXN_QSI4C32PS1S0NRX4_QSU4C32S1S0_NEON: Packer = Packer {
+    name: "rhs_pack_kxn_qsi4c32ps1s0nrx4_qsu4c32s1s0_neon",
+    kind: PackerKind::Rhs(RhsPackerKind::Qsi4c32p(Qsi4c32pPacker::KxnPs1s0Nrx4)),
 };
 
 /// `kai_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0` (Q4_0 weights for the NEON and SVE kernels).
@@ -623,6 +670,8 @@ pub static PACKERS: &[&Packer] = &[
     &RHS_PACK_KXN_QSI4C32P_QSU4C32S1S0,
     &RHS_PACK_NXK_QSI4C32PNRX4_QSU4C32S1S0_NEON,
     &RHS_PACK_NXK_QSI4C32PNRX8_QSU4C32S1S0_NEON,
+    &RHS_PACK_NXK_QSI4C32PS1S0NRX4_QSU4C32S1S0_NEON,
+    &RHS_PACK_KXN_QSI4C32PS1S0NRX4_QSU4C32S1S0_NEON,
     &LHS_QUANT_PACK_QSI8D32P_F32,
     &LHS_QUANT_PACK_QSI8D32P_F32_NEON,
     &LHS_QUANT_PACK_QSI8D32P4X8SB_F32_NEON,
@@ -667,6 +716,11 @@ const QSI4C32P_RHS_DEPTH8: &[&Packer] = &[
     &RHS_PACK_NXK_QSI4C32P_QSU4C32S1S0,
     &RHS_PACK_KXN_QSI4C32P_QSU4C32S1S0,
     &RHS_PACK_NXK_QSI4C32PNRX8_QSU4C32S1S0_NEON,
+];
+/// qsi4c32p packers writing the sequential-nibble (`ps1s0`) data of the SME2 kernels.
+const QSI4C32PS1S0_RHS: &[&Packer] = &[
+    &RHS_PACK_NXK_QSI4C32PS1S0NRX4_QSU4C32S1S0_NEON,
+    &RHS_PACK_KXN_QSI4C32PS1S0NRX4_QSU4C32S1S0_NEON,
 ];
 const QSI8D32P_LHS: &[&Packer] = &[&LHS_QUANT_PACK_QSI8D32P_F32];
 /// The 16x4 i8mm kernel also reads the 4x8sb packer's output (KleidiAI pairs both with it).
@@ -1003,15 +1057,16 @@ vla_qai8dxp_kernel!(
 
 /// A KleidiAI SME or SME2 kernel of a `qai8dxp` family: its tile in streaming-vector units
 /// (`PerSmeLane32` for a `1x4vl` GEMV, `RowsAndColumnsPerSmeLane32` for a `1vlx4vl` GEMM), the
-/// way it finishes outputs, and the f32 module and asm module implementing it (16-bit outputs
-/// narrow the f32 kernel's rows).
+/// way it finishes outputs, and the f32 module and asm module implementing it (with `:: f16`,
+/// the module's f16-output form).
 macro_rules! streaming_qai8dxp_kernel {
     (
         $(#[$doc:meta])* $name:ident, $family:ident, $lhs:ident, $rhs:ident, $stem:ident,
-        $isa:ident, $tile:tt, $columns:ident, $epilogue:expr, $f32_family:ident :: $module:ident
+        $isa:ident, $tile:tt, $columns:ident, $epilogue:expr,
+        $f32_family:ident :: $module:ident $(:: $out:ident)?
     ) => {
         kernel_entry!($(#[$doc])* $name, $family, $lhs, $rhs, $stem, $isa, $tile,
-            native!($f32_family::$module), KleidiAi, $columns, Any, $epilogue);
+            native!($f32_family::$module $(:: $out)?), KleidiAi, $columns, Any, $epilogue);
     };
 }
 
@@ -1019,11 +1074,13 @@ macro_rules! streaming_qai8dxp_kernel {
 const SME2_DOT: Epilogue = Epilogue {
     scale_bias: ScaleBias::FusedMultiplyAdd,
     clamp: Clamp::MaxNumThenMinNum,
+    block_fold: BlockFold::FusedFromZero,
 };
 /// SME2 outer-product GEMMs: `FMUL`, `FADD`, `FCLAMP`.
 const SME2_MOPA: Epilogue = Epilogue {
     scale_bias: ScaleBias::MultiplyThenAdd,
     clamp: Clamp::MaxNumThenMinNum,
+    block_fold: BlockFold::FusedFromZero,
 };
 /// The f16 forms of [`SME2_DOT`] and [`SME2_MOPA`] that narrow before `FCLAMP` (the
 /// `qsi4cxp` ones; the `qsi8cxp` ones clamp in f32).
@@ -1039,6 +1096,13 @@ const SME2_MOPA_NARROWED: Epilogue = Epilogue {
 const SME_DOT: Epilogue = Epilogue {
     scale_bias: ScaleBias::FusedMultiplyAdd,
     clamp: Clamp::MaxThenMin,
+    block_fold: BlockFold::FusedFromZero,
+};
+/// SME2 outer-product GEMMs of per-block formats: as [`SME2_MOPA`], and the first block is
+/// multiplied rather than fused into `+0`.
+const SME2_BLOCKWISE_MOPA: Epilogue = Epilogue {
+    block_fold: BlockFold::FirstMultiplies,
+    ..SME2_MOPA
 };
 
 streaming_qai8dxp_kernel!(
@@ -1108,7 +1172,7 @@ streaming_qai8dxp_kernel!(
     [1, 4, 1, 4, 4, 1],
     PerSmeLane32,
     SME2_DOT,
-    f32_qai8dxp_qsi8cxp::matmul_clamp_f32_qai8dxp1x4_qsi8cxp4vlx4_1x4vl_sme2_dot
+    f32_qai8dxp_qsi8cxp::matmul_clamp_f32_qai8dxp1x4_qsi8cxp4vlx4_1x4vl_sme2_dot::f16
 );
 
 streaming_qai8dxp_kernel!(
@@ -1122,7 +1186,37 @@ streaming_qai8dxp_kernel!(
     [1, 4, 1, 4, 4, 1],
     RowsAndColumnsPerSmeLane32,
     SME2_MOPA,
-    f32_qai8dxp_qsi8cxp::matmul_clamp_f32_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme2_mopa
+    f32_qai8dxp_qsi8cxp::matmul_clamp_f32_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme2_mopa::f16
+);
+
+streaming_qai8dxp_kernel!(
+    /// GEMV, 1 row x 4 x SVL32 columns per step: int4 expanded with `LUTI4`, multi-vector `SDOT`
+    /// into ZA per block, block scales folded in with `FMLA`.
+    MATMUL_CLAMP_F32_QAI8DXP1X4_QSI4C32P4VLX4_1X4VL_SME2_DOT,
+    F32Qai8dxpQsi4c32p,
+    QAI8DXP_F32_LHS,
+    QSI4C32PS1S0_RHS,
+    matmul_clamp_f32_qai8dxp1x4_qsi4c32p4vlx4_1x4vl_sme2_dot,
+    Sme2,
+    [1, 4, 1, 4, 8, 2],
+    PerSmeLane32,
+    SME2_DOT,
+    f32_qai8dxp_qsi4c32p::matmul_clamp_f32_qai8dxp1x4_qsi4c32p4vlx4_1x4vl_sme2_dot
+);
+
+streaming_qai8dxp_kernel!(
+    /// GEMM, SVL32 rows x 4 x SVL32 columns per step: int4 expanded with `LUTI4`, `SMOPA` into
+    /// four ZA tiles per block, block scales folded in per output row.
+    MATMUL_CLAMP_F32_QAI8DXP1VLX4_QSI4C32P4VLX4_1VLX4VL_SME2_MOPA,
+    F32Qai8dxpQsi4c32p,
+    QAI8DXP_F32_LHS,
+    QSI4C32PS1S0_RHS,
+    matmul_clamp_f32_qai8dxp1vlx4_qsi4c32p4vlx4_1vlx4vl_sme2_mopa,
+    Sme2,
+    [1, 4, 1, 4, 8, 2],
+    RowsAndColumnsPerSmeLane32,
+    SME2_BLOCKWISE_MOPA,
+    f32_qai8dxp_qsi4c32p::matmul_clamp_f32_qai8dxp1vlx4_qsi4c32p4vlx4_1vlx4vl_sme2_mopa
 );
 
 streaming_qai8dxp_kernel!(
@@ -1192,7 +1286,7 @@ streaming_qai8dxp_kernel!(
     [1, 4, 1, 4, 4, 1],
     PerSmeLane32,
     SME2_DOT_NARROWED,
-    f32_qai8dxp_qsi4cxp::matmul_clamp_f32_qai8dxp1x4_qsi4cxp4vlx4_1x4vl_sme2_sdot
+    f32_qai8dxp_qsi4cxp::matmul_clamp_f32_qai8dxp1x4_qsi4cxp4vlx4_1x4vl_sme2_sdot::f16
 );
 
 streaming_qai8dxp_kernel!(
@@ -1206,7 +1300,7 @@ streaming_qai8dxp_kernel!(
     [1, 4, 1, 4, 4, 1],
     RowsAndColumnsPerSmeLane32,
     SME2_MOPA_NARROWED,
-    f32_qai8dxp_qsi4cxp::matmul_clamp_f32_qai8dxp1vlx8_qsi4cxp4vlx8_1vlx4vl_sme2_mopa
+    f32_qai8dxp_qsi4cxp::matmul_clamp_f32_qai8dxp1vlx8_qsi4cxp4vlx8_1vlx4vl_sme2_mopa::f16
 );
 
 f32_qai8dxp_qsi4c32p_kernel!(
@@ -1937,6 +2031,8 @@ pub static KERNELS: &[&MatmulKernel] = &[
     &MATMUL_CLAMP_F32_QAI8DXP1X8_QSI4C32P1VLX8_1X2VL_SVE2_DOTPROD,
     &MATMUL_CLAMP_F32_QAI8DXP4X8_QSI4C32P1VLX8_8X1VL_SVE2_DOTPROD,
     &MATMUL_CLAMP_F32_QAI8DXP4X8_QSI4C32P1VLX8_8X1VL_SVE2_I8MM,
+    &MATMUL_CLAMP_F32_QAI8DXP1X4_QSI4C32P4VLX4_1X4VL_SME2_DOT,
+    &MATMUL_CLAMP_F32_QAI8DXP1VLX4_QSI4C32P4VLX4_1VLX4VL_SME2_MOPA,
     &MATMUL_CLAMP_BF16_QAI8DXP1X8_QSI4C32P4X8_1X4_NEON_DOTPROD,
     &MATMUL_CLAMP_BF16_QAI8DXP4X8_QSI4C32P4X8_16X4_NEON_I8MM,
     &MATMUL_CLAMP_BF16_QAI8DXP1X8_QSI4CXP8X8_1X8_NEON_DOTPROD,
@@ -2004,8 +2100,9 @@ mod tests {
     #[test]
     fn every_kernel_function_takes_its_family_arguments() {
         for k in KERNELS {
+            let description = k.family.description();
             assert!(
-                k.native.fits(k.family.description().operands),
+                k.native.fits(description.operands, description.output),
                 "{}: {:?} does not take {:?}",
                 k.stem,
                 k.native,

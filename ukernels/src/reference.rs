@@ -4,8 +4,6 @@
 //! reverse direction from the production packers, so a shared mistake is unlikely. Tests compare
 //! production packers byte for byte and kernels bit for bit against it.
 
-use crate::float;
-
 pub mod qai4c32p;
 pub mod qsi8d32p;
 
@@ -327,18 +325,35 @@ pub enum SumOrder {
     /// Per segment, the sum of `d * (low + high)` over its bytes (the `kxn` packer; equal to
     /// `PerSegment` for finite, moderate scales).
     PerPair,
+    /// `fma(partial, d, sum)` per 32-value chunk (the `nxk` `ps1s0nrx4` packer).
+    PerChunkFused,
+    /// `fma(partial, d, sum)` per 4 consecutive K values (the `kxn` `ps1s0nrx4` packer).
+    PerQuadFused,
 }
 
 /// f32 row sum of one `qsi4c32p` column: `sum over blocks b of d_b * sum_{k in b} w` in the
-/// packer's order, with partial sums over `2 * blen` values (segments) or 32 (chunks).
+/// packer's order, with partial sums over `2 * blen` values (segments) or 32 (chunks), or (the
+/// fused orders) over runs of consecutive K values, each folded in with one `fma`.
 pub fn qsi4c32p_row_sum(w: &[i8], d: &[u16], bl: usize, blen: usize, order: SumOrder) -> f32 {
     let part = match order {
         SumOrder::PerSegment | SumOrder::PerPair => blen,
-        SumOrder::PerChunk => 16,
+        _ => 16,
+    };
+    let fused_run = match order {
+        SumOrder::PerChunkFused => Some(32),
+        SumOrder::PerQuadFused => Some(4),
+        _ => None,
     };
     let mut sum = 0.0f32;
     for (b, &bits) in d.iter().enumerate() {
         let scale = f32::from_bits((bits as u32) << 16);
+        if let Some(run) = fused_run {
+            for values in w[b * bl..(b + 1) * bl].chunks(run) {
+                let partial: i32 = values.iter().map(|&v| v as i32).sum();
+                sum = libm::fmaf(partial as f32, scale, sum);
+            }
+            continue;
+        }
         for c in 0..bl / 32 {
             let chunk = &w[b * bl + 32 * c..][..32];
             for s in 0..16 / part {
@@ -358,7 +373,9 @@ pub fn qsi4c32p_row_sum(w: &[i8], d: &[u16], bl: usize, blen: usize, order: SumO
 /// `qsi4c32p`: per group and block, value (col, k) of chunk `c` at data byte
 /// `((c * 16 + (k % 16)) / blen * nr + col) * blen + (k % 16) % blen` (low nibble for `k % 32 <
 /// 16`, high otherwise), then the block's `nr` scales; after the blocks, row sums and biases.
-/// Columns past `n` repeat column `n - 1`.
+/// Columns past `n` repeat column `n - 1`. With `sequential` nibbles (the `ps1s0` packers of
+/// the SME2 kernels) value (col, k) of a block is instead at data byte `(k / 4 * nr + col) * 2 +
+/// (k % 4) / 2`, low nibble for even `k`.
 #[allow(clippy::too_many_arguments)]
 pub fn pack_qsi4c32p(
     n: usize,
@@ -371,6 +388,7 @@ pub fn pack_qsi4c32p(
     d: &[u16],
     bias: Option<&[f32]>,
     order: SumOrder,
+    sequential: bool,
     out: &mut [u8],
 ) {
     let blen = kr / sr;
@@ -387,10 +405,20 @@ pub fn pack_qsi4c32p(
                 let (b, within) = (kk / bl, kk % bl);
                 let (c, i) = (within / 32, within % 32);
                 let col_byte = 16 * c + i % 16;
-                let at =
-                    base + b * block_bytes + (col_byte / blen * nr + col) * blen + col_byte % blen;
+                let (at, low) = if sequential {
+                    (
+                        (within / 4 * nr + col) * 2 + within % 4 / 2,
+                        within % 2 == 0,
+                    )
+                } else {
+                    (
+                        (col_byte / blen * nr + col) * blen + col_byte % blen,
+                        i < 16,
+                    )
+                };
+                let at = base + b * block_bytes + at;
                 let nib = (v as u8) & 0x0f;
-                out[at] = if i < 16 {
+                out[at] = if low {
                     (out[at] & 0xf0) | nib
                 } else {
                     (out[at] & 0x0f) | (nib << 4)
@@ -410,11 +438,13 @@ pub fn pack_qsi4c32p(
 }
 
 /// Reference for `matmul_clamp_f32_qai8dxp_qsi4c32p` on unpacked operands: per block an integer
-/// dot product folded in with a fused multiply-add by the block scale, then the zero-point
-/// correction `fma(rsum, -zero_point, acc)`, the LHS scale, the bias, FMAX/FMIN.
+/// dot product folded in with a fused multiply-add by the block scale (the first block as
+/// `finish.block_fold` says), then the zero-point correction `fma(rsum, -zero_point, acc)`, the
+/// LHS scale and the bias (`finish.scale_bias`), and the clamp (`finish.clamp`).
 /// `rsum` are the packed row sums ([`qsi4c32p_row_sum`]).
 #[allow(clippy::too_many_arguments)]
 pub fn matmul_f32_qai8dx_qsi4c32(
+    finish: crate::catalog::Epilogue,
     m: usize,
     n: usize,
     k: usize,
@@ -438,11 +468,13 @@ pub fn matmul_f32_qai8dx_qsi4c32(
                     .map(|kk| lq[i * k + kk] as i32 * w[j * k + kk] as i32)
                     .sum();
                 let scale = f32::from_bits((d[j * blocks + b] as u32) << 16);
-                acc = libm::fmaf(dot as f32, scale, acc);
+                acc = finish.block_fold.apply(b == 0, dot as f32, scale, acc);
             }
             acc = libm::fmaf(rsum[j], -rows[i].zero_point as f32, acc);
-            let y = acc * rows[i].scale + bias.map_or(0.0, |b| b[j]);
-            dst[i * dst_stride + j] = float::clamp(y, clamp.0, clamp.1);
+            let y = finish
+                .scale_bias
+                .apply(acc, rows[i].scale, bias.map_or(0.0, |b| b[j]));
+            dst[i * dst_stride + j] = finish.clamp.apply(y, clamp.0, clamp.1);
         }
     }
 }

@@ -133,9 +133,7 @@ struct Rank {
 impl Rank {
     fn of(pair: Pair, sve_lanes32: usize, in_order: bool) -> Rank {
         // SME tiles compare only with each other (their tier sets them apart from the rest), all
-        // in the same streaming unit, so the smallest streaming vector (128 bits, four 32-bit
-        // lanes) stands for it: a `1vlx4vl` GEMM then has more rows than a `1x4vl` GEMV rather
-        // than tying with it (one lane made them equal, and the catalog's first, a GEMV, won).
+        // in the same streaming unit: the smallest streaming length (4 lanes) orders them as any.
         let tile = |k: &MatmulKernel| k.base_tile.scaled(k.columns, sve_lanes32, 4);
         let uses_sve = pair.gemm.isa.is_sve() || pair.gemv.isa.is_sve();
         let vector_preference = match (uses_sve, sve_lanes32 > 4) {

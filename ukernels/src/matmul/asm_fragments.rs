@@ -68,6 +68,15 @@ macro_rules! store_tail4 {
     };
 }
 
+/// A K loop from its local label `$l`: the llvm-mca region named `$mca` around the loop body
+/// (whose last flag-setting instruction counts the iterations down), closed by `b.ne` back to the
+/// label.
+macro_rules! k_loop {
+    ($l:literal, $mca:literal; $($body:expr),+ $(,)?) => {
+        concat!($l, ":\n", "// LLVM-MCA-BEGIN ", $mca, "\n", $($body, "\n",)+ "b.ne ", $l, "b\n", "// LLVM-MCA-END")
+    };
+}
+
 /// Stores the first `$n` f32 columns (all 4 when `$n >= 4`) of `v$v` at `[$dst]`; `$p` is the
 /// scratch pointer of the partial store. `cmp` tests `$n >= 4`; `tbz` tests bit 2 and needs
 /// `$n <= 4`. Clobbers `v$v` on the partial path; defines `$partial`, `$half`, `$done`.
@@ -504,6 +513,15 @@ macro_rules! kernel_asm {
     // The row-block loop's tail: the LHS (x3, `x7` bytes per group of 4 rows) and dst (x5, `x6`
     // bytes per row) pointers move on by a block, `m` (x0) counts down. The float kernels keep 6
     // row strides of each in x27 / x28 (and x3 / x6 as their LHS / dst pointers).
+    // The 2vlx8 GEMMs: `gemm` with the RHS group's bytes per column in x8 (scaled by the asm) and
+    // the clamp bounds as bits in w15 / w16.
+    ($($t:expr),+ $(,)?;
+     gemm2vl[$rows:tt rows, $l:literal]($m:expr, $n:expr, $a:expr, $lhs:expr, $rhs:expr, $dst:expr, $ds:expr, $ls:expr,
+     $group:expr, $lo:expr, $hi:expr);
+     $($rest:tt)*) => {
+        kernel_asm!($($t),+; gemm[$rows rows, $l]($m, $n, $a, $lhs, $rhs, $dst, $ds, $ls);
+            inout("x8") $group => _, in("x15") $lo, in("x16") $hi, $($rest)*)
+    };
     (@next_rows 4, $l:literal) => {
         concat!("add x3, x3, x7\n", "add x5, x5, x6, lsl #2\n", "subs x0, x0, #4\n", "b.gt ", $l, "b\n")
     };
@@ -673,5 +691,39 @@ macro_rules! dequant_row2 {
             concat!("fadd v", $a, ".4s, v", $a, ".4s, v", $ba, ".4s\n"),
             concat!("fadd v", $b, ".4s, v", $b, ".4s, v", $bb, ".4s\n"),
         )
+    };
+}
+
+/// SVE, the end of a dequantised row: `FADD z$a, z$a, z$bias` for each `($a, $bias)`, then
+/// `FMAX` with `z$lo` and `FMIN` with `z$hi` for each (under `p0`).
+macro_rules! bias_clamp_z {
+    ($(($a:literal, $b:literal))+; $lo:literal, $hi:literal) => {
+        concat!(
+            $(concat!("fadd z", $a, ".s, z", $a, ".s, z", $b, ".s\n"),)+
+            $(concat!("fmax z", $a, ".s, p0/m, z", $a, ".s, z", $lo, ".s\n"),)+
+            $(concat!("fmin z", $a, ".s, p0/m, z", $a, ".s, z", $hi, ".s\n"),)+
+        )
+    };
+}
+
+/// SVE: `SCVTF z$r.s, p0/m, z$r.s` (int32 to f32) for each listed register.
+macro_rules! scvtf_z {
+    ($($r:literal),+) => {
+        concat!($(concat!("scvtf z", $r, ".s, p0/m, z", $r, ".s\n"),)+)
+    };
+}
+
+/// SVE: `$op z$d.$t, z$n.$t, z$m.$t` for each `($d, $n, $m)` (unpredicated `uzp1`, `uzp2`,
+/// `add`, `fmul`, ...).
+macro_rules! zop3 {
+    ($op:literal $t:literal; $(($d:literal, $n:literal, $m:literal))+) => {
+        concat!($(concat!($op, " z", $d, ".", $t, ", z", $n, ".", $t, ", z", $m, ".", $t, "\n"),)+)
+    };
+}
+
+/// SVE: `MLA z$d.s, p0/m, z$n.s, z$m.s` for each `($d, $n, $m)` (`d += n * m`, int32).
+macro_rules! mla_z {
+    ($(($d:literal, $n:literal, $m:literal))+) => {
+        concat!($(concat!("mla z", $d, ".s, p0/m, z", $n, ".s, z", $m, ".s\n"),)+)
     };
 }

@@ -25,10 +25,10 @@
 //! `clamp_max` as the function's documentation promises (KleidiAI fixed the same omission in its
 //! Q4_0 GEMV); for infinite bounds the bits are the same either way.
 
-#[cfg(target_arch = "aarch64")]
-pub mod matmul_clamp_f32_bf16p1x4_bf16p12x4b_1x36_neon_dot;
-#[cfg(target_arch = "aarch64")]
-pub mod matmul_clamp_f32_bf16p8x4_bf16p12x4b_8x12_neon_mmla;
+asm_kernel_modules! {
+    matmul_clamp_f32_bf16p1x4_bf16p12x4b_1x36_neon_dot,
+    matmul_clamp_f32_bf16p8x4_bf16p12x4b_8x12_neon_mmla,
+}
 pub mod portable;
 
 pub use super::call::PackedArgs as Args;

@@ -1,12 +1,13 @@
 //! The two argument shapes of `run_matmul`, the kernel function types by shape, and the check
 //! and dispatch of a call by the family's operands (see [`crate::family`]).
 
+use super::output::Output;
 use super::{
     bf16_gemm, float_gemm, matmul_clamp_f32_qsi8d32p_qai4c32p as qsi8d32p_qai4c32p,
     matmul_clamp_f32_qsi8d32p_qsi4c32p as qsi8d32p_qsi4c32p, qai8dxp,
 };
 use crate::catalog::MatmulKernel;
-use crate::contract::{Checked, Violation};
+use crate::contract::{self, Checked, Violation};
 use crate::family::Operands;
 
 /// Arguments of `run_matmul` with both operands packed.
@@ -34,6 +35,23 @@ pub struct PackedArgs {
     pub clamp_min: f32,
     /// Upper clamp bound.
     pub clamp_max: f32,
+}
+
+/// The checks of a packed-LHS call on a non-empty portion, with KleidiAI's messages: `k > 0`,
+/// non-null buffers, and destination rows of `n` elements of `elem_size` bytes (`size_message`:
+/// the `n * sizeof(..)` overflow check, `row_condition`: the row stride check).
+pub(crate) fn check_packed_buffers(
+    a: &PackedArgs,
+    elem_size: usize,
+    size_message: &'static str,
+    row_condition: &'static str,
+) -> Checked {
+    contract::require(a.k != 0, "k > 0")?;
+    contract::require(!a.lhs_packed.is_null(), "lhs_packed != NULL")?;
+    contract::require(!a.rhs_packed.is_null(), "rhs_packed != NULL")?;
+    contract::require(!a.dst.is_null(), "dst != NULL")?;
+    let row_bytes = contract::mul(a.n, elem_size, size_message)?;
+    contract::require(a.m == 1 || a.dst_stride_row >= row_bytes, row_condition)
 }
 
 /// Arguments of `run_matmul` with the LHS as it is (rows `lhs_stride` bytes apart).
@@ -91,6 +109,9 @@ pub enum KernelFn {
     /// Takes [`PackedArgs`] (f32 output; 16-bit-output families narrow its rows, see
     /// `matmul::output`).
     Packed(PackedFn),
+    /// Takes [`PackedArgs`] and writes the 16-bit output of its family itself (the SME2 kernels,
+    /// whose tiles are too large to narrow through a staging tile).
+    PackedOutput(PackedFn),
     /// Takes [`UnpackedLhsArgs`].
     UnpackedLhs(UnpackedLhsFn),
 }
@@ -100,7 +121,7 @@ impl KernelFn {
     pub const fn packed(self) -> Option<PackedFn> {
         match self {
             KernelFn::Packed(f) => Some(f),
-            KernelFn::Portable | KernelFn::UnpackedLhs(_) => None,
+            KernelFn::Portable | KernelFn::UnpackedLhs(_) | KernelFn::PackedOutput(_) => None,
         }
     }
 
@@ -108,14 +129,17 @@ impl KernelFn {
     pub const fn unpacked_lhs(self) -> Option<UnpackedLhsFn> {
         match self {
             KernelFn::UnpackedLhs(f) => Some(f),
-            KernelFn::Portable | KernelFn::Packed(_) => None,
+            KernelFn::Portable | KernelFn::Packed(_) | KernelFn::PackedOutput(_) => None,
         }
     }
 
-    /// Whether an implementation of this shape can serve a family with `operands`.
-    pub const fn fits(self, operands: Operands) -> bool {
+    /// Whether an implementation of this shape can serve a family with `operands` writing
+    /// `output` (only the qai8dxp families' 16-bit outputs dispatch to kernels that write them).
+    pub const fn fits(self, operands: Operands, output: Output) -> bool {
         match (self, operands) {
             (KernelFn::Portable, _) => true,
+            (KernelFn::PackedOutput(_), Operands::Qai8dxp(_)) => output.narrowing().is_some(),
+            (KernelFn::PackedOutput(_), _) => false,
             (KernelFn::UnpackedLhs(_), Operands::UnpackedFloat) => true,
             (KernelFn::Packed(_), Operands::UnpackedFloat) | (KernelFn::UnpackedLhs(_), _) => false,
             (KernelFn::Packed(_), _) => true,

@@ -5,15 +5,9 @@
 //! `BFCVTN`). rkai runs the f32 implementation of the same tile on blocks of the portion into an
 //! on-stack f32 tile and narrows it: identical numerics, one hot loop per tile, and the extra cost
 //! is one store and reload per output value against `k` multiply-accumulates.
-//!
-//! KleidiAI's f16 `qsi4cxp` SME2 kernels narrow first and clamp the f16 values (`FCLAMP` with
-//! narrowed bounds). Narrowing is monotonic, so that equals narrowing the f32 clamp, except for a
-//! signalling NaN bound, which the narrowing quiets: those kernels' `Clamp` says so, and
-//! `qai8dxp::run` quiets the bounds before the f32 kernel runs.
 
 use super::call::PackedArgs as Args;
 use crate::catalog::Tile;
-use crate::layout::{self, RhsLayout};
 
 /// Element type a family writes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -81,73 +75,29 @@ impl Narrow {
     }
 }
 
-/// Rows and columns of the staging tile: multiples of every `mr` and `nr` in the catalog except
-/// the SME tiles of streaming vectors wider than 512 bits.
+/// Rows and columns of the staging tile: multiples of every `mr` and `nr` in the catalog.
 const STAGE_ROWS: usize = 16;
 const STAGE_COLS: usize = 64;
-/// The staging tile for those: multiples of the largest SME tiles (2048-bit streaming vectors:
-/// `mr` up to 64, `nr` up to 256), 64 KiB of stack, used only where a tile needs it.
-const LARGE_STAGE_ROWS: usize = 64;
-const LARGE_STAGE_COLS: usize = 256;
 
 /// Computes the portion `a` with `run_f32` (an f32-output implementation of `tile`) through an
-/// f32 staging tile, storing the results narrowed to `out`. Blocks of the portion start at
-/// packed groups, so the stage's rows and columns are multiples of the tile's `mr` and `nr`.
+/// f32 staging tile, storing the results narrowed to `out`. `strides` are the bytes of one packed
+/// LHS group of `tile.mr` rows and of one packed RHS group of `tile.nr` columns.
 ///
 /// # Safety
 /// As for `run_f32` on the whole portion; `a.dst` rows hold `a.n` elements of `out`.
 pub(crate) unsafe fn run_narrowed(
     tile: &Tile,
-    rhs: RhsLayout,
+    (lhs_stride, rhs_stride): (usize, usize),
     out: Narrow,
     a: &Args,
     run_f32: impl Fn(&Args),
 ) {
-    if STAGE_ROWS % tile.mr == 0 && STAGE_COLS % tile.nr == 0 {
-        // SAFETY: forwarded contract; the stage's shape is a multiple of the tile's.
-        unsafe {
-            run_staged::<{ STAGE_ROWS * STAGE_COLS }>(
-                STAGE_ROWS, STAGE_COLS, tile, rhs, out, a, run_f32,
-            )
-        }
-    } else {
-        debug_assert!(LARGE_STAGE_ROWS % tile.mr == 0 && LARGE_STAGE_COLS % tile.nr == 0);
-        // SAFETY: as above.
-        unsafe {
-            run_staged::<{ LARGE_STAGE_ROWS * LARGE_STAGE_COLS }>(
-                LARGE_STAGE_ROWS,
-                LARGE_STAGE_COLS,
-                tile,
-                rhs,
-                out,
-                a,
-                run_f32,
-            )
-        }
-    }
-}
-
-/// [`run_narrowed`] through a stage of `N = stage_rows * stage_cols` floats.
-///
-/// # Safety
-/// As for [`run_narrowed`]; `stage_rows` and `stage_cols` are multiples of `tile.mr` and
-/// `tile.nr` with product `N`.
-unsafe fn run_staged<const N: usize>(
-    stage_rows: usize,
-    stage_cols: usize,
-    tile: &Tile,
-    rhs: RhsLayout,
-    out: Narrow,
-    a: &Args,
-    run_f32: impl Fn(&Args),
-) {
-    let lhs_stride = layout::qai8dxp::stride(a.k, tile.mr, tile.kr, tile.sr).unwrap_or(0);
-    let rhs_stride = rhs.stride(a.k, tile.nr, tile.kr, tile.sr).unwrap_or(0);
-    let mut stage = [0.0f32; N];
-    for r0 in (0..a.m).step_by(stage_rows) {
-        let rows = stage_rows.min(a.m - r0);
-        for c0 in (0..a.n).step_by(stage_cols) {
-            let cols = stage_cols.min(a.n - c0);
+    debug_assert!(STAGE_ROWS % tile.mr == 0 && STAGE_COLS % tile.nr == 0);
+    let mut stage = [0.0f32; STAGE_ROWS * STAGE_COLS];
+    for r0 in (0..a.m).step_by(STAGE_ROWS) {
+        let rows = STAGE_ROWS.min(a.m - r0);
+        for c0 in (0..a.n).step_by(STAGE_COLS) {
+            let cols = STAGE_COLS.min(a.n - c0);
             let block = Args {
                 m: rows,
                 n: cols,
@@ -155,7 +105,7 @@ unsafe fn run_staged<const N: usize>(
                 lhs_packed: unsafe { a.lhs_packed.add(r0 / tile.mr * lhs_stride) },
                 rhs_packed: unsafe { a.rhs_packed.add(c0 / tile.nr * rhs_stride) },
                 dst: stage.as_mut_ptr().cast(),
-                dst_stride_row: stage_cols * 4,
+                dst_stride_row: STAGE_COLS * 4,
                 dst_stride_col: 4,
                 ..*a
             };
@@ -163,7 +113,7 @@ unsafe fn run_staged<const N: usize>(
             for r in 0..rows {
                 // SAFETY: row r0 + r of the portion holds a.n elements of 2 bytes.
                 let row = unsafe { a.dst.add((r0 + r) * a.dst_stride_row + 2 * c0) };
-                for (c, &v) in stage[r * stage_cols..][..cols].iter().enumerate() {
+                for (c, &v) in stage[r * STAGE_COLS..][..cols].iter().enumerate() {
                     // SAFETY: c < cols, inside the row.
                     unsafe { row.add(2 * c).cast::<u16>().write_unaligned(out.bits(v)) };
                 }

@@ -4,12 +4,13 @@
 //! type, both of which the kernel's family names.
 
 use super::call::PackedArgs as Args;
+use super::call::check_packed_buffers;
 use super::output::run_narrowed;
 use super::{
     matmul_clamp_f32_qai8dxp_qsi4c32p as int4_blockwise, matmul_clamp_f32_qai8dxp_qsi4cxp as int4,
     matmul_clamp_f32_qai8dxp_qsi8cxp as int8,
 };
-use crate::catalog::{Clamp, MatmulKernel, PackerKind, RhsPackerKind};
+use crate::catalog::{Clamp, KernelFn, MatmulKernel, PackerKind, RhsPackerKind};
 use crate::contract::{self, Checked};
 use crate::family::Qai8dxpRhs;
 use crate::float;
@@ -18,16 +19,6 @@ use crate::layout::{self, RhsLayout};
 /// Packed RHS format `kernel` reads for block length `bl`.
 fn rhs_layout(kernel: &MatmulKernel, bl: usize) -> RhsLayout {
     kernel.family.rhs_layout(bl)
-}
-
-/// Whether `kernel` reads int4 weights in the sequential-nibble layout of
-/// `rhs_pack_nxk_qsi4cxps1s0_qsu4cxs1s0_neon` (KleidiAI's SME2 `qsi4cxp` kernels) rather than
-/// `s16s0`: the packers it pairs with say.
-pub fn reads_sequential_nibbles(kernel: &MatmulKernel) -> bool {
-    kernel
-        .rhs_packers
-        .iter()
-        .any(|p| p.kind == PackerKind::Rhs(RhsPackerKind::Qsi4cxps1s0))
 }
 
 /// Checks what `kernel` requires of its arguments: KleidiAI's assertions plus non-null buffers,
@@ -41,21 +32,29 @@ pub fn check(kernel: &MatmulKernel, a: &Args) -> Checked {
     if a.m == 0 || a.n == 0 {
         return Ok(());
     }
-    contract::require(a.k != 0, "k > 0")?;
-    contract::require(!a.lhs_packed.is_null(), "lhs_packed != NULL")?;
-    contract::require(!a.rhs_packed.is_null(), "rhs_packed != NULL")?;
-    contract::require(!a.dst.is_null(), "dst != NULL")?;
-    let row_bytes = contract::mul(a.n, out.size(), "n * sizeof(dst) fits in size_t")?;
-    contract::require(
-        a.m == 1 || a.dst_stride_row >= row_bytes,
+    check_packed_buffers(
+        a,
+        out.size(),
+        "n * sizeof(dst) fits in size_t",
         out.row_condition(),
-    )?;
-    Ok(())
+    )
+}
+
+/// Whether `kernel` reads int4 weights in the sequential-nibble (`ps1s0`) order rather than
+/// `s16s0` (KleidiAI's SME2 int4 kernels): the packers it pairs with say.
+fn sequential_nibbles(kernel: &MatmulKernel) -> bool {
+    kernel.rhs_packers.iter().any(|p| match p.kind {
+        PackerKind::Rhs(RhsPackerKind::Qsi4c32p(v)) => v.sequential_nibbles(),
+        PackerKind::Rhs(RhsPackerKind::Qsi4cxps1s0) => true,
+        _ => false,
+    })
 }
 
 /// Runs `kernel` on this target: its hand-written ISA implementation on aarch64, the portable
-/// implementation (same bytes, same results) elsewhere; 16-bit outputs go through the f32
-/// implementation of the same tile (see `matmul::output`).
+/// implementation (same bytes, same results) elsewhere. For 16-bit outputs, kernels that write
+/// them (`KernelFn::PackedOutput`, the SME2 ones) run as they are, f32 kernels of the same tile
+/// are narrowed through a staging tile (see `matmul::output`), and the portable path narrows as
+/// it stores.
 ///
 /// # Safety
 /// [`check`] must have passed; the buffers must hold the portion described by `a` in the layouts
@@ -65,8 +64,9 @@ pub unsafe fn run(kernel: &MatmulKernel, rhs: Qai8dxpRhs, a: &Args) {
         return;
     }
     let tile = &kernel.tile();
-    // Kernels that clamp after narrowing ignore signalling NaN bounds (see the `Clamp`); the f32
-    // implementations they run get the bounds quieted.
+    let output = kernel.family.output();
+    // Kernels that clamp narrowed values ignore signalling NaN bounds (see the `Clamp`): their
+    // asm clamps in f32 before narrowing, with the bounds quieted here.
     let quieted;
     let a = match kernel.epilogue.clamp {
         Clamp::NarrowedMaxNumThenMinNum => {
@@ -77,20 +77,53 @@ pub unsafe fn run(kernel: &MatmulKernel, rhs: Qai8dxpRhs, a: &Args) {
             };
             &quieted
         }
-        _ => a,
+        Clamp::MaxThenMin | Clamp::MaxNumThenMinNum => a,
     };
-    let run_f32 = |a: &Args| match (kernel.native.packed(), rhs) {
+    match (kernel.native, output.narrowing()) {
         // SAFETY (every arm): forwarded contract.
-        (Some(f), _) => unsafe { f(a) },
-        (None, Qai8dxpRhs::Qsi4cxp) => unsafe {
-            int4::portable::run(tile, kernel.epilogue, reads_sequential_nibbles(kernel), a)
+        (KernelFn::PackedOutput(f), _) | (KernelFn::Packed(f), None) => unsafe { f(a) },
+        (KernelFn::Packed(f), Some(narrow)) => unsafe {
+            run_narrowed(tile, group_strides(kernel, a), narrow, a, |a: &Args| f(a))
         },
-        (None, Qai8dxpRhs::Qsi8cxp) => unsafe { int8::portable::run(tile, kernel.epilogue, a) },
-        (None, Qai8dxpRhs::Qsi4c32p) => unsafe { int4_blockwise::portable::run(tile, a) },
-    };
-    match kernel.family.output().narrowing() {
-        None => run_f32(a),
-        // SAFETY: forwarded contract; dst rows hold n 16-bit elements.
-        Some(narrow) => unsafe { run_narrowed(tile, rhs_layout(kernel, a.bl), narrow, a, run_f32) },
+        (KernelFn::Portable | KernelFn::UnpackedLhs(_), _) => unsafe {
+            run_portable(kernel, rhs, a)
+        },
+    }
+}
+
+/// Bytes of one packed LHS group and one packed RHS group of `kernel` for the call `a`.
+fn group_strides(kernel: &MatmulKernel, a: &Args) -> (usize, usize) {
+    let tile = kernel.tile();
+    (
+        layout::qai8dxp::stride(a.k, tile.mr, tile.kr, tile.sr).unwrap_or(0),
+        rhs_layout(kernel, a.bl)
+            .stride(a.k, tile.nr, tile.kr, tile.sr)
+            .unwrap_or(0),
+    )
+}
+
+/// The portable implementation of `kernel` (same bytes, same results as its asm), writing the
+/// family's output type.
+///
+/// # Safety
+/// As for [`run`].
+unsafe fn run_portable(kernel: &MatmulKernel, rhs: Qai8dxpRhs, a: &Args) {
+    let tile = &kernel.tile();
+    let output = kernel.family.output();
+    let finish = kernel.epilogue;
+    let nibbles = sequential_nibbles(kernel);
+    match rhs {
+        // SAFETY (every arm): forwarded contract; for 16-bit outputs dst rows hold n 16-bit
+        // elements and the strides are the packed groups' sizes.
+        Qai8dxpRhs::Qsi4cxp => unsafe { int4::portable::run(tile, finish, output, nibbles, a) },
+        Qai8dxpRhs::Qsi8cxp => unsafe { int8::portable::run(tile, finish, output, a) },
+        Qai8dxpRhs::Qsi4c32p => match output.narrowing() {
+            None => unsafe { int4_blockwise::portable::run(tile, finish, nibbles, a) },
+            Some(narrow) => unsafe {
+                run_narrowed(tile, group_strides(kernel, a), narrow, a, |a: &Args| {
+                    int4_blockwise::portable::run(tile, finish, nibbles, a)
+                })
+            },
+        },
     }
 }

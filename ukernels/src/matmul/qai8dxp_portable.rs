@@ -8,6 +8,7 @@
 //! chunk decoder; the trailers (row sums, scales, biases) have the same layout in both.
 
 use super::call::PackedArgs as Args;
+use super::output::Output;
 use crate::catalog::{Epilogue, Tile};
 use crate::layout;
 
@@ -28,6 +29,7 @@ pub(crate) const CHUNK: usize = 32;
 pub(crate) unsafe fn run(
     tile: &Tile,
     finish: Epilogue,
+    output: Output,
     a: &Args,
     rhs_stride: usize,
     rhs_data: usize,
@@ -74,6 +76,7 @@ pub(crate) unsafe fn run(
                             a,
                             tile,
                             finish,
+                            output,
                             lhs,
                             rhs,
                             k_int,
@@ -128,7 +131,8 @@ pub(crate) fn dot32(l: &[i8; CHUNK], w: &[i8; CHUNK]) -> i32 {
     l.iter().zip(w).map(|(&x, &y)| x as i32 * y as i32).sum()
 }
 
-/// Applies offsets, scales, bias and clamp to a finished tile and stores it.
+/// Applies offsets, scales, bias and clamp to a finished tile and stores it as `output`
+/// (16-bit types rounded to nearest even, as the kernels' `FCVT`/`BFCVT`).
 ///
 /// # Safety
 /// `lhs`/`rhs` point at their groups; the tile lies inside the portion.
@@ -137,6 +141,7 @@ unsafe fn epilogue(
     a: &Args,
     tile: &Tile,
     finish: Epilogue,
+    output: Output,
     lhs: *const u8,
     rhs: *const u8,
     k_int: usize,
@@ -178,12 +183,15 @@ unsafe fn epilogue(
                 .apply(acc as f32, rscale * lhs_scale, bias);
             let y = finish.clamp.apply(y, a.clamp_min, a.clamp_max);
             // SAFETY: (row0 + rr, j0 + col) lies inside the m x n portion.
-            unsafe {
+            let at = unsafe {
                 a.dst
-                    .add((row0 + rr) * a.dst_stride_row + 4 * (j0 + col))
-                    .cast::<f32>()
-                    .write_unaligned(y)
+                    .add((row0 + rr) * a.dst_stride_row + output.size() * (j0 + col))
             };
+            match output.narrowing() {
+                // SAFETY: `at` holds one element of the output type.
+                None => unsafe { at.cast::<f32>().write_unaligned(y) },
+                Some(narrow) => unsafe { at.cast::<u16>().write_unaligned(narrow.bits(y)) },
+            }
         }
     }
 }

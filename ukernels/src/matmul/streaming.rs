@@ -1,6 +1,6 @@
 //! What every SME kernel shares: the private-ZA entry protocol of the AAPCS64 SME ABI (a caller's
 //! pending lazy ZA save is committed before ZA is touched, as KleidiAI's `kai_commit_za` does),
-//! and [`streaming_asm!`], which wraps a kernel's instructions in `SMSTART` ... `SMSTOP` inside one
+//! and `streaming_asm!`, which wraps a kernel's instructions in `SMSTART` ... `SMSTOP` inside one
 //! `asm!` block and declares every vector and predicate register clobbered.
 //!
 //! SME target features are unstable in Rust 1.96, so SME kernels are plain `unsafe fn`s whose
@@ -89,24 +89,41 @@ macro_rules! streaming_asm {
     };
 }
 
-/// Declares an SME kernel of the qai8dxp per-channel families: the function (signature as for
-/// `asm_kernel!`'s plain form) and its `run` entry, which commits a pending lazy ZA save before
-/// the kernel touches ZA.
+/// Declares an SME kernel of the qai8dxp families: the function (signature as for `asm_kernel!`'s
+/// plain form, with the destination's element type written out: `f32`, or `u16` for a kernel
+/// that narrows to f16 itself; or its `blockwise` form for per-block formats, f32 output) and its
+/// `run` entry, which commits a pending lazy ZA save before the kernel touches ZA.
 macro_rules! streaming_kernel {
-    ($(#[$a:meta])* fn $name:ident(
-        $m:ident, $n:ident, $k:ident, $l:ident, $r:ident, $d:ident, $ds:ident, $lo:ident, $hi:ident $(,)?
+    ($(#[$a:meta])* blockwise fn $name:ident(
+        $m:ident, $n:ident, $k:ident, $bl:ident, $l:ident, $r:ident, $d:ident, $ds:ident,
+        $lo:ident, $hi:ident $(,)?
     ) $body:block) => {
-        $(#[$a])*
-        #[allow(clippy::too_many_arguments)]
-        pub unsafe fn $name(
-            $m: usize, $n: usize, $k: usize, $l: *const u8, $r: *const u8, $d: *mut f32,
-            $ds: usize, $lo: f32, $hi: f32,
-        ) {
-            // SAFETY: the caller guarantees SME (the kernel's ISA) and the ABI's TPIDR2 block.
-            unsafe { $crate::matmul::streaming::commit_lazy_za_save() };
-            $body
-        }
-
-        asm_kernel_entry!($name);
+        asm_kernel!(@define [$(#[$a])*] $name(
+            $m: usize, $n: usize, $k: usize, $bl: usize, $l: *const u8, $r: *const u8,
+            $d: *mut f32, $ds: usize, $lo: f32, $hi: f32) {
+                // SAFETY: the caller guarantees SME (the kernel's ISA) and the ABI's TPIDR2 block.
+                unsafe { $crate::matmul::streaming::commit_lazy_za_save() };
+                $body
+            };
+            |a| a.m, a.n, a.k, a.bl, a.lhs_packed, a.rhs_packed, a.dst.cast(), a.dst_stride_row,
+            a.clamp_min, a.clamp_max);
+    };
+    ($(#[$a:meta])* fn $name:ident(
+        $m:ident, $n:ident, $k:ident, $l:ident, $r:ident, $d:ident: $dt:ty, $ds:ident, $lo:ident,
+        $hi:ident $(,)?
+    ) $body:block) => {
+        asm_kernel!(@define [$(#[$a])*] $name(
+            $m: usize, $n: usize, $k: usize, $l: *const u8, $r: *const u8, $d: *mut $dt,
+            $ds: usize, $lo: f32, $hi: f32) {
+                // SAFETY: the caller guarantees SME (the kernel's ISA) and the ABI's TPIDR2 block.
+                unsafe { $crate::matmul::streaming::commit_lazy_za_save() };
+                $body
+            };
+            |a| a.m, a.n, a.k, a.lhs_packed, a.rhs_packed, a.dst.cast(), a.dst_stride_row,
+            a.clamp_min, a.clamp_max);
     };
 }
+
+/// `ZT0` for `LUTI4` expanding signed int4 to int8: entry `i` (a 32-bit table element, of which
+/// a byte lookup takes the low byte) is the two's-complement value of nibble `i`.
+pub static INT4_TO_INT8: [i32; 16] = [0, 1, 2, 3, 4, 5, 6, 7, -8, -7, -6, -5, -4, -3, -2, -1];

@@ -150,6 +150,74 @@ macro_rules! each_vs {
     };
 }
 
+/// SME2 frames' output element fragments, by the element type of `dst` (`f32`, or `u16` for
+/// f16): `columns` sets pn9 to the columns below `$n` of one 4-vector group, `vectors` is the
+/// vectors one group's row takes when stored, `clamp_store` clamps the f32 results z$r0..z$r3
+/// with z12/z13 (`FCLAMP`) and stores them at `[$p]` under pn9, for f16 after rounding them
+/// (nearest, ties to even) into z$t0/z$t1 (`FCVT`).
+macro_rules! sme2_output {
+    (f32, columns, $n:literal) => {
+        concat!("whilelt pn9.s, xzr, ", $n, ", vlx4\n")
+    };
+    (u16, columns, $n:literal) => {
+        concat!("whilelt pn9.h, xzr, ", $n, ", vlx2\n")
+    };
+    (f32, vectors) => {
+        "4"
+    };
+    (u16, vectors) => {
+        "2"
+    };
+    (f32, clamp_store, $r0:literal, $r1:literal, $r2:literal, $r3:literal; $t0:literal,
+     $t1:literal; $p:literal) => {
+        concat!(
+            "fclamp {{z",
+            $r0,
+            ".s-z",
+            $r3,
+            ".s}}, z12.s, z13.s\n",
+            "st1w {{z",
+            $r0,
+            ".s-z",
+            $r3,
+            ".s}}, pn9, [",
+            $p,
+            "]\n",
+        )
+    };
+    (u16, clamp_store, $r0:literal, $r1:literal, $r2:literal, $r3:literal; $t0:literal,
+     $t1:literal; $p:literal) => {
+        concat!(
+            "fclamp {{z",
+            $r0,
+            ".s-z",
+            $r3,
+            ".s}}, z12.s, z13.s\n",
+            "fcvt z",
+            $t0,
+            ".h, {{z",
+            $r0,
+            ".s-z",
+            $r1,
+            ".s}}\n",
+            "fcvt z",
+            $t1,
+            ".h, {{z",
+            $r2,
+            ".s-z",
+            $r3,
+            ".s}}\n",
+            "st1h {{z",
+            $t0,
+            ".h-z",
+            $t1,
+            ".h}}, pn9, [",
+            $p,
+            "]\n",
+        )
+    };
+}
+
 /// `ST1W` of z$r0..z$r3 at `[$p]`, one vector each under p1..p4.
 macro_rules! sme_store4 {
     ($p:literal; $r0:literal, $r1:literal, $r2:literal, $r3:literal) => {
@@ -237,9 +305,9 @@ macro_rules! mopa_finish_row {
 }
 
 /// The GEMM frames' loop tails: next output row (the tile slice advances by `$slice`), next
-/// column group, next row group.
+/// column group (`$vectors` of output per row), next row group.
 macro_rules! mopa_loop_tails {
-    ($slice:literal) => {
+    ($slice:literal, $vectors:expr) => {
         concat!(
             "add x22, x22, x6\n",
             "add x23, x23, #4\n",
@@ -250,7 +318,9 @@ macro_rules! mopa_loop_tails {
             "subs x21, x21, #1\n",
             "b.ne 4b\n",
             "add x8, x8, x9\n",
-            "addvl x14, x14, #4\n",
+            "addvl x14, x14, #",
+            $vectors,
+            "\n",
             "subs x13, x13, x17, lsl #2\n",
             "b.gt 2b\n",
             "add x3, x3, x7\n",
@@ -290,16 +360,18 @@ macro_rules! dot_scales {
     };
 }
 
-/// The GEMV frames' loop tails: next row, next column group.
+/// The GEMV frames' loop tails: next row, next column group (`$vectors` of output per row).
 macro_rules! dot_loop_tails {
-    () => {
+    ($vectors:expr) => {
         concat!(
             "add x13, x13, #8\n",
             "add x15, x15, x6\n",
             "subs x12, x12, #1\n",
             "b.ne 2b\n",
             "add x4, x4, x9\n",
-            "addvl x5, x5, #4\n",
+            "addvl x5, x5, #",
+            $vectors,
+            "\n",
             "subs x1, x1, x17\n",
             "b.gt 1b\n",
         )
@@ -382,9 +454,11 @@ macro_rules! dot_frame_asm {
 /// data, `x20` at the column group's RHS data and `x21 = k_int`, and must leave `x16` at the
 /// group's LHS offsets and `x20` at the column group's trailer (sums, scales, biases). It may use
 /// `x21`, z0-z11 and z14-z31 (z12/z13 hold the clamp bounds) and `p0`/`pn8` (all lanes).
-/// `setup` runs once after the frame's own set-up; `extra` operands follow the frame's.
+/// `setup` runs once after the frame's own set-up; `extra` operands follow the frame's. The
+/// first argument is the element type of `dst` (`f32`, or `u16` for f16; see [`sme2_output`]).
 macro_rules! sme2_mopa_frame {
     (
+        $elem:tt;
         $m:expr, $n:expr, $k_int:expr, $lhs:expr, $rhs:expr, $dst:expr, $dst_stride_row:expr,
         $lhs_stride:expr, $rhs_stride:expr, $clamp_min:expr, $clamp_max:expr;
         setup: [$($setup:expr),* $(,)?];
@@ -403,7 +477,7 @@ macro_rules! sme2_mopa_frame {
             $($k_loop,)+
             // ---- epilogue: x16 -> the group's LHS offsets, x20 -> the RHS trailer ----
             sme2_trailer_into_z16!("x20"),
-            "whilelt pn9.s, xzr, x13, vlx4",
+            sme2_output!($elem, columns, "x13"),
             "mov x12, #0",
             mopa_row_pointers!(),
             // ---- one output row per iteration (ZA array rows 4r .. 4r + 4) ----
@@ -412,9 +486,8 @@ macro_rules! sme2_mopa_frame {
             "ld1rw {{z1.s}}, p0/z, [x24]",
             "mova {{z4.b-z7.b}}, za0h.b[w12, 0:3]",
             mopa_finish_row!("scvtf {{z4.s-z7.s}}, {{z4.s-z7.s}}\n"),
-            "fclamp {{z4.s-z7.s}}, z12.s, z13.s",
-            "st1w {{z4.s-z7.s}}, pn9, [x22]",
-            mopa_loop_tails!(4),
+            sme2_output!($elem, clamp_store, 4, 5, 6, 7; 8, 9; "x22"),
+            mopa_loop_tails!(4, sme2_output!($elem, vectors)),
         ];
             $m, $n, $k_int, $lhs, $rhs, $dst, $dst_stride_row, $lhs_stride, $rhs_stride,
             $clamp_min, $clamp_max; [$($extra)*]
@@ -464,7 +537,7 @@ macro_rules! sme_mopa_frame {
             each_vs!("fmax", 12; 4, 5, 6, 7),
             each_vs!("fmin", 13; 4, 5, 6, 7),
             sme_store4!("x22"; 4, 5, 6, 7),
-            mopa_loop_tails!(1),
+            mopa_loop_tails!(1, "4"),
         ];
             $m, $n, $k_int, $lhs, $rhs, $dst, $dst_stride_row, $lhs_stride, $rhs_stride,
             $clamp_min, $clamp_max; [$($extra)*]
@@ -482,9 +555,10 @@ macro_rules! sme_mopa_frame {
 /// `[w8, 0..3, vgx4]`, and must leave `x13` at the row's offset and scale and `x14` at the
 /// group's trailer. It may use `x16`, z0-z11 and z14-z31 (z12/z13 hold the clamp bounds) and
 /// `p0`/`pn8` (all lanes). `setup` runs once after the frame's own set-up; `extra` operands follow
-/// the frame's.
+/// the frame's. The first argument is the element type of `dst` (as for [`sme2_mopa_frame`]).
 macro_rules! sme2_dot_frame {
     (
+        $elem:tt;
         $m:expr, $n:expr, $k_int:expr, $lhs:expr, $rhs:expr, $dst:expr, $dst_stride_row:expr,
         $rhs_stride:expr, $clamp_min:expr, $clamp_max:expr;
         setup: [$($setup:expr),* $(,)?];
@@ -499,7 +573,7 @@ macro_rules! sme2_dot_frame {
             "mov z12.s, w10",
             "mov z13.s, w11",
             $($setup,)*
-            dot_loop_heads!("whilelt pn9.s, xzr, x1, vlx4\n"),
+            dot_loop_heads!(sme2_output!($elem, columns, "x1")),
             "zero {{za}}",
             $($k_loop,)+
             // ---- epilogue: x13 -> the row's offset and scale, x14 -> the group's trailer ----
@@ -532,9 +606,8 @@ macro_rules! sme2_dot_frame {
             "fmla z25.s, p0/m, z21.s, z5.s",
             "fmla z26.s, p0/m, z22.s, z6.s",
             "fmla z27.s, p0/m, z23.s, z7.s",
-            "fclamp {{z24.s-z27.s}}, z12.s, z13.s",
-            "st1w {{z24.s-z27.s}}, pn9, [x15]",
-            dot_loop_tails!(),
+            sme2_output!($elem, clamp_store, 24, 25, 26, 27; 28, 29; "x15"),
+            dot_loop_tails!(sme2_output!($elem, vectors)),
         ];
             $m, $n, $k_int, $lhs, $rhs, $dst, $dst_stride_row, $rhs_stride,
             $clamp_min, $clamp_max; [$($extra)*]
@@ -594,7 +667,7 @@ macro_rules! sme_dot_frame {
             each_vs!("fmax", 2; 24, 25, 26, 27),
             each_vs!("fmin", 3; 24, 25, 26, 27),
             sme_store4!("x15"; 24, 25, 26, 27),
-            dot_loop_tails!(),
+            dot_loop_tails!("4"),
         ];
             $m, $n, $k_int, $lhs, $rhs, $dst, $dst_stride_row, $rhs_stride,
             $clamp_min, $clamp_max; [$($extra)*]

@@ -1,6 +1,9 @@
-//! `rhs_pack_{nxk,kxn}_qsi4c32p_qsu4c32s1s0` and the NEON forms
-//! `rhs_pack_nxk_qsi4c32pnrx{4,8}_qsu4c32s1s0_neon`: int4 weights with one bf16 scale per block
-//! of `bl` K values, packed for the `qai8dxp x qsi4c32p` kernels (KleidiAI 1.30, byte for byte).
+//! `rhs_pack_{nxk,kxn}_qsi4c32p_qsu4c32s1s0`, the NEON forms
+//! `rhs_pack_nxk_qsi4c32pnrx{4,8}_qsu4c32s1s0_neon` and the `ps1s0` forms
+//! `rhs_pack_{nxk,kxn}_qsi4c32ps1s0nrx4_qsu4c32s1s0_neon` of the SME2 kernels: int4 weights with
+//! one bf16 scale per block of `bl` K values, packed for the `qai8dxp x qsi4c32p` kernels
+//! (KleidiAI 1.30, byte for byte). The `ps1s0` forms keep the layout below except for the order
+//! of the data bytes inside a block (see `run_sequential`).
 //!
 //! Source: unsigned nibbles with zero point 8, low nibble = even index (`nxk`: rows of K with
 //! `rhs_stride` bytes each; `kxn`: rows of N). Scales: bf16, `scale[n * scale_stride + 2b]` bytes.
@@ -53,29 +56,55 @@ pub enum Variant {
     NxkNrx4,
     /// `rhs_pack_nxk_qsi4c32pnrx8_qsu4c32s1s0_neon` (block depth `kr / sr` must be 8).
     NxkNrx8,
+    /// `rhs_pack_nxk_qsi4c32ps1s0nrx4_qsu4c32s1s0_neon`: sequential nibbles (see
+    /// [`Variant::sequential_nibbles`]; block depth must be 4), for the SME2 kernels.
+    NxkPs1s0Nrx4,
+    /// `rhs_pack_kxn_qsi4c32ps1s0nrx4_qsu4c32s1s0_neon`: as [`Variant::NxkPs1s0Nrx4`] from a
+    /// K x N source.
+    KxnPs1s0Nrx4,
 }
 
 impl Variant {
     /// Orientation of the source matrix.
     pub const fn source(self) -> Source {
         match self {
-            Variant::Kxn => Source::Kxn,
+            Variant::Kxn | Variant::KxnPs1s0Nrx4 => Source::Kxn,
             _ => Source::Nxk,
         }
     }
 
-    /// The block depth `kr / sr` a NEON form is written for.
-    const fn required_block_depth(self) -> Option<usize> {
+    /// The block depth `kr / sr` a NEON form is written for, with KleidiAI's assertion text.
+    const fn required_block_depth(self) -> Option<(usize, &'static str)> {
         match self {
-            Variant::NxkNrx4 => Some(4),
-            Variant::NxkNrx8 => Some(8),
+            Variant::NxkNrx4 => Some((4, "block_length_in_bytes == 4")),
+            Variant::NxkNrx8 => Some((8, "block_length_in_bytes == 8")),
+            Variant::NxkPs1s0Nrx4 | Variant::KxnPs1s0Nrx4 => Some((4, "block_length == 4")),
             _ => None,
         }
     }
 
+    /// Whether the data of a block is in the `ps1s0` order of the SME2 kernels: per 4-value K
+    /// step, every column's 2 bytes, K `4q + 2t` in the low nibble of byte `t` and `4q + 2t + 1`
+    /// in the high one (rather than the 32-value chunks pairing K `i` with `16 + i`).
+    pub const fn sequential_nibbles(self) -> bool {
+        matches!(self, Variant::NxkPs1s0Nrx4 | Variant::KxnPs1s0Nrx4)
+    }
+
     /// Whether row sums take one product per 32-value chunk (NEON forms) rather than per segment.
     const fn sums_per_chunk(self) -> bool {
-        self.required_block_depth().is_some()
+        matches!(self, Variant::NxkNrx4 | Variant::NxkNrx8)
+    }
+
+    /// The order in which the packer accumulates its f32 row sums.
+    pub const fn sum_order(self) -> crate::reference::SumOrder {
+        use crate::reference::SumOrder;
+        match self {
+            Variant::Nxk => SumOrder::PerSegment,
+            Variant::Kxn => SumOrder::PerPair,
+            Variant::NxkNrx4 | Variant::NxkNrx8 => SumOrder::PerChunk,
+            Variant::NxkPs1s0Nrx4 => SumOrder::PerChunkFused,
+            Variant::KxnPs1s0Nrx4 => SumOrder::PerQuadFused,
+        }
     }
 }
 
@@ -164,8 +193,11 @@ pub fn check_getter(
 
 /// Checks what `variant` requires of its arguments.
 pub fn check(variant: Variant, a: &Args) -> Checked {
-    contract::require(a.num_groups == 1, "num_groups == 1")?;
-    contract::require(a.extra_bytes == 0, "extra_bytes == 0")?;
+    // The ps1s0 forms ignore both (KleidiAI marks them unused).
+    if !variant.sequential_nibbles() {
+        contract::require(a.num_groups == 1, "num_groups == 1")?;
+        contract::require(a.extra_bytes == 0, "extra_bytes == 0")?;
+    }
     contract::require(!a.rhs.is_null(), "rhs != NULL")?;
     contract::require(!a.scale.is_null(), "scale != NULL")?;
     contract::require(!a.rhs_packed.is_null(), "rhs_packed != NULL")?;
@@ -175,15 +207,8 @@ pub fn check(variant: Variant, a: &Args) -> Checked {
     contract::require(p.rhs_zero_point == 8, "params->rhs_zero_point == 8")?;
     contract::require(p.lhs_zero_point == 1, "params->lhs_zero_point == 1")?;
     check_getter(a.k, a.nr, a.kr, a.sr, a.bl, p.scale_dt)?;
-    if let Some(depth) = variant.required_block_depth() {
-        contract::require(
-            a.kr / a.sr == depth,
-            if depth == 4 {
-                "block_length_in_bytes == 4"
-            } else {
-                "block_length_in_bytes == 8"
-            },
-        )?;
+    if let Some((depth, assertion)) = variant.required_block_depth() {
+        contract::require(a.kr / a.sr == depth, assertion)?;
     }
     contract::require(a.n != 0, "n > 0")?;
     contract::require(a.k != 0, "k > 0")?;
@@ -207,6 +232,10 @@ pub fn check(variant: Variant, a: &Args) -> Checked {
 /// scales (and `bias`, when non-null, `n` floats), and `rhs_packed` must be writable for the
 /// packed size.
 pub unsafe fn run(variant: Variant, a: &Args) {
+    if variant.sequential_nibbles() {
+        // SAFETY: forwarded contract.
+        return unsafe { run_sequential(variant, a) };
+    }
     let blen = a.kr / a.sr;
     if 16 % blen != 0 {
         // SAFETY: forwarded contract.
@@ -317,6 +346,35 @@ unsafe fn chunk_bytes(g: &Geometry, a: &Args, n_idx: usize, c: usize) -> [u8; 16
     }
 }
 
+/// Block `b` of the group at `dst`, after copying column `col`'s scale of it into place; and
+/// that scale as f32.
+///
+/// # Safety
+/// [`check`] passed for the call `g` describes; `n_idx < n`, `col < nr`, `b < k / bl`, `dst`
+/// is a group's start.
+#[inline(always)]
+unsafe fn block_with_scale(
+    g: &Geometry,
+    a: &Args,
+    dst: *mut u8,
+    n_idx: usize,
+    col: usize,
+    b: usize,
+) -> (*mut u8, f32) {
+    // SAFETY: block b of the group; its scales follow its nr * bl / 2 data bytes.
+    let block = unsafe { dst.add(b * g.block_stride) };
+    // SAFETY: forwarded contract.
+    let raw = unsafe { raw_scale(a, n_idx, b) };
+    // SAFETY: the column's scale slot of the block.
+    unsafe {
+        block
+            .add(g.nr * g.bl / 2 + 2 * col)
+            .cast::<[u8; 2]>()
+            .write_unaligned(raw)
+    };
+    (block, scale_value(raw))
+}
+
 /// Packs one column's data and scales into a group; returns its f32 row sum.
 ///
 /// # Safety
@@ -328,18 +386,8 @@ unsafe fn pack_column(g: &Geometry, a: &Args, n_idx: usize, col: usize, dst: *mu
     let segment_mask = u64::MAX >> (64 - 4 * g.blen);
     let mut sum = 0.0f32;
     for b in 0..g.blocks {
-        // SAFETY: block b of the group; its scales follow its nr * bl / 2 data bytes.
-        let block = unsafe { dst.add(b * g.block_stride) };
         // SAFETY: forwarded contract.
-        let raw = unsafe { raw_scale(a, n_idx, b) };
-        // SAFETY: the column's scale slot of the block.
-        unsafe {
-            block
-                .add(g.nr * g.bl / 2 + 2 * col)
-                .cast::<[u8; 2]>()
-                .write_unaligned(raw)
-        };
-        let d = scale_value(raw);
+        let (block, d) = unsafe { block_with_scale(g, a, dst, n_idx, col, b) };
         let per_byte = g.variant == Variant::Kxn && !exact_segments(d);
         for c in 0..g.bl / 32 {
             // SAFETY: chunk b * bl / 32 + c lies below k.
@@ -484,7 +532,7 @@ unsafe fn run_bytewise(variant: Variant, a: &Args) {
                         match variant {
                             Variant::Kxn => sum += segment_scaled,
                             Variant::Nxk => sum += segment_sum as f32 * d,
-                            Variant::NxkNrx4 | Variant::NxkNrx8 => chunk_sum += segment_sum,
+                            _ => chunk_sum += segment_sum,
                         }
                     }
                     if variant.sums_per_chunk() {
@@ -500,6 +548,90 @@ unsafe fn run_bytewise(variant: Variant, a: &Args) {
                     .cast::<f32>()
                     .write_unaligned(super::bias_at(a.bias, n_idx));
             }
+        }
+    }
+}
+
+/// The `ps1s0` forms (block depth 4, checked): per group and block, for every 4-value K step
+/// `q`, column `col`'s 2 bytes at `(q * nr + col) * 2` hold K `4q .. 4q + 4` as signed nibbles,
+/// two per byte, low first. An N x K source row already has that nibble order, so a column's 2
+/// bytes are the row's bytes with the zero point flipped (`^ 0x88`); a K x N source gives one
+/// nibble from each of 4 rows. Columns past `n` repeat column `n - 1`. (KleidiAI's K x N form
+/// loads 16 source columns at a time from the last column's byte on, so its padding columns,
+/// and their row sums, hold whatever bytes follow that row; only columns below `n` are defined.)
+///
+/// Row sums, in f32 from 0 per column: `acc = fma(sum as f32, d, acc)` per 32-value chunk (N x
+/// K form) or per 4-value step (K x N form). The K x N form calls `vfmaq_f32`; the N x K form
+/// writes `acc += sum * d` in C, which compilers contract into one `FMADD` by default (GCC 12
+/// `-O2` for AArch64 does, for this statement and the same one in the `nrx4` packer), so the
+/// fused form is KleidiAI's as built.
+///
+/// # Safety
+/// As for [`run`].
+unsafe fn run_sequential(variant: Variant, a: &Args) {
+    let g = Geometry::new(variant, a);
+    let steps = g.bl / 4;
+    for group in 0..a.n.div_ceil(a.nr) {
+        // SAFETY: group < ceil(n / nr), so the group lies inside the packed buffer.
+        let dst = unsafe { a.rhs_packed.add(group * g.stride) };
+        for col in 0..a.nr {
+            let n_idx = g.column(group, col);
+            let mut sum = 0.0f32;
+            for b in 0..g.blocks {
+                // SAFETY: forwarded contract.
+                let (block, d) = unsafe { block_with_scale(&g, a, dst, n_idx, col, b) };
+                let mut chunk_sum = 0i32;
+                for q in 0..steps {
+                    let k_idx = b * g.bl + 4 * q;
+                    // SAFETY: K values k_idx .. k_idx + 4 < k of channel n_idx.
+                    let bytes = unsafe { step_bytes(a, variant.source(), n_idx, k_idx) };
+                    let step_sum = nibble_sum(u16::from_le_bytes(bytes) as u64) as i32 - 4 * 8;
+                    // SAFETY: the column's 2 bytes of step q lie in the block's data.
+                    unsafe {
+                        block
+                            .add((q * g.nr + col) * 2)
+                            .cast::<[u8; 2]>()
+                            .write_unaligned(bytes.map(|x| x ^ 0x88))
+                    };
+                    if variant == Variant::KxnPs1s0Nrx4 {
+                        sum = libm::fmaf(step_sum as f32, d, sum);
+                    } else {
+                        chunk_sum += step_sum;
+                        if q % 8 == 7 {
+                            sum = libm::fmaf(chunk_sum as f32, d, sum);
+                            chunk_sum = 0;
+                        }
+                    }
+                }
+            }
+            // SAFETY: forwarded contract; col < nr, n_idx < n.
+            unsafe { write_trailer(&g, a, dst, col, n_idx, sum) };
+        }
+    }
+}
+
+/// The 2 source bytes of K values `k_idx .. k_idx + 4` of channel `n_idx` (`k_idx` a multiple
+/// of 4), unsigned nibbles, low first.
+///
+/// # Safety
+/// `n_idx < n`, `k_idx + 4 <= k`, and `a.rhs` holds the source matrix.
+#[inline(always)]
+unsafe fn step_bytes(a: &Args, source: Source, n_idx: usize, k_idx: usize) -> [u8; 2] {
+    match source {
+        // SAFETY: the 2 bytes lie inside the channel's row.
+        Source::Nxk => unsafe {
+            a.rhs
+                .add(n_idx * a.rhs_stride + k_idx / 2)
+                .cast::<[u8; 2]>()
+                .read_unaligned()
+        },
+        Source::Kxn => {
+            let shift = 4 * (n_idx % 2);
+            // SAFETY: rows k_idx .. k_idx + 4 lie below k; byte n_idx / 2 inside each row.
+            let v = |r: usize| unsafe {
+                (a.rhs.add((k_idx + r) * a.rhs_stride + n_idx / 2).read() >> shift) & 0x0f
+            };
+            [v(0) | (v(1) << 4), v(2) | (v(3) << 4)]
         }
     }
 }

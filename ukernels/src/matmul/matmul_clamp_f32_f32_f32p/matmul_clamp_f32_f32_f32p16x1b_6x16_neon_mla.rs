@@ -13,42 +13,7 @@
 //! 96 `FMLA`s (384 MACs). Rows past the block's last row read row 0 again (their results are not
 //! stored); columns past `n` are the packer's zero padding (not stored either).
 
-/// The 24 `FMLA`s of one K value (lane `$l` of `v0`..`v5`), loading its packed row from `x16` at
-/// byte offset `$o` (64 bytes).
-macro_rules! k_step {
-    ($o:literal, $o2:literal, $l:literal) => {
-        concat!(
-            concat!("ldp q6, q7, [x16, #", $o, "]\n"),
-            concat!("fmla v8.4s, v6.4s, v0.s[", $l, "]\n"),
-            concat!("fmla v12.4s, v6.4s, v1.s[", $l, "]\n"),
-            concat!("fmla v16.4s, v6.4s, v2.s[", $l, "]\n"),
-            concat!("fmla v20.4s, v6.4s, v3.s[", $l, "]\n"),
-            concat!("fmla v24.4s, v6.4s, v4.s[", $l, "]\n"),
-            concat!("fmla v28.4s, v6.4s, v5.s[", $l, "]\n"),
-            concat!("fmla v9.4s, v7.4s, v0.s[", $l, "]\n"),
-            concat!("fmla v13.4s, v7.4s, v1.s[", $l, "]\n"),
-            concat!("fmla v17.4s, v7.4s, v2.s[", $l, "]\n"),
-            concat!("fmla v21.4s, v7.4s, v3.s[", $l, "]\n"),
-            concat!("fmla v25.4s, v7.4s, v4.s[", $l, "]\n"),
-            concat!("fmla v29.4s, v7.4s, v5.s[", $l, "]\n"),
-            concat!("ldp q6, q7, [x16, #", $o2, "]\n"),
-            concat!("fmla v10.4s, v6.4s, v0.s[", $l, "]\n"),
-            concat!("fmla v14.4s, v6.4s, v1.s[", $l, "]\n"),
-            concat!("fmla v18.4s, v6.4s, v2.s[", $l, "]\n"),
-            concat!("fmla v22.4s, v6.4s, v3.s[", $l, "]\n"),
-            concat!("fmla v26.4s, v6.4s, v4.s[", $l, "]\n"),
-            concat!("fmla v30.4s, v6.4s, v5.s[", $l, "]\n"),
-            concat!("fmla v11.4s, v7.4s, v0.s[", $l, "]\n"),
-            concat!("fmla v15.4s, v7.4s, v1.s[", $l, "]\n"),
-            concat!("fmla v19.4s, v7.4s, v2.s[", $l, "]\n"),
-            concat!("fmla v23.4s, v7.4s, v3.s[", $l, "]\n"),
-            concat!("fmla v27.4s, v7.4s, v4.s[", $l, "]\n"),
-            concat!("fmla v31.4s, v7.4s, v5.s[", $l, "]\n"),
-        )
-    };
-}
-
-asm_kernel! {
+float_kernel! {
     /// Computes, for `i < m` and `j < n`, starting from `acc = bias[j]`,
     ///
     /// ```text
@@ -64,93 +29,5 @@ asm_kernel! {
     /// * For every `i < m`, `j < n`, the 4 bytes at `dst + i * dst_stride + 4 * j` are writable and
     ///   overlap neither input. Nothing else is written.
     #[target_feature(enable = "neon")]
-    float fn matmul_f32_f32p16x1b_6x16(
-        m, n, k, lhs, lhs_stride, rhs_packed, dst, dst_stride, clamp_min, clamp_max,
-    ) {
-        // Register map
-        //   x0  rows left                 x10-x15 LHS rows 0..5 of the block
-        //   x1  n                         x16 packed RHS (advances through the groups)
-        //   x2  k                         x17 columns left
-        //   x3  LHS block (row 0)         x20 byte offset of the K value in the LHS rows
-        //   x4  lhs_stride                x21 loop counter
-        //   x5  rhs_packed                x22 dst of this column tile (row 0)
-        //   x6  dst block (row 0)         x23 dst row pointer (stores)
-        //   x7  dst_stride                x24 rows in this block (1..=6)
-        //   w8  clamp_min bits            x25 columns in this tile (1..=16)
-        //   w9  clamp_max bits            x26 partial-store pointer
-        //   x27 6 * lhs_stride            x28 6 * dst_stride
-        //
-        // SAFETY: the caller guarantees the buffer extents above. LHS rows are read only within
-        // their k floats (4-value loads while 4 or more remain, then single values); rows past the
-        // block's last row are replaced by its row 0. The packed RHS is read exactly once per row
-        // block, group by group. Stores cover columns < n of rows < m only. Every touched register
-        // is declared; x18, x19, x29, x30 and sp are not used and no stack memory is accessed.
-        unsafe {
-            kernel_asm!(
-                times6!("x27", "x4"),
-                times6!("x28", "x7"),
-                // ---- Row blocks of 6.
-                "10:",
-                min_imm!("x24", "x0", "6", "x24"),
-                row_pointers!("x24", "x3", "x4"; "x10", "x11", "x12", "x13", "x14", "x15"),
-                "mov x16, x5",
-                "mov x17, x1",
-                "mov x22, x6",
-                // ---- Column tiles of 16: accumulators start from the packed bias.
-                "20:",
-                min_imm!("x25", "x17", "16", "x25"),
-                "ldp q8, q9, [x16]",
-                "ldp q10, q11, [x16, #32]",
-                "add x16, x16, #64",
-                copy_rows!(v;
-                    ("8", "9", "10", "11") => ("12", "13", "14", "15") ("16", "17", "18", "19")
-                    ("20", "21", "22", "23") ("24", "25", "26", "27") ("28", "29", "30", "31")),
-                "mov x20, #0",
-                "lsr x21, x2, #2",
-                "cbz x21, 40f",
-                // ---- K loop: 4 K values per iteration.
-                "30:",
-                "// LLVM-MCA-BEGIN matmul_clamp_f32_f32_f32p16x1b_6x16_neon_mla",
-                load_rows!(ldr "q", "x20"; "x10", "x11", "x12", "x13", "x14", "x15"),
-                "add x20, x20, #16",
-                k_step!("0", "32", "0"),
-                k_step!("64", "96", "1"),
-                k_step!("128", "160", "2"),
-                k_step!("192", "224", "3"),
-                "add x16, x16, #256",
-                "subs x21, x21, #1",
-                "b.ne 30b",
-                "// LLVM-MCA-END",
-                // ---- K tail: one K value per iteration.
-                "40:",
-                "ands x21, x2, #3",
-                "b.eq 50f",
-                "45:",
-                load_rows!(ldr "s", "x20"; "x10", "x11", "x12", "x13", "x14", "x15"),
-                "add x20, x20, #4",
-                k_step!("0", "32", "0"),
-                "add x16, x16, #64",
-                "subs x21, x21, #1",
-                "b.ne 45b",
-                // ---- Clamp and store the block's rows.
-                "50:",
-                "dup v0.4s, w9",
-                "dup v1.4s, w8",
-                fmin_fmax!(v "4s";
-                    "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21",
-                    "22", "23", "24", "25", "26", "27", "28", "29", "30", "31"; "0", "1"),
-                "mov x23, x22",
-                each_row!(store_row_float[f32, "x25", "x23", "x26";], le, "x24", "60", "x23", "x7";
-                    ("8", "9", "10", "11") ("12", "13", "14", "15") ("16", "17", "18", "19")
-                    ("20", "21", "22", "23") ("24", "25", "26", "27") ("28", "29", "30", "31")),
-                "60:",
-                "add x22, x22, #64",
-                "subs x17, x17, #16",
-                "b.gt 20b";
-                float[6 rows, "10"](m, n, k, lhs, lhs_stride, rhs_packed, dst, dst_stride, clamp_min.to_bits() as usize, clamp_max.to_bits() as usize);
-                clobber x(10 11 12 13 14 15 16 17 20 21 22 23 24 25 26 27 28)
-                    v(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31),
-            );
-        }
-    }
+    fn matmul_f32_f32p16x1b_6x16: f32, 6 x 16, "matmul_clamp_f32_f32_f32p16x1b_6x16_neon_mla", pairs;
 }

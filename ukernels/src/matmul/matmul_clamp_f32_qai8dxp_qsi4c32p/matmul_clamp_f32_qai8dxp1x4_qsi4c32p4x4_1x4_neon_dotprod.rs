@@ -7,9 +7,7 @@
 //! decode as `byte & 0xf0` and `byte << 4` (16x the value); each block's i32 sums convert with
 //! `SCVTF #4` (exact division by 16) and accumulate into f32 with the block's scales.
 
-use crate::matmul::kernel_geometry::qai8dxp_blockwise;
-
-asm_kernel! {
+qai8dxp_gemv! {
     /// Computes `dst[i][j]` for `i < m`, `j < n` from packed operands (`nb = k / bl` blocks):
     ///
     /// ```text
@@ -47,129 +45,80 @@ asm_kernel! {
     ///   works on CPUs that allow unaligned accesses, which Linux on Arm64 does).
     /// * No alignment is required for `lhs_packed` or `rhs_packed`.
     #[target_feature(enable = "dotprod")]
-    blockwise fn matmul_f32_qai8dxp1x4_qsi4c32p4x4_1x4(
-        m, n, k, bl, lhs_packed, rhs_packed, dst, dst_stride_row, clamp_min, clamp_max,
-    ) {
-        let (blocks, chunks_per_block, _, rhs_stride) = qai8dxp_blockwise(m, n, k, bl, 4);
-
-        // Register map
-        //   x0  m (rows)                     x8  rows left in this group
-        //   x1  columns left (n - 4g)        x9  LHS pointer (walks the rows)
-        //   x2  32-value chunks per block    x10 RHS pointer inside the group
-        //   x3  lhs_packed                   x11 dst pointer of the current row
-        //   x4  RHS group pointer            x12 chunks left in this block
-        //   x5  dst + 4 * 4g                 x13 partial-store pointer
-        //   x6  dst_stride_row               x14 rhs_stride
-        //   x7  blocks (k / bl)              x17 blocks left in this row
-        //   w15 clamp_min bits               w16 clamp_max bits
-        //
-        // LHS rows are contiguous (k + 8 bytes each), so x9 simply walks through
-        // them: K loop, then lhs_offset and lhs_scale. x10 walks a group's blocks
-        // (data, then scales) and ends at its rsum.
-        //
-        //   v0-v3   i32 accumulators of the low nibbles, super-blocks 0..3 of a
-        //           chunk, running over the whole row
-        //   v4-v7   the same for the high nibbles (lane j = column j; one
-        //           accumulator per SDOT of a pass, so the loop is bound by the
-        //           vector pipes, not SDOT latency)
-        //   v16-v19 RHS super-blocks 0..3 (4 columns x 4 bytes each)
-        //   v20/v21 LHS lq[0..16] / lq[16..32] of the chunk, used by element
-        //   v22-v25 16 * low nibbles of v16-v19 (`shl #4`); v16-v19 then become
-        //           16 * high nibbles in place (`and 0xF0`)
-        //   v26     f32 accumulator of the row (lane j = column j)
-        //   v27     sum of v0-v7 at the end of the previous block
-        //   v28/v29 clamp_min / clamp_max in every lane
-        //   v30     0xF0 mask
-        // A block's i32 sums are the difference of the reduced accumulators at its
-        // end and at its start (v27): cheaper than zeroing eight accumulators per
-        // block, and exact in wrapping arithmetic since every block sum fits in
-        // i32. v8-v15 (callee-saved) are not used. The epilogues reuse v16-v21.
-        //
-        // SAFETY: the caller guarantees (see `# Safety`) that the packed buffers
-        // cover exactly the bytes this block reads (m LHS rows of k + 8 bytes;
-        // ceil(n / 4) RHS groups of rhs_stride bytes), that dst rows are writable
-        // for 4 * n bytes, and that the CPU implements dotprod (also required by
-        // this function's `target_feature`). The block stores only dst[i][0..n),
-        // touches only the declared registers, and does not use the stack.
-        unsafe {
-            kernel_asm!(
-                gemv[4 cols, "add x4, x4, x14"](m, n, chunks_per_block, lhs_packed, rhs_packed, dst, dst_stride_row)
-                setup ["movi v30.16b, #0xf0", "dup v28.4s, w15", "dup v29.4s, w16"]
-                row [
-                    "mov x17, x7",
-                    zero_v!("16b"; "0", "1", "2", "3", "4", "5", "6", "7", "26", "27"),
-                    // ---- loop over blocks ----
-                    "4:",
-                    "mov x12, x2",
-                    // ---- K loop: 32 K values x 4 columns per iteration ----
-                    "5:",
-                    "// LLVM-MCA-BEGIN matmul_clamp_f32_qai8dxp1x4_qsi4c32p4x4_1x4_neon_dotprod",
-                    // Each 2-uop `ldr q` is paired with a 1-uop op (Neoverse N1 dispatches 3 uops a cycle).
-                    "ldr q16, [x10]",
-                    "add x9, x9, #32",
-                    "ldr q17, [x10, #16]",
-                    "subs x12, x12, #1",
-                    "ldr q18, [x10, #32]",
-                    "shl v22.16b, v16.16b, #4",
-                    "ldr q19, [x10, #48]",
-                    "shl v23.16b, v17.16b, #4",
-                    "ldr q20, [x9, #-32]",
-                    "shl v24.16b, v18.16b, #4",
-                    "ldr q21, [x9, #-16]",
-                    "shl v25.16b, v19.16b, #4",
-                    "add x10, x10, #64",
-                    "and v16.16b, v16.16b, v30.16b",
-                    "and v17.16b, v17.16b, v30.16b",
-                    "and v18.16b, v18.16b, v30.16b",
-                    "and v19.16b, v19.16b, v30.16b",
-                    // low nibbles: K 4s..4s+4 of the chunk, LHS lq[4s..4s+4]
-                    "sdot v0.4s, v22.16b, v20.4b[0]",
-                    "sdot v1.4s, v23.16b, v20.4b[1]",
-                    "sdot v2.4s, v24.16b, v20.4b[2]",
-                    "sdot v3.4s, v25.16b, v20.4b[3]",
-                    // high nibbles: K 16+4s..16+4s+4, LHS lq[16+4s..16+4s+4]
-                    "sdot v4.4s, v16.16b, v21.4b[0]",
-                    "sdot v5.4s, v17.16b, v21.4b[1]",
-                    "sdot v6.4s, v18.16b, v21.4b[2]",
-                    "sdot v7.4s, v19.16b, v21.4b[3]",
-                    "b.ne 5b",
-                    "// LLVM-MCA-END",
-                    // ---- block epilogue: x10 -> the block's 4 bf16 scales ----
-                    "ldr d16, [x10], #8",
-                    "add v17.4s, v0.4s, v1.4s",
-                    "add v18.4s, v2.4s, v3.4s",
-                    "add v19.4s, v4.4s, v5.4s",
-                    "add v20.4s, v6.4s, v7.4s",
-                    "shll v16.4s, v16.4h, #16", // bf16 -> f32
-                    "add v17.4s, v17.4s, v18.4s",
-                    "add v19.4s, v19.4s, v20.4s",
-                    "subs x17, x17, #1",
-                    "add v17.4s, v17.4s, v19.4s", // running sums, columns 0..3 (16x)
-                    "sub v18.4s, v17.4s, v27.4s", // this block's sums
-                    "mov v27.16b, v17.16b",
-                    "scvtf v18.4s, v18.4s, #4",
-                    "fmla v26.4s, v18.4s, v16.4s",
-                    "b.ne 4b",
-                    // ---- row epilogue: x9 -> lhs_offset, x10 -> rsum of this group ----
-                    "ldr d20, [x9], #8", // s[0] = lhs_offset, s[1] = lhs_scale
-                    "ldr q16, [x10]",    // rsum
-                    "ldr q18, [x10, #16]", // bias
-                    "scvtf s21, s20",
-                    "fmla v26.4s, v16.4s, v21.s[0]",
-                    "fmul v26.4s, v26.4s, v20.s[1]",
-                    "fadd v26.4s, v26.4s, v18.4s",
-                    "fmax v26.4s, v26.4s, v28.4s",
-                    "fmin v26.4s, v26.4s, v29.4s",
-                    // ---- store 4 columns, or the n % 4 tail ----
-                    store_cols4!(cmp, "26", "x1", "x11", "x13"; "6", "7", "8"),
-                ];
-                in("x7") blocks,
-                in("x14") rhs_stride,
-                in("x15") clamp_min.to_bits(),
-                in("x16") clamp_max.to_bits(),
-                clobber x(8 9 10 11 12 13 17)
-                    v(0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30),
-            );
-        }
-    }
+    blockwise fn matmul_f32_qai8dxp1x4_qsi4c32p4x4_1x4: blockwise(4 cols), "matmul_clamp_f32_qai8dxp1x4_qsi4c32p4x4_1x4_neon_dotprod";
+    // Register map
+    //   x0  m (rows)                     x8  rows left in this group
+    //   x1  columns left (n - 4g)        x9  LHS pointer (walks the rows)
+    //   x2  32-value chunks per block    x10 RHS pointer inside the group
+    //   x3  lhs_packed                   x11 dst pointer of the current row
+    //   x4  RHS group pointer            x12 chunks left in this block
+    //   x5  dst + 4 * 4g                 x13 partial-store pointer
+    //   x6  dst_stride_row               x14 rhs_stride
+    //   x7  blocks (k / bl)              x17 blocks left in this row
+    //   w15 clamp_min bits               w16 clamp_max bits
+    //
+    // LHS rows are contiguous (k + 8 bytes each), so x9 simply walks through
+    // them: K loop, then lhs_offset and lhs_scale. x10 walks a group's blocks
+    // (data, then scales) and ends at its rsum.
+    //
+    //   v0-v3   i32 accumulators of the low nibbles, super-blocks 0..3 of a
+    //           chunk, running over the whole row
+    //   v4-v7   the same for the high nibbles (lane j = column j; one
+    //           accumulator per SDOT of a pass, so the loop is bound by the
+    //           vector pipes, not SDOT latency)
+    //   v16-v19 RHS super-blocks 0..3 (4 columns x 4 bytes each)
+    //   v20/v21 LHS lq[0..16] / lq[16..32] of the chunk, used by element
+    //   v22-v25 16 * low nibbles of v16-v19 (`shl #4`); v16-v19 then become
+    //           16 * high nibbles in place (`and 0xF0`)
+    //   v26     f32 accumulator of the row (lane j = column j)
+    //   v27     sum of v0-v7 at the end of the previous block
+    //   v28/v29 clamp_min / clamp_max in every lane
+    //   v30     0xF0 mask
+    // A block's i32 sums are the difference of the reduced accumulators at its
+    // end and at its start (v27): cheaper than zeroing eight accumulators per
+    // block, and exact in wrapping arithmetic since every block sum fits in
+    // i32. v8-v15 (callee-saved) are not used. The epilogues reuse v16-v21.
+    setup ["movi v30.16b, #0xf0", "dup v28.4s, w15", "dup v29.4s, w16"]
+    row_start [
+        "mov x17, x7",
+        zero_v!("16b"; "0", "1", "2", "3", "4", "5", "6", "7", "26", "27"),
+        // ---- loop over blocks ----
+        "4:",
+        "mov x12, x2",
+        // ---- K loop: 32 K values x 4 columns per iteration ----
+    ]
+    k_loop [
+        int4_chunk_4x4!(),
+    ]
+    row_end [
+        // ---- block epilogue: x10 -> the block's 4 bf16 scales ----
+        "ldr d16, [x10], #8",
+        "add v17.4s, v0.4s, v1.4s",
+        "add v18.4s, v2.4s, v3.4s",
+        "add v19.4s, v4.4s, v5.4s",
+        "add v20.4s, v6.4s, v7.4s",
+        "shll v16.4s, v16.4h, #16", // bf16 -> f32
+        "add v17.4s, v17.4s, v18.4s",
+        "add v19.4s, v19.4s, v20.4s",
+        "subs x17, x17, #1",
+        "add v17.4s, v17.4s, v19.4s", // running sums, columns 0..3 (16x)
+        "sub v18.4s, v17.4s, v27.4s", // this block's sums
+        "mov v27.16b, v17.16b",
+        "scvtf v18.4s, v18.4s, #4",
+        "fmla v26.4s, v18.4s, v16.4s",
+        "b.ne 4b",
+        // ---- row epilogue: x9 -> lhs_offset, x10 -> rsum of this group ----
+        "ldr d20, [x9], #8", // s[0] = lhs_offset, s[1] = lhs_scale
+        "ldr q16, [x10]",    // rsum
+        "ldr q18, [x10, #16]", // bias
+        "scvtf s21, s20",
+        "fmla v26.4s, v16.4s, v21.s[0]",
+        "fmul v26.4s, v26.4s, v20.s[1]",
+        "fadd v26.4s, v26.4s, v18.4s",
+        "fmax v26.4s, v26.4s, v28.4s",
+        "fmin v26.4s, v26.4s, v29.4s",
+        // ---- store 4 columns, or the n % 4 tail ----
+        store_cols4!(cmp, "26", "x1", "x11", "x13"; "6", "7", "8"),
+    ]
+    clobber x(8 9 10 11 12 13 17) v(0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30)
 }

@@ -40,37 +40,6 @@
 
 use crate::matmul::kernel_geometry::qai8dxp_blockwise;
 
-/// Four `sdot` of one LHS group: rows `$a0..$a3` += RHS `$w` x lanes 0..3 of LHS `$l`.
-macro_rules! sdot_group {
-    ($a0:literal, $a1:literal, $a2:literal, $a3:literal, $w:literal, $l:literal) => {
-        concat!(
-            concat!("sdot v", $a0, ".4s, v", $w, ".16b, v", $l, ".4b[0]\n"),
-            concat!("sdot v", $a1, ".4s, v", $w, ".16b, v", $l, ".4b[1]\n"),
-            concat!("sdot v", $a2, ".4s, v", $w, ".16b, v", $l, ".4b[2]\n"),
-            concat!("sdot v", $a3, ".4s, v", $w, ".16b, v", $l, ".4b[3]\n"),
-        )
-    };
-}
-
-/// One 4-deep K block of the pass's 8 rows: RHS `$w` x LHS `$l0`/`$l1` (groups 0 and 1). With
-/// `$off`, each LHS register is reloaded right after its last use from `[x20/x21, #$off]`.
-macro_rules! kblock {
-    ($w:literal, $l0:literal, $l1:literal) => {
-        concat!(
-            sdot_group!("16", "17", "18", "19", $w, $l0),
-            sdot_group!("20", "21", "22", "23", $w, $l1),
-        )
-    };
-    ($w:literal, $l0:literal, $l1:literal, $off:literal) => {
-        concat!(
-            sdot_group!("16", "17", "18", "19", $w, $l0),
-            concat!("ldur q", $l0, ", [x20, #", $off, "]\n"),
-            sdot_group!("20", "21", "22", "23", $w, $l1),
-            concat!("ldur q", $l1, ", [x21, #", $off, "]\n"),
-        )
-    };
-}
-
 /// Block epilogue of pass row `$i` (integer accumulator) into float accumulator `$f`:
 /// `f += (i / 16) * scale` (fused), then `i = 0`. `v4` holds the block's f32 column scales.
 macro_rules! block_row {
@@ -80,13 +49,6 @@ macro_rules! block_row {
             concat!("fmla v", $f, ".4s, v", $i, ".4s, v4.4s\n"),
             concat!("movi v", $i, ".4s, #0\n"),
         )
-    };
-}
-
-/// Stores the first `x28` (1..=4) columns of pass row `$a` at `x27`. Clobbers `x26` and `$a`.
-macro_rules! store_row {
-    ($a:literal) => {
-        store_cols4!(tbz, $a, "x28", "x27", "x26"; "5", "6", "8")
     };
 }
 
@@ -153,19 +115,7 @@ asm_kernel! {
         // x29, x30, v8-v15 and sp are not used and no stack memory is accessed.
         unsafe {
             kernel_asm!(
-                // ---- Row-block loop: 16 rows (four LHS groups) per iteration.
-                "20:",
-                "mov x15, x1",
-                "mov x16, x4",
-                "mov x17, x5",
-                // ---- Column loop: 4 columns (one RHS group) per iteration.
-                "21:",
-                min_imm!("x13", "x0", "16", "x28"),
-                "mov x14, x3",
-                "mov x22, x17",
-                // ---- Pass loop: 8 rows (two LHS groups) per iteration.
-                "22:",
-                min_imm!("x12", "x13", "8", "x28"),
+                pass16x4_start!(),
                 "mov x20, x14",
                 group_if_rows!("x21", "x14", "x7", "x12", "4", "x14"),
                 "mov x24, x16",
@@ -188,26 +138,26 @@ asm_kernel! {
                 // Super-block 0: K blocks 0 (low nibbles) and 4 (high).
                 "shl v1.16b, v0.16b, #4",
                 "and v0.16b, v0.16b, v3.16b",
-                kblock!("1", "4", "5", "16"),
+                sdot_pass8!("1", "4", "5", "x20", "x21", "16"),
                 "ldur q2, [x24, #16]",
-                kblock!("0", "6", "7", "80"),
+                sdot_pass8!("0", "6", "7", "x20", "x21", "80"),
                 // Super-block 1: K blocks 1 and 5.
                 "shl v1.16b, v2.16b, #4",
                 "and v2.16b, v2.16b, v3.16b",
-                kblock!("1", "4", "5", "32"),
+                sdot_pass8!("1", "4", "5", "x20", "x21", "32"),
                 "ldur q0, [x24, #32]",
-                kblock!("2", "6", "7", "96"),
+                sdot_pass8!("2", "6", "7", "x20", "x21", "96"),
                 // Super-block 2: K blocks 2 and 6.
                 "shl v1.16b, v0.16b, #4",
                 "and v0.16b, v0.16b, v3.16b",
-                kblock!("1", "4", "5", "48"),
+                sdot_pass8!("1", "4", "5", "x20", "x21", "48"),
                 "ldur q2, [x24, #48]",
-                kblock!("0", "6", "7", "112"),
+                sdot_pass8!("0", "6", "7", "x20", "x21", "112"),
                 // Super-block 3: K blocks 3 and 7.
                 "shl v1.16b, v2.16b, #4",
                 "and v2.16b, v2.16b, v3.16b",
-                kblock!("1", "4", "5"),
-                kblock!("2", "6", "7"),
+                sdot_pass8!("1", "4", "5"),
+                sdot_pass8!("2", "6", "7"),
                 "add x20, x20, #128",
                 "add x21, x21, #128",
                 "add x24, x24, #64",
@@ -239,32 +189,7 @@ asm_kernel! {
                     ("24", "4", "5", "0") ("25", "4", "5", "1") ("26", "4", "5", "2")
                     ("27", "4", "5", "3") ("28", "6", "7", "0") ("29", "6", "7", "1")
                     ("30", "6", "7", "2") ("31", "6", "7", "3")),
-                // ---- Stores: x12 rows, x28 columns. Fast path: 8 full rows.
-                min_imm!("x28", "x15", "4", "x28"),
-                "mov x27, x22",
-                "cmp x12, #8",
-                "b.ne 25f",
-                "cmp x28, #4",
-                "b.ne 25f",
-                store_rows_q!("x27", "x6"; "24", "25", "26", "27", "28", "29", "30", "31"),
-                "b 26f",
-                // Partial pass: x12 rows, x28 columns.
-                "25:",
-                each_row!(store_row, le, "x12", "26", "x27", "x6";
-                    ("24") ("25") ("26") ("27") ("28") ("29") ("30") ("31")),
-                "26:",
-                // Next pass: rows 8..16 of the tile.
-                "subs x13, x13, #8",
-                "b.le 27f",
-                "add x14, x14, x7, lsl #1",
-                "add x22, x22, x6, lsl #3",
-                "b 22b",
-                "27:",
-                // Next column tile.
-                "add x16, x16, x8",
-                "add x17, x17, #16",
-                "subs x15, x15, #4",
-                "b.gt 21b";
+                pass16x4_store_and_next!();
                 gemm[16 rows, "20"](m, n, nb, lhs_packed, rhs_packed, dst, dst_stride_row, lhs_stride);
                 in("x8") rhs_stride,
                 in("x9") clamp_min.to_bits() as usize,

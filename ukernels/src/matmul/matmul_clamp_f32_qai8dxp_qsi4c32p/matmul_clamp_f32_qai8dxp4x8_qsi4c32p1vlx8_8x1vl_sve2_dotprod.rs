@@ -28,9 +28,7 @@
 //! a `ZIP1`), and one `EXT` + `UZP1` per row restores column order in the final epilogue, which
 //! then adds `rsum * lhs_offset` (fused), multiplies by the LHS scale, adds the bias and clamps.
 
-use crate::matmul::kernel_geometry::qai8dxp_blockwise;
-
-asm_kernel! {
+sve2_8x1vl_gemm! {
     /// Computes, for `i < m`, `j < n`:
     /// `acc = sum_b fma(I_b[i][j], d[j][b] / 16, acc)` (from `0.0`, `I_b` the int8 x (16 * int4)
     /// dot product over block `b`), then
@@ -55,277 +53,194 @@ asm_kernel! {
     ///   offsets) must be writable and must not overlap either packed buffer. Nothing else is
     ///   written.
     #[target_feature(enable = "sve2")]
-    blockwise fn matmul_f32_qai8dxp4x8_qsi4c32p1vlx8_8x1vl_dotprod(
-        m, n, k, bl, lhs_packed, rhs_packed, dst, dst_stride_row, clamp_min, clamp_max,
-    ) {
-        let (nb, chunks, lhs_stride, group_bytes_per_column) = qai8dxp_blockwise(m, n, k, bl, 1);
-
-        // Register map
-        //   x0  rows left                    x12 rows in this block (1..=8)
-        //   x1  n                            x13 LHS group B of the block
-        //   x2  32-deep chunks per block     x14 RHS group pointer
-        //   x3  LHS block (group A)          x15 columns left
-        //   x4  rhs_packed                   x16 dst of this column tile
-        //   x5  dst of this row block        x17 LHS group A pointer (K loop)
-        //   x6  dst_stride_row               x20 LHS group B pointer (K loop)
-        //   x7  lhs_stride (one group)       x21 RHS pointer (K loop)
-        //   x8  group stride (bytes)         x22 blocks left
-        //   w9  clamp_min bits               x23 chunks left in the block
-        //   w10 clamp_max bits               x24 VL32
-        //   x11 blocks (nb)                  x25 dst row pointer, x26 h = VL32 / 2
-        //   p0  all lanes   p1  columns of this tile   p2  lanes < h
-        //
-        // SAFETY: the caller guarantees SVE2, the argument ranges and the buffer sizes documented
-        // above. The asm reads exactly ceil(m/4) LHS groups (group B of a row block is replaced by
-        // group A when the block has at most 4 rows) and ceil(n/VL32) RHS groups, each only within
-        // its data and trailer (the half-vector scale loads are predicated to h lanes). Stores are
-        // predicated to the n columns and limited to the m rows. All touched registers are declared
-        // (v8..v15 make the compiler preserve d8..d15); x18, x19, x29, x30 and sp are not used and
-        // no stack memory is accessed.
-        unsafe {
-            kernel_asm!(
-                "ptrue p0.b",
-                "cntw x24",
-                "mul x8, x8, x24",
-                "lsr x26, x24, #1",
-                "whilelt p2.s, xzr, x26",
-                "movz w25, #0x3d80, lsl #16", // 1/16
-                "dup z30.s, w25",
-                "dup z31.b, #-16",            // 0xF0
-                // ---- Row-block loop: 8 rows (two LHS groups) per iteration.
-                "21:",
-                min_imm!("x12", "x0", "8", "x25"), // rows in this block (1..=8)
-                // group B, or group A again if <= 4 rows
-                group_if_rows!("x13", "x3", "x7", "x0", "4", "x3"),
-                "mov x14, x4",
-                "mov x15, x1",
-                "mov x16, x5",
-                // ---- Column loop: VL32 columns (one RHS group) per iteration.
-                "22:",
-                "whilelt p1.s, xzr, x15",
-                "mov x17, x3",
-                "mov x20, x13",
-                "mov x21, x14",
-                "mov x22, x11",
-                zero_z!("16", "17", "18", "19", "20", "21", "22", "23"),
-                // ---- Block loop: bl K values (x2 chunks) per iteration.
-                "26:",
-                "mov x23, x2",
-                zero_z!(
-                    "0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14",
-                    "15"),
-                // ---- K loop: one 32-deep chunk per iteration.
-                "23:",
-                "// LLVM-MCA-BEGIN matmul_clamp_f32_qai8dxp4x8_qsi4c32p1vlx8_8x1vl_sve2_dotprod",
-                "ld1b {{z24.b}}, p0/z, [x21, #0, mul vl]", // segment 0, columns [0, h)
-                "ld1b {{z25.b}}, p0/z, [x21, #1, mul vl]", // segment 0, columns [h, 2h)
-                "lsl z26.b, z24.b, #4",
-                "lsl z27.b, z25.b, #4",
-                "and z24.d, z24.d, z31.d",
-                "and z25.d, z25.d, z31.d",
-                // rows x (low nibbles x LHS slice 0, high nibbles x LHS slice 2)
-                "ld1rd {{z28.d}}, p0/z, [x17, #0]",
-                "ld1rd {{z29.d}}, p0/z, [x17, #64]",
-                "sdot z0.s, z26.b, z28.b",
-                "sdot z1.s, z27.b, z28.b",
-                "sdot z0.s, z24.b, z29.b",
-                "sdot z1.s, z25.b, z29.b",
-                "ld1rd {{z28.d}}, p0/z, [x17, #8]",
-                "ld1rd {{z29.d}}, p0/z, [x17, #72]",
-                "sdot z2.s, z26.b, z28.b",
-                "sdot z3.s, z27.b, z28.b",
-                "sdot z2.s, z24.b, z29.b",
-                "sdot z3.s, z25.b, z29.b",
-                "ld1rd {{z28.d}}, p0/z, [x17, #16]",
-                "ld1rd {{z29.d}}, p0/z, [x17, #80]",
-                "sdot z4.s, z26.b, z28.b",
-                "sdot z5.s, z27.b, z28.b",
-                "sdot z4.s, z24.b, z29.b",
-                "sdot z5.s, z25.b, z29.b",
-                "ld1rd {{z28.d}}, p0/z, [x17, #24]",
-                "ld1rd {{z29.d}}, p0/z, [x17, #88]",
-                "sdot z6.s, z26.b, z28.b",
-                "sdot z7.s, z27.b, z28.b",
-                "sdot z6.s, z24.b, z29.b",
-                "sdot z7.s, z25.b, z29.b",
-                "ld1rd {{z28.d}}, p0/z, [x20, #0]",
-                "ld1rd {{z29.d}}, p0/z, [x20, #64]",
-                "sdot z8.s, z26.b, z28.b",
-                "sdot z9.s, z27.b, z28.b",
-                "sdot z8.s, z24.b, z29.b",
-                "sdot z9.s, z25.b, z29.b",
-                "ld1rd {{z28.d}}, p0/z, [x20, #8]",
-                "ld1rd {{z29.d}}, p0/z, [x20, #72]",
-                "sdot z10.s, z26.b, z28.b",
-                "sdot z11.s, z27.b, z28.b",
-                "sdot z10.s, z24.b, z29.b",
-                "sdot z11.s, z25.b, z29.b",
-                "ld1rd {{z28.d}}, p0/z, [x20, #16]",
-                "ld1rd {{z29.d}}, p0/z, [x20, #80]",
-                "sdot z12.s, z26.b, z28.b",
-                "sdot z13.s, z27.b, z28.b",
-                "sdot z12.s, z24.b, z29.b",
-                "sdot z13.s, z25.b, z29.b",
-                "ld1rd {{z28.d}}, p0/z, [x20, #24]",
-                "ld1rd {{z29.d}}, p0/z, [x20, #88]",
-                "sdot z14.s, z26.b, z28.b",
-                "sdot z15.s, z27.b, z28.b",
-                "sdot z14.s, z24.b, z29.b",
-                "sdot z15.s, z25.b, z29.b",
-                "ld1b {{z24.b}}, p0/z, [x21, #2, mul vl]", // segment 1, columns [0, h)
-                "ld1b {{z25.b}}, p0/z, [x21, #3, mul vl]", // segment 1, columns [h, 2h)
-                "lsl z26.b, z24.b, #4",
-                "lsl z27.b, z25.b, #4",
-                "and z24.d, z24.d, z31.d",
-                "and z25.d, z25.d, z31.d",
-                // rows x (low nibbles x LHS slice 1, high nibbles x LHS slice 3)
-                "ld1rd {{z28.d}}, p0/z, [x17, #32]",
-                "ld1rd {{z29.d}}, p0/z, [x17, #96]",
-                "sdot z0.s, z26.b, z28.b",
-                "sdot z1.s, z27.b, z28.b",
-                "sdot z0.s, z24.b, z29.b",
-                "sdot z1.s, z25.b, z29.b",
-                "ld1rd {{z28.d}}, p0/z, [x17, #40]",
-                "ld1rd {{z29.d}}, p0/z, [x17, #104]",
-                "sdot z2.s, z26.b, z28.b",
-                "sdot z3.s, z27.b, z28.b",
-                "sdot z2.s, z24.b, z29.b",
-                "sdot z3.s, z25.b, z29.b",
-                "ld1rd {{z28.d}}, p0/z, [x17, #48]",
-                "ld1rd {{z29.d}}, p0/z, [x17, #112]",
-                "sdot z4.s, z26.b, z28.b",
-                "sdot z5.s, z27.b, z28.b",
-                "sdot z4.s, z24.b, z29.b",
-                "sdot z5.s, z25.b, z29.b",
-                "ld1rd {{z28.d}}, p0/z, [x17, #56]",
-                "ld1rd {{z29.d}}, p0/z, [x17, #120]",
-                "sdot z6.s, z26.b, z28.b",
-                "sdot z7.s, z27.b, z28.b",
-                "sdot z6.s, z24.b, z29.b",
-                "sdot z7.s, z25.b, z29.b",
-                "ld1rd {{z28.d}}, p0/z, [x20, #32]",
-                "ld1rd {{z29.d}}, p0/z, [x20, #96]",
-                "sdot z8.s, z26.b, z28.b",
-                "sdot z9.s, z27.b, z28.b",
-                "sdot z8.s, z24.b, z29.b",
-                "sdot z9.s, z25.b, z29.b",
-                "ld1rd {{z28.d}}, p0/z, [x20, #40]",
-                "ld1rd {{z29.d}}, p0/z, [x20, #104]",
-                "sdot z10.s, z26.b, z28.b",
-                "sdot z11.s, z27.b, z28.b",
-                "sdot z10.s, z24.b, z29.b",
-                "sdot z11.s, z25.b, z29.b",
-                "ld1rd {{z28.d}}, p0/z, [x20, #48]",
-                "ld1rd {{z29.d}}, p0/z, [x20, #112]",
-                "sdot z12.s, z26.b, z28.b",
-                "sdot z13.s, z27.b, z28.b",
-                "sdot z12.s, z24.b, z29.b",
-                "sdot z13.s, z25.b, z29.b",
-                "ld1rd {{z28.d}}, p0/z, [x20, #56]",
-                "ld1rd {{z29.d}}, p0/z, [x20, #120]",
-                "sdot z14.s, z26.b, z28.b",
-                "sdot z15.s, z27.b, z28.b",
-                "sdot z14.s, z24.b, z29.b",
-                "sdot z15.s, z25.b, z29.b",
-                "add x17, x17, #128",
-                "add x20, x20, #128",
-                "addvl x21, x21, #4",
-                "subs x23, x23, #1",
-                "b.ne 23b",
-                "// LLVM-MCA-END",
-                // ---- Block epilogue: acc += I * (d / 16), x21 points at the block's bf16 scales.
-                // Scales in ADDP order: [d0, d_h, d1, d_h+1, ...], widened, divided by 16.
-                "ld1h {{z24.s}}, p2/z, [x21]",
-                "ld1h {{z25.s}}, p2/z, [x21, x26, lsl #1]",
-                "addpl x21, x21, #4",             // + VL32 * 2 bytes
-                "zip1 z24.s, z24.s, z25.s",
-                "lsl z24.s, z24.s, #16",
-                "fmul z24.s, z24.s, z30.s",
-                "addp z0.s, p0/m, z0.s, z1.s",
-                "addp z2.s, p0/m, z2.s, z3.s",
-                "addp z4.s, p0/m, z4.s, z5.s",
-                "addp z6.s, p0/m, z6.s, z7.s",
-                "addp z8.s, p0/m, z8.s, z9.s",
-                "addp z10.s, p0/m, z10.s, z11.s",
-                "addp z12.s, p0/m, z12.s, z13.s",
-                "addp z14.s, p0/m, z14.s, z15.s",
-                "scvtf z0.s, p0/m, z0.s",
-                "scvtf z2.s, p0/m, z2.s",
-                "scvtf z4.s, p0/m, z4.s",
-                "scvtf z6.s, p0/m, z6.s",
-                "scvtf z8.s, p0/m, z8.s",
-                "scvtf z10.s, p0/m, z10.s",
-                "scvtf z12.s, p0/m, z12.s",
-                "scvtf z14.s, p0/m, z14.s",
-                "fmla z16.s, p0/m, z0.s, z24.s",
-                "fmla z17.s, p0/m, z2.s, z24.s",
-                "fmla z18.s, p0/m, z4.s, z24.s",
-                "fmla z19.s, p0/m, z6.s, z24.s",
-                "fmla z20.s, p0/m, z8.s, z24.s",
-                "fmla z21.s, p0/m, z10.s, z24.s",
-                "fmla z22.s, p0/m, z12.s, z24.s",
-                "fmla z23.s, p0/m, z14.s, z24.s",
-                "subs x22, x22, #1",
-                "b.ne 26b",
-                // ---- Final epilogue. x17/x20 point at the LHS trailers, x21 at rsum.
-                // Column order again: [even lanes, odd lanes] = UZP1(P, P rotated by one lane).
-                "movprfx z8, z16",
-                "ext z8.b, z8.b, z16.b, #4",
-                "uzp1 z16.s, z16.s, z8.s",
-                "movprfx z9, z17",
-                "ext z9.b, z9.b, z17.b, #4",
-                "uzp1 z17.s, z17.s, z9.s",
-                "movprfx z10, z18",
-                "ext z10.b, z10.b, z18.b, #4",
-                "uzp1 z18.s, z18.s, z10.s",
-                "movprfx z11, z19",
-                "ext z11.b, z11.b, z19.b, #4",
-                "uzp1 z19.s, z19.s, z11.s",
-                "movprfx z12, z20",
-                "ext z12.b, z12.b, z20.b, #4",
-                "uzp1 z20.s, z20.s, z12.s",
-                "movprfx z13, z21",
-                "ext z13.b, z13.b, z21.b, #4",
-                "uzp1 z21.s, z21.s, z13.s",
-                "movprfx z14, z22",
-                "ext z14.b, z14.b, z22.b, #4",
-                "uzp1 z22.s, z22.s, z14.s",
-                "movprfx z15, z23",
-                "ext z15.b, z15.b, z23.b, #4",
-                "uzp1 z23.s, z23.s, z15.s",
-                "ld1rqw {{z0.s}}, p0/z, [x17]",       // group A offsets
-                "ld1rqw {{z1.s}}, p0/z, [x17, #16]",  // group A scales
-                "ld1rqw {{z2.s}}, p0/z, [x20]",       // group B offsets
-                "ld1rqw {{z3.s}}, p0/z, [x20, #16]",  // group B scales
-                "ld1w {{z4.s}}, p0/z, [x21]",         // rsum
-                "ld1w {{z5.s}}, p0/z, [x21, #1, mul vl]", // bias
-                "scvtf z0.s, p0/m, z0.s",
-                "scvtf z2.s, p0/m, z2.s",
-                "dup z6.s, w9",
-                "dup z7.s, w10",
-                for_rows!(finish_row[z, "4", "5", "6", "7";];
-                    ("16", "0", "1", "0") ("17", "0", "1", "1") ("18", "0", "1", "2")
-                    ("19", "0", "1", "3") ("20", "2", "3", "0") ("21", "2", "3", "1")
-                    ("22", "2", "3", "2") ("23", "2", "3", "3")),
-                // ---- Stores: x12 rows, the columns of p1.
-                "mov x25, x16",
-                each_row!(st1w_row["x25";], lt, "x12", "25", "x25", "x6";
-                    ("16") ("17") ("18") ("19") ("20") ("21") ("22") ("23")),
-                "25:",
-                // Next column tile.
-                "add x14, x14, x8",
-                "addvl x16, x16, #1",
-                "subs x15, x15, x24",
-                "b.gt 22b";
-                gemm[8 rows, "21"](m, n, chunks, lhs_packed, rhs_packed, dst, dst_stride_row, lhs_stride);
-                inout("x8") group_bytes_per_column => _,
-                in("x9") clamp_min.to_bits() as usize,
-                in("x10") clamp_max.to_bits() as usize,
-                in("x11") nb,
-                clobber x(12 13 14 15 16 17 20 21 22 23 24 25 26)
-                    v(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31)
-                    p(0 1 2),
-            );
-        }
-    }
+    fn matmul_f32_qai8dxp4x8_qsi4c32p1vlx8_8x1vl_dotprod: "matmul_clamp_f32_qai8dxp4x8_qsi4c32p1vlx8_8x1vl_sve2_dotprod";
+    setup [
+        "lsr x26, x24, #1",
+        "whilelt p2.s, xzr, x26",
+        "movz w25, #0x3d80, lsl #16", // 1/16
+        "dup z30.s, w25",
+        "dup z31.b, #-16",            // 0xF0
+    ]
+    tile_start [
+        zero_z!("16", "17", "18", "19", "20", "21", "22", "23"),
+    ]
+    block_start [
+        zero_z!(
+            "0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14",
+            "15"),
+    ]
+    k_loop [
+        "ld1b {{z24.b}}, p0/z, [x21, #0, mul vl]", // segment 0, columns [0, h)
+        "ld1b {{z25.b}}, p0/z, [x21, #1, mul vl]", // segment 0, columns [h, 2h)
+        "lsl z26.b, z24.b, #4",
+        "lsl z27.b, z25.b, #4",
+        "and z24.d, z24.d, z31.d",
+        "and z25.d, z25.d, z31.d",
+        // rows x (low nibbles x LHS slice 0, high nibbles x LHS slice 2)
+        "ld1rd {{z28.d}}, p0/z, [x17, #0]",
+        "ld1rd {{z29.d}}, p0/z, [x17, #64]",
+        "sdot z0.s, z26.b, z28.b",
+        "sdot z1.s, z27.b, z28.b",
+        "sdot z0.s, z24.b, z29.b",
+        "sdot z1.s, z25.b, z29.b",
+        "ld1rd {{z28.d}}, p0/z, [x17, #8]",
+        "ld1rd {{z29.d}}, p0/z, [x17, #72]",
+        "sdot z2.s, z26.b, z28.b",
+        "sdot z3.s, z27.b, z28.b",
+        "sdot z2.s, z24.b, z29.b",
+        "sdot z3.s, z25.b, z29.b",
+        "ld1rd {{z28.d}}, p0/z, [x17, #16]",
+        "ld1rd {{z29.d}}, p0/z, [x17, #80]",
+        "sdot z4.s, z26.b, z28.b",
+        "sdot z5.s, z27.b, z28.b",
+        "sdot z4.s, z24.b, z29.b",
+        "sdot z5.s, z25.b, z29.b",
+        "ld1rd {{z28.d}}, p0/z, [x17, #24]",
+        "ld1rd {{z29.d}}, p0/z, [x17, #88]",
+        "sdot z6.s, z26.b, z28.b",
+        "sdot z7.s, z27.b, z28.b",
+        "sdot z6.s, z24.b, z29.b",
+        "sdot z7.s, z25.b, z29.b",
+        "ld1rd {{z28.d}}, p0/z, [x20, #0]",
+        "ld1rd {{z29.d}}, p0/z, [x20, #64]",
+        "sdot z8.s, z26.b, z28.b",
+        "sdot z9.s, z27.b, z28.b",
+        "sdot z8.s, z24.b, z29.b",
+        "sdot z9.s, z25.b, z29.b",
+        "ld1rd {{z28.d}}, p0/z, [x20, #8]",
+        "ld1rd {{z29.d}}, p0/z, [x20, #72]",
+        "sdot z10.s, z26.b, z28.b",
+        "sdot z11.s, z27.b, z28.b",
+        "sdot z10.s, z24.b, z29.b",
+        "sdot z11.s, z25.b, z29.b",
+        "ld1rd {{z28.d}}, p0/z, [x20, #16]",
+        "ld1rd {{z29.d}}, p0/z, [x20, #80]",
+        "sdot z12.s, z26.b, z28.b",
+        "sdot z13.s, z27.b, z28.b",
+        "sdot z12.s, z24.b, z29.b",
+        "sdot z13.s, z25.b, z29.b",
+        "ld1rd {{z28.d}}, p0/z, [x20, #24]",
+        "ld1rd {{z29.d}}, p0/z, [x20, #88]",
+        "sdot z14.s, z26.b, z28.b",
+        "sdot z15.s, z27.b, z28.b",
+        "sdot z14.s, z24.b, z29.b",
+        "sdot z15.s, z25.b, z29.b",
+        "ld1b {{z24.b}}, p0/z, [x21, #2, mul vl]", // segment 1, columns [0, h)
+        "ld1b {{z25.b}}, p0/z, [x21, #3, mul vl]", // segment 1, columns [h, 2h)
+        "lsl z26.b, z24.b, #4",
+        "lsl z27.b, z25.b, #4",
+        "and z24.d, z24.d, z31.d",
+        "and z25.d, z25.d, z31.d",
+        // rows x (low nibbles x LHS slice 1, high nibbles x LHS slice 3)
+        "ld1rd {{z28.d}}, p0/z, [x17, #32]",
+        "ld1rd {{z29.d}}, p0/z, [x17, #96]",
+        "sdot z0.s, z26.b, z28.b",
+        "sdot z1.s, z27.b, z28.b",
+        "sdot z0.s, z24.b, z29.b",
+        "sdot z1.s, z25.b, z29.b",
+        "ld1rd {{z28.d}}, p0/z, [x17, #40]",
+        "ld1rd {{z29.d}}, p0/z, [x17, #104]",
+        "sdot z2.s, z26.b, z28.b",
+        "sdot z3.s, z27.b, z28.b",
+        "sdot z2.s, z24.b, z29.b",
+        "sdot z3.s, z25.b, z29.b",
+        "ld1rd {{z28.d}}, p0/z, [x17, #48]",
+        "ld1rd {{z29.d}}, p0/z, [x17, #112]",
+        "sdot z4.s, z26.b, z28.b",
+        "sdot z5.s, z27.b, z28.b",
+        "sdot z4.s, z24.b, z29.b",
+        "sdot z5.s, z25.b, z29.b",
+        "ld1rd {{z28.d}}, p0/z, [x17, #56]",
+        "ld1rd {{z29.d}}, p0/z, [x17, #120]",
+        "sdot z6.s, z26.b, z28.b",
+        "sdot z7.s, z27.b, z28.b",
+        "sdot z6.s, z24.b, z29.b",
+        "sdot z7.s, z25.b, z29.b",
+        "ld1rd {{z28.d}}, p0/z, [x20, #32]",
+        "ld1rd {{z29.d}}, p0/z, [x20, #96]",
+        "sdot z8.s, z26.b, z28.b",
+        "sdot z9.s, z27.b, z28.b",
+        "sdot z8.s, z24.b, z29.b",
+        "sdot z9.s, z25.b, z29.b",
+        "ld1rd {{z28.d}}, p0/z, [x20, #40]",
+        "ld1rd {{z29.d}}, p0/z, [x20, #104]",
+        "sdot z10.s, z26.b, z28.b",
+        "sdot z11.s, z27.b, z28.b",
+        "sdot z10.s, z24.b, z29.b",
+        "sdot z11.s, z25.b, z29.b",
+        "ld1rd {{z28.d}}, p0/z, [x20, #48]",
+        "ld1rd {{z29.d}}, p0/z, [x20, #112]",
+        "sdot z12.s, z26.b, z28.b",
+        "sdot z13.s, z27.b, z28.b",
+        "sdot z12.s, z24.b, z29.b",
+        "sdot z13.s, z25.b, z29.b",
+        "ld1rd {{z28.d}}, p0/z, [x20, #56]",
+        "ld1rd {{z29.d}}, p0/z, [x20, #120]",
+        "sdot z14.s, z26.b, z28.b",
+        "sdot z15.s, z27.b, z28.b",
+        "sdot z14.s, z24.b, z29.b",
+        "sdot z15.s, z25.b, z29.b",
+    ]
+    block_end [
+        // Scales in ADDP order: [d0, d_h, d1, d_h+1, ...], widened, divided by 16.
+        "ld1h {{z24.s}}, p2/z, [x21]",
+        "ld1h {{z25.s}}, p2/z, [x21, x26, lsl #1]",
+        "addpl x21, x21, #4",             // + VL32 * 2 bytes
+        "zip1 z24.s, z24.s, z25.s",
+        "lsl z24.s, z24.s, #16",
+        "fmul z24.s, z24.s, z30.s",
+        "addp z0.s, p0/m, z0.s, z1.s",
+        "addp z2.s, p0/m, z2.s, z3.s",
+        "addp z4.s, p0/m, z4.s, z5.s",
+        "addp z6.s, p0/m, z6.s, z7.s",
+        "addp z8.s, p0/m, z8.s, z9.s",
+        "addp z10.s, p0/m, z10.s, z11.s",
+        "addp z12.s, p0/m, z12.s, z13.s",
+        "addp z14.s, p0/m, z14.s, z15.s",
+        "scvtf z0.s, p0/m, z0.s",
+        "scvtf z2.s, p0/m, z2.s",
+        "scvtf z4.s, p0/m, z4.s",
+        "scvtf z6.s, p0/m, z6.s",
+        "scvtf z8.s, p0/m, z8.s",
+        "scvtf z10.s, p0/m, z10.s",
+        "scvtf z12.s, p0/m, z12.s",
+        "scvtf z14.s, p0/m, z14.s",
+        "fmla z16.s, p0/m, z0.s, z24.s",
+        "fmla z17.s, p0/m, z2.s, z24.s",
+        "fmla z18.s, p0/m, z4.s, z24.s",
+        "fmla z19.s, p0/m, z6.s, z24.s",
+        "fmla z20.s, p0/m, z8.s, z24.s",
+        "fmla z21.s, p0/m, z10.s, z24.s",
+        "fmla z22.s, p0/m, z12.s, z24.s",
+        "fmla z23.s, p0/m, z14.s, z24.s",
+    ]
+    unpack_before [
+        // Column order again: [even lanes, odd lanes] = UZP1(P, P rotated by one lane).
+        "movprfx z8, z16",
+        "ext z8.b, z8.b, z16.b, #4",
+        "uzp1 z16.s, z16.s, z8.s",
+        "movprfx z9, z17",
+        "ext z9.b, z9.b, z17.b, #4",
+        "uzp1 z17.s, z17.s, z9.s",
+        "movprfx z10, z18",
+        "ext z10.b, z10.b, z18.b, #4",
+        "uzp1 z18.s, z18.s, z10.s",
+        "movprfx z11, z19",
+        "ext z11.b, z11.b, z19.b, #4",
+        "uzp1 z19.s, z19.s, z11.s",
+        "movprfx z12, z20",
+        "ext z12.b, z12.b, z20.b, #4",
+        "uzp1 z20.s, z20.s, z12.s",
+        "movprfx z13, z21",
+        "ext z13.b, z13.b, z21.b, #4",
+        "uzp1 z21.s, z21.s, z13.s",
+        "movprfx z14, z22",
+        "ext z14.b, z14.b, z22.b, #4",
+        "uzp1 z22.s, z22.s, z14.s",
+        "movprfx z15, z23",
+        "ext z15.b, z15.b, z23.b, #4",
+        "uzp1 z23.s, z23.s, z15.s",
+    ]
+    unpack_after []
+    clobber x(12 13 14 15 16 17 20 21 22 23 24 25 26) v(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31) p(0 1 2)
 }

@@ -29,9 +29,7 @@
 //! `rsum * lhs_offset` (fused), multiplies by the LHS scale, adds the bias and clamps; stores are
 //! predicated to the columns left.
 
-use crate::matmul::kernel_geometry::qai8dxp_blockwise;
-
-asm_kernel! {
+sve2_8x1vl_gemm! {
     /// Computes, for `i < m`, `j < n`:
     /// `acc = sum_b fma(I_b[i][j], d[j][b] / 16, acc)` (from `0.0`, `I_b` the int8 x (16 * int4)
     /// dot product over block `b`), then
@@ -56,200 +54,119 @@ asm_kernel! {
     ///   offsets) must be writable and must not overlap either packed buffer. Nothing else is
     ///   written.
     #[target_feature(enable = "sve2,i8mm")]
-    blockwise fn matmul_f32_qai8dxp4x8_qsi4c32p1vlx8_8x1vl(
-        m, n, k, bl, lhs_packed, rhs_packed, dst, dst_stride_row, clamp_min, clamp_max,
-    ) {
-        let (nb, chunks, lhs_stride, group_bytes_per_column) = qai8dxp_blockwise(m, n, k, bl, 1);
-
-        // Register map
-        //   x0  rows left                    x12 rows in this block (1..=8)
-        //   x1  n                            x13 LHS group B of the block
-        //   x2  32-deep chunks per block     x14 RHS group pointer
-        //   x3  LHS block (group A)          x15 columns left
-        //   x4  rhs_packed                   x16 dst of this column tile
-        //   x5  dst of this row block        x17 LHS group A pointer (K loop)
-        //   x6  dst_stride_row               x20 LHS group B pointer (K loop)
-        //   x7  lhs_stride (one group)       x21 RHS pointer (K loop)
-        //   x8  group stride (bytes)         x22 blocks left
-        //   w9  clamp_min bits               x23 chunks left in the block
-        //   w10 clamp_max bits               x24 VL32
-        //   x11 blocks (nb)                  x25 dst row pointer
-        //   p0  all lanes                    p1  columns of this tile
-        //
-        // SAFETY: the caller guarantees SVE2 and FEAT_I8MM, the argument ranges and the buffer sizes
-        // documented above. The asm reads exactly ceil(m/4) LHS groups (group B of a row block is
-        // replaced by group A when the block has at most 4 rows) and ceil(n/VL32) RHS groups, each
-        // only within its data and trailer. Stores are predicated to the n columns and limited to the
-        // m rows. All touched registers are declared (v8 makes the compiler preserve d8); x18, x19,
-        // x29, x30 and sp are not used and no stack memory is accessed.
-        unsafe {
-            kernel_asm!(
-                "ptrue p0.b",
-                "cntw x24",
-                "mul x8, x8, x24",
-                "movz w25, #0x3d80, lsl #16", // 1/16
-                "dup z8.s, w25",
-                // ---- Row-block loop: 8 rows (two LHS groups) per iteration.
-                "21:",
-                min_imm!("x12", "x0", "8", "x25"), // rows in this block (1..=8)
-                // group B, or group A again if <= 4 rows
-                group_if_rows!("x13", "x3", "x7", "x0", "4", "x3"),
-                "mov x14, x4",
-                "mov x15, x1",
-                "mov x16, x5",
-                // ---- Column loop: VL32 columns (one RHS group) per iteration.
-                "22:",
-                "whilelt p1.s, xzr, x15",
-                "mov x17, x3",
-                "mov x20, x13",
-                "mov x21, x14",
-                "mov x22, x11",
-                "dup z7.b, #-16",                 // 0xF0
-                zero_z!("24", "25", "26", "27", "28", "29", "30", "31"),
-                // ---- Block loop: bl K values (x2 chunks) per iteration.
-                "26:",
-                "mov x23, x2",
-                zero_z!("16", "17", "18", "19", "20", "21", "22", "23"),
-                // ---- K loop: one 32-deep chunk per iteration.
-                "23:",
-                "// LLVM-MCA-BEGIN matmul_clamp_f32_qai8dxp4x8_qsi4c32p1vlx8_8x1vl_sve2_i8mm",
-                "ld1b {{z0.b}}, p0/z, [x21]",             // segment 0, columns [0, h)
-                "ld1b {{z1.b}}, p0/z, [x21, #1, mul vl]", // segment 0, columns [h, 2h)
-                "lsl z2.b, z0.b, #4",
-                "lsl z3.b, z1.b, #4",
-                "and z0.d, z0.d, z7.d",
-                "and z1.d, z1.d, z7.d",
-                // K slice 32c + [0, 8): LHS slice 0 x low nibbles of segment 0.
-                "ld1rqb {{z4.b}}, p0/z, [x17]",
-                "smmla z16.s, z4.b, z2.b",
-                "smmla z17.s, z4.b, z3.b",
-                "ld1rqb {{z5.b}}, p0/z, [x17, #16]",
-                "smmla z18.s, z5.b, z2.b",
-                "smmla z19.s, z5.b, z3.b",
-                "ld1rqb {{z6.b}}, p0/z, [x20]",
-                "smmla z20.s, z6.b, z2.b",
-                "smmla z21.s, z6.b, z3.b",
-                "ld1rqb {{z4.b}}, p0/z, [x20, #16]",
-                "smmla z22.s, z4.b, z2.b",
-                "smmla z23.s, z4.b, z3.b",
-                // K slice 32c + [16, 24): LHS slice 2 x high nibbles of segment 0.
-                "ld1rqb {{z5.b}}, p0/z, [x17, #64]",
-                "smmla z16.s, z5.b, z0.b",
-                "smmla z17.s, z5.b, z1.b",
-                "ld1rqb {{z6.b}}, p0/z, [x17, #80]",
-                "smmla z18.s, z6.b, z0.b",
-                "smmla z19.s, z6.b, z1.b",
-                "ld1rqb {{z4.b}}, p0/z, [x20, #64]",
-                "smmla z20.s, z4.b, z0.b",
-                "smmla z21.s, z4.b, z1.b",
-                "ld1rqb {{z5.b}}, p0/z, [x20, #80]",
-                "smmla z22.s, z5.b, z0.b",
-                "smmla z23.s, z5.b, z1.b",
-                "ld1b {{z0.b}}, p0/z, [x21, #2, mul vl]", // segment 1, columns [0, h)
-                "ld1b {{z1.b}}, p0/z, [x21, #3, mul vl]", // segment 1, columns [h, 2h)
-                "lsl z2.b, z0.b, #4",
-                "lsl z3.b, z1.b, #4",
-                "and z0.d, z0.d, z7.d",
-                "and z1.d, z1.d, z7.d",
-                // K slice 32c + [8, 16): LHS slice 1 x low nibbles of segment 1.
-                "ld1rqb {{z6.b}}, p0/z, [x17, #32]",
-                "smmla z16.s, z6.b, z2.b",
-                "smmla z17.s, z6.b, z3.b",
-                "ld1rqb {{z4.b}}, p0/z, [x17, #48]",
-                "smmla z18.s, z4.b, z2.b",
-                "smmla z19.s, z4.b, z3.b",
-                "ld1rqb {{z5.b}}, p0/z, [x20, #32]",
-                "smmla z20.s, z5.b, z2.b",
-                "smmla z21.s, z5.b, z3.b",
-                "ld1rqb {{z6.b}}, p0/z, [x20, #48]",
-                "smmla z22.s, z6.b, z2.b",
-                "smmla z23.s, z6.b, z3.b",
-                // K slice 32c + [24, 32): LHS slice 3 x high nibbles of segment 1.
-                "ld1rqb {{z4.b}}, p0/z, [x17, #96]",
-                "smmla z16.s, z4.b, z0.b",
-                "smmla z17.s, z4.b, z1.b",
-                "ld1rqb {{z5.b}}, p0/z, [x17, #112]",
-                "smmla z18.s, z5.b, z0.b",
-                "smmla z19.s, z5.b, z1.b",
-                "ld1rqb {{z6.b}}, p0/z, [x20, #96]",
-                "smmla z20.s, z6.b, z0.b",
-                "smmla z21.s, z6.b, z1.b",
-                "ld1rqb {{z4.b}}, p0/z, [x20, #112]",
-                "smmla z22.s, z4.b, z0.b",
-                "smmla z23.s, z4.b, z1.b",
-                "add x17, x17, #128",
-                "add x20, x20, #128",
-                "addvl x21, x21, #4",
-                "subs x23, x23, #1",
-                "b.ne 23b",
-                "// LLVM-MCA-END",
-                // ---- Block epilogue: acc += I * (d / 16), x21 points at the block's bf16 scales.
-                "ld1h {{z0.s}}, p0/z, [x21]",     // VL32 scales, zero-extended to 32 bits
-                "addpl x21, x21, #4",             // + VL32 * 2 bytes
-                "lsl z0.s, z0.s, #16",            // f32 [d0, d1, d2, ...]
-                "fmul z0.s, z0.s, z8.s",
-                "zip1 z1.d, z0.d, z0.d",          // [d0, d1, d0, d1], [d2, d3, d2, d3], ...
-                "zip2 z2.d, z0.d, z0.d",          // the same for columns [h, 2h)
-                "scvtf z16.s, p0/m, z16.s",
-                "scvtf z17.s, p0/m, z17.s",
-                "scvtf z18.s, p0/m, z18.s",
-                "scvtf z19.s, p0/m, z19.s",
-                "scvtf z20.s, p0/m, z20.s",
-                "scvtf z21.s, p0/m, z21.s",
-                "scvtf z22.s, p0/m, z22.s",
-                "scvtf z23.s, p0/m, z23.s",
-                "fmla z24.s, p0/m, z16.s, z1.s",
-                "fmla z25.s, p0/m, z17.s, z2.s",
-                "fmla z26.s, p0/m, z18.s, z1.s",
-                "fmla z27.s, p0/m, z19.s, z2.s",
-                "fmla z28.s, p0/m, z20.s, z1.s",
-                "fmla z29.s, p0/m, z21.s, z2.s",
-                "fmla z30.s, p0/m, z22.s, z1.s",
-                "fmla z31.s, p0/m, z23.s, z2.s",
-                "subs x22, x22, #1",
-                "b.ne 26b",
-                // ---- Final epilogue. x17/x20 point at the LHS trailers, x21 at rsum.
-                "ld1rqw {{z0.s}}, p0/z, [x17]",       // group A offsets
-                "ld1rqw {{z1.s}}, p0/z, [x17, #16]",  // group A scales
-                "ld1rqw {{z2.s}}, p0/z, [x20]",       // group B offsets
-                "ld1rqw {{z3.s}}, p0/z, [x20, #16]",  // group B scales
-                "ld1w {{z4.s}}, p0/z, [x21]",         // rsum
-                "ld1w {{z5.s}}, p0/z, [x21, #1, mul vl]", // bias
-                "scvtf z0.s, p0/m, z0.s",
-                "scvtf z2.s, p0/m, z2.s",
-                "dup z6.s, w9",
-                "dup z7.s, w10",
-                // Un-interleave: tile row r -> z(16 + r).
-                "uzp1 z16.d, z24.d, z25.d",
-                "uzp2 z17.d, z24.d, z25.d",
-                "uzp1 z18.d, z26.d, z27.d",
-                "uzp2 z19.d, z26.d, z27.d",
-                "uzp1 z20.d, z28.d, z29.d",
-                "uzp2 z21.d, z28.d, z29.d",
-                "uzp1 z22.d, z30.d, z31.d",
-                "uzp2 z23.d, z30.d, z31.d",
-                for_rows!(finish_row[z, "4", "5", "6", "7";];
-                    ("16", "0", "1", "0") ("17", "0", "1", "1") ("18", "0", "1", "2")
-                    ("19", "0", "1", "3") ("20", "2", "3", "0") ("21", "2", "3", "1")
-                    ("22", "2", "3", "2") ("23", "2", "3", "3")),
-                // ---- Stores: x12 rows, the columns of p1.
-                "mov x25, x16",
-                each_row!(st1w_row["x25";], lt, "x12", "25", "x25", "x6";
-                    ("16") ("17") ("18") ("19") ("20") ("21") ("22") ("23")),
-                "25:",
-                // Next column tile.
-                "add x14, x14, x8",
-                "addvl x16, x16, #1",
-                "subs x15, x15, x24",
-                "b.gt 22b";
-                gemm[8 rows, "21"](m, n, chunks, lhs_packed, rhs_packed, dst, dst_stride_row, lhs_stride);
-                inout("x8") group_bytes_per_column => _,
-                in("x9") clamp_min.to_bits() as usize,
-                in("x10") clamp_max.to_bits() as usize,
-                in("x11") nb,
-                clobber x(12 13 14 15 16 17 20 21 22 23 24 25)
-                    v(0 1 2 3 4 5 6 7 8 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31) p(0 1),
-            );
-        }
-    }
+    fn matmul_f32_qai8dxp4x8_qsi4c32p1vlx8_8x1vl: "matmul_clamp_f32_qai8dxp4x8_qsi4c32p1vlx8_8x1vl_sve2_i8mm";
+    setup [
+        "movz w25, #0x3d80, lsl #16", // 1/16
+        "dup z8.s, w25",
+    ]
+    tile_start [
+        "dup z7.b, #-16",                 // 0xF0
+        zero_z!("24", "25", "26", "27", "28", "29", "30", "31"),
+    ]
+    block_start [
+        zero_z!("16", "17", "18", "19", "20", "21", "22", "23"),
+    ]
+    k_loop [
+        "ld1b {{z0.b}}, p0/z, [x21]",             // segment 0, columns [0, h)
+        "ld1b {{z1.b}}, p0/z, [x21, #1, mul vl]", // segment 0, columns [h, 2h)
+        "lsl z2.b, z0.b, #4",
+        "lsl z3.b, z1.b, #4",
+        "and z0.d, z0.d, z7.d",
+        "and z1.d, z1.d, z7.d",
+        // K slice 32c + [0, 8): LHS slice 0 x low nibbles of segment 0.
+        "ld1rqb {{z4.b}}, p0/z, [x17]",
+        "smmla z16.s, z4.b, z2.b",
+        "smmla z17.s, z4.b, z3.b",
+        "ld1rqb {{z5.b}}, p0/z, [x17, #16]",
+        "smmla z18.s, z5.b, z2.b",
+        "smmla z19.s, z5.b, z3.b",
+        "ld1rqb {{z6.b}}, p0/z, [x20]",
+        "smmla z20.s, z6.b, z2.b",
+        "smmla z21.s, z6.b, z3.b",
+        "ld1rqb {{z4.b}}, p0/z, [x20, #16]",
+        "smmla z22.s, z4.b, z2.b",
+        "smmla z23.s, z4.b, z3.b",
+        // K slice 32c + [16, 24): LHS slice 2 x high nibbles of segment 0.
+        "ld1rqb {{z5.b}}, p0/z, [x17, #64]",
+        "smmla z16.s, z5.b, z0.b",
+        "smmla z17.s, z5.b, z1.b",
+        "ld1rqb {{z6.b}}, p0/z, [x17, #80]",
+        "smmla z18.s, z6.b, z0.b",
+        "smmla z19.s, z6.b, z1.b",
+        "ld1rqb {{z4.b}}, p0/z, [x20, #64]",
+        "smmla z20.s, z4.b, z0.b",
+        "smmla z21.s, z4.b, z1.b",
+        "ld1rqb {{z5.b}}, p0/z, [x20, #80]",
+        "smmla z22.s, z5.b, z0.b",
+        "smmla z23.s, z5.b, z1.b",
+        "ld1b {{z0.b}}, p0/z, [x21, #2, mul vl]", // segment 1, columns [0, h)
+        "ld1b {{z1.b}}, p0/z, [x21, #3, mul vl]", // segment 1, columns [h, 2h)
+        "lsl z2.b, z0.b, #4",
+        "lsl z3.b, z1.b, #4",
+        "and z0.d, z0.d, z7.d",
+        "and z1.d, z1.d, z7.d",
+        // K slice 32c + [8, 16): LHS slice 1 x low nibbles of segment 1.
+        "ld1rqb {{z6.b}}, p0/z, [x17, #32]",
+        "smmla z16.s, z6.b, z2.b",
+        "smmla z17.s, z6.b, z3.b",
+        "ld1rqb {{z4.b}}, p0/z, [x17, #48]",
+        "smmla z18.s, z4.b, z2.b",
+        "smmla z19.s, z4.b, z3.b",
+        "ld1rqb {{z5.b}}, p0/z, [x20, #32]",
+        "smmla z20.s, z5.b, z2.b",
+        "smmla z21.s, z5.b, z3.b",
+        "ld1rqb {{z6.b}}, p0/z, [x20, #48]",
+        "smmla z22.s, z6.b, z2.b",
+        "smmla z23.s, z6.b, z3.b",
+        // K slice 32c + [24, 32): LHS slice 3 x high nibbles of segment 1.
+        "ld1rqb {{z4.b}}, p0/z, [x17, #96]",
+        "smmla z16.s, z4.b, z0.b",
+        "smmla z17.s, z4.b, z1.b",
+        "ld1rqb {{z5.b}}, p0/z, [x17, #112]",
+        "smmla z18.s, z5.b, z0.b",
+        "smmla z19.s, z5.b, z1.b",
+        "ld1rqb {{z6.b}}, p0/z, [x20, #96]",
+        "smmla z20.s, z6.b, z0.b",
+        "smmla z21.s, z6.b, z1.b",
+        "ld1rqb {{z4.b}}, p0/z, [x20, #112]",
+        "smmla z22.s, z4.b, z0.b",
+        "smmla z23.s, z4.b, z1.b",
+    ]
+    block_end [
+        "ld1h {{z0.s}}, p0/z, [x21]",     // VL32 scales, zero-extended to 32 bits
+        "addpl x21, x21, #4",             // + VL32 * 2 bytes
+        "lsl z0.s, z0.s, #16",            // f32 [d0, d1, d2, ...]
+        "fmul z0.s, z0.s, z8.s",
+        "zip1 z1.d, z0.d, z0.d",          // [d0, d1, d0, d1], [d2, d3, d2, d3], ...
+        "zip2 z2.d, z0.d, z0.d",          // the same for columns [h, 2h)
+        "scvtf z16.s, p0/m, z16.s",
+        "scvtf z17.s, p0/m, z17.s",
+        "scvtf z18.s, p0/m, z18.s",
+        "scvtf z19.s, p0/m, z19.s",
+        "scvtf z20.s, p0/m, z20.s",
+        "scvtf z21.s, p0/m, z21.s",
+        "scvtf z22.s, p0/m, z22.s",
+        "scvtf z23.s, p0/m, z23.s",
+        "fmla z24.s, p0/m, z16.s, z1.s",
+        "fmla z25.s, p0/m, z17.s, z2.s",
+        "fmla z26.s, p0/m, z18.s, z1.s",
+        "fmla z27.s, p0/m, z19.s, z2.s",
+        "fmla z28.s, p0/m, z20.s, z1.s",
+        "fmla z29.s, p0/m, z21.s, z2.s",
+        "fmla z30.s, p0/m, z22.s, z1.s",
+        "fmla z31.s, p0/m, z23.s, z2.s",
+    ]
+    unpack_before []
+    unpack_after [
+        // Un-interleave: tile row r -> z(16 + r).
+        "uzp1 z16.d, z24.d, z25.d",
+        "uzp2 z17.d, z24.d, z25.d",
+        "uzp1 z18.d, z26.d, z27.d",
+        "uzp2 z19.d, z26.d, z27.d",
+        "uzp1 z20.d, z28.d, z29.d",
+        "uzp2 z21.d, z28.d, z29.d",
+        "uzp1 z22.d, z30.d, z31.d",
+        "uzp2 z23.d, z30.d, z31.d",
+    ]
+    clobber x(12 13 14 15 16 17 20 21 22 23 24 25) v(0 1 2 3 4 5 6 7 8 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31) p(0 1)
 }

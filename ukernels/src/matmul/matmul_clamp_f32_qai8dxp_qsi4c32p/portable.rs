@@ -3,21 +3,44 @@
 //! per-channel format, then folded into f32 accumulators with the block scales.
 
 use super::Args;
-use crate::catalog::Tile;
-use crate::float;
+use crate::catalog::{Epilogue, Tile};
 use crate::layout;
-use crate::matmul::matmul_clamp_f32_qai8dxp_qsi4cxp::portable::decode_chunk;
+use crate::matmul::matmul_clamp_f32_qai8dxp_qsi4cxp::portable::{
+    decode_chunk, decode_chunk_sequential,
+};
 use crate::matmul::qai8dxp_portable::{CHUNK, decode_lhs_chunk, dot32};
 
 /// Largest `mr` and `nr` handled with on-stack tiles per pass; wider groups take several passes.
 const MAX_ROWS: usize = 16;
 const MAX_COLS: usize = 16;
 
+/// Chunk `c` (K `32c .. 32c + 32` of a block) of column `col` from a block's data in the
+/// sequential-nibble (`ps1s0`) order with `kr = 4`, the per-channel decoder's layout. Values
+/// come out times 16, like [`decode_chunk`]'s.
+///
+/// # Safety
+/// `data` holds the block's data (at least chunks `0..=c`).
+#[inline]
+unsafe fn decode_sequential_chunk(
+    data: *const u8,
+    nr: usize,
+    col: usize,
+    c: usize,
+    w: &mut [i8; CHUNK],
+) {
+    // SAFETY: forwarded contract.
+    unsafe { decode_chunk_sequential(data, nr, 4, col, c, w) };
+    for v in w.iter_mut() {
+        *v = ((*v as u8) << 4) as i8;
+    }
+}
+
 /// Computes the portion described by `a`.
 ///
 /// # Safety
-/// See [`crate::matmul::qai8dxp::run`]; `tile` must be the tile the buffers were packed for.
-pub unsafe fn run(tile: &Tile, a: &Args) {
+/// See [`crate::matmul::qai8dxp::run`]; `tile` must be the tile the buffers were packed for,
+/// `finish` the kernel's epilogue and `sequential` whether its data is in the `ps1s0` order.
+pub unsafe fn run(tile: &Tile, finish: Epilogue, sequential: bool, a: &Args) {
     let (mr, nr, bl) = (tile.mr, tile.nr, a.bl);
     let blen = tile.kr / tile.sr;
     let blocks = a.k / bl;
@@ -50,7 +73,13 @@ pub unsafe fn run(tile: &Tile, a: &Args) {
                         for c in 0..bl / CHUNK {
                             for (cc, w) in wq.iter_mut().enumerate().take(cols) {
                                 // SAFETY: chunk c lies inside the block's data.
-                                unsafe { decode_chunk(block, nr, blen, c0 + cc, c, w) };
+                                unsafe {
+                                    if sequential {
+                                        decode_sequential_chunk(block, nr, c0 + cc, c, w)
+                                    } else {
+                                        decode_chunk(block, nr, blen, c0 + cc, c, w)
+                                    }
+                                };
                             }
                             for (rr, l) in lq.iter_mut().enumerate().take(rows) {
                                 // SAFETY: reads values < mr * k of this LHS group.
@@ -85,7 +114,7 @@ pub unsafe fn run(tile: &Tile, a: &Args) {
                             for rr in 0..rows {
                                 // SCVTF #4: the weights were 16x their value; /16 is exact.
                                 let f = dots[rr][cc] as f32 * 0.0625;
-                                acc[rr][cc] = libm::fmaf(f, d, acc[rr][cc]);
+                                acc[rr][cc] = finish.block_fold.apply(b == 0, f, d, acc[rr][cc]);
                             }
                         }
                     }
@@ -100,7 +129,8 @@ pub unsafe fn run(tile: &Tile, a: &Args) {
                             let rsum = read_f32(unsafe { rhs_trailer.add(4 * col) });
                             let bias = read_f32(unsafe { rhs_trailer.add(4 * (nr + col)) });
                             let v = libm::fmaf(rsum, lhs_offset as f32, acc);
-                            let y = float::clamp(v * lhs_scale + bias, a.clamp_min, a.clamp_max);
+                            let y = finish.scale_bias.apply(v, lhs_scale, bias);
+                            let y = finish.clamp.apply(y, a.clamp_min, a.clamp_max);
                             // SAFETY: (gm * mr + slot, j0 + col) lies inside the m x n portion.
                             unsafe {
                                 a.dst

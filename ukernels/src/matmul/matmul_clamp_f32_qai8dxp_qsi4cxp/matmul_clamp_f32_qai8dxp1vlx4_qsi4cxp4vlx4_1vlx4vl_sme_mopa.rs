@@ -17,7 +17,7 @@ streaming_kernel! {
     ///
     #[doc = streaming_kernel_safety!("SME", "ceil(m / mr) * mr * (k_int + 8)", "k_int / 2 + 12")]
     fn matmul_f32_qai8dxp1vlx4_qsi4cxp4vlx4_1vlx4vl_sme_mopa(
-        m, n, k, lhs_packed, rhs_packed, dst, dst_stride_row, clamp_min, clamp_max,
+        m, n, k, lhs_packed, rhs_packed, dst: f32, dst_stride_row, clamp_min, clamp_max,
     ) {
         let k_int = k.div_ceil(32) * 32;
         let svl = crate::arch::sme_vector_bytes().unwrap_or(0);

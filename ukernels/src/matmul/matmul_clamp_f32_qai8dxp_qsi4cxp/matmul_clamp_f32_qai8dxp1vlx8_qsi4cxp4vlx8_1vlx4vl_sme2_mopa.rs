@@ -8,15 +8,16 @@
 //! loop decodes each 4-value block of the group (two vectors of nibbles) with `LUTI4` into the
 //! four int8 vectors the int8 kernel loads.
 
-streaming_kernel! {
-    /// As the family's `sme2_sdot` GEMV's function, with `y = (acc as f32) * (lhs_scale[i] *
-    /// rscale[j]) + bias[j]` (FMUL, then FADD: two roundings), `mr = SVL32` rows per LHS group
-    /// (`mr * (k_int + 8)` bytes: for every 4-value K block, `mr` rows x 4 int8 values, then
-    /// `lhs_offset: [i32; mr]`, `lhs_scale: [f32; mr]`).
-    ///
-    #[doc = streaming_kernel_safety!("SME2", "ceil(m / mr) * mr * (k_int + 8)", "k_int / 2 + 12")]
-    fn matmul_f32_qai8dxp1vlx8_qsi4cxp4vlx8_1vlx4vl_sme2_mopa(
-        m, n, k, lhs_packed, rhs_packed, dst, dst_stride_row, clamp_min, clamp_max,
+// The f16 form's `run` names the family's arguments through this module.
+use super::Args;
+
+/// The kernel writing `$elem` elements (`f32`, or `u16` for f16; see `sme2_output!`).
+macro_rules! sme2_mopa_kernel {
+    ($(#[$doc:meta])* $name:ident, $elem:tt) => {
+    streaming_kernel! {
+    $(#[$doc])*
+    fn $name(
+        m, n, k, lhs_packed, rhs_packed, dst: $elem, dst_stride_row, clamp_min, clamp_max,
     ) {
         let k_int = k.div_ceil(32) * 32;
         let svl = crate::arch::sme_vector_bytes().unwrap_or(0);
@@ -36,6 +37,7 @@ streaming_kernel! {
         // change; no stack use.
         unsafe {
             sme2_mopa_frame!(
+                $elem;
                 m, n, k_int, lhs_packed, rhs_packed, dst, dst_stride_row,
                 mr * (k_int + 8), svl * (k_int / 2 + 12), clamp_min, clamp_max;
                 setup: ["ldr zt0, [x25]"];
@@ -61,8 +63,38 @@ streaming_kernel! {
                     "subs x21, x21, #8",
                     "b.ne 3b",
                 ];
-                extra: [in("x25") super::INT4_LUT.as_ptr(),];
+                extra: [in("x25") crate::matmul::streaming::INT4_TO_INT8.as_ptr(),];
             );
         }
     }
+    }
+    };
+}
+
+sme2_mopa_kernel!(
+    /// As the family's `sme2_sdot` GEMV's function, with `y = (acc as f32) * (lhs_scale[i] *
+    /// rscale[j]) + bias[j]` (FMUL, then FADD: two roundings), `mr = SVL32` rows per LHS group
+    /// (`mr * (k_int + 8)` bytes: for every 4-value K block, `mr` rows x 4 int8 values, then
+    /// `lhs_offset: [i32; mr]`, `lhs_scale: [f32; mr]`).
+    ///
+    #[doc = streaming_kernel_safety!("SME2", "ceil(m / mr) * mr * (k_int + 8)", "k_int / 2 + 12")]
+    matmul_f32_qai8dxp1vlx8_qsi4cxp4vlx8_1vlx4vl_sme2_mopa,
+    f32
+);
+
+/// The f16-output form, `kai_matmul_clamp_f16_qai8dxp1vlx8_qsi4cxp4vlx8_1vlx4vl_sme2_mopa`: the same computation, the result rounded to f16
+/// and clamped to the bounds rounded to f16 (`Clamp::NarrowedMaxNumThenMinNum`). Rounding is
+/// monotonic, so the kernel clamps in f32 and then rounds (`FCVT`); that equals KleidiAI's order
+/// for quiet bounds, and the caller (`qai8dxp::run`) quiets signalling NaN bounds, as rounding
+/// them would.
+pub mod f16 {
+    sme2_mopa_kernel!(
+        /// As the f32 kernel of this module, writing f16 elements (`dst_stride_row` in bytes).
+        ///
+        /// # Safety
+        ///
+        /// As for the f32 kernel, with `dst` rows of `2 * n` bytes.
+        matmul_f16_qai8dxp1vlx8_qsi4cxp4vlx8_1vlx4vl_sme2_mopa,
+        u16
+    );
 }

@@ -6,9 +6,7 @@
 //! Nibbles decode as `byte & 0xf0` and `byte << 4` (16x the value; the packer pre-scales sums
 //! and scales to match).
 
-use crate::matmul::kernel_geometry::per_channel;
-
-asm_kernel! {
+qai8dxp_gemv! {
     /// Computes `dst[i][j]` for `i < m`, `j < n` from packed operands:
     ///
     /// ```text
@@ -45,106 +43,59 @@ asm_kernel! {
     ///   works on CPUs that allow unaligned accesses, which Linux on Arm64 does).
     /// * No alignment is required for `lhs_packed` or `rhs_packed`.
     #[target_feature(enable = "dotprod")]
-    fn matmul_f32_qai8dxp1x4_qsi4cxp4x4_1x4(
-        m, n, k, lhs_packed, rhs_packed, dst, dst_stride_row, clamp_min, clamp_max,
-    ) {
-        let (full_chunks, _, _, rhs_stride) = per_channel(m, n, k, 4, true);
-
-        // Register map
-        //   x0  m (rows)                     x8  rows left in this group
-        //   x1  columns left (n - 4g)        x9  LHS pointer (walks the rows)
-        //   x2  whole 32-value K chunks      x10 RHS pointer inside the group
-        //   x3  lhs_packed                   x11 dst pointer of the current row
-        //   x4  RHS group pointer            x12 K chunks left
-        //   x5  dst + 4 * 4g                 x13 partial-store pointer
-        //   x6  dst_stride_row               x14 rhs_stride
-        //   w15 clamp_min bits               w16 clamp_max bits
-        //
-        // LHS rows are contiguous (k_int + 8 bytes each), so x9 simply walks
-        // through them: K loop, then lhs_offset and lhs_scale.
-        //
-        //   v0-v3   accumulators of the low nibbles, super-blocks 0..3 of a chunk
-        //   v4-v7   accumulators of the high nibbles, super-blocks 0..3
-        //           (lane j = column j; one accumulator per SDOT of a pass, so
-        //           the loop is bound by the vector pipes, not SDOT latency)
-        //   v16-v19 RHS super-blocks 0..3 (4 columns x 4 bytes each)
-        //   v20/v21 LHS lq[0..16] / lq[16..32] of the chunk, used by element
-        //   v22-v25 16 * low nibbles of v16-v19 (`shl #4`); v16-v19 then become
-        //           16 * high nibbles in place (`and 0xF0`)
-        //   v28/v29 clamp_min / clamp_max in every lane
-        //   v30     0xF0 mask
-        // v8-v15 (callee-saved) are not used. The epilogue reuses v16-v20.
-        //
-        // SAFETY: the caller guarantees (see `# Safety`) that the packed buffers
-        // cover exactly the bytes this block reads (m LHS rows of k_int + 8
-        // bytes; ceil(n / 4) RHS groups of rhs_stride bytes), that dst rows are writable for
-        // 4 * n bytes, and that the CPU implements dotprod (also required by this
-        // function's `target_feature`). The block stores only dst[i][0..n),
-        // touches only the declared registers, and does not use the stack.
-        unsafe {
-            kernel_asm!(
-                gemv[4 cols, "add x4, x4, x14"](m, n, full_chunks, lhs_packed, rhs_packed, dst, dst_stride_row)
-                setup ["movi v30.16b, #0xf0", "dup v28.4s, w15", "dup v29.4s, w16"]
-                row [
-                    zero_v!("16b"; "0", "1", "2", "3", "4", "5", "6", "7"),
-                    "cbz x2, 6f",
-                    "mov x12, x2",
-                    // ---- K loop: 32 K values x 4 columns per iteration ----
-                    "4:",
-                    "// LLVM-MCA-BEGIN matmul_clamp_f32_qai8dxp1x4_qsi4cxp4x4_1x4_neon_dotprod",
-                    // Each 2-uop `ldr q` is paired with a 1-uop op (Neoverse N1 dispatches 3 uops a cycle).
-                    "ldr q16, [x10]",
-                    "add x9, x9, #32",
-                    "ldr q17, [x10, #16]",
-                    "subs x12, x12, #1",
-                    "ldr q18, [x10, #32]",
-                    "shl v22.16b, v16.16b, #4",
-                    "ldr q19, [x10, #48]",
-                    "shl v23.16b, v17.16b, #4",
-                    "ldr q20, [x9, #-32]",
-                    "shl v24.16b, v18.16b, #4",
-                    "ldr q21, [x9, #-16]",
-                    "shl v25.16b, v19.16b, #4",
-                    "add x10, x10, #64",
-                    "and v16.16b, v16.16b, v30.16b",
-                    "and v17.16b, v17.16b, v30.16b",
-                    "and v18.16b, v18.16b, v30.16b",
-                    "and v19.16b, v19.16b, v30.16b",
-                    // low nibbles: K 4s..4s+4 of the chunk, LHS lq[4s..4s+4]
-                    "sdot v0.4s, v22.16b, v20.4b[0]",
-                    "sdot v1.4s, v23.16b, v20.4b[1]",
-                    "sdot v2.4s, v24.16b, v20.4b[2]",
-                    "sdot v3.4s, v25.16b, v20.4b[3]",
-                    // high nibbles: K 16+4s..16+4s+4, LHS lq[16+4s..16+4s+4]
-                    "sdot v4.4s, v16.16b, v21.4b[0]",
-                    "sdot v5.4s, v17.16b, v21.4b[1]",
-                    "sdot v6.4s, v18.16b, v21.4b[2]",
-                    "sdot v7.4s, v19.16b, v21.4b[3]",
-                    "b.ne 4b",
-                    "// LLVM-MCA-END",
-                    // ---- epilogue: x9 -> lhs_offset, x10 -> rsum of this group ----
-                    "6:",
-                    "ldr d20, [x9], #8", // s[0] = lhs_offset, s[1] = lhs_scale
-                    "ldr q16, [x10]", // rsum
-                    "ldr q17, [x10, #16]", // rscale
-                    "ldr q18, [x10, #32]", // bias
-                    "add v0.4s, v0.4s, v1.4s",
-                    "add v2.4s, v2.4s, v3.4s",
-                    "add v4.4s, v4.4s, v5.4s",
-                    "add v6.4s, v6.4s, v7.4s",
-                    "add v0.4s, v0.4s, v2.4s",
-                    "add v4.4s, v4.4s, v6.4s",
-                    "add v0.4s, v0.4s, v4.4s", // columns 0..3
-                    dequant_row!(scale_first, "0";
-                        "16", "20"["0"]; "17", "20"["1"] -> "17"; "18"; "28", "29"),
-                    // ---- store 4 columns, or the n % 4 tail ----
-                    store_cols4!(cmp, "0", "x1", "x11", "x13"; "7", "8", "9"),
-                ];
-                in("x14") rhs_stride,
-                in("x15") clamp_min.to_bits(),
-                in("x16") clamp_max.to_bits(),
-                clobber x(8 9 10 11 12 13) v(0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 24 25 28 29 30),
-            );
-        }
-    }
+    fn matmul_f32_qai8dxp1x4_qsi4cxp4x4_1x4: per_channel(4 cols, int4), "matmul_clamp_f32_qai8dxp1x4_qsi4cxp4x4_1x4_neon_dotprod";
+    // Register map
+    //   x0  m (rows)                     x8  rows left in this group
+    //   x1  columns left (n - 4g)        x9  LHS pointer (walks the rows)
+    //   x2  whole 32-value K chunks      x10 RHS pointer inside the group
+    //   x3  lhs_packed                   x11 dst pointer of the current row
+    //   x4  RHS group pointer            x12 K chunks left
+    //   x5  dst + 4 * 4g                 x13 partial-store pointer
+    //   x6  dst_stride_row               x14 rhs_stride
+    //   w15 clamp_min bits               w16 clamp_max bits
+    //
+    // LHS rows are contiguous (k_int + 8 bytes each), so x9 simply walks
+    // through them: K loop, then lhs_offset and lhs_scale.
+    //
+    //   v0-v3   accumulators of the low nibbles, super-blocks 0..3 of a chunk
+    //   v4-v7   accumulators of the high nibbles, super-blocks 0..3
+    //           (lane j = column j; one accumulator per SDOT of a pass, so
+    //           the loop is bound by the vector pipes, not SDOT latency)
+    //   v16-v19 RHS super-blocks 0..3 (4 columns x 4 bytes each)
+    //   v20/v21 LHS lq[0..16] / lq[16..32] of the chunk, used by element
+    //   v22-v25 16 * low nibbles of v16-v19 (`shl #4`); v16-v19 then become
+    //           16 * high nibbles in place (`and 0xF0`)
+    //   v28/v29 clamp_min / clamp_max in every lane
+    //   v30     0xF0 mask
+    // v8-v15 (callee-saved) are not used. The epilogue reuses v16-v20.
+    setup ["movi v30.16b, #0xf0", "dup v28.4s, w15", "dup v29.4s, w16"]
+    row_start [
+        zero_v!("16b"; "0", "1", "2", "3", "4", "5", "6", "7"),
+        "cbz x2, 6f",
+        "mov x12, x2",
+        // ---- K loop: 32 K values x 4 columns per iteration ----
+    ]
+    k_loop [
+        int4_chunk_4x4!(),
+    ]
+    row_end [
+        // ---- epilogue: x9 -> lhs_offset, x10 -> rsum of this group ----
+        "6:",
+        "ldr d20, [x9], #8", // s[0] = lhs_offset, s[1] = lhs_scale
+        "ldr q16, [x10]", // rsum
+        "ldr q17, [x10, #16]", // rscale
+        "ldr q18, [x10, #32]", // bias
+        "add v0.4s, v0.4s, v1.4s",
+        "add v2.4s, v2.4s, v3.4s",
+        "add v4.4s, v4.4s, v5.4s",
+        "add v6.4s, v6.4s, v7.4s",
+        "add v0.4s, v0.4s, v2.4s",
+        "add v4.4s, v4.4s, v6.4s",
+        "add v0.4s, v0.4s, v4.4s", // columns 0..3
+        dequant_row!(scale_first, "0";
+            "16", "20"["0"]; "17", "20"["1"] -> "17"; "18"; "28", "29"),
+        // ---- store 4 columns, or the n % 4 tail ----
+        store_cols4!(cmp, "0", "x1", "x11", "x13"; "7", "8", "9"),
+    ]
+    clobber x(8 9 10 11 12 13) v(0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 24 25 28 29 30)
 }

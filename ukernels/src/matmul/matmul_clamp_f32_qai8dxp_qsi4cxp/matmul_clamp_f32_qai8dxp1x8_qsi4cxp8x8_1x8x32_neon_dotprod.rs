@@ -5,9 +5,7 @@
 //! row uses them), K in passes of 32 values x 8 columns. Nibbles decode as `byte & 0xf0` and
 //! `byte << 4` (16x the value; the packer pre-scales sums and scales to match).
 
-use crate::matmul::kernel_geometry::per_channel;
-
-asm_kernel! {
+qai8dxp_gemv! {
     /// Computes `dst[i][j]` for `i < m`, `j < n` from packed operands:
     ///
     /// ```text
@@ -44,124 +42,102 @@ asm_kernel! {
     ///   works on CPUs that allow unaligned accesses, which Linux on Arm64 does).
     /// * No alignment is required for `lhs_packed` or `rhs_packed`.
     #[target_feature(enable = "dotprod")]
-    fn matmul_f32_qai8dxp1x8_qsi4cxp8x8_1x8(
-        m, n, k, lhs_packed, rhs_packed, dst, dst_stride_row, clamp_min, clamp_max,
-    ) {
-        let (k_blocks, _, _, rhs_stride) = per_channel(m, n, k, 8, true);
-
-        // Register map
-        //   x0  m (rows)                     x8  rows left in this group
-        //   x1  columns left (n - 8g)        x9  LHS pointer (walks the rows)
-        //   x2  K blocks of 32               x10 RHS pointer inside the group
-        //   x3  lhs_packed                   x11 dst pointer of the current row
-        //   x4  RHS group pointer            x12 K blocks left
-        //   x5  dst + 4 * 8g                 x13 partial-store pointer
-        //   x6  dst_stride_row               x14 rhs_stride
-        //   w15 clamp_min bits               w16 clamp_max bits
-        //
-        // LHS rows are contiguous (k_int + 8 bytes each), so x9 simply walks
-        // through them: K loop, then lhs_offset and lhs_scale.
-        //
-        //   v0-v3   accumulators of the low nibbles, column pairs 0..3
-        //   v4-v7   accumulators of the high nibbles, column pairs 0..3
-        //           (lanes 0-1: first column of the pair, lanes 2-3: second)
-        //   v16-v23 RHS bytes: v16-v19 super-block 0, v20-v23 super-block 1;
-        //           shifted left by 4 in place (= 16 * low nibble)
-        //   v24-v27 LHS 8-byte slices lq[0..8], [8..16], [16..24], [24..32],
-        //           each replicated in both 64-bit halves (one LD4R)
-        //   v28-v30 byte & 0xF0 (= 16 * high nibble), rotating
-        //   v31     0xF0 mask
-        // v8-v15 (callee-saved) are not used. The epilogue reuses v16-v27.
-        //
-        // SAFETY: the caller guarantees (see `# Safety`) that the packed buffers
-        // cover exactly the bytes this block reads (m LHS rows of k_int + 8
-        // bytes; ceil(n / 8) RHS groups of rhs_stride bytes), that dst rows are
-        // writable for 4 * n bytes, and that the CPU implements dotprod (also
-        // required by this function's `target_feature`). The block stores only
-        // dst[i][0..n), touches only the declared registers, and does not use
-        // the stack.
-        unsafe {
-            kernel_asm!(
-                gemv[8 cols, "add x4, x4, x14"](m, n, k_blocks, lhs_packed, rhs_packed, dst, dst_stride_row)
-                setup ["movi v31.16b, #0xf0"]
-                row [
-                    "mov x12, x2",
-                    zero_v!("16b"; "0", "1", "2", "3", "4", "5", "6", "7"),
-                    // ---- K loop: 32 K values x 8 columns per iteration ----
-                    "4:",
-                    "// LLVM-MCA-BEGIN matmul_clamp_f32_qai8dxp1x8_qsi4cxp8x8_1x8x32_neon_dotprod",
-                    "ld4r {{v24.2d, v25.2d, v26.2d, v27.2d}}, [x9], #32",
-                    // super-block 0: low nibbles x lq[0..8], high x lq[16..24]
-                    "ldr q16, [x10]",
-                    "and v28.16b, v16.16b, v31.16b",
-                    "shl v16.16b, v16.16b, #4",
-                    "sdot v0.4s, v16.16b, v24.16b",
-                    "sdot v4.4s, v28.16b, v26.16b",
-                    "ldr q17, [x10, #16]",
-                    "and v29.16b, v17.16b, v31.16b",
-                    "shl v17.16b, v17.16b, #4",
-                    "sdot v1.4s, v17.16b, v24.16b",
-                    "sdot v5.4s, v29.16b, v26.16b",
-                    "ldr q18, [x10, #32]",
-                    "and v30.16b, v18.16b, v31.16b",
-                    "shl v18.16b, v18.16b, #4",
-                    "sdot v2.4s, v18.16b, v24.16b",
-                    "sdot v6.4s, v30.16b, v26.16b",
-                    "ldr q19, [x10, #48]",
-                    "and v28.16b, v19.16b, v31.16b",
-                    "shl v19.16b, v19.16b, #4",
-                    "sdot v3.4s, v19.16b, v24.16b",
-                    "sdot v7.4s, v28.16b, v26.16b",
-                    // super-block 1: low nibbles x lq[8..16], high x lq[24..32]
-                    "ldr q20, [x10, #64]",
-                    "and v29.16b, v20.16b, v31.16b",
-                    "shl v20.16b, v20.16b, #4",
-                    "sdot v0.4s, v20.16b, v25.16b",
-                    "sdot v4.4s, v29.16b, v27.16b",
-                    "ldr q21, [x10, #80]",
-                    "and v30.16b, v21.16b, v31.16b",
-                    "shl v21.16b, v21.16b, #4",
-                    "sdot v1.4s, v21.16b, v25.16b",
-                    "sdot v5.4s, v30.16b, v27.16b",
-                    "ldr q22, [x10, #96]",
-                    "and v28.16b, v22.16b, v31.16b",
-                    "shl v22.16b, v22.16b, #4",
-                    "sdot v2.4s, v22.16b, v25.16b",
-                    "sdot v6.4s, v28.16b, v27.16b",
-                    "ldr q23, [x10, #112]",
-                    "add x10, x10, #128",
-                    "and v29.16b, v23.16b, v31.16b",
-                    "shl v23.16b, v23.16b, #4",
-                    "subs x12, x12, #1",
-                    "sdot v3.4s, v23.16b, v25.16b",
-                    "sdot v7.4s, v29.16b, v27.16b",
-                    "b.ne 4b",
-                    "// LLVM-MCA-END",
-                    // ---- epilogue: x9 -> lhs_offset, x10 -> rsum of this group ----
-                    "ldr d24, [x9], #8", // s[0] = lhs_offset, s[1] = lhs_scale
-                    "ldp q16, q17, [x10]", // rsum
-                    "ldp q18, q19, [x10, #32]", // rscale
-                    "ldp q20, q21, [x10, #64]", // bias
-                    "add v0.4s, v0.4s, v4.4s",
-                    "add v1.4s, v1.4s, v5.4s",
-                    "add v2.4s, v2.4s, v6.4s",
-                    "add v3.4s, v3.4s, v7.4s",
-                    "addp v0.4s, v0.4s, v1.4s", // columns 0..3
-                    "addp v2.4s, v2.4s, v3.4s", // columns 4..7
-                    dequant_row2!("16", "17", "18", "19", "18", "19", "20", "21";
-                        "0", "2", "24"["0"], "24"["1"]),
-                    "dup v22.4s, w15",
-                    "dup v23.4s, w16",
-                    clamp_v!("4s"; "0", "2"; "22", "23"),
-                    // ---- store 8 columns, or the n % 8 tail ----
-                    store_cols8!("0", "2", "x1", "x11", "x13"; "5", "7", "8", "6"),
-                ];
-                in("x14") rhs_stride,
-                in("x15") clamp_min.to_bits(),
-                in("x16") clamp_max.to_bits(),
-                clobber x(8 9 10 11 12 13)
-                    v(0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31),
-            );
-        }
-    }
+    fn matmul_f32_qai8dxp1x8_qsi4cxp8x8_1x8: per_channel(8 cols, int4), "matmul_clamp_f32_qai8dxp1x8_qsi4cxp8x8_1x8x32_neon_dotprod";
+    // Register map
+    //   x0  m (rows)                     x8  rows left in this group
+    //   x1  columns left (n - 8g)        x9  LHS pointer (walks the rows)
+    //   x2  K blocks of 32               x10 RHS pointer inside the group
+    //   x3  lhs_packed                   x11 dst pointer of the current row
+    //   x4  RHS group pointer            x12 K blocks left
+    //   x5  dst + 4 * 8g                 x13 partial-store pointer
+    //   x6  dst_stride_row               x14 rhs_stride
+    //   w15 clamp_min bits               w16 clamp_max bits
+    //
+    // LHS rows are contiguous (k_int + 8 bytes each), so x9 simply walks
+    // through them: K loop, then lhs_offset and lhs_scale.
+    //
+    //   v0-v3   accumulators of the low nibbles, column pairs 0..3
+    //   v4-v7   accumulators of the high nibbles, column pairs 0..3
+    //           (lanes 0-1: first column of the pair, lanes 2-3: second)
+    //   v16-v23 RHS bytes: v16-v19 super-block 0, v20-v23 super-block 1;
+    //           shifted left by 4 in place (= 16 * low nibble)
+    //   v24-v27 LHS 8-byte slices lq[0..8], [8..16], [16..24], [24..32],
+    //           each replicated in both 64-bit halves (one LD4R)
+    //   v28-v30 byte & 0xF0 (= 16 * high nibble), rotating
+    //   v31     0xF0 mask
+    // v8-v15 (callee-saved) are not used. The epilogue reuses v16-v27.
+    setup ["movi v31.16b, #0xf0"]
+    row_start [
+        "mov x12, x2",
+        zero_v!("16b"; "0", "1", "2", "3", "4", "5", "6", "7"),
+        // ---- K loop: 32 K values x 8 columns per iteration ----
+    ]
+    k_loop [
+        "ld4r {{v24.2d, v25.2d, v26.2d, v27.2d}}, [x9], #32",
+        // super-block 0: low nibbles x lq[0..8], high x lq[16..24]
+        "ldr q16, [x10]",
+        "and v28.16b, v16.16b, v31.16b",
+        "shl v16.16b, v16.16b, #4",
+        "sdot v0.4s, v16.16b, v24.16b",
+        "sdot v4.4s, v28.16b, v26.16b",
+        "ldr q17, [x10, #16]",
+        "and v29.16b, v17.16b, v31.16b",
+        "shl v17.16b, v17.16b, #4",
+        "sdot v1.4s, v17.16b, v24.16b",
+        "sdot v5.4s, v29.16b, v26.16b",
+        "ldr q18, [x10, #32]",
+        "and v30.16b, v18.16b, v31.16b",
+        "shl v18.16b, v18.16b, #4",
+        "sdot v2.4s, v18.16b, v24.16b",
+        "sdot v6.4s, v30.16b, v26.16b",
+        "ldr q19, [x10, #48]",
+        "and v28.16b, v19.16b, v31.16b",
+        "shl v19.16b, v19.16b, #4",
+        "sdot v3.4s, v19.16b, v24.16b",
+        "sdot v7.4s, v28.16b, v26.16b",
+        // super-block 1: low nibbles x lq[8..16], high x lq[24..32]
+        "ldr q20, [x10, #64]",
+        "and v29.16b, v20.16b, v31.16b",
+        "shl v20.16b, v20.16b, #4",
+        "sdot v0.4s, v20.16b, v25.16b",
+        "sdot v4.4s, v29.16b, v27.16b",
+        "ldr q21, [x10, #80]",
+        "and v30.16b, v21.16b, v31.16b",
+        "shl v21.16b, v21.16b, #4",
+        "sdot v1.4s, v21.16b, v25.16b",
+        "sdot v5.4s, v30.16b, v27.16b",
+        "ldr q22, [x10, #96]",
+        "and v28.16b, v22.16b, v31.16b",
+        "shl v22.16b, v22.16b, #4",
+        "sdot v2.4s, v22.16b, v25.16b",
+        "sdot v6.4s, v28.16b, v27.16b",
+        "ldr q23, [x10, #112]",
+        "add x10, x10, #128",
+        "and v29.16b, v23.16b, v31.16b",
+        "shl v23.16b, v23.16b, #4",
+        "subs x12, x12, #1",
+        "sdot v3.4s, v23.16b, v25.16b",
+        "sdot v7.4s, v29.16b, v27.16b",
+    ]
+    row_end [
+        // ---- epilogue: x9 -> lhs_offset, x10 -> rsum of this group ----
+        "ldr d24, [x9], #8", // s[0] = lhs_offset, s[1] = lhs_scale
+        "ldp q16, q17, [x10]", // rsum
+        "ldp q18, q19, [x10, #32]", // rscale
+        "ldp q20, q21, [x10, #64]", // bias
+        "add v0.4s, v0.4s, v4.4s",
+        "add v1.4s, v1.4s, v5.4s",
+        "add v2.4s, v2.4s, v6.4s",
+        "add v3.4s, v3.4s, v7.4s",
+        "addp v0.4s, v0.4s, v1.4s", // columns 0..3
+        "addp v2.4s, v2.4s, v3.4s", // columns 4..7
+        dequant_row2!("16", "17", "18", "19", "18", "19", "20", "21";
+            "0", "2", "24"["0"], "24"["1"]),
+        "dup v22.4s, w15",
+        "dup v23.4s, w16",
+        clamp_v!("4s"; "0", "2"; "22", "23"),
+        // ---- store 8 columns, or the n % 8 tail ----
+        store_cols8!("0", "2", "x1", "x11", "x13"; "5", "7", "8", "6"),
+    ]
+    clobber x(8 9 10 11 12 13) v(0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31)
 }

@@ -28,58 +28,16 @@ use crate::matmul::kernel_geometry::per_channel;
 macro_rules! epilogue_row {
     ($a0:literal, $a1:literal, $lt:literal, $off:literal, $scale:literal) => {
         concat!(
-            "uzp1 z4.s, z",
-            $a0,
-            ".s, z",
-            $a1,
-            ".s\n",
-            "uzp2 z5.s, z",
-            $a0,
-            ".s, z",
-            $a1,
-            ".s\n",
-            "ld1rw {{z6.s}}, p0/z, [",
-            $lt,
-            ", #",
-            $off,
-            "]\n",
-            "ld1rw {{z7.s}}, p0/z, [",
-            $lt,
-            ", #",
-            $scale,
-            "]\n",
-            "add z",
-            $a0,
-            ".s, z4.s, z5.s\n",
-            "mla z",
-            $a0,
-            ".s, p0/m, z0.s, z6.s\n",
-            "fmul z8.s, z1.s, z7.s\n",
-            "scvtf z",
-            $a0,
-            ".s, p0/m, z",
-            $a0,
-            ".s\n",
-            "fmul z",
-            $a0,
-            ".s, z",
-            $a0,
-            ".s, z8.s\n",
-            "fadd z",
-            $a0,
-            ".s, z",
-            $a0,
-            ".s, z2.s\n",
-            "fmax z",
-            $a0,
-            ".s, p0/m, z",
-            $a0,
-            ".s, z13.s\n",
-            "fmin z",
-            $a0,
-            ".s, p0/m, z",
-            $a0,
-            ".s, z14.s\n",
+            zop3!("uzp1" "s"; ("4", $a0, $a1)),
+            zop3!("uzp2" "s"; ("5", $a0, $a1)),
+            concat!("ld1rw {{z6.s}}, p0/z, [", $lt, ", #", $off, "]\n"),
+            concat!("ld1rw {{z7.s}}, p0/z, [", $lt, ", #", $scale, "]\n"),
+            zop3!("add" "s"; ($a0, "4", "5")),
+            mla_z!(($a0, "0", "6")),
+            zop3!("fmul" "s"; ("8", "1", "7")),
+            scvtf_z!($a0),
+            zop3!("fmul" "s"; ($a0, $a0, "8")),
+            bias_clamp_z!(($a0, "2"); "13", "14"),
         )
     };
 }
@@ -228,10 +186,7 @@ asm_kernel! {
         // x19, x29, x30 and sp are not used.
         unsafe {
             kernel_asm!(
-                "ptrue p0.b",
-                "cntw x13",
-                "mul x8, x8, x13",
-                "lsl x8, x8, #1",
+                gemm2vl_start!(),
                 "mul x23, x23, x13",
                 "mov z12.b, #-16", // 0xF0
                 "mov z13.s, w15",
@@ -240,22 +195,10 @@ asm_kernel! {
                 "1:",
                 min_imm!("x17", "x0", "8", "x17"),
                 group_if_rows!("x24", "x3", "x7", "x0", "4", "x3"),
-                "mov x20, x4",
-                "mov x11, x5",
-                "mov x14, x1",
-                // ---- column groups ----
-                "2:",
-                "mov x22, #0",
-                // ---- passes over VL32 columns ----
-                "3:",
-                "whilelt p1.s, x22, x14",
-                "add x10, x20, x22, lsl #3",
-                "mov x9, x3",
+                gemm2vl_groups!(),
+                gemm2vl_pass!(),
                 "mov x21, x24",
-                "mov x12, x2",
-                zero_z!(
-                    "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28",
-                    "29", "30", "31"),
+                gemm2vl_chunks!(),
                 // ---- K loop: one 32-value chunk per iteration ----
                 "4:",
                 "// LLVM-MCA-BEGIN matmul_clamp_f32_qai8dxp4x8_qsi4cxp2vlx8_8x2vl_sve2_dotprod",
@@ -307,23 +250,11 @@ asm_kernel! {
                 "add x25, x11, x22, lsl #2",
                 each_row!(st1w_row["x25";], le, "x17", "5", "x25", "x6";
                     ("16") ("18") ("20") ("22") ("24") ("26") ("28") ("30")),
-                "5:",
-                // ---- second pass, unless no column of it is below n ----
-                "cbnz x22, 6f",
-                "mov x22, x13",
-                "cmp x14, x13",
-                "b.gt 3b",
-                "6:",
+                gemm2vl_next_pass!(),
                 // ---- next column group ----
-                "add x20, x20, x8",
-                "addvl x11, x11, #2",
-                "sub x14, x14, x13, lsl #1",
-                "cmp x14, #0",
-                "b.gt 2b";
-                gemm[8 rows, "1"](m, n, chunks, lhs_packed, rhs_packed, dst, dst_stride_row, lhs_stride);
-                inout("x8") rhs_col_bytes => _,
-                in("x15") clamp_min.to_bits() as usize,
-                in("x16") clamp_max.to_bits() as usize,
+                gemm2vl_next_group!();
+                gemm2vl[8 rows, "1"](m, n, chunks, lhs_packed, rhs_packed, dst, dst_stride_row, lhs_stride,
+                    rhs_col_bytes, clamp_min.to_bits() as usize, clamp_max.to_bits() as usize);
                 inout("x23") k_int => _,
                 clobber x(9 10 11 12 13 14 17 20 21 22 24 25 26)
                     v(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31)

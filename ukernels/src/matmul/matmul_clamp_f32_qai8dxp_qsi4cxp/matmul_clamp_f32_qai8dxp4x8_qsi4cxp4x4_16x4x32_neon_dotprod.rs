@@ -29,18 +29,6 @@
 
 use crate::matmul::kernel_geometry::per_channel;
 
-/// Four `sdot` of one LHS group: rows `$a0..$a3` += RHS `$w` x lanes 0..3 of LHS `$l`.
-macro_rules! sdot_group {
-    ($a0:literal, $a1:literal, $a2:literal, $a3:literal, $w:literal, $l:literal) => {
-        concat!(
-            concat!("sdot v", $a0, ".4s, v", $w, ".16b, v", $l, ".4b[0]\n"),
-            concat!("sdot v", $a1, ".4s, v", $w, ".16b, v", $l, ".4b[1]\n"),
-            concat!("sdot v", $a2, ".4s, v", $w, ".16b, v", $l, ".4b[2]\n"),
-            concat!("sdot v", $a3, ".4s, v", $w, ".16b, v", $l, ".4b[3]\n"),
-        )
-    };
-}
-
 /// One 4-deep K block of all 16 rows: RHS `$w` x LHS `$l0..$l3` (groups 0..3). With `$off`,
 /// each LHS register is reloaded right after its last use from `[x20..x23, #$off]`.
 macro_rules! kblock {

@@ -79,47 +79,21 @@ macro_rules! s16s0_mopa_run {
     };
 }
 
-/// The SME2 kernels' `LUTI4` table (loaded into ZT0): entry `u` (one 32-bit word, of which
-/// `LUTI4` with byte elements reads the low byte) is the nibble `u` as a two's complement int4,
-/// sign-extended to int8.
-#[cfg(target_arch = "aarch64")]
-static INT4_LUT: [u32; 16] = {
-    let mut t = [0u32; 16];
-    let mut u = 0;
-    while u < 16 {
-        t[u] = (((u as i8) << 4 >> 4) as u8) as u32;
-        u += 1;
-    }
-    t
-};
-
-#[cfg(target_arch = "aarch64")]
-pub mod matmul_clamp_f32_qai8dxp1vlx4_qsi4cxp4vlx4_1vlx4vl_sme_mopa;
-#[cfg(target_arch = "aarch64")]
-pub mod matmul_clamp_f32_qai8dxp1vlx8_qsi4cxp4vlx8_1vlx4vl_sme2_mopa;
-#[cfg(target_arch = "aarch64")]
-pub mod matmul_clamp_f32_qai8dxp1x4_qsi4cxp4vlx4_1x4vl_sme2_sdot;
-#[cfg(target_arch = "aarch64")]
-pub mod matmul_clamp_f32_qai8dxp1x4_qsi4cxp4vlx4_1x4vl_sme_dot;
-#[cfg(target_arch = "aarch64")]
-pub mod matmul_clamp_f32_qai8dxp1x4_qsi4cxp4x4_1x4_neon_dotprod;
-#[cfg(target_arch = "aarch64")]
-pub mod matmul_clamp_f32_qai8dxp1x8_qsi4cxp2vlx8_1x2vl_sve2_dotprod;
-#[cfg(target_arch = "aarch64")]
-pub mod matmul_clamp_f32_qai8dxp1x8_qsi4cxp4x8_1x4x32_neon_dotprod;
-#[cfg(target_arch = "aarch64")]
-pub mod matmul_clamp_f32_qai8dxp1x8_qsi4cxp8x8_1x8x32_neon_dotprod;
-#[cfg(target_arch = "aarch64")]
-pub mod matmul_clamp_f32_qai8dxp4x4_qsi4cxp8x4_8x8x32_neon_dotprod;
-#[cfg(target_arch = "aarch64")]
-pub mod matmul_clamp_f32_qai8dxp4x8_qsi4cxp2vlx8_16x2vl_sve2_i8mm;
-#[cfg(target_arch = "aarch64")]
-pub mod matmul_clamp_f32_qai8dxp4x8_qsi4cxp2vlx8_8x2vl_sve2_dotprod;
-#[cfg(target_arch = "aarch64")]
-pub mod matmul_clamp_f32_qai8dxp4x8_qsi4cxp4x4_16x4x32_neon_dotprod;
-#[cfg(target_arch = "aarch64")]
-pub mod matmul_clamp_f32_qai8dxp4x8_qsi4cxp4x8_8x4x32_neon_i8mm;
-#[cfg(target_arch = "aarch64")]
-pub mod matmul_clamp_f32_qai8dxp4x8_qsi4cxp8x8_8x8x32_neon_i8mm;
+asm_kernel_modules! {
+    matmul_clamp_f32_qai8dxp1vlx4_qsi4cxp4vlx4_1vlx4vl_sme_mopa,
+    matmul_clamp_f32_qai8dxp1vlx8_qsi4cxp4vlx8_1vlx4vl_sme2_mopa,
+    matmul_clamp_f32_qai8dxp1x4_qsi4cxp4vlx4_1x4vl_sme2_sdot,
+    matmul_clamp_f32_qai8dxp1x4_qsi4cxp4vlx4_1x4vl_sme_dot,
+    matmul_clamp_f32_qai8dxp1x4_qsi4cxp4x4_1x4_neon_dotprod,
+    matmul_clamp_f32_qai8dxp1x8_qsi4cxp2vlx8_1x2vl_sve2_dotprod,
+    matmul_clamp_f32_qai8dxp1x8_qsi4cxp4x8_1x4x32_neon_dotprod,
+    matmul_clamp_f32_qai8dxp1x8_qsi4cxp8x8_1x8x32_neon_dotprod,
+    matmul_clamp_f32_qai8dxp4x4_qsi4cxp8x4_8x8x32_neon_dotprod,
+    matmul_clamp_f32_qai8dxp4x8_qsi4cxp2vlx8_16x2vl_sve2_i8mm,
+    matmul_clamp_f32_qai8dxp4x8_qsi4cxp2vlx8_8x2vl_sve2_dotprod,
+    matmul_clamp_f32_qai8dxp4x8_qsi4cxp4x4_16x4x32_neon_dotprod,
+    matmul_clamp_f32_qai8dxp4x8_qsi4cxp4x8_8x4x32_neon_i8mm,
+    matmul_clamp_f32_qai8dxp4x8_qsi4cxp8x8_8x8x32_neon_i8mm,
+}
 
 pub use super::call::PackedArgs as Args;

@@ -6,6 +6,7 @@
 use super::Args;
 use crate::catalog::{Epilogue, Tile};
 use crate::layout;
+use crate::matmul::output::Output;
 use crate::matmul::qai8dxp_portable::{self, CHUNK};
 
 /// Decodes the 32 weights of column `col` in 32-value chunk `c` of `s16s0` int4 data (`nr`
@@ -67,8 +68,9 @@ pub(crate) unsafe fn decode_chunk_sequential(
 ///
 /// # Safety
 /// See [`crate::matmul::qai8dxp::run`]; `tile` must be the tile the buffers were packed for and
-/// `finish` the kernel's epilogue.
-pub unsafe fn run(tile: &Tile, finish: Epilogue, sequential: bool, a: &Args) {
+/// `finish` the kernel's epilogue; `sequential` says whether the weights are in the
+/// sequential-nibble layout; results are written as `output`.
+pub unsafe fn run(tile: &Tile, finish: Epilogue, output: Output, sequential: bool, a: &Args) {
     let nr = tile.nr;
     let blen = tile.kr / tile.sr;
     let k_int = layout::qai8dxp::k_internal(a.k, tile.kr, tile.sr).unwrap_or(0);
@@ -84,5 +86,5 @@ pub unsafe fn run(tile: &Tile, finish: Epilogue, sequential: bool, a: &Args) {
         }
     };
     // SAFETY: forwarded contract; the decoder stays inside the group's data.
-    unsafe { qai8dxp_portable::run(tile, finish, a, rhs_stride, rhs_data, decode) }
+    unsafe { qai8dxp_portable::run(tile, finish, output, a, rhs_stride, rhs_data, decode) }
 }

@@ -9,27 +9,16 @@
 //! loop, output row `r` of the four tiles is ZA array rows `4r .. 4r + 4`, read with one
 //! multi-vector `MOVA` of byte-tile slices.
 
-streaming_kernel! {
-    /// Computes `dst[i][j]` for `i < m`, `j < n` from packed operands:
-    ///
-    /// ```text
-    /// acc = sum_{kk < k_int} lq[i][kk] * w[j][kk]              (wrapping i32)
-    /// acc = acc + lhs_offset[i] * rsum[j]                      (i32)
-    /// y   = (acc as f32) * (rscale[j] * lhs_scale[i]) + bias[j]
-    /// dst[i][j] = fclamp(y, clamp_min, clamp_max)              (FMAXNM, then FMINNM)
-    /// ```
-    ///
-    /// with `k_int = roundup(k, 32)`, `mr = SVL32` rows per LHS group and `nr = 4 x SVL32`
-    /// columns per RHS group.
-    ///
-    /// LHS layout (one group of `mr` rows per `mr * (k_int + 8)` bytes): for every 4-value K
-    /// block, `mr` rows x 4 int8 values, then `lhs_offset: [i32; mr]`, `lhs_scale: [f32; mr]`.
-    ///
-    /// RHS layout: as for the family's `1x4vl` GEMVs.
-    ///
-    #[doc = streaming_kernel_safety!("SME2", "ceil(m / mr) * mr * (k_int + 8)", "k_int + 12")]
-    fn matmul_f32_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme2_mopa(
-        m, n, k, lhs_packed, rhs_packed, dst, dst_stride_row, clamp_min, clamp_max,
+// The f16 form's `run` names the family's arguments through this module.
+use super::Args;
+
+/// The kernel writing `$elem` elements (`f32`, or `u16` for f16; see `sme2_output!`).
+macro_rules! sme2_mopa_kernel {
+    ($(#[$doc:meta])* $name:ident, $elem:tt) => {
+    streaming_kernel! {
+    $(#[$doc])*
+    fn $name(
+        m, n, k, lhs_packed, rhs_packed, dst: $elem, dst_stride_row, clamp_min, clamp_max,
     ) {
         let k_int = k.div_ceil(32) * 32;
         let svl = crate::arch::sme_vector_bytes().unwrap_or(0);
@@ -62,6 +51,7 @@ streaming_kernel! {
         // ends inside the block; only declared registers change; no stack use.
         unsafe {
             sme2_mopa_frame!(
+                $elem;
                 m, n, k_int, lhs_packed, rhs_packed, dst, dst_stride_row,
                 mr * (k_int + 8), svl * (k_int + 12), clamp_min, clamp_max;
                 setup: [];
@@ -88,4 +78,43 @@ streaming_kernel! {
             );
         }
     }
+    }
+    };
+}
+
+sme2_mopa_kernel!(
+    /// Computes `dst[i][j]` for `i < m`, `j < n` from packed operands:
+    ///
+    /// ```text
+    /// acc = sum_{kk < k_int} lq[i][kk] * w[j][kk]              (wrapping i32)
+    /// acc = acc + lhs_offset[i] * rsum[j]                      (i32)
+    /// y   = (acc as f32) * (rscale[j] * lhs_scale[i]) + bias[j]
+    /// dst[i][j] = fclamp(y, clamp_min, clamp_max)              (FMAXNM, then FMINNM)
+    /// ```
+    ///
+    /// with `k_int = roundup(k, 32)`, `mr = SVL32` rows per LHS group and `nr = 4 x SVL32`
+    /// columns per RHS group.
+    ///
+    /// LHS layout (one group of `mr` rows per `mr * (k_int + 8)` bytes): for every 4-value K
+    /// block, `mr` rows x 4 int8 values, then `lhs_offset: [i32; mr]`, `lhs_scale: [f32; mr]`.
+    ///
+    /// RHS layout: as for the family's `1x4vl` GEMVs.
+    ///
+    #[doc = streaming_kernel_safety!("SME2", "ceil(m / mr) * mr * (k_int + 8)", "k_int + 12")]
+    matmul_f32_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme2_mopa,
+    f32
+);
+
+/// The f16-output form, `kai_matmul_clamp_f16_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme2_mopa`: the same computation, each clamped f32 result rounded to f16 (nearest, ties to even) by `FCVT`
+/// before the store.
+pub mod f16 {
+    sme2_mopa_kernel!(
+        /// As the f32 kernel of this module, writing f16 elements (`dst_stride_row` in bytes).
+        ///
+        /// # Safety
+        ///
+        /// As for the f32 kernel, with `dst` rows of `2 * n` bytes.
+        matmul_f16_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme2_mopa,
+        u16
+    );
 }

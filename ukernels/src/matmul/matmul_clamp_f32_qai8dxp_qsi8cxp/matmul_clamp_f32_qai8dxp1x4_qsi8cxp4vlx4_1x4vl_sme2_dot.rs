@@ -12,28 +12,16 @@
 //! vector groups (independent accumulation chains); they are summed once after the K loop
 //! (integer sums: the order does not change the result).
 
-streaming_kernel! {
-    /// Computes `dst[i][j]` for `i < m`, `j < n` from packed operands:
-    ///
-    /// ```text
-    /// acc = sum_{kk < k_int} lq[i][kk] * w[j][kk]              (wrapping i32)
-    /// acc = acc + lhs_offset[i] * rsum[j]                      (i32)
-    /// y   = fma(acc as f32, rscale[j] * lhs_scale[i], bias[j]) (FMLA: one rounding)
-    /// dst[i][j] = fclamp(y, clamp_min, clamp_max)              (FMAXNM, then FMINNM)
-    /// ```
-    ///
-    /// with `k_int = roundup(k, 32)` and `nr` the streaming vector length in bytes.
-    ///
-    /// LHS layout (one row per `k_int + 8` bytes): `k_int` int8 values in K order, then
-    /// `lhs_offset: i32`, then `lhs_scale: f32`.
-    ///
-    /// RHS layout (one group of `nr` columns per `nr * (k_int + 12)` bytes): for every 4-value K
-    /// block, `nr` columns x 4 int8 values, then `rsum: [i32; nr]`, `rscale: [f32; nr]`,
-    /// `bias: [f32; nr]`.
-    ///
-    #[doc = streaming_kernel_safety!("SME2", "m * (k_int + 8)", "k_int + 12")]
-    fn matmul_f32_qai8dxp1x4_qsi8cxp4vlx4_1x4vl_sme2_dot(
-        m, n, k, lhs_packed, rhs_packed, dst, dst_stride_row, clamp_min, clamp_max,
+// The f16 form's `run` names the family's arguments through this module.
+use super::Args;
+
+/// The kernel writing `$elem` elements (`f32`, or `u16` for f16; see `sme2_output!`).
+macro_rules! sme2_dot_kernel {
+    ($(#[$doc:meta])* $name:ident, $elem:tt) => {
+    streaming_kernel! {
+    $(#[$doc])*
+    fn $name(
+        m, n, k, lhs_packed, rhs_packed, dst: $elem, dst_stride_row, clamp_min, clamp_max,
     ) {
         let k_int = k.div_ceil(32) * 32;
         let nr = crate::arch::sme_vector_bytes().unwrap_or(0);
@@ -61,6 +49,7 @@ streaming_kernel! {
         // change; no stack use.
         unsafe {
             sme2_dot_frame!(
+                $elem;
                 m, n, k_int, lhs_packed, rhs_packed, dst, dst_stride_row,
                 nr * (k_int + 12), clamp_min, clamp_max;
                 setup: [];
@@ -95,4 +84,45 @@ streaming_kernel! {
             );
         }
     }
+    }
+    };
+}
+
+sme2_dot_kernel!(
+    /// Computes `dst[i][j]` for `i < m`, `j < n` from packed operands:
+    ///
+    /// ```text
+    /// acc = sum_{kk < k_int} lq[i][kk] * w[j][kk]              (wrapping i32)
+    /// acc = acc + lhs_offset[i] * rsum[j]                      (i32)
+    /// y   = fma(acc as f32, rscale[j] * lhs_scale[i], bias[j]) (FMLA: one rounding)
+    /// dst[i][j] = fclamp(y, clamp_min, clamp_max)              (FMAXNM, then FMINNM)
+    /// ```
+    ///
+    /// with `k_int = roundup(k, 32)` and `nr` the streaming vector length in bytes.
+    ///
+    /// LHS layout (one row per `k_int + 8` bytes): `k_int` int8 values in K order, then
+    /// `lhs_offset: i32`, then `lhs_scale: f32`.
+    ///
+    /// RHS layout (one group of `nr` columns per `nr * (k_int + 12)` bytes): for every 4-value K
+    /// block, `nr` columns x 4 int8 values, then `rsum: [i32; nr]`, `rscale: [f32; nr]`,
+    /// `bias: [f32; nr]`.
+    ///
+    #[doc = streaming_kernel_safety!("SME2", "m * (k_int + 8)", "k_int + 12")]
+    matmul_f32_qai8dxp1x4_qsi8cxp4vlx4_1x4vl_sme2_dot,
+    f32
+);
+
+/// The f16-output form, `kai_matmul_clamp_f16_qai8dxp1x4_qsi8cxp4vlx4_1x4vl_sme2_dot`: the
+/// same computation, each clamped f32 result rounded to f16 (nearest, ties to even) by `FCVT`
+/// before the store.
+pub mod f16 {
+    sme2_dot_kernel!(
+        /// As the f32 kernel of this module, writing f16 elements (`dst_stride_row` in bytes).
+        ///
+        /// # Safety
+        ///
+        /// As for the f32 kernel, with `dst` rows of `2 * n` bytes.
+        matmul_f16_qai8dxp1x4_qsi8cxp4vlx4_1x4vl_sme2_dot,
+        u16
+    );
 }

@@ -6,9 +6,7 @@
 //! Loop order: column groups of 4 outside, rows inside (a group's weights stay in L1 while every
 //! row uses them), K in passes of 32 values x 4 columns.
 
-use crate::matmul::kernel_geometry::per_channel;
-
-asm_kernel! {
+qai8dxp_gemv! {
     /// Computes `dst[i][j]` for `i < m`, `j < n` from packed operands:
     ///
     /// ```text
@@ -43,94 +41,73 @@ asm_kernel! {
     ///   packed inputs.
     /// * No alignment is required for `lhs_packed` or `rhs_packed`.
     #[target_feature(enable = "dotprod")]
-    fn matmul_f32_qai8dxp1x8_qsi8cxp4x8_1x4(
-        m, n, k, lhs_packed, rhs_packed, dst, dst_stride_row, clamp_min, clamp_max,
-    ) {
-        let (k_blocks, _, _, rhs_stride) = per_channel(m, n, k, 4, false);
-
-        // Register map
-        //   x0  m (rows)                     x8  rows left in this group
-        //   x1  columns left (n - 4g)        x9  LHS pointer (walks the rows)
-        //   x2  32-deep passes               x10 RHS pointer inside the group
-        //   x3  lhs_packed                   x11 dst pointer of the current row
-        //   x4  RHS group pointer            x12 passes left
-        //   x5  dst + 4 * 4g                 x13 partial-store pointer
-        //   x6  dst_stride_row               x14 rhs_stride
-        //   w15 clamp_min bits               w16 clamp_max bits
-        //
-        // LHS rows are contiguous (k_int + 8 bytes each), so x9 simply walks
-        // through them: K loop, then lhs_offset and lhs_scale.
-        //
-        //   v0-v7   accumulators: v(2b)/v(2b+1) take 8-deep block b of a pass,
-        //           columns {0,1} / {2,3}; one SDOT each per iteration, so the
-        //           loop is bound by the pipes, not by the SDOT latency
-        //   v16-v23 RHS: v(16+2b)/v(17+2b) block b, columns {0,1} / {2,3}
-        //   v24-v27 LHS 8-byte blocks 0..3, each replicated into both halves
-        //   v28/v29 clamp_min / clamp_max in every lane
-        // v8-v15 (callee-saved) are not used. The epilogue reuses v16-v24.
-        //
-        // SAFETY: the caller guarantees (see `# Safety`) that the packed buffers
-        // cover exactly the bytes this block reads (m LHS rows of k_int + 8
-        // bytes; ceil(n / 4) RHS groups of rhs_stride bytes), that dst rows are
-        // writable for 4 * n bytes, and that the CPU implements dotprod (also
-        // required by this function's `target_feature`). The block stores only
-        // dst[i][0..n), touches only the declared registers, and does not use
-        // the stack.
-        unsafe {
-            kernel_asm!(
-                gemv[4 cols, "add x4, x4, x14"](m, n, k_blocks, lhs_packed, rhs_packed, dst, dst_stride_row)
-                setup ["dup v28.4s, w15", "dup v29.4s, w16"]
-                row [
-                    "mov x12, x2",
-                    zero_v!("16b"; "0", "1", "2", "3", "4", "5", "6", "7"),
-                    // ---- K loop: 32 K values x 4 columns per iteration ----
-                    "4:",
-                    "// LLVM-MCA-BEGIN matmul_clamp_f32_qai8dxp1x8_qsi8cxp4x8_1x4_neon_dotprod",
-                    // LHS: 32 values (blocks 0..3) in one `ldp`, each 8-value block then
-                    // replicated into both halves of its register.
-                    "ldp q24, q26, [x9], #32",
-                    "ldp q16, q17, [x10]",
-                    "ldp q18, q19, [x10, #32]",
-                    "dup v25.2d, v24.d[1]",
-                    "dup v24.2d, v24.d[0]",
-                    "ldp q20, q21, [x10, #64]",
-                    "dup v27.2d, v26.d[1]",
-                    "dup v26.2d, v26.d[0]",
-                    "ldp q22, q23, [x10, #96]",
-                    // Block b: v(16+2b) columns {0,1}, v(17+2b) columns {2,3}, LHS v(24+b).
-                    "sdot v0.4s, v16.16b, v24.16b",
-                    "sdot v1.4s, v17.16b, v24.16b",
-                    "sdot v2.4s, v18.16b, v25.16b",
-                    "sdot v3.4s, v19.16b, v25.16b",
-                    "sdot v4.4s, v20.16b, v26.16b",
-                    "sdot v5.4s, v21.16b, v26.16b",
-                    "sdot v6.4s, v22.16b, v27.16b",
-                    "sdot v7.4s, v23.16b, v27.16b",
-                    "add x10, x10, #128",
-                    "subs x12, x12, #1",
-                    "b.ne 4b",
-                    "// LLVM-MCA-END",
-                    // ---- epilogue: x9 -> lhs_offset, x10 -> rsum of this group ----
-                    "ldr d24, [x9], #8", // s[0] = lhs_offset, s[1] = lhs_scale
-                    "ldp q16, q17, [x10]", // rsum, rscale
-                    "ldr q18, [x10, #32]", // bias
-                    "add v0.4s, v0.4s, v2.4s",
-                    "add v1.4s, v1.4s, v3.4s",
-                    "add v4.4s, v4.4s, v6.4s",
-                    "add v5.4s, v5.4s, v7.4s",
-                    "add v0.4s, v0.4s, v4.4s",
-                    "add v1.4s, v1.4s, v5.4s",
-                    "addp v0.4s, v0.4s, v1.4s", // columns 0..3
-                    dequant_row!(scale_first, "0";
-                        "16", "24"["0"]; "17", "24"["1"] -> "17"; "18"; "28", "29"),
-                    // ---- store 4 columns, or the n % 4 tail ----
-                    store_cols4!(cmp, "0", "x1", "x11", "x13"; "5", "7", "6"),
-                ];
-                in("x14") rhs_stride,
-                in("x15") clamp_min.to_bits(),
-                in("x16") clamp_max.to_bits(),
-                clobber x(8 9 10 11 12 13) v(0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 24 25 26 27 28 29),
-            );
-        }
-    }
+    fn matmul_f32_qai8dxp1x8_qsi8cxp4x8_1x4: per_channel(4 cols, int8), "matmul_clamp_f32_qai8dxp1x8_qsi8cxp4x8_1x4_neon_dotprod";
+    // Register map
+    //   x0  m (rows)                     x8  rows left in this group
+    //   x1  columns left (n - 4g)        x9  LHS pointer (walks the rows)
+    //   x2  32-deep passes               x10 RHS pointer inside the group
+    //   x3  lhs_packed                   x11 dst pointer of the current row
+    //   x4  RHS group pointer            x12 passes left
+    //   x5  dst + 4 * 4g                 x13 partial-store pointer
+    //   x6  dst_stride_row               x14 rhs_stride
+    //   w15 clamp_min bits               w16 clamp_max bits
+    //
+    // LHS rows are contiguous (k_int + 8 bytes each), so x9 simply walks
+    // through them: K loop, then lhs_offset and lhs_scale.
+    //
+    //   v0-v7   accumulators: v(2b)/v(2b+1) take 8-deep block b of a pass,
+    //           columns {0,1} / {2,3}; one SDOT each per iteration, so the
+    //           loop is bound by the pipes, not by the SDOT latency
+    //   v16-v23 RHS: v(16+2b)/v(17+2b) block b, columns {0,1} / {2,3}
+    //   v24-v27 LHS 8-byte blocks 0..3, each replicated into both halves
+    //   v28/v29 clamp_min / clamp_max in every lane
+    // v8-v15 (callee-saved) are not used. The epilogue reuses v16-v24.
+    setup ["dup v28.4s, w15", "dup v29.4s, w16"]
+    row_start [
+        "mov x12, x2",
+        zero_v!("16b"; "0", "1", "2", "3", "4", "5", "6", "7"),
+        // ---- K loop: 32 K values x 4 columns per iteration ----
+    ]
+    k_loop [
+        // LHS: 32 values (blocks 0..3) in one `ldp`, each 8-value block then
+        // replicated into both halves of its register.
+        "ldp q24, q26, [x9], #32",
+        "ldp q16, q17, [x10]",
+        "ldp q18, q19, [x10, #32]",
+        "dup v25.2d, v24.d[1]",
+        "dup v24.2d, v24.d[0]",
+        "ldp q20, q21, [x10, #64]",
+        "dup v27.2d, v26.d[1]",
+        "dup v26.2d, v26.d[0]",
+        "ldp q22, q23, [x10, #96]",
+        // Block b: v(16+2b) columns {0,1}, v(17+2b) columns {2,3}, LHS v(24+b).
+        "sdot v0.4s, v16.16b, v24.16b",
+        "sdot v1.4s, v17.16b, v24.16b",
+        "sdot v2.4s, v18.16b, v25.16b",
+        "sdot v3.4s, v19.16b, v25.16b",
+        "sdot v4.4s, v20.16b, v26.16b",
+        "sdot v5.4s, v21.16b, v26.16b",
+        "sdot v6.4s, v22.16b, v27.16b",
+        "sdot v7.4s, v23.16b, v27.16b",
+        "add x10, x10, #128",
+        "subs x12, x12, #1",
+    ]
+    row_end [
+        // ---- epilogue: x9 -> lhs_offset, x10 -> rsum of this group ----
+        "ldr d24, [x9], #8", // s[0] = lhs_offset, s[1] = lhs_scale
+        "ldp q16, q17, [x10]", // rsum, rscale
+        "ldr q18, [x10, #32]", // bias
+        "add v0.4s, v0.4s, v2.4s",
+        "add v1.4s, v1.4s, v3.4s",
+        "add v4.4s, v4.4s, v6.4s",
+        "add v5.4s, v5.4s, v7.4s",
+        "add v0.4s, v0.4s, v4.4s",
+        "add v1.4s, v1.4s, v5.4s",
+        "addp v0.4s, v0.4s, v1.4s", // columns 0..3
+        dequant_row!(scale_first, "0";
+            "16", "24"["0"]; "17", "24"["1"] -> "17"; "18"; "28", "29"),
+        // ---- store 4 columns, or the n % 4 tail ----
+        store_cols4!(cmp, "0", "x1", "x11", "x13"; "5", "7", "6"),
+    ]
+    clobber x(8 9 10 11 12 13) v(0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 24 25 26 27 28 29)
 }

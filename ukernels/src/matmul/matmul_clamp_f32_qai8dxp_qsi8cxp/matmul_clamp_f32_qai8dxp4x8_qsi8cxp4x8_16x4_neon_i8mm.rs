@@ -32,7 +32,6 @@
 //! 2x2 blocks into two tile rows (`v5`, `v6`), which are offset, rescaled,
 //! clamped and stored before the next pair; it stops at the block's last row.
 
-use crate::matmul::kernel_geometry::per_channel;
 
 /// One 8-deep K block at byte offset `$o` (`$p` = `$o + 16`) of every pointer:
 /// RHS into `v$r0`/`v$r1`, LHS row pairs into `v8`..`v15`, then the 16 `smmla`.
@@ -113,7 +112,7 @@ macro_rules! row_pair {
     };
 }
 
-asm_kernel! {
+qsi8cxp_16x4_gemm! {
     /// Computes, for `i < m` and `j < n`,
     ///
     /// ```text
@@ -138,119 +137,38 @@ asm_kernel! {
     ///   `dst + i * dst_stride_row + 4 * j` (byte offsets) must be writable and
     ///   must not overlap either packed buffer. Nothing else is written.
     #[target_feature(enable = "i8mm")]
-    fn matmul_f32_qai8dxp4x8_qsi8cxp4x8_16x4(
-        m, n, k, lhs_packed, rhs_packed, dst, dst_stride_row, clamp_min, clamp_max,
-    ) {
-        let (chunks, _, lhs_stride, rhs_stride) = per_channel(m, n, k, 4, false);
-
-        // Register map
-        //   x0  rows left                    x11 rows in this block (1..=16)
-        //   x1  n                            x12-x14 groups 1..3 of the block
-        //   x2  32-deep chunks               x15 RHS group pointer
-        //   x3  LHS block (group 0)          x16 columns left
-        //   x4  rhs_packed                   x17 dst of this column tile
-        //   x5  dst of this row block        x20-x23 LHS group pointers (K loop)
-        //   x6  dst_stride_row               x24 RHS pointer (K loop)
-        //   x7  lhs_stride (one group)       x25 chunks left
-        //   x8  rhs_stride (one group)       x26 columns in this tile (1..=4)
-        //   w9  clamp_min bits               x27 dst row pointer (stores)
-        //   w10 clamp_max bits               x28 partial-store pointer
-        //
-        // SAFETY: the caller guarantees FEAT_I8MM, m, n, k >= 1 and the buffer
-        // sizes documented above. The asm reads exactly ceil(m/4) LHS groups (a
-        // group past the block's rows is replaced by the block's first group)
-        // and ceil(n/4) RHS groups, each only within its data and trailer.
-        // Stores are limited to the m x n region. All touched registers are
-        // declared; x18, x19, x29, x30 and sp are not used and no stack memory
-        // is accessed.
-        unsafe {
-            kernel_asm!(
-                ".arch_extension i8mm",
-                // ---- Row-block loop: 16 rows (four LHS groups) per iteration.
-                "21:",
-                min_imm!("x11", "x0", "16", "x24"), // rows in this block (1..=16)
-                // group 1, or group 0 if <= 4 rows
-                group_if_rows!("x12", "x3", "x7", "x11", "4", "x3"),
-                "add x13, x3, x7, lsl #1",        // group 2 ...
-                "cmp x11, #8",
-                "csel x13, x13, x3, gt",          // ... or group 0 if <= 8 rows
-                // group 3 (x13 is group 2 here), or group 0 if <= 12 rows
-                group_if_rows!("x14", "x13", "x7", "x11", "12", "x3"),
-                "mov x15, x4",
-                "mov x16, x1",
-                "mov x17, x5",
-                // ---- Column loop: 4 columns (one RHS group) per iteration.
-                "22:",
-                min_imm!("x26", "x16", "4", "x24"), // columns in this tile (1..=4)
-                "mov x20, x3",
-                "mov x21, x12",
-                "mov x22, x13",
-                "mov x23, x14",
-                "mov x24, x15",
-                "mov x25, x2",
-                zero_v!("4s";
-                    "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28",
-                    "29", "30", "31"),
-                // ---- K loop: one 32-deep chunk (four 8-deep blocks) per iteration.
-                "23:",
-                "// LLVM-MCA-BEGIN matmul_clamp_f32_qai8dxp4x8_qsi8cxp4x8_16x4_neon_i8mm",
-                k_block!("0", "16", "0", "1"),
-                k_block!("32", "48", "2", "3"),
-                k_block!("64", "80", "0", "1"),
-                k_block!("96", "112", "2", "3"),
-                "add x20, x20, #128",
-                "add x21, x21, #128",
-                "add x22, x22, #128",
-                "add x23, x23, #128",
-                "add x24, x24, #128",
-                "subs x25, x25, #1",
-                "b.ne 23b",
-                "// LLVM-MCA-END",
-                // ---- Epilogue. x20..x23 point at the LHS trailers, x24 at the RHS one.
-                "ldp q8, q9, [x20]",              // group 0 offsets, scales
-                "ldp q10, q11, [x21]",            // group 1
-                "ldp q12, q13, [x22]",            // group 2
-                "ldp q14, q15, [x23]",            // group 3
-                "ldp q2, q3, [x24]",              // rsum, rscale
-                "ldr q4, [x24, #32]",             // bias
-                "dup v0.4s, w9",
-                "dup v1.4s, w10",
-                "mov x27, x17",
-                row_pair!("16", "17", "8", "9", "0", "1", "2"),
-                "cmp x11, #3",
-                "b.lt 25f",
-                row_pair!("18", "19", "8", "9", "2", "3", "4"),
-                "cmp x11, #5",
-                "b.lt 25f",
-                row_pair!("20", "21", "10", "11", "0", "1", "6"),
-                "cmp x11, #7",
-                "b.lt 25f",
-                row_pair!("22", "23", "10", "11", "2", "3", "8"),
-                "cmp x11, #9",
-                "b.lt 25f",
-                row_pair!("24", "25", "12", "13", "0", "1", "10"),
-                "cmp x11, #11",
-                "b.lt 25f",
-                row_pair!("26", "27", "12", "13", "2", "3", "12"),
-                "cmp x11, #13",
-                "b.lt 25f",
-                row_pair!("28", "29", "14", "15", "0", "1", "14"),
-                "cmp x11, #15",
-                "b.lt 25f",
-                row_pair!("30", "31", "14", "15", "2", "3", "16"),
-                "25:",
-                // Next column tile.
-                "add x15, x15, x8",
-                "add x17, x17, #16",
-                "subs x16, x16, #4",
-                "b.gt 22b";
-                gemm[16 rows, "21"](m, n, chunks, lhs_packed, rhs_packed, dst, dst_stride_row, lhs_stride);
-                in("x8") rhs_stride,
-                in("x9") clamp_min.to_bits() as usize,
-                in("x10") clamp_max.to_bits() as usize,
-                clobber x(11 12 13 14 15 16 17 20 21 22 23 24 25 26 27 28)
-                    v(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31),
-            );
-        }
-    }
+    fn matmul_f32_qai8dxp4x8_qsi8cxp4x8_16x4: "matmul_clamp_f32_qai8dxp4x8_qsi8cxp4x8_16x4_neon_i8mm";
+    prelude [
+        ".arch_extension i8mm",
+    ]
+    k_loop [
+        k_block!("0", "16", "0", "1"),
+        k_block!("32", "48", "2", "3"),
+        k_block!("64", "80", "0", "1"),
+        k_block!("96", "112", "2", "3"),
+    ]
+    rows [
+        row_pair!("16", "17", "8", "9", "0", "1", "2"),
+        "cmp x11, #3",
+        "b.lt 25f",
+        row_pair!("18", "19", "8", "9", "2", "3", "4"),
+        "cmp x11, #5",
+        "b.lt 25f",
+        row_pair!("20", "21", "10", "11", "0", "1", "6"),
+        "cmp x11, #7",
+        "b.lt 25f",
+        row_pair!("22", "23", "10", "11", "2", "3", "8"),
+        "cmp x11, #9",
+        "b.lt 25f",
+        row_pair!("24", "25", "12", "13", "0", "1", "10"),
+        "cmp x11, #11",
+        "b.lt 25f",
+        row_pair!("26", "27", "12", "13", "2", "3", "12"),
+        "cmp x11, #13",
+        "b.lt 25f",
+        row_pair!("28", "29", "14", "15", "0", "1", "14"),
+        "cmp x11, #15",
+        "b.lt 25f",
+        row_pair!("30", "31", "14", "15", "2", "3", "16"),
+    ]
 }

@@ -6,27 +6,18 @@
 
 pub mod portable;
 
-#[cfg(target_arch = "aarch64")]
-pub mod matmul_clamp_f32_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme2_mopa;
-#[cfg(target_arch = "aarch64")]
-pub mod matmul_clamp_f32_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme_mopa;
-#[cfg(target_arch = "aarch64")]
-pub mod matmul_clamp_f32_qai8dxp1x4_qsi8cxp4vlx4_1x4vl_sme2_dot;
-#[cfg(target_arch = "aarch64")]
-pub mod matmul_clamp_f32_qai8dxp1x4_qsi8cxp4vlx4_1x4vl_sme_dot;
-#[cfg(target_arch = "aarch64")]
-pub mod matmul_clamp_f32_qai8dxp1x4_qsi8cxp4x4_1x4_neon_dotprod;
-#[cfg(target_arch = "aarch64")]
-pub mod matmul_clamp_f32_qai8dxp1x8_qsi8cxp2vlx8_1x2vl_sve2_dotprod;
-#[cfg(target_arch = "aarch64")]
-pub mod matmul_clamp_f32_qai8dxp1x8_qsi8cxp4x8_1x4_neon_dotprod;
-#[cfg(target_arch = "aarch64")]
-pub mod matmul_clamp_f32_qai8dxp4x4_qsi8cxp4x4_16x4_neon_dotprod;
-#[cfg(target_arch = "aarch64")]
-pub mod matmul_clamp_f32_qai8dxp4x8_qsi8cxp2vlx8_4x2vl_sve2_dotprod;
-#[cfg(target_arch = "aarch64")]
-pub mod matmul_clamp_f32_qai8dxp4x8_qsi8cxp2vlx8_8x2vl_sve2_i8mm;
-#[cfg(target_arch = "aarch64")]
-pub mod matmul_clamp_f32_qai8dxp4x8_qsi8cxp4x8_16x4_neon_i8mm;
+asm_kernel_modules! {
+    matmul_clamp_f32_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme2_mopa,
+    matmul_clamp_f32_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme_mopa,
+    matmul_clamp_f32_qai8dxp1x4_qsi8cxp4vlx4_1x4vl_sme2_dot,
+    matmul_clamp_f32_qai8dxp1x4_qsi8cxp4vlx4_1x4vl_sme_dot,
+    matmul_clamp_f32_qai8dxp1x4_qsi8cxp4x4_1x4_neon_dotprod,
+    matmul_clamp_f32_qai8dxp1x8_qsi8cxp2vlx8_1x2vl_sve2_dotprod,
+    matmul_clamp_f32_qai8dxp1x8_qsi8cxp4x8_1x4_neon_dotprod,
+    matmul_clamp_f32_qai8dxp4x4_qsi8cxp4x4_16x4_neon_dotprod,
+    matmul_clamp_f32_qai8dxp4x8_qsi8cxp2vlx8_4x2vl_sve2_dotprod,
+    matmul_clamp_f32_qai8dxp4x8_qsi8cxp2vlx8_8x2vl_sve2_i8mm,
+    matmul_clamp_f32_qai8dxp4x8_qsi8cxp4x8_16x4_neon_i8mm,
+}
 
 pub use super::call::PackedArgs as Args;

@@ -4,14 +4,15 @@
 use super::Args;
 use crate::catalog::{Epilogue, Tile};
 use crate::layout;
+use crate::matmul::output::Output;
 use crate::matmul::qai8dxp_portable::{self, CHUNK};
 
 /// Computes the portion described by `a`.
 ///
 /// # Safety
 /// See [`crate::matmul::qai8dxp::run`]; `tile` must be the tile the buffers were packed for and
-/// `finish` the kernel's epilogue.
-pub unsafe fn run(tile: &Tile, finish: Epilogue, a: &Args) {
+/// `finish` the kernel's epilogue; results are written as `output`.
+pub unsafe fn run(tile: &Tile, finish: Epilogue, output: Output, a: &Args) {
     let (nr, kr) = (tile.nr, tile.kr);
     let k_int = layout::qai8dxp::k_internal(a.k, tile.kr, tile.sr).unwrap_or(0);
     let rhs_stride = layout::qsi8cxp::stride(a.k, nr, tile.kr, tile.sr).unwrap_or(0);
@@ -27,5 +28,5 @@ pub unsafe fn run(tile: &Tile, finish: Epilogue, a: &Args) {
         }
     };
     // SAFETY: forwarded contract; the decoder stays inside the group's data.
-    unsafe { qai8dxp_portable::run(tile, finish, a, rhs_stride, nr * k_int, decode) }
+    unsafe { qai8dxp_portable::run(tile, finish, output, a, rhs_stride, nr * k_int, decode) }
 }

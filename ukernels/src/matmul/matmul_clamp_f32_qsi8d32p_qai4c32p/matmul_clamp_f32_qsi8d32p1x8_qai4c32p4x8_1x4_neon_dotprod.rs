@@ -12,9 +12,7 @@
 //! pair) keep every `SDOT` chain one deep per iteration; the block epilogue folds them into the 4
 //! column sums (`ADD`, `ADDP`), then into the f32 accumulator in the family's order.
 
-use crate::matmul::kernel_geometry::qsi8d32p_blockwise;
-
-asm_kernel! {
+qai4c32p_gemv! {
     /// Computes `dst[i][j]` for `i < m`, `j < n` from packed operands (`nb = k / bl` blocks):
     ///
     /// ```text
@@ -48,105 +46,36 @@ asm_kernel! {
     ///   `i * dst_stride_row`, and those rows must not overlap the packed inputs.
     /// * No alignment is required of any pointer.
     #[target_feature(enable = "dotprod")]
-    blockwise fn matmul_f32_qsi8d32p1x8_qai4c32p4x8_1x4(
-        m, n, k, bl, lhs_packed, rhs_packed, dst, dst_stride_row, clamp_min, clamp_max,
-    ) {
-        let (blocks, sub_blocks, _, _) = qsi8d32p_blockwise(m, n, k, bl, 1);
-
-        // Register map
-        //   x0  m (rows)                     x8  rows left in this group
-        //   x1  columns left (n - 4g)        x9  LHS pointer (walks the rows)
-        //   x2  sub-blocks per block         x10 RHS pointer (walks the group)
-        //   x3  lhs_packed                   x11 dst pointer of the current row
-        //   x4  RHS group pointer            x12 sub-blocks left in this block
-        //   x5  dst + 4 * 4g                 x13 partial-store pointer
-        //   x6  dst_stride_row               x15 blocks left in this row
-        //   x7  blocks (k / bl)
-        //
-        // LHS rows are contiguous, so x9 walks through them (values, then the block's sum and
-        // scale). x10 walks a group's blocks and ends at its biases; the next group follows them.
-        //
+    fn matmul_f32_qsi8d32p1x8_qai4c32p4x8_1x4: "matmul_clamp_f32_qsi8d32p1x8_qai4c32p4x8_1x4_neon_dotprod", fold "addp", lhs v(4 5 6 7);
+    k_loop [
         //   v0-v3   weights of the sub-block (chunk 0 cols 0-1, cols 2-3, chunk 1 cols 0-1, 2-3);
         //           `and 0xf0` in place (16 x high nibbles)
         //   v24-v27 the same shifted left by 4 (16 x low nibbles); block parameters afterwards
         //   v4-v7   activations 0-7, 8-15 (low nibbles), 16-23, 24-31 (high), in both halves
         //   v16-v23 i32 accumulators (low chunk 0, 1 / high chunk 0, 1 x column pairs)
-        //   v28/v29 clamp bounds, v30 f32 accumulator of the row, v31 0xF0 mask
-        //
-        // SAFETY: the caller guarantees (see `# Safety`) that the packed buffers cover exactly the
-        // bytes this block reads (m LHS rows; ceil(n / 4) RHS groups), that dst rows are writable
-        // for 4 * n bytes, and that the CPU implements dotprod (also required by this function's
-        // `target_feature`). The block stores only dst[i][0..n), touches only the declared
-        // registers, and does not use the stack.
-        unsafe {
-            kernel_asm!(
-                gemv[4 cols, "add x4, x10, #16"](m, n, sub_blocks, lhs_packed, rhs_packed, dst, dst_stride_row)
-                setup ["movi v31.16b, #0xf0", "dup v28.4s, v28.s[0]", "dup v29.4s, v29.s[0]"]
-                row [
-                    "mov x15, x7",
-                    "movi v30.16b, #0",
-                    // ---- loop over blocks ----
-                    "4:",
-                    zero_v!("16b"; "16", "17", "18", "19", "20", "21", "22", "23"),
-                    "mov x12, x2",
-                    // ---- K loop: one 32-value sub-block x 4 columns per iteration ----
-                    "5:",
-                    "// LLVM-MCA-BEGIN matmul_clamp_f32_qsi8d32p1x8_qai4c32p4x8_1x4_neon_dotprod",
-                    "ldp q0, q1, [x10]",
-                    "ld1r {{v4.2d}}, [x9], #8",
-                    "ld1r {{v5.2d}}, [x9], #8",
-                    "ldp q2, q3, [x10, #32]",
-                    "ld1r {{v6.2d}}, [x9], #8",
-                    "ld1r {{v7.2d}}, [x9], #8",
-                    "shl v24.16b, v0.16b, #4",
-                    "and v0.16b, v0.16b, v31.16b",
-                    "shl v25.16b, v1.16b, #4",
-                    "and v1.16b, v1.16b, v31.16b",
-                    "sdot v16.4s, v24.16b, v4.16b",
-                    "sdot v20.4s, v0.16b, v6.16b",
-                    "shl v26.16b, v2.16b, #4",
-                    "and v2.16b, v2.16b, v31.16b",
-                    "sdot v17.4s, v25.16b, v4.16b",
-                    "sdot v21.4s, v1.16b, v6.16b",
-                    "shl v27.16b, v3.16b, #4",
-                    "and v3.16b, v3.16b, v31.16b",
-                    "sdot v18.4s, v26.16b, v5.16b",
-                    "sdot v22.4s, v2.16b, v7.16b",
-                    "add x10, x10, #64",
-                    "subs x12, x12, #1",
-                    "sdot v19.4s, v27.16b, v5.16b",
-                    "sdot v23.4s, v3.16b, v7.16b",
-                    "b.ne 5b",
-                    "// LLVM-MCA-END",
-                    // ---- block epilogue ----
-                    "ldp s24, s26, [x9], #8", // lsum, ls
-                    "ldp q25, q27, [x10], #32", // rz, rs16 of the 4 columns
-                    "add v16.4s, v16.4s, v18.4s",
-                    "add v20.4s, v20.4s, v22.4s",
-                    "add v17.4s, v17.4s, v19.4s",
-                    "add v21.4s, v21.4s, v23.4s",
-                    "add v16.4s, v16.4s, v20.4s",
-                    "add v17.4s, v17.4s, v21.4s",
-                    "addp v16.4s, v16.4s, v17.4s", // I of columns 0-3
-                    "fmul v27.4s, v27.4s, v26.s[0]", // rs16 x ls
-                    "fmla v30.4s, v25.4s, v24.s[0]", // + rz x lsum
-                    "scvtf v16.4s, v16.4s",
-                    "subs x15, x15, #1",
-                    "fmla v30.4s, v16.4s, v27.4s",
-                    "b.ne 4b",
-                    // ---- row epilogue: bias, clamp, store 4 columns or the n % 4 tail ----
-                    "ldr q26, [x10]",
-                    "fadd v30.4s, v30.4s, v26.4s",
-                    "fmax v30.4s, v30.4s, v28.4s",
-                    "fmin v30.4s, v30.4s, v29.4s",
-                    store_cols4!(cmp, "30", "x1", "x11", "x13"; "6", "7", "8"),
-                ];
-                in("x7") blocks,
-                inout("v28") clamp_min => _,
-                inout("v29") clamp_max => _,
-                clobber x(8 9 10 11 12 13 15)
-                    v(0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 24 25 26 27 30 31),
-            );
-        }
-    }
+        "ldp q0, q1, [x10]",
+        "ld1r {{v4.2d}}, [x9], #8",
+        "ld1r {{v5.2d}}, [x9], #8",
+        "ldp q2, q3, [x10, #32]",
+        "ld1r {{v6.2d}}, [x9], #8",
+        "ld1r {{v7.2d}}, [x9], #8",
+        "shl v24.16b, v0.16b, #4",
+        "and v0.16b, v0.16b, v31.16b",
+        "shl v25.16b, v1.16b, #4",
+        "and v1.16b, v1.16b, v31.16b",
+        "sdot v16.4s, v24.16b, v4.16b",
+        "sdot v20.4s, v0.16b, v6.16b",
+        "shl v26.16b, v2.16b, #4",
+        "and v2.16b, v2.16b, v31.16b",
+        "sdot v17.4s, v25.16b, v4.16b",
+        "sdot v21.4s, v1.16b, v6.16b",
+        "shl v27.16b, v3.16b, #4",
+        "and v3.16b, v3.16b, v31.16b",
+        "sdot v18.4s, v26.16b, v5.16b",
+        "sdot v22.4s, v2.16b, v7.16b",
+        "add x10, x10, #64",
+        "subs x12, x12, #1",
+        "sdot v19.4s, v27.16b, v5.16b",
+        "sdot v23.4s, v3.16b, v7.16b",
+    ]
 }

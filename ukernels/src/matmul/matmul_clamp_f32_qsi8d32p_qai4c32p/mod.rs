@@ -58,20 +58,19 @@
 
 pub mod portable;
 
-#[cfg(target_arch = "aarch64")]
-pub mod matmul_clamp_f32_qsi8d32p1x4_qai4c32p4x4_1x4_neon_dotprod;
-#[cfg(target_arch = "aarch64")]
-pub mod matmul_clamp_f32_qsi8d32p1x8_qai4c32p4x8_1x4_neon_dotprod;
-#[cfg(target_arch = "aarch64")]
-pub mod matmul_clamp_f32_qsi8d32p4x4_qai4c32p4x4_8x4_neon_dotprod;
-#[cfg(target_arch = "aarch64")]
-pub mod matmul_clamp_f32_qsi8d32p4x8_qai4c32p4x8_8x4_neon_i8mm;
+asm_kernel_modules! {
+    matmul_clamp_f32_qsi8d32p1x4_qai4c32p4x4_1x4_neon_dotprod,
+    matmul_clamp_f32_qsi8d32p1x8_qai4c32p4x8_1x4_neon_dotprod,
+    matmul_clamp_f32_qsi8d32p4x4_qai4c32p4x4_8x4_neon_dotprod,
+    matmul_clamp_f32_qsi8d32p4x8_qai4c32p4x8_8x4_neon_i8mm,
+}
 
 pub use super::call::PackedArgs as Args;
-use super::output::Narrow;
-use crate::catalog::{MatmulKernel, Rows, Tile};
+use super::output::run_narrowed;
+use crate::catalog::{MatmulKernel, Rows};
 use crate::contract::{self, Checked};
 use crate::layout;
+use crate::matmul::call::check_packed_buffers;
 
 /// Whether `kernel` takes exactly one row per call ([`Rows::One`] in the catalog): KleidiAI's f32
 /// GEMV wrappers assert `m == 1` (before their `m == 0` early return, so an empty call is refused
@@ -95,16 +94,12 @@ pub fn check(kernel: &MatmulKernel, a: &Args) -> Checked {
     if a.m == 0 || a.n == 0 {
         return Ok(());
     }
-    contract::require(a.k != 0, "k > 0")?;
-    contract::require(!a.lhs_packed.is_null(), "lhs_packed != NULL")?;
-    contract::require(!a.rhs_packed.is_null(), "rhs_packed != NULL")?;
-    contract::require(!a.dst.is_null(), "dst != NULL")?;
-    let row_bytes = contract::mul(a.n, out.size(), "n * sizeof(dst) fits in size_t")?;
-    contract::require(
-        a.m == 1 || a.dst_stride_row >= row_bytes,
+    check_packed_buffers(
+        a,
+        out.size(),
+        "n * sizeof(dst) fits in size_t",
         out.row_condition(),
-    )?;
-    Ok(())
+    )
 }
 
 /// Runs `kernel` on this target: its hand-written ISA implementation on aarch64 where it has one,
@@ -126,49 +121,14 @@ pub unsafe fn run(kernel: &MatmulKernel, a: &Args) {
     };
     match kernel.family.output().narrowing() {
         None => run_f32(a),
-        // SAFETY: forwarded contract; dst rows hold n 16-bit elements.
-        Some(narrow) => unsafe { run_narrowed(&tile, narrow, a, run_f32) },
-    }
-}
-
-/// Rows and columns of the staging tile: multiples of the families' `mr` and `nr`.
-const STAGE_ROWS: usize = 16;
-const STAGE_COLS: usize = 64;
-
-/// Computes the portion `a` with `run_f32` through an f32 staging tile, storing the results
-/// narrowed to `out`.
-///
-/// # Safety
-/// As for `run_f32` on the whole portion; `a.dst` rows hold `a.n` 16-bit elements.
-unsafe fn run_narrowed(tile: &Tile, out: Narrow, a: &Args, run_f32: impl Fn(&Args)) {
-    debug_assert!(STAGE_ROWS % tile.mr == 0 && STAGE_COLS % tile.nr == 0);
-    let lhs_stride = layout::qsi8d32pscalef32::stride(a.k, a.bl, tile.mr).unwrap_or(0);
-    let rhs_stride = layout::qai4c32p::stride(a.k, tile.nr, a.bl).unwrap_or(0);
-    let mut stage = [0.0f32; STAGE_ROWS * STAGE_COLS];
-    for r0 in (0..a.m).step_by(STAGE_ROWS) {
-        let rows = STAGE_ROWS.min(a.m - r0);
-        for c0 in (0..a.n).step_by(STAGE_COLS) {
-            let cols = STAGE_COLS.min(a.n - c0);
-            let block = Args {
-                m: rows,
-                n: cols,
-                // SAFETY: r0 and c0 start packed groups inside the portion's operands.
-                lhs_packed: unsafe { a.lhs_packed.add(r0 / tile.mr * lhs_stride) },
-                rhs_packed: unsafe { a.rhs_packed.add(c0 / tile.nr * rhs_stride) },
-                dst: stage.as_mut_ptr().cast(),
-                dst_stride_row: STAGE_COLS * 4,
-                dst_stride_col: 4,
-                ..*a
-            };
-            run_f32(&block);
-            for r in 0..rows {
-                // SAFETY: row r0 + r of the portion holds a.n elements of 2 bytes.
-                let row = unsafe { a.dst.add((r0 + r) * a.dst_stride_row + 2 * c0) };
-                for (c, &v) in stage[r * STAGE_COLS..][..cols].iter().enumerate() {
-                    // SAFETY: c < cols, inside the row.
-                    unsafe { row.add(2 * c).cast::<u16>().write_unaligned(out.bits(v)) };
-                }
-            }
+        Some(narrow) => {
+            let strides = (
+                layout::qsi8d32pscalef32::stride(a.k, a.bl, tile.mr).unwrap_or(0),
+                layout::qai4c32p::stride(a.k, tile.nr, a.bl).unwrap_or(0),
+            );
+            // SAFETY: forwarded contract; dst rows hold n 16-bit elements, the strides are the
+            // packed groups' sizes.
+            unsafe { run_narrowed(&tile, strides, narrow, a, run_f32) }
         }
     }
 }

@@ -13,9 +13,7 @@
 //! (exactly `I / 16`) and is fused-multiply-added into the f32 accumulator with the product of
 //! the block's column scales and row scale (both f16, widened).
 
-use crate::matmul::kernel_geometry::qsi8d32p_blockwise;
-
-asm_kernel! {
+qsi8d32p_gemv! {
     /// Computes `dst[i][j]` for `i < m`, `j < n` from packed operands (`nb = k / bl` blocks):
     ///
     /// ```text
@@ -46,104 +44,48 @@ asm_kernel! {
     ///   `i * dst_stride_row`, and those rows must not overlap the packed inputs.
     /// * No alignment is required of any pointer.
     #[target_feature(enable = "dotprod")]
-    blockwise fn matmul_f32_qsi8d32p1x4_qsi4c32p4x4_1x4(
-        m, n, k, bl, lhs_packed, rhs_packed, dst, dst_stride_row, clamp_min, clamp_max,
-    ) {
-        let (blocks, sub_blocks, _, _) = qsi8d32p_blockwise(m, n, k, bl, 1);
-
-        // Register map
-        //   x0  m (rows)                     x8  rows left in this group
-        //   x1  columns left (n - 4g)        x9  LHS pointer (walks the rows)
-        //   x2  sub-blocks per block         x10 RHS pointer (walks the group)
-        //   x3  lhs_packed                   x11 dst pointer of the current row
-        //   x4  RHS group pointer            x12 sub-blocks left in this block
-        //   x5  dst + 4 * 4g                 x13 partial-store pointer
-        //   x6  dst_stride_row               x14 bl / 2 (LHS high-half offset)
-        //   x7  blocks (k / bl)              x15 blocks left in this row
-        //
-        // LHS rows are contiguous, so x9 walks through them block by block (scale, the low-half
-        // values 16 at a time, then a skip over the high half read at x9 + bl/2). x10 walks a
-        // group's blocks (scales, then 64 bytes per sub-block) and ends at the next group.
-        //
+    fn matmul_f32_qsi8d32p1x4_qsi4c32p4x4_1x4: "matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4x4_1x4_neon_dotprod";
+    block_start []
+    k_loop [
         //   v0-v3   RHS segments 0..3 of the sub-block; `and 0xf0` in place (16 x high nibbles)
         //   v18-v21 the same shifted left by 4 (16 x low nibbles)
         //   v4/v5   16 activations paired with the low / high nibbles
         //   v16/v17 i32 block sums of the low / high nibbles of segments 0-1 (lane = column)
         //   v22/v23 the same for segments 2-3
-        //   v24/v25 row scale (h, then s) / column scales (4h, then 4s)
-        //   v28/v29 clamp bounds, v30 f32 accumulator of the row, v31 0xF0 mask
-        //
-        // SAFETY: the caller guarantees (see `# Safety`) that the packed buffers cover exactly the
-        // bytes this block reads (m LHS rows; ceil(n / 4) RHS groups), that dst rows are writable
-        // for 4 * n bytes, and that the CPU implements dotprod (also required by this function's
-        // `target_feature`). The block stores only dst[i][0..n), touches only the declared
-        // registers, and does not use the stack.
-        unsafe {
-            kernel_asm!(
-                gemv[4 cols, "mov x4, x10"](m, n, sub_blocks, lhs_packed, rhs_packed, dst, dst_stride_row)
-                setup ["movi v31.16b, #0xf0", "dup v28.4s, v28.s[0]", "dup v29.4s, v29.s[0]"]
-                row [
-                    "mov x15, x7",
-                    "movi v30.16b, #0",
-                    // ---- loop over blocks ----
-                    "4:",
-                    "ldr d25, [x10], #8",
-                    "ldr h24, [x9], #2",
-                    zero_v!("16b"; "16", "17", "22", "23"),
-                    "mov x12, x2",
-                    // ---- K loop: one 32-value sub-block x 4 columns per iteration ----
-                    "5:",
-                    "// LLVM-MCA-BEGIN matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4x4_1x4_neon_dotprod",
-                    "ldur q0, [x10]",
-                    "ldur q4, [x9]",
-                    "ldur q1, [x10, #16]",
-                    "ldr q5, [x9, x14]",
-                    "shl v18.16b, v0.16b, #4",
-                    "and v0.16b, v0.16b, v31.16b",
-                    "ldur q2, [x10, #32]",
-                    "shl v19.16b, v1.16b, #4",
-                    "and v1.16b, v1.16b, v31.16b",
-                    "ldur q3, [x10, #48]",
-                    "sdot v16.4s, v18.16b, v4.4b[0]",
-                    "sdot v17.4s, v0.16b, v5.4b[0]",
-                    "shl v20.16b, v2.16b, #4",
-                    "and v2.16b, v2.16b, v31.16b",
-                    "sdot v16.4s, v19.16b, v4.4b[1]",
-                    "sdot v17.4s, v1.16b, v5.4b[1]",
-                    "shl v21.16b, v3.16b, #4",
-                    "and v3.16b, v3.16b, v31.16b",
-                    "add x10, x10, #64",
-                    "add x9, x9, #16",
-                    "sdot v22.4s, v20.16b, v4.4b[2]",
-                    "sdot v23.4s, v2.16b, v5.4b[2]",
-                    "subs x12, x12, #1",
-                    "sdot v22.4s, v21.16b, v4.4b[3]",
-                    "sdot v23.4s, v3.16b, v5.4b[3]",
-                    "b.ne 5b",
-                    "// LLVM-MCA-END",
-                    // ---- block epilogue ----
-                    "add x9, x9, x14", // skip the high bl / 2 of the block's activations
-                    "fcvtl v25.4s, v25.4h",
-                    "fcvt s24, h24",
-                    "add v16.4s, v16.4s, v17.4s",
-                    "add v22.4s, v22.4s, v23.4s",
-                    "add v16.4s, v16.4s, v22.4s",
-                    "fmul v25.4s, v25.4s, v24.s[0]", // column scale x row scale
-                    "scvtf v16.4s, v16.4s, #4",
-                    "subs x15, x15, #1",
-                    "fmla v30.4s, v16.4s, v25.4s",
-                    "b.ne 4b",
-                    // ---- row epilogue: clamp, store 4 columns or the n % 4 tail ----
-                    "fmax v30.4s, v30.4s, v28.4s",
-                    "fmin v30.4s, v30.4s, v29.4s",
-                    store_cols4!(cmp, "30", "x1", "x11", "x13"; "6", "7", "8"),
-                ];
-                in("x7") blocks,
-                in("x14") bl / 2,
-                inout("v28") clamp_min => _,
-                inout("v29") clamp_max => _,
-                clobber x(8 9 10 11 12 13 15) v(0 1 2 3 4 5 16 17 18 19 20 21 22 23 24 25 30 31),
-            );
-        }
-    }
+        "ldur q0, [x10]",
+        "ldur q4, [x9]",
+        "ldur q1, [x10, #16]",
+        "ldr q5, [x9, x14]",
+        "shl v18.16b, v0.16b, #4",
+        "and v0.16b, v0.16b, v31.16b",
+        "ldur q2, [x10, #32]",
+        "shl v19.16b, v1.16b, #4",
+        "and v1.16b, v1.16b, v31.16b",
+        "ldur q3, [x10, #48]",
+        "sdot v16.4s, v18.16b, v4.4b[0]",
+        "sdot v17.4s, v0.16b, v5.4b[0]",
+        "shl v20.16b, v2.16b, #4",
+        "and v2.16b, v2.16b, v31.16b",
+        "sdot v16.4s, v19.16b, v4.4b[1]",
+        "sdot v17.4s, v1.16b, v5.4b[1]",
+        "shl v21.16b, v3.16b, #4",
+        "and v3.16b, v3.16b, v31.16b",
+        "add x10, x10, #64",
+        "add x9, x9, #16",
+        "sdot v22.4s, v20.16b, v4.4b[2]",
+        "sdot v23.4s, v2.16b, v5.4b[2]",
+        "subs x12, x12, #1",
+        "sdot v22.4s, v21.16b, v4.4b[3]",
+        "sdot v23.4s, v3.16b, v5.4b[3]",
+    ]
+    block_end [
+        "add x9, x9, x14", // skip the high bl / 2 of the block's activations
+        "fcvtl v25.4s, v25.4h",
+        "fcvt s24, h24",
+        "add v16.4s, v16.4s, v17.4s",
+        "add v22.4s, v22.4s, v23.4s",
+        "add v16.4s, v16.4s, v22.4s",
+        "fmul v25.4s, v25.4s, v24.s[0]", // column scale x row scale
+    ]
+    clobber x(8 9 10 11 12 13 15) v(0 1 2 3 4 5 16 17 18 19 20 21 22 23 24 25 30 31)
 }

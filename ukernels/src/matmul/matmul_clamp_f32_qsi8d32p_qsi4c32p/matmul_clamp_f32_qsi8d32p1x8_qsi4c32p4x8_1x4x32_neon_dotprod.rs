@@ -14,9 +14,7 @@
 //! into the f32 accumulator with the product of the block's column scales and row scale (both
 //! f16, widened).
 
-use crate::matmul::kernel_geometry::qsi8d32p_blockwise;
-
-asm_kernel! {
+qsi8d32p_gemv! {
     /// Computes `dst[i][j]` for `i < m`, `j < n` from packed operands (`nb = k / bl` blocks):
     ///
     /// ```text
@@ -47,26 +45,11 @@ asm_kernel! {
     ///   `i * dst_stride_row`, and those rows must not overlap the packed inputs.
     /// * No alignment is required of any pointer.
     #[target_feature(enable = "dotprod")]
-    blockwise fn matmul_f32_qsi8d32p1x8_qsi4c32p4x8_1x4x32(
-        m, n, k, bl, lhs_packed, rhs_packed, dst, dst_stride_row, clamp_min, clamp_max,
-    ) {
-        let (blocks, sub_blocks, _, _) = qsi8d32p_blockwise(m, n, k, bl, 1);
-
-        // Register map
-        //   x0  m (rows)                     x8  rows left in this group
-        //   x1  columns left (n - 4g)        x9  LHS pointer to the low-half values
-        //   x2  sub-blocks per block         x10 RHS pointer (walks the group)
-        //   x3  lhs_packed                   x11 dst pointer of the current row
-        //   x4  RHS group pointer            x12 sub-blocks left in this block
-        //   x5  dst + 4 * 4g                 x13 partial-store pointer
-        //   x6  dst_stride_row               x14 bl / 2 (LHS high-half offset)
-        //   x7  blocks (k / bl)              x15 blocks left in this row
-        //                                    x16 LHS pointer to the high-half values
-        //
-        // LHS rows are contiguous: per block x9 reads the scale and the low-half values, x16 the
-        // high half, where x9 resumes for the next block. x10 walks a group's blocks (scales, then
-        // 64 bytes per sub-block) and ends at the next group.
-        //
+    fn matmul_f32_qsi8d32p1x8_qsi4c32p4x8_1x4x32: "matmul_clamp_f32_qsi8d32p1x8_qsi4c32p4x8_1x4x32_neon_dotprod";
+    block_start [
+        "add x16, x9, x14",
+    ]
+    k_loop [
         //   v0-v3   RHS: segment 0 columns {0,1}, {2,3}; segment 1 columns {0,1}, {2,3};
         //           `and 0xf0` in place (16 x high nibbles)
         //   v18-v21 the same shifted left by 4 (16 x low nibbles)
@@ -74,84 +57,43 @@ asm_kernel! {
         //   v6/v7   the same for the high half
         //   v16/v17 i32 sums of segment 0, columns {0,1} / {2,3} (two lanes per column)
         //   v22/v23 the same for segment 1
-        //   v24/v25 row scale (h, then s) / column scales (4h, then 4s)
-        //   v28/v29 clamp bounds, v30 f32 accumulator of the row, v31 0xF0 mask
-        //
-        // SAFETY: the caller guarantees (see `# Safety`) that the packed buffers cover exactly the
-        // bytes this block reads (m LHS rows; ceil(n / 4) RHS groups), that dst rows are writable
-        // for 4 * n bytes, and that the CPU implements dotprod (also required by this function's
-        // `target_feature`). The block stores only dst[i][0..n), touches only the declared
-        // registers, and does not use the stack.
-        unsafe {
-            kernel_asm!(
-                gemv[4 cols, "mov x4, x10"](m, n, sub_blocks, lhs_packed, rhs_packed, dst, dst_stride_row)
-                setup ["movi v31.16b, #0xf0", "dup v28.4s, v28.s[0]", "dup v29.4s, v29.s[0]"]
-                row [
-                    "mov x15, x7",
-                    "movi v30.16b, #0",
-                    // ---- loop over blocks ----
-                    "4:",
-                    "ldr d25, [x10], #8",
-                    "ldr h24, [x9], #2",
-                    zero_v!("16b"; "16", "17", "22", "23"),
-                    "mov x12, x2",
-                    "add x16, x9, x14",
-                    // ---- K loop: one 32-value sub-block x 4 columns per iteration ----
-                    "5:",
-                    "// LLVM-MCA-BEGIN matmul_clamp_f32_qsi8d32p1x8_qsi4c32p4x8_1x4x32_neon_dotprod",
-                    "ldr q4, [x9], #16",
-                    "ldur q0, [x10]",
-                    "ldr q6, [x16], #16",
-                    "ldur q1, [x10, #16]",
-                    "dup v5.2d, v4.d[1]",
-                    "dup v4.2d, v4.d[0]",
-                    "shl v18.16b, v0.16b, #4",
-                    "and v0.16b, v0.16b, v31.16b",
-                    "ldur q2, [x10, #32]",
-                    "dup v7.2d, v6.d[1]",
-                    "dup v6.2d, v6.d[0]",
-                    "shl v19.16b, v1.16b, #4",
-                    "and v1.16b, v1.16b, v31.16b",
-                    "ldur q3, [x10, #48]",
-                    "sdot v16.4s, v18.16b, v4.16b",
-                    "sdot v17.4s, v19.16b, v4.16b",
-                    "shl v20.16b, v2.16b, #4",
-                    "and v2.16b, v2.16b, v31.16b",
-                    "sdot v16.4s, v0.16b, v6.16b",
-                    "sdot v17.4s, v1.16b, v6.16b",
-                    "shl v21.16b, v3.16b, #4",
-                    "and v3.16b, v3.16b, v31.16b",
-                    "add x10, x10, #64",
-                    "sdot v22.4s, v20.16b, v5.16b",
-                    "sdot v23.4s, v21.16b, v5.16b",
-                    "subs x12, x12, #1",
-                    "sdot v22.4s, v2.16b, v7.16b",
-                    "sdot v23.4s, v3.16b, v7.16b",
-                    "b.ne 5b",
-                    "// LLVM-MCA-END",
-                    // ---- block epilogue ----
-                    "mov x9, x16", // the next block follows the high bl / 2
-                    "fcvtl v25.4s, v25.4h",
-                    "fcvt s24, h24",
-                    "add v16.4s, v16.4s, v22.4s",
-                    "add v17.4s, v17.4s, v23.4s",
-                    "fmul v25.4s, v25.4s, v24.s[0]", // column scale x row scale
-                    "addp v16.4s, v16.4s, v17.4s",   // columns 0..3 (16x)
-                    "scvtf v16.4s, v16.4s, #4",
-                    "subs x15, x15, #1",
-                    "fmla v30.4s, v16.4s, v25.4s",
-                    "b.ne 4b",
-                    // ---- row epilogue: clamp, store 4 columns or the n % 4 tail ----
-                    "fmax v30.4s, v30.4s, v28.4s",
-                    "fmin v30.4s, v30.4s, v29.4s",
-                    store_cols4!(cmp, "30", "x1", "x11", "x13"; "6", "7", "8"),
-                ];
-                in("x7") blocks,
-                in("x14") bl / 2,
-                inout("v28") clamp_min => _,
-                inout("v29") clamp_max => _,
-                clobber x(8 9 10 11 12 13 15 16) v(0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 24 25 30 31),
-            );
-        }
-    }
+        "ldr q4, [x9], #16",
+        "ldur q0, [x10]",
+        "ldr q6, [x16], #16",
+        "ldur q1, [x10, #16]",
+        "dup v5.2d, v4.d[1]",
+        "dup v4.2d, v4.d[0]",
+        "shl v18.16b, v0.16b, #4",
+        "and v0.16b, v0.16b, v31.16b",
+        "ldur q2, [x10, #32]",
+        "dup v7.2d, v6.d[1]",
+        "dup v6.2d, v6.d[0]",
+        "shl v19.16b, v1.16b, #4",
+        "and v1.16b, v1.16b, v31.16b",
+        "ldur q3, [x10, #48]",
+        "sdot v16.4s, v18.16b, v4.16b",
+        "sdot v17.4s, v19.16b, v4.16b",
+        "shl v20.16b, v2.16b, #4",
+        "and v2.16b, v2.16b, v31.16b",
+        "sdot v16.4s, v0.16b, v6.16b",
+        "sdot v17.4s, v1.16b, v6.16b",
+        "shl v21.16b, v3.16b, #4",
+        "and v3.16b, v3.16b, v31.16b",
+        "add x10, x10, #64",
+        "sdot v22.4s, v20.16b, v5.16b",
+        "sdot v23.4s, v21.16b, v5.16b",
+        "subs x12, x12, #1",
+        "sdot v22.4s, v2.16b, v7.16b",
+        "sdot v23.4s, v3.16b, v7.16b",
+    ]
+    block_end [
+        "mov x9, x16", // the next block follows the high bl / 2
+        "fcvtl v25.4s, v25.4h",
+        "fcvt s24, h24",
+        "add v16.4s, v16.4s, v22.4s",
+        "add v17.4s, v17.4s, v23.4s",
+        "fmul v25.4s, v25.4s, v24.s[0]", // column scale x row scale
+        "addp v16.4s, v16.4s, v17.4s",   // columns 0..3 (16x)
+    ]
+    clobber x(8 9 10 11 12 13 15 16) v(0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 24 25 30 31)
 }

@@ -30,38 +30,6 @@
 
 use crate::matmul::kernel_geometry::{clamp_pair, qsi8d32p_blockwise};
 
-/// Four `sdot` of one LHS group: rows `$a0..$a3` += RHS `$w` x lanes 0..3 of LHS `$l`.
-macro_rules! sdot_group {
-    ($a0:literal, $a1:literal, $a2:literal, $a3:literal, $w:literal, $l:literal) => {
-        concat!(
-            concat!("sdot v", $a0, ".4s, v", $w, ".16b, v", $l, ".4b[0]\n"),
-            concat!("sdot v", $a1, ".4s, v", $w, ".16b, v", $l, ".4b[1]\n"),
-            concat!("sdot v", $a2, ".4s, v", $w, ".16b, v", $l, ".4b[2]\n"),
-            concat!("sdot v", $a3, ".4s, v", $w, ".16b, v", $l, ".4b[3]\n"),
-        )
-    };
-}
-
-/// One 4-value K slice of the pass's 8 rows: RHS `$w` x LHS `$l0`/`$l1` (groups 0 and 1). With
-/// bases and an offset, each LHS register is reloaded right after its last use from
-/// `[$b0, #$off]` / `[$b1, #$off]`.
-macro_rules! kslice {
-    ($w:literal, $l0:literal, $l1:literal) => {
-        concat!(
-            sdot_group!("16", "17", "18", "19", $w, $l0),
-            sdot_group!("20", "21", "22", "23", $w, $l1),
-        )
-    };
-    ($w:literal, $l0:literal, $l1:literal, $b0:literal, $b1:literal, $off:literal) => {
-        concat!(
-            sdot_group!("16", "17", "18", "19", $w, $l0),
-            concat!("ldur q", $l0, ", [", $b0, ", #", $off, "]\n"),
-            sdot_group!("20", "21", "22", "23", $w, $l1),
-            concat!("ldur q", $l1, ", [", $b1, ", #", $off, "]\n"),
-        )
-    };
-}
-
 /// Block epilogue of pass row `$i` (integer accumulator) into float accumulator `$f`:
 /// `f += (i / 16) * (column scales x row scale)` (fused), then `i = 0`. `v4` holds the column
 /// scales, lane `$r` of `$l` the row scale; the product is formed in `v7`.
@@ -83,13 +51,6 @@ macro_rules! clamp_row {
             concat!("fmax v", $a, ".4s, v", $a, ".4s, v2.4s\n"),
             concat!("fmin v", $a, ".4s, v", $a, ".4s, v3.4s\n"),
         )
-    };
-}
-
-/// Stores the first `x28` (1..=4) columns of pass row `$a` at `x27`. Clobbers `x26` and `$a`.
-macro_rules! store_row {
-    ($a:literal) => {
-        store_cols4!(tbz, $a, "x28", "x27", "x26"; "5", "6", "8")
     };
 }
 
@@ -150,19 +111,7 @@ asm_kernel! {
         // x29, x30, v8-v15 and sp are not used and no stack memory is accessed.
         unsafe {
             kernel_asm!(
-                // ---- Row-block loop: 16 rows (four LHS groups) per iteration.
-                "20:",
-                "mov x15, x1",
-                "mov x16, x4",
-                "mov x17, x5",
-                // ---- Column loop: 4 columns (one RHS group) per iteration.
-                "21:",
-                min_imm!("x13", "x0", "16", "x28"),
-                "mov x14, x3",
-                "mov x22, x17",
-                // ---- Pass loop: 8 rows (two LHS groups) per iteration.
-                "22:",
-                min_imm!("x12", "x13", "8", "x28"),
+                pass16x4_start!(),
                 "mov x27, x14",
                 group_if_rows!("x28", "x14", "x7", "x12", "4", "x14"),
                 "mov x24, x16",
@@ -190,26 +139,26 @@ asm_kernel! {
                 // Segment 0: low-half slice 0 (low nibbles) and high-half slice 0 (high).
                 "shl v1.16b, v0.16b, #4",
                 "and v0.16b, v0.16b, v3.16b",
-                kslice!("1", "4", "5", "x20", "x21", "16"),
+                sdot_pass8!("1", "4", "5", "x20", "x21", "16"),
                 "ldur q2, [x24, #16]",
-                kslice!("0", "6", "7", "x27", "x28", "16"),
+                sdot_pass8!("0", "6", "7", "x27", "x28", "16"),
                 // Segment 1: slices 1.
                 "shl v1.16b, v2.16b, #4",
                 "and v2.16b, v2.16b, v3.16b",
-                kslice!("1", "4", "5", "x20", "x21", "32"),
+                sdot_pass8!("1", "4", "5", "x20", "x21", "32"),
                 "ldur q0, [x24, #32]",
-                kslice!("2", "6", "7", "x27", "x28", "32"),
+                sdot_pass8!("2", "6", "7", "x27", "x28", "32"),
                 // Segment 2: slices 2.
                 "shl v1.16b, v0.16b, #4",
                 "and v0.16b, v0.16b, v3.16b",
-                kslice!("1", "4", "5", "x20", "x21", "48"),
+                sdot_pass8!("1", "4", "5", "x20", "x21", "48"),
                 "ldur q2, [x24, #48]",
-                kslice!("0", "6", "7", "x27", "x28", "48"),
+                sdot_pass8!("0", "6", "7", "x27", "x28", "48"),
                 // Segment 3: slices 3.
                 "shl v1.16b, v2.16b, #4",
                 "and v2.16b, v2.16b, v3.16b",
-                kslice!("1", "4", "5"),
-                kslice!("2", "6", "7"),
+                sdot_pass8!("1", "4", "5"),
+                sdot_pass8!("2", "6", "7"),
                 "add x20, x20, #64",
                 "add x21, x21, #64",
                 "add x27, x27, #64",
@@ -252,32 +201,7 @@ asm_kernel! {
                 clamp_row!("29"),
                 clamp_row!("30"),
                 clamp_row!("31"),
-                // ---- Stores: x12 rows, x28 columns. Fast path: 8 full rows.
-                min_imm!("x28", "x15", "4", "x28"),
-                "mov x27, x22",
-                "cmp x12, #8",
-                "b.ne 25f",
-                "cmp x28, #4",
-                "b.ne 25f",
-                store_rows_q!("x27", "x6"; "24", "25", "26", "27", "28", "29", "30", "31"),
-                "b 26f",
-                // Partial pass: x12 rows, x28 columns.
-                "25:",
-                each_row!(store_row, le, "x12", "26", "x27", "x6";
-                    ("24") ("25") ("26") ("27") ("28") ("29") ("30") ("31")),
-                "26:",
-                // Next pass: rows 8..16 of the tile.
-                "subs x13, x13, #8",
-                "b.le 27f",
-                "add x14, x14, x7, lsl #1",
-                "add x22, x22, x6, lsl #3",
-                "b 22b",
-                "27:",
-                // Next column tile.
-                "add x16, x16, x8",
-                "add x17, x17, #16",
-                "subs x15, x15, #4",
-                "b.gt 21b";
+                pass16x4_store_and_next!();
                 gemm[16 rows, "20"](m, n, nb, lhs_packed, rhs_packed, dst, dst_stride_row, lhs_stride);
                 in("x8") rhs_stride,
                 in("x9") clamp_pair(clamp_min, clamp_max),

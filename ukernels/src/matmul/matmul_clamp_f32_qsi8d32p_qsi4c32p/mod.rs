@@ -28,25 +28,21 @@
 
 pub mod portable;
 
-#[cfg(target_arch = "aarch64")]
-pub mod matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4x4_1x4_neon_dotprod;
-#[cfg(target_arch = "aarch64")]
-pub mod matmul_clamp_f32_qsi8d32p1x4_qsi4c32p8x4_1x8_sve_dotprod;
-#[cfg(target_arch = "aarch64")]
-pub mod matmul_clamp_f32_qsi8d32p1x8_qsi4c32p4x8_1x4x32_neon_dotprod;
-#[cfg(target_arch = "aarch64")]
-pub mod matmul_clamp_f32_qsi8d32p1x8_qsi4c32p8x8_1x8_sve_dotprod;
-#[cfg(target_arch = "aarch64")]
-pub mod matmul_clamp_f32_qsi8d32p4x4_qsi4c32p4x4_16x4_neon_dotprod;
-#[cfg(target_arch = "aarch64")]
-pub mod matmul_clamp_f32_qsi8d32p4x8_qsi4c32p4x8_8x4x32_neon_i8mm;
-#[cfg(target_arch = "aarch64")]
-pub mod matmul_clamp_f32_qsi8d32p4x8_qsi4c32p8x8_16x8_sve_i8mm;
+asm_kernel_modules! {
+    matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4x4_1x4_neon_dotprod,
+    matmul_clamp_f32_qsi8d32p1x4_qsi4c32p8x4_1x8_sve_dotprod,
+    matmul_clamp_f32_qsi8d32p1x8_qsi4c32p4x8_1x4x32_neon_dotprod,
+    matmul_clamp_f32_qsi8d32p1x8_qsi4c32p8x8_1x8_sve_dotprod,
+    matmul_clamp_f32_qsi8d32p4x4_qsi4c32p4x4_16x4_neon_dotprod,
+    matmul_clamp_f32_qsi8d32p4x8_qsi4c32p4x8_8x4x32_neon_i8mm,
+    matmul_clamp_f32_qsi8d32p4x8_qsi4c32p8x8_16x8_sve_i8mm,
+}
 
 pub use super::call::PackedArgs as Args;
 use crate::catalog::{Columns, MatmulKernel};
 use crate::contract::{self, Checked};
 use crate::layout;
+use crate::matmul::call::check_packed_buffers;
 
 /// The block lengths `kernel` accepts with this K: multiples of 32 dividing K, and exactly 32
 /// for the 256-bit SVE kernels (KleidiAI's `bl == kai_bl`, asserted by all their getters).
@@ -75,16 +71,12 @@ pub fn check(kernel: &MatmulKernel, a: &Args) -> Checked {
     if a.m == 0 || a.n == 0 {
         return Ok(());
     }
-    contract::require(a.k != 0, "k > 0")?;
-    contract::require(!a.lhs_packed.is_null(), "lhs_packed != NULL")?;
-    contract::require(!a.rhs_packed.is_null(), "rhs_packed != NULL")?;
-    contract::require(!a.dst.is_null(), "dst != NULL")?;
-    let row_bytes = contract::mul(a.n, 4, "n * sizeof(float) fits in size_t")?;
-    contract::require(
-        a.m == 1 || a.dst_stride_row >= row_bytes,
+    check_packed_buffers(
+        a,
+        4,
+        "n * sizeof(float) fits in size_t",
         "dst_stride_row >= n * sizeof(float)",
-    )?;
-    Ok(())
+    )
 }
 
 /// Runs `kernel` on this target: its hand-written ISA implementation on aarch64, the portable

@@ -1,0 +1,476 @@
+//! The generic kernel tester for the families whose kernels read a packed LHS and a packed RHS
+//! (XNNPACK's `GemmMicrokernelTester`, memchr's test `Runner`). The catalog entry says everything
+//! a call needs: which getters and `run_matmul` take `bl` ([`Family::block_length`]), the output
+//! type and its narrowing, rows per call ([`Rows`]), the tile. A family's test file implements
+//! [`PackedFamily`] (its problem, its packing through the paired packers, its reference) and the
+//! tester runs it over edge shapes, clamps, guard-page placements, portions, threads, register
+//! canaries and the exported symbol or the portable implementation. Counts are returned, so each
+//! file reports them (`RELIABILITY ...`) under its own categories.
+
+use super::cabi::{Getter0, Getter2, Getter3, MatmulBlockFn, MatmulF32Fn, MatmulHalfFn};
+use super::gemm::{self, Impl, Portion, portions};
+use super::guard::{EDGES, Edge, Guarded};
+use rkai::ukernels::catalog::{KernelFn, MatmulKernel, Rows};
+use rkai::ukernels::family::{BlockLength, DstPointer};
+use rkai::ukernels::matmul::call;
+use rkai::ukernels::matmul::output::Output;
+
+fn sym<F: Copy>(verb: &str, name: &str) -> F {
+    super::cabi::func(verb, name)
+}
+
+/// What a family's test file supplies: its problems, how they are packed, and the reference.
+pub trait PackedFamily {
+    /// One test problem: the family's operands (and the packers this case pairs).
+    type Problem;
+    /// (m, n, k, bl) of `p`; `bl` is 0 for the per-channel families.
+    fn shape(p: &Self::Problem) -> (usize, usize, usize, usize);
+    /// Packed LHS and RHS of `p` for `k`, each against a guard page at `edge`.
+    fn pack(k: &MatmulKernel, p: &Self::Problem, edge: Edge) -> (Guarded, Guarded);
+    /// Reference results (m x n, f32 before any narrowing to the output type).
+    fn expected(k: &MatmulKernel, p: &Self::Problem, clamp: (f32, f32)) -> Vec<f32>;
+    /// Whether an expected NaN matches any NaN (payloads follow each implementation's operand
+    /// order); otherwise NaNs compare bit for bit too.
+    const ANY_NAN: bool = true;
+}
+
+/// The family's kernels that this CPU runs, listed on stderr.
+pub fn runnable(
+    kernels: impl Iterator<Item = &'static MatmulKernel>,
+    runs_here: impl Fn(&MatmulKernel) -> bool,
+    what: &str,
+) -> Vec<&'static MatmulKernel> {
+    let all: Vec<_> = kernels.collect();
+    let run: Vec<_> = all.iter().copied().filter(|k| runs_here(k)).collect();
+    eprintln!(
+        "CPU features {:?}, SVE lanes {}: running {} of {} {what} kernels ({})",
+        super::cpu::features(),
+        rkai::ukernels::arch::sve_lanes32(),
+        run.len(),
+        all.len(),
+        run.iter().map(|k| k.stem).collect::<Vec<_>>().join(", ")
+    );
+    run
+}
+
+/// The tile parameters a kernel reports (`get_<parameter>`), in the order of KleidiAI's
+/// measured table.
+pub const TILE_PARAMETERS: [&str; 6] = ["m_step", "n_step", "mr", "nr", "kr", "sr"];
+
+/// The six tile getters of every kernel equal each of its rows in KleidiAI's measured table (the
+/// SVE kernels report one tile at every vector length measured). SME kernels were measured at
+/// streaming lengths of 16, 32 and 64 bytes: they must equal the row of this CPU's length, or,
+/// at a length not measured, the 16-byte row with every value that differs between the 16- and
+/// 32-byte rows scaled to this length. Returns the rows checked.
+pub fn getters_equal_kleidiai_values<'a>(kernels: impl Iterator<Item = &'a MatmulKernel>) -> usize {
+    let table: Vec<Vec<&str>> = tsv_rows(include_str!("../data/kleidiai-1.30-getters.tsv"));
+    let svl = 4 * rkai::ukernels::arch::sme_lanes32();
+    let mut checked = 0;
+    for k in kernels {
+        let rows: Vec<_> = table.iter().filter(|r| r[0] == k.stem).collect();
+        assert!(!rows.is_empty(), "{} not in table", k.stem);
+        let expected: Vec<Vec<String>> = if k.isa.is_streaming() {
+            // Column 11: the streaming length (bytes) the row was measured at.
+            let at = |bytes: usize| rows.iter().find(|r| r[11] == bytes.to_string());
+            let (r16, r32) = (at(16).unwrap(), at(32).unwrap());
+            let value = |r: &Vec<&str>, i: usize| r[1 + i].parse::<usize>().unwrap();
+            let scaled = (0..TILE_PARAMETERS.len())
+                .map(|i| match value(r16, i) == value(r32, i) {
+                    true => value(r16, i).to_string(),
+                    false => (value(r16, i) * svl / 16).to_string(),
+                })
+                .collect::<Vec<_>>();
+            if let Some(measured) = at(svl) {
+                assert_eq!(measured[1..7].to_vec(), scaled, "scaling law of {}", k.stem);
+            }
+            vec![scaled]
+        } else {
+            rows.iter()
+                .map(|r| r[1..7].iter().map(|v| v.to_string()).collect())
+                .collect()
+        };
+        for row in expected {
+            for (i, parameter) in TILE_PARAMETERS.iter().enumerate() {
+                let verb = format!("get_{parameter}");
+                let got = sym::<Getter0>(&verb, k.stem)();
+                assert_eq!(got.to_string(), row[i], "{verb} of {}", k.stem);
+            }
+            checked += 1;
+        }
+    }
+    checked
+}
+
+/// Runs `check` on each kernel, printing its cases (`label` after the stem); returns the total.
+pub fn count_cases<'a>(
+    kernels: impl IntoIterator<Item = &'a MatmulKernel>,
+    label: &str,
+    check: impl Fn(&MatmulKernel) -> usize,
+) -> usize {
+    let mut total = 0;
+    for k in kernels {
+        let cases = check(k);
+        eprintln!("{}{label}: {cases} cases", k.stem);
+        total += cases;
+    }
+    total
+}
+
+/// Packs with `pack` against a guard page at either edge, and compares the bytes with what the
+/// reference writes into a buffer of that size (`expected(size)`); `what` names the case in a
+/// failure. Returns the number of packings compared.
+pub fn packs_equal_reference(
+    what: impl Fn() -> String,
+    pack: impl Fn(Edge) -> Guarded,
+    expected: impl Fn(usize) -> Vec<u8>,
+) -> usize {
+    for edge in EDGES {
+        let packed = pack(edge);
+        let expect = expected(packed.bytes().len());
+        assert_eq!(packed.bytes(), &expect[..], "{} edge={edge:?}", what());
+    }
+    EDGES.len()
+}
+
+/// Rows of a tab-separated table after its header.
+pub fn tsv_rows(text: &str) -> Vec<Vec<&str>> {
+    text.lines()
+        .skip(1)
+        .map(|l| l.split('\t').collect())
+        .collect()
+}
+
+/// Byte offsets of the portion starting at (`m0`, `n0`) in the packed LHS, the packed RHS and a
+/// destination with rows `dst_stride_row` bytes apart, from the kernel's own getters (which take
+/// `bl` as its family's C function set says).
+pub fn offsets(
+    k: &MatmulKernel,
+    (m0, n0): (usize, usize),
+    (kk, bl): (usize, usize),
+    dst_stride_row: usize,
+) -> (usize, usize, usize) {
+    let lhs = match k.family.block_length() {
+        BlockLength::LhsAndRhs => sym::<Getter3>("get_lhs_packed_offset", k.stem)(m0, kk, bl),
+        BlockLength::None | BlockLength::Rhs => {
+            sym::<Getter2>("get_lhs_packed_offset", k.stem)(m0, kk)
+        }
+    };
+    let rhs = match k.family.block_length() {
+        BlockLength::None => sym::<Getter2>("get_rhs_packed_offset", k.stem)(n0, kk),
+        BlockLength::Rhs | BlockLength::LhsAndRhs => {
+            sym::<Getter3>("get_rhs_packed_offset", k.stem)(n0, kk, bl)
+        }
+    };
+    let dst = sym::<Getter3>("get_dst_offset", k.stem)(m0, n0, dst_stride_row);
+    (lhs, rhs, dst)
+}
+
+/// Calls `kai_run_matmul_<stem>` through the prototype its family has.
+///
+/// # Safety
+/// `a` describes a valid portion for the kernel.
+pub unsafe fn run_exported(k: &MatmulKernel, a: &call::PackedArgs) {
+    let (l, r, d) = (a.lhs_packed.cast(), a.rhs_packed.cast(), a.dst);
+    let (row, col, lo, hi) = (a.dst_stride_row, a.dst_stride_col, a.clamp_min, a.clamp_max);
+    // SAFETY (every arm): forwarded contract; the pointer types are the prototype's.
+    unsafe {
+        match (k.family.block_length(), k.family.dst_pointer()) {
+            (BlockLength::None, DstPointer::Float) => {
+                sym::<MatmulF32Fn>("run", k.stem)(a.m, a.n, a.k, l, r, d.cast(), row, col, lo, hi)
+            }
+            (BlockLength::None, DstPointer::Void) => {
+                sym::<MatmulHalfFn>("run", k.stem)(a.m, a.n, a.k, l, r, d.cast(), row, col, lo, hi)
+            }
+            (BlockLength::Rhs | BlockLength::LhsAndRhs, _) => sym::<MatmulBlockFn>("run", k.stem)(
+                a.m,
+                a.n,
+                a.k,
+                a.bl,
+                l,
+                r,
+                d.cast(),
+                row,
+                col,
+                lo,
+                hi,
+            ),
+        }
+    }
+}
+
+/// Runs `a` through `which`: the exported symbol, or the portable implementation after its
+/// contract check (which must accept the call).
+///
+/// # Safety
+/// `a` describes a valid portion for the kernel.
+pub unsafe fn run(k: &MatmulKernel, which: Impl, a: &call::PackedArgs) {
+    match which {
+        // SAFETY: forwarded contract.
+        Impl::Exported => unsafe { run_exported(k, a) },
+        Impl::Portable => {
+            let portable = MatmulKernel {
+                native: KernelFn::Portable,
+                ..*k
+            };
+            assert_eq!(call::check_packed(&portable, a), Ok(()), "{}", k.stem);
+            // SAFETY: forwarded contract.
+            unsafe { call::run_packed(&portable, a) }
+        }
+    }
+}
+
+/// The calls (row start, rows) a framework makes for rows `m0..m0 + mh`: one, or one per row
+/// for the kernels that take a single row ([`Rows::One`]).
+pub fn calls(k: &MatmulKernel, m0: usize, mh: usize) -> Vec<(usize, usize)> {
+    match k.rows {
+        Rows::Any => vec![(m0, mh)],
+        Rows::One => (m0..m0 + mh).map(|r| (r, 1)).collect(),
+    }
+}
+
+/// Runs `portion` of a problem with `k` values in blocks of `bl` through `which` into the
+/// destination at address `dst` (rows `dst_stride_row` bytes apart), offsetting every pointer
+/// through the kernel's getters as framework callers do.
+///
+/// # Safety
+/// The buffers hold the packed operands and the destination of the whole problem.
+#[allow(clippy::too_many_arguments)]
+pub unsafe fn run_portion_into(
+    k: &MatmulKernel,
+    which: Impl,
+    (kk, bl): (usize, usize),
+    (lhs, rhs, dst): (*const u8, *const u8, *mut u8),
+    dst_stride_row: usize,
+    portion: Portion,
+    clamp: (f32, f32),
+) {
+    let (m0, n0, mh, nw) = portion;
+    for (r0, rows) in calls(k, m0, mh) {
+        let (lo, ro, d) = offsets(k, (r0, n0), (kk, bl), dst_stride_row);
+        // SAFETY: offsets from the getters stay inside the caller's buffers.
+        unsafe {
+            let args = call::PackedArgs {
+                m: rows,
+                n: nw,
+                k: kk,
+                bl,
+                lhs_packed: lhs.add(lo),
+                rhs_packed: rhs.add(ro),
+                dst: dst.add(d),
+                dst_stride_row,
+                dst_stride_col: k.family.output().size(),
+                clamp_min: clamp.0,
+                clamp_max: clamp.1,
+            };
+            run(k, which, &args)
+        }
+    }
+}
+
+/// The bits `k` stores for the f32 result `v`: f32 bits, or its 16-bit rounding.
+pub fn output_bits(k: &MatmulKernel, v: f32) -> u32 {
+    match k.family.output().narrowing() {
+        None => v.to_bits(),
+        Some(narrow) => narrow.bits(v).into(),
+    }
+}
+
+/// Whether `bits` in `k`'s output format encode a NaN.
+fn is_nan_bits(k: &MatmulKernel, bits: u32) -> bool {
+    match k.family.output() {
+        Output::F32 => f32::from_bits(bits).is_nan(),
+        Output::F16 => half::f16::from_bits(bits as u16).is_nan(),
+        Output::Bf16 => half::bf16::from_bits(bits as u16).is_nan(),
+    }
+}
+
+/// Runs one portion of `p` through `which` into a guarded destination (rows padded past `n`, a
+/// canary everywhere) and checks it against `expect` (m x n, f32): bit for bit inside the
+/// portion, the canary untouched outside.
+#[allow(clippy::too_many_arguments)]
+pub fn check_portion<F: PackedFamily>(
+    k: &MatmulKernel,
+    which: Impl,
+    p: &F::Problem,
+    (lhs, rhs): (&Guarded, &Guarded),
+    portion: Portion,
+    clamp: (f32, f32),
+    expect: &[f32],
+    edge: Edge,
+) {
+    let (m, n, kk, bl) = F::shape(p);
+    let es = k.family.output().size();
+    let stride = n + 3; // padded rows catch writes past the row end
+    let canary = 0x7fc0_deadu32 & (u32::MAX >> (32 - 8 * es));
+    let fill: Vec<u8> = (0..m * stride)
+        .flat_map(|_| canary.to_le_bytes()[..es].to_vec())
+        .collect();
+    let mut dst = Guarded::from_bytes(&fill, edge);
+    let buffers = (lhs.ptr(), rhs.ptr(), dst.mut_ptr());
+    // SAFETY: packed by the family's packers for this problem; dst holds m rows of `stride`.
+    unsafe { run_portion_into(k, which, (kk, bl), buffers, es * stride, portion, clamp) };
+    let want = |at: usize| {
+        let v = expect[at];
+        (v, output_bits(k, v))
+    };
+    let (m0, n0, mh, nw) = portion;
+    for i in 0..m {
+        for j in 0..stride {
+            let at = es * (i * stride + j);
+            let mut raw = [0u8; 4];
+            raw[..es].copy_from_slice(&dst.bytes()[at..at + es]);
+            let got = u32::from_le_bytes(raw);
+            let inside = (m0..m0 + mh).contains(&i) && (n0..n0 + nw).contains(&j);
+            let (value, bits) = if inside {
+                want(i * n + j)
+            } else {
+                (0.0, canary)
+            };
+            if inside && F::ANY_NAN && value.is_nan() && is_nan_bits(k, got) {
+                continue;
+            }
+            assert_eq!(
+                got,
+                bits,
+                "{} ({}) m={m} n={n} k={kk} bl={bl} portion={portion:?} at ({i},{j}) \
+                 clamp={clamp:?}",
+                k.stem,
+                which.name(),
+            );
+        }
+    }
+}
+
+/// Runs every portion of `p` with `clamp` through each of `impls`, with the operands against a
+/// guard page at either edge; returns the number of cases.
+pub fn check_problem<F: PackedFamily>(
+    k: &MatmulKernel,
+    p: &F::Problem,
+    clamp: (f32, f32),
+    expect: &[f32],
+    impls: &[Impl],
+) -> usize {
+    let t = k.tile();
+    let (m, n, _, _) = F::shape(p);
+    let mut cases = 0;
+    for edge in EDGES {
+        let (lhs, rhs) = F::pack(k, p, edge);
+        for portion in portions(m, n, t.m_step, t.n_step) {
+            for &which in impls {
+                check_portion::<F>(k, which, p, (&lhs, &rhs), portion, clamp, expect, edge);
+                cases += 1;
+            }
+        }
+    }
+    cases
+}
+
+/// No clamp, then a clamp that bites (the 20th and 80th percentiles of the unclamped results).
+pub fn clamps<F: PackedFamily>(k: &MatmulKernel, p: &F::Problem) -> [(f32, f32); 2] {
+    let no_clamp = (f32::NEG_INFINITY, f32::INFINITY);
+    let mut sorted = F::expected(k, p, no_clamp);
+    sorted.sort_by(f32::total_cmp);
+    let biting = (sorted[sorted.len() / 5], sorted[sorted.len() * 4 / 5]);
+    [no_clamp, biting]
+}
+
+/// [`check_problem`] for each of `problems` with both [`clamps`]; returns the number of cases.
+pub fn check_kernel<F: PackedFamily>(
+    k: &MatmulKernel,
+    problems: impl Iterator<Item = F::Problem>,
+    impls: &[Impl],
+) -> usize {
+    let mut cases = 0;
+    for p in problems {
+        for clamp in clamps::<F>(k, &p) {
+            let expect = F::expected(k, &p, clamp);
+            cases += check_problem::<F>(k, &p, clamp, &expect, impls);
+        }
+    }
+    cases
+}
+
+/// Disjoint m_step x n_step portions of `p` on 8 threads sharing the packed operands equal one
+/// call (see [`gemm::threads_equal_one_call`]); returns the number of tiles.
+pub fn threads_equal_one_call<F: PackedFamily>(k: &MatmulKernel, p: &F::Problem) -> usize {
+    let t = k.tile();
+    let (m, n, kk, bl) = F::shape(p);
+    let es = k.family.output().size();
+    let (lhs, rhs) = F::pack(k, p, Edge::End);
+    // Addresses, not the guard-page owners, cross the threads.
+    let (lhs_at, rhs_at) = (lhs.ptr() as usize, rhs.ptr() as usize);
+    let run_into = move |dst: usize, m0: usize, n0: usize, rows: usize, cols: usize| {
+        let buffers = (lhs_at as *const u8, rhs_at as *const u8, dst as *mut u8);
+        let portion = (m0, n0, rows, cols);
+        // SAFETY: the packed operands outlive the threads; each writes only its own portion.
+        unsafe {
+            run_portion_into(
+                k,
+                Impl::Exported,
+                (kk, bl),
+                buffers,
+                es * n,
+                portion,
+                (-3.0, 3.0),
+            )
+        }
+    };
+    gemm::threads_equal_one_call(k.stem, (m, n), (t.m_step, t.n_step), es, &run_into)
+}
+
+/// [`threads_equal_one_call`] for each of `kernels` on `problem(k, (m, n))`, with m three row
+/// steps and a row and n five column steps and 3 columns (whole and partial tiles on both axes);
+/// returns the tiles run.
+pub fn threads_equal_one_call_on<F: PackedFamily>(
+    kernels: &[&MatmulKernel],
+    problem: impl Fn(&MatmulKernel, (usize, usize)) -> F::Problem,
+) -> usize {
+    let mut tiles = 0;
+    for k in kernels {
+        let t = k.tile();
+        let p = problem(k, (3 * t.m_step.max(4) + 1, 5 * t.n_step + 3));
+        tiles += threads_equal_one_call::<F>(k, &p);
+    }
+    tiles
+}
+
+/// [`registers_survive`] for each of `kernels` on every problem of `problems(k)`; returns the
+/// calls made.
+#[cfg(target_arch = "aarch64")]
+pub fn registers_survive_on<F: PackedFamily>(
+    kernels: &[&MatmulKernel],
+    problems: impl Fn(&MatmulKernel) -> Vec<F::Problem>,
+) -> usize {
+    let mut calls = 0;
+    for k in kernels {
+        for p in problems(k) {
+            registers_survive::<F>(k, &p);
+            calls += 1;
+        }
+    }
+    calls
+}
+
+/// Calls `k` on the whole of `p` with the callee-saved registers seeded; asserts they survive.
+#[cfg(target_arch = "aarch64")]
+pub fn registers_survive<F: PackedFamily>(k: &MatmulKernel, p: &F::Problem) {
+    use super::abi::CallArgs;
+    let (m, n, kk, bl) = F::shape(p);
+    let (lhs, rhs) = F::pack(k, p, Edge::End);
+    let es = k.family.output().size();
+    let mut dst = Guarded::new(es * m * n, Edge::End);
+    let (lhs, rhs, dst) = (lhs.ptr() as u64, rhs.ptr() as u64, dst.mut_ptr() as u64);
+    let (m, n, kk, bl, es) = (m as u64, n as u64, kk as u64, bl as u64, es as u64);
+    // The per-block prototype has `bl` after k, pushing dst_stride_col onto the stack.
+    let (x, stack) = match k.family.block_length() {
+        BlockLength::None => ([m, n, kk, lhs, rhs, dst, es * n, es], [0, 0]),
+        BlockLength::Rhs | BlockLength::LhsAndRhs => {
+            ([m, n, kk, bl, lhs, rhs, dst, es * n], [es, 0])
+        }
+    };
+    let mut d = [0; 8];
+    d[..2].copy_from_slice(&[CallArgs::f32_bits(-1e30), CallArgs::f32_bits(1e30)]);
+    let args = CallArgs { x, stack, d };
+    // SAFETY: args describe kai_run_matmul's prototype with valid buffers.
+    unsafe { gemm::assert_registers_survive(k.stem, &args) };
+}
