@@ -54,6 +54,12 @@ fn rhs_packers(k: &MatmulKernel) -> Vec<(&'static str, bool)> {
         .collect()
 }
 
+/// Whether `packer` writes the sequential-nibble int4 layout (unscaled sums and scales) rather
+/// than `s16s0` (x16 sums, /16 scales).
+fn is_sequential(packer: &str) -> bool {
+    packer.contains("qsi4cxps1s0")
+}
+
 fn is_int8(k: &MatmulKernel) -> bool {
     k.family.rhs_layout(0) == RhsLayout::Qsi8cxp
 }
@@ -577,6 +583,17 @@ fn expected_rhs(k: &MatmulKernel, p: &Problem, size: usize, packer: &str) -> Vec
             1,
             &mut out,
         );
+    } else if is_sequential(packer) {
+        reference::pack_qsi4cxps1s0(
+            p.n,
+            p.k,
+            t.nr,
+            t.kr,
+            &p.w,
+            &p.scale,
+            p.bias.as_deref(),
+            &mut out,
+        );
     } else {
         reference::pack::qsi4cxp(
             p.n,
@@ -642,7 +659,10 @@ fn expected_dst(
             finish, m, n, k, lq, rows, w, scale, bias, clamp, &mut dst, n,
         );
     } else {
-        reference::matmul_f32_qai8dx_qsi4cx(m, n, k, lq, rows, w, scale, bias, clamp, &mut dst, n);
+        let by_16 = !is_sequential(packer);
+        reference::matmul_f32_qai8dx_qsi4cx(
+            finish, by_16, m, n, k, lq, rows, w, scale, bias, clamp, &mut dst, n,
+        );
     }
     dst
 }
@@ -1035,7 +1055,8 @@ mod random_shapes {
                 let mut expect_lhs = vec![0u8; lhs.bytes().len()];
                 reference::pack::qai8dxp(m, kk, t.mr, t.kr, t.sr, &lq, &rows, &mut expect_lhs);
                 prop_assert_eq!(lhs.bytes(), &expect_lhs[..]);
-                let packer = rhs_packers(k)[(seed % 2) as usize];
+                let packers = rhs_packers(k);
+                let packer = packers[seed as usize % packers.len()];
                 let rhs = pack_rhs(&p, packer, 8, t.nr, t.kr, t.sr, Edge::End);
                 let expect_rhs = expected_rhs(k, &p, rhs.bytes().len(), packer.0);
                 prop_assert_eq!(rhs.bytes(), &expect_rhs[..]);
@@ -1171,8 +1192,9 @@ fn block_packers_match_reference_on_non_finite_scales() {
     eprintln!("non-finite scale packings: {cases}");
 }
 
-/// `kai_rhs_pack_nxk_qsi4cxps1s0_qsu4cxs1s0_neon` (no kernel of ours reads it yet; KleidiAI's SME2
-/// kernels do) against the reference, for the nr/kr its consumers use and both zero points.
+/// `kai_rhs_pack_nxk_qsi4cxps1s0_qsu4cxs1s0_neon` (the format of the SME2 `qsi4cxp` kernels)
+/// against the reference, for small nr/kr and both zero points (the kernels' own tiles are
+/// covered by `packers_match_reference_bytes`).
 #[test]
 fn sequential_nibble_int4_packer_matches_reference_bytes() {
     const NAME: &str = "rhs_pack_nxk_qsi4cxps1s0_qsu4cxs1s0_neon";
@@ -1209,6 +1231,47 @@ fn sequential_nibble_int4_packer_matches_reference_bytes() {
         }
     }
     eprintln!("sequential-nibble packer cases: {cases}");
+}
+
+/// Signalling NaN clamp bounds, on the SME kernels: SME2's `FCLAMP` on f32 turns a signalling
+/// NaN lower bound into the upper bound and a signalling upper bound into NaN; the f16 `qsi4cxp`
+/// kernels narrow result and bounds first, which quiets the bound, so it is ignored (the
+/// reference applies each kernel's `Clamp`).
+#[test]
+fn streaming_kernels_follow_their_clamp_on_signalling_nan_bounds() {
+    let snan = f32::from_bits(0x7f80_0001);
+    let mut cases = 0;
+    for k in runnable_quiet()
+        .into_iter()
+        .filter(|k| k.isa.is_streaming())
+    {
+        let t = k.tile();
+        let (kk, bl) = blocked(k, 64, 1);
+        let p = Problem::new(k, 5, 13, kk, bl, true, 77);
+        let (lq, rows) = p.quantized();
+        let packer = rhs_packers(k)[0];
+        let lhs = pack_lhs(&p, t.mr, t.kr, t.sr, Edge::End);
+        let rhs = pack_rhs(&p, packer, 8, t.nr, t.kr, t.sr, Edge::End);
+        let case = KernelCase {
+            p,
+            rhs_packer: packer,
+        };
+        for clamp in [(snan, 2.0), (-2.0, snan), (snan, snan)] {
+            let expect = expected_dst(&case.p, &t, k.epilogue, packer.0, &lq, &rows, clamp);
+            tester::check_portion::<Qai8dxp>(
+                k,
+                Impl::Exported,
+                &case,
+                (&lhs, &rhs),
+                (0, 0, case.p.m, case.p.n),
+                clamp,
+                &expect,
+                Edge::End,
+            );
+            cases += 1;
+        }
+    }
+    eprintln!("signalling-NaN bound cases: {cases}");
 }
 
 /// A caller with a pending lazy ZA save (AAPCS64 SME ABI: `TPIDR2_EL0` names a TPIDR2 block)

@@ -157,13 +157,15 @@ fn choices_on_each_cpu_model() {
         }
     } else {
         // i8mm: the SMMLA 8x8 GEMM; its format's GEMV is the 1x8 SDOT kernel.
+        // (With SME the int4 family runs streaming kernels: checked below and in
+        // `sme_kernels_are_chosen_where_they_run`.)
         let gemm = chosen(int4, ShapeClass::Gemm).unwrap();
         assert!(
-            gemm.isa.features().contains(Features::I8MM),
+            gemm.isa.features().contains(Features::I8MM) || gemm.isa.is_streaming(),
             "{}",
             gemm.stem
         );
-        if !gemm.isa.is_sve() {
+        if !gemm.isa.is_sve() && !gemm.isa.is_streaming() {
             assert_eq!(
                 gemm.stem,
                 "matmul_clamp_f32_qai8dxp4x8_qsi4cxp8x8_8x8x32_neon_i8mm"
@@ -479,28 +481,55 @@ fn c_entry_point_hands_out_the_kernel_functions() {
     }
 }
 
-/// On a CPU with SME2 the int8 and the per-block int4 families run SME2: the `SMOPA` GEMM and
-/// the `SDOT`-into-ZA GEMV that reads its packed format; `RKAI_FEATURES` without SME turns both back to i8mm/dotprod; on
-/// a CPU without SME no streaming kernel is ever offered.
+/// On a CPU with SME2 the int8 and int4 families run SME2: the `SMOPA` GEMM and the
+/// `SDOT`-into-ZA GEMV that reads its packed format; SME without SME2 (through `RKAI_FEATURES`)
+/// gives the SME pair of the same shapes where the family has one; without SME all go back to
+/// i8mm/dotprod; on a CPU without SME no streaming kernel is ever offered.
 #[test]
 fn sme_kernels_are_chosen_where_they_run() {
     let f = present();
-    let sme2_pairs = [
+    let choices = [
         (
             Family::F32Qai8dxpQsi8cxp,
-            "matmul_clamp_f32_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme2_mopa",
-            "matmul_clamp_f32_qai8dxp1x4_qsi8cxp4vlx4_1x4vl_sme2_dot",
+            [
+                "matmul_clamp_f32_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme2_mopa",
+                "matmul_clamp_f32_qai8dxp1x4_qsi8cxp4vlx4_1x4vl_sme2_dot",
+            ],
+            Some([
+                "matmul_clamp_f32_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme_mopa",
+                "matmul_clamp_f32_qai8dxp1x4_qsi8cxp4vlx4_1x4vl_sme_dot",
+            ]),
+        ),
+        (
+            Family::F32Qai8dxpQsi4cxp,
+            [
+                "matmul_clamp_f32_qai8dxp1vlx8_qsi4cxp4vlx8_1vlx4vl_sme2_mopa",
+                "matmul_clamp_f32_qai8dxp1x4_qsi4cxp4vlx4_1x4vl_sme2_sdot",
+            ],
+            Some([
+                "matmul_clamp_f32_qai8dxp1vlx4_qsi4cxp4vlx4_1vlx4vl_sme_mopa",
+                "matmul_clamp_f32_qai8dxp1x4_qsi4cxp4vlx4_1x4vl_sme_dot",
+            ]),
         ),
         (
             Family::F32Qai8dxpQsi4c32p,
-            "matmul_clamp_f32_qai8dxp1vlx4_qsi4c32p4vlx4_1vlx4vl_sme2_mopa",
-            "matmul_clamp_f32_qai8dxp1x4_qsi4c32p4vlx4_1x4vl_sme2_dot",
+            [
+                "matmul_clamp_f32_qai8dxp1vlx4_qsi4c32p4vlx4_1vlx4vl_sme2_mopa",
+                "matmul_clamp_f32_qai8dxp1x4_qsi4c32p4vlx4_1x4vl_sme2_dot",
+            ],
+            None,
         ),
     ];
     if f.contains(Features::SME2) {
-        for (family, gemm, gemv) in sme2_pairs {
+        for (family, [gemm, gemv], sme_pair) in choices {
             assert_eq!(stem(chosen(family, ShapeClass::Gemm)), Some(gemm));
             assert_eq!(stem(chosen(family, ShapeClass::Gemv)), Some(gemv));
+            if let Some([sme_gemm, sme_gemv]) = sme_pair {
+                let sme_only = ALL.difference(Features::SME2);
+                let best = |shape| select::best_kernel(family, shape, sme_only).map(|k| k.stem);
+                assert_eq!(best(ShapeClass::Gemm), Some(sme_gemm));
+                assert_eq!(best(ShapeClass::Gemv), Some(sme_gemv));
+            }
             let without_sme = ALL.difference(Features::SME_FAMILY);
             for shape in [ShapeClass::Gemv, ShapeClass::Gemm] {
                 let k = select::best_kernel(family, shape, without_sme).unwrap();

@@ -170,6 +170,11 @@ pub enum Clamp {
     MaxThenMin,
     /// SME2's `FCLAMP` (`FMAXNM`, then `FMINNM`): a quiet NaN is clamped to a bound.
     MaxNumThenMinNum,
+    /// `FCLAMP` on 16-bit values, after the result and the bounds are narrowed (KleidiAI's f16
+    /// `qsi4cxp` SME2 kernels). Narrowing is monotonic, so this is narrowing
+    /// [`Clamp::MaxNumThenMinNum`]'s f32 result, except that narrowing quiets a signalling NaN
+    /// bound, which `FMAXNM`/`FMINNM` then ignore: the f32 clamp with quieted bounds.
+    NarrowedMaxNumThenMinNum,
 }
 
 impl Clamp {
@@ -178,6 +183,9 @@ impl Clamp {
         match self {
             Clamp::MaxThenMin => crate::float::clamp(y, lo, hi),
             Clamp::MaxNumThenMinNum => crate::float::clamp_num(y, lo, hi),
+            Clamp::NarrowedMaxNumThenMinNum => {
+                crate::float::clamp_num(y, crate::float::quiet(lo), crate::float::quiet(hi))
+            }
         }
     }
 }
@@ -693,6 +701,8 @@ const QSI4CXP_RHS: &[&Packer] = &[
     &RHS_PACK_NXK_QSI4CXP_QS4CXS1S0,
     &RHS_PACK_KXN_QSI4CXP_QS4CXS1S0,
 ];
+/// The sequential-nibble int4 packer of KleidiAI's SME2 `qsi4cxp` kernels.
+const QSI4CXPS1S0_RHS: &[&Packer] = &[&RHS_PACK_NXK_QSI4CXPS1S0_QSU4CXS1S0_NEON];
 const QAI8DXP_F32_LHS: &[&Packer] = &[&LHS_QUANT_PACK_QAI8DXP_F32];
 const QAI8DXP_F16_LHS: &[&Packer] = &[&LHS_QUANT_PACK_QAI8DXP_F16_NEON];
 const QAI8DXP_BF16_LHS: &[&Packer] = &[&LHS_QUANT_PACK_QAI8DXP_BF16_NEON];
@@ -1072,6 +1082,16 @@ const SME2_MOPA: Epilogue = Epilogue {
     clamp: Clamp::MaxNumThenMinNum,
     block_fold: BlockFold::FusedFromZero,
 };
+/// The f16 forms of [`SME2_DOT`] and [`SME2_MOPA`] that narrow before `FCLAMP` (the
+/// `qsi4cxp` ones; the `qsi8cxp` ones clamp in f32).
+const SME2_DOT_NARROWED: Epilogue = Epilogue {
+    clamp: Clamp::NarrowedMaxNumThenMinNum,
+    ..SME2_DOT
+};
+const SME2_MOPA_NARROWED: Epilogue = Epilogue {
+    clamp: Clamp::NarrowedMaxNumThenMinNum,
+    ..SME2_MOPA
+};
 /// SME (streaming SVE) `SDOT` GEMVs: `FMLA` into the bias, `FMAX`/`FMIN`.
 const SME_DOT: Epilogue = Epilogue {
     scale_bias: ScaleBias::FusedMultiplyAdd,
@@ -1197,6 +1217,90 @@ streaming_qai8dxp_kernel!(
     RowsAndColumnsPerSmeLane32,
     SME2_BLOCKWISE_MOPA,
     f32_qai8dxp_qsi4c32p::matmul_clamp_f32_qai8dxp1vlx4_qsi4c32p4vlx4_1vlx4vl_sme2_mopa
+);
+
+streaming_qai8dxp_kernel!(
+    /// GEMV, 1 row x 4 x SVL32 columns per step, SME2 `SDOT` into ZA on `LUTI4`-decoded int4.
+    MATMUL_CLAMP_F32_QAI8DXP1X4_QSI4CXP4VLX4_1X4VL_SME2_SDOT,
+    F32Qai8dxpQsi4cxp,
+    QAI8DXP_F32_LHS,
+    QSI4CXPS1S0_RHS,
+    matmul_clamp_f32_qai8dxp1x4_qsi4cxp4vlx4_1x4vl_sme2_sdot,
+    Sme2,
+    [1, 4, 1, 4, 4, 1],
+    PerSmeLane32,
+    SME2_DOT,
+    f32_qai8dxp_qsi4cxp::matmul_clamp_f32_qai8dxp1x4_qsi4cxp4vlx4_1x4vl_sme2_sdot
+);
+
+streaming_qai8dxp_kernel!(
+    /// GEMV, 1 row x 4 x SVL32 columns per step, streaming SVE `SDOT` on `s16s0` int4.
+    MATMUL_CLAMP_F32_QAI8DXP1X4_QSI4CXP4VLX4_1X4VL_SME_DOT,
+    F32Qai8dxpQsi4cxp,
+    QAI8DXP_F32_LHS,
+    QSI4CXP_RHS,
+    matmul_clamp_f32_qai8dxp1x4_qsi4cxp4vlx4_1x4vl_sme_dot,
+    Sme,
+    [1, 4, 1, 4, 8, 2],
+    PerSmeLane32,
+    SME_DOT,
+    f32_qai8dxp_qsi4cxp::matmul_clamp_f32_qai8dxp1x4_qsi4cxp4vlx4_1x4vl_sme_dot
+);
+
+streaming_qai8dxp_kernel!(
+    /// GEMM, SVL32 rows x 4 x SVL32 columns per step, `SMOPA` on `LUTI4`-decoded int4, SME2 epilogue.
+    MATMUL_CLAMP_F32_QAI8DXP1VLX8_QSI4CXP4VLX8_1VLX4VL_SME2_MOPA,
+    F32Qai8dxpQsi4cxp,
+    QAI8DXP_F32_LHS,
+    QSI4CXPS1S0_RHS,
+    matmul_clamp_f32_qai8dxp1vlx8_qsi4cxp4vlx8_1vlx4vl_sme2_mopa,
+    Sme2,
+    [1, 4, 1, 4, 4, 1],
+    RowsAndColumnsPerSmeLane32,
+    SME2_MOPA,
+    f32_qai8dxp_qsi4cxp::matmul_clamp_f32_qai8dxp1vlx8_qsi4cxp4vlx8_1vlx4vl_sme2_mopa
+);
+
+streaming_qai8dxp_kernel!(
+    /// GEMM, SVL32 rows x 4 x SVL32 columns per step, `SMOPA` on `s16s0` int4.
+    MATMUL_CLAMP_F32_QAI8DXP1VLX4_QSI4CXP4VLX4_1VLX4VL_SME_MOPA,
+    F32Qai8dxpQsi4cxp,
+    QAI8DXP_F32_LHS,
+    QSI4CXP_RHS,
+    matmul_clamp_f32_qai8dxp1vlx4_qsi4cxp4vlx4_1vlx4vl_sme_mopa,
+    Sme,
+    [1, 4, 1, 4, 8, 2],
+    RowsAndColumnsPerSmeLane32,
+    Epilogue::VECTOR,
+    f32_qai8dxp_qsi4cxp::matmul_clamp_f32_qai8dxp1vlx4_qsi4cxp4vlx4_1vlx4vl_sme_mopa
+);
+
+streaming_qai8dxp_kernel!(
+    /// f16 GEMV, 1 row x 4 x SVL32 columns per step, SME2 `SDOT` into ZA on `LUTI4`-decoded int4.
+    MATMUL_CLAMP_F16_QAI8DXP1X4_QSI4CXP4VLX4_1X4VL_SME2_SDOT,
+    F16Qai8dxpQsi4cxp,
+    QAI8DXP_F16_LHS,
+    QSI4CXPS1S0_RHS,
+    matmul_clamp_f16_qai8dxp1x4_qsi4cxp4vlx4_1x4vl_sme2_sdot,
+    Sme2,
+    [1, 4, 1, 4, 4, 1],
+    PerSmeLane32,
+    SME2_DOT_NARROWED,
+    f32_qai8dxp_qsi4cxp::matmul_clamp_f32_qai8dxp1x4_qsi4cxp4vlx4_1x4vl_sme2_sdot::f16
+);
+
+streaming_qai8dxp_kernel!(
+    /// f16 GEMM, SVL32 rows x 4 x SVL32 columns per step, `SMOPA` on `LUTI4`-decoded int4.
+    MATMUL_CLAMP_F16_QAI8DXP1VLX8_QSI4CXP4VLX8_1VLX4VL_SME2_MOPA,
+    F16Qai8dxpQsi4cxp,
+    QAI8DXP_F16_LHS,
+    QSI4CXPS1S0_RHS,
+    matmul_clamp_f16_qai8dxp1vlx8_qsi4cxp4vlx8_1vlx4vl_sme2_mopa,
+    Sme2,
+    [1, 4, 1, 4, 4, 1],
+    RowsAndColumnsPerSmeLane32,
+    SME2_MOPA_NARROWED,
+    f32_qai8dxp_qsi4cxp::matmul_clamp_f32_qai8dxp1vlx8_qsi4cxp4vlx8_1vlx4vl_sme2_mopa::f16
 );
 
 f32_qai8dxp_qsi4c32p_kernel!(
@@ -1902,6 +2006,10 @@ pub static KERNELS: &[&MatmulKernel] = &[
     &MATMUL_CLAMP_F32_QAI8DXP1X8_QSI4CXP2VLX8_1X2VL_SVE2_DOTPROD,
     &MATMUL_CLAMP_F32_QAI8DXP4X8_QSI4CXP2VLX8_8X2VL_SVE2_DOTPROD,
     &MATMUL_CLAMP_F32_QAI8DXP4X8_QSI4CXP2VLX8_16X2VL_SVE2_I8MM,
+    &MATMUL_CLAMP_F32_QAI8DXP1X4_QSI4CXP4VLX4_1X4VL_SME2_SDOT,
+    &MATMUL_CLAMP_F32_QAI8DXP1X4_QSI4CXP4VLX4_1X4VL_SME_DOT,
+    &MATMUL_CLAMP_F32_QAI8DXP1VLX8_QSI4CXP4VLX8_1VLX4VL_SME2_MOPA,
+    &MATMUL_CLAMP_F32_QAI8DXP1VLX4_QSI4CXP4VLX4_1VLX4VL_SME_MOPA,
     &MATMUL_CLAMP_F32_QAI8DXP1X8_QSI8CXP2VLX8_1X2VL_SVE2_DOTPROD,
     &MATMUL_CLAMP_F32_QAI8DXP4X8_QSI8CXP2VLX8_4X2VL_SVE2_DOTPROD,
     &MATMUL_CLAMP_F32_QAI8DXP4X8_QSI8CXP2VLX8_8X2VL_SVE2_I8MM,
@@ -1933,6 +2041,8 @@ pub static KERNELS: &[&MatmulKernel] = &[
     &MATMUL_CLAMP_F16_QAI8DXP1X8_QSI4CXP4X8_1X4_NEON_DOTPROD,
     &MATMUL_CLAMP_F16_QAI8DXP4X4_QSI4CXP4X4_16X4_NEON_DOTPROD,
     &MATMUL_CLAMP_F16_QAI8DXP4X8_QSI4CXP4X8_16X4_NEON_I8MM,
+    &MATMUL_CLAMP_F16_QAI8DXP1X4_QSI4CXP4VLX4_1X4VL_SME2_SDOT,
+    &MATMUL_CLAMP_F16_QAI8DXP1VLX8_QSI4CXP4VLX8_1VLX4VL_SME2_MOPA,
     &MATMUL_CLAMP_F16_QAI8DXP1X4_QSI8CXP4X4_1X4_NEON_DOTPROD,
     &MATMUL_CLAMP_F16_QAI8DXP1X8_QSI8CXP4X8_1X4_NEON_DOTPROD,
     &MATMUL_CLAMP_F16_QAI8DXP4X4_QSI8CXP4X4_16X4_NEON_DOTPROD,

@@ -60,6 +60,16 @@ pub fn clamp_num(y: f32, lo: f32, hi: f32) -> f32 {
     fminnm(fmaxnm(y, lo), hi)
 }
 
+/// `x` with a signalling NaN made quiet (what a conversion such as `FCVT` does to it).
+#[inline]
+pub fn quiet(x: f32) -> f32 {
+    if x.is_nan() {
+        f32::from_bits(x.to_bits() | 0x0040_0000)
+    } else {
+        x
+    }
+}
+
 fn is_quiet_nan(x: f32) -> bool {
     x.is_nan() && x.to_bits() & 0x0040_0000 != 0
 }

@@ -4,8 +4,6 @@
 //! reverse direction from the production packers, so a shared mistake is unlikely. Tests compare
 //! production packers byte for byte and kernels bit for bit against it.
 
-use crate::float;
-
 pub mod qai4c32p;
 pub mod qsi8d32p;
 
@@ -147,10 +145,15 @@ pub mod pack {
 ///
 /// `lq` m x k int8 with per-row `rows`; `w` n x k int4 values; per-channel `scale` and `bias`.
 /// Uses the documented arithmetic: integer dot product with the zero point folded in through the
-/// weight sum, then `f32(acc * 16) * ((scale / 16) * lhs_scale) + bias`, then FMAX/FMIN.
+/// weight sum, then, for kernels reading the `s16s0` layout (`by_16`), which compute with 16 x
+/// the weights, `f32(acc * 16) * ((scale / 16) * lhs_scale) + bias`, and for those reading the
+/// sequential-nibble layout of KleidiAI's SME2 kernels `f32(acc) * (scale * lhs_scale) + bias`;
+/// the multiply-add and the clamp as the kernel's epilogue `finish` does them.
 /// `dst` is row-major with `dst_stride` elements per row; only the m x n region is written.
 #[allow(clippy::too_many_arguments)]
 pub fn matmul_f32_qai8dx_qsi4cx(
+    finish: crate::catalog::Epilogue,
+    by_16: bool,
     m: usize,
     n: usize,
     k: usize,
@@ -163,6 +166,7 @@ pub fn matmul_f32_qai8dx_qsi4cx(
     dst: &mut [f32],
     dst_stride: usize,
 ) {
+    let unit = if by_16 { 16 } else { 1 };
     for i in 0..m {
         for j in 0..n {
             let mut dot = 0i32;
@@ -171,9 +175,14 @@ pub fn matmul_f32_qai8dx_qsi4cx(
                 dot += lq[i * k + kk] as i32 * w[j * k + kk] as i32;
                 wsum += w[j * k + kk] as i32;
             }
-            let acc = (dot * 16).wrapping_add((-rows[i].zero_point).wrapping_mul(wsum * 16));
-            let y = acc as f32 * ((scale[j] * 0.0625) * rows[i].scale) + bias.map_or(0.0, |b| b[j]);
-            dst[i * dst_stride + j] = float::clamp(y, clamp.0, clamp.1);
+            let acc = (dot * unit).wrapping_add((-rows[i].zero_point).wrapping_mul(wsum * unit));
+            let rscale = if by_16 { scale[j] * 0.0625 } else { scale[j] };
+            let y = finish.scale_bias.apply(
+                acc as f32,
+                rscale * rows[i].scale,
+                bias.map_or(0.0, |b| b[j]),
+            );
+            dst[i * dst_stride + j] = finish.clamp.apply(y, clamp.0, clamp.1);
         }
     }
 }

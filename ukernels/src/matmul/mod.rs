@@ -19,6 +19,9 @@ mod kernel_geometry;
 #[cfg(target_arch = "aarch64")]
 #[macro_use]
 pub mod streaming;
+#[cfg(target_arch = "aarch64")]
+#[macro_use]
+mod streaming_frames;
 
 /// Declares an asm kernel: the function with its family's argument types (the caller names the
 /// arguments) and the `run(&Args)` entry point the catalog registers, which forwards the portion

@@ -10,9 +10,10 @@ use super::{
     matmul_clamp_f32_qai8dxp_qsi4c32p as int4_blockwise, matmul_clamp_f32_qai8dxp_qsi4cxp as int4,
     matmul_clamp_f32_qai8dxp_qsi8cxp as int8,
 };
-use crate::catalog::{KernelFn, MatmulKernel, PackerKind, RhsPackerKind};
+use crate::catalog::{Clamp, KernelFn, MatmulKernel, PackerKind, RhsPackerKind};
 use crate::contract::{self, Checked};
 use crate::family::Qai8dxpRhs;
+use crate::float;
 use crate::layout::{self, RhsLayout};
 
 /// Packed RHS format `kernel` reads for block length `bl`.
@@ -39,12 +40,14 @@ pub fn check(kernel: &MatmulKernel, a: &Args) -> Checked {
     )
 }
 
-/// Whether `kernel` reads per-block int4 data in the sequential-nibble (`ps1s0`) order (the
-/// order its packers write).
+/// Whether `kernel` reads int4 weights in the sequential-nibble (`ps1s0`) order rather than
+/// `s16s0` (KleidiAI's SME2 int4 kernels): the packers it pairs with say.
 fn sequential_nibbles(kernel: &MatmulKernel) -> bool {
-    kernel.rhs_packers.iter().any(
-        |p| matches!(p.kind, PackerKind::Rhs(RhsPackerKind::Qsi4c32p(v)) if v.sequential_nibbles()),
-    )
+    kernel.rhs_packers.iter().any(|p| match p.kind {
+        PackerKind::Rhs(RhsPackerKind::Qsi4c32p(v)) => v.sequential_nibbles(),
+        PackerKind::Rhs(RhsPackerKind::Qsi4cxps1s0) => true,
+        _ => false,
+    })
 }
 
 /// Runs `kernel` on this target: its hand-written ISA implementation on aarch64, the portable
@@ -62,6 +65,20 @@ pub unsafe fn run(kernel: &MatmulKernel, rhs: Qai8dxpRhs, a: &Args) {
     }
     let tile = &kernel.tile();
     let output = kernel.family.output();
+    // Kernels that clamp narrowed values ignore signalling NaN bounds (see the `Clamp`): their
+    // asm clamps in f32 before narrowing, with the bounds quieted here.
+    let quieted;
+    let a = match kernel.epilogue.clamp {
+        Clamp::NarrowedMaxNumThenMinNum => {
+            quieted = Args {
+                clamp_min: float::quiet(a.clamp_min),
+                clamp_max: float::quiet(a.clamp_max),
+                ..*a
+            };
+            &quieted
+        }
+        Clamp::MaxThenMin | Clamp::MaxNumThenMinNum => a,
+    };
     match (kernel.native, output.narrowing()) {
         // SAFETY (every arm): forwarded contract.
         (KernelFn::PackedOutput(f), _) | (KernelFn::Packed(f), None) => unsafe { f(a) },
@@ -98,7 +115,7 @@ unsafe fn run_portable(kernel: &MatmulKernel, rhs: Qai8dxpRhs, a: &Args) {
     match rhs {
         // SAFETY (every arm): forwarded contract; for 16-bit outputs dst rows hold n 16-bit
         // elements and the strides are the packed groups' sizes.
-        Qai8dxpRhs::Qsi4cxp => unsafe { int4::portable::run(tile, finish, output, a) },
+        Qai8dxpRhs::Qsi4cxp => unsafe { int4::portable::run(tile, finish, output, nibbles, a) },
         Qai8dxpRhs::Qsi8cxp => unsafe { int8::portable::run(tile, finish, output, a) },
         Qai8dxpRhs::Qsi4c32p => match output.narrowing() {
             None => unsafe { int4_blockwise::portable::run(tile, finish, nibbles, a) },

@@ -5,7 +5,9 @@
 use super::Args;
 use crate::catalog::{Epilogue, Tile};
 use crate::layout;
-use crate::matmul::matmul_clamp_f32_qai8dxp_qsi4cxp::portable::decode_chunk;
+use crate::matmul::matmul_clamp_f32_qai8dxp_qsi4cxp::portable::{
+    decode_chunk, decode_chunk_sequential,
+};
 use crate::matmul::qai8dxp_portable::{CHUNK, decode_lhs_chunk, dot32};
 
 /// Largest `mr` and `nr` handled with on-stack tiles per pass; wider groups take several passes.
@@ -13,8 +15,8 @@ const MAX_ROWS: usize = 16;
 const MAX_COLS: usize = 16;
 
 /// Chunk `c` (K `32c .. 32c + 32` of a block) of column `col` from a block's data in the
-/// sequential-nibble (`ps1s0`) order: per 4-value K step, `nr` columns x 2 bytes, K `2t` low
-/// and `2t + 1` high in byte `t`. Values come out times 16, like [`decode_chunk`]'s.
+/// sequential-nibble (`ps1s0`) order with `kr = 4`, the per-channel decoder's layout. Values
+/// come out times 16, like [`decode_chunk`]'s.
 ///
 /// # Safety
 /// `data` holds the block's data (at least chunks `0..=c`).
@@ -26,17 +28,10 @@ unsafe fn decode_sequential_chunk(
     c: usize,
     w: &mut [i8; CHUNK],
 ) {
-    for (s, pair) in w.chunks_exact_mut(4).enumerate() {
-        // SAFETY: step 8c + s of the block holds column col's 2 bytes at this offset.
-        let bytes = unsafe {
-            data.add(((8 * c + s) * nr + col) * 2)
-                .cast::<[u8; 2]>()
-                .read_unaligned()
-        };
-        for (t, &byte) in bytes.iter().enumerate() {
-            pair[2 * t] = (byte << 4) as i8;
-            pair[2 * t + 1] = (byte & 0xf0) as i8;
-        }
+    // SAFETY: forwarded contract.
+    unsafe { decode_chunk_sequential(data, nr, 4, col, c, w) };
+    for v in w.iter_mut() {
+        *v = ((*v as u8) << 4) as i8;
     }
 }
 

@@ -5,10 +5,85 @@
 //! `acc = sum(lq * w16) + lhs_offset[i] * rsum[j]` in wrapping i32; then
 //! `y = f32(acc) * (rscale[j] * lhs_scale[i]) + bias[j]` (multiply and add not fused), clamped
 //! with `FMAX` then `FMIN`.
+//!
+//! The SME kernels finish as the catalog's `Epilogue` says (the `1x4vl` GEMVs fuse the
+//! multiply-add; SME2 clamps with `FCLAMP`). The SME2 ones read the sequential-nibble layout of
+//! `rhs_pack_nxk_qsi4cxps1s0_qsu4cxs1s0_neon`, whose weights, row sums and scales are unscaled
+//! (`w` instead of `w16`, `rsum` and `rscale` as given), decoded with `LUTI4`; the SME ones read
+//! `s16s0` like the NEON kernels.
 
 pub mod portable;
 
+/// `LD1B z$z.b, p0/z, [$base, #$vl, mul vl]` for each listed `$z, $vl` pair.
+#[cfg(target_arch = "aarch64")]
+macro_rules! ld1b_vectors {
+    ($base:literal; $($z:literal, $vl:literal);+ $(;)?) => {
+        concat!($("ld1b {{z", $z, ".b}}, p0/z, [", $base, ", #", $vl, ", mul vl]\n",)+)
+    };
+}
+
+/// `$pre$a$mid$b$post` on one line for each listed register pair `$a $b`.
+#[cfg(target_arch = "aarch64")]
+macro_rules! pair_lines {
+    ($pre:expr, $mid:expr, $post:expr; $($a:literal $b:literal),+ $(,)?) => {
+        concat!($($pre, $a, $mid, $b, $post, "\n",)+)
+    };
+}
+
+/// The low nibbles of `s16s0` weights in z$r* as `16 x value` int8 in z$t* (`LSL #4`), then
+/// `$between` (which uses them), then the high nibbles in place (`AND #0xf0`).
+#[cfg(target_arch = "aarch64")]
+macro_rules! s16s0_decode {
+    ($r0:literal, $r1:literal, $r2:literal, $r3:literal => $t0:literal, $t1:literal,
+     $t2:literal, $t3:literal; $between:expr) => {
+        concat!(
+            pair_lines!("lsl z", ".b, z", ".b, #4"; $t0 $r0, $t1 $r1, $t2 $r2, $t3 $r3),
+            $between,
+            pair_lines!("and z", ".b, z", ".b, #0xf0"; $r0 $r0, $r1 $r1, $r2 $r2, $r3 $r3),
+        )
+    };
+}
+
+/// One 4-vector run of an `s16s0` chunk in the SME GEMV: low nibbles (via z4-z7) times
+/// activation block `$i` of z0 into z8-z11, high nibbles times block `$i` of z1 into z12-z15.
+#[cfg(target_arch = "aarch64")]
+macro_rules! s16s0_dot_run {
+    ($r0:literal, $r1:literal, $r2:literal, $r3:literal; $i:literal) => {
+        concat!(
+            s16s0_decode!($r0, $r1, $r2, $r3 => 4, 5, 6, 7; pair_lines!(
+                "sdot z", ".s, z", concat!(".b, z0.b[", $i, "]"); 8 4, 9 5, 10 6, 11 7
+            )),
+            pair_lines!(
+                "sdot z", ".s, z", concat!(".b, z1.b[", $i, "]");
+                12 $r0, 13 $r1, 14 $r2, 15 $r3
+            ),
+        )
+    };
+}
+
+/// One 4-vector run of an `s16s0` chunk in the SME GEMM: low nibbles (via z8-z11) times LHS
+/// block z$lo, high nibbles times LHS block z$hi, into tiles za0..za3.
+#[cfg(target_arch = "aarch64")]
+macro_rules! s16s0_mopa_run {
+    ($r0:literal, $r1:literal, $r2:literal, $r3:literal; $lo:literal, $hi:literal) => {
+        concat!(
+            s16s0_decode!($r0, $r1, $r2, $r3 => 8, 9, 10, 11; pair_lines!(
+                "smopa za", concat!(".s, p0/m, p0/m, z", $lo, ".b, z"), ".b";
+                0 8, 1 9, 2 10, 3 11
+            )),
+            pair_lines!(
+                "smopa za", concat!(".s, p0/m, p0/m, z", $hi, ".b, z"), ".b";
+                0 $r0, 1 $r1, 2 $r2, 3 $r3
+            ),
+        )
+    };
+}
+
 asm_kernel_modules! {
+    matmul_clamp_f32_qai8dxp1vlx4_qsi4cxp4vlx4_1vlx4vl_sme_mopa,
+    matmul_clamp_f32_qai8dxp1vlx8_qsi4cxp4vlx8_1vlx4vl_sme2_mopa,
+    matmul_clamp_f32_qai8dxp1x4_qsi4cxp4vlx4_1x4vl_sme2_sdot,
+    matmul_clamp_f32_qai8dxp1x4_qsi4cxp4vlx4_1x4vl_sme_dot,
     matmul_clamp_f32_qai8dxp1x4_qsi4cxp4x4_1x4_neon_dotprod,
     matmul_clamp_f32_qai8dxp1x8_qsi4cxp2vlx8_1x2vl_sve2_dotprod,
     matmul_clamp_f32_qai8dxp1x8_qsi4cxp4x8_1x4x32_neon_dotprod,

@@ -15,62 +15,45 @@
 // The f16 form's `run` names the family's arguments through this module.
 use super::Args;
 
-/// The kernel writing `$dst` elements: `$columns` sets the predicate of a column group's
-/// outputs below n, `$store` clamps, converts and stores z24-z27 (the group's four f32 vectors)
-/// under it, `$next_dst` moves the destination by one column group.
+/// The kernel writing `$elem` elements (`f32`, or `u16` for f16; see `sme2_output!`).
 macro_rules! sme2_dot_kernel {
-    (
-        $(#[$doc:meta])* $name:ident, $dst:ty, $columns:literal, [$($store:literal),+ $(,)?],
-        $next_dst:literal
-    ) => {
+    ($(#[$doc:meta])* $name:ident, $elem:tt) => {
     streaming_kernel! {
-        $(#[$doc])*
-        fn $name(
-            m, n, k, lhs_packed, rhs_packed, dst: $dst, dst_stride_row, clamp_min, clamp_max,
-        ) {
-            let k_int = k.div_ceil(32) * 32;
-            let nr = crate::arch::sme_vector_bytes().unwrap_or(0);
+    $(#[$doc])*
+    fn $name(
+        m, n, k, lhs_packed, rhs_packed, dst: $elem, dst_stride_row, clamp_min, clamp_max,
+    ) {
+        let k_int = k.div_ceil(32) * 32;
+        let nr = crate::arch::sme_vector_bytes().unwrap_or(0);
 
-            // Register map
-            //   x0  m                            x8  0 (ZA vector select)
-            //   x1  columns left (signed)        x12 rows left in this column group
-            //   x2  k_int                        x13 LHS pointer (walks the rows)
-            //   x3  lhs_packed                   x14 RHS pointer inside the group
-            //   x4  RHS group pointer            x15 dst pointer of the current row
-            //   x5  dst of the group's column 0  x16 K values left
-            //   x6  dst_stride_row               x17 nr (RDSVL)
-            //   x9  RHS group stride             x10 / x11 clamp_min / clamp_max bits
-            //
-            //   z0/z1   16 activations each, in every 128-bit segment
-            //   z16-z31 RHS: four 4-vector groups (one 4-value K block of nr columns each)
-            //   z4-z11  accumulators read from ZA; z12/z13 clamp_min / clamp_max in every lane
-            //   ZA      vector groups 0..3: one accumulation chain per K block of a 16-value step
-            //   p0/pn8  all lanes; pn9 the group's columns below n
-            //
-            // SAFETY: the caller guarantees (see `# Safety`) SME2 and that the packed buffers cover
-            // the bytes read here (m LHS rows of k_int + 8 bytes; ceil(n / nr) RHS groups of
-            // nr * (k_int + 12) bytes, read exactly). Stores are predicated to columns below n and
-            // rows below m. Streaming mode starts and ends inside the block; only declared registers
-            // change; no stack use.
-            unsafe {
-                streaming_asm!("sme2";
-                    "ptrue p0.b",
-                    "ptrue pn8.b",
-                    "mov x8, #0",
-                    "rdsvl x17, #1",
-                    "mov z12.s, w10",
-                    "mov z13.s, w11",
-                    // ---- loop over column groups ----
-                    "1:",
-                    $columns,
-                    "mov x12, x0",
-                    "mov x13, x3",
-                    "mov x15, x5",
-                    // ---- loop over rows ----
-                    "2:",
-                    "mov x14, x4",
-                    "mov x16, x2",
-                    "zero {{za}}",
+        // Register map
+        //   x0  m                            x8  0 (ZA vector select)
+        //   x1  columns left (signed)        x12 rows left in this column group
+        //   x2  k_int                        x13 LHS pointer (walks the rows)
+        //   x3  lhs_packed                   x14 RHS pointer inside the group
+        //   x4  RHS group pointer            x15 dst pointer of the current row
+        //   x5  dst of the group's column 0  x16 K values left
+        //   x6  dst_stride_row               x17 nr (RDSVL)
+        //   x9  RHS group stride             x10 / x11 clamp_min / clamp_max bits
+        //
+        //   z0/z1   16 activations each, in every 128-bit segment
+        //   z16-z31 RHS: four 4-vector groups (one 4-value K block of nr columns each)
+        //   z4-z11  accumulators read from ZA; z12/z13 clamp_min / clamp_max in every lane
+        //   ZA      vector groups 0..3: one accumulation chain per K block of a 16-value step
+        //   p0/pn8  all lanes; pn9 the group's columns below n
+        //
+        // SAFETY: the caller guarantees (see `# Safety`) SME2 and that the packed buffers cover
+        // the bytes read here (m LHS rows of k_int + 8 bytes; ceil(n / nr) RHS groups of
+        // nr * (k_int + 12) bytes, read exactly). Stores are predicated to columns below n and
+        // rows below m. Streaming mode starts and ends inside the block; only declared registers
+        // change; no stack use.
+        unsafe {
+            sme2_dot_frame!(
+                $elem;
+                m, n, k_int, lhs_packed, rhs_packed, dst, dst_stride_row,
+                nr * (k_int + 12), clamp_min, clamp_max;
+                setup: [];
+                k_loop: [
                     // ---- K loop: 32 values x nr columns per iteration ----
                     "3:",
                     "ld1rqb {{z0.b}}, p0/z, [x13]",
@@ -96,71 +79,11 @@ macro_rules! sme2_dot_kernel {
                     "add x13, x13, #32",
                     "subs x16, x16, #32",
                     "b.ne 3b",
-                    // ---- epilogue: x13 -> the row's offset and scale, x14 -> the group's trailer ----
-                    "mova {{z4.d-z7.d}}, za.d[w8, 0, vgx4]",
-                    "mova {{z8.d-z11.d}}, za.d[w8, 1, vgx4]",
-                    "add z4.s, z4.s, z8.s",
-                    "add z5.s, z5.s, z9.s",
-                    "add z6.s, z6.s, z10.s",
-                    "add z7.s, z7.s, z11.s",
-                    "mova {{z8.d-z11.d}}, za.d[w8, 2, vgx4]",
-                    "add z4.s, z4.s, z8.s",
-                    "add z5.s, z5.s, z9.s",
-                    "add z6.s, z6.s, z10.s",
-                    "add z7.s, z7.s, z11.s",
-                    "mova {{z8.d-z11.d}}, za.d[w8, 3, vgx4]",
-                    "add z4.s, z4.s, z8.s",
-                    "add z5.s, z5.s, z9.s",
-                    "add z6.s, z6.s, z10.s",
-                    "add z7.s, z7.s, z11.s",
-                    "ld1rw {{z0.s}}, p0/z, [x13]",
-                    "ld1rw {{z1.s}}, p0/z, [x13, #4]",
-                    "ld1w {{z16.s-z19.s}}, pn8/z, [x14]",
-                    "ld1w {{z20.s-z23.s}}, pn8/z, [x14, #4, mul vl]",
-                    "ld1w {{z24.s-z27.s}}, pn8/z, [x14, #8, mul vl]",
-                    "mla z4.s, p0/m, z16.s, z0.s",
-                    "mla z5.s, p0/m, z17.s, z0.s",
-                    "mla z6.s, p0/m, z18.s, z0.s",
-                    "mla z7.s, p0/m, z19.s, z0.s",
-                    "scvtf {{z4.s-z7.s}}, {{z4.s-z7.s}}",
-                    "fmul z20.s, z20.s, z1.s",
-                    "fmul z21.s, z21.s, z1.s",
-                    "fmul z22.s, z22.s, z1.s",
-                    "fmul z23.s, z23.s, z1.s",
-                    "fmla z24.s, p0/m, z20.s, z4.s",
-                    "fmla z25.s, p0/m, z21.s, z5.s",
-                    "fmla z26.s, p0/m, z22.s, z6.s",
-                    "fmla z27.s, p0/m, z23.s, z7.s",
-                    $($store,)+
-                    "add x13, x13, #8",
-                    "add x15, x15, x6",
-                    "subs x12, x12, #1",
-                    "b.ne 2b",
-                    // ---- next column group ----
-                    "add x4, x4, x9",
-                    $next_dst,
-                    "subs x1, x1, x17",
-                    "b.gt 1b";
-                    in("x0") m,
-                    inout("x1") n => _,
-                    in("x2") k_int,
-                    in("x3") lhs_packed,
-                    inout("x4") rhs_packed => _,
-                    inout("x5") dst => _,
-                    in("x6") dst_stride_row,
-                    out("x8") _,
-                    in("x9") nr * (k_int + 12),
-                    in("x10") clamp_min.to_bits() as usize,
-                    in("x11") clamp_max.to_bits() as usize,
-                    out("x12") _,
-                    out("x13") _,
-                    out("x14") _,
-                    out("x15") _,
-                    out("x16") _,
-                    out("x17") _,
-                );
-            }
+                ];
+                extra: [];
+            );
         }
+    }
     }
     };
 }
@@ -184,20 +107,9 @@ sme2_dot_kernel!(
     /// block, `nr` columns x 4 int8 values, then `rsum: [i32; nr]`, `rscale: [f32; nr]`,
     /// `bias: [f32; nr]`.
     ///
-    /// # Safety
-    ///
-    /// * The CPU must implement SME2; a pending lazy ZA save must follow the AAPCS64 SME ABI.
-    /// * `m >= 1`, `n >= 1`, `k >= 1`.
-    /// * `lhs_packed` must be valid for reads of `m * (k_int + 8)` bytes.
-    /// * `rhs_packed` must be valid for reads of `ceil(n / nr) * nr * (k_int + 12)` bytes.
-    /// * `dst` must be valid for writes of the `m` rows of `4 * n` bytes at byte offsets
-    ///   `i * dst_stride_row`, and those rows must not overlap the packed inputs.
-    /// * No alignment is required of any pointer.
+    #[doc = streaming_kernel_safety!("SME2", "m * (k_int + 8)", "k_int + 12")]
     matmul_f32_qai8dxp1x4_qsi8cxp4vlx4_1x4vl_sme2_dot,
-    f32,
-    "whilelt pn9.s, xzr, x1, vlx4",
-    ["fclamp {{z24.s-z27.s}}, z12.s, z13.s", "st1w {{z24.s-z27.s}}, pn9, [x15]"],
-    "addvl x5, x5, #4"
+    f32
 );
 
 /// The f16-output form, `kai_matmul_clamp_f16_qai8dxp1x4_qsi8cxp4vlx4_1x4vl_sme2_dot`: the
@@ -211,9 +123,6 @@ pub mod f16 {
         ///
         /// As for the f32 kernel, with `dst` rows of `2 * n` bytes.
         matmul_f16_qai8dxp1x4_qsi8cxp4vlx4_1x4vl_sme2_dot,
-        u16,
-        "whilelt pn9.h, xzr, x1, vlx2",
-        ["fclamp {{z24.s-z27.s}}, z12.s, z13.s", "fcvt z28.h, {{z24.s-z25.s}}", "fcvt z29.h, {{z26.s-z27.s}}", "st1h {{z28.h-z29.h}}, pn9, [x15]"],
-        "addvl x5, x5, #2"
+        u16
     );
 }

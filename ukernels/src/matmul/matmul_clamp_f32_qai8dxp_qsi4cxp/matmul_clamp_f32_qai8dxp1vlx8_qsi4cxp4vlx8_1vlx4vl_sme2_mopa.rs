@@ -1,0 +1,100 @@
+//! `kai_matmul_clamp_f32_qai8dxp1vlx8_qsi4cxp4vlx8_1vlx4vl_sme2_mopa`: GEMM (SVL32 rows x
+//! 4 x SVL32 columns per step) with `SMOPA` outer products into the four 32-bit ZA tiles, in
+//! streaming mode, on the sequential-nibble int4 RHS of the family's SME2 GEMV (`nr = 4 x SVL32`,
+//! `kr = 4`, `sr = 1`, despite the `x8` in the name: KleidiAI's getters say so) and an LHS in
+//! groups of `mr = SVL32` rows with `kr = 4` (one vector per 4-value K block).
+//!
+//! The frame (loops, epilogue, stores) is the `qsi8cxp` SME2 GEMM's (`sme2_mopa_frame!`); the K
+//! loop decodes each 4-value block of the group (two vectors of nibbles) with `LUTI4` into the
+//! four int8 vectors the int8 kernel loads.
+
+// The f16 form's `run` names the family's arguments through this module.
+use super::Args;
+
+/// The kernel writing `$elem` elements (`f32`, or `u16` for f16; see `sme2_output!`).
+macro_rules! sme2_mopa_kernel {
+    ($(#[$doc:meta])* $name:ident, $elem:tt) => {
+    streaming_kernel! {
+    $(#[$doc])*
+    fn $name(
+        m, n, k, lhs_packed, rhs_packed, dst: $elem, dst_stride_row, clamp_min, clamp_max,
+    ) {
+        let k_int = k.div_ceil(32) * 32;
+        let svl = crate::arch::sme_vector_bytes().unwrap_or(0);
+        let mr = svl / 4;
+
+        // Register map: the frame's (`sme2_mopa_frame!`), and in the K loop
+        //   x25     the decode table (ZT0)
+        //   z0/z1   LHS: two 4-value K blocks of mr rows
+        //   z16-z19 RHS: the same two blocks of nr columns as nibbles (two vectors each)
+        //   z20-z27 the blocks decoded to int8 (four vectors each)
+        //
+        // SAFETY: the caller guarantees (see `# Safety`) SME2 and that the packed buffers cover
+        // the bytes read here (ceil(m / mr) LHS groups and ceil(n / nr) RHS groups, each read
+        // exactly, including rows and columns past m and n, which the packers fill); ZT0 is
+        // loaded from the 64-byte table. Stores are predicated to columns below n and limited to
+        // rows below m. Streaming mode starts and ends inside the block; only declared registers
+        // change; no stack use.
+        unsafe {
+            sme2_mopa_frame!(
+                $elem;
+                m, n, k_int, lhs_packed, rhs_packed, dst, dst_stride_row,
+                mr * (k_int + 8), svl * (k_int / 2 + 12), clamp_min, clamp_max;
+                setup: ["ldr zt0, [x25]"];
+                k_loop: [
+                    // ---- K loop: 8 values per iteration ----
+                    "3:",
+                    "ld1w {{z0.s-z1.s}}, pn8/z, [x16]",
+                    "ld1b {{z16.b-z19.b}}, pn8/z, [x20]",
+                    "luti4 {{z20.b-z21.b}}, zt0, z16[0]",
+                    "luti4 {{z22.b-z23.b}}, zt0, z17[0]",
+                    "luti4 {{z24.b-z25.b}}, zt0, z18[0]",
+                    "luti4 {{z26.b-z27.b}}, zt0, z19[0]",
+                    "smopa za0.s, p0/m, p0/m, z0.b, z20.b",
+                    "smopa za1.s, p0/m, p0/m, z0.b, z21.b",
+                    "smopa za2.s, p0/m, p0/m, z0.b, z22.b",
+                    "smopa za3.s, p0/m, p0/m, z0.b, z23.b",
+                    "smopa za0.s, p0/m, p0/m, z1.b, z24.b",
+                    "smopa za1.s, p0/m, p0/m, z1.b, z25.b",
+                    "smopa za2.s, p0/m, p0/m, z1.b, z26.b",
+                    "smopa za3.s, p0/m, p0/m, z1.b, z27.b",
+                    "addvl x16, x16, #2",
+                    "addvl x20, x20, #4",
+                    "subs x21, x21, #8",
+                    "b.ne 3b",
+                ];
+                extra: [in("x25") crate::matmul::streaming::INT4_TO_INT8.as_ptr(),];
+            );
+        }
+    }
+    }
+    };
+}
+
+sme2_mopa_kernel!(
+    /// As the family's `sme2_sdot` GEMV's function, with `y = (acc as f32) * (lhs_scale[i] *
+    /// rscale[j]) + bias[j]` (FMUL, then FADD: two roundings), `mr = SVL32` rows per LHS group
+    /// (`mr * (k_int + 8)` bytes: for every 4-value K block, `mr` rows x 4 int8 values, then
+    /// `lhs_offset: [i32; mr]`, `lhs_scale: [f32; mr]`).
+    ///
+    #[doc = streaming_kernel_safety!("SME2", "ceil(m / mr) * mr * (k_int + 8)", "k_int / 2 + 12")]
+    matmul_f32_qai8dxp1vlx8_qsi4cxp4vlx8_1vlx4vl_sme2_mopa,
+    f32
+);
+
+/// The f16-output form, `kai_matmul_clamp_f16_qai8dxp1vlx8_qsi4cxp4vlx8_1vlx4vl_sme2_mopa`: the same computation, the result rounded to f16
+/// and clamped to the bounds rounded to f16 (`Clamp::NarrowedMaxNumThenMinNum`). Rounding is
+/// monotonic, so the kernel clamps in f32 and then rounds (`FCVT`); that equals KleidiAI's order
+/// for quiet bounds, and the caller (`qai8dxp::run`) quiets signalling NaN bounds, as rounding
+/// them would.
+pub mod f16 {
+    sme2_mopa_kernel!(
+        /// As the f32 kernel of this module, writing f16 elements (`dst_stride_row` in bytes).
+        ///
+        /// # Safety
+        ///
+        /// As for the f32 kernel, with `dst` rows of `2 * n` bytes.
+        matmul_f16_qai8dxp1vlx8_qsi4cxp4vlx8_1vlx4vl_sme2_mopa,
+        u16
+    );
+}

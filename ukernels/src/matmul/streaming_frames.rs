@@ -1,0 +1,676 @@
+//! The frames of the SME and SME2 kernels of the `qai8dxp` per-channel families (int8 and int4
+//! weights): everything but the K loop, as macros expanding to one [`streaming_asm!`] block. The
+//! int8 (`qsi8cxp`) and int4 (`qsi4cxp`) kernels of one tile read LHS groups, RHS trailers (row
+//! sums, scales, biases) and outputs in the same places and finish outputs the same way; only
+//! their inner loops (which decode the weights) differ, so each kernel file holds its K loop and
+//! its arguments, and a fix to a frame reaches both families.
+//!
+//! Every frame takes `m, n, k_int, lhs, rhs, dst, dst_stride_row` (as the kernel functions), the
+//! LHS group stride (`mopa` only) and the RHS group stride, the clamp bounds, the kernel's
+//! `setup` and `k_loop` text and `extra` operands (ending with a comma), and is used inside an
+//! `unsafe` block whose SAFETY comment states what the K loop reads.
+
+/// The `# Safety` section of the SME kernels of the `qai8dxp` per-channel families (for
+/// `#[doc = ...]`): the ISA, the LHS bytes read and the bytes of one packed RHS column.
+macro_rules! streaming_kernel_safety {
+    ($isa:literal, $lhs_bytes:literal, $rhs_column:literal) => {
+        concat!(
+            "# Safety\n\n",
+            "* The CPU must implement ",
+            $isa,
+            "; a pending lazy ZA save must follow the AAPCS64 SME ABI.\n",
+            "* `m >= 1`, `n >= 1`, `k >= 1`.\n",
+            "* `lhs_packed` must be valid for reads of `",
+            $lhs_bytes,
+            "` bytes.\n",
+            "* `rhs_packed` must be valid for reads of `ceil(n / nr) * nr * (",
+            $rhs_column,
+            ")` bytes.\n",
+            "* `dst` must be valid for writes of the `m` rows of `4 * n` bytes at byte offsets ",
+            "`i * dst_stride_row`, and those rows must not overlap the packed inputs.\n",
+            "* No alignment is required of any pointer.\n",
+        )
+    };
+}
+
+// ---- fragments shared by the frames (asm text; see `asm_fragments` for the conventions) ----
+
+/// The 16 x 32-bit trailer of an RHS group (`rsum`, `rscale`, `bias`, four vectors each) at
+/// `[$p]` into z16-z27 with single-vector loads (`$p` advances by 8 vectors).
+macro_rules! sme_trailer_into_z16 {
+    ($p:literal) => {
+        concat!(
+            "ld1w {{z16.s}}, p0/z, [",
+            $p,
+            "]\n",
+            "ld1w {{z17.s}}, p0/z, [",
+            $p,
+            ", #1, mul vl]\n",
+            "ld1w {{z18.s}}, p0/z, [",
+            $p,
+            ", #2, mul vl]\n",
+            "ld1w {{z19.s}}, p0/z, [",
+            $p,
+            ", #3, mul vl]\n",
+            "ld1w {{z20.s}}, p0/z, [",
+            $p,
+            ", #4, mul vl]\n",
+            "ld1w {{z21.s}}, p0/z, [",
+            $p,
+            ", #5, mul vl]\n",
+            "ld1w {{z22.s}}, p0/z, [",
+            $p,
+            ", #6, mul vl]\n",
+            "ld1w {{z23.s}}, p0/z, [",
+            $p,
+            ", #7, mul vl]\n",
+            "addvl ",
+            $p,
+            ", ",
+            $p,
+            ", #8\n",
+            "ld1w {{z24.s}}, p0/z, [",
+            $p,
+            "]\n",
+            "ld1w {{z25.s}}, p0/z, [",
+            $p,
+            ", #1, mul vl]\n",
+            "ld1w {{z26.s}}, p0/z, [",
+            $p,
+            ", #2, mul vl]\n",
+            "ld1w {{z27.s}}, p0/z, [",
+            $p,
+            ", #3, mul vl]\n",
+        )
+    };
+}
+
+/// The same trailer with SME2 multi-vector loads (`$p` unchanged).
+macro_rules! sme2_trailer_into_z16 {
+    ($p:literal) => {
+        concat!(
+            "ld1w {{z16.s-z19.s}}, pn8/z, [",
+            $p,
+            "]\n",
+            "ld1w {{z20.s-z23.s}}, pn8/z, [",
+            $p,
+            ", #4, mul vl]\n",
+            "ld1w {{z24.s-z27.s}}, pn8/z, [",
+            $p,
+            ", #8, mul vl]\n",
+        )
+    };
+}
+
+/// p1-p4: the columns below `$n` of four vectors, counting from 0 in `$i`.
+macro_rules! sme_column_predicates {
+    ($i:literal, $n:literal) => {
+        concat!(
+            "mov ",
+            $i,
+            ", #0\n",
+            "whilelt p1.s, ",
+            $i,
+            ", ",
+            $n,
+            "\n",
+            "incw ",
+            $i,
+            "\n",
+            "whilelt p2.s, ",
+            $i,
+            ", ",
+            $n,
+            "\n",
+            "incw ",
+            $i,
+            "\n",
+            "whilelt p3.s, ",
+            $i,
+            ", ",
+            $n,
+            "\n",
+            "incw ",
+            $i,
+            "\n",
+            "whilelt p4.s, ",
+            $i,
+            ", ",
+            $n,
+            "\n",
+        )
+    };
+}
+
+/// `$op z$r.s, p0/m, z$r.s, z$b.s` for the four vectors z$r0..z$r3 (`FMAX`/`FMIN` against a
+/// bound in every lane).
+macro_rules! each_vs {
+    ($op:literal, $b:literal; $($r:literal),+) => {
+        concat!($($op, " z", $r, ".s, p0/m, z", $r, ".s, z", $b, ".s\n",)+)
+    };
+}
+
+/// SME2 frames' output element fragments, by the element type of `dst` (`f32`, or `u16` for
+/// f16): `columns` sets pn9 to the columns below `$n` of one 4-vector group, `vectors` is the
+/// vectors one group's row takes when stored, `clamp_store` clamps the f32 results z$r0..z$r3
+/// with z12/z13 (`FCLAMP`) and stores them at `[$p]` under pn9, for f16 after rounding them
+/// (nearest, ties to even) into z$t0/z$t1 (`FCVT`).
+macro_rules! sme2_output {
+    (f32, columns, $n:literal) => {
+        concat!("whilelt pn9.s, xzr, ", $n, ", vlx4\n")
+    };
+    (u16, columns, $n:literal) => {
+        concat!("whilelt pn9.h, xzr, ", $n, ", vlx2\n")
+    };
+    (f32, vectors) => {
+        "4"
+    };
+    (u16, vectors) => {
+        "2"
+    };
+    (f32, clamp_store, $r0:literal, $r1:literal, $r2:literal, $r3:literal; $t0:literal,
+     $t1:literal; $p:literal) => {
+        concat!(
+            "fclamp {{z",
+            $r0,
+            ".s-z",
+            $r3,
+            ".s}}, z12.s, z13.s\n",
+            "st1w {{z",
+            $r0,
+            ".s-z",
+            $r3,
+            ".s}}, pn9, [",
+            $p,
+            "]\n",
+        )
+    };
+    (u16, clamp_store, $r0:literal, $r1:literal, $r2:literal, $r3:literal; $t0:literal,
+     $t1:literal; $p:literal) => {
+        concat!(
+            "fclamp {{z",
+            $r0,
+            ".s-z",
+            $r3,
+            ".s}}, z12.s, z13.s\n",
+            "fcvt z",
+            $t0,
+            ".h, {{z",
+            $r0,
+            ".s-z",
+            $r1,
+            ".s}}\n",
+            "fcvt z",
+            $t1,
+            ".h, {{z",
+            $r2,
+            ".s-z",
+            $r3,
+            ".s}}\n",
+            "st1h {{z",
+            $t0,
+            ".h-z",
+            $t1,
+            ".h}}, pn9, [",
+            $p,
+            "]\n",
+        )
+    };
+}
+
+/// `ST1W` of z$r0..z$r3 at `[$p]`, one vector each under p1..p4.
+macro_rules! sme_store4 {
+    ($p:literal; $r0:literal, $r1:literal, $r2:literal, $r3:literal) => {
+        concat!(
+            "st1w {{z",
+            $r0,
+            ".s}}, p1, [",
+            $p,
+            "]\n",
+            "st1w {{z",
+            $r1,
+            ".s}}, p2, [",
+            $p,
+            ", #1, mul vl]\n",
+            "st1w {{z",
+            $r2,
+            ".s}}, p3, [",
+            $p,
+            ", #2, mul vl]\n",
+            "st1w {{z",
+            $r3,
+            ".s}}, p4, [",
+            $p,
+            ", #3, mul vl]\n",
+        )
+    };
+}
+
+/// The GEMM frames' loop heads: row groups (x15 rows of this group), then column groups (x16,
+/// x20, x21 at the group's LHS, RHS and K count).
+macro_rules! mopa_loop_heads {
+    () => {
+        concat!(
+            "1:\n",
+            "cmp x0, x17\n",
+            "csel x15, x0, x17, lt\n",
+            "mov x8, x4\n",
+            "mov x13, x1\n",
+            "mov x14, x5\n",
+            "2:\n",
+            "mov x16, x3\n",
+            "mov x20, x8\n",
+            "mov x21, x2\n",
+        )
+    };
+}
+
+/// The GEMM frames' output-row pointers after the K loop: x22 dst, x23/x24 the LHS offsets and
+/// scales of the group, x21 rows to store.
+macro_rules! mopa_row_pointers {
+    () => {
+        concat!(
+            "mov x22, x14\n",
+            "mov x23, x16\n",
+            "addvl x24, x16, #1\n",
+            "mov x21, x15\n",
+        )
+    };
+}
+
+/// One output row of a GEMM in z4-z7 from its accumulators: `+ lhs_offset * rsum`, then (after
+/// `$convert`, the `SCVTF`) times `lhs_scale * rscale`, plus the bias.
+macro_rules! mopa_finish_row {
+    ($convert:expr) => {
+        concat!(
+            "mla z4.s, p0/m, z16.s, z0.s\n",
+            "mla z5.s, p0/m, z17.s, z0.s\n",
+            "mla z6.s, p0/m, z18.s, z0.s\n",
+            "mla z7.s, p0/m, z19.s, z0.s\n",
+            $convert,
+            "fmul z8.s, z1.s, z20.s\n",
+            "fmul z9.s, z1.s, z21.s\n",
+            "fmul z10.s, z1.s, z22.s\n",
+            "fmul z11.s, z1.s, z23.s\n",
+            "fmul z4.s, z4.s, z8.s\n",
+            "fmul z5.s, z5.s, z9.s\n",
+            "fmul z6.s, z6.s, z10.s\n",
+            "fmul z7.s, z7.s, z11.s\n",
+            "fadd z4.s, z4.s, z24.s\n",
+            "fadd z5.s, z5.s, z25.s\n",
+            "fadd z6.s, z6.s, z26.s\n",
+            "fadd z7.s, z7.s, z27.s\n",
+        )
+    };
+}
+
+/// The GEMM frames' loop tails: next output row (the tile slice advances by `$slice`), next
+/// column group (`$vectors` of output per row), next row group.
+macro_rules! mopa_loop_tails {
+    ($slice:literal, $vectors:expr) => {
+        concat!(
+            "add x22, x22, x6\n",
+            "add x23, x23, #4\n",
+            "add x24, x24, #4\n",
+            "add x12, x12, #",
+            $slice,
+            "\n",
+            "subs x21, x21, #1\n",
+            "b.ne 4b\n",
+            "add x8, x8, x9\n",
+            "addvl x14, x14, #",
+            $vectors,
+            "\n",
+            "subs x13, x13, x17, lsl #2\n",
+            "b.gt 2b\n",
+            "add x3, x3, x7\n",
+            "madd x5, x6, x17, x5\n",
+            "subs x0, x0, x17\n",
+            "b.gt 1b\n",
+        )
+    };
+}
+
+/// The GEMV frames' loop heads after the column group's predicates (`$predicates`): rows (x13
+/// the row's LHS, x15 its dst), then the K pointers (x14 RHS, x16 K count).
+macro_rules! dot_loop_heads {
+    ($predicates:expr) => {
+        concat!(
+            "1:\n",
+            $predicates,
+            "mov x12, x0\n",
+            "mov x13, x3\n",
+            "mov x15, x5\n",
+            "2:\n",
+            "mov x14, x4\n",
+            "mov x16, x2\n",
+        )
+    };
+}
+
+/// The GEMV frames' combined scale `rscale * lhs_scale` (z1) in z20-z23.
+macro_rules! dot_scales {
+    () => {
+        concat!(
+            "fmul z20.s, z20.s, z1.s\n",
+            "fmul z21.s, z21.s, z1.s\n",
+            "fmul z22.s, z22.s, z1.s\n",
+            "fmul z23.s, z23.s, z1.s\n",
+        )
+    };
+}
+
+/// The GEMV frames' loop tails: next row, next column group (`$vectors` of output per row).
+macro_rules! dot_loop_tails {
+    ($vectors:expr) => {
+        concat!(
+            "add x13, x13, #8\n",
+            "add x15, x15, x6\n",
+            "subs x12, x12, #1\n",
+            "b.ne 2b\n",
+            "add x4, x4, x9\n",
+            "addvl x5, x5, #",
+            $vectors,
+            "\n",
+            "subs x1, x1, x17\n",
+            "b.gt 1b\n",
+        )
+    };
+}
+
+/// The GEMM frames' `asm!` block: `$text` in streaming mode with the operands of every GEMM frame.
+macro_rules! mopa_frame_asm {
+    (
+        $ext:literal; [$($text:expr),+ $(,)?];
+        $m:expr, $n:expr, $k_int:expr, $lhs:expr, $rhs:expr, $dst:expr, $dst_stride_row:expr,
+        $lhs_stride:expr, $rhs_stride:expr, $clamp_min:expr, $clamp_max:expr; [$($extra:tt)*]
+    ) => {
+        streaming_asm!($ext; $($text),+;
+            inout("x0") $m => _,
+            in("x1") $n,
+            in("x2") $k_int,
+            inout("x3") $lhs => _,
+            in("x4") $rhs,
+            inout("x5") $dst => _,
+            in("x6") $dst_stride_row,
+            in("x7") $lhs_stride,
+            out("x8") _,
+            in("x9") $rhs_stride,
+            in("x10") $clamp_min.to_bits() as usize,
+            in("x11") $clamp_max.to_bits() as usize,
+            out("x12") _,
+            out("x13") _,
+            out("x14") _,
+            out("x15") _,
+            out("x16") _,
+            out("x17") _,
+            out("x20") _,
+            out("x21") _,
+            out("x22") _,
+            out("x23") _,
+            out("x24") _,
+            $($extra)*
+        )
+    };
+}
+
+/// The GEMV frames' `asm!` block: `$text` in streaming mode with the operands of every GEMV frame.
+macro_rules! dot_frame_asm {
+    (
+        $ext:literal; [$($text:expr),+ $(,)?];
+        $m:expr, $n:expr, $k_int:expr, $lhs:expr, $rhs:expr, $dst:expr, $dst_stride_row:expr,
+        $rhs_stride:expr, $clamp_min:expr, $clamp_max:expr; [$($extra:tt)*]
+    ) => {
+        streaming_asm!($ext; $($text),+;
+            in("x0") $m,
+            inout("x1") $n => _,
+            in("x2") $k_int,
+            in("x3") $lhs,
+            inout("x4") $rhs => _,
+            inout("x5") $dst => _,
+            in("x6") $dst_stride_row,
+            out("x8") _,
+            in("x9") $rhs_stride,
+            in("x10") $clamp_min.to_bits() as usize,
+            in("x11") $clamp_max.to_bits() as usize,
+            out("x12") _,
+            out("x13") _,
+            out("x14") _,
+            out("x15") _,
+            out("x16") _,
+            out("x17") _,
+            $($extra)*
+        )
+    };
+}
+
+/// The `1vlx4vl` SME2 GEMM of the `qai8dxp` per-channel families around its K loop: row groups of
+/// `mr = SVL32` outside, column groups of `nr = 4 x SVL32` inside, then, per group, the integer
+/// accumulators of ZA tiles `za0..za3` finished row by row (one multi-vector `MOVA` of byte-tile
+/// slices per output row): `acc + lhs_offset * rsum`, `SCVTF`, times `lhs_scale * rscale`, plus
+/// the bias (`FMUL`, `FADD`), `FCLAMP`, predicated multi-vector store.
+///
+/// The K loop (`k_loop`, with its own label `3` and branch) starts with `x16` at the group's LHS
+/// data, `x20` at the column group's RHS data and `x21 = k_int`, and must leave `x16` at the
+/// group's LHS offsets and `x20` at the column group's trailer (sums, scales, biases). It may use
+/// `x21`, z0-z11 and z14-z31 (z12/z13 hold the clamp bounds) and `p0`/`pn8` (all lanes).
+/// `setup` runs once after the frame's own set-up; `extra` operands follow the frame's. The
+/// first argument is the element type of `dst` (`f32`, or `u16` for f16; see [`sme2_output`]).
+macro_rules! sme2_mopa_frame {
+    (
+        $elem:tt;
+        $m:expr, $n:expr, $k_int:expr, $lhs:expr, $rhs:expr, $dst:expr, $dst_stride_row:expr,
+        $lhs_stride:expr, $rhs_stride:expr, $clamp_min:expr, $clamp_max:expr;
+        setup: [$($setup:expr),* $(,)?];
+        k_loop: [$($k_loop:expr),+ $(,)?];
+        extra: [$($extra:tt)*] $(;)?
+    ) => {
+        mopa_frame_asm!("sme2"; [
+            "ptrue p0.b",
+            "ptrue pn8.b",
+            "cntw x17",
+            "mov z12.s, w10",
+            "mov z13.s, w11",
+            $($setup,)*
+            mopa_loop_heads!(),
+            "zero {{za}}",
+            $($k_loop,)+
+            // ---- epilogue: x16 -> the group's LHS offsets, x20 -> the RHS trailer ----
+            sme2_trailer_into_z16!("x20"),
+            sme2_output!($elem, columns, "x13"),
+            "mov x12, #0",
+            mopa_row_pointers!(),
+            // ---- one output row per iteration (ZA array rows 4r .. 4r + 4) ----
+            "4:",
+            "ld1rw {{z0.s}}, p0/z, [x23]",
+            "ld1rw {{z1.s}}, p0/z, [x24]",
+            "mova {{z4.b-z7.b}}, za0h.b[w12, 0:3]",
+            mopa_finish_row!("scvtf {{z4.s-z7.s}}, {{z4.s-z7.s}}\n"),
+            sme2_output!($elem, clamp_store, 4, 5, 6, 7; 8, 9; "x22"),
+            mopa_loop_tails!(4, sme2_output!($elem, vectors)),
+        ];
+            $m, $n, $k_int, $lhs, $rhs, $dst, $dst_stride_row, $lhs_stride, $rhs_stride,
+            $clamp_min, $clamp_max; [$($extra)*]
+        )
+    };
+}
+
+/// The `1vlx4vl` SME GEMM frame (as [`sme2_mopa_frame`], with single-vector loads, `MOVA` of word
+/// slices, `FMAX`/`FMIN` and one store predicate per vector, for CPUs without SME2). The K loop
+/// has the same contract (it may also use p5-p15).
+macro_rules! sme_mopa_frame {
+    (
+        $m:expr, $n:expr, $k_int:expr, $lhs:expr, $rhs:expr, $dst:expr, $dst_stride_row:expr,
+        $lhs_stride:expr, $rhs_stride:expr, $clamp_min:expr, $clamp_max:expr;
+        setup: [$($setup:expr),* $(,)?];
+        k_loop: [$($k_loop:expr),+ $(,)?];
+        extra: [$($extra:tt)*] $(;)?
+    ) => {
+        mopa_frame_asm!("sme"; [
+            "ptrue p0.b",
+            "cntw x17",
+            "mov z12.s, w10",
+            "mov z13.s, w11",
+            $($setup,)*
+            mopa_loop_heads!(),
+            "zero {{za}}",
+            $($k_loop,)+
+            // ---- epilogue: x16 -> the group's LHS offsets, x20 -> the RHS trailer ----
+            sme_trailer_into_z16!("x20"),
+            sme_column_predicates!("x12", "x13"),
+            "mov x12, #0",
+            mopa_row_pointers!(),
+            // ---- one output row per iteration (tile slice r of za0..za3) ----
+            "4:",
+            "ld1rw {{z0.s}}, p0/z, [x23]",
+            "ld1rw {{z1.s}}, p0/z, [x24]",
+            "mova z4.s, p0/m, za0h.s[w12, 0]",
+            "mova z5.s, p0/m, za1h.s[w12, 0]",
+            "mova z6.s, p0/m, za2h.s[w12, 0]",
+            "mova z7.s, p0/m, za3h.s[w12, 0]",
+            mopa_finish_row!(concat!(
+                "scvtf z4.s, p0/m, z4.s\n",
+                "scvtf z5.s, p0/m, z5.s\n",
+                "scvtf z6.s, p0/m, z6.s\n",
+                "scvtf z7.s, p0/m, z7.s\n",
+            )),
+            each_vs!("fmax", 12; 4, 5, 6, 7),
+            each_vs!("fmin", 13; 4, 5, 6, 7),
+            sme_store4!("x22"; 4, 5, 6, 7),
+            mopa_loop_tails!(1, "4"),
+        ];
+            $m, $n, $k_int, $lhs, $rhs, $dst, $dst_stride_row, $lhs_stride, $rhs_stride,
+            $clamp_min, $clamp_max; [$($extra)*]
+        )
+    };
+}
+
+/// The `1x4vl` SME2 GEMV of the `qai8dxp` per-channel families around its K loop: column groups of
+/// `nr = SVL bytes` outside, rows inside; after the K loop the four ZA vector groups `w8 + 0..3`
+/// (one accumulation chain each) are summed, and the row is finished: `acc + lhs_offset * rsum`,
+/// `SCVTF`, `FMLA` into the bias with `rscale * lhs_scale`, `FCLAMP`, predicated store.
+///
+/// The K loop (`k_loop`, with its own label `3` and branch) starts with `x13` at the row's LHS
+/// data, `x14` at the column group's RHS data and `x16 = k_int`, accumulates into ZA vector groups
+/// `[w8, 0..3, vgx4]`, and must leave `x13` at the row's offset and scale and `x14` at the
+/// group's trailer. It may use `x16`, z0-z11 and z14-z31 (z12/z13 hold the clamp bounds) and
+/// `p0`/`pn8` (all lanes). `setup` runs once after the frame's own set-up; `extra` operands follow
+/// the frame's. The first argument is the element type of `dst` (as for [`sme2_mopa_frame`]).
+macro_rules! sme2_dot_frame {
+    (
+        $elem:tt;
+        $m:expr, $n:expr, $k_int:expr, $lhs:expr, $rhs:expr, $dst:expr, $dst_stride_row:expr,
+        $rhs_stride:expr, $clamp_min:expr, $clamp_max:expr;
+        setup: [$($setup:expr),* $(,)?];
+        k_loop: [$($k_loop:expr),+ $(,)?];
+        extra: [$($extra:tt)*] $(;)?
+    ) => {
+        dot_frame_asm!("sme2"; [
+            "ptrue p0.b",
+            "ptrue pn8.b",
+            "mov x8, #0",
+            "rdsvl x17, #1",
+            "mov z12.s, w10",
+            "mov z13.s, w11",
+            $($setup,)*
+            dot_loop_heads!(sme2_output!($elem, columns, "x1")),
+            "zero {{za}}",
+            $($k_loop,)+
+            // ---- epilogue: x13 -> the row's offset and scale, x14 -> the group's trailer ----
+            "mova {{z4.d-z7.d}}, za.d[w8, 0, vgx4]",
+            "mova {{z8.d-z11.d}}, za.d[w8, 1, vgx4]",
+            "add z4.s, z4.s, z8.s",
+            "add z5.s, z5.s, z9.s",
+            "add z6.s, z6.s, z10.s",
+            "add z7.s, z7.s, z11.s",
+            "mova {{z8.d-z11.d}}, za.d[w8, 2, vgx4]",
+            "add z4.s, z4.s, z8.s",
+            "add z5.s, z5.s, z9.s",
+            "add z6.s, z6.s, z10.s",
+            "add z7.s, z7.s, z11.s",
+            "mova {{z8.d-z11.d}}, za.d[w8, 3, vgx4]",
+            "add z4.s, z4.s, z8.s",
+            "add z5.s, z5.s, z9.s",
+            "add z6.s, z6.s, z10.s",
+            "add z7.s, z7.s, z11.s",
+            "ld1rw {{z0.s}}, p0/z, [x13]",
+            "ld1rw {{z1.s}}, p0/z, [x13, #4]",
+            sme2_trailer_into_z16!("x14"),
+            "mla z4.s, p0/m, z16.s, z0.s",
+            "mla z5.s, p0/m, z17.s, z0.s",
+            "mla z6.s, p0/m, z18.s, z0.s",
+            "mla z7.s, p0/m, z19.s, z0.s",
+            "scvtf {{z4.s-z7.s}}, {{z4.s-z7.s}}",
+            dot_scales!(),
+            "fmla z24.s, p0/m, z20.s, z4.s",
+            "fmla z25.s, p0/m, z21.s, z5.s",
+            "fmla z26.s, p0/m, z22.s, z6.s",
+            "fmla z27.s, p0/m, z23.s, z7.s",
+            sme2_output!($elem, clamp_store, 24, 25, 26, 27; 28, 29; "x15"),
+            dot_loop_tails!(sme2_output!($elem, vectors)),
+        ];
+            $m, $n, $k_int, $lhs, $rhs, $dst, $dst_stride_row, $rhs_stride,
+            $clamp_min, $clamp_max; [$($extra)*]
+        )
+    };
+}
+
+/// The `1x4vl` SME GEMV frame (as [`sme2_dot_frame`], for CPUs without SME2): the K loop
+/// accumulates into vectors z8-z11 and z12-z15 (summed afterwards) instead of ZA, which the frame
+/// zeroes for every row; clamp bounds live in z2/z3, so the K loop may use z0, z1, z4-z7 and
+/// z16-z31, and p5-p15.
+macro_rules! sme_dot_frame {
+    (
+        $m:expr, $n:expr, $k_int:expr, $lhs:expr, $rhs:expr, $dst:expr, $dst_stride_row:expr,
+        $rhs_stride:expr, $clamp_min:expr, $clamp_max:expr;
+        setup: [$($setup:expr),* $(,)?];
+        k_loop: [$($k_loop:expr),+ $(,)?];
+        extra: [$($extra:tt)*] $(;)?
+    ) => {
+        dot_frame_asm!("sme"; [
+            "ptrue p0.b",
+            "rdsvl x17, #1",
+            "mov z2.s, w10",
+            "mov z3.s, w11",
+            $($setup,)*
+            dot_loop_heads!(sme_column_predicates!("x8", "x1")),
+            "mov z8.s, #0",
+            "mov z9.s, #0",
+            "mov z10.s, #0",
+            "mov z11.s, #0",
+            "mov z12.s, #0",
+            "mov z13.s, #0",
+            "mov z14.s, #0",
+            "mov z15.s, #0",
+            $($k_loop,)+
+            // ---- epilogue: x13 -> the row's offset and scale, x14 -> the group's trailer ----
+            "add z8.s, z8.s, z12.s",
+            "add z9.s, z9.s, z13.s",
+            "add z10.s, z10.s, z14.s",
+            "add z11.s, z11.s, z15.s",
+            "ld1rw {{z0.s}}, p0/z, [x13]",
+            "ld1rw {{z1.s}}, p0/z, [x13, #4]",
+            sme_trailer_into_z16!("x14"),
+            "mla z8.s, p0/m, z16.s, z0.s",
+            "mla z9.s, p0/m, z17.s, z0.s",
+            "mla z10.s, p0/m, z18.s, z0.s",
+            "mla z11.s, p0/m, z19.s, z0.s",
+            "scvtf z8.s, p0/m, z8.s",
+            "scvtf z9.s, p0/m, z9.s",
+            "scvtf z10.s, p0/m, z10.s",
+            "scvtf z11.s, p0/m, z11.s",
+            dot_scales!(),
+            "fmla z24.s, p0/m, z20.s, z8.s",
+            "fmla z25.s, p0/m, z21.s, z9.s",
+            "fmla z26.s, p0/m, z22.s, z10.s",
+            "fmla z27.s, p0/m, z23.s, z11.s",
+            each_vs!("fmax", 2; 24, 25, 26, 27),
+            each_vs!("fmin", 3; 24, 25, 26, 27),
+            sme_store4!("x15"; 24, 25, 26, 27),
+            dot_loop_tails!("4"),
+        ];
+            $m, $n, $k_int, $lhs, $rhs, $dst, $dst_stride_row, $rhs_stride,
+            $clamp_min, $clamp_max; [$($extra)*]
+        )
+    };
+}
