@@ -244,6 +244,11 @@ impl Workload {
         self.rhs_packed.len()
     }
 
+    /// Bytes of the packed activations.
+    pub fn packed_activation_bytes(&self) -> usize {
+        self.lhs_packed.len()
+    }
+
     /// Bytes of the unpacked weights a packer reads.
     pub fn source_weight_bytes(&self) -> usize {
         self.rhs.len()

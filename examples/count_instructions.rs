@@ -2,8 +2,12 @@
 //! phase, so that instruction counts of whole runs (under QEMU) can be subtracted into the cost
 //! of packing and of the matmul alone.
 //!
-//! Usage: `count_instructions <stem> <m> <n> <k> <bl> <prepare|pack_rhs|pack_lhs|run> [repeats]`
-//! (`bl` 0 for per-channel kernels). Each phase includes the ones before it. `repeats` (default 1)
+//! Usage: `count_instructions <stem> <m> <n> <k> <bl> <sizes|prepare|pack_rhs|pack_lhs|run> [repeats]`
+//! (`bl` 0 for per-channel kernels). Each phase includes the ones before it; `sizes` only prints
+//! the packed LHS and RHS bytes and the kernel's `mr` and `nr` (at this CPU's vector lengths).
+//! `run` first prints the addresses of the kernel's entry and of this program's `main`, from
+//! which `scripts/perf-sme.sh` finds the kernel's code in QEMU's log (the program is position
+//! independent). `repeats` (default 1)
 //! packs the LHS that many times, so that a cost smaller than the run-to-run noise of a whole
 //! process (a GEMV's LHS packing) can be measured as a difference divided by `repeats`.
 
@@ -14,13 +18,19 @@ mod workload;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let usage = "usage: count_instructions <stem> <m> <n> <k> <bl> <prepare|pack_rhs|pack_lhs|run> [repeats]";
+    let usage = "usage: count_instructions <stem> <m> <n> <k> <bl> <sizes|prepare|pack_rhs|pack_lhs|run> [repeats]";
     assert!(args.len() == 7 || args.len() == 8, "{usage}");
     let repeats = args.get(7).map_or(1, |r| r.parse::<usize>().expect(usage));
     let kernel = catalog::kernel(&args[1]).unwrap_or_else(|| panic!("unknown stem {}", args[1]));
     let num = |i: usize| -> usize { args[i].parse().expect(usage) };
     let mut w = workload::Workload::new(kernel, num(2), num(3), num(4), num(5));
     let phase = args[6].as_str();
+    if phase == "sizes" {
+        let t = kernel.tile();
+        let (lhs, rhs) = (w.packed_activation_bytes(), w.packed_weight_bytes());
+        println!("{lhs} {rhs} {} {}", t.mr, t.nr);
+        return;
+    }
     if phase == "prepare" {
         return;
     }
@@ -35,5 +45,11 @@ fn main() {
         return;
     }
     assert_eq!(phase, "run", "{usage}");
+    let entry = match kernel.native {
+        catalog::KernelFn::Packed(f) | catalog::KernelFn::PackedOutput(f) => f as usize,
+        catalog::KernelFn::UnpackedLhs(f) => f as usize,
+        catalog::KernelFn::Portable => 0,
+    };
+    println!("kernel {entry:x} main {:x}", main as fn() as usize);
     w.run();
 }

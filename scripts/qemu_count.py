@@ -10,6 +10,15 @@ With `NAME=MASK/VALUE` arguments (hexadecimal encodings), also counts the execut
 whose encoding `e` has `e & MASK == VALUE`, one number per class after the total (the SME
 performance table uses it for outer products and multi-vector dot products, which QEMU's
 disassembler does not name).
+
+With `--in START-END` (hexadecimal guest addresses; several allowed) or `--in-file PATH` (such
+ranges, one per line, read once the log ends, so the program being measured may write them),
+counts only the blocks that start in one of the ranges: the instructions of given functions,
+exactly, without the process around them (a block never runs past a function's return).
+`--kernel-of NM_LISTING DRIVER_OUTPUT` is the range of one function of a position-independent
+program: DRIVER_OUTPUT (read once the log ends) holds `kernel ADDR main ADDR`, the run-time
+addresses of the function and of `main`, and NM_LISTING (`nm -S`) their static addresses and
+sizes.
 """
 import re
 import sys
@@ -17,24 +26,38 @@ import sys
 TRACE = re.compile(r"^Trace \d+: \S+ \[[0-9a-f]+/([0-9a-f]+)/")
 INSN = re.compile(r"^0x([0-9a-f]+):\s+([0-9a-f]{8})\s")
 
+
+def parse_range(text):
+    start, end = (int(x, 16) for x in text.split("-"))
+    return start, end
+
+
 classes = []
-for arg in sys.argv[1:]:
-    name, pattern = arg.split("=")
-    mask, value = (int(x, 16) for x in pattern.split("/"))
-    classes.append((name, mask, value))
+kernel_of = None
+ranges = []
+range_files = []
+args = iter(sys.argv[1:])
+for arg in args:
+    if arg == "--in":
+        ranges.append(parse_range(next(args)))
+    elif arg == "--in-file":
+        range_files.append(next(args))
+    elif arg == "--kernel-of":
+        kernel_of = (next(args), next(args))
+    else:
+        name, pattern = arg.split("=")
+        mask, value = (int(x, 16) for x in pattern.split("/"))
+        classes.append((name, mask, value))
 
 sizes = {}  # block pc -> [instructions, per-class counts]
-total = 0
-per_class = [0] * len(classes)
+executions = {}  # block pc -> times executed
 block = None
 for line in sys.stdin:
     if line.startswith("Trace"):
         m = TRACE.match(line)
         if m:
-            counts = sizes[int(m.group(1), 16)]
-            total += counts[0]
-            for i, c in enumerate(counts[1]):
-                per_class[i] += c
+            pc = int(m.group(1), 16)
+            executions[pc] = executions.get(pc, 0) + 1
         continue
     if line.startswith("IN:"):
         block = None
@@ -49,4 +72,31 @@ for line in sys.stdin:
         for i, (_, mask, value) in enumerate(classes):
             if word & mask == value:
                 block[1][i] += 1
+
+for path in range_files:
+    with open(path) as f:
+        ranges.extend(parse_range(line) for line in f if line.strip())
+if kernel_of:
+    with open(kernel_of[1]) as f:
+        words = f.read().split()
+    runtime = dict(zip(words[::2], (int(w, 16) for w in words[1::2])))
+    symbols = []  # (static address, size, name)
+    with open(kernel_of[0]) as f:
+        for line in f:
+            parts = line.split()
+            if len(parts) == 4:
+                symbols.append((int(parts[0], 16), int(parts[1], 16), parts[3]))
+    static_main = next(a for a, _, n in symbols if re.search(r"\d+main17h[0-9a-f]+E$", n) and "closure" not in n)
+    base = runtime["main"] - static_main
+    size = next(z for a, z, _ in symbols if a == runtime["kernel"] - base)
+    ranges.append((runtime["kernel"], runtime["kernel"] + size))
+total = 0
+per_class = [0] * len(classes)
+for pc, times in executions.items():
+    if ranges and not any(start <= pc < end for start, end in ranges):
+        continue
+    count, class_counts = sizes[pc]
+    total += times * count
+    for i, c in enumerate(class_counts):
+        per_class[i] += times * c
 print(" ".join(str(v) for v in [total] + per_class))
