@@ -479,9 +479,10 @@ fn c_entry_point_hands_out_the_kernel_functions() {
     }
 }
 
-/// On a CPU with SME2 the int8 and the per-block int4 families run SME2: the `SMOPA` GEMM and
-/// the `SDOT`-into-ZA GEMV that reads its packed format; `RKAI_FEATURES` without SME turns both back to i8mm/dotprod; on
-/// a CPU without SME no streaming kernel is ever offered.
+/// On a CPU with SME2 the int8 and the per-block int4 families (symmetric and asymmetric, f32
+/// and f16 output) run SME2: the `SMOPA` GEMM and the `SDOT`-into-ZA GEMV that reads its packed
+/// format; `RKAI_FEATURES` without SME turns both back to i8mm/dotprod; on a CPU without SME no
+/// streaming kernel is ever offered.
 #[test]
 fn sme_kernels_are_chosen_where_they_run() {
     let f = present();
@@ -495,6 +496,16 @@ fn sme_kernels_are_chosen_where_they_run() {
             Family::F32Qai8dxpQsi4c32p,
             "matmul_clamp_f32_qai8dxp1vlx4_qsi4c32p4vlx4_1vlx4vl_sme2_mopa",
             "matmul_clamp_f32_qai8dxp1x4_qsi4c32p4vlx4_1x4vl_sme2_dot",
+        ),
+        (
+            Family::F32Qsi8d32pQai4c32p,
+            "matmul_clamp_f32_qsi8d32p1vlx4_qai4c32p4vlx4_1vlx4vl_sme2_mopa",
+            "matmul_clamp_f32_qsi8d32p1x4_qai4c32p4vlx4_1x4vl_sme2_dot",
+        ),
+        (
+            Family::F16Qsi8d32pQai4c32p,
+            "matmul_clamp_f16_qsi8d32p1vlx4_qai4c32p4vlx4_1vlx4vl_sme2_mopa",
+            "matmul_clamp_f16_qsi8d32p1x4_qai4c32p4vlx4_1x4vl_sme2_dot",
         ),
     ];
     if f.contains(Features::SME2) {
