@@ -1,10 +1,11 @@
 //! The asymmetric int4 families (`matmul_clamp_{f32,f16}_qsi8d32p_qai4c32p`) and their packers,
 //! through the exported C symbols, against the scalar reference: getters and packed sizes equal
 //! KleidiAI 1.30's (measured tables), packed bytes equal the reference byte for byte (both LHS
-//! packers, hostile values included, and the three RHS packers with and without bias), results
-//! equal it bit for bit on edge shapes, block lengths 32 to 288, clamps that bite, portions,
-//! guard-page placements, threads, and (on aarch64) with callee-saved registers checked;
-//! contract violations abort with KleidiAI's condition.
+//! packers, hostile values included, and the three RHS packers with and without bias, at the
+//! NEON and the SME2 tiles), results equal it bit for bit (each kernel's own arithmetic: NEON or
+//! SME2 weight form, clamp, first-block fold, f16 partial sums) on edge shapes, block lengths 32
+//! to 288, clamps that bite, portions, guard-page placements, threads, and (on aarch64) with
+//! callee-saved registers checked; contract violations abort with KleidiAI's condition.
 
 mod support;
 
@@ -67,7 +68,7 @@ fn out_size(k: &MatmulKernel) -> usize {
 
 #[test]
 fn getters_equal_kleidiai_values() {
-    assert_eq!(tester::getters_equal_kleidiai_values(family_kernels()), 8);
+    assert_eq!(tester::getters_equal_kleidiai_values(family_kernels()), 12);
 }
 
 #[test]
@@ -321,6 +322,12 @@ fn pack_rhs(p: &Problem, name: &str, nr: usize, kr: usize, edge: Edge, fill: u8)
     packed
 }
 
+/// The RHS packer the test pairs with `k`: its first (the SME2 kernels read the `ps1s0nrx4`
+/// form; both of its packers are compared byte for byte in `rhs_packers_match_reference_bytes`).
+fn rhs_packer(k: &MatmulKernel) -> &'static str {
+    k.rhs_packers[0].name
+}
+
 fn expected_rhs(p: &Problem, name: &str, nr: usize, kr: usize, size: usize, fill: u8) -> Vec<u8> {
     let mut out = vec![fill; size];
     let bias = p.bias.as_deref();
@@ -481,12 +488,16 @@ const RHS_SHAPES: [(usize, usize, usize); 8] = [
 #[test]
 fn rhs_packers_match_reference_bytes() {
     let mut combos: Vec<(&str, usize, usize)> = family_kernels()
-        .map(|k| (RHS, k.tile().nr, k.tile().kr))
+        .flat_map(|k| {
+            k.rhs_packers
+                .iter()
+                .map(move |p| (p.name, k.tile().nr, k.tile().kr))
+        })
         .collect();
-    // SME2 tiles of the ps1s0nrx4 packers (nr = 4 x VL32 at 128 to 2048 bits), and other shapes
-    // the NEON packer accepts.
+    // SME2 tiles of the ps1s0nrx4 packers (nr = 4 x VL32 at 128 to 2048 bits, and the smallest
+    // multiple of 4 they accept), and other shapes the NEON packer accepts.
     for name in [RHS_S0S1, RHS_S1S0] {
-        combos.extend([(name, 16, 8), (name, 32, 8), (name, 64, 8), (name, 5, 8)]);
+        combos.extend([16, 32, 64, 128, 256, 4].map(|nr| (name, nr, 8)));
     }
     combos.extend([(RHS, 16, 8), (RHS, 3, 4), (RHS, 8, 2), (RHS, 8, 32)]);
     combos.sort();
@@ -549,19 +560,21 @@ impl PackedFamily for Asymmetric {
     fn pack(k: &MatmulKernel, p: &Problem, edge: Edge) -> (Guarded, Guarded) {
         let t = k.tile();
         let lhs = pack_lhs(p, k.lhs_packers[0].name, t.mr, t.kr, t.sr, edge, 0);
-        (lhs, pack_rhs(p, RHS, t.nr, t.kr, edge, 0))
+        (lhs, pack_rhs(p, rhs_packer(k), t.nr, t.kr, edge, 0))
     }
 
     fn expected(k: &MatmulKernel, p: &Problem, clamp: (f32, f32)) -> Vec<f32> {
-        expected_dst(p, k.lhs_packers[0].name, clamp)
+        expected_dst(p, k, clamp)
     }
 }
 
-/// Reference results (m x n, f32) for `p` with activations quantized by `lhs_packer`.
-fn expected_dst(p: &Problem, lhs_packer: &str, clamp: (f32, f32)) -> Vec<f32> {
-    let (lq, ls, lsum) = p.quantized(lhs_packer);
+/// Reference results of `k` (m x n, f32 before any narrowing) for `p`, with activations quantized
+/// by its LHS packer.
+fn expected_dst(p: &Problem, k: &MatmulKernel, clamp: (f32, f32)) -> Vec<f32> {
+    let (lq, ls, lsum) = p.quantized(k.lhs_packers[0].name);
     let mut dst = vec![0.0f32; p.m * p.n];
     reference::matmul(
+        family::arithmetic(k),
         p.m,
         p.n,
         p.k,
@@ -669,7 +682,7 @@ fn check_hostile(k: &MatmulKernel, which: Impl) -> usize {
                 }
             }
             let clamp = (f32::NEG_INFINITY, f32::INFINITY);
-            let expect = expected_dst(&p, lhs_packer, clamp);
+            let expect = expected_dst(&p, k, clamp);
             cases += tester::check_problem::<Asymmetric>(k, &p, clamp, &expect, &[which]);
         }
     }
@@ -706,7 +719,7 @@ fn empty_portions_write_nothing() {
         let t = k.tile();
         let p = Problem::new(t.m_step.max(2), 8, 64, 32, 11);
         let lhs = pack_lhs(&p, k.lhs_packers[0].name, t.mr, t.kr, t.sr, Edge::End, 0);
-        let rhs = pack_rhs(&p, RHS, t.nr, t.kr, Edge::End, 0);
+        let rhs = pack_rhs(&p, rhs_packer(k), t.nr, t.kr, Edge::End, 0);
         let mut shapes = vec![(1, 0)];
         if !family::one_row(k) {
             shapes.push((0, 8));
@@ -747,6 +760,46 @@ fn callee_saved_registers_survive() {
     });
 }
 
+/// A caller with a pending lazy ZA save (AAPCS64 SME ABI) calls every SME kernel of the
+/// families: the kernel saves ZA to the caller's buffer and clears `TPIDR2_EL0` before using ZA,
+/// and still computes the right result.
+#[cfg(target_arch = "aarch64")]
+#[test]
+fn streaming_kernels_commit_a_pending_lazy_za_save() {
+    let Some(svl) = rkai::ukernels::arch::sme_vector_bytes() else {
+        eprintln!("no SME on this CPU: no ZA state to protect");
+        return;
+    };
+    let mut za = support::abi::PendingZaSave::new(svl);
+    let mut kernels = 0;
+    for k in runnable().into_iter().filter(|k| k.isa.is_streaming()) {
+        let t = k.tile();
+        let m = if family::one_row(k) { 1 } else { 3 };
+        let p = Problem::new(m, t.n_step + 1, 128, 64, 77);
+        let (lhs, rhs) = Asymmetric::pack(k, &p, Edge::End);
+        let clamp = (-3.0, 3.0);
+        let expect = expected_dst(&p, k, clamp);
+        za.arm();
+        let portion = (0, 0, p.m, p.n);
+        let operands = (&lhs, &rhs);
+        tester::check_portion::<Asymmetric>(
+            k,
+            Impl::Exported,
+            &p,
+            operands,
+            portion,
+            clamp,
+            &expect,
+            Edge::End,
+        );
+        za.assert_committed(k.stem);
+        kernels += 1;
+    }
+    za.finish();
+    let sme2 = support::cpu::can_run(rkai::ukernels::arch::Isa::Sme2);
+    assert_eq!(kernels > 0, sme2, "SME2 kernels run where SME2 is");
+}
+
 mod random_shapes {
     use super::*;
     use proptest::prelude::*;
@@ -766,11 +819,11 @@ mod random_shapes {
                 let lhs = pack_lhs(&p, name, t.mr, t.kr, t.sr, Edge::End, 0);
                 let expect_lhs = expected_lhs(&p, name, t.mr, t.kr, t.sr, lhs.bytes().len(), 0);
                 prop_assert_eq!(lhs.bytes(), &expect_lhs[..]);
-                let rhs = pack_rhs(&p, RHS, t.nr, t.kr, Edge::End, 0);
-                let expect_rhs = expected_rhs(&p, RHS, t.nr, t.kr, rhs.bytes().len(), 0);
+                let rhs = pack_rhs(&p, rhs_packer(k), t.nr, t.kr, Edge::End, 0);
+                let expect_rhs = expected_rhs(&p, rhs_packer(k), t.nr, t.kr, rhs.bytes().len(), 0);
                 prop_assert_eq!(rhs.bytes(), &expect_rhs[..]);
                 let clamp = (-2.0, 2.5);
-                let expect = expected_dst(&p, name, clamp);
+                let expect = expected_dst(&p, k, clamp);
                 tester::check_portion::<Asymmetric>(k, Impl::Exported, &p, (&lhs, &rhs), (0, 0, m, n), clamp, &expect, Edge::End);
             }
         }
@@ -783,6 +836,7 @@ mod random_shapes {
 const GEMV: &str = "matmul_clamp_f32_qsi8d32p1x8_qai4c32p4x8_1x4_neon_dotprod";
 const GEMV_F16: &str = "matmul_clamp_f16_qsi8d32p1x4_qai4c32p4x4_1x4_neon_dotprod";
 const GEMV_1X4: &str = "matmul_clamp_f32_qsi8d32p1x4_qai4c32p4x4_1x4_neon_dotprod";
+const GEMV_F16_SME2: &str = "matmul_clamp_f16_qsi8d32p1x4_qai4c32p4vlx4_1x4vl_sme2_dot";
 
 fn run_lhs(name: &str, bl: usize, mr: usize, kr: usize, sr: usize) {
     let src = vec![0f32; 8 * 64];
@@ -805,6 +859,10 @@ fn run_lhs(name: &str, bl: usize, mr: usize, kr: usize, sr: usize) {
 }
 
 fn run_rhs(name: &str, kr: usize, bl: usize, null_zero: bool, params: Params) {
+    run_rhs_nr(name, 8, kr, bl, null_zero, params)
+}
+
+fn run_rhs_nr(name: &str, nr: usize, kr: usize, bl: usize, null_zero: bool, params: Params) {
     let src = vec![0u8; 8 * 64];
     let f = [0f32; 64];
     let mut out = vec![0u8; 8192];
@@ -814,7 +872,7 @@ fn run_rhs(name: &str, kr: usize, bl: usize, null_zero: bool, params: Params) {
             1,
             8,
             64,
-            8,
+            nr,
             kr,
             2,
             bl,
@@ -871,6 +929,13 @@ fn cases() -> Vec<Case> {
         ("gemv_1x4_no_rows", run(GEMV_1X4), "m == 1", || {
             run_rows(GEMV_1X4, 0, 64, 32, 4, false)
         }),
+        // The SME2 f16 GEMV asserts one row too (the NEON f16 GEMVs take any m).
+        (
+            "sme2_f16_gemv_two_rows",
+            run(GEMV_F16_SME2),
+            "m == 1",
+            || run_rows(GEMV_F16_SME2, 2, 64, 32, 2, false),
+        ),
         // Checked in the order of KleidiAI's wrapper: the block length before the row count.
         ("gemv_two_rows_bad_bl", run(GEMV), "(bl % 32) == 0", || {
             run_rows(GEMV, 2, 96, 48, 4, false)
@@ -977,6 +1042,12 @@ fn cases() -> Vec<Case> {
         ("ps1s0_s1s0_kr", run(RHS_S1S0), "kr / sr == 4", || {
             run_rhs(RHS_S1S0, 4, 32, false, PARAMS)
         }),
+        (
+            "ps1s0_nr",
+            run(RHS_S0S1),
+            "(nr % kai_nr_multiple_of) == 0",
+            || run_rhs_nr(RHS_S0S1, 6, 8, 32, false, PARAMS),
+        ),
         (
             "rhs_size_kr",
             get("get_rhs_packed_size", RHS),

@@ -1285,41 +1285,7 @@ fn streaming_kernels_commit_a_pending_lazy_za_save() {
         eprintln!("no SME on this CPU: no ZA state to protect");
         return;
     };
-    let pattern: Vec<u8> = (0..svl * svl).map(|i| (i * 7 + i / svl) as u8).collect();
-    // Fills ZA with `pattern` and makes the save pending: the caller's side of the protocol.
-    let make_pending = |save: &mut Vec<u8>, block: &mut [u64; 2]| {
-        save.fill(0);
-        *block = [save.as_mut_ptr() as u64, svl as u64];
-        // SAFETY: SME is present; ZA is enabled and filled from `pattern` (svl slices of svl
-        // bytes); TPIDR2_EL0 then points at a valid block whose buffer holds svl slices.
-        unsafe {
-            core::arch::asm!(
-                ".arch_extension sme",
-                "smstart za",
-                "mov w12, #0",
-                "1:",
-                "ldr za[w12, 0], [{src}]",
-                "addsvl {src}, {src}, #1",
-                "add w12, w12, #1",
-                "cmp x12, {n}",
-                "b.lo 1b",
-                "msr S3_3_C13_C0_5, {block}",
-                src = inout(reg) pattern.as_ptr() => _,
-                n = in(reg) svl,
-                block = in(reg) block.as_ptr(),
-                out("x12") _,
-                options(nostack),
-            )
-        };
-    };
-    let tpidr2 = || {
-        let v: u64;
-        // SAFETY: reading TPIDR2_EL0 is allowed at EL0 with SME.
-        unsafe { core::arch::asm!("mrs {}, S3_3_C13_C0_5", out(reg) v, options(nomem, nostack)) };
-        v
-    };
-    let mut save = vec![0u8; svl * svl];
-    let mut block = [0u64; 2];
+    let mut za = support::abi::PendingZaSave::new(svl);
     let mut kernels = 0;
     for k in runnable_quiet()
         .into_iter()
@@ -1335,7 +1301,7 @@ fn streaming_kernels_commit_a_pending_lazy_za_save() {
         let rhs = pack_rhs(&p, packer, 8, t.nr, t.kr, t.sr, Edge::End);
         let clamp = (-3.0, 3.0);
         let expect = expected_dst(&p, &t, k.epilogue, packer.0, &lq, &rows, clamp);
-        make_pending(&mut save, &mut block);
+        za.arm();
         let case = KernelCase {
             p,
             rhs_packer: packer,
@@ -1350,20 +1316,13 @@ fn streaming_kernels_commit_a_pending_lazy_za_save() {
             &expect,
             Edge::End,
         );
-        assert_eq!(tpidr2(), 0, "{} left the lazy save pending", k.stem);
-        assert!(
-            save == pattern,
-            "{} did not save ZA to the caller's buffer",
-            k.stem
-        );
+        za.assert_committed(k.stem);
         kernels += 1;
     }
-    make_pending(&mut save, &mut block);
+    za.arm();
     rkai::capi::kai_commit_za();
-    assert_eq!(tpidr2(), 0, "kai_commit_za left the lazy save pending");
-    assert!(save == pattern, "kai_commit_za did not save ZA");
-    // SAFETY: turns ZA off again (the caller's state after a committed save).
-    unsafe { core::arch::asm!(".arch_extension sme", "smstop za", options(nomem, nostack)) };
+    za.assert_committed("kai_commit_za");
+    za.finish();
     // (Runs narrowed by RKAI_TEST_KERNEL, such as the SVE vector-length steps, may have none.)
     if std::env::var_os("RKAI_TEST_KERNEL").is_none() {
         assert!(kernels > 0, "SME present but no SME kernel ran");

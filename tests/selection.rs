@@ -481,10 +481,11 @@ fn c_entry_point_hands_out_the_kernel_functions() {
     }
 }
 
-/// On a CPU with SME2 the int8 and int4 families run SME2: the `SMOPA` GEMM and the
-/// `SDOT`-into-ZA GEMV that reads its packed format; SME without SME2 (through `RKAI_FEATURES`)
-/// gives the SME pair of the same shapes where the family has one; without SME all go back to
-/// i8mm/dotprod; on a CPU without SME no streaming kernel is ever offered.
+/// On a CPU with SME2 the int8 and int4 families (per channel and per block, symmetric and
+/// asymmetric, f32 and f16 output) run SME2: the `SMOPA` GEMM and the `SDOT`-into-ZA GEMV that
+/// reads its packed format; SME without SME2 (through `RKAI_FEATURES`) gives the SME pair of the
+/// same shapes where the family has one; without SME all go back to i8mm/dotprod; on a CPU
+/// without SME no streaming kernel is ever offered.
 #[test]
 fn sme_kernels_are_chosen_where_they_run() {
     let f = present();
@@ -516,6 +517,22 @@ fn sme_kernels_are_chosen_where_they_run() {
             [
                 "matmul_clamp_f32_qai8dxp1vlx4_qsi4c32p4vlx4_1vlx4vl_sme2_mopa",
                 "matmul_clamp_f32_qai8dxp1x4_qsi4c32p4vlx4_1x4vl_sme2_dot",
+            ],
+            None,
+        ),
+        (
+            Family::F32Qsi8d32pQai4c32p,
+            [
+                "matmul_clamp_f32_qsi8d32p1vlx4_qai4c32p4vlx4_1vlx4vl_sme2_mopa",
+                "matmul_clamp_f32_qsi8d32p1x4_qai4c32p4vlx4_1x4vl_sme2_dot",
+            ],
+            None,
+        ),
+        (
+            Family::F16Qsi8d32pQai4c32p,
+            [
+                "matmul_clamp_f16_qsi8d32p1vlx4_qai4c32p4vlx4_1vlx4vl_sme2_mopa",
+                "matmul_clamp_f16_qsi8d32p1x4_qai4c32p4vlx4_1x4vl_sme2_dot",
             ],
             None,
         ),

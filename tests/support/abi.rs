@@ -142,3 +142,79 @@ pub fn describe(mask: u64) -> String {
     }
     names.join(",")
 }
+
+/// The caller's side of the AAPCS64 SME lazy-save protocol: ZA filled with a known pattern and
+/// `TPIDR2_EL0` naming a TPIDR2 block whose buffer holds every slice, so that a private-ZA callee
+/// must save ZA there and clear `TPIDR2_EL0` before it uses ZA.
+#[cfg(target_arch = "aarch64")]
+pub struct PendingZaSave {
+    svl: usize,
+    pattern: Vec<u8>,
+    save: Vec<u8>,
+    // Boxed: TPIDR2_EL0 holds its address while the save is pending.
+    block: Box<[u64; 2]>,
+}
+
+#[cfg(target_arch = "aarch64")]
+impl PendingZaSave {
+    /// A pattern of `svl` slices of `svl` bytes (the streaming vector length in bytes).
+    pub fn new(svl: usize) -> Self {
+        PendingZaSave {
+            svl,
+            pattern: (0..svl * svl).map(|i| (i * 7 + i / svl) as u8).collect(),
+            save: vec![0; svl * svl],
+            block: Box::new([0; 2]),
+        }
+    }
+
+    /// Turns ZA on, fills it with the pattern and makes its save pending.
+    pub fn arm(&mut self) {
+        self.save.fill(0);
+        *self.block = [self.save.as_mut_ptr() as u64, self.svl as u64];
+        // SAFETY: the CPU has SME (the caller read its streaming length); ZA is enabled and
+        // filled from `pattern` (svl slices of svl bytes); TPIDR2_EL0 then points at a valid
+        // block whose buffer holds svl slices and outlives the pending save.
+        unsafe {
+            core::arch::asm!(
+                ".arch_extension sme",
+                "smstart za",
+                "mov w12, #0",
+                "1:",
+                "ldr za[w12, 0], [{src}]",
+                "addsvl {src}, {src}, #1",
+                "add w12, w12, #1",
+                "cmp x12, {n}",
+                "b.lo 1b",
+                "msr S3_3_C13_C0_5, {block}",
+                src = inout(reg) self.pattern.as_ptr() => _,
+                n = in(reg) self.svl,
+                block = in(reg) self.block.as_ptr(),
+                out("x12") _,
+                options(nostack),
+            )
+        };
+    }
+
+    /// `TPIDR2_EL0`: non-zero while a save is pending.
+    pub fn tpidr2() -> u64 {
+        let v: u64;
+        // SAFETY: reading TPIDR2_EL0 is allowed at EL0 with SME.
+        unsafe { core::arch::asm!("mrs {}, S3_3_C13_C0_5", out(reg) v, options(nomem, nostack)) };
+        v
+    }
+
+    /// Asserts that `who` committed the save: `TPIDR2_EL0` cleared, ZA's pattern in the buffer.
+    pub fn assert_committed(&self, who: &str) {
+        assert_eq!(Self::tpidr2(), 0, "{who} left the lazy save pending");
+        assert!(
+            self.save == self.pattern,
+            "{who} did not save ZA to the caller's buffer"
+        );
+    }
+
+    /// Turns ZA off (the caller's state after a committed save, if the callee left ZA on).
+    pub fn finish(self) {
+        // SAFETY: SMSTOP ZA only clears PSTATE.ZA; no save is pending.
+        unsafe { core::arch::asm!(".arch_extension sme", "smstop za", options(nomem, nostack)) };
+    }
+}

@@ -122,6 +122,8 @@ pub struct Epilogue {
     pub clamp: Clamp,
     /// How a per-block kernel folds its first block into the f32 accumulator.
     pub block_fold: BlockFold,
+    /// Where a per-block kernel keeps its sums between blocks.
+    pub partials: Partials,
 }
 
 impl Epilogue {
@@ -130,6 +132,7 @@ impl Epilogue {
         scale_bias: ScaleBias::MultiplyThenAdd,
         clamp: Clamp::MaxThenMin,
         block_fold: BlockFold::FusedFromZero,
+        partials: Partials::Registers,
     };
 }
 
@@ -150,6 +153,29 @@ impl BlockFold {
         match (self, first) {
             (BlockFold::FirstMultiplies, true) => x * d,
             _ => libm::fmaf(x, d, acc),
+        }
+    }
+}
+
+/// Where a per-block kernel keeps its f32 sums between blocks. It matters only for 16-bit
+/// outputs: a kernel that parks them in the destination rounds them to its element type after
+/// every block.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Partials {
+    /// In f32 registers until the result is stored.
+    Registers,
+    /// In the destination, in its element type (KleidiAI's per-block SME2 outer-product
+    /// kernels, whose ZA tiles hold one block's integer sums; the f16 one rounds them to f16
+    /// after each block).
+    Destination,
+}
+
+impl Partials {
+    /// The sums `acc` as the kernel reads them back for the next block, for `output`.
+    pub fn keep(self, acc: f32, output: crate::matmul::output::Output) -> f32 {
+        match (self, output.narrowing()) {
+            (Partials::Destination, Some(narrow)) => narrow.widen(narrow.bits(acc)),
+            _ => acc,
         }
     }
 }
@@ -732,6 +758,12 @@ const QSI4C32PF16_RHS: &[&Packer] = &[&RHS_PACK_NXK_QSI4C32PSCALEF16_QSU4C32S16S
 const QSI8D32PSCALEF32_F32_LHS: &[&Packer] = &[&LHS_QUANT_PACK_QSI8D32PSCALEF32_F32_NEON];
 const QSI8D32PSCALEF32_F16_LHS: &[&Packer] = &[&LHS_QUANT_PACK_QSI8D32PSCALEF32_F16_NEON];
 const QAI4C32P_RHS: &[&Packer] = &[&RHS_PACK_NXK_QAI4C32P_QAU4C32S0S1_F32_F32_F32_NEON];
+/// qai4c32p packers writing the sequential-nibble (`ps1s0nrx4`) data of the SME2 kernels; the
+/// `s0s1` one first, whose source is the NEON packer's.
+const QAI4C32PS1S0_RHS: &[&Packer] = &[
+    &RHS_PACK_NXK_QAI4C32PS1S0NRX4_QAU4C32S0S1_F32_F32_F32_NEON,
+    &RHS_PACK_NXK_QAI4C32PS1S0NRX4_QAU4C32S1S0_F32_F32_F32_NEON,
+];
 const QSI8CXP_RHS: &[&Packer] = &[
     &RHS_PACK_NXK_QSI8CXP_QSI8CX_NEON,
     &RHS_PACK_KXN_QSI8CXP_QSI8CX_NEON,
@@ -1075,12 +1107,14 @@ const SME2_DOT: Epilogue = Epilogue {
     scale_bias: ScaleBias::FusedMultiplyAdd,
     clamp: Clamp::MaxNumThenMinNum,
     block_fold: BlockFold::FusedFromZero,
+    partials: Partials::Registers,
 };
 /// SME2 outer-product GEMMs: `FMUL`, `FADD`, `FCLAMP`.
 const SME2_MOPA: Epilogue = Epilogue {
     scale_bias: ScaleBias::MultiplyThenAdd,
     clamp: Clamp::MaxNumThenMinNum,
     block_fold: BlockFold::FusedFromZero,
+    partials: Partials::Registers,
 };
 /// The f16 forms of [`SME2_DOT`] and [`SME2_MOPA`] that narrow before `FCLAMP` (the
 /// `qsi4cxp` ones; the `qsi8cxp` ones clamp in f32).
@@ -1097,11 +1131,13 @@ const SME_DOT: Epilogue = Epilogue {
     scale_bias: ScaleBias::FusedMultiplyAdd,
     clamp: Clamp::MaxThenMin,
     block_fold: BlockFold::FusedFromZero,
+    partials: Partials::Registers,
 };
 /// SME2 outer-product GEMMs of per-block formats: as [`SME2_MOPA`], and the first block is
 /// multiplied rather than fused into `+0`.
 const SME2_BLOCKWISE_MOPA: Epilogue = Epilogue {
     block_fold: BlockFold::FirstMultiplies,
+    partials: Partials::Destination,
     ..SME2_MOPA
 };
 
@@ -1794,6 +1830,90 @@ qsi8d32p_qai4c32p_kernel!(
     matmul_clamp_f32_qsi8d32p4x8_qai4c32p4x8_8x4_neon_i8mm
 );
 
+/// A KleidiAI SME2 kernel of the `qsi8d32p_qai4c32p` families: family, LHS packer list, stem,
+/// tile in streaming-vector units, rows per call, epilogue, and the module of
+/// `matmul::matmul_clamp_f32_qsi8d32p_qai4c32p` implementing it (with `:: f16`, its f16-output
+/// form).
+macro_rules! streaming_qai4c32p_kernel {
+    (
+        $(#[$doc:meta])* $name:ident, $family:ident, $lhs:ident, $stem:ident, $tile:tt,
+        $columns:ident, $rows:ident, $epilogue:expr, $module:ident $(:: $out:ident)?
+    ) => {
+        kernel_entry!($(#[$doc])* $name, $family, $lhs, QAI4C32PS1S0_RHS, $stem, Sme2, $tile,
+            native!(qsi8d32p_qai4c32p::$module $(:: $out)?), KleidiAi, $columns, $rows,
+            $epilogue);
+    };
+}
+
+/// SME2 kernels of the asymmetric int4 families, whose results take no final scale (the bias is
+/// added with `FADD`, so `scale_bias` does not apply): `FCLAMP`; the GEMV folds every block with
+/// fused multiply-adds from `+0` in registers.
+const QAI4C32P_SME2_DOT: Epilogue = Epilogue {
+    clamp: Clamp::MaxNumThenMinNum,
+    ..Epilogue::VECTOR
+};
+/// The outer-product GEMM: as [`QAI4C32P_SME2_DOT`], but its first block's zero-offset term is a
+/// plain `FMUL`, and its sums wait in the destination between blocks (in f16 for f16 output).
+const QAI4C32P_SME2_MOPA: Epilogue = Epilogue {
+    block_fold: BlockFold::FirstMultiplies,
+    partials: Partials::Destination,
+    ..QAI4C32P_SME2_DOT
+};
+
+streaming_qai4c32p_kernel!(
+    /// Asymmetric int4 GEMV, 1 row x 4 x SVL32 columns per step: `LUTI4` expands the weights,
+    /// multi-vector `SDOT` into ZA per block.
+    MATMUL_CLAMP_F32_QSI8D32P1X4_QAI4C32P4VLX4_1X4VL_SME2_DOT,
+    F32Qsi8d32pQai4c32p,
+    QSI8D32PSCALEF32_F32_LHS,
+    matmul_clamp_f32_qsi8d32p1x4_qai4c32p4vlx4_1x4vl_sme2_dot,
+    [1, 4, 1, 4, 8, 2],
+    PerSmeLane32,
+    One,
+    QAI4C32P_SME2_DOT,
+    matmul_clamp_f32_qsi8d32p1x4_qai4c32p4vlx4_1x4vl_sme2_dot
+);
+
+streaming_qai4c32p_kernel!(
+    /// Asymmetric int4 GEMM, SVL32 rows x 4 x SVL32 columns per step: `LUTI4` expands the
+    /// weights, `SMOPA` into four ZA tiles per block.
+    MATMUL_CLAMP_F32_QSI8D32P1VLX4_QAI4C32P4VLX4_1VLX4VL_SME2_MOPA,
+    F32Qsi8d32pQai4c32p,
+    QSI8D32PSCALEF32_F32_LHS,
+    matmul_clamp_f32_qsi8d32p1vlx4_qai4c32p4vlx4_1vlx4vl_sme2_mopa,
+    [1, 4, 1, 4, 8, 2],
+    RowsAndColumnsPerSmeLane32,
+    Any,
+    QAI4C32P_SME2_MOPA,
+    matmul_clamp_f32_qsi8d32p1vlx4_qai4c32p4vlx4_1vlx4vl_sme2_mopa
+);
+
+streaming_qai4c32p_kernel!(
+    /// Asymmetric int4 f16 GEMV, 1 row x 4 x SVL32 columns per step, multi-vector `SDOT`.
+    MATMUL_CLAMP_F16_QSI8D32P1X4_QAI4C32P4VLX4_1X4VL_SME2_DOT,
+    F16Qsi8d32pQai4c32p,
+    QSI8D32PSCALEF32_F16_LHS,
+    matmul_clamp_f16_qsi8d32p1x4_qai4c32p4vlx4_1x4vl_sme2_dot,
+    [1, 4, 1, 4, 8, 2],
+    PerSmeLane32,
+    One,
+    QAI4C32P_SME2_DOT,
+    matmul_clamp_f32_qsi8d32p1x4_qai4c32p4vlx4_1x4vl_sme2_dot::f16
+);
+
+streaming_qai4c32p_kernel!(
+    /// Asymmetric int4 f16 GEMM, SVL32 rows x 4 x SVL32 columns per step, `SMOPA`.
+    MATMUL_CLAMP_F16_QSI8D32P1VLX4_QAI4C32P4VLX4_1VLX4VL_SME2_MOPA,
+    F16Qsi8d32pQai4c32p,
+    QSI8D32PSCALEF32_F16_LHS,
+    matmul_clamp_f16_qsi8d32p1vlx4_qai4c32p4vlx4_1vlx4vl_sme2_mopa,
+    [1, 4, 1, 4, 8, 2],
+    RowsAndColumnsPerSmeLane32,
+    Any,
+    QAI4C32P_SME2_MOPA,
+    matmul_clamp_f32_qsi8d32p1vlx4_qai4c32p4vlx4_1vlx4vl_sme2_mopa::f16
+);
+
 /// A kernel of `matmul_clamp_f32_f32_f32p` (no LHS packer): RHS packer list, column scaling and
 /// the module holding its asm.
 macro_rules! f32_f32_f32p_kernel {
@@ -2061,10 +2181,14 @@ pub static KERNELS: &[&MatmulKernel] = &[
     &MATMUL_CLAMP_F32_QSI8D32P1X8_QAI4C32P4X8_1X4_NEON_DOTPROD,
     &MATMUL_CLAMP_F32_QSI8D32P4X4_QAI4C32P4X4_8X4_NEON_DOTPROD,
     &MATMUL_CLAMP_F32_QSI8D32P4X8_QAI4C32P4X8_8X4_NEON_I8MM,
+    &MATMUL_CLAMP_F32_QSI8D32P1X4_QAI4C32P4VLX4_1X4VL_SME2_DOT,
+    &MATMUL_CLAMP_F32_QSI8D32P1VLX4_QAI4C32P4VLX4_1VLX4VL_SME2_MOPA,
     &MATMUL_CLAMP_F16_QSI8D32P1X4_QAI4C32P4X4_1X4_NEON_DOTPROD,
     &MATMUL_CLAMP_F16_QSI8D32P1X8_QAI4C32P4X8_1X4_NEON_DOTPROD,
     &MATMUL_CLAMP_F16_QSI8D32P4X4_QAI4C32P4X4_8X4_NEON_DOTPROD,
     &MATMUL_CLAMP_F16_QSI8D32P4X8_QAI4C32P4X8_8X4_NEON_I8MM,
+    &MATMUL_CLAMP_F16_QSI8D32P1X4_QAI4C32P4VLX4_1X4VL_SME2_DOT,
+    &MATMUL_CLAMP_F16_QSI8D32P1VLX4_QAI4C32P4VLX4_1VLX4VL_SME2_MOPA,
     &MATMUL_CLAMP_F32_F32_F32P16X1B_6X16_NEON_MLA,
     &MATMUL_CLAMP_F32_F32_F32P16X1B_6X16_NEON_MLA_CORTEXA55,
     &MATMUL_CLAMP_F32_F32_F32P8X1BIASF32_6X8X4_NEON_MLA,

@@ -134,11 +134,14 @@ impl KernelFn {
     }
 
     /// Whether an implementation of this shape can serve a family with `operands` writing
-    /// `output` (only the qai8dxp families' 16-bit outputs dispatch to kernels that write them).
+    /// `output` (only the qai8dxp and qsi8d32p_qai4c32p families' 16-bit outputs dispatch to
+    /// kernels that write them).
     pub const fn fits(self, operands: Operands, output: Output) -> bool {
         match (self, operands) {
             (KernelFn::Portable, _) => true,
-            (KernelFn::PackedOutput(_), Operands::Qai8dxp(_)) => output.narrowing().is_some(),
+            (KernelFn::PackedOutput(_), Operands::Qai8dxp(_) | Operands::Qsi8d32pQai4c32p) => {
+                output.narrowing().is_some()
+            }
             (KernelFn::PackedOutput(_), _) => false,
             (KernelFn::UnpackedLhs(_), Operands::UnpackedFloat) => true,
             (KernelFn::Packed(_), Operands::UnpackedFloat) | (KernelFn::UnpackedLhs(_), _) => false,

@@ -73,6 +73,15 @@ impl Narrow {
             Narrow::Bf16 => half::bf16::from_f32(v).to_bits(),
         }
     }
+
+    /// The f32 value of `bits` of this type (exact).
+    #[inline]
+    pub fn widen(self, bits: u16) -> f32 {
+        match self {
+            Narrow::F16 => half::f16::from_bits(bits).to_f32(),
+            Narrow::Bf16 => half::bf16::from_bits(bits).to_f32(),
+        }
+    }
 }
 
 /// Rows and columns of the staging tile: multiples of every `mr` and `nr` in the catalog.

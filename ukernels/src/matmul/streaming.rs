@@ -89,18 +89,25 @@ macro_rules! streaming_asm {
     };
 }
 
-/// Declares an SME kernel of the qai8dxp families: the function (signature as for `asm_kernel!`'s
-/// plain form, with the destination's element type written out: `f32`, or `u16` for a kernel
-/// that narrows to f16 itself; or its `blockwise` form for per-block formats, f32 output) and its
-/// `run` entry, which commits a pending lazy ZA save before the kernel touches ZA.
+/// Declares an SME kernel: the function (signature as for `asm_kernel!`'s plain form, with the
+/// destination's element type written out: `f32`, or `u16` for a kernel that narrows to f16
+/// itself; or its `blockwise` form for per-block formats, f32 output unless typed the same way)
+/// and its `run` entry, which commits a pending lazy ZA save before the kernel touches ZA.
 macro_rules! streaming_kernel {
     ($(#[$a:meta])* blockwise fn $name:ident(
         $m:ident, $n:ident, $k:ident, $bl:ident, $l:ident, $r:ident, $d:ident, $ds:ident,
         $lo:ident, $hi:ident $(,)?
     ) $body:block) => {
+        streaming_kernel!($(#[$a])* blockwise fn $name(
+            $m, $n, $k, $bl, $l, $r, $d: f32, $ds, $lo, $hi) $body);
+    };
+    ($(#[$a:meta])* blockwise fn $name:ident(
+        $m:ident, $n:ident, $k:ident, $bl:ident, $l:ident, $r:ident, $d:ident: $dt:ty, $ds:ident,
+        $lo:ident, $hi:ident $(,)?
+    ) $body:block) => {
         asm_kernel!(@define [$(#[$a])*] $name(
             $m: usize, $n: usize, $k: usize, $bl: usize, $l: *const u8, $r: *const u8,
-            $d: *mut f32, $ds: usize, $lo: f32, $hi: f32) {
+            $d: *mut $dt, $ds: usize, $lo: f32, $hi: f32) {
                 // SAFETY: the caller guarantees SME (the kernel's ISA) and the ABI's TPIDR2 block.
                 unsafe { $crate::matmul::streaming::commit_lazy_za_save() };
                 $body
@@ -127,3 +134,7 @@ macro_rules! streaming_kernel {
 /// `ZT0` for `LUTI4` expanding signed int4 to int8: entry `i` (a 32-bit table element, of which
 /// a byte lookup takes the low byte) is the two's-complement value of nibble `i`.
 pub static INT4_TO_INT8: [i32; 16] = [0, 1, 2, 3, 4, 5, 6, 7, -8, -7, -6, -5, -4, -3, -2, -1];
+
+/// `ZT0` for `LUTI4` expanding unsigned int4 with a zero point of 8 to int8: entry `i` is
+/// `i - 8` (the asymmetric `qai4c32p` weights, whose zero offset is applied in f32).
+pub static UINT4_TO_INT8: [i32; 16] = [-8, -7, -6, -5, -4, -3, -2, -1, 0, 1, 2, 3, 4, 5, 6, 7];

@@ -11,13 +11,15 @@
 //! Packed, per group of `nr` columns and per block: `nr * bl / 2` bytes of nibbles in chunks of
 //! `c` bytes per column (chunk `q` of column `j` at `(q * nr + j) * c`), then `nr` f32 zero
 //! offsets (copied), then `nr` f32 scales; after all blocks `nr` f32 biases (0 without bias).
-//! Columns past `n` repeat column `n - 1`.
+//! Columns past `n` repeat column `n - 1`, except for the `ps1s0nrx4` forms' biases, which are 0
+//! there.
 //!
 //! * `Qai4c32p` (NEON kernels): `c = kr / sr`; byte `i = 16 * s + t` of a column's block holds
 //!   value `32 * s + t` in its low nibble and `32 * s + 16 + t` in its high nibble, XORed with
 //!   `0x88` (signed `u - 8`); scales are stored times `0.0625` (the kernels form `16 * (u - 8)`).
-//! * `Ps1s0Nrx4S0s1` / `Ps1s0Nrx4S1s0` (KleidiAI's SME2 kernels, `kr / sr == 4`): `c = 2`;
-//!   byte `i` holds values `2i` (low) and `2i + 1` (high) unsigned; scales are copied.
+//! * `Ps1s0Nrx4S0s1` / `Ps1s0Nrx4S1s0` (KleidiAI's SME2 kernels, `kr / sr == 4`, `nr` a
+//!   multiple of 4): `c = 2`; byte `i` holds values `2i` (low) and `2i + 1` (high) unsigned
+//!   (the kernels map `u` to `u - 8` with `LUTI4`); scales are copied.
 
 use crate::contract::{self, Checked};
 use crate::layout::{RhsLayout, qai4c32p as layout};
@@ -37,6 +39,12 @@ impl Variant {
     /// Whether the source holds even-indexed values in the high nibble (`s0s1`).
     pub const fn even_high(self) -> bool {
         !matches!(self, Variant::Ps1s0Nrx4S1s0)
+    }
+
+    /// Whether it writes the SME2 kernels' `ps1s0` form (unsigned nibbles in K order, scales as
+    /// given) rather than the NEON kernels' (signed nibbles, scales / 16).
+    pub const fn sequential(self) -> bool {
+        !matches!(self, Variant::Qai4c32p)
     }
 }
 
@@ -60,6 +68,9 @@ pub fn check_getter(k: usize, nr: usize, kr: usize, bl: usize) -> Checked {
 pub fn check(variant: Variant, a: &Args) -> Checked {
     contract::require(a.num_groups == 1, "num_groups == 1")?;
     check_getter(a.k, a.nr, a.kr, a.bl)?;
+    if variant.sequential() {
+        contract::require(a.nr % 4 == 0, "(nr % kai_nr_multiple_of) == 0")?;
+    }
     contract::require(a.extra_bytes == 0, "extra_bytes == 0")?;
     contract::require(a.sr == 2, "sr == 2")?;
     match variant {
@@ -198,6 +209,8 @@ pub unsafe fn run(variant: Variant, a: &Args) {
         Variant::Qai4c32p => (a.kr / a.sr, true),
         _ => (2, false),
     };
+    // The NEON form repeats the last column's bias past n, the ps1s0 forms write 0.
+    let pad_bias_zero = variant.sequential();
     let even_high = variant.even_high();
     for g in 0..a.n.div_ceil(nr) {
         // SAFETY: group g of the packed RHS.
@@ -230,7 +243,7 @@ pub unsafe fn run(variant: Variant, a: &Args) {
                     params.add(4 * (nr + col)).cast::<f32>().write_unaligned(s);
                 }
             }
-            let bias = if a.bias.is_null() {
+            let bias = if a.bias.is_null() || (pad_bias_zero && g * nr + col >= a.n) {
                 0.0
             } else {
                 // SAFETY: bias holds n floats.

@@ -2,7 +2,9 @@
 //! quantization of activations with f32 scales and sums, every packed layout by its address
 //! formula, and the kernels' arithmetic on unpacked operands.
 
+use crate::catalog::Epilogue;
 use crate::float;
+use crate::matmul::output::Output;
 
 /// How an LHS packer rounds `x * s` to an integer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -134,7 +136,8 @@ pub fn pack_rhs(
 }
 
 /// The SME2 `ps1s0nrx4` form: value `v` of column `c` is the low (even `v`) or high nibble of
-/// byte `i = v / 2` at `(i / 2) * nr * 2 + c * 2 + i % 2`, unsigned; scales copied.
+/// byte `i = v / 2` at `(i / 2) * nr * 2 + c * 2 + i % 2`, unsigned; scales copied; biases of
+/// columns past `n` are 0.
 #[allow(clippy::too_many_arguments)]
 pub fn pack_rhs_ps1s0(
     n: usize,
@@ -195,20 +198,38 @@ fn pack_rhs_layout(
                     .copy_from_slice(&zero[src * blocks + b].to_le_bytes());
                 out[p + 4 * (nr + c)..p + 4 * (nr + c) + 4].copy_from_slice(&s.to_le_bytes());
             }
-            let bv = bias.map_or(0.0, |b| b[src]);
+            let padding = g * nr + c >= n;
+            let bv = bias.map_or(0.0, |b| if padding && !neon { 0.0 } else { b[src] });
             let p = g * stride + blocks * block_bytes + 4 * c;
             out[p..p + 4].copy_from_slice(&bv.to_le_bytes());
         }
     }
 }
 
+/// What sets one kernel of the families apart from another in its arithmetic.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Arithmetic {
+    /// The weights in the SME2 kernels' `ps1s0` form: products with `u - 8` and the scales as
+    /// given; otherwise the NEON kernels' products with `16 * (u - 8)` and scales times 1/16.
+    pub sequential: bool,
+    /// The kernel's clamp, first-block fold and where its sums wait between blocks
+    /// (`scale_bias` does not apply: these results take no final scale).
+    pub finish: Epilogue,
+    /// The element type of the destination.
+    pub output: Output,
+}
+
 /// The kernels' arithmetic on unpacked operands: `lq` m x k int8 with f32 scales `ls` and sums
 /// `lsum` (m x k / bl), `u` n x k unsigned nibbles with f32 scales `rs` and zero offsets `rz`
-/// (n x k / bl), optional `bias`. Per block: `I = 16 * sum(lq * (u - 8))`,
-/// `acc = fma(rz, lsum, acc)`, `acc = fma(f32(I), (rs * 0.0625) * ls, acc)` from `acc = 0`; then
-/// `clamp(acc + bias)` with FMAX then FMIN.
+/// (n x k / bl), optional `bias`. Per block, from `acc = 0`: `I = sum(lq * (u - 8))`,
+/// `acc = fma(rz, lsum, acc)` (a plain product for the first block where `block_fold` says
+/// so), `acc = fma(f32(I), rs * ls, acc)` (`f32(16 * I)` and `(rs * 0.0625) * ls` for the NEON
+/// form), rounded to the output type where the partials wait in the destination; then
+/// `acc + bias` and the kernel's clamp. Results are f32, before the narrowing to a 16-bit
+/// output.
 #[allow(clippy::too_many_arguments)]
 pub fn matmul(
+    how: Arithmetic,
     m: usize,
     n: usize,
     k: usize,
@@ -232,11 +253,17 @@ pub fn matmul(
                     s.wrapping_add(lq[i * k + kk] as i32 * (u[j * k + kk] as i32 - 8))
                 });
                 let (l, r) = (i * blocks + b, j * blocks + b);
-                acc = libm::fmaf(rz[r], lsum[l], acc);
-                acc = libm::fmaf((16 * dot) as f32, (rs[r] * 0.0625) * ls[l], acc);
+                let (x, scale) = if how.sequential {
+                    (dot as f32, rs[r] * ls[l])
+                } else {
+                    (dot.wrapping_mul(16) as f32, (rs[r] * 0.0625) * ls[l])
+                };
+                acc = how.finish.block_fold.apply(b == 0, rz[r], lsum[l], acc);
+                acc = libm::fmaf(x, scale, acc);
+                acc = how.finish.partials.keep(acc, how.output);
             }
             let y = acc + bias.map_or(0.0, |b| b[j]);
-            dst[i * n + j] = float::clamp(y, clamp.0, clamp.1);
+            dst[i * n + j] = how.finish.clamp.apply(y, clamp.0, clamp.1);
         }
     }
 }

@@ -5,7 +5,7 @@
 //!
 //! For row i and column j (`lq` packed LHS values with scale `ls` and block sum `lsum`, `u` the
 //! packed nibbles, `w = u - 8`, `rs16` the packed scale (the user's scale / 16), `rz` the zero
-//! offset), the kernels compute in f32:
+//! offset), the NEON kernels compute in f32:
 //!
 //! ```text
 //! acc = 0
@@ -16,7 +16,7 @@
 //! y = clamp(acc + bias[j])                       (FMAX with the lower bound, then FMIN)
 //! ```
 //!
-//! and the f16 family rounds the clamped f32 result to f16 (`FCVTN`: nearest even; equal to
+//! and their f16 stems round the clamped f32 result to f16 (`FCVTN`: nearest even; equal to
 //! clamping in f16 with the rounded bounds, since the rounding is monotonic).
 //!
 //! This is the order of KleidiAI's NEON kernels, read from their assembly
@@ -36,19 +36,37 @@
 //!   bound, all in f32 with the f32 bounds; the f16 kernels then narrow with one `FCVTN` per
 //!   result. No partial sum is ever kept in f16.
 //!
-//! rkai's kernels, its portable implementation and its reference compute exactly this, so results
-//! are bit-identical (NaN payloads aside).
+//! KleidiAI's SME2 kernels (`..._qsi8d32p1x4_qai4c32p4vlx4_1x4vl_sme2_dot`,
+//! `..._qsi8d32p1vlx4_qai4c32p4vlx4_1vlx4vl_sme2_mopa`, f32 and f16, read from their assembly in
+//! KleidiAI 1.30) read the `ps1s0nrx4` RHS: unsigned nibbles in K order that `LUTI4` maps to
+//! `w = u - 8`, and the user's scales as given, so `I = sum lq * w` and the block's scale product
+//! is `rs * ls`. They fold blocks in the same order, then differ as their catalog `Epilogue`
+//! says:
+//! - both clamp with `FCLAMP` (`FMAXNM`, then `FMINNM`: a quiet NaN becomes a bound);
+//! - the `1vlx4vl` GEMM starts its first block with `FMUL rz, lsum` instead of an `FMLA` into
+//!   `+0` (only the sign of a zero differs) and parks its accumulators in the destination between
+//!   blocks: the f16 GEMM rounds them to f16 after every block (and widens them back for the next
+//!   block and for the bias), so its f16 result is not the f32 GEMM's result narrowed;
+//! - the f16 kernels clamp in f32 and narrow with `FCVT` (nearest even); the f16 GEMV asserts
+//!   `m == 1` like the f32 ones.
 //!
-//! Each f32 asm kernel (one per tile, the f16 stems of the same tile narrow its results) runs
+//! rkai's kernels, its portable implementation and its reference compute exactly this, so results
+//! are bit-identical (NaN payloads aside; checked against KleidiAI's SME2 kernels under QEMU at
+//! every streaming length).
+//!
+//! Each f32 NEON asm kernel (one per tile, the f16 stems of the same tile narrow its results) runs
 //! column groups of 4 outside and rows inside; the GEMMs take 8 rows per pass (the i8mm one
 //! shares each decoded weight register between two LHS groups) or 4 (dotprod, and the i8mm tail).
 //! KleidiAI's GEMMs also take 8 rows (two packed groups) per pass and the rest 4 at a time,
-//! storing only the rows and columns of the portion.
+//! storing only the rows and columns of the portion. The SME2 kernels (one file each, with its f16
+//! form as a nested `f16` module that converts and stores f16 itself) follow the loop orders of
+//! the `qai8dxp_qsi4c32p` SME2 kernels.
 //!
 //! Preconditions are the wrappers' `KAI_ASSUME`s, checked in release builds too:
 //! `dst_stride_col == sizeof(float)` (`sizeof(uint16_t)` for f16), `(k % bl) == 0`,
-//! `(bl % 32) == 0`, and for the two f32 GEMVs `m == 1`, which KleidiAI asserts before its
-//! `m == 0` early return (so an empty f32 GEMV call aborts too; its f16 GEMVs take any `m`). rkai
+//! `(bl % 32) == 0`, and for the f32 GEMVs and the SME2 f16 GEMV `m == 1`, which KleidiAI
+//! asserts before its `m == 0` early return (so an empty GEMV call aborts too; its NEON f16
+//! GEMVs take any `m`). rkai
 //! adds `bl > 0`, non-null buffers, a row stride that holds a row, and sizes that fit in `size_t`.
 //!
 //! Departures from KleidiAI 1.30: a call with `n == 0` reads and writes nothing (KleidiAI's asm
@@ -59,6 +77,8 @@
 pub mod portable;
 
 asm_kernel_modules! {
+    matmul_clamp_f32_qsi8d32p1vlx4_qai4c32p4vlx4_1vlx4vl_sme2_mopa,
+    matmul_clamp_f32_qsi8d32p1x4_qai4c32p4vlx4_1x4vl_sme2_dot,
     matmul_clamp_f32_qsi8d32p1x4_qai4c32p4x4_1x4_neon_dotprod,
     matmul_clamp_f32_qsi8d32p1x8_qai4c32p4x8_1x4_neon_dotprod,
     matmul_clamp_f32_qsi8d32p4x4_qai4c32p4x4_8x4_neon_dotprod,
@@ -67,16 +87,31 @@ asm_kernel_modules! {
 
 pub use super::call::PackedArgs as Args;
 use super::output::run_narrowed;
-use crate::catalog::{MatmulKernel, Rows};
+use crate::catalog::{KernelFn, MatmulKernel, PackerKind, RhsPackerKind, Rows};
 use crate::contract::{self, Checked};
 use crate::layout;
 use crate::matmul::call::check_packed_buffers;
+use crate::reference::qai4c32p::Arithmetic;
 
 /// Whether `kernel` takes exactly one row per call ([`Rows::One`] in the catalog): KleidiAI's f32
-/// GEMV wrappers assert `m == 1` (before their `m == 0` early return, so an empty call is refused
-/// too); its f16 GEMVs take any `m`.
+/// GEMV wrappers and its SME2 f16 GEMV assert `m == 1` (before their `m == 0` early return, so an
+/// empty call is refused too); its NEON f16 GEMVs take any `m`.
 pub fn one_row(kernel: &MatmulKernel) -> bool {
     kernel.rows == Rows::One
+}
+
+/// How `kernel` computes: its packed weight form (from its RHS packers), its epilogue and its
+/// output type.
+pub fn arithmetic(kernel: &MatmulKernel) -> Arithmetic {
+    let sequential = kernel
+        .rhs_packers
+        .iter()
+        .any(|p| matches!(p.kind, PackerKind::Rhs(RhsPackerKind::Qai4c32p(v)) if v.sequential()));
+    Arithmetic {
+        sequential,
+        finish: kernel.epilogue,
+        output: kernel.family.output(),
+    }
 }
 
 /// Checks what `kernel` requires of its arguments: KleidiAI's assertions plus non-null buffers,
@@ -103,8 +138,9 @@ pub fn check(kernel: &MatmulKernel, a: &Args) -> Checked {
 }
 
 /// Runs `kernel` on this target: its hand-written ISA implementation on aarch64 where it has one,
-/// the portable implementation (same bits) elsewhere; f16 output goes through the f32
-/// implementation of the same tile and is narrowed.
+/// the portable implementation (same bits) elsewhere. f16 output: the SME2 kernels store it
+/// themselves (`KernelFn::PackedOutput`), the NEON stems run the f32 kernel of the same tile and
+/// are narrowed through a staging tile, and the portable path stores it directly.
 ///
 /// # Safety
 /// [`check`] must have passed; the buffers must hold the portion described by `a` in the layouts
@@ -114,21 +150,19 @@ pub unsafe fn run(kernel: &MatmulKernel, a: &Args) {
         return;
     }
     let tile = kernel.tile();
-    let run_f32 = |a: &Args| match kernel.native.packed() {
-        // SAFETY (both arms): forwarded contract.
-        Some(f) => unsafe { f(a) },
-        None => unsafe { portable::run(&tile, a) },
-    };
-    match kernel.family.output().narrowing() {
-        None => run_f32(a),
-        Some(narrow) => {
+    match (kernel.native, kernel.family.output().narrowing()) {
+        // SAFETY (every arm): forwarded contract; for 16-bit outputs dst rows hold n 16-bit
+        // elements and the strides are the packed groups' sizes.
+        (KernelFn::PackedOutput(f), _) | (KernelFn::Packed(f), None) => unsafe { f(a) },
+        (KernelFn::Packed(f), Some(narrow)) => {
             let strides = (
                 layout::qsi8d32pscalef32::stride(a.k, a.bl, tile.mr).unwrap_or(0),
                 layout::qai4c32p::stride(a.k, tile.nr, a.bl).unwrap_or(0),
             );
-            // SAFETY: forwarded contract; dst rows hold n 16-bit elements, the strides are the
-            // packed groups' sizes.
-            unsafe { run_narrowed(&tile, strides, narrow, a, run_f32) }
+            unsafe { run_narrowed(&tile, strides, narrow, a, |a: &Args| f(a)) }
         }
+        (KernelFn::Portable | KernelFn::UnpackedLhs(_), _) => unsafe {
+            portable::run(&tile, &arithmetic(kernel), a)
+        },
     }
 }

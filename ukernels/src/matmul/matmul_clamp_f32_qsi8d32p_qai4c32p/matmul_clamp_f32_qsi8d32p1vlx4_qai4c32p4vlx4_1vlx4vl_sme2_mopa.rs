@@ -1,0 +1,298 @@
+//! `kai_matmul_clamp_f32_qsi8d32p1vlx4_qai4c32p4vlx4_1vlx4vl_sme2_mopa`: GEMM (SVL32 rows x
+//! 4 x SVL32 columns per step) on asymmetric int4 weights with an f32 scale and zero offset per
+//! block of `bl` K values: `SMOPA` outer products into the four 32-bit ZA tiles, in streaming
+//! mode. Operands: the `qsi8d32pscalef32` LHS in groups of `mr = SVL32` rows (one vector per
+//! 4-value K step: row `r` in lane `r`) and the `ps1s0nrx4` RHS of the family's `1x4vl` GEMV.
+//!
+//! One 4-value K step of a column group is two vectors of unsigned nibbles; `LUTI4` through a
+//! ZT0 table of `u - 8` widens each to two vectors of int8, one per ZA tile (tile `t` holds
+//! columns `[t x SVL32, (t + 1) x SVL32)` of the group).
+//!
+//! Loop order: row groups outside, column groups inside, then the blocks, then K in 8-value
+//! steps. ZA holds one block's integer sums; after each block every output row is read from ZA
+//! (row `r` of the four tiles is ZA array rows `4r .. 4r + 4`, one multi-vector `MOVA` of
+//! byte-tile slices) and folded into its accumulators, which wait in the destination rows
+//! between blocks (only columns below `n` and rows below `m`), in the destination's type: the
+//! f16 form rounds them to f16 after every block, as KleidiAI's kernel does.
+
+// The f16 form's `run` names the family's arguments through this module.
+use super::Args;
+
+/// The kernel writing `$dst` elements: `$columns` sets the predicate of a column group's
+/// outputs below n, `$load` reads an output row's accumulators under it into z20-z23 (f32;
+/// z12/z13 free), `$store` writes z20-z23 back (z12/z13 free), `$next_dst` moves the
+/// destination by one column group.
+macro_rules! sme2_mopa_kernel {
+    (
+        $(#[$doc:meta])* $name:ident, $dst:ty, $columns:literal, [$($load:literal),+ $(,)?],
+        [$($store:literal),+ $(,)?], $next_dst:literal
+    ) => {
+    streaming_kernel! {
+        $(#[$doc])*
+        blockwise fn $name(
+            m, n, k, bl, lhs_packed, rhs_packed, dst: $dst, dst_stride_row, clamp_min, clamp_max,
+        ) {
+            let svl = crate::arch::sme_vector_bytes().unwrap_or(0);
+            let mr = svl / 4;
+            let nb = k / bl;
+
+            // Register map
+            //   x0  rows left (signed)           x12 ZA slice of the output row (4 x row)
+            //   x1  n                            x13 columns left in this row group (signed)
+            //   x2  blocks per row (nb)          x14 dst of the column group's row 0
+            //   x3  LHS group pointer            x15 rows of this group to store
+            //   x4  rhs_packed                   x16 blocks left
+            //   x5  dst of the row group         x17 mr (CNTW)
+            //   x6  dst_stride_row               x20 RHS pointer inside the column group
+            //   x7  LHS group stride             x21 K values left in the block; then the
+            //   x8  RHS group pointer                row's LHS scale pointer
+            //   x9  RHS group stride             x22 dst pointer of the output row
+            //   x10 / x11 clamp_min / clamp_max  x23 LHS pointer inside the group
+            //   x24 bl; x25 the LUTI4 table      x26 rows left to fold or store
+            //   x27 the row's LHS sum pointer
+            //
+            //   z4/z5   LHS: two 4-value K steps of mr rows
+            //   z0-z3   packed RHS: two K steps (two vectors each); z8-z15 widened to int8
+            //   z0/z1   in the fold: the row's LHS sum / scale in every lane
+            //   z8-z11  in the fold: the block's scales times the row's LHS scale
+            //   z16-z19 one output row from ZA; z20-z23 its accumulators
+            //   z24-z27 the block's zero offsets, then the column group's biases
+            //   z28-z31 the block's scales; z6/z7 clamp_min / clamp_max in every lane
+            //   ZA      tiles za0..za3: the block's integer sums; ZT0 the uint4 -> int8 table
+            //   p0/pn8  all lanes; pn9 the group's columns below n
+            //
+            // SAFETY: the caller guarantees (see `# Safety`) SME2 and that the packed buffers
+            // cover the bytes read here (ceil(m / mr) LHS groups and ceil(n / nr) RHS groups,
+            // each read exactly, including rows and columns past m and n, which the packers
+            // fill); the table holds 64 bytes. Loads and stores of dst are predicated to columns
+            // below n and limited to rows below m. Streaming mode starts and ends inside the
+            // block; only declared registers change; no stack use.
+            unsafe {
+                streaming_asm!("sme2";
+                    "ptrue p0.b",
+                    "ptrue pn8.b",
+                    "cntw x17",
+                    "ldr zt0, [x25]",
+                    "mov z6.s, w10",
+                    "mov z7.s, w11",
+                    // ---- loop over row groups ----
+                    "1:",
+                    "cmp x0, x17",
+                    "csel x15, x0, x17, lt",
+                    "mov x8, x4",
+                    "mov x13, x1",
+                    "mov x14, x5",
+                    // ---- loop over column groups ----
+                    "2:",
+                    $columns,
+                    "mov x23, x3",
+                    "mov x20, x8",
+                    "mov x16, x2",
+                    // ---- loop over blocks ----
+                    "3:",
+                    "zero {{za}}",
+                    "mov x21, x24",
+                    // ---- 8 K values per iteration ----
+                    "4:",
+                    "ld1w {{z4.s-z5.s}}, pn8/z, [x23]",
+                    "ld1b {{z0.b-z3.b}}, pn8/z, [x20]",
+                    "luti4 {{z8.b-z9.b}}, zt0, z0[0]",
+                    "luti4 {{z10.b-z11.b}}, zt0, z1[0]",
+                    "luti4 {{z12.b-z13.b}}, zt0, z2[0]",
+                    "luti4 {{z14.b-z15.b}}, zt0, z3[0]",
+                    "smopa za0.s, p0/m, p0/m, z4.b, z8.b",
+                    "smopa za1.s, p0/m, p0/m, z4.b, z9.b",
+                    "smopa za2.s, p0/m, p0/m, z4.b, z10.b",
+                    "smopa za3.s, p0/m, p0/m, z4.b, z11.b",
+                    "smopa za0.s, p0/m, p0/m, z5.b, z12.b",
+                    "smopa za1.s, p0/m, p0/m, z5.b, z13.b",
+                    "smopa za2.s, p0/m, p0/m, z5.b, z14.b",
+                    "smopa za3.s, p0/m, p0/m, z5.b, z15.b",
+                    "addvl x23, x23, #2",
+                    "addvl x20, x20, #4",
+                    "subs x21, x21, #8",
+                    "b.ne 4b",
+                    // ---- fold the block into every row: x23 -> its mr LHS sums then mr
+                    // scales, x20 -> its nr zero offsets then nr scales ----
+                    "ld1w {{z24.s-z27.s}}, pn8/z, [x20]",
+                    "ld1w {{z28.s-z31.s}}, pn8/z, [x20, #4, mul vl]",
+                    "addvl x20, x20, #8",
+                    "mov x12, #0",
+                    "mov x22, x14",
+                    "mov x26, x15",
+                    "mov x27, x23",
+                    "addvl x21, x23, #1",
+                    "5:",
+                    "mova {{z16.b-z19.b}}, za0h.b[w12, 0:3]",
+                    "scvtf {{z16.s-z19.s}}, {{z16.s-z19.s}}",
+                    "ld1rw {{z0.s}}, p0/z, [x27]",
+                    "ld1rw {{z1.s}}, p0/z, [x21]",
+                    "fmul z8.s, z28.s, z1.s",
+                    "fmul z9.s, z29.s, z1.s",
+                    "fmul z10.s, z30.s, z1.s",
+                    "fmul z11.s, z31.s, z1.s",
+                    "cmp x16, x2",
+                    "b.ne 6f",
+                    "fmul z20.s, z24.s, z0.s",
+                    "fmul z21.s, z25.s, z0.s",
+                    "fmul z22.s, z26.s, z0.s",
+                    "fmul z23.s, z27.s, z0.s",
+                    "b 7f",
+                    "6:",
+                    $($load,)+
+                    "fmla z20.s, p0/m, z24.s, z0.s",
+                    "fmla z21.s, p0/m, z25.s, z0.s",
+                    "fmla z22.s, p0/m, z26.s, z0.s",
+                    "fmla z23.s, p0/m, z27.s, z0.s",
+                    "7:",
+                    "fmla z20.s, p0/m, z16.s, z8.s",
+                    "fmla z21.s, p0/m, z17.s, z9.s",
+                    "fmla z22.s, p0/m, z18.s, z10.s",
+                    "fmla z23.s, p0/m, z19.s, z11.s",
+                    $($store,)+
+                    "add x22, x22, x6",
+                    "add x12, x12, #4",
+                    "add x27, x27, #4",
+                    "add x21, x21, #4",
+                    "subs x26, x26, #1",
+                    "b.ne 5b",
+                    "addvl x23, x23, #2",
+                    "subs x16, x16, #1",
+                    "b.ne 3b",
+                    // ---- epilogue: x20 -> the column group's biases ----
+                    "ld1w {{z24.s-z27.s}}, pn8/z, [x20]",
+                    "mov x22, x14",
+                    "mov x26, x15",
+                    // ---- one output row per iteration ----
+                    "8:",
+                    $($load,)+
+                    "fadd z20.s, z20.s, z24.s",
+                    "fadd z21.s, z21.s, z25.s",
+                    "fadd z22.s, z22.s, z26.s",
+                    "fadd z23.s, z23.s, z27.s",
+                    "fclamp {{z20.s-z23.s}}, z6.s, z7.s",
+                    $($store,)+
+                    "add x22, x22, x6",
+                    "subs x26, x26, #1",
+                    "b.ne 8b",
+                    // ---- next column group ----
+                    "add x8, x8, x9",
+                    $next_dst,
+                    "subs x13, x13, x17, lsl #2",
+                    "b.gt 2b",
+                    // ---- next row group ----
+                    "add x3, x3, x7",
+                    "madd x5, x6, x17, x5",
+                    "subs x0, x0, x17",
+                    "b.gt 1b";
+                    inout("x0") m => _,
+                    in("x1") n,
+                    in("x2") nb,
+                    inout("x3") lhs_packed => _,
+                    in("x4") rhs_packed,
+                    inout("x5") dst => _,
+                    in("x6") dst_stride_row,
+                    in("x7") mr * nb * (bl + 8),
+                    out("x8") _,
+                    in("x9") svl * (nb * (bl / 2 + 8) + 4),
+                    in("x10") clamp_min.to_bits() as usize,
+                    in("x11") clamp_max.to_bits() as usize,
+                    out("x12") _,
+                    out("x13") _,
+                    out("x14") _,
+                    out("x15") _,
+                    out("x16") _,
+                    out("x17") _,
+                    out("x20") _,
+                    out("x21") _,
+                    out("x22") _,
+                    out("x23") _,
+                    in("x24") bl,
+                    in("x25") crate::matmul::streaming::UINT4_TO_INT8.as_ptr(),
+                    out("x26") _,
+                    out("x27") _,
+                );
+            }
+        }
+    }
+    };
+}
+
+sme2_mopa_kernel!(
+    /// Computes `dst[i][j]` for `i < m`, `j < n` from packed operands:
+    ///
+    /// ```text
+    /// for b in 0..nb:
+    ///     I   = sum_{kk in block b} lq[i][kk] * (u[j][kk] - 8)      (i32)
+    ///     acc = rz[j][b] * lsum[i][b]               if b == 0       (FMUL)
+    ///     acc = fma(rz[j][b], lsum[i][b], acc)      otherwise       (FMLA)
+    ///     acc = fma(I as f32, rs[j][b] * ls[i][b], acc)             (FMUL, then FMLA)
+    /// dst[i][j] = fclamp(acc + bias[j], clamp_min, clamp_max)       (FADD; FMAXNM, FMINNM)
+    /// ```
+    ///
+    /// with `nb = k / bl`, `mr = SVL32` rows per LHS group and `nr = 4 x SVL32` columns per
+    /// RHS group.
+    ///
+    /// LHS layout (one group of `mr` rows per `mr * nb * (bl + 8)` bytes): per block, for every
+    /// 4-value K step, `mr` rows x 4 int8 values, then `lsum: [f32; mr]`, `ls: [f32; mr]`.
+    ///
+    /// RHS layout: as for the family's `1x4vl` GEMV.
+    ///
+    /// # Safety
+    ///
+    /// * The CPU must implement SME2; a pending lazy ZA save must follow the AAPCS64 SME ABI.
+    /// * `m >= 1`, `n >= 1`; `bl` is a non-zero multiple of 32 and `k` a non-zero multiple of
+    ///   `bl`.
+    /// * `lhs_packed` must be valid for reads of `ceil(m / mr)` groups of the size above.
+    /// * `rhs_packed` must be valid for reads of `ceil(n / nr) * nr * (nb * (bl / 2 + 8) + 4)`
+    ///   bytes.
+    /// * `dst` must be valid for reads and writes of the `m` rows of `4 * n` bytes at byte
+    ///   offsets `i * dst_stride_row`, and those rows must not overlap the packed inputs.
+    /// * No alignment is required of any pointer.
+    matmul_f32_qsi8d32p1vlx4_qai4c32p4vlx4_1vlx4vl_sme2_mopa,
+    f32,
+    "whilelt pn9.s, xzr, x13, vlx4",
+    ["ld1w {{z20.s-z23.s}}, pn9/z, [x22]"],
+    ["st1w {{z20.s-z23.s}}, pn9, [x22]"],
+    "addvl x14, x14, #4"
+);
+
+/// The f16-output form, `kai_matmul_clamp_f16_qsi8d32p1vlx4_qai4c32p4vlx4_1vlx4vl_sme2_mopa`: the
+/// same computation with the accumulators waiting in the f16 destination between blocks, so
+/// that each block's result is rounded to f16 (`FCVT`: nearest, ties to even) and widened back
+/// (exactly) for the next block and for the bias; the clamped f32 result is rounded the same way.
+pub mod f16 {
+    sme2_mopa_kernel!(
+        /// As the f32 kernel of this module, writing f16 elements (`dst_stride_row` in bytes),
+        /// with the accumulators rounded to f16 after every block:
+        ///
+        /// ```text
+        /// acc = f32(f16(acc))                       after each block's FMLA
+        /// dst[i][j] = f16(fclamp(acc + bias[j], clamp_min, clamp_max))
+        /// ```
+        ///
+        /// # Safety
+        ///
+        /// As for the f32 kernel, with `dst` rows of `2 * n` bytes.
+        matmul_f16_qsi8d32p1vlx4_qai4c32p4vlx4_1vlx4vl_sme2_mopa,
+        u16,
+        "whilelt pn9.h, xzr, x13, vlx2",
+        [
+            "ld1h {{z12.h-z13.h}}, pn9/z, [x22]",
+            "uunpklo z20.s, z12.h",
+            "uunpkhi z21.s, z12.h",
+            "uunpklo z22.s, z13.h",
+            "uunpkhi z23.s, z13.h",
+            "fcvt z20.s, p0/m, z20.h",
+            "fcvt z21.s, p0/m, z21.h",
+            "fcvt z22.s, p0/m, z22.h",
+            "fcvt z23.s, p0/m, z23.h",
+        ],
+        [
+            "fcvt z12.h, {{z20.s-z21.s}}",
+            "fcvt z13.h, {{z22.s-z23.s}}",
+            "st1h {{z12.h-z13.h}}, pn9, [x22]",
+        ],
+        "addvl x14, x14, #2"
+    );
+}
