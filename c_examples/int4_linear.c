@@ -11,7 +11,8 @@
  *     processing) of family matmul_clamp_f32_qai8dxp_qsi4cxp, used through the family's
  *     interface struct;
  *   - then the GEMV and GEMM that rkai_select_matmul_clamp_f32_qai8dxp_qsi4cxp (rkai's run-time
- *     selection, rkai/rkai_select.h) picks for this CPU, run the same way;
+ *     selection, rkai/rkai_select.h) picks for this CPU, run the same way, their weights packed
+ *     by the packer the choice names (the SME2 kernels read another format than the NEON ones);
  *   - the RHS is packed once with the kernel's mr/nr/kr/sr; the LHS is quantized and packed on
  *     every call; the matmul runs in n_step-wide column tiles addressed with
  *     get_rhs_packed_offset / get_dst_offset, as a framework hands tiles to its threads.
@@ -47,6 +48,7 @@
 #include "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4cxp/kai_matmul_clamp_f32_qai8dxp_qsi4cxp_interface.h"
 #include "kai/ukernels/matmul/pack/kai_lhs_quant_pack_qai8dxp_f32.h"
 #include "kai/ukernels/matmul/pack/kai_rhs_pack_nxk_qsi4cxp_qs4cxs1s0.h"
+#include "kai/ukernels/matmul/pack/kai_rhs_pack_nxk_qsi4cxps1s0_qsu4cxs1s0_neon.h"
 #include "rkai.h"
 
 enum { N_DIM = 4096, K_DIM = 4096, M_MAX = 32 };
@@ -66,6 +68,31 @@ enum { MAX_RUNS = 50 };
             kai_get_dst_size_##stem, kai_run_##stem                                             \
     }
 
+/* The family's two packed RHS formats, each with its N x K packer (the two share one signature
+ * and one params struct): `s16s0` for the NEON/SVE kernels and SME's, sequential nibbles for the
+ * SME2 kernels. A kernel's packer is named by its getters' family documentation or, at run time,
+ * by rkai_select's choice. */
+struct rhs_packer {
+    const char* name;
+    size_t (*get_size)(size_t n, size_t k, size_t nr, size_t kr, size_t sr);
+    size_t (*get_offset)(size_t n_idx, size_t k, size_t nr, size_t kr, size_t sr);
+    void (*run)(size_t num_groups, size_t n, size_t k, size_t nr, size_t kr, size_t sr, const uint8_t* rhs,
+                const float* bias, const float* scale, void* rhs_packed, size_t extra_bytes,
+                const struct kai_rhs_pack_qs4cxs1s0_param* params);
+};
+
+#define KAI_RHS_PACKER(stem) \
+    {#stem, kai_get_rhs_packed_size_##stem, kai_get_rhs_packed_offset_##stem, kai_run_##stem}
+
+static const struct rhs_packer S16S0_PACKER = KAI_RHS_PACKER(rhs_pack_nxk_qsi4cxp_qs4cxs1s0);
+static const struct rhs_packer SEQUENTIAL_PACKER = KAI_RHS_PACKER(rhs_pack_nxk_qsi4cxps1s0_qsu4cxs1s0_neon);
+
+/* The N x K packer of the format a packer named `name` writes (rkai_select may name the K x N
+ * packer of the same format). */
+static const struct rhs_packer* rhs_packer_of(const char* name) {
+    return strstr(name, "qsi4cxps1s0") != NULL ? &SEQUENTIAL_PACKER : &S16S0_PACKER;
+}
+
 struct variant {
     const char* role;
     const char* name;
@@ -73,13 +100,14 @@ struct variant {
     const char* feature_name;
     size_t m;
     struct kai_matmul_clamp_f32_qai8dxp_qsi4cxp_ukernel ukernel;
+    const struct rhs_packer* rhs_packer;
 };
 
 static const struct variant VARIANTS[] = {
     {"GEMV", "kai_matmul_clamp_f32_qai8dxp1x8_qsi4cxp8x8_1x8x32_neon_dotprod", RKAI_FEATURE_DOTPROD,
-     "dotprod", 1, KAI_UKERNEL(matmul_clamp_f32_qai8dxp1x8_qsi4cxp8x8_1x8x32_neon_dotprod)},
+     "dotprod", 1, KAI_UKERNEL(matmul_clamp_f32_qai8dxp1x8_qsi4cxp8x8_1x8x32_neon_dotprod), &S16S0_PACKER},
     {"GEMM", "kai_matmul_clamp_f32_qai8dxp4x8_qsi4cxp8x8_8x8x32_neon_i8mm", RKAI_FEATURE_I8MM, "i8mm",
-     M_MAX, KAI_UKERNEL(matmul_clamp_f32_qai8dxp4x8_qsi4cxp8x8_8x8x32_neon_i8mm)},
+     M_MAX, KAI_UKERNEL(matmul_clamp_f32_qai8dxp4x8_qsi4cxp8x8_8x8x32_neon_i8mm), &S16S0_PACKER},
 };
 
 static double now_seconds(void) {
@@ -217,20 +245,20 @@ static int run_variant(const struct variant* v, const struct layer* L) {
     }
 
     /* RHS: packed once, when the model is loaded. */
-    const size_t rhs_packed_size = kai_get_rhs_packed_size_rhs_pack_nxk_qsi4cxp_qs4cxs1s0(n, k, nr, kr, sr);
+    const struct rhs_packer* packer = v->rhs_packer;
+    const size_t rhs_packed_size = packer->get_size(n, k, nr, kr, sr);
     uint8_t* rhs_packed = xmalloc(rhs_packed_size);
-    struct kai_rhs_pack_nxk_qsi4cxp_qs4cxs1s0_params params;
+    struct kai_rhs_pack_qs4cxs1s0_param params;
     params.lhs_zero_point = 1;
     params.rhs_zero_point = 8;
     double t0 = now_seconds();
-    kai_run_rhs_pack_nxk_qsi4cxp_qs4cxs1s0(1, n, k, nr, kr, sr, L->w, L->bias, L->scale, rhs_packed, 0,
-                                           &params);
+    packer->run(1, n, k, nr, kr, sr, L->w, L->bias, L->scale, rhs_packed, 0, &params);
     const double rhs_pack_seconds = now_seconds() - t0;
 
     /* Offsets the kernel and the packer report must agree: frameworks use either. */
     for (size_t n_idx = 0; n_idx < n; n_idx += n_step) {
         const size_t by_kernel = uk->get_rhs_packed_offset(n_idx, k);
-        const size_t by_packer = kai_get_rhs_packed_offset_rhs_pack_nxk_qsi4cxp_qs4cxs1s0(n_idx, k, nr, kr, sr);
+        const size_t by_packer = packer->get_offset(n_idx, k, nr, kr, sr);
         if (by_kernel != by_packer || by_kernel >= rhs_packed_size) {
             printf("    FAIL: rhs packed offset of column %zu: kernel %zu, packer %zu, size %zu\n", n_idx,
                    by_kernel, by_packer, rhs_packed_size);
@@ -308,8 +336,8 @@ static int run_variant(const struct variant* v, const struct layer* L) {
     const double mean = total / runs;
     const double ops = 2.0 * (double)m * (double)n * (double)k;
 
-    printf("    rhs pack %.2f ms (%zu bytes); lhs quant+pack %zu bytes\n", rhs_pack_seconds * 1e3,
-           rhs_packed_size, lhs_packed_size);
+    printf("    rhs pack (%s) %.2f ms (%zu bytes); lhs quant+pack %zu bytes\n", packer->name,
+           rhs_pack_seconds * 1e3, rhs_packed_size, lhs_packed_size);
     printf("    time per matmul (lhs quant+pack + %zu tiles): mean %.3f ms, best %.3f ms over %d call%s"
            " (lhs pack %.3f ms) = %.2f GOPS\n",
            (n + n_step - 1) / n_step, mean * 1e3, best * 1e3, runs, runs == 1 ? "" : "s",
@@ -428,7 +456,7 @@ int main(void) {
             continue;
         }
         const struct variant v = {role, chosen[s].name, 0, chosen[s].isa, s == 0 ? 1 : (size_t)M_MAX,
-                                  chosen[s].ukernel};
+                                  chosen[s].ukernel, rhs_packer_of(chosen[s].rhs_packer)};
         printf("[%s] isa %s, RHS packer %s\n", role, chosen[s].isa, chosen[s].rhs_packer);
         failures += run_variant(&v, &layer);
         ++ran;

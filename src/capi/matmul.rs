@@ -91,9 +91,9 @@ pub unsafe fn run_matmul(kernel: &MatmulKernel, symbol: &str, a: &CArgs) {
                 clamp_min: a.clamp_min,
                 clamp_max: a.clamp_max,
             };
-            ensure(symbol, call::check_packed(kernel, &args));
+            let checked = ensure(symbol, call::check_packed(kernel, &args));
             // SAFETY: arguments checked; buffer extents are the caller's contract.
-            unsafe { call::run_packed(kernel, &args) }
+            unsafe { call::run_packed(kernel, checked, &args) }
         }
     }
 }

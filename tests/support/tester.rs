@@ -212,9 +212,10 @@ pub unsafe fn run(k: &MatmulKernel, which: Impl, a: &call::PackedArgs) {
                 native: KernelFn::Portable,
                 ..*k
             };
-            assert_eq!(call::check_packed(&portable, a), Ok(()), "{}", k.stem);
+            let checked = call::check_packed(&portable, a)
+                .unwrap_or_else(|v| panic!("{}: {}", k.stem, v.condition));
             // SAFETY: forwarded contract.
-            unsafe { call::run_packed(&portable, a) }
+            unsafe { call::run_packed(&portable, checked, a) }
         }
     }
 }

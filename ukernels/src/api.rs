@@ -18,6 +18,7 @@ use crate::contract::Violation;
 use crate::layout::{self, RhsLayout};
 use crate::matmul::call::{self, PackedArgs};
 use crate::pack::lhs_quant_pack_qai8dxp as lhs_pack;
+use crate::pack::rhs_pack_nxk_qsi4cxps1s0_qsu4cxs1s0 as sequential_int4_pack;
 use crate::pack::rhs_pack_qsi4c32p_qsu4c32s1s0 as block_pack;
 use crate::pack::rhs_pack_qsi4cxp_qs4cxs1s0 as int4_pack;
 use crate::pack::rhs_pack_qsi8cxp_qsi8cx as int8_pack;
@@ -298,9 +299,22 @@ impl<S: AsRef<[u8]> + AsMut<[u8]>> PackedWeights<S> {
                     extra_bytes: 0,
                     params: &params,
                 };
-                int4_pack::check(&a)?;
-                // SAFETY: checked arguments; every buffer's length was verified above.
-                unsafe { int4_pack::run(Source::Nxk, &a) };
+                // The kernel's own packer: the SME2 kernels read sequential nibbles with
+                // unscaled sums and scales, the others `s16s0`.
+                let sequential = kernel
+                    .kernel
+                    .rhs_packers
+                    .iter()
+                    .any(|p| p.kind == PackerKind::Rhs(RhsPackerKind::Qsi4cxps1s0));
+                if sequential {
+                    sequential_int4_pack::check(&a)?;
+                    // SAFETY: checked arguments; every buffer's length was verified above.
+                    unsafe { sequential_int4_pack::run(&a) };
+                } else {
+                    int4_pack::check(&a)?;
+                    // SAFETY: as above.
+                    unsafe { int4_pack::run(Source::Nxk, &a) };
+                }
             }
             Weights::Int8PerChannel { data, scales } => {
                 need("int8 weights", n.saturating_mul(k), data.len())?;
@@ -586,9 +600,9 @@ unsafe fn run_portion<A: AsRef<[u8]>, B: AsRef<[u8]>>(
         clamp_min: clamp.min,
         clamp_max: clamp.max,
     };
-    call::check_packed(kernel.kernel, &args)?;
+    let checked = call::check_packed(kernel.kernel, &args)?;
     // SAFETY: checked arguments; the caller guarantees buffers and exclusivity.
-    unsafe { call::run_packed(kernel.kernel, &args) };
+    unsafe { call::run_packed(kernel.kernel, checked, &args) };
     Ok(())
 }
 

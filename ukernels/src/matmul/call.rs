@@ -8,7 +8,7 @@ use super::{
 };
 use crate::catalog::MatmulKernel;
 use crate::contract::{self, Checked, Violation};
-use crate::family::Operands;
+use crate::family::{Operands, Qai8dxpRhs};
 
 /// Arguments of `run_matmul` with both operands packed.
 #[derive(Clone, Copy, Debug)]
@@ -160,33 +160,61 @@ const NEEDS_UNPACKED_LHS: Violation = Violation {
     condition: "the kernel takes an unpacked LHS",
 };
 
+/// A packed-operand call that [`check_packed`] accepted, naming the family's packed operands:
+/// only `check_packed` makes one, so [`run_packed`] dispatches over exactly the families whose
+/// LHS is packed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CheckedPacked(PackedOperands);
+
+/// The operand formats of the families whose LHS is packed (every [`Operands`] but
+/// `UnpackedFloat`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum PackedOperands {
+    Qai8dxp(Qai8dxpRhs),
+    Qsi8d32pQsi4c32p,
+    Qsi8d32pQai4c32p,
+    Bf16pBf16p,
+}
+
 /// Checks a packed-operand call of `kernel`: KleidiAI's assertions plus non-null buffers, a
 /// destination stride that holds a row, and packed sizes that do not overflow.
-pub fn check_packed(kernel: &MatmulKernel, a: &PackedArgs) -> Checked {
-    match kernel.family.description().operands {
-        Operands::Qai8dxp(_) => qai8dxp::check(kernel, a),
-        Operands::Qsi8d32pQsi4c32p => qsi8d32p_qsi4c32p::check(kernel, a),
-        Operands::Qsi8d32pQai4c32p => qsi8d32p_qai4c32p::check(kernel, a),
-        Operands::Bf16pBf16p => bf16_gemm::check(kernel, a),
-        Operands::UnpackedFloat => Err(NEEDS_PACKED_LHS),
-    }
+pub fn check_packed(kernel: &MatmulKernel, a: &PackedArgs) -> Result<CheckedPacked, Violation> {
+    let operands = match kernel.family.description().operands {
+        Operands::Qai8dxp(rhs) => {
+            qai8dxp::check(kernel, a)?;
+            PackedOperands::Qai8dxp(rhs)
+        }
+        Operands::Qsi8d32pQsi4c32p => {
+            qsi8d32p_qsi4c32p::check(kernel, a)?;
+            PackedOperands::Qsi8d32pQsi4c32p
+        }
+        Operands::Qsi8d32pQai4c32p => {
+            qsi8d32p_qai4c32p::check(kernel, a)?;
+            PackedOperands::Qsi8d32pQai4c32p
+        }
+        Operands::Bf16pBf16p => {
+            bf16_gemm::check(kernel, a)?;
+            PackedOperands::Bf16pBf16p
+        }
+        Operands::UnpackedFloat => return Err(NEEDS_PACKED_LHS),
+    };
+    Ok(CheckedPacked(operands))
 }
 
 /// Runs a packed-operand call of `kernel`: its hand-written implementation on aarch64, the
 /// portable one (same bits) elsewhere.
 ///
 /// # Safety
-/// [`check_packed`] passed; the buffers hold the portion described by `a` in the layouts of
-/// `kernel.tile()`; on aarch64 the CPU implements `kernel.isa`.
-pub unsafe fn run_packed(kernel: &MatmulKernel, a: &PackedArgs) {
+/// `checked` is what [`check_packed`] returned for `kernel` and `a`; the buffers hold the portion
+/// described by `a` in the layouts of `kernel.tile()`; on aarch64 the CPU implements
+/// `kernel.isa`.
+pub unsafe fn run_packed(kernel: &MatmulKernel, checked: CheckedPacked, a: &PackedArgs) {
     // SAFETY (every arm): forwarded contract.
-    match kernel.family.description().operands {
-        Operands::Qai8dxp(rhs) => unsafe { qai8dxp::run(kernel, rhs, a) },
-        Operands::Qsi8d32pQsi4c32p => unsafe { qsi8d32p_qsi4c32p::run(kernel, a) },
-        Operands::Qsi8d32pQai4c32p => unsafe { qsi8d32p_qai4c32p::run(kernel, a) },
-        Operands::Bf16pBf16p => unsafe { bf16_gemm::run(kernel, a) },
-        // `check_packed` refused it.
-        Operands::UnpackedFloat => {}
+    match checked.0 {
+        PackedOperands::Qai8dxp(rhs) => unsafe { qai8dxp::run(kernel, rhs, a) },
+        PackedOperands::Qsi8d32pQsi4c32p => unsafe { qsi8d32p_qsi4c32p::run(kernel, a) },
+        PackedOperands::Qsi8d32pQai4c32p => unsafe { qsi8d32p_qai4c32p::run(kernel, a) },
+        PackedOperands::Bf16pBf16p => unsafe { bf16_gemm::run(kernel, a) },
     }
 }
 
