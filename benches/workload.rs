@@ -17,7 +17,7 @@ use rkai::ukernels::types::{
 mod cabi;
 use cabi::{
     BlockLhsGetter, Getter2, Getter4, Getter5, Getter7, LhsBlockPackFn, LhsQuantPackHalfFn,
-    MatmulBlockFn, MatmulFloatFn, MatmulHalfFn, RhsPackFloatFn, RhsPackQ4_0Fn, RhsPackQai4c32pFn,
+    MatmulBlockFn, MatmulFloatFn, MatmulFn, RhsPackFloatFn, RhsPackQ4_0Fn, RhsPackQai4c32pFn,
     RhsPackQsi4c32pFn, RhsPackQsi4cxpFn, RhsPackQsi8cxpFn, sym,
 };
 
@@ -486,7 +486,7 @@ impl Workload {
                     f32::MAX,
                 )
             } else {
-                sym::<MatmulHalfFn>(&name)(
+                sym::<MatmulFn>(&name)(
                     self.m,
                     self.n,
                     self.k,

@@ -17,7 +17,7 @@ use rkai::ukernels::pack::lhs_pack_bf16::Variant as LhsVariant;
 use rkai::ukernels::pack::rhs_pack_bf16::Variant as RhsVariant;
 use rkai::ukernels::reference::bf16_gemm as reference;
 use std::ptr;
-use support::cabi::{Getter2, Getter3, LhsQuantPackHalfFn, MatmulHalfFn, pack_float_rhs};
+use support::cabi::{Getter2, Getter3, LhsQuantPackHalfFn, MatmulFn, pack_float_rhs};
 use support::gemm::{self, Impl, Portion, portions};
 use support::guard::{EDGES, Edge, Guarded};
 use support::rng::Rng;
@@ -729,7 +729,7 @@ fn run_call(stem: &str, dst_stride_row: usize, dst_stride_col: usize, null: usiz
     };
     // SAFETY: buffers cover the call; it is expected to abort.
     unsafe {
-        sym::<MatmulHalfFn>("run", stem)(
+        sym::<MatmulFn>("run", stem)(
             2,
             8,
             4,

@@ -6,8 +6,8 @@ mod support;
 use rkai::ukernels::types::kai_rhs_pack_qs4cxs1s0_param as RhsParams;
 use std::ptr;
 use support::cabi::{
-    Getter2, Getter3, Getter5, Getter7, LhsQuantPackFn as LhsPackFn, MatmulHalfFn,
-    RhsPackQsi4c32pFn, RhsPackQsi4cxpFn as RhsPackFn, sym,
+    Getter2, Getter3, Getter5, Getter7, LhsQuantPackFn as LhsPackFn, MatmulFn, RhsPackQsi4c32pFn,
+    RhsPackQsi4cxpFn as RhsPackFn, sym,
 };
 use support::{block_gemm, death};
 
@@ -133,7 +133,7 @@ fn run_gemv(
     let mut dst = vec![0f32; 64];
     // SAFETY: expected to abort before touching memory.
     unsafe {
-        sym::<MatmulHalfFn>(&format!("kai_run_{stem}"))(
+        sym::<MatmulFn>(&format!("kai_run_{stem}"))(
             m,
             8,
             32,

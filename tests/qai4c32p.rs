@@ -31,6 +31,15 @@ const PARAMS: Params = Params {
     lhs_zero_point: 1,
     rhs_zero_point: 8,
 };
+/// Parameters the packers refuse: a zero point of 0 (signed source), an LHS zero point of 0.
+const SIGNED_RHS: Params = Params {
+    rhs_zero_point: 0,
+    ..PARAMS
+};
+const LHS_ZERO_POINT_0: Params = Params {
+    lhs_zero_point: 0,
+    ..PARAMS
+};
 
 /// The C function `<prefix>_<verb>_<name>` as a typed pointer.
 fn sym<F: Copy>(verb: &str, name: &str) -> F {
@@ -1006,35 +1015,13 @@ fn cases() -> Vec<Case> {
             "rhs_zero_point",
             run(RHS),
             "params->rhs_zero_point == 8",
-            || {
-                run_rhs(
-                    RHS,
-                    8,
-                    32,
-                    false,
-                    Params {
-                        lhs_zero_point: 1,
-                        rhs_zero_point: 0,
-                    },
-                )
-            },
+            || run_rhs(RHS, 8, 32, false, SIGNED_RHS),
         ),
         (
             "rhs_lhs_zero_point",
             run(RHS),
             "params->lhs_zero_point == 1",
-            || {
-                run_rhs(
-                    RHS,
-                    8,
-                    32,
-                    false,
-                    Params {
-                        lhs_zero_point: 0,
-                        rhs_zero_point: 8,
-                    },
-                )
-            },
+            || run_rhs(RHS, 8, 32, false, LHS_ZERO_POINT_0),
         ),
         ("ps1s0_kr", run(RHS_S0S1), "kr / sr == 4", || {
             run_rhs(RHS_S0S1, 16, 32, false, PARAMS)

@@ -14,7 +14,7 @@ use rkai::ukernels::types::{
     kai_rhs_pack_qsi8cx_params,
 };
 use std::ffi::c_void;
-use support::cabi::{LhsQuantPackFn, MatmulBlockFn, MatmulF32Fn, RhsPackQsi4c32pFn, func};
+use support::cabi::{LhsQuantPackFn, MatmulBlockFn, MatmulFn, RhsPackQsi4c32pFn, func};
 use support::cabi::{RhsPackQsi4cxpFn, RhsPackQsi8cxpFn};
 use support::rng::Rng;
 
@@ -200,13 +200,13 @@ fn through_c(
                 3.0,
             );
         } else {
-            func::<MatmulF32Fn>("run", k_entry.stem)(
+            func::<MatmulFn>("run", k_entry.stem)(
                 m,
                 n,
                 k,
                 l,
                 r,
-                dst.as_mut_ptr(),
+                dst.as_mut_ptr().cast(),
                 n * 4,
                 4,
                 -3.0,

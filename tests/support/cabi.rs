@@ -56,20 +56,6 @@ pub type RhsPackQsi8cxpFn = unsafe extern "C" fn(
     usize,
     *const kai_rhs_pack_qsi8cx_params,
 );
-/// `kai_run_matmul_clamp_f32_qai8dxp*_qsi{4,8}cxp*`.
-pub type MatmulF32Fn = unsafe extern "C" fn(
-    usize,
-    usize,
-    usize,
-    *const c_void,
-    *const c_void,
-    *mut f32,
-    usize,
-    usize,
-    f32,
-    f32,
-);
-
 /// The exported C function `symbol` as the function-pointer type `F`.
 pub fn sym<F: Copy>(symbol: &str) -> F {
     let addr = symbol_address(symbol).unwrap_or_else(|| panic!("{symbol} is not exported"));
@@ -111,8 +97,9 @@ pub type RhsPackQsi4c32pFn = unsafe extern "C" fn(
     usize,
     *const c_void,
 );
-/// `kai_run_matmul_clamp_{f16,bf16}_qai8dxp*` (per-channel RHS; `dst` is `void*`).
-pub type MatmulHalfFn = unsafe extern "C" fn(
+/// `kai_run_matmul_clamp_*_qai8dxp*` with a per-channel RHS (`dst` is `float*` for f32 output,
+/// `void*` otherwise: one ABI).
+pub type MatmulFn = unsafe extern "C" fn(
     usize,
     usize,
     usize,

@@ -7,7 +7,7 @@
 //! canaries and the exported symbol or the portable implementation. Counts are returned, so each
 //! file reports them (`RELIABILITY ...`) under its own categories.
 
-use super::cabi::{Getter0, Getter2, Getter3, MatmulBlockFn, MatmulF32Fn, MatmulHalfFn};
+use super::cabi::{Getter0, Getter2, Getter3, MatmulBlockFn, MatmulFn};
 use super::gemm::{self, Impl, Portion, portions};
 use super::guard::{EDGES, Edge, Guarded};
 use rkai::ukernels::catalog::{KernelFn, MatmulKernel, Rows};
@@ -175,11 +175,9 @@ pub unsafe fn run_exported(k: &MatmulKernel, a: &call::PackedArgs) {
     // SAFETY (every arm): forwarded contract; the pointer types are the prototype's.
     unsafe {
         match (k.family.block_length(), k.family.dst_pointer()) {
-            (BlockLength::None, DstPointer::Float) => {
-                sym::<MatmulF32Fn>("run", k.stem)(a.m, a.n, a.k, l, r, d.cast(), row, col, lo, hi)
-            }
-            (BlockLength::None, DstPointer::Void) => {
-                sym::<MatmulHalfFn>("run", k.stem)(a.m, a.n, a.k, l, r, d.cast(), row, col, lo, hi)
+            // `float*` and `void*` destinations share the ABI.
+            (BlockLength::None, DstPointer::Float | DstPointer::Void) => {
+                sym::<MatmulFn>("run", k.stem)(a.m, a.n, a.k, l, r, d.cast(), row, col, lo, hi)
             }
             (BlockLength::Rhs | BlockLength::LhsAndRhs, _) => sym::<MatmulBlockFn>("run", k.stem)(
                 a.m,
