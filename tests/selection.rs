@@ -479,9 +479,10 @@ fn c_entry_point_hands_out_the_kernel_functions() {
     }
 }
 
-/// On a CPU with SME2 the int8 and the per-block int4 families run SME2: the `SMOPA` GEMM and
-/// the `SDOT`-into-ZA GEMV that reads its packed format; `RKAI_FEATURES` without SME turns both back to i8mm/dotprod; on
-/// a CPU without SME no streaming kernel is ever offered.
+/// On a CPU with SME2 the int8, the per-block int4 and the Q4_0 families run SME2: the `SMOPA`
+/// GEMM and the `SDOT`-into-ZA GEMV that reads its packed format; without SME2 (a mask) the SME
+/// pairs of the families that have one; `RKAI_FEATURES` without SME turns both back to
+/// i8mm/dotprod; on a CPU without SME no streaming kernel is ever offered.
 #[test]
 fn sme_kernels_are_chosen_where_they_run() {
     let f = present();
@@ -496,6 +497,24 @@ fn sme_kernels_are_chosen_where_they_run() {
             "matmul_clamp_f32_qai8dxp1vlx4_qsi4c32p4vlx4_1vlx4vl_sme2_mopa",
             "matmul_clamp_f32_qai8dxp1x4_qsi4c32p4vlx4_1x4vl_sme2_dot",
         ),
+        (
+            Family::F32Qsi8d32pQsi4c32p,
+            "matmul_clamp_f32_qsi8d32p1vlx4_qsi4c32p4vlx4_1vlx4vl_sme2_mopa",
+            "matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4vlx4_1x4vl_sme2_sdot",
+        ),
+    ];
+    // SME without SME2: the pairs on streaming SVE and single-vector SME instructions.
+    let sme_pairs = [
+        (
+            Family::F32Qai8dxpQsi8cxp,
+            "matmul_clamp_f32_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme_mopa",
+            "matmul_clamp_f32_qai8dxp1x4_qsi8cxp4vlx4_1x4vl_sme_dot",
+        ),
+        (
+            Family::F32Qsi8d32pQsi4c32p,
+            "matmul_clamp_f32_qsi8d32p1vlx4_qsi4c32p4vlx4_1vlx4vl_sme_mopa",
+            "matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4vlx4_1x4vl_sme_dot",
+        ),
     ];
     if f.contains(Features::SME2) {
         for (family, gemm, gemv) in sme2_pairs {
@@ -506,6 +525,14 @@ fn sme_kernels_are_chosen_where_they_run() {
                 let k = select::best_kernel(family, shape, without_sme).unwrap();
                 assert!(!k.isa.is_streaming(), "{}", k.stem);
             }
+        }
+    }
+    if f.contains(Features::SME) {
+        let sme_only = ALL.difference(Features::SME2).difference(Features::SME2P1);
+        for (family, gemm, gemv) in sme_pairs {
+            let pick = |shape| stem(select::best_kernel(family, shape, sme_only));
+            assert_eq!(pick(ShapeClass::Gemm), Some(gemm));
+            assert_eq!(pick(ShapeClass::Gemv), Some(gemv));
         }
     }
     if !f.contains(Features::SME) {
