@@ -49,10 +49,6 @@ const UNTOUCHED: u8 = 0xa5;
 const SME_PAIRINGS: &[(&str, &[[usize; 3]])] = &[
     ("rhs_pack_nxk_qsi4cxps1s0_qsu4cxs1s0_neon", &[[16, 4, 1]]),
     (
-        "rhs_pack_nxk_qsi4c32ps1s0scalef16_qsu4c32s16s0_neon",
-        &[[16, 4, 2]],
-    ),
-    (
         "rhs_pack_nxk_qai4c32ps1s0nrx4_qau4c32s0s1_f32_f32_f32_neon",
         &[[16, 8, 2]],
     ),
@@ -60,7 +56,6 @@ const SME_PAIRINGS: &[(&str, &[[usize; 3]])] = &[
         "rhs_pack_nxk_qai4c32ps1s0nrx4_qau4c32s1s0_f32_f32_f32_neon",
         &[[16, 8, 2]],
     ),
-    ("lhs_quant_pack_qsi8d32p_f32_neon", &[[1, 4, 2], [4, 4, 2]]),
 ];
 
 /// The packer's C function `kai_<verb>_<packer>` as `F`.

@@ -4,13 +4,20 @@
 //! packer, hostile values included), results equal it bit for bit on edge shapes, block lengths
 //! 32 to 288, clamps that bite, portions, guard-page placements, threads, and (on aarch64) with
 //! callee-saved registers checked. KleidiAI's 256-bit SVE kernels run where the vector is 256
-//! bits and abort with their assertion elsewhere; selection never offers them there.
+//! bits and abort with their assertion elsewhere; selection never offers them there. The SME and
+//! SME2 kernels read the formats of their own packers (block lengths up to 256) and finish as
+//! their catalog `Epilogue` says, which the reference follows.
 
 mod support;
 
 use rkai::ukernels::arch;
-use rkai::ukernels::catalog::{Columns, Family, KERNELS, LhsPackerKind, MatmulKernel, PackerKind};
+use rkai::ukernels::catalog::{
+    Columns, Family, KERNELS, LhsPackerKind, MatmulKernel, PackerKind, RhsPackerKind,
+};
 use rkai::ukernels::pack::lhs_quant_pack_qsi8d32p::Variant as LhsVariant;
+use rkai::ukernels::pack::rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0::{
+    PS1S0_MAX_BL, Variant as RhsVariant,
+};
 use rkai::ukernels::reference::qsi8d32p::{self as reference, Amax, Rounding};
 use rkai::ukernels::types::kai_rhs_pack_qs4cxs1s0_param as Params;
 use support::block_gemm::{self, run_kernel};
@@ -27,6 +34,7 @@ const LHS_NEON: &str = "lhs_quant_pack_qsi8d32p_f32_neon";
 const LHS_4X8: &str = "lhs_quant_pack_qsi8d32p4x8sb_f32_neon";
 const RHS: &str = "rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0";
 const RHS_PS1S0: &str = "rhs_pack_nxk_qsi4c32ps1s0scalef16_qsu4c32s16s0_neon";
+const RHS_PS4S0: &str = "rhs_pack_nxk_qsi4c32ps4s0sf16_qsu4c32s16s0_neon";
 const PARAMS: Params = Params {
     lhs_zero_point: 1,
     rhs_zero_point: 8,
@@ -37,11 +45,15 @@ fn sym<F: Copy>(verb: &str, name: &str) -> F {
     support::cabi::func(verb, name)
 }
 
+/// The family's kernels; `RKAI_TEST_KERNEL=<substring>` narrows every test to the kernels whose
+/// stem contains it (the vector-length runs of `scripts/test-all.sh`).
 fn family_kernels() -> impl Iterator<Item = &'static MatmulKernel> {
+    let only = std::env::var("RKAI_TEST_KERNEL").ok();
     KERNELS
         .iter()
         .copied()
         .filter(|k| k.family == Family::F32Qsi8d32pQsi4c32p)
+        .filter(move |k| only.as_deref().is_none_or(|s| k.stem.contains(s)))
 }
 
 /// Whether this process runs `k`'s own implementation (aarch64: the ISA is present and, for the
@@ -59,6 +71,13 @@ fn lhs_variant(name: &str) -> LhsVariant {
     match rkai::ukernels::catalog::packer(name).map(|p| p.kind) {
         Some(PackerKind::Lhs(LhsPackerKind::Qsi8d32p(v))) => v,
         _ => panic!("{name} is not a qsi8d32p LHS packer"),
+    }
+}
+
+fn rhs_variant(name: &str) -> RhsVariant {
+    match rkai::ukernels::catalog::packer(name).map(|p| p.kind) {
+        Some(PackerKind::Rhs(RhsPackerKind::Qsi4c32pf16(v))) => v,
+        _ => panic!("{name} is not a Q4_0 RHS packer"),
     }
 }
 
@@ -118,8 +137,11 @@ fn packed_sizes_and_offsets_equal_kleidiai_values() {
             checked += 1;
         }
     }
-    // 5 NEON kernels (the 16x4 i8mm one with both LHS packers) and 3 SVE kernels at 3 VLs.
-    assert_eq!(checked, 3 * (6 + 3 * 3), "measured rows checked");
+    // 5 NEON kernels (the 16x4 i8mm one with both LHS packers) and 3 SVE kernels at 3 VLs (the
+    // table has no SME rows).
+    if std::env::var_os("RKAI_TEST_KERNEL").is_none() {
+        assert_eq!(checked, 3 * (6 + 3 * 3), "measured rows checked");
+    }
 }
 
 #[test]
@@ -134,13 +156,18 @@ fn packer_step_and_offset_getters() {
     }
     assert_eq!(sym::<Getter2>("get_rhs_offset", RHS)(3, 72), 216);
     assert_eq!(sym::<Getter2>("get_rhs_offset", RHS_PS1S0)(3, 72), 216);
-    // Both RHS formats and all LHS formats of a shape have one size.
-    for (name, kr) in [(RHS, 8), (RHS, 16), (RHS_PS1S0, 4)] {
+    assert_eq!(sym::<Getter2>("get_rhs_offset", RHS_PS4S0)(3, 72), 216);
+    // All RHS formats and all LHS formats of a shape have one size.
+    for (name, kr) in [(RHS, 8), (RHS, 16), (RHS_PS1S0, 4), (RHS_PS4S0, 4)] {
         let stride = sym::<Getter4>("get_rhs_packed_stride", name)(256, 8, kr, 64);
         assert_eq!(stride, 8 * 4 * (32 + 2), "{name}");
         assert_eq!(
             sym::<Getter5>("get_rhs_packed_size", name)(17, 256, 8, kr, 64),
             3 * stride
+        );
+        assert_eq!(
+            sym::<Getter5>("get_rhs_packed_offset", name)(16, 256, 8, kr, 64),
+            2 * stride
         );
     }
     for (name, kr) in [(LHS, 8), (LHS_NEON, 4), (LHS_4X8, 16)] {
@@ -165,8 +192,13 @@ impl Problem {
         let mut rng = Rng::new(seed);
         let lhs = block_gemm::activations(&mut rng, m, k, bl);
         let w = (0..n * k).map(|_| rng.range_i32(-8, 7) as i8).collect();
+        // Q4_0 scales take either sign (llama.cpp divides the block's extreme by -8); with the
+        // zero activation row, products of the scales are zeros of either sign.
         let wd = (0..n * (k / bl))
-            .map(|_| half::f16::from_f32(rng.f32(0.001, 0.1)).to_bits())
+            .map(|i| {
+                let d = rng.f32(0.001, 0.1);
+                half::f16::from_f32(if i % 3 == 1 { -d } else { d }).to_bits()
+            })
             .collect();
         Problem {
             m,
@@ -313,12 +345,21 @@ fn pack_rhs(p: &Problem, name: &str, nr: usize, kr: usize, edge: Edge, fill: u8)
 
 fn expected_rhs(p: &Problem, name: &str, nr: usize, kr: usize, size: usize, fill: u8) -> Vec<u8> {
     let mut out = vec![fill; size];
-    if name == RHS_PS1S0 {
-        reference::pack_rhs_ps1s0(p.n, p.k, p.bl, nr, &p.w, &p.wd, &mut out);
-    } else {
-        reference::pack_rhs(p.n, p.k, p.bl, nr, kr, &p.w, &p.wd, &mut out);
+    match rhs_variant(name) {
+        RhsVariant::Scalef16 => reference::pack_rhs(p.n, p.k, p.bl, nr, kr, &p.w, &p.wd, &mut out),
+        RhsVariant::Ps1s0Scalef16Neon => {
+            reference::pack_rhs_ps1s0(p.n, p.k, p.bl, nr, &p.w, &p.wd, &mut out)
+        }
+        RhsVariant::Ps4s0Sf16Neon => {
+            reference::pack_rhs_ps4s0(p.n, p.k, p.bl, nr, &p.w, &p.wd, &mut out)
+        }
     }
     out
+}
+
+/// Whether RHS packer `name` takes blocks of `bl` (the SME formats' packers at most 256).
+fn rhs_packer_takes(name: &str, bl: usize) -> bool {
+    rhs_variant(name) == RhsVariant::Scalef16 || bl <= PS1S0_MAX_BL
 }
 
 /// Shapes (m, k, bl) for the packer tests.
@@ -482,16 +523,13 @@ const RHS_SHAPES: [(usize, usize, usize); 8] = [
 #[test]
 fn rhs_packers_match_reference_bytes() {
     let mut combos: Vec<(&str, usize, usize)> = family_kernels()
-        .map(|k| (RHS, k.tile().nr, k.tile().kr))
+        .map(|k| (k.rhs_packers[0].name, k.tile().nr, k.tile().kr))
         .collect();
     // SME2 tiles of the ps1s0 packer (nr = 4 x VL32 at 128 to 2048 bits), and other shapes the
     // scalar packer accepts.
-    combos.extend([
-        (RHS_PS1S0, 16, 4),
-        (RHS_PS1S0, 32, 4),
-        (RHS_PS1S0, 64, 4),
-        (RHS_PS1S0, 5, 4),
-    ]);
+    for name in [RHS_PS1S0, RHS_PS4S0] {
+        combos.extend([(name, 16, 4), (name, 32, 4), (name, 64, 4), (name, 5, 4)]);
+    }
     combos.extend([(RHS, 16, 8), (RHS, 3, 4), (RHS, 8, 2)]);
     combos.sort();
     combos.dedup();
@@ -499,7 +537,7 @@ fn rhs_packers_match_reference_bytes() {
     for (name, nr, kr) in combos {
         for (seed, &(n, k, bl)) in RHS_SHAPES.iter().enumerate() {
             let p = Problem::new(1, n, k, bl, 200 + seed as u64);
-            // The ps1s0 packer leaves columns past n untouched: the fill must survive.
+            // The SME formats' packers leave columns past n untouched: the fill must survive.
             let fill = 0x5a;
             cases += tester::packs_equal_reference(
                 || format!("{name} nr={nr} kr={kr} n={n} k={k} bl={bl}"),
@@ -579,7 +617,8 @@ const SHAPES: [(usize, usize, usize, usize); 22] = [
     (4, 5, 32, 32),
 ];
 
-/// One kernel case: a problem and the LHS packer it is packed with (the RHS packer is [`RHS`]).
+/// One kernel case: a problem and the LHS packer it is packed with (the RHS packer is the
+/// kernel's).
 struct KernelCase {
     p: Problem,
     lhs_packer: &'static str,
@@ -599,27 +638,40 @@ impl PackedFamily for Q4_0 {
     fn pack(k: &MatmulKernel, c: &KernelCase, edge: Edge) -> (Guarded, Guarded) {
         let t = k.tile();
         let lhs = pack_lhs(&c.p, c.lhs_packer, t.mr, t.kr, t.sr, edge, 0);
-        (lhs, pack_rhs(&c.p, RHS, t.nr, t.kr, edge, 0))
+        let rhs = k.rhs_packers[0].name;
+        (lhs, pack_rhs(&c.p, rhs, t.nr, t.kr, edge, 0))
     }
 
-    fn expected(_: &MatmulKernel, c: &KernelCase, clamp: (f32, f32)) -> Vec<f32> {
-        expected_dst(&c.p, c.lhs_packer, clamp)
+    fn expected(k: &MatmulKernel, c: &KernelCase, clamp: (f32, f32)) -> Vec<f32> {
+        expected_dst(k, &c.p, c.lhs_packer, clamp)
     }
 }
 
-/// Reference results (m x n) for `p` with activations quantized by `lhs_packer`.
-fn expected_dst(p: &Problem, lhs_packer: &str, clamp: (f32, f32)) -> Vec<f32> {
+/// Reference results (m x n) of `k` for `p` with activations quantized by `lhs_packer`: the
+/// weights as `k`'s RHS format has it multiply them (16 x the values with the scales divided by
+/// 16 and rounded to f16 for `ps4s0sf16`), finished as `k`'s epilogue says.
+fn expected_dst(k: &MatmulKernel, p: &Problem, lhs_packer: &str, clamp: (f32, f32)) -> Vec<f32> {
     let (lq, ld) = p.quantized(lhs_packer);
+    let (w, wd): (Vec<i8>, Vec<u16>) = match rhs_variant(k.rhs_packers[0].name) {
+        RhsVariant::Scalef16 | RhsVariant::Ps1s0Scalef16Neon => (p.w.clone(), p.wd.clone()),
+        RhsVariant::Ps4s0Sf16Neon => (
+            p.w.iter().map(|&v| v * 16).collect(),
+            p.wd.iter()
+                .map(|&d| half::f16::from_f32(half::f16::from_bits(d).to_f32() / 16.0).to_bits())
+                .collect(),
+        ),
+    };
     let mut dst = vec![0.0f32; p.m * p.n];
     reference::matmul(
-        p.m, p.n, p.k, p.bl, &lq, &ld, &p.w, &p.wd, clamp, &mut dst, p.n,
+        k.epilogue, p.m, p.n, p.k, p.bl, &lq, &ld, &w, &wd, clamp, &mut dst, p.n,
     );
     dst
 }
 
-/// Whether `k` takes blocks of `bl`: the 256-bit SVE kernels only 32, as KleidiAI asserts.
+/// Whether `k` takes blocks of `bl` from its packers: the 256-bit SVE kernels only 32, as
+/// KleidiAI asserts; the SME kernels' RHS packers at most 256.
 fn accepts_block_length(k: &MatmulKernel, bl: usize) -> bool {
-    k.columns != Columns::FixedAtSve256 || bl == 32
+    (k.columns != Columns::FixedAtSve256 || bl == 32) && rhs_packer_takes(k.rhs_packers[0].name, bl)
 }
 
 /// `k` on every shape it accepts, the LHS packers taking turns.
@@ -701,12 +753,13 @@ mod random_shapes {
                 let lhs = pack_lhs(&p, name, t.mr, t.kr, t.sr, Edge::End, 0);
                 let expect_lhs = expected_lhs(&p, name, t.mr, t.kr, t.sr, lhs.bytes().len(), 0);
                 prop_assert_eq!(lhs.bytes(), &expect_lhs[..]);
-                let rhs = pack_rhs(&p, RHS, t.nr, t.kr, Edge::End, 0);
-                let expect_rhs = expected_rhs(&p, RHS, t.nr, t.kr, rhs.bytes().len(), 0);
+                let rhs_name = k.rhs_packers[0].name;
+                let rhs = pack_rhs(&p, rhs_name, t.nr, t.kr, Edge::End, 0);
+                let expect_rhs = expected_rhs(&p, rhs_name, t.nr, t.kr, rhs.bytes().len(), 0);
                 prop_assert_eq!(rhs.bytes(), &expect_rhs[..]);
                 let clamp = (-2.0, 2.5);
                 let c = KernelCase { p, lhs_packer: name };
-                let expect = expected_dst(&c.p, name, clamp);
+                let expect = expected_dst(k, &c.p, name, clamp);
                 tester::check_portion::<Q4_0>(k, Impl::Exported, &c, (&lhs, &rhs), (0, 0, m, n), clamp, &expect, Edge::End);
             }
         }
@@ -719,7 +772,8 @@ mod random_shapes {
 fn selection_skips_sve256_kernels_at_other_vector_lengths() {
     use rkai::ukernels::arch::Features;
     use rkai::ukernels::select;
-    let all = Features(u32::MAX);
+    // Without SME (whose kernels rank first wherever it exists; see tests/selection.rs).
+    let all = Features(u32::MAX).difference(Features::SME_FAMILY);
     for lanes in [4, 8, 16, 64] {
         for shape in [select::Shape::Gemv, select::Shape::Gemm] {
             let k = select::best_kernel(Family::F32Qsi8d32pQsi4c32p, shape, all, lanes).unwrap();
@@ -790,6 +844,29 @@ fn run_rhs(name: &str, kr: usize, bl: usize, bias: bool, params: Params) {
             out.as_mut_ptr().cast(),
             0,
             &params,
+        )
+    }
+}
+
+/// Packs 4 columns of one 512-value block with `name` (longer than the SME packers take).
+fn run_rhs_long_block(name: &str) {
+    let src = vec![0u8; 4 * 1024];
+    let mut out = vec![0u8; 16384];
+    // SAFETY: expected to abort before touching memory.
+    unsafe {
+        sym::<RhsPackQ4_0Fn>("run", name)(
+            1,
+            4,
+            512,
+            4,
+            4,
+            2,
+            512,
+            src.as_ptr(),
+            std::ptr::null(),
+            out.as_mut_ptr().cast(),
+            0,
+            &PARAMS,
         )
     }
 }
@@ -940,26 +1017,50 @@ fn cases() -> Vec<Case> {
         ("ps1s0_kr", run(RHS_PS1S0), "kr == 4", || {
             run_rhs(RHS_PS1S0, 8, 32, false, PARAMS)
         }),
-        ("ps1s0_bl", run(RHS_PS1S0), "bl <= kai_max_bl", || {
-            let src = vec![0u8; 4 * 1024];
-            let mut out = vec![0u8; 16384];
-            // SAFETY: expected to abort before touching memory.
-            unsafe {
-                sym::<RhsPackQ4_0Fn>("run", RHS_PS1S0)(
-                    1,
+        ("ps4s0_kr", run(RHS_PS4S0), "kr == 4", || {
+            run_rhs(RHS_PS4S0, 8, 32, false, PARAMS)
+        }),
+        ("ps4s0_bias", run(RHS_PS4S0), "bias == NULL", || {
+            run_rhs(RHS_PS4S0, 4, 32, true, PARAMS)
+        }),
+        ("ps4s0_bl", run(RHS_PS4S0), "bl <= kai_max_bl", || {
+            run_rhs_long_block(RHS_PS4S0)
+        }),
+        (
+            "ps4s0_zero_point",
+            run(RHS_PS4S0),
+            "params->rhs_zero_point == 8",
+            || {
+                run_rhs(
+                    RHS_PS4S0,
                     4,
-                    512,
-                    4,
-                    4,
-                    2,
-                    512,
-                    src.as_ptr(),
-                    std::ptr::null(),
-                    out.as_mut_ptr().cast(),
-                    0,
-                    &PARAMS,
+                    32,
+                    false,
+                    Params {
+                        lhs_zero_point: 1,
+                        rhs_zero_point: 7,
+                    },
                 )
-            }
+            },
+        ),
+        (
+            "ps4s0_stride_bl",
+            get("get_rhs_packed_stride", RHS_PS4S0),
+            "(bl % 32) == 0",
+            || {
+                sym::<Getter4>("get_rhs_packed_stride", RHS_PS4S0)(64, 16, 4, 16);
+            },
+        ),
+        (
+            "ps4s0_offset_n_idx",
+            get("get_rhs_packed_offset", RHS_PS4S0),
+            "(n_idx % nr) == 0",
+            || {
+                sym::<Getter5>("get_rhs_packed_offset", RHS_PS4S0)(3, 64, 16, 4, 32);
+            },
+        ),
+        ("ps1s0_bl", run(RHS_PS1S0), "bl <= kai_max_bl", || {
+            run_rhs_long_block(RHS_PS1S0)
         }),
         (
             "rhs_stride_kr",

@@ -482,10 +482,10 @@ fn c_entry_point_hands_out_the_kernel_functions() {
 }
 
 /// On a CPU with SME2 the int8 and int4 families (per channel and per block, symmetric and
-/// asymmetric, f32 and f16 output) run SME2: the `SMOPA` GEMM and the `SDOT`-into-ZA GEMV that
-/// reads its packed format; SME without SME2 (through `RKAI_FEATURES`) gives the SME pair of the
-/// same shapes where the family has one; without SME all go back to i8mm/dotprod; on a CPU
-/// without SME no streaming kernel is ever offered.
+/// asymmetric, Q4_0, f32 and f16 output) run SME2: the `SMOPA` GEMM and the `SDOT`-into-ZA GEMV
+/// that reads its packed format; SME without SME2 (a feature mask) gives the SME pair of the same
+/// shapes where the family has one; without SME all go back to i8mm/dotprod; on a CPU without
+/// SME no streaming kernel is ever offered.
 #[test]
 fn sme_kernels_are_chosen_where_they_run() {
     let f = present();
@@ -536,13 +536,24 @@ fn sme_kernels_are_chosen_where_they_run() {
             ],
             None,
         ),
+        (
+            Family::F32Qsi8d32pQsi4c32p,
+            [
+                "matmul_clamp_f32_qsi8d32p1vlx4_qsi4c32p4vlx4_1vlx4vl_sme2_mopa",
+                "matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4vlx4_1x4vl_sme2_sdot",
+            ],
+            Some([
+                "matmul_clamp_f32_qsi8d32p1vlx4_qsi4c32p4vlx4_1vlx4vl_sme_mopa",
+                "matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4vlx4_1x4vl_sme_dot",
+            ]),
+        ),
     ];
     if f.contains(Features::SME2) {
         for (family, [gemm, gemv], sme_pair) in choices {
             assert_eq!(stem(chosen(family, ShapeClass::Gemm)), Some(gemm));
             assert_eq!(stem(chosen(family, ShapeClass::Gemv)), Some(gemv));
             if let Some([sme_gemm, sme_gemv]) = sme_pair {
-                let sme_only = ALL.difference(Features::SME2);
+                let sme_only = ALL.difference(Features::SME2).difference(Features::SME2P1);
                 let best = |shape| select::best_kernel(family, shape, sme_only).map(|k| k.stem);
                 assert_eq!(best(ShapeClass::Gemm), Some(sme_gemm));
                 assert_eq!(best(ShapeClass::Gemv), Some(sme_gemv));

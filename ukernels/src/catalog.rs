@@ -124,6 +124,8 @@ pub struct Epilogue {
     pub block_fold: BlockFold,
     /// Where a per-block kernel keeps its sums between blocks.
     pub partials: Partials,
+    /// How a kernel with an LHS and an RHS scale per block forms their product.
+    pub block_scale: BlockScale,
 }
 
 impl Epilogue {
@@ -133,7 +135,28 @@ impl Epilogue {
         clamp: Clamp::MaxThenMin,
         block_fold: BlockFold::FusedFromZero,
         partials: Partials::Registers,
+        block_scale: BlockScale::Multiply,
     };
+}
+
+/// How a kernel multiplies the f16 LHS and RHS scales of a block (`qsi8d32p` x `qsi4c32p`). The
+/// product of two halves is exact in f32; the two ways differ only in the sign of a zero product.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BlockScale {
+    /// Both widened, then `FMUL`: a zero product keeps its sign.
+    Multiply,
+    /// `FMLALB`/`FMLALT` into `+0` (the SME kernels): a zero product is `+0`.
+    WidenFromZero,
+}
+
+impl BlockScale {
+    /// The product of the widened scales `dl` and `dr`.
+    pub fn apply(self, dl: f32, dr: f32) -> f32 {
+        match self {
+            BlockScale::Multiply => dl * dr,
+            BlockScale::WidenFromZero => crate::float::fmla(0.0, dl, dr),
+        }
+    }
 }
 
 /// How a per-block kernel adds `f32(I_b) * d_b` of block `b` to its f32 accumulator: every
@@ -559,6 +582,13 @@ pub static RHS_PACK_NXK_QSI4C32PS1S0SCALEF16_QSU4C32S16S0_NEON: Packer = Packer 
     )),
 };
 
+/// `kai_rhs_pack_nxk_qsi4c32ps4s0sf16_qsu4c32s16s0_neon` (the format of KleidiAI's SME Q4_0
+/// kernels: signed nibbles paired 4 apart, scales divided by 16).
+pub static RHS_PACK_NXK_QSI4C32PS4S0SF16_QSU4C32S16S0_NEON: Packer = Packer {
+    name: "rhs_pack_nxk_qsi4c32ps4s0sf16_qsu4c32s16s0_neon",
+    kind: PackerKind::Rhs(RhsPackerKind::Qsi4c32pf16(Qsi4c32pf16Packer::Ps4s0Sf16Neon)),
+};
+
 /// `kai_lhs_quant_pack_qsi8d32pscalef32_f32_neon` (activations of the `qai4c32p` kernels).
 pub static LHS_QUANT_PACK_QSI8D32PSCALEF32_F32_NEON: Packer = Packer {
     name: "lhs_quant_pack_qsi8d32pscalef32_f32_neon",
@@ -703,6 +733,7 @@ pub static PACKERS: &[&Packer] = &[
     &LHS_QUANT_PACK_QSI8D32P4X8SB_F32_NEON,
     &RHS_PACK_NXK_QSI4C32PSCALEF16_QSU4C32S16S0,
     &RHS_PACK_NXK_QSI4C32PS1S0SCALEF16_QSU4C32S16S0_NEON,
+    &RHS_PACK_NXK_QSI4C32PS4S0SF16_QSU4C32S16S0_NEON,
     &LHS_QUANT_PACK_QSI8D32PSCALEF32_F32_NEON,
     &LHS_QUANT_PACK_QSI8D32PSCALEF32_F16_NEON,
     &RHS_PACK_NXK_QAI4C32P_QAU4C32S0S1_F32_F32_F32_NEON,
@@ -755,6 +786,10 @@ const QSI8D32P_LHS_4X8: &[&Packer] = &[
     &LHS_QUANT_PACK_QSI8D32P4X8SB_F32_NEON,
 ];
 const QSI4C32PF16_RHS: &[&Packer] = &[&RHS_PACK_NXK_QSI4C32PSCALEF16_QSU4C32S16S0];
+/// LHS and RHS packers of KleidiAI's SME2 and SME Q4_0 kernels.
+const QSI8D32P_SME_LHS: &[&Packer] = &[&LHS_QUANT_PACK_QSI8D32P_F32_NEON];
+const QSI4C32PS1S0F16_RHS: &[&Packer] = &[&RHS_PACK_NXK_QSI4C32PS1S0SCALEF16_QSU4C32S16S0_NEON];
+const QSI4C32PS4S0SF16_RHS: &[&Packer] = &[&RHS_PACK_NXK_QSI4C32PS4S0SF16_QSU4C32S16S0_NEON];
 const QSI8D32PSCALEF32_F32_LHS: &[&Packer] = &[&LHS_QUANT_PACK_QSI8D32PSCALEF32_F32_NEON];
 const QSI8D32PSCALEF32_F16_LHS: &[&Packer] = &[&LHS_QUANT_PACK_QSI8D32PSCALEF32_F16_NEON];
 const QAI4C32P_RHS: &[&Packer] = &[&RHS_PACK_NXK_QAI4C32P_QAU4C32S0S1_F32_F32_F32_NEON];
@@ -1087,7 +1122,7 @@ vla_qai8dxp_kernel!(
     f32_qai8dxp_qsi8cxp
 );
 
-/// A KleidiAI SME or SME2 kernel of a `qai8dxp` family: its tile in streaming-vector units
+/// A KleidiAI SME or SME2 kernel of a packed-LHS family: its tile in streaming-vector units
 /// (`PerSmeLane32` for a `1x4vl` GEMV, `RowsAndColumnsPerSmeLane32` for a `1vlx4vl` GEMM), the
 /// way it finishes outputs, and the f32 module and asm module implementing it (with `:: f16`,
 /// the module's f16-output form).
@@ -1108,6 +1143,7 @@ const SME2_DOT: Epilogue = Epilogue {
     clamp: Clamp::MaxNumThenMinNum,
     block_fold: BlockFold::FusedFromZero,
     partials: Partials::Registers,
+    block_scale: BlockScale::Multiply,
 };
 /// SME2 outer-product GEMMs: `FMUL`, `FADD`, `FCLAMP`.
 const SME2_MOPA: Epilogue = Epilogue {
@@ -1115,6 +1151,7 @@ const SME2_MOPA: Epilogue = Epilogue {
     clamp: Clamp::MaxNumThenMinNum,
     block_fold: BlockFold::FusedFromZero,
     partials: Partials::Registers,
+    block_scale: BlockScale::Multiply,
 };
 /// The f16 forms of [`SME2_DOT`] and [`SME2_MOPA`] that narrow before `FCLAMP` (the
 /// `qsi4cxp` ones; the `qsi8cxp` ones clamp in f32).
@@ -1132,6 +1169,7 @@ const SME_DOT: Epilogue = Epilogue {
     clamp: Clamp::MaxThenMin,
     block_fold: BlockFold::FusedFromZero,
     partials: Partials::Registers,
+    block_scale: BlockScale::Multiply,
 };
 /// SME2 outer-product GEMMs of per-block formats: as [`SME2_MOPA`], and the first block is
 /// multiplied rather than fused into `+0`.
@@ -1719,6 +1757,91 @@ f32_qsi8d32p_qsi4c32p_kernel!(
     matmul_clamp_f32_qsi8d32p4x8_qsi4c32p8x8_16x8_sve_i8mm
 );
 
+/// SME2 Q4_0 `SDOT` GEMV: block scales multiplied with `FMLALB` into `+0`, otherwise [`SME2_DOT`].
+const SME2_Q4_0_DOT: Epilogue = Epilogue {
+    block_scale: BlockScale::WidenFromZero,
+    ..SME2_DOT
+};
+/// SME Q4_0 `SDOT` GEMV: as [`SME2_Q4_0_DOT`] with `FMAX`/`FMIN`.
+const SME_Q4_0_DOT: Epilogue = Epilogue {
+    block_scale: BlockScale::WidenFromZero,
+    ..SME_DOT
+};
+/// SME2 Q4_0 outer-product GEMM: the first block multiplied, block scales from `+0`, `FCLAMP`.
+/// (KleidiAI 1.30 means to skip the clamp for some bounds, but tests its 32-bit flag with a
+/// 64-bit load that takes in 4 bytes of uninitialized padding; rkai always clamps, as the GEMVs
+/// do. See the family's module.)
+const SME2_Q4_0_MOPA: Epilogue = Epilogue {
+    block_fold: BlockFold::FirstMultiplies,
+    block_scale: BlockScale::WidenFromZero,
+    ..SME2_MOPA
+};
+/// SME Q4_0 outer-product GEMM: as [`SME2_Q4_0_MOPA`] with `FMAX`/`FMIN`.
+const SME_Q4_0_MOPA: Epilogue = Epilogue {
+    clamp: Clamp::MaxThenMin,
+    ..SME2_Q4_0_MOPA
+};
+
+streaming_qai8dxp_kernel!(
+    /// Q4_0 GEMV, 1 row x 4 x SVL32 columns per step: int4 expanded with `LUTI4`, multi-vector
+    /// `SDOT` into ZA per block.
+    MATMUL_CLAMP_F32_QSI8D32P1X4_QSI4C32P4VLX4_1X4VL_SME2_SDOT,
+    F32Qsi8d32pQsi4c32p,
+    QSI8D32P_SME_LHS,
+    QSI4C32PS1S0F16_RHS,
+    matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4vlx4_1x4vl_sme2_sdot,
+    Sme2,
+    [1, 4, 1, 4, 4, 2],
+    PerSmeLane32,
+    SME2_Q4_0_DOT,
+    f32_qsi8d32p_qsi4c32p::matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4vlx4_1x4vl_sme2_sdot
+);
+
+streaming_qai8dxp_kernel!(
+    /// Q4_0 GEMV, 1 row x 4 x SVL32 columns per step: nibbles widened by shifts, streaming SVE
+    /// `SDOT` into vector accumulators per block.
+    MATMUL_CLAMP_F32_QSI8D32P1X4_QSI4C32P4VLX4_1X4VL_SME_DOT,
+    F32Qsi8d32pQsi4c32p,
+    QSI8D32P_SME_LHS,
+    QSI4C32PS4S0SF16_RHS,
+    matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4vlx4_1x4vl_sme_dot,
+    Sme,
+    [1, 4, 1, 4, 4, 2],
+    PerSmeLane32,
+    SME_Q4_0_DOT,
+    f32_qsi8d32p_qsi4c32p::matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4vlx4_1x4vl_sme_dot
+);
+
+streaming_qai8dxp_kernel!(
+    /// Q4_0 GEMM, SVL32 rows x 4 x SVL32 columns per step: int4 expanded with `LUTI4`, `SMOPA`
+    /// into four ZA tiles per block, block scales folded in per output row.
+    MATMUL_CLAMP_F32_QSI8D32P1VLX4_QSI4C32P4VLX4_1VLX4VL_SME2_MOPA,
+    F32Qsi8d32pQsi4c32p,
+    QSI8D32P_SME_LHS,
+    QSI4C32PS1S0F16_RHS,
+    matmul_clamp_f32_qsi8d32p1vlx4_qsi4c32p4vlx4_1vlx4vl_sme2_mopa,
+    Sme2,
+    [1, 4, 1, 4, 4, 2],
+    RowsAndColumnsPerSmeLane32,
+    SME2_Q4_0_MOPA,
+    f32_qsi8d32p_qsi4c32p::matmul_clamp_f32_qsi8d32p1vlx4_qsi4c32p4vlx4_1vlx4vl_sme2_mopa
+);
+
+streaming_qai8dxp_kernel!(
+    /// Q4_0 GEMM, SVL32 rows x 4 x SVL32 columns per step: nibbles widened by shifts, `SMOPA`
+    /// into four ZA tiles per block, block scales folded in per output row.
+    MATMUL_CLAMP_F32_QSI8D32P1VLX4_QSI4C32P4VLX4_1VLX4VL_SME_MOPA,
+    F32Qsi8d32pQsi4c32p,
+    QSI8D32P_SME_LHS,
+    QSI4C32PS4S0SF16_RHS,
+    matmul_clamp_f32_qsi8d32p1vlx4_qsi4c32p4vlx4_1vlx4vl_sme_mopa,
+    Sme,
+    [1, 4, 1, 4, 4, 2],
+    RowsAndColumnsPerSmeLane32,
+    SME_Q4_0_MOPA,
+    f32_qsi8d32p_qsi4c32p::matmul_clamp_f32_qsi8d32p1vlx4_qsi4c32p4vlx4_1vlx4vl_sme_mopa
+);
+
 /// A kernel of the `qsi8d32p_qai4c32p` families: family, LHS packer list, and the asm module of
 /// `matmul::matmul_clamp_f32_qsi8d32p_qai4c32p` implementing its tile (the f16 kernels narrow the f32
 /// kernel of the same tile), or `portable` where there is none yet.
@@ -2177,6 +2300,10 @@ pub static KERNELS: &[&MatmulKernel] = &[
     &MATMUL_CLAMP_F32_QSI8D32P1X4_QSI4C32P8X4_1X8_SVE_DOTPROD,
     &MATMUL_CLAMP_F32_QSI8D32P1X8_QSI4C32P8X8_1X8_SVE_DOTPROD,
     &MATMUL_CLAMP_F32_QSI8D32P4X8_QSI4C32P8X8_16X8_SVE_I8MM,
+    &MATMUL_CLAMP_F32_QSI8D32P1X4_QSI4C32P4VLX4_1X4VL_SME2_SDOT,
+    &MATMUL_CLAMP_F32_QSI8D32P1X4_QSI4C32P4VLX4_1X4VL_SME_DOT,
+    &MATMUL_CLAMP_F32_QSI8D32P1VLX4_QSI4C32P4VLX4_1VLX4VL_SME2_MOPA,
+    &MATMUL_CLAMP_F32_QSI8D32P1VLX4_QSI4C32P4VLX4_1VLX4VL_SME_MOPA,
     &MATMUL_CLAMP_F32_QSI8D32P1X4_QAI4C32P4X4_1X4_NEON_DOTPROD,
     &MATMUL_CLAMP_F32_QSI8D32P1X8_QAI4C32P4X8_1X4_NEON_DOTPROD,
     &MATMUL_CLAMP_F32_QSI8D32P4X4_QAI4C32P4X4_8X4_NEON_DOTPROD,

@@ -2,7 +2,7 @@
 //!
 //! Consumers pack weights once and then run both decode-style GEMVs (m = 1) and prefill-style
 //! GEMMs on them, so selection works on *pairs* that read one packed RHS format (same `nr`, `kr`,
-//! `sr` and column scaling). Asking for the GEMV and then for the GEMM of a family always yields
+//! `sr` and column scaling, and an RHS packer in common). Asking for the GEMV and then for the GEMM of a family always yields
 //! the two halves of the same pair. A GEMV kernel also serves as the GEMM of its own pair (it
 //! loops over rows), and a multi-row kernel with no GEMV reading its format (the float GEMMs,
 //! whose every tile is 6 rows) serves as its own GEMV.
@@ -60,12 +60,17 @@ impl Pair {
     }
 }
 
-/// Whether two kernels read the same packed RHS (and so can share packed weights).
+/// Whether two kernels read the same packed RHS (and so can share packed weights): same tile
+/// geometry and a packer in common (the SME and SME2 Q4_0 kernels have one geometry but read
+/// different nibble orders).
 pub fn share_rhs_format(a: &MatmulKernel, b: &MatmulKernel) -> bool {
     let (ta, tb) = (a.base_tile, b.base_tile);
     a.family == b.family
         && a.columns.of_columns() == b.columns.of_columns()
         && (ta.nr, ta.kr, ta.sr) == (tb.nr, tb.kr, tb.sr)
+        && a.rhs_packers
+            .iter()
+            .any(|p| b.rhs_packers.iter().any(|q| core::ptr::eq(*p, *q)))
 }
 
 /// Every pair of `family` (any ISA), in catalog order of the GEMM then the GEMV. A GEMV kernel

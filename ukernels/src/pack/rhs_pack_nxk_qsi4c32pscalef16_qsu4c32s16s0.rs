@@ -1,6 +1,7 @@
-//! `rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0` and
-//! `rhs_pack_nxk_qsi4c32ps1s0scalef16_qsu4c32s16s0_neon`: int4 weights with one f16 scale per
-//! block, from llama.cpp's Q4_0 rows (KleidiAI 1.30, byte for byte).
+//! `rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0`,
+//! `rhs_pack_nxk_qsi4c32ps1s0scalef16_qsu4c32s16s0_neon` and
+//! `rhs_pack_nxk_qsi4c32ps4s0sf16_qsu4c32s16s0_neon`: int4 weights with one f16 scale per block,
+//! from llama.cpp's Q4_0 rows (KleidiAI 1.30, byte for byte).
 //!
 //! Source (`qsu4c32s16s0`): N rows of `k / bl` blocks, each `[f16 scale][bl / 2 bytes]` where
 //! byte `j` holds value `j` in its low nibble and value `j + bl / 2` in its high nibble, unsigned
@@ -16,6 +17,12 @@
 //!   (byte `e` of a block holds values `2e` low and `2e + 1` high), unsigned (no XOR), stored per
 //!   block in 4-value units (`u16`), unit `q` of column `c` at `(block * bl / 4 + q) * nr + c`;
 //!   all scales at the end of the group as `[blocks][nr]`. Columns past `n` are left untouched.
+//! * `Ps4s0Sf16Neon` (`kr = 4`, read by KleidiAI's SME kernels, which widen nibbles by shifting
+//!   instead of a table): per block, 8-value packets of 4 bytes, byte `t` of packet `p` holding
+//!   values `8p + t` (low nibble) and `8p + t + 4` (high), signed (`u ^ 8`); packet `p` of
+//!   column `c` at `(block * bl / 8 + p) * nr + c` (4-byte units). The kernels see each value
+//!   times 16, so the scales at the end of the group (`[blocks][nr]`) are `f16(f32(d) / 16)`.
+//!   Columns past `n` are left untouched.
 
 use crate::contract::{self, Checked};
 use crate::layout::{RhsLayout, qsi4c32pf16 as layout};
@@ -27,9 +34,19 @@ pub enum Variant {
     Scalef16,
     /// `rhs_pack_nxk_qsi4c32ps1s0scalef16_qsu4c32s16s0_neon`.
     Ps1s0Scalef16Neon,
+    /// `rhs_pack_nxk_qsi4c32ps4s0sf16_qsu4c32s16s0_neon`.
+    Ps4s0Sf16Neon,
 }
 
-/// Largest block length of the `ps1s0` packer (KleidiAI's `KAI_SME_VEC_LENGTH_MAX_BYTES`).
+impl Variant {
+    /// Whether the packer writes every block's data first and all scales at the end of the
+    /// group (the SME kernels' formats).
+    pub const fn scales_at_end(self) -> bool {
+        !matches!(self, Variant::Scalef16)
+    }
+}
+
+/// Largest block length of the SME formats' packers (KleidiAI's `KAI_SME_VEC_LENGTH_MAX_BYTES`).
 pub const PS1S0_MAX_BL: usize = 256;
 
 /// Arguments of one packing call: those every RHS packer takes (see [`super::rhs::Args`]).
@@ -54,7 +71,7 @@ pub fn check(variant: Variant, a: &Args) -> Checked {
     contract::require(a.extra_bytes == 0, "extra_bytes == 0")?;
     match variant {
         Variant::Scalef16 => {}
-        Variant::Ps1s0Scalef16Neon => {
+        Variant::Ps1s0Scalef16Neon | Variant::Ps4s0Sf16Neon => {
             contract::require(a.bl <= PS1S0_MAX_BL, "bl <= kai_max_bl")?;
             contract::require(a.kr == 4, "kr == 4")?;
         }
@@ -97,6 +114,7 @@ pub unsafe fn run(variant: Variant, a: &Args) {
             }
         },
         Variant::Ps1s0Scalef16Neon => unsafe { run_ps1s0(a) },
+        Variant::Ps4s0Sf16Neon => unsafe { run_ps4s0(a) },
     }
 }
 
@@ -220,6 +238,83 @@ unsafe fn run_ps1s0(a: &Args) {
                         seq.as_ptr().add(2 * q),
                         group.add(2 * ((b * bl / 4 + q) * nr + c)),
                         2,
+                    )
+                };
+            }
+        }
+    }
+}
+
+/// One source block (`bl / 2` bytes, s16s0 pairing) to 8-value packets (`bl / 2` bytes): byte
+/// `t` of packet `p` holds values `8p + t` (low) and `8p + t + 4` (high), each nibble signed.
+/// Packets never straddle the halves of a block (`bl / 2` is a multiple of 16).
+#[inline]
+fn packets_of_eight(src: &[u8], out: &mut [u8]) {
+    let half = src.len();
+    for (p, packet) in out.chunks_exact_mut(4).enumerate() {
+        // Values 8p.. come from the low nibbles of source bytes 8p.. in the first half of the
+        // block, from the high nibbles of bytes 8p - bl / 2.. in the second.
+        let (bytes, shift) = if 8 * p < half {
+            (&src[8 * p..8 * p + 8], 0)
+        } else {
+            (&src[8 * p - half..8 * p - half + 8], 4)
+        };
+        for (t, o) in packet.iter_mut().enumerate() {
+            let lo = (bytes[t] >> shift) & 0x0f;
+            let hi = (bytes[t + 4] >> shift) & 0x0f;
+            *o = (lo | hi << 4) ^ 0x88;
+        }
+    }
+}
+
+/// A Q4_0 scale divided by 16 for kernels that see every value times 16: widened to f32,
+/// multiplied by 1/16 and rounded back to f16 (ties to even; a NaN comes back quieted).
+#[inline]
+fn scale_over_16(bits: u16) -> u16 {
+    let d = f32::from_bits(crate::float::f16::to_f32_bits(bits));
+    crate::float::f16::from_f32(d * (1.0 / 16.0))
+}
+
+/// The `ps4s0` packer.
+///
+/// # Safety
+/// See [`run`].
+unsafe fn run_ps4s0(a: &Args) {
+    let (nr, bl) = (a.nr, a.bl);
+    let blocks = a.k / bl;
+    let src_stride = source_stride(a.k, bl);
+    let stride = layout::stride(a.k, nr, bl).unwrap_or(0);
+    let scales_at = stride - nr * blocks * layout::SCALE_BYTES;
+    let mut nibbles = [0u8; PS1S0_MAX_BL / 2];
+    let mut packets = [0u8; PS1S0_MAX_BL / 2];
+    for n_idx in 0..a.n {
+        let (g, c) = (n_idx / nr, n_idx % nr);
+        // SAFETY: group g of the output and row n_idx of the source.
+        let group = unsafe { a.rhs_packed.add(g * stride) };
+        for b in 0..blocks {
+            let block = unsafe { a.rhs.add(n_idx * src_stride + b * (bl / 2 + 2)) };
+            // SAFETY: a source block is a scale then bl / 2 bytes (bl <= 256 checked).
+            let scale = unsafe {
+                core::ptr::copy_nonoverlapping(block.add(2), nibbles.as_mut_ptr(), bl / 2);
+                block.cast::<u16>().read_unaligned()
+            };
+            let scale = scale_over_16(scale).to_le_bytes();
+            // SAFETY: scale (b, c) lies in the group's scale part.
+            unsafe {
+                core::ptr::copy_nonoverlapping(
+                    scale.as_ptr(),
+                    group.add(scales_at + 2 * (b * nr + c)),
+                    2,
+                )
+            };
+            packets_of_eight(&nibbles[..bl / 2], &mut packets[..bl / 2]);
+            for p in 0..bl / 8 {
+                // SAFETY: packet p of column c in block b lies in the group's data part.
+                unsafe {
+                    core::ptr::copy_nonoverlapping(
+                        packets.as_ptr().add(4 * p),
+                        group.add(4 * ((b * bl / 8 + p) * nr + c)),
+                        4,
                     )
                 };
             }

@@ -209,12 +209,51 @@ pub fn pack_rhs_ps1s0(
     }
 }
 
+/// Packs weights in the SME `qsi4c32ps4s0sf16` layout: per group, value index `v` of block `b`
+/// of column `c` in 4-byte packet `(b * bl / 8 + v / 8) * nr + c`, byte `v % 4`, low nibble for
+/// `v % 8 < 4`, as the signed nibble of `w`; scale (b, c) at `nr * k / 2 + 2 * (b * nr + c)`,
+/// `d / 16` rounded to f16. Columns past `n` stay as they are in `out`.
+#[allow(clippy::too_many_arguments)]
+pub fn pack_rhs_ps4s0(
+    n: usize,
+    k: usize,
+    bl: usize,
+    nr: usize,
+    w: &[i8],
+    d: &[u16],
+    out: &mut [u8],
+) {
+    let blocks = k / bl;
+    let stride = nr * blocks * (bl / 2 + 2);
+    for col in 0..n {
+        let (g, c) = (col / nr, col % nr);
+        for b in 0..blocks {
+            for v in 0..bl {
+                let at = g * stride + 4 * ((b * bl / 8 + v / 8) * nr + c) + v % 4;
+                let s = w[col * k + b * bl + v] as u8 & 0x0f;
+                out[at] = if v % 8 < 4 {
+                    (out[at] & 0xf0) | s
+                } else {
+                    (out[at] & 0x0f) | (s << 4)
+                };
+            }
+            let at = g * stride + nr * k / 2 + 2 * (b * nr + c);
+            let scale = half::f16::from_bits(d[col * blocks + b]).to_f32() / 16.0;
+            let bits = float::f16::from_f32(scale);
+            out[at..at + 2].copy_from_slice(&bits.to_le_bytes());
+        }
+    }
+}
+
 /// The kernels' arithmetic on unpacked operands: `lq` m x k int8 with f16 scales `ld`
-/// (m x k / bl), `w` n x k int4 values with f16 scales `wd`. For each block, the integer dot
-/// product `I` becomes `f32(I)`, the scale is `f32(wd) * f32(ld)` rounded, and
-/// `acc = fma(f32(I), scale, acc)` from `acc = 0`; the result is clamped with FMAX then FMIN.
+/// (m x k / bl), `w` n x k weights with f16 scales `wd` (as the kernel sees them: int4 values,
+/// or 16 times them with the scales divided by 16 for the `ps4s0sf16` format). For each block,
+/// the integer dot product `I` becomes `f32(I)`, the scale is `f32(ld) * f32(wd)`
+/// (`finish.block_scale`), and `acc = fma(f32(I), scale, acc)` from `acc = 0` (the first block
+/// as `finish.block_fold` says); the result is clamped as `finish.clamp` says.
 #[allow(clippy::too_many_arguments)]
 pub fn matmul(
+    finish: crate::catalog::Epilogue,
     m: usize,
     n: usize,
     k: usize,
@@ -236,10 +275,12 @@ pub fn matmul(
                 let dot = (b * bl..(b + 1) * bl).fold(0i32, |s, kk| {
                     s.wrapping_add(lq[i * k + kk] as i32 * w[j * k + kk] as i32)
                 });
-                let scale = f16(wd[j * blocks + b]) * f16(ld[i * blocks + b]);
-                acc = libm::fmaf(dot as f32, scale, acc);
+                let scale = finish
+                    .block_scale
+                    .apply(f16(ld[i * blocks + b]), f16(wd[j * blocks + b]));
+                acc = finish.block_fold.apply(b == 0, dot as f32, scale, acc);
             }
-            dst[i * dst_stride + j] = float::clamp(acc, clamp.0, clamp.1);
+            dst[i * dst_stride + j] = finish.clamp.apply(acc, clamp.0, clamp.1);
         }
     }
 }

@@ -14,11 +14,25 @@
 //! `bl / kr` segments of `nr x kr/2` bytes, byte `t` of segment `s` of a column holding values
 //! `s * kr/2 + t` (low nibble) and `bl/2 + s * kr/2 + t` (high nibble) of the block.
 //!
+//! The SME and SME2 kernels (`..._qsi4c32p4vlx4_...`) read other layouts, written by
+//! `lhs_quant_pack_qsi8d32p_f32_neon` (each group's values first, in 4-value chunks, then all its
+//! scales) and by their own RHS packers (all nibbles first, then the scales `[blocks][nr]`): the
+//! SME2 ones `ps1s0scalef16` (sequential unsigned nibbles, widened with `LUTI4` to the values
+//! themselves), the SME ones `ps4s0sf16` (signed nibbles 4 apart, widened by shifts to 16 x the
+//! values, scales divided by 16 by the packer). They form the scale product with `FMLALB` into
+//! `+0` and finish as their catalog `Epilogue` says: the `1vlx4vl` GEMMs multiply the first
+//! block instead of fusing it into `+0`; the SME2 kernels clamp with `FCLAMP`.
+//!
 //! Departures from KleidiAI 1.30: every kernel accepts any `bl` that is a multiple of 32 (the
-//! SVE ones assert `bl == 32`) and any `m` (the `1x4` NEON and the SVE GEMVs assert `m == 1` in
-//! debug builds); rkai checks its preconditions in release builds too. KleidiAI's SVE kernels
-//! are written for 256-bit vectors only and assert it; rkai's keep that contract, reporting other
-//! vector lengths through the usual assertion message instead of computing garbage.
+//! SVE ones assert `bl == 32`) and any `m` (the `1x4` NEON, the SVE and the SME GEMVs assert
+//! `m == 1` in debug builds); rkai checks its preconditions in release builds too. KleidiAI's
+//! SVE kernels are written for 256-bit vectors only and assert it; rkai's keep that contract,
+//! reporting other vector lengths through the usual assertion message instead of computing
+//! garbage. KleidiAI's SME GEMMs mean to skip the clamp when a flag computed from the bounds is
+//! 0 (the SME one when neither bound lies inside `±FLT_MAX`, the SME2 one when either lies
+//! outside, a ReLU's `FLT_MAX` included), but load the 32-bit flag as 64 bits with 4 bytes of
+//! uninitialized padding, so whether they clamp is up to the stack's contents (under QEMU they
+//! clamped a ReLU). rkai's always clamp, as KleidiAI's GEMVs do.
 //!
 //! Implementations on aarch64: one `asm!` module per stem, except the two NEON i8mm stems (`16x4`
 //! and `8x4x32`: same packed formats), which run one 8 x 4 `SMMLA` loop. The SVE modules assume
@@ -36,10 +50,20 @@ asm_kernel_modules! {
     matmul_clamp_f32_qsi8d32p4x4_qsi4c32p4x4_16x4_neon_dotprod,
     matmul_clamp_f32_qsi8d32p4x8_qsi4c32p4x8_8x4x32_neon_i8mm,
     matmul_clamp_f32_qsi8d32p4x8_qsi4c32p8x8_16x8_sve_i8mm,
+    matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4vlx4_1x4vl_sme2_sdot,
+    matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4vlx4_1x4vl_sme_dot,
+    matmul_clamp_f32_qsi8d32p1vlx4_qsi4c32p4vlx4_1vlx4vl_sme2_mopa,
+    matmul_clamp_f32_qsi8d32p1vlx4_qsi4c32p4vlx4_1vlx4vl_sme_mopa,
 }
 
+/// `ZT0` for `LUTI4` widening the unsigned nibbles of the `ps1s0scalef16` format (zero point 8)
+/// to int8: entry `u` (a 32-bit table element, of which a byte lookup takes the low byte) is
+/// `u - 8`.
+#[cfg(target_arch = "aarch64")]
+pub static U4_MINUS_8: [i32; 16] = [-8, -7, -6, -5, -4, -3, -2, -1, 0, 1, 2, 3, 4, 5, 6, 7];
+
 pub use super::call::PackedArgs as Args;
-use crate::catalog::{Columns, MatmulKernel};
+use crate::catalog::{Columns, LhsPackerKind, MatmulKernel, PackerKind, RhsPackerKind};
 use crate::contract::{self, Checked};
 use crate::layout;
 use crate::matmul::call::check_packed_buffers;
@@ -92,6 +116,25 @@ pub unsafe fn run(kernel: &MatmulKernel, a: &Args) {
     match kernel.native.packed() {
         // SAFETY (both arms): forwarded contract.
         Some(f) => unsafe { f(a) },
-        None => unsafe { portable::run(&kernel.tile(), a) },
+        None => unsafe { portable::run(&kernel.tile(), formats(kernel), kernel.epilogue, a) },
+    }
+}
+
+/// The packed formats `kernel` reads: those its first LHS and RHS packers write (a kernel's
+/// packer lists share one format each).
+pub fn formats(kernel: &MatmulKernel) -> portable::Formats {
+    use crate::pack::lhs_quant_pack_qsi8d32p::Variant as Lhs;
+    use crate::pack::rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0::Variant as Rhs;
+    let rhs = match kernel.rhs_packers.first().map(|p| p.kind) {
+        Some(PackerKind::Rhs(RhsPackerKind::Qsi4c32pf16(v))) => v,
+        _ => Rhs::Scalef16,
+    };
+    let lhs_scales_at_end = matches!(
+        kernel.lhs_packers.first().map(|p| p.kind),
+        Some(PackerKind::Lhs(LhsPackerKind::Qsi8d32p(Lhs::F32Neon)))
+    );
+    portable::Formats {
+        rhs,
+        lhs_scales_at_end,
     }
 }

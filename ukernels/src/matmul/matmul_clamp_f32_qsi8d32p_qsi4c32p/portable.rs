@@ -1,19 +1,151 @@
-//! Portable implementation of the family for any tile: per LHS row group and RHS column group,
-//! each block's integer dot products are formed from 32-value sub-blocks decoded into small int8
-//! arrays (weights as the kernels see them: 16 x value), then folded into f32 accumulators with
-//! the block's scales exactly as the NEON code does.
+//! Portable implementation of the family for any tile and any of its packed formats: per LHS row
+//! group and RHS column group, each block's integer dot products are formed from 32-value
+//! sub-blocks decoded into small int8 arrays (weights as the kernel reading the format sees them),
+//! then folded into f32 accumulators with the block's scales exactly as that kernel does
+//! (its catalog `Epilogue`).
 
 use super::Args;
-use crate::catalog::Tile;
-use crate::float;
+use crate::catalog::{Epilogue, Tile};
 use crate::layout;
+use crate::pack::rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0::Variant as Rhs;
 
 /// Largest `mr` and `nr` handled with on-stack tiles per pass; wider groups take several passes.
 const MAX_ROWS: usize = 16;
 const MAX_COLS: usize = 16;
-/// Values per decoded sub-block: 16 low nibbles (block values `16c..`) and 16 high nibbles
-/// (block values `bl/2 + 16c..`).
+/// Values per decoded sub-block.
 const SUB: usize = 32;
+
+/// The packed formats a kernel reads: the RHS packer's, and whether the LHS group holds all its
+/// values first and the scales at the end (`lhs_quant_pack_qsi8d32p_f32_neon`) or each block's
+/// scales before its values.
+#[derive(Clone, Copy, Debug)]
+pub struct Formats {
+    /// The RHS format.
+    pub rhs: Rhs,
+    /// Whether the LHS scales follow all values of the group.
+    pub lhs_scales_at_end: bool,
+}
+
+/// Where the values and scales of one packed LHS group lie.
+struct LhsGroup {
+    base: *const u8,
+    mr: usize,
+    k: usize,
+    bl: usize,
+    /// Values per chunk of the scales-first layout (`kr / sr`).
+    kbl: usize,
+    scales_at_end: bool,
+}
+
+impl LhsGroup {
+    /// Value (`slot`, `kk`) of the group.
+    ///
+    /// # Safety
+    /// `slot < mr`, `kk < k`, and the group is readable.
+    #[inline]
+    unsafe fn value(&self, slot: usize, kk: usize) -> i8 {
+        let (mr, kbl) = (self.mr, self.kbl);
+        let at = if self.scales_at_end {
+            (kk / 4) * mr * 4 + slot * 4 + kk % 4
+        } else {
+            let (b, i) = (kk / self.bl, kk % self.bl);
+            b * mr * (self.bl + 2) + 2 * mr + (i / kbl) * mr * kbl + slot * kbl + i % kbl
+        };
+        // SAFETY: forwarded; the address formula stays inside the group.
+        unsafe { *self.base.add(at) as i8 }
+    }
+
+    /// Scale (`slot`, block `b`) widened to f32.
+    ///
+    /// # Safety
+    /// As for [`LhsGroup::value`], `b < k / bl`.
+    #[inline]
+    unsafe fn scale(&self, slot: usize, b: usize) -> f32 {
+        let at = if self.scales_at_end {
+            self.mr * self.k + 2 * (b * self.mr + slot)
+        } else {
+            b * self.mr * (self.bl + 2) + 2 * slot
+        };
+        // SAFETY: forwarded.
+        unsafe { read_f16(self.base.add(at)) }
+    }
+}
+
+/// Where the nibbles and scales of one packed RHS group lie.
+struct RhsGroup {
+    base: *const u8,
+    nr: usize,
+    k: usize,
+    bl: usize,
+    /// Bytes per column and segment of the `Scalef16` layout (`kr / 2`).
+    seg: usize,
+    format: Rhs,
+}
+
+impl RhsGroup {
+    /// Weight (`col`, `kk`) as the kernel reading the format multiplies it: 16 times the value
+    /// for the formats decoded by shifting, the value for the one decoded through a table.
+    ///
+    /// # Safety
+    /// `col < nr`, `kk < k`, and the group is readable.
+    #[inline]
+    unsafe fn weight(&self, col: usize, kk: usize) -> i8 {
+        let (nr, bl) = (self.nr, self.bl);
+        let (b, i) = (kk / bl, kk % bl);
+        // SAFETY (all arms): the address formulas stay inside the group.
+        unsafe {
+            match self.format {
+                Rhs::Scalef16 => {
+                    let (j, high) = if i < bl / 2 {
+                        (i, false)
+                    } else {
+                        (i - bl / 2, true)
+                    };
+                    let seg = self.seg;
+                    let at =
+                        b * nr * (bl / 2 + 2) + 2 * nr + (j / seg) * nr * seg + col * seg + j % seg;
+                    shifted_nibble(*self.base.add(at), high)
+                }
+                Rhs::Ps1s0Scalef16Neon => {
+                    let at = 2 * ((b * bl / 4 + i / 4) * nr + col) + (i % 4) / 2;
+                    let byte = *self.base.add(at);
+                    let u = if i % 2 == 0 { byte & 0x0f } else { byte >> 4 };
+                    u as i8 - 8
+                }
+                Rhs::Ps4s0Sf16Neon => {
+                    let at = 4 * ((b * bl / 8 + i / 8) * nr + col) + i % 4;
+                    shifted_nibble(*self.base.add(at), i % 8 >= 4)
+                }
+            }
+        }
+    }
+
+    /// Scale (`col`, block `b`) widened to f32.
+    ///
+    /// # Safety
+    /// As for [`RhsGroup::weight`], `b < k / bl`.
+    #[inline]
+    unsafe fn scale(&self, col: usize, b: usize) -> f32 {
+        let at = match self.format {
+            Rhs::Scalef16 => b * self.nr * (self.bl / 2 + 2) + 2 * col,
+            Rhs::Ps1s0Scalef16Neon | Rhs::Ps4s0Sf16Neon => {
+                self.nr * self.k / 2 + 2 * (b * self.nr + col)
+            }
+        };
+        // SAFETY: forwarded.
+        unsafe { read_f16(self.base.add(at)) }
+    }
+}
+
+/// The low (`high == false`) or high signed nibble of `byte`, times 16 (`SHL #4` / `AND #0xf0`).
+#[inline]
+fn shifted_nibble(byte: u8, high: bool) -> i8 {
+    if high {
+        (byte & 0xf0) as i8
+    } else {
+        (byte << 4) as i8
+    }
+}
 
 /// f16 bits at `p` widened to f32 (exact, like `FCVTL`).
 ///
@@ -28,23 +160,41 @@ unsafe fn read_f16(p: *const u8) -> f32 {
 /// Computes the portion described by `a`.
 ///
 /// # Safety
-/// See [`super::run`]; `tile` must be the tile the buffers were packed for.
-pub unsafe fn run(tile: &Tile, a: &Args) {
+/// See [`super::run`]; `tile` must be the tile the buffers were packed for in `formats`, and
+/// `finish` the epilogue of the kernel reading them.
+pub unsafe fn run(tile: &Tile, formats: Formats, finish: Epilogue, a: &Args) {
     let (mr, nr, bl) = (tile.mr, tile.nr, a.bl);
-    let kbl = tile.kr / tile.sr;
-    let seg = tile.kr / 2;
     let blocks = a.k / bl;
     let lhs_stride = layout::qsi8d32p::stride(a.k, bl, mr).unwrap_or(0);
     let rhs_stride = layout::qsi4c32pf16::stride(a.k, nr, bl).unwrap_or(0);
-    let lhs_block = mr * (bl + 2);
-    let rhs_block = nr * (bl / 2 + 2);
+    // The NEON kernels see 16 x the weights and undo it with `SCVTF #4` (exact); the SME ones
+    // see the values (table) or 16 x them with scales already divided by 16 (shifts).
+    let unit = if formats.rhs == Rhs::Scalef16 {
+        0.0625
+    } else {
+        1.0
+    };
     for gm in 0..a.m.div_ceil(mr) {
-        // SAFETY: group gm of the packed LHS.
-        let lhs = unsafe { a.lhs_packed.add(gm * lhs_stride) };
+        let lhs = LhsGroup {
+            // SAFETY: group gm of the packed LHS.
+            base: unsafe { a.lhs_packed.add(gm * lhs_stride) },
+            mr,
+            k: a.k,
+            bl,
+            kbl: tile.kr / tile.sr,
+            scales_at_end: formats.lhs_scales_at_end,
+        };
         let group_rows = mr.min(a.m - gm * mr);
         for j0 in (0..a.n).step_by(nr) {
-            // SAFETY: column group j0 / nr of the packed RHS.
-            let rhs = unsafe { a.rhs_packed.add((j0 / nr) * rhs_stride) };
+            let rhs = RhsGroup {
+                // SAFETY: column group j0 / nr of the packed RHS.
+                base: unsafe { a.rhs_packed.add((j0 / nr) * rhs_stride) },
+                nr,
+                k: a.k,
+                bl,
+                seg: tile.kr / 2,
+                format: formats.rhs,
+            };
             let group_cols = nr.min(a.n - j0);
             for r0 in (0..group_rows).step_by(MAX_ROWS) {
                 let rows = MAX_ROWS.min(group_rows - r0);
@@ -54,33 +204,19 @@ pub unsafe fn run(tile: &Tile, a: &Args) {
                     let mut lq = [[0i8; SUB]; MAX_ROWS];
                     let mut wq = [[0i8; SUB]; MAX_COLS];
                     for b in 0..blocks {
-                        // SAFETY: block b of both groups.
-                        let (lb, rb) = unsafe { (lhs.add(b * lhs_block), rhs.add(b * rhs_block)) };
-                        let (lvals, rvals) = unsafe { (lb.add(2 * mr), rb.add(2 * nr)) };
                         let mut dots = [[0i32; MAX_COLS]; MAX_ROWS];
                         for c in 0..bl / SUB {
+                            let k0 = b * bl + c * SUB;
                             for (cc, w) in wq.iter_mut().enumerate().take(cols) {
-                                let col = c0 + cc;
-                                for t in 0..SUB / 2 {
-                                    let j = 16 * c + t;
-                                    let at = (j / seg) * nr * seg + col * seg + j % seg;
-                                    // SAFETY: byte j < bl / 2 of the column in this block.
-                                    let byte = unsafe { *rvals.add(at) };
-                                    w[t] = (byte << 4) as i8;
-                                    w[SUB / 2 + t] = (byte & 0xf0) as i8;
+                                for (t, v) in w.iter_mut().enumerate() {
+                                    // SAFETY: column c0 + cc < nr, value k0 + t < k.
+                                    *v = unsafe { rhs.weight(c0 + cc, k0 + t) };
                                 }
                             }
                             for (rr, l) in lq.iter_mut().enumerate().take(rows) {
-                                let slot = r0 + rr;
                                 for (t, v) in l.iter_mut().enumerate() {
-                                    let kk = if t < SUB / 2 {
-                                        16 * c + t
-                                    } else {
-                                        bl / 2 + 16 * c + t - SUB / 2
-                                    };
-                                    let at = (kk / kbl) * mr * kbl + slot * kbl + kk % kbl;
-                                    // SAFETY: value kk < bl of the row in this block.
-                                    *v = unsafe { *lvals.add(at) } as i8;
+                                    // SAFETY: slot r0 + rr < mr, value k0 + t < k.
+                                    *v = unsafe { lhs.value(r0 + rr, k0 + t) };
                                 }
                             }
                             for rr in 0..rows {
@@ -95,21 +231,22 @@ pub unsafe fn run(tile: &Tile, a: &Args) {
                             }
                         }
                         for rr in 0..rows {
-                            // SAFETY: the block's mr LHS scales come first.
-                            let dl = unsafe { read_f16(lb.add(2 * (r0 + rr))) };
+                            // SAFETY: slot r0 + rr < mr, block b < k / bl.
+                            let dl = unsafe { lhs.scale(r0 + rr, b) };
                             for cc in 0..cols {
-                                // SAFETY: the block's nr RHS scales come first.
-                                let dr = unsafe { read_f16(rb.add(2 * (c0 + cc))) };
-                                // SCVTF #4: the weights were 16x their value; /16 is exact.
-                                let f = dots[rr][cc] as f32 * 0.0625;
-                                acc[rr][cc] = libm::fmaf(f, dr * dl, acc[rr][cc]);
+                                // SAFETY: column c0 + cc < nr, block b < k / bl.
+                                let dr = unsafe { rhs.scale(c0 + cc, b) };
+                                let scale = finish.block_scale.apply(dl, dr);
+                                let f = dots[rr][cc] as f32 * unit;
+                                acc[rr][cc] =
+                                    finish.block_fold.apply(b == 0, f, scale, acc[rr][cc]);
                             }
                         }
                     }
                     for (rr, acc_row) in acc.iter().enumerate().take(rows) {
                         let row = gm * mr + r0 + rr;
                         for (cc, &v) in acc_row.iter().enumerate().take(cols) {
-                            let y = float::clamp(v, a.clamp_min, a.clamp_max);
+                            let y = finish.clamp.apply(v, a.clamp_min, a.clamp_max);
                             // SAFETY: (row, j0 + c0 + cc) lies inside the m x n portion.
                             unsafe {
                                 a.dst

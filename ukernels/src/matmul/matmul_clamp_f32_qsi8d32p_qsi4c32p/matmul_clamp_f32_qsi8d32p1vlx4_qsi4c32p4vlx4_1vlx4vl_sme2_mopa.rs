@@ -1,0 +1,271 @@
+//! `kai_matmul_clamp_f32_qsi8d32p1vlx4_qsi4c32p4vlx4_1vlx4vl_sme2_mopa`: Q4_0 GEMM (SVL32 rows x
+//! 4 x SVL32 columns per step): `SMOPA` outer products into the four 32-bit ZA tiles, in
+//! streaming mode. Operands: int8 activations with one f16 scale per block in groups of
+//! `mr = SVL32` rows (`lhs_quant_pack_qsi8d32p_f32_neon`: one vector per 4-value K step, row `r`
+//! in lane `r`, then the group's scales) and the `ps1s0scalef16` RHS of the family's `1x4vl`
+//! SME2 GEMV.
+//!
+//! One 4-value K step of a column group is two vectors of unsigned nibbles; `LUTI4` through a
+//! ZT0 table of `u - 8` widens each to two vectors of int8, one per ZA tile (tile `t` holds
+//! columns `[t x SVL32, (t + 1) x SVL32)` of the group). The K loop takes 16 values per
+//! iteration: KleidiAI's loads per outer product, in a quarter of its load instructions.
+//!
+//! Loop order: row groups outside, column groups inside, then the blocks, then K. ZA holds one
+//! block's integer sums; after each block every output row is read from ZA (row `r` of the four
+//! tiles is ZA array rows `4r .. 4r + 4`, one multi-vector `MOVA` of byte-tile slices) and
+//! folded into its f32 accumulators, which live in the destination rows between blocks (only
+//! columns below `n` and rows below `m`, as the final values will): the first block with
+//! `FMUL`, the others with `FMLA`, by the scale product formed with `FMLALB`/`FMLALT` into `+0`
+//! (KleidiAI's order). The last block also clamps, instead of a pass of its own as in KleidiAI's
+//! kernel. Four copies of the row loop (first block or not, last or not) keep the branches out
+//! of it.
+
+use super::U4_MINUS_8;
+
+/// The row loop of one block fold from local label `$l`: the row's sums from ZA, the scale
+/// product, `$combine` (into z8-z11), then the store and `b 8f` (the block's end).
+macro_rules! fold_rows {
+    ($l:literal; $($combine:expr),+ $(,)?) => {
+        concat!(
+            $l, ":\n",
+            "mova {{z16.b-z19.b}}, za0h.b[w12, 0:3]\n",
+            "scvtf {{z16.s-z19.s}}, {{z16.s-z19.s}}\n",
+            "ld1rh {{z1.h}}, p0/z, [x25]\n",
+            "add x25, x25, #2\n",
+            "mov z20.s, #0\n",
+            "mov z21.s, #0\n",
+            "mov z22.s, #0\n",
+            "mov z23.s, #0\n",
+            "fmlalb z20.s, z1.h, z24.h\n",
+            "fmlalb z21.s, z1.h, z25.h\n",
+            "fmlalt z22.s, z1.h, z24.h\n",
+            "fmlalt z23.s, z1.h, z25.h\n",
+            $($combine, "\n",)+
+            "st1w {{z8.s-z11.s}}, pn9, [x22]\n",
+            "add x22, x22, x6\n",
+            "add x12, x12, #4\n",
+            "subs x26, x26, #1\n",
+            "b.ne ", $l, "b\n",
+            "b 8f",
+        )
+    };
+}
+
+/// `FMUL` of the first block.
+macro_rules! first_block {
+    () => {
+        concat!(
+            "fmul z8.s, z20.s, z16.s\n",
+            "fmul z9.s, z21.s, z17.s\n",
+            "fmul z10.s, z22.s, z18.s\n",
+            "fmul z11.s, z23.s, z19.s",
+        )
+    };
+}
+
+/// `FMLA` of a later block into the accumulators in the destination row.
+macro_rules! later_block {
+    () => {
+        concat!(
+            "ld1w {{z8.s-z11.s}}, pn9/z, [x22]\n",
+            "fmla z8.s, p0/m, z20.s, z16.s\n",
+            "fmla z9.s, p0/m, z21.s, z17.s\n",
+            "fmla z10.s, p0/m, z22.s, z18.s\n",
+            "fmla z11.s, p0/m, z23.s, z19.s",
+        )
+    };
+}
+
+streaming_kernel! {
+    /// Computes `dst[i][j]` for `i < m`, `j < n` from packed operands:
+    ///
+    /// ```text
+    /// for b in 0..nb:
+    ///     I   = sum_{kk in block b} lq[i][kk] * w[j][kk]          (i32)
+    ///     s   = +0.0 + f32(ld[i][b]) * f32(wd[j][b])              (FMLALB / FMLALT)
+    ///     acc = I as f32 * s                  if b == 0           (SCVTF, FMUL)
+    ///     acc = fma(I as f32, s, acc)         otherwise           (FMLA)
+    /// dst[i][j] = fclamp(acc, clamp_min, clamp_max)              (FMAXNM, then FMINNM)
+    /// ```
+    ///
+    /// with `nb = k / bl`, `ld` and `wd` the f16 block scales, `mr = SVL32` rows per LHS group
+    /// and `nr = 4 x SVL32` columns per RHS group.
+    ///
+    /// LHS layout (one group of `mr` rows per `mr * (k + 2 * nb)` bytes): for every 4-value K
+    /// step, `mr` rows x 4 int8 values; then `ld: [[f16; mr]; nb]`.
+    ///
+    /// RHS layout: as for the family's `1x4vl` SME2 GEMV.
+    ///
+    /// # Safety
+    ///
+    /// * The CPU must implement SME2; a pending lazy ZA save must follow the AAPCS64 SME ABI.
+    /// * `m >= 1`, `n >= 1`; `bl` is a non-zero multiple of 32 and `k` a non-zero multiple of
+    ///   `bl`.
+    /// * `lhs_packed` must be valid for reads of `ceil(m / mr)` groups of the size above.
+    /// * `rhs_packed` must be valid for reads of `ceil(n / nr) * nr * nb * (bl / 2 + 2)` bytes.
+    /// * `dst` must be valid for reads and writes of the `m` rows of `4 * n` bytes at byte
+    ///   offsets `i * dst_stride_row`, and those rows must not overlap the packed inputs.
+    /// * No alignment is required of any pointer.
+    blockwise fn matmul_f32_qsi8d32p1vlx4_qsi4c32p4vlx4_1vlx4vl_sme2_mopa(
+        m, n, k, bl, lhs_packed, rhs_packed, dst, dst_stride_row, clamp_min, clamp_max,
+    ) {
+        let svl = crate::arch::sme_vector_bytes().unwrap_or(0);
+        let mr = svl / 4;
+        let nb = k / bl;
+
+        // Register map
+        //   x0  rows left (signed)           x12 ZA slice of the output row (4 x row)
+        //   x1  n                            x13 columns left in this row group (signed)
+        //   x2  blocks per row (nb)          x14 dst of the column group's row 0
+        //   x3  LHS group pointer            x15 rows of this group to store
+        //   x4  rhs_packed                   x16 blocks left
+        //   x5  dst of the row group         x17 mr (CNTW)
+        //   x6  dst_stride_row               x20 RHS data pointer inside the column group
+        //   x7  LHS group stride             x21 K values left in the block
+        //   x8  RHS group pointer            x22 dst pointer of the output row
+        //   x9  RHS group stride             x23 LHS data pointer inside the group
+        //   x10 nr * k / 2 (RHS scales)      x24 bl
+        //   x11 mr * k (LHS scales)          x25 the row's LHS scale (the LUTI4 table at entry)
+        //   x26 rows left to fold            x27 / x28 the block's LHS / RHS scales
+        //
+        //   K loop: z4-z7 LHS (four 4-value K steps of mr rows); z0-z3, z16-z19 packed RHS (two
+        //           vectors per step); z8-z15, z20-z27 widened to int8
+        //   fold:   z16-z19 one output row's sums; z20-z23 its scale products; z24/z25 the
+        //           block's RHS scales (zipped); z1 the row's LHS scale; z8-z11 accumulators
+        //   z30/z31 clamp_min / clamp_max in every lane
+        //   ZA      tiles za0..za3: the block's integer sums; ZT0 the nibble -> int8 table
+        //   p0/pn8  all lanes; pn9 the group's columns below n
+        //
+        // SAFETY: the caller guarantees (see `# Safety`) SME2 and that the packed buffers cover
+        // the bytes read here (ceil(m / mr) LHS groups and ceil(n / nr) RHS groups, each read
+        // exactly, including rows and columns past m and n, which the packers leave in place);
+        // the table holds 64 bytes. Loads and stores of dst are predicated to columns below n
+        // and limited to rows below m. Streaming mode starts and ends inside the block; only
+        // declared registers change; no stack use.
+        unsafe {
+            streaming_asm!("sme2";
+                "ptrue p0.b",
+                "ptrue pn8.b",
+                "cntw x17",
+                "ldr zt0, [x25]",
+                "mov z30.s, w12",
+                "mov z31.s, w26",
+                // ---- loop over row groups ----
+                "1:",
+                "cmp x0, x17",
+                "csel x15, x0, x17, lt",
+                "mov x8, x4",
+                "mov x13, x1",
+                "mov x14, x5",
+                // ---- loop over column groups ----
+                "2:",
+                "whilelt pn9.s, xzr, x13, vlx4",
+                "mov x23, x3",
+                "mov x20, x8",
+                "add x27, x3, x11",
+                "add x28, x8, x10",
+                "mov x16, x2",
+                // ---- loop over blocks ----
+                "3:",
+                "zero {{za}}",
+                "mov x21, x24",
+                // ---- 16 K values per iteration ----
+                "4:",
+                "ld1w {{z4.s-z7.s}}, pn8/z, [x23]",
+                "ld1b {{z0.b-z3.b}}, pn8/z, [x20]",
+                "ld1b {{z16.b-z19.b}}, pn8/z, [x20, #4, mul vl]",
+                "luti4 {{z8.b-z9.b}}, zt0, z0[0]",
+                "luti4 {{z10.b-z11.b}}, zt0, z1[0]",
+                "luti4 {{z12.b-z13.b}}, zt0, z2[0]",
+                "luti4 {{z14.b-z15.b}}, zt0, z3[0]",
+                "smopa za0.s, p0/m, p0/m, z4.b, z8.b",
+                "smopa za1.s, p0/m, p0/m, z4.b, z9.b",
+                "smopa za2.s, p0/m, p0/m, z4.b, z10.b",
+                "smopa za3.s, p0/m, p0/m, z4.b, z11.b",
+                "luti4 {{z20.b-z21.b}}, zt0, z16[0]",
+                "luti4 {{z22.b-z23.b}}, zt0, z17[0]",
+                "luti4 {{z24.b-z25.b}}, zt0, z18[0]",
+                "luti4 {{z26.b-z27.b}}, zt0, z19[0]",
+                "smopa za0.s, p0/m, p0/m, z5.b, z12.b",
+                "smopa za1.s, p0/m, p0/m, z5.b, z13.b",
+                "smopa za2.s, p0/m, p0/m, z5.b, z14.b",
+                "smopa za3.s, p0/m, p0/m, z5.b, z15.b",
+                "smopa za0.s, p0/m, p0/m, z6.b, z20.b",
+                "smopa za1.s, p0/m, p0/m, z6.b, z21.b",
+                "smopa za2.s, p0/m, p0/m, z6.b, z22.b",
+                "smopa za3.s, p0/m, p0/m, z6.b, z23.b",
+                "smopa za0.s, p0/m, p0/m, z7.b, z24.b",
+                "smopa za1.s, p0/m, p0/m, z7.b, z25.b",
+                "smopa za2.s, p0/m, p0/m, z7.b, z26.b",
+                "smopa za3.s, p0/m, p0/m, z7.b, z27.b",
+                "addvl x23, x23, #4",
+                "addvl x20, x20, #8",
+                "subs x21, x21, #16",
+                "b.ne 4b",
+                // ---- fold the block into every row: the block's RHS scales zipped (even
+                // halves of z24 / z25: quarters 0 / 1, odd ones: quarters 2 / 3) ----
+                "ld1h {{z24.h-z25.h}}, pn8/z, [x28]",
+                "addvl x28, x28, #2",
+                "zip {{z24.h-z25.h}}, z24.h, z25.h",
+                "mov x12, #0",
+                "mov x22, x14",
+                "mov x26, x15",
+                "mov x25, x27",
+                "add x27, x27, x17, lsl #1",
+                // Pick the row loop: first block or not, last (clamped) or not.
+                "cmp x16, #1",
+                "b.ne 5f",
+                "cmp x16, x2",
+                "b.eq 23f",
+                "b 24f",
+                "5:",
+                "cmp x16, x2",
+                "b.ne 22f",
+                fold_rows!("21"; first_block!()),
+                fold_rows!("22"; later_block!()),
+                fold_rows!("23"; first_block!(), "fclamp {{z8.s-z11.s}}, z30.s, z31.s"),
+                fold_rows!("24"; later_block!(), "fclamp {{z8.s-z11.s}}, z30.s, z31.s"),
+                "8:",
+                "subs x16, x16, #1",
+                "b.ne 3b",
+                // ---- next column group ----
+                "add x8, x8, x9",
+                "addvl x14, x14, #4",
+                "subs x13, x13, x17, lsl #2",
+                "b.gt 2b",
+                // ---- next row group ----
+                "add x3, x3, x7",
+                "madd x5, x6, x17, x5",
+                "subs x0, x0, x17",
+                "b.gt 1b";
+                inout("x0") m => _,
+                in("x1") n,
+                in("x2") nb,
+                inout("x3") lhs_packed => _,
+                in("x4") rhs_packed,
+                inout("x5") dst => _,
+                in("x6") dst_stride_row,
+                in("x7") mr * (k + 2 * nb),
+                out("x8") _,
+                in("x9") svl * nb * (bl / 2 + 2),
+                in("x10") svl * k / 2,
+                in("x11") mr * k,
+                inout("x12") clamp_min.to_bits() as usize => _,
+                out("x13") _,
+                out("x14") _,
+                out("x15") _,
+                out("x16") _,
+                out("x17") _,
+                out("x20") _,
+                out("x21") _,
+                out("x22") _,
+                out("x23") _,
+                in("x24") bl,
+                inout("x25") U4_MINUS_8.as_ptr() => _,
+                inout("x26") clamp_max.to_bits() as usize => _,
+                out("x27") _,
+                out("x28") _,
+            );
+        }
+    }
+}
