@@ -52,6 +52,10 @@ configs=(
   "32 4096 4096 0|matmul_clamp_f32_qai8dxp1vlx4_qsi4cxp4vlx4_1vlx4vl_sme_mopa"
   "1 4096 4096 32|matmul_clamp_f32_qai8dxp1x4_qsi4c32p4vlx4_1x4vl_sme2_dot"
   "32 4096 4096 32|matmul_clamp_f32_qai8dxp1vlx4_qsi4c32p4vlx4_1vlx4vl_sme2_mopa"
+  "1 4096 4096 32|matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4vlx4_1x4vl_sme2_sdot"
+  "32 4096 4096 32|matmul_clamp_f32_qsi8d32p1vlx4_qsi4c32p4vlx4_1vlx4vl_sme2_mopa"
+  "1 4096 4096 32|matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4vlx4_1x4vl_sme_dot"
+  "32 4096 4096 32|matmul_clamp_f32_qsi8d32p1vlx4_qsi4c32p4vlx4_1vlx4vl_sme_mopa"
 )
 echo "| kernel | SVL | m x n x k (bl) | instructions | instr. / MAC | MOPA | SDOT (ZA) | SDOT (Z) | MAC instr. share | loaded bytes / MAC |"
 echo "|---|---|---|---|---|---|---|---|---|---|"

@@ -8,11 +8,12 @@
 //! inside); `LUTI4` through a ZT0 table of `u - 8` turns each into two vectors of int8 (4 values
 //! of one column per 32-bit lane), the 4-vector group an indexed multi-vector `SDOT` multiplies
 //! by one 4-value block of the 16 activations `LD1RQB` broadcasts (the loads, lookups and dot
-//! products of KleidiAI's loop, with immediate offsets instead of pointer updates).
+//! products of KleidiAI's loop, with immediate offsets instead of pointer updates, 32 K values
+//! per iteration: `bl` is a multiple of 32, so a 32-value block takes one).
 //!
 //! Loop order: column groups outside, rows inside (KleidiAI's kernel takes one row; rkai's any
 //! number, each reading the group's weights again from cache), then the blocks, then K in
-//! 16-value steps. Each block's integer sums accumulate in one ZA vector group, zeroed per
+//! 32-value steps. Each block's integer sums accumulate in one ZA vector group, zeroed per
 //! block, and are folded into four f32 vectors with `FMLA` by the product of the block's scales,
 //! formed with `FMLALB`/`FMLALT` into `+0` as KleidiAI does (so a zero product is `+0`).
 
@@ -68,7 +69,8 @@ streaming_kernel! {
         //   x10 / x11 clamp_min / clamp_max  x24 k (LHS scales after the row's values)
         //   x25 nr * k / 2 (RHS scales after the group's data)
         //
-        //   z0      16 activations in every 128-bit segment; z1 the block's LHS scale (f16)
+        //   z0 / z1 16 activations in every 128-bit segment (two 16-value steps); in the fold,
+        //           z1 the block's LHS scale (f16)
         //   z16-z23 packed RHS: four 4-value K steps (two vectors each)
         //   z4-z15, z28-z31  the steps widened to int8 (four 4-vector groups)
         //   z24-z27 f32 accumulators of the row; z2/z3 clamp_min / clamp_max in every lane
@@ -109,9 +111,10 @@ streaming_kernel! {
                 "3:",
                 "zero {{za}}",
                 "mov x21, x20",
-                // ---- 16 K values x nr columns per iteration ----
+                // ---- 32 K values x nr columns per iteration, two 16-value steps ----
                 "4:",
                 "ld1rqb {{z0.b}}, p0/z, [x13]",
+                "ld1rqb {{z1.b}}, p0/z, [x13, #16]",
                 "ld1b {{z16.b-z19.b}}, pn8/z, [x14]",
                 "ld1b {{z20.b-z23.b}}, pn8/z, [x14, #4, mul vl]",
                 "luti4 {{z4.b-z5.b}}, zt0, z16[0]",
@@ -126,9 +129,23 @@ streaming_kernel! {
                 "sdot za.s[w8, 0, vgx4], {{z8.b-z11.b}}, z0.b[1]",
                 "sdot za.s[w8, 0, vgx4], {{z12.b-z15.b}}, z0.b[2]",
                 "sdot za.s[w8, 0, vgx4], {{z28.b-z31.b}}, z0.b[3]",
-                "addvl x14, x14, #8",
-                "add x13, x13, #16",
-                "subs x21, x21, #16",
+                "ld1b {{z16.b-z19.b}}, pn8/z, [x14, #8, mul vl]",
+                "ld1b {{z20.b-z23.b}}, pn8/z, [x14, #12, mul vl]",
+                "luti4 {{z4.b-z5.b}}, zt0, z16[0]",
+                "luti4 {{z6.b-z7.b}}, zt0, z17[0]",
+                "luti4 {{z8.b-z9.b}}, zt0, z18[0]",
+                "luti4 {{z10.b-z11.b}}, zt0, z19[0]",
+                "luti4 {{z12.b-z13.b}}, zt0, z20[0]",
+                "luti4 {{z14.b-z15.b}}, zt0, z21[0]",
+                "luti4 {{z28.b-z29.b}}, zt0, z22[0]",
+                "luti4 {{z30.b-z31.b}}, zt0, z23[0]",
+                "sdot za.s[w8, 0, vgx4], {{z4.b-z7.b}}, z1.b[0]",
+                "sdot za.s[w8, 0, vgx4], {{z8.b-z11.b}}, z1.b[1]",
+                "sdot za.s[w8, 0, vgx4], {{z12.b-z15.b}}, z1.b[2]",
+                "sdot za.s[w8, 0, vgx4], {{z28.b-z31.b}}, z1.b[3]",
+                "addvl x14, x14, #16",
+                "add x13, x13, #32",
+                "subs x21, x21, #32",
                 "b.ne 4b",
                 // ---- fold the block in: s = +0 + ld * wd (columns in the ZA group's order:
                 // after ZIP, the even halves of z16 / z17 hold quarters 0 / 1, the odd ones

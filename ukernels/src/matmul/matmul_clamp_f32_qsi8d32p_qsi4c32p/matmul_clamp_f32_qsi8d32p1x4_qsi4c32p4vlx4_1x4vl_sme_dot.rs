@@ -7,9 +7,9 @@
 //!
 //! One 8-value K packet of a group is four vectors (4 bytes per column: values `8p + t` low and
 //! `8p + t + 4` high in byte `t`); the low nibbles multiply activations `8p .. 8p + 4`, the high
-//! ones `8p + 4 .. 8p + 8`. KleidiAI's loads and widening per `SDOT`, with immediate-offset
-//! loads; two accumulator sets (low and high nibbles, added once per block) halve its
-//! dependency chains.
+//! ones `8p + 4 .. 8p + 8`. KleidiAI's loads, widening and accumulators per `SDOT`, with
+//! immediate-offset loads instead of pointer updates, 32 K values per iteration (`bl` is a
+//! multiple of 32).
 
 streaming_kernel! {
     /// As the `sme2_sdot` kernel's function, with the RHS in the `ps4s0sf16` format (`w` read
@@ -31,10 +31,10 @@ streaming_kernel! {
 
         // Register map as in the `sme2_sdot` kernel, except:
         //   x8      scratch (column index of a predicate)
-        //   z0      16 activations in every 128-bit segment (indexed SDOT takes z0-z7)
-        //   z1, z5, z6, z7  f32 accumulators of the row (column quarters 0 to 3)
+        //   z0 / z1 16 activations in every 128-bit segment (indexed SDOT takes z0-z7)
+        //   z12-z15 f32 accumulators of the row (column quarters 0 to 3)
         //   z2/z3   clamp_min / clamp_max; z4 0xf0 in every byte
-        //   z8-z11  the block's integer sums of the low nibbles, z12-z15 of the high ones
+        //   z8-z11  the block's integer sums
         //   K loop: z16-z23 packed RHS (two packets; high nibbles widened in place), z24-z31
         //           the low nibbles widened
         //   fold:   z16 the block's LHS scale (f16), z17-z20 its RHS scales, z24-z27 the scale
@@ -68,24 +68,21 @@ streaming_kernel! {
                 "add x22, x4, x25",
                 "add x23, x13, x24",
                 "mov x16, x2",
-                "mov z1.s, #0",
-                "mov z5.s, #0",
-                "mov z6.s, #0",
-                "mov z7.s, #0",
+                "mov z12.s, #0",
+                "mov z13.s, #0",
+                "mov z14.s, #0",
+                "mov z15.s, #0",
                 // ---- loop over blocks ----
                 "3:",
                 "mov z8.s, #0",
                 "mov z9.s, #0",
                 "mov z10.s, #0",
                 "mov z11.s, #0",
-                "mov z12.s, #0",
-                "mov z13.s, #0",
-                "mov z14.s, #0",
-                "mov z15.s, #0",
                 "mov x21, x20",
-                // ---- 16 K values x nr columns per iteration ----
+                // ---- 32 K values x nr columns per iteration, two 16-value steps ----
                 "4:",
                 "ld1rqb {{z0.b}}, p0/z, [x13]",
+                "ld1rqb {{z1.b}}, p0/z, [x13, #16]",
                 "ld1b {{z16.b}}, p0/z, [x14]",
                 "ld1b {{z17.b}}, p0/z, [x14, #1, mul vl]",
                 "ld1b {{z18.b}}, p0/z, [x14, #2, mul vl]",
@@ -106,10 +103,10 @@ streaming_kernel! {
                 "sdot z9.s, z25.b, z0.b[0]",
                 "sdot z10.s, z26.b, z0.b[0]",
                 "sdot z11.s, z27.b, z0.b[0]",
-                "sdot z12.s, z16.b, z0.b[1]",
-                "sdot z13.s, z17.b, z0.b[1]",
-                "sdot z14.s, z18.b, z0.b[1]",
-                "sdot z15.s, z19.b, z0.b[1]",
+                "sdot z8.s, z16.b, z0.b[1]",
+                "sdot z9.s, z17.b, z0.b[1]",
+                "sdot z10.s, z18.b, z0.b[1]",
+                "sdot z11.s, z19.b, z0.b[1]",
                 "lsl z28.b, z20.b, #4",
                 "lsl z29.b, z21.b, #4",
                 "lsl z30.b, z22.b, #4",
@@ -122,20 +119,56 @@ streaming_kernel! {
                 "sdot z9.s, z29.b, z0.b[2]",
                 "sdot z10.s, z30.b, z0.b[2]",
                 "sdot z11.s, z31.b, z0.b[2]",
-                "sdot z12.s, z20.b, z0.b[3]",
-                "sdot z13.s, z21.b, z0.b[3]",
-                "sdot z14.s, z22.b, z0.b[3]",
-                "sdot z15.s, z23.b, z0.b[3]",
-                "addvl x14, x14, #8",
-                "add x13, x13, #16",
-                "subs x21, x21, #16",
+                "sdot z8.s, z20.b, z0.b[3]",
+                "sdot z9.s, z21.b, z0.b[3]",
+                "sdot z10.s, z22.b, z0.b[3]",
+                "sdot z11.s, z23.b, z0.b[3]",
+                "addvl x14, x14, #16",
+                "ld1b {{z16.b}}, p0/z, [x14, #-8, mul vl]",
+                "ld1b {{z17.b}}, p0/z, [x14, #-7, mul vl]",
+                "ld1b {{z18.b}}, p0/z, [x14, #-6, mul vl]",
+                "ld1b {{z19.b}}, p0/z, [x14, #-5, mul vl]",
+                "ld1b {{z20.b}}, p0/z, [x14, #-4, mul vl]",
+                "ld1b {{z21.b}}, p0/z, [x14, #-3, mul vl]",
+                "ld1b {{z22.b}}, p0/z, [x14, #-2, mul vl]",
+                "ld1b {{z23.b}}, p0/z, [x14, #-1, mul vl]",
+                "lsl z24.b, z16.b, #4",
+                "lsl z25.b, z17.b, #4",
+                "lsl z26.b, z18.b, #4",
+                "lsl z27.b, z19.b, #4",
+                "and z16.d, z16.d, z4.d",
+                "and z17.d, z17.d, z4.d",
+                "and z18.d, z18.d, z4.d",
+                "and z19.d, z19.d, z4.d",
+                "sdot z8.s, z24.b, z1.b[0]",
+                "sdot z9.s, z25.b, z1.b[0]",
+                "sdot z10.s, z26.b, z1.b[0]",
+                "sdot z11.s, z27.b, z1.b[0]",
+                "sdot z8.s, z16.b, z1.b[1]",
+                "sdot z9.s, z17.b, z1.b[1]",
+                "sdot z10.s, z18.b, z1.b[1]",
+                "sdot z11.s, z19.b, z1.b[1]",
+                "lsl z28.b, z20.b, #4",
+                "lsl z29.b, z21.b, #4",
+                "lsl z30.b, z22.b, #4",
+                "lsl z31.b, z23.b, #4",
+                "and z20.d, z20.d, z4.d",
+                "and z21.d, z21.d, z4.d",
+                "and z22.d, z22.d, z4.d",
+                "and z23.d, z23.d, z4.d",
+                "sdot z8.s, z28.b, z1.b[2]",
+                "sdot z9.s, z29.b, z1.b[2]",
+                "sdot z10.s, z30.b, z1.b[2]",
+                "sdot z11.s, z31.b, z1.b[2]",
+                "sdot z8.s, z20.b, z1.b[3]",
+                "sdot z9.s, z21.b, z1.b[3]",
+                "sdot z10.s, z22.b, z1.b[3]",
+                "sdot z11.s, z23.b, z1.b[3]",
+                "add x13, x13, #32",
+                "subs x21, x21, #32",
                 "b.ne 4b",
                 // ---- fold the block in: s = +0 + ld * wd (after ZIP1 / ZIP2 the even halves
                 // of z19 / z20 hold quarters 0 / 1, the odd ones quarters 2 / 3) ----
-                "add z8.s, z8.s, z12.s",
-                "add z9.s, z9.s, z13.s",
-                "add z10.s, z10.s, z14.s",
-                "add z11.s, z11.s, z15.s",
                 "scvtf z8.s, p0/m, z8.s",
                 "scvtf z9.s, p0/m, z9.s",
                 "scvtf z10.s, p0/m, z10.s",
@@ -155,25 +188,25 @@ streaming_kernel! {
                 "fmlalb z25.s, z16.h, z20.h",
                 "fmlalt z26.s, z16.h, z19.h",
                 "fmlalt z27.s, z16.h, z20.h",
-                "fmla z1.s, p0/m, z8.s, z24.s",
-                "fmla z5.s, p0/m, z9.s, z25.s",
-                "fmla z6.s, p0/m, z10.s, z26.s",
-                "fmla z7.s, p0/m, z11.s, z27.s",
+                "fmla z12.s, p0/m, z8.s, z24.s",
+                "fmla z13.s, p0/m, z9.s, z25.s",
+                "fmla z14.s, p0/m, z10.s, z26.s",
+                "fmla z15.s, p0/m, z11.s, z27.s",
                 "subs x16, x16, #1",
                 "b.ne 3b",
                 // ---- row epilogue; x23 is now the next row ----
-                "fmax z1.s, p0/m, z1.s, z2.s",
-                "fmax z5.s, p0/m, z5.s, z2.s",
-                "fmax z6.s, p0/m, z6.s, z2.s",
-                "fmax z7.s, p0/m, z7.s, z2.s",
-                "fmin z1.s, p0/m, z1.s, z3.s",
-                "fmin z5.s, p0/m, z5.s, z3.s",
-                "fmin z6.s, p0/m, z6.s, z3.s",
-                "fmin z7.s, p0/m, z7.s, z3.s",
-                "st1w {{z1.s}}, p1, [x15]",
-                "st1w {{z5.s}}, p2, [x15, #1, mul vl]",
-                "st1w {{z6.s}}, p3, [x15, #2, mul vl]",
-                "st1w {{z7.s}}, p4, [x15, #3, mul vl]",
+                "fmax z12.s, p0/m, z12.s, z2.s",
+                "fmax z13.s, p0/m, z13.s, z2.s",
+                "fmax z14.s, p0/m, z14.s, z2.s",
+                "fmax z15.s, p0/m, z15.s, z2.s",
+                "fmin z12.s, p0/m, z12.s, z3.s",
+                "fmin z13.s, p0/m, z13.s, z3.s",
+                "fmin z14.s, p0/m, z14.s, z3.s",
+                "fmin z15.s, p0/m, z15.s, z3.s",
+                "st1w {{z12.s}}, p1, [x15]",
+                "st1w {{z13.s}}, p2, [x15, #1, mul vl]",
+                "st1w {{z14.s}}, p3, [x15, #2, mul vl]",
+                "st1w {{z15.s}}, p4, [x15, #3, mul vl]",
                 "mov x13, x23",
                 "add x15, x15, x6",
                 "subs x12, x12, #1",

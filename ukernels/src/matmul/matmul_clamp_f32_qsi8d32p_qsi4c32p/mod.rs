@@ -31,8 +31,9 @@
 //! garbage. KleidiAI's SME GEMMs mean to skip the clamp when a flag computed from the bounds is
 //! 0 (the SME one when neither bound lies inside `±FLT_MAX`, the SME2 one when either lies
 //! outside, a ReLU's `FLT_MAX` included), but load the 32-bit flag as 64 bits with 4 bytes of
-//! uninitialized padding, so whether they clamp is up to the stack's contents (under QEMU they
-//! clamped a ReLU). rkai's always clamp, as KleidiAI's GEMVs do.
+//! uninitialized padding, so whether they clamp is up to the stack's contents (under QEMU, two
+//! builds of one test driver saw the SME2 GEMM apply a ReLU and leave it unapplied). rkai's
+//! always clamp, as KleidiAI's GEMVs do.
 //!
 //! Implementations on aarch64: one `asm!` module per stem, except the two NEON i8mm stems (`16x4`
 //! and `8x4x32`: same packed formats), which run one 8 x 4 `SMMLA` loop. The SVE modules assume
