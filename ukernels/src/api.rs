@@ -301,12 +301,7 @@ impl<S: AsRef<[u8]> + AsMut<[u8]>> PackedWeights<S> {
                 };
                 // The kernel's own packer: the SME2 kernels read sequential nibbles with
                 // unscaled sums and scales, the others `s16s0`.
-                let sequential = kernel
-                    .kernel
-                    .rhs_packers
-                    .iter()
-                    .any(|p| p.kind == PackerKind::Rhs(RhsPackerKind::Qsi4cxps1s0));
-                if sequential {
+                if crate::matmul::qai8dxp::sequential_nibbles(kernel.kernel) {
                     sequential_int4_pack::check(&a)?;
                     // SAFETY: checked arguments; every buffer's length was verified above.
                     unsafe { sequential_int4_pack::run(&a) };

@@ -42,7 +42,7 @@ pub fn check(kernel: &MatmulKernel, a: &Args) -> Checked {
 
 /// Whether `kernel` reads int4 weights in the sequential-nibble (`ps1s0`) order rather than
 /// `s16s0` (KleidiAI's SME2 int4 kernels): the packers it pairs with say.
-fn sequential_nibbles(kernel: &MatmulKernel) -> bool {
+pub(crate) fn sequential_nibbles(kernel: &MatmulKernel) -> bool {
     kernel.rhs_packers.iter().any(|p| match p.kind {
         PackerKind::Rhs(RhsPackerKind::Qsi4c32p(v)) => v.sequential_nibbles(),
         PackerKind::Rhs(RhsPackerKind::Qsi4cxps1s0) => true,
