@@ -1,7 +1,6 @@
 //! Rust side of the C ABI: one exported function per catalog entry and C function.
 
 use crate::cabi::{CFunction, CSurface};
-use rkai_ukernels::arch::Isa;
 use rkai_ukernels::catalog::{KERNELS, PACKERS, PackerKind};
 use rkai_ukernels::select;
 use std::fmt::Write;
@@ -115,7 +114,9 @@ fn emit(
         format!(" -> {}", f.ret_rust)
     };
     let (module, entry) = match target {
-        Target::Matmul => ("matmul".to_string(), format!("&{entry}")),
+        // A constant copy of the entry: its fields fold in the inlined dispatch (the static
+        // lives in another crate, whose data the compiler cannot see through).
+        Target::Matmul => ("matmul".to_string(), format!("&const {{ {entry} }}")),
         Target::Packer(side) => (
             format!("{side}_pack"),
             format!("const {{ {entry}.kind.{side}().expect(\"an {side} packer\") }}"),
@@ -148,35 +149,78 @@ fn emit(
     symbol
 }
 
-/// `rkai_select_<family>` for every family, and the NUL-terminated names the choices point to.
+/// `rkai_select_<family>` for every family, each with the table of its family's kernels (their C
+/// functions and names): only a program that calls a family's selection links its kernels.
 fn emit_selection(out: &mut String) {
+    out.push_str(
+        "/// The generated `rkai_select_<family>` entry point of `family`, if it has kernels.\n\
+         pub fn select_function(family: rkai_ukernels::catalog::Family) -> Option<unsafe extern \"C\" \
+         fn(u32, u32, *mut core::ffi::c_void) -> i32> {\n    match family {\n",
+    );
     for family in select::families() {
-        let dir = family.dir();
         writeln!(
             out,
-            "/// Best `{dir}` kernel for a shape class on this CPU (see `rkai/rkai_select.h`).\n\
+            "        rkai_ukernels::catalog::Family::{family:?} => Some(rkai_select_{}),",
+            family.dir()
+        )
+        .expect("write to String");
+    }
+    out.push_str("        #[allow(unreachable_patterns)]\n        _ => None,\n    }\n}\n\n");
+    for family in select::families() {
+        let dir = family.dir();
+        let table = format!("SELECT_{}", dir.to_uppercase());
+        writeln!(
+            out,
+            "/// The kernels `rkai_select_{dir}` chooses from.\n\
+             static {table}: &[crate::select::Choice] = &["
+        )
+        .expect("write to String");
+        for k in KERNELS.iter().filter(|k| k.family == family) {
+            let functions: Vec<String> = family
+                .c_functions()
+                .iter()
+                .map(|f| {
+                    format!(
+                        "crate::select::CFn({}_{}_{} as *const ())",
+                        k.prefix(),
+                        f.verb,
+                        k.stem
+                    )
+                })
+                .collect();
+            let lhs_packer = k
+                .lhs_packers
+                .first()
+                .map_or("None".to_string(), |p| format!("Some(c\"kai_{}\")", p.name));
+            writeln!(
+                out,
+                "    crate::select::Choice {{\n        \
+                 kernel: &rkai_ukernels::catalog::{entry},\n        \
+                 functions: &[{functions}],\n        \
+                 name: c\"{prefix}_{stem}\",\n        \
+                 isa: c\"{isa}\",\n        \
+                 rhs_packer: c\"kai_{rhs}\",\n        \
+                 lhs_packer: {lhs_packer},\n    }},",
+                entry = k.stem.to_uppercase(),
+                functions = functions.join(", "),
+                prefix = k.prefix(),
+                stem = k.stem,
+                isa = k.isa.name(),
+                rhs = k.rhs_packers[0].name,
+            )
+            .expect("write to String");
+        }
+        writeln!(
+            out,
+            "];\n\n\
+             /// Best `{dir}` kernel for a shape class on this CPU (see `rkai/rkai_select.h`).\n\
              /// # Safety\n/// `choice` must point to a writable `struct rkai_{dir}_choice`.\n\
              #[unsafe(no_mangle)]\npub unsafe extern \"C\" fn rkai_select_{dir}(shape: u32, \
              feature_mask: u32, choice: *mut core::ffi::c_void) -> i32 {{\n    \
              // SAFETY: the caller upholds the C contract forwarded here.\n    \
              unsafe {{ crate::select::c_select(rkai_ukernels::catalog::Family::{family:?}, \
-             \"rkai_select_{dir}\", shape, feature_mask, choice) }}\n}}\n"
+             {table}, \"rkai_select_{dir}\", shape, feature_mask, choice) }}\n}}\n"
         )
         .expect("write to String");
     }
-    let mut names: Vec<String> = KERNELS
-        .iter()
-        .map(|k| format!("{}_{}", k.prefix(), k.stem))
-        .chain(PACKERS.iter().map(|p| format!("kai_{}", p.name)))
-        .chain(Isa::ALL.iter().map(|i| i.name().to_string()))
-        .collect();
-    names.dedup();
-    out.push_str(
-        "/// `name` as a static NUL-terminated string, for kernel and packer symbol stems and ISA names.\n\
-         pub fn c_name(name: &str) -> Option<&'static core::ffi::CStr> {\n    match name {\n",
-    );
-    for n in &names {
-        writeln!(out, "        \"{n}\" => Some(c\"{n}\"),").expect("write to String");
-    }
-    out.push_str("        _ => None,\n    }\n}\n");
 }

@@ -1,6 +1,7 @@
-# System libraries a program must link when it links rkai's *static* library: what the Rust
-# standard library inside it needs (`cargo rustc -- --print native-static-libs`). The shared
-# library records its own dependencies. Used by rkai's CMakeLists.txt and by the installed
+# System libraries a program must link when it links rkai's *static* library: what the code
+# inside it needs (`cargo rustc -- --print native-static-libs`; the no_std library CMake builds
+# needs `-lc -lm -lrt -lpthread` on *-linux-gnu, the lists below also cover a build with Rust's
+# standard library). The shared library records its own dependencies. Used by rkai's CMakeLists.txt and by the installed
 # KleidiAIConfig.cmake / rkaiConfig.cmake.
 
 # rkai_native_link_libraries(<out-var> <rust-target-triple or empty>)

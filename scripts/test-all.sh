@@ -22,6 +22,8 @@ cargo fmt --all --check
 
 step "clippy (native)"
 cargo clippy --workspace --all-targets -- -D warnings
+step "clippy (the C library as CMake builds it: no_std)"
+cargo clippy --lib --no-default-features -- -D warnings
 
 step "rustdoc"
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --quiet
@@ -49,6 +51,7 @@ fi
 export CARGO_TARGET_DIR=$root/target/cross
 step "clippy (aarch64)"
 "${cross_cargo[@]}" clippy --workspace --all-targets --target $target -- -D warnings
+"${cross_cargo[@]}" clippy --lib --no-default-features --target $target -- -D warnings
 step "rustdoc (aarch64: the asm modules exist only there)"
 RUSTDOCFLAGS="-D warnings" "${cross_cargo[@]}" doc --workspace --no-deps --quiet --target $target
 "${cross_cargo[@]}" test --workspace --target $target --no-run

@@ -2,7 +2,8 @@
 //! schedules, out-of-order cores the generic ones. HWCAP cannot tell; each core's MIDR_EL1 can,
 //! and Linux publishes it per CPU under sysfs.
 
-use std::path::Path;
+use core::ffi::CStr;
+use core::sync::atomic::{AtomicU8, Ordering};
 
 /// Arm's implementer code in MIDR_EL1 bits 31:24.
 const ARM: u64 = 0x41;
@@ -14,55 +15,79 @@ const IN_ORDER_PARTS: [u64; 4] = [0xd03, 0xd05, 0xd46, 0xd80];
 /// in-order Arm part. False when no core reports (another OS, an emulator, a restricted sysfs)
 /// or when big cores are present: threads migrate, and the generic schedules lose little on an
 /// in-order core compared with what the in-order ones lose on a big core.
-pub fn all_cores_in_order(cpu_root: &Path) -> bool {
-    let Ok(entries) = std::fs::read_dir(cpu_root) else {
+#[cfg(unix)]
+pub fn all_cores_in_order(cpu_root: &CStr) -> bool {
+    use crate::sys::{PathBuf, for_each_dir_entry, read_file};
+    let root = cpu_root.to_bytes();
+    let Some(dir) = PathBuf::join(root, &[]) else {
         return false;
     };
-    let mut seen = 0;
-    for entry in entries.flatten() {
-        let name = entry.file_name();
+    let (mut seen, mut big) = (0, false);
+    let listed = for_each_dir_entry(&dir, |name| {
         let is_cpu = name
-            .to_str()
-            .and_then(|n| n.strip_prefix("cpu"))
-            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
-        if !is_cpu {
-            continue;
+            .strip_prefix(b"cpu")
+            .is_some_and(|n| !n.is_empty() && n.iter().all(u8::is_ascii_digit));
+        if !is_cpu || big {
+            return;
         }
-        let path = entry.path().join("regs/identification/midr_el1");
-        let Some(midr) = std::fs::read_to_string(path)
-            .ok()
-            .and_then(|t| parse_hex(&t))
-        else {
-            continue; // offline cores publish no MIDR
-        };
-        let in_order = midr >> 24 & 0xff == ARM && IN_ORDER_PARTS.contains(&(midr >> 4 & 0xfff));
-        if !in_order {
-            return false;
+        let path = PathBuf::join(root, &[b"/", name, b"/regs/identification/midr_el1"]);
+        let mut text = [0u8; 64];
+        let midr = path
+            .and_then(|p| read_file(&p, &mut text))
+            .and_then(|len| parse_hex(text.get(..len)?));
+        // Offline cores publish no MIDR.
+        let Some(midr) = midr else { return };
+        if midr >> 24 & 0xff == ARM && IN_ORDER_PARTS.contains(&(midr >> 4 & 0xfff)) {
+            seen += 1;
+        } else {
+            big = true;
         }
-        seen += 1;
+    });
+    listed && !big && seen > 0
+}
+
+/// Without a Unix file system there is no MIDR to read: false.
+#[cfg(not(unix))]
+pub fn all_cores_in_order(_cpu_root: &CStr) -> bool {
+    false
+}
+
+/// `0x00000000410fd050` (sysfs' format, surrounding white space allowed) as a number.
+fn parse_hex(text: &[u8]) -> Option<u64> {
+    let text = text.trim_ascii();
+    let digits = text.strip_prefix(b"0x").unwrap_or(text);
+    if digits.is_empty() {
+        return None;
     }
-    seen > 0
+    digits.iter().try_fold(0u64, |value, &c| {
+        let digit = (c as char).to_digit(16)?;
+        value.checked_mul(16)?.checked_add(u64::from(digit))
+    })
 }
 
-/// `0x00000000410fd050` (sysfs' format) as a number.
-fn parse_hex(text: &str) -> Option<u64> {
-    u64::from_str_radix(text.trim().trim_start_matches("0x"), 16).ok()
-}
-
-/// Whether this machine's cores are all in-order little cores (cached; see
+/// Whether this machine's cores are all in-order little cores (read once; see
 /// [`all_cores_in_order`]).
 pub fn in_order() -> bool {
-    static IN_ORDER: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *IN_ORDER.get_or_init(|| {
-        cfg!(target_arch = "aarch64") && all_cores_in_order(Path::new("/sys/devices/system/cpu"))
-    })
+    // 0: not read yet, 1: no, 2: yes. Threads that race both read sysfs and agree.
+    static IN_ORDER: AtomicU8 = AtomicU8::new(0);
+    match IN_ORDER.load(Ordering::Relaxed) {
+        0 => {
+            let yes =
+                cfg!(target_arch = "aarch64") && all_cores_in_order(c"/sys/devices/system/cpu");
+            IN_ORDER.store(1 + u8::from(yes), Ordering::Relaxed);
+            yes
+        }
+        known => known == 2,
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::ffi::CString;
+    use std::format;
 
-    fn machine(midrs: &[Option<&str>]) -> std::path::PathBuf {
+    fn machine(midrs: &[Option<&str>]) -> CString {
         use std::sync::atomic::{AtomicUsize, Ordering};
         static N: AtomicUsize = AtomicUsize::new(0);
         let root = std::env::temp_dir().join(format!(
@@ -78,7 +103,7 @@ mod tests {
             }
         }
         std::fs::create_dir_all(root.join("cpufreq")).unwrap();
-        root
+        CString::new(root.into_os_string().into_encoded_bytes()).unwrap()
     }
 
     #[test]
@@ -93,7 +118,7 @@ mod tests {
         assert!(!all_cores_in_order(&machine(&[a55, x2])));
         assert!(!all_cores_in_order(&machine(&[None, None])));
         assert!(!all_cores_in_order(&machine(&[Some("garbage")])));
-        assert!(!all_cores_in_order(Path::new("/nonexistent/rkai")));
+        assert!(!all_cores_in_order(c"/nonexistent/rkai"));
         // Another implementer with the same part number is not an Arm core.
         assert!(!all_cores_in_order(&machine(&[Some("0x00000000510fd050")])));
     }

@@ -15,8 +15,9 @@
 //! With `RKAI_LOG_SELECTION` set (to anything), every selection prints one line to stderr naming
 //! the family, the shape class, the kernel, its ISA and the features it was chosen under.
 
-use crate::cabi::CSurface;
-use core::ffi::c_void;
+use crate::sys::{self, Line};
+use core::ffi::{CStr, c_void};
+use core::fmt::Write;
 use core::ptr;
 use rkai_ukernels::arch::{self, Features};
 use rkai_ukernels::catalog::{Family, MatmulKernel};
@@ -48,8 +49,8 @@ pub fn allowed_features(mask: Features) -> Features {
         Features::ALL.difference(Features::IN_ORDER)
     };
     let mut f = Features(detected.0 & mask.0);
-    if let Ok(list) = std::env::var("RKAI_FEATURES") {
-        f = Features(f.0 & parse_features(&list).0);
+    if let Some(list) = sys::env(c"RKAI_FEATURES") {
+        f = Features(f.0 & parse_features(list).0);
     }
     // An SME extension is unusable once SME itself is masked off.
     f.consistent()
@@ -64,7 +65,11 @@ pub fn parse_features(list: &str) -> Features {
             .find(|(n, _)| n.eq_ignore_ascii_case(name))
         {
             Some((_, bit)) => f = f.union(*bit),
-            None => eprintln!("rkai: RKAI_FEATURES: unknown feature `{name}` ignored"),
+            None => Line::new()
+                .str("rkai: RKAI_FEATURES: unknown feature `")
+                .str(name)
+                .str("` ignored\n")
+                .flush(),
         }
     }
     f
@@ -82,40 +87,70 @@ pub fn best_kernel(family: Family, shape: Shape, mask: Features) -> Option<&'sta
     let features = allowed_features(mask);
     let chosen =
         rank::best_pair(family, features, arch::sve_lanes32()).map(|pair| pair.kernel(shape));
-    if std::env::var_os("RKAI_LOG_SELECTION").is_some() {
-        match chosen {
-            Some(k) => eprintln!(
+    if sys::env_is_set(c"RKAI_LOG_SELECTION") {
+        let mut line = Line::new();
+        // Writing to a `Line` cannot fail.
+        let _ = match chosen {
+            Some(k) => writeln!(
+                line,
                 "rkai: {} {shape:?}: {}_{} ({}) with features {features:?}",
                 family.dir(),
                 k.prefix(),
                 k.stem,
                 k.isa.name()
             ),
-            None => eprintln!(
+            None => writeln!(
+                line,
                 "rkai: {} {shape:?}: no kernel runs with features {features:?}",
                 family.dir()
             ),
-        }
+        };
+        line.flush();
     }
     chosen
+}
+
+/// The address of a C function, as `rkai_select_*` writes it into an interface struct.
+#[derive(Clone, Copy)]
+pub struct CFn(pub *const ());
+
+// SAFETY: the address of a function, never written through.
+unsafe impl Sync for CFn {}
+
+/// A kernel `rkai_select_<family>` may choose, with what it writes for it: the family's C
+/// functions in interface-struct order, and the names.
+pub struct Choice {
+    /// The catalog entry (what the ranking returns).
+    pub kernel: &'static MatmulKernel,
+    /// Its C functions, in the order of the family's `kai_*_ukernel` struct.
+    pub functions: &'static [CFn],
+    /// Its symbol stem with prefix, e.g. `kai_matmul_clamp_f32_...`.
+    pub name: &'static CStr,
+    /// Its ISA name.
+    pub isa: &'static CStr,
+    /// An RHS packer writing its format.
+    pub rhs_packer: &'static CStr,
+    /// An LHS packer writing its format, if its LHS is packed.
+    pub lhs_packer: Option<&'static CStr>,
 }
 
 /// `rkai_select_<family>`: writes the chosen kernel's interface struct and names to `choice`
 /// (`struct rkai_<family>_choice`: the family's `kai_*_ukernel` function table, then the kernel
 /// name, its ISA name, the name of an RHS packer writing its format and the name of an LHS packer
-/// writing its format or NULL, all `const char*`).
+/// writing its format or NULL, all `const char*`). `table` holds every kernel of the family.
 /// Returns 0, or -1 (leaving `choice` untouched) when no kernel of the family runs.
 ///
 /// # Safety
 /// `choice` points to a writable `struct rkai_<family>_choice`.
 pub unsafe fn c_select(
     family: Family,
+    table: &[Choice],
     symbol: &str,
     shape: u32,
     feature_mask: u32,
     choice: *mut c_void,
 ) -> i32 {
-    use crate::capi::{ensure, exports};
+    use crate::capi::ensure;
     use rkai_ukernels::contract::require;
     let known = shape == RKAI_SHAPE_GEMV || shape == RKAI_SHAPE_GEMM;
     let condition = "shape == RKAI_SHAPE_GEMV || shape == RKAI_SHAPE_GEMM";
@@ -129,25 +164,18 @@ pub unsafe fn c_select(
     let Some(kernel) = best_kernel(family, shape, Features(feature_mask)) else {
         return -1;
     };
-    let name = |s: &str| {
-        exports::c_name(s)
-            .expect("generated for every catalog name")
-            .as_ptr()
+    // The table holds every kernel of the family (generated from the same catalog).
+    let Some(chosen) = table.iter().find(|c| ptr::eq(c.kernel, kernel)) else {
+        return -1;
     };
-    let functions = family.c_functions().iter().map(|f| {
-        let sym = format!("{}_{}_{}", kernel.prefix(), f.verb, kernel.stem);
-        exports::symbol_address(&sym).expect("every kernel function is generated") as *const c_void
-    });
     let names = [
-        name(&format!("{}_{}", kernel.prefix(), kernel.stem)),
-        name(kernel.isa.name()),
-        name(&format!("kai_{}", kernel.rhs_packers[0].name)),
-        kernel
-            .lhs_packers
-            .first()
-            .map_or(ptr::null(), |p| name(&format!("kai_{}", p.name))),
+        chosen.name.as_ptr(),
+        chosen.isa.as_ptr(),
+        chosen.rhs_packer.as_ptr(),
+        chosen.lhs_packer.map_or(ptr::null(), CStr::as_ptr),
     ];
-    let fields = functions.chain(names.into_iter().map(|p| p.cast::<c_void>()));
+    let fields = (chosen.functions.iter().map(|f| f.0.cast::<c_void>()))
+        .chain(names.into_iter().map(|p| p.cast::<c_void>()));
     let out = choice.cast::<*const c_void>();
     for (i, field) in fields.enumerate() {
         // SAFETY: the struct is a run of pointer-sized fields (the family's function pointers

@@ -442,16 +442,9 @@ fn c_entry_point_hands_out_the_kernel_functions() {
         ] {
             let n = family.c_functions().len();
             let mut choice = vec![std::ptr::null::<std::ffi::c_void>(); n + 4];
-            // SAFETY: `choice` has room for the family's functions and three names.
-            let status = unsafe {
-                select::c_select(
-                    family,
-                    "rkai_select_test",
-                    shape,
-                    RKAI_FEATURES_ALL,
-                    choice.as_mut_ptr().cast(),
-                )
-            };
+            let entry = rkai::capi::exports::select_function(family).unwrap();
+            // SAFETY: `choice` has room for the family's functions and four names.
+            let status = unsafe { entry(shape, RKAI_FEATURES_ALL, choice.as_mut_ptr().cast()) };
             let Some(k) = chosen(family, class) else {
                 assert_eq!(status, -1);
                 assert!(choice.iter().all(|p| p.is_null()), "untouched on failure");

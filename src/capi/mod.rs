@@ -2,9 +2,15 @@
 //!
 //! The exported `kai_*` functions are generated from the catalog (see `build.rs`); each forwards
 //! to the function of its verb in `matmul`, `lhs_pack` or `rhs_pack`, passing its catalog entry
-//! (a packer's kind), its own symbol name and its arguments by name ([`CArgs`]). Precondition failures print
-//! `<symbol>: assertion failed: <condition>` and abort, as KleidiAI's debug builds do; rkai keeps
-//! the checks in release builds so a bad argument never turns into memory corruption.
+//! (a packer's kind), its own symbol name and its arguments by name ([`CArgs`]). Precondition
+//! failures print `rkai: <symbol>: assertion failed: <condition>` and abort, as KleidiAI's debug
+//! builds do; rkai keeps the checks in release builds so a bad argument never turns into memory
+//! corruption.
+//!
+//! The verb functions and the dispatch below them are `#[inline(always)]`: in each shim the
+//! catalog entry is a constant, so every `match` on its family, operands, kind or tile folds
+//! away and the shim references only its own kernel or packer. A C program then links only the
+//! code of the functions it calls.
 
 mod args;
 mod common;
@@ -23,25 +29,11 @@ pub mod exports {
     include!(concat!(env!("OUT_DIR"), "/c_shims.rs"));
 }
 
-/// Reports a violated precondition of `symbol` and aborts the process.
-#[cold]
-#[inline(never)]
-fn fail(symbol: &str, violation: Violation) -> ! {
-    use std::io::Write;
-    let _ = std::io::stdout().flush();
-    let _ = writeln!(
-        std::io::stderr(),
-        "rkai: {symbol}: assertion failed: {}",
-        violation.condition
-    );
-    std::process::abort()
-}
-
-/// Unwraps a checked value or aborts naming `symbol`.
-#[inline]
+/// Unwraps a checked value or aborts naming `symbol` (see [`crate::sys::assertion_failed`]).
+#[inline(always)]
 pub(crate) fn ensure<T>(symbol: &str, result: Result<T, Violation>) -> T {
     match result {
         Ok(v) => v,
-        Err(violation) => fail(symbol, violation),
+        Err(violation) => crate::sys::assertion_failed(symbol, violation.condition),
     }
 }

@@ -384,7 +384,7 @@ pub struct Packer {
 pub use crate::matmul::call::KernelFn;
 
 /// A matmul micro-kernel.
-#[derive(Debug)]
+#[derive(Clone, Copy, Debug)]
 pub struct MatmulKernel {
     /// Stem without the symbol prefix (KleidiAI's grammar, e.g. `matmul_clamp_f32_qai8dxp...`).
     pub stem: &'static str,
@@ -411,13 +411,21 @@ pub struct MatmulKernel {
 }
 
 impl MatmulKernel {
-    /// Tile and packing parameters on this CPU (what the getters return).
+    /// Tile and packing parameters on this CPU (what the getters return). Reads only the vector
+    /// length its scaling needs, so a fixed tile folds to constants in a C getter.
+    #[inline(always)]
     pub fn tile(&self) -> Tile {
-        self.base_tile.scaled(
-            self.columns,
-            crate::arch::sve_lanes32(),
-            crate::arch::sme_lanes32(),
-        )
+        match self.columns {
+            Columns::Fixed | Columns::FixedAtSve256 => self.base_tile,
+            Columns::PerSveLane32 => {
+                self.base_tile
+                    .scaled(self.columns, crate::arch::sve_lanes32(), 0)
+            }
+            Columns::PerSmeLane32 | Columns::RowsAndColumnsPerSmeLane32 => {
+                self.base_tile
+                    .scaled(self.columns, 0, crate::arch::sme_lanes32())
+            }
+        }
     }
 
     /// Whether one step of the kernel is one LHS row (a GEMV's tile).
