@@ -15,18 +15,22 @@ fn dims(a: &CArgs) -> Dims {
     }
 }
 
+#[inline(always)]
 pub fn get_m_step(kind: LhsPackerKind, symbol: &str, a: &CArgs) -> usize {
     ensure(symbol, lhs::m_step(kind, a.mr))
 }
 
+#[inline(always)]
 pub fn get_lhs_offset(kind: LhsPackerKind, symbol: &str, a: &CArgs) -> usize {
     ensure(symbol, lhs::offset(kind, a.m_idx, a.lhs_stride))
 }
 
+#[inline(always)]
 pub fn get_lhs_packed_offset(kind: LhsPackerKind, symbol: &str, a: &CArgs) -> usize {
     ensure(symbol, lhs::packed_offset(kind, a.m_idx, &dims(a)))
 }
 
+#[inline(always)]
 pub fn get_lhs_packed_size(kind: LhsPackerKind, symbol: &str, a: &CArgs) -> usize {
     ensure(symbol, lhs::packed_size(kind, a.m, &dims(a)))
 }
@@ -34,6 +38,7 @@ pub fn get_lhs_packed_size(kind: LhsPackerKind, symbol: &str, a: &CArgs) -> usiz
 /// # Safety
 /// KleidiAI's contract of the packer: `lhs` holds the rows it reads, `lhs_packed` the groups
 /// they land in.
+#[inline(always)]
 pub unsafe fn run(kind: LhsPackerKind, symbol: &str, a: &CArgs) {
     let args = lhs::Args {
         m: a.m,

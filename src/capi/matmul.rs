@@ -7,52 +7,64 @@ use rkai_ukernels::family::Operands;
 use rkai_ukernels::matmul::call::{self, PackedArgs, UnpackedLhsArgs};
 use rkai_ukernels::matmul::offsets;
 
+#[inline(always)]
 pub fn get_m_step(kernel: &MatmulKernel, _: &str, _: &CArgs) -> usize {
     kernel.tile().m_step
 }
 
+#[inline(always)]
 pub fn get_n_step(kernel: &MatmulKernel, _: &str, _: &CArgs) -> usize {
     kernel.tile().n_step
 }
 
+#[inline(always)]
 pub fn get_mr(kernel: &MatmulKernel, _: &str, _: &CArgs) -> usize {
     kernel.tile().mr
 }
 
+#[inline(always)]
 pub fn get_nr(kernel: &MatmulKernel, _: &str, _: &CArgs) -> usize {
     kernel.tile().nr
 }
 
+#[inline(always)]
 pub fn get_kr(kernel: &MatmulKernel, _: &str, _: &CArgs) -> usize {
     kernel.tile().kr
 }
 
+#[inline(always)]
 pub fn get_sr(kernel: &MatmulKernel, _: &str, _: &CArgs) -> usize {
     kernel.tile().sr
 }
 
+#[inline(always)]
 pub fn get_lhs_packed_offset(kernel: &MatmulKernel, symbol: &str, a: &CArgs) -> usize {
     ensure(symbol, offsets::lhs_packed(kernel, a.m_idx, a.k, a.bl))
 }
 
+#[inline(always)]
 pub fn get_lhs_offset(kernel: &MatmulKernel, symbol: &str, a: &CArgs) -> usize {
     ensure(symbol, offsets::lhs(kernel, a.m_idx, a.stride))
 }
 
+#[inline(always)]
 pub fn get_rhs_packed_offset(kernel: &MatmulKernel, symbol: &str, a: &CArgs) -> usize {
     ensure(symbol, offsets::rhs_packed(kernel, a.n_idx, a.k, a.bl))
 }
 
+#[inline(always)]
 pub fn get_dst_offset(kernel: &MatmulKernel, symbol: &str, a: &CArgs) -> usize {
     ensure(symbol, offsets::dst(kernel, a.m_idx, a.n_idx, a.stride))
 }
 
+#[inline(always)]
 pub fn get_dst_size(kernel: &MatmulKernel, symbol: &str, a: &CArgs) -> usize {
     ensure(symbol, offsets::dst_size(kernel, a.m, a.n))
 }
 
 /// # Safety
 /// KleidiAI's contract for `kai_run_matmul_*`: the operands and `dst` cover the portion.
+#[inline(always)]
 pub unsafe fn run_matmul(kernel: &MatmulKernel, symbol: &str, a: &CArgs) {
     match kernel.family.description().operands {
         Operands::UnpackedFloat => {

@@ -16,26 +16,32 @@ fn dims(a: &CArgs) -> Dims {
     }
 }
 
+#[inline(always)]
 pub fn get_n_step(kind: RhsPackerKind, _: &str, a: &CArgs) -> usize {
     rhs::n_step(kind, a.nr)
 }
 
+#[inline(always)]
 pub fn get_rhs_offset(kind: RhsPackerKind, symbol: &str, a: &CArgs) -> usize {
     ensure(symbol, rhs::offset(kind, a.n_idx, a.rhs_stride))
 }
 
+#[inline(always)]
 pub fn get_bias_offset(kind: RhsPackerKind, symbol: &str, a: &CArgs) -> usize {
     ensure(symbol, rhs::bias_offset(kind, a.n_idx))
 }
 
+#[inline(always)]
 pub fn get_rhs_packed_stride(kind: RhsPackerKind, symbol: &str, a: &CArgs) -> usize {
     ensure(symbol, rhs::packed_stride(kind, &dims(a)))
 }
 
+#[inline(always)]
 pub fn get_rhs_packed_offset(kind: RhsPackerKind, symbol: &str, a: &CArgs) -> usize {
     ensure(symbol, rhs::packed_offset(kind, a.n_idx, &dims(a)))
 }
 
+#[inline(always)]
 pub fn get_rhs_packed_size(kind: RhsPackerKind, symbol: &str, a: &CArgs) -> usize {
     ensure(symbol, rhs::packed_size(kind, a.n, &dims(a)))
 }
@@ -43,6 +49,7 @@ pub fn get_rhs_packed_size(kind: RhsPackerKind, symbol: &str, a: &CArgs) -> usiz
 /// # Safety
 /// KleidiAI's contract of the packer: `rhs`, `bias`, `scale` and `zero` hold what it reads,
 /// `rhs_packed` its packed size.
+#[inline(always)]
 pub unsafe fn run(kind: RhsPackerKind, symbol: &str, a: &CArgs) {
     let args = rhs::Args {
         num_groups: a.num_groups,

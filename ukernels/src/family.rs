@@ -122,7 +122,9 @@ impl Family {
         Family::F16Bf16pBf16p,
     ];
 
-    /// The family's description: the one table every other part reads.
+    /// The family's description: the one table every other part reads. Always inlined, so that
+    /// where the family is a constant (a C shim) everything derived from it folds.
+    #[inline(always)]
     pub const fn description(self) -> Description {
         use Operands::*;
         use Output::{Bf16, F16, F32};
@@ -184,16 +186,19 @@ impl Family {
     }
 
     /// KleidiAI directory (and interface header stem) of the family.
+    #[inline(always)]
     pub const fn dir(self) -> &'static str {
         self.description().dir
     }
 
     /// Element type of the destination.
+    #[inline(always)]
     pub const fn output(self) -> Output {
         self.description().output
     }
 
     /// Which of the family's C functions take `bl`.
+    #[inline(always)]
     pub const fn block_length(self) -> BlockLength {
         match self.description().operands {
             Operands::Qai8dxp(Qai8dxpRhs::Qsi4c32p) => BlockLength::Rhs,
@@ -205,6 +210,7 @@ impl Family {
 
     /// The C type of `run_matmul`'s `dst`: KleidiAI types it `float*` only in the int8-LHS
     /// families with f32 output.
+    #[inline(always)]
     pub const fn dst_pointer(self) -> DstPointer {
         match (self.description().operands, self.output()) {
             (Operands::Bf16pBf16p | Operands::UnpackedFloat, _) => DstPointer::Void,
@@ -214,12 +220,14 @@ impl Family {
     }
 
     /// Whether the RHS has one scale per block of `bl` K values (the C functions take `bl`).
+    #[inline(always)]
     pub const fn is_blockwise(self) -> bool {
         !matches!(self.block_length(), BlockLength::None)
     }
 
     /// Format of the packed RHS the family's kernels read; `bl` is the block length of the
     /// per-block families and is ignored by the per-channel ones.
+    #[inline(always)]
     pub const fn rhs_layout(self, bl: usize) -> RhsLayout {
         let element = self.output().size();
         match self.description().operands {

@@ -374,6 +374,7 @@ pub enum RhsLayout {
 
 impl RhsLayout {
     /// Bytes of one group of `nr` packed columns.
+    #[inline(always)]
     pub fn stride(self, k: usize, nr: usize, kr: usize, sr: usize) -> Result<usize, Violation> {
         match self {
             RhsLayout::Qsi4cxp => qsi4cxp::stride(k, nr, kr, sr),
@@ -387,6 +388,7 @@ impl RhsLayout {
     }
 
     /// Byte offset of the group holding column `n_idx` (which must start a group).
+    #[inline(always)]
     pub fn offset(
         self,
         n_idx: usize,
@@ -405,6 +407,7 @@ impl RhsLayout {
     }
 
     /// Bytes of a packed RHS of `n` columns.
+    #[inline(always)]
     pub fn size(
         self,
         n: usize,

@@ -178,6 +178,7 @@ enum PackedOperands {
 
 /// Checks a packed-operand call of `kernel`: KleidiAI's assertions plus non-null buffers, a
 /// destination stride that holds a row, and packed sizes that do not overflow.
+#[inline(always)]
 pub fn check_packed(kernel: &MatmulKernel, a: &PackedArgs) -> Result<CheckedPacked, Violation> {
     let operands = match kernel.family.description().operands {
         Operands::Qai8dxp(rhs) => {
@@ -208,6 +209,7 @@ pub fn check_packed(kernel: &MatmulKernel, a: &PackedArgs) -> Result<CheckedPack
 /// `checked` is what [`check_packed`] returned for `kernel` and `a`; the buffers hold the portion
 /// described by `a` in the layouts of `kernel.tile()`; on aarch64 the CPU implements
 /// `kernel.isa`.
+#[inline(always)]
 pub unsafe fn run_packed(kernel: &MatmulKernel, checked: CheckedPacked, a: &PackedArgs) {
     // SAFETY (every arm): forwarded contract.
     match checked.0 {
@@ -219,6 +221,7 @@ pub unsafe fn run_packed(kernel: &MatmulKernel, checked: CheckedPacked, a: &Pack
 }
 
 /// Checks an unpacked-LHS call of `kernel` (see [`check_packed`]).
+#[inline(always)]
 pub fn check_unpacked_lhs(kernel: &MatmulKernel, a: &UnpackedLhsArgs) -> Checked {
     match kernel.family.description().operands {
         Operands::UnpackedFloat => float_gemm::check(kernel, a),
@@ -235,6 +238,7 @@ pub fn check_unpacked_lhs(kernel: &MatmulKernel, a: &UnpackedLhsArgs) -> Checked
 /// [`check_unpacked_lhs`] passed; the LHS holds `m` rows of `k` elements, the packed RHS the
 /// portion's column groups, the destination `m` rows of `n` elements; on aarch64 the CPU
 /// implements `kernel.isa`.
+#[inline(always)]
 pub unsafe fn run_unpacked_lhs(kernel: &MatmulKernel, a: &UnpackedLhsArgs) {
     // SAFETY: forwarded contract (`check_unpacked_lhs` admits only the float families).
     unsafe { float_gemm::run(kernel, a) }

@@ -17,12 +17,14 @@ use crate::float;
 use crate::layout::{self, RhsLayout};
 
 /// Packed RHS format `kernel` reads for block length `bl`.
+#[inline(always)]
 fn rhs_layout(kernel: &MatmulKernel, bl: usize) -> RhsLayout {
     kernel.family.rhs_layout(bl)
 }
 
 /// Checks what `kernel` requires of its arguments: KleidiAI's assertions plus non-null buffers,
 /// a destination stride that holds a row, and packed sizes that do not overflow.
+#[inline(always)]
 pub fn check(kernel: &MatmulKernel, a: &Args) -> Checked {
     let tile = &kernel.tile();
     let out = kernel.family.output();
@@ -42,6 +44,7 @@ pub fn check(kernel: &MatmulKernel, a: &Args) -> Checked {
 
 /// Whether `kernel` reads int4 weights in the sequential-nibble (`ps1s0`) order rather than
 /// `s16s0` (KleidiAI's SME2 int4 kernels): the packers it pairs with say.
+#[inline(always)]
 pub(crate) fn sequential_nibbles(kernel: &MatmulKernel) -> bool {
     kernel.rhs_packers.iter().any(|p| match p.kind {
         PackerKind::Rhs(RhsPackerKind::Qsi4c32p(v)) => v.sequential_nibbles(),
@@ -59,6 +62,7 @@ pub(crate) fn sequential_nibbles(kernel: &MatmulKernel) -> bool {
 /// # Safety
 /// [`check`] must have passed; the buffers must hold the portion described by `a` in the layouts
 /// of `kernel.tile()`; on aarch64 the CPU must implement `kernel.isa`.
+#[inline(always)]
 pub unsafe fn run(kernel: &MatmulKernel, rhs: Qai8dxpRhs, a: &Args) {
     if a.m == 0 || a.n == 0 {
         return;
@@ -107,6 +111,7 @@ fn group_strides(kernel: &MatmulKernel, a: &Args) -> (usize, usize) {
 ///
 /// # Safety
 /// As for [`run`].
+#[inline(always)]
 unsafe fn run_portable(kernel: &MatmulKernel, rhs: Qai8dxpRhs, a: &Args) {
     let tile = &kernel.tile();
     let output = kernel.family.output();

@@ -51,6 +51,7 @@ pub struct Args {
 }
 
 /// `get_m_step(mr)`: the row step of the packer.
+#[inline(always)]
 pub fn m_step(kind: LhsPackerKind, mr: usize) -> Result<usize, Violation> {
     match kind {
         LhsPackerKind::Qai8dxp(_) => Ok(mr),
@@ -64,6 +65,7 @@ pub fn m_step(kind: LhsPackerKind, mr: usize) -> Result<usize, Violation> {
 }
 
 /// `get_lhs_offset(m_idx, lhs_stride)`: where source row `m_idx` starts.
+#[inline(always)]
 pub fn offset(kind: LhsPackerKind, m_idx: usize, lhs_stride: usize) -> Result<usize, Violation> {
     match kind {
         LhsPackerKind::Bf16(Bf16::Bf16p8x4F16) => {
@@ -78,6 +80,7 @@ pub fn offset(kind: LhsPackerKind, m_idx: usize, lhs_stride: usize) -> Result<us
 }
 
 /// KleidiAI's assertions on the packing parameters of the offset and size getters.
+#[inline(always)]
 fn check_dims(kind: LhsPackerKind, d: &Dims) -> Checked {
     match kind {
         LhsPackerKind::Qai8dxp(_) => contract::packing_params(d.mr, "mr > 0", d.kr, d.sr),
@@ -88,6 +91,7 @@ fn check_dims(kind: LhsPackerKind, d: &Dims) -> Checked {
 }
 
 /// `get_lhs_packed_offset`: where the packed group holding row `m_idx` starts.
+#[inline(always)]
 pub fn packed_offset(kind: LhsPackerKind, m_idx: usize, d: &Dims) -> Result<usize, Violation> {
     check_dims(kind, d)?;
     // Only the f32 NEON packers assert it; a group boundary is what the kernels read either way.
@@ -111,6 +115,7 @@ pub fn packed_offset(kind: LhsPackerKind, m_idx: usize, d: &Dims) -> Result<usiz
 }
 
 /// `get_lhs_packed_size`: bytes of `m` packed rows.
+#[inline(always)]
 pub fn packed_size(kind: LhsPackerKind, m: usize, d: &Dims) -> Result<usize, Violation> {
     check_dims(kind, d)?;
     match kind {
@@ -127,6 +132,7 @@ pub fn packed_size(kind: LhsPackerKind, m: usize, d: &Dims) -> Result<usize, Vio
 /// # Safety
 /// KleidiAI's contract of the packer: `lhs` holds the rows it reads (of its source element type),
 /// `lhs_packed` the groups they land in.
+#[inline(always)]
 pub unsafe fn pack(kind: LhsPackerKind, a: &Args) -> Checked {
     // SAFETY (every arm): arguments checked first; extents are the caller's contract.
     match kind {

@@ -69,6 +69,7 @@ pub struct Args {
 }
 
 /// `get_n_step`: the column step of the packer.
+#[inline(always)]
 pub fn n_step(kind: RhsPackerKind, nr: usize) -> usize {
     match kind {
         RhsPackerKind::Qsi4cxp(_)
@@ -93,6 +94,7 @@ fn float_group_start(v: float::Variant, n_idx: usize) -> Checked {
 }
 
 /// `get_rhs_offset`: where column (K x N) or row (N x K) `n_idx` of the source starts.
+#[inline(always)]
 pub fn offset(kind: RhsPackerKind, n_idx: usize, rhs_stride: usize) -> Result<usize, Violation> {
     match kind {
         RhsPackerKind::Qsi4cxp(source) => source.integer_rhs_offset(4, n_idx, rhs_stride),
@@ -125,6 +127,7 @@ pub fn offset(kind: RhsPackerKind, n_idx: usize, rhs_stride: usize) -> Result<us
 
 /// `get_bias_offset`: where the bias of column `n_idx` starts (the integer packers export no such
 /// getter; their biases are f32).
+#[inline(always)]
 pub fn bias_offset(kind: RhsPackerKind, n_idx: usize) -> Result<usize, Violation> {
     let bytes = match kind {
         RhsPackerKind::Float(v) => {
@@ -151,6 +154,7 @@ pub fn bias_offset(kind: RhsPackerKind, n_idx: usize) -> Result<usize, Violation
 
 /// KleidiAI's assertions on the packing parameters of the stride, offset and size getters; the
 /// `(nr, kr, sr)` the packed layout is computed with.
+#[inline(always)]
 fn geometry(kind: RhsPackerKind, d: &Dims) -> Result<(usize, usize, usize), Violation> {
     match kind {
         RhsPackerKind::Qsi4cxp(_) | RhsPackerKind::Qsi4cxps1s0 | RhsPackerKind::Qsi8cxp(_) => {
@@ -182,6 +186,7 @@ fn geometry(kind: RhsPackerKind, d: &Dims) -> Result<(usize, usize, usize), Viol
 }
 
 /// `get_rhs_packed_stride`: bytes of one packed group (or, for some float packers, column).
+#[inline(always)]
 pub fn packed_stride(kind: RhsPackerKind, d: &Dims) -> Result<usize, Violation> {
     let (nr, kr, sr) = geometry(kind, d)?;
     let per_column = matches!(kind, RhsPackerKind::Float(v) if v.stride_per_column());
@@ -190,6 +195,7 @@ pub fn packed_stride(kind: RhsPackerKind, d: &Dims) -> Result<usize, Violation> 
 }
 
 /// `get_rhs_packed_offset`: where the packed group holding column `n_idx` starts.
+#[inline(always)]
 pub fn packed_offset(kind: RhsPackerKind, n_idx: usize, d: &Dims) -> Result<usize, Violation> {
     match kind {
         RhsPackerKind::Bf16(Bf16::QuantF32) => {
@@ -209,6 +215,7 @@ pub fn packed_offset(kind: RhsPackerKind, n_idx: usize, d: &Dims) -> Result<usiz
 }
 
 /// `get_rhs_packed_size`: bytes of `n` packed columns.
+#[inline(always)]
 pub fn packed_size(kind: RhsPackerKind, n: usize, d: &Dims) -> Result<usize, Violation> {
     let (nr, kr, sr) = geometry(kind, d)?;
     kind.layout(d.bl).size(n, d.k, nr, kr, sr)
@@ -229,6 +236,7 @@ macro_rules! per_channel_args {
 /// # Safety
 /// KleidiAI's contract of the packer: `rhs`, `bias`, `scale` and `zero` hold what it reads,
 /// `rhs_packed` its packed size.
+#[inline(always)]
 pub unsafe fn pack(kind: RhsPackerKind, a: &Args) -> Checked {
     // SAFETY (every arm): arguments checked first; extents are the caller's contract.
     match kind {
