@@ -191,23 +191,38 @@ pub fn quantize(x: f32, q: &RowQuant) -> i8 {
 ///
 /// # Safety
 /// `row` must be readable for `k` elements.
-#[inline]
+#[cold]
+#[inline(never)]
 unsafe fn row_min_max<T: SourceElement>(row: *const T, k: usize) -> (f32, f32) {
-    let mut vmax = [-f32::MAX; 4];
-    let mut vmin = [f32::MAX; 4];
     let blocks = k / 8;
-    for b in 0..blocks {
-        for half in 0..2 {
-            for (lane, (mx, mn)) in vmax.iter_mut().zip(vmin.iter_mut()).enumerate() {
-                // SAFETY: b * 8 + half * 4 + lane < blocks * 8 <= k.
-                let x = unsafe { row.add(b * 8 + half * 4 + lane).read_unaligned() }.to_f32();
-                *mx = crate::float::fmax(x, *mx);
-                *mn = crate::float::fmin(x, *mn);
+    // f32 rows on AArch64 run the instructions themselves (for f32 the bits are the values).
+    #[cfg(target_arch = "aarch64")]
+    let native = T::TYPE == LhsType::F32 && neon::reads::<T>();
+    #[cfg(not(target_arch = "aarch64"))]
+    let native = false;
+    let (mut min, mut max) = (f32::MAX, -f32::MAX);
+    if native {
+        #[cfg(target_arch = "aarch64")]
+        {
+            // SAFETY: blocks * 8 <= k elements are readable.
+            (min, max) = unsafe { neon::ordered_min_max(row, blocks * 8) };
+        }
+    } else {
+        let mut vmax = [-f32::MAX; 4];
+        let mut vmin = [f32::MAX; 4];
+        for b in 0..blocks {
+            for half in 0..2 {
+                for (lane, (mx, mn)) in vmax.iter_mut().zip(vmin.iter_mut()).enumerate() {
+                    // SAFETY: b * 8 + half * 4 + lane < blocks * 8 <= k.
+                    let x = unsafe { row.add(b * 8 + half * 4 + lane).read_unaligned() }.to_f32();
+                    *mx = crate::float::fmax(x, *mx);
+                    *mn = crate::float::fmin(x, *mn);
+                }
             }
         }
+        max = vmax.iter().copied().fold(max, crate::float::fmax);
+        min = vmin.iter().copied().fold(min, crate::float::fmin);
     }
-    let mut max = vmax.iter().copied().fold(-f32::MAX, crate::float::fmax);
-    let mut min = vmin.iter().copied().fold(f32::MAX, crate::float::fmin);
     for i in blocks * 8..k {
         // SAFETY: i < k.
         let x = unsafe { row.add(i).read_unaligned() }.to_f32();
@@ -228,7 +243,7 @@ unsafe fn row_min_max<T: SourceElement>(row: *const T, k: usize) -> (f32, f32) {
 ///
 /// # Safety
 /// `row` must be readable for `k` elements.
-#[inline]
+#[inline(always)]
 unsafe fn fast_row_min_max<T: SourceElement>(row: *const T, k: usize) -> (f32, f32) {
     let body = k / 8 * 8;
     #[cfg(target_arch = "aarch64")]
@@ -248,6 +263,18 @@ unsafe fn fast_row_min_max<T: SourceElement>(row: *const T, k: usize) -> (f32, f
         min = if x < min { x } else { min };
     }
     (min, max)
+}
+
+/// The quantization parameters of a row of `k` elements: [`fast_row_min_max`], then
+/// [`row_quant`].
+///
+/// # Safety
+/// `row` must be readable for `k` elements.
+#[inline(never)]
+unsafe fn row_params<T: SourceElement>(row: *const T, k: usize) -> RowQuant {
+    // SAFETY: forwarded.
+    let (min, max) = unsafe { fast_row_min_max(row, k) };
+    row_quant(min, max)
 }
 
 /// Where the 16 values of a chunk go, given the row's first byte `row` in its group (`row =
@@ -311,9 +338,11 @@ impl RowDst {
                     }
                 }
                 _ => {
+                    // kbl >= 1 (`run` makes it so); `max` keeps the division panic-free.
+                    let kbl = self.kbl.max(1);
                     for (i, b) in bytes.into_iter().enumerate() {
                         let kk = 16 * c + i;
-                        self.row.add((kk / self.kbl) * run + kk % self.kbl).write(b);
+                        self.row.add((kk / kbl) * run + kk % kbl).write(b);
                     }
                 }
             }
@@ -332,33 +361,71 @@ impl RowDst {
 ///
 /// # Safety
 /// `src` is readable for `k >= 1` elements; `dst` addresses the row's slot in a group of
-/// `dst.mr` rows with `k_int` (a multiple of 32, at least `k`) values per row.
+/// `dst.mr` rows with `k_int` (a multiple of 32, at least `k`) values per row; `shape` is
+/// `shape::of(dst.mr, dst.kbl)`.
 #[inline(always)]
-unsafe fn pack_row<T: SourceElement, const SHAPE: u8>(
+unsafe fn pack_row<T: SourceElement>(
     src: *const T,
     k: usize,
     k_int: usize,
     q: &RowQuant,
     dst: &RowDst,
+    shape: u8,
 ) {
-    let full = k / 16;
-    // SAFETY: the chunks 0..full read values below k and write inside the group.
-    unsafe { quantize_chunks::<T, SHAPE>(src, 0, full, q, dst) };
+    // SAFETY: the chunks 0..k / 16 read values below k and write inside the group.
+    unsafe { chunks_of_shape(src, 0, k / 16, q, dst, shape) };
     // SAFETY: forwarded.
-    unsafe { pack_row_tail::<T, SHAPE>(src, k, k_int, q, dst) };
+    unsafe { pack_row_tail(src, k, k_int, q, dst, shape) };
+}
+
+/// [`quantize_chunks`] in the store shape `shape`: one loop per shape, each compiled once.
+///
+/// # Safety
+/// As for [`quantize_chunks`], with `shape == shape::of(dst.mr, dst.kbl)`.
+#[inline(always)]
+unsafe fn chunks_of_shape<T: SourceElement>(
+    src: *const T,
+    c0: usize,
+    c1: usize,
+    q: &RowQuant,
+    dst: &RowDst,
+    shape: u8,
+) {
+    /// # Safety
+    /// As for [`quantize_chunks`].
+    #[inline(never)]
+    unsafe fn chunks<T: SourceElement, const SHAPE: u8>(
+        src: *const T,
+        c0: usize,
+        c1: usize,
+        q: &RowQuant,
+        dst: &RowDst,
+    ) {
+        // SAFETY: forwarded.
+        unsafe { quantize_chunks::<T, SHAPE>(src, c0, c1, q, dst) }
+    }
+    // SAFETY (every arm): forwarded.
+    unsafe {
+        match shape {
+            shape::LINEAR => chunks::<T, { shape::LINEAR }>(src, c0, c1, q, dst),
+            shape::SPLIT8 => chunks::<T, { shape::SPLIT8 }>(src, c0, c1, q, dst),
+            shape::SPLIT4 => chunks::<T, { shape::SPLIT4 }>(src, c0, c1, q, dst),
+            _ => chunks::<T, { shape::BYTES }>(src, c0, c1, q, dst),
+        }
+    }
 }
 
 /// The chunks of [`pack_row`] that reach past `k` (`k / 16 .. k_int / 16`).
 ///
 /// # Safety
 /// As for [`pack_row`].
-#[inline(always)]
-unsafe fn pack_row_tail<T: SourceElement, const SHAPE: u8>(
+unsafe fn pack_row_tail<T: SourceElement>(
     src: *const T,
     k: usize,
     k_int: usize,
     q: &RowQuant,
     dst: &RowDst,
+    shape: u8,
 ) {
     for c in k / 16..k_int / 16 {
         let mut x = [0f32; 16];
@@ -367,7 +434,7 @@ unsafe fn pack_row_tail<T: SourceElement, const SHAPE: u8>(
             *xi = unsafe { src.add((16 * c + i).min(k - 1)).read_unaligned() }.to_f32();
         }
         // SAFETY: x holds chunk c's 16 values; c < k_int / 16 is inside the group.
-        unsafe { quantize_chunks::<f32, SHAPE>(x.as_ptr(), c, c + 1, q, dst) };
+        unsafe { chunks_of_shape::<f32>(x.as_ptr(), c, c + 1, q, dst, shape) };
     }
 }
 
@@ -381,24 +448,10 @@ pub unsafe fn run<T: SourceElement>(a: &Args<T>) {
     if a.m == 0 {
         return;
     }
-    let (mr, kbl) = (a.mr, a.kr / a.sr);
-    // SAFETY: forwarded contract.
-    unsafe {
-        match shape::of(mr, kbl) {
-            shape::LINEAR => run_shape::<T, { shape::LINEAR }>(a),
-            shape::SPLIT8 => run_shape::<T, { shape::SPLIT8 }>(a),
-            shape::SPLIT4 => run_shape::<T, { shape::SPLIT4 }>(a),
-            _ => run_shape::<T, { shape::BYTES }>(a),
-        }
-    }
-}
-
-/// [`run`] for one store shape.
-///
-/// # Safety
-/// As for [`run`], with `SHAPE == shape::of(mr, kr / sr)`.
-unsafe fn run_shape<T: SourceElement, const SHAPE: u8>(a: &Args<T>) {
-    let (mr, kbl) = (a.mr, a.kr / a.sr);
+    // `check` passed: mr, kr and sr are non-zero (the fallbacks only keep this panic-free).
+    let mr = a.mr.max(1);
+    let kbl = (a.kr / a.sr.max(1)).max(1);
+    let shape = shape::of(mr, kbl);
     let k_int = layout::k_internal(a.k, a.kr, a.sr).unwrap_or(0);
     let stride = layout::stride(a.k, a.mr, a.kr, a.sr).unwrap_or(0);
     let mut group = a.lhs_packed;
@@ -408,9 +461,13 @@ unsafe fn run_shape<T: SourceElement, const SHAPE: u8>(a: &Args<T>) {
         let src = unsafe { a.lhs.cast::<u8>().add(row_idx * a.lhs_stride).cast::<T>() };
         let slot = (row_idx + a.m_idx_start) % mr;
         #[cfg(target_arch = "aarch64")]
-        if SHAPE != shape::BYTES && mr == 4 && slot == 0 && a.m - row_idx >= 4 {
+        if (shape == shape::SPLIT4 || shape == shape::SPLIT8)
+            && mr == 4
+            && slot == 0
+            && a.m - row_idx >= 4
+        {
             // SAFETY: rows row_idx..row_idx + 4 are readable and fill this group.
-            if unsafe { neon::pack_group4::<T, SHAPE>(a, src, k_int, group) } {
+            if unsafe { neon::pack_group4::<T>(a, src, k_int, group, shape) } {
                 row_idx += 4;
                 // SAFETY: the next row, if any, lives in the next group.
                 group = unsafe { group.add(stride) };
@@ -418,15 +475,14 @@ unsafe fn run_shape<T: SourceElement, const SHAPE: u8>(a: &Args<T>) {
             }
         }
         // SAFETY: the row has k readable elements.
-        let (min, max) = unsafe { fast_row_min_max(src, a.k) };
-        let q = row_quant(min, max);
+        let q = unsafe { row_params(src, a.k) };
         let dst = RowDst {
             row: group.wrapping_add(slot * kbl),
             mr,
             kbl,
         };
         // SAFETY: k >= 1 (checked when m > 0) readable values; the row's slot in this group.
-        unsafe { pack_row::<T, SHAPE>(src, a.k, k_int, &q, &dst) };
+        unsafe { pack_row::<T>(src, a.k, k_int, &q, &dst, shape) };
         // SAFETY: the group holds k_int values of mr rows.
         unsafe { write_row_trailer(group, mr, k_int, slot, &q) };
         row_idx += 1;
@@ -675,6 +731,65 @@ mod neon {
         }
     }
 
+    /// The block part of [`super::row_min_max`] (`body` values, a multiple of 8), as
+    /// `(min, max)`: `FMAX`/`FMIN` of each 4 values into 4 lanes, the value the first operand
+    /// (which decides which NaN a pair of NaNs gives), then the lanes folded in order into
+    /// `-f32::MAX` / `f32::MAX`. In `asm!` so that the operand order is kept.
+    ///
+    /// # Safety
+    /// `row` is readable for `body` elements; [`reads::<T>()`].
+    #[inline(always)]
+    pub(super) unsafe fn ordered_min_max<T: SourceElement>(
+        row: *const T,
+        body: usize,
+    ) -> (f32, f32) {
+        // SAFETY: every load reads 8 elements below body.
+        unsafe {
+            let mut mx = vdupq_n_f32(-f32::MAX);
+            let mut mn = vdupq_n_f32(f32::MAX);
+            let mut i = 0;
+            while i < body {
+                let (a, b) = load8(row.add(i));
+                asm!(
+                    "fmax {mx:v}.4s, {a:v}.4s, {mx:v}.4s",
+                    "fmin {mn:v}.4s, {a:v}.4s, {mn:v}.4s",
+                    "fmax {mx:v}.4s, {b:v}.4s, {mx:v}.4s",
+                    "fmin {mn:v}.4s, {b:v}.4s, {mn:v}.4s",
+                    a = in(vreg) a,
+                    b = in(vreg) b,
+                    mx = inout(vreg) mx,
+                    mn = inout(vreg) mn,
+                    options(pure, nomem, nostack, preserves_flags),
+                );
+                i += 8;
+            }
+            let (mut max, mut min) = (-f32::MAX, f32::MAX);
+            asm!(
+                "fmax {max:s}, {max:s}, {mx:s}",
+                "fmin {min:s}, {min:s}, {mn:s}",
+                "mov {t:s}, {mx:v}.s[1]",
+                "fmax {max:s}, {max:s}, {t:s}",
+                "mov {t:s}, {mn:v}.s[1]",
+                "fmin {min:s}, {min:s}, {t:s}",
+                "mov {t:s}, {mx:v}.s[2]",
+                "fmax {max:s}, {max:s}, {t:s}",
+                "mov {t:s}, {mn:v}.s[2]",
+                "fmin {min:s}, {min:s}, {t:s}",
+                "mov {t:s}, {mx:v}.s[3]",
+                "fmax {max:s}, {max:s}, {t:s}",
+                "mov {t:s}, {mn:v}.s[3]",
+                "fmin {min:s}, {min:s}, {t:s}",
+                mx = in(vreg) mx,
+                mn = in(vreg) mn,
+                max = inout(vreg) max,
+                min = inout(vreg) min,
+                t = out(vreg) _,
+                options(pure, nomem, nostack, preserves_flags),
+            );
+            (min, max)
+        }
+    }
+
     /// See [`super::quantize_chunks`]; requires [`reads::<T>()`].
     ///
     /// # Safety
@@ -735,12 +850,13 @@ mod neon {
     ///
     /// # Safety
     /// As for [`super::run`]; rows `src`, `src + lhs_stride`, ... (4) are readable; `group`
-    /// is the group they fill; `SHAPE` is SPLIT4 or SPLIT8 for `a`.
-    pub(super) unsafe fn pack_group4<T: SourceElement, const SHAPE: u8>(
+    /// is the group they fill; `shape` is SPLIT4 or SPLIT8 for `a`.
+    pub(super) unsafe fn pack_group4<T: SourceElement>(
         a: &Args<T>,
         src: *const T,
         k_int: usize,
         group: *mut u8,
+        shape: u8,
     ) -> bool {
         if !reads::<T>() {
             return false;
@@ -749,53 +865,64 @@ mod neon {
         unsafe {
             let rows: [*const T; 4] =
                 core::array::from_fn(|r| src.cast::<u8>().add(r * a.lhs_stride).cast::<T>());
-            let q: [RowQuant; 4] = core::array::from_fn(|r| {
-                let (min, max) = super::fast_row_min_max(rows[r], a.k);
-                super::row_quant(min, max)
-            });
-            let m: [float32x4_t; 4] = core::array::from_fn(|r| vdupq_n_f32(q[r].multiplier));
-            let zp: [int16x8_t; 4] = core::array::from_fn(|r| vdupq_n_s16(q[r].zero_point as i16));
-            let mut p = rows;
-            let mut out = group;
-            for _ in 0..a.k / 16 {
-                let v: [int8x16_t; 4] = core::array::from_fn(|r| quantize16(p[r], m[r], zp[r]));
-                for pr in &mut p {
-                    *pr = pr.add(16);
-                }
-                if SHAPE == shape::SPLIT4 {
-                    vst4q_s32(
-                        out.cast(),
-                        int32x4x4_t(
-                            vreinterpretq_s32_s8(v[0]),
-                            vreinterpretq_s32_s8(v[1]),
-                            vreinterpretq_s32_s8(v[2]),
-                            vreinterpretq_s32_s8(v[3]),
-                        ),
-                    );
-                } else {
-                    vst4q_s64(
-                        out.cast(),
-                        int64x2x4_t(
-                            vreinterpretq_s64_s8(v[0]),
-                            vreinterpretq_s64_s8(v[1]),
-                            vreinterpretq_s64_s8(v[2]),
-                            vreinterpretq_s64_s8(v[3]),
-                        ),
-                    );
-                }
-                out = out.add(64);
-            }
-            let kbl = a.kr / a.sr;
+            let q: [RowQuant; 4] = core::array::from_fn(|r| super::row_params(rows[r], a.k));
+            group4_chunks::<T>(rows, &q, a.k / 16, group, shape == shape::SPLIT4);
+            let kbl = if shape == shape::SPLIT4 { 4 } else { 8 };
             for (slot, (&row, q)) in rows.iter().zip(&q).enumerate() {
                 let dst = RowDst {
                     row: group.add(slot * kbl),
                     mr: 4,
                     kbl,
                 };
-                super::pack_row_tail::<T, SHAPE>(row, a.k, k_int, q, &dst);
+                super::pack_row_tail::<T>(row, a.k, k_int, q, &dst, shape);
                 super::write_row_trailer(group, 4, k_int, slot, q);
             }
         }
         true
+    }
+
+    /// The first `chunks` chunks of the 4 rows of [`pack_group4`], stored from `group` on as
+    /// 4-byte (`split4`, SPLIT4) or 8-byte (SPLIT8) elements. One loop for both shapes: the
+    /// choice is a branch inside the store's `asm!`, which the compiler cannot unswitch into
+    /// two copies of the loop.
+    ///
+    /// # Safety
+    /// As for [`pack_group4`]; the rows hold `16 * chunks` readable elements.
+    #[inline(always)]
+    unsafe fn group4_chunks<T: SourceElement>(
+        rows: [*const T; 4],
+        q: &[RowQuant; 4],
+        chunks: usize,
+        group: *mut u8,
+        split4: bool,
+    ) {
+        // SAFETY: forwarded.
+        unsafe {
+            let m: [float32x4_t; 4] = core::array::from_fn(|r| vdupq_n_f32(q[r].multiplier));
+            let zp: [int16x8_t; 4] = core::array::from_fn(|r| vdupq_n_s16(q[r].zero_point as i16));
+            let mut p = rows;
+            let mut out = group;
+            for _ in 0..chunks {
+                let v: [int8x16_t; 4] = core::array::from_fn(|r| quantize16(p[r], m[r], zp[r]));
+                for pr in &mut p {
+                    *pr = pr.add(16);
+                }
+                asm!(
+                    "tbz {split4:w}, #0, 2f",
+                    "st4 {{v0.4s, v1.4s, v2.4s, v3.4s}}, [{out}], #64",
+                    "b 3f",
+                    "2:",
+                    "st4 {{v0.2d, v1.2d, v2.2d, v3.2d}}, [{out}], #64",
+                    "3:",
+                    split4 = in(reg) u32::from(split4),
+                    out = inout(reg) out,
+                    in("v0") v[0],
+                    in("v1") v[1],
+                    in("v2") v[2],
+                    in("v3") v[3],
+                    options(nostack, preserves_flags),
+                );
+            }
+        }
     }
 }

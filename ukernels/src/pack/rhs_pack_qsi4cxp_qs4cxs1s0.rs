@@ -24,9 +24,9 @@
 //! packed two's complement nibble is `u ^ 8`. K padding is `w = 0`, i.e. `u = 8`, so the row sum
 //! is `sum(u) - 8 * k_int` over the padded chunks.
 //!
-//! On AArch64, `nr` in {4, 8} with `blen` in {4, 8} (every kernel's tile) uses NEON (see `neon`;
-//! Kxn chunks are first gathered into 16-byte copies per column); every other case runs the
-//! portable code, which produces the same bytes.
+//! On AArch64, `nr` in {4, 8} with `blen` in {4, 8} (every NEON kernel's tile) uses NEON (see
+//! `neon`; Kxn chunks are first gathered into 16-byte copies per column) and every other tile
+//! the byte-by-byte walk; elsewhere the portable chunk code runs. All produce the same bytes.
 
 use crate::contract::{self, Checked};
 use crate::layout::{RhsLayout, qsi4cxp as layout};
@@ -128,23 +128,34 @@ pub fn signed_value(nibble: u8, rhs_zero_point: u8) -> i8 {
 pub unsafe fn run(src: Source, a: &Args) {
     // SAFETY: check() verified params is non-null.
     let zp = unsafe { a.params.read_unaligned() }.rhs_zero_point;
-    let blen = a.kr / a.sr;
+    // `check` passed: nr, kr and sr are non-zero (the fallbacks only keep this panic-free).
+    let blen = (a.kr / a.sr.max(1)).max(1);
     if 16 % blen != 0 {
         // SAFETY: forwarded contract.
         return unsafe { run_bytewise(src, a, zp) };
     }
     let g = Geometry::new(src, a, zp);
-    for group in 0..a.n.div_ceil(a.nr) {
+    #[cfg(target_arch = "aarch64")]
+    {
+        // The NEON loops cover the NEON kernels' tiles; other tiles (the SVE kernels' at vector
+        // lengths above 128 bits) take the layout walk, so that a program linking this packer
+        // carries one fallback, not two.
+        let Some(body) = neon::body_for(&g) else {
+            // SAFETY: forwarded contract.
+            return unsafe { run_bytewise(src, a, zp) };
+        };
+        for group in 0..a.n.div_ceil(g.nr) {
+            // SAFETY: group < ceil(n / nr), so the group lies inside the packed buffer.
+            let dst = unsafe { a.rhs_packed.add(group * g.stride) };
+            // SAFETY: forwarded contract; dst is the group's start; `body` fits the tile.
+            unsafe { neon::pack_group(&g, a, group, dst, body) };
+        }
+    }
+    #[cfg(not(target_arch = "aarch64"))]
+    for group in 0..a.n.div_ceil(g.nr) {
         // SAFETY: group < ceil(n / nr), so the group lies inside the packed buffer.
         let dst = unsafe { a.rhs_packed.add(group * g.stride) };
-        #[cfg(target_arch = "aarch64")]
-        {
-            // SAFETY: forwarded contract; dst is the group's start.
-            if unsafe { neon::pack_group(&g, a, group, dst) } {
-                continue;
-            }
-        }
-        for col in 0..a.nr {
+        for col in 0..g.nr {
             let n_idx = g.column(group, col);
             // SAFETY: forwarded contract; n_idx < n, col < nr.
             let usum = unsafe { pack_column(&g, a.rhs, n_idx, col, dst) };
@@ -186,8 +197,8 @@ impl Geometry {
             src,
             n: a.n,
             k: a.k,
-            nr: a.nr,
-            blen: a.kr / a.sr,
+            nr: a.nr.max(1),
+            blen: (a.kr / a.sr.max(1)).max(1),
             row_bytes: row_len.div_ceil(2),
             chunks: k_int / 32,
             full_chunks: a.k / 32,
@@ -380,6 +391,7 @@ pub(super) unsafe fn store_segments(out: &[u8; 16], blen: usize, dst: *mut u8, s
 /// # Safety
 /// [`check`] passed for the call `g` describes; `rhs` holds the source, `n_idx < n`, `col < nr`,
 /// `dst` is the group's start.
+#[cfg(not(target_arch = "aarch64"))]
 unsafe fn pack_column(g: &Geometry, rhs: *const u8, n_idx: usize, col: usize, dst: *mut u8) -> u32 {
     let flip = u64::from_ne_bytes([g.flip; 8]);
     let segments = 16 / g.blen;
@@ -437,6 +449,7 @@ unsafe fn pack_column(g: &Geometry, rhs: *const u8, n_idx: usize, col: usize, ds
 /// # Safety
 /// `dst` is a group's start, `col < nr`, `n_idx < n`; `a.scale` (and `a.bias` when non-null)
 /// hold `n` floats.
+#[inline(never)]
 unsafe fn write_trailer(g: &Geometry, a: &Args, dst: *mut u8, col: usize, n_idx: usize, usum: u32) {
     // sum(w) = sum(u) - 8 * k_int, in the packer's wrapping i32 arithmetic.
     let sum = usum.wrapping_sub((8 * 32 * g.chunks) as u32) as i32;
@@ -461,19 +474,26 @@ unsafe fn write_trailer(g: &Geometry, a: &Args, dst: *mut u8, col: usize, n_idx:
 /// # Safety
 /// As for [`run`].
 unsafe fn run_bytewise(src: Source, a: &Args, zp: u8) {
-    let (n, k, nr) = (a.n, a.k, a.nr);
-    let blen = a.kr / a.sr;
+    // Non-zero after `check`; `max` keeps the divisions panic-free.
+    let (n, k, nr) = (a.n, a.k, a.nr.max(1));
+    let blen = (a.kr / a.sr.max(1)).max(1);
     let k_int = layout::k_internal(k, a.kr, a.sr).unwrap_or(0);
     let stride = layout::stride(k, nr, a.kr, a.sr).unwrap_or(0);
     let data_bytes = nr * k_int / 2;
-    let value = |n_idx: usize, k_idx: usize| -> i8 {
-        if k_idx < k {
+    // Not inlined: the walk is the fallback for tiles no NEON kernel has, kept small.
+    #[inline(never)]
+    fn value(src: Source, a: &Args, zp: u8, n_idx: usize, k_idx: usize) -> i8 {
+        if k_idx < a.k {
             // SAFETY: n_idx < n (clamped by the caller) and k_idx < k.
-            signed_value(unsafe { source_nibble(src, a.rhs, n, k, n_idx, k_idx) }, zp)
+            signed_value(
+                unsafe { source_nibble(src, a.rhs, a.n, a.k, n_idx, k_idx) },
+                zp,
+            )
         } else {
             0
         }
-    };
+    }
+    let value = |n_idx: usize, k_idx: usize| value(src, a, zp, n_idx, k_idx);
     for g in 0..n.div_ceil(nr) {
         // SAFETY: group g lies inside the packed buffer.
         let dst = unsafe { a.rhs_packed.add(g * stride) };
@@ -527,21 +547,23 @@ unsafe fn run_bytewise(src: Source, a: &Args, zp: u8) {
 /// that segment of the four columns. Block depth 4 regroups the 16-bit halves of the lanes
 /// before storing (`UZP` across two sets, `TBL` for a single set).
 ///
-/// SLI and SRI overwrite an operand that both merges need, so each pair is merged with
-/// operations that leave the loaded registers intact (copying them would cost as much):
-/// * zero point 8 (packed nibble `u ^ 8`): even = `SLI` of the flipped sources; odd = `8 +
-///   sext(q)` added under `(s ^ 8) << 4` (`SRI` of 0x80 then `SSRA`), since `8 + sext(x) ==
-///   x ^ 8` for a nibble and stays inside it;
-/// * zero point 0 (stored as is): even = `SRI` of `p << 4` into `r << 4`; odd = `(h & 0xf0) +
-///   (l >> 4)` (`AND`, `USRA`).
+/// The loop reads offset-coded sources (zero point 8). A zero-point-0 source (two's complement)
+/// is copied slice by slice with bit 3 of every nibble flipped, which is that coding: one loop
+/// per tile serves both zero points, and a program carries half the code; the copy makes zero
+/// point 0 about half as fast again as zero point 8.
 ///
-/// Row sums. Zero point 8 sums the offset-coded source bytes: `UADALP` adds byte pairs into
-/// 16-bit lanes and `USRA #4` the high nibbles into bytes, `sum(u) = sum(bytes) - 15 *
-/// sum(high nibbles)`. Zero point 0 sums the signed nibbles with `SSRA #4` from registers where
-/// each nibble is high once (`p << 4`, `l`, `r << 4`, `h`). Byte accumulators take a strip of 4
-/// chunks (4 x 4 x 15 <= 255; zero point 0 keeps one per pair, 4 x 4 x 8 <= 128) and are then
-/// added into 16-bit lanes, which are exact modulo 2^16, stay below it for 256 chunks, and are
-/// then widened to 32 bits.
+/// SLI and SRI overwrite an operand that both merges need, so each pair is merged with
+/// operations that leave the loaded registers intact (copying them would cost as much): the
+/// packed nibble is `u ^ 8`; even = `SLI` of the flipped sources; odd = `8 + sext(q)` added
+/// under `(s ^ 8) << 4` (`SRI` of 0x80 then `SSRA`), since `8 + sext(x) == x ^ 8` for a nibble
+/// and stays inside it.
+///
+/// Row sums of the offset-coded source bytes: `UADALP` adds byte pairs into 16-bit lanes and
+/// `USRA #4` the high nibbles into bytes, `sum(u) = sum(bytes) - 15 * sum(high nibbles)`. Byte
+/// accumulators take a strip of 4 chunks (4 x 4 x 15 <= 255) and are then added into 16-bit
+/// lanes, which are exact modulo 2^16, stay below it for 256 chunks, and are then widened to 32
+/// bits. The chunk loop is compiled once per tile; the group's driver (gathering, slices,
+/// trailers) once.
 ///
 /// The chunk is one `asm!` block: with intrinsics LLVM turns `SRI` of a constant into `AND` plus
 /// `ADD`, recomputes the store addresses and copies registers, about 15% more instructions.
@@ -553,37 +575,150 @@ pub(super) mod neon {
     use super::{Args, Geometry, write_trailer};
     use crate::pack::Source;
 
-    /// Packs `group` if its tile has a NEON form; returns whether it did.
+    /// The loop packing chunks of one tile's groups (see [`body`]).
+    pub(super) type Body = unsafe fn(&mut State, usize, bool) -> [u32; 8];
+
+    /// The NEON loop for the call's tile, if it has one.
+    pub(super) fn body_for(g: &Geometry) -> Option<Body> {
+        Some(match (g.nr, g.blen) {
+            (4, 8) => body::<1, 8>,
+            (8, 8) => body::<2, 8>,
+            (4, 4) => body::<1, 4>,
+            (8, 4) => body::<2, 4>,
+            _ => return None,
+        })
+    }
+
+    /// What the chunk loop carries from one call of [`body`] to the next within a group.
+    pub(super) struct State {
+        /// Where the next chunk of each column is read (set `s`, column `m` at `4s + m`).
+        rows: [*const u8; 8],
+        /// The accumulators the chunk loop keeps in registers, per set.
+        live: [Live; 2],
+        /// Per set and column (32-bit lane), the sum of offset-coded values modulo 2^32
+        /// (updated every [`WIDEN_STRIPS`] strips, kept in memory).
+        wide: [uint32x4_t; 2],
+        /// Where the next chunk is stored.
+        out: *mut u8,
+        /// Chunks in the current strip of byte accumulators.
+        in_strip: usize,
+        /// Strips since the 16-bit sums were last widened.
+        strips: usize,
+    }
+
+    /// Packs `group`.
     ///
     /// # Safety
-    /// As for [`super::run`]; `dst` is the group's start.
-    pub(super) unsafe fn pack_group(g: &Geometry, a: &Args, group: usize, dst: *mut u8) -> bool {
-        let zp8 = g.flip == 0;
-        // SAFETY (every arm): forwarded contract.
-        let sums = unsafe {
-            match (g.nr, g.blen, zp8) {
-                (4, 8, true) => group_sets::<1, 8, true>(g, a, group, dst),
-                (4, 8, false) => group_sets::<1, 8, false>(g, a, group, dst),
-                (8, 8, true) => group_sets::<2, 8, true>(g, a, group, dst),
-                (8, 8, false) => group_sets::<2, 8, false>(g, a, group, dst),
-                (4, 4, true) => group_sets::<1, 4, true>(g, a, group, dst),
-                (4, 4, false) => group_sets::<1, 4, false>(g, a, group, dst),
-                (8, 4, true) => group_sets::<2, 4, true>(g, a, group, dst),
-                (8, 4, false) => group_sets::<2, 4, false>(g, a, group, dst),
-                _ => return false,
+    /// As for [`super::run`]; `dst` is the group's start; `body` is [`body_for`]`(g)`.
+    pub(super) unsafe fn pack_group(
+        g: &Geometry,
+        a: &Args,
+        group: usize,
+        dst: *mut u8,
+        body: Body,
+    ) {
+        // SAFETY: NEON is part of the AArch64 baseline.
+        let (live, wide) = unsafe { ([vdupq_n_u8(0); 3], vdupq_n_u32(0)) };
+        let mut st = State {
+            rows: [a.rhs; 8],
+            live: [live; 2],
+            wide: [wide; 2],
+            out: dst,
+            in_strip: 0,
+            strips: 0,
+        };
+        // Column loops run to nr (4 or 8, a NEON tile) through pointers: loops with a run-time
+        // bound, compiled once rather than unrolled for every count up to 8.
+        let rows = st.rows.as_mut_ptr();
+        for col in 0..g.nr {
+            // SAFETY: col < nr <= 8; the channel's row lies inside the source matrix.
+            unsafe { *rows.add(col) = a.rhs.add(g.column(group, col) * g.row_bytes) };
+        }
+        // Kxn chunks, and the Nxk chunk reaching past k, are first gathered into 16-byte copies
+        // per column, which the loop then reads instead of the rows; offset-coded (zero point 0
+        // flipped), as the loop reads them.
+        let flip = u128::from_ne_bytes([g.flip; 16]);
+        let mut copies = [[0u8; 16]; 8];
+        let mut gathered = |st: &mut State, c: usize| {
+            for col in 0..g.nr {
+                // SAFETY: forwarded contract; c < chunks; col < nr <= 8.
+                unsafe {
+                    let bytes = g.gathered_chunk(a.rhs, g.column(group, col), c);
+                    let copy = copies.as_mut_ptr().add(col);
+                    *copy = (u128::from_ne_bytes(bytes) ^ flip).to_ne_bytes();
+                    *st.rows.as_mut_ptr().add(col) = (*copy).as_ptr();
+                }
+            }
+            // SAFETY: every column's copy holds the chunk; `out` is its place in the group.
+            unsafe { body(st, 1, false) };
+        };
+        match (g.src, g.flip) {
+            // SAFETY: the rows hold the full chunks; the group holds their packed bytes.
+            (Source::Nxk, 0) => unsafe { body(&mut st, g.full_chunks, false) },
+            // SAFETY: as above.
+            (Source::Nxk, _) => unsafe { flipped_rows(g, &mut st, body) },
+            (Source::Kxn, _) => {
+                for c in 0..g.full_chunks {
+                    gathered(&mut st, c);
+                }
+                [0; 8]
             }
         };
+        if g.chunks > g.full_chunks {
+            gathered(&mut st, g.full_chunks);
+        }
+        // SAFETY: no chunk; moves the accumulators into the sums.
+        let sums = unsafe { body(&mut st, 0, true) };
         if (group + 1) * g.nr <= g.n {
             // SAFETY: forwarded contract; the group's columns are channels group * nr.. in order.
             unsafe { write_trailers(g, a, dst, group * g.nr, &sums) };
         } else {
-            for (col, &usum) in sums.iter().enumerate().take(g.nr) {
+            for col in 0..g.nr {
                 let n_idx = g.column(group, col);
-                // SAFETY: forwarded contract; col < nr.
-                unsafe { write_trailer(g, a, dst, col, n_idx, usum) };
+                // SAFETY: forwarded contract; col < nr <= 8.
+                unsafe { write_trailer(g, a, dst, col, n_idx, *sums.as_ptr().add(col)) };
             }
         }
-        true
+    }
+
+    /// Chunks of a zero-point-0 group in slices of this many, flipped into a copy first.
+    const SLICE: usize = 16;
+
+    /// The full chunks of a group whose source is two's complement (zero point 0): each slice
+    /// of [`SLICE`] chunks is copied with every nibble's bit 3 flipped, which gives the offset
+    /// coding the loop packs (one loop serves both zero points; the copy costs about half of
+    /// what packing does).
+    ///
+    /// # Safety
+    /// As for [`pack_group`]; `st.rows` are the group's Nxk rows.
+    #[inline(never)]
+    unsafe fn flipped_rows(g: &Geometry, st: &mut State, body: Body) -> [u32; 8] {
+        let mut copies = [[0u8; 16 * SLICE]; 8];
+        let mut rows = st.rows;
+        let mut c = 0;
+        while c < g.full_chunks {
+            let n = SLICE.min(g.full_chunks - c);
+            // Loops with run-time bounds (nr columns, n chunks): compiled once, not unrolled.
+            for col in 0..g.nr {
+                // SAFETY: col < nr <= 8 (a NEON tile); the row holds these n chunks (below
+                // full_chunks); NEON is part of the AArch64 baseline.
+                unsafe {
+                    let (row, copy) = (rows.as_mut_ptr().add(col), copies.as_mut_ptr().add(col));
+                    let flip = vdupq_n_u8(0x88);
+                    let (mut from, mut to) = (*row, (*copy).as_mut_ptr());
+                    for _ in 0..n {
+                        vst1q_u8(to, veorq_u8(vld1q_u8(from), flip));
+                        (from, to) = (from.add(16), to.add(16));
+                    }
+                    *row = from;
+                    *st.rows.as_mut_ptr().add(col) = (*copy).as_ptr();
+                }
+            }
+            // SAFETY: the copies hold n chunks of every column.
+            unsafe { body(st, n, false) };
+            c += n;
+        }
+        [0; 8]
     }
 
     /// The trailer of a group whose `nr` (4 or 8) columns are channels `first..first + nr`,
@@ -625,26 +760,14 @@ pub(super) mod neon {
         flip: uint8x16_t,
         /// `0x80`, shifted into a low nibble by `SRI #4` to give `0x08`.
         k80: uint8x16_t,
-        /// `0xf0`: high nibbles.
-        high: uint8x16_t,
         /// `TBL` indices taking the first 16-bit halves of the four lanes, then the second ones.
         halves: uint8x16_t,
     }
 
-    /// Running row sums of one set of four columns (see the module docs).
-    #[derive(Clone, Copy)]
-    struct SetSums {
-        /// Per column (32-bit lane) sum of offset-coded values, modulo 2^32; zero point 0: of
-        /// signed values.
-        wide: uint32x4_t,
-        /// Zero point 8: byte pairs; zero point 0: signed nibble sums in pairs (i16 bits).
-        pairs: uint16x8_t,
-        /// Zero point 8: high nibbles in pairs.
-        high: uint16x8_t,
-        /// The strip's byte accumulators: zero point 8 high nibbles in `[0]`; zero point 0
-        /// signed nibbles (i8 bits) of pair 0 and pair 1.
-        strip: [uint8x16_t; 2],
-    }
+    /// The row sums of one set of four columns (see the module docs) kept in registers through
+    /// the chunk loop: the byte pairs (u16 lanes), the strip's high nibbles (bytes), and the
+    /// high nibbles in pairs (u16 lanes).
+    type Live = [uint8x16_t; 3];
 
     /// Chunks per strip of the byte accumulators.
     const STRIP: usize = 4;
@@ -653,94 +776,69 @@ pub(super) mod neon {
     /// 256 chunks stay below 2^16, and -128 x 256 fits in i16).
     const WIDEN_STRIPS: usize = 64;
 
-    /// Packs one group with `SETS` sets of 4 columns and block depth `BLEN`; returns the sum of
-    /// each column's offset-coded values (like [`super::pack_column`]).
+    /// Packs `chunks` chunks of every column of a group with `SETS` sets of 4 columns and block
+    /// depth `BLEN` from offset-coded sources, continuing from `st`: the chunk loop, the only
+    /// code compiled per tile. Byte accumulators are moved into the 16-bit sums every
+    /// [`STRIP`] chunks and those widened every [`WIDEN_STRIPS`] strips, counted over the group.
+    ///
+    /// With `finish`, the group's last call: moves every accumulator into the 32-bit sums and
+    /// returns each column's sum of offset-coded values; otherwise returns zeros.
     ///
     /// # Safety
-    /// As for [`pack_group`], with `nr == 4 * SETS`, `blen == BLEN`, `ZP8` the zero point.
+    /// Each of the `4 * SETS` row pointers is readable for `chunks` chunks (16 bytes each) and
+    /// `out` writable for their packed bytes.
     #[inline(never)]
-    unsafe fn group_sets<const SETS: usize, const BLEN: usize, const ZP8: bool>(
-        g: &Geometry,
-        a: &Args,
-        group: usize,
-        dst: *mut u8,
+    unsafe fn body<const SETS: usize, const BLEN: usize>(
+        st: &mut State,
+        mut chunks: usize,
+        finish: bool,
     ) -> [u32; 8] {
-        // Source rows of the group's columns (set s, column m at 4s + m).
-        let mut rows = [a.rhs; 8];
-        for (col, row) in rows.iter_mut().enumerate().take(4 * SETS) {
-            // SAFETY: the channel's row lies inside the source matrix.
-            *row = unsafe { a.rhs.add(g.column(group, col) * g.row_bytes) };
-        }
+        const HALVES: [u8; 16] = [0, 1, 4, 5, 8, 9, 12, 13, 2, 3, 6, 7, 10, 11, 14, 15];
         // SAFETY: NEON is part of the AArch64 baseline.
-        let (k, mut sums) = unsafe {
-            const HALVES: [u8; 16] = [0, 1, 4, 5, 8, 9, 12, 13, 2, 3, 6, 7, 10, 11, 14, 15];
-            let k = Consts {
+        let k = unsafe {
+            Consts {
                 flip: vdupq_n_u8(0x88),
                 k80: vdupq_n_u8(0x80),
-                high: vdupq_n_u8(0xf0),
                 halves: vld1q_u8(HALVES.as_ptr()),
-            };
-            let zero = SetSums {
-                wide: vdupq_n_u32(0),
-                pairs: vdupq_n_u16(0),
-                high: vdupq_n_u16(0),
-                strip: [vdupq_n_u8(0); 2],
-            };
-            (k, [zero; 2])
+            }
         };
-        let mut out = dst;
-        // Kxn chunks, and the Nxk chunk reaching past k, are first gathered into 16-byte copies
-        // per column, which the chunk then reads instead of the rows.
-        let mut copies = [[0u8; 16]; 8];
-        let kxn = g.src == Source::Kxn;
-        // Chunk `$c`: gathered first when `$gather`, then packed.
-        macro_rules! step {
-            ($gather:expr, $c:expr) => {
-                if $gather {
-                    for (col, copy) in copies.iter_mut().enumerate().take(4 * SETS) {
-                        // SAFETY: forwarded contract; the chunk lies below chunks.
-                        *copy = unsafe { g.gathered_chunk(a.rhs, g.column(group, col), $c) };
-                        rows[col] = copy.as_ptr();
-                    }
+        // Only this tile's sets live in registers through the loop.
+        let mut rows = st.rows;
+        let mut live = [st.live[0], if SETS == 2 { st.live[1] } else { st.live[0] }];
+        let (mut out, mut in_strip, mut strips) = (st.out, st.in_strip, st.strips);
+        while chunks > 0 {
+            // Up to the end of the strip: a loop with a run-time count, not unrolled per tile.
+            let n = chunks.min(STRIP - in_strip);
+            // SAFETY: in_strip < STRIP and chunks > 0.
+            unsafe { core::hint::assert_unchecked(n > 0) };
+            for _ in 0..n {
+                // SAFETY: a chunk of every row remains; `out` is the next chunk's place.
+                unsafe { chunk::<SETS, BLEN>(&k, &mut rows, &mut live, &mut out) };
+            }
+            chunks -= n;
+            in_strip += n;
+            if in_strip == STRIP {
+                end_strip(&mut live, SETS);
+                in_strip = 0;
+                strips += 1;
+                if strips == WIDEN_STRIPS {
+                    widen(&mut live, &mut st.wide, SETS);
+                    strips = 0;
                 }
-                // SAFETY: a full chunk of every row, or its copy, remains; `out` is the next
-                // chunk's data.
-                unsafe { chunk::<SETS, BLEN, ZP8>(&k, &mut rows, &mut sums, &mut out) };
-            };
-        }
-        let (strips, rest) = (g.full_chunks / STRIP, g.full_chunks % STRIP);
-        for strip in 0..strips {
-            // Written out four times so the Nxk strip is straight-line code.
-            let c = STRIP * strip;
-            step!(kxn, c);
-            step!(kxn, c + 1);
-            step!(kxn, c + 2);
-            step!(kxn, c + 3);
-            end_strip::<SETS, ZP8>(&mut sums);
-            if (strip + 1) % WIDEN_STRIPS == 0 {
-                widen::<SETS, ZP8>(&mut sums);
             }
         }
-        // The remainder and the chunk reaching past k share a strip: at most 3 + 1 chunks.
-        for c in STRIP * strips..STRIP * strips + rest {
-            step!(kxn, c);
-        }
-        if g.chunks > g.full_chunks {
-            step!(true, g.full_chunks);
-        }
-        end_strip::<SETS, ZP8>(&mut sums);
-        widen::<SETS, ZP8>(&mut sums);
         let mut result = [0u32; 8];
-        for (s, set) in sums.iter().enumerate().take(SETS) {
-            // SAFETY: 4 lanes into entries 4s..4s + 4 (s < 2).
-            unsafe { vst1q_u32(result.as_mut_ptr().add(4 * s), set.wide) };
-        }
-        if !ZP8 {
-            // The signed sums are sum(w); the caller expects sum(u) = sum(w) + 8 * k_int.
-            for r in &mut result {
-                *r = r.wrapping_add((8 * 32 * g.chunks) as u32);
+        if finish {
+            end_strip(&mut live, SETS);
+            widen(&mut live, &mut st.wide, SETS);
+            for (s, wide) in st.wide.iter().enumerate().take(SETS) {
+                // SAFETY: 4 lanes into entries 4s..4s + 4 (s < 2).
+                unsafe { vst1q_u32(result.as_mut_ptr().add(4 * s), *wide) };
             }
         }
+        st.rows[..4 * SETS].copy_from_slice(&rows[..4 * SETS]);
+        st.live[..SETS].copy_from_slice(&live[..SETS]);
+        (st.out, st.in_strip, st.strips) = (out, in_strip, strips);
         result
     }
 
@@ -860,60 +958,6 @@ pub(super) mod neon {
         };
     }
 
-    /// Zero point 0: even bytes into `$e`, odd into `$o`, from the pair `($l, $h)`, with `$t` a
-    /// scratch register; signed nibble sums into `$strip`.
-    macro_rules! pair_zp0 {
-        ($l:literal, $h:literal, $e:literal, $o:literal, $t:literal, $strip:literal) => {
-            concat!(
-                "shl ",
-                $e,
-                ".16b, ",
-                $h,
-                ".16b, #4\n",
-                "shl ",
-                $t,
-                ".16b, ",
-                $l,
-                ".16b, #4\n",
-                "ssra {",
-                $strip,
-                ":v}.16b, ",
-                $e,
-                ".16b, #4\n",
-                "ssra {",
-                $strip,
-                ":v}.16b, ",
-                $t,
-                ".16b, #4\n",
-                "ssra {",
-                $strip,
-                ":v}.16b, ",
-                $l,
-                ".16b, #4\n",
-                "ssra {",
-                $strip,
-                ":v}.16b, ",
-                $h,
-                ".16b, #4\n",
-                "sri ",
-                $e,
-                ".16b, ",
-                $t,
-                ".16b, #4\n",
-                "and ",
-                $o,
-                ".16b, ",
-                $h,
-                ".16b, {high:v}.16b\n",
-                "usra ",
-                $o,
-                ".16b, ",
-                $l,
-                ".16b, #4\n",
-            )
-        };
-    }
-
     /// `ST2` of the even and odd bytes in `v16`, `v17` at `out`, advancing it.
     macro_rules! st2_pair {
         () => {
@@ -956,22 +1000,22 @@ pub(super) mod neon {
     /// Each of the `4 * SETS` row pointers is readable for 16 bytes; `out` is writable for the
     /// chunk.
     #[inline(always)]
-    unsafe fn chunk<const SETS: usize, const BLEN: usize, const ZP8: bool>(
+    unsafe fn chunk<const SETS: usize, const BLEN: usize>(
         k: &Consts,
         rows: &mut [*const u8; 8],
-        sums: &mut [SetSums; 2],
+        live: &mut [Live; 2],
         out: &mut *mut u8,
     ) {
         // Register plan: set 0 loads into v0..v3, set 1 into v4..v7; a pair's even and odd
         // bytes go to v16/v17 (set 1's, for block depth 4 with two sets, to v20/v21); v18 and
         // v22 are scratch; v24/v25 hold regrouped bytes for block depth 4.
         let [r0, r1, r2, r3, r4, r5, r6, r7] = rows;
-        let [s0, s1] = sums;
+        let [[p0, s0, _], [p1, s1, _]] = live;
         // SAFETY: loads of 16 bytes at each used row pointer and stores of the chunk's bytes at
         // `out`, both by the caller's contract; no stack use; the flags are untouched.
         unsafe {
-            match (SETS, BLEN, ZP8) {
-                (1, 8, true) => asm!(
+            match (SETS, BLEN) {
+                (1, 8) => asm!(
                     load_set!("v0", "v1", "v2", "v3", "r0", "r1", "r2", "r3"),
                     pair_zp8!("v0", "v2", "v16", "v17", "p0", "s0"),
                     st2_pair!(),
@@ -980,13 +1024,13 @@ pub(super) mod neon {
                     r0 = inout(reg) *r0, r1 = inout(reg) *r1,
                     r2 = inout(reg) *r2, r3 = inout(reg) *r3,
                     out = inout(reg) *out,
-                    p0 = inout(vreg) s0.pairs, s0 = inout(vreg) s0.strip[0],
+                    p0 = inout(vreg) *p0, s0 = inout(vreg) *s0,
                     flip = in(vreg) k.flip, k80 = in(vreg) k.k80,
                     out("v0") _, out("v1") _, out("v2") _, out("v3") _,
                     out("v16") _, out("v17") _,
                     options(nostack, preserves_flags),
                 ),
-                (2, 8, true) => asm!(
+                (2, 8) => asm!(
                     load_set!("v0", "v1", "v2", "v3", "r0", "r1", "r2", "r3"),
                     load_set!("v4", "v5", "v6", "v7", "r4", "r5", "r6", "r7"),
                     pair_zp8!("v0", "v2", "v16", "v17", "p0", "s0"),
@@ -1002,54 +1046,15 @@ pub(super) mod neon {
                     r4 = inout(reg) *r4, r5 = inout(reg) *r5,
                     r6 = inout(reg) *r6, r7 = inout(reg) *r7,
                     out = inout(reg) *out,
-                    p0 = inout(vreg) s0.pairs, s0 = inout(vreg) s0.strip[0],
-                    p1 = inout(vreg) s1.pairs, s1 = inout(vreg) s1.strip[0],
+                    p0 = inout(vreg) *p0, s0 = inout(vreg) *s0,
+                    p1 = inout(vreg) *p1, s1 = inout(vreg) *s1,
                     flip = in(vreg) k.flip, k80 = in(vreg) k.k80,
                     out("v0") _, out("v1") _, out("v2") _, out("v3") _,
                     out("v4") _, out("v5") _, out("v6") _, out("v7") _,
                     out("v16") _, out("v17") _,
                     options(nostack, preserves_flags),
                 ),
-                (1, 8, false) => asm!(
-                    load_set!("v0", "v1", "v2", "v3", "r0", "r1", "r2", "r3"),
-                    pair_zp0!("v0", "v2", "v16", "v17", "v18", "a0"),
-                    st2_pair!(),
-                    pair_zp0!("v1", "v3", "v16", "v17", "v18", "b0"),
-                    st2_pair!(),
-                    r0 = inout(reg) *r0, r1 = inout(reg) *r1,
-                    r2 = inout(reg) *r2, r3 = inout(reg) *r3,
-                    out = inout(reg) *out,
-                    a0 = inout(vreg) s0.strip[0], b0 = inout(vreg) s0.strip[1],
-                    high = in(vreg) k.high,
-                    out("v0") _, out("v1") _, out("v2") _, out("v3") _,
-                    out("v16") _, out("v17") _, out("v18") _,
-                    options(nostack, preserves_flags),
-                ),
-                (2, 8, false) => asm!(
-                    load_set!("v0", "v1", "v2", "v3", "r0", "r1", "r2", "r3"),
-                    load_set!("v4", "v5", "v6", "v7", "r4", "r5", "r6", "r7"),
-                    pair_zp0!("v0", "v2", "v16", "v17", "v18", "a0"),
-                    st2_pair!(),
-                    pair_zp0!("v4", "v6", "v16", "v17", "v18", "a1"),
-                    st2_pair!(),
-                    pair_zp0!("v1", "v3", "v16", "v17", "v18", "b0"),
-                    st2_pair!(),
-                    pair_zp0!("v5", "v7", "v16", "v17", "v18", "b1"),
-                    st2_pair!(),
-                    r0 = inout(reg) *r0, r1 = inout(reg) *r1,
-                    r2 = inout(reg) *r2, r3 = inout(reg) *r3,
-                    r4 = inout(reg) *r4, r5 = inout(reg) *r5,
-                    r6 = inout(reg) *r6, r7 = inout(reg) *r7,
-                    out = inout(reg) *out,
-                    a0 = inout(vreg) s0.strip[0], b0 = inout(vreg) s0.strip[1],
-                    a1 = inout(vreg) s1.strip[0], b1 = inout(vreg) s1.strip[1],
-                    high = in(vreg) k.high,
-                    out("v0") _, out("v1") _, out("v2") _, out("v3") _,
-                    out("v4") _, out("v5") _, out("v6") _, out("v7") _,
-                    out("v16") _, out("v17") _, out("v18") _,
-                    options(nostack, preserves_flags),
-                ),
-                (1, 4, true) => asm!(
+                (1, 4) => asm!(
                     load_set!("v0", "v1", "v2", "v3", "r0", "r1", "r2", "r3"),
                     pair_zp8!("v0", "v2", "v16", "v17", "p0", "s0"),
                     st2_tbl!(),
@@ -1058,13 +1063,13 @@ pub(super) mod neon {
                     r0 = inout(reg) *r0, r1 = inout(reg) *r1,
                     r2 = inout(reg) *r2, r3 = inout(reg) *r3,
                     out = inout(reg) *out,
-                    p0 = inout(vreg) s0.pairs, s0 = inout(vreg) s0.strip[0],
+                    p0 = inout(vreg) *p0, s0 = inout(vreg) *s0,
                     flip = in(vreg) k.flip, k80 = in(vreg) k.k80, halves = in(vreg) k.halves,
                     out("v0") _, out("v1") _, out("v2") _, out("v3") _,
                     out("v16") _, out("v17") _, out("v24") _, out("v25") _,
                     options(nostack, preserves_flags),
                 ),
-                (2, 4, true) => asm!(
+                (2, 4) => asm!(
                     load_set!("v0", "v1", "v2", "v3", "r0", "r1", "r2", "r3"),
                     load_set!("v4", "v5", "v6", "v7", "r4", "r5", "r6", "r7"),
                     pair_zp8!("v0", "v2", "v16", "v17", "p0", "s0"),
@@ -1078,51 +1083,13 @@ pub(super) mod neon {
                     r4 = inout(reg) *r4, r5 = inout(reg) *r5,
                     r6 = inout(reg) *r6, r7 = inout(reg) *r7,
                     out = inout(reg) *out,
-                    p0 = inout(vreg) s0.pairs, s0 = inout(vreg) s0.strip[0],
-                    p1 = inout(vreg) s1.pairs, s1 = inout(vreg) s1.strip[0],
+                    p0 = inout(vreg) *p0, s0 = inout(vreg) *s0,
+                    p1 = inout(vreg) *p1, s1 = inout(vreg) *s1,
                     flip = in(vreg) k.flip, k80 = in(vreg) k.k80,
                     out("v0") _, out("v1") _, out("v2") _, out("v3") _,
                     out("v4") _, out("v5") _, out("v6") _, out("v7") _,
                     out("v16") _, out("v17") _, out("v20") _, out("v21") _,
                     out("v24") _, out("v25") _,
-                    options(nostack, preserves_flags),
-                ),
-                (1, 4, false) => asm!(
-                    load_set!("v0", "v1", "v2", "v3", "r0", "r1", "r2", "r3"),
-                    pair_zp0!("v0", "v2", "v16", "v17", "v18", "a0"),
-                    st2_tbl!(),
-                    pair_zp0!("v1", "v3", "v16", "v17", "v18", "b0"),
-                    st2_tbl!(),
-                    r0 = inout(reg) *r0, r1 = inout(reg) *r1,
-                    r2 = inout(reg) *r2, r3 = inout(reg) *r3,
-                    out = inout(reg) *out,
-                    a0 = inout(vreg) s0.strip[0], b0 = inout(vreg) s0.strip[1],
-                    high = in(vreg) k.high, halves = in(vreg) k.halves,
-                    out("v0") _, out("v1") _, out("v2") _, out("v3") _,
-                    out("v16") _, out("v17") _, out("v18") _, out("v24") _, out("v25") _,
-                    options(nostack, preserves_flags),
-                ),
-                (2, 4, false) => asm!(
-                    load_set!("v0", "v1", "v2", "v3", "r0", "r1", "r2", "r3"),
-                    load_set!("v4", "v5", "v6", "v7", "r4", "r5", "r6", "r7"),
-                    pair_zp0!("v0", "v2", "v16", "v17", "v18", "a0"),
-                    pair_zp0!("v4", "v6", "v20", "v21", "v22", "a1"),
-                    st2_uzp!(),
-                    pair_zp0!("v1", "v3", "v16", "v17", "v18", "b0"),
-                    pair_zp0!("v5", "v7", "v20", "v21", "v22", "b1"),
-                    st2_uzp!(),
-                    r0 = inout(reg) *r0, r1 = inout(reg) *r1,
-                    r2 = inout(reg) *r2, r3 = inout(reg) *r3,
-                    r4 = inout(reg) *r4, r5 = inout(reg) *r5,
-                    r6 = inout(reg) *r6, r7 = inout(reg) *r7,
-                    out = inout(reg) *out,
-                    a0 = inout(vreg) s0.strip[0], b0 = inout(vreg) s0.strip[1],
-                    a1 = inout(vreg) s1.strip[0], b1 = inout(vreg) s1.strip[1],
-                    high = in(vreg) k.high,
-                    out("v0") _, out("v1") _, out("v2") _, out("v3") _,
-                    out("v4") _, out("v5") _, out("v6") _, out("v7") _,
-                    out("v16") _, out("v17") _, out("v18") _, out("v20") _, out("v21") _,
-                    out("v22") _, out("v24") _, out("v25") _,
                     options(nostack, preserves_flags),
                 ),
                 // pack_group dispatches only the tiles above.
@@ -1131,41 +1098,29 @@ pub(super) mod neon {
         }
     }
 
-    /// Moves the strip's byte accumulators into the 16-bit ones.
-    fn end_strip<const SETS: usize, const ZP8: bool>(sums: &mut [SetSums; 2]) {
-        for sum in sums.iter_mut().take(SETS) {
+    /// Moves the strip's byte accumulators of the first `sets` sets into the 16-bit ones.
+    #[inline(always)]
+    fn end_strip(live: &mut [Live; 2], sets: usize) {
+        for l in live.iter_mut().take(sets) {
             // SAFETY: NEON is part of the AArch64 baseline.
             unsafe {
-                if ZP8 {
-                    sum.high = vpadalq_u8(sum.high, sum.strip[0]);
-                } else {
-                    let mut pairs = vreinterpretq_s16_u16(sum.pairs);
-                    for strip in sum.strip {
-                        pairs = vpadalq_s8(pairs, vreinterpretq_s8_u8(strip));
-                    }
-                    sum.pairs = vreinterpretq_u16_s16(pairs);
-                }
-                sum.strip = [vdupq_n_u8(0); 2];
+                l[2] = vreinterpretq_u8_u16(vpadalq_u8(vreinterpretq_u16_u8(l[2]), l[1]));
+                l[1] = vdupq_n_u8(0);
             }
         }
     }
 
-    /// Moves the 16-bit sums into the 32-bit per-column ones.
-    fn widen<const SETS: usize, const ZP8: bool>(sums: &mut [SetSums; 2]) {
-        for sum in sums.iter_mut().take(SETS) {
+    /// Moves the 16-bit sums of the first `sets` sets into the 32-bit per-column ones.
+    #[inline(always)]
+    fn widen(live: &mut [Live; 2], wide: &mut [uint32x4_t; 2], sets: usize) {
+        for (l, w) in live.iter_mut().zip(wide.iter_mut()).take(sets) {
             // SAFETY: NEON is part of the AArch64 baseline.
             unsafe {
-                if ZP8 {
-                    // sum(u) = sum(bytes) - 15 * sum(high nibbles), exact modulo 2^16.
-                    let nibbles = vmlsq_n_u16(sum.pairs, sum.high, 15);
-                    sum.wide = vpadalq_u16(sum.wide, nibbles);
-                } else {
-                    let wide = vreinterpretq_s32_u32(sum.wide);
-                    let pairs = vreinterpretq_s16_u16(sum.pairs);
-                    sum.wide = vreinterpretq_u32_s32(vpadalq_s16(wide, pairs));
-                }
-                sum.pairs = vdupq_n_u16(0);
-                sum.high = vdupq_n_u16(0);
+                // sum(u) = sum(bytes) - 15 * sum(high nibbles), exact modulo 2^16.
+                let (pairs, high) = (vreinterpretq_u16_u8(l[0]), vreinterpretq_u16_u8(l[2]));
+                *w = vpadalq_u16(*w, vmlsq_n_u16(pairs, high, 15));
+                l[0] = vdupq_n_u8(0);
+                l[2] = vdupq_n_u8(0);
             }
         }
     }
