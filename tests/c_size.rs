@@ -1,0 +1,163 @@
+//! A C program pays only for the `kai_*` functions it calls (issue 17 part 3).
+//! `scripts/size-report.sh` builds the static library as CMake does (no_std), links
+//! `c_examples/size_probe.c` (one GEMV, one GEMM and their two packers) against it with
+//! `-Wl,--gc-sections`, for aarch64 (with the cross tools on x86_64 hosts) and for the host, and
+//! prints each program's `.text` size. This test runs it, checks the sizes against the bounds
+//! below and runs the programs.
+//!
+//! The bounds are facts about the binaries, not timings: the measured sizes (docs/PERFORMANCE.md,
+//! "Code size") plus 3-4%, so that growth is a decision (raise the bound in the same commit,
+//! with the reason) rather than an accident. On aarch64 the bound may not exceed twice what the
+//! same program links from KleidiAI 1.30.
+//!
+//! It builds the library twice (aarch64 and host) in its own target directory on a cold cache.
+//! Filter it with `--skip c_program_pays_only_for_what_it_calls`, or set `RKAI_SKIP_SIZE_TEST=1`.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// `.text` bytes of the probe linked against KleidiAI 1.30 for aarch64 (docs/PERFORMANCE.md).
+const KLEIDIAI_AARCH64_TEXT: u64 = 9_132;
+/// Bound on the probe's `.text` with rkai for aarch64: measured 16,904 bytes.
+const AARCH64_TEXT_BOUND: u64 = 17_408;
+/// Bound on the probe's `.text` with rkai for x86_64 (the portable code): measured 32,428 bytes.
+const X86_64_TEXT_BOUND: u64 = 33_792;
+
+const _: () = assert!(AARCH64_TEXT_BOUND <= 2 * KLEIDIAI_AARCH64_TEXT);
+
+fn have(tool: &str, args: &[&str]) -> bool {
+    Command::new(tool)
+        .args(args)
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+/// Architecture of the machine, from a host program (see `tests/c_cmake.rs`).
+fn host_arch() -> Option<String> {
+    let out = Command::new("uname").arg("-m").output().ok()?;
+    Some(String::from_utf8_lossy(&out.stdout).trim().to_string())
+}
+
+fn cross_tools_present() -> bool {
+    have("aarch64-linux-gnu-gcc", &["--version"])
+        && Path::new("/usr/lib/rustlib/aarch64-unknown-linux-gnu").is_dir()
+        && have(
+            concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/cross-cargo"),
+            &["--version"],
+        )
+}
+
+/// The `.text` size the report prints for `what` (`aarch64 rkai`, `x86_64 rkai`).
+fn reported(stdout: &str, what: &str) -> Option<u64> {
+    let prefix = format!("size-report: {what} .text ");
+    stdout
+        .lines()
+        .find_map(|l| l.strip_prefix(&prefix))
+        .and_then(|rest| rest.split_whitespace().next()?.parse().ok())
+}
+
+/// Runs the probe (through `runner` when given) and checks that it computed.
+fn run_probe(runner: Option<&Path>, exe: &Path) {
+    let mut cmd = match runner {
+        Some(r) => {
+            let mut c = Command::new(r);
+            c.arg(exe).env("QEMU_CPU", "neoverse-n2");
+            c
+        }
+        None => Command::new(exe),
+    };
+    let out = cmd
+        .output()
+        .unwrap_or_else(|e| panic!("run {}: {e}", exe.display()));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success() && stdout.lines().any(|l| l == "size_probe: OK"),
+        "{} did not print `size_probe: OK` ({}):\n{stdout}{}",
+        exe.display(),
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn c_program_pays_only_for_what_it_calls() {
+    if std::env::var_os("RKAI_SKIP_SIZE_TEST").is_some_and(|v| v != "0") {
+        eprintln!("c_program_pays_only_for_what_it_calls: skipped (RKAI_SKIP_SIZE_TEST is set)");
+        return;
+    }
+    let arch = host_arch().expect("uname -m");
+    if arch != std::env::consts::ARCH {
+        eprintln!(
+            "c_program_pays_only_for_what_it_calls: skipped: this {} test binary runs emulated on \
+             a {arch} host; the native run of the test measures aarch64",
+            std::env::consts::ARCH
+        );
+        return;
+    }
+    if arch != "x86_64" && arch != "aarch64" {
+        eprintln!("c_program_pays_only_for_what_it_calls: skipped: no bound for a {arch} host");
+        return;
+    }
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let target = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("c_size");
+    let cross = arch == "x86_64" && cross_tools_present();
+    let mut cmd = Command::new("bash");
+    cmd.arg(root.join("scripts/size-report.sh"))
+        .current_dir(&root)
+        .env("CARGO_TARGET_DIR", &target)
+        .env_remove("CARGO_BUILD_TARGET")
+        .env_remove("RKAI_SIZE_KLEIDIAI");
+    if arch == "x86_64" && !cross {
+        eprintln!(
+            "c_program_pays_only_for_what_it_calls: aarch64 skipped: aarch64-linux-gnu-gcc or the \
+             deb-web toolchain with the aarch64 std is missing (scripts/setup-toolchain.sh)"
+        );
+        cmd.arg("--host-only");
+    }
+    let out = cmd.output().expect("run scripts/size-report.sh");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    println!("{stdout}");
+    eprintln!("{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "scripts/size-report.sh failed ({})",
+        out.status
+    );
+
+    let work = target.join("size-report");
+    if arch == "aarch64" || cross {
+        let text = reported(&stdout, "aarch64 rkai").expect("an aarch64 size");
+        assert!(
+            text <= AARCH64_TEXT_BOUND,
+            "the probe's aarch64 .text is {text} bytes, above the bound of {AARCH64_TEXT_BOUND} \
+             (KleidiAI 1.30: {KLEIDIAI_AARCH64_TEXT}); see `nm --size-sort -S` of {}",
+            work.join("size_probe-aarch64").display()
+        );
+        // The probe runs a dotprod and an i8mm kernel: under QEMU's neoverse-n2 model, or on
+        // this machine if it has both.
+        let exe = work.join("size_probe-aarch64");
+        if arch == "aarch64" {
+            let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+            let has = |f: &str| {
+                cpuinfo
+                    .lines()
+                    .any(|l| l.starts_with("Features") && l.split_whitespace().any(|w| w == f))
+            };
+            if has("asimddp") && has("i8mm") {
+                run_probe(None, &exe);
+            }
+        } else if have("qemu-aarch64", &["--version"]) {
+            run_probe(Some(&root.join("scripts/cargo-aarch64-runner.sh")), &exe);
+        }
+    }
+    if arch == "x86_64" {
+        let text = reported(&stdout, "x86_64 rkai").expect("an x86_64 size");
+        assert!(
+            text <= X86_64_TEXT_BOUND,
+            "the probe's x86_64 .text is {text} bytes, above the bound of {X86_64_TEXT_BOUND}; \
+             see `nm --size-sort -S` of {}",
+            work.join("size_probe-x86_64").display()
+        );
+        run_probe(None, &work.join("size_probe-x86_64"));
+    }
+}
