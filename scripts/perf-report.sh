@@ -11,6 +11,9 @@ counts=$(scripts/perf-counts.sh)
 bench=$(scripts/perf-bench.sh)
 # The KleidiAI figure is the recorded one unless RKAI_SIZE_KLEIDIAI names a build of it.
 size=$(scripts/size-report.sh --markdown)
+# The SME section sets rkai's counts (scripts/perf-sme.sh) beside figures from a local build of
+# KleidiAI, which no script here may make, so it is carried over from the current file as it is.
+kept_sme=$(awk '/^## /{on = /^## SME kernels/} on' docs/PERFORMANCE.md 2>/dev/null || true)
 mkdir -p docs
 cat > docs/PERFORMANCE.md <<DOC
 # Performance
@@ -75,6 +78,8 @@ Reading the counts:
   CPU has FEAT_BF16 (0.89 instructions per weight here, neoverse-v1; 3.1 with the integer
   rounding on cores without it; the scalar code before was 12.5): packing once costs three GEMV
   calls.
+
+$kept_sme
 
 $size
 
