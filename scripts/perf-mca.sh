@@ -15,10 +15,11 @@ asm=$(ls -t "$CARGO_TARGET_DIR"/aarch64-unknown-linux-gnu/release/deps/rkai_uker
 table=$(python3 - "$asm" <<'PY'
 import re, subprocess, sys, datetime
 
-asm = open(sys.argv[1]).read().splitlines()
+sys.path.insert(0, "scripts")
+from mca_loops import catalog_kernels, cores_running, marked_regions, mca_cycles, SVE_BYTES
+
 # Each kernel's K-loop region is named after its stem; one iteration covers its m_step x n_step
 # tile over 32 K values. Stems, ISAs and tiles come from the catalog (one entry per kernel).
-catalog = open("ukernels/src/catalog.rs").read()
 INSTR = {"NeonDotprod": "SDOT", "NeonI8mm": "SMMLA", "SveDotprod": "SDOT", "SveI8mm": "SMMLA",
          "Sve2Dotprod": "SDOT", "Sve2I8mm": "SMMLA", "Neon": "FMLA", "Sve": "FMLA",
          "NeonFp16": "HFMLA", "NeonFp16Dotprod": "SDOT", "NeonFp16I8mm": "SMMLA",
@@ -32,9 +33,6 @@ K_PER_ITERATION_STEM = {
     "matmul_clamp_f16_f16_f16p32x1b_6x32_neon_mla_cortexa55": 8,
     "matmul_clamp_f16_f16_f16p16x1biasf16_6x16x8_neon_mla": 8,
 }
-# 32-bit lanes of an SVE vector in the LLVM model of each core (None: no SVE). VL-scaled kernels
-# (n_step a multiple of the vector length) are measured at each core's own width.
-SVE_LANES32 = {"neoverse-n1": None, "neoverse-n2": 4, "neoverse-v1": 8, "neoverse-v2": 4}
 # Loops that cover fewer rows per iteration than the kernel's m_step (their register budget
 # holds 8 rows; a 16-row step runs as two passes).
 ROWS_PER_ITERATION = {
@@ -47,23 +45,7 @@ ROWS_PER_ITERATION = {
     # KleidiAI reports m_step 1 for the SVE f32 kernel; its loop covers 6-row blocks.
     "matmul_clamp_f32_f32_f32p4vlx1b_6x4vl_sve_mla": 6,
 }
-# KleidiAI's 256-bit SVE kernels run on 256-bit SVE cores only (Neoverse V1 here).
-SVE256 = set()
-KERNELS = {}  # stem -> (isa, m_step, n_step, module whose loop it runs)
-VL_SCALED = set()  # stems whose n_step is a multiple of the SVE vector length in 32-bit lanes
-for macro, body in re.findall(r"\n(\w+_kernel)!\(\n(.*?)\n\);", catalog, re.S):
-    stem, isa, m_step, n_step = re.search(
-        r"\n\s+(matmul_clamp_\w+),\n\s+(\w+),\n\s+\[(\d+), (\d+), \d+, \d+, \d+, \d+\]",
-        "\n" + body).groups()
-    last = body.strip().splitlines()[-1].strip().split("::")[-1]
-    if last == "portable":
-        continue  # no asm loop on aarch64 yet: the portable implementation runs
-    if "FixedAtSve256" in body:
-        SVE256.add(stem)
-    module = last if last.startswith("matmul_clamp_f32") else stem
-    if macro == "vla_qai8dxp_kernel" or last == "PerSveLane32":
-        VL_SCALED.add(stem)
-    KERNELS[stem] = (isa, int(m_step), int(n_step), module)
+KERNELS, VL_SCALED, SVE256 = catalog_kernels(open("ukernels/src/catalog.rs").read())
 # SVE loops that cover half of n_step per iteration (two passes of VL32 columns per group).
 HALF_COLUMNS = {
     "matmul_clamp_f32_qai8dxp4x8_qsi4cxp2vlx8_8x2vl_sve2_dotprod",
@@ -92,39 +74,14 @@ PEAK = {
     # BFDOT (8 MACs each): 2 per cycle on N2, 4 on V1 and V2 in llvm-mca-22.
     "BFDOT": {"neoverse-n1": None, "neoverse-n2": 16, "neoverse-v1": 32, "neoverse-v2": 32},
 }
-CPUS = ["neoverse-n1", "neoverse-n2", "neoverse-v1", "neoverse-v2"]
-# Cores whose ISA runs a kernel: SVE2 loops only on N2 and V2 (N1 has no SVE, V1 no SVE2);
-# KleidiAI's 256-bit SVE kernels only on V1 (the only one of the four with 256-bit vectors);
-# other SVE loops on every core with SVE.
 def cpus_for(stem):
-    if KERNELS[stem][0] in ("NeonBf16", "NeonFp16Bf16"):
-        return [c for c in CPUS if c != "neoverse-n1"]  # N1 has no FEAT_BF16
-    if stem in SVE256:
-        return ["neoverse-v1"]
-    if "_sve2_" in stem:
-        return ["neoverse-n2", "neoverse-v2"]
-    if stem in VL_SCALED:
-        return [c for c in CPUS if SVE_LANES32[c]]
-    return CPUS
+    return cores_running(stem, KERNELS[stem][0], VL_SCALED, SVE256)
 
 def lanes(stem, cpu):
     """Columns per catalog n_step unit of `stem` on `cpu`."""
-    return SVE_LANES32[cpu] if stem in VL_SCALED else 1
+    return SVE_BYTES[cpu] // 4 if stem in VL_SCALED else 1
 
-bodies, cur, name = {}, None, None
-for line in asm:
-    m = re.search(r"LLVM-MCA-BEGIN\s+(\S+)", line)
-    if m:
-        name, cur = m.group(1), []
-        continue
-    if "LLVM-MCA-END" in line and cur is not None:
-        bodies[name] = cur
-        cur = None
-        continue
-    if cur is not None:
-        s = line.split("//")[0].strip()
-        if s and not s.startswith(".") and not s.endswith(":"):
-            cur.append(s)
+bodies = marked_regions(open(sys.argv[1]).read())
 
 missing = set(REGIONS) - set(bodies)
 unknown = set(bodies) - set(REGIONS)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Regenerates docs/PERFORMANCE.md from scratch: static llvm-mca estimates of every asm loop
-# (perf-mca.sh), instructions executed per whole call under QEMU (perf-counts.sh), the code a C
-# program links (size-report.sh) and criterion throughput on this machine (perf-bench.sh).
+# (perf-mca.sh) and, with RKAI_MCA_KLEIDIAI set, beside KleidiAI's (perf-mca-kleidiai.sh),
+# instructions executed per whole call under QEMU (perf-counts.sh), the code a C program links
+# (size-report.sh) and criterion throughput on this machine (perf-bench.sh).
 # Installs what it needs (setup-toolchain.sh --perf).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -11,9 +12,17 @@ counts=$(scripts/perf-counts.sh)
 bench=$(scripts/perf-bench.sh)
 # The KleidiAI figure is the recorded one unless RKAI_SIZE_KLEIDIAI names a build of it.
 size=$(scripts/size-report.sh --markdown)
-# The SME section sets rkai's counts (scripts/perf-sme.sh) beside figures from a local build of
-# KleidiAI, which no script here may make, so it is carried over from the current file as it is.
-kept_sme=$(awk '/^## /{on = /^## SME kernels/} on' docs/PERFORMANCE.md 2>/dev/null || true)
+# Sections that set rkai beside a local build of KleidiAI (which no script here may make) are
+# carried over from the current file unless that build is given.
+kept_section() { # heading prefix: the section of docs/PERFORMANCE.md under it, as it is
+  awk -v h="## $1" '/^## /{on = index($0, h) == 1} on' docs/PERFORMANCE.md 2>/dev/null || true
+}
+kept_sme=$(kept_section "SME kernels")
+if [ -n "${RKAI_MCA_KLEIDIAI:-}" ]; then
+  mca_kleidiai=$(scripts/perf-mca-kleidiai.sh)
+else
+  mca_kleidiai=$(kept_section "rkai against KleidiAI")
+fi
 mkdir -p docs
 cat > docs/PERFORMANCE.md <<DOC
 # Performance
@@ -32,6 +41,8 @@ which prints nothing else and writes this file; \`scripts/perf-mca.sh\`, \`scrip
 \`scripts/size-report.sh --markdown\` and \`scripts/perf-bench.sh\` print their sections alone.
 
 $mca
+
+$mca_kleidiai
 
 ## Whole calls (instructions executed under QEMU, neoverse-v1 model)
 
