@@ -69,17 +69,24 @@ qai8dxp_gemv! {
         // ---- K loop: 32 K values x 4 columns per iteration ----
     ]
     k_loop [
-        // LHS: 32 values (blocks 0..3) in one `ldp`, each 8-value block then
-        // replicated into both halves of its register.
-        "ldp q24, q26, [x9], #32",
-        "ldp q16, q17, [x10]",
-        "ldp q18, q19, [x10, #32]",
+        // LHS: 32 values (blocks 0..3) in two loads, each 8-value block then
+        // replicated into both halves of its register. Single `ldr q` loads,
+        // not `ldp` pairs: V2 cracks an `ldp q` into three uops (6.0 against
+        // 4.5 cycles per iteration in llvm-mca; N2 7.0 against 6.0).
+        "ldr q24, [x9], #32",
+        "ldur q26, [x9, #-16]",
+        "ldr q16, [x10]",
+        "ldr q17, [x10, #16]",
+        "ldr q18, [x10, #32]",
         "dup v25.2d, v24.d[1]",
         "dup v24.2d, v24.d[0]",
-        "ldp q20, q21, [x10, #64]",
+        "ldr q19, [x10, #48]",
+        "ldr q20, [x10, #64]",
         "dup v27.2d, v26.d[1]",
         "dup v26.2d, v26.d[0]",
-        "ldp q22, q23, [x10, #96]",
+        "ldr q21, [x10, #80]",
+        "ldr q22, [x10, #96]",
+        "ldr q23, [x10, #112]",
         // Block b: v(16+2b) columns {0,1}, v(17+2b) columns {2,3}, LHS v(24+b).
         "sdot v0.4s, v16.16b, v24.16b",
         "sdot v1.4s, v17.16b, v24.16b",

@@ -13,8 +13,10 @@
 //! * `v0`..`v7` — RHS of the eight 4-deep blocks of a chunk (lane `j` = the 4
 //!   values of column `j`).
 //!
-//! One K-loop iteration covers a 32-deep chunk: 4 RHS and 16 LHS `ldp q` and
-//! 128 `sdot` (2048 MACs). The LHS of a row block lives in up to four
+//! One K-loop iteration covers a 32-deep chunk: 8 RHS and 32 LHS `ldr q` and
+//! 128 `sdot` (2048 MACs). Single loads rather than `ldp q` pairs: Neoverse V2
+//! cracks an `ldp q` into three uops, which cost a cycle per iteration there
+//! (llvm-mca: 33 against 32, KleidiAI's loop 32). The LHS of a row block lives in up to four
 //! groups; a group past the block's last row is replaced by group 0, so only
 //! groups holding rows are ever read.
 //!
@@ -23,16 +25,20 @@
 //! block's last row.
 
 
-/// Two 4-deep K blocks (RHS already in `v$r0`, `v$r1`) at byte offset `$o`
-/// of every LHS pointer: the LHS of both blocks into `v8`..`v15`, then 32
-/// `sdot` by element.
+/// Two 4-deep K blocks (RHS already in `v$r0`, `v$r1`) at byte offsets `$o`
+/// and `$o16` (= `$o + 16`) of every LHS pointer: the LHS of both blocks into
+/// `v8`..`v15`, then 32 `sdot` by element.
 macro_rules! k_block_pair {
-    ($o:literal, $r0:literal, $r1:literal) => {
+    ($o:literal, $o16:literal, $r0:literal, $r1:literal) => {
         concat!(
-            concat!("ldp q8, q12, [x20, #", $o, "]\n"),
-            concat!("ldp q9, q13, [x21, #", $o, "]\n"),
-            concat!("ldp q10, q14, [x22, #", $o, "]\n"),
-            concat!("ldp q11, q15, [x23, #", $o, "]\n"),
+            concat!("ldr q8, [x20, #", $o, "]\n"),
+            concat!("ldr q12, [x20, #", $o16, "]\n"),
+            concat!("ldr q9, [x21, #", $o, "]\n"),
+            concat!("ldr q13, [x21, #", $o16, "]\n"),
+            concat!("ldr q10, [x22, #", $o, "]\n"),
+            concat!("ldr q14, [x22, #", $o16, "]\n"),
+            concat!("ldr q11, [x23, #", $o, "]\n"),
+            concat!("ldr q15, [x23, #", $o16, "]\n"),
             k_block!($r0, "8", "9", "10", "11"),
             k_block!($r1, "12", "13", "14", "15"),
         )
@@ -104,14 +110,18 @@ qsi8cxp_16x4_gemm! {
     fn matmul_f32_qai8dxp4x4_qsi8cxp4x4_16x4: "matmul_clamp_f32_qai8dxp4x4_qsi8cxp4x4_16x4_neon_dotprod";
     prelude []
     k_loop [
-        "ldp q0, q1, [x24]",
-        "ldp q2, q3, [x24, #32]",
-        "ldp q4, q5, [x24, #64]",
-        "ldp q6, q7, [x24, #96]",
-        k_block_pair!("0", "0", "1"),
-        k_block_pair!("32", "2", "3"),
-        k_block_pair!("64", "4", "5"),
-        k_block_pair!("96", "6", "7"),
+        "ldr q0, [x24]",
+        "ldr q1, [x24, #16]",
+        "ldr q2, [x24, #32]",
+        "ldr q3, [x24, #48]",
+        "ldr q4, [x24, #64]",
+        "ldr q5, [x24, #80]",
+        "ldr q6, [x24, #96]",
+        "ldr q7, [x24, #112]",
+        k_block_pair!("0", "16", "0", "1"),
+        k_block_pair!("32", "48", "2", "3"),
+        k_block_pair!("64", "80", "4", "5"),
+        k_block_pair!("96", "112", "6", "7"),
     ]
     rows [
         each_row!(row, lt, "x11", "25";

@@ -53,12 +53,19 @@ qai4c32p_gemv! {
         //   v24-v27 the same shifted left by 4 (16 x low nibbles); block parameters afterwards
         //   v4-v7   activations 0-7, 8-15 (low nibbles), 16-23, 24-31 (high), in both halves
         //   v16-v23 i32 accumulators (low chunk 0, 1 / high chunk 0, 1 x column pairs)
-        "ldp q0, q1, [x10]",
-        "ld1r {{v4.2d}}, [x9], #8",
-        "ld1r {{v5.2d}}, [x9], #8",
-        "ldp q2, q3, [x10, #32]",
-        "ld1r {{v6.2d}}, [x9], #8",
-        "ld1r {{v7.2d}}, [x9], #8",
+        // Single `ldr q` loads and `dup` rather than `ldp` pairs and `ld1r` (V2 cracks an
+        // `ldp q` into three uops): 5.3 cycles per iteration on V2 in llvm-mca, against 6.5
+        // before and 6.0 for KleidiAI's loop.
+        "ldr q0, [x10]",
+        "ldr q1, [x10, #16]",
+        "ldr q4, [x9], #32",
+        "ldur q6, [x9, #-16]",
+        "ldr q2, [x10, #32]",
+        "ldr q3, [x10, #48]",
+        "dup v5.2d, v4.d[1]",
+        "dup v4.2d, v4.d[0]",
+        "dup v7.2d, v6.d[1]",
+        "dup v6.2d, v6.d[0]",
         "shl v24.16b, v0.16b, #4",
         "and v0.16b, v0.16b, v31.16b",
         "shl v25.16b, v1.16b, #4",
