@@ -63,7 +63,11 @@ fn packer(k: &MatmulKernel) -> (&'static str, Variant) {
 }
 
 fn variant_of(name: &str) -> Variant {
-    if name == P4X4 { Variant::P4x4 } else { Variant::P4vlx4 }
+    if name == P4X4 {
+        Variant::P4x4
+    } else {
+        Variant::P4vlx4
+    }
 }
 
 /// One problem: f32 activations, 2-bit codes, per-channel scales, optional bias, a table.
@@ -273,7 +277,8 @@ fn packed_sizes_and_offsets_equal_kleidiai() {
             checked += 1;
         }
         for (m, n, kk) in [(1, 1, 32), (7, 33, 128), (16, 300, 512)] {
-            let lhs_size = sym::<Getter5>("get_lhs_packed_size", LHS_PACKER)(m, kk, t.mr, t.kr, t.sr);
+            let lhs_size =
+                sym::<Getter5>("get_lhs_packed_size", LHS_PACKER)(m, kk, t.mr, t.kr, t.sr);
             assert_eq!(lhs_size, m.div_ceil(t.mr) * t.mr * (kk + 8), "{}", k.stem);
             let stride = t.nr * (kk / 4 + 12);
             let rhs_size = sym::<Getter5>("get_rhs_packed_size", rhs)(n, kk, t.nr, t.kr, t.sr);
@@ -362,7 +367,9 @@ fn packers_follow_kleidiai_layout_facts() {
             assert_eq!(got, want, "4x4 column {j} K {k_idx}");
         }
         let sum = i32_at(bytes, g * stride + 32 + 4 * c);
-        let plain: i32 = (0..kk).map(|k_idx| DEFAULT_LUT[code(j, k_idx) as usize]).sum();
+        let plain: i32 = (0..kk)
+            .map(|k_idx| DEFAULT_LUT[code(j, k_idx) as usize])
+            .sum();
         assert_eq!(sum, if j < n { plain } else { 0 }, "4x4 sum {j}");
     }
     // 4vlx4 (nr 8): per 4 K values, one source byte per column; columns past n repeat n - 1.
@@ -425,7 +432,14 @@ fn problems(k: &MatmulKernel) -> impl Iterator<Item = Problem> + '_ {
     SHAPES.iter().enumerate().map(move |(seed, &(m, n, kk))| {
         // The GEMV takes one row a call; the tester calls it row by row.
         let m = if one_row { m.min(3) } else { m };
-        Problem::new(m, n, kk, seed % 2 == 0, LUTS[seed % LUTS.len()], 100 + seed as u64)
+        Problem::new(
+            m,
+            n,
+            kk,
+            seed % 2 == 0,
+            LUTS[seed % LUTS.len()],
+            100 + seed as u64,
+        )
     })
 }
 
@@ -449,7 +463,11 @@ fn portable_kernels_match_reference() {
 fn threads_on_disjoint_portions_equal_one_call() {
     let kernels = runnable();
     let tiles = tester::threads_equal_one_call_on::<Qsu2cxp>(&kernels, |k, (m, n)| {
-        let m = if k.rows == rkai::ukernels::catalog::Rows::One { 1 } else { m };
+        let m = if k.rows == rkai::ukernels::catalog::Rows::One {
+            1
+        } else {
+            m
+        };
         Problem::new(m, n, 96, true, LUTS[2], 77)
     });
     eprintln!("RELIABILITY concurrency {tiles}");
@@ -459,7 +477,11 @@ fn threads_on_disjoint_portions_equal_one_call() {
 #[test]
 fn callee_saved_registers_survive() {
     let calls = tester::registers_survive_on::<Qsu2cxp>(&runnable(), |k| {
-        let m = if k.rows == rkai::ukernels::catalog::Rows::One { 1 } else { 9 };
+        let m = if k.rows == rkai::ukernels::catalog::Rows::One {
+            1
+        } else {
+            9
+        };
         vec![
             Problem::new(1, 8, 32, true, None, 5),
             Problem::new(m, 17, 64, true, Some([3, -1, 7, 0]), 6),
@@ -536,9 +558,28 @@ fn contract_violations_are_refused() {
         for (a, condition) in [
             (Args { k: 48, ..base }, "k % kai_k_multiple_of == 0"),
             (Args { kr: 8, ..base }, "(kr / sr) == 4"),
-            (Args { params: (&raw const bad_zp).cast(), ..base }, "params->rhs_zero_point == 2"),
-            (Args { nr: nr + 4, ..base }, if v == Variant::P4x4 { "nr == 4" } else { "nr % 8 == 0" }),
-            (Args { num_groups: 2, ..base }, "num_groups == 1"),
+            (
+                Args {
+                    params: (&raw const bad_zp).cast(),
+                    ..base
+                },
+                "params->rhs_zero_point == 2",
+            ),
+            (
+                Args { nr: nr + 4, ..base },
+                if v == Variant::P4x4 {
+                    "nr == 4"
+                } else {
+                    "nr % 8 == 0"
+                },
+            ),
+            (
+                Args {
+                    num_groups: 2,
+                    ..base
+                },
+                "num_groups == 1",
+            ),
         ] {
             // SAFETY: refused before any access.
             let got = unsafe { rhs::pack(kind, &a) }.expect_err(condition);
