@@ -8,7 +8,7 @@
 //! interface structs in this order); C text stays out of the `no_std` kernel crate.
 
 use rkai_ukernels::catalog::{Family, LhsPackerKind, PackerKind, RhsPackerKind};
-use rkai_ukernels::family::{BlockLength, DstPointer, Operands};
+use rkai_ukernels::family::{BlockLength, DstPointer, Operands, Qai8dxpRhs};
 use rkai_ukernels::pack::Source;
 use rkai_ukernels::pack::lhs_quant_pack_qai8dxp::LhsType;
 use rkai_ukernels::pack::lhs_quant_pack_qsi8d32pscalef32::Variant as Qsi8d32pscalef32Packer;
@@ -108,7 +108,8 @@ const DST_SIZE: CFunction = getter(
 /// `dst` is `float*` for f32 output and `void*` for 16-bit outputs. An optional trailing
 /// `lhs_bl: size("bl")` also gives `get_lhs_packed_offset` the block length (per-block LHS).
 macro_rules! quant_matmul_functions {
-    ([$($bl:expr)?], $dst_c:literal, $dst_rust:literal $(, lhs_bl: $lhs_bl:expr)?) => {
+    ([$($bl:expr)?], $dst_c:literal, $dst_rust:literal $(, lhs_bl: $lhs_bl:expr)?
+     $(, lut: $lut:expr)?) => {
         &[
             M_STEP,
             N_STEP,
@@ -158,6 +159,7 @@ macro_rules! quant_matmul_functions {
                     size("dst_stride_col"),
                     p("float", "f32", "scalar_min"),
                     p("float", "f32", "scalar_max"),
+                    $($lut,)?
                 ],
                 "Computes the m x n portion; writes nothing else.",
             ),
@@ -174,6 +176,14 @@ const BLOCK_MATMUL_HALF: &[CFunction] =
 /// Per-block LHS and RHS (`matmul_clamp_f32_qsi8d32p_qsi4c32p`): `bl` in both offsets and `run`.
 const BLOCK_LHS_MATMUL_F32: &[CFunction] =
     quant_matmul_functions!([size("bl")], "float*", "*mut f32", lhs_bl: size("bl"));
+
+/// The 2-bit family (`matmul_clamp_f32_qai8dxp_qsu2cxp`): `run` ends with the value table.
+const QUANT_MATMUL_F32_LUT: &[CFunction] = quant_matmul_functions!(
+    [],
+    "float*",
+    "*mut f32",
+    lut: p("const int32_t*", "*const i32", "lut")
+);
 
 /// Per-block LHS and RHS with f16 output (`matmul_clamp_f16_qsi8d32p_qai4c32p`).
 const BLOCK_LHS_MATMUL_HALF: &[CFunction] = quant_matmul_functions!(
@@ -296,6 +306,7 @@ macro_rules! rhs_pack_functions {
         $params_c:literal,
         $params_rust:literal,
         $doc:literal
+        $(, tail: [$($tail:expr),*])?
     ) => {
         &[
             $(rhs_pack_head!($head, $layout),)*
@@ -322,6 +333,7 @@ macro_rules! rhs_pack_functions {
                     void_out("rhs_packed"),
                     size("extra_bytes"),
                     p($params_c, $params_rust, "params"),
+                    $($($tail,)*)?
                 ],
                 $doc,
             ),
@@ -399,6 +411,22 @@ const RHS_PACK_QSI8CXP: &[CFunction] = rhs_pack_per_channel_functions!(
     "const struct kai_rhs_pack_qsi8cx_params*",
     "*const rkai_ukernels::types::kai_rhs_pack_qsi8cx_params",
     "Packs int8 weights with per-channel scales and optional bias."
+);
+
+/// The function set of the 2-bit RHS packers: the int4 per-channel set with a trailing
+/// `lut_arg` (the value of each 2-bit code; NULL: `{-2, -1, 0, 1}`).
+const RHS_PACK_QSU2CXP: &[CFunction] = rhs_pack_functions!(
+    [RHS_N_STEP, RHS_OFFSET, stride],
+    [size("nr"), size("kr"), size("sr")],
+    [
+        p("const uint8_t*", "*const u8", "rhs"),
+        p("const float*", "*const f32", "bias"),
+        p("const float*", "*const f32", "scale"),
+    ],
+    "const struct kai_{name}_params*",
+    "*const rkai_ukernels::types::kai_rhs_pack_qs4cxs1s0_param",
+    "Packs 2-bit weights (four a byte) with per-channel scales, optional bias and the sums of their table values.",
+    tail: [p("const int32_t*", "*const i32", "lut_arg")]
 );
 
 /// The function set of the per-block int4 RHS packers, which differ only in their parameter
@@ -575,6 +603,7 @@ impl CSurface for Family {
             self.dst_pointer(),
         ) {
             (Operands::UnpackedFloat, _, _) => FLOAT_MATMUL,
+            (Operands::Qai8dxp(Qai8dxpRhs::Qsu2cxp), _, _) => QUANT_MATMUL_F32_LUT,
             (_, B::None, D::Float) => QUANT_MATMUL_F32,
             (_, B::None, D::Void) => QUANT_MATMUL_HALF,
             (_, B::Rhs, D::Float) => BLOCK_MATMUL_F32,
@@ -629,6 +658,7 @@ impl CSurface for RhsPackerKind {
             RhsPackerKind::Bf16(Bf16RhsPacker::F16BiasF32) => RHS_PACK_FLOAT_KXN_NO_STRIDE,
             RhsPackerKind::Qsi4cxp(_) | RhsPackerKind::Qsi4cxps1s0 => RHS_PACK_QSI4CXP,
             RhsPackerKind::Qsi8cxp(_) => RHS_PACK_QSI8CXP,
+            RhsPackerKind::Qsu2cxp(_) => RHS_PACK_QSU2CXP,
             RhsPackerKind::Qsi4c32p(v) => match v.source() {
                 Source::Kxn => RHS_PACK_QSI4C32P_KXN,
                 Source::Nxk => RHS_PACK_QSI4C32P_NXK,
@@ -647,9 +677,9 @@ impl CSurface for RhsPackerKind {
 /// `#define` aliases the packer's header declares (`{name}` substituted).
 pub const fn c_defines(kind: PackerKind) -> &'static [(&'static str, &'static str)] {
     match kind {
-        PackerKind::Rhs(RhsPackerKind::Qsi4cxp(_) | RhsPackerKind::Qsi4cxps1s0) => {
-            &[("kai_{name}_params", "kai_rhs_pack_qs4cxs1s0_param")]
-        }
+        PackerKind::Rhs(
+            RhsPackerKind::Qsi4cxp(_) | RhsPackerKind::Qsi4cxps1s0 | RhsPackerKind::Qsu2cxp(_),
+        ) => &[("kai_{name}_params", "kai_rhs_pack_qs4cxs1s0_param")],
         PackerKind::Rhs(RhsPackerKind::Qai4c32p(_)) => &[(
             "kai_rhs_pack_nxk_qai4c32p_params",
             "kai_rhs_pack_qs4cxs1s0_param",

@@ -366,7 +366,18 @@ fn call(
     let mut dst = Guarded::from_bytes(&vec![CANARY; stride * p.m], edge);
     let buffers = (lhs.ptr(), rhs.ptr(), dst.mut_ptr());
     // SAFETY: operands packed for `p`; dst holds its m rows of `stride` bytes.
-    unsafe { tester::run_portion_into(k, which, (p.k, 0), buffers, stride, portion, clamp) };
+    unsafe {
+        tester::run_portion_into(
+            k,
+            which,
+            (p.k, 0),
+            buffers,
+            stride,
+            portion,
+            clamp,
+            std::ptr::null(),
+        )
+    };
     dst
 }
 

@@ -30,7 +30,7 @@ use rkai::ukernels::types::{
 use support::cabi::{
     BlockLhsGetter, Getter0, Getter1, Getter2, Getter4, Getter5, Getter7, LhsBlockPackFn,
     LhsQuantPackHalfFn, RhsPackFloatFn, RhsPackQ4_0Fn, RhsPackQai4c32pFn, RhsPackQsi4c32pFn,
-    RhsPackQsi4cxpFn, RhsPackQsi8cxpFn, sym,
+    RhsPackQsi4cxpFn, RhsPackQsi8cxpFn, RhsPackQsu2cxpFn, sym,
 };
 use support::guard::{Edge, Guarded};
 use support::rng::Rng;
@@ -48,6 +48,7 @@ const UNTOUCHED: u8 = 0xa5;
 /// as (nr or mr, kr, sr).
 const SME_PAIRINGS: &[(&str, &[[usize; 3]])] = &[
     ("rhs_pack_nxk_qsi4cxps1s0_qsu4cxs1s0_neon", &[[16, 4, 1]]),
+    ("rhs_pack_nxk_qsu2cxp4vlx4_qsu2cx_neon", &[[16, 4, 1]]),
     (
         "rhs_pack_nxk_qai4c32ps1s0nrx4_qau4c32s0s1_f32_f32_f32_neon",
         &[[16, 8, 2]],
@@ -514,6 +515,63 @@ fn bias_settings(required: bool) -> &'static [bool] {
 
 fn bias_label(bias: bool) -> &'static str {
     if bias { "bias" } else { "no bias" }
+}
+
+/// `rhs_pack_nxk_qsu2cxp{4x4bf32sf32,4vlx4}_qsu2cx_neon`, with the default table (a slice's last
+/// group takes the 4x4 packer's scalar path, whose sums differ from the vectorised path's only
+/// for tables that overflow int8).
+fn qsu2cxp_cases(p: &Packer) -> Vec<RhsCase> {
+    let run: RhsPackQsu2cxpFn = c_fn("run", p);
+    let n_step: Getter1 = c_fn("get_n_step", p);
+    let rhs_offset: Getter2 = c_fn("get_rhs_offset", p);
+    let packed_offset: Getter5 = c_fn("get_rhs_packed_offset", p);
+    let packed_size: Getter5 = c_fn("get_rhs_packed_size", p);
+    let mut rng = Rng::new(5);
+    let mut cases = Vec::new();
+    let params = kai_rhs_pack_qs4cxs1s0_param {
+        lhs_zero_point: 1,
+        rhs_zero_point: 2,
+    };
+    for [nr, kr, sr] in pack_params(p) {
+        for k in [32usize, 96] {
+            for &bias in bias_settings(false) {
+                let n = extent(nr);
+                cases.push(RhsCase {
+                    label: format!("nr {nr} kr {kr} sr {sr} n {n} k {k} {}", bias_label(bias)),
+                    n,
+                    nr,
+                    n_step: Some(n_step(nr)),
+                    rhs: RhsMatrix::nxk(Matrix::new(&mut rng, Fill::Bytes, n, k / 4, 0)),
+                    bias: bias.then(|| Matrix::new(&mut rng, Fill::F32, n, 4, 0)),
+                    scale: Some(Matrix::new(&mut rng, Fill::F32, n, 4, 0)),
+                    zero: None,
+                    rhs_offset: Box::new(move |n_idx, stride| rhs_offset(n_idx, stride)),
+                    bias_offset: None,
+                    packed_offset: Box::new(move |n_idx| packed_offset(n_idx, k, nr, kr, sr)),
+                    packed_size: Box::new(move |n| packed_size(n, k, nr, kr, sr)),
+                    // SAFETY: the call's buffers hold the extents KleidiAI's contract names.
+                    run: Box::new(move |c| unsafe {
+                        run(
+                            1,
+                            c.n,
+                            k,
+                            nr,
+                            kr,
+                            sr,
+                            c.rhs,
+                            c.bias.cast(),
+                            c.scale.cast(),
+                            c.dst.cast(),
+                            0,
+                            &params,
+                            std::ptr::null(),
+                        )
+                    }),
+                });
+            }
+        }
+    }
+    cases
 }
 
 /// `rhs_pack_{nxk,kxn}_qsi4cxp_qs4cxs1s0` and `rhs_pack_nxk_qsi4cxps1s0_qsu4cxs1s0_neon`.
@@ -1157,6 +1215,7 @@ fn slice_cases(p: &Packer) -> Cases {
         PackerKind::Rhs(RhsPackerKind::Qsi4cxp(source)) => Cases::Rhs(qsi4cxp_cases(p, source)),
         PackerKind::Rhs(RhsPackerKind::Qsi4cxps1s0) => Cases::Rhs(qsi4cxp_cases(p, Source::Nxk)),
         PackerKind::Rhs(RhsPackerKind::Qsi8cxp(source)) => Cases::Rhs(qsi8cxp_cases(p, source)),
+        PackerKind::Rhs(RhsPackerKind::Qsu2cxp(_)) => Cases::Rhs(qsu2cxp_cases(p)),
         PackerKind::Rhs(RhsPackerKind::Qsi4c32p(v)) => Cases::Rhs(qsi4c32p_cases(p, v)),
         PackerKind::Lhs(LhsPackerKind::Qsi8d32p(v)) => {
             // KleidiAI's NEON forms read rows as `k` contiguous floats whatever `lhs_stride`

@@ -73,6 +73,8 @@ pub struct CArgs {
     pub params: *const c_void,
     /// `enum kai_datatype` of block scales.
     pub scale_dt: u32,
+    /// The 2-bit family's value table (`lut`, `lut_arg`).
+    pub lut: *const c_void,
 }
 
 impl CArgs {
@@ -109,5 +111,6 @@ impl CArgs {
         extra_bytes: 0,
         params: ptr::null(),
         scale_dt: 0,
+        lut: ptr::null(),
     };
 }

@@ -102,6 +102,7 @@ pub unsafe fn run_matmul(kernel: &MatmulKernel, symbol: &str, a: &CArgs) {
                 dst_stride_col: a.dst_stride_col,
                 clamp_min: a.clamp_min,
                 clamp_max: a.clamp_max,
+                lut: a.lut.cast(),
             };
             let checked = ensure(symbol, call::check_packed(kernel, &args));
             // SAFETY: arguments checked; buffer extents are the caller's contract.

@@ -68,6 +68,7 @@ pub unsafe fn run(kind: RhsPackerKind, symbol: &str, a: &CArgs) {
         rhs_packed: a.rhs_packed.cast_mut().cast(),
         extra_bytes: a.extra_bytes,
         params: a.params.cast(),
+        lut: a.lut.cast(),
     };
     // SAFETY: the packer checks the arguments first; extents are the caller's contract.
     ensure(symbol, unsafe { rhs::pack(kind, &args) })

@@ -41,6 +41,22 @@ pub type RhsPackQsi4cxpFn = unsafe extern "C" fn(
     usize,
     *const kai_rhs_pack_qs4cxs1s0_param,
 );
+/// `kai_run_rhs_pack_nxk_qsu2cxp*_qsu2cx_neon` (the int4 prototype and a trailing `lut_arg`).
+pub type RhsPackQsu2cxpFn = unsafe extern "C" fn(
+    usize,
+    usize,
+    usize,
+    usize,
+    usize,
+    usize,
+    *const u8,
+    *const f32,
+    *const f32,
+    *mut c_void,
+    usize,
+    *const kai_rhs_pack_qs4cxs1s0_param,
+    *const i32,
+);
 /// `kai_run_rhs_pack_{nxk,kxn}_qsi8cxp_qsi8cx_neon`.
 pub type RhsPackQsi8cxpFn = unsafe extern "C" fn(
     usize,
@@ -110,6 +126,20 @@ pub type MatmulFn = unsafe extern "C" fn(
     usize,
     f32,
     f32,
+);
+/// `kai_run_matmul_clamp_f32_qai8dxp*_qsu2cxp*` (2-bit RHS: a trailing `lut`).
+pub type MatmulLutFn = unsafe extern "C" fn(
+    usize,
+    usize,
+    usize,
+    *const c_void,
+    *const c_void,
+    *mut c_void,
+    usize,
+    usize,
+    f32,
+    f32,
+    *const i32,
 );
 /// `kai_run_matmul_clamp_{f32,bf16}_qai8dxp*_qsi4c32p*` (per-block RHS: takes `bl`).
 pub type MatmulBlockFn = unsafe extern "C" fn(

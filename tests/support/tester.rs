@@ -7,7 +7,7 @@
 //! canaries and the exported symbol or the portable implementation. Counts are returned, so each
 //! file reports them (`RELIABILITY ...`) under its own categories.
 
-use super::cabi::{Getter0, Getter2, Getter3, MatmulBlockFn, MatmulFn};
+use super::cabi::{Getter0, Getter2, Getter3, MatmulBlockFn, MatmulFn, MatmulLutFn};
 use super::gemm::{self, Impl, Portion, portions};
 use super::guard::{EDGES, Edge, Guarded};
 use rkai::ukernels::catalog::{KernelFn, MatmulKernel, Rows};
@@ -32,6 +32,16 @@ pub trait PackedFamily {
     /// Whether an expected NaN matches any NaN (payloads follow each implementation's operand
     /// order); otherwise NaNs compare bit for bit too.
     const ANY_NAN: bool = true;
+    /// The value table `run_matmul` gets (families whose `Family::takes_lut`); None:
+    /// a null pointer.
+    fn lut(_: &Self::Problem) -> Option<[i32; 4]> {
+        None
+    }
+}
+
+/// The `lut` argument for `table` (null for none), valid while `table` lives.
+pub fn lut_ptr(table: &Option<[i32; 4]>) -> *const i32 {
+    table.as_ref().map_or(std::ptr::null(), |t| t.as_ptr())
 }
 
 /// The family's kernels that this CPU runs, listed on stderr.
@@ -176,6 +186,19 @@ pub unsafe fn run_exported(k: &MatmulKernel, a: &call::PackedArgs) {
     unsafe {
         match (k.family.block_length(), k.family.dst_pointer()) {
             // `float*` and `void*` destinations share the ABI.
+            (BlockLength::None, _) if k.family.takes_lut() => sym::<MatmulLutFn>("run", k.stem)(
+                a.m,
+                a.n,
+                a.k,
+                l,
+                r,
+                d.cast(),
+                row,
+                col,
+                lo,
+                hi,
+                a.lut,
+            ),
             (BlockLength::None, DstPointer::Float | DstPointer::Void) => {
                 sym::<MatmulFn>("run", k.stem)(a.m, a.n, a.k, l, r, d.cast(), row, col, lo, hi)
             }
@@ -242,6 +265,7 @@ pub unsafe fn run_portion_into(
     dst_stride_row: usize,
     portion: Portion,
     clamp: (f32, f32),
+    lut: *const i32,
 ) {
     let (m0, n0, mh, nw) = portion;
     for (r0, rows) in calls(k, m0, mh) {
@@ -260,6 +284,7 @@ pub unsafe fn run_portion_into(
                 dst_stride_col: k.family.output().size(),
                 clamp_min: clamp.0,
                 clamp_max: clamp.1,
+                lut,
             };
             run(k, which, &args)
         }
@@ -306,8 +331,20 @@ pub fn check_portion<F: PackedFamily>(
         .collect();
     let mut dst = Guarded::from_bytes(&fill, edge);
     let buffers = (lhs.ptr(), rhs.ptr(), dst.mut_ptr());
+    let table = F::lut(p);
     // SAFETY: packed by the family's packers for this problem; dst holds m rows of `stride`.
-    unsafe { run_portion_into(k, which, (kk, bl), buffers, es * stride, portion, clamp) };
+    unsafe {
+        run_portion_into(
+            k,
+            which,
+            (kk, bl),
+            buffers,
+            es * stride,
+            portion,
+            clamp,
+            lut_ptr(&table),
+        )
+    };
     let want = |at: usize| {
         let v = expect[at];
         (v, output_bits(k, v))
@@ -398,6 +435,7 @@ pub fn threads_equal_one_call<F: PackedFamily>(k: &MatmulKernel, p: &F::Problem)
     let (lhs, rhs) = F::pack(k, p, Edge::End);
     // Addresses, not the guard-page owners, cross the threads.
     let (lhs_at, rhs_at) = (lhs.ptr() as usize, rhs.ptr() as usize);
+    let table = F::lut(p);
     let run_into = move |dst: usize, m0: usize, n0: usize, rows: usize, cols: usize| {
         let buffers = (lhs_at as *const u8, rhs_at as *const u8, dst as *mut u8);
         let portion = (m0, n0, rows, cols);
@@ -411,6 +449,7 @@ pub fn threads_equal_one_call<F: PackedFamily>(k: &MatmulKernel, p: &F::Problem)
                 es * n,
                 portion,
                 (-3.0, 3.0),
+                lut_ptr(&table),
             )
         }
     };
@@ -461,8 +500,11 @@ pub fn registers_survive<F: PackedFamily>(k: &MatmulKernel, p: &F::Problem) {
     let (lhs, rhs, dst) = (lhs.ptr() as u64, rhs.ptr() as u64, dst.mut_ptr() as u64);
     let (m, n, kk, bl, es) = (m as u64, n as u64, kk as u64, bl as u64, es as u64);
     // The per-block prototype has `bl` after k, pushing dst_stride_col onto the stack.
+    let table = F::lut(p);
+    let lut = lut_ptr(&table) as u64;
     let (x, stack) = match k.family.block_length() {
-        BlockLength::None => ([m, n, kk, lhs, rhs, dst, es * n, es], [0, 0]),
+        // The 2-bit family's `lut` follows the clamp bounds: the ninth integer argument.
+        BlockLength::None => ([m, n, kk, lhs, rhs, dst, es * n, es], [lut, 0]),
         BlockLength::Rhs | BlockLength::LhsAndRhs => {
             ([m, n, kk, bl, lhs, rhs, dst, es * n], [es, 0])
         }

@@ -15,6 +15,8 @@ use crate::matmul::matmul_clamp_f32_qai8dxp_qsi4cxp as f32_qai8dxp_qsi4cxp;
 #[cfg(target_arch = "aarch64")]
 use crate::matmul::matmul_clamp_f32_qai8dxp_qsi8cxp as f32_qai8dxp_qsi8cxp;
 #[cfg(target_arch = "aarch64")]
+use crate::matmul::matmul_clamp_f32_qai8dxp_qsu2cxp as f32_qai8dxp_qsu2cxp;
+#[cfg(target_arch = "aarch64")]
 use crate::matmul::matmul_clamp_f32_qsi8d32p_qai4c32p as qsi8d32p_qai4c32p;
 #[cfg(target_arch = "aarch64")]
 use crate::matmul::matmul_clamp_f32_qsi8d32p_qsi4c32p as f32_qsi8d32p_qsi4c32p;
@@ -25,6 +27,7 @@ use crate::pack::lhs_quant_pack_qsi8d32pscalef32::Variant as Qsi8d32pscalef32Pac
 use crate::pack::rhs_pack_float::Variant as FloatPacker;
 use crate::pack::rhs_pack_nxk_qai4c32p::Variant as Qai4c32pPacker;
 use crate::pack::rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0::Variant as Qsi4c32pf16Packer;
+use crate::pack::rhs_pack_nxk_qsu2cxp::Variant as Qsu2cxpPacker;
 use crate::pack::rhs_pack_qsi4c32p_qsu4c32s1s0::Variant as Qsi4c32pPacker;
 
 /// Tile and packing parameters a kernel reports through its getters.
@@ -210,6 +213,9 @@ pub enum ScaleBias {
     MultiplyThenAdd,
     /// `FMLA` into the bias (one rounding).
     FusedMultiplyAdd,
+    /// `FMUL` by the RHS scale, `FMUL` by the LHS scale, then `FADD` (three roundings; KleidiAI's
+    /// 2-bit 8x4 GEMM).
+    ScaleEachThenAdd,
 }
 
 /// How the clamp treats NaN.
@@ -243,8 +249,20 @@ impl ScaleBias {
     /// `acc * scale + bias` with this rounding (Arm NaN rules).
     pub fn apply(self, acc: f32, scale: f32, bias: f32) -> f32 {
         match self {
-            ScaleBias::MultiplyThenAdd => acc * scale + bias,
+            // With one combined scale there is one multiplication to make.
+            ScaleBias::MultiplyThenAdd | ScaleBias::ScaleEachThenAdd => acc * scale + bias,
             ScaleBias::FusedMultiplyAdd => crate::float::fmla(bias, scale, acc),
+        }
+    }
+
+    /// `acc` times the RHS scale `rscale` and the LHS scale `lscale`, plus `bias`, in this
+    /// rounding (the combined scale is `rscale * lscale` unless each is applied in turn).
+    pub fn apply_each(self, acc: f32, rscale: f32, lscale: f32, bias: f32) -> f32 {
+        match self {
+            ScaleBias::ScaleEachThenAdd => acc * rscale * lscale + bias,
+            ScaleBias::MultiplyThenAdd | ScaleBias::FusedMultiplyAdd => {
+                self.apply(acc, rscale * lscale, bias)
+            }
         }
     }
 }
@@ -340,6 +358,8 @@ pub enum RhsPackerKind {
     Qsi4cxps1s0,
     /// Per-channel int8 (`rhs_pack_{nxk,kxn}_qsi8cxp_qsi8cx_neon`).
     Qsi8cxp(Source),
+    /// Per-channel 2-bit with a value table (`rhs_pack_nxk_qsu2cxp{4x4bf32sf32,4vlx4}_qsu2cx_neon`).
+    Qsu2cxp(Qsu2cxpPacker),
     /// int4 with bf16 scales per block (`rhs_pack_{nxk,kxn}_qsi4c32p_qsu4c32s1s0` and the NEON
     /// `nrx4` / `nrx8` forms).
     Qsi4c32p(Qsi4c32pPacker),
@@ -363,6 +383,7 @@ impl RhsPackerKind {
         match self {
             RhsPackerKind::Qsi4cxp(_) | RhsPackerKind::Qsi4cxps1s0 => RhsLayout::Qsi4cxp,
             RhsPackerKind::Qsi8cxp(_) => RhsLayout::Qsi8cxp,
+            RhsPackerKind::Qsu2cxp(_) => RhsLayout::Qsu2cxp,
             RhsPackerKind::Qsi4c32p(_) => RhsLayout::Qsi4c32p { bl },
             RhsPackerKind::Qsi4c32pf16(_) => RhsLayout::Qsi4c32pf16 { bl },
             RhsPackerKind::Qai4c32p(_) => RhsLayout::Qai4c32p { bl },
@@ -518,6 +539,18 @@ pub static RHS_PACK_NXK_QSI8CXP_QSI8CX_NEON: Packer = Packer {
 pub static RHS_PACK_KXN_QSI8CXP_QSI8CX_NEON: Packer = Packer {
     name: "rhs_pack_kxn_qsi8cxp_qsi8cx_neon",
     kind: PackerKind::Rhs(RhsPackerKind::Qsi8cxp(Source::Kxn)),
+};
+
+/// `kai_rhs_pack_nxk_qsu2cxp4x4bf32sf32_qsu2cx_neon` (2-bit weights of the NEON kernels).
+pub static RHS_PACK_NXK_QSU2CXP4X4BF32SF32_QSU2CX_NEON: Packer = Packer {
+    name: "rhs_pack_nxk_qsu2cxp4x4bf32sf32_qsu2cx_neon",
+    kind: PackerKind::Rhs(RhsPackerKind::Qsu2cxp(Qsu2cxpPacker::P4x4)),
+};
+
+/// `kai_rhs_pack_nxk_qsu2cxp4vlx4_qsu2cx_neon` (2-bit weights of the SME2 kernels).
+pub static RHS_PACK_NXK_QSU2CXP4VLX4_QSU2CX_NEON: Packer = Packer {
+    name: "rhs_pack_nxk_qsu2cxp4vlx4_qsu2cx_neon",
+    kind: PackerKind::Rhs(RhsPackerKind::Qsu2cxp(Qsu2cxpPacker::P4vlx4)),
 };
 
 /// `kai_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0`.
@@ -730,6 +763,8 @@ pub static PACKERS: &[&Packer] = &[
     &RHS_PACK_NXK_QSI4CXPS1S0_QSU4CXS1S0_NEON,
     &RHS_PACK_NXK_QSI8CXP_QSI8CX_NEON,
     &RHS_PACK_KXN_QSI8CXP_QSI8CX_NEON,
+    &RHS_PACK_NXK_QSU2CXP4X4BF32SF32_QSU2CX_NEON,
+    &RHS_PACK_NXK_QSU2CXP4VLX4_QSU2CX_NEON,
     &RHS_PACK_NXK_QSI4C32P_QSU4C32S1S0,
     &RHS_PACK_KXN_QSI4C32P_QSU4C32S1S0,
     &RHS_PACK_NXK_QSI4C32PNRX4_QSU4C32S1S0_NEON,
@@ -811,6 +846,9 @@ const QSI8CXP_RHS: &[&Packer] = &[
     &RHS_PACK_NXK_QSI8CXP_QSI8CX_NEON,
     &RHS_PACK_KXN_QSI8CXP_QSI8CX_NEON,
 ];
+/// The 2-bit packers: the NEON kernels' 4-column interleave and the SME2 kernels' `4vlx4`.
+const QSU2CXP4X4_RHS: &[&Packer] = &[&RHS_PACK_NXK_QSU2CXP4X4BF32SF32_QSU2CX_NEON];
+const QSU2CXP4VLX4_RHS: &[&Packer] = &[&RHS_PACK_NXK_QSU2CXP4VLX4_QSU2CX_NEON];
 const NO_LHS_PACKER: &[&Packer] = &[];
 const X32P16X1B_RHS: &[&Packer] = &[
     &RHS_PACK_KXN_X32P16X1B_X32_X32_NEON,
@@ -2239,6 +2277,69 @@ bf16_gemm_kernel!(
     matmul_clamp_f32_bf16p8x4_bf16p12x4b_8x12_neon_mmla
 );
 
+/// A kernel of `matmul_clamp_f32_qai8dxp_qsu2cxp` (2-bit weights through a value table).
+macro_rules! f32_qai8dxp_qsu2cxp_kernel {
+    ($(#[$doc:meta])* $name:ident, $rhs:ident, $stem:ident, $isa:ident, $tile:tt, $columns:ident,
+     $rows:ident, $epilogue:expr) => {
+        kernel_entry!($(#[$doc])* $name, F32Qai8dxpQsu2cxp, QAI8DXP_F32_LHS, $rhs, $stem, $isa,
+            $tile, native!(f32_qai8dxp_qsu2cxp::$stem), KleidiAi, $columns, $rows, $epilogue);
+    };
+}
+
+f32_qai8dxp_qsu2cxp_kernel!(
+    /// GEMV, 1 row x 4 columns, 2-bit codes decoded with `TBL`, SDOT by element (one row per
+    /// call: KleidiAI asserts `m == 1`).
+    MATMUL_CLAMP_F32_QAI8DXP1X4_QSU2CXP4X4BF32SF32_1X4_NEON_DOTPROD,
+    QSU2CXP4X4_RHS,
+    matmul_clamp_f32_qai8dxp1x4_qsu2cxp4x4bf32sf32_1x4_neon_dotprod,
+    NeonDotprod,
+    [1, 4, 1, 4, 4, 1],
+    Fixed,
+    One,
+    Epilogue::VECTOR
+);
+
+f32_qai8dxp_qsu2cxp_kernel!(
+    /// GEMM, 8 rows x 4 columns per step, 2-bit codes decoded with `TBL`, SDOT by element.
+    MATMUL_CLAMP_F32_QAI8DXP4X4_QSU2CXP4X4BF32SF32_8X4_NEON_DOTPROD,
+    QSU2CXP4X4_RHS,
+    matmul_clamp_f32_qai8dxp4x4_qsu2cxp4x4bf32sf32_8x4_neon_dotprod,
+    NeonDotprod,
+    [8, 4, 4, 4, 4, 1],
+    Fixed,
+    Any,
+    Epilogue {
+        scale_bias: ScaleBias::ScaleEachThenAdd,
+        ..Epilogue::VECTOR
+    }
+);
+
+f32_qai8dxp_qsu2cxp_kernel!(
+    /// GEMV, 1 row x 4 x SVL32 columns per step: 2-bit codes expanded with `LUTI2`,
+    /// multi-vector `SDOT` into ZA.
+    MATMUL_CLAMP_F32_QAI8DXP1X4_QSU2CXP4VLX4_1X4VL_SME2_DOT,
+    QSU2CXP4VLX4_RHS,
+    matmul_clamp_f32_qai8dxp1x4_qsu2cxp4vlx4_1x4vl_sme2_dot,
+    Sme2,
+    [1, 4, 1, 4, 4, 1],
+    PerSmeLane32,
+    Any,
+    SME2_DOT
+);
+
+f32_qai8dxp_qsu2cxp_kernel!(
+    /// GEMM, SVL32 rows x 4 x SVL32 columns per step: 2-bit codes expanded with `LUTI2`,
+    /// `SMOPA` into four ZA tiles.
+    MATMUL_CLAMP_F32_QAI8DXP1VLX4_QSU2CXP4VLX4_1VLX4VL_SME2_MOPA,
+    QSU2CXP4VLX4_RHS,
+    matmul_clamp_f32_qai8dxp1vlx4_qsu2cxp4vlx4_1vlx4vl_sme2_mopa,
+    Sme2,
+    [1, 4, 1, 4, 4, 1],
+    RowsAndColumnsPerSmeLane32,
+    Any,
+    SME2_MOPA
+);
+
 /// Every kernel, in header-generation order.
 pub static KERNELS: &[&MatmulKernel] = &[
     &MATMUL_CLAMP_F32_QAI8DXP1X4_QSI4CXP4X4_1X4_NEON_DOTPROD,
@@ -2284,6 +2385,10 @@ pub static KERNELS: &[&MatmulKernel] = &[
     &MATMUL_CLAMP_F32_QAI8DXP4X8_QSI4C32P1VLX8_8X1VL_SVE2_I8MM,
     &MATMUL_CLAMP_F32_QAI8DXP1X4_QSI4C32P4VLX4_1X4VL_SME2_DOT,
     &MATMUL_CLAMP_F32_QAI8DXP1VLX4_QSI4C32P4VLX4_1VLX4VL_SME2_MOPA,
+    &MATMUL_CLAMP_F32_QAI8DXP1X4_QSU2CXP4X4BF32SF32_1X4_NEON_DOTPROD,
+    &MATMUL_CLAMP_F32_QAI8DXP4X4_QSU2CXP4X4BF32SF32_8X4_NEON_DOTPROD,
+    &MATMUL_CLAMP_F32_QAI8DXP1X4_QSU2CXP4VLX4_1X4VL_SME2_DOT,
+    &MATMUL_CLAMP_F32_QAI8DXP1VLX4_QSU2CXP4VLX4_1VLX4VL_SME2_MOPA,
     &MATMUL_CLAMP_BF16_QAI8DXP1X8_QSI4C32P4X8_1X4_NEON_DOTPROD,
     &MATMUL_CLAMP_BF16_QAI8DXP4X8_QSI4C32P4X8_16X4_NEON_I8MM,
     &MATMUL_CLAMP_BF16_QAI8DXP1X8_QSI4CXP8X8_1X8_NEON_DOTPROD,

@@ -19,6 +19,9 @@ pub enum Family {
     F32Qai8dxpQsi8cxp,
     /// `matmul_clamp_f32_qai8dxp_qsi4c32p`.
     F32Qai8dxpQsi4c32p,
+    /// `matmul_clamp_f32_qai8dxp_qsu2cxp` (llama.cpp's 2-bit weights: a LUT maps each 2-bit value
+    /// to int8).
+    F32Qai8dxpQsu2cxp,
     /// `matmul_clamp_f16_qai8dxp_qsi4cxp`.
     F16Qai8dxpQsi4cxp,
     /// `matmul_clamp_f16_qai8dxp_qsi8cxp`.
@@ -70,6 +73,9 @@ pub enum Qai8dxpRhs {
     Qsi8cxp,
     /// int4 with bf16 scales per block of `bl` (`qsi4c32p`).
     Qsi4c32p,
+    /// 2-bit per channel, decoded through a caller's 4-entry table (`qsu2cxp`): `run_matmul` and
+    /// the packers take `const int32_t* lut`.
+    Qsu2cxp,
 }
 
 /// Which of a family's C functions take the block length `bl`.
@@ -105,10 +111,11 @@ pub struct Description {
 
 impl Family {
     /// Every family, in catalog order.
-    pub const ALL: [Family; 14] = [
+    pub const ALL: [Family; 15] = [
         Family::F32Qai8dxpQsi4cxp,
         Family::F32Qai8dxpQsi8cxp,
         Family::F32Qai8dxpQsi4c32p,
+        Family::F32Qai8dxpQsu2cxp,
         Family::F16Qai8dxpQsi4cxp,
         Family::F16Qai8dxpQsi8cxp,
         Family::Bf16Qai8dxpQsi4cxp,
@@ -143,6 +150,11 @@ impl Family {
                 "matmul_clamp_f32_qai8dxp_qsi4c32p",
                 F32,
                 Qai8dxp(Qai8dxpRhs::Qsi4c32p),
+            ),
+            Family::F32Qai8dxpQsu2cxp => (
+                "matmul_clamp_f32_qai8dxp_qsu2cxp",
+                F32,
+                Qai8dxp(Qai8dxpRhs::Qsu2cxp),
             ),
             Family::F16Qai8dxpQsi4cxp => (
                 "matmul_clamp_f16_qai8dxp_qsi4cxp",
@@ -202,7 +214,9 @@ impl Family {
     pub const fn block_length(self) -> BlockLength {
         match self.description().operands {
             Operands::Qai8dxp(Qai8dxpRhs::Qsi4c32p) => BlockLength::Rhs,
-            Operands::Qai8dxp(Qai8dxpRhs::Qsi4cxp | Qai8dxpRhs::Qsi8cxp) => BlockLength::None,
+            Operands::Qai8dxp(Qai8dxpRhs::Qsi4cxp | Qai8dxpRhs::Qsi8cxp | Qai8dxpRhs::Qsu2cxp) => {
+                BlockLength::None
+            }
             Operands::Qsi8d32pQsi4c32p | Operands::Qsi8d32pQai4c32p => BlockLength::LhsAndRhs,
             Operands::Bf16pBf16p | Operands::UnpackedFloat => BlockLength::None,
         }
@@ -217,6 +231,14 @@ impl Family {
             (_, Output::F32) => DstPointer::Float,
             (_, Output::F16 | Output::Bf16) => DstPointer::Void,
         }
+    }
+
+    /// Whether `run_matmul` takes a trailing `const int32_t* lut` (the 2-bit family).
+    pub const fn takes_lut(self) -> bool {
+        matches!(
+            self.description().operands,
+            Operands::Qai8dxp(Qai8dxpRhs::Qsu2cxp)
+        )
     }
 
     /// Whether the RHS has one scale per block of `bl` K values (the C functions take `bl`).
@@ -234,6 +256,7 @@ impl Family {
             Operands::Qai8dxp(Qai8dxpRhs::Qsi4cxp) => RhsLayout::Qsi4cxp,
             Operands::Qai8dxp(Qai8dxpRhs::Qsi8cxp) => RhsLayout::Qsi8cxp,
             Operands::Qai8dxp(Qai8dxpRhs::Qsi4c32p) => RhsLayout::Qsi4c32p { bl },
+            Operands::Qai8dxp(Qai8dxpRhs::Qsu2cxp) => RhsLayout::Qsu2cxp,
             Operands::Qsi8d32pQsi4c32p => RhsLayout::Qsi4c32pf16 { bl },
             Operands::Qsi8d32pQai4c32p => RhsLayout::Qai4c32p { bl },
             Operands::Bf16pBf16p => RhsLayout::Bf16Bias {

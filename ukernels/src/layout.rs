@@ -332,6 +332,27 @@ pub mod qai4c32p {
     }
 }
 
+/// Packed 2-bit RHS with per-channel scales (`qsu2cxp`): per group of `nr` columns,
+/// `nr * k_int / 4` data bytes, then `nr` x `i32` sums (of the table values), `nr` x `f32`
+/// scales and `nr` x `f32` biases.
+pub mod qsu2cxp {
+    use super::*;
+
+    /// Bytes per column after the 2-bit data: `i32` row sum, `f32` scale, `f32` bias.
+    pub const COL_TRAILER_BYTES: usize = 12;
+
+    /// Bytes of one group of `nr` packed columns.
+    pub fn stride(k: usize, nr: usize, kr: usize, sr: usize) -> Result<usize, Violation> {
+        let k_int = qai8dxp::k_internal(k, kr, sr)?;
+        let col = contract::add(
+            k_int / 4,
+            COL_TRAILER_BYTES,
+            "packed RHS column size fits in size_t",
+        )?;
+        contract::mul(nr, col, "packed RHS stride fits in size_t")
+    }
+}
+
 /// The packed RHS formats of the `qai8dxp` families.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RhsLayout {
@@ -351,6 +372,9 @@ pub enum RhsLayout {
         /// Block length.
         bl: usize,
     },
+    /// 2-bit per channel, four values a byte (`qsu2cxp`, both the `4x4` and the `4vlx4`
+    /// packer's interleave).
+    Qsu2cxp,
     /// Asymmetric int4 with f32 zero offsets and scales per block of `bl` K values and an f32
     /// bias per column (`qai4c32p`, and the same-sized `ps1s0nrx4` format of KleidiAI's SME2
     /// kernels).
@@ -379,6 +403,7 @@ impl RhsLayout {
         match self {
             RhsLayout::Qsi4cxp => qsi4cxp::stride(k, nr, kr, sr),
             RhsLayout::Qsi8cxp => qsi8cxp::stride(k, nr, kr, sr),
+            RhsLayout::Qsu2cxp => qsu2cxp::stride(k, nr, kr, sr),
             RhsLayout::Qsi4c32p { bl } => qsi4c32p::stride(k, nr, bl),
             RhsLayout::Qsi4c32pf16 { bl } => qsi4c32pf16::stride(k, nr, bl),
             RhsLayout::Qai4c32p { bl } => qai4c32p::stride(k, nr, bl),

@@ -6,6 +6,7 @@
 
 pub mod qai4c32p;
 pub mod qsi8d32p;
+pub mod qsu2cxp;
 
 /// Per-row dynamic asymmetric int8 quantization (`qai8dx`).
 pub mod qai8dx {

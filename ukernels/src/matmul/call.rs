@@ -35,6 +35,9 @@ pub struct PackedArgs {
     pub clamp_min: f32,
     /// Upper clamp bound.
     pub clamp_max: f32,
+    /// The 2-bit family's value table (4 x `i32`; null: KleidiAI's default `{-2, -1, 0, 1}`);
+    /// ignored by every other family.
+    pub lut: *const i32,
 }
 
 /// The checks of a packed-LHS call on a non-empty portion, with KleidiAI's messages: `k > 0`,

@@ -8,7 +8,7 @@ use super::call::check_packed_buffers;
 use super::output::run_narrowed;
 use super::{
     matmul_clamp_f32_qai8dxp_qsi4c32p as int4_blockwise, matmul_clamp_f32_qai8dxp_qsi4cxp as int4,
-    matmul_clamp_f32_qai8dxp_qsi8cxp as int8,
+    matmul_clamp_f32_qai8dxp_qsi8cxp as int8, matmul_clamp_f32_qai8dxp_qsu2cxp as int2,
 };
 use crate::catalog::{Clamp, KernelFn, MatmulKernel, PackerKind, RhsPackerKind};
 use crate::contract::{self, Checked};
@@ -29,6 +29,9 @@ pub fn check(kernel: &MatmulKernel, a: &Args) -> Checked {
     let tile = &kernel.tile();
     let out = kernel.family.output();
     contract::require(a.dst_stride_col == out.size(), out.size_condition())?;
+    if kernel.family.takes_lut() {
+        int2::check(kernel, a)?;
+    }
     layout::qai8dxp::stride(a.k, tile.mr, tile.kr, tile.sr)?;
     rhs_layout(kernel, a.bl).stride(a.k, tile.nr, tile.kr, tile.sr)?;
     if a.m == 0 || a.n == 0 {
@@ -122,6 +125,9 @@ unsafe fn run_portable(kernel: &MatmulKernel, rhs: Qai8dxpRhs, a: &Args) {
         // elements and the strides are the packed groups' sizes.
         Qai8dxpRhs::Qsi4cxp => unsafe { int4::portable::run(tile, finish, output, nibbles, a) },
         Qai8dxpRhs::Qsi8cxp => unsafe { int8::portable::run(tile, finish, output, a) },
+        Qai8dxpRhs::Qsu2cxp => unsafe {
+            int2::portable::run(tile, finish, int2::variant(kernel), a)
+        },
         Qai8dxpRhs::Qsi4c32p => match output.narrowing() {
             None => unsafe { int4_blockwise::portable::run(tile, finish, nibbles, a) },
             Some(narrow) => unsafe {

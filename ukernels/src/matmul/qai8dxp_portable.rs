@@ -180,7 +180,7 @@ unsafe fn epilogue(
             let acc = acc[rr][cc].wrapping_add(lhs_offset.wrapping_mul(rsum));
             let y = finish
                 .scale_bias
-                .apply(acc as f32, rscale * lhs_scale, bias);
+                .apply_each(acc as f32, rscale, lhs_scale, bias);
             let y = finish.clamp.apply(y, a.clamp_min, a.clamp_max);
             // SAFETY: (row0 + rr, j0 + col) lies inside the m x n portion.
             let at = unsafe {

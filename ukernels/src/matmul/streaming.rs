@@ -115,6 +115,21 @@ macro_rules! streaming_kernel {
             |a| a.m, a.n, a.k, a.bl, a.lhs_packed, a.rhs_packed, a.dst.cast(), a.dst_stride_row,
             a.clamp_min, a.clamp_max);
     };
+    // The 2-bit family's kernels: its value table (`PackedArgs::lut`) after `k`.
+    ($(#[$a:meta])* lut fn $name:ident(
+        $m:ident, $n:ident, $k:ident, $lut:ident, $l:ident, $r:ident, $d:ident, $ds:ident,
+        $lo:ident, $hi:ident $(,)?
+    ) $body:block) => {
+        asm_kernel!(@define [$(#[$a])*] $name(
+            $m: usize, $n: usize, $k: usize, $lut: *const i32, $l: *const u8, $r: *const u8,
+            $d: *mut f32, $ds: usize, $lo: f32, $hi: f32) {
+                // SAFETY: the caller guarantees SME (the kernel's ISA) and the ABI's TPIDR2 block.
+                unsafe { $crate::matmul::streaming::commit_lazy_za_save() };
+                $body
+            };
+            |a| a.m, a.n, a.k, a.lut, a.lhs_packed, a.rhs_packed, a.dst.cast(), a.dst_stride_row,
+            a.clamp_min, a.clamp_max);
+    };
     ($(#[$a:meta])* fn $name:ident(
         $m:ident, $n:ident, $k:ident, $l:ident, $r:ident, $d:ident: $dt:ty, $ds:ident, $lo:ident,
         $hi:ident $(,)?

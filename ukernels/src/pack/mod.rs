@@ -22,6 +22,7 @@ pub mod rhs_pack_float;
 pub mod rhs_pack_nxk_qai4c32p;
 pub mod rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0;
 pub mod rhs_pack_nxk_qsi4cxps1s0_qsu4cxs1s0;
+pub mod rhs_pack_nxk_qsu2cxp;
 pub mod rhs_pack_qsi4c32p_qsu4c32s1s0;
 pub mod rhs_pack_qsi4cxp_qs4cxs1s0;
 pub mod rhs_pack_qsi8cxp_qsi8cx;

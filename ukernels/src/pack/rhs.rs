@@ -8,6 +8,7 @@ use super::rhs_pack_float as float;
 use super::rhs_pack_nxk_qai4c32p as qai4c32p;
 use super::rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0 as qsi4c32pf16;
 use super::rhs_pack_nxk_qsi4cxps1s0_qsu4cxs1s0 as qsi4cxps1s0;
+use super::rhs_pack_nxk_qsu2cxp as qsu2cxp;
 use super::rhs_pack_qsi4c32p_qsu4c32s1s0 as qsi4c32p;
 use super::rhs_pack_qsi4cxp_qs4cxs1s0 as qsi4cxp;
 use super::rhs_pack_qsi8cxp_qsi8cx as qsi8cxp;
@@ -66,6 +67,8 @@ pub struct Args {
     pub extra_bytes: usize,
     /// The packer's parameter struct.
     pub params: *const u8,
+    /// The 2-bit packers' value table (4 x `i32`, or null for KleidiAI's default).
+    pub lut: *const i32,
 }
 
 /// `get_n_step`: the column step of the packer.
@@ -75,6 +78,7 @@ pub fn n_step(kind: RhsPackerKind, nr: usize) -> usize {
         RhsPackerKind::Qsi4cxp(_)
         | RhsPackerKind::Qsi4cxps1s0
         | RhsPackerKind::Qsi8cxp(_)
+        | RhsPackerKind::Qsu2cxp(_)
         | RhsPackerKind::Qsi4c32p(_)
         | RhsPackerKind::Qsi4c32pf16(_)
         | RhsPackerKind::Qai4c32p(_) => nr,
@@ -99,6 +103,9 @@ pub fn offset(kind: RhsPackerKind, n_idx: usize, rhs_stride: usize) -> Result<us
     match kind {
         RhsPackerKind::Qsi4cxp(source) => source.integer_rhs_offset(4, n_idx, rhs_stride),
         RhsPackerKind::Qsi8cxp(source) => source.integer_rhs_offset(8, n_idx, rhs_stride),
+        RhsPackerKind::Qsu2cxp(_) => {
+            contract::mul(n_idx, rhs_stride, "n_idx * rhs_stride fits in size_t")
+        }
         RhsPackerKind::Qsi4c32p(v) => v.source().integer_rhs_offset(4, n_idx, rhs_stride),
         RhsPackerKind::Qsi4cxps1s0 | RhsPackerKind::Qsi4c32pf16(_) | RhsPackerKind::Qai4c32p(_) => {
             Source::Nxk.integer_rhs_offset(4, n_idx, rhs_stride)
@@ -145,6 +152,7 @@ pub fn bias_offset(kind: RhsPackerKind, n_idx: usize) -> Result<usize, Violation
         RhsPackerKind::Qsi4cxp(_)
         | RhsPackerKind::Qsi4cxps1s0
         | RhsPackerKind::Qsi8cxp(_)
+        | RhsPackerKind::Qsu2cxp(_)
         | RhsPackerKind::Qsi4c32p(_)
         | RhsPackerKind::Qsi4c32pf16(_)
         | RhsPackerKind::Qai4c32p(_) => size_of::<f32>(),
@@ -160,6 +168,12 @@ fn geometry(kind: RhsPackerKind, d: &Dims) -> Result<(usize, usize, usize), Viol
         RhsPackerKind::Qsi4cxp(_) | RhsPackerKind::Qsi4cxps1s0 | RhsPackerKind::Qsi8cxp(_) => {
             contract::packing_params(d.nr, "nr > 0", d.kr, d.sr)?;
             Ok((d.nr, d.kr, d.sr))
+        }
+        // KleidiAI asserts nothing but the offset's alignment; rkai refuses what would divide
+        // by zero.
+        RhsPackerKind::Qsu2cxp(_) => {
+            contract::require(d.nr != 0, "nr > 0")?;
+            Ok((d.nr, 4, 1))
         }
         RhsPackerKind::Qsi4c32p(_) => {
             qsi4c32p::check_getter(d.k, d.nr, d.kr, d.sr, d.bl, d.scale_dt)?;
@@ -205,6 +219,7 @@ pub fn packed_offset(kind: RhsPackerKind, n_idx: usize, d: &Dims) -> Result<usiz
         RhsPackerKind::Qsi4cxp(_)
         | RhsPackerKind::Qsi4cxps1s0
         | RhsPackerKind::Qsi8cxp(_)
+        | RhsPackerKind::Qsu2cxp(_)
         | RhsPackerKind::Qsi4c32p(_)
         | RhsPackerKind::Qsi4c32pf16(_)
         | RhsPackerKind::Qai4c32p(_)
@@ -254,6 +269,10 @@ pub unsafe fn pack(kind: RhsPackerKind, a: &Args) -> Checked {
             let args = per_channel_args!(a => qsi8cxp::Args);
             qsi8cxp::check(&args)?;
             unsafe { qsi8cxp::run(source, &args) }
+        }
+        RhsPackerKind::Qsu2cxp(v) => {
+            qsu2cxp::check(v, a)?;
+            unsafe { qsu2cxp::run(v, a) }
         }
         RhsPackerKind::Qsi4c32p(v) => {
             let args = packer_args!(a => qsi4c32p::Args {

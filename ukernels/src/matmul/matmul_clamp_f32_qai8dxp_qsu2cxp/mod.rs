@@ -1,0 +1,67 @@
+//! `matmul_clamp_f32_qai8dxp_qsu2cxp`: f32 output = dynamically quantized int8 LHS (per row,
+//! asymmetric) x 2-bit RHS codes (per channel) mapped to int8 weights by a 4-entry table, plus
+//! bias, clamped (llama.cpp's Q2_0C).
+//!
+//! For row i and column j (`lq` packed LHS values, `w = lut[code] as i8`, trailers as packed):
+//! `acc = sum(lq * w) + lhs_offset[i] * rsum[j]` in wrapping i32; then
+//! `y = f32(acc) * (rscale[j] * lhs_scale[i]) + bias[j]`, clamped. `rsum` is what the packer
+//! wrote from the same table (see `pack::rhs_pack_nxk_qsu2cxp`); the kernels read each table
+//! entry's low byte, as KleidiAI's do. A null `lut` means `{-2, -1, 0, 1}`.
+//!
+//! Preconditions (KleidiAI's `KAI_ASSUME`s, checked in release builds too):
+//! `dst_stride_col == sizeof(float)`, `m > 0`, `n > 0`, `k > 0`, `k % 32 == 0`, and `m == 1` for
+//! the NEON GEMV. The NEON kernels read the `4x4` interleave (`TBL` decode, `SDOT` by element),
+//! the SME2 ones the `4vlx4` interleave (`LUTI2` decode through ZT0, which rkai loads from a
+//! 64-byte copy of the table rather than reading 64 bytes at the caller's 16-byte `lut`).
+
+pub mod portable;
+
+asm_kernel_modules! {
+    matmul_clamp_f32_qai8dxp1x4_qsu2cxp4x4bf32sf32_1x4_neon_dotprod,
+    matmul_clamp_f32_qai8dxp4x4_qsu2cxp4x4bf32sf32_8x4_neon_dotprod,
+    matmul_clamp_f32_qai8dxp1x4_qsu2cxp4vlx4_1x4vl_sme2_dot,
+    matmul_clamp_f32_qai8dxp1vlx4_qsu2cxp4vlx4_1vlx4vl_sme2_mopa,
+}
+
+pub use super::call::PackedArgs as Args;
+use crate::catalog::{MatmulKernel, PackerKind, RhsPackerKind, Rows};
+use crate::contract::{self, Checked};
+use crate::pack::rhs_pack_nxk_qsu2cxp::{K_MULTIPLE, Variant};
+
+/// The interleave `kernel` reads (from its RHS packers).
+pub fn variant(kernel: &MatmulKernel) -> Variant {
+    match kernel.rhs_packers.first().map(|p| p.kind) {
+        Some(PackerKind::Rhs(RhsPackerKind::Qsu2cxp(v))) => v,
+        _ => Variant::P4x4,
+    }
+}
+
+/// KleidiAI's assertions beyond the `qai8dxp` families' common ones, in its order.
+pub fn check(kernel: &MatmulKernel, a: &Args) -> Checked {
+    contract::require(a.m > 0, "m > 0")?;
+    contract::require(a.n > 0, "n > 0")?;
+    contract::require(a.k > 0, "k > 0")?;
+    contract::require(a.k % K_MULTIPLE == 0, "k % kai_k_multiple_of == 0")?;
+    if kernel.rows == Rows::One {
+        contract::require(a.m == 1, "m == 1")?;
+    }
+    Ok(())
+}
+
+/// The 16-byte `TBL` table of the NEON kernels (entries' low bytes, then zeros) and the 64-byte
+/// ZT0 image of the SME2 ones (entries as 32-bit words, then zeros) for a caller's `lut`.
+///
+/// # Safety
+/// A non-null `lut` points to 4 `i32`.
+#[cfg(target_arch = "aarch64")]
+pub(crate) unsafe fn tables(lut: *const i32) -> ([i8; 16], [i32; 16]) {
+    // SAFETY: forwarded contract.
+    let t = unsafe { crate::pack::rhs_pack_nxk_qsu2cxp::table(lut) };
+    let mut tbl = [0i8; 16];
+    let mut zt0 = [0i32; 16];
+    for i in 0..4 {
+        tbl[i] = t[i] as i8;
+        zt0[i] = t[i];
+    }
+    (tbl, zt0)
+}
