@@ -483,6 +483,84 @@ const FLOAT_MATMUL: &[CFunction] = &[
     ),
 ];
 
+/// The function set of the indirect float GEMM family (`imatmul_clamp_f32_f32_f32p`): K as
+/// chunks, the LHS as an indirection buffer; `get_lhs_offset` is exported but not in the
+/// interface struct (see [`interface_member`]).
+const IMATMUL_FLOAT: &[CFunction] = &[
+    M_STEP,
+    N_STEP,
+    getter(
+        "get_lhs_offset",
+        &[size("m_idx"), size("stride")],
+        "Byte offset of row m_idx (a multiple of m_step) in an indirection buffer with stride bytes per row (k_chunk_count pointers).",
+    ),
+    getter(
+        "get_rhs_packed_offset",
+        &[size("n_idx"), size("k_chunk_count"), size("k_chunk_length")],
+        "Byte offset of column n_idx (a multiple of n_step) in the packed RHS.",
+    ),
+    getter(
+        "get_dst_offset",
+        &[size("m_idx"), size("n_idx"), size("stride")],
+        "Byte offset of element (m_idx, n_idx) in the destination.",
+    ),
+    DST_SIZE,
+    run(
+        "run_imatmul",
+        &[
+            size("m"),
+            size("n"),
+            size("k_chunk_count"),
+            size("k_chunk_length"),
+            void_in("indirection_buffer"),
+            void_in("pad_ptr"),
+            size("lhs_ptr_offset"),
+            void_in("rhs_packed"),
+            void_out("dst"),
+            size("dst_stride_row"),
+            p("float", "f32", "clamp_min"),
+            p("float", "f32", "clamp_max"),
+        ],
+        "Computes the m x n portion from the chunks the indirection buffer points to (pad_ptr as it is, every other pointer plus lhs_ptr_offset); writes nothing else.",
+    ),
+];
+
+/// The function set of the float RHS packers taking K as chunks
+/// (`rhs_imatmul_pack_kxn_x32p4vlx1b_x32_x32_sve`).
+const RHS_IMATMUL_PACK_FLOAT: &[CFunction] = &[
+    FLOAT_N_STEP,
+    RHS_OFFSET_KXN,
+    BIAS_OFFSET,
+    getter(
+        "get_rhs_packed_stride",
+        &[size("k_chunk_count"), size("k_chunk_length")],
+        "Bytes of one packed group of n_step columns.",
+    ),
+    getter(
+        "get_rhs_packed_offset",
+        &[size("n_idx"), size("k_chunk_count"), size("k_chunk_length")],
+        "Byte offset of the packed group holding column n_idx.",
+    ),
+    getter(
+        "get_rhs_packed_size",
+        &[size("n"), size("k_chunk_count"), size("k_chunk_length")],
+        "Bytes of the packed RHS.",
+    ),
+    run(
+        "run",
+        &[
+            size("n"),
+            size("k_chunk_count"),
+            size("k_chunk_length"),
+            size("rhs_stride_row"),
+            void_in("rhs"),
+            void_in("bias"),
+            void_out("rhs_packed"),
+        ],
+        "Packs the biases and the k_chunk_count * k_chunk_length weight rows (bias required).",
+    ),
+];
+
 /// The function set of the float RHS packers. `$offset` is the `get_rhs_offset` getter, `$stride`
 /// the `get_rhs_packed_stride` getter if the packer has one, `$rhs_stride` the name of the source
 /// stride parameter.
@@ -575,6 +653,7 @@ impl CSurface for Family {
             self.dst_pointer(),
         ) {
             (Operands::UnpackedFloat, _, _) => FLOAT_MATMUL,
+            (Operands::IndirectFloat, _, _) => IMATMUL_FLOAT,
             (_, B::None, D::Float) => QUANT_MATMUL_F32,
             (_, B::None, D::Void) => QUANT_MATMUL_HALF,
             (_, B::Rhs, D::Float) => BLOCK_MATMUL_F32,
@@ -587,11 +666,13 @@ impl CSurface for Family {
 
 /// Name of the interface-struct member holding the function whose typedef is `field`: the
 /// field itself, except where KleidiAI's struct spells the member differently (the f16 float
-/// GEMM interface names its `get_lhs_offset_func_t` member `get_lhs_packed_offset`).
-pub const fn interface_member(family: Family, field: &'static str) -> &'static str {
+/// GEMM interface names its `get_lhs_offset_func_t` member `get_lhs_packed_offset`), or `None`
+/// where the struct has no such member (the imatmul interface has no `get_lhs_offset`).
+pub const fn interface_member(family: Family, field: &'static str) -> Option<&'static str> {
     match (family, field.as_bytes()) {
-        (Family::F16F16F16p, b"get_lhs_offset") => "get_lhs_packed_offset",
-        _ => field,
+        (Family::F16F16F16p, b"get_lhs_offset") => Some("get_lhs_packed_offset"),
+        (Family::ImatmulF32F32F32p, b"get_lhs_offset") => None,
+        _ => Some(field),
     }
 }
 
@@ -635,6 +716,7 @@ impl CSurface for RhsPackerKind {
             },
             RhsPackerKind::Qsi4c32pf16(_) => RHS_PACK_QSI4C32PF16,
             RhsPackerKind::Qai4c32p(_) => RHS_PACK_QAI4C32P,
+            RhsPackerKind::ChunkedFloat(_) => RHS_IMATMUL_PACK_FLOAT,
             RhsPackerKind::Float(v) => match (v.source(), v.has_stride_getter()) {
                 (Source::Nxk, _) => RHS_PACK_FLOAT_NXK,
                 (Source::Kxn, false) => RHS_PACK_FLOAT_KXN_NO_STRIDE,
@@ -660,6 +742,7 @@ pub const fn c_defines(kind: PackerKind) -> &'static [(&'static str, &'static st
             | RhsPackerKind::Qsi4c32p(_)
             | RhsPackerKind::Qsi4c32pf16(_)
             | RhsPackerKind::Float(_)
+            | RhsPackerKind::ChunkedFloat(_)
             | RhsPackerKind::Bf16(_),
         ) => &[],
     }

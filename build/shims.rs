@@ -62,6 +62,7 @@ fn carg_field(c_name: &str) -> &str {
         "scalar_min" => "clamp_min",
         "scalar_max" => "clamp_max",
         "rhs_stride_row" => "rhs_stride",
+        "indirection_buffer" => "lhs",
         other => other,
     }
 }

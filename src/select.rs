@@ -134,7 +134,11 @@ pub unsafe fn c_select(
             .expect("generated for every catalog name")
             .as_ptr()
     };
-    let functions = family.c_functions().iter().map(|f| {
+    let members = family
+        .c_functions()
+        .iter()
+        .filter(|f| crate::cabi::interface_member(family, f.field).is_some());
+    let functions = members.map(|f| {
         let sym = format!("{}_{}_{}", kernel.prefix(), f.verb, kernel.stem);
         exports::symbol_address(&sym).expect("every kernel function is generated") as *const c_void
     });

@@ -25,7 +25,7 @@ pub struct CArgs {
     pub n_idx: usize,
     /// Row stride of an offset getter (`stride`, `dst_stride`).
     pub stride: usize,
-    /// Unpacked LHS.
+    /// Unpacked LHS (or an imatmul's indirection buffer).
     pub lhs: *const c_void,
     /// Bytes between unpacked LHS rows.
     pub lhs_stride: usize,
@@ -73,6 +73,14 @@ pub struct CArgs {
     pub params: *const c_void,
     /// `enum kai_datatype` of block scales.
     pub scale_dt: u32,
+    /// LHS chunks per row of an imatmul.
+    pub k_chunk_count: usize,
+    /// Values per chunk of an imatmul.
+    pub k_chunk_length: usize,
+    /// The padding chunk of an imatmul's indirection buffer.
+    pub pad_ptr: *const c_void,
+    /// Bytes added to an imatmul's other chunk pointers.
+    pub lhs_ptr_offset: usize,
 }
 
 impl CArgs {
@@ -109,5 +117,9 @@ impl CArgs {
         extra_bytes: 0,
         params: ptr::null(),
         scale_dt: 0,
+        k_chunk_count: 0,
+        k_chunk_length: 0,
+        pad_ptr: ptr::null(),
+        lhs_ptr_offset: 0,
     };
 }

@@ -355,6 +355,10 @@ pub enum RhsPackerKind {
     /// bf16 with the bias in front (`rhs_quant_pack_kxn_bf16p12x4biasf32_f32_neon`,
     /// `rhs_pack_kxn_bf16p12x4bias{f32,f16}_f16_neon`).
     Bf16(crate::pack::rhs_pack_bf16::Variant),
+    /// The float format of `Float(v)`, its K given as `k_chunk_count` chunks of
+    /// `k_chunk_length` rows (`rhs_imatmul_pack_kxn_x32p4vlx1b_x32_x32_sve`): the same bytes as
+    /// `v` packing `k_chunk_count * k_chunk_length` rows.
+    ChunkedFloat(FloatPacker),
 }
 
 impl RhsPackerKind {
@@ -366,7 +370,7 @@ impl RhsPackerKind {
             RhsPackerKind::Qsi4c32p(_) => RhsLayout::Qsi4c32p { bl },
             RhsPackerKind::Qsi4c32pf16(_) => RhsLayout::Qsi4c32pf16 { bl },
             RhsPackerKind::Qai4c32p(_) => RhsLayout::Qai4c32p { bl },
-            RhsPackerKind::Float(v) => v.layout(),
+            RhsPackerKind::Float(v) | RhsPackerKind::ChunkedFloat(v) => v.layout(),
             RhsPackerKind::Bf16(v) => v.layout(),
         }
     }
@@ -646,6 +650,12 @@ pub static RHS_PACK_KXN_X32P4VLX1B_X32_X32_SVE: Packer = Packer {
     kind: PackerKind::Rhs(RhsPackerKind::Float(FloatPacker::KxnX32p4vlx1bSve)),
 };
 
+/// `kai_rhs_imatmul_pack_kxn_x32p4vlx1b_x32_x32_sve` (nr = 4 x VL32; K as chunks).
+pub static RHS_IMATMUL_PACK_KXN_X32P4VLX1B_X32_X32_SVE: Packer = Packer {
+    name: "rhs_imatmul_pack_kxn_x32p4vlx1b_x32_x32_sve",
+    kind: PackerKind::Rhs(RhsPackerKind::ChunkedFloat(FloatPacker::KxnX32p4vlx1bSve)),
+};
+
 /// `kai_rhs_pack_kxn_x16p32x1b_x16_x16_neon`.
 pub static RHS_PACK_KXN_X16P32X1B_X16_X16_NEON: Packer = Packer {
     name: "rhs_pack_kxn_x16p32x1b_x16_x16_neon",
@@ -743,6 +753,7 @@ pub static PACKERS: &[&Packer] = &[
     &RHS_PACK_NXK_X32P16X1BX32_X32_X32_NEON,
     &RHS_PACK_KXN_F32P8X1BIASF32_F32_F32_NEON,
     &RHS_PACK_KXN_X32P4VLX1B_X32_X32_SVE,
+    &RHS_IMATMUL_PACK_KXN_X32P4VLX1B_X32_X32_SVE,
     &RHS_PACK_KXN_X16P32X1B_X16_X16_NEON,
     &RHS_PACK_NXK_X16P32X1BX16_X16_X16_NEON,
     &RHS_PACK_KXN_F16P16X1BIASF16_F16_F16_NEON,
@@ -810,6 +821,7 @@ const X32P16X1B_RHS: &[&Packer] = &[
 ];
 const F32P8X1BIASF32_RHS: &[&Packer] = &[&RHS_PACK_KXN_F32P8X1BIASF32_F32_F32_NEON];
 const X32P4VLX1B_RHS: &[&Packer] = &[&RHS_PACK_KXN_X32P4VLX1B_X32_X32_SVE];
+const IMATMUL_X32P4VLX1B_RHS: &[&Packer] = &[&RHS_IMATMUL_PACK_KXN_X32P4VLX1B_X32_X32_SVE];
 const X16P32X1B_RHS: &[&Packer] = &[
     &RHS_PACK_KXN_X16P32X1B_X16_X16_NEON,
     &RHS_PACK_NXK_X16P32X1BX16_X16_X16_NEON,
@@ -2099,6 +2111,32 @@ f32_f32_f32p_kernel!(
     PerSveLane32
 );
 
+kernel_entry!(
+    /// Indirect f32 GEMM (convolution without im2col), 6-row blocks x 4 SVE vectors of columns,
+    /// vector-length agnostic.
+    IMATMUL_CLAMP_F32_F32_F32P4VLX1B_6X4VL_SVE_MLA,
+    ImatmulF32F32F32p,
+    NO_LHS_PACKER,
+    IMATMUL_X32P4VLX1B_RHS,
+    imatmul_clamp_f32_f32_f32p4vlx1b_6x4vl_sve_mla,
+    Sve,
+    [6, 4, 6, 4, 1, 1],
+    {
+        #[cfg(target_arch = "aarch64")]
+        {
+            KernelFn::Indirect(
+                crate::matmul::imatmul_clamp_f32_f32_f32p::imatmul_clamp_f32_f32_f32p4vlx1b_6x4vl_sve_mla::run,
+            )
+        }
+        #[cfg(not(target_arch = "aarch64"))]
+        {
+            KernelFn::Portable
+        }
+    },
+    KleidiAi,
+    PerSveLane32
+);
+
 /// A kernel of `matmul_clamp_f16_f16_f16p` (no LHS packer): RHS packer list and the module
 /// holding its asm.
 macro_rules! f16_f16_f16p_kernel {
@@ -2326,6 +2364,7 @@ pub static KERNELS: &[&MatmulKernel] = &[
     &MATMUL_CLAMP_F32_BF16P1X4_BF16P12X4B_1X36_NEON_DOT,
     &MATMUL_CLAMP_F32_BF16P8X4_BF16P12X4B_8X12_NEON_MMLA,
     &MATMUL_CLAMP_F16_BF16P8X4_BF16P12X4B_8X12_NEON_MMLA,
+    &IMATMUL_CLAMP_F32_F32_F32P4VLX1B_6X4VL_SVE_MLA,
 ];
 
 /// Looks a kernel up by stem (with or without its `kai_` / `rkai_` prefix).
