@@ -45,7 +45,10 @@ pub fn get_rhs_packed_stride(kind: RhsPackerKind, symbol: &str, a: &CArgs) -> us
 }
 
 pub fn get_rhs_packed_offset(kind: RhsPackerKind, symbol: &str, a: &CArgs) -> usize {
-    ensure(symbol, rhs::packed_offset(kind, a.n_idx, &dims(kind, symbol, a)))
+    ensure(
+        symbol,
+        rhs::packed_offset(kind, a.n_idx, &dims(kind, symbol, a)),
+    )
 }
 
 pub fn get_rhs_packed_size(kind: RhsPackerKind, symbol: &str, a: &CArgs) -> usize {

@@ -218,10 +218,9 @@ impl Family {
     /// families with f32 output.
     pub const fn dst_pointer(self) -> DstPointer {
         match (self.description().operands, self.output()) {
-            (
-                Operands::Bf16pBf16p | Operands::UnpackedFloat | Operands::IndirectFloat,
-                _,
-            ) => DstPointer::Void,
+            (Operands::Bf16pBf16p | Operands::UnpackedFloat | Operands::IndirectFloat, _) => {
+                DstPointer::Void
+            }
             (_, Output::F32) => DstPointer::Float,
             (_, Output::F16 | Output::Bf16) => DstPointer::Void,
         }

@@ -3,7 +3,8 @@
 
 use super::output::Output;
 use super::{
-    bf16_gemm, float_gemm, imatmul_clamp_f32_f32_f32p as imatmul, matmul_clamp_f32_qsi8d32p_qai4c32p as qsi8d32p_qai4c32p,
+    bf16_gemm, float_gemm, imatmul_clamp_f32_f32_f32p as imatmul,
+    matmul_clamp_f32_qsi8d32p_qai4c32p as qsi8d32p_qai4c32p,
     matmul_clamp_f32_qsi8d32p_qsi4c32p as qsi8d32p_qsi4c32p, qai8dxp,
 };
 use crate::catalog::MatmulKernel;

@@ -19,7 +19,8 @@ pub unsafe fn run(nr: usize, a: &Args) {
     for i in 0..a.m {
         let (block, r) = (i / ROWS * ROWS, i % ROWS);
         // SAFETY: entry `block * kcc + ROWS * c + r` of a row below m is in the buffer.
-        let chunk = |c: usize| a.chunk(unsafe { *a.indirection_buffer.add(block * kcc + ROWS * c + r) });
+        let chunk =
+            |c: usize| a.chunk(unsafe { *a.indirection_buffer.add(block * kcc + ROWS * c + r) });
         for j in 0..a.n {
             // SAFETY: column j lies in group j / nr of the portion's packed RHS.
             let col = unsafe { a.rhs_packed.add(j / nr * group + 4 * (j % nr)) };
