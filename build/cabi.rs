@@ -262,6 +262,14 @@ const LHS_QUANT_PACK_QSI8D32PSCALEF32_F16: &[CFunction] = lhs_pack_functions!(
     "Quantizes m f16 rows to int8 with an f32 scale and block sum per block of bl values and packs them."
 );
 
+/// `lhs_pack_f16pmrx2_f32_neon` (its getters and `run` take `bl`, which it ignores in `run`).
+const LHS_PACK_F16PMRX2: &[CFunction] = lhs_pack_functions!(
+    [size("bl")],
+    "const void*",
+    "*const core::ffi::c_void",
+    "Converts m f32 rows (k values apart) to f16 and packs them in blocks of mr rows by pairs of K values."
+);
+
 /// `&[$a..., $b...]`: two parameter lists joined.
 macro_rules! params {
     ([$($a:expr),*], [$($b:expr),* $(,)?]) => {
@@ -691,6 +699,7 @@ impl CSurface for LhsPackerKind {
             LhsPackerKind::Qai8dxp(LhsType::F32) => LHS_QUANT_PACK_F32,
             LhsPackerKind::Qai8dxp(LhsType::F16 | LhsType::Bf16) => LHS_QUANT_PACK_HALF,
             LhsPackerKind::Bf16(_) => LHS_PACK_BF16,
+            LhsPackerKind::F16pmrx2 => LHS_PACK_F16PMRX2,
             LhsPackerKind::Qsi8d32p(_) => LHS_QUANT_PACK_QSI8D32P,
             LhsPackerKind::Qsi8d32pscalef32(Qsi8d32pscalef32Packer::F32) => {
                 LHS_QUANT_PACK_QSI8D32PSCALEF32_F32

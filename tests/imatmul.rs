@@ -608,8 +608,7 @@ fn registers_survive() {
                 ],
                 stack: [dst.as_mut_ptr() as u64, 4 * n as u64],
             };
-            let f =
-                rkai::capi::exports::symbol_address(&format!("kai_run_{STEM}")).unwrap();
+            let f = rkai::capi::exports::symbol_address(&format!("kai_run_{STEM}")).unwrap();
             // SAFETY: the arguments describe run_imatmul's prototype and valid buffers.
             let mask = unsafe { call(f, &args) };
             assert_eq!(mask, 0, "{STEM} clobbered {}", describe(mask));

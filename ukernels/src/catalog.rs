@@ -329,6 +329,8 @@ pub enum LhsPackerKind {
     /// bf16 LHS of the bf16 GEMM families (`lhs_quant_pack_bf16p{8,1}x4_f32_neon`,
     /// `lhs_pack_bf16p8x4_f16_neon`).
     Bf16(crate::pack::lhs_pack_bf16::Variant),
+    /// f32 rows to f16 in blocks of `mr` rows by pairs of K values (`lhs_pack_f16pmrx2_f32_neon`).
+    F16pmrx2,
 }
 
 /// What an RHS packer does.
@@ -722,6 +724,13 @@ pub static RHS_PACK_KXN_BF16P12X4BIASF16_F16_NEON: Packer = Packer {
     )),
 };
 
+/// `kai_lhs_pack_f16pmrx2_f32_neon` (the LHS of KleidiAI's `matmul_clamp_f32_f16p_qsi4c32p`
+/// SME2 kernel, which rkai does not provide).
+pub static LHS_PACK_F16PMRX2_F32_NEON: Packer = Packer {
+    name: "lhs_pack_f16pmrx2_f32_neon",
+    kind: PackerKind::Lhs(LhsPackerKind::F16pmrx2),
+};
+
 /// Every packer, in header-generation order.
 pub static PACKERS: &[&Packer] = &[
     &LHS_QUANT_PACK_QAI8DXP_F32,
@@ -760,6 +769,7 @@ pub static PACKERS: &[&Packer] = &[
     &LHS_QUANT_PACK_BF16P8X4_F32_NEON,
     &LHS_QUANT_PACK_BF16P1X4_F32_NEON,
     &LHS_PACK_BF16P8X4_F16_NEON,
+    &LHS_PACK_F16PMRX2_F32_NEON,
     &RHS_QUANT_PACK_KXN_BF16P12X4BIASF32_F32_NEON,
     &RHS_PACK_KXN_BF16P12X4BIASF32_F16_NEON,
     &RHS_PACK_KXN_BF16P12X4BIASF16_F16_NEON,
