@@ -61,14 +61,14 @@ fn specials() -> Vec<f32> {
         -0.0,
         f32::from_bits(1), // f32 subnormal
         -f32::from_bits(0x007f_ffff),
-        5.960_464_5e-8, // smallest f16 subnormal
-        2.980_232_2e-8, // half of it: ties to even, to zero
-        8.940_697e-8,   // 1.5 of it: ties to even, up
-        6.097_555_2e-5, // largest f16 subnormal region
-        6.103_515_6e-5, // smallest f16 normal
-        65504.0,        // f16 max
-        65519.996,      // rounds down to max
-        65520.0,        // overflows to infinity
+        5.960_464_5e-8,              // smallest f16 subnormal
+        2.980_232_2e-8,              // half of it: ties to even, to zero
+        8.940_697e-8,                // 1.5 of it: ties to even, up
+        f32::from_bits(0x387f_c000), // largest f16 subnormal
+        6.103_515_6e-5,              // smallest f16 normal
+        65504.0,                     // f16 max
+        65519.996,                   // rounds down to max
+        65520.0,                     // overflows to infinity
         -70000.0,
         f32::MAX,
         1.000_488_3, // 1 + 2^-11: tie, to even (1.0)
