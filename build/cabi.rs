@@ -272,6 +272,14 @@ const LHS_QUANT_PACK_QSI8D32PSCALEF32_F16: &[CFunction] = lhs_pack_functions!(
     "Quantizes m f16 rows to int8 with an f32 scale and block sum per block of bl values and packs them."
 );
 
+/// `lhs_pack_f16pmrx2_f32_neon` (its getters and `run` take `bl`, which it ignores in `run`).
+const LHS_PACK_F16PMRX2: &[CFunction] = lhs_pack_functions!(
+    [size("bl")],
+    "const void*",
+    "*const core::ffi::c_void",
+    "Converts m f32 rows (k values apart) to f16 and packs them in blocks of mr rows by pairs of K values."
+);
+
 /// `&[$a..., $b...]`: two parameter lists joined.
 macro_rules! params {
     ([$($a:expr),*], [$($b:expr),* $(,)?]) => {
@@ -511,6 +519,84 @@ const FLOAT_MATMUL: &[CFunction] = &[
     ),
 ];
 
+/// The function set of the indirect float GEMM family (`imatmul_clamp_f32_f32_f32p`): K as
+/// chunks, the LHS as an indirection buffer; `get_lhs_offset` is exported but not in the
+/// interface struct (see [`interface_member`]).
+const IMATMUL_FLOAT: &[CFunction] = &[
+    M_STEP,
+    N_STEP,
+    getter(
+        "get_lhs_offset",
+        &[size("m_idx"), size("stride")],
+        "Byte offset of row m_idx (a multiple of m_step) in an indirection buffer with stride bytes per row (k_chunk_count pointers).",
+    ),
+    getter(
+        "get_rhs_packed_offset",
+        &[size("n_idx"), size("k_chunk_count"), size("k_chunk_length")],
+        "Byte offset of column n_idx (a multiple of n_step) in the packed RHS.",
+    ),
+    getter(
+        "get_dst_offset",
+        &[size("m_idx"), size("n_idx"), size("stride")],
+        "Byte offset of element (m_idx, n_idx) in the destination.",
+    ),
+    DST_SIZE,
+    run(
+        "run_imatmul",
+        &[
+            size("m"),
+            size("n"),
+            size("k_chunk_count"),
+            size("k_chunk_length"),
+            void_in("indirection_buffer"),
+            void_in("pad_ptr"),
+            size("lhs_ptr_offset"),
+            void_in("rhs_packed"),
+            void_out("dst"),
+            size("dst_stride_row"),
+            p("float", "f32", "clamp_min"),
+            p("float", "f32", "clamp_max"),
+        ],
+        "Computes the m x n portion from the chunks the indirection buffer points to (pad_ptr as it is, every other pointer plus lhs_ptr_offset); writes nothing else.",
+    ),
+];
+
+/// The function set of the float RHS packers taking K as chunks
+/// (`rhs_imatmul_pack_kxn_x32p4vlx1b_x32_x32_sve`).
+const RHS_IMATMUL_PACK_FLOAT: &[CFunction] = &[
+    FLOAT_N_STEP,
+    RHS_OFFSET_KXN,
+    BIAS_OFFSET,
+    getter(
+        "get_rhs_packed_stride",
+        &[size("k_chunk_count"), size("k_chunk_length")],
+        "Bytes of one packed group of n_step columns.",
+    ),
+    getter(
+        "get_rhs_packed_offset",
+        &[size("n_idx"), size("k_chunk_count"), size("k_chunk_length")],
+        "Byte offset of the packed group holding column n_idx.",
+    ),
+    getter(
+        "get_rhs_packed_size",
+        &[size("n"), size("k_chunk_count"), size("k_chunk_length")],
+        "Bytes of the packed RHS.",
+    ),
+    run(
+        "run",
+        &[
+            size("n"),
+            size("k_chunk_count"),
+            size("k_chunk_length"),
+            size("rhs_stride_row"),
+            void_in("rhs"),
+            void_in("bias"),
+            void_out("rhs_packed"),
+        ],
+        "Packs the biases and the k_chunk_count * k_chunk_length weight rows (bias required).",
+    ),
+];
+
 /// The function set of the float RHS packers. `$offset` is the `get_rhs_offset` getter, `$stride`
 /// the `get_rhs_packed_stride` getter if the packer has one, `$rhs_stride` the name of the source
 /// stride parameter.
@@ -604,6 +690,7 @@ impl CSurface for Family {
         ) {
             (Operands::UnpackedFloat, _, _) => FLOAT_MATMUL,
             (Operands::Qai8dxp(Qai8dxpRhs::Qsu2cxp), _, _) => QUANT_MATMUL_F32_LUT,
+            (Operands::IndirectFloat, _, _) => IMATMUL_FLOAT,
             (_, B::None, D::Float) => QUANT_MATMUL_F32,
             (_, B::None, D::Void) => QUANT_MATMUL_HALF,
             (_, B::Rhs, D::Float) => BLOCK_MATMUL_F32,
@@ -616,11 +703,13 @@ impl CSurface for Family {
 
 /// Name of the interface-struct member holding the function whose typedef is `field`: the
 /// field itself, except where KleidiAI's struct spells the member differently (the f16 float
-/// GEMM interface names its `get_lhs_offset_func_t` member `get_lhs_packed_offset`).
-pub const fn interface_member(family: Family, field: &'static str) -> &'static str {
+/// GEMM interface names its `get_lhs_offset_func_t` member `get_lhs_packed_offset`), or `None`
+/// where the struct has no such member (the imatmul interface has no `get_lhs_offset`).
+pub const fn interface_member(family: Family, field: &'static str) -> Option<&'static str> {
     match (family, field.as_bytes()) {
-        (Family::F16F16F16p, b"get_lhs_offset") => "get_lhs_packed_offset",
-        _ => field,
+        (Family::F16F16F16p, b"get_lhs_offset") => Some("get_lhs_packed_offset"),
+        (Family::ImatmulF32F32F32p, b"get_lhs_offset") => None,
+        _ => Some(field),
     }
 }
 
@@ -639,6 +728,7 @@ impl CSurface for LhsPackerKind {
             LhsPackerKind::Qai8dxp(LhsType::F32) => LHS_QUANT_PACK_F32,
             LhsPackerKind::Qai8dxp(LhsType::F16 | LhsType::Bf16) => LHS_QUANT_PACK_HALF,
             LhsPackerKind::Bf16(_) => LHS_PACK_BF16,
+            LhsPackerKind::F16pmrx2 => LHS_PACK_F16PMRX2,
             LhsPackerKind::Qsi8d32p(_) => LHS_QUANT_PACK_QSI8D32P,
             LhsPackerKind::Qsi8d32pscalef32(Qsi8d32pscalef32Packer::F32) => {
                 LHS_QUANT_PACK_QSI8D32PSCALEF32_F32
@@ -665,6 +755,7 @@ impl CSurface for RhsPackerKind {
             },
             RhsPackerKind::Qsi4c32pf16(_) => RHS_PACK_QSI4C32PF16,
             RhsPackerKind::Qai4c32p(_) => RHS_PACK_QAI4C32P,
+            RhsPackerKind::ChunkedFloat(_) => RHS_IMATMUL_PACK_FLOAT,
             RhsPackerKind::Float(v) => match (v.source(), v.has_stride_getter()) {
                 (Source::Nxk, _) => RHS_PACK_FLOAT_NXK,
                 (Source::Kxn, false) => RHS_PACK_FLOAT_KXN_NO_STRIDE,
@@ -690,6 +781,7 @@ pub const fn c_defines(kind: PackerKind) -> &'static [(&'static str, &'static st
             | RhsPackerKind::Qsi4c32p(_)
             | RhsPackerKind::Qsi4c32pf16(_)
             | RhsPackerKind::Float(_)
+            | RhsPackerKind::ChunkedFloat(_)
             | RhsPackerKind::Bf16(_),
         ) => &[],
     }

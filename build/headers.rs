@@ -160,7 +160,11 @@ fn interface(family: Family) -> String {
         "/// Function table of one `{dir}` micro-kernel; field order is ABI.\n"
     )
     .unwrap();
-    for f in family.c_functions() {
+    let members = family
+        .c_functions()
+        .iter()
+        .filter_map(|f| cabi::interface_member(family, f.field).map(|m| (f, m)));
+    for (f, _) in members.clone() {
         let params = param_list(f, dir);
         writeln!(
             out,
@@ -170,8 +174,7 @@ fn interface(family: Family) -> String {
         .unwrap();
     }
     writeln!(out, "\nstruct kai_{dir}_ukernel {{").unwrap();
-    for f in family.c_functions() {
-        let member = cabi::interface_member(family, f.field);
+    for (f, member) in members {
         writeln!(out, "    kai_{dir}_{}_func_t {member};", f.field).unwrap();
     }
     out.push_str("};\n\n");

@@ -62,6 +62,7 @@ fn carg_field(c_name: &str) -> &str {
         "scalar_max" => "clamp_max",
         "rhs_stride_row" => "rhs_stride",
         "lut_arg" => "lut",
+        "indirection_buffer" => "lhs",
         other => other,
     }
 }
@@ -177,9 +178,11 @@ fn emit_selection(out: &mut String) {
         )
         .expect("write to String");
         for k in KERNELS.iter().filter(|k| k.family == family) {
+            // The interface struct's members only (the imatmul struct has no get_lhs_offset).
             let functions: Vec<String> = family
                 .c_functions()
                 .iter()
+                .filter(|f| crate::cabi::interface_member(family, f.field).is_some())
                 .map(|f| {
                     format!(
                         "crate::select::CFn({}_{}_{} as *const ())",

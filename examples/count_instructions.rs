@@ -48,6 +48,7 @@ fn main() {
     let entry = match kernel.native {
         catalog::KernelFn::Packed(f) | catalog::KernelFn::PackedOutput(f) => f as usize,
         catalog::KernelFn::UnpackedLhs(f) => f as usize,
+        catalog::KernelFn::Indirect(f) => f as usize,
         catalog::KernelFn::Portable => 0,
     };
     println!("kernel {entry:x} main {:x}", main as fn() as usize);

@@ -57,6 +57,11 @@ const SME_PAIRINGS: &[(&str, &[[usize; 3]])] = &[
         "rhs_pack_nxk_qai4c32ps1s0nrx4_qau4c32s1s0_f32_f32_f32_neon",
         &[[16, 8, 2]],
     ),
+    // The LHS of KleidiAI's `f16p1vlx2` SME2 kernel (mr = SVL32); rkai has no consumer.
+    (
+        "lhs_pack_f16pmrx2_f32_neon",
+        &[[4, 2, 2], [16, 2, 2], [7, 2, 2]],
+    ),
 ];
 
 /// The packer's C function `kai_<verb>_<packer>` as `F`.
@@ -1012,6 +1017,59 @@ fn float_cases(p: &Packer, v: FloatRhs) -> Vec<RhsCase> {
     )
 }
 
+/// `rhs_imatmul_pack_kxn_x32p4vlx1b_x32_x32_sve`: K as chunks, bias required.
+fn chunked_float_cases(p: &Packer) -> Vec<RhsCase> {
+    type Run = unsafe extern "C" fn(
+        usize,
+        usize,
+        usize,
+        usize,
+        *const core::ffi::c_void,
+        *const core::ffi::c_void,
+        *mut core::ffi::c_void,
+    );
+    let run: Run = c_fn("run", p);
+    let n_step: Getter0 = c_fn("get_n_step", p);
+    let offset: support::cabi::Getter3 = c_fn("get_rhs_packed_offset", p);
+    let size: support::cabi::Getter3 = c_fn("get_rhs_packed_size", p);
+    let mut rng = Rng::new(16);
+    let mut cases = Vec::new();
+    for [nr, kr, sr] in pack_params(p) {
+        for (kcc, kcl) in [(1, 1), (9, 3), (4, 5)] {
+            let (n, k) = (extent(nr), kcc * kcl);
+            cases.push(RhsCase {
+                label: format!(
+                    "nr {nr} kr {kr} sr {sr} n {n} k_chunk_count {kcc} k_chunk_length {kcl}"
+                ),
+                n,
+                nr,
+                n_step: Some(n_step()),
+                rhs: RhsMatrix::kxn(Matrix::new(&mut rng, value_fill(4), k, n * 4, 4), 32),
+                bias: Some(Matrix::new(&mut rng, value_fill(4), n, 4, 0)),
+                scale: None,
+                zero: None,
+                rhs_offset: rhs_offset_getter(p, Source::Kxn),
+                bias_offset: Some(c_fn("get_bias_offset", p)),
+                packed_offset: Box::new(move |n_idx| offset(n_idx, kcc, kcl)),
+                packed_size: Box::new(move |n| size(n, kcc, kcl)),
+                // SAFETY: the call's buffers hold the extents KleidiAI's contract names.
+                run: Box::new(move |c| unsafe {
+                    run(
+                        c.n,
+                        kcc,
+                        kcl,
+                        c.rhs_stride,
+                        c.rhs.cast(),
+                        c.bias.cast(),
+                        c.dst.cast(),
+                    )
+                }),
+            });
+        }
+    }
+    cases
+}
+
 /// `rhs_quant_pack_kxn_bf16p12x4biasf32_f32_neon`, `rhs_pack_kxn_bf16p12x4bias{f32,f16}_f16_neon`.
 fn bf16_rhs_cases(p: &Packer, v: Bf16Rhs) -> Vec<RhsCase> {
     float_source_cases(
@@ -1229,6 +1287,9 @@ fn slice_cases(p: &Packer) -> Cases {
         }
         PackerKind::Rhs(RhsPackerKind::Qai4c32p(_)) => Cases::Rhs(qai4c32p_cases(p)),
         PackerKind::Rhs(RhsPackerKind::Float(v)) => Cases::Rhs(float_cases(p, v)),
+        PackerKind::Rhs(RhsPackerKind::ChunkedFloat(_)) => Cases::Rhs(chunked_float_cases(p)),
+        // KleidiAI's packer reads rows `k` floats apart whatever `lhs_stride` says.
+        PackerKind::Lhs(LhsPackerKind::F16pmrx2) => Cases::Lhs(per_block_lhs_cases(p, 4, 0)),
         PackerKind::Lhs(LhsPackerKind::Bf16(v)) => Cases::Lhs(bf16_lhs_cases(p, v)),
         PackerKind::Rhs(RhsPackerKind::Bf16(v)) => Cases::Rhs(bf16_rhs_cases(p, v)),
     }

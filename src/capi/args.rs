@@ -25,7 +25,7 @@ pub struct CArgs {
     pub n_idx: usize,
     /// Row stride of an offset getter (`stride`, `dst_stride`).
     pub stride: usize,
-    /// Unpacked LHS.
+    /// Unpacked LHS (or an imatmul's indirection buffer).
     pub lhs: *const c_void,
     /// Bytes between unpacked LHS rows.
     pub lhs_stride: usize,
@@ -75,6 +75,14 @@ pub struct CArgs {
     pub scale_dt: u32,
     /// The 2-bit family's value table (`lut`, `lut_arg`).
     pub lut: *const c_void,
+    /// LHS chunks per row of an imatmul.
+    pub k_chunk_count: usize,
+    /// Values per chunk of an imatmul.
+    pub k_chunk_length: usize,
+    /// The padding chunk of an imatmul's indirection buffer.
+    pub pad_ptr: *const c_void,
+    /// Bytes added to an imatmul's other chunk pointers.
+    pub lhs_ptr_offset: usize,
 }
 
 impl CArgs {
@@ -112,5 +120,9 @@ impl CArgs {
         params: ptr::null(),
         scale_dt: 0,
         lut: ptr::null(),
+        k_chunk_count: 0,
+        k_chunk_length: 0,
+        pad_ptr: ptr::null(),
+        lhs_ptr_offset: 0,
     };
 }

@@ -4,7 +4,7 @@
 use super::{CArgs, ensure};
 use rkai_ukernels::catalog::MatmulKernel;
 use rkai_ukernels::family::Operands;
-use rkai_ukernels::matmul::call::{self, PackedArgs, UnpackedLhsArgs};
+use rkai_ukernels::matmul::call::{self, IndirectArgs, PackedArgs, UnpackedLhsArgs};
 use rkai_ukernels::matmul::offsets;
 
 #[inline(always)]
@@ -47,9 +47,26 @@ pub fn get_lhs_offset(kernel: &MatmulKernel, symbol: &str, a: &CArgs) -> usize {
     ensure(symbol, offsets::lhs(kernel, a.m_idx, a.stride))
 }
 
+/// The K of a call: `k`, or the chunks' `k_chunk_count * k_chunk_length` of the indirect family.
+#[inline(always)]
+fn k(kernel: &MatmulKernel, symbol: &str, a: &CArgs) -> usize {
+    match kernel.family.description().operands {
+        Operands::IndirectFloat => ensure(
+            symbol,
+            offsets::chunked_k(a.k_chunk_count, a.k_chunk_length),
+        ),
+        Operands::Qai8dxp(_)
+        | Operands::Qsi8d32pQsi4c32p
+        | Operands::Qsi8d32pQai4c32p
+        | Operands::Bf16pBf16p
+        | Operands::UnpackedFloat => a.k,
+    }
+}
+
 #[inline(always)]
 pub fn get_rhs_packed_offset(kernel: &MatmulKernel, symbol: &str, a: &CArgs) -> usize {
-    ensure(symbol, offsets::rhs_packed(kernel, a.n_idx, a.k, a.bl))
+    let k = k(kernel, symbol, a);
+    ensure(symbol, offsets::rhs_packed(kernel, a.n_idx, k, a.bl))
 }
 
 #[inline(always)]
@@ -60,6 +77,29 @@ pub fn get_dst_offset(kernel: &MatmulKernel, symbol: &str, a: &CArgs) -> usize {
 #[inline(always)]
 pub fn get_dst_size(kernel: &MatmulKernel, symbol: &str, a: &CArgs) -> usize {
     ensure(symbol, offsets::dst_size(kernel, a.m, a.n))
+}
+
+/// # Safety
+/// KleidiAI's contract for `kai_run_imatmul_*`: the indirection buffer, the chunks it points to,
+/// the packed RHS and `dst` cover the portion.
+pub unsafe fn run_imatmul(kernel: &MatmulKernel, symbol: &str, a: &CArgs) {
+    let args = IndirectArgs {
+        m: a.m,
+        n: a.n,
+        k_chunk_count: a.k_chunk_count,
+        k_chunk_length: a.k_chunk_length,
+        indirection_buffer: a.lhs.cast(),
+        pad_ptr: a.pad_ptr.cast(),
+        lhs_ptr_offset: a.lhs_ptr_offset,
+        rhs_packed: a.rhs_packed.cast(),
+        dst: a.dst.cast(),
+        dst_stride_row: a.dst_stride_row,
+        clamp_min: a.clamp_min,
+        clamp_max: a.clamp_max,
+    };
+    ensure(symbol, call::check_indirect(kernel, &args));
+    // SAFETY: arguments checked; buffer extents are the caller's contract.
+    unsafe { call::run_indirect(kernel, &args) }
 }
 
 /// # Safety
@@ -86,7 +126,10 @@ pub unsafe fn run_matmul(kernel: &MatmulKernel, symbol: &str, a: &CArgs) {
             // SAFETY: arguments checked; buffer extents are the caller's contract.
             unsafe { call::run_unpacked_lhs(kernel, &args) }
         }
-        Operands::Qai8dxp(_)
+        // No `run_matmul` is generated for the indirect family (its verb is `run_imatmul`);
+        // `check_packed` refuses it.
+        Operands::IndirectFloat
+        | Operands::Qai8dxp(_)
         | Operands::Qsi8d32pQsi4c32p
         | Operands::Qsi8d32pQai4c32p
         | Operands::Bf16pBf16p => {

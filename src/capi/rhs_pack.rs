@@ -3,11 +3,23 @@
 
 use super::{CArgs, ensure};
 use rkai_ukernels::catalog::RhsPackerKind;
+use rkai_ukernels::matmul::offsets;
 use rkai_ukernels::pack::rhs::{self, Dims};
 
-fn dims(a: &CArgs) -> Dims {
+/// The K of a packer call: `k`, or the chunks' `k_chunk_count * k_chunk_length`.
+fn k(kind: RhsPackerKind, symbol: &str, a: &CArgs) -> usize {
+    match kind {
+        RhsPackerKind::ChunkedFloat(_) => ensure(
+            symbol,
+            offsets::chunked_k(a.k_chunk_count, a.k_chunk_length),
+        ),
+        _ => a.k,
+    }
+}
+
+fn dims(kind: RhsPackerKind, symbol: &str, a: &CArgs) -> Dims {
     Dims {
-        k: a.k,
+        k: k(kind, symbol, a),
         nr: a.nr,
         kr: a.kr,
         sr: a.sr,
@@ -33,17 +45,20 @@ pub fn get_bias_offset(kind: RhsPackerKind, symbol: &str, a: &CArgs) -> usize {
 
 #[inline(always)]
 pub fn get_rhs_packed_stride(kind: RhsPackerKind, symbol: &str, a: &CArgs) -> usize {
-    ensure(symbol, rhs::packed_stride(kind, &dims(a)))
+    ensure(symbol, rhs::packed_stride(kind, &dims(kind, symbol, a)))
 }
 
 #[inline(always)]
 pub fn get_rhs_packed_offset(kind: RhsPackerKind, symbol: &str, a: &CArgs) -> usize {
-    ensure(symbol, rhs::packed_offset(kind, a.n_idx, &dims(a)))
+    ensure(
+        symbol,
+        rhs::packed_offset(kind, a.n_idx, &dims(kind, symbol, a)),
+    )
 }
 
 #[inline(always)]
 pub fn get_rhs_packed_size(kind: RhsPackerKind, symbol: &str, a: &CArgs) -> usize {
-    ensure(symbol, rhs::packed_size(kind, a.n, &dims(a)))
+    ensure(symbol, rhs::packed_size(kind, a.n, &dims(kind, symbol, a)))
 }
 
 /// # Safety
@@ -54,7 +69,7 @@ pub unsafe fn run(kind: RhsPackerKind, symbol: &str, a: &CArgs) {
     let args = rhs::Args {
         num_groups: a.num_groups,
         n: a.n,
-        k: a.k,
+        k: k(kind, symbol, a),
         nr: a.nr,
         kr: a.kr,
         sr: a.sr,

@@ -347,6 +347,8 @@ pub enum LhsPackerKind {
     /// bf16 LHS of the bf16 GEMM families (`lhs_quant_pack_bf16p{8,1}x4_f32_neon`,
     /// `lhs_pack_bf16p8x4_f16_neon`).
     Bf16(crate::pack::lhs_pack_bf16::Variant),
+    /// f32 rows to f16 in blocks of `mr` rows by pairs of K values (`lhs_pack_f16pmrx2_f32_neon`).
+    F16pmrx2,
 }
 
 /// What an RHS packer does.
@@ -375,6 +377,10 @@ pub enum RhsPackerKind {
     /// bf16 with the bias in front (`rhs_quant_pack_kxn_bf16p12x4biasf32_f32_neon`,
     /// `rhs_pack_kxn_bf16p12x4bias{f32,f16}_f16_neon`).
     Bf16(crate::pack::rhs_pack_bf16::Variant),
+    /// The float format of `Float(v)`, its K given as `k_chunk_count` chunks of
+    /// `k_chunk_length` rows (`rhs_imatmul_pack_kxn_x32p4vlx1b_x32_x32_sve`): the same bytes as
+    /// `v` packing `k_chunk_count * k_chunk_length` rows.
+    ChunkedFloat(FloatPacker),
 }
 
 impl RhsPackerKind {
@@ -387,7 +393,7 @@ impl RhsPackerKind {
             RhsPackerKind::Qsi4c32p(_) => RhsLayout::Qsi4c32p { bl },
             RhsPackerKind::Qsi4c32pf16(_) => RhsLayout::Qsi4c32pf16 { bl },
             RhsPackerKind::Qai4c32p(_) => RhsLayout::Qai4c32p { bl },
-            RhsPackerKind::Float(v) => v.layout(),
+            RhsPackerKind::Float(v) | RhsPackerKind::ChunkedFloat(v) => v.layout(),
             RhsPackerKind::Bf16(v) => v.layout(),
         }
     }
@@ -687,6 +693,12 @@ pub static RHS_PACK_KXN_X32P4VLX1B_X32_X32_SVE: Packer = Packer {
     kind: PackerKind::Rhs(RhsPackerKind::Float(FloatPacker::KxnX32p4vlx1bSve)),
 };
 
+/// `kai_rhs_imatmul_pack_kxn_x32p4vlx1b_x32_x32_sve` (nr = 4 x VL32; K as chunks).
+pub static RHS_IMATMUL_PACK_KXN_X32P4VLX1B_X32_X32_SVE: Packer = Packer {
+    name: "rhs_imatmul_pack_kxn_x32p4vlx1b_x32_x32_sve",
+    kind: PackerKind::Rhs(RhsPackerKind::ChunkedFloat(FloatPacker::KxnX32p4vlx1bSve)),
+};
+
 /// `kai_rhs_pack_kxn_x16p32x1b_x16_x16_neon`.
 pub static RHS_PACK_KXN_X16P32X1B_X16_X16_NEON: Packer = Packer {
     name: "rhs_pack_kxn_x16p32x1b_x16_x16_neon",
@@ -753,6 +765,13 @@ pub static RHS_PACK_KXN_BF16P12X4BIASF16_F16_NEON: Packer = Packer {
     )),
 };
 
+/// `kai_lhs_pack_f16pmrx2_f32_neon` (the LHS of KleidiAI's `matmul_clamp_f32_f16p_qsi4c32p`
+/// SME2 kernel, which rkai does not provide).
+pub static LHS_PACK_F16PMRX2_F32_NEON: Packer = Packer {
+    name: "lhs_pack_f16pmrx2_f32_neon",
+    kind: PackerKind::Lhs(LhsPackerKind::F16pmrx2),
+};
+
 /// Every packer, in header-generation order.
 pub static PACKERS: &[&Packer] = &[
     &LHS_QUANT_PACK_QAI8DXP_F32,
@@ -786,12 +805,14 @@ pub static PACKERS: &[&Packer] = &[
     &RHS_PACK_NXK_X32P16X1BX32_X32_X32_NEON,
     &RHS_PACK_KXN_F32P8X1BIASF32_F32_F32_NEON,
     &RHS_PACK_KXN_X32P4VLX1B_X32_X32_SVE,
+    &RHS_IMATMUL_PACK_KXN_X32P4VLX1B_X32_X32_SVE,
     &RHS_PACK_KXN_X16P32X1B_X16_X16_NEON,
     &RHS_PACK_NXK_X16P32X1BX16_X16_X16_NEON,
     &RHS_PACK_KXN_F16P16X1BIASF16_F16_F16_NEON,
     &LHS_QUANT_PACK_BF16P8X4_F32_NEON,
     &LHS_QUANT_PACK_BF16P1X4_F32_NEON,
     &LHS_PACK_BF16P8X4_F16_NEON,
+    &LHS_PACK_F16PMRX2_F32_NEON,
     &RHS_QUANT_PACK_KXN_BF16P12X4BIASF32_F32_NEON,
     &RHS_PACK_KXN_BF16P12X4BIASF32_F16_NEON,
     &RHS_PACK_KXN_BF16P12X4BIASF16_F16_NEON,
@@ -856,6 +877,7 @@ const X32P16X1B_RHS: &[&Packer] = &[
 ];
 const F32P8X1BIASF32_RHS: &[&Packer] = &[&RHS_PACK_KXN_F32P8X1BIASF32_F32_F32_NEON];
 const X32P4VLX1B_RHS: &[&Packer] = &[&RHS_PACK_KXN_X32P4VLX1B_X32_X32_SVE];
+const IMATMUL_X32P4VLX1B_RHS: &[&Packer] = &[&RHS_IMATMUL_PACK_KXN_X32P4VLX1B_X32_X32_SVE];
 const X16P32X1B_RHS: &[&Packer] = &[
     &RHS_PACK_KXN_X16P32X1B_X16_X16_NEON,
     &RHS_PACK_NXK_X16P32X1BX16_X16_X16_NEON,
@@ -2145,6 +2167,32 @@ f32_f32_f32p_kernel!(
     PerSveLane32
 );
 
+kernel_entry!(
+    /// Indirect f32 GEMM (convolution without im2col), 6-row blocks x 4 SVE vectors of columns,
+    /// vector-length agnostic.
+    IMATMUL_CLAMP_F32_F32_F32P4VLX1B_6X4VL_SVE_MLA,
+    ImatmulF32F32F32p,
+    NO_LHS_PACKER,
+    IMATMUL_X32P4VLX1B_RHS,
+    imatmul_clamp_f32_f32_f32p4vlx1b_6x4vl_sve_mla,
+    Sve,
+    [6, 4, 6, 4, 1, 1],
+    {
+        #[cfg(target_arch = "aarch64")]
+        {
+            KernelFn::Indirect(
+                crate::matmul::imatmul_clamp_f32_f32_f32p::imatmul_clamp_f32_f32_f32p4vlx1b_6x4vl_sve_mla::run,
+            )
+        }
+        #[cfg(not(target_arch = "aarch64"))]
+        {
+            KernelFn::Portable
+        }
+    },
+    KleidiAi,
+    PerSveLane32
+);
+
 /// A kernel of `matmul_clamp_f16_f16_f16p` (no LHS packer): RHS packer list and the module
 /// holding its asm.
 macro_rules! f16_f16_f16p_kernel {
@@ -2439,6 +2487,7 @@ pub static KERNELS: &[&MatmulKernel] = &[
     &MATMUL_CLAMP_F32_BF16P1X4_BF16P12X4B_1X36_NEON_DOT,
     &MATMUL_CLAMP_F32_BF16P8X4_BF16P12X4B_8X12_NEON_MMLA,
     &MATMUL_CLAMP_F16_BF16P8X4_BF16P12X4B_8X12_NEON_MMLA,
+    &IMATMUL_CLAMP_F32_F32_F32P4VLX1B_6X4VL_SVE_MLA,
 ];
 
 /// Looks a kernel up by stem (with or without its `kai_` / `rkai_` prefix).

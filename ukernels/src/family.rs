@@ -44,6 +44,9 @@ pub enum Family {
     F32Bf16pBf16p,
     /// `matmul_clamp_f16_bf16p_bf16p` (bf16 LHS and RHS packed, f16 bias and output).
     F16Bf16pBf16p,
+    /// `imatmul_clamp_f32_f32_f32p` (f32 LHS rows gathered through an indirection buffer, f32 RHS
+    /// packed with its bias).
+    ImatmulF32F32F32p,
 }
 
 /// The operand formats of a family: what its kernels read, and so the argument shape of
@@ -62,6 +65,10 @@ pub enum Operands {
     /// LHS rows as they are (`lhs`, `lhs_stride`) x floats of the output type packed with the
     /// bias in front (`x32p16x1b`, `x16p32x1b`, ...).
     UnpackedFloat,
+    /// LHS rows as chunks of `k_chunk_length` values reached through an indirection buffer of
+    /// `k_chunk_count` pointers per row (an implicit convolution's im2col), x floats packed with
+    /// the bias in front over `k_chunk_count * k_chunk_length` K values.
+    IndirectFloat,
 }
 
 /// The RHS formats of the `qai8dxp` families.
@@ -111,7 +118,7 @@ pub struct Description {
 
 impl Family {
     /// Every family, in catalog order.
-    pub const ALL: [Family; 15] = [
+    pub const ALL: [Family; 16] = [
         Family::F32Qai8dxpQsi4cxp,
         Family::F32Qai8dxpQsi8cxp,
         Family::F32Qai8dxpQsi4c32p,
@@ -127,6 +134,7 @@ impl Family {
         Family::F16F16F16p,
         Family::F32Bf16pBf16p,
         Family::F16Bf16pBf16p,
+        Family::ImatmulF32F32F32p,
     ];
 
     /// The family's description: the one table every other part reads. Always inlined, so that
@@ -189,6 +197,7 @@ impl Family {
             Family::F16F16F16p => ("matmul_clamp_f16_f16_f16p", F16, UnpackedFloat),
             Family::F32Bf16pBf16p => ("matmul_clamp_f32_bf16p_bf16p", F32, Bf16pBf16p),
             Family::F16Bf16pBf16p => ("matmul_clamp_f16_bf16p_bf16p", F16, Bf16pBf16p),
+            Family::ImatmulF32F32F32p => ("imatmul_clamp_f32_f32_f32p", F32, IndirectFloat),
         };
         Description {
             dir,
@@ -218,7 +227,9 @@ impl Family {
                 BlockLength::None
             }
             Operands::Qsi8d32pQsi4c32p | Operands::Qsi8d32pQai4c32p => BlockLength::LhsAndRhs,
-            Operands::Bf16pBf16p | Operands::UnpackedFloat => BlockLength::None,
+            Operands::Bf16pBf16p | Operands::UnpackedFloat | Operands::IndirectFloat => {
+                BlockLength::None
+            }
         }
     }
 
@@ -227,7 +238,9 @@ impl Family {
     #[inline(always)]
     pub const fn dst_pointer(self) -> DstPointer {
         match (self.description().operands, self.output()) {
-            (Operands::Bf16pBf16p | Operands::UnpackedFloat, _) => DstPointer::Void,
+            (Operands::Bf16pBf16p | Operands::UnpackedFloat | Operands::IndirectFloat, _) => {
+                DstPointer::Void
+            }
             (_, Output::F32) => DstPointer::Float,
             (_, Output::F16 | Output::Bf16) => DstPointer::Void,
         }
@@ -262,7 +275,10 @@ impl Family {
             Operands::Bf16pBf16p => RhsLayout::Bf16Bias {
                 bias_bytes: element,
             },
-            Operands::UnpackedFloat => RhsLayout::FloatBias { bytes: element },
+            // K is `k_chunk_count * k_chunk_length` for the indirect family.
+            Operands::UnpackedFloat | Operands::IndirectFloat => {
+                RhsLayout::FloatBias { bytes: element }
+            }
         }
     }
 }

@@ -727,3 +727,42 @@ macro_rules! mla_z {
         concat!($(concat!("mla z", $d, ".s, p0/m, z", $n, ".s, z", $m, ".s\n"),)+)
     };
 }
+
+/// The 24 `FMLA`s of one K value of the SVE 6 x 4VL f32 tiles (element `$l` of each segment of the
+/// six LHS rows in `z0`..`z5`, accumulators `z8`..`z31` by row): loads the packed row's four
+/// vectors from `x16` (under `p0`) and advances it.
+macro_rules! sve_6x4vl_k_step {
+    ($l:literal) => {
+        concat!(
+            "ld1w {{z6.s}}, p0/z, [x16]\n",
+            "ld1w {{z7.s}}, p0/z, [x16, #1, mul vl]\n",
+            concat!("fmla z8.s, z6.s, z0.s[", $l, "]\n"),
+            concat!("fmla z12.s, z6.s, z1.s[", $l, "]\n"),
+            concat!("fmla z16.s, z6.s, z2.s[", $l, "]\n"),
+            concat!("fmla z20.s, z6.s, z3.s[", $l, "]\n"),
+            concat!("fmla z24.s, z6.s, z4.s[", $l, "]\n"),
+            concat!("fmla z28.s, z6.s, z5.s[", $l, "]\n"),
+            concat!("fmla z9.s, z7.s, z0.s[", $l, "]\n"),
+            concat!("fmla z13.s, z7.s, z1.s[", $l, "]\n"),
+            concat!("fmla z17.s, z7.s, z2.s[", $l, "]\n"),
+            concat!("fmla z21.s, z7.s, z3.s[", $l, "]\n"),
+            concat!("fmla z25.s, z7.s, z4.s[", $l, "]\n"),
+            concat!("fmla z29.s, z7.s, z5.s[", $l, "]\n"),
+            "ld1w {{z6.s}}, p0/z, [x16, #2, mul vl]\n",
+            "ld1w {{z7.s}}, p0/z, [x16, #3, mul vl]\n",
+            concat!("fmla z10.s, z6.s, z0.s[", $l, "]\n"),
+            concat!("fmla z14.s, z6.s, z1.s[", $l, "]\n"),
+            concat!("fmla z18.s, z6.s, z2.s[", $l, "]\n"),
+            concat!("fmla z22.s, z6.s, z3.s[", $l, "]\n"),
+            concat!("fmla z26.s, z6.s, z4.s[", $l, "]\n"),
+            concat!("fmla z30.s, z6.s, z5.s[", $l, "]\n"),
+            concat!("fmla z11.s, z7.s, z0.s[", $l, "]\n"),
+            concat!("fmla z15.s, z7.s, z1.s[", $l, "]\n"),
+            concat!("fmla z19.s, z7.s, z2.s[", $l, "]\n"),
+            concat!("fmla z23.s, z7.s, z3.s[", $l, "]\n"),
+            concat!("fmla z27.s, z7.s, z4.s[", $l, "]\n"),
+            concat!("fmla z31.s, z7.s, z5.s[", $l, "]\n"),
+            "addvl x16, x16, #4\n",
+        )
+    };
+}

@@ -3,7 +3,8 @@
 
 use super::output::Output;
 use super::{
-    bf16_gemm, float_gemm, matmul_clamp_f32_qsi8d32p_qai4c32p as qsi8d32p_qai4c32p,
+    bf16_gemm, float_gemm, imatmul_clamp_f32_f32_f32p as imatmul,
+    matmul_clamp_f32_qsi8d32p_qai4c32p as qsi8d32p_qai4c32p,
     matmul_clamp_f32_qsi8d32p_qsi4c32p as qsi8d32p_qsi4c32p, qai8dxp,
 };
 use crate::catalog::MatmulKernel;
@@ -98,11 +99,61 @@ impl UnpackedLhsArgs {
     }
 }
 
+/// Arguments of `run_imatmul`: LHS rows gathered through an indirection buffer.
+#[derive(Clone, Copy, Debug)]
+pub struct IndirectArgs {
+    /// Rows of the portion.
+    pub m: usize,
+    /// Columns of the portion.
+    pub n: usize,
+    /// LHS chunks per row (pointers per row in the indirection buffer).
+    pub k_chunk_count: usize,
+    /// Values per chunk.
+    pub k_chunk_length: usize,
+    /// Indirection buffer at the portion's first row block: for each block of `m_step` rows, for
+    /// each chunk, the `m_step` rows' chunk pointers (rows past `m` are not read).
+    pub indirection_buffer: *const *const u8,
+    /// The chunk of padding: a pointer equal to it is used as it is.
+    pub pad_ptr: *const u8,
+    /// Bytes added to every other pointer of the indirection buffer.
+    pub lhs_ptr_offset: usize,
+    /// Packed RHS at the portion's first column group.
+    pub rhs_packed: *const u8,
+    /// Destination at the portion's first element.
+    pub dst: *mut u8,
+    /// Bytes between destination rows (used rounded down to whole elements).
+    pub dst_stride_row: usize,
+    /// Lower clamp bound.
+    pub clamp_min: f32,
+    /// Upper clamp bound.
+    pub clamp_max: f32,
+}
+
+impl IndirectArgs {
+    /// `dst_stride_row` in whole floats, as bytes.
+    pub fn dst_row_bytes(&self) -> usize {
+        self.dst_stride_row / 4 * 4
+    }
+
+    /// The chunk that pointer `p` of the indirection buffer names: the pad chunk as it is, any
+    /// other `lhs_ptr_offset` bytes on (KleidiAI's rule).
+    pub fn chunk(&self, p: *const u8) -> *const u8 {
+        if p == self.pad_ptr {
+            p
+        } else {
+            p.wrapping_add(self.lhs_ptr_offset)
+        }
+    }
+}
+
 /// An ISA-specific kernel taking both operands packed.
 pub type PackedFn = unsafe fn(&PackedArgs);
 
 /// An ISA-specific kernel taking the LHS as it is.
 pub type UnpackedLhsFn = unsafe fn(&UnpackedLhsArgs);
+
+/// An ISA-specific kernel taking the LHS through an indirection buffer.
+pub type IndirectFn = unsafe fn(&IndirectArgs);
 
 /// A kernel's hand-written implementation on this target, by argument shape.
 #[derive(Clone, Copy, Debug)]
@@ -117,6 +168,8 @@ pub enum KernelFn {
     PackedOutput(PackedFn),
     /// Takes [`UnpackedLhsArgs`].
     UnpackedLhs(UnpackedLhsFn),
+    /// Takes [`IndirectArgs`].
+    Indirect(IndirectFn),
 }
 
 impl KernelFn {
@@ -124,7 +177,10 @@ impl KernelFn {
     pub const fn packed(self) -> Option<PackedFn> {
         match self {
             KernelFn::Packed(f) => Some(f),
-            KernelFn::Portable | KernelFn::UnpackedLhs(_) | KernelFn::PackedOutput(_) => None,
+            KernelFn::Portable
+            | KernelFn::UnpackedLhs(_)
+            | KernelFn::PackedOutput(_)
+            | KernelFn::Indirect(_) => None,
         }
     }
 
@@ -132,7 +188,21 @@ impl KernelFn {
     pub const fn unpacked_lhs(self) -> Option<UnpackedLhsFn> {
         match self {
             KernelFn::UnpackedLhs(f) => Some(f),
-            KernelFn::Portable | KernelFn::Packed(_) | KernelFn::PackedOutput(_) => None,
+            KernelFn::Portable
+            | KernelFn::Packed(_)
+            | KernelFn::PackedOutput(_)
+            | KernelFn::Indirect(_) => None,
+        }
+    }
+
+    /// The indirect-LHS implementation, if this is one.
+    pub const fn indirect(self) -> Option<IndirectFn> {
+        match self {
+            KernelFn::Indirect(f) => Some(f),
+            KernelFn::Portable
+            | KernelFn::Packed(_)
+            | KernelFn::PackedOutput(_)
+            | KernelFn::UnpackedLhs(_) => None,
         }
     }
 
@@ -147,7 +217,9 @@ impl KernelFn {
             }
             (KernelFn::PackedOutput(_), _) => false,
             (KernelFn::UnpackedLhs(_), Operands::UnpackedFloat) => true,
-            (KernelFn::Packed(_), Operands::UnpackedFloat) | (KernelFn::UnpackedLhs(_), _) => false,
+            (KernelFn::Indirect(_), Operands::IndirectFloat) => true,
+            (KernelFn::Packed(_), Operands::UnpackedFloat | Operands::IndirectFloat)
+            | (KernelFn::UnpackedLhs(_) | KernelFn::Indirect(_), _) => false,
             (KernelFn::Packed(_), _) => true,
         }
     }
@@ -170,7 +242,7 @@ const NEEDS_UNPACKED_LHS: Violation = Violation {
 pub struct CheckedPacked(PackedOperands);
 
 /// The operand formats of the families whose LHS is packed (every [`Operands`] but
-/// `UnpackedFloat`).
+/// `UnpackedFloat` and `IndirectFloat`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum PackedOperands {
     Qai8dxp(Qai8dxpRhs),
@@ -200,7 +272,7 @@ pub fn check_packed(kernel: &MatmulKernel, a: &PackedArgs) -> Result<CheckedPack
             bf16_gemm::check(kernel, a)?;
             PackedOperands::Bf16pBf16p
         }
-        Operands::UnpackedFloat => return Err(NEEDS_PACKED_LHS),
+        Operands::UnpackedFloat | Operands::IndirectFloat => return Err(NEEDS_PACKED_LHS),
     };
     Ok(CheckedPacked(operands))
 }
@@ -231,7 +303,8 @@ pub fn check_unpacked_lhs(kernel: &MatmulKernel, a: &UnpackedLhsArgs) -> Checked
         Operands::Qai8dxp(_)
         | Operands::Qsi8d32pQsi4c32p
         | Operands::Qsi8d32pQai4c32p
-        | Operands::Bf16pBf16p => Err(NEEDS_UNPACKED_LHS),
+        | Operands::Bf16pBf16p
+        | Operands::IndirectFloat => Err(NEEDS_UNPACKED_LHS),
     }
 }
 
@@ -245,4 +318,33 @@ pub fn check_unpacked_lhs(kernel: &MatmulKernel, a: &UnpackedLhsArgs) -> Checked
 pub unsafe fn run_unpacked_lhs(kernel: &MatmulKernel, a: &UnpackedLhsArgs) {
     // SAFETY: forwarded contract (`check_unpacked_lhs` admits only the float families).
     unsafe { float_gemm::run(kernel, a) }
+}
+
+/// Refusal of an indirect call for a family that does not gather its LHS.
+const NEEDS_INDIRECT_LHS: Violation = Violation {
+    condition: "the kernel takes an indirection buffer",
+};
+
+/// Checks an indirect-LHS call of `kernel` (see [`check_packed`]).
+pub fn check_indirect(kernel: &MatmulKernel, a: &IndirectArgs) -> Checked {
+    match kernel.family.description().operands {
+        Operands::IndirectFloat => imatmul::check(kernel, a),
+        Operands::Qai8dxp(_)
+        | Operands::Qsi8d32pQsi4c32p
+        | Operands::Qsi8d32pQai4c32p
+        | Operands::Bf16pBf16p
+        | Operands::UnpackedFloat => Err(NEEDS_INDIRECT_LHS),
+    }
+}
+
+/// Runs an indirect-LHS call of `kernel`.
+///
+/// # Safety
+/// [`check_indirect`] passed; the indirection buffer holds the portion's pointers, each (after
+/// the offset rule) to `k_chunk_length` readable floats; the packed RHS holds the portion's
+/// column groups, the destination `m` rows of `n` floats; on aarch64 the CPU implements
+/// `kernel.isa`.
+pub unsafe fn run_indirect(kernel: &MatmulKernel, a: &IndirectArgs) {
+    // SAFETY: forwarded contract (`check_indirect` admits only the indirect family).
+    unsafe { imatmul::run(kernel, a) }
 }

@@ -108,6 +108,7 @@ macro_rules! asm_kernel_modules {
 pub mod bf16_gemm;
 pub mod call;
 pub mod float_gemm;
+pub mod imatmul_clamp_f32_f32_f32p;
 pub mod matmul_clamp_f16_f16_f16p;
 pub mod matmul_clamp_f32_f32_f32p;
 pub mod matmul_clamp_f32_qai8dxp_qsi4c32p;

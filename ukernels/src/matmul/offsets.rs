@@ -38,7 +38,7 @@ pub fn lhs_packed(
                 "packed LHS offset fits in size_t",
             )
         }
-        Operands::UnpackedFloat => Err(super::call::NEEDS_PACKED_LHS),
+        Operands::UnpackedFloat | Operands::IndirectFloat => Err(super::call::NEEDS_PACKED_LHS),
     }
 }
 
@@ -48,7 +48,8 @@ pub fn lhs(kernel: &MatmulKernel, m_idx: usize, stride: usize) -> Result<usize, 
     contract::mul(m_idx, stride, "m_idx * stride fits in size_t")
 }
 
-/// Byte offset of column `n_idx` in the packed RHS `kernel` reads.
+/// Byte offset of column `n_idx` in the packed RHS `kernel` reads (`k`: for the indirect family,
+/// `k_chunk_count * k_chunk_length`, see [`chunked_k`]).
 pub fn rhs_packed(
     kernel: &MatmulKernel,
     n_idx: usize,
@@ -61,7 +62,8 @@ pub fn rhs_packed(
         Operands::Qai8dxp(_)
         | Operands::Qsi8d32pQai4c32p
         | Operands::Bf16pBf16p
-        | Operands::UnpackedFloat => {}
+        | Operands::UnpackedFloat
+        | Operands::IndirectFloat => {}
     }
     kernel
         .family
@@ -85,4 +87,13 @@ pub fn dst(
 /// Bytes of an `m` x `n` destination.
 pub fn dst_size(kernel: &MatmulKernel, m: usize, n: usize) -> Result<usize, Violation> {
     layout::dst::size(m, n, kernel.family.output().size())
+}
+
+/// The K of an indirect call: `k_chunk_count * k_chunk_length`, if it fits.
+pub fn chunked_k(k_chunk_count: usize, k_chunk_length: usize) -> Result<usize, Violation> {
+    contract::mul(
+        k_chunk_count,
+        k_chunk_length,
+        "k_chunk_count * k_chunk_length fits in size_t",
+    )
 }

@@ -92,7 +92,7 @@ pub unsafe fn run(kernel: &MatmulKernel, rhs: Qai8dxpRhs, a: &Args) {
         (KernelFn::Packed(f), Some(narrow)) => unsafe {
             run_narrowed(tile, group_strides(kernel, a), narrow, a, |a: &Args| f(a))
         },
-        (KernelFn::Portable | KernelFn::UnpackedLhs(_), _) => unsafe {
+        (KernelFn::Portable | KernelFn::UnpackedLhs(_) | KernelFn::Indirect(_), _) => unsafe {
             run_portable(kernel, rhs, a)
         },
     }

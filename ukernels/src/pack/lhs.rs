@@ -3,6 +3,7 @@
 //! these; the packers themselves live in the sibling modules).
 
 use super::lhs_pack_bf16::{self as bf16, Variant as Bf16};
+use super::lhs_pack_f16pmrx2_f32 as f16pmrx2;
 use super::lhs_quant_pack_qai8dxp::{self as qai8dxp, LhsType, SourceElement};
 use super::lhs_quant_pack_qsi8d32p::{self as qsi8d32p, Variant as Qsi8d32p};
 use super::lhs_quant_pack_qsi8d32pscalef32::{self as scalef32, Variant as Scalef32};
@@ -61,6 +62,7 @@ pub fn m_step(kind: LhsPackerKind, mr: usize) -> Result<usize, Violation> {
             contract::require(mr == v.mr(), "mr == kai_mr")?;
             Ok(v.mr())
         }
+        LhsPackerKind::F16pmrx2 => Ok(mr),
     }
 }
 
@@ -74,7 +76,8 @@ pub fn offset(kind: LhsPackerKind, m_idx: usize, lhs_stride: usize) -> Result<us
         LhsPackerKind::Bf16(Bf16::Bf16p8x4F32 | Bf16::Bf16p1x4F32)
         | LhsPackerKind::Qai8dxp(_)
         | LhsPackerKind::Qsi8d32p(_)
-        | LhsPackerKind::Qsi8d32pscalef32(_) => {}
+        | LhsPackerKind::Qsi8d32pscalef32(_)
+        | LhsPackerKind::F16pmrx2 => {}
     }
     contract::mul(m_idx, lhs_stride, "m_idx * lhs_stride fits in size_t")
 }
@@ -87,6 +90,7 @@ fn check_dims(kind: LhsPackerKind, d: &Dims) -> Checked {
         LhsPackerKind::Qsi8d32p(_) => qsi8d32p::check_getter(d.k, d.bl, d.mr, d.kr, d.sr),
         LhsPackerKind::Qsi8d32pscalef32(_) => scalef32::check_getter(d.k, d.bl, d.mr, d.kr, d.sr),
         LhsPackerKind::Bf16(v) => v.check_params(d.mr, d.kr, d.sr),
+        LhsPackerKind::F16pmrx2 => f16pmrx2::check_getter(d.k, d.bl, d.kr),
     }
 }
 
@@ -111,6 +115,7 @@ pub fn packed_offset(kind: LhsPackerKind, m_idx: usize, d: &Dims) -> Result<usiz
             layout::qsi8d32pscalef32::offset(m_idx, d.k, d.bl, d.mr)
         }
         LhsPackerKind::Bf16(v) => v.packed_offset(m_idx, d.k),
+        LhsPackerKind::F16pmrx2 => f16pmrx2::packed_offset(m_idx, d.k, d.bl, d.mr, d.kr),
     }
 }
 
@@ -123,6 +128,7 @@ pub fn packed_size(kind: LhsPackerKind, m: usize, d: &Dims) -> Result<usize, Vio
         LhsPackerKind::Qsi8d32p(_) => layout::qsi8d32p::size(m, d.k, d.bl, d.mr),
         LhsPackerKind::Qsi8d32pscalef32(_) => layout::qsi8d32pscalef32::size(m, d.k, d.bl, d.mr),
         LhsPackerKind::Bf16(v) => v.packed_size(m, d.k),
+        LhsPackerKind::F16pmrx2 => f16pmrx2::packed_size(m, d.k, d.bl, d.mr, d.kr),
     }
 }
 
@@ -153,6 +159,11 @@ pub unsafe fn pack(kind: LhsPackerKind, a: &Args) -> Checked {
         LhsPackerKind::Bf16(v) => {
             bf16::check(v, a)?;
             unsafe { bf16::run(v, a) };
+            Ok(())
+        }
+        LhsPackerKind::F16pmrx2 => {
+            f16pmrx2::check(a)?;
+            unsafe { f16pmrx2::run(a) };
             Ok(())
         }
     }

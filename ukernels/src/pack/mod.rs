@@ -13,6 +13,7 @@ macro_rules! packer_args {
 mod bf16_asm;
 pub mod lhs;
 pub mod lhs_pack_bf16;
+pub mod lhs_pack_f16pmrx2_f32;
 pub mod lhs_quant_pack_qai8dxp;
 pub mod lhs_quant_pack_qsi8d32p;
 pub mod lhs_quant_pack_qsi8d32pscalef32;

@@ -32,7 +32,8 @@ pub struct Dims {
     pub scale_dt: u32,
 }
 
-/// Arguments of an RHS packer's `run` (those a packer does not take are 0 or null).
+/// Arguments of an RHS packer's `run` (those a packer does not take are 0 or null; `k` of a
+/// [`RhsPackerKind::ChunkedFloat`] packer is `k_chunk_count * k_chunk_length`).
 #[derive(Clone, Copy, Debug)]
 pub struct Args {
     /// Must be 1.
@@ -82,7 +83,7 @@ pub fn n_step(kind: RhsPackerKind, nr: usize) -> usize {
         | RhsPackerKind::Qsi4c32p(_)
         | RhsPackerKind::Qsi4c32pf16(_)
         | RhsPackerKind::Qai4c32p(_) => nr,
-        RhsPackerKind::Float(v) => v.nr(),
+        RhsPackerKind::Float(v) | RhsPackerKind::ChunkedFloat(v) => v.nr(),
         RhsPackerKind::Bf16(_) => BF16_NR,
     }
 }
@@ -110,7 +111,7 @@ pub fn offset(kind: RhsPackerKind, n_idx: usize, rhs_stride: usize) -> Result<us
         RhsPackerKind::Qsi4cxps1s0 | RhsPackerKind::Qsi4c32pf16(_) | RhsPackerKind::Qai4c32p(_) => {
             Source::Nxk.integer_rhs_offset(4, n_idx, rhs_stride)
         }
-        RhsPackerKind::Float(v) => {
+        RhsPackerKind::Float(v) | RhsPackerKind::ChunkedFloat(v) => {
             float_group_start(v, n_idx)?;
             match v.source() {
                 Source::Kxn => {
@@ -137,7 +138,7 @@ pub fn offset(kind: RhsPackerKind, n_idx: usize, rhs_stride: usize) -> Result<us
 #[inline(always)]
 pub fn bias_offset(kind: RhsPackerKind, n_idx: usize) -> Result<usize, Violation> {
     let bytes = match kind {
-        RhsPackerKind::Float(v) => {
+        RhsPackerKind::Float(v) | RhsPackerKind::ChunkedFloat(v) => {
             if v.bias_offset_aligned() {
                 float_group_start(v, n_idx)?;
             }
@@ -188,7 +189,7 @@ fn geometry(kind: RhsPackerKind, d: &Dims) -> Result<(usize, usize, usize), Viol
             qai4c32p::check_getter(d.k, d.nr, d.kr, d.bl)?;
             Ok((d.nr, d.kr, 2))
         }
-        RhsPackerKind::Float(v) => Ok((v.nr(), 1, 1)),
+        RhsPackerKind::Float(v) | RhsPackerKind::ChunkedFloat(v) => Ok((v.nr(), 1, 1)),
         // Only the quantizing packer's getters take `nr` and `kr`, and must get its own.
         RhsPackerKind::Bf16(Bf16::QuantF32) => {
             contract::require(d.nr == BF16_NR, "kai_nr == nr")?;
@@ -223,7 +224,8 @@ pub fn packed_offset(kind: RhsPackerKind, n_idx: usize, d: &Dims) -> Result<usiz
         | RhsPackerKind::Qsi4c32p(_)
         | RhsPackerKind::Qsi4c32pf16(_)
         | RhsPackerKind::Qai4c32p(_)
-        | RhsPackerKind::Float(_) => {}
+        | RhsPackerKind::Float(_)
+        | RhsPackerKind::ChunkedFloat(_) => {}
     }
     let (nr, kr, sr) = geometry(kind, d)?;
     kind.layout(d.bl).offset(n_idx, d.k, nr, kr, sr)
@@ -298,6 +300,19 @@ pub unsafe fn pack(kind: RhsPackerKind, a: &Args) -> Checked {
         RhsPackerKind::Bf16(v) => {
             bf16::check(v, a)?;
             unsafe { bf16::run(v, a) }
+        }
+        // `run(n, k_chunk_count, k_chunk_length, rhs_stride_row, rhs, bias, rhs_packed)`: the
+        // float packer's run over K = the chunks' rows, with the parameters it fixes itself.
+        RhsPackerKind::ChunkedFloat(v) => {
+            let args = Args {
+                num_groups: 1,
+                nr: v.nr(),
+                kr: 1,
+                sr: 1,
+                ..*a
+            };
+            float::check(v, &args)?;
+            unsafe { float::run(v, &args) }
         }
     }
     Ok(())

@@ -16,44 +16,6 @@
 //! `FMLA`s (96 x VL32 MACs). Rows past the block's last row read row 0 again (their results are
 //! not stored); columns past `n` are the packer's zero padding, and the stores are predicated.
 
-/// The 24 `FMLA`s of one K value (element `$l` of each segment of `z0`..`z5`): loads the packed
-/// row's four vectors from `x16` and advances it.
-macro_rules! k_step {
-    ($l:literal) => {
-        concat!(
-            "ld1w {{z6.s}}, p0/z, [x16]\n",
-            "ld1w {{z7.s}}, p0/z, [x16, #1, mul vl]\n",
-            concat!("fmla z8.s, z6.s, z0.s[", $l, "]\n"),
-            concat!("fmla z12.s, z6.s, z1.s[", $l, "]\n"),
-            concat!("fmla z16.s, z6.s, z2.s[", $l, "]\n"),
-            concat!("fmla z20.s, z6.s, z3.s[", $l, "]\n"),
-            concat!("fmla z24.s, z6.s, z4.s[", $l, "]\n"),
-            concat!("fmla z28.s, z6.s, z5.s[", $l, "]\n"),
-            concat!("fmla z9.s, z7.s, z0.s[", $l, "]\n"),
-            concat!("fmla z13.s, z7.s, z1.s[", $l, "]\n"),
-            concat!("fmla z17.s, z7.s, z2.s[", $l, "]\n"),
-            concat!("fmla z21.s, z7.s, z3.s[", $l, "]\n"),
-            concat!("fmla z25.s, z7.s, z4.s[", $l, "]\n"),
-            concat!("fmla z29.s, z7.s, z5.s[", $l, "]\n"),
-            "ld1w {{z6.s}}, p0/z, [x16, #2, mul vl]\n",
-            "ld1w {{z7.s}}, p0/z, [x16, #3, mul vl]\n",
-            concat!("fmla z10.s, z6.s, z0.s[", $l, "]\n"),
-            concat!("fmla z14.s, z6.s, z1.s[", $l, "]\n"),
-            concat!("fmla z18.s, z6.s, z2.s[", $l, "]\n"),
-            concat!("fmla z22.s, z6.s, z3.s[", $l, "]\n"),
-            concat!("fmla z26.s, z6.s, z4.s[", $l, "]\n"),
-            concat!("fmla z30.s, z6.s, z5.s[", $l, "]\n"),
-            concat!("fmla z11.s, z7.s, z0.s[", $l, "]\n"),
-            concat!("fmla z15.s, z7.s, z1.s[", $l, "]\n"),
-            concat!("fmla z19.s, z7.s, z2.s[", $l, "]\n"),
-            concat!("fmla z23.s, z7.s, z3.s[", $l, "]\n"),
-            concat!("fmla z27.s, z7.s, z4.s[", $l, "]\n"),
-            concat!("fmla z31.s, z7.s, z5.s[", $l, "]\n"),
-            "addvl x16, x16, #4\n",
-        )
-    };
-}
-
 asm_kernel! {
     /// Computes, for `i < m` and `j < n`, starting from `acc = bias[j]`,
     ///
@@ -136,10 +98,10 @@ asm_kernel! {
                 "// LLVM-MCA-BEGIN matmul_clamp_f32_f32_f32p4vlx1b_6x4vl_sve_mla",
                 load_rows!(ld1rqw "p0", "x20"; "x10", "x11", "x12", "x13", "x14", "x15"),
                 "add x20, x20, #4",
-                k_step!("0"),
-                k_step!("1"),
-                k_step!("2"),
-                k_step!("3"),
+                sve_6x4vl_k_step!("0"),
+                sve_6x4vl_k_step!("1"),
+                sve_6x4vl_k_step!("2"),
+                sve_6x4vl_k_step!("3"),
                 "subs x21, x21, #1",
                 "b.ne 30b",
                 "// LLVM-MCA-END",
@@ -149,13 +111,13 @@ asm_kernel! {
                 "b.eq 50f",
                 "whilelt p5.s, xzr, x21",
                 load_rows!(ld1rqw "p5", "x20"; "x10", "x11", "x12", "x13", "x14", "x15"),
-                k_step!("0"),
+                sve_6x4vl_k_step!("0"),
                 "cmp x21, #1",
                 "b.eq 50f",
-                k_step!("1"),
+                sve_6x4vl_k_step!("1"),
                 "cmp x21, #2",
                 "b.eq 50f",
-                k_step!("2"),
+                sve_6x4vl_k_step!("2"),
                 // ---- Clamp and store the block's rows.
                 "50:",
                 "mov z0.s, w9",

@@ -161,7 +161,7 @@ pub unsafe fn run(kernel: &MatmulKernel, a: &Args) {
             );
             unsafe { run_narrowed(&tile, strides, narrow, a, |a: &Args| f(a)) }
         }
-        (KernelFn::Portable | KernelFn::UnpackedLhs(_), _) => unsafe {
+        (KernelFn::Portable | KernelFn::UnpackedLhs(_) | KernelFn::Indirect(_), _) => unsafe {
             portable::run(&tile, &arithmetic(kernel), a)
         },
     }

@@ -1,0 +1,788 @@
+//! The indirect float GEMM family `imatmul_clamp_f32_f32_f32p` and its RHS packer, through the
+//! exported C symbols: getters equal KleidiAI's formulas at this SVE length, packed bytes equal
+//! a scalar packing (whole and sliced through the offset getters), and convolutions computed
+//! through indirection buffers (3x3 and 1x1, stride 1 and 2, padded) equal a direct convolution
+//! bit for bit (the fused chain from the bias is fully determined), over portions at the
+//! getters' steps, with every buffer against guard pages, callee-saved registers intact, and
+//! KleidiAI's pad-pointer and pointer-offset rules.
+
+mod support;
+
+use rkai::ukernels::arch::{self, Isa};
+use rkai::ukernels::catalog::{self, KERNELS, MatmulKernel};
+use rkai::ukernels::matmul::call::IndirectArgs;
+use rkai::ukernels::matmul::imatmul_clamp_f32_f32_f32p::portable;
+use std::ffi::c_void;
+use support::cabi::{Getter0, Getter1, Getter2, Getter3, func};
+use support::guard::{EDGES, Edge, Guarded};
+use support::rng::Rng;
+
+const STEM: &str = "imatmul_clamp_f32_f32_f32p4vlx1b_6x4vl_sve_mla";
+const PACKER: &str = "rhs_imatmul_pack_kxn_x32p4vlx1b_x32_x32_sve";
+/// Rows per block of the indirection buffer.
+const MR: usize = 6;
+/// An indirection entry no row below `m` may read: dereferencing it faults.
+const POISON: usize = 0xdead_0000_0000_beef;
+const CANARY: f32 = f32::from_bits(0x7fc0_dead);
+
+type RunImatmul = unsafe extern "C" fn(
+    usize,
+    usize,
+    usize,
+    usize,
+    *const c_void,
+    *const c_void,
+    usize,
+    *const c_void,
+    *mut c_void,
+    usize,
+    f32,
+    f32,
+);
+type RunPack =
+    unsafe extern "C" fn(usize, usize, usize, usize, *const c_void, *const c_void, *mut c_void);
+
+fn kernel() -> &'static MatmulKernel {
+    catalog::kernel(STEM).expect("catalog entry")
+}
+
+fn runs() -> bool {
+    support::cpu::can_run(kernel().isa)
+}
+
+fn n_step() -> usize {
+    4 * arch::sve_lanes32()
+}
+
+/// KleidiAI's packed layout written out: per group of `n_step` columns, the biases, then every
+/// one of the `k` rows; columns past `n` zero.
+fn reference_pack(n: usize, k: usize, rhs: &[f32], stride: usize, bias: &[f32]) -> Vec<u8> {
+    let nr = n_step();
+    let mut out = Vec::new();
+    for g in 0..n.div_ceil(nr) {
+        let col = |j: usize| g * nr + j;
+        for j in 0..nr {
+            let v = if col(j) < n { bias[col(j)] } else { 0.0 };
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+        for kk in 0..k {
+            for j in 0..nr {
+                let v = if col(j) < n {
+                    rhs[kk * stride + col(j)]
+                } else {
+                    0.0
+                };
+                out.extend_from_slice(&v.to_le_bytes());
+            }
+        }
+    }
+    out
+}
+
+/// Packs through the C packer into a guarded buffer of exactly the packed size.
+fn pack(
+    n: usize,
+    kcc: usize,
+    kcl: usize,
+    rhs: &[f32],
+    stride: usize,
+    bias: &[f32],
+    edge: Edge,
+) -> Guarded {
+    let size: Getter3 = func("get_rhs_packed_size", PACKER);
+    let run: RunPack = func("run", PACKER);
+    let rhs_g = Guarded::from_f32(rhs, edge);
+    let bias_g = Guarded::from_f32(bias, edge);
+    let mut out = Guarded::new(size(n, kcc, kcl), edge);
+    // SAFETY: buffers sized for the call.
+    unsafe {
+        run(
+            n,
+            kcc,
+            kcl,
+            4 * stride,
+            rhs_g.ptr().cast(),
+            bias_g.ptr().cast(),
+            out.mut_ptr().cast(),
+        )
+    };
+    out
+}
+
+#[test]
+fn getters_follow_kleidiai_formulas() {
+    let ns = n_step();
+    let m_step: Getter0 = func("get_m_step", STEM);
+    let n_step_k: Getter0 = func("get_n_step", STEM);
+    let lhs_offset: Getter2 = func("get_lhs_offset", STEM);
+    let rhs_offset: Getter3 = func("get_rhs_packed_offset", STEM);
+    let dst_offset: Getter3 = func("get_dst_offset", STEM);
+    let dst_size: Getter2 = func("get_dst_size", STEM);
+    assert_eq!(m_step(), 6);
+    assert_eq!(n_step_k(), ns);
+    let p_n_step: Getter0 = func("get_n_step", PACKER);
+    let p_rhs_offset: Getter1 = func("get_rhs_offset", PACKER);
+    let p_bias_offset: Getter1 = func("get_bias_offset", PACKER);
+    let p_stride: Getter2 = func("get_rhs_packed_stride", PACKER);
+    let p_offset: Getter3 = func("get_rhs_packed_offset", PACKER);
+    let p_size: Getter3 = func("get_rhs_packed_size", PACKER);
+    assert_eq!(p_n_step(), ns);
+    let mut checked = 0;
+    for (kcc, kcl) in [(1, 1), (9, 3), (1, 64), (4, 31), (25, 17)] {
+        let stride = ns * (4 + kcc * kcl * 4);
+        assert_eq!(p_stride(kcc, kcl), stride);
+        for blocks in 0..4 {
+            let n_idx = blocks * ns;
+            assert_eq!(rhs_offset(n_idx, kcc, kcl), blocks * stride);
+            assert_eq!(p_offset(n_idx, kcc, kcl), blocks * stride);
+            assert_eq!(p_rhs_offset(n_idx), 4 * n_idx);
+            for n in [n_idx + 1, n_idx + ns] {
+                assert_eq!(p_size(n, kcc, kcl), n.div_ceil(ns) * stride);
+            }
+            checked += 1;
+        }
+        assert_eq!(p_bias_offset(3), 12);
+        assert_eq!(lhs_offset(12, kcc * 8), 12 * kcc * 8);
+        assert_eq!(dst_offset(6, ns, 400), 6 * 400 + 4 * ns);
+        assert_eq!(dst_size(7, 9), 7 * 9 * 4);
+    }
+    println!("RELIABILITY getters: {checked} cases at n_step {ns}");
+}
+
+#[test]
+fn packed_bytes_equal_reference_whole_and_sliced() {
+    let ns = n_step();
+    let mut rng = Rng::new(7);
+    let mut cases = 0;
+    for (n, kcc, kcl) in [
+        (1, 1, 1),
+        (ns - 1, 9, 3),
+        (ns, 1, 5),
+        (ns + 3, 4, 7),
+        (3 * ns + 5, 2, 16),
+        (2 * ns, 9, 1),
+    ] {
+        let k = kcc * kcl;
+        let stride = n + 3;
+        let rhs = rng.vec_f32(k * stride, -2.0, 2.0);
+        let bias = rng.vec_f32(n, -1.0, 1.0);
+        let want = reference_pack(n, k, &rhs, stride, &bias);
+        for edge in EDGES {
+            let got = pack(n, kcc, kcl, &rhs, stride, &bias, edge);
+            assert_eq!(got.bytes(), &want[..], "n {n} kcc {kcc} kcl {kcl} {edge:?}");
+            cases += 1;
+        }
+        // Column slices packed through the offset getters, as threaded callers do.
+        let rhs_off: Getter1 = func("get_rhs_offset", PACKER);
+        let bias_off: Getter1 = func("get_bias_offset", PACKER);
+        let packed_off: Getter3 = func("get_rhs_packed_offset", PACKER);
+        let run: RunPack = func("run", PACKER);
+        let mut sliced = vec![0u8; want.len()];
+        for n_idx in (0..n).step_by(ns) {
+            let cols = ns.min(n - n_idx);
+            // SAFETY: offsets from the getters stay inside the buffers.
+            unsafe {
+                run(
+                    cols,
+                    kcc,
+                    kcl,
+                    4 * stride,
+                    rhs.as_ptr().cast::<u8>().add(rhs_off(n_idx)).cast(),
+                    bias.as_ptr().cast::<u8>().add(bias_off(n_idx)).cast(),
+                    sliced.as_mut_ptr().add(packed_off(n_idx, kcc, kcl)).cast(),
+                )
+            };
+        }
+        assert_eq!(sliced, want, "sliced n {n} kcc {kcc} kcl {kcl}");
+        cases += 1;
+    }
+    println!("RELIABILITY packed bytes: {cases} cases at n_step {ns}");
+}
+
+/// A 2D convolution (batch 1, NHWC input, weights as K x N with K ordered (ky, kx, c_in)).
+#[derive(Clone, Copy, Debug)]
+struct Conv {
+    h: usize,
+    w: usize,
+    c_in: usize,
+    kh: usize,
+    kw: usize,
+    stride: usize,
+    pad: usize,
+    c_out: usize,
+}
+
+impl Conv {
+    fn out_h(&self) -> usize {
+        (self.h + 2 * self.pad - self.kh) / self.stride + 1
+    }
+    fn out_w(&self) -> usize {
+        (self.w + 2 * self.pad - self.kw) / self.stride + 1
+    }
+    fn m(&self) -> usize {
+        self.out_h() * self.out_w()
+    }
+    fn kcc(&self) -> usize {
+        self.kh * self.kw
+    }
+    /// The input pixel chunk `c` of output row `i` reads, or `None` in the padding.
+    fn source(&self, i: usize, c: usize) -> Option<usize> {
+        let (oy, ox) = (i / self.out_w(), i % self.out_w());
+        let (ky, kx) = (c / self.kw, c % self.kw);
+        let iy = (oy * self.stride + ky).checked_sub(self.pad)?;
+        let ix = (ox * self.stride + kx).checked_sub(self.pad)?;
+        (iy < self.h && ix < self.w).then_some(iy * self.w + ix)
+    }
+}
+
+/// The direct convolution: bias, then one fused multiply-add per (ky, kx, c_in) in that order
+/// (the kernel's chunk order), out-of-image taps reading the pad chunk; then the clamp.
+fn direct_conv(
+    conv: &Conv,
+    input: &[f32],
+    pad: &[f32],
+    weights: &[f32],
+    bias: &[f32],
+    lo: f32,
+    hi: f32,
+) -> Vec<f32> {
+    let mut out = vec![0.0; conv.m() * conv.c_out];
+    for i in 0..conv.m() {
+        for j in 0..conv.c_out {
+            let mut acc = bias[j];
+            for c in 0..conv.kcc() {
+                let src = match conv.source(i, c) {
+                    Some(p) => &input[p * conv.c_in..][..conv.c_in],
+                    None => pad,
+                };
+                for (t, x) in src.iter().enumerate() {
+                    acc = weights[(c * conv.c_in + t) * conv.c_out + j].mul_add(*x, acc);
+                }
+            }
+            out[i * conv.c_out + j] = acc.min(hi).max(lo);
+        }
+    }
+    out
+}
+
+/// How the test fills the indirection buffer.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Pointers {
+    /// Byte offsets into the input, `lhs_ptr_offset` = its address (KleidiAI's test).
+    Offsets,
+    /// Absolute addresses, `lhs_ptr_offset` = 0.
+    Absolute,
+}
+
+/// The indirection buffer of `conv` in the kernel's block layout, ending at the last entry a
+/// call over all rows reads; entries of rows past `m` hold [`POISON`].
+fn indirection(conv: &Conv, input: *const u8, pad: *const u8, mode: Pointers) -> Vec<usize> {
+    let (m, kcc) = (conv.m(), conv.kcc());
+    let last_block = (m - 1) / MR * MR;
+    let len = last_block * kcc + MR * (kcc - 1) + (m - last_block);
+    let mut entries = vec![POISON; len];
+    for i in 0..m {
+        let (block, r) = (i / MR * MR, i % MR);
+        for c in 0..kcc {
+            entries[block * kcc + MR * c + r] = match conv.source(i, c) {
+                None => pad as usize,
+                Some(p) => {
+                    let off = 4 * p * conv.c_in;
+                    match mode {
+                        Pointers::Offsets => off,
+                        Pointers::Absolute => input as usize + off,
+                    }
+                }
+            };
+        }
+    }
+    entries
+}
+
+/// KleidiAI's test portions (full, halves, centre), rounded down to the getters' steps.
+fn portions(m: usize, n: usize) -> Vec<(usize, usize, usize, usize)> {
+    let ns = n_step();
+    let fr = [
+        (0.0, 0.0, 1.0, 1.0),
+        (0.0, 0.0, 1.0, 0.5),
+        (0.0, 0.0, 0.5, 1.0),
+        (0.0, 0.5, 1.0, 0.5),
+        (0.5, 0.0, 0.5, 1.0),
+        (0.4, 0.4, 0.3, 0.3),
+    ];
+    let mut out = Vec::new();
+    for (r0, c0, h, w) in fr {
+        let m_idx = ((m as f64 * r0) as usize) / MR * MR;
+        let n_idx = ((n as f64 * c0) as usize) / ns * ns;
+        let rows = (((m as f64 * h).ceil() as usize).max(1)).min(m - m_idx);
+        let cols = (((n as f64 * w).ceil() as usize).max(1)).min(n - n_idx);
+        if !out.contains(&(m_idx, n_idx, rows, cols)) {
+            out.push((m_idx, n_idx, rows, cols));
+        }
+    }
+    out
+}
+
+fn conv_cases() -> Vec<Conv> {
+    let ns = n_step();
+    let mut cases = Vec::new();
+    for (h, w, c_in, k, stride, pad) in [
+        (5, 5, 3, 3, 1, 1),
+        (7, 6, 4, 3, 1, 1),
+        (6, 7, 5, 3, 2, 1),
+        (9, 9, 8, 3, 2, 1),
+        (4, 5, 17, 3, 1, 1),
+        (5, 4, 16, 1, 1, 0),
+        (7, 7, 9, 1, 2, 0),
+        (3, 4, 6, 1, 1, 1),
+        (1, 1, 3, 3, 1, 1),
+    ] {
+        for c_out in [1, 7, ns - 1, ns, ns + 3, 2 * ns + 5] {
+            cases.push(Conv {
+                h,
+                w,
+                c_in,
+                kh: k,
+                kw: k,
+                stride,
+                pad,
+                c_out,
+            });
+        }
+    }
+    cases
+}
+
+#[test]
+fn convolutions_through_indirection_equal_direct_convolution() {
+    if !runs() {
+        println!(
+            "RELIABILITY convolutions: 0 cases (no {:?} on this CPU)",
+            kernel().isa
+        );
+        return;
+    }
+    let run: RunImatmul = func("run", STEM);
+    let lhs_offset: Getter2 = func("get_lhs_offset", STEM);
+    let rhs_offset: Getter3 = func("get_rhs_packed_offset", STEM);
+    let dst_offset: Getter3 = func("get_dst_offset", STEM);
+    let nr = n_step();
+    let mut rng = Rng::new(11);
+    let (mut calls, mut portable_calls) = (0, 0);
+    for (ci, conv) in conv_cases().iter().enumerate() {
+        let (m, n, kcc, kcl) = (conv.m(), conv.c_out, conv.kcc(), conv.c_in);
+        let input = rng.vec_f32(conv.h * conv.w * kcl, -1.0, 1.0);
+        let weights = rng.vec_f32(kcc * kcl * n, -1.0, 1.0);
+        let bias = rng.vec_f32(n, -0.5, 0.5);
+        // Zero padding, and a pad chunk of other values to show it is read as it is.
+        let pad_values = if ci % 2 == 0 {
+            vec![0.0; kcl]
+        } else {
+            rng.vec_f32(kcl, -3.0, 3.0)
+        };
+        let edge = EDGES[ci % 2];
+        let mode = if ci % 3 == 0 {
+            Pointers::Absolute
+        } else {
+            Pointers::Offsets
+        };
+        let input_g = Guarded::from_f32(&input, edge);
+        let pad_g = Guarded::from_f32(&pad_values, edge);
+        let entries = indirection(conv, input_g.ptr(), pad_g.ptr(), mode);
+        let ibuf = Guarded::from_bytes(
+            &entries
+                .iter()
+                .flat_map(|e| e.to_le_bytes())
+                .collect::<Vec<u8>>(),
+            edge,
+        );
+        let offset = match mode {
+            Pointers::Offsets => input_g.ptr() as usize,
+            Pointers::Absolute => 0,
+        };
+        let packed = pack(n, kcc, kcl, &weights, n, &bias, edge);
+        for (lo, hi) in [(f32::NEG_INFINITY, f32::INFINITY), (-0.3, 0.4)] {
+            let want = direct_conv(conv, &input, &pad_values, &weights, &bias, lo, hi);
+            for (m_idx, n_idx, rows, cols) in portions(m, n) {
+                let mut dst = Guarded::from_f32(&vec![CANARY; m * n], edge);
+                let i_off = lhs_offset(m_idx, kcc * 8);
+                let r_off = rhs_offset(n_idx, kcc, kcl);
+                let d_off = dst_offset(m_idx, n_idx, 4 * n);
+                // SAFETY: offsets from the getters; buffers cover the portion.
+                unsafe {
+                    run(
+                        rows,
+                        cols,
+                        kcc,
+                        kcl,
+                        ibuf.ptr().add(i_off).cast(),
+                        pad_g.ptr().cast(),
+                        offset,
+                        packed.ptr().add(r_off).cast(),
+                        dst.mut_ptr().add(d_off).cast(),
+                        4 * n,
+                        lo,
+                        hi,
+                    )
+                };
+                calls += 1;
+                let check = |dst: &Guarded, what: &str| {
+                    for i in 0..m {
+                        for j in 0..n {
+                            let inside = (m_idx..m_idx + rows).contains(&i)
+                                && (n_idx..n_idx + cols).contains(&j);
+                            let expect = if inside { want[i * n + j] } else { CANARY };
+                            let got = dst.f32_at(i * n + j);
+                            assert_eq!(
+                                got.to_bits(),
+                                expect.to_bits(),
+                                "{what} {conv:?} {mode:?} clamp ({lo}, {hi}) portion ({m_idx}, {n_idx}, {rows}, {cols}) at ({i}, {j}): {got} vs {expect}"
+                            );
+                        }
+                    }
+                };
+                check(&dst, "C symbol");
+                // The portable implementation gives the same bits.
+                let mut dst_p = Guarded::from_f32(&vec![CANARY; m * n], edge);
+                let args = IndirectArgs {
+                    m: rows,
+                    n: cols,
+                    k_chunk_count: kcc,
+                    k_chunk_length: kcl,
+                    // SAFETY: as above.
+                    indirection_buffer: unsafe { ibuf.ptr().add(i_off) }.cast(),
+                    pad_ptr: pad_g.ptr(),
+                    lhs_ptr_offset: offset,
+                    rhs_packed: unsafe { packed.ptr().add(r_off) },
+                    dst: unsafe { dst_p.mut_ptr().add(d_off) },
+                    dst_stride_row: 4 * n,
+                    clamp_min: lo,
+                    clamp_max: hi,
+                };
+                // SAFETY: as above.
+                unsafe { portable::run(nr, &args) };
+                check(&dst_p, "portable");
+                portable_calls += 1;
+            }
+        }
+    }
+    println!(
+        "RELIABILITY convolutions: {calls} kernel calls, {portable_calls} portable calls at n_step {nr}"
+    );
+}
+
+/// Threads computing disjoint row blocks of one convolution at once equal one whole call.
+#[test]
+fn threads_on_disjoint_row_blocks_equal_one_call() {
+    if !runs() {
+        return;
+    }
+    let conv = Conv {
+        h: 12,
+        w: 11,
+        c_in: 7,
+        kh: 3,
+        kw: 3,
+        stride: 1,
+        pad: 1,
+        c_out: n_step() + 5,
+    };
+    let (m, n, kcc, kcl) = (conv.m(), conv.c_out, conv.kcc(), conv.c_in);
+    let mut rng = Rng::new(5);
+    let input = rng.vec_f32(conv.h * conv.w * kcl, -1.0, 1.0);
+    let weights = rng.vec_f32(kcc * kcl * n, -1.0, 1.0);
+    let bias = rng.vec_f32(n, -0.5, 0.5);
+    let pad = vec![0.0f32; kcl];
+    let entries = indirection(
+        &conv,
+        input.as_ptr().cast(),
+        pad.as_ptr().cast(),
+        Pointers::Absolute,
+    );
+    let packed = pack(n, kcc, kcl, &weights, n, &bias, Edge::End);
+    let want = direct_conv(&conv, &input, &pad, &weights, &bias, -0.5, 0.5);
+    let mut dst = vec![CANARY; m * n];
+    let run: RunImatmul = func("run", STEM);
+    let (ib, pp, rp, dp) = (
+        entries.as_ptr() as usize,
+        pad.as_ptr() as usize,
+        packed.ptr() as usize,
+        dst.as_mut_ptr() as usize,
+    );
+    std::thread::scope(|s| {
+        for m_idx in (0..m).step_by(MR) {
+            s.spawn(move || {
+                let rows = MR.min(m - m_idx);
+                // SAFETY: each thread writes its own rows; the inputs are shared read-only.
+                unsafe {
+                    run(
+                        rows,
+                        n,
+                        kcc,
+                        kcl,
+                        (ib as *const usize).add(m_idx * kcc).cast(),
+                        pp as *const c_void,
+                        0,
+                        rp as *const c_void,
+                        (dp as *mut f32).add(m_idx * n).cast(),
+                        4 * n,
+                        -0.5,
+                        0.5,
+                    )
+                };
+            });
+        }
+    });
+    assert_eq!(
+        dst.iter().map(|x| x.to_bits()).collect::<Vec<_>>(),
+        want.iter().map(|x| x.to_bits()).collect::<Vec<_>>()
+    );
+    println!("RELIABILITY threads: {} row blocks", m.div_ceil(MR));
+}
+
+#[test]
+fn registers_survive() {
+    #[cfg(target_arch = "aarch64")]
+    {
+        use support::abi::{CallArgs, call, describe};
+        if !runs() {
+            return;
+        }
+        let mut calls = 0;
+        for conv in [
+            Conv {
+                h: 3,
+                w: 3,
+                c_in: 5,
+                kh: 3,
+                kw: 3,
+                stride: 1,
+                pad: 1,
+                c_out: 9,
+            },
+            Conv {
+                h: 6,
+                w: 5,
+                c_in: 13,
+                kh: 1,
+                kw: 1,
+                stride: 1,
+                pad: 0,
+                c_out: 2 * n_step() + 1,
+            },
+        ] {
+            let (m, n, kcc, kcl) = (conv.m(), conv.c_out, conv.kcc(), conv.c_in);
+            let mut rng = Rng::new(3);
+            let input = rng.vec_f32(conv.h * conv.w * kcl, -1.0, 1.0);
+            let weights = rng.vec_f32(kcc * kcl * n, -1.0, 1.0);
+            let bias = rng.vec_f32(n, -0.5, 0.5);
+            let pad = vec![0.0f32; kcl];
+            let entries = indirection(
+                &conv,
+                input.as_ptr().cast(),
+                pad.as_ptr().cast(),
+                Pointers::Absolute,
+            );
+            let packed = pack(n, kcc, kcl, &weights, n, &bias, Edge::End);
+            let mut dst = vec![0.0f32; m * n];
+            let args = CallArgs {
+                x: [
+                    m as u64,
+                    n as u64,
+                    kcc as u64,
+                    kcl as u64,
+                    entries.as_ptr() as u64,
+                    pad.as_ptr() as u64,
+                    0,
+                    packed.ptr() as u64,
+                ],
+                d: [
+                    CallArgs::f32_bits(-1e30),
+                    CallArgs::f32_bits(1e30),
+                    0,
+                    0,
+                    0,
+                    0,
+                    0,
+                    0,
+                ],
+                stack: [dst.as_mut_ptr() as u64, 4 * n as u64],
+            };
+            let f = rkai::capi::exports::symbol_address(&format!("kai_run_{STEM}")).unwrap();
+            // SAFETY: the arguments describe run_imatmul's prototype and valid buffers.
+            let mask = unsafe { call(f, &args) };
+            assert_eq!(mask, 0, "{STEM} clobbered {}", describe(mask));
+            let want = direct_conv(&conv, &input, &pad, &weights, &bias, -1e30, 1e30);
+            assert_eq!(dst, want);
+            calls += 1;
+        }
+        println!("RELIABILITY registers: {calls} calls");
+    }
+}
+
+/// Where SVE is missing the kernel is never selected, and the getters still answer.
+#[test]
+fn selection_follows_sve() {
+    let family = kernel().family;
+    let chosen = rkai::select::best_kernel(
+        family,
+        rkai::select::ShapeClass::Gemm,
+        rkai::ukernels::arch::Features(u32::MAX),
+    );
+    if cfg!(target_arch = "aarch64") && !support::cpu::features().contains(Isa::Sve.features()) {
+        assert!(chosen.is_none(), "an SVE kernel selected without SVE");
+    } else {
+        assert_eq!(chosen.map(|k| k.stem), Some(STEM));
+    }
+    assert!(KERNELS.iter().any(|k| k.stem == STEM));
+    let n_step_k: Getter0 = func("get_n_step", STEM);
+    assert_eq!(n_step_k(), n_step());
+}
+
+fn cases() -> Vec<support::death::Case<String, String>> {
+    let run_symbol = format!("kai_run_{STEM}");
+    vec![
+        (
+            "zero_chunks",
+            run_symbol.clone(),
+            "k_chunk_count > 0".into(),
+            || {
+                let d = Box::leak(Box::new([0.0f32; 8]));
+                // SAFETY: refused before any access.
+                unsafe {
+                    run()(
+                        1,
+                        1,
+                        0,
+                        3,
+                        [0usize; 1].as_ptr().cast(),
+                        std::ptr::null(),
+                        0,
+                        [0.0f32; 8].as_ptr().cast(),
+                        d.as_mut_ptr().cast(),
+                        4,
+                        0.0,
+                        1.0,
+                    )
+                }
+            },
+        ),
+        (
+            "empty_chunks",
+            run_symbol.clone(),
+            "k_chunk_length > 0".into(),
+            || {
+                let d = Box::leak(Box::new([0.0f32; 8]));
+                // SAFETY: refused before any access.
+                unsafe {
+                    run()(
+                        1,
+                        1,
+                        2,
+                        0,
+                        [0usize; 12].as_ptr().cast(),
+                        std::ptr::null(),
+                        0,
+                        [0.0f32; 8].as_ptr().cast(),
+                        d.as_mut_ptr().cast(),
+                        4,
+                        0.0,
+                        1.0,
+                    )
+                }
+            },
+        ),
+        (
+            "null_indirection",
+            run_symbol.clone(),
+            "indirection_buffer != NULL".into(),
+            || {
+                let d = Box::leak(Box::new([0.0f32; 8]));
+                // SAFETY: refused before any access.
+                unsafe {
+                    run()(
+                        1,
+                        1,
+                        1,
+                        1,
+                        std::ptr::null(),
+                        std::ptr::null(),
+                        0,
+                        [0.0f32; 8].as_ptr().cast(),
+                        d.as_mut_ptr().cast(),
+                        4,
+                        0.0,
+                        1.0,
+                    )
+                }
+            },
+        ),
+        (
+            "short_dst_stride",
+            run_symbol,
+            "dst_stride_row >= n * sizeof(float)".into(),
+            || {
+                let d = Box::leak(Box::new([0.0f32; 8]));
+                // SAFETY: refused before any access.
+                unsafe {
+                    run()(
+                        2,
+                        2,
+                        1,
+                        1,
+                        [0usize; 12].as_ptr().cast(),
+                        std::ptr::null(),
+                        0,
+                        [0.0f32; 8].as_ptr().cast(),
+                        d.as_mut_ptr().cast(),
+                        4,
+                        0.0,
+                        1.0,
+                    )
+                }
+            },
+        ),
+        (
+            "lhs_offset_misaligned",
+            format!("kai_get_lhs_offset_{STEM}"),
+            "(m_idx % m_step) == 0".into(),
+            || {
+                func::<Getter2>("get_lhs_offset", STEM)(3, 8);
+            },
+        ),
+        (
+            "rhs_offset_misaligned",
+            format!("kai_get_rhs_packed_offset_{STEM}"),
+            "(n_idx % nr) == 0".into(),
+            || {
+                func::<Getter3>("get_rhs_packed_offset", STEM)(1, 1, 1);
+            },
+        ),
+        (
+            "packer_null_bias",
+            format!("kai_run_{PACKER}"),
+            "bias != NULL".into(),
+            || {
+                let mut out = vec![0u8; 4096];
+                // SAFETY: refused before any access.
+                unsafe {
+                    func::<RunPack>("run", PACKER)(
+                        1,
+                        1,
+                        1,
+                        4,
+                        [0.0f32; 1].as_ptr().cast(),
+                        std::ptr::null(),
+                        out.as_mut_ptr().cast(),
+                    )
+                }
+            },
+        ),
+    ]
+}
+
+fn run() -> RunImatmul {
+    func("run", STEM)
+}
+
+death_tests!(cases, "imatmul contract violations");
