@@ -35,7 +35,7 @@ for tool in cmake ninja cc c++ cargo; do
 done
 
 # Everything but cargo's target directory is rebuilt: each run proves the recipes anew.
-rm -rf "$BUILD" "$PREFIX" "$DIR/standins" "$LOGS"
+rm -rf "$BUILD" "$PREFIX" "$DIR/executorch-prefix" "$DIR/standins" "$LOGS"
 mkdir -p "$LOGS" "$DIR/standins"
 
 say() { printf '\n==> %s\n' "$*"; }
@@ -98,8 +98,13 @@ cargo_dir=(-DRKAI_CARGO_TARGET_DIR="$CARGO_DIR")
 
 standin "pytorch: add_subdirectory(third_party/kleidiai = rkai)" pytorch pytorch_standin -- \
   -DKLEIDIAI_SUBMODULE="$ROOT" "${cargo_dir[@]}"
-standin "torchao: FETCHCONTENT_SOURCE_DIR_KLEIDIAI" torchao torchao_standin -- \
+standin "torchao: -DFETCHCONTENT_SOURCE_DIR_KLEIDIAI" torchao torchao_standin -- \
   -DFETCHCONTENT_SOURCE_DIR_KLEIDIAI="$ROOT" "${cargo_dir[@]}"
+# torchao's setup.py passes a fixed argument list to CMake: the override travels in a toolchain
+# file named by the CMAKE_TOOLCHAIN_FILE environment variable (CMake 3.21 and newer).
+printf 'set(FETCHCONTENT_SOURCE_DIR_KLEIDIAI "%s" CACHE PATH "")\n' "$ROOT" >"$DIR/rkai-override.cmake"
+standin "torchao: FETCHCONTENT_SOURCE_DIR_KLEIDIAI from CMAKE_TOOLCHAIN_FILE (environment)" torchao torchao_standin \
+  "CMAKE_TOOLCHAIN_FILE=$DIR/rkai-override.cmake" -- "${cargo_dir[@]}"
 standin "onnxruntime: FETCHCONTENT_SOURCE_DIR_KLEIDIAI" onnxruntime onnxruntime_standin -- \
   -DFETCHCONTENT_SOURCE_DIR_KLEIDIAI="$ROOT" "${cargo_dir[@]}"
 standin "xnnpack: KLEIDIAI_SOURCE_DIR (add_subdirectory)" xnnpack xnnpack_standin -- \
@@ -115,6 +120,34 @@ standin "llama.cpp (edited): FETCHCONTENT_SOURCE_DIR_KLEIDIAI_DOWNLOAD" llama.cp
   -DFETCHCONTENT_SOURCE_DIR_KLEIDIAI_DOWNLOAD="$ROOT" "${cargo_dir[@]}"
 standin "mnn (edited): KLEIDIAI_SRC_DIR" mnn mnn_standin -- \
   -DKLEIDIAI_SRC_DIR="$ROOT" "${cargo_dir[@]}"
+# ExecuTorch: build with XNNPACK and KLEIDIAI_SOURCE_DIR, install (its export set holds
+# `kleidiai`), then build and run a program against that install.
+executorch_flow() {
+  local label="executorch: XNNPACK + KLEIDIAI_SOURCE_DIR, install(TARGETS kleidiai EXPORT ...)"
+  local bdir=$DIR/standins/executorch etprefix=$DIR/executorch-prefix log=$LOGS/executorch.log t0 status=0
+  t0=$(date +%s)
+  say "$label"
+  {
+    cmake -S "$ROOT/tests/integration/executorch" -B "$bdir" "${common[@]}" -DKLEIDIAI_SOURCE_DIR="$ROOT" \
+      "${cargo_dir[@]}" -DCMAKE_INSTALL_PREFIX="$etprefix" &&
+      cmake --build "$bdir" --parallel "$JOBS" &&
+      cmake --install "$bdir" &&
+      cmake -S "$ROOT/tests/integration/executorch/consumer" -B "$bdir-consumer" "${common[@]}" \
+        -DEXECUTORCH_PREFIX="$etprefix" &&
+      cmake --build "$bdir-consumer" --parallel "$JOBS" &&
+      "$bdir-consumer/executorch_consumer"
+  } >"$log" 2>&1 || status=$?
+  if [[ $status -eq 0 ]] && grep -qE '^[^:]+: OK$' "$log"; then
+    RESULTS+=("PASS  $label ($(elapsed "$t0") s)")
+    grep -E '^[^:]+: (kai_get_version|OK)|packed-weight key|exported kleidiai links' "$log" | sed 's/^/    | /'
+  else
+    RESULTS+=("FAIL  $label (exit $status, see $log)")
+    FAILED=1
+    echo "    FAILED (exit $status); last lines of $log:"
+    tail -n 30 "$log" | sed 's/^/    | /'
+  fi
+}
+executorch_flow
 standin "glue: installed package + kleidiai-target.cmake" glue ops/glue_standin -- \
   -DCMAKE_PREFIX_PATH="$PREFIX" -DCMAKE_PROJECT_INCLUDE="$PREFIX/lib/cmake/KleidiAI/kleidiai-target.cmake"
 
