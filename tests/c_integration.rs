@@ -14,18 +14,60 @@ use std::process::Command;
 /// Every stand-in the script runs: the label prefix of its summary line and the name its program
 /// prints before `: OK` (some print two lines).
 const STANDINS: &[(&str, &[&str])] = &[
-    ("pytorch: ", &["pytorch (add_subdirectory of the submodule, C++17)"]),
-    ("torchao: -DFETCHCONTENT_SOURCE_DIR_KLEIDIAI", &["torchao (FetchContent kleidiai, C++20 -Wall -Werror)"]),
-    ("torchao: FETCHCONTENT_SOURCE_DIR_KLEIDIAI from", &["torchao (FetchContent kleidiai, C++20 -Wall -Werror)"]),
-    ("onnxruntime: ", &["onnxruntime (deps.txt + FetchContent wrapper, C++17)"]),
-    ("xnnpack: KLEIDIAI_SOURCE_DIR", &["xnnpack (C micro-kernel wrapper)", "xnnpack (C++ weight packing)"]),
-    ("xnnpack: XNNPACK_USE_SYSTEM_LIBS", &["xnnpack (C micro-kernel wrapper)", "xnnpack (C++ weight packing)"]),
-    ("onednn: KAI_ROOT_DIR", &["onednn (find_path/find_library, linked by path)"]),
-    ("onednn: CMAKE_PREFIX_PATH", &["onednn (find_path/find_library, linked by path)"]),
-    ("onednn: KAI_LIBRARY", &["onednn (find_path/find_library, linked by path)"]),
-    ("llama.cpp (edited): ", &["llama.cpp (KleidiAI_Download + flat includes, linked)"]),
-    ("mnn (edited): ", &["mnn (KLEIDIAI_SRC_DIR + flat includes, linked)"]),
-    ("executorch: ", &["executorch (XNNPACK subdirectory, kleidiai installed and exported)"]),
+    (
+        "pytorch: ",
+        &["pytorch (add_subdirectory of the submodule, C++17)"],
+    ),
+    (
+        "torchao: -DFETCHCONTENT_SOURCE_DIR_KLEIDIAI",
+        &["torchao (FetchContent kleidiai, C++20 -Wall -Werror)"],
+    ),
+    (
+        "torchao: FETCHCONTENT_SOURCE_DIR_KLEIDIAI from",
+        &["torchao (FetchContent kleidiai, C++20 -Wall -Werror)"],
+    ),
+    (
+        "onnxruntime: ",
+        &["onnxruntime (deps.txt + FetchContent wrapper, C++17)"],
+    ),
+    (
+        "xnnpack: KLEIDIAI_SOURCE_DIR",
+        &[
+            "xnnpack (C micro-kernel wrapper)",
+            "xnnpack (C++ weight packing)",
+        ],
+    ),
+    (
+        "xnnpack: XNNPACK_USE_SYSTEM_LIBS",
+        &[
+            "xnnpack (C micro-kernel wrapper)",
+            "xnnpack (C++ weight packing)",
+        ],
+    ),
+    (
+        "onednn: KAI_ROOT_DIR",
+        &["onednn (find_path/find_library, linked by path)"],
+    ),
+    (
+        "onednn: CMAKE_PREFIX_PATH",
+        &["onednn (find_path/find_library, linked by path)"],
+    ),
+    (
+        "onednn: KAI_LIBRARY",
+        &["onednn (find_path/find_library, linked by path)"],
+    ),
+    (
+        "llama.cpp (edited): ",
+        &["llama.cpp (KleidiAI_Download + flat includes, linked)"],
+    ),
+    (
+        "mnn (edited): ",
+        &["mnn (KLEIDIAI_SRC_DIR + flat includes, linked)"],
+    ),
+    (
+        "executorch: ",
+        &["executorch (XNNPACK subdirectory, kleidiai installed and exported)"],
+    ),
     ("glue: ", &["glue (installed rkai, kleidiai-target.cmake)"]),
 ];
 
@@ -96,9 +138,9 @@ fn framework_integration_recipes() {
         .collect();
     for (label, names) in STANDINS {
         assert!(
-            summary
-                .iter()
-                .any(|l| l.strip_prefix("PASS  ").is_some_and(|l| l.starts_with(label))),
+            summary.iter().any(|l| l
+                .strip_prefix("PASS  ")
+                .is_some_and(|l| l.starts_with(label))),
             "stand-in `{label}` did not pass (or did not run)"
         );
         for name in *names {
@@ -114,5 +156,8 @@ fn framework_integration_recipes() {
         STANDINS.len(),
         "the script ran stand-ins this test does not know"
     );
-    assert!(!summary.iter().any(|l| l.starts_with("FAIL  ")), "a stand-in failed");
+    assert!(
+        !summary.iter().any(|l| l.starts_with("FAIL  ")),
+        "a stand-in failed"
+    );
 }
