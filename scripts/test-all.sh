@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite: formatting, lints, header drift, native tests (x86_64 runs the portable
-# path), the CMake/C consumer builds, and the aarch64 suite under every QEMU CPU model of
+# path), the CMake/C consumer builds and the framework integration stand-ins
+# (tests/c_integration.rs, part of the native `cargo test --workspace`), and the aarch64 suite under every QEMU CPU model of
 # DESIGN.md §4. Installs what it needs first.
 #   scripts/test-all.sh            everything
 #   RKAI_QEMU_MODELS="neoverse-v1" scripts/test-all.sh   a subset of models
@@ -61,9 +62,10 @@ RUSTDOCFLAGS="-D warnings" "${cross_cargo[@]}" doc --workspace --no-deps --quiet
 models=${RKAI_QEMU_MODELS:-"cortex-a53 neoverse-n1 neoverse-v1 neoverse-n2 max,sve-default-vector-length=64"}
 for model in $models; do
   step "aarch64 tests under QEMU_CPU=$model"
-  # The CMake consumer test builds and runs its own aarch64 binaries; it runs once, natively.
+  # The CMake consumer test builds and runs its own aarch64 binaries, and the framework
+  # integration test (tests/c_integration.rs) is native only; both run once, natively.
   QEMU_CPU=$model RKAI_EXPECT_CPU=$model "${cross_cargo[@]}" test --workspace --target $target \
-    -- --skip cmake_consumers_build_and_run
+    -- --skip cmake_consumers_build_and_run --skip framework_integration_recipes
 done
 # The other vector lengths (128, 256, 1024 and 2048 bits) matter only to the SVE kernels, whose
 # tiles or refusals follow the vector length: run the test files that exercise them, with the

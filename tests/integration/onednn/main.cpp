@@ -1,0 +1,3 @@
+int dnnl_kai_check();
+
+int main() { return dnnl_kai_check(); }

@@ -1,0 +1,3 @@
+int torchao_kai_check();
+
+int main() { return torchao_kai_check(); }
