@@ -141,12 +141,18 @@ def catalog_kernels(catalog_text):
     set of stems whose n_step scales with the SVE vector length and the set of kernels fixed at
     256-bit SVE."""
     kernels, vl_scaled, sve256 = {}, set(), set()
-    for macro, body in re.findall(r"\n(\w+_kernel)!\(\n(.*?)\n\);", catalog_text, re.S):
-        if macro.startswith("streaming_"):
-            continue  # SME: no llvm-mca model (scripts/perf-sme.sh counts them under QEMU)
-        stem, isa, m_step, n_step = re.search(
-            r"\n\s+(matmul_clamp_\w+),\n\s+(\w+),\n\s+\[(\d+), (\d+), \d+, \d+, \d+, \d+\]",
-            "\n" + body).groups()
+    entries = re.findall(r"\n(\w+_kernel|kernel_entry)!\(\n(.*?)\n\);", catalog_text, re.S)
+    for macro, body in entries:
+        fields = re.search(
+            r"\n\s+(i?matmul_clamp_\w+),\n\s+(\w+),\n\s+\[(\d+), (\d+), \d+, \d+, \d+, \d+\]",
+            "\n" + body)
+        # SME (no llvm-mca model; scripts/perf-sme.sh counts them under QEMU) and the templates
+        # inside macro definitions have no loop here.
+        if macro.startswith("streaming_") or (fields is None and "$" in body):
+            continue
+        stem, isa, m_step, n_step = fields.groups()
+        if isa.startswith("Sme"):
+            continue
         last = body.strip().splitlines()[-1].strip().split("::")[-1]
         if last == "portable":
             continue  # no asm loop on aarch64 yet: the portable implementation runs

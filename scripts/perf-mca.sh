@@ -32,6 +32,8 @@ INSTR_STEM = {"matmul_clamp_f32_bf16p1x4_bf16p12x4b_1x36_neon_dot": "BFDOT"}
 K_PER_ITERATION_STEM = {
     "matmul_clamp_f16_f16_f16p32x1b_6x32_neon_mla_cortexa55": 8,
     "matmul_clamp_f16_f16_f16p16x1biasf16_6x16x8_neon_mla": 8,
+    # Integer loops over 16 K values per iteration.
+    "matmul_clamp_f32_qai8dxp4x4_qsu2cxp4x4bf32sf32_8x4_neon_dotprod": 16,
 }
 # Loops that cover fewer rows per iteration than the kernel's m_step (their register budget
 # holds 8 rows; a 16-row step runs as two passes).
@@ -42,6 +44,7 @@ ROWS_PER_ITERATION = {
     "matmul_clamp_f32_qsi8d32p4x8_qsi4c32p4x8_16x4_neon_i8mm": 8,
     "matmul_clamp_f32_qsi8d32p4x8_qsi4c32p8x8_16x8_sve_i8mm": 8,
     "matmul_clamp_f32_qsi8d32p4x4_qai4c32p4x4_8x4_neon_dotprod": 4,
+    "matmul_clamp_f32_qai8dxp4x4_qsu2cxp4x4bf32sf32_8x4_neon_dotprod": 4,
     # KleidiAI reports m_step 1 for the SVE f32 kernel; its loop covers 6-row blocks.
     "matmul_clamp_f32_f32_f32p4vlx1b_6x4vl_sve_mla": 6,
 }

@@ -101,6 +101,7 @@ pub unsafe fn matmul_f32_qai8dxp1x4_qsu2cxp4x4_1x4(
             "movi v19.4s, #0",
             // ---- K loop: 32 values x 4 columns per iteration ----
             "2:",
+            "// LLVM-MCA-BEGIN matmul_clamp_f32_qai8dxp1x4_qsu2cxp4x4bf32sf32_1x4_neon_dotprod",
             "ldp q20, q21, [x3], #32",
             "ldp q30, q31, [x9], #32",
             decode_slots!("20" => "22", "23", "24", "25"),
@@ -115,6 +116,7 @@ pub unsafe fn matmul_f32_qai8dxp1x4_qsu2cxp4x4_1x4(
             "sdot v19.4s, v29.16b, v31.4b[3]",
             "subs x10, x10, #32",
             "b.ne 2b",
+            "// LLVM-MCA-END",
             // ---- epilogue: x9 -> lhs_offset, lhs_scale; x3 -> the group's trailer ----
             "add v16.4s, v16.4s, v17.4s",
             "add v18.4s, v18.4s, v19.4s",

@@ -99,6 +99,7 @@ pub unsafe fn matmul_f32_qai8dxp4x4_qsu2cxp4x4_8x4(
             "movi v19.4s, #0",
             // ---- K loop: 16 values x 4 rows x 4 columns per iteration ----
             "3:",
+            "// LLVM-MCA-BEGIN matmul_clamp_f32_qai8dxp4x4_qsu2cxp4x4bf32sf32_8x4_neon_dotprod",
             "ldr q20, [x11], #16",
             "ldp q24, q25, [x9], #32",
             "ldp q26, q27, [x9], #32",
@@ -109,6 +110,7 @@ pub unsafe fn matmul_f32_qai8dxp4x4_qsu2cxp4x4_8x4(
             sdot_rows!("31", "27"),
             "subs x10, x10, #16",
             "b.ne 3b",
+            "// LLVM-MCA-END",
             // ---- epilogue: x9 -> the group's offsets and scales, x11 -> the RHS trailer ----
             "ldp q24, q25, [x9]",
             "ldp q20, q21, [x11], #32",
