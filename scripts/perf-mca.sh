@@ -44,7 +44,6 @@ ROWS_PER_ITERATION = {
     "matmul_clamp_f32_qsi8d32p4x8_qsi4c32p4x8_16x4_neon_i8mm": 8,
     "matmul_clamp_f32_qsi8d32p4x8_qsi4c32p8x8_16x8_sve_i8mm": 8,
     "matmul_clamp_f32_qsi8d32p4x4_qai4c32p4x4_8x4_neon_dotprod": 4,
-    "matmul_clamp_f32_qai8dxp4x4_qsu2cxp4x4bf32sf32_8x4_neon_dotprod": 4,
     # KleidiAI reports m_step 1 for the SVE f32 kernel; its loop covers 6-row blocks.
     "matmul_clamp_f32_f32_f32p4vlx1b_6x4vl_sve_mla": 6,
 }
