@@ -7,9 +7,12 @@
 //! It takes minutes on a cold cache (two release builds of rkai by cargo). Filter it with
 //! `--skip cmake_consumers_build_and_run`, or set `RKAI_SKIP_CMAKE_TEST=1`.
 
+mod support;
+
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use support::host::{cross_tools_present, have, native_run, run_script};
 
 /// Logs the script writes for every architecture, one per run of the example.
 const RUNS: &[&str] = &[
@@ -21,31 +24,6 @@ const RUNS: &[&str] = &[
     "run-pkgconfig-shared.log",
     "run-pkgconfig-static.log",
 ];
-
-fn have(tool: &str, args: &[&str]) -> bool {
-    Command::new(tool)
-        .args(args)
-        .output()
-        .is_ok_and(|o| o.status.success())
-}
-
-/// Architecture of the machine, from a host program: under user-mode emulation (the aarch64 test
-/// binary run by qemu-aarch64 on an x86_64 host) child processes are host programs, so this
-/// differs from the architecture the test was compiled for.
-fn host_arch() -> Option<String> {
-    let out = Command::new("uname").arg("-m").output().ok()?;
-    Some(String::from_utf8_lossy(&out.stdout).trim().to_string())
-}
-
-fn cross_tools_present() -> bool {
-    have("aarch64-linux-gnu-gcc", &["--version"])
-        && have("qemu-aarch64", &["--version"])
-        && Path::new("/usr/lib/rustlib/aarch64-unknown-linux-gnu").is_dir()
-        && have(
-            concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/cross-cargo"),
-            &["--version"],
-        )
-}
 
 fn check_logs(dir: &Path, arch: &str, extra: &[&str]) {
     for name in RUNS.iter().chain(extra) {
@@ -62,19 +40,9 @@ fn check_logs(dir: &Path, arch: &str, extra: &[&str]) {
 
 #[test]
 fn cmake_consumers_build_and_run() {
-    if std::env::var_os("RKAI_SKIP_CMAKE_TEST").is_some_and(|v| v != "0") {
-        eprintln!("cmake_consumers_build_and_run: skipped (RKAI_SKIP_CMAKE_TEST is set)");
+    let Some(arch) = native_run("cmake_consumers_build_and_run", "RKAI_SKIP_CMAKE_TEST") else {
         return;
-    }
-    let arch = host_arch().expect("uname -m");
-    if arch != std::env::consts::ARCH {
-        eprintln!(
-            "cmake_consumers_build_and_run: skipped: this {} test binary runs emulated on a {arch} \
-             host; the native run of the test covers the aarch64 flow",
-            std::env::consts::ARCH
-        );
-        return;
-    }
+    };
     for (tool, args) in [
         ("cmake", &["--version"][..]),
         ("ninja", &["--version"][..]),
@@ -88,7 +56,7 @@ fn cmake_consumers_build_and_run() {
         );
     }
 
-    let cross = arch == "x86_64" && cross_tools_present();
+    let cross = arch == "x86_64" && cross_tools_present(true);
     if arch == "x86_64" && !cross {
         eprintln!(
             "cmake_consumers_build_and_run: aarch64 flow skipped: aarch64-linux-gnu-gcc, \
@@ -99,28 +67,18 @@ fn cmake_consumers_build_and_run() {
 
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("c_cmake");
-    let out = Command::new("bash")
-        .arg(root.join("scripts/build-and-run-example.sh"))
+    let mut cmd = Command::new("bash");
+    cmd.arg(root.join("scripts/build-and-run-example.sh"))
         .current_dir(&root)
         .env("RKAI_BUILD_DIR", &dir)
         .env("RKAI_SKIP_SETUP", "1")
         .env("RKAI_CROSS", if cross { "1" } else { "0" })
         .env_remove("CARGO_TARGET_DIR")
-        .env_remove("CARGO_BUILD_TARGET")
-        .output()
-        .expect("run scripts/build-and-run-example.sh");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    println!("{stdout}");
-    eprintln!("{stderr}");
-    assert!(
-        out.status.success(),
-        "scripts/build-and-run-example.sh failed ({})",
-        out.status
-    );
-    assert!(
-        stdout.lines().any(|l| l == "build-and-run-example: OK"),
-        "the script did not report success"
+        .env_remove("CARGO_BUILD_TARGET");
+    let stdout = run_script(
+        cmd,
+        "scripts/build-and-run-example.sh",
+        Some("build-and-run-example: OK"),
     );
     assert!(
         !stdout.lines().any(|l| l.trim_start().starts_with("FAIL ")),

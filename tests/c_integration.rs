@@ -8,8 +8,11 @@
 //! stand-in); minutes on a cold cache. Filter it with `--skip framework_integration_recipes`, or set
 //! `RKAI_SKIP_INTEGRATION_TEST=1`.
 
+mod support;
+
 use std::path::PathBuf;
 use std::process::Command;
+use support::host::{have, native_run, run_script};
 
 /// Every stand-in the script runs: the label prefix of its summary line and the name its program
 /// prints before `: OK` (some print two lines).
@@ -71,64 +74,35 @@ const STANDINS: &[(&str, &[&str])] = &[
     ("glue: ", &["glue (installed rkai, kleidiai-target.cmake)"]),
 ];
 
-fn have(tool: &str) -> bool {
-    Command::new(tool)
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success())
-}
-
-/// Architecture of the machine, from a host program (see tests/c_cmake.rs: under user-mode
-/// emulation child processes are host programs).
-fn host_arch() -> Option<String> {
-    let out = Command::new("uname").arg("-m").output().ok()?;
-    Some(String::from_utf8_lossy(&out.stdout).trim().to_string())
-}
-
 #[test]
 fn framework_integration_recipes() {
-    if std::env::var_os("RKAI_SKIP_INTEGRATION_TEST").is_some_and(|v| v != "0") {
-        eprintln!("framework_integration_recipes: skipped (RKAI_SKIP_INTEGRATION_TEST is set)");
-        return;
-    }
-    let arch = host_arch().expect("uname -m");
-    if arch != std::env::consts::ARCH {
-        eprintln!(
-            "framework_integration_recipes: skipped: this {} test binary runs emulated on a \
-             {arch} host; the native run of the test covers the recipes",
-            std::env::consts::ARCH
-        );
+    if native_run(
+        "framework_integration_recipes",
+        "RKAI_SKIP_INTEGRATION_TEST",
+    )
+    .is_none()
+    {
         return;
     }
     for tool in ["cmake", "ninja", "cc", "c++", "bash"] {
         assert!(
-            have(tool),
+            have(tool, &["--version"]),
             "{tool} is missing: run scripts/setup-toolchain.sh (or set RKAI_SKIP_INTEGRATION_TEST=1)"
         );
     }
 
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("c_integration");
-    let out = Command::new("bash")
-        .arg(root.join("scripts/check-integration.sh"))
+    let mut cmd = Command::new("bash");
+    cmd.arg(root.join("scripts/check-integration.sh"))
         .current_dir(&root)
         .env("RKAI_INTEGRATION_DIR", &dir)
         .env_remove("CARGO_TARGET_DIR")
-        .env_remove("CARGO_BUILD_TARGET")
-        .output()
-        .expect("run scripts/check-integration.sh");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    println!("{stdout}");
-    eprintln!("{stderr}");
-    assert!(
-        out.status.success(),
-        "scripts/check-integration.sh failed ({})",
-        out.status
-    );
-    assert!(
-        stdout.lines().any(|l| l == "check-integration: OK"),
-        "the script did not report success"
+        .env_remove("CARGO_BUILD_TARGET");
+    let stdout = run_script(
+        cmd,
+        "scripts/check-integration.sh",
+        Some("check-integration: OK"),
     );
 
     let summary: Vec<&str> = stdout

@@ -13,8 +13,11 @@
 //! It builds the library twice (aarch64 and host) in its own target directory on a cold cache.
 //! Filter it with `--skip c_program_pays_only_for_what_it_calls`, or set `RKAI_SKIP_SIZE_TEST=1`.
 
+mod support;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use support::host::{cross_tools_present, have, native_run, run_script};
 
 /// `.text` bytes of the probe linked against KleidiAI 1.30 for aarch64 (docs/PERFORMANCE.md).
 const KLEIDIAI_AARCH64_TEXT: u64 = 9_132;
@@ -24,28 +27,6 @@ const AARCH64_TEXT_BOUND: u64 = 17_408;
 const X86_64_TEXT_BOUND: u64 = 33_792;
 
 const _: () = assert!(AARCH64_TEXT_BOUND <= 2 * KLEIDIAI_AARCH64_TEXT);
-
-fn have(tool: &str, args: &[&str]) -> bool {
-    Command::new(tool)
-        .args(args)
-        .output()
-        .is_ok_and(|o| o.status.success())
-}
-
-/// Architecture of the machine, from a host program (see `tests/c_cmake.rs`).
-fn host_arch() -> Option<String> {
-    let out = Command::new("uname").arg("-m").output().ok()?;
-    Some(String::from_utf8_lossy(&out.stdout).trim().to_string())
-}
-
-fn cross_tools_present() -> bool {
-    have("aarch64-linux-gnu-gcc", &["--version"])
-        && Path::new("/usr/lib/rustlib/aarch64-unknown-linux-gnu").is_dir()
-        && have(
-            concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/cross-cargo"),
-            &["--version"],
-        )
-}
 
 /// The `.text` size the report prints for `what` (`aarch64 rkai`, `x86_64 rkai`).
 fn reported(stdout: &str, what: &str) -> Option<u64> {
@@ -81,26 +62,19 @@ fn run_probe(runner: Option<&Path>, exe: &Path) {
 
 #[test]
 fn c_program_pays_only_for_what_it_calls() {
-    if std::env::var_os("RKAI_SKIP_SIZE_TEST").is_some_and(|v| v != "0") {
-        eprintln!("c_program_pays_only_for_what_it_calls: skipped (RKAI_SKIP_SIZE_TEST is set)");
+    let Some(arch) = native_run(
+        "c_program_pays_only_for_what_it_calls",
+        "RKAI_SKIP_SIZE_TEST",
+    ) else {
         return;
-    }
-    let arch = host_arch().expect("uname -m");
-    if arch != std::env::consts::ARCH {
-        eprintln!(
-            "c_program_pays_only_for_what_it_calls: skipped: this {} test binary runs emulated on \
-             a {arch} host; the native run of the test measures aarch64",
-            std::env::consts::ARCH
-        );
-        return;
-    }
+    };
     if arch != "x86_64" && arch != "aarch64" {
         eprintln!("c_program_pays_only_for_what_it_calls: skipped: no bound for a {arch} host");
         return;
     }
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let target = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("c_size");
-    let cross = arch == "x86_64" && cross_tools_present();
+    let cross = arch == "x86_64" && cross_tools_present(false);
     let mut cmd = Command::new("bash");
     cmd.arg(root.join("scripts/size-report.sh"))
         .current_dir(&root)
@@ -114,15 +88,7 @@ fn c_program_pays_only_for_what_it_calls() {
         );
         cmd.arg("--host-only");
     }
-    let out = cmd.output().expect("run scripts/size-report.sh");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    println!("{stdout}");
-    eprintln!("{}", String::from_utf8_lossy(&out.stderr));
-    assert!(
-        out.status.success(),
-        "scripts/size-report.sh failed ({})",
-        out.status
-    );
+    let stdout = run_script(cmd, "scripts/size-report.sh", None);
 
     let work = target.join("size-report");
     if arch == "aarch64" || cross {

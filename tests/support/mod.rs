@@ -10,5 +10,6 @@ pub mod death;
 pub mod float_family;
 pub mod gemm;
 pub mod guard;
+pub mod host;
 pub mod rng;
 pub mod tester;

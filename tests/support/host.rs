@@ -1,0 +1,74 @@
+//! What the script-driven tests (`c_cmake`, `c_integration`, `c_size`) ask of the machine that
+//! runs them: tools, the host architecture, opt-out variables, and running a script.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+/// Whether `tool args` runs and succeeds.
+pub fn have(tool: &str, args: &[&str]) -> bool {
+    Command::new(tool)
+        .args(args)
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+/// Architecture of the machine, from a host program: under user-mode emulation (the aarch64 test
+/// binary run by qemu-aarch64 on an x86_64 host) child processes are host programs, so this
+/// differs from the architecture the test was compiled for.
+pub fn host_arch() -> String {
+    let out = Command::new("uname").arg("-m").output().expect("uname -m");
+    String::from_utf8_lossy(&out.stdout).trim().to_string()
+}
+
+/// The host architecture when `test` should run: `None` (after saying why) when `skip_var` is set
+/// to anything but `0`, or when this test binary runs emulated (its native run covers the
+/// scripts, which build for both architectures).
+pub fn native_run(test: &str, skip_var: &str) -> Option<String> {
+    if std::env::var_os(skip_var).is_some_and(|v| v != "0") {
+        eprintln!("{test}: skipped ({skip_var} is set)");
+        return None;
+    }
+    let arch = host_arch();
+    if arch != std::env::consts::ARCH {
+        eprintln!(
+            "{test}: skipped: this {} test binary runs emulated on a {arch} host; the native run \
+             of the test covers it",
+            std::env::consts::ARCH
+        );
+        return None;
+    }
+    Some(arch)
+}
+
+/// Whether the aarch64 cross tools (C compiler and the Rust toolchain with the aarch64 std) are
+/// installed, and with `runner`, the emulator too.
+pub fn cross_tools_present(runner: bool) -> bool {
+    have("aarch64-linux-gnu-gcc", &["--version"])
+        && (!runner || have("qemu-aarch64", &["--version"]))
+        && Path::new("/usr/lib/rustlib/aarch64-unknown-linux-gnu").is_dir()
+        && have(
+            concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/cross-cargo"),
+            &["--version"],
+        )
+}
+
+/// Runs `cmd` (a script), echoes its output, and asserts that it succeeded and printed
+/// `ok_line`; returns its standard output.
+pub fn run_script(mut cmd: Command, what: &str, ok_line: Option<&str>) -> String {
+    let Output {
+        status,
+        stdout,
+        stderr,
+    } = cmd.output().unwrap_or_else(|e| panic!("run {what}: {e}"));
+    let stdout = String::from_utf8_lossy(&stdout).into_owned();
+    println!("{stdout}");
+    eprintln!("{}", String::from_utf8_lossy(&stderr));
+    assert!(status.success(), "{what} failed ({status})");
+    if let Some(ok) = ok_line {
+        assert!(
+            stdout.lines().any(|l| l == ok),
+            "{what} did not report success (`{ok}`)"
+        );
+    }
+    stdout
+}
