@@ -52,18 +52,6 @@ macro_rules! fold_rows {
 }
 
 /// `FMUL` of the first block.
-macro_rules! first_block {
-    () => {
-        concat!(
-            "fmul z8.s, z20.s, z16.s\n",
-            "fmul z9.s, z21.s, z17.s\n",
-            "fmul z10.s, z22.s, z18.s\n",
-            "fmul z11.s, z23.s, z19.s",
-        )
-    };
-}
-
-/// `FMLA` of a later block into the accumulators in the destination row.
 macro_rules! later_block {
     () => {
         concat!(
@@ -188,25 +176,7 @@ streaming_kernel! {
                     "ld1h {{z24.h-z25.h}}, pn8/z, [x28]",
                     "addvl x28, x28, #2",
                     "zip {{z24.h-z25.h}}, z24.h, z25.h",
-                    "mov x12, #0",
-                    "mov x22, x14",
-                    "mov x26, x15",
-                    "mov x25, x27",
-                    "add x27, x27, x17, lsl #1",
-                    // Pick the row loop: first block or not, last (clamped) or not.
-                    "cmp x16, #1",
-                    "b.ne 5f",
-                    "cmp x16, x2",
-                    "b.eq 23f",
-                    "b 24f",
-                    "5:",
-                    "cmp x16, x2",
-                    "b.ne 22f",
-                    fold_rows!("21"; first_block!()),
-                    fold_rows!("22"; later_block!()),
-                    fold_rows!("23"; first_block!(), "fclamp {{z8.s-z11.s}}, z30.s, z31.s"),
-                    fold_rows!("24"; later_block!(), "fclamp {{z8.s-z11.s}}, z30.s, z31.s"),
-                    "8:",
+                    q40_gemm_fold!(fold_rows; later_block!(); "fclamp {{z8.s-z11.s}}, z30.s, z31.s"),
                 ];
                 extra: [
                     in("x10") svl * k / 2,
