@@ -713,6 +713,23 @@ macro_rules! luti4_sdot_step {
     };
 }
 
+/// The 16-value K loop (label 4) of the per-block SME2 GEMVs whose LHS rows are plain int8 runs:
+/// the 16 activations at `x13` broadcast per 128-bit segment (z0), one [`luti4_sdot_step`];
+/// `x21` counts the block's K.
+macro_rules! luti4_sdot_k16_loop {
+    () => {
+        concat!(
+            "4:\n",
+            "ld1rqb {{z0.b}}, p0/z, [x13]\n",
+            luti4_sdot_step!(0; 0, 4),
+            "addvl x14, x14, #8\n",
+            "add x13, x13, #16\n",
+            "subs x21, x21, #16\n",
+            "b.ne 4b\n",
+        )
+    };
+}
+
 /// The 8-value K loop (label 4) of the per-block SME2 GEMMs whose LHS steps are one vector
 /// each: two LHS steps at `x23` (z4/z5), two packed RHS steps at `x20` widened by `LUTI4`
 /// through ZT0 (z8-z15, one vector per ZA tile), eight `SMOPA`s; `x21` counts the block's K.

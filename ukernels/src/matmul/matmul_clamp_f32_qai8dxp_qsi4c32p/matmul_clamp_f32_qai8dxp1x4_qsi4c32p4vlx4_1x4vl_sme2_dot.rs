@@ -85,16 +85,7 @@ streaming_kernel! {
                 m, n, nb, lhs_packed, rhs_packed, dst, dst_stride_row,
                 nr * (nb * (bl / 2 + 2) + 8), bl, INT4_TO_INT8.as_ptr(), clamp_min, clamp_max;
                 row_setup: [];
-                k_loop: [
-                    // ---- 16 K values x nr columns per iteration ----
-                    "4:",
-                    "ld1rqb {{z0.b}}, p0/z, [x13]",
-                    luti4_sdot_step!(0; 0, 4),
-                    "addvl x14, x14, #8",
-                    "add x13, x13, #16",
-                    "subs x21, x21, #16",
-                    "b.ne 4b",
-                ];
+                k_loop: [luti4_sdot_k16_loop!()];
                 // x14 -> the block's nr bf16 scales, widened to f32 in z16-z19
                 fold: [
                     "ld1h {{z16.s}}, p0/z, [x14]",

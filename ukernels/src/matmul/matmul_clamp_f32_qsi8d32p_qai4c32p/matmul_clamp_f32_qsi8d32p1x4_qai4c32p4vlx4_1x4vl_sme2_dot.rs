@@ -61,16 +61,7 @@ macro_rules! sme2_dot_kernel {
                     nr * (nb * (bl / 2 + 8) + 4), bl,
                     crate::matmul::streaming::UINT4_TO_INT8.as_ptr(), clamp_min, clamp_max;
                     row_setup: [];
-                    k_loop: [
-                        // ---- 16 K values x nr columns per iteration ----
-                        "4:",
-                        "ld1rqb {{z0.b}}, p0/z, [x13]",
-                        luti4_sdot_step!(0; 0, 4),
-                        "addvl x14, x14, #8",
-                        "add x13, x13, #16",
-                        "subs x21, x21, #16",
-                        "b.ne 4b",
-                    ];
+                    k_loop: [luti4_sdot_k16_loop!()];
                     // x13 -> the block's LHS sum and scale, x14 -> its nr zero offsets then nr
                     // scales: acc += rz * lsum, then the scales rs * ls in z28-z31
                     fold: [
