@@ -9,6 +9,11 @@
 //! LHS group stride (`mopa` only) and the RHS group stride, the clamp bounds, the kernel's
 //! `setup` and `k_loop` text and `extra` operands (ending with a comma), and is used inside an
 //! `unsafe` block whose SAFETY comment states what the K loop reads.
+//!
+//! The per-block families (`c32`: int4 weights with scales per block of `bl` K values) have
+//! their own SME2 frames at the end, [`sme2_block_dot_frame`] and [`sme2_block_mopa_frame`]:
+//! there a kernel also gives its block fold and row finish, since the families differ in what
+//! a block's sums are multiplied by and what follows the blocks.
 
 /// The `# Safety` section of the SME kernels of the `qai8dxp` per-channel families (for
 /// `#[doc = ...]`): the ISA, the LHS bytes read and the bytes of one packed RHS column.
