@@ -269,6 +269,35 @@ macro_rules! clamp_v {
     };
 }
 
+/// One nibble super-block of the SVE2 int4 GEMMs' K loop: two vectors of packed nibbles at
+/// `$p` + `$o0` / `$o1` vectors into z0/z1 (`$lhs0`, the LHS loads of the low half, between),
+/// split into `byte << 4` (z0/z1, in place) and `byte & 0xf0` (z2/z3; the mask in z12), both 16x
+/// the int4 values, then `$slice!` of the low nibbles, `$lhs1`, `$slice!` of the high ones.
+macro_rules! sve_nibble_super_block {
+    ($slice:ident; $p:literal, $o0:literal, $o1:literal; $lhs0:expr; $lhs1:expr) => {
+        concat!(
+            "ld1b {{z0.b}}, p0/z, [",
+            $p,
+            ", #",
+            $o0,
+            ", mul vl]\n",
+            "ld1b {{z1.b}}, p0/z, [",
+            $p,
+            ", #",
+            $o1,
+            ", mul vl]\n",
+            $lhs0,
+            "and z2.d, z0.d, z12.d\n",
+            "and z3.d, z1.d, z12.d\n",
+            "lsl z0.b, z0.b, #4\n",
+            "lsl z1.b, z1.b, #4\n",
+            $slice!("0", "1"),
+            $lhs1,
+            $slice!("2", "3"),
+        )
+    };
+}
+
 /// `$dst = 6 * $src` (the byte stride of a 6-row block).
 macro_rules! times6 {
     ($dst:literal, $src:literal) => {

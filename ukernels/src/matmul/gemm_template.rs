@@ -34,6 +34,32 @@ macro_rules! sdot_pass8 {
     };
 }
 
+/// One super-block of the 16 x 4 `dotprod` int4 K loops: the RHS nibbles in v$r decoded
+/// (`byte << 4` into v1, `byte & 0xf0` in place; the mask in v3), the low nibbles times LHS v4/v5
+/// (reloaded from `$l0`/`$l1` + `$lo`), the next super-block's RHS into v$next from
+/// `[x24, #$no]`, then the high nibbles times v6/v7 (reloaded from `$h0`/`$h1` + `$ho`); with
+/// `$r` alone (the last super-block of an iteration), no loads.
+macro_rules! sdot_super_block {
+    ($r:literal) => {
+        concat!(
+            concat!("shl v1.16b, v", $r, ".16b, #4\n"),
+            concat!("and v", $r, ".16b, v", $r, ".16b, v3.16b\n"),
+            sdot_pass8!("1", "4", "5"),
+            sdot_pass8!($r, "6", "7"),
+        )
+    };
+    ($r:literal; $l0:literal, $l1:literal, $lo:literal; $next:literal, $no:literal;
+     $h0:literal, $h1:literal, $ho:literal) => {
+        concat!(
+            concat!("shl v1.16b, v", $r, ".16b, #4\n"),
+            concat!("and v", $r, ".16b, v", $r, ".16b, v3.16b\n"),
+            sdot_pass8!("1", "4", "5", $l0, $l1, $lo),
+            concat!("ldur q", $next, ", [x24, #", $no, "]\n"),
+            sdot_pass8!($r, "6", "7", $h0, $h1, $ho),
+        )
+    };
+}
+
 /// The loop heads of a 16 x 4 GEMM run as two passes of 8 rows (`gemm[16 rows, "20"]`): row
 /// blocks of 16 (label 20; `x15` columns left, `x16` RHS group, `x17` dst of the column tile),
 /// column tiles of 4 (label 21; `x13` rows in the block, `x14` LHS group of the pass, `x22` dst of

@@ -9,6 +9,11 @@
 //! LHS group stride (`mopa` only) and the RHS group stride, the clamp bounds, the kernel's
 //! `setup` and `k_loop` text and `extra` operands (ending with a comma), and is used inside an
 //! `unsafe` block whose SAFETY comment states what the K loop reads.
+//!
+//! The per-block families (`c32`: int4 weights with scales per block of `bl` K values) have
+//! their own SME2 frames at the end, [`sme2_block_dot_frame`] and [`sme2_block_mopa_frame`]:
+//! there a kernel also gives its block fold and row finish, since the families differ in what
+//! a block's sums are multiplied by and what follows the blocks.
 
 /// The `# Safety` section of the SME kernels of the `qai8dxp` per-channel families (for
 /// `#[doc = ...]`): the ISA, the LHS bytes read and the bytes of one packed RHS column.
@@ -152,9 +157,10 @@ macro_rules! each_vs {
 
 /// SME2 frames' output element fragments, by the element type of `dst` (`f32`, or `u16` for
 /// f16): `columns` sets pn9 to the columns below `$n` of one 4-vector group, `vectors` is the
-/// vectors one group's row takes when stored, `clamp_store` clamps the f32 results z$r0..z$r3
-/// with z12/z13 (`FCLAMP`) and stores them at `[$p]` under pn9, for f16 after rounding them
-/// (nearest, ties to even) into z$t0/z$t1 (`FCVT`).
+/// vectors one group's row takes when stored; `store` stores the f32 values z$r0..z$r3 at `[$p]`
+/// under pn9, for f16 after rounding them (nearest, ties to even) into z$t0/z$t1 (`FCVT`);
+/// `clamp_store` clamps them with z$lo/z$hi (`FCLAMP`) first; `load` reads them back (for f16
+/// through z$t0/z$t1, widened exactly).
 macro_rules! sme2_output {
     (f32, columns, $n:literal) => {
         concat!("whilelt pn9.s, xzr, ", $n, ", vlx4\n")
@@ -168,52 +174,41 @@ macro_rules! sme2_output {
     (u16, vectors) => {
         "2"
     };
-    (f32, clamp_store, $r0:literal, $r1:literal, $r2:literal, $r3:literal; $t0:literal,
-     $t1:literal; $p:literal) => {
+    ($elem:tt, clamp_store, $r0:literal, $r1:literal, $r2:literal, $r3:literal; $t0:literal,
+     $t1:literal; $lo:literal, $hi:literal; $p:literal) => {
         concat!(
-            "fclamp {{z",
-            $r0,
-            ".s-z",
-            $r3,
-            ".s}}, z12.s, z13.s\n",
-            "st1w {{z",
-            $r0,
-            ".s-z",
-            $r3,
-            ".s}}, pn9, [",
-            $p,
-            "]\n",
+            "fclamp {{z", $r0, ".s-z", $r3, ".s}}, z", $lo, ".s, z", $hi, ".s\n",
+            sme2_output!($elem, store, $r0, $r1, $r2, $r3; $t0, $t1; $p),
         )
     };
-    (u16, clamp_store, $r0:literal, $r1:literal, $r2:literal, $r3:literal; $t0:literal,
+    (f32, store, $r0:literal, $r1:literal, $r2:literal, $r3:literal; $t0:literal,
+     $t1:literal; $p:literal) => {
+        concat!("st1w {{z", $r0, ".s-z", $r3, ".s}}, pn9, [", $p, "]\n")
+    };
+    (u16, store, $r0:literal, $r1:literal, $r2:literal, $r3:literal; $t0:literal,
      $t1:literal; $p:literal) => {
         concat!(
-            "fclamp {{z",
-            $r0,
-            ".s-z",
-            $r3,
-            ".s}}, z12.s, z13.s\n",
-            "fcvt z",
-            $t0,
-            ".h, {{z",
-            $r0,
-            ".s-z",
-            $r1,
-            ".s}}\n",
-            "fcvt z",
-            $t1,
-            ".h, {{z",
-            $r2,
-            ".s-z",
-            $r3,
-            ".s}}\n",
-            "st1h {{z",
-            $t0,
-            ".h-z",
-            $t1,
-            ".h}}, pn9, [",
-            $p,
-            "]\n",
+            "fcvt z", $t0, ".h, {{z", $r0, ".s-z", $r1, ".s}}\n",
+            "fcvt z", $t1, ".h, {{z", $r2, ".s-z", $r3, ".s}}\n",
+            "st1h {{z", $t0, ".h-z", $t1, ".h}}, pn9, [", $p, "]\n",
+        )
+    };
+    (f32, load, $r0:literal, $r1:literal, $r2:literal, $r3:literal; $t0:literal,
+     $t1:literal; $p:literal) => {
+        concat!("ld1w {{z", $r0, ".s-z", $r3, ".s}}, pn9/z, [", $p, "]\n")
+    };
+    (u16, load, $r0:literal, $r1:literal, $r2:literal, $r3:literal; $t0:literal,
+     $t1:literal; $p:literal) => {
+        concat!(
+            "ld1h {{z", $t0, ".h-z", $t1, ".h}}, pn9/z, [", $p, "]\n",
+            "uunpklo z", $r0, ".s, z", $t0, ".h\n",
+            "uunpkhi z", $r1, ".s, z", $t0, ".h\n",
+            "uunpklo z", $r2, ".s, z", $t1, ".h\n",
+            "uunpkhi z", $r3, ".s, z", $t1, ".h\n",
+            "fcvt z", $r0, ".s, p0/m, z", $r0, ".h\n",
+            "fcvt z", $r1, ".s, p0/m, z", $r1, ".h\n",
+            "fcvt z", $r2, ".s, p0/m, z", $r2, ".h\n",
+            "fcvt z", $r3, ".s, p0/m, z", $r3, ".h\n",
         )
     };
 }
@@ -246,9 +241,9 @@ macro_rules! sme_store4 {
     };
 }
 
-/// The GEMM frames' loop heads: row groups (x15 rows of this group), then column groups (x16,
-/// x20, x21 at the group's LHS, RHS and K count).
-macro_rules! mopa_loop_heads {
+/// Every GEMM frame's row-group loop head (label 1; x15 rows of this group, x8 the RHS group
+/// pointer, x13 columns left, x14 the column group's dst) before the column-group label 2.
+macro_rules! mopa_row_group_head {
     () => {
         concat!(
             "1:\n",
@@ -258,6 +253,35 @@ macro_rules! mopa_loop_heads {
             "mov x13, x1\n",
             "mov x14, x5\n",
             "2:\n",
+        )
+    };
+}
+
+/// Every GEMM frame's loop tails: next column group (`$vectors` of output per row), next row
+/// group (x3, x5 and x0 by the row group).
+macro_rules! mopa_group_tails {
+    ($vectors:expr) => {
+        concat!(
+            "add x8, x8, x9\n",
+            "addvl x14, x14, #",
+            $vectors,
+            "\n",
+            "subs x13, x13, x17, lsl #2\n",
+            "b.gt 2b\n",
+            "add x3, x3, x7\n",
+            "madd x5, x6, x17, x5\n",
+            "subs x0, x0, x17\n",
+            "b.gt 1b\n",
+        )
+    };
+}
+
+/// The per-channel GEMM frames' loop heads: row groups, then column groups (x16, x20, x21 at
+/// the group's LHS, RHS and K count).
+macro_rules! mopa_loop_heads {
+    () => {
+        concat!(
+            mopa_row_group_head!(),
             "mov x16, x3\n",
             "mov x20, x8\n",
             "mov x21, x2\n",
@@ -304,8 +328,8 @@ macro_rules! mopa_finish_row {
     };
 }
 
-/// The GEMM frames' loop tails: next output row (the tile slice advances by `$slice`), next
-/// column group (`$vectors` of output per row), next row group.
+/// The per-channel GEMM frames' loop tails: next output row (the tile slice advances by
+/// `$slice`), then [`mopa_group_tails`].
 macro_rules! mopa_loop_tails {
     ($slice:literal, $vectors:expr) => {
         concat!(
@@ -317,16 +341,7 @@ macro_rules! mopa_loop_tails {
             "\n",
             "subs x21, x21, #1\n",
             "b.ne 4b\n",
-            "add x8, x8, x9\n",
-            "addvl x14, x14, #",
-            $vectors,
-            "\n",
-            "subs x13, x13, x17, lsl #2\n",
-            "b.gt 2b\n",
-            "add x3, x3, x7\n",
-            "madd x5, x6, x17, x5\n",
-            "subs x0, x0, x17\n",
-            "b.gt 1b\n",
+            mopa_group_tails!($vectors),
         )
     };
 }
@@ -360,11 +375,12 @@ macro_rules! dot_scales {
     };
 }
 
-/// The GEMV frames' loop tails: next row, next column group (`$vectors` of output per row).
+/// The GEMV frames' loop tails: next row (`$next_lhs` moves x13 to its LHS), next column group
+/// (`$vectors` of output per row).
 macro_rules! dot_loop_tails {
-    ($vectors:expr) => {
+    ($next_lhs:expr, $vectors:expr) => {
         concat!(
-            "add x13, x13, #8\n",
+            $next_lhs,
             "add x15, x15, x6\n",
             "subs x12, x12, #1\n",
             "b.ne 2b\n",
@@ -486,7 +502,7 @@ macro_rules! sme2_mopa_frame {
             "ld1rw {{z1.s}}, p0/z, [x24]",
             "mova {{z4.b-z7.b}}, za0h.b[w12, 0:3]",
             mopa_finish_row!("scvtf {{z4.s-z7.s}}, {{z4.s-z7.s}}\n"),
-            sme2_output!($elem, clamp_store, 4, 5, 6, 7; 8, 9; "x22"),
+            sme2_output!($elem, clamp_store, 4, 5, 6, 7; 8, 9; 12, 13; "x22"),
             mopa_loop_tails!(4, sme2_output!($elem, vectors)),
         ];
             $m, $n, $k_int, $lhs, $rhs, $dst, $dst_stride_row, $lhs_stride, $rhs_stride,
@@ -606,8 +622,8 @@ macro_rules! sme2_dot_frame {
             "fmla z25.s, p0/m, z21.s, z5.s",
             "fmla z26.s, p0/m, z22.s, z6.s",
             "fmla z27.s, p0/m, z23.s, z7.s",
-            sme2_output!($elem, clamp_store, 24, 25, 26, 27; 28, 29; "x15"),
-            dot_loop_tails!(sme2_output!($elem, vectors)),
+            sme2_output!($elem, clamp_store, 24, 25, 26, 27; 28, 29; 12, 13; "x15"),
+            dot_loop_tails!("add x13, x13, #8\n", sme2_output!($elem, vectors)),
         ];
             $m, $n, $k_int, $lhs, $rhs, $dst, $dst_stride_row, $rhs_stride,
             $clamp_min, $clamp_max; [$($extra)*]
@@ -667,10 +683,239 @@ macro_rules! sme_dot_frame {
             each_vs!("fmax", 2; 24, 25, 26, 27),
             each_vs!("fmin", 3; 24, 25, 26, 27),
             sme_store4!("x15"; 24, 25, 26, 27),
-            dot_loop_tails!("4"),
+            dot_loop_tails!("add x13, x13, #8\n", "4"),
         ];
             $m, $n, $k_int, $lhs, $rhs, $dst, $dst_stride_row, $rhs_stride,
             $clamp_min, $clamp_max; [$($extra)*]
+        )
+    };
+}
+
+// ---- the per-block (`c32`) families: int4 weights with scales per block of `bl` K values ----
+
+/// One 16-value step of the per-block SME2 GEMVs: the packed RHS vector groups at `[x14, #$o0,
+/// mul vl]` and `[x14, #$o1, mul vl]` (four 4-value K steps of two vectors) widened by `LUTI4`
+/// through ZT0 into z4-z15 and z28-z31, and multi-vector `SDOT`s of them by the four 4-value
+/// blocks of the 16 activations in z$a into ZA vector group `w8 + 0`.
+macro_rules! luti4_sdot_step {
+    ($a:literal; $o0:literal, $o1:literal) => {
+        concat!(
+            "ld1b {{z16.b-z19.b}}, pn8/z, [x14, #", $o0, ", mul vl]\n",
+            "ld1b {{z20.b-z23.b}}, pn8/z, [x14, #", $o1, ", mul vl]\n",
+            "luti4 {{z4.b-z5.b}}, zt0, z16[0]\n",
+            "luti4 {{z6.b-z7.b}}, zt0, z17[0]\n",
+            "luti4 {{z8.b-z9.b}}, zt0, z18[0]\n",
+            "luti4 {{z10.b-z11.b}}, zt0, z19[0]\n",
+            "luti4 {{z12.b-z13.b}}, zt0, z20[0]\n",
+            "luti4 {{z14.b-z15.b}}, zt0, z21[0]\n",
+            "luti4 {{z28.b-z29.b}}, zt0, z22[0]\n",
+            "luti4 {{z30.b-z31.b}}, zt0, z23[0]\n",
+            "sdot za.s[w8, 0, vgx4], {{z4.b-z7.b}}, z", $a, ".b[0]\n",
+            "sdot za.s[w8, 0, vgx4], {{z8.b-z11.b}}, z", $a, ".b[1]\n",
+            "sdot za.s[w8, 0, vgx4], {{z12.b-z15.b}}, z", $a, ".b[2]\n",
+            "sdot za.s[w8, 0, vgx4], {{z28.b-z31.b}}, z", $a, ".b[3]\n",
+        )
+    };
+}
+
+/// The 16-value K loop (label 4) of the per-block SME2 GEMVs whose LHS rows are plain int8 runs:
+/// the 16 activations at `x13` broadcast per 128-bit segment (z0), one [`luti4_sdot_step`];
+/// `x21` counts the block's K.
+macro_rules! luti4_sdot_k16_loop {
+    () => {
+        concat!(
+            "4:\n",
+            "ld1rqb {{z0.b}}, p0/z, [x13]\n",
+            luti4_sdot_step!(0; 0, 4),
+            "addvl x14, x14, #8\n",
+            "add x13, x13, #16\n",
+            "subs x21, x21, #16\n",
+            "b.ne 4b\n",
+        )
+    };
+}
+
+/// The 8-value K loop (label 4) of the per-block SME2 GEMMs whose LHS steps are one vector
+/// each: two LHS steps at `x23` (z4/z5), two packed RHS steps at `x20` widened by `LUTI4`
+/// through ZT0 (z8-z15, one vector per ZA tile), eight `SMOPA`s; `x21` counts the block's K.
+macro_rules! luti4_smopa_k8_loop {
+    () => {
+        concat!(
+            "4:\n",
+            "ld1w {{z4.s-z5.s}}, pn8/z, [x23]\n",
+            "ld1b {{z0.b-z3.b}}, pn8/z, [x20]\n",
+            "luti4 {{z8.b-z9.b}}, zt0, z0[0]\n",
+            "luti4 {{z10.b-z11.b}}, zt0, z1[0]\n",
+            "luti4 {{z12.b-z13.b}}, zt0, z2[0]\n",
+            "luti4 {{z14.b-z15.b}}, zt0, z3[0]\n",
+            "smopa za0.s, p0/m, p0/m, z4.b, z8.b\n",
+            "smopa za1.s, p0/m, p0/m, z4.b, z9.b\n",
+            "smopa za2.s, p0/m, p0/m, z4.b, z10.b\n",
+            "smopa za3.s, p0/m, p0/m, z4.b, z11.b\n",
+            "smopa za0.s, p0/m, p0/m, z5.b, z12.b\n",
+            "smopa za1.s, p0/m, p0/m, z5.b, z13.b\n",
+            "smopa za2.s, p0/m, p0/m, z5.b, z14.b\n",
+            "smopa za3.s, p0/m, p0/m, z5.b, z15.b\n",
+            "addvl x23, x23, #2\n",
+            "addvl x20, x20, #4\n",
+            "subs x21, x21, #8\n",
+            "b.ne 4b\n",
+        )
+    };
+}
+
+/// The `1x4vl` SME2 GEMV of the per-block families around its K loop and block fold: column
+/// groups of `nr = SVL bytes` outside, rows inside, then the blocks. Per row the f32
+/// accumulators z24-z27 start at `+0`; per block ZA is zeroed, the K loop runs, the block's
+/// integer sums (ZA vector group `w8 + 0`) are converted into z20-z23 (`SCVTF`), `fold` forms the
+/// block's four scale vectors z$s0..z$s3 (and may add terms of its own), and the frame adds the
+/// sums times the scales into the accumulators (`FMLA`). After the blocks `row_end` finishes the
+/// row into z$r0..z$r3 (with z$t0/z$t1 free for the f16 store), which the frame clamps (z2/z3)
+/// and stores under pn9; `next_lhs` moves x13 to the next row's LHS.
+///
+/// Registers: x13 walks the row's LHS, x14 the column group's RHS (from `x4`), x16 counts the
+/// blocks (`nb`, passed as `k_int` of [`dot_frame_asm`]), x21 = `bl` (x20) at the top of the K
+/// loop (label 4, with its own branch); x7 is the ZT0 table. `row_setup` runs after the row's
+/// pointers are set; `extra` operands follow the frame's. The first argument is the element
+/// type of `dst` (see [`sme2_output`]).
+macro_rules! sme2_block_dot_frame {
+    (
+        $elem:tt;
+        $m:expr, $n:expr, $nb:expr, $lhs:expr, $rhs:expr, $dst:expr, $dst_stride_row:expr,
+        $rhs_stride:expr, $bl:expr, $table:expr, $clamp_min:expr, $clamp_max:expr;
+        row_setup: [$($row_setup:expr),* $(,)?];
+        k_loop: [$($k_loop:expr),+ $(,)?];
+        fold: [$($fold:expr),+ $(,)?] => $s0:literal, $s1:literal, $s2:literal, $s3:literal;
+        row_end: [$($row_end:expr),* $(,)?] => $r0:literal, $r1:literal, $r2:literal,
+            $r3:literal; $t0:literal, $t1:literal;
+        next_lhs: $next_lhs:expr;
+        extra: [$($extra:tt)*] $(;)?
+    ) => {
+        dot_frame_asm!("sme2"; [
+            "ptrue p0.b",
+            "ptrue pn8.b",
+            "mov x8, #0",
+            "rdsvl x17, #1",
+            "ldr zt0, [x7]",
+            "mov z2.s, w10",
+            "mov z3.s, w11",
+            dot_loop_heads!(sme2_output!($elem, columns, "x1")),
+            $($row_setup,)*
+            "mov z24.s, #0",
+            "mov z25.s, #0",
+            "mov z26.s, #0",
+            "mov z27.s, #0",
+            // ---- loop over blocks ----
+            "3:",
+            "zero {{za}}",
+            "mov x21, x20",
+            $($k_loop,)+
+            // ---- fold the block in ----
+            "mova {{z20.d-z23.d}}, za.d[w8, 0, vgx4]",
+            "scvtf {{z20.s-z23.s}}, {{z20.s-z23.s}}",
+            $($fold,)+
+            concat!("fmla z24.s, p0/m, z20.s, z", $s0, ".s"),
+            concat!("fmla z25.s, p0/m, z21.s, z", $s1, ".s"),
+            concat!("fmla z26.s, p0/m, z22.s, z", $s2, ".s"),
+            concat!("fmla z27.s, p0/m, z23.s, z", $s3, ".s"),
+            "subs x16, x16, #1",
+            "b.ne 3b",
+            // ---- row epilogue ----
+            $($row_end,)*
+            sme2_output!($elem, clamp_store, $r0, $r1, $r2, $r3; $t0, $t1; 2, 3; "x15"),
+            dot_loop_tails!($next_lhs, sme2_output!($elem, vectors)),
+        ];
+            $m, $n, $nb, $lhs, $rhs, $dst, $dst_stride_row, $rhs_stride, $clamp_min, $clamp_max;
+            [in("x7") $table, in("x20") $bl, out("x21") _, $($extra)*]
+        )
+    };
+}
+
+/// The `1vlx4vl` SME2 GEMM of the per-block families around its K loop, block fold and
+/// epilogue: row groups of `mr = SVL32` outside, column groups of `nr = 4 x SVL32` inside, then
+/// the blocks; per block ZA is zeroed, the K loop runs and `fold` folds the four ZA tiles into
+/// the group's accumulators (kept in `dst` between blocks, by the kernels' choice). Without
+/// `finish` the fold stores the final values itself; with it, after the blocks every row of the
+/// group (x22 its dst, x26 rows left) is loaded into z20-z23, finished by `rows` (which also
+/// advances the kernel's row pointers), clamped and stored (z12/z13 free for f16).
+///
+/// Registers: x23 / x20 the group's LHS / RHS (from `x3` / `x8`), x16 counts the blocks (x2 =
+/// `nb`), x21 = `bl` (x24) at the top of the K loop (label 4, with its own branch), x14 the
+/// column group's dst, x15 its rows; x25 is the ZT0 table, x12 / x26 the clamp bounds at entry,
+/// moved into z$lo / z$hi (so x12, x25 and x26 are free afterwards). `group_setup` runs after
+/// the column group's pointers are set; `extra` operands follow the frame's. The first argument
+/// is the element type of `dst` (see [`sme2_output`]).
+macro_rules! sme2_block_mopa_frame {
+    (
+        $elem:tt;
+        $m:expr, $n:expr, $nb:expr, $lhs:expr, $rhs:expr, $dst:expr, $dst_stride_row:expr,
+        $lhs_stride:expr, $rhs_stride:expr, $bl:expr, $table:expr, $clamp_min:expr,
+        $clamp_max:expr => $lo:literal, $hi:literal;
+        group_setup: [$($group_setup:expr),* $(,)?];
+        k_loop: [$($k_loop:expr),+ $(,)?];
+        fold: [$($fold:expr),+ $(,)?];
+        $(finish: [$($finish:expr),* $(,)?] rows: [$($rows:expr),+ $(,)?];)?
+        extra: [$($extra:tt)*] $(;)?
+    ) => {
+        streaming_asm!("sme2";
+            "ptrue p0.b",
+            "ptrue pn8.b",
+            "cntw x17",
+            "ldr zt0, [x25]",
+            concat!("mov z", $lo, ".s, w12"),
+            concat!("mov z", $hi, ".s, w26"),
+            mopa_row_group_head!(),
+            sme2_output!($elem, columns, "x13"),
+            "mov x23, x3",
+            "mov x20, x8",
+            $($group_setup,)*
+            "mov x16, x2",
+            // ---- loop over blocks ----
+            "3:",
+            "zero {{za}}",
+            "mov x21, x24",
+            $($k_loop,)+
+            $($fold,)+
+            "subs x16, x16, #1",
+            "b.ne 3b",
+            $(
+                // ---- epilogue: one output row per iteration ----
+                $($finish,)*
+                "mov x22, x14",
+                "mov x26, x15",
+                "8:",
+                sme2_output!($elem, load, 20, 21, 22, 23; 12, 13; "x22"),
+                $($rows,)+
+                sme2_output!($elem, clamp_store, 20, 21, 22, 23; 12, 13; $lo, $hi; "x22"),
+                "add x22, x22, x6",
+                "subs x26, x26, #1",
+                "b.ne 8b",
+            )?
+            mopa_group_tails!(sme2_output!($elem, vectors));
+            inout("x0") $m => _,
+            in("x1") $n,
+            in("x2") $nb,
+            inout("x3") $lhs => _,
+            in("x4") $rhs,
+            inout("x5") $dst => _,
+            in("x6") $dst_stride_row,
+            in("x7") $lhs_stride,
+            out("x8") _,
+            in("x9") $rhs_stride,
+            inout("x12") $clamp_min.to_bits() as usize => _,
+            out("x13") _,
+            out("x14") _,
+            out("x15") _,
+            out("x16") _,
+            out("x17") _,
+            out("x20") _,
+            out("x21") _,
+            out("x22") _,
+            out("x23") _,
+            in("x24") $bl,
+            inout("x25") $table => _,
+            inout("x26") $clamp_max.to_bits() as usize => _,
+            $($extra)*
         )
     };
 }

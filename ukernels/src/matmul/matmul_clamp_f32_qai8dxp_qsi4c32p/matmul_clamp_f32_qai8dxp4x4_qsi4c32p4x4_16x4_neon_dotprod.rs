@@ -136,28 +136,16 @@ asm_kernel! {
                 "ldur q6, [x20, #64]",
                 "ldur q7, [x21, #64]",
                 // Super-block 0: K blocks 0 (low nibbles) and 4 (high).
-                "shl v1.16b, v0.16b, #4",
-                "and v0.16b, v0.16b, v3.16b",
-                sdot_pass8!("1", "4", "5", "x20", "x21", "16"),
-                "ldur q2, [x24, #16]",
-                sdot_pass8!("0", "6", "7", "x20", "x21", "80"),
+                sdot_super_block!("0"; "x20", "x21", "16"; "2", "16";
+                    "x20", "x21", "80"),
                 // Super-block 1: K blocks 1 and 5.
-                "shl v1.16b, v2.16b, #4",
-                "and v2.16b, v2.16b, v3.16b",
-                sdot_pass8!("1", "4", "5", "x20", "x21", "32"),
-                "ldur q0, [x24, #32]",
-                sdot_pass8!("2", "6", "7", "x20", "x21", "96"),
+                sdot_super_block!("2"; "x20", "x21", "32"; "0", "32";
+                    "x20", "x21", "96"),
                 // Super-block 2: K blocks 2 and 6.
-                "shl v1.16b, v0.16b, #4",
-                "and v0.16b, v0.16b, v3.16b",
-                sdot_pass8!("1", "4", "5", "x20", "x21", "48"),
-                "ldur q2, [x24, #48]",
-                sdot_pass8!("0", "6", "7", "x20", "x21", "112"),
+                sdot_super_block!("0"; "x20", "x21", "48"; "2", "48";
+                    "x20", "x21", "112"),
                 // Super-block 3: K blocks 3 and 7.
-                "shl v1.16b, v2.16b, #4",
-                "and v2.16b, v2.16b, v3.16b",
-                sdot_pass8!("1", "4", "5"),
-                sdot_pass8!("2", "6", "7"),
+                sdot_super_block!("2"),
                 "add x20, x20, #128",
                 "add x21, x21, #128",
                 "add x24, x24, #64",

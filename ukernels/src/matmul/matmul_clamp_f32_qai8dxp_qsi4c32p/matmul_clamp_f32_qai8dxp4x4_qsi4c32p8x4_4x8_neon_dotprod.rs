@@ -69,6 +69,25 @@ macro_rules! decode {
 /// Block epilogue of tile row (`$i`, `$j`) (integer accumulators, columns 0..4 / 4..8) into
 /// float accumulators (`$f`, `$g`): `f += (i / 16) * scale` (fused), then `i = 0`. `v4`/`v5`
 /// hold the block's f32 column scales.
+/// One super-block of the K loop (K blocks `b` and `b + 4`): the nibbles in v$r0/v$r1 split by
+/// [`decode`] (low nibbles into v$l0/v$l1), [`kblock`] of the low nibbles with v4, which is
+/// reloaded from `[x20, #$o0]`, the next super-block's RHS into v$n0/v$n1 from `[x24, #$no0]` /
+/// `[x24, #$no1]`, the high nibbles with v5, reloaded from `[x20, #$o1]`.
+macro_rules! super_block {
+    ($r0:literal, $r1:literal, $l0:literal, $l1:literal; $o0:literal; $n0:literal, $n1:literal,
+     $no0:literal, $no1:literal; $o1:literal) => {
+        concat!(
+            decode!($r0, $r1, $l0, $l1),
+            kblock!($l0, $l1, "4"),
+            concat!("ldur q4, [x20, #", $o0, "]\n"),
+            concat!("ldur q", $n0, ", [x24, #", $no0, "]\n"),
+            concat!("ldur q", $n1, ", [x24, #", $no1, "]\n"),
+            kblock!($r0, $r1, "5"),
+            concat!("ldur q5, [x20, #", $o1, "]\n"),
+        )
+    };
+}
+
 macro_rules! block_row {
     ($i:literal, $j:literal, $f:literal, $g:literal) => {
         concat!(
@@ -177,29 +196,14 @@ asm_kernel! {
                 "ldur q4, [x20]",
                 "ldur q5, [x20, #64]",
                 // Super-block 0: K blocks 0 (low nibbles) and 4 (high).
-                decode!("0", "1", "2", "3"),
-                kblock!("2", "3", "4"),
-                "ldur q4, [x20, #16]",
-                "ldur q2, [x24, #32]",
-                "ldur q3, [x24, #48]",
-                kblock!("0", "1", "5"),
-                "ldur q5, [x20, #80]",
+                super_block!("0", "1", "2", "3"; "16";
+                    "2", "3", "32", "48"; "80"),
                 // Super-block 1: K blocks 1 and 5.
-                decode!("2", "3", "0", "1"),
-                kblock!("0", "1", "4"),
-                "ldur q4, [x20, #32]",
-                "ldur q0, [x24, #64]",
-                "ldur q1, [x24, #80]",
-                kblock!("2", "3", "5"),
-                "ldur q5, [x20, #96]",
+                super_block!("2", "3", "0", "1"; "32";
+                    "0", "1", "64", "80"; "96"),
                 // Super-block 2: K blocks 2 and 6.
-                decode!("0", "1", "2", "3"),
-                kblock!("2", "3", "4"),
-                "ldur q4, [x20, #48]",
-                "ldur q2, [x24, #96]",
-                "ldur q3, [x24, #112]",
-                kblock!("0", "1", "5"),
-                "ldur q5, [x20, #112]",
+                super_block!("0", "1", "2", "3"; "48";
+                    "2", "3", "96", "112"; "112"),
                 // Super-block 3: K blocks 3 and 7.
                 decode!("2", "3", "0", "1"),
                 kblock!("0", "1", "4"),

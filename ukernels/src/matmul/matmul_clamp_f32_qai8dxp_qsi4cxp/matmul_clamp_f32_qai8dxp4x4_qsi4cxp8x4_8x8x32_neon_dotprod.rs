@@ -86,6 +86,23 @@ macro_rules! decode {
 /// Offset, rescale, add bias and clamp tile row `$a`/`$b` (columns 0..3 / 4..7): lane `$i` of the
 /// group's offsets `v$o` and scales `v$s`; `v0`/`v1` rsum, `v2`/`v3` rscale, `v4`/`v5` bias,
 /// `v12`/`v13` clamp, `v10`/`v11` temporaries.
+/// One super-block of the K loop (K blocks `b` and `b + 4`): the next super-block's RHS into
+/// v$n0/v$n1 from `[x24, #$no0]` / `[x24, #$no1]`, this one's nibbles in v$r0/v$r1 split by
+/// [`decode`] (low nibbles into v$l0/v$l1), then [`kblock`] of the low and the high nibbles (LHS
+/// reloads at `$o0` / `$o1`).
+macro_rules! super_block {
+    ($n0:literal, $n1:literal, $no0:literal, $no1:literal; $r0:literal, $r1:literal,
+     $l0:literal, $l1:literal; $o0:literal, $o1:literal) => {
+        concat!(
+            concat!("ldur q", $n0, ", [x24, #", $no0, "]\n"),
+            concat!("ldur q", $n1, ", [x24, #", $no1, "]\n"),
+            decode!($r0, $r1, $l0, $l1),
+            kblock!($l0, $l1, "8", "9", $o0),
+            kblock!($r0, $r1, "10", "11", $o1),
+        )
+    };
+}
+
 macro_rules! epilogue_row {
     ($a:literal, $b:literal, $o:literal, $s:literal, $i:literal) => {
         concat!(
@@ -193,23 +210,14 @@ asm_kernel! {
                 "ldur q10, [x20, #64]",
                 "ldur q11, [x21, #64]",
                 // Super-block 0: K blocks 0 (low nibbles) and 4 (high).
-                "ldur q4, [x24, #32]",
-                "ldur q5, [x24, #48]",
-                decode!("0", "1", "2", "3"),
-                kblock!("2", "3", "8", "9", "16"),
-                kblock!("0", "1", "10", "11", "80"),
+                super_block!("4", "5", "32", "48";
+                    "0", "1", "2", "3"; "16", "80"),
                 // Super-block 1: K blocks 1 and 5.
-                "ldur q0, [x24, #64]",
-                "ldur q1, [x24, #80]",
-                decode!("4", "5", "6", "7"),
-                kblock!("6", "7", "8", "9", "32"),
-                kblock!("4", "5", "10", "11", "96"),
+                super_block!("0", "1", "64", "80";
+                    "4", "5", "6", "7"; "32", "96"),
                 // Super-block 2: K blocks 2 and 6.
-                "ldur q4, [x24, #96]",
-                "ldur q5, [x24, #112]",
-                decode!("0", "1", "2", "3"),
-                kblock!("2", "3", "8", "9", "48"),
-                kblock!("0", "1", "10", "11", "112"),
+                super_block!("4", "5", "96", "112";
+                    "0", "1", "2", "3"; "48", "112"),
                 // Super-block 3: K blocks 3 and 7. Preload the next chunk's super-block 0 and LHS
                 // K block 0 (on the last chunk: the start of the trailers).
                 "ldur q0, [x24, #128]",

@@ -202,30 +202,14 @@ asm_kernel! {
                 // ---- K loop: one 32-value chunk per iteration ----
                 "4:",
                 "// LLVM-MCA-BEGIN matmul_clamp_f32_qai8dxp4x8_qsi4cxp2vlx8_8x2vl_sve2_dotprod",
-                "ld1b {{z0.b}}, p0/z, [x10]",
-                "ld1b {{z1.b}}, p0/z, [x10, #1, mul vl]",
-                load_lhs_block!("0", "8", "16", "24"),
-                "and z2.d, z0.d, z12.d",
-                "and z3.d, z1.d, z12.d",
-                "lsl z0.b, z0.b, #4",
-                "lsl z1.b, z1.b, #4",
-                // K 0..8: low nibbles of super-block 0
-                sdot_slice!("0", "1"),
-                load_lhs_block!("64", "72", "80", "88"),
-                // K 16..24: high nibbles of super-block 0
-                sdot_slice!("2", "3"),
-                "ld1b {{z0.b}}, p0/z, [x10, #4, mul vl]",
-                "ld1b {{z1.b}}, p0/z, [x10, #5, mul vl]",
-                load_lhs_block!("32", "40", "48", "56"),
-                "and z2.d, z0.d, z12.d",
-                "and z3.d, z1.d, z12.d",
-                "lsl z0.b, z0.b, #4",
-                "lsl z1.b, z1.b, #4",
-                // K 8..16: low nibbles of super-block 1
-                sdot_slice!("0", "1"),
-                load_lhs_block!("96", "104", "112", "120"),
-                // K 24..32: high nibbles of super-block 1
-                sdot_slice!("2", "3"),
+                // super-block 0: K 0..8 (low nibbles), then K 16..24 (high)
+                sve_nibble_super_block!(sdot_slice; "x10", 0, 1;
+                    load_lhs_block!("0", "8", "16", "24");
+                    load_lhs_block!("64", "72", "80", "88")),
+                // super-block 1: K 8..16 (low nibbles), then K 24..32 (high)
+                sve_nibble_super_block!(sdot_slice; "x10", 4, 5;
+                    load_lhs_block!("32", "40", "48", "56");
+                    load_lhs_block!("96", "104", "112", "120")),
                 "add x9, x9, #128",
                 "add x21, x21, #128",
                 "addvl x10, x10, #8",

@@ -56,6 +56,22 @@ macro_rules! kblock {
 
 /// Offset, rescale, add bias and clamp tile row `v$a`: lane `$i` of the group's offsets `v$o`
 /// and scales `v$s`; `v0` rsum, `v1` rscale, `v2` bias, `v12`/`v13` clamp, `v$t` temporary.
+/// One super-block of the K loop (K blocks `b` and `b + 4`): the next super-block's RHS into
+/// v$next from `[x24, #$no]`, this one's nibbles in v$r decoded (`byte << 4` into v$lo,
+/// `byte & 0xf0` in place; the mask in v15), then [`kblock`] of the low and the high nibbles
+/// (LHS reloads at `$o0` / `$o1`).
+macro_rules! super_block {
+    ($next:literal, $no:literal; $r:literal, $lo:literal; $o0:literal, $o1:literal) => {
+        concat!(
+            concat!("ldur q", $next, ", [x24, #", $no, "]\n"),
+            concat!("shl v", $lo, ".16b, v", $r, ".16b, #4\n"),
+            concat!("and v", $r, ".16b, v", $r, ".16b, v15.16b\n"),
+            kblock!($lo, "4", "5", "6", "7", $o0),
+            kblock!($r, "8", "9", "10", "11", $o1),
+        )
+    };
+}
+
 macro_rules! epilogue_row {
     ($a:literal, $o:literal, $s:literal, $i:literal, $t:literal) => {
         dequant_row!(scale_first, $a; "0", $o[$i]; "1", $s[$i] -> $t; "2"; "12", "13")
@@ -170,23 +186,11 @@ asm_kernel! {
                 "ldur q10, [x22, #64]",
                 "ldur q11, [x23, #64]",
                 // Super-block 0: K blocks 0 (low nibbles) and 4 (high).
-                "ldur q2, [x24, #16]",
-                "shl v1.16b, v0.16b, #4",
-                "and v0.16b, v0.16b, v15.16b",
-                kblock!("1", "4", "5", "6", "7", "16"),
-                kblock!("0", "8", "9", "10", "11", "80"),
+                super_block!("2", "16"; "0", "1"; "16", "80"),
                 // Super-block 1: K blocks 1 and 5.
-                "ldur q0, [x24, #32]",
-                "shl v3.16b, v2.16b, #4",
-                "and v2.16b, v2.16b, v15.16b",
-                kblock!("3", "4", "5", "6", "7", "32"),
-                kblock!("2", "8", "9", "10", "11", "96"),
+                super_block!("0", "32"; "2", "3"; "32", "96"),
                 // Super-block 2: K blocks 2 and 6.
-                "ldur q2, [x24, #48]",
-                "shl v1.16b, v0.16b, #4",
-                "and v0.16b, v0.16b, v15.16b",
-                kblock!("1", "4", "5", "6", "7", "48"),
-                kblock!("0", "8", "9", "10", "11", "112"),
+                super_block!("2", "48"; "0", "1"; "48", "112"),
                 // Super-block 3: K blocks 3 and 7. Preload the next chunk's super-block 0 and LHS
                 // K block 0 (on the last chunk: the first 16 trailer bytes).
                 "ldur q0, [x24, #64]",

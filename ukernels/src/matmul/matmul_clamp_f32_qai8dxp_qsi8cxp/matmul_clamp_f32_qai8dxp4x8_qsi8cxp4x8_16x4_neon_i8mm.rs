@@ -94,8 +94,17 @@ macro_rules! store_row {
 /// Finish and store the row pair held in accumulators `v$a` (columns 0, 1)
 /// and `v$b` (columns 2, 3): tile rows `$lo` and `$lo + 1`, lanes `$i0`/`$i1`
 /// of the group's offsets `v$vo` and scales `v$vs`. Leaves for `25f` when the
-/// tile has no row `$lo + 1` (`x11 < $hi`, with `$hi = $lo + 2`).
+/// tile has no row `$lo + 1` (`x11 < $hi`, with `$hi = $lo + 2`), and with `$next`
+/// (`$hi + 1`) after the pair when it has no next pair.
 macro_rules! row_pair {
+    ($a:literal, $b:literal, $vo:literal, $vs:literal, $i0:literal, $i1:literal, $hi:literal;
+     $next:literal) => {
+        concat!(
+            row_pair!($a, $b, $vo, $vs, $i0, $i1, $hi),
+            concat!("cmp x11, #", $next, "\n"),
+            "b.lt 25f\n",
+        )
+    };
     ($a:literal, $b:literal, $vo:literal, $vs:literal, $i0:literal, $i1:literal, $hi:literal) => {
         concat!(
             concat!("trn1 v5.2d, v", $a, ".2d, v", $b, ".2d\n"),
@@ -148,27 +157,13 @@ qsi8cxp_16x4_gemm! {
         k_block!("96", "112", "2", "3"),
     ]
     rows [
-        row_pair!("16", "17", "8", "9", "0", "1", "2"),
-        "cmp x11, #3",
-        "b.lt 25f",
-        row_pair!("18", "19", "8", "9", "2", "3", "4"),
-        "cmp x11, #5",
-        "b.lt 25f",
-        row_pair!("20", "21", "10", "11", "0", "1", "6"),
-        "cmp x11, #7",
-        "b.lt 25f",
-        row_pair!("22", "23", "10", "11", "2", "3", "8"),
-        "cmp x11, #9",
-        "b.lt 25f",
-        row_pair!("24", "25", "12", "13", "0", "1", "10"),
-        "cmp x11, #11",
-        "b.lt 25f",
-        row_pair!("26", "27", "12", "13", "2", "3", "12"),
-        "cmp x11, #13",
-        "b.lt 25f",
-        row_pair!("28", "29", "14", "15", "0", "1", "14"),
-        "cmp x11, #15",
-        "b.lt 25f",
+        row_pair!("16", "17", "8", "9", "0", "1", "2"; "3"),
+        row_pair!("18", "19", "8", "9", "2", "3", "4"; "5"),
+        row_pair!("20", "21", "10", "11", "0", "1", "6"; "7"),
+        row_pair!("22", "23", "10", "11", "2", "3", "8"; "9"),
+        row_pair!("24", "25", "12", "13", "0", "1", "10"; "11"),
+        row_pair!("26", "27", "12", "13", "2", "3", "12"; "13"),
+        row_pair!("28", "29", "14", "15", "0", "1", "14"; "15"),
         row_pair!("30", "31", "14", "15", "2", "3", "16"),
     ]
 }

@@ -22,15 +22,13 @@ use super::Args;
 /// outputs below n, `$load` reads an output row's accumulators under it into z20-z23 (f32;
 /// z12/z13 free), `$store` writes z20-z23 back (z12/z13 free), `$next_dst` moves the
 /// destination by one column group.
+/// The kernel writing `$elem` elements (`f32`, or `u16` for f16; see `sme2_output!`).
 macro_rules! sme2_mopa_kernel {
-    (
-        $(#[$doc:meta])* $name:ident, $dst:ty, $columns:literal, [$($load:literal),+ $(,)?],
-        [$($store:literal),+ $(,)?], $next_dst:literal
-    ) => {
+    ($(#[$doc:meta])* $name:ident, $elem:tt) => {
     streaming_kernel! {
         $(#[$doc])*
         blockwise fn $name(
-            m, n, k, bl, lhs_packed, rhs_packed, dst: $dst, dst_stride_row, clamp_min, clamp_max,
+            m, n, k, bl, lhs_packed, rhs_packed, dst: $elem, dst_stride_row, clamp_min, clamp_max,
         ) {
             let svl = crate::arch::sme_vector_bytes().unwrap_or(0);
             let mr = svl / 4;
@@ -47,7 +45,7 @@ macro_rules! sme2_mopa_kernel {
             //   x7  LHS group stride             x21 K values left in the block; then the
             //   x8  RHS group pointer                row's LHS scale pointer
             //   x9  RHS group stride             x22 dst pointer of the output row
-            //   x10 / x11 clamp_min / clamp_max  x23 LHS pointer inside the group
+            //   x12 / x26 clamp bounds (at entry) x23 LHS pointer inside the group
             //   x24 bl; x25 the LUTI4 table      x26 rows left to fold or store
             //   x27 the row's LHS sum pointer
             //
@@ -68,149 +66,68 @@ macro_rules! sme2_mopa_kernel {
             // below n and limited to rows below m. Streaming mode starts and ends inside the
             // block; only declared registers change; no stack use.
             unsafe {
-                streaming_asm!("sme2";
-                    "ptrue p0.b",
-                    "ptrue pn8.b",
-                    "cntw x17",
-                    "ldr zt0, [x25]",
-                    "mov z6.s, w10",
-                    "mov z7.s, w11",
-                    // ---- loop over row groups ----
-                    "1:",
-                    "cmp x0, x17",
-                    "csel x15, x0, x17, lt",
-                    "mov x8, x4",
-                    "mov x13, x1",
-                    "mov x14, x5",
-                    // ---- loop over column groups ----
-                    "2:",
-                    $columns,
-                    "mov x23, x3",
-                    "mov x20, x8",
-                    "mov x16, x2",
-                    // ---- loop over blocks ----
-                    "3:",
-                    "zero {{za}}",
-                    "mov x21, x24",
-                    // ---- 8 K values per iteration ----
-                    "4:",
-                    "ld1w {{z4.s-z5.s}}, pn8/z, [x23]",
-                    "ld1b {{z0.b-z3.b}}, pn8/z, [x20]",
-                    "luti4 {{z8.b-z9.b}}, zt0, z0[0]",
-                    "luti4 {{z10.b-z11.b}}, zt0, z1[0]",
-                    "luti4 {{z12.b-z13.b}}, zt0, z2[0]",
-                    "luti4 {{z14.b-z15.b}}, zt0, z3[0]",
-                    "smopa za0.s, p0/m, p0/m, z4.b, z8.b",
-                    "smopa za1.s, p0/m, p0/m, z4.b, z9.b",
-                    "smopa za2.s, p0/m, p0/m, z4.b, z10.b",
-                    "smopa za3.s, p0/m, p0/m, z4.b, z11.b",
-                    "smopa za0.s, p0/m, p0/m, z5.b, z12.b",
-                    "smopa za1.s, p0/m, p0/m, z5.b, z13.b",
-                    "smopa za2.s, p0/m, p0/m, z5.b, z14.b",
-                    "smopa za3.s, p0/m, p0/m, z5.b, z15.b",
-                    "addvl x23, x23, #2",
-                    "addvl x20, x20, #4",
-                    "subs x21, x21, #8",
-                    "b.ne 4b",
+                sme2_block_mopa_frame!($elem;
+                    m, n, nb, lhs_packed, rhs_packed, dst, dst_stride_row, mr * nb * (bl + 8),
+                    svl * (nb * (bl / 2 + 8) + 4), bl,
+                    crate::matmul::streaming::UINT4_TO_INT8.as_ptr(),
+                    clamp_min, clamp_max => 6, 7;
+                    group_setup: [];
+                    k_loop: [luti4_smopa_k8_loop!()];
                     // ---- fold the block into every row: x23 -> its mr LHS sums then mr
                     // scales, x20 -> its nr zero offsets then nr scales ----
-                    "ld1w {{z24.s-z27.s}}, pn8/z, [x20]",
-                    "ld1w {{z28.s-z31.s}}, pn8/z, [x20, #4, mul vl]",
-                    "addvl x20, x20, #8",
-                    "mov x12, #0",
-                    "mov x22, x14",
-                    "mov x26, x15",
-                    "mov x27, x23",
-                    "addvl x21, x23, #1",
-                    "5:",
-                    "mova {{z16.b-z19.b}}, za0h.b[w12, 0:3]",
-                    "scvtf {{z16.s-z19.s}}, {{z16.s-z19.s}}",
-                    "ld1rw {{z0.s}}, p0/z, [x27]",
-                    "ld1rw {{z1.s}}, p0/z, [x21]",
-                    "fmul z8.s, z28.s, z1.s",
-                    "fmul z9.s, z29.s, z1.s",
-                    "fmul z10.s, z30.s, z1.s",
-                    "fmul z11.s, z31.s, z1.s",
-                    "cmp x16, x2",
-                    "b.ne 6f",
-                    "fmul z20.s, z24.s, z0.s",
-                    "fmul z21.s, z25.s, z0.s",
-                    "fmul z22.s, z26.s, z0.s",
-                    "fmul z23.s, z27.s, z0.s",
-                    "b 7f",
-                    "6:",
-                    $($load,)+
-                    "fmla z20.s, p0/m, z24.s, z0.s",
-                    "fmla z21.s, p0/m, z25.s, z0.s",
-                    "fmla z22.s, p0/m, z26.s, z0.s",
-                    "fmla z23.s, p0/m, z27.s, z0.s",
-                    "7:",
-                    "fmla z20.s, p0/m, z16.s, z8.s",
-                    "fmla z21.s, p0/m, z17.s, z9.s",
-                    "fmla z22.s, p0/m, z18.s, z10.s",
-                    "fmla z23.s, p0/m, z19.s, z11.s",
-                    $($store,)+
-                    "add x22, x22, x6",
-                    "add x12, x12, #4",
-                    "add x27, x27, #4",
-                    "add x21, x21, #4",
-                    "subs x26, x26, #1",
-                    "b.ne 5b",
-                    "addvl x23, x23, #2",
-                    "subs x16, x16, #1",
-                    "b.ne 3b",
-                    // ---- epilogue: x20 -> the column group's biases ----
-                    "ld1w {{z24.s-z27.s}}, pn8/z, [x20]",
-                    "mov x22, x14",
-                    "mov x26, x15",
-                    // ---- one output row per iteration ----
-                    "8:",
-                    $($load,)+
-                    "fadd z20.s, z20.s, z24.s",
-                    "fadd z21.s, z21.s, z25.s",
-                    "fadd z22.s, z22.s, z26.s",
-                    "fadd z23.s, z23.s, z27.s",
-                    "fclamp {{z20.s-z23.s}}, z6.s, z7.s",
-                    $($store,)+
-                    "add x22, x22, x6",
-                    "subs x26, x26, #1",
-                    "b.ne 8b",
-                    // ---- next column group ----
-                    "add x8, x8, x9",
-                    $next_dst,
-                    "subs x13, x13, x17, lsl #2",
-                    "b.gt 2b",
-                    // ---- next row group ----
-                    "add x3, x3, x7",
-                    "madd x5, x6, x17, x5",
-                    "subs x0, x0, x17",
-                    "b.gt 1b";
-                    inout("x0") m => _,
-                    in("x1") n,
-                    in("x2") nb,
-                    inout("x3") lhs_packed => _,
-                    in("x4") rhs_packed,
-                    inout("x5") dst => _,
-                    in("x6") dst_stride_row,
-                    in("x7") mr * nb * (bl + 8),
-                    out("x8") _,
-                    in("x9") svl * (nb * (bl / 2 + 8) + 4),
-                    in("x10") clamp_min.to_bits() as usize,
-                    in("x11") clamp_max.to_bits() as usize,
-                    out("x12") _,
-                    out("x13") _,
-                    out("x14") _,
-                    out("x15") _,
-                    out("x16") _,
-                    out("x17") _,
-                    out("x20") _,
-                    out("x21") _,
-                    out("x22") _,
-                    out("x23") _,
-                    in("x24") bl,
-                    in("x25") crate::matmul::streaming::UINT4_TO_INT8.as_ptr(),
-                    out("x26") _,
-                    out("x27") _,
+                    fold: [
+                        "ld1w {{z24.s-z27.s}}, pn8/z, [x20]",
+                        "ld1w {{z28.s-z31.s}}, pn8/z, [x20, #4, mul vl]",
+                        "addvl x20, x20, #8",
+                        "mov x12, #0",
+                        "mov x22, x14",
+                        "mov x26, x15",
+                        "mov x27, x23",
+                        "addvl x21, x23, #1",
+                        "5:",
+                        "mova {{z16.b-z19.b}}, za0h.b[w12, 0:3]",
+                        "scvtf {{z16.s-z19.s}}, {{z16.s-z19.s}}",
+                        "ld1rw {{z0.s}}, p0/z, [x27]",
+                        "ld1rw {{z1.s}}, p0/z, [x21]",
+                        "fmul z8.s, z28.s, z1.s",
+                        "fmul z9.s, z29.s, z1.s",
+                        "fmul z10.s, z30.s, z1.s",
+                        "fmul z11.s, z31.s, z1.s",
+                        "cmp x16, x2",
+                        "b.ne 6f",
+                        "fmul z20.s, z24.s, z0.s",
+                        "fmul z21.s, z25.s, z0.s",
+                        "fmul z22.s, z26.s, z0.s",
+                        "fmul z23.s, z27.s, z0.s",
+                        "b 7f",
+                        "6:",
+                        sme2_output!($elem, load, 20, 21, 22, 23; 12, 13; "x22"),
+                        "fmla z20.s, p0/m, z24.s, z0.s",
+                        "fmla z21.s, p0/m, z25.s, z0.s",
+                        "fmla z22.s, p0/m, z26.s, z0.s",
+                        "fmla z23.s, p0/m, z27.s, z0.s",
+                        "7:",
+                        "fmla z20.s, p0/m, z16.s, z8.s",
+                        "fmla z21.s, p0/m, z17.s, z9.s",
+                        "fmla z22.s, p0/m, z18.s, z10.s",
+                        "fmla z23.s, p0/m, z19.s, z11.s",
+                        sme2_output!($elem, store, 20, 21, 22, 23; 12, 13; "x22"),
+                        "add x22, x22, x6",
+                        "add x12, x12, #4",
+                        "add x27, x27, #4",
+                        "add x21, x21, #4",
+                        "subs x26, x26, #1",
+                        "b.ne 5b",
+                        "addvl x23, x23, #2",
+                    ];
+                    // x20 -> the column group's biases
+                    finish: ["ld1w {{z24.s-z27.s}}, pn8/z, [x20]"] rows: [
+                        "fadd z20.s, z20.s, z24.s",
+                        "fadd z21.s, z21.s, z25.s",
+                        "fadd z22.s, z22.s, z26.s",
+                        "fadd z23.s, z23.s, z27.s",
+                    ];
+                    extra: [out("x27") _,]
                 );
             }
         }
@@ -250,11 +167,7 @@ sme2_mopa_kernel!(
     ///   offsets `i * dst_stride_row`, and those rows must not overlap the packed inputs.
     /// * No alignment is required of any pointer.
     matmul_f32_qsi8d32p1vlx4_qai4c32p4vlx4_1vlx4vl_sme2_mopa,
-    f32,
-    "whilelt pn9.s, xzr, x13, vlx4",
-    ["ld1w {{z20.s-z23.s}}, pn9/z, [x22]"],
-    ["st1w {{z20.s-z23.s}}, pn9, [x22]"],
-    "addvl x14, x14, #4"
+    f32
 );
 
 /// The f16-output form, `kai_matmul_clamp_f16_qsi8d32p1vlx4_qai4c32p4vlx4_1vlx4vl_sme2_mopa`: the
@@ -275,24 +188,6 @@ pub mod f16 {
         ///
         /// As for the f32 kernel, with `dst` rows of `2 * n` bytes.
         matmul_f16_qsi8d32p1vlx4_qai4c32p4vlx4_1vlx4vl_sme2_mopa,
-        u16,
-        "whilelt pn9.h, xzr, x13, vlx2",
-        [
-            "ld1h {{z12.h-z13.h}}, pn9/z, [x22]",
-            "uunpklo z20.s, z12.h",
-            "uunpkhi z21.s, z12.h",
-            "uunpklo z22.s, z13.h",
-            "uunpkhi z23.s, z13.h",
-            "fcvt z20.s, p0/m, z20.h",
-            "fcvt z21.s, p0/m, z21.h",
-            "fcvt z22.s, p0/m, z22.h",
-            "fcvt z23.s, p0/m, z23.h",
-        ],
-        [
-            "fcvt z12.h, {{z20.s-z21.s}}",
-            "fcvt z13.h, {{z22.s-z23.s}}",
-            "st1h {{z12.h-z13.h}}, pn9, [x22]",
-        ],
-        "addvl x14, x14, #2"
+        u16
     );
 }

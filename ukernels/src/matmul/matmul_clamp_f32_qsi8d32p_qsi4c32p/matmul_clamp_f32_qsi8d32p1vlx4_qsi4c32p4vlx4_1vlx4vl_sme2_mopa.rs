@@ -52,18 +52,6 @@ macro_rules! fold_rows {
 }
 
 /// `FMUL` of the first block.
-macro_rules! first_block {
-    () => {
-        concat!(
-            "fmul z8.s, z20.s, z16.s\n",
-            "fmul z9.s, z21.s, z17.s\n",
-            "fmul z10.s, z22.s, z18.s\n",
-            "fmul z11.s, z23.s, z19.s",
-        )
-    };
-}
-
-/// `FMLA` of a later block into the accumulators in the destination row.
 macro_rules! later_block {
     () => {
         concat!(
@@ -143,128 +131,59 @@ streaming_kernel! {
         // and limited to rows below m. Streaming mode starts and ends inside the block; only
         // declared registers change; no stack use.
         unsafe {
-            streaming_asm!("sme2";
-                "ptrue p0.b",
-                "ptrue pn8.b",
-                "cntw x17",
-                "ldr zt0, [x25]",
-                "mov z30.s, w12",
-                "mov z31.s, w26",
-                // ---- loop over row groups ----
-                "1:",
-                "cmp x0, x17",
-                "csel x15, x0, x17, lt",
-                "mov x8, x4",
-                "mov x13, x1",
-                "mov x14, x5",
-                // ---- loop over column groups ----
-                "2:",
-                "whilelt pn9.s, xzr, x13, vlx4",
-                "mov x23, x3",
-                "mov x20, x8",
-                "add x27, x3, x11",
-                "add x28, x8, x10",
-                "mov x16, x2",
-                // ---- loop over blocks ----
-                "3:",
-                "zero {{za}}",
-                "mov x21, x24",
-                // ---- 16 K values per iteration ----
-                "4:",
-                "ld1w {{z4.s-z7.s}}, pn8/z, [x23]",
-                "ld1b {{z0.b-z3.b}}, pn8/z, [x20]",
-                "ld1b {{z16.b-z19.b}}, pn8/z, [x20, #4, mul vl]",
-                "luti4 {{z8.b-z9.b}}, zt0, z0[0]",
-                "luti4 {{z10.b-z11.b}}, zt0, z1[0]",
-                "luti4 {{z12.b-z13.b}}, zt0, z2[0]",
-                "luti4 {{z14.b-z15.b}}, zt0, z3[0]",
-                "smopa za0.s, p0/m, p0/m, z4.b, z8.b",
-                "smopa za1.s, p0/m, p0/m, z4.b, z9.b",
-                "smopa za2.s, p0/m, p0/m, z4.b, z10.b",
-                "smopa za3.s, p0/m, p0/m, z4.b, z11.b",
-                "luti4 {{z20.b-z21.b}}, zt0, z16[0]",
-                "luti4 {{z22.b-z23.b}}, zt0, z17[0]",
-                "luti4 {{z24.b-z25.b}}, zt0, z18[0]",
-                "luti4 {{z26.b-z27.b}}, zt0, z19[0]",
-                "smopa za0.s, p0/m, p0/m, z5.b, z12.b",
-                "smopa za1.s, p0/m, p0/m, z5.b, z13.b",
-                "smopa za2.s, p0/m, p0/m, z5.b, z14.b",
-                "smopa za3.s, p0/m, p0/m, z5.b, z15.b",
-                "smopa za0.s, p0/m, p0/m, z6.b, z20.b",
-                "smopa za1.s, p0/m, p0/m, z6.b, z21.b",
-                "smopa za2.s, p0/m, p0/m, z6.b, z22.b",
-                "smopa za3.s, p0/m, p0/m, z6.b, z23.b",
-                "smopa za0.s, p0/m, p0/m, z7.b, z24.b",
-                "smopa za1.s, p0/m, p0/m, z7.b, z25.b",
-                "smopa za2.s, p0/m, p0/m, z7.b, z26.b",
-                "smopa za3.s, p0/m, p0/m, z7.b, z27.b",
-                "addvl x23, x23, #4",
-                "addvl x20, x20, #8",
-                "subs x21, x21, #16",
-                "b.ne 4b",
-                // ---- fold the block into every row: the block's RHS scales zipped (even
-                // halves of z24 / z25: quarters 0 / 1, odd ones: quarters 2 / 3) ----
-                "ld1h {{z24.h-z25.h}}, pn8/z, [x28]",
-                "addvl x28, x28, #2",
-                "zip {{z24.h-z25.h}}, z24.h, z25.h",
-                "mov x12, #0",
-                "mov x22, x14",
-                "mov x26, x15",
-                "mov x25, x27",
-                "add x27, x27, x17, lsl #1",
-                // Pick the row loop: first block or not, last (clamped) or not.
-                "cmp x16, #1",
-                "b.ne 5f",
-                "cmp x16, x2",
-                "b.eq 23f",
-                "b 24f",
-                "5:",
-                "cmp x16, x2",
-                "b.ne 22f",
-                fold_rows!("21"; first_block!()),
-                fold_rows!("22"; later_block!()),
-                fold_rows!("23"; first_block!(), "fclamp {{z8.s-z11.s}}, z30.s, z31.s"),
-                fold_rows!("24"; later_block!(), "fclamp {{z8.s-z11.s}}, z30.s, z31.s"),
-                "8:",
-                "subs x16, x16, #1",
-                "b.ne 3b",
-                // ---- next column group ----
-                "add x8, x8, x9",
-                "addvl x14, x14, #4",
-                "subs x13, x13, x17, lsl #2",
-                "b.gt 2b",
-                // ---- next row group ----
-                "add x3, x3, x7",
-                "madd x5, x6, x17, x5",
-                "subs x0, x0, x17",
-                "b.gt 1b";
-                inout("x0") m => _,
-                in("x1") n,
-                in("x2") nb,
-                inout("x3") lhs_packed => _,
-                in("x4") rhs_packed,
-                inout("x5") dst => _,
-                in("x6") dst_stride_row,
-                in("x7") mr * (k + 2 * nb),
-                out("x8") _,
-                in("x9") svl * nb * (bl / 2 + 2),
-                in("x10") svl * k / 2,
-                in("x11") mr * k,
-                inout("x12") clamp_min.to_bits() as usize => _,
-                out("x13") _,
-                out("x14") _,
-                out("x15") _,
-                out("x16") _,
-                out("x17") _,
-                out("x20") _,
-                out("x21") _,
-                out("x22") _,
-                out("x23") _,
-                in("x24") bl,
-                inout("x25") U4_MINUS_8.as_ptr() => _,
-                inout("x26") clamp_max.to_bits() as usize => _,
-                out("x27") _,
-                out("x28") _,
+            sme2_block_mopa_frame!(f32;
+                m, n, nb, lhs_packed, rhs_packed, dst, dst_stride_row, mr * (k + 2 * nb),
+                svl * nb * (bl / 2 + 2), bl, U4_MINUS_8.as_ptr(), clamp_min, clamp_max => 30, 31;
+                group_setup: ["add x27, x3, x11", "add x28, x8, x10"];
+                k_loop: [
+                    // ---- 16 K values per iteration ----
+                    "4:",
+                    "ld1w {{z4.s-z7.s}}, pn8/z, [x23]",
+                    "ld1b {{z0.b-z3.b}}, pn8/z, [x20]",
+                    "ld1b {{z16.b-z19.b}}, pn8/z, [x20, #4, mul vl]",
+                    "luti4 {{z8.b-z9.b}}, zt0, z0[0]",
+                    "luti4 {{z10.b-z11.b}}, zt0, z1[0]",
+                    "luti4 {{z12.b-z13.b}}, zt0, z2[0]",
+                    "luti4 {{z14.b-z15.b}}, zt0, z3[0]",
+                    "smopa za0.s, p0/m, p0/m, z4.b, z8.b",
+                    "smopa za1.s, p0/m, p0/m, z4.b, z9.b",
+                    "smopa za2.s, p0/m, p0/m, z4.b, z10.b",
+                    "smopa za3.s, p0/m, p0/m, z4.b, z11.b",
+                    "luti4 {{z20.b-z21.b}}, zt0, z16[0]",
+                    "luti4 {{z22.b-z23.b}}, zt0, z17[0]",
+                    "luti4 {{z24.b-z25.b}}, zt0, z18[0]",
+                    "luti4 {{z26.b-z27.b}}, zt0, z19[0]",
+                    "smopa za0.s, p0/m, p0/m, z5.b, z12.b",
+                    "smopa za1.s, p0/m, p0/m, z5.b, z13.b",
+                    "smopa za2.s, p0/m, p0/m, z5.b, z14.b",
+                    "smopa za3.s, p0/m, p0/m, z5.b, z15.b",
+                    "smopa za0.s, p0/m, p0/m, z6.b, z20.b",
+                    "smopa za1.s, p0/m, p0/m, z6.b, z21.b",
+                    "smopa za2.s, p0/m, p0/m, z6.b, z22.b",
+                    "smopa za3.s, p0/m, p0/m, z6.b, z23.b",
+                    "smopa za0.s, p0/m, p0/m, z7.b, z24.b",
+                    "smopa za1.s, p0/m, p0/m, z7.b, z25.b",
+                    "smopa za2.s, p0/m, p0/m, z7.b, z26.b",
+                    "smopa za3.s, p0/m, p0/m, z7.b, z27.b",
+                    "addvl x23, x23, #4",
+                    "addvl x20, x20, #8",
+                    "subs x21, x21, #16",
+                    "b.ne 4b",
+                ];
+                fold: [
+                    // ---- fold the block into every row: the block's RHS scales zipped (even
+                    // halves of z24 / z25: quarters 0 / 1, odd ones: quarters 2 / 3) ----
+                    "ld1h {{z24.h-z25.h}}, pn8/z, [x28]",
+                    "addvl x28, x28, #2",
+                    "zip {{z24.h-z25.h}}, z24.h, z25.h",
+                    q40_gemm_fold!(fold_rows; later_block!(); "fclamp {{z8.s-z11.s}}, z30.s, z31.s"),
+                ];
+                extra: [
+                    in("x10") svl * k / 2,
+                    in("x11") mr * k,
+                    out("x27") _,
+                    out("x28") _,
+                ]
             );
         }
     }

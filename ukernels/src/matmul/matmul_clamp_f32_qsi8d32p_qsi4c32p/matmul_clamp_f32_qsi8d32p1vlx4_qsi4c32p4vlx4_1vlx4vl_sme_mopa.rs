@@ -50,18 +50,6 @@ macro_rules! fold_rows {
 }
 
 /// `FMUL` of the first block.
-macro_rules! first_block {
-    () => {
-        concat!(
-            "fmul z8.s, z20.s, z16.s\n",
-            "fmul z9.s, z21.s, z17.s\n",
-            "fmul z10.s, z22.s, z18.s\n",
-            "fmul z11.s, z23.s, z19.s",
-        )
-    };
-}
-
-/// `FMLA` of a later block into the accumulators in the destination row.
 macro_rules! later_block {
     () => {
         concat!(
@@ -129,15 +117,8 @@ streaming_kernel! {
                 "mov z6.s, w12",
                 "mov z7.s, w26",
                 "dup z4.b, #-16",
-                // ---- loop over row groups ----
-                "1:",
-                "cmp x0, x17",
-                "csel x15, x0, x17, lt",
-                "mov x8, x4",
-                "mov x13, x1",
-                "mov x14, x5",
-                // ---- loop over column groups ----
-                "2:",
+                // ---- loop over row groups, then column groups ----
+                mopa_row_group_head!(),
                 "mov x12, #0",
                 "whilelt p2.s, x12, x13",
                 "incw x12",
@@ -212,37 +193,11 @@ streaming_kernel! {
                 "addvl x28, x28, #2",
                 "zip1 z24.h, z16.h, z17.h",
                 "zip2 z25.h, z16.h, z17.h",
-                "mov x12, #0",
-                "mov x22, x14",
-                "mov x26, x15",
-                "mov x25, x27",
-                "add x27, x27, x17, lsl #1",
-                // Pick the row loop: first block or not, last (clamped) or not.
-                "cmp x16, #1",
-                "b.ne 5f",
-                "cmp x16, x2",
-                "b.eq 23f",
-                "b 24f",
-                "5:",
-                "cmp x16, x2",
-                "b.ne 22f",
-                fold_rows!("21"; first_block!()),
-                fold_rows!("22"; later_block!()),
-                fold_rows!("23"; first_block!(), clamp!()),
-                fold_rows!("24"; later_block!(), clamp!()),
-                "8:",
+                q40_gemm_fold!(fold_rows; later_block!(); clamp!()),
                 "subs x16, x16, #1",
                 "b.ne 3b",
-                // ---- next column group ----
-                "add x8, x8, x9",
-                "addvl x14, x14, #4",
-                "subs x13, x13, x17, lsl #2",
-                "b.gt 2b",
-                // ---- next row group ----
-                "add x3, x3, x7",
-                "madd x5, x6, x17, x5",
-                "subs x0, x0, x17",
-                "b.gt 1b";
+                // ---- next column group, then row group ----
+                mopa_group_tails!("4");
                 inout("x0") m => _,
                 in("x1") n,
                 in("x2") nb,

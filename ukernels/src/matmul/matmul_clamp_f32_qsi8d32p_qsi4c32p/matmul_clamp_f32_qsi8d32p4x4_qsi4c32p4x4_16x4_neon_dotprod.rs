@@ -137,28 +137,16 @@ asm_kernel! {
                 "ldur q6, [x27]",
                 "ldur q7, [x28]",
                 // Segment 0: low-half slice 0 (low nibbles) and high-half slice 0 (high).
-                "shl v1.16b, v0.16b, #4",
-                "and v0.16b, v0.16b, v3.16b",
-                sdot_pass8!("1", "4", "5", "x20", "x21", "16"),
-                "ldur q2, [x24, #16]",
-                sdot_pass8!("0", "6", "7", "x27", "x28", "16"),
+                sdot_super_block!("0"; "x20", "x21", "16"; "2", "16";
+                    "x27", "x28", "16"),
                 // Segment 1: slices 1.
-                "shl v1.16b, v2.16b, #4",
-                "and v2.16b, v2.16b, v3.16b",
-                sdot_pass8!("1", "4", "5", "x20", "x21", "32"),
-                "ldur q0, [x24, #32]",
-                sdot_pass8!("2", "6", "7", "x27", "x28", "32"),
+                sdot_super_block!("2"; "x20", "x21", "32"; "0", "32";
+                    "x27", "x28", "32"),
                 // Segment 2: slices 2.
-                "shl v1.16b, v0.16b, #4",
-                "and v0.16b, v0.16b, v3.16b",
-                sdot_pass8!("1", "4", "5", "x20", "x21", "48"),
-                "ldur q2, [x24, #48]",
-                sdot_pass8!("0", "6", "7", "x27", "x28", "48"),
+                sdot_super_block!("0"; "x20", "x21", "48"; "2", "48";
+                    "x27", "x28", "48"),
                 // Segment 3: slices 3.
-                "shl v1.16b, v2.16b, #4",
-                "and v2.16b, v2.16b, v3.16b",
-                sdot_pass8!("1", "4", "5"),
-                sdot_pass8!("2", "6", "7"),
+                sdot_super_block!("2"),
                 "add x20, x20, #64",
                 "add x21, x21, #64",
                 "add x27, x27, #64",

@@ -43,6 +43,50 @@
 
 pub mod portable;
 
+/// The block fold of the Q4_0 SME and SME2 GEMMs (asm text): the row pointers (x12 the ZA
+/// slice, x22 dst, x26 rows, x25 the row's LHS scale; x27 moves to the next block's), then one of
+/// four copies of the row loop `$fold_rows` (labels 21-24: the first block or a later one, with
+/// the accumulators loaded by `$later`; the last block clamped by `$clamp`), which end at label 8.
+#[cfg(target_arch = "aarch64")]
+macro_rules! q40_gemm_fold {
+    ($fold_rows:ident; $later:expr; $clamp:expr) => {
+        concat!(
+            "mov x12, #0\n",
+            "mov x22, x14\n",
+            "mov x26, x15\n",
+            "mov x25, x27\n",
+            "add x27, x27, x17, lsl #1\n",
+            // Pick the row loop: first block or not, last (clamped) or not.
+            "cmp x16, #1\n",
+            "b.ne 5f\n",
+            "cmp x16, x2\n",
+            "b.eq 23f\n",
+            "b 24f\n",
+            "5:\n",
+            "cmp x16, x2\n",
+            "b.ne 22f\n",
+            $fold_rows!("21"; q40_gemm_fold!(first)),
+            "\n",
+            $fold_rows!("22"; $later),
+            "\n",
+            $fold_rows!("23"; q40_gemm_fold!(first), $clamp),
+            "\n",
+            $fold_rows!("24"; $later, $clamp),
+            "\n",
+            "8:\n",
+        )
+    };
+    // The first block: the accumulators are the block's sums times its scale products.
+    (first) => {
+        concat!(
+            "fmul z8.s, z20.s, z16.s\n",
+            "fmul z9.s, z21.s, z17.s\n",
+            "fmul z10.s, z22.s, z18.s\n",
+            "fmul z11.s, z23.s, z19.s",
+        )
+    };
+}
+
 asm_kernel_modules! {
     matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4x4_1x4_neon_dotprod,
     matmul_clamp_f32_qsi8d32p1x4_qsi4c32p8x4_1x8_sve_dotprod,
