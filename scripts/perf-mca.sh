@@ -260,6 +260,16 @@ Reading the numbers:
   f32 siblings (twice the MACs per instruction). The Cortex-A55 6x32 schedule covers 8 K values
   per iteration (one 128-bit LHS block) with 192 FMLAs and 125 companions (\`ldr d\`, integer
   loads, \`INS\`); the same llvm-mca caveat applies as for the f32 A55 loop.
+- The two Cortex-A55 loops are the rows still below KleidiAI's in "rkai against KleidiAI"
+  (f32 6x16: 66 / 44 / 44 cycles on N2 / V1 / V2 against 64 / 40 / 40; f16 6x32: 130 / 77 / 77
+  against 120 / 75 / 74). Both libraries issue the same 44 loads per f32 iteration, but rkai
+  builds 28 operand halves with \`ldr x\` + \`INS\` and loads 16 with \`ldr d\`, KleidiAI 22 and
+  22: every \`INS\` is a vector-pipe uop on the out-of-order cores (N2: 62 against 59 cycles of
+  vector-pipe work per iteration), and on V1 / V2 each \`INS\` also takes the single M0 pipe,
+  which with the \`INS\` -> \`FMLA\` dependencies sets the pace (llvm-mca's bottleneck analysis).
+  Loading more activation halves with \`ldr d\` (used by element, no \`INS\`) would keep the A55
+  schedule FMLA-bound (fewer companions per FMLA); not done yet. rkai's own selection picks the
+  A55 variants on in-order cores only; on N2, V1 and V2 it picks the generic 6x16 / 6x32 loops.
 - rkai's SVE2 kernels (\`_sve2_\`) are vector-length agnostic: \`n_step\` and \`nr\` are
   multiples of the run-time vector length, so one binary serves 128- to 2048-bit cores. LLVM
   models N2 and V2 with 128-bit SVE, where one VL32 unit is 4 columns; the MACs above count
