@@ -35,15 +35,14 @@ K_PER_ITERATION_STEM = {
     # Integer loops over 16 K values per iteration.
     "matmul_clamp_f32_qai8dxp4x4_qsu2cxp4x4bf32sf32_8x4_neon_dotprod": 16,
 }
-# Loops that cover fewer rows per iteration than the kernel's m_step (their register budget
-# holds 8 rows; a 16-row step runs as two passes).
+# Loops that cover another number of rows per iteration than the kernel's m_step (a register
+# budget of 8 rows runs a 16-row step as two passes; the per-channel 8x4 SMMLA code runs whole
+# 16-row blocks with a 16-row loop).
 ROWS_PER_ITERATION = {
-    "matmul_clamp_f32_qai8dxp4x4_qsi4c32p4x4_16x4_neon_dotprod": 8,
-    "matmul_clamp_f32_qai8dxp4x8_qsi4c32p4x8_16x4x32_neon_i8mm": 8,
+    "matmul_clamp_f32_qai8dxp4x8_qsi4cxp4x8_8x4x32_neon_i8mm": 16,
     "matmul_clamp_f32_qsi8d32p4x4_qsi4c32p4x4_16x4_neon_dotprod": 8,
     "matmul_clamp_f32_qsi8d32p4x8_qsi4c32p4x8_16x4_neon_i8mm": 8,
     "matmul_clamp_f32_qsi8d32p4x8_qsi4c32p8x8_16x8_sve_i8mm": 8,
-    "matmul_clamp_f32_qsi8d32p4x4_qai4c32p4x4_8x4_neon_dotprod": 4,
     # KleidiAI reports m_step 1 for the SVE f32 kernel; its loop covers 6-row blocks.
     "matmul_clamp_f32_f32_f32p4vlx1b_6x4vl_sve_mla": 6,
 }
@@ -213,8 +212,9 @@ Reading the numbers:
 - GEMM tiles reuse each decoded register across rows: the SDOT 16x4 and 8x8 tiles reach 89-94%
   of the SDOT peak on V1/V2; the SMMLA 8x8 tile reaches 80% (16 decodes for 64 SMMLA: 80 vector
   ops on 4 pipes = 20 cycles). KleidiAI's 4-row SMMLA stems (\`4x4x32\`, \`4x8x32\` of the
-  per-channel family) run the 8-row loops: same packed formats, twice the reuse of each decoded
-  register (a 4-row loop caps at 67%: 16 SMMLA per 8 decodes).
+  per-channel family) run the 8-row loops (and the 16-row loop on whole 16-row blocks): same
+  packed formats, two or four times the reuse of each decoded register (a 4-row loop caps at
+  67%: 16 SMMLA per 8 decodes).
 - int8 weights need no decode: the SDOT 16x4 tile reaches 97% of the SDOT peak and the SMMLA
   16x4 tile 86% on V2. Its loop used to issue \`ldp q\` pairs, three uops each in LLVM's V2
   model, which made it dispatch-bound at 70%; single \`ldr q\` loads (one uop) fixed it with the
@@ -223,10 +223,15 @@ Reading the numbers:
   table cannot show is the block epilogue (SCVTF #4 and an FMLA with the widened bf16 scales per
   accumulator, once per \`bl\` values). Measured by the kernels' authors with llvm-mca on one
   chunk plus the epilogue, at bl = 32 on V2: the 1x4 GEMV block takes 7.7 cycles against 4.3
-  for the loop alone, the 1x8 (nr 8) GEMV 12-13.5 against 8-9, the SDOT 16x4 (8-row pass) 26.4
-  against 18.2, the SMMLA 8x4 pass 19.1 against 10.9 (12.8 at bl = 128). Larger blocks amortise
-  it; bl = 32 is the worst case. The per-block 16x4 kernels run 8 rows per pass: 16 rows would
-  need 16 int32 block sums and 16 f32 accumulators, every vector register.
+  for the loop alone, the 1x8 (nr 8) GEMV 12-13.5 against 8-9. Larger blocks amortise it;
+  bl = 32 is the worst case. The per-block 16x4 kernels (SMMLA and SDOT) run whole 16-row blocks
+  in one pass, decoding each weight register once per 16 rows: 16 int32 block sums in v8-v23
+  (the compiler saves d8-d15), the f32 accumulators of rows 0-7 in v24-v31 and those of rows
+  8-15 in a stack array (load, FMLA, store once per block), whose zero tail clears int32 sums by
+  loads instead of vector-pipe MOVIs; row tails run the former 8-row passes. One chunk plus the
+  block fold at bl = 32 (llvm-mca-22), per 1024 MACs on N2 / V1 / V2: SMMLA 29.0 / 16.9 / 17.5
+  cycles against 34.0 / 19.0 / 19.0 for the 8-row pass, SDOT 46.3 / 24.6 / 25.1 against
+  48.5 / 26.3 / 26.3 (on N1 49.0 against 48.5).
 - Shortfall: the per-block SMMLA 4x8 loop (\`qai8dxp4x8_qsi4c32p8x8_4x8x32\`) reaches 67% on V2,
   under the 70% int4 target. A 4x8 tile does 32 SMMLA per 16 decodes, which caps it at 67% on 4
   vector pipes. An 8-row pass would reach the 80% of the per-channel 8x8 loop but needs 16 int32
@@ -257,6 +262,16 @@ Reading the numbers:
   f32 siblings (twice the MACs per instruction). The Cortex-A55 6x32 schedule covers 8 K values
   per iteration (one 128-bit LHS block) with 192 FMLAs and 125 companions (\`ldr d\`, integer
   loads, \`INS\`); the same llvm-mca caveat applies as for the f32 A55 loop.
+- The two Cortex-A55 loops are the rows still below KleidiAI's in "rkai against KleidiAI"
+  (f32 6x16: 66 / 44 / 44 cycles on N2 / V1 / V2 against 64 / 40 / 40; f16 6x32: 130 / 77 / 77
+  against 120 / 75 / 74). Both libraries issue the same 44 loads per f32 iteration, but rkai
+  builds 28 operand halves with \`ldr x\` + \`INS\` and loads 16 with \`ldr d\`, KleidiAI 22 and
+  22: every \`INS\` is a vector-pipe uop on the out-of-order cores (N2: 62 against 59 cycles of
+  vector-pipe work per iteration), and on V1 / V2 each \`INS\` also takes the single M0 pipe,
+  which with the \`INS\` -> \`FMLA\` dependencies sets the pace (llvm-mca's bottleneck analysis).
+  Loading more activation halves with \`ldr d\` (used by element, no \`INS\`) would keep the A55
+  schedule FMLA-bound (fewer companions per FMLA); not done yet. rkai's own selection picks the
+  A55 variants on in-order cores only; on N2, V1 and V2 it picks the generic 6x16 / 6x32 loops.
 - rkai's SVE2 kernels (\`_sve2_\`) are vector-length agnostic: \`n_step\` and \`nr\` are
   multiples of the run-time vector length, so one binary serves 128- to 2048-bit cores. LLVM
   models N2 and V2 with 128-bit SVE, where one VL32 unit is 4 columns; the MACs above count

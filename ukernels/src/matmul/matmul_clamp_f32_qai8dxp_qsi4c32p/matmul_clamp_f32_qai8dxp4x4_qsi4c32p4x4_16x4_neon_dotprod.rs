@@ -4,12 +4,19 @@
 //! groupwise symmetric int4 RHS (packed 4 columns x 4-byte blocks, one bf16 scale per column
 //! and block of `bl` K values).
 //!
-//! Loop order: blocks of 16 rows (four LHS groups) outside, column groups of 4 inside; each
-//! 16 x 4 tile is computed in two passes of 8 rows (two LHS groups), each pass running over the
-//! `k / bl` blocks in 32-value chunks. Sixteen rows of integer block sums plus sixteen rows of
-//! float accumulators do not fit next to the operands in the 24 vector registers available
-//! (`v8`..`v15` are left alone), so a pass keeps 8 of each; the second pass re-reads the RHS
-//! column group, which the first one has just brought into L1.
+//! Full 16-row blocks run in one pass (`sdot_16x4_chunk`), which decodes each RHS register once
+//! per 16 rows: 16 int32 block accumulators (`v16`..`v23` rows 0..8, `v8`..`v15` rows 8..16;
+//! `v8`..`v15` are declared clobbered, so the compiler saves `d8`..`d15`), the f32 accumulators
+//! of rows 0..8 in `v24`..`v31` and those of rows 8..16 in a stack array of the Rust function
+//! (loaded, multiply-added and stored once per block; its last 16 bytes stay zero and clear the
+//! int32 accumulators of rows 8..16 by loads). At `bl = 32` llvm-mca-22 puts a block (K loop and
+//! fold) at 46.3 / 24.6 / 25.1 cycles per 1024 MACs on N2 / V1 / V2 against 48.5 / 26.3 / 26.3
+//! for two 8-row passes (49.0 against 48.5 on N1).
+//!
+//! The last `m % 16` rows run the 8-row passes: column groups of 4 inside blocks of up to 16
+//! rows, each tile computed in two passes of 8 rows (two LHS groups), each pass running over the
+//! `k / bl` blocks in 32-value chunks (the second pass re-reads the RHS column group, which the
+//! first one has just brought into L1).
 //!
 //! One 4-deep K block is a single `SDOT (by element)` step: the decoded RHS vector holds 4 K
 //! values of each of the 4 columns, the LHS vector of a group holds 4 K values of each of its 4
@@ -19,7 +26,7 @@
 //! sums are converted with `SCVTF #4` (exactly `I / 16`), multiplied by the block's column
 //! scales into the float accumulators with a fused `FMLA`, and cleared.
 //!
-//! Register plan (one pass):
+//! Register plan (one 8-row pass):
 //!
 //! * `v16`..`v23` — integer block accumulators; `v(16 + r)` holds pass row `r`, lanes =
 //!   columns 0..4.
@@ -48,6 +55,45 @@ macro_rules! block_row {
             concat!("scvtf v", $i, ".4s, v", $i, ".4s, #4\n"),
             concat!("fmla v", $f, ".4s, v", $i, ".4s, v4.4s\n"),
             concat!("movi v", $i, ".4s, #0\n"),
+        )
+    };
+}
+
+/// Block epilogue of the four rows whose f32 accumulators are at `[x12, #$o]`: loaded,
+/// `f += (i / 16) * scale` (fused; `v$i` already converted, `v4` the scales), stored back.
+macro_rules! block_mem {
+    ($o0:literal, $o1:literal, $o2:literal, $o3:literal; $i0:literal, $i1:literal, $i2:literal, $i3:literal) => {
+        concat!(
+            concat!("ldr q0, [x12, #", $o0, "]\n"),
+            concat!("ldr q1, [x12, #", $o1, "]\n"),
+            concat!("ldr q2, [x12, #", $o2, "]\n"),
+            concat!("ldr q5, [x12, #", $o3, "]\n"),
+            concat!("fmla v0.4s, v", $i0, ".4s, v4.4s\n"),
+            concat!("fmla v1.4s, v", $i1, ".4s, v4.4s\n"),
+            concat!("fmla v2.4s, v", $i2, ".4s, v4.4s\n"),
+            concat!("fmla v5.4s, v", $i3, ".4s, v4.4s\n"),
+            concat!("stp q0, q1, [x12, #", $o0, "]\n"),
+            concat!("stp q2, q5, [x12, #", $o2, "]\n"),
+        )
+    };
+}
+
+/// Final epilogue of 8 rows from the f32 sums `v24`..`v31` (in place): `$a` / `$b` point at the
+/// trailers of the two LHS groups, `$r` at the RHS group's rsum and bias.
+macro_rules! finish16x4 {
+    ($a:literal, $b:literal, $r:literal) => {
+        concat!(
+            concat!("ldp q4, q5, [", $a, "]\n"), // group 0 lhs_offset (i32), lhs_scale
+            concat!("ldp q6, q7, [", $b, "]\n"), // group 1
+            concat!("ldp q0, q1, [", $r, "]\n"), // rsum, bias
+            "scvtf v4.4s, v4.4s\n",
+            "scvtf v6.4s, v6.4s\n",
+            "dup v2.4s, w9\n",
+            "dup v3.4s, w10\n",
+            for_rows!(finish_row[v, "0", "1", "2", "3";];
+                ("24", "4", "5", "0") ("25", "4", "5", "1") ("26", "4", "5", "2")
+                ("27", "4", "5", "3") ("28", "6", "7", "0") ("29", "6", "7", "1")
+                ("30", "6", "7", "2") ("31", "6", "7", "3")),
         )
     };
 }
@@ -92,6 +138,100 @@ asm_kernel! {
         m, n, k, bl, lhs_packed, rhs_packed, dst, dst_stride_row, clamp_min, clamp_max,
     ) {
         let (nb, _, lhs_stride, rhs_stride) = qai8dxp_blockwise(m, n, k, bl, 4);
+        // Rows of full 16-row blocks; the rest (0..16 rows) goes through the 8-row passes.
+        let m16 = m & !15;
+        // f32 accumulators of rows 8..16, then 16 zero bytes.
+        let mut acc = [0f32; 36];
+        if m16 != 0 {
+            // Register map of the 16-row pass
+            //   x0..x10 as below                  x11 chunks per block (bl / 32)
+            //   x12 the accumulator array         x14 RHS group of the column tile
+            //   x15 columns left                  x16 dst of the column tile
+            //   x17 / x20 / x27 / x28 LHS groups A..D, x21 RHS (K loop)
+            //   x22 blocks left                   x23 chunks left in the block
+            //   x24 columns in the tile (1..=4)   x25 dst row pointer, x26 partial-store pointer
+            //
+            // SAFETY: as the 8-row passes' SAFETY below, for the first m16 rows (four whole LHS
+            // groups per row block); `acc` is the function's own array, read and written only
+            // within its 144 bytes (bytes 128..144 are read, never written).
+            unsafe {
+                kernel_asm!(
+                    // ---- Row-block loop: 16 rows (four LHS groups) per iteration.
+                    "21:",
+                    "mov x14, x4",
+                    "mov x15, x1",
+                    "mov x16, x5",
+                    // ---- Column loop: 4 columns (one RHS group) per iteration.
+                    "22:",
+                    min_imm!("x24", "x15", "4", "x24"), // columns in this tile (1..=4)
+                    "mov x17, x3",
+                    "add x20, x3, x7",
+                    "add x27, x20, x7",
+                    "add x28, x27, x7",
+                    "mov x21, x14",
+                    "mov x22, x2",
+                    "movi v3.16b, #0xf0",
+                    zero_v!("4s";
+                        "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20",
+                        "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31"),
+                    "stp q24, q24, [x12]",
+                    "stp q24, q24, [x12, #32]",
+                    "stp q24, q24, [x12, #64]",
+                    "stp q24, q24, [x12, #96]",
+                    // ---- Block loop.
+                    "26:",
+                    "mov x23, x11",
+                    // ---- K loop: one 32-deep chunk per iteration.
+                    "23:",
+                    "// LLVM-MCA-BEGIN matmul_clamp_f32_qai8dxp4x4_qsi4c32p4x4_16x4_neon_dotprod",
+                    sdot_16x4_chunk!(),
+                    "b.ne 23b",
+                    "// LLVM-MCA-END",
+                    // ---- Block epilogue: x21 points at the block's 4 bf16 scales. Rows 0..8 in
+                    // registers, rows 8..16 through `acc` (their int32 sums cleared by loads).
+                    "ldr d4, [x21], #8",
+                    "shll v4.4s, v4.4h, #16",
+                    for_rows!(block_row[]; ("16", "24") ("17", "25") ("18", "26") ("19", "27")
+                        ("20", "28") ("21", "29") ("22", "30") ("23", "31")),
+                    for_rows!(scvtf4[]; ("8") ("9") ("10") ("11") ("12") ("13") ("14") ("15")),
+                    block_mem!("0", "16", "32", "48"; "8", "9", "10", "11"),
+                    block_mem!("64", "80", "96", "112"; "12", "13", "14", "15"),
+                    for_rows!(ldr_zero[]; ("8") ("9") ("10") ("11") ("12") ("13") ("14") ("15")),
+                    "subs x22, x22, #1",
+                    "b.ne 26b",
+                    // ---- Final epilogue and stores, rows 0..8 then rows 8..16.
+                    finish16x4!("x17", "x20", "x21"),
+                    "mov x25, x16",
+                    store8x4!("x24", "x25", "x6", "x26"),
+                    "ldp q24, q25, [x12]",
+                    "ldp q26, q27, [x12, #32]",
+                    "ldp q28, q29, [x12, #64]",
+                    "ldp q30, q31, [x12, #96]",
+                    finish16x4!("x27", "x28", "x21"),
+                    "add x25, x16, x6, lsl #3",
+                    store8x4!("x24", "x25", "x6", "x26"),
+                    // Next column tile.
+                    "add x14, x14, x8",
+                    "add x16, x16, #16",
+                    "subs x15, x15, #4",
+                    "b.gt 22b";
+                    gemm[16 rows, "21"](m16, n, nb, lhs_packed, rhs_packed, dst, dst_stride_row, lhs_stride);
+                    in("x8") rhs_stride,
+                    in("x9") clamp_min.to_bits() as usize,
+                    in("x10") clamp_max.to_bits() as usize,
+                    in("x11") bl / 32,
+                    in("x12") acc.as_mut_ptr(),
+                    clobber x(14 15 16 17 20 21 22 23 24 25 26 27 28)
+                        v(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31),
+                );
+            }
+            if m16 == m {
+                return;
+            }
+        }
+        // The last m % 16 rows.
+        let (m, lhs_packed) = (m - m16, lhs_packed.wrapping_add(m16 / 4 * lhs_stride));
+        let dst = dst.cast::<u8>().wrapping_add(m16 * dst_stride_row).cast::<f32>();
 
         // General-purpose registers
         //   x0  rows left                      x11 chunks per block (bl / 32)
@@ -129,7 +269,6 @@ asm_kernel! {
                 "mov x26, x11",
                 // ---- K loop: one 32-deep chunk per iteration.
                 "24:",
-                "// LLVM-MCA-BEGIN matmul_clamp_f32_qai8dxp4x4_qsi4c32p4x4_16x4_neon_dotprod",
                 "ldur q0, [x24]",
                 "ldur q4, [x20]",
                 "ldur q5, [x21]",
@@ -151,7 +290,6 @@ asm_kernel! {
                 "add x24, x24, #64",
                 "subs x26, x26, #1",
                 "b.ne 24b",
-                "// LLVM-MCA-END",
                 // ---- Block epilogue: x24 points at the block's 4 bf16 scales.
                 "ldr d4, [x24], #8",
                 "shll v4.4s, v4.4h, #16",
@@ -166,17 +304,7 @@ asm_kernel! {
                 "subs x25, x25, #1",
                 "b.ne 23b",
                 // ---- Final epilogue. x20/x21 point at the LHS trailers, x24 at the RHS one.
-                "ldp q4, q5, [x20]", // group 0 lhs_offset (i32), lhs_scale
-                "ldp q6, q7, [x21]", // group 1
-                "ldp q0, q1, [x24]", // rsum, bias
-                "scvtf v4.4s, v4.4s",
-                "scvtf v6.4s, v6.4s",
-                "dup v2.4s, w9",
-                "dup v3.4s, w10",
-                for_rows!(finish_row[v, "0", "1", "2", "3";];
-                    ("24", "4", "5", "0") ("25", "4", "5", "1") ("26", "4", "5", "2")
-                    ("27", "4", "5", "3") ("28", "6", "7", "0") ("29", "6", "7", "1")
-                    ("30", "6", "7", "2") ("31", "6", "7", "3")),
+                finish16x4!("x20", "x21", "x24"),
                 pass16x4_store_and_next!();
                 gemm[16 rows, "20"](m, n, nb, lhs_packed, rhs_packed, dst, dst_stride_row, lhs_stride);
                 in("x8") rhs_stride,

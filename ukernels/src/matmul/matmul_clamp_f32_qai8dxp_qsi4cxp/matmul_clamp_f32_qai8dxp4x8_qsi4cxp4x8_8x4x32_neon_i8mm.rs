@@ -1,9 +1,12 @@
 //! `kai_matmul_clamp_f32_qai8dxp4x8_qsi4cxp4x8_8x4x32_neon_i8mm`: GEMM (8 rows x 4 columns per
-//! step) with FEAT_I8MM `SMMLA`, the whole m x n computation in one `asm!` block. Operands: a
-//! dynamically quantized int8 LHS (packed 4 rows x 8-deep blocks) and a per-channel symmetric
-//! int4 RHS (packed 4 columns x 8-byte blocks).
+//! step) with FEAT_I8MM `SMMLA`. Operands: a dynamically quantized int8 LHS (packed 4 rows x
+//! 8-deep blocks) and a per-channel symmetric int4 RHS (packed 4 columns x 8-byte blocks).
 //!
-//! Register plan of the single `asm!` block:
+//! Full 16-row blocks run a 16 x 4 register blocking (`smmla_16x4_chunk`: 16 int32 accumulators
+//! in `v8`..`v23`, declared clobbered so that the compiler saves `d8`..`d15`), which decodes each
+//! RHS register once per 16 rows; the last `m % 16` rows run the 8 x 4 `asm!` block below.
+//!
+//! Register plan of the 8-row `asm!` block:
 //!
 //! * `v16`..`v31` — accumulators in two sets: `v16`..`v23` take the K slices
 //!   of the low nibbles (`32c + [0, 16)`), `v24`..`v31` those of the high
@@ -47,6 +50,34 @@ macro_rules! store_row {
     };
 }
 
+/// [`epilogue_row`] for the 16-row pass: clamp bounds in `v7` / `v16`.
+macro_rules! epilogue_row16 {
+    ($r:literal, $vo:literal, $vs:literal, $i:literal, $t:literal) => {
+        dequant_row!(convert_first, $r; "4", $vo[$i]; "5", $vs[$i] -> $t; "6"; "7", "16")
+    };
+}
+
+/// The trailers of LHS groups `$a` / `$b` into `v0`..`v3` (offsets, scales) and the 8 rows of
+/// the int32 accumulators `v$0`..`v$7` un-interleaved into `v24`..`v31` (tile row `r` of the
+/// half in `v(24 + r)`).
+macro_rules! finish16_half {
+    ($a:literal, $b:literal; $v0:literal, $v1:literal, $v2:literal, $v3:literal,
+     $v4:literal, $v5:literal, $v6:literal, $v7:literal) => {
+        concat!(
+            concat!("ldp q0, q1, [", $a, "]\n"),
+            concat!("ldp q2, q3, [", $b, "]\n"),
+            concat!("trn1 v24.2d, v", $v0, ".2d, v", $v1, ".2d\n"),
+            concat!("trn2 v25.2d, v", $v0, ".2d, v", $v1, ".2d\n"),
+            concat!("trn1 v26.2d, v", $v2, ".2d, v", $v3, ".2d\n"),
+            concat!("trn2 v27.2d, v", $v2, ".2d, v", $v3, ".2d\n"),
+            concat!("trn1 v28.2d, v", $v4, ".2d, v", $v5, ".2d\n"),
+            concat!("trn2 v29.2d, v", $v4, ".2d, v", $v5, ".2d\n"),
+            concat!("trn1 v30.2d, v", $v6, ".2d, v", $v7, ".2d\n"),
+            concat!("trn2 v31.2d, v", $v6, ".2d, v", $v7, ".2d\n"),
+        )
+    };
+}
+
 asm_kernel! {
     /// Computes, for `i < m` and `j < n`,
     ///
@@ -75,6 +106,84 @@ asm_kernel! {
         m, n, k, lhs_packed, rhs_packed, dst, dst_stride_row, clamp_min, clamp_max,
     ) {
         let (chunks, _, lhs_stride, rhs_stride) = per_channel(m, n, k, 4, true);
+        // Rows of full 16-row blocks; the rest (0..16 rows) goes through the 8-row pass.
+        let m16 = m & !15;
+        if m16 != 0 {
+            // Register map: x0..x10 as the 8-row pass, x13 RHS group pointer, x14 columns left,
+            // x15 dst of this column tile, x17 / x20 / x27 / x28 LHS groups A..D and x21 RHS (K loop), x22 dst row pointer,
+            // x23 chunks left, x24 columns in this tile (1..=4), x25 partial-store pointer.
+            //
+            // SAFETY: as the 8-row pass's SAFETY below, for the first m16 rows (four whole LHS
+            // groups per row block).
+            unsafe {
+                kernel_asm!(
+                    ".arch_extension i8mm",
+                    // ---- Row-block loop: 16 rows (four LHS groups) per iteration.
+                    "21:",
+                    "mov x13, x4",
+                    "mov x14, x1",
+                    "mov x15, x5",
+                    // ---- Column loop: 4 columns (one RHS group) per iteration.
+                    "22:",
+                    min_imm!("x24", "x14", "4", "x24"), // columns in this tile (1..=4)
+                    "mov x17, x3",
+                    "add x20, x3, x7",
+                    "add x27, x20, x7",
+                    "add x28, x27, x7",
+                    "mov x21, x13",
+                    "mov x23, x2",
+                    "movi v7.16b, #0xf0",
+                    zero_v!("4s";
+                        "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20",
+                        "21", "22", "23"),
+                    // ---- K loop: one 32-deep chunk per iteration.
+                    "23:",
+                    "// LLVM-MCA-BEGIN matmul_clamp_f32_qai8dxp4x8_qsi4cxp4x8_8x4x32_neon_i8mm",
+                    smmla_16x4_chunk!(),
+                    "b.ne 23b",
+                    "// LLVM-MCA-END",
+                    // ---- Epilogue, rows 0..8 (v16..v23) then rows 8..16 (v8..v15). x17..x28
+                    // point at the LHS trailers, x21 at the RHS one.
+                    "ldp q4, q5, [x21]",              // rsum, rscale
+                    "ldr q6, [x21, #32]",             // bias
+                    finish16_half!("x17", "x20"; "16", "17", "18", "19", "20", "21", "22", "23"),
+                    "dup v7.4s, w9",
+                    "dup v16.4s, w10",
+                    for_rows!(epilogue_row16[];
+                        ("24", "0", "1", "0", "17") ("25", "0", "1", "1", "18")
+                        ("26", "0", "1", "2", "19") ("27", "0", "1", "3", "20")
+                        ("28", "2", "3", "0", "21") ("29", "2", "3", "1", "22")
+                        ("30", "2", "3", "2", "23") ("31", "2", "3", "3", "17")),
+                    "mov x22, x15",
+                    store8x4!("x24", "x22", "x6", "x25"),
+                    finish16_half!("x27", "x28"; "8", "9", "10", "11", "12", "13", "14", "15"),
+                    for_rows!(epilogue_row16[];
+                        ("24", "0", "1", "0", "17") ("25", "0", "1", "1", "18")
+                        ("26", "0", "1", "2", "19") ("27", "0", "1", "3", "20")
+                        ("28", "2", "3", "0", "21") ("29", "2", "3", "1", "22")
+                        ("30", "2", "3", "2", "23") ("31", "2", "3", "3", "17")),
+                    "add x22, x15, x6, lsl #3",
+                    store8x4!("x24", "x22", "x6", "x25"),
+                    // Next column tile.
+                    "add x13, x13, x8",
+                    "add x15, x15, #16",
+                    "subs x14, x14, #4",
+                    "b.gt 22b";
+                    gemm[16 rows, "21"](m16, n, chunks, lhs_packed, rhs_packed, dst, dst_stride_row, lhs_stride);
+                    in("x8") rhs_stride,
+                    in("x9") clamp_min.to_bits() as usize,
+                    in("x10") clamp_max.to_bits() as usize,
+                    clobber x(13 14 15 17 20 21 22 23 24 25 27 28)
+                        v(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31),
+                );
+            }
+            if m16 == m {
+                return;
+            }
+        }
+        // The last m % 16 rows.
+        let (m, lhs_packed) = (m - m16, lhs_packed.wrapping_add(m16 / 4 * lhs_stride));
+        let dst = dst.cast::<u8>().wrapping_add(m16 * dst_stride_row).cast::<f32>();
 
         // SAFETY: the caller guarantees FEAT_I8MM, m, n, k >= 1 and the buffer
         // sizes documented above. The asm reads exactly ceil(m/4) LHS groups
@@ -108,7 +217,6 @@ asm_kernel! {
                     "29", "30", "31"),
                 // ---- K loop: one 32-deep chunk per iteration.
                 "23:",
-                "// LLVM-MCA-BEGIN matmul_clamp_f32_qai8dxp4x8_qsi4cxp4x8_8x4x32_neon_i8mm",
                 "ldr q0, [x20]",
                 "ldr q1, [x20, #16]",
                 "ldr q8, [x16]",
@@ -180,7 +288,6 @@ asm_kernel! {
                 "add x20, x20, #64",
                 "subs x21, x21, #1",
                 "b.ne 23b",
-                "// LLVM-MCA-END",
                 // ---- Epilogue. x16/x17 point at the LHS trailers, x20 at the RHS one.
                 "ldp q0, q1, [x16]",              // group A offsets, scales
                 "ldp q2, q3, [x17]",              // group B offsets, scales
