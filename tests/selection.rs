@@ -112,6 +112,11 @@ fn needs_bf16(family: Family) -> bool {
     matches!(family, Family::F32Bf16pBf16p | Family::F16Bf16pBf16p)
 }
 
+/// Families whose every kernel needs SVE (the indirect f32 GEMM).
+fn needs_sve(family: Family) -> bool {
+    rank::pairs(family).all(|p| p.gemm.isa.is_sve())
+}
+
 #[test]
 fn choices_on_each_cpu_model() {
     let f = present();
@@ -123,7 +128,10 @@ fn choices_on_each_cpu_model() {
         for family in families() {
             assert_eq!(
                 chosen(family, ShapeClass::Gemm).is_none(),
-                integer(family) || family == Family::F16F16F16p || needs_bf16(family),
+                integer(family)
+                    || family == Family::F16F16F16p
+                    || needs_bf16(family)
+                    || needs_sve(family),
                 "{}",
                 family.dir()
             );
@@ -143,8 +151,8 @@ fn choices_on_each_cpu_model() {
             Some("matmul_clamp_f32_qai8dxp1x4_qsi4cxp4x4_1x4_neon_dotprod")
         );
         for family in families() {
-            if needs_bf16(family) {
-                // neoverse-n1 has no FEAT_BF16: the bf16 GEMM families have no kernel to offer.
+            if needs_bf16(family) || needs_sve(family) {
+                // neoverse-n1 has neither FEAT_BF16 nor SVE: those families have no kernel.
                 assert!(
                     chosen(family, ShapeClass::Gemm).is_none(),
                     "{}",
@@ -188,6 +196,15 @@ fn choices_on_each_cpu_model() {
             );
         }
         for family in families() {
+            if needs_sve(family) && !f.contains(Features::SVE) {
+                // SME without SVE (`sve=off`): the SVE-only families have no kernel.
+                assert!(
+                    chosen(family, ShapeClass::Gemm).is_none(),
+                    "{}",
+                    family.dir()
+                );
+                continue;
+            }
             let k = chosen(family, ShapeClass::Gemm).unwrap();
             let streaming =
                 rank::pairs(family).any(|p| p.runs_with(f) && p.gemm.isa.is_streaming());
