@@ -1164,3 +1164,77 @@ macro_rules! sve_6x4vl_k_step {
         )
     };
 }
+
+/// The head of a column tile of the SVE 6 x 4VL f32 kernels (label `20`): `x25` = the tile's
+/// columns (`x17` columns left, at most 4 x VL32), their predicates p1-p4, and the bias row at
+/// `x16` (advanced past it) as every row's starting accumulators z8..z31. Uses x26.
+macro_rules! sve_6x4vl_tile_head {
+    () => {
+        concat!(
+            "20:\n",
+            "cntw x26, all, mul #4\n",
+            "cmp x17, x26\n",
+            "csel x25, x17, x26, lt\n",
+            "mov x26, #0\n",
+            "whilelt p1.s, x26, x25\n",
+            "incw x26\n",
+            "whilelt p2.s, x26, x25\n",
+            "incw x26\n",
+            "whilelt p3.s, x26, x25\n",
+            "incw x26\n",
+            "whilelt p4.s, x26, x25\n",
+            "ld1w {{z8.s}}, p0/z, [x16]\n",
+            "ld1w {{z9.s}}, p0/z, [x16, #1, mul vl]\n",
+            "ld1w {{z10.s}}, p0/z, [x16, #2, mul vl]\n",
+            "ld1w {{z11.s}}, p0/z, [x16, #3, mul vl]\n",
+            "addvl x16, x16, #4\n",
+            copy_rows!(z;
+                ("8", "9", "10", "11") => ("12", "13", "14", "15") ("16", "17", "18", "19")
+                ("20", "21", "22", "23") ("24", "25", "26", "27") ("28", "29", "30", "31")),
+        )
+    };
+}
+
+/// The K tail of the SVE 6 x 4VL f32 kernels (label `40`, done at `50`): the last `$k & 3` values
+/// (1 to 3, in `x21`) of the six rows at `x10`..`x15` + `$at` bytes, one predicated block load
+/// (inactive elements are not accessed), then value by value.
+macro_rules! sve_6x4vl_k_tail {
+    ($k:literal, $at:literal) => {
+        concat!(
+            "40:\n",
+            "ands x21, ", $k, ", #3\n",
+            "b.eq 50f\n",
+            "whilelt p5.s, xzr, x21\n",
+            load_rows!(ld1rqw "p5", $at; "x10", "x11", "x12", "x13", "x14", "x15"),
+            sve_6x4vl_k_step!("0"),
+            "cmp x21, #1\n",
+            "b.eq 50f\n",
+            sve_6x4vl_k_step!("1"),
+            "cmp x21, #2\n",
+            "b.eq 50f\n",
+            sve_6x4vl_k_step!("2"),
+        )
+    };
+}
+
+/// The end of a column tile of the SVE 6 x 4VL f32 kernels: z8..z31 clamped to `[z1, z0]`, the
+/// `x24` rows stored from `x22` (rows `$stride` bytes apart, columns under p1-p4), then the next
+/// tile (back to label `20` while columns are left in `x17`). Uses x23 and x26.
+macro_rules! sve_6x4vl_tile_end {
+    ($stride:literal) => {
+        concat!(
+            fmin_fmax!(z;
+                "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21",
+                "22", "23", "24", "25", "26", "27", "28", "29", "30", "31"; "0", "1"),
+            "mov x23, x22\n",
+            each_row!(st1w_row["x23";], le, "x24", "60", "x23", $stride;
+                ("8", "9", "10", "11") ("12", "13", "14", "15") ("16", "17", "18", "19")
+                ("20", "21", "22", "23") ("24", "25", "26", "27") ("28", "29", "30", "31")),
+            "60:\n",
+            "addvl x22, x22, #4\n",
+            "cntw x26, all, mul #4\n",
+            "subs x17, x17, x26\n",
+            "b.gt 20b\n",
+        )
+    };
+}

@@ -13,9 +13,9 @@
 
 pub use super::call::UnpackedLhsArgs as Args;
 use super::output::Output;
-use super::{matmul_clamp_f16_f16_f16p as f16p, matmul_clamp_f32_f32_f32p as f32p};
 use crate::catalog::MatmulKernel;
 use crate::contract::{self, Checked};
+use crate::float;
 
 /// Kernels that assert `dst_stride_col == sizeof(element)`; the others ignore it, as KleidiAI's do.
 pub const CHECKS_DST_STRIDE_COL: &[&str] = &[
@@ -64,7 +64,82 @@ pub unsafe fn run(kernel: &MatmulKernel, a: &Args) {
     match kernel.native.unpacked_lhs() {
         // SAFETY (every arm): forwarded contract.
         Some(f) => unsafe { f(a) },
-        None if kernel.family.output() == Output::F16 => unsafe { f16p::portable::run(nr, a) },
-        None => unsafe { f32p::portable::run(nr, a) },
+        None if kernel.family.output() == Output::F16 => unsafe { portable::<u16>(nr, a) },
+        None => unsafe { portable::<f32>(nr, a) },
+    }
+}
+
+/// The element arithmetic of the portable path: the asm kernels' per-step rounding.
+trait Element: Copy {
+    /// Bytes per element.
+    const BYTES: usize;
+    /// A clamp bound given as f32, in this type (f16 bounds round first, as in the kernels).
+    fn bound(x: f32) -> Self;
+    /// `acc + b * a`, fused, rounded once to this type.
+    fn fmla(acc: Self, b: Self, a: Self) -> Self;
+    /// `FMIN` with `hi`, then `FMAX` with `lo`.
+    fn clamp_upper_first(y: Self, lo: Self, hi: Self) -> Self;
+}
+
+impl Element for f32 {
+    const BYTES: usize = 4;
+    fn bound(x: f32) -> f32 {
+        x
+    }
+    fn fmla(acc: f32, b: f32, a: f32) -> f32 {
+        float::fmla(acc, b, a)
+    }
+    fn clamp_upper_first(y: f32, lo: f32, hi: f32) -> f32 {
+        float::clamp_upper_first(y, lo, hi)
+    }
+}
+
+/// f16, as its bits (see [`float::f16`]).
+impl Element for u16 {
+    const BYTES: usize = 2;
+    fn bound(x: f32) -> u16 {
+        float::f16::from_f32(x)
+    }
+    fn fmla(acc: u16, b: u16, a: u16) -> u16 {
+        float::f16::fmla(acc, b, a)
+    }
+    fn clamp_upper_first(y: u16, lo: u16, hi: u16) -> u16 {
+        float::f16::clamp_upper_first(y, lo, hi)
+    }
+}
+
+/// The portable implementation of both families (any `nr`): per output the bias, then one fused
+/// multiply-add per K value in K order, then the clamp, each rounded as the asm kernels round, so
+/// results are bit-identical.
+///
+/// # Safety
+/// As for [`run`]; `m`, `n` >= 1.
+unsafe fn portable<E: Element>(nr: usize, a: &Args) {
+    let group = (a.k + 1) * nr * E::BYTES;
+    let (lhs_row, dst_row) = (a.lhs_row_bytes(), a.dst_row_bytes());
+    let (lo, hi) = (E::bound(a.clamp_min), E::bound(a.clamp_max));
+    let load = |p: *const u8, i: usize| -> E {
+        // SAFETY: callers pass offsets inside the buffers of the function contract.
+        unsafe { p.add(E::BYTES * i).cast::<E>().read_unaligned() }
+    };
+    for j in 0..a.n {
+        // SAFETY: column j lies in group j / nr of the portion's packed RHS.
+        let col = unsafe { a.rhs_packed.add(j / nr * group + E::BYTES * (j % nr)) };
+        for i in 0..a.m {
+            // Not dereferenced when k is 0 (the LHS may then be null).
+            let row = a.lhs.wrapping_add(i * lhs_row);
+            let mut acc = load(col, 0);
+            for kk in 0..a.k {
+                acc = E::fmla(acc, load(col, nr * (kk + 1)), load(row, kk));
+            }
+            let y = E::clamp_upper_first(acc, lo, hi);
+            // SAFETY: element (i, j) of the destination is writable.
+            unsafe {
+                a.dst
+                    .add(i * dst_row + E::BYTES * j)
+                    .cast::<E>()
+                    .write_unaligned(y)
+            };
+        }
     }
 }

@@ -119,5 +119,6 @@ pub mod matmul_clamp_f32_qsi8d32p_qai4c32p;
 pub mod matmul_clamp_f32_qsi8d32p_qsi4c32p;
 pub mod offsets;
 pub mod output;
+mod passes;
 pub mod qai8dxp;
 pub(crate) mod qai8dxp_portable;

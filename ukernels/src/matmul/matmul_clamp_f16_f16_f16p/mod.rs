@@ -7,8 +7,6 @@
 //! upper bound and `FMAX` with the lower, both bounds rounded to f16 first (`FCVT`). Arguments,
 //! checks and dispatch are shared with the f32 family (`super::float_gemm`).
 
-pub mod portable;
-
 asm_kernel_modules! {
     matmul_clamp_f16_f16_f16p16x1biasf16_6x16x8_neon_mla,
     matmul_clamp_f16_f16_f16p32x1b_6x32_neon_mla,

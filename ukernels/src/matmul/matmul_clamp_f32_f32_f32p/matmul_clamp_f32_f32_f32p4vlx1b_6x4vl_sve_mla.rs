@@ -70,26 +70,7 @@ asm_kernel! {
                 "mov x17, x1",
                 "mov x22, x6",
                 // ---- Column tiles of 4 vectors: predicates, then accumulators from the bias.
-                "20:",
-                "cntw x26, all, mul #4",
-                "cmp x17, x26",
-                "csel x25, x17, x26, lt",
-                "mov x26, #0",
-                "whilelt p1.s, x26, x25",
-                "incw x26",
-                "whilelt p2.s, x26, x25",
-                "incw x26",
-                "whilelt p3.s, x26, x25",
-                "incw x26",
-                "whilelt p4.s, x26, x25",
-                "ld1w {{z8.s}}, p0/z, [x16]",
-                "ld1w {{z9.s}}, p0/z, [x16, #1, mul vl]",
-                "ld1w {{z10.s}}, p0/z, [x16, #2, mul vl]",
-                "ld1w {{z11.s}}, p0/z, [x16, #3, mul vl]",
-                "addvl x16, x16, #4",
-                copy_rows!(z;
-                    ("8", "9", "10", "11") => ("12", "13", "14", "15") ("16", "17", "18", "19")
-                    ("20", "21", "22", "23") ("24", "25", "26", "27") ("28", "29", "30", "31")),
+                sve_6x4vl_tile_head!(),
                 "mov x20, #0",
                 "lsr x21, x2, #2",
                 "cbz x21, 40f",
@@ -106,34 +87,12 @@ asm_kernel! {
                 "b.ne 30b",
                 "// LLVM-MCA-END",
                 // ---- K tail (1 to 3 values): one predicated block load, then value by value.
-                "40:",
-                "ands x21, x2, #3",
-                "b.eq 50f",
-                "whilelt p5.s, xzr, x21",
-                load_rows!(ld1rqw "p5", "x20"; "x10", "x11", "x12", "x13", "x14", "x15"),
-                sve_6x4vl_k_step!("0"),
-                "cmp x21, #1",
-                "b.eq 50f",
-                sve_6x4vl_k_step!("1"),
-                "cmp x21, #2",
-                "b.eq 50f",
-                sve_6x4vl_k_step!("2"),
+                sve_6x4vl_k_tail!("x2", "x20"),
                 // ---- Clamp and store the block's rows.
                 "50:",
                 "mov z0.s, w9",
                 "mov z1.s, w8",
-                fmin_fmax!(z;
-                    "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21",
-                    "22", "23", "24", "25", "26", "27", "28", "29", "30", "31"; "0", "1"),
-                "mov x23, x22",
-                each_row!(st1w_row["x23";], le, "x24", "60", "x23", "x7";
-                    ("8", "9", "10", "11") ("12", "13", "14", "15") ("16", "17", "18", "19")
-                    ("20", "21", "22", "23") ("24", "25", "26", "27") ("28", "29", "30", "31")),
-                "60:",
-                "addvl x22, x22, #4",
-                "cntw x26, all, mul #4",
-                "subs x17, x17, x26",
-                "b.gt 20b";
+                sve_6x4vl_tile_end!("x7");
                 float[6 rows, "10"](m, n, k, lhs, lhs_stride, rhs_packed, dst, dst_stride, clamp_min.to_bits() as usize, clamp_max.to_bits() as usize);
                 clobber x(10 11 12 13 14 15 16 17 20 21 22 23 24 25 26 27 28)
                     v(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31)

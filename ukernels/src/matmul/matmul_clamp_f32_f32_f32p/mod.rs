@@ -9,8 +9,6 @@
 //!
 //! Arguments, checks and dispatch are shared with the f16 family (`super::float_gemm`).
 
-pub mod portable;
-
 asm_kernel_modules! {
     matmul_clamp_f32_f32_f32p16x1b_6x16_neon_mla,
     matmul_clamp_f32_f32_f32p16x1b_6x16_neon_mla_cortexa55,

@@ -8,11 +8,8 @@ use crate::layout;
 use crate::matmul::matmul_clamp_f32_qai8dxp_qsi4cxp::portable::{
     decode_chunk, decode_chunk_sequential,
 };
-use crate::matmul::qai8dxp_portable::{CHUNK, decode_lhs_chunk, dot32};
-
-/// Largest `mr` and `nr` handled with on-stack tiles per pass; wider groups take several passes.
-const MAX_ROWS: usize = 16;
-const MAX_COLS: usize = 16;
+use crate::matmul::passes::{MAX_COLS, MAX_ROWS, accumulate, for_each_pass};
+use crate::matmul::qai8dxp_portable::{CHUNK, decode_lhs_chunk};
 
 /// Chunk `c` (K `32c .. 32c + 32` of a block) of column `col` from a block's data in the
 /// sequential-nibble (`ps1s0`) order with `kr = 4`, the per-channel decoder's layout. Values
@@ -49,99 +46,74 @@ pub unsafe fn run(tile: &Tile, finish: Epilogue, sequential: bool, a: &Args) {
     let block_stride = layout::qsi4c32p::block_stride(nr, bl).unwrap_or(0);
     let read_i32 = |p: *const u8| unsafe { p.cast::<i32>().read_unaligned() };
     let read_f32 = |p: *const u8| unsafe { p.cast::<f32>().read_unaligned() };
-    for gm in 0..a.m.div_ceil(mr) {
-        // SAFETY: group gm of the packed LHS; its trailer follows mr * k data bytes.
-        let lhs = unsafe { a.lhs_packed.add(gm * lhs_stride) };
-        let lhs_trailer = unsafe { lhs.add(mr * a.k) };
-        let group_rows = mr.min(a.m - gm * mr);
-        for j0 in (0..a.n).step_by(nr) {
-            // SAFETY: column group j0 / nr of the packed RHS; sums and biases follow the blocks.
-            let rhs = unsafe { a.rhs_packed.add((j0 / nr) * rhs_stride) };
-            let rhs_trailer = unsafe { rhs.add(blocks * block_stride) };
-            let group_cols = nr.min(a.n - j0);
-            for r0 in (0..group_rows).step_by(MAX_ROWS) {
-                let rows = MAX_ROWS.min(group_rows - r0);
-                for c0 in (0..group_cols).step_by(MAX_COLS) {
-                    let cols = MAX_COLS.min(group_cols - c0);
-                    let mut acc = [[0.0f32; MAX_COLS]; MAX_ROWS];
-                    let mut lq = [[0i8; CHUNK]; MAX_ROWS];
-                    let mut wq = [[0i8; CHUNK]; MAX_COLS];
-                    for b in 0..blocks {
-                        // SAFETY: block b of the group: data, then nr bf16 scales.
-                        let block = unsafe { rhs.add(b * block_stride) };
-                        let mut dots = [[0i32; MAX_COLS]; MAX_ROWS];
-                        for c in 0..bl / CHUNK {
-                            for (cc, w) in wq.iter_mut().enumerate().take(cols) {
-                                // SAFETY: chunk c lies inside the block's data.
-                                unsafe {
-                                    if sequential {
-                                        decode_sequential_chunk(block, nr, c0 + cc, c, w)
-                                    } else {
-                                        decode_chunk(block, nr, blen, c0 + cc, c, w)
-                                    }
-                                };
-                            }
-                            for (rr, l) in lq.iter_mut().enumerate().take(rows) {
-                                // SAFETY: reads values < mr * k of this LHS group.
-                                unsafe {
-                                    decode_lhs_chunk(
-                                        lhs,
-                                        mr,
-                                        blen,
-                                        r0 + rr,
-                                        b * bl + c * CHUNK,
-                                        a.k,
-                                        l,
-                                    )
-                                };
-                            }
-                            for rr in 0..rows {
-                                for cc in 0..cols {
-                                    dots[rr][cc] =
-                                        dots[rr][cc].wrapping_add(dot32(&lq[rr], &wq[cc]));
-                                }
-                            }
+    for_each_pass(a, (mr, nr), (lhs_stride, rhs_stride), |p| {
+        // SAFETY: the LHS group's trailer follows its mr * k data bytes.
+        let lhs_trailer = unsafe { p.lhs.add(mr * a.k) };
+        // SAFETY: the RHS group's sums and biases follow its blocks.
+        let rhs_trailer = unsafe { p.rhs.add(blocks * block_stride) };
+        let mut acc = [[0.0f32; MAX_COLS]; MAX_ROWS];
+        let mut lq = [[0i8; CHUNK]; MAX_ROWS];
+        let mut wq = [[0i8; CHUNK]; MAX_COLS];
+        for b in 0..blocks {
+            // SAFETY: block b of the group: data, then nr bf16 scales.
+            let block = unsafe { p.rhs.add(b * block_stride) };
+            let mut dots = [[0i32; MAX_COLS]; MAX_ROWS];
+            for c in 0..bl / CHUNK {
+                for (cc, w) in wq.iter_mut().enumerate().take(p.cols) {
+                    // SAFETY: chunk c lies inside the block's data.
+                    unsafe {
+                        if sequential {
+                            decode_sequential_chunk(block, nr, p.c0 + cc, c, w)
+                        } else {
+                            decode_chunk(block, nr, blen, p.c0 + cc, c, w)
                         }
-                        for cc in 0..cols {
-                            // SAFETY: the block's nr scales follow its nr * bl / 2 data bytes.
-                            let raw = unsafe {
-                                block
-                                    .add(nr * bl / 2 + 2 * (c0 + cc))
-                                    .cast::<u16>()
-                                    .read_unaligned()
-                            };
-                            let d = f32::from_bits((raw as u32) << 16);
-                            for rr in 0..rows {
-                                // SCVTF #4: the weights were 16x their value; /16 is exact.
-                                let f = dots[rr][cc] as f32 * 0.0625;
-                                acc[rr][cc] = finish.block_fold.apply(b == 0, f, d, acc[rr][cc]);
-                            }
-                        }
-                    }
-                    for (rr, acc_row) in acc.iter().enumerate().take(rows) {
-                        let slot = r0 + rr;
-                        // SAFETY: the LHS trailer holds mr offsets then mr scales.
-                        let lhs_offset = read_i32(unsafe { lhs_trailer.add(4 * slot) });
-                        let lhs_scale = read_f32(unsafe { lhs_trailer.add(4 * (mr + slot)) });
-                        for (cc, &acc) in acc_row.iter().enumerate().take(cols) {
-                            let col = c0 + cc;
-                            // SAFETY: the RHS trailer holds nr sums then nr biases.
-                            let rsum = read_f32(unsafe { rhs_trailer.add(4 * col) });
-                            let bias = read_f32(unsafe { rhs_trailer.add(4 * (nr + col)) });
-                            let v = libm::fmaf(rsum, lhs_offset as f32, acc);
-                            let y = finish.scale_bias.apply(v, lhs_scale, bias);
-                            let y = finish.clamp.apply(y, a.clamp_min, a.clamp_max);
-                            // SAFETY: (gm * mr + slot, j0 + col) lies inside the m x n portion.
-                            unsafe {
-                                a.dst
-                                    .add((gm * mr + slot) * a.dst_stride_row + 4 * (j0 + col))
-                                    .cast::<f32>()
-                                    .write_unaligned(y)
-                            };
-                        }
-                    }
+                    };
+                }
+                for (rr, l) in lq.iter_mut().enumerate().take(p.rows) {
+                    // SAFETY: reads values < mr * k of this LHS group.
+                    unsafe {
+                        decode_lhs_chunk(p.lhs, mr, blen, p.r0 + rr, b * bl + c * CHUNK, a.k, l)
+                    };
+                }
+                accumulate(&mut dots, &lq, &wq, &p);
+            }
+            for cc in 0..p.cols {
+                // SAFETY: the block's nr scales follow its nr * bl / 2 data bytes.
+                let raw = unsafe {
+                    block
+                        .add(nr * bl / 2 + 2 * (p.c0 + cc))
+                        .cast::<u16>()
+                        .read_unaligned()
+                };
+                let d = f32::from_bits((raw as u32) << 16);
+                for rr in 0..p.rows {
+                    // SCVTF #4: the weights were 16x their value; /16 is exact.
+                    let f = dots[rr][cc] as f32 * 0.0625;
+                    acc[rr][cc] = finish.block_fold.apply(b == 0, f, d, acc[rr][cc]);
                 }
             }
         }
-    }
+        for (rr, acc_row) in acc.iter().enumerate().take(p.rows) {
+            let slot = p.r0 + rr;
+            // SAFETY: the LHS trailer holds mr offsets then mr scales.
+            let lhs_offset = read_i32(unsafe { lhs_trailer.add(4 * slot) });
+            let lhs_scale = read_f32(unsafe { lhs_trailer.add(4 * (mr + slot)) });
+            for (cc, &acc) in acc_row.iter().enumerate().take(p.cols) {
+                let col = p.c0 + cc;
+                // SAFETY: the RHS trailer holds nr sums then nr biases.
+                let rsum = read_f32(unsafe { rhs_trailer.add(4 * col) });
+                let bias = read_f32(unsafe { rhs_trailer.add(4 * (nr + col)) });
+                let v = libm::fmaf(rsum, lhs_offset as f32, acc);
+                let y = finish.scale_bias.apply(v, lhs_scale, bias);
+                let y = finish.clamp.apply(y, a.clamp_min, a.clamp_max);
+                // SAFETY: (p.group * mr + slot, p.j0 + col) lies inside the m x n portion.
+                unsafe {
+                    a.dst
+                        .add((p.group * mr + slot) * a.dst_stride_row + 4 * (p.j0 + col))
+                        .cast::<f32>()
+                        .write_unaligned(y)
+                };
+            }
+        }
+    });
 }

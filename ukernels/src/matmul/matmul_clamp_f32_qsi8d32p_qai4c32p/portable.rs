@@ -7,14 +7,12 @@
 use super::Args;
 use crate::catalog::Tile;
 use crate::layout;
+use crate::matmul::passes::{CHUNK, MAX_COLS, MAX_ROWS, accumulate, for_each_pass};
 use crate::reference::qai4c32p::Arithmetic;
 
-/// Largest `mr` and `nr` handled with on-stack tiles per pass; wider groups take several passes.
-const MAX_ROWS: usize = 16;
-const MAX_COLS: usize = 16;
 /// Values per decoded sub-block (the NEON form's unit: packed bytes `16s..16s + 16` of a column
 /// hold values `32s..32s + 16` in their low nibbles and `32s + 16..32s + 32` in their high ones).
-const SUB: usize = 32;
+const SUB: usize = CHUNK;
 
 /// f32 at `p`.
 ///
@@ -95,100 +93,71 @@ pub unsafe fn run(tile: &Tile, how: &Arithmetic, a: &Args) {
     let rhs_stride = layout::qai4c32p::stride(a.k, nr, bl).unwrap_or(0);
     let lhs_block = mr * (bl + layout::qsi8d32pscalef32::PARAM_BYTES);
     let rhs_block = nr * (bl / 2 + layout::qai4c32p::PARAM_BYTES);
-    for gm in 0..a.m.div_ceil(mr) {
-        // SAFETY: group gm of the packed LHS.
-        let lhs = unsafe { a.lhs_packed.add(gm * lhs_stride) };
-        let group_rows = mr.min(a.m - gm * mr);
-        for j0 in (0..a.n).step_by(nr) {
-            // SAFETY: column group j0 / nr of the packed RHS.
-            let rhs = unsafe { a.rhs_packed.add((j0 / nr) * rhs_stride) };
-            let group_cols = nr.min(a.n - j0);
-            for r0 in (0..group_rows).step_by(MAX_ROWS) {
-                let rows = MAX_ROWS.min(group_rows - r0);
-                for c0 in (0..group_cols).step_by(MAX_COLS) {
-                    let cols = MAX_COLS.min(group_cols - c0);
-                    let mut acc = [[0.0f32; MAX_COLS]; MAX_ROWS];
-                    let mut lq = [[0i8; SUB]; MAX_ROWS];
-                    let mut wq = [[0i8; SUB]; MAX_COLS];
-                    for b in 0..blocks {
-                        // SAFETY: block b of both groups.
-                        let (lb, rb) = unsafe { (lhs.add(b * lhs_block), rhs.add(b * rhs_block)) };
-                        let mut dots = [[0i32; MAX_COLS]; MAX_ROWS];
-                        for s in 0..bl / SUB {
-                            for (cc, w) in wq.iter_mut().enumerate().take(cols) {
-                                // SAFETY: sub-block s lies inside the block's data.
-                                unsafe {
-                                    decode_sub_block(rb, how.sequential, (nr, kbl), c0 + cc, s, w)
-                                };
-                            }
-                            for (rr, l) in lq.iter_mut().enumerate().take(rows) {
-                                let slot = r0 + rr;
-                                for (t, v) in l.iter_mut().enumerate() {
-                                    let kk = SUB * s + t;
-                                    let at = (kk / kbl) * mr * kbl + slot * kbl + kk % kbl;
-                                    // SAFETY: value kk < bl of the row in this block.
-                                    *v = unsafe { *lb.add(at) } as i8;
-                                }
-                            }
-                            for rr in 0..rows {
-                                for cc in 0..cols {
-                                    let d: i32 = lq[rr]
-                                        .iter()
-                                        .zip(&wq[cc])
-                                        .map(|(&x, &y)| x as i32 * y as i32)
-                                        .sum();
-                                    dots[rr][cc] = dots[rr][cc].wrapping_add(d);
-                                }
-                            }
-                        }
-                        // SAFETY: the block's parameters follow its values: LHS sums then
-                        // scales, RHS zero offsets then scales.
-                        let (lp, rp) = unsafe { (lb.add(mr * bl), rb.add(nr * bl / 2)) };
-                        for rr in 0..rows {
-                            let slot = r0 + rr;
-                            // SAFETY: see above.
-                            let (lsum, ls) = unsafe {
-                                (
-                                    read_f32(lp.add(4 * slot)),
-                                    read_f32(lp.add(4 * (mr + slot))),
-                                )
-                            };
-                            for cc in 0..cols {
-                                let col = c0 + cc;
-                                // SAFETY: see above.
-                                let (rz, rs) = unsafe {
-                                    (read_f32(rp.add(4 * col)), read_f32(rp.add(4 * (nr + col))))
-                                };
-                                let (dot, acc) = (dots[rr][cc], &mut acc[rr][cc]);
-                                *acc = fold_block(how, b == 0, *acc, dot, rs, rz, ls, lsum);
-                            }
-                        }
+    for_each_pass(a, (mr, nr), (lhs_stride, rhs_stride), |p| {
+        let mut acc = [[0.0f32; MAX_COLS]; MAX_ROWS];
+        let mut lq = [[0i8; CHUNK]; MAX_ROWS];
+        let mut wq = [[0i8; CHUNK]; MAX_COLS];
+        for b in 0..blocks {
+            // SAFETY: block b of both groups.
+            let (lb, rb) = unsafe { (p.lhs.add(b * lhs_block), p.rhs.add(b * rhs_block)) };
+            let mut dots = [[0i32; MAX_COLS]; MAX_ROWS];
+            for s in 0..bl / SUB {
+                for (cc, w) in wq.iter_mut().enumerate().take(p.cols) {
+                    // SAFETY: sub-block s lies inside the block's data.
+                    unsafe { decode_sub_block(rb, how.sequential, (nr, kbl), p.c0 + cc, s, w) };
+                }
+                for (rr, l) in lq.iter_mut().enumerate().take(p.rows) {
+                    let slot = p.r0 + rr;
+                    for (t, v) in l.iter_mut().enumerate() {
+                        let kk = SUB * s + t;
+                        let at = (kk / kbl) * mr * kbl + slot * kbl + kk % kbl;
+                        // SAFETY: value kk < bl of the row in this block.
+                        *v = unsafe { *lb.add(at) } as i8;
                     }
-                    // SAFETY: the biases follow the group's blocks.
-                    let biases = unsafe { rhs.add(blocks * rhs_block) };
-                    for (rr, acc_row) in acc.iter().enumerate().take(rows) {
-                        let row = gm * mr + r0 + rr;
-                        for (cc, &v) in acc_row.iter().enumerate().take(cols) {
-                            // SAFETY: bias of column c0 + cc of the group.
-                            let bias = unsafe { read_f32(biases.add(4 * (c0 + cc))) };
-                            let y = how.finish.clamp.apply(v + bias, a.clamp_min, a.clamp_max);
-                            let es = how.output.size();
-                            // SAFETY: (row, j0 + c0 + cc) lies inside the m x n portion.
-                            let at =
-                                unsafe { a.dst.add(row * a.dst_stride_row + es * (j0 + c0 + cc)) };
-                            // SAFETY: as above; the element has the output's size.
-                            unsafe {
-                                match how.output.narrowing() {
-                                    None => at.cast::<f32>().write_unaligned(y),
-                                    Some(narrow) => {
-                                        at.cast::<u16>().write_unaligned(narrow.bits(y))
-                                    }
-                                }
-                            };
-                        }
-                    }
+                }
+                accumulate(&mut dots, &lq, &wq, &p);
+            }
+            // SAFETY: the block's parameters follow its values: LHS sums then
+            // scales, RHS zero offsets then scales.
+            let (lp, rp) = unsafe { (lb.add(mr * bl), rb.add(nr * bl / 2)) };
+            for rr in 0..p.rows {
+                let slot = p.r0 + rr;
+                // SAFETY: see above.
+                let (lsum, ls) = unsafe {
+                    (
+                        read_f32(lp.add(4 * slot)),
+                        read_f32(lp.add(4 * (mr + slot))),
+                    )
+                };
+                for cc in 0..p.cols {
+                    let col = p.c0 + cc;
+                    // SAFETY: see above.
+                    let (rz, rs) =
+                        unsafe { (read_f32(rp.add(4 * col)), read_f32(rp.add(4 * (nr + col)))) };
+                    let (dot, acc) = (dots[rr][cc], &mut acc[rr][cc]);
+                    *acc = fold_block(how, b == 0, *acc, dot, rs, rz, ls, lsum);
                 }
             }
         }
-    }
+        // SAFETY: the biases follow the group's blocks.
+        let biases = unsafe { p.rhs.add(blocks * rhs_block) };
+        for (rr, acc_row) in acc.iter().enumerate().take(p.rows) {
+            let row = p.group * mr + p.r0 + rr;
+            for (cc, &v) in acc_row.iter().enumerate().take(p.cols) {
+                // SAFETY: bias of column p.c0 + cc of the group.
+                let bias = unsafe { read_f32(biases.add(4 * (p.c0 + cc))) };
+                let y = how.finish.clamp.apply(v + bias, a.clamp_min, a.clamp_max);
+                let es = how.output.size();
+                // SAFETY: (row, p.j0 + p.c0 + cc) lies inside the m x n portion.
+                let at = unsafe { a.dst.add(row * a.dst_stride_row + es * (p.j0 + p.c0 + cc)) };
+                // SAFETY: as above; the element has the output's size.
+                unsafe {
+                    match how.output.narrowing() {
+                        None => at.cast::<f32>().write_unaligned(y),
+                        Some(narrow) => at.cast::<u16>().write_unaligned(narrow.bits(y)),
+                    }
+                };
+            }
+        }
+    });
 }

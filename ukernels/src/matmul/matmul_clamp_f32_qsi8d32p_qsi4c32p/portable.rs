@@ -7,13 +7,11 @@
 use super::Args;
 use crate::catalog::{Epilogue, Tile};
 use crate::layout;
+use crate::matmul::passes::{CHUNK, MAX_COLS, MAX_ROWS, accumulate, for_each_pass};
 use crate::pack::rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0::Variant as Rhs;
 
-/// Largest `mr` and `nr` handled with on-stack tiles per pass; wider groups take several passes.
-const MAX_ROWS: usize = 16;
-const MAX_COLS: usize = 16;
 /// Values per decoded sub-block.
-const SUB: usize = 32;
+const SUB: usize = CHUNK;
 
 /// The packed formats a kernel reads: the RHS packer's, and whether the LHS group holds all its
 /// values first and the scales at the end (`lhs_quant_pack_qsi8d32p_f32_neon`) or each block's
@@ -174,90 +172,68 @@ pub unsafe fn run(tile: &Tile, formats: Formats, finish: Epilogue, a: &Args) {
     } else {
         1.0
     };
-    for gm in 0..a.m.div_ceil(mr) {
+    for_each_pass(a, (mr, nr), (lhs_stride, rhs_stride), |p| {
         let lhs = LhsGroup {
-            // SAFETY: group gm of the packed LHS.
-            base: unsafe { a.lhs_packed.add(gm * lhs_stride) },
+            base: p.lhs,
             mr,
             k: a.k,
             bl,
             kbl: tile.kr / tile.sr,
             scales_at_end: formats.lhs_scales_at_end,
         };
-        let group_rows = mr.min(a.m - gm * mr);
-        for j0 in (0..a.n).step_by(nr) {
-            let rhs = RhsGroup {
-                // SAFETY: column group j0 / nr of the packed RHS.
-                base: unsafe { a.rhs_packed.add((j0 / nr) * rhs_stride) },
-                nr,
-                k: a.k,
-                bl,
-                seg: tile.kr / 2,
-                format: formats.rhs,
-            };
-            let group_cols = nr.min(a.n - j0);
-            for r0 in (0..group_rows).step_by(MAX_ROWS) {
-                let rows = MAX_ROWS.min(group_rows - r0);
-                for c0 in (0..group_cols).step_by(MAX_COLS) {
-                    let cols = MAX_COLS.min(group_cols - c0);
-                    let mut acc = [[0.0f32; MAX_COLS]; MAX_ROWS];
-                    let mut lq = [[0i8; SUB]; MAX_ROWS];
-                    let mut wq = [[0i8; SUB]; MAX_COLS];
-                    for b in 0..blocks {
-                        let mut dots = [[0i32; MAX_COLS]; MAX_ROWS];
-                        for c in 0..bl / SUB {
-                            let k0 = b * bl + c * SUB;
-                            for (cc, w) in wq.iter_mut().enumerate().take(cols) {
-                                for (t, v) in w.iter_mut().enumerate() {
-                                    // SAFETY: column c0 + cc < nr, value k0 + t < k.
-                                    *v = unsafe { rhs.weight(c0 + cc, k0 + t) };
-                                }
-                            }
-                            for (rr, l) in lq.iter_mut().enumerate().take(rows) {
-                                for (t, v) in l.iter_mut().enumerate() {
-                                    // SAFETY: slot r0 + rr < mr, value k0 + t < k.
-                                    *v = unsafe { lhs.value(r0 + rr, k0 + t) };
-                                }
-                            }
-                            for rr in 0..rows {
-                                for cc in 0..cols {
-                                    let d: i32 = lq[rr]
-                                        .iter()
-                                        .zip(&wq[cc])
-                                        .map(|(&x, &y)| x as i32 * y as i32)
-                                        .sum();
-                                    dots[rr][cc] = dots[rr][cc].wrapping_add(d);
-                                }
-                            }
-                        }
-                        for rr in 0..rows {
-                            // SAFETY: slot r0 + rr < mr, block b < k / bl.
-                            let dl = unsafe { lhs.scale(r0 + rr, b) };
-                            for cc in 0..cols {
-                                // SAFETY: column c0 + cc < nr, block b < k / bl.
-                                let dr = unsafe { rhs.scale(c0 + cc, b) };
-                                let scale = finish.block_scale.apply(dl, dr);
-                                let f = dots[rr][cc] as f32 * unit;
-                                acc[rr][cc] =
-                                    finish.block_fold.apply(b == 0, f, scale, acc[rr][cc]);
-                            }
-                        }
+        let rhs = RhsGroup {
+            base: p.rhs,
+            nr,
+            k: a.k,
+            bl,
+            seg: tile.kr / 2,
+            format: formats.rhs,
+        };
+        let mut acc = [[0.0f32; MAX_COLS]; MAX_ROWS];
+        let mut lq = [[0i8; CHUNK]; MAX_ROWS];
+        let mut wq = [[0i8; CHUNK]; MAX_COLS];
+        for b in 0..blocks {
+            let mut dots = [[0i32; MAX_COLS]; MAX_ROWS];
+            for c in 0..bl / SUB {
+                let k0 = b * bl + c * SUB;
+                for (cc, w) in wq.iter_mut().enumerate().take(p.cols) {
+                    for (t, v) in w.iter_mut().enumerate() {
+                        // SAFETY: column p.c0 + cc < nr, value k0 + t < k.
+                        *v = unsafe { rhs.weight(p.c0 + cc, k0 + t) };
                     }
-                    for (rr, acc_row) in acc.iter().enumerate().take(rows) {
-                        let row = gm * mr + r0 + rr;
-                        for (cc, &v) in acc_row.iter().enumerate().take(cols) {
-                            let y = finish.clamp.apply(v, a.clamp_min, a.clamp_max);
-                            // SAFETY: (row, j0 + c0 + cc) lies inside the m x n portion.
-                            unsafe {
-                                a.dst
-                                    .add(row * a.dst_stride_row + 4 * (j0 + c0 + cc))
-                                    .cast::<f32>()
-                                    .write_unaligned(y)
-                            };
-                        }
+                }
+                for (rr, l) in lq.iter_mut().enumerate().take(p.rows) {
+                    for (t, v) in l.iter_mut().enumerate() {
+                        // SAFETY: slot p.r0 + rr < mr, value k0 + t < k.
+                        *v = unsafe { lhs.value(p.r0 + rr, k0 + t) };
                     }
+                }
+                accumulate(&mut dots, &lq, &wq, &p);
+            }
+            for rr in 0..p.rows {
+                // SAFETY: slot p.r0 + rr < mr, block b < k / bl.
+                let dl = unsafe { lhs.scale(p.r0 + rr, b) };
+                for cc in 0..p.cols {
+                    // SAFETY: column p.c0 + cc < nr, block b < k / bl.
+                    let dr = unsafe { rhs.scale(p.c0 + cc, b) };
+                    let scale = finish.block_scale.apply(dl, dr);
+                    let f = dots[rr][cc] as f32 * unit;
+                    acc[rr][cc] = finish.block_fold.apply(b == 0, f, scale, acc[rr][cc]);
                 }
             }
         }
-    }
+        for (rr, acc_row) in acc.iter().enumerate().take(p.rows) {
+            let row = p.group * mr + p.r0 + rr;
+            for (cc, &v) in acc_row.iter().enumerate().take(p.cols) {
+                let y = finish.clamp.apply(v, a.clamp_min, a.clamp_max);
+                // SAFETY: (row, p.j0 + p.c0 + cc) lies inside the m x n portion.
+                unsafe {
+                    a.dst
+                        .add(row * a.dst_stride_row + 4 * (p.j0 + p.c0 + cc))
+                        .cast::<f32>()
+                        .write_unaligned(y)
+                };
+            }
+        }
+    });
 }
