@@ -2,7 +2,7 @@
 //! `rkai.h` whose types come from Rust through cbindgen.
 
 use crate::cabi::{self, CFunction, CSurface};
-use rkai_ukernels::catalog::{Columns, Family, KERNELS, PACKERS};
+use rkai_ukernels::catalog::{Columns, Family, KERNELS, PACKERS, UKER_RHS_PACKERS};
 use rkai_ukernels::select;
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
@@ -85,7 +85,56 @@ pub fn generate(manifest_dir: &Path) -> Vec<(PathBuf, String)> {
             ),
         ));
     }
+    if !UKER_RHS_PACKERS.is_empty() {
+        files.push((
+            PathBuf::from(PACK_RHS_TYPES_H),
+            pack_rhs_types(manifest_dir),
+        ));
+        files.push((
+            PathBuf::from("kai/ukernels/matmul/kai_matmul_pack_rhs.h"),
+            pack_rhs(),
+        ));
+    }
     files
+}
+
+const PACK_RHS_TYPES_H: &str = "kai/ukernels/matmul/kai_matmul_pack_rhs_types.h";
+
+/// `kai_matmul_pack_rhs_types.h`: the generic RHS interface's structs, from Rust through cbindgen.
+fn pack_rhs_types(manifest_dir: &Path) -> String {
+    let mut cfg = cbindgen_config(None);
+    cfg.usize_is_size_t = true;
+    // One member per line, as KleidiAI writes them (the drift test compares members as text).
+    cfg.line_length = 400;
+    cfg.export.include = vec!["kai_matmul_pack_rhs_uker_api".to_string()];
+    let types = run_cbindgen(cfg, &manifest_dir.join("ukernels/src/pack_rhs_types.rs"));
+    let mut out = String::new();
+    open(&mut out, &[]);
+    out.push_str(types.trim());
+    out.push_str("\n\n");
+    close(&mut out);
+    out
+}
+
+/// `kai_matmul_pack_rhs.h`: the provider of every generic-interface RHS packer rkai defines.
+fn pack_rhs() -> String {
+    let mut out = String::new();
+    open(&mut out, &[PACK_RHS_TYPES_H]);
+    for p in UKER_RHS_PACKERS {
+        writeln!(
+            out,
+            "/// Function table of the RHS packer `kai_{}` ({}; rkai: any CPU, see\n\
+             /// `rkai_ukernels::pack::{}`).\n\
+             struct kai_matmul_pack_rhs_uker_api kai_{}(void);\n",
+            p.name,
+            p.isa.name(),
+            p.name,
+            p.name
+        )
+        .unwrap();
+    }
+    close(&mut out);
+    out
 }
 
 fn names<'a>(it: impl Iterator<Item = &'a str>) -> String {

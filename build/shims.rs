@@ -1,7 +1,7 @@
 //! Rust side of the C ABI: one exported function per catalog entry and C function.
 
 use crate::cabi::{CFunction, CSurface};
-use rkai_ukernels::catalog::{KERNELS, PACKERS, PackerKind};
+use rkai_ukernels::catalog::{KERNELS, PACKERS, PackerKind, UKER_RHS_PACKERS};
 use rkai_ukernels::select;
 use std::fmt::Write;
 
@@ -25,6 +25,9 @@ pub fn generate() -> String {
         for f in p.kind.c_functions() {
             symbols.push(emit(&mut out, f, "kai", p.name, target, &path));
         }
+    }
+    for p in UKER_RHS_PACKERS {
+        symbols.push(emit_uker_rhs(&mut out, p.name));
     }
     emit_selection(&mut out);
     // A name -> address table, so tests and benches can reach every C entry point by its name.
@@ -227,4 +230,25 @@ fn emit_selection(out: &mut String) {
         )
         .expect("write to String");
     }
+}
+
+/// The provider of a generic-interface RHS packer: a `crate::capi::uker_rhs_pack::Provider` type
+/// naming its catalog entry, whose instantiation of that module's functions fills the table.
+fn emit_uker_rhs(out: &mut String, name: &str) -> String {
+    let symbol = format!("kai_{name}");
+    writeln!(
+        out,
+        "/// Function table of the generic RHS packer `{symbol}` (`kai_matmul_pack_rhs.h`).\n\
+         #[unsafe(no_mangle)]\n\
+         pub extern \"C\" fn {symbol}() -> rkai_ukernels::pack_rhs_types::kai_matmul_pack_rhs_uker_api {{\n    \
+         struct P;\n    \
+         impl crate::capi::uker_rhs_pack::Provider for P {{\n        \
+         const KIND: rkai_ukernels::catalog::UkerRhsKind = rkai_ukernels::catalog::{entry}.kind;\n        \
+         const SYMBOL: &'static str = \"{symbol}\";\n    \
+         }}\n    \
+         crate::capi::uker_rhs_pack::api::<P>()\n}}\n",
+        entry = name.to_uppercase(),
+    )
+    .expect("write to String");
+    symbol
 }

@@ -83,7 +83,7 @@ done
 # tiles or refusals follow the vector length: run the test files that exercise them, with the
 # qai8dxp tests narrowed to their SVE kernels.
 vl_models=${RKAI_QEMU_VL_MODELS:-"max,sve-default-vector-length=16 max,sve-default-vector-length=32 max,sve-default-vector-length=128 max,sve-default-vector-length=256"}
-vl_tests=(--test cpu --test qai8dxp --test selection --test safe_api --test float_gemm --test qsi8d32p --test getters_grid --test imatmul)
+vl_tests=(--test cpu --test qai8dxp --test selection --test safe_api --test float_gemm --test qsi8d32p --test getters_grid --test imatmul --test matmul_pack_rhs)
 for model in $vl_models; do
   step "aarch64 vector-length tests under QEMU_CPU=$model"
   QEMU_CPU=$model RKAI_EXPECT_CPU=$model RKAI_TEST_KERNEL=_sve \

@@ -4,7 +4,7 @@
 
 use rkai::cabi::CSurface;
 use rkai::capi::exports::SYMBOL_NAMES;
-use rkai::ukernels::catalog::{KERNELS, Origin, PACKERS};
+use rkai::ukernels::catalog::{KERNELS, Origin, PACKERS, UKER_RHS_PACKERS};
 use std::collections::BTreeSet;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -112,6 +112,8 @@ fn declarations(header: &str) -> BTreeSet<String> {
             if l.starts_with('}') {
                 out.insert(structure.take().unwrap());
             } else if !l.is_empty() && !l.starts_with("//") {
+                // `T *p` and `T* p` are one declaration (cbindgen writes the first).
+                let l = l.replace(" *", "* ");
                 s.push_str(&l.split_whitespace().collect::<Vec<_>>().join(" "));
             }
             continue;
@@ -123,6 +125,37 @@ fn declarations(header: &str) -> BTreeSet<String> {
         }
     }
     out
+}
+
+/// The header of KleidiAI's generic RHS-packing providers, which declares more than rkai defines.
+const PACK_RHS_H: &str = "kai/ukernels/matmul/kai_matmul_pack_rhs.h";
+
+/// The providers `kai_matmul_pack_rhs.h` declares in KleidiAI 1.30 that rkai does not define yet
+/// (all SME): rkai's header leaves them out, so a caller using one fails to compile rather than
+/// to link.
+const PACK_RHS_NOT_DEFINED: [&str; 10] = [
+    "kai_matmul_pack_rhs_kxn_x32p4vsx1bx32_x32_x32_sme",
+    "kai_matmul_pack_rhs_kxn_x16p4vsx2bx16_x16_x16_sme",
+    "kai_matmul_pack_rhs_nxk_x32p4vsx1bx32_x32_x32_sme",
+    "kai_matmul_pack_rhs_nxk_x8p4vsx4_x8_sme",
+    "kai_matmul_pack_rhs_kxn_x8p4vsx4_x8_sme",
+    "kai_matmul_pack_rhs_kxn_qsi8cxp4vsx4bi32sf32_qsi8_i32_f32_sme",
+    "kai_matmul_pack_rhs_kxn_qsi4cxp8vsx4sf32bi32_qsi4cx_f32_i32_sme",
+    "kai_matmul_pack_rhs_kxn_qsi4cxp8vsx4sf32bi32_qsu4cx_f32_i32_sme",
+    "kai_matmul_pack_rhs_nxk_qsi4cxp8vsx4sf32bi32_qsi4cx_f32_i32_sme",
+    "kai_matmul_pack_rhs_nxk_qsi4cxp8vsx4sf32bi32_qsu4cx_f32_i32_sme",
+];
+
+/// The function a declaration line declares, if it declares one.
+fn declared_function(line: &str) -> Option<&str> {
+    let open = line.find('(')?;
+    if line.starts_with('#') || line.starts_with("//") || !line.trim_end().ends_with(';') {
+        return None;
+    }
+    line[..open]
+        .split_whitespace()
+        .last()
+        .map(|n| n.trim_start_matches('*'))
 }
 
 #[test]
@@ -138,7 +171,19 @@ fn declarations_equal_kleidiai() {
             .iter()
             .find(|(p, _)| *p == rel_s)
             .unwrap_or_else(|| panic!("{rel_s} is not a KleidiAI header"));
-        let theirs = declarations(&theirs.join("\n"));
+        let mut theirs = declarations(&theirs.join("\n"));
+        if rel_s == PACK_RHS_H {
+            let before = theirs.len();
+            theirs.retain(|d| {
+                declared_function(&format!("{d};"))
+                    .is_none_or(|f| !PACK_RHS_NOT_DEFINED.contains(&f))
+            });
+            assert_eq!(
+                before - theirs.len(),
+                10,
+                "the ten SME providers are KleidiAI's"
+            );
+        }
         let ours = declarations(&fs::read_to_string(committed().join(&rel)).unwrap());
         assert_eq!(ours, theirs, "declarations of {rel_s}");
         compared += 1;
@@ -151,8 +196,9 @@ fn declarations_equal_kleidiai() {
             .filter(|k| k.origin == Origin::KleidiAi)
             .count()
             + PACKERS.len()
-            + families.len(),
-        "headers compared (kernels, packers, one interface per family)"
+            + families.len()
+            + if UKER_RHS_PACKERS.is_empty() { 0 } else { 2 },
+        "headers compared (kernels, packers, one interface per family, the generic RHS interface)"
     );
 }
 
@@ -167,7 +213,8 @@ fn every_declared_function_is_exported() {
             .any(|k| path.ends_with(&format!("/kai_{}.h", k.stem)))
             || PACKERS
                 .iter()
-                .any(|p| path.ends_with(&format!("/kai_{}.h", p.name)));
+                .any(|p| path.ends_with(&format!("/kai_{}.h", p.name)))
+            || path == PACK_RHS_H;
         if !claimed {
             continue;
         }
@@ -183,6 +230,37 @@ fn every_declared_function_is_exported() {
             expected.insert(name.to_string());
         }
     }
+    // The generic RHS header's providers rkai defines are the catalog's; the rest are the ten
+    // listed as not defined yet.
+    let pack_rhs: Vec<String> = sections
+        .iter()
+        .find(|(p, _)| p == PACK_RHS_H)
+        .map(|(_, lines)| {
+            lines
+                .iter()
+                .filter_map(|l| declared_function(l))
+                .map(String::from)
+                .collect()
+        })
+        .unwrap();
+    for name in &pack_rhs {
+        let defined = UKER_RHS_PACKERS
+            .iter()
+            .any(|p| format!("kai_{}", p.name) == *name);
+        assert_ne!(
+            defined,
+            PACK_RHS_NOT_DEFINED.contains(&name.as_str()),
+            "{name}"
+        );
+        assert_eq!(exported.contains(name.as_str()), defined, "{name} exported");
+        if !defined {
+            expected.remove(name);
+        }
+    }
+    assert_eq!(
+        pack_rhs.len(),
+        UKER_RHS_PACKERS.len() + PACK_RHS_NOT_DEFINED.len()
+    );
     let missing: Vec<_> = expected
         .iter()
         .filter(|s| !exported.contains(s.as_str()))
@@ -279,6 +357,11 @@ fn headers_compile_as_c99_and_cpp17_with_kleidiai_layouts() {
          SA(sizeof(struct rkai_matmul_clamp_f32_qai8dxp_qsi4cxp_choice) == 15 * sizeof(void*), \"choice\");\n\
          SA(kai_dt_f32 == 0x0411 && kai_dt_bf16 == 0x0213 && kai_dt_int8 == 0x0124 && kai_dt_bool == 0x0441, \"dt\");\n\
          SA(KAI_SME_VEC_LENGTH_MAX_BYTES == 256, \"sme max\");\n\
+         SA(sizeof(struct kai_matmul_pack_rhs_uker_api) == 9 * sizeof(void*), \"pack rhs api\");\n\
+         SA(offsetof(struct kai_matmul_pack_rhs_uker_api, get_scale_n_offset) == 8 * sizeof(void*), \"api order\");\n\
+         SA(offsetof(struct kai_matmul_pack_rhs_uker_args, operand) == 8 + 2 * sizeof(size_t), \"pack rhs args\");\n\
+         SA(sizeof(struct kai_matmul_pack_rhs_uker_operand_args) == 9 * sizeof(void*), \"operands\");\n\
+         struct kai_matmul_pack_rhs_uker_api (*const pack_rhs_provider)(void) = kai_rhs_pack_kxn_x16p16vsx2bx16_x16_x16_sve;\n\
          static const struct kai_matmul_clamp_f32_qai8dxp_qsi4cxp_ukernel table = {\n",
     );
     let k = KERNELS[0].stem;
@@ -315,6 +398,25 @@ fn rust_types_have_kleidiai_layouts() {
     );
     assert_eq!(size_of::<kai_rhs_pack_qsi8cx_params>(), 8);
     assert_eq!(size_of::<kai_matmul_requantize32_params>(), 12);
+    {
+        use rkai::ukernels::pack_rhs_types::*;
+        use std::mem::offset_of;
+        let ptr = size_of::<usize>();
+        assert_eq!(size_of::<kai_matmul_pack_rhs_uker_api>(), 9 * ptr);
+        assert_eq!(
+            offset_of!(kai_matmul_pack_rhs_uker_api, get_bias_n_offset),
+            7 * ptr
+        );
+        assert_eq!(size_of::<kai_matmul_pack_rhs_uker_operand_args>(), 9 * ptr);
+        assert_eq!(
+            offset_of!(kai_matmul_pack_rhs_uker_args, operand),
+            8 + 2 * ptr
+        );
+        assert_eq!(
+            offset_of!(kai_matmul_pack_rhs_uker_operand_args, bias_n),
+            5 * ptr
+        );
+    }
     assert_eq!(kai_datatype::kai_dt_f16.size_in_bytes(), 2);
     assert_eq!(
         kai_datatype::from_raw(0x0213),
@@ -343,6 +445,7 @@ fn readme_lists_every_stem() {
         .iter()
         .map(|k| k.stem)
         .chain(PACKERS.iter().map(|p| p.name))
+        .chain(UKER_RHS_PACKERS.iter().map(|p| p.name))
     {
         assert!(
             readme.contains(&format!("`{name}`")),

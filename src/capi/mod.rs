@@ -17,6 +17,7 @@ mod common;
 pub(crate) mod lhs_pack;
 pub(crate) mod matmul;
 pub(crate) mod rhs_pack;
+pub(crate) mod uker_rhs_pack;
 
 pub use args::CArgs;
 pub use common::{KLEIDIAI_VERSION, kai_commit_za, kai_get_version};

@@ -772,6 +772,38 @@ pub static LHS_PACK_F16PMRX2_F32_NEON: Packer = Packer {
     kind: PackerKind::Lhs(LhsPackerKind::F16pmrx2),
 };
 
+/// What a packer of KleidiAI's generic RHS interface (`kai_matmul_pack_rhs.h`) packs. Its C
+/// surface is one provider function returning a `kai_matmul_pack_rhs_uker_api` table
+/// (`pack::uker_rhs`), not a set of named getters.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UkerRhsKind {
+    /// 16-bit K x N values with a 16-bit bias, nr = 16 x vscale, kr = 2
+    /// (`rhs_pack_kxn_x16p16vsx2bx16_x16_x16_sve`).
+    KxnX16p16vsx2bx16Sve,
+}
+
+/// A packer of the generic RHS interface.
+#[derive(Debug)]
+pub struct UkerRhsPacker {
+    /// Name of the provider function without the `kai_` prefix.
+    pub name: &'static str,
+    /// Instructions KleidiAI's implementation needs (rkai's runs everywhere, see its module).
+    pub isa: Isa,
+    /// What it packs.
+    pub kind: UkerRhsKind,
+}
+
+/// `kai_rhs_pack_kxn_x16p16vsx2bx16_x16_x16_sve()` (nr = 16 x vscale).
+pub static RHS_PACK_KXN_X16P16VSX2BX16_X16_X16_SVE: UkerRhsPacker = UkerRhsPacker {
+    name: "rhs_pack_kxn_x16p16vsx2bx16_x16_x16_sve",
+    isa: Isa::Sve,
+    kind: UkerRhsKind::KxnX16p16vsx2bx16Sve,
+};
+
+/// Every generic-interface RHS packer rkai defines, in declaration order of
+/// `kai_matmul_pack_rhs.h` (KleidiAI 1.30 declares ten more, all SME, not defined yet).
+pub static UKER_RHS_PACKERS: &[&UkerRhsPacker] = &[&RHS_PACK_KXN_X16P16VSX2BX16_X16_X16_SVE];
+
 /// Every packer, in header-generation order.
 pub static PACKERS: &[&Packer] = &[
     &LHS_QUANT_PACK_QAI8DXP_F32,

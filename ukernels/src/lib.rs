@@ -21,6 +21,7 @@ pub mod float;
 pub mod layout;
 pub mod matmul;
 pub mod pack;
+pub mod pack_rhs_types;
 pub mod reference;
 pub mod select;
 pub mod types;

@@ -20,6 +20,7 @@ pub mod lhs_quant_pack_qsi8d32pscalef32;
 pub mod rhs;
 pub mod rhs_pack_bf16;
 pub mod rhs_pack_float;
+pub mod rhs_pack_kxn_x16p16vsx2bx16_x16_x16_sve;
 pub mod rhs_pack_nxk_qai4c32p;
 pub mod rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0;
 pub mod rhs_pack_nxk_qsi4cxps1s0_qsu4cxs1s0;
@@ -27,6 +28,7 @@ pub mod rhs_pack_nxk_qsu2cxp;
 pub mod rhs_pack_qsi4c32p_qsu4c32s1s0;
 pub mod rhs_pack_qsi4cxp_qs4cxs1s0;
 pub mod rhs_pack_qsi8cxp_qsi8cx;
+pub mod uker_rhs;
 
 use crate::contract::{self, Violation};
 

@@ -1,0 +1,186 @@
+//! `kai_rhs_pack_kxn_x16p16vsx2bx16_x16_x16_sve`: 16-bit K x N weights and a 16-bit bias per
+//! column, packed for KleidiAI's f16 SVE2.1 dot kernel through the generic packing interface.
+//!
+//! Format: column blocks of `nr` = 16 x vscale columns (vscale = SVE bytes / 16, so `nr` is the
+//! SVE vector length in bytes: two vectors of 16-bit lanes), each `stride.n` bytes after the
+//! previous. A block holds `nr` biases, then for each pair of K rows (`kr` = 2, K rounded up to
+//! even) `nr` pairs: value `2 * j + t` is row `2 * p + t` of column `j`. Columns past `n`, the
+//! missing row of an odd K and the biases of a null bias are zero. The values are copied as
+//! bits (no conversion).
+//!
+//! Without SVE (other CPUs, other architectures) the format is the one of 128-bit SVE, as for
+//! rkai's other SVE packers; KleidiAI's packer needs SVE. The pair interleave is NEON on AArch64
+//! (`ZIP1`/`ZIP2`, stable intrinsics: the packer copies and so needs nothing of SVE but its
+//! length), portable elsewhere and for the last few columns of a block.
+
+use crate::arch;
+use crate::contract::{self, Violation};
+use core::ptr;
+
+/// Bytes of one value and of one bias.
+const BYTES: usize = 2;
+/// K values interleaved per column.
+const KR: usize = 2;
+
+/// Columns per block and N step: 16 x vscale (128-bit SVE without SVE).
+pub fn nr() -> usize {
+    4 * arch::sve_lanes32()
+}
+
+/// Strides of the unpacked source of `n` columns: along N 2 bytes, along K one row.
+pub const fn rhs_stride(n: usize) -> (usize, usize) {
+    (BYTES, n.wrapping_mul(BYTES))
+}
+
+/// Bytes of one packed column block for `k` rows (wrapping, as KleidiAI's unchecked sum does).
+pub fn packed_stride(k: usize) -> usize {
+    let k_even = k.wrapping_add(KR - 1) / KR * KR;
+    nr().wrapping_mul(BYTES.wrapping_add(k_even.wrapping_mul(BYTES)))
+}
+
+/// KleidiAI's assumptions on a start column (`n_idx`) and start row (`k_idx`).
+fn aligned(n_idx: usize, k_idx: usize) -> Result<(), Violation> {
+    contract::require(n_idx % nr() == 0, "index->n % get_n_step() == 0")?;
+    contract::require(k_idx == 0, "index->k == 0")
+}
+
+/// Byte offset of column `n_idx` in the source (K must not be split).
+pub fn rhs_offset(n_idx: usize, k_idx: usize) -> Result<usize, Violation> {
+    aligned(n_idx, k_idx)?;
+    Ok(n_idx.wrapping_mul(BYTES))
+}
+
+/// Byte offset of the block of column `n_idx` in the packed RHS with block stride `stride`.
+pub fn packed_offset(n_idx: usize, k_idx: usize, stride: usize) -> Result<usize, Violation> {
+    aligned(n_idx, k_idx)?;
+    Ok((n_idx / nr()).wrapping_mul(stride))
+}
+
+/// Bytes of the packed RHS of `n` columns with block stride `stride`.
+pub fn packed_size(n: usize, stride: usize) -> usize {
+    n.div_ceil(nr()).wrapping_mul(stride)
+}
+
+/// Byte offset of column `n_idx` in the bias.
+pub fn bias_offset(n_idx: usize) -> Result<usize, Violation> {
+    contract::require(n_idx % nr() == 0, "index->n % get_n_step() == 0")?;
+    Ok(n_idx.wrapping_mul(BYTES))
+}
+
+/// One packing call, from `kai_matmul_pack_rhs_uker_args`.
+#[derive(Clone, Copy, Debug)]
+pub struct Args {
+    /// Columns.
+    pub n: usize,
+    /// Rows.
+    pub k: usize,
+    /// Source: K rows of `n` 16-bit values, `rhs_stride` bytes apart.
+    pub rhs: *const u8,
+    /// Bytes from one source row to the next (`stride.k`; `stride.n` is 2 by format).
+    pub rhs_stride: usize,
+    /// `n` 16-bit biases, or null for zeros.
+    pub bias: *const u8,
+    /// Destination: `n.div_ceil(nr)` blocks, `packed_stride` bytes apart.
+    pub rhs_packed: *mut u8,
+    /// Bytes from one packed block to the next.
+    pub packed_stride: usize,
+}
+
+/// Packs the weights. KleidiAI asserts nothing here; `n == 0` writes nothing and `k == 0` only
+/// the biases (KleidiAI's loops run once in both cases and write past the packed size).
+///
+/// # Safety
+/// `rhs` holds `k` rows of `n` values `rhs_stride` bytes apart, `bias` is null or holds `n`
+/// values, and each of the `n.div_ceil(nr())` blocks at `rhs_packed + b * packed_stride` is
+/// writable for `packed_stride(k)` bytes.
+pub unsafe fn run(a: &Args) {
+    let nr = nr();
+    let row_bytes = nr * BYTES;
+    let pair_bytes = KR * row_bytes;
+    for block in 0..a.n.div_ceil(nr) {
+        let col0 = block * nr;
+        let cols = nr.min(a.n - col0);
+        // SAFETY (whole block): the function contract; every write below stays in the block's
+        // `packed_stride(k)` bytes and every read in columns col0..col0 + cols of a row.
+        unsafe {
+            let out = a.rhs_packed.add(block * a.packed_stride);
+            let used = if a.bias.is_null() { 0 } else { cols * BYTES };
+            if used != 0 {
+                ptr::copy_nonoverlapping(a.bias.add(col0 * BYTES), out, used);
+            }
+            ptr::write_bytes(out.add(used), 0, row_bytes - used);
+            let src = a.rhs.add(col0 * BYTES);
+            for pair in 0..a.k.div_ceil(KR) {
+                let row0 = src.add(KR * pair * a.rhs_stride);
+                // The odd last row pairs with zeros.
+                let row1 = (KR * pair + 1 < a.k).then(|| row0.add(a.rhs_stride));
+                interleave(out.add(row_bytes + pair * pair_bytes), row0, row1, cols, nr);
+            }
+        }
+    }
+}
+
+/// Writes `nr` pairs: `(row0[j], row1[j])` for `j < cols` (`row1` none: zeros), then zeros.
+///
+/// # Safety
+/// `out` is writable for `2 * nr` values; `row0` and `row1` hold `cols` values.
+unsafe fn interleave(
+    out: *mut u8,
+    row0: *const u8,
+    row1: Option<*const u8>,
+    cols: usize,
+    nr: usize,
+) {
+    // SAFETY: forwarded contract.
+    let done = unsafe { interleave_fast(out, row0, row1, cols) };
+    for j in done..cols {
+        // SAFETY: j < cols; the pair lies inside the 2 * nr values of `out`.
+        unsafe {
+            ptr::copy_nonoverlapping(row0.add(j * BYTES), out.add(2 * j * BYTES), BYTES);
+            match row1 {
+                Some(r) => {
+                    ptr::copy_nonoverlapping(r.add(j * BYTES), out.add((2 * j + 1) * BYTES), BYTES)
+                }
+                None => ptr::write_bytes(out.add((2 * j + 1) * BYTES), 0, BYTES),
+            }
+        }
+    }
+    // SAFETY: the tail of the 2 * nr values.
+    unsafe { ptr::write_bytes(out.add(2 * cols * BYTES), 0, 2 * (nr - cols) * BYTES) };
+}
+
+/// The first `8 * floor(cols / 8)` columns of [`interleave`] with NEON; returns how many.
+///
+/// # Safety
+/// As for [`interleave`].
+#[cfg(target_arch = "aarch64")]
+unsafe fn interleave_fast(
+    out: *mut u8,
+    row0: *const u8,
+    row1: Option<*const u8>,
+    cols: usize,
+) -> usize {
+    use core::arch::aarch64::*;
+    let chunks = cols / 8;
+    for c in 0..chunks {
+        let at = c * 8 * BYTES;
+        // SAFETY: chunk c covers columns 8c..8c + 8 <= cols of both rows and values 16c..16c + 16
+        // of `out`; byte loads and stores need no alignment. NEON is part of AArch64.
+        unsafe {
+            let a = vreinterpretq_u16_u8(vld1q_u8(row0.add(at)));
+            let b = match row1 {
+                Some(r) => vreinterpretq_u16_u8(vld1q_u8(r.add(at))),
+                None => vdupq_n_u16(0),
+            };
+            let dst = out.add(2 * at);
+            vst1q_u8(dst, vreinterpretq_u8_u16(vzip1q_u16(a, b)));
+            vst1q_u8(dst.add(16), vreinterpretq_u8_u16(vzip2q_u16(a, b)));
+        }
+    }
+    chunks * 8
+}
+
+#[cfg(not(target_arch = "aarch64"))]
+unsafe fn interleave_fast(_: *mut u8, _: *const u8, _: Option<*const u8>, _: usize) -> usize {
+    0
+}

@@ -1,0 +1,124 @@
+//! The functions of KleidiAI's generic RHS-packing interface (`kai_matmul_pack_rhs_uker_api`) by
+//! packer kind, over the interface's C structs: the values and KleidiAI's assumptions of each
+//! getter, and the packing call. The C table of function pointers is `rkai::capi::uker_rhs_pack`.
+//!
+//! Every packer of this interface ignores `config` and `flags` unless its module says otherwise.
+
+use super::rhs_pack_kxn_x16p16vsx2bx16_x16_x16_sve as x16p16vs;
+use crate::catalog::UkerRhsKind;
+use crate::contract::Violation;
+use crate::pack_rhs_types::*;
+
+/// `get_step`: the N and K granularity of a split (0: not splittable).
+#[inline(always)]
+pub fn step(kind: UkerRhsKind) -> kai_matmul_pack_rhs_uker_dim_args {
+    match kind {
+        UkerRhsKind::KxnX16p16vsx2bx16Sve => kai_matmul_pack_rhs_uker_dim_args {
+            n: x16p16vs::nr(),
+            k: 0,
+        },
+    }
+}
+
+/// `get_rhs_stride` of an unpacked RHS of `shape`.
+#[inline(always)]
+pub fn rhs_stride(
+    kind: UkerRhsKind,
+    shape: &kai_matmul_pack_rhs_uker_rhs_dim_args,
+) -> kai_matmul_pack_rhs_uker_rhs_stride_args {
+    match kind {
+        UkerRhsKind::KxnX16p16vsx2bx16Sve => {
+            let (n, k) = x16p16vs::rhs_stride(shape.n);
+            kai_matmul_pack_rhs_uker_rhs_stride_args { n, k }
+        }
+    }
+}
+
+/// `get_rhs_offset` of the start coordinate `index`.
+#[inline(always)]
+pub fn rhs_offset(
+    kind: UkerRhsKind,
+    index: &kai_matmul_pack_rhs_uker_rhs_dim_args,
+    _stride: &kai_matmul_pack_rhs_uker_rhs_stride_args,
+) -> Result<usize, Violation> {
+    match kind {
+        UkerRhsKind::KxnX16p16vsx2bx16Sve => x16p16vs::rhs_offset(index.n, index.k),
+    }
+}
+
+/// `get_rhs_packed_stride` of a packed RHS of `shape`.
+#[inline(always)]
+pub fn packed_stride(
+    kind: UkerRhsKind,
+    shape: &kai_matmul_pack_rhs_uker_rhs_packed_dim_args,
+) -> kai_matmul_pack_rhs_uker_rhs_packed_stride_args {
+    match kind {
+        UkerRhsKind::KxnX16p16vsx2bx16Sve => kai_matmul_pack_rhs_uker_rhs_packed_stride_args {
+            n: x16p16vs::packed_stride(shape.k),
+        },
+    }
+}
+
+/// `get_rhs_packed_offset` of the start coordinate `index`.
+#[inline(always)]
+pub fn packed_offset(
+    kind: UkerRhsKind,
+    index: &kai_matmul_pack_rhs_uker_rhs_packed_dim_args,
+    stride: &kai_matmul_pack_rhs_uker_rhs_packed_stride_args,
+) -> Result<usize, Violation> {
+    match kind {
+        UkerRhsKind::KxnX16p16vsx2bx16Sve => x16p16vs::packed_offset(index.n, index.k, stride.n),
+    }
+}
+
+/// `get_rhs_packed_size` of a packed RHS of `shape`.
+#[inline(always)]
+pub fn packed_size(
+    kind: UkerRhsKind,
+    shape: &kai_matmul_pack_rhs_uker_rhs_packed_dim_args,
+    stride: &kai_matmul_pack_rhs_uker_rhs_packed_stride_args,
+) -> usize {
+    match kind {
+        UkerRhsKind::KxnX16p16vsx2bx16Sve => x16p16vs::packed_size(shape.n, stride.n),
+    }
+}
+
+/// `get_bias_n_offset` of the start column `index`.
+#[inline(always)]
+pub fn bias_n_offset(
+    kind: UkerRhsKind,
+    index: &kai_matmul_pack_rhs_uker_bias_n_dim_args,
+) -> Result<usize, Violation> {
+    match kind {
+        UkerRhsKind::KxnX16p16vsx2bx16Sve => x16p16vs::bias_offset(index.n),
+    }
+}
+
+/// `run`: packs `args`.
+///
+/// # Safety
+/// The buffers of `args.operand` hold what the packer reads and writes for `args.shape` with the
+/// strides given there (see the kind's module).
+#[inline(always)]
+pub unsafe fn run(
+    kind: UkerRhsKind,
+    args: &kai_matmul_pack_rhs_uker_args,
+) -> Result<(), Violation> {
+    let o = &args.operand;
+    match kind {
+        UkerRhsKind::KxnX16p16vsx2bx16Sve => {
+            let a = x16p16vs::Args {
+                n: args.shape.n,
+                k: args.shape.k,
+                rhs: o.rhs.ptr.cast(),
+                rhs_stride: o.rhs.stride.k,
+                bias: o.bias_n.ptr.cast(),
+                rhs_packed: o.rhs_packed.ptr.cast(),
+                packed_stride: o.rhs_packed.stride.n,
+            };
+            // SAFETY: forwarded contract.
+            unsafe { x16p16vs::run(&a) };
+            Ok(())
+        }
+    }
+}
