@@ -16,24 +16,14 @@
 //! a block's sums are multiplied by and what follows the blocks.
 
 /// The `# Safety` section of the SME kernels of the `qai8dxp` per-channel families (for
-/// `#[doc = ...]`): the ISA, the LHS bytes read and the bytes of one packed RHS column.
+/// `#[doc = ...]`): the family's contract and the ISA.
 macro_rules! streaming_kernel_safety {
-    ($isa:literal, $lhs_bytes:literal, $rhs_column:literal) => {
+    ($isa:literal) => {
         concat!(
             "# Safety\n\n",
-            "* The CPU must implement ",
+            "The [family contract](super#safety); the CPU must implement ",
             $isa,
-            "; a pending lazy ZA save must follow the AAPCS64 SME ABI.\n",
-            "* `m >= 1`, `n >= 1`, `k >= 1`.\n",
-            "* `lhs_packed` must be valid for reads of `",
-            $lhs_bytes,
-            "` bytes.\n",
-            "* `rhs_packed` must be valid for reads of `ceil(n / nr) * nr * (",
-            $rhs_column,
-            ")` bytes.\n",
-            "* `dst` must be valid for writes of the `m` rows of `4 * n` bytes at byte offsets ",
-            "`i * dst_stride_row`, and those rows must not overlap the packed inputs.\n",
-            "* No alignment is required of any pointer.\n",
+            ", and a pending lazy ZA save must follow the AAPCS64 SME ABI.\n",
         )
     };
 }

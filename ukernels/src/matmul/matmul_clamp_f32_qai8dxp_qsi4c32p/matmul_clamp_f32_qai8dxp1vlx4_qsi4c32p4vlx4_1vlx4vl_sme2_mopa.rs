@@ -19,37 +19,16 @@
 use crate::matmul::streaming::INT4_TO_INT8;
 
 streaming_kernel! {
-    /// Computes `dst[i][j]` for `i < m`, `j < n` from packed operands:
-    ///
-    /// ```text
-    /// for b in 0..nb:
-    ///     I   = sum_{kk in block b} lq[i][kk] * w[j][kk]          (i32)
-    ///     acc = I as f32 * d[j][b]            if b == 0           (SCVTF, FMUL)
-    ///     acc = fma(I as f32, d[j][b], acc)   otherwise           (FMLA)
-    /// acc = fma(rsum[j], lhs_offset[i] as f32, acc)               (FMLA)
-    /// y   = acc * lhs_scale[i] + bias[j]                          (FMUL, then FADD)
-    /// dst[i][j] = fclamp(y, clamp_min, clamp_max)                 (FMAXNM, then FMINNM)
-    /// ```
-    ///
-    /// with `nb = k / bl`, `d` the block scales widened from bf16, `mr = SVL32` rows per LHS
-    /// group and `nr = 4 x SVL32` columns per RHS group.
-    ///
-    /// LHS layout (one group of `mr` rows per `mr * (k + 8)` bytes): for every 4-value K step,
-    /// `mr` rows x 4 int8 values, then `lhs_offset: [i32; mr]`, `lhs_scale: [f32; mr]`.
-    ///
-    /// RHS layout: as for the family's `1x4vl` GEMV.
+    /// The family's [contract](super#safety) with `mr = SVL32`, `nr = 4 x SVL32`, `kr / sr = 4` and
+    /// the `ps1s0` RHS. The first block's sum is multiplied by its scale (`SCVTF`, `FMUL`), later
+    /// ones are fused in with `FMLA`; the `rsum` and bias terms as the family's, then `FCLAMP`
+    /// (`FMAXNM`, then `FMINNM`).
     ///
     /// # Safety
     ///
-    /// * The CPU must implement SME2; a pending lazy ZA save must follow the AAPCS64 SME ABI.
-    /// * `m >= 1`, `n >= 1`; `bl` is a non-zero multiple of 32 and `k` a non-zero multiple of
-    ///   `bl`.
-    /// * `lhs_packed` must be valid for reads of `ceil(m / mr) * mr * (k + 8)` bytes.
-    /// * `rhs_packed` must be valid for reads of `ceil(n / nr) * nr * (nb * (bl / 2 + 2) + 8)`
-    ///   bytes.
-    /// * `dst` must be valid for reads and writes of the `m` rows of `4 * n` bytes at byte
-    ///   offsets `i * dst_stride_row`, and those rows must not overlap the packed inputs.
-    /// * No alignment is required of any pointer.
+    /// The [family contract](super#safety); the CPU must implement SME2, and a pending lazy ZA save
+    /// must follow the AAPCS64 SME ABI. `dst` must also be valid for reads: the rows hold the f32
+    /// accumulators between blocks.
     blockwise fn matmul_f32_qai8dxp1vlx4_qsi4c32p4vlx4_1vlx4vl_sme2_mopa(
         m, n, k, bl, lhs_packed, rhs_packed, dst, dst_stride_row, clamp_min, clamp_max,
     ) {

@@ -18,38 +18,15 @@
 use crate::matmul::streaming::INT4_TO_INT8;
 
 streaming_kernel! {
-    /// Computes `dst[i][j]` for `i < m`, `j < n` from packed operands:
-    ///
-    /// ```text
-    /// acc = +0.0
-    /// for b in 0..nb:
-    ///     I   = sum_{kk in block b} lq[i][kk] * w[j][kk]     (i32)
-    ///     acc = fma(I as f32, d[j][b], acc)                  (SCVTF, FMLA)
-    /// acc = fma(rsum[j], lhs_offset[i] as f32, acc)          (FMLA)
-    /// y   = fma(acc, lhs_scale[i], bias[j])                  (FMLA into the bias: one rounding)
-    /// dst[i][j] = fclamp(y, clamp_min, clamp_max)            (FMAXNM, then FMINNM)
-    /// ```
-    ///
-    /// with `nb = k / bl` and `d` the block scales widened from bf16.
-    ///
-    /// LHS layout (one row per `k + 8` bytes): `k` int8 values in K order, then
-    /// `lhs_offset: i32`, then `lhs_scale: f32`.
-    ///
-    /// RHS layout (one group of `nr` columns per `nr * (nb * (bl / 2 + 2) + 8)` bytes): per
-    /// block, for every 4-value K step, `nr` columns x 2 bytes (K `4q + 2t` in the low nibble of
-    /// byte `t`, `4q + 2t + 1` in the high one, signed int4), then `d: [bf16; nr]`; after the
-    /// blocks `rsum: [f32; nr]`, `bias: [f32; nr]`.
+    /// The family's [contract](super#safety) with `mr = 1`, `nr = 4 x SVL32`, `kr / sr = 4` and the
+    /// `ps1s0` RHS. From `acc = +0.0`, each block adds `fma(I as f32, d, acc)` (`SCVTF`, `FMLA`;
+    /// `I` from unscaled weights), then `y = fma(acc, lhs_scale, bias)` (one rounding) after the
+    /// `rsum` term, clamped with `FCLAMP` (`FMAXNM`, then `FMINNM`).
     ///
     /// # Safety
     ///
-    /// * The CPU must implement SME2; a pending lazy ZA save must follow the AAPCS64 SME ABI.
-    /// * `m >= 1`, `n >= 1`; `bl` is a non-zero multiple of 32 and `k` a non-zero multiple of
-    ///   `bl`.
-    /// * `lhs_packed` must be valid for reads of `m * (k + 8)` bytes.
-    /// * `rhs_packed` must be valid for reads of `ceil(n / nr)` groups of the size above.
-    /// * `dst` must be valid for writes of the `m` rows of `4 * n` bytes at byte offsets
-    ///   `i * dst_stride_row`, and those rows must not overlap the packed inputs.
-    /// * No alignment is required of any pointer.
+    /// The [family contract](super#safety); the CPU must implement SME2, and a pending lazy ZA save
+    /// must follow the AAPCS64 SME ABI.
     blockwise fn matmul_f32_qai8dxp1x4_qsi4c32p4vlx4_1x4vl_sme2_dot(
         m, n, k, bl, lhs_packed, rhs_packed, dst, dst_stride_row, clamp_min, clamp_max,
     ) {

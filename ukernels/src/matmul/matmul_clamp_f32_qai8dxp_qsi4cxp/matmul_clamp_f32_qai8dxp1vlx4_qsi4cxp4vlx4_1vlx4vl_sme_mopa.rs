@@ -10,12 +10,10 @@
 //! multiplied by LHS vectors `r` and `r + 4`.
 
 streaming_kernel! {
-    /// As the family's `sme_dot` GEMV's function, with `y = (acc as f32) * (lhs_scale[i] *
-    /// rscale16[j]) + bias[j]` (FMUL, then FADD: two roundings) and `mr = SVL32` rows per LHS
-    /// group (`mr * (k_int + 8)` bytes: for every 4-value K block, `mr` rows x 4 int8 values,
-    /// then `lhs_offset: [i32; mr]`, `lhs_scale: [f32; mr]`).
+    /// The family's [contract](super#safety) with `mr = SVL32`, `nr = 4 x SVL32`, `kr / sr = 4`
+    /// (`s16s0` RHS); the family's computation (`FMUL`, then `FADD`: two roundings).
     ///
-    #[doc = streaming_kernel_safety!("SME", "ceil(m / mr) * mr * (k_int + 8)", "k_int / 2 + 12")]
+    #[doc = streaming_kernel_safety!("SME")]
     fn matmul_f32_qai8dxp1vlx4_qsi4cxp4vlx4_1vlx4vl_sme_mopa(
         m, n, k, lhs_packed, rhs_packed, dst: f32, dst_stride_row, clamp_min, clamp_max,
     ) {

@@ -72,21 +72,20 @@ macro_rules! sme2_mopa_kernel {
 }
 
 sme2_mopa_kernel!(
-    /// As the family's `sme2_sdot` GEMV's function, with `y = (acc as f32) * (lhs_scale[i] *
-    /// rscale[j]) + bias[j]` (FMUL, then FADD: two roundings), `mr = SVL32` rows per LHS group
-    /// (`mr * (k_int + 8)` bytes: for every 4-value K block, `mr` rows x 4 int8 values, then
-    /// `lhs_offset: [i32; mr]`, `lhs_scale: [f32; mr]`).
+    /// The family's [contract](super#safety) with `mr = SVL32`, `nr = 4 x SVL32`, `kr = 4`, `sr =
+    /// 1` (sequential RHS: plain weights, `rsum` and `rscale`), the family's dequantisation
+    /// (`FMUL`, then `FADD`: two roundings) and `FCLAMP` (`FMAXNM`, then `FMINNM`).
     ///
-    #[doc = streaming_kernel_safety!("SME2", "ceil(m / mr) * mr * (k_int + 8)", "k_int / 2 + 12")]
+    #[doc = streaming_kernel_safety!("SME2")]
     matmul_f32_qai8dxp1vlx8_qsi4cxp4vlx8_1vlx4vl_sme2_mopa,
     f32
 );
 
-/// The f16-output form, `kai_matmul_clamp_f16_qai8dxp1vlx8_qsi4cxp4vlx8_1vlx4vl_sme2_mopa`: the same computation, the result rounded to f16
-/// and clamped to the bounds rounded to f16 (`Clamp::NarrowedMaxNumThenMinNum`). Rounding is
-/// monotonic, so the kernel clamps in f32 and then rounds (`FCVT`); that equals KleidiAI's order
-/// for quiet bounds, and the caller (`qai8dxp::run`) quiets signalling NaN bounds, as rounding
-/// them would.
+/// The f16-output form, `kai_matmul_clamp_f16_qai8dxp1vlx8_qsi4cxp4vlx8_1vlx4vl_sme2_mopa`: the
+/// same computation, the result rounded to f16 and clamped to the bounds rounded to f16
+/// (`Clamp::NarrowedMaxNumThenMinNum`). Rounding is monotonic, so the kernel clamps in f32 and then
+/// rounds (`FCVT`); that equals KleidiAI's order for quiet bounds, and the caller (`qai8dxp::run`)
+/// quiets signalling NaN bounds, as rounding them would.
 pub mod f16 {
     sme2_mopa_kernel!(
         /// As the f32 kernel of this module, writing f16 elements (`dst_stride_row` in bytes).

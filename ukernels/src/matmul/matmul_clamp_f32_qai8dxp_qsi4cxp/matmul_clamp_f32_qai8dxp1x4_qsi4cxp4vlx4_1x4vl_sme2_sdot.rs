@@ -72,34 +72,21 @@ macro_rules! sme2_sdot_kernel {
 }
 
 sme2_sdot_kernel!(
-    /// Computes `dst[i][j]` for `i < m`, `j < n` from packed operands:
+    /// The family's [contract](super#safety) with `mr = 1`, `nr = 4 x SVL32`, `kr = 4`, `sr = 1`
+    /// (sequential RHS: plain weights, `rsum` and `rscale`). The dequantisation is one fused
+    /// `FMLA`: `y = fma(acc as f32, rscale[j] * lhs_scale[i], bias[j])`, clamped with `FCLAMP`
+    /// (`FMAXNM`, then `FMINNM`).
     ///
-    /// ```text
-    /// acc = sum_{kk < k_int} lq[i][kk] * w[j][kk]              (wrapping i32, w in -8..=7)
-    /// acc = acc + lhs_offset[i] * rsum[j]                      (i32)
-    /// y   = fma(acc as f32, rscale[j] * lhs_scale[i], bias[j]) (FMLA: one rounding)
-    /// dst[i][j] = fclamp(y, clamp_min, clamp_max)              (FMAXNM, then FMINNM)
-    /// ```
-    ///
-    /// with `k_int = roundup(k, 32)` and `nr` the streaming vector length in bytes.
-    ///
-    /// LHS layout (one row per `k_int + 8` bytes): `k_int` int8 values in K order, then
-    /// `lhs_offset: i32`, then `lhs_scale: f32`.
-    ///
-    /// RHS layout (one group of `nr` columns per `nr * (k_int / 2 + 12)` bytes): for every
-    /// 4-value K block, `nr` columns x 2 bytes of signed nibbles, then `rsum: [i32; nr]`,
-    /// `rscale: [f32; nr]`, `bias: [f32; nr]`.
-    ///
-    #[doc = streaming_kernel_safety!("SME2", "m * (k_int + 8)", "k_int / 2 + 12")]
+    #[doc = streaming_kernel_safety!("SME2")]
     matmul_f32_qai8dxp1x4_qsi4cxp4vlx4_1x4vl_sme2_sdot,
     f32
 );
 
-/// The f16-output form, `kai_matmul_clamp_f16_qai8dxp1x4_qsi4cxp4vlx4_1x4vl_sme2_sdot`: the same computation, the result rounded to f16
-/// and clamped to the bounds rounded to f16 (`Clamp::NarrowedMaxNumThenMinNum`). Rounding is
-/// monotonic, so the kernel clamps in f32 and then rounds (`FCVT`); that equals KleidiAI's order
-/// for quiet bounds, and the caller (`qai8dxp::run`) quiets signalling NaN bounds, as rounding
-/// them would.
+/// The f16-output form, `kai_matmul_clamp_f16_qai8dxp1x4_qsi4cxp4vlx4_1x4vl_sme2_sdot`: the same
+/// computation, the result rounded to f16 and clamped to the bounds rounded to f16
+/// (`Clamp::NarrowedMaxNumThenMinNum`). Rounding is monotonic, so the kernel clamps in f32 and then
+/// rounds (`FCVT`); that equals KleidiAI's order for quiet bounds, and the caller (`qai8dxp::run`)
+/// quiets signalling NaN bounds, as rounding them would.
 pub mod f16 {
     sme2_sdot_kernel!(
         /// As the f32 kernel of this module, writing f16 elements (`dst_stride_row` in bytes).

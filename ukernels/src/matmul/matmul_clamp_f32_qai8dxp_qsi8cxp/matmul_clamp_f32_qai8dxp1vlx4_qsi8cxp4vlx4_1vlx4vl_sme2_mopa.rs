@@ -83,29 +83,16 @@ macro_rules! sme2_mopa_kernel {
 }
 
 sme2_mopa_kernel!(
-    /// Computes `dst[i][j]` for `i < m`, `j < n` from packed operands:
+    /// The family's computation and [contract](super#safety) with `mr = SVL32`, `nr = 4 x SVL32`,
+    /// `kr = 4`, clamped with `FCLAMP` (`FMAXNM`, then `FMINNM`).
     ///
-    /// ```text
-    /// acc = sum_{kk < k_int} lq[i][kk] * w[j][kk]              (wrapping i32)
-    /// acc = acc + lhs_offset[i] * rsum[j]                      (i32)
-    /// y   = (acc as f32) * (rscale[j] * lhs_scale[i]) + bias[j]
-    /// dst[i][j] = fclamp(y, clamp_min, clamp_max)              (FMAXNM, then FMINNM)
-    /// ```
-    ///
-    /// with `k_int = roundup(k, 32)`, `mr = SVL32` rows per LHS group and `nr = 4 x SVL32`
-    /// columns per RHS group.
-    ///
-    /// LHS layout (one group of `mr` rows per `mr * (k_int + 8)` bytes): for every 4-value K
-    /// block, `mr` rows x 4 int8 values, then `lhs_offset: [i32; mr]`, `lhs_scale: [f32; mr]`.
-    ///
-    /// RHS layout: as for the family's `1x4vl` GEMVs.
-    ///
-    #[doc = streaming_kernel_safety!("SME2", "ceil(m / mr) * mr * (k_int + 8)", "k_int + 12")]
+    #[doc = streaming_kernel_safety!("SME2")]
     matmul_f32_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme2_mopa,
     f32
 );
 
-/// The f16-output form, `kai_matmul_clamp_f16_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme2_mopa`: the same computation, each clamped f32 result rounded to f16 (nearest, ties to even) by `FCVT`
+/// The f16-output form, `kai_matmul_clamp_f16_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme2_mopa`: the
+/// same computation, each clamped f32 result rounded to f16 (nearest, ties to even) by `FCVT`
 /// before the store.
 pub mod f16 {
     sme2_mopa_kernel!(

@@ -7,7 +7,7 @@ streaming_kernel! {
     /// As the `sme2_dot` kernel's function, except `dst[i][j] = min(max(y, clamp_min),
     /// clamp_max)` (FMAX, then FMIN: NaN stays NaN).
     ///
-    #[doc = streaming_kernel_safety!("SME", "m * (k_int + 8)", "k_int + 12")]
+    #[doc = streaming_kernel_safety!("SME")]
     fn matmul_f32_qai8dxp1x4_qsi8cxp4vlx4_1x4vl_sme_dot(
         m, n, k, lhs_packed, rhs_packed, dst: f32, dst_stride_row, clamp_min, clamp_max,
     ) {

@@ -13,7 +13,7 @@ streaming_kernel! {
     /// (`mr * (k + 8)` bytes: for every 4-value K block, `mr` rows x 4 int8 values, then
     /// `lhs_offset: [i32; mr]`, `lhs_scale: [f32; mr]`).
     ///
-    #[doc = streaming_kernel_safety!("SME2", "ceil(m / mr) * mr * (k + 8)", "k / 4 + 12")]
+    #[doc = streaming_kernel_safety!("SME2")]
     lut fn matmul_f32_qai8dxp1vlx4_qsu2cxp4vlx4_1vlx4vl_sme2_mopa(
         m, n, k, lut, lhs_packed, rhs_packed, dst, dst_stride_row, clamp_min, clamp_max,
     ) {

@@ -21,7 +21,7 @@ streaming_kernel! {
     /// of `nr` columns of `nr * (k / 4 + 12)` bytes (per 4 K values one code byte per column, then
     /// `rsum`, `rscale`, `bias`). `lut`: 4 `i32` or null (`{-2, -1, 0, 1}`).
     ///
-    #[doc = streaming_kernel_safety!("SME2", "m * (k + 8)", "k / 4 + 12")]
+    #[doc = streaming_kernel_safety!("SME2")]
     lut fn matmul_f32_qai8dxp1x4_qsu2cxp4vlx4_1x4vl_sme2_dot(
         m, n, k, lut, lhs_packed, rhs_packed, dst, dst_stride_row, clamp_min, clamp_max,
     ) {
