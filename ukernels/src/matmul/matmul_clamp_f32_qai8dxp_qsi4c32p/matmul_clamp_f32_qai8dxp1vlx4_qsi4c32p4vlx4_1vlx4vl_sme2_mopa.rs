@@ -58,12 +58,10 @@ streaming_kernel! {
         //   ZA      tiles za0..za3: the block's integer sums; ZT0 the int4 -> int8 table
         //   p0/pn8  all lanes; pn9 the group's columns below n
         //
-        // SAFETY: the caller guarantees (see `# Safety`) SME2 and that the packed buffers cover
-        // the bytes read here (ceil(m / mr) LHS groups and ceil(n / nr) RHS groups, each read
-        // exactly, including rows and columns past m and n, which the packers fill); the table
-        // holds 64 bytes. Loads and stores of dst are predicated to columns below n and limited
-        // to rows below m. Streaming mode starts and ends inside the block; only declared
-        // registers change; no stack use.
+        // SAFETY: the caller guarantees (see `# Safety`) SME2 and that the packed buffers cover the
+        // bytes read here (ceil(m / mr) LHS groups and ceil(n / nr) RHS groups, each read exactly,
+        // including rows and columns past m and n); the table holds 64 bytes. The frame covers dst,
+        // streaming mode and registers (see `streaming_frames`).
         unsafe {
             sme2_block_mopa_frame!(f32;
                 m, n, nb, lhs_packed, rhs_packed, dst, dst_stride_row, mr * (k + 8),

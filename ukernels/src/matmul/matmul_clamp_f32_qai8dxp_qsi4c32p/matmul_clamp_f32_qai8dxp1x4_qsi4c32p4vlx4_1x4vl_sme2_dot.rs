@@ -52,11 +52,10 @@ streaming_kernel! {
         //   ZT0     the int4 -> int8 table
         //   p0/pn8  all lanes; pn9 the group's columns below n
         //
-        // SAFETY: the caller guarantees (see `# Safety`) SME2 and that the packed buffers cover
-        // the bytes read here (m LHS rows of k + 8 bytes; ceil(n / nr) whole RHS groups); the
-        // table holds 64 bytes. Stores are predicated to columns below n and rows below m.
-        // Streaming mode starts and ends inside the block; only declared registers change; no
-        // stack use.
+        // SAFETY: the caller guarantees (see `# Safety`) SME2 and that the packed buffers cover the
+        // bytes read here (m LHS rows of k + 8 bytes; ceil(n / nr) whole RHS groups); the table
+        // holds 64 bytes. The frame covers dst, streaming mode and registers (see
+        // `streaming_frames`).
         unsafe {
             sme2_block_dot_frame!(f32;
                 m, n, nb, lhs_packed, rhs_packed, dst, dst_stride_row,

@@ -16,16 +16,8 @@ qai8dxp_gemv! {
     /// The [family contract](super#safety); the CPU must support `FEAT_DotProd`.
     #[target_feature(enable = "dotprod")]
     blockwise fn matmul_f32_qai8dxp1x8_qsi4c32p4x8_1x4x32: blockwise(4 cols), "matmul_clamp_f32_qai8dxp1x8_qsi4c32p4x8_1x4x32_neon_dotprod";
-    // Register map
-    //   x0  m (rows)                     x8  rows left in this group
-    //   x1  columns left (n - 4g)        x9  LHS pointer (walks the rows)
-    //   x2  32-value chunks per block    x10 RHS pointer inside the group
-    //   x3  lhs_packed                   x11 dst pointer of the current row
-    //   x4  RHS group pointer            x12 chunks left in this block
-    //   x5  dst + 4 * 4g                 x13 partial-store pointer
-    //   x6  dst_stride_row               x14 rhs_stride
-    //   x7  blocks (k / bl)              x17 blocks left in this row
-    //   w15 clamp_min bits               w16 clamp_max bits
+    // Register map: the template's (`qai8dxp_gemv!`); x13 the partial-store pointer, x17 blocks
+    // left in this row.
     //
     // LHS rows are contiguous (k + 8 bytes each), so x9 simply walks through
     // them: K loop, then lhs_offset and lhs_scale. x10 walks a group's blocks

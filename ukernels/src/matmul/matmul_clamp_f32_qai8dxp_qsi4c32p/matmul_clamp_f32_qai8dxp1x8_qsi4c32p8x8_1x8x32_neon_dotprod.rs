@@ -21,16 +21,8 @@ qai8dxp_gemv! {
     /// The [family contract](super#safety); the CPU must support `FEAT_DotProd`.
     #[target_feature(enable = "dotprod")]
     blockwise fn matmul_f32_qai8dxp1x8_qsi4c32p8x8_1x8: blockwise(8 cols), "matmul_clamp_f32_qai8dxp1x8_qsi4c32p8x8_1x8x32_neon_dotprod";
-    // Register map
-    //   x0  m (rows)                     x8  rows left in this group
-    //   x1  columns left (n - 8g)        x9  LHS pointer (walks the rows)
-    //   x2  blocks per row (nb)          x10 RHS pointer inside the group
-    //   x3  lhs_packed                   x11 dst pointer of the current row
-    //   x4  RHS group pointer            x12 K chunks left in the block
-    //   x5  dst + 4 * 8g                 x13 partial-store pointer
-    //   x6  dst_stride_row               x14 rhs_stride
-    //   x7  32-value K chunks per block  x15 blocks left
-    //   w16 clamp_min bits               w17 clamp_max bits
+    // Register map: the template's (`qai8dxp_gemv!`); x13 the partial-store pointer, x15 blocks
+    // left.
     //
     // LHS rows are contiguous (k + 8 bytes each) and the blocks of a row follow
     // each other, so x9 simply walks through them: K loop, then lhs_offset and

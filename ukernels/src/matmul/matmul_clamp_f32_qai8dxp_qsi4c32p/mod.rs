@@ -37,8 +37,8 @@
 //! clamp_max)` of the family requires, besides the CPU features its own `# Safety` names:
 //! * `m >= 1`, `n >= 1`; `bl` a non-zero multiple of 32 and `k` a non-zero multiple of `bl`.
 //! * `lhs_packed` valid for reads of `ceil(m / mr)` LHS groups and `rhs_packed` of
-//!   `ceil(n / nr)` RHS groups (rows and columns of the last groups past `m` and `n` are read:
-//!   the packers fill them).
+//!   `ceil(n / nr)` RHS groups (the last groups are read whole, rows and columns past `m` and
+//!   `n` included).
 //! * `dst` valid for writes of the `4 * n` bytes of each row `i < m`, not overlapping the packed
 //!   inputs; nothing else is written.
 //! * No alignment of any pointer; `dst_stride_row` should be a multiple of 4 (any value works on

@@ -26,11 +26,10 @@ streaming_kernel! {
         //   z16-z31 RHS: the chunk's four runs of nr columns (four vectors each)
         //   z8-z11  low nibbles of one run; high nibbles are decoded in place
         //
-        // SAFETY: the caller guarantees (see `# Safety`) SME and that the packed buffers cover
-        // the bytes read here (ceil(m / mr) LHS groups and ceil(n / nr) RHS groups, each read
-        // exactly, including rows and columns past m and n, which the packers fill). Stores are
-        // predicated to columns below n and limited to rows below m. Streaming mode starts and
-        // ends inside the block; only declared registers change; no stack use.
+        // SAFETY: the caller guarantees (see `# Safety`) SME and that the packed buffers cover the
+        // bytes read here (ceil(m / mr) LHS groups and ceil(n / nr) RHS groups, each read exactly,
+        // including rows and columns past m and n). The frame covers dst, streaming mode and
+        // registers (see `streaming_frames`).
         unsafe {
             sme_mopa_frame!(
                 m, n, k_int, lhs_packed, rhs_packed, dst, dst_stride_row,

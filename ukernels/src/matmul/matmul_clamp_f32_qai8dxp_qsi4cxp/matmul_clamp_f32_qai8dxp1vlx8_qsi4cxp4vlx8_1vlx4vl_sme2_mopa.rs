@@ -29,12 +29,10 @@ macro_rules! sme2_mopa_kernel {
         //   z16-z19 RHS: the same two blocks of nr columns as nibbles (two vectors each)
         //   z20-z27 the blocks decoded to int8 (four vectors each)
         //
-        // SAFETY: the caller guarantees (see `# Safety`) SME2 and that the packed buffers cover
-        // the bytes read here (ceil(m / mr) LHS groups and ceil(n / nr) RHS groups, each read
-        // exactly, including rows and columns past m and n, which the packers fill); ZT0 is
-        // loaded from the 64-byte table. Stores are predicated to columns below n and limited to
-        // rows below m. Streaming mode starts and ends inside the block; only declared registers
-        // change; no stack use.
+        // SAFETY: the caller guarantees (see `# Safety`) SME2 and that the packed buffers cover the
+        // bytes read here (ceil(m / mr) LHS groups and ceil(n / nr) RHS groups, each read exactly,
+        // including rows and columns past m and n); ZT0 is loaded from the 64-byte table. The frame
+        // covers dst, streaming mode and registers (see `streaming_frames`).
         unsafe {
             sme2_mopa_frame!(
                 $elem;

@@ -4,10 +4,10 @@
 //! `kr = 4`, `sr = 1`): per 4-value K block, `nr` columns x 2 bytes, K values `2i` (low nibble)
 //! and `2i + 1` (high); row sums and scales unscaled.
 //!
-//! The frame (loops, epilogue, stores) is the `qsi8cxp` SME2 GEMV's (`sme2_dot_frame!`). The K
-//! loop decodes with `LUTI4` through ZT0 (`streaming::INT4_TO_INT8`): one RHS vector (a 4-value block
-//! of half the group's columns) becomes two vectors of int8 weights, in column order, so a
-//! 4-value block of all `nr` columns is four vectors, as in the int8 kernel.
+//! The frame (loops, epilogue, stores) is the `qsi8cxp` SME2 GEMV's (`sme2_dot_frame!`). The K loop
+//! decodes with `LUTI4` through ZT0 (`streaming::INT4_TO_INT8`): one RHS vector (a 4-value block of
+//! half the group's columns) becomes two vectors of int8 weights, in column order, so a 4-value
+//! block of all `nr` columns is four vectors, as in the int8 kernel.
 
 // The f16 form's `run` names the family's arguments through this module.
 use super::Args;
@@ -29,11 +29,10 @@ macro_rules! sme2_sdot_kernel {
         //   z16-z23 RHS: four 4-value K blocks of nr columns as nibbles (two vectors each)
         //   z24-z31, z4-z11  the blocks decoded to int8 (four vectors each)
         //
-        // SAFETY: the caller guarantees (see `# Safety`) SME2 and that the packed buffers cover
-        // the bytes read here (m LHS rows of k_int + 8 bytes; ceil(n / nr) RHS groups of
-        // nr * (k_int / 2 + 12) bytes, read exactly); ZT0 is loaded from the 64-byte table.
-        // Stores are predicated to columns below n and rows below m. Streaming mode starts and
-        // ends inside the block; only declared registers change; no stack use.
+        // SAFETY: the caller guarantees (see `# Safety`) SME2 and that the packed buffers cover the
+        // bytes read here (m LHS rows of k_int + 8 bytes; ceil(n / nr) RHS groups of nr * (k_int /
+        // 2 + 12) bytes, read exactly); ZT0 is loaded from the 64-byte table. The frame covers dst,
+        // streaming mode and registers (see `streaming_frames`).
         unsafe {
             sme2_dot_frame!(
                 $elem;

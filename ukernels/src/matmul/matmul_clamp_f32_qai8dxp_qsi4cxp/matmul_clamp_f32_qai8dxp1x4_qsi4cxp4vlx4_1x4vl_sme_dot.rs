@@ -27,11 +27,10 @@ streaming_kernel! {
         //   z16-z31 RHS: the chunk's four runs of nr columns (four vectors each)
         //   z4-z7   low nibbles of one run; high nibbles are decoded in place
         //
-        // SAFETY: the caller guarantees (see `# Safety`) SME and that the packed buffers cover
-        // the bytes read here (m LHS rows of k_int + 8 bytes; ceil(n / nr) RHS groups of
-        // nr * (k_int / 2 + 12) bytes, read exactly). Stores are predicated to columns below n
-        // and rows below m. Streaming mode starts and ends inside the block; only declared
-        // registers change; no stack use.
+        // SAFETY: the caller guarantees (see `# Safety`) SME and that the packed buffers cover the
+        // bytes read here (m LHS rows of k_int + 8 bytes; ceil(n / nr) RHS groups of nr * (k_int /
+        // 2 + 12) bytes, read exactly). The frame covers dst, streaming mode and registers (see
+        // `streaming_frames`).
         unsafe {
             sme_dot_frame!(
                 m, n, k_int, lhs_packed, rhs_packed, dst, dst_stride_row,

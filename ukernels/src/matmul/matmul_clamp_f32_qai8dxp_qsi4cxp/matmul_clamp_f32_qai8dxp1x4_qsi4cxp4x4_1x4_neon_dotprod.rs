@@ -15,18 +15,7 @@ qai8dxp_gemv! {
     /// The [family contract](super#safety); the CPU must support `FEAT_DotProd`.
     #[target_feature(enable = "dotprod")]
     fn matmul_f32_qai8dxp1x4_qsi4cxp4x4_1x4: per_channel(4 cols, int4), "matmul_clamp_f32_qai8dxp1x4_qsi4cxp4x4_1x4_neon_dotprod";
-    // Register map
-    //   x0  m (rows)                     x8  rows left in this group
-    //   x1  columns left (n - 4g)        x9  LHS pointer (walks the rows)
-    //   x2  whole 32-value K chunks      x10 RHS pointer inside the group
-    //   x3  lhs_packed                   x11 dst pointer of the current row
-    //   x4  RHS group pointer            x12 K chunks left
-    //   x5  dst + 4 * 4g                 x13 partial-store pointer
-    //   x6  dst_stride_row               x14 rhs_stride
-    //   w15 clamp_min bits               w16 clamp_max bits
-    //
-    // LHS rows are contiguous (k_int + 8 bytes each), so x9 simply walks
-    // through them: K loop, then lhs_offset and lhs_scale.
+    // Register map: the template's (`qai8dxp_gemv!`); x13 the partial-store pointer.
     //
     //   v0-v3   accumulators of the low nibbles, super-blocks 0..3 of a chunk
     //   v4-v7   accumulators of the high nibbles, super-blocks 0..3

@@ -24,31 +24,14 @@ macro_rules! sme2_mopa_kernel {
         let svl = crate::arch::sme_vector_bytes().unwrap_or(0);
         let mr = svl / 4;
 
-        // Register map
-        //   x0  rows left (signed)           x12 ZA slice of the output row (4 x row)
-        //   x1  n                            x13 columns left in this row group (signed)
-        //   x2  k_int                        x14 dst of the column group's row 0
-        //   x3  LHS group pointer            x15 rows of this group to store
-        //   x4  rhs_packed                   x16 LHS pointer inside the group
-        //   x5  dst of the row group         x17 mr (CNTW)
-        //   x6  dst_stride_row               x20 RHS pointer inside the column group
-        //   x7  LHS group stride             x21 K values left
-        //   x8  RHS group pointer            x22 dst pointer of the output row
-        //   x9  RHS group stride             x23 / x24 the row's LHS offset / scale pointer
-        //   x10 / x11 clamp_min / clamp_max bits
-        //
+        // Register map: the frame's (`sme2_mopa_frame!`), and in the K loop
         //   z0/z1   LHS: two 4-value K blocks of mr rows
         //   z16-z23 RHS: two blocks of nr columns (four vectors each)
-        //   z16-z27 after the K loop: rsum, rscale, bias of the column group
-        //   z4-z11  one output row; z12/z13 clamp_min / clamp_max in every lane
-        //   ZA      tiles za0..za3: columns [t x mr, (t + 1) x mr) of the group
-        //   p0/pn8  all lanes; pn9 the group's columns below n
         //
-        // SAFETY: the caller guarantees (see `# Safety`) SME2 and that the packed buffers cover
-        // the bytes read here (ceil(m / mr) LHS groups and ceil(n / nr) RHS groups, each read
-        // exactly, including rows and columns past m and n, which the packers fill). Stores are
-        // predicated to columns below n and limited to rows below m. Streaming mode starts and
-        // ends inside the block; only declared registers change; no stack use.
+        // SAFETY: the caller guarantees (see `# Safety`) SME2 and that the packed buffers cover the
+        // bytes read here (ceil(m / mr) LHS groups and ceil(n / nr) RHS groups, each read exactly,
+        // including rows and columns past m and n). The frame covers dst, streaming mode and
+        // registers (see `streaming_frames`).
         unsafe {
             sme2_mopa_frame!(
                 $elem;

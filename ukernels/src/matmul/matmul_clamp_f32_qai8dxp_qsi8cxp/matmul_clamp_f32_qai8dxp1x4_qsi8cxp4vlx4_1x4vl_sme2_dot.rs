@@ -26,27 +26,15 @@ macro_rules! sme2_dot_kernel {
         let k_int = k.div_ceil(32) * 32;
         let nr = crate::arch::sme_vector_bytes().unwrap_or(0);
 
-        // Register map
-        //   x0  m                            x8  0 (ZA vector select)
-        //   x1  columns left (signed)        x12 rows left in this column group
-        //   x2  k_int                        x13 LHS pointer (walks the rows)
-        //   x3  lhs_packed                   x14 RHS pointer inside the group
-        //   x4  RHS group pointer            x15 dst pointer of the current row
-        //   x5  dst of the group's column 0  x16 K values left
-        //   x6  dst_stride_row               x17 nr (RDSVL)
-        //   x9  RHS group stride             x10 / x11 clamp_min / clamp_max bits
-        //
+        // Register map: the frame's (`sme2_dot_frame!`), and in the K loop
         //   z0/z1   16 activations each, in every 128-bit segment
         //   z16-z31 RHS: four 4-vector groups (one 4-value K block of nr columns each)
-        //   z4-z11  accumulators read from ZA; z12/z13 clamp_min / clamp_max in every lane
         //   ZA      vector groups 0..3: one accumulation chain per K block of a 16-value step
-        //   p0/pn8  all lanes; pn9 the group's columns below n
         //
-        // SAFETY: the caller guarantees (see `# Safety`) SME2 and that the packed buffers cover
-        // the bytes read here (m LHS rows of k_int + 8 bytes; ceil(n / nr) RHS groups of
-        // nr * (k_int + 12) bytes, read exactly). Stores are predicated to columns below n and
-        // rows below m. Streaming mode starts and ends inside the block; only declared registers
-        // change; no stack use.
+        // SAFETY: the caller guarantees (see `# Safety`) SME2 and that the packed buffers cover the
+        // bytes read here (m LHS rows of k_int + 8 bytes; ceil(n / nr) RHS groups of nr * (k_int +
+        // 12) bytes, read exactly). The frame covers dst, streaming mode and registers (see
+        // `streaming_frames`).
         unsafe {
             sme2_dot_frame!(
                 $elem;

@@ -14,11 +14,9 @@ streaming_kernel! {
         let k_int = k.div_ceil(32) * 32;
         let nr = crate::arch::sme_vector_bytes().unwrap_or(0);
 
-        // Register map as in the `sme2_dot` kernel, except:
-        //   x8      scratch (column index of a predicate)
+        // Register map: the frame's (`sme_dot_frame!`), and in the K loop
         //   z8-z15  accumulators (blocks 0/2 and 1/3); z0 the 16 activations of a step (indexed
-        //           SDOT takes z0-z7); z2/z3 clamp_min / clamp_max
-        //   p1-p4   the group's columns below n, one predicate per vector
+        //           SDOT takes z0-z7); z16-z23 RHS
         //
         // SAFETY: as in the `sme2_dot` kernel (same reads, same predicated stores), with SME.
         unsafe {

@@ -1,7 +1,7 @@
-//! `kai_matmul_clamp_f32_qai8dxp1x4_qsi8cxp4x4_1x4_neon_dotprod`: GEMV (1 row x 4 columns per
-//! step) with FEAT_DotProd `SDOT` (by element), the whole m x n computation in one `asm!` block. Operands: a
-//! dynamically quantized int8 LHS (one row per group, K in order) and a per-channel symmetric
-//! int8 RHS (packed 4 columns x 4-deep blocks).
+//! `kai_matmul_clamp_f32_qai8dxp1x4_qsi8cxp4x4_1x4_neon_dotprod`: GEMV (1 row x 4 columns per step)
+//! with FEAT_DotProd `SDOT` (by element), the whole m x n computation in one `asm!` block.
+//! Operands: a dynamically quantized int8 LHS (one row per group, K in order) and a per-channel
+//! symmetric int8 RHS (packed 4 columns x 4-deep blocks).
 //!
 //! Loop order: column groups of 4 outside, rows inside (a group's weights stay in L1 while every
 //! row uses them), K in passes of 32 values x 4 columns.
@@ -24,18 +24,7 @@ qai8dxp_gemv! {
     /// The [family contract](super#safety); the CPU must support `FEAT_DotProd`.
     #[target_feature(enable = "dotprod")]
     fn matmul_f32_qai8dxp1x4_qsi8cxp4x4_1x4: per_channel(4 cols, int8), "matmul_clamp_f32_qai8dxp1x4_qsi8cxp4x4_1x4_neon_dotprod";
-    // Register map
-    //   x0  m (rows)                     x8  rows left in this group
-    //   x1  columns left (n - 4g)        x9  LHS pointer (walks the rows)
-    //   x2  32-deep passes               x10 RHS pointer inside the group
-    //   x3  lhs_packed                   x11 dst pointer of the current row
-    //   x4  RHS group pointer            x12 passes left
-    //   x5  dst + 4 * 4g                 x13 partial-store pointer
-    //   x6  dst_stride_row               x14 rhs_stride
-    //   w15 clamp_min bits               w16 clamp_max bits
-    //
-    // LHS rows are contiguous (k_int + 8 bytes each), so x9 simply walks
-    // through them: K loop, then lhs_offset and lhs_scale.
+    // Register map: the template's (`qai8dxp_gemv!`); x13 the partial-store pointer.
     //
     //   v0-v7   accumulators: v(b) takes 4-deep block b of a pass (lane j =
     //           column j); one SDOT each per iteration, so the loop is bound

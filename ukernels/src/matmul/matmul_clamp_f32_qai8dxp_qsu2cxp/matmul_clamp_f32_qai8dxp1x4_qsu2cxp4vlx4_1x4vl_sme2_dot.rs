@@ -35,10 +35,10 @@ streaming_kernel! {
         //   z16-z19 RHS: four 4-value K blocks of nr columns as codes
         //   z24-z27, z28-z31, z4-z7, z8-z11  the blocks expanded to int8 (four vectors each)
         //
-        // SAFETY: the caller guarantees (see `# Safety`) SME2 and the extents read here (m LHS
-        // rows of k + 8 bytes; ceil(n / nr) RHS groups read exactly); ZT0 is loaded from the
-        // 64-byte image on this stack frame. Stores are predicated to columns below n. Streaming
-        // mode starts and ends inside the block; only declared registers change; no stack use.
+        // SAFETY: the caller guarantees (see `# Safety`) SME2 and the extents read here (m LHS rows
+        // of k + 8 bytes; ceil(n / nr) RHS groups read exactly); ZT0 is loaded from the 64-byte
+        // image on this stack frame. The frame covers dst, streaming mode and registers (see
+        // `streaming_frames`).
         unsafe {
             sme2_dot_frame!(
                 f32;

@@ -21,8 +21,8 @@
 //! the tile's, `k_int = k` here):
 //! * `m >= 1`, `n >= 1`, `k` a positive multiple of 32; a non-null `lut` holds 4 `i32`.
 //! * `lhs_packed` valid for reads of `ceil(m / mr)` LHS groups of `mr * (k + 8)` bytes and
-//!   `rhs_packed` of `ceil(n / nr)` RHS groups of `nr * (k / 4 + 12)` bytes (rows and columns
-//!   of the last groups past `m` and `n` are read: the packers fill them).
+//!   `rhs_packed` of `ceil(n / nr)` RHS groups of `nr * (k / 4 + 12)` bytes (the last groups are
+//!   read whole, rows and columns past `m` and `n` included).
 //! * `dst` valid for writes of the `4 * n` bytes of each row `i < m` at byte offset
 //!   `i * dst_stride_row`, not overlapping the packed inputs; nothing else is written.
 //! * No alignment of any pointer.

@@ -50,11 +50,10 @@ macro_rules! sme2_dot_kernel {
             //   ZT0     the uint4 -> int8 table (u - 8)
             //   p0/pn8  all lanes; pn9 the group's columns below n
             //
-            // SAFETY: the caller guarantees (see `# Safety`) SME2 and that the packed buffers
-            // cover the bytes read here (m LHS rows of nb * (bl + 8) bytes; ceil(n / nr) whole
-            // RHS groups); the table holds 64 bytes. Stores are predicated to columns below n and
-            // rows below m. Streaming mode starts and ends inside the block; only declared
-            // registers change; no stack use.
+            // SAFETY: the caller guarantees (see `# Safety`) SME2 and that the packed buffers cover
+            // the bytes read here (m LHS rows of nb * (bl + 8) bytes; ceil(n / nr) whole RHS
+            // groups); the table holds 64 bytes. The frame covers dst, streaming mode and registers
+            // (see `streaming_frames`).
             unsafe {
                 sme2_block_dot_frame!($elem;
                     m, n, nb, lhs_packed, rhs_packed, dst, dst_stride_row,
@@ -98,37 +97,14 @@ macro_rules! sme2_dot_kernel {
 }
 
 sme2_dot_kernel!(
-    /// Computes `dst[i][j]` for `i < m`, `j < n` from packed operands:
-    ///
-    /// ```text
-    /// acc = +0.0
-    /// for b in 0..nb:
-    ///     I   = sum_{kk in block b} lq[i][kk] * (u[j][kk] - 8)      (i32)
-    ///     acc = fma(rz[j][b], lsum[i][b], acc)                      (FMLA)
-    ///     acc = fma(I as f32, rs[j][b] * ls[i][b], acc)             (FMUL, then FMLA)
-    /// dst[i][j] = fclamp(acc + bias[j], clamp_min, clamp_max)       (FADD; FMAXNM, FMINNM)
-    /// ```
-    ///
-    /// with `nb = k / bl`.
-    ///
-    /// LHS layout (one row per `nb * (bl + 8)` bytes): per block, `bl` int8 values in K order,
-    /// then `lsum: f32`, then `ls: f32`.
-    ///
-    /// RHS layout (one group of `nr` columns per `nr * (nb * (bl / 2 + 8) + 4)` bytes): per
-    /// block, for every 4-value K step, `nr` columns x 2 bytes (K `4q + 2t` in the low nibble
-    /// of byte `t`, `4q + 2t + 1` in the high one, unsigned), then `rz: [f32; nr]`,
-    /// `rs: [f32; nr]`; after the blocks `bias: [f32; nr]`.
+    /// The family's computation (SME2 order, `I` from `u - 8` and the scales as given) and
+    /// [contract](super#safety) with `mr = 1`, `nr = 4 x SVL32`, `kr / sr = 4` and the
+    /// `ps1s0nrx4` RHS.
     ///
     /// # Safety
     ///
-    /// * The CPU must implement SME2; a pending lazy ZA save must follow the AAPCS64 SME ABI.
-    /// * `m >= 1`, `n >= 1`; `bl` is a non-zero multiple of 32 and `k` a non-zero multiple of
-    ///   `bl`.
-    /// * `lhs_packed` must be valid for reads of `m * nb * (bl + 8)` bytes.
-    /// * `rhs_packed` must be valid for reads of `ceil(n / nr)` groups of the size above.
-    /// * `dst` must be valid for writes of the `m` rows of `4 * n` bytes at byte offsets
-    ///   `i * dst_stride_row`, and those rows must not overlap the packed inputs.
-    /// * No alignment is required of any pointer.
+    /// The [family contract](super#safety); the CPU must implement SME2, and a pending lazy ZA save
+    /// must follow the AAPCS64 SME ABI.
     matmul_f32_qsi8d32p1x4_qai4c32p4vlx4_1x4vl_sme2_dot,
     f32
 );
