@@ -816,6 +816,12 @@ macro_rules! luti4_smopa_k8_loop {
 /// loop (label 4, with its own branch); x7 is the ZT0 table. `row_setup` runs after the row's
 /// pointers are set; `extra` operands follow the frame's. The first argument is the element
 /// type of `dst` (see [`sme2_output`]).
+///
+/// Register map (the frame's; the kernel's text adds its own): the x registers of
+/// [`sme2_dot_frame`]'s map, with x2 = `nb` and x16 the blocks left, plus x7 the ZT0 table,
+/// x20 `bl` and x21 the K values left in the block; z24-z27 the row's f32 accumulators, z20-z23
+/// a block's converted sums, z2/z3 clamp_min / clamp_max in every lane; ZA vector group 0 the
+/// block's integer sums; p0/pn8 all lanes, pn9 the group's columns below n.
 macro_rules! sme2_block_dot_frame {
     (
         $elem:tt;
@@ -883,6 +889,24 @@ macro_rules! sme2_block_dot_frame {
 /// moved into z$lo / z$hi (so x12, x25 and x26 are free afterwards). `group_setup` runs after
 /// the column group's pointers are set; `extra` operands follow the frame's. The first argument
 /// is the element type of `dst` (see [`sme2_output`]).
+///
+/// Register map (the frame's; the kernel's text adds its own):
+///
+/// ```text
+/// x0  rows left (signed)           x13 columns left in this row group (signed)
+/// x1  n                            x14 dst of the column group's row 0
+/// x2  blocks per row (nb)          x15 rows of this group to store
+/// x3  LHS group pointer            x16 blocks left
+/// x4  rhs_packed                   x17 mr (CNTW)
+/// x5  dst of the row group         x20 RHS pointer inside the column group
+/// x6  dst_stride_row               x21 K values left in the block
+/// x7  LHS group stride             x23 LHS pointer inside the group
+/// x8  RHS group pointer            x24 bl
+/// x9  RHS group stride             x12 / x26 / x25 at entry: clamp bounds, table
+///
+/// ZA      tiles za0..za3: the block's integer sums
+/// p0/pn8  all lanes; pn9 the group's columns below n
+/// ```
 macro_rules! sme2_block_mopa_frame {
     (
         $elem:tt;

@@ -34,20 +34,10 @@ macro_rules! sme2_mopa_kernel {
             let mr = svl / 4;
             let nb = k / bl;
 
-            // Register map
-            //   x0  rows left (signed)           x12 ZA slice of the output row (4 x row)
-            //   x1  n                            x13 columns left in this row group (signed)
-            //   x2  blocks per row (nb)          x14 dst of the column group's row 0
-            //   x3  LHS group pointer            x15 rows of this group to store
-            //   x4  rhs_packed                   x16 blocks left
-            //   x5  dst of the row group         x17 mr (CNTW)
-            //   x6  dst_stride_row               x20 RHS pointer inside the column group
-            //   x7  LHS group stride             x21 K values left in the block; then the
-            //   x8  RHS group pointer                row's LHS scale pointer
-            //   x9  RHS group stride             x22 dst pointer of the output row
-            //   x12 / x26 clamp bounds (at entry) x23 LHS pointer inside the group
-            //   x24 bl; x25 the LUTI4 table      x26 rows left to fold or store
-            //   x27 the row's LHS sum pointer
+            // Register map: the frame's (`sme2_block_mopa_frame!`), and
+            //   x12 ZA slice of the output row (4 x row)  x22 dst pointer of the output row
+            //   x21 after the K loop: the row's LHS scale pointer
+            //   x26 rows left to fold or store            x27 the row's LHS sum pointer
             //
             //   z4/z5   LHS: two 4-value K steps of mr rows
             //   z0-z3   packed RHS: two K steps (two vectors each); z8-z15 widened to int8
@@ -56,7 +46,7 @@ macro_rules! sme2_mopa_kernel {
             //   z16-z19 one output row from ZA; z20-z23 its accumulators
             //   z24-z27 the block's zero offsets, then the column group's biases
             //   z28-z31 the block's scales; z6/z7 clamp_min / clamp_max in every lane
-            //   ZA      tiles za0..za3: the block's integer sums; ZT0 the uint4 -> int8 table
+            //   ZT0     the uint4 -> int8 table
             //   p0/pn8  all lanes; pn9 the group's columns below n
             //
             // SAFETY: the caller guarantees (see `# Safety`) SME2 and that the packed buffers cover

@@ -28,27 +28,14 @@ macro_rules! sme2_dot_kernel {
             let nr = crate::arch::sme_vector_bytes().unwrap_or(0);
             let nb = k / bl;
 
-            // Register map
-            //   x0  m                            x8  0 (ZA vector select)
-            //   x1  columns left (signed)        x12 rows left in this column group
-            //   x2  blocks per row (nb)          x13 LHS pointer (walks the rows)
-            //   x3  lhs_packed                   x14 RHS pointer inside the group
-            //   x4  RHS group pointer            x15 dst pointer of the current row
-            //   x5  dst of the group's column 0  x16 blocks left
-            //   x6  dst_stride_row               x17 nr (RDSVL)
-            //   x7  the LUTI4 table              x20 bl; x21 K values left in the block
-            //   x9  RHS group stride             x10 / x11 clamp_min / clamp_max bits
-            //
+            // Register map: the frame's (`sme2_block_dot_frame!`), and
             //   z0      16 activations in every 128-bit segment; then the block's LHS sum
             //   z1      the block's LHS scale
             //   z16-z23 packed RHS: four 4-value K steps (two vectors each); then the block's
             //           zero offsets (z16-z19) and integer sums (z20-z23)
             //   z4-z15, z28-z31  the steps widened to int8 (four 4-vector groups); then
             //           z28-z31 the block's scales times the LHS scale
-            //   z24-z27 f32 accumulators of the row; z2/z3 clamp_min / clamp_max in every lane
-            //   ZA      vector group 0: the block's integer sums
             //   ZT0     the uint4 -> int8 table (u - 8)
-            //   p0/pn8  all lanes; pn9 the group's columns below n
             //
             // SAFETY: the caller guarantees (see `# Safety`) SME2 and that the packed buffers cover
             // the bytes read here (m LHS rows of nb * (bl + 8) bytes; ceil(n / nr) whole RHS

@@ -81,28 +81,18 @@ streaming_kernel! {
         let mr = svl / 4;
         let nb = k / bl;
 
-        // Register map
-        //   x0  rows left (signed)           x12 ZA slice of the output row (4 x row)
-        //   x1  n                            x13 columns left in this row group (signed)
-        //   x2  blocks per row (nb)          x14 dst of the column group's row 0
-        //   x3  LHS group pointer            x15 rows of this group to store
-        //   x4  rhs_packed                   x16 blocks left
-        //   x5  dst of the row group         x17 mr (CNTW)
-        //   x6  dst_stride_row               x20 RHS data pointer inside the column group
-        //   x7  LHS group stride             x21 K values left in the block
-        //   x8  RHS group pointer            x22 dst pointer of the output row
-        //   x9  RHS group stride             x23 LHS data pointer inside the group
-        //   x10 nr * k / 2 (RHS scales)      x24 bl
-        //   x11 mr * k (LHS scales)          x25 the row's LHS scale (the LUTI4 table at entry)
-        //   x26 rows left to fold            x27 / x28 the block's LHS / RHS scales
+        // Register map: the frame's (`sme2_block_mopa_frame!`; x20 / x23 point at the data), and
+        //   x10 nr * k / 2 (RHS scales)      x12 ZA slice of the output row (4 x row)
+        //   x11 mr * k (LHS scales)          x22 dst pointer of the output row
+        //   x25 the row's LHS scale          x26 rows left to fold
+        //   x27 / x28 the block's LHS / RHS scales
         //
         //   K loop: z4-z7 LHS (four 4-value K steps of mr rows); z0-z3, z16-z19 packed RHS (two
         //           vectors per step); z8-z15, z20-z27 widened to int8
         //   fold:   z16-z19 one output row's sums; z20-z23 its scale products; z24/z25 the
         //           block's RHS scales (zipped); z1 the row's LHS scale; z8-z11 accumulators
         //   z30/z31 clamp_min / clamp_max in every lane
-        //   ZA      tiles za0..za3: the block's integer sums; ZT0 the nibble -> int8 table
-        //   p0/pn8  all lanes; pn9 the group's columns below n
+        //   ZT0     the nibble -> int8 table
         //
         // SAFETY: the caller guarantees (see `# Safety`) SME2 and that the packed buffers cover the
         // bytes read here (ceil(m / mr) LHS groups and ceil(n / nr) RHS groups, each read exactly,
