@@ -16,8 +16,8 @@
 //! # Packed operands
 //!
 //! A kernel's tile (catalog and getters) gives `mr`, `nr`, `kr`, `sr`; its stem names `mr` x
-//! `kr / sr` and `nr` x `kr / sr` (`4vl`: 4 x SVL32, `1vl`: VL32). With `nb = k / bl` blocks
-//! (K needs no padding, being a multiple of 32):
+//! `kr / sr` and `nr` x `kr / sr` (`vl`: the 32-bit lanes of a vector, VL32 for SVE, SVL32 for
+//! SME). With `nb = k / bl` blocks (K needs no padding, being a multiple of 32):
 //! - LHS ([`lhs_quant_pack_qai8dxp`]): groups of `mr` rows, `mr * (k + 8)` bytes each
 //!   ([`layout::qai8dxp::stride`]): the int8 values in chunks of `kr / sr` K values of each row
 //!   in turn, then `lhs_offset: [i32; mr]` (negated zero points) and `lhs_scale: [f32; mr]`.
