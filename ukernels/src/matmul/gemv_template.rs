@@ -307,6 +307,21 @@ macro_rules! qsi8d32p_gemv {
 /// of C outside, rows inside; see there for `x8`..`x11`), the K loop's label, llvm-mca region and
 /// closing `b.ne` (the loop sets the flags: `subs x12, x12, #1`). `row_start` runs before the K
 /// loop of each row, `row_end` after it (block and row epilogues, the store).
+///
+/// Register map (the template's and the `gemv` nest's; `g` the column group, `C` its columns):
+///
+/// ```text
+/// x0  m (rows)                     x8  rows left in this group
+/// x1  columns left (n - C g)       x9  LHS pointer (walks the rows)
+/// x2  see above                    x10 RHS pointer inside the group
+/// x3  lhs_packed                   x11 dst pointer of the current row
+/// x4  RHS group pointer            x12 the K loop's counter
+/// x5  dst + 4 C g                  x14 rhs_stride (bytes of an RHS group)
+/// x6  dst_stride_row               x7 and the bounds' bits: see above
+/// ```
+///
+/// LHS rows are contiguous (`k_int + 8` bytes each), so x9 simply walks through them: the K
+/// loop, then the row's `lhs_offset` and `lhs_scale`.
 macro_rules! qai8dxp_gemv {
     ($(#[$attr:meta])* fn $name:ident: per_channel($cols:tt cols, $int:ident), $mca:literal;
      setup [$($setup:expr),+ $(,)?] row_start [$($start:expr),+ $(,)?] k_loop [$($body:expr),+ $(,)?]

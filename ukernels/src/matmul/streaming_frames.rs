@@ -14,26 +14,22 @@
 //! their own SME2 frames at the end, [`sme2_block_dot_frame`] and [`sme2_block_mopa_frame`]:
 //! there a kernel also gives its block fold and row finish, since the families differ in what
 //! a block's sums are multiplied by and what follows the blocks.
+//!
+//! What every frame guarantees, so that a kernel's SAFETY comment need only justify what its own
+//! text reads (K loop, fold, tables): `dst` is loaded (block GEMM) and stored only under
+//! predicates for columns below `n` and on rows below `m`; streaming mode starts and ends
+//! inside the one `asm!` block; only declared registers change (the frame's, listed in its
+//! register map below, and the kernel's `extra` operands); no stack is used.
 
 /// The `# Safety` section of the SME kernels of the `qai8dxp` per-channel families (for
-/// `#[doc = ...]`): the ISA, the LHS bytes read and the bytes of one packed RHS column.
+/// `#[doc = ...]`): the family's contract and the ISA.
 macro_rules! streaming_kernel_safety {
-    ($isa:literal, $lhs_bytes:literal, $rhs_column:literal) => {
+    ($isa:literal) => {
         concat!(
             "# Safety\n\n",
-            "* The CPU must implement ",
+            "The [family contract](super#safety); the CPU must implement ",
             $isa,
-            "; a pending lazy ZA save must follow the AAPCS64 SME ABI.\n",
-            "* `m >= 1`, `n >= 1`, `k >= 1`.\n",
-            "* `lhs_packed` must be valid for reads of `",
-            $lhs_bytes,
-            "` bytes.\n",
-            "* `rhs_packed` must be valid for reads of `ceil(n / nr) * nr * (",
-            $rhs_column,
-            ")` bytes.\n",
-            "* `dst` must be valid for writes of the `m` rows of `4 * n` bytes at byte offsets ",
-            "`i * dst_stride_row`, and those rows must not overlap the packed inputs.\n",
-            "* No alignment is required of any pointer.\n",
+            ", and a pending lazy ZA save must follow the AAPCS64 SME ABI.\n",
         )
     };
 }
@@ -472,6 +468,27 @@ macro_rules! dot_frame_asm {
 /// `x21`, z0-z11 and z14-z31 (z12/z13 hold the clamp bounds) and `p0`/`pn8` (all lanes).
 /// `setup` runs once after the frame's own set-up; `extra` operands follow the frame's. The
 /// first argument is the element type of `dst` (`f32`, or `u16` for f16; see [`sme2_output`]).
+///
+/// Register map (the frame's; the K loop's registers are the kernel's):
+///
+/// ```text
+/// x0  rows left (signed)           x12 ZA slice of the output row (4 x row)
+/// x1  n                            x13 columns left in this row group (signed)
+/// x2  k_int                        x14 dst of the column group's row 0
+/// x3  LHS group pointer            x15 rows of this group to store
+/// x4  rhs_packed                   x16 LHS pointer inside the group
+/// x5  dst of the row group         x17 mr (CNTW)
+/// x6  dst_stride_row               x20 RHS pointer inside the column group
+/// x7  LHS group stride             x21 K values left
+/// x8  RHS group pointer            x22 dst pointer of the output row
+/// x9  RHS group stride             x23 / x24 the row's LHS offset / scale pointer
+/// x10 / x11 clamp_min / clamp_max bits
+///
+/// z16-z27 after the K loop: rsum, rscale, bias of the column group
+/// z4-z11  one output row; z12/z13 clamp_min / clamp_max in every lane
+/// ZA      tiles za0..za3: columns [t x mr, (t + 1) x mr) of the group
+/// p0/pn8  all lanes; pn9 the group's columns below n
+/// ```
 macro_rules! sme2_mopa_frame {
     (
         $elem:tt;
@@ -513,7 +530,9 @@ macro_rules! sme2_mopa_frame {
 
 /// The `1vlx4vl` SME GEMM frame (as [`sme2_mopa_frame`], with single-vector loads, `MOVA` of word
 /// slices, `FMAX`/`FMIN` and one store predicate per vector, for CPUs without SME2). The K loop
-/// has the same contract (it may also use p5-p15).
+/// has the same contract (it may also use p5-p15). Register map: as [`sme2_mopa_frame`]'s,
+/// except that x12 is the output row's tile slice and p1-p4 the group's columns below n, one
+/// predicate per vector.
 macro_rules! sme_mopa_frame {
     (
         $m:expr, $n:expr, $k_int:expr, $lhs:expr, $rhs:expr, $dst:expr, $dst_stride_row:expr,
@@ -572,6 +591,23 @@ macro_rules! sme_mopa_frame {
 /// group's trailer. It may use `x16`, z0-z11 and z14-z31 (z12/z13 hold the clamp bounds) and
 /// `p0`/`pn8` (all lanes). `setup` runs once after the frame's own set-up; `extra` operands follow
 /// the frame's. The first argument is the element type of `dst` (as for [`sme2_mopa_frame`]).
+///
+/// Register map (the frame's; the K loop's registers are the kernel's):
+///
+/// ```text
+/// x0  m                            x8  0 (ZA vector select)
+/// x1  columns left (signed)        x12 rows left in this column group
+/// x2  k_int                        x13 LHS pointer (walks the rows)
+/// x3  lhs_packed                   x14 RHS pointer inside the group
+/// x4  RHS group pointer            x15 dst pointer of the current row
+/// x5  dst of the group's column 0  x16 K values left
+/// x6  dst_stride_row               x17 nr (RDSVL)
+/// x9  RHS group stride             x10 / x11 clamp_min / clamp_max bits
+///
+/// z4-z11  accumulators read from ZA; z12/z13 clamp_min / clamp_max in every lane
+/// ZA      vector groups 0..3: the K loop's accumulation chains
+/// p0/pn8  all lanes; pn9 the group's columns below n
+/// ```
 macro_rules! sme2_dot_frame {
     (
         $elem:tt;
@@ -634,7 +670,9 @@ macro_rules! sme2_dot_frame {
 /// The `1x4vl` SME GEMV frame (as [`sme2_dot_frame`], for CPUs without SME2): the K loop
 /// accumulates into vectors z8-z11 and z12-z15 (summed afterwards) instead of ZA, which the frame
 /// zeroes for every row; clamp bounds live in z2/z3, so the K loop may use z0, z1, z4-z7 and
-/// z16-z31, and p5-p15.
+/// z16-z31, and p5-p15. Register map: as [`sme2_dot_frame`]'s, except that x8 is scratch (the
+/// column index of a predicate), z2/z3 hold clamp_min / clamp_max and p1-p4 the group's columns
+/// below n, one predicate per vector.
 macro_rules! sme_dot_frame {
     (
         $m:expr, $n:expr, $k_int:expr, $lhs:expr, $rhs:expr, $dst:expr, $dst_stride_row:expr,
@@ -778,6 +816,12 @@ macro_rules! luti4_smopa_k8_loop {
 /// loop (label 4, with its own branch); x7 is the ZT0 table. `row_setup` runs after the row's
 /// pointers are set; `extra` operands follow the frame's. The first argument is the element
 /// type of `dst` (see [`sme2_output`]).
+///
+/// Register map (the frame's; the kernel's text adds its own): the x registers of
+/// [`sme2_dot_frame`]'s map, with x2 = `nb` and x16 the blocks left, plus x7 the ZT0 table,
+/// x20 `bl` and x21 the K values left in the block; z24-z27 the row's f32 accumulators, z20-z23
+/// a block's converted sums, z2/z3 clamp_min / clamp_max in every lane; ZA vector group 0 the
+/// block's integer sums; p0/pn8 all lanes, pn9 the group's columns below n.
 macro_rules! sme2_block_dot_frame {
     (
         $elem:tt;
@@ -845,6 +889,24 @@ macro_rules! sme2_block_dot_frame {
 /// moved into z$lo / z$hi (so x12, x25 and x26 are free afterwards). `group_setup` runs after
 /// the column group's pointers are set; `extra` operands follow the frame's. The first argument
 /// is the element type of `dst` (see [`sme2_output`]).
+///
+/// Register map (the frame's; the kernel's text adds its own):
+///
+/// ```text
+/// x0  rows left (signed)           x13 columns left in this row group (signed)
+/// x1  n                            x14 dst of the column group's row 0
+/// x2  blocks per row (nb)          x15 rows of this group to store
+/// x3  LHS group pointer            x16 blocks left
+/// x4  rhs_packed                   x17 mr (CNTW)
+/// x5  dst of the row group         x20 RHS pointer inside the column group
+/// x6  dst_stride_row               x21 K values left in the block
+/// x7  LHS group stride             x23 LHS pointer inside the group
+/// x8  RHS group pointer            x24 bl
+/// x9  RHS group stride             x12 / x26 / x25 at entry: clamp bounds, table
+///
+/// ZA      tiles za0..za3: the block's integer sums
+/// p0/pn8  all lanes; pn9 the group's columns below n
+/// ```
 macro_rules! sme2_block_mopa_frame {
     (
         $elem:tt;

@@ -15,22 +15,11 @@
 //! stored); columns past `n` are the packer's zero padding (not stored either).
 
 float_kernel! {
-    /// Computes, for `i < m` and `j < n`, starting from `acc = bias[j]`,
-    ///
-    /// ```text
-    /// acc = f16(rhs[kk][j] * lhs[i][kk] + acc) for kk in 0..k;  dst[i][j] = max(min(acc, clamp_max), clamp_min)
-    /// ```
-    ///
-    /// with every step rounded to f16 and the bounds given as f16 bits.
+    /// The family's computation and [contract](super#safety) with `nr = 16`.
     ///
     /// # Safety
     ///
-    /// * The CPU implements FEAT_FP16; `m >= 1`, `n >= 1`; `lhs_stride` and `dst_stride` are even.
-    /// * LHS row `i < m` is readable for `k` halves at `lhs + i * lhs_stride` (unaligned is fine).
-    /// * `rhs_packed` is readable for `ceil(n / 16)` groups of `32 * (k + 1)` bytes (16 biases, then
-    ///   16 values per K value).
-    /// * For every `i < m`, `j < n`, the 2 bytes at `dst + i * dst_stride + 2 * j` are writable and
-    ///   overlap neither input. Nothing else is written.
+    /// The [family contract](super#safety), on a CPU implementing FEAT_FP16.
     #[target_feature(enable = "fp16")]
     fn matmul_f16_f16p16x1biasf16_6x16x8: f16, 6 x 16, "matmul_clamp_f16_f16_f16p16x1biasf16_6x16x8_neon_mla", ring;
 }

@@ -16,8 +16,8 @@
 //! * every such load or insert sits between two `FMLA`s, far enough ahead of its first use that an
 //!   in-order core does not wait.
 //!
-//! 192 `FMLA`s carry 120 companions per iteration (8 K values), so on the A55 the loop is bound
-//! by its `FMLA`s. An out-of-order core gains nothing from this and pays for the extra instructions:
+//! 192 `FMLA`s carry 120 companions per iteration (8 K values), so on the A55 the loop is bound by
+//! its `FMLA`s. An out-of-order core gains nothing from this and pays for the extra instructions:
 //! use the generic variant there.
 //!
 //! Registers as in the generic variant (`v8`..`v31` accumulators, `v0`..`v5` LHS, `v6`/`v7` RHS);
@@ -380,22 +380,11 @@ macro_rules! k_block {
 }
 
 float_kernel! {
-    /// Computes, for `i < m` and `j < n`, starting from `acc = bias[j]`,
-    ///
-    /// ```text
-    /// acc = f16(rhs[kk][j] * lhs[i][kk] + acc) for kk in 0..k;  dst[i][j] = max(min(acc, clamp_max), clamp_min)
-    /// ```
-    ///
-    /// with every step rounded to f16 and the bounds given as f16 bits.
+    /// The family's computation and [contract](super#safety) with `nr = 32`.
     ///
     /// # Safety
     ///
-    /// * The CPU implements FEAT_FP16; `m >= 1`, `n >= 1`; `lhs_stride` and `dst_stride` are even.
-    /// * LHS row `i < m` is readable for `k` halves at `lhs + i * lhs_stride` (unaligned is fine).
-    /// * `rhs_packed` is readable for `ceil(n / 32)` groups of `64 * (k + 1)` bytes (32 biases, then
-    ///   32 values per K value).
-    /// * For every `i < m`, `j < n`, the 2 bytes at `dst + i * dst_stride + 2 * j` are writable and
-    ///   overlap neither input. Nothing else is written.
+    /// The [family contract](super#safety), on a CPU implementing FEAT_FP16.
     #[target_feature(enable = "fp16")]
     fn matmul_f16_f16p32x1b_6x32_a55: f16, 6 x 32, "matmul_clamp_f16_f16_f16p32x1b_6x32_neon_mla_cortexa55", in_order k_block;
 }

@@ -219,20 +219,11 @@ macro_rules! k_block {
 }
 
 float_kernel! {
-    /// Computes, for `i < m` and `j < n`, starting from `acc = bias[j]`,
-    ///
-    /// ```text
-    /// acc = fma(rhs[kk][j], lhs[i][kk], acc) for kk in 0..k;  dst[i][j] = max(min(acc, clamp_max), clamp_min)
-    /// ```
+    /// The family's computation and [contract](super#safety) with `nr = 16`.
     ///
     /// # Safety
     ///
-    /// * `m >= 1`, `n >= 1`; `lhs_stride` and `dst_stride` are multiples of 4.
-    /// * LHS row `i < m` is readable for `k` floats at `lhs + i * lhs_stride` (unaligned is fine).
-    /// * `rhs_packed` is readable for `ceil(n / 16)` groups of `64 * (k + 1)` bytes (16 biases, then
-    ///   16 values per K value).
-    /// * For every `i < m`, `j < n`, the 4 bytes at `dst + i * dst_stride + 4 * j` are writable and
-    ///   overlap neither input. Nothing else is written.
+    /// The [family contract](super#safety).
     #[target_feature(enable = "neon")]
     fn matmul_f32_f32p16x1b_6x16_a55: f32, 6 x 16, "matmul_clamp_f32_f32_f32p16x1b_6x16_neon_mla_cortexa55", in_order k_block;
 }

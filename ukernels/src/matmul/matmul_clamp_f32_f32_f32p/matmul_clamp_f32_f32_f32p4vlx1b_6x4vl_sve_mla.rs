@@ -17,22 +17,11 @@
 //! not stored); columns past `n` are the packer's zero padding, and the stores are predicated.
 
 asm_kernel! {
-    /// Computes, for `i < m` and `j < n`, starting from `acc = bias[j]`,
-    ///
-    /// ```text
-    /// acc = fma(rhs[kk][j], lhs[i][kk], acc) for kk in 0..k;  dst[i][j] = max(min(acc, clamp_max), clamp_min)
-    /// ```
-    ///
-    /// with packed groups of `nr = 4 * VL32` columns.
+    /// The family's computation and [contract](super#safety) with `nr = 4 x VL32`.
     ///
     /// # Safety
     ///
-    /// * The CPU implements SVE; `m >= 1`, `n >= 1`; `lhs_stride` and `dst_stride` are multiples of 4.
-    /// * LHS row `i < m` is readable for `k` floats at `lhs + i * lhs_stride` (unaligned is fine).
-    /// * `rhs_packed` is readable for `ceil(n / nr)` groups of `4 * nr * (k + 1)` bytes (`nr` biases,
-    ///   then `nr` values per K value).
-    /// * For every `i < m`, `j < n`, the 4 bytes at `dst + i * dst_stride + 4 * j` are writable and
-    ///   overlap neither input. Nothing else is written.
+    /// The [family contract](super#safety), on a CPU implementing SVE.
     #[target_feature(enable = "sve")]
     float fn matmul_f32_f32p4vlx1b_6x4vl(
         m, n, k, lhs, lhs_stride, rhs_packed, dst, dst_stride, clamp_min, clamp_max,

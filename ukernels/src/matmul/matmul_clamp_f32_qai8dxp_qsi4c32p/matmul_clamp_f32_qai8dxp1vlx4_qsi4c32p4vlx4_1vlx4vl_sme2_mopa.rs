@@ -19,37 +19,16 @@
 use crate::matmul::streaming::INT4_TO_INT8;
 
 streaming_kernel! {
-    /// Computes `dst[i][j]` for `i < m`, `j < n` from packed operands:
-    ///
-    /// ```text
-    /// for b in 0..nb:
-    ///     I   = sum_{kk in block b} lq[i][kk] * w[j][kk]          (i32)
-    ///     acc = I as f32 * d[j][b]            if b == 0           (SCVTF, FMUL)
-    ///     acc = fma(I as f32, d[j][b], acc)   otherwise           (FMLA)
-    /// acc = fma(rsum[j], lhs_offset[i] as f32, acc)               (FMLA)
-    /// y   = acc * lhs_scale[i] + bias[j]                          (FMUL, then FADD)
-    /// dst[i][j] = fclamp(y, clamp_min, clamp_max)                 (FMAXNM, then FMINNM)
-    /// ```
-    ///
-    /// with `nb = k / bl`, `d` the block scales widened from bf16, `mr = SVL32` rows per LHS
-    /// group and `nr = 4 x SVL32` columns per RHS group.
-    ///
-    /// LHS layout (one group of `mr` rows per `mr * (k + 8)` bytes): for every 4-value K step,
-    /// `mr` rows x 4 int8 values, then `lhs_offset: [i32; mr]`, `lhs_scale: [f32; mr]`.
-    ///
-    /// RHS layout: as for the family's `1x4vl` GEMV.
+    /// The family's [contract](super#safety) with `mr = SVL32`, `nr = 4 x SVL32`, `kr / sr = 4` and
+    /// the `ps1s0` RHS. The first block's sum is multiplied by its scale (`SCVTF`, `FMUL`), later
+    /// ones are fused in with `FMLA`; the `rsum` and bias terms as the family's, then `FCLAMP`
+    /// (`FMAXNM`, then `FMINNM`).
     ///
     /// # Safety
     ///
-    /// * The CPU must implement SME2; a pending lazy ZA save must follow the AAPCS64 SME ABI.
-    /// * `m >= 1`, `n >= 1`; `bl` is a non-zero multiple of 32 and `k` a non-zero multiple of
-    ///   `bl`.
-    /// * `lhs_packed` must be valid for reads of `ceil(m / mr) * mr * (k + 8)` bytes.
-    /// * `rhs_packed` must be valid for reads of `ceil(n / nr) * nr * (nb * (bl / 2 + 2) + 8)`
-    ///   bytes.
-    /// * `dst` must be valid for reads and writes of the `m` rows of `4 * n` bytes at byte
-    ///   offsets `i * dst_stride_row`, and those rows must not overlap the packed inputs.
-    /// * No alignment is required of any pointer.
+    /// The [family contract](super#safety); the CPU must implement SME2, and a pending lazy ZA save
+    /// must follow the AAPCS64 SME ABI. `dst` must also be valid for reads: the rows hold the f32
+    /// accumulators between blocks.
     blockwise fn matmul_f32_qai8dxp1vlx4_qsi4c32p4vlx4_1vlx4vl_sme2_mopa(
         m, n, k, bl, lhs_packed, rhs_packed, dst, dst_stride_row, clamp_min, clamp_max,
     ) {
@@ -57,34 +36,21 @@ streaming_kernel! {
         let mr = svl / 4;
         let nb = k / bl;
 
-        // Register map
-        //   x0  rows left (signed)           x12 ZA slice of the output row (4 x row)
-        //   x1  n                            x13 columns left in this row group (signed)
-        //   x2  blocks per row (nb)          x14 dst of the column group's row 0
-        //   x3  LHS group pointer            x15 rows of this group to store
-        //   x4  rhs_packed                   x16 blocks left
-        //   x5  dst of the row group         x17 mr (CNTW)
-        //   x6  dst_stride_row               x20 RHS pointer inside the column group
-        //   x7  LHS group stride             x21 K values left in the block
-        //   x8  RHS group pointer            x22 dst pointer of the output row
-        //   x9  RHS group stride             x23 LHS pointer inside the group
-        //   x12 / x26 clamp_min / clamp_max  x24 bl; x25 the LUTI4 table
-        //   x26 rows left to fold or store   x27 the row's LHS scale pointer
+        // Register map: the frame's (`sme2_block_mopa_frame!`), and
+        //   x12 ZA slice of the output row (4 x row)  x22 dst pointer of the output row
+        //   x26 rows left to fold or store            x27 the row's LHS scale pointer
         //
         //   z4/z5   LHS: two 4-value K steps of mr rows
         //   z0-z3   packed RHS: two K steps (two vectors each); z8-z15 widened to int8
         //   z16-z19 one output row from ZA; z20-z23 its accumulators
         //   z24-z27 the block's scales, then the column group's row sums
         //   z28-z31 the column group's biases; z6/z7 clamp_min / clamp_max in every lane
-        //   ZA      tiles za0..za3: the block's integer sums; ZT0 the int4 -> int8 table
-        //   p0/pn8  all lanes; pn9 the group's columns below n
+        //   ZT0     the int4 -> int8 table
         //
-        // SAFETY: the caller guarantees (see `# Safety`) SME2 and that the packed buffers cover
-        // the bytes read here (ceil(m / mr) LHS groups and ceil(n / nr) RHS groups, each read
-        // exactly, including rows and columns past m and n, which the packers fill); the table
-        // holds 64 bytes. Loads and stores of dst are predicated to columns below n and limited
-        // to rows below m. Streaming mode starts and ends inside the block; only declared
-        // registers change; no stack use.
+        // SAFETY: the caller guarantees (see `# Safety`) SME2 and that the packed buffers cover the
+        // bytes read here (ceil(m / mr) LHS groups and ceil(n / nr) RHS groups, each read exactly,
+        // including rows and columns past m and n); the table holds 64 bytes. The frame covers dst,
+        // streaming mode and registers (see `streaming_frames`).
         unsafe {
             sme2_block_mopa_frame!(f32;
                 m, n, nb, lhs_packed, rhs_packed, dst, dst_stride_row, mr * (k + 8),

@@ -24,44 +24,16 @@
 use crate::matmul::kernel_geometry::qai8dxp_blockwise;
 
 asm_kernel! {
-    /// Computes `dst[i][j]` for `i < m`, `j < n` from packed operands:
+    /// The family's [contract](super#safety) with `mr = 1`, `nr = VL32` (the 32-bit lanes of an SVE
+    /// vector) and `kr / sr = 8`.
     ///
-    /// ```text
-    /// acc = 0.0
-    /// for b in 0..nb:
-    ///     I   = sum_{kk in block b} lq[i][kk] * (16 * w[j][kk])   (i32)
-    ///     acc = fma(I as f32, d[j][b] / 16, acc)                   (SCVTF, FMLA)
-    /// acc = fma(rsum[j], lhs_offset[i] as f32, acc)                (FMLA)
-    /// y   = acc * lhs_scale[i] + bias[j]                           (FMUL, then FADD)
-    /// dst[i][j] = min(max(y, clamp_min), clamp_max)                (FMAX, FMIN)
-    /// ```
-    ///
-    /// with `nb = k / bl`. `fma(I, d / 16, acc)` equals the NEON kernels' `fma(I / 16, d, acc)`
-    /// bit for bit: `d` is a widened bf16 (8 significant bits), so `d / 16` is exact even for
-    /// subnormal `d`, and both fused operations round the same exact product once.
-    ///
-    /// LHS layout (one row per `k + 8` bytes): `k` int8 values in K order, then `lhs_offset: i32`,
-    /// then `lhs_scale: f32`.
-    ///
-    /// RHS layout, with `V = VL32` (the number of 32-bit lanes of an SVE vector): one group of `V`
-    /// columns per `V * (nb * (bl / 2 + 2) + 8)` bytes: for every block `b`, `V * bl / 2` data bytes,
-    /// then `d: [bf16; V]`; the data bytes hold, for every 32-value K chunk `c` of the block and
-    /// each of its two 8-value segments `s`, `V` columns x 8 bytes where byte `t` holds
-    /// `w[32c + 8s + t]` in its low nibble and `w[32c + 16 + 8s + t]` in its high nibble (signed
-    /// int4). After the blocks: `rsum: [f32; V]`, `bias: [f32; V]`.
-    ///
-    /// Only `dst[i][j]` with `i < m`, `j < n` is written; the 4-byte values of row `i` start at
-    /// `dst + i * dst_stride_row` bytes.
+    /// No fixed-point `SCVTF` in SVE: each block adds `fma(I, d / 16, acc)`, which equals the NEON
+    /// kernels' `fma(I / 16, d, acc)` bit for bit (`d` is a widened bf16 with 8 significant bits,
+    /// so `d / 16` is exact even when subnormal, and both round the same exact product once).
     ///
     /// # Safety
     ///
-    /// * The CPU must implement SVE2.
-    /// * `m >= 1`, `n >= 1`; `bl` is a non-zero multiple of 32 and `k` a non-zero multiple of `bl`.
-    /// * `lhs_packed` must be valid for reads of `m * (k + 8)` bytes.
-    /// * `rhs_packed` must be valid for reads of `ceil(n / V) * V * (nb * (bl / 2 + 2) + 8)` bytes.
-    /// * `dst` must be valid for writes of the `m` rows of `4 * n` bytes at byte offsets
-    ///   `i * dst_stride_row`, and those rows must not overlap the packed inputs.
-    /// * No alignment is required for any pointer.
+    /// The [family contract](super#safety); the CPU must implement SVE2.
     #[target_feature(enable = "sve2")]
     blockwise fn matmul_f32_qai8dxp1x8_qsi4c32p1vlx8_1x2vl(
         m, n, k, bl, lhs_packed, rhs_packed, dst, dst_stride_row, clamp_min, clamp_max,

@@ -8,54 +8,16 @@
 //! `SCVTF #4` (exact division by 16) and accumulate into f32 with the block's scales.
 
 qai8dxp_gemv! {
-    /// Computes `dst[i][j]` for `i < m`, `j < n` from packed operands (`nb = k / bl` blocks):
-    ///
-    /// ```text
-    /// acc = 0.0
-    /// for b < nb:
-    ///     I   = sum_{kk in block b} lq[i][kk] * (16 * w[j][kk])      (i32)
-    ///     acc = fma(f32(I) / 16, d[j][b], acc)                        (SCVTF #4, FMLA)
-    /// acc = fma(rsum[j], f32(lhs_offset[i]), acc)                     (FMLA)
-    /// y   = acc * lhs_scale[i] + bias[j]                              (FMUL, then FADD)
-    /// dst[i][j] = min(max(y, clamp_min), clamp_max)                   (NEON FMAX/FMIN)
-    /// ```
-    ///
-    /// LHS layout (one row per `k + 8` bytes): `k` int8 values in K order, then
-    /// `lhs_offset: i32`, then `lhs_scale: f32`.
-    ///
-    /// RHS layout (one group of 4 columns per `4 * (nb * (bl / 2 + 2) + 8)` bytes): per block,
-    /// `2 * bl` data bytes then the 4 columns' scales `d[j][b]` as bf16. In the block's 32-value
-    /// chunk `c`, super-block `s < 2` (32 bytes), column `j`, byte `t < 8` holds
-    /// `w[32c + 8s + t]` in its low nibble and `w[32c + 16 + 8s + t]` in its high nibble (signed
-    /// int4, K relative to the block). After the blocks, `rsum: [f32; 4]` and `bias: [f32; 4]`.
-    ///
-    /// Only `dst[i][j]` with `i < m`, `j < n` is written; the 4-byte values of
-    /// row `i` start at `dst + i * dst_stride_row` bytes.
+    /// The family's computation and [contract](super#safety) with `mr = 1`, `nr = 4` and
+    /// `kr / sr = 8`.
     ///
     /// # Safety
     ///
-    /// * The CPU must support the `dotprod` extension (`FEAT_DotProd`).
-    /// * `m >= 1`, `n >= 1`; `bl` is a nonzero multiple of 32 and `k` a nonzero multiple of `bl`.
-    /// * `lhs_packed` must be valid for reads of `m * (k + 8)` bytes.
-    /// * `rhs_packed` must be valid for reads of
-    ///   `ceil(n / 4) * 4 * ((k / bl) * (bl / 2 + 2) + 8)` bytes.
-    /// * `dst` must be valid for writes of the `m` rows of `4 * n` bytes at
-    ///   byte offsets `i * dst_stride_row`, and those rows must not overlap the
-    ///   packed inputs. `dst_stride_row` should be a multiple of 4 (any value
-    ///   works on CPUs that allow unaligned accesses, which Linux on Arm64 does).
-    /// * No alignment is required for `lhs_packed` or `rhs_packed`.
+    /// The [family contract](super#safety); the CPU must support `FEAT_DotProd`.
     #[target_feature(enable = "dotprod")]
     blockwise fn matmul_f32_qai8dxp1x8_qsi4c32p4x8_1x4x32: blockwise(4 cols), "matmul_clamp_f32_qai8dxp1x8_qsi4c32p4x8_1x4x32_neon_dotprod";
-    // Register map
-    //   x0  m (rows)                     x8  rows left in this group
-    //   x1  columns left (n - 4g)        x9  LHS pointer (walks the rows)
-    //   x2  32-value chunks per block    x10 RHS pointer inside the group
-    //   x3  lhs_packed                   x11 dst pointer of the current row
-    //   x4  RHS group pointer            x12 chunks left in this block
-    //   x5  dst + 4 * 4g                 x13 partial-store pointer
-    //   x6  dst_stride_row               x14 rhs_stride
-    //   x7  blocks (k / bl)              x17 blocks left in this row
-    //   w15 clamp_min bits               w16 clamp_max bits
+    // Register map: the template's (`qai8dxp_gemv!`); x13 the partial-store pointer, x17 blocks
+    // left in this row.
     //
     // LHS rows are contiguous (k + 8 bytes each), so x9 simply walks through
     // them: K loop, then lhs_offset and lhs_scale. x10 walks a group's blocks

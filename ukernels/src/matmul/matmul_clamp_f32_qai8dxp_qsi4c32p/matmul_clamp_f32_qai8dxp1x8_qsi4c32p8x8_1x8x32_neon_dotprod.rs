@@ -13,58 +13,16 @@
 //! than zeroing all eight).
 
 qai8dxp_gemv! {
-    /// Computes `dst[i][j]` for `i < m`, `j < n` from packed operands:
-    ///
-    /// ```text
-    /// acc = 0.0
-    /// for b in 0..nb:
-    ///     I   = sum_{kk in block b} lq[i][kk] * (16 * w[j][kk])   (i32)
-    ///     acc = fma(I as f32 / 16, d[j][b], acc)                   (SCVTF #4, FMLA)
-    /// acc = fma(rsum[j], lhs_offset[i] as f32, acc)                (FMLA)
-    /// y   = acc * lhs_scale[i] + bias[j]                           (FMUL, then FADD)
-    /// dst[i][j] = min(max(y, clamp_min), clamp_max)                (NEON FMAX/FMIN)
-    /// ```
-    ///
-    /// with `nb = k / bl`.
-    ///
-    /// LHS layout (one row per `k + 8` bytes): `k` int8 values in K order, then
-    /// `lhs_offset: i32`, then `lhs_scale: f32`.
-    ///
-    /// RHS layout (one group of 8 columns per `8 * (nb * (bl / 2 + 2) + 8)` bytes):
-    /// for every block `b`, `8 * bl / 2` data bytes, then `d: [bf16; 8]`; the data
-    /// bytes hold, for every 32-value K chunk `c` of the block and each of its two
-    /// 8-value super-blocks `s`, 8 columns x 8 bytes where byte `t` holds
-    /// `w[32c + 8s + t]` in its low nibble and `w[32c + 16 + 8s + t]` in its high
-    /// nibble (signed int4). After the blocks: `rsum: [f32; 8]`, `bias: [f32; 8]`.
-    ///
-    /// Only `dst[i][j]` with `i < m`, `j < n` is written; the 4-byte values of
-    /// row `i` start at `dst + i * dst_stride_row` bytes.
+    /// The family's computation and [contract](super#safety) with `mr = 1`, `nr = 8` and
+    /// `kr / sr = 8`.
     ///
     /// # Safety
     ///
-    /// * The CPU must support the `dotprod` extension (`FEAT_DotProd`).
-    /// * `m >= 1`, `n >= 1`; `bl` is a non-zero multiple of 32 and `k` a non-zero
-    ///   multiple of `bl`.
-    /// * `lhs_packed` must be valid for reads of `m * (k + 8)` bytes.
-    /// * `rhs_packed` must be valid for reads of
-    ///   `ceil(n / 8) * 8 * (nb * (bl / 2 + 2) + 8)` bytes.
-    /// * `dst` must be valid for writes of the `m` rows of `4 * n` bytes at
-    ///   byte offsets `i * dst_stride_row`, and those rows must not overlap the
-    ///   packed inputs. `dst_stride_row` should be a multiple of 4 (any value
-    ///   works on CPUs that allow unaligned accesses, which Linux on Arm64 does).
-    /// * No alignment is required for `lhs_packed` or `rhs_packed`.
+    /// The [family contract](super#safety); the CPU must support `FEAT_DotProd`.
     #[target_feature(enable = "dotprod")]
     blockwise fn matmul_f32_qai8dxp1x8_qsi4c32p8x8_1x8: blockwise(8 cols), "matmul_clamp_f32_qai8dxp1x8_qsi4c32p8x8_1x8x32_neon_dotprod";
-    // Register map
-    //   x0  m (rows)                     x8  rows left in this group
-    //   x1  columns left (n - 8g)        x9  LHS pointer (walks the rows)
-    //   x2  blocks per row (nb)          x10 RHS pointer inside the group
-    //   x3  lhs_packed                   x11 dst pointer of the current row
-    //   x4  RHS group pointer            x12 K chunks left in the block
-    //   x5  dst + 4 * 8g                 x13 partial-store pointer
-    //   x6  dst_stride_row               x14 rhs_stride
-    //   x7  32-value K chunks per block  x15 blocks left
-    //   w16 clamp_min bits               w17 clamp_max bits
+    // Register map: the template's (`qai8dxp_gemv!`); x13 the partial-store pointer, x15 blocks
+    // left.
     //
     // LHS rows are contiguous (k + 8 bytes each) and the blocks of a row follow
     // each other, so x9 simply walks through them: K loop, then lhs_offset and

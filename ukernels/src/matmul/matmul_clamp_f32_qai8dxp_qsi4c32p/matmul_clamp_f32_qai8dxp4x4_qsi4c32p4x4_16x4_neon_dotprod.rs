@@ -99,40 +99,12 @@ macro_rules! finish16x4 {
 }
 
 asm_kernel! {
-    /// Computes `dst[i][j]` for `i < m`, `j < n` from packed operands:
-    ///
-    /// ```text
-    /// acc = 0.0
-    /// for every block b of bl K values:
-    ///     I   = sum_{kk in b} lq[i][kk] * (16 * w[j][kk])             (i32)
-    ///     acc = fma(f32(I) / 16, f32(d[j][b]), acc)
-    /// acc = fma(rsum[j], f32(lhs_offset[i]), acc)
-    /// y   = acc * lhs_scale[i] + bias[j]                              (not fused)
-    /// dst[i][j] = min(max(y, clamp_min), clamp_max)                   (NEON FMAX/FMIN)
-    /// ```
-    ///
-    /// LHS layout (one group of 4 rows per `4 * (k + 8)` bytes): value (row `r`, `kk`) at byte
-    /// `((kk / 4) * 4 + r) * 4 + kk % 4`, then `lhs_offset: [i32; 4]`, `lhs_scale: [f32; 4]`.
-    ///
-    /// RHS layout (one group of 4 columns per `4 * (nb * (bl / 2 + 2) + 8)` bytes, `nb = k / bl`):
-    /// for every block, `4 * bl / 2` data bytes — for every 32-value K chunk `c` of the block and
-    /// each of its four super-blocks `s`, 4 columns x 4 bytes where byte `b` holds
-    /// `w[32c + 4s + b]` in its low nibble and `w[32c + 16 + 4s + b]` in its high nibble — then the
-    /// block's scales `d: [bf16; 4]`; after the last block `rsum: [f32; 4]`, `bias: [f32; 4]`.
-    ///
-    /// Only `dst[i][j]` with `i < m`, `j < n` is written; the 4-byte values of row `i` start at
-    /// `dst + i * dst_stride_row` bytes.
+    /// The family's computation and [contract](super#safety) with `mr = 4`, `nr = 4` and
+    /// `kr / sr = 4`.
     ///
     /// # Safety
     ///
-    /// * The CPU must support the `dotprod` extension (`FEAT_DotProd`).
-    /// * `m >= 1`, `n >= 1`, `bl` a non-zero multiple of 32 and `k` a non-zero multiple of `bl`.
-    /// * `lhs_packed` must be valid for reads of `ceil(m / 4) * 4 * (k + 8)` bytes.
-    /// * `rhs_packed` must be valid for reads of `ceil(n / 4) * 4 * (k / bl * (bl / 2 + 2) + 8)`
-    ///   bytes.
-    /// * `dst` must be valid for writes of the `m` rows of `4 * n` bytes at byte offsets
-    ///   `i * dst_stride_row`, and those rows must not overlap the packed inputs.
-    /// * No alignment is required for `lhs_packed`, `rhs_packed` or `dst`.
+    /// The [family contract](super#safety); the CPU must support `FEAT_DotProd`.
     #[target_feature(enable = "dotprod")]
     blockwise fn matmul_f32_qai8dxp4x4_qsi4c32p4x4_16x4(
         m, n, k, bl, lhs_packed, rhs_packed, dst, dst_stride_row, clamp_min, clamp_max,

@@ -30,29 +30,16 @@
 //! predicated to the columns left.
 
 sve2_8x1vl_gemm! {
-    /// Computes, for `i < m`, `j < n`:
-    /// `acc = sum_b fma(I_b[i][j], d[j][b] / 16, acc)` (from `0.0`, `I_b` the int8 x (16 * int4)
-    /// dot product over block `b`), then
-    /// `dst[i][j] = clamp(fma(rsum[j], lhs_offset[i], acc) * lhs_scale[i] + bias[j])`
-    /// (multiply and bias add not fused, clamp with `FMAX` then `FMIN`).
+    /// The family's [contract](super#safety) with `mr = 4`, `nr = VL32` (the 32-bit lanes of an SVE
+    /// vector) and `kr / sr = 8`.
     ///
-    /// `fma(I, d / 16, acc)` equals the NEON kernels' `fma(I / 16, d, acc)` bit for bit: `d` is a
-    /// widened bf16 (8 significant bits), so `d / 16` is exact even for subnormal `d`, and both
-    /// fused operations round the same exact product once.
+    /// No fixed-point `SCVTF` in SVE: each block adds `fma(I, d / 16, acc)`, which equals the NEON
+    /// kernels' `fma(I / 16, d, acc)` bit for bit (`d` is a widened bf16 with 8 significant bits,
+    /// so `d / 16` is exact even when subnormal, and both round the same exact product once).
     ///
     /// # Safety
     ///
-    /// * The CPU must implement SVE2 and FEAT_I8MM.
-    /// * `m >= 1`, `n >= 1`, `bl` a positive multiple of 32, `k` a positive multiple of `bl`.
-    /// * `lhs_packed` must be readable for `ceil(m / 4)` groups of `4 * (k + 8)` bytes each, laid out
-    ///   as the qai8dxp4x8 format (4 rows x 8-deep blocks, then 4 x i32 offsets and 4 x f32 scales).
-    /// * With `V = VL32` (32-bit lanes of an SVE vector), `rhs_packed` must be readable for
-    ///   `ceil(n / V)` groups of `V * (nb * (bl / 2 + 2) + 8)` bytes each (`nb = k / bl`), laid out
-    ///   as the qsi4c32p format with nr = V, kr 16, sr 2 (per block: int4 data, then V x bf16
-    ///   scales; after the blocks V x f32 rsum and V x f32 bias).
-    /// * For every `i < m`, `j < n`, the 4 bytes at `dst + i * dst_stride_row + 4 * j` (byte
-    ///   offsets) must be writable and must not overlap either packed buffer. Nothing else is
-    ///   written.
+    /// The [family contract](super#safety); the CPU must implement SVE2 and `FEAT_I8MM`.
     #[target_feature(enable = "sve2,i8mm")]
     fn matmul_f32_qai8dxp4x8_qsi4c32p1vlx8_8x1vl: "matmul_clamp_f32_qai8dxp4x8_qsi4c32p1vlx8_8x1vl_sve2_i8mm";
     setup [

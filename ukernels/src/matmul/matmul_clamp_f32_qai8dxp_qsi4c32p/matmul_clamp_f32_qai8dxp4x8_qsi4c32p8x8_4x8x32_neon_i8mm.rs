@@ -101,24 +101,12 @@ macro_rules! segment {
 }
 
 asm_kernel! {
-    /// Computes, for `i < m`, `j < n`:
-    /// `acc = sum_b fma(I_b[i][j] / 16, d[j][b], acc)` (from `0.0`, `I_b` the int8 x (16 * int4)
-    /// dot product over block `b`), then
-    /// `dst[i][j] = clamp(fma(rsum[j], lhs_offset[i], acc) * lhs_scale[i] + bias[j])`
-    /// (multiply and bias add not fused, clamp with `FMAX` then `FMIN`).
+    /// The family's computation and [contract](super#safety) with `mr = 4`, `nr = 8` and
+    /// `kr / sr = 8`.
     ///
     /// # Safety
     ///
-    /// * The CPU must implement FEAT_I8MM.
-    /// * `m >= 1`, `n >= 1`, `bl` a positive multiple of 32, `k` a positive multiple of `bl`.
-    /// * `lhs_packed` must be readable for `ceil(m / 4)` groups of `4 * (k + 8)` bytes each, laid out
-    ///   as the qai8dxp4x8 format (4 rows x 8-deep blocks, then 4 x i32 offsets and 4 x f32 scales).
-    /// * `rhs_packed` must be readable for `ceil(n / 8)` groups of `8 * (nb * (bl / 2 + 2) + 8)`
-    ///   bytes each (`nb = k / bl`), laid out as the qsi4c32p8x8 format (per block: int4 data, then
-    ///   8 x bf16 scales; after the blocks 8 x f32 rsum and 8 x f32 bias).
-    /// * For every `i < m`, `j < n`, the 4 bytes at `dst + i * dst_stride_row + 4 * j` (byte
-    ///   offsets) must be writable and must not overlap either packed buffer. Nothing else is
-    ///   written.
+    /// The [family contract](super#safety); the CPU must implement `FEAT_I8MM`.
     #[target_feature(enable = "i8mm")]
     blockwise fn matmul_f32_qai8dxp4x8_qsi4c32p8x8_4x8x32(
         m, n, k, bl, lhs_packed, rhs_packed, dst, dst_stride_row, clamp_min, clamp_max,

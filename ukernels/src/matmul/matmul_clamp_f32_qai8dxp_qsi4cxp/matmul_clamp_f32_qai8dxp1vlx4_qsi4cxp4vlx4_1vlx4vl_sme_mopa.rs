@@ -10,12 +10,10 @@
 //! multiplied by LHS vectors `r` and `r + 4`.
 
 streaming_kernel! {
-    /// As the family's `sme_dot` GEMV's function, with `y = (acc as f32) * (lhs_scale[i] *
-    /// rscale16[j]) + bias[j]` (FMUL, then FADD: two roundings) and `mr = SVL32` rows per LHS
-    /// group (`mr * (k_int + 8)` bytes: for every 4-value K block, `mr` rows x 4 int8 values,
-    /// then `lhs_offset: [i32; mr]`, `lhs_scale: [f32; mr]`).
+    /// The family's [contract](super#safety) with `mr = SVL32`, `nr = 4 x SVL32`, `kr / sr = 4`
+    /// (`s16s0` RHS); the family's computation (`FMUL`, then `FADD`: two roundings).
     ///
-    #[doc = streaming_kernel_safety!("SME", "ceil(m / mr) * mr * (k_int + 8)", "k_int / 2 + 12")]
+    #[doc = streaming_kernel_safety!("SME")]
     fn matmul_f32_qai8dxp1vlx4_qsi4cxp4vlx4_1vlx4vl_sme_mopa(
         m, n, k, lhs_packed, rhs_packed, dst: f32, dst_stride_row, clamp_min, clamp_max,
     ) {
@@ -28,11 +26,10 @@ streaming_kernel! {
         //   z16-z31 RHS: the chunk's four runs of nr columns (four vectors each)
         //   z8-z11  low nibbles of one run; high nibbles are decoded in place
         //
-        // SAFETY: the caller guarantees (see `# Safety`) SME and that the packed buffers cover
-        // the bytes read here (ceil(m / mr) LHS groups and ceil(n / nr) RHS groups, each read
-        // exactly, including rows and columns past m and n, which the packers fill). Stores are
-        // predicated to columns below n and limited to rows below m. Streaming mode starts and
-        // ends inside the block; only declared registers change; no stack use.
+        // SAFETY: the caller guarantees (see `# Safety`) SME and that the packed buffers cover the
+        // bytes read here (ceil(m / mr) LHS groups and ceil(n / nr) RHS groups, each read exactly,
+        // including rows and columns past m and n). The frame covers dst, streaming mode and
+        // registers (see `streaming_frames`).
         unsafe {
             sme_mopa_frame!(
                 m, n, k_int, lhs_packed, rhs_packed, dst, dst_stride_row,

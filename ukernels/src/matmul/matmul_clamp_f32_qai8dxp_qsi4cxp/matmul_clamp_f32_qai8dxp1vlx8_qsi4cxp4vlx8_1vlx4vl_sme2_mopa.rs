@@ -29,12 +29,10 @@ macro_rules! sme2_mopa_kernel {
         //   z16-z19 RHS: the same two blocks of nr columns as nibbles (two vectors each)
         //   z20-z27 the blocks decoded to int8 (four vectors each)
         //
-        // SAFETY: the caller guarantees (see `# Safety`) SME2 and that the packed buffers cover
-        // the bytes read here (ceil(m / mr) LHS groups and ceil(n / nr) RHS groups, each read
-        // exactly, including rows and columns past m and n, which the packers fill); ZT0 is
-        // loaded from the 64-byte table. Stores are predicated to columns below n and limited to
-        // rows below m. Streaming mode starts and ends inside the block; only declared registers
-        // change; no stack use.
+        // SAFETY: the caller guarantees (see `# Safety`) SME2 and that the packed buffers cover the
+        // bytes read here (ceil(m / mr) LHS groups and ceil(n / nr) RHS groups, each read exactly,
+        // including rows and columns past m and n); ZT0 is loaded from the 64-byte table. The frame
+        // covers dst, streaming mode and registers (see `streaming_frames`).
         unsafe {
             sme2_mopa_frame!(
                 $elem;
@@ -72,21 +70,20 @@ macro_rules! sme2_mopa_kernel {
 }
 
 sme2_mopa_kernel!(
-    /// As the family's `sme2_sdot` GEMV's function, with `y = (acc as f32) * (lhs_scale[i] *
-    /// rscale[j]) + bias[j]` (FMUL, then FADD: two roundings), `mr = SVL32` rows per LHS group
-    /// (`mr * (k_int + 8)` bytes: for every 4-value K block, `mr` rows x 4 int8 values, then
-    /// `lhs_offset: [i32; mr]`, `lhs_scale: [f32; mr]`).
+    /// The family's [contract](super#safety) with `mr = SVL32`, `nr = 4 x SVL32`, `kr = 4`, `sr =
+    /// 1` (sequential RHS: plain weights, `rsum` and `rscale`), the family's dequantisation
+    /// (`FMUL`, then `FADD`: two roundings) and `FCLAMP` (`FMAXNM`, then `FMINNM`).
     ///
-    #[doc = streaming_kernel_safety!("SME2", "ceil(m / mr) * mr * (k_int + 8)", "k_int / 2 + 12")]
+    #[doc = streaming_kernel_safety!("SME2")]
     matmul_f32_qai8dxp1vlx8_qsi4cxp4vlx8_1vlx4vl_sme2_mopa,
     f32
 );
 
-/// The f16-output form, `kai_matmul_clamp_f16_qai8dxp1vlx8_qsi4cxp4vlx8_1vlx4vl_sme2_mopa`: the same computation, the result rounded to f16
-/// and clamped to the bounds rounded to f16 (`Clamp::NarrowedMaxNumThenMinNum`). Rounding is
-/// monotonic, so the kernel clamps in f32 and then rounds (`FCVT`); that equals KleidiAI's order
-/// for quiet bounds, and the caller (`qai8dxp::run`) quiets signalling NaN bounds, as rounding
-/// them would.
+/// The f16-output form, `kai_matmul_clamp_f16_qai8dxp1vlx8_qsi4cxp4vlx8_1vlx4vl_sme2_mopa`: the
+/// same computation, the result rounded to f16 and clamped to the bounds rounded to f16
+/// (`Clamp::NarrowedMaxNumThenMinNum`). Rounding is monotonic, so the kernel clamps in f32 and then
+/// rounds (`FCVT`); that equals KleidiAI's order for quiet bounds, and the caller (`qai8dxp::run`)
+/// quiets signalling NaN bounds, as rounding them would.
 pub mod f16 {
     sme2_mopa_kernel!(
         /// As the f32 kernel of this module, writing f16 elements (`dst_stride_row` in bytes).

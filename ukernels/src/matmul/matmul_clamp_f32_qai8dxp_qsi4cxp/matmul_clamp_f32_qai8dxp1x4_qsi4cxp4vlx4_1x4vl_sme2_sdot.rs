@@ -4,10 +4,10 @@
 //! `kr = 4`, `sr = 1`): per 4-value K block, `nr` columns x 2 bytes, K values `2i` (low nibble)
 //! and `2i + 1` (high); row sums and scales unscaled.
 //!
-//! The frame (loops, epilogue, stores) is the `qsi8cxp` SME2 GEMV's (`sme2_dot_frame!`). The K
-//! loop decodes with `LUTI4` through ZT0 (`streaming::INT4_TO_INT8`): one RHS vector (a 4-value block
-//! of half the group's columns) becomes two vectors of int8 weights, in column order, so a
-//! 4-value block of all `nr` columns is four vectors, as in the int8 kernel.
+//! The frame (loops, epilogue, stores) is the `qsi8cxp` SME2 GEMV's (`sme2_dot_frame!`). The K loop
+//! decodes with `LUTI4` through ZT0 (`streaming::INT4_TO_INT8`): one RHS vector (a 4-value block of
+//! half the group's columns) becomes two vectors of int8 weights, in column order, so a 4-value
+//! block of all `nr` columns is four vectors, as in the int8 kernel.
 
 // The f16 form's `run` names the family's arguments through this module.
 use super::Args;
@@ -29,11 +29,10 @@ macro_rules! sme2_sdot_kernel {
         //   z16-z23 RHS: four 4-value K blocks of nr columns as nibbles (two vectors each)
         //   z24-z31, z4-z11  the blocks decoded to int8 (four vectors each)
         //
-        // SAFETY: the caller guarantees (see `# Safety`) SME2 and that the packed buffers cover
-        // the bytes read here (m LHS rows of k_int + 8 bytes; ceil(n / nr) RHS groups of
-        // nr * (k_int / 2 + 12) bytes, read exactly); ZT0 is loaded from the 64-byte table.
-        // Stores are predicated to columns below n and rows below m. Streaming mode starts and
-        // ends inside the block; only declared registers change; no stack use.
+        // SAFETY: the caller guarantees (see `# Safety`) SME2 and that the packed buffers cover the
+        // bytes read here (m LHS rows of k_int + 8 bytes; ceil(n / nr) RHS groups of nr * (k_int /
+        // 2 + 12) bytes, read exactly); ZT0 is loaded from the 64-byte table. The frame covers dst,
+        // streaming mode and registers (see `streaming_frames`).
         unsafe {
             sme2_dot_frame!(
                 $elem;
@@ -72,34 +71,21 @@ macro_rules! sme2_sdot_kernel {
 }
 
 sme2_sdot_kernel!(
-    /// Computes `dst[i][j]` for `i < m`, `j < n` from packed operands:
+    /// The family's [contract](super#safety) with `mr = 1`, `nr = 4 x SVL32`, `kr = 4`, `sr = 1`
+    /// (sequential RHS: plain weights, `rsum` and `rscale`). The dequantisation is one fused
+    /// `FMLA`: `y = fma(acc as f32, rscale[j] * lhs_scale[i], bias[j])`, clamped with `FCLAMP`
+    /// (`FMAXNM`, then `FMINNM`).
     ///
-    /// ```text
-    /// acc = sum_{kk < k_int} lq[i][kk] * w[j][kk]              (wrapping i32, w in -8..=7)
-    /// acc = acc + lhs_offset[i] * rsum[j]                      (i32)
-    /// y   = fma(acc as f32, rscale[j] * lhs_scale[i], bias[j]) (FMLA: one rounding)
-    /// dst[i][j] = fclamp(y, clamp_min, clamp_max)              (FMAXNM, then FMINNM)
-    /// ```
-    ///
-    /// with `k_int = roundup(k, 32)` and `nr` the streaming vector length in bytes.
-    ///
-    /// LHS layout (one row per `k_int + 8` bytes): `k_int` int8 values in K order, then
-    /// `lhs_offset: i32`, then `lhs_scale: f32`.
-    ///
-    /// RHS layout (one group of `nr` columns per `nr * (k_int / 2 + 12)` bytes): for every
-    /// 4-value K block, `nr` columns x 2 bytes of signed nibbles, then `rsum: [i32; nr]`,
-    /// `rscale: [f32; nr]`, `bias: [f32; nr]`.
-    ///
-    #[doc = streaming_kernel_safety!("SME2", "m * (k_int + 8)", "k_int / 2 + 12")]
+    #[doc = streaming_kernel_safety!("SME2")]
     matmul_f32_qai8dxp1x4_qsi4cxp4vlx4_1x4vl_sme2_sdot,
     f32
 );
 
-/// The f16-output form, `kai_matmul_clamp_f16_qai8dxp1x4_qsi4cxp4vlx4_1x4vl_sme2_sdot`: the same computation, the result rounded to f16
-/// and clamped to the bounds rounded to f16 (`Clamp::NarrowedMaxNumThenMinNum`). Rounding is
-/// monotonic, so the kernel clamps in f32 and then rounds (`FCVT`); that equals KleidiAI's order
-/// for quiet bounds, and the caller (`qai8dxp::run`) quiets signalling NaN bounds, as rounding
-/// them would.
+/// The f16-output form, `kai_matmul_clamp_f16_qai8dxp1x4_qsi4cxp4vlx4_1x4vl_sme2_sdot`: the same
+/// computation, the result rounded to f16 and clamped to the bounds rounded to f16
+/// (`Clamp::NarrowedMaxNumThenMinNum`). Rounding is monotonic, so the kernel clamps in f32 and then
+/// rounds (`FCVT`); that equals KleidiAI's order for quiet bounds, and the caller (`qai8dxp::run`)
+/// quiets signalling NaN bounds, as rounding them would.
 pub mod f16 {
     sme2_sdot_kernel!(
         /// As the f32 kernel of this module, writing f16 elements (`dst_stride_row` in bytes).

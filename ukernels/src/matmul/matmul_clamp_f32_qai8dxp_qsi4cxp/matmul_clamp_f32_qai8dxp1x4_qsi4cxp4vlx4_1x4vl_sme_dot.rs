@@ -10,25 +10,12 @@
 //! the last 16 into z12-z15; both are 16 x the weight, which the packer's sums and scales undo.
 
 streaming_kernel! {
-    /// Computes `dst[i][j]` for `i < m`, `j < n` from packed operands:
+    /// The family's [contract](super#safety) with `mr = 1`, `nr = 4 x SVL32`, `kr / sr = 4`
+    /// (`s16s0` RHS). The dequantisation is one fused `FMLA`: `y = fma(acc as f32, rscale16[j] *
+    /// lhs_scale[i], bias[j])` (`rscale16` the packed `scale / 16`), clamped with `FMAX`, then
+    /// `FMIN`.
     ///
-    /// ```text
-    /// acc = sum_{kk < k_int} lq[i][kk] * (16 * w[j][kk])       (wrapping i32)
-    /// acc = acc + lhs_offset[i] * rsum16[j]                    (i32; rsum16 = 16 x row sum)
-    /// y   = fma(acc as f32, rscale16[j] * lhs_scale[i], bias[j]) (FMLA; rscale16 = scale / 16)
-    /// dst[i][j] = min(max(y, clamp_min), clamp_max)            (FMAX, then FMIN)
-    /// ```
-    ///
-    /// with `k_int = roundup(k, 32)` and `nr` the streaming vector length in bytes.
-    ///
-    /// LHS layout (one row per `k_int + 8` bytes): `k_int` int8 values in K order, then
-    /// `lhs_offset: i32`, then `lhs_scale: f32`.
-    ///
-    /// RHS layout (one group of `nr` columns per `nr * (k_int / 2 + 12)` bytes): per 32-value
-    /// chunk, four runs of `nr` columns x 4 bytes, then `rsum16: [i32; nr]`,
-    /// `rscale16: [f32; nr]`, `bias: [f32; nr]`.
-    ///
-    #[doc = streaming_kernel_safety!("SME", "m * (k_int + 8)", "k_int / 2 + 12")]
+    #[doc = streaming_kernel_safety!("SME")]
     fn matmul_f32_qai8dxp1x4_qsi4cxp4vlx4_1x4vl_sme_dot(
         m, n, k, lhs_packed, rhs_packed, dst: f32, dst_stride_row, clamp_min, clamp_max,
     ) {
@@ -40,11 +27,10 @@ streaming_kernel! {
         //   z16-z31 RHS: the chunk's four runs of nr columns (four vectors each)
         //   z4-z7   low nibbles of one run; high nibbles are decoded in place
         //
-        // SAFETY: the caller guarantees (see `# Safety`) SME and that the packed buffers cover
-        // the bytes read here (m LHS rows of k_int + 8 bytes; ceil(n / nr) RHS groups of
-        // nr * (k_int / 2 + 12) bytes, read exactly). Stores are predicated to columns below n
-        // and rows below m. Streaming mode starts and ends inside the block; only declared
-        // registers change; no stack use.
+        // SAFETY: the caller guarantees (see `# Safety`) SME and that the packed buffers cover the
+        // bytes read here (m LHS rows of k_int + 8 bytes; ceil(n / nr) RHS groups of nr * (k_int /
+        // 2 + 12) bytes, read exactly). The frame covers dst, streaming mode and registers (see
+        // `streaming_frames`).
         unsafe {
             sme_dot_frame!(
                 m, n, k_int, lhs_packed, rhs_packed, dst, dst_stride_row,

@@ -17,34 +17,12 @@
 //! (integer sums: the order does not change the result).
 
 sve2_gemv_1x2vl! {
-    /// Computes `dst[i][j]` for `i < m`, `j < n` from packed operands:
-    ///
-    /// ```text
-    /// acc = sum_{kk < k_int} lq[i][kk] * (16 * w[j][kk])      (wrapping i32)
-    /// acc = acc + lhs_offset[i] * rsum[j]                      (i32)
-    /// y   = (acc as f32) * (rscale[j] * lhs_scale[i]) + bias[j]
-    /// dst[i][j] = min(max(y, clamp_min), clamp_max)            (FMAX, then FMIN)
-    /// ```
-    ///
-    /// with `k_int = roundup(k, 32)` and `nr = 2 x VL32` (twice the number of 32-bit lanes of an SVE
-    /// vector on this CPU).
-    ///
-    /// LHS layout (one row per `k_int + 8` bytes): `k_int` int8 values in K order, then
-    /// `lhs_offset: i32`, then `lhs_scale: f32`.
-    ///
-    /// RHS layout (one group of `nr` columns per `nr * (k_int / 2 + 12)` bytes): the int4 data of
-    /// KleidiAI's `qsi4cxp` packer for (nr, kr = 16, sr = 2), then `rsum: [i32; nr]`,
-    /// `rscale: [f32; nr]`, `bias: [f32; nr]`.
+    /// The family's computation and [contract](super#safety) with `mr = 1`, `nr = 2 x VL32` (the
+    /// 32-bit lanes of an SVE vector) and `kr / sr = 8` (`s16s0` RHS).
     ///
     /// # Safety
     ///
-    /// * The CPU must implement SVE2.
-    /// * `m >= 1`, `n >= 1`, `k >= 1`.
-    /// * `lhs_packed` must be valid for reads of `m * (k_int + 8)` bytes.
-    /// * `rhs_packed` must be valid for reads of `ceil(n / nr) * nr * (k_int / 2 + 12)` bytes.
-    /// * `dst` must be valid for writes of the `m` rows of `4 * n` bytes at byte offsets
-    ///   `i * dst_stride_row`, and those rows must not overlap the packed inputs.
-    /// * No alignment is required of any pointer.
+    /// The [family contract](super#safety); the CPU must implement SVE2.
     #[target_feature(enable = "sve2")]
     fn matmul_f32_qai8dxp1x8_qsi4cxp2vlx8_1x2vl: int4, "matmul_clamp_f32_qai8dxp1x8_qsi4cxp2vlx8_1x2vl_sve2_dotprod";
     k_loop [

@@ -6,55 +6,15 @@
 //! `byte << 4` (16x the value; the packer pre-scales sums and scales to match).
 
 qai8dxp_gemv! {
-    /// Computes `dst[i][j]` for `i < m`, `j < n` from packed operands:
-    ///
-    /// ```text
-    /// acc = sum_{kk < k_int} lq[i][kk] * (16 * w[j][kk])      (wrapping i32)
-    /// acc = acc + lhs_offset[i] * rsum[j]                      (i32)
-    /// y   = (acc as f32) * (rscale[j] * lhs_scale[i]) + bias[j]
-    /// dst[i][j] = min(max(y, clamp_min), clamp_max)            (NEON FMAX/FMIN)
-    /// ```
-    ///
-    /// with `k_int = roundup(k, 32)`.
-    ///
-    /// LHS layout (one row per `k_int + 8` bytes): `k_int` int8 values in K
-    /// order, then `lhs_offset: i32`, then `lhs_scale: f32`.
-    ///
-    /// RHS layout (one group of 4 columns per `4 * (k_int / 2 + 12)` bytes): for
-    /// every 32-value K chunk and each of its two 8-value super-blocks `s`, 4
-    /// columns x 8 bytes where byte `b` holds `w[32c + 8s + b]` in its low nibble
-    /// and `w[32c + 16 + 8s + b]` in its high nibble; then `rsum: [i32; 4]`,
-    /// `rscale: [f32; 4]`, `bias: [f32; 4]`.
-    ///
-    /// Only `dst[i][j]` with `i < m`, `j < n` is written; the 4-byte values of
-    /// row `i` start at `dst + i * dst_stride_row` bytes.
+    /// The family's computation and [contract](super#safety) with `mr = 1`, `nr = 4` and
+    /// `kr / sr = 8` (`s16s0` RHS).
     ///
     /// # Safety
     ///
-    /// * The CPU must support the `dotprod` extension (`FEAT_DotProd`).
-    /// * `m >= 1`, `n >= 1`, `k >= 1`.
-    /// * `lhs_packed` must be valid for reads of `m * (k_int + 8)` bytes.
-    /// * `rhs_packed` must be valid for reads of
-    ///   `ceil(n / 4) * 4 * (k_int / 2 + 12)` bytes.
-    /// * `dst` must be valid for writes of the `m` rows of `4 * n` bytes at
-    ///   byte offsets `i * dst_stride_row`, and those rows must not overlap the
-    ///   packed inputs. `dst_stride_row` should be a multiple of 4 (any value
-    ///   works on CPUs that allow unaligned accesses, which Linux on Arm64 does).
-    /// * No alignment is required for `lhs_packed` or `rhs_packed`.
+    /// The [family contract](super#safety); the CPU must support `FEAT_DotProd`.
     #[target_feature(enable = "dotprod")]
     fn matmul_f32_qai8dxp1x8_qsi4cxp4x8_1x4x32: per_channel(4 cols, int4), "matmul_clamp_f32_qai8dxp1x8_qsi4cxp4x8_1x4x32_neon_dotprod";
-    // Register map
-    //   x0  m (rows)                     x8  rows left in this group
-    //   x1  columns left (n - 4g)        x9  LHS pointer (walks the rows)
-    //   x2  K blocks of 32               x10 RHS pointer inside the group
-    //   x3  lhs_packed                   x11 dst pointer of the current row
-    //   x4  RHS group pointer            x12 K blocks left
-    //   x5  dst + 4 * 4g                 x13 partial-store pointer
-    //   x6  dst_stride_row               x14 rhs_stride
-    //   w15 clamp_min bits               w16 clamp_max bits
-    //
-    // LHS rows are contiguous (k_int + 8 bytes each), so x9 simply walks
-    // through them: K loop, then lhs_offset and lhs_scale.
+    // Register map: the template's (`qai8dxp_gemv!`); x13 the partial-store pointer.
     //
     //   v0-v3   accumulators of the low nibbles: v0/v1 super-block 0,
     //           columns {0,1} / {2,3}; v2/v3 super-block 1, same columns

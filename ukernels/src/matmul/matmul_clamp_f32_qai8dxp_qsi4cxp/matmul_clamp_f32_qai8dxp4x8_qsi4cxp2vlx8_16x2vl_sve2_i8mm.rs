@@ -134,25 +134,12 @@ macro_rules! load_lhs_block {
 }
 
 asm_kernel! {
-    /// Computes, for `i < m` and `j < n`,
-    ///
-    /// ```text
-    /// dst[i][j] = clamp(((acc + lhs_offset[i] * rsum[j]) as f32) * (rscale[j] * lhs_scale[i]) + bias[j])
-    /// ```
-    ///
-    /// where `acc` is the int8 x (16 x int4) dot product over `k_int = roundup(k, 32)` and clamping
-    /// is `FMAX` with `clamp_min` then `FMIN` with `clamp_max`; `nr = 2 x VL32`.
+    /// The family's computation and [contract](super#safety) with `mr = 4`, `nr = 2 x VL32` (the
+    /// 32-bit lanes of an SVE vector) and `kr / sr = 8` (`s16s0` RHS).
     ///
     /// # Safety
     ///
-    /// * The CPU must implement SVE2 and FEAT_I8MM.
-    /// * `m >= 1`, `n >= 1`, `k >= 1`.
-    /// * `lhs_packed` must be readable for `ceil(m / 4)` groups of `4 * (k_int + 8)` bytes in the
-    ///   qai8dxp format for mr = 4, kr = 16, sr = 2.
-    /// * `rhs_packed` must be readable for `ceil(n / nr)` groups of `nr * (k_int / 2 + 12)` bytes in
-    ///   the qsi4cxp format for (nr, kr = 16, sr = 2).
-    /// * For every `i < m`, `j < n`, the 4 bytes at `dst + i * dst_stride_row + 4 * j` must be
-    ///   writable and must not overlap either packed buffer. Nothing else is written.
+    /// The [family contract](super#safety); the CPU must implement SVE2 and `FEAT_I8MM`.
     #[target_feature(enable = "sve2,i8mm")]
     fn matmul_f32_qai8dxp4x8_qsi4cxp2vlx8_16x2vl(
         m, n, k, lhs_packed, rhs_packed, dst, dst_stride_row, clamp_min, clamp_max,

@@ -86,37 +86,12 @@ macro_rules! store_row {
 }
 
 asm_kernel! {
-    /// Computes `dst[i][j]` for `i < m`, `j < n` from packed operands:
-    ///
-    /// ```text
-    /// acc = sum_{kk < k_int} lq[i][kk] * (16 * w[j][kk])      (wrapping i32)
-    /// acc = acc + lhs_offset[i] * rsum[j]                      (i32)
-    /// y   = (acc as f32) * (rscale[j] * lhs_scale[i]) + bias[j]
-    /// dst[i][j] = min(max(y, clamp_min), clamp_max)            (NEON FMAX/FMIN)
-    /// ```
-    ///
-    /// with `k_int = roundup(k, 32)` (the packers pad K to whole 32-value chunks for every kr).
-    ///
-    /// LHS layout (one group of 4 rows per `4 * (k_int + 8)` bytes): value (row `r`, `kk`) at byte
-    /// `((kk / 4) * 4 + r) * 4 + kk % 4`, then `lhs_offset: [i32; 4]`, `lhs_scale: [f32; 4]`.
-    ///
-    /// RHS layout (one group of 4 columns per `4 * (k_int / 2 + 12)` bytes): for every 32-value K
-    /// chunk `c` and each of its four super-blocks `s`, 4 columns x 4 bytes where byte `b` holds
-    /// `w[32c + 4s + b]` in its low nibble and `w[32c + 16 + 4s + b]` in its high nibble; then
-    /// `rsum: [i32; 4]`, `rscale: [f32; 4]`, `bias: [f32; 4]`.
-    ///
-    /// Only `dst[i][j]` with `i < m`, `j < n` is written; the 4-byte values of row `i` start at
-    /// `dst + i * dst_stride_row` bytes.
+    /// The family's computation and [contract](super#safety) with `mr = 4`, `nr = 4` and
+    /// `kr / sr = 4` (`s16s0` RHS).
     ///
     /// # Safety
     ///
-    /// * The CPU must support the `dotprod` extension (`FEAT_DotProd`).
-    /// * `m >= 1`, `n >= 1`, `k >= 1`.
-    /// * `lhs_packed` must be valid for reads of `ceil(m / 4) * 4 * (k_int + 8)` bytes.
-    /// * `rhs_packed` must be valid for reads of `ceil(n / 4) * 4 * (k_int / 2 + 12)` bytes.
-    /// * `dst` must be valid for writes of the `m` rows of `4 * n` bytes at byte offsets
-    ///   `i * dst_stride_row`, and those rows must not overlap the packed inputs.
-    /// * No alignment is required for `lhs_packed`, `rhs_packed` or `dst`.
+    /// The [family contract](super#safety); the CPU must support `FEAT_DotProd`.
     #[target_feature(enable = "dotprod")]
     fn matmul_f32_qai8dxp4x8_qsi4cxp4x4_16x4(
         m, n, k, lhs_packed, rhs_packed, dst, dst_stride_row, clamp_min, clamp_max,

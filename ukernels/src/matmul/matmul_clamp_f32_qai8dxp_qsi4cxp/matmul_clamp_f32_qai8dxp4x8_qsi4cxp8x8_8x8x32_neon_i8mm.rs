@@ -90,28 +90,12 @@ macro_rules! store_row {
 }
 
 asm_kernel! {
-    /// Computes, for `i < m` and `j < n`,
-    ///
-    /// ```text
-    /// dst[i][j] = clamp(((acc + lhs_offset[i] * rsum[j]) as f32) * (rscale[j] * lhs_scale[i]) + bias[j])
-    /// ```
-    ///
-    /// where `acc` is the int8 x (16 * int4) dot product over `roundup(k, 32)`.
+    /// The family's computation and [contract](super#safety) with `mr = 4`, `nr = 8` and
+    /// `kr / sr = 8` (`s16s0` RHS).
     ///
     /// # Safety
     ///
-    /// * The CPU must implement FEAT_I8MM.
-    /// * `m >= 1`, `n >= 1`, `k >= 1`.
-    /// * `lhs_packed` must be readable for `ceil(m / 4)` groups of
-    ///   `4 * (k_int + 8)` bytes each (`k_int = roundup(k, 32)`), laid out as the
-    ///   qai8dxp4x8 format (4 rows x 8-deep blocks, then 4 x i32 offsets and
-    ///   4 x f32 scales).
-    /// * `rhs_packed` must be readable for `ceil(n / 8)` groups of
-    ///   `8 * (k_int / 2 + 12)` bytes each, laid out as the qsi4cxp8x8 format
-    ///   (int4 data, then 8 x i32 rsum, 8 x f32 rscale, 8 x f32 bias).
-    /// * For every `i < m`, `j < n`, the 4 bytes at
-    ///   `dst + i * dst_stride_row + 4 * j` (byte offsets) must be writable and
-    ///   must not overlap either packed buffer. Nothing else is written.
+    /// The [family contract](super#safety); the CPU must implement `FEAT_I8MM`.
     #[target_feature(enable = "i8mm")]
     fn matmul_f32_qai8dxp4x8_qsi4cxp8x8_8x8(
         m, n, k, lhs_packed, rhs_packed, dst, dst_stride_row, clamp_min, clamp_max,

@@ -11,6 +11,43 @@
 //! `rhs_pack_nxk_qsi4cxps1s0_qsu4cxs1s0_neon`, whose weights, row sums and scales are unscaled
 //! (`w` instead of `w16`, `rsum` and `rscale` as given), decoded with `LUTI4`; the SME ones read
 //! `s16s0` like the NEON kernels.
+//!
+//! # Packed operands
+//!
+//! In terms of a kernel's tile (`mr`, `nr`, `kr`, `sr`; `4vl` is 4 x SVL32, `2vl` 2 x VL32) and
+//! `k_int = roundup(k, 32)` (the packers pad K to whole 32-value chunks):
+//! - LHS ([`lhs_quant_pack_qai8dxp`]): groups of `mr` rows, `mr * (k_int + 8)` bytes each
+//!   ([`layout::qai8dxp::stride`]): the int8 values in chunks of `kr / sr` K values of each row
+//!   in turn, then `lhs_offset: [i32; mr]` (negated zero points) and `lhs_scale: [f32; mr]`.
+//! - RHS: groups of `nr` columns, `nr * (k_int / 2 + 12)` bytes each
+//!   ([`layout::qsi4cxp::stride`]): `nr * k_int / 2` bytes of signed nibbles, then
+//!   `rsum: [i32; nr]`, `rscale: [f32; nr]`, `bias: [f32; nr]`. In the `s16s0` order
+//!   ([`rhs_pack_qsi4cxp_qs4cxs1s0`]), per 32-value chunk, per `kr / sr`-byte segment `s`, per
+//!   column, byte `t` holds K `s * kr / sr + t` of the chunk in its low nibble and K
+//!   `16 + s * kr / sr + t` in its high one, with `rsum` and `rscale` as `16 x` and `/ 16` the
+//!   plain ones; in the sequential order of the SME2 kernels
+//!   ([`rhs_pack_nxk_qsi4cxps1s0_qsu4cxs1s0`]), per `kr`-value block, per column, consecutive K
+//!   values share a byte (low nibble first), with plain `rsum` and `rscale`.
+//! - dst: row `i` of `n` f32 values at byte offset `i * dst_stride_row`.
+//!
+//! # Safety
+//!
+//! Every kernel `fn(m, n, k, lhs_packed, rhs_packed, dst, dst_stride_row, clamp_min,
+//! clamp_max)` of the family requires, besides the CPU features its own `# Safety` names:
+//! * `m >= 1`, `n >= 1`, `k >= 1`.
+//! * `lhs_packed` valid for reads of `ceil(m / mr)` LHS groups and `rhs_packed` of
+//!   `ceil(n / nr)` RHS groups (the last groups are read whole, rows and columns past `m` and
+//!   `n` included).
+//! * `dst` valid for writes of the `4 * n` bytes of each row `i < m`, not overlapping the packed
+//!   inputs; nothing else is written.
+//! * No alignment of any pointer; `dst_stride_row` should be a multiple of 4 (any value works on
+//!   CPUs that allow unaligned accesses, as Linux on Arm64 does).
+//!
+//! [`lhs_quant_pack_qai8dxp`]: crate::pack::lhs_quant_pack_qai8dxp
+//! [`rhs_pack_qsi4cxp_qs4cxs1s0`]: crate::pack::rhs_pack_qsi4cxp_qs4cxs1s0
+//! [`rhs_pack_nxk_qsi4cxps1s0_qsu4cxs1s0`]: crate::pack::rhs_pack_nxk_qsi4cxps1s0_qsu4cxs1s0
+//! [`layout::qai8dxp::stride`]: crate::layout::qai8dxp::stride
+//! [`layout::qsi4cxp::stride`]: crate::layout::qsi4cxp::stride
 
 pub mod portable;
 

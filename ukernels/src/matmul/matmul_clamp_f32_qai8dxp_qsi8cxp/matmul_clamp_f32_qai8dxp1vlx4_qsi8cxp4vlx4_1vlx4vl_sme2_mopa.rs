@@ -24,31 +24,14 @@ macro_rules! sme2_mopa_kernel {
         let svl = crate::arch::sme_vector_bytes().unwrap_or(0);
         let mr = svl / 4;
 
-        // Register map
-        //   x0  rows left (signed)           x12 ZA slice of the output row (4 x row)
-        //   x1  n                            x13 columns left in this row group (signed)
-        //   x2  k_int                        x14 dst of the column group's row 0
-        //   x3  LHS group pointer            x15 rows of this group to store
-        //   x4  rhs_packed                   x16 LHS pointer inside the group
-        //   x5  dst of the row group         x17 mr (CNTW)
-        //   x6  dst_stride_row               x20 RHS pointer inside the column group
-        //   x7  LHS group stride             x21 K values left
-        //   x8  RHS group pointer            x22 dst pointer of the output row
-        //   x9  RHS group stride             x23 / x24 the row's LHS offset / scale pointer
-        //   x10 / x11 clamp_min / clamp_max bits
-        //
+        // Register map: the frame's (`sme2_mopa_frame!`), and in the K loop
         //   z0/z1   LHS: two 4-value K blocks of mr rows
         //   z16-z23 RHS: two blocks of nr columns (four vectors each)
-        //   z16-z27 after the K loop: rsum, rscale, bias of the column group
-        //   z4-z11  one output row; z12/z13 clamp_min / clamp_max in every lane
-        //   ZA      tiles za0..za3: columns [t x mr, (t + 1) x mr) of the group
-        //   p0/pn8  all lanes; pn9 the group's columns below n
         //
-        // SAFETY: the caller guarantees (see `# Safety`) SME2 and that the packed buffers cover
-        // the bytes read here (ceil(m / mr) LHS groups and ceil(n / nr) RHS groups, each read
-        // exactly, including rows and columns past m and n, which the packers fill). Stores are
-        // predicated to columns below n and limited to rows below m. Streaming mode starts and
-        // ends inside the block; only declared registers change; no stack use.
+        // SAFETY: the caller guarantees (see `# Safety`) SME2 and that the packed buffers cover the
+        // bytes read here (ceil(m / mr) LHS groups and ceil(n / nr) RHS groups, each read exactly,
+        // including rows and columns past m and n). The frame covers dst, streaming mode and
+        // registers (see `streaming_frames`).
         unsafe {
             sme2_mopa_frame!(
                 $elem;
@@ -83,29 +66,16 @@ macro_rules! sme2_mopa_kernel {
 }
 
 sme2_mopa_kernel!(
-    /// Computes `dst[i][j]` for `i < m`, `j < n` from packed operands:
+    /// The family's computation and [contract](super#safety) with `mr = SVL32`, `nr = 4 x SVL32`,
+    /// `kr = 4`, clamped with `FCLAMP` (`FMAXNM`, then `FMINNM`).
     ///
-    /// ```text
-    /// acc = sum_{kk < k_int} lq[i][kk] * w[j][kk]              (wrapping i32)
-    /// acc = acc + lhs_offset[i] * rsum[j]                      (i32)
-    /// y   = (acc as f32) * (rscale[j] * lhs_scale[i]) + bias[j]
-    /// dst[i][j] = fclamp(y, clamp_min, clamp_max)              (FMAXNM, then FMINNM)
-    /// ```
-    ///
-    /// with `k_int = roundup(k, 32)`, `mr = SVL32` rows per LHS group and `nr = 4 x SVL32`
-    /// columns per RHS group.
-    ///
-    /// LHS layout (one group of `mr` rows per `mr * (k_int + 8)` bytes): for every 4-value K
-    /// block, `mr` rows x 4 int8 values, then `lhs_offset: [i32; mr]`, `lhs_scale: [f32; mr]`.
-    ///
-    /// RHS layout: as for the family's `1x4vl` GEMVs.
-    ///
-    #[doc = streaming_kernel_safety!("SME2", "ceil(m / mr) * mr * (k_int + 8)", "k_int + 12")]
+    #[doc = streaming_kernel_safety!("SME2")]
     matmul_f32_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme2_mopa,
     f32
 );
 
-/// The f16-output form, `kai_matmul_clamp_f16_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme2_mopa`: the same computation, each clamped f32 result rounded to f16 (nearest, ties to even) by `FCVT`
+/// The f16-output form, `kai_matmul_clamp_f16_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme2_mopa`: the
+/// same computation, each clamped f32 result rounded to f16 (nearest, ties to even) by `FCVT`
 /// before the store.
 pub mod f16 {
     sme2_mopa_kernel!(

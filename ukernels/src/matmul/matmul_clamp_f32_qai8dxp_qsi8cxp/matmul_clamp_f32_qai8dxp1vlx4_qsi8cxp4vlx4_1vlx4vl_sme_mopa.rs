@@ -6,7 +6,7 @@ streaming_kernel! {
     /// As the `sme2_mopa` kernel's function, except `dst[i][j] = min(max(y, clamp_min),
     /// clamp_max)` (FMAX, then FMIN: NaN stays NaN).
     ///
-    #[doc = streaming_kernel_safety!("SME", "ceil(m / mr) * mr * (k_int + 8)", "k_int + 12")]
+    #[doc = streaming_kernel_safety!("SME")]
     fn matmul_f32_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme_mopa(
         m, n, k, lhs_packed, rhs_packed, dst: f32, dst_stride_row, clamp_min, clamp_max,
     ) {
@@ -14,14 +14,13 @@ streaming_kernel! {
         let svl = crate::arch::sme_vector_bytes().unwrap_or(0);
         let mr = svl / 4;
 
-        // Register map as in the `sme2_mopa` kernel, except: x12 is the output row's tile slice
-        // and p1-p4 the group's columns below n, one predicate per vector.
+        // Register map: the frame's (`sme_mopa_frame!`), and in the K loop z0/z1 (LHS) and
+        // z16-z23 (RHS), as in the `sme2_mopa` kernel.
         //
-        // SAFETY: the caller guarantees (see `# Safety`) SME and that the packed buffers cover
-        // the bytes read here (ceil(m / mr) LHS groups and ceil(n / nr) RHS groups, each read
-        // exactly, including rows and columns past m and n, which the packers fill). Stores are
-        // predicated to columns below n and limited to rows below m. Streaming mode starts and
-        // ends inside the block; only declared registers change; no stack use.
+        // SAFETY: the caller guarantees (see `# Safety`) SME and that the packed buffers cover the
+        // bytes read here (ceil(m / mr) LHS groups and ceil(n / nr) RHS groups, each read exactly,
+        // including rows and columns past m and n). The frame covers dst, streaming mode and
+        // registers (see `streaming_frames`).
         unsafe {
             sme_mopa_frame!(
                 m, n, k_int, lhs_packed, rhs_packed, dst, dst_stride_row,

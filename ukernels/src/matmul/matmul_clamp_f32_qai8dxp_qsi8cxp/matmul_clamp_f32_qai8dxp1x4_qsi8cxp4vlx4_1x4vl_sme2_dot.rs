@@ -26,27 +26,15 @@ macro_rules! sme2_dot_kernel {
         let k_int = k.div_ceil(32) * 32;
         let nr = crate::arch::sme_vector_bytes().unwrap_or(0);
 
-        // Register map
-        //   x0  m                            x8  0 (ZA vector select)
-        //   x1  columns left (signed)        x12 rows left in this column group
-        //   x2  k_int                        x13 LHS pointer (walks the rows)
-        //   x3  lhs_packed                   x14 RHS pointer inside the group
-        //   x4  RHS group pointer            x15 dst pointer of the current row
-        //   x5  dst of the group's column 0  x16 K values left
-        //   x6  dst_stride_row               x17 nr (RDSVL)
-        //   x9  RHS group stride             x10 / x11 clamp_min / clamp_max bits
-        //
+        // Register map: the frame's (`sme2_dot_frame!`), and in the K loop
         //   z0/z1   16 activations each, in every 128-bit segment
         //   z16-z31 RHS: four 4-vector groups (one 4-value K block of nr columns each)
-        //   z4-z11  accumulators read from ZA; z12/z13 clamp_min / clamp_max in every lane
         //   ZA      vector groups 0..3: one accumulation chain per K block of a 16-value step
-        //   p0/pn8  all lanes; pn9 the group's columns below n
         //
-        // SAFETY: the caller guarantees (see `# Safety`) SME2 and that the packed buffers cover
-        // the bytes read here (m LHS rows of k_int + 8 bytes; ceil(n / nr) RHS groups of
-        // nr * (k_int + 12) bytes, read exactly). Stores are predicated to columns below n and
-        // rows below m. Streaming mode starts and ends inside the block; only declared registers
-        // change; no stack use.
+        // SAFETY: the caller guarantees (see `# Safety`) SME2 and that the packed buffers cover the
+        // bytes read here (m LHS rows of k_int + 8 bytes; ceil(n / nr) RHS groups of nr * (k_int +
+        // 12) bytes, read exactly). The frame covers dst, streaming mode and registers (see
+        // `streaming_frames`).
         unsafe {
             sme2_dot_frame!(
                 $elem;
@@ -89,25 +77,11 @@ macro_rules! sme2_dot_kernel {
 }
 
 sme2_dot_kernel!(
-    /// Computes `dst[i][j]` for `i < m`, `j < n` from packed operands:
+    /// The family's [contract](super#safety) with `mr = 1`, `nr = 4 x SVL32`, `kr = 4`. The
+    /// dequantisation is one fused `FMLA`: `y = fma(acc as f32, rscale[j] * lhs_scale[i],
+    /// bias[j])`, clamped with `FCLAMP` (`FMAXNM`, then `FMINNM`).
     ///
-    /// ```text
-    /// acc = sum_{kk < k_int} lq[i][kk] * w[j][kk]              (wrapping i32)
-    /// acc = acc + lhs_offset[i] * rsum[j]                      (i32)
-    /// y   = fma(acc as f32, rscale[j] * lhs_scale[i], bias[j]) (FMLA: one rounding)
-    /// dst[i][j] = fclamp(y, clamp_min, clamp_max)              (FMAXNM, then FMINNM)
-    /// ```
-    ///
-    /// with `k_int = roundup(k, 32)` and `nr` the streaming vector length in bytes.
-    ///
-    /// LHS layout (one row per `k_int + 8` bytes): `k_int` int8 values in K order, then
-    /// `lhs_offset: i32`, then `lhs_scale: f32`.
-    ///
-    /// RHS layout (one group of `nr` columns per `nr * (k_int + 12)` bytes): for every 4-value K
-    /// block, `nr` columns x 4 int8 values, then `rsum: [i32; nr]`, `rscale: [f32; nr]`,
-    /// `bias: [f32; nr]`.
-    ///
-    #[doc = streaming_kernel_safety!("SME2", "m * (k_int + 8)", "k_int + 12")]
+    #[doc = streaming_kernel_safety!("SME2")]
     matmul_f32_qai8dxp1x4_qsi8cxp4vlx4_1x4vl_sme2_dot,
     f32
 );

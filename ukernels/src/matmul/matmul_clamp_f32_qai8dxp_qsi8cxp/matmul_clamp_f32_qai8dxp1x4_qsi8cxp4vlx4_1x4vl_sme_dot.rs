@@ -7,18 +7,16 @@ streaming_kernel! {
     /// As the `sme2_dot` kernel's function, except `dst[i][j] = min(max(y, clamp_min),
     /// clamp_max)` (FMAX, then FMIN: NaN stays NaN).
     ///
-    #[doc = streaming_kernel_safety!("SME", "m * (k_int + 8)", "k_int + 12")]
+    #[doc = streaming_kernel_safety!("SME")]
     fn matmul_f32_qai8dxp1x4_qsi8cxp4vlx4_1x4vl_sme_dot(
         m, n, k, lhs_packed, rhs_packed, dst: f32, dst_stride_row, clamp_min, clamp_max,
     ) {
         let k_int = k.div_ceil(32) * 32;
         let nr = crate::arch::sme_vector_bytes().unwrap_or(0);
 
-        // Register map as in the `sme2_dot` kernel, except:
-        //   x8      scratch (column index of a predicate)
+        // Register map: the frame's (`sme_dot_frame!`), and in the K loop
         //   z8-z15  accumulators (blocks 0/2 and 1/3); z0 the 16 activations of a step (indexed
-        //           SDOT takes z0-z7); z2/z3 clamp_min / clamp_max
-        //   p1-p4   the group's columns below n, one predicate per vector
+        //           SDOT takes z0-z7); z16-z23 RHS
         //
         // SAFETY: as in the `sme2_dot` kernel (same reads, same predicated stores), with SME.
         unsafe {

@@ -13,34 +13,12 @@
 //! order does not change the result).
 
 sve2_gemv_1x2vl! {
-    /// Computes `dst[i][j]` for `i < m`, `j < n` from packed operands:
-    ///
-    /// ```text
-    /// acc = sum_{kk < k_int} lq[i][kk] * w[j][kk]              (wrapping i32)
-    /// acc = acc + lhs_offset[i] * rsum[j]                      (i32)
-    /// y   = (acc as f32) * (rscale[j] * lhs_scale[i]) + bias[j]
-    /// dst[i][j] = min(max(y, clamp_min), clamp_max)            (FMAX, then FMIN)
-    /// ```
-    ///
-    /// with `k_int = roundup(k, 32)` and `nr = 2 x VL32` (twice the number of 32-bit lanes of an SVE
-    /// vector on this CPU).
-    ///
-    /// LHS layout (one row per `k_int + 8` bytes): `k_int` int8 values in K order, then
-    /// `lhs_offset: i32`, then `lhs_scale: f32`.
-    ///
-    /// RHS layout (one group of `nr` columns per `nr * (k_int + 12)` bytes): for every 8-value K
-    /// block, `nr` columns x 8 int8 values, then `rsum: [i32; nr]`, `rscale: [f32; nr]`,
-    /// `bias: [f32; nr]`.
+    /// The family's computation and [contract](super#safety) with `mr = 1`, `nr = 2 x VL32` and
+    /// `kr = 8`. `2 x VL32` is twice the 32-bit lanes of an SVE vector.
     ///
     /// # Safety
     ///
-    /// * The CPU must implement SVE2.
-    /// * `m >= 1`, `n >= 1`, `k >= 1`.
-    /// * `lhs_packed` must be valid for reads of `m * (k_int + 8)` bytes.
-    /// * `rhs_packed` must be valid for reads of `ceil(n / nr) * nr * (k_int + 12)` bytes.
-    /// * `dst` must be valid for writes of the `m` rows of `4 * n` bytes at byte offsets
-    ///   `i * dst_stride_row`, and those rows must not overlap the packed inputs.
-    /// * No alignment is required of any pointer.
+    /// The [family contract](super#safety); the CPU must implement SVE2.
     #[target_feature(enable = "sve2")]
     fn matmul_f32_qai8dxp1x8_qsi8cxp2vlx8_1x2vl: int8, "matmul_clamp_f32_qai8dxp1x8_qsi8cxp2vlx8_1x2vl_sve2_dotprod";
     k_loop [

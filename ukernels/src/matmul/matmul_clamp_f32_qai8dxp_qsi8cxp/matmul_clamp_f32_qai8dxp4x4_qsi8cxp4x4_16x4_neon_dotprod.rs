@@ -83,29 +83,12 @@ macro_rules! row {
 }
 
 qsi8cxp_16x4_gemm! {
-    /// Computes, for `i < m` and `j < n`,
-    ///
-    /// ```text
-    /// dst[i][j] = clamp(((acc + lhs_offset[i] * rsum[j]) as f32) * (rscale[j] * lhs_scale[i]) + bias[j])
-    /// ```
-    ///
-    /// where `acc` is the int8 x int8 dot product over `roundup(k, 32)`.
+    /// The family's computation and [contract](super#safety) with `mr = 4`, `nr = 4` and
+    /// `kr = 4`.
     ///
     /// # Safety
     ///
-    /// * The CPU must implement FEAT_DotProd.
-    /// * `m >= 1`, `n >= 1`, `k >= 1`.
-    /// * `lhs_packed` must be readable for `ceil(m / 4)` groups of
-    ///   `4 * (k_int + 8)` bytes each (`k_int = roundup(k, 32)`), laid out as the
-    ///   qai8dxp4x4 format (4 rows x 4-deep blocks, then 4 x i32 offsets and
-    ///   4 x f32 scales).
-    /// * `rhs_packed` must be readable for `ceil(n / 4)` groups of
-    ///   `4 * (k_int + 12)` bytes each, laid out as the qsi8cxp4x4 format
-    ///   (4 columns x 4-deep int8 blocks, then 4 x i32 rsum, 4 x f32 rscale,
-    ///   4 x f32 bias).
-    /// * For every `i < m`, `j < n`, the 4 bytes at
-    ///   `dst + i * dst_stride_row + 4 * j` (byte offsets) must be writable and
-    ///   must not overlap either packed buffer. Nothing else is written.
+    /// The [family contract](super#safety); the CPU must support `FEAT_DotProd`.
     #[target_feature(enable = "dotprod")]
     fn matmul_f32_qai8dxp4x4_qsi8cxp4x4_16x4: "matmul_clamp_f32_qai8dxp4x4_qsi8cxp4x4_16x4_neon_dotprod";
     prelude []

@@ -13,7 +13,7 @@ streaming_kernel! {
     /// (`mr * (k + 8)` bytes: for every 4-value K block, `mr` rows x 4 int8 values, then
     /// `lhs_offset: [i32; mr]`, `lhs_scale: [f32; mr]`).
     ///
-    #[doc = streaming_kernel_safety!("SME2", "ceil(m / mr) * mr * (k + 8)", "k / 4 + 12")]
+    #[doc = streaming_kernel_safety!("SME2")]
     lut fn matmul_f32_qai8dxp1vlx4_qsu2cxp4vlx4_1vlx4vl_sme2_mopa(
         m, n, k, lut, lhs_packed, rhs_packed, dst, dst_stride_row, clamp_min, clamp_max,
     ) {
@@ -28,12 +28,10 @@ streaming_kernel! {
         //   z16-z19 RHS: the same four blocks of nr columns as codes
         //   z20-z23, z24-z27  a block expanded to int8 (four vectors)
         //
-        // SAFETY: the caller guarantees (see `# Safety`) SME2 and that the packed buffers cover
-        // the bytes read here (ceil(m / mr) LHS groups and ceil(n / nr) RHS groups, each read
-        // exactly, including rows and columns past m and n, which the packers fill); ZT0 is
-        // loaded from the 64-byte image on this stack frame. Stores are predicated to columns
-        // below n and limited to rows below m. Streaming mode starts and ends inside the block;
-        // only declared registers change; no stack use.
+        // SAFETY: the caller guarantees (see `# Safety`) SME2 and that the packed buffers cover the
+        // bytes read here (ceil(m / mr) LHS groups and ceil(n / nr) RHS groups, each read exactly,
+        // including rows and columns past m and n); ZT0 is loaded from the 64-byte image on this
+        // stack frame. The frame covers dst, streaming mode and registers (see `streaming_frames`).
         unsafe {
             sme2_mopa_frame!(
                 f32;

@@ -21,7 +21,7 @@ streaming_kernel! {
     /// of `nr` columns of `nr * (k / 4 + 12)` bytes (per 4 K values one code byte per column, then
     /// `rsum`, `rscale`, `bias`). `lut`: 4 `i32` or null (`{-2, -1, 0, 1}`).
     ///
-    #[doc = streaming_kernel_safety!("SME2", "m * (k + 8)", "k / 4 + 12")]
+    #[doc = streaming_kernel_safety!("SME2")]
     lut fn matmul_f32_qai8dxp1x4_qsu2cxp4vlx4_1x4vl_sme2_dot(
         m, n, k, lut, lhs_packed, rhs_packed, dst, dst_stride_row, clamp_min, clamp_max,
     ) {
@@ -35,10 +35,10 @@ streaming_kernel! {
         //   z16-z19 RHS: four 4-value K blocks of nr columns as codes
         //   z24-z27, z28-z31, z4-z7, z8-z11  the blocks expanded to int8 (four vectors each)
         //
-        // SAFETY: the caller guarantees (see `# Safety`) SME2 and the extents read here (m LHS
-        // rows of k + 8 bytes; ceil(n / nr) RHS groups read exactly); ZT0 is loaded from the
-        // 64-byte image on this stack frame. Stores are predicated to columns below n. Streaming
-        // mode starts and ends inside the block; only declared registers change; no stack use.
+        // SAFETY: the caller guarantees (see `# Safety`) SME2 and the extents read here (m LHS rows
+        // of k + 8 bytes; ceil(n / nr) RHS groups read exactly); ZT0 is loaded from the 64-byte
+        // image on this stack frame. The frame covers dst, streaming mode and registers (see
+        // `streaming_frames`).
         unsafe {
             sme2_dot_frame!(
                 f32;

@@ -13,6 +13,19 @@
 //! the NEON GEMV. The NEON kernels read the `4x4` interleave (`TBL` decode, `SDOT` by element),
 //! the SME2 ones the `4vlx4` interleave (`LUTI2` decode through ZT0, which rkai loads from a
 //! 64-byte copy of the table rather than reading 64 bytes at the caller's 16-byte `lut`).
+//!
+//! # Safety
+//!
+//! The SME2 kernels `fn(m, n, k, lut, lhs_packed, rhs_packed, dst, dst_stride_row, clamp_min,
+//! clamp_max)` require, besides the CPU features their own `# Safety` names (with `mr` and `nr`
+//! the tile's, `k_int = k` here):
+//! * `m >= 1`, `n >= 1`, `k` a positive multiple of 32; a non-null `lut` holds 4 `i32`.
+//! * `lhs_packed` valid for reads of `ceil(m / mr)` LHS groups of `mr * (k + 8)` bytes and
+//!   `rhs_packed` of `ceil(n / nr)` RHS groups of `nr * (k / 4 + 12)` bytes (the last groups are
+//!   read whole, rows and columns past `m` and `n` included).
+//! * `dst` valid for writes of the `4 * n` bytes of each row `i < m` at byte offset
+//!   `i * dst_stride_row`, not overlapping the packed inputs; nothing else is written.
+//! * No alignment of any pointer.
 
 pub mod portable;
 

@@ -13,38 +13,12 @@
 //! column sums (`ADD`, `ADDP`), then into the f32 accumulator in the family's order.
 
 qai4c32p_gemv! {
-    /// Computes `dst[i][j]` for `i < m`, `j < n` from packed operands (`nb = k / bl` blocks):
-    ///
-    /// ```text
-    /// acc = 0.0
-    /// for b < nb:
-    ///     I   = sum_{kk in block b} lq[i][kk] * (16 * w[j][kk])        (i32)
-    ///     acc = fma(rz[j][b], lsum[i][b], acc)                          (FMLA by element)
-    ///     acc = fma(f32(I), rs16[j][b] * ls[i][b], acc)                 (FMUL, SCVTF, FMLA)
-    /// dst[i][j] = min(max(acc + bias[j], clamp_min), clamp_max)         (FADD, FMAX, FMIN)
-    /// ```
-    ///
-    /// LHS layout (one row per `nb * (bl + 8)` bytes): per block, the `bl` int8 values in K order,
-    /// then `lsum: f32`, `ls: f32`.
-    ///
-    /// RHS layout (one group of 4 columns per `4 * (nb * (bl / 2 + 8) + 4)` bytes): per block,
-    /// `bl / 32` sub-blocks of 64 bytes (chunk 0 of columns 0-3, then chunk 1, 8 bytes each; byte
-    /// `t` of chunk `c` holds sub-block values `8c + t` (low nibble) and `16 + 8c + t` (high
-    /// nibble), signed), then 4 `rz: f32` and 4 `rs16: f32`; after all blocks 4 `bias: f32`.
-    ///
-    /// Only `dst[i][j]` with `i < m`, `j < n` is written; the 4-byte values of row `i` start at
-    /// `dst + i * dst_stride_row` bytes.
+    /// The family's computation (NEON order) and [contract](super#safety) with `mr = 1`, `nr = 4`
+    /// and `kr / sr = 8`.
     ///
     /// # Safety
     ///
-    /// * The CPU must support the `dotprod` extension (`FEAT_DotProd`).
-    /// * `m >= 1`, `n >= 1`; `bl` is a nonzero multiple of 32 and `k` a nonzero multiple of `bl`.
-    /// * `lhs_packed` must be valid for reads of `m * (k / bl) * (bl + 8)` bytes.
-    /// * `rhs_packed` must be valid for reads of `ceil(n / 4) * 4 * ((k / bl) * (bl / 2 + 8) + 4)`
-    ///   bytes.
-    /// * `dst` must be valid for writes of the `m` rows of `4 * n` bytes at byte offsets
-    ///   `i * dst_stride_row`, and those rows must not overlap the packed inputs.
-    /// * No alignment is required of any pointer.
+    /// The [family contract](super#safety); the CPU must support `FEAT_DotProd`.
     #[target_feature(enable = "dotprod")]
     fn matmul_f32_qsi8d32p1x8_qai4c32p4x8_1x4: "matmul_clamp_f32_qsi8d32p1x8_qai4c32p4x8_1x4_neon_dotprod", fold "addp", lhs v(4 5 6 7);
     k_loop [

@@ -1,6 +1,6 @@
 //! `kai_matmul_clamp_f32_qsi8d32p4x4_qai4c32p4x4_8x4_neon_dotprod`: asymmetric int4 GEMM with
-//! `FEAT_DotProd` `SDOT` (by element), the whole m x n computation in one `asm!` block. The f16-output kernel of
-//! the same tile narrows its results.
+//! `FEAT_DotProd` `SDOT` (by element), the whole m x n computation in one `asm!` block. The
+//! f16-output kernel of the same tile narrows its results.
 //!
 //! Loop order: column groups of 4 outside, blocks of 8 rows (two LHS groups of 4) inside (a
 //! column group's weights stay in L1 while every row block uses them), then the `k / bl` blocks,
@@ -47,38 +47,12 @@ macro_rules! bias_clamp_store {
 }
 
 asm_kernel! {
-    /// Computes `dst[i][j]` for `i < m`, `j < n` from packed operands (`nb = k / bl` blocks):
-    ///
-    /// ```text
-    /// acc = 0.0
-    /// for b < nb:
-    ///     I   = sum_{kk in block b} lq[i][kk] * (16 * w[j][kk])        (i32)
-    ///     acc = fma(rz[j][b], lsum[i][b], acc)                          (FMLA by element)
-    ///     acc = fma(f32(I), rs16[j][b] * ls[i][b], acc)                 (FMUL, SCVTF, FMLA)
-    /// dst[i][j] = min(max(acc + bias[j], clamp_min), clamp_max)         (FADD, FMAX, FMIN)
-    /// ```
-    ///
-    /// LHS layout (one group of 4 rows per `4 * nb * (bl + 8)` bytes): per block, `bl / 4` chunks
-    /// of 4 rows x 4 int8 values, then 4 `lsum: f32` and 4 `ls: f32`.
-    ///
-    /// RHS layout (one group of 4 columns per `4 * (nb * (bl / 2 + 8) + 4)` bytes): per block,
-    /// `bl / 32` sub-blocks of 64 bytes (chunks 0-3, each 4 bytes of columns 0-3; byte `t` of chunk
-    /// `c` holds sub-block values `4c + t` (low nibble) and `16 + 4c + t` (high nibble), signed), then
-    /// 4 `rz: f32` and 4 `rs16: f32`; after all blocks 4 `bias: f32`.
-    ///
-    /// Only `dst[i][j]` with `i < m`, `j < n` is written; the 4-byte values of row `i` start at
-    /// `dst + i * dst_stride_row` bytes.
+    /// The family's computation (NEON order) and [contract](super#safety) with `mr = 4`, `nr = 4`
+    /// and `kr / sr = 4`.
     ///
     /// # Safety
     ///
-    /// * The CPU must support the `dotprod` extension (`FEAT_DotProd`).
-    /// * `m >= 1`, `n >= 1`; `bl` is a nonzero multiple of 32 and `k` a nonzero multiple of `bl`.
-    /// * `lhs_packed` must be valid for reads of `ceil(m / 4) * 4 * (k / bl) * (bl + 8)` bytes.
-    /// * `rhs_packed` must be valid for reads of `ceil(n / 4) * 4 * ((k / bl) * (bl / 2 + 8) + 4)`
-    ///   bytes.
-    /// * `dst` must be valid for writes of the `m` rows of `4 * n` bytes at byte offsets
-    ///   `i * dst_stride_row`, and those rows must not overlap the packed inputs.
-    /// * No alignment is required of any pointer.
+    /// The [family contract](super#safety); the CPU must support `FEAT_DotProd`.
     #[target_feature(enable = "dotprod")]
     blockwise fn matmul_f32_qsi8d32p4x4_qai4c32p4x4_8x4(
         m, n, k, bl, lhs_packed, rhs_packed, dst, dst_stride_row, clamp_min, clamp_max,

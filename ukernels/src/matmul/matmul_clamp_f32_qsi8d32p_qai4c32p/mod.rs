@@ -73,6 +73,38 @@
 //! enters its column loop once, reading a packed column group and storing one element per row);
 //! with `bl` violating both `(bl % 32) == 0` and `(k % bl) == 0` rkai names the former,
 //! KleidiAI the latter.
+//!
+//! # Packed operands
+//!
+//! In terms of a kernel's tile (`mr`, `nr`, `kr`, `sr`) and `nb = k / bl`:
+//! - LHS ([`lhs_quant_pack_qsi8d32pscalef32`]): groups of `mr` rows, `mr * nb * (bl + 8)` bytes
+//!   each ([`layout::qsi8d32pscalef32::stride`]): per block, the int8 values in chunks of
+//!   `kr / sr` K values of each row in turn, then `lsum: [f32; mr]` and `ls: [f32; mr]`.
+//! - RHS ([`rhs_pack_nxk_qai4c32p`]): groups of `nr` columns, `nr * (nb * (bl / 2 + 8) + 4)`
+//!   bytes each ([`layout::qai4c32p::stride`]): per block `nr * bl / 2` nibble bytes in chunks
+//!   of `kr / sr` bytes of each column in turn, then `rz: [f32; nr]` and `rs: [f32; nr]`; after
+//!   the blocks `bias: [f32; nr]`. For the NEON kernels, byte `t` of a column's 32-value
+//!   sub-block holds its values `t` (low nibble) and `16 + t` (high nibble) as signed `u - 8`,
+//!   with `rs16 = rs / 16`; the SME2 kernels' `ps1s0nrx4` form holds consecutive unsigned
+//!   values, low nibble first, with the scales as given.
+//! - dst: row `i` of `n` f32 values (f16 for the f16 stems) at byte offset `i * dst_stride_row`.
+//!
+//! # Safety
+//!
+//! Every asm kernel `fn(m, n, k, bl, lhs_packed, rhs_packed, dst, dst_stride_row, clamp_min,
+//! clamp_max)` of the family requires, besides the CPU features its own `# Safety` names:
+//! * `m >= 1`, `n >= 1`; `bl` a non-zero multiple of 32 and `k` a non-zero multiple of `bl`.
+//! * `lhs_packed` valid for reads of `ceil(m / mr)` LHS groups and `rhs_packed` of
+//!   `ceil(n / nr)` RHS groups (the last groups are read whole, rows and columns past `m` and
+//!   `n` included).
+//! * `dst` valid for writes of each row `i < m` (`n` elements), not overlapping the packed
+//!   inputs; nothing else is written.
+//! * No alignment of any pointer.
+//!
+//! [`lhs_quant_pack_qsi8d32pscalef32`]: crate::pack::lhs_quant_pack_qsi8d32pscalef32
+//! [`rhs_pack_nxk_qai4c32p`]: crate::pack::rhs_pack_nxk_qai4c32p
+//! [`layout::qsi8d32pscalef32::stride`]: crate::layout::qsi8d32pscalef32::stride
+//! [`layout::qai4c32p::stride`]: crate::layout::qai4c32p::stride
 
 pub mod portable;
 

@@ -65,35 +65,15 @@ macro_rules! later_block {
 }
 
 streaming_kernel! {
-    /// Computes `dst[i][j]` for `i < m`, `j < n` from packed operands:
-    ///
-    /// ```text
-    /// for b in 0..nb:
-    ///     I   = sum_{kk in block b} lq[i][kk] * w[j][kk]          (i32)
-    ///     s   = +0.0 + f32(ld[i][b]) * f32(wd[j][b])              (FMLALB / FMLALT)
-    ///     acc = I as f32 * s                  if b == 0           (SCVTF, FMUL)
-    ///     acc = fma(I as f32, s, acc)         otherwise           (FMLA)
-    /// dst[i][j] = fclamp(acc, clamp_min, clamp_max)              (FMAXNM, then FMINNM)
-    /// ```
-    ///
-    /// with `nb = k / bl`, `ld` and `wd` the f16 block scales, `mr = SVL32` rows per LHS group
-    /// and `nr = 4 x SVL32` columns per RHS group.
-    ///
-    /// LHS layout (one group of `mr` rows per `mr * (k + 2 * nb)` bytes): for every 4-value K
-    /// step, `mr` rows x 4 int8 values; then `ld: [[f16; mr]; nb]`.
-    ///
-    /// RHS layout: as for the family's `1x4vl` SME2 GEMV.
+    /// The family's [contract](super#safety) with `mr = SVL32`, `nr = 4 x SVL32`, `kr = 4`,
+    /// `sr = 2` (4-value K steps) and the `ps1s0scalef16` RHS: as the `1x4vl` GEMV, except that
+    /// the first block's sum is multiplied by `s` (`SCVTF`, `FMUL`) instead of fused into `+0.0`.
     ///
     /// # Safety
     ///
-    /// * The CPU must implement SME2; a pending lazy ZA save must follow the AAPCS64 SME ABI.
-    /// * `m >= 1`, `n >= 1`; `bl` is a non-zero multiple of 32 and `k` a non-zero multiple of
-    ///   `bl`.
-    /// * `lhs_packed` must be valid for reads of `ceil(m / mr)` groups of the size above.
-    /// * `rhs_packed` must be valid for reads of `ceil(n / nr) * nr * nb * (bl / 2 + 2)` bytes.
-    /// * `dst` must be valid for reads and writes of the `m` rows of `4 * n` bytes at byte
-    ///   offsets `i * dst_stride_row`, and those rows must not overlap the packed inputs.
-    /// * No alignment is required of any pointer.
+    /// The [family contract](super#safety); the CPU must implement SME2, and a pending lazy ZA save
+    /// must follow the AAPCS64 SME ABI. `dst` must also be valid for reads: the rows hold the f32
+    /// accumulators between blocks.
     blockwise fn matmul_f32_qsi8d32p1vlx4_qsi4c32p4vlx4_1vlx4vl_sme2_mopa(
         m, n, k, bl, lhs_packed, rhs_packed, dst, dst_stride_row, clamp_min, clamp_max,
     ) {
@@ -101,35 +81,23 @@ streaming_kernel! {
         let mr = svl / 4;
         let nb = k / bl;
 
-        // Register map
-        //   x0  rows left (signed)           x12 ZA slice of the output row (4 x row)
-        //   x1  n                            x13 columns left in this row group (signed)
-        //   x2  blocks per row (nb)          x14 dst of the column group's row 0
-        //   x3  LHS group pointer            x15 rows of this group to store
-        //   x4  rhs_packed                   x16 blocks left
-        //   x5  dst of the row group         x17 mr (CNTW)
-        //   x6  dst_stride_row               x20 RHS data pointer inside the column group
-        //   x7  LHS group stride             x21 K values left in the block
-        //   x8  RHS group pointer            x22 dst pointer of the output row
-        //   x9  RHS group stride             x23 LHS data pointer inside the group
-        //   x10 nr * k / 2 (RHS scales)      x24 bl
-        //   x11 mr * k (LHS scales)          x25 the row's LHS scale (the LUTI4 table at entry)
-        //   x26 rows left to fold            x27 / x28 the block's LHS / RHS scales
+        // Register map: the frame's (`sme2_block_mopa_frame!`; x20 / x23 point at the data), and
+        //   x10 nr * k / 2 (RHS scales)      x12 ZA slice of the output row (4 x row)
+        //   x11 mr * k (LHS scales)          x22 dst pointer of the output row
+        //   x25 the row's LHS scale          x26 rows left to fold
+        //   x27 / x28 the block's LHS / RHS scales
         //
         //   K loop: z4-z7 LHS (four 4-value K steps of mr rows); z0-z3, z16-z19 packed RHS (two
         //           vectors per step); z8-z15, z20-z27 widened to int8
         //   fold:   z16-z19 one output row's sums; z20-z23 its scale products; z24/z25 the
         //           block's RHS scales (zipped); z1 the row's LHS scale; z8-z11 accumulators
         //   z30/z31 clamp_min / clamp_max in every lane
-        //   ZA      tiles za0..za3: the block's integer sums; ZT0 the nibble -> int8 table
-        //   p0/pn8  all lanes; pn9 the group's columns below n
+        //   ZT0     the nibble -> int8 table
         //
-        // SAFETY: the caller guarantees (see `# Safety`) SME2 and that the packed buffers cover
-        // the bytes read here (ceil(m / mr) LHS groups and ceil(n / nr) RHS groups, each read
-        // exactly, including rows and columns past m and n, which the packers leave in place);
-        // the table holds 64 bytes. Loads and stores of dst are predicated to columns below n
-        // and limited to rows below m. Streaming mode starts and ends inside the block; only
-        // declared registers change; no stack use.
+        // SAFETY: the caller guarantees (see `# Safety`) SME2 and that the packed buffers cover the
+        // bytes read here (ceil(m / mr) LHS groups and ceil(n / nr) RHS groups, each read exactly,
+        // including rows and columns past m and n); the table holds 64 bytes. The frame covers dst,
+        // streaming mode and registers (see `streaming_frames`).
         unsafe {
             sme2_block_mopa_frame!(f32;
                 m, n, nb, lhs_packed, rhs_packed, dst, dst_stride_row, mr * (k + 2 * nb),

@@ -100,7 +100,7 @@ streaming_kernel! {
         let mr = svl / 4;
         let nb = k / bl;
 
-        // Register map as in the `sme2_mopa` kernel, except:
+        // Register map as in the `sme2_mopa` kernel (its frame's and its own), except:
         //   x12     the output row's tile slice (row index); at a column group's start, scratch
         //   x25     the row's LHS scale
         //   K loop: z0-z3 LHS (four 4-value K steps); z16-z23 packed RHS (two packets); z24-z27,

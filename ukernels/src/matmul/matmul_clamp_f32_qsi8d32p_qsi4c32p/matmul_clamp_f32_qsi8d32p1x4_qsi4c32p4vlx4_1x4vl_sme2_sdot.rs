@@ -20,68 +20,35 @@
 use super::U4_MINUS_8;
 
 streaming_kernel! {
-    /// Computes `dst[i][j]` for `i < m`, `j < n` from packed operands:
-    ///
-    /// ```text
-    /// acc = +0.0
-    /// for b in 0..nb:
-    ///     I   = sum_{kk in block b} lq[i][kk] * w[j][kk]             (i32)
-    ///     s   = +0.0 + f32(ld[i][b]) * f32(wd[j][b])                 (FMLALB / FMLALT)
-    ///     acc = fma(I as f32, s, acc)                                (SCVTF, FMLA)
-    /// dst[i][j] = fclamp(acc, clamp_min, clamp_max)                  (FMAXNM, then FMINNM)
-    /// ```
-    ///
-    /// with `nb = k / bl`, `ld` and `wd` the f16 block scales.
-    ///
-    /// LHS layout (one row per `k + 2 * nb` bytes): `k` int8 values in K order, then
-    /// `ld: [f16; nb]`.
-    ///
-    /// RHS layout (one group of `nr` columns per `nr * nb * (bl / 2 + 2)` bytes): for every
-    /// 4-value K step, `nr` columns x 2 bytes (K `4q + 2t` in the low nibble of byte `t`,
-    /// `4q + 2t + 1` in the high one, unsigned with zero point 8), then `wd: [[f16; nr]; nb]`.
+    /// The family's [contract](super#safety) with `mr = 1`, `nr = 4 x SVL32`, `kr = 4`, `sr = 2`
+    /// (4-value K steps) and the `ps1s0scalef16` RHS (unsigned nibbles, zero point 8, widened with
+    /// `LUTI4` to the values). From `acc = +0.0`, each block adds `fma(I as f32, s, acc)` with
+    /// `s = +0.0 + ld * wd` (`FMLALB` / `FMLALT`); clamped with `FCLAMP` (`FMAXNM`, then `FMINNM`).
     ///
     /// # Safety
     ///
-    /// * The CPU must implement SME2; a pending lazy ZA save must follow the AAPCS64 SME ABI.
-    /// * `m >= 1`, `n >= 1`; `bl` is a non-zero multiple of 32 and `k` a non-zero multiple of
-    ///   `bl`.
-    /// * `lhs_packed` must be valid for reads of `m * (k + 2 * nb)` bytes.
-    /// * `rhs_packed` must be valid for reads of `ceil(n / nr)` groups of the size above.
-    /// * `dst` must be valid for writes of the `m` rows of `4 * n` bytes at byte offsets
-    ///   `i * dst_stride_row`, and those rows must not overlap the packed inputs.
-    /// * No alignment is required of any pointer.
+    /// The [family contract](super#safety); the CPU must implement SME2, and a pending lazy ZA save
+    /// must follow the AAPCS64 SME ABI.
     blockwise fn matmul_f32_qsi8d32p1x4_qsi4c32p4vlx4_1x4vl_sme2_sdot(
         m, n, k, bl, lhs_packed, rhs_packed, dst, dst_stride_row, clamp_min, clamp_max,
     ) {
         let nr = crate::arch::sme_vector_bytes().unwrap_or(0);
         let nb = k / bl;
 
-        // Register map
-        //   x0  m                            x8  0 (ZA vector select)
-        //   x1  columns left (signed)        x12 rows left in this column group
-        //   x2  blocks per row (nb)          x13 LHS pointer (walks the rows)
-        //   x3  lhs_packed                   x14 RHS data pointer inside the group
-        //   x4  RHS group pointer            x15 dst pointer of the current row
-        //   x5  dst of the group's column 0  x16 blocks left
-        //   x6  dst_stride_row               x17 nr (RDSVL)
-        //   x7  the LUTI4 table              x20 bl; x21 K values left in the block
-        //   x9  RHS group stride             x22 RHS scale pointer; x23 LHS scale pointer
-        //   x10 / x11 clamp_min / clamp_max  x24 k (LHS scales after the row's values)
+        // Register map: the frame's (`sme2_block_dot_frame!`), and
+        //   x14 points at the RHS data      x22 RHS scale pointer; x23 LHS scale pointer
+        //   x24 k (LHS scales after the row's values)
         //   x25 nr * k / 2 (RHS scales after the group's data)
         //
         //   z0 / z1 16 activations in every 128-bit segment (two 16-value steps); in the fold,
         //           z1 the block's LHS scale (f16)
         //   z16-z23 packed RHS: four 4-value K steps (two vectors each)
         //   z4-z15, z28-z31  the steps widened to int8 (four 4-vector groups)
-        //   z24-z27 f32 accumulators of the row; z2/z3 clamp_min / clamp_max in every lane
-        //   ZA      vector group 0: the block's integer sums
         //   ZT0     the nibble -> int8 table
-        //   p0/pn8  all lanes; pn9 the group's columns below n
         //
-        // SAFETY: the caller guarantees (see `# Safety`) SME2 and that the packed buffers cover
-        // the bytes read here (m LHS rows; ceil(n / nr) whole RHS groups); the table holds 64
-        // bytes. Stores are predicated to columns below n and rows below m. Streaming mode
-        // starts and ends inside the block; only declared registers change; no stack use.
+        // SAFETY: the caller guarantees (see `# Safety`) SME2 and that the packed buffers cover the
+        // bytes read here (m LHS rows; ceil(n / nr) whole RHS groups); the table holds 64 bytes.
+        // The frame covers dst, streaming mode and registers (see `streaming_frames`).
         unsafe {
             sme2_block_dot_frame!(f32;
                 m, n, nb, lhs_packed, rhs_packed, dst, dst_stride_row, nr * nb * (bl / 2 + 2), bl,

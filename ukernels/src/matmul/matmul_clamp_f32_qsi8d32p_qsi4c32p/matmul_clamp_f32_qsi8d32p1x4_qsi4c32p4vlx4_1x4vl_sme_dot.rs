@@ -11,9 +11,9 @@
 //! immediate-offset loads instead of pointer updates, 32 K values per iteration (`bl` is a
 //! multiple of 32).
 
-/// One 16-value step of the K loop: eight vectors of packed nibbles at `x14` + `$o` vectors (four 4-value K
-/// steps of two vectors), their high nibbles (`LSL` 4) and low ones (`AND` with `0xf0`, z4) as
-/// int8 times 16, dotted with the four 4-value blocks of the activations in z$a into z8-z11.
+/// One 16-value step of the K loop: eight vectors of packed nibbles at `x14` + `$o` vectors (four
+/// 4-value K steps of two vectors), their high nibbles (`LSL` 4) and low ones (`AND` with `0xf0`,
+/// z4) as int8 times 16, dotted with the four 4-value blocks of the activations in z$a into z8-z11.
 macro_rules! sme_nibble_sdot_step {
     ($a:literal; $o0:literal, $o1:literal, $o2:literal, $o3:literal, $o4:literal, $o5:literal,
      $o6:literal, $o7:literal) => {

@@ -16,32 +16,15 @@
 //! operations round the same exact product once.
 
 sve_qsi8d32p_gemv! {
-    /// Computes `dst[i][j]` for `i < m`, `j < n` from packed operands (`nb = k / bl` blocks):
+    /// The family's computation and [contract](super#safety) with `mr = 1`, `nr = 8` and
+    /// `kr / sr = 4`.
     ///
-    /// ```text
-    /// acc = 0.0
-    /// for b < nb:
-    ///     I   = sum_{kk in block b} lq[i][kk] * (16 * w[j][kk])      (i32)
-    ///     acc = fma(f32(I), f32(wd[j][b]) / 16 * f32(ld[i][b]), acc)  (SCVTF, FMUL, FMLA)
-    /// dst[i][j] = min(max(acc, clamp_min), clamp_max)                 (FMAX, FMIN)
-    /// ```
-    ///
-    /// LHS layout (one row per `nb * (bl + 2)` bytes): per block, `ld: f16` then the `bl` int8
-    /// values in K order.
-    ///
-    /// RHS layout (one group of 8 columns per `8 * nb * (bl / 2 + 2)` bytes): per block, the 8
-    /// columns' `wd: f16`, then `bl / 8` segments of 32 bytes; in segment `s`, column `j`'s 4 bytes
-    /// hold values `4s + t` (low nibble) and `bl / 2 + 4s + t` (high nibble), signed.
+    /// Each block adds `fma(f32(I), f32(wd) / 16 * f32(ld), acc)` (`SCVTF`, `FMUL`, `FMLA`; `I`
+    /// from `16 x w`), which has the NEON kernels' bits (see the family notes).
     ///
     /// # Safety
     ///
-    /// * The CPU must implement SVE with 256-bit vectors.
-    /// * `m >= 1`, `n >= 1`; `bl` is a nonzero multiple of 32 and `k` a nonzero multiple of `bl`.
-    /// * `lhs_packed` must be valid for reads of `m * (k / bl) * (bl + 2)` bytes.
-    /// * `rhs_packed` must be valid for reads of `ceil(n / 8) * 8 * (k / bl) * (bl / 2 + 2)` bytes.
-    /// * `dst` must be valid for writes of the `m` rows of `4 * n` bytes at byte offsets
-    ///   `i * dst_stride_row`, and those rows must not overlap the packed inputs.
-    /// * No alignment is required of any pointer.
+    /// The [family contract](super#safety); the CPU must implement SVE with 256-bit vectors.
     #[target_feature(enable = "sve")]
     fn matmul_f32_qsi8d32p1x4_qsi4c32p8x4_1x8: "matmul_clamp_f32_qsi8d32p1x4_qsi4c32p8x4_1x8_sve_dotprod", lhs v(6 7);
     k_loop [

@@ -15,35 +15,12 @@
 //! f16, widened).
 
 qsi8d32p_gemv! {
-    /// Computes `dst[i][j]` for `i < m`, `j < n` from packed operands (`nb = k / bl` blocks):
-    ///
-    /// ```text
-    /// acc = 0.0
-    /// for b < nb:
-    ///     I   = sum_{kk in block b} lq[i][kk] * (16 * w[j][kk])      (i32)
-    ///     acc = fma(f32(I) / 16, f32(wd[j][b]) * f32(ld[i][b]), acc)  (SCVTF #4, FMUL, FMLA)
-    /// dst[i][j] = min(max(acc, clamp_min), clamp_max)                 (NEON FMAX/FMIN)
-    /// ```
-    ///
-    /// LHS layout (one row per `nb * (bl + 2)` bytes): per block, `ld: f16` then the `bl` int8
-    /// values in K order.
-    ///
-    /// RHS layout (one group of 4 columns per `4 * nb * (bl / 2 + 2)` bytes): per block, the 4
-    /// columns' `wd: f16`, then `bl / 16` segments of 32 bytes; in segment `s`, column `j`'s 8 bytes
-    /// hold values `8s + t` (low nibble) and `bl / 2 + 8s + t` (high nibble), signed.
-    ///
-    /// Only `dst[i][j]` with `i < m`, `j < n` is written; the 4-byte values of row `i` start at
-    /// `dst + i * dst_stride_row` bytes.
+    /// The family's computation and [contract](super#safety) with `mr = 1`, `nr = 4` and
+    /// `kr / sr = 8`.
     ///
     /// # Safety
     ///
-    /// * The CPU must support the `dotprod` extension (`FEAT_DotProd`).
-    /// * `m >= 1`, `n >= 1`; `bl` is a nonzero multiple of 32 and `k` a nonzero multiple of `bl`.
-    /// * `lhs_packed` must be valid for reads of `m * (k / bl) * (bl + 2)` bytes.
-    /// * `rhs_packed` must be valid for reads of `ceil(n / 4) * 4 * (k / bl) * (bl / 2 + 2)` bytes.
-    /// * `dst` must be valid for writes of the `m` rows of `4 * n` bytes at byte offsets
-    ///   `i * dst_stride_row`, and those rows must not overlap the packed inputs.
-    /// * No alignment is required of any pointer.
+    /// The [family contract](super#safety); the CPU must support `FEAT_DotProd`.
     #[target_feature(enable = "dotprod")]
     fn matmul_f32_qsi8d32p1x8_qsi4c32p4x8_1x4x32: "matmul_clamp_f32_qsi8d32p1x8_qsi4c32p4x8_1x4x32_neon_dotprod";
     block_start [

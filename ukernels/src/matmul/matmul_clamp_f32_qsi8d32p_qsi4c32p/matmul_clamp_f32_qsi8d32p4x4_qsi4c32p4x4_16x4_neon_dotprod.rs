@@ -55,32 +55,12 @@ macro_rules! clamp_row {
 }
 
 asm_kernel! {
-    /// Computes `dst[i][j]` for `i < m`, `j < n` from packed operands (`nb = k / bl` blocks):
-    ///
-    /// ```text
-    /// acc = 0.0
-    /// for b < nb:
-    ///     I   = sum_{kk in block b} lq[i][kk] * (16 * w[j][kk])      (i32)
-    ///     acc = fma(f32(I) / 16, f32(wd[j][b]) * f32(ld[i][b]), acc)  (SCVTF #4, FMUL, FMLA)
-    /// dst[i][j] = min(max(acc, clamp_min), clamp_max)                 (NEON FMAX/FMIN)
-    /// ```
-    ///
-    /// LHS layout (one group of 4 rows per `4 * nb * (bl + 2)` bytes): per block, the 4 rows' f16
-    /// scales, then `bl / 4` slices of 4 rows x 4 values.
-    ///
-    /// RHS layout (one group of 4 columns per `4 * nb * (bl / 2 + 2)` bytes): per block, the 4
-    /// columns' f16 scales, then `bl / 8` segments of 4 columns x 4 bytes; byte `t` of column `j`
-    /// in segment `s` holds values `4s + t` (low nibble) and `bl / 2 + 4s + t` (high nibble).
+    /// The family's computation and [contract](super#safety) with `mr = 4`, `nr = 4` and
+    /// `kr / sr = 4`.
     ///
     /// # Safety
     ///
-    /// * The CPU must support the `dotprod` extension (`FEAT_DotProd`).
-    /// * `m >= 1`, `n >= 1`, `bl` a non-zero multiple of 32 and `k` a non-zero multiple of `bl`.
-    /// * `lhs_packed` must be valid for reads of `ceil(m / 4) * 4 * nb * (bl + 2)` bytes.
-    /// * `rhs_packed` must be valid for reads of `ceil(n / 4) * 4 * nb * (bl / 2 + 2)` bytes.
-    /// * `dst` must be valid for writes of the `m` rows of `4 * n` bytes at byte offsets
-    ///   `i * dst_stride_row`, and those rows must not overlap the packed inputs.
-    /// * No alignment is required for `lhs_packed`, `rhs_packed` or `dst`.
+    /// The [family contract](super#safety); the CPU must support `FEAT_DotProd`.
     #[target_feature(enable = "dotprod")]
     blockwise fn matmul_f32_qsi8d32p4x4_qsi4c32p4x4_16x4(
         m, n, k, bl, lhs_packed, rhs_packed, dst, dst_stride_row, clamp_min, clamp_max,

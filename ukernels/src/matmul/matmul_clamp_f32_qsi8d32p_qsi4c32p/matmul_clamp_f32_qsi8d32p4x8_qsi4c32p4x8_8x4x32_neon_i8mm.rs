@@ -55,29 +55,12 @@ macro_rules! fold_tile {
 }
 
 asm_kernel! {
-    /// Computes, for `i < m`, `j < n` (`nb = k / bl` blocks):
-    ///
-    /// ```text
-    /// acc = 0.0
-    /// for b < nb:
-    ///     I   = sum_{kk in block b} lq[i][kk] * (16 * w[j][kk])      (i32)
-    ///     acc = fma(f32(I) / 16, f32(wd[j][b]) * f32(ld[i][b]), acc)  (SCVTF #4, FMUL, FMLA)
-    /// dst[i][j] = min(max(acc, clamp_min), clamp_max)                 (NEON FMAX/FMIN)
-    /// ```
+    /// The family's computation and [contract](super#safety) with `mr = 4`, `nr = 4` and
+    /// `kr / sr = 8`.
     ///
     /// # Safety
     ///
-    /// * The CPU must implement FEAT_I8MM.
-    /// * `m >= 1`, `n >= 1`; `bl` a nonzero multiple of 32 and `k` a nonzero multiple of `bl`.
-    /// * `lhs_packed` must be readable for `ceil(m / 4)` groups of `4 * nb * (bl + 2)` bytes in the
-    ///   qsi8d32p layout with `mr = 4`, `kr / sr = 8` (per block: 4 f16 scales, then `bl / 8` slices
-    ///   of 4 rows x 8 values).
-    /// * `rhs_packed` must be readable for `ceil(n / 4)` groups of `4 * nb * (bl / 2 + 2)` bytes in
-    ///   the qsi4c32pscalef16 layout with `nr = 4`, `kr = 16` (per block: 4 f16 scales, then
-    ///   `bl / 16` segments of 4 columns x 8 bytes).
-    /// * For every `i < m`, `j < n`, the 4 bytes at `dst + i * dst_stride_row + 4 * j` (byte
-    ///   offsets) must be writable and must not overlap either packed buffer. Nothing else is
-    ///   written. No alignment is required of any pointer.
+    /// The [family contract](super#safety); the CPU must implement `FEAT_I8MM`.
     #[target_feature(enable = "i8mm")]
     blockwise fn matmul_f32_qsi8d32p4x8_qsi4c32p4x8_8x4x32(
         m, n, k, bl, lhs_packed, rhs_packed, dst, dst_stride_row, clamp_min, clamp_max,

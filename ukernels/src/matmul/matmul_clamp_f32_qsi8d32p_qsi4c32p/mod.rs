@@ -40,6 +40,23 @@
 //! 256-bit vectors (guaranteed by [`check`]); having no fixed-point `SCVTF`, they multiply the
 //! integer sum by `wd * ld / 16` instead of `I / 16` by `wd * ld`: the scale product of two
 //! widened f16 values and its sixteenth are exact in f32, so the fused result has the same bits.
+//!
+//! # Safety
+//!
+//! Every kernel `fn(m, n, k, bl, lhs_packed, rhs_packed, dst, dst_stride_row, clamp_min,
+//! clamp_max)` of the family requires, besides the CPU features its own `# Safety` names (with
+//! the tile's `mr` and `nr` and `nb = k / bl`):
+//! * `m >= 1`, `n >= 1`; `bl` a non-zero multiple of 32 and `k` a non-zero multiple of `bl`.
+//! * `lhs_packed` valid for reads of `ceil(m / mr)` LHS groups of `mr * nb * (bl + 2)` bytes
+//!   ([`layout::qsi8d32p::stride`]) and `rhs_packed` of `ceil(n / nr)` RHS groups of
+//!   `nr * nb * (bl / 2 + 2)` bytes ([`layout::qsi4c32pf16::stride`]), in the formats above (the
+//!   last groups are read whole, rows and columns past `m` and `n` included).
+//! * `dst` valid for writes of the `4 * n` bytes of each row `i < m` at byte offset
+//!   `i * dst_stride_row`, not overlapping the packed inputs; nothing else is written.
+//! * No alignment of any pointer.
+//!
+//! [`layout::qsi8d32p::stride`]: crate::layout::qsi8d32p::stride
+//! [`layout::qsi4c32pf16::stride`]: crate::layout::qsi4c32pf16::stride
 
 pub mod portable;
 
