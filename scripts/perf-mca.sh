@@ -252,26 +252,25 @@ Reading the numbers:
   are bound by the FMLA pipes. The Cortex-A55 variant of the 6x16 tile never loads 128 bits
   (64-bit vector loads, integer loads and \`INS\` pair with an \`FMLA\` on the A55, a 128-bit load
   holds its in-order pipeline for two cycles, per Arm's A55 optimisation guide): with 96 FMLAs
-  and 72 such companions per iteration it is FMLA-bound there (about 96 cycles by those rules,
-  against about 140 for the generic loop's 22 128-bit loads). LLVM's Cortex-A55 model does not
-  see this (it issues two Q-form FMLAs per cycle and charges nothing for 128-bit loads), so the
-  table above shows the A55 schedule slower under llvm-mca on both cores; on out-of-order cores
-  it is slower for real (more instructions), which is why both variants exist.
+  and 60 such companions per iteration it is FMLA-bound there (about 96 cycles by those rules,
+  against about 140 for the generic loop's 22 128-bit loads). Each packed RHS vector is an
+  \`ldr d\` plus an \`INS\` of a high half loaded two vectors ahead; each LHS row is loaded 64 bits
+  at a time with \`ldr d\` straight into its register and used by element on lanes of the low
+  half, so the LHS needs no \`INS\` (16 \`INS\` per iteration, KleidiAI's loop 22). LLVM's
+  Cortex-A55 model does not see the A55's rules (it issues two Q-form FMLAs per cycle and charges
+  nothing for 128-bit loads), so under llvm-mca the A55 schedule is about even with the generic
+  one on the A55 (see the table above); on out-of-order cores it is slower for real (more
+  instructions), which is why both variants exist.
 - f16 GEMMs (\`matmul_clamp_f16_f16_f16p\`, FEAT_FP16, f16 accumulators): the same register
   plans on 8 half lanes, so the 6x32 and 6x16x8 loops are bound by the FMLA pipes like their
   f32 siblings (twice the MACs per instruction). The Cortex-A55 6x32 schedule covers 8 K values
-  per iteration (one 128-bit LHS block) with 192 FMLAs and 125 companions (\`ldr d\`, integer
-  loads, \`INS\`); the same llvm-mca caveat applies as for the f32 A55 loop.
-- The two Cortex-A55 loops are the rows still below KleidiAI's in "rkai against KleidiAI"
-  (f32 6x16: 66 / 44 / 44 cycles on N2 / V1 / V2 against 64 / 40 / 40; f16 6x32: 130 / 77 / 77
-  against 120 / 75 / 74). Both libraries issue the same 44 loads per f32 iteration, but rkai
-  builds 28 operand halves with \`ldr x\` + \`INS\` and loads 16 with \`ldr d\`, KleidiAI 22 and
-  22: every \`INS\` is a vector-pipe uop on the out-of-order cores (N2: 62 against 59 cycles of
-  vector-pipe work per iteration), and on V1 / V2 each \`INS\` also takes the single M0 pipe,
-  which with the \`INS\` -> \`FMLA\` dependencies sets the pace (llvm-mca's bottleneck analysis).
-  Loading more activation halves with \`ldr d\` (used by element, no \`INS\`) would keep the A55
-  schedule FMLA-bound (fewer companions per FMLA); not done yet. rkai's own selection picks the
-  A55 variants on in-order cores only; on N2, V1 and V2 it picks the generic 6x16 / 6x32 loops.
+  per iteration (two 64-bit LHS halves, 4 K values each) with 192 FMLAs and 108 companions
+  (\`ldr d\`, integer loads, \`INS\`); the same llvm-mca caveat applies as for the f32 A55 loop.
+- The two Cortex-A55 loops are at or above KleidiAI's on N2, V1 and V2 in "rkai against
+  KleidiAI": on V1 / V2 every \`INS\` from a general register takes the single M0 pipe and a
+  vector pipe, so the \`INS\` count sets the pace there (16 per f32 iteration against KleidiAI's
+  22, 32 per f16 iteration against 38). rkai's own selection picks the A55 variants on in-order
+  cores only; on N2, V1 and V2 it picks the generic 6x16 / 6x32 loops.
 - rkai's SVE2 kernels (\`_sve2_\`) are vector-length agnostic: \`n_step\` and \`nr\` are
   multiples of the run-time vector length, so one binary serves 128- to 2048-bit cores. LLVM
   models N2 and V2 with 128-bit SVE, where one VL32 unit is 4 columns; the MACs above count

@@ -61,11 +61,77 @@ macro_rules! fmla_6x2v {
 /// A line of an `in_order` kernel's `k_block!` that loads ahead for the next iteration: the
 /// line (`with`), or nothing in the last iteration (`without`).
 macro_rules! prefetch {
-    (with, $s:literal) => {
+    (with, $s:expr) => {
         concat!($s, "\n")
     };
-    (without, $s:literal) => {
+    (without, $s:expr) => {
         ""
+    };
+}
+
+/// One packed RHS vector of an `in_order` iteration (Cortex-A55): the 6 `FMLA`s of lane `$l` of
+/// `v0`..`v5` by the vector into column group `$c` ("0".."3") of the accumulators, with the
+/// companions that keep the next vectors coming, each between two `FMLA`s:
+///
+/// * before the first `FMLA`, the next vector's low half (`ldr d`, from `[x16, #$o1]`) into the
+///   B register the previous vector freed, and the high half of the vector after it (`ldr x`,
+///   from `[x16, #$o2]`);
+/// * after the second, the `INS` of the next vector's high half (loaded one vector earlier), so
+///   the load, the insert and the first use are spaced by the `FMLA`s in between.
+///
+/// `$par` (`even` / `odd`) is the vector's index parity in the iteration: even vectors are in
+/// `v6` and their high halves pass through `x28`, odd ones `v7` and `x30`. `$p1` gates the next
+/// vector's loads, `$p2` the one after (`with`, or the kernel's `$p` where they belong to the next
+/// iteration). `lhs $lp $off`: the last vector of an LHS half also refills each row's `v0`..`v5`
+/// with `ldr d` from `[x10..x15, $off]` right after the row's last `FMLA` of that half (no `INS`:
+/// the following `FMLA`s use lanes of the low 64 bits only). `; then $tail`: one more
+/// instruction at the end.
+macro_rules! in_order_vector {
+    ($e:ident $l:literal, "0", $($rest:tt)*) => {
+        in_order_vector!(@par $e $l ["8", "12", "16", "20", "24", "28"] $($rest)*)
+    };
+    ($e:ident $l:literal, "1", $($rest:tt)*) => {
+        in_order_vector!(@par $e $l ["9", "13", "17", "21", "25", "29"] $($rest)*)
+    };
+    ($e:ident $l:literal, "2", $($rest:tt)*) => {
+        in_order_vector!(@par $e $l ["10", "14", "18", "22", "26", "30"] $($rest)*)
+    };
+    ($e:ident $l:literal, "3", $($rest:tt)*) => {
+        in_order_vector!(@par $e $l ["11", "15", "19", "23", "27", "31"] $($rest)*)
+    };
+    (@par $e:ident $l:literal $acc:tt even; $($rest:tt)*) => {
+        in_order_vector!(@go $e $l $acc ["6", "7", "x30", "x28"] $($rest)*)
+    };
+    (@par $e:ident $l:literal $acc:tt odd; $($rest:tt)*) => {
+        in_order_vector!(@go $e $l $acc ["7", "6", "x28", "x30"] $($rest)*)
+    };
+    (@go $e:ident $l:literal [$a0:literal, $a1:literal, $a2:literal, $a3:literal, $a4:literal, $a5:literal]
+     [$b:literal, $nb:literal, $h1:literal, $h2:literal] $p1:ident $o1:literal, $p2:ident $o2:literal
+     $(; lhs $lp:ident $off:literal)? $(; then $tail:literal)?) => {
+        concat!(
+            prefetch!($p1, concat!("ldr d", $nb, ", [x16, #", $o1, "]")),
+            prefetch!($p2, concat!("ldr ", $h2, ", [x16, #", $o2, "]")),
+            in_order_vector!(@fmla $e, $a0, $b, "0", $l),
+            $(prefetch!($lp, concat!("ldr d0, [x10, ", $off, "]")),)?
+            in_order_vector!(@fmla $e, $a1, $b, "1", $l),
+            prefetch!($p1, concat!("ins v", $nb, ".d[1], ", $h1)),
+            $(prefetch!($lp, concat!("ldr d1, [x11, ", $off, "]")),)?
+            in_order_vector!(@fmla $e, $a2, $b, "2", $l),
+            $(prefetch!($lp, concat!("ldr d2, [x12, ", $off, "]")),)?
+            in_order_vector!(@fmla $e, $a3, $b, "3", $l),
+            $(prefetch!($lp, concat!("ldr d3, [x13, ", $off, "]")),)?
+            in_order_vector!(@fmla $e, $a4, $b, "4", $l),
+            $(prefetch!($lp, concat!("ldr d4, [x14, ", $off, "]")),)?
+            in_order_vector!(@fmla $e, $a5, $b, "5", $l),
+            $(prefetch!($lp, concat!("ldr d5, [x15, ", $off, "]")),)?
+            $($tail, "\n",)?
+        )
+    };
+    (@fmla f32, $a:literal, $b:literal, $r:literal, $l:literal) => {
+        concat!("fmla v", $a, ".4s, v", $b, ".4s, v", $r, ".s[", $l, "]\n")
+    };
+    (@fmla f16, $a:literal, $b:literal, $r:literal, $l:literal) => {
+        concat!("fmla v", $a, ".8h, v", $b, ".8h, v", $r, ".h[", $l, "]\n")
     };
 }
 
@@ -88,10 +154,11 @@ macro_rules! prefetch {
 /// * `ring` — 2 vectors a row, one 128-bit LHS load per row (4 f32 / 8 f16 K values) an
 ///   iteration, the packed rows in a ring of `v20`..`v27`, each loaded one K value ahead.
 /// * `in_order $k_block` — 4 vectors a row for in-order cores (Cortex-A55): the kernel's own
-///   `$k_block!(with)` / `$k_block!(without)` is one iteration of 128 bits of LHS per row, with
-///   or without the loads of the next iteration (the last one must not make them). They keep the
-///   LHS row pointers' byte offset in `x20`, `x20 + 8` in `x27` and halves in flight in `x23`,
-///   `x24`, `x28` and `x30`, so the row-block strides are recomputed instead of kept.
+///   `$k_block!(with)` / `$k_block!(without)` is one iteration of 128 bits of LHS per row (two
+///   64-bit halves, each loaded into `v0`..`v5` with `ldr d`), with or without the loads of the
+///   next iteration (the last one must not make them). They keep the LHS row pointers' byte
+///   offset in `x20`, `x20 + 8` in `x27` and RHS high halves in flight in `x28` and `x30`, so the
+///   row-block strides are recomputed instead of kept.
 macro_rules! float_kernel {
     ($(#[$attr:meta])* fn $name:ident: f32, 6 x $cols:literal, $mca:literal, $schedule:ident $($k_block:ident)?;) => {
         float_kernel!(@schedule [$(#[$attr])*] $name [float, f32, "4s", "s", "4", "4", "2", "3"]
@@ -143,11 +210,11 @@ macro_rules! float_kernel {
      $cols:literal, $mca:literal, in_order $k_block:ident) => {
         float_kernel!(@kernel [$($attr)*] $name [$kind, $e, $arr] $cols, in_order, 4;
             concat!("lsr x21, x2, #", $lanes_log2, "\n", "cbz x21, 40f\n",
-                // Prologue: whole LHS blocks, RHS vector 0 and the high half of vector 1, the
-                // high half of LHS row 0.
-                "ldr q0, [x10]\n", "ldr q1, [x11]\n", "ldr q2, [x12]\n", "ldr q3, [x13]\n",
-                "ldr q4, [x14]\n", "ldr q5, [x15]\n",
-                "ldr q6, [x16]\n", "ldr x30, [x16, #24]\n", "mov x27, #8\n", "ldr x23, [x10, x27]\n",
+                // Prologue: the first 64-bit half of each LHS row (x20 is 0), RHS vector 0 and
+                // the high half of vector 1.
+                "ldr d0, [x10]\n", "ldr d1, [x11]\n", "ldr d2, [x12]\n", "ldr d3, [x13]\n",
+                "ldr d4, [x14]\n", "ldr d5, [x15]\n",
+                "ldr q6, [x16]\n", "ldr x30, [x16, #24]\n", "mov x27, #8\n",
                 "subs x21, x21, #1\n", "b.eq 35f\n",
                 // Iterations with a successor, then the last one without prefetches.
                 "30:\n", "// LLVM-MCA-BEGIN ", $mca, "\n", $k_block!(with),
@@ -215,7 +282,7 @@ macro_rules! float_kernel {
                 //   w8  clamp_min bits            x25 columns in this tile (1..=cols)
                 //   w9  clamp_max bits            x26 partial-store pointer
                 //   x27 6 * lhs_stride            x28 6 * dst_stride (`out_of_order`; `in_order`
-                //                                 schedules use x23, x24, x27, x28, x30 in the loop)
+                //                                 schedules use x27, x28, x30 in the loop)
                 //
                 // SAFETY: the caller guarantees the buffer extents in the kernel's contract. LHS
                 // rows are read only within their k elements: whole loads while a whole
@@ -296,9 +363,7 @@ macro_rules! float_kernel {
             float_kernel!(@block_start $cols),
             $bias,
             $k,
-            // The loop used x24 (rows in the block): recompute it.
             concat!("50:\n", "dup v0.", $arr, ", w9\n", "dup v1.", $arr, ", w8\n"),
-            min_imm!("x24", "x0", "6", "x24"),
             float_kernel!(@clamp_store $w, $e, $arr),
             concat!("subs x17, x17, #", $cols, "\n"),
             "b.gt 20b",
