@@ -15,6 +15,23 @@
 //!   fragment defines only the labels it is given, so a kernel can use it many times.
 //! * A fragment touches only the registers it is given.
 
+/// `asm!` (no stack use) for blocks that overwrite the whole vector register file: the given
+/// template and operands (ending with a comma), then v0-v31 as clobbers.
+macro_rules! asm_clobbering_all_vectors {
+    ($($template_and_operands:tt)*) => {
+        core::arch::asm!(
+            $($template_and_operands)*
+            out("v0") _, out("v1") _, out("v2") _, out("v3") _, out("v4") _, out("v5") _,
+            out("v6") _, out("v7") _, out("v8") _, out("v9") _, out("v10") _, out("v11") _,
+            out("v12") _, out("v13") _, out("v14") _, out("v15") _, out("v16") _, out("v17") _,
+            out("v18") _, out("v19") _, out("v20") _, out("v21") _, out("v22") _, out("v23") _,
+            out("v24") _, out("v25") _, out("v26") _, out("v27") _, out("v28") _, out("v29") _,
+            out("v30") _, out("v31") _,
+            options(nostack),
+        )
+    };
+}
+
 /// `MOVI v$r.$arr, #0` for each listed register (`$arr` "16b" or "4s": different encodings).
 macro_rules! zero_v {
     ($arr:literal; $($r:literal),+ $(,)?) => {
