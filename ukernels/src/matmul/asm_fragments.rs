@@ -39,6 +39,27 @@ macro_rules! zero_v {
     };
 }
 
+/// `$step!(row.., group.., lane)` for the eight rows of two 4-row LHS groups: row `i` of a group
+/// takes lane `i` of its group's per-row values (scales, sums, ...), so each row names only its
+/// own registers (`(..)`) and each group its shared ones (`[..]`).
+macro_rules! rows_of_two_groups {
+    ($step:ident;
+     ($($r0:literal),+) ($($r1:literal),+) ($($r2:literal),+) ($($r3:literal),+) [$($g0:literal),+];
+     ($($r4:literal),+) ($($r5:literal),+) ($($r6:literal),+) ($($r7:literal),+) [$($g1:literal),+]
+     $(,)?) => {
+        concat!(
+            $step!($($r0,)+ $($g0,)+ "0"),
+            $step!($($r1,)+ $($g0,)+ "1"),
+            $step!($($r2,)+ $($g0,)+ "2"),
+            $step!($($r3,)+ $($g0,)+ "3"),
+            $step!($($r4,)+ $($g1,)+ "0"),
+            $step!($($r5,)+ $($g1,)+ "1"),
+            $step!($($r6,)+ $($g1,)+ "2"),
+            $step!($($r7,)+ $($g1,)+ "3"),
+        )
+    };
+}
+
 /// `MOV z$r.s, #0` for each listed SVE register.
 macro_rules! zero_z {
     ($($r:literal),+ $(,)?) => {
