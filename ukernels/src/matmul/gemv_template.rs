@@ -407,6 +407,34 @@ macro_rules! qai8dxp_gemv {
     };
 }
 
+/// v0 += v2 + v4 + v6 and v1 += v3 + v5 + v7 (int32 lanes): the eight independent SDOT chains of
+/// the per-channel GEMVs summed, pairwise, into the two that hold the columns' sums.
+macro_rules! sum_sdot_chains_into_v0_v1 {
+    () => {
+        concat!(
+            "add v0.4s, v0.4s, v2.4s\n",
+            "add v1.4s, v1.4s, v3.4s\n",
+            "add v4.4s, v4.4s, v6.4s\n",
+            "add v5.4s, v5.4s, v7.4s\n",
+            "add v0.4s, v0.4s, v4.4s\n",
+            "add v1.4s, v1.4s, v5.4s\n",
+        )
+    };
+}
+
+/// The end of a row of the per-channel 4-column GEMVs, its column sums in v0: dequantised with the
+/// row's lhs offset and scale (v24 lanes 0 / 1) and the group's rsum, rscale and bias (v16..v18),
+/// clamped to v28 / v29, then 4 columns (or the n % 4 tail) stored at x11 (x13 scratch).
+macro_rules! per_channel_gemv4_row_end {
+    () => {
+        concat!(
+            dequant_row!(scale_first, "0";
+                "16", "24"["0"]; "17", "24"["1"] -> "17"; "18"; "28", "29"),
+            store_cols4!(cmp, "0", "x1", "x11", "x13"; "5", "7", "6"),
+        )
+    };
+}
+
 /// One 32-value chunk of the 4-column int4 GEMVs with 4-byte super-blocks (`qsi4c32p4x4`,
 /// `qsi4cxp4x4`): RHS super-blocks 0..3 from `x10` into `v16`..`v19`, decoded with the 0xF0 mask in
 /// `v30` (16 x low nibbles into `v22`..`v25`, 16 x high nibbles in place), LHS `lq[0..32]` from
