@@ -633,3 +633,24 @@ macro_rules! sve_qsi8d32p_gemv {
         }
     };
 }
+
+/// The start of a 32-value step of the SVE qsi8d32p GEMVs' K loop, after their LHS loads: the
+/// step's four RHS segments into z16-z19, the LHS (x9, x16) and RHS (x10) pointers moved on, and
+/// the first two segments' nibbles split (z20/z21 = byte << 4, z16/z17 = byte & 0xF0).
+macro_rules! sve_qsi8d32p_gemv_rhs_step {
+    () => {
+        concat!(
+            "ld1b {{z16.b}}, p0/z, [x10]\n",
+            "ld1b {{z17.b}}, p0/z, [x10, #1, mul vl]\n",
+            "ld1b {{z18.b}}, p0/z, [x10, #2, mul vl]\n",
+            "ld1b {{z19.b}}, p0/z, [x10, #3, mul vl]\n",
+            "add x9, x9, #16\n",
+            "add x16, x16, #16\n",
+            "addvl x10, x10, #4\n",
+            "lsl z20.b, z16.b, #4\n",
+            "lsl z21.b, z17.b, #4\n",
+            "and z16.d, z16.d, z31.d\n",
+            "and z17.d, z17.d, z31.d\n",
+        )
+    };
+}
