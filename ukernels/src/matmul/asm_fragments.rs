@@ -60,6 +60,18 @@ macro_rules! rows_of_two_groups {
     };
 }
 
+/// `LD1B` (predicate p0, zeroing) of the eight consecutive vectors z16-z23 from `[$base]` on
+/// (`#0, mul vl` is the plain `[$base]`): SVE and SME1 have no multi-vector load.
+macro_rules! ld1b_z16_to_z23 {
+    ($base:literal) => {
+        ld1b_z16_to_z23!(@each $base;
+            ("16", "0") ("17", "1") ("18", "2") ("19", "3") ("20", "4") ("21", "5") ("22", "6") ("23", "7"))
+    };
+    (@each $base:literal; $(($z:literal, $i:literal))+) => {
+        concat!($(concat!("ld1b {{z", $z, ".b}}, p0/z, [", $base, ", #", $i, ", mul vl]\n"),)+)
+    };
+}
+
 /// `MOV z$r.s, #0` for each listed SVE register.
 macro_rules! zero_z {
     ($($r:literal),+ $(,)?) => {
