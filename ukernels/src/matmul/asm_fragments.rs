@@ -15,10 +15,60 @@
 //!   fragment defines only the labels it is given, so a kernel can use it many times.
 //! * A fragment touches only the registers it is given.
 
+/// `asm!` (no stack use) for blocks that overwrite the whole vector register file: the given
+/// template and operands (ending with a comma), then v0-v31 as clobbers.
+macro_rules! asm_clobbering_all_vectors {
+    ($($template_and_operands:tt)*) => {
+        core::arch::asm!(
+            $($template_and_operands)*
+            out("v0") _, out("v1") _, out("v2") _, out("v3") _, out("v4") _, out("v5") _,
+            out("v6") _, out("v7") _, out("v8") _, out("v9") _, out("v10") _, out("v11") _,
+            out("v12") _, out("v13") _, out("v14") _, out("v15") _, out("v16") _, out("v17") _,
+            out("v18") _, out("v19") _, out("v20") _, out("v21") _, out("v22") _, out("v23") _,
+            out("v24") _, out("v25") _, out("v26") _, out("v27") _, out("v28") _, out("v29") _,
+            out("v30") _, out("v31") _,
+            options(nostack),
+        )
+    };
+}
+
 /// `MOVI v$r.$arr, #0` for each listed register (`$arr` "16b" or "4s": different encodings).
 macro_rules! zero_v {
     ($arr:literal; $($r:literal),+ $(,)?) => {
         concat!($(concat!("movi v", $r, ".", $arr, ", #0\n"),)+)
+    };
+}
+
+/// `$step!(row.., group.., lane)` for the eight rows of two 4-row LHS groups: row `i` of a group
+/// takes lane `i` of its group's per-row values (scales, sums, ...), so each row names only its
+/// own registers (`(..)`) and each group its shared ones (`[..]`).
+macro_rules! rows_of_two_groups {
+    ($step:ident;
+     ($($r0:literal),+) ($($r1:literal),+) ($($r2:literal),+) ($($r3:literal),+) [$($g0:literal),+];
+     ($($r4:literal),+) ($($r5:literal),+) ($($r6:literal),+) ($($r7:literal),+) [$($g1:literal),+]
+     $(,)?) => {
+        concat!(
+            $step!($($r0,)+ $($g0,)+ "0"),
+            $step!($($r1,)+ $($g0,)+ "1"),
+            $step!($($r2,)+ $($g0,)+ "2"),
+            $step!($($r3,)+ $($g0,)+ "3"),
+            $step!($($r4,)+ $($g1,)+ "0"),
+            $step!($($r5,)+ $($g1,)+ "1"),
+            $step!($($r6,)+ $($g1,)+ "2"),
+            $step!($($r7,)+ $($g1,)+ "3"),
+        )
+    };
+}
+
+/// `LD1B` (predicate p0, zeroing) of the eight consecutive vectors z16-z23 from `[$base]` on
+/// (`#0, mul vl` is the plain `[$base]`): SVE and SME1 have no multi-vector load.
+macro_rules! ld1b_z16_to_z23 {
+    ($base:literal) => {
+        ld1b_z16_to_z23!(@each $base;
+            ("16", "0") ("17", "1") ("18", "2") ("19", "3") ("20", "4") ("21", "5") ("22", "6") ("23", "7"))
+    };
+    (@each $base:literal; $(($z:literal, $i:literal))+) => {
+        concat!($(concat!("ld1b {{z", $z, ".b}}, p0/z, [", $base, ", #", $i, ", mul vl]\n"),)+)
     };
 }
 

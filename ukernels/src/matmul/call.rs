@@ -58,6 +58,18 @@ pub(crate) fn check_packed_buffers(
     contract::require(a.m == 1 || a.dst_stride_row >= row_bytes, row_condition)
 }
 
+/// [`check_packed_buffers`] for a family whose destination elements are `out` (the families with
+/// f32 and f16 outputs), with KleidiAI's generic `sizeof(dst)` messages.
+#[inline(always)]
+pub(crate) fn check_packed_output_buffers(a: &PackedArgs, out: Output) -> Checked {
+    check_packed_buffers(
+        a,
+        out.size(),
+        "n * sizeof(dst) fits in size_t",
+        out.row_condition(),
+    )
+}
+
 /// Arguments of `run_matmul` with the LHS as it is (rows `lhs_stride` bytes apart).
 #[derive(Clone, Copy, Debug)]
 pub struct UnpackedLhsArgs {

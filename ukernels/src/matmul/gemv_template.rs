@@ -407,6 +407,34 @@ macro_rules! qai8dxp_gemv {
     };
 }
 
+/// v0 += v2 + v4 + v6 and v1 += v3 + v5 + v7 (int32 lanes): the eight independent SDOT chains of
+/// the per-channel GEMVs summed, pairwise, into the two that hold the columns' sums.
+macro_rules! sum_sdot_chains_into_v0_v1 {
+    () => {
+        concat!(
+            "add v0.4s, v0.4s, v2.4s\n",
+            "add v1.4s, v1.4s, v3.4s\n",
+            "add v4.4s, v4.4s, v6.4s\n",
+            "add v5.4s, v5.4s, v7.4s\n",
+            "add v0.4s, v0.4s, v4.4s\n",
+            "add v1.4s, v1.4s, v5.4s\n",
+        )
+    };
+}
+
+/// The end of a row of the per-channel 4-column GEMVs, its column sums in v0: dequantised with the
+/// row's lhs offset and scale (v24 lanes 0 / 1) and the group's rsum, rscale and bias (v16..v18),
+/// clamped to v28 / v29, then 4 columns (or the n % 4 tail) stored at x11 (x13 scratch).
+macro_rules! per_channel_gemv4_row_end {
+    () => {
+        concat!(
+            dequant_row!(scale_first, "0";
+                "16", "24"["0"]; "17", "24"["1"] -> "17"; "18"; "28", "29"),
+            store_cols4!(cmp, "0", "x1", "x11", "x13"; "5", "7", "6"),
+        )
+    };
+}
+
 /// One 32-value chunk of the 4-column int4 GEMVs with 4-byte super-blocks (`qsi4c32p4x4`,
 /// `qsi4cxp4x4`): RHS super-blocks 0..3 from `x10` into `v16`..`v19`, decoded with the 0xF0 mask in
 /// `v30` (16 x low nibbles into `v22`..`v25`, 16 x high nibbles in place), LHS `lq[0..32]` from
@@ -603,5 +631,26 @@ macro_rules! sve_qsi8d32p_gemv {
                 }
             }
         }
+    };
+}
+
+/// The start of a 32-value step of the SVE qsi8d32p GEMVs' K loop, after their LHS loads: the
+/// step's four RHS segments into z16-z19, the LHS (x9, x16) and RHS (x10) pointers moved on, and
+/// the first two segments' nibbles split (z20/z21 = byte << 4, z16/z17 = byte & 0xF0).
+macro_rules! sve_qsi8d32p_gemv_rhs_step {
+    () => {
+        concat!(
+            "ld1b {{z16.b}}, p0/z, [x10]\n",
+            "ld1b {{z17.b}}, p0/z, [x10, #1, mul vl]\n",
+            "ld1b {{z18.b}}, p0/z, [x10, #2, mul vl]\n",
+            "ld1b {{z19.b}}, p0/z, [x10, #3, mul vl]\n",
+            "add x9, x9, #16\n",
+            "add x16, x16, #16\n",
+            "addvl x10, x10, #4\n",
+            "lsl z20.b, z16.b, #4\n",
+            "lsl z21.b, z17.b, #4\n",
+            "and z16.d, z16.d, z31.d\n",
+            "and z17.d, z17.d, z31.d\n",
+        )
     };
 }

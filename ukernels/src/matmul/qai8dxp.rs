@@ -4,7 +4,7 @@
 //! type, both of which the kernel's family names.
 
 use super::call::PackedArgs as Args;
-use super::call::check_packed_buffers;
+use super::call::check_packed_output_buffers;
 use super::output::run_narrowed;
 use super::{
     matmul_clamp_f32_qai8dxp_qsi4c32p as int4_blockwise, matmul_clamp_f32_qai8dxp_qsi4cxp as int4,
@@ -37,12 +37,7 @@ pub fn check(kernel: &MatmulKernel, a: &Args) -> Checked {
     if a.m == 0 || a.n == 0 {
         return Ok(());
     }
-    check_packed_buffers(
-        a,
-        out.size(),
-        "n * sizeof(dst) fits in size_t",
-        out.row_condition(),
-    )
+    check_packed_output_buffers(a, out)
 }
 
 /// Whether `kernel` reads int4 weights in the sequential-nibble (`ps1s0`) order rather than

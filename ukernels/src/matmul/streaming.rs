@@ -69,22 +69,15 @@ pub unsafe fn commit_lazy_za_save() {
 /// pending lazy save first ([`commit_lazy_za_save`]).
 macro_rules! streaming_asm {
     ($ext:literal; $($text:expr),+ $(,)?; $($operands:tt)*) => {
-        core::arch::asm!(
+        asm_clobbering_all_vectors!(
             concat!(".arch_extension ", $ext),
             "smstart",
             $($text,)+
             "smstop",
             $($operands)*
-            out("v0") _, out("v1") _, out("v2") _, out("v3") _, out("v4") _, out("v5") _,
-            out("v6") _, out("v7") _, out("v8") _, out("v9") _, out("v10") _, out("v11") _,
-            out("v12") _, out("v13") _, out("v14") _, out("v15") _, out("v16") _, out("v17") _,
-            out("v18") _, out("v19") _, out("v20") _, out("v21") _, out("v22") _, out("v23") _,
-            out("v24") _, out("v25") _, out("v26") _, out("v27") _, out("v28") _, out("v29") _,
-            out("v30") _, out("v31") _,
             out("p0") _, out("p1") _, out("p2") _, out("p3") _, out("p4") _, out("p5") _,
             out("p6") _, out("p7") _, out("p8") _, out("p9") _, out("p10") _, out("p11") _,
             out("p12") _, out("p13") _, out("p14") _, out("p15") _, out("ffr") _,
-            options(nostack),
         )
     };
 }

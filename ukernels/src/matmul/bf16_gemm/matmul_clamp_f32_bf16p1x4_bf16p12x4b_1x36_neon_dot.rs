@@ -18,7 +18,6 @@
 //! element.
 
 use super::Args;
-use core::arch::asm;
 
 /// Accumulators of one group from its 12 biases in `q$b0`..`q$b2` and zero in `v0`: column pair
 /// `p` in `v($a0 + p)` as `[bias, +0, bias, +0]`.
@@ -104,7 +103,7 @@ pub unsafe fn matmul_bf16p1x4_bf16p12x4b_1x36(
     // SAFETY: the reads and writes stay within the buffers described in `# Safety` and the
     // scratch tile; every register written is an output or clobber; no stack use.
     unsafe {
-        asm!(
+        asm_clobbering_all_vectors!(
             // x0 LHS, x1 RHS group, x2 columns left, x3 destination, x4 group bytes,
             // x5 K groups, x6 clamp bounds, x7 scratch tile.
             "1:",
@@ -216,13 +215,6 @@ pub unsafe fn matmul_bf16p1x4_bf16p12x4b_1x36(
             in("x6") clamp.as_ptr(),
             inout("x7") scratch.as_mut_ptr() => _,
             out("x8") _, out("x9") _, out("x10") _, out("x11") _, out("x12") _, out("x13") _,
-            out("v0") _, out("v1") _, out("v2") _, out("v3") _, out("v4") _, out("v5") _,
-            out("v6") _, out("v7") _, out("v8") _, out("v9") _, out("v10") _, out("v11") _,
-            out("v12") _, out("v13") _, out("v14") _, out("v15") _, out("v16") _, out("v17") _,
-            out("v18") _, out("v19") _, out("v20") _, out("v21") _, out("v22") _, out("v23") _,
-            out("v24") _, out("v25") _, out("v26") _, out("v27") _, out("v28") _, out("v29") _,
-            out("v30") _, out("v31") _,
-            options(nostack),
         );
     }
 }

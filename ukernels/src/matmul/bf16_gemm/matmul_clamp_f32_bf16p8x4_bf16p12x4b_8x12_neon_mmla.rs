@@ -18,7 +18,6 @@
 //! Partial tiles are written to a scratch tile first and copied element by element.
 
 use super::Args;
-use core::arch::asm;
 
 /// Two output rows from the accumulators `v$a0`..`v$a5` of one row pair (`[row 2r: col 2c,
 /// 2c+1 | row 2r+1: col 2c, 2c+1]` per column pair): `UZP1`/`UZP2` on doublewords give the
@@ -115,7 +114,7 @@ pub unsafe fn matmul_bf16p8x4_bf16p12x4b_8x12(
     // SAFETY: the reads and writes stay within the buffers described in `# Safety` and the
     // scratch tile; every register written is an output or clobber; no stack use.
     unsafe {
-        asm!(
+        asm_clobbering_all_vectors!(
 
             // x0 rows left, x1 LHS row block, x2 destination row block, x8 parameters.
             "1:",
@@ -332,13 +331,6 @@ pub unsafe fn matmul_bf16p8x4_bf16p12x4b_8x12(
             out("x3") _, out("x4") _, out("x5") _, out("x6") _, out("x7") _,
             out("x9") _, out("x10") _, out("x11") _, out("x12") _, out("x13") _,
             out("x14") _, out("x15") _, out("x16") _, out("x17") _,
-            out("v0") _, out("v1") _, out("v2") _, out("v3") _, out("v4") _, out("v5") _,
-            out("v6") _, out("v7") _, out("v8") _, out("v9") _, out("v10") _, out("v11") _,
-            out("v12") _, out("v13") _, out("v14") _, out("v15") _, out("v16") _, out("v17") _,
-            out("v18") _, out("v19") _, out("v20") _, out("v21") _, out("v22") _, out("v23") _,
-            out("v24") _, out("v25") _, out("v26") _, out("v27") _, out("v28") _, out("v29") _,
-            out("v30") _, out("v31") _,
-            options(nostack),
         );
     }
 }

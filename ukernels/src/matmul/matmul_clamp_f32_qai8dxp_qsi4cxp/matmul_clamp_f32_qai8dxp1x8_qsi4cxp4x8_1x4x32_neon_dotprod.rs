@@ -45,17 +45,9 @@ qai8dxp_gemv! {
         "ldr q16, [x10]", // rsum
         "ldr q17, [x10, #16]", // rscale
         "ldr q18, [x10, #32]", // bias
-        "add v0.4s, v0.4s, v2.4s",
-        "add v1.4s, v1.4s, v3.4s",
-        "add v4.4s, v4.4s, v6.4s",
-        "add v5.4s, v5.4s, v7.4s",
-        "add v0.4s, v0.4s, v4.4s",
-        "add v1.4s, v1.4s, v5.4s",
+        sum_sdot_chains_into_v0_v1!(),
         "addp v0.4s, v0.4s, v1.4s", // columns 0..3
-        dequant_row!(scale_first, "0";
-            "16", "24"["0"]; "17", "24"["1"] -> "17"; "18"; "28", "29"),
-        // ---- store 4 columns, or the n % 4 tail ----
-        store_cols4!(cmp, "0", "x1", "x11", "x13"; "5", "7", "6"),
+        per_channel_gemv4_row_end!(),
     ]
     clobber x(8 9 10 11 12 13) v(0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 24 25 26 27 28 29 31)
 }

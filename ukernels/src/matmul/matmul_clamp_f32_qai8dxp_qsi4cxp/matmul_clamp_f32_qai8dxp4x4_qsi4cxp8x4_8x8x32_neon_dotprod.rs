@@ -213,14 +213,9 @@ asm_kernel! {
                 "ldp q4, q5, [x24, #64]", // bias
                 "ldp q6, q7, [x20]",      // group 0 offsets, scales
                 "ldp q8, q9, [x21]",      // group 1
-                epilogue_row!("16", "17", "6", "7", "0"),
-                epilogue_row!("18", "19", "6", "7", "1"),
-                epilogue_row!("20", "21", "6", "7", "2"),
-                epilogue_row!("22", "23", "6", "7", "3"),
-                epilogue_row!("24", "25", "8", "9", "0"),
-                epilogue_row!("26", "27", "8", "9", "1"),
-                epilogue_row!("28", "29", "8", "9", "2"),
-                epilogue_row!("30", "31", "8", "9", "3"),
+                rows_of_two_groups!(epilogue_row;
+                    ("16", "17") ("18", "19") ("20", "21") ("22", "23") ["6", "7"];
+                    ("24", "25") ("26", "27") ("28", "29") ("30", "31") ["8", "9"]),
                 // ---- Stores. Fast path: a full 8 x 8 tile.
                 min_imm!("x28", "x15", "8", "x28"),
                 "mov x27, x17",

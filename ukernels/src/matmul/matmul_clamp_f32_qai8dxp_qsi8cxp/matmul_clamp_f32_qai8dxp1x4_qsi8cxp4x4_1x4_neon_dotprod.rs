@@ -46,14 +46,9 @@ qai8dxp_gemv! {
         "ldp q18, q19, [x10, #32]",
         "ldp q20, q21, [x10, #64]",
         "ldp q22, q23, [x10, #96]",
-        k_block!("0", "16", "24", "0"),
-        k_block!("1", "17", "24", "1"),
-        k_block!("2", "18", "24", "2"),
-        k_block!("3", "19", "24", "3"),
-        k_block!("4", "20", "25", "0"),
-        k_block!("5", "21", "25", "1"),
-        k_block!("6", "22", "25", "2"),
-        k_block!("7", "23", "25", "3"),
+        rows_of_two_groups!(k_block;
+            ("0", "16") ("1", "17") ("2", "18") ("3", "19") ["24"];
+            ("4", "20") ("5", "21") ("6", "22") ("7", "23") ["25"]),
         "add x10, x10, #128",
         "subs x12, x12, #1",
     ]
@@ -62,17 +57,9 @@ qai8dxp_gemv! {
         "ldr d24, [x9], #8", // s[0] = lhs_offset, s[1] = lhs_scale
         "ldp q16, q17, [x10]", // rsum, rscale
         "ldr q18, [x10, #32]", // bias
-        "add v0.4s, v0.4s, v2.4s",
-        "add v1.4s, v1.4s, v3.4s",
-        "add v4.4s, v4.4s, v6.4s",
-        "add v5.4s, v5.4s, v7.4s",
-        "add v0.4s, v0.4s, v4.4s",
-        "add v1.4s, v1.4s, v5.4s",
+        sum_sdot_chains_into_v0_v1!(),
         "add v0.4s, v0.4s, v1.4s", // columns 0..3
-        dequant_row!(scale_first, "0";
-            "16", "24"["0"]; "17", "24"["1"] -> "17"; "18"; "28", "29"),
-        // ---- store 4 columns, or the n % 4 tail ----
-        store_cols4!(cmp, "0", "x1", "x11", "x13"; "5", "7", "6"),
+        per_channel_gemv4_row_end!(),
     ]
     clobber x(8 9 10 11 12 13) v(0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 24 25 28 29)
 }

@@ -147,14 +147,9 @@ pub unsafe fn matmul_f32_qai8dxp4x4_qsu2cxp4x4_8x4(
             "ldr q30, [x11], #16",
             "ld1r {{v0.4s}}, [{lo}]",
             "ld1r {{v1.4s}}, [{hi}]",
-            finish_row!("16", "24", "25", "0"),
-            finish_row!("17", "24", "25", "1"),
-            finish_row!("18", "24", "25", "2"),
-            finish_row!("19", "24", "25", "3"),
-            finish_row!("20", "26", "27", "0"),
-            finish_row!("21", "26", "27", "1"),
-            finish_row!("22", "26", "27", "2"),
-            finish_row!("23", "26", "27", "3"),
+            rows_of_two_groups!(finish_row;
+                ("16") ("17") ("18") ("19") ["24", "25"];
+                ("20") ("21") ("22") ("23") ["26", "27"]),
             "mov x12, x15",
             store_row4!("16"),
             next_row!("1", "17"),

@@ -122,7 +122,7 @@ use super::output::run_narrowed;
 use crate::catalog::{KernelFn, MatmulKernel, PackerKind, RhsPackerKind, Rows};
 use crate::contract::{self, Checked};
 use crate::layout;
-use crate::matmul::call::check_packed_buffers;
+use crate::matmul::call::check_packed_output_buffers;
 use crate::reference::qai4c32p::Arithmetic;
 
 /// Whether `kernel` takes exactly one row per call ([`Rows::One`] in the catalog): KleidiAI's f32
@@ -161,12 +161,7 @@ pub fn check(kernel: &MatmulKernel, a: &Args) -> Checked {
     if a.m == 0 || a.n == 0 {
         return Ok(());
     }
-    check_packed_buffers(
-        a,
-        out.size(),
-        "n * sizeof(dst) fits in size_t",
-        out.row_condition(),
-    )
+    check_packed_output_buffers(a, out)
 }
 
 /// Runs `kernel` on this target: its hand-written ISA implementation on aarch64 where it has one,
