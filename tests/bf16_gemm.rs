@@ -17,15 +17,12 @@ use rkai::ukernels::pack::lhs_pack_bf16::Variant as LhsVariant;
 use rkai::ukernels::pack::rhs_pack_bf16::Variant as RhsVariant;
 use rkai::ukernels::reference::bf16_gemm as reference;
 use std::ptr;
+use support::cabi::func as sym;
 use support::cabi::{Getter2, Getter3, LhsQuantPackHalfFn, MatmulFn, pack_float_rhs};
 use support::gemm::{self, Impl, Portion, portions};
 use support::guard::{EDGES, Edge, Guarded};
 use support::rng::Rng;
 use support::tester::{self, PackedFamily};
-
-fn sym<F: Copy>(verb: &str, name: &str) -> F {
-    support::cabi::func(verb, name)
-}
 
 fn kernels() -> impl Iterator<Item = &'static MatmulKernel> {
     catalog::KERNELS
@@ -481,19 +478,7 @@ fn check_kernel(k: &MatmulKernel, which: Impl) -> usize {
     cases
 }
 
-#[test]
-fn exported_kernels_match_reference() {
-    let total = tester::count_cases(runnable(), "", |k| check_kernel(k, Impl::Exported));
-    eprintln!("RELIABILITY bounds_kernels {total}");
-}
-
-#[test]
-fn portable_kernels_match_reference() {
-    let total = tester::count_cases(kernels(), " (portable)", |k| {
-        check_kernel(k, Impl::Portable)
-    });
-    eprintln!("RELIABILITY bounds_portable {total}");
-}
+reference_tests!(runnable: runnable(), all: kernels(), check: check_kernel);
 
 #[test]
 fn kernels_need_bf16() {

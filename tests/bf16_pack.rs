@@ -13,6 +13,7 @@ use rkai::ukernels::pack::lhs_pack_bf16::Variant;
 use rkai::ukernels::pack::rhs_pack_bf16::Variant as RhsVariant;
 use rkai::ukernels::reference::lhs_bf16 as reference;
 use std::ptr;
+use support::cabi::func as sym;
 use support::cabi::{Getter0, Getter2, LhsQuantPackHalfFn, RhsPackFloatFn};
 use support::guard::{EDGES, Edge, Guarded};
 use support::rng::Rng;
@@ -20,10 +21,6 @@ use support::rng::Rng;
 type Getter1 = extern "C" fn(usize) -> usize;
 type Getter4 = extern "C" fn(usize, usize, usize, usize) -> usize;
 type Getter5 = extern "C" fn(usize, usize, usize, usize, usize) -> usize;
-
-fn sym<F: Copy>(verb: &str, name: &str) -> F {
-    support::cabi::func(verb, name)
-}
 
 /// The bf16 LHS packer variant of `p`, if it is one.
 fn lhs_kind(p: &Packer) -> Option<Variant> {

@@ -10,9 +10,8 @@
 mod support;
 
 use std::fs;
-use std::path::{Path, PathBuf};
-use std::process::Command;
-use support::host::{cross_tools_present, have, native_run, run_script};
+use std::path::Path;
+use support::host::{cross_tools_present, native_run, require_tools, run_script, script};
 
 /// Logs the script writes for every architecture, one per run of the example.
 const RUNS: &[&str] = &[
@@ -43,18 +42,10 @@ fn cmake_consumers_build_and_run() {
     let Some(arch) = native_run("cmake_consumers_build_and_run", "RKAI_SKIP_CMAKE_TEST") else {
         return;
     };
-    for (tool, args) in [
-        ("cmake", &["--version"][..]),
-        ("ninja", &["--version"][..]),
-        ("pkg-config", &["--version"][..]),
-        ("cc", &["--version"][..]),
-        ("bash", &["--version"][..]),
-    ] {
-        assert!(
-            have(tool, args),
-            "{tool} is missing: run scripts/setup-toolchain.sh (or set RKAI_SKIP_CMAKE_TEST=1)"
-        );
-    }
+    require_tools(
+        &["cmake", "ninja", "pkg-config", "cc", "bash"],
+        "RKAI_SKIP_CMAKE_TEST",
+    );
 
     let cross = arch == "x86_64" && cross_tools_present(true);
     if arch == "x86_64" && !cross {
@@ -65,16 +56,11 @@ fn cmake_consumers_build_and_run() {
         );
     }
 
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("c_cmake");
-    let mut cmd = Command::new("bash");
-    cmd.arg(root.join("scripts/build-and-run-example.sh"))
-        .current_dir(&root)
-        .env("RKAI_BUILD_DIR", &dir)
+    let (mut cmd, dir) = script("build-and-run-example.sh", "c_cmake");
+    cmd.env("RKAI_BUILD_DIR", &dir)
         .env("RKAI_SKIP_SETUP", "1")
         .env("RKAI_CROSS", if cross { "1" } else { "0" })
-        .env_remove("CARGO_TARGET_DIR")
-        .env_remove("CARGO_BUILD_TARGET");
+        .env_remove("CARGO_TARGET_DIR");
     let stdout = run_script(
         cmd,
         "scripts/build-and-run-example.sh",

@@ -10,9 +10,7 @@
 
 mod support;
 
-use std::path::PathBuf;
-use std::process::Command;
-use support::host::{have, native_run, run_script};
+use support::host::{native_run, require_tools, run_script, script};
 
 /// Every stand-in the script runs: the label prefix of its summary line and the name its program
 /// prints before `: OK` (some print two lines).
@@ -84,21 +82,14 @@ fn framework_integration_recipes() {
     {
         return;
     }
-    for tool in ["cmake", "ninja", "cc", "c++", "bash"] {
-        assert!(
-            have(tool, &["--version"]),
-            "{tool} is missing: run scripts/setup-toolchain.sh (or set RKAI_SKIP_INTEGRATION_TEST=1)"
-        );
-    }
+    require_tools(
+        &["cmake", "ninja", "cc", "c++", "bash"],
+        "RKAI_SKIP_INTEGRATION_TEST",
+    );
 
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("c_integration");
-    let mut cmd = Command::new("bash");
-    cmd.arg(root.join("scripts/check-integration.sh"))
-        .current_dir(&root)
-        .env("RKAI_INTEGRATION_DIR", &dir)
-        .env_remove("CARGO_TARGET_DIR")
-        .env_remove("CARGO_BUILD_TARGET");
+    let (mut cmd, dir) = script("check-integration.sh", "c_integration");
+    cmd.env("RKAI_INTEGRATION_DIR", &dir)
+        .env_remove("CARGO_TARGET_DIR");
     let stdout = run_script(
         cmd,
         "scripts/check-integration.sh",

@@ -15,9 +15,9 @@
 
 mod support;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
-use support::host::{cross_tools_present, have, native_run, run_script};
+use support::host::{cross_tools_present, have, native_run, run_script, script};
 
 /// `.text` bytes of the probe linked against KleidiAI 1.30 for aarch64 (docs/PERFORMANCE.md).
 const KLEIDIAI_AARCH64_TEXT: u64 = 9_132;
@@ -72,14 +72,9 @@ fn c_program_pays_only_for_what_it_calls() {
         eprintln!("c_program_pays_only_for_what_it_calls: skipped: no bound for a {arch} host");
         return;
     }
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let target = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("c_size");
     let cross = arch == "x86_64" && cross_tools_present(false);
-    let mut cmd = Command::new("bash");
-    cmd.arg(root.join("scripts/size-report.sh"))
-        .current_dir(&root)
-        .env("CARGO_TARGET_DIR", &target)
-        .env_remove("CARGO_BUILD_TARGET")
+    let (mut cmd, target) = script("size-report.sh", "c_size");
+    cmd.env("CARGO_TARGET_DIR", &target)
         .env_remove("RKAI_SIZE_KLEIDIAI");
     if arch == "x86_64" && !cross {
         eprintln!(
@@ -113,7 +108,11 @@ fn c_program_pays_only_for_what_it_calls() {
                 run_probe(None, &exe);
             }
         } else if have("qemu-aarch64", &["--version"]) {
-            run_probe(Some(&root.join("scripts/cargo-aarch64-runner.sh")), &exe);
+            let runner = concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/scripts/cargo-aarch64-runner.sh"
+            );
+            run_probe(Some(Path::new(runner)), &exe);
         }
     }
     if arch == "x86_64" {

@@ -19,38 +19,6 @@ impl FloatFamily for F32 {
     const FAMILY: Family = Family::F32F32F32p;
     const LABEL: &'static str = "float";
     const C_TYPE: &'static str = "float";
-    const PACK_SHAPES: &'static [(usize, usize)] = &[
-        (1, 1),
-        (1, 0),
-        (5, 3),
-        (16, 4),
-        (17, 5),
-        (33, 17),
-        (8, 64),
-        (70, 9),
-        (300, 2),
-        (130, 33),
-    ];
-    /// Partial and whole row blocks and column groups, K tails of every length mod 4, K = 0
-    /// (the result is the clamped bias) and KleidiAI's float test shapes.
-    const SHAPES: &'static [(usize, usize, usize)] = &[
-        (1, 1, 1),
-        (2, 5, 0),
-        (1, 16, 4),
-        (1, 35, 3),
-        (6, 16, 8),
-        (7, 17, 5),
-        (5, 8, 2),
-        (12, 32, 9),
-        (13, 47, 31),
-        (3, 70, 6),
-        (18, 9, 7),
-        (1, 1, 1023),
-        (9, 300, 7),
-        (31, 64, 64),
-        (1013, 1, 5),
-        (25, 129, 66),
-    ];
     const INVERTED: (f32, f32) = (0.25, -0.25);
     const SPECIALS: &'static [f32] = &[
         f32::NAN,
@@ -64,13 +32,6 @@ impl FloatFamily for F32 {
         f32::MAX,
         -f32::MAX,
         1e-30,
-    ];
-    const SPECIAL_CLAMPS: &'static [(f32, f32)] = &[
-        (f32::NEG_INFINITY, f32::INFINITY),
-        (-1.0, 1.0),
-        (f32::NAN, 1.0),
-        (-1.0, f32::NAN),
-        (-0.0, 0.0),
     ];
     const PORTABLE_TOO: bool = false;
     const REGISTER_SHAPES: [(usize, usize, usize); 3] = [(1, 8, 3), (7, 17, 9), (12, 40, 64)];

@@ -22,40 +22,10 @@ impl FloatFamily for F16 {
     const FAMILY: Family = Family::F16F16F16p;
     const LABEL: &'static str = "f16";
     const C_TYPE: &'static str = "uint16_t";
-    const PACK_SHAPES: &'static [(usize, usize)] = &[
-        (1, 1),
-        (1, 0),
-        (5, 3),
-        (16, 4),
-        (17, 5),
-        (32, 8),
-        (33, 17),
-        (8, 64),
-        (70, 9),
-        (300, 2),
-        (130, 33),
-    ];
-    /// Partial and whole row blocks and column groups (16 and 32), K tails of every length
-    /// mod 8, K = 0 (the clamped bias).
-    const SHAPES: &'static [(usize, usize, usize)] = &[
-        (1, 1, 1),
-        (2, 5, 0),
-        (1, 16, 4),
-        (1, 35, 3),
-        (6, 32, 8),
-        (7, 17, 5),
-        (5, 8, 2),
-        (12, 64, 9),
-        (13, 47, 31),
-        (3, 70, 6),
-        (18, 9, 7),
-        (1, 1, 1023),
-        (9, 300, 15),
-        (31, 64, 64),
-        (1013, 1, 5),
-        (25, 129, 66),
-        (6, 48, 12),
-    ];
+    /// A whole 32-column group.
+    const EXTRA_PACK_SHAPES: &'static [(usize, usize)] = &[(32, 8)];
+    /// A column group and a half, and a K tail of 4 in the 8-step loop.
+    const EXTRA_SHAPES: &'static [(usize, usize, usize)] = &[(6, 48, 12)];
     const INVERTED: (f32, f32) = (0.3, -0.3);
     const SPECIALS: &'static [u16] = &[
         0x7e00, // quiet NaN
@@ -71,12 +41,7 @@ impl FloatFamily for F16 {
         0x03ff, // largest subnormal
         0x5bff, // 255.9
     ];
-    const SPECIAL_CLAMPS: &'static [(f32, f32)] = &[
-        (f32::NEG_INFINITY, f32::INFINITY),
-        (-1.0, 1.0),
-        (f32::NAN, 1.0),
-        (-1.0, f32::NAN),
-        (-0.0, 0.0),
+    const EXTRA_SPECIAL_CLAMPS: &'static [(f32, f32)] = &[
         (-1e9, 1e9), // beyond the f16 range: infinities after rounding
         (-70000.0, 65519.0),
     ];

@@ -13,7 +13,7 @@ use rkai::ukernels::catalog::{self, KERNELS, MatmulKernel};
 use rkai::ukernels::matmul::call::IndirectArgs;
 use rkai::ukernels::matmul::imatmul_clamp_f32_f32_f32p::portable;
 use std::ffi::c_void;
-use support::cabi::{Getter0, Getter1, Getter2, Getter3, func};
+use support::cabi::{Getter0, Getter1, Getter2, Getter3, ImatmulFn, ImatmulPackFn, func};
 use support::guard::{EDGES, Edge, Guarded};
 use support::rng::Rng;
 
@@ -24,23 +24,6 @@ const MR: usize = 6;
 /// An indirection entry no row below `m` may read: dereferencing it faults.
 const POISON: usize = 0xdead_0000_0000_beef;
 const CANARY: f32 = f32::from_bits(0x7fc0_dead);
-
-type RunImatmul = unsafe extern "C" fn(
-    usize,
-    usize,
-    usize,
-    usize,
-    *const c_void,
-    *const c_void,
-    usize,
-    *const c_void,
-    *mut c_void,
-    usize,
-    f32,
-    f32,
-);
-type RunPack =
-    unsafe extern "C" fn(usize, usize, usize, usize, *const c_void, *const c_void, *mut c_void);
 
 fn kernel() -> &'static MatmulKernel {
     catalog::kernel(STEM).expect("catalog entry")
@@ -90,7 +73,7 @@ fn pack(
     edge: Edge,
 ) -> Guarded {
     let size: Getter3 = func("get_rhs_packed_size", PACKER);
-    let run: RunPack = func("run", PACKER);
+    let run: ImatmulPackFn = func("run", PACKER);
     let rhs_g = Guarded::from_f32(rhs, edge);
     let bias_g = Guarded::from_f32(bias, edge);
     let mut out = Guarded::new(size(n, kcc, kcl), edge);
@@ -176,7 +159,7 @@ fn packed_bytes_equal_reference_whole_and_sliced() {
         let rhs_off: Getter1 = func("get_rhs_offset", PACKER);
         let bias_off: Getter1 = func("get_bias_offset", PACKER);
         let packed_off: Getter3 = func("get_rhs_packed_offset", PACKER);
-        let run: RunPack = func("run", PACKER);
+        let run: ImatmulPackFn = func("run", PACKER);
         let mut sliced = vec![0u8; want.len()];
         for n_idx in (0..n).step_by(ns) {
             let cols = ns.min(n - n_idx);
@@ -299,6 +282,44 @@ fn indirection(conv: &Conv, input: *const u8, pad: *const u8, mode: Pointers) ->
     entries
 }
 
+/// One convolution ready to run with absolute indirection pointers: random input, weights and
+/// bias from `seed`, a zero pad chunk, the packed RHS (at the end of its guard page) and the
+/// direct convolution clamped to +-`clamp`.
+struct ConvProblem {
+    /// What `entries` point into: kept alive with them.
+    _input: Vec<f32>,
+    pad: Vec<f32>,
+    entries: Vec<usize>,
+    packed: Guarded,
+    want: Vec<f32>,
+}
+
+impl ConvProblem {
+    fn new(conv: &Conv, seed: u64, clamp: f32) -> Self {
+        let (n, kcc, kcl) = (conv.c_out, conv.kcc(), conv.c_in);
+        let mut rng = Rng::new(seed);
+        let input = rng.vec_f32(conv.h * conv.w * kcl, -1.0, 1.0);
+        let weights = rng.vec_f32(kcc * kcl * n, -1.0, 1.0);
+        let bias = rng.vec_f32(n, -0.5, 0.5);
+        let pad = vec![0.0f32; kcl];
+        let entries = indirection(
+            conv,
+            input.as_ptr().cast(),
+            pad.as_ptr().cast(),
+            Pointers::Absolute,
+        );
+        let packed = pack(n, kcc, kcl, &weights, n, &bias, Edge::End);
+        let want = direct_conv(conv, &input, &pad, &weights, &bias, -clamp, clamp);
+        Self {
+            _input: input,
+            pad,
+            entries,
+            packed,
+            want,
+        }
+    }
+}
+
 /// KleidiAI's test portions (full, halves, centre), rounded down to the getters' steps.
 fn portions(m: usize, n: usize) -> Vec<(usize, usize, usize, usize)> {
     let ns = n_step();
@@ -362,7 +383,7 @@ fn convolutions_through_indirection_equal_direct_convolution() {
         );
         return;
     }
-    let run: RunImatmul = func("run", STEM);
+    let run: ImatmulFn = func("run", STEM);
     let lhs_offset: Getter2 = func("get_lhs_offset", STEM);
     let rhs_offset: Getter3 = func("get_rhs_packed_offset", STEM);
     let dst_offset: Getter3 = func("get_dst_offset", STEM);
@@ -488,25 +509,13 @@ fn threads_on_disjoint_row_blocks_equal_one_call() {
         c_out: n_step() + 5,
     };
     let (m, n, kcc, kcl) = (conv.m(), conv.c_out, conv.kcc(), conv.c_in);
-    let mut rng = Rng::new(5);
-    let input = rng.vec_f32(conv.h * conv.w * kcl, -1.0, 1.0);
-    let weights = rng.vec_f32(kcc * kcl * n, -1.0, 1.0);
-    let bias = rng.vec_f32(n, -0.5, 0.5);
-    let pad = vec![0.0f32; kcl];
-    let entries = indirection(
-        &conv,
-        input.as_ptr().cast(),
-        pad.as_ptr().cast(),
-        Pointers::Absolute,
-    );
-    let packed = pack(n, kcc, kcl, &weights, n, &bias, Edge::End);
-    let want = direct_conv(&conv, &input, &pad, &weights, &bias, -0.5, 0.5);
+    let p = ConvProblem::new(&conv, 5, 0.5);
     let mut dst = vec![CANARY; m * n];
-    let run: RunImatmul = func("run", STEM);
+    let run: ImatmulFn = func("run", STEM);
     let (ib, pp, rp, dp) = (
-        entries.as_ptr() as usize,
-        pad.as_ptr() as usize,
-        packed.ptr() as usize,
+        p.entries.as_ptr() as usize,
+        p.pad.as_ptr() as usize,
+        p.packed.ptr() as usize,
         dst.as_mut_ptr() as usize,
     );
     std::thread::scope(|s| {
@@ -535,7 +544,7 @@ fn threads_on_disjoint_row_blocks_equal_one_call() {
     });
     assert_eq!(
         dst.iter().map(|x| x.to_bits()).collect::<Vec<_>>(),
-        want.iter().map(|x| x.to_bits()).collect::<Vec<_>>()
+        p.want.iter().map(|x| x.to_bits()).collect::<Vec<_>>()
     );
     println!("RELIABILITY threads: {} row blocks", m.div_ceil(MR));
 }
@@ -572,18 +581,7 @@ fn registers_survive() {
             },
         ] {
             let (m, n, kcc, kcl) = (conv.m(), conv.c_out, conv.kcc(), conv.c_in);
-            let mut rng = Rng::new(3);
-            let input = rng.vec_f32(conv.h * conv.w * kcl, -1.0, 1.0);
-            let weights = rng.vec_f32(kcc * kcl * n, -1.0, 1.0);
-            let bias = rng.vec_f32(n, -0.5, 0.5);
-            let pad = vec![0.0f32; kcl];
-            let entries = indirection(
-                &conv,
-                input.as_ptr().cast(),
-                pad.as_ptr().cast(),
-                Pointers::Absolute,
-            );
-            let packed = pack(n, kcc, kcl, &weights, n, &bias, Edge::End);
+            let p = ConvProblem::new(&conv, 3, 1e30);
             let mut dst = vec![0.0f32; m * n];
             let args = CallArgs {
                 x: [
@@ -591,10 +589,10 @@ fn registers_survive() {
                     n as u64,
                     kcc as u64,
                     kcl as u64,
-                    entries.as_ptr() as u64,
-                    pad.as_ptr() as u64,
+                    p.entries.as_ptr() as u64,
+                    p.pad.as_ptr() as u64,
                     0,
-                    packed.ptr() as u64,
+                    p.packed.ptr() as u64,
                 ],
                 d: [
                     CallArgs::f32_bits(-1e30),
@@ -612,8 +610,7 @@ fn registers_survive() {
             // SAFETY: the arguments describe run_imatmul's prototype and valid buffers.
             let mask = unsafe { call(f, &args) };
             assert_eq!(mask, 0, "{STEM} clobbered {}", describe(mask));
-            let want = direct_conv(&conv, &input, &pad, &weights, &bias, -1e30, 1e30);
-            assert_eq!(dst, want);
+            assert_eq!(dst, p.want);
             calls += 1;
         }
         println!("RELIABILITY registers: {calls} calls");
@@ -639,108 +636,69 @@ fn selection_follows_sve() {
     assert_eq!(n_step_k(), n_step());
 }
 
+/// The kernel called with `M` x `N`, `CHUNKS` chunks of `LEN` values and an indirection buffer
+/// of `E` pointers (null for 0): a call its checks refuse before any access (`dst_stride_row` 4
+/// bytes, an 8-value packed RHS and destination).
+fn refused_run<
+    const M: usize,
+    const N: usize,
+    const CHUNKS: usize,
+    const LEN: usize,
+    const E: usize,
+>() {
+    let indirection = [0usize; E];
+    let indirection = if E == 0 {
+        std::ptr::null()
+    } else {
+        indirection.as_ptr()
+    };
+    let rhs = [0.0f32; 8];
+    let d = Box::leak(Box::new([0.0f32; 8]));
+    // SAFETY: refused before any access.
+    unsafe {
+        func::<ImatmulFn>("run", STEM)(
+            M,
+            N,
+            CHUNKS,
+            LEN,
+            indirection.cast(),
+            std::ptr::null(),
+            0,
+            rhs.as_ptr().cast(),
+            d.as_mut_ptr().cast(),
+            4,
+            0.0,
+            1.0,
+        )
+    }
+}
+
 fn cases() -> Vec<support::death::Case<String, String>> {
-    let run_symbol = format!("kai_run_{STEM}");
+    let run = format!("kai_run_{STEM}");
     vec![
         (
             "zero_chunks",
-            run_symbol.clone(),
+            run.clone(),
             "k_chunk_count > 0".into(),
-            || {
-                let d = Box::leak(Box::new([0.0f32; 8]));
-                // SAFETY: refused before any access.
-                unsafe {
-                    run()(
-                        1,
-                        1,
-                        0,
-                        3,
-                        [0usize; 1].as_ptr().cast(),
-                        std::ptr::null(),
-                        0,
-                        [0.0f32; 8].as_ptr().cast(),
-                        d.as_mut_ptr().cast(),
-                        4,
-                        0.0,
-                        1.0,
-                    )
-                }
-            },
+            refused_run::<1, 1, 0, 3, 1>,
         ),
         (
             "empty_chunks",
-            run_symbol.clone(),
+            run.clone(),
             "k_chunk_length > 0".into(),
-            || {
-                let d = Box::leak(Box::new([0.0f32; 8]));
-                // SAFETY: refused before any access.
-                unsafe {
-                    run()(
-                        1,
-                        1,
-                        2,
-                        0,
-                        [0usize; 12].as_ptr().cast(),
-                        std::ptr::null(),
-                        0,
-                        [0.0f32; 8].as_ptr().cast(),
-                        d.as_mut_ptr().cast(),
-                        4,
-                        0.0,
-                        1.0,
-                    )
-                }
-            },
+            refused_run::<1, 1, 2, 0, 12>,
         ),
         (
             "null_indirection",
-            run_symbol.clone(),
+            run.clone(),
             "indirection_buffer != NULL".into(),
-            || {
-                let d = Box::leak(Box::new([0.0f32; 8]));
-                // SAFETY: refused before any access.
-                unsafe {
-                    run()(
-                        1,
-                        1,
-                        1,
-                        1,
-                        std::ptr::null(),
-                        std::ptr::null(),
-                        0,
-                        [0.0f32; 8].as_ptr().cast(),
-                        d.as_mut_ptr().cast(),
-                        4,
-                        0.0,
-                        1.0,
-                    )
-                }
-            },
+            refused_run::<1, 1, 1, 1, 0>,
         ),
         (
             "short_dst_stride",
-            run_symbol,
+            run,
             "dst_stride_row >= n * sizeof(float)".into(),
-            || {
-                let d = Box::leak(Box::new([0.0f32; 8]));
-                // SAFETY: refused before any access.
-                unsafe {
-                    run()(
-                        2,
-                        2,
-                        1,
-                        1,
-                        [0usize; 12].as_ptr().cast(),
-                        std::ptr::null(),
-                        0,
-                        [0.0f32; 8].as_ptr().cast(),
-                        d.as_mut_ptr().cast(),
-                        4,
-                        0.0,
-                        1.0,
-                    )
-                }
-            },
+            refused_run::<2, 2, 1, 1, 12>,
         ),
         (
             "lhs_offset_misaligned",
@@ -766,7 +724,7 @@ fn cases() -> Vec<support::death::Case<String, String>> {
                 let mut out = vec![0u8; 4096];
                 // SAFETY: refused before any access.
                 unsafe {
-                    func::<RunPack>("run", PACKER)(
+                    func::<ImatmulPackFn>("run", PACKER)(
                         1,
                         1,
                         1,
@@ -779,10 +737,6 @@ fn cases() -> Vec<support::death::Case<String, String>> {
             },
         ),
     ]
-}
-
-fn run() -> RunImatmul {
-    func("run", STEM)
 }
 
 death_tests!(cases, "imatmul contract violations");

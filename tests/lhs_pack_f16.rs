@@ -6,27 +6,12 @@
 
 mod support;
 
-use std::ffi::c_void;
-use support::cabi::{Getter1, Getter2, func};
+use support::cabi::{BlockLhsGetter, Getter1, Getter2, LhsBlockPackFn, func};
 use support::guard::{EDGES, Guarded};
 use support::rng::Rng;
 
 const PACKER: &str = "lhs_pack_f16pmrx2_f32_neon";
 const UNTOUCHED: u8 = 0xa5;
-
-type Getter6 = extern "C" fn(usize, usize, usize, usize, usize, usize) -> usize;
-type Run = unsafe extern "C" fn(
-    usize,
-    usize,
-    usize,
-    usize,
-    usize,
-    usize,
-    usize,
-    *const c_void,
-    usize,
-    *mut c_void,
-);
 
 /// `FCVTN`'s rounding of one value, as the `half` crate computes it (ties to even, overflow to
 /// infinity, NaN quieted keeping the sign and the top payload bits).
@@ -81,8 +66,8 @@ fn specials() -> Vec<f32> {
 fn getters_follow_kleidiai() {
     let m_step: Getter1 = func("get_m_step", PACKER);
     let lhs_offset: Getter2 = func("get_lhs_offset", PACKER);
-    let offset: Getter6 = func("get_lhs_packed_offset", PACKER);
-    let size: Getter6 = func("get_lhs_packed_size", PACKER);
+    let offset: BlockLhsGetter = func("get_lhs_packed_offset", PACKER);
+    let size: BlockLhsGetter = func("get_lhs_packed_size", PACKER);
     let mut cases = 0;
     for mr in [1, 2, 3, 4, 5, 8, 16, 32, 64] {
         assert_eq!(m_step(mr), mr);
@@ -107,8 +92,8 @@ fn getters_follow_kleidiai() {
 
 #[test]
 fn packed_bytes_equal_reference_at_every_mr() {
-    let run: Run = func("run", PACKER);
-    let size: Getter6 = func("get_lhs_packed_size", PACKER);
+    let run: LhsBlockPackFn = func("run", PACKER);
+    let size: BlockLhsGetter = func("get_lhs_packed_size", PACKER);
     let mut rng = Rng::new(17);
     let specials = specials();
     let mut cases = 0;
@@ -161,7 +146,7 @@ fn cases() -> Vec<support::death::Case<String, String>> {
                 let mut out = [0u8; 64];
                 // SAFETY: refused before any access.
                 unsafe {
-                    func::<Run>("run", PACKER)(
+                    func::<LhsBlockPackFn>("run", PACKER)(
                         1,
                         2,
                         2,
@@ -181,7 +166,7 @@ fn cases() -> Vec<support::death::Case<String, String>> {
             format!("kai_get_lhs_packed_size_{PACKER}"),
             "(k % bl) == 0".into(),
             || {
-                func::<Getter6>("get_lhs_packed_size", PACKER)(4, 48, 32, 4, 2, 2);
+                func::<BlockLhsGetter>("get_lhs_packed_size", PACKER)(4, 48, 32, 4, 2, 2);
             },
         ),
         (
@@ -189,7 +174,7 @@ fn cases() -> Vec<support::death::Case<String, String>> {
             format!("kai_get_lhs_packed_offset_{PACKER}"),
             "(k % 2) == 0".into(),
             || {
-                func::<Getter6>("get_lhs_packed_offset", PACKER)(0, 3, 1, 4, 1, 2);
+                func::<BlockLhsGetter>("get_lhs_packed_offset", PACKER)(0, 3, 1, 4, 1, 2);
             },
         ),
         (
@@ -197,7 +182,7 @@ fn cases() -> Vec<support::death::Case<String, String>> {
             format!("kai_get_lhs_packed_offset_{PACKER}"),
             "(m_idx % mr) == 0".into(),
             || {
-                func::<Getter6>("get_lhs_packed_offset", PACKER)(3, 32, 32, 4, 2, 2);
+                func::<BlockLhsGetter>("get_lhs_packed_offset", PACKER)(3, 32, 32, 4, 2, 2);
             },
         ),
     ]

@@ -15,6 +15,7 @@ use rkai::ukernels::pack::lhs_quant_pack_qsi8d32pscalef32::Variant as LhsVariant
 use rkai::ukernels::reference::qai4c32p::{self as reference, Rounding};
 use rkai::ukernels::types::kai_rhs_pack_qs4cxs1s0_param as Params;
 use support::block_gemm::{self, run_kernel, run_rows};
+use support::cabi::func as sym;
 use support::cabi::{BlockLhsGetter, LhsBlockPackFn, RhsPackQai4c32pFn};
 use support::cabi::{Getter2, Getter3, Getter5, MatmulBlockFn};
 use support::gemm::Impl;
@@ -40,11 +41,6 @@ const LHS_ZERO_POINT_0: Params = Params {
     lhs_zero_point: 0,
     ..PARAMS
 };
-
-/// The C function `<prefix>_<verb>_<name>` as a typed pointer.
-fn sym<F: Copy>(verb: &str, name: &str) -> F {
-    support::cabi::func(verb, name)
-}
 
 fn family_kernels() -> impl Iterator<Item = &'static MatmulKernel> {
     KERNELS.iter().copied().filter(|k| {
@@ -82,44 +78,29 @@ fn getters_equal_kleidiai_values() {
 
 #[test]
 fn packed_sizes_and_offsets_equal_kleidiai_values() {
-    let table = tester::tsv_rows(include_str!("data/kleidiai-1.30-packed-sizes.tsv"));
-    let mut checked = 0;
-    for k in family_kernels() {
-        let t = k.tile();
-        let es = out_size(k);
-        for row in table.iter().filter(|r| r[0] == k.stem) {
-            let [m, n, kk, bl]: [usize; 4] =
-                [row[4], row[5], row[6], row[7]].map(|v| v.parse().unwrap());
-            assert_eq!(row[1], k.lhs_packers[0].name);
-            assert_eq!(row[2], k.rhs_packers[0].name);
-            let lhs =
-                sym::<BlockLhsGetter>("get_lhs_packed_size", row[1])(m, kk, bl, t.mr, t.kr, t.sr);
-            let rhs = sym::<Getter5>("get_rhs_packed_size", row[2])(n, kk, t.nr, t.kr, bl);
-            let dst = sym::<Getter2>("get_dst_size", k.stem)(m, n);
-            assert_eq!(
-                [lhs, rhs, dst].map(|v| v.to_string()),
-                [row[8], row[9], row[10]],
-                "{row:?}"
-            );
-            // Kernel offsets agree with the packers' (what consumers rely on when tiling).
-            let step_m = t.m_step.max(t.mr);
-            assert_eq!(
-                sym::<Getter3>("get_lhs_packed_offset", k.stem)(step_m, kk, bl),
-                sym::<BlockLhsGetter>("get_lhs_packed_offset", row[1])(
-                    step_m, kk, bl, t.mr, t.kr, t.sr
-                )
-            );
-            assert_eq!(
-                sym::<Getter3>("get_rhs_packed_offset", k.stem)(t.n_step, kk, bl),
-                sym::<Getter5>("get_rhs_packed_offset", row[2])(t.n_step, kk, t.nr, t.kr, bl)
-            );
-            assert_eq!(
-                sym::<Getter3>("get_dst_offset", k.stem)(t.m_step, t.n_step, es * n),
-                t.m_step * es * n + es * t.n_step
-            );
-            checked += 1;
-        }
-    }
+    let checked = tester::packed_sizes_equal_measured(family_kernels(), |r| {
+        let (k, t, (kk, bl)) = (r.kernel, r.kernel.tile(), (r.k, r.bl));
+        assert_eq!(r.lhs_packer, k.lhs_packers[0].name);
+        assert_eq!(r.rhs_packer, k.rhs_packers[0].name);
+        let lhs = sym::<BlockLhsGetter>("get_lhs_packed_size", r.lhs_packer);
+        let rhs = sym::<Getter5>("get_rhs_packed_size", r.rhs_packer);
+        // Kernel offsets agree with the packers' (what consumers rely on when tiling).
+        let step_m = t.m_step.max(t.mr);
+        assert_eq!(
+            sym::<Getter3>("get_lhs_packed_offset", k.stem)(step_m, kk, bl),
+            sym::<BlockLhsGetter>("get_lhs_packed_offset", r.lhs_packer)(
+                step_m, kk, bl, t.mr, t.kr, t.sr
+            )
+        );
+        assert_eq!(
+            sym::<Getter3>("get_rhs_packed_offset", k.stem)(t.n_step, kk, bl),
+            sym::<Getter5>("get_rhs_packed_offset", r.rhs_packer)(t.n_step, kk, t.nr, t.kr, bl)
+        );
+        (
+            lhs(r.m, kk, bl, t.mr, t.kr, t.sr),
+            rhs(r.n, kk, t.nr, t.kr, bl),
+        )
+    });
     assert_eq!(checked, 8 * 3, "measured rows checked");
 }
 

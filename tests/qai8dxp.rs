@@ -19,9 +19,10 @@ use rkai::ukernels::types::{
     kai_datatype, kai_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0_params as BlockParams,
     kai_rhs_pack_qs4cxs1s0_param as Int4Params, kai_rhs_pack_qsi8cx_params,
 };
+use support::cabi::func as sym;
 use support::cabi::{
     Getter0, Getter2, Getter3, Getter4, Getter5, Getter6, Getter7, LhsQuantPackFn as LhsPackFn,
-    LhsQuantPackHalfFn, RhsPackQsi4c32pFn, RhsPackQsi4cxpFn, RhsPackQsi8cxpFn,
+    RhsPackQsi4c32pFn, RhsPackQsi4cxpFn, RhsPackQsi8cxpFn,
 };
 use support::gemm::Impl;
 use support::guard::{EDGES, Edge, Guarded};
@@ -85,27 +86,17 @@ fn lhs_type(k: &MatmulKernel) -> LhsType {
     }
 }
 
-/// The C function `<prefix>_<verb>_<name>` as a typed pointer.
-fn sym<F: Copy>(verb: &str, name: &str) -> F {
-    support::cabi::func(verb, name)
-}
-
 /// The kernels of the `qai8dxp` families (those that read a `qai8dxp` packed LHS), but the 2-bit
 /// family's (`tests/qai8dxp_qsu2cxp.rs`: its weights, table and K multiple are its own).
 /// `RKAI_TEST_KERNEL=<substring>` narrows every test to the kernels whose stem contains it (for
 /// quick runs under QEMU).
 fn family_kernels() -> impl Iterator<Item = &'static MatmulKernel> {
-    let only = std::env::var("RKAI_TEST_KERNEL").ok();
-    KERNELS
-        .iter()
-        .copied()
-        .filter(|k| {
-            k.lhs_packers
-                .iter()
-                .any(|p| matches!(p.kind, PackerKind::Lhs(LhsPackerKind::Qai8dxp(_))))
-                && !k.family.takes_lut()
-        })
-        .filter(move |k| only.as_deref().is_none_or(|s| k.stem.contains(s)))
+    tester::narrowed(KERNELS.iter().copied().filter(|k| {
+        k.lhs_packers
+            .iter()
+            .any(|p| matches!(p.kind, PackerKind::Lhs(LhsPackerKind::Qai8dxp(_))))
+            && !k.family.takes_lut()
+    }))
 }
 
 fn runnable_quiet() -> Vec<&'static MatmulKernel> {
@@ -131,62 +122,41 @@ fn getters_equal_kleidiai_values() {
 
 #[test]
 fn packed_sizes_and_offsets_equal_kleidiai_values() {
-    let table = tester::tsv_rows(include_str!("data/kleidiai-1.30-packed-sizes.tsv"));
-    let mut checked = 0;
     let kleidiai = family_kernels().filter(|k| k.origin == Origin::KleidiAi);
-    for k in kleidiai {
-        let t = k.tile();
-        for row in table.iter().filter(|r| r[0] == k.stem) {
-            let (m, n, kk): (usize, usize, usize) = (
-                row[4].parse().unwrap(),
-                row[5].parse().unwrap(),
-                row[6].parse().unwrap(),
-            );
-            let lhs = sym::<Getter5>("get_lhs_packed_size", row[1])(m, kk, t.mr, t.kr, t.sr);
-            let block = k.family.is_blockwise();
-            let bl: usize = if block { row[7].parse().unwrap() } else { 0 };
-            let rhs = if block {
-                sym::<Getter7>("get_rhs_packed_size", row[2])(n, kk, t.nr, t.kr, t.sr, bl, BF16)
-            } else {
-                sym::<Getter5>("get_rhs_packed_size", row[2])(n, kk, t.nr, t.kr, t.sr)
-            };
-            let dst = sym::<Getter2>("get_dst_size", k.stem)(m, n);
-            assert_eq!(
-                [lhs, rhs, dst].map(|v| v.to_string()),
-                [row[8], row[9], row[10]],
-                "{row:?}"
-            );
-            // Kernel offsets agree with packer offsets (what consumers rely on when tiling).
-            let step_m = t.m_step.max(t.mr);
-            let lhs_k = sym::<Getter2>("get_lhs_packed_offset", k.stem)(step_m, kk);
-            let lhs_p =
-                sym::<Getter5>("get_lhs_packed_offset", row[1])(step_m, kk, t.mr, t.kr, t.sr);
-            assert_eq!(lhs_k, lhs_p);
-            let (rhs_k, rhs_p, stride) = if block {
-                (
-                    sym::<Getter3>("get_rhs_packed_offset", k.stem)(t.n_step, kk, bl),
-                    sym::<Getter7>("get_rhs_packed_offset", row[2])(
-                        t.n_step, kk, t.nr, t.kr, t.sr, bl, BF16,
-                    ),
-                    sym::<Getter6>("get_rhs_packed_stride", row[2])(kk, t.nr, t.kr, t.sr, bl, BF16),
-                )
-            } else {
-                (
-                    sym::<Getter2>("get_rhs_packed_offset", k.stem)(t.n_step, kk),
-                    sym::<Getter5>("get_rhs_packed_offset", row[2])(t.n_step, kk, t.nr, t.kr, t.sr),
-                    sym::<Getter4>("get_rhs_packed_stride", row[2])(kk, t.nr, t.kr, t.sr),
-                )
-            };
-            assert_eq!(rhs_k, rhs_p);
-            assert_eq!(rhs_p, stride);
-            let es = k.family.output().size();
-            assert_eq!(
-                sym::<Getter3>("get_dst_offset", k.stem)(t.m_step, t.n_step, es * n),
-                t.m_step * es * n + es * t.n_step
-            );
-            checked += 1;
-        }
-    }
+    let checked = tester::packed_sizes_equal_measured(kleidiai, |r| {
+        let (k, t, (kk, bl)) = (r.kernel, r.kernel.tile(), (r.k, r.bl));
+        let (lhs_packer, rhs_packer) = (r.lhs_packer, r.rhs_packer);
+        // Kernel offsets agree with packer offsets (what consumers rely on when tiling).
+        let step_m = t.m_step.max(t.mr);
+        let lhs_k = sym::<Getter2>("get_lhs_packed_offset", k.stem)(step_m, kk);
+        let lhs_p =
+            sym::<Getter5>("get_lhs_packed_offset", lhs_packer)(step_m, kk, t.mr, t.kr, t.sr);
+        assert_eq!(lhs_k, lhs_p);
+        let (rhs_k, rhs_p, stride) = if k.family.is_blockwise() {
+            (
+                sym::<Getter3>("get_rhs_packed_offset", k.stem)(t.n_step, kk, bl),
+                sym::<Getter7>("get_rhs_packed_offset", rhs_packer)(
+                    t.n_step, kk, t.nr, t.kr, t.sr, bl, BF16,
+                ),
+                sym::<Getter6>("get_rhs_packed_stride", rhs_packer)(kk, t.nr, t.kr, t.sr, bl, BF16),
+            )
+        } else {
+            (
+                sym::<Getter2>("get_rhs_packed_offset", k.stem)(t.n_step, kk),
+                sym::<Getter5>("get_rhs_packed_offset", rhs_packer)(t.n_step, kk, t.nr, t.kr, t.sr),
+                sym::<Getter4>("get_rhs_packed_stride", rhs_packer)(kk, t.nr, t.kr, t.sr),
+            )
+        };
+        assert_eq!(rhs_k, rhs_p);
+        assert_eq!(rhs_p, stride);
+        let lhs = sym::<Getter5>("get_lhs_packed_size", lhs_packer)(r.m, kk, t.mr, t.kr, t.sr);
+        let rhs = if k.family.is_blockwise() {
+            sym::<Getter7>("get_rhs_packed_size", rhs_packer)(r.n, kk, t.nr, t.kr, t.sr, bl, BF16)
+        } else {
+            sym::<Getter5>("get_rhs_packed_size", rhs_packer)(r.n, kk, t.nr, t.kr, t.sr)
+        };
+        (lhs, rhs)
+    });
     // The measured table has no rows for streaming (SME) kernels: their sizes are checked
     // against KleidiAI's formulas at this streaming vector length in
     // `rkai_kernel_getters_and_sizes_follow_the_vector_length`.
@@ -420,25 +390,8 @@ fn pack_lhs(p: &Problem, mr: usize, kr: usize, sr: usize, edge: Edge) -> Guarded
         LhsType::F16 => "lhs_quant_pack_qai8dxp_f16_neon",
         LhsType::Bf16 => "lhs_quant_pack_qai8dxp_bf16_neon",
     };
-    let size = sym::<Getter5>("get_lhs_packed_size", name)(p.m, p.k, mr, kr, sr);
     let (bytes, stride) = p.lhs_source();
-    let lhs = Guarded::from_bytes(&bytes, edge);
-    let mut packed = Guarded::new(size, edge);
-    // SAFETY: buffers sized from the getters.
-    unsafe {
-        sym::<LhsQuantPackHalfFn>("run", name)(
-            p.m,
-            p.k,
-            mr,
-            kr,
-            sr,
-            0,
-            lhs.ptr().cast(),
-            stride,
-            packed.mut_ptr().cast(),
-        )
-    };
-    packed
+    tester::pack_qai8dxp_lhs(name, (p.m, p.k), (mr, kr, sr), (&bytes, stride), edge)
 }
 
 /// Bytes of the packed RHS for `p` with `packer`.
@@ -993,20 +946,11 @@ fn check_kernel(k: &MatmulKernel, implementations: &[Impl]) -> usize {
     tester::check_kernel::<Qai8dxp>(k, problems, implementations)
 }
 
-#[test]
-fn exported_kernels_match_reference() {
-    let total = tester::count_cases(runnable(), "", |k| check_kernel(k, &[Impl::Exported]));
-    eprintln!("exported kernel cases: {total}");
-    eprintln!("RELIABILITY bounds_kernels {total}");
-}
-
-#[test]
-fn portable_kernels_match_reference() {
-    let total = tester::count_cases(family_kernels(), " (portable)", |k| {
-        check_kernel(k, &[Impl::Portable])
-    });
-    eprintln!("RELIABILITY bounds_portable {total}");
-}
+reference_tests!(
+    runnable: runnable(),
+    all: family_kernels(),
+    check: |k, which| check_kernel(k, &[which]),
+);
 
 /// Frameworks run disjoint m_step x n_step portions of one call on many threads, sharing the
 /// packed operands: the result must equal one single-threaded call byte for byte.

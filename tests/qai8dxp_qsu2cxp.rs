@@ -8,13 +8,13 @@
 
 mod support;
 
-use rkai::ukernels::catalog::{Family, KERNELS, MatmulKernel, PackerKind, RhsPackerKind};
+use rkai::ukernels::catalog::{Family, MatmulKernel, PackerKind, RhsPackerKind};
 use rkai::ukernels::matmul::call;
 use rkai::ukernels::pack::rhs_pack_nxk_qsu2cxp::{DEFAULT_LUT, Variant};
 use rkai::ukernels::reference::{qai8dx, qsu2cxp};
 use rkai::ukernels::types::kai_rhs_pack_qs4cxs1s0_param as Params;
-use support::cabi::{Getter2, Getter4, Getter5, LhsQuantPackFn, RhsPackQsu2cxpFn};
-use support::gemm::Impl;
+use support::cabi::func as sym;
+use support::cabi::{Getter2, Getter4, Getter5, RhsPackQsu2cxpFn};
 use support::guard::{Edge, Guarded};
 use support::rng::Rng;
 use support::tester::{self, PackedFamily};
@@ -33,17 +33,8 @@ const LUTS: [Option<[i32; 4]>; 4] = [
     Some([300, -7, 1000, -129]),
 ];
 
-fn sym<F: Copy>(verb: &str, name: &str) -> F {
-    support::cabi::func(verb, name)
-}
-
 fn family_kernels() -> impl Iterator<Item = &'static MatmulKernel> {
-    let only = std::env::var("RKAI_TEST_KERNEL").ok();
-    KERNELS
-        .iter()
-        .copied()
-        .filter(|k| k.family == Family::F32Qai8dxpQsu2cxp)
-        .filter(move |k| only.as_deref().is_none_or(|s| k.stem.contains(s)))
+    tester::family_kernels(Family::F32Qai8dxpQsu2cxp)
 }
 
 fn runnable() -> Vec<&'static MatmulKernel> {
@@ -131,24 +122,14 @@ impl Problem {
 }
 
 fn pack_lhs(p: &Problem, mr: usize, kr: usize, sr: usize, edge: Edge) -> Guarded {
-    let size = sym::<Getter5>("get_lhs_packed_size", LHS_PACKER)(p.m, p.k, mr, kr, sr);
-    let lhs = Guarded::from_f32(&p.lhs, edge);
-    let mut packed = Guarded::new(size, edge);
-    // SAFETY: buffers sized from the getters.
-    unsafe {
-        sym::<LhsQuantPackFn>("run", LHS_PACKER)(
-            p.m,
-            p.k,
-            mr,
-            kr,
-            sr,
-            0,
-            lhs.ptr().cast(),
-            4 * p.k,
-            packed.mut_ptr().cast(),
-        )
-    };
-    packed
+    let bytes: Vec<u8> = p.lhs.iter().flat_map(|v| v.to_le_bytes()).collect();
+    tester::pack_qai8dxp_lhs(
+        LHS_PACKER,
+        (p.m, p.k),
+        (mr, kr, sr),
+        (&bytes, 4 * p.k),
+        edge,
+    )
 }
 
 /// Packs `p`'s weights with `name` for `nr` columns per group (kr 4, sr 1).
@@ -259,23 +240,16 @@ fn getters_equal_kleidiai_values() {
 /// streaming length; kernel offsets equal the packers'.
 #[test]
 fn packed_sizes_and_offsets_equal_kleidiai() {
-    let table = tester::tsv_rows(include_str!("data/kleidiai-1.30-packed-sizes.tsv"));
-    let mut checked = 0;
+    let mut checked = tester::packed_sizes_equal_measured(family_kernels(), |r| {
+        let (kk, t) = (r.k, r.kernel.tile());
+        (
+            sym::<Getter5>("get_lhs_packed_size", r.lhs_packer)(r.m, kk, t.mr, t.kr, t.sr),
+            sym::<Getter5>("get_rhs_packed_size", r.rhs_packer)(r.n, kk, t.nr, t.kr, t.sr),
+        )
+    });
     for k in family_kernels() {
         let t = k.tile();
         let rhs = packer(k).0;
-        for row in table.iter().filter(|r| r[0] == k.stem) {
-            let [m, n, kk] = [4, 5, 6].map(|i| row[i].parse::<usize>().unwrap());
-            let lhs_size = sym::<Getter5>("get_lhs_packed_size", row[1])(m, kk, t.mr, t.kr, t.sr);
-            let rhs_size = sym::<Getter5>("get_rhs_packed_size", row[2])(n, kk, t.nr, t.kr, t.sr);
-            let dst = sym::<Getter2>("get_dst_size", k.stem)(m, n);
-            assert_eq!(
-                [lhs_size, rhs_size, dst].map(|v| v.to_string()),
-                [row[8], row[9], row[10]],
-                "{row:?}"
-            );
-            checked += 1;
-        }
         for (m, n, kk) in [(1, 1, 32), (7, 33, 128), (16, 300, 512)] {
             let lhs_size =
                 sym::<Getter5>("get_lhs_packed_size", LHS_PACKER)(m, kk, t.mr, t.kr, t.sr);
@@ -443,21 +417,11 @@ fn problems(k: &MatmulKernel) -> impl Iterator<Item = Problem> + '_ {
     })
 }
 
-#[test]
-fn exported_kernels_match_reference() {
-    let total = tester::count_cases(runnable(), "", |k| {
-        tester::check_kernel::<Qsu2cxp>(k, problems(k), &[Impl::Exported])
-    });
-    eprintln!("RELIABILITY bounds_kernels {total}");
-}
-
-#[test]
-fn portable_kernels_match_reference() {
-    let total = tester::count_cases(family_kernels(), " (portable)", |k| {
-        tester::check_kernel::<Qsu2cxp>(k, problems(k), &[Impl::Portable])
-    });
-    eprintln!("RELIABILITY bounds_portable {total}");
-}
+reference_tests!(
+    runnable: runnable(),
+    all: family_kernels(),
+    check: |k, which| tester::check_kernel::<Qsu2cxp>(k, problems(k), &[which]),
+);
 
 #[test]
 fn threads_on_disjoint_portions_equal_one_call() {
@@ -608,7 +572,7 @@ fn streaming_kernels_commit_a_pending_lazy_za_save() {
         za.arm();
         tester::check_portion::<Qsu2cxp>(
             k,
-            Impl::Exported,
+            support::gemm::Impl::Exported,
             &p,
             (&lhs, &rhs),
             (0, 0, p.m, p.n),

@@ -12,7 +12,7 @@ mod support;
 
 use rkai::ukernels::arch;
 use rkai::ukernels::catalog::{
-    Columns, Family, KERNELS, LhsPackerKind, MatmulKernel, PackerKind, RhsPackerKind,
+    Columns, Family, LhsPackerKind, MatmulKernel, PackerKind, RhsPackerKind,
 };
 use rkai::ukernels::pack::lhs_quant_pack_qsi8d32p::Variant as LhsVariant;
 use rkai::ukernels::pack::rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0::{
@@ -21,6 +21,7 @@ use rkai::ukernels::pack::rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0::{
 use rkai::ukernels::reference::qsi8d32p::{self as reference, Amax, Rounding};
 use rkai::ukernels::types::kai_rhs_pack_qs4cxs1s0_param as Params;
 use support::block_gemm::{self, run_kernel};
+use support::cabi::func as sym;
 use support::cabi::{BlockLhsGetter, LhsBlockPackFn, RhsPackQ4_0Fn};
 use support::cabi::{Getter2, Getter3, Getter4, Getter5};
 use support::death;
@@ -40,20 +41,10 @@ const PARAMS: Params = Params {
     rhs_zero_point: 8,
 };
 
-/// The C function `<prefix>_<verb>_<name>` as a typed pointer.
-fn sym<F: Copy>(verb: &str, name: &str) -> F {
-    support::cabi::func(verb, name)
-}
-
 /// The family's kernels; `RKAI_TEST_KERNEL=<substring>` narrows every test to the kernels whose
 /// stem contains it (the vector-length runs of `scripts/test-all.sh`).
 fn family_kernels() -> impl Iterator<Item = &'static MatmulKernel> {
-    let only = std::env::var("RKAI_TEST_KERNEL").ok();
-    KERNELS
-        .iter()
-        .copied()
-        .filter(|k| k.family == Family::F32Qsi8d32pQsi4c32p)
-        .filter(move |k| only.as_deref().is_none_or(|s| k.stem.contains(s)))
+    tester::family_kernels(Family::F32Qsi8d32pQsi4c32p)
 }
 
 /// Whether this process runs `k`'s own implementation (aarch64: the ISA is present and, for the
@@ -97,46 +88,30 @@ fn getters_equal_kleidiai_values() {
 
 #[test]
 fn packed_sizes_and_offsets_equal_kleidiai_values() {
-    let table = tester::tsv_rows(include_str!("data/kleidiai-1.30-packed-sizes.tsv"));
-    let mut checked = 0;
-    for k in family_kernels() {
-        let t = k.tile();
-        for row in table.iter().filter(|r| r[0] == k.stem) {
-            let [m, n, kk, bl]: [usize; 4] =
-                [row[4], row[5], row[6], row[7]].map(|v| v.parse().unwrap());
-            let lhs =
-                sym::<BlockLhsGetter>("get_lhs_packed_size", row[1])(m, kk, bl, t.mr, t.kr, t.sr);
-            let rhs = sym::<Getter5>("get_rhs_packed_size", row[2])(n, kk, t.nr, t.kr, bl);
-            let dst = sym::<Getter2>("get_dst_size", k.stem)(m, n);
-            assert_eq!(
-                [lhs, rhs, dst].map(|v| v.to_string()),
-                [row[8], row[9], row[10]],
-                "{row:?}"
-            );
-            // Kernel offsets agree with the packers' (what consumers rely on when tiling).
-            let step_m = t.m_step.max(t.mr);
-            assert_eq!(
-                sym::<Getter3>("get_lhs_packed_offset", k.stem)(step_m, kk, bl),
-                sym::<BlockLhsGetter>("get_lhs_packed_offset", row[1])(
-                    step_m, kk, bl, t.mr, t.kr, t.sr
-                )
-            );
-            let stride = sym::<Getter4>("get_rhs_packed_stride", row[2])(kk, t.nr, t.kr, bl);
-            assert_eq!(
-                sym::<Getter3>("get_rhs_packed_offset", k.stem)(t.n_step, kk, bl),
-                sym::<Getter5>("get_rhs_packed_offset", row[2])(t.n_step, kk, t.nr, t.kr, bl)
-            );
-            assert_eq!(
-                sym::<Getter3>("get_rhs_packed_offset", k.stem)(t.n_step, kk, bl),
-                stride
-            );
-            assert_eq!(
-                sym::<Getter3>("get_dst_offset", k.stem)(t.m_step, t.n_step, 4 * n),
-                t.m_step * 4 * n + 4 * t.n_step
-            );
-            checked += 1;
-        }
-    }
+    let checked = tester::packed_sizes_equal_measured(family_kernels(), |r| {
+        let (k, t, (kk, bl)) = (r.kernel, r.kernel.tile(), (r.k, r.bl));
+        let lhs = sym::<BlockLhsGetter>("get_lhs_packed_size", r.lhs_packer);
+        let rhs = sym::<Getter5>("get_rhs_packed_size", r.rhs_packer);
+        // Kernel offsets agree with the packers' (what consumers rely on when tiling).
+        let step_m = t.m_step.max(t.mr);
+        assert_eq!(
+            sym::<Getter3>("get_lhs_packed_offset", k.stem)(step_m, kk, bl),
+            sym::<BlockLhsGetter>("get_lhs_packed_offset", r.lhs_packer)(
+                step_m, kk, bl, t.mr, t.kr, t.sr
+            )
+        );
+        let stride = sym::<Getter4>("get_rhs_packed_stride", r.rhs_packer)(kk, t.nr, t.kr, bl);
+        let rhs_offset = sym::<Getter3>("get_rhs_packed_offset", k.stem)(t.n_step, kk, bl);
+        assert_eq!(
+            rhs_offset,
+            sym::<Getter5>("get_rhs_packed_offset", r.rhs_packer)(t.n_step, kk, t.nr, t.kr, bl)
+        );
+        assert_eq!(rhs_offset, stride);
+        (
+            lhs(r.m, kk, bl, t.mr, t.kr, t.sr),
+            rhs(r.n, kk, t.nr, t.kr, bl),
+        )
+    });
     // 5 NEON kernels (the 16x4 i8mm one with both LHS packers) and 3 SVE kernels at 3 VLs (the
     // table has no SME rows).
     if std::env::var_os("RKAI_TEST_KERNEL").is_none() {
@@ -687,20 +662,11 @@ fn check_kernel(k: &MatmulKernel, implementations: &[Impl]) -> usize {
     tester::check_kernel::<Q4_0>(k, problems, implementations)
 }
 
-#[test]
-fn exported_kernels_match_reference() {
-    let total = tester::count_cases(runnable(), "", |k| check_kernel(k, &[Impl::Exported]));
-    eprintln!("exported kernel cases: {total}");
-    eprintln!("RELIABILITY bounds_kernels {total}");
-}
-
-#[test]
-fn portable_kernels_match_reference() {
-    let total = tester::count_cases(family_kernels(), " (portable)", |k| {
-        check_kernel(k, &[Impl::Portable])
-    });
-    eprintln!("RELIABILITY bounds_portable {total}");
-}
+reference_tests!(
+    runnable: runnable(),
+    all: family_kernels(),
+    check: |k, which| check_kernel(k, &[which]),
+);
 
 /// Frameworks run disjoint m_step x n_step portions of one call on many threads, sharing the
 /// packed operands: the result must equal one single-threaded call byte for byte.

@@ -117,6 +117,17 @@ fn needs_sve(family: Family) -> bool {
     rank::pairs(family).all(|p| p.gemm.isa.is_sve())
 }
 
+/// The family's GEMM choice: none where the CPU `lacks` what the family needs (asserted), one
+/// otherwise.
+fn gemm_unless(family: Family, lacks: bool) -> Option<&'static MatmulKernel> {
+    let k = chosen(family, ShapeClass::Gemm);
+    if lacks {
+        assert!(k.is_none(), "{}", family.dir());
+        return None;
+    }
+    Some(k.unwrap_or_else(|| panic!("{}: no kernel", family.dir())))
+}
+
 #[test]
 fn choices_on_each_cpu_model() {
     let f = present();
@@ -151,16 +162,10 @@ fn choices_on_each_cpu_model() {
             Some("matmul_clamp_f32_qai8dxp1x4_qsi4cxp4x4_1x4_neon_dotprod")
         );
         for family in families() {
-            if needs_bf16(family) || needs_sve(family) {
-                // neoverse-n1 has neither FEAT_BF16 nor SVE: those families have no kernel.
-                assert!(
-                    chosen(family, ShapeClass::Gemm).is_none(),
-                    "{}",
-                    family.dir()
-                );
+            // neoverse-n1 has neither FEAT_BF16 nor SVE: those families have no kernel.
+            let Some(k) = gemm_unless(family, needs_bf16(family) || needs_sve(family)) else {
                 continue;
-            }
-            let k = chosen(family, ShapeClass::Gemm).unwrap();
+            };
             assert!(!k.isa.features().contains(Features::I8MM), "{}", k.stem);
         }
     } else {
@@ -196,16 +201,11 @@ fn choices_on_each_cpu_model() {
             );
         }
         for family in families() {
-            if needs_sve(family) && !f.contains(Features::SVE) {
-                // SME without SVE (`sve=off`): the SVE-only families have no kernel.
-                assert!(
-                    chosen(family, ShapeClass::Gemm).is_none(),
-                    "{}",
-                    family.dir()
-                );
+            // SME without SVE (`sve=off`): the SVE-only families have no kernel.
+            let Some(k) = gemm_unless(family, needs_sve(family) && !f.contains(Features::SVE))
+            else {
                 continue;
-            }
-            let k = chosen(family, ShapeClass::Gemm).unwrap();
+            };
             let streaming =
                 rank::pairs(family).any(|p| p.runs_with(f) && p.gemm.isa.is_streaming());
             if streaming {

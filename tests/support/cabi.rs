@@ -210,10 +210,11 @@ pub type MatmulFloatFn = unsafe extern "C" fn(
 
 /// `kai_get_*` getters of one `size_t` (`get_n_step(nr)`, `get_m_step(mr)`, `get_bias_offset`).
 pub type Getter1 = extern "C" fn(usize) -> usize;
-/// `kai_get_lhs_packed_{offset,size}` of the per-block LHS packers: (m, k, bl, mr, kr, sr).
+/// `kai_get_lhs_packed_{offset,size}` of the per-block LHS packers and of
+/// `lhs_pack_f16pmrx2_f32_neon`: (m, k, bl, mr, kr, sr).
 pub type BlockLhsGetter = extern "C" fn(usize, usize, usize, usize, usize, usize) -> usize;
-/// `kai_run_lhs_quant_pack_qsi8d32p*`: (m, k, bl, mr, kr, sr, m_idx_start, lhs, lhs_stride,
-/// lhs_packed).
+/// `kai_run_lhs_quant_pack_qsi8d32p*` and `kai_run_lhs_pack_f16pmrx2_f32_neon`: (m, k, bl, mr, kr,
+/// sr, m_idx_start, lhs, lhs_stride, lhs_packed).
 pub type LhsBlockPackFn = unsafe extern "C" fn(
     usize,
     usize,
@@ -260,3 +261,23 @@ pub type RhsPackQai4c32pFn = unsafe extern "C" fn(
     usize,
     *const kai_rhs_pack_qs4cxs1s0_param,
 );
+/// `kai_run_imatmul_clamp_f32_f32_f32p*`: (m, n, k_chunk_count, k_chunk_length, indirection,
+/// pad, lhs_ptr_offset, rhs_packed, dst, dst_stride_row, clamp_min, clamp_max).
+pub type ImatmulFn = unsafe extern "C" fn(
+    usize,
+    usize,
+    usize,
+    usize,
+    *const c_void,
+    *const c_void,
+    usize,
+    *const c_void,
+    *mut c_void,
+    usize,
+    f32,
+    f32,
+);
+/// `kai_run_rhs_imatmul_pack_kxn_*`: (n, k_chunk_count, k_chunk_length, rhs_stride_row, rhs,
+/// bias, rhs_packed).
+pub type ImatmulPackFn =
+    unsafe extern "C" fn(usize, usize, usize, usize, *const c_void, *const c_void, *mut c_void);

@@ -91,6 +91,61 @@ pub fn random<T: Elem>(rng: &mut Rng, len: usize, lo: f32, hi: f32) -> Vec<T> {
 pub type Reference<T> =
     fn(usize, usize, usize, &[T], usize, &[T], Option<&[T]>, (f32, f32), &mut [T]);
 
+/// (n, k) of every float family's packer checks: one column, K = 0, partial and whole column
+/// groups, long K and long N.
+pub const PACK_SHAPES: &[(usize, usize)] = &[
+    (1, 1),
+    (1, 0),
+    (5, 3),
+    (16, 4),
+    (17, 5),
+    (33, 17),
+    (8, 64),
+    (70, 9),
+    (300, 2),
+    (130, 33),
+];
+
+/// The clamps every float family's non-finite checks run with: none, biting, NaN bounds (the
+/// other bound holds) and signed zeros.
+pub const SPECIAL_CLAMPS: &[(f32, f32)] = &[
+    (f32::NEG_INFINITY, f32::INFINITY),
+    (-1.0, 1.0),
+    (f32::NAN, 1.0),
+    (-1.0, f32::NAN),
+    (-0.0, 0.0),
+];
+
+/// (m, n, k) of the kernel checks: partial and whole row blocks and column groups (`F::NR`
+/// columns each), K tails of every length of the K loop's unroll (K = `F::NR / 2 - 1`, the
+/// longest), K = 0 (the result is the clamped bias) and KleidiAI's float test shapes; then the
+/// family's own.
+pub fn shapes<F: FloatFamily>() -> Vec<(usize, usize, usize)> {
+    let nr = F::NR;
+    let shared = [
+        (1, 1, 1),
+        (2, 5, 0),
+        (1, 16, 4),
+        (1, 35, 3),
+        (6, nr, 8),
+        (7, 17, 5),
+        (5, 8, 2),
+        (12, 2 * nr, 9),
+        (13, 47, 31),
+        (3, 70, 6),
+        (18, 9, 7),
+        (1, 1, 1023),
+        (9, 300, nr / 2 - 1),
+        (31, 64, 64),
+        (1013, 1, 5),
+        (25, 129, 66),
+    ];
+    shared
+        .into_iter()
+        .chain(F::EXTRA_SHAPES.iter().copied())
+        .collect()
+}
+
 /// What one family's tests need to know about it.
 pub trait FloatFamily: 'static {
     type T: Elem;
@@ -99,15 +154,16 @@ pub trait FloatFamily: 'static {
     const LABEL: &'static str;
     /// The C type of one value in KleidiAI's assertions.
     const C_TYPE: &'static str;
-    /// (n, k) of the packer checks.
-    const PACK_SHAPES: &'static [(usize, usize)];
-    /// (m, n, k) of the kernel checks.
-    const SHAPES: &'static [(usize, usize, usize)];
+    /// (n, k) of the packer checks past the shared [`PACK_SHAPES`].
+    const EXTRA_PACK_SHAPES: &'static [(usize, usize)] = &[];
+    /// (m, n, k) of the kernel checks past the shared ones of [`shapes`].
+    const EXTRA_SHAPES: &'static [(usize, usize, usize)] = &[];
     /// Clamp bounds the wrong way round: FMIN then FMAX leaves the lower bound everywhere.
     const INVERTED: (f32, f32);
     /// Values the non-finite checks scatter over the operands, and the clamps they run with.
     const SPECIALS: &'static [Self::T];
-    const SPECIAL_CLAMPS: &'static [(f32, f32)];
+    /// Clamps past the shared [`SPECIAL_CLAMPS`].
+    const EXTRA_SPECIAL_CLAMPS: &'static [(f32, f32)] = &[];
     /// Whether the portable path is checked next to the exported kernels in the non-finite
     /// checks and in their place in the random ones where the CPU lacks the kernels' features.
     const PORTABLE_TOO: bool;
@@ -446,7 +502,7 @@ pub fn packers_match_reference_bytes<F: FloatFamily>() {
     let mut cases = 0;
     for packer in packers::<F>().filter(|p| packer_runs(p)) {
         let v = variant(packer);
-        for (seed, &(n, k)) in F::PACK_SHAPES.iter().enumerate() {
+        for (seed, &(n, k)) in PACK_SHAPES.iter().chain(F::EXTRA_PACK_SHAPES).enumerate() {
             for with_bias in [false, true] {
                 if !with_bias && v.requires_bias() {
                     continue;
@@ -598,7 +654,7 @@ pub fn check_whole<F: FloatFamily>(
 pub fn check_kernel<F: FloatFamily>(k: &MatmulKernel, which: Impl) -> usize {
     let t = k.tile();
     let mut cases = 0;
-    for (seed, &(m, n, kk)) in F::SHAPES.iter().enumerate() {
+    for (seed, (m, n, kk)) in shapes::<F>().into_iter().enumerate() {
         for with_bias in [false, true] {
             let packer = k.rhs_packers[(seed + with_bias as usize) % k.rhs_packers.len()];
             if !with_bias && variant(packer).requires_bias() {
@@ -691,7 +747,7 @@ pub fn non_finite_values_follow_arm_rules<F: FloatFamily>() {
             pick(&mut p.w);
             pick(p.bias.as_mut().unwrap());
             let packer = k.rhs_packers[0];
-            for &clamp in F::SPECIAL_CLAMPS {
+            for &clamp in SPECIAL_CLAMPS.iter().chain(F::EXTRA_SPECIAL_CLAMPS) {
                 let rhs = pack(&p, packer, Edge::End);
                 cases += check_whole(k, &impls, &p, &rhs, clamp);
             }

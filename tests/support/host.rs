@@ -1,7 +1,7 @@
 //! What the script-driven tests (`c_cmake`, `c_integration`, `c_size`) ask of the machine that
 //! runs them: tools, the host architecture, opt-out variables, and running a script.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 /// Whether `tool args` runs and succeeds.
@@ -71,4 +71,27 @@ pub fn run_script(mut cmd: Command, what: &str, ok_line: Option<&str>) -> String
         );
     }
     stdout
+}
+
+/// Asserts that every one of `tools` answers `--version`, naming the setup script and `skip_var`
+/// where one is missing.
+pub fn require_tools(tools: &[&str], skip_var: &str) {
+    for tool in tools {
+        assert!(
+            have(tool, &["--version"]),
+            "{tool} is missing: run scripts/setup-toolchain.sh (or set {skip_var}=1)"
+        );
+    }
+}
+
+/// `bash scripts/<script>` from the repository root, without the caller's `CARGO_BUILD_TARGET`
+/// (each script picks its targets), and the folder `name` of the test's temporary directory for
+/// its output.
+pub fn script(script: &str, name: &str) -> (Command, PathBuf) {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let mut cmd = Command::new("bash");
+    cmd.arg(root.join("scripts").join(script))
+        .current_dir(&root)
+        .env_remove("CARGO_BUILD_TARGET");
+    (cmd, PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name))
 }

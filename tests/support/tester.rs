@@ -15,9 +15,7 @@ use rkai::ukernels::family::{BlockLength, DstPointer};
 use rkai::ukernels::matmul::call;
 use rkai::ukernels::matmul::output::Output;
 
-fn sym<F: Copy>(verb: &str, name: &str) -> F {
-    super::cabi::func(verb, name)
-}
+use super::cabi::func as sym;
 
 /// What a family's test file supplies: its problems, how they are packed, and the reference.
 pub trait PackedFamily {
@@ -42,6 +40,56 @@ pub trait PackedFamily {
 /// The `lut` argument for `table` (null for none), valid while `table` lives.
 pub fn lut_ptr(table: &Option<[i32; 4]>) -> *const i32 {
     table.as_ref().map_or(std::ptr::null(), |t| t.as_ptr())
+}
+
+/// `kernels` narrowed by `RKAI_TEST_KERNEL=<substring>` to those whose stem contains it (quick
+/// runs under QEMU, the vector-length loops of `scripts/test-all.sh`).
+pub fn narrowed(
+    kernels: impl Iterator<Item = &'static MatmulKernel>,
+) -> impl Iterator<Item = &'static MatmulKernel> {
+    let only = std::env::var("RKAI_TEST_KERNEL").ok();
+    kernels.filter(move |k| only.as_deref().is_none_or(|s| k.stem.contains(s)))
+}
+
+/// Packs `m` x `k` activations (`bytes`, rows `stride` bytes apart) with the `qai8dxp` LHS packer
+/// `name` into a guarded buffer of exactly the packed size.
+pub fn pack_qai8dxp_lhs(
+    name: &str,
+    (m, k): (usize, usize),
+    (mr, kr, sr): (usize, usize, usize),
+    (bytes, stride): (&[u8], usize),
+    edge: Edge,
+) -> Guarded {
+    let size = sym::<super::cabi::Getter5>("get_lhs_packed_size", name)(m, k, mr, kr, sr);
+    let lhs = Guarded::from_bytes(bytes, edge);
+    let mut packed = Guarded::new(size, edge);
+    // SAFETY: buffers sized from the getters.
+    unsafe {
+        sym::<super::cabi::LhsQuantPackHalfFn>("run", name)(
+            m,
+            k,
+            mr,
+            kr,
+            sr,
+            0,
+            lhs.ptr().cast(),
+            stride,
+            packed.mut_ptr().cast(),
+        )
+    };
+    packed
+}
+
+/// The kernels of `family`, [`narrowed`].
+pub fn family_kernels(
+    family: rkai::ukernels::catalog::Family,
+) -> impl Iterator<Item = &'static MatmulKernel> {
+    narrowed(
+        rkai::ukernels::catalog::KERNELS
+            .iter()
+            .copied()
+            .filter(move |k| k.family == family),
+    )
 }
 
 /// The family's kernels that this CPU runs, listed on stderr.
@@ -148,6 +196,63 @@ pub fn tsv_rows(text: &str) -> Vec<Vec<&str>> {
         .skip(1)
         .map(|l| l.split('\t').collect())
         .collect()
+}
+
+/// One row of KleidiAI's measured packed sizes (`tests/data/kleidiai-1.30-packed-sizes.tsv`).
+pub struct Measured<'a> {
+    pub kernel: &'static MatmulKernel,
+    pub lhs_packer: &'a str,
+    pub rhs_packer: &'a str,
+    pub m: usize,
+    pub n: usize,
+    pub k: usize,
+    /// The block length (0 where the table says `-`: a per-channel kernel).
+    pub bl: usize,
+}
+
+/// Every measured row of `kernels`: the packers' (LHS, RHS) packed sizes that `sizes` returns
+/// and the kernel's destination size equal the row's, and the kernel's destination offset
+/// follows its output type. `sizes` checks the family's packed offsets too. Returns the rows
+/// checked.
+pub fn packed_sizes_equal_measured(
+    kernels: impl Iterator<Item = &'static MatmulKernel>,
+    mut sizes: impl FnMut(&Measured) -> (usize, usize),
+) -> usize {
+    let table = tsv_rows(include_str!("../data/kleidiai-1.30-packed-sizes.tsv"));
+    let mut checked = 0;
+    for kernel in kernels {
+        let t = kernel.tile();
+        for row in table.iter().filter(|r| r[0] == kernel.stem) {
+            let [m, n, k] = [4, 5, 6].map(|i| row[i].parse::<usize>().unwrap());
+            let bl = row[7].parse().unwrap_or(0);
+            let (lhs_packer, rhs_packer) = (row[1], row[2]);
+            let measured = Measured {
+                kernel,
+                lhs_packer,
+                rhs_packer,
+                m,
+                n,
+                k,
+                bl,
+            };
+            let (lhs, rhs) = sizes(&measured);
+            let dst = sym::<Getter2>("get_dst_size", kernel.stem)(m, n);
+            assert_eq!(
+                [lhs, rhs, dst].map(|v| v.to_string()),
+                [row[8], row[9], row[10]],
+                "{row:?}"
+            );
+            let es = kernel.family.output().size();
+            assert_eq!(
+                sym::<Getter3>("get_dst_offset", kernel.stem)(t.m_step, t.n_step, es * n),
+                t.m_step * es * n + es * t.n_step,
+                "{}",
+                kernel.stem
+            );
+            checked += 1;
+        }
+    }
+    checked
 }
 
 /// Byte offsets of the portion starting at (`m0`, `n0`) in the packed LHS, the packed RHS and a
@@ -514,4 +619,44 @@ pub fn registers_survive<F: PackedFamily>(k: &MatmulKernel, p: &F::Problem) {
     let args = CallArgs { x, stack, d };
     // SAFETY: args describe kai_run_matmul's prototype with valid buffers.
     unsafe { gemm::assert_registers_survive(k.stem, &args) };
+}
+
+/// `check` (the cases it checked) on each of `kernels` through `which`, printing the cases per
+/// kernel and in all; returns the total.
+pub fn reference_cases<'a>(
+    kernels: impl IntoIterator<Item = &'a MatmulKernel>,
+    which: Impl,
+    check: impl Fn(&MatmulKernel, Impl) -> usize,
+) -> usize {
+    let label = if which == Impl::Portable {
+        " (portable)"
+    } else {
+        ""
+    };
+    let total = count_cases(kernels, label, |k| check(k, which));
+    eprintln!("{} kernel cases: {total}", which.name());
+    total
+}
+
+/// The two reference tests of a packed family: `exported_kernels_match_reference` runs `$check`
+/// (`Fn(&MatmulKernel, Impl) -> usize`) on the exported symbols of the kernels `$runnable` lists,
+/// `portable_kernels_match_reference` on the portable implementation of every kernel `$all`
+/// yields; each prints its `RELIABILITY` count.
+#[macro_export]
+macro_rules! reference_tests {
+    (runnable: $runnable:expr, all: $all:expr, check: $check:expr $(,)?) => {
+        #[test]
+        fn exported_kernels_match_reference() {
+            use $crate::support::{gemm::Impl, tester::reference_cases};
+            let total = reference_cases($runnable, Impl::Exported, $check);
+            eprintln!("RELIABILITY bounds_kernels {total}");
+        }
+
+        #[test]
+        fn portable_kernels_match_reference() {
+            use $crate::support::{gemm::Impl, tester::reference_cases};
+            let total = reference_cases($all, Impl::Portable, $check);
+            eprintln!("RELIABILITY bounds_portable {total}");
+        }
+    };
 }
