@@ -13,9 +13,10 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 tests=(--test qai8dxp --test overflow --test contract_violations --test safe_api --test selection
-  --test float_gemm --test half_gemm --test qsi8d32p --test qai4c32p --test bf16_gemm)
+  --test float_gemm --test half_gemm --test qsi8d32p --test qai4c32p --test bf16_gemm
+  --test qai8dxp_qsu2cxp --test imatmul --test lhs_pack_f16)
 # The SME kernels' families (the streaming-length runs below).
-sme_tests=(--test qai8dxp --test qsi8d32p --test qai4c32p --test selection)
+sme_tests=(--test qai8dxp --test qsi8d32p --test qai4c32p --test qai8dxp_qsu2cxp --test selection)
 collect() { # label, then the cargo command (the tests: $collect_tests, by default all above)
   local label=$1
   shift
