@@ -15,11 +15,13 @@ use rkai::ukernels::pack::lhs_quant_pack_qsi8d32pscalef32::Variant as LhsVariant
 use rkai::ukernels::reference::qai4c32p::{self as reference, Rounding};
 use rkai::ukernels::types::kai_rhs_pack_qs4cxs1s0_param as Params;
 use support::block_gemm::{self, run_kernel, run_rows};
+use support::block_lhs::{self, BlockLhsProblem, LhsCase};
 use support::cabi::func as sym;
 use support::cabi::{BlockLhsGetter, LhsBlockPackFn, RhsPackQai4c32pFn};
 use support::cabi::{Getter2, Getter3, Getter5, MatmulBlockFn};
 use support::gemm::Impl;
 use support::guard::{Edge, Guarded};
+use support::hostile;
 use support::rng::Rng;
 use support::tester::{self, PackedFamily};
 
@@ -79,27 +81,9 @@ fn getters_equal_kleidiai_values() {
 #[test]
 fn packed_sizes_and_offsets_equal_kleidiai_values() {
     let checked = tester::packed_sizes_equal_measured(family_kernels(), |r| {
-        let (k, t, (kk, bl)) = (r.kernel, r.kernel.tile(), (r.k, r.bl));
-        assert_eq!(r.lhs_packer, k.lhs_packers[0].name);
-        assert_eq!(r.rhs_packer, k.rhs_packers[0].name);
-        let lhs = sym::<BlockLhsGetter>("get_lhs_packed_size", r.lhs_packer);
-        let rhs = sym::<Getter5>("get_rhs_packed_size", r.rhs_packer);
-        // Kernel offsets agree with the packers' (what consumers rely on when tiling).
-        let step_m = t.m_step.max(t.mr);
-        assert_eq!(
-            sym::<Getter3>("get_lhs_packed_offset", k.stem)(step_m, kk, bl),
-            sym::<BlockLhsGetter>("get_lhs_packed_offset", r.lhs_packer)(
-                step_m, kk, bl, t.mr, t.kr, t.sr
-            )
-        );
-        assert_eq!(
-            sym::<Getter3>("get_rhs_packed_offset", k.stem)(t.n_step, kk, bl),
-            sym::<Getter5>("get_rhs_packed_offset", r.rhs_packer)(t.n_step, kk, t.nr, t.kr, bl)
-        );
-        (
-            lhs(r.m, kk, bl, t.mr, t.kr, t.sr),
-            rhs(r.n, kk, t.nr, t.kr, bl),
-        )
+        assert_eq!(r.lhs_packer, r.kernel.lhs_packers[0].name);
+        assert_eq!(r.rhs_packer, r.kernel.rhs_packers[0].name);
+        block_lhs::measured_sizes(r).0
     });
     assert_eq!(checked, 8 * 3, "measured rows checked");
 }
@@ -172,18 +156,6 @@ impl Problem {
         self.k / self.bl
     }
 
-    /// The source bytes `packer` reads (f32 or f16).
-    fn lhs_bytes(&self, packer: &str) -> Vec<u8> {
-        match lhs_variant(packer) {
-            LhsVariant::F32 => self.lhs.iter().flat_map(|v| v.to_le_bytes()).collect(),
-            LhsVariant::F16 => self
-                .lhs
-                .iter()
-                .flat_map(|v| half::f16::from_f32(*v).to_bits().to_le_bytes())
-                .collect(),
-        }
-    }
-
     /// Quantized activations with `packer`'s arithmetic: (values, scales, sums).
     fn quantized(&self, packer: &str) -> (Vec<i8>, Vec<f32>, Vec<f32>) {
         let (lanes, rounding) = match lhs_variant(packer) {
@@ -209,75 +181,34 @@ impl Problem {
     }
 }
 
-/// Packs rows `start..start + rows` of `p` with LHS packer `name` into `packed` at the packer's
-/// offset for `start` (KleidiAI's packers take the matrix base and `m_idx_start`).
-#[allow(clippy::too_many_arguments)]
-fn pack_lhs_rows(
-    p: &Problem,
-    name: &str,
-    mr: usize,
-    kr: usize,
-    sr: usize,
-    start: usize,
-    rows: usize,
-    src: &Guarded,
-    packed: &mut Guarded,
-) {
-    let es = if lhs_variant(name) == LhsVariant::F32 {
-        4
-    } else {
-        2
-    };
-    let off = sym::<BlockLhsGetter>("get_lhs_packed_offset", name)(start, p.k, p.bl, mr, kr, sr);
-    // SAFETY: offsets from the getters stay inside the buffers.
-    unsafe {
-        sym::<LhsBlockPackFn>("run", name)(
-            rows,
-            p.k,
-            p.bl,
-            mr,
-            kr,
-            sr,
-            start,
-            src.ptr().cast(),
-            es * p.k,
-            packed.mut_ptr().add(off).cast(),
-        )
-    };
-}
+impl BlockLhsProblem for Problem {
+    fn lhs_shape(&self) -> (usize, usize, usize) {
+        (self.m, self.k, self.bl)
+    }
 
-/// Packs all rows of `p` with `name`; the buffer starts filled with `fill`.
-fn pack_lhs(
-    p: &Problem,
-    name: &str,
-    mr: usize,
-    kr: usize,
-    sr: usize,
-    edge: Edge,
-    fill: u8,
-) -> Guarded {
-    let size = sym::<BlockLhsGetter>("get_lhs_packed_size", name)(p.m, p.k, p.bl, mr, kr, sr);
-    let src = Guarded::from_bytes(&p.lhs_bytes(name), edge);
-    let mut packed = Guarded::from_bytes(&vec![fill; size], edge);
-    pack_lhs_rows(p, name, mr, kr, sr, 0, p.m, &src, &mut packed);
-    packed
-}
+    /// f32 or f16 rows, as `packer` reads them.
+    fn lhs_source(&self, packer: &str) -> (Vec<u8>, usize) {
+        match lhs_variant(packer) {
+            LhsVariant::F32 => (
+                self.lhs.iter().flat_map(|v| v.to_le_bytes()).collect(),
+                4 * self.k,
+            ),
+            LhsVariant::F16 => (
+                self.lhs
+                    .iter()
+                    .flat_map(|v| half::f16::from_f32(*v).to_bits().to_le_bytes())
+                    .collect(),
+                2 * self.k,
+            ),
+        }
+    }
 
-/// The LHS bytes the reference expects from `name` over a buffer filled with `fill`.
-#[allow(clippy::too_many_arguments)]
-fn expected_lhs(
-    p: &Problem,
-    name: &str,
-    mr: usize,
-    kr: usize,
-    sr: usize,
-    size: usize,
-    fill: u8,
-) -> Vec<u8> {
-    let (q, s, sum) = p.quantized(name);
-    let mut out = vec![fill; size];
-    reference::pack_lhs(p.m, p.k, p.bl, mr, kr / sr, &q, &s, &sum, &mut out);
-    out
+    fn expected_lhs(&self, (name, mr, kr, sr): LhsCase, size: usize, fill: u8) -> Vec<u8> {
+        let (q, s, sum) = self.quantized(name);
+        let mut out = vec![fill; size];
+        reference::pack_lhs(self.m, self.k, self.bl, mr, kr / sr, &q, &s, &sum, &mut out);
+        out
+    }
 }
 
 /// Packs `p`'s weights with RHS packer `name`; the buffer starts filled with `fill`.
@@ -329,77 +260,37 @@ fn expected_rhs(p: &Problem, name: &str, nr: usize, kr: usize, size: usize, fill
     out
 }
 
-/// Shapes (m, k, bl) for the packer tests.
-const PACK_SHAPES: [(usize, usize, usize); 9] = [
-    (1, 32, 32),
-    (3, 64, 32),
-    (4, 64, 64),
-    (5, 96, 32),
-    (8, 256, 128),
-    (9, 288, 96),
-    (13, 512, 256),
-    (16, 256, 64),
-    (7, 64, 32),
-];
-
 /// (packer, mr, kr, sr) combinations: every kernel's tile, the SME kernels' (mr = VL32), and
 /// other tiles the packers accept.
-fn lhs_cases() -> Vec<(&'static str, usize, usize, usize)> {
-    let mut out: Vec<_> = family_kernels()
-        .flat_map(|k| {
-            let t = k.tile();
-            k.lhs_packers
-                .iter()
-                .map(move |p| (p.name, t.mr, t.kr, t.sr))
-        })
-        .collect();
-    out.extend([
-        (LHS_F32, 8, 8, 2),
-        (LHS_F32, 16, 16, 2),
-        (LHS_F32, 2, 8, 1),
-        (LHS_F16, 8, 8, 2),
-        (LHS_F16, 3, 16, 1),
-        (LHS_F16, 2, 4, 2),
-    ]);
-    out.sort();
-    out.dedup();
-    out
+fn lhs_cases() -> Vec<LhsCase> {
+    block_lhs::cases(
+        family_kernels(),
+        &[
+            (LHS_F32, 8, 8, 2),
+            (LHS_F32, 16, 16, 2),
+            (LHS_F32, 2, 8, 1),
+            (LHS_F16, 8, 8, 2),
+            (LHS_F16, 3, 16, 1),
+            (LHS_F16, 2, 4, 2),
+        ],
+    )
 }
 
 /// Whether an LHS packer takes blocks of `bl` in `k` with `kr`.
-fn lhs_packer_takes(kr: usize, (k, bl): (usize, usize)) -> bool {
+fn lhs_packer_takes((_, _, kr, _): LhsCase, (k, bl): (usize, usize)) -> bool {
     k % kr == 0 && bl % kr == 0
-}
-
-/// Packs `problem(seed, shape)` for each of `shapes` with every LHS packer combination that
-/// takes it, against a guard page at either edge, over a buffer filled with `fill`, and compares
-/// the bytes with the reference's; returns the packings compared.
-fn lhs_packings_equal_reference(
-    shapes: &[(usize, usize, usize)],
-    fill: u8,
-    problem: impl Fn(usize, (usize, usize, usize)) -> Problem,
-) -> usize {
-    let mut cases = 0;
-    for (name, mr, kr, sr) in lhs_cases() {
-        for (seed, &(m, k, bl)) in shapes.iter().enumerate() {
-            if !lhs_packer_takes(kr, (k, bl)) {
-                continue;
-            }
-            let p = problem(seed, (m, k, bl));
-            cases += tester::packs_equal_reference(
-                || format!("{name} mr={mr} kr={kr} sr={sr} m={m} k={k} bl={bl}"),
-                |edge| pack_lhs(&p, name, mr, kr, sr, edge, fill),
-                |size| expected_lhs(&p, name, mr, kr, sr, size, fill),
-            );
-        }
-    }
-    cases
 }
 
 #[test]
 fn lhs_packers_match_reference_bytes() {
     let problem = |seed: usize, (m, k, bl)| Problem::new(m, 1, k, bl, seed as u64);
-    let cases = lhs_packings_equal_reference(&PACK_SHAPES, 0xa5, problem);
+    let cases = block_lhs::packings_equal_reference(
+        &lhs_cases(),
+        lhs_packer_takes,
+        &block_lhs::PACK_SHAPES,
+        0xa5,
+        problem,
+    );
     eprintln!("LHS packer byte comparisons: {cases}");
 }
 
@@ -422,58 +313,26 @@ fn lhs_packers_match_reference_on_hostile_values() {
     ];
     let hostile = |seed: usize, (m, k, bl)| {
         let mut p = Problem::new(m, 1, k, bl, 40 + seed as u64);
-        let mut rng = Rng::new(7 + seed as u64);
-        for (i, v) in p.lhs.iter_mut().enumerate() {
-            let block = i / bl;
-            if block % 3 == 1 && rng.range_i32(0, 7) == 0 {
-                *v = SPECIAL[rng.range_i32(0, 9) as usize];
-            }
-            if block % 5 == 2 && i % bl == bl - 1 {
-                *v = -f32::NAN;
-            }
-        }
+        block_lhs::make_hostile(&mut p.lhs, bl, 7 + seed as u64, &SPECIAL, -f32::NAN);
         p
     };
     let shapes = [(5, 128, 32), (8, 256, 64)];
-    let cases = lhs_packings_equal_reference(&shapes, 0x3c, hostile);
+    let cases =
+        block_lhs::packings_equal_reference(&lhs_cases(), lhs_packer_takes, &shapes, 0x3c, hostile);
     eprintln!("hostile LHS packings: {cases}");
 }
 
+/// Any split point on a group boundary works (the packers take m_idx_start and the group of
+/// that row).
 #[test]
 fn lhs_packing_in_row_slices_equals_one_call() {
-    // Frameworks pack row ranges on different threads: any split point works (the packers take
-    // m_idx_start and the group of that row).
-    for (name, mr, kr, sr) in lhs_cases() {
-        let p = Problem::new(11, 1, 384, 96, 9);
-        if 96 % kr != 0 {
-            continue;
-        }
-        let whole = pack_lhs(&p, name, mr, kr, sr, Edge::End, 0);
-        let src = Guarded::from_bytes(&p.lhs_bytes(name), Edge::End);
-        for split in (1..p.m).filter(|s| s % mr == 0) {
-            let mut parts = Guarded::new(whole.bytes().len(), Edge::End);
-            pack_lhs_rows(&p, name, mr, kr, sr, 0, split, &src, &mut parts);
-            pack_lhs_rows(&p, name, mr, kr, sr, split, p.m - split, &src, &mut parts);
-            assert_eq!(
-                parts.bytes(),
-                whole.bytes(),
-                "{name} mr={mr} split at {split}"
-            );
-        }
-    }
+    let p = Problem::new(11, 1, 384, 96, 9);
+    let cases: Vec<_> = lhs_cases()
+        .into_iter()
+        .filter(|&c| lhs_packer_takes(c, (p.k, p.bl)))
+        .collect();
+    block_lhs::row_slices_equal_one_call(&cases, &p, |(_, mr, ..), split| split % mr == 0);
 }
-
-/// Shapes (n, k, bl) for the RHS packer tests.
-const RHS_SHAPES: [(usize, usize, usize); 8] = [
-    (1, 32, 32),
-    (3, 64, 32),
-    (4, 64, 64),
-    (9, 96, 32),
-    (17, 256, 128),
-    (33, 288, 96),
-    (8, 512, 256),
-    (70, 128, 32),
-];
 
 #[test]
 fn rhs_packers_match_reference_bytes() {
@@ -494,7 +353,7 @@ fn rhs_packers_match_reference_bytes() {
     combos.dedup();
     let mut cases = 0;
     for (name, nr, kr) in combos {
-        for (seed, &(n, k, bl)) in RHS_SHAPES.iter().enumerate() {
+        for (seed, &(n, k, bl)) in block_gemm::RHS_SHAPES.iter().enumerate() {
             if bl % kr != 0 || (name == RHS && kr > 16) {
                 continue;
             }
@@ -549,7 +408,7 @@ impl PackedFamily for Asymmetric {
 
     fn pack(k: &MatmulKernel, p: &Problem, edge: Edge) -> (Guarded, Guarded) {
         let t = k.tile();
-        let lhs = pack_lhs(p, k.lhs_packers[0].name, t.mr, t.kr, t.sr, edge, 0);
+        let lhs = block_lhs::pack(p, (k.lhs_packers[0].name, t.mr, t.kr, t.sr), edge, 0);
         (lhs, pack_rhs(p, rhs_packer(k), t.nr, t.kr, edge, 0))
     }
 
@@ -603,52 +462,29 @@ fn portable_kernels_match_reference() {
     });
 }
 
-/// Hostile inputs (issue 7): each scenario rewrites part of a problem. Activations: NaN, +-Inf,
-/// denormals, all-zero rows, values near the type's maximum. Weights: zero, denormal, huge,
-/// infinite and NaN scales and zero offsets, non-finite biases.
-const HOSTILE: [&str; 14] = [
-    "lhs_nan",
-    "lhs_inf",
-    "lhs_neg_inf",
-    "lhs_denormal",
-    "lhs_zero_rows",
-    "lhs_huge",
-    "scale_zero",
-    "scale_denormal",
-    "scale_huge",
-    "scale_inf",
-    "scale_nan",
-    "zero_inf",
-    "zero_nan",
-    "bias_non_finite",
-];
+/// The shared hostile scenarios, then infinite and NaN zero offsets.
+fn hostile_scenarios() -> impl Iterator<Item = &'static str> {
+    hostile::SCENARIOS
+        .into_iter()
+        .chain(["zero_inf", "zero_nan"])
+}
 
 fn make_hostile(p: &mut Problem, scenario: &str) {
-    let k = p.k;
     let every_third = |v: &mut Vec<f32>, x: f32| {
         v.iter_mut().skip(1).step_by(3).for_each(|s| *s = x);
     };
+    let operands = hostile::Operands {
+        lhs: &mut p.lhs,
+        k: p.k,
+        bias: &mut p.bias,
+        n: p.n,
+    };
+    if hostile::apply(scenario, operands, |x| every_third(&mut p.rs, x)) {
+        return;
+    }
     match scenario {
-        "lhs_nan" => p.lhs[k / 2] = f32::NAN,
-        "lhs_inf" => p.lhs[k - 1] = f32::INFINITY,
-        "lhs_neg_inf" => p.lhs[0] = f32::NEG_INFINITY,
-        "lhs_denormal" => p.lhs.iter_mut().for_each(|v| *v *= 1e-39),
-        "lhs_zero_rows" => p.lhs.iter_mut().step_by(2).for_each(|v| *v = 0.0),
-        "lhs_huge" => p.lhs.iter_mut().for_each(|v| *v *= 6e37),
-        "scale_zero" => every_third(&mut p.rs, 0.0),
-        "scale_denormal" => every_third(&mut p.rs, 1e-39),
-        "scale_huge" => every_third(&mut p.rs, 3e38),
-        "scale_inf" => every_third(&mut p.rs, f32::INFINITY),
-        "scale_nan" => every_third(&mut p.rs, f32::NAN),
         "zero_inf" => every_third(&mut p.rz, f32::NEG_INFINITY),
         "zero_nan" => every_third(&mut p.rz, f32::NAN),
-        "bias_non_finite" => {
-            let bias = p.bias.get_or_insert_with(|| vec![0.5; p.n]);
-            bias[0] = f32::NAN;
-            if p.n > 1 {
-                bias[1] = f32::NEG_INFINITY;
-            }
-        }
         _ => unreachable!("unknown scenario {scenario}"),
     }
 }
@@ -663,7 +499,7 @@ fn check_hostile(k: &MatmulKernel, which: Impl) -> usize {
         .into_iter()
         .enumerate()
     {
-        for scenario in HOSTILE {
+        for scenario in hostile_scenarios() {
             let mut p = Problem::new(m, n, kk, bl, 900 + seed as u64);
             make_hostile(&mut p, scenario);
             if lhs_variant(lhs_packer) == LhsVariant::F16 {
@@ -681,14 +517,7 @@ fn check_hostile(k: &MatmulKernel, which: Impl) -> usize {
 
 #[test]
 fn hostile_data_matches_reference() {
-    let mut total = 0;
-    for k in runnable() {
-        total += check_hostile(k, Impl::Exported);
-    }
-    for k in family_kernels() {
-        total += check_hostile(k, Impl::Portable);
-    }
-    eprintln!("RELIABILITY hostile {total}");
+    hostile::check_exported_and_portable(runnable(), family_kernels(), check_hostile);
 }
 
 /// Frameworks run disjoint m_step x n_step portions of one call on many threads, sharing the
@@ -708,7 +537,7 @@ fn empty_portions_write_nothing() {
     for k in family_kernels() {
         let t = k.tile();
         let p = Problem::new(t.m_step.max(2), 8, 64, 32, 11);
-        let lhs = pack_lhs(&p, k.lhs_packers[0].name, t.mr, t.kr, t.sr, Edge::End, 0);
+        let lhs = block_lhs::pack(&p, (k.lhs_packers[0].name, t.mr, t.kr, t.sr), Edge::End, 0);
         let rhs = pack_rhs(&p, rhs_packer(k), t.nr, t.kr, Edge::End, 0);
         let mut shapes = vec![(1, 0)];
         if !family::one_row(k) {
@@ -750,44 +579,19 @@ fn callee_saved_registers_survive() {
     });
 }
 
-/// A caller with a pending lazy ZA save (AAPCS64 SME ABI) calls every SME kernel of the
-/// families: the kernel saves ZA to the caller's buffer and clears `TPIDR2_EL0` before using ZA,
-/// and still computes the right result.
+/// The SME kernels commit a caller's pending lazy ZA save before using ZA
+/// ([`tester::lazy_za_saves_committed`]).
 #[cfg(target_arch = "aarch64")]
 #[test]
 fn streaming_kernels_commit_a_pending_lazy_za_save() {
-    let Some(svl) = rkai::ukernels::arch::sme_vector_bytes() else {
-        eprintln!("no SME on this CPU: no ZA state to protect");
-        return;
-    };
-    let mut za = support::abi::PendingZaSave::new(svl);
-    let mut kernels = 0;
-    for k in runnable().into_iter().filter(|k| k.isa.is_streaming()) {
-        let t = k.tile();
+    let ran = tester::lazy_za_saves_committed::<Asymmetric>(&runnable(), |k| {
         let m = if family::one_row(k) { 1 } else { 3 };
-        let p = Problem::new(m, t.n_step + 1, 128, 64, 77);
-        let (lhs, rhs) = Asymmetric::pack(k, &p, Edge::End);
-        let clamp = (-3.0, 3.0);
-        let expect = expected_dst(&p, k, clamp);
-        za.arm();
-        let portion = (0, 0, p.m, p.n);
-        let operands = (&lhs, &rhs);
-        tester::check_portion::<Asymmetric>(
-            k,
-            Impl::Exported,
-            &p,
-            operands,
-            portion,
-            clamp,
-            &expect,
-            Edge::End,
-        );
-        za.assert_committed(k.stem);
-        kernels += 1;
+        Problem::new(m, k.tile().n_step + 1, 128, 64, 77)
+    });
+    if let Some(kernels) = ran {
+        let sme2 = support::cpu::can_run(rkai::ukernels::arch::Isa::Sme2);
+        assert_eq!(kernels > 0, sme2, "SME2 kernels run where SME2 is");
     }
-    za.finish();
-    let sme2 = support::cpu::can_run(rkai::ukernels::arch::Isa::Sme2);
-    assert_eq!(kernels > 0, sme2, "SME2 kernels run where SME2 is");
 }
 
 mod random_shapes {
@@ -806,8 +610,9 @@ mod random_shapes {
                 let t = k.tile();
                 let p = Problem::new(m, n, kk, bl, seed);
                 let name = k.lhs_packers[0].name;
-                let lhs = pack_lhs(&p, name, t.mr, t.kr, t.sr, Edge::End, 0);
-                let expect_lhs = expected_lhs(&p, name, t.mr, t.kr, t.sr, lhs.bytes().len(), 0);
+                let lhs_case = (name, t.mr, t.kr, t.sr);
+                let lhs = block_lhs::pack(&p, lhs_case, Edge::End, 0);
+                let expect_lhs = p.expected_lhs(lhs_case, lhs.bytes().len(), 0);
                 prop_assert_eq!(lhs.bytes(), &expect_lhs[..]);
                 let rhs = pack_rhs(&p, rhs_packer(k), t.nr, t.kr, Edge::End, 0);
                 let expect_rhs = expected_rhs(&p, rhs_packer(k), t.nr, t.kr, rhs.bytes().len(), 0);

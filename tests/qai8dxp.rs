@@ -26,6 +26,7 @@ use support::cabi::{
 };
 use support::gemm::Impl;
 use support::guard::{EDGES, Edge, Guarded};
+use support::hostile;
 use support::rng::Rng;
 use support::tester::{self, PackedFamily};
 
@@ -818,60 +819,30 @@ impl PackedFamily for Qai8dxp {
     }
 }
 
-/// Hostile inputs (issue 7): each scenario rewrites part of a problem. Activations: NaN, +-Inf,
-/// denormals, all-zero and all-equal rows, values near f32::MAX. Weights: zero, denormal, huge,
-/// infinite and NaN scales (per channel and per block), infinite and NaN biases.
-const HOSTILE: [&str; 12] = [
-    "lhs_nan",
-    "lhs_inf",
-    "lhs_neg_inf",
-    "lhs_denormal",
-    "lhs_zero_rows",
-    "lhs_huge",
-    "scale_zero",
-    "scale_denormal",
-    "scale_huge",
-    "scale_inf",
-    "scale_nan",
-    "bias_non_finite",
-];
-
+/// The shared hostile scenarios; the scale ones hit the per-channel and the per-block scales.
 fn make_hostile(p: &mut Problem, scenario: &str) {
-    let k = p.k;
-    let set_scale = |p: &mut Problem, v: f32| {
-        for (j, s) in p.scale.iter_mut().enumerate() {
+    let set_scale = |scale: &mut [f32], block_scale: &mut [u16], v: f32| {
+        for (j, s) in scale.iter_mut().enumerate() {
             if j % 2 == 0 {
                 *s = v;
             }
         }
         let b = half::bf16::from_f32(v).to_bits();
-        for (i, s) in p.block_scale.iter_mut().enumerate() {
+        for (i, s) in block_scale.iter_mut().enumerate() {
             if i % 3 == 1 {
                 *s = b;
             }
         }
     };
-    match scenario {
-        "lhs_nan" => p.lhs[k / 2] = f32::NAN,
-        "lhs_inf" => p.lhs[k - 1] = f32::INFINITY,
-        "lhs_neg_inf" => p.lhs[0] = f32::NEG_INFINITY,
-        "lhs_denormal" => p.lhs.iter_mut().for_each(|v| *v *= 1e-39),
-        "lhs_zero_rows" => p.lhs.iter_mut().step_by(2).for_each(|v| *v = 0.0),
-        "lhs_huge" => p.lhs.iter_mut().for_each(|v| *v *= 6e37),
-        "scale_zero" => set_scale(p, 0.0),
-        "scale_denormal" => set_scale(p, 1e-39),
-        "scale_huge" => set_scale(p, 3e38),
-        "scale_inf" => set_scale(p, f32::INFINITY),
-        "scale_nan" => set_scale(p, f32::NAN),
-        "bias_non_finite" => {
-            let bias = p.bias.get_or_insert_with(|| vec![0.5; p.n]);
-            bias[0] = f32::NAN;
-            if p.n > 1 {
-                bias[1] = f32::NEG_INFINITY;
-            }
-        }
-        _ => unreachable!("unknown scenario {scenario}"),
-    }
+    let operands = hostile::Operands {
+        lhs: &mut p.lhs,
+        k: p.k,
+        bias: &mut p.bias,
+        n: p.n,
+    };
+    let (scale, block_scale) = (&mut p.scale, &mut p.block_scale);
+    let known = hostile::apply(scenario, operands, |v| set_scale(scale, block_scale, v));
+    assert!(known, "unknown scenario {scenario}");
     // Values the LHS type cannot hold become what its packer sees.
     for v in &mut p.lhs {
         *v = match p.lhs_type {
@@ -889,7 +860,7 @@ fn check_hostile(k: &MatmulKernel, which: Impl) -> usize {
     let mut cases = 0;
     let bl = if k.family.is_blockwise() { 32 } else { 0 };
     for (seed, (m, n, kk)) in [(5, 13, 64), (1, 9, 96)].into_iter().enumerate() {
-        for scenario in HOSTILE {
+        for scenario in hostile::SCENARIOS {
             let mut p = Problem::new(k, m, n, kk, bl, seed == 0, 900 + seed as u64);
             make_hostile(&mut p, scenario);
             let (lq, rows) = p.quantized();
@@ -921,14 +892,7 @@ fn check_hostile(k: &MatmulKernel, which: Impl) -> usize {
 
 #[test]
 fn hostile_data_matches_reference() {
-    let mut total = 0;
-    for k in runnable() {
-        total += check_hostile(k, Impl::Exported);
-    }
-    for k in family_kernels() {
-        total += check_hostile(k, Impl::Portable);
-    }
-    eprintln!("RELIABILITY hostile {total}");
+    hostile::check_exported_and_portable(runnable(), family_kernels(), check_hostile);
 }
 
 fn check_kernel(k: &MatmulKernel, implementations: &[Impl]) -> usize {
@@ -1220,55 +1184,19 @@ fn streaming_kernels_follow_their_clamp_on_signalling_nan_bounds() {
     eprintln!("signalling-NaN bound cases: {cases}");
 }
 
-/// A caller with a pending lazy ZA save (AAPCS64 SME ABI: `TPIDR2_EL0` names a TPIDR2 block)
-/// calls every SME kernel: the kernel saves ZA to the caller's buffer and clears `TPIDR2_EL0`
-/// before using ZA, and still computes the right result; `kai_commit_za` does the same.
+/// Every SME kernel commits a caller's pending lazy ZA save before using ZA, and so does
+/// `kai_commit_za` ([`tester::lazy_za_saves_committed`]).
 #[cfg(target_arch = "aarch64")]
 #[test]
 fn streaming_kernels_commit_a_pending_lazy_za_save() {
-    use rkai::ukernels::arch;
-    let Some(svl) = arch::sme_vector_bytes() else {
-        eprintln!("no SME on this CPU: no ZA state to protect");
-        return;
-    };
-    let mut za = support::abi::PendingZaSave::new(svl);
-    let mut kernels = 0;
-    for k in runnable_quiet()
-        .into_iter()
-        .filter(|k| k.isa.is_streaming())
-    {
-        let t = k.tile();
-        let (m, n) = (3, t.n_step + 1);
+    let ran = tester::lazy_za_saves_committed::<Qai8dxp>(&runnable_quiet(), |k| {
         let (kk, bl) = blocked(k, 40, 1);
-        let p = Problem::new(k, m, n, kk, bl, true, 77);
-        let (lq, rows) = p.quantized();
-        let packer = rhs_packers(k)[0];
-        let lhs = pack_lhs(&p, t.mr, t.kr, t.sr, Edge::End);
-        let rhs = pack_rhs(&p, packer, 8, t.nr, t.kr, t.sr, Edge::End);
-        let clamp = (-3.0, 3.0);
-        let expect = expected_dst(&p, &t, k.epilogue, packer.0, &lq, &rows, clamp);
-        za.arm();
-        let case = KernelCase {
-            p,
-            rhs_packer: packer,
-        };
-        tester::check_portion::<Qai8dxp>(
-            k,
-            Impl::Exported,
-            &case,
-            (&lhs, &rhs),
-            (0, 0, m, n),
-            clamp,
-            &expect,
-            Edge::End,
-        );
-        za.assert_committed(k.stem);
-        kernels += 1;
-    }
-    za.arm();
-    rkai::capi::kai_commit_za();
-    za.assert_committed("kai_commit_za");
-    za.finish();
+        KernelCase {
+            p: Problem::new(k, 3, k.tile().n_step + 1, kk, bl, true, 77),
+            rhs_packer: rhs_packers(k)[0],
+        }
+    });
+    let Some(kernels) = ran else { return };
     // (Runs narrowed by RKAI_TEST_KERNEL, such as the SVE vector-length steps, may have none.)
     if std::env::var_os("RKAI_TEST_KERNEL").is_none() {
         assert!(kernels > 0, "SME present but no SME kernel ran");

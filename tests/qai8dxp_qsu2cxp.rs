@@ -554,35 +554,14 @@ fn contract_violations_are_refused() {
     eprintln!("RELIABILITY contract {refused}");
 }
 
-/// A caller with a pending lazy ZA save calls each SME kernel: the save is committed first and
-/// the result is still right.
+/// Each SME kernel commits a caller's pending lazy ZA save before using ZA
+/// ([`tester::lazy_za_saves_committed`]).
 #[cfg(target_arch = "aarch64")]
 #[test]
 fn streaming_kernels_commit_a_pending_lazy_za_save() {
-    let Some(svl) = rkai::ukernels::arch::sme_vector_bytes() else {
-        return;
-    };
-    let mut za = support::abi::PendingZaSave::new(svl);
-    for k in runnable().into_iter().filter(|k| k.isa.is_streaming()) {
-        let t = k.tile();
-        let p = Problem::new(3, t.n_step + 1, 64, true, LUTS[3], 9);
-        let (lhs, rhs) = Qsu2cxp::pack(k, &p, Edge::End);
-        let clamp = (-3.0, 3.0);
-        let expect = Qsu2cxp::expected(k, &p, clamp);
-        za.arm();
-        tester::check_portion::<Qsu2cxp>(
-            k,
-            support::gemm::Impl::Exported,
-            &p,
-            (&lhs, &rhs),
-            (0, 0, p.m, p.n),
-            clamp,
-            &expect,
-            Edge::End,
-        );
-        za.assert_committed(k.stem);
-    }
-    za.finish();
+    tester::lazy_za_saves_committed::<Qsu2cxp>(&runnable(), |k| {
+        Problem::new(3, k.tile().n_step + 1, 64, true, LUTS[3], 9)
+    });
 }
 
 /// The reference's own pieces agree: the default table is code - 2, and the sums of the

@@ -21,6 +21,7 @@ use rkai::ukernels::pack::rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0::{
 use rkai::ukernels::reference::qsi8d32p::{self as reference, Amax, Rounding};
 use rkai::ukernels::types::kai_rhs_pack_qs4cxs1s0_param as Params;
 use support::block_gemm::{self, run_kernel};
+use support::block_lhs::{self, BlockLhsProblem, LhsCase};
 use support::cabi::func as sym;
 use support::cabi::{BlockLhsGetter, LhsBlockPackFn, RhsPackQ4_0Fn};
 use support::cabi::{Getter2, Getter3, Getter4, Getter5};
@@ -89,28 +90,11 @@ fn getters_equal_kleidiai_values() {
 #[test]
 fn packed_sizes_and_offsets_equal_kleidiai_values() {
     let checked = tester::packed_sizes_equal_measured(family_kernels(), |r| {
-        let (k, t, (kk, bl)) = (r.kernel, r.kernel.tile(), (r.k, r.bl));
-        let lhs = sym::<BlockLhsGetter>("get_lhs_packed_size", r.lhs_packer);
-        let rhs = sym::<Getter5>("get_rhs_packed_size", r.rhs_packer);
-        // Kernel offsets agree with the packers' (what consumers rely on when tiling).
-        let step_m = t.m_step.max(t.mr);
-        assert_eq!(
-            sym::<Getter3>("get_lhs_packed_offset", k.stem)(step_m, kk, bl),
-            sym::<BlockLhsGetter>("get_lhs_packed_offset", r.lhs_packer)(
-                step_m, kk, bl, t.mr, t.kr, t.sr
-            )
-        );
-        let stride = sym::<Getter4>("get_rhs_packed_stride", r.rhs_packer)(kk, t.nr, t.kr, bl);
-        let rhs_offset = sym::<Getter3>("get_rhs_packed_offset", k.stem)(t.n_step, kk, bl);
-        assert_eq!(
-            rhs_offset,
-            sym::<Getter5>("get_rhs_packed_offset", r.rhs_packer)(t.n_step, kk, t.nr, t.kr, bl)
-        );
+        let (sizes, rhs_offset) = block_lhs::measured_sizes(r);
+        let t = r.kernel.tile();
+        let stride = sym::<Getter4>("get_rhs_packed_stride", r.rhs_packer)(r.k, t.nr, t.kr, r.bl);
         assert_eq!(rhs_offset, stride);
-        (
-            lhs(r.m, kk, bl, t.mr, t.kr, t.sr),
-            rhs(r.n, kk, t.nr, t.kr, bl),
-        )
+        sizes
     });
     // 5 NEON kernels (the 16x4 i8mm one with both LHS packers) and 3 SVE kernels at 3 VLs (the
     // table has no SME rows).
@@ -216,81 +200,32 @@ impl Problem {
     }
 }
 
-/// Packs rows `start..start + rows` of `p` with LHS packer `name` into `packed` at the packer's
-/// offset for `start` (source pointer and `m_idx_start` as each packer expects them).
-#[allow(clippy::too_many_arguments)]
-fn pack_lhs_rows(
-    p: &Problem,
-    name: &str,
-    mr: usize,
-    kr: usize,
-    sr: usize,
-    start: usize,
-    rows: usize,
-    src: &Guarded,
-    packed: &mut Guarded,
-) {
-    let off = sym::<BlockLhsGetter>("get_lhs_packed_offset", name)(start, p.k, p.bl, mr, kr, sr);
-    // The scalar and 4x8sb packers offset the source by m_idx_start rows themselves; the _neon
-    // one ignores m_idx_start and needs the rows themselves (and a start on a group boundary).
-    let (src_row, m_idx_start) = if lhs_variant(name) == LhsVariant::F32Neon {
-        (start, 0)
-    } else {
-        (0, start)
-    };
-    let src_off = sym::<Getter2>("get_lhs_offset", name)(src_row, 4 * p.k);
-    // SAFETY: offsets from the getters stay inside the buffers.
-    unsafe {
-        sym::<LhsBlockPackFn>("run", name)(
-            rows,
-            p.k,
-            p.bl,
-            mr,
-            kr,
-            sr,
-            m_idx_start,
-            src.ptr().add(src_off).cast(),
-            4 * p.k,
-            packed.mut_ptr().add(off).cast(),
-        )
-    };
-}
-
-/// Packs all rows of `p` with `name`; the buffer starts filled with `fill`.
-fn pack_lhs(
-    p: &Problem,
-    name: &str,
-    mr: usize,
-    kr: usize,
-    sr: usize,
-    edge: Edge,
-    fill: u8,
-) -> Guarded {
-    let size = sym::<BlockLhsGetter>("get_lhs_packed_size", name)(p.m, p.k, p.bl, mr, kr, sr);
-    let src = Guarded::from_f32(&p.lhs, edge);
-    let mut packed = Guarded::from_bytes(&vec![fill; size], edge);
-    pack_lhs_rows(p, name, mr, kr, sr, 0, p.m, &src, &mut packed);
-    packed
-}
-
-/// The LHS bytes the reference expects from `name` over a buffer filled with `fill`.
-fn expected_lhs(
-    p: &Problem,
-    name: &str,
-    mr: usize,
-    kr: usize,
-    sr: usize,
-    size: usize,
-    fill: u8,
-) -> Vec<u8> {
-    let (q, d) = p.quantized(name);
-    let mut out = vec![fill; size];
-    if lhs_variant(name) == LhsVariant::F32Neon {
-        reference::pack_lhs_sme(p.m, p.k, p.bl, mr, &q, &d, &mut out);
-    } else {
-        reference::pack_lhs(p.m, p.k, p.bl, mr, kr / sr, &q, &d, &mut out);
+impl BlockLhsProblem for Problem {
+    fn lhs_shape(&self) -> (usize, usize, usize) {
+        (self.m, self.k, self.bl)
     }
-    out
+
+    fn lhs_source(&self, _: &str) -> (Vec<u8>, usize) {
+        let bytes = self.lhs.iter().flat_map(|v| v.to_le_bytes()).collect();
+        (bytes, 4 * self.k)
+    }
+
+    /// The scalar and 4x8sb packers offset the source by m_idx_start rows themselves; the _neon
+    /// one ignores m_idx_start and needs the rows themselves (and a start on a group boundary).
+    fn source_at_start_row(packer: &str) -> bool {
+        lhs_variant(packer) == LhsVariant::F32Neon
+    }
+
+    fn expected_lhs(&self, (name, mr, kr, sr): LhsCase, size: usize, fill: u8) -> Vec<u8> {
+        let (q, d) = self.quantized(name);
+        let mut out = vec![fill; size];
+        if lhs_variant(name) == LhsVariant::F32Neon {
+            reference::pack_lhs_sme(self.m, self.k, self.bl, mr, &q, &d, &mut out);
+        } else {
+            reference::pack_lhs(self.m, self.k, self.bl, mr, kr / sr, &q, &d, &mut out);
+        }
+        out
+    }
 }
 
 /// Packs `p`'s weights with RHS packer `name`; the buffer starts filled with `fill`.
@@ -337,85 +272,46 @@ fn rhs_packer_takes(name: &str, bl: usize) -> bool {
     rhs_variant(name) == RhsVariant::Scalef16 || bl <= PS1S0_MAX_BL
 }
 
-/// Shapes (m, k, bl) for the packer tests.
-const PACK_SHAPES: [(usize, usize, usize); 10] = [
-    (1, 32, 32),
-    (3, 64, 32),
-    (4, 64, 64),
-    (5, 96, 32),
-    (8, 256, 128),
-    (9, 288, 96),
-    (13, 512, 256),
-    (2, 128, 32),
-    (16, 256, 64),
-    (7, 64, 32),
-];
-
 /// (packer, mr, kr, sr) combinations the LHS packers are used with: every kernel's tile, and
 /// the SME tiles for the `_neon` packer (mr = 1 and multiples of the streaming vector length).
-fn lhs_cases() -> Vec<(&'static str, usize, usize, usize)> {
-    let mut out: Vec<_> = family_kernels()
-        .flat_map(|k| {
-            let t = k.tile();
-            k.lhs_packers
-                .iter()
-                .map(move |p| (p.name, t.mr, t.kr, t.sr))
-        })
-        .collect();
-    out.extend([
-        (LHS_NEON, 1, 4, 2),
-        (LHS_NEON, 4, 4, 2),
-        (LHS_NEON, 8, 4, 2),
-        (LHS_NEON, 16, 4, 2),
-    ]);
-    out.extend([(LHS, 2, 4, 1), (LHS, 3, 12, 2)]);
-    out.sort();
-    out.dedup();
-    out
+fn lhs_cases() -> Vec<LhsCase> {
+    block_lhs::cases(
+        family_kernels(),
+        &[
+            (LHS_NEON, 1, 4, 2),
+            (LHS_NEON, 4, 4, 2),
+            (LHS_NEON, 8, 4, 2),
+            (LHS_NEON, 16, 4, 2),
+            (LHS, 2, 4, 1),
+            (LHS, 3, 12, 2),
+        ],
+    )
 }
 
 /// Whether LHS packer `name` takes blocks of `bl` in `k` with `kr` and `sr` (the 4x8sb one only
 /// multiples of 32).
-fn lhs_packer_takes(name: &str, (kr, sr): (usize, usize), (k, bl): (usize, usize)) -> bool {
+fn lhs_packer_takes((name, _, kr, sr): LhsCase, (k, bl): (usize, usize)) -> bool {
     k % kr == 0 && bl % (kr / sr) == 0 && (name != LHS_4X8 || bl % 32 == 0)
-}
-
-/// Packs `problem(seed, shape)` for each of `shapes` with every LHS packer combination that
-/// takes it, against a guard page at either edge, over a buffer filled with `fill`, and compares
-/// the bytes with the reference's; returns the packings compared.
-fn lhs_packings_equal_reference(
-    shapes: &[(usize, usize, usize)],
-    fill: u8,
-    problem: impl Fn(usize, (usize, usize, usize)) -> Problem,
-) -> usize {
-    let mut cases = 0;
-    for (name, mr, kr, sr) in lhs_cases() {
-        for (seed, &(m, k, bl)) in shapes.iter().enumerate() {
-            if !lhs_packer_takes(name, (kr, sr), (k, bl)) {
-                continue;
-            }
-            let p = problem(seed, (m, k, bl));
-            cases += tester::packs_equal_reference(
-                || format!("{name} mr={mr} kr={kr} sr={sr} m={m} k={k} bl={bl}"),
-                |edge| pack_lhs(&p, name, mr, kr, sr, edge, fill),
-                |size| expected_lhs(&p, name, mr, kr, sr, size, fill),
-            );
-        }
-    }
-    cases
 }
 
 #[test]
 fn lhs_packers_match_reference_bytes() {
     let problem = |seed: usize, (m, k, bl)| Problem::new(m, 1, k, bl, seed as u64);
-    let cases = lhs_packings_equal_reference(&PACK_SHAPES, 0xa5, problem);
+    let cases = block_lhs::packings_equal_reference(
+        &lhs_cases(),
+        lhs_packer_takes,
+        &block_lhs::PACK_SHAPES,
+        0xa5,
+        problem,
+    );
     eprintln!("LHS packer byte comparisons: {cases}");
     eprintln!("RELIABILITY bounds_packers {cases}");
 }
 
 /// Activations with infinities, NaNs (both signs, quiet and signalling), signed zeros, the
 /// extremes of f32 and values whose quantization ties: packed bytes still equal the reference,
-/// which follows each packer's order of comparisons and its rounding.
+/// which follows each packer's order of comparisons and its rounding. Some blocks stay finite;
+/// the last position of a block sometimes holds a NaN (the scalar max keeps it).
 #[test]
 fn lhs_packers_match_reference_on_hostile_values() {
     const SPECIAL: [u32; 12] = [
@@ -432,68 +328,33 @@ fn lhs_packers_match_reference_on_hostile_values() {
         0x3f00_0000,
         0x0000_0000,
     ];
+    let special = SPECIAL.map(f32::from_bits);
     let hostile = |seed: usize, (m, k, bl)| {
         let mut p = Problem::new(m, 1, k, bl, 40 + seed as u64);
-        let mut rng = Rng::new(7 + seed as u64);
-        for (i, v) in p.lhs.iter_mut().enumerate() {
-            // Some blocks stay finite; others get a special value at a random position, and
-            // the last position of a block sometimes holds a NaN (the scalar max keeps it).
-            let block = i / bl;
-            if block % 3 == 1 && rng.range_i32(0, 7) == 0 {
-                *v = f32::from_bits(SPECIAL[rng.range_i32(0, 11) as usize]);
-            }
-            if block % 5 == 2 && i % bl == bl - 1 {
-                *v = f32::NAN;
-            }
-        }
+        block_lhs::make_hostile(&mut p.lhs, bl, 7 + seed as u64, &special, f32::NAN);
         p
     };
     let shapes = [(5, 128, 32), (8, 256, 64)];
-    let cases = lhs_packings_equal_reference(&shapes, 0x3c, hostile);
+    let cases =
+        block_lhs::packings_equal_reference(&lhs_cases(), lhs_packer_takes, &shapes, 0x3c, hostile);
     eprintln!("hostile LHS packings: {cases}");
     eprintln!("RELIABILITY hostile {cases}");
 }
 
+/// The scalar packer takes any start row; the 4x8sb one a start on a group boundary when the
+/// slice holds a whole group, the _neon one a start on a group boundary.
 #[test]
 fn lhs_packing_in_row_slices_equals_one_call() {
-    // Frameworks pack row ranges on different threads. The scalar packer takes any start row;
-    // the 4x8sb one a start on a group boundary when the slice holds a whole group, the _neon one
-    // a start on a group boundary.
-    for (name, mr, kr, sr) in lhs_cases() {
-        let p = Problem::new(11, 1, 384, 96, 9);
-        let whole = pack_lhs(&p, name, mr, kr, sr, Edge::End, 0);
-        let src = Guarded::from_f32(&p.lhs, Edge::End);
-        for split in 1..p.m {
-            let v = lhs_variant(name);
-            let aligned = split % mr == 0;
-            if (v == LhsVariant::F32Neon && !aligned)
-                || (v == LhsVariant::F32Neon4x8sb && !aligned && p.m - split >= mr)
-            {
-                continue;
-            }
-            let mut parts = Guarded::new(whole.bytes().len(), Edge::End);
-            pack_lhs_rows(&p, name, mr, kr, sr, 0, split, &src, &mut parts);
-            pack_lhs_rows(&p, name, mr, kr, sr, split, p.m - split, &src, &mut parts);
-            assert_eq!(
-                parts.bytes(),
-                whole.bytes(),
-                "{name} mr={mr} split at {split}"
-            );
+    let p = Problem::new(11, 1, 384, 96, 9);
+    block_lhs::row_slices_equal_one_call(&lhs_cases(), &p, |(name, mr, ..), split| {
+        let aligned = split % mr == 0;
+        match lhs_variant(name) {
+            LhsVariant::F32Neon => aligned,
+            LhsVariant::F32Neon4x8sb => aligned || p.m - split < mr,
+            LhsVariant::F32 => true,
         }
-    }
+    });
 }
-
-/// Shapes (n, k, bl) for the RHS packer tests.
-const RHS_SHAPES: [(usize, usize, usize); 8] = [
-    (1, 32, 32),
-    (3, 64, 32),
-    (4, 64, 64),
-    (9, 96, 32),
-    (17, 256, 128),
-    (33, 288, 96),
-    (8, 512, 256),
-    (70, 128, 32),
-];
 
 #[test]
 fn rhs_packers_match_reference_bytes() {
@@ -510,7 +371,7 @@ fn rhs_packers_match_reference_bytes() {
     combos.dedup();
     let mut cases = 0;
     for (name, nr, kr) in combos {
-        for (seed, &(n, k, bl)) in RHS_SHAPES.iter().enumerate() {
+        for (seed, &(n, k, bl)) in block_gemm::RHS_SHAPES.iter().enumerate() {
             let p = Problem::new(1, n, k, bl, 200 + seed as u64);
             // The SME formats' packers leave columns past n untouched: the fill must survive.
             let fill = 0x5a;
@@ -612,7 +473,7 @@ impl PackedFamily for Q4_0 {
 
     fn pack(k: &MatmulKernel, c: &KernelCase, edge: Edge) -> (Guarded, Guarded) {
         let t = k.tile();
-        let lhs = pack_lhs(&c.p, c.lhs_packer, t.mr, t.kr, t.sr, edge, 0);
+        let lhs = block_lhs::pack(&c.p, (c.lhs_packer, t.mr, t.kr, t.sr), edge, 0);
         let rhs = k.rhs_packers[0].name;
         (lhs, pack_rhs(&c.p, rhs, t.nr, t.kr, edge, 0))
     }
@@ -716,8 +577,9 @@ mod random_shapes {
                 let t = k.tile();
                 let p = Problem::new(m, n, kk, bl, seed);
                 let name = k.lhs_packers[(seed % k.lhs_packers.len() as u64) as usize].name;
-                let lhs = pack_lhs(&p, name, t.mr, t.kr, t.sr, Edge::End, 0);
-                let expect_lhs = expected_lhs(&p, name, t.mr, t.kr, t.sr, lhs.bytes().len(), 0);
+                let lhs_case = (name, t.mr, t.kr, t.sr);
+                let lhs = block_lhs::pack(&p, lhs_case, Edge::End, 0);
+                let expect_lhs = p.expected_lhs(lhs_case, lhs.bytes().len(), 0);
                 prop_assert_eq!(lhs.bytes(), &expect_lhs[..]);
                 let rhs_name = k.rhs_packers[0].name;
                 let rhs = pack_rhs(&p, rhs_name, t.nr, t.kr, Edge::End, 0);

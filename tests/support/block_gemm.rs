@@ -11,6 +11,19 @@ fn sym<F: Copy>(verb: &str, name: &str) -> F {
     super::cabi::func(verb, name)
 }
 
+/// Shapes (n, k, bl) for the RHS packer tests: column tails of every tile, one to eight blocks
+/// of 32 to 256.
+pub const RHS_SHAPES: [(usize, usize, usize); 8] = [
+    (1, 32, 32),
+    (3, 64, 32),
+    (4, 64, 64),
+    (9, 96, 32),
+    (17, 256, 128),
+    (33, 288, 96),
+    (8, 512, 256),
+    (70, 128, 32),
+];
+
 /// m x k activations uniform in [-3, 5); with more than two rows, row 1 is zero (scale 0) and
 /// row 2 holds halves whose blocks have maximum 127 (scale 1, so the packers' rounding ties
 /// show).

@@ -4,6 +4,7 @@
 
 pub mod abi;
 pub mod block_gemm;
+pub mod block_lhs;
 pub mod cabi;
 pub mod cpu;
 pub mod death;
@@ -11,5 +12,6 @@ pub mod float_family;
 pub mod gemm;
 pub mod guard;
 pub mod host;
+pub mod hostile;
 pub mod rng;
 pub mod tester;

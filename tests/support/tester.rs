@@ -621,6 +621,50 @@ pub fn registers_survive<F: PackedFamily>(k: &MatmulKernel, p: &F::Problem) {
     unsafe { gemm::assert_registers_survive(k.stem, &args) };
 }
 
+/// A caller with a pending lazy ZA save (AAPCS64 SME ABI: `TPIDR2_EL0` names a TPIDR2 block)
+/// calls each streaming kernel of `kernels` on the whole of `problem(k)`: the kernel must commit
+/// the save (store ZA to the caller's buffer, clear `TPIDR2_EL0`) before it uses ZA, and still
+/// compute the reference result; `kai_commit_za` must do the same. Returns the kernels run, or
+/// `None` where the CPU has no SME (no ZA state to protect).
+#[cfg(target_arch = "aarch64")]
+pub fn lazy_za_saves_committed<F: PackedFamily>(
+    kernels: &[&MatmulKernel],
+    problem: impl Fn(&MatmulKernel) -> F::Problem,
+) -> Option<usize> {
+    let Some(svl) = rkai::ukernels::arch::sme_vector_bytes() else {
+        eprintln!("no SME on this CPU: no ZA state to protect");
+        return None;
+    };
+    let mut za = super::abi::PendingZaSave::new(svl);
+    let mut ran = 0;
+    for k in kernels.iter().filter(|k| k.isa.is_streaming()) {
+        let p = problem(k);
+        let (m, n, ..) = F::shape(&p);
+        let (lhs, rhs) = F::pack(k, &p, Edge::End);
+        let clamp = (-3.0, 3.0);
+        let expect = F::expected(k, &p, clamp);
+        za.arm();
+        let (operands, portion) = ((&lhs, &rhs), (0, 0, m, n));
+        check_portion::<F>(
+            k,
+            Impl::Exported,
+            &p,
+            operands,
+            portion,
+            clamp,
+            &expect,
+            Edge::End,
+        );
+        za.assert_committed(k.stem);
+        ran += 1;
+    }
+    za.arm();
+    rkai::capi::kai_commit_za();
+    za.assert_committed("kai_commit_za");
+    za.finish();
+    Some(ran)
+}
+
 /// `check` (the cases it checked) on each of `kernels` through `which`, printing the cases per
 /// kernel and in all; returns the total.
 pub fn reference_cases<'a>(
