@@ -8,6 +8,12 @@ mod support;
 use rkai::capi::exports::kai_rhs_pack_kxn_x16p16vsx2bx16_x16_x16_sve as provider;
 use rkai::ukernels::arch::Features;
 use rkai::ukernels::pack_rhs_types::*;
+use rkai::ukernels::pack_rhs_types::{
+    kai_matmul_pack_rhs_uker_rhs_dim_args as RhsDim,
+    kai_matmul_pack_rhs_uker_rhs_packed_dim_args as PackedDim,
+    kai_matmul_pack_rhs_uker_rhs_packed_stride_args as PackedStride,
+    kai_matmul_pack_rhs_uker_rhs_stride_args as RhsStride,
+};
 use std::ptr;
 use support::guard::{EDGES, Guarded};
 use support::rng::Rng;
@@ -58,65 +64,45 @@ const CONFIG: kai_matmul_pack_rhs_uker_config = kai_matmul_pack_rhs_uker_config 
 /// The table's functions, called through the C function pointers.
 struct Api(kai_matmul_pack_rhs_uker_api);
 
+/// Calls getter `$f` of the table `$api` with [`CONFIG`] and `$arg`s.
+macro_rules! getter {
+    ($api:ident.$f:ident($($arg:expr),*)) => {
+        // SAFETY: the getters read only the structs passed, which are valid.
+        unsafe { ($api.0.$f.unwrap())(&CONFIG $(, $arg)*) }
+    };
+}
+
 impl Api {
     fn get() -> Self {
         Api(provider())
     }
 
     fn step(&self) -> kai_matmul_pack_rhs_uker_dim_args {
-        // SAFETY: config is a valid struct.
-        unsafe { (self.0.get_step.unwrap())(&CONFIG) }
+        getter!(self.get_step())
     }
 
-    fn rhs_stride(&self, n: usize, k: usize) -> kai_matmul_pack_rhs_uker_rhs_stride_args {
-        let shape = kai_matmul_pack_rhs_uker_rhs_dim_args { n, k };
-        // SAFETY: valid structs.
-        unsafe { (self.0.get_rhs_stride.unwrap())(&CONFIG, &shape) }
+    fn rhs_stride(&self, n: usize, k: usize) -> RhsStride {
+        getter!(self.get_rhs_stride(&RhsDim { n, k }))
     }
 
-    fn rhs_offset(
-        &self,
-        n: usize,
-        k: usize,
-        stride: &kai_matmul_pack_rhs_uker_rhs_stride_args,
-    ) -> usize {
-        let index = kai_matmul_pack_rhs_uker_rhs_dim_args { n, k };
-        // SAFETY: valid structs.
-        unsafe { (self.0.get_rhs_offset.unwrap())(&CONFIG, &index, stride) }
+    fn rhs_offset(&self, n: usize, k: usize, stride: &RhsStride) -> usize {
+        getter!(self.get_rhs_offset(&RhsDim { n, k }, stride))
     }
 
-    fn packed_stride(&self, n: usize, k: usize) -> kai_matmul_pack_rhs_uker_rhs_packed_stride_args {
-        let shape = kai_matmul_pack_rhs_uker_rhs_packed_dim_args { n, k };
-        // SAFETY: valid structs.
-        unsafe { (self.0.get_rhs_packed_stride.unwrap())(&CONFIG, &shape) }
+    fn packed_stride(&self, n: usize, k: usize) -> PackedStride {
+        getter!(self.get_rhs_packed_stride(&PackedDim { n, k }))
     }
 
-    fn packed_offset(
-        &self,
-        n: usize,
-        k: usize,
-        stride: &kai_matmul_pack_rhs_uker_rhs_packed_stride_args,
-    ) -> usize {
-        let index = kai_matmul_pack_rhs_uker_rhs_packed_dim_args { n, k };
-        // SAFETY: valid structs.
-        unsafe { (self.0.get_rhs_packed_offset.unwrap())(&CONFIG, &index, stride) }
+    fn packed_offset(&self, n: usize, k: usize, stride: &PackedStride) -> usize {
+        getter!(self.get_rhs_packed_offset(&PackedDim { n, k }, stride))
     }
 
-    fn packed_size(
-        &self,
-        n: usize,
-        k: usize,
-        stride: &kai_matmul_pack_rhs_uker_rhs_packed_stride_args,
-    ) -> usize {
-        let shape = kai_matmul_pack_rhs_uker_rhs_packed_dim_args { n, k };
-        // SAFETY: valid structs.
-        unsafe { (self.0.get_rhs_packed_size.unwrap())(&CONFIG, &shape, stride) }
+    fn packed_size(&self, n: usize, k: usize, stride: &PackedStride) -> usize {
+        getter!(self.get_rhs_packed_size(&PackedDim { n, k }, stride))
     }
 
     fn bias_offset(&self, n: usize) -> usize {
-        let index = kai_matmul_pack_rhs_uker_bias_n_dim_args { n };
-        // SAFETY: valid structs.
-        unsafe { (self.0.get_bias_n_offset.unwrap())(&CONFIG, &index) }
+        getter!(self.get_bias_n_offset(&kai_matmul_pack_rhs_uker_bias_n_dim_args { n }))
     }
 
     /// Packs `n` columns of `k` rows (`rhs_row` bytes apart) into `out` with block stride
@@ -140,11 +126,11 @@ impl Api {
             operand: kai_matmul_pack_rhs_uker_operand_args {
                 rhs: kai_matmul_pack_rhs_uker_rhs_args {
                     ptr: rhs.cast(),
-                    stride: kai_matmul_pack_rhs_uker_rhs_stride_args { n: 2, k: rhs_row },
+                    stride: RhsStride { n: 2, k: rhs_row },
                 },
                 rhs_packed: kai_matmul_pack_rhs_uker_rhs_packed_args {
                     ptr: out.cast(),
-                    stride: kai_matmul_pack_rhs_uker_rhs_packed_stride_args { n: packed_stride },
+                    stride: PackedStride { n: packed_stride },
                 },
                 bias_n: kai_matmul_pack_rhs_uker_bias_n_args { ptr: bias.cast() },
                 k_sum_scale_global: kai_matmul_pack_rhs_uker_k_sum_scale_global_args {
@@ -330,6 +316,58 @@ fn packs_equal_reference() {
     eprintln!("{cases} packings equal the reference (nr {nr})");
 }
 
+/// A random `n` x `k` source (rows `n` values apart) and bias, with its strides and whole packing.
+struct Packing {
+    n: usize,
+    k: usize,
+    rhs: Vec<u8>,
+    bias: Option<Vec<u8>>,
+    rs: RhsStride,
+    ps: PackedStride,
+    whole: Vec<u8>,
+}
+
+impl Packing {
+    fn new(api: &Api, (n, k): (usize, usize), rng: &mut Rng, with_bias: bool) -> Self {
+        let rhs = bytes(&words(rng, k * n));
+        let bias = with_bias.then(|| bytes(&words(rng, n)));
+        let (ps, rs) = (api.packed_stride(n, k), api.rhs_stride(n, k));
+        let mut p = Packing {
+            n,
+            k,
+            rhs,
+            bias,
+            rs,
+            ps,
+            whole: Vec::new(),
+        };
+        let mut whole = vec![0u8; api.packed_size(n, k, &p.ps)];
+        // SAFETY: `whole` has the packed size.
+        unsafe { p.pack_columns(api, 0, n, whole.as_mut_ptr()) };
+        p.whole = whole;
+        p
+    }
+
+    /// Packs columns `n0..n0 + cols` into `out`, each pointer offset by the table's getters (as
+    /// multi-threaded callers do).
+    ///
+    /// # Safety
+    /// `out` holds the whole packing's size.
+    unsafe fn pack_columns(&self, api: &Api, n0: usize, cols: usize, out: *mut u8) {
+        assert!(n0 + cols <= self.n);
+        let rhs = self.rhs[api.rhs_offset(n0, 0, &self.rs)..].as_ptr();
+        let bias = self
+            .bias
+            .as_ref()
+            .map_or(ptr::null(), |b| b[api.bias_offset(n0)..].as_ptr());
+        // SAFETY: the source's offset columns are in `rhs`, their blocks fit in the rest of `out`.
+        unsafe {
+            let out = out.add(api.packed_offset(n0, 0, &self.ps));
+            api.run(cols, self.k, rhs, self.rs.k, bias, out, self.ps.n)
+        }
+    }
+}
+
 /// Column slices packed through the offset getters (as multi-threaded callers do) equal the
 /// same blocks of one whole packing.
 #[test]
@@ -340,46 +378,14 @@ fn slices_equal_whole() {
     let mut rng = Rng::new(7);
     let mut cases = 0;
     for (n, k) in [(3 * nr + 5, 9), (4 * nr, 4), (nr + 1, 1)] {
-        let rhs = bytes(&words(&mut rng, k * n));
-        let bias = bytes(&words(&mut rng, n));
-        let (ps, rs) = (api.packed_stride(n, k), api.rhs_stride(n, k));
-        let size = api.packed_size(n, k, &ps);
-        let mut whole = vec![0u8; size];
-        // SAFETY: buffers sized by the getters.
-        unsafe {
-            api.run(
-                n,
-                k,
-                rhs.as_ptr(),
-                rs.k,
-                bias.as_ptr(),
-                whole.as_mut_ptr(),
-                ps.n,
-            )
-        };
+        let p = Packing::new(&api, (n, k), &mut rng, true);
         for width in [step, 2 * step] {
-            let mut sliced = vec![0u8; size];
+            let mut sliced = vec![0u8; p.whole.len()];
             for n0 in (0..n).step_by(width) {
-                let cols = width.min(n - n0);
-                let (ro, bo, po) = (
-                    api.rhs_offset(n0, 0, &rs),
-                    api.bias_offset(n0),
-                    api.packed_offset(n0, 0, &ps),
-                );
-                // SAFETY: offsets inside the buffers; the slice's blocks fit in the rest.
-                unsafe {
-                    api.run(
-                        cols,
-                        k,
-                        rhs.as_ptr().add(ro),
-                        rs.k,
-                        bias.as_ptr().add(bo),
-                        sliced.as_mut_ptr().add(po),
-                        ps.n,
-                    )
-                };
+                // SAFETY: `sliced` has the whole packing's size.
+                unsafe { p.pack_columns(&api, n0, width.min(n - n0), sliced.as_mut_ptr()) };
             }
-            assert_eq!(sliced, whole, "n {n} k {k} slices of {width}");
+            assert_eq!(sliced, p.whole, "n {n} k {k} slices of {width}");
             cases += 1;
         }
     }
@@ -389,51 +395,22 @@ fn slices_equal_whole() {
 /// Threads packing disjoint slices at once produce the whole packing (no shared state).
 #[test]
 fn threads_pack_disjoint_slices() {
-    let api = Api::get();
     let nr = expected_nr();
-    let (n, k) = (8 * nr + 3, 11);
-    let mut rng = Rng::new(99);
-    let rhs = bytes(&words(&mut rng, k * n));
-    let (ps, rs) = (api.packed_stride(n, k), api.rhs_stride(n, k));
-    let size = api.packed_size(n, k, &ps);
-    let mut whole = vec![0u8; size];
-    // SAFETY: buffers sized by the getters.
-    unsafe {
-        api.run(
-            n,
-            k,
-            rhs.as_ptr(),
-            rs.k,
-            ptr::null(),
-            whole.as_mut_ptr(),
-            ps.n,
-        )
-    };
-    let mut sliced = vec![0u8; size];
+    let n = 8 * nr + 3;
+    let p = Packing::new(&Api::get(), (n, 11), &mut Rng::new(99), false);
+    let mut sliced = vec![0u8; p.whole.len()];
     let out = sliced.as_mut_ptr() as usize;
     std::thread::scope(|s| {
         for t in 0..n.div_ceil(nr) {
-            let rhs = &rhs;
+            let p = &p;
             s.spawn(move || {
-                let api = Api::get();
                 let n0 = t * nr;
-                let cols = nr.min(n - n0);
-                // SAFETY: each thread writes its own block.
-                unsafe {
-                    api.run(
-                        cols,
-                        k,
-                        rhs.as_ptr().add(api.rhs_offset(n0, 0, &rs)),
-                        rs.k,
-                        ptr::null(),
-                        (out as *mut u8).add(api.packed_offset(n0, 0, &ps)),
-                        ps.n,
-                    )
-                }
+                // SAFETY: `sliced` has the whole packing's size; each thread writes its own block.
+                unsafe { p.pack_columns(&Api::get(), n0, nr.min(n - n0), out as *mut u8) }
             });
         }
     });
-    assert_eq!(sliced, whole);
+    assert_eq!(sliced, p.whole);
 }
 
 /// KleidiAI assumes aligned start columns and an unsplit K; rkai aborts naming the provider.

@@ -28,9 +28,9 @@ use rkai::ukernels::types::{
     kai_rhs_pack_qsi8cx_params,
 };
 use support::cabi::{
-    BlockLhsGetter, Getter0, Getter1, Getter2, Getter4, Getter5, Getter7, LhsBlockPackFn,
-    LhsQuantPackHalfFn, RhsPackFloatFn, RhsPackQ4_0Fn, RhsPackQai4c32pFn, RhsPackQsi4c32pFn,
-    RhsPackQsi4cxpFn, RhsPackQsi8cxpFn, RhsPackQsu2cxpFn, sym,
+    BlockLhsGetter, Getter0, Getter1, Getter2, Getter3, Getter4, Getter5, Getter7, ImatmulPackFn,
+    LhsBlockPackFn, LhsQuantPackHalfFn, RhsPackFloatFn, RhsPackQ4_0Fn, RhsPackQai4c32pFn,
+    RhsPackQsi4c32pFn, RhsPackQsi4cxpFn, RhsPackQsi8cxpFn, RhsPackQsu2cxpFn, sym,
 };
 use support::guard::{Edge, Guarded};
 use support::rng::Rng;
@@ -133,6 +133,17 @@ enum Fill {
     F32,
     F16,
     Bf16,
+}
+
+impl Fill {
+    /// Bytes per value.
+    fn bytes(self) -> usize {
+        match self {
+            Fill::Bytes => 1,
+            Fill::F16 | Fill::Bf16 => 2,
+            Fill::F32 => 4,
+        }
+    }
 }
 
 fn random(rng: &mut Rng, fill: Fill, len: usize) -> Vec<u8> {
@@ -270,8 +281,8 @@ mod fault_names {
 }
 
 /// Checks a slice's packing `dst` (whose first `offset` bytes precede the slice) against the
-/// whole packing.
-fn expect_same_bytes(what: &str, dst: &[u8], offset: usize, whole: &[u8]) {
+/// whole packing; the `tail` slice must also end where the whole packing does.
+fn expect_same_bytes(what: &str, dst: &[u8], offset: usize, whole: &[u8], tail: bool) {
     if let Some(i) = dst[..offset].iter().position(|&b| b != UNTOUCHED) {
         panic!("{what}: wrote byte {i}, before its packed offset {offset}");
     }
@@ -293,6 +304,99 @@ fn expect_same_bytes(what: &str, dst: &[u8], offset: usize, whole: &[u8]) {
             expected[i]
         );
     }
+    assert!(
+        !tail || dst.len() == whole.len(),
+        "{what}: the tail slice does not end where the whole packing does"
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Case grid
+
+/// One case's tile and extents, named as for an RHS packer (`nr` and `n` hold `mr` and `m` for
+/// an LHS packer).
+#[derive(Clone, Copy)]
+struct Shape {
+    nr: usize,
+    kr: usize,
+    sr: usize,
+    n: usize,
+    k: usize,
+    /// Block length; the K chunk length for [`Ks::Chunks`]; 0 for per-channel packers.
+    bl: usize,
+}
+
+/// The K extents of a packer's cases.
+#[derive(Clone, Copy)]
+enum Ks {
+    /// K of a per-channel packer.
+    Channel(&'static [usize]),
+    /// (block length, K) of a per-block packer; lengths `kr` does not divide are skipped, as the
+    /// packers split each block into `kr`-value segments.
+    Blocks(&'static [(usize, usize)]),
+    /// (k_chunk_count, k_chunk_length) of the chunked float packer.
+    Chunks(&'static [(usize, usize)]),
+}
+
+/// Every (shape, bias) of `p`'s cases: its pack parameters, then `ks`, then `biases`.
+fn grid(p: &Packer, ks: Ks, biases: &[bool]) -> Vec<(Shape, bool)> {
+    let mut out = Vec::new();
+    for [nr, kr, sr] in pack_params(p) {
+        let k_points: Vec<(usize, usize)> = match ks {
+            Ks::Channel(ks) => ks.iter().map(|&k| (0, k)).collect(),
+            Ks::Blocks(blocks) => blocks
+                .iter()
+                .copied()
+                .filter(|(bl, _)| bl % kr == 0)
+                .collect(),
+            Ks::Chunks(chunks) => chunks.iter().map(|&(c, l)| (l, c * l)).collect(),
+        };
+        for (bl, k) in k_points {
+            for &bias in biases {
+                let n = extent(nr);
+                out.push((
+                    Shape {
+                        nr,
+                        kr,
+                        sr,
+                        n,
+                        k,
+                        bl,
+                    },
+                    bias,
+                ));
+            }
+        }
+    }
+    out
+}
+
+impl Shape {
+    /// The case's label, in KleidiAI's argument names (`mr`, `m` for an LHS packer).
+    fn label(&self, ks: Ks, lhs: bool) -> String {
+        let (tile, extent) = if lhs { ("mr", "m") } else { ("nr", "n") };
+        let k = match ks {
+            Ks::Channel(_) => format!("k {}", self.k),
+            Ks::Blocks(_) => format!("k {} bl {}", self.k, self.bl),
+            Ks::Chunks(_) => format!(
+                "k_chunk_count {} k_chunk_length {}",
+                self.k / self.bl,
+                self.bl
+            ),
+        };
+        let Shape { nr, kr, sr, n, .. } = *self;
+        format!("{tile} {nr} kr {kr} sr {sr} {extent} {n} {k}")
+    }
+}
+
+/// A packed offset or size getter of (index, k, nr or mr, kr, sr), KleidiAI's usual one.
+fn by_tile(g: Getter5, idx: usize, s: Shape) -> usize {
+    g(idx, s.k, s.nr, s.kr, s.sr)
+}
+
+/// A packed offset or size getter of (index, k, nr, kr, bl).
+fn by_block(g: Getter5, idx: usize, s: Shape) -> usize {
+    g(idx, s.k, s.nr, s.kr, s.bl)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -311,19 +415,32 @@ struct RhsMatrix {
 }
 
 impl RhsMatrix {
+    /// Random `fill` values of `bits` bits each in rows `padding` bytes longer than their values.
+    fn random(
+        rng: &mut Rng,
+        fill: Fill,
+        source: Source,
+        bits: usize,
+        padding: usize,
+        s: Shape,
+    ) -> Self {
+        let (rows, values) = match source {
+            Source::Nxk => (s.n, s.k),
+            Source::Kxn => (s.k, s.n),
+        };
+        RhsMatrix {
+            source,
+            bits,
+            stride_from_n: false,
+            m: Matrix::new(rng, fill, rows, (values * bits).div_ceil(8), padding),
+        }
+    }
+
+    /// An N x K source of `m`'s rows, whatever they hold.
     fn nxk(m: Matrix) -> Self {
         RhsMatrix {
             source: Source::Nxk,
             bits: 0,
-            stride_from_n: false,
-            m,
-        }
-    }
-
-    fn kxn(m: Matrix, bits: usize) -> Self {
-        RhsMatrix {
-            source: Source::Kxn,
-            bits,
             stride_from_n: false,
             m,
         }
@@ -501,412 +618,311 @@ fn check_rhs_case(name: &str, c: &RhsCase, rng: &mut Rng) -> usize {
         };
         fault_names::naming(&what, || (c.run)(&call));
         let what = format!("{what} at kai_get_rhs_packed_offset_{name} = {packed_offset}");
-        expect_same_bytes(&what, dst.bytes(), packed_offset, whole.bytes());
-        if n_idx + w == c.n {
-            assert_eq!(
-                packed_offset + (c.packed_size)(w),
-                whole.bytes().len(),
-                "{what}: the tail slice does not end where the whole packing does"
-            );
-        }
+        let tail = n_idx + w == c.n;
+        expect_same_bytes(&what, dst.bytes(), packed_offset, whole.bytes(), tail);
     }
     slices.len()
 }
 
-/// Bias settings a packer accepts: KleidiAI packs zeros for a null bias where it allows one.
-fn bias_settings(required: bool) -> &'static [bool] {
-    if required { &[true] } else { &[true, false] }
+/// A per-column input of an RHS packer: one `fill` value per column, or per block of `bl` for a
+/// per-block packer, in rows `padding` bytes longer than their values.
+#[derive(Clone, Copy)]
+struct PerColumn {
+    fill: Fill,
+    padding: usize,
 }
 
-fn bias_label(bias: bool) -> &'static str {
-    if bias { "bias" } else { "no bias" }
+impl PerColumn {
+    const F32: PerColumn = PerColumn {
+        fill: Fill::F32,
+        padding: 0,
+    };
+
+    fn random(self, rng: &mut Rng, s: Shape) -> Matrix {
+        // One value per block, or per column for a per-channel packer (bl 0).
+        let values = s.k.checked_div(s.bl).unwrap_or(1);
+        Matrix::new(
+            rng,
+            self.fill,
+            s.n,
+            values * self.fill.bytes(),
+            self.padding,
+        )
+    }
+}
+
+/// A packer's bias: one `fill` value per column, which KleidiAI lets callers leave null (the
+/// packer then packs zeros) unless `required`.
+#[derive(Clone, Copy)]
+struct Bias {
+    fill: Fill,
+    required: bool,
+}
+
+/// How a packer reports its column step.
+#[derive(Clone, Copy)]
+enum NStep {
+    /// `kai_get_n_step(nr)`.
+    OfNr,
+    /// `kai_get_n_step()`.
+    Fixed,
+    /// None: callers step by `nr`.
+    Absent,
+}
+
+/// What an RHS packer's cases are made of, besides its source matrix and C calls.
+#[derive(Clone, Copy)]
+struct RhsSpec {
+    /// Seed of the inputs' values.
+    seed: u64,
+    ks: Ks,
+    /// None for a packer that takes no bias.
+    bias: Option<Bias>,
+    scale: Option<PerColumn>,
+    zero: Option<PerColumn>,
+    n_step: NStep,
+    /// Whether `kai_get_rhs_offset` takes the row stride (all but the K x N float packers' do).
+    offset_takes_stride: bool,
+    /// Whether the packer has `kai_get_bias_offset`; callers of the others offset the bias by
+    /// `n_idx` elements.
+    bias_offset: bool,
+}
+
+impl RhsSpec {
+    /// The quantized packers': an optional f32 bias and f32 scales, `kai_get_n_step(nr)`.
+    fn quantized(seed: u64, ks: Ks) -> Self {
+        RhsSpec {
+            seed,
+            ks,
+            bias: Some(Bias {
+                fill: Fill::F32,
+                required: false,
+            }),
+            scale: Some(PerColumn::F32),
+            zero: None,
+            n_step: NStep::OfNr,
+            offset_takes_stride: true,
+            bias_offset: false,
+        }
+    }
+}
+
+/// `kai_get_rhs_offset_<packer>`, with or without the row stride argument.
+fn rhs_offset_getter(p: &Packer, takes_stride: bool) -> Box<dyn Fn(usize, usize) -> usize> {
+    if takes_stride {
+        let g: Getter2 = c_fn("get_rhs_offset", p);
+        Box::new(move |n_idx, stride| g(n_idx, stride))
+    } else {
+        let g: Getter1 = c_fn("get_rhs_offset", p);
+        Box::new(move |n_idx, _| g(n_idx))
+    }
+}
+
+/// The cases of RHS packer `p`: `spec`'s grid, each with a source from `rhs`, the packed offset
+/// and size getters (both of type `Packed`) called through `packed`, and the packer's `run`
+/// (of type `Run`) called through `run`.
+fn rhs_cases<Run: Copy + 'static, Packed: Copy + 'static>(
+    p: &Packer,
+    spec: RhsSpec,
+    rhs: impl Fn(&mut Rng, Shape) -> RhsMatrix,
+    packed: fn(Packed, usize, Shape) -> usize,
+    run: impl Fn(Run, &RhsCall, Shape) + Copy + 'static,
+) -> Vec<RhsCase> {
+    let run_fn: Run = c_fn("run", p);
+    let packed_offset: Packed = c_fn("get_rhs_packed_offset", p);
+    let packed_size: Packed = c_fn("get_rhs_packed_size", p);
+    let n_step = |nr: usize| match spec.n_step {
+        NStep::OfNr => Some(c_fn::<Getter1>("get_n_step", p)(nr)),
+        NStep::Fixed => Some(c_fn::<Getter0>("get_n_step", p)()),
+        NStep::Absent => None,
+    };
+    let biases: &[bool] = match spec.bias {
+        None => &[false],
+        Some(Bias { required: true, .. }) => &[true],
+        Some(_) => &[true, false],
+    };
+    let mut rng = Rng::new(spec.seed);
+    let mut cases = Vec::new();
+    for (s, bias) in grid(p, spec.ks, biases) {
+        let label = s.label(spec.ks, false);
+        cases.push(RhsCase {
+            label: match spec.bias {
+                Some(_) if bias => format!("{label} bias"),
+                Some(_) => format!("{label} no bias"),
+                None => label,
+            },
+            n: s.n,
+            nr: s.nr,
+            n_step: n_step(s.nr),
+            rhs: rhs(&mut rng, s),
+            bias: spec
+                .bias
+                .filter(|_| bias)
+                .map(|b| Matrix::new(&mut rng, b.fill, s.n, b.fill.bytes(), 0)),
+            scale: spec.scale.map(|c| c.random(&mut rng, s)),
+            zero: spec.zero.map(|c| c.random(&mut rng, s)),
+            rhs_offset: rhs_offset_getter(p, spec.offset_takes_stride),
+            bias_offset: spec.bias_offset.then(|| c_fn("get_bias_offset", p)),
+            packed_offset: Box::new(move |n_idx| packed(packed_offset, n_idx, s)),
+            packed_size: Box::new(move |n| packed(packed_size, n, s)),
+            run: Box::new(move |c| run(run_fn, c, s)),
+        });
+    }
+    cases
+}
+
+/// Zero points of the 4-bit packers for unsigned nibbles, as KleidiAI's tests pass them.
+const UNSIGNED_NIBBLES: kai_rhs_pack_qs4cxs1s0_param = kai_rhs_pack_qs4cxs1s0_param {
+    lhs_zero_point: 1,
+    rhs_zero_point: 8,
+};
+
+/// Calls RHS packer `$run` with the arguments all of them start with (one group, then the call's
+/// n and the case's k, nr, kr, sr), then `$own`.
+macro_rules! pack_rhs {
+    ($run:ident, $c:ident, $s:ident; $($own:expr),* $(,)?) => {
+        $run(1, $c.n, $s.k, $s.nr, $s.kr, $s.sr, $($own),*)
+    };
 }
 
 /// `rhs_pack_nxk_qsu2cxp{4x4bf32sf32,4vlx4}_qsu2cx_neon`, with the default table (a slice's last
 /// group takes the 4x4 packer's scalar path, whose sums differ from the vectorised path's only
 /// for tables that overflow int8).
 fn qsu2cxp_cases(p: &Packer) -> Vec<RhsCase> {
-    let run: RhsPackQsu2cxpFn = c_fn("run", p);
-    let n_step: Getter1 = c_fn("get_n_step", p);
-    let rhs_offset: Getter2 = c_fn("get_rhs_offset", p);
-    let packed_offset: Getter5 = c_fn("get_rhs_packed_offset", p);
-    let packed_size: Getter5 = c_fn("get_rhs_packed_size", p);
-    let mut rng = Rng::new(5);
-    let mut cases = Vec::new();
     let params = kai_rhs_pack_qs4cxs1s0_param {
         lhs_zero_point: 1,
         rhs_zero_point: 2,
     };
-    for [nr, kr, sr] in pack_params(p) {
-        for k in [32usize, 96] {
-            for &bias in bias_settings(false) {
-                let n = extent(nr);
-                cases.push(RhsCase {
-                    label: format!("nr {nr} kr {kr} sr {sr} n {n} k {k} {}", bias_label(bias)),
-                    n,
-                    nr,
-                    n_step: Some(n_step(nr)),
-                    rhs: RhsMatrix::nxk(Matrix::new(&mut rng, Fill::Bytes, n, k / 4, 0)),
-                    bias: bias.then(|| Matrix::new(&mut rng, Fill::F32, n, 4, 0)),
-                    scale: Some(Matrix::new(&mut rng, Fill::F32, n, 4, 0)),
-                    zero: None,
-                    rhs_offset: Box::new(move |n_idx, stride| rhs_offset(n_idx, stride)),
-                    bias_offset: None,
-                    packed_offset: Box::new(move |n_idx| packed_offset(n_idx, k, nr, kr, sr)),
-                    packed_size: Box::new(move |n| packed_size(n, k, nr, kr, sr)),
-                    // SAFETY: the call's buffers hold the extents KleidiAI's contract names.
-                    run: Box::new(move |c| unsafe {
-                        run(
-                            1,
-                            c.n,
-                            k,
-                            nr,
-                            kr,
-                            sr,
-                            c.rhs,
-                            c.bias.cast(),
-                            c.scale.cast(),
-                            c.dst.cast(),
-                            0,
-                            &params,
-                            std::ptr::null(),
-                        )
-                    }),
-                });
-            }
-        }
-    }
-    cases
+    rhs_cases(
+        p,
+        RhsSpec::quantized(5, Ks::Channel(&[32, 96])),
+        |rng, s| RhsMatrix::random(rng, Fill::Bytes, Source::Nxk, 2, 0, s),
+        by_tile,
+        // SAFETY: the call's buffers hold the extents KleidiAI's contract names.
+        move |run: RhsPackQsu2cxpFn, c, s| unsafe {
+            pack_rhs!(run, c, s; c.rhs, c.bias.cast(), c.scale.cast(), c.dst.cast(), 0, &params,
+                ptr::null())
+        },
+    )
 }
 
-/// `rhs_pack_{nxk,kxn}_qsi4cxp_qs4cxs1s0` and `rhs_pack_nxk_qsi4cxps1s0_qsu4cxs1s0_neon`.
-fn qsi4cxp_cases(p: &Packer, source: Source) -> Vec<RhsCase> {
-    let run: RhsPackQsi4cxpFn = c_fn("run", p);
-    let n_step: Getter1 = c_fn("get_n_step", p);
-    let rhs_offset: Getter2 = c_fn("get_rhs_offset", p);
-    let packed_offset: Getter5 = c_fn("get_rhs_packed_offset", p);
-    let packed_size: Getter5 = c_fn("get_rhs_packed_size", p);
-    let mut rng = Rng::new(4);
-    let mut cases = Vec::new();
-    for [nr, kr, sr] in pack_params(p) {
-        for k in [13usize, 77] {
-            for &bias in bias_settings(false) {
-                let n = extent(nr);
-                // Signed nibbles for K x N and unsigned for N x K, as KleidiAI's tests pass them.
-                let rhs_zero_point = if source == Source::Kxn { 0 } else { 8 };
-                let params = kai_rhs_pack_qs4cxs1s0_param {
-                    lhs_zero_point: 1,
-                    rhs_zero_point,
-                };
-                let rhs = match source {
-                    Source::Nxk => {
-                        RhsMatrix::nxk(Matrix::new(&mut rng, Fill::Bytes, n, k.div_ceil(2), 0))
-                    }
-                    Source::Kxn => RhsMatrix {
-                        stride_from_n: true,
-                        ..RhsMatrix::kxn(Matrix::new(&mut rng, Fill::Bytes, k, n.div_ceil(2), 0), 4)
-                    },
-                };
-                cases.push(RhsCase {
-                    label: format!(
-                        "nr {nr} kr {kr} sr {sr} n {n} k {k} zero point {rhs_zero_point} {}",
-                        bias_label(bias)
-                    ),
-                    n,
-                    nr,
-                    n_step: Some(n_step(nr)),
-                    rhs,
-                    bias: bias.then(|| Matrix::new(&mut rng, Fill::F32, n, 4, 0)),
-                    scale: Some(Matrix::new(&mut rng, Fill::F32, n, 4, 0)),
-                    zero: None,
-                    rhs_offset: Box::new(move |n_idx, stride| rhs_offset(n_idx, stride)),
-                    bias_offset: None,
-                    packed_offset: Box::new(move |n_idx| packed_offset(n_idx, k, nr, kr, sr)),
-                    packed_size: Box::new(move |n| packed_size(n, k, nr, kr, sr)),
-                    // SAFETY: the call's buffers hold the extents KleidiAI's contract names.
-                    run: Box::new(move |c| unsafe {
-                        run(
-                            1,
-                            c.n,
-                            k,
-                            nr,
-                            kr,
-                            sr,
-                            c.rhs,
-                            c.bias.cast(),
-                            c.scale.cast(),
-                            c.dst.cast(),
-                            0,
-                            &params,
-                        )
-                    }),
-                });
-            }
-        }
-    }
-    cases
-}
-
-/// `rhs_pack_{nxk,kxn}_qsi8cxp_qsi8cx_neon`.
-fn qsi8cxp_cases(p: &Packer, source: Source) -> Vec<RhsCase> {
-    let run: RhsPackQsi8cxpFn = c_fn("run", p);
-    let n_step: Getter1 = c_fn("get_n_step", p);
-    let rhs_offset: Getter2 = c_fn("get_rhs_offset", p);
-    let packed_offset: Getter5 = c_fn("get_rhs_packed_offset", p);
-    let packed_size: Getter5 = c_fn("get_rhs_packed_size", p);
-    let params = kai_rhs_pack_qsi8cx_params {
-        lhs_zero_point: 1,
-        scale_multiplier: 1.0,
+/// `rhs_pack_{nxk,kxn}_qsi4cxp_qs4cxs1s0` and `rhs_pack_nxk_qsi4cxps1s0_qsu4cxs1s0_neon` (`bits`
+/// 4), `rhs_pack_{nxk,kxn}_qsi8cxp_qsi8cx_neon` (`bits` 8): one prototype but for the types, and
+/// K x N forms that derive the row stride from `n`.
+fn per_channel_cases(p: &Packer, source: Source, bits: usize) -> Vec<RhsCase> {
+    // Seeded by the value width, so that the two families draw different values.
+    let spec = RhsSpec::quantized(bits as u64, Ks::Channel(&[13, 77]));
+    let rhs = move |rng: &mut Rng, s| RhsMatrix {
+        stride_from_n: source == Source::Kxn,
+        ..RhsMatrix::random(rng, Fill::Bytes, source, bits, 0, s)
     };
-    let mut rng = Rng::new(8);
-    let mut cases = Vec::new();
-    for [nr, kr, sr] in pack_params(p) {
-        for k in [13usize, 77] {
-            for &bias in bias_settings(false) {
-                let n = extent(nr);
-                let rhs = match source {
-                    Source::Nxk => RhsMatrix::nxk(Matrix::new(&mut rng, Fill::Bytes, n, k, 0)),
-                    Source::Kxn => RhsMatrix {
-                        stride_from_n: true,
-                        ..RhsMatrix::kxn(Matrix::new(&mut rng, Fill::Bytes, k, n, 0), 8)
-                    },
-                };
-                cases.push(RhsCase {
-                    label: format!("nr {nr} kr {kr} sr {sr} n {n} k {k} {}", bias_label(bias)),
-                    n,
-                    nr,
-                    n_step: Some(n_step(nr)),
-                    rhs,
-                    bias: bias.then(|| Matrix::new(&mut rng, Fill::F32, n, 4, 0)),
-                    scale: Some(Matrix::new(&mut rng, Fill::F32, n, 4, 0)),
-                    zero: None,
-                    rhs_offset: Box::new(move |n_idx, stride| rhs_offset(n_idx, stride)),
-                    bias_offset: None,
-                    packed_offset: Box::new(move |n_idx| packed_offset(n_idx, k, nr, kr, sr)),
-                    packed_size: Box::new(move |n| packed_size(n, k, nr, kr, sr)),
-                    // SAFETY: the call's buffers hold the extents KleidiAI's contract names.
-                    run: Box::new(move |c| unsafe {
-                        run(
-                            1,
-                            c.n,
-                            k,
-                            nr,
-                            kr,
-                            sr,
-                            c.rhs.cast(),
-                            c.bias.cast(),
-                            c.scale.cast(),
-                            c.dst.cast(),
-                            0,
-                            &params,
-                        )
-                    }),
-                });
-            }
-        }
+    if bits == 8 {
+        let params = kai_rhs_pack_qsi8cx_params {
+            lhs_zero_point: 1,
+            scale_multiplier: 1.0,
+        };
+        // SAFETY: the call's buffers hold the extents KleidiAI's contract names.
+        return rhs_cases(
+            p,
+            spec,
+            rhs,
+            by_tile,
+            move |run: RhsPackQsi8cxpFn, c, s| unsafe {
+                pack_rhs!(run, c, s; c.rhs.cast(), c.bias.cast(), c.scale.cast(), c.dst.cast(), 0,
+                &params)
+            },
+        );
     }
-    cases
+    // Signed nibbles for K x N, as KleidiAI's tests pass them.
+    let params = kai_rhs_pack_qs4cxs1s0_param {
+        rhs_zero_point: if source == Source::Kxn { 0 } else { 8 },
+        ..UNSIGNED_NIBBLES
+    };
+    // SAFETY: the call's buffers hold the extents KleidiAI's contract names.
+    rhs_cases(
+        p,
+        spec,
+        rhs,
+        by_tile,
+        move |run: RhsPackQsi4cxpFn, c, s| unsafe {
+            pack_rhs!(run, c, s; c.rhs, c.bias.cast(), c.scale.cast(), c.dst.cast(), 0, &params)
+        },
+    )
 }
 
 /// `rhs_pack_{nxk,kxn}_qsi4c32p_qsu4c32s1s0` and the NEON `nrx4` / `nrx8` forms: bf16 scales per
 /// block; row and scale strides are arguments, so both are padded.
 fn qsi4c32p_cases(p: &Packer, variant: Qsi4c32pRhs) -> Vec<RhsCase> {
-    let run: RhsPackQsi4c32pFn = c_fn("run", p);
-    let n_step: Getter1 = c_fn("get_n_step", p);
-    let rhs_offset: Getter2 = c_fn("get_rhs_offset", p);
-    let packed_offset: Getter7 = c_fn("get_rhs_packed_offset", p);
-    let packed_size: Getter7 = c_fn("get_rhs_packed_size", p);
-    let bf16 = kai_datatype::kai_dt_bf16 as u32;
     let params = kai_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0_params {
         lhs_zero_point: 1,
         rhs_zero_point: 8,
         scale_dt: kai_datatype::kai_dt_bf16,
     };
-    let mut rng = Rng::new(32);
-    let mut cases = Vec::new();
-    for [nr, kr, sr] in pack_params(p) {
-        for (bl, k) in [(32, 96), (64, 192), (96, 192), (128, 256)] {
-            if bl % kr != 0 {
-                continue;
-            }
-            for &bias in bias_settings(false) {
-                let n = extent(nr);
-                let rhs = match variant.source() {
-                    Source::Nxk => RhsMatrix::nxk(Matrix::new(&mut rng, Fill::Bytes, n, k / 2, 3)),
-                    Source::Kxn => {
-                        RhsMatrix::kxn(Matrix::new(&mut rng, Fill::Bytes, k, n.div_ceil(2), 3), 4)
-                    }
-                };
-                cases.push(RhsCase {
-                    label: format!(
-                        "nr {nr} kr {kr} sr {sr} bl {bl} n {n} k {k} {}",
-                        bias_label(bias)
-                    ),
-                    n,
-                    nr,
-                    n_step: Some(n_step(nr)),
-                    rhs,
-                    bias: bias.then(|| Matrix::new(&mut rng, Fill::F32, n, 4, 0)),
-                    scale: Some(Matrix::new(&mut rng, Fill::Bf16, n, k / bl * 2, 2)),
-                    zero: None,
-                    rhs_offset: Box::new(move |n_idx, stride| rhs_offset(n_idx, stride)),
-                    bias_offset: None,
-                    packed_offset: Box::new(move |n_idx| {
-                        packed_offset(n_idx, k, nr, kr, sr, bl, bf16)
-                    }),
-                    packed_size: Box::new(move |n| packed_size(n, k, nr, kr, sr, bl, bf16)),
-                    // SAFETY: the call's buffers hold the extents KleidiAI's contract names.
-                    run: Box::new(move |c| unsafe {
-                        run(
-                            1,
-                            c.n,
-                            k,
-                            nr,
-                            kr,
-                            sr,
-                            bl,
-                            c.rhs,
-                            c.rhs_stride,
-                            c.bias.cast(),
-                            c.scale.cast(),
-                            c.scale_stride,
-                            c.dst.cast(),
-                            0,
-                            ptr::from_ref(&params).cast(),
-                        )
-                    }),
-                });
-            }
-        }
-    }
-    cases
+    let bf16_scales = PerColumn {
+        fill: Fill::Bf16,
+        padding: 2,
+    };
+    let blocks = Ks::Blocks(&[(32, 96), (64, 192), (96, 192), (128, 256)]);
+    rhs_cases(
+        p,
+        RhsSpec {
+            scale: Some(bf16_scales),
+            ..RhsSpec::quantized(32, blocks)
+        },
+        move |rng, s| RhsMatrix::random(rng, Fill::Bytes, variant.source(), 4, 3, s),
+        |g: Getter7, idx, s| {
+            let bf16 = kai_datatype::kai_dt_bf16 as u32;
+            g(idx, s.k, s.nr, s.kr, s.sr, s.bl, bf16)
+        },
+        // SAFETY: the call's buffers hold the extents KleidiAI's contract names.
+        move |run: RhsPackQsi4c32pFn, c, s| unsafe {
+            pack_rhs!(run, c, s; s.bl, c.rhs, c.rhs_stride, c.bias.cast(), c.scale.cast(),
+                c.scale_stride, c.dst.cast(), 0, ptr::from_ref(&params).cast())
+        },
+    )
 }
 
 /// `rhs_pack_nxk_qsi4c32p*scalef16_qsu4c32s16s0*`: Q4_0 rows (an f16 scale before each block's
 /// nibbles), no bias, no `get_n_step` (callers step by `nr`).
 fn q4_0_cases(p: &Packer) -> Vec<RhsCase> {
-    let run: RhsPackQ4_0Fn = c_fn("run", p);
-    let rhs_offset: Getter2 = c_fn("get_rhs_offset", p);
-    let packed_offset: Getter5 = c_fn("get_rhs_packed_offset", p);
-    let packed_size: Getter5 = c_fn("get_rhs_packed_size", p);
-    let params = kai_rhs_pack_qs4cxs1s0_param {
-        lhs_zero_point: 1,
-        rhs_zero_point: 8,
-    };
-    let mut rng = Rng::new(40);
-    let mut cases = Vec::new();
-    for [nr, kr, sr] in pack_params(p) {
-        for (bl, k) in [(32, 96), (96, 192), (256, 256)] {
-            let n = extent(nr);
-            let row_bytes = k / bl * (2 + bl / 2);
-            cases.push(RhsCase {
-                label: format!("nr {nr} kr {kr} sr {sr} bl {bl} n {n} k {k}"),
-                n,
-                nr,
-                n_step: None,
-                rhs: RhsMatrix::nxk(Matrix::new(&mut rng, Fill::Bytes, n, row_bytes, 0)),
-                bias: None,
-                scale: None,
-                zero: None,
-                rhs_offset: Box::new(move |n_idx, stride| rhs_offset(n_idx, stride)),
-                bias_offset: None,
-                packed_offset: Box::new(move |n_idx| packed_offset(n_idx, k, nr, kr, bl)),
-                packed_size: Box::new(move |n| packed_size(n, k, nr, kr, bl)),
-                // SAFETY: the call's buffers hold the extents KleidiAI's contract names.
-                run: Box::new(move |c| unsafe {
-                    run(
-                        1,
-                        c.n,
-                        k,
-                        nr,
-                        kr,
-                        sr,
-                        bl,
-                        c.rhs,
-                        ptr::null(),
-                        c.dst.cast(),
-                        0,
-                        &params,
-                    )
-                }),
-            });
-        }
-    }
-    cases
+    rhs_cases(
+        p,
+        RhsSpec {
+            bias: None,
+            scale: None,
+            n_step: NStep::Absent,
+            ..RhsSpec::quantized(40, Ks::Blocks(&[(32, 96), (96, 192), (256, 256)]))
+        },
+        |rng, s| {
+            let row_bytes = s.k / s.bl * (2 + s.bl / 2);
+            RhsMatrix::nxk(Matrix::new(rng, Fill::Bytes, s.n, row_bytes, 0))
+        },
+        by_block,
+        // SAFETY: the call's buffers hold the extents KleidiAI's contract names.
+        move |run: RhsPackQ4_0Fn, c, s| unsafe {
+            pack_rhs!(run, c, s; s.bl, c.rhs, ptr::null(), c.dst.cast(), 0, &UNSIGNED_NIBBLES)
+        },
+    )
 }
 
 /// `rhs_pack_nxk_qai4c32p*`: f32 zero points and scales per block, optional f32 bias, no
 /// `get_n_step` (callers step by `nr`).
 fn qai4c32p_cases(p: &Packer) -> Vec<RhsCase> {
-    let run: RhsPackQai4c32pFn = c_fn("run", p);
-    let rhs_offset: Getter2 = c_fn("get_rhs_offset", p);
-    let packed_offset: Getter5 = c_fn("get_rhs_packed_offset", p);
-    let packed_size: Getter5 = c_fn("get_rhs_packed_size", p);
-    let params = kai_rhs_pack_qs4cxs1s0_param {
-        lhs_zero_point: 1,
-        rhs_zero_point: 8,
-    };
-    let mut rng = Rng::new(41);
-    let mut cases = Vec::new();
-    for [nr, kr, sr] in pack_params(p) {
-        for (bl, k) in [(32, 96), (64, 128), (128, 256)] {
-            for &bias in bias_settings(false) {
-                let n = extent(nr);
-                let block_params = k / bl * 4;
-                cases.push(RhsCase {
-                    label: format!(
-                        "nr {nr} kr {kr} sr {sr} bl {bl} n {n} k {k} {}",
-                        bias_label(bias)
-                    ),
-                    n,
-                    nr,
-                    n_step: None,
-                    rhs: RhsMatrix::nxk(Matrix::new(&mut rng, Fill::Bytes, n, k / 2, 0)),
-                    bias: bias.then(|| Matrix::new(&mut rng, Fill::F32, n, 4, 0)),
-                    scale: Some(Matrix::new(&mut rng, Fill::F32, n, block_params, 0)),
-                    zero: Some(Matrix::new(&mut rng, Fill::F32, n, block_params, 0)),
-                    rhs_offset: Box::new(move |n_idx, stride| rhs_offset(n_idx, stride)),
-                    bias_offset: None,
-                    packed_offset: Box::new(move |n_idx| packed_offset(n_idx, k, nr, kr, bl)),
-                    packed_size: Box::new(move |n| packed_size(n, k, nr, kr, bl)),
-                    // SAFETY: the call's buffers hold the extents KleidiAI's contract names.
-                    run: Box::new(move |c| unsafe {
-                        run(
-                            1,
-                            c.n,
-                            k,
-                            nr,
-                            kr,
-                            sr,
-                            bl,
-                            c.rhs,
-                            c.zero.cast(),
-                            c.bias.cast(),
-                            c.scale.cast(),
-                            c.dst.cast(),
-                            0,
-                            &params,
-                        )
-                    }),
-                });
-            }
-        }
-    }
-    cases
-}
-
-/// `kai_get_rhs_offset_<packer>` of a float or bf16 packer: K x N ones take no stride.
-fn rhs_offset_getter(p: &Packer, source: Source) -> Box<dyn Fn(usize, usize) -> usize> {
-    match source {
-        Source::Kxn => {
-            let g: Getter1 = c_fn("get_rhs_offset", p);
-            Box::new(move |n_idx, _| g(n_idx))
-        }
-        Source::Nxk => {
-            let g: Getter2 = c_fn("get_rhs_offset", p);
-            Box::new(move |n_idx, stride| g(n_idx, stride))
-        }
-    }
+    rhs_cases(
+        p,
+        RhsSpec {
+            zero: Some(PerColumn::F32),
+            n_step: NStep::Absent,
+            ..RhsSpec::quantized(41, Ks::Blocks(&[(32, 96), (64, 128), (128, 256)]))
+        },
+        |rng, s| RhsMatrix::random(rng, Fill::Bytes, Source::Nxk, 4, 0, s),
+        by_block,
+        // SAFETY: the call's buffers hold the extents KleidiAI's contract names.
+        move |run: RhsPackQai4c32pFn, c, s| unsafe {
+            pack_rhs!(run, c, s; s.bl, c.rhs, c.zero.cast(), c.bias.cast(), c.scale.cast(),
+                c.dst.cast(), 0, &UNSIGNED_NIBBLES)
+        },
+    )
 }
 
 /// What differs between the RHS packers of f32 and f16 sources (the float and bf16 families),
@@ -914,85 +930,36 @@ fn rhs_offset_getter(p: &Packer, source: Source) -> Box<dyn Fn(usize, usize) -> 
 struct FloatSource {
     source: Source,
     value_fill: Fill,
-    value_bytes: usize,
-    bias_fill: Fill,
-    bias_bytes: usize,
-    bias_required: bool,
+    bias: Bias,
     /// Whether the packed offset and size getters also take (nr, kr) (the bf16 `quant` packer).
     getters_take_tile: bool,
-    ks: [usize; 2],
+    ks: &'static [usize],
 }
 
 /// Float and bf16 RHS packers; the row stride is padded by one value.
-fn float_source_cases(p: &Packer, spec: FloatSource) -> Vec<RhsCase> {
-    let run: RhsPackFloatFn = c_fn("run", p);
-    let n_step: Getter0 = c_fn("get_n_step", p);
-    let bias_offset: Getter1 = c_fn("get_bias_offset", p);
-    let mut rng = Rng::new(16);
-    let mut cases = Vec::new();
-    for [nr, kr, sr] in pack_params(p) {
-        for k in spec.ks {
-            for &bias in bias_settings(spec.bias_required) {
-                let n = extent(nr);
-                let (fill, bytes) = (spec.value_fill, spec.value_bytes);
-                let rhs = match spec.source {
-                    Source::Nxk => RhsMatrix::nxk(Matrix::new(&mut rng, fill, n, k * bytes, bytes)),
-                    Source::Kxn => {
-                        RhsMatrix::kxn(Matrix::new(&mut rng, fill, k, n * bytes, bytes), 8 * bytes)
-                    }
-                };
-                let (packed_offset, packed_size): (IndexFn, IndexFn) = if spec.getters_take_tile {
-                    let offset: Getter4 = c_fn("get_rhs_packed_offset", p);
-                    let size: Getter4 = c_fn("get_rhs_packed_size", p);
-                    (
-                        Box::new(move |n_idx| offset(n_idx, k, nr, kr)),
-                        Box::new(move |n| size(n, k, nr, kr)),
-                    )
-                } else {
-                    let offset: Getter2 = c_fn("get_rhs_packed_offset", p);
-                    let size: Getter2 = c_fn("get_rhs_packed_size", p);
-                    (
-                        Box::new(move |n_idx| offset(n_idx, k)),
-                        Box::new(move |n| size(n, k)),
-                    )
-                };
-                cases.push(RhsCase {
-                    label: format!("nr {nr} kr {kr} sr {sr} n {n} k {k} {}", bias_label(bias)),
-                    n,
-                    nr,
-                    n_step: Some(n_step()),
-                    rhs,
-                    bias: bias
-                        .then(|| Matrix::new(&mut rng, spec.bias_fill, n, spec.bias_bytes, 0)),
-                    scale: None,
-                    zero: None,
-                    rhs_offset: rhs_offset_getter(p, spec.source),
-                    bias_offset: Some(bias_offset),
-                    packed_offset,
-                    packed_size,
-                    // SAFETY: the call's buffers hold the extents KleidiAI's contract names.
-                    run: Box::new(move |c| unsafe {
-                        run(
-                            1,
-                            c.n,
-                            k,
-                            nr,
-                            kr,
-                            sr,
-                            c.rhs_stride,
-                            c.rhs.cast(),
-                            c.bias.cast(),
-                            ptr::null(),
-                            c.dst.cast(),
-                            0,
-                            ptr::null(),
-                        )
-                    }),
-                });
-            }
-        }
+fn float_source_cases(p: &Packer, f: FloatSource) -> Vec<RhsCase> {
+    let spec = RhsSpec {
+        seed: 16,
+        ks: Ks::Channel(f.ks),
+        bias: Some(f.bias),
+        scale: None,
+        zero: None,
+        n_step: NStep::Fixed,
+        offset_takes_stride: f.source == Source::Nxk,
+        bias_offset: true,
+    };
+    let (fill, bytes) = (f.value_fill, f.value_fill.bytes());
+    let rhs = move |rng: &mut Rng, s| RhsMatrix::random(rng, fill, f.source, 8 * bytes, bytes, s);
+    // SAFETY: the call's buffers hold the extents KleidiAI's contract names.
+    let run = |run: RhsPackFloatFn, c: &RhsCall, s: Shape| unsafe {
+        pack_rhs!(run, c, s; c.rhs_stride, c.rhs.cast(), c.bias.cast(), ptr::null(), c.dst.cast(),
+            0, ptr::null())
+    };
+    if f.getters_take_tile {
+        rhs_cases(p, spec, rhs, |g: Getter4, i, s| g(i, s.k, s.nr, s.kr), run)
+    } else {
+        rhs_cases(p, spec, rhs, |g: Getter2, i, s| g(i, s.k), run)
     }
-    cases
 }
 
 fn value_fill(bytes: usize) -> Fill {
@@ -1007,67 +974,49 @@ fn float_cases(p: &Packer, v: FloatRhs) -> Vec<RhsCase> {
         FloatSource {
             source: v.source(),
             value_fill: value_fill(v.bytes()),
-            value_bytes: v.bytes(),
-            bias_fill: value_fill(v.bytes()),
-            bias_bytes: v.bytes(),
-            bias_required: v.requires_bias(),
+            bias: Bias {
+                fill: value_fill(v.bytes()),
+                required: v.requires_bias(),
+            },
             getters_take_tile: false,
-            ks: [1, 19],
+            ks: &[1, 19],
         },
     )
 }
 
 /// `rhs_imatmul_pack_kxn_x32p4vlx1b_x32_x32_sve`: K as chunks, bias required.
 fn chunked_float_cases(p: &Packer) -> Vec<RhsCase> {
-    type Run = unsafe extern "C" fn(
-        usize,
-        usize,
-        usize,
-        usize,
-        *const core::ffi::c_void,
-        *const core::ffi::c_void,
-        *mut core::ffi::c_void,
-    );
-    let run: Run = c_fn("run", p);
-    let n_step: Getter0 = c_fn("get_n_step", p);
-    let offset: support::cabi::Getter3 = c_fn("get_rhs_packed_offset", p);
-    let size: support::cabi::Getter3 = c_fn("get_rhs_packed_size", p);
-    let mut rng = Rng::new(16);
-    let mut cases = Vec::new();
-    for [nr, kr, sr] in pack_params(p) {
-        for (kcc, kcl) in [(1, 1), (9, 3), (4, 5)] {
-            let (n, k) = (extent(nr), kcc * kcl);
-            cases.push(RhsCase {
-                label: format!(
-                    "nr {nr} kr {kr} sr {sr} n {n} k_chunk_count {kcc} k_chunk_length {kcl}"
-                ),
-                n,
-                nr,
-                n_step: Some(n_step()),
-                rhs: RhsMatrix::kxn(Matrix::new(&mut rng, value_fill(4), k, n * 4, 4), 32),
-                bias: Some(Matrix::new(&mut rng, value_fill(4), n, 4, 0)),
-                scale: None,
-                zero: None,
-                rhs_offset: rhs_offset_getter(p, Source::Kxn),
-                bias_offset: Some(c_fn("get_bias_offset", p)),
-                packed_offset: Box::new(move |n_idx| offset(n_idx, kcc, kcl)),
-                packed_size: Box::new(move |n| size(n, kcc, kcl)),
-                // SAFETY: the call's buffers hold the extents KleidiAI's contract names.
-                run: Box::new(move |c| unsafe {
-                    run(
-                        c.n,
-                        kcc,
-                        kcl,
-                        c.rhs_stride,
-                        c.rhs.cast(),
-                        c.bias.cast(),
-                        c.dst.cast(),
-                    )
-                }),
-            });
-        }
-    }
-    cases
+    let spec = RhsSpec {
+        seed: 16,
+        ks: Ks::Chunks(&[(1, 1), (9, 3), (4, 5)]),
+        bias: Some(Bias {
+            fill: Fill::F32,
+            required: true,
+        }),
+        scale: None,
+        zero: None,
+        n_step: NStep::Fixed,
+        offset_takes_stride: false,
+        bias_offset: true,
+    };
+    rhs_cases(
+        p,
+        spec,
+        |rng, s| RhsMatrix::random(rng, Fill::F32, Source::Kxn, 32, 4, s),
+        |g: Getter3, idx, s| g(idx, s.k / s.bl, s.bl),
+        // SAFETY: the call's buffers hold the extents KleidiAI's contract names.
+        |run: ImatmulPackFn, c, s| unsafe {
+            run(
+                c.n,
+                s.k / s.bl,
+                s.bl,
+                c.rhs_stride,
+                c.rhs.cast(),
+                c.bias.cast(),
+                c.dst.cast(),
+            )
+        },
+    )
 }
 
 /// `rhs_quant_pack_kxn_bf16p12x4biasf32_f32_neon`, `rhs_pack_kxn_bf16p12x4bias{f32,f16}_f16_neon`.
@@ -1077,12 +1026,12 @@ fn bf16_rhs_cases(p: &Packer, v: Bf16Rhs) -> Vec<RhsCase> {
         FloatSource {
             source: Source::Kxn,
             value_fill: value_fill(v.source_bytes()),
-            value_bytes: v.source_bytes(),
-            bias_fill: value_fill(v.bias_bytes()),
-            bias_bytes: v.bias_bytes(),
-            bias_required: false,
+            bias: Bias {
+                fill: value_fill(v.bias_bytes()),
+                required: false,
+            },
             getters_take_tile: v == Bf16Rhs::QuantF32,
-            ks: [5, 19],
+            ks: &[5, 19],
         },
     )
 }
@@ -1139,39 +1088,74 @@ fn check_lhs_case(name: &str, c: &LhsCase, rng: &mut Rng) -> usize {
         let lhs_packed = dst.mut_ptr().wrapping_add(packed_offset);
         fault_names::naming(&what, || (c.run)(h, lhs, stride, lhs_packed));
         let what = format!("{what} at kai_get_lhs_packed_offset_{name} = {packed_offset}");
-        expect_same_bytes(&what, dst.bytes(), packed_offset, whole.bytes());
-        if m_idx + h == c.m {
-            assert_eq!(
-                packed_offset + (c.packed_size)(h),
-                whole.bytes().len(),
-                "{what}: the tail slice does not end where the whole packing does"
-            );
-        }
+        let tail = m_idx + h == c.m;
+        expect_same_bytes(&what, dst.bytes(), packed_offset, whole.bytes(), tail);
     }
     slices.len()
 }
 
+/// What an LHS packer's cases are made of, besides its C calls.
+struct LhsSpec {
+    /// Seed of the inputs' values.
+    seed: u64,
+    ks: Ks,
+    /// The source's values, in rows `padding` values longer than K.
+    fill: Fill,
+    padding: usize,
+    /// Whether the packer takes one row only (m = 1).
+    one_row: bool,
+}
+
+/// The cases of LHS packer `p`: `spec`'s grid, with the packed offset and size getters (both of
+/// type `Packed`) called through `packed` and the packer's `run` (of type `Run`) through `run`
+/// with (m, lhs, lhs_stride, lhs_packed).
+fn lhs_cases<Run: Copy + 'static, Packed: Copy + 'static>(
+    p: &Packer,
+    spec: LhsSpec,
+    packed: fn(Packed, usize, Shape) -> usize,
+    run: impl Fn(Run, usize, *const u8, usize, *mut u8, Shape) + Copy + 'static,
+) -> Vec<LhsCase> {
+    let run_fn: Run = c_fn("run", p);
+    let m_step: Getter1 = c_fn("get_m_step", p);
+    let packed_offset: Packed = c_fn("get_lhs_packed_offset", p);
+    let packed_size: Packed = c_fn("get_lhs_packed_size", p);
+    let mut rng = Rng::new(spec.seed);
+    let mut cases = Vec::new();
+    for (mut s, _) in grid(p, spec.ks, &[false]) {
+        if spec.one_row {
+            s.n = 1;
+        }
+        let bytes = spec.fill.bytes();
+        cases.push(LhsCase {
+            label: s.label(spec.ks, true),
+            m: s.n,
+            mr: s.nr,
+            m_step: m_step(s.nr),
+            lhs: Matrix::new(&mut rng, spec.fill, s.n, s.k * bytes, spec.padding * bytes),
+            lhs_offset: c_fn("get_lhs_offset", p),
+            packed_offset: Box::new(move |m_idx| packed(packed_offset, m_idx, s)),
+            packed_size: Box::new(move |m| packed(packed_size, m, s)),
+            run: Box::new(move |m, lhs, stride, dst| run(run_fn, m, lhs, stride, dst, s)),
+        });
+    }
+    cases
+}
+
 /// `lhs_quant_pack_qai8dxp_{f32,f16_neon,bf16_neon}`.
 fn qai8dxp_lhs_cases(p: &Packer, element: LhsType) -> Vec<LhsCase> {
-    let (fill, bytes) = match element {
-        LhsType::F32 => (Fill::F32, 4),
-        LhsType::F16 => (Fill::F16, 2),
-        LhsType::Bf16 => (Fill::Bf16, 2),
+    let fill = match element {
+        LhsType::F32 => Fill::F32,
+        LhsType::F16 => Fill::F16,
+        LhsType::Bf16 => Fill::Bf16,
     };
-    unblocked_lhs_cases(p, fill, bytes, [13, 77], false)
+    unblocked_lhs_cases(p, fill, &[13, 77], false)
 }
 
 /// `lhs_quant_pack_bf16p{8,1}x4_f32_neon`, `lhs_pack_bf16p8x4_f16_neon`.
 fn bf16_lhs_cases(p: &Packer, v: Bf16Lhs) -> Vec<LhsCase> {
-    let bytes = v.source_bytes();
     // The one-row packer asserts m == 1 and a zero packed offset, so its only slice is row 0.
-    unblocked_lhs_cases(
-        p,
-        value_fill(bytes),
-        bytes,
-        [5, 19],
-        v == Bf16Lhs::Bf16p1x4F32,
-    )
+    let one_row = v == Bf16Lhs::Bf16p1x4F32;
+    unblocked_lhs_cases(p, value_fill(v.source_bytes()), &[5, 19], one_row)
 }
 
 /// LHS packers without a block length: (m, k, mr, kr, sr, m_idx_start, lhs, lhs_stride,
@@ -1179,70 +1163,57 @@ fn bf16_lhs_cases(p: &Packer, v: Bf16Lhs) -> Vec<LhsCase> {
 fn unblocked_lhs_cases(
     p: &Packer,
     fill: Fill,
-    bytes: usize,
-    ks: [usize; 2],
+    ks: &'static [usize],
     one_row: bool,
 ) -> Vec<LhsCase> {
-    let run: LhsQuantPackHalfFn = c_fn("run", p);
-    let m_step: Getter1 = c_fn("get_m_step", p);
-    let packed_offset: Getter5 = c_fn("get_lhs_packed_offset", p);
-    let packed_size: Getter5 = c_fn("get_lhs_packed_size", p);
-    let mut rng = Rng::new(1);
-    let mut cases = Vec::new();
-    for [mr, kr, sr] in pack_params(p) {
-        for k in ks {
-            let m = if one_row { 1 } else { extent(mr) };
-            cases.push(LhsCase {
-                label: format!("mr {mr} kr {kr} sr {sr} m {m} k {k}"),
-                m,
-                mr,
-                m_step: m_step(mr),
-                lhs: Matrix::new(&mut rng, fill, m, k * bytes, 2 * bytes),
-                lhs_offset: c_fn("get_lhs_offset", p),
-                packed_offset: Box::new(move |m_idx| packed_offset(m_idx, k, mr, kr, sr)),
-                packed_size: Box::new(move |m| packed_size(m, k, mr, kr, sr)),
-                // SAFETY: the call's buffers hold the extents KleidiAI's contract names.
-                run: Box::new(move |m, lhs, stride, dst| unsafe {
-                    run(m, k, mr, kr, sr, 0, lhs.cast(), stride, dst.cast())
-                }),
-            });
-        }
-    }
-    cases
+    let spec = LhsSpec {
+        seed: 1,
+        ks: Ks::Channel(ks),
+        fill,
+        padding: 2,
+        one_row,
+    };
+    // SAFETY: the call's buffers hold the extents KleidiAI's contract names.
+    lhs_cases(
+        p,
+        spec,
+        by_tile,
+        |run: LhsQuantPackHalfFn, m, lhs, stride, dst, s| unsafe {
+            run(m, s.k, s.nr, s.kr, s.sr, 0, lhs.cast(), stride, dst.cast())
+        },
+    )
 }
 
 /// `lhs_quant_pack_qsi8d32p*` and `lhs_quant_pack_qsi8d32pscalef32_{f32,f16}_neon`: per-block
 /// quantization, K a multiple of the block length; rows `padding` values longer than K.
 fn per_block_lhs_cases(p: &Packer, bytes: usize, padding: usize) -> Vec<LhsCase> {
-    let run: LhsBlockPackFn = c_fn("run", p);
-    let m_step: Getter1 = c_fn("get_m_step", p);
-    let packed_offset: BlockLhsGetter = c_fn("get_lhs_packed_offset", p);
-    let packed_size: BlockLhsGetter = c_fn("get_lhs_packed_size", p);
-    let mut rng = Rng::new(2);
-    let mut cases = Vec::new();
-    for [mr, kr, sr] in pack_params(p) {
-        for (bl, k) in [(32, 96), (64, 128), (128, 256)] {
-            if bl % kr != 0 {
-                continue;
-            }
-            let m = extent(mr);
-            cases.push(LhsCase {
-                label: format!("mr {mr} kr {kr} sr {sr} bl {bl} m {m} k {k}"),
+    let spec = LhsSpec {
+        seed: 2,
+        ks: Ks::Blocks(&[(32, 96), (64, 128), (128, 256)]),
+        fill: value_fill(bytes),
+        padding,
+        one_row: false,
+    };
+    lhs_cases(
+        p,
+        spec,
+        |g: BlockLhsGetter, idx, s| g(idx, s.k, s.bl, s.nr, s.kr, s.sr),
+        // SAFETY: the call's buffers hold the extents KleidiAI's contract names.
+        |run: LhsBlockPackFn, m, lhs, stride, dst, s| unsafe {
+            run(
                 m,
-                mr,
-                m_step: m_step(mr),
-                lhs: Matrix::new(&mut rng, value_fill(bytes), m, k * bytes, padding * bytes),
-                lhs_offset: c_fn("get_lhs_offset", p),
-                packed_offset: Box::new(move |m_idx| packed_offset(m_idx, k, bl, mr, kr, sr)),
-                packed_size: Box::new(move |m| packed_size(m, k, bl, mr, kr, sr)),
-                // SAFETY: the call's buffers hold the extents KleidiAI's contract names.
-                run: Box::new(move |m, lhs, stride, dst| unsafe {
-                    run(m, k, bl, mr, kr, sr, 0, lhs.cast(), stride, dst.cast())
-                }),
-            });
-        }
-    }
-    cases
+                s.k,
+                s.bl,
+                s.nr,
+                s.kr,
+                s.sr,
+                0,
+                lhs.cast(),
+                stride,
+                dst.cast(),
+            )
+        },
+    )
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1270,9 +1241,15 @@ fn slice_cases(p: &Packer) -> Cases {
         PackerKind::Lhs(LhsPackerKind::Qai8dxp(element)) => {
             Cases::Lhs(qai8dxp_lhs_cases(p, element))
         }
-        PackerKind::Rhs(RhsPackerKind::Qsi4cxp(source)) => Cases::Rhs(qsi4cxp_cases(p, source)),
-        PackerKind::Rhs(RhsPackerKind::Qsi4cxps1s0) => Cases::Rhs(qsi4cxp_cases(p, Source::Nxk)),
-        PackerKind::Rhs(RhsPackerKind::Qsi8cxp(source)) => Cases::Rhs(qsi8cxp_cases(p, source)),
+        PackerKind::Rhs(RhsPackerKind::Qsi4cxp(source)) => {
+            Cases::Rhs(per_channel_cases(p, source, 4))
+        }
+        PackerKind::Rhs(RhsPackerKind::Qsi4cxps1s0) => {
+            Cases::Rhs(per_channel_cases(p, Source::Nxk, 4))
+        }
+        PackerKind::Rhs(RhsPackerKind::Qsi8cxp(source)) => {
+            Cases::Rhs(per_channel_cases(p, source, 8))
+        }
         PackerKind::Rhs(RhsPackerKind::Qsu2cxp(_)) => Cases::Rhs(qsu2cxp_cases(p)),
         PackerKind::Rhs(RhsPackerKind::Qsi4c32p(v)) => Cases::Rhs(qsi4c32p_cases(p, v)),
         PackerKind::Lhs(LhsPackerKind::Qsi8d32p(v)) => {
@@ -1304,21 +1281,14 @@ fn check_packer(p: &Packer) -> (usize, usize) {
         .fold(0u64, |h, b| h.wrapping_mul(31) ^ u64::from(b));
     let mut rng = Rng::new(seed);
     match slice_cases(p) {
-        Cases::Rhs(cases) => (
-            cases.len(),
-            cases
-                .iter()
-                .map(|c| check_rhs_case(p.name, c, &mut rng))
-                .sum(),
-        ),
-        Cases::Lhs(cases) => (
-            cases.len(),
-            cases
-                .iter()
-                .map(|c| check_lhs_case(p.name, c, &mut rng))
-                .sum(),
-        ),
+        Cases::Rhs(cases) => counted(&cases, |c| check_rhs_case(p.name, c, &mut rng)),
+        Cases::Lhs(cases) => counted(&cases, |c| check_lhs_case(p.name, c, &mut rng)),
     }
+}
+
+/// (cases, slices) of checking every case with `check`, which returns the case's slice count.
+fn counted<C>(cases: &[C], check: impl FnMut(&C) -> usize) -> (usize, usize) {
+    (cases.len(), cases.iter().map(check).sum())
 }
 
 fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {

@@ -11,66 +11,85 @@ pub type Getter2 = extern "C" fn(usize, usize) -> usize;
 pub type Getter3 = extern "C" fn(usize, usize, usize) -> usize;
 pub type Getter4 = extern "C" fn(usize, usize, usize, usize) -> usize;
 pub type Getter5 = extern "C" fn(usize, usize, usize, usize, usize) -> usize;
+
+/// A `kai_run_lhs_*pack_*` prototype: the sizes `$dim`, then the parameters every LHS packer
+/// ends with, its source of `$lhs` pointer type.
+macro_rules! lhs_pack_fn {
+    ($($dim:ident),+; $lhs:ty) => {
+        unsafe extern "C" fn(
+            $($dim: usize,)+
+            m_idx_start: usize,
+            lhs: $lhs,
+            lhs_stride: usize,
+            lhs_packed: *mut c_void
+        )
+    };
+}
+
+/// A `kai_run_rhs_pack_*` prototype: the parameters every RHS packer starts with, then its own.
+macro_rules! rhs_pack_fn {
+    ($($own:ident: $ty:ty),* $(,)?) => {
+        unsafe extern "C" fn(
+            num_groups: usize,
+            n: usize,
+            k: usize,
+            nr: usize,
+            kr: usize,
+            sr: usize,
+            $($own: $ty),*
+        )
+    };
+}
+
+/// A `kai_run_matmul_clamp_*` prototype of a packed LHS and RHS: the sizes `$dim`, the operands
+/// and clamp bounds all of them take, then the kernel's own trailing parameters.
+macro_rules! matmul_fn {
+    ($($dim:ident),+ $(; $($own:ident: $ty:ty),*)?) => {
+        unsafe extern "C" fn(
+            $($dim: usize,)+
+            lhs_packed: *const c_void,
+            rhs_packed: *const c_void,
+            dst: *mut c_void,
+            dst_stride_row: usize,
+            dst_stride_col: usize,
+            scalar_min: f32,
+            scalar_max: f32
+            $($(, $own: $ty)*)?
+        )
+    };
+}
+
 /// `kai_run_lhs_quant_pack_qai8dxp_f32`.
-pub type LhsQuantPackFn =
-    unsafe extern "C" fn(usize, usize, usize, usize, usize, usize, *const f32, usize, *mut c_void);
+pub type LhsQuantPackFn = lhs_pack_fn!(m, k, mr, kr, sr; *const f32);
 /// `kai_run_lhs_quant_pack_qai8dxp_{f16,bf16}_neon`.
-pub type LhsQuantPackHalfFn = unsafe extern "C" fn(
-    usize,
-    usize,
-    usize,
-    usize,
-    usize,
-    usize,
-    *const c_void,
-    usize,
-    *mut c_void,
-);
+pub type LhsQuantPackHalfFn = lhs_pack_fn!(m, k, mr, kr, sr; *const c_void);
 /// `kai_run_rhs_pack_{nxk,kxn}_qsi4cxp_qs4cxs1s0`.
-pub type RhsPackQsi4cxpFn = unsafe extern "C" fn(
-    usize,
-    usize,
-    usize,
-    usize,
-    usize,
-    usize,
-    *const u8,
-    *const f32,
-    *const f32,
-    *mut c_void,
-    usize,
-    *const kai_rhs_pack_qs4cxs1s0_param,
+pub type RhsPackQsi4cxpFn = rhs_pack_fn!(
+    rhs: *const u8,
+    bias: *const f32,
+    scale: *const f32,
+    rhs_packed: *mut c_void,
+    extra_bytes: usize,
+    params: *const kai_rhs_pack_qs4cxs1s0_param,
 );
 /// `kai_run_rhs_pack_nxk_qsu2cxp*_qsu2cx_neon` (the int4 prototype and a trailing `lut_arg`).
-pub type RhsPackQsu2cxpFn = unsafe extern "C" fn(
-    usize,
-    usize,
-    usize,
-    usize,
-    usize,
-    usize,
-    *const u8,
-    *const f32,
-    *const f32,
-    *mut c_void,
-    usize,
-    *const kai_rhs_pack_qs4cxs1s0_param,
-    *const i32,
+pub type RhsPackQsu2cxpFn = rhs_pack_fn!(
+    rhs: *const u8,
+    bias: *const f32,
+    scale: *const f32,
+    rhs_packed: *mut c_void,
+    extra_bytes: usize,
+    params: *const kai_rhs_pack_qs4cxs1s0_param,
+    lut_arg: *const i32,
 );
 /// `kai_run_rhs_pack_{nxk,kxn}_qsi8cxp_qsi8cx_neon`.
-pub type RhsPackQsi8cxpFn = unsafe extern "C" fn(
-    usize,
-    usize,
-    usize,
-    usize,
-    usize,
-    usize,
-    *const i8,
-    *const f32,
-    *const f32,
-    *mut c_void,
-    usize,
-    *const kai_rhs_pack_qsi8cx_params,
+pub type RhsPackQsi8cxpFn = rhs_pack_fn!(
+    rhs: *const i8,
+    bias: *const f32,
+    scale: *const f32,
+    rhs_packed: *mut c_void,
+    extra_bytes: usize,
+    params: *const kai_rhs_pack_qsi8cx_params,
 );
 /// The exported C function `symbol` as the function-pointer type `F`.
 pub fn sym<F: Copy>(symbol: &str) -> F {
@@ -96,81 +115,33 @@ pub type Getter6 = extern "C" fn(usize, usize, usize, usize, usize, u32) -> usiz
 pub type Getter7 = extern "C" fn(usize, usize, usize, usize, usize, usize, u32) -> usize;
 /// `kai_run_rhs_pack_{nxk,kxn}_qsi4c32p_qsu4c32s1s0` and the NEON `nrx4` / `nrx8` forms (the two
 /// parameter structs have one layout).
-pub type RhsPackQsi4c32pFn = unsafe extern "C" fn(
-    usize,
-    usize,
-    usize,
-    usize,
-    usize,
-    usize,
-    usize,
-    *const u8,
-    usize,
-    *const f32,
-    *const c_void,
-    usize,
-    *mut c_void,
-    usize,
-    *const c_void,
+pub type RhsPackQsi4c32pFn = rhs_pack_fn!(
+    bl: usize,
+    rhs: *const u8,
+    rhs_stride: usize,
+    bias: *const f32,
+    scale: *const c_void,
+    scale_stride: usize,
+    rhs_packed: *mut c_void,
+    extra_bytes: usize,
+    params: *const c_void,
 );
 /// `kai_run_matmul_clamp_*_qai8dxp*` with a per-channel RHS (`dst` is `float*` for f32 output,
 /// `void*` otherwise: one ABI).
-pub type MatmulFn = unsafe extern "C" fn(
-    usize,
-    usize,
-    usize,
-    *const c_void,
-    *const c_void,
-    *mut c_void,
-    usize,
-    usize,
-    f32,
-    f32,
-);
+pub type MatmulFn = matmul_fn!(m, n, k);
 /// `kai_run_matmul_clamp_f32_qai8dxp*_qsu2cxp*` (2-bit RHS: a trailing `lut`).
-pub type MatmulLutFn = unsafe extern "C" fn(
-    usize,
-    usize,
-    usize,
-    *const c_void,
-    *const c_void,
-    *mut c_void,
-    usize,
-    usize,
-    f32,
-    f32,
-    *const i32,
-);
+pub type MatmulLutFn = matmul_fn!(m, n, k; lut: *const i32);
 /// `kai_run_matmul_clamp_{f32,bf16}_qai8dxp*_qsi4c32p*` (per-block RHS: takes `bl`).
-pub type MatmulBlockFn = unsafe extern "C" fn(
-    usize,
-    usize,
-    usize,
-    usize,
-    *const c_void,
-    *const c_void,
-    *mut c_void,
-    usize,
-    usize,
-    f32,
-    f32,
-);
-/// `kai_run_rhs_pack_*` of the float packers (`x32p16x1b`, `f32p8x1biasf32`, `x32p4vlx1b`, ...):
-/// (num_groups, n, k, nr, kr, sr, rhs_stride, rhs, bias, scale, rhs_packed, extra_bytes, params).
-pub type RhsPackFloatFn = unsafe extern "C" fn(
-    usize,
-    usize,
-    usize,
-    usize,
-    usize,
-    usize,
-    usize,
-    *const c_void,
-    *const c_void,
-    *const c_void,
-    *mut c_void,
-    usize,
-    *const c_void,
+pub type MatmulBlockFn = matmul_fn!(m, n, k, bl);
+/// `kai_run_rhs_pack_*` of the float packers (`x32p16x1b`, `f32p8x1biasf32`, `x32p4vlx1b`, ...).
+pub type RhsPackFloatFn = rhs_pack_fn!(
+    rhs_stride: usize,
+    rhs: *const c_void,
+    bias: *const c_void,
+    scale: *const c_void,
+    rhs_packed: *mut c_void,
+    extra_bytes: usize,
+    params: *const c_void,
 );
 
 /// Calls the float RHS packer `name` ([`RhsPackFloatFn`]) as every caller does: one group, no
@@ -213,53 +184,27 @@ pub type Getter1 = extern "C" fn(usize) -> usize;
 /// `kai_get_lhs_packed_{offset,size}` of the per-block LHS packers and of
 /// `lhs_pack_f16pmrx2_f32_neon`: (m, k, bl, mr, kr, sr).
 pub type BlockLhsGetter = extern "C" fn(usize, usize, usize, usize, usize, usize) -> usize;
-/// `kai_run_lhs_quant_pack_qsi8d32p*` and `kai_run_lhs_pack_f16pmrx2_f32_neon`: (m, k, bl, mr, kr,
-/// sr, m_idx_start, lhs, lhs_stride, lhs_packed).
-pub type LhsBlockPackFn = unsafe extern "C" fn(
-    usize,
-    usize,
-    usize,
-    usize,
-    usize,
-    usize,
-    usize,
-    *const c_void,
-    usize,
-    *mut c_void,
+/// `kai_run_lhs_quant_pack_qsi8d32p*` and `kai_run_lhs_pack_f16pmrx2_f32_neon`.
+pub type LhsBlockPackFn = lhs_pack_fn!(m, k, bl, mr, kr, sr; *const c_void);
+/// `kai_run_rhs_pack_nxk_qsi4c32p*scalef16_qsu4c32s16s0*`.
+pub type RhsPackQ4_0Fn = rhs_pack_fn!(
+    bl: usize,
+    rhs: *const u8,
+    bias: *const f32,
+    rhs_packed: *mut c_void,
+    extra_bytes: usize,
+    params: *const kai_rhs_pack_qs4cxs1s0_param,
 );
-/// `kai_run_rhs_pack_nxk_qsi4c32p*scalef16_qsu4c32s16s0*`: (num_groups, n, k, nr, kr, sr, bl, rhs,
-/// bias, rhs_packed, extra_bytes, params).
-pub type RhsPackQ4_0Fn = unsafe extern "C" fn(
-    usize,
-    usize,
-    usize,
-    usize,
-    usize,
-    usize,
-    usize,
-    *const u8,
-    *const f32,
-    *mut c_void,
-    usize,
-    *const kai_rhs_pack_qs4cxs1s0_param,
-);
-/// `kai_run_rhs_pack_nxk_qai4c32p*`: (num_groups, n, k, nr, kr, sr, bl, rhs, zero, bias, scale,
-/// rhs_packed, extra_bytes, params).
-pub type RhsPackQai4c32pFn = unsafe extern "C" fn(
-    usize,
-    usize,
-    usize,
-    usize,
-    usize,
-    usize,
-    usize,
-    *const u8,
-    *const c_void,
-    *const c_void,
-    *const c_void,
-    *mut c_void,
-    usize,
-    *const kai_rhs_pack_qs4cxs1s0_param,
+/// `kai_run_rhs_pack_nxk_qai4c32p*`.
+pub type RhsPackQai4c32pFn = rhs_pack_fn!(
+    bl: usize,
+    rhs: *const u8,
+    zero: *const c_void,
+    bias: *const c_void,
+    scale: *const c_void,
+    rhs_packed: *mut c_void,
+    extra_bytes: usize,
+    params: *const kai_rhs_pack_qs4cxs1s0_param,
 );
 /// `kai_run_imatmul_clamp_f32_f32_f32p*`: (m, n, k_chunk_count, k_chunk_length, indirection,
 /// pad, lhs_ptr_offset, rhs_packed, dst, dst_stride_row, clamp_min, clamp_max).
