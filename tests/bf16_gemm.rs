@@ -745,86 +745,29 @@ fn run_call(stem: &str, dst_stride_row: usize, dst_stride_col: usize, null: usiz
 }
 
 fn cases() -> Vec<support::death::Case<String, &'static str>> {
-    let run = |s: &str| format!("kai_run_{s}");
     vec![
-        (
-            "dst_stride_col_f32",
-            run(F32_GEMM),
-            "dst_stride_col == sizeof(float)",
-            || run_call(F32_GEMM, 64, 8, 0),
-        ),
-        (
-            "dst_stride_col_f16",
-            run(F16_GEMM),
-            "dst_stride_col == sizeof(uint16_t)",
-            || run_call(F16_GEMM, 64, 4, 0),
-        ),
-        (
-            "dst_stride_row",
-            run(F32_GEMM),
-            "dst_stride_row >= n * sizeof(float)",
-            || run_call(F32_GEMM, 30, 4, 0),
-        ),
-        ("null_lhs", run(F16_GEMM), "lhs_packed != NULL", || {
-            run_call(F16_GEMM, 64, 2, 1)
-        }),
-        ("null_rhs", run(F32_GEMM), "rhs_packed != NULL", || {
-            run_call(F32_GEMM, 64, 4, 2)
-        }),
-        ("null_dst", run(F32_GEMM), "dst != NULL", || {
-            run_call(F32_GEMM, 64, 4, 3)
-        }),
-        (
-            "lhs_offset",
-            format!("kai_get_lhs_packed_offset_{F32_GEMM}"),
-            "m_idx % kai_mr == 0",
-            || {
-                sym::<Getter2>("get_lhs_packed_offset", F32_GEMM)(3, 64);
-            },
-        ),
-        (
-            "rhs_offset",
-            format!("kai_get_rhs_packed_offset_{F16_GEMM}"),
-            "(n_idx % nr) == 0",
-            || {
-                sym::<Getter2>("get_rhs_packed_offset", F16_GEMM)(8, 64);
-            },
-        ),
-        (
-            "dst_offset",
-            format!("kai_get_dst_offset_{F32_GEMM}"),
-            "(n_idx % n_step) == 0",
-            || {
-                sym::<Getter3>("get_dst_offset", F32_GEMM)(8, 6, 64);
-            },
-        ),
-        ("gemv_rows", run(F32_GEMV), "m == 1", || {
-            run_call(F32_GEMV, 64, 4, 0)
-        }),
-        (
-            "gemv_lhs_offset",
-            format!("kai_get_lhs_packed_offset_{F32_GEMV}"),
-            "m_idx == 0",
-            || {
-                sym::<Getter2>("get_lhs_packed_offset", F32_GEMV)(1, 64);
-            },
-        ),
-        (
-            "gemv_rhs_offset",
-            format!("kai_get_rhs_packed_offset_{F32_GEMV}"),
-            "(n_idx % nr) == 0",
-            || {
-                sym::<Getter2>("get_rhs_packed_offset", F32_GEMV)(6, 64);
-            },
-        ),
-        (
-            "lhs_offset_overflow",
-            format!("kai_get_lhs_packed_offset_{F16_GEMM}"),
-            "packed LHS offset fits in size_t",
-            || {
-                sym::<Getter2>("get_lhs_packed_offset", F16_GEMM)(usize::MAX / 8 * 8, 64);
-            },
-        ),
+        run_case!("dst_stride_col_f32", "dst_stride_col == sizeof(float)"
+            => run_call(F32_GEMM, 64, 8, 0)),
+        run_case!("dst_stride_col_f16", "dst_stride_col == sizeof(uint16_t)"
+            => run_call(F16_GEMM, 64, 4, 0)),
+        run_case!("dst_stride_row", "dst_stride_row >= n * sizeof(float)"
+            => run_call(F32_GEMM, 30, 4, 0)),
+        run_case!("null_lhs", "lhs_packed != NULL" => run_call(F16_GEMM, 64, 2, 1)),
+        run_case!("null_rhs", "rhs_packed != NULL" => run_call(F32_GEMM, 64, 4, 2)),
+        run_case!("null_dst", "dst != NULL" => run_call(F32_GEMM, 64, 4, 3)),
+        getter_case!("lhs_offset", "m_idx % kai_mr == 0"
+            => get_lhs_packed_offset::<Getter2>(F32_GEMM)(3, 64)),
+        getter_case!("rhs_offset", "(n_idx % nr) == 0"
+            => get_rhs_packed_offset::<Getter2>(F16_GEMM)(8, 64)),
+        getter_case!("dst_offset", "(n_idx % n_step) == 0"
+            => get_dst_offset::<Getter3>(F32_GEMM)(8, 6, 64)),
+        run_case!("gemv_rows", "m == 1" => run_call(F32_GEMV, 64, 4, 0)),
+        getter_case!("gemv_lhs_offset", "m_idx == 0"
+            => get_lhs_packed_offset::<Getter2>(F32_GEMV)(1, 64)),
+        getter_case!("gemv_rhs_offset", "(n_idx % nr) == 0"
+            => get_rhs_packed_offset::<Getter2>(F32_GEMV)(6, 64)),
+        getter_case!("lhs_offset_overflow", "packed LHS offset fits in size_t"
+            => get_lhs_packed_offset::<Getter2>(F16_GEMM)(usize::MAX / 8 * 8, 64)),
     ]
 }
 

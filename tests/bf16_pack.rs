@@ -575,94 +575,29 @@ fn rhs_call(packer: &str, num_groups: usize, nr: usize, kr: usize, scale: bool) 
 type Case = support::death::Case<String, &'static str>;
 
 fn cases() -> Vec<Case> {
-    let run = |s: &str| format!("kai_run_{s}");
     vec![
-        ("mr", run(P8), "mr == kai_mr", || {
-            run_call(P8, 4, 4, 4, 1, 0, false)
-        }),
-        ("kr", run(H8), "kr == kai_kr", || {
-            run_call(H8, 4, 8, 2, 1, 0, false)
-        }),
-        ("sr", run(P1), "sr == kai_sr", || {
-            run_call(P1, 1, 1, 4, 2, 0, false)
-        }),
-        ("one_row", run(P1), "m == 1", || {
-            run_call(P1, 2, 1, 4, 1, 0, false)
-        }),
-        ("m_idx_start", run(P8), "m_idx_start == 0", || {
-            run_call(P8, 4, 8, 4, 1, 8, false)
-        }),
-        ("null_lhs", run(H8), "lhs != NULL", || {
-            run_call(H8, 4, 8, 4, 1, 0, true)
-        }),
-        (
-            "m_step",
-            format!("kai_get_m_step_{P1}"),
-            "mr == kai_mr",
-            || {
-                sym::<Getter1>("get_m_step", P1)(8);
-            },
-        ),
-        (
-            "packed_offset",
-            format!("kai_get_lhs_packed_offset_{P8}"),
-            "m_idx % mr == 0",
-            || {
-                sym::<Getter5>("get_lhs_packed_offset", P8)(4, 8, 8, 4, 1);
-            },
-        ),
-        (
-            "packed_offset_one_row",
-            format!("kai_get_lhs_packed_offset_{P1}"),
-            "m_idx == 0",
-            || {
-                sym::<Getter5>("get_lhs_packed_offset", P1)(1, 8, 1, 4, 1);
-            },
-        ),
-        (
-            "lhs_offset",
-            format!("kai_get_lhs_offset_{H8}"),
-            "m_idx % (kai_mr) == 0",
-            || {
-                sym::<Getter2>("get_lhs_offset", H8)(4, 64);
-            },
-        ),
-        ("rhs_nr", run(RQ), "kai_nr == nr", || {
-            rhs_call(RQ, 1, 8, 4, false)
-        }),
-        ("rhs_kr", run(RH), "kr == kai_kr", || {
-            rhs_call(RH, 1, 12, 2, false)
-        }),
-        ("rhs_num_groups", run(RF), "num_groups == 1", || {
-            rhs_call(RF, 2, 12, 4, false)
-        }),
-        ("rhs_scale", run(RQ), "scale == NULL", || {
-            rhs_call(RQ, 1, 12, 4, true)
-        }),
-        (
-            "rhs_offset",
-            format!("kai_get_rhs_offset_{RH}"),
-            "n_idx % kai_nr == 0",
-            || {
-                sym::<Getter1>("get_rhs_offset", RH)(6);
-            },
-        ),
-        (
-            "rhs_packed_size_nr",
-            format!("kai_get_rhs_packed_size_{RQ}"),
-            "kai_nr == nr",
-            || {
-                sym::<Getter4>("get_rhs_packed_size", RQ)(24, 8, 16, 4);
-            },
-        ),
-        (
-            "packed_size_kr",
-            format!("kai_get_lhs_packed_size_{H8}"),
-            "kr == kai_kr",
-            || {
-                sym::<Getter5>("get_lhs_packed_size", H8)(8, 8, 8, 8, 1);
-            },
-        ),
+        run_case!("mr", "mr == kai_mr" => run_call(P8, 4, 4, 4, 1, 0, false)),
+        run_case!("kr", "kr == kai_kr" => run_call(H8, 4, 8, 2, 1, 0, false)),
+        run_case!("sr", "sr == kai_sr" => run_call(P1, 1, 1, 4, 2, 0, false)),
+        run_case!("one_row", "m == 1" => run_call(P1, 2, 1, 4, 1, 0, false)),
+        run_case!("m_idx_start", "m_idx_start == 0" => run_call(P8, 4, 8, 4, 1, 8, false)),
+        run_case!("null_lhs", "lhs != NULL" => run_call(H8, 4, 8, 4, 1, 0, true)),
+        getter_case!("m_step", "mr == kai_mr" => get_m_step::<Getter1>(P1)(8)),
+        getter_case!("packed_offset", "m_idx % mr == 0"
+            => get_lhs_packed_offset::<Getter5>(P8)(4, 8, 8, 4, 1)),
+        getter_case!("packed_offset_one_row", "m_idx == 0"
+            => get_lhs_packed_offset::<Getter5>(P1)(1, 8, 1, 4, 1)),
+        getter_case!("lhs_offset", "m_idx % (kai_mr) == 0"
+            => get_lhs_offset::<Getter2>(H8)(4, 64)),
+        run_case!("rhs_nr", "kai_nr == nr" => rhs_call(RQ, 1, 8, 4, false)),
+        run_case!("rhs_kr", "kr == kai_kr" => rhs_call(RH, 1, 12, 2, false)),
+        run_case!("rhs_num_groups", "num_groups == 1" => rhs_call(RF, 2, 12, 4, false)),
+        run_case!("rhs_scale", "scale == NULL" => rhs_call(RQ, 1, 12, 4, true)),
+        getter_case!("rhs_offset", "n_idx % kai_nr == 0" => get_rhs_offset::<Getter1>(RH)(6)),
+        getter_case!("rhs_packed_size_nr", "kai_nr == nr"
+            => get_rhs_packed_size::<Getter4>(RQ)(24, 8, 16, 4)),
+        getter_case!("packed_size_kr", "kr == kai_kr"
+            => get_lhs_packed_size::<Getter5>(H8)(8, 8, 8, 8, 1)),
     ]
 }
 

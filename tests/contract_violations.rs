@@ -5,11 +5,12 @@ mod support;
 
 use rkai::ukernels::types::kai_rhs_pack_qs4cxs1s0_param as RhsParams;
 use std::ptr;
+use support::block_gemm::run_kernel;
 use support::cabi::{
     Getter2, Getter3, Getter5, Getter7, LhsQuantPackFn as LhsPackFn, MatmulFn, RhsPackQsi4c32pFn,
     RhsPackQsi4cxpFn as RhsPackFn, sym,
 };
-use support::{block_gemm, death};
+use support::death;
 
 const GEMV: &str = "matmul_clamp_f32_qai8dxp1x8_qsi4cxp8x8_1x8x32_neon_dotprod";
 const GEMM: &str = "matmul_clamp_f32_qai8dxp4x8_qsi4cxp8x8_8x8x32_neon_i8mm";
@@ -91,15 +92,15 @@ fn rhs_pack(
     }
 }
 
-/// Calls the qai8dxp LHS packer for `m` rows of k = 16 (mr = 1, kr = 16) with `sr`, the source
-/// (or null) and its row stride.
-fn lhs_pack(m: usize, sr: usize, null_lhs: bool, lhs_stride: usize) {
+/// Calls the qai8dxp LHS packer `name` for `m` rows of k = 16 (mr = 1, kr = 16) with `sr`, the
+/// source (or null) and its row stride.
+fn lhs_pack(name: &str, m: usize, sr: usize, null_lhs: bool, lhs_stride: usize) {
     let x = [0f32; 64];
     let mut out = [0u8; 512];
     let lhs = if null_lhs { ptr::null() } else { x.as_ptr() };
     // SAFETY: expected to abort before touching memory.
     unsafe {
-        sym::<LhsPackFn>(&format!("kai_run_{LHS}"))(
+        sym::<LhsPackFn>(&format!("kai_run_{name}"))(
             m,
             16,
             1,
@@ -113,10 +114,11 @@ fn lhs_pack(m: usize, sr: usize, null_lhs: bool, lhs_stride: usize) {
     }
 }
 
-fn ok_params() -> Option<RhsParams> {
+/// The packer parameters with these zero points (1 and 8 are the accepted ones).
+fn params(lhs_zero_point: i8, rhs_zero_point: u8) -> Option<RhsParams> {
     Some(RhsParams {
-        lhs_zero_point: 1,
-        rhs_zero_point: 8,
+        lhs_zero_point,
+        rhs_zero_point,
     })
 }
 
@@ -152,219 +154,98 @@ fn run_gemv(
     }
 }
 
+/// Calls the qsi8cxp RHS packer `name` with sr = 2 (n = 4, k = 16, nr = 4, kr = 8).
+fn qsi8cxp_pack(name: &str) {
+    let w = [0i8; 64];
+    let scale = [1.0f32; 4];
+    let mut out = vec![0u8; 4096];
+    let params = rkai::ukernels::types::kai_rhs_pack_qsi8cx_params {
+        lhs_zero_point: 1,
+        scale_multiplier: 1.0,
+    };
+    // SAFETY: expected to abort before touching memory.
+    unsafe {
+        sym::<support::cabi::RhsPackQsi8cxpFn>(&format!("kai_run_{name}"))(
+            1,
+            4,
+            16,
+            4,
+            8,
+            2,
+            w.as_ptr(),
+            ptr::null(),
+            scale.as_ptr(),
+            out.as_mut_ptr().cast(),
+            0,
+            &params,
+        )
+    }
+}
+
+/// Calls the bf16 qai8dxp LHS packer `name` with kr = 8, sr = 2 (one row, k = 16).
+fn bf16_lhs_pack(name: &str) {
+    let x = [0u16; 16];
+    let mut out = [0u8; 256];
+    // SAFETY: expected to abort first.
+    unsafe {
+        sym::<support::cabi::LhsQuantPackHalfFn>(&format!("kai_run_{name}"))(
+            1,
+            16,
+            1,
+            8,
+            2,
+            0,
+            x.as_ptr().cast(),
+            32,
+            out.as_mut_ptr().cast(),
+        )
+    }
+}
+
+const QSI8_NXK: &str = "rhs_pack_nxk_qsi8cxp_qsi8cx_neon";
+const BF16_LHS: &str = "lhs_quant_pack_qai8dxp_bf16_neon";
+
 fn cases() -> Vec<Case> {
-    let run = |s: &str| format!("kai_run_{s}");
     vec![
-        (
-            "rhs_zero_point",
-            run(NXK),
-            "params->rhs_zero_point == 0 || params->rhs_zero_point == 8",
-            || {
-                rhs_pack(
-                    NXK,
-                    Some(RhsParams {
-                        lhs_zero_point: 1,
-                        rhs_zero_point: 7,
-                    }),
-                    1,
-                    0,
-                    false,
-                )
-            },
-        ),
-        (
-            "lhs_zero_point",
-            run(KXN),
-            "params->lhs_zero_point == 1",
-            || {
-                rhs_pack(
-                    KXN,
-                    Some(RhsParams {
-                        lhs_zero_point: 0,
-                        rhs_zero_point: 8,
-                    }),
-                    1,
-                    0,
-                    false,
-                )
-            },
-        ),
-        (
-            "qsi8_sr",
-            "kai_run_rhs_pack_nxk_qsi8cxp_qsi8cx_neon".to_string(),
-            "sr == 1",
-            || {
-                let w = [0i8; 64];
-                let scale = [1.0f32; 4];
-                let mut out = vec![0u8; 4096];
-                let params = rkai::ukernels::types::kai_rhs_pack_qsi8cx_params {
-                    lhs_zero_point: 1,
-                    scale_multiplier: 1.0,
-                };
-                // SAFETY: expected to abort before touching memory.
-                unsafe {
-                    sym::<support::cabi::RhsPackQsi8cxpFn>(
-                        "kai_run_rhs_pack_nxk_qsi8cxp_qsi8cx_neon",
-                    )(
-                        1,
-                        4,
-                        16,
-                        4,
-                        8,
-                        2,
-                        w.as_ptr(),
-                        ptr::null(),
-                        scale.as_ptr(),
-                        out.as_mut_ptr().cast(),
-                        0,
-                        &params,
-                    )
-                }
-            },
-        ),
-        (
-            "bf16_block_depth",
-            "kai_run_lhs_quant_pack_qai8dxp_bf16_neon".to_string(),
-            "kr / sr == 8",
-            || {
-                let x = [0u16; 16];
-                let mut out = [0u8; 256];
-                // SAFETY: expected to abort first.
-                unsafe {
-                    sym::<support::cabi::LhsQuantPackHalfFn>(
-                        "kai_run_lhs_quant_pack_qai8dxp_bf16_neon",
-                    )(
-                        1,
-                        16,
-                        1,
-                        8,
-                        2,
-                        0,
-                        x.as_ptr().cast(),
-                        32,
-                        out.as_mut_ptr().cast(),
-                    )
-                }
-            },
-        ),
-        ("null_params", run(NXK), "params != NULL", || {
-            rhs_pack(NXK, None, 1, 0, false)
-        }),
-        ("null_scale", run(NXK), "scale != NULL", || {
-            rhs_pack(NXK, ok_params(), 1, 0, true)
-        }),
-        ("num_groups", run(KXN), "num_groups == 1", || {
-            rhs_pack(KXN, ok_params(), 2, 0, false)
-        }),
-        ("extra_bytes", run(NXK), "extra_bytes == 0", || {
-            rhs_pack(NXK, ok_params(), 1, 4, false)
-        }),
-        ("kr_sr", run(LHS), "(kr % sr) == 0", || {
-            lhs_pack(1, 3, false, 64)
-        }),
-        ("lhs_null", run(LHS), "lhs != NULL", || {
-            lhs_pack(1, 2, true, 64)
-        }),
-        (
-            "lhs_stride",
-            run(LHS),
-            "lhs_stride >= k * sizeof(element)",
-            || lhs_pack(2, 2, false, 32),
-        ),
-        (
-            "dst_stride_col",
-            format!("kai_run_{GEMV}"),
-            "dst_stride_col == sizeof(float)",
-            || run_gemv(GEMV, 2, (8, 32), false),
-        ),
-        (
-            "dst_stride_row",
-            format!("kai_run_{GEMV}"),
-            "dst_stride_row >= n * sizeof(float)",
-            || run_gemv(GEMV, 2, (4, 16), false),
-        ),
-        (
-            "lhs_packed_null",
-            format!("kai_run_{GEMV}"),
-            "lhs_packed != NULL",
-            || run_gemv(GEMV, 2, (4, 32), true),
-        ),
-        (
-            "dst_offset_step",
-            format!("kai_get_dst_offset_{GEMM}"),
-            "(m_idx % m_step) == 0",
-            || {
-                sym::<Getter3>(&format!("kai_get_dst_offset_{GEMM}"))(4, 0, 64);
-            },
-        ),
-        (
-            "rhs_offset_step",
-            format!("kai_get_rhs_packed_offset_{GEMM}"),
-            "(n_idx % nr) == 0",
-            || {
-                sym::<Getter2>(&format!("kai_get_rhs_packed_offset_{GEMM}"))(3, 64);
-            },
-        ),
-        (
-            "block_rhs_zero_point",
-            run(BLOCK_NXK),
-            "params->rhs_zero_point == 8",
-            || block_pack(BLOCK_NXK, 16, 32, (1, 0, BF16)),
-        ),
-        (
-            "block_scale_dt",
-            run(BLOCK_NXK),
-            "scale_dt == kai_dt_bf16",
-            || block_pack(BLOCK_NXK, 16, 32, (1, 8, 0x0411)),
-        ),
-        (
-            "block_length_multiple_of_32",
-            run(BLOCK_NXK),
-            "(bl % 32) == 0",
-            || block_pack(BLOCK_NXK, 16, 48, (1, 8, BF16)),
-        ),
-        (
-            "neon_block_depth",
-            run(BLOCK_NRX8),
-            "block_length_in_bytes == 8",
-            || block_pack(BLOCK_NRX8, 8, 32, (1, 8, BF16)),
-        ),
-        (
-            "block_k_multiple_of_bl",
-            format!("kai_get_rhs_packed_size_{BLOCK_NXK}"),
-            "(k % bl) == 0",
-            || {
-                sym::<Getter7>(&format!("kai_get_rhs_packed_size_{BLOCK_NXK}"))(
-                    8, 96, 8, 16, 2, 64, BF16,
-                );
-            },
-        ),
-        (
-            "block_kernel_k_multiple_of_bl",
-            run(BLOCK_GEMV),
-            "(k % bl) == 0",
-            || block_gemm::run_kernel(BLOCK_GEMV, 96, 64, 4, false),
-        ),
-        (
-            "f16_dst_stride_col",
-            run(F16_GEMV),
-            "dst_stride_col == sizeof(uint16_t)",
-            || run_gemv(F16_GEMV, 1, (4, 32), false),
-        ),
-        (
-            "size_overflow",
-            format!("kai_get_lhs_packed_size_{LHS}"),
-            "packed LHS size fits in size_t",
-            || {
-                sym::<Getter5>(&format!("kai_get_lhs_packed_size_{LHS}"))(
-                    usize::MAX / 2,
-                    1 << 20,
-                    4,
-                    16,
-                    2,
-                );
-            },
-        ),
+        run_case!("rhs_zero_point", "params->rhs_zero_point == 0 || params->rhs_zero_point == 8"
+            => rhs_pack(NXK, params(1, 7), 1, 0, false)),
+        run_case!("lhs_zero_point", "params->lhs_zero_point == 1"
+            => rhs_pack(KXN, params(0, 8), 1, 0, false)),
+        run_case!("qsi8_sr", "sr == 1" => qsi8cxp_pack(QSI8_NXK)),
+        run_case!("bf16_block_depth", "kr / sr == 8" => bf16_lhs_pack(BF16_LHS)),
+        run_case!("null_params", "params != NULL" => rhs_pack(NXK, None, 1, 0, false)),
+        run_case!("null_scale", "scale != NULL" => rhs_pack(NXK, params(1, 8), 1, 0, true)),
+        run_case!("num_groups", "num_groups == 1" => rhs_pack(KXN, params(1, 8), 2, 0, false)),
+        run_case!("extra_bytes", "extra_bytes == 0" => rhs_pack(NXK, params(1, 8), 1, 4, false)),
+        run_case!("kr_sr", "(kr % sr) == 0" => lhs_pack(LHS, 1, 3, false, 64)),
+        run_case!("lhs_null", "lhs != NULL" => lhs_pack(LHS, 1, 2, true, 64)),
+        run_case!("lhs_stride", "lhs_stride >= k * sizeof(element)"
+            => lhs_pack(LHS, 2, 2, false, 32)),
+        run_case!("dst_stride_col", "dst_stride_col == sizeof(float)"
+            => run_gemv(GEMV, 2, (8, 32), false)),
+        run_case!("dst_stride_row", "dst_stride_row >= n * sizeof(float)"
+            => run_gemv(GEMV, 2, (4, 16), false)),
+        run_case!("lhs_packed_null", "lhs_packed != NULL" => run_gemv(GEMV, 2, (4, 32), true)),
+        getter_case!("dst_offset_step", "(m_idx % m_step) == 0"
+            => get_dst_offset::<Getter3>(GEMM)(4, 0, 64)),
+        getter_case!("rhs_offset_step", "(n_idx % nr) == 0"
+            => get_rhs_packed_offset::<Getter2>(GEMM)(3, 64)),
+        run_case!("block_rhs_zero_point", "params->rhs_zero_point == 8"
+            => block_pack(BLOCK_NXK, 16, 32, (1, 0, BF16))),
+        run_case!("block_scale_dt", "scale_dt == kai_dt_bf16"
+            => block_pack(BLOCK_NXK, 16, 32, (1, 8, 0x0411))),
+        run_case!("block_length_multiple_of_32", "(bl % 32) == 0"
+            => block_pack(BLOCK_NXK, 16, 48, (1, 8, BF16))),
+        run_case!("neon_block_depth", "block_length_in_bytes == 8"
+            => block_pack(BLOCK_NRX8, 8, 32, (1, 8, BF16))),
+        getter_case!("block_k_multiple_of_bl", "(k % bl) == 0"
+            => get_rhs_packed_size::<Getter7>(BLOCK_NXK)(8, 96, 8, 16, 2, 64, BF16)),
+        run_case!("block_kernel_k_multiple_of_bl", "(k % bl) == 0"
+            => run_kernel(BLOCK_GEMV, 96, 64, 4, false)),
+        run_case!("f16_dst_stride_col", "dst_stride_col == sizeof(uint16_t)"
+            => run_gemv(F16_GEMV, 1, (4, 32), false)),
+        getter_case!("size_overflow", "packed LHS size fits in size_t"
+            => get_lhs_packed_size::<Getter5>(LHS)(usize::MAX / 2, 1 << 20, 4, 16, 2)),
     ]
 }
 

@@ -636,18 +636,12 @@ fn selection_follows_sve() {
     assert_eq!(n_step_k(), n_step());
 }
 
-/// The kernel called with `M` x `N`, `CHUNKS` chunks of `LEN` values and an indirection buffer
-/// of `E` pointers (null for 0): a call its checks refuse before any access (`dst_stride_row` 4
-/// bytes, an 8-value packed RHS and destination).
-fn refused_run<
-    const M: usize,
-    const N: usize,
-    const CHUNKS: usize,
-    const LEN: usize,
-    const E: usize,
->() {
-    let indirection = [0usize; E];
-    let indirection = if E == 0 {
+/// Kernel `stem` called with `m` x `n`, `chunks` chunks of `len` values and an indirection
+/// buffer of `entries` pointers (null for 0): a call its checks refuse before any access
+/// (`dst_stride_row` 4 bytes, an 8-value packed RHS and destination).
+fn refused_run(stem: &str, m: usize, n: usize, chunks: usize, len: usize, entries: usize) {
+    let indirection = vec![0usize; entries];
+    let indirection = if entries == 0 {
         std::ptr::null()
     } else {
         indirection.as_ptr()
@@ -656,11 +650,11 @@ fn refused_run<
     let d = Box::leak(Box::new([0.0f32; 8]));
     // SAFETY: refused before any access.
     unsafe {
-        func::<ImatmulFn>("run", STEM)(
-            M,
-            N,
-            CHUNKS,
-            LEN,
+        func::<ImatmulFn>("run", stem)(
+            m,
+            n,
+            chunks,
+            len,
             indirection.cast(),
             std::ptr::null(),
             0,
@@ -673,69 +667,36 @@ fn refused_run<
     }
 }
 
+/// Packer `name` called without a bias (one column, k = 1), which it refuses before any access.
+fn pack_without_bias(name: &str) {
+    let mut out = vec![0u8; 4096];
+    // SAFETY: refused before any access.
+    unsafe {
+        func::<ImatmulPackFn>("run", name)(
+            1,
+            1,
+            1,
+            4,
+            [0.0f32; 1].as_ptr().cast(),
+            std::ptr::null(),
+            out.as_mut_ptr().cast(),
+        )
+    }
+}
+
 fn cases() -> Vec<support::death::Case<String, String>> {
-    let run = format!("kai_run_{STEM}");
     vec![
-        (
-            "zero_chunks",
-            run.clone(),
-            "k_chunk_count > 0".into(),
-            refused_run::<1, 1, 0, 3, 1>,
-        ),
-        (
-            "empty_chunks",
-            run.clone(),
-            "k_chunk_length > 0".into(),
-            refused_run::<1, 1, 2, 0, 12>,
-        ),
-        (
-            "null_indirection",
-            run.clone(),
-            "indirection_buffer != NULL".into(),
-            refused_run::<1, 1, 1, 1, 0>,
-        ),
-        (
-            "short_dst_stride",
-            run,
-            "dst_stride_row >= n * sizeof(float)".into(),
-            refused_run::<2, 2, 1, 1, 12>,
-        ),
-        (
-            "lhs_offset_misaligned",
-            format!("kai_get_lhs_offset_{STEM}"),
-            "(m_idx % m_step) == 0".into(),
-            || {
-                func::<Getter2>("get_lhs_offset", STEM)(3, 8);
-            },
-        ),
-        (
-            "rhs_offset_misaligned",
-            format!("kai_get_rhs_packed_offset_{STEM}"),
-            "(n_idx % nr) == 0".into(),
-            || {
-                func::<Getter3>("get_rhs_packed_offset", STEM)(1, 1, 1);
-            },
-        ),
-        (
-            "packer_null_bias",
-            format!("kai_run_{PACKER}"),
-            "bias != NULL".into(),
-            || {
-                let mut out = vec![0u8; 4096];
-                // SAFETY: refused before any access.
-                unsafe {
-                    func::<ImatmulPackFn>("run", PACKER)(
-                        1,
-                        1,
-                        1,
-                        4,
-                        [0.0f32; 1].as_ptr().cast(),
-                        std::ptr::null(),
-                        out.as_mut_ptr().cast(),
-                    )
-                }
-            },
-        ),
+        run_case!("zero_chunks", "k_chunk_count > 0" => refused_run(STEM, 1, 1, 0, 3, 1)),
+        run_case!("empty_chunks", "k_chunk_length > 0" => refused_run(STEM, 1, 1, 2, 0, 12)),
+        run_case!("null_indirection", "indirection_buffer != NULL"
+            => refused_run(STEM, 1, 1, 1, 1, 0)),
+        run_case!("short_dst_stride", "dst_stride_row >= n * sizeof(float)"
+            => refused_run(STEM, 2, 2, 1, 1, 12)),
+        getter_case!("lhs_offset_misaligned", "(m_idx % m_step) == 0"
+            => get_lhs_offset::<Getter2>(STEM)(3, 8)),
+        getter_case!("rhs_offset_misaligned", "(n_idx % nr) == 0"
+            => get_rhs_packed_offset::<Getter3>(STEM)(1, 1, 1)),
+        run_case!("packer_null_bias", "bias != NULL" => pack_without_bias(PACKER)),
     ]
 }
 

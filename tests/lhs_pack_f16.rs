@@ -136,55 +136,35 @@ fn packed_bytes_equal_reference_at_every_mr() {
     println!("RELIABILITY packed bytes: {cases} cases");
 }
 
+/// Packer `name` called with sr = 1 (one row, k = 2), which it refuses before any access.
+fn pack_with_sr_1(name: &str) {
+    let mut out = [0u8; 64];
+    // SAFETY: refused before any access.
+    unsafe {
+        func::<LhsBlockPackFn>("run", name)(
+            1,
+            2,
+            2,
+            1,
+            2,
+            1,
+            0,
+            [0.0f32; 2].as_ptr().cast(),
+            8,
+            out.as_mut_ptr().cast(),
+        )
+    }
+}
+
 fn cases() -> Vec<support::death::Case<String, String>> {
     vec![
-        (
-            "sr_not_2",
-            format!("kai_run_{PACKER}"),
-            "sr == 2".into(),
-            || {
-                let mut out = [0u8; 64];
-                // SAFETY: refused before any access.
-                unsafe {
-                    func::<LhsBlockPackFn>("run", PACKER)(
-                        1,
-                        2,
-                        2,
-                        1,
-                        2,
-                        1,
-                        0,
-                        [0.0f32; 2].as_ptr().cast(),
-                        8,
-                        out.as_mut_ptr().cast(),
-                    )
-                }
-            },
-        ),
-        (
-            "k_not_multiple_of_bl",
-            format!("kai_get_lhs_packed_size_{PACKER}"),
-            "(k % bl) == 0".into(),
-            || {
-                func::<BlockLhsGetter>("get_lhs_packed_size", PACKER)(4, 48, 32, 4, 2, 2);
-            },
-        ),
-        (
-            "odd_k",
-            format!("kai_get_lhs_packed_offset_{PACKER}"),
-            "(k % 2) == 0".into(),
-            || {
-                func::<BlockLhsGetter>("get_lhs_packed_offset", PACKER)(0, 3, 1, 4, 1, 2);
-            },
-        ),
-        (
-            "m_idx_not_multiple_of_mr",
-            format!("kai_get_lhs_packed_offset_{PACKER}"),
-            "(m_idx % mr) == 0".into(),
-            || {
-                func::<BlockLhsGetter>("get_lhs_packed_offset", PACKER)(3, 32, 32, 4, 2, 2);
-            },
-        ),
+        run_case!("sr_not_2", "sr == 2" => pack_with_sr_1(PACKER)),
+        getter_case!("k_not_multiple_of_bl", "(k % bl) == 0"
+            => get_lhs_packed_size::<BlockLhsGetter>(PACKER)(4, 48, 32, 4, 2, 2)),
+        getter_case!("odd_k", "(k % 2) == 0"
+            => get_lhs_packed_offset::<BlockLhsGetter>(PACKER)(0, 3, 1, 4, 1, 2)),
+        getter_case!("m_idx_not_multiple_of_mr", "(m_idx % mr) == 0"
+            => get_lhs_packed_offset::<BlockLhsGetter>(PACKER)(3, 32, 32, 4, 2, 2)),
     ]
 }
 

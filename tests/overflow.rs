@@ -7,7 +7,7 @@ mod support;
 
 use rkai::ukernels::catalog::KERNELS;
 use rkai::ukernels::layout::{dst, qai8dxp};
-use support::cabi::{Getter2, Getter3, Getter5, Getter7, sym};
+use support::cabi::{Getter2, Getter3, Getter4, Getter5, Getter7, sym};
 use support::death;
 
 /// Largest count whose groups of `step` times `stride` fit in `usize`, and its exact size.
@@ -71,117 +71,35 @@ const GEMM: &str = "matmul_clamp_f32_qai8dxp4x8_qsi4cxp8x8_8x8x32_neon_i8mm";
 const BLOCK_GEMM: &str = "matmul_clamp_f32_qai8dxp4x8_qsi4c32p4x8_16x4x32_neon_i8mm";
 const BF16: u32 = 0x0213;
 
+const QSI4CXP_NXK: &str = "rhs_pack_nxk_qsi4cxp_qs4cxs1s0";
+const QSI4CXP_KXN: &str = "rhs_pack_kxn_qsi4cxp_qs4cxs1s0";
+const QSI8CXP_NXK: &str = "rhs_pack_nxk_qsi8cxp_qsi8cx_neon";
+const QSI4C32P_NXK: &str = "rhs_pack_nxk_qsi4c32p_qsu4c32s1s0";
+const QAI8DXP_LHS: &str = "lhs_quant_pack_qai8dxp_f32";
+
 type Case = death::Case<String, &'static str>;
 
 fn cases() -> Vec<Case> {
     vec![
-        (
-            "rhs_size_n",
-            "kai_get_rhs_packed_size_rhs_pack_nxk_qsi4cxp_qs4cxs1s0".into(),
-            "roundup(n, nr) fits in size_t",
-            || {
-                sym::<Getter5>("kai_get_rhs_packed_size_rhs_pack_nxk_qsi4cxp_qs4cxs1s0")(
-                    usize::MAX,
-                    64,
-                    8,
-                    16,
-                    2,
-                );
-            },
-        ),
-        (
-            "rhs_size_product",
-            "kai_get_rhs_packed_size_rhs_pack_nxk_qsi8cxp_qsi8cx_neon".into(),
-            "packed RHS size fits in size_t",
-            || {
-                sym::<Getter5>("kai_get_rhs_packed_size_rhs_pack_nxk_qsi8cxp_qsi8cx_neon")(
-                    usize::MAX / 64,
-                    4096,
-                    4,
-                    8,
-                    1,
-                );
-            },
-        ),
-        (
-            "rhs_stride_k",
-            "kai_get_rhs_packed_stride_rhs_pack_kxn_qsi4cxp_qs4cxs1s0".into(),
-            "roundup(k, 32) fits in size_t",
-            || {
-                sym::<support::cabi::Getter4>(
-                    "kai_get_rhs_packed_stride_rhs_pack_kxn_qsi4cxp_qs4cxs1s0",
-                )(usize::MAX - 5, 8, 16, 2);
-            },
-        ),
-        (
-            "block_size",
-            "kai_get_rhs_packed_size_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0".into(),
-            "packed RHS size fits in size_t",
-            || {
-                sym::<Getter7>("kai_get_rhs_packed_size_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0")(
-                    usize::MAX / 1024,
-                    4096,
-                    4,
-                    16,
-                    2,
-                    32,
-                    BF16,
-                );
-            },
-        ),
-        (
-            "lhs_size",
-            "kai_get_lhs_packed_size_lhs_quant_pack_qai8dxp_f32".into(),
-            "packed LHS size fits in size_t",
-            || {
-                sym::<Getter5>("kai_get_lhs_packed_size_lhs_quant_pack_qai8dxp_f32")(
-                    usize::MAX / 1024,
-                    4096,
-                    4,
-                    16,
-                    2,
-                );
-            },
-        ),
-        (
-            "kernel_rhs_offset",
-            format!("kai_get_rhs_packed_offset_{GEMM}"),
-            "packed RHS offset fits in size_t",
-            || {
-                sym::<Getter2>(&format!("kai_get_rhs_packed_offset_{GEMM}"))(
-                    usize::MAX / 8 * 8,
-                    4096,
-                );
-            },
-        ),
-        (
-            "kernel_block_rhs_offset",
-            format!("kai_get_rhs_packed_offset_{BLOCK_GEMM}"),
-            "packed RHS offset fits in size_t",
-            || {
-                sym::<Getter3>(&format!("kai_get_rhs_packed_offset_{BLOCK_GEMM}"))(
-                    usize::MAX / 4 * 4,
-                    4096,
-                    32,
-                );
-            },
-        ),
-        (
-            "kernel_dst_size",
-            format!("kai_get_dst_size_{GEMM}"),
-            "dst size fits in size_t",
-            || {
-                sym::<Getter2>(&format!("kai_get_dst_size_{GEMM}"))(usize::MAX / 2, 3);
-            },
-        ),
-        (
-            "kernel_dst_offset",
-            format!("kai_get_dst_offset_{GEMM}"),
-            "dst offset fits in size_t",
-            || {
-                sym::<Getter3>(&format!("kai_get_dst_offset_{GEMM}"))(usize::MAX / 64 * 8, 8, 4096);
-            },
-        ),
+        getter_case!("rhs_size_n", "roundup(n, nr) fits in size_t"
+            => get_rhs_packed_size::<Getter5>(QSI4CXP_NXK)(usize::MAX, 64, 8, 16, 2)),
+        getter_case!("rhs_size_product", "packed RHS size fits in size_t"
+            => get_rhs_packed_size::<Getter5>(QSI8CXP_NXK)(usize::MAX / 64, 4096, 4, 8, 1)),
+        getter_case!("rhs_stride_k", "roundup(k, 32) fits in size_t"
+            => get_rhs_packed_stride::<Getter4>(QSI4CXP_KXN)(usize::MAX - 5, 8, 16, 2)),
+        getter_case!("block_size", "packed RHS size fits in size_t"
+            => get_rhs_packed_size::<Getter7>(QSI4C32P_NXK)(
+                usize::MAX / 1024, 4096, 4, 16, 2, 32, BF16)),
+        getter_case!("lhs_size", "packed LHS size fits in size_t"
+            => get_lhs_packed_size::<Getter5>(QAI8DXP_LHS)(usize::MAX / 1024, 4096, 4, 16, 2)),
+        getter_case!("kernel_rhs_offset", "packed RHS offset fits in size_t"
+            => get_rhs_packed_offset::<Getter2>(GEMM)(usize::MAX / 8 * 8, 4096)),
+        getter_case!("kernel_block_rhs_offset", "packed RHS offset fits in size_t"
+            => get_rhs_packed_offset::<Getter3>(BLOCK_GEMM)(usize::MAX / 4 * 4, 4096, 32)),
+        getter_case!("kernel_dst_size", "dst size fits in size_t"
+            => get_dst_size::<Getter2>(GEMM)(usize::MAX / 2, 3)),
+        getter_case!("kernel_dst_offset", "dst offset fits in size_t"
+            => get_dst_offset::<Getter3>(GEMM)(usize::MAX / 64 * 8, 8, 4096)),
     ]
 }
 

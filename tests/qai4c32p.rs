@@ -633,26 +633,6 @@ const GEMV_F16: &str = "matmul_clamp_f16_qsi8d32p1x4_qai4c32p4x4_1x4_neon_dotpro
 const GEMV_1X4: &str = "matmul_clamp_f32_qsi8d32p1x4_qai4c32p4x4_1x4_neon_dotprod";
 const GEMV_F16_SME2: &str = "matmul_clamp_f16_qsi8d32p1x4_qai4c32p4vlx4_1x4vl_sme2_dot";
 
-fn run_lhs(name: &str, bl: usize, mr: usize, kr: usize, sr: usize) {
-    let src = vec![0f32; 8 * 64];
-    let mut out = vec![0u8; 8192];
-    // SAFETY: expected to abort before touching memory.
-    unsafe {
-        sym::<LhsBlockPackFn>("run", name)(
-            2,
-            64,
-            bl,
-            mr,
-            kr,
-            sr,
-            0,
-            src.as_ptr().cast(),
-            256,
-            out.as_mut_ptr().cast(),
-        )
-    }
-}
-
 fn run_rhs(name: &str, kr: usize, bl: usize, null_zero: bool, params: Params) {
     run_rhs_nr(name, 8, kr, bl, null_zero, params)
 }
@@ -690,146 +670,45 @@ fn run_rhs_nr(name: &str, nr: usize, kr: usize, bl: usize, null_zero: bool, para
 type Case = (&'static str, String, &'static str, fn());
 
 fn cases() -> Vec<Case> {
-    let run = |s: &str| format!("kai_run_{s}");
-    let get = |verb: &str, s: &str| format!("kai_{verb}_{s}");
-    vec![
-        ("bl_not_multiple_of_32", run(GEMV), "(bl % 32) == 0", || {
-            run_kernel(GEMV, 96, 48, 4, false)
-        }),
-        ("k_not_multiple_of_bl", run(GEMV), "(k % bl) == 0", || {
-            run_kernel(GEMV, 96, 64, 4, false)
-        }),
-        ("zero_bl", run(GEMV), "bl > 0", || {
-            run_kernel(GEMV, 64, 0, 4, false)
-        }),
-        (
-            "dst_stride_col",
-            run(GEMV),
-            "dst_stride_col == sizeof(float)",
-            || run_kernel(GEMV, 64, 32, 2, false),
-        ),
-        (
-            "f16_dst_stride_col",
-            run(GEMV_F16),
-            "dst_stride_col == sizeof(uint16_t)",
-            || run_kernel(GEMV_F16, 64, 32, 4, false),
-        ),
-        ("null_rhs", run(GEMV), "rhs_packed != NULL", || {
-            run_kernel(GEMV, 64, 32, 4, true)
-        }),
+    use support::block_gemm::run_lhs;
+    let gemv: Vec<Case> = block_gemv_cases!(GEMV);
+    let own: Vec<Case> = vec![
+        run_case!("f16_dst_stride_col", "dst_stride_col == sizeof(uint16_t)"
+            => run_kernel(GEMV_F16, 64, 32, 4, false)),
         // KleidiAI's f32 GEMVs assert one row, ahead of their early return for m == 0.
-        ("gemv_two_rows", run(GEMV), "m == 1", || {
-            run_rows(GEMV, 2, 64, 32, 4, false)
-        }),
-        ("gemv_1x4_no_rows", run(GEMV_1X4), "m == 1", || {
-            run_rows(GEMV_1X4, 0, 64, 32, 4, false)
-        }),
+        run_case!("gemv_two_rows", "m == 1" => run_rows(GEMV, 2, 64, 32, 4, false)),
+        run_case!("gemv_1x4_no_rows", "m == 1" => run_rows(GEMV_1X4, 0, 64, 32, 4, false)),
         // The SME2 f16 GEMV asserts one row too (the NEON f16 GEMVs take any m).
-        (
-            "sme2_f16_gemv_two_rows",
-            run(GEMV_F16_SME2),
-            "m == 1",
-            || run_rows(GEMV_F16_SME2, 2, 64, 32, 2, false),
-        ),
+        run_case!("sme2_f16_gemv_two_rows", "m == 1"
+            => run_rows(GEMV_F16_SME2, 2, 64, 32, 2, false)),
         // Checked in the order of KleidiAI's wrapper: the block length before the row count.
-        ("gemv_two_rows_bad_bl", run(GEMV), "(bl % 32) == 0", || {
-            run_rows(GEMV, 2, 96, 48, 4, false)
-        }),
-        (
-            "lhs_offset_bl",
-            get("get_lhs_packed_offset", GEMV),
-            "(bl % 32) == 0",
-            || {
-                sym::<Getter3>("get_lhs_packed_offset", GEMV)(0, 64, 16);
-            },
-        ),
-        (
-            "rhs_offset_n_idx",
-            get("get_rhs_packed_offset", GEMV),
-            "(n_idx % nr) == 0",
-            || {
-                sym::<Getter3>("get_rhs_packed_offset", GEMV)(2, 64, 32);
-            },
-        ),
-        (
-            "lhs_k_not_multiple_of_bl",
-            run(LHS_F32),
-            "(k % bl) == 0",
-            || run_lhs(LHS_F32, 48, 1, 8, 2),
-        ),
-        ("lhs_bl_kr", run(LHS_F32), "(bl % kr) == 0", || {
-            run_lhs(LHS_F32, 32, 1, 24, 2)
-        }),
-        (
-            "lhs_bl_32",
-            run(LHS_F16),
-            "(bl % kai_bl_multiple_of) == 0",
-            || run_lhs(LHS_F16, 16, 1, 8, 2),
-        ),
-        (
-            "lhs_block_depth",
-            run(LHS_F32),
-            "((kr / sr) == 8) || ((kr / sr) == 4)",
-            || run_lhs(LHS_F32, 32, 1, 16, 1),
-        ),
-        (
-            "lhs_size_k_odd",
-            get("get_lhs_packed_size", LHS_F32),
-            "(k % 2) == 0",
-            || {
-                sym::<BlockLhsGetter>("get_lhs_packed_size", LHS_F32)(1, 33, 33, 1, 1, 1);
-            },
-        ),
-        (
-            "lhs_offset_m_idx",
-            get("get_lhs_packed_offset", LHS_F32),
-            "(m_idx % mr) == 0",
-            || {
-                sym::<BlockLhsGetter>("get_lhs_packed_offset", LHS_F32)(3, 64, 32, 4, 8, 2);
-            },
-        ),
-        ("rhs_null_zero", run(RHS), "zero != NULL", || {
-            run_rhs(RHS, 8, 32, true, PARAMS)
-        }),
-        ("rhs_bl", run(RHS), "(bl % 32) == 0", || {
-            run_rhs(RHS, 8, 16, false, PARAMS)
-        }),
-        ("rhs_kr", run(RHS), "kr >= 1 && kr <= 16", || {
-            run_rhs(RHS, 32, 32, false, PARAMS)
-        }),
-        (
-            "rhs_zero_point",
-            run(RHS),
-            "params->rhs_zero_point == 8",
-            || run_rhs(RHS, 8, 32, false, SIGNED_RHS),
-        ),
-        (
-            "rhs_lhs_zero_point",
-            run(RHS),
-            "params->lhs_zero_point == 1",
-            || run_rhs(RHS, 8, 32, false, LHS_ZERO_POINT_0),
-        ),
-        ("ps1s0_kr", run(RHS_S0S1), "kr / sr == 4", || {
-            run_rhs(RHS_S0S1, 16, 32, false, PARAMS)
-        }),
-        ("ps1s0_s1s0_kr", run(RHS_S1S0), "kr / sr == 4", || {
-            run_rhs(RHS_S1S0, 4, 32, false, PARAMS)
-        }),
-        (
-            "ps1s0_nr",
-            run(RHS_S0S1),
-            "(nr % kai_nr_multiple_of) == 0",
-            || run_rhs_nr(RHS_S0S1, 6, 8, 32, false, PARAMS),
-        ),
-        (
-            "rhs_size_kr",
-            get("get_rhs_packed_size", RHS),
-            "(k % kr) == 0",
-            || {
-                sym::<Getter5>("get_rhs_packed_size", RHS)(4, 64, 4, 12, 32);
-            },
-        ),
-    ]
+        run_case!("gemv_two_rows_bad_bl", "(bl % 32) == 0" => run_rows(GEMV, 2, 96, 48, 4, false)),
+        run_case!("lhs_k_not_multiple_of_bl", "(k % bl) == 0"
+            => run_lhs(LHS_F32, 2, 48, 1, 8, 2, 0)),
+        run_case!("lhs_bl_kr", "(bl % kr) == 0" => run_lhs(LHS_F32, 2, 32, 1, 24, 2, 0)),
+        run_case!("lhs_bl_32", "(bl % kai_bl_multiple_of) == 0"
+            => run_lhs(LHS_F16, 2, 16, 1, 8, 2, 0)),
+        run_case!("lhs_block_depth", "((kr / sr) == 8) || ((kr / sr) == 4)"
+            => run_lhs(LHS_F32, 2, 32, 1, 16, 1, 0)),
+        getter_case!("lhs_size_k_odd", "(k % 2) == 0"
+            => get_lhs_packed_size::<BlockLhsGetter>(LHS_F32)(1, 33, 33, 1, 1, 1)),
+        getter_case!("lhs_offset_m_idx", "(m_idx % mr) == 0"
+            => get_lhs_packed_offset::<BlockLhsGetter>(LHS_F32)(3, 64, 32, 4, 8, 2)),
+        run_case!("rhs_null_zero", "zero != NULL" => run_rhs(RHS, 8, 32, true, PARAMS)),
+        run_case!("rhs_bl", "(bl % 32) == 0" => run_rhs(RHS, 8, 16, false, PARAMS)),
+        run_case!("rhs_kr", "kr >= 1 && kr <= 16" => run_rhs(RHS, 32, 32, false, PARAMS)),
+        run_case!("rhs_zero_point", "params->rhs_zero_point == 8"
+            => run_rhs(RHS, 8, 32, false, SIGNED_RHS)),
+        run_case!("rhs_lhs_zero_point", "params->lhs_zero_point == 1"
+            => run_rhs(RHS, 8, 32, false, LHS_ZERO_POINT_0)),
+        run_case!("ps1s0_kr", "kr / sr == 4" => run_rhs(RHS_S0S1, 16, 32, false, PARAMS)),
+        run_case!("ps1s0_s1s0_kr", "kr / sr == 4" => run_rhs(RHS_S1S0, 4, 32, false, PARAMS)),
+        run_case!("ps1s0_nr", "(nr % kai_nr_multiple_of) == 0"
+            => run_rhs_nr(RHS_S0S1, 6, 8, 32, false, PARAMS)),
+        getter_case!("rhs_size_kr", "(k % kr) == 0"
+            => get_rhs_packed_size::<Getter5>(RHS)(4, 64, 4, 12, 32)),
+    ];
+    [gemv, own].concat()
 }
 
 death_tests!(cases, "contract violations");

@@ -633,37 +633,26 @@ fn selection_skips_sve256_kernels_at_other_vector_lengths() {
 const GEMV: &str = "matmul_clamp_f32_qsi8d32p1x8_qsi4c32p4x8_1x4x32_neon_dotprod";
 const SVE_GEMV: &str = "matmul_clamp_f32_qsi8d32p1x8_qsi4c32p8x8_1x8_sve_dotprod";
 
-fn run_lhs(name: &str, m: usize, bl: usize, mr: usize, kr: usize, sr: usize, m_idx_start: usize) {
-    let src = vec![0f32; 8 * 64];
-    let mut out = vec![0u8; 8192];
-    // SAFETY: expected to abort before touching memory.
-    unsafe {
-        sym::<LhsBlockPackFn>("run", name)(
-            m,
-            64,
-            bl,
-            mr,
-            kr,
-            sr,
-            m_idx_start,
-            src.as_ptr().cast(),
-            256,
-            out.as_mut_ptr().cast(),
-        )
-    }
-}
-
-fn run_rhs(name: &str, kr: usize, bl: usize, bias: bool, params: Params) {
-    let src = vec![0u8; 8 * 64];
+/// Calls the RHS packer `name` for `(n, k, nr)` columns, K and column step, `kr`, sr = 2 and
+/// block length `bl`, with a bias or none.
+fn run_rhs_shape(
+    name: &str,
+    (n, k, nr): (usize, usize, usize),
+    kr: usize,
+    bl: usize,
+    bias: bool,
+    params: Params,
+) {
+    let src = vec![0u8; n * k];
     let b = [0f32; 8];
-    let mut out = vec![0u8; 8192];
+    let mut out = vec![0u8; 16384];
     // SAFETY: expected to abort before touching memory.
     unsafe {
         sym::<RhsPackQ4_0Fn>("run", name)(
             1,
-            8,
-            64,
-            8,
+            n,
+            k,
+            nr,
             kr,
             2,
             bl,
@@ -676,229 +665,59 @@ fn run_rhs(name: &str, kr: usize, bl: usize, bias: bool, params: Params) {
     }
 }
 
-/// Packs 4 columns of one 512-value block with `name` (longer than the SME packers take).
-fn run_rhs_long_block(name: &str) {
-    let src = vec![0u8; 4 * 1024];
-    let mut out = vec![0u8; 16384];
-    // SAFETY: expected to abort before touching memory.
-    unsafe {
-        sym::<RhsPackQ4_0Fn>("run", name)(
-            1,
-            4,
-            512,
-            4,
-            4,
-            2,
-            512,
-            src.as_ptr(),
-            std::ptr::null(),
-            out.as_mut_ptr().cast(),
-            0,
-            &PARAMS,
-        )
-    }
+/// [`run_rhs_shape`] for 8 columns of K = 64.
+fn run_rhs(name: &str, kr: usize, bl: usize, bias: bool, params: Params) {
+    run_rhs_shape(name, (8, 64, 8), kr, bl, bias, params)
 }
 
 /// One violation: (case name, symbol, condition, action).
 type Case = (&'static str, String, &'static str, fn());
 
 fn cases() -> Vec<Case> {
-    let run = |s: &str| format!("kai_run_{s}");
-    let get = |verb: &str, s: &str| format!("kai_{verb}_{s}");
-    vec![
-        ("bl_not_multiple_of_32", run(GEMV), "(bl % 32) == 0", || {
-            run_kernel(GEMV, 96, 48, 4, false)
-        }),
-        ("k_not_multiple_of_bl", run(GEMV), "(k % bl) == 0", || {
-            run_kernel(GEMV, 96, 64, 4, false)
-        }),
-        ("zero_bl", run(GEMV), "bl > 0", || {
-            run_kernel(GEMV, 64, 0, 4, false)
-        }),
-        (
-            "dst_stride_col",
-            run(GEMV),
-            "dst_stride_col == sizeof(float)",
-            || run_kernel(GEMV, 64, 32, 2, false),
-        ),
-        ("null_rhs", run(GEMV), "rhs_packed != NULL", || {
-            run_kernel(GEMV, 64, 32, 4, true)
-        }),
-        (
-            "lhs_offset_bl",
-            get("get_lhs_packed_offset", GEMV),
-            "(bl % 32) == 0",
-            || {
-                sym::<Getter3>("get_lhs_packed_offset", GEMV)(0, 64, 16);
-            },
-        ),
-        (
-            "sve_lhs_offset_bl",
-            get("get_lhs_packed_offset", SVE_GEMV),
-            "bl == kai_bl",
-            || {
-                sym::<Getter3>("get_lhs_packed_offset", SVE_GEMV)(0, 128, 64);
-            },
-        ),
-        (
-            "sve_rhs_offset_bl",
-            get("get_rhs_packed_offset", SVE_GEMV),
-            "bl == kai_bl",
-            || {
-                sym::<Getter3>("get_rhs_packed_offset", SVE_GEMV)(0, 128, 128);
-            },
-        ),
-        (
-            "rhs_offset_n_idx",
-            get("get_rhs_packed_offset", GEMV),
-            "(n_idx % nr) == 0",
-            || {
-                sym::<Getter3>("get_rhs_packed_offset", GEMV)(2, 64, 32);
-            },
-        ),
-        (
-            "lhs_k_not_multiple_of_bl",
-            run(LHS),
-            "(k % bl) == 0",
-            || run_lhs(LHS, 2, 48, 1, 8, 2, 0),
-        ),
-        ("lhs_block_depth", run(LHS), "(bl % (kr / sr)) == 0", || {
-            run_lhs(LHS, 2, 32, 1, 24, 2, 0)
-        }),
-        (
-            "lhs_size_k_odd",
-            get("get_lhs_packed_size", LHS),
-            "(k % 2) == 0",
-            || {
-                sym::<BlockLhsGetter>("get_lhs_packed_size", LHS)(1, 33, 33, 1, 1, 1);
-            },
-        ),
-        ("neon_kr", run(LHS_NEON), "kr == 4", || {
-            run_lhs(LHS_NEON, 2, 32, 4, 8, 2, 0)
-        }),
-        (
-            "neon_offset_m_idx",
-            get("get_lhs_packed_offset", LHS_NEON),
-            "(m_idx % mr) == 0",
-            || {
-                sym::<BlockLhsGetter>("get_lhs_packed_offset", LHS_NEON)(3, 64, 32, 4, 4, 2);
-            },
-        ),
-        ("4x8sb_mr", run(LHS_4X8), "mr == 4", || {
-            run_lhs(LHS_4X8, 2, 32, 8, 16, 2, 0)
-        }),
-        ("4x8sb_kr", run(LHS_4X8), "kr == 16", || {
-            run_lhs(LHS_4X8, 2, 32, 4, 8, 2, 0)
-        }),
-        ("4x8sb_bl", run(LHS_4X8), "bl % kai_bl == 0", || {
-            run_lhs(LHS_4X8, 2, 16, 4, 16, 2, 0)
-        }),
-        (
-            "4x8sb_unaligned_group",
-            run(LHS_4X8),
-            "(m < mr) || ((m_idx_start % mr) == 0)",
-            || run_lhs(LHS_4X8, 4, 32, 4, 16, 2, 2),
-        ),
-        ("rhs_bias", run(RHS), "bias == NULL", || {
-            run_rhs(RHS, 8, 32, true, PARAMS)
-        }),
-        ("rhs_bl", run(RHS), "(bl % 32) == 0", || {
-            run_rhs(RHS, 8, 16, false, PARAMS)
-        }),
-        ("rhs_kr", run(RHS), "kr >= 1 && kr <= 16", || {
-            run_rhs(RHS, 32, 32, false, PARAMS)
-        }),
-        (
-            "rhs_zero_point",
-            run(RHS),
-            "params->rhs_zero_point == 8",
-            || {
-                run_rhs(
-                    RHS,
-                    8,
-                    32,
-                    false,
-                    Params {
-                        lhs_zero_point: 1,
-                        rhs_zero_point: 0,
-                    },
-                )
-            },
-        ),
-        (
-            "rhs_lhs_zero_point",
-            run(RHS),
-            "params->lhs_zero_point == 1",
-            || {
-                run_rhs(
-                    RHS,
-                    8,
-                    32,
-                    false,
-                    Params {
-                        lhs_zero_point: 0,
-                        rhs_zero_point: 8,
-                    },
-                )
-            },
-        ),
-        ("ps1s0_kr", run(RHS_PS1S0), "kr == 4", || {
-            run_rhs(RHS_PS1S0, 8, 32, false, PARAMS)
-        }),
-        ("ps4s0_kr", run(RHS_PS4S0), "kr == 4", || {
-            run_rhs(RHS_PS4S0, 8, 32, false, PARAMS)
-        }),
-        ("ps4s0_bias", run(RHS_PS4S0), "bias == NULL", || {
-            run_rhs(RHS_PS4S0, 4, 32, true, PARAMS)
-        }),
-        ("ps4s0_bl", run(RHS_PS4S0), "bl <= kai_max_bl", || {
-            run_rhs_long_block(RHS_PS4S0)
-        }),
-        (
-            "ps4s0_zero_point",
-            run(RHS_PS4S0),
-            "params->rhs_zero_point == 8",
-            || {
-                run_rhs(
-                    RHS_PS4S0,
-                    4,
-                    32,
-                    false,
-                    Params {
-                        lhs_zero_point: 1,
-                        rhs_zero_point: 7,
-                    },
-                )
-            },
-        ),
-        (
-            "ps4s0_stride_bl",
-            get("get_rhs_packed_stride", RHS_PS4S0),
-            "(bl % 32) == 0",
-            || {
-                sym::<Getter4>("get_rhs_packed_stride", RHS_PS4S0)(64, 16, 4, 16);
-            },
-        ),
-        (
-            "ps4s0_offset_n_idx",
-            get("get_rhs_packed_offset", RHS_PS4S0),
-            "(n_idx % nr) == 0",
-            || {
-                sym::<Getter5>("get_rhs_packed_offset", RHS_PS4S0)(3, 64, 16, 4, 32);
-            },
-        ),
-        ("ps1s0_bl", run(RHS_PS1S0), "bl <= kai_max_bl", || {
-            run_rhs_long_block(RHS_PS1S0)
-        }),
-        (
-            "rhs_stride_kr",
-            get("get_rhs_packed_stride", RHS),
-            "(k % kr) == 0",
-            || {
-                sym::<Getter4>("get_rhs_packed_stride", RHS)(64, 4, 12, 32);
-            },
-        ),
-    ]
+    use support::block_gemm::run_lhs;
+    let gemv: Vec<Case> = block_gemv_cases!(GEMV);
+    let own: Vec<Case> = vec![
+        getter_case!("sve_lhs_offset_bl", "bl == kai_bl"
+            => get_lhs_packed_offset::<Getter3>(SVE_GEMV)(0, 128, 64)),
+        getter_case!("sve_rhs_offset_bl", "bl == kai_bl"
+            => get_rhs_packed_offset::<Getter3>(SVE_GEMV)(0, 128, 128)),
+        run_case!("lhs_k_not_multiple_of_bl", "(k % bl) == 0" => run_lhs(LHS, 2, 48, 1, 8, 2, 0)),
+        run_case!("lhs_block_depth", "(bl % (kr / sr)) == 0" => run_lhs(LHS, 2, 32, 1, 24, 2, 0)),
+        getter_case!("lhs_size_k_odd", "(k % 2) == 0"
+            => get_lhs_packed_size::<BlockLhsGetter>(LHS)(1, 33, 33, 1, 1, 1)),
+        run_case!("neon_kr", "kr == 4" => run_lhs(LHS_NEON, 2, 32, 4, 8, 2, 0)),
+        getter_case!("neon_offset_m_idx", "(m_idx % mr) == 0"
+            => get_lhs_packed_offset::<BlockLhsGetter>(LHS_NEON)(3, 64, 32, 4, 4, 2)),
+        run_case!("4x8sb_mr", "mr == 4" => run_lhs(LHS_4X8, 2, 32, 8, 16, 2, 0)),
+        run_case!("4x8sb_kr", "kr == 16" => run_lhs(LHS_4X8, 2, 32, 4, 8, 2, 0)),
+        run_case!("4x8sb_bl", "bl % kai_bl == 0" => run_lhs(LHS_4X8, 2, 16, 4, 16, 2, 0)),
+        run_case!("4x8sb_unaligned_group", "(m < mr) || ((m_idx_start % mr) == 0)"
+            => run_lhs(LHS_4X8, 4, 32, 4, 16, 2, 2)),
+        run_case!("rhs_bias", "bias == NULL" => run_rhs(RHS, 8, 32, true, PARAMS)),
+        run_case!("rhs_bl", "(bl % 32) == 0" => run_rhs(RHS, 8, 16, false, PARAMS)),
+        run_case!("rhs_kr", "kr >= 1 && kr <= 16" => run_rhs(RHS, 32, 32, false, PARAMS)),
+        run_case!("rhs_zero_point", "params->rhs_zero_point == 8"
+            => run_rhs(RHS, 8, 32, false, Params { lhs_zero_point: 1, rhs_zero_point: 0 })),
+        run_case!("rhs_lhs_zero_point", "params->lhs_zero_point == 1"
+            => run_rhs(RHS, 8, 32, false, Params { lhs_zero_point: 0, rhs_zero_point: 8 })),
+        run_case!("ps1s0_kr", "kr == 4" => run_rhs(RHS_PS1S0, 8, 32, false, PARAMS)),
+        run_case!("ps4s0_kr", "kr == 4" => run_rhs(RHS_PS4S0, 8, 32, false, PARAMS)),
+        run_case!("ps4s0_bias", "bias == NULL" => run_rhs(RHS_PS4S0, 4, 32, true, PARAMS)),
+        // One 512-value block: longer than the SME packers take.
+        run_case!("ps4s0_bl", "bl <= kai_max_bl"
+            => run_rhs_shape(RHS_PS4S0, (4, 512, 4), 4, 512, false, PARAMS)),
+        run_case!("ps4s0_zero_point", "params->rhs_zero_point == 8"
+            => run_rhs(RHS_PS4S0, 4, 32, false, Params { lhs_zero_point: 1, rhs_zero_point: 7 })),
+        getter_case!("ps4s0_stride_bl", "(bl % 32) == 0"
+            => get_rhs_packed_stride::<Getter4>(RHS_PS4S0)(64, 16, 4, 16)),
+        getter_case!("ps4s0_offset_n_idx", "(n_idx % nr) == 0"
+            => get_rhs_packed_offset::<Getter5>(RHS_PS4S0)(3, 64, 16, 4, 32)),
+        run_case!("ps1s0_bl", "bl <= kai_max_bl"
+            => run_rhs_shape(RHS_PS1S0, (4, 512, 4), 4, 512, false, PARAMS)),
+        getter_case!("rhs_stride_kr", "(k % kr) == 0"
+            => get_rhs_packed_stride::<Getter4>(RHS)(64, 4, 12, 32)),
+    ];
+    [gemv, own].concat()
 }
 
 /// [`cases`] and, for [`sve256_kernels_refuse_other_vector_lengths`], a call of a 256-bit SVE

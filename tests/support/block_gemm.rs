@@ -4,7 +4,7 @@
 //! `matmul_clamp_f32_qsi8d32p_qsi4c32p` and `matmul_clamp_{f32,f16}_qsi8d32p_qai4c32p`. Their
 //! kernel checks are the generic tester's ([`super::tester`]).
 
-use super::cabi::MatmulBlockFn;
+use super::cabi::{LhsBlockPackFn, MatmulBlockFn};
 use super::rng::Rng;
 
 fn sym<F: Copy>(verb: &str, name: &str) -> F {
@@ -73,4 +73,59 @@ pub fn run_rows(stem: &str, m: usize, k: usize, bl: usize, dst_stride_col: usize
             1.0,
         )
     }
+}
+
+/// Calls the per-block LHS packer `name` for `m` rows from `m_idx_start`, k = 64, with the given
+/// block length and tile (for the contract-violation cases).
+pub fn run_lhs(
+    name: &str,
+    m: usize,
+    bl: usize,
+    mr: usize,
+    kr: usize,
+    sr: usize,
+    m_idx_start: usize,
+) {
+    let src = vec![0f32; 8 * 64];
+    let mut out = vec![0u8; 8192];
+    // SAFETY: expected to abort before touching memory.
+    unsafe {
+        sym::<LhsBlockPackFn>("run", name)(
+            m,
+            64,
+            bl,
+            mr,
+            kr,
+            sr,
+            m_idx_start,
+            src.as_ptr().cast(),
+            256,
+            out.as_mut_ptr().cast(),
+        )
+    }
+}
+
+/// The contract violations every per-block f32 GEMV `$gemv` (a `const` stem) shares, as death
+/// [`Case`](super::death::Case)s: block length, K, destination stride, null RHS, getter steps.
+#[macro_export]
+macro_rules! block_gemv_cases {
+    ($gemv:expr) => {{
+        use $crate::support::block_gemm::run_kernel;
+        use $crate::support::cabi::Getter3;
+        vec![
+            $crate::run_case!("bl_not_multiple_of_32", "(bl % 32) == 0"
+                => run_kernel($gemv, 96, 48, 4, false)),
+            $crate::run_case!("k_not_multiple_of_bl", "(k % bl) == 0"
+                => run_kernel($gemv, 96, 64, 4, false)),
+            $crate::run_case!("zero_bl", "bl > 0" => run_kernel($gemv, 64, 0, 4, false)),
+            $crate::run_case!("dst_stride_col", "dst_stride_col == sizeof(float)"
+                => run_kernel($gemv, 64, 32, 2, false)),
+            $crate::run_case!("null_rhs", "rhs_packed != NULL"
+                => run_kernel($gemv, 64, 32, 4, true)),
+            $crate::getter_case!("lhs_offset_bl", "(bl % 32) == 0"
+                => get_lhs_packed_offset::<Getter3>($gemv)(0, 64, 16)),
+            $crate::getter_case!("rhs_offset_n_idx", "(n_idx % nr) == 0"
+                => get_rhs_packed_offset::<Getter3>($gemv)(2, 64, 32)),
+        ]
+    }};
 }

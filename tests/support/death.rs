@@ -128,3 +128,45 @@ macro_rules! death_tests {
         }
     };
 }
+
+/// A [`Case`] whose child calls `$helper($stem, ...)`, a helper that calls the C function `run`
+/// of `$stem`: the symbol the message must name is derived from that same `$stem`.
+/// `run_case!("null_lhs", "lhs != NULL" => run_call(STEM, 1, 2))`.
+#[macro_export]
+macro_rules! run_case {
+    ($name:expr, $condition:expr => $helper:ident ($stem:expr $(, $arg:expr)* $(,)?)) => {
+        $crate::run_case!(@ $name, $condition, $helper, $stem $(, $arg)*)
+    };
+    ($name:expr, $condition:expr
+        => $helper:ident::<$generic:ty>($stem:expr $(, $arg:expr)* $(,)?)) => {
+        $crate::run_case!(@ $name, $condition, $helper::<$generic>, $stem $(, $arg)*)
+    };
+    (@ $name:expr, $condition:expr, $helper:path, $stem:expr $(, $arg:expr)*) => {
+        (
+            $name,
+            $crate::support::cabi::symbol("run", $stem).into(),
+            $condition.into(),
+            (|| {
+                $helper($stem $(, $arg)*);
+            }) as fn(),
+        )
+    };
+}
+
+/// A [`Case`] whose child calls the C getter `<verb>` of `$stem` (of type `$getter`) with the
+/// given arguments, the symbol the message must name derived from the same verb and stem.
+/// `getter_case!("m_idx", "m_idx % mr == 0" => get_lhs_packed_offset::<Getter2>(STEM)(3, 64))`.
+#[macro_export]
+macro_rules! getter_case {
+    ($name:expr, $condition:expr
+        => $verb:ident::<$getter:ty>($stem:expr)($($arg:expr),* $(,)?)) => {
+        (
+            $name,
+            $crate::support::cabi::symbol(stringify!($verb), $stem).into(),
+            $condition.into(),
+            (|| {
+                $crate::support::cabi::func::<$getter>(stringify!($verb), $stem)($($arg),*);
+            }) as fn(),
+        )
+    };
+}

@@ -974,97 +974,40 @@ fn run_call<F: FloatFamily>(stem: &str, stride_row: usize, stride_col: usize, nu
 
 /// The family's contract violations, one per assertion of its kernels and packers.
 pub fn violation_cases<F: FloatFamily>() -> Vec<Case> {
-    let run = |s: &str| format!("kai_run_{s}");
+    use crate::{getter_case, run_case};
     let ty = F::C_TYPE;
     vec![
-        ("num_groups", run(F::KXN), "num_groups == 1".into(), || {
-            pack_call::<F>(F::KXN, 2, F::NR, 1, 1, true, false, 0, false)
-        }),
-        ("nxk_nr", run(F::NXK), "nr == n_step".into(), || {
-            pack_call::<F>(F::NXK, 1, F::NR / 2, 1, 1, true, false, 0, false)
-        }),
-        ("bias_nr", run(F::KXN_BIAS), "nr == n_step".into(), || {
-            pack_call::<F>(F::KXN_BIAS, 1, F::NR, 1, 1, true, false, 0, false)
-        }),
-        ("kr", run(F::KXN), "kr == 1".into(), || {
-            pack_call::<F>(F::KXN, 1, F::NR, 2, 1, true, false, 0, false)
-        }),
-        ("sr", run(F::NXK), "sr == 1".into(), || {
-            pack_call::<F>(F::NXK, 1, F::NR, 1, 2, true, false, 0, false)
-        }),
-        (
-            "bias_required",
-            run(F::KXN_BIAS),
-            "bias != NULL".into(),
-            || pack_call::<F>(F::KXN_BIAS, 1, F::NR / 2, 1, 1, false, false, 0, false),
-        ),
-        ("scale", run(F::KXN), "scale == NULL".into(), || {
-            pack_call::<F>(F::KXN, 1, F::NR, 1, 1, true, true, 0, false)
-        }),
-        (
-            "extra_bytes",
-            run(F::NXK),
-            "extra_bytes == 0".into(),
-            || pack_call::<F>(F::NXK, 1, F::NR, 1, 1, true, false, 4, false),
-        ),
-        ("params", run(F::KXN_BIAS), "params == NULL".into(), || {
-            pack_call::<F>(F::KXN_BIAS, 1, F::NR / 2, 1, 1, true, false, 0, true)
-        }),
-        (
-            "dst_stride_col",
-            run(F::GEMM_BIAS),
-            format!("dst_stride_col == sizeof({ty})"),
-            || run_call::<F>(F::GEMM_BIAS, 8, 2, false),
-        ),
-        (
-            "dst_stride_row",
-            run(F::GEMM),
-            format!("dst_stride_row >= n * sizeof({ty})"),
-            || run_call::<F>(F::GEMM, 4, 1, false),
-        ),
-        ("null_lhs", run(F::GEMM), "lhs != NULL".into(), || {
-            run_call::<F>(F::GEMM, 8, 1, true)
-        }),
-        (
-            "lhs_offset",
-            format!("kai_get_lhs_offset_{}", F::GEMM),
-            "(m_idx % m_step) == 0".into(),
-            || {
-                sym::<Getter2>("get_lhs_offset", F::GEMM)(3, 64);
-            },
-        ),
-        (
-            "dst_offset",
-            format!("kai_get_dst_offset_{}", F::GEMM),
-            "(n_idx % n_step) == 0".into(),
-            || {
-                sym::<Getter3>("get_dst_offset", F::GEMM)(6, F::NR / 2, 64);
-            },
-        ),
-        (
-            "rhs_packed_offset",
-            format!("kai_get_rhs_packed_offset_{}", F::GEMM_BIAS),
-            "(n_idx % nr) == 0".into(),
-            || {
-                sym::<Getter2>("get_rhs_packed_offset", F::GEMM_BIAS)(F::NR / 4, 64);
-            },
-        ),
-        (
-            "rhs_offset",
-            format!("kai_get_rhs_offset_{}", F::NXK),
-            "(n_idx % n_step) == 0".into(),
-            || {
-                sym::<Getter2>("get_rhs_offset", F::NXK)(F::NR / 2, 64);
-            },
-        ),
-        (
-            "packed_size_overflow",
-            format!("kai_get_rhs_packed_size_{}", F::KXN),
-            "packed RHS size fits in size_t".into(),
-            || {
-                sym::<Getter2>("get_rhs_packed_size", F::KXN)(usize::MAX / 64, 1 << 20);
-            },
-        ),
+        run_case!("num_groups", "num_groups == 1"
+            => pack_call::<F>(F::KXN, 2, F::NR, 1, 1, true, false, 0, false)),
+        run_case!("nxk_nr", "nr == n_step"
+            => pack_call::<F>(F::NXK, 1, F::NR / 2, 1, 1, true, false, 0, false)),
+        run_case!("bias_nr", "nr == n_step"
+            => pack_call::<F>(F::KXN_BIAS, 1, F::NR, 1, 1, true, false, 0, false)),
+        run_case!("kr", "kr == 1" => pack_call::<F>(F::KXN, 1, F::NR, 2, 1, true, false, 0, false)),
+        run_case!("sr", "sr == 1" => pack_call::<F>(F::NXK, 1, F::NR, 1, 2, true, false, 0, false)),
+        run_case!("bias_required", "bias != NULL"
+            => pack_call::<F>(F::KXN_BIAS, 1, F::NR / 2, 1, 1, false, false, 0, false)),
+        run_case!("scale", "scale == NULL"
+            => pack_call::<F>(F::KXN, 1, F::NR, 1, 1, true, true, 0, false)),
+        run_case!("extra_bytes", "extra_bytes == 0"
+            => pack_call::<F>(F::NXK, 1, F::NR, 1, 1, true, false, 4, false)),
+        run_case!("params", "params == NULL"
+            => pack_call::<F>(F::KXN_BIAS, 1, F::NR / 2, 1, 1, true, false, 0, true)),
+        run_case!("dst_stride_col", format!("dst_stride_col == sizeof({ty})")
+            => run_call::<F>(F::GEMM_BIAS, 8, 2, false)),
+        run_case!("dst_stride_row", format!("dst_stride_row >= n * sizeof({ty})")
+            => run_call::<F>(F::GEMM, 4, 1, false)),
+        run_case!("null_lhs", "lhs != NULL" => run_call::<F>(F::GEMM, 8, 1, true)),
+        getter_case!("lhs_offset", "(m_idx % m_step) == 0"
+            => get_lhs_offset::<Getter2>(F::GEMM)(3, 64)),
+        getter_case!("dst_offset", "(n_idx % n_step) == 0"
+            => get_dst_offset::<Getter3>(F::GEMM)(6, F::NR / 2, 64)),
+        getter_case!("rhs_packed_offset", "(n_idx % nr) == 0"
+            => get_rhs_packed_offset::<Getter2>(F::GEMM_BIAS)(F::NR / 4, 64)),
+        getter_case!("rhs_offset", "(n_idx % n_step) == 0"
+            => get_rhs_offset::<Getter2>(F::NXK)(F::NR / 2, 64)),
+        getter_case!("packed_size_overflow", "packed RHS size fits in size_t"
+            => get_rhs_packed_size::<Getter2>(F::KXN)(usize::MAX / 64, 1 << 20)),
     ]
 }
 
