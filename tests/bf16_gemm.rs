@@ -493,19 +493,20 @@ fn kernels_need_bf16() {
     }
 }
 
+/// Every kernel's portable implementation, then the exported symbol of each that runs here.
+fn implementations() -> Vec<(&'static MatmulKernel, Impl)> {
+    let portable = kernels().map(|k| (k, Impl::Portable));
+    portable
+        .chain(runnable().into_iter().map(|k| (k, Impl::Exported)))
+        .collect()
+}
+
 /// Infinities, NaNs (quiet and signalling), signed zeros, subnormals, overflowing and flushed
 /// products: every result equals the model (round to odd, flush to zero, default NaN).
 #[test]
 fn non_finite_values_follow_the_model() {
     let mut cases = 0;
-    let mut impls = vec![];
-    for k in kernels() {
-        impls.push((k, Impl::Portable));
-    }
-    for k in runnable() {
-        impls.push((k, Impl::Exported));
-    }
-    for (k, which) in impls {
+    for (k, which) in implementations() {
         for (seed, &(m, n, kk)) in [(9, 26, 7), (8, 12, 16), (3, 40, 33), (17, 13, 4)]
             .iter()
             .enumerate()
@@ -554,14 +555,7 @@ fn nearest_even_differs(p: &Problem, expect: &[u32]) -> bool {
 #[test]
 fn wide_exponent_ranges_round_to_odd() {
     let mut cases = 0;
-    let mut impls = vec![];
-    for k in kernels() {
-        impls.push((k, Impl::Portable));
-    }
-    for k in runnable() {
-        impls.push((k, Impl::Exported));
-    }
-    for (k, which) in impls {
+    for (k, which) in implementations() {
         for (seed, &(m, n, kk)) in [(9, 26, 7), (8, 12, 16), (3, 40, 33), (17, 13, 64)]
             .iter()
             .enumerate()

@@ -17,8 +17,8 @@ use rkai::ukernels::types::kai_rhs_pack_qs4cxs1s0_param as Params;
 use support::block_gemm::{self, run_kernel, run_rows};
 use support::block_lhs::{self, BlockLhsProblem, LhsCase};
 use support::cabi::func as sym;
-use support::cabi::{BlockLhsGetter, LhsBlockPackFn, RhsPackQai4c32pFn};
-use support::cabi::{Getter2, Getter3, Getter5, MatmulBlockFn};
+use support::cabi::{BlockLhsGetter, RhsPackQai4c32pFn};
+use support::cabi::{Getter2, Getter5, MatmulBlockFn};
 use support::gemm::Impl;
 use support::guard::{Edge, Guarded};
 use support::hostile;
@@ -209,6 +209,10 @@ impl BlockLhsProblem for Problem {
         reference::pack_lhs(self.m, self.k, self.bl, mr, kr / sr, &q, &s, &sum, &mut out);
         out
     }
+
+    fn activations_mut(&mut self) -> &mut [f32] {
+        &mut self.lhs
+    }
 }
 
 /// Packs `p`'s weights with RHS packer `name`; the buffer starts filled with `fill`.
@@ -260,79 +264,46 @@ fn expected_rhs(p: &Problem, name: &str, nr: usize, kr: usize, size: usize, fill
     out
 }
 
-/// (packer, mr, kr, sr) combinations: every kernel's tile, the SME kernels' (mr = VL32), and
-/// other tiles the packers accept.
-fn lhs_cases() -> Vec<LhsCase> {
-    block_lhs::cases(
-        family_kernels(),
-        &[
-            (LHS_F32, 8, 8, 2),
-            (LHS_F32, 16, 16, 2),
-            (LHS_F32, 2, 8, 1),
-            (LHS_F16, 8, 8, 2),
-            (LHS_F16, 3, 16, 1),
-            (LHS_F16, 2, 4, 2),
-        ],
-    )
-}
-
 /// Whether an LHS packer takes blocks of `bl` in `k` with `kr`.
 fn lhs_packer_takes((_, _, kr, _): LhsCase, (k, bl): (usize, usize)) -> bool {
     k % kr == 0 && bl % kr == 0
 }
 
-#[test]
-fn lhs_packers_match_reference_bytes() {
-    let problem = |seed: usize, (m, k, bl)| Problem::new(m, 1, k, bl, seed as u64);
-    let cases = block_lhs::packings_equal_reference(
-        &lhs_cases(),
-        lhs_packer_takes,
-        &block_lhs::PACK_SHAPES,
-        0xa5,
-        problem,
-    );
-    eprintln!("LHS packer byte comparisons: {cases}");
-}
+/// Infinities, NaNs, signed zeros, the extremes of f16 and quantization ties (the reference
+/// follows the packers' lane order, so the same NaN survives, and their rounding).
+const SPECIAL: [f32; 10] = [
+    f32::INFINITY,
+    f32::NEG_INFINITY,
+    f32::NAN,
+    -0.0,
+    65504.0,
+    -65504.0,
+    6.0e-8,
+    0.5,
+    1.5,
+    0.0,
+];
 
-/// Activations with infinities, NaNs, signed zeros, the extremes of the type and quantization
-/// ties: packed bytes still equal the reference (which follows the packers' lane order, so the
-/// same NaN survives, and their rounding).
-#[test]
-fn lhs_packers_match_reference_on_hostile_values() {
-    const SPECIAL: [f32; 10] = [
-        f32::INFINITY,
-        f32::NEG_INFINITY,
-        f32::NAN,
-        -0.0,
-        65504.0,
-        -65504.0,
-        6.0e-8,
-        0.5,
-        1.5,
-        0.0,
-    ];
-    let hostile = |seed: usize, (m, k, bl)| {
-        let mut p = Problem::new(m, 1, k, bl, 40 + seed as u64);
-        block_lhs::make_hostile(&mut p.lhs, bl, 7 + seed as u64, &SPECIAL, -f32::NAN);
-        p
-    };
-    let shapes = [(5, 128, 32), (8, 256, 64)];
-    let cases =
-        block_lhs::packings_equal_reference(&lhs_cases(), lhs_packer_takes, &shapes, 0x3c, hostile);
-    eprintln!("hostile LHS packings: {cases}");
-}
-
-/// Any split point on a group boundary works (the packers take m_idx_start and the group of
-/// that row).
-#[test]
-fn lhs_packing_in_row_slices_equals_one_call() {
-    let p = Problem::new(11, 1, 384, 96, 9);
-    let cases: Vec<_> = lhs_cases()
-        .into_iter()
-        .filter(|&c| lhs_packer_takes(c, (p.k, p.bl)))
-        .collect();
-    block_lhs::row_slices_equal_one_call(&cases, &p, |(_, mr, ..), split| split % mr == 0);
-}
+// The LHS cases: every kernel's tile, the SME kernels' (mr = VL32), and other tiles the packers
+// accept. Any split point on a group boundary works (the packers take m_idx_start and the group
+// of that row).
+block_lhs_tests!(
+    kernels: family_kernels(),
+    extra_cases: [
+        (LHS_F32, 8, 8, 2),
+        (LHS_F32, 16, 16, 2),
+        (LHS_F32, 2, 8, 1),
+        (LHS_F16, 8, 8, 2),
+        (LHS_F16, 3, 16, 1),
+        (LHS_F16, 2, 4, 2),
+    ],
+    takes: lhs_packer_takes,
+    problem: |m, k, bl, seed| Problem::new(m, 1, k, bl, seed),
+    special: SPECIAL,
+    last_of_block: -f32::NAN,
+    splits_at: |(_, mr, ..): LhsCase, split: usize, _| split % mr == 0,
+    reliability: false,
+);
 
 #[test]
 fn rhs_packers_match_reference_bytes() {

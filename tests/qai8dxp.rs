@@ -914,26 +914,14 @@ reference_tests!(
     runnable: runnable(),
     all: family_kernels(),
     check: |k, which| check_kernel(k, &[which]),
-);
-
-/// Frameworks run disjoint m_step x n_step portions of one call on many threads, sharing the
-/// packed operands: the result must equal one single-threaded call byte for byte.
-#[test]
-fn threads_on_disjoint_portions_equal_one_call() {
-    let kernels = runnable();
-    tester::threads_equal_one_call_on::<Qai8dxp>(&kernels, |k, (m, n)| {
+    family: Qai8dxp,
+    threads: |k, (m, n)| {
         let (kk, bl) = blocked(k, 200, 1);
         let p = Problem::new(k, m, n, kk, bl, true, 77);
         let rhs_packer = rhs_packers(k)[0];
         KernelCase { p, rhs_packer }
-    });
-    eprintln!("RELIABILITY concurrency {}", kernels.len());
-}
-
-#[cfg(target_arch = "aarch64")]
-#[test]
-fn callee_saved_registers_survive() {
-    let calls = tester::registers_survive_on::<Qai8dxp>(&runnable(), |k| {
+    },
+    registers: |k| {
         let shapes = [(1, 8, 32), (9, 17, 65), (16, 32, 64)];
         let rhs_packer = rhs_packers(k)[0];
         let case = |(m, n, kk)| {
@@ -942,9 +930,8 @@ fn callee_saved_registers_survive() {
             KernelCase { p, rhs_packer }
         };
         shapes.map(case).into()
-    });
-    eprintln!("RELIABILITY registers {calls}");
-}
+    },
+);
 
 mod random_shapes {
     use super::*;

@@ -23,7 +23,7 @@ use rkai::ukernels::types::kai_rhs_pack_qs4cxs1s0_param as Params;
 use support::block_gemm::{self, run_kernel};
 use support::block_lhs::{self, BlockLhsProblem, LhsCase};
 use support::cabi::func as sym;
-use support::cabi::{BlockLhsGetter, LhsBlockPackFn, RhsPackQ4_0Fn};
+use support::cabi::{BlockLhsGetter, RhsPackQ4_0Fn};
 use support::cabi::{Getter2, Getter3, Getter4, Getter5};
 use support::death;
 use support::gemm::Impl;
@@ -226,6 +226,10 @@ impl BlockLhsProblem for Problem {
         }
         out
     }
+
+    fn activations_mut(&mut self) -> &mut [f32] {
+        &mut self.lhs
+    }
 }
 
 /// Packs `p`'s weights with RHS packer `name`; the buffer starts filled with `fill`.
@@ -272,89 +276,58 @@ fn rhs_packer_takes(name: &str, bl: usize) -> bool {
     rhs_variant(name) == RhsVariant::Scalef16 || bl <= PS1S0_MAX_BL
 }
 
-/// (packer, mr, kr, sr) combinations the LHS packers are used with: every kernel's tile, and
-/// the SME tiles for the `_neon` packer (mr = 1 and multiples of the streaming vector length).
-fn lhs_cases() -> Vec<LhsCase> {
-    block_lhs::cases(
-        family_kernels(),
-        &[
-            (LHS_NEON, 1, 4, 2),
-            (LHS_NEON, 4, 4, 2),
-            (LHS_NEON, 8, 4, 2),
-            (LHS_NEON, 16, 4, 2),
-            (LHS, 2, 4, 1),
-            (LHS, 3, 12, 2),
-        ],
-    )
-}
-
 /// Whether LHS packer `name` takes blocks of `bl` in `k` with `kr` and `sr` (the 4x8sb one only
 /// multiples of 32).
 fn lhs_packer_takes((name, _, kr, sr): LhsCase, (k, bl): (usize, usize)) -> bool {
     k % kr == 0 && bl % (kr / sr) == 0 && (name != LHS_4X8 || bl % 32 == 0)
 }
 
-#[test]
-fn lhs_packers_match_reference_bytes() {
-    let problem = |seed: usize, (m, k, bl)| Problem::new(m, 1, k, bl, seed as u64);
-    let cases = block_lhs::packings_equal_reference(
-        &lhs_cases(),
-        lhs_packer_takes,
-        &block_lhs::PACK_SHAPES,
-        0xa5,
-        problem,
-    );
-    eprintln!("LHS packer byte comparisons: {cases}");
-    eprintln!("RELIABILITY bounds_packers {cases}");
-}
+/// Infinities, NaNs (both signs, quiet and signalling), signed zeros, the extremes of f32 and
+/// values whose quantization ties. Some blocks stay finite; the last position of a block
+/// sometimes holds a NaN (the scalar max keeps it).
+const SPECIAL: [u32; 12] = [
+    0x7f80_0000,
+    0xff80_0000,
+    0x7fc0_0000,
+    0xffc0_1234,
+    0x7f80_0001,
+    0x8000_0000,
+    0x0000_0001,
+    0x7f7f_ffff,
+    0xff7f_ffff,
+    0x0080_0000,
+    0x3f00_0000,
+    0x0000_0000,
+];
 
-/// Activations with infinities, NaNs (both signs, quiet and signalling), signed zeros, the
-/// extremes of f32 and values whose quantization ties: packed bytes still equal the reference,
-/// which follows each packer's order of comparisons and its rounding. Some blocks stay finite;
-/// the last position of a block sometimes holds a NaN (the scalar max keeps it).
-#[test]
-fn lhs_packers_match_reference_on_hostile_values() {
-    const SPECIAL: [u32; 12] = [
-        0x7f80_0000,
-        0xff80_0000,
-        0x7fc0_0000,
-        0xffc0_1234,
-        0x7f80_0001,
-        0x8000_0000,
-        0x0000_0001,
-        0x7f7f_ffff,
-        0xff7f_ffff,
-        0x0080_0000,
-        0x3f00_0000,
-        0x0000_0000,
-    ];
-    let special = SPECIAL.map(f32::from_bits);
-    let hostile = |seed: usize, (m, k, bl)| {
-        let mut p = Problem::new(m, 1, k, bl, 40 + seed as u64);
-        block_lhs::make_hostile(&mut p.lhs, bl, 7 + seed as u64, &special, f32::NAN);
-        p
-    };
-    let shapes = [(5, 128, 32), (8, 256, 64)];
-    let cases =
-        block_lhs::packings_equal_reference(&lhs_cases(), lhs_packer_takes, &shapes, 0x3c, hostile);
-    eprintln!("hostile LHS packings: {cases}");
-    eprintln!("RELIABILITY hostile {cases}");
-}
-
-/// The scalar packer takes any start row; the 4x8sb one a start on a group boundary when the
-/// slice holds a whole group, the _neon one a start on a group boundary.
-#[test]
-fn lhs_packing_in_row_slices_equals_one_call() {
-    let p = Problem::new(11, 1, 384, 96, 9);
-    block_lhs::row_slices_equal_one_call(&lhs_cases(), &p, |(name, mr, ..), split| {
+// The LHS cases: every kernel's tile, and the SME tiles for the `_neon` packer (mr = 1 and
+// multiples of the streaming vector length). Row slices: the scalar packer takes any start row;
+// the 4x8sb one a start on a group boundary when the slice holds a whole group, the _neon one a
+// start on a group boundary.
+block_lhs_tests!(
+    kernels: family_kernels(),
+    extra_cases: [
+        (LHS_NEON, 1, 4, 2),
+        (LHS_NEON, 4, 4, 2),
+        (LHS_NEON, 8, 4, 2),
+        (LHS_NEON, 16, 4, 2),
+        (LHS, 2, 4, 1),
+        (LHS, 3, 12, 2),
+    ],
+    takes: lhs_packer_takes,
+    problem: |m, k, bl, seed| Problem::new(m, 1, k, bl, seed),
+    special: SPECIAL.map(f32::from_bits),
+    last_of_block: f32::NAN,
+    splits_at: |(name, mr, ..): LhsCase, split: usize, m: usize| {
         let aligned = split % mr == 0;
         match lhs_variant(name) {
             LhsVariant::F32Neon => aligned,
-            LhsVariant::F32Neon4x8sb => aligned || p.m - split < mr,
+            LhsVariant::F32Neon4x8sb => aligned || m - split < mr,
             LhsVariant::F32 => true,
         }
-    });
-}
+    },
+    reliability: true,
+);
 
 #[test]
 fn rhs_packers_match_reference_bytes() {
@@ -527,26 +500,14 @@ reference_tests!(
     runnable: runnable(),
     all: family_kernels(),
     check: |k, which| check_kernel(k, &[which]),
-);
-
-/// Frameworks run disjoint m_step x n_step portions of one call on many threads, sharing the
-/// packed operands: the result must equal one single-threaded call byte for byte.
-#[test]
-fn threads_on_disjoint_portions_equal_one_call() {
-    let kernels = runnable();
-    tester::threads_equal_one_call_on::<Q4_0>(&kernels, |k, (m, n)| {
+    family: Q4_0,
+    threads: |k, (m, n)| {
         let bl = if accepts_block_length(k, 64) { 64 } else { 32 };
         let p = Problem::new(m, n, 192, bl, 77);
         let lhs_packer = k.lhs_packers[0].name;
         KernelCase { p, lhs_packer }
-    });
-    eprintln!("RELIABILITY concurrency {}", kernels.len());
-}
-
-#[cfg(target_arch = "aarch64")]
-#[test]
-fn callee_saved_registers_survive() {
-    let calls = tester::registers_survive_on::<Q4_0>(&runnable(), |k| {
+    },
+    registers: |k| {
         let shapes = [(1, 8, 32, 32), (9, 17, 128, 64), (16, 32, 64, 32)];
         let accepted = shapes
             .into_iter()
@@ -557,9 +518,8 @@ fn callee_saved_registers_survive() {
             lhs_packer,
         };
         accepted.map(case).collect()
-    });
-    eprintln!("RELIABILITY registers {calls}");
-}
+    },
+);
 
 mod random_shapes {
     use super::*;

@@ -28,6 +28,8 @@ pub trait BlockLhsProblem {
     }
     /// The bytes the reference expects from case `c` over `size` bytes of `fill`.
     fn expected_lhs(&self, c: LhsCase, size: usize, fill: u8) -> Vec<u8>;
+    /// The f32 activations, for the hostile-value rewrites.
+    fn activations_mut(&mut self) -> &mut [f32];
 }
 
 /// Shapes (m, k, bl) for the packer tests: row tails of every tile, one to eight blocks of 32
@@ -141,18 +143,18 @@ pub fn packings_equal_reference<P: BlockLhsProblem>(
 }
 
 /// Frameworks pack row ranges on different threads: for each case, packing `p` in two calls
-/// split at every row `splits_at(case, split)` allows equals packing it in one.
+/// split at every row `splits_at(case, split, m)` allows equals packing it in one.
 pub fn row_slices_equal_one_call<P: BlockLhsProblem>(
     cases: &[LhsCase],
     p: &P,
-    splits_at: impl Fn(LhsCase, usize) -> bool,
+    splits_at: impl Fn(LhsCase, usize, usize) -> bool,
 ) {
     let m = p.lhs_shape().0;
     for &c in cases {
         let (name, mr, ..) = c;
         let whole = pack(p, c, Edge::End, 0);
         let src = Guarded::from_bytes(&p.lhs_source(name).0, Edge::End);
-        for split in (1..m).filter(|&s| splits_at(c, s)) {
+        for split in (1..m).filter(|&s| splits_at(c, s, m)) {
             let mut parts = Guarded::new(whole.bytes().len(), Edge::End);
             pack_rows(p, c, (0, split), &src, &mut parts);
             pack_rows(p, c, (split, m - split), &src, &mut parts);
@@ -205,4 +207,86 @@ pub fn measured_sizes(r: &Measured) -> ((usize, usize), usize) {
         rhs(r.n, kk, t.nr, t.kr, bl),
     );
     (sizes, rhs_offset)
+}
+
+/// The three LHS packer tests of a per-block family, over the cases (every kernel of `$kernels`
+/// with each of its LHS packers, then the `LhsCase`s of `$extra`) that `$takes` accepts for a `(k, bl)`, on problems `$problem(m, k, bl, seed)`:
+/// byte comparisons on [`PACK_SHAPES`]; the same with `$special` values scattered over the
+/// activations and `$last` ending some blocks; row slices split where `$splits_at(case, split,
+/// m)` allows. `$reliability` says whether the counts go to `RELIABILITY`.
+#[macro_export]
+macro_rules! block_lhs_tests {
+    (
+        kernels: $kernels:expr,
+        extra_cases: $extra:expr,
+        takes: $takes:expr,
+        problem: $problem:expr,
+        special: $special:expr,
+        last_of_block: $last:expr,
+        splits_at: $splits_at:expr,
+        reliability: $reliability:expr $(,)?
+    ) => {
+        /// The LHS cases of the family.
+        fn block_lhs_cases() -> Vec<$crate::support::block_lhs::LhsCase> {
+            $crate::support::block_lhs::cases($kernels, &$extra)
+        }
+
+        #[test]
+        fn lhs_packers_match_reference_bytes() {
+            use $crate::support::block_lhs;
+            let new = $problem;
+            let problem = |seed: usize, (m, k, bl)| new(m, k, bl, seed as u64);
+            let shapes = &block_lhs::PACK_SHAPES;
+            let cases = block_lhs::packings_equal_reference(
+                &block_lhs_cases(),
+                $takes,
+                shapes,
+                0xa5,
+                problem,
+            );
+            eprintln!("LHS packer byte comparisons: {cases}");
+            if $reliability {
+                eprintln!("RELIABILITY bounds_packers {cases}");
+            }
+        }
+
+        /// Activations with the family's special values (infinities, NaNs, signed zeros, the
+        /// extremes of the type, quantization ties): packed bytes still equal the reference,
+        /// which follows each packer's order of comparisons and its rounding.
+        #[test]
+        fn lhs_packers_match_reference_on_hostile_values() {
+            use $crate::support::block_lhs::{self, BlockLhsProblem};
+            let new = $problem;
+            let hostile = |seed: usize, (m, k, bl)| {
+                let mut p = new(m, k, bl, 40 + seed as u64);
+                let (lhs, seed) = (p.activations_mut(), 7 + seed as u64);
+                block_lhs::make_hostile(lhs, bl, seed, &$special, $last);
+                p
+            };
+            let shapes = [(5, 128, 32), (8, 256, 64)];
+            let cases = block_lhs::packings_equal_reference(
+                &block_lhs_cases(),
+                $takes,
+                &shapes,
+                0x3c,
+                hostile,
+            );
+            eprintln!("hostile LHS packings: {cases}");
+            if $reliability {
+                eprintln!("RELIABILITY hostile {cases}");
+            }
+        }
+
+        #[test]
+        fn lhs_packing_in_row_slices_equals_one_call() {
+            let (k, bl) = (384, 96);
+            let p = ($problem)(11, k, bl, 9);
+            let takes = $takes;
+            let cases: Vec<_> = block_lhs_cases()
+                .into_iter()
+                .filter(|&c| takes(c, (k, bl)))
+                .collect();
+            $crate::support::block_lhs::row_slices_equal_one_call(&cases, &p, $splits_at);
+        }
+    };
 }

@@ -685,10 +685,37 @@ pub fn reference_cases<'a>(
 /// The two reference tests of a packed family: `exported_kernels_match_reference` runs `$check`
 /// (`Fn(&MatmulKernel, Impl) -> usize`) on the exported symbols of the kernels `$runnable` lists,
 /// `portable_kernels_match_reference` on the portable implementation of every kernel `$all`
-/// yields; each prints its `RELIABILITY` count.
+/// yields; each prints its `RELIABILITY` count. Given `family`, also the thread test on the
+/// problems `$threads(k, (m, n))` and, on aarch64, the register test on `$registers(k)`
+/// ([`threads_equal_one_call_on`], [`registers_survive_on`]).
 #[macro_export]
 macro_rules! reference_tests {
-    (runnable: $runnable:expr, all: $all:expr, check: $check:expr $(,)?) => {
+    (
+        runnable: $runnable:expr,
+        all: $all:expr,
+        check: $check:expr
+        $(, family: $family:ty, threads: $threads:expr, registers: $registers:expr)? $(,)?
+    ) => {
+        $(
+            /// Frameworks run disjoint m_step x n_step portions of one call on many threads,
+            /// sharing the packed operands: the result must equal one single-threaded call byte
+            /// for byte.
+            #[test]
+            fn threads_on_disjoint_portions_equal_one_call() {
+                let kernels = $runnable;
+                $crate::support::tester::threads_equal_one_call_on::<$family>(&kernels, $threads);
+                eprintln!("RELIABILITY concurrency {}", kernels.len());
+            }
+
+            #[cfg(target_arch = "aarch64")]
+            #[test]
+            fn callee_saved_registers_survive() {
+                use $crate::support::tester::registers_survive_on;
+                let calls = registers_survive_on::<$family>(&$runnable, $registers);
+                eprintln!("RELIABILITY registers {calls}");
+            }
+        )?
+
         #[test]
         fn exported_kernels_match_reference() {
             use $crate::support::{gemm::Impl, tester::reference_cases};
