@@ -187,19 +187,21 @@ impl BlockLhsProblem for Problem {
     }
 
     /// f32 or f16 rows, as `packer` reads them.
-    fn lhs_source(&self, packer: &str) -> (Vec<u8>, usize) {
+    fn lhs_source(&self, packer: &str) -> Vec<u8> {
         match lhs_variant(packer) {
-            LhsVariant::F32 => (
-                self.lhs.iter().flat_map(|v| v.to_le_bytes()).collect(),
-                4 * self.k,
-            ),
-            LhsVariant::F16 => (
-                self.lhs
-                    .iter()
-                    .flat_map(|v| half::f16::from_f32(*v).to_bits().to_le_bytes())
-                    .collect(),
-                2 * self.k,
-            ),
+            LhsVariant::F32 => self.lhs.iter().flat_map(|v| v.to_le_bytes()).collect(),
+            LhsVariant::F16 => self
+                .lhs
+                .iter()
+                .flat_map(|v| half::f16::from_f32(*v).to_bits().to_le_bytes())
+                .collect(),
+        }
+    }
+
+    fn lhs_row_bytes(&self, packer: &str) -> usize {
+        match lhs_variant(packer) {
+            LhsVariant::F32 => 4 * self.k,
+            LhsVariant::F16 => 2 * self.k,
         }
     }
 

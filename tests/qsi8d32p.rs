@@ -205,9 +205,12 @@ impl BlockLhsProblem for Problem {
         (self.m, self.k, self.bl)
     }
 
-    fn lhs_source(&self, _: &str) -> (Vec<u8>, usize) {
-        let bytes = self.lhs.iter().flat_map(|v| v.to_le_bytes()).collect();
-        (bytes, 4 * self.k)
+    fn lhs_source(&self, _: &str) -> Vec<u8> {
+        self.lhs.iter().flat_map(|v| v.to_le_bytes()).collect()
+    }
+
+    fn lhs_row_bytes(&self, _: &str) -> usize {
+        4 * self.k
     }
 
     /// The scalar and 4x8sb packers offset the source by m_idx_start rows themselves; the _neon

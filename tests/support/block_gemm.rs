@@ -4,12 +4,9 @@
 //! `matmul_clamp_f32_qsi8d32p_qsi4c32p` and `matmul_clamp_{f32,f16}_qsi8d32p_qai4c32p`. Their
 //! kernel checks are the generic tester's ([`super::tester`]).
 
+use super::cabi::func as sym;
 use super::cabi::{LhsBlockPackFn, MatmulBlockFn};
 use super::rng::Rng;
-
-fn sym<F: Copy>(verb: &str, name: &str) -> F {
-    super::cabi::func(verb, name)
-}
 
 /// Shapes (n, k, bl) for the RHS packer tests: column tails of every tile, one to eight blocks
 /// of 32 to 256.

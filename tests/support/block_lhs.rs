@@ -18,8 +18,10 @@ pub type LhsCase = (&'static str, usize, usize, usize);
 pub trait BlockLhsProblem {
     /// (m, k, bl).
     fn lhs_shape(&self) -> (usize, usize, usize);
-    /// The source rows `packer` reads, and the bytes of one row.
-    fn lhs_source(&self, packer: &str) -> (Vec<u8>, usize);
+    /// The source rows `packer` reads.
+    fn lhs_source(&self, packer: &str) -> Vec<u8>;
+    /// The bytes of one source row for `packer` (the row stride passed to it).
+    fn lhs_row_bytes(&self, packer: &str) -> usize;
     /// Whether a call packing from row `start` passes the source at that row and `m_idx_start =
     /// 0`; otherwise it passes the matrix base and `m_idx_start = start`, which the packer
     /// resolves itself.
@@ -57,7 +59,7 @@ pub fn pack_rows<P: BlockLhsProblem>(
     packed: &mut Guarded,
 ) {
     let (_, k, bl) = p.lhs_shape();
-    let (_, stride) = p.lhs_source(name);
+    let stride = p.lhs_row_bytes(name);
     let off = sym::<BlockLhsGetter>("get_lhs_packed_offset", name)(start, k, bl, mr, kr, sr);
     let (src_row, m_idx_start) = if P::source_at_start_row(name) {
         (start, 0)
@@ -88,7 +90,7 @@ pub fn pack<P: BlockLhsProblem>(p: &P, c: LhsCase, edge: Edge, fill: u8) -> Guar
     let (name, mr, kr, sr) = c;
     let (m, k, bl) = p.lhs_shape();
     let size = sym::<BlockLhsGetter>("get_lhs_packed_size", name)(m, k, bl, mr, kr, sr);
-    let src = Guarded::from_bytes(&p.lhs_source(name).0, edge);
+    let src = Guarded::from_bytes(&p.lhs_source(name), edge);
     let mut packed = Guarded::from_bytes(&vec![fill; size], edge);
     pack_rows(p, c, (0, m), &src, &mut packed);
     packed
@@ -153,7 +155,7 @@ pub fn row_slices_equal_one_call<P: BlockLhsProblem>(
     for &c in cases {
         let (name, mr, ..) = c;
         let whole = pack(p, c, Edge::End, 0);
-        let src = Guarded::from_bytes(&p.lhs_source(name).0, Edge::End);
+        let src = Guarded::from_bytes(&p.lhs_source(name), Edge::End);
         for split in (1..m).filter(|&s| splits_at(c, s, m)) {
             let mut parts = Guarded::new(whole.bytes().len(), Edge::End);
             pack_rows(p, c, (0, split), &src, &mut parts);

@@ -4,6 +4,7 @@
 //! lists, shapes and the stems the contract-violation cases call. The test files implement the
 //! trait and hold the `#[test]` functions (each a call into this module) and their own extras.
 
+use super::cabi::func as sym;
 use super::cabi::{self, Getter0, Getter2, Getter3, MatmulFloatFn};
 use super::death::Case;
 use super::gemm::{self, Impl, Portion};
@@ -22,10 +23,6 @@ use std::ffi::c_void;
 use std::ptr;
 
 type Getter1 = extern "C" fn(usize) -> usize;
-
-fn sym<F: Copy>(verb: &str, name: &str) -> F {
-    super::cabi::func(verb, name)
-}
 
 /// A float value as the kernels store it: f32, or f16 bits.
 pub trait Elem: Copy + Send + Sync + 'static {
