@@ -91,9 +91,11 @@ for model in $vl_models; do
 done
 # The streaming vector length (SME, QEMU 11) at 128 to 2048 bits: detection and selection read
 # it, and the SME kernels' tiles follow it; the qai8dxp and qsi8d32p tests run narrowed to the
-# SME kernels, the qai4c32p tests (which ignore the narrowing) run the whole family.
+# SME kernels, the qai4c32p tests (which ignore the narrowing) run the whole family. The SME
+# getter grid was measured at 128, 512 and 2048 bits (at 256 and 1024 it checks the getters that
+# do not depend on the length).
 svl_models=${RKAI_QEMU_SVL_MODELS:-"max,sme-default-vector-length=16 max,sme-default-vector-length=32 max,sme-default-vector-length=64 max,sme-default-vector-length=128 max,sme-default-vector-length=256 max,sve=off,sme-default-vector-length=64"}
-svl_tests=(--test cpu --test selection --test qai8dxp --test qsi8d32p --test qai4c32p --test qai8dxp_qsu2cxp)
+svl_tests=(--test cpu --test selection --test qai8dxp --test qsi8d32p --test qai4c32p --test qai8dxp_qsu2cxp --test getters_grid_sme)
 for model in $svl_models; do
   step "aarch64 streaming-vector-length tests under QEMU_CPU=$model"
   QEMU_CPU=$model RKAI_EXPECT_CPU=$model RKAI_TEST_KERNEL=_sme \

@@ -170,3 +170,68 @@ macro_rules! getter_case {
         )
     };
 }
+
+/// What a forked child did: whether it died of a signal (KleidiAI's and rkai's assertions
+/// abort) and what it wrote to stderr.
+pub struct ForkOutcome {
+    pub aborted: bool,
+    pub stderr: String,
+}
+
+/// Runs `action` in a forked child of this process with its stderr captured, and reports how
+/// the child ended (`_exit(0)` if `action` returns). Much cheaper than [`run_child`], which
+/// starts a new process (under QEMU user mode, a new emulator); `action` must not rely on other
+/// threads, which the child does not have.
+pub fn in_fork(action: impl FnOnce()) -> ForkOutcome {
+    use std::os::raw::c_int;
+    unsafe extern "C" {
+        fn fork() -> c_int;
+        fn pipe(fds: *mut c_int) -> c_int;
+        fn dup2(old: c_int, new: c_int) -> c_int;
+        fn close(fd: c_int) -> c_int;
+        fn read(fd: c_int, buf: *mut u8, len: usize) -> isize;
+        fn waitpid(pid: c_int, status: *mut c_int, options: c_int) -> c_int;
+        fn _exit(code: c_int) -> !;
+    }
+    let mut fds = [0 as c_int; 2];
+    // SAFETY: `fds` holds the two descriptors pipe writes.
+    assert_eq!(unsafe { pipe(fds.as_mut_ptr()) }, 0, "pipe");
+    let [read_end, write_end] = fds;
+    // SAFETY: the child only redirects its stderr, runs `action` and exits; it never returns
+    // into the test harness.
+    let pid = unsafe { fork() };
+    assert!(pid >= 0, "fork");
+    if pid == 0 {
+        // SAFETY: descriptors of this process; `_exit` skips the parent's atexit handlers.
+        unsafe {
+            dup2(write_end, 2);
+            close(read_end);
+            close(write_end);
+        }
+        action();
+        unsafe { _exit(0) }
+    }
+    // SAFETY: the parent's own descriptors and child.
+    unsafe { close(write_end) };
+    let mut stderr = Vec::new();
+    let mut buf = [0u8; 4096];
+    loop {
+        // SAFETY: `buf` is writable for its length.
+        let n = unsafe { read(read_end, buf.as_mut_ptr(), buf.len()) };
+        if n <= 0 {
+            break;
+        }
+        stderr.extend_from_slice(&buf[..n as usize]);
+    }
+    let mut status: c_int = 0;
+    // SAFETY: waits for the child forked above.
+    unsafe {
+        close(read_end);
+        assert_eq!(waitpid(pid, &mut status, 0), pid, "waitpid");
+    }
+    // Linux's wait status: the low 7 bits hold the terminating signal, 0 for a normal exit.
+    ForkOutcome {
+        aborted: status & 0x7f != 0,
+        stderr: String::from_utf8_lossy(&stderr).into_owned(),
+    }
+}

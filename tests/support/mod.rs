@@ -10,6 +10,7 @@ pub mod cpu;
 pub mod death;
 pub mod float_family;
 pub mod gemm;
+pub mod getter_grid;
 pub mod guard;
 pub mod host;
 pub mod hostile;

@@ -115,6 +115,69 @@ impl Columns {
     }
 }
 
+/// The multiple an offset getter of KleidiAI asserts an index is of.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IndexMultiple {
+    /// The run-time tile value the getter is named after (`mr`, `nr`, `m_step` or `n_step`,
+    /// scaled with the vector length like the getter of that name).
+    Tile,
+    /// A compile-time constant of KleidiAI's source (`kai_nr`, `kai_n_step`), which does not
+    /// scale with the vector length where the getter of that name does.
+    Constant(usize),
+}
+
+impl IndexMultiple {
+    /// The multiple on this CPU, given the tile value.
+    #[inline(always)]
+    pub const fn of(self, tile_value: usize) -> usize {
+        match self {
+            IndexMultiple::Tile => tile_value,
+            IndexMultiple::Constant(multiple) => multiple,
+        }
+    }
+}
+
+/// What K a blockwise kernel's `get_rhs_packed_offset` asserts against the block length `bl`
+/// (every one asserts `bl % 32 == 0`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BlockDepth {
+    /// `k % bl == 0` (the NEON and SVE kernels).
+    WholeBlocks,
+    /// `k % 32 == 0`; a partial last block counts whole.
+    MultipleOf32,
+    /// Nothing; K rounds up to 32, then to whole blocks.
+    Any,
+}
+
+/// What KleidiAI's offset getters of one kernel assert about their arguments. Its kernels differ
+/// here, even within a family (some assert against a constant where others call the getter), so
+/// each kernel says which; rkai checks exactly that, no more, so a call KleidiAI's debug build
+/// accepts is accepted at every vector length.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OffsetChecks {
+    /// `m_idx` of `get_lhs_packed_offset`, against `mr`.
+    pub lhs_packed_m_idx: IndexMultiple,
+    /// `n_idx` of `get_rhs_packed_offset`, against `nr`.
+    pub rhs_packed_n_idx: IndexMultiple,
+    /// `m_idx` of `get_dst_offset`, against `m_step`.
+    pub dst_m_idx: IndexMultiple,
+    /// `n_idx` of `get_dst_offset`, against `n_step`.
+    pub dst_n_idx: IndexMultiple,
+    /// K against `bl` in `get_rhs_packed_offset` (the `qai8dxp_qsi4c32p` family).
+    pub block_depth: BlockDepth,
+}
+
+impl OffsetChecks {
+    /// Every index against the getter of its name, whole blocks: most kernels.
+    pub const TILE: OffsetChecks = OffsetChecks {
+        lhs_packed_m_idx: IndexMultiple::Tile,
+        rhs_packed_n_idx: IndexMultiple::Tile,
+        dst_m_idx: IndexMultiple::Tile,
+        dst_n_idx: IndexMultiple::Tile,
+        block_depth: BlockDepth::WholeBlocks,
+    };
+}
+
 /// How a kernel finishes each output from its integer accumulator: the steps whose rounding or
 /// NaN handling differs between kernels of one family (every other step is common to the family).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -435,6 +498,8 @@ pub struct MatmulKernel {
     pub native: KernelFn,
     /// How it finishes each output (for the portable path and the reference).
     pub epilogue: Epilogue,
+    /// What its offset getters assert about their arguments.
+    pub offset_checks: OffsetChecks,
 }
 
 impl MatmulKernel {
@@ -942,6 +1007,8 @@ const BF16P12X4BIASF16_RHS: &[&Packer] = &[&RHS_PACK_KXN_BF16P12X4BIASF16_F16_NE
 macro_rules! kernel_entry {
     (@epilogue) => { Epilogue::VECTOR };
     (@epilogue $e:expr) => { $e };
+    (@checks) => { OffsetChecks::TILE };
+    (@checks $c:expr) => { $c };
     (
         $(#[$doc:meta])* $name:ident, $family:ident, $lhs:ident, $rhs:ident, $stem:ident, $isa:ident,
         $tile:tt, $native:expr
@@ -959,7 +1026,7 @@ macro_rules! kernel_entry {
     (
         $(#[$doc:meta])* $name:ident, $family:ident, $lhs:ident, $rhs:ident, $stem:ident, $isa:ident,
         [$m_step:expr, $n_step:expr, $mr:expr, $nr:expr, $kr:expr, $sr:expr], $native:expr,
-        $origin:ident, $columns:ident, $rows:ident $(, $epilogue:expr)?
+        $origin:ident, $columns:ident, $rows:ident $(, $epilogue:expr $(, $checks:expr)?)?
     ) => {
         $(#[$doc])*
         pub static $name: MatmulKernel = MatmulKernel {
@@ -974,6 +1041,7 @@ macro_rules! kernel_entry {
             rhs_packers: $rhs,
             native: $native,
             epilogue: kernel_entry!(@epilogue $($epilogue)?),
+            offset_checks: kernel_entry!(@checks $($($checks)?)?),
         };
     };
 }
@@ -1230,13 +1298,22 @@ macro_rules! streaming_qai8dxp_kernel {
     (
         $(#[$doc:meta])* $name:ident, $family:ident, $lhs:ident, $rhs:ident, $stem:ident,
         $isa:ident, $tile:tt, $columns:ident, $epilogue:expr,
-        $f32_family:ident :: $module:ident $(:: $out:ident)?
+        $f32_family:ident :: $module:ident $(:: $out:ident)? $(, $checks:expr)?
     ) => {
         kernel_entry!($(#[$doc])* $name, $family, $lhs, $rhs, $stem, $isa, $tile,
-            native!($f32_family::$module $(:: $out)?), KleidiAi, $columns, Any, $epilogue);
+            native!($f32_family::$module $(:: $out)?), KleidiAi, $columns, Any, $epilogue
+            $(, $checks)?);
     };
 }
 
+/// KleidiAI's f32 `qai8dxp1x4_qsi4cxp4vlx4` SME2 GEMV asserts its column indices against its
+/// constants `kai_nr` (4) and `kai_n_step` (1), not against the getters, which scale with the
+/// streaming length (its f16 sibling calls the getters).
+const SDOT_QSI4CXP_OFFSET_CHECKS: OffsetChecks = OffsetChecks {
+    rhs_packed_n_idx: IndexMultiple::Constant(4),
+    dst_n_idx: IndexMultiple::Constant(1),
+    ..OffsetChecks::TILE
+};
 /// SME2 `SDOT` GEMVs: `FMLA` into the bias, `FCLAMP`.
 const SME2_DOT: Epilogue = Epilogue {
     scale_bias: ScaleBias::FusedMultiplyAdd,
@@ -1375,7 +1452,11 @@ streaming_qai8dxp_kernel!(
     [1, 4, 1, 4, 8, 2],
     PerSmeLane32,
     SME2_DOT,
-    f32_qai8dxp_qsi4c32p::matmul_clamp_f32_qai8dxp1x4_qsi4c32p4vlx4_1x4vl_sme2_dot
+    f32_qai8dxp_qsi4c32p::matmul_clamp_f32_qai8dxp1x4_qsi4c32p4vlx4_1x4vl_sme2_dot,
+    OffsetChecks {
+        block_depth: BlockDepth::Any,
+        ..OffsetChecks::TILE
+    }
 );
 
 streaming_qai8dxp_kernel!(
@@ -1390,7 +1471,11 @@ streaming_qai8dxp_kernel!(
     [1, 4, 1, 4, 8, 2],
     RowsAndColumnsPerSmeLane32,
     SME2_BLOCKWISE_MOPA,
-    f32_qai8dxp_qsi4c32p::matmul_clamp_f32_qai8dxp1vlx4_qsi4c32p4vlx4_1vlx4vl_sme2_mopa
+    f32_qai8dxp_qsi4c32p::matmul_clamp_f32_qai8dxp1vlx4_qsi4c32p4vlx4_1vlx4vl_sme2_mopa,
+    OffsetChecks {
+        block_depth: BlockDepth::MultipleOf32,
+        ..OffsetChecks::TILE
+    }
 );
 
 streaming_qai8dxp_kernel!(
@@ -1404,7 +1489,8 @@ streaming_qai8dxp_kernel!(
     [1, 4, 1, 4, 4, 1],
     PerSmeLane32,
     SME2_DOT,
-    f32_qai8dxp_qsi4cxp::matmul_clamp_f32_qai8dxp1x4_qsi4cxp4vlx4_1x4vl_sme2_sdot
+    f32_qai8dxp_qsi4cxp::matmul_clamp_f32_qai8dxp1x4_qsi4cxp4vlx4_1x4vl_sme2_sdot,
+    SDOT_QSI4CXP_OFFSET_CHECKS
 );
 
 streaming_qai8dxp_kernel!(

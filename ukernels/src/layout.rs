@@ -103,9 +103,15 @@ pub mod qsi4c32p {
 
     /// Checks the block length against K: KleidiAI's `(bl % 32) == 0` and `(k % bl) == 0`.
     pub fn check_block(k: usize, bl: usize) -> Result<(), Violation> {
-        contract::require(bl != 0, "bl > 0")?;
-        contract::require(bl % BL_MULTIPLE == 0, "(bl % 32) == 0")?;
+        check_block_length(bl)?;
         contract::require(k % bl == 0, "(k % bl) == 0")
+    }
+
+    /// Checks the block length alone: KleidiAI's `(bl % 32) == 0`, and `bl > 0` (KleidiAI
+    /// would divide by it).
+    pub fn check_block_length(bl: usize) -> Result<(), Violation> {
+        contract::require(bl != 0, "bl > 0")?;
+        contract::require(bl % BL_MULTIPLE == 0, "(bl % 32) == 0")
     }
 
     /// Bytes of one block of `nr` columns: data then scales.
@@ -120,8 +126,16 @@ pub mod qsi4c32p {
     /// Bytes of one group of `nr` packed columns.
     pub fn stride(k: usize, nr: usize, bl: usize) -> Result<usize, Violation> {
         check_block(k, bl)?;
+        stride_of_whole_blocks(k, nr, bl)
+    }
+
+    /// [`stride`] with a partial last block counted whole (KleidiAI's `roundup(k, bl) / bl`
+    /// blocks, as the SME kernels' getters compute it for any K); the same where `bl` divides K.
+    pub fn stride_of_whole_blocks(k: usize, nr: usize, bl: usize) -> Result<usize, Violation> {
+        check_block_length(bl)?;
+        let blocks = contract::roundup(k, bl, "roundup(k, bl) fits in size_t")? / bl;
         let blocks = contract::mul(
-            k / bl,
+            blocks,
             bl / 2 + SCALE_BYTES,
             "packed RHS column size fits in size_t",
         )?;
@@ -272,11 +286,10 @@ pub mod qsi8d32pscalef32 {
     }
 
     /// The offset as the `qai4c32p` matmul kernels' `get_lhs_packed_offset` computes it: unlike
-    /// the packer, KleidiAI's kernels round K up to whole blocks and require only
-    /// `(m_idx % mr) == 0` and `(bl % 32) == 0`.
+    /// the packer, KleidiAI's kernels round K up to whole blocks and require only `(bl % 32) == 0`
+    /// (and `m_idx` a multiple of `mr`, which the caller checks).
     pub fn kernel_offset(m_idx: usize, k: usize, bl: usize, mr: usize) -> Result<usize, Violation> {
         contract::require(mr != 0, "mr > 0")?;
-        contract::require(m_idx % mr == 0, "(m_idx % mr) == 0")?;
         contract::require(bl != 0, "bl > 0")?;
         contract::require(bl % qai4c32p::BL_MULTIPLE == 0, "(bl % 32) == 0")?;
         let blocks = contract::roundup(k, bl, "roundup(k, bl) fits in size_t")? / bl;
@@ -413,6 +426,10 @@ impl RhsLayout {
     }
 
     /// Byte offset of the group holding column `n_idx` (which must start a group).
+    ///
+    /// A zero `nr` (which the getters of packers that assert nothing about it pass through, as
+    /// KleidiAI's do) leaves only column 0 at offset 0, and [`RhsLayout::size`] 0: what KleidiAI's
+    /// getters return on Arm, whose unsigned division by zero yields zero.
     #[inline(always)]
     pub fn offset(
         self,
@@ -422,10 +439,12 @@ impl RhsLayout {
         kr: usize,
         sr: usize,
     ) -> Result<usize, Violation> {
-        contract::require(nr != 0, "nr > 0")?;
-        contract::require(n_idx % nr == 0, "(n_idx % nr) == 0")?;
+        contract::require(
+            n_idx.checked_rem(nr).unwrap_or(n_idx) == 0,
+            "(n_idx % nr) == 0",
+        )?;
         contract::mul(
-            n_idx / nr,
+            n_idx.checked_div(nr).unwrap_or(0),
             self.stride(k, nr, kr, sr)?,
             "packed RHS offset fits in size_t",
         )
@@ -441,8 +460,10 @@ impl RhsLayout {
         kr: usize,
         sr: usize,
     ) -> Result<usize, Violation> {
-        contract::require(nr != 0, "nr > 0")?;
-        let groups = contract::roundup(n, nr, "roundup(n, nr) fits in size_t")? / nr;
+        let groups = match nr {
+            0 => 0,
+            _ => contract::roundup(n, nr, "roundup(n, nr) fits in size_t")? / nr,
+        };
         contract::mul(
             groups,
             self.stride(k, nr, kr, sr)?,

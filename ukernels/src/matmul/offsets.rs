@@ -2,10 +2,29 @@
 //! `get_rhs_packed_offset`, ...), by the family's operands: KleidiAI's values and assertions.
 
 use super::{bf16_gemm, matmul_clamp_f32_qsi8d32p_qsi4c32p as qsi8d32p_qsi4c32p};
-use crate::catalog::{MatmulKernel, Rows};
+use crate::catalog::{BlockDepth, IndexMultiple, MatmulKernel, Rows};
 use crate::contract::{self, Violation};
-use crate::family::Operands;
+use crate::family::{Operands, Qai8dxpRhs};
 use crate::layout;
+
+/// Checks `index` is a multiple of what `kernel`'s getter asserts (`multiple`, given the
+/// `tile_value` the getter is named after), with KleidiAI's condition for each case.
+fn require_multiple(
+    index: usize,
+    multiple: IndexMultiple,
+    tile_value: usize,
+    tile_condition: &'static str,
+    constant_condition: &'static str,
+) -> Result<(), Violation> {
+    let condition = match multiple {
+        IndexMultiple::Tile => tile_condition,
+        IndexMultiple::Constant(_) => constant_condition,
+    };
+    contract::require(
+        index.checked_rem(multiple.of(tile_value)) == Some(0),
+        condition,
+    )
+}
 
 /// Byte offset of row `m_idx` in the packed LHS `kernel` reads.
 pub fn lhs_packed(
@@ -15,7 +34,15 @@ pub fn lhs_packed(
     bl: usize,
 ) -> Result<usize, Violation> {
     let t = kernel.tile();
-    let rows_of_mr = || contract::require(m_idx % t.mr == 0, "(m_idx % mr) == 0");
+    let rows_of_mr = || {
+        require_multiple(
+            m_idx,
+            kernel.offset_checks.lhs_packed_m_idx,
+            t.mr,
+            "(m_idx % mr) == 0",
+            "(m_idx % kai_mr) == 0",
+        )
+    };
     match kernel.family.description().operands {
         Operands::Qai8dxp(_) => {
             rows_of_mr()?;
@@ -26,7 +53,10 @@ pub fn lhs_packed(
             qsi8d32p_qsi4c32p::check_block(kernel, k, bl)?;
             layout::qsi8d32p::offset(m_idx, k, bl, t.mr)
         }
-        Operands::Qsi8d32pQai4c32p => layout::qsi8d32pscalef32::kernel_offset(m_idx, k, bl, t.mr),
+        Operands::Qsi8d32pQai4c32p => {
+            rows_of_mr()?;
+            layout::qsi8d32pscalef32::kernel_offset(m_idx, k, bl, t.mr)
+        }
         Operands::Bf16pBf16p => {
             match kernel.rows {
                 Rows::One => contract::require(m_idx == 0, "m_idx == 0")?,
@@ -57,18 +87,39 @@ pub fn rhs_packed(
     bl: usize,
 ) -> Result<usize, Violation> {
     let t = kernel.tile();
-    match kernel.family.description().operands {
-        Operands::Qsi8d32pQsi4c32p => qsi8d32p_qsi4c32p::check_block(kernel, k, bl)?,
-        Operands::Qai8dxp(_)
+    let stride = match kernel.family.description().operands {
+        Operands::Qai8dxp(Qai8dxpRhs::Qsi4c32p) => {
+            blocks_stride(kernel.offset_checks.block_depth, k, t.nr, bl)?
+        }
+        Operands::Qsi8d32pQsi4c32p => {
+            qsi8d32p_qsi4c32p::check_block(kernel, k, bl)?;
+            kernel.family.rhs_layout(bl).stride(k, t.nr, t.kr, t.sr)?
+        }
+        Operands::Qai8dxp(Qai8dxpRhs::Qsi4cxp | Qai8dxpRhs::Qsi8cxp | Qai8dxpRhs::Qsu2cxp)
         | Operands::Qsi8d32pQai4c32p
         | Operands::Bf16pBf16p
         | Operands::UnpackedFloat
-        | Operands::IndirectFloat => {}
+        | Operands::IndirectFloat => kernel.family.rhs_layout(bl).stride(k, t.nr, t.kr, t.sr)?,
+    };
+    require_multiple(
+        n_idx,
+        kernel.offset_checks.rhs_packed_n_idx,
+        t.nr,
+        "(n_idx % nr) == 0",
+        "(n_idx % kai_nr) == 0",
+    )?;
+    contract::mul(n_idx / t.nr, stride, "packed RHS offset fits in size_t")
+}
+
+/// The stride of a `qsi4c32p` packed RHS group as a kernel's `get_rhs_packed_offset` computes
+/// it, with the K check `depth` says its KleidiAI source makes.
+fn blocks_stride(depth: BlockDepth, k: usize, nr: usize, bl: usize) -> Result<usize, Violation> {
+    match depth {
+        BlockDepth::WholeBlocks => layout::qsi4c32p::check_block(k, bl)?,
+        BlockDepth::MultipleOf32 => contract::require(k % 32 == 0, "(k % kai_bl) == 0")?,
+        BlockDepth::Any => {}
     }
-    kernel
-        .family
-        .rhs_layout(bl)
-        .offset(n_idx, k, t.nr, t.kr, t.sr)
+    layout::qsi4c32p::stride_of_whole_blocks(k, nr, bl)
 }
 
 /// Byte offset of element (`m_idx`, `n_idx`) in a destination with rows `stride` bytes apart.
@@ -79,8 +130,21 @@ pub fn dst(
     stride: usize,
 ) -> Result<usize, Violation> {
     let t = kernel.tile();
-    contract::require(m_idx % t.m_step == 0, "(m_idx % m_step) == 0")?;
-    contract::require(n_idx % t.n_step == 0, "(n_idx % n_step) == 0")?;
+    let checks = kernel.offset_checks;
+    require_multiple(
+        m_idx,
+        checks.dst_m_idx,
+        t.m_step,
+        "(m_idx % m_step) == 0",
+        "(m_idx % kai_m_step) == 0",
+    )?;
+    require_multiple(
+        n_idx,
+        checks.dst_n_idx,
+        t.n_step,
+        "(n_idx % n_step) == 0",
+        "(n_idx % kai_n_step) == 0",
+    )?;
     layout::dst::offset(m_idx, n_idx, stride, kernel.family.output().size())
 }
 

@@ -53,9 +53,10 @@ pub const PS1S0_MAX_BL: usize = 256;
 pub use super::rhs::Args;
 
 /// Checks the getters' parameters: KleidiAI's `(bl % 32) == 0`, `(k % 2) == 0`, `(k % kr) == 0`,
-/// `(k % bl) == 0`, plus non-zero `nr`/`kr` and size overflow.
+/// `(k % bl) == 0`, plus size overflow and a non-zero `kr` and `bl`, which KleidiAI divides by
+/// (its C is undefined there; Rust's `%` would panic). A zero `nr` is KleidiAI's: the getters
+/// answer 0 (see `RhsLayout::offset`); packing refuses it ([`check`]).
 pub fn check_getter(k: usize, nr: usize, kr: usize, bl: usize) -> Checked {
-    contract::require(nr != 0, "nr > 0")?;
     contract::require(kr != 0, "kr > 0")?;
     layout::check_block(k, bl)?;
     contract::require(k % 2 == 0, "(k % 2) == 0")?;
@@ -66,6 +67,8 @@ pub fn check_getter(k: usize, nr: usize, kr: usize, bl: usize) -> Checked {
 /// Checks what `variant` requires of its arguments (KleidiAI's assertions).
 pub fn check(variant: Variant, a: &Args) -> Checked {
     contract::require(a.num_groups == 1, "num_groups == 1")?;
+    // Packing `nr`-column groups of zero columns would never advance.
+    contract::require(a.nr != 0, "nr > 0")?;
     check_getter(a.k, a.nr, a.kr, a.bl)?;
     contract::require(a.bias.is_null(), "bias == NULL")?;
     contract::require(a.extra_bytes == 0, "extra_bytes == 0")?;
