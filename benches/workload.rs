@@ -5,8 +5,10 @@
 #![allow(dead_code)]
 
 use core::ffi::c_void;
-use rkai::ukernels::catalog::{Family, LhsPackerKind, MatmulKernel, PackerKind, RhsPackerKind};
+use rkai::ukernels::family::Family;
+use rkai::ukernels::kernel::MatmulKernel;
 use rkai::ukernels::layout::RhsLayout;
+use rkai::ukernels::pack::kinds::{LhsPackerKind, PackerKind, RhsPackerKind};
 use rkai::ukernels::pack::rhs_pack_bf16::Variant as RhsBf16Variant;
 use rkai::ukernels::types::{
     kai_datatype, kai_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0_params, kai_rhs_pack_qs4cxs1s0_param,

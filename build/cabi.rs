@@ -7,9 +7,11 @@
 //! Used by the build script (headers and shims) and by the `rkai` crate (selection fills
 //! interface structs in this order); C text stays out of the `no_std` kernel crate.
 
-use rkai_ukernels::catalog::{Family, LhsPackerKind, PackerKind, RhsPackerKind};
+use rkai_ukernels::family::Family;
+
 use rkai_ukernels::family::{BlockLength, DstPointer, Operands, Qai8dxpRhs};
 use rkai_ukernels::pack::Source;
+use rkai_ukernels::pack::kinds::{LhsPackerKind, PackerKind, RhsPackerKind};
 use rkai_ukernels::pack::lhs_quant_pack_qai8dxp::LhsType;
 use rkai_ukernels::pack::lhs_quant_pack_qsi8d32pscalef32::Variant as Qsi8d32pscalef32Packer;
 use rkai_ukernels::pack::rhs_pack_bf16::Variant as Bf16RhsPacker;

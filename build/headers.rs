@@ -2,7 +2,9 @@
 //! `rkai.h` whose types come from Rust through cbindgen.
 
 use crate::cabi::{self, CFunction, CSurface};
-use rkai_ukernels::catalog::{Columns, Family, KERNELS, PACKERS, UKER_RHS_PACKERS};
+use rkai_ukernels::catalog::{KERNELS, PACKERS, UKER_RHS_PACKERS};
+use rkai_ukernels::family::Family;
+use rkai_ukernels::kernel::Columns;
 use rkai_ukernels::select;
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
@@ -16,11 +18,7 @@ pub fn generate(manifest_dir: &Path) -> Vec<(PathBuf, String)> {
         (PathBuf::from("kai/kai_common.h"), kai_common(manifest_dir)),
         (PathBuf::from("rkai.h"), rkai_h(manifest_dir)),
     ];
-    let mut families: Vec<Family> = Vec::new();
     for k in KERNELS {
-        if !families.contains(&k.family) {
-            families.push(k.family);
-        }
         let t = k.base_tile;
         // VL-scaled column counts are run-time values: state the unit instead of a number.
         let columns = |v: usize| match k.columns {
@@ -61,7 +59,7 @@ pub fn generate(manifest_dir: &Path) -> Vec<(PathBuf, String)> {
             header(&doc, &[], &[], k.family.c_functions(), prefix, k.stem),
         ));
     }
-    for family in families {
+    for family in select::families() {
         let path = format!("kai/ukernels/matmul/{0}/kai_{0}_interface.h", family.dir());
         files.push((PathBuf::from(path), interface(family)));
     }

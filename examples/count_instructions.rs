@@ -12,6 +12,7 @@
 //! process (a GEMV's LHS packing) can be measured as a difference divided by `repeats`.
 
 use rkai::ukernels::catalog;
+use rkai::ukernels::matmul::args::KernelFn;
 
 #[path = "../benches/workload.rs"]
 mod workload;
@@ -46,10 +47,10 @@ fn main() {
     }
     assert_eq!(phase, "run", "{usage}");
     let entry = match kernel.native {
-        catalog::KernelFn::Packed(f) | catalog::KernelFn::PackedOutput(f) => f as usize,
-        catalog::KernelFn::UnpackedLhs(f) => f as usize,
-        catalog::KernelFn::Indirect(f) => f as usize,
-        catalog::KernelFn::Portable => 0,
+        KernelFn::Packed(f) | KernelFn::PackedOutput(f) => f as usize,
+        KernelFn::UnpackedLhs(f) => f as usize,
+        KernelFn::Indirect(f) => f as usize,
+        KernelFn::Portable => 0,
     };
     println!("kernel {entry:x} main {:x}", main as fn() as usize);
     w.run();

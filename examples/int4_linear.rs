@@ -6,7 +6,7 @@
 //! `QEMU_CPU=neoverse-v1 scripts/cross-cargo run --release --target aarch64-unknown-linux-gnu --example int4_linear`.
 
 use rkai::ukernels::api::{self, Clamp, Kernel, PackedWeights, QuantizedActivations, Weights};
-use rkai::ukernels::catalog::Family;
+use rkai::ukernels::family::Family;
 use std::time::Instant;
 
 const N: usize = 1024;

@@ -17,12 +17,17 @@ import re, sys
 functions, name, body, page_register = {}, None, [], None
 def short(symbol):
     symbol = re.sub(r"::h[0-9a-f]{16}", "", symbol)
+    # A method of a type declared in another module demangles as `<path::Type>::method`.
+    symbol = re.sub(r"^<(?:[A-Za-z_][A-Za-z0-9_]*::)*[A-Za-z_][A-Za-z0-9_]*>::", "", symbol)
     # Generic arguments hold paths too: cut every path to its last segment.
     return re.sub(r"(?:[A-Za-z_][A-Za-z0-9_]*::)+", "", symbol)
 for line in sys.stdin:
     head = re.match(r"^[0-9a-f]+ <(.*)>:$", line)
     if head:
-        name = short(head.group(1)); body = functions.setdefault(name, [])
+        # Functions that share a short name (methods of two types both named Variant) are
+        # listed together, in a fixed order.
+        name = short(head.group(1)); body = []
+        functions.setdefault(name, []).append(body)
         continue
     inst = re.match(r"^\s+[0-9a-f]+:\s+(.*)$", line.rstrip())
     if name is None or not inst:
@@ -40,7 +45,8 @@ for line in sys.stdin:
         page_register = None
     body.append(text)
 for name in sorted(functions):
-    print(name + ":")
-    for text in functions[name]:
-        print("  " + text)
+    for body in sorted(functions[name]):
+        print(name + ":")
+        for text in body:
+            print("  " + text)
 '

@@ -20,7 +20,8 @@ use core::ffi::{CStr, c_void};
 use core::fmt::Write;
 use core::ptr;
 use rkai_ukernels::arch::{self, Features};
-use rkai_ukernels::catalog::{Family, MatmulKernel};
+use rkai_ukernels::family::Family;
+use rkai_ukernels::kernel::MatmulKernel;
 use rkai_ukernels::select::{self as rank, Pair, Shape};
 
 pub use rkai_ukernels::select::Shape as ShapeClass;

@@ -8,11 +8,15 @@
 
 mod support;
 
-use rkai::ukernels::catalog::{
-    self, Family, LhsPackerKind, MatmulKernel, Packer, PackerKind, RhsPackerKind, Rows,
-};
+use rkai::ukernels::catalog;
+
+use rkai::ukernels::family::Family;
+
+use rkai::ukernels::kernel::{MatmulKernel, Rows};
+
 use rkai::ukernels::float::{self, f16};
 use rkai::ukernels::matmul::bf16_gemm as family;
+use rkai::ukernels::pack::kinds::{LhsPackerKind, Packer, PackerKind, RhsPackerKind};
 use rkai::ukernels::pack::lhs_pack_bf16::Variant as LhsVariant;
 use rkai::ukernels::pack::rhs_pack_bf16::Variant as RhsVariant;
 use rkai::ukernels::reference::bf16_gemm as reference;

@@ -8,7 +8,9 @@
 
 mod support;
 
-use rkai::ukernels::catalog::{self, LhsPackerKind, Packer, PackerKind, RhsPackerKind};
+use rkai::ukernels::catalog;
+
+use rkai::ukernels::pack::kinds::{LhsPackerKind, Packer, PackerKind, RhsPackerKind};
 use rkai::ukernels::pack::lhs_pack_bf16::Variant;
 use rkai::ukernels::pack::rhs_pack_bf16::Variant as RhsVariant;
 use rkai::ukernels::reference::lhs_bf16 as reference;

@@ -4,7 +4,8 @@
 
 use rkai::cabi::CSurface;
 use rkai::capi::exports::SYMBOL_NAMES;
-use rkai::ukernels::catalog::{KERNELS, Origin, PACKERS, UKER_RHS_PACKERS};
+use rkai::ukernels::catalog::{KERNELS, PACKERS, UKER_RHS_PACKERS};
+use rkai::ukernels::kernel::Origin;
 use std::collections::BTreeSet;
 use std::fs;
 use std::path::{Path, PathBuf};

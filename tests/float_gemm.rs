@@ -7,7 +7,7 @@
 
 mod support;
 
-use rkai::ukernels::catalog::Family;
+use rkai::ukernels::family::Family;
 use rkai::ukernels::reference::float_gemm as reference;
 use support::float_family::{FloatFamily, Reference};
 

@@ -8,7 +8,7 @@
 
 mod support;
 
-use rkai::ukernels::catalog::Family;
+use rkai::ukernels::family::Family;
 use rkai::ukernels::reference::half_gemm as reference;
 use support::float_family::{self as harness, FloatFamily, Problem, Reference};
 use support::guard::Edge;

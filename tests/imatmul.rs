@@ -9,7 +9,8 @@
 mod support;
 
 use rkai::ukernels::arch::{self, Isa};
-use rkai::ukernels::catalog::{self, KERNELS, MatmulKernel};
+use rkai::ukernels::catalog::{self, KERNELS};
+use rkai::ukernels::kernel::MatmulKernel;
 use rkai::ukernels::matmul::call::IndirectArgs;
 use rkai::ukernels::matmul::imatmul_clamp_f32_f32_f32p::portable;
 use std::ffi::c_void;

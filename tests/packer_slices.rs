@@ -15,8 +15,10 @@ use core::ops::Range;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::ptr;
 
-use rkai::ukernels::catalog::{KERNELS, LhsPackerKind, PACKERS, Packer, PackerKind, RhsPackerKind};
+use rkai::ukernels::catalog::{KERNELS, PACKERS};
+
 use rkai::ukernels::pack::Source;
+use rkai::ukernels::pack::kinds::{LhsPackerKind, Packer, PackerKind, RhsPackerKind};
 use rkai::ukernels::pack::lhs_pack_bf16::Variant as Bf16Lhs;
 use rkai::ukernels::pack::lhs_quant_pack_qai8dxp::LhsType;
 use rkai::ukernels::pack::lhs_quant_pack_qsi8d32p::Variant as Qsi8d32pLhs;

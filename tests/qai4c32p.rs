@@ -9,8 +9,14 @@
 
 mod support;
 
-use rkai::ukernels::catalog::{Family, KERNELS, LhsPackerKind, MatmulKernel, PackerKind};
+use rkai::ukernels::catalog::KERNELS;
+
+use rkai::ukernels::family::Family;
+
+use rkai::ukernels::kernel::MatmulKernel;
+
 use rkai::ukernels::matmul::matmul_clamp_f32_qsi8d32p_qai4c32p as family;
+use rkai::ukernels::pack::kinds::{LhsPackerKind, PackerKind};
 use rkai::ukernels::pack::lhs_quant_pack_qsi8d32pscalef32::Variant as LhsVariant;
 use rkai::ukernels::reference::qai4c32p::{self as reference, Rounding};
 use rkai::ukernels::types::kai_rhs_pack_qs4cxs1s0_param as Params;

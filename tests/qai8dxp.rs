@@ -7,11 +7,13 @@
 
 mod support;
 
-use rkai::ukernels::catalog::{
-    Columns, KERNELS, LhsPackerKind, MatmulKernel, Origin, PACKERS, PackerKind, RhsPackerKind,
-};
+use rkai::ukernels::catalog::{KERNELS, PACKERS};
+
+use rkai::ukernels::kernel::{Columns, MatmulKernel, Origin};
+
 use rkai::ukernels::layout::RhsLayout;
 use rkai::ukernels::pack::Source;
+use rkai::ukernels::pack::kinds::{LhsPackerKind, PackerKind, RhsPackerKind};
 use rkai::ukernels::pack::lhs_quant_pack_qai8dxp::LhsType;
 use rkai::ukernels::pack::rhs_pack_qsi4c32p_qsu4c32s1s0::Variant as BlockPacker;
 use rkai::ukernels::reference::{self, SumOrder, qai8dx};
@@ -570,8 +572,8 @@ fn expected_rhs(k: &MatmulKernel, p: &Problem, size: usize, packer: &str) -> Vec
 /// (which fixes the per-block row sums), with the kernel's tile `t`.
 fn expected_dst(
     p: &Problem,
-    t: &rkai::ukernels::catalog::Tile,
-    finish: rkai::ukernels::catalog::Epilogue,
+    t: &rkai::ukernels::kernel::Tile,
+    finish: rkai::ukernels::kernel::Epilogue,
     packer: &str,
     lq: &[i8],
     rows: &[qai8dx::Row],

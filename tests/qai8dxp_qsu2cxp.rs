@@ -8,8 +8,12 @@
 
 mod support;
 
-use rkai::ukernels::catalog::{Family, MatmulKernel, PackerKind, RhsPackerKind};
+use rkai::ukernels::family::Family;
+
+use rkai::ukernels::kernel::MatmulKernel;
+
 use rkai::ukernels::matmul::call;
+use rkai::ukernels::pack::kinds::{PackerKind, RhsPackerKind};
 use rkai::ukernels::pack::rhs_pack_nxk_qsu2cxp::{DEFAULT_LUT, Variant};
 use rkai::ukernels::reference::{qai8dx, qsu2cxp};
 use rkai::ukernels::types::kai_rhs_pack_qs4cxs1s0_param as Params;
@@ -402,7 +406,7 @@ const SHAPES: [(usize, usize, usize); 16] = [
 ];
 
 fn problems(k: &MatmulKernel) -> impl Iterator<Item = Problem> + '_ {
-    let one_row = k.rows == rkai::ukernels::catalog::Rows::One;
+    let one_row = k.rows == rkai::ukernels::kernel::Rows::One;
     SHAPES.iter().enumerate().map(move |(seed, &(m, n, kk))| {
         // The GEMV takes one row a call; the tester calls it row by row.
         let m = if one_row { m.min(3) } else { m };
@@ -427,7 +431,7 @@ reference_tests!(
 fn threads_on_disjoint_portions_equal_one_call() {
     let kernels = runnable();
     let tiles = tester::threads_equal_one_call_on::<Qsu2cxp>(&kernels, |k, (m, n)| {
-        let m = if k.rows == rkai::ukernels::catalog::Rows::One {
+        let m = if k.rows == rkai::ukernels::kernel::Rows::One {
             1
         } else {
             m
@@ -441,7 +445,7 @@ fn threads_on_disjoint_portions_equal_one_call() {
 #[test]
 fn callee_saved_registers_survive() {
     let calls = tester::registers_survive_on::<Qsu2cxp>(&runnable(), |k| {
-        let m = if k.rows == rkai::ukernels::catalog::Rows::One {
+        let m = if k.rows == rkai::ukernels::kernel::Rows::One {
             1
         } else {
             9
@@ -482,7 +486,7 @@ fn contract_violations_are_refused() {
         };
         refuse(args(1, 48), "k % kai_k_multiple_of == 0");
         refuse(args(0, 32), "m > 0");
-        if k.rows == rkai::ukernels::catalog::Rows::One {
+        if k.rows == rkai::ukernels::kernel::Rows::One {
             refuse(args(2, 32), "m == 1");
         }
         refused += 3;

@@ -11,9 +11,9 @@
 mod support;
 
 use rkai::ukernels::arch;
-use rkai::ukernels::catalog::{
-    Columns, Family, LhsPackerKind, MatmulKernel, PackerKind, RhsPackerKind,
-};
+use rkai::ukernels::family::Family;
+use rkai::ukernels::kernel::{Columns, MatmulKernel};
+use rkai::ukernels::pack::kinds::{LhsPackerKind, PackerKind, RhsPackerKind};
 use rkai::ukernels::pack::lhs_quant_pack_qsi8d32p::Variant as LhsVariant;
 use rkai::ukernels::pack::rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0::{
     PS1S0_MAX_BL, Variant as RhsVariant,

@@ -7,7 +7,8 @@ mod support;
 use rkai::ukernels::api::{
     self, Clamp, Error, Kernel, PackedWeights, QuantizedActivations, Weights,
 };
-use rkai::ukernels::catalog::{self, Family};
+use rkai::ukernels::catalog;
+use rkai::ukernels::family::Family;
 use rkai::ukernels::select::Shape;
 use rkai::ukernels::types::{
     kai_datatype, kai_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0_params, kai_rhs_pack_qs4cxs1s0_param,

@@ -9,7 +9,8 @@ use rkai::cabi::CSurface;
 use rkai::rkai_ffi::{RKAI_FEATURES_ALL, RKAI_SHAPE_GEMM, RKAI_SHAPE_GEMV};
 use rkai::select::{self, ShapeClass};
 use rkai::ukernels::arch::{Features, Isa};
-use rkai::ukernels::catalog::{Family, MatmulKernel};
+use rkai::ukernels::family::Family;
+use rkai::ukernels::kernel::MatmulKernel;
 use rkai::ukernels::select::{self as rank, families};
 use std::ffi::CStr;
 

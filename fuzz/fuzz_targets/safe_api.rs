@@ -5,7 +5,8 @@
 
 use libfuzzer_sys::fuzz_target;
 use rkai_ukernels::api::{self, Clamp, Kernel, PackedWeights, QuantizedActivations, Weights};
-use rkai_ukernels::catalog::{Family, KERNELS};
+use rkai_ukernels::catalog::KERNELS;
+use rkai_ukernels::family::Family;
 
 fuzz_target!(|data: &[u8]| {
     if data.len() < 8 {

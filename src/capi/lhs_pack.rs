@@ -2,7 +2,7 @@
 //! kind's semantics are in `rkai_ukernels::pack::lhs`).
 
 use super::{CArgs, ensure};
-use rkai_ukernels::catalog::LhsPackerKind;
+use rkai_ukernels::pack::kinds::LhsPackerKind;
 use rkai_ukernels::pack::lhs::{self, Dims};
 
 fn dims(a: &CArgs) -> Dims {

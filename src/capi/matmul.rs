@@ -2,9 +2,10 @@
 //! family's description says about its operands (see `rkai_ukernels::family`).
 
 use super::{CArgs, ensure};
-use rkai_ukernels::catalog::MatmulKernel;
 use rkai_ukernels::family::Operands;
-use rkai_ukernels::matmul::call::{self, IndirectArgs, PackedArgs, UnpackedLhsArgs};
+use rkai_ukernels::kernel::MatmulKernel;
+use rkai_ukernels::matmul::args::{IndirectArgs, PackedArgs, UnpackedLhsArgs};
+use rkai_ukernels::matmul::call;
 use rkai_ukernels::matmul::offsets;
 
 #[inline(always)]

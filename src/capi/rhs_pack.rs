@@ -2,8 +2,8 @@
 //! kind's semantics are in `rkai_ukernels::pack::rhs`).
 
 use super::{CArgs, ensure};
-use rkai_ukernels::catalog::RhsPackerKind;
 use rkai_ukernels::matmul::offsets;
+use rkai_ukernels::pack::kinds::RhsPackerKind;
 use rkai_ukernels::pack::rhs::{self, Dims};
 
 /// The K of a packer call: `k`, or the chunks' `k_chunk_count * k_chunk_length`.

@@ -5,7 +5,7 @@
 //! (abort naming the provider) and forwards to `rkai_ukernels::pack::uker_rhs`.
 
 use super::ensure;
-use rkai_ukernels::catalog::UkerRhsKind;
+use rkai_ukernels::pack::kinds::UkerRhsKind;
 use rkai_ukernels::pack::uker_rhs;
 use rkai_ukernels::pack_rhs_types::*;
 

@@ -11,12 +11,14 @@ use super::gemm::{self, Impl, Portion};
 use super::guard::{EDGES, Edge, Guarded};
 use super::rng::Rng;
 use super::tester;
-use rkai::ukernels::catalog::{
-    self, Family, KernelFn, MatmulKernel, Packer, PackerKind, RhsPackerKind,
-};
+use rkai::ukernels::catalog;
+use rkai::ukernels::family::Family;
 use rkai::ukernels::float::f16;
+use rkai::ukernels::kernel::MatmulKernel;
+use rkai::ukernels::matmul::args::KernelFn;
 use rkai::ukernels::matmul::float_gemm as family;
 use rkai::ukernels::pack::Source;
+use rkai::ukernels::pack::kinds::{Packer, PackerKind, RhsPackerKind};
 use rkai::ukernels::pack::rhs_pack_float::Variant;
 use rkai::ukernels::reference::float_gemm as pack_reference;
 use std::ffi::c_void;

@@ -10,8 +10,9 @@
 use super::cabi::{Getter0, Getter2, Getter3, MatmulBlockFn, MatmulFn, MatmulLutFn};
 use super::gemm::{self, Impl, Portion, portions};
 use super::guard::{EDGES, Edge, Guarded};
-use rkai::ukernels::catalog::{KernelFn, MatmulKernel, Rows};
 use rkai::ukernels::family::{BlockLength, DstPointer};
+use rkai::ukernels::kernel::{MatmulKernel, Rows};
+use rkai::ukernels::matmul::args::KernelFn;
 use rkai::ukernels::matmul::call;
 use rkai::ukernels::matmul::output::Output;
 
@@ -82,7 +83,7 @@ pub fn pack_qai8dxp_lhs(
 
 /// The kernels of `family`, [`narrowed`].
 pub fn family_kernels(
-    family: rkai::ukernels::catalog::Family,
+    family: rkai::ukernels::family::Family,
 ) -> impl Iterator<Item = &'static MatmulKernel> {
     narrowed(
         rkai::ukernels::catalog::KERNELS

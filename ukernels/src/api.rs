@@ -13,10 +13,13 @@
 //! Nothing here allocates. Only the `f32`-output `qai8dxp` families are covered so far.
 
 use crate::arch::{self, Features};
-use crate::catalog::{Columns, Family, LhsPackerKind, MatmulKernel, PackerKind, RhsPackerKind};
 use crate::contract::Violation;
+use crate::family::Family;
+use crate::kernel::{Columns, MatmulKernel};
 use crate::layout::{self, RhsLayout};
-use crate::matmul::call::{self, PackedArgs};
+use crate::matmul::args::PackedArgs;
+use crate::matmul::call;
+use crate::pack::kinds::{LhsPackerKind, PackerKind, RhsPackerKind};
 use crate::pack::lhs_quant_pack_qai8dxp as lhs_pack;
 use crate::pack::rhs_pack_nxk_qsi4cxps1s0_qsu4cxs1s0 as sequential_int4_pack;
 use crate::pack::rhs_pack_qsi4c32p_qsu4c32s1s0 as block_pack;

@@ -7,8 +7,8 @@
 //! tests and benches read it from there. Adding a family means a variant and its description
 //! here, its kernels and its reference.
 
+use crate::element::Output;
 use crate::layout::RhsLayout;
-use crate::matmul::output::Output;
 
 /// A matmul family.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -117,16 +117,17 @@ pub struct Description {
 }
 
 impl Family {
-    /// Every family, in catalog order.
+    /// Every family, in the order rkai declares them: the order of `rkai_select.h` and of the
+    /// interface headers it writes.
     pub const ALL: [Family; 16] = [
         Family::F32Qai8dxpQsi4cxp,
         Family::F32Qai8dxpQsi8cxp,
         Family::F32Qai8dxpQsi4c32p,
         Family::F32Qai8dxpQsu2cxp,
+        Family::Bf16Qai8dxpQsi4c32p,
+        Family::Bf16Qai8dxpQsi4cxp,
         Family::F16Qai8dxpQsi4cxp,
         Family::F16Qai8dxpQsi8cxp,
-        Family::Bf16Qai8dxpQsi4cxp,
-        Family::Bf16Qai8dxpQsi4c32p,
         Family::F32Qsi8d32pQsi4c32p,
         Family::F32Qsi8d32pQai4c32p,
         Family::F16Qsi8d32pQai4c32p,

@@ -153,7 +153,7 @@ pub mod pack {
 /// `dst` is row-major with `dst_stride` elements per row; only the m x n region is written.
 #[allow(clippy::too_many_arguments)]
 pub fn matmul_f32_qai8dx_qsi4cx(
-    finish: crate::catalog::Epilogue,
+    finish: crate::kernel::Epilogue,
     by_16: bool,
     m: usize,
     n: usize,
@@ -234,7 +234,7 @@ pub fn pack_qsi8cxp(
 /// roundings, then the clamp).
 #[allow(clippy::too_many_arguments)]
 pub fn matmul_f32_qai8dx_qsi8cx(
-    finish: crate::catalog::Epilogue,
+    finish: crate::kernel::Epilogue,
     m: usize,
     n: usize,
     k: usize,
@@ -445,7 +445,7 @@ pub fn pack_qsi4c32p(
 /// `rsum` are the packed row sums ([`qsi4c32p_row_sum`]).
 #[allow(clippy::too_many_arguments)]
 pub fn matmul_f32_qai8dx_qsi4c32(
-    finish: crate::catalog::Epilogue,
+    finish: crate::kernel::Epilogue,
     m: usize,
     n: usize,
     k: usize,

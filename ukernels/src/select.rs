@@ -24,7 +24,9 @@
 //! 8. catalog order (entries sharing one loop rank equal; the first is taken).
 
 use crate::arch::{Features, Isa};
-use crate::catalog::{Family, KERNELS, MatmulKernel, Rows};
+use crate::catalog::KERNELS;
+use crate::family::Family;
+use crate::kernel::{MatmulKernel, Rows};
 
 /// The shape class a kernel is chosen for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -178,11 +180,9 @@ const fn tier(isa: Isa) -> u8 {
     }
 }
 
-/// Families that have at least one kernel, in catalog order (each listed once).
+/// Families that have at least one kernel, in the order of [`Family::ALL`].
 pub fn families() -> impl Iterator<Item = Family> {
-    KERNELS
-        .iter()
-        .enumerate()
-        .filter(|(i, k)| KERNELS[..*i].iter().all(|e| e.family != k.family))
-        .map(|(_, k)| k.family)
+    Family::ALL
+        .into_iter()
+        .filter(|family| KERNELS.iter().any(|k| k.family == *family))
 }

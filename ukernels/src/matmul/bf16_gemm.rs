@@ -31,9 +31,9 @@ asm_kernel_modules! {
 }
 pub mod portable;
 
-pub use super::call::PackedArgs as Args;
-use crate::catalog::{MatmulKernel, Rows};
+pub use super::args::PackedArgs as Args;
 use crate::contract::{self, Checked};
+use crate::kernel::{MatmulKernel, Rows};
 
 /// K values per packed step.
 pub const KR: usize = 4;
@@ -114,3 +114,127 @@ pub unsafe fn run(kernel: &MatmulKernel, a: &Args) {
         _ => unsafe { portable::run(kernel, a) },
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Kernel entries: the packers each kernel pairs with, and the kernels
+
+use crate::kernel::kernel_entry;
+use crate::matmul::args::KernelFn;
+use crate::pack::kinds::Packer;
+use crate::pack::lhs_pack_bf16::{
+    LHS_PACK_BF16P8X4_F16_NEON, LHS_QUANT_PACK_BF16P1X4_F32_NEON, LHS_QUANT_PACK_BF16P8X4_F32_NEON,
+};
+use crate::pack::rhs_pack_bf16::{
+    RHS_PACK_KXN_BF16P12X4BIASF16_F16_NEON, RHS_PACK_KXN_BF16P12X4BIASF32_F16_NEON,
+    RHS_QUANT_PACK_KXN_BF16P12X4BIASF32_F32_NEON,
+};
+
+/// LHS packers of the 8-row bf16 kernels (f32 or f16 source).
+const BF16P8X4_LHS: &[&Packer] = &[
+    &LHS_QUANT_PACK_BF16P8X4_F32_NEON,
+    &LHS_PACK_BF16P8X4_F16_NEON,
+];
+/// RHS packers writing 12-column bf16 groups with f32 biases (f32 or f16 source).
+const BF16P12X4BIASF32_RHS: &[&Packer] = &[
+    &RHS_QUANT_PACK_KXN_BF16P12X4BIASF32_F32_NEON,
+    &RHS_PACK_KXN_BF16P12X4BIASF32_F16_NEON,
+];
+/// LHS packer of the one-row bf16 kernel.
+const BF16P1X4_LHS: &[&Packer] = &[&LHS_QUANT_PACK_BF16P1X4_F32_NEON];
+const BF16P8X4_F16_LHS: &[&Packer] = &[&LHS_PACK_BF16P8X4_F16_NEON];
+const BF16P12X4BIASF16_RHS: &[&Packer] = &[&RHS_PACK_KXN_BF16P12X4BIASF16_F16_NEON];
+
+/// A kernel of a bf16 GEMM family: its asm module (under `matmul::bf16_gemm`), `f16_output` and
+/// the f32 kernel's module whose asm it runs with f16 biases and results, or `portable` where
+/// there is no asm yet.
+macro_rules! bf16_gemm_kernel {
+    (
+        $(#[$doc:meta])* $name:ident, $family:ident, $lhs:ident, $rhs:ident, $stem:ident,
+        $isa:ident, $tile:tt, f16_output, $module:ident
+    ) => {
+        kernel_entry!($(#[$doc])* $name, $family, $lhs, $rhs, $stem, $isa, $tile, {
+            #[cfg(target_arch = "aarch64")]
+            {
+                KernelFn::Packed(crate::matmul::bf16_gemm::$module::run_f16)
+            }
+            #[cfg(not(target_arch = "aarch64"))]
+            {
+                KernelFn::Portable
+            }
+        });
+    };
+    (
+        $(#[$doc:meta])* $name:ident, $family:ident, $lhs:ident, $rhs:ident, $stem:ident,
+        $isa:ident, $tile:tt, portable
+    ) => {
+        kernel_entry!($(#[$doc])* $name, $family, $lhs, $rhs, $stem, $isa, $tile,
+            KernelFn::Portable);
+    };
+    (
+        $(#[$doc:meta])* $name:ident, $family:ident, $lhs:ident, $rhs:ident, $stem:ident,
+        $isa:ident, $tile:tt, $module:ident
+    ) => {
+        bf16_gemm_kernel!($(#[$doc])* $name, $family, $lhs, $rhs, $stem, $isa, $tile, $module,
+            Any);
+    };
+    (
+        $(#[$doc:meta])* $name:ident, $family:ident, $lhs:ident, $rhs:ident, $stem:ident,
+        $isa:ident, $tile:tt, $module:ident, $rows:ident
+    ) => {
+        kernel_entry!($(#[$doc])* $name, $family, $lhs, $rhs, $stem, $isa, $tile, {
+            #[cfg(target_arch = "aarch64")]
+            {
+                KernelFn::Packed(crate::matmul::bf16_gemm::$module::run)
+            }
+            #[cfg(not(target_arch = "aarch64"))]
+            {
+                KernelFn::Portable
+            }
+        }, KleidiAi, Fixed, $rows);
+    };
+}
+
+bf16_gemm_kernel!(
+    /// bf16 GEMM to f32, 8 rows x 12 columns per step, BFMMLA.
+    MATMUL_CLAMP_F32_BF16P8X4_BF16P12X4B_8X12_NEON_MMLA,
+    F32Bf16pBf16p,
+    BF16P8X4_LHS,
+    BF16P12X4BIASF32_RHS,
+    matmul_clamp_f32_bf16p8x4_bf16p12x4b_8x12_neon_mmla,
+    NeonBf16,
+    [8, 12, 8, 12, 4, 1],
+    matmul_clamp_f32_bf16p8x4_bf16p12x4b_8x12_neon_mmla
+);
+
+bf16_gemm_kernel!(
+    /// bf16 GEMV to f32, one row x 36 columns per step, BFDOT.
+    MATMUL_CLAMP_F32_BF16P1X4_BF16P12X4B_1X36_NEON_DOT,
+    F32Bf16pBf16p,
+    BF16P1X4_LHS,
+    BF16P12X4BIASF32_RHS,
+    matmul_clamp_f32_bf16p1x4_bf16p12x4b_1x36_neon_dot,
+    NeonBf16,
+    [1, 36, 1, 12, 4, 1],
+    matmul_clamp_f32_bf16p1x4_bf16p12x4b_1x36_neon_dot,
+    One
+);
+
+bf16_gemm_kernel!(
+    /// bf16 GEMM to f16, 8 rows x 12 columns per step, BFMMLA.
+    MATMUL_CLAMP_F16_BF16P8X4_BF16P12X4B_8X12_NEON_MMLA,
+    F16Bf16pBf16p,
+    BF16P8X4_F16_LHS,
+    BF16P12X4BIASF16_RHS,
+    matmul_clamp_f16_bf16p8x4_bf16p12x4b_8x12_neon_mmla,
+    NeonFp16Bf16,
+    [8, 12, 8, 12, 4, 1],
+    f16_output,
+    matmul_clamp_f32_bf16p8x4_bf16p12x4b_8x12_neon_mmla
+);
+
+/// The kernels this folder implements, in catalog order.
+pub const KERNELS: &[&MatmulKernel] = &[
+    &MATMUL_CLAMP_F32_BF16P1X4_BF16P12X4B_1X36_NEON_DOT,
+    &MATMUL_CLAMP_F32_BF16P8X4_BF16P12X4B_8X12_NEON_MMLA,
+    &MATMUL_CLAMP_F16_BF16P8X4_BF16P12X4B_8X12_NEON_MMLA,
+];

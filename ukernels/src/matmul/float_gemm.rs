@@ -11,11 +11,11 @@
 //! Like KleidiAI, `run` reads `lhs_stride` and `dst_stride_row` in whole elements (rounding down),
 //! and ignores `dst_stride_col` except in the kernels listed in [`CHECKS_DST_STRIDE_COL`].
 
-pub use super::call::UnpackedLhsArgs as Args;
+pub use super::args::UnpackedLhsArgs as Args;
 use super::output::Output;
-use crate::catalog::MatmulKernel;
 use crate::contract::{self, Checked};
 use crate::float;
+use crate::kernel::MatmulKernel;
 
 /// Kernels that assert `dst_stride_col == sizeof(element)`; the others ignore it, as KleidiAI's do.
 pub const CHECKS_DST_STRIDE_COL: &[&str] = &[

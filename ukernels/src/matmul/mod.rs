@@ -105,6 +105,7 @@ macro_rules! asm_kernel_modules {
     };
 }
 
+pub mod args;
 pub mod bf16_gemm;
 pub mod call;
 pub mod float_gemm;

@@ -2,9 +2,9 @@
 //! `get_rhs_packed_offset`, ...), by the family's operands: KleidiAI's values and assertions.
 
 use super::{bf16_gemm, matmul_clamp_f32_qsi8d32p_qsi4c32p as qsi8d32p_qsi4c32p};
-use crate::catalog::{BlockDepth, IndexMultiple, MatmulKernel, Rows};
 use crate::contract::{self, Violation};
 use crate::family::{Operands, Qai8dxpRhs};
+use crate::kernel::{BlockDepth, IndexMultiple, MatmulKernel, Rows};
 use crate::layout;
 
 /// Checks `index` is a multiple of what `kernel`'s getter asserts (`multiple`, given the
@@ -68,7 +68,7 @@ pub fn lhs_packed(
                 "packed LHS offset fits in size_t",
             )
         }
-        Operands::UnpackedFloat | Operands::IndirectFloat => Err(super::call::NEEDS_PACKED_LHS),
+        Operands::UnpackedFloat | Operands::IndirectFloat => Err(super::args::NEEDS_PACKED_LHS),
     }
 }
 

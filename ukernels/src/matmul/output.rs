@@ -6,83 +6,10 @@
 //! on-stack f32 tile and narrows it: identical numerics, one hot loop per tile, and the extra cost
 //! is one store and reload per output value against `k` multiply-accumulates.
 
-use super::call::PackedArgs as Args;
-use crate::catalog::Tile;
+use super::args::PackedArgs as Args;
+use crate::kernel::Tile;
 
-/// Element type a family writes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Output {
-    /// IEEE binary32.
-    F32,
-    /// IEEE binary16.
-    F16,
-    /// bfloat16.
-    Bf16,
-}
-
-impl Output {
-    /// Bytes per element.
-    pub const fn size(self) -> usize {
-        match self {
-            Output::F32 => 4,
-            Output::F16 | Output::Bf16 => 2,
-        }
-    }
-
-    /// C spelling of `sizeof` the element, for contract messages.
-    pub const fn size_condition(self) -> &'static str {
-        match self {
-            Output::F32 => "dst_stride_col == sizeof(float)",
-            Output::F16 | Output::Bf16 => "dst_stride_col == sizeof(uint16_t)",
-        }
-    }
-
-    /// C spelling of the destination row check, for contract messages.
-    pub const fn row_condition(self) -> &'static str {
-        match self {
-            Output::F32 => "dst_stride_row >= n * sizeof(float)",
-            Output::F16 | Output::Bf16 => "dst_stride_row >= n * sizeof(uint16_t)",
-        }
-    }
-
-    /// The 16-bit type results are narrowed to, if any.
-    pub const fn narrowing(self) -> Option<Narrow> {
-        match self {
-            Output::F32 => None,
-            Output::F16 => Some(Narrow::F16),
-            Output::Bf16 => Some(Narrow::Bf16),
-        }
-    }
-}
-
-/// A 16-bit output type.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Narrow {
-    /// IEEE binary16.
-    F16,
-    /// bfloat16.
-    Bf16,
-}
-
-impl Narrow {
-    /// Rounds `v` to this type (nearest, ties to even; NaNs stay quiet NaNs).
-    #[inline]
-    pub fn bits(self, v: f32) -> u16 {
-        match self {
-            Narrow::F16 => half::f16::from_f32(v).to_bits(),
-            Narrow::Bf16 => half::bf16::from_f32(v).to_bits(),
-        }
-    }
-
-    /// The f32 value of `bits` of this type (exact).
-    #[inline]
-    pub fn widen(self, bits: u16) -> f32 {
-        match self {
-            Narrow::F16 => half::f16::from_bits(bits).to_f32(),
-            Narrow::Bf16 => half::bf16::from_bits(bits).to_f32(),
-        }
-    }
-}
+pub use crate::element::{Narrow, Output};
 
 /// Rows and columns of the staging tile: multiples of every `mr` and `nr` in the catalog.
 const STAGE_ROWS: usize = 16;

@@ -2,7 +2,7 @@
 //! `mr` outside, RHS column groups of `nr` inside, and within each pair of groups passes of at
 //! most [`MAX_ROWS`] x [`MAX_COLS`] (the drivers' on-stack tiles).
 
-use super::call::PackedArgs;
+use super::args::PackedArgs;
 
 /// Most rows of one pass; taller groups take several passes.
 pub(crate) const MAX_ROWS: usize = 16;

@@ -3,18 +3,20 @@
 //! precondition checks and dispatch. Families differ in the packed RHS format and the output
 //! type, both of which the kernel's family names.
 
-use super::call::PackedArgs as Args;
-use super::call::check_packed_output_buffers;
+use super::args::PackedArgs as Args;
+use super::args::check_packed_output_buffers;
 use super::output::run_narrowed;
 use super::{
     matmul_clamp_f32_qai8dxp_qsi4c32p as int4_blockwise, matmul_clamp_f32_qai8dxp_qsi4cxp as int4,
     matmul_clamp_f32_qai8dxp_qsi8cxp as int8, matmul_clamp_f32_qai8dxp_qsu2cxp as int2,
 };
-use crate::catalog::{Clamp, KernelFn, MatmulKernel, PackerKind, RhsPackerKind};
 use crate::contract::{self, Checked};
 use crate::family::Qai8dxpRhs;
 use crate::float;
+use crate::kernel::{Clamp, MatmulKernel};
 use crate::layout::{self, RhsLayout};
+use crate::matmul::args::KernelFn;
+use crate::pack::kinds::{PackerKind, RhsPackerKind};
 
 /// Packed RHS format `kernel` reads for block length `bl`.
 #[inline(always)]

@@ -7,9 +7,9 @@
 //! and reduced with plain dot products the compiler vectorizes. Each family supplies its RHS
 //! chunk decoder; the trailers (row sums, scales, biases) have the same layout in both.
 
-use super::call::PackedArgs as Args;
+use super::args::PackedArgs as Args;
 use super::output::Output;
-use crate::catalog::{Epilogue, Tile};
+use crate::kernel::{Epilogue, Tile};
 use crate::layout;
 use crate::matmul::passes::{MAX_COLS, MAX_ROWS, Pass, accumulate, for_each_pass};
 

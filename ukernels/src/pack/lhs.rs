@@ -7,9 +7,11 @@ use super::lhs_pack_f16pmrx2_f32 as f16pmrx2;
 use super::lhs_quant_pack_qai8dxp::{self as qai8dxp, LhsType, SourceElement};
 use super::lhs_quant_pack_qsi8d32p::{self as qsi8d32p, Variant as Qsi8d32p};
 use super::lhs_quant_pack_qsi8d32pscalef32::{self as scalef32, Variant as Scalef32};
-use crate::catalog::LhsPackerKind;
 use crate::contract::{self, Checked, Violation};
 use crate::layout;
+use crate::pack::kinds::LhsPackerKind;
+
+pub use super::args::LhsArgs as Args;
 
 /// The packing parameters an LHS getter receives (`bl` is 0 for per-row formats).
 #[derive(Clone, Copy, Debug)]
@@ -24,31 +26,6 @@ pub struct Dims {
     pub kr: usize,
     /// Splits of `kr`.
     pub sr: usize,
-}
-
-/// Arguments of an LHS packer's `run` (`bl` is 0 for per-row formats).
-#[derive(Clone, Copy, Debug)]
-pub struct Args {
-    /// Rows to pack.
-    pub m: usize,
-    /// Reduction length.
-    pub k: usize,
-    /// Block length.
-    pub bl: usize,
-    /// Rows per packed group.
-    pub mr: usize,
-    /// K values per inner step.
-    pub kr: usize,
-    /// Splits of `kr`.
-    pub sr: usize,
-    /// Index of the first row (where it lands in its group).
-    pub m_idx_start: usize,
-    /// Source rows.
-    pub lhs: *const u8,
-    /// Bytes between source rows.
-    pub lhs_stride: usize,
-    /// Packed output.
-    pub lhs_packed: *mut u8,
 }
 
 /// `get_m_step(mr)`: the row step of the packer.

@@ -14,16 +14,8 @@ use crate::float;
 /// K values per packed group.
 pub const KR: usize = 4;
 
-/// One of the bf16 LHS packers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Variant {
-    /// `kai_lhs_quant_pack_bf16p8x4_f32_neon`.
-    Bf16p8x4F32,
-    /// `kai_lhs_quant_pack_bf16p1x4_f32_neon` (one row per call).
-    Bf16p1x4F32,
-    /// `kai_lhs_pack_bf16p8x4_f16_neon`.
-    Bf16p8x4F16,
-}
+/// Which of this module's packers runs (declared with the other packer kinds).
+pub use super::kinds::Bf16LhsPacker as Variant;
 
 impl Variant {
     /// Rows per packed block.
@@ -104,8 +96,8 @@ impl Variant {
     }
 }
 
-/// Arguments of one packing call: those every LHS packer takes (see [`super::lhs::Args`]).
-pub use super::lhs::Args;
+/// Arguments of one packing call: those every LHS packer takes (see [`super::args::LhsArgs`]).
+pub use super::args::LhsArgs as Args;
 
 /// Checks what the packer requires (KleidiAI's assertions) and that the packed size fits.
 pub fn check(v: Variant, a: &Args) -> Checked {
@@ -290,3 +282,33 @@ mod neon {
         }
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Catalog entries
+
+use crate::pack::kinds::{LhsPackerKind, Packer, PackerKind};
+
+/// `kai_lhs_quant_pack_bf16p8x4_f32_neon`.
+pub static LHS_QUANT_PACK_BF16P8X4_F32_NEON: Packer = Packer {
+    name: "lhs_quant_pack_bf16p8x4_f32_neon",
+    kind: PackerKind::Lhs(LhsPackerKind::Bf16(Variant::Bf16p8x4F32)),
+};
+
+/// `kai_lhs_quant_pack_bf16p1x4_f32_neon`.
+pub static LHS_QUANT_PACK_BF16P1X4_F32_NEON: Packer = Packer {
+    name: "lhs_quant_pack_bf16p1x4_f32_neon",
+    kind: PackerKind::Lhs(LhsPackerKind::Bf16(Variant::Bf16p1x4F32)),
+};
+
+/// `kai_lhs_pack_bf16p8x4_f16_neon`.
+pub static LHS_PACK_BF16P8X4_F16_NEON: Packer = Packer {
+    name: "lhs_pack_bf16p8x4_f16_neon",
+    kind: PackerKind::Lhs(LhsPackerKind::Bf16(Variant::Bf16p8x4F16)),
+};
+
+/// The C names this module implements, in catalog order.
+pub const PACKERS: &[&Packer] = &[
+    &LHS_QUANT_PACK_BF16P8X4_F32_NEON,
+    &LHS_QUANT_PACK_BF16P1X4_F32_NEON,
+    &LHS_PACK_BF16P8X4_F16_NEON,
+];

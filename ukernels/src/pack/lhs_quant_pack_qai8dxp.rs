@@ -51,16 +51,7 @@ impl SourceElement for half::bf16 {
     }
 }
 
-/// Element type of the LHS a packer reads.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum LhsType {
-    /// `float`.
-    F32,
-    /// IEEE half precision (`_f16_neon`).
-    F16,
-    /// bfloat16 (`_bf16_neon`).
-    Bf16,
-}
+pub use super::kinds::LhsType;
 
 impl LhsType {
     /// Bytes per source element.
@@ -926,3 +917,33 @@ mod neon {
         }
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Catalog entries
+
+use crate::pack::kinds::{LhsPackerKind, Packer, PackerKind};
+
+/// `kai_lhs_quant_pack_qai8dxp_f32`.
+pub static LHS_QUANT_PACK_QAI8DXP_F32: Packer = Packer {
+    name: "lhs_quant_pack_qai8dxp_f32",
+    kind: PackerKind::Lhs(LhsPackerKind::Qai8dxp(LhsType::F32)),
+};
+
+/// `kai_lhs_quant_pack_qai8dxp_f16_neon`: same packed format from f16 input.
+pub static LHS_QUANT_PACK_QAI8DXP_F16_NEON: Packer = Packer {
+    name: "lhs_quant_pack_qai8dxp_f16_neon",
+    kind: PackerKind::Lhs(LhsPackerKind::Qai8dxp(LhsType::F16)),
+};
+
+/// `kai_lhs_quant_pack_qai8dxp_bf16_neon`: same packed format from bf16 input.
+pub static LHS_QUANT_PACK_QAI8DXP_BF16_NEON: Packer = Packer {
+    name: "lhs_quant_pack_qai8dxp_bf16_neon",
+    kind: PackerKind::Lhs(LhsPackerKind::Qai8dxp(LhsType::Bf16)),
+};
+
+/// The C names this module implements, in catalog order.
+pub const PACKERS: &[&Packer] = &[
+    &LHS_QUANT_PACK_QAI8DXP_F32,
+    &LHS_QUANT_PACK_QAI8DXP_F16_NEON,
+    &LHS_QUANT_PACK_QAI8DXP_BF16_NEON,
+];

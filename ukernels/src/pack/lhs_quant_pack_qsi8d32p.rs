@@ -28,16 +28,8 @@ use crate::contract::{self, Checked};
 use crate::float;
 use crate::layout::qsi8d32p as layout;
 
-/// Which KleidiAI packer of the family.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Variant {
-    /// `lhs_quant_pack_qsi8d32p_f32`.
-    F32,
-    /// `lhs_quant_pack_qsi8d32p_f32_neon` (SME kernels' layout).
-    F32Neon,
-    /// `lhs_quant_pack_qsi8d32p4x8sb_f32_neon`.
-    F32Neon4x8sb,
-}
+/// Which of this module's packers runs (declared with the other packer kinds).
+pub use super::kinds::Qsi8d32pPacker as Variant;
 
 impl Variant {
     /// `kai_get_m_step_*`: `mr` for every form (KleidiAI's value, although the row-by-row
@@ -47,8 +39,8 @@ impl Variant {
     }
 }
 
-/// Arguments of one packing call: those every LHS packer takes (see [`super::lhs::Args`]).
-pub use super::lhs::Args;
+/// Arguments of one packing call: those every LHS packer takes (see [`super::args::LhsArgs`]).
+pub use super::args::LhsArgs as Args;
 
 /// Checks the getters' parameters: KleidiAI's `(k % 2) == 0`, `(k % kr) == 0`, `(k % bl) == 0`
 /// plus non-zero packing parameters and size overflow.
@@ -432,3 +424,33 @@ unsafe fn run_sme_layout(a: &Args) {
         }
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Catalog entries
+
+use crate::pack::kinds::{LhsPackerKind, Packer, PackerKind};
+
+/// `kai_lhs_quant_pack_qsi8d32p_f32` (the format of the NEON and SVE Q4_0 kernels).
+pub static LHS_QUANT_PACK_QSI8D32P_F32: Packer = Packer {
+    name: "lhs_quant_pack_qsi8d32p_f32",
+    kind: PackerKind::Lhs(LhsPackerKind::Qsi8d32p(Variant::F32)),
+};
+
+/// `kai_lhs_quant_pack_qsi8d32p_f32_neon` (the layout of KleidiAI's SME Q4_0 kernels; same size).
+pub static LHS_QUANT_PACK_QSI8D32P_F32_NEON: Packer = Packer {
+    name: "lhs_quant_pack_qsi8d32p_f32_neon",
+    kind: PackerKind::Lhs(LhsPackerKind::Qsi8d32p(Variant::F32Neon)),
+};
+
+/// `kai_lhs_quant_pack_qsi8d32p4x8sb_f32_neon` (the scalar packer's format for mr 4, kr 16).
+pub static LHS_QUANT_PACK_QSI8D32P4X8SB_F32_NEON: Packer = Packer {
+    name: "lhs_quant_pack_qsi8d32p4x8sb_f32_neon",
+    kind: PackerKind::Lhs(LhsPackerKind::Qsi8d32p(Variant::F32Neon4x8sb)),
+};
+
+/// The C names this module implements, in catalog order.
+pub const PACKERS: &[&Packer] = &[
+    &LHS_QUANT_PACK_QSI8D32P_F32,
+    &LHS_QUANT_PACK_QSI8D32P_F32_NEON,
+    &LHS_QUANT_PACK_QSI8D32P4X8SB_F32_NEON,
+];

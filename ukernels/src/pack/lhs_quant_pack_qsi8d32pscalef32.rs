@@ -24,14 +24,8 @@ use crate::contract::{self, Checked};
 use crate::float;
 use crate::layout::qsi8d32pscalef32 as layout;
 
-/// Which KleidiAI packer of the family.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Variant {
-    /// `lhs_quant_pack_qsi8d32pscalef32_f32_neon` (f32 activations).
-    F32,
-    /// `lhs_quant_pack_qsi8d32pscalef32_f16_neon` (f16 activations, FEAT_FP16).
-    F16,
-}
+/// Which of this module's packers runs (declared with the other packer kinds).
+pub use super::kinds::Qsi8d32pscalef32Packer as Variant;
 
 impl Variant {
     /// Bytes per source element.
@@ -48,8 +42,8 @@ impl Variant {
     }
 }
 
-/// Arguments of one packing call: those every LHS packer takes (see [`super::lhs::Args`]).
-pub use super::lhs::Args;
+/// Arguments of one packing call: those every LHS packer takes (see [`super::args::LhsArgs`]).
+pub use super::args::LhsArgs as Args;
 
 /// Checks the getters' parameters: KleidiAI's `(k % 2) == 0`, `(k % kr) == 0`, `(k % bl) == 0`
 /// plus non-zero packing parameters and size overflow.
@@ -375,3 +369,26 @@ pub unsafe fn run(variant: Variant, a: &Args) {
         }
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Catalog entries
+
+use crate::pack::kinds::{LhsPackerKind, Packer, PackerKind};
+
+/// `kai_lhs_quant_pack_qsi8d32pscalef32_f32_neon` (activations of the `qai4c32p` kernels).
+pub static LHS_QUANT_PACK_QSI8D32PSCALEF32_F32_NEON: Packer = Packer {
+    name: "lhs_quant_pack_qsi8d32pscalef32_f32_neon",
+    kind: PackerKind::Lhs(LhsPackerKind::Qsi8d32pscalef32(Variant::F32)),
+};
+
+/// `kai_lhs_quant_pack_qsi8d32pscalef32_f16_neon` (the same format from f16 activations).
+pub static LHS_QUANT_PACK_QSI8D32PSCALEF32_F16_NEON: Packer = Packer {
+    name: "lhs_quant_pack_qsi8d32pscalef32_f16_neon",
+    kind: PackerKind::Lhs(LhsPackerKind::Qsi8d32pscalef32(Variant::F16)),
+};
+
+/// The C names this module implements, in catalog order.
+pub const PACKERS: &[&Packer] = &[
+    &LHS_QUANT_PACK_QSI8D32PSCALEF32_F32_NEON,
+    &LHS_QUANT_PACK_QSI8D32PSCALEF32_F16_NEON,
+];

@@ -1,6 +1,6 @@
 //! Packing routines: turn framework tensors into the interleaved formats the kernels read.
 
-/// A packer's own `Args` from the shared ones of its side ([`lhs::Args`], [`rhs::Args`]): `$copy`
+/// A packer's own `Args` from the shared ones of its side ([`args::LhsArgs`], [`args::RhsArgs`]): `$copy`
 /// fields as they are, `$ptr` fields cast to the packer's pointer types.
 macro_rules! packer_args {
     ($a:ident => $($ty:ident)::+ { $($copy:ident),* ; $($ptr:ident),* $(,)? }) => {
@@ -11,6 +11,8 @@ macro_rules! packer_args {
 #[cfg(target_arch = "aarch64")]
 #[macro_use]
 mod bf16_asm;
+pub mod args;
+pub mod kinds;
 pub mod lhs;
 pub mod lhs_pack_bf16;
 pub mod lhs_pack_f16pmrx2_f32;
@@ -32,14 +34,7 @@ pub mod uker_rhs;
 
 use crate::contract::{self, Violation};
 
-/// Orientation of an unpacked RHS source matrix.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Source {
-    /// N rows of K values (int4: row stride `roundup(k, 2) / 2` bytes, low nibble = even k).
-    Nxk,
-    /// K rows of N values (int4: row stride `roundup(n, 2) / 2` bytes, low nibble = even n).
-    Kxn,
-}
+pub use kinds::Source;
 
 impl Source {
     /// `kai_get_rhs_offset_*` of an integer RHS packer whose source values are `bits` wide (4 or

@@ -12,8 +12,10 @@ use super::rhs_pack_nxk_qsu2cxp as qsu2cxp;
 use super::rhs_pack_qsi4c32p_qsu4c32s1s0 as qsi4c32p;
 use super::rhs_pack_qsi4cxp_qs4cxs1s0 as qsi4cxp;
 use super::rhs_pack_qsi8cxp_qsi8cx as qsi8cxp;
-use crate::catalog::RhsPackerKind;
 use crate::contract::{self, Checked, Violation};
+use crate::pack::kinds::RhsPackerKind;
+
+pub use super::args::RhsArgs as Args;
 
 /// The packing parameters an RHS getter receives (those a packer's getter does not take are 0).
 #[derive(Clone, Copy, Debug)]
@@ -30,46 +32,6 @@ pub struct Dims {
     pub bl: usize,
     /// `enum kai_datatype` of the block scales.
     pub scale_dt: u32,
-}
-
-/// Arguments of an RHS packer's `run` (those a packer does not take are 0 or null; `k` of a
-/// [`RhsPackerKind::ChunkedFloat`] packer is `k_chunk_count * k_chunk_length`).
-#[derive(Clone, Copy, Debug)]
-pub struct Args {
-    /// Must be 1.
-    pub num_groups: usize,
-    /// Columns.
-    pub n: usize,
-    /// Reduction length.
-    pub k: usize,
-    /// Columns per packed group.
-    pub nr: usize,
-    /// K values per inner step.
-    pub kr: usize,
-    /// Splits of `kr`.
-    pub sr: usize,
-    /// Block length.
-    pub bl: usize,
-    /// Source matrix.
-    pub rhs: *const u8,
-    /// Bytes between source rows.
-    pub rhs_stride: usize,
-    /// Per-column biases.
-    pub bias: *const u8,
-    /// Scales (per column or per block).
-    pub scale: *const u8,
-    /// Bytes between rows of block scales.
-    pub scale_stride: usize,
-    /// Per-block zero offsets.
-    pub zero: *const u8,
-    /// Packed output.
-    pub rhs_packed: *mut u8,
-    /// Must be 0.
-    pub extra_bytes: usize,
-    /// The packer's parameter struct.
-    pub params: *const u8,
-    /// The 2-bit packers' value table (4 x `i32`, or null for KleidiAI's default).
-    pub lut: *const i32,
 }
 
 /// `get_n_step`: the column step of the packer.

@@ -21,17 +21,8 @@ pub const NR: usize = 12;
 /// K values per packed step.
 pub const KR: usize = 4;
 
-/// One of the bf16 RHS packers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Variant {
-    /// `kai_rhs_quant_pack_kxn_bf16p12x4biasf32_f32_neon`: f32 values and biases; its offset and
-    /// size getters take (and assert) `nr` and `kr`.
-    QuantF32,
-    /// `kai_rhs_pack_kxn_bf16p12x4biasf32_f16_neon`: f16 values, f32 biases.
-    F16BiasF32,
-    /// `kai_rhs_pack_kxn_bf16p12x4biasf16_f16_neon`: f16 values and biases.
-    F16BiasF16,
-}
+/// Which of this module's packers runs (declared with the other packer kinds).
+pub use super::kinds::Bf16RhsPacker as Variant;
 
 impl Variant {
     /// Bytes per source value.
@@ -63,8 +54,8 @@ impl Variant {
     }
 }
 
-/// Arguments of one packing call: those every RHS packer takes (see [`super::rhs::Args`]).
-pub use super::rhs::Args;
+/// Arguments of one packing call: those every RHS packer takes (see [`super::args::RhsArgs`]).
+pub use super::args::RhsArgs as Args;
 
 /// Checks what the packer requires (KleidiAI's assertions) and that the packed size fits.
 pub fn check(v: Variant, a: &Args) -> Checked {
@@ -349,3 +340,33 @@ mod neon {
         group!(load_f16, bfcvt, src, stride, blocks, out);
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Catalog entries
+
+use crate::pack::kinds::{Packer, PackerKind, RhsPackerKind};
+
+/// `kai_rhs_quant_pack_kxn_bf16p12x4biasf32_f32_neon`.
+pub static RHS_QUANT_PACK_KXN_BF16P12X4BIASF32_F32_NEON: Packer = Packer {
+    name: "rhs_quant_pack_kxn_bf16p12x4biasf32_f32_neon",
+    kind: PackerKind::Rhs(RhsPackerKind::Bf16(Variant::QuantF32)),
+};
+
+/// `kai_rhs_pack_kxn_bf16p12x4biasf32_f16_neon`.
+pub static RHS_PACK_KXN_BF16P12X4BIASF32_F16_NEON: Packer = Packer {
+    name: "rhs_pack_kxn_bf16p12x4biasf32_f16_neon",
+    kind: PackerKind::Rhs(RhsPackerKind::Bf16(Variant::F16BiasF32)),
+};
+
+/// `kai_rhs_pack_kxn_bf16p12x4biasf16_f16_neon`.
+pub static RHS_PACK_KXN_BF16P12X4BIASF16_F16_NEON: Packer = Packer {
+    name: "rhs_pack_kxn_bf16p12x4biasf16_f16_neon",
+    kind: PackerKind::Rhs(RhsPackerKind::Bf16(Variant::F16BiasF16)),
+};
+
+/// The C names this module implements, in catalog order.
+pub const PACKERS: &[&Packer] = &[
+    &RHS_QUANT_PACK_KXN_BF16P12X4BIASF32_F32_NEON,
+    &RHS_PACK_KXN_BF16P12X4BIASF32_F16_NEON,
+    &RHS_PACK_KXN_BF16P12X4BIASF16_F16_NEON,
+];

@@ -17,31 +17,8 @@ use crate::layout::RhsLayout;
 use crate::pack::Source;
 use core::ptr;
 
-/// One of KleidiAI's float RHS packers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Variant {
-    /// `kai_rhs_pack_kxn_x32p16x1b_x32_x32_neon`: 32-bit values, nr 16 (the `nr` argument is
-    /// ignored), null bias allowed.
-    KxnX32p16x1b,
-    /// `kai_rhs_pack_nxk_x32p16x1bx32_x32_x32_neon`: N x K source, nr 16 (asserted), null bias
-    /// allowed; its stride getter returns the bytes of one *column*.
-    NxkX32p16x1bx32,
-    /// `kai_rhs_pack_kxn_f32p8x1biasf32_f32_f32_neon`: nr 8 (asserted), bias required, no stride
-    /// getter.
-    KxnF32p8x1biasf32,
-    /// `kai_rhs_pack_kxn_x32p4vlx1b_x32_x32_sve`: nr = 4 x the SVE vector length in 32-bit lanes
-    /// (asserted), bias required, `sr` ignored.
-    KxnX32p4vlx1bSve,
-    /// `kai_rhs_pack_kxn_x16p32x1b_x16_x16_neon`: 16-bit values, nr 32 (ignored), null bias
-    /// allowed.
-    KxnX16p32x1b,
-    /// `kai_rhs_pack_nxk_x16p32x1bx16_x16_x16_neon`: N x K 16-bit source, nr 32 (asserted), null
-    /// bias allowed; its stride getter returns the bytes of one column.
-    NxkX16p32x1bx16,
-    /// `kai_rhs_pack_kxn_f16p16x1biasf16_f16_f16_neon`: 16-bit values, nr 16 (asserted), bias
-    /// required, no stride getter.
-    KxnF16p16x1biasf16,
-}
+/// Which of this module's packers runs (declared with the other packer kinds).
+pub use super::kinds::FloatPacker as Variant;
 
 impl Variant {
     /// Orientation of the source.
@@ -115,8 +92,8 @@ impl Variant {
     }
 }
 
-/// Arguments of one packing call: those every RHS packer takes (see [`super::rhs::Args`]).
-pub use super::rhs::Args;
+/// Arguments of one packing call: those every RHS packer takes (see [`super::args::RhsArgs`]).
+pub use super::args::RhsArgs as Args;
 
 /// Checks what the packer requires (KleidiAI's assertions) and that the packed size fits.
 pub fn check(v: Variant, a: &Args) -> Checked {
@@ -508,3 +485,68 @@ mod neon {
         }
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Catalog entries
+
+use crate::pack::kinds::{Packer, PackerKind, RhsPackerKind};
+
+/// `kai_rhs_pack_kxn_x32p16x1b_x32_x32_neon`.
+pub static RHS_PACK_KXN_X32P16X1B_X32_X32_NEON: Packer = Packer {
+    name: "rhs_pack_kxn_x32p16x1b_x32_x32_neon",
+    kind: PackerKind::Rhs(RhsPackerKind::Float(Variant::KxnX32p16x1b)),
+};
+
+/// `kai_rhs_pack_nxk_x32p16x1bx32_x32_x32_neon`.
+pub static RHS_PACK_NXK_X32P16X1BX32_X32_X32_NEON: Packer = Packer {
+    name: "rhs_pack_nxk_x32p16x1bx32_x32_x32_neon",
+    kind: PackerKind::Rhs(RhsPackerKind::Float(Variant::NxkX32p16x1bx32)),
+};
+
+/// `kai_rhs_pack_kxn_f32p8x1biasf32_f32_f32_neon`.
+pub static RHS_PACK_KXN_F32P8X1BIASF32_F32_F32_NEON: Packer = Packer {
+    name: "rhs_pack_kxn_f32p8x1biasf32_f32_f32_neon",
+    kind: PackerKind::Rhs(RhsPackerKind::Float(Variant::KxnF32p8x1biasf32)),
+};
+
+/// `kai_rhs_pack_kxn_x32p4vlx1b_x32_x32_sve` (nr = 4 x VL32).
+pub static RHS_PACK_KXN_X32P4VLX1B_X32_X32_SVE: Packer = Packer {
+    name: "rhs_pack_kxn_x32p4vlx1b_x32_x32_sve",
+    kind: PackerKind::Rhs(RhsPackerKind::Float(Variant::KxnX32p4vlx1bSve)),
+};
+
+/// `kai_rhs_imatmul_pack_kxn_x32p4vlx1b_x32_x32_sve` (nr = 4 x VL32; K as chunks).
+pub static RHS_IMATMUL_PACK_KXN_X32P4VLX1B_X32_X32_SVE: Packer = Packer {
+    name: "rhs_imatmul_pack_kxn_x32p4vlx1b_x32_x32_sve",
+    kind: PackerKind::Rhs(RhsPackerKind::ChunkedFloat(Variant::KxnX32p4vlx1bSve)),
+};
+
+/// `kai_rhs_pack_kxn_x16p32x1b_x16_x16_neon`.
+pub static RHS_PACK_KXN_X16P32X1B_X16_X16_NEON: Packer = Packer {
+    name: "rhs_pack_kxn_x16p32x1b_x16_x16_neon",
+    kind: PackerKind::Rhs(RhsPackerKind::Float(Variant::KxnX16p32x1b)),
+};
+
+/// `kai_rhs_pack_nxk_x16p32x1bx16_x16_x16_neon`.
+pub static RHS_PACK_NXK_X16P32X1BX16_X16_X16_NEON: Packer = Packer {
+    name: "rhs_pack_nxk_x16p32x1bx16_x16_x16_neon",
+    kind: PackerKind::Rhs(RhsPackerKind::Float(Variant::NxkX16p32x1bx16)),
+};
+
+/// `kai_rhs_pack_kxn_f16p16x1biasf16_f16_f16_neon`.
+pub static RHS_PACK_KXN_F16P16X1BIASF16_F16_F16_NEON: Packer = Packer {
+    name: "rhs_pack_kxn_f16p16x1biasf16_f16_f16_neon",
+    kind: PackerKind::Rhs(RhsPackerKind::Float(Variant::KxnF16p16x1biasf16)),
+};
+
+/// The C names this module implements, in catalog order.
+pub const PACKERS: &[&Packer] = &[
+    &RHS_PACK_KXN_X32P16X1B_X32_X32_NEON,
+    &RHS_PACK_NXK_X32P16X1BX32_X32_X32_NEON,
+    &RHS_PACK_KXN_F32P8X1BIASF32_F32_F32_NEON,
+    &RHS_PACK_KXN_X32P4VLX1B_X32_X32_SVE,
+    &RHS_IMATMUL_PACK_KXN_X32P4VLX1B_X32_X32_SVE,
+    &RHS_PACK_KXN_X16P32X1B_X16_X16_NEON,
+    &RHS_PACK_NXK_X16P32X1BX16_X16_X16_NEON,
+    &RHS_PACK_KXN_F16P16X1BIASF16_F16_F16_NEON,
+];

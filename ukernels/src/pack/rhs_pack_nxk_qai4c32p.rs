@@ -24,16 +24,8 @@
 use crate::contract::{self, Checked};
 use crate::layout::{RhsLayout, qai4c32p as layout};
 
-/// Which KleidiAI packer of the format.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Variant {
-    /// `rhs_pack_nxk_qai4c32p_qau4c32s0s1_f32_f32_f32_neon`.
-    Qai4c32p,
-    /// `rhs_pack_nxk_qai4c32ps1s0nrx4_qau4c32s0s1_f32_f32_f32_neon`.
-    Ps1s0Nrx4S0s1,
-    /// `rhs_pack_nxk_qai4c32ps1s0nrx4_qau4c32s1s0_f32_f32_f32_neon`.
-    Ps1s0Nrx4S1s0,
-}
+/// Which of this module's packers runs (declared with the other packer kinds).
+pub use super::kinds::Qai4c32pPacker as Variant;
 
 impl Variant {
     /// Whether the source holds even-indexed values in the high nibble (`s0s1`).
@@ -48,8 +40,8 @@ impl Variant {
     }
 }
 
-/// Arguments of one packing call: those every RHS packer takes (see [`super::rhs::Args`]).
-pub use super::rhs::Args;
+/// Arguments of one packing call: those every RHS packer takes (see [`super::args::RhsArgs`]).
+pub use super::args::RhsArgs as Args;
 
 /// Checks the getters' parameters: KleidiAI's `(k % 2) == 0`, `(k % kr) == 0`, `(k % bl) == 0`,
 /// `(bl % kr) == 0`, `(bl % 32) == 0`, plus non-zero `nr`/`kr` and size overflow.
@@ -259,3 +251,36 @@ pub unsafe fn run(variant: Variant, a: &Args) {
         }
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Catalog entries
+
+use crate::pack::kinds::{Packer, PackerKind, RhsPackerKind};
+
+/// `kai_rhs_pack_nxk_qai4c32p_qau4c32s0s1_f32_f32_f32_neon` (weights of the NEON `qai4c32p`
+/// kernels).
+pub static RHS_PACK_NXK_QAI4C32P_QAU4C32S0S1_F32_F32_F32_NEON: Packer = Packer {
+    name: "rhs_pack_nxk_qai4c32p_qau4c32s0s1_f32_f32_f32_neon",
+    kind: PackerKind::Rhs(RhsPackerKind::Qai4c32p(Variant::Qai4c32p)),
+};
+
+/// `kai_rhs_pack_nxk_qai4c32ps1s0nrx4_qau4c32s0s1_f32_f32_f32_neon` (the format of KleidiAI's
+/// SME2 `qai4c32p` kernels, from `s0s1` nibbles).
+pub static RHS_PACK_NXK_QAI4C32PS1S0NRX4_QAU4C32S0S1_F32_F32_F32_NEON: Packer = Packer {
+    name: "rhs_pack_nxk_qai4c32ps1s0nrx4_qau4c32s0s1_f32_f32_f32_neon",
+    kind: PackerKind::Rhs(RhsPackerKind::Qai4c32p(Variant::Ps1s0Nrx4S0s1)),
+};
+
+/// `kai_rhs_pack_nxk_qai4c32ps1s0nrx4_qau4c32s1s0_f32_f32_f32_neon` (the same from `s1s0`
+/// nibbles).
+pub static RHS_PACK_NXK_QAI4C32PS1S0NRX4_QAU4C32S1S0_F32_F32_F32_NEON: Packer = Packer {
+    name: "rhs_pack_nxk_qai4c32ps1s0nrx4_qau4c32s1s0_f32_f32_f32_neon",
+    kind: PackerKind::Rhs(RhsPackerKind::Qai4c32p(Variant::Ps1s0Nrx4S1s0)),
+};
+
+/// The C names this module implements, in catalog order.
+pub const PACKERS: &[&Packer] = &[
+    &RHS_PACK_NXK_QAI4C32P_QAU4C32S0S1_F32_F32_F32_NEON,
+    &RHS_PACK_NXK_QAI4C32PS1S0NRX4_QAU4C32S0S1_F32_F32_F32_NEON,
+    &RHS_PACK_NXK_QAI4C32PS1S0NRX4_QAU4C32S1S0_F32_F32_F32_NEON,
+];

@@ -27,16 +27,8 @@
 use crate::contract::{self, Checked};
 use crate::layout::{RhsLayout, qsi4c32pf16 as layout};
 
-/// Which KleidiAI packer of the format.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Variant {
-    /// `rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0`.
-    Scalef16,
-    /// `rhs_pack_nxk_qsi4c32ps1s0scalef16_qsu4c32s16s0_neon`.
-    Ps1s0Scalef16Neon,
-    /// `rhs_pack_nxk_qsi4c32ps4s0sf16_qsu4c32s16s0_neon`.
-    Ps4s0Sf16Neon,
-}
+/// Which of this module's packers runs (declared with the other packer kinds).
+pub use super::kinds::Qsi4c32pf16Packer as Variant;
 
 impl Variant {
     /// Whether the packer writes every block's data first and all scales at the end of the
@@ -49,8 +41,8 @@ impl Variant {
 /// Largest block length of the SME formats' packers (KleidiAI's `KAI_SME_VEC_LENGTH_MAX_BYTES`).
 pub const PS1S0_MAX_BL: usize = 256;
 
-/// Arguments of one packing call: those every RHS packer takes (see [`super::rhs::Args`]).
-pub use super::rhs::Args;
+/// Arguments of one packing call: those every RHS packer takes (see [`super::args::RhsArgs`]).
+pub use super::args::RhsArgs as Args;
 
 /// Checks the getters' parameters: KleidiAI's `(bl % 32) == 0`, `(k % 2) == 0`, `(k % kr) == 0`,
 /// `(k % bl) == 0`, plus size overflow and a non-zero `kr` and `bl`, which KleidiAI divides by
@@ -324,3 +316,35 @@ unsafe fn run_ps4s0(a: &Args) {
         }
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Catalog entries
+
+use crate::pack::kinds::{Packer, PackerKind, RhsPackerKind};
+
+/// `kai_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0` (Q4_0 weights for the NEON and SVE kernels).
+pub static RHS_PACK_NXK_QSI4C32PSCALEF16_QSU4C32S16S0: Packer = Packer {
+    name: "rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0",
+    kind: PackerKind::Rhs(RhsPackerKind::Qsi4c32pf16(Variant::Scalef16)),
+};
+
+/// `kai_rhs_pack_nxk_qsi4c32ps1s0scalef16_qsu4c32s16s0_neon` (the format of KleidiAI's SME2 Q4_0
+/// kernels).
+pub static RHS_PACK_NXK_QSI4C32PS1S0SCALEF16_QSU4C32S16S0_NEON: Packer = Packer {
+    name: "rhs_pack_nxk_qsi4c32ps1s0scalef16_qsu4c32s16s0_neon",
+    kind: PackerKind::Rhs(RhsPackerKind::Qsi4c32pf16(Variant::Ps1s0Scalef16Neon)),
+};
+
+/// `kai_rhs_pack_nxk_qsi4c32ps4s0sf16_qsu4c32s16s0_neon` (the format of KleidiAI's SME Q4_0
+/// kernels: signed nibbles paired 4 apart, scales divided by 16).
+pub static RHS_PACK_NXK_QSI4C32PS4S0SF16_QSU4C32S16S0_NEON: Packer = Packer {
+    name: "rhs_pack_nxk_qsi4c32ps4s0sf16_qsu4c32s16s0_neon",
+    kind: PackerKind::Rhs(RhsPackerKind::Qsi4c32pf16(Variant::Ps4s0Sf16Neon)),
+};
+
+/// The C names this module implements, in catalog order.
+pub const PACKERS: &[&Packer] = &[
+    &RHS_PACK_NXK_QSI4C32PSCALEF16_QSU4C32S16S0,
+    &RHS_PACK_NXK_QSI4C32PS1S0SCALEF16_QSU4C32S16S0_NEON,
+    &RHS_PACK_NXK_QSI4C32PS4S0SF16_QSU4C32S16S0_NEON,
+];

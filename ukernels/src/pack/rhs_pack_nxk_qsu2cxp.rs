@@ -21,17 +21,11 @@
 
 use crate::contract::{self, Checked};
 use crate::layout::{RhsLayout, qsu2cxp as layout};
-use crate::pack::rhs::Args;
+use crate::pack::args::RhsArgs as Args;
 use crate::types::kai_rhs_pack_qs4cxs1s0_param;
 
-/// The two 2-bit packers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Variant {
-    /// `rhs_pack_nxk_qsu2cxp4x4bf32sf32_qsu2cx_neon` (`nr` = 4).
-    P4x4,
-    /// `rhs_pack_nxk_qsu2cxp4vlx4_qsu2cx_neon` (any `nr` that is a multiple of 8).
-    P4vlx4,
-}
+/// Which of this module's packers runs (declared with the other packer kinds).
+pub use super::kinds::Qsu2cxpPacker as Variant;
 
 /// KleidiAI's table when the caller passes none: code `c` is weight `c - 2`.
 pub const DEFAULT_LUT: [i32; 4] = [-2, -1, 0, 1];
@@ -188,3 +182,26 @@ unsafe fn write_column(v: Variant, dst: *mut u8, nr: usize, col: usize, src: &[u
         }
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Catalog entries
+
+use crate::pack::kinds::{Packer, PackerKind, RhsPackerKind};
+
+/// `kai_rhs_pack_nxk_qsu2cxp4x4bf32sf32_qsu2cx_neon` (2-bit weights of the NEON kernels).
+pub static RHS_PACK_NXK_QSU2CXP4X4BF32SF32_QSU2CX_NEON: Packer = Packer {
+    name: "rhs_pack_nxk_qsu2cxp4x4bf32sf32_qsu2cx_neon",
+    kind: PackerKind::Rhs(RhsPackerKind::Qsu2cxp(Variant::P4x4)),
+};
+
+/// `kai_rhs_pack_nxk_qsu2cxp4vlx4_qsu2cx_neon` (2-bit weights of the SME2 kernels).
+pub static RHS_PACK_NXK_QSU2CXP4VLX4_QSU2CX_NEON: Packer = Packer {
+    name: "rhs_pack_nxk_qsu2cxp4vlx4_qsu2cx_neon",
+    kind: PackerKind::Rhs(RhsPackerKind::Qsu2cxp(Variant::P4vlx4)),
+};
+
+/// The C names this module implements, in catalog order.
+pub const PACKERS: &[&Packer] = &[
+    &RHS_PACK_NXK_QSU2CXP4X4BF32SF32_QSU2CX_NEON,
+    &RHS_PACK_NXK_QSU2CXP4VLX4_QSU2CX_NEON,
+];

@@ -45,24 +45,8 @@ use crate::types::kai_datatype;
 use super::Source;
 use super::rhs_pack_qsi4cxp_qs4cxs1s0::{kxn_chunk, nibble_sum, packed_chunk, store_segments};
 
-/// Which KleidiAI packer of the format.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Variant {
-    /// `rhs_pack_nxk_qsi4c32p_qsu4c32s1s0`.
-    Nxk,
-    /// `rhs_pack_kxn_qsi4c32p_qsu4c32s1s0`.
-    Kxn,
-    /// `rhs_pack_nxk_qsi4c32pnrx4_qsu4c32s1s0_neon` (block depth `kr / sr` must be 4).
-    NxkNrx4,
-    /// `rhs_pack_nxk_qsi4c32pnrx8_qsu4c32s1s0_neon` (block depth `kr / sr` must be 8).
-    NxkNrx8,
-    /// `rhs_pack_nxk_qsi4c32ps1s0nrx4_qsu4c32s1s0_neon`: sequential nibbles (see
-    /// [`Variant::sequential_nibbles`]; block depth must be 4), for the SME2 kernels.
-    NxkPs1s0Nrx4,
-    /// `rhs_pack_kxn_qsi4c32ps1s0nrx4_qsu4c32s1s0_neon`: as [`Variant::NxkPs1s0Nrx4`] from a
-    /// K x N source.
-    KxnPs1s0Nrx4,
-}
+/// Which of this module's packers runs (declared with the other packer kinds).
+pub use super::kinds::Qsi4c32pPacker as Variant;
 
 impl Variant {
     /// Orientation of the source matrix.
@@ -991,3 +975,55 @@ mod neon {
     }
     use {chunk_sums, segment_f32, segment_sums};
 }
+
+// ---------------------------------------------------------------------------------------------
+// Catalog entries
+
+use crate::pack::kinds::{Packer, PackerKind, RhsPackerKind};
+
+/// `kai_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0`.
+pub static RHS_PACK_NXK_QSI4C32P_QSU4C32S1S0: Packer = Packer {
+    name: "rhs_pack_nxk_qsi4c32p_qsu4c32s1s0",
+    kind: PackerKind::Rhs(RhsPackerKind::Qsi4c32p(Variant::Nxk)),
+};
+
+/// `kai_rhs_pack_kxn_qsi4c32p_qsu4c32s1s0`.
+pub static RHS_PACK_KXN_QSI4C32P_QSU4C32S1S0: Packer = Packer {
+    name: "rhs_pack_kxn_qsi4c32p_qsu4c32s1s0",
+    kind: PackerKind::Rhs(RhsPackerKind::Qsi4c32p(Variant::Kxn)),
+};
+
+/// `kai_rhs_pack_nxk_qsi4c32pnrx4_qsu4c32s1s0_neon` (block depth `kr / sr` = 4).
+pub static RHS_PACK_NXK_QSI4C32PNRX4_QSU4C32S1S0_NEON: Packer = Packer {
+    name: "rhs_pack_nxk_qsi4c32pnrx4_qsu4c32s1s0_neon",
+    kind: PackerKind::Rhs(RhsPackerKind::Qsi4c32p(Variant::NxkNrx4)),
+};
+
+/// `kai_rhs_pack_nxk_qsi4c32pnrx8_qsu4c32s1s0_neon` (block depth `kr / sr` = 8).
+pub static RHS_PACK_NXK_QSI4C32PNRX8_QSU4C32S1S0_NEON: Packer = Packer {
+    name: "rhs_pack_nxk_qsi4c32pnrx8_qsu4c32s1s0_neon",
+    kind: PackerKind::Rhs(RhsPackerKind::Qsi4c32p(Variant::NxkNrx8)),
+};
+
+/// `kai_rhs_pack_nxk_qsi4c32ps1s0nrx4_qsu4c32s1s0_neon` (sequential nibbles, block depth 4: the
+/// format of KleidiAI's SME2 `qsi4c32p4vlx4` kernels; ONNX Runtime's Q4 packer).
+pub static RHS_PACK_NXK_QSI4C32PS1S0NRX4_QSU4C32S1S0_NEON: Packer = Packer {
+    name: "rhs_pack_nxk_qsi4c32ps1s0nrx4_qsu4c32s1s0_neon",
+    kind: PackerKind::Rhs(RhsPackerKind::Qsi4c32p(Variant::NxkPs1s0Nrx4)),
+};
+
+/// `kai_rhs_pack_kxn_qsi4c32ps1s0nrx4_qsu4c32s1s0_neon` (the same format from a K x N source).
+pub static RHS_PACK_KXN_QSI4C32PS1S0NRX4_QSU4C32S1S0_NEON: Packer = Packer {
+    name: "rhs_pack_kxn_qsi4c32ps1s0nrx4_qsu4c32s1s0_neon",
+    kind: PackerKind::Rhs(RhsPackerKind::Qsi4c32p(Variant::KxnPs1s0Nrx4)),
+};
+
+/// The C names this module implements, in catalog order.
+pub const PACKERS: &[&Packer] = &[
+    &RHS_PACK_NXK_QSI4C32P_QSU4C32S1S0,
+    &RHS_PACK_KXN_QSI4C32P_QSU4C32S1S0,
+    &RHS_PACK_NXK_QSI4C32PNRX4_QSU4C32S1S0_NEON,
+    &RHS_PACK_NXK_QSI4C32PNRX8_QSU4C32S1S0_NEON,
+    &RHS_PACK_NXK_QSI4C32PS1S0NRX4_QSU4C32S1S0_NEON,
+    &RHS_PACK_KXN_QSI4C32PS1S0NRX4_QSU4C32S1S0_NEON,
+];

@@ -626,3 +626,26 @@ mod neon {
         }
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Catalog entries
+
+use crate::pack::kinds::{Packer, PackerKind, RhsPackerKind};
+
+/// `kai_rhs_pack_nxk_qsi8cxp_qsi8cx_neon`.
+pub static RHS_PACK_NXK_QSI8CXP_QSI8CX_NEON: Packer = Packer {
+    name: "rhs_pack_nxk_qsi8cxp_qsi8cx_neon",
+    kind: PackerKind::Rhs(RhsPackerKind::Qsi8cxp(Source::Nxk)),
+};
+
+/// `kai_rhs_pack_kxn_qsi8cxp_qsi8cx_neon`.
+pub static RHS_PACK_KXN_QSI8CXP_QSI8CX_NEON: Packer = Packer {
+    name: "rhs_pack_kxn_qsi8cxp_qsi8cx_neon",
+    kind: PackerKind::Rhs(RhsPackerKind::Qsi8cxp(Source::Kxn)),
+};
+
+/// The C names this module implements, in catalog order.
+pub const PACKERS: &[&Packer] = &[
+    &RHS_PACK_NXK_QSI8CXP_QSI8CX_NEON,
+    &RHS_PACK_KXN_QSI8CXP_QSI8CX_NEON,
+];

@@ -5,8 +5,8 @@
 //! Every packer of this interface ignores `config` and `flags` unless its module says otherwise.
 
 use super::rhs_pack_kxn_x16p16vsx2bx16_x16_x16_sve as x16p16vs;
-use crate::catalog::UkerRhsKind;
 use crate::contract::Violation;
+use crate::pack::kinds::UkerRhsKind;
 use crate::pack_rhs_types::*;
 
 /// `get_step`: the N and K granularity of a split (0: not splittable).

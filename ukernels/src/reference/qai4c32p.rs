@@ -2,8 +2,8 @@
 //! quantization of activations with f32 scales and sums, every packed layout by its address
 //! formula, and the kernels' arithmetic on unpacked operands.
 
-use crate::catalog::Epilogue;
 use crate::float;
+use crate::kernel::Epilogue;
 use crate::matmul::output::Output;
 
 /// How an LHS packer rounds `x * s` to an integer.

@@ -253,7 +253,7 @@ pub fn pack_rhs_ps4s0(
 /// as `finish.block_fold` says); the result is clamped as `finish.clamp` says.
 #[allow(clippy::too_many_arguments)]
 pub fn matmul(
-    finish: crate::catalog::Epilogue,
+    finish: crate::kernel::Epilogue,
     m: usize,
     n: usize,
     k: usize,

@@ -7,7 +7,7 @@
 //! `4x4` packer's last group, which adds the full entries.
 
 use super::qai8dx;
-use crate::catalog::Epilogue;
+use crate::kernel::Epilogue;
 use crate::pack::rhs_pack_nxk_qsu2cxp::Variant;
 
 /// The row sum a packer writes for a column with `codes` (`k` of them, a multiple of 32), in a

@@ -2,8 +2,8 @@
 //! kernels).
 
 use super::{Accumulation, Args, KR};
-use crate::catalog::MatmulKernel;
 use crate::float::{self, bf16};
+use crate::kernel::MatmulKernel;
 
 /// Computes the portion `a` of `kernel` in `mr`-row blocks and `nr`-column groups, accumulating
 /// in the kernel's order.

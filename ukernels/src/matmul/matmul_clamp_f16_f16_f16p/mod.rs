@@ -26,4 +26,73 @@ asm_kernel_modules! {
     matmul_clamp_f16_f16_f16p32x1b_6x32_neon_mla_cortexa55,
 }
 
-pub use super::call::UnpackedLhsArgs as Args;
+pub use super::args::UnpackedLhsArgs as Args;
+
+// ---------------------------------------------------------------------------------------------
+// Kernel entries: the packers each kernel pairs with, and the kernels
+
+use crate::kernel::{MatmulKernel, kernel_entry};
+use crate::matmul::args::KernelFn;
+use crate::pack::kinds::Packer;
+use crate::pack::rhs_pack_float::{
+    RHS_PACK_KXN_F16P16X1BIASF16_F16_F16_NEON, RHS_PACK_KXN_X16P32X1B_X16_X16_NEON,
+    RHS_PACK_NXK_X16P32X1BX16_X16_X16_NEON,
+};
+
+const NO_LHS_PACKER: &[&Packer] = &[];
+const X16P32X1B_RHS: &[&Packer] = &[
+    &RHS_PACK_KXN_X16P32X1B_X16_X16_NEON,
+    &RHS_PACK_NXK_X16P32X1BX16_X16_X16_NEON,
+];
+const F16P16X1BIASF16_RHS: &[&Packer] = &[&RHS_PACK_KXN_F16P16X1BIASF16_F16_F16_NEON];
+
+/// A kernel of `matmul_clamp_f16_f16_f16p` (no LHS packer): RHS packer list and the module
+/// holding its asm.
+macro_rules! f16_f16_f16p_kernel {
+    ($(#[$doc:meta])* $name:ident, $stem:ident, $isa:ident, $tile:tt, $rhs:ident) => {
+        kernel_entry!($(#[$doc])* $name, F16F16F16p, NO_LHS_PACKER, $rhs, $stem, $isa, $tile, {
+            #[cfg(target_arch = "aarch64")]
+            {
+                KernelFn::UnpackedLhs(crate::matmul::matmul_clamp_f16_f16_f16p::$stem::run)
+            }
+            #[cfg(not(target_arch = "aarch64"))]
+            {
+                KernelFn::Portable
+            }
+        }, KleidiAi, Fixed);
+    };
+}
+
+f16_f16_f16p_kernel!(
+    /// f16 GEMM, 6 rows x 32 columns per step, FMLA by element on halves (out-of-order cores).
+    MATMUL_CLAMP_F16_F16_F16P32X1B_6X32_NEON_MLA,
+    matmul_clamp_f16_f16_f16p32x1b_6x32_neon_mla,
+    NeonFp16,
+    [6, 32, 1, 32, 1, 1],
+    X16P32X1B_RHS
+);
+
+f16_f16_f16p_kernel!(
+    /// f16 GEMM, 6 rows x 32 columns per step, scheduled for in-order Cortex-A55.
+    MATMUL_CLAMP_F16_F16_F16P32X1B_6X32_NEON_MLA_CORTEXA55,
+    matmul_clamp_f16_f16_f16p32x1b_6x32_neon_mla_cortexa55,
+    NeonFp16,
+    [6, 32, 1, 32, 1, 1],
+    X16P32X1B_RHS
+);
+
+f16_f16_f16p_kernel!(
+    /// f16 GEMM, 6 rows x 16 columns per step, FMLA by element over 8 K values per iteration.
+    MATMUL_CLAMP_F16_F16_F16P16X1BIASF16_6X16X8_NEON_MLA,
+    matmul_clamp_f16_f16_f16p16x1biasf16_6x16x8_neon_mla,
+    NeonFp16,
+    [6, 16, 1, 16, 1, 1],
+    F16P16X1BIASF16_RHS
+);
+
+/// The kernels this folder implements, in catalog order.
+pub const KERNELS: &[&MatmulKernel] = &[
+    &MATMUL_CLAMP_F16_F16_F16P32X1B_6X32_NEON_MLA,
+    &MATMUL_CLAMP_F16_F16_F16P32X1B_6X32_NEON_MLA_CORTEXA55,
+    &MATMUL_CLAMP_F16_F16_F16P16X1BIASF16_6X16X8_NEON_MLA,
+];

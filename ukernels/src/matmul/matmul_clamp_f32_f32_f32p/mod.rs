@@ -28,4 +28,93 @@ asm_kernel_modules! {
     matmul_clamp_f32_f32_f32p8x1biasf32_6x8x4_neon_mla,
 }
 
-pub use super::call::UnpackedLhsArgs as Args;
+pub use super::args::UnpackedLhsArgs as Args;
+
+// ---------------------------------------------------------------------------------------------
+// Kernel entries: the packers each kernel pairs with, and the kernels
+
+use crate::kernel::{MatmulKernel, kernel_entry};
+use crate::matmul::args::KernelFn;
+use crate::pack::kinds::Packer;
+use crate::pack::rhs_pack_float::{
+    RHS_PACK_KXN_F32P8X1BIASF32_F32_F32_NEON, RHS_PACK_KXN_X32P4VLX1B_X32_X32_SVE,
+    RHS_PACK_KXN_X32P16X1B_X32_X32_NEON, RHS_PACK_NXK_X32P16X1BX32_X32_X32_NEON,
+};
+
+const NO_LHS_PACKER: &[&Packer] = &[];
+const X32P16X1B_RHS: &[&Packer] = &[
+    &RHS_PACK_KXN_X32P16X1B_X32_X32_NEON,
+    &RHS_PACK_NXK_X32P16X1BX32_X32_X32_NEON,
+];
+const F32P8X1BIASF32_RHS: &[&Packer] = &[&RHS_PACK_KXN_F32P8X1BIASF32_F32_F32_NEON];
+const X32P4VLX1B_RHS: &[&Packer] = &[&RHS_PACK_KXN_X32P4VLX1B_X32_X32_SVE];
+
+/// A kernel of `matmul_clamp_f32_f32_f32p` (no LHS packer): RHS packer list, column scaling and
+/// the module holding its asm.
+macro_rules! f32_f32_f32p_kernel {
+    (
+        $(#[$doc:meta])* $name:ident, $stem:ident, $isa:ident, $tile:tt, $rhs:ident,
+        $columns:ident
+    ) => {
+        kernel_entry!($(#[$doc])* $name, F32F32F32p, NO_LHS_PACKER, $rhs, $stem, $isa, $tile, {
+            #[cfg(target_arch = "aarch64")]
+            {
+                KernelFn::UnpackedLhs(crate::matmul::matmul_clamp_f32_f32_f32p::$stem::run)
+            }
+            #[cfg(not(target_arch = "aarch64"))]
+            {
+                KernelFn::Portable
+            }
+        }, KleidiAi, $columns);
+    };
+}
+
+f32_f32_f32p_kernel!(
+    /// f32 GEMM, 6 rows x 16 columns per step, FMLA by element (out-of-order cores).
+    MATMUL_CLAMP_F32_F32_F32P16X1B_6X16_NEON_MLA,
+    matmul_clamp_f32_f32_f32p16x1b_6x16_neon_mla,
+    Neon,
+    [6, 16, 1, 16, 1, 1],
+    X32P16X1B_RHS,
+    Fixed
+);
+
+f32_f32_f32p_kernel!(
+    /// f32 GEMM, 6 rows x 16 columns per step, scheduled for in-order Cortex-A55 (64-bit loads
+    /// paired with FMLAs).
+    MATMUL_CLAMP_F32_F32_F32P16X1B_6X16_NEON_MLA_CORTEXA55,
+    matmul_clamp_f32_f32_f32p16x1b_6x16_neon_mla_cortexa55,
+    Neon,
+    [6, 16, 1, 16, 1, 1],
+    X32P16X1B_RHS,
+    Fixed
+);
+
+f32_f32_f32p_kernel!(
+    /// f32 GEMM, 6 rows x 8 columns per step, FMLA by element over 4 K values per iteration.
+    MATMUL_CLAMP_F32_F32_F32P8X1BIASF32_6X8X4_NEON_MLA,
+    matmul_clamp_f32_f32_f32p8x1biasf32_6x8x4_neon_mla,
+    Neon,
+    [6, 8, 1, 8, 1, 1],
+    F32P8X1BIASF32_RHS,
+    Fixed
+);
+
+f32_f32_f32p_kernel!(
+    /// f32 GEMM, 6-row blocks x 4 SVE vectors of columns (m_step 1, as KleidiAI reports),
+    /// vector-length agnostic.
+    MATMUL_CLAMP_F32_F32_F32P4VLX1B_6X4VL_SVE_MLA,
+    matmul_clamp_f32_f32_f32p4vlx1b_6x4vl_sve_mla,
+    Sve,
+    [1, 4, 1, 4, 1, 1],
+    X32P4VLX1B_RHS,
+    PerSveLane32
+);
+
+/// The kernels this folder implements, in catalog order.
+pub const KERNELS: &[&MatmulKernel] = &[
+    &MATMUL_CLAMP_F32_F32_F32P16X1B_6X16_NEON_MLA,
+    &MATMUL_CLAMP_F32_F32_F32P16X1B_6X16_NEON_MLA_CORTEXA55,
+    &MATMUL_CLAMP_F32_F32_F32P8X1BIASF32_6X8X4_NEON_MLA,
+    &MATMUL_CLAMP_F32_F32_F32P4VLX1B_6X4VL_SVE_MLA,
+];

@@ -3,7 +3,7 @@
 //! per-channel format, then folded into f32 accumulators with the block scales.
 
 use super::Args;
-use crate::catalog::{Epilogue, Tile};
+use crate::kernel::{Epilogue, Tile};
 use crate::layout;
 use crate::matmul::matmul_clamp_f32_qai8dxp_qsi4cxp::portable::{
     decode_chunk, decode_chunk_sequential,

@@ -4,7 +4,7 @@
 //! and scales are unscaled to match).
 
 use super::Args;
-use crate::catalog::{Epilogue, Tile};
+use crate::kernel::{Epilogue, Tile};
 use crate::layout;
 use crate::matmul::output::Output;
 use crate::matmul::qai8dxp_portable::{self, CHUNK};

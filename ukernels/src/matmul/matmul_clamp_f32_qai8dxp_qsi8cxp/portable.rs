@@ -2,7 +2,7 @@
 //! gathers the int8 weights of the `qsi8cxp` layout.
 
 use super::Args;
-use crate::catalog::{Epilogue, Tile};
+use crate::kernel::{Epilogue, Tile};
 use crate::layout;
 use crate::matmul::output::Output;
 use crate::matmul::qai8dxp_portable::{self, CHUNK};

@@ -3,7 +3,7 @@
 //! compute with (the table's low bytes).
 
 use super::Args;
-use crate::catalog::{Epilogue, Tile};
+use crate::kernel::{Epilogue, Tile};
 use crate::layout;
 use crate::matmul::output::Output;
 use crate::matmul::qai8dxp_portable::{self, CHUNK};

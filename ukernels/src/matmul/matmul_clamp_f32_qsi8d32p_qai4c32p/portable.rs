@@ -5,7 +5,7 @@
 //! parameters in the order the module documentation gives, and stored in the output type.
 
 use super::Args;
-use crate::catalog::Tile;
+use crate::kernel::Tile;
 use crate::layout;
 use crate::matmul::passes::{CHUNK, MAX_COLS, MAX_ROWS, accumulate, for_each_pass};
 use crate::reference::qai4c32p::Arithmetic;

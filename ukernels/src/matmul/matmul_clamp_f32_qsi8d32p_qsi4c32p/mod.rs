@@ -124,11 +124,12 @@ asm_kernel_modules! {
 #[cfg(target_arch = "aarch64")]
 pub static U4_MINUS_8: [i32; 16] = [-8, -7, -6, -5, -4, -3, -2, -1, 0, 1, 2, 3, 4, 5, 6, 7];
 
-pub use super::call::PackedArgs as Args;
-use crate::catalog::{Columns, LhsPackerKind, MatmulKernel, PackerKind, RhsPackerKind};
+pub use super::args::PackedArgs as Args;
 use crate::contract::{self, Checked};
+use crate::kernel::{Columns, MatmulKernel};
 use crate::layout;
-use crate::matmul::call::check_packed_buffers;
+use crate::matmul::args::check_packed_buffers;
+use crate::pack::kinds::{LhsPackerKind, PackerKind, RhsPackerKind};
 
 /// The block lengths `kernel` accepts with this K: multiples of 32 dividing K, and exactly 32
 /// for the 256-bit SVE kernels (KleidiAI's `bl == kai_bl`, asserted by all their getters).
@@ -200,3 +201,244 @@ pub fn formats(kernel: &MatmulKernel) -> portable::Formats {
         lhs_scales_at_end,
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Kernel entries: the packers each kernel pairs with, and the kernels
+
+use crate::kernel::{
+    BlockFold, BlockScale, Clamp, Epilogue, SME_DOT, SME2_DOT, SME2_MOPA, kernel_entry, native,
+    streaming_entry,
+};
+use crate::pack::kinds::Packer;
+use crate::pack::lhs_quant_pack_qsi8d32p::{
+    LHS_QUANT_PACK_QSI8D32P_F32, LHS_QUANT_PACK_QSI8D32P_F32_NEON,
+    LHS_QUANT_PACK_QSI8D32P4X8SB_F32_NEON,
+};
+use crate::pack::rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0::{
+    RHS_PACK_NXK_QSI4C32PS1S0SCALEF16_QSU4C32S16S0_NEON,
+    RHS_PACK_NXK_QSI4C32PS4S0SF16_QSU4C32S16S0_NEON, RHS_PACK_NXK_QSI4C32PSCALEF16_QSU4C32S16S0,
+};
+
+const QSI8D32P_LHS: &[&Packer] = &[&LHS_QUANT_PACK_QSI8D32P_F32];
+/// The 16x4 i8mm kernel also reads the 4x8sb packer's output (KleidiAI pairs both with it).
+const QSI8D32P_LHS_4X8: &[&Packer] = &[
+    &LHS_QUANT_PACK_QSI8D32P_F32,
+    &LHS_QUANT_PACK_QSI8D32P4X8SB_F32_NEON,
+];
+const QSI4C32PF16_RHS: &[&Packer] = &[&RHS_PACK_NXK_QSI4C32PSCALEF16_QSU4C32S16S0];
+/// LHS and RHS packers of KleidiAI's SME2 and SME Q4_0 kernels.
+const QSI8D32P_SME_LHS: &[&Packer] = &[&LHS_QUANT_PACK_QSI8D32P_F32_NEON];
+const QSI4C32PS1S0F16_RHS: &[&Packer] = &[&RHS_PACK_NXK_QSI4C32PS1S0SCALEF16_QSU4C32S16S0_NEON];
+const QSI4C32PS4S0SF16_RHS: &[&Packer] = &[&RHS_PACK_NXK_QSI4C32PS4S0SF16_QSU4C32S16S0_NEON];
+
+/// A kernel of `matmul_clamp_f32_qsi8d32p_qsi4c32p`: its LHS packer list, its column scaling
+/// (`FixedAtSve256` for KleidiAI's 256-bit SVE kernels) and the asm module implementing its tile
+/// (stems with the same packed formats share one), or `portable` where there is none yet.
+macro_rules! f32_qsi8d32p_qsi4c32p_kernel {
+    (
+        $(#[$doc:meta])* $name:ident, $stem:ident, $isa:ident, $tile:tt, $lhs:ident, $columns:ident,
+        portable
+    ) => {
+        kernel_entry!($(#[$doc])* $name, F32Qsi8d32pQsi4c32p, $lhs, QSI4C32PF16_RHS, $stem,
+            $isa, $tile, $crate::matmul::args::KernelFn::Portable, KleidiAi, $columns);
+    };
+    (
+        $(#[$doc:meta])* $name:ident, $stem:ident, $isa:ident, $tile:tt, $lhs:ident, $columns:ident,
+        $module:ident
+    ) => {
+        kernel_entry!($(#[$doc])* $name, F32Qsi8d32pQsi4c32p, $lhs, QSI4C32PF16_RHS, $stem,
+            $isa, $tile, native!(self::$module), KleidiAi, $columns);
+    };
+}
+
+f32_qsi8d32p_qsi4c32p_kernel!(
+    /// Q4_0 GEMV, 1 row x 4 columns per step, SDOT by element on 4-value blocks.
+    MATMUL_CLAMP_F32_QSI8D32P1X4_QSI4C32P4X4_1X4_NEON_DOTPROD,
+    matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4x4_1x4_neon_dotprod,
+    NeonDotprod,
+    [1, 4, 1, 4, 8, 2],
+    QSI8D32P_LHS,
+    Fixed,
+    matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4x4_1x4_neon_dotprod
+);
+
+f32_qsi8d32p_qsi4c32p_kernel!(
+    /// Q4_0 GEMV, 1 row x 4 columns per step, SDOT on 8-value blocks.
+    MATMUL_CLAMP_F32_QSI8D32P1X8_QSI4C32P4X8_1X4X32_NEON_DOTPROD,
+    matmul_clamp_f32_qsi8d32p1x8_qsi4c32p4x8_1x4x32_neon_dotprod,
+    NeonDotprod,
+    [1, 4, 1, 4, 16, 2],
+    QSI8D32P_LHS,
+    Fixed,
+    matmul_clamp_f32_qsi8d32p1x8_qsi4c32p4x8_1x4x32_neon_dotprod
+);
+
+f32_qsi8d32p_qsi4c32p_kernel!(
+    /// Q4_0 GEMM, 16 rows x 4 columns per step, SDOT by element on 4-value blocks.
+    MATMUL_CLAMP_F32_QSI8D32P4X4_QSI4C32P4X4_16X4_NEON_DOTPROD,
+    matmul_clamp_f32_qsi8d32p4x4_qsi4c32p4x4_16x4_neon_dotprod,
+    NeonDotprod,
+    [16, 4, 4, 4, 8, 2],
+    QSI8D32P_LHS,
+    Fixed,
+    matmul_clamp_f32_qsi8d32p4x4_qsi4c32p4x4_16x4_neon_dotprod
+);
+
+f32_qsi8d32p_qsi4c32p_kernel!(
+    /// Q4_0 GEMM, 16 rows x 4 columns per step, SMMLA.
+    MATMUL_CLAMP_F32_QSI8D32P4X8_QSI4C32P4X8_16X4_NEON_I8MM,
+    matmul_clamp_f32_qsi8d32p4x8_qsi4c32p4x8_16x4_neon_i8mm,
+    NeonI8mm,
+    [16, 4, 4, 4, 16, 2],
+    QSI8D32P_LHS_4X8,
+    Fixed,
+    matmul_clamp_f32_qsi8d32p4x8_qsi4c32p4x8_8x4x32_neon_i8mm
+);
+
+f32_qsi8d32p_qsi4c32p_kernel!(
+    /// Q4_0 GEMM, 8 rows x 4 columns per step, SMMLA.
+    MATMUL_CLAMP_F32_QSI8D32P4X8_QSI4C32P4X8_8X4X32_NEON_I8MM,
+    matmul_clamp_f32_qsi8d32p4x8_qsi4c32p4x8_8x4x32_neon_i8mm,
+    NeonI8mm,
+    [8, 4, 4, 4, 16, 2],
+    QSI8D32P_LHS,
+    Fixed,
+    matmul_clamp_f32_qsi8d32p4x8_qsi4c32p4x8_8x4x32_neon_i8mm
+);
+
+f32_qsi8d32p_qsi4c32p_kernel!(
+    /// Q4_0 GEMV for 256-bit SVE, 1 row x 8 columns per step, SDOT by element on 4-value blocks.
+    MATMUL_CLAMP_F32_QSI8D32P1X4_QSI4C32P8X4_1X8_SVE_DOTPROD,
+    matmul_clamp_f32_qsi8d32p1x4_qsi4c32p8x4_1x8_sve_dotprod,
+    SveDotprod,
+    [1, 8, 1, 8, 8, 2],
+    QSI8D32P_LHS,
+    FixedAtSve256,
+    matmul_clamp_f32_qsi8d32p1x4_qsi4c32p8x4_1x8_sve_dotprod
+);
+
+f32_qsi8d32p_qsi4c32p_kernel!(
+    /// Q4_0 GEMV for 256-bit SVE, 1 row x 8 columns per step, SDOT on 8-value blocks.
+    MATMUL_CLAMP_F32_QSI8D32P1X8_QSI4C32P8X8_1X8_SVE_DOTPROD,
+    matmul_clamp_f32_qsi8d32p1x8_qsi4c32p8x8_1x8_sve_dotprod,
+    SveDotprod,
+    [1, 8, 1, 8, 16, 2],
+    QSI8D32P_LHS,
+    FixedAtSve256,
+    matmul_clamp_f32_qsi8d32p1x8_qsi4c32p8x8_1x8_sve_dotprod
+);
+
+f32_qsi8d32p_qsi4c32p_kernel!(
+    /// Q4_0 GEMM for 256-bit SVE, 16 rows x 8 columns per step, SMMLA.
+    MATMUL_CLAMP_F32_QSI8D32P4X8_QSI4C32P8X8_16X8_SVE_I8MM,
+    matmul_clamp_f32_qsi8d32p4x8_qsi4c32p8x8_16x8_sve_i8mm,
+    SveI8mm,
+    [16, 8, 4, 8, 16, 2],
+    QSI8D32P_LHS,
+    FixedAtSve256,
+    matmul_clamp_f32_qsi8d32p4x8_qsi4c32p8x8_16x8_sve_i8mm
+);
+
+/// SME2 Q4_0 `SDOT` GEMV: block scales multiplied with `FMLALB` into `+0`, otherwise [`SME2_DOT`].
+const SME2_Q4_0_DOT: Epilogue = Epilogue {
+    block_scale: BlockScale::WidenFromZero,
+    ..SME2_DOT
+};
+
+/// SME Q4_0 `SDOT` GEMV: as [`SME2_Q4_0_DOT`] with `FMAX`/`FMIN`.
+const SME_Q4_0_DOT: Epilogue = Epilogue {
+    block_scale: BlockScale::WidenFromZero,
+    ..SME_DOT
+};
+
+/// SME2 Q4_0 outer-product GEMM: the first block multiplied, block scales from `+0`, `FCLAMP`.
+/// (KleidiAI 1.30 means to skip the clamp for some bounds, but tests its 32-bit flag with a
+/// 64-bit load that takes in 4 bytes of uninitialized padding; rkai always clamps, as the GEMVs
+/// do. See the family's module.)
+const SME2_Q4_0_MOPA: Epilogue = Epilogue {
+    block_fold: BlockFold::FirstMultiplies,
+    block_scale: BlockScale::WidenFromZero,
+    ..SME2_MOPA
+};
+
+/// SME Q4_0 outer-product GEMM: as [`SME2_Q4_0_MOPA`] with `FMAX`/`FMIN`.
+const SME_Q4_0_MOPA: Epilogue = Epilogue {
+    clamp: Clamp::MaxThenMin,
+    ..SME2_Q4_0_MOPA
+};
+
+streaming_entry!(
+    /// Q4_0 GEMV, 1 row x 4 x SVL32 columns per step: int4 expanded with `LUTI4`, multi-vector
+    /// `SDOT` into ZA per block.
+    MATMUL_CLAMP_F32_QSI8D32P1X4_QSI4C32P4VLX4_1X4VL_SME2_SDOT,
+    F32Qsi8d32pQsi4c32p,
+    QSI8D32P_SME_LHS,
+    QSI4C32PS1S0F16_RHS,
+    matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4vlx4_1x4vl_sme2_sdot,
+    Sme2,
+    [1, 4, 1, 4, 4, 2],
+    PerSmeLane32,
+    SME2_Q4_0_DOT,
+    self::matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4vlx4_1x4vl_sme2_sdot
+);
+
+streaming_entry!(
+    /// Q4_0 GEMV, 1 row x 4 x SVL32 columns per step: nibbles widened by shifts, streaming SVE
+    /// `SDOT` into vector accumulators per block.
+    MATMUL_CLAMP_F32_QSI8D32P1X4_QSI4C32P4VLX4_1X4VL_SME_DOT,
+    F32Qsi8d32pQsi4c32p,
+    QSI8D32P_SME_LHS,
+    QSI4C32PS4S0SF16_RHS,
+    matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4vlx4_1x4vl_sme_dot,
+    Sme,
+    [1, 4, 1, 4, 4, 2],
+    PerSmeLane32,
+    SME_Q4_0_DOT,
+    self::matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4vlx4_1x4vl_sme_dot
+);
+
+streaming_entry!(
+    /// Q4_0 GEMM, SVL32 rows x 4 x SVL32 columns per step: int4 expanded with `LUTI4`, `SMOPA`
+    /// into four ZA tiles per block, block scales folded in per output row.
+    MATMUL_CLAMP_F32_QSI8D32P1VLX4_QSI4C32P4VLX4_1VLX4VL_SME2_MOPA,
+    F32Qsi8d32pQsi4c32p,
+    QSI8D32P_SME_LHS,
+    QSI4C32PS1S0F16_RHS,
+    matmul_clamp_f32_qsi8d32p1vlx4_qsi4c32p4vlx4_1vlx4vl_sme2_mopa,
+    Sme2,
+    [1, 4, 1, 4, 4, 2],
+    RowsAndColumnsPerSmeLane32,
+    SME2_Q4_0_MOPA,
+    self::matmul_clamp_f32_qsi8d32p1vlx4_qsi4c32p4vlx4_1vlx4vl_sme2_mopa
+);
+
+streaming_entry!(
+    /// Q4_0 GEMM, SVL32 rows x 4 x SVL32 columns per step: nibbles widened by shifts, `SMOPA`
+    /// into four ZA tiles per block, block scales folded in per output row.
+    MATMUL_CLAMP_F32_QSI8D32P1VLX4_QSI4C32P4VLX4_1VLX4VL_SME_MOPA,
+    F32Qsi8d32pQsi4c32p,
+    QSI8D32P_SME_LHS,
+    QSI4C32PS4S0SF16_RHS,
+    matmul_clamp_f32_qsi8d32p1vlx4_qsi4c32p4vlx4_1vlx4vl_sme_mopa,
+    Sme,
+    [1, 4, 1, 4, 4, 2],
+    RowsAndColumnsPerSmeLane32,
+    SME_Q4_0_MOPA,
+    self::matmul_clamp_f32_qsi8d32p1vlx4_qsi4c32p4vlx4_1vlx4vl_sme_mopa
+);
+
+/// The kernels this folder implements, in catalog order.
+pub const KERNELS: &[&MatmulKernel] = &[
+    &MATMUL_CLAMP_F32_QSI8D32P1X4_QSI4C32P4X4_1X4_NEON_DOTPROD,
+    &MATMUL_CLAMP_F32_QSI8D32P1X8_QSI4C32P4X8_1X4X32_NEON_DOTPROD,
+    &MATMUL_CLAMP_F32_QSI8D32P4X4_QSI4C32P4X4_16X4_NEON_DOTPROD,
+    &MATMUL_CLAMP_F32_QSI8D32P4X8_QSI4C32P4X8_16X4_NEON_I8MM,
+    &MATMUL_CLAMP_F32_QSI8D32P4X8_QSI4C32P4X8_8X4X32_NEON_I8MM,
+    &MATMUL_CLAMP_F32_QSI8D32P1X4_QSI4C32P8X4_1X8_SVE_DOTPROD,
+    &MATMUL_CLAMP_F32_QSI8D32P1X8_QSI4C32P8X8_1X8_SVE_DOTPROD,
+    &MATMUL_CLAMP_F32_QSI8D32P4X8_QSI4C32P8X8_16X8_SVE_I8MM,
+    &MATMUL_CLAMP_F32_QSI8D32P1X4_QSI4C32P4VLX4_1X4VL_SME2_SDOT,
+    &MATMUL_CLAMP_F32_QSI8D32P1X4_QSI4C32P4VLX4_1X4VL_SME_DOT,
+    &MATMUL_CLAMP_F32_QSI8D32P1VLX4_QSI4C32P4VLX4_1VLX4VL_SME2_MOPA,
+    &MATMUL_CLAMP_F32_QSI8D32P1VLX4_QSI4C32P4VLX4_1VLX4VL_SME_MOPA,
+];

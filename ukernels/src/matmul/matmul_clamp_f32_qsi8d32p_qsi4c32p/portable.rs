@@ -5,7 +5,7 @@
 //! (its catalog `Epilogue`).
 
 use super::Args;
-use crate::catalog::{Epilogue, Tile};
+use crate::kernel::{Epilogue, Tile};
 use crate::layout;
 use crate::matmul::passes::{CHUNK, MAX_COLS, MAX_ROWS, accumulate, for_each_pass};
 use crate::pack::rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0::Variant as Rhs;

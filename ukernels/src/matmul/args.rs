@@ -1,0 +1,237 @@
+//! The argument shapes of a kernel call and the kernel function types by shape: what a kernel
+//! entry names and every family module reads, below the dispatch of [`super::call`].
+
+use crate::contract::{self, Checked, Violation};
+use crate::element::Output;
+use crate::family::Operands;
+
+/// Arguments of `run_matmul` with both operands packed.
+#[derive(Clone, Copy, Debug)]
+pub struct PackedArgs {
+    /// Rows of the portion.
+    pub m: usize,
+    /// Columns of the portion.
+    pub n: usize,
+    /// Full reduction length.
+    pub k: usize,
+    /// Block length of the per-block families (ignored by the per-channel ones).
+    pub bl: usize,
+    /// Packed LHS at the portion's first row group.
+    pub lhs_packed: *const u8,
+    /// Packed RHS at the portion's first column group.
+    pub rhs_packed: *const u8,
+    /// Destination at the portion's first element.
+    pub dst: *mut u8,
+    /// Bytes between destination rows.
+    pub dst_stride_row: usize,
+    /// Bytes between destination columns: must be the element size.
+    pub dst_stride_col: usize,
+    /// Lower clamp bound.
+    pub clamp_min: f32,
+    /// Upper clamp bound.
+    pub clamp_max: f32,
+    /// The 2-bit family's value table (4 x `i32`; null: KleidiAI's default `{-2, -1, 0, 1}`);
+    /// ignored by every other family.
+    pub lut: *const i32,
+}
+
+/// The checks of a packed-LHS call on a non-empty portion, with KleidiAI's messages: `k > 0`,
+/// non-null buffers, and destination rows of `n` elements of `elem_size` bytes (`size_message`:
+/// the `n * sizeof(..)` overflow check, `row_condition`: the row stride check).
+pub(crate) fn check_packed_buffers(
+    a: &PackedArgs,
+    elem_size: usize,
+    size_message: &'static str,
+    row_condition: &'static str,
+) -> Checked {
+    contract::require(a.k != 0, "k > 0")?;
+    contract::require(!a.lhs_packed.is_null(), "lhs_packed != NULL")?;
+    contract::require(!a.rhs_packed.is_null(), "rhs_packed != NULL")?;
+    contract::require(!a.dst.is_null(), "dst != NULL")?;
+    let row_bytes = contract::mul(a.n, elem_size, size_message)?;
+    contract::require(a.m == 1 || a.dst_stride_row >= row_bytes, row_condition)
+}
+
+/// [`check_packed_buffers`] for a family whose destination elements are `out` (the families with
+/// f32 and f16 outputs), with KleidiAI's generic `sizeof(dst)` messages.
+#[inline(always)]
+pub(crate) fn check_packed_output_buffers(a: &PackedArgs, out: Output) -> Checked {
+    check_packed_buffers(
+        a,
+        out.size(),
+        "n * sizeof(dst) fits in size_t",
+        out.row_condition(),
+    )
+}
+
+/// Arguments of `run_matmul` with the LHS as it is (rows `lhs_stride` bytes apart).
+#[derive(Clone, Copy, Debug)]
+pub struct UnpackedLhsArgs {
+    /// Rows of the portion.
+    pub m: usize,
+    /// Columns of the portion.
+    pub n: usize,
+    /// Reduction length.
+    pub k: usize,
+    /// LHS at the portion's first row.
+    pub lhs: *const u8,
+    /// Bytes between LHS rows (used rounded down to whole elements, as KleidiAI does).
+    pub lhs_stride: usize,
+    /// Packed RHS at the portion's first column group.
+    pub rhs_packed: *const u8,
+    /// Destination at the portion's first element.
+    pub dst: *mut u8,
+    /// Bytes between destination rows (rounded down to whole elements).
+    pub dst_stride_row: usize,
+    /// Bytes between destination columns (see [`super::float_gemm::check`]).
+    pub dst_stride_col: usize,
+    /// Lower clamp bound.
+    pub clamp_min: f32,
+    /// Upper clamp bound.
+    pub clamp_max: f32,
+    /// Bytes per element of the LHS, RHS and destination (4 or 2).
+    pub elem: usize,
+}
+
+impl UnpackedLhsArgs {
+    /// `lhs_stride` in whole elements, as bytes.
+    pub fn lhs_row_bytes(&self) -> usize {
+        self.lhs_stride / self.elem * self.elem
+    }
+
+    /// `dst_stride_row` in whole elements, as bytes.
+    pub fn dst_row_bytes(&self) -> usize {
+        self.dst_stride_row / self.elem * self.elem
+    }
+}
+
+/// Arguments of `run_imatmul`: LHS rows gathered through an indirection buffer.
+#[derive(Clone, Copy, Debug)]
+pub struct IndirectArgs {
+    /// Rows of the portion.
+    pub m: usize,
+    /// Columns of the portion.
+    pub n: usize,
+    /// LHS chunks per row (pointers per row in the indirection buffer).
+    pub k_chunk_count: usize,
+    /// Values per chunk.
+    pub k_chunk_length: usize,
+    /// Indirection buffer at the portion's first row block: for each block of `m_step` rows, for
+    /// each chunk, the `m_step` rows' chunk pointers (rows past `m` are not read).
+    pub indirection_buffer: *const *const u8,
+    /// The chunk of padding: a pointer equal to it is used as it is.
+    pub pad_ptr: *const u8,
+    /// Bytes added to every other pointer of the indirection buffer.
+    pub lhs_ptr_offset: usize,
+    /// Packed RHS at the portion's first column group.
+    pub rhs_packed: *const u8,
+    /// Destination at the portion's first element.
+    pub dst: *mut u8,
+    /// Bytes between destination rows (used rounded down to whole elements).
+    pub dst_stride_row: usize,
+    /// Lower clamp bound.
+    pub clamp_min: f32,
+    /// Upper clamp bound.
+    pub clamp_max: f32,
+}
+
+impl IndirectArgs {
+    /// `dst_stride_row` in whole floats, as bytes.
+    pub fn dst_row_bytes(&self) -> usize {
+        self.dst_stride_row / 4 * 4
+    }
+
+    /// The chunk that pointer `p` of the indirection buffer names: the pad chunk as it is, any
+    /// other `lhs_ptr_offset` bytes on (KleidiAI's rule).
+    pub fn chunk(&self, p: *const u8) -> *const u8 {
+        if p == self.pad_ptr {
+            p
+        } else {
+            p.wrapping_add(self.lhs_ptr_offset)
+        }
+    }
+}
+
+/// An ISA-specific kernel taking both operands packed.
+pub type PackedFn = unsafe fn(&PackedArgs);
+
+/// An ISA-specific kernel taking the LHS as it is.
+pub type UnpackedLhsFn = unsafe fn(&UnpackedLhsArgs);
+
+/// An ISA-specific kernel taking the LHS through an indirection buffer.
+pub type IndirectFn = unsafe fn(&IndirectArgs);
+
+/// A kernel's hand-written implementation on this target, by argument shape.
+#[derive(Clone, Copy, Debug)]
+pub enum KernelFn {
+    /// No ISA-specific code on this target: the portable implementation runs.
+    Portable,
+    /// Takes [`PackedArgs`] (f32 output; 16-bit-output families narrow its rows, see
+    /// `matmul::output`).
+    Packed(PackedFn),
+    /// Takes [`PackedArgs`] and writes the 16-bit output of its family itself (the SME2 kernels,
+    /// whose tiles are too large to narrow through a staging tile).
+    PackedOutput(PackedFn),
+    /// Takes [`UnpackedLhsArgs`].
+    UnpackedLhs(UnpackedLhsFn),
+    /// Takes [`IndirectArgs`].
+    Indirect(IndirectFn),
+}
+
+impl KernelFn {
+    /// The packed-operand implementation, if this is one.
+    pub const fn packed(self) -> Option<PackedFn> {
+        match self {
+            KernelFn::Packed(f) => Some(f),
+            KernelFn::Portable
+            | KernelFn::UnpackedLhs(_)
+            | KernelFn::PackedOutput(_)
+            | KernelFn::Indirect(_) => None,
+        }
+    }
+
+    /// The unpacked-LHS implementation, if this is one.
+    pub const fn unpacked_lhs(self) -> Option<UnpackedLhsFn> {
+        match self {
+            KernelFn::UnpackedLhs(f) => Some(f),
+            KernelFn::Portable
+            | KernelFn::Packed(_)
+            | KernelFn::PackedOutput(_)
+            | KernelFn::Indirect(_) => None,
+        }
+    }
+
+    /// The indirect-LHS implementation, if this is one.
+    pub const fn indirect(self) -> Option<IndirectFn> {
+        match self {
+            KernelFn::Indirect(f) => Some(f),
+            KernelFn::Portable
+            | KernelFn::Packed(_)
+            | KernelFn::PackedOutput(_)
+            | KernelFn::UnpackedLhs(_) => None,
+        }
+    }
+
+    /// Whether an implementation of this shape can serve a family with `operands` writing
+    /// `output` (only the qai8dxp and qsi8d32p_qai4c32p families' 16-bit outputs dispatch to
+    /// kernels that write them).
+    pub const fn fits(self, operands: Operands, output: Output) -> bool {
+        match (self, operands) {
+            (KernelFn::Portable, _) => true,
+            (KernelFn::PackedOutput(_), Operands::Qai8dxp(_) | Operands::Qsi8d32pQai4c32p) => {
+                output.narrowing().is_some()
+            }
+            (KernelFn::PackedOutput(_), _) => false,
+            (KernelFn::UnpackedLhs(_), Operands::UnpackedFloat) => true,
+            (KernelFn::Indirect(_), Operands::IndirectFloat) => true,
+            (KernelFn::Packed(_), Operands::UnpackedFloat | Operands::IndirectFloat)
+            | (KernelFn::UnpackedLhs(_) | KernelFn::Indirect(_), _) => false,
+            (KernelFn::Packed(_), _) => true,
+        }
+    }
+}
+
+/// Refusal of a packed-LHS call or getter for a family whose LHS is not packed.
+pub(crate) const NEEDS_PACKED_LHS: Violation = Violation {
+    condition: "the kernel takes a packed LHS",
+};

@@ -1,0 +1,67 @@
+//! The arguments of a packer's `run`, one struct per side: what the verb dispatch
+//! ([`super::lhs`], [`super::rhs`]) passes and every packer module reads, below both.
+
+/// Arguments of an LHS packer's `run` (`bl` is 0 for per-row formats).
+#[derive(Clone, Copy, Debug)]
+pub struct LhsArgs {
+    /// Rows to pack.
+    pub m: usize,
+    /// Reduction length.
+    pub k: usize,
+    /// Block length.
+    pub bl: usize,
+    /// Rows per packed group.
+    pub mr: usize,
+    /// K values per inner step.
+    pub kr: usize,
+    /// Splits of `kr`.
+    pub sr: usize,
+    /// Index of the first row (where it lands in its group).
+    pub m_idx_start: usize,
+    /// Source rows.
+    pub lhs: *const u8,
+    /// Bytes between source rows.
+    pub lhs_stride: usize,
+    /// Packed output.
+    pub lhs_packed: *mut u8,
+}
+
+/// Arguments of an RHS packer's `run` (those a packer does not take are 0 or null; `k` of a
+/// [`RhsPackerKind::ChunkedFloat`](super::kinds::RhsPackerKind::ChunkedFloat) packer is `k_chunk_count * k_chunk_length`).
+#[derive(Clone, Copy, Debug)]
+pub struct RhsArgs {
+    /// Must be 1.
+    pub num_groups: usize,
+    /// Columns.
+    pub n: usize,
+    /// Reduction length.
+    pub k: usize,
+    /// Columns per packed group.
+    pub nr: usize,
+    /// K values per inner step.
+    pub kr: usize,
+    /// Splits of `kr`.
+    pub sr: usize,
+    /// Block length.
+    pub bl: usize,
+    /// Source matrix.
+    pub rhs: *const u8,
+    /// Bytes between source rows.
+    pub rhs_stride: usize,
+    /// Per-column biases.
+    pub bias: *const u8,
+    /// Scales (per column or per block).
+    pub scale: *const u8,
+    /// Bytes between rows of block scales.
+    pub scale_stride: usize,
+    /// Per-block zero offsets.
+    pub zero: *const u8,
+    /// Packed output.
+    pub rhs_packed: *mut u8,
+    /// Must be 0.
+    pub extra_bytes: usize,
+    /// The packer's parameter struct.
+    pub params: *const u8,
+    /// The 2-bit packers' value table (4 x `i32`, or null for KleidiAI's default).
+    pub lut: *const i32,
+}

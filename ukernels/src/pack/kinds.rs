@@ -1,0 +1,276 @@
+//! What each packer is: its kind (which fixes its C function set and its packed format), the
+//! variants a packer module implements, and the [`Packer`] entry a packer module declares for
+//! each of its C names. Below every packer module and the catalog: it imports none of them.
+
+use crate::arch::Isa;
+use crate::layout::RhsLayout;
+
+/// What a packer does, which fixes its C function set: an LHS or an RHS packer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PackerKind {
+    /// Packs activations (the LHS).
+    Lhs(LhsPackerKind),
+    /// Packs weights (the RHS).
+    Rhs(RhsPackerKind),
+}
+
+impl PackerKind {
+    /// The LHS kind (`None` for an RHS packer).
+    pub const fn lhs(self) -> Option<LhsPackerKind> {
+        match self {
+            PackerKind::Lhs(kind) => Some(kind),
+            PackerKind::Rhs(_) => None,
+        }
+    }
+
+    /// The RHS kind (`None` for an LHS packer).
+    pub const fn rhs(self) -> Option<RhsPackerKind> {
+        match self {
+            PackerKind::Lhs(_) => None,
+            PackerKind::Rhs(kind) => Some(kind),
+        }
+    }
+
+    /// Format an RHS packer writes (`None` for LHS packers); `bl` as for [`Family::rhs_layout`].
+    pub const fn rhs_layout(self, bl: usize) -> Option<RhsLayout> {
+        match self {
+            PackerKind::Lhs(_) => None,
+            PackerKind::Rhs(kind) => Some(kind.layout(bl)),
+        }
+    }
+}
+
+/// What an LHS packer does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LhsPackerKind {
+    /// Dynamic per-row int8 quantization (`lhs_quant_pack_qai8dxp_{f32,f16_neon,bf16_neon}`).
+    Qai8dxp(LhsType),
+    /// Symmetric int8 per block with f16 scales (`lhs_quant_pack_qsi8d32p_f32`, `..._f32_neon`,
+    /// `lhs_quant_pack_qsi8d32p4x8sb_f32_neon`).
+    Qsi8d32p(Qsi8d32pPacker),
+    /// Symmetric int8 per block with f32 scales and block sums, from f32 or f16
+    /// (`lhs_quant_pack_qsi8d32pscalef32_{f32,f16}_neon`).
+    Qsi8d32pscalef32(Qsi8d32pscalef32Packer),
+    /// bf16 LHS of the bf16 GEMM families (`lhs_quant_pack_bf16p{8,1}x4_f32_neon`,
+    /// `lhs_pack_bf16p8x4_f16_neon`).
+    Bf16(Bf16LhsPacker),
+    /// f32 rows to f16 in blocks of `mr` rows by pairs of K values (`lhs_pack_f16pmrx2_f32_neon`).
+    F16pmrx2,
+}
+
+/// What an RHS packer does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RhsPackerKind {
+    /// Per-channel int4 (`rhs_pack_{nxk,kxn}_qsi4cxp_qs4cxs1s0`).
+    Qsi4cxp(Source),
+    /// Per-channel int4 with sequential nibbles (`rhs_pack_nxk_qsi4cxps1s0_qsu4cxs1s0_neon`).
+    Qsi4cxps1s0,
+    /// Per-channel int8 (`rhs_pack_{nxk,kxn}_qsi8cxp_qsi8cx_neon`).
+    Qsi8cxp(Source),
+    /// Per-channel 2-bit with a value table (`rhs_pack_nxk_qsu2cxp{4x4bf32sf32,4vlx4}_qsu2cx_neon`).
+    Qsu2cxp(Qsu2cxpPacker),
+    /// int4 with bf16 scales per block (`rhs_pack_{nxk,kxn}_qsi4c32p_qsu4c32s1s0` and the NEON
+    /// `nrx4` / `nrx8` forms).
+    Qsi4c32p(Qsi4c32pPacker),
+    /// int4 with f16 scales per block from Q4_0 rows (`rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0`
+    /// and the SME2 `ps1s0` NEON form).
+    Qsi4c32pf16(Qsi4c32pf16Packer),
+    /// Asymmetric int4 with f32 scales and zero offsets per block and an f32 bias
+    /// (`rhs_pack_nxk_qai4c32p_qau4c32s0s1_f32_f32_f32_neon` and the SME2 `ps1s0nrx4` forms).
+    Qai4c32p(Qai4c32pPacker),
+    /// Float with the bias in front (`rhs_pack_{kxn,nxk}_x32p16x1b*`, `..._f32p8x1biasf32_...`,
+    /// `..._x32p4vlx1b_..._sve`).
+    Float(FloatPacker),
+    /// bf16 with the bias in front (`rhs_quant_pack_kxn_bf16p12x4biasf32_f32_neon`,
+    /// `rhs_pack_kxn_bf16p12x4bias{f32,f16}_f16_neon`).
+    Bf16(Bf16RhsPacker),
+    /// The float format of `Float(v)`, its K given as `k_chunk_count` chunks of
+    /// `k_chunk_length` rows (`rhs_imatmul_pack_kxn_x32p4vlx1b_x32_x32_sve`): the same bytes as
+    /// `v` packing `k_chunk_count * k_chunk_length` rows.
+    ChunkedFloat(FloatPacker),
+}
+
+impl RhsPackerKind {
+    /// Format the packer writes; `bl` as for [`Family::rhs_layout`].
+    pub const fn layout(self, bl: usize) -> RhsLayout {
+        match self {
+            RhsPackerKind::Qsi4cxp(_) | RhsPackerKind::Qsi4cxps1s0 => RhsLayout::Qsi4cxp,
+            RhsPackerKind::Qsi8cxp(_) => RhsLayout::Qsi8cxp,
+            RhsPackerKind::Qsu2cxp(_) => RhsLayout::Qsu2cxp,
+            RhsPackerKind::Qsi4c32p(_) => RhsLayout::Qsi4c32p { bl },
+            RhsPackerKind::Qsi4c32pf16(_) => RhsLayout::Qsi4c32pf16 { bl },
+            RhsPackerKind::Qai4c32p(_) => RhsLayout::Qai4c32p { bl },
+            RhsPackerKind::Float(v) | RhsPackerKind::ChunkedFloat(v) => v.layout(),
+            RhsPackerKind::Bf16(v) => v.layout(),
+        }
+    }
+}
+
+/// A packing routine.
+#[derive(Debug)]
+pub struct Packer {
+    /// KleidiAI name without the `kai_` prefix, e.g. `lhs_quant_pack_qai8dxp_f32`.
+    pub name: &'static str,
+    /// What it does.
+    pub kind: PackerKind,
+}
+
+/// What a packer of KleidiAI's generic RHS interface (`kai_matmul_pack_rhs.h`) packs. Its C
+/// surface is one provider function returning a `kai_matmul_pack_rhs_uker_api` table
+/// (`pack::uker_rhs`), not a set of named getters.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UkerRhsKind {
+    /// 16-bit K x N values with a 16-bit bias, nr = 16 x vscale, kr = 2
+    /// (`rhs_pack_kxn_x16p16vsx2bx16_x16_x16_sve`).
+    KxnX16p16vsx2bx16Sve,
+}
+
+/// A packer of the generic RHS interface.
+#[derive(Debug)]
+pub struct UkerRhsPacker {
+    /// Name of the provider function without the `kai_` prefix.
+    pub name: &'static str,
+    /// Instructions KleidiAI's implementation needs (rkai's runs everywhere, see its module).
+    pub isa: Isa,
+    /// What it packs.
+    pub kind: UkerRhsKind,
+}
+
+/// Element type of the LHS a packer reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LhsType {
+    /// `float`.
+    F32,
+    /// IEEE half precision (`_f16_neon`).
+    F16,
+    /// bfloat16 (`_bf16_neon`).
+    Bf16,
+}
+
+/// Which KleidiAI packer of the family.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Qsi8d32pPacker {
+    /// `lhs_quant_pack_qsi8d32p_f32`.
+    F32,
+    /// `lhs_quant_pack_qsi8d32p_f32_neon` (SME kernels' layout).
+    F32Neon,
+    /// `lhs_quant_pack_qsi8d32p4x8sb_f32_neon`.
+    F32Neon4x8sb,
+}
+
+/// Which KleidiAI packer of the family.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Qsi8d32pscalef32Packer {
+    /// `lhs_quant_pack_qsi8d32pscalef32_f32_neon` (f32 activations).
+    F32,
+    /// `lhs_quant_pack_qsi8d32pscalef32_f16_neon` (f16 activations, FEAT_FP16).
+    F16,
+}
+
+/// One of the bf16 LHS packers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bf16LhsPacker {
+    /// `kai_lhs_quant_pack_bf16p8x4_f32_neon`.
+    Bf16p8x4F32,
+    /// `kai_lhs_quant_pack_bf16p1x4_f32_neon` (one row per call).
+    Bf16p1x4F32,
+    /// `kai_lhs_pack_bf16p8x4_f16_neon`.
+    Bf16p8x4F16,
+}
+
+/// One of KleidiAI's float RHS packers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FloatPacker {
+    /// `kai_rhs_pack_kxn_x32p16x1b_x32_x32_neon`: 32-bit values, nr 16 (the `nr` argument is
+    /// ignored), null bias allowed.
+    KxnX32p16x1b,
+    /// `kai_rhs_pack_nxk_x32p16x1bx32_x32_x32_neon`: N x K source, nr 16 (asserted), null bias
+    /// allowed; its stride getter returns the bytes of one *column*.
+    NxkX32p16x1bx32,
+    /// `kai_rhs_pack_kxn_f32p8x1biasf32_f32_f32_neon`: nr 8 (asserted), bias required, no stride
+    /// getter.
+    KxnF32p8x1biasf32,
+    /// `kai_rhs_pack_kxn_x32p4vlx1b_x32_x32_sve`: nr = 4 x the SVE vector length in 32-bit lanes
+    /// (asserted), bias required, `sr` ignored.
+    KxnX32p4vlx1bSve,
+    /// `kai_rhs_pack_kxn_x16p32x1b_x16_x16_neon`: 16-bit values, nr 32 (ignored), null bias
+    /// allowed.
+    KxnX16p32x1b,
+    /// `kai_rhs_pack_nxk_x16p32x1bx16_x16_x16_neon`: N x K 16-bit source, nr 32 (asserted), null
+    /// bias allowed; its stride getter returns the bytes of one column.
+    NxkX16p32x1bx16,
+    /// `kai_rhs_pack_kxn_f16p16x1biasf16_f16_f16_neon`: 16-bit values, nr 16 (asserted), bias
+    /// required, no stride getter.
+    KxnF16p16x1biasf16,
+}
+
+/// Which KleidiAI packer of the format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Qai4c32pPacker {
+    /// `rhs_pack_nxk_qai4c32p_qau4c32s0s1_f32_f32_f32_neon`.
+    Qai4c32p,
+    /// `rhs_pack_nxk_qai4c32ps1s0nrx4_qau4c32s0s1_f32_f32_f32_neon`.
+    Ps1s0Nrx4S0s1,
+    /// `rhs_pack_nxk_qai4c32ps1s0nrx4_qau4c32s1s0_f32_f32_f32_neon`.
+    Ps1s0Nrx4S1s0,
+}
+
+/// Which KleidiAI packer of the format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Qsi4c32pf16Packer {
+    /// `rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0`.
+    Scalef16,
+    /// `rhs_pack_nxk_qsi4c32ps1s0scalef16_qsu4c32s16s0_neon`.
+    Ps1s0Scalef16Neon,
+    /// `rhs_pack_nxk_qsi4c32ps4s0sf16_qsu4c32s16s0_neon`.
+    Ps4s0Sf16Neon,
+}
+
+/// The two 2-bit packers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Qsu2cxpPacker {
+    /// `rhs_pack_nxk_qsu2cxp4x4bf32sf32_qsu2cx_neon` (`nr` = 4).
+    P4x4,
+    /// `rhs_pack_nxk_qsu2cxp4vlx4_qsu2cx_neon` (any `nr` that is a multiple of 8).
+    P4vlx4,
+}
+
+/// Which KleidiAI packer of the format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Qsi4c32pPacker {
+    /// `rhs_pack_nxk_qsi4c32p_qsu4c32s1s0`.
+    Nxk,
+    /// `rhs_pack_kxn_qsi4c32p_qsu4c32s1s0`.
+    Kxn,
+    /// `rhs_pack_nxk_qsi4c32pnrx4_qsu4c32s1s0_neon` (block depth `kr / sr` must be 4).
+    NxkNrx4,
+    /// `rhs_pack_nxk_qsi4c32pnrx8_qsu4c32s1s0_neon` (block depth `kr / sr` must be 8).
+    NxkNrx8,
+    /// `rhs_pack_nxk_qsi4c32ps1s0nrx4_qsu4c32s1s0_neon`: sequential nibbles (see
+    /// [`Qsi4c32pPacker::sequential_nibbles`]; block depth must be 4), for the SME2 kernels.
+    NxkPs1s0Nrx4,
+    /// `rhs_pack_kxn_qsi4c32ps1s0nrx4_qsu4c32s1s0_neon`: as [`Qsi4c32pPacker::NxkPs1s0Nrx4`] from a
+    /// K x N source.
+    KxnPs1s0Nrx4,
+}
+
+/// One of the bf16 RHS packers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bf16RhsPacker {
+    /// `kai_rhs_quant_pack_kxn_bf16p12x4biasf32_f32_neon`: f32 values and biases; its offset and
+    /// size getters take (and assert) `nr` and `kr`.
+    QuantF32,
+    /// `kai_rhs_pack_kxn_bf16p12x4biasf32_f16_neon`: f16 values, f32 biases.
+    F16BiasF32,
+    /// `kai_rhs_pack_kxn_bf16p12x4biasf16_f16_neon`: f16 values and biases.
+    F16BiasF16,
+}
+
+/// Orientation of an unpacked RHS source matrix.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// N rows of K values (int4: row stride `roundup(k, 2) / 2` bytes, low nibble = even k).
+    Nxk,
+    /// K rows of N values (int4: row stride `roundup(n, 2) / 2` bytes, low nibble = even n).
+    Kxn,
+}
