@@ -129,12 +129,12 @@ pub enum BlockDepth {
     Any,
 }
 
-/// What KleidiAI's offset getters of one kernel assert about their arguments. Its kernels differ
-/// here, even within a family (some assert against a constant where others call the getter), so
-/// each kernel says which; rkai checks exactly that, no more, so a call KleidiAI's debug build
-/// accepts is accepted at every vector length.
+/// What KleidiAI's functions of one kernel assert where its kernels differ, even within a family
+/// (one asserts an index against a constant where another calls the getter; one float kernel
+/// asserts `dst_stride_col`, its siblings ignore it). rkai checks exactly that, no more, so a call
+/// KleidiAI's debug build accepts is accepted at every vector length.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct OffsetChecks {
+pub struct Asserts {
     /// `m_idx` of `get_lhs_packed_offset`, against `mr`.
     pub lhs_packed_m_idx: IndexMultiple,
     /// `n_idx` of `get_rhs_packed_offset`, against `nr`.
@@ -145,16 +145,28 @@ pub struct OffsetChecks {
     pub dst_n_idx: IndexMultiple,
     /// K against `bl` in `get_rhs_packed_offset` (the `qai8dxp_qsi4c32p` family).
     pub block_depth: BlockDepth,
+    /// Whether `run` asserts `dst_stride_col == sizeof(element)`. Read by the unpacked-LHS float
+    /// families; every packed-LHS kernel asserts it (its family's check does).
+    pub dst_stride_col: bool,
 }
 
-impl OffsetChecks {
-    /// Every index against the getter of its name, whole blocks: most kernels.
-    pub const TILE: OffsetChecks = OffsetChecks {
+impl Asserts {
+    /// Every index against the getter of its name, whole blocks, `dst_stride_col` checked: most
+    /// kernels.
+    pub const USUAL: Asserts = Asserts {
         lhs_packed_m_idx: IndexMultiple::Tile,
         rhs_packed_n_idx: IndexMultiple::Tile,
         dst_m_idx: IndexMultiple::Tile,
         dst_n_idx: IndexMultiple::Tile,
         block_depth: BlockDepth::WholeBlocks,
+        dst_stride_col: true,
+    };
+
+    /// [`Asserts::USUAL`] but for `dst_stride_col`, which `run` ignores (most of KleidiAI's
+    /// unpacked-LHS float kernels).
+    pub const IGNORING_DST_STRIDE_COL: Asserts = Asserts {
+        dst_stride_col: false,
+        ..Asserts::USUAL
     };
 }
 
@@ -364,8 +376,8 @@ pub struct MatmulKernel {
     pub native: KernelFn,
     /// How it finishes each output (for the portable path and the reference).
     pub epilogue: Epilogue,
-    /// What its offset getters assert about their arguments.
-    pub offset_checks: OffsetChecks,
+    /// What its C functions assert where kernels differ.
+    pub asserts: Asserts,
 }
 
 impl MatmulKernel {
@@ -457,8 +469,30 @@ pub const SME2_BLOCKWISE_MOPA: Epilogue = Epilogue {
 // ---------------------------------------------------------------------------------------------
 // Entry macros
 
-/// Picks the aarch64 implementation on aarch64 and the portable one elsewhere.
+/// Picks the aarch64 implementation on aarch64 and the portable one elsewhere: the module's `run`
+/// (`unpacked`: taking an unpacked LHS, `indirect`: an indirection buffer, else both operands
+/// packed; a third segment names the 16-bit-output form of a packed kernel).
 macro_rules! native {
+    (unpacked $family:ident :: $module:ident) => {{
+        #[cfg(target_arch = "aarch64")]
+        {
+            $crate::matmul::args::KernelFn::UnpackedLhs($family::$module::run)
+        }
+        #[cfg(not(target_arch = "aarch64"))]
+        {
+            $crate::matmul::args::KernelFn::Portable
+        }
+    }};
+    (indirect $family:ident :: $module:ident) => {{
+        #[cfg(target_arch = "aarch64")]
+        {
+            $crate::matmul::args::KernelFn::Indirect($family::$module::run)
+        }
+        #[cfg(not(target_arch = "aarch64"))]
+        {
+            $crate::matmul::args::KernelFn::Portable
+        }
+    }};
     ($family:ident :: $module:ident :: $out:ident) => {{
         #[cfg(target_arch = "aarch64")]
         {
@@ -490,7 +524,7 @@ macro_rules! native {
 macro_rules! kernel_entry {
     (@epilogue) => { $crate::kernel::Epilogue::VECTOR };
     (@epilogue $e:expr) => { $e };
-    (@checks) => { $crate::kernel::OffsetChecks::TILE };
+    (@checks) => { $crate::kernel::Asserts::USUAL };
     (@checks $c:expr) => { $c };
     (
         $(#[$doc:meta])* $name:ident, $family:ident, $lhs:ident, $rhs:ident, $stem:ident, $isa:ident,
@@ -524,7 +558,7 @@ macro_rules! kernel_entry {
             rhs_packers: $rhs,
             native: $native,
             epilogue: $crate::kernel::kernel_entry!(@epilogue $($epilogue)?),
-            offset_checks: $crate::kernel::kernel_entry!(@checks $($($checks)?)?),
+            asserts: $crate::kernel::kernel_entry!(@checks $($($checks)?)?),
         };
     };
 }

@@ -161,6 +161,17 @@ pub type UnpackedLhsFn = unsafe fn(&UnpackedLhsArgs);
 /// An ISA-specific kernel taking the LHS through an indirection buffer.
 pub type IndirectFn = unsafe fn(&IndirectArgs);
 
+/// The argument shapes of a kernel call.
+#[derive(Clone, Copy)]
+enum ArgShape {
+    /// [`PackedArgs`].
+    Packed,
+    /// [`UnpackedLhsArgs`].
+    UnpackedLhs,
+    /// [`IndirectArgs`].
+    Indirect,
+}
+
 /// A kernel's hand-written implementation on this target, by argument shape.
 #[derive(Clone, Copy, Debug)]
 pub enum KernelFn {
@@ -216,17 +227,20 @@ impl KernelFn {
     /// `output` (only the qai8dxp and qsi8d32p_qai4c32p families' 16-bit outputs dispatch to
     /// kernels that write them).
     pub const fn fits(self, operands: Operands, output: Output) -> bool {
-        match (self, operands) {
-            (KernelFn::Portable, _) => true,
-            (KernelFn::PackedOutput(_), Operands::Qai8dxp(_) | Operands::Qsi8d32pQai4c32p) => {
-                output.narrowing().is_some()
-            }
-            (KernelFn::PackedOutput(_), _) => false,
-            (KernelFn::UnpackedLhs(_), Operands::UnpackedFloat) => true,
-            (KernelFn::Indirect(_), Operands::IndirectFloat) => true,
-            (KernelFn::Packed(_), Operands::UnpackedFloat | Operands::IndirectFloat)
-            | (KernelFn::UnpackedLhs(_) | KernelFn::Indirect(_), _) => false,
-            (KernelFn::Packed(_), _) => true,
+        // The argument shape each family's operands take, and whether its kernels may write a
+        // 16-bit output themselves: every operand format named, so a new one is a compile error.
+        let (shape, writes_16_bit_output) = match operands {
+            Operands::Qai8dxp(_) | Operands::Qsi8d32pQai4c32p => (ArgShape::Packed, true),
+            Operands::Qsi8d32pQsi4c32p | Operands::Bf16pBf16p => (ArgShape::Packed, false),
+            Operands::UnpackedFloat => (ArgShape::UnpackedLhs, false),
+            Operands::IndirectFloat => (ArgShape::Indirect, false),
+        };
+        match self {
+            KernelFn::Portable => true,
+            KernelFn::Packed(_) => matches!(shape, ArgShape::Packed),
+            KernelFn::PackedOutput(_) => writes_16_bit_output && output.narrowing().is_some(),
+            KernelFn::UnpackedLhs(_) => matches!(shape, ArgShape::UnpackedLhs),
+            KernelFn::Indirect(_) => matches!(shape, ArgShape::Indirect),
         }
     }
 }

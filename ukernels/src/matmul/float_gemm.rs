@@ -9,7 +9,8 @@
 //! portable) gives the same bits, NaNs included (see [`crate::float`]).
 //!
 //! Like KleidiAI, `run` reads `lhs_stride` and `dst_stride_row` in whole elements (rounding down),
-//! and ignores `dst_stride_col` except in the kernels listed in [`CHECKS_DST_STRIDE_COL`].
+//! and ignores `dst_stride_col` except in the kernels whose entry says it asserts it
+//! ([`Asserts::dst_stride_col`](crate::kernel::Asserts::dst_stride_col)).
 
 pub use super::args::UnpackedLhsArgs as Args;
 use super::output::Output;
@@ -17,18 +18,12 @@ use crate::contract::{self, Checked};
 use crate::float;
 use crate::kernel::MatmulKernel;
 
-/// Kernels that assert `dst_stride_col == sizeof(element)`; the others ignore it, as KleidiAI's do.
-pub const CHECKS_DST_STRIDE_COL: &[&str] = &[
-    "matmul_clamp_f32_f32_f32p8x1biasf32_6x8x4_neon_mla",
-    "matmul_clamp_f16_f16_f16p16x1biasf16_6x16x8_neon_mla",
-];
-
 /// Checks what `kernel` requires of its arguments: KleidiAI's assertion, non-null buffers, a
 /// destination row stride that holds a row, and a packed size that does not overflow.
 pub fn check(kernel: &MatmulKernel, a: &Args) -> Checked {
     let out = kernel.family.output();
     contract::require(a.elem == out.size(), "element size of the family")?;
-    if CHECKS_DST_STRIDE_COL.contains(&kernel.stem) {
+    if kernel.asserts.dst_stride_col {
         contract::require(a.dst_stride_col == a.elem, out.size_condition())?;
     }
     kernel

@@ -37,7 +37,7 @@ pub fn lhs_packed(
     let rows_of_mr = || {
         require_multiple(
             m_idx,
-            kernel.offset_checks.lhs_packed_m_idx,
+            kernel.asserts.lhs_packed_m_idx,
             t.mr,
             "(m_idx % mr) == 0",
             "(m_idx % kai_mr) == 0",
@@ -89,7 +89,7 @@ pub fn rhs_packed(
     let t = kernel.tile();
     let stride = match kernel.family.description().operands {
         Operands::Qai8dxp(Qai8dxpRhs::Qsi4c32p) => {
-            blocks_stride(kernel.offset_checks.block_depth, k, t.nr, bl)?
+            blocks_stride(kernel.asserts.block_depth, k, t.nr, bl)?
         }
         Operands::Qsi8d32pQsi4c32p => {
             qsi8d32p_qsi4c32p::check_block(kernel, k, bl)?;
@@ -103,7 +103,7 @@ pub fn rhs_packed(
     };
     require_multiple(
         n_idx,
-        kernel.offset_checks.rhs_packed_n_idx,
+        kernel.asserts.rhs_packed_n_idx,
         t.nr,
         "(n_idx % nr) == 0",
         "(n_idx % kai_nr) == 0",
@@ -130,7 +130,7 @@ pub fn dst(
     stride: usize,
 ) -> Result<usize, Violation> {
     let t = kernel.tile();
-    let checks = kernel.offset_checks;
+    let checks = kernel.asserts;
     require_multiple(
         m_idx,
         checks.dst_m_idx,

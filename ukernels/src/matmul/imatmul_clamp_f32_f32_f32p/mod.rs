@@ -74,8 +74,7 @@ pub unsafe fn run(kernel: &MatmulKernel, a: &Args) {
 // ---------------------------------------------------------------------------------------------
 // Kernel entries: the packers each kernel pairs with, and the kernels
 
-use crate::kernel::kernel_entry;
-use crate::matmul::args::KernelFn;
+use crate::kernel::{kernel_entry, native};
 use crate::pack::kinds::Packer;
 use crate::pack::rhs_pack_float::RHS_IMATMUL_PACK_KXN_X32P4VLX1B_X32_X32_SVE;
 
@@ -92,18 +91,7 @@ kernel_entry!(
     imatmul_clamp_f32_f32_f32p4vlx1b_6x4vl_sve_mla,
     Sve,
     [6, 4, 6, 4, 1, 1],
-    {
-        #[cfg(target_arch = "aarch64")]
-        {
-            KernelFn::Indirect(
-                crate::matmul::imatmul_clamp_f32_f32_f32p::imatmul_clamp_f32_f32_f32p4vlx1b_6x4vl_sve_mla::run,
-            )
-        }
-        #[cfg(not(target_arch = "aarch64"))]
-        {
-            KernelFn::Portable
-        }
-    },
+    native!(indirect self::imatmul_clamp_f32_f32_f32p4vlx1b_6x4vl_sve_mla),
     KleidiAi,
     PerSveLane32
 );

@@ -31,8 +31,7 @@ pub use super::args::UnpackedLhsArgs as Args;
 // ---------------------------------------------------------------------------------------------
 // Kernel entries: the packers each kernel pairs with, and the kernels
 
-use crate::kernel::{MatmulKernel, kernel_entry};
-use crate::matmul::args::KernelFn;
+use crate::kernel::{Asserts, Epilogue, MatmulKernel, kernel_entry, native};
 use crate::pack::kinds::Packer;
 use crate::pack::rhs_pack_float::{
     RHS_PACK_KXN_F16P16X1BIASF16_F16_F16_NEON, RHS_PACK_KXN_X16P32X1B_X16_X16_NEON,
@@ -49,17 +48,12 @@ const F16P16X1BIASF16_RHS: &[&Packer] = &[&RHS_PACK_KXN_F16P16X1BIASF16_F16_F16_
 /// A kernel of `matmul_clamp_f16_f16_f16p` (no LHS packer): RHS packer list and the module
 /// holding its asm.
 macro_rules! f16_f16_f16p_kernel {
-    ($(#[$doc:meta])* $name:ident, $stem:ident, $isa:ident, $tile:tt, $rhs:ident) => {
-        kernel_entry!($(#[$doc])* $name, F16F16F16p, NO_LHS_PACKER, $rhs, $stem, $isa, $tile, {
-            #[cfg(target_arch = "aarch64")]
-            {
-                KernelFn::UnpackedLhs(crate::matmul::matmul_clamp_f16_f16_f16p::$stem::run)
-            }
-            #[cfg(not(target_arch = "aarch64"))]
-            {
-                KernelFn::Portable
-            }
-        }, KleidiAi, Fixed);
+    (
+        $(#[$doc:meta])* $name:ident, $stem:ident, $isa:ident, $tile:tt, $rhs:ident,
+        $asserts:expr
+    ) => {
+        kernel_entry!($(#[$doc])* $name, F16F16F16p, NO_LHS_PACKER, $rhs, $stem, $isa, $tile,
+            native!(unpacked self::$stem), KleidiAi, Fixed, Any, Epilogue::VECTOR, $asserts);
     };
 }
 
@@ -69,7 +63,8 @@ f16_f16_f16p_kernel!(
     matmul_clamp_f16_f16_f16p32x1b_6x32_neon_mla,
     NeonFp16,
     [6, 32, 1, 32, 1, 1],
-    X16P32X1B_RHS
+    X16P32X1B_RHS,
+    Asserts::IGNORING_DST_STRIDE_COL
 );
 
 f16_f16_f16p_kernel!(
@@ -78,7 +73,8 @@ f16_f16_f16p_kernel!(
     matmul_clamp_f16_f16_f16p32x1b_6x32_neon_mla_cortexa55,
     NeonFp16,
     [6, 32, 1, 32, 1, 1],
-    X16P32X1B_RHS
+    X16P32X1B_RHS,
+    Asserts::IGNORING_DST_STRIDE_COL
 );
 
 f16_f16_f16p_kernel!(
@@ -87,7 +83,8 @@ f16_f16_f16p_kernel!(
     matmul_clamp_f16_f16_f16p16x1biasf16_6x16x8_neon_mla,
     NeonFp16,
     [6, 16, 1, 16, 1, 1],
-    F16P16X1BIASF16_RHS
+    F16P16X1BIASF16_RHS,
+    Asserts::USUAL
 );
 
 /// The kernels this folder implements, in catalog order.

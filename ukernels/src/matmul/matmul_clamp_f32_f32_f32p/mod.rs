@@ -33,8 +33,7 @@ pub use super::args::UnpackedLhsArgs as Args;
 // ---------------------------------------------------------------------------------------------
 // Kernel entries: the packers each kernel pairs with, and the kernels
 
-use crate::kernel::{MatmulKernel, kernel_entry};
-use crate::matmul::args::KernelFn;
+use crate::kernel::{Asserts, Epilogue, MatmulKernel, kernel_entry, native};
 use crate::pack::kinds::Packer;
 use crate::pack::rhs_pack_float::{
     RHS_PACK_KXN_F32P8X1BIASF32_F32_F32_NEON, RHS_PACK_KXN_X32P4VLX1B_X32_X32_SVE,
@@ -54,18 +53,10 @@ const X32P4VLX1B_RHS: &[&Packer] = &[&RHS_PACK_KXN_X32P4VLX1B_X32_X32_SVE];
 macro_rules! f32_f32_f32p_kernel {
     (
         $(#[$doc:meta])* $name:ident, $stem:ident, $isa:ident, $tile:tt, $rhs:ident,
-        $columns:ident
+        $columns:ident, $asserts:expr
     ) => {
-        kernel_entry!($(#[$doc])* $name, F32F32F32p, NO_LHS_PACKER, $rhs, $stem, $isa, $tile, {
-            #[cfg(target_arch = "aarch64")]
-            {
-                KernelFn::UnpackedLhs(crate::matmul::matmul_clamp_f32_f32_f32p::$stem::run)
-            }
-            #[cfg(not(target_arch = "aarch64"))]
-            {
-                KernelFn::Portable
-            }
-        }, KleidiAi, $columns);
+        kernel_entry!($(#[$doc])* $name, F32F32F32p, NO_LHS_PACKER, $rhs, $stem, $isa, $tile,
+            native!(unpacked self::$stem), KleidiAi, $columns, Any, Epilogue::VECTOR, $asserts);
     };
 }
 
@@ -76,7 +67,8 @@ f32_f32_f32p_kernel!(
     Neon,
     [6, 16, 1, 16, 1, 1],
     X32P16X1B_RHS,
-    Fixed
+    Fixed,
+    Asserts::IGNORING_DST_STRIDE_COL
 );
 
 f32_f32_f32p_kernel!(
@@ -87,7 +79,8 @@ f32_f32_f32p_kernel!(
     Neon,
     [6, 16, 1, 16, 1, 1],
     X32P16X1B_RHS,
-    Fixed
+    Fixed,
+    Asserts::IGNORING_DST_STRIDE_COL
 );
 
 f32_f32_f32p_kernel!(
@@ -97,7 +90,8 @@ f32_f32_f32p_kernel!(
     Neon,
     [6, 8, 1, 8, 1, 1],
     F32P8X1BIASF32_RHS,
-    Fixed
+    Fixed,
+    Asserts::USUAL
 );
 
 f32_f32_f32p_kernel!(
@@ -108,7 +102,8 @@ f32_f32_f32p_kernel!(
     Sve,
     [1, 4, 1, 4, 1, 1],
     X32P4VLX1B_RHS,
-    PerSveLane32
+    PerSveLane32,
+    Asserts::IGNORING_DST_STRIDE_COL
 );
 
 /// The kernels this folder implements, in catalog order.

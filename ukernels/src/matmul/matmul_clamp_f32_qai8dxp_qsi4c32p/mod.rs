@@ -74,7 +74,7 @@ pub use super::args::PackedArgs as Args;
 // Kernel entries: the packers each kernel pairs with, and the kernels
 
 use crate::kernel::{
-    BlockDepth, MatmulKernel, OffsetChecks, SME2_BLOCKWISE_MOPA, SME2_DOT, kernel_entry,
+    Asserts, BlockDepth, MatmulKernel, SME2_BLOCKWISE_MOPA, SME2_DOT, kernel_entry,
     narrowed_kernel, native, streaming_entry, vla_qai8dxp_kernel,
 };
 use crate::pack::kinds::Packer;
@@ -128,9 +128,9 @@ streaming_entry!(
     PerSmeLane32,
     SME2_DOT,
     self::matmul_clamp_f32_qai8dxp1x4_qsi4c32p4vlx4_1x4vl_sme2_dot,
-    OffsetChecks {
+    Asserts {
         block_depth: BlockDepth::Any,
-        ..OffsetChecks::TILE
+        ..Asserts::USUAL
     }
 );
 
@@ -147,9 +147,9 @@ streaming_entry!(
     RowsAndColumnsPerSmeLane32,
     SME2_BLOCKWISE_MOPA,
     self::matmul_clamp_f32_qai8dxp1vlx4_qsi4c32p4vlx4_1vlx4vl_sme2_mopa,
-    OffsetChecks {
+    Asserts {
         block_depth: BlockDepth::MultipleOf32,
-        ..OffsetChecks::TILE
+        ..Asserts::USUAL
     }
 );
 

@@ -139,7 +139,7 @@ pub use super::args::PackedArgs as Args;
 // Kernel entries: the packers each kernel pairs with, and the kernels
 
 use crate::kernel::{
-    Epilogue, IndexMultiple, MatmulKernel, OffsetChecks, SME_DOT, SME2_DOT, SME2_DOT_NARROWED,
+    Asserts, Epilogue, IndexMultiple, MatmulKernel, SME_DOT, SME2_DOT, SME2_DOT_NARROWED,
     SME2_MOPA, SME2_MOPA_NARROWED, kernel_entry, narrowed_kernel, native, streaming_entry,
     vla_qai8dxp_kernel,
 };
@@ -284,10 +284,10 @@ vla_qai8dxp_kernel!(
 /// KleidiAI's f32 `qai8dxp1x4_qsi4cxp4vlx4` SME2 GEMV asserts its column indices against its
 /// constants `kai_nr` (4) and `kai_n_step` (1), not against the getters, which scale with the
 /// streaming length (its f16 sibling calls the getters).
-const SDOT_QSI4CXP_OFFSET_CHECKS: OffsetChecks = OffsetChecks {
+const SDOT_QSI4CXP_ASSERTS: Asserts = Asserts {
     rhs_packed_n_idx: IndexMultiple::Constant(4),
     dst_n_idx: IndexMultiple::Constant(1),
-    ..OffsetChecks::TILE
+    ..Asserts::USUAL
 };
 
 streaming_entry!(
@@ -302,7 +302,7 @@ streaming_entry!(
     PerSmeLane32,
     SME2_DOT,
     self::matmul_clamp_f32_qai8dxp1x4_qsi4cxp4vlx4_1x4vl_sme2_sdot,
-    SDOT_QSI4CXP_OFFSET_CHECKS
+    SDOT_QSI4CXP_ASSERTS
 );
 
 streaming_entry!(
