@@ -602,5 +602,18 @@ macro_rules! streaming_entry {
     };
 }
 
+/// Declares a folder's kernel entries, each with one of the entry macros (whose first argument
+/// after the documentation is the entry's static name: the stem in upper case, which the build
+/// script relies on), and `KERNELS`, all of them in order.
+macro_rules! kernel_entries {
+    ($($declare:ident!($(#[$doc:meta])* $name:ident, $($rest:tt)*);)+) => {
+        $($declare!($(#[$doc])* $name, $($rest)*);)+
+        /// The kernels this folder implements, in catalog order.
+        pub const KERNELS: &[&$crate::kernel::MatmulKernel] = &[$(&$name),+];
+    };
+}
+
 // Path-based imports for the family folders: `use crate::kernel::kernel_entry;`.
-pub(crate) use {kernel_entry, narrowed_kernel, native, streaming_entry, vla_qai8dxp_kernel};
+pub(crate) use {
+    kernel_entries, kernel_entry, narrowed_kernel, native, streaming_entry, vla_qai8dxp_kernel,
+};

@@ -118,7 +118,7 @@ pub unsafe fn run(kernel: &MatmulKernel, a: &Args) {
 // ---------------------------------------------------------------------------------------------
 // Kernel entries: the packers each kernel pairs with, and the kernels
 
-use crate::kernel::kernel_entry;
+use crate::kernel::{kernel_entries, kernel_entry};
 use crate::matmul::args::KernelFn;
 use crate::pack::kinds::Packer;
 use crate::pack::lhs_pack_bf16::{
@@ -194,47 +194,42 @@ macro_rules! bf16_gemm_kernel {
     };
 }
 
-bf16_gemm_kernel!(
-    /// bf16 GEMM to f32, 8 rows x 12 columns per step, BFMMLA.
-    MATMUL_CLAMP_F32_BF16P8X4_BF16P12X4B_8X12_NEON_MMLA,
-    F32Bf16pBf16p,
-    BF16P8X4_LHS,
-    BF16P12X4BIASF32_RHS,
-    matmul_clamp_f32_bf16p8x4_bf16p12x4b_8x12_neon_mmla,
-    NeonBf16,
-    [8, 12, 8, 12, 4, 1],
-    matmul_clamp_f32_bf16p8x4_bf16p12x4b_8x12_neon_mmla
-);
+kernel_entries! {
+    bf16_gemm_kernel!(
+        /// bf16 GEMV to f32, one row x 36 columns per step, BFDOT.
+        MATMUL_CLAMP_F32_BF16P1X4_BF16P12X4B_1X36_NEON_DOT,
+        F32Bf16pBf16p,
+        BF16P1X4_LHS,
+        BF16P12X4BIASF32_RHS,
+        matmul_clamp_f32_bf16p1x4_bf16p12x4b_1x36_neon_dot,
+        NeonBf16,
+        [1, 36, 1, 12, 4, 1],
+        matmul_clamp_f32_bf16p1x4_bf16p12x4b_1x36_neon_dot,
+        One
+    );
 
-bf16_gemm_kernel!(
-    /// bf16 GEMV to f32, one row x 36 columns per step, BFDOT.
-    MATMUL_CLAMP_F32_BF16P1X4_BF16P12X4B_1X36_NEON_DOT,
-    F32Bf16pBf16p,
-    BF16P1X4_LHS,
-    BF16P12X4BIASF32_RHS,
-    matmul_clamp_f32_bf16p1x4_bf16p12x4b_1x36_neon_dot,
-    NeonBf16,
-    [1, 36, 1, 12, 4, 1],
-    matmul_clamp_f32_bf16p1x4_bf16p12x4b_1x36_neon_dot,
-    One
-);
+    bf16_gemm_kernel!(
+        /// bf16 GEMM to f32, 8 rows x 12 columns per step, BFMMLA.
+        MATMUL_CLAMP_F32_BF16P8X4_BF16P12X4B_8X12_NEON_MMLA,
+        F32Bf16pBf16p,
+        BF16P8X4_LHS,
+        BF16P12X4BIASF32_RHS,
+        matmul_clamp_f32_bf16p8x4_bf16p12x4b_8x12_neon_mmla,
+        NeonBf16,
+        [8, 12, 8, 12, 4, 1],
+        matmul_clamp_f32_bf16p8x4_bf16p12x4b_8x12_neon_mmla
+    );
 
-bf16_gemm_kernel!(
-    /// bf16 GEMM to f16, 8 rows x 12 columns per step, BFMMLA.
-    MATMUL_CLAMP_F16_BF16P8X4_BF16P12X4B_8X12_NEON_MMLA,
-    F16Bf16pBf16p,
-    BF16P8X4_F16_LHS,
-    BF16P12X4BIASF16_RHS,
-    matmul_clamp_f16_bf16p8x4_bf16p12x4b_8x12_neon_mmla,
-    NeonFp16Bf16,
-    [8, 12, 8, 12, 4, 1],
-    f16_output,
-    matmul_clamp_f32_bf16p8x4_bf16p12x4b_8x12_neon_mmla
-);
-
-/// The kernels this folder implements, in catalog order.
-pub const KERNELS: &[&MatmulKernel] = &[
-    &MATMUL_CLAMP_F32_BF16P1X4_BF16P12X4B_1X36_NEON_DOT,
-    &MATMUL_CLAMP_F32_BF16P8X4_BF16P12X4B_8X12_NEON_MMLA,
-    &MATMUL_CLAMP_F16_BF16P8X4_BF16P12X4B_8X12_NEON_MMLA,
-];
+    bf16_gemm_kernel!(
+        /// bf16 GEMM to f16, 8 rows x 12 columns per step, BFMMLA.
+        MATMUL_CLAMP_F16_BF16P8X4_BF16P12X4B_8X12_NEON_MMLA,
+        F16Bf16pBf16p,
+        BF16P8X4_F16_LHS,
+        BF16P12X4BIASF16_RHS,
+        matmul_clamp_f16_bf16p8x4_bf16p12x4b_8x12_neon_mmla,
+        NeonFp16Bf16,
+        [8, 12, 8, 12, 4, 1],
+        f16_output,
+        matmul_clamp_f32_bf16p8x4_bf16p12x4b_8x12_neon_mmla
+    );
+}

@@ -49,7 +49,7 @@ pub enum LhsPackerKind {
     /// `lhs_quant_pack_qsi8d32p4x8sb_f32_neon`).
     Qsi8d32p(Qsi8d32pPacker),
     /// Symmetric int8 per block with f32 scales and block sums, from f32 or f16
-    /// (`lhs_quant_pack_qsi8d32pscalef32_{f32,f16}_neon`).
+    /// `lhs_quant_pack_qsi8d32pscalef32_{f32,f16}_neon`.
     Qsi8d32pscalef32(Qsi8d32pscalef32Packer),
     /// bf16 LHS of the bf16 GEMM families (`lhs_quant_pack_bf16p{8,1}x4_f32_neon`,
     /// `lhs_pack_bf16p8x4_f16_neon`).
@@ -76,7 +76,7 @@ pub enum RhsPackerKind {
     /// and the SME2 `ps1s0` NEON form).
     Qsi4c32pf16(Qsi4c32pf16Packer),
     /// Asymmetric int4 with f32 scales and zero offsets per block and an f32 bias
-    /// (`rhs_pack_nxk_qai4c32p_qau4c32s0s1_f32_f32_f32_neon` and the SME2 `ps1s0nrx4` forms).
+    /// `rhs_pack_nxk_qai4c32p_qau4c32s0s1_f32_f32_f32_neon` and the SME2 `ps1s0nrx4` forms.
     Qai4c32p(Qai4c32pPacker),
     /// Float with the bias in front (`rhs_pack_{kxn,nxk}_x32p16x1b*`, `..._f32p8x1biasf32_...`,
     /// `..._x32p4vlx1b_..._sve`).
@@ -121,7 +121,7 @@ pub struct Packer {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum UkerRhsKind {
     /// 16-bit K x N values with a 16-bit bias, nr = 16 x vscale, kr = 2
-    /// (`rhs_pack_kxn_x16p16vsx2bx16_x16_x16_sve`).
+    /// `rhs_pack_kxn_x16p16vsx2bx16_x16_x16_sve`.
     KxnX16p16vsx2bx16Sve,
 }
 
@@ -274,3 +274,29 @@ pub enum Source {
     /// K rows of N values (int4: row stride `roundup(n, 2) / 2` bytes, low nibble = even n).
     Kxn,
 }
+
+/// Declares a packer module's entries, one `Packer` static per C name (named as the C name in
+/// upper case, which the build script relies on, and documented with that name and any further
+/// lines given), and `PACKERS`, all of them in order. A kind is written from its side on:
+/// `Lhs(Qai8dxp(LhsType::F32))` is `PackerKind::Lhs(LhsPackerKind::Qai8dxp(LhsType::F32))`.
+macro_rules! packer_entries {
+    ($($(#[$doc:meta])* $name:ident = $c_name:literal: $side:ident($($kind:tt)*);)+) => {
+        $(
+            #[doc = concat!("`kai_", $c_name, "`.")]
+            $(#[$doc])*
+            pub static $name: $crate::pack::kinds::Packer = $crate::pack::kinds::Packer {
+                name: $c_name,
+                kind: $crate::pack::kinds::packer_entries!(@kind $side($($kind)*)),
+            };
+        )+
+        /// The C names this module implements, in catalog order.
+        pub const PACKERS: &[&$crate::pack::kinds::Packer] = &[$(&$name),+];
+    };
+    (@kind Lhs($($kind:tt)*)) => {
+        $crate::pack::kinds::PackerKind::Lhs($crate::pack::kinds::LhsPackerKind::$($kind)*)
+    };
+    (@kind Rhs($($kind:tt)*)) => {
+        $crate::pack::kinds::PackerKind::Rhs($crate::pack::kinds::RhsPackerKind::$($kind)*)
+    };
+}
+pub(crate) use packer_entries;

@@ -286,29 +286,12 @@ mod neon {
 // ---------------------------------------------------------------------------------------------
 // Catalog entries
 
-use crate::pack::kinds::{LhsPackerKind, Packer, PackerKind};
+use crate::pack::kinds::packer_entries;
 
-/// `kai_lhs_quant_pack_bf16p8x4_f32_neon`.
-pub static LHS_QUANT_PACK_BF16P8X4_F32_NEON: Packer = Packer {
-    name: "lhs_quant_pack_bf16p8x4_f32_neon",
-    kind: PackerKind::Lhs(LhsPackerKind::Bf16(Variant::Bf16p8x4F32)),
-};
-
-/// `kai_lhs_quant_pack_bf16p1x4_f32_neon`.
-pub static LHS_QUANT_PACK_BF16P1X4_F32_NEON: Packer = Packer {
-    name: "lhs_quant_pack_bf16p1x4_f32_neon",
-    kind: PackerKind::Lhs(LhsPackerKind::Bf16(Variant::Bf16p1x4F32)),
-};
-
-/// `kai_lhs_pack_bf16p8x4_f16_neon`.
-pub static LHS_PACK_BF16P8X4_F16_NEON: Packer = Packer {
-    name: "lhs_pack_bf16p8x4_f16_neon",
-    kind: PackerKind::Lhs(LhsPackerKind::Bf16(Variant::Bf16p8x4F16)),
-};
-
-/// The C names this module implements, in catalog order.
-pub const PACKERS: &[&Packer] = &[
-    &LHS_QUANT_PACK_BF16P8X4_F32_NEON,
-    &LHS_QUANT_PACK_BF16P1X4_F32_NEON,
-    &LHS_PACK_BF16P8X4_F16_NEON,
-];
+packer_entries! {
+    LHS_QUANT_PACK_BF16P8X4_F32_NEON = "lhs_quant_pack_bf16p8x4_f32_neon":
+        Lhs(Bf16(Variant::Bf16p8x4F32));
+    LHS_QUANT_PACK_BF16P1X4_F32_NEON = "lhs_quant_pack_bf16p1x4_f32_neon":
+        Lhs(Bf16(Variant::Bf16p1x4F32));
+    LHS_PACK_BF16P8X4_F16_NEON = "lhs_pack_bf16p8x4_f16_neon": Lhs(Bf16(Variant::Bf16p8x4F16));
+}

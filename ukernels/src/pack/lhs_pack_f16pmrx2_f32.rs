@@ -117,14 +117,10 @@ pub unsafe fn run(a: &Args) {
 // ---------------------------------------------------------------------------------------------
 // Catalog entries
 
-use crate::pack::kinds::{LhsPackerKind, Packer, PackerKind};
+use crate::pack::kinds::packer_entries;
 
-/// `kai_lhs_pack_f16pmrx2_f32_neon` (the LHS of KleidiAI's `matmul_clamp_f32_f16p_qsi4c32p`
-/// SME2 kernel, which rkai does not provide).
-pub static LHS_PACK_F16PMRX2_F32_NEON: Packer = Packer {
-    name: "lhs_pack_f16pmrx2_f32_neon",
-    kind: PackerKind::Lhs(LhsPackerKind::F16pmrx2),
-};
-
-/// The C names this module implements, in catalog order.
-pub const PACKERS: &[&Packer] = &[&LHS_PACK_F16PMRX2_F32_NEON];
+packer_entries! {
+    /// (the LHS of KleidiAI's `matmul_clamp_f32_f16p_qsi4c32p`
+    /// SME2 kernel, which rkai does not provide).
+    LHS_PACK_F16PMRX2_F32_NEON = "lhs_pack_f16pmrx2_f32_neon": Lhs(F16pmrx2);
+}

@@ -921,29 +921,13 @@ mod neon {
 // ---------------------------------------------------------------------------------------------
 // Catalog entries
 
-use crate::pack::kinds::{LhsPackerKind, Packer, PackerKind};
+use crate::pack::kinds::packer_entries;
 
-/// `kai_lhs_quant_pack_qai8dxp_f32`.
-pub static LHS_QUANT_PACK_QAI8DXP_F32: Packer = Packer {
-    name: "lhs_quant_pack_qai8dxp_f32",
-    kind: PackerKind::Lhs(LhsPackerKind::Qai8dxp(LhsType::F32)),
-};
-
-/// `kai_lhs_quant_pack_qai8dxp_f16_neon`: same packed format from f16 input.
-pub static LHS_QUANT_PACK_QAI8DXP_F16_NEON: Packer = Packer {
-    name: "lhs_quant_pack_qai8dxp_f16_neon",
-    kind: PackerKind::Lhs(LhsPackerKind::Qai8dxp(LhsType::F16)),
-};
-
-/// `kai_lhs_quant_pack_qai8dxp_bf16_neon`: same packed format from bf16 input.
-pub static LHS_QUANT_PACK_QAI8DXP_BF16_NEON: Packer = Packer {
-    name: "lhs_quant_pack_qai8dxp_bf16_neon",
-    kind: PackerKind::Lhs(LhsPackerKind::Qai8dxp(LhsType::Bf16)),
-};
-
-/// The C names this module implements, in catalog order.
-pub const PACKERS: &[&Packer] = &[
-    &LHS_QUANT_PACK_QAI8DXP_F32,
-    &LHS_QUANT_PACK_QAI8DXP_F16_NEON,
-    &LHS_QUANT_PACK_QAI8DXP_BF16_NEON,
-];
+packer_entries! {
+    LHS_QUANT_PACK_QAI8DXP_F32 = "lhs_quant_pack_qai8dxp_f32": Lhs(Qai8dxp(LhsType::F32));
+    /// Same packed format from f16 input.
+    LHS_QUANT_PACK_QAI8DXP_F16_NEON = "lhs_quant_pack_qai8dxp_f16_neon": Lhs(Qai8dxp(LhsType::F16));
+    /// Same packed format from bf16 input.
+    LHS_QUANT_PACK_QAI8DXP_BF16_NEON = "lhs_quant_pack_qai8dxp_bf16_neon":
+        Lhs(Qai8dxp(LhsType::Bf16));
+}

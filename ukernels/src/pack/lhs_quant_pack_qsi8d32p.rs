@@ -428,29 +428,15 @@ unsafe fn run_sme_layout(a: &Args) {
 // ---------------------------------------------------------------------------------------------
 // Catalog entries
 
-use crate::pack::kinds::{LhsPackerKind, Packer, PackerKind};
+use crate::pack::kinds::packer_entries;
 
-/// `kai_lhs_quant_pack_qsi8d32p_f32` (the format of the NEON and SVE Q4_0 kernels).
-pub static LHS_QUANT_PACK_QSI8D32P_F32: Packer = Packer {
-    name: "lhs_quant_pack_qsi8d32p_f32",
-    kind: PackerKind::Lhs(LhsPackerKind::Qsi8d32p(Variant::F32)),
-};
-
-/// `kai_lhs_quant_pack_qsi8d32p_f32_neon` (the layout of KleidiAI's SME Q4_0 kernels; same size).
-pub static LHS_QUANT_PACK_QSI8D32P_F32_NEON: Packer = Packer {
-    name: "lhs_quant_pack_qsi8d32p_f32_neon",
-    kind: PackerKind::Lhs(LhsPackerKind::Qsi8d32p(Variant::F32Neon)),
-};
-
-/// `kai_lhs_quant_pack_qsi8d32p4x8sb_f32_neon` (the scalar packer's format for mr 4, kr 16).
-pub static LHS_QUANT_PACK_QSI8D32P4X8SB_F32_NEON: Packer = Packer {
-    name: "lhs_quant_pack_qsi8d32p4x8sb_f32_neon",
-    kind: PackerKind::Lhs(LhsPackerKind::Qsi8d32p(Variant::F32Neon4x8sb)),
-};
-
-/// The C names this module implements, in catalog order.
-pub const PACKERS: &[&Packer] = &[
-    &LHS_QUANT_PACK_QSI8D32P_F32,
-    &LHS_QUANT_PACK_QSI8D32P_F32_NEON,
-    &LHS_QUANT_PACK_QSI8D32P4X8SB_F32_NEON,
-];
+packer_entries! {
+    /// the format of the NEON and SVE Q4_0 kernels.
+    LHS_QUANT_PACK_QSI8D32P_F32 = "lhs_quant_pack_qsi8d32p_f32": Lhs(Qsi8d32p(Variant::F32));
+    /// the layout of KleidiAI's SME Q4_0 kernels; same size.
+    LHS_QUANT_PACK_QSI8D32P_F32_NEON = "lhs_quant_pack_qsi8d32p_f32_neon":
+        Lhs(Qsi8d32p(Variant::F32Neon));
+    /// the scalar packer's format for mr 4, kr 16.
+    LHS_QUANT_PACK_QSI8D32P4X8SB_F32_NEON = "lhs_quant_pack_qsi8d32p4x8sb_f32_neon":
+        Lhs(Qsi8d32p(Variant::F32Neon4x8sb));
+}

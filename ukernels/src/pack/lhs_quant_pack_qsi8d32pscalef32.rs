@@ -373,22 +373,13 @@ pub unsafe fn run(variant: Variant, a: &Args) {
 // ---------------------------------------------------------------------------------------------
 // Catalog entries
 
-use crate::pack::kinds::{LhsPackerKind, Packer, PackerKind};
+use crate::pack::kinds::packer_entries;
 
-/// `kai_lhs_quant_pack_qsi8d32pscalef32_f32_neon` (activations of the `qai4c32p` kernels).
-pub static LHS_QUANT_PACK_QSI8D32PSCALEF32_F32_NEON: Packer = Packer {
-    name: "lhs_quant_pack_qsi8d32pscalef32_f32_neon",
-    kind: PackerKind::Lhs(LhsPackerKind::Qsi8d32pscalef32(Variant::F32)),
-};
-
-/// `kai_lhs_quant_pack_qsi8d32pscalef32_f16_neon` (the same format from f16 activations).
-pub static LHS_QUANT_PACK_QSI8D32PSCALEF32_F16_NEON: Packer = Packer {
-    name: "lhs_quant_pack_qsi8d32pscalef32_f16_neon",
-    kind: PackerKind::Lhs(LhsPackerKind::Qsi8d32pscalef32(Variant::F16)),
-};
-
-/// The C names this module implements, in catalog order.
-pub const PACKERS: &[&Packer] = &[
-    &LHS_QUANT_PACK_QSI8D32PSCALEF32_F32_NEON,
-    &LHS_QUANT_PACK_QSI8D32PSCALEF32_F16_NEON,
-];
+packer_entries! {
+    /// activations of the `qai4c32p` kernels.
+    LHS_QUANT_PACK_QSI8D32PSCALEF32_F32_NEON = "lhs_quant_pack_qsi8d32pscalef32_f32_neon":
+        Lhs(Qsi8d32pscalef32(Variant::F32));
+    /// the same format from f16 activations.
+    LHS_QUANT_PACK_QSI8D32PSCALEF32_F16_NEON = "lhs_quant_pack_qsi8d32pscalef32_f16_neon":
+        Lhs(Qsi8d32pscalef32(Variant::F16));
+}

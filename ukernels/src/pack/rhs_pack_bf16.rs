@@ -232,7 +232,7 @@ mod neon {
     }
 
     /// Rounds `v0`..`v2` to bf16 into `v$lo` (columns 0-7) and `v$hi` (8-11): with `BFCVTN`
-    /// (`bfcvt`) or with the integer rounding of [`bf16_from!`] (`int`).
+    /// `bfcvt`) or with the integer rounding of [`bf16_from!`] (`int`.
     #[rustfmt::skip]
     macro_rules! round3 {
         (bfcvt, $lo:literal, $hi:literal) => {
@@ -344,29 +344,13 @@ mod neon {
 // ---------------------------------------------------------------------------------------------
 // Catalog entries
 
-use crate::pack::kinds::{Packer, PackerKind, RhsPackerKind};
+use crate::pack::kinds::packer_entries;
 
-/// `kai_rhs_quant_pack_kxn_bf16p12x4biasf32_f32_neon`.
-pub static RHS_QUANT_PACK_KXN_BF16P12X4BIASF32_F32_NEON: Packer = Packer {
-    name: "rhs_quant_pack_kxn_bf16p12x4biasf32_f32_neon",
-    kind: PackerKind::Rhs(RhsPackerKind::Bf16(Variant::QuantF32)),
-};
-
-/// `kai_rhs_pack_kxn_bf16p12x4biasf32_f16_neon`.
-pub static RHS_PACK_KXN_BF16P12X4BIASF32_F16_NEON: Packer = Packer {
-    name: "rhs_pack_kxn_bf16p12x4biasf32_f16_neon",
-    kind: PackerKind::Rhs(RhsPackerKind::Bf16(Variant::F16BiasF32)),
-};
-
-/// `kai_rhs_pack_kxn_bf16p12x4biasf16_f16_neon`.
-pub static RHS_PACK_KXN_BF16P12X4BIASF16_F16_NEON: Packer = Packer {
-    name: "rhs_pack_kxn_bf16p12x4biasf16_f16_neon",
-    kind: PackerKind::Rhs(RhsPackerKind::Bf16(Variant::F16BiasF16)),
-};
-
-/// The C names this module implements, in catalog order.
-pub const PACKERS: &[&Packer] = &[
-    &RHS_QUANT_PACK_KXN_BF16P12X4BIASF32_F32_NEON,
-    &RHS_PACK_KXN_BF16P12X4BIASF32_F16_NEON,
-    &RHS_PACK_KXN_BF16P12X4BIASF16_F16_NEON,
-];
+packer_entries! {
+    RHS_QUANT_PACK_KXN_BF16P12X4BIASF32_F32_NEON = "rhs_quant_pack_kxn_bf16p12x4biasf32_f32_neon":
+        Rhs(Bf16(Variant::QuantF32));
+    RHS_PACK_KXN_BF16P12X4BIASF32_F16_NEON = "rhs_pack_kxn_bf16p12x4biasf32_f16_neon":
+        Rhs(Bf16(Variant::F16BiasF32));
+    RHS_PACK_KXN_BF16P12X4BIASF16_F16_NEON = "rhs_pack_kxn_bf16p12x4biasf16_f16_neon":
+        Rhs(Bf16(Variant::F16BiasF16));
+}

@@ -255,32 +255,19 @@ pub unsafe fn run(variant: Variant, a: &Args) {
 // ---------------------------------------------------------------------------------------------
 // Catalog entries
 
-use crate::pack::kinds::{Packer, PackerKind, RhsPackerKind};
+use crate::pack::kinds::packer_entries;
 
-/// `kai_rhs_pack_nxk_qai4c32p_qau4c32s0s1_f32_f32_f32_neon` (weights of the NEON `qai4c32p`
-/// kernels).
-pub static RHS_PACK_NXK_QAI4C32P_QAU4C32S0S1_F32_F32_F32_NEON: Packer = Packer {
-    name: "rhs_pack_nxk_qai4c32p_qau4c32s0s1_f32_f32_f32_neon",
-    kind: PackerKind::Rhs(RhsPackerKind::Qai4c32p(Variant::Qai4c32p)),
-};
-
-/// `kai_rhs_pack_nxk_qai4c32ps1s0nrx4_qau4c32s0s1_f32_f32_f32_neon` (the format of KleidiAI's
-/// SME2 `qai4c32p` kernels, from `s0s1` nibbles).
-pub static RHS_PACK_NXK_QAI4C32PS1S0NRX4_QAU4C32S0S1_F32_F32_F32_NEON: Packer = Packer {
-    name: "rhs_pack_nxk_qai4c32ps1s0nrx4_qau4c32s0s1_f32_f32_f32_neon",
-    kind: PackerKind::Rhs(RhsPackerKind::Qai4c32p(Variant::Ps1s0Nrx4S0s1)),
-};
-
-/// `kai_rhs_pack_nxk_qai4c32ps1s0nrx4_qau4c32s1s0_f32_f32_f32_neon` (the same from `s1s0`
-/// nibbles).
-pub static RHS_PACK_NXK_QAI4C32PS1S0NRX4_QAU4C32S1S0_F32_F32_F32_NEON: Packer = Packer {
-    name: "rhs_pack_nxk_qai4c32ps1s0nrx4_qau4c32s1s0_f32_f32_f32_neon",
-    kind: PackerKind::Rhs(RhsPackerKind::Qai4c32p(Variant::Ps1s0Nrx4S1s0)),
-};
-
-/// The C names this module implements, in catalog order.
-pub const PACKERS: &[&Packer] = &[
-    &RHS_PACK_NXK_QAI4C32P_QAU4C32S0S1_F32_F32_F32_NEON,
-    &RHS_PACK_NXK_QAI4C32PS1S0NRX4_QAU4C32S0S1_F32_F32_F32_NEON,
-    &RHS_PACK_NXK_QAI4C32PS1S0NRX4_QAU4C32S1S0_F32_F32_F32_NEON,
-];
+packer_entries! {
+    /// (weights of the NEON `qai4c32p`
+    /// kernels).
+    RHS_PACK_NXK_QAI4C32P_QAU4C32S0S1_F32_F32_F32_NEON = "rhs_pack_nxk_qai4c32p_qau4c32s0s1_f32_f32_f32_neon":
+        Rhs(Qai4c32p(Variant::Qai4c32p));
+    /// (the format of KleidiAI's
+    /// SME2 `qai4c32p` kernels, from `s0s1` nibbles).
+    RHS_PACK_NXK_QAI4C32PS1S0NRX4_QAU4C32S0S1_F32_F32_F32_NEON = "rhs_pack_nxk_qai4c32ps1s0nrx4_qau4c32s0s1_f32_f32_f32_neon":
+        Rhs(Qai4c32p(Variant::Ps1s0Nrx4S0s1));
+    /// (the same from `s1s0`
+    /// nibbles).
+    RHS_PACK_NXK_QAI4C32PS1S0NRX4_QAU4C32S1S0_F32_F32_F32_NEON = "rhs_pack_nxk_qai4c32ps1s0nrx4_qau4c32s1s0_f32_f32_f32_neon":
+        Rhs(Qai4c32p(Variant::Ps1s0Nrx4S1s0));
+}

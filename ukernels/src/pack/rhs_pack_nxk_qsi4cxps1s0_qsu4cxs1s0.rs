@@ -93,13 +93,10 @@ pub unsafe fn run(a: &Args) {
 // ---------------------------------------------------------------------------------------------
 // Catalog entries
 
-use crate::pack::kinds::{Packer, PackerKind, RhsPackerKind};
+use crate::pack::kinds::packer_entries;
 
-/// `kai_rhs_pack_nxk_qsi4cxps1s0_qsu4cxs1s0_neon` (the format of KleidiAI's SME2 int4 kernels).
-pub static RHS_PACK_NXK_QSI4CXPS1S0_QSU4CXS1S0_NEON: Packer = Packer {
-    name: "rhs_pack_nxk_qsi4cxps1s0_qsu4cxs1s0_neon",
-    kind: PackerKind::Rhs(RhsPackerKind::Qsi4cxps1s0),
-};
-
-/// The C names this module implements, in catalog order.
-pub const PACKERS: &[&Packer] = &[&RHS_PACK_NXK_QSI4CXPS1S0_QSU4CXS1S0_NEON];
+packer_entries! {
+    /// the format of KleidiAI's SME2 int4 kernels.
+    RHS_PACK_NXK_QSI4CXPS1S0_QSU4CXS1S0_NEON = "rhs_pack_nxk_qsi4cxps1s0_qsu4cxs1s0_neon":
+        Rhs(Qsi4cxps1s0);
+}

@@ -186,22 +186,13 @@ unsafe fn write_column(v: Variant, dst: *mut u8, nr: usize, col: usize, src: &[u
 // ---------------------------------------------------------------------------------------------
 // Catalog entries
 
-use crate::pack::kinds::{Packer, PackerKind, RhsPackerKind};
+use crate::pack::kinds::packer_entries;
 
-/// `kai_rhs_pack_nxk_qsu2cxp4x4bf32sf32_qsu2cx_neon` (2-bit weights of the NEON kernels).
-pub static RHS_PACK_NXK_QSU2CXP4X4BF32SF32_QSU2CX_NEON: Packer = Packer {
-    name: "rhs_pack_nxk_qsu2cxp4x4bf32sf32_qsu2cx_neon",
-    kind: PackerKind::Rhs(RhsPackerKind::Qsu2cxp(Variant::P4x4)),
-};
-
-/// `kai_rhs_pack_nxk_qsu2cxp4vlx4_qsu2cx_neon` (2-bit weights of the SME2 kernels).
-pub static RHS_PACK_NXK_QSU2CXP4VLX4_QSU2CX_NEON: Packer = Packer {
-    name: "rhs_pack_nxk_qsu2cxp4vlx4_qsu2cx_neon",
-    kind: PackerKind::Rhs(RhsPackerKind::Qsu2cxp(Variant::P4vlx4)),
-};
-
-/// The C names this module implements, in catalog order.
-pub const PACKERS: &[&Packer] = &[
-    &RHS_PACK_NXK_QSU2CXP4X4BF32SF32_QSU2CX_NEON,
-    &RHS_PACK_NXK_QSU2CXP4VLX4_QSU2CX_NEON,
-];
+packer_entries! {
+    /// 2-bit weights of the NEON kernels.
+    RHS_PACK_NXK_QSU2CXP4X4BF32SF32_QSU2CX_NEON = "rhs_pack_nxk_qsu2cxp4x4bf32sf32_qsu2cx_neon":
+        Rhs(Qsu2cxp(Variant::P4x4));
+    /// 2-bit weights of the SME2 kernels.
+    RHS_PACK_NXK_QSU2CXP4VLX4_QSU2CX_NEON = "rhs_pack_nxk_qsu2cxp4vlx4_qsu2cx_neon":
+        Rhs(Qsu2cxp(Variant::P4vlx4));
+}

@@ -1129,22 +1129,9 @@ pub(super) mod neon {
 // ---------------------------------------------------------------------------------------------
 // Catalog entries
 
-use crate::pack::kinds::{Packer, PackerKind, RhsPackerKind};
+use crate::pack::kinds::packer_entries;
 
-/// `kai_rhs_pack_nxk_qsi4cxp_qs4cxs1s0`.
-pub static RHS_PACK_NXK_QSI4CXP_QS4CXS1S0: Packer = Packer {
-    name: "rhs_pack_nxk_qsi4cxp_qs4cxs1s0",
-    kind: PackerKind::Rhs(RhsPackerKind::Qsi4cxp(Source::Nxk)),
-};
-
-/// `kai_rhs_pack_kxn_qsi4cxp_qs4cxs1s0`.
-pub static RHS_PACK_KXN_QSI4CXP_QS4CXS1S0: Packer = Packer {
-    name: "rhs_pack_kxn_qsi4cxp_qs4cxs1s0",
-    kind: PackerKind::Rhs(RhsPackerKind::Qsi4cxp(Source::Kxn)),
-};
-
-/// The C names this module implements, in catalog order.
-pub const PACKERS: &[&Packer] = &[
-    &RHS_PACK_NXK_QSI4CXP_QS4CXS1S0,
-    &RHS_PACK_KXN_QSI4CXP_QS4CXS1S0,
-];
+packer_entries! {
+    RHS_PACK_NXK_QSI4CXP_QS4CXS1S0 = "rhs_pack_nxk_qsi4cxp_qs4cxs1s0": Rhs(Qsi4cxp(Source::Nxk));
+    RHS_PACK_KXN_QSI4CXP_QS4CXS1S0 = "rhs_pack_kxn_qsi4cxp_qs4cxs1s0": Rhs(Qsi4cxp(Source::Kxn));
+}

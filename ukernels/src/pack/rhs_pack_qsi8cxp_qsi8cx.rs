@@ -580,7 +580,7 @@ mod neon {
 
     /// Transposes `KR` rows of 16 columns into the 4 groups' blocks: `KR == 4`, register `j`
     /// is group `j` (`[col][k]` 4 x 4); `KR == 8`, registers `2j`, `2j + 1` are group `j`
-    /// (`[col][k]` 4 x 8).
+    /// `[col][k]` 4 x 8.
     #[inline(always)]
     fn transpose<const KR: usize>(r: [int8x16_t; 8]) -> [int8x16_t; 8] {
         // SAFETY: NEON is baseline on AArch64; only register operations.
@@ -630,22 +630,11 @@ mod neon {
 // ---------------------------------------------------------------------------------------------
 // Catalog entries
 
-use crate::pack::kinds::{Packer, PackerKind, RhsPackerKind};
+use crate::pack::kinds::packer_entries;
 
-/// `kai_rhs_pack_nxk_qsi8cxp_qsi8cx_neon`.
-pub static RHS_PACK_NXK_QSI8CXP_QSI8CX_NEON: Packer = Packer {
-    name: "rhs_pack_nxk_qsi8cxp_qsi8cx_neon",
-    kind: PackerKind::Rhs(RhsPackerKind::Qsi8cxp(Source::Nxk)),
-};
-
-/// `kai_rhs_pack_kxn_qsi8cxp_qsi8cx_neon`.
-pub static RHS_PACK_KXN_QSI8CXP_QSI8CX_NEON: Packer = Packer {
-    name: "rhs_pack_kxn_qsi8cxp_qsi8cx_neon",
-    kind: PackerKind::Rhs(RhsPackerKind::Qsi8cxp(Source::Kxn)),
-};
-
-/// The C names this module implements, in catalog order.
-pub const PACKERS: &[&Packer] = &[
-    &RHS_PACK_NXK_QSI8CXP_QSI8CX_NEON,
-    &RHS_PACK_KXN_QSI8CXP_QSI8CX_NEON,
-];
+packer_entries! {
+    RHS_PACK_NXK_QSI8CXP_QSI8CX_NEON = "rhs_pack_nxk_qsi8cxp_qsi8cx_neon":
+        Rhs(Qsi8cxp(Source::Nxk));
+    RHS_PACK_KXN_QSI8CXP_QSI8CX_NEON = "rhs_pack_kxn_qsi8cxp_qsi8cx_neon":
+        Rhs(Qsi8cxp(Source::Kxn));
+}

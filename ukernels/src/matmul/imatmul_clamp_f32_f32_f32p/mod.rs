@@ -74,27 +74,26 @@ pub unsafe fn run(kernel: &MatmulKernel, a: &Args) {
 // ---------------------------------------------------------------------------------------------
 // Kernel entries: the packers each kernel pairs with, and the kernels
 
-use crate::kernel::{kernel_entry, native};
+use crate::kernel::{kernel_entries, kernel_entry, native};
 use crate::pack::kinds::Packer;
 use crate::pack::rhs_pack_float::RHS_IMATMUL_PACK_KXN_X32P4VLX1B_X32_X32_SVE;
 
 const NO_LHS_PACKER: &[&Packer] = &[];
 const IMATMUL_X32P4VLX1B_RHS: &[&Packer] = &[&RHS_IMATMUL_PACK_KXN_X32P4VLX1B_X32_X32_SVE];
 
-kernel_entry!(
-    /// Indirect f32 GEMM (convolution without im2col), 6-row blocks x 4 SVE vectors of columns,
-    /// vector-length agnostic.
-    IMATMUL_CLAMP_F32_F32_F32P4VLX1B_6X4VL_SVE_MLA,
-    ImatmulF32F32F32p,
-    NO_LHS_PACKER,
-    IMATMUL_X32P4VLX1B_RHS,
-    imatmul_clamp_f32_f32_f32p4vlx1b_6x4vl_sve_mla,
-    Sve,
-    [6, 4, 6, 4, 1, 1],
-    native!(indirect self::imatmul_clamp_f32_f32_f32p4vlx1b_6x4vl_sve_mla),
-    KleidiAi,
-    PerSveLane32
-);
-
-/// The kernels this folder implements, in catalog order.
-pub const KERNELS: &[&MatmulKernel] = &[&IMATMUL_CLAMP_F32_F32_F32P4VLX1B_6X4VL_SVE_MLA];
+kernel_entries! {
+    kernel_entry!(
+        /// Indirect f32 GEMM (convolution without im2col), 6-row blocks x 4 SVE vectors of columns,
+        /// vector-length agnostic.
+        IMATMUL_CLAMP_F32_F32_F32P4VLX1B_6X4VL_SVE_MLA,
+        ImatmulF32F32F32p,
+        NO_LHS_PACKER,
+        IMATMUL_X32P4VLX1B_RHS,
+        imatmul_clamp_f32_f32_f32p4vlx1b_6x4vl_sve_mla,
+        Sve,
+        [6, 4, 6, 4, 1, 1],
+        native!(indirect self::imatmul_clamp_f32_f32_f32p4vlx1b_6x4vl_sve_mla),
+        KleidiAi,
+        PerSveLane32
+    );
+}

@@ -31,7 +31,7 @@ pub use super::args::UnpackedLhsArgs as Args;
 // ---------------------------------------------------------------------------------------------
 // Kernel entries: the packers each kernel pairs with, and the kernels
 
-use crate::kernel::{Asserts, Epilogue, MatmulKernel, kernel_entry, native};
+use crate::kernel::{Asserts, Epilogue, kernel_entries, kernel_entry, native};
 use crate::pack::kinds::Packer;
 use crate::pack::rhs_pack_float::{
     RHS_PACK_KXN_F16P16X1BIASF16_F16_F16_NEON, RHS_PACK_KXN_X16P32X1B_X16_X16_NEON,
@@ -57,39 +57,34 @@ macro_rules! f16_f16_f16p_kernel {
     };
 }
 
-f16_f16_f16p_kernel!(
-    /// f16 GEMM, 6 rows x 32 columns per step, FMLA by element on halves (out-of-order cores).
-    MATMUL_CLAMP_F16_F16_F16P32X1B_6X32_NEON_MLA,
-    matmul_clamp_f16_f16_f16p32x1b_6x32_neon_mla,
-    NeonFp16,
-    [6, 32, 1, 32, 1, 1],
-    X16P32X1B_RHS,
-    Asserts::IGNORING_DST_STRIDE_COL
-);
+kernel_entries! {
+    f16_f16_f16p_kernel!(
+        /// f16 GEMM, 6 rows x 32 columns per step, FMLA by element on halves (out-of-order cores).
+        MATMUL_CLAMP_F16_F16_F16P32X1B_6X32_NEON_MLA,
+        matmul_clamp_f16_f16_f16p32x1b_6x32_neon_mla,
+        NeonFp16,
+        [6, 32, 1, 32, 1, 1],
+        X16P32X1B_RHS,
+        Asserts::IGNORING_DST_STRIDE_COL
+    );
 
-f16_f16_f16p_kernel!(
-    /// f16 GEMM, 6 rows x 32 columns per step, scheduled for in-order Cortex-A55.
-    MATMUL_CLAMP_F16_F16_F16P32X1B_6X32_NEON_MLA_CORTEXA55,
-    matmul_clamp_f16_f16_f16p32x1b_6x32_neon_mla_cortexa55,
-    NeonFp16,
-    [6, 32, 1, 32, 1, 1],
-    X16P32X1B_RHS,
-    Asserts::IGNORING_DST_STRIDE_COL
-);
+    f16_f16_f16p_kernel!(
+        /// f16 GEMM, 6 rows x 32 columns per step, scheduled for in-order Cortex-A55.
+        MATMUL_CLAMP_F16_F16_F16P32X1B_6X32_NEON_MLA_CORTEXA55,
+        matmul_clamp_f16_f16_f16p32x1b_6x32_neon_mla_cortexa55,
+        NeonFp16,
+        [6, 32, 1, 32, 1, 1],
+        X16P32X1B_RHS,
+        Asserts::IGNORING_DST_STRIDE_COL
+    );
 
-f16_f16_f16p_kernel!(
-    /// f16 GEMM, 6 rows x 16 columns per step, FMLA by element over 8 K values per iteration.
-    MATMUL_CLAMP_F16_F16_F16P16X1BIASF16_6X16X8_NEON_MLA,
-    matmul_clamp_f16_f16_f16p16x1biasf16_6x16x8_neon_mla,
-    NeonFp16,
-    [6, 16, 1, 16, 1, 1],
-    F16P16X1BIASF16_RHS,
-    Asserts::USUAL
-);
-
-/// The kernels this folder implements, in catalog order.
-pub const KERNELS: &[&MatmulKernel] = &[
-    &MATMUL_CLAMP_F16_F16_F16P32X1B_6X32_NEON_MLA,
-    &MATMUL_CLAMP_F16_F16_F16P32X1B_6X32_NEON_MLA_CORTEXA55,
-    &MATMUL_CLAMP_F16_F16_F16P16X1BIASF16_6X16X8_NEON_MLA,
-];
+    f16_f16_f16p_kernel!(
+        /// f16 GEMM, 6 rows x 16 columns per step, FMLA by element over 8 K values per iteration.
+        MATMUL_CLAMP_F16_F16_F16P16X1BIASF16_6X16X8_NEON_MLA,
+        matmul_clamp_f16_f16_f16p16x1biasf16_6x16x8_neon_mla,
+        NeonFp16,
+        [6, 16, 1, 16, 1, 1],
+        F16P16X1BIASF16_RHS,
+        Asserts::USUAL
+    );
+}

@@ -199,7 +199,7 @@ pub unsafe fn run(kernel: &MatmulKernel, a: &Args) {
 // ---------------------------------------------------------------------------------------------
 // Kernel entries: the packers each kernel pairs with, and the kernels
 
-use crate::kernel::{BlockFold, Clamp, Epilogue, Partials, kernel_entry, native};
+use crate::kernel::{BlockFold, Clamp, Epilogue, Partials, kernel_entries, kernel_entry, native};
 use crate::pack::kinds::Packer;
 use crate::pack::lhs_quant_pack_qsi8d32pscalef32::{
     LHS_QUANT_PACK_QSI8D32PSCALEF32_F16_NEON, LHS_QUANT_PACK_QSI8D32PSCALEF32_F32_NEON,
@@ -241,96 +241,6 @@ macro_rules! qsi8d32p_qai4c32p_kernel {
     };
 }
 
-qsi8d32p_qai4c32p_kernel!(
-    /// Asymmetric int4 GEMV, 1 row x 4 columns per step, SDOT by element on 4-value chunks.
-    MATMUL_CLAMP_F32_QSI8D32P1X4_QAI4C32P4X4_1X4_NEON_DOTPROD,
-    F32Qsi8d32pQai4c32p,
-    QSI8D32PSCALEF32_F32_LHS,
-    matmul_clamp_f32_qsi8d32p1x4_qai4c32p4x4_1x4_neon_dotprod,
-    NeonDotprod,
-    [1, 4, 1, 4, 8, 2],
-    matmul_clamp_f32_qsi8d32p1x4_qai4c32p4x4_1x4_neon_dotprod,
-    One
-);
-
-qsi8d32p_qai4c32p_kernel!(
-    /// Asymmetric int4 GEMV, 1 row x 4 columns per step, SDOT on 8-value chunks.
-    MATMUL_CLAMP_F32_QSI8D32P1X8_QAI4C32P4X8_1X4_NEON_DOTPROD,
-    F32Qsi8d32pQai4c32p,
-    QSI8D32PSCALEF32_F32_LHS,
-    matmul_clamp_f32_qsi8d32p1x8_qai4c32p4x8_1x4_neon_dotprod,
-    NeonDotprod,
-    [1, 4, 1, 4, 16, 2],
-    matmul_clamp_f32_qsi8d32p1x8_qai4c32p4x8_1x4_neon_dotprod,
-    One
-);
-
-qsi8d32p_qai4c32p_kernel!(
-    /// Asymmetric int4 GEMM, 8 rows x 4 columns per step, SDOT by element.
-    MATMUL_CLAMP_F32_QSI8D32P4X4_QAI4C32P4X4_8X4_NEON_DOTPROD,
-    F32Qsi8d32pQai4c32p,
-    QSI8D32PSCALEF32_F32_LHS,
-    matmul_clamp_f32_qsi8d32p4x4_qai4c32p4x4_8x4_neon_dotprod,
-    NeonDotprod,
-    [8, 4, 4, 4, 8, 2],
-    matmul_clamp_f32_qsi8d32p4x4_qai4c32p4x4_8x4_neon_dotprod
-);
-
-qsi8d32p_qai4c32p_kernel!(
-    /// Asymmetric int4 GEMM, 8 rows x 4 columns per step, SMMLA.
-    MATMUL_CLAMP_F32_QSI8D32P4X8_QAI4C32P4X8_8X4_NEON_I8MM,
-    F32Qsi8d32pQai4c32p,
-    QSI8D32PSCALEF32_F32_LHS,
-    matmul_clamp_f32_qsi8d32p4x8_qai4c32p4x8_8x4_neon_i8mm,
-    NeonI8mm,
-    [8, 4, 4, 4, 16, 2],
-    matmul_clamp_f32_qsi8d32p4x8_qai4c32p4x8_8x4_neon_i8mm
-);
-
-qsi8d32p_qai4c32p_kernel!(
-    /// Asymmetric int4 f16 output, GEMV, 1 row x 4 columns per step, SDOT by element on 4-value chunks.
-    MATMUL_CLAMP_F16_QSI8D32P1X4_QAI4C32P4X4_1X4_NEON_DOTPROD,
-    F16Qsi8d32pQai4c32p,
-    QSI8D32PSCALEF32_F16_LHS,
-    matmul_clamp_f16_qsi8d32p1x4_qai4c32p4x4_1x4_neon_dotprod,
-    NeonFp16Dotprod,
-    [1, 4, 1, 4, 8, 2],
-    matmul_clamp_f32_qsi8d32p1x4_qai4c32p4x4_1x4_neon_dotprod
-);
-
-qsi8d32p_qai4c32p_kernel!(
-    /// Asymmetric int4 f16 output, GEMV, 1 row x 4 columns per step, SDOT on 8-value chunks.
-    MATMUL_CLAMP_F16_QSI8D32P1X8_QAI4C32P4X8_1X4_NEON_DOTPROD,
-    F16Qsi8d32pQai4c32p,
-    QSI8D32PSCALEF32_F16_LHS,
-    matmul_clamp_f16_qsi8d32p1x8_qai4c32p4x8_1x4_neon_dotprod,
-    NeonFp16Dotprod,
-    [1, 4, 1, 4, 16, 2],
-    matmul_clamp_f32_qsi8d32p1x8_qai4c32p4x8_1x4_neon_dotprod
-);
-
-qsi8d32p_qai4c32p_kernel!(
-    /// Asymmetric int4 f16 output, GEMM, 8 rows x 4 columns per step, SDOT by element.
-    MATMUL_CLAMP_F16_QSI8D32P4X4_QAI4C32P4X4_8X4_NEON_DOTPROD,
-    F16Qsi8d32pQai4c32p,
-    QSI8D32PSCALEF32_F16_LHS,
-    matmul_clamp_f16_qsi8d32p4x4_qai4c32p4x4_8x4_neon_dotprod,
-    NeonFp16Dotprod,
-    [8, 4, 4, 4, 8, 2],
-    matmul_clamp_f32_qsi8d32p4x4_qai4c32p4x4_8x4_neon_dotprod
-);
-
-qsi8d32p_qai4c32p_kernel!(
-    /// Asymmetric int4 f16 output, GEMM, 8 rows x 4 columns per step, SMMLA.
-    MATMUL_CLAMP_F16_QSI8D32P4X8_QAI4C32P4X8_8X4_NEON_I8MM,
-    F16Qsi8d32pQai4c32p,
-    QSI8D32PSCALEF32_F16_LHS,
-    matmul_clamp_f16_qsi8d32p4x8_qai4c32p4x8_8x4_neon_i8mm,
-    NeonFp16I8mm,
-    [8, 4, 4, 4, 16, 2],
-    matmul_clamp_f32_qsi8d32p4x8_qai4c32p4x8_8x4_neon_i8mm
-);
-
 /// A KleidiAI SME2 kernel of the `self` families: family, LHS packer list, stem,
 /// tile in streaming-vector units, rows per call, epilogue, and the module of
 /// `matmul::matmul_clamp_f32_qsi8d32p_qai4c32p` implementing it (with `:: f16`, its f16-output
@@ -362,72 +272,148 @@ const QAI4C32P_SME2_MOPA: Epilogue = Epilogue {
     ..QAI4C32P_SME2_DOT
 };
 
-streaming_qai4c32p_kernel!(
-    /// Asymmetric int4 GEMV, 1 row x 4 x SVL32 columns per step: `LUTI4` expands the weights,
-    /// multi-vector `SDOT` into ZA per block.
-    MATMUL_CLAMP_F32_QSI8D32P1X4_QAI4C32P4VLX4_1X4VL_SME2_DOT,
-    F32Qsi8d32pQai4c32p,
-    QSI8D32PSCALEF32_F32_LHS,
-    matmul_clamp_f32_qsi8d32p1x4_qai4c32p4vlx4_1x4vl_sme2_dot,
-    [1, 4, 1, 4, 8, 2],
-    PerSmeLane32,
-    One,
-    QAI4C32P_SME2_DOT,
-    matmul_clamp_f32_qsi8d32p1x4_qai4c32p4vlx4_1x4vl_sme2_dot
-);
+kernel_entries! {
+    qsi8d32p_qai4c32p_kernel!(
+        /// Asymmetric int4 GEMV, 1 row x 4 columns per step, SDOT by element on 4-value chunks.
+        MATMUL_CLAMP_F32_QSI8D32P1X4_QAI4C32P4X4_1X4_NEON_DOTPROD,
+        F32Qsi8d32pQai4c32p,
+        QSI8D32PSCALEF32_F32_LHS,
+        matmul_clamp_f32_qsi8d32p1x4_qai4c32p4x4_1x4_neon_dotprod,
+        NeonDotprod,
+        [1, 4, 1, 4, 8, 2],
+        matmul_clamp_f32_qsi8d32p1x4_qai4c32p4x4_1x4_neon_dotprod,
+        One
+    );
 
-streaming_qai4c32p_kernel!(
-    /// Asymmetric int4 GEMM, SVL32 rows x 4 x SVL32 columns per step: `LUTI4` expands the
-    /// weights, `SMOPA` into four ZA tiles per block.
-    MATMUL_CLAMP_F32_QSI8D32P1VLX4_QAI4C32P4VLX4_1VLX4VL_SME2_MOPA,
-    F32Qsi8d32pQai4c32p,
-    QSI8D32PSCALEF32_F32_LHS,
-    matmul_clamp_f32_qsi8d32p1vlx4_qai4c32p4vlx4_1vlx4vl_sme2_mopa,
-    [1, 4, 1, 4, 8, 2],
-    RowsAndColumnsPerSmeLane32,
-    Any,
-    QAI4C32P_SME2_MOPA,
-    matmul_clamp_f32_qsi8d32p1vlx4_qai4c32p4vlx4_1vlx4vl_sme2_mopa
-);
+    qsi8d32p_qai4c32p_kernel!(
+        /// Asymmetric int4 GEMV, 1 row x 4 columns per step, SDOT on 8-value chunks.
+        MATMUL_CLAMP_F32_QSI8D32P1X8_QAI4C32P4X8_1X4_NEON_DOTPROD,
+        F32Qsi8d32pQai4c32p,
+        QSI8D32PSCALEF32_F32_LHS,
+        matmul_clamp_f32_qsi8d32p1x8_qai4c32p4x8_1x4_neon_dotprod,
+        NeonDotprod,
+        [1, 4, 1, 4, 16, 2],
+        matmul_clamp_f32_qsi8d32p1x8_qai4c32p4x8_1x4_neon_dotprod,
+        One
+    );
 
-streaming_qai4c32p_kernel!(
-    /// Asymmetric int4 f16 GEMV, 1 row x 4 x SVL32 columns per step, multi-vector `SDOT`.
-    MATMUL_CLAMP_F16_QSI8D32P1X4_QAI4C32P4VLX4_1X4VL_SME2_DOT,
-    F16Qsi8d32pQai4c32p,
-    QSI8D32PSCALEF32_F16_LHS,
-    matmul_clamp_f16_qsi8d32p1x4_qai4c32p4vlx4_1x4vl_sme2_dot,
-    [1, 4, 1, 4, 8, 2],
-    PerSmeLane32,
-    One,
-    QAI4C32P_SME2_DOT,
-    matmul_clamp_f32_qsi8d32p1x4_qai4c32p4vlx4_1x4vl_sme2_dot::f16
-);
+    qsi8d32p_qai4c32p_kernel!(
+        /// Asymmetric int4 GEMM, 8 rows x 4 columns per step, SDOT by element.
+        MATMUL_CLAMP_F32_QSI8D32P4X4_QAI4C32P4X4_8X4_NEON_DOTPROD,
+        F32Qsi8d32pQai4c32p,
+        QSI8D32PSCALEF32_F32_LHS,
+        matmul_clamp_f32_qsi8d32p4x4_qai4c32p4x4_8x4_neon_dotprod,
+        NeonDotprod,
+        [8, 4, 4, 4, 8, 2],
+        matmul_clamp_f32_qsi8d32p4x4_qai4c32p4x4_8x4_neon_dotprod
+    );
 
-streaming_qai4c32p_kernel!(
-    /// Asymmetric int4 f16 GEMM, SVL32 rows x 4 x SVL32 columns per step, `SMOPA`.
-    MATMUL_CLAMP_F16_QSI8D32P1VLX4_QAI4C32P4VLX4_1VLX4VL_SME2_MOPA,
-    F16Qsi8d32pQai4c32p,
-    QSI8D32PSCALEF32_F16_LHS,
-    matmul_clamp_f16_qsi8d32p1vlx4_qai4c32p4vlx4_1vlx4vl_sme2_mopa,
-    [1, 4, 1, 4, 8, 2],
-    RowsAndColumnsPerSmeLane32,
-    Any,
-    QAI4C32P_SME2_MOPA,
-    matmul_clamp_f32_qsi8d32p1vlx4_qai4c32p4vlx4_1vlx4vl_sme2_mopa::f16
-);
+    qsi8d32p_qai4c32p_kernel!(
+        /// Asymmetric int4 GEMM, 8 rows x 4 columns per step, SMMLA.
+        MATMUL_CLAMP_F32_QSI8D32P4X8_QAI4C32P4X8_8X4_NEON_I8MM,
+        F32Qsi8d32pQai4c32p,
+        QSI8D32PSCALEF32_F32_LHS,
+        matmul_clamp_f32_qsi8d32p4x8_qai4c32p4x8_8x4_neon_i8mm,
+        NeonI8mm,
+        [8, 4, 4, 4, 16, 2],
+        matmul_clamp_f32_qsi8d32p4x8_qai4c32p4x8_8x4_neon_i8mm
+    );
 
-/// The kernels this folder implements, in catalog order.
-pub const KERNELS: &[&MatmulKernel] = &[
-    &MATMUL_CLAMP_F32_QSI8D32P1X4_QAI4C32P4X4_1X4_NEON_DOTPROD,
-    &MATMUL_CLAMP_F32_QSI8D32P1X8_QAI4C32P4X8_1X4_NEON_DOTPROD,
-    &MATMUL_CLAMP_F32_QSI8D32P4X4_QAI4C32P4X4_8X4_NEON_DOTPROD,
-    &MATMUL_CLAMP_F32_QSI8D32P4X8_QAI4C32P4X8_8X4_NEON_I8MM,
-    &MATMUL_CLAMP_F32_QSI8D32P1X4_QAI4C32P4VLX4_1X4VL_SME2_DOT,
-    &MATMUL_CLAMP_F32_QSI8D32P1VLX4_QAI4C32P4VLX4_1VLX4VL_SME2_MOPA,
-    &MATMUL_CLAMP_F16_QSI8D32P1X4_QAI4C32P4X4_1X4_NEON_DOTPROD,
-    &MATMUL_CLAMP_F16_QSI8D32P1X8_QAI4C32P4X8_1X4_NEON_DOTPROD,
-    &MATMUL_CLAMP_F16_QSI8D32P4X4_QAI4C32P4X4_8X4_NEON_DOTPROD,
-    &MATMUL_CLAMP_F16_QSI8D32P4X8_QAI4C32P4X8_8X4_NEON_I8MM,
-    &MATMUL_CLAMP_F16_QSI8D32P1X4_QAI4C32P4VLX4_1X4VL_SME2_DOT,
-    &MATMUL_CLAMP_F16_QSI8D32P1VLX4_QAI4C32P4VLX4_1VLX4VL_SME2_MOPA,
-];
+    streaming_qai4c32p_kernel!(
+        /// Asymmetric int4 GEMV, 1 row x 4 x SVL32 columns per step: `LUTI4` expands the weights,
+        /// multi-vector `SDOT` into ZA per block.
+        MATMUL_CLAMP_F32_QSI8D32P1X4_QAI4C32P4VLX4_1X4VL_SME2_DOT,
+        F32Qsi8d32pQai4c32p,
+        QSI8D32PSCALEF32_F32_LHS,
+        matmul_clamp_f32_qsi8d32p1x4_qai4c32p4vlx4_1x4vl_sme2_dot,
+        [1, 4, 1, 4, 8, 2],
+        PerSmeLane32,
+        One,
+        QAI4C32P_SME2_DOT,
+        matmul_clamp_f32_qsi8d32p1x4_qai4c32p4vlx4_1x4vl_sme2_dot
+    );
+
+    streaming_qai4c32p_kernel!(
+        /// Asymmetric int4 GEMM, SVL32 rows x 4 x SVL32 columns per step: `LUTI4` expands the
+        /// weights, `SMOPA` into four ZA tiles per block.
+        MATMUL_CLAMP_F32_QSI8D32P1VLX4_QAI4C32P4VLX4_1VLX4VL_SME2_MOPA,
+        F32Qsi8d32pQai4c32p,
+        QSI8D32PSCALEF32_F32_LHS,
+        matmul_clamp_f32_qsi8d32p1vlx4_qai4c32p4vlx4_1vlx4vl_sme2_mopa,
+        [1, 4, 1, 4, 8, 2],
+        RowsAndColumnsPerSmeLane32,
+        Any,
+        QAI4C32P_SME2_MOPA,
+        matmul_clamp_f32_qsi8d32p1vlx4_qai4c32p4vlx4_1vlx4vl_sme2_mopa
+    );
+
+    qsi8d32p_qai4c32p_kernel!(
+        /// Asymmetric int4 f16 output, GEMV, 1 row x 4 columns per step, SDOT by element on 4-value chunks.
+        MATMUL_CLAMP_F16_QSI8D32P1X4_QAI4C32P4X4_1X4_NEON_DOTPROD,
+        F16Qsi8d32pQai4c32p,
+        QSI8D32PSCALEF32_F16_LHS,
+        matmul_clamp_f16_qsi8d32p1x4_qai4c32p4x4_1x4_neon_dotprod,
+        NeonFp16Dotprod,
+        [1, 4, 1, 4, 8, 2],
+        matmul_clamp_f32_qsi8d32p1x4_qai4c32p4x4_1x4_neon_dotprod
+    );
+
+    qsi8d32p_qai4c32p_kernel!(
+        /// Asymmetric int4 f16 output, GEMV, 1 row x 4 columns per step, SDOT on 8-value chunks.
+        MATMUL_CLAMP_F16_QSI8D32P1X8_QAI4C32P4X8_1X4_NEON_DOTPROD,
+        F16Qsi8d32pQai4c32p,
+        QSI8D32PSCALEF32_F16_LHS,
+        matmul_clamp_f16_qsi8d32p1x8_qai4c32p4x8_1x4_neon_dotprod,
+        NeonFp16Dotprod,
+        [1, 4, 1, 4, 16, 2],
+        matmul_clamp_f32_qsi8d32p1x8_qai4c32p4x8_1x4_neon_dotprod
+    );
+
+    qsi8d32p_qai4c32p_kernel!(
+        /// Asymmetric int4 f16 output, GEMM, 8 rows x 4 columns per step, SDOT by element.
+        MATMUL_CLAMP_F16_QSI8D32P4X4_QAI4C32P4X4_8X4_NEON_DOTPROD,
+        F16Qsi8d32pQai4c32p,
+        QSI8D32PSCALEF32_F16_LHS,
+        matmul_clamp_f16_qsi8d32p4x4_qai4c32p4x4_8x4_neon_dotprod,
+        NeonFp16Dotprod,
+        [8, 4, 4, 4, 8, 2],
+        matmul_clamp_f32_qsi8d32p4x4_qai4c32p4x4_8x4_neon_dotprod
+    );
+
+    qsi8d32p_qai4c32p_kernel!(
+        /// Asymmetric int4 f16 output, GEMM, 8 rows x 4 columns per step, SMMLA.
+        MATMUL_CLAMP_F16_QSI8D32P4X8_QAI4C32P4X8_8X4_NEON_I8MM,
+        F16Qsi8d32pQai4c32p,
+        QSI8D32PSCALEF32_F16_LHS,
+        matmul_clamp_f16_qsi8d32p4x8_qai4c32p4x8_8x4_neon_i8mm,
+        NeonFp16I8mm,
+        [8, 4, 4, 4, 16, 2],
+        matmul_clamp_f32_qsi8d32p4x8_qai4c32p4x8_8x4_neon_i8mm
+    );
+
+    streaming_qai4c32p_kernel!(
+        /// Asymmetric int4 f16 GEMV, 1 row x 4 x SVL32 columns per step, multi-vector `SDOT`.
+        MATMUL_CLAMP_F16_QSI8D32P1X4_QAI4C32P4VLX4_1X4VL_SME2_DOT,
+        F16Qsi8d32pQai4c32p,
+        QSI8D32PSCALEF32_F16_LHS,
+        matmul_clamp_f16_qsi8d32p1x4_qai4c32p4vlx4_1x4vl_sme2_dot,
+        [1, 4, 1, 4, 8, 2],
+        PerSmeLane32,
+        One,
+        QAI4C32P_SME2_DOT,
+        matmul_clamp_f32_qsi8d32p1x4_qai4c32p4vlx4_1x4vl_sme2_dot::f16
+    );
+
+    streaming_qai4c32p_kernel!(
+        /// Asymmetric int4 f16 GEMM, SVL32 rows x 4 x SVL32 columns per step, `SMOPA`.
+        MATMUL_CLAMP_F16_QSI8D32P1VLX4_QAI4C32P4VLX4_1VLX4VL_SME2_MOPA,
+        F16Qsi8d32pQai4c32p,
+        QSI8D32PSCALEF32_F16_LHS,
+        matmul_clamp_f16_qsi8d32p1vlx4_qai4c32p4vlx4_1vlx4vl_sme2_mopa,
+        [1, 4, 1, 4, 8, 2],
+        RowsAndColumnsPerSmeLane32,
+        Any,
+        QAI4C32P_SME2_MOPA,
+        matmul_clamp_f32_qsi8d32p1vlx4_qai4c32p4vlx4_1vlx4vl_sme2_mopa::f16
+    );
+}
