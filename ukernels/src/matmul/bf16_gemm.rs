@@ -122,27 +122,27 @@ use crate::kernel::{kernel_entries, kernel_entry};
 use crate::matmul::args::KernelFn;
 use crate::pack::kinds::Packer;
 use crate::pack::lhs_pack_bf16::{
-    LHS_PACK_BF16P8X4_F16_NEON, LHS_QUANT_PACK_BF16P1X4_F32_NEON, LHS_QUANT_PACK_BF16P8X4_F32_NEON,
+    lhs_pack_bf16p8x4_f16_neon, lhs_quant_pack_bf16p1x4_f32_neon, lhs_quant_pack_bf16p8x4_f32_neon,
 };
 use crate::pack::rhs_pack_bf16::{
-    RHS_PACK_KXN_BF16P12X4BIASF16_F16_NEON, RHS_PACK_KXN_BF16P12X4BIASF32_F16_NEON,
-    RHS_QUANT_PACK_KXN_BF16P12X4BIASF32_F32_NEON,
+    rhs_pack_kxn_bf16p12x4biasf16_f16_neon, rhs_pack_kxn_bf16p12x4biasf32_f16_neon,
+    rhs_quant_pack_kxn_bf16p12x4biasf32_f32_neon,
 };
 
 /// LHS packers of the 8-row bf16 kernels (f32 or f16 source).
 const BF16P8X4_LHS: &[&Packer] = &[
-    &LHS_QUANT_PACK_BF16P8X4_F32_NEON,
-    &LHS_PACK_BF16P8X4_F16_NEON,
+    &lhs_quant_pack_bf16p8x4_f32_neon,
+    &lhs_pack_bf16p8x4_f16_neon,
 ];
 /// RHS packers writing 12-column bf16 groups with f32 biases (f32 or f16 source).
 const BF16P12X4BIASF32_RHS: &[&Packer] = &[
-    &RHS_QUANT_PACK_KXN_BF16P12X4BIASF32_F32_NEON,
-    &RHS_PACK_KXN_BF16P12X4BIASF32_F16_NEON,
+    &rhs_quant_pack_kxn_bf16p12x4biasf32_f32_neon,
+    &rhs_pack_kxn_bf16p12x4biasf32_f16_neon,
 ];
 /// LHS packer of the one-row bf16 kernel.
-const BF16P1X4_LHS: &[&Packer] = &[&LHS_QUANT_PACK_BF16P1X4_F32_NEON];
-const BF16P8X4_F16_LHS: &[&Packer] = &[&LHS_PACK_BF16P8X4_F16_NEON];
-const BF16P12X4BIASF16_RHS: &[&Packer] = &[&RHS_PACK_KXN_BF16P12X4BIASF16_F16_NEON];
+const BF16P1X4_LHS: &[&Packer] = &[&lhs_quant_pack_bf16p1x4_f32_neon];
+const BF16P8X4_F16_LHS: &[&Packer] = &[&lhs_pack_bf16p8x4_f16_neon];
+const BF16P12X4BIASF16_RHS: &[&Packer] = &[&rhs_pack_kxn_bf16p12x4biasf16_f16_neon];
 
 /// A kernel of a bf16 GEMM family: its asm module (under `matmul::bf16_gemm`), `f16_output` and
 /// the f32 kernel's module whose asm it runs with f16 biases and results, or `portable` where

@@ -275,17 +275,18 @@ pub enum Source {
     Kxn,
 }
 
-/// Declares a packer module's entries, one `Packer` static per C name (named as the C name in
-/// upper case, which the build script relies on, and documented with that name and any further
-/// lines given), and `PACKERS`, all of them in order. A kind is written from its side on:
+/// Declares a packer module's entries, one `Packer` static per C name, named by it (the C name
+/// without `kai_`, which the build script relies on) and documented with it and any further lines
+/// given, and `PACKERS`, all of them in order. A kind is written from its side on:
 /// `Lhs(Qai8dxp(LhsType::F32))` is `PackerKind::Lhs(LhsPackerKind::Qai8dxp(LhsType::F32))`.
 macro_rules! packer_entries {
-    ($($(#[$doc:meta])* $name:ident = $c_name:literal: $side:ident($($kind:tt)*);)+) => {
+    ($($(#[$doc:meta])* $name:ident: $side:ident($($kind:tt)*);)+) => {
         $(
-            #[doc = concat!("`kai_", $c_name, "`.")]
+            #[doc = concat!("`kai_", stringify!($name), "`.")]
             $(#[$doc])*
+            #[allow(non_upper_case_globals)]
             pub static $name: $crate::pack::kinds::Packer = $crate::pack::kinds::Packer {
-                name: $c_name,
+                name: stringify!($name),
                 kind: $crate::pack::kinds::packer_entries!(@kind $side($($kind)*)),
             };
         )+

@@ -289,9 +289,7 @@ mod neon {
 use crate::pack::kinds::packer_entries;
 
 packer_entries! {
-    LHS_QUANT_PACK_BF16P8X4_F32_NEON = "lhs_quant_pack_bf16p8x4_f32_neon":
-        Lhs(Bf16(Variant::Bf16p8x4F32));
-    LHS_QUANT_PACK_BF16P1X4_F32_NEON = "lhs_quant_pack_bf16p1x4_f32_neon":
-        Lhs(Bf16(Variant::Bf16p1x4F32));
-    LHS_PACK_BF16P8X4_F16_NEON = "lhs_pack_bf16p8x4_f16_neon": Lhs(Bf16(Variant::Bf16p8x4F16));
+    lhs_quant_pack_bf16p8x4_f32_neon: Lhs(Bf16(Variant::Bf16p8x4F32));
+    lhs_quant_pack_bf16p1x4_f32_neon: Lhs(Bf16(Variant::Bf16p1x4F32));
+    lhs_pack_bf16p8x4_f16_neon: Lhs(Bf16(Variant::Bf16p8x4F16));
 }

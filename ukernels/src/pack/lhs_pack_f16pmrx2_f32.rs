@@ -122,5 +122,5 @@ use crate::pack::kinds::packer_entries;
 packer_entries! {
     /// (the LHS of KleidiAI's `matmul_clamp_f32_f16p_qsi4c32p`
     /// SME2 kernel, which rkai does not provide).
-    LHS_PACK_F16PMRX2_F32_NEON = "lhs_pack_f16pmrx2_f32_neon": Lhs(F16pmrx2);
+    lhs_pack_f16pmrx2_f32_neon: Lhs(F16pmrx2);
 }

@@ -924,10 +924,9 @@ mod neon {
 use crate::pack::kinds::packer_entries;
 
 packer_entries! {
-    LHS_QUANT_PACK_QAI8DXP_F32 = "lhs_quant_pack_qai8dxp_f32": Lhs(Qai8dxp(LhsType::F32));
+    lhs_quant_pack_qai8dxp_f32: Lhs(Qai8dxp(LhsType::F32));
     /// Same packed format from f16 input.
-    LHS_QUANT_PACK_QAI8DXP_F16_NEON = "lhs_quant_pack_qai8dxp_f16_neon": Lhs(Qai8dxp(LhsType::F16));
+    lhs_quant_pack_qai8dxp_f16_neon: Lhs(Qai8dxp(LhsType::F16));
     /// Same packed format from bf16 input.
-    LHS_QUANT_PACK_QAI8DXP_BF16_NEON = "lhs_quant_pack_qai8dxp_bf16_neon":
-        Lhs(Qai8dxp(LhsType::Bf16));
+    lhs_quant_pack_qai8dxp_bf16_neon: Lhs(Qai8dxp(LhsType::Bf16));
 }

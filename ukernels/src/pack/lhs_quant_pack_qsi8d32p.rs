@@ -432,11 +432,9 @@ use crate::pack::kinds::packer_entries;
 
 packer_entries! {
     /// the format of the NEON and SVE Q4_0 kernels.
-    LHS_QUANT_PACK_QSI8D32P_F32 = "lhs_quant_pack_qsi8d32p_f32": Lhs(Qsi8d32p(Variant::F32));
+    lhs_quant_pack_qsi8d32p_f32: Lhs(Qsi8d32p(Variant::F32));
     /// the layout of KleidiAI's SME Q4_0 kernels; same size.
-    LHS_QUANT_PACK_QSI8D32P_F32_NEON = "lhs_quant_pack_qsi8d32p_f32_neon":
-        Lhs(Qsi8d32p(Variant::F32Neon));
+    lhs_quant_pack_qsi8d32p_f32_neon: Lhs(Qsi8d32p(Variant::F32Neon));
     /// the scalar packer's format for mr 4, kr 16.
-    LHS_QUANT_PACK_QSI8D32P4X8SB_F32_NEON = "lhs_quant_pack_qsi8d32p4x8sb_f32_neon":
-        Lhs(Qsi8d32p(Variant::F32Neon4x8sb));
+    lhs_quant_pack_qsi8d32p4x8sb_f32_neon: Lhs(Qsi8d32p(Variant::F32Neon4x8sb));
 }

@@ -377,9 +377,7 @@ use crate::pack::kinds::packer_entries;
 
 packer_entries! {
     /// activations of the `qai4c32p` kernels.
-    LHS_QUANT_PACK_QSI8D32PSCALEF32_F32_NEON = "lhs_quant_pack_qsi8d32pscalef32_f32_neon":
-        Lhs(Qsi8d32pscalef32(Variant::F32));
+    lhs_quant_pack_qsi8d32pscalef32_f32_neon: Lhs(Qsi8d32pscalef32(Variant::F32));
     /// the same format from f16 activations.
-    LHS_QUANT_PACK_QSI8D32PSCALEF32_F16_NEON = "lhs_quant_pack_qsi8d32pscalef32_f16_neon":
-        Lhs(Qsi8d32pscalef32(Variant::F16));
+    lhs_quant_pack_qsi8d32pscalef32_f16_neon: Lhs(Qsi8d32pscalef32(Variant::F16));
 }

@@ -347,10 +347,7 @@ mod neon {
 use crate::pack::kinds::packer_entries;
 
 packer_entries! {
-    RHS_QUANT_PACK_KXN_BF16P12X4BIASF32_F32_NEON = "rhs_quant_pack_kxn_bf16p12x4biasf32_f32_neon":
-        Rhs(Bf16(Variant::QuantF32));
-    RHS_PACK_KXN_BF16P12X4BIASF32_F16_NEON = "rhs_pack_kxn_bf16p12x4biasf32_f16_neon":
-        Rhs(Bf16(Variant::F16BiasF32));
-    RHS_PACK_KXN_BF16P12X4BIASF16_F16_NEON = "rhs_pack_kxn_bf16p12x4biasf16_f16_neon":
-        Rhs(Bf16(Variant::F16BiasF16));
+    rhs_quant_pack_kxn_bf16p12x4biasf32_f32_neon: Rhs(Bf16(Variant::QuantF32));
+    rhs_pack_kxn_bf16p12x4biasf32_f16_neon: Rhs(Bf16(Variant::F16BiasF32));
+    rhs_pack_kxn_bf16p12x4biasf16_f16_neon: Rhs(Bf16(Variant::F16BiasF16));
 }

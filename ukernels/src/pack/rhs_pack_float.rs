@@ -492,22 +492,14 @@ mod neon {
 use crate::pack::kinds::packer_entries;
 
 packer_entries! {
-    RHS_PACK_KXN_X32P16X1B_X32_X32_NEON = "rhs_pack_kxn_x32p16x1b_x32_x32_neon":
-        Rhs(Float(Variant::KxnX32p16x1b));
-    RHS_PACK_NXK_X32P16X1BX32_X32_X32_NEON = "rhs_pack_nxk_x32p16x1bx32_x32_x32_neon":
-        Rhs(Float(Variant::NxkX32p16x1bx32));
-    RHS_PACK_KXN_F32P8X1BIASF32_F32_F32_NEON = "rhs_pack_kxn_f32p8x1biasf32_f32_f32_neon":
-        Rhs(Float(Variant::KxnF32p8x1biasf32));
+    rhs_pack_kxn_x32p16x1b_x32_x32_neon: Rhs(Float(Variant::KxnX32p16x1b));
+    rhs_pack_nxk_x32p16x1bx32_x32_x32_neon: Rhs(Float(Variant::NxkX32p16x1bx32));
+    rhs_pack_kxn_f32p8x1biasf32_f32_f32_neon: Rhs(Float(Variant::KxnF32p8x1biasf32));
     /// nr = 4 x VL32.
-    RHS_PACK_KXN_X32P4VLX1B_X32_X32_SVE = "rhs_pack_kxn_x32p4vlx1b_x32_x32_sve":
-        Rhs(Float(Variant::KxnX32p4vlx1bSve));
+    rhs_pack_kxn_x32p4vlx1b_x32_x32_sve: Rhs(Float(Variant::KxnX32p4vlx1bSve));
     /// nr = 4 x VL32; K as chunks.
-    RHS_IMATMUL_PACK_KXN_X32P4VLX1B_X32_X32_SVE = "rhs_imatmul_pack_kxn_x32p4vlx1b_x32_x32_sve":
-        Rhs(ChunkedFloat(Variant::KxnX32p4vlx1bSve));
-    RHS_PACK_KXN_X16P32X1B_X16_X16_NEON = "rhs_pack_kxn_x16p32x1b_x16_x16_neon":
-        Rhs(Float(Variant::KxnX16p32x1b));
-    RHS_PACK_NXK_X16P32X1BX16_X16_X16_NEON = "rhs_pack_nxk_x16p32x1bx16_x16_x16_neon":
-        Rhs(Float(Variant::NxkX16p32x1bx16));
-    RHS_PACK_KXN_F16P16X1BIASF16_F16_F16_NEON = "rhs_pack_kxn_f16p16x1biasf16_f16_f16_neon":
-        Rhs(Float(Variant::KxnF16p16x1biasf16));
+    rhs_imatmul_pack_kxn_x32p4vlx1b_x32_x32_sve: Rhs(ChunkedFloat(Variant::KxnX32p4vlx1bSve));
+    rhs_pack_kxn_x16p32x1b_x16_x16_neon: Rhs(Float(Variant::KxnX16p32x1b));
+    rhs_pack_nxk_x16p32x1bx16_x16_x16_neon: Rhs(Float(Variant::NxkX16p32x1bx16));
+    rhs_pack_kxn_f16p16x1biasf16_f16_f16_neon: Rhs(Float(Variant::KxnF16p16x1biasf16));
 }

@@ -260,14 +260,13 @@ use crate::pack::kinds::packer_entries;
 packer_entries! {
     /// (weights of the NEON `qai4c32p`
     /// kernels).
-    RHS_PACK_NXK_QAI4C32P_QAU4C32S0S1_F32_F32_F32_NEON = "rhs_pack_nxk_qai4c32p_qau4c32s0s1_f32_f32_f32_neon":
-        Rhs(Qai4c32p(Variant::Qai4c32p));
+    rhs_pack_nxk_qai4c32p_qau4c32s0s1_f32_f32_f32_neon: Rhs(Qai4c32p(Variant::Qai4c32p));
     /// (the format of KleidiAI's
     /// SME2 `qai4c32p` kernels, from `s0s1` nibbles).
-    RHS_PACK_NXK_QAI4C32PS1S0NRX4_QAU4C32S0S1_F32_F32_F32_NEON = "rhs_pack_nxk_qai4c32ps1s0nrx4_qau4c32s0s1_f32_f32_f32_neon":
+    rhs_pack_nxk_qai4c32ps1s0nrx4_qau4c32s0s1_f32_f32_f32_neon:
         Rhs(Qai4c32p(Variant::Ps1s0Nrx4S0s1));
     /// (the same from `s1s0`
     /// nibbles).
-    RHS_PACK_NXK_QAI4C32PS1S0NRX4_QAU4C32S1S0_F32_F32_F32_NEON = "rhs_pack_nxk_qai4c32ps1s0nrx4_qau4c32s1s0_f32_f32_f32_neon":
+    rhs_pack_nxk_qai4c32ps1s0nrx4_qau4c32s1s0_f32_f32_f32_neon:
         Rhs(Qai4c32p(Variant::Ps1s0Nrx4S1s0));
 }

@@ -324,14 +324,12 @@ use crate::pack::kinds::packer_entries;
 
 packer_entries! {
     /// Q4_0 weights for the NEON and SVE kernels.
-    RHS_PACK_NXK_QSI4C32PSCALEF16_QSU4C32S16S0 = "rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0":
-        Rhs(Qsi4c32pf16(Variant::Scalef16));
+    rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0: Rhs(Qsi4c32pf16(Variant::Scalef16));
     /// (the format of KleidiAI's SME2 Q4_0
     /// kernels).
-    RHS_PACK_NXK_QSI4C32PS1S0SCALEF16_QSU4C32S16S0_NEON = "rhs_pack_nxk_qsi4c32ps1s0scalef16_qsu4c32s16s0_neon":
+    rhs_pack_nxk_qsi4c32ps1s0scalef16_qsu4c32s16s0_neon:
         Rhs(Qsi4c32pf16(Variant::Ps1s0Scalef16Neon));
     /// (the format of KleidiAI's SME Q4_0
     /// kernels: signed nibbles paired 4 apart, scales divided by 16).
-    RHS_PACK_NXK_QSI4C32PS4S0SF16_QSU4C32S16S0_NEON = "rhs_pack_nxk_qsi4c32ps4s0sf16_qsu4c32s16s0_neon":
-        Rhs(Qsi4c32pf16(Variant::Ps4s0Sf16Neon));
+    rhs_pack_nxk_qsi4c32ps4s0sf16_qsu4c32s16s0_neon: Rhs(Qsi4c32pf16(Variant::Ps4s0Sf16Neon));
 }

@@ -97,6 +97,5 @@ use crate::pack::kinds::packer_entries;
 
 packer_entries! {
     /// the format of KleidiAI's SME2 int4 kernels.
-    RHS_PACK_NXK_QSI4CXPS1S0_QSU4CXS1S0_NEON = "rhs_pack_nxk_qsi4cxps1s0_qsu4cxs1s0_neon":
-        Rhs(Qsi4cxps1s0);
+    rhs_pack_nxk_qsi4cxps1s0_qsu4cxs1s0_neon: Rhs(Qsi4cxps1s0);
 }

@@ -190,9 +190,7 @@ use crate::pack::kinds::packer_entries;
 
 packer_entries! {
     /// 2-bit weights of the NEON kernels.
-    RHS_PACK_NXK_QSU2CXP4X4BF32SF32_QSU2CX_NEON = "rhs_pack_nxk_qsu2cxp4x4bf32sf32_qsu2cx_neon":
-        Rhs(Qsu2cxp(Variant::P4x4));
+    rhs_pack_nxk_qsu2cxp4x4bf32sf32_qsu2cx_neon: Rhs(Qsu2cxp(Variant::P4x4));
     /// 2-bit weights of the SME2 kernels.
-    RHS_PACK_NXK_QSU2CXP4VLX4_QSU2CX_NEON = "rhs_pack_nxk_qsu2cxp4vlx4_qsu2cx_neon":
-        Rhs(Qsu2cxp(Variant::P4vlx4));
+    rhs_pack_nxk_qsu2cxp4vlx4_qsu2cx_neon: Rhs(Qsu2cxp(Variant::P4vlx4));
 }

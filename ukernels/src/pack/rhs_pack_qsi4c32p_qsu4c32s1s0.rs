@@ -982,21 +982,15 @@ mod neon {
 use crate::pack::kinds::packer_entries;
 
 packer_entries! {
-    RHS_PACK_NXK_QSI4C32P_QSU4C32S1S0 = "rhs_pack_nxk_qsi4c32p_qsu4c32s1s0":
-        Rhs(Qsi4c32p(Variant::Nxk));
-    RHS_PACK_KXN_QSI4C32P_QSU4C32S1S0 = "rhs_pack_kxn_qsi4c32p_qsu4c32s1s0":
-        Rhs(Qsi4c32p(Variant::Kxn));
+    rhs_pack_nxk_qsi4c32p_qsu4c32s1s0: Rhs(Qsi4c32p(Variant::Nxk));
+    rhs_pack_kxn_qsi4c32p_qsu4c32s1s0: Rhs(Qsi4c32p(Variant::Kxn));
     /// block depth `kr / sr` = 4.
-    RHS_PACK_NXK_QSI4C32PNRX4_QSU4C32S1S0_NEON = "rhs_pack_nxk_qsi4c32pnrx4_qsu4c32s1s0_neon":
-        Rhs(Qsi4c32p(Variant::NxkNrx4));
+    rhs_pack_nxk_qsi4c32pnrx4_qsu4c32s1s0_neon: Rhs(Qsi4c32p(Variant::NxkNrx4));
     /// block depth `kr / sr` = 8.
-    RHS_PACK_NXK_QSI4C32PNRX8_QSU4C32S1S0_NEON = "rhs_pack_nxk_qsi4c32pnrx8_qsu4c32s1s0_neon":
-        Rhs(Qsi4c32p(Variant::NxkNrx8));
+    rhs_pack_nxk_qsi4c32pnrx8_qsu4c32s1s0_neon: Rhs(Qsi4c32p(Variant::NxkNrx8));
     /// (sequential nibbles, block depth 4: the
     /// format of KleidiAI's SME2 `qsi4c32p4vlx4` kernels; ONNX Runtime's Q4 packer).
-    RHS_PACK_NXK_QSI4C32PS1S0NRX4_QSU4C32S1S0_NEON = "rhs_pack_nxk_qsi4c32ps1s0nrx4_qsu4c32s1s0_neon":
-        Rhs(Qsi4c32p(Variant::NxkPs1s0Nrx4));
+    rhs_pack_nxk_qsi4c32ps1s0nrx4_qsu4c32s1s0_neon: Rhs(Qsi4c32p(Variant::NxkPs1s0Nrx4));
     /// the same format from a K x N source.
-    RHS_PACK_KXN_QSI4C32PS1S0NRX4_QSU4C32S1S0_NEON = "rhs_pack_kxn_qsi4c32ps1s0nrx4_qsu4c32s1s0_neon":
-        Rhs(Qsi4c32p(Variant::KxnPs1s0Nrx4));
+    rhs_pack_kxn_qsi4c32ps1s0nrx4_qsu4c32s1s0_neon: Rhs(Qsi4c32p(Variant::KxnPs1s0Nrx4));
 }

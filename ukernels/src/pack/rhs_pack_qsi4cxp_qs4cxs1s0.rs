@@ -1132,6 +1132,6 @@ pub(super) mod neon {
 use crate::pack::kinds::packer_entries;
 
 packer_entries! {
-    RHS_PACK_NXK_QSI4CXP_QS4CXS1S0 = "rhs_pack_nxk_qsi4cxp_qs4cxs1s0": Rhs(Qsi4cxp(Source::Nxk));
-    RHS_PACK_KXN_QSI4CXP_QS4CXS1S0 = "rhs_pack_kxn_qsi4cxp_qs4cxs1s0": Rhs(Qsi4cxp(Source::Kxn));
+    rhs_pack_nxk_qsi4cxp_qs4cxs1s0: Rhs(Qsi4cxp(Source::Nxk));
+    rhs_pack_kxn_qsi4cxp_qs4cxs1s0: Rhs(Qsi4cxp(Source::Kxn));
 }

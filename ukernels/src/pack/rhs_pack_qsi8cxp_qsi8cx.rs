@@ -633,8 +633,6 @@ mod neon {
 use crate::pack::kinds::packer_entries;
 
 packer_entries! {
-    RHS_PACK_NXK_QSI8CXP_QSI8CX_NEON = "rhs_pack_nxk_qsi8cxp_qsi8cx_neon":
-        Rhs(Qsi8cxp(Source::Nxk));
-    RHS_PACK_KXN_QSI8CXP_QSI8CX_NEON = "rhs_pack_kxn_qsi8cxp_qsi8cx_neon":
-        Rhs(Qsi8cxp(Source::Kxn));
+    rhs_pack_nxk_qsi8cxp_qsi8cx_neon: Rhs(Qsi8cxp(Source::Nxk));
+    rhs_pack_kxn_qsi8cxp_qsi8cx_neon: Rhs(Qsi8cxp(Source::Kxn));
 }

@@ -76,10 +76,10 @@ pub unsafe fn run(kernel: &MatmulKernel, a: &Args) {
 
 use crate::kernel::{kernel_entries, kernel_entry, native};
 use crate::pack::kinds::Packer;
-use crate::pack::rhs_pack_float::RHS_IMATMUL_PACK_KXN_X32P4VLX1B_X32_X32_SVE;
+use crate::pack::rhs_pack_float::rhs_imatmul_pack_kxn_x32p4vlx1b_x32_x32_sve;
 
 const NO_LHS_PACKER: &[&Packer] = &[];
-const IMATMUL_X32P4VLX1B_RHS: &[&Packer] = &[&RHS_IMATMUL_PACK_KXN_X32P4VLX1B_X32_X32_SVE];
+const IMATMUL_X32P4VLX1B_RHS: &[&Packer] = &[&rhs_imatmul_pack_kxn_x32p4vlx1b_x32_x32_sve];
 
 kernel_entries! {
     kernel_entry!(

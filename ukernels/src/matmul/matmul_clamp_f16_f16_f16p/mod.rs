@@ -34,16 +34,16 @@ pub use super::args::UnpackedLhsArgs as Args;
 use crate::kernel::{Asserts, Epilogue, kernel_entries, kernel_entry, native};
 use crate::pack::kinds::Packer;
 use crate::pack::rhs_pack_float::{
-    RHS_PACK_KXN_F16P16X1BIASF16_F16_F16_NEON, RHS_PACK_KXN_X16P32X1B_X16_X16_NEON,
-    RHS_PACK_NXK_X16P32X1BX16_X16_X16_NEON,
+    rhs_pack_kxn_f16p16x1biasf16_f16_f16_neon, rhs_pack_kxn_x16p32x1b_x16_x16_neon,
+    rhs_pack_nxk_x16p32x1bx16_x16_x16_neon,
 };
 
 const NO_LHS_PACKER: &[&Packer] = &[];
 const X16P32X1B_RHS: &[&Packer] = &[
-    &RHS_PACK_KXN_X16P32X1B_X16_X16_NEON,
-    &RHS_PACK_NXK_X16P32X1BX16_X16_X16_NEON,
+    &rhs_pack_kxn_x16p32x1b_x16_x16_neon,
+    &rhs_pack_nxk_x16p32x1bx16_x16_x16_neon,
 ];
-const F16P16X1BIASF16_RHS: &[&Packer] = &[&RHS_PACK_KXN_F16P16X1BIASF16_F16_F16_NEON];
+const F16P16X1BIASF16_RHS: &[&Packer] = &[&rhs_pack_kxn_f16p16x1biasf16_f16_f16_neon];
 
 /// A kernel of `matmul_clamp_f16_f16_f16p` (no LHS packer): RHS packer list and the module
 /// holding its asm.

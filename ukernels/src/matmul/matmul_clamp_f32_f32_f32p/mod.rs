@@ -36,17 +36,17 @@ pub use super::args::UnpackedLhsArgs as Args;
 use crate::kernel::{Asserts, Epilogue, kernel_entries, kernel_entry, native};
 use crate::pack::kinds::Packer;
 use crate::pack::rhs_pack_float::{
-    RHS_PACK_KXN_F32P8X1BIASF32_F32_F32_NEON, RHS_PACK_KXN_X32P4VLX1B_X32_X32_SVE,
-    RHS_PACK_KXN_X32P16X1B_X32_X32_NEON, RHS_PACK_NXK_X32P16X1BX32_X32_X32_NEON,
+    rhs_pack_kxn_f32p8x1biasf32_f32_f32_neon, rhs_pack_kxn_x32p4vlx1b_x32_x32_sve,
+    rhs_pack_kxn_x32p16x1b_x32_x32_neon, rhs_pack_nxk_x32p16x1bx32_x32_x32_neon,
 };
 
 const NO_LHS_PACKER: &[&Packer] = &[];
 const X32P16X1B_RHS: &[&Packer] = &[
-    &RHS_PACK_KXN_X32P16X1B_X32_X32_NEON,
-    &RHS_PACK_NXK_X32P16X1BX32_X32_X32_NEON,
+    &rhs_pack_kxn_x32p16x1b_x32_x32_neon,
+    &rhs_pack_nxk_x32p16x1bx32_x32_x32_neon,
 ];
-const F32P8X1BIASF32_RHS: &[&Packer] = &[&RHS_PACK_KXN_F32P8X1BIASF32_F32_F32_NEON];
-const X32P4VLX1B_RHS: &[&Packer] = &[&RHS_PACK_KXN_X32P4VLX1B_X32_X32_SVE];
+const F32P8X1BIASF32_RHS: &[&Packer] = &[&rhs_pack_kxn_f32p8x1biasf32_f32_f32_neon];
+const X32P4VLX1B_RHS: &[&Packer] = &[&rhs_pack_kxn_x32p4vlx1b_x32_x32_sve];
 
 /// A kernel of `matmul_clamp_f32_f32_f32p` (no LHS packer): RHS packer list, column scaling and
 /// the module holding its asm.

@@ -79,31 +79,31 @@ use crate::kernel::{
 };
 use crate::pack::kinds::Packer;
 use crate::pack::lhs_quant_pack_qai8dxp::{
-    LHS_QUANT_PACK_QAI8DXP_BF16_NEON, LHS_QUANT_PACK_QAI8DXP_F32,
+    lhs_quant_pack_qai8dxp_bf16_neon, lhs_quant_pack_qai8dxp_f32,
 };
 use crate::pack::rhs_pack_qsi4c32p_qsu4c32s1s0::{
-    RHS_PACK_KXN_QSI4C32P_QSU4C32S1S0, RHS_PACK_KXN_QSI4C32PS1S0NRX4_QSU4C32S1S0_NEON,
-    RHS_PACK_NXK_QSI4C32P_QSU4C32S1S0, RHS_PACK_NXK_QSI4C32PNRX4_QSU4C32S1S0_NEON,
-    RHS_PACK_NXK_QSI4C32PNRX8_QSU4C32S1S0_NEON, RHS_PACK_NXK_QSI4C32PS1S0NRX4_QSU4C32S1S0_NEON,
+    rhs_pack_kxn_qsi4c32p_qsu4c32s1s0, rhs_pack_kxn_qsi4c32ps1s0nrx4_qsu4c32s1s0_neon,
+    rhs_pack_nxk_qsi4c32p_qsu4c32s1s0, rhs_pack_nxk_qsi4c32pnrx4_qsu4c32s1s0_neon,
+    rhs_pack_nxk_qsi4c32pnrx8_qsu4c32s1s0_neon, rhs_pack_nxk_qsi4c32ps1s0nrx4_qsu4c32s1s0_neon,
 };
 
-const QAI8DXP_F32_LHS: &[&Packer] = &[&LHS_QUANT_PACK_QAI8DXP_F32];
-const QAI8DXP_BF16_LHS: &[&Packer] = &[&LHS_QUANT_PACK_QAI8DXP_BF16_NEON];
+const QAI8DXP_F32_LHS: &[&Packer] = &[&lhs_quant_pack_qai8dxp_f32];
+const QAI8DXP_BF16_LHS: &[&Packer] = &[&lhs_quant_pack_qai8dxp_bf16_neon];
 /// qsi4c32p packers for block depth 4 (`kr / sr`) and 8: the NEON forms accept only one.
 const QSI4C32P_RHS_DEPTH4: &[&Packer] = &[
-    &RHS_PACK_NXK_QSI4C32P_QSU4C32S1S0,
-    &RHS_PACK_KXN_QSI4C32P_QSU4C32S1S0,
-    &RHS_PACK_NXK_QSI4C32PNRX4_QSU4C32S1S0_NEON,
+    &rhs_pack_nxk_qsi4c32p_qsu4c32s1s0,
+    &rhs_pack_kxn_qsi4c32p_qsu4c32s1s0,
+    &rhs_pack_nxk_qsi4c32pnrx4_qsu4c32s1s0_neon,
 ];
 const QSI4C32P_RHS_DEPTH8: &[&Packer] = &[
-    &RHS_PACK_NXK_QSI4C32P_QSU4C32S1S0,
-    &RHS_PACK_KXN_QSI4C32P_QSU4C32S1S0,
-    &RHS_PACK_NXK_QSI4C32PNRX8_QSU4C32S1S0_NEON,
+    &rhs_pack_nxk_qsi4c32p_qsu4c32s1s0,
+    &rhs_pack_kxn_qsi4c32p_qsu4c32s1s0,
+    &rhs_pack_nxk_qsi4c32pnrx8_qsu4c32s1s0_neon,
 ];
 /// qsi4c32p packers writing the sequential-nibble (`ps1s0`) data of the SME2 kernels.
 const QSI4C32PS1S0_RHS: &[&Packer] = &[
-    &RHS_PACK_NXK_QSI4C32PS1S0NRX4_QSU4C32S1S0_NEON,
-    &RHS_PACK_KXN_QSI4C32PS1S0NRX4_QSU4C32S1S0_NEON,
+    &rhs_pack_nxk_qsi4c32ps1s0nrx4_qsu4c32s1s0_neon,
+    &rhs_pack_kxn_qsi4c32ps1s0nrx4_qsu4c32s1s0_neon,
 ];
 
 /// A kernel of `matmul_clamp_f32_qai8dxp_qsi4c32p`: RHS packer list (by block depth) and the

@@ -145,22 +145,22 @@ use crate::kernel::{
 };
 use crate::pack::kinds::Packer;
 use crate::pack::lhs_quant_pack_qai8dxp::{
-    LHS_QUANT_PACK_QAI8DXP_BF16_NEON, LHS_QUANT_PACK_QAI8DXP_F16_NEON, LHS_QUANT_PACK_QAI8DXP_F32,
+    lhs_quant_pack_qai8dxp_bf16_neon, lhs_quant_pack_qai8dxp_f16_neon, lhs_quant_pack_qai8dxp_f32,
 };
-use crate::pack::rhs_pack_nxk_qsi4cxps1s0_qsu4cxs1s0::RHS_PACK_NXK_QSI4CXPS1S0_QSU4CXS1S0_NEON;
+use crate::pack::rhs_pack_nxk_qsi4cxps1s0_qsu4cxs1s0::rhs_pack_nxk_qsi4cxps1s0_qsu4cxs1s0_neon;
 use crate::pack::rhs_pack_qsi4cxp_qs4cxs1s0::{
-    RHS_PACK_KXN_QSI4CXP_QS4CXS1S0, RHS_PACK_NXK_QSI4CXP_QS4CXS1S0,
+    rhs_pack_kxn_qsi4cxp_qs4cxs1s0, rhs_pack_nxk_qsi4cxp_qs4cxs1s0,
 };
 
 const QSI4CXP_RHS: &[&Packer] = &[
-    &RHS_PACK_NXK_QSI4CXP_QS4CXS1S0,
-    &RHS_PACK_KXN_QSI4CXP_QS4CXS1S0,
+    &rhs_pack_nxk_qsi4cxp_qs4cxs1s0,
+    &rhs_pack_kxn_qsi4cxp_qs4cxs1s0,
 ];
 /// The sequential-nibble int4 packer of KleidiAI's SME2 `qsi4cxp` kernels.
-const QSI4CXPS1S0_RHS: &[&Packer] = &[&RHS_PACK_NXK_QSI4CXPS1S0_QSU4CXS1S0_NEON];
-const QAI8DXP_F32_LHS: &[&Packer] = &[&LHS_QUANT_PACK_QAI8DXP_F32];
-const QAI8DXP_F16_LHS: &[&Packer] = &[&LHS_QUANT_PACK_QAI8DXP_F16_NEON];
-const QAI8DXP_BF16_LHS: &[&Packer] = &[&LHS_QUANT_PACK_QAI8DXP_BF16_NEON];
+const QSI4CXPS1S0_RHS: &[&Packer] = &[&rhs_pack_nxk_qsi4cxps1s0_qsu4cxs1s0_neon];
+const QAI8DXP_F32_LHS: &[&Packer] = &[&lhs_quant_pack_qai8dxp_f32];
+const QAI8DXP_F16_LHS: &[&Packer] = &[&lhs_quant_pack_qai8dxp_f16_neon];
+const QAI8DXP_BF16_LHS: &[&Packer] = &[&lhs_quant_pack_qai8dxp_bf16_neon];
 
 macro_rules! f32_qai8dxp_qsi4cxp_kernel {
     ($(#[$doc:meta])* $name:ident, $stem:ident, $isa:ident, $tile:tt) => {

@@ -62,17 +62,17 @@ use crate::kernel::{
 };
 use crate::pack::kinds::Packer;
 use crate::pack::lhs_quant_pack_qai8dxp::{
-    LHS_QUANT_PACK_QAI8DXP_F16_NEON, LHS_QUANT_PACK_QAI8DXP_F32,
+    lhs_quant_pack_qai8dxp_f16_neon, lhs_quant_pack_qai8dxp_f32,
 };
 use crate::pack::rhs_pack_qsi8cxp_qsi8cx::{
-    RHS_PACK_KXN_QSI8CXP_QSI8CX_NEON, RHS_PACK_NXK_QSI8CXP_QSI8CX_NEON,
+    rhs_pack_kxn_qsi8cxp_qsi8cx_neon, rhs_pack_nxk_qsi8cxp_qsi8cx_neon,
 };
 
-const QAI8DXP_F32_LHS: &[&Packer] = &[&LHS_QUANT_PACK_QAI8DXP_F32];
-const QAI8DXP_F16_LHS: &[&Packer] = &[&LHS_QUANT_PACK_QAI8DXP_F16_NEON];
+const QAI8DXP_F32_LHS: &[&Packer] = &[&lhs_quant_pack_qai8dxp_f32];
+const QAI8DXP_F16_LHS: &[&Packer] = &[&lhs_quant_pack_qai8dxp_f16_neon];
 const QSI8CXP_RHS: &[&Packer] = &[
-    &RHS_PACK_NXK_QSI8CXP_QSI8CX_NEON,
-    &RHS_PACK_KXN_QSI8CXP_QSI8CX_NEON,
+    &rhs_pack_nxk_qsi8cxp_qsi8cx_neon,
+    &rhs_pack_kxn_qsi8cxp_qsi8cx_neon,
 ];
 
 /// A kernel of `matmul_clamp_f32_qai8dxp_qsi8cxp` whose asm lives in the module named like it.

@@ -87,15 +87,15 @@ use crate::kernel::{
     Epilogue, SME2_DOT, SME2_MOPA, ScaleBias, kernel_entries, kernel_entry, native,
 };
 use crate::pack::kinds::Packer;
-use crate::pack::lhs_quant_pack_qai8dxp::LHS_QUANT_PACK_QAI8DXP_F32;
+use crate::pack::lhs_quant_pack_qai8dxp::lhs_quant_pack_qai8dxp_f32;
 use crate::pack::rhs_pack_nxk_qsu2cxp::{
-    RHS_PACK_NXK_QSU2CXP4VLX4_QSU2CX_NEON, RHS_PACK_NXK_QSU2CXP4X4BF32SF32_QSU2CX_NEON,
+    rhs_pack_nxk_qsu2cxp4vlx4_qsu2cx_neon, rhs_pack_nxk_qsu2cxp4x4bf32sf32_qsu2cx_neon,
 };
 
-const QAI8DXP_F32_LHS: &[&Packer] = &[&LHS_QUANT_PACK_QAI8DXP_F32];
+const QAI8DXP_F32_LHS: &[&Packer] = &[&lhs_quant_pack_qai8dxp_f32];
 /// The 2-bit packers: the NEON kernels' 4-column interleave and the SME2 kernels' `4vlx4`.
-const QSU2CXP4X4_RHS: &[&Packer] = &[&RHS_PACK_NXK_QSU2CXP4X4BF32SF32_QSU2CX_NEON];
-const QSU2CXP4VLX4_RHS: &[&Packer] = &[&RHS_PACK_NXK_QSU2CXP4VLX4_QSU2CX_NEON];
+const QSU2CXP4X4_RHS: &[&Packer] = &[&rhs_pack_nxk_qsu2cxp4x4bf32sf32_qsu2cx_neon];
+const QSU2CXP4VLX4_RHS: &[&Packer] = &[&rhs_pack_nxk_qsu2cxp4vlx4_qsu2cx_neon];
 
 /// A kernel of `matmul_clamp_f32_qai8dxp_qsu2cxp` (2-bit weights through a value table).
 macro_rules! f32_qai8dxp_qsu2cxp_kernel {

@@ -202,22 +202,22 @@ pub unsafe fn run(kernel: &MatmulKernel, a: &Args) {
 use crate::kernel::{BlockFold, Clamp, Epilogue, Partials, kernel_entries, kernel_entry, native};
 use crate::pack::kinds::Packer;
 use crate::pack::lhs_quant_pack_qsi8d32pscalef32::{
-    LHS_QUANT_PACK_QSI8D32PSCALEF32_F16_NEON, LHS_QUANT_PACK_QSI8D32PSCALEF32_F32_NEON,
+    lhs_quant_pack_qsi8d32pscalef32_f16_neon, lhs_quant_pack_qsi8d32pscalef32_f32_neon,
 };
 use crate::pack::rhs_pack_nxk_qai4c32p::{
-    RHS_PACK_NXK_QAI4C32P_QAU4C32S0S1_F32_F32_F32_NEON,
-    RHS_PACK_NXK_QAI4C32PS1S0NRX4_QAU4C32S0S1_F32_F32_F32_NEON,
-    RHS_PACK_NXK_QAI4C32PS1S0NRX4_QAU4C32S1S0_F32_F32_F32_NEON,
+    rhs_pack_nxk_qai4c32p_qau4c32s0s1_f32_f32_f32_neon,
+    rhs_pack_nxk_qai4c32ps1s0nrx4_qau4c32s0s1_f32_f32_f32_neon,
+    rhs_pack_nxk_qai4c32ps1s0nrx4_qau4c32s1s0_f32_f32_f32_neon,
 };
 
-const QSI8D32PSCALEF32_F32_LHS: &[&Packer] = &[&LHS_QUANT_PACK_QSI8D32PSCALEF32_F32_NEON];
-const QSI8D32PSCALEF32_F16_LHS: &[&Packer] = &[&LHS_QUANT_PACK_QSI8D32PSCALEF32_F16_NEON];
-const QAI4C32P_RHS: &[&Packer] = &[&RHS_PACK_NXK_QAI4C32P_QAU4C32S0S1_F32_F32_F32_NEON];
+const QSI8D32PSCALEF32_F32_LHS: &[&Packer] = &[&lhs_quant_pack_qsi8d32pscalef32_f32_neon];
+const QSI8D32PSCALEF32_F16_LHS: &[&Packer] = &[&lhs_quant_pack_qsi8d32pscalef32_f16_neon];
+const QAI4C32P_RHS: &[&Packer] = &[&rhs_pack_nxk_qai4c32p_qau4c32s0s1_f32_f32_f32_neon];
 /// qai4c32p packers writing the sequential-nibble (`ps1s0nrx4`) data of the SME2 kernels; the
 /// `s0s1` one first, whose source is the NEON packer's.
 const QAI4C32PS1S0_RHS: &[&Packer] = &[
-    &RHS_PACK_NXK_QAI4C32PS1S0NRX4_QAU4C32S0S1_F32_F32_F32_NEON,
-    &RHS_PACK_NXK_QAI4C32PS1S0NRX4_QAU4C32S1S0_F32_F32_F32_NEON,
+    &rhs_pack_nxk_qai4c32ps1s0nrx4_qau4c32s0s1_f32_f32_f32_neon,
+    &rhs_pack_nxk_qai4c32ps1s0nrx4_qau4c32s1s0_f32_f32_f32_neon,
 ];
 
 /// A kernel of the `self` families: family, LHS packer list, and the asm module of

@@ -211,25 +211,25 @@ use crate::kernel::{
 };
 use crate::pack::kinds::Packer;
 use crate::pack::lhs_quant_pack_qsi8d32p::{
-    LHS_QUANT_PACK_QSI8D32P_F32, LHS_QUANT_PACK_QSI8D32P_F32_NEON,
-    LHS_QUANT_PACK_QSI8D32P4X8SB_F32_NEON,
+    lhs_quant_pack_qsi8d32p_f32, lhs_quant_pack_qsi8d32p_f32_neon,
+    lhs_quant_pack_qsi8d32p4x8sb_f32_neon,
 };
 use crate::pack::rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0::{
-    RHS_PACK_NXK_QSI4C32PS1S0SCALEF16_QSU4C32S16S0_NEON,
-    RHS_PACK_NXK_QSI4C32PS4S0SF16_QSU4C32S16S0_NEON, RHS_PACK_NXK_QSI4C32PSCALEF16_QSU4C32S16S0,
+    rhs_pack_nxk_qsi4c32ps1s0scalef16_qsu4c32s16s0_neon,
+    rhs_pack_nxk_qsi4c32ps4s0sf16_qsu4c32s16s0_neon, rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0,
 };
 
-const QSI8D32P_LHS: &[&Packer] = &[&LHS_QUANT_PACK_QSI8D32P_F32];
+const QSI8D32P_LHS: &[&Packer] = &[&lhs_quant_pack_qsi8d32p_f32];
 /// The 16x4 i8mm kernel also reads the 4x8sb packer's output (KleidiAI pairs both with it).
 const QSI8D32P_LHS_4X8: &[&Packer] = &[
-    &LHS_QUANT_PACK_QSI8D32P_F32,
-    &LHS_QUANT_PACK_QSI8D32P4X8SB_F32_NEON,
+    &lhs_quant_pack_qsi8d32p_f32,
+    &lhs_quant_pack_qsi8d32p4x8sb_f32_neon,
 ];
-const QSI4C32PF16_RHS: &[&Packer] = &[&RHS_PACK_NXK_QSI4C32PSCALEF16_QSU4C32S16S0];
+const QSI4C32PF16_RHS: &[&Packer] = &[&rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0];
 /// LHS and RHS packers of KleidiAI's SME2 and SME Q4_0 kernels.
-const QSI8D32P_SME_LHS: &[&Packer] = &[&LHS_QUANT_PACK_QSI8D32P_F32_NEON];
-const QSI4C32PS1S0F16_RHS: &[&Packer] = &[&RHS_PACK_NXK_QSI4C32PS1S0SCALEF16_QSU4C32S16S0_NEON];
-const QSI4C32PS4S0SF16_RHS: &[&Packer] = &[&RHS_PACK_NXK_QSI4C32PS4S0SF16_QSU4C32S16S0_NEON];
+const QSI8D32P_SME_LHS: &[&Packer] = &[&lhs_quant_pack_qsi8d32p_f32_neon];
+const QSI4C32PS1S0F16_RHS: &[&Packer] = &[&rhs_pack_nxk_qsi4c32ps1s0scalef16_qsu4c32s16s0_neon];
+const QSI4C32PS4S0SF16_RHS: &[&Packer] = &[&rhs_pack_nxk_qsi4c32ps4s0sf16_qsu4c32s16s0_neon];
 
 /// A kernel of `matmul_clamp_f32_qsi8d32p_qsi4c32p`: its LHS packer list, its column scaling
 /// (`FixedAtSve256` for KleidiAI's 256-bit SVE kernels) and the asm module implementing its tile
