@@ -8,18 +8,14 @@ use rkai_ukernels::pack::kinds::PackerKind;
 use rkai_ukernels::select;
 use std::fmt::Write;
 
-/// The path of the catalog entry `entry` named `name` (its static is the name in upper case), in
-/// the module of `modules` that declares it.
+/// The path of the catalog entry `entry` named `name` (its static has that name), in the module of
+/// `modules` that declares it.
 fn entry_path<T>(modules: &[(&str, &[&T])], entry: &T, name: &str) -> String {
     let (module, _) = modules
         .iter()
         .find(|(_, entries)| entries.iter().any(|e| std::ptr::eq(*e, entry)))
         .unwrap_or_else(|| panic!("{name} is in no module of the catalog"));
-    format!(
-        "rkai_ukernels::{}::{}",
-        module.replace(' ', ""),
-        name.to_uppercase()
-    )
+    format!("rkai_ukernels::{}::{name}", module.replace(' ', ""))
 }
 
 /// Source of `c_shims.rs`.

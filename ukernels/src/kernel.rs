@@ -527,26 +527,27 @@ macro_rules! kernel_entry {
     (@checks) => { $crate::kernel::Asserts::USUAL };
     (@checks $c:expr) => { $c };
     (
-        $(#[$doc:meta])* $name:ident, $family:ident, $lhs:ident, $rhs:ident, $stem:ident, $isa:ident,
+        $(#[$doc:meta])* $stem:ident, $family:ident, $lhs:ident, $rhs:ident, $isa:ident,
         $tile:tt, $native:expr
     ) => {
-        $crate::kernel::kernel_entry!($(#[$doc])* $name, $family, $lhs, $rhs, $stem, $isa, $tile, $native,
+        $crate::kernel::kernel_entry!($(#[$doc])* $stem, $family, $lhs, $rhs, $isa, $tile, $native,
             KleidiAi, Fixed);
     };
     (
-        $(#[$doc:meta])* $name:ident, $family:ident, $lhs:ident, $rhs:ident, $stem:ident, $isa:ident,
+        $(#[$doc:meta])* $stem:ident, $family:ident, $lhs:ident, $rhs:ident, $isa:ident,
         $tile:tt, $native:expr, $origin:ident, $columns:ident
     ) => {
-        $crate::kernel::kernel_entry!($(#[$doc])* $name, $family, $lhs, $rhs, $stem, $isa, $tile, $native,
+        $crate::kernel::kernel_entry!($(#[$doc])* $stem, $family, $lhs, $rhs, $isa, $tile, $native,
             $origin, $columns, Any);
     };
     (
-        $(#[$doc:meta])* $name:ident, $family:ident, $lhs:ident, $rhs:ident, $stem:ident, $isa:ident,
+        $(#[$doc:meta])* $stem:ident, $family:ident, $lhs:ident, $rhs:ident, $isa:ident,
         [$m_step:expr, $n_step:expr, $mr:expr, $nr:expr, $kr:expr, $sr:expr], $native:expr,
         $origin:ident, $columns:ident, $rows:ident $(, $epilogue:expr $(, $checks:expr)?)?
     ) => {
         $(#[$doc])*
-        pub static $name: $crate::kernel::MatmulKernel = $crate::kernel::MatmulKernel {
+        #[allow(non_upper_case_globals)]
+        pub static $stem: $crate::kernel::MatmulKernel = $crate::kernel::MatmulKernel {
             stem: stringify!($stem),
             origin: $crate::kernel::Origin::$origin,
             family: $crate::family::Family::$family,
@@ -567,10 +568,10 @@ macro_rules! kernel_entry {
 /// and asm module of the f32 kernel with the same tile and RHS format, whose results it narrows.
 macro_rules! narrowed_kernel {
     (
-        $(#[$doc:meta])* $name:ident, $family:ident, $lhs:ident, $rhs:ident, $stem:ident,
+        $(#[$doc:meta])* $stem:ident, $family:ident, $lhs:ident, $rhs:ident,
         $isa:ident, $tile:tt, $f32_family:ident :: $module:ident
     ) => {
-        $crate::kernel::kernel_entry!($(#[$doc])* $name, $family, $lhs, $rhs, $stem, $isa, $tile,
+        $crate::kernel::kernel_entry!($(#[$doc])* $stem, $family, $lhs, $rhs, $isa, $tile,
             $crate::kernel::native!($f32_family::$module));
     };
 }
@@ -579,9 +580,9 @@ macro_rules! narrowed_kernel {
 /// numbers times the SVE vector length in 32-bit lanes; the asm lives in the module named like
 /// the stem.
 macro_rules! vla_qai8dxp_kernel {
-    ($(#[$doc:meta])* $name:ident, $family:ident, $rhs:ident, $stem:ident, $isa:ident, $tile:tt,
+    ($(#[$doc:meta])* $stem:ident, $family:ident, $rhs:ident, $isa:ident, $tile:tt,
         $module:ident) => {
-        $crate::kernel::kernel_entry!($(#[$doc])* $name, $family, QAI8DXP_F32_LHS, $rhs, $stem, $isa, $tile,
+        $crate::kernel::kernel_entry!($(#[$doc])* $stem, $family, QAI8DXP_F32_LHS, $rhs, $isa, $tile,
             $crate::kernel::native!($module::$stem), Rkai, PerSveLane32);
     };
 }
@@ -592,24 +593,25 @@ macro_rules! vla_qai8dxp_kernel {
 /// the module's f16-output form).
 macro_rules! streaming_entry {
     (
-        $(#[$doc:meta])* $name:ident, $family:ident, $lhs:ident, $rhs:ident, $stem:ident,
+        $(#[$doc:meta])* $stem:ident, $family:ident, $lhs:ident, $rhs:ident,
         $isa:ident, $tile:tt, $columns:ident, $epilogue:expr,
         $f32_family:ident :: $module:ident $(:: $out:ident)? $(, $checks:expr)?
     ) => {
-        $crate::kernel::kernel_entry!($(#[$doc])* $name, $family, $lhs, $rhs, $stem, $isa, $tile,
+        $crate::kernel::kernel_entry!($(#[$doc])* $stem, $family, $lhs, $rhs, $isa, $tile,
             $crate::kernel::native!($f32_family::$module $(:: $out)?), KleidiAi, $columns, Any, $epilogue
             $(, $checks)?);
     };
 }
 
-/// Declares a folder's kernel entries, each with one of the entry macros (whose first argument
-/// after the documentation is the entry's static name: the stem in upper case, which the build
-/// script relies on), and `KERNELS`, all of them in order.
+/// Declares a folder's kernel entries and `KERNELS`, all of them in order. Each row is an entry
+/// static, named by the kernel's stem (without `kai_`; the build script relies on it), and the
+/// entry macro that declares it with the rest of its arguments:
+/// `/// doc` `stem: folder_kernel!(isa, tile, ...);` is `folder_kernel!(/// doc stem, isa, ...)`.
 macro_rules! kernel_entries {
-    ($($declare:ident!($(#[$doc:meta])* $name:ident, $($rest:tt)*);)+) => {
-        $($declare!($(#[$doc])* $name, $($rest)*);)+
+    ($($(#[$doc:meta])* $stem:ident: $declare:ident!($($rest:tt)*);)+) => {
+        $($declare!($(#[$doc])* $stem, $($rest)*);)+
         /// The kernels this folder implements, in catalog order.
-        pub const KERNELS: &[&$crate::kernel::MatmulKernel] = &[$(&$name),+];
+        pub const KERNELS: &[&$crate::kernel::MatmulKernel] = &[$(&$stem),+];
     };
 }
 

@@ -149,10 +149,10 @@ const BF16P12X4BIASF16_RHS: &[&Packer] = &[&rhs_pack_kxn_bf16p12x4biasf16_f16_ne
 /// there is no asm yet.
 macro_rules! bf16_gemm_kernel {
     (
-        $(#[$doc:meta])* $name:ident, $family:ident, $lhs:ident, $rhs:ident, $stem:ident,
+        $(#[$doc:meta])* $stem:ident, $family:ident, $lhs:ident, $rhs:ident,
         $isa:ident, $tile:tt, f16_output, $module:ident
     ) => {
-        kernel_entry!($(#[$doc])* $name, $family, $lhs, $rhs, $stem, $isa, $tile, {
+        kernel_entry!($(#[$doc])* $stem, $family, $lhs, $rhs, $isa, $tile, {
             #[cfg(target_arch = "aarch64")]
             {
                 KernelFn::Packed(crate::matmul::bf16_gemm::$module::run_f16)
@@ -164,24 +164,24 @@ macro_rules! bf16_gemm_kernel {
         });
     };
     (
-        $(#[$doc:meta])* $name:ident, $family:ident, $lhs:ident, $rhs:ident, $stem:ident,
+        $(#[$doc:meta])* $stem:ident, $family:ident, $lhs:ident, $rhs:ident,
         $isa:ident, $tile:tt, portable
     ) => {
-        kernel_entry!($(#[$doc])* $name, $family, $lhs, $rhs, $stem, $isa, $tile,
+        kernel_entry!($(#[$doc])* $stem, $family, $lhs, $rhs, $isa, $tile,
             KernelFn::Portable);
     };
     (
-        $(#[$doc:meta])* $name:ident, $family:ident, $lhs:ident, $rhs:ident, $stem:ident,
+        $(#[$doc:meta])* $stem:ident, $family:ident, $lhs:ident, $rhs:ident,
         $isa:ident, $tile:tt, $module:ident
     ) => {
-        bf16_gemm_kernel!($(#[$doc])* $name, $family, $lhs, $rhs, $stem, $isa, $tile, $module,
+        bf16_gemm_kernel!($(#[$doc])* $stem, $family, $lhs, $rhs, $isa, $tile, $module,
             Any);
     };
     (
-        $(#[$doc:meta])* $name:ident, $family:ident, $lhs:ident, $rhs:ident, $stem:ident,
+        $(#[$doc:meta])* $stem:ident, $family:ident, $lhs:ident, $rhs:ident,
         $isa:ident, $tile:tt, $module:ident, $rows:ident
     ) => {
-        kernel_entry!($(#[$doc])* $name, $family, $lhs, $rhs, $stem, $isa, $tile, {
+        kernel_entry!($(#[$doc])* $stem, $family, $lhs, $rhs, $isa, $tile, {
             #[cfg(target_arch = "aarch64")]
             {
                 KernelFn::Packed(crate::matmul::bf16_gemm::$module::run)
@@ -195,41 +195,16 @@ macro_rules! bf16_gemm_kernel {
 }
 
 kernel_entries! {
-    bf16_gemm_kernel!(
-        /// bf16 GEMV to f32, one row x 36 columns per step, BFDOT.
-        MATMUL_CLAMP_F32_BF16P1X4_BF16P12X4B_1X36_NEON_DOT,
-        F32Bf16pBf16p,
-        BF16P1X4_LHS,
-        BF16P12X4BIASF32_RHS,
-        matmul_clamp_f32_bf16p1x4_bf16p12x4b_1x36_neon_dot,
-        NeonBf16,
-        [1, 36, 1, 12, 4, 1],
-        matmul_clamp_f32_bf16p1x4_bf16p12x4b_1x36_neon_dot,
-        One
-    );
-
-    bf16_gemm_kernel!(
-        /// bf16 GEMM to f32, 8 rows x 12 columns per step, BFMMLA.
-        MATMUL_CLAMP_F32_BF16P8X4_BF16P12X4B_8X12_NEON_MMLA,
-        F32Bf16pBf16p,
-        BF16P8X4_LHS,
-        BF16P12X4BIASF32_RHS,
-        matmul_clamp_f32_bf16p8x4_bf16p12x4b_8x12_neon_mmla,
-        NeonBf16,
-        [8, 12, 8, 12, 4, 1],
-        matmul_clamp_f32_bf16p8x4_bf16p12x4b_8x12_neon_mmla
-    );
-
-    bf16_gemm_kernel!(
-        /// bf16 GEMM to f16, 8 rows x 12 columns per step, BFMMLA.
-        MATMUL_CLAMP_F16_BF16P8X4_BF16P12X4B_8X12_NEON_MMLA,
-        F16Bf16pBf16p,
-        BF16P8X4_F16_LHS,
-        BF16P12X4BIASF16_RHS,
-        matmul_clamp_f16_bf16p8x4_bf16p12x4b_8x12_neon_mmla,
-        NeonFp16Bf16,
-        [8, 12, 8, 12, 4, 1],
-        f16_output,
-        matmul_clamp_f32_bf16p8x4_bf16p12x4b_8x12_neon_mmla
-    );
+    /// bf16 GEMV to f32, one row x 36 columns per step, BFDOT.
+    matmul_clamp_f32_bf16p1x4_bf16p12x4b_1x36_neon_dot: bf16_gemm_kernel!(
+        F32Bf16pBf16p, BF16P1X4_LHS, BF16P12X4BIASF32_RHS, NeonBf16, [1, 36, 1, 12, 4, 1],
+        matmul_clamp_f32_bf16p1x4_bf16p12x4b_1x36_neon_dot, One);
+    /// bf16 GEMM to f32, 8 rows x 12 columns per step, BFMMLA.
+    matmul_clamp_f32_bf16p8x4_bf16p12x4b_8x12_neon_mmla: bf16_gemm_kernel!(
+        F32Bf16pBf16p, BF16P8X4_LHS, BF16P12X4BIASF32_RHS, NeonBf16, [8, 12, 8, 12, 4, 1],
+        matmul_clamp_f32_bf16p8x4_bf16p12x4b_8x12_neon_mmla);
+    /// bf16 GEMM to f16, 8 rows x 12 columns per step, BFMMLA.
+    matmul_clamp_f16_bf16p8x4_bf16p12x4b_8x12_neon_mmla: bf16_gemm_kernel!(
+        F16Bf16pBf16p, BF16P8X4_F16_LHS, BF16P12X4BIASF16_RHS, NeonFp16Bf16, [8, 12, 8, 12, 4, 1],
+        f16_output, matmul_clamp_f32_bf16p8x4_bf16p12x4b_8x12_neon_mmla);
 }

@@ -191,12 +191,14 @@ unsafe fn interleave_fast(_: *mut u8, _: *const u8, _: Option<*const u8>, _: usi
 use crate::arch::Isa;
 use crate::pack::kinds::{UkerRhsKind, UkerRhsPacker};
 
-/// `kai_rhs_pack_kxn_x16p16vsx2bx16_x16_x16_sve()` (nr = 16 x vscale).
-pub static RHS_PACK_KXN_X16P16VSX2BX16_X16_X16_SVE: UkerRhsPacker = UkerRhsPacker {
+/// `kai_rhs_pack_kxn_x16p16vsx2bx16_x16_x16_sve()` (nr = 16 x vscale), named by its C name as
+/// every catalog entry is.
+#[allow(non_upper_case_globals)]
+pub static rhs_pack_kxn_x16p16vsx2bx16_x16_x16_sve: UkerRhsPacker = UkerRhsPacker {
     name: "rhs_pack_kxn_x16p16vsx2bx16_x16_x16_sve",
     isa: Isa::Sve,
     kind: UkerRhsKind::KxnX16p16vsx2bx16Sve,
 };
 
 /// The provider this module implements.
-pub const PACKERS: &[&UkerRhsPacker] = &[&RHS_PACK_KXN_X16P16VSX2BX16_X16_X16_SVE];
+pub const PACKERS: &[&UkerRhsPacker] = &[&rhs_pack_kxn_x16p16vsx2bx16_x16_x16_sve];

@@ -82,18 +82,10 @@ const NO_LHS_PACKER: &[&Packer] = &[];
 const IMATMUL_X32P4VLX1B_RHS: &[&Packer] = &[&rhs_imatmul_pack_kxn_x32p4vlx1b_x32_x32_sve];
 
 kernel_entries! {
-    kernel_entry!(
-        /// Indirect f32 GEMM (convolution without im2col), 6-row blocks x 4 SVE vectors of columns,
-        /// vector-length agnostic.
-        IMATMUL_CLAMP_F32_F32_F32P4VLX1B_6X4VL_SVE_MLA,
-        ImatmulF32F32F32p,
-        NO_LHS_PACKER,
-        IMATMUL_X32P4VLX1B_RHS,
-        imatmul_clamp_f32_f32_f32p4vlx1b_6x4vl_sve_mla,
-        Sve,
-        [6, 4, 6, 4, 1, 1],
-        native!(indirect self::imatmul_clamp_f32_f32_f32p4vlx1b_6x4vl_sve_mla),
-        KleidiAi,
-        PerSveLane32
-    );
+    /// Indirect f32 GEMM (convolution without im2col), 6-row blocks x 4 SVE vectors of columns,
+    /// vector-length agnostic.
+    imatmul_clamp_f32_f32_f32p4vlx1b_6x4vl_sve_mla: kernel_entry!(
+        ImatmulF32F32F32p, NO_LHS_PACKER, IMATMUL_X32P4VLX1B_RHS, Sve, [6, 4, 6, 4, 1, 1],
+        native!(indirect self::imatmul_clamp_f32_f32_f32p4vlx1b_6x4vl_sve_mla), KleidiAi,
+        PerSveLane32);
 }

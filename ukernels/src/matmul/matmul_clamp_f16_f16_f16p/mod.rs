@@ -49,42 +49,22 @@ const F16P16X1BIASF16_RHS: &[&Packer] = &[&rhs_pack_kxn_f16p16x1biasf16_f16_f16_
 /// holding its asm.
 macro_rules! f16_f16_f16p_kernel {
     (
-        $(#[$doc:meta])* $name:ident, $stem:ident, $isa:ident, $tile:tt, $rhs:ident,
+        $(#[$doc:meta])* $stem:ident, $isa:ident, $tile:tt, $rhs:ident,
         $asserts:expr
     ) => {
-        kernel_entry!($(#[$doc])* $name, F16F16F16p, NO_LHS_PACKER, $rhs, $stem, $isa, $tile,
+        kernel_entry!($(#[$doc])* $stem, F16F16F16p, NO_LHS_PACKER, $rhs, $isa, $tile,
             native!(unpacked self::$stem), KleidiAi, Fixed, Any, Epilogue::VECTOR, $asserts);
     };
 }
 
 kernel_entries! {
-    f16_f16_f16p_kernel!(
-        /// f16 GEMM, 6 rows x 32 columns per step, FMLA by element on halves (out-of-order cores).
-        MATMUL_CLAMP_F16_F16_F16P32X1B_6X32_NEON_MLA,
-        matmul_clamp_f16_f16_f16p32x1b_6x32_neon_mla,
-        NeonFp16,
-        [6, 32, 1, 32, 1, 1],
-        X16P32X1B_RHS,
-        Asserts::IGNORING_DST_STRIDE_COL
-    );
-
-    f16_f16_f16p_kernel!(
-        /// f16 GEMM, 6 rows x 32 columns per step, scheduled for in-order Cortex-A55.
-        MATMUL_CLAMP_F16_F16_F16P32X1B_6X32_NEON_MLA_CORTEXA55,
-        matmul_clamp_f16_f16_f16p32x1b_6x32_neon_mla_cortexa55,
-        NeonFp16,
-        [6, 32, 1, 32, 1, 1],
-        X16P32X1B_RHS,
-        Asserts::IGNORING_DST_STRIDE_COL
-    );
-
-    f16_f16_f16p_kernel!(
-        /// f16 GEMM, 6 rows x 16 columns per step, FMLA by element over 8 K values per iteration.
-        MATMUL_CLAMP_F16_F16_F16P16X1BIASF16_6X16X8_NEON_MLA,
-        matmul_clamp_f16_f16_f16p16x1biasf16_6x16x8_neon_mla,
-        NeonFp16,
-        [6, 16, 1, 16, 1, 1],
-        F16P16X1BIASF16_RHS,
-        Asserts::USUAL
-    );
+    /// f16 GEMM, 6 rows x 32 columns per step, FMLA by element on halves (out-of-order cores).
+    matmul_clamp_f16_f16_f16p32x1b_6x32_neon_mla: f16_f16_f16p_kernel!(
+        NeonFp16, [6, 32, 1, 32, 1, 1], X16P32X1B_RHS, Asserts::IGNORING_DST_STRIDE_COL);
+    /// f16 GEMM, 6 rows x 32 columns per step, scheduled for in-order Cortex-A55.
+    matmul_clamp_f16_f16_f16p32x1b_6x32_neon_mla_cortexa55: f16_f16_f16p_kernel!(
+        NeonFp16, [6, 32, 1, 32, 1, 1], X16P32X1B_RHS, Asserts::IGNORING_DST_STRIDE_COL);
+    /// f16 GEMM, 6 rows x 16 columns per step, FMLA by element over 8 K values per iteration.
+    matmul_clamp_f16_f16_f16p16x1biasf16_6x16x8_neon_mla: f16_f16_f16p_kernel!(
+        NeonFp16, [6, 16, 1, 16, 1, 1], F16P16X1BIASF16_RHS, Asserts::USUAL);
 }

@@ -52,58 +52,27 @@ const X32P4VLX1B_RHS: &[&Packer] = &[&rhs_pack_kxn_x32p4vlx1b_x32_x32_sve];
 /// the module holding its asm.
 macro_rules! f32_f32_f32p_kernel {
     (
-        $(#[$doc:meta])* $name:ident, $stem:ident, $isa:ident, $tile:tt, $rhs:ident,
+        $(#[$doc:meta])* $stem:ident, $isa:ident, $tile:tt, $rhs:ident,
         $columns:ident, $asserts:expr
     ) => {
-        kernel_entry!($(#[$doc])* $name, F32F32F32p, NO_LHS_PACKER, $rhs, $stem, $isa, $tile,
+        kernel_entry!($(#[$doc])* $stem, F32F32F32p, NO_LHS_PACKER, $rhs, $isa, $tile,
             native!(unpacked self::$stem), KleidiAi, $columns, Any, Epilogue::VECTOR, $asserts);
     };
 }
 
 kernel_entries! {
-    f32_f32_f32p_kernel!(
-        /// f32 GEMM, 6 rows x 16 columns per step, FMLA by element (out-of-order cores).
-        MATMUL_CLAMP_F32_F32_F32P16X1B_6X16_NEON_MLA,
-        matmul_clamp_f32_f32_f32p16x1b_6x16_neon_mla,
-        Neon,
-        [6, 16, 1, 16, 1, 1],
-        X32P16X1B_RHS,
-        Fixed,
-        Asserts::IGNORING_DST_STRIDE_COL
-    );
-
-    f32_f32_f32p_kernel!(
-        /// f32 GEMM, 6 rows x 16 columns per step, scheduled for in-order Cortex-A55 (64-bit loads
-        /// paired with FMLAs).
-        MATMUL_CLAMP_F32_F32_F32P16X1B_6X16_NEON_MLA_CORTEXA55,
-        matmul_clamp_f32_f32_f32p16x1b_6x16_neon_mla_cortexa55,
-        Neon,
-        [6, 16, 1, 16, 1, 1],
-        X32P16X1B_RHS,
-        Fixed,
-        Asserts::IGNORING_DST_STRIDE_COL
-    );
-
-    f32_f32_f32p_kernel!(
-        /// f32 GEMM, 6 rows x 8 columns per step, FMLA by element over 4 K values per iteration.
-        MATMUL_CLAMP_F32_F32_F32P8X1BIASF32_6X8X4_NEON_MLA,
-        matmul_clamp_f32_f32_f32p8x1biasf32_6x8x4_neon_mla,
-        Neon,
-        [6, 8, 1, 8, 1, 1],
-        F32P8X1BIASF32_RHS,
-        Fixed,
-        Asserts::USUAL
-    );
-
-    f32_f32_f32p_kernel!(
-        /// f32 GEMM, 6-row blocks x 4 SVE vectors of columns (m_step 1, as KleidiAI reports),
-        /// vector-length agnostic.
-        MATMUL_CLAMP_F32_F32_F32P4VLX1B_6X4VL_SVE_MLA,
-        matmul_clamp_f32_f32_f32p4vlx1b_6x4vl_sve_mla,
-        Sve,
-        [1, 4, 1, 4, 1, 1],
-        X32P4VLX1B_RHS,
-        PerSveLane32,
-        Asserts::IGNORING_DST_STRIDE_COL
-    );
+    /// f32 GEMM, 6 rows x 16 columns per step, FMLA by element (out-of-order cores).
+    matmul_clamp_f32_f32_f32p16x1b_6x16_neon_mla: f32_f32_f32p_kernel!(
+        Neon, [6, 16, 1, 16, 1, 1], X32P16X1B_RHS, Fixed, Asserts::IGNORING_DST_STRIDE_COL);
+    /// f32 GEMM, 6 rows x 16 columns per step, scheduled for in-order Cortex-A55 (64-bit loads
+    /// paired with FMLAs).
+    matmul_clamp_f32_f32_f32p16x1b_6x16_neon_mla_cortexa55: f32_f32_f32p_kernel!(
+        Neon, [6, 16, 1, 16, 1, 1], X32P16X1B_RHS, Fixed, Asserts::IGNORING_DST_STRIDE_COL);
+    /// f32 GEMM, 6 rows x 8 columns per step, FMLA by element over 4 K values per iteration.
+    matmul_clamp_f32_f32_f32p8x1biasf32_6x8x4_neon_mla: f32_f32_f32p_kernel!(
+        Neon, [6, 8, 1, 8, 1, 1], F32P8X1BIASF32_RHS, Fixed, Asserts::USUAL);
+    /// f32 GEMM, 6-row blocks x 4 SVE vectors of columns (m_step 1, as KleidiAI reports),
+    /// vector-length agnostic.
+    matmul_clamp_f32_f32_f32p4vlx1b_6x4vl_sve_mla: f32_f32_f32p_kernel!(
+        Sve, [1, 4, 1, 4, 1, 1], X32P4VLX1B_RHS, PerSveLane32, Asserts::IGNORING_DST_STRIDE_COL);
 }

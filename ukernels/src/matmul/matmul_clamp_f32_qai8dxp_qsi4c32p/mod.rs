@@ -109,220 +109,90 @@ const QSI4C32PS1S0_RHS: &[&Packer] = &[
 /// A kernel of `matmul_clamp_f32_qai8dxp_qsi4c32p`: RHS packer list (by block depth) and the
 /// asm module implementing its tile (stems with identical tiles share one).
 macro_rules! f32_qai8dxp_qsi4c32p_kernel {
-    ($(#[$doc:meta])* $name:ident, $stem:ident, $isa:ident, $tile:tt, $rhs:ident, $module:ident) => {
-        kernel_entry!($(#[$doc])* $name, F32Qai8dxpQsi4c32p, QAI8DXP_F32_LHS, $rhs, $stem,
+    ($(#[$doc:meta])* $stem:ident, $isa:ident, $tile:tt, $rhs:ident, $module:ident) => {
+        kernel_entry!($(#[$doc])* $stem, F32Qai8dxpQsi4c32p, QAI8DXP_F32_LHS, $rhs,
             $isa, $tile, native!(self::$module));
     };
 }
 
 kernel_entries! {
-    f32_qai8dxp_qsi4c32p_kernel!(
-        /// GEMV, 1 row x 4 columns per step, SDOT by element on 4-value blocks.
-        MATMUL_CLAMP_F32_QAI8DXP1X4_QSI4C32P4X4_1X4_NEON_DOTPROD,
-        matmul_clamp_f32_qai8dxp1x4_qsi4c32p4x4_1x4_neon_dotprod,
-        NeonDotprod,
-        [1, 4, 1, 4, 8, 2],
-        QSI4C32P_RHS_DEPTH4,
-        matmul_clamp_f32_qai8dxp1x4_qsi4c32p4x4_1x4_neon_dotprod
-    );
-
-    f32_qai8dxp_qsi4c32p_kernel!(
-        /// GEMV, 1 row x 8 columns per step, SDOT by element on 4-value blocks.
-        MATMUL_CLAMP_F32_QAI8DXP1X4_QSI4C32P8X4_1X8_NEON_DOTPROD,
-        matmul_clamp_f32_qai8dxp1x4_qsi4c32p8x4_1x8_neon_dotprod,
-        NeonDotprod,
-        [1, 8, 1, 8, 8, 2],
-        QSI4C32P_RHS_DEPTH4,
-        matmul_clamp_f32_qai8dxp1x4_qsi4c32p8x4_1x8_neon_dotprod
-    );
-
-    f32_qai8dxp_qsi4c32p_kernel!(
-        /// GEMV, 1 row x 4 columns per step, SDOT on 8-value blocks.
-        MATMUL_CLAMP_F32_QAI8DXP1X8_QSI4C32P4X8_1X4X32_NEON_DOTPROD,
-        matmul_clamp_f32_qai8dxp1x8_qsi4c32p4x8_1x4x32_neon_dotprod,
-        NeonDotprod,
-        [1, 4, 1, 4, 16, 2],
-        QSI4C32P_RHS_DEPTH8,
-        matmul_clamp_f32_qai8dxp1x8_qsi4c32p4x8_1x4x32_neon_dotprod
-    );
-
-    f32_qai8dxp_qsi4c32p_kernel!(
-        /// GEMV, 1 row x 8 columns per step, SDOT on 8-value blocks (same code as the `1x8x32` stem,
-        /// which KleidiAI gives the same tile).
-        MATMUL_CLAMP_F32_QAI8DXP1X8_QSI4C32P8X8_1X8_NEON_DOTPROD,
-        matmul_clamp_f32_qai8dxp1x8_qsi4c32p8x8_1x8_neon_dotprod,
-        NeonDotprod,
-        [1, 8, 1, 8, 16, 2],
-        QSI4C32P_RHS_DEPTH8,
-        matmul_clamp_f32_qai8dxp1x8_qsi4c32p8x8_1x8x32_neon_dotprod
-    );
-
-    f32_qai8dxp_qsi4c32p_kernel!(
-        /// GEMV, 1 row x 8 columns per step, SDOT on 8-value blocks.
-        MATMUL_CLAMP_F32_QAI8DXP1X8_QSI4C32P8X8_1X8X32_NEON_DOTPROD,
-        matmul_clamp_f32_qai8dxp1x8_qsi4c32p8x8_1x8x32_neon_dotprod,
-        NeonDotprod,
-        [1, 8, 1, 8, 16, 2],
-        QSI4C32P_RHS_DEPTH8,
-        matmul_clamp_f32_qai8dxp1x8_qsi4c32p8x8_1x8x32_neon_dotprod
-    );
-
-    f32_qai8dxp_qsi4c32p_kernel!(
-        /// GEMM, 16 rows x 4 columns per step, SDOT by element on 4-value blocks.
-        MATMUL_CLAMP_F32_QAI8DXP4X4_QSI4C32P4X4_16X4_NEON_DOTPROD,
-        matmul_clamp_f32_qai8dxp4x4_qsi4c32p4x4_16x4_neon_dotprod,
-        NeonDotprod,
-        [16, 4, 4, 4, 8, 2],
-        QSI4C32P_RHS_DEPTH4,
-        matmul_clamp_f32_qai8dxp4x4_qsi4c32p4x4_16x4_neon_dotprod
-    );
-
-    f32_qai8dxp_qsi4c32p_kernel!(
-        /// GEMM, 4 rows x 8 columns per step, SDOT by element on 4-value blocks.
-        MATMUL_CLAMP_F32_QAI8DXP4X4_QSI4C32P8X4_4X8_NEON_DOTPROD,
-        matmul_clamp_f32_qai8dxp4x4_qsi4c32p8x4_4x8_neon_dotprod,
-        NeonDotprod,
-        [4, 8, 4, 8, 8, 2],
-        QSI4C32P_RHS_DEPTH4,
-        matmul_clamp_f32_qai8dxp4x4_qsi4c32p8x4_4x8_neon_dotprod
-    );
-
-    f32_qai8dxp_qsi4c32p_kernel!(
-        /// GEMM, 16 rows x 4 columns per step, SMMLA.
-        MATMUL_CLAMP_F32_QAI8DXP4X8_QSI4C32P4X8_16X4X32_NEON_I8MM,
-        matmul_clamp_f32_qai8dxp4x8_qsi4c32p4x8_16x4x32_neon_i8mm,
-        NeonI8mm,
-        [16, 4, 4, 4, 16, 2],
-        QSI4C32P_RHS_DEPTH8,
-        matmul_clamp_f32_qai8dxp4x8_qsi4c32p4x8_16x4x32_neon_i8mm
-    );
-
-    f32_qai8dxp_qsi4c32p_kernel!(
-        /// GEMM, 8-row portions x 4 columns, SMMLA (runs the 16x4 code: same packed formats).
-        MATMUL_CLAMP_F32_QAI8DXP4X8_QSI4C32P4X8_8X4X32_NEON_I8MM,
-        matmul_clamp_f32_qai8dxp4x8_qsi4c32p4x8_8x4x32_neon_i8mm,
-        NeonI8mm,
-        [8, 4, 4, 4, 16, 2],
-        QSI4C32P_RHS_DEPTH8,
-        matmul_clamp_f32_qai8dxp4x8_qsi4c32p4x8_16x4x32_neon_i8mm
-    );
-
-    f32_qai8dxp_qsi4c32p_kernel!(
-        /// GEMM, 4 rows x 8 columns per step, SMMLA (same code as the `4x8x32` stem, which KleidiAI
-        /// gives the same tile).
-        MATMUL_CLAMP_F32_QAI8DXP4X8_QSI4C32P8X8_4X8_NEON_I8MM,
-        matmul_clamp_f32_qai8dxp4x8_qsi4c32p8x8_4x8_neon_i8mm,
-        NeonI8mm,
-        [4, 8, 4, 8, 16, 2],
-        QSI4C32P_RHS_DEPTH8,
-        matmul_clamp_f32_qai8dxp4x8_qsi4c32p8x8_4x8x32_neon_i8mm
-    );
-
-    f32_qai8dxp_qsi4c32p_kernel!(
-        /// GEMM, 4 rows x 8 columns per step, SMMLA.
-        MATMUL_CLAMP_F32_QAI8DXP4X8_QSI4C32P8X8_4X8X32_NEON_I8MM,
-        matmul_clamp_f32_qai8dxp4x8_qsi4c32p8x8_4x8x32_neon_i8mm,
-        NeonI8mm,
-        [4, 8, 4, 8, 16, 2],
-        QSI4C32P_RHS_DEPTH8,
-        matmul_clamp_f32_qai8dxp4x8_qsi4c32p8x8_4x8x32_neon_i8mm
-    );
-
-    vla_qai8dxp_kernel!(
-        /// GEMV, 1 row x 2 VL32 columns per step (two groups of nr = VL32), SVE SDOT on 8-value
-        /// blocks; reads the packed RHS of the `8x1vl` SVE2 GEMMs.
-        MATMUL_CLAMP_F32_QAI8DXP1X8_QSI4C32P1VLX8_1X2VL_SVE2_DOTPROD,
-        F32Qai8dxpQsi4c32p,
-        QSI4C32P_RHS_DEPTH8,
-        matmul_clamp_f32_qai8dxp1x8_qsi4c32p1vlx8_1x2vl_sve2_dotprod,
-        Sve2Dotprod,
-        [1, 2, 1, 1, 16, 2],
-        self
-    );
-
-    vla_qai8dxp_kernel!(
-        /// GEMM, 8 rows x VL32 columns per step, SVE SDOT on 8-value blocks (SVE2 CPUs without
-        /// i8mm).
-        MATMUL_CLAMP_F32_QAI8DXP4X8_QSI4C32P1VLX8_8X1VL_SVE2_DOTPROD,
-        F32Qai8dxpQsi4c32p,
-        QSI4C32P_RHS_DEPTH8,
-        matmul_clamp_f32_qai8dxp4x8_qsi4c32p1vlx8_8x1vl_sve2_dotprod,
-        Sve2Dotprod,
-        [8, 1, 4, 1, 16, 2],
-        self
-    );
-
-    vla_qai8dxp_kernel!(
-        /// GEMM, 8 rows x VL32 columns per step, SMMLA on z registers (the NEON 16x4 loop's 8-row
-        /// pass widened to the vector).
-        MATMUL_CLAMP_F32_QAI8DXP4X8_QSI4C32P1VLX8_8X1VL_SVE2_I8MM,
-        F32Qai8dxpQsi4c32p,
-        QSI4C32P_RHS_DEPTH8,
-        matmul_clamp_f32_qai8dxp4x8_qsi4c32p1vlx8_8x1vl_sve2_i8mm,
-        Sve2I8mm,
-        [8, 1, 4, 1, 16, 2],
-        self
-    );
-
-    streaming_entry!(
-        /// GEMV, 1 row x 4 x SVL32 columns per step: int4 expanded with `LUTI4`, multi-vector `SDOT`
-        /// into ZA per block, block scales folded in with `FMLA`.
-        MATMUL_CLAMP_F32_QAI8DXP1X4_QSI4C32P4VLX4_1X4VL_SME2_DOT,
-        F32Qai8dxpQsi4c32p,
-        QAI8DXP_F32_LHS,
-        QSI4C32PS1S0_RHS,
-        matmul_clamp_f32_qai8dxp1x4_qsi4c32p4vlx4_1x4vl_sme2_dot,
-        Sme2,
-        [1, 4, 1, 4, 8, 2],
-        PerSmeLane32,
-        SME2_DOT,
-        self::matmul_clamp_f32_qai8dxp1x4_qsi4c32p4vlx4_1x4vl_sme2_dot,
-        Asserts {
-            block_depth: BlockDepth::Any,
-            ..Asserts::USUAL
-        }
-    );
-
-    streaming_entry!(
-        /// GEMM, SVL32 rows x 4 x SVL32 columns per step: int4 expanded with `LUTI4`, `SMOPA` into
-        /// four ZA tiles per block, block scales folded in per output row.
-        MATMUL_CLAMP_F32_QAI8DXP1VLX4_QSI4C32P4VLX4_1VLX4VL_SME2_MOPA,
-        F32Qai8dxpQsi4c32p,
-        QAI8DXP_F32_LHS,
-        QSI4C32PS1S0_RHS,
-        matmul_clamp_f32_qai8dxp1vlx4_qsi4c32p4vlx4_1vlx4vl_sme2_mopa,
-        Sme2,
-        [1, 4, 1, 4, 8, 2],
-        RowsAndColumnsPerSmeLane32,
-        SME2_BLOCKWISE_MOPA,
+    /// GEMV, 1 row x 4 columns per step, SDOT by element on 4-value blocks.
+    matmul_clamp_f32_qai8dxp1x4_qsi4c32p4x4_1x4_neon_dotprod: f32_qai8dxp_qsi4c32p_kernel!(
+        NeonDotprod, [1, 4, 1, 4, 8, 2], QSI4C32P_RHS_DEPTH4,
+        matmul_clamp_f32_qai8dxp1x4_qsi4c32p4x4_1x4_neon_dotprod);
+    /// GEMV, 1 row x 8 columns per step, SDOT by element on 4-value blocks.
+    matmul_clamp_f32_qai8dxp1x4_qsi4c32p8x4_1x8_neon_dotprod: f32_qai8dxp_qsi4c32p_kernel!(
+        NeonDotprod, [1, 8, 1, 8, 8, 2], QSI4C32P_RHS_DEPTH4,
+        matmul_clamp_f32_qai8dxp1x4_qsi4c32p8x4_1x8_neon_dotprod);
+    /// GEMV, 1 row x 4 columns per step, SDOT on 8-value blocks.
+    matmul_clamp_f32_qai8dxp1x8_qsi4c32p4x8_1x4x32_neon_dotprod: f32_qai8dxp_qsi4c32p_kernel!(
+        NeonDotprod, [1, 4, 1, 4, 16, 2], QSI4C32P_RHS_DEPTH8,
+        matmul_clamp_f32_qai8dxp1x8_qsi4c32p4x8_1x4x32_neon_dotprod);
+    /// GEMV, 1 row x 8 columns per step, SDOT on 8-value blocks (same code as the `1x8x32` stem,
+    /// which KleidiAI gives the same tile).
+    matmul_clamp_f32_qai8dxp1x8_qsi4c32p8x8_1x8_neon_dotprod: f32_qai8dxp_qsi4c32p_kernel!(
+        NeonDotprod, [1, 8, 1, 8, 16, 2], QSI4C32P_RHS_DEPTH8,
+        matmul_clamp_f32_qai8dxp1x8_qsi4c32p8x8_1x8x32_neon_dotprod);
+    /// GEMV, 1 row x 8 columns per step, SDOT on 8-value blocks.
+    matmul_clamp_f32_qai8dxp1x8_qsi4c32p8x8_1x8x32_neon_dotprod: f32_qai8dxp_qsi4c32p_kernel!(
+        NeonDotprod, [1, 8, 1, 8, 16, 2], QSI4C32P_RHS_DEPTH8,
+        matmul_clamp_f32_qai8dxp1x8_qsi4c32p8x8_1x8x32_neon_dotprod);
+    /// GEMM, 16 rows x 4 columns per step, SDOT by element on 4-value blocks.
+    matmul_clamp_f32_qai8dxp4x4_qsi4c32p4x4_16x4_neon_dotprod: f32_qai8dxp_qsi4c32p_kernel!(
+        NeonDotprod, [16, 4, 4, 4, 8, 2], QSI4C32P_RHS_DEPTH4,
+        matmul_clamp_f32_qai8dxp4x4_qsi4c32p4x4_16x4_neon_dotprod);
+    /// GEMM, 4 rows x 8 columns per step, SDOT by element on 4-value blocks.
+    matmul_clamp_f32_qai8dxp4x4_qsi4c32p8x4_4x8_neon_dotprod: f32_qai8dxp_qsi4c32p_kernel!(
+        NeonDotprod, [4, 8, 4, 8, 8, 2], QSI4C32P_RHS_DEPTH4,
+        matmul_clamp_f32_qai8dxp4x4_qsi4c32p8x4_4x8_neon_dotprod);
+    /// GEMM, 16 rows x 4 columns per step, SMMLA.
+    matmul_clamp_f32_qai8dxp4x8_qsi4c32p4x8_16x4x32_neon_i8mm: f32_qai8dxp_qsi4c32p_kernel!(
+        NeonI8mm, [16, 4, 4, 4, 16, 2], QSI4C32P_RHS_DEPTH8,
+        matmul_clamp_f32_qai8dxp4x8_qsi4c32p4x8_16x4x32_neon_i8mm);
+    /// GEMM, 8-row portions x 4 columns, SMMLA (runs the 16x4 code: same packed formats).
+    matmul_clamp_f32_qai8dxp4x8_qsi4c32p4x8_8x4x32_neon_i8mm: f32_qai8dxp_qsi4c32p_kernel!(
+        NeonI8mm, [8, 4, 4, 4, 16, 2], QSI4C32P_RHS_DEPTH8,
+        matmul_clamp_f32_qai8dxp4x8_qsi4c32p4x8_16x4x32_neon_i8mm);
+    /// GEMM, 4 rows x 8 columns per step, SMMLA (same code as the `4x8x32` stem, which KleidiAI
+    /// gives the same tile).
+    matmul_clamp_f32_qai8dxp4x8_qsi4c32p8x8_4x8_neon_i8mm: f32_qai8dxp_qsi4c32p_kernel!(
+        NeonI8mm, [4, 8, 4, 8, 16, 2], QSI4C32P_RHS_DEPTH8,
+        matmul_clamp_f32_qai8dxp4x8_qsi4c32p8x8_4x8x32_neon_i8mm);
+    /// GEMM, 4 rows x 8 columns per step, SMMLA.
+    matmul_clamp_f32_qai8dxp4x8_qsi4c32p8x8_4x8x32_neon_i8mm: f32_qai8dxp_qsi4c32p_kernel!(
+        NeonI8mm, [4, 8, 4, 8, 16, 2], QSI4C32P_RHS_DEPTH8,
+        matmul_clamp_f32_qai8dxp4x8_qsi4c32p8x8_4x8x32_neon_i8mm);
+    /// GEMV, 1 row x 2 VL32 columns per step (two groups of nr = VL32), SVE SDOT on 8-value
+    /// blocks; reads the packed RHS of the `8x1vl` SVE2 GEMMs.
+    matmul_clamp_f32_qai8dxp1x8_qsi4c32p1vlx8_1x2vl_sve2_dotprod: vla_qai8dxp_kernel!(
+        F32Qai8dxpQsi4c32p, QSI4C32P_RHS_DEPTH8, Sve2Dotprod, [1, 2, 1, 1, 16, 2], self);
+    /// GEMM, 8 rows x VL32 columns per step, SVE SDOT on 8-value blocks (SVE2 CPUs without
+    /// i8mm).
+    matmul_clamp_f32_qai8dxp4x8_qsi4c32p1vlx8_8x1vl_sve2_dotprod: vla_qai8dxp_kernel!(
+        F32Qai8dxpQsi4c32p, QSI4C32P_RHS_DEPTH8, Sve2Dotprod, [8, 1, 4, 1, 16, 2], self);
+    /// GEMM, 8 rows x VL32 columns per step, SMMLA on z registers (the NEON 16x4 loop's 8-row
+    /// pass widened to the vector).
+    matmul_clamp_f32_qai8dxp4x8_qsi4c32p1vlx8_8x1vl_sve2_i8mm: vla_qai8dxp_kernel!(
+        F32Qai8dxpQsi4c32p, QSI4C32P_RHS_DEPTH8, Sve2I8mm, [8, 1, 4, 1, 16, 2], self);
+    /// GEMV, 1 row x 4 x SVL32 columns per step: int4 expanded with `LUTI4`, multi-vector `SDOT`
+    /// into ZA per block, block scales folded in with `FMLA`.
+    matmul_clamp_f32_qai8dxp1x4_qsi4c32p4vlx4_1x4vl_sme2_dot: streaming_entry!(
+        F32Qai8dxpQsi4c32p, QAI8DXP_F32_LHS, QSI4C32PS1S0_RHS, Sme2, [1, 4, 1, 4, 8, 2],
+        PerSmeLane32, SME2_DOT, self::matmul_clamp_f32_qai8dxp1x4_qsi4c32p4vlx4_1x4vl_sme2_dot,
+        Asserts { block_depth: BlockDepth::Any, ..Asserts::USUAL });
+    /// GEMM, SVL32 rows x 4 x SVL32 columns per step: int4 expanded with `LUTI4`, `SMOPA` into
+    /// four ZA tiles per block, block scales folded in per output row.
+    matmul_clamp_f32_qai8dxp1vlx4_qsi4c32p4vlx4_1vlx4vl_sme2_mopa: streaming_entry!(
+        F32Qai8dxpQsi4c32p, QAI8DXP_F32_LHS, QSI4C32PS1S0_RHS, Sme2, [1, 4, 1, 4, 8, 2],
+        RowsAndColumnsPerSmeLane32, SME2_BLOCKWISE_MOPA,
         self::matmul_clamp_f32_qai8dxp1vlx4_qsi4c32p4vlx4_1vlx4vl_sme2_mopa,
-        Asserts {
-            block_depth: BlockDepth::MultipleOf32,
-            ..Asserts::USUAL
-        }
-    );
-
-    narrowed_kernel!(
-        /// bf16 GEMV, 1 row x 4 columns per step, SDOT on 8-value blocks.
-        MATMUL_CLAMP_BF16_QAI8DXP1X8_QSI4C32P4X8_1X4_NEON_DOTPROD,
-        Bf16Qai8dxpQsi4c32p,
-        QAI8DXP_BF16_LHS,
-        QSI4C32P_RHS_DEPTH8,
-        matmul_clamp_bf16_qai8dxp1x8_qsi4c32p4x8_1x4_neon_dotprod,
-        NeonDotprod,
-        [1, 4, 1, 4, 16, 2],
-        self::matmul_clamp_f32_qai8dxp1x8_qsi4c32p4x8_1x4x32_neon_dotprod
-    );
-
-    narrowed_kernel!(
-        /// bf16 GEMM, 16 rows x 4 columns per step, SMMLA.
-        MATMUL_CLAMP_BF16_QAI8DXP4X8_QSI4C32P4X8_16X4_NEON_I8MM,
-        Bf16Qai8dxpQsi4c32p,
-        QAI8DXP_BF16_LHS,
-        QSI4C32P_RHS_DEPTH8,
-        matmul_clamp_bf16_qai8dxp4x8_qsi4c32p4x8_16x4_neon_i8mm,
-        NeonI8mm,
-        [16, 4, 4, 4, 16, 2],
-        self::matmul_clamp_f32_qai8dxp4x8_qsi4c32p4x8_16x4x32_neon_i8mm
-    );
+        Asserts { block_depth: BlockDepth::MultipleOf32, ..Asserts::USUAL });
+    /// bf16 GEMV, 1 row x 4 columns per step, SDOT on 8-value blocks.
+    matmul_clamp_bf16_qai8dxp1x8_qsi4c32p4x8_1x4_neon_dotprod: narrowed_kernel!(
+        Bf16Qai8dxpQsi4c32p, QAI8DXP_BF16_LHS, QSI4C32P_RHS_DEPTH8, NeonDotprod, [1, 4, 1, 4, 16,
+        2], self::matmul_clamp_f32_qai8dxp1x8_qsi4c32p4x8_1x4x32_neon_dotprod);
+    /// bf16 GEMM, 16 rows x 4 columns per step, SMMLA.
+    matmul_clamp_bf16_qai8dxp4x8_qsi4c32p4x8_16x4_neon_i8mm: narrowed_kernel!(
+        Bf16Qai8dxpQsi4c32p, QAI8DXP_BF16_LHS, QSI4C32P_RHS_DEPTH8, NeonI8mm, [16, 4, 4, 4, 16, 2],
+        self::matmul_clamp_f32_qai8dxp4x8_qsi4c32p4x8_16x4x32_neon_i8mm);
 }

@@ -163,11 +163,11 @@ const QAI8DXP_F16_LHS: &[&Packer] = &[&lhs_quant_pack_qai8dxp_f16_neon];
 const QAI8DXP_BF16_LHS: &[&Packer] = &[&lhs_quant_pack_qai8dxp_bf16_neon];
 
 macro_rules! f32_qai8dxp_qsi4cxp_kernel {
-    ($(#[$doc:meta])* $name:ident, $stem:ident, $isa:ident, $tile:tt) => {
-        f32_qai8dxp_qsi4cxp_kernel!($(#[$doc])* $name, $stem, $isa, $tile, $stem);
+    ($(#[$doc:meta])* $stem:ident, $isa:ident, $tile:tt) => {
+        f32_qai8dxp_qsi4cxp_kernel!($(#[$doc])* $stem, $isa, $tile, $stem);
     };
-    ($(#[$doc:meta])* $name:ident, $stem:ident, $isa:ident, $tile:tt, $module:ident) => {
-        kernel_entry!($(#[$doc])* $name, F32Qai8dxpQsi4cxp, QAI8DXP_F32_LHS, QSI4CXP_RHS, $stem,
+    ($(#[$doc:meta])* $stem:ident, $isa:ident, $tile:tt, $module:ident) => {
+        kernel_entry!($(#[$doc])* $stem, F32Qai8dxpQsi4cxp, QAI8DXP_F32_LHS, QSI4CXP_RHS,
             $isa, $tile, native!(self::$module));
     };
 }
@@ -182,269 +182,95 @@ const SDOT_QSI4CXP_ASSERTS: Asserts = Asserts {
 };
 
 kernel_entries! {
-    f32_qai8dxp_qsi4cxp_kernel!(
-        /// GEMV, 1 row x 4 columns per step, SDOT by element on 4-value blocks.
-        MATMUL_CLAMP_F32_QAI8DXP1X4_QSI4CXP4X4_1X4_NEON_DOTPROD,
-        matmul_clamp_f32_qai8dxp1x4_qsi4cxp4x4_1x4_neon_dotprod,
-        NeonDotprod,
-        [1, 4, 1, 4, 8, 2]
-    );
-
-    f32_qai8dxp_qsi4cxp_kernel!(
-        /// GEMV, 1 row x 4 columns per step, SDOT on 8-value blocks.
-        MATMUL_CLAMP_F32_QAI8DXP1X8_QSI4CXP4X8_1X4X32_NEON_DOTPROD,
-        matmul_clamp_f32_qai8dxp1x8_qsi4cxp4x8_1x4x32_neon_dotprod,
-        NeonDotprod,
-        [1, 4, 1, 4, 16, 2]
-    );
-
-    f32_qai8dxp_qsi4cxp_kernel!(
-        /// GEMV, 1 row x 8 columns per step, SDOT.
-        MATMUL_CLAMP_F32_QAI8DXP1X8_QSI4CXP8X8_1X8X32_NEON_DOTPROD,
-        matmul_clamp_f32_qai8dxp1x8_qsi4cxp8x8_1x8x32_neon_dotprod,
-        NeonDotprod,
-        [1, 8, 1, 8, 16, 2]
-    );
-
-    f32_qai8dxp_qsi4cxp_kernel!(
-        /// GEMM, 8 rows x 8 columns per step, SDOT by element on 4-value blocks.
-        MATMUL_CLAMP_F32_QAI8DXP4X4_QSI4CXP8X4_8X8X32_NEON_DOTPROD,
-        matmul_clamp_f32_qai8dxp4x4_qsi4cxp8x4_8x8x32_neon_dotprod,
-        NeonDotprod,
-        [8, 8, 4, 8, 8, 2]
-    );
-
-    f32_qai8dxp_qsi4cxp_kernel!(
-        /// GEMM, 16 rows x 4 columns per step, SDOT by element on 4-value blocks.
-        MATMUL_CLAMP_F32_QAI8DXP4X8_QSI4CXP4X4_16X4X32_NEON_DOTPROD,
-        matmul_clamp_f32_qai8dxp4x8_qsi4cxp4x4_16x4x32_neon_dotprod,
-        NeonDotprod,
-        [16, 4, 4, 4, 8, 2]
-    );
-
-    f32_qai8dxp_qsi4cxp_kernel!(
-        /// GEMM, 4-row portions x 4 columns, SMMLA: runs the 8x4 loop (same packed formats), whose
-        /// 8-row blocks reuse each decoded weight register twice as often as a 4-row loop can.
-        MATMUL_CLAMP_F32_QAI8DXP4X8_QSI4CXP4X8_4X4X32_NEON_I8MM,
-        matmul_clamp_f32_qai8dxp4x8_qsi4cxp4x8_4x4x32_neon_i8mm,
-        NeonI8mm,
-        [4, 4, 4, 4, 16, 2],
-        matmul_clamp_f32_qai8dxp4x8_qsi4cxp4x8_8x4x32_neon_i8mm
-    );
-
-    f32_qai8dxp_qsi4cxp_kernel!(
-        /// GEMM, 8 rows x 4 columns per step, SMMLA.
-        MATMUL_CLAMP_F32_QAI8DXP4X8_QSI4CXP4X8_8X4X32_NEON_I8MM,
-        matmul_clamp_f32_qai8dxp4x8_qsi4cxp4x8_8x4x32_neon_i8mm,
-        NeonI8mm,
-        [8, 4, 4, 4, 16, 2]
-    );
-
-    f32_qai8dxp_qsi4cxp_kernel!(
-        /// GEMM, 4-row portions x 8 columns, SMMLA: runs the 8x8 loop (same packed formats; see the
-        /// 4x4 stem).
-        MATMUL_CLAMP_F32_QAI8DXP4X8_QSI4CXP8X8_4X8X32_NEON_I8MM,
-        matmul_clamp_f32_qai8dxp4x8_qsi4cxp8x8_4x8x32_neon_i8mm,
-        NeonI8mm,
-        [4, 8, 4, 8, 16, 2],
-        matmul_clamp_f32_qai8dxp4x8_qsi4cxp8x8_8x8x32_neon_i8mm
-    );
-
-    f32_qai8dxp_qsi4cxp_kernel!(
-        /// GEMM, 8 rows x 8 columns per step, SMMLA.
-        MATMUL_CLAMP_F32_QAI8DXP4X8_QSI4CXP8X8_8X8X32_NEON_I8MM,
-        matmul_clamp_f32_qai8dxp4x8_qsi4cxp8x8_8x8x32_neon_i8mm,
-        NeonI8mm,
-        [8, 8, 4, 8, 16, 2]
-    );
-
-    vla_qai8dxp_kernel!(
-        /// GEMV, 1 row x 2 x VL32 columns per step, SVE SDOT on 8-value blocks.
-        MATMUL_CLAMP_F32_QAI8DXP1X8_QSI4CXP2VLX8_1X2VL_SVE2_DOTPROD,
-        F32Qai8dxpQsi4cxp,
-        QSI4CXP_RHS,
-        matmul_clamp_f32_qai8dxp1x8_qsi4cxp2vlx8_1x2vl_sve2_dotprod,
-        Sve2Dotprod,
-        [1, 2, 1, 2, 16, 2],
-        self
-    );
-
-    vla_qai8dxp_kernel!(
-        /// GEMM, 8 rows x 2 x VL32 columns per step, SVE SDOT on 8-value blocks.
-        MATMUL_CLAMP_F32_QAI8DXP4X8_QSI4CXP2VLX8_8X2VL_SVE2_DOTPROD,
-        F32Qai8dxpQsi4cxp,
-        QSI4CXP_RHS,
-        matmul_clamp_f32_qai8dxp4x8_qsi4cxp2vlx8_8x2vl_sve2_dotprod,
-        Sve2Dotprod,
-        [8, 2, 4, 2, 16, 2],
-        self
-    );
-
-    vla_qai8dxp_kernel!(
-        /// GEMM, 16 rows x 2 x VL32 columns per step, SVE SMMLA.
-        MATMUL_CLAMP_F32_QAI8DXP4X8_QSI4CXP2VLX8_16X2VL_SVE2_I8MM,
-        F32Qai8dxpQsi4cxp,
-        QSI4CXP_RHS,
-        matmul_clamp_f32_qai8dxp4x8_qsi4cxp2vlx8_16x2vl_sve2_i8mm,
-        Sve2I8mm,
-        [16, 2, 4, 2, 16, 2],
-        self
-    );
-
-    streaming_entry!(
-        /// GEMV, 1 row x 4 x SVL32 columns per step, SME2 `SDOT` into ZA on `LUTI4`-decoded int4.
-        MATMUL_CLAMP_F32_QAI8DXP1X4_QSI4CXP4VLX4_1X4VL_SME2_SDOT,
-        F32Qai8dxpQsi4cxp,
-        QAI8DXP_F32_LHS,
-        QSI4CXPS1S0_RHS,
-        matmul_clamp_f32_qai8dxp1x4_qsi4cxp4vlx4_1x4vl_sme2_sdot,
-        Sme2,
-        [1, 4, 1, 4, 4, 1],
-        PerSmeLane32,
-        SME2_DOT,
-        self::matmul_clamp_f32_qai8dxp1x4_qsi4cxp4vlx4_1x4vl_sme2_sdot,
-        SDOT_QSI4CXP_ASSERTS
-    );
-
-    streaming_entry!(
-        /// GEMV, 1 row x 4 x SVL32 columns per step, streaming SVE `SDOT` on `s16s0` int4.
-        MATMUL_CLAMP_F32_QAI8DXP1X4_QSI4CXP4VLX4_1X4VL_SME_DOT,
-        F32Qai8dxpQsi4cxp,
-        QAI8DXP_F32_LHS,
-        QSI4CXP_RHS,
-        matmul_clamp_f32_qai8dxp1x4_qsi4cxp4vlx4_1x4vl_sme_dot,
-        Sme,
-        [1, 4, 1, 4, 8, 2],
-        PerSmeLane32,
-        SME_DOT,
-        self::matmul_clamp_f32_qai8dxp1x4_qsi4cxp4vlx4_1x4vl_sme_dot
-    );
-
-    streaming_entry!(
-        /// GEMM, SVL32 rows x 4 x SVL32 columns per step, `SMOPA` on `LUTI4`-decoded int4, SME2 epilogue.
-        MATMUL_CLAMP_F32_QAI8DXP1VLX8_QSI4CXP4VLX8_1VLX4VL_SME2_MOPA,
-        F32Qai8dxpQsi4cxp,
-        QAI8DXP_F32_LHS,
-        QSI4CXPS1S0_RHS,
-        matmul_clamp_f32_qai8dxp1vlx8_qsi4cxp4vlx8_1vlx4vl_sme2_mopa,
-        Sme2,
-        [1, 4, 1, 4, 4, 1],
-        RowsAndColumnsPerSmeLane32,
-        SME2_MOPA,
-        self::matmul_clamp_f32_qai8dxp1vlx8_qsi4cxp4vlx8_1vlx4vl_sme2_mopa
-    );
-
-    streaming_entry!(
-        /// GEMM, SVL32 rows x 4 x SVL32 columns per step, `SMOPA` on `s16s0` int4.
-        MATMUL_CLAMP_F32_QAI8DXP1VLX4_QSI4CXP4VLX4_1VLX4VL_SME_MOPA,
-        F32Qai8dxpQsi4cxp,
-        QAI8DXP_F32_LHS,
-        QSI4CXP_RHS,
-        matmul_clamp_f32_qai8dxp1vlx4_qsi4cxp4vlx4_1vlx4vl_sme_mopa,
-        Sme,
-        [1, 4, 1, 4, 8, 2],
-        RowsAndColumnsPerSmeLane32,
-        Epilogue::VECTOR,
-        self::matmul_clamp_f32_qai8dxp1vlx4_qsi4cxp4vlx4_1vlx4vl_sme_mopa
-    );
-
-    narrowed_kernel!(
-        /// bf16 GEMV, 1 row x 8 columns per step, SDOT on 8-value blocks.
-        MATMUL_CLAMP_BF16_QAI8DXP1X8_QSI4CXP8X8_1X8_NEON_DOTPROD,
-        Bf16Qai8dxpQsi4cxp,
-        QAI8DXP_BF16_LHS,
-        QSI4CXP_RHS,
-        matmul_clamp_bf16_qai8dxp1x8_qsi4cxp8x8_1x8_neon_dotprod,
-        NeonDotprod,
-        [1, 8, 1, 8, 16, 2],
-        self::matmul_clamp_f32_qai8dxp1x8_qsi4cxp8x8_1x8x32_neon_dotprod
-    );
-
-    narrowed_kernel!(
-        /// bf16 GEMM, 8 rows x 8 columns per step, SMMLA.
-        MATMUL_CLAMP_BF16_QAI8DXP4X8_QSI4CXP8X8_8X8_NEON_I8MM,
-        Bf16Qai8dxpQsi4cxp,
-        QAI8DXP_BF16_LHS,
-        QSI4CXP_RHS,
-        matmul_clamp_bf16_qai8dxp4x8_qsi4cxp8x8_8x8_neon_i8mm,
-        NeonI8mm,
-        [8, 8, 4, 8, 16, 2],
-        self::matmul_clamp_f32_qai8dxp4x8_qsi4cxp8x8_8x8x32_neon_i8mm
-    );
-
-    narrowed_kernel!(
-        /// f16 GEMV, 1 row x 4 columns per step, SDOT by element on 4-value blocks.
-        MATMUL_CLAMP_F16_QAI8DXP1X4_QSI4CXP4X4_1X4_NEON_DOTPROD,
-        F16Qai8dxpQsi4cxp,
-        QAI8DXP_F16_LHS,
-        QSI4CXP_RHS,
-        matmul_clamp_f16_qai8dxp1x4_qsi4cxp4x4_1x4_neon_dotprod,
-        NeonDotprod,
-        [1, 4, 1, 4, 8, 2],
-        self::matmul_clamp_f32_qai8dxp1x4_qsi4cxp4x4_1x4_neon_dotprod
-    );
-
-    narrowed_kernel!(
-        /// f16 GEMV, 1 row x 4 columns per step, SDOT on 8-value blocks.
-        MATMUL_CLAMP_F16_QAI8DXP1X8_QSI4CXP4X8_1X4_NEON_DOTPROD,
-        F16Qai8dxpQsi4cxp,
-        QAI8DXP_F16_LHS,
-        QSI4CXP_RHS,
-        matmul_clamp_f16_qai8dxp1x8_qsi4cxp4x8_1x4_neon_dotprod,
-        NeonDotprod,
-        [1, 4, 1, 4, 16, 2],
-        self::matmul_clamp_f32_qai8dxp1x8_qsi4cxp4x8_1x4x32_neon_dotprod
-    );
-
-    narrowed_kernel!(
-        /// f16 GEMM, 16 rows x 4 columns per step, SDOT by element on 4-value blocks.
-        MATMUL_CLAMP_F16_QAI8DXP4X4_QSI4CXP4X4_16X4_NEON_DOTPROD,
-        F16Qai8dxpQsi4cxp,
-        QAI8DXP_F16_LHS,
-        QSI4CXP_RHS,
-        matmul_clamp_f16_qai8dxp4x4_qsi4cxp4x4_16x4_neon_dotprod,
-        NeonDotprod,
-        [16, 4, 4, 4, 8, 2],
-        self::matmul_clamp_f32_qai8dxp4x8_qsi4cxp4x4_16x4x32_neon_dotprod
-    );
-
-    narrowed_kernel!(
-        /// f16 GEMM, 16-row portions x 4 columns, SMMLA (runs the f32 8x4 code: same packed formats).
-        MATMUL_CLAMP_F16_QAI8DXP4X8_QSI4CXP4X8_16X4_NEON_I8MM,
-        F16Qai8dxpQsi4cxp,
-        QAI8DXP_F16_LHS,
-        QSI4CXP_RHS,
-        matmul_clamp_f16_qai8dxp4x8_qsi4cxp4x8_16x4_neon_i8mm,
-        NeonI8mm,
-        [16, 4, 4, 4, 16, 2],
-        self::matmul_clamp_f32_qai8dxp4x8_qsi4cxp4x8_8x4x32_neon_i8mm
-    );
-
-    streaming_entry!(
-        /// f16 GEMV, 1 row x 4 x SVL32 columns per step, SME2 `SDOT` into ZA on `LUTI4`-decoded int4.
-        MATMUL_CLAMP_F16_QAI8DXP1X4_QSI4CXP4VLX4_1X4VL_SME2_SDOT,
-        F16Qai8dxpQsi4cxp,
-        QAI8DXP_F16_LHS,
-        QSI4CXPS1S0_RHS,
-        matmul_clamp_f16_qai8dxp1x4_qsi4cxp4vlx4_1x4vl_sme2_sdot,
-        Sme2,
-        [1, 4, 1, 4, 4, 1],
-        PerSmeLane32,
-        SME2_DOT_NARROWED,
-        self::matmul_clamp_f32_qai8dxp1x4_qsi4cxp4vlx4_1x4vl_sme2_sdot::f16
-    );
-
-    streaming_entry!(
-        /// f16 GEMM, SVL32 rows x 4 x SVL32 columns per step, `SMOPA` on `LUTI4`-decoded int4.
-        MATMUL_CLAMP_F16_QAI8DXP1VLX8_QSI4CXP4VLX8_1VLX4VL_SME2_MOPA,
-        F16Qai8dxpQsi4cxp,
-        QAI8DXP_F16_LHS,
-        QSI4CXPS1S0_RHS,
-        matmul_clamp_f16_qai8dxp1vlx8_qsi4cxp4vlx8_1vlx4vl_sme2_mopa,
-        Sme2,
-        [1, 4, 1, 4, 4, 1],
-        RowsAndColumnsPerSmeLane32,
-        SME2_MOPA_NARROWED,
-        self::matmul_clamp_f32_qai8dxp1vlx8_qsi4cxp4vlx8_1vlx4vl_sme2_mopa::f16
-    );
+    /// GEMV, 1 row x 4 columns per step, SDOT by element on 4-value blocks.
+    matmul_clamp_f32_qai8dxp1x4_qsi4cxp4x4_1x4_neon_dotprod: f32_qai8dxp_qsi4cxp_kernel!(
+        NeonDotprod, [1, 4, 1, 4, 8, 2]);
+    /// GEMV, 1 row x 4 columns per step, SDOT on 8-value blocks.
+    matmul_clamp_f32_qai8dxp1x8_qsi4cxp4x8_1x4x32_neon_dotprod: f32_qai8dxp_qsi4cxp_kernel!(
+        NeonDotprod, [1, 4, 1, 4, 16, 2]);
+    /// GEMV, 1 row x 8 columns per step, SDOT.
+    matmul_clamp_f32_qai8dxp1x8_qsi4cxp8x8_1x8x32_neon_dotprod: f32_qai8dxp_qsi4cxp_kernel!(
+        NeonDotprod, [1, 8, 1, 8, 16, 2]);
+    /// GEMM, 8 rows x 8 columns per step, SDOT by element on 4-value blocks.
+    matmul_clamp_f32_qai8dxp4x4_qsi4cxp8x4_8x8x32_neon_dotprod: f32_qai8dxp_qsi4cxp_kernel!(
+        NeonDotprod, [8, 8, 4, 8, 8, 2]);
+    /// GEMM, 16 rows x 4 columns per step, SDOT by element on 4-value blocks.
+    matmul_clamp_f32_qai8dxp4x8_qsi4cxp4x4_16x4x32_neon_dotprod: f32_qai8dxp_qsi4cxp_kernel!(
+        NeonDotprod, [16, 4, 4, 4, 8, 2]);
+    /// GEMM, 4-row portions x 4 columns, SMMLA: runs the 8x4 loop (same packed formats), whose
+    /// 8-row blocks reuse each decoded weight register twice as often as a 4-row loop can.
+    matmul_clamp_f32_qai8dxp4x8_qsi4cxp4x8_4x4x32_neon_i8mm: f32_qai8dxp_qsi4cxp_kernel!(
+        NeonI8mm, [4, 4, 4, 4, 16, 2], matmul_clamp_f32_qai8dxp4x8_qsi4cxp4x8_8x4x32_neon_i8mm);
+    /// GEMM, 8 rows x 4 columns per step, SMMLA.
+    matmul_clamp_f32_qai8dxp4x8_qsi4cxp4x8_8x4x32_neon_i8mm: f32_qai8dxp_qsi4cxp_kernel!(
+        NeonI8mm, [8, 4, 4, 4, 16, 2]);
+    /// GEMM, 4-row portions x 8 columns, SMMLA: runs the 8x8 loop (same packed formats; see the
+    /// 4x4 stem).
+    matmul_clamp_f32_qai8dxp4x8_qsi4cxp8x8_4x8x32_neon_i8mm: f32_qai8dxp_qsi4cxp_kernel!(
+        NeonI8mm, [4, 8, 4, 8, 16, 2], matmul_clamp_f32_qai8dxp4x8_qsi4cxp8x8_8x8x32_neon_i8mm);
+    /// GEMM, 8 rows x 8 columns per step, SMMLA.
+    matmul_clamp_f32_qai8dxp4x8_qsi4cxp8x8_8x8x32_neon_i8mm: f32_qai8dxp_qsi4cxp_kernel!(
+        NeonI8mm, [8, 8, 4, 8, 16, 2]);
+    /// GEMV, 1 row x 2 x VL32 columns per step, SVE SDOT on 8-value blocks.
+    matmul_clamp_f32_qai8dxp1x8_qsi4cxp2vlx8_1x2vl_sve2_dotprod: vla_qai8dxp_kernel!(
+        F32Qai8dxpQsi4cxp, QSI4CXP_RHS, Sve2Dotprod, [1, 2, 1, 2, 16, 2], self);
+    /// GEMM, 8 rows x 2 x VL32 columns per step, SVE SDOT on 8-value blocks.
+    matmul_clamp_f32_qai8dxp4x8_qsi4cxp2vlx8_8x2vl_sve2_dotprod: vla_qai8dxp_kernel!(
+        F32Qai8dxpQsi4cxp, QSI4CXP_RHS, Sve2Dotprod, [8, 2, 4, 2, 16, 2], self);
+    /// GEMM, 16 rows x 2 x VL32 columns per step, SVE SMMLA.
+    matmul_clamp_f32_qai8dxp4x8_qsi4cxp2vlx8_16x2vl_sve2_i8mm: vla_qai8dxp_kernel!(
+        F32Qai8dxpQsi4cxp, QSI4CXP_RHS, Sve2I8mm, [16, 2, 4, 2, 16, 2], self);
+    /// GEMV, 1 row x 4 x SVL32 columns per step, SME2 `SDOT` into ZA on `LUTI4`-decoded int4.
+    matmul_clamp_f32_qai8dxp1x4_qsi4cxp4vlx4_1x4vl_sme2_sdot: streaming_entry!(
+        F32Qai8dxpQsi4cxp, QAI8DXP_F32_LHS, QSI4CXPS1S0_RHS, Sme2, [1, 4, 1, 4, 4, 1],
+        PerSmeLane32, SME2_DOT, self::matmul_clamp_f32_qai8dxp1x4_qsi4cxp4vlx4_1x4vl_sme2_sdot,
+        SDOT_QSI4CXP_ASSERTS);
+    /// GEMV, 1 row x 4 x SVL32 columns per step, streaming SVE `SDOT` on `s16s0` int4.
+    matmul_clamp_f32_qai8dxp1x4_qsi4cxp4vlx4_1x4vl_sme_dot: streaming_entry!(
+        F32Qai8dxpQsi4cxp, QAI8DXP_F32_LHS, QSI4CXP_RHS, Sme, [1, 4, 1, 4, 8, 2], PerSmeLane32,
+        SME_DOT, self::matmul_clamp_f32_qai8dxp1x4_qsi4cxp4vlx4_1x4vl_sme_dot);
+    /// GEMM, SVL32 rows x 4 x SVL32 columns per step, `SMOPA` on `LUTI4`-decoded int4, SME2 epilogue.
+    matmul_clamp_f32_qai8dxp1vlx8_qsi4cxp4vlx8_1vlx4vl_sme2_mopa: streaming_entry!(
+        F32Qai8dxpQsi4cxp, QAI8DXP_F32_LHS, QSI4CXPS1S0_RHS, Sme2, [1, 4, 1, 4, 4, 1],
+        RowsAndColumnsPerSmeLane32, SME2_MOPA,
+        self::matmul_clamp_f32_qai8dxp1vlx8_qsi4cxp4vlx8_1vlx4vl_sme2_mopa);
+    /// GEMM, SVL32 rows x 4 x SVL32 columns per step, `SMOPA` on `s16s0` int4.
+    matmul_clamp_f32_qai8dxp1vlx4_qsi4cxp4vlx4_1vlx4vl_sme_mopa: streaming_entry!(
+        F32Qai8dxpQsi4cxp, QAI8DXP_F32_LHS, QSI4CXP_RHS, Sme, [1, 4, 1, 4, 8, 2],
+        RowsAndColumnsPerSmeLane32, Epilogue::VECTOR,
+        self::matmul_clamp_f32_qai8dxp1vlx4_qsi4cxp4vlx4_1vlx4vl_sme_mopa);
+    /// bf16 GEMV, 1 row x 8 columns per step, SDOT on 8-value blocks.
+    matmul_clamp_bf16_qai8dxp1x8_qsi4cxp8x8_1x8_neon_dotprod: narrowed_kernel!(
+        Bf16Qai8dxpQsi4cxp, QAI8DXP_BF16_LHS, QSI4CXP_RHS, NeonDotprod, [1, 8, 1, 8, 16, 2],
+        self::matmul_clamp_f32_qai8dxp1x8_qsi4cxp8x8_1x8x32_neon_dotprod);
+    /// bf16 GEMM, 8 rows x 8 columns per step, SMMLA.
+    matmul_clamp_bf16_qai8dxp4x8_qsi4cxp8x8_8x8_neon_i8mm: narrowed_kernel!(
+        Bf16Qai8dxpQsi4cxp, QAI8DXP_BF16_LHS, QSI4CXP_RHS, NeonI8mm, [8, 8, 4, 8, 16, 2],
+        self::matmul_clamp_f32_qai8dxp4x8_qsi4cxp8x8_8x8x32_neon_i8mm);
+    /// f16 GEMV, 1 row x 4 columns per step, SDOT by element on 4-value blocks.
+    matmul_clamp_f16_qai8dxp1x4_qsi4cxp4x4_1x4_neon_dotprod: narrowed_kernel!(
+        F16Qai8dxpQsi4cxp, QAI8DXP_F16_LHS, QSI4CXP_RHS, NeonDotprod, [1, 4, 1, 4, 8, 2],
+        self::matmul_clamp_f32_qai8dxp1x4_qsi4cxp4x4_1x4_neon_dotprod);
+    /// f16 GEMV, 1 row x 4 columns per step, SDOT on 8-value blocks.
+    matmul_clamp_f16_qai8dxp1x8_qsi4cxp4x8_1x4_neon_dotprod: narrowed_kernel!(
+        F16Qai8dxpQsi4cxp, QAI8DXP_F16_LHS, QSI4CXP_RHS, NeonDotprod, [1, 4, 1, 4, 16, 2],
+        self::matmul_clamp_f32_qai8dxp1x8_qsi4cxp4x8_1x4x32_neon_dotprod);
+    /// f16 GEMM, 16 rows x 4 columns per step, SDOT by element on 4-value blocks.
+    matmul_clamp_f16_qai8dxp4x4_qsi4cxp4x4_16x4_neon_dotprod: narrowed_kernel!(
+        F16Qai8dxpQsi4cxp, QAI8DXP_F16_LHS, QSI4CXP_RHS, NeonDotprod, [16, 4, 4, 4, 8, 2],
+        self::matmul_clamp_f32_qai8dxp4x8_qsi4cxp4x4_16x4x32_neon_dotprod);
+    /// f16 GEMM, 16-row portions x 4 columns, SMMLA (runs the f32 8x4 code: same packed formats).
+    matmul_clamp_f16_qai8dxp4x8_qsi4cxp4x8_16x4_neon_i8mm: narrowed_kernel!(
+        F16Qai8dxpQsi4cxp, QAI8DXP_F16_LHS, QSI4CXP_RHS, NeonI8mm, [16, 4, 4, 4, 16, 2],
+        self::matmul_clamp_f32_qai8dxp4x8_qsi4cxp4x8_8x4x32_neon_i8mm);
+    /// f16 GEMV, 1 row x 4 x SVL32 columns per step, SME2 `SDOT` into ZA on `LUTI4`-decoded int4.
+    matmul_clamp_f16_qai8dxp1x4_qsi4cxp4vlx4_1x4vl_sme2_sdot: streaming_entry!(
+        F16Qai8dxpQsi4cxp, QAI8DXP_F16_LHS, QSI4CXPS1S0_RHS, Sme2, [1, 4, 1, 4, 4, 1],
+        PerSmeLane32, SME2_DOT_NARROWED,
+        self::matmul_clamp_f32_qai8dxp1x4_qsi4cxp4vlx4_1x4vl_sme2_sdot::f16);
+    /// f16 GEMM, SVL32 rows x 4 x SVL32 columns per step, `SMOPA` on `LUTI4`-decoded int4.
+    matmul_clamp_f16_qai8dxp1vlx8_qsi4cxp4vlx8_1vlx4vl_sme2_mopa: streaming_entry!(
+        F16Qai8dxpQsi4cxp, QAI8DXP_F16_LHS, QSI4CXPS1S0_RHS, Sme2, [1, 4, 1, 4, 4, 1],
+        RowsAndColumnsPerSmeLane32, SME2_MOPA_NARROWED,
+        self::matmul_clamp_f32_qai8dxp1vlx8_qsi4cxp4vlx8_1vlx4vl_sme2_mopa::f16);
 }

@@ -77,207 +77,75 @@ const QSI8CXP_RHS: &[&Packer] = &[
 
 /// A kernel of `matmul_clamp_f32_qai8dxp_qsi8cxp` whose asm lives in the module named like it.
 macro_rules! f32_qai8dxp_qsi8cxp_kernel {
-    ($(#[$doc:meta])* $name:ident, $stem:ident, $isa:ident, $tile:tt) => {
-        kernel_entry!($(#[$doc])* $name, F32Qai8dxpQsi8cxp, QAI8DXP_F32_LHS, QSI8CXP_RHS, $stem,
+    ($(#[$doc:meta])* $stem:ident, $isa:ident, $tile:tt) => {
+        kernel_entry!($(#[$doc])* $stem, F32Qai8dxpQsi8cxp, QAI8DXP_F32_LHS, QSI8CXP_RHS,
             $isa, $tile, native!(self::$stem));
     };
 }
 
 kernel_entries! {
-    f32_qai8dxp_qsi8cxp_kernel!(
-        /// GEMV, 1 row x 4 columns per step, SDOT by element on 4-value blocks.
-        MATMUL_CLAMP_F32_QAI8DXP1X4_QSI8CXP4X4_1X4_NEON_DOTPROD,
-        matmul_clamp_f32_qai8dxp1x4_qsi8cxp4x4_1x4_neon_dotprod,
-        NeonDotprod,
-        [1, 4, 1, 4, 4, 1]
-    );
-
-    f32_qai8dxp_qsi8cxp_kernel!(
-        /// GEMV, 1 row x 4 columns per step, SDOT on 8-value blocks.
-        MATMUL_CLAMP_F32_QAI8DXP1X8_QSI8CXP4X8_1X4_NEON_DOTPROD,
-        matmul_clamp_f32_qai8dxp1x8_qsi8cxp4x8_1x4_neon_dotprod,
-        NeonDotprod,
-        [1, 4, 1, 4, 8, 1]
-    );
-
-    f32_qai8dxp_qsi8cxp_kernel!(
-        /// GEMM, 16 rows x 4 columns per step, SDOT by element.
-        MATMUL_CLAMP_F32_QAI8DXP4X4_QSI8CXP4X4_16X4_NEON_DOTPROD,
-        matmul_clamp_f32_qai8dxp4x4_qsi8cxp4x4_16x4_neon_dotprod,
-        NeonDotprod,
-        [16, 4, 4, 4, 4, 1]
-    );
-
-    f32_qai8dxp_qsi8cxp_kernel!(
-        /// GEMM, 16 rows x 4 columns per step, SMMLA.
-        MATMUL_CLAMP_F32_QAI8DXP4X8_QSI8CXP4X8_16X4_NEON_I8MM,
-        matmul_clamp_f32_qai8dxp4x8_qsi8cxp4x8_16x4_neon_i8mm,
-        NeonI8mm,
-        [16, 4, 4, 4, 8, 1]
-    );
-
-    vla_qai8dxp_kernel!(
-        /// GEMV, 1 row x 2 x VL32 columns per step, SVE SDOT on 8-value blocks.
-        MATMUL_CLAMP_F32_QAI8DXP1X8_QSI8CXP2VLX8_1X2VL_SVE2_DOTPROD,
-        F32Qai8dxpQsi8cxp,
-        QSI8CXP_RHS,
-        matmul_clamp_f32_qai8dxp1x8_qsi8cxp2vlx8_1x2vl_sve2_dotprod,
-        Sve2Dotprod,
-        [1, 2, 1, 2, 8, 1],
-        self
-    );
-
-    vla_qai8dxp_kernel!(
-        /// GEMM, 4 rows x 2 x VL32 columns per step, SVE SDOT on 8-value blocks.
-        MATMUL_CLAMP_F32_QAI8DXP4X8_QSI8CXP2VLX8_4X2VL_SVE2_DOTPROD,
-        F32Qai8dxpQsi8cxp,
-        QSI8CXP_RHS,
-        matmul_clamp_f32_qai8dxp4x8_qsi8cxp2vlx8_4x2vl_sve2_dotprod,
-        Sve2Dotprod,
-        [4, 2, 4, 2, 8, 1],
-        self
-    );
-
-    vla_qai8dxp_kernel!(
-        /// GEMM, 8 rows x 2 x VL32 columns per step, SVE SMMLA.
-        MATMUL_CLAMP_F32_QAI8DXP4X8_QSI8CXP2VLX8_8X2VL_SVE2_I8MM,
-        F32Qai8dxpQsi8cxp,
-        QSI8CXP_RHS,
-        matmul_clamp_f32_qai8dxp4x8_qsi8cxp2vlx8_8x2vl_sve2_i8mm,
-        Sve2I8mm,
-        [8, 2, 4, 2, 8, 1],
-        self
-    );
-
-    streaming_entry!(
-        /// GEMV, 1 row x 4 x SVL32 columns per step, SME2 multi-vector `SDOT` into ZA.
-        MATMUL_CLAMP_F32_QAI8DXP1X4_QSI8CXP4VLX4_1X4VL_SME2_DOT,
-        F32Qai8dxpQsi8cxp,
-        QAI8DXP_F32_LHS,
-        QSI8CXP_RHS,
-        matmul_clamp_f32_qai8dxp1x4_qsi8cxp4vlx4_1x4vl_sme2_dot,
-        Sme2,
-        [1, 4, 1, 4, 4, 1],
-        PerSmeLane32,
-        SME2_DOT,
-        self::matmul_clamp_f32_qai8dxp1x4_qsi8cxp4vlx4_1x4vl_sme2_dot
-    );
-
-    streaming_entry!(
-        /// GEMV, 1 row x 4 x SVL32 columns per step, streaming SVE `SDOT`.
-        MATMUL_CLAMP_F32_QAI8DXP1X4_QSI8CXP4VLX4_1X4VL_SME_DOT,
-        F32Qai8dxpQsi8cxp,
-        QAI8DXP_F32_LHS,
-        QSI8CXP_RHS,
-        matmul_clamp_f32_qai8dxp1x4_qsi8cxp4vlx4_1x4vl_sme_dot,
-        Sme,
-        [1, 4, 1, 4, 4, 1],
-        PerSmeLane32,
-        SME_DOT,
-        self::matmul_clamp_f32_qai8dxp1x4_qsi8cxp4vlx4_1x4vl_sme_dot
-    );
-
-    streaming_entry!(
-        /// GEMM, SVL32 rows x 4 x SVL32 columns per step, `SMOPA` into four ZA tiles, SME2 epilogue.
-        MATMUL_CLAMP_F32_QAI8DXP1VLX4_QSI8CXP4VLX4_1VLX4VL_SME2_MOPA,
-        F32Qai8dxpQsi8cxp,
-        QAI8DXP_F32_LHS,
-        QSI8CXP_RHS,
-        matmul_clamp_f32_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme2_mopa,
-        Sme2,
-        [1, 4, 1, 4, 4, 1],
-        RowsAndColumnsPerSmeLane32,
-        SME2_MOPA,
-        self::matmul_clamp_f32_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme2_mopa
-    );
-
-    streaming_entry!(
-        /// GEMM, SVL32 rows x 4 x SVL32 columns per step, `SMOPA` into four ZA tiles.
-        MATMUL_CLAMP_F32_QAI8DXP1VLX4_QSI8CXP4VLX4_1VLX4VL_SME_MOPA,
-        F32Qai8dxpQsi8cxp,
-        QAI8DXP_F32_LHS,
-        QSI8CXP_RHS,
-        matmul_clamp_f32_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme_mopa,
-        Sme,
-        [1, 4, 1, 4, 4, 1],
-        RowsAndColumnsPerSmeLane32,
-        Epilogue::VECTOR,
-        self::matmul_clamp_f32_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme_mopa
-    );
-
-    narrowed_kernel!(
-        /// f16 GEMV, 1 row x 4 columns per step, SDOT by element on 4-value blocks.
-        MATMUL_CLAMP_F16_QAI8DXP1X4_QSI8CXP4X4_1X4_NEON_DOTPROD,
-        F16Qai8dxpQsi8cxp,
-        QAI8DXP_F16_LHS,
-        QSI8CXP_RHS,
-        matmul_clamp_f16_qai8dxp1x4_qsi8cxp4x4_1x4_neon_dotprod,
-        NeonDotprod,
-        [1, 4, 1, 4, 4, 1],
-        self::matmul_clamp_f32_qai8dxp1x4_qsi8cxp4x4_1x4_neon_dotprod
-    );
-
-    narrowed_kernel!(
-        /// f16 GEMV, 1 row x 4 columns per step, SDOT on 8-value blocks.
-        MATMUL_CLAMP_F16_QAI8DXP1X8_QSI8CXP4X8_1X4_NEON_DOTPROD,
-        F16Qai8dxpQsi8cxp,
-        QAI8DXP_F16_LHS,
-        QSI8CXP_RHS,
-        matmul_clamp_f16_qai8dxp1x8_qsi8cxp4x8_1x4_neon_dotprod,
-        NeonDotprod,
-        [1, 4, 1, 4, 8, 1],
-        self::matmul_clamp_f32_qai8dxp1x8_qsi8cxp4x8_1x4_neon_dotprod
-    );
-
-    narrowed_kernel!(
-        /// f16 GEMM, 16 rows x 4 columns per step, SDOT by element.
-        MATMUL_CLAMP_F16_QAI8DXP4X4_QSI8CXP4X4_16X4_NEON_DOTPROD,
-        F16Qai8dxpQsi8cxp,
-        QAI8DXP_F16_LHS,
-        QSI8CXP_RHS,
-        matmul_clamp_f16_qai8dxp4x4_qsi8cxp4x4_16x4_neon_dotprod,
-        NeonDotprod,
-        [16, 4, 4, 4, 4, 1],
-        self::matmul_clamp_f32_qai8dxp4x4_qsi8cxp4x4_16x4_neon_dotprod
-    );
-
-    narrowed_kernel!(
-        /// f16 GEMM, 16 rows x 4 columns per step, SMMLA.
-        MATMUL_CLAMP_F16_QAI8DXP4X8_QSI8CXP4X8_16X4_NEON_I8MM,
-        F16Qai8dxpQsi8cxp,
-        QAI8DXP_F16_LHS,
-        QSI8CXP_RHS,
-        matmul_clamp_f16_qai8dxp4x8_qsi8cxp4x8_16x4_neon_i8mm,
-        NeonI8mm,
-        [16, 4, 4, 4, 8, 1],
-        self::matmul_clamp_f32_qai8dxp4x8_qsi8cxp4x8_16x4_neon_i8mm
-    );
-
-    streaming_entry!(
-        /// f16 GEMV, 1 row x 4 x SVL32 columns per step, SME2 multi-vector `SDOT` into ZA.
-        MATMUL_CLAMP_F16_QAI8DXP1X4_QSI8CXP4VLX4_1X4VL_SME2_DOT,
-        F16Qai8dxpQsi8cxp,
-        QAI8DXP_F16_LHS,
-        QSI8CXP_RHS,
-        matmul_clamp_f16_qai8dxp1x4_qsi8cxp4vlx4_1x4vl_sme2_dot,
-        Sme2,
-        [1, 4, 1, 4, 4, 1],
-        PerSmeLane32,
-        SME2_DOT,
-        self::matmul_clamp_f32_qai8dxp1x4_qsi8cxp4vlx4_1x4vl_sme2_dot::f16
-    );
-
-    streaming_entry!(
-        /// f16 GEMM, SVL32 rows x 4 x SVL32 columns per step, `SMOPA` into four ZA tiles.
-        MATMUL_CLAMP_F16_QAI8DXP1VLX4_QSI8CXP4VLX4_1VLX4VL_SME2_MOPA,
-        F16Qai8dxpQsi8cxp,
-        QAI8DXP_F16_LHS,
-        QSI8CXP_RHS,
-        matmul_clamp_f16_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme2_mopa,
-        Sme2,
-        [1, 4, 1, 4, 4, 1],
-        RowsAndColumnsPerSmeLane32,
-        SME2_MOPA,
-        self::matmul_clamp_f32_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme2_mopa::f16
-    );
+    /// GEMV, 1 row x 4 columns per step, SDOT by element on 4-value blocks.
+    matmul_clamp_f32_qai8dxp1x4_qsi8cxp4x4_1x4_neon_dotprod: f32_qai8dxp_qsi8cxp_kernel!(
+        NeonDotprod, [1, 4, 1, 4, 4, 1]);
+    /// GEMV, 1 row x 4 columns per step, SDOT on 8-value blocks.
+    matmul_clamp_f32_qai8dxp1x8_qsi8cxp4x8_1x4_neon_dotprod: f32_qai8dxp_qsi8cxp_kernel!(
+        NeonDotprod, [1, 4, 1, 4, 8, 1]);
+    /// GEMM, 16 rows x 4 columns per step, SDOT by element.
+    matmul_clamp_f32_qai8dxp4x4_qsi8cxp4x4_16x4_neon_dotprod: f32_qai8dxp_qsi8cxp_kernel!(
+        NeonDotprod, [16, 4, 4, 4, 4, 1]);
+    /// GEMM, 16 rows x 4 columns per step, SMMLA.
+    matmul_clamp_f32_qai8dxp4x8_qsi8cxp4x8_16x4_neon_i8mm: f32_qai8dxp_qsi8cxp_kernel!(
+        NeonI8mm, [16, 4, 4, 4, 8, 1]);
+    /// GEMV, 1 row x 2 x VL32 columns per step, SVE SDOT on 8-value blocks.
+    matmul_clamp_f32_qai8dxp1x8_qsi8cxp2vlx8_1x2vl_sve2_dotprod: vla_qai8dxp_kernel!(
+        F32Qai8dxpQsi8cxp, QSI8CXP_RHS, Sve2Dotprod, [1, 2, 1, 2, 8, 1], self);
+    /// GEMM, 4 rows x 2 x VL32 columns per step, SVE SDOT on 8-value blocks.
+    matmul_clamp_f32_qai8dxp4x8_qsi8cxp2vlx8_4x2vl_sve2_dotprod: vla_qai8dxp_kernel!(
+        F32Qai8dxpQsi8cxp, QSI8CXP_RHS, Sve2Dotprod, [4, 2, 4, 2, 8, 1], self);
+    /// GEMM, 8 rows x 2 x VL32 columns per step, SVE SMMLA.
+    matmul_clamp_f32_qai8dxp4x8_qsi8cxp2vlx8_8x2vl_sve2_i8mm: vla_qai8dxp_kernel!(
+        F32Qai8dxpQsi8cxp, QSI8CXP_RHS, Sve2I8mm, [8, 2, 4, 2, 8, 1], self);
+    /// GEMV, 1 row x 4 x SVL32 columns per step, SME2 multi-vector `SDOT` into ZA.
+    matmul_clamp_f32_qai8dxp1x4_qsi8cxp4vlx4_1x4vl_sme2_dot: streaming_entry!(
+        F32Qai8dxpQsi8cxp, QAI8DXP_F32_LHS, QSI8CXP_RHS, Sme2, [1, 4, 1, 4, 4, 1], PerSmeLane32,
+        SME2_DOT, self::matmul_clamp_f32_qai8dxp1x4_qsi8cxp4vlx4_1x4vl_sme2_dot);
+    /// GEMV, 1 row x 4 x SVL32 columns per step, streaming SVE `SDOT`.
+    matmul_clamp_f32_qai8dxp1x4_qsi8cxp4vlx4_1x4vl_sme_dot: streaming_entry!(
+        F32Qai8dxpQsi8cxp, QAI8DXP_F32_LHS, QSI8CXP_RHS, Sme, [1, 4, 1, 4, 4, 1], PerSmeLane32,
+        SME_DOT, self::matmul_clamp_f32_qai8dxp1x4_qsi8cxp4vlx4_1x4vl_sme_dot);
+    /// GEMM, SVL32 rows x 4 x SVL32 columns per step, `SMOPA` into four ZA tiles, SME2 epilogue.
+    matmul_clamp_f32_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme2_mopa: streaming_entry!(
+        F32Qai8dxpQsi8cxp, QAI8DXP_F32_LHS, QSI8CXP_RHS, Sme2, [1, 4, 1, 4, 4, 1],
+        RowsAndColumnsPerSmeLane32, SME2_MOPA,
+        self::matmul_clamp_f32_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme2_mopa);
+    /// GEMM, SVL32 rows x 4 x SVL32 columns per step, `SMOPA` into four ZA tiles.
+    matmul_clamp_f32_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme_mopa: streaming_entry!(
+        F32Qai8dxpQsi8cxp, QAI8DXP_F32_LHS, QSI8CXP_RHS, Sme, [1, 4, 1, 4, 4, 1],
+        RowsAndColumnsPerSmeLane32, Epilogue::VECTOR,
+        self::matmul_clamp_f32_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme_mopa);
+    /// f16 GEMV, 1 row x 4 columns per step, SDOT by element on 4-value blocks.
+    matmul_clamp_f16_qai8dxp1x4_qsi8cxp4x4_1x4_neon_dotprod: narrowed_kernel!(
+        F16Qai8dxpQsi8cxp, QAI8DXP_F16_LHS, QSI8CXP_RHS, NeonDotprod, [1, 4, 1, 4, 4, 1],
+        self::matmul_clamp_f32_qai8dxp1x4_qsi8cxp4x4_1x4_neon_dotprod);
+    /// f16 GEMV, 1 row x 4 columns per step, SDOT on 8-value blocks.
+    matmul_clamp_f16_qai8dxp1x8_qsi8cxp4x8_1x4_neon_dotprod: narrowed_kernel!(
+        F16Qai8dxpQsi8cxp, QAI8DXP_F16_LHS, QSI8CXP_RHS, NeonDotprod, [1, 4, 1, 4, 8, 1],
+        self::matmul_clamp_f32_qai8dxp1x8_qsi8cxp4x8_1x4_neon_dotprod);
+    /// f16 GEMM, 16 rows x 4 columns per step, SDOT by element.
+    matmul_clamp_f16_qai8dxp4x4_qsi8cxp4x4_16x4_neon_dotprod: narrowed_kernel!(
+        F16Qai8dxpQsi8cxp, QAI8DXP_F16_LHS, QSI8CXP_RHS, NeonDotprod, [16, 4, 4, 4, 4, 1],
+        self::matmul_clamp_f32_qai8dxp4x4_qsi8cxp4x4_16x4_neon_dotprod);
+    /// f16 GEMM, 16 rows x 4 columns per step, SMMLA.
+    matmul_clamp_f16_qai8dxp4x8_qsi8cxp4x8_16x4_neon_i8mm: narrowed_kernel!(
+        F16Qai8dxpQsi8cxp, QAI8DXP_F16_LHS, QSI8CXP_RHS, NeonI8mm, [16, 4, 4, 4, 8, 1],
+        self::matmul_clamp_f32_qai8dxp4x8_qsi8cxp4x8_16x4_neon_i8mm);
+    /// f16 GEMV, 1 row x 4 x SVL32 columns per step, SME2 multi-vector `SDOT` into ZA.
+    matmul_clamp_f16_qai8dxp1x4_qsi8cxp4vlx4_1x4vl_sme2_dot: streaming_entry!(
+        F16Qai8dxpQsi8cxp, QAI8DXP_F16_LHS, QSI8CXP_RHS, Sme2, [1, 4, 1, 4, 4, 1], PerSmeLane32,
+        SME2_DOT, self::matmul_clamp_f32_qai8dxp1x4_qsi8cxp4vlx4_1x4vl_sme2_dot::f16);
+    /// f16 GEMM, SVL32 rows x 4 x SVL32 columns per step, `SMOPA` into four ZA tiles.
+    matmul_clamp_f16_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme2_mopa: streaming_entry!(
+        F16Qai8dxpQsi8cxp, QAI8DXP_F16_LHS, QSI8CXP_RHS, Sme2, [1, 4, 1, 4, 4, 1],
+        RowsAndColumnsPerSmeLane32, SME2_MOPA,
+        self::matmul_clamp_f32_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme2_mopa::f16);
 }

@@ -99,65 +99,28 @@ const QSU2CXP4VLX4_RHS: &[&Packer] = &[&rhs_pack_nxk_qsu2cxp4vlx4_qsu2cx_neon];
 
 /// A kernel of `matmul_clamp_f32_qai8dxp_qsu2cxp` (2-bit weights through a value table).
 macro_rules! f32_qai8dxp_qsu2cxp_kernel {
-    ($(#[$doc:meta])* $name:ident, $rhs:ident, $stem:ident, $isa:ident, $tile:tt, $columns:ident,
+    ($(#[$doc:meta])* $stem:ident, $rhs:ident, $isa:ident, $tile:tt, $columns:ident,
      $rows:ident, $epilogue:expr) => {
-        kernel_entry!($(#[$doc])* $name, F32Qai8dxpQsu2cxp, QAI8DXP_F32_LHS, $rhs, $stem, $isa,
+        kernel_entry!($(#[$doc])* $stem, F32Qai8dxpQsu2cxp, QAI8DXP_F32_LHS, $rhs, $isa,
             $tile, native!(self::$stem), KleidiAi, $columns, $rows, $epilogue);
     };
 }
 
 kernel_entries! {
-    f32_qai8dxp_qsu2cxp_kernel!(
-        /// GEMV, 1 row x 4 columns, 2-bit codes decoded with `TBL`, SDOT by element (one row per
-        /// call: KleidiAI asserts `m == 1`).
-        MATMUL_CLAMP_F32_QAI8DXP1X4_QSU2CXP4X4BF32SF32_1X4_NEON_DOTPROD,
-        QSU2CXP4X4_RHS,
-        matmul_clamp_f32_qai8dxp1x4_qsu2cxp4x4bf32sf32_1x4_neon_dotprod,
-        NeonDotprod,
-        [1, 4, 1, 4, 4, 1],
-        Fixed,
-        One,
-        Epilogue::VECTOR
-    );
-
-    f32_qai8dxp_qsu2cxp_kernel!(
-        /// GEMM, 8 rows x 4 columns per step, 2-bit codes decoded with `TBL`, SDOT by element.
-        MATMUL_CLAMP_F32_QAI8DXP4X4_QSU2CXP4X4BF32SF32_8X4_NEON_DOTPROD,
-        QSU2CXP4X4_RHS,
-        matmul_clamp_f32_qai8dxp4x4_qsu2cxp4x4bf32sf32_8x4_neon_dotprod,
-        NeonDotprod,
-        [8, 4, 4, 4, 4, 1],
-        Fixed,
-        Any,
-        Epilogue {
-            scale_bias: ScaleBias::ScaleEachThenAdd,
-            ..Epilogue::VECTOR
-        }
-    );
-
-    f32_qai8dxp_qsu2cxp_kernel!(
-        /// GEMV, 1 row x 4 x SVL32 columns per step: 2-bit codes expanded with `LUTI2`,
-        /// multi-vector `SDOT` into ZA.
-        MATMUL_CLAMP_F32_QAI8DXP1X4_QSU2CXP4VLX4_1X4VL_SME2_DOT,
-        QSU2CXP4VLX4_RHS,
-        matmul_clamp_f32_qai8dxp1x4_qsu2cxp4vlx4_1x4vl_sme2_dot,
-        Sme2,
-        [1, 4, 1, 4, 4, 1],
-        PerSmeLane32,
-        Any,
-        SME2_DOT
-    );
-
-    f32_qai8dxp_qsu2cxp_kernel!(
-        /// GEMM, SVL32 rows x 4 x SVL32 columns per step: 2-bit codes expanded with `LUTI2`,
-        /// `SMOPA` into four ZA tiles.
-        MATMUL_CLAMP_F32_QAI8DXP1VLX4_QSU2CXP4VLX4_1VLX4VL_SME2_MOPA,
-        QSU2CXP4VLX4_RHS,
-        matmul_clamp_f32_qai8dxp1vlx4_qsu2cxp4vlx4_1vlx4vl_sme2_mopa,
-        Sme2,
-        [1, 4, 1, 4, 4, 1],
-        RowsAndColumnsPerSmeLane32,
-        Any,
-        SME2_MOPA
-    );
+    /// GEMV, 1 row x 4 columns, 2-bit codes decoded with `TBL`, SDOT by element (one row per
+    /// call: KleidiAI asserts `m == 1`).
+    matmul_clamp_f32_qai8dxp1x4_qsu2cxp4x4bf32sf32_1x4_neon_dotprod: f32_qai8dxp_qsu2cxp_kernel!(
+        QSU2CXP4X4_RHS, NeonDotprod, [1, 4, 1, 4, 4, 1], Fixed, One, Epilogue::VECTOR);
+    /// GEMM, 8 rows x 4 columns per step, 2-bit codes decoded with `TBL`, SDOT by element.
+    matmul_clamp_f32_qai8dxp4x4_qsu2cxp4x4bf32sf32_8x4_neon_dotprod: f32_qai8dxp_qsu2cxp_kernel!(
+        QSU2CXP4X4_RHS, NeonDotprod, [8, 4, 4, 4, 4, 1], Fixed, Any,
+        Epilogue { scale_bias: ScaleBias::ScaleEachThenAdd, ..Epilogue::VECTOR });
+    /// GEMV, 1 row x 4 x SVL32 columns per step: 2-bit codes expanded with `LUTI2`,
+    /// multi-vector `SDOT` into ZA.
+    matmul_clamp_f32_qai8dxp1x4_qsu2cxp4vlx4_1x4vl_sme2_dot: f32_qai8dxp_qsu2cxp_kernel!(
+        QSU2CXP4VLX4_RHS, Sme2, [1, 4, 1, 4, 4, 1], PerSmeLane32, Any, SME2_DOT);
+    /// GEMM, SVL32 rows x 4 x SVL32 columns per step: 2-bit codes expanded with `LUTI2`,
+    /// `SMOPA` into four ZA tiles.
+    matmul_clamp_f32_qai8dxp1vlx4_qsu2cxp4vlx4_1vlx4vl_sme2_mopa: f32_qai8dxp_qsu2cxp_kernel!(
+        QSU2CXP4VLX4_RHS, Sme2, [1, 4, 1, 4, 4, 1], RowsAndColumnsPerSmeLane32, Any, SME2_MOPA);
 }

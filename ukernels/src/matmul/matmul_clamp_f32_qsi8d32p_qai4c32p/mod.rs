@@ -224,19 +224,19 @@ const QAI4C32PS1S0_RHS: &[&Packer] = &[
 /// `matmul::matmul_clamp_f32_qsi8d32p_qai4c32p` implementing its tile (the f16 kernels narrow the f32
 /// kernel of the same tile), or `portable` where there is none yet.
 macro_rules! qsi8d32p_qai4c32p_kernel {
-    ($(#[$doc:meta])* $name:ident, $family:ident, $lhs:ident, $stem:ident, $isa:ident, $tile:tt,
+    ($(#[$doc:meta])* $stem:ident, $family:ident, $lhs:ident, $isa:ident, $tile:tt,
         portable) => {
-        kernel_entry!($(#[$doc])* $name, $family, $lhs, QAI4C32P_RHS, $stem, $isa, $tile,
+        kernel_entry!($(#[$doc])* $stem, $family, $lhs, QAI4C32P_RHS, $isa, $tile,
             KernelFn::Portable);
     };
-    ($(#[$doc:meta])* $name:ident, $family:ident, $lhs:ident, $stem:ident, $isa:ident, $tile:tt,
+    ($(#[$doc:meta])* $stem:ident, $family:ident, $lhs:ident, $isa:ident, $tile:tt,
         $module:ident) => {
-        qsi8d32p_qai4c32p_kernel!($(#[$doc])* $name, $family, $lhs, $stem, $isa, $tile, $module,
+        qsi8d32p_qai4c32p_kernel!($(#[$doc])* $stem, $family, $lhs, $isa, $tile, $module,
             Any);
     };
-    ($(#[$doc:meta])* $name:ident, $family:ident, $lhs:ident, $stem:ident, $isa:ident, $tile:tt,
+    ($(#[$doc:meta])* $stem:ident, $family:ident, $lhs:ident, $isa:ident, $tile:tt,
         $module:ident, $rows:ident) => {
-        kernel_entry!($(#[$doc])* $name, $family, $lhs, QAI4C32P_RHS, $stem, $isa, $tile,
+        kernel_entry!($(#[$doc])* $stem, $family, $lhs, QAI4C32P_RHS, $isa, $tile,
             native!(self::$module), KleidiAi, Fixed, $rows);
     };
 }
@@ -247,10 +247,10 @@ macro_rules! qsi8d32p_qai4c32p_kernel {
 /// form).
 macro_rules! streaming_qai4c32p_kernel {
     (
-        $(#[$doc:meta])* $name:ident, $family:ident, $lhs:ident, $stem:ident, $tile:tt,
+        $(#[$doc:meta])* $stem:ident, $family:ident, $lhs:ident, $tile:tt,
         $columns:ident, $rows:ident, $epilogue:expr, $module:ident $(:: $out:ident)?
     ) => {
-        kernel_entry!($(#[$doc])* $name, $family, $lhs, QAI4C32PS1S0_RHS, $stem, Sme2, $tile,
+        kernel_entry!($(#[$doc])* $stem, $family, $lhs, QAI4C32PS1S0_RHS, Sme2, $tile,
             native!(self::$module $(:: $out)?), KleidiAi, $columns, $rows,
             $epilogue);
     };
@@ -273,147 +273,56 @@ const QAI4C32P_SME2_MOPA: Epilogue = Epilogue {
 };
 
 kernel_entries! {
-    qsi8d32p_qai4c32p_kernel!(
-        /// Asymmetric int4 GEMV, 1 row x 4 columns per step, SDOT by element on 4-value chunks.
-        MATMUL_CLAMP_F32_QSI8D32P1X4_QAI4C32P4X4_1X4_NEON_DOTPROD,
-        F32Qsi8d32pQai4c32p,
-        QSI8D32PSCALEF32_F32_LHS,
-        matmul_clamp_f32_qsi8d32p1x4_qai4c32p4x4_1x4_neon_dotprod,
-        NeonDotprod,
-        [1, 4, 1, 4, 8, 2],
-        matmul_clamp_f32_qsi8d32p1x4_qai4c32p4x4_1x4_neon_dotprod,
-        One
-    );
-
-    qsi8d32p_qai4c32p_kernel!(
-        /// Asymmetric int4 GEMV, 1 row x 4 columns per step, SDOT on 8-value chunks.
-        MATMUL_CLAMP_F32_QSI8D32P1X8_QAI4C32P4X8_1X4_NEON_DOTPROD,
-        F32Qsi8d32pQai4c32p,
-        QSI8D32PSCALEF32_F32_LHS,
-        matmul_clamp_f32_qsi8d32p1x8_qai4c32p4x8_1x4_neon_dotprod,
-        NeonDotprod,
-        [1, 4, 1, 4, 16, 2],
-        matmul_clamp_f32_qsi8d32p1x8_qai4c32p4x8_1x4_neon_dotprod,
-        One
-    );
-
-    qsi8d32p_qai4c32p_kernel!(
-        /// Asymmetric int4 GEMM, 8 rows x 4 columns per step, SDOT by element.
-        MATMUL_CLAMP_F32_QSI8D32P4X4_QAI4C32P4X4_8X4_NEON_DOTPROD,
-        F32Qsi8d32pQai4c32p,
-        QSI8D32PSCALEF32_F32_LHS,
-        matmul_clamp_f32_qsi8d32p4x4_qai4c32p4x4_8x4_neon_dotprod,
-        NeonDotprod,
-        [8, 4, 4, 4, 8, 2],
-        matmul_clamp_f32_qsi8d32p4x4_qai4c32p4x4_8x4_neon_dotprod
-    );
-
-    qsi8d32p_qai4c32p_kernel!(
-        /// Asymmetric int4 GEMM, 8 rows x 4 columns per step, SMMLA.
-        MATMUL_CLAMP_F32_QSI8D32P4X8_QAI4C32P4X8_8X4_NEON_I8MM,
-        F32Qsi8d32pQai4c32p,
-        QSI8D32PSCALEF32_F32_LHS,
-        matmul_clamp_f32_qsi8d32p4x8_qai4c32p4x8_8x4_neon_i8mm,
-        NeonI8mm,
-        [8, 4, 4, 4, 16, 2],
-        matmul_clamp_f32_qsi8d32p4x8_qai4c32p4x8_8x4_neon_i8mm
-    );
-
-    streaming_qai4c32p_kernel!(
-        /// Asymmetric int4 GEMV, 1 row x 4 x SVL32 columns per step: `LUTI4` expands the weights,
-        /// multi-vector `SDOT` into ZA per block.
-        MATMUL_CLAMP_F32_QSI8D32P1X4_QAI4C32P4VLX4_1X4VL_SME2_DOT,
-        F32Qsi8d32pQai4c32p,
-        QSI8D32PSCALEF32_F32_LHS,
-        matmul_clamp_f32_qsi8d32p1x4_qai4c32p4vlx4_1x4vl_sme2_dot,
-        [1, 4, 1, 4, 8, 2],
-        PerSmeLane32,
-        One,
-        QAI4C32P_SME2_DOT,
-        matmul_clamp_f32_qsi8d32p1x4_qai4c32p4vlx4_1x4vl_sme2_dot
-    );
-
-    streaming_qai4c32p_kernel!(
-        /// Asymmetric int4 GEMM, SVL32 rows x 4 x SVL32 columns per step: `LUTI4` expands the
-        /// weights, `SMOPA` into four ZA tiles per block.
-        MATMUL_CLAMP_F32_QSI8D32P1VLX4_QAI4C32P4VLX4_1VLX4VL_SME2_MOPA,
-        F32Qsi8d32pQai4c32p,
-        QSI8D32PSCALEF32_F32_LHS,
-        matmul_clamp_f32_qsi8d32p1vlx4_qai4c32p4vlx4_1vlx4vl_sme2_mopa,
-        [1, 4, 1, 4, 8, 2],
-        RowsAndColumnsPerSmeLane32,
-        Any,
-        QAI4C32P_SME2_MOPA,
-        matmul_clamp_f32_qsi8d32p1vlx4_qai4c32p4vlx4_1vlx4vl_sme2_mopa
-    );
-
-    qsi8d32p_qai4c32p_kernel!(
-        /// Asymmetric int4 f16 output, GEMV, 1 row x 4 columns per step, SDOT by element on 4-value chunks.
-        MATMUL_CLAMP_F16_QSI8D32P1X4_QAI4C32P4X4_1X4_NEON_DOTPROD,
-        F16Qsi8d32pQai4c32p,
-        QSI8D32PSCALEF32_F16_LHS,
-        matmul_clamp_f16_qsi8d32p1x4_qai4c32p4x4_1x4_neon_dotprod,
-        NeonFp16Dotprod,
-        [1, 4, 1, 4, 8, 2],
-        matmul_clamp_f32_qsi8d32p1x4_qai4c32p4x4_1x4_neon_dotprod
-    );
-
-    qsi8d32p_qai4c32p_kernel!(
-        /// Asymmetric int4 f16 output, GEMV, 1 row x 4 columns per step, SDOT on 8-value chunks.
-        MATMUL_CLAMP_F16_QSI8D32P1X8_QAI4C32P4X8_1X4_NEON_DOTPROD,
-        F16Qsi8d32pQai4c32p,
-        QSI8D32PSCALEF32_F16_LHS,
-        matmul_clamp_f16_qsi8d32p1x8_qai4c32p4x8_1x4_neon_dotprod,
-        NeonFp16Dotprod,
-        [1, 4, 1, 4, 16, 2],
-        matmul_clamp_f32_qsi8d32p1x8_qai4c32p4x8_1x4_neon_dotprod
-    );
-
-    qsi8d32p_qai4c32p_kernel!(
-        /// Asymmetric int4 f16 output, GEMM, 8 rows x 4 columns per step, SDOT by element.
-        MATMUL_CLAMP_F16_QSI8D32P4X4_QAI4C32P4X4_8X4_NEON_DOTPROD,
-        F16Qsi8d32pQai4c32p,
-        QSI8D32PSCALEF32_F16_LHS,
-        matmul_clamp_f16_qsi8d32p4x4_qai4c32p4x4_8x4_neon_dotprod,
-        NeonFp16Dotprod,
-        [8, 4, 4, 4, 8, 2],
-        matmul_clamp_f32_qsi8d32p4x4_qai4c32p4x4_8x4_neon_dotprod
-    );
-
-    qsi8d32p_qai4c32p_kernel!(
-        /// Asymmetric int4 f16 output, GEMM, 8 rows x 4 columns per step, SMMLA.
-        MATMUL_CLAMP_F16_QSI8D32P4X8_QAI4C32P4X8_8X4_NEON_I8MM,
-        F16Qsi8d32pQai4c32p,
-        QSI8D32PSCALEF32_F16_LHS,
-        matmul_clamp_f16_qsi8d32p4x8_qai4c32p4x8_8x4_neon_i8mm,
-        NeonFp16I8mm,
-        [8, 4, 4, 4, 16, 2],
-        matmul_clamp_f32_qsi8d32p4x8_qai4c32p4x8_8x4_neon_i8mm
-    );
-
-    streaming_qai4c32p_kernel!(
-        /// Asymmetric int4 f16 GEMV, 1 row x 4 x SVL32 columns per step, multi-vector `SDOT`.
-        MATMUL_CLAMP_F16_QSI8D32P1X4_QAI4C32P4VLX4_1X4VL_SME2_DOT,
-        F16Qsi8d32pQai4c32p,
-        QSI8D32PSCALEF32_F16_LHS,
-        matmul_clamp_f16_qsi8d32p1x4_qai4c32p4vlx4_1x4vl_sme2_dot,
-        [1, 4, 1, 4, 8, 2],
-        PerSmeLane32,
-        One,
-        QAI4C32P_SME2_DOT,
-        matmul_clamp_f32_qsi8d32p1x4_qai4c32p4vlx4_1x4vl_sme2_dot::f16
-    );
-
-    streaming_qai4c32p_kernel!(
-        /// Asymmetric int4 f16 GEMM, SVL32 rows x 4 x SVL32 columns per step, `SMOPA`.
-        MATMUL_CLAMP_F16_QSI8D32P1VLX4_QAI4C32P4VLX4_1VLX4VL_SME2_MOPA,
-        F16Qsi8d32pQai4c32p,
-        QSI8D32PSCALEF32_F16_LHS,
-        matmul_clamp_f16_qsi8d32p1vlx4_qai4c32p4vlx4_1vlx4vl_sme2_mopa,
-        [1, 4, 1, 4, 8, 2],
-        RowsAndColumnsPerSmeLane32,
-        Any,
-        QAI4C32P_SME2_MOPA,
-        matmul_clamp_f32_qsi8d32p1vlx4_qai4c32p4vlx4_1vlx4vl_sme2_mopa::f16
-    );
+    /// Asymmetric int4 GEMV, 1 row x 4 columns per step, SDOT by element on 4-value chunks.
+    matmul_clamp_f32_qsi8d32p1x4_qai4c32p4x4_1x4_neon_dotprod: qsi8d32p_qai4c32p_kernel!(
+        F32Qsi8d32pQai4c32p, QSI8D32PSCALEF32_F32_LHS, NeonDotprod, [1, 4, 1, 4, 8, 2],
+        matmul_clamp_f32_qsi8d32p1x4_qai4c32p4x4_1x4_neon_dotprod, One);
+    /// Asymmetric int4 GEMV, 1 row x 4 columns per step, SDOT on 8-value chunks.
+    matmul_clamp_f32_qsi8d32p1x8_qai4c32p4x8_1x4_neon_dotprod: qsi8d32p_qai4c32p_kernel!(
+        F32Qsi8d32pQai4c32p, QSI8D32PSCALEF32_F32_LHS, NeonDotprod, [1, 4, 1, 4, 16, 2],
+        matmul_clamp_f32_qsi8d32p1x8_qai4c32p4x8_1x4_neon_dotprod, One);
+    /// Asymmetric int4 GEMM, 8 rows x 4 columns per step, SDOT by element.
+    matmul_clamp_f32_qsi8d32p4x4_qai4c32p4x4_8x4_neon_dotprod: qsi8d32p_qai4c32p_kernel!(
+        F32Qsi8d32pQai4c32p, QSI8D32PSCALEF32_F32_LHS, NeonDotprod, [8, 4, 4, 4, 8, 2],
+        matmul_clamp_f32_qsi8d32p4x4_qai4c32p4x4_8x4_neon_dotprod);
+    /// Asymmetric int4 GEMM, 8 rows x 4 columns per step, SMMLA.
+    matmul_clamp_f32_qsi8d32p4x8_qai4c32p4x8_8x4_neon_i8mm: qsi8d32p_qai4c32p_kernel!(
+        F32Qsi8d32pQai4c32p, QSI8D32PSCALEF32_F32_LHS, NeonI8mm, [8, 4, 4, 4, 16, 2],
+        matmul_clamp_f32_qsi8d32p4x8_qai4c32p4x8_8x4_neon_i8mm);
+    /// Asymmetric int4 GEMV, 1 row x 4 x SVL32 columns per step: `LUTI4` expands the weights,
+    /// multi-vector `SDOT` into ZA per block.
+    matmul_clamp_f32_qsi8d32p1x4_qai4c32p4vlx4_1x4vl_sme2_dot: streaming_qai4c32p_kernel!(
+        F32Qsi8d32pQai4c32p, QSI8D32PSCALEF32_F32_LHS, [1, 4, 1, 4, 8, 2], PerSmeLane32, One,
+        QAI4C32P_SME2_DOT, matmul_clamp_f32_qsi8d32p1x4_qai4c32p4vlx4_1x4vl_sme2_dot);
+    /// Asymmetric int4 GEMM, SVL32 rows x 4 x SVL32 columns per step: `LUTI4` expands the
+    /// weights, `SMOPA` into four ZA tiles per block.
+    matmul_clamp_f32_qsi8d32p1vlx4_qai4c32p4vlx4_1vlx4vl_sme2_mopa: streaming_qai4c32p_kernel!(
+        F32Qsi8d32pQai4c32p, QSI8D32PSCALEF32_F32_LHS, [1, 4, 1, 4, 8, 2],
+        RowsAndColumnsPerSmeLane32, Any, QAI4C32P_SME2_MOPA,
+        matmul_clamp_f32_qsi8d32p1vlx4_qai4c32p4vlx4_1vlx4vl_sme2_mopa);
+    /// Asymmetric int4 f16 output, GEMV, 1 row x 4 columns per step, SDOT by element on 4-value chunks.
+    matmul_clamp_f16_qsi8d32p1x4_qai4c32p4x4_1x4_neon_dotprod: qsi8d32p_qai4c32p_kernel!(
+        F16Qsi8d32pQai4c32p, QSI8D32PSCALEF32_F16_LHS, NeonFp16Dotprod, [1, 4, 1, 4, 8, 2],
+        matmul_clamp_f32_qsi8d32p1x4_qai4c32p4x4_1x4_neon_dotprod);
+    /// Asymmetric int4 f16 output, GEMV, 1 row x 4 columns per step, SDOT on 8-value chunks.
+    matmul_clamp_f16_qsi8d32p1x8_qai4c32p4x8_1x4_neon_dotprod: qsi8d32p_qai4c32p_kernel!(
+        F16Qsi8d32pQai4c32p, QSI8D32PSCALEF32_F16_LHS, NeonFp16Dotprod, [1, 4, 1, 4, 16, 2],
+        matmul_clamp_f32_qsi8d32p1x8_qai4c32p4x8_1x4_neon_dotprod);
+    /// Asymmetric int4 f16 output, GEMM, 8 rows x 4 columns per step, SDOT by element.
+    matmul_clamp_f16_qsi8d32p4x4_qai4c32p4x4_8x4_neon_dotprod: qsi8d32p_qai4c32p_kernel!(
+        F16Qsi8d32pQai4c32p, QSI8D32PSCALEF32_F16_LHS, NeonFp16Dotprod, [8, 4, 4, 4, 8, 2],
+        matmul_clamp_f32_qsi8d32p4x4_qai4c32p4x4_8x4_neon_dotprod);
+    /// Asymmetric int4 f16 output, GEMM, 8 rows x 4 columns per step, SMMLA.
+    matmul_clamp_f16_qsi8d32p4x8_qai4c32p4x8_8x4_neon_i8mm: qsi8d32p_qai4c32p_kernel!(
+        F16Qsi8d32pQai4c32p, QSI8D32PSCALEF32_F16_LHS, NeonFp16I8mm, [8, 4, 4, 4, 16, 2],
+        matmul_clamp_f32_qsi8d32p4x8_qai4c32p4x8_8x4_neon_i8mm);
+    /// Asymmetric int4 f16 GEMV, 1 row x 4 x SVL32 columns per step, multi-vector `SDOT`.
+    matmul_clamp_f16_qsi8d32p1x4_qai4c32p4vlx4_1x4vl_sme2_dot: streaming_qai4c32p_kernel!(
+        F16Qsi8d32pQai4c32p, QSI8D32PSCALEF32_F16_LHS, [1, 4, 1, 4, 8, 2], PerSmeLane32, One,
+        QAI4C32P_SME2_DOT, matmul_clamp_f32_qsi8d32p1x4_qai4c32p4vlx4_1x4vl_sme2_dot::f16);
+    /// Asymmetric int4 f16 GEMM, SVL32 rows x 4 x SVL32 columns per step, `SMOPA`.
+    matmul_clamp_f16_qsi8d32p1vlx4_qai4c32p4vlx4_1vlx4vl_sme2_mopa: streaming_qai4c32p_kernel!(
+        F16Qsi8d32pQai4c32p, QSI8D32PSCALEF32_F16_LHS, [1, 4, 1, 4, 8, 2],
+        RowsAndColumnsPerSmeLane32, Any, QAI4C32P_SME2_MOPA,
+        matmul_clamp_f32_qsi8d32p1vlx4_qai4c32p4vlx4_1vlx4vl_sme2_mopa::f16);
 }

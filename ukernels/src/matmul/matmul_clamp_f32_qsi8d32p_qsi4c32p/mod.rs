@@ -236,17 +236,17 @@ const QSI4C32PS4S0SF16_RHS: &[&Packer] = &[&rhs_pack_nxk_qsi4c32ps4s0sf16_qsu4c3
 /// (stems with the same packed formats share one), or `portable` where there is none yet.
 macro_rules! f32_qsi8d32p_qsi4c32p_kernel {
     (
-        $(#[$doc:meta])* $name:ident, $stem:ident, $isa:ident, $tile:tt, $lhs:ident, $columns:ident,
+        $(#[$doc:meta])* $stem:ident, $isa:ident, $tile:tt, $lhs:ident, $columns:ident,
         portable
     ) => {
-        kernel_entry!($(#[$doc])* $name, F32Qsi8d32pQsi4c32p, $lhs, QSI4C32PF16_RHS, $stem,
+        kernel_entry!($(#[$doc])* $stem, F32Qsi8d32pQsi4c32p, $lhs, QSI4C32PF16_RHS,
             $isa, $tile, $crate::matmul::args::KernelFn::Portable, KleidiAi, $columns);
     };
     (
-        $(#[$doc:meta])* $name:ident, $stem:ident, $isa:ident, $tile:tt, $lhs:ident, $columns:ident,
+        $(#[$doc:meta])* $stem:ident, $isa:ident, $tile:tt, $lhs:ident, $columns:ident,
         $module:ident
     ) => {
-        kernel_entry!($(#[$doc])* $name, F32Qsi8d32pQsi4c32p, $lhs, QSI4C32PF16_RHS, $stem,
+        kernel_entry!($(#[$doc])* $stem, F32Qsi8d32pQsi4c32p, $lhs, QSI4C32PF16_RHS,
             $isa, $tile, native!(self::$module), KleidiAi, $columns);
     };
 }
@@ -280,151 +280,59 @@ const SME_Q4_0_MOPA: Epilogue = Epilogue {
 };
 
 kernel_entries! {
-    f32_qsi8d32p_qsi4c32p_kernel!(
-        /// Q4_0 GEMV, 1 row x 4 columns per step, SDOT by element on 4-value blocks.
-        MATMUL_CLAMP_F32_QSI8D32P1X4_QSI4C32P4X4_1X4_NEON_DOTPROD,
-        matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4x4_1x4_neon_dotprod,
-        NeonDotprod,
-        [1, 4, 1, 4, 8, 2],
-        QSI8D32P_LHS,
-        Fixed,
-        matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4x4_1x4_neon_dotprod
-    );
-
-    f32_qsi8d32p_qsi4c32p_kernel!(
-        /// Q4_0 GEMV, 1 row x 4 columns per step, SDOT on 8-value blocks.
-        MATMUL_CLAMP_F32_QSI8D32P1X8_QSI4C32P4X8_1X4X32_NEON_DOTPROD,
-        matmul_clamp_f32_qsi8d32p1x8_qsi4c32p4x8_1x4x32_neon_dotprod,
-        NeonDotprod,
-        [1, 4, 1, 4, 16, 2],
-        QSI8D32P_LHS,
-        Fixed,
-        matmul_clamp_f32_qsi8d32p1x8_qsi4c32p4x8_1x4x32_neon_dotprod
-    );
-
-    f32_qsi8d32p_qsi4c32p_kernel!(
-        /// Q4_0 GEMM, 16 rows x 4 columns per step, SDOT by element on 4-value blocks.
-        MATMUL_CLAMP_F32_QSI8D32P4X4_QSI4C32P4X4_16X4_NEON_DOTPROD,
-        matmul_clamp_f32_qsi8d32p4x4_qsi4c32p4x4_16x4_neon_dotprod,
-        NeonDotprod,
-        [16, 4, 4, 4, 8, 2],
-        QSI8D32P_LHS,
-        Fixed,
-        matmul_clamp_f32_qsi8d32p4x4_qsi4c32p4x4_16x4_neon_dotprod
-    );
-
-    f32_qsi8d32p_qsi4c32p_kernel!(
-        /// Q4_0 GEMM, 16 rows x 4 columns per step, SMMLA.
-        MATMUL_CLAMP_F32_QSI8D32P4X8_QSI4C32P4X8_16X4_NEON_I8MM,
-        matmul_clamp_f32_qsi8d32p4x8_qsi4c32p4x8_16x4_neon_i8mm,
-        NeonI8mm,
-        [16, 4, 4, 4, 16, 2],
-        QSI8D32P_LHS_4X8,
-        Fixed,
-        matmul_clamp_f32_qsi8d32p4x8_qsi4c32p4x8_8x4x32_neon_i8mm
-    );
-
-    f32_qsi8d32p_qsi4c32p_kernel!(
-        /// Q4_0 GEMM, 8 rows x 4 columns per step, SMMLA.
-        MATMUL_CLAMP_F32_QSI8D32P4X8_QSI4C32P4X8_8X4X32_NEON_I8MM,
-        matmul_clamp_f32_qsi8d32p4x8_qsi4c32p4x8_8x4x32_neon_i8mm,
-        NeonI8mm,
-        [8, 4, 4, 4, 16, 2],
-        QSI8D32P_LHS,
-        Fixed,
-        matmul_clamp_f32_qsi8d32p4x8_qsi4c32p4x8_8x4x32_neon_i8mm
-    );
-
-    f32_qsi8d32p_qsi4c32p_kernel!(
-        /// Q4_0 GEMV for 256-bit SVE, 1 row x 8 columns per step, SDOT by element on 4-value blocks.
-        MATMUL_CLAMP_F32_QSI8D32P1X4_QSI4C32P8X4_1X8_SVE_DOTPROD,
-        matmul_clamp_f32_qsi8d32p1x4_qsi4c32p8x4_1x8_sve_dotprod,
-        SveDotprod,
-        [1, 8, 1, 8, 8, 2],
-        QSI8D32P_LHS,
-        FixedAtSve256,
-        matmul_clamp_f32_qsi8d32p1x4_qsi4c32p8x4_1x8_sve_dotprod
-    );
-
-    f32_qsi8d32p_qsi4c32p_kernel!(
-        /// Q4_0 GEMV for 256-bit SVE, 1 row x 8 columns per step, SDOT on 8-value blocks.
-        MATMUL_CLAMP_F32_QSI8D32P1X8_QSI4C32P8X8_1X8_SVE_DOTPROD,
-        matmul_clamp_f32_qsi8d32p1x8_qsi4c32p8x8_1x8_sve_dotprod,
-        SveDotprod,
-        [1, 8, 1, 8, 16, 2],
-        QSI8D32P_LHS,
-        FixedAtSve256,
-        matmul_clamp_f32_qsi8d32p1x8_qsi4c32p8x8_1x8_sve_dotprod
-    );
-
-    f32_qsi8d32p_qsi4c32p_kernel!(
-        /// Q4_0 GEMM for 256-bit SVE, 16 rows x 8 columns per step, SMMLA.
-        MATMUL_CLAMP_F32_QSI8D32P4X8_QSI4C32P8X8_16X8_SVE_I8MM,
-        matmul_clamp_f32_qsi8d32p4x8_qsi4c32p8x8_16x8_sve_i8mm,
-        SveI8mm,
-        [16, 8, 4, 8, 16, 2],
-        QSI8D32P_LHS,
-        FixedAtSve256,
-        matmul_clamp_f32_qsi8d32p4x8_qsi4c32p8x8_16x8_sve_i8mm
-    );
-
-    streaming_entry!(
-        /// Q4_0 GEMV, 1 row x 4 x SVL32 columns per step: int4 expanded with `LUTI4`, multi-vector
-        /// `SDOT` into ZA per block.
-        MATMUL_CLAMP_F32_QSI8D32P1X4_QSI4C32P4VLX4_1X4VL_SME2_SDOT,
-        F32Qsi8d32pQsi4c32p,
-        QSI8D32P_SME_LHS,
-        QSI4C32PS1S0F16_RHS,
-        matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4vlx4_1x4vl_sme2_sdot,
-        Sme2,
-        [1, 4, 1, 4, 4, 2],
-        PerSmeLane32,
-        SME2_Q4_0_DOT,
-        self::matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4vlx4_1x4vl_sme2_sdot
-    );
-
-    streaming_entry!(
-        /// Q4_0 GEMV, 1 row x 4 x SVL32 columns per step: nibbles widened by shifts, streaming SVE
-        /// `SDOT` into vector accumulators per block.
-        MATMUL_CLAMP_F32_QSI8D32P1X4_QSI4C32P4VLX4_1X4VL_SME_DOT,
-        F32Qsi8d32pQsi4c32p,
-        QSI8D32P_SME_LHS,
-        QSI4C32PS4S0SF16_RHS,
-        matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4vlx4_1x4vl_sme_dot,
-        Sme,
-        [1, 4, 1, 4, 4, 2],
-        PerSmeLane32,
-        SME_Q4_0_DOT,
-        self::matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4vlx4_1x4vl_sme_dot
-    );
-
-    streaming_entry!(
-        /// Q4_0 GEMM, SVL32 rows x 4 x SVL32 columns per step: int4 expanded with `LUTI4`, `SMOPA`
-        /// into four ZA tiles per block, block scales folded in per output row.
-        MATMUL_CLAMP_F32_QSI8D32P1VLX4_QSI4C32P4VLX4_1VLX4VL_SME2_MOPA,
-        F32Qsi8d32pQsi4c32p,
-        QSI8D32P_SME_LHS,
-        QSI4C32PS1S0F16_RHS,
-        matmul_clamp_f32_qsi8d32p1vlx4_qsi4c32p4vlx4_1vlx4vl_sme2_mopa,
-        Sme2,
-        [1, 4, 1, 4, 4, 2],
-        RowsAndColumnsPerSmeLane32,
-        SME2_Q4_0_MOPA,
-        self::matmul_clamp_f32_qsi8d32p1vlx4_qsi4c32p4vlx4_1vlx4vl_sme2_mopa
-    );
-
-    streaming_entry!(
-        /// Q4_0 GEMM, SVL32 rows x 4 x SVL32 columns per step: nibbles widened by shifts, `SMOPA`
-        /// into four ZA tiles per block, block scales folded in per output row.
-        MATMUL_CLAMP_F32_QSI8D32P1VLX4_QSI4C32P4VLX4_1VLX4VL_SME_MOPA,
-        F32Qsi8d32pQsi4c32p,
-        QSI8D32P_SME_LHS,
-        QSI4C32PS4S0SF16_RHS,
-        matmul_clamp_f32_qsi8d32p1vlx4_qsi4c32p4vlx4_1vlx4vl_sme_mopa,
-        Sme,
-        [1, 4, 1, 4, 4, 2],
-        RowsAndColumnsPerSmeLane32,
-        SME_Q4_0_MOPA,
-        self::matmul_clamp_f32_qsi8d32p1vlx4_qsi4c32p4vlx4_1vlx4vl_sme_mopa
-    );
+    /// Q4_0 GEMV, 1 row x 4 columns per step, SDOT by element on 4-value blocks.
+    matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4x4_1x4_neon_dotprod: f32_qsi8d32p_qsi4c32p_kernel!(
+        NeonDotprod, [1, 4, 1, 4, 8, 2], QSI8D32P_LHS, Fixed,
+        matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4x4_1x4_neon_dotprod);
+    /// Q4_0 GEMV, 1 row x 4 columns per step, SDOT on 8-value blocks.
+    matmul_clamp_f32_qsi8d32p1x8_qsi4c32p4x8_1x4x32_neon_dotprod: f32_qsi8d32p_qsi4c32p_kernel!(
+        NeonDotprod, [1, 4, 1, 4, 16, 2], QSI8D32P_LHS, Fixed,
+        matmul_clamp_f32_qsi8d32p1x8_qsi4c32p4x8_1x4x32_neon_dotprod);
+    /// Q4_0 GEMM, 16 rows x 4 columns per step, SDOT by element on 4-value blocks.
+    matmul_clamp_f32_qsi8d32p4x4_qsi4c32p4x4_16x4_neon_dotprod: f32_qsi8d32p_qsi4c32p_kernel!(
+        NeonDotprod, [16, 4, 4, 4, 8, 2], QSI8D32P_LHS, Fixed,
+        matmul_clamp_f32_qsi8d32p4x4_qsi4c32p4x4_16x4_neon_dotprod);
+    /// Q4_0 GEMM, 16 rows x 4 columns per step, SMMLA.
+    matmul_clamp_f32_qsi8d32p4x8_qsi4c32p4x8_16x4_neon_i8mm: f32_qsi8d32p_qsi4c32p_kernel!(
+        NeonI8mm, [16, 4, 4, 4, 16, 2], QSI8D32P_LHS_4X8, Fixed,
+        matmul_clamp_f32_qsi8d32p4x8_qsi4c32p4x8_8x4x32_neon_i8mm);
+    /// Q4_0 GEMM, 8 rows x 4 columns per step, SMMLA.
+    matmul_clamp_f32_qsi8d32p4x8_qsi4c32p4x8_8x4x32_neon_i8mm: f32_qsi8d32p_qsi4c32p_kernel!(
+        NeonI8mm, [8, 4, 4, 4, 16, 2], QSI8D32P_LHS, Fixed,
+        matmul_clamp_f32_qsi8d32p4x8_qsi4c32p4x8_8x4x32_neon_i8mm);
+    /// Q4_0 GEMV for 256-bit SVE, 1 row x 8 columns per step, SDOT by element on 4-value blocks.
+    matmul_clamp_f32_qsi8d32p1x4_qsi4c32p8x4_1x8_sve_dotprod: f32_qsi8d32p_qsi4c32p_kernel!(
+        SveDotprod, [1, 8, 1, 8, 8, 2], QSI8D32P_LHS, FixedAtSve256,
+        matmul_clamp_f32_qsi8d32p1x4_qsi4c32p8x4_1x8_sve_dotprod);
+    /// Q4_0 GEMV for 256-bit SVE, 1 row x 8 columns per step, SDOT on 8-value blocks.
+    matmul_clamp_f32_qsi8d32p1x8_qsi4c32p8x8_1x8_sve_dotprod: f32_qsi8d32p_qsi4c32p_kernel!(
+        SveDotprod, [1, 8, 1, 8, 16, 2], QSI8D32P_LHS, FixedAtSve256,
+        matmul_clamp_f32_qsi8d32p1x8_qsi4c32p8x8_1x8_sve_dotprod);
+    /// Q4_0 GEMM for 256-bit SVE, 16 rows x 8 columns per step, SMMLA.
+    matmul_clamp_f32_qsi8d32p4x8_qsi4c32p8x8_16x8_sve_i8mm: f32_qsi8d32p_qsi4c32p_kernel!(
+        SveI8mm, [16, 8, 4, 8, 16, 2], QSI8D32P_LHS, FixedAtSve256,
+        matmul_clamp_f32_qsi8d32p4x8_qsi4c32p8x8_16x8_sve_i8mm);
+    /// Q4_0 GEMV, 1 row x 4 x SVL32 columns per step: int4 expanded with `LUTI4`, multi-vector
+    /// `SDOT` into ZA per block.
+    matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4vlx4_1x4vl_sme2_sdot: streaming_entry!(
+        F32Qsi8d32pQsi4c32p, QSI8D32P_SME_LHS, QSI4C32PS1S0F16_RHS, Sme2, [1, 4, 1, 4, 4, 2],
+        PerSmeLane32, SME2_Q4_0_DOT,
+        self::matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4vlx4_1x4vl_sme2_sdot);
+    /// Q4_0 GEMV, 1 row x 4 x SVL32 columns per step: nibbles widened by shifts, streaming SVE
+    /// `SDOT` into vector accumulators per block.
+    matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4vlx4_1x4vl_sme_dot: streaming_entry!(
+        F32Qsi8d32pQsi4c32p, QSI8D32P_SME_LHS, QSI4C32PS4S0SF16_RHS, Sme, [1, 4, 1, 4, 4, 2],
+        PerSmeLane32, SME_Q4_0_DOT, self::matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4vlx4_1x4vl_sme_dot);
+    /// Q4_0 GEMM, SVL32 rows x 4 x SVL32 columns per step: int4 expanded with `LUTI4`, `SMOPA`
+    /// into four ZA tiles per block, block scales folded in per output row.
+    matmul_clamp_f32_qsi8d32p1vlx4_qsi4c32p4vlx4_1vlx4vl_sme2_mopa: streaming_entry!(
+        F32Qsi8d32pQsi4c32p, QSI8D32P_SME_LHS, QSI4C32PS1S0F16_RHS, Sme2, [1, 4, 1, 4, 4, 2],
+        RowsAndColumnsPerSmeLane32, SME2_Q4_0_MOPA,
+        self::matmul_clamp_f32_qsi8d32p1vlx4_qsi4c32p4vlx4_1vlx4vl_sme2_mopa);
+    /// Q4_0 GEMM, SVL32 rows x 4 x SVL32 columns per step: nibbles widened by shifts, `SMOPA`
+    /// into four ZA tiles per block, block scales folded in per output row.
+    matmul_clamp_f32_qsi8d32p1vlx4_qsi4c32p4vlx4_1vlx4vl_sme_mopa: streaming_entry!(
+        F32Qsi8d32pQsi4c32p, QSI8D32P_SME_LHS, QSI4C32PS4S0SF16_RHS, Sme, [1, 4, 1, 4, 4, 2],
+        RowsAndColumnsPerSmeLane32, SME_Q4_0_MOPA,
+        self::matmul_clamp_f32_qsi8d32p1vlx4_qsi4c32p4vlx4_1vlx4vl_sme_mopa);
 }
