@@ -685,20 +685,23 @@ impl CSurface for Family {
     fn c_functions(self) -> &'static [CFunction] {
         use BlockLength as B;
         use DstPointer as D;
-        match (
-            self.description().operands,
-            self.block_length(),
-            self.dst_pointer(),
-        ) {
-            (Operands::UnpackedFloat, _, _) => FLOAT_MATMUL,
-            (Operands::Qai8dxp(Qai8dxpRhs::Qsu2cxp), _, _) => QUANT_MATMUL_F32_LUT,
-            (Operands::IndirectFloat, _, _) => IMATMUL_FLOAT,
-            (_, B::None, D::Float) => QUANT_MATMUL_F32,
-            (_, B::None, D::Void) => QUANT_MATMUL_HALF,
-            (_, B::Rhs, D::Float) => BLOCK_MATMUL_F32,
-            (_, B::Rhs, D::Void) => BLOCK_MATMUL_HALF,
-            (_, B::LhsAndRhs, D::Float) => BLOCK_LHS_MATMUL_F32,
-            (_, B::LhsAndRhs, D::Void) => BLOCK_LHS_MATMUL_HALF,
+        match self.description().operands {
+            Operands::UnpackedFloat => FLOAT_MATMUL,
+            Operands::IndirectFloat => IMATMUL_FLOAT,
+            Operands::Qai8dxp(Qai8dxpRhs::Qsu2cxp) => QUANT_MATMUL_F32_LUT,
+            // The packed-operand families whose C functions follow from where `bl` goes and the
+            // type of `dst`.
+            Operands::Qai8dxp(Qai8dxpRhs::Qsi4cxp | Qai8dxpRhs::Qsi8cxp | Qai8dxpRhs::Qsi4c32p)
+            | Operands::Qsi8d32pQsi4c32p
+            | Operands::Qsi8d32pQai4c32p
+            | Operands::Bf16pBf16p => match (self.block_length(), self.dst_pointer()) {
+                (B::None, D::Float) => QUANT_MATMUL_F32,
+                (B::None, D::Void) => QUANT_MATMUL_HALF,
+                (B::Rhs, D::Float) => BLOCK_MATMUL_F32,
+                (B::Rhs, D::Void) => BLOCK_MATMUL_HALF,
+                (B::LhsAndRhs, D::Float) => BLOCK_LHS_MATMUL_F32,
+                (B::LhsAndRhs, D::Void) => BLOCK_LHS_MATMUL_HALF,
+            },
         }
     }
 }

@@ -4,6 +4,7 @@ use crate::cabi::{CFunction, CSurface};
 use rkai_ukernels::catalog::{
     KERNEL_FOLDERS, KERNELS, PACKER_MODULES, PACKERS, UKER_RHS_PACKER_MODULES, UKER_RHS_PACKERS,
 };
+use rkai_ukernels::family::Family;
 use rkai_ukernels::pack::kinds::PackerKind;
 use rkai_ukernels::select;
 use std::fmt::Write;
@@ -179,15 +180,19 @@ fn emit_selection(out: &mut String) {
          pub fn select_function(family: rkai_ukernels::family::Family) -> Option<unsafe extern \"C\" \
          fn(u32, u32, *mut core::ffi::c_void) -> i32> {\n    match family {\n",
     );
-    for family in select::families() {
+    // Every family named, so a family the catalog gives no kernel is a visible `None`.
+    for family in Family::ALL {
+        let function = match select::families().any(|f| f == family) {
+            true => format!("Some(rkai_select_{})", family.dir()),
+            false => "None".to_string(),
+        };
         writeln!(
             out,
-            "        rkai_ukernels::family::Family::{family:?} => Some(rkai_select_{}),",
-            family.dir()
+            "        rkai_ukernels::family::Family::{family:?} => {function},"
         )
         .expect("write to String");
     }
-    out.push_str("        #[allow(unreachable_patterns)]\n        _ => None,\n    }\n}\n\n");
+    out.push_str("    }\n}\n\n");
     for family in select::families() {
         let dir = family.dir();
         let table = format!("SELECT_{}", dir.to_uppercase());

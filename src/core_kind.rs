@@ -1,9 +1,11 @@
 //! Which kind of cores this machine has: in-order little cores want KleidiAI's `_cortexa55`
 //! schedules, out-of-order cores the generic ones. HWCAP cannot tell; each core's MIDR_EL1 can,
-//! and Linux publishes it per CPU under sysfs.
+//! and Linux publishes it per CPU under sysfs. With the instruction sets, that makes the
+//! features selection and `rkai_get_cpu_features` report ([`detected_features`]).
 
 use core::ffi::CStr;
 use core::sync::atomic::{AtomicU8, Ordering};
+use rkai_ukernels::arch::Features;
 
 /// Arm's implementer code in MIDR_EL1 bits 31:24.
 const ARM: u64 = 0x41;
@@ -78,6 +80,17 @@ pub fn in_order() -> bool {
             yes
         }
         known => known == 2,
+    }
+}
+
+/// Features of this CPU: the instruction sets detected at run time, plus
+/// [`Features::IN_ORDER`] when every core is an in-order little core.
+pub fn detected_features() -> Features {
+    let isa = Features::detect();
+    if in_order() {
+        isa.union(Features::IN_ORDER)
+    } else {
+        isa
     }
 }
 

@@ -59,5 +59,5 @@ pub extern "C" fn rkai_get_kleidiai_version() -> *const c_char {
 /// CPU features detected at run time, as `RKAI_FEATURE_*` bits (0 on non-Arm targets).
 #[unsafe(no_mangle)]
 pub extern "C" fn rkai_get_cpu_features() -> u32 {
-    crate::select::detected_features().0
+    crate::core_kind::detected_features().0
 }

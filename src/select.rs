@@ -28,24 +28,13 @@ pub use rkai_ukernels::select::Shape as ShapeClass;
 
 use crate::rkai_ffi::{RKAI_SHAPE_GEMM, RKAI_SHAPE_GEMV};
 
-/// Features of this CPU: the instruction sets detected at run time, plus
-/// [`Features::IN_ORDER`] when every core is an in-order little core.
-pub fn detected_features() -> Features {
-    let isa = Features::detect();
-    if crate::core_kind::in_order() {
-        isa.union(Features::IN_ORDER)
-    } else {
-        isa
-    }
-}
-
 /// Features selection may use: detected, then restricted by `RKAI_FEATURES` and by `mask`. On
 /// non-Arm targets every kernel runs (through its portable implementation), so every instruction
 /// set counts as present and the ranking picks the same pair a big Arm core with everything
 /// would.
 pub fn allowed_features(mask: Features) -> Features {
     let detected = if cfg!(target_arch = "aarch64") {
-        detected_features()
+        crate::core_kind::detected_features()
     } else {
         Features::ALL.difference(Features::IN_ORDER)
     };

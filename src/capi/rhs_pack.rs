@@ -13,7 +13,15 @@ fn k(kind: RhsPackerKind, symbol: &str, a: &CArgs) -> usize {
             symbol,
             offsets::chunked_k(a.k_chunk_count, a.k_chunk_length),
         ),
-        _ => a.k,
+        RhsPackerKind::Qsi4cxp(_)
+        | RhsPackerKind::Qsi4cxps1s0
+        | RhsPackerKind::Qsi8cxp(_)
+        | RhsPackerKind::Qsu2cxp(_)
+        | RhsPackerKind::Qsi4c32p(_)
+        | RhsPackerKind::Qsi4c32pf16(_)
+        | RhsPackerKind::Qai4c32p(_)
+        | RhsPackerKind::Float(_)
+        | RhsPackerKind::Bf16(_) => a.k,
     }
 }
 

@@ -242,8 +242,14 @@ impl Family {
             (Operands::Bf16pBf16p | Operands::UnpackedFloat | Operands::IndirectFloat, _) => {
                 DstPointer::Void
             }
-            (_, Output::F32) => DstPointer::Float,
-            (_, Output::F16 | Output::Bf16) => DstPointer::Void,
+            (
+                Operands::Qai8dxp(_) | Operands::Qsi8d32pQsi4c32p | Operands::Qsi8d32pQai4c32p,
+                Output::F32,
+            ) => DstPointer::Float,
+            (
+                Operands::Qai8dxp(_) | Operands::Qsi8d32pQsi4c32p | Operands::Qsi8d32pQai4c32p,
+                Output::F16 | Output::Bf16,
+            ) => DstPointer::Void,
         }
     }
 
