@@ -8,7 +8,7 @@ mod support;
 use std::collections::BTreeSet;
 use support::cpu;
 use support::death;
-use support::getter_grid::{Grid, call, prototypes};
+use support::getter_grid::{Grid, VectorLength, call, prototypes};
 
 use rkai::ukernels::arch::Features;
 
@@ -17,23 +17,14 @@ unsafe extern "C" {
     safe fn kai_get_sme_vector_length_u8() -> u64;
 }
 
-/// The grid over SVE vector lengths. Its column applies by the CPU's SVE length, or the 128-bit
-/// one where SVE is absent (rkai's SVE-dependent getters then describe the 128-bit form its
-/// portable implementations run).
+/// The grid over SVE vector lengths (where SVE is absent, rkai's SVE-dependent getters describe
+/// the 128-bit form its portable implementations run).
 const SVE_GRID: Grid = Grid {
     text: include_str!("data/kleidiai-1.30-getters-grid.tsv"),
     column_bytes: &[16, 32],
-    length: sve_length,
+    length: VectorLength::Sve,
     functions: 777,
 };
-
-fn sve_length() -> usize {
-    if cfg!(target_arch = "aarch64") && cpu::features().contains(Features::SVE) {
-        kai_get_sve_vector_length_u8() as usize
-    } else {
-        16
-    }
-}
 
 grid_tests!(SVE_GRID, 60_000);
 
@@ -46,7 +37,7 @@ fn vector_length_functions_read_the_hardware() {
     if features.contains(Features::SVE) {
         let bytes = kai_get_sve_vector_length_u8();
         assert!(bytes.is_power_of_two() && (16..=256).contains(&bytes));
-        assert_eq!(bytes as usize, sve_length());
+        assert_eq!(bytes as usize, VectorLength::Sve.bytes());
     }
     if features.contains(Features::SME) {
         let bytes = kai_get_sme_vector_length_u8();

@@ -10,31 +10,14 @@
 
 mod support;
 
-use support::cpu;
-use support::getter_grid::Grid;
+use support::getter_grid::{Grid, VectorLength};
 
-use rkai::ukernels::arch::Features;
-
-unsafe extern "C" {
-    safe fn kai_get_sme_vector_length_u8() -> u64;
-}
-
-/// The grid over streaming vector lengths. Its column applies by the CPU's streaming length, or
-/// the 128-bit one where SME is absent (the length rkai's portable SME kernels run with).
+/// The grid over streaming vector lengths.
 const SME_GRID: Grid = Grid {
     text: include_str!("data/kleidiai-1.30-getters-grid-sme.tsv"),
     column_bytes: &[16, 64, 256],
-    length: sme_length,
+    length: VectorLength::Streaming,
     functions: 248,
 };
-
-fn sme_length() -> usize {
-    // KleidiAI's `kai_get_sme_vector_length_u8` is `RDSVL`, undefined without SME.
-    if cfg!(target_arch = "aarch64") && cpu::features().contains(Features::SME) {
-        kai_get_sme_vector_length_u8() as usize
-    } else {
-        16
-    }
-}
 
 grid_tests!(SME_GRID, 1_000);

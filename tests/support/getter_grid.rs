@@ -14,6 +14,7 @@ use std::io::Write;
 use std::sync::OnceLock;
 
 use rkai::capi::exports::symbol_address;
+use rkai::ukernels::arch;
 
 const API: &str = include_str!("../data/kleidiai-1.30-api.txt");
 
@@ -124,14 +125,35 @@ pub const HARDWARE_FUNCTIONS: [&str; 2] = [
     "kai_get_sme_vector_length_u8",
 ];
 
+/// The vector length a grid's columns follow.
+#[derive(Clone, Copy)]
+pub enum VectorLength {
+    /// The SVE vector length (the SVE kernels' getters).
+    Sve,
+    /// The streaming vector length (the SME kernels' getters).
+    Streaming,
+}
+
+impl VectorLength {
+    /// The length in bytes rkai's getters describe in this process: the CPU's, or 16 (128 bits)
+    /// where the extension is absent, the length rkai's portable implementations run with.
+    pub fn bytes(self) -> usize {
+        match self {
+            VectorLength::Sve => arch::sve_vector_bytes(),
+            VectorLength::Streaming => arch::sme_vector_bytes(),
+        }
+        .unwrap_or(16)
+    }
+}
+
 /// One grid file and what its columns mean.
 pub struct Grid {
     /// The file's contents.
     pub text: &'static str,
     /// The vector length (bytes) each value column was measured at, in column order.
     pub column_bytes: &'static [usize],
-    /// The vector length (bytes) whose column applies in this process, as rkai's getters see it.
-    pub length: fn() -> usize,
+    /// Which vector length the columns are measured at.
+    pub length: VectorLength,
     /// How many functions the file covers (a check that it was read whole).
     pub functions: usize,
 }
@@ -172,7 +194,7 @@ impl Grid {
 
     /// The column measured at this process's vector length, if the grid has one.
     pub fn column(&self) -> Option<usize> {
-        let bytes = (self.length)();
+        let bytes = self.length.bytes();
         self.column_bytes.iter().position(|&b| b == bytes)
     }
 
@@ -303,7 +325,7 @@ impl Grid {
         eprintln!(
             "getters grid: {} accepted rows checked at vector length {} bytes (column {:?})",
             accepted.len(),
-            (self.length)(),
+            self.length.bytes(),
             self.column()
         );
         assert!(
