@@ -515,12 +515,12 @@ macro_rules! native {
     }};
 }
 
-/// Declares a kernel of a `qai8dxp` family: static name (the stem in upper case, which the
-/// build script relies on), family, LHS and RHS packer lists, stem, ISA, the tile
-/// `[m_step, n_step, mr, nr, kr, sr]` and the implementation on this target.
-/// A kernel entry of any family. The short form is a KleidiAI kernel with a fixed tile; the long
+/// Declares a kernel entry of any family: its stem (the static's name and its C stem), family,
+/// LHS and RHS packer lists, ISA, the tile `[m_step, n_step, mr, nr, kr, sr]` and the
+/// implementation on this target. The short form is a KleidiAI kernel with a fixed tile; the long
 /// form (`..., $native, $origin, $columns`) also names the origin and column scaling, for rkai's
-/// vector-length-agnostic extensions; a final `One` marks a kernel limited to one row per call.
+/// vector-length-agnostic extensions; then the rows per call (`One`: limited to one row), the
+/// epilogue and the asserts may follow.
 macro_rules! kernel_entry {
     (@epilogue) => { $crate::kernel::Epilogue::VECTOR };
     (@epilogue $e:expr) => { $e };

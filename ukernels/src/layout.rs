@@ -366,7 +366,7 @@ pub mod qsu2cxp {
     }
 }
 
-/// The packed RHS formats of the `qai8dxp` families.
+/// The packed RHS formats of every family and RHS packer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RhsLayout {
     /// int4 per channel, nibble-pair layouts (`qsi4cxp`, both the `s16s0` and the sequential
