@@ -31,7 +31,7 @@ impl PackerKind {
         }
     }
 
-    /// Format an RHS packer writes (`None` for LHS packers); `bl` as for [`Family::rhs_layout`].
+    /// Format an RHS packer writes (`None` for LHS packers); `bl` as for [`Family::rhs_layout`](crate::family::Family::rhs_layout).
     pub const fn rhs_layout(self, bl: usize) -> Option<RhsLayout> {
         match self {
             PackerKind::Lhs(_) => None,
@@ -91,7 +91,7 @@ pub enum RhsPackerKind {
 }
 
 impl RhsPackerKind {
-    /// Format the packer writes; `bl` as for [`Family::rhs_layout`].
+    /// Format the packer writes; `bl` as for [`Family::rhs_layout`](crate::family::Family::rhs_layout).
     pub const fn layout(self, bl: usize) -> RhsLayout {
         match self {
             RhsPackerKind::Qsi4cxp(_) | RhsPackerKind::Qsi4cxps1s0 => RhsLayout::Qsi4cxp,
