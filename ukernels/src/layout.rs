@@ -133,9 +133,8 @@ pub mod qsi4c32p {
     /// blocks, as the SME kernels' getters compute it for any K); the same where `bl` divides K.
     pub fn stride_of_whole_blocks(k: usize, nr: usize, bl: usize) -> Result<usize, Violation> {
         check_block_length(bl)?;
-        let blocks = contract::roundup(k, bl, "roundup(k, bl) fits in size_t")? / bl;
         let blocks = contract::mul(
-            blocks,
+            k.div_ceil(bl),
             bl / 2 + SCALE_BYTES,
             "packed RHS column size fits in size_t",
         )?;

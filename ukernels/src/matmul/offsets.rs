@@ -87,20 +87,16 @@ pub fn rhs_packed(
     bl: usize,
 ) -> Result<usize, Violation> {
     let t = kernel.tile();
-    let stride = match kernel.family.description().operands {
-        Operands::Qai8dxp(Qai8dxpRhs::Qsi4c32p) => {
-            blocks_stride(kernel.asserts.block_depth, k, t.nr, bl)?
-        }
-        Operands::Qsi8d32pQsi4c32p => {
-            qsi8d32p_qsi4c32p::check_block(kernel, k, bl)?;
-            kernel.family.rhs_layout(bl).stride(k, t.nr, t.kr, t.sr)?
-        }
-        Operands::Qai8dxp(Qai8dxpRhs::Qsi4cxp | Qai8dxpRhs::Qsi8cxp | Qai8dxpRhs::Qsu2cxp)
+    let operands = kernel.family.description().operands;
+    // KleidiAI's order: the Q4_0 kernels' block checks, then the column, then the stride's.
+    match operands {
+        Operands::Qsi8d32pQsi4c32p => qsi8d32p_qsi4c32p::check_block(kernel, k, bl)?,
+        Operands::Qai8dxp(_)
         | Operands::Qsi8d32pQai4c32p
         | Operands::Bf16pBf16p
         | Operands::UnpackedFloat
-        | Operands::IndirectFloat => kernel.family.rhs_layout(bl).stride(k, t.nr, t.kr, t.sr)?,
-    };
+        | Operands::IndirectFloat => {}
+    }
     require_multiple(
         n_idx,
         kernel.asserts.rhs_packed_n_idx,
@@ -108,6 +104,17 @@ pub fn rhs_packed(
         "(n_idx % nr) == 0",
         "(n_idx % kai_nr) == 0",
     )?;
+    let stride = match operands {
+        Operands::Qai8dxp(Qai8dxpRhs::Qsi4c32p) => {
+            blocks_stride(kernel.asserts.block_depth, k, t.nr, bl)?
+        }
+        Operands::Qai8dxp(Qai8dxpRhs::Qsi4cxp | Qai8dxpRhs::Qsi8cxp | Qai8dxpRhs::Qsu2cxp)
+        | Operands::Qsi8d32pQsi4c32p
+        | Operands::Qsi8d32pQai4c32p
+        | Operands::Bf16pBf16p
+        | Operands::UnpackedFloat
+        | Operands::IndirectFloat => kernel.family.rhs_layout(bl).stride(k, t.nr, t.kr, t.sr)?,
+    };
     contract::mul(n_idx / t.nr, stride, "packed RHS offset fits in size_t")
 }
 
