@@ -41,13 +41,14 @@ macro_rules! rhs_pack_fn {
     };
 }
 
-/// A `kai_run_matmul_clamp_*` prototype of a packed LHS and RHS: the sizes `$dim`, the operands
-/// and clamp bounds all of them take, then the kernel's own trailing parameters.
+/// A `kai_run_matmul_clamp_*` prototype: the sizes `$dim`, the LHS (`lhs_packed`, or the
+/// parameters `[$lhs]` of an unpacked one), the RHS, destination and clamp bounds all of them
+/// take, then the kernel's own trailing parameters.
 macro_rules! matmul_fn {
-    ($($dim:ident),+ $(; $($own:ident: $ty:ty),*)?) => {
+    ($($dim:ident),+ [$($lhs:ident: $lty:ty),+] $(; $($own:ident: $ty:ty),*)?) => {
         unsafe extern "C" fn(
             $($dim: usize,)+
-            lhs_packed: *const c_void,
+            $($lhs: $lty,)+
             rhs_packed: *const c_void,
             dst: *mut c_void,
             dst_stride_row: usize,
@@ -57,6 +58,25 @@ macro_rules! matmul_fn {
             $($(, $own: $ty)*)?
         )
     };
+    ($($dim:ident),+ $(; $($own:ident: $ty:ty),*)?) => {
+        matmul_fn!($($dim),+ [lhs_packed: *const c_void] $(; $($own: $ty),*)?)
+    };
+}
+
+/// A `kai_run_rhs_pack_*_qs4cxs1s0`-style prototype: the int4 per-channel packers' parameters
+/// (`kai_rhs_pack_qs4cxs1s0_param`), then `$own`.
+macro_rules! qs4cx_pack_fn {
+    ($($own:ident: $ty:ty),* $(,)?) => {
+        rhs_pack_fn!(
+            rhs: *const u8,
+            bias: *const f32,
+            scale: *const f32,
+            rhs_packed: *mut c_void,
+            extra_bytes: usize,
+            params: *const kai_rhs_pack_qs4cxs1s0_param,
+            $($own: $ty),*
+        )
+    };
 }
 
 /// `kai_run_lhs_quant_pack_qai8dxp_f32`.
@@ -64,24 +84,9 @@ pub type LhsQuantPackFn = lhs_pack_fn!(m, k, mr, kr, sr; *const f32);
 /// `kai_run_lhs_quant_pack_qai8dxp_{f16,bf16}_neon`.
 pub type LhsQuantPackHalfFn = lhs_pack_fn!(m, k, mr, kr, sr; *const c_void);
 /// `kai_run_rhs_pack_{nxk,kxn}_qsi4cxp_qs4cxs1s0`.
-pub type RhsPackQsi4cxpFn = rhs_pack_fn!(
-    rhs: *const u8,
-    bias: *const f32,
-    scale: *const f32,
-    rhs_packed: *mut c_void,
-    extra_bytes: usize,
-    params: *const kai_rhs_pack_qs4cxs1s0_param,
-);
+pub type RhsPackQsi4cxpFn = qs4cx_pack_fn!();
 /// `kai_run_rhs_pack_nxk_qsu2cxp*_qsu2cx_neon` (the int4 prototype and a trailing `lut_arg`).
-pub type RhsPackQsu2cxpFn = rhs_pack_fn!(
-    rhs: *const u8,
-    bias: *const f32,
-    scale: *const f32,
-    rhs_packed: *mut c_void,
-    extra_bytes: usize,
-    params: *const kai_rhs_pack_qs4cxs1s0_param,
-    lut_arg: *const i32,
-);
+pub type RhsPackQsu2cxpFn = qs4cx_pack_fn!(lut_arg: *const i32);
 /// `kai_run_rhs_pack_{nxk,kxn}_qsi8cxp_qsi8cx_neon`.
 pub type RhsPackQsi8cxpFn = rhs_pack_fn!(
     rhs: *const i8,
@@ -163,21 +168,8 @@ pub unsafe fn pack_float_rhs(
     // SAFETY: forwarded contract.
     unsafe { pack(1, n, k, nr, kr, sr, stride, src, bias, none, out, 0, none) }
 }
-/// `kai_run_matmul_clamp_f32_f32_f32p*`: (m, n, k, lhs, lhs_stride, rhs_packed, dst,
-/// dst_stride_row, dst_stride_col, clamp_min, clamp_max).
-pub type MatmulFloatFn = unsafe extern "C" fn(
-    usize,
-    usize,
-    usize,
-    *const c_void,
-    usize,
-    *const c_void,
-    *mut c_void,
-    usize,
-    usize,
-    f32,
-    f32,
-);
+/// `kai_run_matmul_clamp_f32_f32_f32p*` (an unpacked LHS and its row stride).
+pub type MatmulFloatFn = matmul_fn!(m, n, k [lhs: *const c_void, lhs_stride: usize]);
 
 /// `kai_get_*` getters of one `size_t` (`get_n_step(nr)`, `get_m_step(mr)`, `get_bias_offset`).
 pub type Getter1 = extern "C" fn(usize) -> usize;
