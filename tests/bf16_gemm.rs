@@ -22,7 +22,7 @@ use rkai::ukernels::pack::rhs_pack_bf16::Variant as RhsVariant;
 use rkai::ukernels::reference::bf16_gemm as reference;
 use std::ptr;
 use support::cabi::func as sym;
-use support::cabi::{Getter2, Getter3, LhsQuantPackHalfFn, MatmulFn, pack_float_rhs};
+use support::cabi::{Getter2, Getter3, MatmulFn, pack_float_rhs, pack_lhs};
 use support::gemm::{self, Impl, Portion, portions};
 use support::guard::{EDGES, Edge, Guarded};
 use support::rng::Rng;
@@ -234,15 +234,12 @@ impl Problem {
         let mut out = Guarded::from_bytes(&vec![0xa5; size.max(1)], edge);
         // SAFETY: source rows and output sized for m x k.
         unsafe {
-            sym::<LhsQuantPackHalfFn>("run", self.lhs_packer.name)(
-                self.m,
-                self.k,
-                v.mr(),
-                4,
-                1,
+            pack_lhs(
+                self.lhs_packer.name,
+                (self.m, self.k),
+                (v.mr(), 4, 1),
                 0,
-                src.ptr().cast(),
-                es * self.k.max(1),
+                (src.ptr().cast(), es * self.k.max(1)),
                 out.mut_ptr().cast(),
             )
         };

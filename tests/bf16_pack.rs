@@ -16,7 +16,7 @@ use rkai::ukernels::pack::rhs_pack_bf16::Variant as RhsVariant;
 use rkai::ukernels::reference::lhs_bf16 as reference;
 use std::ptr;
 use support::cabi::func as sym;
-use support::cabi::{Getter0, Getter2, LhsQuantPackHalfFn, RhsPackFloatFn};
+use support::cabi::{Getter0, Getter2, RhsPackFloatFn, pack_float_rhs, pack_lhs};
 use support::guard::{EDGES, Edge, Guarded};
 use support::rng::Rng;
 
@@ -141,15 +141,12 @@ fn pack_case(p: &Packer, m: usize, k: usize, pad: usize, seed: u64, specials: bo
     let mut out = Guarded::from_bytes(&vec![0xa5; size.max(1)], edge);
     // SAFETY: source rows and output sized for m x k.
     unsafe {
-        sym::<LhsQuantPackHalfFn>("run", p.name)(
-            m,
-            k,
-            v.mr(),
-            4,
-            1,
+        pack_lhs(
+            p.name,
+            (m, k),
+            (v.mr(), 4, 1),
             0,
-            lhs.ptr().cast(),
-            es * row,
+            (lhs.ptr().cast(), es * row),
             out.mut_ptr().cast(),
         )
     };
@@ -352,20 +349,13 @@ fn rhs_pack_case(p: &Packer, n: usize, k: usize, with_bias: bool, seed: u64, edg
     let mut out = Guarded::from_bytes(&vec![RHS_FILL; size], edge);
     // SAFETY: source, bias and output sized for k x n; scale and params null.
     unsafe {
-        sym::<RhsPackFloatFn>("run", p.name)(
-            1,
-            n,
-            k,
-            12,
-            4,
-            1,
-            sb * stride,
-            rhs.ptr().cast(),
+        pack_float_rhs(
+            p.name,
+            (n, k),
+            (12, 4, 1),
+            (rhs.ptr().cast(), sb * stride),
             bias_buf.as_ref().map_or(ptr::null(), |b| b.ptr().cast()),
-            ptr::null(),
             out.mut_ptr().cast(),
-            0,
-            ptr::null(),
         )
     };
     let expect = expected_rhs(v, n, k, &w, bias.as_deref());
@@ -522,21 +512,19 @@ const H8: &str = "lhs_pack_bf16p8x4_f16_neon";
 fn run_call(packer: &str, m: usize, mr: usize, kr: usize, sr: usize, start: usize, null_lhs: bool) {
     let lhs = [0u8; 1024];
     let mut out = [0u8; 1024];
+    let src = if null_lhs {
+        ptr::null()
+    } else {
+        lhs.as_ptr().cast()
+    };
     // SAFETY: buffers cover m <= 8, k = 8; the call is expected to abort.
     unsafe {
-        sym::<LhsQuantPackHalfFn>("run", packer)(
-            m,
-            8,
-            mr,
-            kr,
-            sr,
+        pack_lhs(
+            packer,
+            (m, 8),
+            (mr, kr, sr),
             start,
-            if null_lhs {
-                ptr::null()
-            } else {
-                lhs.as_ptr().cast()
-            },
-            32,
+            (src, 32),
             out.as_mut_ptr().cast(),
         )
     }

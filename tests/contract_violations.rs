@@ -7,8 +7,8 @@ use rkai::ukernels::types::kai_rhs_pack_qs4cxs1s0_param as RhsParams;
 use std::ptr;
 use support::block_gemm::run_kernel;
 use support::cabi::{
-    Getter2, Getter3, Getter5, Getter7, LhsQuantPackFn as LhsPackFn, MatmulFn, RhsPackQsi4c32pFn,
-    RhsPackQsi4cxpFn as RhsPackFn, sym,
+    Getter2, Getter3, Getter5, Getter7, MatmulFn, RhsPackQsi4c32pFn, RhsPackQsi4cxpFn as RhsPackFn,
+    pack_lhs, sym,
 };
 use support::death;
 
@@ -98,20 +98,9 @@ fn lhs_pack(name: &str, m: usize, sr: usize, null_lhs: bool, lhs_stride: usize) 
     let x = [0f32; 64];
     let mut out = [0u8; 512];
     let lhs = if null_lhs { ptr::null() } else { x.as_ptr() };
+    let src = (lhs.cast(), lhs_stride);
     // SAFETY: expected to abort before touching memory.
-    unsafe {
-        sym::<LhsPackFn>(&format!("kai_run_{name}"))(
-            m,
-            16,
-            1,
-            16,
-            sr,
-            0,
-            lhs,
-            lhs_stride,
-            out.as_mut_ptr().cast(),
-        )
-    }
+    unsafe { pack_lhs(name, (m, 16), (1, 16, sr), 0, src, out.as_mut_ptr().cast()) }
 }
 
 /// The packer parameters with these zero points (1 and 8 are the accepted ones).

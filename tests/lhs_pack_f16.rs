@@ -6,7 +6,7 @@
 
 mod support;
 
-use support::cabi::{BlockLhsGetter, Getter1, Getter2, LhsBlockPackFn, func};
+use support::cabi::{BlockLhsGetter, Getter1, Getter2, func, pack_block_lhs};
 use support::guard::{EDGES, Guarded};
 use support::rng::Rng;
 
@@ -92,7 +92,6 @@ fn getters_follow_kleidiai() {
 
 #[test]
 fn packed_bytes_equal_reference_at_every_mr() {
-    let run: LhsBlockPackFn = func("run", PACKER);
     let size: BlockLhsGetter = func("get_lhs_packed_size", PACKER);
     let mut rng = Rng::new(17);
     let specials = specials();
@@ -112,22 +111,10 @@ fn packed_bytes_equal_reference_at_every_mr() {
                 let edge = EDGES[cases % 2];
                 let src = Guarded::from_f32(&lhs, edge);
                 let mut out = Guarded::from_bytes(&vec![UNTOUCHED; bytes], edge);
+                let (shape, tile, src) = ((m, k, 7), (mr, 3, 2), (src.ptr().cast(), 1));
                 // SAFETY: buffers sized for the call; stride, bl, kr and m_idx_start are ignored
                 // as KleidiAI ignores them (odd values show it).
-                unsafe {
-                    run(
-                        m,
-                        k,
-                        7,
-                        mr,
-                        3,
-                        2,
-                        5,
-                        src.ptr().cast(),
-                        1,
-                        out.mut_ptr().cast(),
-                    )
-                };
+                unsafe { pack_block_lhs(PACKER, shape, tile, 5, src, out.mut_ptr().cast()) };
                 assert_eq!(out.bytes(), &want[..], "m {m} k {k} mr {mr}");
                 cases += 1;
             }
@@ -139,21 +126,10 @@ fn packed_bytes_equal_reference_at_every_mr() {
 /// Packer `name` called with sr = 1 (one row, k = 2), which it refuses before any access.
 fn pack_with_sr_1(name: &str) {
     let mut out = [0u8; 64];
+    let zeros = [0.0f32; 2];
+    let src = (zeros.as_ptr().cast(), 8);
     // SAFETY: refused before any access.
-    unsafe {
-        func::<LhsBlockPackFn>("run", name)(
-            1,
-            2,
-            2,
-            1,
-            2,
-            1,
-            0,
-            [0.0f32; 2].as_ptr().cast(),
-            8,
-            out.as_mut_ptr().cast(),
-        )
-    }
+    unsafe { pack_block_lhs(name, (1, 2, 2), (1, 2, 1), 0, src, out.as_mut_ptr().cast()) }
 }
 
 fn cases() -> Vec<support::death::Case<String, String>> {

@@ -23,7 +23,7 @@ use rkai::ukernels::types::kai_rhs_pack_qs4cxs1s0_param as Params;
 use support::block_gemm::{self, run_kernel, run_rows};
 use support::block_lhs::{self, BlockLhsProblem, LhsCase};
 use support::cabi::func as sym;
-use support::cabi::{BlockLhsGetter, RhsPackQai4c32pFn};
+use support::cabi::{BlockLhsGetter, pack_qai4c32p_rhs};
 use support::cabi::{Getter2, Getter5, MatmulBlockFn};
 use support::gemm::Impl;
 use support::guard::{Edge, Guarded};
@@ -233,25 +233,11 @@ fn pack_rhs(p: &Problem, name: &str, nr: usize, kr: usize, edge: Edge, fill: u8)
     let scale = Guarded::from_f32(&p.rs, edge);
     let bias = p.bias.as_ref().map(|b| Guarded::from_f32(b, edge));
     let mut packed = Guarded::from_bytes(&vec![fill; size], edge);
+    let bias = bias.as_ref().map_or(std::ptr::null(), |b| b.ptr().cast());
+    let floats = (zero.ptr().cast(), bias, scale.ptr().cast());
+    let (shape, tile, out) = ((p.n, p.k, p.bl), (nr, kr, 2), packed.mut_ptr().cast());
     // SAFETY: buffers sized from the getters and the shape.
-    unsafe {
-        sym::<RhsPackQai4c32pFn>("run", name)(
-            1,
-            p.n,
-            p.k,
-            nr,
-            kr,
-            2,
-            p.bl,
-            src.ptr(),
-            zero.ptr().cast(),
-            bias.as_ref().map_or(std::ptr::null(), |b| b.ptr().cast()),
-            scale.ptr().cast(),
-            packed.mut_ptr().cast(),
-            0,
-            &PARAMS,
-        )
-    };
+    unsafe { pack_qai4c32p_rhs(name, shape, tile, src.ptr(), floats, out, &PARAMS) };
     packed
 }
 
@@ -620,29 +606,15 @@ fn run_rhs_nr(name: &str, nr: usize, kr: usize, bl: usize, null_zero: bool, para
     let src = vec![0u8; 8 * 64];
     let f = [0f32; 64];
     let mut out = vec![0u8; 8192];
+    let zero = if null_zero {
+        std::ptr::null()
+    } else {
+        f.as_ptr().cast()
+    };
+    let floats = (zero, std::ptr::null(), f.as_ptr().cast());
+    let (shape, tile, out) = ((8, 64, bl), (nr, kr, 2), out.as_mut_ptr().cast());
     // SAFETY: expected to abort before touching memory.
-    unsafe {
-        sym::<RhsPackQai4c32pFn>("run", name)(
-            1,
-            8,
-            64,
-            nr,
-            kr,
-            2,
-            bl,
-            src.as_ptr(),
-            if null_zero {
-                std::ptr::null()
-            } else {
-                f.as_ptr().cast()
-            },
-            std::ptr::null(),
-            f.as_ptr().cast(),
-            out.as_mut_ptr().cast(),
-            0,
-            &params,
-        )
-    }
+    unsafe { pack_qai4c32p_rhs(name, shape, tile, src.as_ptr(), floats, out, &params) }
 }
 
 /// One violation: (case name, symbol, condition, action).

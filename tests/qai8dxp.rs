@@ -23,8 +23,8 @@ use rkai::ukernels::types::{
 };
 use support::cabi::func as sym;
 use support::cabi::{
-    Getter0, Getter2, Getter3, Getter4, Getter5, Getter6, Getter7, LhsQuantPackFn as LhsPackFn,
-    RhsPackQsi4c32pFn, RhsPackQsi4cxpFn, RhsPackQsi8cxpFn,
+    Getter0, Getter2, Getter3, Getter4, Getter5, Getter6, Getter7, RhsPackQsi4c32pFn,
+    RhsPackQsi4cxpFn, RhsPackQsi8cxpFn,
 };
 use support::gemm::Impl;
 use support::guard::{EDGES, Edge, Guarded};
@@ -705,19 +705,12 @@ fn lhs_packing_in_row_slices_equals_one_call() {
                     start, p.k, t.mr, t.kr, t.sr,
                 );
                 let src_off = sym::<Getter2>("get_lhs_offset", LHS_PACKER)(start, 4 * p.k);
+                let (shape, tile) = ((end - start, p.k), (t.mr, t.kr, t.sr));
                 // SAFETY: offsets from the getters stay inside the buffers.
                 unsafe {
-                    sym::<LhsPackFn>("run", LHS_PACKER)(
-                        end - start,
-                        p.k,
-                        t.mr,
-                        t.kr,
-                        t.sr,
-                        start,
-                        p.lhs.as_ptr().cast::<u8>().add(src_off).cast(),
-                        4 * p.k,
-                        parts.mut_ptr().add(off).cast(),
-                    )
+                    let src = (p.lhs.as_ptr().cast::<u8>().add(src_off).cast(), 4 * p.k);
+                    let out = parts.mut_ptr().add(off).cast();
+                    support::cabi::pack_lhs(LHS_PACKER, shape, tile, start, src, out)
                 };
             }
             assert_eq!(parts.bytes(), whole.bytes(), "{} split at {split}", k.stem);

@@ -23,7 +23,7 @@ use rkai::ukernels::types::kai_rhs_pack_qs4cxs1s0_param as Params;
 use support::block_gemm::{self, run_kernel};
 use support::block_lhs::{self, BlockLhsProblem, LhsCase};
 use support::cabi::func as sym;
-use support::cabi::{BlockLhsGetter, RhsPackQ4_0Fn};
+use support::cabi::{BlockLhsGetter, pack_q4_0_rhs};
 use support::cabi::{Getter2, Getter3, Getter4, Getter5};
 use support::death;
 use support::gemm::Impl;
@@ -242,18 +242,12 @@ fn pack_rhs(p: &Problem, name: &str, nr: usize, kr: usize, edge: Edge, fill: u8)
     let mut packed = Guarded::from_bytes(&vec![fill; size], edge);
     // SAFETY: buffers sized from the getters.
     unsafe {
-        sym::<RhsPackQ4_0Fn>("run", name)(
-            1,
-            p.n,
-            p.k,
-            nr,
-            kr,
-            2,
-            p.bl,
-            src.ptr(),
-            std::ptr::null(),
+        pack_q4_0_rhs(
+            name,
+            (p.n, p.k, p.bl),
+            (nr, kr, 2),
+            (src.ptr(), std::ptr::null()),
             packed.mut_ptr().cast(),
-            0,
             &PARAMS,
         )
     };
@@ -609,23 +603,13 @@ fn run_rhs_shape(
     let src = vec![0u8; n * k];
     let b = [0f32; 8];
     let mut out = vec![0u8; 16384];
+    let operands = (
+        src.as_ptr(),
+        if bias { b.as_ptr() } else { std::ptr::null() },
+    );
+    let (shape, tile, out) = ((n, k, bl), (nr, kr, 2), out.as_mut_ptr().cast());
     // SAFETY: expected to abort before touching memory.
-    unsafe {
-        sym::<RhsPackQ4_0Fn>("run", name)(
-            1,
-            n,
-            k,
-            nr,
-            kr,
-            2,
-            bl,
-            src.as_ptr(),
-            if bias { b.as_ptr() } else { std::ptr::null() },
-            out.as_mut_ptr().cast(),
-            0,
-            &params,
-        )
-    }
+    unsafe { pack_q4_0_rhs(name, shape, tile, operands, out, &params) }
 }
 
 /// [`run_rhs_shape`] for 8 columns of K = 64.

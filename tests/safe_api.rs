@@ -15,7 +15,7 @@ use rkai::ukernels::types::{
     kai_rhs_pack_qsi8cx_params,
 };
 use std::ffi::c_void;
-use support::cabi::{LhsQuantPackFn, MatmulBlockFn, MatmulFn, RhsPackQsi4c32pFn, func};
+use support::cabi::{MatmulBlockFn, MatmulFn, RhsPackQsi4c32pFn, func, pack_lhs};
 use support::cabi::{RhsPackQsi4cxpFn, RhsPackQsi8cxpFn};
 use support::rng::Rng;
 
@@ -124,15 +124,12 @@ fn through_c(
     let mut dst = vec![f32::NAN; m * n];
     // SAFETY: buffers sized by the packers' own size functions; C prototypes as declared.
     unsafe {
-        func::<LhsQuantPackFn>("run", "lhs_quant_pack_qai8dxp_f32")(
-            m,
-            k,
-            t.mr,
-            t.kr,
-            t.sr,
+        pack_lhs(
+            "lhs_quant_pack_qai8dxp_f32",
+            (m, k),
+            (t.mr, t.kr, t.sr),
             0,
-            x.as_ptr(),
-            k * 4,
+            (x.as_ptr().cast(), k * 4),
             lhs.as_mut_ptr().cast(),
         );
         let out: *mut c_void = rhs.as_mut_ptr().cast();

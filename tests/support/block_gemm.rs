@@ -5,7 +5,7 @@
 //! kernel checks are the generic tester's ([`super::tester`]).
 
 use super::cabi::func as sym;
-use super::cabi::{LhsBlockPackFn, MatmulBlockFn};
+use super::cabi::{MatmulBlockFn, pack_block_lhs};
 use super::rng::Rng;
 
 /// Shapes (n, k, bl) for the RHS packer tests: column tails of every tile, one to eight blocks
@@ -85,21 +85,9 @@ pub fn run_lhs(
 ) {
     let src = vec![0f32; 8 * 64];
     let mut out = vec![0u8; 8192];
+    let (shape, tile, src) = ((m, 64, bl), (mr, kr, sr), (src.as_ptr().cast(), 256));
     // SAFETY: expected to abort before touching memory.
-    unsafe {
-        sym::<LhsBlockPackFn>("run", name)(
-            m,
-            64,
-            bl,
-            mr,
-            kr,
-            sr,
-            m_idx_start,
-            src.as_ptr().cast(),
-            256,
-            out.as_mut_ptr().cast(),
-        )
-    }
+    unsafe { pack_block_lhs(name, shape, tile, m_idx_start, src, out.as_mut_ptr().cast()) }
 }
 
 /// The contract violations every per-block f32 GEMV `$gemv` (a `const` stem) shares, as death

@@ -5,7 +5,7 @@
 //! checks against KleidiAI's measured sizes are here.
 
 use super::cabi::func as sym;
-use super::cabi::{BlockLhsGetter, Getter2, Getter3, Getter5, LhsBlockPackFn};
+use super::cabi::{BlockLhsGetter, Getter2, Getter3, Getter5, pack_block_lhs};
 use super::guard::{Edge, Guarded};
 use super::rng::Rng;
 use super::tester::{self, Measured};
@@ -69,16 +69,12 @@ pub fn pack_rows<P: BlockLhsProblem>(
     let src_off = sym::<Getter2>("get_lhs_offset", name)(src_row, stride);
     // SAFETY: offsets from the getters stay inside the buffers.
     unsafe {
-        sym::<LhsBlockPackFn>("run", name)(
-            rows,
-            k,
-            bl,
-            mr,
-            kr,
-            sr,
+        pack_block_lhs(
+            name,
+            (rows, k, bl),
+            (mr, kr, sr),
             m_idx_start,
-            src.ptr().add(src_off).cast(),
-            stride,
+            (src.ptr().add(src_off).cast(), stride),
             packed.mut_ptr().add(off).cast(),
         )
     };

@@ -218,3 +218,82 @@ pub type ImatmulFn = unsafe extern "C" fn(
 /// bias, rhs_packed).
 pub type ImatmulPackFn =
     unsafe extern "C" fn(usize, usize, usize, usize, *const c_void, *const c_void, *mut c_void);
+
+/// Calls the LHS packer `name` of the `(m, k, mr, kr, sr, m_idx_start, lhs, lhs_stride,
+/// lhs_packed)` prototype ([`LhsQuantPackHalfFn`]: the `qai8dxp` and bf16 packers).
+///
+/// # Safety
+/// `src` (rows `stride` bytes apart) and `out` (the packed size) are valid for the call, or the
+/// call aborts before touching them.
+pub unsafe fn pack_lhs(
+    name: &str,
+    (m, k): (usize, usize),
+    (mr, kr, sr): (usize, usize, usize),
+    m_idx_start: usize,
+    (src, stride): (*const c_void, usize),
+    out: *mut c_void,
+) {
+    let pack = func::<LhsQuantPackHalfFn>("run", name);
+    // SAFETY: forwarded contract.
+    unsafe { pack(m, k, mr, kr, sr, m_idx_start, src, stride, out) }
+}
+
+/// Calls the per-block LHS packer `name` ([`LhsBlockPackFn`]: `qsi8d32p` and
+/// `f16pmrx2`), which takes the block length after K.
+///
+/// # Safety
+/// As [`pack_lhs`].
+pub unsafe fn pack_block_lhs(
+    name: &str,
+    (m, k, bl): (usize, usize, usize),
+    (mr, kr, sr): (usize, usize, usize),
+    m_idx_start: usize,
+    (src, stride): (*const c_void, usize),
+    out: *mut c_void,
+) {
+    let pack = func::<LhsBlockPackFn>("run", name);
+    // SAFETY: forwarded contract.
+    unsafe { pack(m, k, bl, mr, kr, sr, m_idx_start, src, stride, out) }
+}
+
+/// Calls the Q4_0 RHS packer `name` ([`RhsPackQ4_0Fn`]) with one group and no extra bytes.
+///
+/// # Safety
+/// `src` (n rows of Q4_0 blocks), `bias` and `out` (the packed size) are valid for the call, or
+/// the call aborts before touching them.
+pub unsafe fn pack_q4_0_rhs(
+    name: &str,
+    (n, k, bl): (usize, usize, usize),
+    (nr, kr, sr): (usize, usize, usize),
+    (src, bias): (*const u8, *const f32),
+    out: *mut c_void,
+    params: &kai_rhs_pack_qs4cxs1s0_param,
+) {
+    let pack = func::<RhsPackQ4_0Fn>("run", name);
+    // SAFETY: forwarded contract.
+    unsafe { pack(1, n, k, nr, kr, sr, bl, src, bias, out, 0, params) }
+}
+
+/// Calls the asymmetric int4 RHS packer `name` ([`RhsPackQai4c32pFn`]) with one group and no
+/// extra bytes; `floats` are its zero, bias and scale pointers.
+///
+/// # Safety
+/// `src`, `floats` and `out` (the packed size) are valid for the call, or the call aborts before
+/// touching them.
+pub unsafe fn pack_qai4c32p_rhs(
+    name: &str,
+    (n, k, bl): (usize, usize, usize),
+    (nr, kr, sr): (usize, usize, usize),
+    src: *const u8,
+    (zero, bias, scale): (*const c_void, *const c_void, *const c_void),
+    out: *mut c_void,
+    params: &kai_rhs_pack_qs4cxs1s0_param,
+) {
+    let pack = func::<RhsPackQai4c32pFn>("run", name);
+    // SAFETY: forwarded contract.
+    unsafe {
+        pack(
+            1, n, k, nr, kr, sr, bl, src, zero, bias, scale, out, 0, params,
+        )
+    }
+}

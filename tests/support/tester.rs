@@ -64,20 +64,9 @@ pub fn pack_qai8dxp_lhs(
     let size = sym::<super::cabi::Getter5>("get_lhs_packed_size", name)(m, k, mr, kr, sr);
     let lhs = Guarded::from_bytes(bytes, edge);
     let mut packed = Guarded::new(size, edge);
+    let (src, out) = ((lhs.ptr().cast(), stride), packed.mut_ptr().cast());
     // SAFETY: buffers sized from the getters.
-    unsafe {
-        sym::<super::cabi::LhsQuantPackHalfFn>("run", name)(
-            m,
-            k,
-            mr,
-            kr,
-            sr,
-            0,
-            lhs.ptr().cast(),
-            stride,
-            packed.mut_ptr().cast(),
-        )
-    };
+    unsafe { super::cabi::pack_lhs(name, (m, k), (mr, kr, sr), 0, src, out) };
     packed
 }
 
