@@ -416,6 +416,23 @@ fn verify(
     );
 }
 
+/// Packs `p` against a guard page at the end and checks one call of `which` over all of it
+/// against `expect` (`what` names the data in a failure).
+fn check_whole(
+    k: &MatmulKernel,
+    which: Impl,
+    p: &Problem,
+    clamp: (f32, f32),
+    expect: &[u32],
+    what: &str,
+) {
+    let lhs = p.pack_lhs(Edge::End);
+    let rhs = p.pack_rhs(Edge::End);
+    let whole = (0, 0, p.m, p.n);
+    let dst = call(k, which, p, &lhs, &rhs, whole, clamp, Edge::End);
+    verify(k, which, p, &dst, whole, expect, what);
+}
+
 /// (m, n, k): partial and whole row blocks and column groups, every K tail mod 4, K = 0.
 const SHAPES: [(usize, usize, usize); 15] = [
     (1, 1, 1),
@@ -523,11 +540,7 @@ fn non_finite_values_follow_the_model() {
                         (-0.5, 2.0),
                     ] {
                         let expect = p.expected(k, clamp);
-                        let lhs = p.pack_lhs(Edge::End);
-                        let rhs = p.pack_rhs(Edge::End);
-                        let whole = (0, 0, m, n);
-                        let dst = call(k, which, &p, &lhs, &rhs, whole, clamp, Edge::End);
-                        verify(k, which, &p, &dst, whole, &expect, "hostile");
+                        check_whole(k, which, &p, clamp, &expect, "hostile");
                         cases += 1;
                     }
                 }
@@ -581,12 +594,7 @@ fn wide_exponent_ranges_round_to_odd() {
                 // to nearest even (and no flushing) some results differ.
                 assert!(nearest_even_differs(&p, &expect), "wide values too tame");
             }
-
-            let lhs = p.pack_lhs(Edge::End);
-            let rhs = p.pack_rhs(Edge::End);
-            let whole = (0, 0, m, n);
-            let dst = call(k, which, &p, &lhs, &rhs, whole, clamp, Edge::End);
-            verify(k, which, &p, &dst, whole, &expect, "wide");
+            check_whole(k, which, &p, clamp, &expect, "wide");
             cases += 1;
         }
     }
@@ -599,16 +607,7 @@ fn wide_exponent_ranges_round_to_odd() {
 fn bfdot_kernel_follows_its_split_sums() {
     let mut cases = 0;
     for k in kernels().filter(|k| family::accumulation(k) == family::Accumulation::SplitPairs) {
-        let p = Problem::new(
-            1,
-            75,
-            256,
-            true,
-            k.lhs_packers[0],
-            k.rhs_packers[0],
-            Values::Normal,
-            2024,
-        );
+        let p = Problem::with_first_packers(k, (1, 75, 256), 2024);
         let clamp = (f32::NEG_INFINITY, f32::INFINITY);
         let expect = p.expected(k, clamp);
         let as_chain = MatmulKernel {
@@ -618,16 +617,12 @@ fn bfdot_kernel_follows_its_split_sums() {
         let chain = p.expected(&as_chain, clamp);
         let differing = expect.iter().zip(&chain).filter(|(a, b)| a != b).count();
         assert!(differing > 0, "data does not tell the orders apart");
-        let lhs = p.pack_lhs(Edge::End);
-        let rhs = p.pack_rhs(Edge::End);
         let mut impls = vec![Impl::Portable];
         if support::cpu::can_run(k.isa) {
             impls.push(Impl::Exported);
         }
         for which in impls {
-            let whole = (0, 0, p.m, p.n);
-            let dst = call(k, which, &p, &lhs, &rhs, whole, clamp, Edge::End);
-            verify(k, which, &p, &dst, whole, &expect, "split");
+            check_whole(k, which, &p, clamp, &expect, "split");
             cases += 1;
         }
         eprintln!(
