@@ -165,38 +165,55 @@ fn pack_case(p: &Packer, m: usize, k: usize, pad: usize, seed: u64, specials: bo
     );
 }
 
-#[test]
-fn packers_match_reference_bytes() {
+/// Runs `case(packer, seed, shape, option, edge)` for every packer of `packers`, every shape of
+/// `shapes` (its index the seed), every option of `options` and both guard-page edges; returns
+/// the cases run.
+fn each_case<S: Copy, O: Copy>(
+    packers: Vec<&'static Packer>,
+    shapes: &[S],
+    options: &[O],
+    case: impl Fn(&Packer, u64, S, O, Edge),
+) -> usize {
     let mut cases = 0;
-    for p in packers() {
-        let one_row = variant(p).mr() == 1;
-        for (seed, &(m, k)) in [
-            (1, 1),
-            (1, 3),
-            (1, 4),
-            (2, 5),
-            (7, 8),
-            (8, 9),
-            (9, 16),
-            (15, 2),
-            (16, 33),
-            (23, 70),
-            (1, 0),
-        ]
-        .iter()
-        .enumerate()
-        {
-            let m = if one_row { 1 } else { m };
-            for pad in [0, 3] {
-                for specials in [false, true] {
-                    for edge in EDGES {
-                        pack_case(p, m, k, pad, seed as u64, specials, edge);
-                        cases += 1;
-                    }
+    for p in packers {
+        for (seed, &shape) in shapes.iter().enumerate() {
+            for &option in options {
+                for edge in EDGES {
+                    case(p, seed as u64, shape, option, edge);
+                    cases += 1;
                 }
             }
         }
     }
+    cases
+}
+
+#[test]
+fn packers_match_reference_bytes() {
+    let shapes = [
+        (1, 1),
+        (1, 3),
+        (1, 4),
+        (2, 5),
+        (7, 8),
+        (8, 9),
+        (9, 16),
+        (15, 2),
+        (16, 33),
+        (23, 70),
+        (1, 0),
+    ];
+    // (source row padding, special values)
+    let options = [(0, false), (0, true), (3, false), (3, true)];
+    let cases = each_case(
+        packers(),
+        &shapes,
+        &options,
+        |p, seed, (m, k), (pad, specials), edge| {
+            let m = if variant(p).mr() == 1 { 1 } else { m };
+            pack_case(p, m, k, pad, seed, specials, edge)
+        },
+    );
     eprintln!("bf16 LHS packer cases: {cases}");
 }
 
@@ -369,32 +386,25 @@ fn rhs_pack_case(p: &Packer, n: usize, k: usize, with_bias: bool, seed: u64, edg
 
 #[test]
 fn rhs_packers_match_reference_bytes() {
-    let mut cases = 0;
-    for p in rhs_packers() {
-        for (seed, &(n, k)) in [
-            (1, 1),
-            (12, 4),
-            (13, 5),
-            (5, 3),
-            (24, 8),
-            (25, 9),
-            (36, 14),
-            (40, 7),
-            (7, 33),
-            (100, 2),
-            (3, 0),
-        ]
-        .iter()
-        .enumerate()
-        {
-            for with_bias in [false, true] {
-                for edge in EDGES {
-                    rhs_pack_case(p, n, k, with_bias, seed as u64, edge);
-                    cases += 1;
-                }
-            }
-        }
-    }
+    let shapes = [
+        (1, 1),
+        (12, 4),
+        (13, 5),
+        (5, 3),
+        (24, 8),
+        (25, 9),
+        (36, 14),
+        (40, 7),
+        (7, 33),
+        (100, 2),
+        (3, 0),
+    ];
+    let cases = each_case(
+        rhs_packers(),
+        &shapes,
+        &[false, true],
+        |p, seed, (n, k), bias, edge| rhs_pack_case(p, n, k, bias, seed, edge),
+    );
     eprintln!("bf16 RHS packer cases: {cases}");
 }
 
@@ -409,38 +419,32 @@ fn conversions_match_the_instructions() {
         eprintln!("no FEAT_BF16: BFCVT not compared");
         return;
     }
+    /// The 32 bits of `s0` after conversion `$insn` of `$x` (moved into `s0`).
+    macro_rules! convert {
+        ($insn:literal, $x:expr) => {{
+            let out: u32;
+            // SAFETY: register-only conversion; the function's caller has the instruction's
+            // feature (BFCVT: checked FEAT_BF16; FCVT: the FEAT_FP baseline).
+            unsafe {
+                std::arch::asm!(
+                    "fmov s0, {x:w}",
+                    $insn,
+                    "fmov {y:w}, s0",
+                    x = in(reg) $x,
+                    y = out(reg) out,
+                    out("v0") _,
+                    options(pure, nomem, nostack),
+                )
+            };
+            out
+        }};
+    }
     #[target_feature(enable = "bf16")]
     fn bfcvt(bits: u32) -> u16 {
-        let out: u32;
-        // SAFETY: register-only conversion; the caller checked FEAT_BF16.
-        unsafe {
-            std::arch::asm!(
-                "fmov s0, {x:w}",
-                "bfcvt h0, s0",
-                "fmov {y:w}, s0",
-                x = in(reg) bits,
-                y = out(reg) out,
-                out("v0") _,
-                options(pure, nomem, nostack),
-            )
-        };
-        out as u16
+        convert!("bfcvt h0, s0", bits) as u16
     }
     fn fcvt(h: u16) -> u32 {
-        let out: u32;
-        // SAFETY: register-only conversion (FEAT_FP baseline).
-        unsafe {
-            std::arch::asm!(
-                "fmov s0, {x:w}",
-                "fcvt s0, h0",
-                "fmov {y:w}, s0",
-                x = in(reg) u32::from(h),
-                y = out(reg) out,
-                out("v0") _,
-                options(pure, nomem, nostack),
-            )
-        };
-        out
+        convert!("fcvt s0, h0", u32::from(h))
     }
     let mut x = 0x9e37_79b9u32;
     let mut checked = 0;
