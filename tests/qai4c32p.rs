@@ -314,24 +314,14 @@ fn rhs_packers_match_reference_bytes() {
         combos.extend([16, 32, 64, 128, 256, 4].map(|nr| (name, nr, 8)));
     }
     combos.extend([(RHS, 16, 8), (RHS, 3, 4), (RHS, 8, 2), (RHS, 8, 32)]);
-    combos.sort();
-    combos.dedup();
-    let mut cases = 0;
-    for (name, nr, kr) in combos {
-        for (seed, &(n, k, bl)) in block_gemm::RHS_SHAPES.iter().enumerate() {
-            if bl % kr != 0 || (name == RHS && kr > 16) {
-                continue;
-            }
-            // Seeds alternate bias and no bias.
-            let p = Problem::new(1, n, k, bl, 200 + seed as u64);
-            let fill = 0x5a;
-            cases += tester::packs_equal_reference(
-                || format!("{name} nr={nr} kr={kr} n={n} k={k} bl={bl}"),
-                |edge| pack_rhs(&p, name, nr, kr, edge, fill),
-                |size| expected_rhs(&p, name, nr, kr, size, fill),
-            );
-        }
-    }
+    let cases = block_gemm::rhs_packings_equal_reference(
+        combos,
+        |(name, _, kr), bl| bl % kr == 0 && !(name == RHS && kr > 16),
+        // Seeds alternate bias and no bias.
+        |n, k, bl, seed| Problem::new(1, n, k, bl, seed),
+        |p, (name, nr, kr), edge, fill| pack_rhs(p, name, nr, kr, edge, fill),
+        |p, (name, nr, kr), size, fill| expected_rhs(p, name, nr, kr, size, fill),
+    );
     eprintln!("RHS packer byte comparisons: {cases}");
 }
 

@@ -337,21 +337,14 @@ fn rhs_packers_match_reference_bytes() {
         combos.extend([(name, 16, 4), (name, 32, 4), (name, 64, 4), (name, 5, 4)]);
     }
     combos.extend([(RHS, 16, 8), (RHS, 3, 4), (RHS, 8, 2)]);
-    combos.sort();
-    combos.dedup();
-    let mut cases = 0;
-    for (name, nr, kr) in combos {
-        for (seed, &(n, k, bl)) in block_gemm::RHS_SHAPES.iter().enumerate() {
-            let p = Problem::new(1, n, k, bl, 200 + seed as u64);
-            // The SME formats' packers leave columns past n untouched: the fill must survive.
-            let fill = 0x5a;
-            cases += tester::packs_equal_reference(
-                || format!("{name} nr={nr} kr={kr} n={n} k={k} bl={bl}"),
-                |edge| pack_rhs(&p, name, nr, kr, edge, fill),
-                |size| expected_rhs(&p, name, nr, kr, size, fill),
-            );
-        }
-    }
+    // The SME formats' packers leave columns past n untouched: the fill must survive.
+    let cases = block_gemm::rhs_packings_equal_reference(
+        combos,
+        |_, _| true,
+        |n, k, bl, seed| Problem::new(1, n, k, bl, seed),
+        |p, (name, nr, kr), edge, fill| pack_rhs(p, name, nr, kr, edge, fill),
+        |p, (name, nr, kr), size, fill| expected_rhs(p, name, nr, kr, size, fill),
+    );
     eprintln!("RHS packer byte comparisons: {cases}");
     eprintln!("RELIABILITY bounds_packers {cases}");
 }

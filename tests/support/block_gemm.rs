@@ -6,7 +6,9 @@
 
 use super::cabi::func as sym;
 use super::cabi::{MatmulBlockFn, pack_block_lhs};
+use super::guard::{Edge, Guarded};
 use super::rng::Rng;
+use super::tester;
 
 /// Shapes (n, k, bl) for the RHS packer tests: column tails of every tile, one to eight blocks
 /// of 32 to 256.
@@ -20,6 +22,42 @@ pub const RHS_SHAPES: [(usize, usize, usize); 8] = [
     (8, 512, 256),
     (70, 128, 32),
 ];
+
+/// One RHS packer with one tile: (packer, nr, kr).
+pub type RhsCase = (&'static str, usize, usize);
+
+/// For each of `cases` (sorted, without repeats) and each of [`RHS_SHAPES`] (n, k, bl) that
+/// `takes(case, bl)` accepts, packs `problem(n, k, bl, seed)` (seeds from 200) with `pack(p, case,
+/// edge, fill)` at either guard-page edge, over a buffer filled with 0x5a (packers that leave
+/// columns past n untouched must keep it), and compares the bytes with `expected(p, case, size,
+/// fill)`; returns the packings compared.
+pub fn rhs_packings_equal_reference<P>(
+    mut cases: Vec<RhsCase>,
+    takes: impl Fn(RhsCase, usize) -> bool,
+    problem: impl Fn(usize, usize, usize, u64) -> P,
+    pack: impl Fn(&P, RhsCase, Edge, u8) -> Guarded,
+    expected: impl Fn(&P, RhsCase, usize, u8) -> Vec<u8>,
+) -> usize {
+    cases.sort();
+    cases.dedup();
+    let fill = 0x5a;
+    let mut compared = 0;
+    for c in cases {
+        let (name, nr, kr) = c;
+        for (seed, &(n, k, bl)) in RHS_SHAPES.iter().enumerate() {
+            if !takes(c, bl) {
+                continue;
+            }
+            let p = problem(n, k, bl, 200 + seed as u64);
+            compared += tester::packs_equal_reference(
+                || format!("{name} nr={nr} kr={kr} n={n} k={k} bl={bl}"),
+                |edge| pack(&p, c, edge, fill),
+                |size| expected(&p, c, size, fill),
+            );
+        }
+    }
+    compared
+}
 
 /// m x k activations uniform in [-3, 5); with more than two rows, row 1 is zero (scale 0) and
 /// row 2 holds halves whose blocks have maximum 127 (scale 1, so the packers' rounding ties
