@@ -473,40 +473,23 @@ pub const SME2_BLOCKWISE_MOPA: Epilogue = Epilogue {
 /// (`unpacked`: taking an unpacked LHS, `indirect`: an indirection buffer, else both operands
 /// packed; a third segment names the 16-bit-output form of a packed kernel).
 macro_rules! native {
-    (unpacked $family:ident :: $module:ident) => {{
+    (unpacked $family:ident :: $module:ident) => {
+        $crate::kernel::native!(@on_aarch64 UnpackedLhs($family::$module::run))
+    };
+    (indirect $family:ident :: $module:ident) => {
+        $crate::kernel::native!(@on_aarch64 Indirect($family::$module::run))
+    };
+    ($family:ident :: $module:ident :: $out:ident) => {
+        $crate::kernel::native!(@on_aarch64 PackedOutput($family::$module::$out::run))
+    };
+    ($family:ident :: $module:ident) => {
+        $crate::kernel::native!(@on_aarch64 Packed($family::$module::run))
+    };
+    // `KernelFn::$shape($f)` where the asm exists, the portable implementation elsewhere.
+    (@on_aarch64 $shape:ident($f:path)) => {{
         #[cfg(target_arch = "aarch64")]
         {
-            $crate::matmul::args::KernelFn::UnpackedLhs($family::$module::run)
-        }
-        #[cfg(not(target_arch = "aarch64"))]
-        {
-            $crate::matmul::args::KernelFn::Portable
-        }
-    }};
-    (indirect $family:ident :: $module:ident) => {{
-        #[cfg(target_arch = "aarch64")]
-        {
-            $crate::matmul::args::KernelFn::Indirect($family::$module::run)
-        }
-        #[cfg(not(target_arch = "aarch64"))]
-        {
-            $crate::matmul::args::KernelFn::Portable
-        }
-    }};
-    ($family:ident :: $module:ident :: $out:ident) => {{
-        #[cfg(target_arch = "aarch64")]
-        {
-            $crate::matmul::args::KernelFn::PackedOutput($family::$module::$out::run)
-        }
-        #[cfg(not(target_arch = "aarch64"))]
-        {
-            $crate::matmul::args::KernelFn::Portable
-        }
-    }};
-    ($family:ident :: $module:ident) => {{
-        #[cfg(target_arch = "aarch64")]
-        {
-            $crate::matmul::args::KernelFn::Packed($family::$module::run)
+            $crate::matmul::args::KernelFn::$shape($f)
         }
         #[cfg(not(target_arch = "aarch64"))]
         {

@@ -189,39 +189,36 @@ pub enum KernelFn {
     Indirect(IndirectFn),
 }
 
+/// A `KernelFn` accessor: `Some` for its own variant, `None` for each of the others (listed, so
+/// that a new variant makes the compiler ask what every accessor answers).
+macro_rules! shape_accessor {
+    ($(#[$doc:meta])* $name:ident: $own:ident -> $fn_ty:ty; $($other:ident),+) => {
+        $(#[$doc])*
+        pub const fn $name(self) -> Option<$fn_ty> {
+            match self {
+                KernelFn::$own(f) => Some(f),
+                $(KernelFn::$other { .. })|+ => None,
+            }
+        }
+    };
+}
+
 impl KernelFn {
-    /// The packed-operand implementation, if this is one.
-    pub const fn packed(self) -> Option<PackedFn> {
-        match self {
-            KernelFn::Packed(f) => Some(f),
-            KernelFn::Portable
-            | KernelFn::UnpackedLhs(_)
-            | KernelFn::PackedOutput(_)
-            | KernelFn::Indirect(_) => None,
-        }
-    }
-
-    /// The unpacked-LHS implementation, if this is one.
-    pub const fn unpacked_lhs(self) -> Option<UnpackedLhsFn> {
-        match self {
-            KernelFn::UnpackedLhs(f) => Some(f),
-            KernelFn::Portable
-            | KernelFn::Packed(_)
-            | KernelFn::PackedOutput(_)
-            | KernelFn::Indirect(_) => None,
-        }
-    }
-
-    /// The indirect-LHS implementation, if this is one.
-    pub const fn indirect(self) -> Option<IndirectFn> {
-        match self {
-            KernelFn::Indirect(f) => Some(f),
-            KernelFn::Portable
-            | KernelFn::Packed(_)
-            | KernelFn::PackedOutput(_)
-            | KernelFn::UnpackedLhs(_) => None,
-        }
-    }
+    shape_accessor!(
+        /// The packed-operand implementation, if this is one.
+        packed: Packed -> PackedFn;
+        Portable, UnpackedLhs, PackedOutput, Indirect
+    );
+    shape_accessor!(
+        /// The unpacked-LHS implementation, if this is one.
+        unpacked_lhs: UnpackedLhs -> UnpackedLhsFn;
+        Portable, Packed, PackedOutput, Indirect
+    );
+    shape_accessor!(
+        /// The indirect-LHS implementation, if this is one.
+        indirect: Indirect -> IndirectFn;
+        Portable, Packed, PackedOutput, UnpackedLhs
+    );
 
     /// Whether an implementation of this shape can serve a family with `operands` writing
     /// `output` (only the qai8dxp and qsi8d32p_qai4c32p families' 16-bit outputs dispatch to

@@ -118,8 +118,8 @@ pub unsafe fn run(kernel: &MatmulKernel, a: &Args) {
 // ---------------------------------------------------------------------------------------------
 // Kernel entries: the packers each kernel pairs with, and the kernels
 
-use crate::kernel::{kernel_entries, kernel_entry};
-use crate::matmul::args::KernelFn;
+use crate::kernel::{kernel_entries, kernel_entry, native};
+
 use crate::pack::kinds::Packer;
 use crate::pack::lhs_pack_bf16::{
     lhs_pack_bf16p8x4_f16_neon, lhs_quant_pack_bf16p1x4_f32_neon, lhs_quant_pack_bf16p8x4_f32_neon,
@@ -145,30 +145,14 @@ const BF16P8X4_F16_LHS: &[&Packer] = &[&lhs_pack_bf16p8x4_f16_neon];
 const BF16P12X4BIASF16_RHS: &[&Packer] = &[&rhs_pack_kxn_bf16p12x4biasf16_f16_neon];
 
 /// A kernel of a bf16 GEMM family: its asm module (under `matmul::bf16_gemm`), `f16_output` and
-/// the f32 kernel's module whose asm it runs with f16 biases and results, or `portable` where
-/// there is no asm yet.
+/// the f32 kernel's module whose asm it runs with f16 biases and results.
 macro_rules! bf16_gemm_kernel {
     (
         $(#[$doc:meta])* $stem:ident, $family:ident, $lhs:ident, $rhs:ident,
         $isa:ident, $tile:tt, f16_output, $module:ident
     ) => {
-        kernel_entry!($(#[$doc])* $stem, $family, $lhs, $rhs, $isa, $tile, {
-            #[cfg(target_arch = "aarch64")]
-            {
-                KernelFn::Packed(crate::matmul::bf16_gemm::$module::run_f16)
-            }
-            #[cfg(not(target_arch = "aarch64"))]
-            {
-                KernelFn::Portable
-            }
-        });
-    };
-    (
-        $(#[$doc:meta])* $stem:ident, $family:ident, $lhs:ident, $rhs:ident,
-        $isa:ident, $tile:tt, portable
-    ) => {
         kernel_entry!($(#[$doc])* $stem, $family, $lhs, $rhs, $isa, $tile,
-            KernelFn::Portable);
+            native!(@on_aarch64 Packed(crate::matmul::bf16_gemm::$module::run_f16)));
     };
     (
         $(#[$doc:meta])* $stem:ident, $family:ident, $lhs:ident, $rhs:ident,
@@ -181,16 +165,8 @@ macro_rules! bf16_gemm_kernel {
         $(#[$doc:meta])* $stem:ident, $family:ident, $lhs:ident, $rhs:ident,
         $isa:ident, $tile:tt, $module:ident, $rows:ident
     ) => {
-        kernel_entry!($(#[$doc])* $stem, $family, $lhs, $rhs, $isa, $tile, {
-            #[cfg(target_arch = "aarch64")]
-            {
-                KernelFn::Packed(crate::matmul::bf16_gemm::$module::run)
-            }
-            #[cfg(not(target_arch = "aarch64"))]
-            {
-                KernelFn::Portable
-            }
-        }, KleidiAi, Fixed, $rows);
+        kernel_entry!($(#[$doc])* $stem, $family, $lhs, $rhs, $isa, $tile,
+            native!(self::$module), KleidiAi, Fixed, $rows);
     };
 }
 
