@@ -729,6 +729,81 @@ macro_rules! sme_dot_frame {
     };
 }
 
+/// A kernel of the `qai8dxp` per-channel families around one of the four frames above: the
+/// frame, the bytes per weight (`int8`, or `int4`: two per byte), and the kernel's `setup`,
+/// `k_loop` and `extra` text; the rest (the integer K `k_int`, the group strides from the
+/// streaming length, the lazy-ZA commit, the `unsafe` block) is the same in all of them. SME2
+/// kernels may add their f16-output form (`f16 { ... }`: `pub mod f16` with the same code
+/// storing `u16`). A kernel's file says in a comment over the invocation what its K loop reads.
+macro_rules! qai8dxp_streaming_kernel {
+    (
+        $(#[$doc:meta])* fn $name:ident;
+        $(#[$f16_mod_doc:meta])* f16 { $(#[$f16_doc:meta])* fn $f16_name:ident; }
+        $frame:ident, $weights:ident;
+        setup: [$($setup:tt)*]; k_loop: [$($k_loop:tt)*]; extra: [$($extra:tt)*];
+    ) => {
+        qai8dxp_streaming_kernel!(@one $(#[$doc])* $name, f32, $frame, $weights;
+            [$($setup)*] [$($k_loop)*] [$($extra)*]);
+        $(#[$f16_mod_doc])*
+        pub mod f16 {
+            qai8dxp_streaming_kernel!(@one $(#[$f16_doc])* $f16_name, u16, $frame, $weights;
+                [$($setup)*] [$($k_loop)*] [$($extra)*]);
+        }
+    };
+    (
+        $(#[$doc:meta])* fn $name:ident;
+        $frame:ident, $weights:ident;
+        setup: [$($setup:tt)*]; k_loop: [$($k_loop:tt)*]; extra: [$($extra:tt)*];
+    ) => {
+        qai8dxp_streaming_kernel!(@one $(#[$doc])* $name, f32, $frame, $weights;
+            [$($setup)*] [$($k_loop)*] [$($extra)*]);
+    };
+    (@one $(#[$doc:meta])* $name:ident, $elem:tt, $frame:ident, $weights:ident;
+        [$($setup:tt)*] [$($k_loop:tt)*] [$($extra:tt)*]) => {
+        streaming_kernel! {
+        $(#[$doc])*
+        fn $name(
+            m, n, k, lhs_packed, rhs_packed, dst: $elem, dst_stride_row, clamp_min, clamp_max,
+        ) {
+            // K as the packers pad it (whole 32-value chunks), and one RHS group: nr = 4 x SVL32
+            // columns of k_int weights and their 12-byte trailers.
+            let k_int = k.div_ceil(32) * 32;
+            let svl = crate::arch::sme_vector_bytes().unwrap_or(0);
+            let rhs_group = svl * (qai8dxp_streaming_kernel!(@bytes $weights, k_int) + 12);
+            // SAFETY: the caller guarantees (see `# Safety`) the kernel's ISA and that the packed
+            // buffers cover the bytes its K loop reads (ceil(n / nr) RHS groups of `rhs_group`
+            // bytes, and m LHS rows of k_int + 8 bytes, or ceil(m / mr) groups of mr = SVL32
+            // such rows, each read exactly, including rows and columns past m and n); tables
+            // its `extra` operands point to are static. The frame covers dst, streaming mode and
+            // registers (see the module documentation).
+            unsafe {
+                qai8dxp_streaming_kernel!(@frame $frame, $elem;
+                    m, n, k_int, lhs_packed, rhs_packed, dst, dst_stride_row,
+                    svl / 4 * (k_int + 8), rhs_group, clamp_min, clamp_max;
+                    setup: [$($setup)*];
+                    k_loop: [$($k_loop)*];
+                    extra: [$($extra)*];
+                );
+            }
+        }
+        }
+    };
+    (@bytes int8, $k:ident) => { $k };
+    (@bytes int4, $k:ident) => { $k / 2 };
+    // The GEMV frames read one LHS row at a time and take no group stride; the SME (not SME2)
+    // frames store f32 only.
+    (@frame sme2_mopa_frame, $elem:tt; $($args:tt)*) => { sme2_mopa_frame!($elem; $($args)*) };
+    (@frame sme_mopa_frame, f32; $($args:tt)*) => { sme_mopa_frame!($($args)*) };
+    (@frame sme2_dot_frame, $elem:tt; $m:ident, $n:ident, $k:ident, $l:ident, $r:ident,
+        $d:ident, $ds:ident, $lhs_group:expr, $($args:tt)*) => {
+        sme2_dot_frame!($elem; $m, $n, $k, $l, $r, $d, $ds, $($args)*)
+    };
+    (@frame sme_dot_frame, f32; $m:ident, $n:ident, $k:ident, $l:ident, $r:ident,
+        $d:ident, $ds:ident, $lhs_group:expr, $($args:tt)*) => {
+        sme_dot_frame!($m, $n, $k, $l, $r, $d, $ds, $($args)*)
+    };
+}
+
 // ---- the per-block (`c32`) families: int4 weights with scales per block of `bl` K values ----
 
 /// One 16-value step of the per-block SME2 GEMVs: the packed RHS vector groups at `[x14, #$o0,

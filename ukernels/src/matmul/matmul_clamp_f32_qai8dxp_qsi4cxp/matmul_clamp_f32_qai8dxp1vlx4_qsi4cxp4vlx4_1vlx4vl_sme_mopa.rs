@@ -9,56 +9,40 @@
 //! `r` (low nibbles, `LSL #4`) and `r + 4` (high nibbles, `AND #0xf0`), each 16 x the weight,
 //! multiplied by LHS vectors `r` and `r + 4`.
 
-streaming_kernel! {
+qai8dxp_streaming_kernel! {
     /// The family's [contract](super#safety) with `mr = SVL32`, `nr = 4 x SVL32`, `kr / sr = 4`
     /// (`s16s0` RHS); the family's computation (`FMUL`, then `FADD`: two roundings).
     ///
     #[doc = streaming_kernel_safety!("SME")]
-    fn matmul_f32_qai8dxp1vlx4_qsi4cxp4vlx4_1vlx4vl_sme_mopa(
-        m, n, k, lhs_packed, rhs_packed, dst: f32, dst_stride_row, clamp_min, clamp_max,
-    ) {
-        let k_int = k.div_ceil(32) * 32;
-        let svl = crate::arch::sme_vector_bytes().unwrap_or(0);
-        let mr = svl / 4;
+    fn matmul_f32_qai8dxp1vlx4_qsi4cxp4vlx4_1vlx4vl_sme_mopa;
+    sme_mopa_frame, int4;
 
-        // Register map: the frame's (`sme_mopa_frame!`), and in the K loop
-        //   z0-z7   LHS: the chunk's eight 4-value K blocks of mr rows
-        //   z16-z31 RHS: the chunk's four runs of nr columns (four vectors each)
-        //   z8-z11  low nibbles of one run; high nibbles are decoded in place
-        //
-        // SAFETY: the caller guarantees (see `# Safety`) SME and that the packed buffers cover the
-        // bytes read here (ceil(m / mr) LHS groups and ceil(n / nr) RHS groups, each read exactly,
-        // including rows and columns past m and n). The frame covers dst, streaming mode and
-        // registers (see `streaming_frames`).
-        unsafe {
-            sme_mopa_frame!(
-                m, n, k_int, lhs_packed, rhs_packed, dst, dst_stride_row,
-                mr * (k_int + 8), svl * (k_int / 2 + 12), clamp_min, clamp_max;
-                setup: [];
-                k_loop: [
-                    // ---- K loop: 32 values per iteration ----
-                    "3:",
-                    "ld1w {{z0.s}}, p0/z, [x16]",
-                    "ld1w {{z1.s}}, p0/z, [x16, #1, mul vl]",
-                    "ld1w {{z2.s}}, p0/z, [x16, #2, mul vl]",
-                    "ld1w {{z3.s}}, p0/z, [x16, #3, mul vl]",
-                    "ld1w {{z4.s}}, p0/z, [x16, #4, mul vl]",
-                    "ld1w {{z5.s}}, p0/z, [x16, #5, mul vl]",
-                    "ld1w {{z6.s}}, p0/z, [x16, #6, mul vl]",
-                    "ld1w {{z7.s}}, p0/z, [x16, #7, mul vl]",
-                    ld1b_vectors!("x20"; 16, 0; 17, 1; 18, 2; 19, 3; 20, 4; 21, 5; 22, 6; 23, 7),
-                    "addvl x20, x20, #16",
-                    ld1b_vectors!("x20"; 24, -8; 25, -7; 26, -6; 27, -5; 28, -4; 29, -3; 30, -2; 31, -1),
-                    s16s0_mopa_run!(16, 17, 18, 19; 0, 4),
-                    s16s0_mopa_run!(20, 21, 22, 23; 1, 5),
-                    s16s0_mopa_run!(24, 25, 26, 27; 2, 6),
-                    s16s0_mopa_run!(28, 29, 30, 31; 3, 7),
-                    "addvl x16, x16, #8",
-                    "subs x21, x21, #32",
-                    "b.ne 3b",
-                ];
-                extra: [];
-            );
-        }
-    }
+    // Register map: the frame's (`sme_mopa_frame!`), and in the K loop
+    //   z0-z7   LHS: the chunk's eight 4-value K blocks of mr rows
+    //   z16-z31 RHS: the chunk's four runs of nr columns (four vectors each)
+    //   z8-z11  low nibbles of one run; high nibbles are decoded in place
+    setup: [];
+    k_loop: [
+        // ---- K loop: 32 values per iteration ----
+        "3:",
+        "ld1w {{z0.s}}, p0/z, [x16]",
+        "ld1w {{z1.s}}, p0/z, [x16, #1, mul vl]",
+        "ld1w {{z2.s}}, p0/z, [x16, #2, mul vl]",
+        "ld1w {{z3.s}}, p0/z, [x16, #3, mul vl]",
+        "ld1w {{z4.s}}, p0/z, [x16, #4, mul vl]",
+        "ld1w {{z5.s}}, p0/z, [x16, #5, mul vl]",
+        "ld1w {{z6.s}}, p0/z, [x16, #6, mul vl]",
+        "ld1w {{z7.s}}, p0/z, [x16, #7, mul vl]",
+        ld1b_vectors!("x20"; 16, 0; 17, 1; 18, 2; 19, 3; 20, 4; 21, 5; 22, 6; 23, 7),
+        "addvl x20, x20, #16",
+        ld1b_vectors!("x20"; 24, -8; 25, -7; 26, -6; 27, -5; 28, -4; 29, -3; 30, -2; 31, -1),
+        s16s0_mopa_run!(16, 17, 18, 19; 0, 4),
+        s16s0_mopa_run!(20, 21, 22, 23; 1, 5),
+        s16s0_mopa_run!(24, 25, 26, 27; 2, 6),
+        s16s0_mopa_run!(28, 29, 30, 31; 3, 7),
+        "addvl x16, x16, #8",
+        "subs x21, x21, #32",
+        "b.ne 3b",
+    ];
+    extra: [];
 }

@@ -12,88 +12,57 @@
 // The f16 form's `run` names the family's arguments through this module.
 use super::Args;
 
-/// The kernel writing `$elem` elements (`f32`, or `u16` for f16; see `sme2_output!`).
-macro_rules! sme2_sdot_kernel {
-    ($(#[$doc:meta])* $name:ident, $elem:tt) => {
-    streaming_kernel! {
-    $(#[$doc])*
-    fn $name(
-        m, n, k, lhs_packed, rhs_packed, dst: $elem, dst_stride_row, clamp_min, clamp_max,
-    ) {
-        let k_int = k.div_ceil(32) * 32;
-        let nr = crate::arch::sme_vector_bytes().unwrap_or(0);
-
-        // Register map: the frame's (`sme2_dot_frame!`), and in the K loop
-        //   x25     the decode table (ZT0)
-        //   z0      16 activations in every 128-bit segment
-        //   z16-z23 RHS: four 4-value K blocks of nr columns as nibbles (two vectors each)
-        //   z24-z31, z4-z11  the blocks decoded to int8 (four vectors each)
-        //
-        // SAFETY: the caller guarantees (see `# Safety`) SME2 and that the packed buffers cover the
-        // bytes read here (m LHS rows of k_int + 8 bytes; ceil(n / nr) RHS groups of nr * (k_int /
-        // 2 + 12) bytes, read exactly); ZT0 is loaded from the 64-byte table. The frame covers dst,
-        // streaming mode and registers (see `streaming_frames`).
-        unsafe {
-            sme2_dot_frame!(
-                $elem;
-                m, n, k_int, lhs_packed, rhs_packed, dst, dst_stride_row,
-                nr * (k_int / 2 + 12), clamp_min, clamp_max;
-                setup: ["ldr zt0, [x25]"];
-                k_loop: [
-                    // ---- K loop: 16 values x nr columns per iteration ----
-                    "3:",
-                    "ld1rqb {{z0.b}}, p0/z, [x13]",
-                    "ld1b {{z16.b-z19.b}}, pn8/z, [x14]",
-                    "ld1b {{z20.b-z23.b}}, pn8/z, [x14, #4, mul vl]",
-                    "luti4 {{z24.b-z25.b}}, zt0, z16[0]",
-                    "luti4 {{z26.b-z27.b}}, zt0, z17[0]",
-                    "sdot za.s[w8, 0, vgx4], {{z24.b-z27.b}}, z0.b[0]",
-                    "luti4 {{z28.b-z29.b}}, zt0, z18[0]",
-                    "luti4 {{z30.b-z31.b}}, zt0, z19[0]",
-                    "sdot za.s[w8, 1, vgx4], {{z28.b-z31.b}}, z0.b[1]",
-                    "luti4 {{z4.b-z5.b}}, zt0, z20[0]",
-                    "luti4 {{z6.b-z7.b}}, zt0, z21[0]",
-                    "sdot za.s[w8, 2, vgx4], {{z4.b-z7.b}}, z0.b[2]",
-                    "luti4 {{z8.b-z9.b}}, zt0, z22[0]",
-                    "luti4 {{z10.b-z11.b}}, zt0, z23[0]",
-                    "sdot za.s[w8, 3, vgx4], {{z8.b-z11.b}}, z0.b[3]",
-                    "addvl x14, x14, #8",
-                    "add x13, x13, #16",
-                    "subs x16, x16, #16",
-                    "b.ne 3b",
-                ];
-                extra: [in("x25") crate::matmul::streaming::INT4_TO_INT8.as_ptr(),];
-            );
-        }
-    }
-    }
-    };
-}
-
-sme2_sdot_kernel!(
+qai8dxp_streaming_kernel! {
     /// The family's [contract](super#safety) with `mr = 1`, `nr = 4 x SVL32`, `kr = 4`, `sr = 1`
     /// (sequential RHS: plain weights, `rsum` and `rscale`). The dequantisation is one fused
     /// `FMLA`: `y = fma(acc as f32, rscale[j] * lhs_scale[i], bias[j])`, clamped with `FCLAMP`
     /// (`FMAXNM`, then `FMINNM`).
     ///
     #[doc = streaming_kernel_safety!("SME2")]
-    matmul_f32_qai8dxp1x4_qsi4cxp4vlx4_1x4vl_sme2_sdot,
-    f32
-);
-
-/// The f16-output form, `kai_matmul_clamp_f16_qai8dxp1x4_qsi4cxp4vlx4_1x4vl_sme2_sdot`: the same
-/// computation, the result rounded to f16 and clamped to the bounds rounded to f16
-/// (`Clamp::NarrowedMaxNumThenMinNum`). Rounding is monotonic, so the kernel clamps in f32 and then
-/// rounds (`FCVT`); that equals KleidiAI's order for quiet bounds, and the caller (`qai8dxp::run`)
-/// quiets signalling NaN bounds, as rounding them would.
-pub mod f16 {
-    sme2_sdot_kernel!(
+    fn matmul_f32_qai8dxp1x4_qsi4cxp4vlx4_1x4vl_sme2_sdot;
+    /// The f16-output form, `kai_matmul_clamp_f16_qai8dxp1x4_qsi4cxp4vlx4_1x4vl_sme2_sdot`: the
+    /// same computation, the result rounded to f16 and clamped to the bounds rounded to f16
+    /// (`Clamp::NarrowedMaxNumThenMinNum`). Rounding is monotonic, so the kernel clamps in f32 and
+    /// then rounds (`FCVT`); that equals KleidiAI's order for quiet bounds, and the caller
+    /// (`qai8dxp::run`) quiets signalling NaN bounds, as rounding them would.
+    f16 {
         /// As the f32 kernel of this module, writing f16 elements (`dst_stride_row` in bytes).
         ///
         /// # Safety
         ///
         /// As for the f32 kernel, with `dst` rows of `2 * n` bytes.
-        matmul_f16_qai8dxp1x4_qsi4cxp4vlx4_1x4vl_sme2_sdot,
-        u16
-    );
+        fn matmul_f16_qai8dxp1x4_qsi4cxp4vlx4_1x4vl_sme2_sdot;
+    }
+    sme2_dot_frame, int4;
+
+    // Register map: the frame's (`sme2_dot_frame!`), and in the K loop
+    //   x25     the decode table (ZT0)
+    //   z0      16 activations in every 128-bit segment
+    //   z16-z23 RHS: four 4-value K blocks of nr columns as nibbles (two vectors each)
+    //   z24-z31, z4-z11  the blocks decoded to int8 (four vectors each)
+    setup: ["ldr zt0, [x25]"];
+    k_loop: [
+        // ---- K loop: 16 values x nr columns per iteration ----
+        "3:",
+        "ld1rqb {{z0.b}}, p0/z, [x13]",
+        "ld1b {{z16.b-z19.b}}, pn8/z, [x14]",
+        "ld1b {{z20.b-z23.b}}, pn8/z, [x14, #4, mul vl]",
+        "luti4 {{z24.b-z25.b}}, zt0, z16[0]",
+        "luti4 {{z26.b-z27.b}}, zt0, z17[0]",
+        "sdot za.s[w8, 0, vgx4], {{z24.b-z27.b}}, z0.b[0]",
+        "luti4 {{z28.b-z29.b}}, zt0, z18[0]",
+        "luti4 {{z30.b-z31.b}}, zt0, z19[0]",
+        "sdot za.s[w8, 1, vgx4], {{z28.b-z31.b}}, z0.b[1]",
+        "luti4 {{z4.b-z5.b}}, zt0, z20[0]",
+        "luti4 {{z6.b-z7.b}}, zt0, z21[0]",
+        "sdot za.s[w8, 2, vgx4], {{z4.b-z7.b}}, z0.b[2]",
+        "luti4 {{z8.b-z9.b}}, zt0, z22[0]",
+        "luti4 {{z10.b-z11.b}}, zt0, z23[0]",
+        "sdot za.s[w8, 3, vgx4], {{z8.b-z11.b}}, z0.b[3]",
+        "addvl x14, x14, #8",
+        "add x13, x13, #16",
+        "subs x16, x16, #16",
+        "b.ne 3b",
+    ];
+    extra: [in("x25") crate::matmul::streaming::INT4_TO_INT8.as_ptr(),];
 }

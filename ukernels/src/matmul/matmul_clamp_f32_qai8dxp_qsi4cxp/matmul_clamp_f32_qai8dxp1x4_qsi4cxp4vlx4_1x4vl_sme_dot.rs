@@ -9,51 +9,36 @@
 //! multiply the chunk's first 16 activations into z8-z11, the high ones (`AND #0xf0`, in place)
 //! the last 16 into z12-z15; both are 16 x the weight, which the packer's sums and scales undo.
 
-streaming_kernel! {
+qai8dxp_streaming_kernel! {
     /// The family's [contract](super#safety) with `mr = 1`, `nr = 4 x SVL32`, `kr / sr = 4`
     /// (`s16s0` RHS). The dequantisation is one fused `FMLA`: `y = fma(acc as f32, rscale16[j] *
     /// lhs_scale[i], bias[j])` (`rscale16` the packed `scale / 16`), clamped with `FMAX`, then
     /// `FMIN`.
     ///
     #[doc = streaming_kernel_safety!("SME")]
-    fn matmul_f32_qai8dxp1x4_qsi4cxp4vlx4_1x4vl_sme_dot(
-        m, n, k, lhs_packed, rhs_packed, dst: f32, dst_stride_row, clamp_min, clamp_max,
-    ) {
-        let k_int = k.div_ceil(32) * 32;
-        let nr = crate::arch::sme_vector_bytes().unwrap_or(0);
+    fn matmul_f32_qai8dxp1x4_qsi4cxp4vlx4_1x4vl_sme_dot;
+    sme_dot_frame, int4;
 
-        // Register map: the frame's (`sme_dot_frame!`), and in the K loop
-        //   z0/z1   activations 0..16 / 16..32 of the chunk, in every 128-bit segment
-        //   z16-z31 RHS: the chunk's four runs of nr columns (four vectors each)
-        //   z4-z7   low nibbles of one run; high nibbles are decoded in place
-        //
-        // SAFETY: the caller guarantees (see `# Safety`) SME and that the packed buffers cover the
-        // bytes read here (m LHS rows of k_int + 8 bytes; ceil(n / nr) RHS groups of nr * (k_int /
-        // 2 + 12) bytes, read exactly). The frame covers dst, streaming mode and registers (see
-        // `streaming_frames`).
-        unsafe {
-            sme_dot_frame!(
-                m, n, k_int, lhs_packed, rhs_packed, dst, dst_stride_row,
-                nr * (k_int / 2 + 12), clamp_min, clamp_max;
-                setup: [];
-                k_loop: [
-                    // ---- K loop: 32 values x nr columns per iteration ----
-                    "3:",
-                    "ld1rqb {{z0.b}}, p0/z, [x13]",
-                    "ld1rqb {{z1.b}}, p0/z, [x13, #16]",
-                    ld1b_vectors!("x14"; 16, 0; 17, 1; 18, 2; 19, 3; 20, 4; 21, 5; 22, 6; 23, 7),
-                    "addvl x14, x14, #16",
-                    ld1b_vectors!("x14"; 24, -8; 25, -7; 26, -6; 27, -5; 28, -4; 29, -3; 30, -2; 31, -1),
-                    s16s0_dot_run!(16, 17, 18, 19; 0),
-                    s16s0_dot_run!(20, 21, 22, 23; 1),
-                    s16s0_dot_run!(24, 25, 26, 27; 2),
-                    s16s0_dot_run!(28, 29, 30, 31; 3),
-                    "add x13, x13, #32",
-                    "subs x16, x16, #32",
-                    "b.ne 3b",
-                ];
-                extra: [];
-            );
-        }
-    }
+    // Register map: the frame's (`sme_dot_frame!`), and in the K loop
+    //   z0/z1   activations 0..16 / 16..32 of the chunk, in every 128-bit segment
+    //   z16-z31 RHS: the chunk's four runs of nr columns (four vectors each)
+    //   z4-z7   low nibbles of one run; high nibbles are decoded in place
+    setup: [];
+    k_loop: [
+        // ---- K loop: 32 values x nr columns per iteration ----
+        "3:",
+        "ld1rqb {{z0.b}}, p0/z, [x13]",
+        "ld1rqb {{z1.b}}, p0/z, [x13, #16]",
+        ld1b_vectors!("x14"; 16, 0; 17, 1; 18, 2; 19, 3; 20, 4; 21, 5; 22, 6; 23, 7),
+        "addvl x14, x14, #16",
+        ld1b_vectors!("x14"; 24, -8; 25, -7; 26, -6; 27, -5; 28, -4; 29, -3; 30, -2; 31, -1),
+        s16s0_dot_run!(16, 17, 18, 19; 0),
+        s16s0_dot_run!(20, 21, 22, 23; 1),
+        s16s0_dot_run!(24, 25, 26, 27; 2),
+        s16s0_dot_run!(28, 29, 30, 31; 3),
+        "add x13, x13, #32",
+        "subs x16, x16, #32",
+        "b.ne 3b",
+    ];
+    extra: [];
 }

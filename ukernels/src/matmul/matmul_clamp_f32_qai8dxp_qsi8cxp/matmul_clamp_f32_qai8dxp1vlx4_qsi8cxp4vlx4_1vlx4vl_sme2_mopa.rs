@@ -12,79 +12,47 @@
 // The f16 form's `run` names the family's arguments through this module.
 use super::Args;
 
-/// The kernel writing `$elem` elements (`f32`, or `u16` for f16; see `sme2_output!`).
-macro_rules! sme2_mopa_kernel {
-    ($(#[$doc:meta])* $name:ident, $elem:tt) => {
-    streaming_kernel! {
-    $(#[$doc])*
-    fn $name(
-        m, n, k, lhs_packed, rhs_packed, dst: $elem, dst_stride_row, clamp_min, clamp_max,
-    ) {
-        let k_int = k.div_ceil(32) * 32;
-        let svl = crate::arch::sme_vector_bytes().unwrap_or(0);
-        let mr = svl / 4;
-
-        // Register map: the frame's (`sme2_mopa_frame!`), and in the K loop
-        //   z0/z1   LHS: two 4-value K blocks of mr rows
-        //   z16-z23 RHS: two blocks of nr columns (four vectors each)
-        //
-        // SAFETY: the caller guarantees (see `# Safety`) SME2 and that the packed buffers cover the
-        // bytes read here (ceil(m / mr) LHS groups and ceil(n / nr) RHS groups, each read exactly,
-        // including rows and columns past m and n). The frame covers dst, streaming mode and
-        // registers (see `streaming_frames`).
-        unsafe {
-            sme2_mopa_frame!(
-                $elem;
-                m, n, k_int, lhs_packed, rhs_packed, dst, dst_stride_row,
-                mr * (k_int + 8), svl * (k_int + 12), clamp_min, clamp_max;
-                setup: [];
-                k_loop: [
-                    // ---- K loop: 8 values per iteration ----
-                    "3:",
-                    "ld1w {{z0.s-z1.s}}, pn8/z, [x16]",
-                    "ld1b {{z16.b-z19.b}}, pn8/z, [x20]",
-                    "ld1b {{z20.b-z23.b}}, pn8/z, [x20, #4, mul vl]",
-                    "smopa za0.s, p0/m, p0/m, z0.b, z16.b",
-                    "smopa za1.s, p0/m, p0/m, z0.b, z17.b",
-                    "smopa za2.s, p0/m, p0/m, z0.b, z18.b",
-                    "smopa za3.s, p0/m, p0/m, z0.b, z19.b",
-                    "smopa za0.s, p0/m, p0/m, z1.b, z20.b",
-                    "smopa za1.s, p0/m, p0/m, z1.b, z21.b",
-                    "smopa za2.s, p0/m, p0/m, z1.b, z22.b",
-                    "smopa za3.s, p0/m, p0/m, z1.b, z23.b",
-                    "addvl x16, x16, #2",
-                    "addvl x20, x20, #8",
-                    "subs x21, x21, #8",
-                    "b.ne 3b",
-                ];
-                extra: [];
-            );
-        }
-    }
-    }
-    };
-}
-
-sme2_mopa_kernel!(
+qai8dxp_streaming_kernel! {
     /// The family's computation and [contract](super#safety) with `mr = SVL32`, `nr = 4 x SVL32`,
     /// `kr = 4`, clamped with `FCLAMP` (`FMAXNM`, then `FMINNM`).
     ///
     #[doc = streaming_kernel_safety!("SME2")]
-    matmul_f32_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme2_mopa,
-    f32
-);
-
-/// The f16-output form, `kai_matmul_clamp_f16_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme2_mopa`: the
-/// same computation, each clamped f32 result rounded to f16 (nearest, ties to even) by `FCVT`
-/// before the store.
-pub mod f16 {
-    sme2_mopa_kernel!(
+    fn matmul_f32_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme2_mopa;
+    /// The f16-output form, `kai_matmul_clamp_f16_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme2_mopa`: the
+    /// same computation, each clamped f32 result rounded to f16 (nearest, ties to even) by `FCVT`
+    /// before the store.
+    f16 {
         /// As the f32 kernel of this module, writing f16 elements (`dst_stride_row` in bytes).
         ///
         /// # Safety
         ///
         /// As for the f32 kernel, with `dst` rows of `2 * n` bytes.
-        matmul_f16_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme2_mopa,
-        u16
-    );
+        fn matmul_f16_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme2_mopa;
+    }
+    sme2_mopa_frame, int8;
+
+    // Register map: the frame's (`sme2_mopa_frame!`), and in the K loop
+    //   z0/z1   LHS: two 4-value K blocks of mr rows
+    //   z16-z23 RHS: two blocks of nr columns (four vectors each)
+    setup: [];
+    k_loop: [
+        // ---- K loop: 8 values per iteration ----
+        "3:",
+        "ld1w {{z0.s-z1.s}}, pn8/z, [x16]",
+        "ld1b {{z16.b-z19.b}}, pn8/z, [x20]",
+        "ld1b {{z20.b-z23.b}}, pn8/z, [x20, #4, mul vl]",
+        "smopa za0.s, p0/m, p0/m, z0.b, z16.b",
+        "smopa za1.s, p0/m, p0/m, z0.b, z17.b",
+        "smopa za2.s, p0/m, p0/m, z0.b, z18.b",
+        "smopa za3.s, p0/m, p0/m, z0.b, z19.b",
+        "smopa za0.s, p0/m, p0/m, z1.b, z20.b",
+        "smopa za1.s, p0/m, p0/m, z1.b, z21.b",
+        "smopa za2.s, p0/m, p0/m, z1.b, z22.b",
+        "smopa za3.s, p0/m, p0/m, z1.b, z23.b",
+        "addvl x16, x16, #2",
+        "addvl x20, x20, #8",
+        "subs x21, x21, #8",
+        "b.ne 3b",
+    ];
+    extra: [];
 }

@@ -15,88 +15,57 @@
 // The f16 form's `run` names the family's arguments through this module.
 use super::Args;
 
-/// The kernel writing `$elem` elements (`f32`, or `u16` for f16; see `sme2_output!`).
-macro_rules! sme2_dot_kernel {
-    ($(#[$doc:meta])* $name:ident, $elem:tt) => {
-    streaming_kernel! {
-    $(#[$doc])*
-    fn $name(
-        m, n, k, lhs_packed, rhs_packed, dst: $elem, dst_stride_row, clamp_min, clamp_max,
-    ) {
-        let k_int = k.div_ceil(32) * 32;
-        let nr = crate::arch::sme_vector_bytes().unwrap_or(0);
-
-        // Register map: the frame's (`sme2_dot_frame!`), and in the K loop
-        //   z0/z1   16 activations each, in every 128-bit segment
-        //   z16-z31 RHS: four 4-vector groups (one 4-value K block of nr columns each)
-        //   ZA      vector groups 0..3: one accumulation chain per K block of a 16-value step
-        //
-        // SAFETY: the caller guarantees (see `# Safety`) SME2 and that the packed buffers cover the
-        // bytes read here (m LHS rows of k_int + 8 bytes; ceil(n / nr) RHS groups of nr * (k_int +
-        // 12) bytes, read exactly). The frame covers dst, streaming mode and registers (see
-        // `streaming_frames`).
-        unsafe {
-            sme2_dot_frame!(
-                $elem;
-                m, n, k_int, lhs_packed, rhs_packed, dst, dst_stride_row,
-                nr * (k_int + 12), clamp_min, clamp_max;
-                setup: [];
-                k_loop: [
-                    // ---- K loop: 32 values x nr columns per iteration ----
-                    "3:",
-                    "ld1rqb {{z0.b}}, p0/z, [x13]",
-                    "ld1rqb {{z1.b}}, p0/z, [x13, #16]",
-                    "ld1b {{z16.b-z19.b}}, pn8/z, [x14]",
-                    "ld1b {{z20.b-z23.b}}, pn8/z, [x14, #4, mul vl]",
-                    "ld1b {{z24.b-z27.b}}, pn8/z, [x14, #8, mul vl]",
-                    "ld1b {{z28.b-z31.b}}, pn8/z, [x14, #12, mul vl]",
-                    "sdot za.s[w8, 0, vgx4], {{z16.b-z19.b}}, z0.b[0]",
-                    "sdot za.s[w8, 1, vgx4], {{z20.b-z23.b}}, z0.b[1]",
-                    "sdot za.s[w8, 2, vgx4], {{z24.b-z27.b}}, z0.b[2]",
-                    "sdot za.s[w8, 3, vgx4], {{z28.b-z31.b}}, z0.b[3]",
-                    "ld1b {{z16.b-z19.b}}, pn8/z, [x14, #16, mul vl]",
-                    "ld1b {{z20.b-z23.b}}, pn8/z, [x14, #20, mul vl]",
-                    "ld1b {{z24.b-z27.b}}, pn8/z, [x14, #24, mul vl]",
-                    "ld1b {{z28.b-z31.b}}, pn8/z, [x14, #28, mul vl]",
-                    "sdot za.s[w8, 0, vgx4], {{z16.b-z19.b}}, z1.b[0]",
-                    "sdot za.s[w8, 1, vgx4], {{z20.b-z23.b}}, z1.b[1]",
-                    "sdot za.s[w8, 2, vgx4], {{z24.b-z27.b}}, z1.b[2]",
-                    "sdot za.s[w8, 3, vgx4], {{z28.b-z31.b}}, z1.b[3]",
-                    "addvl x14, x14, #16",
-                    "addvl x14, x14, #16",
-                    "add x13, x13, #32",
-                    "subs x16, x16, #32",
-                    "b.ne 3b",
-                ];
-                extra: [];
-            );
-        }
-    }
-    }
-    };
-}
-
-sme2_dot_kernel!(
+qai8dxp_streaming_kernel! {
     /// The family's [contract](super#safety) with `mr = 1`, `nr = 4 x SVL32`, `kr = 4`. The
     /// dequantisation is one fused `FMLA`: `y = fma(acc as f32, rscale[j] * lhs_scale[i],
     /// bias[j])`, clamped with `FCLAMP` (`FMAXNM`, then `FMINNM`).
     ///
     #[doc = streaming_kernel_safety!("SME2")]
-    matmul_f32_qai8dxp1x4_qsi8cxp4vlx4_1x4vl_sme2_dot,
-    f32
-);
-
-/// The f16-output form, `kai_matmul_clamp_f16_qai8dxp1x4_qsi8cxp4vlx4_1x4vl_sme2_dot`: the
-/// same computation, each clamped f32 result rounded to f16 (nearest, ties to even) by `FCVT`
-/// before the store.
-pub mod f16 {
-    sme2_dot_kernel!(
+    fn matmul_f32_qai8dxp1x4_qsi8cxp4vlx4_1x4vl_sme2_dot;
+    /// The f16-output form, `kai_matmul_clamp_f16_qai8dxp1x4_qsi8cxp4vlx4_1x4vl_sme2_dot`: the
+    /// same computation, each clamped f32 result rounded to f16 (nearest, ties to even) by `FCVT`
+    /// before the store.
+    f16 {
         /// As the f32 kernel of this module, writing f16 elements (`dst_stride_row` in bytes).
         ///
         /// # Safety
         ///
         /// As for the f32 kernel, with `dst` rows of `2 * n` bytes.
-        matmul_f16_qai8dxp1x4_qsi8cxp4vlx4_1x4vl_sme2_dot,
-        u16
-    );
+        fn matmul_f16_qai8dxp1x4_qsi8cxp4vlx4_1x4vl_sme2_dot;
+    }
+    sme2_dot_frame, int8;
+
+    // Register map: the frame's (`sme2_dot_frame!`), and in the K loop
+    //   z0/z1   16 activations each, in every 128-bit segment
+    //   z16-z31 RHS: four 4-vector groups (one 4-value K block of nr columns each)
+    //   ZA      vector groups 0..3: one accumulation chain per K block of a 16-value step
+    setup: [];
+    k_loop: [
+        // ---- K loop: 32 values x nr columns per iteration ----
+        "3:",
+        "ld1rqb {{z0.b}}, p0/z, [x13]",
+        "ld1rqb {{z1.b}}, p0/z, [x13, #16]",
+        "ld1b {{z16.b-z19.b}}, pn8/z, [x14]",
+        "ld1b {{z20.b-z23.b}}, pn8/z, [x14, #4, mul vl]",
+        "ld1b {{z24.b-z27.b}}, pn8/z, [x14, #8, mul vl]",
+        "ld1b {{z28.b-z31.b}}, pn8/z, [x14, #12, mul vl]",
+        "sdot za.s[w8, 0, vgx4], {{z16.b-z19.b}}, z0.b[0]",
+        "sdot za.s[w8, 1, vgx4], {{z20.b-z23.b}}, z0.b[1]",
+        "sdot za.s[w8, 2, vgx4], {{z24.b-z27.b}}, z0.b[2]",
+        "sdot za.s[w8, 3, vgx4], {{z28.b-z31.b}}, z0.b[3]",
+        "ld1b {{z16.b-z19.b}}, pn8/z, [x14, #16, mul vl]",
+        "ld1b {{z20.b-z23.b}}, pn8/z, [x14, #20, mul vl]",
+        "ld1b {{z24.b-z27.b}}, pn8/z, [x14, #24, mul vl]",
+        "ld1b {{z28.b-z31.b}}, pn8/z, [x14, #28, mul vl]",
+        "sdot za.s[w8, 0, vgx4], {{z16.b-z19.b}}, z1.b[0]",
+        "sdot za.s[w8, 1, vgx4], {{z20.b-z23.b}}, z1.b[1]",
+        "sdot za.s[w8, 2, vgx4], {{z24.b-z27.b}}, z1.b[2]",
+        "sdot za.s[w8, 3, vgx4], {{z28.b-z31.b}}, z1.b[3]",
+        "addvl x14, x14, #16",
+        "addvl x14, x14, #16",
+        "add x13, x13, #32",
+        "subs x16, x16, #32",
+        "b.ne 3b",
+    ];
+    extra: [];
 }
