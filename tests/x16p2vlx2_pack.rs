@@ -58,7 +58,12 @@ fn le_bytes(v: &[u16]) -> Vec<u8> {
 // References, written from KleidiAI's layouts: each output value computed from its index.
 
 /// Packed RHS of `n` columns: `value(kk, j)` is the source value at K row `kk`, column `j`.
-fn reference_rhs(n: usize, k: usize, value: impl Fn(usize, usize) -> u16, bias: &[u16]) -> Vec<u16> {
+fn reference_rhs(
+    n: usize,
+    k: usize,
+    value: impl Fn(usize, usize) -> u16,
+    bias: &[u16],
+) -> Vec<u16> {
     let nr = tile();
     let kp = roundup(k, 2);
     let group = nr * (1 + kp);
@@ -99,7 +104,11 @@ fn reference_lhs(m: usize, k: usize, value: impl Fn(usize, usize) -> u16) -> Vec
 #[test]
 fn getters_follow_kleidiai_formulas() {
     let t = tile();
-    assert_eq!(t * 2, arch::sme_vector_bytes().unwrap_or(16), "nr is SVL / 2 bytes");
+    assert_eq!(
+        t * 2,
+        arch::sme_vector_bytes().unwrap_or(16),
+        "nr is SVL / 2 bytes"
+    );
     let mut checked = 0;
     for k in [1, 2, 3, 8, 17, 64, 333] {
         let kp = roundup(k, 2);
@@ -108,7 +117,11 @@ fn getters_follow_kleidiai_formulas() {
             assert_eq!(sym::<Getter0>("get_n_step", name)(), t, "{name}");
             let column_stride = sym::<Getter1>("get_rhs_packed_stride", name)(k);
             let nxk = name == NXK;
-            assert_eq!(column_stride, if nxk { 2 + 2 * kp } else { group }, "{name} k={k}");
+            assert_eq!(
+                column_stride,
+                if nxk { 2 + 2 * kp } else { group },
+                "{name} k={k}"
+            );
             for n in [1, t - 1, t, t + 1, 3 * t + 5] {
                 assert_eq!(
                     sym::<Getter2>("get_rhs_packed_size", name)(n, k),
@@ -140,7 +153,10 @@ fn getters_follow_kleidiai_formulas() {
         for m_idx in [0, t, 3 * t] {
             let offset = sym::<Getter5>("get_lhs_packed_offset", LHS)(m_idx, k, t, 2, 1);
             assert_eq!(offset, m_idx * kp * 2);
-            assert_eq!(sym::<Getter2>("get_lhs_offset", LHS)(m_idx, 2 * k), m_idx * 2 * k);
+            assert_eq!(
+                sym::<Getter2>("get_lhs_offset", LHS)(m_idx, 2 * k),
+                m_idx * 2 * k
+            );
             checked += 2;
         }
     }
@@ -187,7 +203,15 @@ impl RhsSource {
 
 /// Packs `src` (columns `n0..n0 + cols` through the offset getters when `n0 > 0`) into `out` at
 /// the packed offset of `n0`.
-fn pack_rhs(name: &str, src: &RhsSource, rhs: &Guarded, bias: &Guarded, out: *mut u8, n0: usize, cols: usize) {
+fn pack_rhs(
+    name: &str,
+    src: &RhsSource,
+    rhs: &Guarded,
+    bias: &Guarded,
+    out: *mut u8,
+    n0: usize,
+    cols: usize,
+) {
     let stride = 2 * src.row;
     let rhs_offset = match src.nxk {
         true => sym::<Getter2>("get_rhs_offset", name)(n0, stride),
@@ -216,7 +240,11 @@ fn rhs_case(name: &str, n: usize, k: usize, pad: usize, seed: u64, edge: Edge) {
     let mut out = Guarded::from_bytes(&vec![FILL; size], edge);
     pack_rhs(name, &src, &rhs, &bias, out.mut_ptr(), 0, n);
     let expect = le_bytes(&reference_rhs(n, k, |kk, j| src.value(kk, j), &src.bias));
-    assert_eq!(out.bytes(), &expect[..], "{name} n={n} k={k} pad={pad} {edge:?}");
+    assert_eq!(
+        out.bytes(),
+        &expect[..],
+        "{name} n={n} k={k} pad={pad} {edge:?}"
+    );
 
     // A caller's column slices: groups packed one call each, through the offset getters.
     let t = tile();
@@ -228,7 +256,11 @@ fn rhs_case(name: &str, n: usize, k: usize, pad: usize, seed: u64, edge: Edge) {
             pack_rhs(name, &src, &rhs, &bias, sliced.mut_ptr(), n0, cols);
             n0 += cols;
         }
-        assert_eq!(sliced.bytes(), &expect[..], "{name} slices n={n} k={k} {edge:?}");
+        assert_eq!(
+            sliced.bytes(),
+            &expect[..],
+            "{name} slices n={n} k={k} {edge:?}"
+        );
     }
 }
 
@@ -322,8 +354,16 @@ fn lhs_packer_matches_reference_bytes() {
 fn lhs_call(name: &str, mr: usize, kr: usize, sr: usize, start: usize, null: (bool, bool)) {
     let lhs = [0u8; 64];
     let mut out = vec![0u8; 2 * 8 * 256];
-    let src = if null.0 { ptr::null() } else { lhs.as_ptr().cast() };
-    let dst: *mut c_void = if null.1 { ptr::null_mut() } else { out.as_mut_ptr().cast() };
+    let src = if null.0 {
+        ptr::null()
+    } else {
+        lhs.as_ptr().cast()
+    };
+    let dst: *mut c_void = if null.1 {
+        ptr::null_mut()
+    } else {
+        out.as_mut_ptr().cast()
+    };
     // SAFETY: buffers cover m = 2, k = 8 at any tile; the call is expected to abort.
     unsafe { pack_lhs(name, (2, 8), (mr, kr, sr), start, (src, 16), dst) }
 }
@@ -350,7 +390,11 @@ fn rhs_call(name: &str, o: Rhs) {
     let some = w.as_ptr().cast::<c_void>();
     let pick = |null: bool| if null { ptr::null() } else { some };
     let opt = |set: bool| if set { some } else { ptr::null() };
-    let dst: *mut c_void = if o.null_out { ptr::null_mut() } else { out.as_mut_ptr().cast() };
+    let dst: *mut c_void = if o.null_out {
+        ptr::null_mut()
+    } else {
+        out.as_mut_ptr().cast()
+    };
     // SAFETY: buffers cover n = 4, k = 8 at any tile; the call is expected to abort.
     unsafe {
         sym::<RhsPackFloatFn>("run", name)(
