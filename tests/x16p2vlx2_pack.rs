@@ -170,7 +170,6 @@ fn getters_follow_kleidiai_formulas() {
 
 /// One RHS source: `n` columns of `k` values with `pad` extra values per source row, and biases.
 struct RhsSource {
-    n: usize,
     k: usize,
     /// Values per source row (`n + pad` for K x N, `k + pad` for N x K).
     row: usize,
@@ -184,7 +183,6 @@ impl RhsSource {
         let nxk = name == NXK;
         let (rows, row) = if nxk { (n, k + pad) } else { (k, n + pad) };
         RhsSource {
-            n,
             k,
             row,
             data: values(rows * row, seed),
