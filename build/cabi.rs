@@ -282,6 +282,14 @@ const LHS_PACK_F16PMRX2: &[CFunction] = lhs_pack_functions!(
     "Converts m f32 rows (k values apart) to f16 and packs them in blocks of mr rows by pairs of K values."
 );
 
+/// `lhs_pack_x16p2vlx2_x16_sme`: 16-bit rows copied in blocks of mr rows by pairs of K values.
+const LHS_PACK_X16P2VLX2: &[CFunction] = lhs_pack_functions!(
+    [],
+    "const void*",
+    "*const core::ffi::c_void",
+    "Packs m 16-bit rows in blocks of mr rows by pairs of K values."
+);
+
 /// `&[$a..., $b...]`: two parameter lists joined.
 macro_rules! params {
     ([$($a:expr),*], [$($b:expr),* $(,)?]) => {
@@ -734,6 +742,7 @@ impl CSurface for LhsPackerKind {
             LhsPackerKind::Qai8dxp(LhsType::F16 | LhsType::Bf16) => LHS_QUANT_PACK_HALF,
             LhsPackerKind::Bf16(_) => LHS_PACK_BF16,
             LhsPackerKind::F16pmrx2 => LHS_PACK_F16PMRX2,
+            LhsPackerKind::X16p2vlx2Sme => LHS_PACK_X16P2VLX2,
             LhsPackerKind::Qsi8d32p(_) => LHS_QUANT_PACK_QSI8D32P,
             LhsPackerKind::Qsi8d32pscalef32(Qsi8d32pscalef32Packer::F32) => {
                 LHS_QUANT_PACK_QSI8D32PSCALEF32_F32

@@ -100,6 +100,10 @@ fn pack_params(packer: &Packer) -> Vec<[usize; 3]> {
             params.extend_from_slice(sme);
         }
     }
+    if params.is_empty() && packer.name.contains("x16p2vlx2") {
+        // The SME 16-bit packers: nr or mr = 2 x the running streaming length in 32-bit lanes.
+        params.push([2 * rkai::ukernels::arch::sme_lanes32(), 2, 1]);
+    }
     params
 }
 
@@ -1270,6 +1274,9 @@ fn slice_cases(p: &Packer) -> Cases {
         // KleidiAI's packer reads rows `k` floats apart whatever `lhs_stride` says.
         PackerKind::Lhs(LhsPackerKind::F16pmrx2) => Cases::Lhs(per_block_lhs_cases(p, 4, 0)),
         PackerKind::Lhs(LhsPackerKind::Bf16(v)) => Cases::Lhs(bf16_lhs_cases(p, v)),
+        PackerKind::Lhs(LhsPackerKind::X16p2vlx2Sme) => {
+            Cases::Lhs(unblocked_lhs_cases(p, Fill::F16, &[5, 19], false))
+        }
         PackerKind::Rhs(RhsPackerKind::Bf16(v)) => Cases::Rhs(bf16_rhs_cases(p, v)),
     }
 }

@@ -217,10 +217,13 @@ pub fn runnable<F: FloatFamily>() -> Vec<&'static MatmulKernel> {
 }
 
 /// The family's packers: those of its element size.
+/// The family's element size's float RHS packers of one K value per step (the SME `kr` = 2
+/// packers have their own tests, `tests/x16p2vlx2_pack.rs`).
 pub fn packers<F: FloatFamily>() -> impl Iterator<Item = &'static Packer> {
-    catalog::PACKERS.iter().copied().filter(
-        |p| matches!(p.kind, PackerKind::Rhs(RhsPackerKind::Float(v)) if v.bytes() == F::T::BYTES),
-    )
+    catalog::PACKERS.iter().copied().filter(|p| {
+        matches!(p.kind, PackerKind::Rhs(RhsPackerKind::Float(v))
+            if v.bytes() == F::T::BYTES && v.kr() == 1)
+    })
 }
 
 pub fn variant(p: &Packer) -> Variant {

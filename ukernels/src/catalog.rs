@@ -80,6 +80,7 @@ aggregate!(Packer, PACKERS, PACKER_MODULES, PACKERS:
     pack::lhs_pack_bf16,
     pack::lhs_pack_f16pmrx2_f32,
     pack::rhs_pack_bf16,
+    pack::lhs_pack_x16p2vlx2_x16_sme,
 );
 
 aggregate!(UkerRhsPacker, UKER_RHS_PACKERS, UKER_RHS_PACKER_MODULES, PACKERS:

@@ -419,7 +419,7 @@ impl RhsLayout {
             RhsLayout::Qsi4c32p { bl } => qsi4c32p::stride(k, nr, bl),
             RhsLayout::Qsi4c32pf16 { bl } => qsi4c32pf16::stride(k, nr, bl),
             RhsLayout::Qai4c32p { bl } => qai4c32p::stride(k, nr, bl),
-            RhsLayout::FloatBias { bytes } => float_bias::stride(k, nr, bytes),
+            RhsLayout::FloatBias { bytes } => float_bias::stride(k, nr, kr, bytes),
             RhsLayout::Bf16Bias { bias_bytes } => bf16_bias::stride(k, nr, kr, bias_bytes),
         }
     }
@@ -531,12 +531,16 @@ pub mod bf16_bias {
 
 /// Packed float RHS with the bias in front, the format of the float GEMM families
 /// (`matmul_clamp_f32_f32_f32p`, `matmul_clamp_f16_f16_f16p`): groups of `nr` columns, each holding
-/// `nr` biases then `k` rows of `nr` values (K-major, no K padding: `kr` is 1).
+/// `nr` biases then, per `kr` K values, `kr` values of each column in turn, K padded with zeros to
+/// a multiple of `kr` (1 for the NEON and SVE formats: `k` rows of `nr` values; 2 for the SME
+/// `x16p2vlx2b` format).
 pub mod float_bias {
     use super::*;
 
-    /// Bytes of one group of `nr` packed columns: `nr * (k + 1)` values of `bytes` bytes.
-    pub fn stride(k: usize, nr: usize, bytes: usize) -> Result<usize, Violation> {
+    /// Bytes of one group of `nr` packed columns: `nr * (roundup(k, kr) + 1)` values of `bytes`
+    /// bytes.
+    pub fn stride(k: usize, nr: usize, kr: usize, bytes: usize) -> Result<usize, Violation> {
+        let k = contract::roundup(k, kr.max(1), "packed RHS stride fits in size_t")?;
         let rows = contract::add(k, 1, "packed RHS stride fits in size_t")?;
         let row = contract::mul(nr, bytes, "packed RHS stride fits in size_t")?;
         contract::mul(rows, row, "packed RHS stride fits in size_t")

@@ -56,6 +56,9 @@ pub enum LhsPackerKind {
     Bf16(Bf16LhsPacker),
     /// f32 rows to f16 in blocks of `mr` rows by pairs of K values (`lhs_pack_f16pmrx2_f32_neon`).
     F16pmrx2,
+    /// 16-bit rows copied in blocks of `mr` = 2 x the streaming length in 32-bit lanes, by pairs
+    /// of K values (`lhs_pack_x16p2vlx2_x16_sme`).
+    X16p2vlx2Sme,
 }
 
 /// What an RHS packer does.
@@ -202,6 +205,12 @@ pub enum FloatPacker {
     /// `kai_rhs_pack_kxn_f16p16x1biasf16_f16_f16_neon`: 16-bit values, nr 16 (asserted), bias
     /// required, no stride getter.
     KxnF16p16x1biasf16,
+    /// `kai_rhs_pack_kxn_x16p2vlx2b_x16_x16_sme`: 16-bit values by pairs of K values (kr 2),
+    /// nr = 2 x the streaming length in 32-bit lanes (asserted), bias required.
+    KxnX16p2vlx2bSme,
+    /// `kai_rhs_pack_nxk_x16p2vlx2b_x16_x16_sme`: as [`FloatPacker::KxnX16p2vlx2bSme`] from an
+    /// N x K source; its stride getter returns the bytes of one column.
+    NxkX16p2vlx2bSme,
 }
 
 /// Which KleidiAI packer of the format.

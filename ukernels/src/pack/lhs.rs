@@ -4,6 +4,7 @@
 
 use super::lhs_pack_bf16::{self as bf16, Variant as Bf16};
 use super::lhs_pack_f16pmrx2_f32 as f16pmrx2;
+use super::lhs_pack_x16p2vlx2_x16_sme as x16p2vlx2;
 use super::lhs_quant_pack_qai8dxp::{self as qai8dxp, LhsType, SourceElement};
 use super::lhs_quant_pack_qsi8d32p::{self as qsi8d32p, Variant as Qsi8d32p};
 use super::lhs_quant_pack_qsi8d32pscalef32::{self as scalef32, Variant as Scalef32};
@@ -40,6 +41,7 @@ pub fn m_step(kind: LhsPackerKind, mr: usize) -> Result<usize, Violation> {
             Ok(v.mr())
         }
         LhsPackerKind::F16pmrx2 => Ok(mr),
+        LhsPackerKind::X16p2vlx2Sme => x16p2vlx2::m_step(mr),
     }
 }
 
@@ -50,6 +52,7 @@ pub fn offset(kind: LhsPackerKind, m_idx: usize, lhs_stride: usize) -> Result<us
         LhsPackerKind::Bf16(Bf16::Bf16p8x4F16) => {
             contract::require(m_idx % 8 == 0, "m_idx % (kai_mr) == 0")?
         }
+        LhsPackerKind::X16p2vlx2Sme => return x16p2vlx2::lhs_offset(m_idx, lhs_stride),
         LhsPackerKind::Bf16(Bf16::Bf16p8x4F32 | Bf16::Bf16p1x4F32)
         | LhsPackerKind::Qai8dxp(_)
         | LhsPackerKind::Qsi8d32p(_)
@@ -68,6 +71,8 @@ fn check_dims(kind: LhsPackerKind, d: &Dims) -> Checked {
         LhsPackerKind::Qsi8d32pscalef32(_) => scalef32::check_getter(d.k, d.bl, d.mr, d.kr, d.sr),
         LhsPackerKind::Bf16(v) => v.check_params(d.mr, d.kr, d.sr),
         LhsPackerKind::F16pmrx2 => f16pmrx2::check_getter(d.k, d.bl, d.kr),
+        // Checked by the packer's getters, in KleidiAI's order.
+        LhsPackerKind::X16p2vlx2Sme => Ok(()),
     }
 }
 
@@ -93,6 +98,7 @@ pub fn packed_offset(kind: LhsPackerKind, m_idx: usize, d: &Dims) -> Result<usiz
         }
         LhsPackerKind::Bf16(v) => v.packed_offset(m_idx, d.k),
         LhsPackerKind::F16pmrx2 => f16pmrx2::packed_offset(m_idx, d.k, d.bl, d.mr, d.kr),
+        LhsPackerKind::X16p2vlx2Sme => x16p2vlx2::packed_offset(m_idx, d.k, d.mr, d.kr, d.sr),
     }
 }
 
@@ -106,6 +112,7 @@ pub fn packed_size(kind: LhsPackerKind, m: usize, d: &Dims) -> Result<usize, Vio
         LhsPackerKind::Qsi8d32pscalef32(_) => layout::qsi8d32pscalef32::size(m, d.k, d.bl, d.mr),
         LhsPackerKind::Bf16(v) => v.packed_size(m, d.k),
         LhsPackerKind::F16pmrx2 => f16pmrx2::packed_size(m, d.k, d.bl, d.mr, d.kr),
+        LhsPackerKind::X16p2vlx2Sme => x16p2vlx2::packed_size(m, d.k, d.mr, d.kr, d.sr),
     }
 }
 
@@ -141,6 +148,11 @@ pub unsafe fn pack(kind: LhsPackerKind, a: &Args) -> Checked {
         LhsPackerKind::F16pmrx2 => {
             f16pmrx2::check(a)?;
             unsafe { f16pmrx2::run(a) };
+            Ok(())
+        }
+        LhsPackerKind::X16p2vlx2Sme => {
+            x16p2vlx2::check(a)?;
+            unsafe { x16p2vlx2::run(a) };
             Ok(())
         }
     }

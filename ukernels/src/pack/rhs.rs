@@ -151,7 +151,7 @@ fn geometry(kind: RhsPackerKind, d: &Dims) -> Result<(usize, usize, usize), Viol
             qai4c32p::check_getter(d.k, d.nr, d.kr, d.bl)?;
             Ok((d.nr, d.kr, 2))
         }
-        RhsPackerKind::Float(v) | RhsPackerKind::ChunkedFloat(v) => Ok((v.nr(), 1, 1)),
+        RhsPackerKind::Float(v) | RhsPackerKind::ChunkedFloat(v) => Ok((v.nr(), v.kr(), 1)),
         // Only the quantizing packer's getters take `nr` and `kr`, and must get its own.
         RhsPackerKind::Bf16(Bf16::QuantF32) => {
             contract::require(d.nr == BF16_NR, "kai_nr == nr")?;

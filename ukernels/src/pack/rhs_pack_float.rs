@@ -3,8 +3,14 @@
 //! values, byte copies of the source (no conversion). Columns past `n` and the biases of a null
 //! `bias` are zero.
 //!
-//! They differ in the source orientation, the element size, `nr`, which arguments they assert and
-//! the meaning of their stride getter (see [`Variant`]).
+//! They differ in the source orientation, the element size, `nr`, `kr`, which arguments they
+//! assert and the meaning of their stride getter (see [`Variant`]).
+//!
+//! The SME packers (`x16p2vlx2b`, `nr` = 2 x the streaming length in 32-bit lanes, `kr` = 2)
+//! interleave pairs of K values: after the group's `nr` biases, for each pair of K rows, the two
+//! values of column 0, then of column 1, ...; K is padded with a zero row to an even count, and
+//! every byte of a group is written (zeros past `n`), as KleidiAI's streaming code writes whole
+//! vectors loaded under zeroing predicates. They are portable Rust here (plain copies).
 //!
 //! Paths: the K x N sources are row copies (`copy_nonoverlapping` of the group's part of each K
 //! row, which the compiler turns into wide loads and stores); the N x K f32 source is transposed
@@ -24,7 +30,9 @@ impl Variant {
     /// Orientation of the source.
     pub const fn source(self) -> Source {
         match self {
-            Variant::NxkX32p16x1bx32 | Variant::NxkX16p32x1bx16 => Source::Nxk,
+            Variant::NxkX32p16x1bx32 | Variant::NxkX16p32x1bx16 | Variant::NxkX16p2vlx2bSme => {
+                Source::Nxk
+            }
             _ => Source::Kxn,
         }
     }
@@ -32,7 +40,11 @@ impl Variant {
     /// Bytes per value and per bias.
     pub const fn bytes(self) -> usize {
         match self {
-            Variant::KxnX16p32x1b | Variant::NxkX16p32x1bx16 | Variant::KxnF16p16x1biasf16 => 2,
+            Variant::KxnX16p32x1b
+            | Variant::NxkX16p32x1bx16
+            | Variant::KxnF16p16x1biasf16
+            | Variant::KxnX16p2vlx2bSme
+            | Variant::NxkX16p2vlx2bSme => 2,
             _ => 4,
         }
     }
@@ -45,6 +57,15 @@ impl Variant {
             Variant::KxnX32p4vlx1bSve => 4 * arch::sve_lanes32(),
             Variant::KxnX16p32x1b | Variant::NxkX16p32x1bx16 => 32,
             Variant::KxnF16p16x1biasf16 => 16,
+            Variant::KxnX16p2vlx2bSme | Variant::NxkX16p2vlx2bSme => 2 * arch::sme_lanes32(),
+        }
+    }
+
+    /// K values per interleaved step (`kr`, which `run` asserts for the SME packers).
+    pub const fn kr(self) -> usize {
+        match self {
+            Variant::KxnX16p2vlx2bSme | Variant::NxkX16p2vlx2bSme => 2,
+            _ => 1,
         }
     }
 
@@ -62,18 +83,28 @@ impl Variant {
     pub const fn requires_bias(self) -> bool {
         matches!(
             self,
-            Variant::KxnF32p8x1biasf32 | Variant::KxnX32p4vlx1bSve | Variant::KxnF16p16x1biasf16
+            Variant::KxnF32p8x1biasf32
+                | Variant::KxnX32p4vlx1bSve
+                | Variant::KxnF16p16x1biasf16
+                | Variant::KxnX16p2vlx2bSme
+                | Variant::NxkX16p2vlx2bSme
         )
     }
 
     /// Whether `get_rhs_packed_stride` returns the bytes of one column rather than of a group.
     pub const fn stride_per_column(self) -> bool {
-        matches!(self, Variant::NxkX32p16x1bx32 | Variant::NxkX16p32x1bx16)
+        matches!(
+            self,
+            Variant::NxkX32p16x1bx32 | Variant::NxkX16p32x1bx16 | Variant::NxkX16p2vlx2bSme
+        )
     }
 
     /// Whether `get_bias_offset` requires a group-aligned `n_idx`.
     pub const fn bias_offset_aligned(self) -> bool {
-        matches!(self, Variant::NxkX32p16x1bx32 | Variant::NxkX16p32x1bx16)
+        matches!(
+            self,
+            Variant::NxkX32p16x1bx32 | Variant::NxkX16p32x1bx16 | Variant::NxkX16p2vlx2bSme
+        )
     }
 
     /// Whether the packer has a `get_rhs_packed_stride` getter.
@@ -101,7 +132,10 @@ pub fn check(v: Variant, a: &Args) -> Checked {
     if v.checks_nr() {
         contract::require(a.nr == v.nr(), "nr == n_step")?;
     }
-    contract::require(a.kr == 1, "kr == 1")?;
+    match v.kr() {
+        1 => contract::require(a.kr == 1, "kr == 1")?,
+        _ => contract::require(a.kr == v.kr(), "kr == KR")?,
+    }
     if v.checks_sr() {
         contract::require(a.sr == 1, "sr == 1")?;
     }
@@ -113,7 +147,7 @@ pub fn check(v: Variant, a: &Args) -> Checked {
     contract::require(!a.rhs_packed.is_null(), "rhs_packed != NULL")?;
     contract::require(a.extra_bytes == 0, "extra_bytes == 0")?;
     contract::require(a.params.is_null(), "params == NULL")?;
-    v.layout().size(a.n, a.k, v.nr(), 1, 1)?;
+    v.layout().size(a.n, a.k, v.nr(), v.kr(), 1)?;
     Ok(())
 }
 
@@ -124,6 +158,11 @@ pub fn check(v: Variant, a: &Args) -> Checked {
 /// `rhs_stride` bytes apart, `bias` (when non-null) `n` values, and `rhs_packed` must be writable
 /// for the packed size of `n` columns.
 pub unsafe fn run(v: Variant, a: &Args) {
+    if v.kr() == 2 {
+        // SAFETY: forwarded contract.
+        unsafe { pairs::run(v, a) };
+        return;
+    }
     let g = Geometry {
         k: a.k,
         nr: v.nr(),
@@ -259,6 +298,55 @@ impl Geometry {
                 }
                 let used = cols * self.bytes;
                 ptr::write_bytes(out.add(used), 0, row_bytes - used);
+            }
+        }
+    }
+}
+
+/// The packers that interleave pairs of K values (`x16p2vlx2b`).
+mod pairs {
+    use super::{Args, Source, Variant};
+    use core::ptr;
+
+    /// Packs every group: its `nr` biases, then per pair of K rows the pair of each column.
+    ///
+    /// # Safety
+    /// As for [`super::run`], for a variant whose `kr` is 2 and whose values are 16-bit.
+    pub(super) unsafe fn run(v: Variant, a: &Args) {
+        let nr = v.nr();
+        let pairs = a.k.div_ceil(2);
+        // Bytes of one group: nr biases and nr pairs per pair of K rows.
+        let stride = nr * 2 * (1 + 2 * pairs);
+        for group in 0..a.n.div_ceil(nr) {
+            let col0 = group * nr;
+            let cols = nr.min(a.n - col0);
+            // SAFETY: every group lies inside the packed size of n columns.
+            let out = unsafe { a.rhs_packed.add(group * stride) };
+            // SAFETY: the bias holds n values (checked non-null); out holds nr biases.
+            unsafe {
+                ptr::copy_nonoverlapping(a.bias.add(col0 * 2), out, cols * 2);
+                ptr::write_bytes(out.add(cols * 2), 0, (nr - cols) * 2);
+            }
+            for p in 0..pairs {
+                // SAFETY: the pair's 2 * nr values follow the biases and earlier pairs.
+                let row = unsafe { out.add(nr * 2 * (1 + 2 * p)) };
+                for c in 0..nr {
+                    for (half, kk) in [(0, 2 * p), (1, 2 * p + 1)] {
+                        let value = if c < cols && kk < a.k {
+                            let (j, stride) = (col0 + c, a.rhs_stride);
+                            let at = match v.source() {
+                                Source::Kxn => kk * stride + j * 2,
+                                Source::Nxk => j * stride + kk * 2,
+                            };
+                            // SAFETY: the source holds value (kk, j) at `at`.
+                            unsafe { ptr::read_unaligned(a.rhs.add(at).cast::<u16>()) }
+                        } else {
+                            0
+                        };
+                        // SAFETY: inside the pair's 2 * nr values.
+                        unsafe { ptr::write_unaligned(row.add(4 * c + 2 * half).cast(), value) };
+                    }
+                }
             }
         }
     }
@@ -502,4 +590,8 @@ packer_entries! {
     rhs_pack_kxn_x16p32x1b_x16_x16_neon: Rhs(Float(Variant::KxnX16p32x1b));
     rhs_pack_nxk_x16p32x1bx16_x16_x16_neon: Rhs(Float(Variant::NxkX16p32x1bx16));
     rhs_pack_kxn_f16p16x1biasf16_f16_f16_neon: Rhs(Float(Variant::KxnF16p16x1biasf16));
+    /// nr = 2 x SVL32, kr = 2.
+    rhs_pack_kxn_x16p2vlx2b_x16_x16_sme: Rhs(Float(Variant::KxnX16p2vlx2bSme));
+    /// nr = 2 x SVL32, kr = 2.
+    rhs_pack_nxk_x16p2vlx2b_x16_x16_sme: Rhs(Float(Variant::NxkX16p2vlx2bSme));
 }
