@@ -17,7 +17,8 @@ pub fn can_run(isa: Isa) -> bool {
 pub fn expected_for_model(model: &str) -> Option<Features> {
     let mut options = model.split(',');
     let base = options.next().unwrap_or(model);
-    let sve_off = options.any(|o| o == "sve=off");
+    let options: Vec<&str> = options.collect();
+    let (sve_off, sme_off) = (options.contains(&"sve=off"), options.contains(&"sme=off"));
     let f = |list: &[Features]| list.iter().fold(Features::NEON, |acc, x| acc.union(*x));
     Some(match base {
         "cortex-a53" => f(&[]),
@@ -51,13 +52,26 @@ pub fn expected_for_model(model: &str) -> Option<Features> {
                 Features::SME_F32F32,
                 Features::SME_FA64,
             ]);
-            if sve_off {
+            let sme = [
+                Features::SME,
+                Features::SME2,
+                Features::SME2P1,
+                Features::SME_I8I32,
+                Features::SME_F16F32,
+                Features::SME_B16F32,
+                Features::SME_F32F32,
+                Features::SME_FA64,
+            ];
+            match (sve_off, sme_off) {
                 // SME without SVE (like Apple M4): no non-streaming SVE, so no FA64 either.
-                all.difference(Features::SVE)
+                (true, false) => all
+                    .difference(Features::SVE)
                     .difference(Features::SVE2)
-                    .difference(Features::SME_FA64)
-            } else {
-                all
+                    .difference(Features::SME_FA64),
+                // SVE without SME (the full suite's SVE run; SME has its own runs).
+                (false, true) => sme.iter().fold(all, |acc, x| acc.difference(*x)),
+                (true, true) => return None,
+                (false, false) => all,
             }
         }
         _ => return None,
