@@ -211,10 +211,16 @@ fn interface(family: Family) -> String {
     // family's struct): the declarations sit inside a guard named after the stem, so both
     // headers can be included together.
     let dir = family.interface_stem();
+    let shared = select::families()
+        .filter(|f| f.interface_stem() == dir)
+        .count()
+        > 1;
     let guard = format!("RKAI_KAI_{}_INTERFACE_DECLARED", dir.to_uppercase());
     let mut out = String::new();
     open(&mut out, &[]);
-    writeln!(out, "#ifndef {guard}\n#define {guard}\n").unwrap();
+    if shared {
+        writeln!(out, "#ifndef {guard}\n#define {guard}\n").unwrap();
+    }
     writeln!(
         out,
         "/// Function table of one `{dir}` micro-kernel; field order is ABI.\n"
@@ -238,7 +244,9 @@ fn interface(family: Family) -> String {
         writeln!(out, "    kai_{dir}_{}_func_t {member};", f.field).unwrap();
     }
     out.push_str("};\n\n");
-    writeln!(out, "#endif // {guard}\n").unwrap();
+    if shared {
+        writeln!(out, "#endif // {guard}\n").unwrap();
+    }
     close(&mut out);
     out
 }

@@ -22,7 +22,9 @@ use rkai::ukernels::pack::rhs_pack_bf16::Variant as RhsVariant;
 use rkai::ukernels::reference::bf16_gemm as reference;
 use std::ptr;
 use support::cabi::func as sym;
-use support::cabi::{Getter0, Getter2, Getter3, MatmulFn, RhsPackFloatFn, pack_float_rhs, pack_lhs};
+use support::cabi::{
+    Getter0, Getter2, Getter3, MatmulFn, RhsPackFloatFn, pack_float_rhs, pack_lhs,
+};
 use support::gemm::Impl;
 use support::guard::{EDGES, Edge, Guarded};
 use support::rng::Rng;
@@ -49,9 +51,7 @@ fn kernels() -> impl Iterator<Item = &'static MatmulKernel> {
 }
 
 fn runnable() -> Vec<&'static MatmulKernel> {
-    let run: Vec<_> = kernels()
-        .filter(|k| support::cpu::can_run(k.isa))
-        .collect();
+    let run: Vec<_> = kernels().filter(|k| support::cpu::can_run(k.isa)).collect();
     eprintln!(
         "CPU features {:?}, tile {}: running {} of {} SME bf16 kernels",
         support::cpu::features(),
@@ -125,7 +125,11 @@ fn lhs_packer_getters_follow_kleidiai_formulas() {
         assert_eq!(sym::<Getter2>("get_lhs_offset", name)(3 * t, 100), 300 * t);
         for (m, k) in [(1, 0), (1, 1), (t - 1, 2), (t, 3), (t + 1, 17), (3 * t, 64)] {
             let size = sym::<Getter5>("get_lhs_packed_size", name)(m, k, 7, 5, 3);
-            assert_eq!(size, m.div_ceil(t) * t * k.div_ceil(2) * 4, "{name} {m} {k}");
+            assert_eq!(
+                size,
+                m.div_ceil(t) * t * k.div_ceil(2) * 4,
+                "{name} {m} {k}"
+            );
         }
         assert_eq!(
             sym::<Getter5>("get_lhs_packed_offset", name)(2 * t, 11, 0, 0, 0),
@@ -218,7 +222,15 @@ fn expected_lhs(m: usize, k: usize, mr: usize, value: impl Fn(usize, usize) -> u
     out
 }
 
-fn lhs_pack_case(name: &str, m: usize, k: usize, pad: usize, seed: u64, specials: bool, edge: Edge) {
+fn lhs_pack_case(
+    name: &str,
+    m: usize,
+    k: usize,
+    pad: usize,
+    seed: u64,
+    specials: bool,
+    edge: Edge,
+) {
     let mr = tile();
     let row = k + pad;
     let src = source_bits(m.saturating_sub(1) * row + k, seed, specials);
@@ -313,7 +325,14 @@ fn rhs_pack_case(n: usize, k: usize, seed: u64, specials: bool, edge: Edge) {
     let bias = source_bits(n, seed ^ 0x55, specials);
     let bytes = |v: &[u32]| -> Vec<u8> { v.iter().flat_map(|x| x.to_le_bytes()).collect() };
     let src_bytes = bytes(&src);
-    let rhs = Guarded::from_bytes(if src_bytes.is_empty() { &[0] } else { &src_bytes }, edge);
+    let rhs = Guarded::from_bytes(
+        if src_bytes.is_empty() {
+            &[0]
+        } else {
+            &src_bytes
+        },
+        edge,
+    );
     let bias_buf = Guarded::from_bytes(&bytes(&bias), edge);
     let size = sym::<Getter2>("get_rhs_packed_size", RHS)(n, k);
     let mut out = Guarded::from_bytes(&vec![RHS_FILL; size], edge);
@@ -370,7 +389,14 @@ fn conversion_matches_streaming_bfcvt() {
         return;
     }
     let mut x = 0x9e37_79b9u32;
-    let specials = [0x7f80_0001u32, 0xffc1_2345, 0x7f7f_ffff, 0x3f80_8000, 0x3f81_8000, 1];
+    let specials = [
+        0x7f80_0001u32,
+        0xffc1_2345,
+        0x7f7f_ffff,
+        0x3f80_8000,
+        0x3f81_8000,
+        1,
+    ];
     let mut checked = 0;
     for i in 0..20_000u32 {
         x ^= x << 13;
@@ -405,7 +431,11 @@ fn conversion_matches_streaming_bfcvt() {
                 options(nostack),
             )
         };
-        assert_eq!(u32::from(float::bf16_from_f32_bits(b)), got & 0xffff, "{b:#010x}");
+        assert_eq!(
+            u32::from(float::bf16_from_f32_bits(b)),
+            got & 0xffff,
+            "{b:#010x}"
+        );
         checked += 1;
     }
     eprintln!("{checked} streaming BFCVT conversions compared");
@@ -458,12 +488,27 @@ fn value(rng: &mut Rng, kind: Values) -> u32 {
 }
 
 impl Problem {
-    fn new(m: usize, n: usize, k: usize, lhs_packer: &'static Packer, kind: Values, seed: u64) -> Self {
+    fn new(
+        m: usize,
+        n: usize,
+        k: usize,
+        lhs_packer: &'static Packer,
+        kind: Values,
+        seed: u64,
+    ) -> Self {
         let mut rng = Rng::new(seed);
         let lhs = (0..m * k).map(|_| value(&mut rng, kind)).collect();
         let rhs = (0..k * n).map(|_| value(&mut rng, kind)).collect();
         let bias = (0..n).map(|_| value(&mut rng, kind)).collect();
-        Problem { m, n, k, lhs, rhs, bias, lhs_packer }
+        Problem {
+            m,
+            n,
+            k,
+            lhs,
+            rhs,
+            bias,
+            lhs_packer,
+        }
     }
 
     fn normal(k: &MatmulKernel, (m, n, kk): (usize, usize, usize), seed: u64) -> Self {
@@ -517,13 +562,15 @@ impl Problem {
 
     /// Reference results of `kernel`, clamped as it clamps.
     fn results(&self, kernel: &MatmulKernel, clamp: (f32, f32)) -> Vec<f32> {
-        let bf = |v: &[u32]| -> Vec<u16> { v.iter().map(|&x| float::bf16_from_f32_bits(x)).collect() };
+        let bf =
+            |v: &[u32]| -> Vec<u16> { v.iter().map(|&x| float::bf16_from_f32_bits(x)).collect() };
         let (lhs, w) = (bf(&self.lhs), bf(&self.rhs));
         let bias: Vec<f32> = self.bias.iter().map(|&b| f32::from_bits(b)).collect();
         let mut out = Vec::with_capacity(self.m * self.n);
         for i in 0..self.m {
             for j in 0..self.n {
-                let acc = reference::outer_product_element(i, j, self.n, self.k, &lhs, &w, Some(&bias));
+                let acc =
+                    reference::outer_product_element(i, j, self.n, self.k, &lhs, &w, Some(&bias));
                 out.push(family::clamp(kernel, acc, clamp.0, clamp.1));
             }
         }
@@ -570,8 +617,18 @@ fn check_kernel(k: &MatmulKernel, which: Impl) -> usize {
     for (seed, shape) in shapes(tile()).into_iter().enumerate() {
         // Alternate the two LHS packers (same bytes).
         let lp = k.lhs_packers[seed % k.lhs_packers.len()];
-        let p = Problem::new(shape.0, shape.1, shape.2, lp, Values::Normal, 300 + seed as u64);
-        for clamp in tester::clamps::<Sme>(k, &p).into_iter().chain([(0.3, -0.3)]) {
+        let p = Problem::new(
+            shape.0,
+            shape.1,
+            shape.2,
+            lp,
+            Values::Normal,
+            300 + seed as u64,
+        );
+        for clamp in tester::clamps::<Sme>(k, &p)
+            .into_iter()
+            .chain([(0.3, -0.3)])
+        {
             let expect = Sme::expected(k, &p, clamp);
             cases += tester::check_problem::<Sme>(k, &p, clamp, &expect, &[which]);
         }
@@ -611,7 +668,14 @@ fn non_finite_values_follow_the_model() {
             .iter()
             .enumerate()
         {
-            let p = Problem::new(m, n, kk, k.lhs_packers[0], Values::Hostile, 900 + seed as u64);
+            let p = Problem::new(
+                m,
+                n,
+                kk,
+                k.lhs_packers[0],
+                Values::Hostile,
+                900 + seed as u64,
+            );
             for clamp in [
                 (f32::NEG_INFINITY, f32::INFINITY),
                 (-1e30, 1e30),
@@ -672,7 +736,12 @@ fn bias_enters_through_fmopa() {
         let expect = Sme::expected(k, &p, clamp);
         assert_eq!(expect[0].to_bits(), 0, "-0 bias and -0 products give +0");
         cases += tester::check_problem::<Sme>(k, &p, clamp, &expect, &[which]);
-        let zero_k = Problem { k: 0, lhs: vec![], rhs: vec![], ..p };
+        let zero_k = Problem {
+            k: 0,
+            lhs: vec![],
+            rhs: vec![],
+            ..p
+        };
         let expect = Sme::expected(k, &zero_k, clamp);
         assert_eq!(expect[3].to_bits(), 3, "k = 0 keeps a subnormal bias");
         cases += tester::check_problem::<Sme>(k, &zero_k, clamp, &expect, &[which]);
@@ -700,7 +769,18 @@ fn sme2_kernel_ignores_dst_stride_col() {
     let run = sym::<MatmulFn>("run", SME2);
     // SAFETY: operands packed for p; dst holds 3 rows of 5 floats.
     unsafe {
-        run(3, 5, 4, lhs.ptr().cast(), rhs.ptr().cast(), dst.as_mut_ptr().cast(), 20, 8, -1.0, 1.0)
+        run(
+            3,
+            5,
+            4,
+            lhs.ptr().cast(),
+            rhs.ptr().cast(),
+            dst.as_mut_ptr().cast(),
+            20,
+            8,
+            -1.0,
+            1.0,
+        )
     };
     let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
     assert_eq!(bits(&dst), bits(&expect));
@@ -722,11 +802,24 @@ fn run_call(stem: &str, dst_stride_row: usize, dst_stride_col: usize, null: usiz
             b.as_ptr().cast()
         }
     };
-    let d = if null == 3 { ptr::null_mut() } else { dst.as_mut_ptr().cast() };
+    let d = if null == 3 {
+        ptr::null_mut()
+    } else {
+        dst.as_mut_ptr().cast()
+    };
     // SAFETY: buffers cover the call; it is expected to abort.
     unsafe {
         sym::<MatmulFn>("run", stem)(
-            2, 8, 4, p(&lhs, 1), p(&rhs, 2), d, dst_stride_row, dst_stride_col, -1.0, 1.0,
+            2,
+            8,
+            4,
+            p(&lhs, 1),
+            p(&rhs, 2),
+            d,
+            dst_stride_row,
+            dst_stride_col,
+            -1.0,
+            1.0,
         )
     }
 }
@@ -735,9 +828,22 @@ fn run_call(stem: &str, dst_stride_row: usize, dst_stride_col: usize, null: usiz
 fn lhs_call(name: &str, mr: usize, kr: usize, sr: usize, null_lhs: bool) {
     let lhs = vec![0u8; 1024];
     let mut out = vec![0u8; 1 << 16];
-    let src = if null_lhs { ptr::null() } else { lhs.as_ptr().cast() };
+    let src = if null_lhs {
+        ptr::null()
+    } else {
+        lhs.as_ptr().cast()
+    };
     // SAFETY: buffers cover m = 4, k = 8; the call is expected to abort.
-    unsafe { pack_lhs(name, (4, 8), (mr, kr, sr), 0, (src, 32), out.as_mut_ptr().cast()) }
+    unsafe {
+        pack_lhs(
+            name,
+            (4, 8),
+            (mr, kr, sr),
+            0,
+            (src, 32),
+            out.as_mut_ptr().cast(),
+        )
+    }
 }
 
 /// Calls the RHS packer for n = 8, k = 4 with the given overrides.

@@ -133,8 +133,8 @@ pub unsafe fn run(v: Variant, a: &Args) {
             let p = a.rhs.add(kk * a.rhs_stride + col * sb);
             match v {
                 Variant::QuantF32 | Variant::KxnF32Sme => {
-                float::bf16_from_f32_bits(p.cast::<u32>().read_unaligned())
-            }
+                    float::bf16_from_f32_bits(p.cast::<u32>().read_unaligned())
+                }
                 _ => float::bf16_from_f32_bits(float::f16::to_f32_bits(
                     p.cast::<u16>().read_unaligned(),
                 )),

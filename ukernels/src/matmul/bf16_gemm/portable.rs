@@ -51,7 +51,11 @@ pub unsafe fn run(kernel: &MatmulKernel, a: &Args) {
             }
             // Second partial sum of the BFDOT kernel (K values 2-3 of each group).
             let mut odd = 0.0f32;
-            let groups = if order == Accumulation::OuterProducts { 0 } else { kp / 4 };
+            let groups = if order == Accumulation::OuterProducts {
+                0
+            } else {
+                kp / 4
+            };
             for g in 0..groups {
                 let (x, w) = unsafe {
                     (
