@@ -470,7 +470,7 @@ fn value(rng: &mut Rng, kind: Values) -> u32 {
     let v = match kind {
         Values::Normal => x,
         Values::Wide => x * 2f32.powi(rng.range_i32(-70, 60)),
-        Values::Hostile => match rng.range_i32(0, 16) {
+        Values::Hostile => match rng.range_i32(0, 40) {
             0 => f32::INFINITY,
             1 => f32::NEG_INFINITY,
             2 => f32::NAN,
@@ -488,6 +488,9 @@ fn value(rng: &mut Rng, kind: Values) -> u32 {
 }
 
 impl Problem {
+    /// Sources of `kind`; for `Hostile`, only the LHS rows `i % 3 == 0`, the RHS columns
+    /// `j % 3 == 0` and the biases `j % 3 == 1` take special values, so that every mix of
+    /// special and ordinary operands reaches some output, and finite outputs remain.
     fn new(
         m: usize,
         n: usize,
@@ -497,9 +500,17 @@ impl Problem {
         seed: u64,
     ) -> Self {
         let mut rng = Rng::new(seed);
-        let lhs = (0..m * k).map(|_| value(&mut rng, kind)).collect();
-        let rhs = (0..k * n).map(|_| value(&mut rng, kind)).collect();
-        let bias = (0..n).map(|_| value(&mut rng, kind)).collect();
+        let mut draw = |special: bool| {
+            let kind = if kind == Values::Hostile && !special {
+                Values::Normal
+            } else {
+                kind
+            };
+            value(&mut rng, kind)
+        };
+        let lhs = (0..m * k).map(|e| draw(e / k.max(1) % 3 == 0)).collect();
+        let rhs = (0..k * n).map(|e| draw(e % n % 3 == 0)).collect();
+        let bias = (0..n).map(|j| draw(j % 3 == 1)).collect();
         Problem {
             m,
             n,
