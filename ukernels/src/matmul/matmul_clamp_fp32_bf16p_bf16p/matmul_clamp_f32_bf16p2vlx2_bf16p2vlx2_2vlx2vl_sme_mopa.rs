@@ -10,8 +10,21 @@ bf16_mopa_kernel! {
     #[doc = streaming_kernel_safety!("SME")]
     fn matmul_f32_bf16p2vlx2_bf16p2vlx2_2vlx2vl_sme_mopa;
     "sme";
-    "fmin z4.s, p0/m, z4.s, z31.s",
-    "fmin z5.s, p0/m, z5.s, z31.s",
-    "fmax z4.s, p0/m, z4.s, z30.s",
-    "fmax z5.s, p0/m, z5.s, z30.s",
+    setup [];
+    load [
+        "ld1h {{z0.h}}, p0/z, [x13]",
+        "ld1h {{z1.h}}, p0/z, [x13, #1, mul vl]",
+        "ld1h {{z2.h}}, p0/z, [x13, #2, mul vl]",
+        "ld1h {{z3.h}}, p0/z, [x13, #3, mul vl]",
+        "ld1h {{z4.h}}, p0/z, [x9]",
+        "ld1h {{z5.h}}, p0/z, [x9, #1, mul vl]",
+        "ld1h {{z6.h}}, p0/z, [x9, #2, mul vl]",
+        "ld1h {{z7.h}}, p0/z, [x9, #3, mul vl]",
+    ];
+    clamp [
+        "fmin z4.s, p0/m, z4.s, z31.s",
+        "fmin z5.s, p0/m, z5.s, z31.s",
+        "fmax z4.s, p0/m, z4.s, z30.s",
+        "fmax z5.s, p0/m, z5.s, z30.s",
+    ]
 }

@@ -55,17 +55,20 @@
 //! [`za_bias`]: crate::matmul::bf16_gemm::za_bias
 //! [`clamp`]: crate::matmul::bf16_gemm::clamp
 
-/// One SME bf16 GEMM kernel: `$ext` the assembler extension (`sme` or `sme2`) and `$clamp` the
-/// asm clamping z4 and z5 between z30 (`clamp_min`) and z31 (`clamp_max`).
+/// One SME bf16 GEMM kernel: `$ext` the assembler extension (`sme` or `sme2`), `$load` the asm
+/// loading two pairs of K values (LHS into z0-z3, RHS into z4-z7, one vector each in that order),
+/// `$setup` what `$load` needs set once (the SME2 kernel: the predicate-as-counter pn8, all true)
+/// and `$clamp` the asm clamping z4 and z5 between z30 (`clamp_min`) and z31 (`clamp_max`).
 ///
 /// Registers: x0 m, x1 n, x2 pairs of K, x3 the LHS block, x4 the first RHS group, x5 dst, x6 the
 /// row stride, x7 SVL32, x8 2 x SVL32 (the tile), x9 the RHS read pointer, x10 the tile's first
 /// row, x11 its first column, w12 the ZA slice, x13 the LHS read pointer, x14 the K count, x15
-/// and x17 row counts, x16 the destination row; z29 ones, z28/z27 biases, z0/z1 LHS, z2/z3 RHS,
-/// p0 all true, p2/p3 the tile's two column halves.
+/// and x17 row counts, x16 the destination row; z29 ones, z28/z27 biases, z0-z3 LHS, z4-z7 RHS,
+/// p0 and pn8 all true, p2/p3 the tile's two column halves.
 #[cfg(target_arch = "aarch64")]
 macro_rules! bf16_mopa_kernel {
-    ($(#[$doc:meta])* fn $name:ident; $ext:literal; $($clamp:literal),+ $(,)?) => {
+    ($(#[$doc:meta])* fn $name:ident; $ext:literal; setup [$($setup:literal),* $(,)?];
+        load [$($load:literal),+ $(,)?]; clamp [$($clamp:literal),+ $(,)?]) => {
         streaming_kernel! {
             $(#[$doc])*
             fn $name(
@@ -82,6 +85,7 @@ macro_rules! bf16_mopa_kernel {
                         "add x2, x2, #1",
                         "lsr x2, x2, #1",
                         "ptrue p0.b",
+                        $($setup,)*
                         "fmov z29.s, #1.0",
                         "dup z30.s, {lo:w}",
                         "dup z31.s, {hi:w}",
@@ -101,22 +105,36 @@ macro_rules! bf16_mopa_kernel {
                         "fmopa za2.s, p0/m, p0/m, z29.s, z28.s",
                         "fmopa za3.s, p0/m, p0/m, z29.s, z27.s",
                         "mov x13, x3",
-                        "mov x14, x2",
-                        "cbz x14, 4f",
-                        // ---- K loop: one pair of K values ----
+                        "lsr x14, x2, #1",
+                        "cbz x14, 8f",
+                        // ---- K loop: two pairs of K values, in K order per tile ----
                         "3:",
-                        "ld1h {{z0.h}}, p0/z, [x13]",
-                        "ld1h {{z1.h}}, p0/z, [x13, #1, mul vl]",
-                        "ld1h {{z2.h}}, p0/z, [x9]",
-                        "ld1h {{z3.h}}, p0/z, [x9, #1, mul vl]",
-                        "addvl x13, x13, #2",
-                        "addvl x9, x9, #2",
-                        "bfmopa za0.s, p0/m, p0/m, z0.h, z2.h",
-                        "bfmopa za1.s, p0/m, p0/m, z0.h, z3.h",
-                        "bfmopa za2.s, p0/m, p0/m, z1.h, z2.h",
-                        "bfmopa za3.s, p0/m, p0/m, z1.h, z3.h",
+                        $($load,)+
+                        "addvl x13, x13, #4",
+                        "addvl x9, x9, #4",
+                        "bfmopa za0.s, p0/m, p0/m, z0.h, z4.h",
+                        "bfmopa za1.s, p0/m, p0/m, z0.h, z5.h",
+                        "bfmopa za2.s, p0/m, p0/m, z1.h, z4.h",
+                        "bfmopa za3.s, p0/m, p0/m, z1.h, z5.h",
+                        "bfmopa za0.s, p0/m, p0/m, z2.h, z6.h",
+                        "bfmopa za1.s, p0/m, p0/m, z2.h, z7.h",
+                        "bfmopa za2.s, p0/m, p0/m, z3.h, z6.h",
+                        "bfmopa za3.s, p0/m, p0/m, z3.h, z7.h",
                         "subs x14, x14, #1",
                         "b.ne 3b",
+                        // ---- An odd number of pairs: the last one ----
+                        "8:",
+                        "tbz x2, #0, 4f",
+                        "ld1h {{z0.h}}, p0/z, [x13]",
+                        "ld1h {{z1.h}}, p0/z, [x13, #1, mul vl]",
+                        "ld1h {{z4.h}}, p0/z, [x9]",
+                        "ld1h {{z5.h}}, p0/z, [x9, #1, mul vl]",
+                        "addvl x13, x13, #2",
+                        "addvl x9, x9, #2",
+                        "bfmopa za0.s, p0/m, p0/m, z0.h, z4.h",
+                        "bfmopa za1.s, p0/m, p0/m, z0.h, z5.h",
+                        "bfmopa za2.s, p0/m, p0/m, z1.h, z4.h",
+                        "bfmopa za3.s, p0/m, p0/m, z1.h, z5.h",
                         // ---- Store: the rows of za0/za1, then of za2/za3 ----
                         "4:",
                         "sub x15, x1, x11",
