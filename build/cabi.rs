@@ -254,6 +254,13 @@ const LHS_PACK_BF16: &[CFunction] = lhs_pack_functions!(
     "*const core::ffi::c_void",
     "Converts m rows to bf16 and packs them in blocks of mr rows by 4 K values."
 );
+/// The SME bf16 LHS packers (`bf16p2vlx2`): the same functions, 2 K values per step.
+const LHS_PACK_BF16_SME: &[CFunction] = lhs_pack_functions!(
+    [],
+    "const void*",
+    "*const core::ffi::c_void",
+    "Converts m rows to bf16 and packs them in blocks of mr rows by 2 K values."
+);
 /// The `qsi8d32p` LHS packers (their getters and `run` take `bl`).
 const LHS_QUANT_PACK_QSI8D32P: &[CFunction] = lhs_pack_functions!(
     [size("bl")],
@@ -740,6 +747,7 @@ impl CSurface for LhsPackerKind {
         match self {
             LhsPackerKind::Qai8dxp(LhsType::F32) => LHS_QUANT_PACK_F32,
             LhsPackerKind::Qai8dxp(LhsType::F16 | LhsType::Bf16) => LHS_QUANT_PACK_HALF,
+            LhsPackerKind::Bf16(v) if v.is_sme() => LHS_PACK_BF16_SME,
             LhsPackerKind::Bf16(_) => LHS_PACK_BF16,
             LhsPackerKind::F16pmrx2 => LHS_PACK_F16PMRX2,
             LhsPackerKind::X16p2vlx2Sme => LHS_PACK_X16P2VLX2,
@@ -758,7 +766,9 @@ impl CSurface for RhsPackerKind {
     fn c_functions(self) -> &'static [CFunction] {
         match self {
             RhsPackerKind::Bf16(Bf16RhsPacker::QuantF32) => RHS_QUANT_PACK_BF16_KXN,
-            RhsPackerKind::Bf16(Bf16RhsPacker::F16BiasF16) => RHS_PACK_BF16_KXN_STRIDE,
+            RhsPackerKind::Bf16(Bf16RhsPacker::F16BiasF16 | Bf16RhsPacker::KxnF32Sme) => {
+                RHS_PACK_BF16_KXN_STRIDE
+            }
             RhsPackerKind::Bf16(Bf16RhsPacker::F16BiasF32) => RHS_PACK_FLOAT_KXN_NO_STRIDE,
             RhsPackerKind::Qsi4cxp(_) | RhsPackerKind::Qsi4cxps1s0 => RHS_PACK_QSI4CXP,
             RhsPackerKind::Qsi8cxp(_) => RHS_PACK_QSI8CXP,

@@ -60,8 +60,7 @@ pub fn generate(manifest_dir: &Path) -> Vec<(PathBuf, String)> {
         ));
     }
     for family in select::families() {
-        let path = format!("kai/ukernels/matmul/{0}/kai_{0}_interface.h", family.dir());
-        files.push((PathBuf::from(path), interface(family)));
+        files.push((PathBuf::from(interface_path(family)), interface(family)));
     }
     files.push((PathBuf::from("rkai/rkai_select.h"), select_header()));
     for p in PACKERS {
@@ -198,10 +197,30 @@ fn header(
     out
 }
 
+/// Where a family's interface header lives: its directory, named by its interface stem.
+fn interface_path(family: Family) -> String {
+    format!(
+        "kai/ukernels/matmul/{}/kai_{}_interface.h",
+        family.dir(),
+        family.interface_stem()
+    )
+}
+
 fn interface(family: Family) -> String {
-    let dir = family.dir();
+    // Two families may share an interface stem (KleidiAI's SME bf16 family declares the NEON bf16
+    // family's struct): the declarations sit inside a guard named after the stem, so both
+    // headers can be included together.
+    let dir = family.interface_stem();
+    let shared = select::families()
+        .filter(|f| f.interface_stem() == dir)
+        .count()
+        > 1;
+    let guard = format!("RKAI_KAI_{}_INTERFACE_DECLARED", dir.to_uppercase());
     let mut out = String::new();
     open(&mut out, &[]);
+    if shared {
+        writeln!(out, "#ifndef {guard}\n#define {guard}\n").unwrap();
+    }
     writeln!(
         out,
         "/// Function table of one `{dir}` micro-kernel; field order is ABI.\n"
@@ -225,6 +244,9 @@ fn interface(family: Family) -> String {
         writeln!(out, "    kai_{dir}_{}_func_t {member};", f.field).unwrap();
     }
     out.push_str("};\n\n");
+    if shared {
+        writeln!(out, "#endif // {guard}\n").unwrap();
+    }
     close(&mut out);
     out
 }
@@ -288,7 +310,7 @@ fn select_header() -> String {
     let families: Vec<Family> = select::families().collect();
     let includes: Vec<String> = families
         .iter()
-        .map(|f| format!("kai/ukernels/matmul/{0}/kai_{0}_interface.h", f.dir()))
+        .map(|&f| interface_path(f))
         .chain(["rkai.h".to_string()])
         .collect();
     let includes: Vec<&str> = includes.iter().map(String::as_str).collect();
@@ -305,10 +327,11 @@ fn select_header() -> String {
     );
     for family in families {
         let dir = family.dir();
+        let iface = family.interface_stem();
         writeln!(
             out,
             "/// A chosen `{dir}` kernel.\nstruct rkai_{dir}_choice {{\n    \
-             /// The kernel's functions.\n    struct kai_{dir}_ukernel ukernel;\n    \
+             /// The kernel's functions.\n    struct kai_{iface}_ukernel ukernel;\n    \
              /// Its symbol stem, e.g. `kai_{dir}...`.\n    const char* name;\n    \
              /// Instructions it needs, e.g. `neon_i8mm`.\n    const char* isa;\n    \
              /// A packer writing its RHS format (call it with the kernel's nr, kr, sr).\n    \

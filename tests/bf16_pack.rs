@@ -24,18 +24,18 @@ type Getter1 = extern "C" fn(usize) -> usize;
 type Getter4 = extern "C" fn(usize, usize, usize, usize) -> usize;
 type Getter5 = extern "C" fn(usize, usize, usize, usize, usize) -> usize;
 
-/// The bf16 LHS packer variant of `p`, if it is one.
+/// The NEON bf16 LHS packer variant of `p`, if it is one (the SME packers: `tests/bf16_sme.rs`).
 fn lhs_kind(p: &Packer) -> Option<Variant> {
     match p.kind {
-        PackerKind::Lhs(LhsPackerKind::Bf16(v)) => Some(v),
+        PackerKind::Lhs(LhsPackerKind::Bf16(v)) if !v.is_sme() => Some(v),
         _ => None,
     }
 }
 
-/// The bf16 RHS packer variant of `p`, if it is one.
+/// The NEON bf16 RHS packer variant of `p`, if it is one.
 fn rhs_kind(p: &Packer) -> Option<RhsVariant> {
     match p.kind {
-        PackerKind::Rhs(RhsPackerKind::Bf16(v)) => Some(v),
+        PackerKind::Rhs(RhsPackerKind::Bf16(v)) if !v.is_sme() => Some(v),
         _ => None,
     }
 }

@@ -103,8 +103,16 @@ fn normalize(decl: &str) -> String {
 fn declarations(header: &str) -> BTreeSet<String> {
     let mut out = BTreeSet::new();
     let mut structure: Option<String> = None; // a struct's fields in order, as one entry
+    let mut guard: Option<&str> = None; // the macro an `#ifndef` just tested
     for line in header.lines() {
         let l = line.trim();
+        // An include guard (`#ifndef X` then `#define X`) declares nothing a caller uses.
+        if let Some(name) = guard.take()
+            && l == format!("#define {name}")
+        {
+            continue;
+        }
+        guard = l.strip_prefix("#ifndef ");
         if l.starts_with("struct ") && l.ends_with('{') {
             structure = Some(l.to_string());
             continue;

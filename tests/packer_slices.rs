@@ -1025,7 +1025,8 @@ fn chunked_float_cases(p: &Packer) -> Vec<RhsCase> {
     )
 }
 
-/// `rhs_quant_pack_kxn_bf16p12x4biasf32_f32_neon`, `rhs_pack_kxn_bf16p12x4bias{f32,f16}_f16_neon`.
+/// `rhs_quant_pack_kxn_bf16p12x4biasf32_f32_neon`, `rhs_pack_kxn_bf16p12x4bias{f32,f16}_f16_neon`,
+/// `rhs_pack_kxn_bf16p2vlx2b_f32_x32_sme`.
 fn bf16_rhs_cases(p: &Packer, v: Bf16Rhs) -> Vec<RhsCase> {
     float_source_cases(
         p,
@@ -1034,7 +1035,8 @@ fn bf16_rhs_cases(p: &Packer, v: Bf16Rhs) -> Vec<RhsCase> {
             value_fill: value_fill(v.source_bytes()),
             bias: Bias {
                 fill: value_fill(v.bias_bytes()),
-                required: false,
+                // The SME packer asserts a bias.
+                required: v.is_sme(),
             },
             getters_take_tile: v == Bf16Rhs::QuantF32,
             ks: &[5, 19],
@@ -1157,7 +1159,8 @@ fn qai8dxp_lhs_cases(p: &Packer, element: LhsType) -> Vec<LhsCase> {
     unblocked_lhs_cases(p, fill, &[13, 77], false)
 }
 
-/// `lhs_quant_pack_bf16p{8,1}x4_f32_neon`, `lhs_pack_bf16p8x4_f16_neon`.
+/// `lhs_quant_pack_bf16p{8,1}x4_f32_neon`, `lhs_pack_bf16p8x4_f16_neon`,
+/// `lhs_pack_bf16p2vlx2_f32_{sme,sme2}`.
 fn bf16_lhs_cases(p: &Packer, v: Bf16Lhs) -> Vec<LhsCase> {
     // The one-row packer asserts m == 1 and a zero packed offset, so its only slice is row 0.
     let one_row = v == Bf16Lhs::Bf16p1x4F32;

@@ -42,7 +42,12 @@ fn tier(isa: Isa) -> u8 {
 
 /// Whether every GEMM of `family` is built on SDOT or SMMLA (the integer families).
 fn integer(family: Family) -> bool {
-    rank::pairs(family).all(|p| tier(p.gemm.isa) > 0)
+    !needs_sme(family) && rank::pairs(family).all(|p| tier(p.gemm.isa) > 0)
+}
+
+/// Families whose every kernel runs in streaming mode (the SME bf16 GEMMs).
+fn needs_sme(family: Family) -> bool {
+    rank::pairs(family).all(|p| p.gemm.isa.is_streaming() && p.gemv.isa.is_streaming())
 }
 
 #[test]
@@ -143,7 +148,8 @@ fn choices_on_each_cpu_model() {
                 integer(family)
                     || family == Family::F16F16F16p
                     || needs_bf16(family)
-                    || needs_sve(family),
+                    || needs_sve(family)
+                    || needs_sme(family),
                 "{}",
                 family.dir()
             );
@@ -164,7 +170,8 @@ fn choices_on_each_cpu_model() {
         );
         for family in families() {
             // neoverse-n1 has neither FEAT_BF16 nor SVE: those families have no kernel.
-            let Some(k) = gemm_unless(family, needs_bf16(family) || needs_sve(family)) else {
+            let lacks = needs_bf16(family) || needs_sve(family) || needs_sme(family);
+            let Some(k) = gemm_unless(family, lacks) else {
                 continue;
             };
             assert!(!k.isa.features().contains(Features::I8MM), "{}", k.stem);
@@ -203,8 +210,9 @@ fn choices_on_each_cpu_model() {
         }
         for family in families() {
             // SME without SVE (`sve=off`): the SVE-only families have no kernel.
-            let Some(k) = gemm_unless(family, needs_sve(family) && !f.contains(Features::SVE))
-            else {
+            let lacks = (needs_sve(family) && !f.contains(Features::SVE))
+                || (needs_sme(family) && !f.contains(Features::SME));
+            let Some(k) = gemm_unless(family, lacks) else {
                 continue;
             };
             let streaming =

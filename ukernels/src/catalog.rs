@@ -62,6 +62,7 @@ aggregate!(MatmulKernel, KERNELS, KERNEL_FOLDERS, KERNELS:
     matmul::matmul_clamp_f32_f32_f32p,
     matmul::matmul_clamp_f16_f16_f16p,
     matmul::bf16_gemm,
+    matmul::matmul_clamp_fp32_bf16p_bf16p,
     matmul::imatmul_clamp_f32_f32_f32p,
 );
 

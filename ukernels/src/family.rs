@@ -44,6 +44,10 @@ pub enum Family {
     F32Bf16pBf16p,
     /// `matmul_clamp_f16_bf16p_bf16p` (bf16 LHS and RHS packed, f16 bias and output).
     F16Bf16pBf16p,
+    /// `matmul_clamp_fp32_bf16p_bf16p`: KleidiAI's SME bf16 GEMMs (bf16 LHS and RHS packed in
+    /// streaming-length tiles, f32 bias and output); its interface header is named like
+    /// `matmul_clamp_f32_bf16p_bf16p`'s ([`Family::interface_stem`]).
+    Fp32Bf16pBf16p,
     /// `imatmul_clamp_f32_f32_f32p` (f32 LHS rows gathered through an indirection buffer, f32 RHS
     /// packed with its bias).
     ImatmulF32F32F32p,
@@ -119,7 +123,7 @@ pub struct Description {
 impl Family {
     /// Every family, in the order rkai declares them: the order of `rkai_select.h` and of the
     /// interface headers it writes.
-    pub const ALL: [Family; 16] = [
+    pub const ALL: [Family; 17] = [
         Family::F32Qai8dxpQsi4cxp,
         Family::F32Qai8dxpQsi8cxp,
         Family::F32Qai8dxpQsi4c32p,
@@ -135,6 +139,7 @@ impl Family {
         Family::F16F16F16p,
         Family::F32Bf16pBf16p,
         Family::F16Bf16pBf16p,
+        Family::Fp32Bf16pBf16p,
         Family::ImatmulF32F32F32p,
     ];
 
@@ -198,6 +203,7 @@ impl Family {
             Family::F16F16F16p => ("matmul_clamp_f16_f16_f16p", F16, UnpackedFloat),
             Family::F32Bf16pBf16p => ("matmul_clamp_f32_bf16p_bf16p", F32, Bf16pBf16p),
             Family::F16Bf16pBf16p => ("matmul_clamp_f16_bf16p_bf16p", F16, Bf16pBf16p),
+            Family::Fp32Bf16pBf16p => ("matmul_clamp_fp32_bf16p_bf16p", F32, Bf16pBf16p),
             Family::ImatmulF32F32F32p => ("imatmul_clamp_f32_f32_f32p", F32, IndirectFloat),
         };
         Description {
@@ -211,6 +217,18 @@ impl Family {
     #[inline(always)]
     pub const fn dir(self) -> &'static str {
         self.description().dir
+    }
+
+    /// The stem of the family's interface header and struct (`kai_<stem>_interface.h`,
+    /// `struct kai_<stem>_ukernel`): its directory, except for `matmul_clamp_fp32_bf16p_bf16p`,
+    /// whose header KleidiAI names `kai_matmul_clamp_f32_bf16p_bf16p_interface.h` and which
+    /// declares the same struct as that family's.
+    #[inline(always)]
+    pub const fn interface_stem(self) -> &'static str {
+        match self {
+            Family::Fp32Bf16pBf16p => Family::F32Bf16pBf16p.dir(),
+            _ => self.dir(),
+        }
     }
 
     /// Element type of the destination.

@@ -146,7 +146,8 @@ pub struct Asserts {
     /// K against `bl` in `get_rhs_packed_offset` (the `qai8dxp_qsi4c32p` family).
     pub block_depth: BlockDepth,
     /// Whether `run` asserts `dst_stride_col == sizeof(element)`. Read by the unpacked-LHS float
-    /// families; every packed-LHS kernel asserts it (its family's check does).
+    /// families and the bf16 families; every other packed-LHS kernel asserts it (its family's
+    /// check does).
     pub dst_stride_col: bool,
 }
 

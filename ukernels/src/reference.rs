@@ -626,11 +626,36 @@ pub mod bf16_gemm {
             match order {
                 Accumulation::Chain => acc = bf16::dot_step(acc, a23, b23),
                 Accumulation::SplitPairs => odd = bf16::dot_step(odd, a23, b23),
+                Accumulation::OuterProducts => unreachable!("see outer_product_element"),
             }
         }
         if order == Accumulation::SplitPairs {
             acc = float::fadd(acc, odd);
         }
         float::clamp_upper_first(acc, clamp.0, clamp.1)
+    }
+
+    /// Unclamped f32 result of element (i, j) of the SME family (`matmul_clamp_fp32_bf16p_bf16p`,
+    /// [`Accumulation::OuterProducts`]): operands as for [`element`]; the bias enters a zeroed
+    /// accumulator through `FMOPA` (`-0` becomes `+0`, NaN the default NaN), then one dot step
+    /// per pair of K values, an odd K padded as the packers pad it (LHS zero, RHS the first row
+    /// again). The kernels then clamp as `crate::matmul::bf16_gemm::clamp` says.
+    #[allow(clippy::too_many_arguments)]
+    pub fn outer_product_element(
+        i: usize,
+        j: usize,
+        n: usize,
+        k: usize,
+        lhs: &[u16],
+        w: &[u16],
+        bias: Option<&[f32]>,
+    ) -> f32 {
+        let mut acc = crate::matmul::bf16_gemm::za_bias(bias.map_or(0.0, |b| b[j]));
+        let a = |kk: usize| if kk < k { lhs[i * k + kk] } else { 0 };
+        let b = |kk: usize| if kk < k { w[kk * n + j] } else { w[j] };
+        for g in (0..k).step_by(2) {
+            acc = bf16::dot_step(acc, [a(g), a(g + 1)], [b(g), b(g + 1)]);
+        }
+        acc
     }
 }

@@ -18,6 +18,10 @@
 //! subnormals kept) before the clamp. The same inputs therefore give results that may differ in
 //! the last bits between the GEMV and the GEMM, exactly as in KleidiAI.
 //!
+//! The SME family `matmul_clamp_fp32_bf16p_bf16p` (folder `matmul_clamp_fp32_bf16p_bf16p`) has
+//! the same operands in streaming-length tiles (`bf16p2vlx2`: `kr` = 2, `mr` = `nr` = 2 x SVL32)
+//! and its own order, [`Accumulation::OuterProducts`]: see that folder's documentation.
+//!
 //! Departures from KleidiAI: `k == 0` in the BFMMLA kernels, whose loop count `k / 4 - 1` reads
 //! out of bounds in KleidiAI; rkai returns the clamped biases. The copy of KleidiAI's BFDOT
 //! kernel that could be read (vendored by Arm Compute Library) never clamps: its activation flag
@@ -33,9 +37,10 @@ pub mod portable;
 
 pub use super::args::PackedArgs as Args;
 use crate::contract::{self, Checked};
-use crate::kernel::{MatmulKernel, Rows};
+use crate::family::Family;
+use crate::kernel::{Clamp, MatmulKernel, Rows};
 
-/// K values per packed step.
+/// K values per packed step of the NEON kernels.
 pub const KR: usize = 4;
 
 /// Order in which a kernel accumulates an output (see the module documentation).
@@ -45,38 +50,65 @@ pub enum Accumulation {
     Chain,
     /// Two chains, bias + K values 0-1 and +0 + K values 2-3, added at the end (`BFDOT`).
     SplitPairs,
+    /// The SME kernels: the bias enters a zeroed ZA tile through `FMOPA` with a vector of ones
+    /// ([`za_bias`]), then one `BFMOPA` step per pair of K values.
+    OuterProducts,
 }
 
-/// How `kernel` accumulates: KleidiAI's one-row kernel is its `BFDOT` one.
+/// How `kernel` accumulates: KleidiAI's one-row kernel is its `BFDOT` one, the SME family's
+/// kernels are outer products.
 pub fn accumulation(kernel: &MatmulKernel) -> Accumulation {
-    match kernel.rows {
-        Rows::One => Accumulation::SplitPairs,
-        Rows::Any => Accumulation::Chain,
+    match (kernel.family, kernel.rows) {
+        (Family::Fp32Bf16pBf16p, _) => Accumulation::OuterProducts,
+        (_, Rows::One) => Accumulation::SplitPairs,
+        (_, Rows::Any) => Accumulation::Chain,
     }
 }
 
-/// Bytes of one packed LHS row for `k` (K padded to a multiple of 4).
-pub fn lhs_row_bytes(k: usize) -> Result<usize, contract::Violation> {
-    let cond = "packed LHS offset fits in size_t";
-    contract::mul(contract::roundup(k, KR, cond)?, 2, cond)
+/// A bias as `FMOPA` adds it to a zeroed ZA tile (`0 + 1.0 * bias`, one rounding; ZA-targeting
+/// instructions produce the default NaN): `-0` becomes `+0`, a NaN the default NaN, every other
+/// value (subnormals included, FPCR.FZ being 0) stays.
+pub fn za_bias(bias: f32) -> f32 {
+    if bias.is_nan() {
+        f32::from_bits(0x7fc0_0000)
+    } else {
+        bias + 0.0
+    }
 }
 
-/// Checks what `kernel` requires of its arguments: KleidiAI's assertion on `dst_stride_col`,
-/// non-null buffers, a destination row stride that holds a row, and packed sizes that fit.
+/// The clamp of `kernel`: `FCLAMP` for an SME2 kernel ([`Clamp::MaxNumThenMinNum`] in its
+/// epilogue), `FMIN` with the upper bound then `FMAX` with the lower for every other kernel of
+/// the bf16 families (which read nothing else of their epilogue).
+pub fn clamp(kernel: &MatmulKernel, y: f32, lo: f32, hi: f32) -> f32 {
+    match kernel.epilogue.clamp {
+        Clamp::MaxNumThenMinNum => crate::float::clamp_num(y, lo, hi),
+        Clamp::MaxThenMin | Clamp::NarrowedMaxNumThenMinNum => {
+            crate::float::clamp_upper_first(y, lo, hi)
+        }
+    }
+}
+
+/// Bytes of one packed LHS row for `k` (K padded to a multiple of `kr`).
+pub fn lhs_row_bytes(k: usize, kr: usize) -> Result<usize, contract::Violation> {
+    let cond = "packed LHS offset fits in size_t";
+    contract::mul(contract::roundup(k, kr, cond)?, 2, cond)
+}
+
+/// Checks what `kernel` requires of its arguments: KleidiAI's assertion on `dst_stride_col`
+/// (where its source makes it), non-null buffers, a destination row stride that holds a row, and
+/// packed sizes that fit.
 ///
 /// KleidiAI's one-row kernel asserts `m == 1` and ignores both destination strides instead.
 pub fn check(kernel: &MatmulKernel, a: &Args) -> Checked {
     let out = kernel.family.output();
+    let t = kernel.tile();
     if kernel.rows == Rows::One {
         contract::require(a.m == 1, "m == 1")?;
-    } else {
+    } else if kernel.asserts.dst_stride_col {
         contract::require(a.dst_stride_col == out.size(), out.size_condition())?;
     }
-    kernel
-        .family
-        .rhs_layout(0)
-        .stride(a.k, kernel.tile().nr, KR, 1)?;
-    let row = lhs_row_bytes(a.k)?;
+    kernel.family.rhs_layout(0).stride(a.k, t.nr, t.kr, 1)?;
+    let row = lhs_row_bytes(a.k, t.kr)?;
     if a.m == 0 || a.n == 0 {
         return Ok(());
     }

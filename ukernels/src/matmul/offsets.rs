@@ -64,7 +64,7 @@ pub fn lhs_packed(
             }
             contract::mul(
                 m_idx,
-                bf16_gemm::lhs_row_bytes(k)?,
+                bf16_gemm::lhs_row_bytes(k, t.kr)?,
                 "packed LHS offset fits in size_t",
             )
         }

@@ -52,7 +52,7 @@ pub enum LhsPackerKind {
     /// `lhs_quant_pack_qsi8d32pscalef32_{f32,f16}_neon`.
     Qsi8d32pscalef32(Qsi8d32pscalef32Packer),
     /// bf16 LHS of the bf16 GEMM families (`lhs_quant_pack_bf16p{8,1}x4_f32_neon`,
-    /// `lhs_pack_bf16p8x4_f16_neon`).
+    /// `lhs_pack_bf16p8x4_f16_neon`, `lhs_pack_bf16p2vlx2_f32_{sme,sme2}`).
     Bf16(Bf16LhsPacker),
     /// f32 rows to f16 in blocks of `mr` rows by pairs of K values (`lhs_pack_f16pmrx2_f32_neon`).
     F16pmrx2,
@@ -85,7 +85,7 @@ pub enum RhsPackerKind {
     /// `..._x32p4vlx1b_..._sve`).
     Float(FloatPacker),
     /// bf16 with the bias in front (`rhs_quant_pack_kxn_bf16p12x4biasf32_f32_neon`,
-    /// `rhs_pack_kxn_bf16p12x4bias{f32,f16}_f16_neon`).
+    /// `rhs_pack_kxn_bf16p12x4bias{f32,f16}_f16_neon`, `rhs_pack_kxn_bf16p2vlx2b_f32_x32_sme`).
     Bf16(Bf16RhsPacker),
     /// The float format of `Float(v)`, its K given as `k_chunk_count` chunks of
     /// `k_chunk_length` rows (`rhs_imatmul_pack_kxn_x32p4vlx1b_x32_x32_sve`): the same bytes as
@@ -179,6 +179,10 @@ pub enum Bf16LhsPacker {
     Bf16p1x4F32,
     /// `kai_lhs_pack_bf16p8x4_f16_neon`.
     Bf16p8x4F16,
+    /// `kai_lhs_pack_bf16p2vlx2_f32_sme` (mr = 2 x SVL32, kr = 2).
+    Bf16p2vlx2F32Sme,
+    /// `kai_lhs_pack_bf16p2vlx2_f32_sme2` (the same bytes as the SME packer).
+    Bf16p2vlx2F32Sme2,
 }
 
 /// One of KleidiAI's float RHS packers.
@@ -273,6 +277,9 @@ pub enum Bf16RhsPacker {
     F16BiasF32,
     /// `kai_rhs_pack_kxn_bf16p12x4biasf16_f16_neon`: f16 values and biases.
     F16BiasF16,
+    /// `kai_rhs_pack_kxn_bf16p2vlx2b_f32_x32_sme`: f32 values and biases (bias required),
+    /// nr = 2 x SVL32, kr = 2.
+    KxnF32Sme,
 }
 
 /// Orientation of an unpacked RHS source matrix.

@@ -36,6 +36,8 @@ pub fn m_step(kind: LhsPackerKind, mr: usize) -> Result<usize, Violation> {
         LhsPackerKind::Qai8dxp(_) => Ok(mr),
         LhsPackerKind::Qsi8d32p(v) => Ok(v.m_step(mr)),
         LhsPackerKind::Qsi8d32pscalef32(v) => Ok(v.m_step(mr)),
+        // The SME packers ignore `mr`.
+        LhsPackerKind::Bf16(v) if v.is_sme() => Ok(v.mr()),
         LhsPackerKind::Bf16(v) => {
             contract::require(mr == v.mr(), "mr == kai_mr")?;
             Ok(v.mr())
@@ -53,6 +55,9 @@ pub fn offset(kind: LhsPackerKind, m_idx: usize, lhs_stride: usize) -> Result<us
             contract::require(m_idx % 8 == 0, "m_idx % (kai_mr) == 0")?
         }
         LhsPackerKind::X16p2vlx2Sme => return x16p2vlx2::lhs_offset(m_idx, lhs_stride),
+        LhsPackerKind::Bf16(v @ (Bf16::Bf16p2vlx2F32Sme | Bf16::Bf16p2vlx2F32Sme2)) => {
+            contract::require(m_idx % v.mr() == 0, "m_idx % kai_mr == 0")?
+        }
         LhsPackerKind::Bf16(Bf16::Bf16p8x4F32 | Bf16::Bf16p1x4F32)
         | LhsPackerKind::Qai8dxp(_)
         | LhsPackerKind::Qsi8d32p(_)

@@ -1,29 +1,56 @@
-//! The bf16 LHS packers of the bf16 GEMM families (`matmul_clamp_{f32,f16}_bf16p_bf16p`):
-//! `lhs_quant_pack_bf16p8x4_f32_neon`, `lhs_quant_pack_bf16p1x4_f32_neon` and
-//! `lhs_pack_bf16p8x4_f16_neon`.
+//! The bf16 LHS packers of the bf16 GEMM families (`matmul_clamp_{f32,f16}_bf16p_bf16p` and the
+//! SME family `matmul_clamp_fp32_bf16p_bf16p`): `lhs_quant_pack_bf16p8x4_f32_neon`,
+//! `lhs_quant_pack_bf16p1x4_f32_neon`, `lhs_pack_bf16p8x4_f16_neon`, `lhs_pack_bf16p2vlx2_f32_sme`
+//! and `lhs_pack_bf16p2vlx2_f32_sme2`.
 //!
-//! Format (`bf16p{mr}x4`): blocks of `mr` rows; within a block, for each group of 4 K values,
-//! the 4 bf16 values of row 0, then of row 1, ... of row `mr - 1`. K is padded with zeros to a
-//! multiple of 4; the rows past `m` of the last block repeat the block's first row (KleidiAI's
-//! asm points them at it). Values are converted as `BFCVT` does (round to nearest even, NaNs
-//! quieted); f16 sources are widened to f32 first (exact).
+//! Format (`bf16p{mr}x{kr}`): blocks of `mr` rows; within a block, for each group of `kr` K
+//! values, the `kr` bf16 values of row 0, then of row 1, ... of row `mr - 1`. K is padded with
+//! zeros to a multiple of `kr`. Values are converted as `BFCVT` does with the default FPCR (round
+//! to nearest even, NaNs quieted, subnormals kept: [`float::bf16_from_f32_bits`]); f16 sources are
+//! widened to f32 first (exact).
+//!
+//! * NEON packers (`kr` = 4, `mr` 8 or 1): the rows past `m` of the last block repeat the block's
+//!   first row (KleidiAI's asm points them at it).
+//! * SME packers (`bf16p2vlx2`, `kr` = 2, `mr` = 2 x SVL32, a run-time value): the rows past `m`
+//!   of the last block are zeros (KleidiAI's asm loads them under a false predicate). The SME and
+//!   SME2 packers write the same bytes; rkai packs both with the same scalar code, which runs on
+//!   any CPU (KleidiAI converts with streaming `BFCVT`, which would follow a non-default FPCR;
+//!   rkai assumes the default FPCR, as every KleidiAI caller has). Their getters ignore `mr`,
+//!   `kr` and `sr`; their `run` asserts them and ignores `m_idx_start`.
 
 use crate::contract::{self, Checked};
 use crate::float;
 
-/// K values per packed group.
+/// K values per packed group of the NEON packers.
 pub const KR: usize = 4;
+/// K values per packed group of the SME packers.
+pub const SME_KR: usize = 2;
 
 /// Which of this module's packers runs (declared with the other packer kinds).
 pub use super::kinds::Bf16LhsPacker as Variant;
 
 impl Variant {
-    /// Rows per packed block.
-    pub const fn mr(self) -> usize {
+    /// Whether this is one of the SME packers (`bf16p2vlx2`).
+    pub const fn is_sme(self) -> bool {
+        matches!(self, Variant::Bf16p2vlx2F32Sme | Variant::Bf16p2vlx2F32Sme2)
+    }
+
+    /// Rows per packed block (for the SME packers, 2 x the streaming vector length in 32-bit
+    /// lanes on this CPU).
+    #[inline(always)]
+    pub fn mr(self) -> usize {
         match self {
             Variant::Bf16p1x4F32 => 1,
-            _ => 8,
+            Variant::Bf16p8x4F32 | Variant::Bf16p8x4F16 => 8,
+            Variant::Bf16p2vlx2F32Sme | Variant::Bf16p2vlx2F32Sme2 => {
+                2 * crate::arch::sme_lanes32()
+            }
         }
+    }
+
+    /// K values per packed group.
+    pub const fn kr(self) -> usize {
+        if self.is_sme() { SME_KR } else { KR }
     }
 
     /// Bytes per source element.
@@ -34,62 +61,38 @@ impl Variant {
         }
     }
 
-    /// KleidiAI's assertions on the (mr, kr, sr) triple every getter receives.
-    pub const fn check_params(self, mr: usize, kr: usize, sr: usize) -> Checked {
-        if mr != self.mr() {
-            return Err(contract::Violation {
-                condition: "mr == kai_mr",
-            });
+    /// KleidiAI's assertions on the (mr, kr, sr) triple every getter receives (the SME packers'
+    /// getters ignore it).
+    pub fn check_params(self, mr: usize, kr: usize, sr: usize) -> Checked {
+        if self.is_sme() {
+            return Ok(());
         }
-        if kr != KR {
-            return Err(contract::Violation {
-                condition: "kr == kai_kr",
-            });
-        }
+        self.check_run_params(mr, kr, sr)
+    }
+
+    /// KleidiAI's assertions on the (mr, kr, sr) triple `run` receives.
+    fn check_run_params(self, mr: usize, kr: usize, sr: usize) -> Checked {
+        contract::require(mr == self.mr(), "mr == kai_mr")?;
+        contract::require(kr == self.kr(), "kr == kai_kr")?;
         contract::require(sr == 1, "sr == kai_sr")
     }
 
     /// Bytes of the packed LHS of `m` rows of `k` values.
-    pub const fn packed_size(self, m: usize, k: usize) -> Result<usize, contract::Violation> {
+    pub fn packed_size(self, m: usize, k: usize) -> Result<usize, contract::Violation> {
         let cond = "packed LHS size fits in size_t";
-        let rows = match contract::roundup(m, self.mr(), cond) {
-            Ok(v) => v,
-            Err(e) => return Err(e),
-        };
-        let cols = match contract::roundup(k, KR, cond) {
-            Ok(v) => v,
-            Err(e) => return Err(e),
-        };
-        match contract::mul(rows, cols, cond) {
-            Ok(v) => contract::mul(v, 2, cond),
-            Err(e) => Err(e),
-        }
+        let rows = contract::roundup(m, self.mr(), cond)?;
+        let cols = contract::roundup(k, self.kr(), cond)?;
+        contract::mul(contract::mul(rows, cols, cond)?, 2, cond)
     }
 
     /// Byte offset of the packed block holding row `m_idx` (KleidiAI's assertion on `m_idx`
     /// included: a multiple of `mr`, and 0 for the one-row packer).
-    pub const fn packed_offset(self, m_idx: usize, k: usize) -> Result<usize, contract::Violation> {
+    pub fn packed_offset(self, m_idx: usize, k: usize) -> Result<usize, contract::Violation> {
         match self {
-            Variant::Bf16p1x4F32 => {
-                if m_idx != 0 {
-                    return Err(contract::Violation {
-                        condition: "m_idx == 0",
-                    });
-                }
-            }
-            Variant::Bf16p8x4F32 => {
-                if m_idx % self.mr() != 0 {
-                    return Err(contract::Violation {
-                        condition: "m_idx % mr == 0",
-                    });
-                }
-            }
-            Variant::Bf16p8x4F16 => {
-                if m_idx % self.mr() != 0 {
-                    return Err(contract::Violation {
-                        condition: "m_idx % kai_mr == 0",
-                    });
-                }
+            Variant::Bf16p1x4F32 => contract::require(m_idx == 0, "m_idx == 0")?,
+            Variant::Bf16p8x4F32 => contract::require(m_idx % self.mr() == 0, "m_idx % mr == 0")?,
+            Variant::Bf16p8x4F16 | Variant::Bf16p2vlx2F32Sme | Variant::Bf16p2vlx2F32Sme2 => {
+                contract::require(m_idx % self.mr() == 0, "m_idx % kai_mr == 0")?
             }
         }
         self.packed_size(m_idx, k)
@@ -101,13 +104,15 @@ pub use super::args::LhsArgs as Args;
 
 /// Checks what the packer requires (KleidiAI's assertions) and that the packed size fits.
 pub fn check(v: Variant, a: &Args) -> Checked {
-    v.check_params(a.mr, a.kr, a.sr)?;
+    v.check_run_params(a.mr, a.kr, a.sr)?;
     if v == Variant::Bf16p1x4F32 {
         contract::require(a.m == 1, "m == 1")?;
     }
     contract::require(!a.lhs.is_null(), "lhs != NULL")?;
     contract::require(!a.lhs_packed.is_null(), "lhs_packed != NULL")?;
-    contract::require(a.m_idx_start == 0, "m_idx_start == 0")?;
+    if !v.is_sme() {
+        contract::require(a.m_idx_start == 0, "m_idx_start == 0")?;
+    }
     v.packed_size(a.m, a.k)?;
     Ok(())
 }
@@ -135,7 +140,8 @@ unsafe fn convert(v: Variant, row: *const u8, i: usize) -> u16 {
 /// [`check`] must have passed; `lhs` must hold `m` rows of `k` source elements `lhs_stride`
 /// bytes apart and `lhs_packed` must be writable for the packed size of `m` rows.
 pub unsafe fn run(v: Variant, a: &Args) {
-    let (mr, kp) = (v.mr(), a.k.div_ceil(KR) * KR);
+    let (mr, kr) = (v.mr(), v.kr());
+    let kp = a.k.div_ceil(kr) * kr;
     let mut out = a.lhs_packed;
     for block in (0..a.m).step_by(mr) {
         let height = mr.min(a.m - block);
@@ -143,13 +149,17 @@ pub unsafe fn run(v: Variant, a: &Args) {
         let done = unsafe { fast_chunks(v, a, block, height, out) };
         // SAFETY: the fast path wrote `done` K values of each of the mr rows.
         out = unsafe { out.add(2 * mr * done) };
-        for k0 in (done..kp).step_by(KR) {
+        for k0 in (done..kp).step_by(kr) {
             for r in 0..mr {
-                let r = if r < height { r } else { 0 };
+                // Rows past m: the block's first row again (NEON), zeros (SME).
+                let (r, zero_row) = match (r < height, v.is_sme()) {
+                    (true, _) => (r, false),
+                    (false, sme) => (0, sme),
+                };
                 // Not dereferenced past its k values (the one-row packer has a single row).
                 let row = a.lhs.wrapping_add((block + r) * a.lhs_stride);
-                for i in k0..k0 + KR {
-                    let bits = if i < a.k {
+                for i in k0..k0 + kr {
+                    let bits = if i < a.k && !zero_row {
                         // SAFETY: row block + r < m holds k source elements.
                         unsafe { convert(v, row, i) }
                     } else {
@@ -175,7 +185,7 @@ pub unsafe fn run(v: Variant, a: &Args) {
 #[allow(unused_variables)]
 unsafe fn fast_chunks(v: Variant, a: &Args, block: usize, height: usize, out: *mut u8) -> usize {
     #[cfg(target_arch = "aarch64")]
-    if v != Variant::Bf16p8x4F16 && height == v.mr() && a.k >= KR {
+    if matches!(v, Variant::Bf16p8x4F32 | Variant::Bf16p1x4F32) && height == v.mr() && a.k >= KR {
         let chunks = a.k / KR;
         // SAFETY: the block's rows start lhs_stride bytes apart and hold k floats; out holds
         // mr * 4 values per chunk.
@@ -292,4 +302,6 @@ packer_entries! {
     lhs_quant_pack_bf16p8x4_f32_neon: Lhs(Bf16(Variant::Bf16p8x4F32));
     lhs_quant_pack_bf16p1x4_f32_neon: Lhs(Bf16(Variant::Bf16p1x4F32));
     lhs_pack_bf16p8x4_f16_neon: Lhs(Bf16(Variant::Bf16p8x4F16));
+    lhs_pack_bf16p2vlx2_f32_sme: Lhs(Bf16(Variant::Bf16p2vlx2F32Sme));
+    lhs_pack_bf16p2vlx2_f32_sme2: Lhs(Bf16(Variant::Bf16p2vlx2F32Sme2));
 }

@@ -46,13 +46,13 @@ pub fn n_step(kind: RhsPackerKind, nr: usize) -> usize {
         | RhsPackerKind::Qsi4c32pf16(_)
         | RhsPackerKind::Qai4c32p(_) => nr,
         RhsPackerKind::Float(v) | RhsPackerKind::ChunkedFloat(v) => v.nr(),
-        RhsPackerKind::Bf16(_) => BF16_NR,
+        RhsPackerKind::Bf16(v) => v.nr(),
     }
 }
 
-/// `n_idx` starts a group of the bf16 packers' fixed `nr`.
-fn bf16_group_start(n_idx: usize) -> Checked {
-    contract::require(n_idx % BF16_NR == 0, "n_idx % kai_nr == 0")
+/// `n_idx` starts a group of the bf16 packer `v` (12 columns; 2 x SVL32 for the SME packer).
+fn bf16_group_start(v: Bf16, n_idx: usize) -> Checked {
+    contract::require(n_idx % v.nr() == 0, "n_idx % kai_nr == 0")
 }
 
 /// `n_idx` starts a group of the float packer `v`.
@@ -85,7 +85,7 @@ pub fn offset(kind: RhsPackerKind, n_idx: usize, rhs_stride: usize) -> Result<us
             }
         }
         RhsPackerKind::Bf16(v) => {
-            bf16_group_start(n_idx)?;
+            bf16_group_start(v, n_idx)?;
             contract::mul(
                 n_idx,
                 v.source_bytes(),
@@ -108,7 +108,7 @@ pub fn bias_offset(kind: RhsPackerKind, n_idx: usize) -> Result<usize, Violation
         }
         RhsPackerKind::Bf16(v) => {
             if v == Bf16::QuantF32 {
-                bf16_group_start(n_idx)?;
+                bf16_group_start(v, n_idx)?;
             }
             v.bias_bytes()
         }
@@ -158,7 +158,9 @@ fn geometry(kind: RhsPackerKind, d: &Dims) -> Result<(usize, usize, usize), Viol
             contract::require(d.kr == BF16_KR, "kai_kr == kr")?;
             Ok((BF16_NR, BF16_KR, 1))
         }
-        RhsPackerKind::Bf16(Bf16::F16BiasF32 | Bf16::F16BiasF16) => Ok((BF16_NR, BF16_KR, 1)),
+        RhsPackerKind::Bf16(v @ (Bf16::F16BiasF32 | Bf16::F16BiasF16 | Bf16::KxnF32Sme)) => {
+            Ok((v.nr(), v.kr(), 1))
+        }
     }
 }
 
@@ -178,7 +180,9 @@ pub fn packed_offset(kind: RhsPackerKind, n_idx: usize, d: &Dims) -> Result<usiz
         RhsPackerKind::Bf16(Bf16::QuantF32) => {
             contract::require(d.nr != 0 && n_idx % d.nr == 0, "n_idx % nr == 0")?
         }
-        RhsPackerKind::Bf16(Bf16::F16BiasF32 | Bf16::F16BiasF16) => bf16_group_start(n_idx)?,
+        RhsPackerKind::Bf16(v @ (Bf16::F16BiasF32 | Bf16::F16BiasF16 | Bf16::KxnF32Sme)) => {
+            bf16_group_start(v, n_idx)?
+        }
         RhsPackerKind::Qsi4cxp(_)
         | RhsPackerKind::Qsi4cxps1s0
         | RhsPackerKind::Qsi8cxp(_)

@@ -1,24 +1,32 @@
 //! The bf16 RHS packers of the bf16 GEMM families (K x N sources):
-//! `rhs_quant_pack_kxn_bf16p12x4biasf32_f32_neon`, `rhs_pack_kxn_bf16p12x4biasf32_f16_neon` and
-//! `rhs_pack_kxn_bf16p12x4biasf16_f16_neon`.
+//! `rhs_quant_pack_kxn_bf16p12x4biasf32_f32_neon`, `rhs_pack_kxn_bf16p12x4biasf32_f16_neon`,
+//! `rhs_pack_kxn_bf16p12x4biasf16_f16_neon` and, for the SME family,
+//! `rhs_pack_kxn_bf16p2vlx2b_f32_x32_sme`.
 //!
-//! Format ([`RhsLayout::Bf16Bias`]): groups of 12 columns; each group holds its 12 biases (f32 or
-//! f16, byte copies; zeros for a null bias), then for every 4 K values the 4 bf16 values of column
-//! 0, then of column 1, ... of column 11. Values are converted as `BFCVT` does (f16 sources
-//! widened to f32 first). Two behaviours of KleidiAI's asm are reproduced on purpose:
+//! Format ([`RhsLayout::Bf16Bias`]): groups of `nr` columns (12; 2 x SVL32 for the SME packer);
+//! each group holds its `nr` biases (f32 or f16, byte copies; zeros for a null bias), then for
+//! every `kr` K values (4; 2 for the SME packer) the `kr` bf16 values of column 0, then of column
+//! 1, ... of column `nr - 1`. Values are converted as `BFCVT` does with the default FPCR (f16
+//! sources widened to f32 first). Behaviours of KleidiAI's asm reproduced on purpose:
 //!
-//! * the K values past `k` (up to a multiple of 4) repeat the first source row, column by column
-//!   (its tail loop points the missing rows at the start of the matrix), not zeros;
-//! * in the last, partial group only the `n % 12` real biases are written: the other bias slots
-//!   keep whatever the destination held. Data slots of the missing columns are zero.
+//! * the K values past `k` (up to a multiple of `kr`) repeat the first source row, column by
+//!   column (its tail points the missing rows at the start of the matrix), not zeros;
+//! * NEON packers: in the last, partial group only the `n % 12` real biases are written, the
+//!   other bias slots keep whatever the destination held. The SME packer writes zeros there
+//!   (predicated loads of the bias, whole-vector stores). Data slots of the missing columns are
+//!   zero in both.
+//!
+//! The SME packer requires a bias (KleidiAI asserts `bias != NULL`). rkai packs it with scalar
+//! code that runs on any CPU (KleidiAI's converts with streaming `BFCVT`/`BFCVTNT`, which would
+//! follow a non-default FPCR; rkai assumes the default FPCR).
 
 use crate::contract::{self, Checked};
 use crate::float;
 use crate::layout::RhsLayout;
 
-/// Columns per packed group.
+/// Columns per packed group of the NEON packers.
 pub const NR: usize = 12;
-/// K values per packed step.
+/// K values per packed step of the NEON packers.
 pub const KR: usize = 4;
 
 /// Which of this module's packers runs (declared with the other packer kinds).
@@ -28,7 +36,7 @@ impl Variant {
     /// Bytes per source value.
     pub const fn source_bytes(self) -> usize {
         match self {
-            Variant::QuantF32 => 4,
+            Variant::QuantF32 | Variant::KxnF32Sme => 4,
             _ => 2,
         }
     }
@@ -50,7 +58,28 @@ impl Variant {
 
     /// Whether the packer has a `get_rhs_packed_stride` getter.
     pub const fn has_stride_getter(self) -> bool {
-        matches!(self, Variant::F16BiasF16)
+        matches!(self, Variant::F16BiasF16 | Variant::KxnF32Sme)
+    }
+
+    /// Whether this is the SME packer (`bf16p2vlx2b`).
+    pub const fn is_sme(self) -> bool {
+        matches!(self, Variant::KxnF32Sme)
+    }
+
+    /// Columns per packed group (for the SME packer, 2 x the streaming vector length in 32-bit
+    /// lanes on this CPU).
+    #[inline(always)]
+    pub fn nr(self) -> usize {
+        if self.is_sme() {
+            2 * crate::arch::sme_lanes32()
+        } else {
+            NR
+        }
+    }
+
+    /// K values per packed step.
+    pub const fn kr(self) -> usize {
+        if self.is_sme() { 2 } else { KR }
     }
 }
 
@@ -67,17 +96,20 @@ pub fn check(v: Variant, a: &Args) -> Checked {
             contract::require(a.sr == 1, "kai_sr == sr")?;
         }
         _ => {
-            contract::require(a.nr == NR, "nr == kai_nr")?;
-            contract::require(a.kr == KR, "kr == kai_kr")?;
+            contract::require(a.nr == v.nr(), "nr == kai_nr")?;
+            contract::require(a.kr == v.kr(), "kr == kai_kr")?;
             contract::require(a.sr == 1, "sr == 1")?;
         }
     }
     contract::require(!a.rhs.is_null(), "rhs != NULL")?;
+    if v.is_sme() {
+        contract::require(!a.bias.is_null(), "bias != NULL")?;
+    }
     contract::require(a.scale.is_null(), "scale == NULL")?;
     contract::require(!a.rhs_packed.is_null(), "rhs_packed != NULL")?;
     contract::require(a.extra_bytes == 0, "extra_bytes == 0")?;
     contract::require(a.params.is_null(), "params == NULL")?;
-    v.layout().size(a.n, a.k, NR, KR, 1)?;
+    v.layout().size(a.n, a.k, v.nr(), v.kr(), 1)?;
     Ok(())
 }
 
@@ -88,8 +120,9 @@ pub fn check(v: Variant, a: &Args) -> Checked {
 /// `bias` (when non-null) `n` values, and `rhs_packed` must be writable for the packed size.
 pub unsafe fn run(v: Variant, a: &Args) {
     let (sb, bb) = (v.source_bytes(), v.bias_bytes());
-    let kp = a.k.div_ceil(KR) * KR;
-    let stride = NR * (bb + 2 * kp);
+    let (nr, kr) = (v.nr(), v.kr());
+    let kp = a.k.div_ceil(kr) * kr;
+    let stride = nr * (bb + 2 * kp);
     // Read once per call, not per group.
     let bfcvt = crate::arch::Features::detect().contains(crate::arch::Features::BF16);
     let value = |kk: usize, col: usize| -> u16 {
@@ -99,15 +132,17 @@ pub unsafe fn run(v: Variant, a: &Args) {
         unsafe {
             let p = a.rhs.add(kk * a.rhs_stride + col * sb);
             match v {
-                Variant::QuantF32 => float::bf16_from_f32_bits(p.cast::<u32>().read_unaligned()),
+                Variant::QuantF32 | Variant::KxnF32Sme => {
+                    float::bf16_from_f32_bits(p.cast::<u32>().read_unaligned())
+                }
                 _ => float::bf16_from_f32_bits(float::f16::to_f32_bits(
                     p.cast::<u16>().read_unaligned(),
                 )),
             }
         }
     };
-    for (g, col0) in (0..a.n).step_by(NR).enumerate() {
-        let cols = NR.min(a.n - col0);
+    for (g, col0) in (0..a.n).step_by(nr).enumerate() {
+        let cols = nr.min(a.n - col0);
         // SAFETY: every group lies inside the packed size of n columns.
         let out = unsafe { a.rhs_packed.add(g * stride) };
         // SAFETY: the biases (when given) hold n values; only the real columns' slots are
@@ -118,22 +153,26 @@ pub unsafe fn run(v: Variant, a: &Args) {
             } else {
                 core::ptr::copy_nonoverlapping(a.bias.add(col0 * bb), out, cols * bb);
             }
+            // The SME packer zeroes the bias slots of missing columns.
+            if v.is_sme() {
+                core::ptr::write_bytes(out.add(cols * bb), 0, (nr - cols) * bb);
+            }
         }
-        // SAFETY: the group's data follows its NR biases.
-        let mut data = unsafe { out.add(NR * bb) };
+        // SAFETY: the group's data follows its nr biases.
+        let mut data = unsafe { out.add(nr * bb) };
         // SAFETY: a full group's columns col0..col0 + 12 exist in every source row.
-        let done = if cols == NR {
+        let done = if cols == NR && !v.is_sme() {
             unsafe { fast_blocks(v, a, col0, data, bfcvt) }
         } else {
             0
         };
         // SAFETY: the fast path wrote `done` K values of the group's 12 columns.
-        data = unsafe { data.add(done * NR * 2) };
-        for k0 in (done..kp).step_by(KR) {
-            for c in 0..NR {
-                for i in 0..KR {
+        data = unsafe { data.add(done * nr * 2) };
+        for k0 in (done..kp).step_by(kr) {
+            for c in 0..nr {
+                for i in 0..kr {
                     let bits = if c < cols { value(k0 + i, col0 + c) } else { 0 };
-                    // SAFETY: NR * kp values follow the biases, written in order.
+                    // SAFETY: nr * kp values follow the biases, written in order.
                     unsafe {
                         data.cast::<u16>().write_unaligned(bits);
                         data = data.add(2);
@@ -350,4 +389,5 @@ packer_entries! {
     rhs_quant_pack_kxn_bf16p12x4biasf32_f32_neon: Rhs(Bf16(Variant::QuantF32));
     rhs_pack_kxn_bf16p12x4biasf32_f16_neon: Rhs(Bf16(Variant::F16BiasF32));
     rhs_pack_kxn_bf16p12x4biasf16_f16_neon: Rhs(Bf16(Variant::F16BiasF16));
+    rhs_pack_kxn_bf16p2vlx2b_f32_x32_sme: Rhs(Bf16(Variant::KxnF32Sme));
 }

@@ -1,7 +1,7 @@
-//! Portable implementation of the bf16 GEMM families (bit-identical to the BFMMLA and BFDOT
-//! kernels).
+//! Portable implementation of the bf16 GEMM families (bit-identical to the BFMMLA, BFDOT and
+//! BFMOPA kernels).
 
-use super::{Accumulation, Args, KR};
+use super::{Accumulation, Args};
 use crate::float::{self, bf16};
 use crate::kernel::MatmulKernel;
 
@@ -11,9 +11,10 @@ use crate::kernel::MatmulKernel;
 /// # Safety
 /// As for [`super::run`].
 pub unsafe fn run(kernel: &MatmulKernel, a: &Args) {
-    let (family, mr, nr) = (kernel.family, kernel.tile().mr, kernel.tile().nr);
+    let (family, t) = (kernel.family, kernel.tile());
+    let (mr, nr, kr) = (t.mr, t.nr, t.kr);
     let order = super::accumulation(kernel);
-    let kp = a.k.div_ceil(KR) * KR;
+    let kp = a.k.div_ceil(kr) * kr;
     let bias_bytes = family.output().size();
     let out_bytes = family.output().size();
     let group_bytes = nr * (bias_bytes + kp * 2);
@@ -22,7 +23,7 @@ pub unsafe fn run(kernel: &MatmulKernel, a: &Args) {
     for i in 0..a.m {
         // SAFETY (reads): row i of block i / mr lies in the packed LHS; column j's group in the
         // packed RHS (the caller's contract).
-        let lhs = unsafe { a.lhs_packed.add(i / mr * block_bytes + i % mr * KR * 2) };
+        let lhs = unsafe { a.lhs_packed.add(i / mr * block_bytes + i % mr * kr * 2) };
         for j in 0..a.n {
             let group = unsafe { a.rhs_packed.add(j / nr * group_bytes) };
             let c = j % nr;
@@ -35,14 +36,31 @@ pub unsafe fn run(kernel: &MatmulKernel, a: &Args) {
                     ))
                 }
             };
+            let rhs = unsafe { group.add(nr * bias_bytes + c * kr * 2) };
+            if order == Accumulation::OuterProducts {
+                acc = super::za_bias(acc);
+                for g in 0..kp / 2 {
+                    let (x, w) = unsafe {
+                        (
+                            lhs.add(g * mr * 4).cast::<[u16; 2]>().read_unaligned(),
+                            rhs.add(g * nr * 4).cast::<[u16; 2]>().read_unaligned(),
+                        )
+                    };
+                    acc = bf16::dot_step(acc, x.map(u16::from_le), w.map(u16::from_le));
+                }
+            }
             // Second partial sum of the BFDOT kernel (K values 2-3 of each group).
             let mut odd = 0.0f32;
-            let rhs = unsafe { group.add(nr * bias_bytes + c * KR * 2) };
-            for g in 0..kp / KR {
+            let groups = if order == Accumulation::OuterProducts {
+                0
+            } else {
+                kp / 4
+            };
+            for g in 0..groups {
                 let (x, w) = unsafe {
                     (
-                        lhs.add(g * mr * KR * 2).cast::<[u16; 4]>().read_unaligned(),
-                        rhs.add(g * nr * KR * 2).cast::<[u16; 4]>().read_unaligned(),
+                        lhs.add(g * mr * 8).cast::<[u16; 4]>().read_unaligned(),
+                        rhs.add(g * nr * 8).cast::<[u16; 4]>().read_unaligned(),
                     )
                 };
                 let x = x.map(u16::from_le);
@@ -50,14 +68,16 @@ pub unsafe fn run(kernel: &MatmulKernel, a: &Args) {
                 acc = bf16::dot_step(acc, [x[0], x[1]], [w[0], w[1]]);
                 let (a23, w23) = ([x[2], x[3]], [w[2], w[3]]);
                 match order {
-                    Accumulation::Chain => acc = bf16::dot_step(acc, a23, w23),
+                    Accumulation::Chain | Accumulation::OuterProducts => {
+                        acc = bf16::dot_step(acc, a23, w23)
+                    }
                     Accumulation::SplitPairs => odd = bf16::dot_step(odd, a23, w23),
                 }
             }
             if order == Accumulation::SplitPairs {
                 acc = float::fadd(acc, odd);
             }
-            let y = float::clamp_upper_first(acc, a.clamp_min, a.clamp_max);
+            let y = super::clamp(kernel, acc, a.clamp_min, a.clamp_max);
             // SAFETY: element (i, j) of the destination (caller's contract).
             unsafe {
                 let p = a.dst.add(i * dst_row + j * out_bytes);

@@ -9,6 +9,9 @@
 extern "C" {
 #endif
 
+#ifndef RKAI_KAI_MATMUL_CLAMP_F32_BF16P_BF16P_INTERFACE_DECLARED
+#define RKAI_KAI_MATMUL_CLAMP_F32_BF16P_BF16P_INTERFACE_DECLARED
+
 /// Function table of one `matmul_clamp_f32_bf16p_bf16p` micro-kernel; field order is ABI.
 
 typedef size_t (*kai_matmul_clamp_f32_bf16p_bf16p_get_m_step_func_t)(void);
@@ -36,6 +39,8 @@ struct kai_matmul_clamp_f32_bf16p_bf16p_ukernel {
     kai_matmul_clamp_f32_bf16p_bf16p_get_dst_size_func_t get_dst_size;
     kai_matmul_clamp_f32_bf16p_bf16p_run_matmul_func_t run_matmul;
 };
+
+#endif // RKAI_KAI_MATMUL_CLAMP_F32_BF16P_BF16P_INTERFACE_DECLARED
 
 #ifdef __cplusplus
 }

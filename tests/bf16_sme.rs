@@ -1,0 +1,929 @@
+//! KleidiAI's SME bf16 GEMMs (`matmul_clamp_fp32_bf16p_bf16p`: the `2vlx2vl_sme_mopa` and
+//! `_sme2_mopa` kernels) and their packers (`lhs_pack_bf16p2vlx2_f32_{sme,sme2}`,
+//! `rhs_pack_kxn_bf16p2vlx2b_f32_x32_sme`) through their C symbols, at the streaming vector
+//! length of the CPU running the test (`scripts/test-all.sh` runs it at every one): getters equal
+//! KleidiAI's formulas and measured tiles; packed bytes equal a reference written from KleidiAI's
+//! layout (values converted with the `half` crate); every kernel (exported, and the portable
+//! path) equals the scalar reference bit for bit (BFMOPA as QEMU models it with FPCR.EBF = 0:
+//! round to odd, flushed subnormals, default NaN) for edge shapes around the tile, portions,
+//! guard pages, canaries, hostile values and inverted clamps; threads, callee-saved registers and
+//! a caller's pending lazy ZA save; invalid arguments abort naming KleidiAI's assertion.
+
+mod support;
+
+use rkai::ukernels::catalog;
+use rkai::ukernels::family::Family;
+use rkai::ukernels::float;
+use rkai::ukernels::kernel::MatmulKernel;
+use rkai::ukernels::matmul::bf16_gemm as family;
+use rkai::ukernels::pack::kinds::{LhsPackerKind, Packer, PackerKind, RhsPackerKind};
+use rkai::ukernels::pack::lhs_pack_bf16::Variant as LhsVariant;
+use rkai::ukernels::pack::rhs_pack_bf16::Variant as RhsVariant;
+use rkai::ukernels::reference::bf16_gemm as reference;
+use std::ptr;
+use support::cabi::func as sym;
+use support::cabi::{
+    Getter0, Getter2, Getter3, MatmulFn, RhsPackFloatFn, pack_float_rhs, pack_lhs,
+};
+use support::gemm::Impl;
+use support::guard::{EDGES, Edge, Guarded};
+use support::rng::Rng;
+use support::tester::{self, PackedFamily};
+
+type Getter1 = extern "C" fn(usize) -> usize;
+type Getter5 = extern "C" fn(usize, usize, usize, usize, usize) -> usize;
+
+const LHS_SME: &str = "lhs_pack_bf16p2vlx2_f32_sme";
+const LHS_SME2: &str = "lhs_pack_bf16p2vlx2_f32_sme2";
+const RHS: &str = "rhs_pack_kxn_bf16p2vlx2b_f32_x32_sme";
+const SME2: &str = "matmul_clamp_f32_bf16p2vlx2_bf16p2vlx2_2vlx2vl_sme2_mopa";
+const SME: &str = "matmul_clamp_f32_bf16p2vlx2_bf16p2vlx2_2vlx2vl_sme_mopa";
+
+/// The tile (`mr` = `nr` = `m_step` = `n_step`): 2 x SVL32 on this CPU (SVL 128 bits without
+/// SME, where the portable paths run).
+fn tile() -> usize {
+    2 * rkai::ukernels::arch::sme_lanes32()
+}
+
+fn kernels() -> impl Iterator<Item = &'static MatmulKernel> {
+    let all = catalog::KERNELS.iter().copied();
+    tester::narrowed(all.filter(|k| k.family == Family::Fp32Bf16pBf16p))
+}
+
+fn runnable() -> Vec<&'static MatmulKernel> {
+    let run: Vec<_> = kernels().filter(|k| support::cpu::can_run(k.isa)).collect();
+    eprintln!(
+        "CPU features {:?}, tile {}: running {} of {} SME bf16 kernels",
+        support::cpu::features(),
+        tile(),
+        run.len(),
+        kernels().count()
+    );
+    run
+}
+
+fn lhs_variant(p: &Packer) -> LhsVariant {
+    match p.kind {
+        PackerKind::Lhs(LhsPackerKind::Bf16(v)) => v,
+        _ => unreachable!("{}", p.name),
+    }
+}
+
+fn rhs_variant(p: &Packer) -> RhsVariant {
+    match p.kind {
+        PackerKind::Rhs(RhsPackerKind::Bf16(v)) => v,
+        _ => unreachable!("{}", p.name),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Getters
+
+#[test]
+fn kernel_getters_equal_kleidiai_values() {
+    assert_eq!(kernels().count(), 2);
+    let checked = tester::getters_equal_kleidiai_values(kernels());
+    let t = tile();
+    for k in kernels() {
+        for kk in [0usize, 1, 2, 3, 64, 77] {
+            let kp = kk.div_ceil(2) * 2;
+            assert_eq!(
+                sym::<Getter2>("get_lhs_packed_offset", k.stem)(2 * t, kk),
+                2 * t * kp * 2
+            );
+            assert_eq!(
+                sym::<Getter2>("get_rhs_packed_offset", k.stem)(3 * t, kk),
+                3 * t * (4 + kp * 2)
+            );
+            // The kernel's offsets are the packers'.
+            assert_eq!(
+                sym::<Getter5>("get_lhs_packed_offset", LHS_SME)(2 * t, kk, 0, 0, 0),
+                2 * t * kp * 2
+            );
+            assert_eq!(
+                sym::<Getter2>("get_rhs_packed_offset", RHS)(3 * t, kk),
+                3 * t * (4 + kp * 2)
+            );
+        }
+        assert_eq!(
+            sym::<Getter3>("get_dst_offset", k.stem)(t, 2 * t, 1000),
+            t * 1000 + 2 * t * 4
+        );
+        assert_eq!(sym::<Getter2>("get_dst_size", k.stem)(5, 7), 35 * 4);
+    }
+    eprintln!("{checked} measured tile rows checked");
+}
+
+#[test]
+fn lhs_packer_getters_follow_kleidiai_formulas() {
+    let t = tile();
+    for name in [LHS_SME, LHS_SME2] {
+        // The getters ignore mr, kr and sr.
+        for mr in [0, 1, t] {
+            assert_eq!(sym::<Getter1>("get_m_step", name)(mr), t, "{name}");
+        }
+        assert_eq!(sym::<Getter2>("get_lhs_offset", name)(3 * t, 100), 300 * t);
+        for (m, k) in [(1, 0), (1, 1), (t - 1, 2), (t, 3), (t + 1, 17), (3 * t, 64)] {
+            let size = sym::<Getter5>("get_lhs_packed_size", name)(m, k, 7, 5, 3);
+            assert_eq!(
+                size,
+                m.div_ceil(t) * t * k.div_ceil(2) * 4,
+                "{name} {m} {k}"
+            );
+        }
+        assert_eq!(
+            sym::<Getter5>("get_lhs_packed_offset", name)(2 * t, 11, 0, 0, 0),
+            2 * t * 12 * 2
+        );
+    }
+}
+
+#[test]
+fn rhs_packer_getters_follow_kleidiai_formulas() {
+    let t = tile();
+    let packer = catalog::packer(RHS).unwrap();
+    assert_eq!(rhs_variant(packer), RhsVariant::KxnF32Sme);
+    assert_eq!(sym::<Getter0>("get_n_step", RHS)(), t);
+    assert_eq!(sym::<Getter1>("get_rhs_offset", RHS)(2 * t), 2 * t * 4);
+    // The bias offset asserts nothing.
+    assert_eq!(sym::<Getter1>("get_bias_offset", RHS)(5), 20);
+    for k in [0usize, 1, 2, 3, 10, 33] {
+        let stride = t * (4 + k.div_ceil(2) * 4);
+        assert_eq!(sym::<Getter1>("get_rhs_packed_stride", RHS)(k), stride);
+        assert_eq!(
+            sym::<Getter2>("get_rhs_packed_offset", RHS)(2 * t, k),
+            2 * stride
+        );
+        for n in [1, t - 1, t, t + 1, 3 * t + 2] {
+            assert_eq!(
+                sym::<Getter2>("get_rhs_packed_size", RHS)(n, k),
+                n.div_ceil(t) * stride
+            );
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Packers: bytes against a reference written from KleidiAI's layout
+
+/// f32 source bits: ordinary numbers, exact ties of the bf16 rounding, and (for `specials`)
+/// NaNs (quiet and signalling), infinities, signed zeros, subnormals and values rounding to
+/// infinity.
+fn source_bits(len: usize, seed: u64, specials: bool) -> Vec<u32> {
+    let mut rng = Rng::new(seed);
+    let pool: [u32; 11] = [
+        0x7fc0_0000,
+        0x7f80_0001,
+        0xffc1_2345,
+        0x7f80_0000,
+        0xff80_0000,
+        0x8000_0000,
+        0x0000_0001,
+        0x807f_ffff,
+        0x7f7f_ffff,
+        0x3f80_8000,
+        0x3f81_8000,
+    ];
+    (0..len)
+        .map(|i| {
+            if specials && rng.next_u64() % 4 == 0 {
+                pool[i % pool.len()]
+            } else {
+                rng.f32(-3.0, 3.0).to_bits()
+            }
+        })
+        .collect()
+}
+
+/// bf16 bits of an f32, computed with the `half` crate (NaNs: quieted, upper payload kept).
+fn expected_bf16(bits: u32) -> u16 {
+    if bits & 0x7fff_ffff > 0x7f80_0000 {
+        return ((bits >> 16) | 0x0040) as u16;
+    }
+    half::bf16::from_f32(f32::from_bits(bits)).to_bits()
+}
+
+/// KleidiAI's `bf16p2vlx2` LHS layout: blocks of `mr` rows; per pair of K values, the pair of
+/// each row (zeros past `m` and past `k`).
+fn expected_lhs(m: usize, k: usize, mr: usize, value: impl Fn(usize, usize) -> u16) -> Vec<u8> {
+    let kp = k.div_ceil(2) * 2;
+    let mut out = Vec::new();
+    for block in 0..m.div_ceil(mr) {
+        for pair in 0..kp / 2 {
+            for r in 0..mr {
+                for e in 0..2 {
+                    let (i, kk) = (block * mr + r, 2 * pair + e);
+                    let v = if i < m && kk < k { value(i, kk) } else { 0 };
+                    out.extend_from_slice(&v.to_le_bytes());
+                }
+            }
+        }
+    }
+    out
+}
+
+fn lhs_pack_case(
+    name: &str,
+    m: usize,
+    k: usize,
+    pad: usize,
+    seed: u64,
+    specials: bool,
+    edge: Edge,
+) {
+    let mr = tile();
+    let row = k + pad;
+    let src = source_bits(m.saturating_sub(1) * row + k, seed, specials);
+    let bytes: Vec<u8> = src.iter().flat_map(|b| b.to_le_bytes()).collect();
+    let lhs = Guarded::from_bytes(if bytes.is_empty() { &[0] } else { &bytes }, edge);
+    let size = sym::<Getter5>("get_lhs_packed_size", name)(m, k, mr, 2, 1);
+    let mut out = Guarded::from_bytes(&vec![0xa5; size.max(1)], edge);
+    // SAFETY: source rows and output sized for m x k.
+    unsafe {
+        pack_lhs(
+            name,
+            (m, k),
+            (mr, 2, 1),
+            0,
+            (lhs.ptr().cast(), 4 * row),
+            out.mut_ptr().cast(),
+        )
+    };
+    let expect = expected_lhs(m, k, mr, |i, kk| expected_bf16(src[i * row + kk]));
+    assert_eq!(
+        &out.bytes()[..size],
+        &expect[..],
+        "{name} m={m} k={k} pad={pad} specials={specials} {edge:?} tile={mr}"
+    );
+}
+
+#[test]
+fn lhs_packers_match_reference_bytes() {
+    let t = tile();
+    let shapes = [
+        (1, 1),
+        (1, 2),
+        (2, 3),
+        (t - 1, 4),
+        (t, 5),
+        (t + 1, 16),
+        (2 * t + 3, 7),
+        (3, 2 * t + 1),
+        (t, 0),
+    ];
+    let mut cases = 0;
+    for name in [LHS_SME, LHS_SME2] {
+        for (seed, &(m, k)) in shapes.iter().enumerate() {
+            for (pad, specials) in [(0, false), (3, true)] {
+                for edge in EDGES {
+                    lhs_pack_case(name, m, k, pad, seed as u64, specials, edge);
+                    cases += 1;
+                }
+            }
+        }
+    }
+    eprintln!("RELIABILITY packers {cases}");
+}
+
+const RHS_FILL: u8 = 0xa5;
+
+/// KleidiAI's `bf16p2vlx2b` RHS layout: groups of `nr` columns; the `nr` f32 biases (zeros past
+/// `n`), then per pair of K values the pair of each column (zeros past `n`; the second value of
+/// an odd K's last pair taken from source row 0).
+fn expected_rhs(n: usize, k: usize, nr: usize, w: &[u32], bias: &[u32]) -> Vec<u8> {
+    let kp = k.div_ceil(2) * 2;
+    let mut out = Vec::new();
+    for g in 0..n.div_ceil(nr) {
+        for c in 0..nr {
+            let j = g * nr + c;
+            let b = if j < n { bias[j] } else { 0 };
+            out.extend_from_slice(&b.to_le_bytes());
+        }
+        for pair in 0..kp / 2 {
+            for c in 0..nr {
+                let j = g * nr + c;
+                for e in 0..2 {
+                    let kk = 2 * pair + e;
+                    let v = match (j < n, kk < k) {
+                        (false, _) => 0,
+                        (true, true) => expected_bf16(w[kk * n + j]),
+                        (true, false) => expected_bf16(w[j]),
+                    };
+                    out.extend_from_slice(&v.to_le_bytes());
+                }
+            }
+        }
+    }
+    out
+}
+
+fn rhs_pack_case(n: usize, k: usize, seed: u64, specials: bool, edge: Edge) {
+    let nr = tile();
+    let stride = n + 2;
+    let src = source_bits(k.saturating_sub(1) * stride + n, seed, specials);
+    let w: Vec<u32> = (0..k * n).map(|i| src[i / n * stride + i % n]).collect();
+    let bias = source_bits(n, seed ^ 0x55, specials);
+    let bytes = |v: &[u32]| -> Vec<u8> { v.iter().flat_map(|x| x.to_le_bytes()).collect() };
+    let src_bytes = bytes(&src);
+    let rhs = Guarded::from_bytes(
+        if src_bytes.is_empty() {
+            &[0]
+        } else {
+            &src_bytes
+        },
+        edge,
+    );
+    let bias_buf = Guarded::from_bytes(&bytes(&bias), edge);
+    let size = sym::<Getter2>("get_rhs_packed_size", RHS)(n, k);
+    let mut out = Guarded::from_bytes(&vec![RHS_FILL; size], edge);
+    // SAFETY: source, bias and output sized for k x n; scale and params null.
+    unsafe {
+        pack_float_rhs(
+            RHS,
+            (n, k),
+            (nr, 2, 1),
+            (rhs.ptr().cast(), 4 * stride),
+            bias_buf.ptr().cast(),
+            out.mut_ptr().cast(),
+        )
+    };
+    let expect = expected_rhs(n, k, nr, &w, &bias);
+    assert_eq!(
+        out.bytes(),
+        &expect[..],
+        "{RHS} n={n} k={k} specials={specials} {edge:?} tile={nr}"
+    );
+}
+
+#[test]
+fn rhs_packer_matches_reference_bytes() {
+    let t = tile();
+    let shapes = [
+        (1, 1),
+        (t - 1, 2),
+        (t, 3),
+        (t + 1, 8),
+        (2 * t + 5, 17),
+        (3, 2 * t + 1),
+        (t, 0),
+    ];
+    let mut cases = 0;
+    for (seed, &(n, k)) in shapes.iter().enumerate() {
+        for specials in [false, true] {
+            for edge in EDGES {
+                rhs_pack_case(n, k, 40 + seed as u64, specials, edge);
+                cases += 1;
+            }
+        }
+    }
+    eprintln!("RELIABILITY packers {cases}");
+}
+
+/// The conversion of the packers equals the streaming `BFCVT` instruction (the one KleidiAI's
+/// packers execute) on this CPU, or its model in QEMU.
+#[cfg(target_arch = "aarch64")]
+#[test]
+fn conversion_matches_streaming_bfcvt() {
+    if rkai::ukernels::arch::sme_vector_bytes().is_none() {
+        eprintln!("no SME: streaming BFCVT not compared");
+        return;
+    }
+    let mut x = 0x9e37_79b9u32;
+    let specials = [
+        0x7f80_0001u32,
+        0xffc1_2345,
+        0x7f7f_ffff,
+        0x3f80_8000,
+        0x3f81_8000,
+        1,
+    ];
+    let mut checked = 0;
+    for i in 0..20_000u32 {
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        let b = specials.get(i as usize).copied().unwrap_or(x);
+        let mut got = 0u32;
+        // SAFETY: SME present (checked above); streaming mode starts and ends in the block, which
+        // writes 4 bytes at `got` and declares every vector and predicate register clobbered
+        // (SMSTART and SMSTOP zero them).
+        unsafe {
+            std::arch::asm!(
+                ".arch_extension sme",
+                "smstart sm",
+                "ptrue p0.s",
+                "ptrue p1.s, vl1",
+                "dup z0.s, {x:w}",
+                "bfcvt z0.h, p0/m, z0.s",
+                "st1w {{z0.s}}, p1, [{y}]",
+                "smstop sm",
+                x = in(reg) b,
+                y = in(reg) &mut got as *mut u32,
+                out("v0") _, out("v1") _, out("v2") _, out("v3") _, out("v4") _, out("v5") _,
+                out("v6") _, out("v7") _, out("v8") _, out("v9") _, out("v10") _, out("v11") _,
+                out("v12") _, out("v13") _, out("v14") _, out("v15") _, out("v16") _,
+                out("v17") _, out("v18") _, out("v19") _, out("v20") _, out("v21") _,
+                out("v22") _, out("v23") _, out("v24") _, out("v25") _, out("v26") _,
+                out("v27") _, out("v28") _, out("v29") _, out("v30") _, out("v31") _,
+                out("p0") _, out("p1") _, out("p2") _, out("p3") _, out("p4") _, out("p5") _,
+                out("p6") _, out("p7") _, out("p8") _, out("p9") _, out("p10") _, out("p11") _,
+                out("p12") _, out("p13") _, out("p14") _, out("p15") _, out("ffr") _,
+                options(nostack),
+            )
+        };
+        assert_eq!(
+            u32::from(float::bf16_from_f32_bits(b)),
+            got & 0xffff,
+            "{b:#010x}"
+        );
+        checked += 1;
+    }
+    eprintln!("{checked} streaming BFCVT conversions compared");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Kernels
+
+/// One problem: f32 sources, packed by the kernel's first (or given) LHS packer and the RHS
+/// packer.
+struct Problem {
+    m: usize,
+    n: usize,
+    k: usize,
+    lhs: Vec<u32>,
+    rhs: Vec<u32>,
+    bias: Vec<u32>,
+    lhs_packer: &'static Packer,
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Values {
+    Normal,
+    Hostile,
+    /// Finite values over 2^-70..2^60: sums with far-apart exponents (round to odd and to
+    /// nearest differ) and partial results below 2^-126 (flushed).
+    Wide,
+}
+
+fn value(rng: &mut Rng, kind: Values) -> u32 {
+    let x = rng.f32(-2.0, 2.0);
+    let v = match kind {
+        Values::Normal => x,
+        Values::Wide => x * 2f32.powi(rng.range_i32(-70, 60)),
+        Values::Hostile => match rng.range_i32(0, 40) {
+            0 => f32::INFINITY,
+            1 => f32::NEG_INFINITY,
+            2 => f32::NAN,
+            3 => -0.0,
+            4 => 0.0,
+            5 => x * 1e-39,
+            6 => x * 3e38,
+            7 => x * 1e-20,
+            8 => f32::from_bits(0xff80_0001),
+            9 => f32::from_bits(0x7f80_0001),
+            _ => x,
+        },
+    };
+    v.to_bits()
+}
+
+impl Problem {
+    /// Sources of `kind`; for `Hostile`, only the LHS rows `i % 3 == 0`, the RHS columns
+    /// `j % 3 == 0` and the biases `j % 3 == 1` take special values, so that every mix of
+    /// special and ordinary operands reaches some output, and finite outputs remain.
+    fn new(
+        m: usize,
+        n: usize,
+        k: usize,
+        lhs_packer: &'static Packer,
+        kind: Values,
+        seed: u64,
+    ) -> Self {
+        let mut rng = Rng::new(seed);
+        let mut draw = |special: bool| {
+            let kind = if kind == Values::Hostile && !special {
+                Values::Normal
+            } else {
+                kind
+            };
+            value(&mut rng, kind)
+        };
+        let lhs = (0..m * k).map(|e| draw(e / k.max(1) % 3 == 0)).collect();
+        let rhs = (0..k * n).map(|e| draw(e % n % 3 == 0)).collect();
+        let bias = (0..n).map(|j| draw(j % 3 == 1)).collect();
+        Problem {
+            m,
+            n,
+            k,
+            lhs,
+            rhs,
+            bias,
+            lhs_packer,
+        }
+    }
+
+    fn normal(k: &MatmulKernel, (m, n, kk): (usize, usize, usize), seed: u64) -> Self {
+        Problem::new(m, n, kk, k.lhs_packers[0], Values::Normal, seed)
+    }
+
+    fn bytes(v: &[u32]) -> Vec<u8> {
+        v.iter().flat_map(|x| x.to_le_bytes()).collect()
+    }
+
+    fn pack_lhs(&self, edge: Edge) -> Guarded {
+        let name = self.lhs_packer.name;
+        assert!(lhs_variant(self.lhs_packer).is_sme());
+        let bytes = Self::bytes(&self.lhs);
+        let src = Guarded::from_bytes(if bytes.is_empty() { &[0] } else { &bytes }, edge);
+        let size = sym::<Getter5>("get_lhs_packed_size", name)(self.m, self.k, 0, 0, 0);
+        let mut out = Guarded::from_bytes(&vec![0xa5; size.max(1)], edge);
+        // SAFETY: source rows and output sized for m x k.
+        unsafe {
+            pack_lhs(
+                name,
+                (self.m, self.k),
+                (tile(), 2, 1),
+                0,
+                (src.ptr().cast(), 4 * self.k.max(1)),
+                out.mut_ptr().cast(),
+            )
+        };
+        out
+    }
+
+    fn pack_rhs(&self, edge: Edge) -> Guarded {
+        let bytes = Self::bytes(&self.rhs);
+        let src = Guarded::from_bytes(if bytes.is_empty() { &[0] } else { &bytes }, edge);
+        let bias = Guarded::from_bytes(&Self::bytes(&self.bias), edge);
+        let size = sym::<Getter2>("get_rhs_packed_size", RHS)(self.n, self.k);
+        let mut out = Guarded::from_bytes(&vec![0x5a; size], edge);
+        // SAFETY: source, bias and output sized for k x n.
+        unsafe {
+            pack_float_rhs(
+                RHS,
+                (self.n, self.k),
+                (tile(), 2, 1),
+                (src.ptr().cast(), 4 * self.n),
+                bias.ptr().cast(),
+                out.mut_ptr().cast(),
+            )
+        };
+        out
+    }
+
+    /// Reference results of `kernel`, clamped as it clamps.
+    fn results(&self, kernel: &MatmulKernel, clamp: (f32, f32)) -> Vec<f32> {
+        let bf =
+            |v: &[u32]| -> Vec<u16> { v.iter().map(|&x| float::bf16_from_f32_bits(x)).collect() };
+        let (lhs, w) = (bf(&self.lhs), bf(&self.rhs));
+        let bias: Vec<f32> = self.bias.iter().map(|&b| f32::from_bits(b)).collect();
+        let mut out = Vec::with_capacity(self.m * self.n);
+        for i in 0..self.m {
+            for j in 0..self.n {
+                let acc =
+                    reference::outer_product_element(i, j, self.n, self.k, &lhs, &w, Some(&bias));
+                out.push(family::clamp(kernel, acc, clamp.0, clamp.1));
+            }
+        }
+        out
+    }
+}
+
+/// The SME bf16 family for the generic tester.
+struct Sme;
+
+impl PackedFamily for Sme {
+    type Problem = Problem;
+    const ANY_NAN: bool = false;
+
+    fn shape(p: &Problem) -> (usize, usize, usize, usize) {
+        (p.m, p.n, p.k, 0)
+    }
+
+    fn pack(_: &MatmulKernel, p: &Problem, edge: Edge) -> (Guarded, Guarded) {
+        (p.pack_lhs(edge), p.pack_rhs(edge))
+    }
+
+    fn expected(k: &MatmulKernel, p: &Problem, clamp: (f32, f32)) -> Vec<f32> {
+        p.results(k, clamp)
+    }
+}
+
+/// (m, n, k) around the tile `t`: one element, partial and whole tiles and one past on both
+/// axes, odd and even K, K = 0.
+fn shapes(t: usize) -> Vec<(usize, usize, usize)> {
+    // K stays small where the tiles are many: under QEMU every BFMOPA computes a whole tile,
+    // 64 x 64 lanes at 2048 bits.
+    vec![
+        (1, 1, 1),
+        (3, 5, 0),
+        (t - 1, t + 1, 3),
+        (t, t, 2),
+        (t + 1, 2 * t + 1, 5),
+        (2 * t + 1, t - 1, 4),
+        (1, 2 * t + 1, 33),
+    ]
+}
+
+fn check_kernel(k: &MatmulKernel, which: Impl) -> usize {
+    let mut cases = 0;
+    for (seed, shape) in shapes(tile()).into_iter().enumerate() {
+        // Alternate the two LHS packers (same bytes).
+        let lp = k.lhs_packers[seed % k.lhs_packers.len()];
+        let p = Problem::new(
+            shape.0,
+            shape.1,
+            shape.2,
+            lp,
+            Values::Normal,
+            300 + seed as u64,
+        );
+        for clamp in tester::clamps::<Sme>(k, &p)
+            .into_iter()
+            .chain([(0.3, -0.3)])
+        {
+            let expect = Sme::expected(k, &p, clamp);
+            cases += tester::check_problem::<Sme>(k, &p, clamp, &expect, &[which]);
+        }
+    }
+    cases
+}
+
+reference_tests!(
+    runnable: runnable(),
+    all: kernels(),
+    check: check_kernel,
+    family: Sme,
+    threads: |k, (m, n)| Problem::normal(k, (m, n, 7), 77),
+    registers: |k| {
+        let t = tile();
+        [(1, 1, 1), (t + 1, 2 * t + 3, 9)].map(|s| Problem::normal(k, s, 5)).into()
+    },
+);
+
+/// Every kernel's portable implementation, then the exported symbol of each that runs here.
+fn implementations() -> Vec<(&'static MatmulKernel, Impl)> {
+    let portable = kernels().map(|k| (k, Impl::Portable));
+    portable
+        .chain(runnable().into_iter().map(|k| (k, Impl::Exported)))
+        .collect()
+}
+
+/// Infinities, NaNs (quiet and signalling), signed zeros, subnormals, overflowing and flushed
+/// products in the LHS, the RHS and the bias: every result equals the model bit for bit (NaNs
+/// included: the default NaN, or a bound after `FCLAMP`).
+#[test]
+fn non_finite_values_follow_the_model() {
+    let t = tile();
+    let mut cases = 0;
+    for (k, which) in implementations() {
+        for (seed, &(m, n, kk)) in [(t + 1, t + 3, 7), (3, 2 * t, 16), (2 * t, 5, 33)]
+            .iter()
+            .enumerate()
+        {
+            let p = Problem::new(
+                m,
+                n,
+                kk,
+                k.lhs_packers[0],
+                Values::Hostile,
+                900 + seed as u64,
+            );
+            for clamp in [
+                (f32::NEG_INFINITY, f32::INFINITY),
+                (-1e30, 1e30),
+                (-0.5, 2.0),
+                (0.3, -0.3),
+            ] {
+                let expect = Sme::expected(k, &p, clamp);
+                cases += tester::check_problem::<Sme>(k, &p, clamp, &expect, &[which]);
+            }
+        }
+    }
+    eprintln!("RELIABILITY hostile {cases}");
+}
+
+/// Values whose sums lose bits at every step: the kernels equal the round-to-odd model, which
+/// the data tells apart from rounding to nearest.
+#[test]
+fn wide_exponent_ranges_round_to_odd() {
+    let t = tile();
+    let mut cases = 0;
+    for (k, which) in implementations() {
+        let p = Problem::new(t + 3, t + 1, 64, k.lhs_packers[0], Values::Wide, 1700);
+        let clamp = (f32::NEG_INFINITY, f32::INFINITY);
+        let expect = Sme::expected(k, &p, clamp);
+        let v = |x: u32| f32::from_bits(u32::from(float::bf16_from_f32_bits(x)) << 16);
+        let nearest_differs = (0..p.m * p.n).any(|e| {
+            let (i, j) = (e / p.n, e % p.n);
+            let mut acc = f32::from_bits(p.bias[j]);
+            for kk in (0..p.k).step_by(2) {
+                let a = |d: usize| v(p.lhs[i * p.k + kk + d]) * v(p.rhs[(kk + d) * p.n + j]);
+                acc += a(0) + a(1);
+            }
+            acc.to_bits() != expect[e].to_bits()
+        });
+        assert!(nearest_differs, "wide values too tame");
+        cases += tester::check_problem::<Sme>(k, &p, clamp, &expect, &[which]);
+    }
+    eprintln!("RELIABILITY hostile {cases}");
+}
+
+/// A bias of `-0` becomes `+0` in ZA (`FMOPA` into zeros) and stays so when every product is
+/// `-0`; a NaN bias becomes the default NaN (then, under `FCLAMP`, the lower bound).
+#[test]
+fn bias_enters_through_fmopa() {
+    let t = tile();
+    let mut cases = 0;
+    for (k, which) in implementations() {
+        let mut p = Problem::new(2, t + 1, 3, k.lhs_packers[0], Values::Normal, 4);
+        for (j, b) in p.bias.iter_mut().enumerate() {
+            *b = [0x8000_0000, 0x7f80_0001, 0xffc0_1234, 0x0000_0003][j % 4];
+        }
+        // Row 0 times column 0 is -0 at every K: +0 * -x.
+        for kk in 0..p.k {
+            p.lhs[kk] = 0;
+            p.rhs[kk * p.n] = (-1.5f32).to_bits();
+        }
+        let clamp = (f32::NEG_INFINITY, f32::INFINITY);
+        let expect = Sme::expected(k, &p, clamp);
+        assert_eq!(expect[0].to_bits(), 0, "-0 bias and -0 products give +0");
+        cases += tester::check_problem::<Sme>(k, &p, clamp, &expect, &[which]);
+        let zero_k = Problem {
+            k: 0,
+            lhs: vec![],
+            rhs: vec![],
+            ..p
+        };
+        let expect = Sme::expected(k, &zero_k, clamp);
+        assert_eq!(expect[3].to_bits(), 3, "k = 0 keeps a subnormal bias");
+        cases += tester::check_problem::<Sme>(k, &zero_k, clamp, &expect, &[which]);
+    }
+    assert!(cases > 0);
+}
+
+#[cfg(target_arch = "aarch64")]
+#[test]
+fn lazy_za_saves_are_committed() {
+    let ran = tester::lazy_za_saves_committed::<Sme>(&runnable(), |k| {
+        Problem::normal(k, (tile() + 1, tile() + 2, 5), 8)
+    });
+    eprintln!("RELIABILITY lazy_za {}", ran.unwrap_or(0));
+}
+
+/// The SME2 kernel ignores `dst_stride_col`, as KleidiAI's does (its SME sibling asserts it).
+#[test]
+fn sme2_kernel_ignores_dst_stride_col() {
+    let k = catalog::kernel(SME2).unwrap();
+    if !support::cpu::can_run(k.isa) {
+        eprintln!("no SME2: {SME2} not called");
+        return;
+    }
+    let p = Problem::normal(k, (3, 5, 4), 11);
+    let (lhs, rhs) = Sme::pack(k, &p, Edge::End);
+    let mut dst = vec![0f32; 15];
+    let expect = p.results(k, (-1.0, 1.0));
+    let run = sym::<MatmulFn>("run", SME2);
+    // SAFETY: operands packed for p; dst holds 3 rows of 5 floats.
+    unsafe {
+        run(
+            3,
+            5,
+            4,
+            lhs.ptr().cast(),
+            rhs.ptr().cast(),
+            dst.as_mut_ptr().cast(),
+            20,
+            8,
+            -1.0,
+            1.0,
+        )
+    };
+    let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+    assert_eq!(bits(&dst), bits(&expect));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Contract violations
+
+/// Calls kernel `stem` for m = 2, n = 8, k = 4 with the given strides; `null` names the buffer
+/// passed as NULL (1 LHS, 2 RHS, 3 dst, 0 none).
+fn run_call(stem: &str, dst_stride_row: usize, dst_stride_col: usize, null: usize) {
+    let lhs = vec![0u8; 1 << 16];
+    let rhs = vec![0u8; 1 << 16];
+    let mut dst = vec![0u8; 1 << 12];
+    let p = |b: &[u8], which: usize| {
+        if null == which {
+            ptr::null()
+        } else {
+            b.as_ptr().cast()
+        }
+    };
+    let d = if null == 3 {
+        ptr::null_mut()
+    } else {
+        dst.as_mut_ptr().cast()
+    };
+    // SAFETY: buffers cover the call; it is expected to abort.
+    unsafe {
+        sym::<MatmulFn>("run", stem)(
+            2,
+            8,
+            4,
+            p(&lhs, 1),
+            p(&rhs, 2),
+            d,
+            dst_stride_row,
+            dst_stride_col,
+            -1.0,
+            1.0,
+        )
+    }
+}
+
+/// Calls the LHS packer `name` for m = 4, k = 8 with the given parameters.
+fn lhs_call(name: &str, mr: usize, kr: usize, sr: usize, null_lhs: bool) {
+    let lhs = vec![0u8; 1024];
+    let mut out = vec![0u8; 1 << 16];
+    let src = if null_lhs {
+        ptr::null()
+    } else {
+        lhs.as_ptr().cast()
+    };
+    // SAFETY: buffers cover m = 4, k = 8; the call is expected to abort.
+    unsafe {
+        pack_lhs(
+            name,
+            (4, 8),
+            (mr, kr, sr),
+            0,
+            (src, 32),
+            out.as_mut_ptr().cast(),
+        )
+    }
+}
+
+/// Calls the RHS packer for n = 8, k = 4 with the given overrides.
+fn rhs_call(name: &str, num_groups: usize, nr: usize, kr: usize, bias: bool, scale: bool) {
+    let w = vec![0u8; 1024];
+    let mut out = vec![0u8; 1 << 16];
+    let opt = |on: bool| if on { w.as_ptr().cast() } else { ptr::null() };
+    // SAFETY: buffers cover n = 8, k = 4; the call is expected to abort.
+    unsafe {
+        sym::<RhsPackFloatFn>("run", name)(
+            num_groups,
+            8,
+            4,
+            nr,
+            kr,
+            1,
+            32,
+            w.as_ptr().cast(),
+            opt(bias),
+            opt(scale),
+            out.as_mut_ptr().cast(),
+            0,
+            ptr::null(),
+        )
+    }
+}
+
+type Case = support::death::Case<String, &'static str>;
+
+fn cases() -> Vec<Case> {
+    vec![
+        run_case!("dst_stride_col", "dst_stride_col == sizeof(float)" => run_call(SME, 64, 8, 0)),
+        run_case!("dst_stride_row", "dst_stride_row >= n * sizeof(float)"
+            => run_call(SME2, 30, 4, 0)),
+        run_case!("null_lhs", "lhs_packed != NULL" => run_call(SME2, 64, 4, 1)),
+        run_case!("null_rhs", "rhs_packed != NULL" => run_call(SME, 64, 4, 2)),
+        run_case!("null_dst", "dst != NULL" => run_call(SME2, 64, 4, 3)),
+        getter_case!("lhs_offset", "m_idx % kai_mr == 0"
+            => get_lhs_packed_offset::<Getter2>(SME)(tile() + 1, 64)),
+        getter_case!("rhs_offset", "(n_idx % nr) == 0"
+            => get_rhs_packed_offset::<Getter2>(SME2)(tile() / 2, 64)),
+        getter_case!("dst_offset_m", "(m_idx % m_step) == 0"
+            => get_dst_offset::<Getter3>(SME2)(1, 0, 64)),
+        getter_case!("dst_offset_n", "(n_idx % n_step) == 0"
+            => get_dst_offset::<Getter3>(SME)(0, 3, 64)),
+        run_case!("lhs_mr", "mr == kai_mr" => lhs_call(LHS_SME, 8 * tile(), 2, 1, false)),
+        run_case!("lhs_kr", "kr == kai_kr" => lhs_call(LHS_SME2, tile(), 4, 1, false)),
+        run_case!("lhs_sr", "sr == kai_sr" => lhs_call(LHS_SME, tile(), 2, 2, false)),
+        run_case!("lhs_null", "lhs != NULL" => lhs_call(LHS_SME2, tile(), 2, 1, true)),
+        getter_case!("lhs_source_offset", "m_idx % kai_mr == 0"
+            => get_lhs_offset::<Getter2>(LHS_SME)(1, 64)),
+        getter_case!("lhs_packed_offset", "m_idx % kai_mr == 0"
+            => get_lhs_packed_offset::<Getter5>(LHS_SME2)(tile() / 2, 8, tile(), 2, 1)),
+        run_case!("rhs_num_groups", "num_groups == 1" => rhs_call(RHS, 2, tile(), 2, true, false)),
+        run_case!("rhs_nr", "nr == kai_nr" => rhs_call(RHS, 1, 12, 2, true, false)),
+        run_case!("rhs_kr", "kr == kai_kr" => rhs_call(RHS, 1, tile(), 4, true, false)),
+        run_case!("rhs_bias", "bias != NULL" => rhs_call(RHS, 1, tile(), 2, false, false)),
+        run_case!("rhs_scale", "scale == NULL" => rhs_call(RHS, 1, tile(), 2, true, true)),
+        getter_case!("rhs_source_offset", "n_idx % kai_nr == 0"
+            => get_rhs_offset::<Getter1>(RHS)(3)),
+        getter_case!("rhs_packed_offset", "n_idx % kai_nr == 0"
+            => get_rhs_packed_offset::<Getter2>(RHS)(tile() + 2, 8)),
+    ]
+}
+
+death_tests!(cases, "SME bf16 contract violations", "contract");
