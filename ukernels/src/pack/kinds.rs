@@ -56,6 +56,8 @@ pub enum LhsPackerKind {
     Bf16(Bf16LhsPacker),
     /// f32 rows to f16 in blocks of `mr` rows by pairs of K values (`lhs_pack_f16pmrx2_f32_neon`).
     F16pmrx2,
+    /// f32 rows in groups of 2 x SVL32 rows, one K value per step (`lhs_pack_f32p2vlx1_f32_sme`).
+    F32p2vlx1Sme,
 }
 
 /// What an RHS packer does.
@@ -202,6 +204,12 @@ pub enum FloatPacker {
     /// `kai_rhs_pack_kxn_f16p16x1biasf16_f16_f16_neon`: 16-bit values, nr 16 (asserted), bias
     /// required, no stride getter.
     KxnF16p16x1biasf16,
+    /// `kai_rhs_pack_kxn_f32p2vlx1biasf32_f32_f32_sme`: nr = 2 x the streaming vector length in
+    /// 32-bit lanes (asserted), bias required.
+    KxnF32p2vlx1biasf32Sme,
+    /// `kai_rhs_pack_nxk_f32p2vlx1biasf32_f32_f32_sme`: N x K source, nr = 2 x SVL32 (asserted),
+    /// bias required; its stride getter returns the bytes of one column.
+    NxkF32p2vlx1biasf32Sme,
 }
 
 /// Which KleidiAI packer of the format.
