@@ -103,9 +103,9 @@ fn rhs_reference(
     let groups = n.div_ceil(nr);
     let stride = nr * (k + 1);
     let mut out = vec![0.0f32; groups * stride];
-    for col in 0..n {
+    for (col, &b) in bias.iter().enumerate().take(n) {
         let (g, c) = (col / nr, col % nr);
-        out[g * stride + c] = bias[col];
+        out[g * stride + c] = b;
         for kk in 0..k {
             out[g * stride + (kk + 1) * nr + c] = value(kk, col);
         }
