@@ -261,6 +261,13 @@ const LHS_PACK_BF16_SME: &[CFunction] = lhs_pack_functions!(
     "*const core::ffi::c_void",
     "Converts m rows to bf16 and packs them in blocks of mr rows by 2 K values."
 );
+/// `lhs_pack_f32p2vlx1_f32_sme`: the usual LHS packer prototypes with `const void*` rows.
+const LHS_PACK_F32P2VLX1: &[CFunction] = lhs_pack_functions!(
+    [],
+    "const void*",
+    "*const core::ffi::c_void",
+    "Packs m f32 rows in groups of mr rows, one K value per step."
+);
 /// The `qsi8d32p` LHS packers (their getters and `run` take `bl`).
 const LHS_QUANT_PACK_QSI8D32P: &[CFunction] = lhs_pack_functions!(
     [size("bl")],
@@ -751,6 +758,7 @@ impl CSurface for LhsPackerKind {
             LhsPackerKind::Bf16(_) => LHS_PACK_BF16,
             LhsPackerKind::F16pmrx2 => LHS_PACK_F16PMRX2,
             LhsPackerKind::X16p2vlx2Sme => LHS_PACK_X16P2VLX2,
+            LhsPackerKind::F32p2vlx1Sme => LHS_PACK_F32P2VLX1,
             LhsPackerKind::Qsi8d32p(_) => LHS_QUANT_PACK_QSI8D32P,
             LhsPackerKind::Qsi8d32pscalef32(Qsi8d32pscalef32Packer::F32) => {
                 LHS_QUANT_PACK_QSI8D32PSCALEF32_F32

@@ -107,6 +107,7 @@ svl_tests=(
   --test qai8dxp_qsu2cxp
   --test x16p2vlx2_pack
   --test bf16_sme
+  --test f32_sme_pack
 )
 for model in $svl_models; do
   step "aarch64 streaming-vector-length tests under QEMU_CPU=$model"

@@ -66,6 +66,13 @@ const SME_PAIRINGS: &[(&str, &[[usize; 3]])] = &[
     ),
 ];
 
+/// Packers of 2 x SVL32 rows or columns, kr = sr = 1.
+const SME_F32P2VLX1: &[&str] = &[
+    "lhs_pack_f32p2vlx1_f32_sme",
+    "rhs_pack_kxn_f32p2vlx1biasf32_f32_f32_sme",
+    "rhs_pack_nxk_f32p2vlx1biasf32_f32_f32_sme",
+];
+
 /// The packer's C function `kai_<verb>_<packer>` as `F`.
 fn c_fn<F: Copy>(verb: &str, packer: &Packer) -> F {
     sym(&format!("kai_{verb}_{}", packer.name))
@@ -98,6 +105,11 @@ fn pack_params(packer: &Packer) -> Vec<[usize; 3]> {
     if params.is_empty() {
         if let Some((_, sme)) = SME_PAIRINGS.iter().find(|(name, _)| *name == packer.name) {
             params.extend_from_slice(sme);
+        }
+        // The f32 SME packers' group scales with the streaming length (KleidiAI's
+        // `f32p2vlx1` kernels, which rkai does not provide yet).
+        if SME_F32P2VLX1.contains(&packer.name) {
+            params.push([2 * rkai::ukernels::arch::sme_lanes32(), 1, 1]);
         }
     }
     if params.is_empty() && packer.name.contains("x16p2vlx2") {
@@ -1279,6 +1291,9 @@ fn slice_cases(p: &Packer) -> Cases {
         PackerKind::Lhs(LhsPackerKind::Bf16(v)) => Cases::Lhs(bf16_lhs_cases(p, v)),
         PackerKind::Lhs(LhsPackerKind::X16p2vlx2Sme) => {
             Cases::Lhs(unblocked_lhs_cases(p, Fill::F16, &[5, 19], false))
+        }
+        PackerKind::Lhs(LhsPackerKind::F32p2vlx1Sme) => {
+            Cases::Lhs(unblocked_lhs_cases(p, Fill::F32, &[5, 19], false))
         }
         PackerKind::Rhs(RhsPackerKind::Bf16(v)) => Cases::Rhs(bf16_rhs_cases(p, v)),
     }

@@ -59,6 +59,8 @@ pub enum LhsPackerKind {
     /// 16-bit rows copied in blocks of `mr` = 2 x the streaming length in 32-bit lanes, by pairs
     /// of K values (`lhs_pack_x16p2vlx2_x16_sme`).
     X16p2vlx2Sme,
+    /// f32 rows in groups of 2 x SVL32 rows, one K value per step (`lhs_pack_f32p2vlx1_f32_sme`).
+    F32p2vlx1Sme,
 }
 
 /// What an RHS packer does.
@@ -215,6 +217,12 @@ pub enum FloatPacker {
     /// `kai_rhs_pack_nxk_x16p2vlx2b_x16_x16_sme`: as [`FloatPacker::KxnX16p2vlx2bSme`] from an
     /// N x K source; its stride getter returns the bytes of one column.
     NxkX16p2vlx2bSme,
+    /// `kai_rhs_pack_kxn_f32p2vlx1biasf32_f32_f32_sme`: nr = 2 x the streaming vector length in
+    /// 32-bit lanes (asserted), bias required.
+    KxnF32p2vlx1biasf32Sme,
+    /// `kai_rhs_pack_nxk_f32p2vlx1biasf32_f32_f32_sme`: N x K source, nr = 2 x SVL32 (asserted),
+    /// bias required; its stride getter returns the bytes of one column.
+    NxkF32p2vlx1biasf32Sme,
 }
 
 /// Which KleidiAI packer of the format.

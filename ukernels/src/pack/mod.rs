@@ -16,6 +16,7 @@ pub mod kinds;
 pub mod lhs;
 pub mod lhs_pack_bf16;
 pub mod lhs_pack_f16pmrx2_f32;
+pub mod lhs_pack_f32p2vlx1_f32_sme;
 pub mod lhs_pack_x16p2vlx2_x16_sme;
 pub mod lhs_quant_pack_qai8dxp;
 pub mod lhs_quant_pack_qsi8d32p;

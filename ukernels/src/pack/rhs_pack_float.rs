@@ -16,6 +16,12 @@
 //! row, which the compiler turns into wide loads and stores); the N x K f32 source is transposed
 //! by a NEON loop on AArch64 (4 x 4 blocks with `ZIP1`/`ZIP2`), portably elsewhere and for the
 //! K tail.
+//!
+//! KleidiAI's two SME packers (`..._f32p2vlx1biasf32_f32_f32_sme`) run loops that execute at
+//! least once: with `n == 0` its K x N one writes a whole group (biases and `k` rows of zeros)
+//! into a buffer of size 0, and with `k == 0` it packs one source row past the biases, beyond the
+//! packed size. rkai writes nothing for `n == 0` and only the biases for `k == 0`: the bytes inside
+//! the packed size are KleidiAI's, and nothing outside it is touched.
 
 use crate::arch;
 use crate::contract::{self, Checked};
@@ -30,9 +36,10 @@ impl Variant {
     /// Orientation of the source.
     pub const fn source(self) -> Source {
         match self {
-            Variant::NxkX32p16x1bx32 | Variant::NxkX16p32x1bx16 | Variant::NxkX16p2vlx2bSme => {
-                Source::Nxk
-            }
+            Variant::NxkX32p16x1bx32
+            | Variant::NxkX16p32x1bx16
+            | Variant::NxkX16p2vlx2bSme
+            | Variant::NxkF32p2vlx1biasf32Sme => Source::Nxk,
             _ => Source::Kxn,
         }
     }
@@ -57,6 +64,9 @@ impl Variant {
             Variant::KxnX32p4vlx1bSve => 4 * arch::sve_lanes32(),
             Variant::KxnX16p32x1b | Variant::NxkX16p32x1bx16 => 32,
             Variant::KxnF16p16x1biasf16 => 16,
+            Variant::KxnF32p2vlx1biasf32Sme | Variant::NxkF32p2vlx1biasf32Sme => {
+                2 * arch::sme_lanes32()
+            }
             Variant::KxnX16p2vlx2bSme | Variant::NxkX16p2vlx2bSme => 2 * arch::sme_lanes32(),
         }
     }
@@ -88,6 +98,8 @@ impl Variant {
                 | Variant::KxnF16p16x1biasf16
                 | Variant::KxnX16p2vlx2bSme
                 | Variant::NxkX16p2vlx2bSme
+                | Variant::KxnF32p2vlx1biasf32Sme
+                | Variant::NxkF32p2vlx1biasf32Sme
         )
     }
 
@@ -95,7 +107,10 @@ impl Variant {
     pub const fn stride_per_column(self) -> bool {
         matches!(
             self,
-            Variant::NxkX32p16x1bx32 | Variant::NxkX16p32x1bx16 | Variant::NxkX16p2vlx2bSme
+            Variant::NxkX32p16x1bx32
+                | Variant::NxkX16p32x1bx16
+                | Variant::NxkX16p2vlx2bSme
+                | Variant::NxkF32p2vlx1biasf32Sme
         )
     }
 
@@ -103,7 +118,10 @@ impl Variant {
     pub const fn bias_offset_aligned(self) -> bool {
         matches!(
             self,
-            Variant::NxkX32p16x1bx32 | Variant::NxkX16p32x1bx16 | Variant::NxkX16p2vlx2bSme
+            Variant::NxkX32p16x1bx32
+                | Variant::NxkX16p32x1bx16
+                | Variant::NxkX16p2vlx2bSme
+                | Variant::NxkF32p2vlx1biasf32Sme
         )
     }
 
@@ -594,4 +612,10 @@ packer_entries! {
     rhs_pack_kxn_x16p2vlx2b_x16_x16_sme: Rhs(Float(Variant::KxnX16p2vlx2bSme));
     /// nr = 2 x SVL32, kr = 2.
     rhs_pack_nxk_x16p2vlx2b_x16_x16_sme: Rhs(Float(Variant::NxkX16p2vlx2bSme));
+    /// nr = 2 x SVL32 (KleidiAI packs through streaming SVE stores; rkai's copy writes the same
+    /// bytes without entering streaming mode).
+    rhs_pack_kxn_f32p2vlx1biasf32_f32_f32_sme: Rhs(Float(Variant::KxnF32p2vlx1biasf32Sme));
+    /// nr = 2 x SVL32 (KleidiAI transposes through ZA; rkai's NEON and scalar transposes write
+    /// the same bytes).
+    rhs_pack_nxk_f32p2vlx1biasf32_f32_f32_sme: Rhs(Float(Variant::NxkF32p2vlx1biasf32Sme));
 }

@@ -1,0 +1,475 @@
+//! The f32 packers of KleidiAI's `matmul_clamp_f32_f32p2vlx1_f32p2vlx1*` SME kernels through their
+//! exported C symbols: `lhs_pack_f32p2vlx1_f32_sme`, `rhs_pack_kxn_f32p2vlx1biasf32_f32_f32_sme`
+//! and `rhs_pack_nxk_f32p2vlx1biasf32_f32_f32_sme`. The group size (2 x the streaming vector
+//! length in 32-bit lanes) is checked against the QEMU model the run was asked for, getters follow
+//! KleidiAI's formulas, packed bytes equal a reference written from KleidiAI's layout (padding
+//! rows and columns +0.0, values copied bit for bit, NaN payloads included) with buffers against
+//! guard pages, and every KleidiAI assertion aborts naming it. Run at every streaming length.
+
+mod support;
+
+use core::ffi::c_void;
+use support::cabi::{Getter0, Getter1, Getter2, Getter5, func, pack_float_rhs, pack_lhs};
+use support::guard::{EDGES, Guarded};
+use support::rng::Rng;
+
+const LHS: &str = "lhs_pack_f32p2vlx1_f32_sme";
+const KXN: &str = "rhs_pack_kxn_f32p2vlx1biasf32_f32_f32_sme";
+const NXK: &str = "rhs_pack_nxk_f32p2vlx1biasf32_f32_f32_sme";
+/// What the output buffers hold before a packing: any byte left so shows an unwritten byte.
+const UNTOUCHED: u8 = 0xa5;
+
+/// The streaming vector length in 32-bit lanes as the QEMU model sets it (its
+/// `sme-default-vector-length` in bytes), else as the CPU reports it (4 without SME: rkai's
+/// portable length).
+fn svl32() -> usize {
+    let reported = rkai::ukernels::arch::sme_vector_bytes();
+    let model = std::env::var("RKAI_EXPECT_CPU").ok();
+    let asked = model.as_deref().and_then(|m| {
+        let tail = m.split("sme-default-vector-length=").nth(1)?;
+        tail.split(',').next()?.parse::<usize>().ok()
+    });
+    if let Some(bytes) = asked {
+        assert_eq!(reported, Some(bytes), "streaming length of {model:?}");
+    }
+    reported.unwrap_or(16) / 4
+}
+
+/// Rows (LHS) or columns (RHS) per packed group.
+fn group() -> usize {
+    2 * svl32()
+}
+
+/// Values where a conversion or a float copy would show: NaNs with payloads (quiet and
+/// signalling), infinities, signed zeros, subnormals, extremes.
+fn specials() -> Vec<f32> {
+    vec![
+        f32::NAN,
+        -f32::NAN,
+        f32::from_bits(0x7f80_0001),
+        f32::from_bits(0xffa0_1234),
+        f32::from_bits(0x7fc0_5678),
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        0.0,
+        -0.0,
+        f32::from_bits(1),
+        -f32::from_bits(0x007f_ffff),
+        f32::MAX,
+        f32::MIN,
+        f32::MIN_POSITIVE,
+    ]
+}
+
+/// `len` random values with every third (from `phase`) a special one.
+fn values(rng: &mut Rng, len: usize, phase: usize) -> Vec<f32> {
+    let specials = specials();
+    let mut v = rng.vec_f32(len, -8.0, 8.0);
+    for (i, x) in v.iter_mut().enumerate() {
+        if i % 3 == phase % 3 {
+            *x = specials[(i / 3 + phase) % specials.len()];
+        }
+    }
+    v
+}
+
+fn bytes_of(v: &[f32]) -> Vec<u8> {
+    v.iter().flat_map(|x| x.to_bits().to_le_bytes()).collect()
+}
+
+/// KleidiAI's packed LHS: groups of `mr` rows, value `kk` of row `i` of a group at float
+/// `kk * mr + i`, rows past `m` zero. `value(r, kk)` is the source.
+fn lhs_reference(m: usize, k: usize, mr: usize, value: impl Fn(usize, usize) -> f32) -> Vec<u8> {
+    let groups = m.div_ceil(mr);
+    let mut out = vec![0.0f32; groups * mr * k];
+    for r in 0..m {
+        let (g, i) = (r / mr, r % mr);
+        for kk in 0..k {
+            out[g * mr * k + kk * mr + i] = value(r, kk);
+        }
+    }
+    bytes_of(&out)
+}
+
+/// KleidiAI's packed RHS of both SME packers: groups of `nr` columns, each `nr` biases then `k`
+/// rows of `nr` values, columns past `n` zero. `value(kk, col)` is the source.
+fn rhs_reference(
+    n: usize,
+    k: usize,
+    nr: usize,
+    bias: &[f32],
+    value: impl Fn(usize, usize) -> f32,
+) -> Vec<u8> {
+    let groups = n.div_ceil(nr);
+    let stride = nr * (k + 1);
+    let mut out = vec![0.0f32; groups * stride];
+    for (col, &b) in bias.iter().enumerate().take(n) {
+        let (g, c) = (col / nr, col % nr);
+        out[g * stride + c] = b;
+        for kk in 0..k {
+            out[g * stride + (kk + 1) * nr + c] = value(kk, col);
+        }
+    }
+    bytes_of(&out)
+}
+
+/// Sizes around the group `t`: one, just below, at and above it, and a few groups and a part.
+fn extents(t: usize) -> Vec<usize> {
+    let mut v = vec![1, t - 1, t, t + 1, 2 * t + 3];
+    v.sort_unstable();
+    v.dedup();
+    v.retain(|&x| x > 0);
+    v
+}
+
+#[test]
+fn group_size_is_twice_the_streaming_length() {
+    let g = group();
+    assert_eq!(func::<Getter1>("get_m_step", LHS)(g), g);
+    assert_eq!(func::<Getter0>("get_n_step", KXN)(), g);
+    assert_eq!(func::<Getter0>("get_n_step", NXK)(), g);
+    println!(
+        "RELIABILITY getters: group {g} at SVL {} bits",
+        32 * svl32()
+    );
+}
+
+#[test]
+fn getters_follow_kleidiai_formulas() {
+    let g = group();
+    let lhs_offset: Getter2 = func("get_lhs_offset", LHS);
+    let lhs_packed_offset: Getter5 = func("get_lhs_packed_offset", LHS);
+    let lhs_packed_size: Getter5 = func("get_lhs_packed_size", LHS);
+    let mut cases = 0;
+    for k in [1, 2, 3, 7, 16, 33, 256] {
+        for m in extents(g).into_iter().chain([0]) {
+            assert_eq!(lhs_packed_size(m, k, g, 1, 1), m.div_ceil(g) * g * k * 4);
+            cases += 1;
+        }
+        for idx in [0, g, 3 * g] {
+            assert_eq!(lhs_packed_offset(idx, k, g, 1, 1), idx * k * 4);
+            assert_eq!(lhs_offset(idx, 4 * k + 12), idx * (4 * k + 12));
+            cases += 2;
+        }
+    }
+    for (p, nxk) in [(KXN, false), (NXK, true)] {
+        let stride: Getter1 = func("get_rhs_packed_stride", p);
+        let packed_offset: Getter2 = func("get_rhs_packed_offset", p);
+        let packed_size: Getter2 = func("get_rhs_packed_size", p);
+        let bias_offset: Getter1 = func("get_bias_offset", p);
+        for k in [1, 2, 3, 7, 16, 33, 256] {
+            // The N x K packer's stride is of one column, the K x N one's of a group.
+            let column = 4 * (k + 1);
+            assert_eq!(stride(k), if nxk { column } else { g * column });
+            for n in extents(g).into_iter().chain([0]) {
+                assert_eq!(packed_size(n, k), n.div_ceil(g) * g * column);
+                cases += 1;
+            }
+            for idx in [0, g, 3 * g] {
+                assert_eq!(packed_offset(idx, k), idx * column);
+                assert_eq!(bias_offset(idx), 4 * idx);
+                if nxk {
+                    let offset: Getter2 = func("get_rhs_offset", p);
+                    assert_eq!(offset(idx, 4 * k + 8), idx * (4 * k + 8));
+                } else {
+                    let offset: Getter1 = func("get_rhs_offset", p);
+                    assert_eq!(offset(idx), 4 * idx);
+                }
+                cases += 3;
+            }
+        }
+    }
+    // The K x N packer's bias offset takes any column.
+    assert_eq!(func::<Getter1>("get_bias_offset", KXN)(3), 12);
+    println!("RELIABILITY getters: {} cases", cases + 1);
+}
+
+#[test]
+fn lhs_packed_bytes_equal_reference() {
+    let g = group();
+    let size: Getter5 = func("get_lhs_packed_size", LHS);
+    let mut rng = Rng::new(31);
+    let mut cases = 0;
+    for k in [1, 2, 3, 7, 16, 33] {
+        for m in extents(g) {
+            for pad in [0, 3] {
+                let row = k + pad;
+                let lhs = values(&mut rng, m * row, cases);
+                let want = lhs_reference(m, k, g, |r, kk| lhs[r * row + kk]);
+                let bytes = size(m, k, g, 1, 1);
+                assert_eq!(bytes, want.len());
+                let edge = EDGES[cases % 2];
+                let src = Guarded::from_f32(&lhs, edge);
+                let mut out = Guarded::from_bytes(&vec![UNTOUCHED; bytes], edge);
+                // SAFETY: m rows of `row` floats, the packed size of m rows.
+                unsafe {
+                    pack_lhs(
+                        LHS,
+                        (m, k),
+                        (g, 1, 1),
+                        0,
+                        (src.ptr().cast(), 4 * row),
+                        out.mut_ptr().cast(),
+                    )
+                };
+                assert_eq!(out.bytes(), &want[..], "m {m} k {k} pad {pad}");
+                cases += 1;
+            }
+        }
+    }
+    println!("RELIABILITY packed bytes: {cases} LHS cases");
+}
+
+#[test]
+fn lhs_row_groups_pack_as_slices_of_the_whole() {
+    // Callers pack row groups on threads: each group through the offset getters (m_idx_start
+    // stays 0, the pointers move) equals the same bytes of one whole packing.
+    let g = group();
+    let (m, k, row) = (2 * g + 3, 9, 11);
+    let lhs = values(&mut Rng::new(5), m * row, 1);
+    let want = lhs_reference(m, k, g, |r, kk| lhs[r * row + kk]);
+    let lhs_offset: Getter2 = func("get_lhs_offset", LHS);
+    let packed_offset: Getter5 = func("get_lhs_packed_offset", LHS);
+    let mut out = vec![UNTOUCHED; want.len()];
+    let mut slices = 0;
+    for start in (0..m).step_by(g) {
+        let rows = g.min(m - start);
+        let src = lhs_offset(start, 4 * row);
+        let dst = packed_offset(start, k, g, 1, 1);
+        // SAFETY: rows from `start` lie in the source; their groups in `out`.
+        unsafe {
+            pack_lhs(
+                LHS,
+                (rows, k),
+                (g, 1, 1),
+                0,
+                (lhs.as_ptr().cast::<u8>().add(src).cast(), 4 * row),
+                out.as_mut_ptr().add(dst).cast(),
+            )
+        };
+        slices += 1;
+    }
+    assert_eq!(out, want);
+    println!("RELIABILITY slices: {slices} LHS row groups");
+}
+
+/// Packs with `p` through its exported `run` and returns the bytes (buffer against `edge`).
+fn pack_rhs(
+    p: &str,
+    (n, k): (usize, usize),
+    (src, stride): (&[f32], usize),
+    bias: &[f32],
+    edge: support::guard::Edge,
+) -> Vec<u8> {
+    let g = group();
+    let bytes = func::<Getter2>("get_rhs_packed_size", p)(n, k);
+    let src = Guarded::from_f32(src, edge);
+    let bias = Guarded::from_f32(bias, edge);
+    let mut out = Guarded::from_bytes(&vec![UNTOUCHED; bytes], edge);
+    // SAFETY: the source holds its rows `stride` bytes apart, n biases, the packed size.
+    unsafe {
+        pack_float_rhs(
+            p,
+            (n, k),
+            (g, 1, 1),
+            (src.ptr().cast(), stride),
+            bias.ptr().cast(),
+            out.mut_ptr().cast(),
+        )
+    };
+    out.bytes().to_vec()
+}
+
+#[test]
+fn rhs_packed_bytes_equal_reference() {
+    let g = group();
+    let mut rng = Rng::new(77);
+    let mut cases = 0;
+    for k in [1, 2, 3, 5, 8, 17] {
+        for n in extents(g) {
+            for pad in [0, 2] {
+                let bias = values(&mut rng, n, cases + 1);
+                let edge = EDGES[cases % 2];
+                // K x N: k rows of n (+ pad) values.
+                let row = n + pad;
+                let src = values(&mut rng, k * row, cases);
+                let want = rhs_reference(n, k, g, &bias, |kk, c| src[kk * row + c]);
+                let got = pack_rhs(KXN, (n, k), (&src, 4 * row), &bias, edge);
+                assert_eq!(got, want, "kxn n {n} k {k} pad {pad}");
+                // N x K: n rows of k (+ pad) values.
+                let row = k + pad;
+                let src = values(&mut rng, n * row, cases + 2);
+                let want = rhs_reference(n, k, g, &bias, |kk, c| src[c * row + kk]);
+                let got = pack_rhs(NXK, (n, k), (&src, 4 * row), &bias, edge);
+                assert_eq!(got, want, "nxk n {n} k {k} pad {pad}");
+                cases += 2;
+            }
+        }
+    }
+    println!("RELIABILITY packed bytes: {cases} RHS cases");
+}
+
+#[test]
+fn rhs_column_groups_pack_as_slices_of_the_whole() {
+    // Frameworks pack weights in column groups: source, bias and packed pointers offset through
+    // the getters.
+    let g = group();
+    let (n, k) = (3 * g + 1, 7);
+    let mut rng = Rng::new(9);
+    let bias = values(&mut rng, n, 0);
+    let mut slices = 0;
+    for p in [KXN, NXK] {
+        let nxk = p == NXK;
+        let (rows, row) = if nxk { (n, k + 1) } else { (k, n + 2) };
+        let src = values(&mut rng, rows * row, 2);
+        let want = if nxk {
+            rhs_reference(n, k, g, &bias, |kk, c| src[c * row + kk])
+        } else {
+            rhs_reference(n, k, g, &bias, |kk, c| src[kk * row + c])
+        };
+        let mut out = vec![UNTOUCHED; want.len()];
+        for start in (0..n).step_by(g) {
+            let cols = g.min(n - start);
+            let src_at = if nxk {
+                func::<Getter2>("get_rhs_offset", p)(start, 4 * row)
+            } else {
+                func::<Getter1>("get_rhs_offset", p)(start)
+            };
+            let bias_at = func::<Getter1>("get_bias_offset", p)(start);
+            let out_at = func::<Getter2>("get_rhs_packed_offset", p)(start, k);
+            // SAFETY: the slice's source columns/rows, biases and packed groups lie in the
+            // buffers (a K x N slice reads its rows' first `cols` values from `src_at`).
+            unsafe {
+                pack_float_rhs(
+                    p,
+                    (cols, k),
+                    (g, 1, 1),
+                    (src.as_ptr().cast::<u8>().add(src_at).cast(), 4 * row),
+                    bias.as_ptr().cast::<u8>().add(bias_at).cast(),
+                    out.as_mut_ptr().add(out_at).cast(),
+                )
+            };
+            slices += 1;
+        }
+        assert_eq!(out, want, "{p}");
+    }
+    println!("RELIABILITY slices: {slices} RHS column groups");
+}
+
+#[test]
+fn empty_shapes_write_nothing_outside_the_packed_size() {
+    // KleidiAI's K x N packer writes a whole group for n == 0 and a row past the biases for
+    // k == 0; rkai keeps to the packed size (see rhs_pack_float.rs).
+    let g = group();
+    let bias = vec![1.5f32; g + 1];
+    for p in [KXN, NXK] {
+        for edge in EDGES {
+            assert!(pack_rhs(p, (0, 4), (&[0.0; 8], 16), &bias, edge).is_empty());
+            let got = pack_rhs(p, (g + 1, 0), (&[0.0; 4], 4), &bias, edge);
+            assert_eq!(got, rhs_reference(g + 1, 0, g, &bias, |_, _| 0.0), "{p}");
+        }
+    }
+    let mut out = [UNTOUCHED; 4];
+    // SAFETY: nothing to read or write for m == 0.
+    unsafe {
+        pack_lhs(
+            LHS,
+            (0, 5),
+            (g, 1, 1),
+            0,
+            (out.as_ptr().cast(), 20),
+            out.as_mut_ptr().cast(),
+        )
+    };
+    assert_eq!(out, [UNTOUCHED; 4]);
+}
+
+/// The LHS packer called with (m, k) = (1, 1) and the tile and `m_idx_start` given; `lhs` null
+/// when `null_lhs`.
+fn lhs_run(name: &str, (mr, kr, sr): (usize, usize, usize), m_idx_start: usize, null_lhs: bool) {
+    let src = [0.0f32; 1];
+    let mut out = vec![0u8; 4 * 256];
+    let lhs: *const c_void = if null_lhs {
+        core::ptr::null()
+    } else {
+        src.as_ptr().cast()
+    };
+    // SAFETY: refused before any access, or inside the buffers.
+    unsafe {
+        pack_lhs(
+            name,
+            (1, 1),
+            (mr, kr, sr),
+            m_idx_start,
+            (lhs, 4),
+            out.as_mut_ptr().cast(),
+        )
+    }
+}
+
+/// An RHS packer called with n = k = 1 and `nr`; a null bias when `null_bias`.
+fn rhs_run(name: &str, nr: usize, null_bias: bool) {
+    let src = [0.0f32; 1];
+    let bias = [0.0f32; 1];
+    let mut out = vec![0u8; 4 * 2 * 128];
+    let b: *const c_void = if null_bias {
+        core::ptr::null()
+    } else {
+        bias.as_ptr().cast()
+    };
+    // SAFETY: refused before any access, or inside the buffers.
+    unsafe {
+        pack_float_rhs(
+            name,
+            (1, 1),
+            (nr, 1, 1),
+            (src.as_ptr().cast(), 4),
+            b,
+            out.as_mut_ptr().cast(),
+        )
+    }
+}
+
+fn cases() -> Vec<support::death::Case<String, String>> {
+    // The children compute the group themselves: a case's call captures nothing.
+    vec![
+        getter_case!("lhs_m_step_mr", "mr == kai_get_mr_lhs_pack_f32p2vlx1_f32_sme()"
+            => get_m_step::<Getter1>(LHS)(group() + 1)),
+        getter_case!("lhs_offset_m_idx", "m_idx % kai_get_mr_lhs_pack_f32p2vlx1_f32_sme() == 0"
+            => get_lhs_offset::<Getter2>(LHS)(1, 64)),
+        getter_case!("lhs_packed_offset_m_idx",
+            "m_idx % kai_get_m_step_lhs_pack_f32p2vlx1_f32_sme(mr) == 0"
+            => get_lhs_packed_offset::<Getter5>(LHS)(group() / 2, 8, group(), 1, 1)),
+        getter_case!("lhs_packed_offset_mr", "mr == kai_get_mr_lhs_pack_f32p2vlx1_f32_sme()"
+            => get_lhs_packed_offset::<Getter5>(LHS)(0, 8, 3, 1, 1)),
+        getter_case!("lhs_packed_offset_kr", "kr == KR"
+            => get_lhs_packed_offset::<Getter5>(LHS)(0, 8, group(), 2, 1)),
+        getter_case!("lhs_packed_size_mr", "mr == kai_get_mr_lhs_pack_f32p2vlx1_f32_sme()"
+            => get_lhs_packed_size::<Getter5>(LHS)(4, 8, group() / 2, 1, 1)),
+        getter_case!("lhs_packed_size_sr", "sr == SR"
+            => get_lhs_packed_size::<Getter5>(LHS)(4, 8, group(), 1, 2)),
+        run_case!("lhs_run_mr", "mr == kai_get_mr_lhs_pack_f32p2vlx1_f32_sme()"
+            => lhs_run(LHS, (2 * group(), 1, 1), 0, false)),
+        run_case!("lhs_run_kr", "kr == KR" => lhs_run(LHS, (group(), 4, 1), 0, false)),
+        run_case!("lhs_run_sr", "sr == SR" => lhs_run(LHS, (group(), 1, 2), 0, false)),
+        run_case!("lhs_run_m_idx_start", "m_idx_start == 0"
+            => lhs_run(LHS, (group(), 1, 1), 1, false)),
+        run_case!("lhs_run_null", "lhs != NULL" => lhs_run(LHS, (group(), 1, 1), 0, true)),
+        getter_case!("nxk_bias_offset", "(n_idx % n_step) == 0"
+            => get_bias_offset::<Getter1>(NXK)(1)),
+        getter_case!("nxk_rhs_offset", "(n_idx % n_step) == 0"
+            => get_rhs_offset::<Getter2>(NXK)(group() + 1, 16)),
+        getter_case!("kxn_rhs_offset", "(n_idx % n_step) == 0"
+            => get_rhs_offset::<Getter1>(KXN)(group() / 2)),
+        getter_case!("kxn_packed_offset", "(n_idx % nr) == 0"
+            => get_rhs_packed_offset::<Getter2>(KXN)(1, 8)),
+        getter_case!("nxk_packed_offset", "(n_idx % nr) == 0"
+            => get_rhs_packed_offset::<Getter2>(NXK)(group() - 1, 8)),
+        run_case!("kxn_nr", "nr == n_step" => rhs_run(KXN, group() + 4, false)),
+        run_case!("nxk_nr", "nr == n_step" => rhs_run(NXK, group() / 2, false)),
+        run_case!("kxn_bias", "bias != NULL" => rhs_run(KXN, group(), true)),
+        run_case!("nxk_bias", "bias != NULL" => rhs_run(NXK, group(), true)),
+    ]
+}
+
+death_tests!(cases, "f32 SME packer contract violations");
