@@ -63,6 +63,7 @@ aggregate!(MatmulKernel, KERNELS, KERNEL_FOLDERS, KERNELS:
     matmul::matmul_clamp_f16_f16_f16p,
     matmul::bf16_gemm,
     matmul::imatmul_clamp_f32_f32_f32p,
+    matmul::matmul_clamp_f32_f16p_qsi4c32p,
 );
 
 aggregate!(Packer, PACKERS, PACKER_MODULES, PACKERS:
