@@ -17,8 +17,8 @@ use rkai::ukernels::reference::f16p_qsi4c32p as reference;
 use rkai::ukernels::reference::qsi8d32p::{pack_rhs_ps1s0, q4_0_rows};
 use rkai::ukernels::types::kai_rhs_pack_qs4cxs1s0_param as Params;
 use support::cabi::func as sym;
-use support::cabi::{BlockLhsGetter, Getter3, Getter5, MatmulBlockFn, pack_block_lhs};
 use support::cabi::pack_q4_0_rhs;
+use support::cabi::{BlockLhsGetter, Getter3, Getter5, MatmulBlockFn, pack_block_lhs};
 use support::gemm::Impl;
 use support::guard::{EDGES, Edge, Guarded};
 use support::rng::Rng;
@@ -267,7 +267,12 @@ fn paired_packers_write_the_kernel_layouts() {
                 let rhs = pack_rhs(&p, (t.nr, t.kr, t.sr), edge);
                 let mut want = vec![FILL; rhs.bytes().len()];
                 pack_rhs_ps1s0(p.n, p.k, p.bl, t.nr, &p.w, &p.wd, &mut want);
-                assert_eq!(rhs.bytes(), &want[..], "rhs n={n} k={kk} bl={bl} nr={}", t.nr);
+                assert_eq!(
+                    rhs.bytes(),
+                    &want[..],
+                    "rhs n={n} k={kk} bl={bl} nr={}",
+                    t.nr
+                );
                 cases += 2;
             }
         }

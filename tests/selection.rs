@@ -40,9 +40,11 @@ fn tier(isa: Isa) -> u8 {
     }
 }
 
-/// Whether every GEMM of `family` is built on SDOT or SMMLA (the integer families).
+/// Whether every GEMM of `family` is built on SDOT or SMMLA (the integer families). A family
+/// whose kernels all run in streaming mode (f16 x int4 on SME2) has no NEON or SVE tier at all.
 fn integer(family: Family) -> bool {
     rank::pairs(family).all(|p| tier(p.gemm.isa) > 0)
+        && rank::pairs(family).any(|p| !p.gemm.isa.is_streaming())
 }
 
 #[test]

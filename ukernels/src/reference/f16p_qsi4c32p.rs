@@ -130,14 +130,20 @@ mod tests {
         let r = dot_add(0.0, [h(4096.0), 0x3c01], [h(4096.0), h(1.0)]);
         assert_eq!(r, 16_777_218.0);
         // Zeros: -0 + -0 is -0 in the pair; +0 + -0 is +0 in the accumulation.
-        assert_eq!(dot_add(-0.0, [h(-1.0), h(1.0)], [0, 0x8000]).to_bits(), 0x8000_0000);
+        assert_eq!(
+            dot_add(-0.0, [h(-1.0), h(1.0)], [0, 0x8000]).to_bits(),
+            0x8000_0000
+        );
         assert_eq!(dot_add(0.0, [h(-1.0), h(1.0)], [0, 0x8000]).to_bits(), 0);
         // NaNs and infinity x 0 give the default NaN.
         let inf = 0x7c00;
         assert_eq!(dot_add(1.0, [inf, 0], [0, 0]).to_bits(), DEFAULT_NAN);
         assert_eq!(dot_add(1.0, [0xfe01, 0], [0, 0]).to_bits(), DEFAULT_NAN);
         assert_eq!(dot_add(f32::INFINITY, [inf, 0], [h(1.0), 0]), f32::INFINITY);
-        assert_eq!(dot_add(f32::NEG_INFINITY, [inf, 0], [h(1.0), 0]).to_bits(), DEFAULT_NAN);
+        assert_eq!(
+            dot_add(f32::NEG_INFINITY, [inf, 0], [h(1.0), 0]).to_bits(),
+            DEFAULT_NAN
+        );
     }
 
     #[test]

@@ -12,12 +12,15 @@
 //! to f32, then added to the accumulator (a second rounding); finally `FCLAMP`. The block scale
 //! is applied to the weights before any product, so there is no per-block partial sum.
 //!
-//! QEMU and hardware: QEMU 11 models widening `FMOPA` as the Arm ARM's `FPDotAdd_ZA` (pair rounded
-//! once, accumulation rounded again, FPCR.DN treated as 1 for ZA, so every NaN in ZA is the
-//! default NaN), which is what rkai's reference follows. The first SME specification described
-//! the step as two chained fused multiply-adds (`acc + a0 b0`, then `+ a1 b1`), which rounds
-//! differently; a core built to that text would differ from this reference in the last bit of
-//! some results. Tests run under QEMU's model.
+//! QEMU and hardware: the Arm ARM defines widening `FMOPA` through `FPDotAdd_ZA` (the pair of
+//! products summed and rounded once to f32, then added to the accumulator with a second rounding;
+//! ZA-targeting instructions treat FPCR.DN as 1, so every NaN in ZA is the default NaN), and QEMU
+//! 11 implements exactly that (its `f16_dotadd`, with the ZA float status in default-NaN mode);
+//! rkai's reference follows it and the tests run under QEMU. Hardware following the Arm ARM gives
+//! the same bits; the one place an implementation could differ (a core that chained two fused
+//! multiply-adds instead of rounding the pair once) would change the last bit of some sums, not
+//! NaN or clamp behaviour. After `FCLAMP` (`FMAXNM`, `FMINNM`) a NaN sum becomes the lower bound
+//! (or the upper one, or the default NaN where the bounds are NaN).
 //!
 //! Packed formats: LHS groups of `mr` rows, pair `p` of row `r` at halves `2 (p mr + r)` (rows past
 //! `m` of the last group are whatever the caller's buffer held; they reach only ZA rows that are
