@@ -47,10 +47,11 @@ fn runnable() -> Vec<&'static MatmulKernel> {
     tester::runnable(family_kernels(), runs_here, "f16 x Q4_0")
 }
 
-/// Both implementations where the kernel runs here, else the portable one.
-fn impls(k: &MatmulKernel) -> Vec<Impl> {
+/// The exported kernel where it runs here, else the portable implementation (which the native
+/// runs and `portable_kernels_match_reference` check everywhere).
+fn one_impl(k: &MatmulKernel) -> Vec<Impl> {
     if runs_here(k) {
-        vec![Impl::Exported, Impl::Portable]
+        vec![Impl::Exported]
     } else {
         vec![Impl::Portable]
     }
@@ -201,7 +202,7 @@ fn shapes(k: &MatmulKernel) -> Vec<(usize, usize, usize, usize)> {
         (1, nr + 1, 64, 32),
         (mr - 1, nr - 1, 128, 64),
         (mr, nr, 96, 32),
-        (mr + 1, 2 * nr + 3, 256, 128),
+        (mr + 1, nr + 3, 256, 128),
         (2 * mr + 3, 5, 384, 128),
         (3, 7, 64, 64),
         (5, nr, 512, 256),
@@ -410,14 +411,17 @@ fn hostile_values_match_reference() {
         for (i, name) in HOSTILE.iter().enumerate() {
             // The last two repeat a scenario at one block of 128 values.
             let (kk, bl) = if i >= 18 { (128, 128) } else { (96, 32) };
-            let mut p = Problem::new(t.mr + 3, t.nr + 5, kk, bl, 900 + i as u64);
+            // Two row and column groups at the smaller lengths, partial groups at the larger
+            // ones (the reference runs under QEMU there).
+            let (m, n) = ((t.mr + 3).min(11), (t.nr + 5).min(37));
+            let mut p = Problem::new(m, n, kk, bl, 900 + i as u64);
             hostile(name, &mut p);
             let mut clamps = tester::clamps::<F16Q4>(k, &p).to_vec();
             clamps.push((f32::NAN, 1.0));
             clamps.push((f32::NEG_INFINITY, f32::NAN));
             for clamp in clamps {
                 let expect = F16Q4::expected(k, &p, clamp);
-                cases += tester::check_problem::<F16Q4>(k, &p, clamp, &expect, &impls(k));
+                cases += tester::check_problem::<F16Q4>(k, &p, clamp, &expect, &one_impl(k));
             }
         }
     }
@@ -458,7 +462,7 @@ mod random_shapes {
     use proptest::prelude::*;
 
     proptest! {
-        #![proptest_config(ProptestConfig { cases: 24, failure_persistence: None, ..ProptestConfig::default() })]
+        #![proptest_config(ProptestConfig { cases: 16, failure_persistence: None, ..ProptestConfig::default() })]
 
         /// Random shapes and data: results equal the reference.
         #[test]
@@ -470,7 +474,7 @@ mod random_shapes {
                 let (lhs, rhs) = F16Q4::pack(k, &p, Edge::End);
                 let clamp = (-2.0, 2.5);
                 let expect = F16Q4::expected(k, &p, clamp);
-                for which in impls(k) {
+                for which in one_impl(k) {
                     tester::check_portion::<F16Q4>(k, which, &p, (&lhs, &rhs), (0, 0, m, n), clamp, &expect, Edge::End);
                 }
             }

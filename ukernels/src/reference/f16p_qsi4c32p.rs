@@ -60,20 +60,23 @@ pub fn dot_add(acc: f32, a: [u16; 2], b: [u16; 2]) -> f32 {
         let p1 = f16::to_f64(a[1]) * f16::to_f64(b[1]);
         (p0 + p1) as f32
     } else {
-        // Every finite half is an integer times 2^-24, so the exact sum is an integer times
-        // 2^-48 below 2^81: one conversion rounds it (ties to even) and the scaling is exact
-        // (a non-zero sum is at least 2^-48, far from f32's subnormals).
-        let p = i128::from(scaled_int(a[0])) * i128::from(scaled_int(b[0]))
-            + i128::from(scaled_int(a[1])) * i128::from(scaled_int(b[1]));
-        if p == 0 {
-            // An exact zero: +0 unless both products are -0 (or one is -0 and the other +0
-            // with round to nearest: +0).
-            let sign = |x: u16| x & 0x8000 != 0;
-            let neg0 = sign(a[0]) != sign(b[0]);
-            let neg1 = sign(a[1]) != sign(b[1]);
-            if neg0 && neg1 { -0.0 } else { 0.0 }
+        // Both products are exact in f64 (11 x 11 significant bits). When their f64 sum is exact
+        // too (its error term is zero), one conversion rounds it as the instruction does,
+        // signed zeros included.
+        let p0 = f16::to_f64(a[0]) * f16::to_f64(b[0]);
+        let p1 = f16::to_f64(a[1]) * f16::to_f64(b[1]);
+        let s = p0 + p1;
+        let t = s - p0;
+        if (p0 - (s - t)) + (p1 - t) == 0.0 {
+            s as f32
         } else {
-            (p as f32) * f32::from_bits(0x2780_0000) // 2^-48
+            // Otherwise: every finite half is an integer times 2^-24, so the exact sum is an
+            // integer times 2^-48 below 2^81, non-zero here (the f64 sum was inexact): one
+            // conversion rounds it (ties to even) and the scaling is exact (the sum is at least
+            // 2^-48, far from f32's subnormals).
+            let exact = i128::from(scaled_int(a[0])) * i128::from(scaled_int(b[0]))
+                + i128::from(scaled_int(a[1])) * i128::from(scaled_int(b[1]));
+            (exact as f32) * f32::from_bits(0x2780_0000) // 2^-48
         }
     };
     let r = acc + dot;
@@ -144,6 +147,31 @@ mod tests {
             dot_add(f32::NEG_INFINITY, [inf, 0], [h(1.0), 0]).to_bits(),
             DEFAULT_NAN
         );
+    }
+
+    /// The f64 fast path and the integer path agree wherever both apply: on random finite halves
+    /// of every magnitude (subnormal to 65504), the pair rounded through the exact integer sum.
+    #[test]
+    fn dot_add_equals_the_exact_integer_sum() {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let h = (x >> 20) as u16;
+            if h & 0x7c00 == 0x7c00 { h & 0xbfff } else { h }
+        };
+        for _ in 0..200_000 {
+            let (a, b) = ([next(), next()], [next(), next()]);
+            let exact = i128::from(scaled_int(a[0])) * i128::from(scaled_int(b[0]))
+                + i128::from(scaled_int(a[1])) * i128::from(scaled_int(b[1]));
+            let want = 0.0 + (exact as f32) * f32::from_bits(0x2780_0000);
+            assert_eq!(
+                dot_add(0.0, a, b).to_bits(),
+                want.to_bits(),
+                "{a:x?} {b:x?}"
+            );
+        }
     }
 
     #[test]
