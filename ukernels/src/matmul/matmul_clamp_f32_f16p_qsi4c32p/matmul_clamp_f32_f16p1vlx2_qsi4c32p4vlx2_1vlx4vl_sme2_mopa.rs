@@ -9,8 +9,8 @@
 //! f16 pairs, one per ZA tile (tile `t` holds columns `[t x SVL32, (t + 1) x SVL32)`). Each is
 //! multiplied by its columns' block scales (loaded once per block and zipped into pairs), then
 //! multiplied into its tile by the LHS pair vector. The K loop takes 8 values per iteration:
-//! one 4-vector LHS load and two `LD2B`s where KleidiAI's loop makes two loads of each for the
-//! same work.
+//! one 4-vector LHS load and two `LD2B`s (43 instructions for 16 `FMOPA`s), where KleidiAI's
+//! loop, 4 values per iteration, makes four single-vector LHS loads and two `LD2B`s in 52.
 //!
 //! The whole K is one block of [`sme2_block_mopa_frame`] (`nb = 1`, its block length `k`): ZA
 //! accumulates across the scale blocks, which the K loop walks itself; the frame's fold then
