@@ -108,6 +108,7 @@ svl_tests=(
   --test x16p2vlx2_pack
   --test bf16_sme
   --test f32_sme_pack
+  --test f16p_qsi4c32p
 )
 for model in $svl_models; do
   step "aarch64 streaming-vector-length tests under QEMU_CPU=$model"

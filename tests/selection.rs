@@ -40,12 +40,13 @@ fn tier(isa: Isa) -> u8 {
     }
 }
 
-/// Whether every GEMM of `family` is built on SDOT or SMMLA (the integer families).
+/// Whether every GEMM of `family` is built on SDOT or SMMLA (the integer families). A family
+/// whose kernels all run in streaming mode (f16 x int4 on SME2) has no NEON or SVE tier at all.
 fn integer(family: Family) -> bool {
     !needs_sme(family) && rank::pairs(family).all(|p| tier(p.gemm.isa) > 0)
 }
 
-/// Families whose every kernel runs in streaming mode (the SME bf16 GEMMs).
+/// Families whose every kernel runs in streaming mode (the SME bf16 GEMMs, f16 x int4).
 fn needs_sme(family: Family) -> bool {
     rank::pairs(family).all(|p| p.gemm.isa.is_streaming() && p.gemv.isa.is_streaming())
 }

@@ -64,6 +64,7 @@ aggregate!(MatmulKernel, KERNELS, KERNEL_FOLDERS, KERNELS:
     matmul::bf16_gemm,
     matmul::matmul_clamp_fp32_bf16p_bf16p,
     matmul::imatmul_clamp_f32_f32_f32p,
+    matmul::matmul_clamp_f32_f16p_qsi4c32p,
 );
 
 aggregate!(Packer, PACKERS, PACKER_MODULES, PACKERS:

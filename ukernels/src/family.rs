@@ -51,6 +51,9 @@ pub enum Family {
     /// `imatmul_clamp_f32_f32_f32p` (f32 LHS rows gathered through an indirection buffer, f32 RHS
     /// packed with its bias).
     ImatmulF32F32F32p,
+    /// `matmul_clamp_f32_f16p_qsi4c32p` (f16 activations packed by pairs of K values x Q4_0
+    /// weights with f16 block scales, f32 output).
+    F32F16pQsi4c32p,
 }
 
 /// The operand formats of a family: what its kernels read, and so the argument shape of
@@ -73,6 +76,9 @@ pub enum Operands {
     /// `k_chunk_count` pointers per row (an implicit convolution's im2col), x floats packed with
     /// the bias in front over `k_chunk_count * k_chunk_length` K values.
     IndirectFloat,
+    /// f16 LHS packed by pairs of K values (`f16pmrx2`) x Q4_0 weights with f16 block scales
+    /// (`qsi4c32ps1s0scalef16`); no bias.
+    F16pQsi4c32p,
 }
 
 /// The RHS formats of the `qai8dxp` families.
@@ -123,7 +129,7 @@ pub struct Description {
 impl Family {
     /// Every family, in the order rkai declares them: the order of `rkai_select.h` and of the
     /// interface headers it writes.
-    pub const ALL: [Family; 17] = [
+    pub const ALL: [Family; 18] = [
         Family::F32Qai8dxpQsi4cxp,
         Family::F32Qai8dxpQsi8cxp,
         Family::F32Qai8dxpQsi4c32p,
@@ -141,6 +147,7 @@ impl Family {
         Family::F16Bf16pBf16p,
         Family::Fp32Bf16pBf16p,
         Family::ImatmulF32F32F32p,
+        Family::F32F16pQsi4c32p,
     ];
 
     /// The family's description: the one table every other part reads. Always inlined, so that
@@ -205,6 +212,7 @@ impl Family {
             Family::F16Bf16pBf16p => ("matmul_clamp_f16_bf16p_bf16p", F16, Bf16pBf16p),
             Family::Fp32Bf16pBf16p => ("matmul_clamp_fp32_bf16p_bf16p", F32, Bf16pBf16p),
             Family::ImatmulF32F32F32p => ("imatmul_clamp_f32_f32_f32p", F32, IndirectFloat),
+            Family::F32F16pQsi4c32p => ("matmul_clamp_f32_f16p_qsi4c32p", F32, F16pQsi4c32p),
         };
         Description {
             dir,
@@ -245,7 +253,9 @@ impl Family {
             Operands::Qai8dxp(Qai8dxpRhs::Qsi4cxp | Qai8dxpRhs::Qsi8cxp | Qai8dxpRhs::Qsu2cxp) => {
                 BlockLength::None
             }
-            Operands::Qsi8d32pQsi4c32p | Operands::Qsi8d32pQai4c32p => BlockLength::LhsAndRhs,
+            Operands::Qsi8d32pQsi4c32p | Operands::Qsi8d32pQai4c32p | Operands::F16pQsi4c32p => {
+                BlockLength::LhsAndRhs
+            }
             Operands::Bf16pBf16p | Operands::UnpackedFloat | Operands::IndirectFloat => {
                 BlockLength::None
             }
@@ -263,7 +273,8 @@ impl Family {
             (
                 Operands::Qai8dxp(_) | Operands::Qsi8d32pQsi4c32p | Operands::Qsi8d32pQai4c32p,
                 Output::F32,
-            ) => DstPointer::Float,
+            )
+            | (Operands::F16pQsi4c32p, _) => DstPointer::Float,
             (
                 Operands::Qai8dxp(_) | Operands::Qsi8d32pQsi4c32p | Operands::Qsi8d32pQai4c32p,
                 Output::F16 | Output::Bf16,
@@ -295,7 +306,7 @@ impl Family {
             Operands::Qai8dxp(Qai8dxpRhs::Qsi8cxp) => RhsLayout::Qsi8cxp,
             Operands::Qai8dxp(Qai8dxpRhs::Qsi4c32p) => RhsLayout::Qsi4c32p { bl },
             Operands::Qai8dxp(Qai8dxpRhs::Qsu2cxp) => RhsLayout::Qsu2cxp,
-            Operands::Qsi8d32pQsi4c32p => RhsLayout::Qsi4c32pf16 { bl },
+            Operands::Qsi8d32pQsi4c32p | Operands::F16pQsi4c32p => RhsLayout::Qsi4c32pf16 { bl },
             Operands::Qsi8d32pQai4c32p => RhsLayout::Qai4c32p { bl },
             Operands::Bf16pBf16p => RhsLayout::Bf16Bias {
                 bias_bytes: element,

@@ -6,6 +6,7 @@ use super::args::NEEDS_PACKED_LHS;
 pub use super::args::{IndirectArgs, PackedArgs, UnpackedLhsArgs};
 use super::{
     bf16_gemm, float_gemm, imatmul_clamp_f32_f32_f32p as imatmul,
+    matmul_clamp_f32_f16p_qsi4c32p as f16p_qsi4c32p,
     matmul_clamp_f32_qsi8d32p_qai4c32p as qsi8d32p_qai4c32p,
     matmul_clamp_f32_qsi8d32p_qsi4c32p as qsi8d32p_qsi4c32p, qai8dxp,
 };
@@ -32,6 +33,7 @@ enum PackedOperands {
     Qsi8d32pQsi4c32p,
     Qsi8d32pQai4c32p,
     Bf16pBf16p,
+    F16pQsi4c32p,
 }
 
 /// Checks a packed-operand call of `kernel`: KleidiAI's assertions plus non-null buffers, a
@@ -55,6 +57,10 @@ pub fn check_packed(kernel: &MatmulKernel, a: &PackedArgs) -> Result<CheckedPack
             bf16_gemm::check(kernel, a)?;
             PackedOperands::Bf16pBf16p
         }
+        Operands::F16pQsi4c32p => {
+            f16p_qsi4c32p::check(kernel, a)?;
+            PackedOperands::F16pQsi4c32p
+        }
         Operands::UnpackedFloat | Operands::IndirectFloat => return Err(NEEDS_PACKED_LHS),
     };
     Ok(CheckedPacked(operands))
@@ -75,6 +81,7 @@ pub unsafe fn run_packed(kernel: &MatmulKernel, checked: CheckedPacked, a: &Pack
         PackedOperands::Qsi8d32pQsi4c32p => unsafe { qsi8d32p_qsi4c32p::run(kernel, a) },
         PackedOperands::Qsi8d32pQai4c32p => unsafe { qsi8d32p_qai4c32p::run(kernel, a) },
         PackedOperands::Bf16pBf16p => unsafe { bf16_gemm::run(kernel, a) },
+        PackedOperands::F16pQsi4c32p => unsafe { f16p_qsi4c32p::run(kernel, a) },
     }
 }
 
@@ -87,6 +94,7 @@ pub fn check_unpacked_lhs(kernel: &MatmulKernel, a: &UnpackedLhsArgs) -> Checked
         | Operands::Qsi8d32pQsi4c32p
         | Operands::Qsi8d32pQai4c32p
         | Operands::Bf16pBf16p
+        | Operands::F16pQsi4c32p
         | Operands::IndirectFloat => Err(NEEDS_UNPACKED_LHS),
     }
 }
@@ -116,6 +124,7 @@ pub fn check_indirect(kernel: &MatmulKernel, a: &IndirectArgs) -> Checked {
         | Operands::Qsi8d32pQsi4c32p
         | Operands::Qsi8d32pQai4c32p
         | Operands::Bf16pBf16p
+        | Operands::F16pQsi4c32p
         | Operands::UnpackedFloat => Err(NEEDS_INDIRECT_LHS),
     }
 }

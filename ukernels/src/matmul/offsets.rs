@@ -1,7 +1,10 @@
 //! The offset and size getters of every matmul family (`get_lhs_packed_offset`,
 //! `get_rhs_packed_offset`, ...), by the family's operands: KleidiAI's values and assertions.
 
-use super::{bf16_gemm, matmul_clamp_f32_qsi8d32p_qsi4c32p as qsi8d32p_qsi4c32p};
+use super::{
+    bf16_gemm, matmul_clamp_f32_f16p_qsi4c32p as f16p_qsi4c32p,
+    matmul_clamp_f32_qsi8d32p_qsi4c32p as qsi8d32p_qsi4c32p,
+};
 use crate::contract::{self, Violation};
 use crate::family::{Operands, Qai8dxpRhs};
 use crate::kernel::{BlockDepth, IndexMultiple, MatmulKernel, Rows};
@@ -68,6 +71,10 @@ pub fn lhs_packed(
                 "packed LHS offset fits in size_t",
             )
         }
+        Operands::F16pQsi4c32p => {
+            rows_of_mr()?;
+            f16p_qsi4c32p::lhs_offset(m_idx, k, bl, t.mr)
+        }
         Operands::UnpackedFloat | Operands::IndirectFloat => Err(super::args::NEEDS_PACKED_LHS),
     }
 }
@@ -94,6 +101,7 @@ pub fn rhs_packed(
         Operands::Qai8dxp(_)
         | Operands::Qsi8d32pQai4c32p
         | Operands::Bf16pBf16p
+        | Operands::F16pQsi4c32p
         | Operands::UnpackedFloat
         | Operands::IndirectFloat => {}
     }
@@ -107,6 +115,10 @@ pub fn rhs_packed(
     let stride = match operands {
         Operands::Qai8dxp(Qai8dxpRhs::Qsi4c32p) => {
             blocks_stride(kernel.asserts.block_depth, k, t.nr, bl)?
+        }
+        Operands::F16pQsi4c32p => {
+            f16p_qsi4c32p::check_block(k, bl)?;
+            kernel.family.rhs_layout(bl).stride(k, t.nr, t.kr, t.sr)?
         }
         Operands::Qai8dxp(Qai8dxpRhs::Qsi4cxp | Qai8dxpRhs::Qsi8cxp | Qai8dxpRhs::Qsu2cxp)
         | Operands::Qsi8d32pQsi4c32p

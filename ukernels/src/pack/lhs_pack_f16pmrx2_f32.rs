@@ -1,7 +1,7 @@
 //! `kai_lhs_pack_f16pmrx2_f32_neon`: f32 rows converted to f16 and packed in blocks of `mr` rows
 //! by pairs of K values (block depth `kr / sr` = 2), the LHS format of KleidiAI's
-//! `matmul_clamp_f32_f16p_qsi4c32p` SME2 kernel (which rkai does not provide; the packer stands
-//! alone).
+//! `matmul_clamp_f32_f16p_qsi4c32p` SME2 kernel (`mr` = the streaming vector length in 32-bit
+//! lanes; see that family's module).
 //!
 //! Format: block `b` (rows `b * mr ..`) takes `mr * k` halves; within it, pair `p` of row `i` is
 //! at halves `2 * (p * mr + i)` and `+ 1`, holding row values `2p` and `2p + 1`. Rows past `m` in
@@ -121,6 +121,6 @@ use crate::pack::kinds::packer_entries;
 
 packer_entries! {
     /// (the LHS of KleidiAI's `matmul_clamp_f32_f16p_qsi4c32p`
-    /// SME2 kernel, which rkai does not provide).
+    /// SME2 kernel).
     lhs_pack_f16pmrx2_f32_neon: Lhs(F16pmrx2);
 }
