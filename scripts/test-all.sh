@@ -95,7 +95,7 @@ done
 # getter grid was measured at 128, 512 and 2048 bits (at 256 and 1024 it checks the getters that
 # do not depend on the length).
 svl_models=${RKAI_QEMU_SVL_MODELS:-"max,sme-default-vector-length=16 max,sme-default-vector-length=32 max,sme-default-vector-length=64 max,sme-default-vector-length=128 max,sme-default-vector-length=256 max,sve=off,sme-default-vector-length=64"}
-svl_tests=(--test cpu --test selection --test qai8dxp --test qsi8d32p --test qai4c32p --test qai8dxp_qsu2cxp --test getters_grid_sme --test x16p2vlx2_pack)
+svl_tests=(--test cpu --test selection --test qai8dxp --test qsi8d32p --test qai4c32p --test qai8dxp_qsu2cxp --test getters_grid_sme --test x16p2vlx2_pack --test f32p16vlx1b_pack)
 for model in $svl_models; do
   step "aarch64 streaming-vector-length tests under QEMU_CPU=$model"
   QEMU_CPU=$model RKAI_EXPECT_CPU=$model RKAI_TEST_KERNEL=_sme \

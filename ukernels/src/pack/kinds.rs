@@ -211,6 +211,9 @@ pub enum FloatPacker {
     /// `kai_rhs_pack_nxk_x16p2vlx2b_x16_x16_sme`: as [`FloatPacker::KxnX16p2vlx2bSme`] from an
     /// N x K source; its stride getter returns the bytes of one column.
     NxkX16p2vlx2bSme,
+    /// `kai_rhs_pack_kxn_f32p16vlx1b_f32_f32_sme`: 32-bit values, nr = 16 x the streaming length
+    /// in 32-bit lanes (asserted), bias required.
+    KxnF32p16vlx1bSme,
 }
 
 /// Which KleidiAI packer of the format.

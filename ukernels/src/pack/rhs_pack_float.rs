@@ -6,6 +6,10 @@
 //! They differ in the source orientation, the element size, `nr`, `kr`, which arguments they
 //! assert and the meaning of their stride getter (see [`Variant`]).
 //!
+//! The SME packer `f32p16vlx1b` (`nr` = 16 x the streaming length in 32-bit lanes, `kr` = 1) is
+//! this format too, its padding columns zero (KleidiAI's streaming code loads whole vectors under
+//! zeroing predicates and stores them all); portable Rust here like the others.
+//!
 //! The SME packers (`x16p2vlx2b`, `nr` = 2 x the streaming length in 32-bit lanes, `kr` = 2)
 //! interleave pairs of K values: after the group's `nr` biases, for each pair of K rows, the two
 //! values of column 0, then of column 1, ...; K is padded with a zero row to an even count, and
@@ -58,6 +62,7 @@ impl Variant {
             Variant::KxnX16p32x1b | Variant::NxkX16p32x1bx16 => 32,
             Variant::KxnF16p16x1biasf16 => 16,
             Variant::KxnX16p2vlx2bSme | Variant::NxkX16p2vlx2bSme => 2 * arch::sme_lanes32(),
+            Variant::KxnF32p16vlx1bSme => 16 * arch::sme_lanes32(),
         }
     }
 
@@ -88,6 +93,7 @@ impl Variant {
                 | Variant::KxnF16p16x1biasf16
                 | Variant::KxnX16p2vlx2bSme
                 | Variant::NxkX16p2vlx2bSme
+                | Variant::KxnF32p16vlx1bSme
         )
     }
 
@@ -594,4 +600,6 @@ packer_entries! {
     rhs_pack_kxn_x16p2vlx2b_x16_x16_sme: Rhs(Float(Variant::KxnX16p2vlx2bSme));
     /// nr = 2 x SVL32, kr = 2.
     rhs_pack_nxk_x16p2vlx2b_x16_x16_sme: Rhs(Float(Variant::NxkX16p2vlx2bSme));
+    /// nr = 16 x SVL32.
+    rhs_pack_kxn_f32p16vlx1b_f32_f32_sme: Rhs(Float(Variant::KxnF32p16vlx1bSme));
 }
