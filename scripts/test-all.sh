@@ -109,6 +109,7 @@ svl_tests=(
   --test bf16_sme
   --test f32_sme_pack
   --test f16p_qsi4c32p
+  --test f32p16vlx1b_pack
 )
 for model in $svl_models; do
   step "aarch64 streaming-vector-length tests under QEMU_CPU=$model"

@@ -411,6 +411,10 @@ fn hostile_values_match_reference() {
     for k in family_kernels() {
         let t = k.tile();
         for (i, name) in HOSTILE.iter().enumerate() {
+            // Numerics do not depend on the length: above 512 bits a third of the scenarios.
+            if !tester::every_case_here(k) && i % 3 != 0 {
+                continue;
+            }
             // The last two repeat a scenario at one block of 128 values.
             let (kk, bl) = if i >= 18 { (128, 128) } else { (64, 32) };
             // Two row and column groups at the smaller lengths, partial groups at the larger

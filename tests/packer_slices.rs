@@ -116,6 +116,10 @@ fn pack_params(packer: &Packer) -> Vec<[usize; 3]> {
         // The SME 16-bit packers: nr or mr = 2 x the running streaming length in 32-bit lanes.
         params.push([2 * rkai::ukernels::arch::sme_lanes32(), 2, 1]);
     }
+    if params.is_empty() && packer.name == "rhs_pack_kxn_f32p16vlx1b_f32_f32_sme" {
+        // nr = 16 x the running streaming length in 32-bit lanes.
+        params.push([16 * rkai::ukernels::arch::sme_lanes32(), 1, 1]);
+    }
     params
 }
 

@@ -223,6 +223,9 @@ pub enum FloatPacker {
     /// `kai_rhs_pack_nxk_f32p2vlx1biasf32_f32_f32_sme`: N x K source, nr = 2 x SVL32 (asserted),
     /// bias required; its stride getter returns the bytes of one column.
     NxkF32p2vlx1biasf32Sme,
+    /// `kai_rhs_pack_kxn_f32p16vlx1b_f32_f32_sme`: 32-bit values, nr = 16 x the streaming length
+    /// in 32-bit lanes (asserted), bias required.
+    KxnF32p16vlx1bSme,
 }
 
 /// Which KleidiAI packer of the format.

@@ -6,6 +6,10 @@
 //! They differ in the source orientation, the element size, `nr`, `kr`, which arguments they
 //! assert and the meaning of their stride getter (see [`Variant`]).
 //!
+//! The SME packer `f32p16vlx1b` (`nr` = 16 x the streaming length in 32-bit lanes, `kr` = 1) is
+//! this format too, its padding columns zero (KleidiAI's streaming code loads whole vectors under
+//! zeroing predicates and stores them all); portable Rust here like the others.
+//!
 //! The SME packers (`x16p2vlx2b`, `nr` = 2 x the streaming length in 32-bit lanes, `kr` = 2)
 //! interleave pairs of K values: after the group's `nr` biases, for each pair of K rows, the two
 //! values of column 0, then of column 1, ...; K is padded with a zero row to an even count, and
@@ -68,6 +72,7 @@ impl Variant {
                 2 * arch::sme_lanes32()
             }
             Variant::KxnX16p2vlx2bSme | Variant::NxkX16p2vlx2bSme => 2 * arch::sme_lanes32(),
+            Variant::KxnF32p16vlx1bSme => 16 * arch::sme_lanes32(),
         }
     }
 
@@ -100,6 +105,7 @@ impl Variant {
                 | Variant::NxkX16p2vlx2bSme
                 | Variant::KxnF32p2vlx1biasf32Sme
                 | Variant::NxkF32p2vlx1biasf32Sme
+                | Variant::KxnF32p16vlx1bSme
         )
     }
 
@@ -618,4 +624,6 @@ packer_entries! {
     /// nr = 2 x SVL32 (KleidiAI transposes through ZA; rkai's NEON and scalar transposes write
     /// the same bytes).
     rhs_pack_nxk_f32p2vlx1biasf32_f32_f32_sme: Rhs(Float(Variant::NxkF32p2vlx1biasf32Sme));
+    /// nr = 16 x SVL32.
+    rhs_pack_kxn_f32p16vlx1b_f32_f32_sme: Rhs(Float(Variant::KxnF32p16vlx1bSme));
 }
