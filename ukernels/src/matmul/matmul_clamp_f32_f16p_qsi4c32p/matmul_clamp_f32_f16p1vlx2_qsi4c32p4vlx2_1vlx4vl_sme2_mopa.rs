@@ -12,7 +12,7 @@
 //! one 4-vector LHS load and two `LD2B`s (43 instructions for 16 `FMOPA`s), where KleidiAI's
 //! loop, 4 values per iteration, makes four single-vector LHS loads and two `LD2B`s in 52.
 //!
-//! The whole K is one block of [`sme2_block_mopa_frame`] (`nb = 1`, its block length `k`): ZA
+//! The whole K is one block of `sme2_block_mopa_frame` (`streaming_frames`) (`nb = 1`, its block length `k`): ZA
 //! accumulates across the scale blocks, which the K loop walks itself; the frame's fold then
 //! reads every output row from ZA (row `r` of the four tiles is ZA array rows `4r .. 4r + 4`,
 //! one multi-vector `MOVA` of byte-tile slices), clamps and stores it.
