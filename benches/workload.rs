@@ -19,13 +19,19 @@ use rkai::ukernels::types::{
 mod cabi;
 use cabi::{
     BlockLhsGetter, Getter2, Getter4, Getter5, Getter7, LhsBlockPackFn, LhsQuantPackHalfFn,
-    MatmulBlockFn, MatmulFloatFn, MatmulFn, RhsPackFloatFn, RhsPackQ4_0Fn, RhsPackQai4c32pFn,
-    RhsPackQsi4c32pFn, RhsPackQsi4cxpFn, RhsPackQsi8cxpFn, sym,
+    MatmulBlockFn, MatmulFloatFn, MatmulFn, MatmulLutFn, RhsPackFloatFn, RhsPackQ4_0Fn,
+    RhsPackQai4c32pFn, RhsPackQsi4c32pFn, RhsPackQsi4cxpFn, RhsPackQsi8cxpFn, RhsPackQsu2cxpFn,
+    sym,
 };
 
 /// Whether `kernel` is of llama.cpp's Q8_0 x Q4_0 family (per-block LHS, Q4_0 source rows).
 fn is_q4_0(kernel: &MatmulKernel) -> bool {
     kernel.family == Family::F32Qsi8d32pQsi4c32p
+}
+
+/// Whether `kernel` is of the 2-bit family (bytes of four 2-bit codes, a 4-entry value table).
+fn is_qsu2(kernel: &MatmulKernel) -> bool {
+    kernel.family == Family::F32Qai8dxpQsu2cxp
 }
 
 /// Whether `kernel` is of the asymmetric int4 families (per-block LHS with f32 parameters,
@@ -109,8 +115,11 @@ impl Workload {
                 .flat_map(|c| [c[0], 0x3c])
                 .collect(),
         };
-        let int8 = kernel.family.rhs_layout(0) == RhsLayout::Qsi8cxp;
-        let rhs_stride = if int8 { k } else { k / 2 };
+        let rhs_stride = match kernel.family.rhs_layout(0) {
+            RhsLayout::Qsi8cxp => k,
+            RhsLayout::Qsu2cxp => k / 4,
+            _ => k / 2,
+        };
         let mut rhs = pattern(n * rhs_stride, 7, 3);
         if is_q4_0(kernel) {
             // Q4_0 rows: per block an f16 scale (0.0078125) then bl / 2 nibble bytes.
@@ -360,6 +369,30 @@ impl Workload {
                     )
                 }
             }
+            PackerKind::Rhs(RhsPackerKind::Qsu2cxp(_)) => {
+                // The 2-bit packers take codes 0..3 around zero point 2 and the default table.
+                let params = kai_rhs_pack_qs4cxs1s0_param {
+                    lhs_zero_point: 1,
+                    rhs_zero_point: 2,
+                };
+                unsafe {
+                    sym::<RhsPackQsu2cxpFn>(&name)(
+                        1,
+                        self.n,
+                        self.k,
+                        t.nr,
+                        t.kr,
+                        t.sr,
+                        self.rhs.as_ptr(),
+                        bias,
+                        self.scale.as_ptr().cast(),
+                        out,
+                        0,
+                        &params,
+                        std::ptr::null(),
+                    )
+                }
+            }
             PackerKind::Rhs(RhsPackerKind::Qsi8cxp(_)) => {
                 let params = kai_rhs_pack_qsi8cx_params {
                     lhs_zero_point: 1,
@@ -472,6 +505,21 @@ impl Workload {
                     es,
                     f32::MIN,
                     f32::MAX,
+                )
+            } else if is_qsu2(self.kernel) {
+                // The default value table (null).
+                sym::<MatmulLutFn>(&name)(
+                    self.m,
+                    self.n,
+                    self.k,
+                    lhs,
+                    rhs,
+                    dst,
+                    es * self.n,
+                    es,
+                    f32::MIN,
+                    f32::MAX,
+                    std::ptr::null(),
                 )
             } else if self.kernel.family.is_blockwise() {
                 sym::<MatmulBlockFn>(&name)(

@@ -1,21 +1,34 @@
 #!/usr/bin/env bash
-# SME kernels per call under QEMU (DESIGN.md §6 item 4; no llvm-mca model covers SME):
-# instructions the kernel's own code executes in one matmul call (its entry, the lazy-ZA-save
-# check, streaming-mode entry and exit, loops and edges; not the C shim's checks), the share of
-# them that are outer products (SMOPA) or dot products (SME2 multi-vector SDOT into ZA, streaming
-# SVE SDOT), and the bytes the loop order loads per MAC, on LLM shapes (m = 1 and m = 32,
-# n = k = 4096). Prints a Markdown table.
+# SME kernels per call under QEMU (DESIGN.md §6 item 4; no llvm-mca model covers SME): for every
+# SME and SME2 kernel of the catalog, the instructions one call of the kernel's function executes
+# (its entry, the lazy-ZA-save check, streaming-mode entry and exit, loops and edges, and what it
+# calls; not the C shim's checks), how many of them are outer products (SMOPA) or dot products (SME2
+# multi-vector SDOT into ZA, streaming SVE SDOT), and the bytes the loop order loads per MAC, at
+# m = 1 and m = 32 (GEMVs that require m = 1 in KleidiAI: m = 1 only), n = k = 4096. Prints a
+# Markdown table; with RKAI_SME_KAI_DRIVER, beside KleidiAI's kernel of the same stem.
 #
-# Method: examples/count_instructions.rs runs one call and prints the run-time addresses of the
-# kernel's entry and of its main; scripts/qemu_count.py counts, from QEMU's block log, the
-# instructions of the blocks inside that function (its size from nm), by encoding class. (The
+# Method: examples/count_instructions.rs runs one call (`run`) and prints the run-time addresses
+# of the kernel's entry and of its main; scripts/qemu_count.py takes the entry function's range
+# from them and nm, and counts, from QEMU's log of the run (`-d in_asm,exec,nochain`, which logs
+# every block as it executes), the instructions of every block executed from the function's
+# first block to its last (its return), by encoding class: the function and whatever it calls
+# (the vector-length and CPU-feature look-ups, a body the compiler kept out of line). (The
 # difference of two whole-process counts, used before, also counted the driver's symbol lookup,
-# whose cost varies between builds by several percent.) Loaded bytes follow from the packed sizes (the driver's `sizes` phase at
-# the same SVL) and the loop order: each pair of an LHS row group (mr rows) and an RHS column group
-# (nr columns) reads one group of each, so a GEMV reads the packed RHS once per row and a GEMM once
-# per row group, and the packed LHS once per column group.
-#   scripts/perf-sme.sh                      (SVL 512 bits)
-#   RKAI_SME_SVL_BYTES="16 64" scripts/perf-sme.sh
+# whose cost varies between builds by several percent.) Loaded bytes follow from the packed sizes
+# (the driver's `sizes` phase at the same SVL) and the loop order: each pair of an LHS row group
+# (mr rows) and an RHS column group (nr columns) reads one group of each, so a GEMV reads the
+# packed RHS once per row and a GEMM once per row group, and the packed LHS once per column group.
+#
+# KleidiAI (optional; nothing of it is in this repository): RKAI_SME_KAI_DRIVER names a
+# statically linked, position-dependent aarch64 program built outside the repository from
+# KleidiAI's kernel sources, run as `<driver> <stem> <m> <n> <k> <bl> <lhs bytes> <rhs bytes> 1`:
+# it calls kai_run_<stem> once on packed buffers of those sizes (taken from rkai's getters, which
+# equal KleidiAI's) and exits. `<driver>.ranges` holds one line per stem, `<stem>
+# 0xSTART+0xSIZE[,...]`: the code of that kernel's objects (its .c and _asm.S) and of
+# kai_common_sme_asm.S. The same QEMU command, window and classes count its instructions.
+#   scripts/perf-sme.sh                                   (SVL 512 bits)
+#   RKAI_SME_SVL_BYTES="16 64" RKAI_SME_KAI_DRIVER=/tmp/kai-build/kai_drv scripts/perf-sme.sh
+#   RKAI_SME_STEMS=<regex> limits the kernels.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup-toolchain.sh >/dev/null
@@ -24,62 +37,108 @@ export CARGO_TARGET_DIR=$PWD/target/cross
 scripts/cross-cargo build --quiet --release --target aarch64-unknown-linux-gnu --example count_instructions
 bin=$CARGO_TARGET_DIR/aarch64-unknown-linux-gnu/release/examples/count_instructions
 classes=(outer=ff800010/a0800000 sdot_za=fff09000/c1509000 sdot_z=ffe0fc00/44a00000)
+kai=${RKAI_SME_KAI_DRIVER:-}
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 aarch64-linux-gnu-nm -S "$bin" >"$tmp/nm"
-count() { # svl_bytes stem m n k bl: instructions of the kernel's own code in one call, by class
-  QEMU_CPU="max,sme-default-vector-length=$1" scripts/qemu-aarch64.sh \
-    -L /usr/aarch64-linux-gnu -E LD_LIBRARY_PATH=/usr/aarch64-linux-gnu/lib \
-    -d in_asm,exec,nochain "$bin" "$2" "$3" "$4" "$5" "$6" run 2>&1 >"$tmp/addresses" |
-    python3 scripts/qemu_count.py --kernel-of "$tmp/nm" "$tmp/addresses" "${classes[@]}"
+qemu() { # svl_bytes program args...: the program under QEMU at that SVL
+  local svl=$1
+  shift
+  QEMU_CPU="max,sme-default-vector-length=$svl" scripts/qemu-aarch64.sh \
+    -L /usr/aarch64-linux-gnu -E LD_LIBRARY_PATH=/usr/aarch64-linux-gnu/lib "$@"
+}
+count() { # svl_bytes stem m n k bl: instructions of rkai's kernel call, by class
+  local svl=$1
+  shift
+  qemu "$svl" -d in_asm,exec,nochain "$bin" "$@" run 2>&1 >"$tmp/addresses" |
+    python3 scripts/qemu_count.py --window --kernel-of "$tmp/nm" "$tmp/addresses" "${classes[@]}"
+}
+count_kai() { # svl_bytes stem m n k bl lhs_bytes rhs_bytes: the same for KleidiAI's kernel
+  local svl=$1 stem=$2
+  shift 2
+  local ranges
+  ranges=$(awk -v s="$stem" '$1 == s { print $2 }' "$kai.ranges")
+  [[ -n $ranges ]] || { echo "$stem is not in $kai.ranges" >&2; exit 1; }
+  local in=()
+  for r in ${ranges//,/ }; do
+    in+=(--in "$(python3 -c 'import sys; a, z = (int(x, 16) for x in sys.argv[1].split("+")); print(f"{a:x}-{a + z:x}")' "$r")")
+  done
+  qemu "$svl" -d in_asm,exec,nochain "$kai" "$stem" "$@" 1 2>&1 >/dev/null |
+    python3 scripts/qemu_count.py --window "${in[@]}" "${classes[@]}"
 }
 sizes() { # svl_bytes stem m n k bl: packed LHS and RHS bytes, mr, nr at that SVL
-  QEMU_CPU="max,sme-default-vector-length=$1" scripts/qemu-aarch64.sh \
-    -L /usr/aarch64-linux-gnu -E LD_LIBRARY_PATH=/usr/aarch64-linux-gnu/lib \
-    "$bin" "$2" "$3" "$4" "$5" "$6" sizes
+  local svl=$1
+  shift
+  qemu "$svl" "$bin" "$@" sizes
 }
 
-# m n k bl|stem (bl 0: per channel)
+# Every SME and SME2 kernel: "m values|bl|stem" (bl 0: per channel). GEMVs run at m = 1, and at
+# m = 32 too where KleidiAI's accepts it (it loops over rows); GEMMs at m = 1 and m = 32.
 configs=(
-  "1 4096 4096 0|matmul_clamp_f32_qai8dxp1x4_qsi8cxp4vlx4_1x4vl_sme2_dot"
-  "32 4096 4096 0|matmul_clamp_f32_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme2_mopa"
-  "1 4096 4096 0|matmul_clamp_f32_qai8dxp1x4_qsi8cxp4vlx4_1x4vl_sme_dot"
-  "32 4096 4096 0|matmul_clamp_f32_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme_mopa"
-  "1 4096 4096 0|matmul_clamp_f32_qai8dxp1x4_qsi4cxp4vlx4_1x4vl_sme2_sdot"
-  "32 4096 4096 0|matmul_clamp_f32_qai8dxp1vlx8_qsi4cxp4vlx8_1vlx4vl_sme2_mopa"
-  "1 4096 4096 0|matmul_clamp_f32_qai8dxp1x4_qsi4cxp4vlx4_1x4vl_sme_dot"
-  "32 4096 4096 0|matmul_clamp_f32_qai8dxp1vlx4_qsi4cxp4vlx4_1vlx4vl_sme_mopa"
-  "1 4096 4096 32|matmul_clamp_f32_qai8dxp1x4_qsi4c32p4vlx4_1x4vl_sme2_dot"
-  "32 4096 4096 32|matmul_clamp_f32_qai8dxp1vlx4_qsi4c32p4vlx4_1vlx4vl_sme2_mopa"
-  "1 4096 4096 32|matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4vlx4_1x4vl_sme2_sdot"
-  "32 4096 4096 32|matmul_clamp_f32_qsi8d32p1vlx4_qsi4c32p4vlx4_1vlx4vl_sme2_mopa"
-  "1 4096 4096 32|matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4vlx4_1x4vl_sme_dot"
-  "32 4096 4096 32|matmul_clamp_f32_qsi8d32p1vlx4_qsi4c32p4vlx4_1vlx4vl_sme_mopa"
+  "1 32|0|matmul_clamp_f32_qai8dxp1x4_qsi8cxp4vlx4_1x4vl_sme2_dot"
+  "1 32|0|matmul_clamp_f32_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme2_mopa"
+  "1 32|0|matmul_clamp_f32_qai8dxp1x4_qsi8cxp4vlx4_1x4vl_sme_dot"
+  "1 32|0|matmul_clamp_f32_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme_mopa"
+  "1 32|0|matmul_clamp_f16_qai8dxp1x4_qsi8cxp4vlx4_1x4vl_sme2_dot"
+  "1 32|0|matmul_clamp_f16_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme2_mopa"
+  "1|0|matmul_clamp_f32_qai8dxp1x4_qsi4cxp4vlx4_1x4vl_sme2_sdot"
+  "1 32|0|matmul_clamp_f32_qai8dxp1vlx8_qsi4cxp4vlx8_1vlx4vl_sme2_mopa"
+  "1|0|matmul_clamp_f32_qai8dxp1x4_qsi4cxp4vlx4_1x4vl_sme_dot"
+  "1 32|0|matmul_clamp_f32_qai8dxp1vlx4_qsi4cxp4vlx4_1vlx4vl_sme_mopa"
+  "1|0|matmul_clamp_f16_qai8dxp1x4_qsi4cxp4vlx4_1x4vl_sme2_sdot"
+  "1 32|0|matmul_clamp_f16_qai8dxp1vlx8_qsi4cxp4vlx8_1vlx4vl_sme2_mopa"
+  "1 32|0|matmul_clamp_f32_qai8dxp1x4_qsu2cxp4vlx4_1x4vl_sme2_dot"
+  "1 32|0|matmul_clamp_f32_qai8dxp1vlx4_qsu2cxp4vlx4_1vlx4vl_sme2_mopa"
+  "1|32|matmul_clamp_f32_qai8dxp1x4_qsi4c32p4vlx4_1x4vl_sme2_dot"
+  "1 32|32|matmul_clamp_f32_qai8dxp1vlx4_qsi4c32p4vlx4_1vlx4vl_sme2_mopa"
+  "1|32|matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4vlx4_1x4vl_sme2_sdot"
+  "1 32|32|matmul_clamp_f32_qsi8d32p1vlx4_qsi4c32p4vlx4_1vlx4vl_sme2_mopa"
+  "1|32|matmul_clamp_f32_qsi8d32p1x4_qsi4c32p4vlx4_1x4vl_sme_dot"
+  "1 32|32|matmul_clamp_f32_qsi8d32p1vlx4_qsi4c32p4vlx4_1vlx4vl_sme_mopa"
+  "1|32|matmul_clamp_f32_qsi8d32p1x4_qai4c32p4vlx4_1x4vl_sme2_dot"
+  "1 32|32|matmul_clamp_f32_qsi8d32p1vlx4_qai4c32p4vlx4_1vlx4vl_sme2_mopa"
+  "1|32|matmul_clamp_f16_qsi8d32p1x4_qai4c32p4vlx4_1x4vl_sme2_dot"
+  "1 32|32|matmul_clamp_f16_qsi8d32p1vlx4_qai4c32p4vlx4_1vlx4vl_sme2_mopa"
 )
-echo "| kernel | SVL | m x n x k (bl) | instructions | instr. / MAC | MOPA | SDOT (ZA) | SDOT (Z) | MAC instr. share | loaded bytes / MAC |"
-echo "|---|---|---|---|---|---|---|---|---|---|"
+n=4096 k=4096
+echo "| kernel | SVL (bits) | m x n x k (bl) | rkai instructions | KleidiAI instructions | rkai / KleidiAI | rkai MOPA + SDOT | KleidiAI MOPA + SDOT | rkai MAC instr. share | KleidiAI MAC instr. share | loaded bytes / MAC |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|"
 for svl in ${RKAI_SME_SVL_BYTES:-64}; do
   for config in "${configs[@]}"; do
-    IFS='|' read -r shape stem <<<"$config"
-    read -r m n k bl <<<"$shape"
+    IFS='|' read -r ms bl stem <<<"$config"
     [[ $stem =~ ${RKAI_SME_STEMS:-.} ]] || continue
-    counts=$(count "$svl" "$stem" "$m" "$n" "$k" "$bl")
-    packed=$(sizes "$svl" "$stem" "$m" "$n" "$k" "$bl")
-    python3 - "$stem" "$svl" "$m" "$n" "$k" "$bl" "$counts" "$packed" <<'PY'
+    for m in $ms; do
+      counts=$(count "$svl" "$stem" "$m" "$n" "$k" "$bl")
+      packed=$(sizes "$svl" "$stem" "$m" "$n" "$k" "$bl")
+      kai_counts=-
+      if [[ -n $kai ]]; then
+        read -r lhs_bytes rhs_bytes _ <<<"$packed"
+        kai_counts=$(count_kai "$svl" "$stem" "$m" "$n" "$k" "$bl" "$lhs_bytes" "$rhs_bytes")
+      fi
+      python3 - "$stem" "$svl" "$m" "$n" "$k" "$bl" "$counts" "$packed" "$kai_counts" <<'PY'
 import sys
 stem, svl, m, n, k, bl = sys.argv[1], *map(int, sys.argv[2:7])
 (total, outer, sdot_za, sdot_z), packed = (list(map(int, a.split())) for a in sys.argv[7:9])
+kai = list(map(int, sys.argv[9].split())) if sys.argv[9] != "-" else None
 lhs_bytes, rhs_bytes, mr, nr = packed
 row_groups, col_groups = -(-m // mr), -(-n // nr)
 # Each (row group, column group) pair reads one LHS group and one RHS group.
 loaded = col_groups * lhs_bytes + row_groups * rhs_bytes
 macs = m * n * k
-share = (outer + sdot_za + sdot_z) / total
 name = stem.removeprefix("matmul_clamp_")
 shape = f"{m}x{n}x{k}" + (f" ({bl})" if bl else "")
-print(f"| `{name}` | {8 * svl} | {shape} | {total:,} | {total / macs:.5f} "
-      f"| {outer:,} | {sdot_za:,} | {sdot_z:,} | {100 * share:.1f}% | {loaded / macs:.3f} |")
+mac = f"{outer:,} + {sdot_za + sdot_z:,}"
+share = f"{100 * (outer + sdot_za + sdot_z) / total:.1f}%"
+if kai:
+    kt, ko, kz, ks = kai
+    kai_cells = [f"{kt:,}", f"{total / kt:.2f}", f"{ko:,} + {kz + ks:,}",
+                 f"{100 * (ko + kz + ks) / kt:.1f}%"]
+else:
+    kai_cells = ["—"] * 4
+print(f"| `{name}` | {8 * svl} | {shape} | {total:,} | {kai_cells[0]} | {kai_cells[1]} | {mac} "
+      f"| {kai_cells[2]} | {share} | {kai_cells[3]} | {loaded / macs:.3f} |")
 PY
+    done
   done
 done

@@ -19,9 +19,16 @@ exactly, without the process around them (a block never runs past a function's r
 program: DRIVER_OUTPUT (read once the log ends) holds `kernel ADDR main ADDR`, the run-time
 addresses of the function and of `main`, and NM_LISTING (`nm -S`) their static addresses and
 sizes.
+
+`--window` (with ranges) counts, instead of the blocks in the ranges, every block executed from
+the first one in a range up to the return from it, in execution order (`nochain` logs each block
+as it runs): one call of a function and everything it calls (a helper, a libc function, a body
+it tail-calls). The return address is the end of the block that made the call (a call ends a
+block).
 """
 import re
 import sys
+from array import array
 
 TRACE = re.compile(r"^Trace \d+: \S+ \[[0-9a-f]+/([0-9a-f]+)/")
 INSN = re.compile(r"^0x([0-9a-f]+):\s+([0-9a-f]{8})\s")
@@ -34,6 +41,7 @@ def parse_range(text):
 
 classes = []
 kernel_of = None
+window = False
 ranges = []
 range_files = []
 args = iter(sys.argv[1:])
@@ -42,6 +50,8 @@ for arg in args:
         ranges.append(parse_range(next(args)))
     elif arg == "--in-file":
         range_files.append(next(args))
+    elif arg == "--window":
+        window = True
     elif arg == "--kernel-of":
         kernel_of = (next(args), next(args))
     else:
@@ -51,6 +61,7 @@ for arg in args:
 
 sizes = {}  # block pc -> [instructions, per-class counts]
 executions = {}  # block pc -> times executed
+order = array("Q")  # with --window: executed block pcs in order
 block = None
 for line in sys.stdin:
     if line.startswith("Trace"):
@@ -58,6 +69,8 @@ for line in sys.stdin:
         if m:
             pc = int(m.group(1), 16)
             executions[pc] = executions.get(pc, 0) + 1
+            if window:
+                order.append(pc)
         continue
     if line.startswith("IN:"):
         block = None
@@ -90,10 +103,29 @@ if kernel_of:
     base = runtime["main"] - static_main
     size = next(z for a, z, _ in symbols if a == runtime["kernel"] - base)
     ranges.append((runtime["kernel"], runtime["kernel"] + size))
+
+inside = {}  # pc -> whether the block starts in a range
+def in_ranges(pc):
+    if pc not in inside:
+        inside[pc] = not ranges or any(start <= pc < end for start, end in ranges)
+    return inside[pc]
+
+
+if window:
+    # Executions from the first block in a range until the caller's next block runs.
+    first = next((i for i, pc in enumerate(order) if in_ranges(pc)), None)
+    executions = {}
+    if first is not None:
+        caller = order[first - 1]
+        ret = caller + 4 * sizes[caller][0]
+        for pc in order[first:]:
+            if pc == ret:
+                break
+            executions[pc] = executions.get(pc, 0) + 1
 total = 0
 per_class = [0] * len(classes)
 for pc, times in executions.items():
-    if ranges and not any(start <= pc < end for start, end in ranges):
+    if not window and not in_ranges(pc):
         continue
     count, class_counts = sizes[pc]
     total += times * count
