@@ -35,21 +35,59 @@ pub struct PackedArgs {
     pub lut: *const i32,
 }
 
-/// The checks of a packed-LHS call on a non-empty portion, with KleidiAI's messages: `k > 0`,
-/// non-null buffers, and destination rows of `n` elements of `elem_size` bytes (`size_message`:
-/// the `n * sizeof(..)` overflow check, `row_condition`: the row stride check).
+/// The checks of a packed-LHS call, with KleidiAI's messages: `k > 0`, non-null buffers, and
+/// destination rows of `n` elements of `elem_size` bytes (`size_message`: the `n * sizeof(..)`
+/// overflow check, `row_condition`: the row stride check). An empty portion (`m` or `n` zero)
+/// passes: the kernels return before touching a buffer.
 pub(crate) fn check_packed_buffers(
     a: &PackedArgs,
     elem_size: usize,
     size_message: &'static str,
     row_condition: &'static str,
 ) -> Checked {
+    if a.m == 0 || a.n == 0 {
+        return Ok(());
+    }
     contract::require(a.k != 0, "k > 0")?;
     contract::require(!a.lhs_packed.is_null(), "lhs_packed != NULL")?;
     contract::require(!a.rhs_packed.is_null(), "rhs_packed != NULL")?;
     contract::require(!a.dst.is_null(), "dst != NULL")?;
-    let row_bytes = contract::mul(a.n, elem_size, size_message)?;
-    contract::require(a.m == 1 || a.dst_stride_row >= row_bytes, row_condition)
+    check_dst_rows(
+        a.m,
+        a.n,
+        a.dst_stride_row,
+        elem_size,
+        size_message,
+        row_condition,
+    )
+}
+
+/// Destination rows of `n` elements of `elem_size` bytes fit in `dst_row_bytes` (a single row
+/// needs no stride), with KleidiAI's messages.
+pub(crate) fn check_dst_rows(
+    m: usize,
+    n: usize,
+    dst_row_bytes: usize,
+    elem_size: usize,
+    size_message: &'static str,
+    row_condition: &'static str,
+) -> Checked {
+    let row_bytes = contract::mul(n, elem_size, size_message)?;
+    contract::require(m == 1 || dst_row_bytes >= row_bytes, row_condition)
+}
+
+/// KleidiAI's messages for f32 destination rows in the families that name `sizeof(float)`:
+/// the overflow check and the row stride check.
+pub(crate) const F32_ROW_MESSAGES: (&str, &str) = (
+    "n * sizeof(float) fits in size_t",
+    "dst_stride_row >= n * sizeof(float)",
+);
+
+/// [`check_packed_buffers`] for f32 destinations with [`F32_ROW_MESSAGES`].
+#[inline(always)]
+pub(crate) fn check_packed_f32_buffers(a: &PackedArgs) -> Checked {
+    let (size_message, row_condition) = F32_ROW_MESSAGES;
+    check_packed_buffers(a, 4, size_message, row_condition)
 }
 
 /// [`check_packed_buffers`] for a family whose destination elements are `out` (the families with

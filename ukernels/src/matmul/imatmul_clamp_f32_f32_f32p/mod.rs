@@ -24,6 +24,7 @@ asm_kernel_modules! {
 pub use super::args::IndirectArgs as Args;
 use crate::contract::{self, Checked};
 use crate::kernel::MatmulKernel;
+use crate::matmul::args::{F32_ROW_MESSAGES, check_dst_rows};
 
 /// Rows per block of the indirection buffer (every kernel of the family has this `m_step`).
 pub const ROWS: usize = 6;
@@ -48,11 +49,8 @@ pub fn check(kernel: &MatmulKernel, a: &Args) -> Checked {
     )?;
     contract::require(!a.rhs_packed.is_null(), "rhs_packed != NULL")?;
     contract::require(!a.dst.is_null(), "dst != NULL")?;
-    let row_bytes = contract::mul(a.n, 4, "n * sizeof(float) fits in size_t")?;
-    contract::require(
-        a.m == 1 || a.dst_row_bytes() >= row_bytes,
-        "dst_stride_row >= n * sizeof(float)",
-    )
+    let (size_message, row_condition) = F32_ROW_MESSAGES;
+    check_dst_rows(a.m, a.n, a.dst_row_bytes(), 4, size_message, row_condition)
 }
 
 /// Runs `kernel`: its hand-written implementation on aarch64, the portable one (same bits)

@@ -57,7 +57,7 @@ pub use super::args::PackedArgs as Args;
 use crate::contract::{self, Checked, Violation};
 use crate::kernel::MatmulKernel;
 use crate::layout;
-use crate::matmul::args::check_packed_buffers;
+use crate::matmul::args::check_packed_f32_buffers;
 
 /// KleidiAI's block checks (`kai_bl` = 32), in its order, after `bl > 0`.
 pub fn check_block(k: usize, bl: usize) -> Checked {
@@ -90,15 +90,7 @@ pub fn check(kernel: &MatmulKernel, a: &Args) -> Checked {
     check_block(a.k, a.bl)?;
     lhs_stride(a.k, tile.mr)?;
     layout::qsi4c32pf16::stride(a.k, tile.nr, a.bl)?;
-    if a.m == 0 || a.n == 0 {
-        return Ok(());
-    }
-    check_packed_buffers(
-        a,
-        4,
-        "n * sizeof(float) fits in size_t",
-        "dst_stride_row >= n * sizeof(float)",
-    )
+    check_packed_f32_buffers(a)
 }
 
 /// Runs `kernel` on this target: its hand-written ISA implementation on aarch64, the portable

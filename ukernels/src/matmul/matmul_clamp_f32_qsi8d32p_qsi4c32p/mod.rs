@@ -128,7 +128,7 @@ pub use super::args::PackedArgs as Args;
 use crate::contract::{self, Checked};
 use crate::kernel::{Columns, MatmulKernel};
 use crate::layout;
-use crate::matmul::args::check_packed_buffers;
+use crate::matmul::args::check_packed_f32_buffers;
 use crate::pack::kinds::{LhsPackerKind, PackerKind, RhsPackerKind};
 
 /// The block lengths `kernel` accepts with this K: multiples of 32 dividing K, and exactly 32
@@ -155,15 +155,7 @@ pub fn check(kernel: &MatmulKernel, a: &Args) -> Checked {
             "kai_get_sve_vector_length_u8() == 32 (this kernel supports 256-bit SVE only)",
         )?;
     }
-    if a.m == 0 || a.n == 0 {
-        return Ok(());
-    }
-    check_packed_buffers(
-        a,
-        4,
-        "n * sizeof(float) fits in size_t",
-        "dst_stride_row >= n * sizeof(float)",
-    )
+    check_packed_f32_buffers(a)
 }
 
 /// Runs `kernel` on this target: its hand-written ISA implementation on aarch64, the portable
