@@ -11,7 +11,7 @@ use rkai_ukernels::family::Family;
 
 use rkai_ukernels::family::{BlockLength, DstPointer, Operands, Qai8dxpRhs};
 use rkai_ukernels::pack::Source;
-use rkai_ukernels::pack::kinds::{LhsPackerKind, PackerKind, RhsPackerKind};
+use rkai_ukernels::pack::kinds::{LhsPackerKind, PackerKind, RhsPackerKind, SmeRowsPacker};
 use rkai_ukernels::pack::lhs_quant_pack_qai8dxp::LhsType;
 use rkai_ukernels::pack::lhs_quant_pack_qsi8d32pscalef32::Variant as Qsi8d32pscalef32Packer;
 use rkai_ukernels::pack::rhs_pack_bf16::Variant as Bf16RhsPacker;
@@ -758,8 +758,8 @@ impl CSurface for LhsPackerKind {
             LhsPackerKind::Bf16(v) if v.is_sme() => LHS_PACK_BF16_SME,
             LhsPackerKind::Bf16(_) => LHS_PACK_BF16,
             LhsPackerKind::F16pmrx2 => LHS_PACK_F16PMRX2,
-            LhsPackerKind::X16p2vlx2Sme => LHS_PACK_X16P2VLX2,
-            LhsPackerKind::F32p2vlx1Sme => LHS_PACK_F32P2VLX1,
+            LhsPackerKind::SmeRows(SmeRowsPacker::X16p2vlx2) => LHS_PACK_X16P2VLX2,
+            LhsPackerKind::SmeRows(SmeRowsPacker::F32p2vlx1) => LHS_PACK_F32P2VLX1,
             LhsPackerKind::Qsi8d32p(_) => LHS_QUANT_PACK_QSI8D32P,
             LhsPackerKind::Qsi8d32pscalef32(Qsi8d32pscalef32Packer::F32) => {
                 LHS_QUANT_PACK_QSI8D32PSCALEF32_F32

@@ -18,7 +18,9 @@ use std::ptr;
 use rkai::ukernels::catalog::{KERNELS, PACKERS};
 
 use rkai::ukernels::pack::Source;
-use rkai::ukernels::pack::kinds::{LhsPackerKind, Packer, PackerKind, RhsPackerKind};
+use rkai::ukernels::pack::kinds::{
+    LhsPackerKind, Packer, PackerKind, RhsPackerKind, SmeRowsPacker,
+};
 use rkai::ukernels::pack::lhs_pack_bf16::Variant as Bf16Lhs;
 use rkai::ukernels::pack::lhs_quant_pack_qai8dxp::LhsType;
 use rkai::ukernels::pack::lhs_quant_pack_qsi8d32p::Variant as Qsi8d32pLhs;
@@ -1293,10 +1295,10 @@ fn slice_cases(p: &Packer) -> Cases {
         // KleidiAI's packer reads rows `k` floats apart whatever `lhs_stride` says.
         PackerKind::Lhs(LhsPackerKind::F16pmrx2) => Cases::Lhs(per_block_lhs_cases(p, 4, 0)),
         PackerKind::Lhs(LhsPackerKind::Bf16(v)) => Cases::Lhs(bf16_lhs_cases(p, v)),
-        PackerKind::Lhs(LhsPackerKind::X16p2vlx2Sme) => {
+        PackerKind::Lhs(LhsPackerKind::SmeRows(SmeRowsPacker::X16p2vlx2)) => {
             Cases::Lhs(unblocked_lhs_cases(p, Fill::F16, &[5, 19], false))
         }
-        PackerKind::Lhs(LhsPackerKind::F32p2vlx1Sme) => {
+        PackerKind::Lhs(LhsPackerKind::SmeRows(SmeRowsPacker::F32p2vlx1)) => {
             Cases::Lhs(unblocked_lhs_cases(p, Fill::F32, &[5, 19], false))
         }
         PackerKind::Rhs(RhsPackerKind::Bf16(v)) => Cases::Rhs(bf16_rhs_cases(p, v)),

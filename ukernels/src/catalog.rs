@@ -81,9 +81,8 @@ aggregate!(Packer, PACKERS, PACKER_MODULES, PACKERS:
     pack::rhs_pack_float,
     pack::lhs_pack_bf16,
     pack::lhs_pack_f16pmrx2_f32,
-    pack::lhs_pack_f32p2vlx1_f32_sme,
+    pack::lhs_pack_sme_rows,
     pack::rhs_pack_bf16,
-    pack::lhs_pack_x16p2vlx2_x16_sme,
 );
 
 aggregate!(UkerRhsPacker, UKER_RHS_PACKERS, UKER_RHS_PACKER_MODULES, PACKERS:

@@ -56,11 +56,18 @@ pub enum LhsPackerKind {
     Bf16(Bf16LhsPacker),
     /// f32 rows to f16 in blocks of `mr` rows by pairs of K values (`lhs_pack_f16pmrx2_f32_neon`).
     F16pmrx2,
-    /// 16-bit rows copied in blocks of `mr` = 2 x the streaming length in 32-bit lanes, by pairs
-    /// of K values (`lhs_pack_x16p2vlx2_x16_sme`).
-    X16p2vlx2Sme,
-    /// f32 rows in groups of 2 x SVL32 rows, one K value per step (`lhs_pack_f32p2vlx1_f32_sme`).
-    F32p2vlx1Sme,
+    /// Rows copied unchanged into groups of 2 x SVL32 rows (`lhs_pack_f32p2vlx1_f32_sme`,
+    /// `lhs_pack_x16p2vlx2_x16_sme`).
+    SmeRows(SmeRowsPacker),
+}
+
+/// The row-copying SME LHS packers (`pack::lhs_pack_sme_rows`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SmeRowsPacker {
+    /// f32 rows, one K value per step (`lhs_pack_f32p2vlx1_f32_sme`).
+    F32p2vlx1,
+    /// 16-bit rows, pairs of K values per step (`lhs_pack_x16p2vlx2_x16_sme`).
+    X16p2vlx2,
 }
 
 /// What an RHS packer does.

@@ -4,8 +4,7 @@
 
 use super::lhs_pack_bf16::{self as bf16, Variant as Bf16};
 use super::lhs_pack_f16pmrx2_f32 as f16pmrx2;
-use super::lhs_pack_f32p2vlx1_f32_sme as f32p2vlx1;
-use super::lhs_pack_x16p2vlx2_x16_sme as x16p2vlx2;
+use super::lhs_pack_sme_rows as sme_rows;
 use super::lhs_quant_pack_qai8dxp::{self as qai8dxp, LhsType, SourceElement};
 use super::lhs_quant_pack_qsi8d32p::{self as qsi8d32p, Variant as Qsi8d32p};
 use super::lhs_quant_pack_qsi8d32pscalef32::{self as scalef32, Variant as Scalef32};
@@ -44,8 +43,7 @@ pub fn m_step(kind: LhsPackerKind, mr: usize) -> Result<usize, Violation> {
             Ok(v.mr())
         }
         LhsPackerKind::F16pmrx2 => Ok(mr),
-        LhsPackerKind::X16p2vlx2Sme => x16p2vlx2::m_step(mr),
-        LhsPackerKind::F32p2vlx1Sme => f32p2vlx1::m_step(mr),
+        LhsPackerKind::SmeRows(v) => sme_rows::format(v).m_step(mr),
     }
 }
 
@@ -53,11 +51,12 @@ pub fn m_step(kind: LhsPackerKind, mr: usize) -> Result<usize, Violation> {
 #[inline(always)]
 pub fn offset(kind: LhsPackerKind, m_idx: usize, lhs_stride: usize) -> Result<usize, Violation> {
     match kind {
-        LhsPackerKind::F32p2vlx1Sme => return f32p2vlx1::offset(m_idx, lhs_stride),
         LhsPackerKind::Bf16(Bf16::Bf16p8x4F16) => {
             contract::require(m_idx % 8 == 0, "m_idx % (kai_mr) == 0")?
         }
-        LhsPackerKind::X16p2vlx2Sme => return x16p2vlx2::lhs_offset(m_idx, lhs_stride),
+        LhsPackerKind::SmeRows(v) => {
+            return sme_rows::format(v).lhs_offset(m_idx, lhs_stride);
+        }
         LhsPackerKind::Bf16(v @ (Bf16::Bf16p2vlx2F32Sme | Bf16::Bf16p2vlx2F32Sme2)) => {
             contract::require(m_idx % v.mr() == 0, "m_idx % kai_mr == 0")?
         }
@@ -79,10 +78,8 @@ fn check_dims(kind: LhsPackerKind, d: &Dims) -> Checked {
         LhsPackerKind::Qsi8d32pscalef32(_) => scalef32::check_getter(d.k, d.bl, d.mr, d.kr, d.sr),
         LhsPackerKind::Bf16(v) => v.check_params(d.mr, d.kr, d.sr),
         LhsPackerKind::F16pmrx2 => f16pmrx2::check_getter(d.k, d.bl, d.kr),
-        // Checked by the packer's getters, in KleidiAI's order.
-        LhsPackerKind::X16p2vlx2Sme => Ok(()),
-        // Its getters assert in their own order (see its module).
-        LhsPackerKind::F32p2vlx1Sme => Ok(()),
+        // Checked by the packers' getters, in KleidiAI's order.
+        LhsPackerKind::SmeRows(_) => Ok(()),
     }
 }
 
@@ -108,8 +105,9 @@ pub fn packed_offset(kind: LhsPackerKind, m_idx: usize, d: &Dims) -> Result<usiz
         }
         LhsPackerKind::Bf16(v) => v.packed_offset(m_idx, d.k),
         LhsPackerKind::F16pmrx2 => f16pmrx2::packed_offset(m_idx, d.k, d.bl, d.mr, d.kr),
-        LhsPackerKind::X16p2vlx2Sme => x16p2vlx2::packed_offset(m_idx, d.k, d.mr, d.kr, d.sr),
-        LhsPackerKind::F32p2vlx1Sme => f32p2vlx1::packed_offset(m_idx, d.k, d.mr, d.kr, d.sr),
+        LhsPackerKind::SmeRows(v) => {
+            sme_rows::format(v).packed_offset(m_idx, d.k, d.mr, d.kr, d.sr)
+        }
     }
 }
 
@@ -123,8 +121,7 @@ pub fn packed_size(kind: LhsPackerKind, m: usize, d: &Dims) -> Result<usize, Vio
         LhsPackerKind::Qsi8d32pscalef32(_) => layout::qsi8d32pscalef32::size(m, d.k, d.bl, d.mr),
         LhsPackerKind::Bf16(v) => v.packed_size(m, d.k),
         LhsPackerKind::F16pmrx2 => f16pmrx2::packed_size(m, d.k, d.bl, d.mr, d.kr),
-        LhsPackerKind::X16p2vlx2Sme => x16p2vlx2::packed_size(m, d.k, d.mr, d.kr, d.sr),
-        LhsPackerKind::F32p2vlx1Sme => f32p2vlx1::packed_size(m, d.k, d.mr, d.kr, d.sr),
+        LhsPackerKind::SmeRows(v) => sme_rows::format(v).packed_size(m, d.k, d.mr, d.kr, d.sr),
     }
 }
 
@@ -162,14 +159,10 @@ pub unsafe fn pack(kind: LhsPackerKind, a: &Args) -> Checked {
             unsafe { f16pmrx2::run(a) };
             Ok(())
         }
-        LhsPackerKind::X16p2vlx2Sme => {
-            x16p2vlx2::check(a)?;
-            unsafe { x16p2vlx2::run(a) };
-            Ok(())
-        }
-        LhsPackerKind::F32p2vlx1Sme => {
-            f32p2vlx1::check(a)?;
-            unsafe { f32p2vlx1::run(a) };
+        LhsPackerKind::SmeRows(v) => {
+            let format = sme_rows::format(v);
+            format.check(a)?;
+            unsafe { format.run(a) };
             Ok(())
         }
     }

@@ -120,15 +120,10 @@ impl Variant {
         )
     }
 
-    /// Whether `get_bias_offset` requires a group-aligned `n_idx`.
+    /// Whether `get_bias_offset` requires a group-aligned `n_idx`: the packers whose stride is
+    /// per column (KleidiAI's n x k packers) are the ones that assert it.
     pub const fn bias_offset_aligned(self) -> bool {
-        matches!(
-            self,
-            Variant::NxkX32p16x1bx32
-                | Variant::NxkX16p32x1bx16
-                | Variant::NxkX16p2vlx2bSme
-                | Variant::NxkF32p2vlx1biasf32Sme
-        )
+        self.stride_per_column()
     }
 
     /// Whether the packer has a `get_rhs_packed_stride` getter.
