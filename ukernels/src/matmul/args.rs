@@ -193,6 +193,27 @@ impl IndirectArgs {
 /// An ISA-specific kernel taking both operands packed.
 pub type PackedFn = unsafe fn(&PackedArgs);
 
+/// Runs a packed-operand call: `native` where the kernel has one on this target, else
+/// `portable` (the same bits); an empty portion (`m` or `n` zero) runs nothing.
+///
+/// # Safety
+/// The family's `check` passed, and its `run` contract holds for both `native` and `portable`.
+#[inline(always)]
+pub(crate) unsafe fn run_packed_or(
+    native: Option<PackedFn>,
+    a: &PackedArgs,
+    portable: impl FnOnce(),
+) {
+    if a.m == 0 || a.n == 0 {
+        return;
+    }
+    match native {
+        // SAFETY: forwarded contract.
+        Some(f) => unsafe { f(a) },
+        None => portable(),
+    }
+}
+
 /// An ISA-specific kernel taking the LHS as it is.
 pub type UnpackedLhsFn = unsafe fn(&UnpackedLhsArgs);
 

@@ -57,7 +57,7 @@ pub use super::args::PackedArgs as Args;
 use crate::contract::{self, Checked, Violation};
 use crate::kernel::MatmulKernel;
 use crate::layout;
-use crate::matmul::args::check_packed_f32_buffers;
+use crate::matmul::args::{check_packed_f32_buffers, run_packed_or};
 
 /// KleidiAI's block checks (`kai_bl` = 32), in its order, after `bl > 0`.
 pub fn check_block(k: usize, bl: usize) -> Checked {
@@ -100,13 +100,11 @@ pub fn check(kernel: &MatmulKernel, a: &Args) -> Checked {
 /// [`check`] must have passed; the buffers must hold the portion described by `a` in the layouts
 /// of `kernel.tile()`; on aarch64 the CPU must implement `kernel.isa`.
 pub unsafe fn run(kernel: &MatmulKernel, a: &Args) {
-    if a.m == 0 || a.n == 0 {
-        return;
-    }
-    match kernel.native.packed() {
-        // SAFETY (both arms): forwarded contract.
-        Some(f) => unsafe { f(a) },
-        None => unsafe { portable::run(&kernel.tile(), a) },
+    // SAFETY (both callees): forwarded contract.
+    unsafe {
+        run_packed_or(kernel.native.packed(), a, || {
+            portable::run(&kernel.tile(), a)
+        });
     }
 }
 

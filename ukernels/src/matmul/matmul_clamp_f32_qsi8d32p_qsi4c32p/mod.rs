@@ -128,7 +128,7 @@ pub use super::args::PackedArgs as Args;
 use crate::contract::{self, Checked};
 use crate::kernel::{Columns, MatmulKernel};
 use crate::layout;
-use crate::matmul::args::check_packed_f32_buffers;
+use crate::matmul::args::{check_packed_f32_buffers, run_packed_or};
 use crate::pack::kinds::{LhsPackerKind, PackerKind, RhsPackerKind};
 
 /// The block lengths `kernel` accepts with this K: multiples of 32 dividing K, and exactly 32
@@ -165,13 +165,11 @@ pub fn check(kernel: &MatmulKernel, a: &Args) -> Checked {
 /// [`check`] must have passed; the buffers must hold the portion described by `a` in the layouts
 /// of `kernel.tile()`; on aarch64 the CPU must implement `kernel.isa`.
 pub unsafe fn run(kernel: &MatmulKernel, a: &Args) {
-    if a.m == 0 || a.n == 0 {
-        return;
-    }
-    match kernel.native.packed() {
-        // SAFETY (both arms): forwarded contract.
-        Some(f) => unsafe { f(a) },
-        None => unsafe { portable::run(&kernel.tile(), formats(kernel), kernel.epilogue, a) },
+    // SAFETY (both callees): forwarded contract.
+    unsafe {
+        run_packed_or(kernel.native.packed(), a, || {
+            portable::run(&kernel.tile(), formats(kernel), kernel.epilogue, a)
+        });
     }
 }
 
