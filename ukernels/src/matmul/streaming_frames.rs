@@ -21,7 +21,7 @@
 //! inside the one `asm!` block; only declared registers change (the frame's, listed in its
 //! register map below, and the kernel's `extra` operands); no stack is used.
 
-/// The `# Safety` section of the SME kernels of the `qai8dxp` per-channel families (for
+/// The `# Safety` section of the SME kernels of the per-channel and per-block families (for
 /// `#[doc = ...]`): the family's contract and the ISA.
 macro_rules! streaming_kernel_safety {
     ($isa:literal) => {

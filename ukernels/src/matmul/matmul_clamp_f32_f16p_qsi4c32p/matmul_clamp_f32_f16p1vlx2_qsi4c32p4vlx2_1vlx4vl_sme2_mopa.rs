@@ -64,10 +64,7 @@ streaming_kernel! {
     /// The family's [contract](super#safety) with `mr = SVL32`, `nr = 4 x SVL32`, `kr = 4`,
     /// `sr = 2` (pairs of K values, 4-value RHS steps).
     ///
-    /// # Safety
-    ///
-    /// The [family contract](super#safety); the CPU must implement SME2, and a pending lazy ZA save
-    /// must follow the AAPCS64 SME ABI.
+    #[doc = streaming_kernel_safety!("SME2")]
     blockwise fn matmul_f32_f16p1vlx2_qsi4c32p4vlx2_1vlx4vl_sme2_mopa(
         m, n, k, bl, lhs_packed, rhs_packed, dst, dst_stride_row, clamp_min, clamp_max,
     ) {

@@ -24,10 +24,8 @@ streaming_kernel! {
     /// ones are fused in with `FMLA`; the `rsum` and bias terms as the family's, then `FCLAMP`
     /// (`FMAXNM`, then `FMINNM`).
     ///
-    /// # Safety
-    ///
-    /// The [family contract](super#safety); the CPU must implement SME2, and a pending lazy ZA save
-    /// must follow the AAPCS64 SME ABI. `dst` must also be valid for reads: the rows hold the f32
+    #[doc = streaming_kernel_safety!("SME2")]
+    /// `dst` must also be valid for reads: the rows hold the f32
     /// accumulators between blocks.
     blockwise fn matmul_f32_qai8dxp1vlx4_qsi4c32p4vlx4_1vlx4vl_sme2_mopa(
         m, n, k, bl, lhs_packed, rhs_packed, dst, dst_stride_row, clamp_min, clamp_max,

@@ -23,10 +23,7 @@ streaming_kernel! {
     /// `I` from unscaled weights), then `y = fma(acc, lhs_scale, bias)` (one rounding) after the
     /// `rsum` term, clamped with `FCLAMP` (`FMAXNM`, then `FMINNM`).
     ///
-    /// # Safety
-    ///
-    /// The [family contract](super#safety); the CPU must implement SME2, and a pending lazy ZA save
-    /// must follow the AAPCS64 SME ABI.
+    #[doc = streaming_kernel_safety!("SME2")]
     blockwise fn matmul_f32_qai8dxp1x4_qsi4c32p4vlx4_1x4vl_sme2_dot(
         m, n, k, bl, lhs_packed, rhs_packed, dst, dst_stride_row, clamp_min, clamp_max,
     ) {

@@ -128,10 +128,8 @@ sme2_mopa_kernel!(
     /// `nr = 4 x SVL32`, `kr / sr = 4` and the `ps1s0nrx4` RHS; the first block starts with
     /// `acc = rz * lsum` (`FMUL`) instead of an `FMLA` into `+0`.
     ///
-    /// # Safety
-    ///
-    /// The [family contract](super#safety); the CPU must implement SME2, and a pending lazy ZA save
-    /// must follow the AAPCS64 SME ABI. `dst` must also be valid for reads: the rows hold the
+    #[doc = streaming_kernel_safety!("SME2")]
+    /// `dst` must also be valid for reads: the rows hold the
     /// accumulators between blocks.
     matmul_f32_qsi8d32p1vlx4_qai4c32p4vlx4_1vlx4vl_sme2_mopa,
     f32

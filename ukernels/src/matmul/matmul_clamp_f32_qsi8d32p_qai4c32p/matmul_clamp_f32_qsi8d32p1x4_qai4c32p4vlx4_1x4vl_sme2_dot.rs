@@ -88,10 +88,7 @@ sme2_dot_kernel!(
     /// [contract](super#safety) with `mr = 1`, `nr = 4 x SVL32`, `kr / sr = 4` and the
     /// `ps1s0nrx4` RHS.
     ///
-    /// # Safety
-    ///
-    /// The [family contract](super#safety); the CPU must implement SME2, and a pending lazy ZA save
-    /// must follow the AAPCS64 SME ABI.
+    #[doc = streaming_kernel_safety!("SME2")]
     matmul_f32_qsi8d32p1x4_qai4c32p4vlx4_1x4vl_sme2_dot,
     f32
 );

@@ -69,10 +69,8 @@ streaming_kernel! {
     /// `sr = 2` (4-value K steps) and the `ps1s0scalef16` RHS: as the `1x4vl` GEMV, except that
     /// the first block's sum is multiplied by `s` (`SCVTF`, `FMUL`) instead of fused into `+0.0`.
     ///
-    /// # Safety
-    ///
-    /// The [family contract](super#safety); the CPU must implement SME2, and a pending lazy ZA save
-    /// must follow the AAPCS64 SME ABI. `dst` must also be valid for reads: the rows hold the f32
+    #[doc = streaming_kernel_safety!("SME2")]
+    /// `dst` must also be valid for reads: the rows hold the f32
     /// accumulators between blocks.
     blockwise fn matmul_f32_qsi8d32p1vlx4_qsi4c32p4vlx4_1vlx4vl_sme2_mopa(
         m, n, k, bl, lhs_packed, rhs_packed, dst, dst_stride_row, clamp_min, clamp_max,

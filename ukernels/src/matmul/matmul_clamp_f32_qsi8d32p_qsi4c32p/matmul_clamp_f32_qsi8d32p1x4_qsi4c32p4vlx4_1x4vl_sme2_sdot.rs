@@ -25,10 +25,7 @@ streaming_kernel! {
     /// `LUTI4` to the values). From `acc = +0.0`, each block adds `fma(I as f32, s, acc)` with
     /// `s = +0.0 + ld * wd` (`FMLALB` / `FMLALT`); clamped with `FCLAMP` (`FMAXNM`, then `FMINNM`).
     ///
-    /// # Safety
-    ///
-    /// The [family contract](super#safety); the CPU must implement SME2, and a pending lazy ZA save
-    /// must follow the AAPCS64 SME ABI.
+    #[doc = streaming_kernel_safety!("SME2")]
     blockwise fn matmul_f32_qsi8d32p1x4_qsi4c32p4vlx4_1x4vl_sme2_sdot(
         m, n, k, bl, lhs_packed, rhs_packed, dst, dst_stride_row, clamp_min, clamp_max,
     ) {
