@@ -283,6 +283,7 @@ impl Family {
     }
 
     /// Whether `run_matmul` takes a trailing `const int32_t* lut` (the 2-bit family).
+    #[inline(always)]
     pub const fn takes_lut(self) -> bool {
         matches!(
             self.description().operands,
