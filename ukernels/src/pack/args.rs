@@ -1,6 +1,8 @@
 //! The arguments of a packer's `run`, one struct per side: what the verb dispatch
 //! ([`super::lhs`], [`super::rhs`]) passes and every packer module reads, below both.
 
+use crate::contract::{self, Checked};
+
 /// Arguments of an LHS packer's `run` (`bl` is 0 for per-row formats).
 #[derive(Clone, Copy, Debug)]
 pub struct LhsArgs {
@@ -64,4 +66,19 @@ pub struct RhsArgs {
     pub params: *const u8,
     /// The 2-bit packers' value table (4 x `i32`, or null for KleidiAI's default).
     pub lut: *const i32,
+}
+
+impl RhsArgs {
+    /// KleidiAI's buffer assertions of the float RHS packers, in their order: the source, the
+    /// bias where the packer requires one, no scales, the output, no extra bytes, no params.
+    pub(crate) fn check_float_buffers(&self, requires_bias: bool) -> Checked {
+        contract::require(!self.rhs.is_null(), "rhs != NULL")?;
+        if requires_bias {
+            contract::require(!self.bias.is_null(), "bias != NULL")?;
+        }
+        contract::require(self.scale.is_null(), "scale == NULL")?;
+        contract::require(!self.rhs_packed.is_null(), "rhs_packed != NULL")?;
+        contract::require(self.extra_bytes == 0, "extra_bytes == 0")?;
+        contract::require(self.params.is_null(), "params == NULL")
+    }
 }

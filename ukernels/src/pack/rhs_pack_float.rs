@@ -158,14 +158,7 @@ pub fn check(v: Variant, a: &Args) -> Checked {
     if v.checks_sr() {
         contract::require(a.sr == 1, "sr == 1")?;
     }
-    contract::require(!a.rhs.is_null(), "rhs != NULL")?;
-    if v.requires_bias() {
-        contract::require(!a.bias.is_null(), "bias != NULL")?;
-    }
-    contract::require(a.scale.is_null(), "scale == NULL")?;
-    contract::require(!a.rhs_packed.is_null(), "rhs_packed != NULL")?;
-    contract::require(a.extra_bytes == 0, "extra_bytes == 0")?;
-    contract::require(a.params.is_null(), "params == NULL")?;
+    a.check_float_buffers(v.requires_bias())?;
     v.layout().size(a.n, a.k, v.nr(), v.kr(), 1)?;
     Ok(())
 }
