@@ -222,7 +222,9 @@ static inline uint64_t kai_get_sme_vscale(void) {
     return kai_get_sme_vector_length_u8() / KAI_VSCALE_UNIT_BYTES;
 }
 
-/// Commits a pending lazy ZA save (SME ABI). A no-op in rkai, which ships no SME kernels.
+/// Commits a pending lazy ZA save (SME ABI): if TPIDR2_EL0 names a save block, saves ZA to it and
+/// clears TPIDR2_EL0. rkai's SME kernels do this themselves on entry; this is for callers that use
+/// KleidiAI's helper directly. Does nothing without SME.
 void kai_commit_za(void);
 #endif
 
