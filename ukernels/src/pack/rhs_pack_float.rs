@@ -17,9 +17,10 @@
 //! vectors loaded under zeroing predicates. They are portable Rust here (plain copies).
 //!
 //! Paths: the K x N sources are row copies (`copy_nonoverlapping` of the group's part of each K
-//! row, which the compiler turns into wide loads and stores); the N x K f32 source is transposed
-//! by a NEON loop on AArch64 (4 x 4 blocks with `ZIP1`/`ZIP2`), portably elsewhere and for the
-//! K tail.
+//! row, which the compiler turns into wide loads and stores); the N x K sources of the
+//! one-value-per-step packers are transposed by NEON loops on AArch64 for whole groups (f32 in
+//! 4 x 4 blocks, 16-bit values in 8 x 8 blocks, with `ZIP1`/`ZIP2`), portably elsewhere, for the
+//! last, partial group and for the K tail. The pair-interleaving packers are plain copies.
 //!
 //! KleidiAI's two SME packers (`..._f32p2vlx1biasf32_f32_f32_sme`) run loops that execute at
 //! least once: with `n == 0` its K x N one writes a whole group (biases and `k` rows of zeros)

@@ -6,11 +6,12 @@
 //! sums multiplied by the LHS zero point parameter, `nr` x `f32` scales and `nr` x `f32` biases.
 //! Columns past `n` repeat column `n - 1`.
 //!
-//! Paths: on AArch64, NEON for `nr == 4` with `kr` 4 or 8 (every catalog kernel): Nxk loads 16
+//! Paths: on AArch64, NEON for `nr == 4` with `kr` 4 or 8 (every NEON kernel): Nxk loads 16
 //! values of each of the 4 columns and interleaves them with one `ST4` (4-byte or 8-byte
 //! elements = `kr`); Kxn loads `kr` K rows of 16 columns (4 groups) and transposes them with
 //! `ZIP1`/`ZIP2`. Row sums come from `SADALP` into 16-bit lanes, widened to 32 bits every 128
-//! steps. Everything else (other tiles, Kxn columns after the last whole 16, x86) is portable:
+//! steps. Everything else (other tiles, such as the SVE and SME kernels' `nr`, Kxn columns after
+//! the last whole 16, other targets) is portable:
 //! Nxk copies a column block by block and sums its row as a slice (vectorized); Kxn walks the K
 //! rows, scattering each row's `nr` values of the group and summing them per column.
 
