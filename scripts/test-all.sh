@@ -111,6 +111,7 @@ svl_tests=(
   --test f16p_qsi4c32p
   --test f32p16vlx1b_pack
   --test f32p_f32p_sme
+  --test f16p_f16p_sme
 )
 for model in $svl_models; do
   step "aarch64 streaming-vector-length tests under QEMU_CPU=$model"

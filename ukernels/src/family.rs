@@ -57,6 +57,9 @@ pub enum Family {
     /// `matmul_clamp_f32_f32p_f32p`: KleidiAI's SME f32 GEMMs (f32 LHS and RHS packed in
     /// streaming-length tiles, f32 bias and output).
     F32F32pF32p,
+    /// `matmul_clamp_f16_f16p_f16p`: KleidiAI's SME f16 GEMMs (f16 LHS and RHS packed in
+    /// streaming-length tiles, f16 bias and output, f32 sums).
+    F16F16pF16p,
 }
 
 /// The operand formats of a family: what its kernels read, and so the argument shape of
@@ -134,7 +137,7 @@ pub struct Description {
 impl Family {
     /// Every family, in the order rkai declares them: the order of `rkai_select.h` and of the
     /// interface headers it writes.
-    pub const ALL: [Family; 19] = [
+    pub const ALL: [Family; 20] = [
         Family::F32Qai8dxpQsi4cxp,
         Family::F32Qai8dxpQsi8cxp,
         Family::F32Qai8dxpQsi4c32p,
@@ -154,6 +157,7 @@ impl Family {
         Family::ImatmulF32F32F32p,
         Family::F32F16pQsi4c32p,
         Family::F32F32pF32p,
+        Family::F16F16pF16p,
     ];
 
     /// The family's description: the one table every other part reads. Always inlined, so that
@@ -220,6 +224,7 @@ impl Family {
             Family::ImatmulF32F32F32p => ("imatmul_clamp_f32_f32_f32p", F32, IndirectFloat),
             Family::F32F16pQsi4c32p => ("matmul_clamp_f32_f16p_qsi4c32p", F32, F16pQsi4c32p),
             Family::F32F32pF32p => ("matmul_clamp_f32_f32p_f32p", F32, PackedFloat(F32)),
+            Family::F16F16pF16p => ("matmul_clamp_f16_f16p_f16p", F16, PackedFloat(F16)),
         };
         Description {
             dir,

@@ -65,7 +65,9 @@ pub enum Accumulation {
 /// kernels are outer products.
 pub fn accumulation(kernel: &MatmulKernel) -> Accumulation {
     match (kernel.family, kernel.rows) {
-        (Family::Fp32Bf16pBf16p | Family::F32F32pF32p, _) => Accumulation::OuterProducts,
+        (Family::Fp32Bf16pBf16p | Family::F32F32pF32p | Family::F16F16pF16p, _) => {
+            Accumulation::OuterProducts
+        }
         (_, Rows::One) => Accumulation::SplitPairs,
         (_, Rows::Any) => Accumulation::Chain,
     }
