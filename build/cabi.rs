@@ -716,7 +716,7 @@ impl CSurface for Family {
             Operands::Qai8dxp(Qai8dxpRhs::Qsi4cxp | Qai8dxpRhs::Qsi8cxp | Qai8dxpRhs::Qsi4c32p)
             | Operands::Qsi8d32pQsi4c32p
             | Operands::Qsi8d32pQai4c32p
-            | Operands::Bf16pBf16p
+            | Operands::PackedFloat(_)
             | Operands::F16pQsi4c32p => match (self.block_length(), self.dst_pointer()) {
                 (B::None, D::Float) => QUANT_MATMUL_F32,
                 (B::None, D::Void) => QUANT_MATMUL_HALF,

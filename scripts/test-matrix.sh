@@ -38,6 +38,8 @@ svl_tests=(
   --test f32_sme_pack
   --test f16p_qsi4c32p
   --test f32p16vlx1b_pack
+  --test f32p_f32p_sme
+  --test f16p_f16p_sme
 )
 
 # SME without SVE (like Apple M4): detection, selection and the SVE getters' fallback differ

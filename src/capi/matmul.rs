@@ -59,7 +59,7 @@ fn k(kernel: &MatmulKernel, symbol: &str, a: &CArgs) -> usize {
         Operands::Qai8dxp(_)
         | Operands::Qsi8d32pQsi4c32p
         | Operands::Qsi8d32pQai4c32p
-        | Operands::Bf16pBf16p
+        | Operands::PackedFloat(_)
         | Operands::F16pQsi4c32p
         | Operands::UnpackedFloat => a.k,
     }
@@ -134,7 +134,7 @@ pub unsafe fn run_matmul(kernel: &MatmulKernel, symbol: &str, a: &CArgs) {
         | Operands::Qai8dxp(_)
         | Operands::Qsi8d32pQsi4c32p
         | Operands::Qsi8d32pQai4c32p
-        | Operands::Bf16pBf16p
+        | Operands::PackedFloat(_)
         | Operands::F16pQsi4c32p => {
             let args = PackedArgs {
                 m: a.m,

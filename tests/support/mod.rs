@@ -14,5 +14,6 @@ pub mod getter_grid;
 pub mod guard;
 pub mod host;
 pub mod hostile;
+pub mod packed_float;
 pub mod rng;
 pub mod tester;

@@ -54,6 +54,12 @@ pub enum Family {
     /// `matmul_clamp_f32_f16p_qsi4c32p` (f16 activations packed by pairs of K values x Q4_0
     /// weights with f16 block scales, f32 output).
     F32F16pQsi4c32p,
+    /// `matmul_clamp_f32_f32p_f32p`: KleidiAI's SME f32 GEMMs (f32 LHS and RHS packed in
+    /// streaming-length tiles, f32 bias and output).
+    F32F32pF32p,
+    /// `matmul_clamp_f16_f16p_f16p`: KleidiAI's SME f16 GEMMs (f16 LHS and RHS packed in
+    /// streaming-length tiles, f16 bias and output, f32 sums).
+    F16F16pF16p,
 }
 
 /// The operand formats of a family: what its kernels read, and so the argument shape of
@@ -67,8 +73,10 @@ pub enum Operands {
     /// int8 LHS per block with f32 scales and sums (`qsi8d32pscalef32`) x asymmetric int4 per
     /// block with f32 parameters and bias (`qai4c32p`).
     Qsi8d32pQai4c32p,
-    /// bf16 LHS and RHS packed, the bias (of the output type) with the RHS (`bf16p`).
-    Bf16pBf16p,
+    /// LHS and RHS both packed, their values of the given type (`bf16p` x `bf16p`, `f32p` x
+    /// `f32p`, `f16p` x `f16p`), the bias (of the output type) in front of each RHS group; the
+    /// packed-float GEMMs of `matmul::bf16_gemm`.
+    PackedFloat(Output),
     /// LHS rows as they are (`lhs`, `lhs_stride`) x floats of the output type packed with the
     /// bias in front (`x32p16x1b`, `x16p32x1b`, ...).
     UnpackedFloat,
@@ -129,7 +137,7 @@ pub struct Description {
 impl Family {
     /// Every family, in the order rkai declares them: the order of `rkai_select.h` and of the
     /// interface headers it writes.
-    pub const ALL: [Family; 18] = [
+    pub const ALL: [Family; 20] = [
         Family::F32Qai8dxpQsi4cxp,
         Family::F32Qai8dxpQsi8cxp,
         Family::F32Qai8dxpQsi4c32p,
@@ -148,6 +156,8 @@ impl Family {
         Family::Fp32Bf16pBf16p,
         Family::ImatmulF32F32F32p,
         Family::F32F16pQsi4c32p,
+        Family::F32F32pF32p,
+        Family::F16F16pF16p,
     ];
 
     /// The family's description: the one table every other part reads. Always inlined, so that
@@ -208,11 +218,13 @@ impl Family {
             }
             Family::F32F32F32p => ("matmul_clamp_f32_f32_f32p", F32, UnpackedFloat),
             Family::F16F16F16p => ("matmul_clamp_f16_f16_f16p", F16, UnpackedFloat),
-            Family::F32Bf16pBf16p => ("matmul_clamp_f32_bf16p_bf16p", F32, Bf16pBf16p),
-            Family::F16Bf16pBf16p => ("matmul_clamp_f16_bf16p_bf16p", F16, Bf16pBf16p),
-            Family::Fp32Bf16pBf16p => ("matmul_clamp_fp32_bf16p_bf16p", F32, Bf16pBf16p),
+            Family::F32Bf16pBf16p => ("matmul_clamp_f32_bf16p_bf16p", F32, PackedFloat(Bf16)),
+            Family::F16Bf16pBf16p => ("matmul_clamp_f16_bf16p_bf16p", F16, PackedFloat(Bf16)),
+            Family::Fp32Bf16pBf16p => ("matmul_clamp_fp32_bf16p_bf16p", F32, PackedFloat(Bf16)),
             Family::ImatmulF32F32F32p => ("imatmul_clamp_f32_f32_f32p", F32, IndirectFloat),
             Family::F32F16pQsi4c32p => ("matmul_clamp_f32_f16p_qsi4c32p", F32, F16pQsi4c32p),
+            Family::F32F32pF32p => ("matmul_clamp_f32_f32p_f32p", F32, PackedFloat(F32)),
+            Family::F16F16pF16p => ("matmul_clamp_f16_f16p_f16p", F16, PackedFloat(F16)),
         };
         Description {
             dir,
@@ -256,7 +268,7 @@ impl Family {
             Operands::Qsi8d32pQsi4c32p | Operands::Qsi8d32pQai4c32p | Operands::F16pQsi4c32p => {
                 BlockLength::LhsAndRhs
             }
-            Operands::Bf16pBf16p | Operands::UnpackedFloat | Operands::IndirectFloat => {
+            Operands::PackedFloat(_) | Operands::UnpackedFloat | Operands::IndirectFloat => {
                 BlockLength::None
             }
         }
@@ -267,7 +279,7 @@ impl Family {
     #[inline(always)]
     pub const fn dst_pointer(self) -> DstPointer {
         match (self.description().operands, self.output()) {
-            (Operands::Bf16pBf16p | Operands::UnpackedFloat | Operands::IndirectFloat, _) => {
+            (Operands::PackedFloat(_) | Operands::UnpackedFloat | Operands::IndirectFloat, _) => {
                 DstPointer::Void
             }
             (
@@ -309,9 +321,14 @@ impl Family {
             Operands::Qai8dxp(Qai8dxpRhs::Qsu2cxp) => RhsLayout::Qsu2cxp,
             Operands::Qsi8d32pQsi4c32p | Operands::F16pQsi4c32p => RhsLayout::Qsi4c32pf16 { bl },
             Operands::Qsi8d32pQai4c32p => RhsLayout::Qai4c32p { bl },
-            Operands::Bf16pBf16p => RhsLayout::Bf16Bias {
+            Operands::PackedFloat(Output::Bf16) => RhsLayout::Bf16Bias {
                 bias_bytes: element,
             },
+            // The SME f32 and f16 formats (`f32p2vlx1biasf32`, `x16p2vlx2b`): values and biases
+            // of the output type.
+            Operands::PackedFloat(Output::F32 | Output::F16) => {
+                RhsLayout::FloatBias { bytes: element }
+            }
             // K is `k_chunk_count * k_chunk_length` for the indirect family.
             Operands::UnpackedFloat | Operands::IndirectFloat => {
                 RhsLayout::FloatBias { bytes: element }

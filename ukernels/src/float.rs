@@ -132,6 +132,22 @@ pub fn fmla(acc: f32, b: f32, a: f32) -> f32 {
     f32::from_bits(DEFAULT_NAN)
 }
 
+/// The default NaN, which every NaN result of an instruction targeting ZA is (such instructions
+/// behave as if FPCR.DN were 1).
+pub const ZA_DEFAULT_NAN: u32 = 0x7fc0_0000;
+
+/// One lane of a non-widening f32 `FMOPA` step: `acc + a * b` with a single rounding (ties to
+/// even, subnormals kept with FPCR.FZ = 0); any NaN result is the default NaN.
+#[inline]
+pub fn fmopa(acc: f32, a: f32, b: f32) -> f32 {
+    let r = libm::fmaf(a, b, acc);
+    if r.is_nan() {
+        f32::from_bits(ZA_DEFAULT_NAN)
+    } else {
+        r
+    }
+}
+
 /// IEEE binary16 operations with AArch64 FEAT_FP16 semantics (FPCR.DN = 0, FZ16 = 0, round to
 /// nearest even), on raw bits: what `FMLA`/`FMIN`/`FMAX` on `.8h` vectors and `FCVT Hd, Sn` do.
 pub mod f16 {
@@ -259,6 +275,78 @@ pub mod f16 {
         fmax(fmin(y, hi), lo)
     }
 
+    /// An f16 value times 2^24, exactly (every finite half is a multiple of 2^-24).
+    fn scaled_int(x: u16) -> i64 {
+        let v = to_f64(x) * 16_777_216.0;
+        v as i64
+    }
+
+    /// One widening `FMOPA` step on halves `a` (LHS pair) and `b` (RHS pair) into the f32 `acc`,
+    /// `acc + (a0 * b0 + a1 * b1)`, as the architecture defines it (`FPDotAdd_ZA`) and QEMU 11
+    /// computes it: the two products and their sum rounded once to f32 (ties to even,
+    /// subnormals kept with FPCR.FZ = 0), then added to `acc` with a second rounding;
+    /// ZA-targeting instructions behave as if FPCR.DN were 1, so any NaN result is the default
+    /// NaN `0x7fc0_0000`.
+    pub fn dot_add(acc: f32, a: [u16; 2], b: [u16; 2]) -> f32 {
+        let default_nan = f32::from_bits(super::ZA_DEFAULT_NAN);
+        if acc.is_nan() || a.iter().chain(&b).any(|&x| is_nan(x)) {
+            return default_nan;
+        }
+        let infinite = |x: u16| x & 0x7fff == 0x7c00;
+        let dot = if a.iter().chain(&b).any(|&x| infinite(x)) {
+            // Infinities: IEEE arithmetic gives the result (infinity x 0 and inf - inf: NaN).
+            let p0 = to_f64(a[0]) * to_f64(b[0]);
+            let p1 = to_f64(a[1]) * to_f64(b[1]);
+            (p0 + p1) as f32
+        } else {
+            // Both products are exact in f64 (11 x 11 significant bits). When their f64 sum is exact
+            // too (its error term is zero), one conversion rounds it as the instruction does,
+            // signed zeros included.
+            let p0 = to_f64(a[0]) * to_f64(b[0]);
+            let p1 = to_f64(a[1]) * to_f64(b[1]);
+            let s = p0 + p1;
+            let t = s - p0;
+            if (p0 - (s - t)) + (p1 - t) == 0.0 {
+                s as f32
+            } else {
+                // Otherwise: every finite half is an integer times 2^-24, so the exact sum is an
+                // integer times 2^-48 below 2^81, non-zero here (the f64 sum was inexact): one
+                // conversion rounds it (ties to even) and the scaling is exact (the sum is at least
+                // 2^-48, far from f32's subnormals).
+                let exact = i128::from(scaled_int(a[0])) * i128::from(scaled_int(b[0]))
+                    + i128::from(scaled_int(a[1])) * i128::from(scaled_int(b[1]));
+                (exact as f32) * f32::from_bits(0x2780_0000) // 2^-48
+            }
+        };
+        let r = acc + dot;
+        if r.is_nan() { default_nan } else { r }
+    }
+
+    /// `FMAXNM` on halves: a quiet NaN loses to a number, a signalling NaN wins (quieted);
+    /// `max(+0, -0) = +0`.
+    pub fn fmaxnm(a: u16, b: u16) -> u16 {
+        pick_num(a, b, false)
+    }
+
+    /// `FMINNM` on halves (see [`fmaxnm`]); `min(+0, -0) = -0`.
+    pub fn fminnm(a: u16, b: u16) -> u16 {
+        pick_num(a, b, true)
+    }
+
+    fn pick_num(a: u16, b: u16, min: bool) -> u16 {
+        let quiet_nan = |x: u16| is_nan(x) && !is_snan(x);
+        match (quiet_nan(a), quiet_nan(b)) {
+            (true, false) if !is_nan(b) => b,
+            (false, true) if !is_nan(a) => a,
+            _ => pick(a, b, min),
+        }
+    }
+
+    /// SME2's `FCLAMP` on halves: `FMAXNM` with the lower bound, then `FMINNM` with the upper.
+    pub fn clamp_num(y: u16, lo: u16, hi: u16) -> u16 {
+        fminnm(fmaxnm(y, lo), hi)
+    }
+
     /// The f32 bits of a half, as `FCVTL` widens it (exact; NaNs quieted, payload kept).
     pub fn to_f32_bits(x: u16) -> u32 {
         let sign = u32::from(x & 0x8000) << 16;
@@ -269,6 +357,74 @@ pub mod f16 {
             // Subnormal (or zero): m * 2^-24 is exact in f32.
             0 => sign | (m as f32 * (1.0 / 16_777_216.0)).to_bits(),
             e => sign | ((e + 112) << 23) | (m << 13),
+        }
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use super::*;
+
+        #[test]
+        fn dot_add_rounds_the_pair_once_then_the_sum() {
+            let h = from_f32;
+            // 1 * 1 + 2^-24 * 2^-24 (subnormal halves): the pair is 1 + 2^-48, rounded to 1.
+            let tiny = 0x0001;
+            assert_eq!(dot_add(0.0, [h(1.0), tiny], [h(1.0), tiny]), 1.0);
+            // (2^10 + 1) * 2^11 + 1 * 1: 2^21 + 2^11 + 1, exact in f32.
+            let r = dot_add(0.0, [h(1025.0), h(1.0)], [h(2048.0), h(1.0)]);
+            assert_eq!(r, 2_099_201.0);
+            // A tie at f32 precision: 2^24 + 1 rounds to even (2^24), then + 0.
+            let r = dot_add(0.0, [h(4096.0), h(1.0)], [h(4096.0), h(1.0)]);
+            assert_eq!(r, 16_777_216.0);
+            // 2^24 + 1 + 2^-10 rounds up: the pair is rounded once, as a whole.
+            let r = dot_add(0.0, [h(4096.0), 0x3c01], [h(4096.0), h(1.0)]);
+            assert_eq!(r, 16_777_218.0);
+            // Zeros: -0 + -0 is -0 in the pair; +0 + -0 is +0 in the accumulation.
+            assert_eq!(
+                dot_add(-0.0, [h(-1.0), h(1.0)], [0, 0x8000]).to_bits(),
+                0x8000_0000
+            );
+            assert_eq!(dot_add(0.0, [h(-1.0), h(1.0)], [0, 0x8000]).to_bits(), 0);
+            // NaNs and infinity x 0 give the default NaN.
+            let inf = 0x7c00;
+            assert_eq!(
+                dot_add(1.0, [inf, 0], [0, 0]).to_bits(),
+                super::super::ZA_DEFAULT_NAN
+            );
+            assert_eq!(
+                dot_add(1.0, [0xfe01, 0], [0, 0]).to_bits(),
+                super::super::ZA_DEFAULT_NAN
+            );
+            assert_eq!(dot_add(f32::INFINITY, [inf, 0], [h(1.0), 0]), f32::INFINITY);
+            assert_eq!(
+                dot_add(f32::NEG_INFINITY, [inf, 0], [h(1.0), 0]).to_bits(),
+                super::super::ZA_DEFAULT_NAN
+            );
+        }
+
+        /// The f64 fast path and the integer path agree wherever both apply: on random finite halves
+        /// of every magnitude (subnormal to 65504), the pair rounded through the exact integer sum.
+        #[test]
+        fn dot_add_equals_the_exact_integer_sum() {
+            let mut x = 0x9e37_79b9_7f4a_7c15u64;
+            let mut next = || {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let h = (x >> 20) as u16;
+                if h & 0x7c00 == 0x7c00 { h & 0xbfff } else { h }
+            };
+            for _ in 0..200_000 {
+                let (a, b) = ([next(), next()], [next(), next()]);
+                let exact = i128::from(scaled_int(a[0])) * i128::from(scaled_int(b[0]))
+                    + i128::from(scaled_int(a[1])) * i128::from(scaled_int(b[1]));
+                let want = 0.0 + (exact as f32) * f32::from_bits(0x2780_0000);
+                assert_eq!(
+                    dot_add(0.0, a, b).to_bits(),
+                    want.to_bits(),
+                    "{a:x?} {b:x?}"
+                );
+            }
         }
     }
 }

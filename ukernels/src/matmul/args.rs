@@ -287,7 +287,7 @@ impl KernelFn {
         // 16-bit output themselves: every operand format named, so a new one is a compile error.
         let (shape, writes_16_bit_output) = match operands {
             Operands::Qai8dxp(_) | Operands::Qsi8d32pQai4c32p => (ArgShape::Packed, true),
-            Operands::Qsi8d32pQsi4c32p | Operands::Bf16pBf16p | Operands::F16pQsi4c32p => {
+            Operands::Qsi8d32pQsi4c32p | Operands::PackedFloat(_) | Operands::F16pQsi4c32p => {
                 (ArgShape::Packed, false)
             }
             Operands::UnpackedFloat => (ArgShape::UnpackedLhs, false),

@@ -20,7 +20,12 @@
 //!
 //! The SME family `matmul_clamp_fp32_bf16p_bf16p` (folder `matmul_clamp_fp32_bf16p_bf16p`) has
 //! the same operands in streaming-length tiles (`bf16p2vlx2`: `kr` = 2, `mr` = `nr` = 2 x SVL32)
-//! and its own order, [`Accumulation::OuterProducts`]: see that folder's documentation.
+//! and its own order, [`Accumulation::OuterProducts`]: see that folder's documentation. The SME
+//! f32 and f16 families (`matmul_clamp_f32_f32p_f32p`, `f32p2vlx1`, `kr` = 1;
+//! `matmul_clamp_f16_f16p_f16p`, `f16p2vlx2`, `kr` = 2) have the same packed-float operands
+//! ([`Operands::PackedFloat`], the value type as parameter), the same outer-product order and the
+//! same asm template (`matmul::float_mopa_template`), with `FMOPA` on f32 or widening `FMOPA` on
+//! halves in place of `BFMOPA`; this module checks and runs all of them.
 //!
 //! Departures from KleidiAI: `k == 0` in the BFMMLA kernels, whose loop count `k / 4 - 1` reads
 //! out of bounds in KleidiAI; rkai returns the clamped biases. The copy of KleidiAI's BFDOT
@@ -37,7 +42,8 @@ pub mod portable;
 
 pub use super::args::PackedArgs as Args;
 use crate::contract::{self, Checked};
-use crate::family::Family;
+use crate::element::Output;
+use crate::family::{Family, Operands};
 use crate::kernel::{Clamp, MatmulKernel, Rows};
 
 /// K values per packed step of the NEON kernels.
@@ -51,7 +57,7 @@ pub enum Accumulation {
     /// Two chains, bias + K values 0-1 and +0 + K values 2-3, added at the end (`BFDOT`).
     SplitPairs,
     /// The SME kernels: the bias enters a zeroed ZA tile through `FMOPA` with a vector of ones
-    /// ([`za_bias`]), then one `BFMOPA` step per pair of K values.
+    /// ([`za_bias`]), then one outer-product step (`BFMOPA`, `FMOPA`) per `kr` K values.
     OuterProducts,
 }
 
@@ -59,7 +65,9 @@ pub enum Accumulation {
 /// kernels are outer products.
 pub fn accumulation(kernel: &MatmulKernel) -> Accumulation {
     match (kernel.family, kernel.rows) {
-        (Family::Fp32Bf16pBf16p, _) => Accumulation::OuterProducts,
+        (Family::Fp32Bf16pBf16p | Family::F32F32pF32p | Family::F16F16pF16p, _) => {
+            Accumulation::OuterProducts
+        }
         (_, Rows::One) => Accumulation::SplitPairs,
         (_, Rows::Any) => Accumulation::Chain,
     }
@@ -88,10 +96,37 @@ pub fn clamp(kernel: &MatmulKernel, y: f32, lo: f32, hi: f32) -> f32 {
     }
 }
 
-/// Bytes of one packed LHS row for `k` (K padded to a multiple of `kr`).
-pub fn lhs_row_bytes(k: usize, kr: usize) -> Result<usize, contract::Violation> {
+/// The f16 result of an SME f16 kernel (`matmul_clamp_f16_f16p_f16p`) for the f32 sum `y`: `FCVT`
+/// to a half, then the clamp on halves with bounds narrowed by `FCVT` too (as KleidiAI's `run`
+/// narrows them): `FMIN` with the upper then `FMAX` with the lower bound (SME), or `FCLAMP`
+/// (SME2: `FMAXNM` with the lower, then `FMINNM` with the upper bound).
+pub fn narrow_then_clamp(kernel: &MatmulKernel, y: f32, lo: f32, hi: f32) -> u16 {
+    use crate::float::f16;
+    let (y, lo, hi) = (f16::from_f32(y), f16::from_f32(lo), f16::from_f32(hi));
+    match kernel.epilogue.clamp {
+        Clamp::MaxNumThenMinNum => f16::clamp_num(y, lo, hi),
+        Clamp::MaxThenMin | Clamp::NarrowedMaxNumThenMinNum => f16::clamp_upper_first(y, lo, hi),
+    }
+}
+
+/// The type of the packed LHS and RHS values of `family`, one of the packed-float families.
+#[inline(always)]
+pub fn values(family: Family) -> Output {
+    match family.description().operands {
+        Operands::PackedFloat(values) => values,
+        Operands::Qai8dxp(_)
+        | Operands::Qsi8d32pQsi4c32p
+        | Operands::Qsi8d32pQai4c32p
+        | Operands::UnpackedFloat
+        | Operands::IndirectFloat
+        | Operands::F16pQsi4c32p => Output::Bf16,
+    }
+}
+
+/// Bytes of one packed LHS row of `family` for `k` (K padded to a multiple of `kr`).
+pub fn lhs_row_bytes(family: Family, k: usize, kr: usize) -> Result<usize, contract::Violation> {
     let cond = "packed LHS offset fits in size_t";
-    contract::mul(contract::roundup(k, kr, cond)?, 2, cond)
+    contract::mul(contract::roundup(k, kr, cond)?, values(family).size(), cond)
 }
 
 /// Checks what `kernel` requires of its arguments: KleidiAI's assertion on `dst_stride_col`
@@ -108,7 +143,7 @@ pub fn check(kernel: &MatmulKernel, a: &Args) -> Checked {
         contract::require(a.dst_stride_col == out.size(), out.size_condition())?;
     }
     kernel.family.rhs_layout(0).stride(a.k, t.nr, t.kr, 1)?;
-    let row = lhs_row_bytes(a.k, t.kr)?;
+    let row = lhs_row_bytes(kernel.family, a.k, t.kr)?;
     if a.m == 0 || a.n == 0 {
         return Ok(());
     }

@@ -32,7 +32,7 @@ enum PackedOperands {
     Qai8dxp(Qai8dxpRhs),
     Qsi8d32pQsi4c32p,
     Qsi8d32pQai4c32p,
-    Bf16pBf16p,
+    PackedFloat,
     F16pQsi4c32p,
 }
 
@@ -53,9 +53,9 @@ pub fn check_packed(kernel: &MatmulKernel, a: &PackedArgs) -> Result<CheckedPack
             qsi8d32p_qai4c32p::check(kernel, a)?;
             PackedOperands::Qsi8d32pQai4c32p
         }
-        Operands::Bf16pBf16p => {
+        Operands::PackedFloat(_) => {
             bf16_gemm::check(kernel, a)?;
-            PackedOperands::Bf16pBf16p
+            PackedOperands::PackedFloat
         }
         Operands::F16pQsi4c32p => {
             f16p_qsi4c32p::check(kernel, a)?;
@@ -80,7 +80,7 @@ pub unsafe fn run_packed(kernel: &MatmulKernel, checked: CheckedPacked, a: &Pack
         PackedOperands::Qai8dxp(rhs) => unsafe { qai8dxp::run(kernel, rhs, a) },
         PackedOperands::Qsi8d32pQsi4c32p => unsafe { qsi8d32p_qsi4c32p::run(kernel, a) },
         PackedOperands::Qsi8d32pQai4c32p => unsafe { qsi8d32p_qai4c32p::run(kernel, a) },
-        PackedOperands::Bf16pBf16p => unsafe { bf16_gemm::run(kernel, a) },
+        PackedOperands::PackedFloat => unsafe { bf16_gemm::run(kernel, a) },
         PackedOperands::F16pQsi4c32p => unsafe { f16p_qsi4c32p::run(kernel, a) },
     }
 }
@@ -93,7 +93,7 @@ pub fn check_unpacked_lhs(kernel: &MatmulKernel, a: &UnpackedLhsArgs) -> Checked
         Operands::Qai8dxp(_)
         | Operands::Qsi8d32pQsi4c32p
         | Operands::Qsi8d32pQai4c32p
-        | Operands::Bf16pBf16p
+        | Operands::PackedFloat(_)
         | Operands::F16pQsi4c32p
         | Operands::IndirectFloat => Err(NEEDS_UNPACKED_LHS),
     }
@@ -123,7 +123,7 @@ pub fn check_indirect(kernel: &MatmulKernel, a: &IndirectArgs) -> Checked {
         Operands::Qai8dxp(_)
         | Operands::Qsi8d32pQsi4c32p
         | Operands::Qsi8d32pQai4c32p
-        | Operands::Bf16pBf16p
+        | Operands::PackedFloat(_)
         | Operands::F16pQsi4c32p
         | Operands::UnpackedFloat => Err(NEEDS_INDIRECT_LHS),
     }

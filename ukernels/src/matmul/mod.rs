@@ -22,6 +22,9 @@ pub mod streaming;
 #[cfg(target_arch = "aarch64")]
 #[macro_use]
 mod streaming_frames;
+#[cfg(target_arch = "aarch64")]
+#[macro_use]
+mod float_mopa_template;
 
 /// Declares an asm kernel: the function with its family's argument types (the caller names the
 /// arguments) and the `run(&Args)` entry point the catalog registers, which forwards the portion
@@ -111,8 +114,10 @@ pub mod call;
 pub mod float_gemm;
 pub mod imatmul_clamp_f32_f32_f32p;
 pub mod matmul_clamp_f16_f16_f16p;
+pub mod matmul_clamp_f16_f16p_f16p;
 pub mod matmul_clamp_f32_f16p_qsi4c32p;
 pub mod matmul_clamp_f32_f32_f32p;
+pub mod matmul_clamp_f32_f32p_f32p;
 pub mod matmul_clamp_f32_qai8dxp_qsi4c32p;
 pub mod matmul_clamp_f32_qai8dxp_qsi4cxp;
 pub mod matmul_clamp_f32_qai8dxp_qsi8cxp;

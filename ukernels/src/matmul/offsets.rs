@@ -60,14 +60,14 @@ pub fn lhs_packed(
             rows_of_mr()?;
             layout::qsi8d32pscalef32::kernel_offset(m_idx, k, bl, t.mr)
         }
-        Operands::Bf16pBf16p => {
+        Operands::PackedFloat(_) => {
             match kernel.rows {
                 Rows::One => contract::require(m_idx == 0, "m_idx == 0")?,
                 Rows::Any => contract::require(m_idx % t.mr == 0, "m_idx % kai_mr == 0")?,
             }
             contract::mul(
                 m_idx,
-                bf16_gemm::lhs_row_bytes(k, t.kr)?,
+                bf16_gemm::lhs_row_bytes(kernel.family, k, t.kr)?,
                 "packed LHS offset fits in size_t",
             )
         }
@@ -100,7 +100,7 @@ pub fn rhs_packed(
         Operands::Qsi8d32pQsi4c32p => qsi8d32p_qsi4c32p::check_block(kernel, k, bl)?,
         Operands::Qai8dxp(_)
         | Operands::Qsi8d32pQai4c32p
-        | Operands::Bf16pBf16p
+        | Operands::PackedFloat(_)
         | Operands::F16pQsi4c32p
         | Operands::UnpackedFloat
         | Operands::IndirectFloat => {}
@@ -123,7 +123,7 @@ pub fn rhs_packed(
         Operands::Qai8dxp(Qai8dxpRhs::Qsi4cxp | Qai8dxpRhs::Qsi8cxp | Qai8dxpRhs::Qsu2cxp)
         | Operands::Qsi8d32pQsi4c32p
         | Operands::Qsi8d32pQai4c32p
-        | Operands::Bf16pBf16p
+        | Operands::PackedFloat(_)
         | Operands::UnpackedFloat
         | Operands::IndirectFloat => kernel.family.rhs_layout(bl).stride(k, t.nr, t.kr, t.sr)?,
     };

@@ -4,10 +4,8 @@
 //!
 //! * [`scaled_weight`]: a weight `w` (-8..=7) as an f16 times its block's f16 scale, rounded to
 //!   f16 (streaming SVE `FMUL` on halves: ties to even, overflow to infinity, subnormals kept);
-//! * [`dot_add`]: one widening `FMOPA` step, `acc + (a0 * b0 + a1 * b1)` on halves into f32, as
-//!   the architecture defines it (`FPDotAdd_ZA`): the two products and their sum rounded once to
-//!   f32, then added to `acc` with a second rounding; ZA-targeting instructions behave as if
-//!   FPCR.DN were 1, so any NaN result is the default NaN `0x7fc0_0000`.
+//! * [`dot_add`] ([`crate::float::f16::dot_add`], shared with the SME f16 GEMMs): one widening
+//!   `FMOPA` step, `acc + (a0 * b0 + a1 * b1)` on halves into f32.
 //!
 //! For row `i` and column `j`: `acc = +0; for every pair p of K values (2p, 2p + 1) in order:
 //! acc = dot_add(acc, [a[i][2p], a[i][2p + 1]], [sw(2p), sw(2p + 1)])`, with `sw(v) =
@@ -17,9 +15,7 @@
 //! [`Clamp::MaxNumThenMinNum`]: crate::kernel::Clamp::MaxNumThenMinNum
 
 use crate::float::f16;
-
-/// The default NaN of ZA-targeting instructions.
-pub const DEFAULT_NAN: u32 = 0x7fc0_0000;
+pub use crate::float::f16::dot_add;
 
 fn is_nan16(x: u16) -> bool {
     x & 0x7c00 == 0x7c00 && x & 0x03ff != 0
@@ -38,49 +34,6 @@ pub fn scaled_weight(w: i8, d: u16) -> u16 {
     }
     // Exact in f64 (4 x 11 significant bits); a zero takes the sign of the exact product.
     f16::from_f64(p)
-}
-
-/// An f16 value times 2^24, exactly (every finite half is a multiple of 2^-24).
-fn scaled_int(x: u16) -> i64 {
-    let v = f16::to_f64(x) * 16_777_216.0;
-    v as i64
-}
-
-/// One widening `FMOPA` step on halves `a` (LHS pair) and `b` (RHS pair) into the f32 `acc`
-/// (see the module documentation).
-pub fn dot_add(acc: f32, a: [u16; 2], b: [u16; 2]) -> f32 {
-    let default_nan = f32::from_bits(DEFAULT_NAN);
-    if acc.is_nan() || a.iter().chain(&b).any(|&x| is_nan16(x)) {
-        return default_nan;
-    }
-    let infinite = |x: u16| x & 0x7fff == 0x7c00;
-    let dot = if a.iter().chain(&b).any(|&x| infinite(x)) {
-        // Infinities: IEEE arithmetic gives the result (infinity x 0 and inf - inf: NaN).
-        let p0 = f16::to_f64(a[0]) * f16::to_f64(b[0]);
-        let p1 = f16::to_f64(a[1]) * f16::to_f64(b[1]);
-        (p0 + p1) as f32
-    } else {
-        // Both products are exact in f64 (11 x 11 significant bits). When their f64 sum is exact
-        // too (its error term is zero), one conversion rounds it as the instruction does,
-        // signed zeros included.
-        let p0 = f16::to_f64(a[0]) * f16::to_f64(b[0]);
-        let p1 = f16::to_f64(a[1]) * f16::to_f64(b[1]);
-        let s = p0 + p1;
-        let t = s - p0;
-        if (p0 - (s - t)) + (p1 - t) == 0.0 {
-            s as f32
-        } else {
-            // Otherwise: every finite half is an integer times 2^-24, so the exact sum is an
-            // integer times 2^-48 below 2^81, non-zero here (the f64 sum was inexact): one
-            // conversion rounds it (ties to even) and the scaling is exact (the sum is at least
-            // 2^-48, far from f32's subnormals).
-            let exact = i128::from(scaled_int(a[0])) * i128::from(scaled_int(b[0]))
-                + i128::from(scaled_int(a[1])) * i128::from(scaled_int(b[1]));
-            (exact as f32) * f32::from_bits(0x2780_0000) // 2^-48
-        }
-    };
-    let r = acc + dot;
-    if r.is_nan() { default_nan } else { r }
 }
 
 /// Reference results (`m` x `n`, rows `n` apart) for activations `a` (m x k halves, as the LHS
@@ -116,63 +69,6 @@ pub fn matmul(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn dot_add_rounds_the_pair_once_then_the_sum() {
-        let h = |x: f32| f16::from_f32(x);
-        // 1 * 1 + 2^-24 * 2^-24 (subnormal halves): the pair is 1 + 2^-48, rounded to 1.
-        let tiny = 0x0001;
-        assert_eq!(dot_add(0.0, [h(1.0), tiny], [h(1.0), tiny]), 1.0);
-        // (2^10 + 1) * 2^11 + 1 * 1: 2^21 + 2^11 + 1, exact in f32.
-        let r = dot_add(0.0, [h(1025.0), h(1.0)], [h(2048.0), h(1.0)]);
-        assert_eq!(r, 2_099_201.0);
-        // A tie at f32 precision: 2^24 + 1 rounds to even (2^24), then + 0.
-        let r = dot_add(0.0, [h(4096.0), h(1.0)], [h(4096.0), h(1.0)]);
-        assert_eq!(r, 16_777_216.0);
-        // 2^24 + 1 + 2^-10 rounds up: the pair is rounded once, as a whole.
-        let r = dot_add(0.0, [h(4096.0), 0x3c01], [h(4096.0), h(1.0)]);
-        assert_eq!(r, 16_777_218.0);
-        // Zeros: -0 + -0 is -0 in the pair; +0 + -0 is +0 in the accumulation.
-        assert_eq!(
-            dot_add(-0.0, [h(-1.0), h(1.0)], [0, 0x8000]).to_bits(),
-            0x8000_0000
-        );
-        assert_eq!(dot_add(0.0, [h(-1.0), h(1.0)], [0, 0x8000]).to_bits(), 0);
-        // NaNs and infinity x 0 give the default NaN.
-        let inf = 0x7c00;
-        assert_eq!(dot_add(1.0, [inf, 0], [0, 0]).to_bits(), DEFAULT_NAN);
-        assert_eq!(dot_add(1.0, [0xfe01, 0], [0, 0]).to_bits(), DEFAULT_NAN);
-        assert_eq!(dot_add(f32::INFINITY, [inf, 0], [h(1.0), 0]), f32::INFINITY);
-        assert_eq!(
-            dot_add(f32::NEG_INFINITY, [inf, 0], [h(1.0), 0]).to_bits(),
-            DEFAULT_NAN
-        );
-    }
-
-    /// The f64 fast path and the integer path agree wherever both apply: on random finite halves
-    /// of every magnitude (subnormal to 65504), the pair rounded through the exact integer sum.
-    #[test]
-    fn dot_add_equals_the_exact_integer_sum() {
-        let mut x = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            let h = (x >> 20) as u16;
-            if h & 0x7c00 == 0x7c00 { h & 0xbfff } else { h }
-        };
-        for _ in 0..200_000 {
-            let (a, b) = ([next(), next()], [next(), next()]);
-            let exact = i128::from(scaled_int(a[0])) * i128::from(scaled_int(b[0]))
-                + i128::from(scaled_int(a[1])) * i128::from(scaled_int(b[1]));
-            let want = 0.0 + (exact as f32) * f32::from_bits(0x2780_0000);
-            assert_eq!(
-                dot_add(0.0, a, b).to_bits(),
-                want.to_bits(),
-                "{a:x?} {b:x?}"
-            );
-        }
-    }
 
     #[test]
     fn scaled_weight_rounds_to_f16() {

@@ -2,8 +2,65 @@
 //! BFMOPA kernels).
 
 use super::{Accumulation, Args};
+use crate::element::Output;
 use crate::float::{self, bf16};
 use crate::kernel::MatmulKernel;
+
+/// `acc` plus the `steps` outer-product steps of one output: `kr` values of `values` type at
+/// `lhs` and `rhs`, the next step `mr` (`nr`) such groups further on; `BFMOPA`
+/// ([`bf16::dot_step`]), `FMOPA` on f32 ([`float::fmopa`]) or widening `FMOPA` on halves
+/// ([`float::f16::dot_add`]).
+///
+/// # Safety
+/// `lhs` and `rhs` are valid for reads of the `steps` groups.
+#[allow(clippy::too_many_arguments)]
+unsafe fn outer_products(
+    values: Output,
+    kr: usize,
+    mut acc: f32,
+    lhs: *const u8,
+    rhs: *const u8,
+    steps: usize,
+    mr: usize,
+    nr: usize,
+) -> f32 {
+    let vb = values.size();
+    for g in 0..steps {
+        // SAFETY: step g of both operands (the caller's contract).
+        let (x, w) = unsafe { (lhs.add(g * mr * kr * vb), rhs.add(g * nr * kr * vb)) };
+        acc = match values {
+            Output::F32 => {
+                // SAFETY: as above.
+                let (x, w) = unsafe {
+                    (
+                        x.cast::<u32>().read_unaligned(),
+                        w.cast::<u32>().read_unaligned(),
+                    )
+                };
+                float::fmopa(
+                    acc,
+                    f32::from_bits(u32::from_le(x)),
+                    f32::from_bits(u32::from_le(w)),
+                )
+            }
+            Output::F16 | Output::Bf16 => {
+                // SAFETY: as above.
+                let (x, w) = unsafe {
+                    (
+                        x.cast::<[u16; 2]>().read_unaligned().map(u16::from_le),
+                        w.cast::<[u16; 2]>().read_unaligned().map(u16::from_le),
+                    )
+                };
+                if values == Output::F16 {
+                    float::f16::dot_add(acc, x, w)
+                } else {
+                    bf16::dot_step(acc, x, w)
+                }
+            }
+        };
+    }
+    acc
+}
 
 /// Computes the portion `a` of `kernel` in `mr`-row blocks and `nr`-column groups, accumulating
 /// in the kernel's order.
@@ -15,15 +72,17 @@ pub unsafe fn run(kernel: &MatmulKernel, a: &Args) {
     let (mr, nr, kr) = (t.mr, t.nr, t.kr);
     let order = super::accumulation(kernel);
     let kp = a.k.div_ceil(kr) * kr;
+    let values = super::values(family);
+    let vb = values.size();
     let bias_bytes = family.output().size();
     let out_bytes = family.output().size();
-    let group_bytes = nr * (bias_bytes + kp * 2);
-    let block_bytes = mr * kp * 2;
+    let group_bytes = nr * (bias_bytes + kp * vb);
+    let block_bytes = mr * kp * vb;
     let dst_row = a.dst_stride_row / out_bytes * out_bytes;
     for i in 0..a.m {
         // SAFETY (reads): row i of block i / mr lies in the packed LHS; column j's group in the
         // packed RHS (the caller's contract).
-        let lhs = unsafe { a.lhs_packed.add(i / mr * block_bytes + i % mr * kr * 2) };
+        let lhs = unsafe { a.lhs_packed.add(i / mr * block_bytes + i % mr * kr * vb) };
         for j in 0..a.n {
             let group = unsafe { a.rhs_packed.add(j / nr * group_bytes) };
             let c = j % nr;
@@ -36,18 +95,11 @@ pub unsafe fn run(kernel: &MatmulKernel, a: &Args) {
                     ))
                 }
             };
-            let rhs = unsafe { group.add(nr * bias_bytes + c * kr * 2) };
+            let rhs = unsafe { group.add(nr * bias_bytes + c * kr * vb) };
             if order == Accumulation::OuterProducts {
                 acc = super::za_bias(acc);
-                for g in 0..kp / 2 {
-                    let (x, w) = unsafe {
-                        (
-                            lhs.add(g * mr * 4).cast::<[u16; 2]>().read_unaligned(),
-                            rhs.add(g * nr * 4).cast::<[u16; 2]>().read_unaligned(),
-                        )
-                    };
-                    acc = bf16::dot_step(acc, x.map(u16::from_le), w.map(u16::from_le));
-                }
+                // SAFETY: the steps of row i and column j (caller's contract).
+                acc = unsafe { outer_products(values, kr, acc, lhs, rhs, kp / kr, mr, nr) };
             }
             // Second partial sum of the BFDOT kernel (K values 2-3 of each group).
             let mut odd = 0.0f32;
@@ -83,6 +135,10 @@ pub unsafe fn run(kernel: &MatmulKernel, a: &Args) {
                 let p = a.dst.add(i * dst_row + j * out_bytes);
                 if out_bytes == 4 {
                     p.cast::<u32>().write_unaligned(y.to_bits().to_le());
+                } else if order == Accumulation::OuterProducts {
+                    // The SME f16 kernels narrow first, then clamp halves.
+                    let h = super::narrow_then_clamp(kernel, acc, a.clamp_min, a.clamp_max);
+                    p.cast::<u16>().write_unaligned(h.to_le());
                 } else {
                     p.cast::<u16>()
                         .write_unaligned(float::f16::from_f32(y).to_le());

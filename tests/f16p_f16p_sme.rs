@@ -1,0 +1,179 @@
+//! KleidiAI's SME f16 GEMMs with both operands packed (`matmul_clamp_f16_f16p_f16p`: the
+//! `f16p2vlx2_f16p2vlx2b_2vlx2vl_sme_mopa` and `f16p2vlx2_f16p2vlx2_2vlx2vl_sme2_mopa` kernels)
+//! with their packers (`lhs_pack_x16p2vlx2_x16_sme`, `rhs_pack_{kxn,nxk}_x16p2vlx2b_x16_x16_sme`,
+//! whose bytes `tests/x16p2vlx2_pack.rs` checks) through their C symbols, at the streaming vector
+//! length of the CPU running the test (`scripts/test-all.sh` runs it at every one): getters equal
+//! KleidiAI's formulas and measured tiles; every kernel (exported, and the portable path) equals
+//! the scalar reference bit for bit (widening `FMOPA` steps into f32 from the bias in a zeroed ZA
+//! tile, as the architecture and QEMU define them, then `FCVT` to f16 and the clamp on halves)
+//! for edge shapes around the tile (odd K included), portions, guard pages, canaries, hostile
+//! values and inverted clamps; threads, callee-saved registers and a caller's pending lazy ZA
+//! save; invalid arguments abort naming the assertion. The harness is `support/packed_float.rs`,
+//! shared with the f32 family.
+
+mod support;
+
+use rkai::ukernels::family::Family;
+use rkai::ukernels::float::f16;
+use support::cabi::func as sym;
+use support::cabi::{Getter2, Getter3, Getter5};
+use support::packed_float::{self as pf, Problem, Sme, tile};
+use support::tester::{self, PackedFamily};
+
+const FAMILY: Family = Family::F16F16pF16p;
+const SME: &str = "matmul_clamp_f16_f16p2vlx2_f16p2vlx2b_2vlx2vl_sme_mopa";
+const SME2: &str = "matmul_clamp_f16_f16p2vlx2_f16p2vlx2_2vlx2vl_sme2_mopa";
+const LHS: &str = "lhs_pack_x16p2vlx2_x16_sme";
+const KXN: &str = "rhs_pack_kxn_x16p2vlx2b_x16_x16_sme";
+
+#[test]
+fn kernel_getters_equal_kleidiai_values() {
+    assert_eq!(pf::kernels(FAMILY).count(), 2);
+    let checked = tester::getters_equal_kleidiai_values(pf::kernels(FAMILY));
+    let t = tile();
+    for k in pf::kernels(FAMILY) {
+        for kk in [0usize, 1, 2, 3, 64, 77] {
+            let kp = kk.div_ceil(2) * 2;
+            let lhs = 2 * t * kp * 2;
+            let rhs = 3 * t * (2 + kp * 2);
+            assert_eq!(
+                sym::<Getter2>("get_lhs_packed_offset", k.stem)(2 * t, kk),
+                lhs
+            );
+            assert_eq!(
+                sym::<Getter2>("get_rhs_packed_offset", k.stem)(3 * t, kk),
+                rhs
+            );
+            // The kernel's offsets are the packers'.
+            let packer = sym::<Getter5>("get_lhs_packed_offset", LHS)(2 * t, kk, t, 2, 1);
+            assert_eq!(packer, lhs);
+            assert_eq!(sym::<Getter2>("get_rhs_packed_offset", KXN)(3 * t, kk), rhs);
+        }
+        assert_eq!(
+            sym::<Getter3>("get_dst_offset", k.stem)(t, 2 * t, 1000),
+            t * 1000 + 2 * t * 2
+        );
+        assert_eq!(sym::<Getter2>("get_dst_size", k.stem)(5, 7), 35 * 2);
+    }
+    eprintln!("{checked} measured tile rows checked");
+}
+
+reference_tests!(
+    runnable: pf::runnable(FAMILY),
+    all: pf::kernels(FAMILY),
+    check: pf::check_kernel,
+    family: Sme,
+    threads: |k, (m, n)| Problem::normal(k, (m, n, 7), 77),
+    registers: |k| {
+        let t = tile();
+        [(1, 1, 1), (t + 1, 2 * t + 3, 9)].map(|s| Problem::normal(k, s, 5)).into()
+    },
+);
+
+#[test]
+fn non_finite_values_follow_the_model() {
+    eprintln!(
+        "RELIABILITY hostile {}",
+        pf::hostile_values_follow_the_model(FAMILY)
+    );
+}
+
+/// Sums over a wide exponent range: the model (each pair rounded once to f32, then added) gives
+/// other bits than f32 products added one by one, and the kernels follow the model.
+#[test]
+fn wide_exponent_ranges_round_each_pair_once() {
+    let t = tile();
+    let k = pf::kernel(SME);
+    let p = Problem::new(k, (t + 3, t + 1, 64), 1, pf::Values::Wide, 1700);
+    let h = |x: u32| f32::from_bits(f16::to_f32_bits(x as u16));
+    let differs = (0..p.m * p.n).any(|e| {
+        let (i, j) = (e / p.n, e % p.n);
+        let mut acc = h(p.bias[j]) + 0.0;
+        for kk in 0..p.k {
+            acc += h(p.lhs[i * p.k + kk]) * h(p.rhs[kk * p.n + j]);
+        }
+        acc.to_bits() != p.sum(i, j).to_bits()
+    });
+    assert!(differs, "wide values too tame");
+    eprintln!(
+        "RELIABILITY hostile {}",
+        pf::wide_values_round_as_the_model(FAMILY)
+    );
+}
+
+#[test]
+fn bias_enters_through_fmopa() {
+    let cases = pf::bias_enters_through_an_outer_product(FAMILY);
+    assert!(cases > 0);
+    eprintln!("RELIABILITY hostile {cases}");
+}
+
+/// The clamp bounds are narrowed to f16 before the clamp (ties to even, signalling NaNs
+/// quieted), and the clamp runs on narrowed results: bounds between two halves, NaN bounds and
+/// results that round onto a bound.
+#[test]
+fn bounds_are_narrowed_before_the_clamp() {
+    let t = tile();
+    let mut cases = 0;
+    for (k, which) in pf::implementations(FAMILY) {
+        let p = Problem::new(k, (t + 1, t + 2, 5), 0, pf::Values::Normal, 21);
+        let clamps = [
+            (-0.300_01, 0.300_01),
+            (f32::from_bits(0x7f80_0001), 1.0),
+            (-1.0, f32::from_bits(0xffc1_2345)),
+            (65519.0, 65520.0),
+            (1e-8, 2e-8),
+        ];
+        // The NaN bounds only, where not every case runs.
+        let clamps = if tester::every_case_here(k) {
+            &clamps[..]
+        } else {
+            &clamps[1..3]
+        };
+        for &clamp in clamps {
+            let expect = Sme::expected(k, &p, clamp);
+            cases += tester::check_problem::<Sme>(k, &p, clamp, &expect, &[which]);
+        }
+    }
+    eprintln!("RELIABILITY hostile {cases}");
+}
+
+#[test]
+fn dst_stride_col_is_ignored() {
+    eprintln!("{} calls", pf::dst_stride_col_is_ignored(FAMILY));
+}
+
+#[cfg(target_arch = "aarch64")]
+#[test]
+fn lazy_za_saves_are_committed() {
+    let ran = tester::lazy_za_saves_committed::<Sme>(&pf::runnable(FAMILY), |k| {
+        Problem::normal(k, (tile() + 1, tile() + 2, 5), 8)
+    });
+    eprintln!("RELIABILITY lazy_za {}", ran.unwrap_or(0));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Contract violations (the packers' are `tests/x16p2vlx2_pack.rs`'s)
+
+type Case = support::death::Case<String, &'static str>;
+
+fn cases() -> Vec<Case> {
+    use pf::run_call;
+    vec![
+        run_case!("dst_stride_row", "dst_stride_row >= n * sizeof(uint16_t)"
+            => run_call(SME, 14, 0)),
+        run_case!("null_lhs", "lhs_packed != NULL" => run_call(SME2, 64, 1)),
+        run_case!("null_rhs", "rhs_packed != NULL" => run_call(SME, 64, 2)),
+        run_case!("null_dst", "dst != NULL" => run_call(SME2, 64, 3)),
+        getter_case!("lhs_offset", "m_idx % kai_mr == 0"
+            => get_lhs_packed_offset::<Getter2>(SME)(tile() + 1, 64)),
+        getter_case!("rhs_offset", "(n_idx % nr) == 0"
+            => get_rhs_packed_offset::<Getter2>(SME2)(tile() / 2, 64)),
+        getter_case!("dst_offset_m", "(m_idx % m_step) == 0"
+            => get_dst_offset::<Getter3>(SME2)(1, 0, 64)),
+        getter_case!("dst_offset_n", "(n_idx % n_step) == 0"
+            => get_dst_offset::<Getter3>(SME)(0, 3, 64)),
+    ]
+}
+
+death_tests!(cases, "SME f16 contract violations", "contract");

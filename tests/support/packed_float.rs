@@ -1,0 +1,531 @@
+//! What the test files of KleidiAI's SME f32 and f16 GEMMs with both operands packed share
+//! (`matmul_clamp_f32_f32p_f32p`, `tests/f32p_f32p_sme.rs`; `matmul_clamp_f16_f16p_f16p`,
+//! `tests/f16p_f16p_sme.rs`): a problem of raw source values (f32 bits, or halves), packed
+//! through the kernel's paired packers (K x N or N x K RHS sources), the scalar reference written
+//! from the instructions' definitions (`FMOPA` on f32, or widening `FMOPA` on halves, from a
+//! zeroed ZA tile and the bias, then the clamp), the [`PackedFamily`] the generic tester runs,
+//! the shapes, hostile values and the contract-violation calls. The files keep their own tests.
+
+use super::cabi::func as sym;
+use super::cabi::{Getter2, Getter5, MatmulFn, pack_float_rhs, pack_lhs};
+use super::gemm::Impl;
+use super::guard::{Edge, Guarded};
+use super::rng::Rng;
+use super::tester::{self, PackedFamily};
+use rkai::ukernels::catalog;
+use rkai::ukernels::element::Output;
+use rkai::ukernels::family::Family;
+use rkai::ukernels::float::{self, f16};
+use rkai::ukernels::kernel::{Clamp, MatmulKernel};
+use rkai::ukernels::pack::kinds::Packer;
+use std::ptr;
+
+/// The tile (`mr` = `nr` = `m_step` = `n_step`): 2 x SVL32 on this CPU (SVL 128 bits without
+/// SME, where the portable paths run).
+pub fn tile() -> usize {
+    2 * rkai::ukernels::arch::sme_lanes32()
+}
+
+/// The value type of a family (f32 or f16): its kernels' K values per step and bytes per value.
+pub fn values(family: Family) -> Output {
+    rkai::ukernels::matmul::bf16_gemm::values(family)
+}
+
+/// The kernels of `family`, narrowed by `RKAI_TEST_KERNEL`.
+pub fn kernels(family: Family) -> impl Iterator<Item = &'static MatmulKernel> {
+    tester::family_kernels(family)
+}
+
+/// The kernels of `family` this CPU runs, listed on stderr.
+pub fn runnable(family: Family) -> Vec<&'static MatmulKernel> {
+    let run: Vec<_> = kernels(family)
+        .filter(|k| super::cpu::can_run(k.isa))
+        .collect();
+    eprintln!(
+        "CPU features {:?}, tile {}: running {} of {} {} kernels",
+        super::cpu::features(),
+        tile(),
+        run.len(),
+        kernels(family).count(),
+        family.dir()
+    );
+    run
+}
+
+/// Every kernel's portable implementation, then the exported symbol of each that runs here.
+pub fn implementations(family: Family) -> Vec<(&'static MatmulKernel, Impl)> {
+    let portable = kernels(family).map(|k| (k, Impl::Portable));
+    portable
+        .chain(runnable(family).into_iter().map(|k| (k, Impl::Exported)))
+        .collect()
+}
+
+/// Kinds of source values.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Values {
+    Normal,
+    /// NaNs (quiet and signalling), infinities, signed zeros, subnormals, values near the
+    /// largest finite one of the type.
+    Hostile,
+    /// Finite values over a wide exponent range: sums lose bits at every step.
+    Wide,
+}
+
+/// One problem: raw source bits (`lhs` m x k, `rhs` k x n, `bias` n; f32 bits, or halves in the
+/// low 16 bits), and the RHS packer that packs it.
+#[derive(Clone)]
+pub struct Problem {
+    pub m: usize,
+    pub n: usize,
+    pub k: usize,
+    pub values: Output,
+    pub lhs: Vec<u32>,
+    pub rhs: Vec<u32>,
+    pub bias: Vec<u32>,
+    pub rhs_packer: &'static Packer,
+}
+
+fn draw(rng: &mut Rng, values: Output, kind: Values) -> u32 {
+    let x = rng.f32(-2.0, 2.0);
+    match values {
+        Output::F32 => {
+            let v = match kind {
+                Values::Normal => x,
+                Values::Wide => x * 2f32.powi(rng.range_i32(-70, 60)),
+                Values::Hostile => match rng.range_i32(0, 40) {
+                    0 => f32::INFINITY,
+                    1 => f32::NEG_INFINITY,
+                    2 => f32::NAN,
+                    3 => -0.0,
+                    4 => 0.0,
+                    5 => x * 1e-39,
+                    6 => x * 3e38,
+                    7 => x * 1e-20,
+                    8 => f32::from_bits(0xff80_0001),
+                    9 => f32::from_bits(0x7f80_0001),
+                    _ => x,
+                },
+            };
+            v.to_bits()
+        }
+        Output::F16 | Output::Bf16 => {
+            let h = match kind {
+                Values::Normal => f16::from_f32(x),
+                Values::Wide => f16::from_f32(x * 2f32.powi(rng.range_i32(-20, 12))),
+                Values::Hostile => match rng.range_i32(0, 40) {
+                    0 => 0x7c00,
+                    1 => 0xfc00,
+                    2 => 0x7e00,
+                    3 => 0x8000,
+                    4 => 0,
+                    5 => (rng.next_u64() & 0x83ff) as u16, // subnormal
+                    6 => f16::from_f32(x * 60000.0),
+                    7 => 0x7c01, // signalling NaN
+                    8 => 0xfe12,
+                    _ => f16::from_f32(x),
+                },
+            };
+            u32::from(h)
+        }
+    }
+}
+
+impl Problem {
+    /// Sources of `kind`, packed by the kernel's RHS packer `rhs`; for `Hostile`, only the LHS
+    /// rows `i % 3 == 0`, the RHS columns `j % 3 == 0` and the biases `j % 3 == 1` take special
+    /// values, so that every mix of special and ordinary operands reaches some output.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        kernel: &MatmulKernel,
+        (m, n, k): (usize, usize, usize),
+        rhs: usize,
+        kind: Values,
+        seed: u64,
+    ) -> Self {
+        let values = values(kernel.family);
+        let mut rng = Rng::new(seed);
+        let mut draw = |special: bool| {
+            let kind = if kind == Values::Hostile && !special {
+                Values::Normal
+            } else {
+                kind
+            };
+            draw(&mut rng, values, kind)
+        };
+        let lhs = (0..m * k).map(|e| draw(e / k.max(1) % 3 == 0)).collect();
+        let rhs_values = (0..k * n).map(|e| draw(e % n % 3 == 0)).collect();
+        let bias = (0..n).map(|j| draw(j % 3 == 1)).collect();
+        Problem {
+            m,
+            n,
+            k,
+            values,
+            lhs,
+            rhs: rhs_values,
+            bias,
+            rhs_packer: kernel.rhs_packers[rhs % kernel.rhs_packers.len()],
+        }
+    }
+
+    pub fn normal(kernel: &MatmulKernel, shape: (usize, usize, usize), seed: u64) -> Self {
+        Problem::new(kernel, shape, seed as usize, Values::Normal, seed)
+    }
+
+    fn bytes(&self, v: impl Iterator<Item = u32>) -> Vec<u8> {
+        let f32s = self.values == Output::F32;
+        let mut out: Vec<u8> = Vec::new();
+        for x in v {
+            if f32s {
+                out.extend_from_slice(&x.to_le_bytes());
+            } else {
+                out.extend_from_slice(&(x as u16).to_le_bytes());
+            }
+        }
+        if out.is_empty() {
+            out.push(0);
+        }
+        out
+    }
+
+    fn vb(&self) -> usize {
+        self.values.size()
+    }
+
+    fn kr(&self) -> usize {
+        4 / self.vb()
+    }
+
+    pub fn pack_lhs(&self, kernel: &MatmulKernel, edge: Edge) -> Guarded {
+        let name = kernel.lhs_packers[0].name;
+        let src = Guarded::from_bytes(&self.bytes(self.lhs.iter().copied()), edge);
+        let size =
+            sym::<Getter5>("get_lhs_packed_size", name)(self.m, self.k, tile(), self.kr(), 1);
+        let mut out = Guarded::from_bytes(&vec![0xa5; size.max(1)], edge);
+        // SAFETY: source rows and output sized for m x k.
+        unsafe {
+            pack_lhs(
+                name,
+                (self.m, self.k),
+                (tile(), self.kr(), 1),
+                0,
+                (src.ptr().cast(), self.vb() * self.k.max(1)),
+                out.mut_ptr().cast(),
+            )
+        };
+        out
+    }
+
+    pub fn pack_rhs(&self, edge: Edge) -> Guarded {
+        let name = self.rhs_packer.name;
+        let (n, k) = (self.n, self.k);
+        let (src, stride) = if name.contains("nxk") {
+            let t = (0..n * k).map(|e| self.rhs[(e % k) * n + e / k]);
+            (self.bytes(t), self.vb() * k.max(1))
+        } else {
+            (self.bytes(self.rhs.iter().copied()), self.vb() * n)
+        };
+        let src = Guarded::from_bytes(&src, edge);
+        let bias = Guarded::from_bytes(&self.bytes(self.bias.iter().copied()), edge);
+        let size = sym::<Getter2>("get_rhs_packed_size", name)(n, k);
+        let mut out = Guarded::from_bytes(&vec![0x5a; size], edge);
+        // SAFETY: source, bias and output sized for k x n.
+        unsafe {
+            pack_float_rhs(
+                name,
+                (n, k),
+                (tile(), self.kr(), 1),
+                (src.ptr().cast(), stride),
+                bias.ptr().cast(),
+                out.mut_ptr().cast(),
+            )
+        };
+        out
+    }
+
+    /// Unclamped sum of element (i, j): the bias entered into a zeroed accumulator by an outer
+    /// product with ones, then one step per `kr` K values in order (an odd K's last pair padded
+    /// with zeros, as both packers pad it).
+    pub fn sum(&self, i: usize, j: usize) -> f32 {
+        let (k, n) = (self.k, self.n);
+        match self.values {
+            Output::F32 => {
+                let f = f32::from_bits;
+                let mut acc = float::fmopa(0.0, 1.0, f(self.bias[j]));
+                for kk in 0..k {
+                    acc = float::fmopa(acc, f(self.lhs[i * k + kk]), f(self.rhs[kk * n + j]));
+                }
+                acc
+            }
+            Output::F16 | Output::Bf16 => {
+                let one = 0x3c00;
+                let mut acc = f16::dot_add(0.0, [one, one], [self.bias[j] as u16, 0]);
+                let a = |kk: usize| {
+                    if kk < k {
+                        self.lhs[i * k + kk] as u16
+                    } else {
+                        0
+                    }
+                };
+                let b = |kk: usize| {
+                    if kk < k {
+                        self.rhs[kk * n + j] as u16
+                    } else {
+                        0
+                    }
+                };
+                for g in (0..k).step_by(2) {
+                    acc = f16::dot_add(acc, [a(g), a(g + 1)], [b(g), b(g + 1)]);
+                }
+                acc
+            }
+        }
+    }
+
+    /// Reference results of `kernel` (f32; the f16 family's halves widened exactly).
+    pub fn results(&self, kernel: &MatmulKernel, (lo, hi): (f32, f32)) -> Vec<f32> {
+        let clamp = kernel.epilogue.clamp;
+        let mut out = Vec::with_capacity(self.m * self.n);
+        for i in 0..self.m {
+            for j in 0..self.n {
+                let y = self.sum(i, j);
+                out.push(match self.values {
+                    Output::F32 => match clamp {
+                        Clamp::MaxNumThenMinNum => float::clamp_num(y, lo, hi),
+                        _ => float::clamp_upper_first(y, lo, hi),
+                    },
+                    // Narrowed, then clamped on halves with narrowed bounds.
+                    Output::F16 | Output::Bf16 => {
+                        let (y, l, h) = (f16::from_f32(y), f16::from_f32(lo), f16::from_f32(hi));
+                        let r = match clamp {
+                            Clamp::MaxNumThenMinNum => f16::fminnm(f16::fmaxnm(y, l), h),
+                            _ => f16::fmax(f16::fmin(y, h), l),
+                        };
+                        f32::from_bits(f16::to_f32_bits(r))
+                    }
+                });
+            }
+        }
+        out
+    }
+}
+
+/// The SME packed-float families for the generic tester.
+pub struct Sme;
+
+impl PackedFamily for Sme {
+    type Problem = Problem;
+    const ANY_NAN: bool = false;
+
+    fn shape(p: &Problem) -> (usize, usize, usize, usize) {
+        (p.m, p.n, p.k, 0)
+    }
+
+    fn pack(k: &MatmulKernel, p: &Problem, edge: Edge) -> (Guarded, Guarded) {
+        (p.pack_lhs(k, edge), p.pack_rhs(edge))
+    }
+
+    fn expected(k: &MatmulKernel, p: &Problem, clamp: (f32, f32)) -> Vec<f32> {
+        p.results(k, clamp)
+    }
+}
+
+/// (m, n, k) around the tile `t`: one element, partial and whole tiles and one past on both
+/// axes, odd and even K, K = 0, a K that runs the two-step loop and its odd tail.
+pub fn shapes(t: usize) -> Vec<(usize, usize, usize)> {
+    vec![
+        (1, 1, 1),
+        (3, 5, 0),
+        (t - 1, t + 1, 3),
+        (t, t, 2),
+        (t + 1, 2 * t + 1, 5),
+        (2 * t + 1, t - 1, 4),
+        (1, 2 * t + 1, 33),
+    ]
+}
+
+/// Each shape (alternating the RHS packers) with no clamp, a biting one and inverted bounds.
+pub fn check_kernel(k: &MatmulKernel, which: Impl) -> usize {
+    let mut cases = 0;
+    for (seed, shape) in shapes(tile()).into_iter().enumerate() {
+        let p = Problem::new(k, shape, seed, Values::Normal, 300 + seed as u64);
+        let clamps = tester::clamps::<Sme>(k, &p);
+        let clamps = if tester::every_case_here(k) {
+            &clamps[..]
+        } else {
+            &clamps[1..]
+        };
+        for &clamp in clamps.iter().chain(&[(0.3, -0.3)]) {
+            let expect = Sme::expected(k, &p, clamp);
+            cases += tester::check_problem::<Sme>(k, &p, clamp, &expect, &[which]);
+        }
+    }
+    cases
+}
+
+/// Hostile values in the LHS, the RHS and the bias, under four clamps (none, huge, biting,
+/// inverted): every result equals the model bit for bit, NaNs included.
+pub fn hostile_values_follow_the_model(family: Family) -> usize {
+    let t = tile();
+    let mut cases = 0;
+    for (k, which) in implementations(family) {
+        for (seed, &shape) in [(t + 1, t + 3, 7), (3, 2 * t, 16), (2 * t, 5, 33)]
+            .iter()
+            .enumerate()
+        {
+            if !tester::every_case_here(k) && seed != 0 {
+                continue;
+            }
+            let p = Problem::new(k, shape, seed, Values::Hostile, 900 + seed as u64);
+            for clamp in [
+                (f32::NEG_INFINITY, f32::INFINITY),
+                (-1e30, 1e30),
+                (-0.5, 2.0),
+                (0.3, -0.3),
+            ] {
+                let expect = Sme::expected(k, &p, clamp);
+                cases += tester::check_problem::<Sme>(k, &p, clamp, &expect, &[which]);
+            }
+        }
+    }
+    cases
+}
+
+/// Values over a wide exponent range (every step rounds), whose results the model tells apart
+/// from a plain left-to-right sum of the products: the rounding of each step is the model's.
+pub fn wide_values_round_as_the_model(family: Family) -> usize {
+    let t = tile();
+    let mut cases = 0;
+    for (k, which) in implementations(family) {
+        let p = Problem::new(k, (t + 3, t + 1, 64), 1, Values::Wide, 1700);
+        let clamp = (f32::NEG_INFINITY, f32::INFINITY);
+        let expect = Sme::expected(k, &p, clamp);
+        cases += tester::check_problem::<Sme>(k, &p, clamp, &expect, &[which]);
+    }
+    cases
+}
+
+/// A `-0` bias becomes `+0` in ZA (an outer product into zeros) and stays so when every product
+/// is `-0`; a NaN bias becomes the default NaN; K = 0 stores the clamped bias (subnormals kept).
+pub fn bias_enters_through_an_outer_product(family: Family) -> usize {
+    let t = tile();
+    let mut cases = 0;
+    for (k, which) in implementations(family) {
+        let mut p = Problem::new(k, (2, t + 1, 3), 0, Values::Normal, 4);
+        let f32s = p.values == Output::F32;
+        let specials: [u32; 4] = if f32s {
+            [0x8000_0000, 0x7f80_0001, 0xffc0_1234, 0x0000_0003]
+        } else {
+            [0x8000, 0x7c01, 0xfe34, 0x0003]
+        };
+        for (j, b) in p.bias.iter_mut().enumerate() {
+            *b = specials[j % 4];
+        }
+        let minus = if f32s {
+            (-1.5f32).to_bits()
+        } else {
+            u32::from(f16::from_f32(-1.5))
+        };
+        for kk in 0..p.k {
+            p.lhs[kk] = 0;
+            p.rhs[kk * p.n] = minus;
+        }
+        let clamp = (f32::NEG_INFINITY, f32::INFINITY);
+        let expect = Sme::expected(k, &p, clamp);
+        assert_eq!(expect[0].to_bits(), 0, "-0 bias and -0 products give +0");
+        cases += tester::check_problem::<Sme>(k, &p, clamp, &expect, &[which]);
+        let zero_k = Problem {
+            k: 0,
+            lhs: vec![],
+            rhs: vec![],
+            ..p
+        };
+        let expect = Sme::expected(k, &zero_k, clamp);
+        assert!(
+            expect[3] != 0.0 && expect[3].abs() < 1e-6,
+            "k = 0 keeps a subnormal bias"
+        );
+        cases += tester::check_problem::<Sme>(k, &zero_k, clamp, &expect, &[which]);
+    }
+    cases
+}
+
+/// Neither kernel asserts `dst_stride_col`: any value gives the same results.
+pub fn dst_stride_col_is_ignored(family: Family) -> usize {
+    let mut calls = 0;
+    for k in runnable(family) {
+        let p = Problem::normal(k, (3, 5, 4), 11);
+        let (lhs, rhs) = Sme::pack(k, &p, Edge::End);
+        let es = p.vb();
+        let mut dst = vec![0u8; 15 * es];
+        let expect: Vec<u32> = p
+            .results(k, (-1.0, 1.0))
+            .iter()
+            .map(|&v| tester::output_bits(k, v))
+            .collect();
+        // SAFETY: operands packed for p; dst holds 3 rows of 5 values.
+        unsafe {
+            sym::<MatmulFn>("run", k.stem)(
+                3,
+                5,
+                4,
+                lhs.ptr().cast(),
+                rhs.ptr().cast(),
+                dst.as_mut_ptr().cast(),
+                5 * es,
+                7,
+                -1.0,
+                1.0,
+            )
+        };
+        let got: Vec<u32> = dst
+            .chunks(es)
+            .map(|c| match es {
+                4 => u32::from_le_bytes(c.try_into().unwrap()),
+                _ => u32::from(u16::from_le_bytes(c.try_into().unwrap())),
+            })
+            .collect();
+        assert_eq!(got, expect, "{}", k.stem);
+        calls += 1;
+    }
+    calls
+}
+
+/// Calls kernel `stem` for m = 2, n = 8, k = 4 with the given row stride; `null` names the
+/// buffer passed as NULL (1 LHS, 2 RHS, 3 dst, 0 none).
+pub fn run_call(stem: &str, dst_stride_row: usize, null: usize) {
+    let lhs = vec![0u8; 1 << 16];
+    let rhs = vec![0u8; 1 << 16];
+    let mut dst = vec![0u8; 1 << 12];
+    let p = |b: &[u8], which: usize| {
+        if null == which {
+            ptr::null()
+        } else {
+            b.as_ptr().cast()
+        }
+    };
+    let d = if null == 3 {
+        ptr::null_mut()
+    } else {
+        dst.as_mut_ptr().cast()
+    };
+    // SAFETY: buffers cover the call; it is expected to abort.
+    unsafe {
+        sym::<MatmulFn>("run", stem)(
+            2,
+            8,
+            4,
+            p(&lhs, 1),
+            p(&rhs, 2),
+            d,
+            dst_stride_row,
+            4,
+            -1.0,
+            1.0,
+        )
+    }
+}
+
+/// The catalog entry of `stem`.
+pub fn kernel(stem: &str) -> &'static MatmulKernel {
+    catalog::kernel(stem).unwrap()
+}

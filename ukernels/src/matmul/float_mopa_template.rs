@@ -1,0 +1,227 @@
+//! The one asm template of the SME packed-float GEMMs (`2vlx2vl`, both operands packed in
+//! streaming-length tiles, the bias in front of each RHS group): the bf16 family
+//! (`matmul_clamp_fp32_bf16p_bf16p`, `BFMOPA`, `kr` = 2), the f32 family
+//! (`matmul_clamp_f32_f32p_f32p`, `FMOPA` on f32, `kr` = 1) and the f16 family
+//! (`matmul_clamp_f16_f16p_f16p`, widening `FMOPA` on halves, `kr` = 2, f16 output).
+//!
+//! Per `mr` x `nr` tile (`mr` = `nr` = 2 x SVL32, four ZA tiles: za0 rows 0..SVL32 x columns
+//! 0..SVL32, za1 the next columns, za2/za3 the next rows): ZA zeroed, the biases entered by an
+//! outer product of a vector of ones with them, then one outer-product step per `kr` K values,
+//! in K order (two steps per loop iteration, an odd step last); then each row of za0/za1, and of
+//! za2/za3, clamped (and narrowed) and stored, predicated to the `n` columns.
+
+/// One SME packed-float GEMM kernel: its documentation and function name, then
+/// `"sme" | "sme2"` (the extension: the loads, one vector each or SME2's four-vector form, and the
+/// clamp, `FMIN`/`FMAX` or `FCLAMP`), `output f32 | f16` (the destination's element: f16 results
+/// are narrowed by `FCVT` before the clamp, whose bounds are halves as `FCVT` rounds them),
+/// `kr 1 | 2` (K values per outer-product step) and `mopa "<instruction>", "<element suffix of
+/// its sources>", "<load of one vector of them>"`.
+///
+/// Registers: x0 m, x1 n, x2 K steps, x3 the LHS block, x4 the first RHS group, x5 dst, x6 the
+/// row stride, x7 SVL32, x8 2 x SVL32 (the tile), x9 the RHS read pointer, x10 the tile's first
+/// row, x11 its first column, w12 the ZA slice, x13 the LHS read pointer, x14 the K count, x15
+/// and x17 row or column counts, x16 the destination row; z0-z3 LHS and z4-z7 RHS steps (then
+/// z4/z5 one output row's two halves), z29 ones, z26 zeros, z27/z28 biases, z30/z31 the lower and
+/// upper bounds; p0 and pn8 all true, p2/p3 the store predicates.
+#[cfg(target_arch = "aarch64")]
+macro_rules! float_mopa_kernel {
+    // ---- Pieces, each one string of asm lines ----
+    (@steps 1) => { "" };
+    (@steps 2) => { "add x2, x2, #1\nlsr x2, x2, #1" };
+    (@setup "sme" f32) => { "fmov z29.s, #1.0\ndup z30.s, {lo:w}\ndup z31.s, {hi:w}" };
+    (@setup "sme" f16) => {
+        "fmov z29.h, #1.0\ndup z26.h, #0\ndup z30.h, {lo:w}\ndup z31.h, {hi:w}"
+    };
+    (@setup "sme2" $out:ident) => {
+        concat!(float_mopa_kernel!(@setup "sme" $out), "\nptrue pn8.b")
+    };
+    // The biases: f32 ones in two vectors; f16 ones in one, each paired with a zero.
+    (@bias f32) => {
+        "ld1w {{z28.s}}, p0/z, [x9]
+        ld1w {{z27.s}}, p0/z, [x9, #1, mul vl]
+        addvl x9, x9, #2
+        fmopa za0.s, p0/m, p0/m, z29.s, z28.s
+        fmopa za1.s, p0/m, p0/m, z29.s, z27.s
+        fmopa za2.s, p0/m, p0/m, z29.s, z28.s
+        fmopa za3.s, p0/m, p0/m, z29.s, z27.s"
+    };
+    (@bias f16) => {
+        "ld1h {{z28.h}}, p0/z, [x9]
+        addvl x9, x9, #1
+        zip1 z27.h, z28.h, z26.h
+        zip2 z28.h, z28.h, z26.h
+        fmopa za0.s, p0/m, p0/m, z29.h, z27.h
+        fmopa za1.s, p0/m, p0/m, z29.h, z28.h
+        fmopa za2.s, p0/m, p0/m, z29.h, z27.h
+        fmopa za3.s, p0/m, p0/m, z29.h, z28.h"
+    };
+    (@load "sme" $ld:literal, $el:literal) => {
+        concat!(
+            $ld, " {{z0", $el, "}}, p0/z, [x13]\n",
+            $ld, " {{z1", $el, "}}, p0/z, [x13, #1, mul vl]\n",
+            $ld, " {{z2", $el, "}}, p0/z, [x13, #2, mul vl]\n",
+            $ld, " {{z3", $el, "}}, p0/z, [x13, #3, mul vl]\n",
+            $ld, " {{z4", $el, "}}, p0/z, [x9]\n",
+            $ld, " {{z5", $el, "}}, p0/z, [x9, #1, mul vl]\n",
+            $ld, " {{z6", $el, "}}, p0/z, [x9, #2, mul vl]\n",
+            $ld, " {{z7", $el, "}}, p0/z, [x9, #3, mul vl]",
+        )
+    };
+    (@load "sme2" $ld:literal, $el:literal) => {
+        concat!(
+            $ld, " {{z0", $el, "-z3", $el, "}}, pn8/z, [x13]\n",
+            $ld, " {{z4", $el, "-z7", $el, "}}, pn8/z, [x9]",
+        )
+    };
+    (@columns f32) => {
+        "whilelt p2.s, xzr, x15\nwhilelt p3.s, x7, x15\nadd x16, x16, x11, lsl #2"
+    };
+    (@columns f16) => { "whilelt p2.h, xzr, x15\nadd x16, x16, x11, lsl #1" };
+    (@row "sme" f32) => {
+        "fmin z4.s, p0/m, z4.s, z31.s
+        fmin z5.s, p0/m, z5.s, z31.s
+        fmax z4.s, p0/m, z4.s, z30.s
+        fmax z5.s, p0/m, z5.s, z30.s
+        st1w {{z4.s}}, p2, [x16]
+        st1w {{z5.s}}, p3, [x16, #1, mul vl]"
+    };
+    (@row "sme2" f32) => {
+        "fclamp {{z4.s, z5.s}}, z30.s, z31.s
+        st1w {{z4.s}}, p2, [x16]
+        st1w {{z5.s}}, p3, [x16, #1, mul vl]"
+    };
+    (@row "sme" f16) => {
+        "fcvt z4.h, p0/m, z4.s
+        fcvt z5.h, p0/m, z5.s
+        uzp1 z4.h, z4.h, z5.h
+        fmin z4.h, p0/m, z4.h, z31.h
+        fmax z4.h, p0/m, z4.h, z30.h
+        st1h {{z4.h}}, p2, [x16]"
+    };
+    (@row "sme2" f16) => {
+        "fcvt z4.h, {{z4.s-z5.s}}
+        fclamp z4.h, z30.h, z31.h
+        st1h {{z4.h}}, p2, [x16]"
+    };
+    (@dst f32) => { f32 };
+    (@dst f16) => { u16 };
+    (@bits f32, $x:expr) => { $x.to_bits() };
+    (@bits f16, $x:expr) => { u32::from($crate::float::f16::from_f32($x)) };
+    (
+        $(#[$doc:meta])* fn $name:ident; $ext:tt; output $out:ident; kr $kr:tt;
+        mopa $mopa:literal, $el:literal, $ld:literal $(;)?
+    ) => {
+        streaming_kernel! {
+            $(#[$doc])*
+            fn $name(
+                m, n, k, lhs_packed, rhs_packed, dst: float_mopa_kernel!(@dst $out),
+                dst_stride_row, clamp_min, clamp_max,
+            ) {
+                // SAFETY: the caller guarantees (see `# Safety`) the kernel's ISA and that the
+                // packed buffers cover the blocks and groups read here, whole; stores are
+                // predicated to the n columns of each of the m rows. Only the declared registers
+                // change; streaming mode starts and ends in the block.
+                unsafe {
+                    streaming_asm!($ext;
+                        "cntw x7",
+                        "lsl x8, x7, #1",
+                        float_mopa_kernel!(@steps $kr),
+                        "ptrue p0.b",
+                        float_mopa_kernel!(@setup $ext $out),
+                        "mov x10, #0",
+                        // ---- M loop: one block of 2 x SVL32 rows ----
+                        "1:",
+                        "mov x9, x4",
+                        "mov x11, #0",
+                        // ---- N loop: one group of 2 x SVL32 columns ----
+                        "2:",
+                        "zero {{za}}",
+                        float_mopa_kernel!(@bias $out),
+                        "mov x13, x3",
+                        "lsr x14, x2, #1",
+                        "cbz x14, 8f",
+                        // ---- K loop: two steps, in K order per tile ----
+                        "3:",
+                        float_mopa_kernel!(@load $ext $ld, $el),
+                        "addvl x13, x13, #4",
+                        "addvl x9, x9, #4",
+                        concat!($mopa, " za0.s, p0/m, p0/m, z0", $el, ", z4", $el),
+                        concat!($mopa, " za1.s, p0/m, p0/m, z0", $el, ", z5", $el),
+                        concat!($mopa, " za2.s, p0/m, p0/m, z1", $el, ", z4", $el),
+                        concat!($mopa, " za3.s, p0/m, p0/m, z1", $el, ", z5", $el),
+                        concat!($mopa, " za0.s, p0/m, p0/m, z2", $el, ", z6", $el),
+                        concat!($mopa, " za1.s, p0/m, p0/m, z2", $el, ", z7", $el),
+                        concat!($mopa, " za2.s, p0/m, p0/m, z3", $el, ", z6", $el),
+                        concat!($mopa, " za3.s, p0/m, p0/m, z3", $el, ", z7", $el),
+                        "subs x14, x14, #1",
+                        "b.ne 3b",
+                        // ---- An odd number of steps: the last one ----
+                        "8:",
+                        "tbz x2, #0, 4f",
+                        concat!($ld, " {{z0", $el, "}}, p0/z, [x13]"),
+                        concat!($ld, " {{z1", $el, "}}, p0/z, [x13, #1, mul vl]"),
+                        concat!($ld, " {{z4", $el, "}}, p0/z, [x9]"),
+                        concat!($ld, " {{z5", $el, "}}, p0/z, [x9, #1, mul vl]"),
+                        "addvl x13, x13, #2",
+                        "addvl x9, x9, #2",
+                        concat!($mopa, " za0.s, p0/m, p0/m, z0", $el, ", z4", $el),
+                        concat!($mopa, " za1.s, p0/m, p0/m, z0", $el, ", z5", $el),
+                        concat!($mopa, " za2.s, p0/m, p0/m, z1", $el, ", z4", $el),
+                        concat!($mopa, " za3.s, p0/m, p0/m, z1", $el, ", z5", $el),
+                        // ---- Store: the rows of za0/za1, then of za2/za3 ----
+                        "4:",
+                        "sub x15, x1, x11",
+                        "madd x16, x10, x6, x5",
+                        float_mopa_kernel!(@columns $out),
+                        "sub x17, x0, x10",
+                        "cmp x17, x7",
+                        "csel x15, x17, x7, lt",
+                        "mov w12, #0",
+                        "5:",
+                        "mova z4.s, p0/m, za0h.s[w12, 0]",
+                        "mova z5.s, p0/m, za1h.s[w12, 0]",
+                        float_mopa_kernel!(@row $ext $out),
+                        "add x16, x16, x6",
+                        "add w12, w12, #1",
+                        "cmp x12, x15",
+                        "b.lt 5b",
+                        "subs x17, x17, x7",
+                        "b.le 7f",
+                        "cmp x17, x7",
+                        "csel x15, x17, x7, lt",
+                        "mov w12, #0",
+                        "6:",
+                        "mova z4.s, p0/m, za2h.s[w12, 0]",
+                        "mova z5.s, p0/m, za3h.s[w12, 0]",
+                        float_mopa_kernel!(@row $ext $out),
+                        "add x16, x16, x6",
+                        "add w12, w12, #1",
+                        "cmp x12, x15",
+                        "b.lt 6b",
+                        "7:",
+                        "add x11, x11, x8",
+                        "cmp x11, x1",
+                        "b.lo 2b",
+                        // The next LHS block follows this one's last step.
+                        "mov x3, x13",
+                        "add x10, x10, x8",
+                        "cmp x10, x0",
+                        "b.lo 1b";
+                        inout("x0") m => _,
+                        inout("x1") n => _,
+                        inout("x2") k => _,
+                        inout("x3") lhs_packed => _,
+                        inout("x4") rhs_packed => _,
+                        inout("x5") dst => _,
+                        inout("x6") dst_stride_row => _,
+                        lo = in(reg) float_mopa_kernel!(@bits $out, clamp_min),
+                        hi = in(reg) float_mopa_kernel!(@bits $out, clamp_max),
+                        out("x7") _, out("x8") _, out("x9") _, out("x10") _, out("x11") _,
+                        out("x12") _, out("x13") _, out("x14") _, out("x15") _, out("x16") _,
+                        out("x17") _,
+                    );
+                }
+            }
+        }
+    };
+}

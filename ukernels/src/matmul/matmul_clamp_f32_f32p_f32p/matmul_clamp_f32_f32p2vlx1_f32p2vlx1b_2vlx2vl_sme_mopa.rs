@@ -1,0 +1,14 @@
+//! `kai_matmul_clamp_f32_f32p2vlx1_f32p2vlx1b_2vlx2vl_sme_mopa`: the family's GEMM (see the
+//! parent module) for CPUs with SME but not SME2: `FMIN` with `clamp_max`, then `FMAX` with
+//! `clamp_min`.
+
+float_mopa_kernel! {
+    /// Computes `dst[i][j] = max(min(bias[j] + sum over K of a_ik * b_kj, clamp_max),
+    /// clamp_min)` for the `m` x `n` portion (see the parent module for the packed operands and
+    /// the rounding).
+    ///
+    #[doc = streaming_kernel_safety!("SME")]
+    fn matmul_f32_f32p2vlx1_f32p2vlx1b_2vlx2vl_sme_mopa;
+    "sme"; output f32; kr 1;
+    mopa "fmopa", ".s", "ld1w";
+}
