@@ -15,4 +15,5 @@ pub mod guard;
 pub mod host;
 pub mod hostile;
 pub mod rng;
+pub mod sme_pack;
 pub mod tester;
