@@ -28,7 +28,7 @@ use support::cabi::{
 use support::gemm::Impl;
 use support::guard::{EDGES, Edge, Guarded};
 use support::rng::Rng;
-use support::tester::{self, PackedFamily};
+use support::tester::{self, Depth, PackedFamily};
 
 type Getter1 = extern "C" fn(usize) -> usize;
 type Getter5 = extern "C" fn(usize, usize, usize, usize, usize) -> usize;
@@ -626,6 +626,7 @@ fn shapes(t: usize) -> Vec<(usize, usize, usize)> {
 }
 
 fn check_kernel(k: &MatmulKernel, which: Impl) -> usize {
+    let depth = Depth::of(k);
     let mut cases = 0;
     for (seed, shape) in shapes(tile()).into_iter().enumerate() {
         // Alternate the two LHS packers (same bytes).
@@ -643,7 +644,7 @@ fn check_kernel(k: &MatmulKernel, which: Impl) -> usize {
             .chain([(0.3, -0.3)])
         {
             let expect = Sme::expected(k, &p, clamp);
-            cases += tester::check_problem::<Sme>(k, &p, clamp, &expect, &[which]);
+            cases += tester::check_problem::<Sme>(depth, k, &p, clamp, &expect, &[which]);
         }
     }
     cases
@@ -677,6 +678,7 @@ fn non_finite_values_follow_the_model() {
     let t = tile();
     let mut cases = 0;
     for (k, which) in implementations() {
+        let depth = Depth::of(k);
         for (seed, &(m, n, kk)) in [(t + 1, t + 3, 7), (3, 2 * t, 16), (2 * t, 5, 33)]
             .iter()
             .enumerate()
@@ -696,7 +698,7 @@ fn non_finite_values_follow_the_model() {
                 (0.3, -0.3),
             ] {
                 let expect = Sme::expected(k, &p, clamp);
-                cases += tester::check_problem::<Sme>(k, &p, clamp, &expect, &[which]);
+                cases += tester::check_problem::<Sme>(depth, k, &p, clamp, &expect, &[which]);
             }
         }
     }
@@ -710,6 +712,7 @@ fn wide_exponent_ranges_round_to_odd() {
     let t = tile();
     let mut cases = 0;
     for (k, which) in implementations() {
+        let depth = Depth::of(k);
         let p = Problem::new(t + 3, t + 1, 64, k.lhs_packers[0], Values::Wide, 1700);
         let clamp = (f32::NEG_INFINITY, f32::INFINITY);
         let expect = Sme::expected(k, &p, clamp);
@@ -724,7 +727,7 @@ fn wide_exponent_ranges_round_to_odd() {
             acc.to_bits() != expect[e].to_bits()
         });
         assert!(nearest_differs, "wide values too tame");
-        cases += tester::check_problem::<Sme>(k, &p, clamp, &expect, &[which]);
+        cases += tester::check_problem::<Sme>(depth, k, &p, clamp, &expect, &[which]);
     }
     eprintln!("RELIABILITY hostile {cases}");
 }
@@ -736,6 +739,7 @@ fn bias_enters_through_fmopa() {
     let t = tile();
     let mut cases = 0;
     for (k, which) in implementations() {
+        let depth = Depth::of(k);
         let mut p = Problem::new(2, t + 1, 3, k.lhs_packers[0], Values::Normal, 4);
         for (j, b) in p.bias.iter_mut().enumerate() {
             *b = [0x8000_0000, 0x7f80_0001, 0xffc0_1234, 0x0000_0003][j % 4];
@@ -748,7 +752,7 @@ fn bias_enters_through_fmopa() {
         let clamp = (f32::NEG_INFINITY, f32::INFINITY);
         let expect = Sme::expected(k, &p, clamp);
         assert_eq!(expect[0].to_bits(), 0, "-0 bias and -0 products give +0");
-        cases += tester::check_problem::<Sme>(k, &p, clamp, &expect, &[which]);
+        cases += tester::check_problem::<Sme>(depth, k, &p, clamp, &expect, &[which]);
         let zero_k = Problem {
             k: 0,
             lhs: vec![],
@@ -757,7 +761,7 @@ fn bias_enters_through_fmopa() {
         };
         let expect = Sme::expected(k, &zero_k, clamp);
         assert_eq!(expect[3].to_bits(), 3, "k = 0 keeps a subnormal bias");
-        cases += tester::check_problem::<Sme>(k, &zero_k, clamp, &expect, &[which]);
+        cases += tester::check_problem::<Sme>(depth, k, &zero_k, clamp, &expect, &[which]);
     }
     assert!(cases > 0);
 }

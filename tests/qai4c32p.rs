@@ -29,7 +29,7 @@ use support::gemm::Impl;
 use support::guard::{Edge, Guarded};
 use support::hostile;
 use support::rng::Rng;
-use support::tester::{self, PackedFamily};
+use support::tester::{self, Depth, PackedFamily};
 
 const LHS_F32: &str = "lhs_quant_pack_qsi8d32pscalef32_f32_neon";
 const LHS_F16: &str = "lhs_quant_pack_qsi8d32pscalef32_f16_neon";
@@ -448,7 +448,7 @@ fn make_hostile(p: &mut Problem, scenario: &str) {
 /// returns the number of cases. The f16 packer reads the values rounded to f16, which the
 /// reference then uses for both packers.
 fn check_hostile(k: &MatmulKernel, which: Impl) -> usize {
-    let lhs_packer = k.lhs_packers[0].name;
+    let (lhs_packer, depth) = (k.lhs_packers[0].name, Depth::of(k));
     let mut cases = 0;
     for (seed, (m, n, kk, bl)) in [(5, 13, 64, 32), (1, 9, 96, 32), (9, 6, 128, 64)]
         .into_iter()
@@ -464,7 +464,7 @@ fn check_hostile(k: &MatmulKernel, which: Impl) -> usize {
             }
             let clamp = (f32::NEG_INFINITY, f32::INFINITY);
             let expect = expected_dst(&p, k, clamp);
-            cases += tester::check_problem::<Asymmetric>(k, &p, clamp, &expect, &[which]);
+            cases += tester::check_problem::<Asymmetric>(depth, k, &p, clamp, &expect, &[which]);
         }
     }
     cases

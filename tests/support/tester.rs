@@ -472,21 +472,10 @@ pub fn check_portion<F: PackedFamily>(
     }
 }
 
-/// Runs every portion of `p` with `clamp` through each of `impls`, with the operands against a
-/// guard page at either edge, as deep as [`Depth::of`] `k` says; returns the number of cases.
+/// Runs the portions of `p` with `clamp` through each of `impls`, with the operands against a
+/// guard page at each edge, as far as `depth` ([`Depth::of`] the kernel) says: every edge and
+/// portion, or one edge with the whole call and the last tile. Returns the number of cases.
 pub fn check_problem<F: PackedFamily>(
-    k: &MatmulKernel,
-    p: &F::Problem,
-    clamp: (f32, f32),
-    expect: &[f32],
-    impls: &[Impl],
-) -> usize {
-    check_problem_at::<F>(Depth::of(k), k, p, clamp, expect, impls)
-}
-
-/// [`check_problem`] at `depth`: every guard edge and portion, or ([`Depth::Once`]) one edge
-/// and the whole call with the last tile.
-pub fn check_problem_at<F: PackedFamily>(
     depth: Depth,
     k: &MatmulKernel,
     p: &F::Problem,
@@ -518,8 +507,8 @@ pub fn clamps<F: PackedFamily>(k: &MatmulKernel, p: &F::Problem) -> [(f32, f32);
     [no_clamp, biting]
 }
 
-/// [`check_problem`] for each of `problems` with the [`clamps`] [`Depth::of`] `k` takes; returns
-/// the number of cases.
+/// [`check_problem`] for each of `problems` with the [`clamps`], at [`Depth::of`] `k`; returns the
+/// number of cases.
 pub fn check_kernel<F: PackedFamily>(
     k: &MatmulKernel,
     problems: impl Iterator<Item = F::Problem>,
@@ -530,7 +519,7 @@ pub fn check_kernel<F: PackedFamily>(
     for p in problems {
         for &clamp in depth.clamps(&clamps::<F>(k, &p)) {
             let expect = F::expected(k, &p, clamp);
-            cases += check_problem_at::<F>(depth, k, &p, clamp, &expect, impls);
+            cases += check_problem::<F>(depth, k, &p, clamp, &expect, impls);
         }
     }
     cases
