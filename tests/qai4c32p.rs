@@ -20,7 +20,7 @@ use rkai::ukernels::pack::kinds::{LhsPackerKind, PackerKind};
 use rkai::ukernels::pack::lhs_quant_pack_qsi8d32pscalef32::Variant as LhsVariant;
 use rkai::ukernels::reference::qai4c32p::{self as reference, Rounding};
 use rkai::ukernels::types::kai_rhs_pack_qs4cxs1s0_param as Params;
-use support::block_gemm::{self, run_kernel, run_rows};
+use support::block_gemm::{self, PARAMS, run_kernel, run_rows};
 use support::block_lhs::{self, BlockLhsProblem, LhsCase};
 use support::cabi::func as sym;
 use support::cabi::{BlockLhsGetter, pack_qai4c32p_rhs};
@@ -36,10 +36,6 @@ const LHS_F16: &str = "lhs_quant_pack_qsi8d32pscalef32_f16_neon";
 const RHS: &str = "rhs_pack_nxk_qai4c32p_qau4c32s0s1_f32_f32_f32_neon";
 const RHS_S0S1: &str = "rhs_pack_nxk_qai4c32ps1s0nrx4_qau4c32s0s1_f32_f32_f32_neon";
 const RHS_S1S0: &str = "rhs_pack_nxk_qai4c32ps1s0nrx4_qau4c32s1s0_f32_f32_f32_neon";
-const PARAMS: Params = Params {
-    lhs_zero_point: 1,
-    rhs_zero_point: 8,
-};
 /// Parameters the packers refuse: a zero point of 0 (signed source), an LHS zero point of 0.
 const SIGNED_RHS: Params = Params {
     rhs_zero_point: 0,

@@ -190,14 +190,9 @@ impl RhsPacker {
         let packed_offset = sym::<Getter2>("get_rhs_packed_offset", self.name)(n0, k);
         // SAFETY: the offsets stay inside the caller's buffers for this slice.
         unsafe {
-            pack_float_rhs(
-                self.name,
-                (cols, k),
-                self.tile,
-                (src.add(rhs_offset).cast(), row_bytes),
-                bias.add(bias_offset).cast(),
-                out.add(packed_offset).cast(),
-            )
+            let source = (src.add(rhs_offset).cast(), row_bytes);
+            let (bias, out) = (bias.add(bias_offset).cast(), out.add(packed_offset).cast());
+            pack_float_rhs(self.name, (cols, k), self.tile, source, bias, out)
         }
     }
 }
@@ -228,12 +223,13 @@ impl LhsPacker {
         let packed_offset = sym::<Getter5>("get_lhs_packed_offset", self.name)(m0, k, mr, kr, sr);
         // SAFETY: the offsets stay inside the caller's buffers for these rows.
         unsafe {
+            let source = (src.add(lhs_offset).cast(), row_bytes);
             pack_lhs(
                 self.name,
                 (rows, k),
                 self.tile,
                 0,
-                (src.add(lhs_offset).cast(), row_bytes),
+                source,
                 out.add(packed_offset).cast(),
             )
         }
