@@ -22,12 +22,11 @@ use rkai::ukernels::pack::rhs_pack_bf16::Variant as RhsVariant;
 use rkai::ukernels::reference::bf16_gemm as reference;
 use std::ptr;
 use support::cabi::func as sym;
-use support::cabi::{
-    Getter0, Getter2, Getter3, MatmulFn, RhsPackFloatFn, pack_float_rhs, pack_lhs,
-};
+use support::cabi::{Getter0, Getter2, Getter3, MatmulFn, pack_float_rhs, pack_lhs};
 use support::gemm::Impl;
 use support::guard::{EDGES, Edge, Guarded};
 use support::rng::Rng;
+use support::sme_pack::{self, LhsPacker, RhsCall, RhsPacker, le_bytes, lhs_call, rhs_call};
 use support::tester::{self, Depth, PackedFamily};
 
 type Getter1 = extern "C" fn(usize) -> usize;
@@ -223,7 +222,7 @@ fn expected_lhs(m: usize, k: usize, mr: usize, value: impl Fn(usize, usize) -> u
 }
 
 fn lhs_pack_case(
-    name: &str,
+    name: &'static str,
     m: usize,
     k: usize,
     pad: usize,
@@ -234,27 +233,18 @@ fn lhs_pack_case(
     let mr = tile();
     let row = k + pad;
     let src = source_bits(m.saturating_sub(1) * row + k, seed, specials);
-    let bytes: Vec<u8> = src.iter().flat_map(|b| b.to_le_bytes()).collect();
+    let bytes = le_bytes(&src);
     let lhs = Guarded::from_bytes(if bytes.is_empty() { &[0] } else { &bytes }, edge);
     let size = sym::<Getter5>("get_lhs_packed_size", name)(m, k, mr, 2, 1);
-    let mut out = Guarded::from_bytes(&vec![0xa5; size.max(1)], edge);
-    // SAFETY: source rows and output sized for m x k.
-    unsafe {
-        pack_lhs(
-            name,
-            (m, k),
-            (mr, 2, 1),
-            0,
-            (lhs.ptr().cast(), 4 * row),
-            out.mut_ptr().cast(),
-        )
-    };
     let expect = expected_lhs(m, k, mr, |i, kk| expected_bf16(src[i * row + kk]));
-    assert_eq!(
-        &out.bytes()[..size],
-        &expect[..],
-        "{name} m={m} k={k} pad={pad} specials={specials} {edge:?} tile={mr}"
-    );
+    let packer = LhsPacker {
+        name,
+        tile: (mr, 2, 1),
+    };
+    let what = format!("{name} m={m} k={k} pad={pad} specials={specials} tile={mr}");
+    // SAFETY: source rows and output sized for m x k.
+    let pack = |out| unsafe { packer.pack((lhs.ptr(), 4 * row), k, out, (0, m)) };
+    sme_pack::packs_equal(&what, size, edge, &expect, pack);
 }
 
 #[test]
@@ -284,8 +274,6 @@ fn lhs_packers_match_reference_bytes() {
     }
     eprintln!("RELIABILITY packers {cases}");
 }
-
-const RHS_FILL: u8 = 0xa5;
 
 /// KleidiAI's `bf16p2vlx2b` RHS layout: groups of `nr` columns; the `nr` f32 biases (zeros past
 /// `n`), then per pair of K values the pair of each column (zeros past `n`; the second value of
@@ -323,8 +311,7 @@ fn rhs_pack_case(n: usize, k: usize, seed: u64, specials: bool, edge: Edge) {
     let src = source_bits(k.saturating_sub(1) * stride + n, seed, specials);
     let w: Vec<u32> = (0..k * n).map(|i| src[i / n * stride + i % n]).collect();
     let bias = source_bits(n, seed ^ 0x55, specials);
-    let bytes = |v: &[u32]| -> Vec<u8> { v.iter().flat_map(|x| x.to_le_bytes()).collect() };
-    let src_bytes = bytes(&src);
+    let src_bytes = le_bytes(&src);
     let rhs = Guarded::from_bytes(
         if src_bytes.is_empty() {
             &[0]
@@ -333,26 +320,19 @@ fn rhs_pack_case(n: usize, k: usize, seed: u64, specials: bool, edge: Edge) {
         },
         edge,
     );
-    let bias_buf = Guarded::from_bytes(&bytes(&bias), edge);
+    let bias_buf = Guarded::from_bytes(&le_bytes(&bias), edge);
     let size = sym::<Getter2>("get_rhs_packed_size", RHS)(n, k);
-    let mut out = Guarded::from_bytes(&vec![RHS_FILL; size], edge);
-    // SAFETY: source, bias and output sized for k x n; scale and params null.
-    unsafe {
-        pack_float_rhs(
-            RHS,
-            (n, k),
-            (nr, 2, 1),
-            (rhs.ptr().cast(), 4 * stride),
-            bias_buf.ptr().cast(),
-            out.mut_ptr().cast(),
-        )
-    };
     let expect = expected_rhs(n, k, nr, &w, &bias);
-    assert_eq!(
-        out.bytes(),
-        &expect[..],
-        "{RHS} n={n} k={k} specials={specials} {edge:?} tile={nr}"
-    );
+    let packer = RhsPacker {
+        name: RHS,
+        tile: (nr, 2, 1),
+        value_bytes: 4,
+    };
+    let what = format!("{RHS} n={n} k={k} specials={specials} tile={nr}");
+    // SAFETY: source, bias and output sized for k x n; scale and params null.
+    let pack =
+        |out| unsafe { packer.pack((rhs.ptr(), 4 * stride), bias_buf.ptr(), k, out, (0, n)) };
+    sme_pack::packs_equal(&what, size, edge, &expect, pack);
 }
 
 #[test]
@@ -845,53 +825,6 @@ fn run_call(stem: &str, dst_stride_row: usize, dst_stride_col: usize, null: usiz
     }
 }
 
-/// Calls the LHS packer `name` for m = 4, k = 8 with the given parameters.
-fn lhs_call(name: &str, mr: usize, kr: usize, sr: usize, null_lhs: bool) {
-    let lhs = vec![0u8; 1024];
-    let mut out = vec![0u8; 1 << 16];
-    let src = if null_lhs {
-        ptr::null()
-    } else {
-        lhs.as_ptr().cast()
-    };
-    // SAFETY: buffers cover m = 4, k = 8; the call is expected to abort.
-    unsafe {
-        pack_lhs(
-            name,
-            (4, 8),
-            (mr, kr, sr),
-            0,
-            (src, 32),
-            out.as_mut_ptr().cast(),
-        )
-    }
-}
-
-/// Calls the RHS packer for n = 8, k = 4 with the given overrides.
-fn rhs_call(name: &str, num_groups: usize, nr: usize, kr: usize, bias: bool, scale: bool) {
-    let w = vec![0u8; 1024];
-    let mut out = vec![0u8; 1 << 16];
-    let opt = |on: bool| if on { w.as_ptr().cast() } else { ptr::null() };
-    // SAFETY: buffers cover n = 8, k = 4; the call is expected to abort.
-    unsafe {
-        sym::<RhsPackFloatFn>("run", name)(
-            num_groups,
-            8,
-            4,
-            nr,
-            kr,
-            1,
-            32,
-            w.as_ptr().cast(),
-            opt(bias),
-            opt(scale),
-            out.as_mut_ptr().cast(),
-            0,
-            ptr::null(),
-        )
-    }
-}
-
 type Case = support::death::Case<String, &'static str>;
 
 fn cases() -> Vec<Case> {
@@ -910,19 +843,19 @@ fn cases() -> Vec<Case> {
             => get_dst_offset::<Getter3>(SME2)(1, 0, 64)),
         getter_case!("dst_offset_n", "(n_idx % n_step) == 0"
             => get_dst_offset::<Getter3>(SME)(0, 3, 64)),
-        run_case!("lhs_mr", "mr == kai_mr" => lhs_call(LHS_SME, 8 * tile(), 2, 1, false)),
-        run_case!("lhs_kr", "kr == kai_kr" => lhs_call(LHS_SME2, tile(), 4, 1, false)),
-        run_case!("lhs_sr", "sr == kai_sr" => lhs_call(LHS_SME, tile(), 2, 2, false)),
-        run_case!("lhs_null", "lhs != NULL" => lhs_call(LHS_SME2, tile(), 2, 1, true)),
+        run_case!("lhs_mr", "mr == kai_mr" => lhs_call(LHS_SME, (4, 8, 32), (8 * tile(), 2, 1), 0, (false, false))),
+        run_case!("lhs_kr", "kr == kai_kr" => lhs_call(LHS_SME2, (4, 8, 32), (tile(), 4, 1), 0, (false, false))),
+        run_case!("lhs_sr", "sr == kai_sr" => lhs_call(LHS_SME, (4, 8, 32), (tile(), 2, 2), 0, (false, false))),
+        run_case!("lhs_null", "lhs != NULL" => lhs_call(LHS_SME2, (4, 8, 32), (tile(), 2, 1), 0, (true, false))),
         getter_case!("lhs_source_offset", "m_idx % kai_mr == 0"
             => get_lhs_offset::<Getter2>(LHS_SME)(1, 64)),
         getter_case!("lhs_packed_offset", "m_idx % kai_mr == 0"
             => get_lhs_packed_offset::<Getter5>(LHS_SME2)(tile() / 2, 8, tile(), 2, 1)),
-        run_case!("rhs_num_groups", "num_groups == 1" => rhs_call(RHS, 2, tile(), 2, true, false)),
-        run_case!("rhs_nr", "nr == kai_nr" => rhs_call(RHS, 1, 12, 2, true, false)),
-        run_case!("rhs_kr", "kr == kai_kr" => rhs_call(RHS, 1, tile(), 4, true, false)),
-        run_case!("rhs_bias", "bias != NULL" => rhs_call(RHS, 1, tile(), 2, false, false)),
-        run_case!("rhs_scale", "scale == NULL" => rhs_call(RHS, 1, tile(), 2, true, true)),
+        run_case!("rhs_num_groups", "num_groups == 1" => rhs_call(RHS, (tile(), 2), RhsCall { groups: Some(2), ..RhsCall::default() })),
+        run_case!("rhs_nr", "nr == kai_nr" => rhs_call(RHS, (tile(), 2), RhsCall { nr: Some(12), ..RhsCall::default() })),
+        run_case!("rhs_kr", "kr == kai_kr" => rhs_call(RHS, (tile(), 2), RhsCall { kr: Some(4), ..RhsCall::default() })),
+        run_case!("rhs_bias", "bias != NULL" => rhs_call(RHS, (tile(), 2), RhsCall { null_bias: true, ..RhsCall::default() })),
+        run_case!("rhs_scale", "scale == NULL" => rhs_call(RHS, (tile(), 2), RhsCall { scale: true, ..RhsCall::default() })),
         getter_case!("rhs_source_offset", "n_idx % kai_nr == 0"
             => get_rhs_offset::<Getter1>(RHS)(3)),
         getter_case!("rhs_packed_offset", "n_idx % kai_nr == 0"

@@ -8,11 +8,12 @@
 
 mod support;
 
-use core::ffi::c_void;
 use support::cabi::{Getter0, Getter1, Getter2, Getter5, func, pack_lhs};
 use support::guard::{EDGES, Edge, Guarded};
 use support::rng::Rng;
-use support::sme_pack::{self, FILL, LhsPacker, RhsCall, RhsPacker, le_bytes, rhs_call, slices};
+use support::sme_pack::{
+    self, FILL, LhsPacker, RhsCall, RhsPacker, le_bytes, lhs_call, rhs_call, slices,
+};
 
 const LHS: &str = "lhs_pack_f32p2vlx1_f32_sme";
 const KXN: &str = "rhs_pack_kxn_f32p2vlx1biasf32_f32_f32_sme";
@@ -301,29 +302,6 @@ fn empty_shapes_write_nothing_outside_the_packed_size() {
     assert_eq!(out, [FILL; 4]);
 }
 
-/// The LHS packer called with (m, k) = (1, 1) and the tile and `m_idx_start` given; `lhs` null
-/// when `null_lhs`.
-fn lhs_run(name: &str, (mr, kr, sr): (usize, usize, usize), m_idx_start: usize, null_lhs: bool) {
-    let src = [0.0f32; 1];
-    let mut out = vec![0u8; 4 * 256];
-    let lhs: *const c_void = if null_lhs {
-        core::ptr::null()
-    } else {
-        src.as_ptr().cast()
-    };
-    // SAFETY: refused before any access, or inside the buffers.
-    unsafe {
-        pack_lhs(
-            name,
-            (1, 1),
-            (mr, kr, sr),
-            m_idx_start,
-            (lhs, 4),
-            out.as_mut_ptr().cast(),
-        )
-    }
-}
-
 fn cases() -> Vec<support::death::Case<String, String>> {
     // The children compute the group themselves: a case's call captures nothing.
     vec![
@@ -343,12 +321,12 @@ fn cases() -> Vec<support::death::Case<String, String>> {
         getter_case!("lhs_packed_size_sr", "sr == SR"
             => get_lhs_packed_size::<Getter5>(LHS)(4, 8, group(), 1, 2)),
         run_case!("lhs_run_mr", "mr == kai_get_mr_lhs_pack_f32p2vlx1_f32_sme()"
-            => lhs_run(LHS, (2 * group(), 1, 1), 0, false)),
-        run_case!("lhs_run_kr", "kr == KR" => lhs_run(LHS, (group(), 4, 1), 0, false)),
-        run_case!("lhs_run_sr", "sr == SR" => lhs_run(LHS, (group(), 1, 2), 0, false)),
+            => lhs_call(LHS, (1, 1, 4), (2 * group(), 1, 1), 0, (false, false))),
+        run_case!("lhs_run_kr", "kr == KR" => lhs_call(LHS, (1, 1, 4), (group(), 4, 1), 0, (false, false))),
+        run_case!("lhs_run_sr", "sr == SR" => lhs_call(LHS, (1, 1, 4), (group(), 1, 2), 0, (false, false))),
         run_case!("lhs_run_m_idx_start", "m_idx_start == 0"
-            => lhs_run(LHS, (group(), 1, 1), 1, false)),
-        run_case!("lhs_run_null", "lhs != NULL" => lhs_run(LHS, (group(), 1, 1), 0, true)),
+            => lhs_call(LHS, (1, 1, 4), (group(), 1, 1), 1, (false, false))),
+        run_case!("lhs_run_null", "lhs != NULL" => lhs_call(LHS, (1, 1, 4), (group(), 1, 1), 0, (true, false))),
         getter_case!("nxk_bias_offset", "(n_idx % n_step) == 0"
             => get_bias_offset::<Getter1>(NXK)(1)),
         getter_case!("nxk_rhs_offset", "(n_idx % n_step) == 0"

@@ -9,12 +9,12 @@
 
 mod support;
 
-use std::ffi::c_void;
-use std::ptr;
 use support::cabi::func as sym;
-use support::cabi::{Getter1, Getter2, Getter5, pack_lhs};
+use support::cabi::{Getter1, Getter2, Getter5};
 use support::guard::{EDGES, Edge, Guarded};
-use support::sme_pack::{self, LhsPacker, RhsCall, RhsPacker, le_bytes, rhs_call, slices};
+use support::sme_pack::{
+    self, LhsPacker, RhsCall, RhsPacker, le_bytes, lhs_call, rhs_call, slices,
+};
 
 const LHS: &str = "lhs_pack_x16p2vlx2_x16_sme";
 const KXN: &str = "rhs_pack_kxn_x16p2vlx2b_x16_x16_sme";
@@ -238,24 +238,6 @@ fn lhs_packer_matches_reference_bytes() {
 // ---------------------------------------------------------------------------------------------
 // Contract violations: each case runs in a child process and must abort naming the condition.
 
-/// Calls the LHS packer for m = 2, k = 8 with the given overrides.
-fn lhs_call(name: &str, mr: usize, kr: usize, sr: usize, start: usize, null: (bool, bool)) {
-    let lhs = [0u8; 64];
-    let mut out = vec![0u8; 2 * 8 * 256];
-    let src = if null.0 {
-        ptr::null()
-    } else {
-        lhs.as_ptr().cast()
-    };
-    let dst: *mut c_void = if null.1 {
-        ptr::null_mut()
-    } else {
-        out.as_mut_ptr().cast()
-    };
-    // SAFETY: buffers cover m = 2, k = 8 at any tile; the call is expected to abort.
-    unsafe { pack_lhs(name, (2, 8), (mr, kr, sr), start, (src, 16), dst) }
-}
-
 type Case = support::death::Case<String, &'static str>;
 
 /// The RHS cases, the same for both packers.
@@ -268,14 +250,14 @@ macro_rules! rhs_cases {
 fn cases() -> Vec<Case> {
     let mut cases = vec![
         run_case!("lhs_mr", "mr == kai_mr"
-            => lhs_call(LHS, tile() / 2, 2, 1, 0, (false, false))),
-        run_case!("lhs_kr", "kr == KR" => lhs_call(LHS, tile(), 1, 1, 0, (false, false))),
-        run_case!("lhs_sr", "sr == SR" => lhs_call(LHS, tile(), 2, 2, 0, (false, false))),
+            => lhs_call(LHS, (2, 8, 16), (tile() / 2, 2, 1), 0, (false, false))),
+        run_case!("lhs_kr", "kr == KR" => lhs_call(LHS, (2, 8, 16), (tile(), 1, 1), 0, (false, false))),
+        run_case!("lhs_sr", "sr == SR" => lhs_call(LHS, (2, 8, 16), (tile(), 2, 2), 0, (false, false))),
         run_case!("lhs_start", "m_idx_start == 0"
-            => lhs_call(LHS, tile(), 2, 1, 1, (false, false))),
-        run_case!("lhs_null", "lhs != NULL" => lhs_call(LHS, tile(), 2, 1, 0, (true, false))),
+            => lhs_call(LHS, (2, 8, 16), (tile(), 2, 1), 1, (false, false))),
+        run_case!("lhs_null", "lhs != NULL" => lhs_call(LHS, (2, 8, 16), (tile(), 2, 1), 0, (true, false))),
         run_case!("lhs_null_out", "lhs_packed != NULL"
-            => lhs_call(LHS, tile(), 2, 1, 0, (false, true))),
+            => lhs_call(LHS, (2, 8, 16), (tile(), 2, 1), 0, (false, true))),
         getter_case!("lhs_m_step", "mr == kai_mr" => get_m_step::<Getter1>(LHS)(tile() + 1)),
         getter_case!("lhs_offset", "m_idx % kai_mr == 0" => get_lhs_offset::<Getter2>(LHS)(1, 16)),
         getter_case!("lhs_packed_offset_mr", "mr == kai_mr"

@@ -18,7 +18,8 @@
 //! - [`check_rhs_getters`] and [`check_lhs_getters`]: the step, stride, size and offset getters
 //!   against the formulas of KleidiAI's group layouts.
 //! - [`RhsCall`], [`rhs_call`] and the macro `sme_rhs_run_cases!`: the death cases every SME RHS
-//!   packer's `run` shares (one per KleidiAI assertion on its arguments).
+//!   packer's `run` shares (one per KleidiAI assertion on its arguments); [`lhs_call`] for an
+//!   LHS packer's.
 //!
 //! A minimal RHS packer test, per shape and guard edge:
 //!
@@ -301,6 +302,32 @@ pub fn check_lhs_getters(
         let offset = sym::<Getter2>("get_lhs_offset", name)(m_idx, row_bytes);
         assert_eq!(offset, m_idx * row_bytes, "{name} m_idx={m_idx}");
     }
+}
+
+/// Calls LHS packer `name` for `m` x `k` values with rows `row_bytes` apart (zeros), tile
+/// (mr, kr, sr) and `m_idx_start`; a null source or output where `null` (source, output) says
+/// (for the death cases: the call is expected to abort).
+pub fn lhs_call(
+    name: &str,
+    (m, k, row_bytes): (usize, usize, usize),
+    tile: (usize, usize, usize),
+    m_idx_start: usize,
+    null: (bool, bool),
+) {
+    let lhs = vec![0u8; 1024];
+    let mut out = vec![0u8; 1 << 16];
+    let src = if null.0 {
+        ptr::null()
+    } else {
+        lhs.as_ptr().cast()
+    };
+    let dst: *mut c_void = if null.1 {
+        ptr::null_mut()
+    } else {
+        out.as_mut_ptr().cast()
+    };
+    // SAFETY: the buffers cover the few rows of the death cases and their packing at any tile.
+    unsafe { pack_lhs(name, (m, k), tile, m_idx_start, (src, row_bytes), dst) }
 }
 
 /// What a death case's call of an SME RHS packer changes from a valid one.
