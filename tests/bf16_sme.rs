@@ -20,10 +20,9 @@ use rkai::ukernels::pack::kinds::{LhsPackerKind, Packer, PackerKind, RhsPackerKi
 use rkai::ukernels::pack::lhs_pack_bf16::Variant as LhsVariant;
 use rkai::ukernels::pack::rhs_pack_bf16::Variant as RhsVariant;
 use rkai::ukernels::reference::bf16_gemm as reference;
-use std::ptr;
 use support::cabi::func as sym;
 use support::cabi::{Getter0, Getter2, Getter3, MatmulFn, pack_float_rhs, pack_lhs};
-use support::gemm::Impl;
+use support::gemm::{Impl, run_call};
 use support::guard::{EDGES, Edge, Guarded};
 use support::rng::Rng;
 use support::sme_pack::{self, LhsPacker, RhsCall, RhsPacker, le_bytes, lhs_call, rhs_call};
@@ -644,10 +643,7 @@ reference_tests!(
 
 /// Every kernel's portable implementation, then the exported symbol of each that runs here.
 fn implementations() -> Vec<(&'static MatmulKernel, Impl)> {
-    let portable = kernels().map(|k| (k, Impl::Portable));
-    portable
-        .chain(runnable().into_iter().map(|k| (k, Impl::Exported)))
-        .collect()
+    tester::implementations(kernels(), runnable())
 }
 
 /// Infinities, NaNs (quiet and signalling), signed zeros, subnormals, overflowing and flushed
@@ -789,41 +785,6 @@ fn sme2_kernel_ignores_dst_stride_col() {
 
 // ---------------------------------------------------------------------------------------------
 // Contract violations
-
-/// Calls kernel `stem` for m = 2, n = 8, k = 4 with the given strides; `null` names the buffer
-/// passed as NULL (1 LHS, 2 RHS, 3 dst, 0 none).
-fn run_call(stem: &str, dst_stride_row: usize, dst_stride_col: usize, null: usize) {
-    let lhs = vec![0u8; 1 << 16];
-    let rhs = vec![0u8; 1 << 16];
-    let mut dst = vec![0u8; 1 << 12];
-    let p = |b: &[u8], which: usize| {
-        if null == which {
-            ptr::null()
-        } else {
-            b.as_ptr().cast()
-        }
-    };
-    let d = if null == 3 {
-        ptr::null_mut()
-    } else {
-        dst.as_mut_ptr().cast()
-    };
-    // SAFETY: buffers cover the call; it is expected to abort.
-    unsafe {
-        sym::<MatmulFn>("run", stem)(
-            2,
-            8,
-            4,
-            p(&lhs, 1),
-            p(&rhs, 2),
-            d,
-            dst_stride_row,
-            dst_stride_col,
-            -1.0,
-            1.0,
-        )
-    }
-}
 
 type Case = support::death::Case<String, &'static str>;
 

@@ -592,6 +592,18 @@ pub fn every_case_here(k: &MatmulKernel) -> bool {
     Depth::of(k) == Depth::Every
 }
 
+/// Every kernel of `all` through its portable implementation, then each of `runnable` (the
+/// kernels this CPU runs) through its exported symbol: what a family's own scenario tests loop
+/// over.
+pub fn implementations(
+    all: impl Iterator<Item = &'static MatmulKernel>,
+    runnable: Vec<&'static MatmulKernel>,
+) -> Vec<(&'static MatmulKernel, Impl)> {
+    let portable = all.map(|k| (k, Impl::Portable));
+    let exported = runnable.into_iter().map(|k| (k, Impl::Exported));
+    portable.chain(exported).collect()
+}
+
 /// Disjoint m_step x n_step portions of `p` on 8 threads sharing the packed operands equal one
 /// call (see [`gemm::threads_equal_one_call`]); returns the number of tiles.
 pub fn threads_equal_one_call<F: PackedFamily>(k: &MatmulKernel, p: &F::Problem) -> usize {
