@@ -20,6 +20,7 @@ use rkai::ukernels::pack::kinds::{LhsPackerKind, Packer, PackerKind, RhsPackerKi
 use rkai::ukernels::pack::lhs_pack_bf16::Variant as LhsVariant;
 use rkai::ukernels::pack::rhs_pack_bf16::Variant as RhsVariant;
 use rkai::ukernels::reference::bf16_gemm as reference;
+use support::bf16;
 use support::cabi::func as sym;
 use support::cabi::{Getter0, Getter2, Getter3, MatmulFn, pack_float_rhs, pack_lhs};
 use support::gemm::{Impl, run_call};
@@ -195,10 +196,7 @@ fn source_bits(len: usize, seed: u64, specials: bool) -> Vec<u32> {
 
 /// bf16 bits of an f32, computed with the `half` crate (NaNs: quieted, upper payload kept).
 fn expected_bf16(bits: u32) -> u16 {
-    if bits & 0x7fff_ffff > 0x7f80_0000 {
-        return ((bits >> 16) | 0x0040) as u16;
-    }
-    half::bf16::from_f32(f32::from_bits(bits)).to_bits()
+    bf16::bf16_bits(bits)
 }
 
 /// KleidiAI's `bf16p2vlx2` LHS layout: blocks of `mr` rows; per pair of K values, the pair of
@@ -233,7 +231,7 @@ fn lhs_pack_case(
     let row = k + pad;
     let src = source_bits(m.saturating_sub(1) * row + k, seed, specials);
     let bytes = le_bytes(&src);
-    let lhs = Guarded::from_bytes(if bytes.is_empty() { &[0] } else { &bytes }, edge);
+    let lhs = bf16::source(&bytes, edge);
     let size = sym::<Getter5>("get_lhs_packed_size", name)(m, k, mr, 2, 1);
     let expect = expected_lhs(m, k, mr, |i, kk| expected_bf16(src[i * row + kk]));
     let packer = LhsPacker {
@@ -278,47 +276,20 @@ fn lhs_packers_match_reference_bytes() {
 /// `n`), then per pair of K values the pair of each column (zeros past `n`; the second value of
 /// an odd K's last pair taken from source row 0).
 fn expected_rhs(n: usize, k: usize, nr: usize, w: &[u32], bias: &[u32]) -> Vec<u8> {
-    let kp = k.div_ceil(2) * 2;
-    let mut out = Vec::new();
-    for g in 0..n.div_ceil(nr) {
-        for c in 0..nr {
-            let j = g * nr + c;
-            let b = if j < n { bias[j] } else { 0 };
-            out.extend_from_slice(&b.to_le_bytes());
-        }
-        for pair in 0..kp / 2 {
-            for c in 0..nr {
-                let j = g * nr + c;
-                for e in 0..2 {
-                    let kk = 2 * pair + e;
-                    let v = match (j < n, kk < k) {
-                        (false, _) => 0,
-                        (true, true) => expected_bf16(w[kk * n + j]),
-                        (true, false) => expected_bf16(w[j]),
-                    };
-                    out.extend_from_slice(&v.to_le_bytes());
-                }
-            }
-        }
-    }
-    out
+    let bias = |j: usize| if j < n { bias[j] } else { 0 }.to_le_bytes().to_vec();
+    // K padding repeats source row 0.
+    let value = |kk: usize, j: usize| expected_bf16(w[if kk < k { kk * n + j } else { j }]);
+    bf16::rhs_layout((n, k), (nr, 2), bias, value)
 }
 
 fn rhs_pack_case(n: usize, k: usize, seed: u64, specials: bool, edge: Edge) {
     let nr = tile();
     let stride = n + 2;
     let src = source_bits(k.saturating_sub(1) * stride + n, seed, specials);
-    let w: Vec<u32> = (0..k * n).map(|i| src[i / n * stride + i % n]).collect();
+    let w = bf16::kxn_values(&src, (k, n), stride);
     let bias = source_bits(n, seed ^ 0x55, specials);
     let src_bytes = le_bytes(&src);
-    let rhs = Guarded::from_bytes(
-        if src_bytes.is_empty() {
-            &[0]
-        } else {
-            &src_bytes
-        },
-        edge,
-    );
+    let rhs = bf16::source(&src_bytes, edge);
     let bias_buf = Guarded::from_bytes(&le_bytes(&bias), edge);
     let size = sym::<Getter2>("get_rhs_packed_size", RHS)(n, k);
     let expect = expected_rhs(n, k, nr, &w, &bias);
@@ -367,7 +338,6 @@ fn conversion_matches_streaming_bfcvt() {
         eprintln!("no SME: streaming BFCVT not compared");
         return;
     }
-    let mut x = 0x9e37_79b9u32;
     let specials = [
         0x7f80_0001u32,
         0xffc1_2345,
@@ -377,11 +347,7 @@ fn conversion_matches_streaming_bfcvt() {
         1,
     ];
     let mut checked = 0;
-    for i in 0..20_000u32 {
-        x ^= x << 13;
-        x ^= x >> 17;
-        x ^= x << 5;
-        let b = specials.get(i as usize).copied().unwrap_or(x);
+    for b in bf16::conversion_inputs(20_000, &specials) {
         let mut got = 0u32;
         // SAFETY: SME present (checked above); streaming mode starts and ends in the block, which
         // writes 4 bytes at `got` and declares every vector and predicate register clobbered
@@ -513,7 +479,7 @@ impl Problem {
         let name = self.lhs_packer.name;
         assert!(lhs_variant(self.lhs_packer).is_sme());
         let bytes = Self::bytes(&self.lhs);
-        let src = Guarded::from_bytes(if bytes.is_empty() { &[0] } else { &bytes }, edge);
+        let src = bf16::source(&bytes, edge);
         let size = sym::<Getter5>("get_lhs_packed_size", name)(self.m, self.k, 0, 0, 0);
         let mut out = Guarded::from_bytes(&vec![0xa5; size.max(1)], edge);
         // SAFETY: source rows and output sized for m x k.
@@ -532,7 +498,7 @@ impl Problem {
 
     fn pack_rhs(&self, edge: Edge) -> Guarded {
         let bytes = Self::bytes(&self.rhs);
-        let src = Guarded::from_bytes(if bytes.is_empty() { &[0] } else { &bytes }, edge);
+        let src = bf16::source(&bytes, edge);
         let bias = Guarded::from_bytes(&Self::bytes(&self.bias), edge);
         let size = sym::<Getter2>("get_rhs_packed_size", RHS)(self.n, self.k);
         let mut out = Guarded::from_bytes(&vec![0x5a; size], edge);

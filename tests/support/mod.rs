@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 pub mod abi;
+pub mod bf16;
 pub mod block_gemm;
 pub mod block_lhs;
 pub mod cabi;
