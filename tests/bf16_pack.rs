@@ -418,15 +418,7 @@ fn conversions_match_the_instructions() {
     fn fcvt(h: u16) -> u32 {
         convert!("fcvt s0, h0", u32::from(h))
     }
-    let specials = [
-        0x7f80_0001u32,
-        0xffc1_2345,
-        0x7f7f_ffff,
-        0x3f80_8000,
-        0x3f81_8000,
-        1,
-        0x8000_8000,
-    ];
+    let specials = [&bf16::CONVERSION_SPECIALS[..], &[0x8000_8000]].concat();
     let mut checked = 0;
     for b in bf16::conversion_inputs(100_000, &specials) {
         // SAFETY: FEAT_BF16 checked above.

@@ -53,6 +53,18 @@ pub fn source(bytes: &[u8], edge: Edge) -> Guarded {
     Guarded::from_bytes(if bytes.is_empty() { &[0] } else { bytes }, edge)
 }
 
+/// The f32 bit patterns a conversion test starts with: a signalling NaN, a NaN with a payload,
+/// the largest finite value (rounds up to infinity), ties with even below and above, the
+/// smallest subnormal.
+pub const CONVERSION_SPECIALS: [u32; 6] = [
+    0x7f80_0001,
+    0xffc1_2345,
+    0x7f7f_ffff,
+    0x3f80_8000,
+    0x3f81_8000,
+    1,
+];
+
 /// `count` f32 bit patterns for a conversion test: `specials` first, then a xorshift sequence.
 pub fn conversion_inputs(count: u32, specials: &[u32]) -> impl Iterator<Item = u32> + '_ {
     let mut x = 0x9e37_79b9u32;
