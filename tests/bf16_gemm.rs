@@ -22,8 +22,8 @@ use rkai::ukernels::pack::rhs_pack_bf16::Variant as RhsVariant;
 use rkai::ukernels::reference::bf16_gemm as reference;
 use std::ptr;
 use support::cabi::func as sym;
-use support::cabi::{Getter2, Getter3, MatmulFn, pack_float_rhs, pack_lhs};
-use support::gemm::{self, Impl, Portion, portions};
+use support::cabi::{Getter2, Getter3, pack_float_rhs, pack_lhs};
+use support::gemm::{self, Impl, Portion, portions, run_call};
 use support::guard::{EDGES, Edge, Guarded};
 use support::rng::Rng;
 use support::tester::{self, PackedFamily};
@@ -513,10 +513,7 @@ fn kernels_need_bf16() {
 
 /// Every kernel's portable implementation, then the exported symbol of each that runs here.
 fn implementations() -> Vec<(&'static MatmulKernel, Impl)> {
-    let portable = kernels().map(|k| (k, Impl::Portable));
-    portable
-        .chain(runnable().into_iter().map(|k| (k, Impl::Exported)))
-        .collect()
+    tester::implementations(kernels(), runnable())
 }
 
 /// Infinities, NaNs (quiet and signalling), signed zeros, subnormals, overflowing and flushed
@@ -700,39 +697,6 @@ fn callee_saved_registers_survive() {
 const F32_GEMM: &str = "matmul_clamp_f32_bf16p8x4_bf16p12x4b_8x12_neon_mmla";
 const F16_GEMM: &str = "matmul_clamp_f16_bf16p8x4_bf16p12x4b_8x12_neon_mmla";
 const F32_GEMV: &str = "matmul_clamp_f32_bf16p1x4_bf16p12x4b_1x36_neon_dot";
-
-/// Calls `stem` for m = 2, n = 8, k = 4 with the given destination strides and buffers.
-fn run_call(stem: &str, dst_stride_row: usize, dst_stride_col: usize, null: usize) {
-    let lhs = [0u8; 256];
-    let rhs = [0u8; 1024];
-    let mut dst = [0u8; 256];
-    let p = |b: &[u8], which: usize| {
-        if null == which {
-            ptr::null()
-        } else {
-            b.as_ptr().cast()
-        }
-    };
-    // SAFETY: buffers cover the call; it is expected to abort.
-    unsafe {
-        sym::<MatmulFn>("run", stem)(
-            2,
-            8,
-            4,
-            p(&lhs, 1),
-            p(&rhs, 2),
-            if null == 3 {
-                ptr::null_mut()
-            } else {
-                dst.as_mut_ptr().cast()
-            },
-            dst_stride_row,
-            dst_stride_col,
-            -1.0,
-            1.0,
-        )
-    }
-}
 
 fn cases() -> Vec<support::death::Case<String, &'static str>> {
     vec![

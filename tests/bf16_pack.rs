@@ -15,6 +15,7 @@ use rkai::ukernels::pack::lhs_pack_bf16::Variant;
 use rkai::ukernels::pack::rhs_pack_bf16::Variant as RhsVariant;
 use rkai::ukernels::reference::lhs_bf16 as reference;
 use std::ptr;
+use support::bf16;
 use support::cabi::func as sym;
 use support::cabi::{Getter0, Getter2, RhsPackFloatFn, pack_float_rhs, pack_lhs};
 use support::guard::{EDGES, Edge, Guarded};
@@ -119,11 +120,7 @@ fn expected_bf16(v: Variant, bits: u32) -> u16 {
         Variant::Bf16p8x4F16 => half::f16::from_bits(bits as u16).to_f32().to_bits(),
         _ => bits,
     };
-    if wide & 0x7fff_ffff > 0x7f80_0000 {
-        // NaN: quieted, sign and upper payload kept (BFCVT; the crate keeps them too).
-        return ((wide >> 16) | 0x0040) as u16;
-    }
-    half::bf16::from_f32(f32::from_bits(wide)).to_bits()
+    bf16::bf16_bits(wide)
 }
 
 fn pack_case(p: &Packer, m: usize, k: usize, pad: usize, seed: u64, specials: bool, edge: Edge) {
@@ -136,7 +133,7 @@ fn pack_case(p: &Packer, m: usize, k: usize, pad: usize, seed: u64, specials: bo
         .flat_map(|&b| b.to_le_bytes()[..es].to_vec())
         .collect();
     // A one-byte placeholder keeps the pointer valid when there is nothing to read.
-    let lhs = Guarded::from_bytes(if bytes.is_empty() { &[0] } else { &bytes }, edge);
+    let lhs = bf16::source(&bytes, edge);
     let size = sym::<Getter5>("get_lhs_packed_size", p.name)(m, k, v.mr(), 4, 1);
     let mut out = Guarded::from_bytes(&vec![0xa5; size.max(1)], edge);
     // SAFETY: source rows and output sized for m x k.
@@ -294,36 +291,18 @@ const RHS_FILL: u8 = 0xa5;
 /// behaviours (K padding repeats source row 0; the missing biases of the last group are left as
 /// the destination held them, `RHS_FILL` here).
 fn expected_rhs(v: RhsVariant, n: usize, k: usize, w: &[u32], bias: Option<&[u32]>) -> Vec<u8> {
-    let (bb, kp) = (v.bias_bytes(), k.div_ceil(4) * 4);
+    let bb = v.bias_bytes();
     let conv = |b: u32| match v {
         RhsVariant::QuantF32 => expected_bf16(Variant::Bf16p8x4F32, b),
         _ => expected_bf16(Variant::Bf16p8x4F16, b),
     };
-    let mut out = Vec::new();
-    for g in 0..n.div_ceil(12) {
-        for c in 0..12 {
-            let j = g * 12 + c;
-            match (j < n, bias) {
-                (true, Some(b)) => out.extend_from_slice(&b[j].to_le_bytes()[..bb]),
-                (true, None) => out.extend(std::iter::repeat_n(0u8, bb)),
-                (false, _) => out.extend(std::iter::repeat_n(RHS_FILL, bb)),
-            }
-        }
-        for k0 in (0..kp).step_by(4) {
-            for c in 0..12 {
-                let j = g * 12 + c;
-                for kk in k0..k0 + 4 {
-                    let bits = match (j < n, kk < k) {
-                        (false, _) => 0,
-                        (true, true) => conv(w[kk * n + j]),
-                        (true, false) => conv(w[j]),
-                    };
-                    out.extend_from_slice(&bits.to_le_bytes());
-                }
-            }
-        }
-    }
-    out
+    let bias = |j: usize| match (j < n, bias) {
+        (true, Some(b)) => b[j].to_le_bytes()[..bb].to_vec(),
+        (true, None) => vec![0; bb],
+        (false, _) => vec![RHS_FILL; bb],
+    };
+    let value = |kk: usize, j: usize| conv(w[if kk < k { kk * n + j } else { j }]);
+    bf16::rhs_layout((n, k), (12, 4), bias, value)
 }
 
 fn rhs_pack_case(p: &Packer, n: usize, k: usize, with_bias: bool, seed: u64, edge: Edge) {
@@ -335,7 +314,7 @@ fn rhs_pack_case(p: &Packer, n: usize, k: usize, with_bias: bool, seed: u64, edg
     let (sb, bb) = (v.source_bytes(), v.bias_bytes());
     let stride = n + 2;
     let src = source_bits(lv, k.saturating_sub(1) * stride + n, seed, seed % 2 == 1);
-    let w: Vec<u32> = (0..k * n).map(|i| src[i / n * stride + i % n]).collect();
+    let w = bf16::kxn_values(&src, (k, n), stride);
     let bias: Option<Vec<u32>> = with_bias.then(|| {
         let mut rng = Rng::new(seed ^ 7);
         (0..n)
@@ -351,14 +330,7 @@ fn rhs_pack_case(p: &Packer, n: usize, k: usize, with_bias: bool, seed: u64, edg
             .collect()
     };
     let src_bytes = bytes(&src, sb);
-    let rhs = Guarded::from_bytes(
-        if src_bytes.is_empty() {
-            &[0]
-        } else {
-            &src_bytes
-        },
-        edge,
-    );
+    let rhs = bf16::source(&src_bytes, edge);
     let bias_buf = bias
         .as_ref()
         .map(|b| Guarded::from_bytes(&bytes(b, bb), edge));
@@ -446,26 +418,9 @@ fn conversions_match_the_instructions() {
     fn fcvt(h: u16) -> u32 {
         convert!("fcvt s0, h0", u32::from(h))
     }
-    let mut x = 0x9e37_79b9u32;
+    let specials = [&bf16::CONVERSION_SPECIALS[..], &[0x8000_8000]].concat();
     let mut checked = 0;
-    let specials = [
-        0x7f80_0001u32,
-        0xffc1_2345,
-        0x7f7f_ffff,
-        0x3f80_8000,
-        0x3f81_8000,
-        1,
-        0x8000_8000,
-    ];
-    for i in 0..100_000u32 {
-        x ^= x << 13;
-        x ^= x >> 17;
-        x ^= x << 5;
-        let b = if i < specials.len() as u32 {
-            specials[i as usize]
-        } else {
-            x
-        };
+    for b in bf16::conversion_inputs(100_000, &specials) {
         // SAFETY: FEAT_BF16 checked above.
         assert_eq!(
             float::bf16_from_f32_bits(b),

@@ -20,15 +20,14 @@ use rkai::ukernels::pack::kinds::{LhsPackerKind, Packer, PackerKind, RhsPackerKi
 use rkai::ukernels::pack::lhs_pack_bf16::Variant as LhsVariant;
 use rkai::ukernels::pack::rhs_pack_bf16::Variant as RhsVariant;
 use rkai::ukernels::reference::bf16_gemm as reference;
-use std::ptr;
+use support::bf16;
 use support::cabi::func as sym;
-use support::cabi::{
-    Getter0, Getter2, Getter3, MatmulFn, RhsPackFloatFn, pack_float_rhs, pack_lhs,
-};
-use support::gemm::Impl;
+use support::cabi::{Getter0, Getter2, Getter3, MatmulFn, pack_float_rhs, pack_lhs};
+use support::gemm::{Impl, run_call};
 use support::guard::{EDGES, Edge, Guarded};
 use support::rng::Rng;
-use support::tester::{self, PackedFamily};
+use support::sme_pack::{self, LhsPacker, RhsCall, RhsPacker, le_bytes, lhs_call, rhs_call};
+use support::tester::{self, Depth, PackedFamily};
 
 type Getter1 = extern "C" fn(usize) -> usize;
 type Getter5 = extern "C" fn(usize, usize, usize, usize, usize) -> usize;
@@ -197,10 +196,7 @@ fn source_bits(len: usize, seed: u64, specials: bool) -> Vec<u32> {
 
 /// bf16 bits of an f32, computed with the `half` crate (NaNs: quieted, upper payload kept).
 fn expected_bf16(bits: u32) -> u16 {
-    if bits & 0x7fff_ffff > 0x7f80_0000 {
-        return ((bits >> 16) | 0x0040) as u16;
-    }
-    half::bf16::from_f32(f32::from_bits(bits)).to_bits()
+    bf16::bf16_bits(bits)
 }
 
 /// KleidiAI's `bf16p2vlx2` LHS layout: blocks of `mr` rows; per pair of K values, the pair of
@@ -223,7 +219,7 @@ fn expected_lhs(m: usize, k: usize, mr: usize, value: impl Fn(usize, usize) -> u
 }
 
 fn lhs_pack_case(
-    name: &str,
+    name: &'static str,
     m: usize,
     k: usize,
     pad: usize,
@@ -234,27 +230,18 @@ fn lhs_pack_case(
     let mr = tile();
     let row = k + pad;
     let src = source_bits(m.saturating_sub(1) * row + k, seed, specials);
-    let bytes: Vec<u8> = src.iter().flat_map(|b| b.to_le_bytes()).collect();
-    let lhs = Guarded::from_bytes(if bytes.is_empty() { &[0] } else { &bytes }, edge);
+    let bytes = le_bytes(&src);
+    let lhs = bf16::source(&bytes, edge);
     let size = sym::<Getter5>("get_lhs_packed_size", name)(m, k, mr, 2, 1);
-    let mut out = Guarded::from_bytes(&vec![0xa5; size.max(1)], edge);
-    // SAFETY: source rows and output sized for m x k.
-    unsafe {
-        pack_lhs(
-            name,
-            (m, k),
-            (mr, 2, 1),
-            0,
-            (lhs.ptr().cast(), 4 * row),
-            out.mut_ptr().cast(),
-        )
-    };
     let expect = expected_lhs(m, k, mr, |i, kk| expected_bf16(src[i * row + kk]));
-    assert_eq!(
-        &out.bytes()[..size],
-        &expect[..],
-        "{name} m={m} k={k} pad={pad} specials={specials} {edge:?} tile={mr}"
-    );
+    let packer = LhsPacker {
+        name,
+        tile: (mr, 2, 1),
+    };
+    let what = format!("{name} m={m} k={k} pad={pad} specials={specials} tile={mr}");
+    // SAFETY: source rows and output sized for m x k.
+    let pack = |out| unsafe { packer.pack((lhs.ptr(), 4 * row), k, out, (0, m)) };
+    sme_pack::packs_equal(&what, size, edge, &expect, pack);
 }
 
 #[test]
@@ -285,74 +272,37 @@ fn lhs_packers_match_reference_bytes() {
     eprintln!("RELIABILITY packers {cases}");
 }
 
-const RHS_FILL: u8 = 0xa5;
-
 /// KleidiAI's `bf16p2vlx2b` RHS layout: groups of `nr` columns; the `nr` f32 biases (zeros past
 /// `n`), then per pair of K values the pair of each column (zeros past `n`; the second value of
 /// an odd K's last pair taken from source row 0).
 fn expected_rhs(n: usize, k: usize, nr: usize, w: &[u32], bias: &[u32]) -> Vec<u8> {
-    let kp = k.div_ceil(2) * 2;
-    let mut out = Vec::new();
-    for g in 0..n.div_ceil(nr) {
-        for c in 0..nr {
-            let j = g * nr + c;
-            let b = if j < n { bias[j] } else { 0 };
-            out.extend_from_slice(&b.to_le_bytes());
-        }
-        for pair in 0..kp / 2 {
-            for c in 0..nr {
-                let j = g * nr + c;
-                for e in 0..2 {
-                    let kk = 2 * pair + e;
-                    let v = match (j < n, kk < k) {
-                        (false, _) => 0,
-                        (true, true) => expected_bf16(w[kk * n + j]),
-                        (true, false) => expected_bf16(w[j]),
-                    };
-                    out.extend_from_slice(&v.to_le_bytes());
-                }
-            }
-        }
-    }
-    out
+    let bias = |j: usize| if j < n { bias[j] } else { 0 }.to_le_bytes().to_vec();
+    // K padding repeats source row 0.
+    let value = |kk: usize, j: usize| expected_bf16(w[if kk < k { kk * n + j } else { j }]);
+    bf16::rhs_layout((n, k), (nr, 2), bias, value)
 }
 
 fn rhs_pack_case(n: usize, k: usize, seed: u64, specials: bool, edge: Edge) {
     let nr = tile();
     let stride = n + 2;
     let src = source_bits(k.saturating_sub(1) * stride + n, seed, specials);
-    let w: Vec<u32> = (0..k * n).map(|i| src[i / n * stride + i % n]).collect();
+    let w = bf16::kxn_values(&src, (k, n), stride);
     let bias = source_bits(n, seed ^ 0x55, specials);
-    let bytes = |v: &[u32]| -> Vec<u8> { v.iter().flat_map(|x| x.to_le_bytes()).collect() };
-    let src_bytes = bytes(&src);
-    let rhs = Guarded::from_bytes(
-        if src_bytes.is_empty() {
-            &[0]
-        } else {
-            &src_bytes
-        },
-        edge,
-    );
-    let bias_buf = Guarded::from_bytes(&bytes(&bias), edge);
+    let src_bytes = le_bytes(&src);
+    let rhs = bf16::source(&src_bytes, edge);
+    let bias_buf = Guarded::from_bytes(&le_bytes(&bias), edge);
     let size = sym::<Getter2>("get_rhs_packed_size", RHS)(n, k);
-    let mut out = Guarded::from_bytes(&vec![RHS_FILL; size], edge);
-    // SAFETY: source, bias and output sized for k x n; scale and params null.
-    unsafe {
-        pack_float_rhs(
-            RHS,
-            (n, k),
-            (nr, 2, 1),
-            (rhs.ptr().cast(), 4 * stride),
-            bias_buf.ptr().cast(),
-            out.mut_ptr().cast(),
-        )
-    };
     let expect = expected_rhs(n, k, nr, &w, &bias);
-    assert_eq!(
-        out.bytes(),
-        &expect[..],
-        "{RHS} n={n} k={k} specials={specials} {edge:?} tile={nr}"
-    );
+    let packer = RhsPacker {
+        name: RHS,
+        tile: (nr, 2, 1),
+        value_bytes: 4,
+    };
+    let what = format!("{RHS} n={n} k={k} specials={specials} tile={nr}");
+    // SAFETY: source, bias and output sized for k x n; scale and params null.
+    let pack =
+        |out| unsafe { packer.pack((rhs.ptr(), 4 * stride), bias_buf.ptr(), k, out, (0, n)) };
+    sme_pack::packs_equal(&what, size, edge, &expect, pack);
 }
 
 #[test]
@@ -388,21 +338,8 @@ fn conversion_matches_streaming_bfcvt() {
         eprintln!("no SME: streaming BFCVT not compared");
         return;
     }
-    let mut x = 0x9e37_79b9u32;
-    let specials = [
-        0x7f80_0001u32,
-        0xffc1_2345,
-        0x7f7f_ffff,
-        0x3f80_8000,
-        0x3f81_8000,
-        1,
-    ];
     let mut checked = 0;
-    for i in 0..20_000u32 {
-        x ^= x << 13;
-        x ^= x >> 17;
-        x ^= x << 5;
-        let b = specials.get(i as usize).copied().unwrap_or(x);
+    for b in bf16::conversion_inputs(20_000, &bf16::CONVERSION_SPECIALS) {
         let mut got = 0u32;
         // SAFETY: SME present (checked above); streaming mode starts and ends in the block, which
         // writes 4 bytes at `got` and declares every vector and predicate register clobbered
@@ -534,7 +471,7 @@ impl Problem {
         let name = self.lhs_packer.name;
         assert!(lhs_variant(self.lhs_packer).is_sme());
         let bytes = Self::bytes(&self.lhs);
-        let src = Guarded::from_bytes(if bytes.is_empty() { &[0] } else { &bytes }, edge);
+        let src = bf16::source(&bytes, edge);
         let size = sym::<Getter5>("get_lhs_packed_size", name)(self.m, self.k, 0, 0, 0);
         let mut out = Guarded::from_bytes(&vec![0xa5; size.max(1)], edge);
         // SAFETY: source rows and output sized for m x k.
@@ -553,7 +490,7 @@ impl Problem {
 
     fn pack_rhs(&self, edge: Edge) -> Guarded {
         let bytes = Self::bytes(&self.rhs);
-        let src = Guarded::from_bytes(if bytes.is_empty() { &[0] } else { &bytes }, edge);
+        let src = bf16::source(&bytes, edge);
         let bias = Guarded::from_bytes(&Self::bytes(&self.bias), edge);
         let size = sym::<Getter2>("get_rhs_packed_size", RHS)(self.n, self.k);
         let mut out = Guarded::from_bytes(&vec![0x5a; size], edge);
@@ -626,6 +563,7 @@ fn shapes(t: usize) -> Vec<(usize, usize, usize)> {
 }
 
 fn check_kernel(k: &MatmulKernel, which: Impl) -> usize {
+    let depth = Depth::of(k);
     let mut cases = 0;
     for (seed, shape) in shapes(tile()).into_iter().enumerate() {
         // Alternate the two LHS packers (same bytes).
@@ -643,7 +581,7 @@ fn check_kernel(k: &MatmulKernel, which: Impl) -> usize {
             .chain([(0.3, -0.3)])
         {
             let expect = Sme::expected(k, &p, clamp);
-            cases += tester::check_problem::<Sme>(k, &p, clamp, &expect, &[which]);
+            cases += tester::check_problem::<Sme>(depth, k, &p, clamp, &expect, &[which]);
         }
     }
     cases
@@ -663,10 +601,7 @@ reference_tests!(
 
 /// Every kernel's portable implementation, then the exported symbol of each that runs here.
 fn implementations() -> Vec<(&'static MatmulKernel, Impl)> {
-    let portable = kernels().map(|k| (k, Impl::Portable));
-    portable
-        .chain(runnable().into_iter().map(|k| (k, Impl::Exported)))
-        .collect()
+    tester::implementations(kernels(), runnable())
 }
 
 /// Infinities, NaNs (quiet and signalling), signed zeros, subnormals, overflowing and flushed
@@ -677,6 +612,7 @@ fn non_finite_values_follow_the_model() {
     let t = tile();
     let mut cases = 0;
     for (k, which) in implementations() {
+        let depth = Depth::of(k);
         for (seed, &(m, n, kk)) in [(t + 1, t + 3, 7), (3, 2 * t, 16), (2 * t, 5, 33)]
             .iter()
             .enumerate()
@@ -696,7 +632,7 @@ fn non_finite_values_follow_the_model() {
                 (0.3, -0.3),
             ] {
                 let expect = Sme::expected(k, &p, clamp);
-                cases += tester::check_problem::<Sme>(k, &p, clamp, &expect, &[which]);
+                cases += tester::check_problem::<Sme>(depth, k, &p, clamp, &expect, &[which]);
             }
         }
     }
@@ -710,6 +646,7 @@ fn wide_exponent_ranges_round_to_odd() {
     let t = tile();
     let mut cases = 0;
     for (k, which) in implementations() {
+        let depth = Depth::of(k);
         let p = Problem::new(t + 3, t + 1, 64, k.lhs_packers[0], Values::Wide, 1700);
         let clamp = (f32::NEG_INFINITY, f32::INFINITY);
         let expect = Sme::expected(k, &p, clamp);
@@ -724,7 +661,7 @@ fn wide_exponent_ranges_round_to_odd() {
             acc.to_bits() != expect[e].to_bits()
         });
         assert!(nearest_differs, "wide values too tame");
-        cases += tester::check_problem::<Sme>(k, &p, clamp, &expect, &[which]);
+        cases += tester::check_problem::<Sme>(depth, k, &p, clamp, &expect, &[which]);
     }
     eprintln!("RELIABILITY hostile {cases}");
 }
@@ -736,6 +673,7 @@ fn bias_enters_through_fmopa() {
     let t = tile();
     let mut cases = 0;
     for (k, which) in implementations() {
+        let depth = Depth::of(k);
         let mut p = Problem::new(2, t + 1, 3, k.lhs_packers[0], Values::Normal, 4);
         for (j, b) in p.bias.iter_mut().enumerate() {
             *b = [0x8000_0000, 0x7f80_0001, 0xffc0_1234, 0x0000_0003][j % 4];
@@ -748,7 +686,7 @@ fn bias_enters_through_fmopa() {
         let clamp = (f32::NEG_INFINITY, f32::INFINITY);
         let expect = Sme::expected(k, &p, clamp);
         assert_eq!(expect[0].to_bits(), 0, "-0 bias and -0 products give +0");
-        cases += tester::check_problem::<Sme>(k, &p, clamp, &expect, &[which]);
+        cases += tester::check_problem::<Sme>(depth, k, &p, clamp, &expect, &[which]);
         let zero_k = Problem {
             k: 0,
             lhs: vec![],
@@ -757,7 +695,7 @@ fn bias_enters_through_fmopa() {
         };
         let expect = Sme::expected(k, &zero_k, clamp);
         assert_eq!(expect[3].to_bits(), 3, "k = 0 keeps a subnormal bias");
-        cases += tester::check_problem::<Sme>(k, &zero_k, clamp, &expect, &[which]);
+        cases += tester::check_problem::<Sme>(depth, k, &zero_k, clamp, &expect, &[which]);
     }
     assert!(cases > 0);
 }
@@ -806,88 +744,6 @@ fn sme2_kernel_ignores_dst_stride_col() {
 // ---------------------------------------------------------------------------------------------
 // Contract violations
 
-/// Calls kernel `stem` for m = 2, n = 8, k = 4 with the given strides; `null` names the buffer
-/// passed as NULL (1 LHS, 2 RHS, 3 dst, 0 none).
-fn run_call(stem: &str, dst_stride_row: usize, dst_stride_col: usize, null: usize) {
-    let lhs = vec![0u8; 1 << 16];
-    let rhs = vec![0u8; 1 << 16];
-    let mut dst = vec![0u8; 1 << 12];
-    let p = |b: &[u8], which: usize| {
-        if null == which {
-            ptr::null()
-        } else {
-            b.as_ptr().cast()
-        }
-    };
-    let d = if null == 3 {
-        ptr::null_mut()
-    } else {
-        dst.as_mut_ptr().cast()
-    };
-    // SAFETY: buffers cover the call; it is expected to abort.
-    unsafe {
-        sym::<MatmulFn>("run", stem)(
-            2,
-            8,
-            4,
-            p(&lhs, 1),
-            p(&rhs, 2),
-            d,
-            dst_stride_row,
-            dst_stride_col,
-            -1.0,
-            1.0,
-        )
-    }
-}
-
-/// Calls the LHS packer `name` for m = 4, k = 8 with the given parameters.
-fn lhs_call(name: &str, mr: usize, kr: usize, sr: usize, null_lhs: bool) {
-    let lhs = vec![0u8; 1024];
-    let mut out = vec![0u8; 1 << 16];
-    let src = if null_lhs {
-        ptr::null()
-    } else {
-        lhs.as_ptr().cast()
-    };
-    // SAFETY: buffers cover m = 4, k = 8; the call is expected to abort.
-    unsafe {
-        pack_lhs(
-            name,
-            (4, 8),
-            (mr, kr, sr),
-            0,
-            (src, 32),
-            out.as_mut_ptr().cast(),
-        )
-    }
-}
-
-/// Calls the RHS packer for n = 8, k = 4 with the given overrides.
-fn rhs_call(name: &str, num_groups: usize, nr: usize, kr: usize, bias: bool, scale: bool) {
-    let w = vec![0u8; 1024];
-    let mut out = vec![0u8; 1 << 16];
-    let opt = |on: bool| if on { w.as_ptr().cast() } else { ptr::null() };
-    // SAFETY: buffers cover n = 8, k = 4; the call is expected to abort.
-    unsafe {
-        sym::<RhsPackFloatFn>("run", name)(
-            num_groups,
-            8,
-            4,
-            nr,
-            kr,
-            1,
-            32,
-            w.as_ptr().cast(),
-            opt(bias),
-            opt(scale),
-            out.as_mut_ptr().cast(),
-            0,
-            ptr::null(),
-        )
-    }
-}
-
 type Case = support::death::Case<String, &'static str>;
 
 fn cases() -> Vec<Case> {
@@ -906,19 +762,19 @@ fn cases() -> Vec<Case> {
             => get_dst_offset::<Getter3>(SME2)(1, 0, 64)),
         getter_case!("dst_offset_n", "(n_idx % n_step) == 0"
             => get_dst_offset::<Getter3>(SME)(0, 3, 64)),
-        run_case!("lhs_mr", "mr == kai_mr" => lhs_call(LHS_SME, 8 * tile(), 2, 1, false)),
-        run_case!("lhs_kr", "kr == kai_kr" => lhs_call(LHS_SME2, tile(), 4, 1, false)),
-        run_case!("lhs_sr", "sr == kai_sr" => lhs_call(LHS_SME, tile(), 2, 2, false)),
-        run_case!("lhs_null", "lhs != NULL" => lhs_call(LHS_SME2, tile(), 2, 1, true)),
+        run_case!("lhs_mr", "mr == kai_mr" => lhs_call(LHS_SME, (4, 8, 32), (8 * tile(), 2, 1), 0, (false, false))),
+        run_case!("lhs_kr", "kr == kai_kr" => lhs_call(LHS_SME2, (4, 8, 32), (tile(), 4, 1), 0, (false, false))),
+        run_case!("lhs_sr", "sr == kai_sr" => lhs_call(LHS_SME, (4, 8, 32), (tile(), 2, 2), 0, (false, false))),
+        run_case!("lhs_null", "lhs != NULL" => lhs_call(LHS_SME2, (4, 8, 32), (tile(), 2, 1), 0, (true, false))),
         getter_case!("lhs_source_offset", "m_idx % kai_mr == 0"
             => get_lhs_offset::<Getter2>(LHS_SME)(1, 64)),
         getter_case!("lhs_packed_offset", "m_idx % kai_mr == 0"
             => get_lhs_packed_offset::<Getter5>(LHS_SME2)(tile() / 2, 8, tile(), 2, 1)),
-        run_case!("rhs_num_groups", "num_groups == 1" => rhs_call(RHS, 2, tile(), 2, true, false)),
-        run_case!("rhs_nr", "nr == kai_nr" => rhs_call(RHS, 1, 12, 2, true, false)),
-        run_case!("rhs_kr", "kr == kai_kr" => rhs_call(RHS, 1, tile(), 4, true, false)),
-        run_case!("rhs_bias", "bias != NULL" => rhs_call(RHS, 1, tile(), 2, false, false)),
-        run_case!("rhs_scale", "scale == NULL" => rhs_call(RHS, 1, tile(), 2, true, true)),
+        run_case!("rhs_num_groups", "num_groups == 1" => rhs_call(RHS, (tile(), 2), RhsCall { groups: Some(2), ..RhsCall::default() })),
+        run_case!("rhs_nr", "nr == kai_nr" => rhs_call(RHS, (tile(), 2), RhsCall { nr: Some(12), ..RhsCall::default() })),
+        run_case!("rhs_kr", "kr == kai_kr" => rhs_call(RHS, (tile(), 2), RhsCall { kr: Some(4), ..RhsCall::default() })),
+        run_case!("rhs_bias", "bias != NULL" => rhs_call(RHS, (tile(), 2), RhsCall { null_bias: true, ..RhsCall::default() })),
+        run_case!("rhs_scale", "scale == NULL" => rhs_call(RHS, (tile(), 2), RhsCall { scale: true, ..RhsCall::default() })),
         getter_case!("rhs_source_offset", "n_idx % kai_nr == 0"
             => get_rhs_offset::<Getter1>(RHS)(3)),
         getter_case!("rhs_packed_offset", "n_idx % kai_nr == 0"

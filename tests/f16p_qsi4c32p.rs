@@ -14,23 +14,17 @@ mod support;
 use rkai::ukernels::family::Family;
 use rkai::ukernels::kernel::MatmulKernel;
 use rkai::ukernels::reference::f16p_qsi4c32p as reference;
-use rkai::ukernels::reference::qsi8d32p::{pack_rhs_ps1s0, q4_0_rows};
-use rkai::ukernels::types::kai_rhs_pack_qs4cxs1s0_param as Params;
+use rkai::ukernels::reference::qsi8d32p::pack_rhs_ps1s0;
+use support::block_gemm::Q4_0Problem;
 use support::cabi::func as sym;
-use support::cabi::pack_q4_0_rhs;
 use support::cabi::{BlockLhsGetter, Getter3, Getter5, MatmulBlockFn, pack_block_lhs};
 use support::gemm::Impl;
 use support::guard::{EDGES, Edge, Guarded};
-use support::rng::Rng;
 use support::tester::{self, PackedFamily};
 
 const STEM: &str = "matmul_clamp_f32_f16p1vlx2_qsi4c32p4vlx2_1vlx4vl_sme2_mopa";
 const LHS: &str = "lhs_pack_f16pmrx2_f32_neon";
 const RHS: &str = "rhs_pack_nxk_qsi4c32ps1s0scalef16_qsu4c32s16s0_neon";
-const PARAMS: Params = Params {
-    lhs_zero_point: 1,
-    rhs_zero_point: 8,
-};
 /// What the packed buffers hold before packing: 0xffff is an f16 NaN, 0xf a nibble of 7.
 const FILL: u8 = 0xff;
 
@@ -58,57 +52,25 @@ fn one_impl(k: &MatmulKernel) -> Vec<Impl> {
 }
 
 /// A test problem: f32 activations, int4 weights (-8..=7) with f16 block scales.
-#[derive(Clone)]
-struct Problem {
-    m: usize,
-    n: usize,
-    k: usize,
-    bl: usize,
-    lhs: Vec<f32>,
-    w: Vec<i8>,
-    wd: Vec<u16>,
-}
+type Problem = Q4_0Problem;
 
-impl Problem {
-    fn new(m: usize, n: usize, k: usize, bl: usize, seed: u64) -> Self {
-        let mut rng = Rng::new(seed);
+/// `m` x `k` activations in [-3, 5) (row 1 negative zeros when m > 2) times Q4_0 weights.
+fn problem(m: usize, n: usize, k: usize, bl: usize, seed: u64) -> Problem {
+    Q4_0Problem::new((m, n, k, bl), seed, |rng, m, k| {
         let mut lhs = rng.vec_f32(m * k, -3.0, 5.0);
         if m > 2 {
             lhs[k..2 * k].fill(-0.0); // a row of negative zeros
         }
-        let w = (0..n * k).map(|_| rng.range_i32(-8, 7) as i8).collect();
-        // Scales of either sign, as llama.cpp's Q4_0 has them.
-        let wd = (0..n * (k / bl))
-            .map(|i| {
-                let d = rng.f32(0.001, 0.1);
-                half::f16::from_f32(if i % 3 == 1 { -d } else { d }).to_bits()
-            })
-            .collect();
-        Problem {
-            m,
-            n,
-            k,
-            bl,
-            lhs,
-            w,
-            wd,
-        }
-    }
+        lhs
+    })
+}
 
-    /// The activations as the LHS packer rounds them (`half`'s conversion: ties to even).
-    fn lhs_f16(&self) -> Vec<u16> {
-        self.lhs
-            .iter()
-            .map(|&x| half::f16::from_f32(x).to_bits())
-            .collect()
-    }
-
-    /// Q4_0 source rows.
-    fn rhs_source(&self) -> Vec<u8> {
-        let mut out = vec![0u8; self.n * self.k / self.bl * (self.bl / 2 + 2)];
-        q4_0_rows(self.n, self.k, self.bl, &self.w, &self.wd, &mut out);
-        out
-    }
+/// The activations as the LHS packer rounds them (`half`'s conversion: ties to even).
+fn lhs_f16(p: &Problem) -> Vec<u16> {
+    p.lhs
+        .iter()
+        .map(|&x| half::f16::from_f32(x).to_bits())
+        .collect()
 }
 
 /// Packs `p`'s activations for a kernel of tile (mr, kr, sr) against a guard page at `edge`.
@@ -132,29 +94,15 @@ fn pack_lhs(p: &Problem, (mr, kr, sr): (usize, usize, usize), edge: Edge) -> Gua
 }
 
 /// Packs `p`'s weights for a kernel of tile (nr, kr, sr) against a guard page at `edge`.
-fn pack_rhs(p: &Problem, (nr, kr, sr): (usize, usize, usize), edge: Edge) -> Guarded {
-    let size = sym::<Getter5>("get_rhs_packed_size", RHS)(p.n, p.k, nr, kr, p.bl);
-    let src = Guarded::from_bytes(&p.rhs_source(), edge);
-    let mut out = Guarded::from_bytes(&vec![FILL; size], edge);
-    // SAFETY: buffers sized from the getters.
-    unsafe {
-        pack_q4_0_rhs(
-            RHS,
-            (p.n, p.k, p.bl),
-            (nr, kr, sr),
-            (src.ptr(), std::ptr::null()),
-            out.mut_ptr().cast(),
-            &PARAMS,
-        )
-    };
-    out
+fn pack_rhs(p: &Problem, tile: (usize, usize, usize), edge: Edge) -> Guarded {
+    p.pack_rhs(RHS, tile, edge, FILL)
 }
 
 /// The packed LHS as the kernel reads it: group `g` of `mr` rows, pair `p` of row `r` at halves
 /// `g mr k + 2 (p mr + r)`; rows past m keep the fill.
 fn expected_lhs(p: &Problem, mr: usize, size: usize) -> Vec<u8> {
     let mut out = vec![FILL; size];
-    let halves = p.lhs_f16();
+    let halves = lhs_f16(p);
     for i in 0..p.m {
         let (g, r) = (i / mr, i % mr);
         for v in 0..p.k {
@@ -187,7 +135,7 @@ impl PackedFamily for F16Q4 {
     fn expected(_: &MatmulKernel, p: &Problem, clamp: (f32, f32)) -> Vec<f32> {
         let mut dst = vec![0.0f32; p.m * p.n];
         let (m, n, k, bl) = (p.m, p.n, p.k, p.bl);
-        reference::matmul(m, n, k, bl, &p.lhs_f16(), &p.w, &p.wd, clamp, &mut dst);
+        reference::matmul(m, n, k, bl, &lhs_f16(p), &p.w, &p.wd, clamp, &mut dst);
         dst
     }
 }
@@ -262,7 +210,7 @@ fn paired_packers_write_the_kernel_layouts() {
     for kernel in family_kernels() {
         let t = kernel.tile();
         for (seed, &(m, n, kk, bl)) in shapes(kernel).iter().enumerate() {
-            let p = Problem::new(m, n, kk, bl, 300 + seed as u64);
+            let p = problem(m, n, kk, bl, 300 + seed as u64);
             for edge in EDGES {
                 let lhs = pack_lhs(&p, (t.mr, t.kr, t.sr), edge);
                 let want = expected_lhs(&p, t.mr, lhs.bytes().len());
@@ -287,7 +235,7 @@ fn check_kernel(k: &MatmulKernel, which: Impl) -> usize {
     let problems = shapes(k)
         .into_iter()
         .enumerate()
-        .map(|(seed, (m, n, kk, bl))| Problem::new(m, n, kk, bl, 100 + seed as u64));
+        .map(|(seed, (m, n, kk, bl))| problem(m, n, kk, bl, 100 + seed as u64));
     tester::check_kernel::<F16Q4>(k, problems, &[which])
 }
 
@@ -296,12 +244,12 @@ reference_tests!(
     all: family_kernels(),
     check: check_kernel,
     family: F16Q4,
-    threads: |_, (m, n)| Problem::new(m, n, 64, 32, 77),
+    threads: |_, (m, n)| problem(m, n, 64, 32, 77),
     registers: |k| {
         let t = k.tile();
         vec![
-            Problem::new(1, 8, 32, 32, 5),
-            Problem::new(t.mr + 1, t.nr + 1, 128, 64, 6),
+            problem(1, 8, 32, 32, 5),
+            problem(t.mr + 1, t.nr + 1, 128, 64, 6),
         ]
     },
 );
@@ -311,7 +259,7 @@ reference_tests!(
 #[test]
 fn streaming_kernels_commit_a_pending_lazy_za_save() {
     let ran = tester::lazy_za_saves_committed::<F16Q4>(&runnable(), |k| {
-        Problem::new(3, k.tile().n_step + 1, 128, 64, 77)
+        problem(3, k.tile().n_step + 1, 128, 64, 77)
     });
     if let Some(kernels) = ran {
         let sme2 = support::cpu::can_run(rkai::ukernels::arch::Isa::Sme2);
@@ -420,7 +368,7 @@ fn hostile_values_match_reference() {
             // Two row and column groups at the smaller lengths, partial groups at the larger
             // ones (the reference runs under QEMU there).
             let (m, n) = ((t.mr + 3).min(11), (t.nr + 5).min(37));
-            let mut p = Problem::new(m, n, kk, bl, 900 + i as u64);
+            let mut p = problem(m, n, kk, bl, 900 + i as u64);
             hostile(name, &mut p);
             let mut clamps = tester::clamps::<F16Q4>(k, &p).to_vec();
             clamps.push((f32::NAN, 1.0));
@@ -454,7 +402,7 @@ fn hostile_values_match_reference() {
 fn dst_stride_col_is_ignored() {
     for k in runnable() {
         let t = k.tile();
-        let p = Problem::new(2, 3, 64, 32, 11);
+        let p = problem(2, 3, 64, 32, 11);
         let (lhs, rhs) = F16Q4::pack(k, &p, Edge::End);
         let mut dst = vec![0f32; 2 * 3];
         // SAFETY: packed operands of the problem; dst holds 2 rows of 3 floats.
@@ -491,7 +439,7 @@ mod random_shapes {
             let bl = [32, 64][bl_i];
             let kk = blocks * bl;
             for k in family_kernels() {
-                let p = Problem::new(m, n, kk, bl, seed);
+                let p = problem(m, n, kk, bl, seed);
                 let (lhs, rhs) = F16Q4::pack(k, &p, Edge::End);
                 let clamp = (-2.0, 2.5);
                 let expect = F16Q4::expected(k, &p, clamp);

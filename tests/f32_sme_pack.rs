@@ -8,36 +8,41 @@
 
 mod support;
 
-use core::ffi::c_void;
-use support::cabi::{Getter0, Getter1, Getter2, Getter5, func, pack_float_rhs, pack_lhs};
-use support::guard::{EDGES, Guarded};
+use support::cabi::{Getter0, Getter1, Getter2, Getter5, func, pack_lhs};
+use support::guard::{EDGES, Edge, Guarded};
 use support::rng::Rng;
+use support::sme_pack::{
+    self, FILL, LhsPacker, RhsCall, RhsPacker, le_bytes, lhs_call, rhs_call, slices,
+};
 
 const LHS: &str = "lhs_pack_f32p2vlx1_f32_sme";
 const KXN: &str = "rhs_pack_kxn_f32p2vlx1biasf32_f32_f32_sme";
 const NXK: &str = "rhs_pack_nxk_f32p2vlx1biasf32_f32_f32_sme";
-/// What the output buffers hold before a packing: any byte left so shows an unwritten byte.
-const UNTOUCHED: u8 = 0xa5;
 
-/// The streaming vector length in 32-bit lanes as the QEMU model sets it (its
-/// `sme-default-vector-length` in bytes), else as the CPU reports it (4 without SME: rkai's
-/// portable length).
+/// The streaming vector length in 32-bit lanes, checked against the QEMU model the run asked
+/// for ([`sme_pack::svl32`]).
 fn svl32() -> usize {
-    let reported = rkai::ukernels::arch::sme_vector_bytes();
-    let model = std::env::var("RKAI_EXPECT_CPU").ok();
-    let asked = model.as_deref().and_then(|m| {
-        let tail = m.split("sme-default-vector-length=").nth(1)?;
-        tail.split(',').next()?.parse::<usize>().ok()
-    });
-    if let Some(bytes) = asked {
-        assert_eq!(reported, Some(bytes), "streaming length of {model:?}");
-    }
-    reported.unwrap_or(16) / 4
+    sme_pack::svl32()
 }
 
 /// Rows (LHS) or columns (RHS) per packed group.
 fn group() -> usize {
     2 * svl32()
+}
+
+fn lhs_packer() -> LhsPacker {
+    LhsPacker {
+        name: LHS,
+        tile: (group(), 1, 1),
+    }
+}
+
+fn rhs_packer(name: &'static str) -> RhsPacker {
+    RhsPacker {
+        name,
+        tile: (group(), 1, 1),
+        value_bytes: 4,
+    }
 }
 
 /// Values where a conversion or a float copy would show: NaNs with payloads (quiet and
@@ -73,10 +78,6 @@ fn values(rng: &mut Rng, len: usize, phase: usize) -> Vec<f32> {
     v
 }
 
-fn bytes_of(v: &[f32]) -> Vec<u8> {
-    v.iter().flat_map(|x| x.to_bits().to_le_bytes()).collect()
-}
-
 /// KleidiAI's packed LHS: groups of `mr` rows, value `kk` of row `i` of a group at float
 /// `kk * mr + i`, rows past `m` zero. `value(r, kk)` is the source.
 fn lhs_reference(m: usize, k: usize, mr: usize, value: impl Fn(usize, usize) -> f32) -> Vec<u8> {
@@ -88,7 +89,7 @@ fn lhs_reference(m: usize, k: usize, mr: usize, value: impl Fn(usize, usize) -> 
             out[g * mr * k + kk * mr + i] = value(r, kk);
         }
     }
-    bytes_of(&out)
+    le_bytes(&out)
 }
 
 /// KleidiAI's packed RHS of both SME packers: groups of `nr` columns, each `nr` biases then `k`
@@ -110,7 +111,7 @@ fn rhs_reference(
             out[g * stride + (kk + 1) * nr + c] = value(kk, col);
         }
     }
-    bytes_of(&out)
+    le_bytes(&out)
 }
 
 /// Sizes around the group `t`: one, just below, at and above it, and a few groups and a part.
@@ -137,46 +138,19 @@ fn group_size_is_twice_the_streaming_length() {
 #[test]
 fn getters_follow_kleidiai_formulas() {
     let g = group();
-    let lhs_offset: Getter2 = func("get_lhs_offset", LHS);
-    let lhs_packed_offset: Getter5 = func("get_lhs_packed_offset", LHS);
-    let lhs_packed_size: Getter5 = func("get_lhs_packed_size", LHS);
+    let sizes: Vec<usize> = extents(g).into_iter().chain([0]).collect();
+    let idxs = [0, g, 3 * g];
     let mut cases = 0;
     for k in [1, 2, 3, 7, 16, 33, 256] {
-        for m in extents(g).into_iter().chain([0]) {
-            assert_eq!(lhs_packed_size(m, k, g, 1, 1), m.div_ceil(g) * g * k * 4);
-            cases += 1;
-        }
-        for idx in [0, g, 3 * g] {
-            assert_eq!(lhs_packed_offset(idx, k, g, 1, 1), idx * k * 4);
-            assert_eq!(lhs_offset(idx, 4 * k + 12), idx * (4 * k + 12));
-            cases += 2;
-        }
+        sme_pack::check_lhs_getters(&lhs_packer(), k, 4 * k, &sizes, &idxs, 4 * k + 12);
+        cases += sizes.len() + 2 * idxs.len();
     }
-    for (p, nxk) in [(KXN, false), (NXK, true)] {
-        let stride: Getter1 = func("get_rhs_packed_stride", p);
-        let packed_offset: Getter2 = func("get_rhs_packed_offset", p);
-        let packed_size: Getter2 = func("get_rhs_packed_size", p);
-        let bias_offset: Getter1 = func("get_bias_offset", p);
+    for p in [KXN, NXK] {
         for k in [1, 2, 3, 7, 16, 33, 256] {
             // The N x K packer's stride is of one column, the K x N one's of a group.
-            let column = 4 * (k + 1);
-            assert_eq!(stride(k), if nxk { column } else { g * column });
-            for n in extents(g).into_iter().chain([0]) {
-                assert_eq!(packed_size(n, k), n.div_ceil(g) * g * column);
-                cases += 1;
-            }
-            for idx in [0, g, 3 * g] {
-                assert_eq!(packed_offset(idx, k), idx * column);
-                assert_eq!(bias_offset(idx), 4 * idx);
-                if nxk {
-                    let offset: Getter2 = func("get_rhs_offset", p);
-                    assert_eq!(offset(idx, 4 * k + 8), idx * (4 * k + 8));
-                } else {
-                    let offset: Getter1 = func("get_rhs_offset", p);
-                    assert_eq!(offset(idx), 4 * idx);
-                }
-                cases += 3;
-            }
+            let group_bytes = g * 4 * (k + 1);
+            sme_pack::check_rhs_getters(&rhs_packer(p), k, group_bytes, &sizes, &idxs, 4 * k + 8);
+            cases += sizes.len() + 3 * idxs.len();
         }
     }
     // The K x N packer's bias offset takes any column.
@@ -196,23 +170,12 @@ fn lhs_packed_bytes_equal_reference() {
                 let row = k + pad;
                 let lhs = values(&mut rng, m * row, cases);
                 let want = lhs_reference(m, k, g, |r, kk| lhs[r * row + kk]);
-                let bytes = size(m, k, g, 1, 1);
-                assert_eq!(bytes, want.len());
                 let edge = EDGES[cases % 2];
                 let src = Guarded::from_f32(&lhs, edge);
-                let mut out = Guarded::from_bytes(&vec![UNTOUCHED; bytes], edge);
+                let what = format!("m {m} k {k} pad {pad}");
                 // SAFETY: m rows of `row` floats, the packed size of m rows.
-                unsafe {
-                    pack_lhs(
-                        LHS,
-                        (m, k),
-                        (g, 1, 1),
-                        0,
-                        (src.ptr().cast(), 4 * row),
-                        out.mut_ptr().cast(),
-                    )
-                };
-                assert_eq!(out.bytes(), &want[..], "m {m} k {k} pad {pad}");
+                let pack = |out| unsafe { lhs_packer().pack((src.ptr(), 4 * row), k, out, (0, m)) };
+                sme_pack::packs_equal(&what, size(m, k, g, 1, 1), edge, &want, pack);
                 cases += 1;
             }
         }
@@ -228,55 +191,28 @@ fn lhs_row_groups_pack_as_slices_of_the_whole() {
     let (m, k, row) = (2 * g + 3, 9, 11);
     let lhs = values(&mut Rng::new(5), m * row, 1);
     let want = lhs_reference(m, k, g, |r, kk| lhs[r * row + kk]);
-    let lhs_offset: Getter2 = func("get_lhs_offset", LHS);
-    let packed_offset: Getter5 = func("get_lhs_packed_offset", LHS);
-    let mut out = vec![UNTOUCHED; want.len()];
-    let mut slices = 0;
-    for start in (0..m).step_by(g) {
-        let rows = g.min(m - start);
-        let src = lhs_offset(start, 4 * row);
-        let dst = packed_offset(start, k, g, 1, 1);
-        // SAFETY: rows from `start` lie in the source; their groups in `out`.
-        unsafe {
-            pack_lhs(
-                LHS,
-                (rows, k),
-                (g, 1, 1),
-                0,
-                (lhs.as_ptr().cast::<u8>().add(src).cast(), 4 * row),
-                out.as_mut_ptr().add(dst).cast(),
-            )
-        };
-        slices += 1;
-    }
-    assert_eq!(out, want);
-    println!("RELIABILITY slices: {slices} LHS row groups");
+    let cuts = slices(m, g);
+    // SAFETY: each slice's rows lie in the source; their groups in the output.
+    let pack =
+        |out, rows| unsafe { lhs_packer().pack((lhs.as_ptr().cast(), 4 * row), k, out, rows) };
+    sme_pack::slices_equal("LHS", want.len(), Edge::End, &want, &cuts, pack);
+    println!("RELIABILITY slices: {} LHS row groups", cuts.len());
 }
 
 /// Packs with `p` through its exported `run` and returns the bytes (buffer against `edge`).
 fn pack_rhs(
-    p: &str,
+    p: &'static str,
     (n, k): (usize, usize),
     (src, stride): (&[f32], usize),
     bias: &[f32],
-    edge: support::guard::Edge,
+    edge: Edge,
 ) -> Vec<u8> {
-    let g = group();
     let bytes = func::<Getter2>("get_rhs_packed_size", p)(n, k);
     let src = Guarded::from_f32(src, edge);
     let bias = Guarded::from_f32(bias, edge);
-    let mut out = Guarded::from_bytes(&vec![UNTOUCHED; bytes], edge);
+    let mut out = sme_pack::prefilled(bytes, edge);
     // SAFETY: the source holds its rows `stride` bytes apart, n biases, the packed size.
-    unsafe {
-        pack_float_rhs(
-            p,
-            (n, k),
-            (g, 1, 1),
-            (src.ptr().cast(), stride),
-            bias.ptr().cast(),
-            out.mut_ptr().cast(),
-        )
-    };
+    unsafe { rhs_packer(p).pack((src.ptr(), stride), bias.ptr(), k, out.mut_ptr(), (0, n)) };
     out.bytes().to_vec()
 }
 
@@ -317,7 +253,7 @@ fn rhs_column_groups_pack_as_slices_of_the_whole() {
     let (n, k) = (3 * g + 1, 7);
     let mut rng = Rng::new(9);
     let bias = values(&mut rng, n, 0);
-    let mut slices = 0;
+    let mut slices_packed = 0;
     for p in [KXN, NXK] {
         let nxk = p == NXK;
         let (rows, row) = if nxk { (n, k + 1) } else { (k, n + 2) };
@@ -327,33 +263,15 @@ fn rhs_column_groups_pack_as_slices_of_the_whole() {
         } else {
             rhs_reference(n, k, g, &bias, |kk, c| src[kk * row + c])
         };
-        let mut out = vec![UNTOUCHED; want.len()];
-        for start in (0..n).step_by(g) {
-            let cols = g.min(n - start);
-            let src_at = if nxk {
-                func::<Getter2>("get_rhs_offset", p)(start, 4 * row)
-            } else {
-                func::<Getter1>("get_rhs_offset", p)(start)
-            };
-            let bias_at = func::<Getter1>("get_bias_offset", p)(start);
-            let out_at = func::<Getter2>("get_rhs_packed_offset", p)(start, k);
-            // SAFETY: the slice's source columns/rows, biases and packed groups lie in the
-            // buffers (a K x N slice reads its rows' first `cols` values from `src_at`).
-            unsafe {
-                pack_float_rhs(
-                    p,
-                    (cols, k),
-                    (g, 1, 1),
-                    (src.as_ptr().cast::<u8>().add(src_at).cast(), 4 * row),
-                    bias.as_ptr().cast::<u8>().add(bias_at).cast(),
-                    out.as_mut_ptr().add(out_at).cast(),
-                )
-            };
-            slices += 1;
-        }
-        assert_eq!(out, want, "{p}");
+        let cuts = slices(n, g);
+        let (source, biases) = ((src.as_ptr().cast(), 4 * row), bias.as_ptr().cast());
+        // SAFETY: the slice's source columns/rows, biases and packed groups lie in the buffers
+        // (a K x N slice reads its rows' first `cols` values from its offset).
+        let pack = |out, cols| unsafe { rhs_packer(p).pack(source, biases, k, out, cols) };
+        sme_pack::slices_equal(p, want.len(), Edge::End, &want, &cuts, pack);
+        slices_packed += cuts.len();
     }
-    println!("RELIABILITY slices: {slices} RHS column groups");
+    println!("RELIABILITY slices: {slices_packed} RHS column groups");
 }
 
 #[test]
@@ -369,7 +287,7 @@ fn empty_shapes_write_nothing_outside_the_packed_size() {
             assert_eq!(got, rhs_reference(g + 1, 0, g, &bias, |_, _| 0.0), "{p}");
         }
     }
-    let mut out = [UNTOUCHED; 4];
+    let mut out = [FILL; 4];
     // SAFETY: nothing to read or write for m == 0.
     unsafe {
         pack_lhs(
@@ -381,53 +299,7 @@ fn empty_shapes_write_nothing_outside_the_packed_size() {
             out.as_mut_ptr().cast(),
         )
     };
-    assert_eq!(out, [UNTOUCHED; 4]);
-}
-
-/// The LHS packer called with (m, k) = (1, 1) and the tile and `m_idx_start` given; `lhs` null
-/// when `null_lhs`.
-fn lhs_run(name: &str, (mr, kr, sr): (usize, usize, usize), m_idx_start: usize, null_lhs: bool) {
-    let src = [0.0f32; 1];
-    let mut out = vec![0u8; 4 * 256];
-    let lhs: *const c_void = if null_lhs {
-        core::ptr::null()
-    } else {
-        src.as_ptr().cast()
-    };
-    // SAFETY: refused before any access, or inside the buffers.
-    unsafe {
-        pack_lhs(
-            name,
-            (1, 1),
-            (mr, kr, sr),
-            m_idx_start,
-            (lhs, 4),
-            out.as_mut_ptr().cast(),
-        )
-    }
-}
-
-/// An RHS packer called with n = k = 1 and `nr`; a null bias when `null_bias`.
-fn rhs_run(name: &str, nr: usize, null_bias: bool) {
-    let src = [0.0f32; 1];
-    let bias = [0.0f32; 1];
-    let mut out = vec![0u8; 4 * 2 * 128];
-    let b: *const c_void = if null_bias {
-        core::ptr::null()
-    } else {
-        bias.as_ptr().cast()
-    };
-    // SAFETY: refused before any access, or inside the buffers.
-    unsafe {
-        pack_float_rhs(
-            name,
-            (1, 1),
-            (nr, 1, 1),
-            (src.as_ptr().cast(), 4),
-            b,
-            out.as_mut_ptr().cast(),
-        )
-    }
+    assert_eq!(out, [FILL; 4]);
 }
 
 fn cases() -> Vec<support::death::Case<String, String>> {
@@ -449,12 +321,12 @@ fn cases() -> Vec<support::death::Case<String, String>> {
         getter_case!("lhs_packed_size_sr", "sr == SR"
             => get_lhs_packed_size::<Getter5>(LHS)(4, 8, group(), 1, 2)),
         run_case!("lhs_run_mr", "mr == kai_get_mr_lhs_pack_f32p2vlx1_f32_sme()"
-            => lhs_run(LHS, (2 * group(), 1, 1), 0, false)),
-        run_case!("lhs_run_kr", "kr == KR" => lhs_run(LHS, (group(), 4, 1), 0, false)),
-        run_case!("lhs_run_sr", "sr == SR" => lhs_run(LHS, (group(), 1, 2), 0, false)),
+            => lhs_call(LHS, (1, 1, 4), (2 * group(), 1, 1), 0, (false, false))),
+        run_case!("lhs_run_kr", "kr == KR" => lhs_call(LHS, (1, 1, 4), (group(), 4, 1), 0, (false, false))),
+        run_case!("lhs_run_sr", "sr == SR" => lhs_call(LHS, (1, 1, 4), (group(), 1, 2), 0, (false, false))),
         run_case!("lhs_run_m_idx_start", "m_idx_start == 0"
-            => lhs_run(LHS, (group(), 1, 1), 1, false)),
-        run_case!("lhs_run_null", "lhs != NULL" => lhs_run(LHS, (group(), 1, 1), 0, true)),
+            => lhs_call(LHS, (1, 1, 4), (group(), 1, 1), 1, (false, false))),
+        run_case!("lhs_run_null", "lhs != NULL" => lhs_call(LHS, (1, 1, 4), (group(), 1, 1), 0, (true, false))),
         getter_case!("nxk_bias_offset", "(n_idx % n_step) == 0"
             => get_bias_offset::<Getter1>(NXK)(1)),
         getter_case!("nxk_rhs_offset", "(n_idx % n_step) == 0"
@@ -465,10 +337,14 @@ fn cases() -> Vec<support::death::Case<String, String>> {
             => get_rhs_packed_offset::<Getter2>(KXN)(1, 8)),
         getter_case!("nxk_packed_offset", "(n_idx % nr) == 0"
             => get_rhs_packed_offset::<Getter2>(NXK)(group() - 1, 8)),
-        run_case!("kxn_nr", "nr == n_step" => rhs_run(KXN, group() + 4, false)),
-        run_case!("nxk_nr", "nr == n_step" => rhs_run(NXK, group() / 2, false)),
-        run_case!("kxn_bias", "bias != NULL" => rhs_run(KXN, group(), true)),
-        run_case!("nxk_bias", "bias != NULL" => rhs_run(NXK, group(), true)),
+        run_case!("kxn_nr", "nr == n_step"
+            => rhs_call(KXN, (group(), 1), RhsCall { nr: Some(group() + 4), ..RhsCall::default() })),
+        run_case!("nxk_nr", "nr == n_step"
+            => rhs_call(NXK, (group(), 1), RhsCall { nr: Some(group() / 2), ..RhsCall::default() })),
+        run_case!("kxn_bias", "bias != NULL"
+            => rhs_call(KXN, (group(), 1), RhsCall { null_bias: true, ..RhsCall::default() })),
+        run_case!("nxk_bias", "bias != NULL"
+            => rhs_call(NXK, (group(), 1), RhsCall { null_bias: true, ..RhsCall::default() })),
     ]
 }
 

@@ -20,7 +20,7 @@ use rkai::ukernels::pack::kinds::{LhsPackerKind, PackerKind};
 use rkai::ukernels::pack::lhs_quant_pack_qsi8d32pscalef32::Variant as LhsVariant;
 use rkai::ukernels::reference::qai4c32p::{self as reference, Rounding};
 use rkai::ukernels::types::kai_rhs_pack_qs4cxs1s0_param as Params;
-use support::block_gemm::{self, run_kernel, run_rows};
+use support::block_gemm::{self, PARAMS, run_kernel, run_rows};
 use support::block_lhs::{self, BlockLhsProblem, LhsCase};
 use support::cabi::func as sym;
 use support::cabi::{BlockLhsGetter, pack_qai4c32p_rhs};
@@ -29,17 +29,13 @@ use support::gemm::Impl;
 use support::guard::{Edge, Guarded};
 use support::hostile;
 use support::rng::Rng;
-use support::tester::{self, PackedFamily};
+use support::tester::{self, Depth, PackedFamily};
 
 const LHS_F32: &str = "lhs_quant_pack_qsi8d32pscalef32_f32_neon";
 const LHS_F16: &str = "lhs_quant_pack_qsi8d32pscalef32_f16_neon";
 const RHS: &str = "rhs_pack_nxk_qai4c32p_qau4c32s0s1_f32_f32_f32_neon";
 const RHS_S0S1: &str = "rhs_pack_nxk_qai4c32ps1s0nrx4_qau4c32s0s1_f32_f32_f32_neon";
 const RHS_S1S0: &str = "rhs_pack_nxk_qai4c32ps1s0nrx4_qau4c32s1s0_f32_f32_f32_neon";
-const PARAMS: Params = Params {
-    lhs_zero_point: 1,
-    rhs_zero_point: 8,
-};
 /// Parameters the packers refuse: a zero point of 0 (signed source), an LHS zero point of 0.
 const SIGNED_RHS: Params = Params {
     rhs_zero_point: 0,
@@ -448,7 +444,7 @@ fn make_hostile(p: &mut Problem, scenario: &str) {
 /// returns the number of cases. The f16 packer reads the values rounded to f16, which the
 /// reference then uses for both packers.
 fn check_hostile(k: &MatmulKernel, which: Impl) -> usize {
-    let lhs_packer = k.lhs_packers[0].name;
+    let (lhs_packer, depth) = (k.lhs_packers[0].name, Depth::of(k));
     let mut cases = 0;
     for (seed, (m, n, kk, bl)) in [(5, 13, 64, 32), (1, 9, 96, 32), (9, 6, 128, 64)]
         .into_iter()
@@ -464,7 +460,7 @@ fn check_hostile(k: &MatmulKernel, which: Impl) -> usize {
             }
             let clamp = (f32::NEG_INFINITY, f32::INFINITY);
             let expect = expected_dst(&p, k, clamp);
-            cases += tester::check_problem::<Asymmetric>(k, &p, clamp, &expect, &[which]);
+            cases += tester::check_problem::<Asymmetric>(depth, k, &p, clamp, &expect, &[which]);
         }
     }
     cases

@@ -30,7 +30,7 @@ use support::gemm::Impl;
 use support::guard::{EDGES, Edge, Guarded};
 use support::hostile;
 use support::rng::Rng;
-use support::tester::{self, PackedFamily};
+use support::tester::{self, Depth, PackedFamily};
 
 const LHS_PACKER: &str = "lhs_quant_pack_qai8dxp_f32";
 const BF16: u32 = kai_datatype::kai_dt_bf16 as u32;
@@ -851,7 +851,7 @@ fn make_hostile(p: &mut Problem, scenario: &str) {
 /// Runs `k` on every hostile scenario (two shapes, guard pages on both sides, every portion);
 /// returns the number of cases.
 fn check_hostile(k: &MatmulKernel, which: Impl) -> usize {
-    let t = k.tile();
+    let (t, depth) = (k.tile(), Depth::of(k));
     let mut cases = 0;
     let bl = if k.family.is_blockwise() { 32 } else { 0 };
     for (seed, (m, n, kk)) in [(5, 13, 64), (1, 9, 96)].into_iter().enumerate() {
@@ -879,7 +879,7 @@ fn check_hostile(k: &MatmulKernel, which: Impl) -> usize {
                 p,
                 rhs_packer: packer,
             };
-            cases += tester::check_problem::<Qai8dxp>(k, &case, clamp, &expect, &[which]);
+            cases += tester::check_problem::<Qai8dxp>(depth, k, &case, clamp, &expect, &[which]);
         }
     }
     cases

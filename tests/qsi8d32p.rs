@@ -20,7 +20,7 @@ use rkai::ukernels::pack::rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0::{
 };
 use rkai::ukernels::reference::qsi8d32p::{self as reference, Amax, Rounding};
 use rkai::ukernels::types::kai_rhs_pack_qs4cxs1s0_param as Params;
-use support::block_gemm::{self, run_kernel};
+use support::block_gemm::{self, PARAMS, Q4_0Problem, run_kernel};
 use support::block_lhs::{self, BlockLhsProblem, LhsCase};
 use support::cabi::func as sym;
 use support::cabi::{BlockLhsGetter, pack_q4_0_rhs};
@@ -28,7 +28,6 @@ use support::cabi::{Getter2, Getter3, Getter4, Getter5};
 use support::death;
 use support::gemm::Impl;
 use support::guard::{Edge, Guarded};
-use support::rng::Rng;
 use support::tester::{self, PackedFamily};
 
 const LHS: &str = "lhs_quant_pack_qsi8d32p_f32";
@@ -37,10 +36,6 @@ const LHS_4X8: &str = "lhs_quant_pack_qsi8d32p4x8sb_f32_neon";
 const RHS: &str = "rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0";
 const RHS_PS1S0: &str = "rhs_pack_nxk_qsi4c32ps1s0scalef16_qsu4c32s16s0_neon";
 const RHS_PS4S0: &str = "rhs_pack_nxk_qsi4c32ps4s0sf16_qsu4c32s16s0_neon";
-const PARAMS: Params = Params {
-    lhs_zero_point: 1,
-    rhs_zero_point: 8,
-};
 
 /// The family's kernels; `RKAI_TEST_KERNEL=<substring>` narrows every test to the kernels whose
 /// stem contains it (the vector-length runs of `scripts/test-all.sh`).
@@ -136,44 +131,17 @@ fn packer_step_and_offset_getters() {
 }
 
 /// A test problem: f32 activations, int4 weights with f16 block scales.
-struct Problem {
-    m: usize,
-    n: usize,
-    k: usize,
-    bl: usize,
-    lhs: Vec<f32>,
-    w: Vec<i8>,
-    wd: Vec<u16>,
+type Problem = Q4_0Problem;
+
+/// [`block_gemm::activations`] (zero and tie rows; with them, products of the scales of either
+/// sign are zeros of either sign) times Q4_0 weights.
+fn problem(m: usize, n: usize, k: usize, bl: usize, seed: u64) -> Problem {
+    Q4_0Problem::new((m, n, k, bl), seed, |rng, m, k| {
+        block_gemm::activations(rng, m, k, bl)
+    })
 }
 
 impl Problem {
-    fn new(m: usize, n: usize, k: usize, bl: usize, seed: u64) -> Self {
-        let mut rng = Rng::new(seed);
-        let lhs = block_gemm::activations(&mut rng, m, k, bl);
-        let w = (0..n * k).map(|_| rng.range_i32(-8, 7) as i8).collect();
-        // Q4_0 scales take either sign (llama.cpp divides the block's extreme by -8); with the
-        // zero activation row, products of the scales are zeros of either sign.
-        let wd = (0..n * (k / bl))
-            .map(|i| {
-                let d = rng.f32(0.001, 0.1);
-                half::f16::from_f32(if i % 3 == 1 { -d } else { d }).to_bits()
-            })
-            .collect();
-        Problem {
-            m,
-            n,
-            k,
-            bl,
-            lhs,
-            w,
-            wd,
-        }
-    }
-
-    fn blocks(&self) -> usize {
-        self.k / self.bl
-    }
-
     /// Quantized activations with `packer`'s arithmetic: (m x k values, m x blocks scales).
     fn quantized(&self, packer: &str) -> (Vec<i8>, Vec<u16>) {
         let (amax, rounding) = lhs_arithmetic(packer);
@@ -190,13 +158,6 @@ impl Problem {
             );
         }
         (q, d)
-    }
-
-    /// Q4_0 source rows.
-    fn rhs_source(&self) -> Vec<u8> {
-        let mut out = vec![0u8; self.n * self.blocks() * (self.bl / 2 + 2)];
-        reference::q4_0_rows(self.n, self.k, self.bl, &self.w, &self.wd, &mut out);
-        out
     }
 }
 
@@ -237,21 +198,7 @@ impl BlockLhsProblem for Problem {
 
 /// Packs `p`'s weights with RHS packer `name`; the buffer starts filled with `fill`.
 fn pack_rhs(p: &Problem, name: &str, nr: usize, kr: usize, edge: Edge, fill: u8) -> Guarded {
-    let size = sym::<Getter5>("get_rhs_packed_size", name)(p.n, p.k, nr, kr, p.bl);
-    let src = Guarded::from_bytes(&p.rhs_source(), edge);
-    let mut packed = Guarded::from_bytes(&vec![fill; size], edge);
-    // SAFETY: buffers sized from the getters.
-    unsafe {
-        pack_q4_0_rhs(
-            name,
-            (p.n, p.k, p.bl),
-            (nr, kr, 2),
-            (src.ptr(), std::ptr::null()),
-            packed.mut_ptr().cast(),
-            &PARAMS,
-        )
-    };
-    packed
+    p.pack_rhs(name, (nr, kr, 2), edge, fill)
 }
 
 fn expected_rhs(p: &Problem, name: &str, nr: usize, kr: usize, size: usize, fill: u8) -> Vec<u8> {
@@ -312,7 +259,7 @@ block_lhs_tests!(
         (LHS, 3, 12, 2),
     ],
     takes: lhs_packer_takes,
-    problem: |m, k, bl, seed| Problem::new(m, 1, k, bl, seed),
+    problem: |m, k, bl, seed| problem(m, 1, k, bl, seed),
     special: SPECIAL.map(f32::from_bits),
     last_of_block: f32::NAN,
     splits_at: |(name, mr, ..): LhsCase, split: usize, m: usize| {
@@ -341,7 +288,7 @@ fn rhs_packers_match_reference_bytes() {
     let cases = block_gemm::rhs_packings_equal_reference(
         combos,
         |_, _| true,
-        |n, k, bl, seed| Problem::new(1, n, k, bl, seed),
+        |n, k, bl, seed| problem(1, n, k, bl, seed),
         |p, (name, nr, kr), edge, fill| pack_rhs(p, name, nr, kr, edge, fill),
         |p, (name, nr, kr), size, fill| expected_rhs(p, name, nr, kr, size, fill),
     );
@@ -355,7 +302,7 @@ fn rhs_packers_match_reference_bytes() {
 fn scalar_rhs_packer_follows_kleidiai_walk_for_odd_segments() {
     // k must stay a multiple of kr (KleidiAI asserts it) while bl is not.
     for (k, kr) in [(480, 10), (672, 14), (96, 12)] {
-        let p = Problem::new(1, 5, k, 96, 3);
+        let p = problem(1, 5, k, 96, 3);
         let nr = 4;
         let packed = pack_rhs(&p, RHS, nr, kr, Edge::End, 0xee);
         let src = p.rhs_source();
@@ -480,7 +427,7 @@ fn check_kernel(k: &MatmulKernel, implementations: &[Impl]) -> usize {
         .enumerate()
         .filter(|&(_, &(.., bl))| accepts_block_length(k, bl))
         .map(|(seed, &(m, n, kk, bl))| KernelCase {
-            p: Problem::new(m, n, kk, bl, 100 + seed as u64),
+            p: problem(m, n, kk, bl, 100 + seed as u64),
             lhs_packer: k.lhs_packers[seed % k.lhs_packers.len()].name,
         });
     tester::check_kernel::<Q4_0>(k, problems, implementations)
@@ -493,7 +440,7 @@ reference_tests!(
     family: Q4_0,
     threads: |k, (m, n)| {
         let bl = if accepts_block_length(k, 64) { 64 } else { 32 };
-        let p = Problem::new(m, n, 192, bl, 77);
+        let p = problem(m, n, 192, bl, 77);
         let lhs_packer = k.lhs_packers[0].name;
         KernelCase { p, lhs_packer }
     },
@@ -504,7 +451,7 @@ reference_tests!(
             .filter(|&(.., bl)| accepts_block_length(k, bl));
         let lhs_packer = k.lhs_packers[0].name;
         let case = |(m, n, kk, bl)| KernelCase {
-            p: Problem::new(m, n, kk, bl, 5),
+            p: problem(m, n, kk, bl, 5),
             lhs_packer,
         };
         accepted.map(case).collect()
@@ -525,7 +472,7 @@ mod random_shapes {
             let kk = blocks * bl;
             for k in family_kernels().filter(|k| runs_here(k) && accepts_block_length(k, bl)) {
                 let t = k.tile();
-                let p = Problem::new(m, n, kk, bl, seed);
+                let p = problem(m, n, kk, bl, seed);
                 let name = k.lhs_packers[(seed % k.lhs_packers.len() as u64) as usize].name;
                 let lhs_case = (name, t.mr, t.kr, t.sr);
                 let lhs = block_lhs::pack(&p, lhs_case, Edge::End, 0);

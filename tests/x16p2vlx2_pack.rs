@@ -9,49 +9,47 @@
 
 mod support;
 
-use rkai::ukernels::arch;
-use std::ffi::c_void;
-use std::ptr;
 use support::cabi::func as sym;
-use support::cabi::{Getter0, Getter1, Getter2, Getter5, RhsPackFloatFn, pack_float_rhs, pack_lhs};
+use support::cabi::{Getter1, Getter2, Getter5};
 use support::guard::{EDGES, Edge, Guarded};
-use support::rng::Rng;
+use support::sme_pack::{
+    self, LhsPacker, RhsCall, RhsPacker, le_bytes, lhs_call, rhs_call, slices,
+};
 
 const LHS: &str = "lhs_pack_x16p2vlx2_x16_sme";
 const KXN: &str = "rhs_pack_kxn_x16p2vlx2b_x16_x16_sme";
 const NXK: &str = "rhs_pack_nxk_x16p2vlx2b_x16_x16_sme";
 const RHS: [&str; 2] = [KXN, NXK];
 
-/// Byte that pre-fills every output buffer (no packed byte may keep it by accident: the tests'
-/// values avoid it where it matters, and padding must be zero).
-const FILL: u8 = 0xa5;
-
 /// KleidiAI's `2vl` tile in 16-bit values: 2 x the streaming length in 32-bit lanes (nr = mr).
 fn tile() -> usize {
-    2 * arch::sme_lanes32()
+    2 * sme_pack::svl32()
+}
+
+fn rhs_packer(name: &'static str) -> RhsPacker {
+    RhsPacker {
+        name,
+        tile: (tile(), 2, 1),
+        value_bytes: 2,
+    }
+}
+
+fn lhs_packer() -> LhsPacker {
+    LhsPacker {
+        name: LHS,
+        tile: (tile(), 2, 1),
+    }
 }
 
 fn roundup(a: usize, b: usize) -> usize {
     a.div_ceil(b) * b
 }
 
-/// Random 16-bit patterns (the packers copy bits: NaNs, infinities, subnormals and signed zeros
-/// travel as any other value), none zero so that padding stands out.
+/// Random 16-bit patterns, none zero (see [`sme_pack::bit_patterns`]).
 fn values(len: usize, seed: u64) -> Vec<u16> {
-    let mut rng = Rng::new(seed);
-    (0..len)
-        .map(|_| {
-            let r = rng.next_u64();
-            match r % 8 {
-                0 => [0x7e00, 0xfc00, 0x8000, 0x0001, 0x7c01][(r >> 8) as usize % 5],
-                _ => ((r >> 16) % 0xfffe + 1) as u16,
-            }
-        })
-        .collect()
-}
-
-fn le_bytes(v: &[u16]) -> Vec<u8> {
-    v.iter().flat_map(|x| x.to_le_bytes()).collect()
+    let specials = [0x7e00, 0xfc00, 0x8000, 0x0001, 0x7c01];
+    let patterns = sme_pack::bit_patterns(len, seed, 16, &specials);
+    patterns.into_iter().map(|v| v as u16).collect()
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -106,59 +104,21 @@ fn getters_follow_kleidiai_formulas() {
     let t = tile();
     assert_eq!(
         t * 2,
-        arch::sme_vector_bytes().unwrap_or(16),
+        rkai::ukernels::arch::sme_vector_bytes().unwrap_or(16),
         "nr is SVL / 2 bytes"
     );
     let mut checked = 0;
     for k in [1, 2, 3, 8, 17, 64, 333] {
         let kp = roundup(k, 2);
-        let group = t * (2 + 2 * kp);
+        let (ns, idxs) = ([1, t - 1, t, t + 1, 3 * t + 5], [0, t, 5 * t]);
         for name in RHS {
-            assert_eq!(sym::<Getter0>("get_n_step", name)(), t, "{name}");
-            let column_stride = sym::<Getter1>("get_rhs_packed_stride", name)(k);
-            let nxk = name == NXK;
-            assert_eq!(
-                column_stride,
-                if nxk { 2 + 2 * kp } else { group },
-                "{name} k={k}"
-            );
-            for n in [1, t - 1, t, t + 1, 3 * t + 5] {
-                assert_eq!(
-                    sym::<Getter2>("get_rhs_packed_size", name)(n, k),
-                    n.div_ceil(t) * group,
-                    "{name} n={n} k={k}"
-                );
-            }
-            for n_idx in [0, t, 5 * t] {
-                assert_eq!(
-                    sym::<Getter2>("get_rhs_packed_offset", name)(n_idx, k),
-                    n_idx / t * group,
-                    "{name} n_idx={n_idx} k={k}"
-                );
-                assert_eq!(sym::<Getter1>("get_bias_offset", name)(n_idx), 2 * n_idx);
-                let offset = if nxk {
-                    sym::<Getter2>("get_rhs_offset", name)(n_idx, 2 * k + 6)
-                } else {
-                    sym::<Getter1>("get_rhs_offset", name)(n_idx)
-                };
-                assert_eq!(offset, if nxk { n_idx * (2 * k + 6) } else { 2 * n_idx });
-                checked += 4;
-            }
+            let group = t * (2 + 2 * kp);
+            sme_pack::check_rhs_getters(&rhs_packer(name), k, group, &ns, &idxs, 2 * k + 6);
+            checked += 4 * idxs.len();
         }
-        assert_eq!(sym::<Getter1>("get_m_step", LHS)(t), t);
-        for m in [1, t - 1, t, t + 1, 4 * t + 3] {
-            let size = sym::<Getter5>("get_lhs_packed_size", LHS)(m, k, t, 2, 1);
-            assert_eq!(size, roundup(m, t) * kp * 2, "m={m} k={k}");
-        }
-        for m_idx in [0, t, 3 * t] {
-            let offset = sym::<Getter5>("get_lhs_packed_offset", LHS)(m_idx, k, t, 2, 1);
-            assert_eq!(offset, m_idx * kp * 2);
-            assert_eq!(
-                sym::<Getter2>("get_lhs_offset", LHS)(m_idx, 2 * k),
-                m_idx * 2 * k
-            );
-            checked += 2;
-        }
+        let (ms, idxs) = ([1, t - 1, t, t + 1, 4 * t + 3], [0, t, 3 * t]);
+        sme_pack::check_lhs_getters(&lhs_packer(), k, kp * 2, &ms, &idxs, 2 * k);
+        checked += 2 * idxs.len();
     }
     // KleidiAI's kxn bias offset asserts nothing about n_idx.
     assert_eq!(sym::<Getter1>("get_bias_offset", KXN)(3), 6);
@@ -170,7 +130,6 @@ fn getters_follow_kleidiai_formulas() {
 
 /// One RHS source: `n` columns of `k` values with `pad` extra values per source row, and biases.
 struct RhsSource {
-    k: usize,
     /// Values per source row (`n + pad` for K x N, `k + pad` for N x K).
     row: usize,
     data: Vec<u16>,
@@ -183,7 +142,6 @@ impl RhsSource {
         let nxk = name == NXK;
         let (rows, row) = if nxk { (n, k + pad) } else { (k, n + pad) };
         RhsSource {
-            k,
             row,
             data: values(rows * row, seed),
             bias: values(n, seed ^ 0x55),
@@ -199,66 +157,22 @@ impl RhsSource {
     }
 }
 
-/// Packs `src` (columns `n0..n0 + cols` through the offset getters when `n0 > 0`) into `out` at
-/// the packed offset of `n0`.
-fn pack_rhs(
-    name: &str,
-    src: &RhsSource,
-    rhs: &Guarded,
-    bias: &Guarded,
-    out: *mut u8,
-    n0: usize,
-    cols: usize,
-) {
-    let stride = 2 * src.row;
-    let rhs_offset = match src.nxk {
-        true => sym::<Getter2>("get_rhs_offset", name)(n0, stride),
-        false => sym::<Getter1>("get_rhs_offset", name)(n0),
-    };
-    let bias_offset = sym::<Getter1>("get_bias_offset", name)(n0);
-    let packed_offset = sym::<Getter2>("get_rhs_packed_offset", name)(n0, src.k);
-    // SAFETY: the offsets stay inside the source, bias and output buffers for this slice.
-    unsafe {
-        pack_float_rhs(
-            name,
-            (cols, src.k),
-            (tile(), 2, 1),
-            (rhs.ptr().add(rhs_offset).cast(), stride),
-            bias.ptr().add(bias_offset).cast(),
-            out.add(packed_offset).cast(),
-        )
-    }
-}
-
-fn rhs_case(name: &str, n: usize, k: usize, pad: usize, seed: u64, edge: Edge) {
+fn rhs_case(name: &'static str, n: usize, k: usize, pad: usize, seed: u64, edge: Edge) {
     let src = RhsSource::new(name, n, k, pad, seed);
     let rhs = Guarded::from_bytes(&le_bytes(&src.data), edge);
     let bias = Guarded::from_bytes(&le_bytes(&src.bias), edge);
     let size = sym::<Getter2>("get_rhs_packed_size", name)(n, k);
-    let mut out = Guarded::from_bytes(&vec![FILL; size], edge);
-    pack_rhs(name, &src, &rhs, &bias, out.mut_ptr(), 0, n);
     let expect = le_bytes(&reference_rhs(n, k, |kk, j| src.value(kk, j), &src.bias));
-    assert_eq!(
-        out.bytes(),
-        &expect[..],
-        "{name} n={n} k={k} pad={pad} {edge:?}"
-    );
-
+    let packer = rhs_packer(name);
+    let source = (rhs.ptr(), 2 * src.row);
+    // SAFETY: the source, bias and output buffers hold the whole problem.
+    let pack = |out, cols| unsafe { packer.pack(source, bias.ptr(), k, out, cols) };
+    let what = format!("{name} n={n} k={k} pad={pad}");
+    sme_pack::packs_equal(&what, size, edge, &expect, |out| pack(out, (0, n)));
     // A caller's column slices: groups packed one call each, through the offset getters.
     let t = tile();
     if n > t {
-        let mut sliced = Guarded::from_bytes(&vec![FILL; size], edge);
-        let mut n0 = 0;
-        while n0 < n {
-            let cols = (2 * t).min(n - n0);
-            pack_rhs(name, &src, &rhs, &bias, sliced.mut_ptr(), n0, cols);
-            n0 += cols;
-        }
-        assert_eq!(
-            sliced.bytes(),
-            &expect[..],
-            "{name} slices n={n} k={k} {edge:?}"
-        );
+        sme_pack::slices_equal(&what, size, edge, &expect, &slices(n, 2 * t), pack);
     }
 }
 
@@ -290,44 +204,20 @@ fn rhs_packers_match_reference_bytes() {
     eprintln!("x16p2vlx2b RHS packer cases at nr = {}: {cases}", tile());
 }
 
-fn lhs_pack(src: &Guarded, stride: usize, out: *mut u8, (m0, rows, k): (usize, usize, usize)) {
-    let t = tile();
-    let lhs_offset = sym::<Getter2>("get_lhs_offset", LHS)(m0, stride);
-    let packed_offset = sym::<Getter5>("get_lhs_packed_offset", LHS)(m0, k, t, 2, 1);
-    // SAFETY: the offsets stay inside the source and output buffers for these rows.
-    unsafe {
-        pack_lhs(
-            LHS,
-            (rows, k),
-            (t, 2, 1),
-            0,
-            (src.ptr().add(lhs_offset).cast(), stride),
-            out.add(packed_offset).cast(),
-        )
-    }
-}
-
 fn lhs_case(m: usize, k: usize, pad: usize, seed: u64, edge: Edge) {
     let row = k + pad;
     let data = values(m * row, seed);
     let src = Guarded::from_bytes(&le_bytes(&data), edge);
     let t = tile();
     let size = sym::<Getter5>("get_lhs_packed_size", LHS)(m, k, t, 2, 1);
-    let mut out = Guarded::from_bytes(&vec![FILL; size], edge);
-    lhs_pack(&src, 2 * row, out.mut_ptr(), (0, m, k));
     let expect = le_bytes(&reference_lhs(m, k, |i, kk| data[i * row + kk]));
-    assert_eq!(out.bytes(), &expect[..], "m={m} k={k} pad={pad} {edge:?}");
-
+    // SAFETY: the source and output buffers hold the whole problem.
+    let pack = |out, rows| unsafe { lhs_packer().pack((src.ptr(), 2 * row), k, out, rows) };
+    let what = format!("m={m} k={k} pad={pad}");
+    sme_pack::packs_equal(&what, size, edge, &expect, |out| pack(out, (0, m)));
     // A caller's row slices (m_idx_start stays 0: the pointers move through the getters).
     if m > t {
-        let mut sliced = Guarded::from_bytes(&vec![FILL; size], edge);
-        let mut m0 = 0;
-        while m0 < m {
-            let rows = t.min(m - m0);
-            lhs_pack(&src, 2 * row, sliced.mut_ptr(), (m0, rows, k));
-            m0 += rows;
-        }
-        assert_eq!(sliced.bytes(), &expect[..], "slices m={m} k={k} {edge:?}");
+        sme_pack::slices_equal(&what, size, edge, &expect, &slices(m, t), pack);
     }
 }
 
@@ -348,114 +238,26 @@ fn lhs_packer_matches_reference_bytes() {
 // ---------------------------------------------------------------------------------------------
 // Contract violations: each case runs in a child process and must abort naming the condition.
 
-/// Calls the LHS packer for m = 2, k = 8 with the given overrides.
-fn lhs_call(name: &str, mr: usize, kr: usize, sr: usize, start: usize, null: (bool, bool)) {
-    let lhs = [0u8; 64];
-    let mut out = vec![0u8; 2 * 8 * 256];
-    let src = if null.0 {
-        ptr::null()
-    } else {
-        lhs.as_ptr().cast()
-    };
-    let dst: *mut c_void = if null.1 {
-        ptr::null_mut()
-    } else {
-        out.as_mut_ptr().cast()
-    };
-    // SAFETY: buffers cover m = 2, k = 8 at any tile; the call is expected to abort.
-    unsafe { pack_lhs(name, (2, 8), (mr, kr, sr), start, (src, 16), dst) }
-}
-
-/// What an RHS call changes from a valid one.
-#[derive(Clone, Copy, Default)]
-struct Rhs {
-    groups: Option<usize>,
-    nr: Option<usize>,
-    kr: Option<usize>,
-    sr: Option<usize>,
-    null_rhs: bool,
-    null_bias: bool,
-    scale: bool,
-    null_out: bool,
-    extra: usize,
-    params: bool,
-}
-
-/// Calls an RHS packer for n = 4, k = 8 with the overrides of `o`.
-fn rhs_call(name: &str, o: Rhs) {
-    let w = [0u8; 256];
-    let mut out = vec![0u8; 2 * 10 * 128];
-    let some = w.as_ptr().cast::<c_void>();
-    let pick = |null: bool| if null { ptr::null() } else { some };
-    let opt = |set: bool| if set { some } else { ptr::null() };
-    let dst: *mut c_void = if o.null_out {
-        ptr::null_mut()
-    } else {
-        out.as_mut_ptr().cast()
-    };
-    // SAFETY: buffers cover n = 4, k = 8 at any tile; the call is expected to abort.
-    unsafe {
-        sym::<RhsPackFloatFn>("run", name)(
-            o.groups.unwrap_or(1),
-            4,
-            8,
-            o.nr.unwrap_or(tile()),
-            o.kr.unwrap_or(2),
-            o.sr.unwrap_or(1),
-            16,
-            pick(o.null_rhs),
-            pick(o.null_bias),
-            opt(o.scale),
-            dst,
-            o.extra,
-            opt(o.params),
-        )
-    }
-}
-
 type Case = support::death::Case<String, &'static str>;
 
 /// The RHS cases, the same for both packers.
 macro_rules! rhs_cases {
     ($name:expr, $prefix:literal) => {
-        [
-            run_case!(concat!($prefix, "groups"), "num_groups == 1"
-                => rhs_call($name, Rhs { groups: Some(2), ..Rhs::default() })),
-            run_case!(concat!($prefix, "nr"), "nr == n_step"
-                => rhs_call($name, Rhs { nr: Some(tile() + 2), ..Rhs::default() })),
-            run_case!(concat!($prefix, "kr"), "kr == KR"
-                => rhs_call($name, Rhs { kr: Some(1), ..Rhs::default() })),
-            run_case!(concat!($prefix, "sr"), "sr == 1"
-                => rhs_call($name, Rhs { sr: Some(2), ..Rhs::default() })),
-            run_case!(concat!($prefix, "null"), "rhs != NULL"
-                => rhs_call($name, Rhs { null_rhs: true, ..Rhs::default() })),
-            run_case!(concat!($prefix, "bias"), "bias != NULL"
-                => rhs_call($name, Rhs { null_bias: true, ..Rhs::default() })),
-            run_case!(concat!($prefix, "scale"), "scale == NULL"
-                => rhs_call($name, Rhs { scale: true, ..Rhs::default() })),
-            run_case!(concat!($prefix, "out"), "rhs_packed != NULL"
-                => rhs_call($name, Rhs { null_out: true, ..Rhs::default() })),
-            run_case!(concat!($prefix, "extra"), "extra_bytes == 0"
-                => rhs_call($name, Rhs { extra: 4, ..Rhs::default() })),
-            run_case!(concat!($prefix, "params"), "params == NULL"
-                => rhs_call($name, Rhs { params: true, ..Rhs::default() })),
-            getter_case!(concat!($prefix, "packed_offset"), "(n_idx % nr) == 0"
-                => get_rhs_packed_offset::<Getter2>($name)(tile() / 2, 8)),
-        ]
+        sme_rhs_run_cases!($name, $prefix, valid: (tile(), 2), nr: tile() + 2, kr: 1 => "kr == KR")
     };
 }
 
 fn cases() -> Vec<Case> {
     let mut cases = vec![
         run_case!("lhs_mr", "mr == kai_mr"
-            => lhs_call(LHS, tile() / 2, 2, 1, 0, (false, false))),
-        run_case!("lhs_kr", "kr == KR" => lhs_call(LHS, tile(), 1, 1, 0, (false, false))),
-        run_case!("lhs_sr", "sr == SR" => lhs_call(LHS, tile(), 2, 2, 0, (false, false))),
+            => lhs_call(LHS, (2, 8, 16), (tile() / 2, 2, 1), 0, (false, false))),
+        run_case!("lhs_kr", "kr == KR" => lhs_call(LHS, (2, 8, 16), (tile(), 1, 1), 0, (false, false))),
+        run_case!("lhs_sr", "sr == SR" => lhs_call(LHS, (2, 8, 16), (tile(), 2, 2), 0, (false, false))),
         run_case!("lhs_start", "m_idx_start == 0"
-            => lhs_call(LHS, tile(), 2, 1, 1, (false, false))),
-        run_case!("lhs_null", "lhs != NULL" => lhs_call(LHS, tile(), 2, 1, 0, (true, false))),
+            => lhs_call(LHS, (2, 8, 16), (tile(), 2, 1), 1, (false, false))),
+        run_case!("lhs_null", "lhs != NULL" => lhs_call(LHS, (2, 8, 16), (tile(), 2, 1), 0, (true, false))),
         run_case!("lhs_null_out", "lhs_packed != NULL"
-            => lhs_call(LHS, tile(), 2, 1, 0, (false, true))),
+            => lhs_call(LHS, (2, 8, 16), (tile(), 2, 1), 0, (false, true))),
         getter_case!("lhs_m_step", "mr == kai_mr" => get_m_step::<Getter1>(LHS)(tile() + 1)),
         getter_case!("lhs_offset", "m_idx % kai_mr == 0" => get_lhs_offset::<Getter2>(LHS)(1, 16)),
         getter_case!("lhs_packed_offset_mr", "mr == kai_mr"

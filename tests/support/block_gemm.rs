@@ -1,14 +1,106 @@
 //! Data and contract-violation calls shared by the per-block quantized GEMM families whose
 //! kernels take a packed LHS, a packed RHS and the block length (`kai_run_matmul_*(m, n, k, bl,
 //! lhs_packed, rhs_packed, dst, dst_stride_row, dst_stride_col, min, max)`):
-//! `matmul_clamp_f32_qsi8d32p_qsi4c32p` and `matmul_clamp_{f32,f16}_qsi8d32p_qai4c32p`. Their
-//! kernel checks are the generic tester's ([`super::tester`]).
+//! `matmul_clamp_f32_qsi8d32p_qsi4c32p` and `matmul_clamp_{f32,f16}_qsi8d32p_qai4c32p`, and the
+//! Q4_0 weights ([`Q4_0Problem`]) those and `matmul_clamp_f32_f16p_qsi4c32p` read. Their kernel
+//! checks are the generic tester's ([`super::tester`]).
 
 use super::cabi::func as sym;
-use super::cabi::{MatmulBlockFn, pack_block_lhs};
+use super::cabi::{Getter5, MatmulBlockFn, pack_block_lhs, pack_q4_0_rhs};
 use super::guard::{Edge, Guarded};
 use super::rng::Rng;
 use super::tester;
+use rkai::ukernels::reference::qsi8d32p::q4_0_rows;
+use rkai::ukernels::types::kai_rhs_pack_qs4cxs1s0_param as Params;
+
+/// The RHS packers' parameters in these families' tests: LHS zero point 1, RHS zero point 8
+/// (an unsigned 4-bit source).
+pub const PARAMS: Params = Params {
+    lhs_zero_point: 1,
+    rhs_zero_point: 8,
+};
+
+/// A Q4_0 test problem (llama.cpp's format): m x k f32 activations and n x k int4 weights
+/// (-8..=7) in blocks of `bl` values with f16 block scales.
+#[derive(Clone)]
+pub struct Q4_0Problem {
+    pub m: usize,
+    pub n: usize,
+    pub k: usize,
+    pub bl: usize,
+    pub lhs: Vec<f32>,
+    pub w: Vec<i8>,
+    pub wd: Vec<u16>,
+}
+
+impl Q4_0Problem {
+    /// The activations `activations(rng, m, k)` of a generator seeded with `seed`, then from the
+    /// same generator the weights and the scales: of either sign, as llama.cpp's Q4_0 has them
+    /// (it divides a block's extreme by -8), every third negative.
+    pub fn new(
+        (m, n, k, bl): (usize, usize, usize, usize),
+        seed: u64,
+        activations: impl FnOnce(&mut Rng, usize, usize) -> Vec<f32>,
+    ) -> Self {
+        let mut rng = Rng::new(seed);
+        let lhs = activations(&mut rng, m, k);
+        let w = (0..n * k).map(|_| rng.range_i32(-8, 7) as i8).collect();
+        let wd = (0..n * (k / bl))
+            .map(|i| {
+                let d = rng.f32(0.001, 0.1);
+                half::f16::from_f32(if i % 3 == 1 { -d } else { d }).to_bits()
+            })
+            .collect();
+        Q4_0Problem {
+            m,
+            n,
+            k,
+            bl,
+            lhs,
+            w,
+            wd,
+        }
+    }
+
+    pub fn blocks(&self) -> usize {
+        self.k / self.bl
+    }
+
+    /// The weights as Q4_0 source rows.
+    pub fn rhs_source(&self) -> Vec<u8> {
+        let mut out = vec![0u8; self.n * self.blocks() * (self.bl / 2 + 2)];
+        q4_0_rows(self.n, self.k, self.bl, &self.w, &self.wd, &mut out);
+        out
+    }
+
+    /// The weights packed by the Q4_0 RHS packer `name` at tile (nr, kr, sr) with [`PARAMS`],
+    /// source and output against a guard page at `edge`; the output starts filled with `fill`.
+    pub fn pack_rhs(
+        &self,
+        name: &str,
+        (nr, kr, sr): (usize, usize, usize),
+        edge: Edge,
+        fill: u8,
+    ) -> Guarded {
+        let (n, k, bl) = (self.n, self.k, self.bl);
+        let size = sym::<Getter5>("get_rhs_packed_size", name)(n, k, nr, kr, bl);
+        let src = Guarded::from_bytes(&self.rhs_source(), edge);
+        let mut packed = Guarded::from_bytes(&vec![fill; size], edge);
+        let sources = (src.ptr(), std::ptr::null());
+        // SAFETY: buffers sized from the getters.
+        unsafe {
+            pack_q4_0_rhs(
+                name,
+                (n, k, bl),
+                (nr, kr, sr),
+                sources,
+                packed.mut_ptr().cast(),
+                &PARAMS,
+            )
+        };
+        packed
+    }
+}
 
 /// Shapes (n, k, bl) for the RHS packer tests: column tails of every tile, one to eight blocks
 /// of 32 to 256.

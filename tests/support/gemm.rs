@@ -131,3 +131,29 @@ pub unsafe fn assert_registers_survive(stem: &str, args: &super::abi::CallArgs) 
         super::abi::describe(clobbered)
     );
 }
+
+/// Calls the f32-or-f16-output kernel `stem` (`kai_run_matmul_*` without `bl`) for m = 2,
+/// n = 8, k = 4 with the given destination strides over zeroed buffers; `null` names the one
+/// passed as NULL (1 the packed LHS, 2 the packed RHS, 3 the destination, 0 none). For the
+/// death cases: the call is expected to abort.
+pub fn run_call(stem: &str, dst_stride_row: usize, dst_stride_col: usize, null: usize) {
+    use super::cabi::{MatmulFn, func};
+    let lhs = vec![0u8; 1 << 16];
+    let rhs = vec![0u8; 1 << 16];
+    let mut dst = vec![0u8; 1 << 12];
+    let p = |b: &[u8], which: usize| {
+        if null == which {
+            std::ptr::null()
+        } else {
+            b.as_ptr().cast()
+        }
+    };
+    let d = if null == 3 {
+        std::ptr::null_mut()
+    } else {
+        dst.as_mut_ptr().cast()
+    };
+    let (lhs, rhs, strides) = (p(&lhs, 1), p(&rhs, 2), (dst_stride_row, dst_stride_col));
+    // SAFETY: the buffers cover the call.
+    unsafe { func::<MatmulFn>("run", stem)(2, 8, 4, lhs, rhs, d, strides.0, strides.1, -1.0, 1.0) }
+}

@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 pub mod abi;
+pub mod bf16;
 pub mod block_gemm;
 pub mod block_lhs;
 pub mod cabi;
@@ -16,4 +17,5 @@ pub mod host;
 pub mod hostile;
 pub mod packed_float;
 pub mod rng;
+pub mod sme_pack;
 pub mod tester;

@@ -472,9 +472,11 @@ pub fn check_portion<F: PackedFamily>(
     }
 }
 
-/// Runs every portion of `p` with `clamp` through each of `impls`, with the operands against a
-/// guard page at either edge; returns the number of cases.
+/// Runs the portions of `p` with `clamp` through each of `impls`, with the operands against a
+/// guard page at each edge, as far as `depth` ([`Depth::of`] the kernel) says: every edge and
+/// portion, or one edge with the whole call and the last tile. Returns the number of cases.
 pub fn check_problem<F: PackedFamily>(
+    depth: Depth,
     k: &MatmulKernel,
     p: &F::Problem,
     clamp: (f32, f32),
@@ -484,19 +486,9 @@ pub fn check_problem<F: PackedFamily>(
     let t = k.tile();
     let (m, n, kk, _) = F::shape(p);
     let mut cases = 0;
-    let one_of_each = !every_case_here(k);
-    for edge in EDGES {
-        // One guard edge per problem (alternating with its K) where not every case runs.
-        if one_of_each && edge != EDGES[kk % 2] {
-            continue;
-        }
+    for edge in depth.edges(kk) {
         let (lhs, rhs) = F::pack(k, p, edge);
-        let mut portions = portions(m, n, t.m_step, t.n_step);
-        if one_of_each && portions.len() > 2 {
-            // The whole call and the last (partial) tile.
-            portions = vec![portions[0], portions[2]];
-        }
-        for portion in portions {
+        for portion in depth.portions(portions(m, n, t.m_step, t.n_step)) {
             for &which in impls {
                 check_portion::<F>(k, which, p, (&lhs, &rhs), portion, clamp, expect, edge);
                 cases += 1;
@@ -515,24 +507,19 @@ pub fn clamps<F: PackedFamily>(k: &MatmulKernel, p: &F::Problem) -> [(f32, f32);
     [no_clamp, biting]
 }
 
-/// [`check_problem`] for each of `problems` with both [`clamps`]; returns the number of cases.
+/// [`check_problem`] for each of `problems` with the [`clamps`], at [`Depth::of`] `k`; returns the
+/// number of cases.
 pub fn check_kernel<F: PackedFamily>(
     k: &MatmulKernel,
     problems: impl Iterator<Item = F::Problem>,
     impls: &[Impl],
 ) -> usize {
+    let depth = Depth::of(k);
     let mut cases = 0;
     for p in problems {
-        let clamps = clamps::<F>(k, &p);
-        // Only the biting clamp where not every case runs (both run at the other lengths).
-        let clamps = if every_case_here(k) {
-            &clamps[..]
-        } else {
-            &clamps[1..]
-        };
-        for &clamp in clamps {
+        for &clamp in depth.clamps(&clamps::<F>(k, &p)) {
             let expect = F::expected(k, &p, clamp);
-            cases += check_problem::<F>(k, &p, clamp, &expect, impls);
+            cases += check_problem::<F>(depth, k, &p, clamp, &expect, impls);
         }
     }
     cases
@@ -545,13 +532,76 @@ pub fn check_kernel<F: PackedFamily>(
 /// length (README, "Two commands").
 pub const EVERY_CASE_UP_TO_SVL_BYTES: usize = 64;
 
-/// Whether every case of `k`'s shapes runs on this machine; not for a streaming kernel at a
-/// length above [`EVERY_CASE_UP_TO_SVL_BYTES`], unless `RKAI_SME_CASES=all`.
+/// How many of a shape's cases a kernel runs on this machine: the one place that decides it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Depth {
+    /// Every case: both clamps, both guard edges, every portion.
+    Every,
+    /// Each shape once (a streaming kernel above [`EVERY_CASE_UP_TO_SVL_BYTES`]): the biting
+    /// clamp, one guard edge (alternating with K), the whole call and the last (partial) tile.
+    Once,
+}
+
+impl Depth {
+    /// [`Depth::Every`] unless `k` is a streaming kernel at a length above
+    /// [`EVERY_CASE_UP_TO_SVL_BYTES`] and `RKAI_SME_CASES=all` is not set.
+    pub fn of(k: &MatmulKernel) -> Depth {
+        let long = k.isa.is_streaming()
+            && rkai::ukernels::arch::sme_vector_bytes().unwrap_or(0) > EVERY_CASE_UP_TO_SVL_BYTES;
+        if !long || every_sme_case_asked() {
+            Depth::Every
+        } else {
+            Depth::Once
+        }
+    }
+
+    /// The clamps of [`clamps`] this depth runs: both, or only the biting one.
+    pub fn clamps(self, clamps: &[(f32, f32); 2]) -> &[(f32, f32)] {
+        match self {
+            Depth::Every => &clamps[..],
+            Depth::Once => &clamps[1..],
+        }
+    }
+
+    /// The guard edges for a problem of `kk` values: both, or one alternating with `kk`.
+    pub fn edges(self, kk: usize) -> Vec<Edge> {
+        match self {
+            Depth::Every => EDGES.to_vec(),
+            Depth::Once => vec![EDGES[kk % 2]],
+        }
+    }
+
+    /// The portions (of [`portions`]) this depth runs: all, or the whole call and the last tile.
+    pub fn portions(self, all: Vec<Portion>) -> Vec<Portion> {
+        match self {
+            Depth::Once if all.len() > 2 => vec![all[0], all[2]],
+            _ => all,
+        }
+    }
+}
+
+/// Whether `RKAI_SME_CASES=all` asks for every case at every length (read once per process).
+fn every_sme_case_asked() -> bool {
+    static ASKED: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ASKED.get_or_init(|| std::env::var("RKAI_SME_CASES").is_ok_and(|v| v == "all"))
+}
+
+/// Whether every case of `k`'s shapes runs on this machine ([`Depth::of`] is [`Depth::Every`]);
+/// for a family's own loops over scenarios.
 pub fn every_case_here(k: &MatmulKernel) -> bool {
-    let long = k.isa.is_streaming()
-        && rkai::ukernels::arch::sme_vector_bytes().unwrap_or(0) > EVERY_CASE_UP_TO_SVL_BYTES;
-    let all = std::env::var("RKAI_SME_CASES").is_ok_and(|v| v == "all");
-    !long || all
+    Depth::of(k) == Depth::Every
+}
+
+/// Every kernel of `all` through its portable implementation, then each of `runnable` (the
+/// kernels this CPU runs) through its exported symbol: what a family's own scenario tests loop
+/// over.
+pub fn implementations(
+    all: impl Iterator<Item = &'static MatmulKernel>,
+    runnable: Vec<&'static MatmulKernel>,
+) -> Vec<(&'static MatmulKernel, Impl)> {
+    let portable = all.map(|k| (k, Impl::Portable));
+    let exported = runnable.into_iter().map(|k| (k, Impl::Exported));
+    portable.chain(exported).collect()
 }
 
 /// Disjoint m_step x n_step portions of `p` on 8 threads sharing the packed operands equal one
