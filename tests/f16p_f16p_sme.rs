@@ -18,7 +18,7 @@ use rkai::ukernels::float::f16;
 use support::cabi::func as sym;
 use support::cabi::{Getter2, Getter3, Getter5};
 use support::packed_float::{self as pf, Problem, Sme, tile};
-use support::tester::{self, PackedFamily};
+use support::tester::{self, Depth, PackedFamily};
 
 const FAMILY: Family = Family::F16F16pF16p;
 const SME: &str = "matmul_clamp_f16_f16p2vlx2_f16p2vlx2b_2vlx2vl_sme_mopa";
@@ -125,14 +125,14 @@ fn bounds_are_narrowed_before_the_clamp() {
             (1e-8, 2e-8),
         ];
         // The NaN bounds only, where not every case runs.
-        let clamps = if tester::every_case_here(k) {
-            &clamps[..]
-        } else {
-            &clamps[1..3]
+        let depth = Depth::of(k);
+        let clamps = match depth {
+            Depth::Every => &clamps[..],
+            Depth::Once => &clamps[1..3],
         };
         for &clamp in clamps {
             let expect = Sme::expected(k, &p, clamp);
-            cases += tester::check_problem::<Sme>(k, &p, clamp, &expect, &[which]);
+            cases += tester::check_problem::<Sme>(depth, k, &p, clamp, &expect, &[which]);
         }
     }
     eprintln!("RELIABILITY hostile {cases}");

@@ -11,7 +11,7 @@ use super::cabi::{Getter2, Getter5, MatmulFn, pack_float_rhs, pack_lhs};
 use super::gemm::Impl;
 use super::guard::{Edge, Guarded};
 use super::rng::Rng;
-use super::tester::{self, PackedFamily};
+use super::tester::{self, Depth, PackedFamily};
 use rkai::ukernels::catalog;
 use rkai::ukernels::element::Output;
 use rkai::ukernels::family::Family;
@@ -349,14 +349,9 @@ pub fn check_kernel(k: &MatmulKernel, which: Impl) -> usize {
     for (seed, shape) in shapes(tile()).into_iter().enumerate() {
         let p = Problem::new(k, shape, seed, Values::Normal, 300 + seed as u64);
         let clamps = tester::clamps::<Sme>(k, &p);
-        let clamps = if tester::every_case_here(k) {
-            &clamps[..]
-        } else {
-            &clamps[1..]
-        };
-        for &clamp in clamps.iter().chain(&[(0.3, -0.3)]) {
+        for &clamp in Depth::of(k).clamps(&clamps).iter().chain(&[(0.3, -0.3)]) {
             let expect = Sme::expected(k, &p, clamp);
-            cases += tester::check_problem::<Sme>(k, &p, clamp, &expect, &[which]);
+            cases += tester::check_problem::<Sme>(Depth::of(k), k, &p, clamp, &expect, &[which]);
         }
     }
     cases
@@ -383,7 +378,8 @@ pub fn hostile_values_follow_the_model(family: Family) -> usize {
                 (0.3, -0.3),
             ] {
                 let expect = Sme::expected(k, &p, clamp);
-                cases += tester::check_problem::<Sme>(k, &p, clamp, &expect, &[which]);
+                cases +=
+                    tester::check_problem::<Sme>(Depth::of(k), k, &p, clamp, &expect, &[which]);
             }
         }
     }
@@ -399,7 +395,7 @@ pub fn wide_values_round_as_the_model(family: Family) -> usize {
         let p = Problem::new(k, (t + 3, t + 1, 64), 1, Values::Wide, 1700);
         let clamp = (f32::NEG_INFINITY, f32::INFINITY);
         let expect = Sme::expected(k, &p, clamp);
-        cases += tester::check_problem::<Sme>(k, &p, clamp, &expect, &[which]);
+        cases += tester::check_problem::<Sme>(Depth::of(k), k, &p, clamp, &expect, &[which]);
     }
     cases
 }
@@ -432,7 +428,7 @@ pub fn bias_enters_through_an_outer_product(family: Family) -> usize {
         let clamp = (f32::NEG_INFINITY, f32::INFINITY);
         let expect = Sme::expected(k, &p, clamp);
         assert_eq!(expect[0].to_bits(), 0, "-0 bias and -0 products give +0");
-        cases += tester::check_problem::<Sme>(k, &p, clamp, &expect, &[which]);
+        cases += tester::check_problem::<Sme>(Depth::of(k), k, &p, clamp, &expect, &[which]);
         let zero_k = Problem {
             k: 0,
             lhs: vec![],
@@ -444,7 +440,7 @@ pub fn bias_enters_through_an_outer_product(family: Family) -> usize {
             expect[3] != 0.0 && expect[3].abs() < 1e-6,
             "k = 0 keeps a subnormal bias"
         );
-        cases += tester::check_problem::<Sme>(k, &zero_k, clamp, &expect, &[which]);
+        cases += tester::check_problem::<Sme>(Depth::of(k), k, &zero_k, clamp, &expect, &[which]);
     }
     cases
 }
