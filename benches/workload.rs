@@ -24,9 +24,13 @@ use cabi::{
     sym,
 };
 
-/// Whether `kernel` is of llama.cpp's Q8_0 x Q4_0 family (per-block LHS, Q4_0 source rows).
+/// Whether `kernel` takes Q4_0 source rows and a per-block LHS packer: llama.cpp's Q8_0 x Q4_0
+/// family, and the f16 x Q4_0 one (an f16 LHS packer with the same block getters).
 fn is_q4_0(kernel: &MatmulKernel) -> bool {
-    kernel.family == Family::F32Qsi8d32pQsi4c32p
+    matches!(
+        kernel.family,
+        Family::F32Qsi8d32pQsi4c32p | Family::F32F16pQsi4c32p
+    )
 }
 
 /// Whether `kernel` is of the 2-bit family (bytes of four 2-bit codes, a 4-entry value table).
@@ -100,7 +104,7 @@ impl Workload {
         let t = kernel.tile();
         let lhs_elem = match kernel.lhs_packers[0].kind {
             PackerKind::Lhs(LhsPackerKind::Qai8dxp(ty)) => ty.size(),
-            PackerKind::Lhs(LhsPackerKind::Qsi8d32p(_)) => 4,
+            PackerKind::Lhs(LhsPackerKind::Qsi8d32p(_) | LhsPackerKind::F16pmrx2) => 4,
             PackerKind::Lhs(LhsPackerKind::Qsi8d32pscalef32(v)) => v.element_size(),
             _ => unreachable!("qai8dxp kernels pair with qai8dxp LHS packers"),
         };
