@@ -5,8 +5,8 @@
 //! Usage: `count_instructions <stem> <m> <n> <k> <bl> <sizes|prepare|pack_rhs|pack_lhs|run|run_unpacked> [repeats]`
 //! (`bl` 0 for per-channel kernels). Each phase includes the ones before it; `sizes` only prints
 //! the packed LHS and RHS bytes and the kernel's `mr` and `nr` (at this CPU's vector lengths).
-//! `run_unpacked` is `run` on zero-filled packed buffers, without packing: for the SME kernels,
-//! whose instruction counts do not depend on the data, it spares QEMU's log the packers' run.
+//! `run_unpacked` is `run` on zero-filled packed buffers, without sources or packing: for the SME
+//! kernels, whose instruction counts do not depend on the data, it spares QEMU's log the set-up.
 //! `run` first prints the addresses of the kernel's entry and of this program's `main`, from
 //! which `scripts/perf-sme.sh` finds the kernel's code in QEMU's log (the program is position
 //! independent). `repeats` (default 1)
@@ -26,8 +26,13 @@ fn main() {
     let repeats = args.get(7).map_or(1, |r| r.parse::<usize>().expect(usage));
     let kernel = catalog::kernel(&args[1]).unwrap_or_else(|| panic!("unknown stem {}", args[1]));
     let num = |i: usize| -> usize { args[i].parse().expect(usage) };
-    let mut w = workload::Workload::new(kernel, num(2), num(3), num(4), num(5));
     let phase = args[6].as_str();
+    let (m, n, k, bl) = (num(2), num(3), num(4), num(5));
+    let mut w = if phase == "run_unpacked" {
+        workload::Workload::unfilled(kernel, m, n, k, bl)
+    } else {
+        workload::Workload::new(kernel, m, n, k, bl)
+    };
     if phase == "sizes" {
         let t = kernel.tile();
         let (lhs, rhs) = (w.packed_activation_bytes(), w.packed_weight_bytes());
