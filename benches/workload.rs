@@ -98,9 +98,16 @@ impl Workload {
         Self::build(kernel, m, n, k, bl, true)
     }
 
-    /// The buffers of an m x n x k call without sources (empty) and with zero-filled packed
-    /// operands: for `run` alone, where the data do not matter (the packers must not run).
-    pub fn unfilled(kernel: &'static MatmulKernel, m: usize, n: usize, k: usize, bl: usize) -> Self {
+    /// The buffers of an m x n x k call with zero-filled packed operands and no sources (empty, or
+    /// zeroed where `run` reads them): for `run` alone, where the data do not matter (the packers
+    /// must not run).
+    pub fn unfilled(
+        kernel: &'static MatmulKernel,
+        m: usize,
+        n: usize,
+        k: usize,
+        bl: usize,
+    ) -> Self {
         Self::build(kernel, m, n, k, bl, false)
     }
 
