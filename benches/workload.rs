@@ -24,9 +24,13 @@ use cabi::{
     sym,
 };
 
-/// Whether `kernel` is of llama.cpp's Q8_0 x Q4_0 family (per-block LHS, Q4_0 source rows).
+/// Whether `kernel` takes Q4_0 source rows and a per-block LHS packer: llama.cpp's Q8_0 x Q4_0
+/// family, and the f16 x Q4_0 one (an f16 LHS packer with the same block getters).
 fn is_q4_0(kernel: &MatmulKernel) -> bool {
-    kernel.family == Family::F32Qsi8d32pQsi4c32p
+    matches!(
+        kernel.family,
+        Family::F32Qsi8d32pQsi4c32p | Family::F32F16pQsi4c32p
+    )
 }
 
 /// Whether `kernel` is of the 2-bit family (bytes of four 2-bit codes, a 4-entry value table).
@@ -91,22 +95,47 @@ fn pattern(len: usize, mul: usize, add: usize) -> Vec<u8> {
 impl Workload {
     /// Allocates and fills the sources of an m x n x k call (`bl` for per-block kernels).
     pub fn new(kernel: &'static MatmulKernel, m: usize, n: usize, k: usize, bl: usize) -> Self {
+        Self::build(kernel, m, n, k, bl, true)
+    }
+
+    /// The buffers of an m x n x k call with zero-filled packed operands and no sources (empty, or
+    /// zeroed where `run` reads them): for `run` alone, where the data do not matter (the packers
+    /// must not run).
+    pub fn unfilled(
+        kernel: &'static MatmulKernel,
+        m: usize,
+        n: usize,
+        k: usize,
+        bl: usize,
+    ) -> Self {
+        Self::build(kernel, m, n, k, bl, false)
+    }
+
+    fn build(
+        kernel: &'static MatmulKernel,
+        m: usize,
+        n: usize,
+        k: usize,
+        bl: usize,
+        fill: bool,
+    ) -> Self {
         if kernel.lhs_packers.is_empty() {
-            return Self::new_float(kernel, m, n, k);
+            return Self::new_float(kernel, m, n, k, fill);
         }
         if let PackerKind::Lhs(LhsPackerKind::Bf16(_)) = kernel.lhs_packers[0].kind {
-            return Self::new_bf16(kernel, m, n, k);
+            return Self::new_bf16(kernel, m, n, k, fill);
         }
         let t = kernel.tile();
         let lhs_elem = match kernel.lhs_packers[0].kind {
             PackerKind::Lhs(LhsPackerKind::Qai8dxp(ty)) => ty.size(),
-            PackerKind::Lhs(LhsPackerKind::Qsi8d32p(_)) => 4,
+            PackerKind::Lhs(LhsPackerKind::Qsi8d32p(_) | LhsPackerKind::F16pmrx2) => 4,
             PackerKind::Lhs(LhsPackerKind::Qsi8d32pscalef32(v)) => v.element_size(),
             _ => unreachable!("qai8dxp kernels pair with qai8dxp LHS packers"),
         };
         // Activations: small values of either sign in the packer's element type (f32 bits, or
         // f16/bf16 bits with a fixed exponent).
         let lhs = match lhs_elem {
+            _ if !fill => Vec::new(),
             4 => (0..m * k)
                 .flat_map(|i| (((i % 97) as f32 - 48.0) * 0.01).to_le_bytes())
                 .collect(),
@@ -120,8 +149,12 @@ impl Workload {
             RhsLayout::Qsu2cxp => k / 4,
             _ => k / 2,
         };
-        let mut rhs = pattern(n * rhs_stride, 7, 3);
-        if is_q4_0(kernel) {
+        let mut rhs = if fill {
+            pattern(n * rhs_stride, 7, 3)
+        } else {
+            Vec::new()
+        };
+        if fill && is_q4_0(kernel) {
             // Q4_0 rows: per block an f16 scale (0.0078125) then bl / 2 nibble bytes.
             rhs = rhs
                 .chunks(bl / 2)
@@ -129,6 +162,7 @@ impl Workload {
                 .collect();
         }
         let scale = match k.checked_div(bl) {
+            _ if !fill => Vec::new(),
             // f32 0.0078125 per block (the zero offsets reuse these bytes, negated below).
             Some(blocks) if is_qai4(kernel) => 0.0078125f32.to_le_bytes().repeat(n * blocks),
             // bf16 0.0078125 (0x3c00) per block.
@@ -177,9 +211,12 @@ impl Workload {
 
     /// A float GEMM kernel (unpacked f32 or f16 LHS, K x N weights of the same type for its
     /// first RHS packer).
-    fn new_float(kernel: &'static MatmulKernel, m: usize, n: usize, k: usize) -> Self {
+    fn new_float(kernel: &'static MatmulKernel, m: usize, n: usize, k: usize, fill: bool) -> Self {
         let es = kernel.family.output().size();
         let values = |len: usize, period: usize| -> Vec<u8> {
+            if !fill {
+                return vec![0; len * es]; // zeroed pages: no instructions to speak of
+            }
             (0..len)
                 .flat_map(|i| {
                     let v = ((i % period) as f32 - 48.0) * 0.01;
@@ -216,9 +253,12 @@ impl Workload {
 
     /// A bf16 GEMM kernel: f32 activations and K x N f32 weights (the sources of its first
     /// packers), packed to bf16.
-    fn new_bf16(kernel: &'static MatmulKernel, m: usize, n: usize, k: usize) -> Self {
+    fn new_bf16(kernel: &'static MatmulKernel, m: usize, n: usize, k: usize, fill: bool) -> Self {
         let t = kernel.tile();
         let values = |len: usize, period: usize| -> Vec<u8> {
+            if !fill {
+                return vec![0; 4 * len];
+            }
             (0..len)
                 .flat_map(|i| (((i % period) as f32 - 48.0) * 0.01).to_le_bytes())
                 .collect()

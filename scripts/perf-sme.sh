@@ -2,13 +2,16 @@
 # SME kernels per call under QEMU (DESIGN.md §6 item 4; no llvm-mca model covers SME): for every
 # SME and SME2 kernel of the catalog, the instructions one call of the kernel's function executes
 # (its entry, the lazy-ZA-save check, streaming-mode entry and exit, loops and edges, and what it
-# calls; not the C shim's checks), how many of them are outer products (SMOPA) or dot products (SME2
-# multi-vector SDOT into ZA, streaming SVE SDOT), and the bytes the loop order loads per MAC, at
+# calls; not the C shim's checks), how many of them are outer products (integer SMOPA and SUMOPA,
+# BFMOPA bf16 to f32, widening FMOPA f16 to f32, FMOPA f32) or dot
+# products (SME2 multi-vector SDOT into ZA, streaming SVE SDOT), and the bytes the loop order loads per MAC, at
 # m = 1 and m = 32 (GEMVs that require m = 1 in KleidiAI: m = 1 only), n = k = 4096. Prints a
 # Markdown table; with RKAI_SME_KAI_DRIVER, beside KleidiAI's kernel of the same stem.
 #
-# Method: examples/count_instructions.rs runs one call (`run`) and prints the run-time addresses
-# of the kernel's entry and of its main; scripts/qemu_count.py takes the entry function's range
+# Method: examples/count_instructions.rs runs one call (`run_unpacked`: on zero-filled packed
+# buffers, as KleidiAI's driver below runs on a byte pattern; these kernels execute the same
+# instructions whatever the data, and skipping the packers keeps QEMU's log short) and prints the
+# run-time addresses of the kernel's entry and of its main; scripts/qemu_count.py takes the entry function's range
 # from them and nm, and counts, from QEMU's log of the run (`-d in_asm,exec,nochain`, which logs
 # every block as it executes), the instructions of every block executed from the function's
 # first block to its last (its return), by encoding class: the function and whatever it calls
@@ -28,15 +31,21 @@
 # kai_common_sme_asm.S. The same QEMU command, window and classes count its instructions.
 #   scripts/perf-sme.sh                                   (SVL 512 bits)
 #   RKAI_SME_SVL_BYTES="16 64" RKAI_SME_KAI_DRIVER=/tmp/kai-build/kai_drv scripts/perf-sme.sh
-#   RKAI_SME_STEMS=<regex> limits the kernels.
+#   RKAI_SME_STEMS=<regex> limits the kernels; RKAI_SME_TARGET_DIR (default target/cross) is
+#   the cargo target directory of the driver's build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup-toolchain.sh >/dev/null
 
-export CARGO_TARGET_DIR=$PWD/target/cross
+export CARGO_TARGET_DIR=${RKAI_SME_TARGET_DIR:-$PWD/target/cross}
 scripts/cross-cargo build --quiet --release --target aarch64-unknown-linux-gnu --example count_instructions
 bin=$CARGO_TARGET_DIR/aarch64-unknown-linux-gnu/release/examples/count_instructions
-classes=(outer=ff800010/a0800000 sdot_za=fff09000/c1509000 sdot_z=ffe0fc00/44a00000)
+# Encoding classes (MASK/VALUE, Arm ARM): integer MOPA with a signed first operand (SMOPA and
+# SUMOPA, every tile size; bit 4 = 0: accumulate, not the ...MOPS forms); BFMOPA widening (bf16 pairs into
+# f32 tiles); FMOPA widening (f16 pairs into f32 tiles); FMOPA non-widening single precision (bit 3
+# = 0 sets it apart from SME2's BMOPA); SME2 multi-vector SDOT into ZA; streaming SVE SDOT.
+classes=(outer=ff800010/a0800000 bfmopa=ffe0001c/81800000 fmopa_h=ffe0001c/81a00000
+  fmopa_s=ffe0001c/80800000 sdot_za=fff09000/c1509000 sdot_z=ffe0fc00/44a00000)
 kai=${RKAI_SME_KAI_DRIVER:-}
 
 tmp=$(mktemp -d)
@@ -51,7 +60,7 @@ qemu() { # svl_bytes program args...: the program under QEMU at that SVL
 count() { # svl_bytes stem m n k bl: instructions of rkai's kernel call, by class
   local svl=$1
   shift
-  qemu "$svl" -d in_asm,exec,nochain "$bin" "$@" run 2>&1 >"$tmp/addresses" |
+  qemu "$svl" -d in_asm,exec,nochain "$bin" "$@" run_unpacked 2>&1 >"$tmp/addresses" |
     python3 scripts/qemu_count.py --window --kernel-of "$tmp/nm" "$tmp/addresses" "${classes[@]}"
 }
 count_kai() { # svl_bytes stem m n k bl lhs_bytes rhs_bytes: the same for KleidiAI's kernel
@@ -100,9 +109,12 @@ configs=(
   "1 32|32|matmul_clamp_f32_qsi8d32p1vlx4_qai4c32p4vlx4_1vlx4vl_sme2_mopa"
   "1|32|matmul_clamp_f16_qsi8d32p1x4_qai4c32p4vlx4_1x4vl_sme2_dot"
   "1 32|32|matmul_clamp_f16_qsi8d32p1vlx4_qai4c32p4vlx4_1vlx4vl_sme2_mopa"
+  "1 32|0|matmul_clamp_f32_bf16p2vlx2_bf16p2vlx2_2vlx2vl_sme_mopa"
+  "1 32|0|matmul_clamp_f32_bf16p2vlx2_bf16p2vlx2_2vlx2vl_sme2_mopa"
+  "1 32|32|matmul_clamp_f32_f16p1vlx2_qsi4c32p4vlx2_1vlx4vl_sme2_mopa"
 )
 n=4096 k=4096
-echo "| kernel | SVL (bits) | m x n x k (bl) | rkai instructions | KleidiAI instructions | rkai / KleidiAI | rkai MOPA + SDOT | KleidiAI MOPA + SDOT | rkai MAC instr. share | KleidiAI MAC instr. share | loaded bytes / MAC |"
+echo "| kernel | SVL (bits) | m x n x k (bl) | rkai instructions | KleidiAI instructions | rkai / KleidiAI | rkai outer + dot products | KleidiAI outer + dot products | rkai MAC instr. share | KleidiAI MAC instr. share | loaded bytes / MAC |"
 echo "|---|---|---|---|---|---|---|---|---|---|---|"
 for svl in ${RKAI_SME_SVL_BYTES:-64}; do
   for config in "${configs[@]}"; do
@@ -119,7 +131,9 @@ for svl in ${RKAI_SME_SVL_BYTES:-64}; do
       python3 - "$stem" "$svl" "$m" "$n" "$k" "$bl" "$counts" "$packed" "$kai_counts" <<'PY'
 import sys
 stem, svl, m, n, k, bl = sys.argv[1], *map(int, sys.argv[2:7])
-(total, outer, sdot_za, sdot_z), packed = (list(map(int, a.split())) for a in sys.argv[7:9])
+counts, packed = (list(map(int, a.split())) for a in sys.argv[7:9])
+# total, then the classes: four outer-product encodings, two dot-product encodings
+total, outer, dot = counts[0], sum(counts[1:5]), sum(counts[5:7])
 kai = list(map(int, sys.argv[9].split())) if sys.argv[9] != "-" else None
 lhs_bytes, rhs_bytes, mr, nr = packed
 row_groups, col_groups = -(-m // mr), -(-n // nr)
@@ -128,12 +142,12 @@ loaded = col_groups * lhs_bytes + row_groups * rhs_bytes
 macs = m * n * k
 name = stem.removeprefix("matmul_clamp_")
 shape = f"{m}x{n}x{k}" + (f" ({bl})" if bl else "")
-mac = f"{outer:,} + {sdot_za + sdot_z:,}"
-share = f"{100 * (outer + sdot_za + sdot_z) / total:.1f}%"
+mac = f"{outer:,} + {dot:,}"
+share = f"{100 * (outer + dot) / total:.1f}%"
 if kai:
-    kt, ko, kz, ks = kai
-    kai_cells = [f"{kt:,}", f"{total / kt:.2f}", f"{ko:,} + {kz + ks:,}",
-                 f"{100 * (ko + kz + ks) / kt:.1f}%"]
+    kt, ko, kd = kai[0], sum(kai[1:5]), sum(kai[5:7])
+    kai_cells = [f"{kt:,}", f"{total / kt:.2f}", f"{ko:,} + {kd:,}",
+                 f"{100 * (ko + kd) / kt:.1f}%"]
 else:
     kai_cells = ["—"] * 4
 print(f"| `{name}` | {8 * svl} | {shape} | {total:,} | {kai_cells[0]} | {kai_cells[1]} | {mac} "

@@ -24,7 +24,9 @@ sizes.
 the first one in a range up to the return from it, in execution order (`nochain` logs each block
 as it runs): one call of a function and everything it calls (a helper, a libc function, a body
 it tail-calls). The return address is the end of the block that made the call (a call ends a
-block).
+block): the last block before the first one in a range that ends with `BL` or `BLR` and whose
+return address did not run in between (the function may be reached by a tail call, `B` or `BR`,
+from a function that was itself called: then the window ends on the return to that one's caller).
 """
 import re
 import sys
@@ -59,7 +61,7 @@ for arg in args:
         mask, value = (int(x, 16) for x in pattern.split("/"))
         classes.append((name, mask, value))
 
-sizes = {}  # block pc -> [instructions, per-class counts]
+sizes = {}  # block pc -> [instructions, per-class counts, last instruction's encoding]
 executions = {}  # block pc -> times executed
 order = array("Q")  # with --window: executed block pcs in order
 block = None
@@ -78,10 +80,11 @@ for line in sys.stdin:
     m = INSN.match(line)
     if m:
         if block is None:
-            block = [0, [0] * len(classes)]
+            block = [0, [0] * len(classes), 0]
             sizes[int(m.group(1), 16)] = block
         block[0] += 1
         word = int(m.group(2), 16)
+        block[2] = word  # the last instruction's encoding, once the block ends
         for i, (_, mask, value) in enumerate(classes):
             if word & mask == value:
                 block[1][i] += 1
@@ -116,8 +119,19 @@ if window:
     first = next((i for i, pc in enumerate(order) if in_ranges(pc)), None)
     executions = {}
     if first is not None:
-        caller = order[first - 1]
-        ret = caller + 4 * sizes[caller][0]
+        # Back from the first block: the latest call (BL, BLR) not yet returned from.
+        returned = {}
+        ret = None
+        for i in range(first - 1, -1, -1):
+            pc = order[i]
+            count, _, last = sizes[pc]
+            if last & 0xFC000000 == 0x94000000 or last & 0xFFFFFC1F == 0xD63F0000:
+                end = pc + 4 * count
+                if returned.get(end, 0) == 0:
+                    ret = end
+                    break
+                returned[end] -= 1
+            returned[pc] = returned.get(pc, 0) + 1
         for pc in order[first:]:
             if pc == ret:
                 break
@@ -127,7 +141,7 @@ per_class = [0] * len(classes)
 for pc, times in executions.items():
     if not window and not in_ranges(pc):
         continue
-    count, class_counts = sizes[pc]
+    count, class_counts, _ = sizes[pc]
     total += times * count
     for i, c in enumerate(class_counts):
         per_class[i] += times * c
