@@ -54,10 +54,11 @@ pub fn fminnm(a: f32, b: f32) -> f32 {
 
 /// Clamp as SME2's `FCLAMP` does it: `FMAXNM` with the lower bound, then `FMINNM` with the upper
 /// (a quiet NaN result is clamped to a bound; a signalling one becomes quiet, then the upper
-/// bound).
+/// bound). The architecture's operand order matters when both are NaNs: `FPMaxNum(lo, y)`, then
+/// `FPMinNum(that, hi)`, so a NaN `y` against a NaN `lo` gives `lo`'s NaN (as QEMU computes it).
 #[inline]
 pub fn clamp_num(y: f32, lo: f32, hi: f32) -> f32 {
-    fminnm(fmaxnm(y, lo), hi)
+    fminnm(fmaxnm(lo, y), hi)
 }
 
 /// `x` with a signalling NaN made quiet (what a conversion such as `FCVT` does to it).
@@ -130,6 +131,19 @@ pub fn fmla(acc: f32, b: f32, a: f32) -> f32 {
         return a;
     }
     f32::from_bits(DEFAULT_NAN)
+}
+
+/// One lane of SME2's multi-vector `FMLA` into a ZA array vector: as [`fmla`], except that a NaN
+/// result is always the default NaN (ZA-targeting floating-point instructions behave as if
+/// FPCR.DN were 1).
+#[inline]
+pub fn fmla_za(acc: f32, b: f32, a: f32) -> f32 {
+    let r = fmla(acc, b, a);
+    if r.is_nan() {
+        f32::from_bits(0x7fc0_0000)
+    } else {
+        r
+    }
 }
 
 /// IEEE binary16 operations with AArch64 FEAT_FP16 semantics (FPCR.DN = 0, FZ16 = 0, round to
