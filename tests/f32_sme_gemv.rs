@@ -199,11 +199,12 @@ fn getters_equal_kleidiai_values() {
 
 /// Every column count with every depth (bias always: the packers require it), unclamped, with
 /// bounds that bite and inverted, against both guard edges, over the column portions a framework
-/// computes. Above 512-bit streaming lengths, each shape once ([`tester::every_case_here`]): the
-/// biting clamp, the end guard, the whole call and the last portion. Returns the cases.
+/// computes. Above 512-bit streaming lengths (exported and portable alike), each shape once
+/// ([`tester::every_case_here`]): the biting clamp, the end guard, the whole call and the last
+/// portion. Returns the cases.
 fn check_kernel<F: FloatFamily<T = f32>>(k: &MatmulKernel, which: Impl) -> usize {
     let t = k.tile();
-    let all = which == Impl::Portable || tester::every_case_here(k);
+    let all = tester::every_case_here(k);
     let mut cases = 0;
     for (i, &n) in column_counts(k).iter().enumerate() {
         for (j, &kk) in DEPTHS.iter().enumerate() {
