@@ -3,7 +3,7 @@
 //! its biases then one row of columns per K value. What they share, whatever the element type:
 //!
 //! * the declaration: `streaming_kernel!`'s `float fn` (f32 bounds) or `half fn` (f16 bounds as
-//!   bits) form ([`streaming_kernel`], `matmul/streaming.rs`), whose `run` commits a pending lazy
+//!   bits) form (`matmul/streaming.rs`), whose `run` commits a pending lazy
 //!   ZA save, and the entry `streaming_entry!(..., unpacked folder::module, One)` (`kernel.rs`);
 //! * the register convention of [`streaming_gemv_asm`], which wraps `streaming_asm!` with the
 //!   operands below, so a kernel file holds only its loops;

@@ -9,7 +9,10 @@
 //!
 //! The streaming GEMVs (`_1x8vl_sme_mla`, `_1x16vl_sme2_mla`) compute one row per call
 //! (KleidiAI asserts `m == 1`) in the same chain; the SME2 ones accumulate in ZA, whose NaN
-//! results are the default NaN, and clamp with `FCLAMP` (see `super::float_gemm`).
+//! results are the default NaN, and clamp with `FCLAMP` (see `super::float_gemm`). With `k = 0`
+//! they give the clamped bias, as every kernel of the family; KleidiAI's streaming GEMVs then
+//! still run one K step, with a zeroed LHS value and an RHS row read past the group's biases
+//! (`-0` biases come out `+0`, and an infinity or NaN read there gives NaN).
 //!
 //! Arguments, checks and dispatch are shared with the f16 family (`super::float_gemm`).
 //!
