@@ -12,7 +12,7 @@
 //! results are the default NaN, and clamp with `FCLAMP` (see `super::float_gemm`). With `k = 0`
 //! they give the clamped bias, as every kernel of the family; KleidiAI's streaming GEMVs then
 //! still run one K step, with a zeroed LHS value and an RHS row read past the group's biases
-//! (`-0` biases come out `+0`, and an infinity or NaN read there gives NaN).
+//! (a `-0` bias can come out `+0`, and an infinity or NaN read there gives NaN).
 //!
 //! Arguments, checks and dispatch are shared with the f16 family (`super::float_gemm`).
 //!
