@@ -14,7 +14,7 @@ use super::tester;
 use rkai::ukernels::catalog;
 use rkai::ukernels::family::Family;
 use rkai::ukernels::float::f16;
-use rkai::ukernels::kernel::MatmulKernel;
+use rkai::ukernels::kernel::{MatmulKernel, Rows};
 use rkai::ukernels::matmul::args::KernelFn;
 use rkai::ukernels::matmul::float_gemm as family;
 use rkai::ukernels::pack::Source;
@@ -192,12 +192,13 @@ pub trait FloatFamily: 'static {
     }
 }
 
-/// The family's kernels in the catalog.
+/// The family's multi-row kernels in the catalog (its streaming GEMVs, which take one row per
+/// call, have their own test files: `tests/f32_sme_gemv.rs`).
 pub fn kernels<F: FloatFamily>() -> impl Iterator<Item = &'static MatmulKernel> {
     catalog::KERNELS
         .iter()
         .copied()
-        .filter(|k| k.family == F::FAMILY)
+        .filter(|k| k.family == F::FAMILY && k.rows == Rows::Any)
 }
 
 /// The kernels this CPU can run (all of them off aarch64, where they are portable).

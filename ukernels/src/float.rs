@@ -54,10 +54,11 @@ pub fn fminnm(a: f32, b: f32) -> f32 {
 
 /// Clamp as SME2's `FCLAMP` does it: `FMAXNM` with the lower bound, then `FMINNM` with the upper
 /// (a quiet NaN result is clamped to a bound; a signalling one becomes quiet, then the upper
-/// bound).
+/// bound). The architecture's operand order matters when both are NaNs: `FPMaxNum(lo, y)`, then
+/// `FPMinNum(that, hi)`, so a NaN `y` against a NaN `lo` gives `lo`'s NaN (as QEMU computes it).
 #[inline]
 pub fn clamp_num(y: f32, lo: f32, hi: f32) -> f32 {
-    fminnm(fmaxnm(y, lo), hi)
+    fminnm(fmaxnm(lo, y), hi)
 }
 
 /// `x` with a signalling NaN made quiet (what a conversion such as `FCVT` does to it).
@@ -146,6 +147,14 @@ pub fn fmopa(acc: f32, a: f32, b: f32) -> f32 {
     } else {
         r
     }
+}
+
+/// One lane of SME2's multi-vector `FMLA` into a ZA array vector: the lane arithmetic of
+/// [`fmopa`] (fused, and a NaN result is the default NaN, as for every ZA-targeting
+/// floating-point instruction), with [`fmla`]'s argument order.
+#[inline]
+pub fn fmla_za(acc: f32, b: f32, a: f32) -> f32 {
+    fmopa(acc, a, b)
 }
 
 /// IEEE binary16 operations with AArch64 FEAT_FP16 semantics (FPCR.DN = 0, FZ16 = 0, round to
@@ -342,9 +351,10 @@ pub mod f16 {
         }
     }
 
-    /// SME2's `FCLAMP` on halves: `FMAXNM` with the lower bound, then `FMINNM` with the upper.
+    /// SME2's `FCLAMP` on halves: `FPMaxNum(lo, y)`, then `FPMinNum(that, hi)` (the operand
+    /// order of [`super::clamp_num`]).
     pub fn clamp_num(y: u16, lo: u16, hi: u16) -> u16 {
-        fminnm(fmaxnm(y, lo), hi)
+        fminnm(fmaxnm(lo, y), hi)
     }
 
     /// The f32 bits of a half, as `FCVTL` widens it (exact; NaNs quieted, payload kept).

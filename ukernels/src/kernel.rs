@@ -574,8 +574,18 @@ macro_rules! vla_qai8dxp_kernel {
 /// A KleidiAI SME or SME2 kernel of a packed-LHS family: its tile in streaming-vector units
 /// (`PerSmeLane32` for a `1x4vl` GEMV, `RowsAndColumnsPerSmeLane32` for a `1vlx4vl` GEMM), the
 /// way it finishes outputs, and the f32 module and asm module implementing it (with `:: f16`,
-/// the module's f16-output form).
+/// the module's f16-output form). With `unpacked` before the module, a kernel of an
+/// unpacked-LHS float family (its `run` takes `UnpackedLhsArgs`), followed by its [`Rows`].
 macro_rules! streaming_entry {
+    (
+        $(#[$doc:meta])* $stem:ident, $family:ident, $lhs:ident, $rhs:ident,
+        $isa:ident, $tile:tt, $columns:ident, $epilogue:expr,
+        unpacked $folder:ident :: $module:ident, $rows:ident $(, $checks:expr)?
+    ) => {
+        $crate::kernel::kernel_entry!($(#[$doc])* $stem, $family, $lhs, $rhs, $isa, $tile,
+            $crate::kernel::native!(unpacked $folder::$module), KleidiAi, $columns, $rows,
+            $epilogue $(, $checks)?);
+    };
     (
         $(#[$doc:meta])* $stem:ident, $family:ident, $lhs:ident, $rhs:ident,
         $isa:ident, $tile:tt, $columns:ident, $epilogue:expr,

@@ -529,13 +529,53 @@ pub mod float_gemm {
         clamp: (f32, f32),
         dst: &mut [f32],
     ) {
+        let ops = (float::fmla as Op, float::clamp_upper_first as Op);
+        chain(m, n, k, (lhs, lhs_stride), w, bias, clamp, dst, ops);
+    }
+
+    /// As [`matmul`], for KleidiAI's SME2 f32 GEMVs: each fused multiply-add into a ZA array
+    /// vector gives the default NaN for any NaN ([`float::fmla_za`]; the bias enters ZA by a
+    /// move, unchanged), and the clamp is `FCLAMP` (`FMAXNM` with `clamp.0`, then `FMINNM` with
+    /// `clamp.1`).
+    #[allow(clippy::too_many_arguments)]
+    pub fn matmul_za(
+        m: usize,
+        n: usize,
+        k: usize,
+        lhs: &[f32],
+        lhs_stride: usize,
+        w: &[f32],
+        bias: Option<&[f32]>,
+        clamp: (f32, f32),
+        dst: &mut [f32],
+    ) {
+        let ops = (float::fmla_za as Op, float::clamp_num as Op);
+        chain(m, n, k, (lhs, lhs_stride), w, bias, clamp, dst, ops);
+    }
+
+    /// A step of the chain: `(acc, weight, activation)`, or a clamp `(y, lo, hi)`.
+    type Op = fn(f32, f32, f32) -> f32;
+
+    /// The chain of [`matmul`] with its multiply-add step and its clamp given.
+    #[allow(clippy::too_many_arguments)]
+    fn chain(
+        m: usize,
+        n: usize,
+        k: usize,
+        (lhs, lhs_stride): (&[f32], usize),
+        w: &[f32],
+        bias: Option<&[f32]>,
+        clamp: (f32, f32),
+        dst: &mut [f32],
+        (step, clamp_op): (Op, Op),
+    ) {
         for i in 0..m {
             for j in 0..n {
                 let mut acc = bias.map_or(0.0, |b| b[j]);
                 for kk in 0..k {
-                    acc = float::fmla(acc, w[kk * n + j], lhs[i * lhs_stride + kk]);
+                    acc = step(acc, w[kk * n + j], lhs[i * lhs_stride + kk]);
                 }
-                dst[i * n + j] = float::clamp_upper_first(acc, clamp.0, clamp.1);
+                dst[i * n + j] = clamp_op(acc, clamp.0, clamp.1);
             }
         }
     }

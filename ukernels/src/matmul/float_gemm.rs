@@ -11,17 +11,27 @@
 //! Like KleidiAI, `run` reads `lhs_stride` and `dst_stride_row` in whole elements (rounding down),
 //! and ignores `dst_stride_col` except in the kernels whose entry says it asserts it
 //! ([`Asserts::dst_stride_col`](crate::kernel::Asserts::dst_stride_col)).
+//!
+//! The streaming GEMVs (KleidiAI's `_sme_mla` / `_sme2_mla` f32 kernels, [`Rows::One`]) take one
+//! row per call (KleidiAI asserts `m == 1`) in the same chain; the SME2 ones accumulate in ZA
+//! array vectors (multi-vector `FMLA`, whose NaN results are the default NaN) and clamp with
+//! `FCLAMP` ([`Clamp::MaxNumThenMinNum`] in their entry's epilogue: `FMAXNM` with the lower
+//! bound, then `FMINNM` with the upper), which the portable path follows.
 
 pub use super::args::UnpackedLhsArgs as Args;
 use super::output::Output;
 use crate::contract::{self, Checked};
 use crate::float;
-use crate::kernel::MatmulKernel;
+use crate::kernel::{Clamp, MatmulKernel, Rows};
 
 /// Checks what `kernel` requires of its arguments: KleidiAI's assertion, non-null buffers, a
 /// destination row stride that holds a row, and a packed size that does not overflow.
 pub fn check(kernel: &MatmulKernel, a: &Args) -> Checked {
     let out = kernel.family.output();
+    if kernel.rows == Rows::One {
+        // KleidiAI's first assertion, before anything else is looked at.
+        contract::require(a.m == 1, "m == 1")?;
+    }
     contract::require(a.elem == out.size(), "element size of the family")?;
     if kernel.asserts.dst_stride_col {
         contract::require(a.dst_stride_col == a.elem, out.size_condition())?;
@@ -59,8 +69,13 @@ pub unsafe fn run(kernel: &MatmulKernel, a: &Args) {
     match kernel.native.unpacked_lhs() {
         // SAFETY (every arm): forwarded contract.
         Some(f) => unsafe { f(a) },
-        None if kernel.family.output() == Output::F16 => unsafe { portable::<u16>(nr, a) },
-        None => unsafe { portable::<f32>(nr, a) },
+        None if kernel.family.output() == Output::F16 => unsafe {
+            portable::<u16>(nr, a, Element::fmla, Element::clamp_upper_first)
+        },
+        None if kernel.epilogue.clamp == Clamp::MaxNumThenMinNum => unsafe {
+            portable::<f32>(nr, a, float::fmla_za, float::clamp_num)
+        },
+        None => unsafe { portable::<f32>(nr, a, Element::fmla, Element::clamp_upper_first) },
     }
 }
 
@@ -104,12 +119,17 @@ impl Element for u16 {
 }
 
 /// The portable implementation of both families (any `nr`): per output the bias, then one fused
-/// multiply-add per K value in K order, then the clamp, each rounded as the asm kernels round, so
-/// results are bit-identical.
+/// multiply-add per K value in K order (`step`), then the clamp (`clamp(y, lo, hi)`), each
+/// rounded as the asm kernels round, so results are bit-identical.
 ///
 /// # Safety
 /// As for [`run`]; `m`, `n` >= 1.
-unsafe fn portable<E: Element>(nr: usize, a: &Args) {
+unsafe fn portable<E: Element>(
+    nr: usize,
+    a: &Args,
+    step: fn(E, E, E) -> E,
+    clamp: fn(E, E, E) -> E,
+) {
     let group = (a.k + 1) * nr * E::BYTES;
     let (lhs_row, dst_row) = (a.lhs_row_bytes(), a.dst_row_bytes());
     let (lo, hi) = (E::bound(a.clamp_min), E::bound(a.clamp_max));
@@ -125,9 +145,9 @@ unsafe fn portable<E: Element>(nr: usize, a: &Args) {
             let row = a.lhs.wrapping_add(i * lhs_row);
             let mut acc = load(col, 0);
             for kk in 0..a.k {
-                acc = E::fmla(acc, load(col, nr * (kk + 1)), load(row, kk));
+                acc = step(acc, load(col, nr * (kk + 1)), load(row, kk));
             }
-            let y = E::clamp_upper_first(acc, lo, hi);
+            let y = clamp(acc, lo, hi);
             // SAFETY: element (i, j) of the destination is writable.
             unsafe {
                 a.dst

@@ -25,6 +25,9 @@ mod streaming_frames;
 #[cfg(target_arch = "aarch64")]
 #[macro_use]
 mod float_mopa_template;
+#[cfg(target_arch = "aarch64")]
+#[macro_use]
+mod streaming_gemv;
 
 /// Declares an asm kernel: the function with its family's argument types (the caller names the
 /// arguments) and the `run(&Args)` entry point the catalog registers, which forwards the portion

@@ -79,9 +79,13 @@ pub fn lhs_packed(
     }
 }
 
-/// Byte offset of row `m_idx` in an unpacked LHS with rows `stride` bytes apart.
+/// Byte offset of row `m_idx` in an unpacked LHS with rows `stride` bytes apart (a one-row
+/// kernel's getter asserts `m_idx == 0`, as KleidiAI's streaming GEMVs do).
 pub fn lhs(kernel: &MatmulKernel, m_idx: usize, stride: usize) -> Result<usize, Violation> {
-    contract::require(m_idx % kernel.tile().m_step == 0, "(m_idx % m_step) == 0")?;
+    match kernel.rows {
+        Rows::One => contract::require(m_idx == 0, "m_idx == 0")?,
+        Rows::Any => contract::require(m_idx % kernel.tile().m_step == 0, "(m_idx % m_step) == 0")?,
+    }
     contract::mul(m_idx, stride, "m_idx * stride fits in size_t")
 }
 
@@ -150,6 +154,10 @@ pub fn dst(
 ) -> Result<usize, Violation> {
     let t = kernel.tile();
     let checks = kernel.asserts;
+    if kernel.rows == Rows::One && kernel.family.description().operands == Operands::UnpackedFloat {
+        // KleidiAI's streaming float GEMVs take row 0 only.
+        contract::require(m_idx == 0, "m_idx == 0")?;
+    }
     require_multiple(
         m_idx,
         checks.dst_m_idx,

@@ -84,7 +84,8 @@ macro_rules! streaming_asm {
 
 /// Declares an SME kernel: the function (signature as for `asm_kernel!`'s plain form, with the
 /// destination's element type written out: `f32`, or `u16` for a kernel that narrows to f16
-/// itself; or its `blockwise` form for per-block formats, f32 output unless typed the same way)
+/// itself; or its `blockwise` form for per-block formats, f32 output unless typed the same way;
+/// or, for an unpacked LHS, `asm_kernel!`'s `float` or `half` form)
 /// and its `run` entry, which commits a pending lazy ZA save before the kernel touches ZA.
 macro_rules! streaming_kernel {
     ($(#[$a:meta])* blockwise fn $name:ident(
@@ -122,6 +123,22 @@ macro_rules! streaming_kernel {
             };
             |a| a.m, a.n, a.k, a.lut, a.lhs_packed, a.rhs_packed, a.dst.cast(), a.dst_stride_row,
             a.clamp_min, a.clamp_max);
+    };
+    // An unpacked LHS (`float fn`: f32 bounds; `half fn`: f16 bounds as bits), arguments as
+    // `asm_kernel!`'s forms of the same name: the streaming GEMVs of the float families.
+    ($(#[$a:meta])* float fn $name:ident($($arg:ident),+ $(,)?) $body:block) => {
+        asm_kernel!($(#[$a])* float fn $name($($arg),+) {
+            // SAFETY: the caller guarantees SME (the kernel's ISA) and the ABI's TPIDR2 block.
+            unsafe { $crate::matmul::streaming::commit_lazy_za_save() };
+            $body
+        });
+    };
+    ($(#[$a:meta])* half fn $name:ident($($arg:ident),+ $(,)?) $body:block) => {
+        asm_kernel!($(#[$a])* half fn $name($($arg),+) {
+            // SAFETY: the caller guarantees SME (the kernel's ISA) and the ABI's TPIDR2 block.
+            unsafe { $crate::matmul::streaming::commit_lazy_za_save() };
+            $body
+        });
     };
     ($(#[$a:meta])* fn $name:ident(
         $m:ident, $n:ident, $k:ident, $l:ident, $r:ident, $d:ident: $dt:ty, $ds:ident, $lo:ident,

@@ -7,6 +7,13 @@
 //! `FMAX` with the lower. The order is fully determined, so every implementation (NEON, SVE,
 //! portable) gives the same bits, NaNs included (see [`crate::float::fmla`]).
 //!
+//! The streaming GEMVs (`_1x8vl_sme_mla`, `_1x16vl_sme2_mla`) compute one row per call
+//! (KleidiAI asserts `m == 1`) in the same chain; the SME2 ones accumulate in ZA, whose NaN
+//! results are the default NaN, and clamp with `FCLAMP` (see `super::float_gemm`). With `k = 0`
+//! they give the clamped bias, as every kernel of the family; KleidiAI's streaming GEMVs then
+//! still run one K step, with a zeroed LHS value and an RHS row read past the group's biases
+//! (a `-0` bias can come out `+0`, and an infinity or NaN read there gives NaN).
+//!
 //! Arguments, checks and dispatch are shared with the f16 family (`super::float_gemm`).
 //!
 //! # Safety
@@ -26,6 +33,9 @@ asm_kernel_modules! {
     matmul_clamp_f32_f32_f32p16x1b_6x16_neon_mla_cortexa55,
     matmul_clamp_f32_f32_f32p4vlx1b_6x4vl_sve_mla,
     matmul_clamp_f32_f32_f32p8x1biasf32_6x8x4_neon_mla,
+    matmul_clamp_f32_f32_f32p2vlx1b_1x8vl_sme_mla,
+    matmul_clamp_f32_f32_f32p2vlx1b_1x16vl_sme2_mla,
+    matmul_clamp_f32_f32_f32p16vlx1b_1x16vl_sme2_mla,
 }
 
 pub use super::args::UnpackedLhsArgs as Args;
@@ -33,11 +43,15 @@ pub use super::args::UnpackedLhsArgs as Args;
 // ---------------------------------------------------------------------------------------------
 // Kernel entries: the packers each kernel pairs with, and the kernels
 
-use crate::kernel::{Asserts, Epilogue, kernel_entries, kernel_entry, native};
+use crate::kernel::{
+    Asserts, Clamp, Epilogue, kernel_entries, kernel_entry, native, streaming_entry,
+};
 use crate::pack::kinds::Packer;
 use crate::pack::rhs_pack_float::{
-    rhs_pack_kxn_f32p8x1biasf32_f32_f32_neon, rhs_pack_kxn_x32p4vlx1b_x32_x32_sve,
-    rhs_pack_kxn_x32p16x1b_x32_x32_neon, rhs_pack_nxk_x32p16x1bx32_x32_x32_neon,
+    rhs_pack_kxn_f32p2vlx1biasf32_f32_f32_sme, rhs_pack_kxn_f32p8x1biasf32_f32_f32_neon,
+    rhs_pack_kxn_f32p16vlx1b_f32_f32_sme, rhs_pack_kxn_x32p4vlx1b_x32_x32_sve,
+    rhs_pack_kxn_x32p16x1b_x32_x32_neon, rhs_pack_nxk_f32p2vlx1biasf32_f32_f32_sme,
+    rhs_pack_nxk_x32p16x1bx32_x32_x32_neon,
 };
 
 const NO_LHS_PACKER: &[&Packer] = &[];
@@ -47,6 +61,19 @@ const X32P16X1B_RHS: &[&Packer] = &[
 ];
 const F32P8X1BIASF32_RHS: &[&Packer] = &[&rhs_pack_kxn_f32p8x1biasf32_f32_f32_neon];
 const X32P4VLX1B_RHS: &[&Packer] = &[&rhs_pack_kxn_x32p4vlx1b_x32_x32_sve];
+/// The `2vl` SME layout: KleidiAI pairs its GEMVs with the K x N packer; the N x K one (paired
+/// with its SME GEMM) writes the same bytes.
+const F32P2VLX1BIASF32_SME_RHS: &[&Packer] = &[
+    &rhs_pack_kxn_f32p2vlx1biasf32_f32_f32_sme,
+    &rhs_pack_nxk_f32p2vlx1biasf32_f32_f32_sme,
+];
+const F32P16VLX1B_SME_RHS: &[&Packer] = &[&rhs_pack_kxn_f32p16vlx1b_f32_f32_sme];
+
+/// The SME2 GEMVs' finish: the family's chain accumulated in ZA, then `FCLAMP`.
+const SME2_MLA: Epilogue = Epilogue {
+    clamp: Clamp::MaxNumThenMinNum,
+    ..Epilogue::VECTOR
+};
 
 /// A kernel of `matmul_clamp_f32_f32_f32p` (no LHS packer): RHS packer list, column scaling and
 /// the module holding its asm.
@@ -75,4 +102,24 @@ kernel_entries! {
     /// vector-length agnostic.
     matmul_clamp_f32_f32_f32p4vlx1b_6x4vl_sve_mla: f32_f32_f32p_kernel!(
         Sve, [1, 4, 1, 4, 1, 1], X32P4VLX1B_RHS, PerSveLane32, Asserts::IGNORING_DST_STRIDE_COL);
+    /// f32 GEMV, one row x 8 streaming vectors of columns per step, streaming SVE `FMLA` (SME).
+    matmul_clamp_f32_f32_f32p2vlx1b_1x8vl_sme_mla: streaming_entry!(
+        F32F32F32p, NO_LHS_PACKER, F32P2VLX1BIASF32_SME_RHS, Sme, [1, 8, 1, 2, 1, 1],
+        PerSmeLane32, Epilogue::VECTOR,
+        unpacked self::matmul_clamp_f32_f32_f32p2vlx1b_1x8vl_sme_mla, One,
+        Asserts::IGNORING_DST_STRIDE_COL);
+    /// f32 GEMV, one row x 16 streaming vectors of columns per step, multi-vector `FMLA` into ZA
+    /// (SME2), on the `2vl` layout.
+    matmul_clamp_f32_f32_f32p2vlx1b_1x16vl_sme2_mla: streaming_entry!(
+        F32F32F32p, NO_LHS_PACKER, F32P2VLX1BIASF32_SME_RHS, Sme2, [1, 16, 1, 2, 1, 1],
+        PerSmeLane32, SME2_MLA,
+        unpacked self::matmul_clamp_f32_f32_f32p2vlx1b_1x16vl_sme2_mla, One,
+        Asserts::IGNORING_DST_STRIDE_COL);
+    /// f32 GEMV, one row x 16 streaming vectors of columns per step, multi-vector `FMLA` into ZA
+    /// (SME2), on the `16vl` layout.
+    matmul_clamp_f32_f32_f32p16vlx1b_1x16vl_sme2_mla: streaming_entry!(
+        F32F32F32p, NO_LHS_PACKER, F32P16VLX1B_SME_RHS, Sme2, [1, 16, 1, 16, 1, 1],
+        PerSmeLane32, SME2_MLA,
+        unpacked self::matmul_clamp_f32_f32_f32p16vlx1b_1x16vl_sme2_mla, One,
+        Asserts::IGNORING_DST_STRIDE_COL);
 }

@@ -1,0 +1,539 @@
+//! KleidiAI's streaming f32 GEMVs of `matmul_clamp_f32_f32_f32p` (`_1x8vl_sme_mla`,
+//! `_1x16vl_sme2_mla` on the `2vl` and `16vl` layouts; an unpacked LHS row, RHS packed by the
+//! SME packers) through their C symbols, at the streaming vector length of the CPU running the
+//! test (`scripts/test-all.sh` runs it at every one; the portable paths run everywhere): getters
+//! equal KleidiAI's measured tiles and formulas; every kernel (exported, and the portable path)
+//! equals the scalar reference bit for bit (the SME one: `FMLA` chain, `FMIN` then `FMAX`; the
+//! SME2 ones: the chain in ZA, default NaN, `FCLAMP`) for column counts around every loop
+//! boundary, K of 0, 1 and odd lengths, column portions through the offset getters, guard
+//! pages, canaries, hostile values and inverted clamps; the strides KleidiAI ignores are
+//! ignored; threads, callee-saved registers and a caller's pending lazy ZA save; invalid
+//! arguments (`m != 1` first) abort naming KleidiAI's assertion.
+
+mod support;
+
+use rkai::ukernels::arch;
+use rkai::ukernels::catalog;
+use rkai::ukernels::family::Family;
+use rkai::ukernels::kernel::{Clamp, MatmulKernel, Rows};
+use rkai::ukernels::reference::float_gemm as reference;
+use std::ptr;
+use support::cabi::func as sym;
+use support::cabi::{Getter0, Getter2, Getter3, MatmulFloatFn};
+use support::float_family::{self as shared, FloatFamily, Problem, Reference};
+use support::gemm::{self, Impl};
+use support::guard::{EDGES, Edge, Guarded};
+use support::tester;
+
+const SME: &str = "matmul_clamp_f32_f32_f32p2vlx1b_1x8vl_sme_mla";
+const SME2: &str = "matmul_clamp_f32_f32_f32p2vlx1b_1x16vl_sme2_mla";
+const SME2_16VL: &str = "matmul_clamp_f32_f32_f32p16vlx1b_1x16vl_sme2_mla";
+
+/// The family's values with the reference of the SME kernel (vector `FMLA`, `FMIN` then `FMAX`).
+struct Vector;
+/// ... and of the SME2 kernels (ZA accumulation, `FCLAMP`).
+struct Za;
+
+macro_rules! f32_family {
+    ($ty:ty, $reference:path) => {
+        impl FloatFamily for $ty {
+            type T = f32;
+            const FAMILY: Family = Family::F32F32F32p;
+            const LABEL: &'static str = "streaming f32";
+            const C_TYPE: &'static str = "float";
+            const INVERTED: (f32, f32) = (0.25, -0.25);
+            const SPECIALS: &'static [f32] = &[
+                f32::NAN,
+                f32::from_bits(0x7f80_0001), // signalling NaN
+                f32::from_bits(0xffc0_1234), // negative quiet NaN with payload
+                f32::INFINITY,
+                f32::NEG_INFINITY,
+                -0.0,
+                0.0,
+                f32::from_bits(1),
+                f32::MAX,
+                -f32::MAX,
+                1e-30,
+            ];
+            const PORTABLE_TOO: bool = true;
+            const REGISTER_SHAPES: [(usize, usize, usize); 3] = [(1, 1, 1), (1, 1, 1), (1, 1, 1)];
+            const REGISTER_CLAMP: f32 = 1e30;
+            const STRIDE_COL_N: usize = 20;
+            const GEMM: &'static str = SME;
+            const GEMM_BIAS: &'static str = SME;
+            const KXN: &'static str = "rhs_pack_kxn_f32p2vlx1biasf32_f32_f32_sme";
+            const NXK: &'static str = "rhs_pack_nxk_f32p2vlx1biasf32_f32_f32_sme";
+            const KXN_BIAS: &'static str = "rhs_pack_kxn_f32p2vlx1biasf32_f32_f32_sme";
+            const NR: usize = 8;
+            const REFERENCE: Reference<f32> = $reference;
+        }
+    };
+}
+
+f32_family!(Vector, reference::matmul);
+f32_family!(Za, reference::matmul_za);
+
+/// Whether `k` accumulates in ZA and clamps with `FCLAMP` (the SME2 GEMVs).
+fn in_za(k: &MatmulKernel) -> bool {
+    k.epilogue.clamp == Clamp::MaxNumThenMinNum
+}
+
+/// The streaming GEMVs of the family (one row per call).
+fn kernels() -> Vec<&'static MatmulKernel> {
+    let all = catalog::KERNELS.iter().copied();
+    let gemvs = all.filter(|k| k.family == Family::F32F32F32p && k.rows == Rows::One);
+    tester::narrowed(gemvs).collect()
+}
+
+fn runnable() -> Vec<&'static MatmulKernel> {
+    tester::runnable(
+        kernels().into_iter(),
+        |k| support::cpu::can_run(k.isa),
+        "streaming f32 GEMV",
+    )
+}
+
+/// 32-bit lanes of a streaming vector (4 where there is no SME: the portable paths' tiles).
+fn vl() -> usize {
+    arch::sme_lanes32()
+}
+
+/// Column counts around every boundary of the kernels' loops (vectors, groups of `nr`, the SME
+/// kernel's blocks of four 2vl groups, the SME2 one's blocks of eight, `n_step`), then a few
+/// whole steps and a tail.
+fn column_counts(k: &MatmulKernel) -> Vec<usize> {
+    let t = k.tile();
+    let v = vl();
+    let mut n = vec![1, 2, v - 1, v, v + 1, t.nr - 1, t.nr, t.nr + 1];
+    n.extend([6 * v, 6 * v + 1, 7 * v + 3, 14 * v, 14 * v + 1, 15 * v + 2]);
+    n.extend([
+        t.n_step - 1,
+        t.n_step,
+        t.n_step + 1,
+        2 * t.n_step + t.nr + 3,
+    ]);
+    n.extend([3 * t.n_step - 1, 17 * v + 5]);
+    n.sort_unstable();
+    n.dedup();
+    n
+}
+
+const DEPTHS: [usize; 7] = [0, 1, 2, 3, 5, 16, 33];
+
+/// Runs `check::<Vector>` or `check::<Za>` as `k` computes.
+macro_rules! by_model {
+    ($k:expr, $f:ident($($arg:expr),*)) => {
+        if in_za($k) { $f::<Za>($($arg),*) } else { $f::<Vector>($($arg),*) }
+    };
+}
+
+#[test]
+fn getters_equal_kleidiai_values() {
+    let ks = kernels();
+    assert_eq!(ks.len(), 3);
+    // KleidiAI's measured tiles (streaming lengths 16, 32 and 64 bytes; no `get_mr`): the row of
+    // this length, or the 16-byte row scaled to it.
+    let table = tester::tsv_rows(include_str!("data/kleidiai-1.30-getters.tsv"));
+    let svl = 4 * vl();
+    let mut rows = 0;
+    for k in &ks {
+        let measured: Vec<_> = table.iter().filter(|r| r[0] == k.stem).collect();
+        let at = |bytes: usize| measured.iter().find(|r| r[11] == bytes.to_string());
+        let r16 = at(16).expect("16-byte row");
+        let value = |r: &Vec<&str>, i: usize| r[i].parse::<usize>().unwrap();
+        // m_step, n_step, nr, kr, sr: n_step and nr scale with the streaming length.
+        let scaled = [
+            value(r16, 1),
+            value(r16, 2) * svl / 16,
+            value(r16, 4) * svl / 16,
+            value(r16, 5),
+            value(r16, 6),
+        ];
+        if let Some(r) = at(svl) {
+            assert_eq!([1, 2, 4, 5, 6].map(|i| value(r, i)), scaled, "{}", k.stem);
+        }
+        assert_eq!(r16[3], "-", "KleidiAI has no get_mr for {}", k.stem);
+        let got = ["get_m_step", "get_n_step", "get_nr", "get_kr", "get_sr"]
+            .map(|verb| sym::<Getter0>(verb, k.stem)());
+        let expected = scaled;
+        assert_eq!(got, expected, "{} at {svl}-byte streaming vectors", k.stem);
+        rows += 1;
+    }
+    for k in &ks {
+        let t = k.tile();
+        let lanes = vl();
+        let (nr, n_step) = match k.stem {
+            SME => (2 * lanes, 8 * lanes),
+            SME2 => (2 * lanes, 16 * lanes),
+            SME2_16VL => (16 * lanes, 16 * lanes),
+            other => panic!("unexpected {other}"),
+        };
+        assert_eq!(
+            (t.m_step, t.n_step, t.nr, t.kr, t.sr),
+            (1, n_step, nr, 1, 1)
+        );
+        for kk in [0, 1, 7, 100] {
+            let group = 4 * nr * (kk + 1);
+            for packer in k.rhs_packers {
+                let at = sym::<Getter2>("get_rhs_packed_offset", packer.name)(n_step, kk);
+                assert_eq!(at, n_step / nr * group, "{}", packer.name);
+                assert_eq!(sym::<Getter0>("get_n_step", packer.name)(), nr);
+            }
+            let at = sym::<Getter2>("get_rhs_packed_offset", k.stem)(n_step, kk);
+            assert_eq!(at, n_step / nr * group, "{}", k.stem);
+            assert_eq!(
+                sym::<Getter2>("get_rhs_packed_offset", k.stem)(nr, kk),
+                group
+            );
+        }
+        assert_eq!(sym::<Getter2>("get_lhs_offset", k.stem)(0, 4096), 0);
+        assert_eq!(
+            sym::<Getter3>("get_dst_offset", k.stem)(0, n_step, 1 << 20),
+            4 * n_step
+        );
+        assert_eq!(sym::<Getter2>("get_dst_size", k.stem)(1, 77), 4 * 77);
+        assert_eq!(sym::<Getter2>("get_dst_size", k.stem)(3, 5), 60);
+    }
+    eprintln!("RELIABILITY getters {rows}");
+}
+
+/// Every column count with every depth (bias always: the packers require it), unclamped, with
+/// bounds that bite and inverted, against both guard edges, over the column portions a framework
+/// computes. Above 512-bit streaming lengths (exported and portable alike), each shape once
+/// ([`tester::every_case_here`]): the biting clamp, the end guard, the whole call and the last
+/// portion. Returns the cases.
+fn check_kernel<F: FloatFamily<T = f32>>(k: &MatmulKernel, which: Impl) -> usize {
+    let t = k.tile();
+    let all = tester::every_case_here(k);
+    let mut cases = 0;
+    for (i, &n) in column_counts(k).iter().enumerate() {
+        for (j, &kk) in DEPTHS.iter().enumerate() {
+            let seed = (100 * i + j) as u64;
+            let packer = k.rhs_packers[(i + j) % k.rhs_packers.len()];
+            // Some rows padded: the stride is ignored (one row).
+            let pad = [0, 12, 0, 7][(i + j) % 4];
+            let p = Problem::<F>::new(1, n, kk, pad, true, seed);
+            let no_clamp = (f32::NEG_INFINITY, f32::INFINITY);
+            let mut sorted = p.expected_dst(no_clamp);
+            sorted.sort_by(f32::total_cmp);
+            let biting = (sorted[sorted.len() / 5], sorted[sorted.len() * 4 / 5]);
+            let clamps = if all {
+                vec![no_clamp, biting, F::INVERTED]
+            } else {
+                vec![biting]
+            };
+            let edges: &[Edge] = if all { &EDGES } else { &[Edge::End] };
+            for clamp in clamps {
+                let expect = p.expected_dst(clamp);
+                for &edge in edges {
+                    let lhs = p.lhs_buffer(edge);
+                    let rhs = shared::pack(&p, packer, edge);
+                    let mut parts = gemm::portions(1, n, 1, t.n_step);
+                    if !all {
+                        parts = vec![parts[0], parts[2]];
+                    }
+                    for portion in parts {
+                        shared::run_portion(
+                            k, which, &p, &lhs, &rhs, portion, clamp, &expect, edge,
+                        );
+                        cases += 1;
+                    }
+                }
+            }
+        }
+    }
+    cases
+}
+
+#[test]
+fn exported_kernels_match_reference() {
+    let total = tester::count_cases(runnable(), "", |k| {
+        by_model!(k, check_kernel(k, Impl::Exported))
+    });
+    eprintln!("RELIABILITY bounds_kernels {total}");
+}
+
+#[test]
+fn portable_kernels_match_reference() {
+    let total = tester::count_cases(kernels(), " (portable)", |k| {
+        by_model!(k, check_kernel(k, Impl::Portable))
+    });
+    eprintln!("RELIABILITY bounds_portable {total}");
+}
+
+/// NaNs (quiet and signalling), infinities, signed zeros, subnormals and overflowing products
+/// scattered over the operands, with every special clamp: exported and portable follow the
+/// reference's model of the instructions bit for bit.
+fn hostile<F: FloatFamily<T = f32>>(k: &MatmulKernel) -> usize {
+    let mut impls = vec![Impl::Portable];
+    if support::cpu::can_run(k.isa) {
+        impls.push(Impl::Exported);
+    }
+    let t = k.tile();
+    let shapes: Vec<(usize, usize)> = if tester::every_case_here(k) {
+        vec![
+            (t.n_step + 3, 9),
+            (2 * t.nr + 1, 0),
+            (15 * vl() + 2, 4),
+            (3, 1),
+        ]
+    } else {
+        vec![(t.n_step + 3, 9), (3, 0)]
+    };
+    let mut cases = 0;
+    for (s, &(n, kk)) in shapes.iter().enumerate() {
+        for seed in 0..4u64 {
+            let mut p = Problem::<F>::new(1, n, kk, 0, true, 900 + seed + 10 * s as u64);
+            let mut rng = support::rng::Rng::new(seed);
+            let mut pick = |v: &mut Vec<f32>| {
+                for _ in 0..v.len() / 4 + 1 {
+                    let at = rng.next_u64() as usize % v.len().max(1);
+                    if let Some(x) = v.get_mut(at) {
+                        *x = F::SPECIALS[rng.next_u64() as usize % F::SPECIALS.len()];
+                    }
+                }
+            };
+            pick(&mut p.lhs);
+            pick(&mut p.w);
+            pick(p.bias.as_mut().unwrap());
+            let clamps = shared::SPECIAL_CLAMPS.iter().chain(&[(f32::NAN, f32::NAN)]);
+            for &clamp in clamps {
+                let rhs = shared::pack(&p, k.rhs_packers[0], Edge::End);
+                cases += shared::check_whole(k, &impls, &p, &rhs, clamp);
+            }
+        }
+    }
+    cases
+}
+
+#[test]
+fn non_finite_values_follow_the_model() {
+    let total = tester::count_cases(kernels(), " (hostile)", |k| by_model!(k, hostile(k)));
+    eprintln!("RELIABILITY hostile {total}");
+}
+
+/// KleidiAI ignores `lhs_stride`, `dst_stride_row` and `dst_stride_col` (one row): any values
+/// give the same results.
+#[test]
+fn strides_are_ignored() {
+    for k in runnable() {
+        let n = k.tile().n_step + 5;
+        let p = Problem::<Vector>::new(1, n, 7, 0, true, 3);
+        let (lhs, rhs) = (
+            p.lhs_buffer(Edge::End),
+            shared::pack(&p, k.rhs_packers[0], Edge::End),
+        );
+        let run = |lhs_stride: usize, row: usize, col: usize| {
+            let mut dst = Guarded::new(4 * n, Edge::End);
+            // SAFETY: operands for p; dst holds n floats against a guard page.
+            unsafe {
+                sym::<MatmulFloatFn>("run", k.stem)(
+                    1,
+                    n,
+                    7,
+                    lhs.ptr().cast(),
+                    lhs_stride,
+                    rhs.ptr().cast(),
+                    dst.mut_ptr().cast(),
+                    row,
+                    col,
+                    -1.0,
+                    1.0,
+                )
+            };
+            dst.bytes().to_vec()
+        };
+        let usual = run(28, 4 * n, 4);
+        assert_eq!(run(0, 0, 0), usual, "{}", k.stem);
+        assert_eq!(run(3, 5, 12345), usual, "{}", k.stem);
+    }
+}
+
+/// Disjoint n_step portions on 8 threads sharing the operands equal one call.
+#[test]
+fn threads_on_disjoint_portions_equal_one_call() {
+    let mut threaded = 0;
+    for k in runnable() {
+        let t = k.tile();
+        let n = 5 * t.n_step + 3;
+        let p = Problem::<Vector>::new(1, n, 37, 0, true, 77);
+        let lhs = p.lhs_buffer(Edge::End);
+        let rhs = shared::pack(&p, k.rhs_packers[0], Edge::End);
+        let (lhs_at, rhs_at) = (lhs.ptr() as usize, rhs.ptr() as usize);
+        let run_into = move |dst: usize, m0: usize, n0: usize, rows: usize, cols: usize| {
+            let lhs_off = sym::<Getter2>("get_lhs_offset", k.stem)(m0, 4 * 37);
+            let rhs_off = sym::<Getter2>("get_rhs_packed_offset", k.stem)(n0, 37);
+            let dst_off = sym::<Getter3>("get_dst_offset", k.stem)(m0, n0, 4 * n);
+            // SAFETY: offsets from the getters; each thread writes only its own portion.
+            unsafe {
+                sym::<MatmulFloatFn>("run", k.stem)(
+                    rows,
+                    cols,
+                    37,
+                    (lhs_at as *const u8).add(lhs_off).cast(),
+                    4 * 37,
+                    (rhs_at as *const u8).add(rhs_off).cast(),
+                    (dst as *mut u8).add(dst_off).cast(),
+                    4 * n,
+                    4,
+                    -3.0,
+                    3.0,
+                )
+            }
+        };
+        gemm::threads_equal_one_call(k.stem, (1, n), (1, t.n_step), 4, &run_into);
+        threaded += 1;
+    }
+    eprintln!("RELIABILITY concurrency {threaded}");
+}
+
+/// Callee-saved registers survive every runnable kernel, on both paths of the column loop.
+#[cfg(target_arch = "aarch64")]
+#[test]
+fn callee_saved_registers_survive() {
+    use support::abi::CallArgs;
+    let mut calls = 0;
+    for k in runnable() {
+        let t = k.tile();
+        for (n, kk) in [(1, 1), (t.n_step + 3, 9), (16 * vl() + 1, 0)] {
+            let p = Problem::<Vector>::new(1, n, kk, 0, true, 5);
+            let lhs = p.lhs_buffer(Edge::End);
+            let rhs = shared::pack(&p, k.rhs_packers[0], Edge::End);
+            let mut dst = Guarded::new(4 * n, Edge::End);
+            let args = CallArgs {
+                x: [
+                    1,
+                    n as u64,
+                    kk as u64,
+                    lhs.ptr() as u64,
+                    p.lhs_stride as u64,
+                    rhs.ptr() as u64,
+                    dst.mut_ptr() as u64,
+                    (4 * n) as u64,
+                ],
+                stack: [4, 0],
+                d: [
+                    CallArgs::f32_bits(-1e30),
+                    CallArgs::f32_bits(1e30),
+                    0,
+                    0,
+                    0,
+                    0,
+                    0,
+                    0,
+                ],
+            };
+            // SAFETY: args describe kai_run_matmul's prototype with valid buffers.
+            unsafe { gemm::assert_registers_survive(k.stem, &args) };
+            calls += 1;
+        }
+    }
+    eprintln!("RELIABILITY registers {calls}");
+}
+
+/// A caller's pending lazy ZA save is committed before a kernel touches ZA (and the kernel's
+/// results are right).
+#[cfg(target_arch = "aarch64")]
+#[test]
+fn lazy_za_saves_are_committed() {
+    let Some(svl) = arch::sme_vector_bytes() else {
+        eprintln!("no SME on this CPU: no ZA state to protect");
+        return;
+    };
+    let mut za = support::abi::PendingZaSave::new(svl);
+    let mut ran = 0;
+    for k in runnable() {
+        let n = k.tile().n_step + 2;
+        let clamp = (-3.0, 3.0);
+        fn one<F: FloatFamily<T = f32>>(
+            k: &MatmulKernel,
+            n: usize,
+            clamp: (f32, f32),
+            za: &mut support::abi::PendingZaSave,
+        ) {
+            let p = Problem::<F>::new(1, n, 5, 0, true, 8);
+            let expect = p.expected_dst(clamp);
+            let (lhs, rhs) = (
+                p.lhs_buffer(Edge::End),
+                shared::pack(&p, k.rhs_packers[0], Edge::End),
+            );
+            za.arm();
+            let whole = (0, 0, 1, n);
+            shared::run_portion(
+                k,
+                Impl::Exported,
+                &p,
+                &lhs,
+                &rhs,
+                whole,
+                clamp,
+                &expect,
+                Edge::End,
+            );
+            za.assert_committed(k.stem);
+        }
+        by_model!(k, one(k, n, clamp, &mut za));
+        ran += 1;
+    }
+    za.finish();
+    eprintln!("RELIABILITY lazy_za {ran}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Contract violations
+
+/// Calls `stem` for n = 8, k = 4 with `m` rows; `null` names the buffer passed as NULL (1 LHS,
+/// 2 RHS, 3 dst, 0 none).
+fn run_call(stem: &str, m: usize, null: usize) {
+    let lhs = vec![0u8; 1 << 12];
+    let rhs = vec![0u8; 1 << 16];
+    let mut dst = vec![0u8; 1 << 12];
+    let p = |b: &[u8], which: usize| {
+        if null == which {
+            ptr::null()
+        } else {
+            b.as_ptr().cast()
+        }
+    };
+    let d = if null == 3 {
+        ptr::null_mut()
+    } else {
+        dst.as_mut_ptr().cast()
+    };
+    // SAFETY: buffers cover the call; it is expected to abort.
+    unsafe {
+        sym::<MatmulFloatFn>("run", stem)(m, 8, 4, p(&lhs, 1), 16, p(&rhs, 2), d, 32, 4, -1.0, 1.0)
+    }
+}
+
+fn nr(stem: &str) -> usize {
+    catalog::kernel(stem).unwrap().tile().nr
+}
+
+type Case = support::death::Case<String, &'static str>;
+
+fn cases() -> Vec<Case> {
+    vec![
+        run_case!("two_rows", "m == 1" => run_call(SME, 2, 0)),
+        run_case!("two_rows_sme2", "m == 1" => run_call(SME2, 2, 0)),
+        run_case!("two_rows_16vl", "m == 1" => run_call(SME2_16VL, 2, 0)),
+        run_case!("no_rows", "m == 1" => run_call(SME2_16VL, 0, 0)),
+        run_case!("null_lhs", "lhs != NULL" => run_call(SME, 1, 1)),
+        run_case!("null_rhs", "rhs_packed != NULL" => run_call(SME2, 1, 2)),
+        run_case!("null_dst", "dst != NULL" => run_call(SME2_16VL, 1, 3)),
+        getter_case!("lhs_offset", "m_idx == 0" => get_lhs_offset::<Getter2>(SME)(1, 64)),
+        getter_case!("lhs_offset_16vl", "m_idx == 0"
+            => get_lhs_offset::<Getter2>(SME2_16VL)(1, 64)),
+        getter_case!("dst_offset_m", "m_idx == 0" => get_dst_offset::<Getter3>(SME2)(1, 0, 64)),
+        getter_case!("dst_offset_n", "(n_idx % n_step) == 0"
+            => get_dst_offset::<Getter3>(SME)(0, nr(SME), 64)),
+        getter_case!("dst_offset_n_16vl", "(n_idx % n_step) == 0"
+            => get_dst_offset::<Getter3>(SME2_16VL)(0, 4, 64)),
+        getter_case!("rhs_packed_offset", "(n_idx % nr) == 0"
+            => get_rhs_packed_offset::<Getter2>(SME2)(nr(SME2) / 2, 64)),
+        getter_case!("rhs_packed_offset_16vl", "(n_idx % nr) == 0"
+            => get_rhs_packed_offset::<Getter2>(SME2_16VL)(nr(SME2), 64)),
+    ]
+}
+
+death_tests!(cases, "streaming f32 GEMV contract violations", "contract");

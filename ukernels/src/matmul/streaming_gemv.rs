@@ -1,0 +1,159 @@
+//! The streaming GEMVs with an unpacked LHS (KleidiAI's `_1x8vl_sme_mla` / `_1x16vl_sme2_*`
+//! kernels of the float families): one LHS row against packed RHS groups of columns, each group
+//! its biases then one row of columns per K value. What they share, whatever the element type:
+//!
+//! * the declaration: `streaming_kernel!`'s `float fn` (f32 bounds) or `half fn` (f16 bounds as
+//!   bits) form (`matmul/streaming.rs`), whose `run` commits a pending lazy
+//!   ZA save, and the entry `streaming_entry!(..., unpacked folder::module, One)` (`kernel.rs`);
+//! * the register convention of [`streaming_gemv_asm`], which wraps `streaming_asm!` with the
+//!   operands below, so a kernel file holds only its loops;
+//! * [`streaming_gemv_safety`], the `# Safety` section of every such kernel.
+//!
+//! The f32 fragments after those are the element-specific pieces the f32 kernels of
+//! `matmul_clamp_f32_f32_f32p` share (SME: two-vector groups in Z registers; SME2: ZA vector
+//! groups and their finish).
+//!
+//! Register convention (operands of [`streaming_gemv_asm`]):
+//!
+//! ```text
+//! x0  columns left (signed; may go negative past the last group)
+//! x1  k                       x2  LHS row (k elements, read once per column block)
+//! x3  RHS group pointer       x4  dst (advances with the columns)
+//! x5  bytes of one RHS group  x6 / x7  clamp_min / clamp_max bits (of the element type)
+//! x8-x17, x20-x22  scratch; every Z, P and PN register; ZA
+//! ```
+
+/// The `# Safety` section of the streaming GEMVs with an unpacked LHS (for `#[doc = ...]`).
+macro_rules! streaming_gemv_safety {
+    ($isa:literal) => {
+        concat!(
+            "# Safety\n\n",
+            "The [family contract](super#safety) with `m == 1`; the CPU must implement ",
+            $isa,
+            ", and a pending lazy ZA save must follow the AAPCS64 SME ABI.\n",
+        )
+    };
+}
+
+/// One streaming `asm!` block of a GEMV with an unpacked LHS: `$ext` (`"sme"` or `"sme2"`), the
+/// kernel's text, then `n, k, lhs, rhs_packed, dst, group_bytes, clamp_min_bits,
+/// clamp_max_bits` bound to the registers of the module's convention.
+macro_rules! streaming_gemv_asm {
+    (
+        $ext:literal; [$($text:expr),+ $(,)?];
+        $n:expr, $k:expr, $lhs:expr, $rhs:expr, $dst:expr, $group:expr, $lo:expr, $hi:expr
+    ) => {
+        streaming_asm!($ext; $($text),+;
+            inout("x0") $n => _,
+            in("x1") $k,
+            in("x2") $lhs,
+            inout("x3") $rhs => _,
+            inout("x4") $dst => _,
+            in("x5") $group,
+            in("x6") $lo,
+            in("x7") $hi,
+            out("x8") _, out("x9") _, out("x10") _, out("x11") _, out("x12") _, out("x13") _,
+            out("x14") _, out("x15") _, out("x16") _, out("x17") _, out("x20") _, out("x21") _,
+            out("x22") _,
+        )
+    };
+}
+
+// ---- f32, SME (streaming SVE): accumulators in Z registers ----
+
+/// Two vectors (one `2vl` group's row) from `[$p]` into z$a/z$b (predicate p0), `$p` advanced
+/// past them.
+macro_rules! sme_f32_row2 {
+    ($p:literal; $a:literal, $b:literal) => {
+        concat!(
+            "ld1w {{z",
+            $a,
+            ".s}}, p0/z, [",
+            $p,
+            "]\n",
+            "ld1w {{z",
+            $b,
+            ".s}}, p0/z, [",
+            $p,
+            ", #1, mul vl]\n",
+            "addvl ",
+            $p,
+            ", ",
+            $p,
+            ", #2\n",
+        )
+    };
+}
+
+/// One K step of one group: its row at `[$p]` into z$w0/z$w1, then `acc += w * z0` (z0: the K
+/// value in every lane) into z$a0/z$a1, fused (`FMLA`, weight first as KleidiAI's by-element
+/// form multiplies).
+macro_rules! sme_f32_step2 {
+    ($p:literal; $w0:literal, $w1:literal; $a0:literal, $a1:literal) => {
+        concat!(
+            sme_f32_row2!($p; $w0, $w1),
+            "fmla z", $a0, ".s, p0/m, z", $w0, ".s, z0.s\n",
+            "fmla z", $a1, ".s, p0/m, z", $w1, ".s, z0.s\n",
+        )
+    };
+}
+
+/// `FMIN` with the upper bound (z31), then `FMAX` with the lower (z30), of each z$r.
+macro_rules! sme_f32_clamp {
+    ($($r:literal),+) => {
+        concat!(
+            $("fmin z", $r, ".s, p0/m, z", $r, ".s, z31.s\n",)+
+            $("fmax z", $r, ".s, p0/m, z", $r, ".s, z30.s\n",)+
+        )
+    };
+}
+
+/// Stores z$r to `[x4, #$i, mul vl]` for the columns below x0, counting columns in x8 (which
+/// must be the column of vector 0 before the first).
+macro_rules! sme_f32_store {
+    ($(($r:literal, $i:literal))+) => {
+        concat!($(
+            "whilelt p1.s, x8, x0\n",
+            "st1w {{z", $r, ".s}}, p1, [x4, #", $i, ", mul vl]\n",
+            "incw x8\n",
+        )+)
+    };
+}
+
+// ---- f32, SME2: accumulators in ZA vector groups ----
+
+/// Moves the four-vector groups z$r..z$r+3 (one per listed ZA vector group offset) into ZA.
+macro_rules! sme2_f32_into_za {
+    ($(($r0:literal, $r3:literal, $o:literal))+) => {
+        concat!($("mova za.d[w8, ", $o, ", vgx4], {{z", $r0, ".d-z", $r3, ".d}}\n",)+)
+    };
+}
+
+/// The finish of four-vector groups: each ZA vector group read into z$r0..z$r3, `FCLAMP` with
+/// z30/z31, and stored to `[x4, #$i, mul vl]` for the columns below x0 (x9 counts columns; it
+/// must be the column of the first group before; w8 selects the ZA vector groups).
+macro_rules! sme2_f32_finish4 {
+    ($(($r0:literal, $r3:literal, $o:literal, $i:literal))+) => {
+        concat!($(
+            "mova {{z", $r0, ".d-z", $r3, ".d}}, za.d[w8, ", $o, ", vgx4]\n",
+            "fclamp {{z", $r0, ".s-z", $r3, ".s}}, z30.s, z31.s\n",
+            "whilelt pn9.s, x9, x0, vlx4\n",
+            "st1w {{z", $r0, ".s-z", $r3, ".s}}, pn9, [x4, #", $i, ", mul vl]\n",
+            "incw x9, all, mul #4\n",
+        )+)
+    };
+}
+
+/// One K step of the SME2 GEMVs: the K value at `[x20]` into every lane of z0 (x20 advanced),
+/// then each listed four-vector group `FMLA`'d by it into its ZA vector group (`$loads` fills
+/// the registers first).
+macro_rules! sme2_f32_step4 {
+    ($loads:expr; $(($r0:literal, $r3:literal, $o:literal))+) => {
+        concat!(
+            "ld1rw {{z0.s}}, p0/z, [x20]\n",
+            "add x20, x20, #4\n",
+            $loads,
+            $("fmla za.s[w8, ", $o, ", vgx4], {{z", $r0, ".s-z", $r3, ".s}}, z0.s[0]\n",)+
+        )
+    };
+}
