@@ -11,6 +11,8 @@ root=$PWD
 scripts/setup-toolchain.sh >/dev/null
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+# What the table is made with (computed first, so a failure here costs no test run).
+made_with="rkai \`$(git rev-parse --short HEAD)\`$(git diff --quiet HEAD -- . ':!docs' || echo ' with uncommitted changes'), $(date -u +%Y-%m-%d), $(rustc --version | cut -d' ' -f1-2), $(scripts/qemu-aarch64.sh --version 2>&1 | sed -n '1s/ version / /p')"
 
 # The files that print case counts, run natively and on each kind of core; the vector-length
 # and streaming-length models run CI's files for them (scripts/test-matrix.sh).
@@ -31,6 +33,11 @@ collect() { # label, then the cargo command (the tests: the array named by $coll
   grep -o 'RELIABILITY [a-z_]* [0-9][0-9]*' "$work/out" | awk -v m="$label" '{print m "\t" $2 "\t" $3}' >>"$work/counts"
 }
 
+# The fuzz targets first: a failure there stops the script before the long runs.
+scripts/fuzz.sh >"$work/fuzz" 2>&1 || {
+  tail -40 "$work/fuzz" >&2
+  exit 1
+}
 collect "$(uname -m) (native)" cargo test --release
 export CARGO_TARGET_DIR=$root/target/cross
 cross=(scripts/cross-cargo test --release --target aarch64-unknown-linux-gnu)
@@ -49,9 +56,7 @@ if [[ -n "$sve_off_model" ]]; then
   QEMU_CPU=$sve_off_model RKAI_EXPECT_CPU=$sve_off_model collect_tests=sve_off_tests \
     collect "$sve_off_model" "${cross[@]}"
 fi
-made_with="rkai \`$(git rev-parse --short HEAD)\`$(git diff --quiet HEAD -- . ':!docs' || echo ' with uncommitted changes'), $(date -u +%Y-%m-%d), $(rustc --version | cut -d' ' -f1-2), $(scripts/qemu-aarch64.sh --version | head -1 | sed 's/ version / /')"
 unset CARGO_TARGET_DIR
-scripts/fuzz.sh >"$work/fuzz" 2>&1
 cat "$work/fuzz" >&2
 
 python3 - "$work/counts" "$work/fuzz" "${RKAI_FUZZ_SECONDS:-30}" "$made_with" >"$work/report" <<'PY'
