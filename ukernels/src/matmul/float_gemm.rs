@@ -13,16 +13,21 @@
 //! ([`Asserts::dst_stride_col`](crate::kernel::Asserts::dst_stride_col)).
 
 pub use super::args::UnpackedLhsArgs as Args;
+use super::matmul_clamp_f16_f16_f16p as f16_pairs;
 use super::output::Output;
 use crate::contract::{self, Checked};
 use crate::float;
-use crate::kernel::MatmulKernel;
+use crate::kernel::{MatmulKernel, Rows};
 
 /// Checks what `kernel` requires of its arguments: KleidiAI's assertion, non-null buffers, a
 /// destination row stride that holds a row, and a packed size that does not overflow.
 pub fn check(kernel: &MatmulKernel, a: &Args) -> Checked {
     let out = kernel.family.output();
     contract::require(a.elem == out.size(), "element size of the family")?;
+    // KleidiAI's one-row kernels (the SME GEMVs) assert it.
+    if kernel.rows == Rows::One {
+        contract::require(a.m == 1, "m == 1")?;
+    }
     if kernel.asserts.dst_stride_col {
         contract::require(a.dst_stride_col == a.elem, out.size_condition())?;
     }
@@ -56,11 +61,12 @@ pub unsafe fn run(kernel: &MatmulKernel, a: &Args) {
         return;
     }
     let nr = kernel.tile().nr;
-    match kernel.native.unpacked_lhs() {
+    match (kernel.native.unpacked_lhs(), f16_pairs::Pairs::of(kernel)) {
         // SAFETY (every arm): forwarded contract.
-        Some(f) => unsafe { f(a) },
-        None if kernel.family.output() == Output::F16 => unsafe { portable::<u16>(nr, a) },
-        None => unsafe { portable::<f32>(nr, a) },
+        (Some(f), _) => unsafe { f(a) },
+        (None, Some(pairs)) => unsafe { f16_pairs::portable(pairs, nr, a) },
+        (None, None) if kernel.family.output() == Output::F16 => unsafe { portable::<u16>(nr, a) },
+        (None, None) => unsafe { portable::<f32>(nr, a) },
     }
 }
 

@@ -22,6 +22,9 @@ pub mod streaming;
 #[cfg(target_arch = "aarch64")]
 #[macro_use]
 mod streaming_frames;
+#[cfg(target_arch = "aarch64")]
+#[macro_use]
+pub mod streaming_gemv;
 
 /// Declares an asm kernel: the function with its family's argument types (the caller names the
 /// arguments) and the `run(&Args)` entry point the catalog registers, which forwards the portion

@@ -79,8 +79,18 @@ pub fn lhs_packed(
     }
 }
 
+/// KleidiAI's one-row kernels with an unpacked LHS (the SME GEMVs) assert `m_idx == 0` in their
+/// LHS and destination offsets.
+fn one_row(kernel: &MatmulKernel, m_idx: usize) -> Result<(), Violation> {
+    match (kernel.rows, kernel.family.description().operands) {
+        (Rows::One, Operands::UnpackedFloat) => contract::require(m_idx == 0, "m_idx == 0"),
+        _ => Ok(()),
+    }
+}
+
 /// Byte offset of row `m_idx` in an unpacked LHS with rows `stride` bytes apart.
 pub fn lhs(kernel: &MatmulKernel, m_idx: usize, stride: usize) -> Result<usize, Violation> {
+    one_row(kernel, m_idx)?;
     contract::require(m_idx % kernel.tile().m_step == 0, "(m_idx % m_step) == 0")?;
     contract::mul(m_idx, stride, "m_idx * stride fits in size_t")
 }
@@ -150,6 +160,7 @@ pub fn dst(
 ) -> Result<usize, Violation> {
     let t = kernel.tile();
     let checks = kernel.asserts;
+    one_row(kernel, m_idx)?;
     require_multiple(
         m_idx,
         checks.dst_m_idx,
