@@ -110,6 +110,7 @@ svl_tests=(
   --test f32_sme_pack
   --test f16p_qsi4c32p
   --test f32p16vlx1b_pack
+  --test f16_sme_gemv
 )
 for model in $svl_models; do
   step "aarch64 streaming-vector-length tests under QEMU_CPU=$model"
