@@ -495,10 +495,34 @@ const RHS_PACK_QSI4C32P_KXN: &[CFunction] = rhs_pack_qsi4c32p_functions!(
     "*const rkai_ukernels::types::kai_rhs_pack_kxn_qsi4c32p_qsu4c32s1s0_params"
 );
 
+/// KleidiAI's SME2 f16 GEMV (`matmul_clamp_f16_f16_f16p2vlx2b_1x16vl_sme2_dot`): the float
+/// family's set, but its LHS offset getter is exported as `get_lhs_packed_offset(m_idx, k)` (the
+/// name of its interface struct's member), though its LHS is not packed.
+const FLOAT_GEMV_LHS_PACKED_OFFSET: &[CFunction] = &{
+    let mut set = FLOAT_MATMUL_SET;
+    set[5] = CFunction {
+        verb: "get_lhs_packed_offset",
+        params: &[size("m_idx"), size("k")],
+        doc: "Byte offset of LHS row m_idx (0: one row per call).",
+        ..set[5]
+    };
+    set
+};
+
+/// The C functions kernel `k` exports, in interface-struct order: its family's, but where one
+/// KleidiAI kernel names a function differently from its siblings.
+pub fn kernel_c_functions(k: &rkai_ukernels::kernel::MatmulKernel) -> &'static [CFunction] {
+    match k.stem {
+        "matmul_clamp_f16_f16_f16p2vlx2b_1x16vl_sme2_dot" => FLOAT_GEMV_LHS_PACKED_OFFSET,
+        _ => k.family.c_functions(),
+    }
+}
+
 /// The function set of the float GEMM families with an unpacked LHS (`matmul_clamp_f32_f32_f32p`,
 /// `matmul_clamp_f16_f16_f16p`):
 /// no `get_mr`, an LHS row offset instead of a packed one, `void*` destination.
-const FLOAT_MATMUL: &[CFunction] = &[
+const FLOAT_MATMUL: &[CFunction] = &FLOAT_MATMUL_SET;
+const FLOAT_MATMUL_SET: [CFunction; 10] = [
     M_STEP,
     N_STEP,
     getter(

@@ -56,7 +56,7 @@ pub fn generate(manifest_dir: &Path) -> Vec<(PathBuf, String)> {
         );
         files.push((
             PathBuf::from(path),
-            header(&doc, &[], &[], k.family.c_functions(), prefix, k.stem),
+            header(&doc, &[], &[], cabi::kernel_c_functions(k), prefix, k.stem),
         ));
     }
     for family in select::families() {

@@ -26,7 +26,7 @@ pub fn generate() -> String {
     let mut symbols = Vec::new();
     for k in KERNELS {
         let path = entry_path(KERNEL_FOLDERS, k, k.stem);
-        for f in k.family.c_functions() {
+        for f in crate::cabi::kernel_c_functions(k) {
             symbols.push(emit(&mut out, f, k.prefix(), k.stem, Target::Matmul, &path));
         }
     }
@@ -204,8 +204,7 @@ fn emit_selection(out: &mut String) {
         .expect("write to String");
         for k in KERNELS.iter().filter(|k| k.family == family) {
             // The interface struct's members only (the imatmul struct has no get_lhs_offset).
-            let functions: Vec<String> = family
-                .c_functions()
+            let functions: Vec<String> = crate::cabi::kernel_c_functions(k)
                 .iter()
                 .filter(|f| crate::cabi::interface_member(family, f.field).is_some())
                 .map(|f| {

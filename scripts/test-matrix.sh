@@ -41,6 +41,7 @@ svl_tests=(
   --test f32p_f32p_sme
   --test f16p_f16p_sme
   --test f32_sme_gemv
+  --test f16_sme_gemv
 )
 
 # SME without SVE (like Apple M4): detection, selection and the SVE getters' fallback differ

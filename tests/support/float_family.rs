@@ -193,7 +193,7 @@ pub trait FloatFamily: 'static {
 }
 
 /// The family's multi-row kernels in the catalog (its streaming GEMVs, which take one row per
-/// call, have their own test files: `tests/f32_sme_gemv.rs`).
+/// call, have their own test files: `tests/f32_sme_gemv.rs`, `tests/f16_sme_gemv.rs`).
 pub fn kernels<F: FloatFamily>() -> impl Iterator<Item = &'static MatmulKernel> {
     catalog::KERNELS
         .iter()

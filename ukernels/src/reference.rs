@@ -613,6 +613,39 @@ pub mod half_gemm {
     }
 }
 
+/// KleidiAI's SME f16 GEMVs (`matmul_clamp_f16_f16_f16p2vlx2b_1x8vl_sme_mla`, `_1x16vl_sme2_dot`)
+/// on raw half bits: one row, f32 sums of pairs of K values from the widened bias, rounded once to
+/// f16 and clamped, with the arithmetic of each kernel ([`Pairs`]; the module documentation of
+/// `matmul_clamp_f16_f16_f16p`).
+pub mod half_gemv {
+    use crate::float::f16;
+    pub use crate::matmul::matmul_clamp_f16_f16_f16p::Pairs;
+
+    /// `dst[j]` for `j < n`: the LHS row `lhs` (`k` halves), weight (kk, j) at `w[kk * n + j]`,
+    /// the bias of column `j` (0 without one), pairs of K values in order (`+0` past `k`), then
+    /// the f16 rounding and the clamp with bounds rounded to f16.
+    #[allow(clippy::too_many_arguments)]
+    pub fn matmul(
+        pairs: Pairs,
+        n: usize,
+        k: usize,
+        lhs: &[u16],
+        w: &[u16],
+        bias: Option<&[u16]>,
+        clamp: (f32, f32),
+        dst: &mut [u16],
+    ) {
+        let (lo, hi) = (f16::from_f32(clamp.0), f16::from_f32(clamp.1));
+        let a = |kk: usize| if kk < k { lhs[kk] } else { 0 };
+        for j in 0..n {
+            let b = |kk: usize| if kk < k { w[kk * n + j] } else { 0 };
+            let pair = |p: usize| ([a(2 * p), a(2 * p + 1)], [b(2 * p), b(2 * p + 1)]);
+            let acc = pairs.sum(bias.map_or(0, |b| b[j]), k, pair);
+            dst[j] = pairs.finish(acc, lo, hi);
+        }
+    }
+}
+
 /// The bf16 LHS packers (`bf16p{mr}x4`): layout only, from values already converted to bf16.
 pub mod lhs_bf16 {
     /// Packs `m` rows of `k` bf16 values (`rows[i * k + kk]`) in blocks of `mr` rows by 4 K

@@ -19,6 +19,7 @@
 //! bound, then `FMINNM` with the upper), which the portable path follows.
 
 pub use super::args::UnpackedLhsArgs as Args;
+use super::matmul_clamp_f16_f16_f16p as f16_pairs;
 use super::output::Output;
 use crate::contract::{self, Checked};
 use crate::float;
@@ -66,16 +67,19 @@ pub unsafe fn run(kernel: &MatmulKernel, a: &Args) {
         return;
     }
     let nr = kernel.tile().nr;
-    match kernel.native.unpacked_lhs() {
+    match (kernel.native.unpacked_lhs(), f16_pairs::Pairs::of(kernel)) {
         // SAFETY (every arm): forwarded contract.
-        Some(f) => unsafe { f(a) },
-        None if kernel.family.output() == Output::F16 => unsafe {
+        (Some(f), _) => unsafe { f(a) },
+        (None, Some(pairs)) => unsafe { f16_pairs::portable(pairs, nr, a) },
+        (None, None) if kernel.family.output() == Output::F16 => unsafe {
             portable::<u16>(nr, a, Element::fmla, Element::clamp_upper_first)
         },
-        None if kernel.epilogue.clamp == Clamp::MaxNumThenMinNum => unsafe {
+        (None, None) if kernel.epilogue.clamp == Clamp::MaxNumThenMinNum => unsafe {
             portable::<f32>(nr, a, float::fmla_za, float::clamp_num)
         },
-        None => unsafe { portable::<f32>(nr, a, Element::fmla, Element::clamp_upper_first) },
+        (None, None) => unsafe {
+            portable::<f32>(nr, a, Element::fmla, Element::clamp_upper_first)
+        },
     }
 }
 

@@ -27,7 +27,7 @@ mod streaming_frames;
 mod float_mopa_template;
 #[cfg(target_arch = "aarch64")]
 #[macro_use]
-mod streaming_gemv;
+pub mod streaming_gemv;
 
 /// Declares an asm kernel: the function with its family's argument types (the caller names the
 /// arguments) and the `run(&Args)` entry point the catalog registers, which forwards the portion

@@ -79,13 +79,19 @@ pub fn lhs_packed(
     }
 }
 
-/// Byte offset of row `m_idx` in an unpacked LHS with rows `stride` bytes apart (a one-row
-/// kernel's getter asserts `m_idx == 0`, as KleidiAI's streaming GEMVs do).
-pub fn lhs(kernel: &MatmulKernel, m_idx: usize, stride: usize) -> Result<usize, Violation> {
-    match kernel.rows {
-        Rows::One => contract::require(m_idx == 0, "m_idx == 0")?,
-        Rows::Any => contract::require(m_idx % kernel.tile().m_step == 0, "(m_idx % m_step) == 0")?,
+/// KleidiAI's one-row kernels with an unpacked LHS (the SME GEMVs) assert `m_idx == 0` in their
+/// LHS and destination offsets.
+fn one_row(kernel: &MatmulKernel, m_idx: usize) -> Result<(), Violation> {
+    match (kernel.rows, kernel.family.description().operands) {
+        (Rows::One, Operands::UnpackedFloat) => contract::require(m_idx == 0, "m_idx == 0"),
+        _ => Ok(()),
     }
+}
+
+/// Byte offset of row `m_idx` in an unpacked LHS with rows `stride` bytes apart.
+pub fn lhs(kernel: &MatmulKernel, m_idx: usize, stride: usize) -> Result<usize, Violation> {
+    one_row(kernel, m_idx)?;
+    contract::require(m_idx % kernel.tile().m_step == 0, "(m_idx % m_step) == 0")?;
     contract::mul(m_idx, stride, "m_idx * stride fits in size_t")
 }
 
@@ -154,10 +160,7 @@ pub fn dst(
 ) -> Result<usize, Violation> {
     let t = kernel.tile();
     let checks = kernel.asserts;
-    if kernel.rows == Rows::One && kernel.family.description().operands == Operands::UnpackedFloat {
-        // KleidiAI's streaming float GEMVs take row 0 only.
-        contract::require(m_idx == 0, "m_idx == 0")?;
-    }
+    one_row(kernel, m_idx)?;
     require_multiple(
         m_idx,
         checks.dst_m_idx,

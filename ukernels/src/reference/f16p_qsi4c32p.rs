@@ -36,6 +36,32 @@ pub fn scaled_weight(w: i8, d: u16) -> u16 {
     f16::from_f64(p)
 }
 
+/// One lane of `FMLALB`/`FMLALT` (SVE2, legal in streaming mode) on the halves `b` (first source)
+/// and `a` (second) into the f32 `acc`: both widened exactly, `acc + b * a` rounded once (the
+/// product of two halves is exact in f32), with FPCR.DN = 0: the NaN rules of
+/// [`crate::float::fmla`], a signalling half counting as signalling (it comes out quieted, its
+/// payload shifted into the f32 one).
+pub fn fmlal(acc: f32, b: u16, a: u16) -> f32 {
+    let widen = |x: u16| {
+        let bits = f16::to_f32_bits(x);
+        let signalling = is_nan16(x) && x & 0x0200 == 0;
+        f32::from_bits(if signalling {
+            bits & !0x0040_0000
+        } else {
+            bits
+        })
+    };
+    crate::float::fmla(acc, widen(b), widen(a))
+}
+
+/// SME2 `FCLAMP` on halves: `FMAXNM` with `lo`, then `FMINNM` with `hi` (a quiet NaN becomes a
+/// bound). Every operand here is quiet (results of `FCVT`, bounds rounded by `FCVT`), and
+/// widening a half to f32 is exact and monotonic, so this is the f32 clamp of the widened values.
+pub fn fclamp(y: u16, lo: u16, hi: u16) -> u16 {
+    let w = |x: u16| f32::from_bits(f16::to_f32_bits(x));
+    f16::from_f32(crate::float::clamp_num(w(y), w(lo), w(hi)))
+}
+
 /// Reference results (`m` x `n`, rows `n` apart) for activations `a` (m x k halves, as the LHS
 /// packer rounds them), weights `w` (n x k, -8..=7) and scales `d` (n x k / bl halves), clamped
 /// with `FCLAMP`.
