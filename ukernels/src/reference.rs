@@ -615,7 +615,7 @@ pub mod half_gemm {
 
 /// KleidiAI's SME f16 GEMVs (`matmul_clamp_f16_f16_f16p2vlx2b_1x8vl_sme_mla`, `_1x16vl_sme2_dot`)
 /// on raw half bits: one row, f32 sums of pairs of K values from the widened bias, rounded once to
-/// f16 and clamped, with the arithmetic of each kernel ([`Pairs`]; the module documentation of
+/// f16 and clamped, with the arithmetic of each kernel (`Pairs`; the module documentation of
 /// `matmul_clamp_f16_f16_f16p`).
 pub mod half_gemv {
     use crate::float::f16;

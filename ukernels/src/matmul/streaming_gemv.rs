@@ -5,15 +5,15 @@
 //! * the declaration: `streaming_kernel!`'s `float fn` (f32 bounds) or `half fn` (f16 bounds as
 //!   bits) form (`matmul/streaming.rs`), whose `run` commits a pending lazy
 //!   ZA save, and the entry `streaming_entry!(..., unpacked folder::module, One)` (`kernel.rs`);
-//! * the register convention of [`streaming_gemv_asm`], which wraps `streaming_asm!` with the
+//! * the register convention of `streaming_gemv_asm!`, which wraps `streaming_asm!` with the
 //!   operands below, so a kernel file holds only its loops;
-//! * [`streaming_gemv_safety`], the `# Safety` section of every such kernel.
+//! * `streaming_gemv_safety!`, the `# Safety` section of every such kernel.
 //!
 //! The f32 fragments after those are the element-specific pieces the f32 kernels of
 //! `matmul_clamp_f32_f32_f32p` share (SME: two-vector groups in Z registers; SME2: ZA vector
 //! groups and their finish).
 //!
-//! Register convention (operands of [`streaming_gemv_asm`]):
+//! Register convention (operands of `streaming_gemv_asm!`):
 //!
 //! ```text
 //! x0  columns left (signed; may go negative past the last group)
@@ -24,9 +24,9 @@
 //! ```
 //!
 //! The f16 GEMVs of `matmul_clamp_f16_f16_f16p` (`_1x8vl_sme_mla`, `_1x16vl_sme2_dot`) are
-//! declared by [`streaming_gemv_kernel`] (section "f16" at the end), with their bounds as
+//! declared by `streaming_gemv_kernel!` (section "f16" at the end), with their bounds as
 //! [`Bound`] values and their own register use, and share its K loop over pairs. Two forms of one
-//! declaration: folding the f16 kernels onto [`streaming_gemv_asm`]'s convention is open work.
+//! declaration: folding the f16 kernels onto `streaming_gemv_asm!`'s convention is open work.
 
 /// The `# Safety` section of the streaming GEMVs with an unpacked LHS (for `#[doc = ...]`).
 macro_rules! streaming_gemv_safety {
@@ -205,7 +205,7 @@ macro_rules! streaming_gemv_kernel {
     };
 }
 
-/// Sets up [`half_pairs_k_loop!`]: `p3` all true when `k` (x1) is not 0, all false when it is
+/// Sets up `half_pairs_k_loop!`: `p3` all true when `k` (x1) is not 0, all false when it is
 /// (the loop's RHS loads are predicated by it); and x9 the bytes of one packed column group of
 /// `nr` = 2 x SVL32 halves per row (its biases, then `ceil(k / 2)` pairs: `(1 + 2 * ceil(k / 2))`
 /// vectors). Leaves x11 all ones when `k` is not 0 and 0 when it is (for other predicates of the
@@ -228,7 +228,7 @@ macro_rules! half_pairs_setup {
 
 /// The K loop of an f16 GEMV over pairs of K values, in K order: for each pair, z0 holds the
 /// pair of LHS values in every 32-bit lane (`LD1RW`), then `$step` runs (its RHS loads
-/// predicated by `p3/z`, see [`half_pairs_setup!`]). An odd K's last value is loaded alone into
+/// predicated by `p3/z`, see `half_pairs_setup!`). An odd K's last value is loaded alone into
 /// the low half of each lane (`LD1RH` to 32-bit lanes: the high half is `+0`, and no byte past
 /// the row is read), and `k == 0` runs `$step` once with z0 and every RHS load zero (nothing
 /// read). Registers: x1 `k`, x2 the LHS row (kept), x10 and x11 scratch, p0 all true. Labels
