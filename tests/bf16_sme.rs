@@ -12,6 +12,7 @@
 mod support;
 
 use rkai::ukernels::catalog;
+use rkai::ukernels::element::Output;
 use rkai::ukernels::family::Family;
 use rkai::ukernels::float;
 use rkai::ukernels::kernel::MatmulKernel;
@@ -25,7 +26,7 @@ use support::cabi::func as sym;
 use support::cabi::{Getter0, Getter2, Getter3, MatmulFn, pack_float_rhs, pack_lhs};
 use support::gemm::{Impl, run_call};
 use support::guard::{EDGES, Edge, Guarded};
-use support::packed_float::{Values, draw_f32, shapes, tile};
+use support::packed_float::{Values, shapes, sources, tile};
 use support::rng::Rng;
 use support::sme_pack::{self, LhsPacker, RhsCall, RhsPacker, le_bytes, lhs_call, rhs_call};
 use support::tester::{self, Depth, PackedFamily};
@@ -401,18 +402,7 @@ impl Problem {
         kind: Values,
         seed: u64,
     ) -> Self {
-        let mut rng = Rng::new(seed);
-        let mut draw = |special: bool| {
-            let kind = if kind == Values::Hostile && !special {
-                Values::Normal
-            } else {
-                kind
-            };
-            draw_f32(&mut rng, kind)
-        };
-        let lhs = (0..m * k).map(|e| draw(e / k.max(1) % 3 == 0)).collect();
-        let rhs = (0..k * n).map(|e| draw(e % n % 3 == 0)).collect();
-        let bias = (0..n).map(|j| draw(j % 3 == 1)).collect();
+        let (lhs, rhs, bias) = sources((m, n, k), Output::F32, kind, seed);
         Problem {
             m,
             n,

@@ -38,14 +38,7 @@ fn wide_exponent_ranges_round_once_per_step() {
     let k = pf::kernel(SME);
     let p = Problem::new(k, (t + 3, t + 1, 64), 1, pf::Values::Wide, 1700);
     let f = f32::from_bits;
-    let unfused = (0..p.m * p.n).any(|e| {
-        let (i, j) = (e / p.n, e % p.n);
-        let mut acc = f(p.bias[j]) + 0.0;
-        for kk in 0..p.k {
-            acc += f(p.lhs[i * p.k + kk]) * f(p.rhs[kk * p.n + j]);
-        }
-        acc.to_bits() != p.sum(i, j).to_bits()
-    });
+    let unfused = pf::plain_sums_differ(&p, f);
     assert!(unfused, "wide values too tame");
     eprintln!(
         "RELIABILITY hostile {}",

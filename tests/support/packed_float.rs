@@ -85,9 +85,8 @@ pub struct Problem {
     pub rhs_packer: &'static Packer,
 }
 
-/// One f32 source value of `kind` (as bits); also the bf16 family's (`tests/bf16_sme.rs`), whose
-/// packers take f32 sources.
-pub fn draw_f32(rng: &mut Rng, kind: Values) -> u32 {
+/// One f32 source value of `kind` (as bits).
+fn draw_f32(rng: &mut Rng, kind: Values) -> u32 {
     let x = rng.f32(-2.0, 2.0);
     let v = match kind {
         Values::Normal => x,
@@ -133,6 +132,45 @@ fn draw(rng: &mut Rng, values: Output, kind: Values) -> u32 {
     u32::from(h)
 }
 
+/// Raw sources of `kind` (LHS m x k, RHS k x n, bias n) as values of type `values`, drawn from
+/// `seed`; for `Hostile`, only the LHS rows `i % 3 == 0`, the RHS columns `j % 3 == 0` and the
+/// biases `j % 3 == 1` take special values, so that every mix of special and ordinary operands
+/// reaches some output. Also the bf16 family's (f32 sources).
+pub fn sources(
+    (m, n, k): (usize, usize, usize),
+    values: Output,
+    kind: Values,
+    seed: u64,
+) -> (Vec<u32>, Vec<u32>, Vec<u32>) {
+    let mut rng = Rng::new(seed);
+    let mut draw = |special: bool| {
+        let kind = if kind == Values::Hostile && !special {
+            Values::Normal
+        } else {
+            kind
+        };
+        draw(&mut rng, values, kind)
+    };
+    let lhs = (0..m * k).map(|e| draw(e / k.max(1) % 3 == 0)).collect();
+    let rhs = (0..k * n).map(|e| draw(e % n % 3 == 0)).collect();
+    let bias = (0..n).map(|j| draw(j % 3 == 1)).collect();
+    (lhs, rhs, bias)
+}
+
+/// Whether some element of `p` differs from a plain left-to-right f32 sum of the bias and the
+/// products of the values widened by `widen`: `p`'s values are not too tame to tell the model's
+/// rounding apart.
+pub fn plain_sums_differ(p: &Problem, widen: impl Fn(u32) -> f32) -> bool {
+    (0..p.m * p.n).any(|e| {
+        let (i, j) = (e / p.n, e % p.n);
+        let mut acc = widen(p.bias[j]) + 0.0;
+        for kk in 0..p.k {
+            acc += widen(p.lhs[i * p.k + kk]) * widen(p.rhs[kk * p.n + j]);
+        }
+        acc.to_bits() != p.sum(i, j).to_bits()
+    })
+}
+
 impl Problem {
     /// Sources of `kind`, packed by the kernel's RHS packer `rhs`; for `Hostile`, only the LHS
     /// rows `i % 3 == 0`, the RHS columns `j % 3 == 0` and the biases `j % 3 == 1` take special
@@ -146,18 +184,7 @@ impl Problem {
         seed: u64,
     ) -> Self {
         let values = values(kernel.family);
-        let mut rng = Rng::new(seed);
-        let mut draw = |special: bool| {
-            let kind = if kind == Values::Hostile && !special {
-                Values::Normal
-            } else {
-                kind
-            };
-            draw(&mut rng, values, kind)
-        };
-        let lhs = (0..m * k).map(|e| draw(e / k.max(1) % 3 == 0)).collect();
-        let rhs_values = (0..k * n).map(|e| draw(e % n % 3 == 0)).collect();
-        let bias = (0..n).map(|j| draw(j % 3 == 1)).collect();
+        let (lhs, rhs_values, bias) = sources((m, n, k), values, kind, seed);
         Problem {
             m,
             n,
