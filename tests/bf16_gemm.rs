@@ -26,7 +26,7 @@ use support::cabi::{Getter2, Getter3, pack_float_rhs, pack_lhs};
 use support::gemm::{self, Impl, Portion, portions, run_call};
 use support::guard::{EDGES, Edge, Guarded};
 use support::rng::Rng;
-use support::tester::{self, PackedFamily};
+use support::tester;
 
 fn kernels() -> impl Iterator<Item = &'static MatmulKernel> {
     catalog::KERNELS
@@ -326,25 +326,11 @@ impl Problem {
     }
 }
 
-/// The bf16 families for the generic tester's threads and register checks (their kernel checks
-/// are [`check_kernel`]'s: three clamps, one inverted, and a canary byte).
-struct Bf16;
-
-impl PackedFamily for Bf16 {
-    type Problem = Problem;
-
-    fn shape(p: &Problem) -> (usize, usize, usize, usize) {
-        (p.m, p.n, p.k, 0)
-    }
-
-    fn pack(_: &MatmulKernel, p: &Problem, edge: Edge) -> (Guarded, Guarded) {
-        (p.pack_lhs(edge), p.pack_rhs(edge))
-    }
-
-    fn expected(k: &MatmulKernel, p: &Problem, clamp: (f32, f32)) -> Vec<f32> {
-        p.results(k, clamp)
-    }
-}
+problem_packed_family!(
+    /// The bf16 families for the generic tester's threads and register checks (their kernel
+    /// checks are [`check_kernel`]'s: three clamps, one inverted, and a canary byte).
+    Bf16 for Problem
+);
 
 const CANARY: u8 = 0xc3;
 

@@ -12,6 +12,7 @@
 mod support;
 
 use rkai::ukernels::catalog;
+use rkai::ukernels::element::Output;
 use rkai::ukernels::family::Family;
 use rkai::ukernels::float;
 use rkai::ukernels::kernel::MatmulKernel;
@@ -25,6 +26,7 @@ use support::cabi::func as sym;
 use support::cabi::{Getter0, Getter2, Getter3, MatmulFn, pack_float_rhs, pack_lhs};
 use support::gemm::{Impl, run_call};
 use support::guard::{EDGES, Edge, Guarded};
+use support::packed_float::{Values, shapes, sources, tile};
 use support::rng::Rng;
 use support::sme_pack::{self, LhsPacker, RhsCall, RhsPacker, le_bytes, lhs_call, rhs_call};
 use support::tester::{self, Depth, PackedFamily};
@@ -38,15 +40,10 @@ const RHS: &str = "rhs_pack_kxn_bf16p2vlx2b_f32_x32_sme";
 const SME2: &str = "matmul_clamp_f32_bf16p2vlx2_bf16p2vlx2_2vlx2vl_sme2_mopa";
 const SME: &str = "matmul_clamp_f32_bf16p2vlx2_bf16p2vlx2_2vlx2vl_sme_mopa";
 
-/// The tile (`mr` = `nr` = `m_step` = `n_step`): 2 x SVL32 on this CPU (SVL 128 bits without
-/// SME, where the portable paths run).
-fn tile() -> usize {
-    2 * rkai::ukernels::arch::sme_lanes32()
-}
+const FAMILY: Family = Family::Fp32Bf16pBf16p;
 
 fn kernels() -> impl Iterator<Item = &'static MatmulKernel> {
-    let all = catalog::KERNELS.iter().copied();
-    tester::narrowed(all.filter(|k| k.family == Family::Fp32Bf16pBf16p))
+    support::packed_float::kernels(FAMILY)
 }
 
 fn runnable() -> Vec<&'static MatmulKernel> {
@@ -393,37 +390,6 @@ struct Problem {
     lhs_packer: &'static Packer,
 }
 
-#[derive(Clone, Copy, PartialEq)]
-enum Values {
-    Normal,
-    Hostile,
-    /// Finite values over 2^-70..2^60: sums with far-apart exponents (round to odd and to
-    /// nearest differ) and partial results below 2^-126 (flushed).
-    Wide,
-}
-
-fn value(rng: &mut Rng, kind: Values) -> u32 {
-    let x = rng.f32(-2.0, 2.0);
-    let v = match kind {
-        Values::Normal => x,
-        Values::Wide => x * 2f32.powi(rng.range_i32(-70, 60)),
-        Values::Hostile => match rng.range_i32(0, 40) {
-            0 => f32::INFINITY,
-            1 => f32::NEG_INFINITY,
-            2 => f32::NAN,
-            3 => -0.0,
-            4 => 0.0,
-            5 => x * 1e-39,
-            6 => x * 3e38,
-            7 => x * 1e-20,
-            8 => f32::from_bits(0xff80_0001),
-            9 => f32::from_bits(0x7f80_0001),
-            _ => x,
-        },
-    };
-    v.to_bits()
-}
-
 impl Problem {
     /// Sources of `kind`; for `Hostile`, only the LHS rows `i % 3 == 0`, the RHS columns
     /// `j % 3 == 0` and the biases `j % 3 == 1` take special values, so that every mix of
@@ -436,18 +402,7 @@ impl Problem {
         kind: Values,
         seed: u64,
     ) -> Self {
-        let mut rng = Rng::new(seed);
-        let mut draw = |special: bool| {
-            let kind = if kind == Values::Hostile && !special {
-                Values::Normal
-            } else {
-                kind
-            };
-            value(&mut rng, kind)
-        };
-        let lhs = (0..m * k).map(|e| draw(e / k.max(1) % 3 == 0)).collect();
-        let rhs = (0..k * n).map(|e| draw(e % n % 3 == 0)).collect();
-        let bias = (0..n).map(|j| draw(j % 3 == 1)).collect();
+        let (lhs, rhs, bias) = sources((m, n, k), Output::F32, kind, seed);
         Problem {
             m,
             n,
@@ -526,41 +481,10 @@ impl Problem {
     }
 }
 
-/// The SME bf16 family for the generic tester.
-struct Sme;
-
-impl PackedFamily for Sme {
-    type Problem = Problem;
-    const ANY_NAN: bool = false;
-
-    fn shape(p: &Problem) -> (usize, usize, usize, usize) {
-        (p.m, p.n, p.k, 0)
-    }
-
-    fn pack(_: &MatmulKernel, p: &Problem, edge: Edge) -> (Guarded, Guarded) {
-        (p.pack_lhs(edge), p.pack_rhs(edge))
-    }
-
-    fn expected(k: &MatmulKernel, p: &Problem, clamp: (f32, f32)) -> Vec<f32> {
-        p.results(k, clamp)
-    }
-}
-
-/// (m, n, k) around the tile `t`: one element, partial and whole tiles and one past on both
-/// axes, odd and even K, K = 0.
-fn shapes(t: usize) -> Vec<(usize, usize, usize)> {
-    // K stays small where the tiles are many: under QEMU every BFMOPA computes a whole tile,
-    // 64 x 64 lanes at 2048 bits.
-    vec![
-        (1, 1, 1),
-        (3, 5, 0),
-        (t - 1, t + 1, 3),
-        (t, t, 2),
-        (t + 1, 2 * t + 1, 5),
-        (2 * t + 1, t - 1, 4),
-        (1, 2 * t + 1, 33),
-    ]
-}
+problem_packed_family!(
+    /// The SME bf16 family for the generic tester.
+    Sme for Problem, any_nan: false
+);
 
 fn check_kernel(k: &MatmulKernel, which: Impl) -> usize {
     let depth = Depth::of(k);
@@ -747,21 +671,13 @@ fn sme2_kernel_ignores_dst_stride_col() {
 type Case = support::death::Case<String, &'static str>;
 
 fn cases() -> Vec<Case> {
-    vec![
+    let mut cases: Vec<Case> = vec![
         run_case!("dst_stride_col", "dst_stride_col == sizeof(float)" => run_call(SME, 64, 8, 0)),
         run_case!("dst_stride_row", "dst_stride_row >= n * sizeof(float)"
             => run_call(SME2, 30, 4, 0)),
         run_case!("null_lhs", "lhs_packed != NULL" => run_call(SME2, 64, 4, 1)),
         run_case!("null_rhs", "rhs_packed != NULL" => run_call(SME, 64, 4, 2)),
         run_case!("null_dst", "dst != NULL" => run_call(SME2, 64, 4, 3)),
-        getter_case!("lhs_offset", "m_idx % kai_mr == 0"
-            => get_lhs_packed_offset::<Getter2>(SME)(tile() + 1, 64)),
-        getter_case!("rhs_offset", "(n_idx % nr) == 0"
-            => get_rhs_packed_offset::<Getter2>(SME2)(tile() / 2, 64)),
-        getter_case!("dst_offset_m", "(m_idx % m_step) == 0"
-            => get_dst_offset::<Getter3>(SME2)(1, 0, 64)),
-        getter_case!("dst_offset_n", "(n_idx % n_step) == 0"
-            => get_dst_offset::<Getter3>(SME)(0, 3, 64)),
         run_case!("lhs_mr", "mr == kai_mr" => lhs_call(LHS_SME, (4, 8, 32), (8 * tile(), 2, 1), 0, (false, false))),
         run_case!("lhs_kr", "kr == kai_kr" => lhs_call(LHS_SME2, (4, 8, 32), (tile(), 4, 1), 0, (false, false))),
         run_case!("lhs_sr", "sr == kai_sr" => lhs_call(LHS_SME, (4, 8, 32), (tile(), 2, 2), 0, (false, false))),
@@ -779,7 +695,9 @@ fn cases() -> Vec<Case> {
             => get_rhs_offset::<Getter1>(RHS)(3)),
         getter_case!("rhs_packed_offset", "n_idx % kai_nr == 0"
             => get_rhs_packed_offset::<Getter2>(RHS)(tile() + 2, 8)),
-    ]
+    ];
+    cases.extend(sme_kernel_getter_cases!(SME, SME2));
+    cases
 }
 
 death_tests!(cases, "SME bf16 contract violations", "contract");

@@ -13,10 +13,7 @@
 mod support;
 
 use rkai::ukernels::family::Family;
-use support::cabi::func as sym;
-use support::cabi::{Getter2, Getter3, Getter5};
-use support::packed_float::{self as pf, Problem, Sme, tile};
-use support::tester;
+use support::packed_float::{self as pf, Problem, tile};
 
 const FAMILY: Family = Family::F32F32pF32p;
 const SME: &str = "matmul_clamp_f32_f32p2vlx1_f32p2vlx1b_2vlx2vl_sme_mopa";
@@ -24,56 +21,15 @@ const SME2: &str = "matmul_clamp_f32_f32p2vlx1_f32p2vlx1biasf32_sme2_mopa";
 const LHS: &str = "lhs_pack_f32p2vlx1_f32_sme";
 const KXN: &str = "rhs_pack_kxn_f32p2vlx1biasf32_f32_f32_sme";
 
-#[test]
-fn kernel_getters_equal_kleidiai_values() {
-    assert_eq!(pf::kernels(FAMILY).count(), 2);
-    let checked = tester::getters_equal_kleidiai_values(pf::kernels(FAMILY));
-    let t = tile();
-    for k in pf::kernels(FAMILY) {
-        for kk in [0usize, 1, 2, 3, 64, 77] {
-            let lhs = 2 * t * kk * 4;
-            let rhs = 3 * t * (4 + kk * 4);
-            assert_eq!(
-                sym::<Getter2>("get_lhs_packed_offset", k.stem)(2 * t, kk),
-                lhs
-            );
-            assert_eq!(
-                sym::<Getter2>("get_rhs_packed_offset", k.stem)(3 * t, kk),
-                rhs
-            );
-            // The kernel's offsets are the packers'.
-            let packer = sym::<Getter5>("get_lhs_packed_offset", LHS)(2 * t, kk, t, 1, 1);
-            assert_eq!(packer, lhs);
-            assert_eq!(sym::<Getter2>("get_rhs_packed_offset", KXN)(3 * t, kk), rhs);
-        }
-        assert_eq!(
-            sym::<Getter3>("get_dst_offset", k.stem)(t, 2 * t, 1000),
-            t * 1000 + 2 * t * 4
-        );
-        assert_eq!(sym::<Getter2>("get_dst_size", k.stem)(5, 7), 35 * 4);
-    }
-    eprintln!("{checked} measured tile rows checked");
-}
-
-reference_tests!(
-    runnable: pf::runnable(FAMILY),
-    all: pf::kernels(FAMILY),
-    check: pf::check_kernel,
-    family: Sme,
-    threads: |k, (m, n)| Problem::normal(k, (m, n, 7), 77),
-    registers: |k| {
-        let t = tile();
-        [(1, 1, 1), (t + 1, 2 * t + 3, 9)].map(|s| Problem::normal(k, s, 5)).into()
-    },
+packed_float_tests!(
+    family: FAMILY,
+    sme: SME,
+    sme2: SME2,
+    lhs: LHS,
+    kxn: KXN,
+    dst_type: "float",
+    what: "SME f32 contract violations",
 );
-
-#[test]
-fn non_finite_values_follow_the_model() {
-    eprintln!(
-        "RELIABILITY hostile {}",
-        pf::hostile_values_follow_the_model(FAMILY)
-    );
-}
 
 /// Fused steps: on these values a product rounded before its sum gives other bits.
 #[test]
@@ -82,64 +38,10 @@ fn wide_exponent_ranges_round_once_per_step() {
     let k = pf::kernel(SME);
     let p = Problem::new(k, (t + 3, t + 1, 64), 1, pf::Values::Wide, 1700);
     let f = f32::from_bits;
-    let unfused = (0..p.m * p.n).any(|e| {
-        let (i, j) = (e / p.n, e % p.n);
-        let mut acc = f(p.bias[j]) + 0.0;
-        for kk in 0..p.k {
-            acc += f(p.lhs[i * p.k + kk]) * f(p.rhs[kk * p.n + j]);
-        }
-        acc.to_bits() != p.sum(i, j).to_bits()
-    });
+    let unfused = pf::plain_sums_differ(&p, f);
     assert!(unfused, "wide values too tame");
     eprintln!(
         "RELIABILITY hostile {}",
         pf::wide_values_round_as_the_model(FAMILY)
     );
 }
-
-#[test]
-fn bias_enters_through_fmopa() {
-    let cases = pf::bias_enters_through_an_outer_product(FAMILY);
-    assert!(cases > 0);
-    eprintln!("RELIABILITY hostile {cases}");
-}
-
-#[test]
-fn dst_stride_col_is_ignored() {
-    eprintln!("{} calls", pf::dst_stride_col_is_ignored(FAMILY));
-}
-
-#[cfg(target_arch = "aarch64")]
-#[test]
-fn lazy_za_saves_are_committed() {
-    let ran = tester::lazy_za_saves_committed::<Sme>(&pf::runnable(FAMILY), |k| {
-        Problem::normal(k, (tile() + 1, tile() + 2, 5), 8)
-    });
-    eprintln!("RELIABILITY lazy_za {}", ran.unwrap_or(0));
-}
-
-// ---------------------------------------------------------------------------------------------
-// Contract violations (the packers' are `tests/f32_sme_pack.rs`'s)
-
-type Case = support::death::Case<String, &'static str>;
-
-fn cases() -> Vec<Case> {
-    use pf::run_call;
-    vec![
-        run_case!("dst_stride_row", "dst_stride_row >= n * sizeof(float)"
-            => run_call(SME, 30, 0)),
-        run_case!("null_lhs", "lhs_packed != NULL" => run_call(SME2, 64, 1)),
-        run_case!("null_rhs", "rhs_packed != NULL" => run_call(SME, 64, 2)),
-        run_case!("null_dst", "dst != NULL" => run_call(SME2, 64, 3)),
-        getter_case!("lhs_offset", "m_idx % kai_mr == 0"
-            => get_lhs_packed_offset::<Getter2>(SME)(tile() + 1, 64)),
-        getter_case!("rhs_offset", "(n_idx % nr) == 0"
-            => get_rhs_packed_offset::<Getter2>(SME2)(tile() / 2, 64)),
-        getter_case!("dst_offset_m", "(m_idx % m_step) == 0"
-            => get_dst_offset::<Getter3>(SME2)(1, 0, 64)),
-        getter_case!("dst_offset_n", "(n_idx % n_step) == 0"
-            => get_dst_offset::<Getter3>(SME)(0, 3, 64)),
-    ]
-}
-
-death_tests!(cases, "SME f32 contract violations", "contract");

@@ -85,49 +85,90 @@ pub struct Problem {
     pub rhs_packer: &'static Packer,
 }
 
-fn draw(rng: &mut Rng, values: Output, kind: Values) -> u32 {
+/// One f32 source value of `kind` (as bits).
+fn draw_f32(rng: &mut Rng, kind: Values) -> u32 {
     let x = rng.f32(-2.0, 2.0);
-    match values {
-        Output::F32 => {
-            let v = match kind {
-                Values::Normal => x,
-                Values::Wide => x * 2f32.powi(rng.range_i32(-70, 60)),
-                Values::Hostile => match rng.range_i32(0, 40) {
-                    0 => f32::INFINITY,
-                    1 => f32::NEG_INFINITY,
-                    2 => f32::NAN,
-                    3 => -0.0,
-                    4 => 0.0,
-                    5 => x * 1e-39,
-                    6 => x * 3e38,
-                    7 => x * 1e-20,
-                    8 => f32::from_bits(0xff80_0001),
-                    9 => f32::from_bits(0x7f80_0001),
-                    _ => x,
-                },
-            };
-            v.to_bits()
-        }
-        Output::F16 | Output::Bf16 => {
-            let h = match kind {
-                Values::Normal => f16::from_f32(x),
-                Values::Wide => f16::from_f32(x * 2f32.powi(rng.range_i32(-20, 12))),
-                Values::Hostile => match rng.range_i32(0, 40) {
-                    0 => 0x7c00,
-                    1 => 0xfc00,
-                    2 => 0x7e00,
-                    3 => 0x8000,
-                    4 => 0,
-                    5 => (rng.next_u64() & 0x83ff) as u16, // subnormal
-                    6 => f16::from_f32(x * 60000.0),
-                    7 => 0x7c01, // signalling NaN
-                    8 => 0xfe12,
-                    _ => f16::from_f32(x),
-                },
-            };
-            u32::from(h)
-        }
+    let v = match kind {
+        Values::Normal => x,
+        Values::Wide => x * 2f32.powi(rng.range_i32(-70, 60)),
+        Values::Hostile => match rng.range_i32(0, 40) {
+            0 => f32::INFINITY,
+            1 => f32::NEG_INFINITY,
+            2 => f32::NAN,
+            3 => -0.0,
+            4 => 0.0,
+            5 => x * 1e-39,
+            6 => x * 3e38,
+            7 => x * 1e-20,
+            8 => f32::from_bits(0xff80_0001),
+            9 => f32::from_bits(0x7f80_0001),
+            _ => x,
+        },
+    };
+    v.to_bits()
+}
+
+fn draw(rng: &mut Rng, values: Output, kind: Values) -> u32 {
+    if values == Output::F32 {
+        return draw_f32(rng, kind);
     }
+    let x = rng.f32(-2.0, 2.0);
+    let h = match kind {
+        Values::Normal => f16::from_f32(x),
+        Values::Wide => f16::from_f32(x * 2f32.powi(rng.range_i32(-20, 12))),
+        Values::Hostile => match rng.range_i32(0, 40) {
+            0 => 0x7c00,
+            1 => 0xfc00,
+            2 => 0x7e00,
+            3 => 0x8000,
+            4 => 0,
+            5 => (rng.next_u64() & 0x83ff) as u16, // subnormal
+            6 => f16::from_f32(x * 60000.0),
+            7 => 0x7c01, // signalling NaN
+            8 => 0xfe12,
+            _ => f16::from_f32(x),
+        },
+    };
+    u32::from(h)
+}
+
+/// Raw sources of `kind` (LHS m x k, RHS k x n, bias n) as values of type `values`, drawn from
+/// `seed`; for `Hostile`, only the LHS rows `i % 3 == 0`, the RHS columns `j % 3 == 0` and the
+/// biases `j % 3 == 1` take special values, so that every mix of special and ordinary operands
+/// reaches some output. Also the bf16 family's (f32 sources).
+pub fn sources(
+    (m, n, k): (usize, usize, usize),
+    values: Output,
+    kind: Values,
+    seed: u64,
+) -> (Vec<u32>, Vec<u32>, Vec<u32>) {
+    let mut rng = Rng::new(seed);
+    let mut draw = |special: bool| {
+        let kind = if kind == Values::Hostile && !special {
+            Values::Normal
+        } else {
+            kind
+        };
+        draw(&mut rng, values, kind)
+    };
+    let lhs = (0..m * k).map(|e| draw(e / k.max(1) % 3 == 0)).collect();
+    let rhs = (0..k * n).map(|e| draw(e % n % 3 == 0)).collect();
+    let bias = (0..n).map(|j| draw(j % 3 == 1)).collect();
+    (lhs, rhs, bias)
+}
+
+/// Whether some element of `p` differs from a plain left-to-right f32 sum of the bias and the
+/// products of the values widened by `widen`: `p`'s values are not too tame to tell the model's
+/// rounding apart.
+pub fn plain_sums_differ(p: &Problem, widen: impl Fn(u32) -> f32) -> bool {
+    (0..p.m * p.n).any(|e| {
+        let (i, j) = (e / p.n, e % p.n);
+        let mut acc = widen(p.bias[j]) + 0.0;
+        for kk in 0..p.k {
+            acc += widen(p.lhs[i * p.k + kk]) * widen(p.rhs[kk * p.n + j]);
+        }
+        acc.to_bits() != p.sum(i, j).to_bits()
+    })
 }
 
 impl Problem {
@@ -143,18 +184,7 @@ impl Problem {
         seed: u64,
     ) -> Self {
         let values = values(kernel.family);
-        let mut rng = Rng::new(seed);
-        let mut draw = |special: bool| {
-            let kind = if kind == Values::Hostile && !special {
-                Values::Normal
-            } else {
-                kind
-            };
-            draw(&mut rng, values, kind)
-        };
-        let lhs = (0..m * k).map(|e| draw(e / k.max(1) % 3 == 0)).collect();
-        let rhs_values = (0..k * n).map(|e| draw(e % n % 3 == 0)).collect();
-        let bias = (0..n).map(|j| draw(j % 3 == 1)).collect();
+        let (lhs, rhs_values, bias) = sources((m, n, k), values, kind, seed);
         Problem {
             m,
             n,
@@ -524,4 +554,151 @@ pub fn run_call(stem: &str, dst_stride_row: usize, null: usize) {
 /// The catalog entry of `stem`.
 pub fn kernel(stem: &str) -> &'static MatmulKernel {
     catalog::kernel(stem).unwrap()
+}
+
+/// The `#[test]` functions the packed-float families share, for `family` (its kernels `sme` and
+/// `sme2`, the LHS packer `lhs` and the K x N RHS packer `kxn`): the getters against KleidiAI's
+/// formulas (the offsets equal the packers'), the reference, thread and register tests, hostile
+/// values, the bias through an outer product, the ignored `dst_stride_col`, a caller's lazy ZA
+/// save and the contract violations (`dst_type` is the C type of the destination named in the
+/// `dst_stride_row` assertion; `what` the death tests' description). The files keep the tests of
+/// their own numerics.
+#[macro_export]
+macro_rules! packed_float_tests {
+    (
+        family: $family:expr,
+        sme: $sme:expr,
+        sme2: $sme2:expr,
+        lhs: $lhs:expr,
+        kxn: $kxn:expr,
+        dst_type: $dst_type:literal,
+        what: $what:literal $(,)?
+    ) => {
+        #[test]
+        fn kernel_getters_equal_kleidiai_values() {
+            use $crate::support::cabi::func as sym;
+            use $crate::support::cabi::{Getter2, Getter3, Getter5};
+            use $crate::support::packed_float as pf;
+            assert_eq!(pf::kernels($family).count(), 2);
+            use $crate::support::tester::getters_equal_kleidiai_values;
+            let checked = getters_equal_kleidiai_values(pf::kernels($family));
+            let t = pf::tile();
+            // Bytes per value, and values per K step (a pair of halves, or one f32).
+            let vb = pf::values($family).size();
+            let kr = 4 / vb;
+            for k in pf::kernels($family) {
+                for kk in [0usize, 1, 2, 3, 64, 77] {
+                    let kp = kk.div_ceil(kr) * kr;
+                    let lhs = 2 * t * kp * vb;
+                    let rhs = 3 * t * (vb + kp * vb);
+                    assert_eq!(
+                        sym::<Getter2>("get_lhs_packed_offset", k.stem)(2 * t, kk),
+                        lhs
+                    );
+                    assert_eq!(
+                        sym::<Getter2>("get_rhs_packed_offset", k.stem)(3 * t, kk),
+                        rhs
+                    );
+                    // The kernel's offsets are the packers'.
+                    let packer = sym::<Getter5>("get_lhs_packed_offset", $lhs)(2 * t, kk, t, kr, 1);
+                    assert_eq!(packer, lhs);
+                    assert_eq!(sym::<Getter2>("get_rhs_packed_offset", $kxn)(3 * t, kk), rhs);
+                }
+                assert_eq!(
+                    sym::<Getter3>("get_dst_offset", k.stem)(t, 2 * t, 1000),
+                    t * 1000 + 2 * t * vb
+                );
+                assert_eq!(sym::<Getter2>("get_dst_size", k.stem)(5, 7), 35 * vb);
+            }
+            eprintln!("{checked} measured tile rows checked");
+        }
+
+        $crate::reference_tests!(
+            runnable: $crate::support::packed_float::runnable($family),
+            all: $crate::support::packed_float::kernels($family),
+            check: $crate::support::packed_float::check_kernel,
+            family: $crate::support::packed_float::Sme,
+            threads: |k, (m, n)| $crate::support::packed_float::Problem::normal(k, (m, n, 7), 77),
+            registers: |k| {
+                use $crate::support::packed_float::{Problem, tile};
+                let t = tile();
+                [(1, 1, 1), (t + 1, 2 * t + 3, 9)].map(|s| Problem::normal(k, s, 5)).into()
+            },
+        );
+
+        #[test]
+        fn non_finite_values_follow_the_model() {
+            eprintln!(
+                "RELIABILITY hostile {}",
+                $crate::support::packed_float::hostile_values_follow_the_model($family)
+            );
+        }
+
+        #[test]
+        fn bias_enters_through_fmopa() {
+            use $crate::support::packed_float::bias_enters_through_an_outer_product;
+            let cases = bias_enters_through_an_outer_product($family);
+            assert!(cases > 0);
+            eprintln!("RELIABILITY hostile {cases}");
+        }
+
+        #[test]
+        fn dst_stride_col_is_ignored() {
+            eprintln!(
+                "{} calls",
+                $crate::support::packed_float::dst_stride_col_is_ignored($family)
+            );
+        }
+
+        #[cfg(target_arch = "aarch64")]
+        #[test]
+        fn lazy_za_saves_are_committed() {
+            use $crate::support::packed_float::{self as pf, Problem, Sme, tile};
+            let ran = $crate::support::tester::lazy_za_saves_committed::<Sme>(
+                &pf::runnable($family),
+                |k| Problem::normal(k, (tile() + 1, tile() + 2, 5), 8),
+            );
+            eprintln!("RELIABILITY lazy_za {}", ran.unwrap_or(0));
+        }
+
+        type Case = $crate::support::death::Case<String, &'static str>;
+
+        /// The kernels' contract violations (the packers' are their own test files').
+        fn cases() -> Vec<Case> {
+            use $crate::support::packed_float::{run_call, values};
+            let mut cases: Vec<Case> = vec![
+                $crate::run_case!("dst_stride_row",
+                    concat!("dst_stride_row >= n * sizeof(", $dst_type, ")")
+                    // Two bytes short of a row of n = 8 values.
+                    => run_call($sme, 8 * values($family).size() - 2, 0)),
+                $crate::run_case!("null_lhs", "lhs_packed != NULL" => run_call($sme2, 64, 1)),
+                $crate::run_case!("null_rhs", "rhs_packed != NULL" => run_call($sme, 64, 2)),
+                $crate::run_case!("null_dst", "dst != NULL" => run_call($sme2, 64, 3)),
+            ];
+            cases.extend($crate::sme_kernel_getter_cases!($sme, $sme2));
+            cases
+        }
+
+        $crate::death_tests!(cases, $what, "contract");
+    };
+}
+
+/// The getter assertions of the SME kernels `sme` and `sme2` (with 2 x SVL32 tiles: the f32, f16
+/// and bf16 families), one kernel each, as an array of death-test cases.
+#[macro_export]
+macro_rules! sme_kernel_getter_cases {
+    ($sme:expr, $sme2:expr) => {{
+        use $crate::support::cabi::{Getter2, Getter3};
+        use $crate::support::packed_float::tile;
+        [
+            $crate::getter_case!("lhs_offset", "m_idx % kai_mr == 0"
+                => get_lhs_packed_offset::<Getter2>($sme)(tile() + 1, 64)),
+            $crate::getter_case!("rhs_offset", "(n_idx % nr) == 0"
+                => get_rhs_packed_offset::<Getter2>($sme2)(tile() / 2, 64)),
+            $crate::getter_case!("dst_offset_m", "(m_idx % m_step) == 0"
+                => get_dst_offset::<Getter3>($sme2)(1, 0, 64)),
+            $crate::getter_case!("dst_offset_n", "(n_idx % n_step) == 0"
+                => get_dst_offset::<Getter3>($sme)(0, 3, 64)),
+        ]
+    }};
 }

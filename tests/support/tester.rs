@@ -43,6 +43,42 @@ pub fn lut_ptr(table: &Option<[i32; 4]>) -> *const i32 {
     table.as_ref().map_or(std::ptr::null(), |t| t.as_ptr())
 }
 
+/// A unit struct `$name` that is the [`PackedFamily`] of `$problem`, a per-channel problem with
+/// fields `m`, `n`, `k` and methods `pack_lhs(edge)`, `pack_rhs(edge)` and
+/// `results(kernel, clamp)` (the bf16 families'); `any_nan` as [`PackedFamily::ANY_NAN`].
+#[macro_export]
+macro_rules! problem_packed_family {
+    ($(#[$attr:meta])* $name:ident for $problem:ty $(, any_nan: $any_nan:expr)? $(,)?) => {
+        $(#[$attr])*
+        struct $name;
+
+        impl $crate::support::tester::PackedFamily for $name {
+            type Problem = $problem;
+            $(const ANY_NAN: bool = $any_nan;)?
+
+            fn shape(p: &$problem) -> (usize, usize, usize, usize) {
+                (p.m, p.n, p.k, 0)
+            }
+
+            fn pack(
+                _: &rkai::ukernels::kernel::MatmulKernel,
+                p: &$problem,
+                edge: $crate::support::guard::Edge,
+            ) -> ($crate::support::guard::Guarded, $crate::support::guard::Guarded) {
+                (p.pack_lhs(edge), p.pack_rhs(edge))
+            }
+
+            fn expected(
+                k: &rkai::ukernels::kernel::MatmulKernel,
+                p: &$problem,
+                clamp: (f32, f32),
+            ) -> Vec<f32> {
+                p.results(k, clamp)
+            }
+        }
+    };
+}
+
 /// `kernels` narrowed by `RKAI_TEST_KERNEL=<substring>` to those whose stem contains it (quick
 /// runs under QEMU, the vector-length loops of `scripts/test-all.sh`).
 pub fn narrowed(
