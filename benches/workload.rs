@@ -122,7 +122,9 @@ impl Workload {
         if kernel.lhs_packers.is_empty() {
             return Self::new_float(kernel, m, n, k, fill);
         }
-        if let PackerKind::Lhs(LhsPackerKind::Bf16(_)) = kernel.lhs_packers[0].kind {
+        if let PackerKind::Lhs(LhsPackerKind::Bf16(_) | LhsPackerKind::SmeRows(_)) =
+            kernel.lhs_packers[0].kind
+        {
             return Self::new_bf16(kernel, m, n, k, fill);
         }
         let t = kernel.tile();
@@ -252,7 +254,8 @@ impl Workload {
     }
 
     /// A bf16 GEMM kernel: f32 activations and K x N f32 weights (the sources of its first
-    /// packers), packed to bf16.
+    /// packers), packed to bf16. Also the buffers of the f32 and f16 SME GEMMs (row-copying LHS
+    /// packers, the same getter forms), for `run_unpacked` (their sources here are f32 bytes).
     fn new_bf16(kernel: &'static MatmulKernel, m: usize, n: usize, k: usize, fill: bool) -> Self {
         let t = kernel.tile();
         let values = |len: usize, period: usize| -> Vec<u8> {

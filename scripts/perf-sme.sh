@@ -111,6 +111,10 @@ configs=(
   "1 32|32|matmul_clamp_f16_qsi8d32p1vlx4_qai4c32p4vlx4_1vlx4vl_sme2_mopa"
   "1 32|0|matmul_clamp_f32_bf16p2vlx2_bf16p2vlx2_2vlx2vl_sme_mopa"
   "1 32|0|matmul_clamp_f32_bf16p2vlx2_bf16p2vlx2_2vlx2vl_sme2_mopa"
+  "1 32|0|matmul_clamp_f32_f32p2vlx1_f32p2vlx1b_2vlx2vl_sme_mopa"
+  "1 32|0|matmul_clamp_f32_f32p2vlx1_f32p2vlx1biasf32_sme2_mopa"
+  "1 32|0|matmul_clamp_f16_f16p2vlx2_f16p2vlx2b_2vlx2vl_sme_mopa"
+  "1 32|0|matmul_clamp_f16_f16p2vlx2_f16p2vlx2_2vlx2vl_sme2_mopa"
   "1 32|32|matmul_clamp_f32_f16p1vlx2_qsi4c32p4vlx2_1vlx4vl_sme2_mopa"
 )
 n=4096 k=4096

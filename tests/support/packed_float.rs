@@ -360,7 +360,7 @@ impl PackedFamily for Sme {
 }
 
 /// (m, n, k) around the tile `t`: one element, partial and whole tiles and one past on both
-/// axes, odd and even K, K = 0, a K that runs the two-step loop and its odd tail.
+/// axes, odd and even K, K = 0, K around the four-step loop and its remainders.
 pub fn shapes(t: usize) -> Vec<(usize, usize, usize)> {
     vec![
         (1, 1, 1),
@@ -370,6 +370,15 @@ pub fn shapes(t: usize) -> Vec<(usize, usize, usize)> {
         (t + 1, 2 * t + 1, 5),
         (2 * t + 1, t - 1, 4),
         (1, 2 * t + 1, 33),
+        // K around the four-step loop and its two- and one-step remainders (for `kr` = 2
+        // as for `kr` = 1), with 1-3 rows after the four-row stores.
+        (t - 2, 3, 6),
+        (2, t + 3, 7),
+        (t + 2, 2, 8),
+        (3, t, 9),
+        (t - 3, 4, 15),
+        (5, 3, 16),
+        (2, 2, 17),
     ]
 }
 

@@ -7,8 +7,9 @@
 //! Per `mr` x `nr` tile (`mr` = `nr` = 2 x SVL32, four ZA tiles: za0 rows 0..SVL32 x columns
 //! 0..SVL32, za1 the next columns, za2/za3 the next rows): ZA zeroed, the biases entered by an
 //! outer product of a vector of ones with them, then one outer-product step per `kr` K values,
-//! in K order (two steps per loop iteration, an odd step last); then each row of za0/za1, and of
-//! za2/za3, clamped (and narrowed) and stored, predicated to the `n` columns.
+//! in K order (four steps per loop iteration, then two and one for the remaining steps); then each
+//! row of za0/za1, and of za2/za3, clamped (and narrowed) and stored, predicated to the `n`
+//! columns, four rows per loop iteration and then one at a time.
 
 /// One SME packed-float GEMM kernel: its documentation and function name, then
 /// `"sme" | "sme2"` (the extension: the loads, one vector each or SME2's four-vector form, and the
@@ -20,9 +21,11 @@
 /// Registers: x0 m, x1 n, x2 K steps, x3 the LHS block, x4 the first RHS group, x5 dst, x6 the
 /// row stride, x7 SVL32, x8 2 x SVL32 (the tile), x9 the RHS read pointer, x10 the tile's first
 /// row, x11 its first column, w12 the ZA slice, x13 the LHS read pointer, x14 the K count, x15
-/// and x17 row or column counts, x16 the destination row; z0-z3 LHS and z4-z7 RHS steps (then
-/// z4/z5 one output row's two halves), z29 ones, z26 zeros, z27/z28 biases, z30/z31 the lower and
-/// upper bounds; p0 and pn8 all true, p2/p3 the store predicates.
+/// and x17 row or column counts (x14 also the row count less four in the stores), x16 the
+/// destination row; z0-z3 and z16-z19 LHS, z4-z7 and z20-z23 RHS steps (then z0-z11 four output
+/// rows, z4/z5 one row's two halves), z29 ones, z26 zeros, z27/z28 biases, z30/z31 the lower and
+/// upper bounds; p0 and pn8 all true, p2/p3 the store predicates (SME2 f32: also pn9, both
+/// halves as one counter).
 #[cfg(target_arch = "aarch64")]
 macro_rules! float_mopa_kernel {
     // ---- Pieces, each one string of asm lines ----
@@ -73,10 +76,43 @@ macro_rules! float_mopa_kernel {
             $ld, " {{z4", $el, "-z7", $el, "}}, pn8/z, [x9]",
         )
     };
-    (@columns f32) => {
+    // Four steps: the first two as `@load`, the next two in z16-z19 and z20-z23.
+    (@load4 "sme" $ld:literal, $el:literal) => {
+        concat!(
+            float_mopa_kernel!(@load "sme" $ld, $el), "\n",
+            $ld, " {{z16", $el, "}}, p0/z, [x13, #4, mul vl]\n",
+            $ld, " {{z17", $el, "}}, p0/z, [x13, #5, mul vl]\n",
+            $ld, " {{z18", $el, "}}, p0/z, [x13, #6, mul vl]\n",
+            $ld, " {{z19", $el, "}}, p0/z, [x13, #7, mul vl]\n",
+            $ld, " {{z20", $el, "}}, p0/z, [x9, #4, mul vl]\n",
+            $ld, " {{z21", $el, "}}, p0/z, [x9, #5, mul vl]\n",
+            $ld, " {{z22", $el, "}}, p0/z, [x9, #6, mul vl]\n",
+            $ld, " {{z23", $el, "}}, p0/z, [x9, #7, mul vl]",
+        )
+    };
+    (@load4 "sme2" $ld:literal, $el:literal) => {
+        concat!(
+            float_mopa_kernel!(@load "sme2" $ld, $el), "\n",
+            $ld, " {{z16", $el, "-z19", $el, "}}, pn8/z, [x13, #4, mul vl]\n",
+            $ld, " {{z20", $el, "-z23", $el, "}}, pn8/z, [x9, #4, mul vl]",
+        )
+    };
+    // One step: LHS vectors $a (rows of za0/za1) and $b (za2/za3), RHS $c (za0/za2), $d.
+    (@step $mopa:literal, $el:literal, $a:literal, $b:literal, $c:literal, $d:literal) => {
+        concat!(
+            $mopa, " za0.s, p0/m, p0/m, z", $a, $el, ", z", $c, $el, "\n",
+            $mopa, " za1.s, p0/m, p0/m, z", $a, $el, ", z", $d, $el, "\n",
+            $mopa, " za2.s, p0/m, p0/m, z", $b, $el, ", z", $c, $el, "\n",
+            $mopa, " za3.s, p0/m, p0/m, z", $b, $el, ", z", $d, $el,
+        )
+    };
+    (@columns "sme" f32) => {
         "whilelt p2.s, xzr, x15\nwhilelt p3.s, x7, x15\nadd x16, x16, x11, lsl #2"
     };
-    (@columns f16) => { "whilelt p2.h, xzr, x15\nadd x16, x16, x11, lsl #1" };
+    (@columns "sme2" f32) => {
+        concat!(float_mopa_kernel!(@columns "sme" f32), "\nwhilelt pn9.s, xzr, x15, vlx2")
+    };
+    (@columns $ext:tt f16) => { "whilelt p2.h, xzr, x15\nadd x16, x16, x11, lsl #1" };
     (@row "sme" f32) => {
         "fmin z4.s, p0/m, z4.s, z31.s
         fmin z5.s, p0/m, z5.s, z31.s
@@ -102,6 +138,61 @@ macro_rules! float_mopa_kernel {
         "fcvt z4.h, {{z4.s-z5.s}}
         fclamp z4.h, z30.h, z31.h
         st1h {{z4.h}}, p2, [x16]"
+    };
+    // One output row: slice w12 + $i of tiles $ta/$tb, then the next destination row.
+    (@one $ext:tt $out:ident, $ta:literal, $tb:literal, $i:literal) => {
+        concat!(
+            "mova z4.s, p0/m, ", $ta, ".s[w12, ", $i, "]\n",
+            "mova z5.s, p0/m, ", $tb, ".s[w12, ", $i, "]\n",
+            float_mopa_kernel!(@row $ext $out), "\n",
+            "add x16, x16, x6",
+        )
+    };
+    // Four output rows, slices w12 to w12 + 3: SME2 f32 moves, clamps and stores them as
+    // multi-vectors (z0-z3 the four rows' first halves, z8-z11 their second halves).
+    (@quad "sme2" f32, $ta:literal, $tb:literal) => {
+        concat!(
+            "mova {{z0.s-z3.s}}, ", $ta, ".s[w12, 0:3]\n",
+            "mova {{z8.s-z11.s}}, ", $tb, ".s[w12, 0:3]\n",
+            "fclamp {{z0.s-z3.s}}, z30.s, z31.s\n",
+            "fclamp {{z8.s-z11.s}}, z30.s, z31.s\n",
+            "st1w {{z0.s, z8.s}}, pn9, [x16]\nadd x16, x16, x6\n",
+            "st1w {{z1.s, z9.s}}, pn9, [x16]\nadd x16, x16, x6\n",
+            "st1w {{z2.s, z10.s}}, pn9, [x16]\nadd x16, x16, x6\n",
+            "st1w {{z3.s, z11.s}}, pn9, [x16]\nadd x16, x16, x6",
+        )
+    };
+    (@quad $ext:tt $out:ident, $ta:literal, $tb:literal) => {
+        concat!(
+            float_mopa_kernel!(@one $ext $out, $ta, $tb, "0"), "\n",
+            float_mopa_kernel!(@one $ext $out, $ta, $tb, "1"), "\n",
+            float_mopa_kernel!(@one $ext $out, $ta, $tb, "2"), "\n",
+            float_mopa_kernel!(@one $ext $out, $ta, $tb, "3"),
+        )
+    };
+    // The x15 rows of tiles $ta/$tb: four per iteration (label $four) while four remain, then
+    // one per iteration (label $one); $done after them.
+    (@rows $ext:tt $out:ident, $ta:literal, $tb:literal, $four:literal, $rest:literal,
+     $one:literal, $done:literal) => {
+        concat!(
+            "mov w12, #0\n",
+            "subs x14, x15, #4\n",
+            "b.lt ", $rest, "f\n",
+            $four, ":\n",
+            float_mopa_kernel!(@quad $ext $out, $ta, $tb), "\n",
+            "add w12, w12, #4\n",
+            "cmp x12, x14\n",
+            "b.le ", $four, "b\n",
+            $rest, ":\n",
+            "cmp x12, x15\n",
+            "b.ge ", $done, "f\n",
+            $one, ":\n",
+            float_mopa_kernel!(@one $ext $out, $ta, $tb, "0"), "\n",
+            "add w12, w12, #1\n",
+            "cmp x12, x15\n",
+            "b.lt ", $one, "b\n",
+            $done, ":",
+        )
     };
     (@dst f32) => { f32 };
     (@dst f16) => { u16 };
@@ -138,25 +229,28 @@ macro_rules! float_mopa_kernel {
                         "zero {{za}}",
                         float_mopa_kernel!(@bias $out),
                         "mov x13, x3",
-                        "lsr x14, x2, #1",
+                        "lsr x14, x2, #2",
                         "cbz x14, 8f",
-                        // ---- K loop: two steps, in K order per tile ----
+                        // ---- K loop: four steps, in K order per tile ----
                         "3:",
+                        float_mopa_kernel!(@load4 $ext $ld, $el),
+                        "addvl x13, x13, #8",
+                        "addvl x9, x9, #8",
+                        float_mopa_kernel!(@step $mopa, $el, "0", "1", "4", "5"),
+                        float_mopa_kernel!(@step $mopa, $el, "2", "3", "6", "7"),
+                        float_mopa_kernel!(@step $mopa, $el, "16", "17", "20", "21"),
+                        float_mopa_kernel!(@step $mopa, $el, "18", "19", "22", "23"),
+                        "subs x14, x14, #1",
+                        "b.ne 3b",
+                        // ---- The remaining steps: two, then one ----
+                        "8:",
+                        "tbz x2, #1, 9f",
                         float_mopa_kernel!(@load $ext $ld, $el),
                         "addvl x13, x13, #4",
                         "addvl x9, x9, #4",
-                        concat!($mopa, " za0.s, p0/m, p0/m, z0", $el, ", z4", $el),
-                        concat!($mopa, " za1.s, p0/m, p0/m, z0", $el, ", z5", $el),
-                        concat!($mopa, " za2.s, p0/m, p0/m, z1", $el, ", z4", $el),
-                        concat!($mopa, " za3.s, p0/m, p0/m, z1", $el, ", z5", $el),
-                        concat!($mopa, " za0.s, p0/m, p0/m, z2", $el, ", z6", $el),
-                        concat!($mopa, " za1.s, p0/m, p0/m, z2", $el, ", z7", $el),
-                        concat!($mopa, " za2.s, p0/m, p0/m, z3", $el, ", z6", $el),
-                        concat!($mopa, " za3.s, p0/m, p0/m, z3", $el, ", z7", $el),
-                        "subs x14, x14, #1",
-                        "b.ne 3b",
-                        // ---- An odd number of steps: the last one ----
-                        "8:",
+                        float_mopa_kernel!(@step $mopa, $el, "0", "1", "4", "5"),
+                        float_mopa_kernel!(@step $mopa, $el, "2", "3", "6", "7"),
+                        "9:",
                         "tbz x2, #0, 4f",
                         concat!($ld, " {{z0", $el, "}}, p0/z, [x13]"),
                         concat!($ld, " {{z1", $el, "}}, p0/z, [x13, #1, mul vl]"),
@@ -164,40 +258,21 @@ macro_rules! float_mopa_kernel {
                         concat!($ld, " {{z5", $el, "}}, p0/z, [x9, #1, mul vl]"),
                         "addvl x13, x13, #2",
                         "addvl x9, x9, #2",
-                        concat!($mopa, " za0.s, p0/m, p0/m, z0", $el, ", z4", $el),
-                        concat!($mopa, " za1.s, p0/m, p0/m, z0", $el, ", z5", $el),
-                        concat!($mopa, " za2.s, p0/m, p0/m, z1", $el, ", z4", $el),
-                        concat!($mopa, " za3.s, p0/m, p0/m, z1", $el, ", z5", $el),
+                        float_mopa_kernel!(@step $mopa, $el, "0", "1", "4", "5"),
                         // ---- Store: the rows of za0/za1, then of za2/za3 ----
                         "4:",
                         "sub x15, x1, x11",
                         "madd x16, x10, x6, x5",
-                        float_mopa_kernel!(@columns $out),
+                        float_mopa_kernel!(@columns $ext $out),
                         "sub x17, x0, x10",
                         "cmp x17, x7",
                         "csel x15, x17, x7, lt",
-                        "mov w12, #0",
-                        "5:",
-                        "mova z4.s, p0/m, za0h.s[w12, 0]",
-                        "mova z5.s, p0/m, za1h.s[w12, 0]",
-                        float_mopa_kernel!(@row $ext $out),
-                        "add x16, x16, x6",
-                        "add w12, w12, #1",
-                        "cmp x12, x15",
-                        "b.lt 5b",
+                        float_mopa_kernel!(@rows $ext $out, "za0h", "za1h", "5", "20", "21", "22"),
                         "subs x17, x17, x7",
                         "b.le 7f",
                         "cmp x17, x7",
                         "csel x15, x17, x7, lt",
-                        "mov w12, #0",
-                        "6:",
-                        "mova z4.s, p0/m, za2h.s[w12, 0]",
-                        "mova z5.s, p0/m, za3h.s[w12, 0]",
-                        float_mopa_kernel!(@row $ext $out),
-                        "add x16, x16, x6",
-                        "add w12, w12, #1",
-                        "cmp x12, x15",
-                        "b.lt 6b",
+                        float_mopa_kernel!(@rows $ext $out, "za2h", "za3h", "6", "23", "24", "25"),
                         "7:",
                         "add x11, x11, x8",
                         "cmp x11, x1",
