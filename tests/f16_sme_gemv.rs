@@ -39,7 +39,7 @@ fn kernels() -> impl Iterator<Item = &'static MatmulKernel> {
 }
 
 fn runnable() -> Vec<&'static MatmulKernel> {
-    tester::runnable(kernels(), |_| true, "SME f16 GEMV")
+    tester::runnable(kernels(), |k| support::cpu::can_run(k.isa), "SME f16 GEMV")
 }
 
 fn pairs(k: &MatmulKernel) -> Pairs {
