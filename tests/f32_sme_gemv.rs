@@ -20,7 +20,7 @@ use rkai::ukernels::reference::float_gemm as reference;
 use std::ptr;
 use support::cabi::func as sym;
 use support::cabi::{Getter0, Getter2, Getter3, MatmulFloatFn};
-use support::float_family::{self as shared, FloatFamily, Problem, Reference};
+use support::float_family::{self as shared, F32_SPECIALS, FloatFamily, Problem, Reference};
 use support::gemm::{self, Impl};
 use support::guard::{EDGES, Edge, Guarded};
 use support::tester;
@@ -42,19 +42,7 @@ macro_rules! f32_family {
             const LABEL: &'static str = "streaming f32";
             const C_TYPE: &'static str = "float";
             const INVERTED: (f32, f32) = (0.25, -0.25);
-            const SPECIALS: &'static [f32] = &[
-                f32::NAN,
-                f32::from_bits(0x7f80_0001), // signalling NaN
-                f32::from_bits(0xffc0_1234), // negative quiet NaN with payload
-                f32::INFINITY,
-                f32::NEG_INFINITY,
-                -0.0,
-                0.0,
-                f32::from_bits(1),
-                f32::MAX,
-                -f32::MAX,
-                1e-30,
-            ];
+            const SPECIALS: &'static [f32] = F32_SPECIALS;
             const PORTABLE_TOO: bool = true;
             const REGISTER_SHAPES: [(usize, usize, usize); 3] = [(1, 1, 1), (1, 1, 1), (1, 1, 1)];
             const REGISTER_CLAMP: f32 = 1e30;

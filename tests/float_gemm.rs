@@ -9,7 +9,7 @@ mod support;
 
 use rkai::ukernels::family::Family;
 use rkai::ukernels::reference::float_gemm as reference;
-use support::float_family::{FloatFamily, Reference};
+use support::float_family::{F32_SPECIALS, FloatFamily, Reference};
 
 /// `matmul_clamp_f32_f32_f32p`: f32 values, the f32 reference.
 struct F32;
@@ -20,19 +20,7 @@ impl FloatFamily for F32 {
     const LABEL: &'static str = "float";
     const C_TYPE: &'static str = "float";
     const INVERTED: (f32, f32) = (0.25, -0.25);
-    const SPECIALS: &'static [f32] = &[
-        f32::NAN,
-        f32::from_bits(0x7f80_0001), // signalling NaN
-        f32::from_bits(0xffc0_1234), // negative quiet NaN with payload
-        f32::INFINITY,
-        f32::NEG_INFINITY,
-        -0.0,
-        0.0,
-        f32::from_bits(1),
-        f32::MAX,
-        -f32::MAX,
-        1e-30,
-    ];
+    const SPECIALS: &'static [f32] = F32_SPECIALS;
     const PORTABLE_TOO: bool = false;
     const REGISTER_SHAPES: [(usize, usize, usize); 3] = [(1, 8, 3), (7, 17, 9), (12, 40, 64)];
     const REGISTER_CLAMP: f32 = 1e30;

@@ -145,6 +145,22 @@ pub fn shapes<F: FloatFamily>() -> Vec<(usize, usize, usize)> {
         .collect()
 }
 
+/// The hostile f32 values both f32 families (NEON/SVE and the streaming GEMVs) scatter over
+/// their operands ([`FloatFamily::SPECIALS`]).
+pub const F32_SPECIALS: &[f32] = &[
+    f32::NAN,
+    f32::from_bits(0x7f80_0001), // signalling NaN
+    f32::from_bits(0xffc0_1234), // negative quiet NaN with payload
+    f32::INFINITY,
+    f32::NEG_INFINITY,
+    -0.0,
+    0.0,
+    f32::from_bits(1),
+    f32::MAX,
+    -f32::MAX,
+    1e-30,
+];
+
 /// What one family's tests need to know about it.
 pub trait FloatFamily: 'static {
     type T: Elem;
