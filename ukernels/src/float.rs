@@ -82,6 +82,10 @@ pub fn clamp_upper_first(y: f32, lo: f32, hi: f32) -> f32 {
     fmax(fmin(y, hi), lo)
 }
 
+/// The f32 default NaN: what an invalid operation gives with FPCR.DN = 0, and every NaN result
+/// of an instruction targeting ZA (those behave as if FPCR.DN were 1).
+pub const DEFAULT_NAN: u32 = 0x7fc0_0000;
+
 /// One lane of `FADD`/`FADDP` with FPCR.DN = 0, FZ = 0: `a + b` rounded to nearest even,
 /// subnormals kept; a signalling NaN among (`a`, `b`) in that order wins, quieted, then a quiet
 /// NaN in the same order; `inf - inf` gives the default NaN.
@@ -92,7 +96,7 @@ pub fn fadd(a: f32, b: f32) -> f32 {
     }
     let r = a + b;
     if r.is_nan() {
-        f32::from_bits(0x7fc0_0000)
+        f32::from_bits(DEFAULT_NAN)
     } else {
         r
     }
@@ -110,7 +114,6 @@ pub fn fmla(acc: f32, b: f32, a: f32) -> f32 {
         return r;
     }
     const QUIET: u32 = 0x0040_0000;
-    const DEFAULT_NAN: u32 = 0x7fc0_0000;
     let is_snan = |x: f32| x.is_nan() && x.to_bits() & QUIET == 0;
     let quiet = |x: f32| f32::from_bits(x.to_bits() | QUIET);
     if let Some(&s) = [acc, b, a].iter().find(|&&x| is_snan(x)) {
@@ -133,17 +136,13 @@ pub fn fmla(acc: f32, b: f32, a: f32) -> f32 {
     f32::from_bits(DEFAULT_NAN)
 }
 
-/// The default NaN, which every NaN result of an instruction targeting ZA is (such instructions
-/// behave as if FPCR.DN were 1).
-pub const ZA_DEFAULT_NAN: u32 = 0x7fc0_0000;
-
 /// One lane of a non-widening f32 `FMOPA` step: `acc + a * b` with a single rounding (ties to
 /// even, subnormals kept with FPCR.FZ = 0); any NaN result is the default NaN.
 #[inline]
 pub fn fmopa(acc: f32, a: f32, b: f32) -> f32 {
     let r = libm::fmaf(a, b, acc);
     if r.is_nan() {
-        f32::from_bits(ZA_DEFAULT_NAN)
+        f32::from_bits(DEFAULT_NAN)
     } else {
         r
     }
@@ -297,7 +296,7 @@ pub mod f16 {
     /// ZA-targeting instructions behave as if FPCR.DN were 1, so any NaN result is the default
     /// NaN `0x7fc0_0000`.
     pub fn dot_add(acc: f32, a: [u16; 2], b: [u16; 2]) -> f32 {
-        let default_nan = f32::from_bits(super::ZA_DEFAULT_NAN);
+        let default_nan = f32::from_bits(super::DEFAULT_NAN);
         if acc.is_nan() || a.iter().chain(&b).any(|&x| is_nan(x)) {
             return default_nan;
         }
@@ -399,16 +398,16 @@ pub mod f16 {
             let inf = 0x7c00;
             assert_eq!(
                 dot_add(1.0, [inf, 0], [0, 0]).to_bits(),
-                super::super::ZA_DEFAULT_NAN
+                super::super::DEFAULT_NAN
             );
             assert_eq!(
                 dot_add(1.0, [0xfe01, 0], [0, 0]).to_bits(),
-                super::super::ZA_DEFAULT_NAN
+                super::super::DEFAULT_NAN
             );
             assert_eq!(dot_add(f32::INFINITY, [inf, 0], [h(1.0), 0]), f32::INFINITY);
             assert_eq!(
                 dot_add(f32::NEG_INFINITY, [inf, 0], [h(1.0), 0]).to_bits(),
-                super::super::ZA_DEFAULT_NAN
+                super::super::DEFAULT_NAN
             );
         }
 
@@ -630,7 +629,7 @@ mod tests {
 /// cores) and FEAT_EBF16 cores with FPCR.EBF = 1 round to nearest even with FPCR.FZ honoured:
 /// there the last bits of a result may differ from this model.
 pub mod bf16 {
-    const DEFAULT_NAN: u32 = 0x7fc0_0000;
+    use super::DEFAULT_NAN;
 
     /// f32 value of bf16 bits (exact).
     #[inline]

@@ -54,14 +54,6 @@ pub fn fmlal(acc: f32, b: u16, a: u16) -> f32 {
     crate::float::fmla(acc, widen(b), widen(a))
 }
 
-/// SME2 `FCLAMP` on halves: `FMAXNM` with `lo`, then `FMINNM` with `hi` (a quiet NaN becomes a
-/// bound). Every operand here is quiet (results of `FCVT`, bounds rounded by `FCVT`), and
-/// widening a half to f32 is exact and monotonic, so this is the f32 clamp of the widened values.
-pub fn fclamp(y: u16, lo: u16, hi: u16) -> u16 {
-    let w = |x: u16| f32::from_bits(f16::to_f32_bits(x));
-    f16::from_f32(crate::float::clamp_num(w(y), w(lo), w(hi)))
-}
-
 /// Reference results (`m` x `n`, rows `n` apart) for activations `a` (m x k halves, as the LHS
 /// packer rounds them), weights `w` (n x k, -8..=7) and scales `d` (n x k / bl halves), clamped
 /// with `FCLAMP`.

@@ -18,7 +18,7 @@
 //! `FMLALT` (two fused steps, two roundings, Arm NaN rules: [`fmlal`]) and clamps with `FMIN`
 //! by the upper bound then `FMAX` by the lower; the `1x16vl_sme2_dot` kernel adds each pair with
 //! `FDOT` into ZA (the two products summed and rounded to f32, then added with a second rounding;
-//! any NaN is the default NaN: [`dot_add`]) and clamps with `FCLAMP` on halves ([`fclamp`]: a
+//! any NaN is the default NaN: [`dot_add`]) and clamps with `FCLAMP` on halves ([`clamp_num`]: a
 //! NaN becomes a bound). An odd K's last pair adds `+0 x +0` (the LHS value past K is not read,
 //! the packer's zero pads the RHS), which makes a `-0` sum `+0`. With `k == 0` both compute one
 //! such pair of zeros from the bias (KleidiAI's kernels do the same arithmetic on RHS bytes read
@@ -26,7 +26,7 @@
 //!
 //! [`fmlal`]: crate::reference::f16p_qsi4c32p::fmlal
 //! [`dot_add`]: crate::reference::f16p_qsi4c32p::dot_add
-//! [`fclamp`]: crate::reference::f16p_qsi4c32p::fclamp
+//! [`clamp_num`]: crate::float::f16::clamp_num
 //!
 //! # Safety
 //!
@@ -53,7 +53,7 @@ pub use super::args::UnpackedLhsArgs as Args;
 
 use crate::float::f16;
 use crate::kernel::MatmulKernel;
-use crate::reference::f16p_qsi4c32p::{dot_add, fclamp, fmlal};
+use crate::reference::f16p_qsi4c32p::{dot_add, fmlal};
 
 /// How an SME GEMV of the family adds a pair of K values and clamps (see the module
 /// documentation); the NEON kernels, one K value per step in f16, have none.
@@ -88,7 +88,7 @@ impl Pairs {
         let y = f16::from_f32(acc);
         match self {
             Pairs::Fmlal => f16::clamp_upper_first(y, lo, hi),
-            Pairs::Fdot => fclamp(y, lo, hi),
+            Pairs::Fdot => f16::clamp_num(y, lo, hi),
         }
     }
 
