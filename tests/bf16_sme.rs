@@ -67,7 +67,11 @@ fn kernel_getters_equal_kleidiai_values() {
     let t = tile();
     for k in kernels() {
         // The kernels pair with the SME LHS packers only.
-        assert!(k.lhs_packers.iter().all(|p| lhs_variant(p).is_sme()), "{}", k.stem);
+        assert!(
+            k.lhs_packers.iter().all(|p| lhs_variant(p).is_sme()),
+            "{}",
+            k.stem
+        );
         for kk in [0usize, 1, 2, 3, 64, 77] {
             let kp = kk.div_ceil(2) * 2;
             assert_eq!(
@@ -402,9 +406,8 @@ reference_tests!(
 /// included: the default NaN, or a bound after `FCLAMP`). Every shape at every length.
 #[test]
 fn non_finite_values_follow_the_model() {
-    let cases = pf::check_implementations(FAMILY, &pf::HOSTILE_CLAMPS, |k| {
-        pf::hostile_problems(k, 3)
-    });
+    let cases =
+        pf::check_implementations(FAMILY, &pf::HOSTILE_CLAMPS, |k| pf::hostile_problems(k, 3));
     eprintln!("RELIABILITY hostile {cases}");
 }
 

@@ -46,7 +46,9 @@ pub fn source_values(values: Output) -> Output {
 /// The catalog entry of the kernel of `family` whose stem ends with `suffix` (`"_sme_mopa"`,
 /// `"_sme2_mopa"`), whatever `RKAI_TEST_KERNEL` narrows.
 pub fn kernel_ending(family: Family, suffix: &str) -> &'static MatmulKernel {
-    let of_family = rkai::ukernels::catalog::KERNELS.iter().filter(|k| k.family == family);
+    let of_family = rkai::ukernels::catalog::KERNELS
+        .iter()
+        .filter(|k| k.family == family);
     let mut found = of_family.copied().filter(|k| k.stem.ends_with(suffix));
     let k = found.next().unwrap_or_else(|| panic!("no {suffix} kernel"));
     assert!(found.next().is_none(), "two {suffix} kernels");
@@ -383,7 +385,8 @@ impl Problem {
                     Output::Bf16 => {
                         let (lhs, w, bias) = bf16.as_ref().expect("bf16 operands");
                         let (n, k) = (self.n, self.k);
-                        let y = bf16_reference::outer_product_element(i, j, n, k, lhs, w, Some(bias));
+                        let y =
+                            bf16_reference::outer_product_element(i, j, n, k, lhs, w, Some(bias));
                         bf16_gemm::clamp(kernel, y, lo, hi)
                     }
                 });
@@ -482,8 +485,14 @@ pub fn check_implementations(
 pub fn hostile_problems(kernel: &MatmulKernel, count: usize) -> Vec<Problem> {
     let t = tile();
     let shapes = [(t + 1, t + 3, 7), (3, 2 * t, 16), (2 * t, 5, 33)];
-    let problem = |(seed, shape)| Problem::new(kernel, shape, seed, Values::Hostile, 900 + seed as u64);
-    shapes.into_iter().enumerate().take(count).map(problem).collect()
+    let problem =
+        |(seed, shape)| Problem::new(kernel, shape, seed, Values::Hostile, 900 + seed as u64);
+    shapes
+        .into_iter()
+        .enumerate()
+        .take(count)
+        .map(problem)
+        .collect()
 }
 
 /// Hostile values in the LHS, the RHS and the bias, under four clamps (none, huge, biting,
@@ -602,7 +611,6 @@ pub fn dst_stride_col_is_ignored(family: Family) -> usize {
     }
     calls
 }
-
 
 /// The `#[test]` functions the f32 and f16 packed-float families share, for `family` (its
 /// kernels `..._sme_mopa` and `..._sme2_mopa`, its LHS packer and K x N RHS packer): the getters
