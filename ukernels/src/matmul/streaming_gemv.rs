@@ -64,6 +64,39 @@ macro_rules! streaming_gemv_asm {
     };
 }
 
+/// The K loop of every GEMV of this form, over `$units` (a register: K values for f32, pairs of
+/// K values for f16) of four bytes each of the LHS row, in K order: while four units remain,
+/// `LD1RQW` puts them in every 128-bit segment of z0 and `$four` runs (its steps take unit `i`
+/// as the indexed element `z0.s[i]`, or its halves `z0.h[2i]`, `z0.h[2i + 1]`, and advance the
+/// RHS pointers past the four rows); then each unit left is broadcast by `LD1RW` (unit 0 of
+/// every segment) and `$one` runs. Leaves x20 past the units read. Uses x20 and x21; labels 30 to
+/// 33.
+macro_rules! gemv_k_loop {
+    ($units:literal; $four:expr; $one:expr) => {
+        concat!(
+            "mov x20, x2\n",
+            "lsr x21, ", $units, ", #2\n",
+            "cbz x21, 31f\n",
+            "30:\n",
+            "ld1rqw {{z0.s}}, p0/z, [x20]\n",
+            "add x20, x20, #16\n",
+            $four,
+            "subs x21, x21, #1\n",
+            "b.ne 30b\n",
+            "31:\n",
+            "ands x21, ", $units, ", #3\n",
+            "b.eq 33f\n",
+            "32:\n",
+            "ld1rw {{z0.s}}, p0/z, [x20]\n",
+            "add x20, x20, #4\n",
+            $one,
+            "subs x21, x21, #1\n",
+            "b.ne 32b\n",
+            "33:\n",
+        )
+    };
+}
+
 // ---- f32, SME (streaming SVE): accumulators in Z registers ----
 
 /// Two vectors (one `2vl` group's row) from `[$p]` into z$a/z$b (predicate p0), `$p` advanced
@@ -90,15 +123,17 @@ macro_rules! sme_f32_row2 {
     };
 }
 
-/// One K step of one group: its row at `[$p]` into z$w0/z$w1, then `acc += w * z0` (z0: the K
-/// value in every lane) into z$a0/z$a1, fused (`FMLA`, weight first as KleidiAI's by-element
-/// form multiplies).
+/// One K step of one group, unit `$i` of z0 (see `gemv_k_loop!`): its row at `[$p, #$o0, mul
+/// vl]` and `[$p, #$o1, mul vl]` into z$w0/z$w1, then `acc += w * z0.s[$i]` into z$a0/z$a1,
+/// fused (`FMLA` by element, weight first as KleidiAI's kernel multiplies). `$p` is not moved.
 macro_rules! sme_f32_step2 {
-    ($p:literal; $w0:literal, $w1:literal; $a0:literal, $a1:literal) => {
+    ($p:literal, $o0:literal, $o1:literal, $i:literal; $w0:literal, $w1:literal;
+        $a0:literal, $a1:literal) => {
         concat!(
-            sme_f32_row2!($p; $w0, $w1),
-            "fmla z", $a0, ".s, p0/m, z", $w0, ".s, z0.s\n",
-            "fmla z", $a1, ".s, p0/m, z", $w1, ".s, z0.s\n",
+            "ld1w {{z", $w0, ".s}}, p0/z, [", $p, ", #", $o0, ", mul vl]\n",
+            "ld1w {{z", $w1, ".s}}, p0/z, [", $p, ", #", $o1, ", mul vl]\n",
+            "fmla z", $a0, ".s, z", $w0, ".s, z0.s[", $i, "]\n",
+            "fmla z", $a1, ".s, z", $w1, ".s, z0.s[", $i, "]\n",
         )
     };
 }
@@ -149,16 +184,14 @@ macro_rules! sme2_f32_finish4 {
     };
 }
 
-/// One K step of the SME2 GEMVs: the K value at `[x20]` into every lane of z0 (x20 advanced),
-/// then each listed four-vector group `FMLA`'d by it into its ZA vector group (`$loads` fills
-/// the registers first).
+/// One K step of the SME2 GEMVs, unit `$i` of z0 (see `gemv_k_loop!`): `$loads` fills the
+/// registers, then each listed four-vector group is `FMLA`'d by `z0.s[$i]` into its ZA vector
+/// group.
 macro_rules! sme2_f32_step4 {
-    ($loads:expr; $(($r0:literal, $r3:literal, $o:literal))+) => {
+    ($i:literal; $loads:expr; $(($r0:literal, $r3:literal, $o:literal))+) => {
         concat!(
-            "ld1rw {{z0.s}}, p0/z, [x20]\n",
-            "add x20, x20, #4\n",
             $loads,
-            $("fmla za.s[w8, ", $o, ", vgx4], {{z", $r0, ".s-z", $r3, ".s}}, z0.s[0]\n",)+
+            $("fmla za.s[w8, ", $o, ", vgx4], {{z", $r0, ".s-z", $r3, ".s}}, z0.s[", $i, "]\n",)+
         )
     };
 }
