@@ -9,9 +9,16 @@
 //!   operands below, so a kernel file holds only its loops;
 //! * `streaming_gemv_safety!`, the `# Safety` section of every such kernel.
 //!
-//! The f32 fragments after those are the element-specific pieces the f32 kernels of
-//! `matmul_clamp_f32_f32_f32p` share (SME: two-vector groups in Z registers; SME2: ZA vector
-//! groups and their finish).
+//! * the K loop, `gemv_k_loop!`: four units (K values of f32, pairs of K values of f16) per
+//!   iteration while four remain, each broadcast to the 128-bit segments of z0 by one `LD1RQW`
+//!   and taken by element (`FMLA`, `FMLALB`/`FMLALT`, `FDOT` by `z0.s[i]` or `z0.h[j]`), the RHS
+//!   rows of the four read at immediate offsets and each pointer advanced once; then the units
+//!   left one at a time (`LD1RW`). The f16 kernels wrap it in `half_k_loop!`, which adds the odd
+//!   K value and the `k == 0` step.
+//!
+//! The fragments after those are the element-specific pieces: f32 (SME: two-vector group steps,
+//! clamps and stores in Z registers; SME2: ZA vector groups and their finish), then f16 (the
+//! pair loop's set-up and `half_k_loop!`).
 //!
 //! Register convention (operands of `streaming_gemv_asm!`):
 //!
@@ -20,13 +27,8 @@
 //! x1  k                       x2  LHS row (k elements, read once per column block)
 //! x3  RHS group pointer       x4  dst (advances with the columns)
 //! x5  bytes of one RHS group  x6 / x7  clamp_min / clamp_max bits (of the element type)
-//! x8-x17, x20-x22  scratch; every Z, P and PN register; ZA
+//! x8-x17, x20-x22  scratch (the K loop: x20, x21; f16 also x11); every Z, P and PN register; ZA
 //! ```
-//!
-//! The f16 GEMVs of `matmul_clamp_f16_f16_f16p` (`_1x8vl_sme_mla`, `_1x16vl_sme2_dot`) are
-//! declared by `streaming_gemv_kernel!` (section "f16" at the end), with their bounds as
-//! [`Bound`] values and their own register use, and share its K loop over pairs. Two forms of one
-//! declaration: folding the f16 kernels onto `streaming_gemv_asm!`'s convention is open work.
 
 /// The `# Safety` section of the streaming GEMVs with an unpacked LHS (for `#[doc = ...]`).
 macro_rules! streaming_gemv_safety {
