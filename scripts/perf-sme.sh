@@ -49,7 +49,9 @@ bin=$CARGO_TARGET_DIR/aarch64-unknown-linux-gnu/release/examples/count_instructi
 # and FDOT of the same group); streaming SVE SDOT; SME2 multi-vector indexed FMLA into ZA vector
 # groups (single precision, two or four vectors); SME2 multi-vector indexed FDOT f16 pairs into
 # ZA (two or four vectors); streaming SVE FMLA single precision, predicated and indexed; FMLALB
-# and FMLALT (f16 to f32), by vector and indexed. The first four are the outer products.
+# and FMLALT (f16 to f32), by vector and indexed. The first four are the outer products; the
+# multiply-adds count as MACs of the five float GEMVs only (the integer kernels' streaming FMLA
+# apply scales in their epilogues).
 classes=(outer=ff800010/a0800000 bfmopa=ffe0001c/81800000 fmopa_h=ffe0001c/81a00000
   fmopa_s=ffe0001c/80800000 sdot_za=fff09018/c1509000 sdot_z=ffe0fc00/44a00000
   fmla_za=fff01038/c1500000 fdot_za=fff01038/c1501008 fmla_z=ffe0e000/65a00000
@@ -149,8 +151,11 @@ for svl in ${RKAI_SME_SVL_BYTES:-64}; do
 import sys
 stem, svl, m, n, k, bl = sys.argv[1], *map(int, sys.argv[2:7])
 counts, packed = (list(map(int, a.split())) for a in sys.argv[7:9])
-# total, then the classes: four outer-product encodings, then the dot and multiply-add ones
-total, outer, dot = counts[0], sum(counts[1:5]), sum(counts[5:])
+# total, then the classes: four outer-product encodings, two dot-product ones, then the
+# multiply-adds, the MACs of the float GEMVs only (elsewhere a streaming FMLA applies scales)
+float_gemv = stem.startswith(("matmul_clamp_f32_f32_f32p", "matmul_clamp_f16_f16_f16p"))
+mac_classes = slice(5, None) if float_gemv else slice(5, 7)
+total, outer, dot = counts[0], sum(counts[1:5]), sum(counts[mac_classes])
 kai = list(map(int, sys.argv[9].split())) if sys.argv[9] != "-" else None
 lhs_bytes, rhs_bytes, mr, nr = packed
 row_groups, col_groups = -(-m // mr), -(-n // nr)
@@ -162,7 +167,7 @@ shape = f"{m}x{n}x{k}" + (f" ({bl})" if bl else "")
 mac = f"{outer:,} + {dot:,}"
 share = f"{100 * (outer + dot) / total:.1f}%"
 if kai:
-    kt, ko, kd = kai[0], sum(kai[1:5]), sum(kai[5:])
+    kt, ko, kd = kai[0], sum(kai[1:5]), sum(kai[mac_classes])
     kai_cells = [f"{kt:,}", f"{total / kt:.2f}", f"{ko:,} + {kd:,}",
                  f"{100 * (ko + kd) / kt:.1f}%"]
 else:
