@@ -7,8 +7,7 @@
 //!   ZA save, and the entry `streaming_entry!(..., unpacked folder::module, One)` (`kernel.rs`);
 //! * the register convention of `streaming_gemv_asm!`, which wraps `streaming_asm!` with the
 //!   operands below, so a kernel file holds only its loops;
-//! * `streaming_gemv_safety!`, the `# Safety` section of every such kernel.
-//!
+//! * `streaming_gemv_safety!`, the `# Safety` section of every such kernel;
 //! * the K loop, `gemv_k_loop!`: four units (K values of f32, pairs of K values of f16) per
 //!   iteration while four remain, each broadcast to the 128-bit segments of z0 by one `LD1RQW`
 //!   and taken by element (`FMLA`, `FMLALB`/`FMLALT`, `FDOT` by `z0.s[i]` or `z0.h[j]`), the RHS
