@@ -105,7 +105,12 @@ const PLANAR: &[CFn] = &[
         ret: ("void", "()"),
         params: &[
             ("const void*", "*const core::ffi::c_void", "src", "inptr"),
-            ("const void*", "*const core::ffi::c_void", "rhs_packed", "packed_rhs"),
+            (
+                "const void*",
+                "*const core::ffi::c_void",
+                "rhs_packed",
+                "packed_rhs",
+            ),
             ("void*", "*mut core::ffi::c_void", "dst", "outptr_start"),
             size("in_stride_row", "in_stride_row"),
             size("in_stride_col", "in_stride_col"),
@@ -202,9 +207,17 @@ fn entry_path<T>(modules: &[(&str, &[&T])], entry: &T, name: &str) -> String {
 
 fn emit(out: &mut String, f: &CFn, name: &str, entry: &str) -> String {
     let symbol = format!("kai_{}_{name}", f.verb);
-    let params: Vec<String> = f.params.iter().map(|p| format!("{}: {}", p.2, p.1)).collect();
+    let params: Vec<String> = f
+        .params
+        .iter()
+        .map(|p| format!("{}: {}", p.2, p.1))
+        .collect();
     let pointers = f.params.iter().any(|p| p.1.starts_with('*'));
-    let ret = if f.ret.1 == "()" { String::new() } else { format!(" -> {}", f.ret.1) };
+    let ret = if f.ret.1 == "()" {
+        String::new()
+    } else {
+        format!(" -> {}", f.ret.1)
+    };
     let call = f
         .call
         .replace("$E", entry)
@@ -213,7 +226,9 @@ fn emit(out: &mut String, f: &CFn, name: &str, entry: &str) -> String {
         (
             "unsafe ",
             "/// # Safety\n/// Pointers must satisfy the KleidiAI contract of this function.\n",
-            format!("// SAFETY: the caller upholds the C contract forwarded here.\n    unsafe {{ {call} }}"),
+            format!(
+                "// SAFETY: the caller upholds the C contract forwarded here.\n    unsafe {{ {call} }}"
+            ),
         )
     } else {
         ("", "", call)
@@ -247,9 +262,20 @@ pub fn shims(out: &mut String) -> Vec<String> {
 }
 
 fn prototype(f: &CFn, name: &str) -> String {
-    let params: Vec<String> = f.params.iter().map(|p| format!("{} {}", p.0, p.2)).collect();
-    let params = if params.is_empty() { "void".to_string() } else { params.join(", ") };
-    format!("/// {}\n{} kai_{}_{name}({params});\n", f.doc, f.ret.0, f.verb)
+    let params: Vec<String> = f
+        .params
+        .iter()
+        .map(|p| format!("{} {}", p.0, p.2))
+        .collect();
+    let params = if params.is_empty() {
+        "void".to_string()
+    } else {
+        params.join(", ")
+    };
+    format!(
+        "/// {}\n{} kai_{}_{name}({params});\n",
+        f.doc, f.ret.0, f.verb
+    )
 }
 
 /// The headers: per kernel, per interface, per packer.
@@ -286,7 +312,11 @@ pub fn headers(open: impl Fn(&mut String), close: impl Fn(&mut String)) -> Vec<(
         let name = format!("{stem}_{}", interface_name(interface));
         let mut out = String::new();
         open(&mut out);
-        writeln!(out, "/// Function table of one `{name}` micro-kernel; field order is ABI.\n").unwrap();
+        writeln!(
+            out,
+            "/// Function table of one `{name}` micro-kernel; field order is ABI.\n"
+        )
+        .unwrap();
         let members = member_order(interface).iter().map(|&m| {
             let f = functions_of(interface)
                 .iter()
@@ -295,9 +325,22 @@ pub fn headers(open: impl Fn(&mut String), close: impl Fn(&mut String)) -> Vec<(
             (f, m)
         });
         for (f, m) in members.clone() {
-            let params: Vec<String> = f.params.iter().map(|p| format!("{} {}", p.0, p.3)).collect();
-            let params = if params.is_empty() { "void".to_string() } else { params.join(", ") };
-            writeln!(out, "typedef {} (*kai_{name}_{m}_func_t)({params});", f.ret.0).unwrap();
+            let params: Vec<String> = f
+                .params
+                .iter()
+                .map(|p| format!("{} {}", p.0, p.3))
+                .collect();
+            let params = if params.is_empty() {
+                "void".to_string()
+            } else {
+                params.join(", ")
+            };
+            writeln!(
+                out,
+                "typedef {} (*kai_{name}_{m}_func_t)({params});",
+                f.ret.0
+            )
+            .unwrap();
         }
         writeln!(out, "\nstruct kai_{name}_ukernel {{").unwrap();
         for (_, m) in members {
@@ -319,7 +362,11 @@ pub fn headers(open: impl Fn(&mut String), close: impl Fn(&mut String)) -> Vec<(
     files
 }
 
-fn packer_header(p: &DwconvPacker, open: impl Fn(&mut String), close: impl Fn(&mut String)) -> String {
+fn packer_header(
+    p: &DwconvPacker,
+    open: impl Fn(&mut String),
+    close: impl Fn(&mut String),
+) -> String {
     let mut out = String::new();
     open(&mut out);
     writeln!(

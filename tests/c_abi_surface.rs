@@ -4,9 +4,7 @@
 
 use rkai::cabi::CSurface;
 use rkai::capi::exports::SYMBOL_NAMES;
-use rkai::ukernels::catalog::{
-    DWCONV_KERNELS, DWCONV_PACKERS, KERNELS, PACKERS, UKER_RHS_PACKERS,
-};
+use rkai::ukernels::catalog::{DWCONV_KERNELS, DWCONV_PACKERS, KERNELS, PACKERS, UKER_RHS_PACKERS};
 use rkai::ukernels::kernel::Origin;
 use std::collections::BTreeSet;
 use std::fs;

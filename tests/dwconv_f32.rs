@@ -69,10 +69,22 @@ fn packed_reference(taps: usize, channels: usize, svl: usize, w: &[u32], b: &[u3
 #[test]
 fn getters_equal_kleidiai() {
     let svl = sme_pack::svl32();
-    assert_eq!(c::kai_get_m_step_dwconv_clamp_f32_f32_f32p1vlx1b_3x3_s1_4xc_sme2_mla(), 4);
-    assert_eq!(c::kai_get_filter_height_dwconv_clamp_f32_f32_f32p1vlx1b_3x3_s1_4xc_sme2_mla(), 3);
-    assert_eq!(c::kai_get_filter_width_dwconv_clamp_f32_f32_f32p1vlx1b_3x3_s1_4xc_sme2_mla(), 3);
-    assert_eq!(c::kai_get_kr_dwconv_clamp_f32_f32_f32p1vlx1b_3x3_s1_4xc_sme2_mla(), 1);
+    assert_eq!(
+        c::kai_get_m_step_dwconv_clamp_f32_f32_f32p1vlx1b_3x3_s1_4xc_sme2_mla(),
+        4
+    );
+    assert_eq!(
+        c::kai_get_filter_height_dwconv_clamp_f32_f32_f32p1vlx1b_3x3_s1_4xc_sme2_mla(),
+        3
+    );
+    assert_eq!(
+        c::kai_get_filter_width_dwconv_clamp_f32_f32_f32p1vlx1b_3x3_s1_4xc_sme2_mla(),
+        3
+    );
+    assert_eq!(
+        c::kai_get_kr_dwconv_clamp_f32_f32_f32p1vlx1b_3x3_s1_4xc_sme2_mla(),
+        1
+    );
     let mut checked = 4;
     for (h, w, ch) in [(0, 0, 0), (1, 1, 1), (7, 5, 3), (56, 56, 197)] {
         assert_eq!(
@@ -92,11 +104,16 @@ fn getters_equal_kleidiai() {
     for row in [0, 4, 8, 52] {
         for stride in [4, 12, 56 * 197 * 4] {
             assert_eq!(
-                c::kai_get_dst_offset_dwconv_clamp_f32_f32_f32p1vlx1b_3x3_s1_4xc_sme2_mla(row, stride),
+                c::kai_get_dst_offset_dwconv_clamp_f32_f32_f32p1vlx1b_3x3_s1_4xc_sme2_mla(
+                    row, stride
+                ),
                 row * stride
             );
             assert_eq!(
-                c::kai_get_src_offset_dwconv_clamp_f32_f32_f32p1vlx1b_3x3_s1_4xc_sme2_mla(row + 1, stride),
+                c::kai_get_src_offset_dwconv_clamp_f32_f32_f32p1vlx1b_3x3_s1_4xc_sme2_mla(
+                    row + 1,
+                    stride
+                ),
                 (row + 1) * stride
             );
             checked += 2;
@@ -108,13 +125,21 @@ fn getters_equal_kleidiai() {
 #[test]
 fn packer_bytes_equal_reference() {
     let svl = sme_pack::svl32();
-    let specials = F32_SPECIALS[..5].iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+    let specials = F32_SPECIALS[..5]
+        .iter()
+        .map(|v| v.to_bits())
+        .collect::<Vec<_>>();
     let specials: [u32; 5] = specials.try_into().unwrap();
     let mut cases = 0;
     for channels in channel_counts(svl) {
         for (fh, fw) in [(3, 3), (1, 1), (2, 5)] {
             let taps = fh * fw;
-            let w = sme_pack::bit_patterns(taps * channels, (taps * 1000 + channels) as u64, 32, &specials);
+            let w = sme_pack::bit_patterns(
+                taps * channels,
+                (taps * 1000 + channels) as u64,
+                32,
+                &specials,
+            );
             let b = sme_pack::bit_patterns(channels, channels as u64 + 7, 32, &specials);
             let expect = packed_reference(taps, channels, svl, &w, &b);
             let size = c::kai_rhs_get_dst_size_dwconv_pack_x32p1vlx1b_x32_x32_sme(fh, fw, channels);
@@ -124,21 +149,27 @@ fn packer_bytes_equal_reference() {
                     Guarded::from_bytes(&sme_pack::le_bytes(&w), edge),
                     Guarded::from_bytes(&sme_pack::le_bytes(&b), edge),
                 );
-                sme_pack::packs_equal(&format!("{fh}x{fw} channels {channels}"), size, edge, &expect, |out| {
-                    // SAFETY: the buffers hold the weights, biases and packed size of the shape.
-                    unsafe {
-                        c::kai_run_rhs_dwconv_pack_x32p1vlx1b_x32_x32_sme(
-                            fh,
-                            fw,
-                            9,
-                            11,
-                            channels,
-                            wb.ptr().cast(),
-                            bb.ptr().cast(),
-                            out.cast(),
-                        )
-                    }
-                });
+                sme_pack::packs_equal(
+                    &format!("{fh}x{fw} channels {channels}"),
+                    size,
+                    edge,
+                    &expect,
+                    |out| {
+                        // SAFETY: the buffers hold the weights, biases and packed size of the shape.
+                        unsafe {
+                            c::kai_run_rhs_dwconv_pack_x32p1vlx1b_x32_x32_sme(
+                                fh,
+                                fw,
+                                9,
+                                11,
+                                channels,
+                                wb.ptr().cast(),
+                                bb.ptr().cast(),
+                                out.cast(),
+                            )
+                        }
+                    },
+                );
                 cases += 1;
             }
         }
@@ -173,7 +204,16 @@ impl Problem {
             v
         };
         let (src, weights, bias) = (values(h * w * c), values(9 * c), values(c));
-        Problem { h, w, c, pad, src, weights, bias, clamp: (f32::NEG_INFINITY, f32::INFINITY) }
+        Problem {
+            h,
+            w,
+            c,
+            pad,
+            src,
+            weights,
+            bias,
+            clamp: (f32::NEG_INFINITY, f32::INFINITY),
+        }
     }
 
     fn out_shape(&self) -> (usize, usize) {
@@ -198,11 +238,21 @@ impl Problem {
     fn packed(&self, edge: Edge) -> Guarded {
         let size = c::kai_rhs_get_dst_size_dwconv_pack_x32p1vlx1b_x32_x32_sme(3, 3, self.c);
         let mut out = sme_pack::prefilled(size, edge);
-        let (w, b) = (Guarded::from_f32(&self.weights, edge), Guarded::from_f32(&self.bias, edge));
+        let (w, b) = (
+            Guarded::from_f32(&self.weights, edge),
+            Guarded::from_f32(&self.bias, edge),
+        );
         // SAFETY: the buffers hold the filter, biases and packed size.
         unsafe {
             c::kai_run_rhs_dwconv_pack_x32p1vlx1b_x32_x32_sme(
-                3, 3, self.h, self.w, self.c, w.ptr().cast(), b.ptr().cast(), out.mut_ptr().cast(),
+                3,
+                3,
+                self.h,
+                self.w,
+                self.c,
+                w.ptr().cast(),
+                b.ptr().cast(),
+                out.mut_ptr().cast(),
             )
         };
         out
@@ -218,14 +268,27 @@ enum Impl {
 
 /// The arguments of the call for output rows `out_row..rows.end` (at most four), as KleidiAI's
 /// tests compute them, the pointers moved through the offset getters.
-fn call_args(p: &Problem, src: *const u8, packed: *const u8, dst: *mut u8, out_row: usize, end: usize) -> PlanarArgs {
+fn call_args(
+    p: &Problem,
+    src: *const u8,
+    packed: *const u8,
+    dst: *mut u8,
+    out_row: usize,
+    end: usize,
+) -> PlanarArgs {
     let (_, ow) = p.out_shape();
     let (in_row_bytes, out_row_bytes, col) = (p.w * p.c * 4, ow * p.c * 4, p.c * 4);
     let start = out_row as isize - p.pad.top as isize;
     let pad_top = (-start).max(0) as usize;
     let in_row = start.max(0) as usize;
-    let src_off = c::kai_get_src_offset_dwconv_clamp_f32_f32_f32p1vlx1b_3x3_s1_4xc_sme2_mla(in_row, in_row_bytes);
-    let dst_off = c::kai_get_dst_offset_dwconv_clamp_f32_f32_f32p1vlx1b_3x3_s1_4xc_sme2_mla(out_row, out_row_bytes);
+    let src_off = c::kai_get_src_offset_dwconv_clamp_f32_f32_f32p1vlx1b_3x3_s1_4xc_sme2_mla(
+        in_row,
+        in_row_bytes,
+    );
+    let dst_off = c::kai_get_dst_offset_dwconv_clamp_f32_f32_f32p1vlx1b_3x3_s1_4xc_sme2_mla(
+        out_row,
+        out_row_bytes,
+    );
     PlanarArgs {
         src: src.wrapping_add(src_off),
         rhs_packed: packed,
@@ -312,17 +375,29 @@ fn check_rows(p: &Problem, expect: &[f32], how: Impl, edge: Edge, rows: Range<us
                 );
             }
         } else {
-            assert!(line.iter().all(|&b| b == FILL), "{how:?}: row {y} outside {rows:?} written");
+            assert!(
+                line.iter().all(|&b| b == FILL),
+                "{how:?}: row {y} outside {rows:?} written"
+            );
         }
     }
 }
 
 fn impls() -> Vec<Impl> {
-    if native_runs() { vec![Impl::Exported, Impl::Portable] } else { vec![Impl::Portable] }
+    if native_runs() {
+        vec![Impl::Exported, Impl::Portable]
+    } else {
+        vec![Impl::Portable]
+    }
 }
 
 const fn pad(top: usize, bottom: usize, left: usize, right: usize) -> Padding {
-    Padding { top, bottom, left, right }
+    Padding {
+        top,
+        bottom,
+        left,
+        right,
+    }
 }
 
 /// Paddings of 0 and 1 on each side (one side at a time, none, all), and a large one.
@@ -340,7 +415,9 @@ const PADDINGS: [Padding; 8] = [
 /// The clamp of a problem: none, or one that bites (the middle half of the outputs' range).
 fn clamps(expect: &[f32]) -> Vec<(f32, f32)> {
     let finite: Vec<f32> = expect.iter().copied().filter(|v| v.is_finite()).collect();
-    let (lo, hi) = finite.iter().fold((f32::MAX, f32::MIN), |(a, b), &v| (a.min(v), b.max(v)));
+    let (lo, hi) = finite
+        .iter()
+        .fold((f32::MAX, f32::MIN), |(a, b), &v| (a.min(v), b.max(v)));
     let mut v = vec![(f32::NEG_INFINITY, f32::INFINITY)];
     if lo < hi {
         v.push((lo + (hi - lo) / 4.0, hi - (hi - lo) / 4.0));
@@ -379,10 +456,19 @@ fn outputs_equal_direct_convolution() {
     for (h, w) in [(1, 1), (3, 3), (7, 5), (14, 14)] {
         for channels in channel_counts(svl) {
             for (i, &pad) in PADDINGS.iter().enumerate() {
-                if reference::output_shape(h, w, pad).0 == 0 || reference::output_shape(h, w, pad).1 == 0 {
+                if reference::output_shape(h, w, pad).0 == 0
+                    || reference::output_shape(h, w, pad).1 == 0
+                {
                     continue;
                 }
-                let p = Problem::new(h, w, channels, pad, (h * 131 + w * 17 + channels * 3 + i) as u64, false);
+                let p = Problem::new(
+                    h,
+                    w,
+                    channels,
+                    pad,
+                    (h * 131 + w * 17 + channels * 3 + i) as u64,
+                    false,
+                );
                 cases += check_problem(p, &EDGES, true);
             }
         }
@@ -456,14 +542,24 @@ fn registers_survive() {
                 0,
                 0,
             ],
-            stack: [a.valid_dst_rows as u64, a.pad_left as u64, a.pad_top as u64, 0],
+            stack: [
+                a.valid_dst_rows as u64,
+                a.pad_left as u64,
+                a.pad_top as u64,
+                0,
+            ],
         };
-        let f = c::kai_run_dwconv_clamp_f32_f32_f32p1vlx1b_3x3_s1_4xc_sme2_mla as *const () as usize;
+        let f =
+            c::kai_run_dwconv_clamp_f32_f32_f32p1vlx1b_3x3_s1_4xc_sme2_mla as *const () as usize;
         // SAFETY: the arguments describe run_dwconv's prototype and valid buffers.
         let mask = unsafe { call(f, &args) };
         assert_eq!(mask, 0, "clobbered: {}", describe(mask));
     }
-    let got: Vec<u32> = dst.bytes().chunks_exact(4).map(|b| u32::from_le_bytes(b.try_into().unwrap())).collect();
+    let got: Vec<u32> = dst
+        .bytes()
+        .chunks_exact(4)
+        .map(|b| u32::from_le_bytes(b.try_into().unwrap()))
+        .collect();
     assert_eq!(got, expect.iter().map(|v| v.to_bits()).collect::<Vec<_>>());
     eprintln!("RELIABILITY registers {}", oh.div_ceil(4));
 }
@@ -515,7 +611,13 @@ fn run_with(f: impl FnOnce(&mut PlanarArgs)) {
 
 fn pack_with(rhs: bool, bias: bool, out: bool) {
     let (w, b, mut o) = ([0f32; 9], [0f32; 1], [0f32; 160]);
-    let ptr = |on: bool, p: *const f32| if on { p.cast::<c_void>() } else { std::ptr::null() };
+    let ptr = |on: bool, p: *const f32| {
+        if on {
+            p.cast::<c_void>()
+        } else {
+            std::ptr::null()
+        }
+    };
     // SAFETY: the buffers, where not null, hold one channel's filter, bias and packing.
     unsafe {
         c::kai_run_rhs_dwconv_pack_x32p1vlx1b_x32_x32_sme(
@@ -526,7 +628,11 @@ fn pack_with(rhs: bool, bias: bool, out: bool) {
             1,
             ptr(rhs, w.as_ptr()),
             ptr(bias, b.as_ptr()),
-            if out { o.as_mut_ptr().cast() } else { std::ptr::null_mut() },
+            if out {
+                o.as_mut_ptr().cast()
+            } else {
+                std::ptr::null_mut()
+            },
         )
     };
 }
@@ -539,21 +645,39 @@ fn cases() -> Vec<support::death::Case> {
         (name, symbol.to_string(), condition.to_string(), f)
     };
     vec![
-        case("null_src", &run, "src != NULL", || run_with(|a| a.src = std::ptr::null())),
-        case("null_rhs", &run, "rhs_packed != NULL", || run_with(|a| a.rhs_packed = std::ptr::null())),
-        case("null_dst", &run, "dst != NULL", || run_with(|a| a.dst = std::ptr::null_mut())),
-        case("no_rows", &run, "valid_dst_rows != 0", || run_with(|a| a.valid_dst_rows = 0)),
-        case("pad_value", &run, "pad_value == 0.0F", || run_with(|a| a.pad_value = 1.0)),
-        case("pad_nan", &run, "pad_value == 0.0F", || run_with(|a| a.pad_value = f32::NAN)),
+        case("null_src", &run, "src != NULL", || {
+            run_with(|a| a.src = std::ptr::null())
+        }),
+        case("null_rhs", &run, "rhs_packed != NULL", || {
+            run_with(|a| a.rhs_packed = std::ptr::null())
+        }),
+        case("null_dst", &run, "dst != NULL", || {
+            run_with(|a| a.dst = std::ptr::null_mut())
+        }),
+        case("no_rows", &run, "valid_dst_rows != 0", || {
+            run_with(|a| a.valid_dst_rows = 0)
+        }),
+        case("pad_value", &run, "pad_value == 0.0F", || {
+            run_with(|a| a.pad_value = 1.0)
+        }),
+        case("pad_nan", &run, "pad_value == 0.0F", || {
+            run_with(|a| a.pad_value = f32::NAN)
+        }),
         case("strides", &run, "dst_stride_col == in_stride_col", || {
             run_with(|a| a.dst_stride_col = 8)
         }),
         case("offset_row", &offset, "dst_row_idx % kai_mr == 0", || {
             c::kai_get_dst_offset_dwconv_clamp_f32_f32_f32p1vlx1b_3x3_s1_4xc_sme2_mla(2, 64);
         }),
-        case("pack_rhs", &pack, "rhs != NULL", || pack_with(false, true, true)),
-        case("pack_out", &pack, "rhs_packed != NULL", || pack_with(true, true, false)),
-        case("pack_bias", &pack, "bias != NULL", || pack_with(true, false, true)),
+        case("pack_rhs", &pack, "rhs != NULL", || {
+            pack_with(false, true, true)
+        }),
+        case("pack_out", &pack, "rhs_packed != NULL", || {
+            pack_with(true, true, false)
+        }),
+        case("pack_bias", &pack, "bias != NULL", || {
+            pack_with(true, false, true)
+        }),
     ]
 }
 

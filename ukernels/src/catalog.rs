@@ -6,10 +6,10 @@
 //! The `rkai` crate's build script turns these lists into the `kai_*` C functions, the headers
 //! under `include/kai`, and the registration lists of the tests and benches.
 
-use crate::kernel::MatmulKernel;
-use crate::pack::kinds::{Packer, UkerRhsPacker};
 use crate::dwconv::DwconvKernel;
 use crate::dwconv::pack::DwconvPacker;
+use crate::kernel::MatmulKernel;
+use crate::pack::kinds::{Packer, UkerRhsPacker};
 use crate::{dwconv, matmul, pack};
 
 /// Declares `$all`, every entry of the listed modules (module after module, each in its own

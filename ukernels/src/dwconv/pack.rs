@@ -84,7 +84,9 @@ pub unsafe fn run(p: &DwconvPacker, a: &PackArgs) {
         for row in 0..=taps {
             let from = match row {
                 0 => a.bias.wrapping_add(first * size),
-                tap => a.rhs.wrapping_add(((tap - 1) * a.num_channels + first) * size),
+                tap => a
+                    .rhs
+                    .wrapping_add(((tap - 1) * a.num_channels + first) * size),
             };
             // SAFETY: `from` holds `count` elements of a row of the weights or the biases, `out`
             // one group row of the packed buffer (the caller's sizes); they do not overlap.
