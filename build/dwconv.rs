@@ -160,11 +160,11 @@ const PACKER: &[CFn] = &[
             ("const void*", "*const core::ffi::c_void", "bias", ""),
             ("void*", "*mut core::ffi::c_void", "rhs_packed", ""),
         ],
-        call: "crate::capi::dwconv::pack(&$E, $S, height, width, &rkai_ukernels::dwconv::pack::PackArgs { \
-               filter_height, filter_width, num_channels, rhs: rhs.cast(), bias: bias.cast(), \
-               rhs_packed: rhs_packed.cast() })",
+        call: "crate::capi::dwconv::pack(&$E, $S, &rkai_ukernels::dwconv::pack::PackArgs { \
+               filter_height, filter_width, height, width, num_channels, rhs: rhs.cast(), \
+               bias: bias.cast(), rhs_packed: rhs_packed.cast() })",
         doc: "Packs `[filter_height][filter_width][num_channels]` weights and the biases \
-              (`height`, `width`: unused).",
+              (`height`, `width`: the filter's shape again; checked by the x16 packer).",
     },
 ];
 

@@ -23,19 +23,13 @@ pub(crate) unsafe fn run_planar(k: &DwconvKernel, symbol: &str, a: &PlanarArgs) 
     unsafe { f(a) }
 }
 
-/// `kai_run_rhs_<packer>` (`height` and `width` are unused, as in KleidiAI).
+/// `kai_run_rhs_<packer>`.
 ///
 /// # Safety
 /// The buffers follow KleidiAI's contract of the call.
 #[inline(always)]
-pub(crate) unsafe fn pack(
-    p: &DwconvPacker,
-    symbol: &str,
-    _height: usize,
-    _width: usize,
-    a: &PackArgs,
-) {
-    super::ensure(symbol, a.check());
+pub(crate) unsafe fn pack(p: &DwconvPacker, symbol: &str, a: &PackArgs) {
+    super::ensure(symbol, a.check(p));
     // SAFETY: checked arguments, buffers by the caller's contract.
     unsafe { pack::run(p, a) }
 }

@@ -16,6 +16,9 @@ pub struct DwconvPacker {
     pub isa: Isa,
     /// Bytes of one element.
     pub element_bytes: usize,
+    /// Whether KleidiAI asserts `height == filter_height` and `width == filter_width` (its x16
+    /// packer does; its x32 packer ignores both).
+    pub asserts_filter_shape: bool,
 }
 
 /// `kai_rhs_dwconv_pack_x32p1vlx1b_x32_x32_sme`: f32 weights and biases.
@@ -24,10 +27,23 @@ pub static dwconv_pack_x32p1vlx1b_x32_x32_sme: DwconvPacker = DwconvPacker {
     name: "dwconv_pack_x32p1vlx1b_x32_x32_sme",
     isa: Isa::Sme,
     element_bytes: 4,
+    asserts_filter_shape: false,
+};
+
+/// `kai_rhs_dwconv_pack_x16p1vlx1b_x16_x16_sme`: 16-bit weights and biases (f16).
+#[allow(non_upper_case_globals)]
+pub static dwconv_pack_x16p1vlx1b_x16_x16_sme: DwconvPacker = DwconvPacker {
+    name: "dwconv_pack_x16p1vlx1b_x16_x16_sme",
+    isa: Isa::Sme,
+    element_bytes: 2,
+    asserts_filter_shape: true,
 };
 
 /// Every packer of this module, for the catalog.
-pub static PACKERS: &[&DwconvPacker] = &[&dwconv_pack_x32p1vlx1b_x32_x32_sme];
+pub static PACKERS: &[&DwconvPacker] = &[
+    &dwconv_pack_x32p1vlx1b_x32_x32_sme,
+    &dwconv_pack_x16p1vlx1b_x16_x16_sme,
+];
 
 /// Channels of one packed group: one streaming vector of `element_bytes` elements.
 pub fn group_channels(p: &DwconvPacker) -> usize {
@@ -51,6 +67,10 @@ pub struct PackArgs {
     pub filter_height: usize,
     /// Filter columns.
     pub filter_width: usize,
+    /// The weights' rows as the caller states them (checked by some packers only).
+    pub height: usize,
+    /// The weights' columns as the caller states them (checked by some packers only).
+    pub width: usize,
     /// Channels.
     pub num_channels: usize,
     /// Weights, `[filter_height][filter_width][num_channels]`.
@@ -62,11 +82,16 @@ pub struct PackArgs {
 }
 
 impl PackArgs {
-    /// KleidiAI's assertions, in its order.
-    pub fn check(&self) -> Checked {
+    /// KleidiAI's assertions of packer `p`, in its order.
+    pub fn check(&self, p: &DwconvPacker) -> Checked {
         require(!self.rhs.is_null(), "rhs != NULL")?;
         require(!self.rhs_packed.is_null(), "rhs_packed != NULL")?;
-        require(!self.bias.is_null(), "bias != NULL")
+        require(!self.bias.is_null(), "bias != NULL")?;
+        if p.asserts_filter_shape {
+            require(self.height == self.filter_height, "height == filter_height")?;
+            require(self.width == self.filter_width, "width == filter_width")?;
+        }
+        Ok(())
     }
 }
 

@@ -15,7 +15,7 @@ extern "C" {
 /// Bytes of the packed weights and biases.
 size_t kai_rhs_get_dst_size_dwconv_pack_x32p1vlx1b_x32_x32_sme(size_t filter_height, size_t filter_width, size_t num_channels);
 
-/// Packs `[filter_height][filter_width][num_channels]` weights and the biases (`height`, `width`: unused).
+/// Packs `[filter_height][filter_width][num_channels]` weights and the biases (`height`, `width`: the filter's shape again; checked by the x16 packer).
 void kai_run_rhs_dwconv_pack_x32p1vlx1b_x32_x32_sme(size_t filter_height, size_t filter_width, size_t height, size_t width, size_t num_channels, const void* rhs, const void* bias, void* rhs_packed);
 
 #ifdef __cplusplus

@@ -1,6 +1,6 @@
 //! KleidiAI's f32 depthwise convolution (`kai_dwconv_clamp_f32_f32_f32p1vlx1b_3x3_s1_4xc_sme2_mla`,
-//! the `planar` interface) and its packer `kai_rhs_dwconv_pack_x32p1vlx1b_x32_x32_sme`, through
-//! their C symbols at the streaming length of the CPU running the test (`scripts/test-matrix.sh`
+//! the `planar` interface), its packer `kai_rhs_dwconv_pack_x32p1vlx1b_x32_x32_sme` and the f16
+//! kernel's packer `kai_rhs_dwconv_pack_x16p1vlx1b_x16_x16_sme`, through their C symbols at the streaming length of the CPU running the test (`scripts/test-matrix.sh`
 //! runs it at every one; the portable path runs everywhere): packed bytes equal a layout
 //! reference written from KleidiAI's format; every output equals a direct depthwise convolution
 //! of the whole image (`reference::dwconv`) bit for bit, on image shapes from 1x1 to 56x56, channel
@@ -24,6 +24,7 @@ use support::sme_pack::{self, FILL};
 
 const STEM: &str = "dwconv_clamp_f32_f32_f32p1vlx1b_3x3_s1_4xc_sme2_mla";
 const PACKER: &str = "dwconv_pack_x32p1vlx1b_x32_x32_sme";
+const PACKER_X16: &str = "dwconv_pack_x16p1vlx1b_x16_x16_sme";
 
 fn kernel() -> &'static DwconvKernel {
     catalog::DWCONV_KERNELS
@@ -46,17 +47,22 @@ fn channel_counts(svl: usize) -> Vec<usize> {
     v
 }
 
-/// The packed layout, written from KleidiAI's description: per group of `svl` channels one row of
-/// biases, then one row per tap (row-major), each `svl` lanes; lanes past the channel count keep
-/// the buffer's [`FILL`].
-fn packed_reference(taps: usize, channels: usize, svl: usize, w: &[u32], b: &[u32]) -> Vec<u8> {
-    let groups = channels.div_ceil(svl);
-    let mut out = vec![FILL; groups * (taps + 1) * svl * 4];
+/// The packed layout, written from KleidiAI's description: per group of `lanes` channels one row
+/// of biases, then one row per tap (row-major), each `lanes` values of `bytes` bytes; lanes past
+/// the channel count keep the buffer's [`FILL`].
+fn packed_reference(
+    (taps, channels): (usize, usize),
+    (lanes, bytes): (usize, usize),
+    w: &[u32],
+    b: &[u32],
+) -> Vec<u8> {
+    let groups = channels.div_ceil(lanes);
+    let mut out = vec![FILL; groups * (taps + 1) * lanes * bytes];
     for ch in 0..channels {
-        let (g, lane) = (ch / svl, ch % svl);
+        let (g, lane) = (ch / lanes, ch % lanes);
         let mut put = |row: usize, v: u32| {
-            let at = ((g * (taps + 1) + row) * svl + lane) * 4;
-            out[at..at + 4].copy_from_slice(&v.to_le_bytes());
+            let at = ((g * (taps + 1) + row) * lanes + lane) * bytes;
+            out[at..at + bytes].copy_from_slice(&v.to_le_bytes()[..bytes]);
         };
         put(0, b[ch]);
         for tap in 0..taps {
@@ -64,6 +70,39 @@ fn packed_reference(taps: usize, channels: usize, svl: usize, w: &[u32], b: &[u3
         }
     }
     out
+}
+
+type PackSize = extern "C" fn(usize, usize, usize) -> usize;
+type PackRun = unsafe extern "C" fn(
+    usize,
+    usize,
+    usize,
+    usize,
+    usize,
+    *const c_void,
+    *const c_void,
+    *mut c_void,
+);
+
+/// The two packers: name, size and run functions, bytes per value, and the `height`/`width`
+/// they are called with (the x16 packer asserts they are the filter's; the x32 one ignores them).
+fn packers() -> [(&'static str, PackSize, PackRun, usize, bool); 2] {
+    [
+        (
+            PACKER,
+            c::kai_rhs_get_dst_size_dwconv_pack_x32p1vlx1b_x32_x32_sme,
+            c::kai_run_rhs_dwconv_pack_x32p1vlx1b_x32_x32_sme,
+            4,
+            false,
+        ),
+        (
+            PACKER_X16,
+            c::kai_rhs_get_dst_size_dwconv_pack_x16p1vlx1b_x16_x16_sme,
+            c::kai_run_rhs_dwconv_pack_x16p1vlx1b_x16_x16_sme,
+            2,
+            true,
+        ),
+    ]
 }
 
 #[test]
@@ -97,6 +136,11 @@ fn getters_equal_kleidiai() {
                 ch.div_ceil(svl) * svl * (fh * fw + 1) * 4,
                 "packed size {fh}x{fw} channels {ch}"
             );
+            assert_eq!(
+                c::kai_rhs_get_dst_size_dwconv_pack_x16p1vlx1b_x16_x16_sme(fh, fw, ch),
+                ch.div_ceil(2 * svl) * 2 * svl * (fh * fw + 1) * 2,
+                "x16 packed size {fh}x{fw} channels {ch}"
+            );
             checked += 1;
         }
         checked += 1;
@@ -125,52 +169,56 @@ fn getters_equal_kleidiai() {
 #[test]
 fn packer_bytes_equal_reference() {
     let svl = sme_pack::svl32();
-    let specials = F32_SPECIALS[..5]
-        .iter()
-        .map(|v| v.to_bits())
-        .collect::<Vec<_>>();
-    let specials: [u32; 5] = specials.try_into().unwrap();
     let mut cases = 0;
-    for channels in channel_counts(svl) {
-        for (fh, fw) in [(3, 3), (1, 1), (2, 5)] {
-            let taps = fh * fw;
-            let w = sme_pack::bit_patterns(
-                taps * channels,
-                (taps * 1000 + channels) as u64,
-                32,
-                &specials,
-            );
-            let b = sme_pack::bit_patterns(channels, channels as u64 + 7, 32, &specials);
-            let expect = packed_reference(taps, channels, svl, &w, &b);
-            let size = c::kai_rhs_get_dst_size_dwconv_pack_x32p1vlx1b_x32_x32_sme(fh, fw, channels);
-            assert_eq!(size, expect.len());
-            for edge in EDGES {
-                let (wb, bb) = (
-                    Guarded::from_bytes(&sme_pack::le_bytes(&w), edge),
-                    Guarded::from_bytes(&sme_pack::le_bytes(&b), edge),
-                );
-                sme_pack::packs_equal(
-                    &format!("{fh}x{fw} channels {channels}"),
+    for (name, size_of, run, bytes, shape_checked) in packers() {
+        let lanes = svl * 4 / bytes;
+        let bits = 8 * bytes as u32;
+        let specials: [u32; 5] = match bytes {
+            4 => [0x7fc0_0000, 0x7f80_0001, 0x7f80_0000, 0x8000_0000, 1],
+            _ => [0x7e00, 0x7c01, 0x7c00, 0x8000, 1],
+        };
+        for channels in channel_counts(lanes) {
+            for (fh, fw) in [(3, 3), (1, 1), (2, 5)] {
+                let taps = fh * fw;
+                let seed = (taps * 1000 + channels + bytes) as u64;
+                let w = sme_pack::bit_patterns(taps * channels, seed, bits, &specials);
+                let b = sme_pack::bit_patterns(channels, seed + 7, bits, &specials);
+                let expect = packed_reference((taps, channels), (lanes, bytes), &w, &b);
+                let size = size_of(fh, fw, channels);
+                assert_eq!(
                     size,
-                    edge,
-                    &expect,
-                    |out| {
-                        // SAFETY: the buffers hold the weights, biases and packed size of the shape.
+                    expect.len(),
+                    "{name} size {fh}x{fw} channels {channels}"
+                );
+                let (h, w_) = if shape_checked { (fh, fw) } else { (9, 11) };
+                let le = |v: &[u32]| -> Vec<u8> {
+                    v.iter()
+                        .flat_map(|x| x.to_le_bytes()[..bytes].to_vec())
+                        .collect()
+                };
+                for edge in EDGES {
+                    let (wb, bb) = (
+                        Guarded::from_bytes(&le(&w), edge),
+                        Guarded::from_bytes(&le(&b), edge),
+                    );
+                    let what = format!("{name} {fh}x{fw} channels {channels}");
+                    sme_pack::packs_equal(&what, size, edge, &expect, |out| {
+                        // SAFETY: the buffers hold the weights, biases and packed size.
                         unsafe {
-                            c::kai_run_rhs_dwconv_pack_x32p1vlx1b_x32_x32_sme(
+                            run(
                                 fh,
                                 fw,
-                                9,
-                                11,
+                                h,
+                                w_,
                                 channels,
                                 wb.ptr().cast(),
                                 bb.ptr().cast(),
                                 out.cast(),
                             )
                         }
-                    },
-                );
-                cases += 1;
+                    });
+                    cases += 1;
+                }
             }
         }
     }
@@ -609,8 +657,10 @@ fn run_with(f: impl FnOnce(&mut PlanarArgs)) {
     unsafe { call(Impl::Exported, &a) };
 }
 
-fn pack_with(rhs: bool, bias: bool, out: bool) {
-    let (w, b, mut o) = ([0f32; 9], [0f32; 1], [0f32; 160]);
+/// Packer `which` of [`packers`] on one channel's filter (`height` x `width` stated), with the
+/// pointers given or null.
+fn pack_with(which: usize, (rhs, bias, out): (bool, bool, bool), (height, width): (usize, usize)) {
+    let (w, b, mut o) = ([0f32; 9], [0f32; 1], [0f32; 640]);
     let ptr = |on: bool, p: *const f32| {
         if on {
             p.cast::<c_void>()
@@ -618,21 +668,22 @@ fn pack_with(rhs: bool, bias: bool, out: bool) {
             std::ptr::null()
         }
     };
+    let out = if out {
+        o.as_mut_ptr().cast()
+    } else {
+        std::ptr::null_mut()
+    };
     // SAFETY: the buffers, where not null, hold one channel's filter, bias and packing.
     unsafe {
-        c::kai_run_rhs_dwconv_pack_x32p1vlx1b_x32_x32_sme(
+        (packers()[which].2)(
             3,
             3,
-            3,
-            3,
+            height,
+            width,
             1,
             ptr(rhs, w.as_ptr()),
             ptr(bias, b.as_ptr()),
-            if out {
-                o.as_mut_ptr().cast()
-            } else {
-                std::ptr::null_mut()
-            },
+            out,
         )
     };
 }
@@ -640,6 +691,7 @@ fn pack_with(rhs: bool, bias: bool, out: bool) {
 fn cases() -> Vec<support::death::Case> {
     let run = format!("kai_run_{STEM}");
     let pack = format!("kai_run_rhs_{PACKER}");
+    let pack16 = format!("kai_run_rhs_{PACKER_X16}");
     let offset = format!("kai_get_dst_offset_{STEM}");
     let case = |name: &'static str, symbol: &str, condition: &str, f: fn()| {
         (name, symbol.to_string(), condition.to_string(), f)
@@ -670,13 +722,28 @@ fn cases() -> Vec<support::death::Case> {
             c::kai_get_dst_offset_dwconv_clamp_f32_f32_f32p1vlx1b_3x3_s1_4xc_sme2_mla(2, 64);
         }),
         case("pack_rhs", &pack, "rhs != NULL", || {
-            pack_with(false, true, true)
+            pack_with(0, (false, true, true), (3, 3))
         }),
         case("pack_out", &pack, "rhs_packed != NULL", || {
-            pack_with(true, true, false)
+            pack_with(0, (true, true, false), (3, 3))
         }),
         case("pack_bias", &pack, "bias != NULL", || {
-            pack_with(true, false, true)
+            pack_with(0, (true, false, true), (3, 3))
+        }),
+        case("x16_rhs", &pack16, "rhs != NULL", || {
+            pack_with(1, (false, true, true), (3, 3))
+        }),
+        case("x16_out", &pack16, "rhs_packed != NULL", || {
+            pack_with(1, (true, true, false), (3, 3))
+        }),
+        case("x16_bias", &pack16, "bias != NULL", || {
+            pack_with(1, (true, false, true), (3, 3))
+        }),
+        case("x16_height", &pack16, "height == filter_height", || {
+            pack_with(1, (true, true, true), (4, 3))
+        }),
+        case("x16_width", &pack16, "width == filter_width", || {
+            pack_with(1, (true, true, true), (3, 1))
         }),
     ]
 }
