@@ -1,13 +1,13 @@
 //! KleidiAI's f32 depthwise convolution (`kai_dwconv_clamp_f32_f32_f32p1vlx1b_3x3_s1_4xc_sme2_mla`,
 //! the `planar` interface), its packer `kai_rhs_dwconv_pack_x32p1vlx1b_x32_x32_sme` and the f16
-//! kernel's packer `kai_rhs_dwconv_pack_x16p1vlx1b_x16_x16_sme`, through their C symbols at the streaming length of the CPU running the test (`scripts/test-matrix.sh`
-//! runs it at every one; the portable path runs everywhere): packed bytes equal a layout
-//! reference written from KleidiAI's format; every output equals a direct depthwise convolution
-//! of the whole image (`reference::dwconv`) bit for bit, on image shapes from 1x1 to 56x56, channel
-//! counts around the streaming length and padding on each side, called four output rows at a
-//! time as KleidiAI's tests call it (pointers through the offset getters), whole and in row
-//! portions, against guard pages, with hostile values; registers, a pending lazy ZA save, and
-//! every KleidiAI assertion.
+//! kernel's packer `kai_rhs_dwconv_pack_x16p1vlx1b_x16_x16_sme`, through their C symbols at the
+//! streaming length of the CPU running the test (`scripts/test-matrix.sh` runs it at every one;
+//! the portable path runs everywhere): packed bytes equal a layout reference written from
+//! KleidiAI's format; every output equals a direct depthwise convolution of the whole image
+//! (`reference::dwconv`) bit for bit, on image shapes from 1x1 to 56x56, channel counts around the
+//! streaming length and padding on each side, called four output rows at a time as KleidiAI's
+//! tests call it (pointers through the offset getters), whole and in row portions, against guard
+//! pages, with hostile values; registers, a pending lazy ZA save, and every KleidiAI assertion.
 
 mod support;
 
