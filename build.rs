@@ -7,6 +7,8 @@
 
 #[path = "build/cabi.rs"]
 mod cabi;
+#[path = "build/dwconv.rs"]
+mod dwconv;
 #[path = "build/headers.rs"]
 mod headers;
 #[path = "build/shims.rs"]

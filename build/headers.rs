@@ -92,6 +92,7 @@ pub fn generate(manifest_dir: &Path) -> Vec<(PathBuf, String)> {
             pack_rhs(),
         ));
     }
+    files.extend(crate::dwconv::headers(|o| open(o, &[]), close));
     files
 }
 

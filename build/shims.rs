@@ -47,6 +47,7 @@ pub fn generate() -> String {
             &entry_path(UKER_RHS_PACKER_MODULES, p, p.name),
         ));
     }
+    symbols.extend(crate::dwconv::shims(&mut out));
     emit_selection(&mut out);
     // A name -> address table, so tests and benches can reach every C entry point by its name.
     out.push_str(

@@ -4,7 +4,7 @@
 
 use rkai::cabi::CSurface;
 use rkai::capi::exports::SYMBOL_NAMES;
-use rkai::ukernels::catalog::{KERNELS, PACKERS, UKER_RHS_PACKERS};
+use rkai::ukernels::catalog::{DWCONV_KERNELS, DWCONV_PACKERS, KERNELS, PACKERS, UKER_RHS_PACKERS};
 use rkai::ukernels::kernel::Origin;
 use std::collections::BTreeSet;
 use std::fs;
@@ -206,8 +206,16 @@ fn declarations_equal_kleidiai() {
             .count()
             + PACKERS.len()
             + families.len()
-            + if UKER_RHS_PACKERS.is_empty() { 0 } else { 2 },
-        "headers compared (kernels, packers, one interface per family, the generic RHS interface)"
+            + if UKER_RHS_PACKERS.is_empty() { 0 } else { 2 }
+            + DWCONV_KERNELS.len()
+            + DWCONV_PACKERS.len()
+            + DWCONV_KERNELS
+                .iter()
+                .map(|k| k.dir)
+                .collect::<BTreeSet<_>>()
+                .len(),
+        "headers compared (kernels, packers, one interface per family, the generic RHS interface, \
+         the depthwise kernels, packers and interfaces)"
     );
 }
 
@@ -223,7 +231,13 @@ fn every_declared_function_is_exported() {
             || PACKERS
                 .iter()
                 .any(|p| path.ends_with(&format!("/kai_{}.h", p.name)))
-            || path == PACK_RHS_H;
+            || path == PACK_RHS_H
+            || DWCONV_KERNELS
+                .iter()
+                .any(|k| path.ends_with(&format!("/kai_{}.h", k.stem)))
+            || DWCONV_PACKERS
+                .iter()
+                .any(|p| path.ends_with(&format!("/kai_rhs_{}.h", p.name)));
         if !claimed {
             continue;
         }
@@ -455,6 +469,8 @@ fn readme_lists_every_stem() {
         .map(|k| k.stem)
         .chain(PACKERS.iter().map(|p| p.name))
         .chain(UKER_RHS_PACKERS.iter().map(|p| p.name))
+        .chain(DWCONV_KERNELS.iter().map(|k| k.stem))
+        .chain(DWCONV_PACKERS.iter().map(|p| p.name))
     {
         assert!(
             readme.contains(&format!("`{name}`")),

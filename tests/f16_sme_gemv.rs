@@ -593,7 +593,7 @@ fn callee_saved_registers_survive() {
             d[..2].copy_from_slice(&[CallArgs::f32_bits(-1e4), CallArgs::f32_bits(1e4)]);
             let args = CallArgs {
                 x,
-                stack: [2, 0],
+                stack: [2, 0, 0, 0],
                 d,
             };
             // SAFETY: args describe kai_run_matmul's prototype with valid buffers.

@@ -399,7 +399,7 @@ fn callee_saved_registers_survive() {
                     dst.mut_ptr() as u64,
                     (4 * n) as u64,
                 ],
-                stack: [4, 0],
+                stack: [4, 0, 0, 0],
                 d: [
                     CallArgs::f32_bits(-1e30),
                     CallArgs::f32_bits(1e30),

@@ -605,7 +605,7 @@ fn registers_survive() {
                     0,
                     0,
                 ],
-                stack: [dst.as_mut_ptr() as u64, 4 * n as u64],
+                stack: [dst.as_mut_ptr() as u64, 4 * n as u64, 0, 0],
             };
             let f = rkai::capi::exports::symbol_address(&format!("kai_run_{STEM}")).unwrap();
             // SAFETY: the arguments describe run_imatmul's prototype and valid buffers.

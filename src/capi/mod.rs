@@ -14,6 +14,7 @@
 
 mod args;
 mod common;
+pub(crate) mod dwconv;
 pub(crate) mod lhs_pack;
 pub(crate) mod matmul;
 pub(crate) mod rhs_pack;

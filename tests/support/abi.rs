@@ -2,14 +2,14 @@
 //! x19-x28, x29/sp and d8-d15 it failed to preserve (AAPCS64).
 
 /// Arguments of a C call: integer/pointer arguments go in x0-x7, float arguments in s0-s7
-/// (stored as f32 bits in the low half of each 64-bit slot), and the next two integer arguments
-/// on the stack (the 9th and 10th, e.g. `dst_stride_col` of the per-block kernels).
+/// (stored as f32 bits in the low half of each 64-bit slot), and the next four integer arguments
+/// on the stack (the 9th to 12th, e.g. `dst_stride_col` of the per-block kernels).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default)]
 pub struct CallArgs {
     pub x: [u64; 8],
     pub d: [u64; 8],
-    pub stack: [u64; 2],
+    pub stack: [u64; 4],
 }
 
 impl CallArgs {
@@ -61,10 +61,12 @@ mod imp {
         "ldp x2, x3, [x17, #16]",
         "ldp x4, x5, [x17, #32]",
         "ldp x6, x7, [x17, #48]",
+        "ldp x9, x10, [x17, #144]",
+        "stp x9, x10, [sp, #-16]!",
         "ldp x9, x10, [x17, #128]",
         "stp x9, x10, [sp, #-16]!",
         "blr x16",
-        "add sp, sp, #16",
+        "add sp, sp, #32",
         "mov x0, #0",
         ".irp n, 19,20,21,22,23,24,25,26,27,28",
         "mov x9, #\\n",
@@ -115,7 +117,7 @@ mod imp {
     /// # Safety
     /// `f` must be a C function whose arguments are exactly described by `args`.
     pub unsafe fn call(f: usize, args: &CallArgs) -> u64 {
-        // SAFETY: forwarded contract; CallArgs is repr(C): x[8] at 0, d[8] at 64, stack at 128.
+        // SAFETY: forwarded contract; CallArgs is repr(C): x[8] at 0, d[8] at 64, stack[4] at 128.
         unsafe { rkai_test_call_with_canaries(f, args) }
     }
 }

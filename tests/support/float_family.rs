@@ -865,7 +865,7 @@ pub fn callee_saved_registers_survive<F: FloatFamily>() {
                     dst.mut_ptr() as u64,
                     (es * n) as u64,
                 ],
-                stack: [es as u64, 0],
+                stack: [es as u64, 0, 0, 0],
                 d: [
                     CallArgs::f32_bits(-F::REGISTER_CLAMP),
                     CallArgs::f32_bits(F::REGISTER_CLAMP),

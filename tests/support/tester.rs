@@ -718,9 +718,9 @@ pub fn registers_survive<F: PackedFamily>(k: &MatmulKernel, p: &F::Problem) {
     let lut = lut_ptr(&table) as u64;
     let (x, stack) = match k.family.block_length() {
         // The 2-bit family's `lut` follows the clamp bounds: the ninth integer argument.
-        BlockLength::None => ([m, n, kk, lhs, rhs, dst, es * n, es], [lut, 0]),
+        BlockLength::None => ([m, n, kk, lhs, rhs, dst, es * n, es], [lut, 0, 0, 0]),
         BlockLength::Rhs | BlockLength::LhsAndRhs => {
-            ([m, n, kk, bl, lhs, rhs, dst, es * n], [es, 0])
+            ([m, n, kk, bl, lhs, rhs, dst, es * n], [es, 0, 0, 0])
         }
     };
     let mut d = [0; 8];

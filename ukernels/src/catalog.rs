@@ -6,9 +6,11 @@
 //! The `rkai` crate's build script turns these lists into the `kai_*` C functions, the headers
 //! under `include/kai`, and the registration lists of the tests and benches.
 
+use crate::dwconv::DwconvKernel;
+use crate::dwconv::pack::DwconvPacker;
 use crate::kernel::MatmulKernel;
 use crate::pack::kinds::{Packer, UkerRhsPacker};
-use crate::{matmul, pack};
+use crate::{dwconv, matmul, pack};
 
 /// Declares `$all`, every entry of the listed modules (module after module, each in its own
 /// order), and `$by_module`, each module's path below the crate root with its entries. Each
@@ -90,6 +92,14 @@ aggregate!(Packer, PACKERS, PACKER_MODULES, PACKERS:
 
 aggregate!(UkerRhsPacker, UKER_RHS_PACKERS, UKER_RHS_PACKER_MODULES, PACKERS:
     pack::rhs_pack_kxn_x16p16vsx2bx16_x16_x16_sve,
+);
+
+aggregate!(DwconvKernel, DWCONV_KERNELS, DWCONV_KERNEL_FOLDERS, KERNELS:
+    dwconv::dwconv_f32_f32_f32p,
+);
+
+aggregate!(DwconvPacker, DWCONV_PACKERS, DWCONV_PACKER_MODULES, PACKERS:
+    dwconv::pack,
 );
 
 /// Looks a kernel up by stem (with or without its `kai_` / `rkai_` prefix).

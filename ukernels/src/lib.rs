@@ -21,7 +21,9 @@ pub mod family;
 pub mod float;
 pub mod kernel;
 pub mod layout;
+#[macro_use]
 pub mod matmul;
+pub mod dwconv;
 pub mod pack;
 pub mod pack_rhs_types;
 pub mod reference;

@@ -4,6 +4,7 @@
 //! reverse direction from the production packers, so a shared mistake is unlikely. Tests compare
 //! production packers byte for byte and kernels bit for bit against it.
 
+pub mod dwconv;
 pub mod f16p_qsi4c32p;
 pub mod qai4c32p;
 pub mod qai8;
