@@ -42,6 +42,7 @@ svl_tests=(
   --test f16p_f16p_sme
   --test f32_sme_gemv
   --test f16_sme_gemv
+  --test imatmul_sme
 )
 
 # SME without SVE (like Apple M4): detection, selection and the SVE getters' fallback differ
