@@ -32,6 +32,8 @@ const STEMS: [&str; 2] = [
     "imatmul_clamp_f32_f32p2vlx1_f32p2vlx1b_2vlx2vl_sme2_mopa",
 ];
 const LHS: &str = "lhs_imatmul_pack_x32p2vlx1_x32p_sme";
+/// The 16-bit LHS packer (pairs of K values per step).
+const LHS_X16: &str = "lhs_imatmul_pack_x16p2vlx2_x16p_sme";
 const RHS: &str = "rhs_imatmul_pack_kxn_x32p2vlx1b_x32_x32_sme";
 const CANARY: f32 = f32::from_bits(0x7fc0_dead);
 
@@ -129,10 +131,11 @@ fn getters_follow_kleidiai_formulas() {
     println!("RELIABILITY getters: {checked} cases at SVL32 {}", g / 2);
 }
 
-/// The chunks of a synthetic LHS: `m` rows of `kcc` chunks of `kcl` f32 bit patterns, the
-/// chunk of (row, c) at word `(row * kcc + c) * kcl` of `values`, every fifth one (about) the
-/// pad chunk instead.
+/// The chunks of a synthetic LHS: `m` rows of `kcc` chunks of `kcl` bit patterns of `elem`
+/// bytes (4 or 2), the chunk of (row, c) at value `(row * kcc + c) * kcl` of `values`, every
+/// fifth one (about) the pad chunk instead.
 struct Chunks {
+    elem: usize,
     m: usize,
     kcc: usize,
     kcl: usize,
@@ -141,7 +144,7 @@ struct Chunks {
 }
 
 impl Chunks {
-    fn new(m: usize, kcc: usize, kcl: usize, seed: u64, edge: Edge) -> Self {
+    fn new(elem: usize, (m, kcc, kcl): (usize, usize, usize), seed: u64, edge: Edge) -> Self {
         let specials = [
             0x7fc0_1234,
             0xff80_0000,
@@ -149,14 +152,21 @@ impl Chunks {
             0x0000_0001,
             0x7f80_0001,
         ];
-        let values = sme_pack::bit_patterns(m * kcc * kcl, seed, 32, &specials);
-        let pad = sme_pack::bit_patterns(kcl.max(1), seed + 1, 32, &specials);
+        let bits = 8 * elem as u32;
+        let specials = specials.map(|x| if elem == 2 { x >> 16 | 1 } else { x });
+        let bytes = |v: Vec<u32>| match elem {
+            2 => le_bytes(&v.iter().map(|&x| x as u16).collect::<Vec<_>>()),
+            _ => le_bytes(&v),
+        };
+        let values = sme_pack::bit_patterns(m * kcc * kcl, seed, bits, &specials);
+        let pad = sme_pack::bit_patterns(kcl.max(1), seed + 1, bits, &specials);
         Self {
+            elem,
             m,
             kcc,
             kcl,
-            values: Guarded::from_bytes(&le_bytes(&values), edge),
-            pad: Guarded::from_bytes(&le_bytes(&pad), edge),
+            values: Guarded::from_bytes(&bytes(values), edge),
+            pad: Guarded::from_bytes(&bytes(pad), edge),
         }
     }
 
@@ -164,14 +174,22 @@ impl Chunks {
         (row * 7 + c * 3) % 5 == 0
     }
 
-    /// The bytes of value `t` of chunk `c` of `row`.
-    fn value(&self, row: usize, c: usize, t: usize) -> [u8; 4] {
-        let (buf, word) = if self.is_pad(row, c) {
+    /// The bytes of value `t` of chunk `c` of `row` (zeros past the chunk).
+    fn value(&self, row: usize, c: usize, t: usize) -> Vec<u8> {
+        if t >= self.kcl {
+            return vec![0; self.elem];
+        }
+        let (buf, at) = if self.is_pad(row, c) {
             (&self.pad, t)
         } else {
             (&self.values, (row * self.kcc + c) * self.kcl + t)
         };
-        buf.bytes()[4 * word..4 * word + 4].try_into().unwrap()
+        buf.bytes()[self.elem * at..self.elem * (at + 1)].to_vec()
+    }
+
+    /// K values per 4-byte step.
+    fn kr(&self) -> usize {
+        4 / self.elem
     }
 
     /// The indirection buffer in KleidiAI's block layout ([`conv::indirection`]'s), ending at
@@ -185,7 +203,7 @@ impl Chunks {
                 out[row / mr * mr * kcc + c * mr + row % mr] = if self.is_pad(row, c) {
                     self.pad.ptr() as usize
                 } else {
-                    let off = 4 * (row * kcc + c) * self.kcl;
+                    let off = self.elem * (row * kcc + c) * self.kcl;
                     match mode {
                         Pointers::Offsets => off,
                         Pointers::Absolute => self.values.ptr() as usize + off,
@@ -196,20 +214,23 @@ impl Chunks {
         out
     }
 
-    /// KleidiAI's packed layout written out: per block of `mr` rows, per chunk, per K value,
-    /// that value of each row (rows past `m` zero).
+    /// KleidiAI's packed layout written out: per block of `mr` rows, per chunk, per step of
+    /// `kr` K values, those values of each row (rows past `m` and values past an odd chunk
+    /// length zero).
     fn reference(&self) -> Vec<u8> {
-        let mr = group();
+        let (mr, kr) = (group(), self.kr());
         let mut out = Vec::new();
         for block in (0..self.m).step_by(mr) {
             for c in 0..self.kcc {
-                for t in 0..self.kcl {
+                for step in 0..self.kcl.div_ceil(kr) {
                     for r in 0..mr {
                         let row = block + r;
-                        if row < self.m {
-                            out.extend_from_slice(&self.value(row, c, t));
-                        } else {
-                            out.extend_from_slice(&[0; 4]);
+                        for t in step * kr..(step + 1) * kr {
+                            if row < self.m {
+                                out.extend_from_slice(&self.value(row, c, t));
+                            } else {
+                                out.extend(std::iter::repeat_n(0, self.elem));
+                            }
                         }
                     }
                 }
@@ -225,14 +246,15 @@ impl Chunks {
 /// # Safety
 /// `entries` is the whole indirection buffer, `out` the whole packed size.
 unsafe fn pack_lhs_slice(
+    name: &str,
     ch: &Chunks,
     entries: *const usize,
     offset: usize,
     out: *mut u8,
     (m0, rows): (usize, usize),
 ) {
-    let run: LhsPackFn = func("run", LHS);
-    let packed_offset: Getter3 = func("get_lhs_packed_offset", LHS);
+    let run: LhsPackFn = func("run", name);
+    let packed_offset: Getter3 = func("get_lhs_packed_offset", name);
     // SAFETY: forwarded contract; offsets from the getters.
     unsafe {
         run(
@@ -249,8 +271,24 @@ unsafe fn pack_lhs_slice(
 
 #[test]
 fn lhs_packed_bytes_equal_reference_whole_and_sliced() {
+    for (name, elem) in [(LHS, 4), (LHS_X16, 2)] {
+        lhs_packer_equals_reference(name, elem);
+    }
+}
+
+/// The getters and packed bytes of LHS packer `name` (values of `elem` bytes).
+fn lhs_packer_equals_reference(name: &str, elem: usize) {
     let g = group();
-    let size: Getter3 = func("get_lhs_packed_size", LHS);
+    let size: Getter3 = func("get_lhs_packed_size", name);
+    let m_step: Getter0 = func("get_m_step", name);
+    let offset: Getter3 = func("get_lhs_packed_offset", name);
+    assert_eq!(m_step(), g, "{name}");
+    let kr = 4 / elem;
+    for (kcc, kcl) in [(1usize, 1usize), (9, 3), (4, 8)] {
+        let row = kcc * kcl.div_ceil(kr) * kr * elem;
+        assert_eq!(offset(2 * g, kcc, kcl), 2 * g * row, "{name}");
+        assert_eq!(size(g + 1, kcc, kcl), 2 * g * row, "{name}");
+    }
     let mut cases = 0;
     for (i, (m, kcc, kcl)) in [
         (1, 1, 1),
@@ -265,7 +303,7 @@ fn lhs_packed_bytes_equal_reference_whole_and_sliced() {
     .enumerate()
     {
         for (e, edge) in EDGES.into_iter().enumerate() {
-            let ch = Chunks::new(m, kcc, kcl, (i * 2 + e) as u64, edge);
+            let ch = Chunks::new(elem, (m, kcc, kcl), (i * 2 + e) as u64, edge);
             let expect = ch.reference();
             let bytes = size(m, kcc, kcl);
             assert_eq!(bytes, expect.len());
@@ -276,11 +314,11 @@ fn lhs_packed_bytes_equal_reference_whole_and_sliced() {
                     Pointers::Offsets => ch.values.ptr() as usize,
                     Pointers::Absolute => 0,
                 };
-                let what = format!("m {m} kcc {kcc} kcl {kcl} {mode:?}");
+                let what = format!("{name} m {m} kcc {kcc} kcl {kcl} {mode:?}");
                 let ib = ibuf.ptr().cast::<usize>();
                 // SAFETY (both): buffers sized for the problem.
                 sme_pack::packs_equal(&what, bytes, edge, &expect, |out| unsafe {
-                    pack_lhs_slice(&ch, ib, offset, out, (0, m))
+                    pack_lhs_slice(name, &ch, ib, offset, out, (0, m))
                 });
                 sme_pack::slices_equal(
                     &what,
@@ -288,14 +326,14 @@ fn lhs_packed_bytes_equal_reference_whole_and_sliced() {
                     edge,
                     &expect,
                     &slices(m, g),
-                    |out, s| unsafe { pack_lhs_slice(&ch, ib, offset, out, s) },
+                    |out, s| unsafe { pack_lhs_slice(name, &ch, ib, offset, out, s) },
                 );
                 cases += 2;
             }
         }
     }
     println!(
-        "RELIABILITY LHS packed bytes: {cases} cases at SVL32 {}",
+        "RELIABILITY LHS packed bytes: {name} {cases} cases at SVL32 {}",
         g / 2
     );
 }
@@ -896,6 +934,11 @@ fn cases() -> Vec<support::death::Case<String, String>> {
         getter_case!("lhs_packed_offset_misaligned",
             "m_idx % kai_get_m_step_lhs_imatmul_pack_x32p2vlx1_x32p_sme() == 0"
             => get_lhs_packed_offset::<Getter3>(LHS)(group() + 1, 1, 1)),
+        run_case!("x16_null_ptrs", "lhs_ptrs != NULL" => refused_lhs_pack(LHS_X16, true)),
+        run_case!("x16_null_packed", "lhs_packed != NULL" => refused_lhs_pack(LHS_X16, false)),
+        getter_case!("x16_packed_offset_misaligned",
+            "m_idx % kai_get_m_step_lhs_imatmul_pack_x16p2vlx2_x16p_sme() == 0"
+            => get_lhs_packed_offset::<Getter3>(LHS_X16)(group() + 1, 1, 1)),
         run_case!("rhs_null_rhs", "rhs != NULL" => refused_rhs_pack(RHS, "rhs")),
         run_case!("rhs_null_bias", "bias != NULL" => refused_rhs_pack(RHS, "bias")),
         run_case!("rhs_null_packed", "rhs_packed != NULL"

@@ -169,4 +169,7 @@ use crate::pack::kinds::packer_entries;
 packer_entries! {
     /// mr = 2 x SVL32, K as chunks through an indirection buffer.
     lhs_imatmul_pack_x32p2vlx1_x32p_sme: Lhs(IndirectSmeRows(SmeRowsPacker::F32p2vlx1));
+    /// mr = 2 x SVL32, kr = 2, K as chunks (each padded to whole pairs) through an
+    /// indirection buffer.
+    lhs_imatmul_pack_x16p2vlx2_x16p_sme: Lhs(IndirectSmeRows(SmeRowsPacker::X16p2vlx2));
 }
