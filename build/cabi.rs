@@ -304,6 +304,14 @@ const LHS_PACK_X16P2VLX2: &[CFunction] = lhs_pack_functions!(
     "Packs m 16-bit rows in blocks of mr rows by pairs of K values."
 );
 
+/// `lhs_pack_x8p2vlx4_x8_sme`: 8-bit rows copied in blocks of mr rows by 4 K values.
+const LHS_PACK_X8P2VLX4: &[CFunction] = lhs_pack_functions!(
+    [],
+    "const void*",
+    "*const core::ffi::c_void",
+    "Packs m 8-bit rows in blocks of mr rows by 4 K values."
+);
+
 /// `&[$a..., $b...]`: two parameter lists joined.
 macro_rules! params {
     ([$($a:expr),*], [$($b:expr),* $(,)?]) => {
@@ -770,6 +778,33 @@ const RHS_PACK_FLOAT_NXK: &[CFunction] =
 /// `rhs_pack_kxn_bf16p12x4biasf16_f16_neon` (a stride getter, `rhs_stride`).
 const RHS_PACK_BF16_KXN_STRIDE: &[CFunction] =
     rhs_pack_float_functions!(RHS_OFFSET_KXN, [PACKED_STRIDE_GROUP], "rhs_stride");
+/// `rhs_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme`: the float K x N set with a scale offset getter
+/// after the stride getter, and the per-channel parameters.
+const RHS_PACK_QSI8CXPSB: &[CFunction] = rhs_pack_functions!(
+    [
+        FLOAT_N_STEP,
+        RHS_OFFSET_KXN,
+        BIAS_OFFSET,
+        PACKED_STRIDE_GROUP,
+        SCALE_OFFSET
+    ],
+    [],
+    [
+        size("rhs_stride_row"),
+        void_in("rhs"),
+        void_in("bias"),
+        void_in("scale"),
+    ],
+    "const struct kai_rhs_pack_qsi8cx_params*",
+    "*const rkai_ukernels::types::kai_rhs_pack_qsi8cx_params",
+    "Packs int8 weights with int32 biases (the LHS zero point folded in) and f32 scales (times the multiplier); bias and scale required."
+);
+const SCALE_OFFSET: CFunction = getter(
+    "get_scale_offset",
+    &[size("n_idx")],
+    "Byte offset of the scale of column n_idx.",
+);
+
 /// `rhs_quant_pack_kxn_bf16p12x4biasf32_f32_neon`: its offset and size getters also take `nr` and
 /// `kr`.
 const RHS_QUANT_PACK_BF16_KXN: &[CFunction] = &[
@@ -854,6 +889,7 @@ impl CSurface for LhsPackerKind {
             LhsPackerKind::SmeRows(SmeRowsPacker::X16p2vlx2) => LHS_PACK_X16P2VLX2,
             LhsPackerKind::SmeRows(SmeRowsPacker::F32p2vlx1) => LHS_PACK_F32P2VLX1,
             LhsPackerKind::IndirectSmeRows(_) => LHS_IMATMUL_PACK,
+            LhsPackerKind::SmeRows(SmeRowsPacker::X8p2vlx4) => LHS_PACK_X8P2VLX4,
             LhsPackerKind::Qsi8d32p(_) => LHS_QUANT_PACK_QSI8D32P,
             LhsPackerKind::Qsi8d32pscalef32(Qsi8d32pscalef32Packer::F32) => {
                 LHS_QUANT_PACK_QSI8D32PSCALEF32_F32
@@ -883,6 +919,7 @@ impl CSurface for RhsPackerKind {
             RhsPackerKind::Qsi4c32pf16(_) => RHS_PACK_QSI4C32PF16,
             RhsPackerKind::Qai4c32p(_) => RHS_PACK_QAI4C32P,
             RhsPackerKind::ChunkedFloat(_) => RHS_IMATMUL_PACK_FLOAT,
+            RhsPackerKind::Qsi8cxpsb => RHS_PACK_QSI8CXPSB,
             RhsPackerKind::Float(v) => match (v.source(), v.has_stride_getter()) {
                 (Source::Nxk, _) => RHS_PACK_FLOAT_NXK,
                 (Source::Kxn, false) => RHS_PACK_FLOAT_KXN_NO_STRIDE,
@@ -909,7 +946,8 @@ pub const fn c_defines(kind: PackerKind) -> &'static [(&'static str, &'static st
             | RhsPackerKind::Qsi4c32pf16(_)
             | RhsPackerKind::Float(_)
             | RhsPackerKind::ChunkedFloat(_)
-            | RhsPackerKind::Bf16(_),
+            | RhsPackerKind::Bf16(_)
+            | RhsPackerKind::Qsi8cxpsb,
         ) => &[],
     }
 }

@@ -3,9 +3,10 @@
 # SME and SME2 kernel of the catalog, the instructions one call of the kernel's function executes
 # (its entry, the lazy-ZA-save check, streaming-mode entry and exit, loops and edges, and what it
 # calls; not the C shim's checks), how many of them are outer products (integer SMOPA and SUMOPA,
-# BFMOPA bf16 to f32, widening FMOPA f16 to f32, FMOPA f32) or dot
-# products (SME2 multi-vector SDOT into ZA, streaming SVE SDOT), and the bytes the loop order loads per MAC, at
-# m = 1 and m = 32 (GEMVs that require m = 1 in KleidiAI: m = 1 only), n = k = 4096. Prints a
+# BFMOPA bf16 to f32, widening FMOPA f16 to f32, FMOPA f32) or dot and multiply-add
+# instructions (SME2 multi-vector SDOT, FDOT and FMLA into ZA; streaming SVE SDOT, FMLA, FMLALB and
+# FMLALT), and the bytes the loop order loads per MAC (a GEMV with an unpacked LHS: the packed RHS
+# only), at m = 1 and m = 32 (GEMVs that require m = 1 in KleidiAI: m = 1 only), n = k = 4096. Prints a
 # Markdown table; with RKAI_SME_KAI_DRIVER, beside KleidiAI's kernel of the same stem.
 #
 # Method: examples/count_instructions.rs runs one call (`run_unpacked`: on zero-filled packed
@@ -43,9 +44,18 @@ bin=$CARGO_TARGET_DIR/aarch64-unknown-linux-gnu/release/examples/count_instructi
 # Encoding classes (MASK/VALUE, Arm ARM): integer MOPA with a signed first operand (SMOPA and
 # SUMOPA, every tile size; bit 4 = 0: accumulate, not the ...MOPS forms); BFMOPA widening (bf16 pairs into
 # f32 tiles); FMOPA widening (f16 pairs into f32 tiles); FMOPA non-widening single precision (bit 3
-# = 0 sets it apart from SME2's BMOPA); SME2 multi-vector SDOT into ZA; streaming SVE SDOT.
+# = 0 sets it apart from SME2's BMOPA); then the dot and multiply-add classes: SME2 multi-vector
+# indexed SDOT into ZA (four groups; bits 4:3 = 0 set it apart from the UDOT, USDOT, SUDOT, BFDOT
+# and FDOT of the same group); streaming SVE SDOT; SME2 multi-vector indexed FMLA into ZA vector
+# groups (single precision, two or four vectors); SME2 multi-vector indexed FDOT f16 pairs into
+# ZA (two or four vectors); streaming SVE FMLA single precision, predicated and indexed; FMLALB
+# and FMLALT (f16 to f32), by vector and indexed. The first four are the outer products; the
+# multiply-adds count as MACs of the five float GEMVs only (the integer kernels' streaming FMLA
+# apply scales in their epilogues).
 classes=(outer=ff800010/a0800000 bfmopa=ffe0001c/81800000 fmopa_h=ffe0001c/81a00000
-  fmopa_s=ffe0001c/80800000 sdot_za=fff09000/c1509000 sdot_z=ffe0fc00/44a00000)
+  fmopa_s=ffe0001c/80800000 sdot_za=fff09018/c1509000 sdot_z=ffe0fc00/44a00000
+  fmla_za=fff01038/c1500000 fdot_za=fff01038/c1501008 fmla_z=ffe0e000/65a00000
+  fmla_zi=ffe0fc00/64a00000 fmlal=ffe0f800/64a08000 fmlal_i=ffe0f000/64a04000)
 kai=${RKAI_SME_KAI_DRIVER:-}
 
 tmp=$(mktemp -d)
@@ -116,6 +126,11 @@ configs=(
   "1 32|0|matmul_clamp_f16_f16p2vlx2_f16p2vlx2b_2vlx2vl_sme_mopa"
   "1 32|0|matmul_clamp_f16_f16p2vlx2_f16p2vlx2_2vlx2vl_sme2_mopa"
   "1 32|32|matmul_clamp_f32_f16p1vlx2_qsi4c32p4vlx2_1vlx4vl_sme2_mopa"
+  "1|0|matmul_clamp_f32_f32_f32p2vlx1b_1x8vl_sme_mla"
+  "1|0|matmul_clamp_f32_f32_f32p2vlx1b_1x16vl_sme2_mla"
+  "1|0|matmul_clamp_f32_f32_f32p16vlx1b_1x16vl_sme2_mla"
+  "1|0|matmul_clamp_f16_f16_f16p2vlx2b_1x8vl_sme_mla"
+  "1|0|matmul_clamp_f16_f16_f16p2vlx2b_1x16vl_sme2_dot"
 )
 n=4096 k=4096
 echo "| kernel | SVL (bits) | m x n x k (bl) | rkai instructions | KleidiAI instructions | rkai / KleidiAI | rkai outer + dot products | KleidiAI outer + dot products | rkai MAC instr. share | KleidiAI MAC instr. share | loaded bytes / MAC |"
@@ -136,8 +151,11 @@ for svl in ${RKAI_SME_SVL_BYTES:-64}; do
 import sys
 stem, svl, m, n, k, bl = sys.argv[1], *map(int, sys.argv[2:7])
 counts, packed = (list(map(int, a.split())) for a in sys.argv[7:9])
-# total, then the classes: four outer-product encodings, two dot-product encodings
-total, outer, dot = counts[0], sum(counts[1:5]), sum(counts[5:7])
+# total, then the classes: four outer-product encodings, two dot-product ones, then the
+# multiply-adds, the MACs of the float GEMVs only (elsewhere a streaming FMLA applies scales)
+float_gemv = stem.startswith(("matmul_clamp_f32_f32_f32p", "matmul_clamp_f16_f16_f16p"))
+mac_classes = slice(5, None) if float_gemv else slice(5, 7)
+total, outer, dot = counts[0], sum(counts[1:5]), sum(counts[mac_classes])
 kai = list(map(int, sys.argv[9].split())) if sys.argv[9] != "-" else None
 lhs_bytes, rhs_bytes, mr, nr = packed
 row_groups, col_groups = -(-m // mr), -(-n // nr)
@@ -149,7 +167,7 @@ shape = f"{m}x{n}x{k}" + (f" ({bl})" if bl else "")
 mac = f"{outer:,} + {dot:,}"
 share = f"{100 * (outer + dot) / total:.1f}%"
 if kai:
-    kt, ko, kd = kai[0], sum(kai[1:5]), sum(kai[5:7])
+    kt, ko, kd = kai[0], sum(kai[1:5]), sum(kai[mac_classes])
     kai_cells = [f"{kt:,}", f"{total / kt:.2f}", f"{ko:,} + {kd:,}",
                  f"{100 * (ko + kd) / kt:.1f}%"]
 else:

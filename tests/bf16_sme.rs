@@ -12,21 +12,18 @@
 mod support;
 
 use rkai::ukernels::catalog;
-use rkai::ukernels::element::Output;
 use rkai::ukernels::family::Family;
 use rkai::ukernels::float;
 use rkai::ukernels::kernel::MatmulKernel;
-use rkai::ukernels::matmul::bf16_gemm as family;
 use rkai::ukernels::pack::kinds::{LhsPackerKind, Packer, PackerKind, RhsPackerKind};
 use rkai::ukernels::pack::lhs_pack_bf16::Variant as LhsVariant;
 use rkai::ukernels::pack::rhs_pack_bf16::Variant as RhsVariant;
-use rkai::ukernels::reference::bf16_gemm as reference;
 use support::bf16;
 use support::cabi::func as sym;
-use support::cabi::{Getter0, Getter2, Getter3, MatmulFn, pack_float_rhs, pack_lhs};
+use support::cabi::{Getter0, Getter2, Getter3, MatmulFn};
 use support::gemm::{Impl, run_call};
 use support::guard::{EDGES, Edge, Guarded};
-use support::packed_float::{Values, shapes, sources, tile};
+use support::packed_float::{self as pf, Problem, Sme, Values, shapes, tile};
 use support::rng::Rng;
 use support::sme_pack::{self, LhsPacker, RhsCall, RhsPacker, le_bytes, lhs_call, rhs_call};
 use support::tester::{self, Depth, PackedFamily};
@@ -43,19 +40,7 @@ const SME: &str = "matmul_clamp_f32_bf16p2vlx2_bf16p2vlx2_2vlx2vl_sme_mopa";
 const FAMILY: Family = Family::Fp32Bf16pBf16p;
 
 fn kernels() -> impl Iterator<Item = &'static MatmulKernel> {
-    support::packed_float::kernels(FAMILY)
-}
-
-fn runnable() -> Vec<&'static MatmulKernel> {
-    let run: Vec<_> = kernels().filter(|k| support::cpu::can_run(k.isa)).collect();
-    eprintln!(
-        "CPU features {:?}, tile {}: running {} of {} SME bf16 kernels",
-        support::cpu::features(),
-        tile(),
-        run.len(),
-        kernels().count()
-    );
-    run
+    pf::kernels(FAMILY)
 }
 
 fn lhs_variant(p: &Packer) -> LhsVariant {
@@ -81,6 +66,12 @@ fn kernel_getters_equal_kleidiai_values() {
     let checked = tester::getters_equal_kleidiai_values(kernels());
     let t = tile();
     for k in kernels() {
+        // The kernels pair with the SME LHS packers only.
+        assert!(
+            k.lhs_packers.iter().all(|p| lhs_variant(p).is_sme()),
+            "{}",
+            k.stem
+        );
         for kk in [0usize, 1, 2, 3, 64, 77] {
             let kp = kk.div_ceil(2) * 2;
             assert_eq!(
@@ -378,128 +369,15 @@ fn conversion_matches_streaming_bfcvt() {
 // ---------------------------------------------------------------------------------------------
 // Kernels
 
-/// One problem: f32 sources, packed by the kernel's first (or given) LHS packer and the RHS
-/// packer.
-struct Problem {
-    m: usize,
-    n: usize,
-    k: usize,
-    lhs: Vec<u32>,
-    rhs: Vec<u32>,
-    bias: Vec<u32>,
-    lhs_packer: &'static Packer,
-}
-
-impl Problem {
-    /// Sources of `kind`; for `Hostile`, only the LHS rows `i % 3 == 0`, the RHS columns
-    /// `j % 3 == 0` and the biases `j % 3 == 1` take special values, so that every mix of
-    /// special and ordinary operands reaches some output, and finite outputs remain.
-    fn new(
-        m: usize,
-        n: usize,
-        k: usize,
-        lhs_packer: &'static Packer,
-        kind: Values,
-        seed: u64,
-    ) -> Self {
-        let (lhs, rhs, bias) = sources((m, n, k), Output::F32, kind, seed);
-        Problem {
-            m,
-            n,
-            k,
-            lhs,
-            rhs,
-            bias,
-            lhs_packer,
-        }
-    }
-
-    fn normal(k: &MatmulKernel, (m, n, kk): (usize, usize, usize), seed: u64) -> Self {
-        Problem::new(m, n, kk, k.lhs_packers[0], Values::Normal, seed)
-    }
-
-    fn bytes(v: &[u32]) -> Vec<u8> {
-        v.iter().flat_map(|x| x.to_le_bytes()).collect()
-    }
-
-    fn pack_lhs(&self, edge: Edge) -> Guarded {
-        let name = self.lhs_packer.name;
-        assert!(lhs_variant(self.lhs_packer).is_sme());
-        let bytes = Self::bytes(&self.lhs);
-        let src = bf16::source(&bytes, edge);
-        let size = sym::<Getter5>("get_lhs_packed_size", name)(self.m, self.k, 0, 0, 0);
-        let mut out = Guarded::from_bytes(&vec![0xa5; size.max(1)], edge);
-        // SAFETY: source rows and output sized for m x k.
-        unsafe {
-            pack_lhs(
-                name,
-                (self.m, self.k),
-                (tile(), 2, 1),
-                0,
-                (src.ptr().cast(), 4 * self.k.max(1)),
-                out.mut_ptr().cast(),
-            )
-        };
-        out
-    }
-
-    fn pack_rhs(&self, edge: Edge) -> Guarded {
-        let bytes = Self::bytes(&self.rhs);
-        let src = bf16::source(&bytes, edge);
-        let bias = Guarded::from_bytes(&Self::bytes(&self.bias), edge);
-        let size = sym::<Getter2>("get_rhs_packed_size", RHS)(self.n, self.k);
-        let mut out = Guarded::from_bytes(&vec![0x5a; size], edge);
-        // SAFETY: source, bias and output sized for k x n.
-        unsafe {
-            pack_float_rhs(
-                RHS,
-                (self.n, self.k),
-                (tile(), 2, 1),
-                (src.ptr().cast(), 4 * self.n),
-                bias.ptr().cast(),
-                out.mut_ptr().cast(),
-            )
-        };
-        out
-    }
-
-    /// Reference results of `kernel`, clamped as it clamps.
-    fn results(&self, kernel: &MatmulKernel, clamp: (f32, f32)) -> Vec<f32> {
-        let bf =
-            |v: &[u32]| -> Vec<u16> { v.iter().map(|&x| float::bf16_from_f32_bits(x)).collect() };
-        let (lhs, w) = (bf(&self.lhs), bf(&self.rhs));
-        let bias: Vec<f32> = self.bias.iter().map(|&b| f32::from_bits(b)).collect();
-        let mut out = Vec::with_capacity(self.m * self.n);
-        for i in 0..self.m {
-            for j in 0..self.n {
-                let acc =
-                    reference::outer_product_element(i, j, self.n, self.k, &lhs, &w, Some(&bias));
-                out.push(family::clamp(kernel, acc, clamp.0, clamp.1));
-            }
-        }
-        out
-    }
-}
-
-problem_packed_family!(
-    /// The SME bf16 family for the generic tester.
-    Sme for Problem, any_nan: false
-);
-
 fn check_kernel(k: &MatmulKernel, which: Impl) -> usize {
     let depth = Depth::of(k);
     let mut cases = 0;
     for (seed, shape) in shapes(tile()).into_iter().enumerate() {
-        // Alternate the two LHS packers (same bytes).
-        let lp = k.lhs_packers[seed % k.lhs_packers.len()];
-        let p = Problem::new(
-            shape.0,
-            shape.1,
-            shape.2,
-            lp,
-            Values::Normal,
-            300 + seed as u64,
-        );
+        let p = Problem {
+            // Alternate the two LHS packers (same bytes).
+            lhs_packer: k.lhs_packers[seed % k.lhs_packers.len()],
+            ..Problem::new(k, shape, 0, Values::Normal, 300 + seed as u64)
+        };
         for clamp in tester::clamps::<Sme>(k, &p)
             .into_iter()
             .chain([(0.3, -0.3)])
@@ -512,7 +390,7 @@ fn check_kernel(k: &MatmulKernel, which: Impl) -> usize {
 }
 
 reference_tests!(
-    runnable: runnable(),
+    runnable: pf::runnable(FAMILY),
     all: kernels(),
     check: check_kernel,
     family: Sme,
@@ -523,43 +401,13 @@ reference_tests!(
     },
 );
 
-/// Every kernel's portable implementation, then the exported symbol of each that runs here.
-fn implementations() -> Vec<(&'static MatmulKernel, Impl)> {
-    tester::implementations(kernels(), runnable())
-}
-
 /// Infinities, NaNs (quiet and signalling), signed zeros, subnormals, overflowing and flushed
 /// products in the LHS, the RHS and the bias: every result equals the model bit for bit (NaNs
-/// included: the default NaN, or a bound after `FCLAMP`).
+/// included: the default NaN, or a bound after `FCLAMP`). Every shape at every length.
 #[test]
 fn non_finite_values_follow_the_model() {
-    let t = tile();
-    let mut cases = 0;
-    for (k, which) in implementations() {
-        let depth = Depth::of(k);
-        for (seed, &(m, n, kk)) in [(t + 1, t + 3, 7), (3, 2 * t, 16), (2 * t, 5, 33)]
-            .iter()
-            .enumerate()
-        {
-            let p = Problem::new(
-                m,
-                n,
-                kk,
-                k.lhs_packers[0],
-                Values::Hostile,
-                900 + seed as u64,
-            );
-            for clamp in [
-                (f32::NEG_INFINITY, f32::INFINITY),
-                (-1e30, 1e30),
-                (-0.5, 2.0),
-                (0.3, -0.3),
-            ] {
-                let expect = Sme::expected(k, &p, clamp);
-                cases += tester::check_problem::<Sme>(depth, k, &p, clamp, &expect, &[which]);
-            }
-        }
-    }
+    let cases =
+        pf::check_implementations(FAMILY, &pf::HOSTILE_CLAMPS, |k| pf::hostile_problems(k, 3));
     eprintln!("RELIABILITY hostile {cases}");
 }
 
@@ -567,13 +415,9 @@ fn non_finite_values_follow_the_model() {
 /// the data tells apart from rounding to nearest.
 #[test]
 fn wide_exponent_ranges_round_to_odd() {
-    let t = tile();
-    let mut cases = 0;
-    for (k, which) in implementations() {
-        let depth = Depth::of(k);
-        let p = Problem::new(t + 3, t + 1, 64, k.lhs_packers[0], Values::Wide, 1700);
-        let clamp = (f32::NEG_INFINITY, f32::INFINITY);
-        let expect = Sme::expected(k, &p, clamp);
+    let cases = pf::check_implementations(FAMILY, &[pf::NO_CLAMP], |k| {
+        let p = pf::wide_problem(k);
+        let expect = Sme::expected(k, &p, pf::NO_CLAMP);
         let v = |x: u32| f32::from_bits(u32::from(float::bf16_from_f32_bits(x)) << 16);
         let nearest_differs = (0..p.m * p.n).any(|e| {
             let (i, j) = (e / p.n, e % p.n);
@@ -585,49 +429,29 @@ fn wide_exponent_ranges_round_to_odd() {
             acc.to_bits() != expect[e].to_bits()
         });
         assert!(nearest_differs, "wide values too tame");
-        cases += tester::check_problem::<Sme>(depth, k, &p, clamp, &expect, &[which]);
-    }
+        vec![p]
+    });
     eprintln!("RELIABILITY hostile {cases}");
 }
 
 /// A bias of `-0` becomes `+0` in ZA (`FMOPA` into zeros) and stays so when every product is
-/// `-0`; a NaN bias becomes the default NaN (then, under `FCLAMP`, the lower bound).
+/// `-0`; a NaN bias becomes the default NaN (then, under `FCLAMP`, the lower bound); K = 0
+/// stores a subnormal bias unchanged.
 #[test]
 fn bias_enters_through_fmopa() {
-    let t = tile();
-    let mut cases = 0;
-    for (k, which) in implementations() {
-        let depth = Depth::of(k);
-        let mut p = Problem::new(2, t + 1, 3, k.lhs_packers[0], Values::Normal, 4);
-        for (j, b) in p.bias.iter_mut().enumerate() {
-            *b = [0x8000_0000, 0x7f80_0001, 0xffc0_1234, 0x0000_0003][j % 4];
-        }
-        // Row 0 times column 0 is -0 at every K: +0 * -x.
-        for kk in 0..p.k {
-            p.lhs[kk] = 0;
-            p.rhs[kk * p.n] = (-1.5f32).to_bits();
-        }
-        let clamp = (f32::NEG_INFINITY, f32::INFINITY);
-        let expect = Sme::expected(k, &p, clamp);
-        assert_eq!(expect[0].to_bits(), 0, "-0 bias and -0 products give +0");
-        cases += tester::check_problem::<Sme>(depth, k, &p, clamp, &expect, &[which]);
-        let zero_k = Problem {
-            k: 0,
-            lhs: vec![],
-            rhs: vec![],
-            ..p
-        };
-        let expect = Sme::expected(k, &zero_k, clamp);
-        assert_eq!(expect[3].to_bits(), 3, "k = 0 keeps a subnormal bias");
-        cases += tester::check_problem::<Sme>(depth, k, &zero_k, clamp, &expect, &[which]);
-    }
+    let cases = pf::check_implementations(FAMILY, &[pf::NO_CLAMP], |k| {
+        let problems = pf::bias_problems(k);
+        let y = pf::zero_k_subnormal(k, &problems);
+        assert_eq!(y.to_bits(), 3, "k = 0 keeps a subnormal bias");
+        problems
+    });
     assert!(cases > 0);
 }
 
 #[cfg(target_arch = "aarch64")]
 #[test]
 fn lazy_za_saves_are_committed() {
-    let ran = tester::lazy_za_saves_committed::<Sme>(&runnable(), |k| {
+    let ran = tester::lazy_za_saves_committed::<Sme>(&pf::runnable(FAMILY), |k| {
         Problem::normal(k, (tile() + 1, tile() + 2, 5), 8)
     });
     eprintln!("RELIABILITY lazy_za {}", ran.unwrap_or(0));

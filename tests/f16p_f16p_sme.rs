@@ -19,17 +19,9 @@ use support::packed_float::{self as pf, Problem, Sme, tile};
 use support::tester::{self, Depth, PackedFamily};
 
 const FAMILY: Family = Family::F16F16pF16p;
-const SME: &str = "matmul_clamp_f16_f16p2vlx2_f16p2vlx2b_2vlx2vl_sme_mopa";
-const SME2: &str = "matmul_clamp_f16_f16p2vlx2_f16p2vlx2_2vlx2vl_sme2_mopa";
-const LHS: &str = "lhs_pack_x16p2vlx2_x16_sme";
-const KXN: &str = "rhs_pack_kxn_x16p2vlx2b_x16_x16_sme";
 
 packed_float_tests!(
     family: FAMILY,
-    sme: SME,
-    sme2: SME2,
-    lhs: LHS,
-    kxn: KXN,
     dst_type: "uint16_t",
     what: "SME f16 contract violations",
 );
@@ -38,16 +30,9 @@ packed_float_tests!(
 /// other bits than f32 products added one by one, and the kernels follow the model.
 #[test]
 fn wide_exponent_ranges_round_each_pair_once() {
-    let t = tile();
-    let k = pf::kernel(SME);
-    let p = Problem::new(k, (t + 3, t + 1, 64), 1, pf::Values::Wide, 1700);
     let h = |x: u32| f32::from_bits(f16::to_f32_bits(x as u16));
-    let differs = pf::plain_sums_differ(&p, h);
-    assert!(differs, "wide values too tame");
-    eprintln!(
-        "RELIABILITY hostile {}",
-        pf::wide_values_round_as_the_model(FAMILY)
-    );
+    let cases = pf::wide_values_round_as_the_model(FAMILY, h);
+    eprintln!("RELIABILITY hostile {cases}");
 }
 
 /// The clamp bounds are narrowed to f16 before the clamp (ties to even, signalling NaNs

@@ -118,6 +118,12 @@ fn pack_params(packer: &Packer) -> Vec<[usize; 3]> {
         // The SME 16-bit packers: nr or mr = 2 x the running streaming length in 32-bit lanes.
         params.push([2 * rkai::ukernels::arch::sme_lanes32(), 2, 1]);
     }
+    if params.is_empty()
+        && (packer.name.contains("x8p2vlx4") || packer.name.contains("qsi8cxp2vlx4sb"))
+    {
+        // The SME int8 packers: nr or mr = 2 x the streaming length in 32-bit lanes, kr = 4.
+        params.push([2 * rkai::ukernels::arch::sme_lanes32(), 4, 1]);
+    }
     if params.is_empty() && packer.name == "rhs_pack_kxn_f32p16vlx1b_f32_f32_sme" {
         // nr = 16 x the running streaming length in 32-bit lanes.
         params.push([16 * rkai::ukernels::arch::sme_lanes32(), 1, 1]);
@@ -986,6 +992,39 @@ fn float_source_cases(p: &Packer, f: FloatSource) -> Vec<RhsCase> {
     }
 }
 
+/// `rhs_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme`: int8 K x N rows (padded by 3 bytes),
+/// required `i32` biases and `f32` scales, a non-zero LHS zero point (folded into the biases).
+fn qsi8cxpsb_cases(p: &Packer) -> Vec<RhsCase> {
+    let params = kai_rhs_pack_qsi8cx_params {
+        lhs_zero_point: -7,
+        scale_multiplier: 0.25,
+    };
+    let spec = RhsSpec {
+        seed: 17,
+        ks: Ks::Channel(&[5, 19]),
+        bias: Some(Bias {
+            fill: Fill::F32,
+            required: true,
+        }),
+        scale: Some(PerColumn::F32),
+        zero: None,
+        n_step: NStep::Fixed,
+        offset_takes_stride: false,
+        bias_offset: true,
+    };
+    rhs_cases(
+        p,
+        spec,
+        |rng, s| RhsMatrix::random(rng, Fill::Bytes, Source::Kxn, 8, 3, s),
+        |g: Getter2, i, s| g(i, s.k),
+        // SAFETY: the call's buffers hold the extents KleidiAI's contract names.
+        move |run: RhsPackFloatFn, c, s| unsafe {
+            pack_rhs!(run, c, s; c.rhs_stride, c.rhs.cast(), c.bias.cast(), c.scale.cast(),
+                c.dst.cast(), 0, ptr::from_ref(&params).cast())
+        },
+    )
+}
+
 fn value_fill(bytes: usize) -> Fill {
     if bytes == 2 { Fill::F16 } else { Fill::F32 }
 }
@@ -1305,6 +1344,10 @@ fn slice_cases(p: &Packer) -> Cases {
         // Its source is an indirection buffer, not rows: `tests/imatmul_sme.rs` packs its row
         // blocks through the offset getters against a whole packing.
         PackerKind::Lhs(LhsPackerKind::IndirectSmeRows(_)) => Cases::Lhs(Vec::new()),
+        PackerKind::Lhs(LhsPackerKind::SmeRows(SmeRowsPacker::X8p2vlx4)) => {
+            Cases::Lhs(unblocked_lhs_cases(p, Fill::Bytes, &[5, 19], false))
+        }
+        PackerKind::Rhs(RhsPackerKind::Qsi8cxpsb) => Cases::Rhs(qsi8cxpsb_cases(p)),
     }
 }
 

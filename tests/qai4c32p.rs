@@ -315,8 +315,8 @@ fn rhs_packers_match_reference_bytes() {
         |(name, _, kr), bl| bl % kr == 0 && !(name == RHS && kr > 16),
         // Seeds alternate bias and no bias.
         |n, k, bl, seed| Problem::new(1, n, k, bl, seed),
-        |p, (name, nr, kr), edge, fill| pack_rhs(p, name, nr, kr, edge, fill),
-        |p, (name, nr, kr), size, fill| expected_rhs(p, name, nr, kr, size, fill),
+        pack_rhs,
+        expected_rhs,
     );
     eprintln!("RHS packer byte comparisons: {cases}");
 }

@@ -289,8 +289,8 @@ fn rhs_packers_match_reference_bytes() {
         combos,
         |_, _| true,
         |n, k, bl, seed| problem(1, n, k, bl, seed),
-        |p, (name, nr, kr), edge, fill| pack_rhs(p, name, nr, kr, edge, fill),
-        |p, (name, nr, kr), size, fill| expected_rhs(p, name, nr, kr, size, fill),
+        pack_rhs,
+        expected_rhs,
     );
     eprintln!("RHS packer byte comparisons: {cases}");
     eprintln!("RELIABILITY bounds_packers {cases}");

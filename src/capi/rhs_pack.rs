@@ -21,7 +21,8 @@ fn k(kind: RhsPackerKind, symbol: &str, a: &CArgs) -> usize {
         | RhsPackerKind::Qsi4c32pf16(_)
         | RhsPackerKind::Qai4c32p(_)
         | RhsPackerKind::Float(_)
-        | RhsPackerKind::Bf16(_) => a.k,
+        | RhsPackerKind::Bf16(_)
+        | RhsPackerKind::Qsi8cxpsb => a.k,
     }
 }
 
@@ -49,6 +50,11 @@ pub fn get_rhs_offset(kind: RhsPackerKind, symbol: &str, a: &CArgs) -> usize {
 #[inline(always)]
 pub fn get_bias_offset(kind: RhsPackerKind, symbol: &str, a: &CArgs) -> usize {
     ensure(symbol, rhs::bias_offset(kind, a.n_idx))
+}
+
+#[inline(always)]
+pub fn get_scale_offset(_: RhsPackerKind, symbol: &str, a: &CArgs) -> usize {
+    ensure(symbol, rhs::scale_offset(a.n_idx))
 }
 
 #[inline(always)]

@@ -119,16 +119,16 @@ pub const RHS_SHAPES: [(usize, usize, usize); 8] = [
 pub type RhsCase = (&'static str, usize, usize);
 
 /// For each of `cases` (sorted, without repeats) and each of [`RHS_SHAPES`] (n, k, bl) that
-/// `takes(case, bl)` accepts, packs `problem(n, k, bl, seed)` (seeds from 200) with `pack(p, case,
-/// edge, fill)` at either guard-page edge, over a buffer filled with 0x5a (packers that leave
-/// columns past n untouched must keep it), and compares the bytes with `expected(p, case, size,
-/// fill)`; returns the packings compared.
+/// `takes(case, bl)` accepts, packs `problem(n, k, bl, seed)` (seeds from 200) with `pack(p,
+/// packer, nr, kr, edge, fill)` at either guard-page edge, over a buffer filled with 0x5a
+/// (packers that leave columns past n untouched must keep it), and compares the bytes with
+/// `expected(p, packer, nr, kr, size, fill)`; returns the packings compared.
 pub fn rhs_packings_equal_reference<P>(
     mut cases: Vec<RhsCase>,
     takes: impl Fn(RhsCase, usize) -> bool,
     problem: impl Fn(usize, usize, usize, u64) -> P,
-    pack: impl Fn(&P, RhsCase, Edge, u8) -> Guarded,
-    expected: impl Fn(&P, RhsCase, usize, u8) -> Vec<u8>,
+    pack: impl Fn(&P, &str, usize, usize, Edge, u8) -> Guarded,
+    expected: impl Fn(&P, &str, usize, usize, usize, u8) -> Vec<u8>,
 ) -> usize {
     cases.sort();
     cases.dedup();
@@ -143,8 +143,8 @@ pub fn rhs_packings_equal_reference<P>(
             let p = problem(n, k, bl, 200 + seed as u64);
             compared += tester::packs_equal_reference(
                 || format!("{name} nr={nr} kr={kr} n={n} k={k} bl={bl}"),
-                |edge| pack(&p, c, edge, fill),
-                |size| expected(&p, c, size, fill),
+                |edge| pack(&p, name, nr, kr, edge, fill),
+                |size| expected(&p, name, nr, kr, size, fill),
             );
         }
     }

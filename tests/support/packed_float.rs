@@ -1,10 +1,12 @@
-//! What the test files of KleidiAI's SME f32 and f16 GEMMs with both operands packed share
+//! What the test files of KleidiAI's SME f32, f16 and bf16 GEMMs with both operands packed share
 //! (`matmul_clamp_f32_f32p_f32p`, `tests/f32p_f32p_sme.rs`; `matmul_clamp_f16_f16p_f16p`,
-//! `tests/f16p_f16p_sme.rs`): a problem of raw source values (f32 bits, or halves), packed
+//! `tests/f16p_f16p_sme.rs`; `matmul_clamp_fp32_bf16p_bf16p`, `tests/bf16_sme.rs`): a problem of
+//! raw source values (f32 bits, or halves; f32 for bf16, which the packers convert), packed
 //! through the kernel's paired packers (K x N or N x K RHS sources), the scalar reference written
-//! from the instructions' definitions (`FMOPA` on f32, or widening `FMOPA` on halves, from a
-//! zeroed ZA tile and the bias, then the clamp), the [`PackedFamily`] the generic tester runs,
-//! the shapes, hostile values and the contract-violation calls. The files keep their own tests.
+//! from the instructions' definitions (`FMOPA` on f32, widening `FMOPA` on halves, or `BFMOPA`,
+//! from a zeroed ZA tile and the bias, then the clamp), the [`PackedFamily`] the generic tester
+//! runs, the shapes and hostile values. The f32 and f16 files also share their `#[test]`
+//! functions ([`packed_float_tests!`]) and keep the tests of their own numerics.
 
 use super::cabi::func as sym;
 use super::cabi::{Getter2, Getter5, MatmulFn, pack_float_rhs, pack_lhs};
@@ -12,13 +14,13 @@ use super::gemm::Impl;
 use super::guard::{Edge, Guarded};
 use super::rng::Rng;
 use super::tester::{self, Depth, PackedFamily};
-use rkai::ukernels::catalog;
 use rkai::ukernels::element::Output;
 use rkai::ukernels::family::Family;
 use rkai::ukernels::float::{self, f16};
 use rkai::ukernels::kernel::{Clamp, MatmulKernel};
+use rkai::ukernels::matmul::bf16_gemm;
 use rkai::ukernels::pack::kinds::Packer;
-use std::ptr;
+use rkai::ukernels::reference::bf16_gemm as bf16_reference;
 
 /// The tile (`mr` = `nr` = `m_step` = `n_step`): 2 x SVL32 on this CPU (SVL 128 bits without
 /// SME, where the portable paths run).
@@ -26,9 +28,37 @@ pub fn tile() -> usize {
     2 * rkai::ukernels::arch::sme_lanes32()
 }
 
-/// The value type of a family (f32 or f16): its kernels' K values per step and bytes per value.
+/// The packed value type of a family (f32, f16 or bf16): its kernels' K values per step
+/// (`kr`, four bytes' worth) and bytes per packed value.
 pub fn values(family: Family) -> Output {
-    rkai::ukernels::matmul::bf16_gemm::values(family)
+    bf16_gemm::values(family)
+}
+
+/// The type of the source values the packers read for packed values of type `values`: bf16
+/// values are packed from f32 sources, the others from their own type.
+pub fn source_values(values: Output) -> Output {
+    match values {
+        Output::Bf16 => Output::F32,
+        Output::F32 | Output::F16 => values,
+    }
+}
+
+/// The catalog entry of the kernel of `family` whose stem ends with `suffix` (`"_sme_mopa"`,
+/// `"_sme2_mopa"`), whatever `RKAI_TEST_KERNEL` narrows.
+pub fn kernel_ending(family: Family, suffix: &str) -> &'static MatmulKernel {
+    let of_family = rkai::ukernels::catalog::KERNELS
+        .iter()
+        .filter(|k| k.family == family);
+    let mut found = of_family.copied().filter(|k| k.stem.ends_with(suffix));
+    let k = found.next().unwrap_or_else(|| panic!("no {suffix} kernel"));
+    assert!(found.next().is_none(), "two {suffix} kernels");
+    k
+}
+
+/// The K x N RHS packer of `kernel`.
+pub fn kxn_packer(kernel: &MatmulKernel) -> &'static str {
+    let mut kxn = kernel.rhs_packers.iter().filter(|p| p.name.contains("kxn"));
+    kxn.next().expect("a K x N RHS packer").name
 }
 
 /// The kernels of `family`, narrowed by `RKAI_TEST_KERNEL`.
@@ -54,10 +84,7 @@ pub fn runnable(family: Family) -> Vec<&'static MatmulKernel> {
 
 /// Every kernel's portable implementation, then the exported symbol of each that runs here.
 pub fn implementations(family: Family) -> Vec<(&'static MatmulKernel, Impl)> {
-    let portable = kernels(family).map(|k| (k, Impl::Portable));
-    portable
-        .chain(runnable(family).into_iter().map(|k| (k, Impl::Exported)))
-        .collect()
+    tester::implementations(kernels(family), runnable(family))
 }
 
 /// Kinds of source values.
@@ -72,7 +99,8 @@ pub enum Values {
 }
 
 /// One problem: raw source bits (`lhs` m x k, `rhs` k x n, `bias` n; f32 bits, or halves in the
-/// low 16 bits), and the RHS packer that packs it.
+/// low 16 bits, as [`source_values`] of the packed type `values`), and the LHS and RHS packers
+/// that pack it.
 #[derive(Clone)]
 pub struct Problem {
     pub m: usize,
@@ -82,6 +110,7 @@ pub struct Problem {
     pub lhs: Vec<u32>,
     pub rhs: Vec<u32>,
     pub bias: Vec<u32>,
+    pub lhs_packer: &'static Packer,
     pub rhs_packer: &'static Packer,
 }
 
@@ -135,8 +164,8 @@ fn draw(rng: &mut Rng, values: Output, kind: Values) -> u32 {
 /// Raw sources of `kind` (LHS m x k, RHS k x n, bias n) as values of type `values`, drawn from
 /// `seed`; for `Hostile`, only the LHS rows `i % 3 == 0`, the RHS columns `j % 3 == 0` and the
 /// biases `j % 3 == 1` take special values, so that every mix of special and ordinary operands
-/// reaches some output. Also the bf16 family's (f32 sources).
-pub fn sources(
+/// reaches some output.
+fn sources(
     (m, n, k): (usize, usize, usize),
     values: Output,
     kind: Values,
@@ -172,10 +201,10 @@ pub fn plain_sums_differ(p: &Problem, widen: impl Fn(u32) -> f32) -> bool {
 }
 
 impl Problem {
-    /// Sources of `kind`, packed by the kernel's RHS packer `rhs`; for `Hostile`, only the LHS
-    /// rows `i % 3 == 0`, the RHS columns `j % 3 == 0` and the biases `j % 3 == 1` take special
-    /// values, so that every mix of special and ordinary operands reaches some output.
-    #[allow(clippy::too_many_arguments)]
+    /// Sources of `kind`, packed by the kernel's first LHS packer and its RHS packer `rhs`; for
+    /// `Hostile`, only the LHS rows `i % 3 == 0`, the RHS columns `j % 3 == 0` and the biases
+    /// `j % 3 == 1` take special values, so that every mix of special and ordinary operands
+    /// reaches some output.
     pub fn new(
         kernel: &MatmulKernel,
         (m, n, k): (usize, usize, usize),
@@ -184,7 +213,7 @@ impl Problem {
         seed: u64,
     ) -> Self {
         let values = values(kernel.family);
-        let (lhs, rhs_values, bias) = sources((m, n, k), values, kind, seed);
+        let (lhs, rhs_values, bias) = sources((m, n, k), source_values(values), kind, seed);
         Problem {
             m,
             n,
@@ -193,6 +222,7 @@ impl Problem {
             lhs,
             rhs: rhs_values,
             bias,
+            lhs_packer: kernel.lhs_packers[0],
             rhs_packer: kernel.rhs_packers[rhs % kernel.rhs_packers.len()],
         }
     }
@@ -202,7 +232,7 @@ impl Problem {
     }
 
     fn bytes(&self, v: impl Iterator<Item = u32>) -> Vec<u8> {
-        let f32s = self.values == Output::F32;
+        let f32s = self.vb() == 4;
         let mut out: Vec<u8> = Vec::new();
         for x in v {
             if f32s {
@@ -217,16 +247,18 @@ impl Problem {
         out
     }
 
+    /// Bytes of a source value.
     fn vb(&self) -> usize {
-        self.values.size()
+        source_values(self.values).size()
     }
 
+    /// Packed values per K step: four bytes' worth.
     fn kr(&self) -> usize {
-        4 / self.vb()
+        4 / self.values.size()
     }
 
-    pub fn pack_lhs(&self, kernel: &MatmulKernel, edge: Edge) -> Guarded {
-        let name = kernel.lhs_packers[0].name;
+    pub fn pack_lhs(&self, edge: Edge) -> Guarded {
+        let name = self.lhs_packer.name;
         let src = Guarded::from_bytes(&self.bytes(self.lhs.iter().copied()), edge);
         let size =
             sym::<Getter5>("get_lhs_packed_size", name)(self.m, self.k, tile(), self.kr(), 1);
@@ -286,7 +318,11 @@ impl Problem {
                 }
                 acc
             }
-            Output::F16 | Output::Bf16 => {
+            Output::Bf16 => {
+                let (lhs, w, bias) = self.bf16_operands();
+                bf16_reference::outer_product_element(i, j, n, k, &lhs, &w, Some(&bias))
+            }
+            Output::F16 => {
                 let one = 0x3c00;
                 let mut acc = f16::dot_add(0.0, [one, one], [self.bias[j] as u16, 0]);
                 let a = |kk: usize| {
@@ -311,26 +347,47 @@ impl Problem {
         }
     }
 
+    /// The bf16 family's operands: the sources converted as its packers convert them, and the
+    /// f32 bias.
+    fn bf16_operands(&self) -> (Vec<u16>, Vec<u16>, Vec<f32>) {
+        let bf = |v: &[u32]| v.iter().map(|&x| float::bf16_from_f32_bits(x)).collect();
+        let bias = self.bias.iter().map(|&b| f32::from_bits(b)).collect();
+        (bf(&self.lhs), bf(&self.rhs), bias)
+    }
+
     /// Reference results of `kernel` (f32; the f16 family's halves widened exactly).
     pub fn results(&self, kernel: &MatmulKernel, (lo, hi): (f32, f32)) -> Vec<f32> {
         let clamp = kernel.epilogue.clamp;
+        // The bf16 family's operands, converted once.
+        let bf16 = (self.values == Output::Bf16).then(|| self.bf16_operands());
         let mut out = Vec::with_capacity(self.m * self.n);
         for i in 0..self.m {
             for j in 0..self.n {
-                let y = self.sum(i, j);
                 out.push(match self.values {
-                    Output::F32 => match clamp {
-                        Clamp::MaxNumThenMinNum => float::clamp_num(y, lo, hi),
-                        _ => float::clamp_upper_first(y, lo, hi),
-                    },
+                    Output::F32 => {
+                        let y = self.sum(i, j);
+                        match clamp {
+                            Clamp::MaxNumThenMinNum => float::clamp_num(y, lo, hi),
+                            _ => float::clamp_upper_first(y, lo, hi),
+                        }
+                    }
                     // Narrowed, then clamped on halves with narrowed bounds.
-                    Output::F16 | Output::Bf16 => {
+                    Output::F16 => {
+                        let y = self.sum(i, j);
                         let (y, l, h) = (f16::from_f32(y), f16::from_f32(lo), f16::from_f32(hi));
                         let r = match clamp {
                             Clamp::MaxNumThenMinNum => f16::fminnm(f16::fmaxnm(y, l), h),
                             _ => f16::fmax(f16::fmin(y, h), l),
                         };
                         f32::from_bits(f16::to_f32_bits(r))
+                    }
+                    // The sum of `BFMOPA` steps, clamped as the kernel clamps.
+                    Output::Bf16 => {
+                        let (lhs, w, bias) = bf16.as_ref().expect("bf16 operands");
+                        let (n, k) = (self.n, self.k);
+                        let y =
+                            bf16_reference::outer_product_element(i, j, n, k, lhs, w, Some(bias));
+                        bf16_gemm::clamp(kernel, y, lo, hi)
                     }
                 });
             }
@@ -350,8 +407,8 @@ impl PackedFamily for Sme {
         (p.m, p.n, p.k, 0)
     }
 
-    fn pack(k: &MatmulKernel, p: &Problem, edge: Edge) -> (Guarded, Guarded) {
-        (p.pack_lhs(k, edge), p.pack_rhs(edge))
+    fn pack(_: &MatmulKernel, p: &Problem, edge: Edge) -> (Guarded, Guarded) {
+        (p.pack_lhs(edge), p.pack_rhs(edge))
     }
 
     fn expected(k: &MatmulKernel, p: &Problem, clamp: (f32, f32)) -> Vec<f32> {
@@ -396,26 +453,24 @@ pub fn check_kernel(k: &MatmulKernel, which: Impl) -> usize {
     cases
 }
 
-/// Hostile values in the LHS, the RHS and the bias, under four clamps (none, huge, biting,
-/// inverted): every result equals the model bit for bit, NaNs included.
-pub fn hostile_values_follow_the_model(family: Family) -> usize {
-    let t = tile();
+/// No clamp: both bounds infinite.
+pub const NO_CLAMP: (f32, f32) = (f32::NEG_INFINITY, f32::INFINITY);
+
+/// The clamps of the hostile-value tests: none, huge, biting, inverted.
+pub const HOSTILE_CLAMPS: [(f32, f32); 4] = [NO_CLAMP, (-1e30, 1e30), (-0.5, 2.0), (0.3, -0.3)];
+
+/// Every implementation of `family`'s kernels (each portable path, then each exported symbol
+/// this CPU runs) on each of the problems `problems` builds for the kernel, under each of
+/// `clamps`, checked by the generic tester at [`Depth::of`] the kernel; returns the cases.
+pub fn check_implementations(
+    family: Family,
+    clamps: &[(f32, f32)],
+    problems: impl Fn(&'static MatmulKernel) -> Vec<Problem>,
+) -> usize {
     let mut cases = 0;
     for (k, which) in implementations(family) {
-        for (seed, &shape) in [(t + 1, t + 3, 7), (3, 2 * t, 16), (2 * t, 5, 33)]
-            .iter()
-            .enumerate()
-        {
-            if !tester::every_case_here(k) && seed != 0 {
-                continue;
-            }
-            let p = Problem::new(k, shape, seed, Values::Hostile, 900 + seed as u64);
-            for clamp in [
-                (f32::NEG_INFINITY, f32::INFINITY),
-                (-1e30, 1e30),
-                (-0.5, 2.0),
-                (0.3, -0.3),
-            ] {
+        for p in problems(k) {
+            for &clamp in clamps {
                 let expect = Sme::expected(k, &p, clamp);
                 cases +=
                     tester::check_problem::<Sme>(Depth::of(k), k, &p, clamp, &expect, &[which]);
@@ -425,63 +480,95 @@ pub fn hostile_values_follow_the_model(family: Family) -> usize {
     cases
 }
 
-/// Values over a wide exponent range (every step rounds), whose results the model tells apart
-/// from a plain left-to-right sum of the products: the rounding of each step is the model's.
-pub fn wide_values_round_as_the_model(family: Family) -> usize {
+/// The first `count` (up to three) hostile problems of `kernel`: special values in the LHS, the
+/// RHS and the bias, in shapes around the tile, the RHS packers alternating.
+pub fn hostile_problems(kernel: &MatmulKernel, count: usize) -> Vec<Problem> {
     let t = tile();
-    let mut cases = 0;
-    for (k, which) in implementations(family) {
-        let p = Problem::new(k, (t + 3, t + 1, 64), 1, Values::Wide, 1700);
-        let clamp = (f32::NEG_INFINITY, f32::INFINITY);
-        let expect = Sme::expected(k, &p, clamp);
-        cases += tester::check_problem::<Sme>(Depth::of(k), k, &p, clamp, &expect, &[which]);
+    let shapes = [(t + 1, t + 3, 7), (3, 2 * t, 16), (2 * t, 5, 33)];
+    let problem =
+        |(seed, shape)| Problem::new(kernel, shape, seed, Values::Hostile, 900 + seed as u64);
+    shapes
+        .into_iter()
+        .enumerate()
+        .take(count)
+        .map(problem)
+        .collect()
+}
+
+/// Hostile values in the LHS, the RHS and the bias, under four clamps (none, huge, biting,
+/// inverted): every result equals the model bit for bit, NaNs included. Where not every case
+/// runs ([`tester::every_case_here`]), the first shape only.
+pub fn hostile_values_follow_the_model(family: Family) -> usize {
+    check_implementations(family, &HOSTILE_CLAMPS, |k| {
+        let count = if tester::every_case_here(k) { 3 } else { 1 };
+        hostile_problems(k, count)
+    })
+}
+
+/// The wide-value problem of `kernel`: values over a wide exponent range (every step rounds).
+pub fn wide_problem(kernel: &MatmulKernel) -> Problem {
+    let t = tile();
+    Problem::new(kernel, (t + 3, t + 1, 64), 1, Values::Wide, 1700)
+}
+
+/// Values over a wide exponent range (every step rounds), whose results the model tells apart
+/// from a plain left-to-right sum of the products (of the values widened by `widen`; checked on
+/// the SME kernel's problem): the rounding of each step is the model's.
+pub fn wide_values_round_as_the_model(family: Family, widen: impl Fn(u32) -> f32) -> usize {
+    let p = wide_problem(kernel_ending(family, "_sme_mopa"));
+    assert!(plain_sums_differ(&p, widen), "wide values too tame");
+    check_implementations(family, &[NO_CLAMP], |k| vec![wide_problem(k)])
+}
+
+/// The bias problems of `kernel`: a `-0`, a signalling and a quiet NaN and a subnormal bias,
+/// with row 0 times column 0 `-0` at every K (`+0` times `-1.5`); then the same with K = 0.
+/// Asserts that the model gives `+0` for the first element (a `-0` bias enters ZA as `+0`).
+pub fn bias_problems(kernel: &MatmulKernel) -> Vec<Problem> {
+    let t = tile();
+    let mut p = Problem::new(kernel, (2, t + 1, 3), 0, Values::Normal, 4);
+    let f32s = source_values(p.values) == Output::F32;
+    let specials: [u32; 4] = if f32s {
+        [0x8000_0000, 0x7f80_0001, 0xffc0_1234, 0x0000_0003]
+    } else {
+        [0x8000, 0x7c01, 0xfe34, 0x0003]
+    };
+    for (j, b) in p.bias.iter_mut().enumerate() {
+        *b = specials[j % 4];
     }
-    cases
+    let minus = if f32s {
+        (-1.5f32).to_bits()
+    } else {
+        u32::from(f16::from_f32(-1.5))
+    };
+    for kk in 0..p.k {
+        p.lhs[kk] = 0;
+        p.rhs[kk * p.n] = minus;
+    }
+    let expect = Sme::expected(kernel, &p, NO_CLAMP);
+    assert_eq!(expect[0].to_bits(), 0, "-0 bias and -0 products give +0");
+    let zero_k = Problem {
+        k: 0,
+        lhs: vec![],
+        rhs: vec![],
+        ..p.clone()
+    };
+    vec![p, zero_k]
+}
+
+/// The K = 0 result of element 3 of the bias problems (the subnormal bias) under the model.
+pub fn zero_k_subnormal(kernel: &MatmulKernel, problems: &[Problem]) -> f32 {
+    Sme::expected(kernel, &problems[1], NO_CLAMP)[3]
 }
 
 /// A `-0` bias becomes `+0` in ZA (an outer product into zeros) and stays so when every product
 /// is `-0`; a NaN bias becomes the default NaN; K = 0 stores the clamped bias (subnormals kept).
 pub fn bias_enters_through_an_outer_product(family: Family) -> usize {
-    let t = tile();
-    let mut cases = 0;
-    for (k, which) in implementations(family) {
-        let mut p = Problem::new(k, (2, t + 1, 3), 0, Values::Normal, 4);
-        let f32s = p.values == Output::F32;
-        let specials: [u32; 4] = if f32s {
-            [0x8000_0000, 0x7f80_0001, 0xffc0_1234, 0x0000_0003]
-        } else {
-            [0x8000, 0x7c01, 0xfe34, 0x0003]
-        };
-        for (j, b) in p.bias.iter_mut().enumerate() {
-            *b = specials[j % 4];
-        }
-        let minus = if f32s {
-            (-1.5f32).to_bits()
-        } else {
-            u32::from(f16::from_f32(-1.5))
-        };
-        for kk in 0..p.k {
-            p.lhs[kk] = 0;
-            p.rhs[kk * p.n] = minus;
-        }
-        let clamp = (f32::NEG_INFINITY, f32::INFINITY);
-        let expect = Sme::expected(k, &p, clamp);
-        assert_eq!(expect[0].to_bits(), 0, "-0 bias and -0 products give +0");
-        cases += tester::check_problem::<Sme>(Depth::of(k), k, &p, clamp, &expect, &[which]);
-        let zero_k = Problem {
-            k: 0,
-            lhs: vec![],
-            rhs: vec![],
-            ..p
-        };
-        let expect = Sme::expected(k, &zero_k, clamp);
-        assert!(
-            expect[3] != 0.0 && expect[3].abs() < 1e-6,
-            "k = 0 keeps a subnormal bias"
-        );
-        cases += tester::check_problem::<Sme>(Depth::of(k), k, &zero_k, clamp, &expect, &[which]);
-    }
-    cases
+    check_implementations(family, &[NO_CLAMP], |k| {
+        let problems = bias_problems(k);
+        let y = zero_k_subnormal(k, &problems);
+        assert!(y != 0.0 && y.abs() < 1e-6, "k = 0 keeps a subnormal bias");
+        problems
+    })
 }
 
 /// Neither kernel asserts `dst_stride_col`: any value gives the same results.
@@ -525,64 +612,26 @@ pub fn dst_stride_col_is_ignored(family: Family) -> usize {
     calls
 }
 
-/// Calls kernel `stem` for m = 2, n = 8, k = 4 with the given row stride; `null` names the
-/// buffer passed as NULL (1 LHS, 2 RHS, 3 dst, 0 none).
-pub fn run_call(stem: &str, dst_stride_row: usize, null: usize) {
-    let lhs = vec![0u8; 1 << 16];
-    let rhs = vec![0u8; 1 << 16];
-    let mut dst = vec![0u8; 1 << 12];
-    let p = |b: &[u8], which: usize| {
-        if null == which {
-            ptr::null()
-        } else {
-            b.as_ptr().cast()
-        }
-    };
-    let d = if null == 3 {
-        ptr::null_mut()
-    } else {
-        dst.as_mut_ptr().cast()
-    };
-    // SAFETY: buffers cover the call; it is expected to abort.
-    unsafe {
-        sym::<MatmulFn>("run", stem)(
-            2,
-            8,
-            4,
-            p(&lhs, 1),
-            p(&rhs, 2),
-            d,
-            dst_stride_row,
-            4,
-            -1.0,
-            1.0,
-        )
-    }
-}
-
-/// The catalog entry of `stem`.
-pub fn kernel(stem: &str) -> &'static MatmulKernel {
-    catalog::kernel(stem).unwrap()
-}
-
-/// The `#[test]` functions the packed-float families share, for `family` (its kernels `sme` and
-/// `sme2`, the LHS packer `lhs` and the K x N RHS packer `kxn`): the getters against KleidiAI's
-/// formulas (the offsets equal the packers'), the reference, thread and register tests, hostile
-/// values, the bias through an outer product, the ignored `dst_stride_col`, a caller's lazy ZA
-/// save and the contract violations (`dst_type` is the C type of the destination named in the
-/// `dst_stride_row` assertion; `what` the death tests' description). The files keep the tests of
-/// their own numerics.
+/// The `#[test]` functions the f32 and f16 packed-float families share, for `family` (its
+/// kernels `..._sme_mopa` and `..._sme2_mopa`, its LHS packer and K x N RHS packer): the getters
+/// against KleidiAI's formulas (the offsets equal the packers'), the reference, thread and
+/// register tests, hostile values, the bias through an outer product, the ignored
+/// `dst_stride_col`, a caller's lazy ZA save and the contract violations (`dst_type` is the C
+/// type of the destination named in the `dst_stride_row` assertion; `what` the death tests'
+/// description). The files keep the tests of their own numerics.
 #[macro_export]
 macro_rules! packed_float_tests {
-    (
-        family: $family:expr,
-        sme: $sme:expr,
-        sme2: $sme2:expr,
-        lhs: $lhs:expr,
-        kxn: $kxn:expr,
-        dst_type: $dst_type:literal,
-        what: $what:literal $(,)?
-    ) => {
+    (family: $family:expr, dst_type: $dst_type:literal, what: $what:literal $(,)?) => {
+        /// The family's `..._sme_mopa` kernel.
+        fn sme() -> &'static str {
+            $crate::support::packed_float::kernel_ending($family, "_sme_mopa").stem
+        }
+
+        /// The family's `..._sme2_mopa` kernel.
+        fn sme2() -> &'static str {
+            $crate::support::packed_float::kernel_ending($family, "_sme2_mopa").stem
+        }
+
         #[test]
         fn kernel_getters_equal_kleidiai_values() {
             use $crate::support::cabi::func as sym;
@@ -591,6 +640,8 @@ macro_rules! packed_float_tests {
             assert_eq!(pf::kernels($family).count(), 2);
             use $crate::support::tester::getters_equal_kleidiai_values;
             let checked = getters_equal_kleidiai_values(pf::kernels($family));
+            let sme = pf::kernel_ending($family, "_sme_mopa");
+            let (lhs_packer, kxn) = (sme.lhs_packers[0].name, pf::kxn_packer(sme));
             let t = pf::tile();
             // Bytes per value, and values per K step (a pair of halves, or one f32).
             let vb = pf::values($family).size();
@@ -609,9 +660,10 @@ macro_rules! packed_float_tests {
                         rhs
                     );
                     // The kernel's offsets are the packers'.
-                    let packer = sym::<Getter5>("get_lhs_packed_offset", $lhs)(2 * t, kk, t, kr, 1);
+                    let packer =
+                        sym::<Getter5>("get_lhs_packed_offset", lhs_packer)(2 * t, kk, t, kr, 1);
                     assert_eq!(packer, lhs);
-                    assert_eq!(sym::<Getter2>("get_rhs_packed_offset", $kxn)(3 * t, kk), rhs);
+                    assert_eq!(sym::<Getter2>("get_rhs_packed_offset", kxn)(3 * t, kk), rhs);
                 }
                 assert_eq!(
                     sym::<Getter3>("get_dst_offset", k.stem)(t, 2 * t, 1000),
@@ -674,17 +726,18 @@ macro_rules! packed_float_tests {
 
         /// The kernels' contract violations (the packers' are their own test files').
         fn cases() -> Vec<Case> {
-            use $crate::support::packed_float::{run_call, values};
+            use $crate::support::gemm::run_call;
+            use $crate::support::packed_float::values;
             let mut cases: Vec<Case> = vec![
                 $crate::run_case!("dst_stride_row",
                     concat!("dst_stride_row >= n * sizeof(", $dst_type, ")")
                     // Two bytes short of a row of n = 8 values.
-                    => run_call($sme, 8 * values($family).size() - 2, 0)),
-                $crate::run_case!("null_lhs", "lhs_packed != NULL" => run_call($sme2, 64, 1)),
-                $crate::run_case!("null_rhs", "rhs_packed != NULL" => run_call($sme, 64, 2)),
-                $crate::run_case!("null_dst", "dst != NULL" => run_call($sme2, 64, 3)),
+                    => run_call(sme(), 8 * values($family).size() - 2, 4, 0)),
+                $crate::run_case!("null_lhs", "lhs_packed != NULL" => run_call(sme2(), 64, 4, 1)),
+                $crate::run_case!("null_rhs", "rhs_packed != NULL" => run_call(sme(), 64, 4, 2)),
+                $crate::run_case!("null_dst", "dst != NULL" => run_call(sme2(), 64, 4, 3)),
             ];
-            cases.extend($crate::sme_kernel_getter_cases!($sme, $sme2));
+            cases.extend($crate::sme_kernel_getter_cases!(sme(), sme2()));
             cases
         }
 

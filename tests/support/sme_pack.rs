@@ -1,5 +1,6 @@
 //! The harness of the SME packer tests (`tests/f32p16vlx1b_pack.rs`, `tests/x16p2vlx2_pack.rs`,
-//! `tests/f32_sme_pack.rs`; a new SME packer's test file should use it too). A test file keeps
+//! `tests/f32_sme_pack.rs`, `tests/x8p2vlx4_pack.rs`; a new SME packer's test file should use it
+//! too). A test file keeps
 //! what is its packer's own: the reference written from KleidiAI's layout, the getter formulas,
 //! the shapes and the death cases' conditions. This module gives the rest:
 //!

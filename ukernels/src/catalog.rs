@@ -87,6 +87,7 @@ aggregate!(Packer, PACKERS, PACKER_MODULES, PACKERS:
     pack::lhs_pack_sme_rows,
     pack::rhs_pack_bf16,
     pack::lhs_imatmul_pack_sme,
+    pack::rhs_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme,
 );
 
 aggregate!(UkerRhsPacker, UKER_RHS_PACKERS, UKER_RHS_PACKER_MODULES, PACKERS:

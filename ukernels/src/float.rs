@@ -102,6 +102,21 @@ pub fn fadd(a: f32, b: f32) -> f32 {
     }
 }
 
+/// One lane of `FMUL` with FPCR.DN = 0, FZ = 0: `a * b` rounded to nearest even, subnormals
+/// kept; NaN operands as [`fadd`]; infinity times zero gives the default NaN.
+#[inline]
+pub fn fmul(a: f32, b: f32) -> f32 {
+    if a.is_nan() || b.is_nan() {
+        return propagate_nan(a, b);
+    }
+    let r = a * b;
+    if r.is_nan() {
+        f32::from_bits(DEFAULT_NAN)
+    } else {
+        r
+    }
+}
+
 /// One lane of `FMLA Vd, Vn, Vm[i]` (and SVE `FMLA` by element): `acc + b * a` with a single
 /// rounding (ties to even), and Arm's NaN rules with FPCR.DN = 0: a signalling NaN among
 /// (`acc`, `b`, `a`) in that order wins, quieted; then a quiet NaN in the same order, except that

@@ -406,6 +406,9 @@ pub enum RhsLayout {
         /// Bytes per bias (4 for f32, 2 for f16).
         bias_bytes: usize,
     },
+    /// int8 per channel with `i32` biases in front and `f32` scales behind (`qsi8cxp2vlx4sb`, the
+    /// SME int8-output format); see [`qsi8cxpsb`].
+    Qsi8cxpsb,
 }
 
 impl RhsLayout {
@@ -421,6 +424,7 @@ impl RhsLayout {
             RhsLayout::Qai4c32p { bl } => qai4c32p::stride(k, nr, bl),
             RhsLayout::FloatBias { bytes } => float_bias::stride(k, nr, kr, bytes),
             RhsLayout::Bf16Bias { bias_bytes } => bf16_bias::stride(k, nr, kr, bias_bytes),
+            RhsLayout::Qsi8cxpsb => qsi8cxpsb::stride(k, nr, kr),
         }
     }
 
@@ -510,6 +514,20 @@ pub mod qsi8cxp {
             "packed RHS column size fits in size_t",
         )?;
         contract::mul(nr, col, "packed RHS stride fits in size_t")
+    }
+}
+
+/// Packed int8 RHS of KleidiAI's SME int8-output kernels (`qsi8cxp2vlx4sb`): groups of `nr`
+/// columns, each holding `nr` `i32` biases, then per `kr` K values (K padded with zeros to a
+/// multiple of `kr`) `kr` int8 values of each column in turn, then `nr` `f32` scales.
+pub mod qsi8cxpsb {
+    use super::*;
+
+    /// Bytes of one group of `nr` packed columns: `nr * (4 + roundup(k, kr) + 4)`.
+    pub fn stride(k: usize, nr: usize, kr: usize) -> Result<usize, Violation> {
+        let cond = "packed RHS stride fits in size_t";
+        let kp = contract::roundup(k, kr.max(1), cond)?;
+        contract::mul(nr, contract::add(kp, 8, cond)?, cond)
     }
 }
 

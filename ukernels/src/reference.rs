@@ -6,6 +6,7 @@
 
 pub mod f16p_qsi4c32p;
 pub mod qai4c32p;
+pub mod qai8;
 pub mod qsi8d32p;
 pub mod qsu2cxp;
 

@@ -7,11 +7,17 @@
 //!   ZA save, and the entry `streaming_entry!(..., unpacked folder::module, One)` (`kernel.rs`);
 //! * the register convention of `streaming_gemv_asm!`, which wraps `streaming_asm!` with the
 //!   operands below, so a kernel file holds only its loops;
-//! * `streaming_gemv_safety!`, the `# Safety` section of every such kernel.
+//! * `streaming_gemv_safety!`, the `# Safety` section of every such kernel;
+//! * the K loop, `gemv_k_loop!`: four units (K values of f32, pairs of K values of f16) per
+//!   iteration while four remain, each broadcast to the 128-bit segments of z0 by one `LD1RQW`
+//!   and taken by element (`FMLA`, `FMLALB`/`FMLALT`, `FDOT` by `z0.s[i]` or `z0.h[j]`), the RHS
+//!   rows of the four read at immediate offsets and each pointer advanced once; then the units
+//!   left one at a time (`LD1RW`). The f16 kernels wrap it in `half_k_loop!`, which adds the odd
+//!   K value and the `k == 0` step.
 //!
-//! The f32 fragments after those are the element-specific pieces the f32 kernels of
-//! `matmul_clamp_f32_f32_f32p` share (SME: two-vector groups in Z registers; SME2: ZA vector
-//! groups and their finish).
+//! The fragments after those are the element-specific pieces: f32 (SME: two-vector group steps,
+//! clamps and stores in Z registers; SME2: ZA vector groups and their finish), then f16 (the
+//! pair loop's set-up and `half_k_loop!`).
 //!
 //! Register convention (operands of `streaming_gemv_asm!`):
 //!
@@ -20,13 +26,8 @@
 //! x1  k                       x2  LHS row (k elements, read once per column block)
 //! x3  RHS group pointer       x4  dst (advances with the columns)
 //! x5  bytes of one RHS group  x6 / x7  clamp_min / clamp_max bits (of the element type)
-//! x8-x17, x20-x22  scratch; every Z, P and PN register; ZA
+//! x8-x17, x20-x22  scratch (the K loop: x20, x21; f16 also x11); every Z, P and PN register; ZA
 //! ```
-//!
-//! The f16 GEMVs of `matmul_clamp_f16_f16_f16p` (`_1x8vl_sme_mla`, `_1x16vl_sme2_dot`) are
-//! declared by `streaming_gemv_kernel!` (section "f16" at the end), with their bounds as
-//! [`Bound`] values and their own register use, and share its K loop over pairs. Two forms of one
-//! declaration: folding the f16 kernels onto `streaming_gemv_asm!`'s convention is open work.
 
 /// The `# Safety` section of the streaming GEMVs with an unpacked LHS (for `#[doc = ...]`).
 macro_rules! streaming_gemv_safety {
@@ -64,6 +65,43 @@ macro_rules! streaming_gemv_asm {
     };
 }
 
+/// The K loop of every GEMV of this form, over `$units` (a register: K values for f32, pairs of
+/// K values for f16) of four bytes each of the LHS row, in K order: while four units remain,
+/// `LD1RQW` puts them in every 128-bit segment of z0 and `$four` runs (its steps take unit `i`
+/// as the indexed element `z0.s[i]`, or its halves `z0.h[2i]`, `z0.h[2i + 1]`, and advance the
+/// RHS pointers past the four rows); then each unit left is broadcast by `LD1RW` (unit 0 of
+/// every segment) and `$one` runs. Leaves x20 past the units read. Uses x20 and x21; labels 30 to
+/// 33.
+macro_rules! gemv_k_loop {
+    ($units:literal; $four:expr; $one:expr) => {
+        concat!(
+            "mov x20, x2\n",
+            "lsr x21, ",
+            $units,
+            ", #2\n",
+            "cbz x21, 31f\n",
+            "30:\n",
+            "ld1rqw {{z0.s}}, p0/z, [x20]\n",
+            "add x20, x20, #16\n",
+            $four,
+            "subs x21, x21, #1\n",
+            "b.ne 30b\n",
+            "31:\n",
+            "ands x21, ",
+            $units,
+            ", #3\n",
+            "b.eq 33f\n",
+            "32:\n",
+            "ld1rw {{z0.s}}, p0/z, [x20]\n",
+            "add x20, x20, #4\n",
+            $one,
+            "subs x21, x21, #1\n",
+            "b.ne 32b\n",
+            "33:\n",
+        )
+    };
+}
+
 // ---- f32, SME (streaming SVE): accumulators in Z registers ----
 
 /// Two vectors (one `2vl` group's row) from `[$p]` into z$a/z$b (predicate p0), `$p` advanced
@@ -90,15 +128,41 @@ macro_rules! sme_f32_row2 {
     };
 }
 
-/// One K step of one group: its row at `[$p]` into z$w0/z$w1, then `acc += w * z0` (z0: the K
-/// value in every lane) into z$a0/z$a1, fused (`FMLA`, weight first as KleidiAI's by-element
-/// form multiplies).
+/// One K step of one group, unit `$i` of z0 (see `gemv_k_loop!`): its row at `[$p, #$o0, mul
+/// vl]` and `[$p, #$o1, mul vl]` into z$w0/z$w1, then `acc += w * z0.s[$i]` into z$a0/z$a1,
+/// fused (`FMLA` by element, weight first as KleidiAI's kernel multiplies). `$p` is not moved.
 macro_rules! sme_f32_step2 {
-    ($p:literal; $w0:literal, $w1:literal; $a0:literal, $a1:literal) => {
+    ($p:literal, $o0:literal, $o1:literal, $i:literal; $w0:literal, $w1:literal;
+        $a0:literal, $a1:literal) => {
         concat!(
-            sme_f32_row2!($p; $w0, $w1),
-            "fmla z", $a0, ".s, p0/m, z", $w0, ".s, z0.s\n",
-            "fmla z", $a1, ".s, p0/m, z", $w1, ".s, z0.s\n",
+            "ld1w {{z",
+            $w0,
+            ".s}}, p0/z, [",
+            $p,
+            ", #",
+            $o0,
+            ", mul vl]\n",
+            "ld1w {{z",
+            $w1,
+            ".s}}, p0/z, [",
+            $p,
+            ", #",
+            $o1,
+            ", mul vl]\n",
+            "fmla z",
+            $a0,
+            ".s, z",
+            $w0,
+            ".s, z0.s[",
+            $i,
+            "]\n",
+            "fmla z",
+            $a1,
+            ".s, z",
+            $w1,
+            ".s, z0.s[",
+            $i,
+            "]\n",
         )
     };
 }
@@ -149,109 +213,50 @@ macro_rules! sme2_f32_finish4 {
     };
 }
 
-/// One K step of the SME2 GEMVs: the K value at `[x20]` into every lane of z0 (x20 advanced),
-/// then each listed four-vector group `FMLA`'d by it into its ZA vector group (`$loads` fills
-/// the registers first).
+/// One K step of the SME2 GEMVs, unit `$i` of z0 (see `gemv_k_loop!`): `$loads` fills the
+/// registers, then each listed four-vector group is `FMLA`'d by `z0.s[$i]` into its ZA vector
+/// group.
 macro_rules! sme2_f32_step4 {
-    ($loads:expr; $(($r0:literal, $r3:literal, $o:literal))+) => {
+    ($i:literal; $loads:expr; $(($r0:literal, $r3:literal, $o:literal))+) => {
         concat!(
-            "ld1rw {{z0.s}}, p0/z, [x20]\n",
-            "add x20, x20, #4\n",
             $loads,
-            $("fmla za.s[w8, ", $o, ", vgx4], {{z", $r0, ".s-z", $r3, ".s}}, z0.s[0]\n",)+
+            $("fmla za.s[w8, ", $o, ", vgx4], {{z", $r0, ".s-z", $r3, ".s}}, z0.s[", $i, "]\n",)+
         )
     };
 }
 
-// ---- f16: the declaration with typed bounds and the K loop over pairs ----
+// ---- f16: pairs of K values ----
 
-/// A clamp bound as a kernel of this form takes it: f32 as given, or f16 bits rounded as
-/// KleidiAI's `FCVT Hd, Sn` rounds them.
-pub trait Bound: Copy {
-    /// The bound for `clamp_min` or `clamp_max`.
-    fn from_clamp(x: f32) -> Self;
-}
-
-impl Bound for f32 {
-    fn from_clamp(x: f32) -> f32 {
-        x
-    }
-}
-
-/// f16 bits.
-impl Bound for u16 {
-    fn from_clamp(x: f32) -> u16 {
-        crate::float::f16::from_f32(x)
-    }
-}
-
-/// Declares an SME GEMV with an unpacked LHS: `fn name(n, k, lhs, rhs_packed, dst, clamp_min:
-/// T, clamp_max)` (`T`: a [`Bound`] type; `lhs` at the row, `rhs_packed` at the portion's first
-/// column group, `dst` at its first element) and its `run` entry, which commits a pending lazy ZA
-/// save before the kernel touches ZA.
-macro_rules! streaming_gemv_kernel {
-    ($(#[$a:meta])* fn $name:ident(
-        $n:ident, $k:ident, $l:ident, $r:ident, $d:ident, $lo:ident: $bt:ty, $hi:ident $(,)?
-    ) $body:block) => {
-        asm_kernel!(@define [$(#[$a])*] $name(
-            $n: usize, $k: usize, $l: *const u8, $r: *const u8, $d: *mut u8, $lo: $bt, $hi: $bt) {
-                // SAFETY: the caller guarantees SME (the kernel's ISA) and the ABI's TPIDR2 block.
-                unsafe { $crate::matmul::streaming::commit_lazy_za_save() };
-                $body
-            };
-            |a| a.n, a.k, a.lhs, a.rhs_packed, a.dst,
-            <$bt as $crate::matmul::streaming_gemv::Bound>::from_clamp(a.clamp_min),
-            <$bt as $crate::matmul::streaming_gemv::Bound>::from_clamp(a.clamp_max));
-    };
-}
-
-/// Sets up `half_pairs_k_loop!`: `p3` all true when `k` (x1) is not 0, all false when it is
-/// (the loop's RHS loads are predicated by it); and x9 the bytes of one packed column group of
-/// `nr` = 2 x SVL32 halves per row (its biases, then `ceil(k / 2)` pairs: `(1 + 2 * ceil(k / 2))`
-/// vectors). Leaves x11 all ones when `k` is not 0 and 0 when it is (for other predicates of the
-/// RHS loads, until the loop). Uses x10.
-macro_rules! half_pairs_setup {
+/// Sets up `half_k_loop!`: `p3` all true when `k` (x1) is not 0, all false when it is (the RHS
+/// loads of the steps are predicated by it); leaves x11 all ones when `k` is not 0 and 0 when it
+/// is (for other predicates of the RHS loads, before the loop).
+macro_rules! half_k_setup {
     () => {
         concat!(
             "cmp x1, #0\n",
             "csetm x11, ne\n",
             "whilelo p3.h, xzr, x11\n",
-            "add x9, x1, #1\n",
-            "lsr x9, x9, #1\n",
-            "lsl x9, x9, #1\n",
-            "add x9, x9, #1\n",
-            "rdvl x10, #1\n",
-            "mul x9, x9, x10\n",
         )
     };
 }
 
-/// The K loop of an f16 GEMV over pairs of K values, in K order: for each pair, z0 holds the
-/// pair of LHS values in every 32-bit lane (`LD1RW`), then `$step` runs (its RHS loads
-/// predicated by `p3/z`, see `half_pairs_setup!`). An odd K's last value is loaded alone into
-/// the low half of each lane (`LD1RH` to 32-bit lanes: the high half is `+0`, and no byte past
-/// the row is read), and `k == 0` runs `$step` once with z0 and every RHS load zero (nothing
-/// read). Registers: x1 `k`, x2 the LHS row (kept), x10 and x11 scratch, p0 all true. Labels
-/// 2 to 5.
-macro_rules! half_pairs_k_loop {
-    ($($step:literal),+ $(,)?) => {
+/// The K loop of an f16 GEMV, in K order: `gemv_k_loop!` over the `k / 2` pairs of K values
+/// (x11 their count; a step takes pair `i`'s halves as `z0.h[2i]` and `z0.h[2i + 1]`, or the
+/// pair as the 32-bit element `z0.s[i]`), then an odd K's last value is loaded alone into the
+/// low half of each 32-bit lane (`LD1RH`: the high half is `+0`, and no byte past the row is
+/// read) for `$one`; `k == 0` runs `$one` once with z0 and every RHS load zero (nothing read).
+/// Uses x11, x20, x21; labels 30 to 35.
+macro_rules! half_k_loop {
+    ($four:expr; $one:expr) => {
         concat!(
-            "mov x10, x2\n",
             "lsr x11, x1, #1\n",
-            "cbz x11, 3f\n",
-            "2:\n",
-            "ld1rw {{z0.s}}, p0/z, [x10]\n",
-            "add x10, x10, #4\n",
-            $($step, "\n",)+
-            "subs x11, x11, #1\n",
-            "b.ne 2b\n",
-            "3:\n",
-            "cbz x1, 4f\n",
-            "tbz x1, #0, 5f\n",
-            "4:\n",
-            "ld1rh {{z0.s}}, p3/z, [x10]\n",
-            $($step, "\n",)+
-            "5:\n",
+            gemv_k_loop!("x11"; $four; $one),
+            "cbz x1, 34f\n",
+            "tbz x1, #0, 35f\n",
+            "34:\n",
+            "ld1rh {{z0.s}}, p3/z, [x20]\n",
+            $one,
+            "35:\n",
         )
     };
 }

@@ -57,7 +57,7 @@ pub enum LhsPackerKind {
     /// f32 rows to f16 in blocks of `mr` rows by pairs of K values (`lhs_pack_f16pmrx2_f32_neon`).
     F16pmrx2,
     /// Rows copied unchanged into groups of 2 x SVL32 rows (`lhs_pack_f32p2vlx1_f32_sme`,
-    /// `lhs_pack_x16p2vlx2_x16_sme`).
+    /// `lhs_pack_x16p2vlx2_x16_sme`, `lhs_pack_x8p2vlx4_x8_sme`).
     SmeRows(SmeRowsPacker),
     /// The format of `SmeRows(v)` over K chunks gathered through an indirection buffer, each
     /// chunk padded to whole steps (`lhs_imatmul_pack_x32p2vlx1_x32p_sme`,
@@ -72,6 +72,8 @@ pub enum SmeRowsPacker {
     F32p2vlx1,
     /// 16-bit rows, pairs of K values per step (`lhs_pack_x16p2vlx2_x16_sme`).
     X16p2vlx2,
+    /// 8-bit rows, four K values per step (`lhs_pack_x8p2vlx4_x8_sme`).
+    X8p2vlx4,
 }
 
 /// What an RHS packer does.
@@ -104,6 +106,10 @@ pub enum RhsPackerKind {
     /// `k_chunk_length` rows (`rhs_imatmul_pack_kxn_x32p4vlx1b_x32_x32_sve`): the same bytes as
     /// `v` packing `k_chunk_count * k_chunk_length` rows.
     ChunkedFloat(FloatPacker),
+    /// int8 K x N weights in groups of 2 x SVL32 columns by 4 K values, the `i32` biases (the
+    /// LHS zero point folded in) in front and the `f32` scales behind
+    /// (`rhs_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme`).
+    Qsi8cxpsb,
 }
 
 impl RhsPackerKind {
@@ -118,6 +124,7 @@ impl RhsPackerKind {
             RhsPackerKind::Qai4c32p(_) => RhsLayout::Qai4c32p { bl },
             RhsPackerKind::Float(v) | RhsPackerKind::ChunkedFloat(v) => v.layout(),
             RhsPackerKind::Bf16(v) => v.layout(),
+            RhsPackerKind::Qsi8cxpsb => RhsLayout::Qsi8cxpsb,
         }
     }
 }

@@ -62,11 +62,18 @@ const X16P2VLX2: Packer = Packer {
     group_condition: "m_idx % kai_get_m_step_lhs_imatmul_pack_x16p2vlx2_x16p_sme() == 0",
 };
 
+/// `lhs_imatmul_pack_x8p2vlx4_x8p_sme` (the int8 imatmul family's; not in the catalog yet).
+const X8P2VLX4: Packer = Packer {
+    format: &rows::X8P2VLX4,
+    group_condition: "m_idx % kai_get_m_step_lhs_imatmul_pack_x8p2vlx4_x8p_sme() == 0",
+};
+
 /// The packer of format `v`.
 pub const fn packer(v: SmeRowsPacker) -> &'static Packer {
     match v {
         SmeRowsPacker::F32p2vlx1 => &X32P2VLX1,
         SmeRowsPacker::X16p2vlx2 => &X16P2VLX2,
+        SmeRowsPacker::X8p2vlx4 => &X8P2VLX4,
     }
 }
 

@@ -1,19 +1,21 @@
-//! The two SME LHS packers that copy rows unchanged into groups of `mr` = 2 x SVL32 rows (twice
+//! The three SME LHS packers that copy rows unchanged into groups of `mr` = 2 x SVL32 rows (twice
 //! the streaming vector length in 32-bit lanes; 8 where SME is absent, the portable streaming
 //! length of 128 bits):
 //! - `kai_lhs_pack_f32p2vlx1_f32_sme`: f32 rows, one K value per step, the LHS of KleidiAI's
 //!   `matmul_clamp_f32_f32p2vlx1_f32p2vlx1*` kernels;
 //! - `kai_lhs_pack_x16p2vlx2_x16_sme`: 16-bit rows (f16 or bf16), pairs of K values per step, the
-//!   SME `f16p2vlx2` and `bf16p2vlx2` LHS format.
+//!   SME `f16p2vlx2` and `bf16p2vlx2` LHS format;
+//! - `kai_lhs_pack_x8p2vlx4_x8_sme`: 8-bit rows, four K values per step, the LHS of KleidiAI's
+//!   `matmul_clamp_qai8_qai8p2vlx4_*` kernels.
 //!
 //! Format: group `g` holds rows `g * mr ..` as `ceil(k / kr)` steps of 4 bytes per row; step `s`
 //! of the group's row `i` is 4-byte word `s * mr + i` of the group, K values `s * kr ..` in
-//! order. The rows past `m` of the last group and the K value past an odd `k` are zero, as
+//! order. The rows past `m` of the last group and the K values past `k` in its last step are zero, as
 //! KleidiAI's packers (whose loads are zeroing) write them, so every byte of the packed size is
 //! written. Values are copied bit for bit (NaN payloads kept).
 //!
 //! KleidiAI's packers transpose through ZA; rkai's are plain copy loops (the same bytes; no
-//! streaming mode, so no ZA state to commit). Both packers assert the same conditions in the same
+//! streaming mode, so no ZA state to commit). The packers assert the same conditions in the same
 //! order, each with its own wording, which [`RowFormat`] keeps.
 
 use crate::arch;
@@ -56,11 +58,21 @@ pub const X16P2VLX2: RowFormat = RowFormat {
     group_condition: "m_idx % m_step == 0",
 };
 
+/// `lhs_pack_x8p2vlx4_x8_sme`.
+pub const X8P2VLX4: RowFormat = RowFormat {
+    elem: 1,
+    kr: 4,
+    mr_condition: "mr == kai_get_mr_lhs_pack_x8p2vlx4_x8_sme()",
+    row_condition: "m_idx % kai_get_mr_lhs_pack_x8p2vlx4_x8_sme() == 0",
+    group_condition: "m_idx % kai_get_m_step_lhs_pack_x8p2vlx4_x8_sme(mr) == 0",
+};
+
 /// The format `packer` writes.
 pub const fn format(packer: SmeRowsPacker) -> &'static RowFormat {
     match packer {
         SmeRowsPacker::F32p2vlx1 => &F32P2VLX1,
         SmeRowsPacker::X16p2vlx2 => &X16P2VLX2,
+        SmeRowsPacker::X8p2vlx4 => &X8P2VLX4,
     }
 }
 
@@ -230,4 +242,6 @@ packer_entries! {
     lhs_pack_f32p2vlx1_f32_sme: Lhs(SmeRows(SmeRowsPacker::F32p2vlx1));
     /// mr = 2 x SVL32, kr = 2.
     lhs_pack_x16p2vlx2_x16_sme: Lhs(SmeRows(SmeRowsPacker::X16p2vlx2));
+    /// mr = 2 x SVL32, kr = 4.
+    lhs_pack_x8p2vlx4_x8_sme: Lhs(SmeRows(SmeRowsPacker::X8p2vlx4));
 }

@@ -24,6 +24,7 @@ pub mod lhs_quant_pack_qsi8d32pscalef32;
 pub mod rhs;
 pub mod rhs_pack_bf16;
 pub mod rhs_pack_float;
+pub mod rhs_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme;
 pub mod rhs_pack_kxn_x16p16vsx2bx16_x16_x16_sve;
 pub mod rhs_pack_nxk_qai4c32p;
 pub mod rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0;

@@ -5,6 +5,7 @@
 use super::Source;
 use super::rhs_pack_bf16::{self as bf16, KR as BF16_KR, NR as BF16_NR, Variant as Bf16};
 use super::rhs_pack_float as float;
+use super::rhs_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme as qsi8cxpsb;
 use super::rhs_pack_nxk_qai4c32p as qai4c32p;
 use super::rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0 as qsi4c32pf16;
 use super::rhs_pack_nxk_qsi4cxps1s0_qsu4cxs1s0 as qsi4cxps1s0;
@@ -47,6 +48,7 @@ pub fn n_step(kind: RhsPackerKind, nr: usize) -> usize {
         | RhsPackerKind::Qai4c32p(_) => nr,
         RhsPackerKind::Float(v) | RhsPackerKind::ChunkedFloat(v) => v.nr(),
         RhsPackerKind::Bf16(v) => v.nr(),
+        RhsPackerKind::Qsi8cxpsb => qsi8cxpsb::nr(),
     }
 }
 
@@ -92,6 +94,10 @@ pub fn offset(kind: RhsPackerKind, n_idx: usize, rhs_stride: usize) -> Result<us
                 "n_idx * sizeof(value) fits in size_t",
             )
         }
+        RhsPackerKind::Qsi8cxpsb => {
+            qsi8cxpsb::group_start(n_idx)?;
+            Ok(n_idx)
+        }
     }
 }
 
@@ -112,6 +118,7 @@ pub fn bias_offset(kind: RhsPackerKind, n_idx: usize) -> Result<usize, Violation
             }
             v.bias_bytes()
         }
+        RhsPackerKind::Qsi8cxpsb => size_of::<i32>(),
         RhsPackerKind::Qsi4cxp(_)
         | RhsPackerKind::Qsi4cxps1s0
         | RhsPackerKind::Qsi8cxp(_)
@@ -121,6 +128,13 @@ pub fn bias_offset(kind: RhsPackerKind, n_idx: usize) -> Result<usize, Violation
         | RhsPackerKind::Qai4c32p(_) => size_of::<f32>(),
     };
     contract::mul(n_idx, bytes, "bias offset fits in size_t")
+}
+
+/// `get_scale_offset` (only `rhs_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme` has it): where the
+/// `f32` scale of column `n_idx` starts; KleidiAI asserts nothing about `n_idx`.
+#[inline(always)]
+pub fn scale_offset(n_idx: usize) -> Result<usize, Violation> {
+    contract::mul(n_idx, size_of::<f32>(), "scale offset fits in size_t")
 }
 
 /// KleidiAI's assertions on the packing parameters of the stride, offset and size getters; the
@@ -161,6 +175,7 @@ fn geometry(kind: RhsPackerKind, d: &Dims) -> Result<(usize, usize, usize), Viol
         RhsPackerKind::Bf16(v @ (Bf16::F16BiasF32 | Bf16::F16BiasF16 | Bf16::KxnF32Sme)) => {
             Ok((v.nr(), v.kr(), 1))
         }
+        RhsPackerKind::Qsi8cxpsb => Ok((qsi8cxpsb::nr(), qsi8cxpsb::KR, 1)),
     }
 }
 
@@ -183,6 +198,7 @@ pub fn packed_offset(kind: RhsPackerKind, n_idx: usize, d: &Dims) -> Result<usiz
         RhsPackerKind::Bf16(v @ (Bf16::F16BiasF32 | Bf16::F16BiasF16 | Bf16::KxnF32Sme)) => {
             bf16_group_start(v, n_idx)?
         }
+        RhsPackerKind::Qsi8cxpsb => qsi8cxpsb::group_start(n_idx)?,
         RhsPackerKind::Qsi4cxp(_)
         | RhsPackerKind::Qsi4cxps1s0
         | RhsPackerKind::Qsi8cxp(_)
@@ -269,6 +285,10 @@ pub unsafe fn pack(kind: RhsPackerKind, a: &Args) -> Checked {
         }
         // `run(n, k_chunk_count, k_chunk_length, rhs_stride_row, rhs, bias, rhs_packed)`: the
         // float packer's run over K = the chunks' rows, with the parameters it fixes itself.
+        RhsPackerKind::Qsi8cxpsb => {
+            qsi8cxpsb::check(a)?;
+            unsafe { qsi8cxpsb::run(a) }
+        }
         RhsPackerKind::ChunkedFloat(v) => {
             let args = Args {
                 num_groups: 1,

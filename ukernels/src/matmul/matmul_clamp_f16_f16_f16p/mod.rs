@@ -140,7 +140,7 @@ pub unsafe fn portable(pairs: Pairs, nr: usize, a: &Args) {
 // ---------------------------------------------------------------------------------------------
 // Kernel entries: the packers each kernel pairs with, and the kernels
 
-use crate::kernel::{Asserts, Epilogue, kernel_entries, kernel_entry, native};
+use crate::kernel::{Asserts, Epilogue, kernel_entries, kernel_entry, native, streaming_entry};
 use crate::pack::kinds::Packer;
 use crate::pack::rhs_pack_float::{
     rhs_pack_kxn_f16p16x1biasf16_f16_f16_neon, rhs_pack_kxn_x16p2vlx2b_x16_x16_sme,
@@ -171,8 +171,8 @@ macro_rules! f16_f16_f16p_kernel {
 /// documentation).
 macro_rules! f16_sme_gemv {
     ($(#[$doc:meta])* $stem:ident, $isa:ident, $tile:tt) => {
-        kernel_entry!($(#[$doc])* $stem, F16F16F16p, NO_LHS_PACKER, X16P2VLX2B_RHS, $isa, $tile,
-            native!(unpacked self::$stem), KleidiAi, PerSmeLane32, One, Epilogue::VECTOR,
+        streaming_entry!($(#[$doc])* $stem, F16F16F16p, NO_LHS_PACKER, X16P2VLX2B_RHS, $isa,
+            $tile, PerSmeLane32, Epilogue::VECTOR, unpacked self::$stem, One,
             Asserts::IGNORING_DST_STRIDE_COL);
     };
 }

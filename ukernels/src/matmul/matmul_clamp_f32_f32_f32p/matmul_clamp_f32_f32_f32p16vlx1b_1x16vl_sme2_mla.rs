@@ -11,16 +11,31 @@
 //! bound, then `FMINNM` with the upper). Columns past `n` in the last group are computed from the
 //! packer's zero padding and not stored.
 
-/// One K row of a group (16 vectors) from `[x14]` into z4-z19, x14 advanced by the row.
+/// One K row of a group (16 vectors) from `[x14]`, `#$o` vectors on (then `#$o + 4`, `+ 8`,
+/// `+ 12`), into z4-z19; x14 is not moved.
 macro_rules! group_row {
-    () => {
+    ($o0:literal, $o1:literal, $o2:literal, $o3:literal) => {
         concat!(
-            "ld1w {{z4.s-z7.s}}, pn8/z, [x14]\n",
-            "ld1w {{z8.s-z11.s}}, pn8/z, [x14, #4, mul vl]\n",
-            "ld1w {{z12.s-z15.s}}, pn8/z, [x14, #8, mul vl]\n",
-            "ld1w {{z16.s-z19.s}}, pn8/z, [x14, #12, mul vl]\n",
-            "addvl x14, x14, #16\n",
+            "ld1w {{z4.s-z7.s}}, pn8/z, [x14, #", $o0, ", mul vl]\n",
+            "ld1w {{z8.s-z11.s}}, pn8/z, [x14, #", $o1, ", mul vl]\n",
+            "ld1w {{z12.s-z15.s}}, pn8/z, [x14, #", $o2, ", mul vl]\n",
+            "ld1w {{z16.s-z19.s}}, pn8/z, [x14, #", $o3, ", mul vl]\n",
         )
+    };
+}
+
+/// Unit `$i` of z0: the group's row at `$row` `FMLA`'d into the four ZA groups.
+macro_rules! group_step {
+    ($i:literal; $row:expr) => {
+        sme2_f32_step4!($i; $row; ("4", "7", "0") ("8", "11", "1") ("12", "15", "2")
+            ("16", "19", "3"))
+    };
+}
+
+/// Advances x14 past two K rows (32 vectors: x10 holds 16 vectors' bytes).
+macro_rules! two_rows {
+    () => {
+        "add x14, x14, x10, lsl #1\n"
     };
 }
 
@@ -48,24 +63,27 @@ streaming_kernel! {
                 "mov x8, #0",
                 "dup z30.s, w6",
                 "dup z31.s, w7",
-                "cntw x10",
-                "lsl x11, x10, #4",
+                "cntw x11, all, mul #16",
+                "rdvl x10, #16",
                 "2:",
                 "cmp x0, #0",
                 "b.le 9f",
                 "mov x14, x3",
-                group_row!(),
+                group_row!("0", "4", "8", "12"),
+                "addvl x14, x14, #16",
                 sme2_f32_into_za!(("4", "7", "0") ("8", "11", "1") ("12", "15", "2")
                     ("16", "19", "3")),
-                "mov x20, x2",
-                "mov x21, x1",
-                "cbz x21, 4f",
-                "3:",
-                sme2_f32_step4!(group_row!(); ("4", "7", "0") ("8", "11", "1") ("12", "15", "2")
-                    ("16", "19", "3")),
-                "subs x21, x21, #1",
-                "b.ne 3b",
-                "4:",
+                gemv_k_loop!("x1";
+                    concat!(
+                        group_step!("0"; group_row!("0", "4", "8", "12")),
+                        group_step!("1"; group_row!("16", "20", "24", "28")),
+                        two_rows!(),
+                        group_step!("2"; group_row!("0", "4", "8", "12")),
+                        group_step!("3"; group_row!("16", "20", "24", "28")),
+                        two_rows!(),
+                    );
+                    concat!(group_step!("0"; group_row!("0", "4", "8", "12")),
+                        "addvl x14, x14, #16\n")),
                 "mov x9, #0",
                 sme2_f32_finish4!(("4", "7", "0", "0") ("8", "11", "1", "4")
                     ("12", "15", "2", "8") ("16", "19", "3", "12")),

@@ -11,24 +11,54 @@
 //! default NaN (ZA-targeting arithmetic), and the result is clamped by `FCLAMP` (`FMAXNM` with the
 //! lower bound, then `FMINNM` with the upper).
 
-/// One K row of a block's eight groups into z4-z19: groups 2i and 2i + 1 (a group stride, x13
-/// floats, apart) from the pointer of pair i (x14-x17) into z(4 + 4i)..z(7 + 4i), each pointer
-/// advanced by the row.
-macro_rules! pair_rows {
-    () => {
+/// One K row of a block's eight groups into z4-z19, `#$o` vectors on: group j from its pointer
+/// (x14, x9, x15, x10, x16, x13, x17, x22) into z(4 + 2j) and z(5 + 2j), so that groups 2i and
+/// 2i + 1 make the four-vector group z(4 + 4i)..z(7 + 4i). The pointers are not moved.
+macro_rules! block_rows {
+    ($o:literal) => {
         concat!(
-            "ld1w {{z4.s-z5.s}}, pn8/z, [x14]\n",
-            "ld1w {{z6.s-z7.s}}, pn8/z, [x14, x13, lsl #2]\n",
-            "ld1w {{z8.s-z9.s}}, pn8/z, [x15]\n",
-            "ld1w {{z10.s-z11.s}}, pn8/z, [x15, x13, lsl #2]\n",
-            "ld1w {{z12.s-z13.s}}, pn8/z, [x16]\n",
-            "ld1w {{z14.s-z15.s}}, pn8/z, [x16, x13, lsl #2]\n",
-            "ld1w {{z16.s-z17.s}}, pn8/z, [x17]\n",
-            "ld1w {{z18.s-z19.s}}, pn8/z, [x17, x13, lsl #2]\n",
-            "addvl x14, x14, #2\n",
-            "addvl x15, x15, #2\n",
-            "addvl x16, x16, #2\n",
-            "addvl x17, x17, #2\n",
+            "ld1w {{z4.s-z5.s}}, pn8/z, [x14, #", $o, ", mul vl]\n",
+            "ld1w {{z6.s-z7.s}}, pn8/z, [x9, #", $o, ", mul vl]\n",
+            "ld1w {{z8.s-z9.s}}, pn8/z, [x15, #", $o, ", mul vl]\n",
+            "ld1w {{z10.s-z11.s}}, pn8/z, [x10, #", $o, ", mul vl]\n",
+            "ld1w {{z12.s-z13.s}}, pn8/z, [x16, #", $o, ", mul vl]\n",
+            "ld1w {{z14.s-z15.s}}, pn8/z, [x13, #", $o, ", mul vl]\n",
+            "ld1w {{z16.s-z17.s}}, pn8/z, [x17, #", $o, ", mul vl]\n",
+            "ld1w {{z18.s-z19.s}}, pn8/z, [x22, #", $o, ", mul vl]\n",
+        )
+    };
+}
+
+/// Advances the block's eight group pointers by `$v` vectors.
+macro_rules! block_advance {
+    ($v:literal) => {
+        concat!(
+            "addvl x14, x14, #", $v, "\n",
+            "addvl x9, x9, #", $v, "\n",
+            "addvl x15, x15, #", $v, "\n",
+            "addvl x10, x10, #", $v, "\n",
+            "addvl x16, x16, #", $v, "\n",
+            "addvl x13, x13, #", $v, "\n",
+            "addvl x17, x17, #", $v, "\n",
+            "addvl x22, x22, #", $v, "\n",
+        )
+    };
+}
+
+/// Unit `$i` of z0 for the block: its row `#$o` vectors on, `FMLA`'d into the four ZA groups.
+macro_rules! block_step {
+    ($i:literal, $o:literal) => {
+        sme2_f32_step4!($i; block_rows!($o); ("4", "7", "0") ("8", "11", "1") ("12", "15", "2")
+            ("16", "19", "3"))
+    };
+}
+
+/// Unit `$i` of z0 for one group (x14): its row `#$o` vectors on into a two-vector ZA group.
+macro_rules! single_step {
+    ($i:literal, $o:literal) => {
+        concat!(
+            "ld1w {{z4.s-z5.s}}, pn8/z, [x14, #", $o, ", mul vl]\n",
+            "fmla za.s[w8, 0, vgx2], {{z4.s-z5.s}}, z0.s[", $i, "]\n",
         )
     };
 }
@@ -57,30 +87,28 @@ streaming_kernel! {
                 "mov x8, #0",
                 "dup z30.s, w6",
                 "dup z31.s, w7",
-                "cntw x10",
-                "lsl x11, x10, #4",
-                "sub x12, x11, x10, lsl #1",
-                "lsr x13, x5, #2",
+                "cntw x11, all, mul #16",
+                "cntw x12, all, mul #14",
                 // ---- blocks of eight groups: while more than 14 x SVL32 columns remain ----
                 "2:",
                 "cmp x0, x12",
                 "b.le 6f",
                 "mov x14, x3",
-                "add x15, x14, x5, lsl #1",
-                "add x16, x15, x5, lsl #1",
-                "add x17, x16, x5, lsl #1",
-                pair_rows!(),
+                "add x9, x14, x5",
+                "add x15, x9, x5",
+                "add x10, x15, x5",
+                "add x16, x10, x5",
+                "add x13, x16, x5",
+                "add x17, x13, x5",
+                "add x22, x17, x5",
+                block_rows!("0"),
+                block_advance!("2"),
                 sme2_f32_into_za!(("4", "7", "0") ("8", "11", "1") ("12", "15", "2")
                     ("16", "19", "3")),
-                "mov x20, x2",
-                "mov x21, x1",
-                "cbz x21, 4f",
-                "3:",
-                sme2_f32_step4!(pair_rows!(); ("4", "7", "0") ("8", "11", "1") ("12", "15", "2")
-                    ("16", "19", "3")),
-                "subs x21, x21, #1",
-                "b.ne 3b",
-                "4:",
+                gemv_k_loop!("x1";
+                    concat!(block_step!("0", "0"), block_step!("1", "2"), block_step!("2", "4"),
+                        block_step!("3", "6"), block_advance!("8"));
+                    concat!(block_step!("0", "0"), block_advance!("2"))),
                 "mov x9, #0",
                 sme2_f32_finish4!(("4", "7", "0", "0") ("8", "11", "1", "4")
                     ("12", "15", "2", "8") ("16", "19", "3", "12")),
@@ -96,25 +124,17 @@ streaming_kernel! {
                 "ld1w {{z4.s-z5.s}}, pn8/z, [x3]",
                 "addvl x14, x3, #2",
                 "mova za.d[w8, 0, vgx2], {{z4.d-z5.d}}",
-                "mov x20, x2",
-                "mov x21, x1",
-                "cbz x21, 8f",
-                "7:",
-                "ld1rw {{z0.s}}, p0/z, [x20]",
-                "add x20, x20, #4",
-                "ld1w {{z4.s-z5.s}}, pn8/z, [x14]",
-                "addvl x14, x14, #2",
-                "fmla za.s[w8, 0, vgx2], {{z4.s-z5.s}}, z0.s[0]",
-                "subs x21, x21, #1",
-                "b.ne 7b",
-                "8:",
+                gemv_k_loop!("x1";
+                    concat!(single_step!("0", "0"), single_step!("1", "2"), single_step!("2", "4"),
+                        single_step!("3", "6"), "addvl x14, x14, #8\n");
+                    concat!(single_step!("0", "0"), "addvl x14, x14, #2\n")),
                 "mova {{z4.d-z5.d}}, za.d[w8, 0, vgx2]",
                 "fclamp {{z4.s-z5.s}}, z30.s, z31.s",
                 "whilelt pn9.s, xzr, x0, vlx2",
                 "st1w {{z4.s-z5.s}}, pn9, [x4]",
                 "addvl x4, x4, #2",
                 "add x3, x3, x5",
-                "sub x0, x0, x10, lsl #1",
+                "decw x0, all, mul #2",
                 "b 6b",
                 "9:",
             ];

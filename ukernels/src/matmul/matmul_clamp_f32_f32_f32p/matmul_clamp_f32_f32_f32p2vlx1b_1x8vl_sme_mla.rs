@@ -7,7 +7,34 @@
 //! remain, then one group (two vectors) at a time. Every output starts from its bias and takes one
 //! fused `FMLA` per K value in K order (weight times the K value broadcast from the LHS row), then
 //! `FMIN` with the upper bound and `FMAX` with the lower: the family's chain, as KleidiAI's kernel
-//! computes it (its `1x8vl` loop walks the same groups eight vectors at a time).
+//! computes it (its `1x8vl` loop walks the same groups eight vectors at a time). The K loop is
+//! `gemv_k_loop!`: four K values per iteration while four remain (each group's four rows read at
+//! immediate offsets, its pointer advanced once).
+
+/// Unit `$i` (K row `$i` of four, vectors `#$o0` and `#$o1` on) of the block of four groups
+/// (x12-x15) into z16-z23.
+macro_rules! block_step {
+    ($i:literal, $o0:literal, $o1:literal) => {
+        concat!(
+            sme_f32_step2!("x12", $o0, $o1, $i; "1", "2"; "16", "17"),
+            sme_f32_step2!("x13", $o0, $o1, $i; "3", "4"; "18", "19"),
+            sme_f32_step2!("x14", $o0, $o1, $i; "5", "6"; "20", "21"),
+            sme_f32_step2!("x15", $o0, $o1, $i; "7", "8"; "22", "23"),
+        )
+    };
+}
+
+/// Advances the block's group pointers (x12-x15) by `$v` vectors.
+macro_rules! block_advance {
+    ($v:literal) => {
+        concat!(
+            "addvl x12, x12, #", $v, "\n",
+            "addvl x13, x13, #", $v, "\n",
+            "addvl x14, x14, #", $v, "\n",
+            "addvl x15, x15, #", $v, "\n",
+        )
+    };
+}
 
 streaming_kernel! {
     /// One LHS row times `n` packed columns (see the module documentation).
@@ -46,19 +73,11 @@ streaming_kernel! {
                 sme_f32_row2!("x13"; "18", "19"),
                 sme_f32_row2!("x14"; "20", "21"),
                 sme_f32_row2!("x15"; "22", "23"),
-                "mov x16, x2",
-                "mov x17, x1",
-                "cbz x17, 4f",
-                "3:",
-                "ld1rw {{z0.s}}, p0/z, [x16]",
-                "add x16, x16, #4",
-                sme_f32_step2!("x12"; "1", "2"; "16", "17"),
-                sme_f32_step2!("x13"; "3", "4"; "18", "19"),
-                sme_f32_step2!("x14"; "5", "6"; "20", "21"),
-                sme_f32_step2!("x15"; "7", "8"; "22", "23"),
-                "subs x17, x17, #1",
-                "b.ne 3b",
-                "4:",
+                gemv_k_loop!("x1";
+                    concat!(block_step!("0", "0", "1"), block_step!("1", "2", "3"),
+                        block_step!("2", "4", "5"), block_step!("3", "6", "7"),
+                        block_advance!("8"));
+                    concat!(block_step!("0", "0", "1"), block_advance!("2"))),
                 sme_f32_clamp!("16", "17", "18", "19", "20", "21", "22", "23"),
                 "mov x8, #0",
                 sme_f32_store!(("16", "0") ("17", "1") ("18", "2") ("19", "3")
@@ -74,16 +93,15 @@ streaming_kernel! {
                 "b.le 9f",
                 "mov x12, x3",
                 sme_f32_row2!("x12"; "16", "17"),
-                "mov x16, x2",
-                "mov x17, x1",
-                "cbz x17, 8f",
-                "7:",
-                "ld1rw {{z0.s}}, p0/z, [x16]",
-                "add x16, x16, #4",
-                sme_f32_step2!("x12"; "1", "2"; "16", "17"),
-                "subs x17, x17, #1",
-                "b.ne 7b",
-                "8:",
+                gemv_k_loop!("x1";
+                    concat!(
+                        sme_f32_step2!("x12", "0", "1", "0"; "1", "2"; "16", "17"),
+                        sme_f32_step2!("x12", "2", "3", "1"; "1", "2"; "16", "17"),
+                        sme_f32_step2!("x12", "4", "5", "2"; "1", "2"; "16", "17"),
+                        sme_f32_step2!("x12", "6", "7", "3"; "1", "2"; "16", "17"),
+                        "addvl x12, x12, #8\n");
+                    concat!(sme_f32_step2!("x12", "0", "1", "0"; "1", "2"; "16", "17"),
+                        "addvl x12, x12, #2\n")),
                 sme_f32_clamp!("16", "17"),
                 "mov x8, #0",
                 sme_f32_store!(("16", "0") ("17", "1")),

@@ -1,0 +1,496 @@
+//! The packers of KleidiAI's SME int8-output kernels through their C symbols:
+//! `lhs_pack_x8p2vlx4_x8_sme` and `rhs_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme`. At the running
+//! streaming length (every one of `scripts/test-all.sh`'s SVL models; 128 bits where there is no
+//! SME), the getters follow KleidiAI 1.30's formulas, packed bytes equal a reference written from
+//! KleidiAI's layout (every byte of the packed size: a buffer pre-filled with another byte shows
+//! any byte left unwritten), buffers sit against guard pages, slices packed through the offset
+//! getters equal the same bytes of a whole packing, hostile parameters (zero points at the ends of
+//! `i32`, biases that wrap, non-finite and huge scale multipliers) give KleidiAI's bits, and
+//! invalid arguments abort naming the condition.
+
+mod support;
+
+use std::ffi::c_void;
+use support::cabi::func as sym;
+use support::cabi::{Getter0, Getter1, Getter2, Getter5, RhsPackFloatFn};
+use support::guard::{EDGES, Edge, Guarded};
+use support::rng::Rng;
+use support::sme_pack::{self, LhsPacker, lhs_call, slices};
+
+const LHS: &str = "lhs_pack_x8p2vlx4_x8_sme";
+const RHS: &str = "rhs_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme";
+
+/// KleidiAI's `2vl` tile: 2 x the streaming length in 32-bit lanes (mr = nr), 4 K values a step.
+fn tile() -> usize {
+    2 * sme_pack::svl32()
+}
+
+fn lhs_packer() -> LhsPacker {
+    LhsPacker {
+        name: LHS,
+        tile: (tile(), 4, 1),
+    }
+}
+
+fn roundup(a: usize, b: usize) -> usize {
+    a.div_ceil(b) * b
+}
+
+/// Random int8 values, never zero (padding must stand out), one in eight an extreme.
+fn values(len: usize, seed: u64) -> Vec<u8> {
+    let mut rng = Rng::new(seed);
+    (0..len)
+        .map(|_| {
+            let r = rng.next_u64();
+            match r % 8 {
+                0 => [0x80, 0x7f, 0xff, 0x01][(r >> 8) as usize % 4],
+                _ => ((r >> 16) % 255 + 1) as u8,
+            }
+        })
+        .collect()
+}
+
+// ---------------------------------------------------------------------------------------------
+// References, written from KleidiAI's layouts: each output byte computed from its index.
+
+/// Packed LHS of `m` rows: `value(i, kk)` is row `i`'s value at K index `kk`.
+fn reference_lhs(m: usize, k: usize, value: impl Fn(usize, usize) -> u8) -> Vec<u8> {
+    let mr = tile();
+    let block = mr * roundup(k, 4);
+    (0..m.div_ceil(mr) * block)
+        .map(|i| {
+            let (b, at) = (i / block, i % block);
+            let (step, within) = (at / (4 * mr), at % (4 * mr));
+            let (row, kk) = (b * mr + within / 4, 4 * step + within % 4);
+            if row < m && kk < k { value(row, kk) } else { 0 }
+        })
+        .collect()
+}
+
+/// One lane of Arm's `FMUL` (FPCR.DN = 0): a signalling NaN operand wins, then the first NaN,
+/// quieted; an invalid product is the default NaN.
+fn arm_fmul(a: f32, b: f32) -> f32 {
+    let snan = |x: f32| x.is_nan() && x.to_bits() & 0x0040_0000 == 0;
+    let quiet = |x: f32| f32::from_bits(x.to_bits() | 0x0040_0000);
+    match () {
+        _ if snan(a) => quiet(a),
+        _ if snan(b) => quiet(b),
+        _ if a.is_nan() => a,
+        _ if b.is_nan() => b,
+        _ if (a * b).is_nan() => f32::from_bits(0x7fc0_0000),
+        _ => a * b,
+    }
+}
+
+/// An RHS problem: `k` rows of `n` int8 values `row` bytes apart, biases, scales, parameters.
+struct RhsSource {
+    n: usize,
+    k: usize,
+    row: usize,
+    data: Vec<u8>,
+    bias: Vec<i32>,
+    scale: Vec<f32>,
+    zero_point: i32,
+    multiplier: f32,
+}
+
+impl RhsSource {
+    fn new(n: usize, k: usize, pad: usize, seed: u64) -> Self {
+        let mut rng = Rng::new(seed ^ 0x77);
+        let row = n + pad;
+        RhsSource {
+            n,
+            k,
+            row,
+            data: values(k * row, seed),
+            bias: (0..n).map(|_| rng.next_u64() as i32 >> 8).collect(),
+            scale: rng.vec_f32(n, -2.0, 2.0),
+            zero_point: rng.range_i32(-128, 127),
+            multiplier: rng.f32(1e-4, 1.0),
+        }
+    }
+
+    fn value(&self, kk: usize, j: usize) -> i8 {
+        self.data[kk * self.row + j] as i8
+    }
+
+    /// The packed bytes, from KleidiAI's layout: per group of nr columns, nr `i32` biases (the
+    /// bias minus the zero point times the column's sum, wrapping), the values by steps of 4 K
+    /// rows, nr `f32` scales (times the multiplier; a padding column's scale is 0 times it).
+    fn reference(&self) -> Vec<u8> {
+        let nr = tile();
+        let kp = roundup(self.k, 4);
+        let mut out = Vec::new();
+        for g in 0..self.n.div_ceil(nr) {
+            let cols = g * nr..(g + 1) * nr;
+            for j in cols.clone() {
+                let bias = match j < self.n {
+                    true => {
+                        let sum: i64 = (0..self.k).map(|kk| i64::from(self.value(kk, j))).sum();
+                        let folded = i64::from(self.bias[j]) - i64::from(self.zero_point) * sum;
+                        folded as i32 // wrapping, as the kernels' 32-bit arithmetic
+                    }
+                    false => 0,
+                };
+                out.extend_from_slice(&bias.to_le_bytes());
+            }
+            for step in 0..kp / 4 {
+                for j in cols.clone() {
+                    for kk in 4 * step..4 * step + 4 {
+                        let v = if j < self.n && kk < self.k {
+                            self.value(kk, j)
+                        } else {
+                            0
+                        };
+                        out.push(v as u8);
+                    }
+                }
+            }
+            for j in cols {
+                let scale = if j < self.n { self.scale[j] } else { 0.0 };
+                out.extend_from_slice(&arm_fmul(scale, self.multiplier).to_bits().to_le_bytes());
+            }
+        }
+        out
+    }
+}
+
+/// Packs columns `n0..n0 + cols` of `src` with every pointer moved through the packer's offset
+/// getters, as a framework packing on threads does (`(0, n)` is the whole packing).
+///
+/// # Safety
+/// `rhs`, `bias` and `scale` hold `src`'s operands, `out` its packed size.
+unsafe fn pack_rhs(
+    src: &RhsSource,
+    (rhs, bias, scale): (*const u8, *const u8, *const u8),
+    out: *mut u8,
+    (n0, cols): (usize, usize),
+) {
+    let params = rkai::ukernels::types::kai_rhs_pack_qsi8cx_params {
+        lhs_zero_point: src.zero_point,
+        scale_multiplier: src.multiplier,
+    };
+    let rhs_offset = sym::<Getter1>("get_rhs_offset", RHS)(n0);
+    let bias_offset = sym::<Getter1>("get_bias_offset", RHS)(n0);
+    let scale_offset = sym::<Getter1>("get_scale_offset", RHS)(n0);
+    let packed_offset = sym::<Getter2>("get_rhs_packed_offset", RHS)(n0, src.k);
+    let run = sym::<RhsPackFloatFn>("run", RHS);
+    // SAFETY: the offsets stay inside the caller's buffers for this slice.
+    unsafe {
+        run(
+            1,
+            cols,
+            src.k,
+            tile(),
+            4,
+            1,
+            src.row,
+            rhs.add(rhs_offset).cast(),
+            bias.add(bias_offset).cast(),
+            scale.add(scale_offset).cast(),
+            out.add(packed_offset).cast(),
+            0,
+            (&raw const params).cast::<c_void>(),
+        )
+    }
+}
+
+fn rhs_case(src: &RhsSource, edge: Edge) {
+    let rhs = Guarded::from_bytes(&src.data, edge);
+    let bias_bytes: Vec<u8> = src.bias.iter().flat_map(|b| b.to_le_bytes()).collect();
+    let scale_bytes: Vec<u8> = src
+        .scale
+        .iter()
+        .flat_map(|s| s.to_bits().to_le_bytes())
+        .collect();
+    let bias = Guarded::from_bytes(&bias_bytes, edge);
+    let scale = Guarded::from_bytes(&scale_bytes, edge);
+    let size = sym::<Getter2>("get_rhs_packed_size", RHS)(src.n, src.k);
+    let expect = src.reference();
+    let ptrs = (rhs.ptr(), bias.ptr(), scale.ptr());
+    // SAFETY: the source, bias, scale and output buffers hold the whole problem.
+    let pack = |out, cols| unsafe { pack_rhs(src, ptrs, out, cols) };
+    let what = format!(
+        "n={} k={} row={} zp={} mult={:e}",
+        src.n, src.k, src.row, src.zero_point, src.multiplier
+    );
+    sme_pack::packs_equal(&what, size, edge, &expect, |out| pack(out, (0, src.n)));
+    let t = tile();
+    if src.n > t {
+        sme_pack::slices_equal(&what, size, edge, &expect, &slices(src.n, 2 * t), pack);
+    }
+}
+
+/// Shapes by multiples of the tile, so that every streaming length sees its own edges.
+fn shapes() -> Vec<(usize, usize)> {
+    let t = tile();
+    let mut out = Vec::new();
+    for n in [1, 2, t - 1, t, t + 1, 2 * t + 3, 3 * t] {
+        for k in [1, 2, 3, 4, 5, 8, 9, 34] {
+            out.push((n, k));
+        }
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------------------------
+// Getters
+
+#[test]
+fn getters_follow_kleidiai_formulas() {
+    let t = tile();
+    assert_eq!(
+        t * 2,
+        rkai::ukernels::arch::sme_vector_bytes().unwrap_or(16),
+        "nr is SVL / 2 bytes"
+    );
+    assert_eq!(sym::<Getter0>("get_n_step", RHS)(), t);
+    let mut checked = 1;
+    for k in [1, 2, 3, 4, 5, 8, 17, 64, 333] {
+        let kp = roundup(k, 4);
+        let group = t * (4 + kp + 4);
+        assert_eq!(sym::<Getter1>("get_rhs_packed_stride", RHS)(k), group);
+        for n in [1, t - 1, t, t + 1, 3 * t + 5] {
+            let size = sym::<Getter2>("get_rhs_packed_size", RHS)(n, k);
+            assert_eq!(size, n.div_ceil(t) * group, "n={n} k={k}");
+        }
+        for n_idx in [0, t, 5 * t] {
+            let packed = sym::<Getter2>("get_rhs_packed_offset", RHS)(n_idx, k);
+            assert_eq!(packed, n_idx / t * group, "n_idx={n_idx} k={k}");
+            assert_eq!(sym::<Getter1>("get_rhs_offset", RHS)(n_idx), n_idx);
+            assert_eq!(sym::<Getter1>("get_bias_offset", RHS)(n_idx), 4 * n_idx);
+            assert_eq!(sym::<Getter1>("get_scale_offset", RHS)(n_idx), 4 * n_idx);
+            checked += 4;
+        }
+        checked += 6;
+        let (ms, idxs) = ([1, t - 1, t, t + 1, 4 * t + 3], [0, t, 3 * t]);
+        sme_pack::check_lhs_getters(&lhs_packer(), k, kp, &ms, &idxs, k + 3);
+        checked += 2 * idxs.len() + ms.len() + 1;
+    }
+    // KleidiAI's bias and scale offsets assert nothing about n_idx.
+    assert_eq!(sym::<Getter1>("get_bias_offset", RHS)(3), 12);
+    assert_eq!(sym::<Getter1>("get_scale_offset", RHS)(5), 20);
+    eprintln!(
+        "x8p2vlx4 getter values checked at nr = {t}: {}",
+        checked + 2
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Packed bytes
+
+#[test]
+fn rhs_packer_matches_reference_bytes() {
+    let mut cases = 0;
+    for (seed, &(n, k)) in shapes().iter().enumerate() {
+        for pad in [0, 3] {
+            let src = RhsSource::new(n, k, pad, seed as u64);
+            for edge in EDGES {
+                rhs_case(&src, edge);
+                cases += 1;
+            }
+        }
+    }
+    eprintln!(
+        "qsi8cxp2vlx4sb RHS packer cases at nr = {}: {cases}",
+        tile()
+    );
+}
+
+#[test]
+fn rhs_packer_hostile_parameters() {
+    let t = tile();
+    let snan = f32::from_bits(0x7f80_0001);
+    let qnan = f32::from_bits(0xffc0_1234);
+    let multipliers = [
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        snan,
+        qnan,
+        -0.0,
+        f32::MAX,
+        f32::from_bits(1),
+    ];
+    let zero_points = [i32::MIN, i32::MAX, -128, 127, 0, -1];
+    let mut cases = 0;
+    for (i, &(n, k)) in [(t + 1, 9), (1, 34), (2 * t + 3, 5)].iter().enumerate() {
+        for (z, &zero_point) in zero_points.iter().enumerate() {
+            let multiplier = multipliers[(i + z) % multipliers.len()];
+            let mut src = RhsSource::new(n, k, 1, (i * 16 + z) as u64);
+            src.zero_point = zero_point;
+            src.multiplier = multiplier;
+            // Biases at the ends of i32 (the fold wraps), scales with NaNs and infinities.
+            for (j, b) in src.bias.iter_mut().enumerate() {
+                *b = [i32::MIN, i32::MAX, -1, 0][j % 4];
+            }
+            for (j, s) in src.scale.iter_mut().enumerate() {
+                *s = [*s, f32::INFINITY, 0.0, snan, qnan, -f32::MAX][j % 6];
+            }
+            for edge in EDGES {
+                rhs_case(&src, edge);
+                cases += 1;
+            }
+        }
+    }
+    eprintln!("qsi8cxp2vlx4sb RHS packer hostile cases at nr = {t}: {cases}");
+}
+
+/// The test's model of `FMUL` agrees with the CPU's on the values the hostile cases use (where
+/// the test runs on Arm).
+#[test]
+#[cfg(target_arch = "aarch64")]
+fn fmul_model_matches_the_cpu() {
+    use std::hint::black_box;
+    let specials = [
+        0.0,
+        -0.0,
+        1.5,
+        -3.0,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        f32::from_bits(0x7f80_0001),
+        f32::from_bits(0xff80_0002),
+        f32::from_bits(0x7fc0_0003),
+        f32::from_bits(0xffc0_1234),
+        f32::MAX,
+        f32::from_bits(1),
+    ];
+    for a in specials {
+        for b in specials {
+            let cpu = black_box(a) * black_box(b);
+            assert_eq!(arm_fmul(a, b).to_bits(), cpu.to_bits(), "{a:e} * {b:e}");
+        }
+    }
+}
+
+fn lhs_case(m: usize, k: usize, pad: usize, seed: u64, edge: Edge) {
+    let row = k + pad;
+    let data = values(m * row, seed);
+    let src = Guarded::from_bytes(&data, edge);
+    let t = tile();
+    let size = sym::<Getter5>("get_lhs_packed_size", LHS)(m, k, t, 4, 1);
+    let expect = reference_lhs(m, k, |i, kk| data[i * row + kk]);
+    // SAFETY: the source and output buffers hold the whole problem.
+    let pack = |out, rows| unsafe { lhs_packer().pack((src.ptr(), row), k, out, rows) };
+    let what = format!("m={m} k={k} pad={pad}");
+    sme_pack::packs_equal(&what, size, edge, &expect, |out| pack(out, (0, m)));
+    // A caller's row slices (m_idx_start stays 0: the pointers move through the getters).
+    if m > t {
+        sme_pack::slices_equal(&what, size, edge, &expect, &slices(m, t), pack);
+    }
+}
+
+#[test]
+fn lhs_packer_matches_reference_bytes() {
+    let mut cases = 0;
+    for (seed, &(m, k)) in shapes().iter().enumerate() {
+        for pad in [0, 5] {
+            for edge in EDGES {
+                lhs_case(m, k, pad, seed as u64, edge);
+                cases += 1;
+            }
+        }
+    }
+    eprintln!("x8p2vlx4 LHS packer cases at mr = {}: {cases}", tile());
+}
+
+// ---------------------------------------------------------------------------------------------
+// Contract violations: each case runs in a child process and must abort naming the condition.
+
+type Case = support::death::Case<String, &'static str>;
+
+/// What a death case's RHS call changes from a valid one (n = 4, k = 8, rows 16 bytes apart).
+#[derive(Clone, Copy, Default)]
+struct Call {
+    groups: Option<usize>,
+    nr: Option<usize>,
+    kr: Option<usize>,
+    sr: Option<usize>,
+    null: [bool; 5],
+    extra: usize,
+}
+
+/// Calls the RHS packer as `o` says (null: rhs, bias, scale, rhs_packed, params).
+fn rhs_call(name: &str, o: Call) {
+    let w = [0u8; 256];
+    let mut out = vec![0u8; 4 * 40 * 64];
+    let params = rkai::ukernels::types::kai_rhs_pack_qsi8cx_params {
+        lhs_zero_point: 0,
+        scale_multiplier: 1.0,
+    };
+    let some = w.as_ptr().cast::<c_void>();
+    let pick = |i: usize, p: *const c_void| if o.null[i] { std::ptr::null() } else { p };
+    let dst = pick(3, out.as_mut_ptr().cast()).cast_mut();
+    // SAFETY: buffers cover n = 4, k = 8 at any tile; the call is expected to abort.
+    unsafe {
+        sym::<RhsPackFloatFn>("run", name)(
+            o.groups.unwrap_or(1),
+            4,
+            8,
+            o.nr.unwrap_or(tile()),
+            o.kr.unwrap_or(4),
+            o.sr.unwrap_or(1),
+            16,
+            pick(0, some),
+            pick(1, some),
+            pick(2, some),
+            dst,
+            o.extra,
+            pick(4, (&raw const params).cast()),
+        )
+    }
+}
+
+/// A call with argument `i` of (rhs, bias, scale, rhs_packed, params) null.
+fn null(i: usize) -> Call {
+    let mut call = Call::default();
+    call.null[i] = true;
+    call
+}
+
+const GROUP_START: &str =
+    "n_idx % kai_get_n_step_rhs_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme() == 0";
+const LHS_MR: &str = "mr == kai_get_mr_lhs_pack_x8p2vlx4_x8_sme()";
+
+fn cases() -> Vec<Case> {
+    vec![
+        run_case!("lhs_mr", LHS_MR => lhs_call(LHS, (2, 8, 16), (tile() / 2, 4, 1), 0, (false, false))),
+        run_case!("lhs_kr", "kr == KR" => lhs_call(LHS, (2, 8, 16), (tile(), 2, 1), 0, (false, false))),
+        run_case!("lhs_sr", "sr == SR" => lhs_call(LHS, (2, 8, 16), (tile(), 4, 2), 0, (false, false))),
+        run_case!("lhs_start", "m_idx_start == 0"
+            => lhs_call(LHS, (2, 8, 16), (tile(), 4, 1), 1, (false, false))),
+        run_case!("lhs_null", "lhs != NULL" => lhs_call(LHS, (2, 8, 16), (tile(), 4, 1), 0, (true, false))),
+        run_case!("lhs_null_out", "lhs_packed != NULL"
+            => lhs_call(LHS, (2, 8, 16), (tile(), 4, 1), 0, (false, true))),
+        getter_case!("lhs_m_step", LHS_MR => get_m_step::<Getter1>(LHS)(tile() + 1)),
+        getter_case!("lhs_offset", "m_idx % kai_get_mr_lhs_pack_x8p2vlx4_x8_sme() == 0"
+            => get_lhs_offset::<Getter2>(LHS)(1, 16)),
+        getter_case!("lhs_packed_offset_mr", LHS_MR
+            => get_lhs_packed_offset::<Getter5>(LHS)(0, 8, 2 * tile(), 4, 1)),
+        // KleidiAI checks m_idx before kr.
+        getter_case!("lhs_packed_offset", "m_idx % kai_get_m_step_lhs_pack_x8p2vlx4_x8_sme(mr) == 0"
+            => get_lhs_packed_offset::<Getter5>(LHS)(tile() / 2, 8, tile(), 1, 1)),
+        getter_case!("lhs_packed_size_kr", "kr == KR"
+            => get_lhs_packed_size::<Getter5>(LHS)(4, 8, tile(), 2, 1)),
+        getter_case!("lhs_packed_size_sr", "sr == SR"
+            => get_lhs_packed_size::<Getter5>(LHS)(4, 8, tile(), 4, 2)),
+        run_case!("rhs_groups", "num_groups == 1"
+            => rhs_call(RHS, Call { groups: Some(2), ..Call::default() })),
+        run_case!("rhs_nr", "nr == kai_get_n_step_rhs_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme()"
+            => rhs_call(RHS, Call { nr: Some(tile() + 4), ..Call::default() })),
+        run_case!("rhs_kr", "kr == KR" => rhs_call(RHS, Call { kr: Some(8), ..Call::default() })),
+        run_case!("rhs_sr", "sr == 1" => rhs_call(RHS, Call { sr: Some(2), ..Call::default() })),
+        run_case!("rhs_null", "rhs != NULL" => rhs_call(RHS, null(0))),
+        run_case!("rhs_bias", "bias != NULL" => rhs_call(RHS, null(1))),
+        run_case!("rhs_scale", "scale != NULL" => rhs_call(RHS, null(2))),
+        run_case!("rhs_out", "rhs_packed != NULL" => rhs_call(RHS, null(3))),
+        run_case!("rhs_extra", "extra_bytes == 0"
+            => rhs_call(RHS, Call { extra: 4, ..Call::default() })),
+        run_case!("rhs_params", "params != NULL" => rhs_call(RHS, null(4))),
+        getter_case!("rhs_offset", GROUP_START => get_rhs_offset::<Getter1>(RHS)(3)),
+        getter_case!("rhs_packed_offset", GROUP_START
+            => get_rhs_packed_offset::<Getter2>(RHS)(tile() / 2, 8)),
+    ]
+}
+
+death_tests!(cases, "x8p2vlx4 packer contract violations");

@@ -1,0 +1,142 @@
+//! `kai_rhs_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme`: int8 K x N weights, `i32` biases and
+//! `f32` per-channel scales into the format of KleidiAI's SME int8-output kernels
+//! ([`RhsLayout::Qsi8cxpsb`](crate::layout::RhsLayout::Qsi8cxpsb)).
+//!
+//! Format: groups of `nr` = 2 x SVL32 columns (column `j` in group `j / nr`), each
+//! - `nr` `i32` biases: `bias[j] - lhs_zero_point * sum_k rhs[k][j]`, wrapping (the LHS zero
+//!   point correction the kernels would otherwise compute per row);
+//! - per step of 4 K rows (K padded with zero rows to a multiple of 4), 4 bytes for each column
+//!   in turn: its values at those rows;
+//! - `nr` `f32` scales: `scale[j] * scale_multiplier`, one `FMUL` each ([`float::fmul`]).
+//!
+//! Columns past `n` in the last group are zero, their scale `0 * scale_multiplier` (a NaN when
+//! the multiplier is infinite or NaN, as KleidiAI's zero-filled lanes give).
+//!
+//! KleidiAI's packer transposes through streaming-mode vectors; rkai's is a plain loop (the same
+//! bytes; no streaming mode, so no ZA state to commit). Where KleidiAI's packer misbehaves rkai
+//! keeps to the format: with `n == 0` KleidiAI writes one group into a buffer of packed size 0
+//! (rkai writes nothing), and with `k == 0` it reads source row 0, writes the zero values of a
+//! step over the scales and the scales one group further on, and leaves the biases unwritten (rkai
+//! writes each group's biases, unchanged since the column sums are 0, and scales).
+
+use crate::arch;
+use crate::contract::{self, Checked, Violation};
+use crate::float;
+use crate::types::kai_rhs_pack_qsi8cx_params;
+
+pub use super::args::RhsArgs as Args;
+
+/// K values per step.
+pub const KR: usize = 4;
+
+/// The KleidiAI condition on `n_idx` of `get_rhs_offset` and `get_rhs_packed_offset`.
+const GROUP_START: &str =
+    "n_idx % kai_get_n_step_rhs_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme() == 0";
+
+/// Columns per group at the running streaming length (`get_n_step`).
+pub fn nr() -> usize {
+    2 * arch::sme_lanes32()
+}
+
+/// `n_idx` starts a group.
+pub fn group_start(n_idx: usize) -> Checked {
+    contract::require(n_idx % nr() == 0, GROUP_START)
+}
+
+/// KleidiAI's assertions on `run`, in its order, then that the source extent and the packed size
+/// fit in `size_t`.
+pub fn check(a: &Args) -> Checked {
+    contract::require(a.num_groups == 1, "num_groups == 1")?;
+    contract::require(
+        a.nr == nr(),
+        "nr == kai_get_n_step_rhs_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme()",
+    )?;
+    contract::require(a.kr == KR, "kr == KR")?;
+    contract::require(a.sr == 1, "sr == 1")?;
+    contract::require(!a.rhs.is_null(), "rhs != NULL")?;
+    contract::require(!a.bias.is_null(), "bias != NULL")?;
+    contract::require(!a.scale.is_null(), "scale != NULL")?;
+    contract::require(!a.rhs_packed.is_null(), "rhs_packed != NULL")?;
+    contract::require(a.extra_bytes == 0, "extra_bytes == 0")?;
+    contract::require(!a.params.is_null(), "params != NULL")?;
+    crate::layout::RhsLayout::Qsi8cxpsb.size(a.n, a.k, nr(), KR, 1)?;
+    if a.n != 0 && a.k != 0 {
+        let cond = "k * rhs_stride_row fits in size_t";
+        contract::add(contract::mul(a.k - 1, a.rhs_stride, cond)?, a.n, cond)?;
+    }
+    Ok(())
+}
+
+/// Bytes of one packed group at K = `k`.
+pub fn stride(k: usize) -> Result<usize, Violation> {
+    crate::layout::RhsLayout::Qsi8cxpsb.stride(k, nr(), KR, 1)
+}
+
+/// Packs `n` columns of `k` rows.
+///
+/// # Safety
+/// [`check`] passed; `rhs` holds `k` rows of `n` int8 values `rhs_stride` bytes apart, `bias`
+/// `n` `i32`, `scale` `n` `f32`, `params` one `kai_rhs_pack_qsi8cx_params`, and `rhs_packed` is
+/// writable for the packed size of `n` columns.
+pub unsafe fn run(a: &Args) {
+    let nr = nr();
+    let kp = a.k.div_ceil(KR) * KR;
+    let group = nr * (kp + 8);
+    // SAFETY: params is non-null (checked) and points at the caller's struct.
+    let params = unsafe {
+        a.params
+            .cast::<kai_rhs_pack_qsi8cx_params>()
+            .read_unaligned()
+    };
+    let neg_zero_point = params.lhs_zero_point.wrapping_neg();
+    for g in 0..a.n.div_ceil(nr) {
+        // SAFETY: group g lies inside the packed size of n columns.
+        let out = unsafe { a.rhs_packed.add(g * group) };
+        for c in 0..nr {
+            let j = g * nr + c;
+            let mut sum = 0i32;
+            for kk in 0..kp {
+                let v = match j < a.n && kk < a.k {
+                    // SAFETY: row kk < k, column j < n of the source.
+                    true => unsafe { a.rhs.add(kk * a.rhs_stride + j).read() as i8 },
+                    false => 0,
+                };
+                sum = sum.wrapping_add(i32::from(v));
+                // SAFETY: step kk / 4 of column c in the group's values.
+                unsafe {
+                    out.add(4 * nr + (kk / KR) * KR * nr + c * KR + kk % KR)
+                        .write(v as u8)
+                };
+            }
+            let (bias, scale) = match j < a.n {
+                // SAFETY: bias and scale hold n entries each.
+                true => unsafe {
+                    (
+                        a.bias.cast::<i32>().add(j).read_unaligned(),
+                        a.scale.cast::<f32>().add(j).read_unaligned(),
+                    )
+                },
+                false => (0, 0.0),
+            };
+            let packed_bias = bias.wrapping_add(sum.wrapping_mul(neg_zero_point));
+            let packed_scale = float::fmul(scale, params.scale_multiplier);
+            // SAFETY: entry c of the group's biases and of its scales.
+            unsafe {
+                out.add(4 * c).cast::<i32>().write_unaligned(packed_bias);
+                out.add(4 * nr + kp * nr + 4 * c)
+                    .cast::<f32>()
+                    .write_unaligned(packed_scale);
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Catalog entries
+
+use crate::pack::kinds::packer_entries;
+
+packer_entries! {
+    /// nr = 2 x SVL32, kr = 4.
+    rhs_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme: Rhs(Qsi8cxpsb);
+}
