@@ -617,6 +617,74 @@ const IMATMUL_FLOAT: &[CFunction] = &[
     ),
 ];
 
+/// The function set of the SME indirect float GEMM families (`imatmul_clamp_f32_f32p_f32p`,
+/// `imatmul_clamp_f16_f16p_f16p`): K as chunks, the LHS packed by an imatmul LHS packer.
+const IMATMUL_PACKED_FLOAT: &[CFunction] = &[
+    M_STEP,
+    N_STEP,
+    getter(
+        "get_lhs_packed_offset",
+        &[size("m_idx"), size("k_chunk_count"), size("k_chunk_length")],
+        "Byte offset of row m_idx (a multiple of m_step) in the packed LHS.",
+    ),
+    IMATMUL_FLOAT[3],
+    getter(
+        "get_dst_offset",
+        &[size("m_idx"), size("n_idx"), size("dst_stride")],
+        "Byte offset of element (m_idx, n_idx) in the destination.",
+    ),
+    DST_SIZE,
+    run(
+        "run_imatmul",
+        &[
+            size("m"),
+            size("n"),
+            size("k_chunk_count"),
+            size("k_chunk_length"),
+            void_in("lhs_packed"),
+            void_in("rhs_packed"),
+            void_out("dst"),
+            size("dst_stride_row"),
+            p("float", "f32", "clamp_min"),
+            p("float", "f32", "clamp_max"),
+        ],
+        "Computes the m x n portion from the packed LHS rows (K as k_chunk_count chunks of k_chunk_length values); writes nothing else.",
+    ),
+];
+
+/// The function set of the SME LHS packers gathering rows through an indirection buffer
+/// (`lhs_imatmul_pack_x32p2vlx1_x32p_sme`, `lhs_imatmul_pack_x16p2vlx2_x16p_sme`).
+const LHS_IMATMUL_PACK: &[CFunction] = &[
+    getter("get_m_step", NO_PARAMS, "Rows per packed block."),
+    getter(
+        "get_lhs_packed_offset",
+        &[size("m_idx"), size("k_chunk_count"), size("k_chunk_length")],
+        "Byte offset of the packed block holding row m_idx (a multiple of m_step).",
+    ),
+    getter(
+        "get_lhs_packed_size",
+        &[size("m"), size("k_chunk_count"), size("k_chunk_length")],
+        "Bytes of m packed rows.",
+    ),
+    run(
+        "run",
+        &[
+            size("m"),
+            size("k_chunk_count"),
+            size("k_chunk_length"),
+            p(
+                "const void* const*",
+                "*const *const core::ffi::c_void",
+                "lhs_ptrs",
+            ),
+            size("lhs_ptr_offset"),
+            void_in("pad_ptr"),
+            void_out("lhs_packed"),
+        ],
+        "Packs m rows gathered through the indirection buffer (per block of m_step rows, per chunk, the rows' pointers; pad_ptr as it is, every other pointer plus lhs_ptr_offset).",
+    ),
+];
+
 /// The function set of the float RHS packers taking K as chunks
 /// (`rhs_imatmul_pack_kxn_x32p4vlx1b_x32_x32_sve`).
 const RHS_IMATMUL_PACK_FLOAT: &[CFunction] = &[
@@ -769,6 +837,7 @@ impl CSurface for Family {
         match self.description().operands {
             Operands::UnpackedFloat => FLOAT_MATMUL,
             Operands::IndirectFloat => IMATMUL_FLOAT,
+            Operands::ChunkedPackedFloat(_) => IMATMUL_PACKED_FLOAT,
             Operands::Qai8dxp(Qai8dxpRhs::Qsu2cxp) => QUANT_MATMUL_F32_LUT,
             // The packed-operand families whose C functions follow from where `bl` goes and the
             // type of `dst`.
@@ -819,6 +888,7 @@ impl CSurface for LhsPackerKind {
             LhsPackerKind::F16pmrx2 => LHS_PACK_F16PMRX2,
             LhsPackerKind::SmeRows(SmeRowsPacker::X16p2vlx2) => LHS_PACK_X16P2VLX2,
             LhsPackerKind::SmeRows(SmeRowsPacker::F32p2vlx1) => LHS_PACK_F32P2VLX1,
+            LhsPackerKind::IndirectSmeRows(_) => LHS_IMATMUL_PACK,
             LhsPackerKind::SmeRows(SmeRowsPacker::X8p2vlx4) => LHS_PACK_X8P2VLX4,
             LhsPackerKind::Qsi8d32p(_) => LHS_QUANT_PACK_QSI8D32P,
             LhsPackerKind::Qsi8d32pscalef32(Qsi8d32pscalef32Packer::F32) => {

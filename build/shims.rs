@@ -84,7 +84,7 @@ fn carg_field(c_name: &str) -> &str {
         "scalar_max" => "clamp_max",
         "rhs_stride_row" => "rhs_stride",
         "lut_arg" => "lut",
-        "indirection_buffer" => "lhs",
+        "indirection_buffer" | "lhs_ptrs" => "lhs",
         other => other,
     }
 }

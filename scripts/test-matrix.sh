@@ -44,6 +44,7 @@ svl_tests=(
   --test f32_sme_gemv
   --test f16_sme_gemv
   --test dwconv
+  --test imatmul_sme
 )
 
 # SME without SVE (like Apple M4): detection, selection and the SVE getters' fallback differ

@@ -15,6 +15,7 @@ use rkai::ukernels::matmul::call::IndirectArgs;
 use rkai::ukernels::matmul::imatmul_clamp_f32_f32_f32p::portable;
 use std::ffi::c_void;
 use support::cabi::{Getter0, Getter1, Getter2, Getter3, ImatmulFn, ImatmulPackFn, func};
+use support::conv::{self, Conv, Pointers};
 use support::guard::{EDGES, Edge, Guarded};
 use support::rng::Rng;
 
@@ -22,8 +23,6 @@ const STEM: &str = "imatmul_clamp_f32_f32_f32p4vlx1b_6x4vl_sve_mla";
 const PACKER: &str = "rhs_imatmul_pack_kxn_x32p4vlx1b_x32_x32_sve";
 /// Rows per block of the indirection buffer.
 const MR: usize = 6;
-/// An indirection entry no row below `m` may read: dereferencing it faults.
-const POISON: usize = 0xdead_0000_0000_beef;
 const CANARY: f32 = f32::from_bits(0x7fc0_dead);
 
 fn kernel() -> &'static MatmulKernel {
@@ -183,44 +182,7 @@ fn packed_bytes_equal_reference_whole_and_sliced() {
     println!("RELIABILITY packed bytes: {cases} cases at n_step {ns}");
 }
 
-/// A 2D convolution (batch 1, NHWC input, weights as K x N with K ordered (ky, kx, c_in)).
-#[derive(Clone, Copy, Debug)]
-struct Conv {
-    h: usize,
-    w: usize,
-    c_in: usize,
-    kh: usize,
-    kw: usize,
-    stride: usize,
-    pad: usize,
-    c_out: usize,
-}
-
-impl Conv {
-    fn out_h(&self) -> usize {
-        (self.h + 2 * self.pad - self.kh) / self.stride + 1
-    }
-    fn out_w(&self) -> usize {
-        (self.w + 2 * self.pad - self.kw) / self.stride + 1
-    }
-    fn m(&self) -> usize {
-        self.out_h() * self.out_w()
-    }
-    fn kcc(&self) -> usize {
-        self.kh * self.kw
-    }
-    /// The input pixel chunk `c` of output row `i` reads, or `None` in the padding.
-    fn source(&self, i: usize, c: usize) -> Option<usize> {
-        let (oy, ox) = (i / self.out_w(), i % self.out_w());
-        let (ky, kx) = (c / self.kw, c % self.kw);
-        let iy = (oy * self.stride + ky).checked_sub(self.pad)?;
-        let ix = (ox * self.stride + kx).checked_sub(self.pad)?;
-        (iy < self.h && ix < self.w).then_some(iy * self.w + ix)
-    }
-}
-
-/// The direct convolution: bias, then one fused multiply-add per (ky, kx, c_in) in that order
-/// (the kernel's chunk order), out-of-image taps reading the pad chunk; then the clamp.
+/// The direct convolution: bias, then one fused multiply-add per tap; then the clamp.
 fn direct_conv(
     conv: &Conv,
     input: &[f32],
@@ -230,57 +192,13 @@ fn direct_conv(
     lo: f32,
     hi: f32,
 ) -> Vec<f32> {
-    let mut out = vec![0.0; conv.m() * conv.c_out];
-    for i in 0..conv.m() {
-        for j in 0..conv.c_out {
-            let mut acc = bias[j];
-            for c in 0..conv.kcc() {
-                let src = match conv.source(i, c) {
-                    Some(p) => &input[p * conv.c_in..][..conv.c_in],
-                    None => pad,
-                };
-                for (t, x) in src.iter().enumerate() {
-                    acc = weights[(c * conv.c_in + t) * conv.c_out + j].mul_add(*x, acc);
-                }
-            }
-            out[i * conv.c_out + j] = acc.min(hi).max(lo);
-        }
-    }
-    out
+    let sums = conv::direct_sums(conv, input, pad, weights, |j| bias[j]);
+    sums.iter().map(|acc| acc.min(hi).max(lo)).collect()
 }
 
-/// How the test fills the indirection buffer.
-#[derive(Clone, Copy, Debug, PartialEq)]
-enum Pointers {
-    /// Byte offsets into the input, `lhs_ptr_offset` = its address (KleidiAI's test).
-    Offsets,
-    /// Absolute addresses, `lhs_ptr_offset` = 0.
-    Absolute,
-}
-
-/// The indirection buffer of `conv` in the kernel's block layout, ending at the last entry a
-/// call over all rows reads; entries of rows past `m` hold [`POISON`].
+/// The indirection buffer of `conv` in the kernel's block layout (see [`conv::indirection`]).
 fn indirection(conv: &Conv, input: *const u8, pad: *const u8, mode: Pointers) -> Vec<usize> {
-    let (m, kcc) = (conv.m(), conv.kcc());
-    let last_block = (m - 1) / MR * MR;
-    let len = last_block * kcc + MR * (kcc - 1) + (m - last_block);
-    let mut entries = vec![POISON; len];
-    for i in 0..m {
-        let (block, r) = (i / MR * MR, i % MR);
-        for c in 0..kcc {
-            entries[block * kcc + MR * c + r] = match conv.source(i, c) {
-                None => pad as usize,
-                Some(p) => {
-                    let off = 4 * p * conv.c_in;
-                    match mode {
-                        Pointers::Offsets => off,
-                        Pointers::Absolute => input as usize + off,
-                    }
-                }
-            };
-        }
-    }
-    entries
+    conv::indirection(conv, (input, 4), pad, mode, MR)
 }
 
 /// One convolution ready to run with absolute indirection pointers: random input, weights and
@@ -321,58 +239,12 @@ impl ConvProblem {
     }
 }
 
-/// KleidiAI's test portions (full, halves, centre), rounded down to the getters' steps.
 fn portions(m: usize, n: usize) -> Vec<(usize, usize, usize, usize)> {
-    let ns = n_step();
-    let fr = [
-        (0.0, 0.0, 1.0, 1.0),
-        (0.0, 0.0, 1.0, 0.5),
-        (0.0, 0.0, 0.5, 1.0),
-        (0.0, 0.5, 1.0, 0.5),
-        (0.5, 0.0, 0.5, 1.0),
-        (0.4, 0.4, 0.3, 0.3),
-    ];
-    let mut out = Vec::new();
-    for (r0, c0, h, w) in fr {
-        let m_idx = ((m as f64 * r0) as usize) / MR * MR;
-        let n_idx = ((n as f64 * c0) as usize) / ns * ns;
-        let rows = (((m as f64 * h).ceil() as usize).max(1)).min(m - m_idx);
-        let cols = (((n as f64 * w).ceil() as usize).max(1)).min(n - n_idx);
-        if !out.contains(&(m_idx, n_idx, rows, cols)) {
-            out.push((m_idx, n_idx, rows, cols));
-        }
-    }
-    out
+    conv::portions(m, n, MR, n_step())
 }
 
 fn conv_cases() -> Vec<Conv> {
-    let ns = n_step();
-    let mut cases = Vec::new();
-    for (h, w, c_in, k, stride, pad) in [
-        (5, 5, 3, 3, 1, 1),
-        (7, 6, 4, 3, 1, 1),
-        (6, 7, 5, 3, 2, 1),
-        (9, 9, 8, 3, 2, 1),
-        (4, 5, 17, 3, 1, 1),
-        (5, 4, 16, 1, 1, 0),
-        (7, 7, 9, 1, 2, 0),
-        (3, 4, 6, 1, 1, 1),
-        (1, 1, 3, 3, 1, 1),
-    ] {
-        for c_out in [1, 7, ns - 1, ns, ns + 3, 2 * ns + 5] {
-            cases.push(Conv {
-                h,
-                w,
-                c_in,
-                kh: k,
-                kw: k,
-                stride,
-                pad,
-                c_out,
-            });
-        }
-    }
-    cases
+    conv::conv_cases(n_step())
 }
 
 #[test]

@@ -40,7 +40,8 @@ pub fn get_sr(kernel: &MatmulKernel, _: &str, _: &CArgs) -> usize {
 
 #[inline(always)]
 pub fn get_lhs_packed_offset(kernel: &MatmulKernel, symbol: &str, a: &CArgs) -> usize {
-    ensure(symbol, offsets::lhs_packed(kernel, a.m_idx, a.k, a.bl))
+    let k = k(kernel, symbol, a);
+    ensure(symbol, offsets::lhs_packed(kernel, a.m_idx, k, a.bl))
 }
 
 #[inline(always)]
@@ -48,13 +49,18 @@ pub fn get_lhs_offset(kernel: &MatmulKernel, symbol: &str, a: &CArgs) -> usize {
     ensure(symbol, offsets::lhs(kernel, a.m_idx, a.stride))
 }
 
-/// The K of a call: `k`, or the chunks' `k_chunk_count * k_chunk_length` of the indirect family.
+/// The K of a call: `k`, or the chunks' `k_chunk_count * k_chunk_length` of the indirect family
+/// (each chunk rounded up to whole `kr` steps where the LHS is packed).
 #[inline(always)]
 fn k(kernel: &MatmulKernel, symbol: &str, a: &CArgs) -> usize {
     match kernel.family.description().operands {
         Operands::IndirectFloat => ensure(
             symbol,
             offsets::chunked_k(a.k_chunk_count, a.k_chunk_length),
+        ),
+        Operands::ChunkedPackedFloat(_) => ensure(
+            symbol,
+            offsets::chunked_packed_k(kernel, a.k_chunk_count, a.k_chunk_length),
         ),
         Operands::Qai8dxp(_)
         | Operands::Qsi8d32pQsi4c32p
@@ -85,6 +91,19 @@ pub fn get_dst_size(kernel: &MatmulKernel, symbol: &str, a: &CArgs) -> usize {
 /// KleidiAI's contract for `kai_run_imatmul_*`: the indirection buffer, the chunks it points to,
 /// the packed RHS and `dst` cover the portion.
 pub unsafe fn run_imatmul(kernel: &MatmulKernel, symbol: &str, a: &CArgs) {
+    if let Operands::ChunkedPackedFloat(_) = kernel.family.description().operands {
+        // The packed call over the chunks' K (`dst_stride_col`: the element, which these
+        // kernels do not take).
+        let args = PackedArgs {
+            k: k(kernel, symbol, a),
+            dst_stride_col: kernel.family.output().size(),
+            ..packed_args(a)
+        };
+        let checked = ensure(symbol, call::check_packed(kernel, &args));
+        // SAFETY: arguments checked; buffer extents are the caller's contract.
+        unsafe { call::run_packed(kernel, checked, &args) };
+        return;
+    }
     let args = IndirectArgs {
         m: a.m,
         n: a.n,
@@ -131,28 +150,35 @@ pub unsafe fn run_matmul(kernel: &MatmulKernel, symbol: &str, a: &CArgs) {
         // No `run_matmul` is generated for the indirect family (its verb is `run_imatmul`);
         // `check_packed` refuses it.
         Operands::IndirectFloat
+        | Operands::ChunkedPackedFloat(_)
         | Operands::Qai8dxp(_)
         | Operands::Qsi8d32pQsi4c32p
         | Operands::Qsi8d32pQai4c32p
         | Operands::PackedFloat(_)
         | Operands::F16pQsi4c32p => {
-            let args = PackedArgs {
-                m: a.m,
-                n: a.n,
-                k: a.k,
-                bl: a.bl,
-                lhs_packed: a.lhs_packed.cast(),
-                rhs_packed: a.rhs_packed.cast(),
-                dst: a.dst.cast(),
-                dst_stride_row: a.dst_stride_row,
-                dst_stride_col: a.dst_stride_col,
-                clamp_min: a.clamp_min,
-                clamp_max: a.clamp_max,
-                lut: a.lut.cast(),
-            };
+            let args = packed_args(a);
             let checked = ensure(symbol, call::check_packed(kernel, &args));
             // SAFETY: arguments checked; buffer extents are the caller's contract.
             unsafe { call::run_packed(kernel, checked, &args) }
         }
+    }
+}
+
+/// The packed-operand arguments of a call, as the C caller gave them.
+#[inline(always)]
+fn packed_args(a: &CArgs) -> PackedArgs {
+    PackedArgs {
+        m: a.m,
+        n: a.n,
+        k: a.k,
+        bl: a.bl,
+        lhs_packed: a.lhs_packed.cast(),
+        rhs_packed: a.rhs_packed.cast(),
+        dst: a.dst.cast(),
+        dst_stride_row: a.dst_stride_row,
+        dst_stride_col: a.dst_stride_col,
+        clamp_min: a.clamp_min,
+        clamp_max: a.clamp_max,
+        lut: a.lut.cast(),
     }
 }

@@ -7,6 +7,7 @@ pub mod bf16;
 pub mod block_gemm;
 pub mod block_lhs;
 pub mod cabi;
+pub mod conv;
 pub mod cpu;
 pub mod death;
 pub mod float_family;

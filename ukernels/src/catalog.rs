@@ -69,6 +69,7 @@ aggregate!(MatmulKernel, KERNELS, KERNEL_FOLDERS, KERNELS:
     matmul::matmul_clamp_f32_f16p_qsi4c32p,
     matmul::matmul_clamp_f32_f32p_f32p,
     matmul::matmul_clamp_f16_f16p_f16p,
+    matmul::imatmul_clamp_f32_f32p_f32p,
 );
 
 aggregate!(Packer, PACKERS, PACKER_MODULES, PACKERS:
@@ -87,6 +88,7 @@ aggregate!(Packer, PACKERS, PACKER_MODULES, PACKERS:
     pack::lhs_pack_f16pmrx2_f32,
     pack::lhs_pack_sme_rows,
     pack::rhs_pack_bf16,
+    pack::lhs_imatmul_pack_sme,
     pack::rhs_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme,
 );
 

@@ -60,6 +60,9 @@ pub enum Family {
     /// `matmul_clamp_f16_f16p_f16p`: KleidiAI's SME f16 GEMMs (f16 LHS and RHS packed in
     /// streaming-length tiles, f16 bias and output, f32 sums).
     F16F16pF16p,
+    /// `imatmul_clamp_f32_f32p_f32p`: KleidiAI's SME indirect f32 GEMMs (the LHS packed from an
+    /// indirection buffer, K as chunks; otherwise `matmul_clamp_f32_f32p_f32p`).
+    ImatmulF32F32pF32p,
 }
 
 /// The operand formats of a family: what its kernels read, and so the argument shape of
@@ -84,6 +87,10 @@ pub enum Operands {
     /// `k_chunk_count` pointers per row (an implicit convolution's im2col), x floats packed with
     /// the bias in front over `k_chunk_count * k_chunk_length` K values.
     IndirectFloat,
+    /// The packed-float operands of [`Operands::PackedFloat`] with K given as `k_chunk_count`
+    /// chunks of `k_chunk_length` values, each chunk padded to whole `kr` steps: the LHS packed
+    /// from an indirection buffer by an imatmul LHS packer (`x32p2vlx1_x32p`, `x16p2vlx2_x16p`).
+    ChunkedPackedFloat(Output),
     /// f16 LHS packed by pairs of K values (`f16pmrx2`) x Q4_0 weights with f16 block scales
     /// (`qsi4c32ps1s0scalef16`); no bias.
     F16pQsi4c32p,
@@ -137,7 +144,7 @@ pub struct Description {
 impl Family {
     /// Every family, in the order rkai declares them: the order of `rkai_select.h` and of the
     /// interface headers it writes.
-    pub const ALL: [Family; 20] = [
+    pub const ALL: [Family; 21] = [
         Family::F32Qai8dxpQsi4cxp,
         Family::F32Qai8dxpQsi8cxp,
         Family::F32Qai8dxpQsi4c32p,
@@ -158,6 +165,7 @@ impl Family {
         Family::F32F16pQsi4c32p,
         Family::F32F32pF32p,
         Family::F16F16pF16p,
+        Family::ImatmulF32F32pF32p,
     ];
 
     /// The family's description: the one table every other part reads. Always inlined, so that
@@ -225,6 +233,9 @@ impl Family {
             Family::F32F16pQsi4c32p => ("matmul_clamp_f32_f16p_qsi4c32p", F32, F16pQsi4c32p),
             Family::F32F32pF32p => ("matmul_clamp_f32_f32p_f32p", F32, PackedFloat(F32)),
             Family::F16F16pF16p => ("matmul_clamp_f16_f16p_f16p", F16, PackedFloat(F16)),
+            Family::ImatmulF32F32pF32p => {
+                ("imatmul_clamp_f32_f32p_f32p", F32, ChunkedPackedFloat(F32))
+            }
         };
         Description {
             dir,
@@ -268,9 +279,10 @@ impl Family {
             Operands::Qsi8d32pQsi4c32p | Operands::Qsi8d32pQai4c32p | Operands::F16pQsi4c32p => {
                 BlockLength::LhsAndRhs
             }
-            Operands::PackedFloat(_) | Operands::UnpackedFloat | Operands::IndirectFloat => {
-                BlockLength::None
-            }
+            Operands::PackedFloat(_)
+            | Operands::ChunkedPackedFloat(_)
+            | Operands::UnpackedFloat
+            | Operands::IndirectFloat => BlockLength::None,
         }
     }
 
@@ -279,9 +291,13 @@ impl Family {
     #[inline(always)]
     pub const fn dst_pointer(self) -> DstPointer {
         match (self.description().operands, self.output()) {
-            (Operands::PackedFloat(_) | Operands::UnpackedFloat | Operands::IndirectFloat, _) => {
-                DstPointer::Void
-            }
+            (
+                Operands::PackedFloat(_)
+                | Operands::ChunkedPackedFloat(_)
+                | Operands::UnpackedFloat
+                | Operands::IndirectFloat,
+                _,
+            ) => DstPointer::Void,
             (
                 Operands::Qai8dxp(_) | Operands::Qsi8d32pQsi4c32p | Operands::Qsi8d32pQai4c32p,
                 Output::F32,
@@ -326,7 +342,7 @@ impl Family {
             },
             // The SME f32 and f16 formats (`f32p2vlx1biasf32`, `x16p2vlx2b`): values and biases
             // of the output type.
-            Operands::PackedFloat(Output::F32 | Output::F16) => {
+            Operands::PackedFloat(Output::F32 | Output::F16) | Operands::ChunkedPackedFloat(_) => {
                 RhsLayout::FloatBias { bytes: element }
             }
             // K is `k_chunk_count * k_chunk_length` for the indirect family.

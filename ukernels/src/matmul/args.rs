@@ -287,9 +287,10 @@ impl KernelFn {
         // 16-bit output themselves: every operand format named, so a new one is a compile error.
         let (shape, writes_16_bit_output) = match operands {
             Operands::Qai8dxp(_) | Operands::Qsi8d32pQai4c32p => (ArgShape::Packed, true),
-            Operands::Qsi8d32pQsi4c32p | Operands::PackedFloat(_) | Operands::F16pQsi4c32p => {
-                (ArgShape::Packed, false)
-            }
+            Operands::Qsi8d32pQsi4c32p
+            | Operands::PackedFloat(_)
+            | Operands::ChunkedPackedFloat(_)
+            | Operands::F16pQsi4c32p => (ArgShape::Packed, false),
             Operands::UnpackedFloat => (ArgShape::UnpackedLhs, false),
             Operands::IndirectFloat => (ArgShape::Indirect, false),
         };

@@ -65,9 +65,13 @@ pub enum Accumulation {
 /// kernels are outer products.
 pub fn accumulation(kernel: &MatmulKernel) -> Accumulation {
     match (kernel.family, kernel.rows) {
-        (Family::Fp32Bf16pBf16p | Family::F32F32pF32p | Family::F16F16pF16p, _) => {
-            Accumulation::OuterProducts
-        }
+        (
+            Family::Fp32Bf16pBf16p
+            | Family::F32F32pF32p
+            | Family::F16F16pF16p
+            | Family::ImatmulF32F32pF32p,
+            _,
+        ) => Accumulation::OuterProducts,
         (_, Rows::One) => Accumulation::SplitPairs,
         (_, Rows::Any) => Accumulation::Chain,
     }
@@ -113,7 +117,7 @@ pub fn narrow_then_clamp(kernel: &MatmulKernel, y: f32, lo: f32, hi: f32) -> u16
 #[inline(always)]
 pub fn values(family: Family) -> Output {
     match family.description().operands {
-        Operands::PackedFloat(values) => values,
+        Operands::PackedFloat(values) | Operands::ChunkedPackedFloat(values) => values,
         Operands::Qai8dxp(_)
         | Operands::Qsi8d32pQsi4c32p
         | Operands::Qsi8d32pQai4c32p

@@ -53,7 +53,8 @@ pub fn check_packed(kernel: &MatmulKernel, a: &PackedArgs) -> Result<CheckedPack
             qsi8d32p_qai4c32p::check(kernel, a)?;
             PackedOperands::Qsi8d32pQai4c32p
         }
-        Operands::PackedFloat(_) => {
+        // The chunked form's arguments are the packed ones over the chunks' K.
+        Operands::PackedFloat(_) | Operands::ChunkedPackedFloat(_) => {
             bf16_gemm::check(kernel, a)?;
             PackedOperands::PackedFloat
         }
@@ -94,6 +95,7 @@ pub fn check_unpacked_lhs(kernel: &MatmulKernel, a: &UnpackedLhsArgs) -> Checked
         | Operands::Qsi8d32pQsi4c32p
         | Operands::Qsi8d32pQai4c32p
         | Operands::PackedFloat(_)
+        | Operands::ChunkedPackedFloat(_)
         | Operands::F16pQsi4c32p
         | Operands::IndirectFloat => Err(NEEDS_UNPACKED_LHS),
     }
@@ -124,6 +126,7 @@ pub fn check_indirect(kernel: &MatmulKernel, a: &IndirectArgs) -> Checked {
         | Operands::Qsi8d32pQsi4c32p
         | Operands::Qsi8d32pQai4c32p
         | Operands::PackedFloat(_)
+        | Operands::ChunkedPackedFloat(_)
         | Operands::F16pQsi4c32p
         | Operands::UnpackedFloat => Err(NEEDS_INDIRECT_LHS),
     }

@@ -60,7 +60,7 @@ pub fn lhs_packed(
             rows_of_mr()?;
             layout::qsi8d32pscalef32::kernel_offset(m_idx, k, bl, t.mr)
         }
-        Operands::PackedFloat(_) => {
+        Operands::PackedFloat(_) | Operands::ChunkedPackedFloat(_) => {
             match kernel.rows {
                 Rows::One => contract::require(m_idx == 0, "m_idx == 0")?,
                 Rows::Any => contract::require(m_idx % t.mr == 0, "m_idx % kai_mr == 0")?,
@@ -111,6 +111,7 @@ pub fn rhs_packed(
         Operands::Qai8dxp(_)
         | Operands::Qsi8d32pQai4c32p
         | Operands::PackedFloat(_)
+        | Operands::ChunkedPackedFloat(_)
         | Operands::F16pQsi4c32p
         | Operands::UnpackedFloat
         | Operands::IndirectFloat => {}
@@ -134,6 +135,7 @@ pub fn rhs_packed(
         | Operands::Qsi8d32pQsi4c32p
         | Operands::Qsi8d32pQai4c32p
         | Operands::PackedFloat(_)
+        | Operands::ChunkedPackedFloat(_)
         | Operands::UnpackedFloat
         | Operands::IndirectFloat => kernel.family.rhs_layout(bl).stride(k, t.nr, t.kr, t.sr)?,
     };
@@ -181,6 +183,16 @@ pub fn dst(
 /// Bytes of an `m` x `n` destination.
 pub fn dst_size(kernel: &MatmulKernel, m: usize, n: usize) -> Result<usize, Violation> {
     layout::dst::size(m, n, kernel.family.output().size())
+}
+
+/// The K of a call of a [`Operands::ChunkedPackedFloat`] kernel: `k_chunk_count` chunks of
+/// `k_chunk_length` values, each rounded up to whole steps of the kernel's `kr`.
+pub fn chunked_packed_k(
+    kernel: &MatmulKernel,
+    k_chunk_count: usize,
+    k_chunk_length: usize,
+) -> Result<usize, Violation> {
+    crate::pack::lhs_imatmul_pack_sme::packed_k(kernel.tile().kr, k_chunk_count, k_chunk_length)
 }
 
 /// The K of an indirect call: `k_chunk_count * k_chunk_length`, if it fits.

@@ -59,6 +59,10 @@ pub enum LhsPackerKind {
     /// Rows copied unchanged into groups of 2 x SVL32 rows (`lhs_pack_f32p2vlx1_f32_sme`,
     /// `lhs_pack_x16p2vlx2_x16_sme`, `lhs_pack_x8p2vlx4_x8_sme`).
     SmeRows(SmeRowsPacker),
+    /// The format of `SmeRows(v)` over K chunks gathered through an indirection buffer, each
+    /// chunk padded to whole steps (`lhs_imatmul_pack_x32p2vlx1_x32p_sme`,
+    /// `lhs_imatmul_pack_x16p2vlx2_x16p_sme`).
+    IndirectSmeRows(SmeRowsPacker),
 }
 
 /// The row-copying SME LHS packers (`pack::lhs_pack_sme_rows`).

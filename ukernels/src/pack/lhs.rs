@@ -2,6 +2,7 @@
 //! one checked `pack` over arguments every LHS packer shares (the C ABI and the safe API call
 //! these; the packers themselves live in the sibling modules).
 
+use super::lhs_imatmul_pack_sme as imatmul;
 use super::lhs_pack_bf16::{self as bf16, Variant as Bf16};
 use super::lhs_pack_f16pmrx2_f32 as f16pmrx2;
 use super::lhs_pack_sme_rows as sme_rows;
@@ -44,6 +45,8 @@ pub fn m_step(kind: LhsPackerKind, mr: usize) -> Result<usize, Violation> {
         }
         LhsPackerKind::F16pmrx2 => Ok(mr),
         LhsPackerKind::SmeRows(v) => sme_rows::format(v).m_step(mr),
+        // `get_m_step(void)`.
+        LhsPackerKind::IndirectSmeRows(v) => Ok(imatmul::packer(v).m_step()),
     }
 }
 
@@ -65,6 +68,8 @@ pub fn offset(kind: LhsPackerKind, m_idx: usize, lhs_stride: usize) -> Result<us
         | LhsPackerKind::Qsi8d32p(_)
         | LhsPackerKind::Qsi8d32pscalef32(_)
         | LhsPackerKind::F16pmrx2 => {}
+        // No such getter (its rows are reached through the indirection buffer).
+        LhsPackerKind::IndirectSmeRows(_) => return Err(NEEDS_ROWS),
     }
     contract::mul(m_idx, lhs_stride, "m_idx * lhs_stride fits in size_t")
 }
@@ -79,7 +84,7 @@ fn check_dims(kind: LhsPackerKind, d: &Dims) -> Checked {
         LhsPackerKind::Bf16(v) => v.check_params(d.mr, d.kr, d.sr),
         LhsPackerKind::F16pmrx2 => f16pmrx2::check_getter(d.k, d.bl, d.kr),
         // Checked by the packers' getters, in KleidiAI's order.
-        LhsPackerKind::SmeRows(_) => Ok(()),
+        LhsPackerKind::SmeRows(_) | LhsPackerKind::IndirectSmeRows(_) => Ok(()),
     }
 }
 
@@ -108,6 +113,8 @@ pub fn packed_offset(kind: LhsPackerKind, m_idx: usize, d: &Dims) -> Result<usiz
         LhsPackerKind::SmeRows(v) => {
             sme_rows::format(v).packed_offset(m_idx, d.k, d.mr, d.kr, d.sr)
         }
+        // `d.k`: the chunks' K (`imatmul::packed_k`).
+        LhsPackerKind::IndirectSmeRows(v) => imatmul::packer(v).packed_offset(m_idx, d.k),
     }
 }
 
@@ -122,6 +129,7 @@ pub fn packed_size(kind: LhsPackerKind, m: usize, d: &Dims) -> Result<usize, Vio
         LhsPackerKind::Bf16(v) => v.packed_size(m, d.k),
         LhsPackerKind::F16pmrx2 => f16pmrx2::packed_size(m, d.k, d.bl, d.mr, d.kr),
         LhsPackerKind::SmeRows(v) => sme_rows::format(v).packed_size(m, d.k, d.mr, d.kr, d.sr),
+        LhsPackerKind::IndirectSmeRows(v) => imatmul::packer(v).packed_size(m, d.k),
     }
 }
 
@@ -165,6 +173,55 @@ pub unsafe fn pack(kind: LhsPackerKind, a: &Args) -> Checked {
             unsafe { format.run(a) };
             Ok(())
         }
+        LhsPackerKind::IndirectSmeRows(_) => Err(NEEDS_ROWS),
+    }
+}
+
+/// Refusal of a row-source call for a packer reading an indirection buffer, or the reverse.
+const NEEDS_ROWS: Violation = Violation {
+    condition: "the packer's LHS source is of another kind",
+};
+
+/// Checks `a` as the indirect packer of `kind` requires and packs (see [`pack`]).
+///
+/// # Safety
+/// The contract of [`imatmul::Packer::run`].
+pub unsafe fn pack_indirect(kind: LhsPackerKind, a: &imatmul::Args) -> Checked {
+    match kind {
+        LhsPackerKind::IndirectSmeRows(v) => {
+            let packer = imatmul::packer(v);
+            packer.check(a)?;
+            // SAFETY: arguments checked; extents are the caller's contract.
+            unsafe { packer.run(a) };
+            Ok(())
+        }
+        LhsPackerKind::Qai8dxp(_)
+        | LhsPackerKind::Qsi8d32p(_)
+        | LhsPackerKind::Qsi8d32pscalef32(_)
+        | LhsPackerKind::Bf16(_)
+        | LhsPackerKind::F16pmrx2
+        | LhsPackerKind::SmeRows(_) => Err(NEEDS_ROWS),
+    }
+}
+
+/// The K of a packer's offset and size getters: `k`, or for an indirect packer its chunks'
+/// `k_chunk_count * roundup(k_chunk_length, kr)`.
+pub fn getter_k(
+    kind: LhsPackerKind,
+    k: usize,
+    k_chunk_count: usize,
+    k_chunk_length: usize,
+) -> Result<usize, Violation> {
+    match kind {
+        LhsPackerKind::IndirectSmeRows(v) => {
+            imatmul::packed_k(imatmul::packer(v).kr(), k_chunk_count, k_chunk_length)
+        }
+        LhsPackerKind::Qai8dxp(_)
+        | LhsPackerKind::Qsi8d32p(_)
+        | LhsPackerKind::Qsi8d32pscalef32(_)
+        | LhsPackerKind::Bf16(_)
+        | LhsPackerKind::F16pmrx2
+        | LhsPackerKind::SmeRows(_) => Ok(k),
     }
 }
 

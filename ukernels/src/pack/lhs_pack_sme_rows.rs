@@ -161,40 +161,72 @@ impl RowFormat {
     #[inline(always)]
     pub unsafe fn run(&self, a: &Args) {
         let mr = mr();
-        let steps = a.k.div_ceil(self.kr);
         for group in 0..a.m.div_ceil(mr) {
             let row0 = group * mr;
-            let rows = mr.min(a.m - row0);
-            // SAFETY: the group lies inside the packed size of m rows.
-            let out = unsafe { a.lhs_packed.add(row0 * steps * 4) };
-            for i in 0..mr {
-                // Rows past m are zero.
-                let src = (i < rows).then(|| a.lhs.wrapping_add((row0 + i) * a.lhs_stride));
-                for s in 0..steps {
-                    let word = match src {
-                        // A whole step: one 4-byte copy.
-                        // SAFETY: source row row0 + i (< m) holds k elements.
-                        Some(src) if (s + 1) * self.kr <= a.k => unsafe {
-                            ptr::read_unaligned(src.add(4 * s).cast::<[u8; 4]>())
-                        },
-                        // The last step of a k that is not a multiple of kr: its values below k,
-                        // then zero.
-                        Some(src) => {
-                            let mut word = [0; 4];
-                            let bytes = (a.k - s * self.kr) * self.elem;
-                            // SAFETY: elements s * kr .. k of the row.
-                            unsafe {
-                                ptr::copy_nonoverlapping(src.add(4 * s), word.as_mut_ptr(), bytes)
-                            };
-                            word
-                        }
-                        None => [0; 4],
-                    };
-                    // SAFETY: step s of row i of the group.
-                    unsafe {
-                        ptr::write_unaligned(out.add((s * mr + i) * 4).cast::<[u8; 4]>(), word)
-                    };
-                }
+            // SAFETY: the group lies inside the packed size of m rows; its rows below m hold k
+            // elements each.
+            unsafe {
+                self.pack_group(
+                    a.lhs_packed.add(self.rows_bytes_unchecked(row0, a.k)),
+                    mr.min(a.m - row0),
+                    a.k,
+                    |i| a.lhs.wrapping_add((row0 + i) * a.lhs_stride),
+                )
+            };
+        }
+    }
+
+    /// Bytes of `rows` packed rows of `k` values, known to fit.
+    pub(crate) fn rows_bytes_unchecked(&self, rows: usize, k: usize) -> usize {
+        rows * k.div_ceil(self.kr) * 4
+    }
+
+    /// Bytes per element and K values per step.
+    pub(crate) const fn elem_and_kr(&self) -> (usize, usize) {
+        (self.elem, self.kr)
+    }
+
+    /// Packs one group of `mr` rows of `k` values at `out`: rows `i < rows` from `row(i)`, the
+    /// others zero, each step of 4 bytes padded with zeros past `k`.
+    ///
+    /// # Safety
+    /// `row(i)` holds `k` elements for each `i < rows`; `out` is writable for `mr` packed rows of
+    /// `k` values.
+    #[inline(always)]
+    pub(crate) unsafe fn pack_group(
+        &self,
+        out: *mut u8,
+        rows: usize,
+        k: usize,
+        row: impl Fn(usize) -> *const u8,
+    ) {
+        let mr = mr();
+        let steps = k.div_ceil(self.kr);
+        for i in 0..mr {
+            // Rows past `rows` are zero.
+            let src = (i < rows).then(|| row(i));
+            for s in 0..steps {
+                let word = match src {
+                    // A whole step: one 4-byte copy.
+                    // SAFETY: row i (< rows) holds k elements.
+                    Some(src) if (s + 1) * self.kr <= k => unsafe {
+                        ptr::read_unaligned(src.add(4 * s).cast::<[u8; 4]>())
+                    },
+                    // The last step of a k that is not a multiple of kr: its values below k,
+                    // then zero.
+                    Some(src) => {
+                        let mut word = [0; 4];
+                        let bytes = (k - s * self.kr) * self.elem;
+                        // SAFETY: elements s * kr .. k of the row.
+                        unsafe {
+                            ptr::copy_nonoverlapping(src.add(4 * s), word.as_mut_ptr(), bytes)
+                        };
+                        word
+                    }
+                    None => [0; 4],
+                };
+                // SAFETY: step s of row i of the group.
+                unsafe { ptr::write_unaligned(out.add((s * mr + i) * 4).cast::<[u8; 4]>(), word) };
             }
         }
     }

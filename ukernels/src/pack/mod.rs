@@ -14,6 +14,7 @@ mod bf16_asm;
 pub mod args;
 pub mod kinds;
 pub mod lhs;
+pub mod lhs_imatmul_pack_sme;
 pub mod lhs_pack_bf16;
 pub mod lhs_pack_f16pmrx2_f32;
 pub mod lhs_pack_sme_rows;

@@ -610,6 +610,10 @@ packer_entries! {
     /// nr = 2 x SVL32 (KleidiAI packs through streaming SVE stores; rkai's copy writes the same
     /// bytes without entering streaming mode).
     rhs_pack_kxn_f32p2vlx1biasf32_f32_f32_sme: Rhs(Float(Variant::KxnF32p2vlx1biasf32Sme));
+    /// nr = 2 x SVL32; K as chunks (with kr = 1 the same bytes as the packer above over all the
+    /// chunks' rows).
+    rhs_imatmul_pack_kxn_x32p2vlx1b_x32_x32_sme:
+        Rhs(ChunkedFloat(Variant::KxnF32p2vlx1biasf32Sme));
     /// nr = 2 x SVL32 (KleidiAI transposes through ZA; rkai's NEON and scalar transposes write
     /// the same bytes).
     rhs_pack_nxk_f32p2vlx1biasf32_f32_f32_sme: Rhs(Float(Variant::NxkF32p2vlx1biasf32Sme));
