@@ -1,6 +1,8 @@
 //! The SME indirect f32 GEMMs `imatmul_clamp_f32_f32p2vlx1_f32p2vlx1b_2vlx2vl_sme{,2}_mopa` and
 //! their packers `lhs_imatmul_pack_x32p2vlx1_x32p_sme` and
-//! `rhs_imatmul_pack_kxn_x32p2vlx1b_x32_x32_sme`, through the exported C symbols, at the
+//! `rhs_imatmul_pack_kxn_x32p2vlx1b_x32_x32_sme` (with the 16-bit and 8-bit LHS packers of the
+//! f16 and int8 indirect GEMMs, `lhs_imatmul_pack_x16p2vlx2_x16p_sme` and
+//! `lhs_imatmul_pack_x8p2vlx4_x8p_sme`), through the exported C symbols, at the
 //! streaming length of the CPU (checked against the QEMU model the run asked for):
 //! - getters equal KleidiAI's formulas;
 //! - packed bytes equal references written from KleidiAI's layouts (the LHS gathered through
@@ -34,6 +36,8 @@ const STEMS: [&str; 2] = [
 const LHS: &str = "lhs_imatmul_pack_x32p2vlx1_x32p_sme";
 /// The 16-bit LHS packer (pairs of K values per step).
 const LHS_X16: &str = "lhs_imatmul_pack_x16p2vlx2_x16p_sme";
+/// The 8-bit LHS packer (the int8 indirect GEMMs'), same gather and layout with kr = 4.
+const LHS_X8: &str = "lhs_imatmul_pack_x8p2vlx4_x8p_sme";
 const RHS: &str = "rhs_imatmul_pack_kxn_x32p2vlx1b_x32_x32_sme";
 const CANARY: f32 = f32::from_bits(0x7fc0_dead);
 
@@ -271,7 +275,7 @@ unsafe fn pack_lhs_slice(
 
 #[test]
 fn lhs_packed_bytes_equal_reference_whole_and_sliced() {
-    for (name, elem) in [(LHS, 4), (LHS_X16, 2)] {
+    for (name, elem) in [(LHS, 4), (LHS_X16, 2), (LHS_X8, 1)] {
         lhs_packer_equals_reference(name, elem);
     }
 }
@@ -799,7 +803,7 @@ fn registers_survive_and_lazy_za_saves_committed() {
                 0,
                 0,
             ],
-            stack: [0, 0],
+            stack: [0, 0, 0, 0],
         };
         let symbol = format!("kai_run_{}", k.stem);
         let f = rkai::capi::exports::symbol_address(&symbol).unwrap();
@@ -939,6 +943,11 @@ fn cases() -> Vec<support::death::Case<String, String>> {
         getter_case!("x16_packed_offset_misaligned",
             "m_idx % kai_get_m_step_lhs_imatmul_pack_x16p2vlx2_x16p_sme() == 0"
             => get_lhs_packed_offset::<Getter3>(LHS_X16)(group() + 1, 1, 1)),
+        run_case!("x8_null_ptrs", "lhs_ptrs != NULL" => refused_lhs_pack(LHS_X8, true)),
+        run_case!("x8_null_packed", "lhs_packed != NULL" => refused_lhs_pack(LHS_X8, false)),
+        getter_case!("x8_packed_offset_misaligned",
+            "m_idx % kai_get_m_step_lhs_imatmul_pack_x8p2vlx4_x8p_sme() == 0"
+            => get_lhs_packed_offset::<Getter3>(LHS_X8)(group() + 1, 1, 1)),
         run_case!("rhs_null_rhs", "rhs != NULL" => refused_rhs_pack(RHS, "rhs")),
         run_case!("rhs_null_bias", "bias != NULL" => refused_rhs_pack(RHS, "bias")),
         run_case!("rhs_null_packed", "rhs_packed != NULL"

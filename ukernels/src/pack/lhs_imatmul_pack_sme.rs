@@ -1,8 +1,9 @@
-//! The two SME LHS packers of the indirect GEMMs (`imatmul_clamp_*_sme*_mopa`): they gather
+//! The three SME LHS packers of the indirect GEMMs (`imatmul_clamp_*_sme*_mopa`): they gather
 //! each row's K values through an indirection buffer of chunk pointers and write the format of
 //! the row-copying SME packers ([`super::lhs_pack_sme_rows`]), one chunk after the other:
 //! - `kai_lhs_imatmul_pack_x32p2vlx1_x32p_sme`: f32 values, one K value per step;
-//! - `kai_lhs_imatmul_pack_x16p2vlx2_x16p_sme`: 16-bit values, pairs of K values per step.
+//! - `kai_lhs_imatmul_pack_x16p2vlx2_x16p_sme`: 16-bit values, pairs of K values per step;
+//! - `kai_lhs_imatmul_pack_x8p2vlx4_x8p_sme`: 8-bit values, four K values per step.
 //!
 //! The indirection buffer, as KleidiAI's packers read it: rows in blocks of `mr` = 2 x SVL32; for
 //! the block starting at row `b` and chunk `c`, entry `b * k_chunk_count + c * mr + r` points to
@@ -43,7 +44,7 @@ pub struct Args {
     pub lhs_packed: *mut u8,
 }
 
-/// One of the two packers: its format and the wording of its assertion on `m_idx`.
+/// One of the three packers: its format and the wording of its assertion on `m_idx`.
 #[derive(Debug)]
 pub struct Packer {
     format: &'static RowFormat,
@@ -62,7 +63,7 @@ const X16P2VLX2: Packer = Packer {
     group_condition: "m_idx % kai_get_m_step_lhs_imatmul_pack_x16p2vlx2_x16p_sme() == 0",
 };
 
-/// `lhs_imatmul_pack_x8p2vlx4_x8p_sme` (the int8 imatmul family's; not in the catalog yet).
+/// `lhs_imatmul_pack_x8p2vlx4_x8p_sme` (the int8 indirect GEMMs').
 const X8P2VLX4: Packer = Packer {
     format: &rows::X8P2VLX4,
     group_condition: "m_idx % kai_get_m_step_lhs_imatmul_pack_x8p2vlx4_x8p_sme() == 0",
@@ -179,4 +180,7 @@ packer_entries! {
     /// mr = 2 x SVL32, kr = 2, K as chunks (each padded to whole pairs) through an
     /// indirection buffer.
     lhs_imatmul_pack_x16p2vlx2_x16p_sme: Lhs(IndirectSmeRows(SmeRowsPacker::X16p2vlx2));
+    /// mr = 2 x SVL32, kr = 4, K as chunks (each padded to whole steps of four) through an
+    /// indirection buffer.
+    lhs_imatmul_pack_x8p2vlx4_x8p_sme: Lhs(IndirectSmeRows(SmeRowsPacker::X8p2vlx4));
 }
