@@ -102,6 +102,36 @@ macro_rules! gemv_k_loop {
     };
 }
 
+/// The RHS pointers of a block of four groups (SME kernels): x12 at the group x3 points to, x13,
+/// x14 and x15 at the next three (x5 bytes apart).
+macro_rules! four_group_pointers {
+    () => {
+        concat!(
+            "mov x12, x3\n",
+            "add x13, x12, x5\n",
+            "add x14, x13, x5\n",
+            "add x15, x14, x5\n",
+        )
+    };
+}
+
+/// The RHS pointers of a block of eight groups (SME2 kernels), in group order: x14 at the group
+/// x3 points to, then x9, x15, x10, x16, x13, x17, x22 (x5 bytes apart).
+macro_rules! eight_group_pointers {
+    () => {
+        concat!(
+            "mov x14, x3\n",
+            "add x9, x14, x5\n",
+            "add x15, x9, x5\n",
+            "add x10, x15, x5\n",
+            "add x16, x10, x5\n",
+            "add x13, x16, x5\n",
+            "add x17, x13, x5\n",
+            "add x22, x17, x5\n",
+        )
+    };
+}
+
 // ---- f32, SME (streaming SVE): accumulators in Z registers ----
 
 /// Two vectors (one `2vl` group's row) from `[$p]` into z$a/z$b (predicate p0), `$p` advanced

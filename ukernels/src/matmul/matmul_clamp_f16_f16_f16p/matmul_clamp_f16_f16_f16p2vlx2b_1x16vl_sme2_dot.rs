@@ -121,14 +121,7 @@ streaming_kernel! {
                 "2:",
                 "cmp x0, x12",
                 "b.le 6f",
-                "mov x14, x3",
-                "add x9, x14, x5",
-                "add x15, x9, x5",
-                "add x10, x15, x5",
-                "add x16, x10, x5",
-                "add x13, x16, x5",
-                "add x17, x13, x5",
-                "add x22, x17, x5",
+                eight_group_pointers!(),
                 block_groups!(pair_bias!()),
                 half_k_loop!(
                     concat!(
