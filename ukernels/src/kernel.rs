@@ -597,6 +597,28 @@ macro_rules! streaming_entry {
     };
 }
 
+/// The entry of an SME float outer-product GEMM of `float_mopa_kernel!` (direct or indirect):
+/// 2 x SVL32 rows by 2 x SVL32 columns per step with `kr` values per K step, the vector clamp
+/// on SME and `FCLAMP` on SME2, and a `run` that ignores `dst_stride_col`, as KleidiAI's does.
+macro_rules! float_mopa_entry {
+    (
+        $(#[$doc:meta])* $stem:ident, $family:ident, $lhs:ident, $rhs:ident, Sme, kr $kr:literal,
+        $folder:ident :: $module:ident
+    ) => {
+        $crate::kernel::streaming_entry!($(#[$doc])* $stem, $family, $lhs, $rhs, Sme,
+            [2, 2, 2, 2, $kr, 1], RowsAndColumnsPerSmeLane32, $crate::kernel::Epilogue::VECTOR,
+            $folder::$module, $crate::kernel::Asserts::IGNORING_DST_STRIDE_COL);
+    };
+    (
+        $(#[$doc:meta])* $stem:ident, $family:ident, $lhs:ident, $rhs:ident, Sme2, kr $kr:literal,
+        $folder:ident :: $module:ident
+    ) => {
+        $crate::kernel::streaming_entry!($(#[$doc])* $stem, $family, $lhs, $rhs, Sme2,
+            [2, 2, 2, 2, $kr, 1], RowsAndColumnsPerSmeLane32, $crate::kernel::SME2_MOPA,
+            $folder::$module, $crate::kernel::Asserts::IGNORING_DST_STRIDE_COL);
+    };
+}
+
 /// Declares a folder's kernel entries and `KERNELS`, all of them in order. Each row is an entry
 /// static, named by the kernel's stem (without `kai_`; the build script relies on it), and the
 /// entry macro that declares it with the rest of its arguments:
@@ -611,5 +633,6 @@ macro_rules! kernel_entries {
 
 // Path-based imports for the family folders: `use crate::kernel::kernel_entry;`.
 pub(crate) use {
-    kernel_entries, kernel_entry, narrowed_kernel, native, streaming_entry, vla_qai8dxp_kernel,
+    float_mopa_entry, kernel_entries, kernel_entry, narrowed_kernel, native, streaming_entry,
+    vla_qai8dxp_kernel,
 };

@@ -32,7 +32,7 @@ pub use super::args::PackedArgs as Args;
 // The GEMM family's kernels (named only where their asm exists).
 #[cfg(target_arch = "aarch64")]
 use super::matmul_clamp_f32_f32p_f32p as gemm;
-use crate::kernel::{Asserts, SME2_MOPA, kernel_entries, streaming_entry};
+use crate::kernel::{float_mopa_entry, kernel_entries};
 use crate::pack::kinds::Packer;
 use crate::pack::lhs_imatmul_pack_sme::lhs_imatmul_pack_x32p2vlx1_x32p_sme;
 use crate::pack::rhs_pack_float::rhs_imatmul_pack_kxn_x32p2vlx1b_x32_x32_sme;
@@ -45,15 +45,12 @@ const RHS: &[&Packer] = &[&rhs_imatmul_pack_kxn_x32p2vlx1b_x32_x32_sme];
 kernel_entries! {
     /// Indirect f32 GEMM, 2 x SVL32 rows x 2 x SVL32 columns per step, `FMOPA` into four ZA
     /// tiles, `FMIN`/`FMAX`: the code of `matmul_clamp_f32_f32p2vlx1_f32p2vlx1b_2vlx2vl_sme_mopa`.
-    imatmul_clamp_f32_f32p2vlx1_f32p2vlx1b_2vlx2vl_sme_mopa: streaming_entry!(
-        ImatmulF32F32pF32p, LHS, RHS, Sme, [2, 2, 2, 2, 1, 1], RowsAndColumnsPerSmeLane32,
-        crate::kernel::Epilogue::VECTOR,
-        gemm::matmul_clamp_f32_f32p2vlx1_f32p2vlx1b_2vlx2vl_sme_mopa,
-        Asserts::IGNORING_DST_STRIDE_COL);
+    imatmul_clamp_f32_f32p2vlx1_f32p2vlx1b_2vlx2vl_sme_mopa: float_mopa_entry!(
+        ImatmulF32F32pF32p, LHS, RHS, Sme, kr 1,
+        gemm::matmul_clamp_f32_f32p2vlx1_f32p2vlx1b_2vlx2vl_sme_mopa);
     /// Indirect f32 GEMM, 2 x SVL32 rows x 2 x SVL32 columns per step, `FMOPA` into four ZA
     /// tiles, `FCLAMP`: the code of `matmul_clamp_f32_f32p2vlx1_f32p2vlx1biasf32_sme2_mopa`.
-    imatmul_clamp_f32_f32p2vlx1_f32p2vlx1b_2vlx2vl_sme2_mopa: streaming_entry!(
-        ImatmulF32F32pF32p, LHS, RHS, Sme2, [2, 2, 2, 2, 1, 1], RowsAndColumnsPerSmeLane32,
-        SME2_MOPA, gemm::matmul_clamp_f32_f32p2vlx1_f32p2vlx1biasf32_sme2_mopa,
-        Asserts::IGNORING_DST_STRIDE_COL);
+    imatmul_clamp_f32_f32p2vlx1_f32p2vlx1b_2vlx2vl_sme2_mopa: float_mopa_entry!(
+        ImatmulF32F32pF32p, LHS, RHS, Sme2, kr 1,
+        gemm::matmul_clamp_f32_f32p2vlx1_f32p2vlx1biasf32_sme2_mopa);
 }

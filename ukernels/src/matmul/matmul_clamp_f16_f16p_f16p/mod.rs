@@ -64,7 +64,7 @@ pub use super::args::PackedArgs as Args;
 // ---------------------------------------------------------------------------------------------
 // Kernel entries: the packers each kernel pairs with, and the kernels
 
-use crate::kernel::{Asserts, Epilogue, SME2_MOPA, kernel_entries, streaming_entry};
+use crate::kernel::{float_mopa_entry, kernel_entries};
 use crate::pack::kinds::Packer;
 use crate::pack::lhs_pack_sme_rows::lhs_pack_x16p2vlx2_x16_sme;
 use crate::pack::rhs_pack_float::{
@@ -81,17 +81,13 @@ const RHS: &[&Packer] = &[
 
 kernel_entries! {
     /// f16 GEMM (f32 sums), 2 x SVL32 rows x 2 x SVL32 columns per step, widening `FMOPA` into
-    /// four ZA tiles, `FCVT` then `FCLAMP` on halves. Its `run` ignores `dst_stride_col`, as
-    /// KleidiAI's does.
-    matmul_clamp_f16_f16p2vlx2_f16p2vlx2_2vlx2vl_sme2_mopa: streaming_entry!(
-        F16F16pF16p, LHS, RHS, Sme2, [2, 2, 2, 2, 2, 1], RowsAndColumnsPerSmeLane32,
-        SME2_MOPA, self::matmul_clamp_f16_f16p2vlx2_f16p2vlx2_2vlx2vl_sme2_mopa,
-        Asserts::IGNORING_DST_STRIDE_COL);
+    /// four ZA tiles, `FCVT` then `FCLAMP` on halves.
+    matmul_clamp_f16_f16p2vlx2_f16p2vlx2_2vlx2vl_sme2_mopa: float_mopa_entry!(
+        F16F16pF16p, LHS, RHS, Sme2, kr 2,
+        self::matmul_clamp_f16_f16p2vlx2_f16p2vlx2_2vlx2vl_sme2_mopa);
     /// f16 GEMM (f32 sums), 2 x SVL32 rows x 2 x SVL32 columns per step, widening `FMOPA` into
-    /// four ZA tiles, `FCVT` then `FMIN`/`FMAX` on halves. Its `run` ignores `dst_stride_col`,
-    /// as KleidiAI's does.
-    matmul_clamp_f16_f16p2vlx2_f16p2vlx2b_2vlx2vl_sme_mopa: streaming_entry!(
-        F16F16pF16p, LHS, RHS, Sme, [2, 2, 2, 2, 2, 1], RowsAndColumnsPerSmeLane32,
-        Epilogue::VECTOR, self::matmul_clamp_f16_f16p2vlx2_f16p2vlx2b_2vlx2vl_sme_mopa,
-        Asserts::IGNORING_DST_STRIDE_COL);
+    /// four ZA tiles, `FCVT` then `FMIN`/`FMAX` on halves.
+    matmul_clamp_f16_f16p2vlx2_f16p2vlx2b_2vlx2vl_sme_mopa: float_mopa_entry!(
+        F16F16pF16p, LHS, RHS, Sme, kr 2,
+        self::matmul_clamp_f16_f16p2vlx2_f16p2vlx2b_2vlx2vl_sme_mopa);
 }

@@ -56,7 +56,7 @@ pub use super::args::PackedArgs as Args;
 // ---------------------------------------------------------------------------------------------
 // Kernel entries: the packers each kernel pairs with, and the kernels
 
-use crate::kernel::{Asserts, SME2_MOPA, kernel_entries, streaming_entry};
+use crate::kernel::{float_mopa_entry, kernel_entries};
 use crate::pack::kinds::Packer;
 use crate::pack::lhs_pack_sme_rows::lhs_pack_f32p2vlx1_f32_sme;
 use crate::pack::rhs_pack_float::{
@@ -73,16 +73,13 @@ const RHS: &[&Packer] = &[
 
 kernel_entries! {
     /// f32 GEMM, 2 x SVL32 rows x 2 x SVL32 columns per step, `FMOPA` into four ZA tiles,
-    /// `FMIN`/`FMAX`. Its `run` ignores `dst_stride_col`, as KleidiAI's does.
-    matmul_clamp_f32_f32p2vlx1_f32p2vlx1b_2vlx2vl_sme_mopa: streaming_entry!(
-        F32F32pF32p, LHS, RHS, Sme, [2, 2, 2, 2, 1, 1], RowsAndColumnsPerSmeLane32,
-        crate::kernel::Epilogue::VECTOR,
-        self::matmul_clamp_f32_f32p2vlx1_f32p2vlx1b_2vlx2vl_sme_mopa,
-        Asserts::IGNORING_DST_STRIDE_COL);
+    /// `FMIN`/`FMAX`.
+    matmul_clamp_f32_f32p2vlx1_f32p2vlx1b_2vlx2vl_sme_mopa: float_mopa_entry!(
+        F32F32pF32p, LHS, RHS, Sme, kr 1,
+        self::matmul_clamp_f32_f32p2vlx1_f32p2vlx1b_2vlx2vl_sme_mopa);
     /// f32 GEMM, 2 x SVL32 rows x 2 x SVL32 columns per step, `FMOPA` into four ZA tiles,
-    /// `FCLAMP`. Its `run` ignores `dst_stride_col`, as KleidiAI's does.
-    matmul_clamp_f32_f32p2vlx1_f32p2vlx1biasf32_sme2_mopa: streaming_entry!(
-        F32F32pF32p, LHS, RHS, Sme2, [2, 2, 2, 2, 1, 1], RowsAndColumnsPerSmeLane32,
-        SME2_MOPA, self::matmul_clamp_f32_f32p2vlx1_f32p2vlx1biasf32_sme2_mopa,
-        Asserts::IGNORING_DST_STRIDE_COL);
+    /// `FCLAMP`.
+    matmul_clamp_f32_f32p2vlx1_f32p2vlx1biasf32_sme2_mopa: float_mopa_entry!(
+        F32F32pF32p, LHS, RHS, Sme2, kr 1,
+        self::matmul_clamp_f32_f32p2vlx1_f32p2vlx1biasf32_sme2_mopa);
 }
