@@ -78,20 +78,6 @@ fn values(rng: &mut Rng, len: usize, phase: usize) -> Vec<f32> {
     v
 }
 
-/// KleidiAI's packed LHS: groups of `mr` rows, value `kk` of row `i` of a group at float
-/// `kk * mr + i`, rows past `m` zero. `value(r, kk)` is the source.
-fn lhs_reference(m: usize, k: usize, mr: usize, value: impl Fn(usize, usize) -> f32) -> Vec<u8> {
-    let groups = m.div_ceil(mr);
-    let mut out = vec![0.0f32; groups * mr * k];
-    for r in 0..m {
-        let (g, i) = (r / mr, r % mr);
-        for kk in 0..k {
-            out[g * mr * k + kk * mr + i] = value(r, kk);
-        }
-    }
-    le_bytes(&out)
-}
-
 /// KleidiAI's packed RHS of both SME packers: groups of `nr` columns, each `nr` biases then `k`
 /// rows of `nr` values, columns past `n` zero. `value(kk, col)` is the source.
 fn rhs_reference(
@@ -169,7 +155,7 @@ fn lhs_packed_bytes_equal_reference() {
             for pad in [0, 3] {
                 let row = k + pad;
                 let lhs = values(&mut rng, m * row, cases);
-                let want = lhs_reference(m, k, g, |r, kk| lhs[r * row + kk]);
+                let want = lhs_packer().rows_reference(&le_bytes(&lhs), 4, (m, k, row));
                 let edge = EDGES[cases % 2];
                 let src = Guarded::from_f32(&lhs, edge);
                 let what = format!("m {m} k {k} pad {pad}");
@@ -190,7 +176,7 @@ fn lhs_row_groups_pack_as_slices_of_the_whole() {
     let g = group();
     let (m, k, row) = (2 * g + 3, 9, 11);
     let lhs = values(&mut Rng::new(5), m * row, 1);
-    let want = lhs_reference(m, k, g, |r, kk| lhs[r * row + kk]);
+    let want = lhs_packer().rows_reference(&le_bytes(&lhs), 4, (m, k, row));
     let cuts = slices(m, g);
     // SAFETY: each slice's rows lie in the source; their groups in the output.
     let pack =

@@ -81,21 +81,6 @@ fn reference_rhs(
         .collect()
 }
 
-/// Packed LHS of `m` rows: `value(i, kk)` is the source value of row `i`, K index `kk`.
-fn reference_lhs(m: usize, k: usize, value: impl Fn(usize, usize) -> u16) -> Vec<u16> {
-    let mr = tile();
-    let kp = roundup(k, 2);
-    let block = mr * kp;
-    (0..m.div_ceil(mr) * block)
-        .map(|i| {
-            let (b, at) = (i / block, i % block);
-            let (pair, within) = (at / (2 * mr), at % (2 * mr));
-            let (row, kk) = (b * mr + within / 2, 2 * pair + within % 2);
-            if row < m && kk < k { value(row, kk) } else { 0 }
-        })
-        .collect()
-}
-
 // ---------------------------------------------------------------------------------------------
 // Getters
 
@@ -205,20 +190,12 @@ fn rhs_packers_match_reference_bytes() {
 }
 
 fn lhs_case(m: usize, k: usize, pad: usize, seed: u64, edge: Edge) {
-    let row = k + pad;
-    let data = values(m * row, seed);
-    let src = Guarded::from_bytes(&le_bytes(&data), edge);
-    let t = tile();
-    let size = sym::<Getter5>("get_lhs_packed_size", LHS)(m, k, t, 2, 1);
-    let expect = le_bytes(&reference_lhs(m, k, |i, kk| data[i * row + kk]));
-    // SAFETY: the source and output buffers hold the whole problem.
-    let pack = |out, rows| unsafe { lhs_packer().pack((src.ptr(), 2 * row), k, out, rows) };
-    let what = format!("m={m} k={k} pad={pad}");
-    sme_pack::packs_equal(&what, size, edge, &expect, |out| pack(out, (0, m)));
-    // A caller's row slices (m_idx_start stays 0: the pointers move through the getters).
-    if m > t {
-        sme_pack::slices_equal(&what, size, edge, &expect, &slices(m, t), pack);
-    }
+    lhs_packer().rows_case(
+        &le_bytes(&values(m * (k + pad), seed)),
+        2,
+        (m, k, pad),
+        edge,
+    );
 }
 
 #[test]

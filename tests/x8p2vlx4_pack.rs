@@ -53,20 +53,6 @@ fn values(len: usize, seed: u64) -> Vec<u8> {
 // ---------------------------------------------------------------------------------------------
 // References, written from KleidiAI's layouts: each output byte computed from its index.
 
-/// Packed LHS of `m` rows: `value(i, kk)` is row `i`'s value at K index `kk`.
-fn reference_lhs(m: usize, k: usize, value: impl Fn(usize, usize) -> u8) -> Vec<u8> {
-    let mr = tile();
-    let block = mr * roundup(k, 4);
-    (0..m.div_ceil(mr) * block)
-        .map(|i| {
-            let (b, at) = (i / block, i % block);
-            let (step, within) = (at / (4 * mr), at % (4 * mr));
-            let (row, kk) = (b * mr + within / 4, 4 * step + within % 4);
-            if row < m && kk < k { value(row, kk) } else { 0 }
-        })
-        .collect()
-}
-
 /// One lane of Arm's `FMUL` (FPCR.DN = 0): a signalling NaN operand wins, then the first NaN,
 /// quieted; an invalid product is the default NaN.
 fn arm_fmul(a: f32, b: f32) -> f32 {
@@ -364,20 +350,7 @@ fn fmul_model_matches_the_cpu() {
 }
 
 fn lhs_case(m: usize, k: usize, pad: usize, seed: u64, edge: Edge) {
-    let row = k + pad;
-    let data = values(m * row, seed);
-    let src = Guarded::from_bytes(&data, edge);
-    let t = tile();
-    let size = sym::<Getter5>("get_lhs_packed_size", LHS)(m, k, t, 4, 1);
-    let expect = reference_lhs(m, k, |i, kk| data[i * row + kk]);
-    // SAFETY: the source and output buffers hold the whole problem.
-    let pack = |out, rows| unsafe { lhs_packer().pack((src.ptr(), row), k, out, rows) };
-    let what = format!("m={m} k={k} pad={pad}");
-    sme_pack::packs_equal(&what, size, edge, &expect, |out| pack(out, (0, m)));
-    // A caller's row slices (m_idx_start stays 0: the pointers move through the getters).
-    if m > t {
-        sme_pack::slices_equal(&what, size, edge, &expect, &slices(m, t), pack);
-    }
+    lhs_packer().rows_case(&values(m * (k + pad), seed), 1, (m, k, pad), edge);
 }
 
 #[test]

@@ -238,6 +238,58 @@ impl LhsPacker {
     }
 }
 
+impl LhsPacker {
+    /// KleidiAI's row-copying SME LHS format (`lhs_pack_x*p2vlx*_sme`), written from its layout:
+    /// per block of `mr` rows, per step of `kr` K values (K padded to whole steps), the step's
+    /// values of each row in turn; rows past `m` and values past `k` zero. `data` holds `m` rows
+    /// of `row` values of `elem` bytes.
+    pub fn rows_reference(
+        &self,
+        data: &[u8],
+        elem: usize,
+        (m, k, row): (usize, usize, usize),
+    ) -> Vec<u8> {
+        let (mr, kr, _) = self.tile;
+        let block = mr * k.div_ceil(kr) * kr;
+        let mut out = vec![0; m.div_ceil(mr) * block * elem];
+        for (i, value) in out.chunks_mut(elem).enumerate() {
+            let (b, at) = (i / block, i % block);
+            let (step, within) = (at / (kr * mr), at % (kr * mr));
+            let (r, kk) = (b * mr + within / kr, kr * step + within % kr);
+            if r < m && kk < k {
+                let from = (r * row + kk) * elem;
+                value.copy_from_slice(&data[from..from + elem]);
+            }
+        }
+        out
+    }
+
+    /// Packs `m` rows of K = `k` values of `elem` bytes (`data`: rows of `k + pad` values, read
+    /// from a guarded buffer at `edge`) whole and, past one block, in row slices of the block
+    /// (`m_idx_start` 0: the pointers move through the getters); both equal
+    /// [`Self::rows_reference`].
+    pub fn rows_case(
+        &self,
+        data: &[u8],
+        elem: usize,
+        (m, k, pad): (usize, usize, usize),
+        edge: Edge,
+    ) {
+        let row = k + pad;
+        let (mr, kr, sr) = self.tile;
+        let src = Guarded::from_bytes(data, edge);
+        let size = sym::<Getter5>("get_lhs_packed_size", self.name)(m, k, mr, kr, sr);
+        let expect = self.rows_reference(data, elem, (m, k, row));
+        // SAFETY: the source and output buffers hold the whole problem.
+        let pack = |out, rows| unsafe { self.pack((src.ptr(), elem * row), k, out, rows) };
+        let what = format!("{} m={m} k={k} pad={pad}", self.name);
+        packs_equal(&what, size, edge, &expect, |out| pack(out, (0, m)));
+        if m > mr {
+            slices_equal(&what, size, edge, &expect, &slices(m, mr), pack);
+        }
+    }
+}
+
 /// The RHS getters of `p` at K = `k` follow KleidiAI's group layout, `group` bytes a group of
 /// nr columns (biases and values): `get_n_step` is nr; `get_rhs_packed_stride` is the group
 /// (one column, group / nr, for an N x K packer); the packed size of each of `ns` columns is
