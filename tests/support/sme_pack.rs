@@ -36,7 +36,7 @@
 
 use super::cabi::func as sym;
 use super::cabi::{Getter0, Getter1, Getter2, Getter5, RhsPackFloatFn, pack_float_rhs, pack_lhs};
-use super::guard::{Edge, Guarded};
+use super::guard::{EDGES, Edge, Guarded};
 use super::rng::Rng;
 use std::ffi::c_void;
 use std::ptr;
@@ -287,6 +287,27 @@ impl LhsPacker {
         if m > mr {
             slices_equal(&what, size, edge, &expect, &slices(m, mr), pack);
         }
+    }
+
+    /// [`Self::rows_case`] for each of `shapes` (m, k), with source rows of `k` and `k + 5`
+    /// values against both guard edges; `values(len, seed)` gives the bytes of `len` source
+    /// values. Prints the count.
+    pub fn rows_cases(
+        &self,
+        shapes: &[(usize, usize)],
+        elem: usize,
+        values: impl Fn(usize, u64) -> Vec<u8>,
+    ) {
+        let mut cases = 0;
+        for (seed, &(m, k)) in shapes.iter().enumerate() {
+            for pad in [0, 5] {
+                for edge in EDGES {
+                    self.rows_case(&values(m * (k + pad), seed as u64), elem, (m, k, pad), edge);
+                    cases += 1;
+                }
+            }
+        }
+        eprintln!("{} cases at mr = {}: {cases}", self.name, self.tile.0);
     }
 }
 
