@@ -11,7 +11,10 @@
 //! - [`RhsPacker`] and [`LhsPacker`]: a packer's stem and tile; `pack` packs a slice (columns
 //!   `n0..n0 + cols`, rows `m0..m0 + rows`) with every pointer moved through the packer's own
 //!   offset getters, as a framework packing on threads does (slice 0 with all of `n` or `m` is
-//!   the whole packing).
+//!   the whole packing). The row-copying LHS format (`lhs_pack_x*p2vlx*_sme`) is the same for
+//!   every element size, so its reference and cases are here too:
+//!   [`LhsPacker::rows_reference`], [`LhsPacker::rows_case`] (whole and in row slices) and
+//!   [`LhsPacker::rows_cases`] (over shapes, source row pads and guard edges).
 //! - [`packs_equal`] and [`slices_equal`]: pack into a buffer of the size the getter reports,
 //!   pre-filled with [`FILL`] and against a guard page, and compare every byte with the
 //!   reference (padding included: any byte left unwritten keeps the fill); [`slices`] cuts a
