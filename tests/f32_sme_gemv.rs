@@ -15,14 +15,13 @@ mod support;
 use rkai::ukernels::arch;
 use rkai::ukernels::catalog;
 use rkai::ukernels::family::Family;
-use rkai::ukernels::kernel::{Clamp, MatmulKernel, Rows};
+use rkai::ukernels::kernel::{Clamp, MatmulKernel};
 use rkai::ukernels::reference::float_gemm as reference;
 use std::ptr;
 use support::cabi::func as sym;
 use support::cabi::{Getter0, Getter2, Getter3, MatmulFloatFn};
-use support::float_family::{self as shared, F32_SPECIALS, FloatFamily, Problem, Reference};
-use support::gemm::{self, Impl};
-use support::guard::{EDGES, Edge, Guarded};
+use support::float_family::{self as shared, F32_SPECIALS, FloatFamily, Reference};
+use support::gemv;
 use support::tester;
 
 const SME: &str = "matmul_clamp_f32_f32_f32p2vlx1b_1x8vl_sme_mla";
@@ -66,19 +65,14 @@ fn in_za(k: &MatmulKernel) -> bool {
     k.epilogue.clamp == Clamp::MaxNumThenMinNum
 }
 
-/// The streaming GEMVs of the family (one row per call).
+const FAMILY: Family = Family::F32F32F32p;
+
 fn kernels() -> Vec<&'static MatmulKernel> {
-    let all = catalog::KERNELS.iter().copied();
-    let gemvs = all.filter(|k| k.family == Family::F32F32F32p && k.rows == Rows::One);
-    tester::narrowed(gemvs).collect()
+    gemv::kernels(FAMILY)
 }
 
 fn runnable() -> Vec<&'static MatmulKernel> {
-    tester::runnable(
-        kernels().into_iter(),
-        |k| support::cpu::can_run(k.isa),
-        "streaming f32 GEMV",
-    )
+    gemv::runnable(FAMILY, "streaming f32 GEMV")
 }
 
 /// 32-bit lanes of a streaming vector (4 where there is no SME: the portable paths' tiles).
@@ -108,10 +102,19 @@ fn column_counts(k: &MatmulKernel) -> Vec<usize> {
 
 const DEPTHS: [usize; 7] = [0, 1, 2, 3, 5, 16, 33];
 
+/// Every column count with every depth.
+fn shapes(k: &MatmulKernel) -> Vec<(usize, usize)> {
+    let columns = column_counts(k);
+    columns
+        .iter()
+        .flat_map(|&n| DEPTHS.map(|kk| (n, kk)))
+        .collect()
+}
+
 /// Runs `check::<Vector>` or `check::<Za>` as `k` computes.
 macro_rules! by_model {
-    ($k:expr, $f:ident($($arg:expr),*)) => {
-        if in_za($k) { $f::<Za>($($arg),*) } else { $f::<Vector>($($arg),*) }
+    ($k:expr, $($f:ident)::+($($arg:expr),*)) => {
+        if in_za($k) { $($f)::+::<Za>($($arg),*) } else { $($f)::+::<Vector>($($arg),*) }
     };
 }
 
@@ -185,286 +188,39 @@ fn getters_equal_kleidiai_values() {
     eprintln!("RELIABILITY getters {rows}");
 }
 
-/// Every column count with every depth (bias always: the packers require it), unclamped, with
-/// bounds that bite and inverted, against both guard edges, over the column portions a framework
-/// computes. Above 512-bit streaming lengths (exported and portable alike), each shape once
-/// ([`tester::every_case_here`]): the biting clamp, the end guard, the whole call and the last
-/// portion. Returns the cases.
-fn check_kernel<F: FloatFamily<T = f32>>(k: &MatmulKernel, which: Impl) -> usize {
-    let t = k.tile();
-    let all = tester::every_case_here(k);
-    let mut cases = 0;
-    for (i, &n) in column_counts(k).iter().enumerate() {
-        for (j, &kk) in DEPTHS.iter().enumerate() {
-            let seed = (100 * i + j) as u64;
-            let packer = k.rhs_packers[(i + j) % k.rhs_packers.len()];
-            // Some rows padded: the stride is ignored (one row).
-            let pad = [0, 12, 0, 7][(i + j) % 4];
-            let p = Problem::<F>::new(1, n, kk, pad, true, seed);
-            let no_clamp = (f32::NEG_INFINITY, f32::INFINITY);
-            let mut sorted = p.expected_dst(no_clamp);
-            sorted.sort_by(f32::total_cmp);
-            let biting = (sorted[sorted.len() / 5], sorted[sorted.len() * 4 / 5]);
-            let clamps = if all {
-                vec![no_clamp, biting, F::INVERTED]
-            } else {
-                vec![biting]
-            };
-            let edges: &[Edge] = if all { &EDGES } else { &[Edge::End] };
-            for clamp in clamps {
-                let expect = p.expected_dst(clamp);
-                for &edge in edges {
-                    let lhs = p.lhs_buffer(edge);
-                    let rhs = shared::pack(&p, packer, edge);
-                    let mut parts = gemm::portions(1, n, 1, t.n_step);
-                    if !all {
-                        parts = vec![parts[0], parts[2]];
-                    }
-                    for portion in parts {
-                        shared::run_portion(
-                            k, which, &p, &lhs, &rhs, portion, clamp, &expect, edge,
-                        );
-                        cases += 1;
-                    }
-                }
-            }
-        }
-    }
-    cases
-}
-
-#[test]
-fn exported_kernels_match_reference() {
-    let total = tester::count_cases(runnable(), "", |k| {
-        by_model!(k, check_kernel(k, Impl::Exported))
-    });
-    eprintln!("RELIABILITY bounds_kernels {total}");
-}
-
-#[test]
-fn portable_kernels_match_reference() {
-    let total = tester::count_cases(kernels(), " (portable)", |k| {
-        by_model!(k, check_kernel(k, Impl::Portable))
-    });
-    eprintln!("RELIABILITY bounds_portable {total}");
+gemv_tests! {
+    models: in_za => Za, Vector;
+    shapes: shapes,
+    thread_depth: 37,
+    register_shapes: |k: &MatmulKernel| {
+        let t = k.tile();
+        [(1, 1, 1), (1, t.n_step + 3, 9), (1, 16 * vl() + 1, 0)]
+    },
+    lazy_za_shape: |k: &MatmulKernel| (k.tile().n_step + 2, 5),
 }
 
 /// NaNs (quiet and signalling), infinities, signed zeros, subnormals and overflowing products
 /// scattered over the operands, with every special clamp: exported and portable follow the
 /// reference's model of the instructions bit for bit.
-fn hostile<F: FloatFamily<T = f32>>(k: &MatmulKernel) -> usize {
-    let mut impls = vec![Impl::Portable];
-    if support::cpu::can_run(k.isa) {
-        impls.push(Impl::Exported);
-    }
-    let t = k.tile();
-    let shapes: Vec<(usize, usize)> = if tester::every_case_here(k) {
-        vec![
-            (t.n_step + 3, 9),
-            (2 * t.nr + 1, 0),
-            (15 * vl() + 2, 4),
-            (3, 1),
-        ]
-    } else {
-        vec![(t.n_step + 3, 9), (3, 0)]
-    };
-    let mut cases = 0;
-    for (s, &(n, kk)) in shapes.iter().enumerate() {
-        for seed in 0..4u64 {
-            let mut p = Problem::<F>::new(1, n, kk, 0, true, 900 + seed + 10 * s as u64);
-            let mut rng = support::rng::Rng::new(seed);
-            let mut pick = |v: &mut Vec<f32>| {
-                for _ in 0..v.len() / 4 + 1 {
-                    let at = rng.next_u64() as usize % v.len().max(1);
-                    if let Some(x) = v.get_mut(at) {
-                        *x = F::SPECIALS[rng.next_u64() as usize % F::SPECIALS.len()];
-                    }
-                }
-            };
-            pick(&mut p.lhs);
-            pick(&mut p.w);
-            pick(p.bias.as_mut().unwrap());
-            let clamps = shared::SPECIAL_CLAMPS.iter().chain(&[(f32::NAN, f32::NAN)]);
-            for &clamp in clamps {
-                let rhs = shared::pack(&p, k.rhs_packers[0], Edge::End);
-                cases += shared::check_whole(k, &impls, &p, &rhs, clamp);
-            }
-        }
-    }
-    cases
-}
-
 #[test]
 fn non_finite_values_follow_the_model() {
-    let total = tester::count_cases(kernels(), " (hostile)", |k| by_model!(k, hostile(k)));
+    let mut total = 0;
+    for (k, impls) in gemv::implementations(FAMILY) {
+        let t = k.tile();
+        let shapes = if tester::every_case_here(k) {
+            vec![
+                (t.n_step + 3, 9),
+                (2 * t.nr + 1, 0),
+                (15 * vl() + 2, 4),
+                (3, 1),
+            ]
+        } else {
+            vec![(t.n_step + 3, 9), (3, 0)]
+        };
+        let clamps = [shared::SPECIAL_CLAMPS, &[(f32::NAN, f32::NAN)]].concat();
+        total += by_model!(k, gemv::hostile(k, &impls, &shapes, 4, &clamps));
+    }
     eprintln!("RELIABILITY hostile {total}");
-}
-
-/// KleidiAI ignores `lhs_stride`, `dst_stride_row` and `dst_stride_col` (one row): any values
-/// give the same results.
-#[test]
-fn strides_are_ignored() {
-    for k in runnable() {
-        let n = k.tile().n_step + 5;
-        let p = Problem::<Vector>::new(1, n, 7, 0, true, 3);
-        let (lhs, rhs) = (
-            p.lhs_buffer(Edge::End),
-            shared::pack(&p, k.rhs_packers[0], Edge::End),
-        );
-        let run = |lhs_stride: usize, row: usize, col: usize| {
-            let mut dst = Guarded::new(4 * n, Edge::End);
-            // SAFETY: operands for p; dst holds n floats against a guard page.
-            unsafe {
-                sym::<MatmulFloatFn>("run", k.stem)(
-                    1,
-                    n,
-                    7,
-                    lhs.ptr().cast(),
-                    lhs_stride,
-                    rhs.ptr().cast(),
-                    dst.mut_ptr().cast(),
-                    row,
-                    col,
-                    -1.0,
-                    1.0,
-                )
-            };
-            dst.bytes().to_vec()
-        };
-        let usual = run(28, 4 * n, 4);
-        assert_eq!(run(0, 0, 0), usual, "{}", k.stem);
-        assert_eq!(run(3, 5, 12345), usual, "{}", k.stem);
-    }
-}
-
-/// Disjoint n_step portions on 8 threads sharing the operands equal one call.
-#[test]
-fn threads_on_disjoint_portions_equal_one_call() {
-    let mut threaded = 0;
-    for k in runnable() {
-        let t = k.tile();
-        let n = 5 * t.n_step + 3;
-        let p = Problem::<Vector>::new(1, n, 37, 0, true, 77);
-        let lhs = p.lhs_buffer(Edge::End);
-        let rhs = shared::pack(&p, k.rhs_packers[0], Edge::End);
-        let (lhs_at, rhs_at) = (lhs.ptr() as usize, rhs.ptr() as usize);
-        let run_into = move |dst: usize, m0: usize, n0: usize, rows: usize, cols: usize| {
-            let lhs_off = sym::<Getter2>("get_lhs_offset", k.stem)(m0, 4 * 37);
-            let rhs_off = sym::<Getter2>("get_rhs_packed_offset", k.stem)(n0, 37);
-            let dst_off = sym::<Getter3>("get_dst_offset", k.stem)(m0, n0, 4 * n);
-            // SAFETY: offsets from the getters; each thread writes only its own portion.
-            unsafe {
-                sym::<MatmulFloatFn>("run", k.stem)(
-                    rows,
-                    cols,
-                    37,
-                    (lhs_at as *const u8).add(lhs_off).cast(),
-                    4 * 37,
-                    (rhs_at as *const u8).add(rhs_off).cast(),
-                    (dst as *mut u8).add(dst_off).cast(),
-                    4 * n,
-                    4,
-                    -3.0,
-                    3.0,
-                )
-            }
-        };
-        gemm::threads_equal_one_call(k.stem, (1, n), (1, t.n_step), 4, &run_into);
-        threaded += 1;
-    }
-    eprintln!("RELIABILITY concurrency {threaded}");
-}
-
-/// Callee-saved registers survive every runnable kernel, on both paths of the column loop.
-#[cfg(target_arch = "aarch64")]
-#[test]
-fn callee_saved_registers_survive() {
-    use support::abi::CallArgs;
-    let mut calls = 0;
-    for k in runnable() {
-        let t = k.tile();
-        for (n, kk) in [(1, 1), (t.n_step + 3, 9), (16 * vl() + 1, 0)] {
-            let p = Problem::<Vector>::new(1, n, kk, 0, true, 5);
-            let lhs = p.lhs_buffer(Edge::End);
-            let rhs = shared::pack(&p, k.rhs_packers[0], Edge::End);
-            let mut dst = Guarded::new(4 * n, Edge::End);
-            let args = CallArgs {
-                x: [
-                    1,
-                    n as u64,
-                    kk as u64,
-                    lhs.ptr() as u64,
-                    p.lhs_stride as u64,
-                    rhs.ptr() as u64,
-                    dst.mut_ptr() as u64,
-                    (4 * n) as u64,
-                ],
-                stack: [4, 0, 0, 0],
-                d: [
-                    CallArgs::f32_bits(-1e30),
-                    CallArgs::f32_bits(1e30),
-                    0,
-                    0,
-                    0,
-                    0,
-                    0,
-                    0,
-                ],
-            };
-            // SAFETY: args describe kai_run_matmul's prototype with valid buffers.
-            unsafe { gemm::assert_registers_survive(k.stem, &args) };
-            calls += 1;
-        }
-    }
-    eprintln!("RELIABILITY registers {calls}");
-}
-
-/// A caller's pending lazy ZA save is committed before a kernel touches ZA (and the kernel's
-/// results are right).
-#[cfg(target_arch = "aarch64")]
-#[test]
-fn lazy_za_saves_are_committed() {
-    let Some(svl) = arch::sme_vector_bytes() else {
-        eprintln!("no SME on this CPU: no ZA state to protect");
-        return;
-    };
-    let mut za = support::abi::PendingZaSave::new(svl);
-    let mut ran = 0;
-    for k in runnable() {
-        let n = k.tile().n_step + 2;
-        let clamp = (-3.0, 3.0);
-        fn one<F: FloatFamily<T = f32>>(
-            k: &MatmulKernel,
-            n: usize,
-            clamp: (f32, f32),
-            za: &mut support::abi::PendingZaSave,
-        ) {
-            let p = Problem::<F>::new(1, n, 5, 0, true, 8);
-            let expect = p.expected_dst(clamp);
-            let (lhs, rhs) = (
-                p.lhs_buffer(Edge::End),
-                shared::pack(&p, k.rhs_packers[0], Edge::End),
-            );
-            za.arm();
-            let whole = (0, 0, 1, n);
-            shared::run_portion(
-                k,
-                Impl::Exported,
-                &p,
-                &lhs,
-                &rhs,
-                whole,
-                clamp,
-                &expect,
-                Edge::End,
-            );
-            za.assert_committed(k.stem);
-        }
-        by_model!(k, one(k, n, clamp, &mut za));
-        ran += 1;
-    }
-    za.finish();
-    eprintln!("RELIABILITY lazy_za {ran}");
 }
 
 // ---------------------------------------------------------------------------------------------

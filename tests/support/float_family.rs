@@ -502,7 +502,7 @@ pub fn pack<F: FloatFamily>(p: &Problem<F>, packer: &Packer, edge: Edge) -> Guar
     // SAFETY: source, bias and output sized for n x k; scale and params null as required.
     unsafe {
         let bias = bias.as_ref().map_or(ptr::null(), |b| b.ptr().cast());
-        let (shape, tile) = ((p.n, p.k), (v.nr(), 1, 1));
+        let (shape, tile) = ((p.n, p.k), (v.nr(), v.kr(), 1));
         cabi::pack_float_rhs(
             packer.name,
             shape,
@@ -545,6 +545,16 @@ pub fn packers_match_reference_bytes<F: FloatFamily>() {
     eprintln!("RELIABILITY bounds_packers {cases}");
 }
 
+/// The LHS offset getter of `k`: KleidiAI's SME2 f16 GEMV names it `get_lhs_packed_offset`
+/// although its LHS is not packed.
+pub fn lhs_offset_verb(k: &MatmulKernel) -> &'static str {
+    let packed = super::cabi::symbol("get_lhs_packed_offset", k.stem);
+    match rkai::capi::exports::symbol_address(&packed) {
+        Some(_) => "get_lhs_packed_offset",
+        None => "get_lhs_offset",
+    }
+}
+
 /// Calls the kernel on one portion; `dst` is the whole m x (n + 3) destination.
 #[allow(clippy::too_many_arguments)]
 pub fn call<F: FloatFamily>(
@@ -560,7 +570,7 @@ pub fn call<F: FloatFamily>(
 ) {
     let (m0, n0, mh, nw) = portion;
     let dst_stride = F::T::BYTES * (p.n + 3);
-    let lhs_off = sym::<Getter2>("get_lhs_offset", k.stem)(m0, p.lhs_stride);
+    let lhs_off = sym::<Getter2>(lhs_offset_verb(k), k.stem)(m0, p.lhs_stride);
     let rhs_off = sym::<Getter2>("get_rhs_packed_offset", k.stem)(n0, p.k);
     let dst_off = sym::<Getter3>("get_dst_offset", k.stem)(m0, n0, dst_stride);
     // SAFETY: offsets from the kernel's getters; buffers sized for the problem.
@@ -805,84 +815,105 @@ pub fn dst_stride_col_is_ignored_where_kleidiai_ignores_it<F: FloatFamily>() {
 
 /// Disjoint m_step x n_step portions on 8 threads sharing the operands equal one call.
 pub fn threads_on_disjoint_portions_equal_one_call<F: FloatFamily>() {
-    let es = F::T::BYTES;
     let mut threaded = 0;
     for k in runnable::<F>() {
         let t = k.tile();
-        let (m, n) = (3 * t.m_step.max(6) + 1, 5 * t.n_step + 3);
-        let p = Problem::<F>::new(m, n, 77, 0, true, 77);
-        let lhs = p.lhs_buffer(Edge::End);
-        let rhs = pack(&p, k.rhs_packers[0], Edge::End);
-        let (lhs_at, rhs_at) = (lhs.ptr() as usize, rhs.ptr() as usize);
-        let (lhs_stride, kk) = (p.lhs_stride, p.k);
-        let run_into = move |dst: usize, m0: usize, n0: usize, rows: usize, cols: usize| {
-            let lhs_off = sym::<Getter2>("get_lhs_offset", k.stem)(m0, lhs_stride);
-            let rhs_off = sym::<Getter2>("get_rhs_packed_offset", k.stem)(n0, kk);
-            let dst_off = sym::<Getter3>("get_dst_offset", k.stem)(m0, n0, es * n);
-            // SAFETY: offsets from the getters; each thread writes only its own portion.
-            unsafe {
-                sym::<MatmulFloatFn>("run", k.stem)(
-                    rows,
-                    cols,
-                    kk,
-                    (lhs_at as *const u8).add(lhs_off).cast(),
-                    lhs_stride,
-                    (rhs_at as *const u8).add(rhs_off).cast(),
-                    (dst as *mut u8).add(dst_off).cast(),
-                    es * n,
-                    es,
-                    -3.0,
-                    3.0,
-                )
-            }
-        };
-        gemm::threads_equal_one_call(k.stem, (m, n), (t.m_step, t.n_step), es, &run_into);
+        threads_on::<F>(k, (3 * t.m_step.max(6) + 1, 5 * t.n_step + 3, 77));
         threaded += 1;
     }
     eprintln!("RELIABILITY concurrency {threaded}");
 }
 
+/// One problem of (m, n, k) through `k` on 8 threads, each on its own m_step x n_step portions
+/// of the shared operands, equals one call.
+pub fn threads_on<F: FloatFamily>(k: &MatmulKernel, (m, n, kk): (usize, usize, usize)) {
+    let es = F::T::BYTES;
+    let t = k.tile();
+    let p = Problem::<F>::new(m, n, kk, 0, true, 77);
+    let lhs = p.lhs_buffer(Edge::End);
+    let rhs = pack(&p, k.rhs_packers[0], Edge::End);
+    let (lhs_at, rhs_at) = (lhs.ptr() as usize, rhs.ptr() as usize);
+    let lhs_stride = p.lhs_stride;
+    let run_into = move |dst: usize, m0: usize, n0: usize, rows: usize, cols: usize| {
+        let lhs_off = sym::<Getter2>(lhs_offset_verb(k), k.stem)(m0, lhs_stride);
+        let rhs_off = sym::<Getter2>("get_rhs_packed_offset", k.stem)(n0, kk);
+        let dst_off = sym::<Getter3>("get_dst_offset", k.stem)(m0, n0, es * n);
+        // SAFETY: offsets from the getters; each thread writes only its own portion.
+        unsafe {
+            sym::<MatmulFloatFn>("run", k.stem)(
+                rows,
+                cols,
+                kk,
+                (lhs_at as *const u8).add(lhs_off).cast(),
+                lhs_stride,
+                (rhs_at as *const u8).add(rhs_off).cast(),
+                (dst as *mut u8).add(dst_off).cast(),
+                es * n,
+                es,
+                -3.0,
+                3.0,
+            )
+        }
+    };
+    gemm::threads_equal_one_call(k.stem, (m, n), (t.m_step, t.n_step), es, &run_into);
+}
+
 /// Callee-saved registers survive every runnable kernel.
 #[cfg(target_arch = "aarch64")]
 pub fn callee_saved_registers_survive<F: FloatFamily>() {
-    use super::abi::CallArgs;
-    let es = F::T::BYTES;
     let mut calls = 0;
     for k in runnable::<F>() {
-        for &(m, n, kk) in &F::REGISTER_SHAPES {
-            let p = Problem::<F>::new(m, n, kk, 0, true, 5);
-            let lhs = p.lhs_buffer(Edge::End);
-            let rhs = pack(&p, k.rhs_packers[0], Edge::End);
-            let mut dst = Guarded::new(es * m * n, Edge::End);
-            let args = CallArgs {
-                x: [
-                    m as u64,
-                    n as u64,
-                    kk as u64,
-                    lhs.ptr() as u64,
-                    p.lhs_stride as u64,
-                    rhs.ptr() as u64,
-                    dst.mut_ptr() as u64,
-                    (es * n) as u64,
-                ],
-                stack: [es as u64, 0, 0, 0],
-                d: [
-                    CallArgs::f32_bits(-F::REGISTER_CLAMP),
-                    CallArgs::f32_bits(F::REGISTER_CLAMP),
-                    0,
-                    0,
-                    0,
-                    0,
-                    0,
-                    0,
-                ],
-            };
-            // SAFETY: args describe kai_run_matmul's prototype with valid buffers.
-            unsafe { gemm::assert_registers_survive(k.stem, &args) };
-            calls += 1;
-        }
+        calls += registers_survive::<F>(k, &F::REGISTER_SHAPES);
     }
     eprintln!("RELIABILITY registers {calls}");
+}
+
+/// Callee-saved registers survive `k` on each (m, n, k) of `shapes` (clamped to
+/// `F::REGISTER_CLAMP`), and its results equal the reference's. Returns the calls.
+#[cfg(target_arch = "aarch64")]
+pub fn registers_survive<F: FloatFamily>(
+    k: &MatmulKernel,
+    shapes: &[(usize, usize, usize)],
+) -> usize {
+    use super::abi::CallArgs;
+    let es = F::T::BYTES;
+    let clamp = (-F::REGISTER_CLAMP, F::REGISTER_CLAMP);
+    for &(m, n, kk) in shapes {
+        let p = Problem::<F>::new(m, n, kk, 0, true, 5);
+        let lhs = p.lhs_buffer(Edge::End);
+        let rhs = pack(&p, k.rhs_packers[0], Edge::End);
+        let mut dst = Guarded::new(es * m * n, Edge::End);
+        let mut d = [0; 8];
+        d[..2].copy_from_slice(&[CallArgs::f32_bits(clamp.0), CallArgs::f32_bits(clamp.1)]);
+        let x = [
+            m,
+            n,
+            kk,
+            lhs.ptr() as usize,
+            p.lhs_stride,
+            rhs.ptr() as usize,
+        ];
+        let x = x.map(|v| v as u64);
+        let args = CallArgs {
+            x: [
+                x[0],
+                x[1],
+                x[2],
+                x[3],
+                x[4],
+                x[5],
+                dst.mut_ptr() as u64,
+                (es * n) as u64,
+            ],
+            stack: [es as u64, 0, 0, 0],
+            d,
+        };
+        // SAFETY: args describe kai_run_matmul's prototype with valid buffers.
+        unsafe { gemm::assert_registers_survive(k.stem, &args) };
+        let expect = F::T::to_bytes(&p.expected_dst(clamp));
+        assert_eq!(dst.bytes(), &expect[..], "{} results", k.stem);
+    }
+    shapes.len()
 }
 
 /// Random shapes and data: packed bytes and results equal the reference (the body of a

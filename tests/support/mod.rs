@@ -12,6 +12,7 @@ pub mod cpu;
 pub mod death;
 pub mod float_family;
 pub mod gemm;
+pub mod gemv;
 pub mod getter_grid;
 pub mod guard;
 pub mod host;
