@@ -16,7 +16,7 @@ use rkai::ukernels::kernel::MatmulKernel;
 use rkai::ukernels::reference::half_gemv::{self as reference, Pairs};
 use support::cabi::func as sym;
 use support::cabi::{Getter0, Getter2, Getter3, MatmulFloatFn};
-use support::float_family::{self as shared, FloatFamily, Problem, Reference};
+use support::float_family::{self as shared, F16_SPECIALS, FloatModel, Problem, Reference};
 use support::gemm::Impl;
 use support::gemv;
 use support::guard::Edge;
@@ -36,27 +36,15 @@ struct Fdot;
 
 macro_rules! f16_gemv_model {
     ($ty:ty, $pairs:expr) => {
-        impl FloatFamily for $ty {
+        impl FloatModel for $ty {
             type T = u16;
-            const FAMILY: Family = FAMILY;
             const LABEL: &'static str = "SME f16 GEMV";
-            const C_TYPE: &'static str = "uint16_t";
             const INVERTED: (f32, f32) = (0.3, -0.3);
-            const SPECIALS: &'static [u16] = SPECIALS;
+            const SPECIALS: &'static [u16] = F16_SPECIALS;
             /// Bounds beyond the f16 range (infinities after rounding) and bounds rounding to
             /// the largest half.
             const EXTRA_SPECIAL_CLAMPS: &'static [(f32, f32)] = &[(-1e9, 1e9), (-70000.0, 65519.0)];
-            const PORTABLE_TOO: bool = true;
-            // The family-level checks below are not run for the GEMVs: their own shapes are.
-            const REGISTER_SHAPES: [(usize, usize, usize); 3] = [(1, 1, 1); 3];
             const REGISTER_CLAMP: f32 = 1e4;
-            const STRIDE_COL_N: usize = 20;
-            const GEMM: &'static str = MLA;
-            const GEMM_BIAS: &'static str = MLA;
-            const KXN: &'static str = RHS;
-            const NXK: &'static str = RHS;
-            const KXN_BIAS: &'static str = RHS;
-            const NR: usize = 8;
             const REFERENCE: Reference<u16> = |m, n, k, lhs, _stride, w, bias, clamp, dst| {
                 assert_eq!(m, 1, "a GEMV");
                 reference::matmul($pairs, n, k, lhs, w, bias, clamp, dst)
@@ -189,23 +177,6 @@ gemv_tests! {
     lazy_za_shape: |k: &MatmulKernel| (k.tile().n_step + 1, 11),
 }
 
-/// f16 values the hostile checks scatter over the operands.
-const SPECIALS: &[u16] = &[
-    0x7e00, // quiet NaN
-    0x7d01, // signalling NaN with payload
-    0xfe33, // negative quiet NaN with payload
-    0x7c00, // +inf
-    0xfc00, // -inf
-    0x8000, // -0
-    0x0000, // +0
-    0x0001, // smallest subnormal
-    0x83ff, // largest negative subnormal
-    0x0400, // smallest normal
-    0x7bff, // 65504
-    0xfbff, // -65504
-    0x5bff, // 255.9
-];
-
 /// NaNs (quiet and signalling), infinities, signed zeros and f16 subnormals scattered over the
 /// LHS, the weights and the biases: the kernels follow the reference's model of their
 /// instructions (FMLALB/FMLALT with Arm's NaN rules, or FDOT's default NaN; FMIN/FMAX or
@@ -219,7 +190,7 @@ fn hostile_values_follow_the_model() {
         let shapes = [(t.n_step + 3, 9), (t.nr + 1, 4), (5, 1)];
         let all = [
             shared::SPECIAL_CLAMPS,
-            <Fmlal as FloatFamily>::EXTRA_SPECIAL_CLAMPS,
+            <Fmlal as FloatModel>::EXTRA_SPECIAL_CLAMPS,
         ]
         .concat();
         let (rounds, clamps) = if every { (4, &all[..]) } else { (1, &all[..3]) };
@@ -229,7 +200,7 @@ fn hostile_values_follow_the_model() {
 }
 
 /// The whole row of `p` through each of `impls` against the reference; returns the runs.
-fn check_whole<F: FloatFamily<T = u16>>(
+fn check_whole<F: FloatModel<T = u16>>(
     k: &MatmulKernel,
     impls: &[Impl],
     p: &Problem<F>,
@@ -251,7 +222,7 @@ fn zeros_overflow_and_subnormals_follow_the_pairs() {
     eprintln!("RELIABILITY hostile {cases}");
 }
 
-fn zeros_overflow_and_subnormals<F: FloatFamily<T = u16>>(
+fn zeros_overflow_and_subnormals<F: FloatModel<T = u16>>(
     k: &MatmulKernel,
     impls: &[Impl],
 ) -> usize {
@@ -307,7 +278,7 @@ fn pair_rounding_distinguishes_the_kernels() {
     eprintln!("RELIABILITY hostile {cases}");
 }
 
-fn pair_rounding<F: FloatFamily<T = u16>>(k: &MatmulKernel, impls: &[Impl]) -> usize {
+fn pair_rounding<F: FloatModel<T = u16>>(k: &MatmulKernel, impls: &[Impl]) -> usize {
     {
         let mut p = Problem::<F>::new(1, 1, 4, 0, true, 8);
         p.bias = Some(vec![0x3c00]);

@@ -20,7 +20,7 @@ use rkai::ukernels::reference::float_gemm as reference;
 use std::ptr;
 use support::cabi::func as sym;
 use support::cabi::{Getter0, Getter2, Getter3, MatmulFloatFn};
-use support::float_family::{self as shared, F32_SPECIALS, FloatFamily, Reference};
+use support::float_family::{self as shared, F32_SPECIALS, FloatModel, Reference};
 use support::gemv;
 use support::tester;
 
@@ -33,32 +33,21 @@ struct Vector;
 /// ... and of the SME2 kernels (ZA accumulation, `FCLAMP`).
 struct Za;
 
-macro_rules! f32_family {
+macro_rules! f32_model {
     ($ty:ty, $reference:path) => {
-        impl FloatFamily for $ty {
+        impl FloatModel for $ty {
             type T = f32;
-            const FAMILY: Family = Family::F32F32F32p;
             const LABEL: &'static str = "streaming f32";
-            const C_TYPE: &'static str = "float";
             const INVERTED: (f32, f32) = (0.25, -0.25);
             const SPECIALS: &'static [f32] = F32_SPECIALS;
-            const PORTABLE_TOO: bool = true;
-            const REGISTER_SHAPES: [(usize, usize, usize); 3] = [(1, 1, 1), (1, 1, 1), (1, 1, 1)];
             const REGISTER_CLAMP: f32 = 1e30;
-            const STRIDE_COL_N: usize = 20;
-            const GEMM: &'static str = SME;
-            const GEMM_BIAS: &'static str = SME;
-            const KXN: &'static str = "rhs_pack_kxn_f32p2vlx1biasf32_f32_f32_sme";
-            const NXK: &'static str = "rhs_pack_nxk_f32p2vlx1biasf32_f32_f32_sme";
-            const KXN_BIAS: &'static str = "rhs_pack_kxn_f32p2vlx1biasf32_f32_f32_sme";
-            const NR: usize = 8;
             const REFERENCE: Reference<f32> = $reference;
         }
     };
 }
 
-f32_family!(Vector, reference::matmul);
-f32_family!(Za, reference::matmul_za);
+f32_model!(Vector, reference::matmul);
+f32_model!(Za, reference::matmul_za);
 
 /// Whether `k` accumulates in ZA and clamps with `FCLAMP` (the SME2 GEMVs).
 fn in_za(k: &MatmulKernel) -> bool {

@@ -10,51 +10,25 @@ mod support;
 
 use rkai::ukernels::family::Family;
 use rkai::ukernels::reference::half_gemm as reference;
-use support::float_family::{self as harness, FloatFamily, Problem, Reference};
+use support::float_family::{
+    self as harness, F16_SPECIALS, FloatFamily, FloatModel, Problem, Reference,
+};
 use support::guard::Edge;
 use support::rng::Rng;
 
 /// `matmul_clamp_f16_f16_f16p`: f16 bits, the reference rounding every step to f16.
 struct F16;
 
-impl FloatFamily for F16 {
+impl FloatModel for F16 {
     type T = u16;
-    const FAMILY: Family = Family::F16F16F16p;
     const LABEL: &'static str = "f16";
-    const C_TYPE: &'static str = "uint16_t";
-    /// A whole 32-column group.
-    const EXTRA_PACK_SHAPES: &'static [(usize, usize)] = &[(32, 8)];
-    /// A column group and a half, and a K tail of 4 in the 8-step loop.
-    const EXTRA_SHAPES: &'static [(usize, usize, usize)] = &[(6, 48, 12)];
     const INVERTED: (f32, f32) = (0.3, -0.3);
-    const SPECIALS: &'static [u16] = &[
-        0x7e00, // quiet NaN
-        0x7d01, // signalling NaN with payload
-        0xfe33, // negative quiet NaN with payload
-        0x7c00, // +inf
-        0xfc00, // -inf
-        0x8000, // -0
-        0x0000, // +0
-        0x0001, // smallest subnormal
-        0x7bff, // 65504
-        0xfbff, // -65504
-        0x03ff, // largest subnormal
-        0x5bff, // 255.9
-    ];
+    const SPECIALS: &'static [u16] = F16_SPECIALS;
     const EXTRA_SPECIAL_CLAMPS: &'static [(f32, f32)] = &[
         (-1e9, 1e9), // beyond the f16 range: infinities after rounding
         (-70000.0, 65519.0),
     ];
-    const PORTABLE_TOO: bool = true;
-    const REGISTER_SHAPES: [(usize, usize, usize); 3] = [(1, 8, 3), (7, 33, 9), (12, 40, 64)];
     const REGISTER_CLAMP: f32 = 1e4;
-    const STRIDE_COL_N: usize = 40;
-    const GEMM: &'static str = "matmul_clamp_f16_f16_f16p32x1b_6x32_neon_mla";
-    const GEMM_BIAS: &'static str = "matmul_clamp_f16_f16_f16p16x1biasf16_6x16x8_neon_mla";
-    const KXN: &'static str = "rhs_pack_kxn_x16p32x1b_x16_x16_neon";
-    const NXK: &'static str = "rhs_pack_nxk_x16p32x1bx16_x16_x16_neon";
-    const KXN_BIAS: &'static str = "rhs_pack_kxn_f16p16x1biasf16_f16_f16_neon";
-    const NR: usize = 32;
 
     const REFERENCE: Reference<u16> = reference::matmul;
 
@@ -62,6 +36,24 @@ impl FloatFamily for F16 {
     fn biting((lo, hi): (f64, f64)) -> (f32, f32) {
         (lo as f32 + 1e-4, hi as f32 - 1e-4)
     }
+}
+
+impl FloatFamily for F16 {
+    const FAMILY: Family = Family::F16F16F16p;
+    const C_TYPE: &'static str = "uint16_t";
+    /// A whole 32-column group.
+    const EXTRA_PACK_SHAPES: &'static [(usize, usize)] = &[(32, 8)];
+    /// A column group and a half, and a K tail of 4 in the 8-step loop.
+    const EXTRA_SHAPES: &'static [(usize, usize, usize)] = &[(6, 48, 12)];
+    const PORTABLE_TOO: bool = true;
+    const REGISTER_SHAPES: [(usize, usize, usize); 3] = [(1, 8, 3), (7, 33, 9), (12, 40, 64)];
+    const STRIDE_COL_N: usize = 40;
+    const GEMM: &'static str = "matmul_clamp_f16_f16_f16p32x1b_6x32_neon_mla";
+    const GEMM_BIAS: &'static str = "matmul_clamp_f16_f16_f16p16x1biasf16_6x16x8_neon_mla";
+    const KXN: &'static str = "rhs_pack_kxn_x16p32x1b_x16_x16_neon";
+    const NXK: &'static str = "rhs_pack_nxk_x16p32x1bx16_x16_x16_neon";
+    const KXN_BIAS: &'static str = "rhs_pack_kxn_f16p16x1biasf16_f16_f16_neon";
+    const NR: usize = 32;
 }
 
 float_family_tests!(F16, kernels = 3, packers = 3);

@@ -161,30 +161,64 @@ pub const F32_SPECIALS: &[f32] = &[
     1e-30,
 ];
 
-/// What one family's tests need to know about it.
-pub trait FloatFamily: 'static {
+/// The hostile f16 values the f16 families (NEON and the streaming GEMVs) scatter over their
+/// operands ([`FloatModel::SPECIALS`]).
+pub const F16_SPECIALS: &[u16] = &[
+    0x7e00, // quiet NaN
+    0x7d01, // signalling NaN with payload
+    0xfe33, // negative quiet NaN with payload
+    0x7c00, // +inf
+    0xfc00, // -inf
+    0x8000, // -0
+    0x0000, // +0
+    0x0001, // smallest subnormal
+    0x03ff, // largest subnormal
+    0x83ff, // largest negative subnormal
+    0x0400, // smallest normal
+    0x7bff, // 65504
+    0xfbff, // -65504
+    0x5bff, // 255.9
+];
+
+/// How a set of kernels computes, as the value checks need it: the element type, the scalar
+/// reference modelling their instructions, and the values and clamps that probe them. A family
+/// ([`FloatFamily`]) is one; so is each numerics of the streaming GEMVs (`support::gemv`).
+pub trait FloatModel: 'static {
     type T: Elem;
-    const FAMILY: Family;
-    /// How the log names the family ("float", "f16").
+    /// How the log names the kernels ("float", "f16").
     const LABEL: &'static str;
+    /// Clamp bounds the wrong way round: FMIN then FMAX leaves the lower bound everywhere.
+    const INVERTED: (f32, f32);
+    /// Values the non-finite checks scatter over the operands.
+    const SPECIALS: &'static [Self::T];
+    /// Clamps of the non-finite checks past the shared [`SPECIAL_CLAMPS`].
+    const EXTRA_SPECIAL_CLAMPS: &'static [(f32, f32)] = &[];
+    /// The clamp bound the register checks pass.
+    const REGISTER_CLAMP: f32;
+    /// The scalar reference (see `rkai::ukernels::reference`).
+    const REFERENCE: Reference<Self::T>;
+
+    /// Clamp bounds that cut off about a fifth of the results at each end, from the 20th and
+    /// 80th percentiles of the unclamped results.
+    fn biting((lo, hi): (f64, f64)) -> (f32, f32) {
+        (lo as f32, hi as f32)
+    }
+}
+
+/// What one family's tests need to know about it past its model.
+pub trait FloatFamily: FloatModel {
+    const FAMILY: Family;
     /// The C type of one value in KleidiAI's assertions.
     const C_TYPE: &'static str;
     /// (n, k) of the packer checks past the shared [`PACK_SHAPES`].
     const EXTRA_PACK_SHAPES: &'static [(usize, usize)] = &[];
     /// (m, n, k) of the kernel checks past the shared ones of [`shapes`].
     const EXTRA_SHAPES: &'static [(usize, usize, usize)] = &[];
-    /// Clamp bounds the wrong way round: FMIN then FMAX leaves the lower bound everywhere.
-    const INVERTED: (f32, f32);
-    /// Values the non-finite checks scatter over the operands, and the clamps they run with.
-    const SPECIALS: &'static [Self::T];
-    /// Clamps past the shared [`SPECIAL_CLAMPS`].
-    const EXTRA_SPECIAL_CLAMPS: &'static [(f32, f32)] = &[];
     /// Whether the portable path is checked next to the exported kernels in the non-finite
     /// checks and in their place in the random ones where the CPU lacks the kernels' features.
     const PORTABLE_TOO: bool;
-    /// (m, n, k) of the register checks and the clamp bound they pass.
+    /// (m, n, k) of the register checks.
     const REGISTER_SHAPES: [(usize, usize, usize); 3];
-    const REGISTER_CLAMP: f32;
     /// n of the `dst_stride_col` check.
     const STRIDE_COL_N: usize;
     /// Stems the contract-violation cases call: the main kernel, the kernel of the packer with a
@@ -197,15 +231,6 @@ pub trait FloatFamily: 'static {
     const NXK: &'static str;
     const KXN_BIAS: &'static str;
     const NR: usize;
-
-    /// The scalar reference (see `rkai::ukernels::reference`).
-    const REFERENCE: Reference<Self::T>;
-
-    /// Clamp bounds that cut off about a fifth of the results at each end, from the 20th and
-    /// 80th percentiles of the unclamped results.
-    fn biting((lo, hi): (f64, f64)) -> (f32, f32) {
-        (lo as f32, hi as f32)
-    }
 }
 
 /// The family's multi-row kernels in the catalog (its streaming GEMVs, which take one row per
@@ -396,7 +421,7 @@ pub fn packer_getters<F: FloatFamily>() {
 }
 
 /// One problem: m x k activations (rows `lhs_stride` bytes apart), k x n weights, bias.
-pub struct Problem<F: FloatFamily> {
+pub struct Problem<F: FloatModel> {
     pub m: usize,
     pub n: usize,
     pub k: usize,
@@ -410,7 +435,7 @@ pub struct Problem<F: FloatFamily> {
     pub bias: Option<Vec<F::T>>,
 }
 
-impl<F: FloatFamily> Problem<F> {
+impl<F: FloatModel> Problem<F> {
     pub fn new(m: usize, n: usize, k: usize, stride_pad: usize, bias: bool, seed: u64) -> Self {
         let es = F::T::BYTES;
         let mut rng = Rng::new(seed);
@@ -493,7 +518,7 @@ impl<F: FloatFamily> Problem<F> {
 
 /// Packs `p` with `packer` through its C symbol, into a buffer pre-filled with a pattern (so
 /// unwritten padding shows) that ends (or starts) at a guard page.
-pub fn pack<F: FloatFamily>(p: &Problem<F>, packer: &Packer, edge: Edge) -> Guarded {
+pub fn pack<F: FloatModel>(p: &Problem<F>, packer: &Packer, edge: Edge) -> Guarded {
     let v = variant(packer);
     let (src, stride) = p.rhs_source(v.source(), edge);
     let bias = p.bias.as_ref().map(|b| guarded(b, edge));
@@ -557,7 +582,7 @@ pub fn lhs_offset_verb(k: &MatmulKernel) -> &'static str {
 
 /// Calls the kernel on one portion; `dst` is the whole m x (n + 3) destination.
 #[allow(clippy::too_many_arguments)]
-pub fn call<F: FloatFamily>(
+pub fn call<F: FloatModel>(
     k: &MatmulKernel,
     which: Impl,
     p: &Problem<F>,
@@ -623,7 +648,7 @@ pub fn call<F: FloatFamily>(
 /// Runs one portion and checks it bit for bit against `expect`, and that nothing outside the
 /// portion was written.
 #[allow(clippy::too_many_arguments)]
-pub fn run_portion<F: FloatFamily>(
+pub fn run_portion<F: FloatModel>(
     k: &MatmulKernel,
     which: Impl,
     p: &Problem<F>,
@@ -662,7 +687,7 @@ pub fn run_portion<F: FloatFamily>(
 
 /// Runs the whole of `p` (LHS and `rhs` against the end guard) with each of `impls` and checks
 /// the results against the reference; returns the number of runs.
-pub fn check_whole<F: FloatFamily>(
+pub fn check_whole<F: FloatModel>(
     k: &MatmulKernel,
     impls: &[Impl],
     p: &Problem<F>,
@@ -826,7 +851,7 @@ pub fn threads_on_disjoint_portions_equal_one_call<F: FloatFamily>() {
 
 /// One problem of (m, n, k) through `k` on 8 threads, each on its own m_step x n_step portions
 /// of the shared operands, equals one call.
-pub fn threads_on<F: FloatFamily>(k: &MatmulKernel, (m, n, kk): (usize, usize, usize)) {
+pub fn threads_on<F: FloatModel>(k: &MatmulKernel, (m, n, kk): (usize, usize, usize)) {
     let es = F::T::BYTES;
     let t = k.tile();
     let p = Problem::<F>::new(m, n, kk, 0, true, 77);
@@ -871,7 +896,7 @@ pub fn callee_saved_registers_survive<F: FloatFamily>() {
 /// Callee-saved registers survive `k` on each (m, n, k) of `shapes` (clamped to
 /// `F::REGISTER_CLAMP`), and its results equal the reference's. Returns the calls.
 #[cfg(target_arch = "aarch64")]
-pub fn registers_survive<F: FloatFamily>(
+pub fn registers_survive<F: FloatModel>(
     k: &MatmulKernel,
     shapes: &[(usize, usize, usize)],
 ) -> usize {

@@ -1,10 +1,10 @@
 //! The checks of KleidiAI's streaming GEMVs (`1xNvl`: one unpacked LHS row a call, RHS packed
-//! by the SME packers), for any reference model of them ([`FloatFamily`]): what
+//! by the SME packers), for any reference model of them ([`FloatModel`]): what
 //! `tests/f32_sme_gemv.rs` and `tests/f16_sme_gemv.rs` share. Each file names its kernels' models
 //! (two each: the SME kernel's and the SME2 kernels' numerics) and its shapes; the problems,
 //! packing, calls and portion checks are [`float_family`](super::float_family)'s.
 
-use super::float_family::{self as shared, Elem, FloatFamily, Problem};
+use super::float_family::{self as shared, Elem, FloatModel, Problem};
 use super::gemm::{self, Impl};
 use super::guard::{EDGES, Edge, Guarded};
 use super::rng::Rng;
@@ -39,7 +39,7 @@ pub fn implementations(family: Family) -> Vec<(&'static MatmulKernel, Vec<Impl>)
 }
 
 /// Clamp bounds cutting about a fifth of `p`'s unclamped results at each end.
-fn biting<F: FloatFamily>(p: &Problem<F>) -> (f32, f32) {
+fn biting<F: FloatModel>(p: &Problem<F>) -> (f32, f32) {
     let unclamped = p.expected_dst((f32::NEG_INFINITY, f32::INFINITY));
     let mut sorted: Vec<f64> = unclamped.iter().map(|x| x.to_f64()).collect();
     sorted.retain(|x| !x.is_nan());
@@ -55,7 +55,7 @@ fn biting<F: FloatFamily>(p: &Problem<F>) -> (f32, f32) {
 /// edges, over the column portions a framework computes; the kernel's RHS packers in turn.
 /// Above 512-bit streaming lengths ([`tester::every_case_here`]) each shape once: the biting
 /// clamp, one edge, the whole row and the last step. Returns the cases.
-pub fn check_kernel<F: FloatFamily>(
+pub fn check_kernel<F: FloatModel>(
     k: &MatmulKernel,
     which: Impl,
     shapes: &[(usize, usize)],
@@ -95,7 +95,7 @@ pub fn check_kernel<F: FloatFamily>(
 /// LHS, the weights and the biases, `rounds` times for each (n, k) of `shapes`, under each of
 /// `clamps`: each implementation follows the reference's model of its instructions bit for bit.
 /// Returns the runs.
-pub fn hostile<F: FloatFamily>(
+pub fn hostile<F: FloatModel>(
     k: &MatmulKernel,
     impls: &[Impl],
     shapes: &[(usize, usize)],
@@ -129,7 +129,7 @@ pub fn hostile<F: FloatFamily>(
 
 /// KleidiAI's GEMVs ignore `lhs_stride`, `dst_stride_row` and `dst_stride_col` (one row): any
 /// values give the bytes of the usual ones.
-pub fn strides_are_ignored<F: FloatFamily>(k: &MatmulKernel) {
+pub fn strides_are_ignored<F: FloatModel>(k: &MatmulKernel) {
     let es = F::T::BYTES;
     let (n, kk) = (k.tile().n_step + 5, 7);
     let p = Problem::<F>::new(1, n, kk, 0, true, 3);
@@ -163,7 +163,7 @@ pub fn strides_are_ignored<F: FloatFamily>(k: &MatmulKernel) {
 /// A caller with a pending lazy ZA save calls `k` on (n, k): the save is committed first, and
 /// the result is still the reference's.
 #[cfg(target_arch = "aarch64")]
-pub fn lazy_za_save_is_committed<F: FloatFamily>(
+pub fn lazy_za_save_is_committed<F: FloatModel>(
     k: &MatmulKernel,
     (n, kk): (usize, usize),
     za: &mut super::abi::PendingZaSave,
