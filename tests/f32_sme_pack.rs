@@ -12,7 +12,7 @@ use support::cabi::{Getter0, Getter1, Getter2, Getter5, func, pack_lhs};
 use support::guard::{EDGES, Edge, Guarded};
 use support::rng::Rng;
 use support::sme_pack::{
-    self, FILL, LhsPacker, RhsCall, RhsPacker, le_bytes, lhs_call, rhs_call, slices,
+    self, FILL, LhsPacker, RhsCall, RhsPacker, le_bytes, lhs_call, rhs_call, slices, two_vl,
 };
 
 const LHS: &str = "lhs_pack_f32p2vlx1_f32_sme";
@@ -23,26 +23,6 @@ const NXK: &str = "rhs_pack_nxk_f32p2vlx1biasf32_f32_f32_sme";
 /// for ([`sme_pack::svl32`]).
 fn svl32() -> usize {
     sme_pack::svl32()
-}
-
-/// Rows (LHS) or columns (RHS) per packed group.
-fn group() -> usize {
-    2 * svl32()
-}
-
-fn lhs_packer() -> LhsPacker {
-    LhsPacker {
-        name: LHS,
-        tile: (group(), 1, 1),
-    }
-}
-
-fn rhs_packer(name: &'static str) -> RhsPacker {
-    RhsPacker {
-        name,
-        tile: (group(), 1, 1),
-        value_bytes: 4,
-    }
 }
 
 /// Values where a conversion or a float copy would show: NaNs with payloads (quiet and
@@ -111,7 +91,7 @@ fn extents(t: usize) -> Vec<usize> {
 
 #[test]
 fn group_size_is_twice_the_streaming_length() {
-    let g = group();
+    let g = two_vl();
     assert_eq!(func::<Getter1>("get_m_step", LHS)(g), g);
     assert_eq!(func::<Getter0>("get_n_step", KXN)(), g);
     assert_eq!(func::<Getter0>("get_n_step", NXK)(), g);
@@ -123,19 +103,33 @@ fn group_size_is_twice_the_streaming_length() {
 
 #[test]
 fn getters_follow_kleidiai_formulas() {
-    let g = group();
+    let g = two_vl();
     let sizes: Vec<usize> = extents(g).into_iter().chain([0]).collect();
     let idxs = [0, g, 3 * g];
     let mut cases = 0;
     for k in [1, 2, 3, 7, 16, 33, 256] {
-        sme_pack::check_lhs_getters(&lhs_packer(), k, 4 * k, &sizes, &idxs, 4 * k + 12);
+        sme_pack::check_lhs_getters(
+            &LhsPacker::two_vl(LHS, 1),
+            k,
+            4 * k,
+            &sizes,
+            &idxs,
+            4 * k + 12,
+        );
         cases += sizes.len() + 2 * idxs.len();
     }
     for p in [KXN, NXK] {
         for k in [1, 2, 3, 7, 16, 33, 256] {
             // The N x K packer's stride is of one column, the K x N one's of a group.
             let group_bytes = g * 4 * (k + 1);
-            sme_pack::check_rhs_getters(&rhs_packer(p), k, group_bytes, &sizes, &idxs, 4 * k + 8);
+            sme_pack::check_rhs_getters(
+                &RhsPacker::two_vl(p, 1, 4),
+                k,
+                group_bytes,
+                &sizes,
+                &idxs,
+                4 * k + 8,
+            );
             cases += sizes.len() + 3 * idxs.len();
         }
     }
@@ -146,7 +140,7 @@ fn getters_follow_kleidiai_formulas() {
 
 #[test]
 fn lhs_packed_bytes_equal_reference() {
-    let g = group();
+    let g = two_vl();
     let size: Getter5 = func("get_lhs_packed_size", LHS);
     let mut rng = Rng::new(31);
     let mut cases = 0;
@@ -155,12 +149,15 @@ fn lhs_packed_bytes_equal_reference() {
             for pad in [0, 3] {
                 let row = k + pad;
                 let lhs = values(&mut rng, m * row, cases);
-                let want = lhs_packer().rows_reference(&le_bytes(&lhs), 4, (m, k, row));
+                let want =
+                    LhsPacker::two_vl(LHS, 1).rows_reference(&le_bytes(&lhs), 4, (m, k, row));
                 let edge = EDGES[cases % 2];
                 let src = Guarded::from_f32(&lhs, edge);
                 let what = format!("m {m} k {k} pad {pad}");
                 // SAFETY: m rows of `row` floats, the packed size of m rows.
-                let pack = |out| unsafe { lhs_packer().pack((src.ptr(), 4 * row), k, out, (0, m)) };
+                let pack = |out| unsafe {
+                    LhsPacker::two_vl(LHS, 1).pack((src.ptr(), 4 * row), k, out, (0, m))
+                };
                 sme_pack::packs_equal(&what, size(m, k, g, 1, 1), edge, &want, pack);
                 cases += 1;
             }
@@ -173,14 +170,15 @@ fn lhs_packed_bytes_equal_reference() {
 fn lhs_row_groups_pack_as_slices_of_the_whole() {
     // Callers pack row groups on threads: each group through the offset getters (m_idx_start
     // stays 0, the pointers move) equals the same bytes of one whole packing.
-    let g = group();
+    let g = two_vl();
     let (m, k, row) = (2 * g + 3, 9, 11);
     let lhs = values(&mut Rng::new(5), m * row, 1);
-    let want = lhs_packer().rows_reference(&le_bytes(&lhs), 4, (m, k, row));
+    let want = LhsPacker::two_vl(LHS, 1).rows_reference(&le_bytes(&lhs), 4, (m, k, row));
     let cuts = slices(m, g);
     // SAFETY: each slice's rows lie in the source; their groups in the output.
-    let pack =
-        |out, rows| unsafe { lhs_packer().pack((lhs.as_ptr().cast(), 4 * row), k, out, rows) };
+    let pack = |out, rows| unsafe {
+        LhsPacker::two_vl(LHS, 1).pack((lhs.as_ptr().cast(), 4 * row), k, out, rows)
+    };
     sme_pack::slices_equal("LHS", want.len(), Edge::End, &want, &cuts, pack);
     println!("RELIABILITY slices: {} LHS row groups", cuts.len());
 }
@@ -198,13 +196,15 @@ fn pack_rhs(
     let bias = Guarded::from_f32(bias, edge);
     let mut out = sme_pack::prefilled(bytes, edge);
     // SAFETY: the source holds its rows `stride` bytes apart, n biases, the packed size.
-    unsafe { rhs_packer(p).pack((src.ptr(), stride), bias.ptr(), k, out.mut_ptr(), (0, n)) };
+    unsafe {
+        RhsPacker::two_vl(p, 1, 4).pack((src.ptr(), stride), bias.ptr(), k, out.mut_ptr(), (0, n))
+    };
     out.bytes().to_vec()
 }
 
 #[test]
 fn rhs_packed_bytes_equal_reference() {
-    let g = group();
+    let g = two_vl();
     let mut rng = Rng::new(77);
     let mut cases = 0;
     for k in [1, 2, 3, 5, 8, 17] {
@@ -235,7 +235,7 @@ fn rhs_packed_bytes_equal_reference() {
 fn rhs_column_groups_pack_as_slices_of_the_whole() {
     // Frameworks pack weights in column groups: source, bias and packed pointers offset through
     // the getters.
-    let g = group();
+    let g = two_vl();
     let (n, k) = (3 * g + 1, 7);
     let mut rng = Rng::new(9);
     let bias = values(&mut rng, n, 0);
@@ -253,7 +253,8 @@ fn rhs_column_groups_pack_as_slices_of_the_whole() {
         let (source, biases) = ((src.as_ptr().cast(), 4 * row), bias.as_ptr().cast());
         // SAFETY: the slice's source columns/rows, biases and packed groups lie in the buffers
         // (a K x N slice reads its rows' first `cols` values from its offset).
-        let pack = |out, cols| unsafe { rhs_packer(p).pack(source, biases, k, out, cols) };
+        let pack =
+            |out, cols| unsafe { RhsPacker::two_vl(p, 1, 4).pack(source, biases, k, out, cols) };
         sme_pack::slices_equal(p, want.len(), Edge::End, &want, &cuts, pack);
         slices_packed += cuts.len();
     }
@@ -264,7 +265,7 @@ fn rhs_column_groups_pack_as_slices_of_the_whole() {
 fn empty_shapes_write_nothing_outside_the_packed_size() {
     // KleidiAI's K x N packer writes a whole group for n == 0 and a row past the biases for
     // k == 0; rkai keeps to the packed size (see rhs_pack_float.rs).
-    let g = group();
+    let g = two_vl();
     let bias = vec![1.5f32; g + 1];
     for p in [KXN, NXK] {
         for edge in EDGES {
@@ -292,45 +293,45 @@ fn cases() -> Vec<support::death::Case<String, String>> {
     // The children compute the group themselves: a case's call captures nothing.
     vec![
         getter_case!("lhs_m_step_mr", "mr == kai_get_mr_lhs_pack_f32p2vlx1_f32_sme()"
-            => get_m_step::<Getter1>(LHS)(group() + 1)),
+            => get_m_step::<Getter1>(LHS)(two_vl() + 1)),
         getter_case!("lhs_offset_m_idx", "m_idx % kai_get_mr_lhs_pack_f32p2vlx1_f32_sme() == 0"
             => get_lhs_offset::<Getter2>(LHS)(1, 64)),
         getter_case!("lhs_packed_offset_m_idx",
             "m_idx % kai_get_m_step_lhs_pack_f32p2vlx1_f32_sme(mr) == 0"
-            => get_lhs_packed_offset::<Getter5>(LHS)(group() / 2, 8, group(), 1, 1)),
+            => get_lhs_packed_offset::<Getter5>(LHS)(two_vl() / 2, 8, two_vl(), 1, 1)),
         getter_case!("lhs_packed_offset_mr", "mr == kai_get_mr_lhs_pack_f32p2vlx1_f32_sme()"
             => get_lhs_packed_offset::<Getter5>(LHS)(0, 8, 3, 1, 1)),
         getter_case!("lhs_packed_offset_kr", "kr == KR"
-            => get_lhs_packed_offset::<Getter5>(LHS)(0, 8, group(), 2, 1)),
+            => get_lhs_packed_offset::<Getter5>(LHS)(0, 8, two_vl(), 2, 1)),
         getter_case!("lhs_packed_size_mr", "mr == kai_get_mr_lhs_pack_f32p2vlx1_f32_sme()"
-            => get_lhs_packed_size::<Getter5>(LHS)(4, 8, group() / 2, 1, 1)),
+            => get_lhs_packed_size::<Getter5>(LHS)(4, 8, two_vl() / 2, 1, 1)),
         getter_case!("lhs_packed_size_sr", "sr == SR"
-            => get_lhs_packed_size::<Getter5>(LHS)(4, 8, group(), 1, 2)),
+            => get_lhs_packed_size::<Getter5>(LHS)(4, 8, two_vl(), 1, 2)),
         run_case!("lhs_run_mr", "mr == kai_get_mr_lhs_pack_f32p2vlx1_f32_sme()"
-            => lhs_call(LHS, (1, 1, 4), (2 * group(), 1, 1), 0, (false, false))),
-        run_case!("lhs_run_kr", "kr == KR" => lhs_call(LHS, (1, 1, 4), (group(), 4, 1), 0, (false, false))),
-        run_case!("lhs_run_sr", "sr == SR" => lhs_call(LHS, (1, 1, 4), (group(), 1, 2), 0, (false, false))),
+            => lhs_call(LHS, (1, 1, 4), (2 * two_vl(), 1, 1), 0, (false, false))),
+        run_case!("lhs_run_kr", "kr == KR" => lhs_call(LHS, (1, 1, 4), (two_vl(), 4, 1), 0, (false, false))),
+        run_case!("lhs_run_sr", "sr == SR" => lhs_call(LHS, (1, 1, 4), (two_vl(), 1, 2), 0, (false, false))),
         run_case!("lhs_run_m_idx_start", "m_idx_start == 0"
-            => lhs_call(LHS, (1, 1, 4), (group(), 1, 1), 1, (false, false))),
-        run_case!("lhs_run_null", "lhs != NULL" => lhs_call(LHS, (1, 1, 4), (group(), 1, 1), 0, (true, false))),
+            => lhs_call(LHS, (1, 1, 4), (two_vl(), 1, 1), 1, (false, false))),
+        run_case!("lhs_run_null", "lhs != NULL" => lhs_call(LHS, (1, 1, 4), (two_vl(), 1, 1), 0, (true, false))),
         getter_case!("nxk_bias_offset", "(n_idx % n_step) == 0"
             => get_bias_offset::<Getter1>(NXK)(1)),
         getter_case!("nxk_rhs_offset", "(n_idx % n_step) == 0"
-            => get_rhs_offset::<Getter2>(NXK)(group() + 1, 16)),
+            => get_rhs_offset::<Getter2>(NXK)(two_vl() + 1, 16)),
         getter_case!("kxn_rhs_offset", "(n_idx % n_step) == 0"
-            => get_rhs_offset::<Getter1>(KXN)(group() / 2)),
+            => get_rhs_offset::<Getter1>(KXN)(two_vl() / 2)),
         getter_case!("kxn_packed_offset", "(n_idx % nr) == 0"
             => get_rhs_packed_offset::<Getter2>(KXN)(1, 8)),
         getter_case!("nxk_packed_offset", "(n_idx % nr) == 0"
-            => get_rhs_packed_offset::<Getter2>(NXK)(group() - 1, 8)),
+            => get_rhs_packed_offset::<Getter2>(NXK)(two_vl() - 1, 8)),
         run_case!("kxn_nr", "nr == n_step"
-            => rhs_call(KXN, (group(), 1), RhsCall { nr: Some(group() + 4), ..RhsCall::default() })),
+            => rhs_call(KXN, (two_vl(), 1), RhsCall { nr: Some(two_vl() + 4), ..RhsCall::default() })),
         run_case!("nxk_nr", "nr == n_step"
-            => rhs_call(NXK, (group(), 1), RhsCall { nr: Some(group() / 2), ..RhsCall::default() })),
+            => rhs_call(NXK, (two_vl(), 1), RhsCall { nr: Some(two_vl() / 2), ..RhsCall::default() })),
         run_case!("kxn_bias", "bias != NULL"
-            => rhs_call(KXN, (group(), 1), RhsCall { null_bias: true, ..RhsCall::default() })),
+            => rhs_call(KXN, (two_vl(), 1), RhsCall { null_bias: true, ..RhsCall::default() })),
         run_case!("nxk_bias", "bias != NULL"
-            => rhs_call(NXK, (group(), 1), RhsCall { null_bias: true, ..RhsCall::default() })),
+            => rhs_call(NXK, (two_vl(), 1), RhsCall { null_bias: true, ..RhsCall::default() })),
     ]
 }
 

@@ -13,37 +13,13 @@ use support::cabi::func as sym;
 use support::cabi::{Getter1, Getter2, Getter5};
 use support::guard::{EDGES, Edge, Guarded};
 use support::sme_pack::{
-    self, LhsPacker, RhsCall, RhsPacker, le_bytes, lhs_call, rhs_call, slices,
+    self, LhsPacker, RhsCall, RhsPacker, le_bytes, lhs_call, rhs_call, roundup, slices, two_vl,
 };
 
 const LHS: &str = "lhs_pack_x16p2vlx2_x16_sme";
 const KXN: &str = "rhs_pack_kxn_x16p2vlx2b_x16_x16_sme";
 const NXK: &str = "rhs_pack_nxk_x16p2vlx2b_x16_x16_sme";
 const RHS: [&str; 2] = [KXN, NXK];
-
-/// KleidiAI's `2vl` tile in 16-bit values: 2 x the streaming length in 32-bit lanes (nr = mr).
-fn tile() -> usize {
-    2 * sme_pack::svl32()
-}
-
-fn rhs_packer(name: &'static str) -> RhsPacker {
-    RhsPacker {
-        name,
-        tile: (tile(), 2, 1),
-        value_bytes: 2,
-    }
-}
-
-fn lhs_packer() -> LhsPacker {
-    LhsPacker {
-        name: LHS,
-        tile: (tile(), 2, 1),
-    }
-}
-
-fn roundup(a: usize, b: usize) -> usize {
-    a.div_ceil(b) * b
-}
 
 /// Random 16-bit patterns, none zero (see [`sme_pack::bit_patterns`]).
 fn values(len: usize, seed: u64) -> Vec<u16> {
@@ -62,7 +38,7 @@ fn reference_rhs(
     value: impl Fn(usize, usize) -> u16,
     bias: &[u16],
 ) -> Vec<u16> {
-    let nr = tile();
+    let nr = two_vl();
     let kp = roundup(k, 2);
     let group = nr * (1 + kp);
     (0..n.div_ceil(nr) * group)
@@ -86,7 +62,7 @@ fn reference_rhs(
 
 #[test]
 fn getters_follow_kleidiai_formulas() {
-    let t = tile();
+    let t = two_vl();
     assert_eq!(
         t * 2,
         rkai::ukernels::arch::sme_vector_bytes().unwrap_or(16),
@@ -98,11 +74,18 @@ fn getters_follow_kleidiai_formulas() {
         let (ns, idxs) = ([1, t - 1, t, t + 1, 3 * t + 5], [0, t, 5 * t]);
         for name in RHS {
             let group = t * (2 + 2 * kp);
-            sme_pack::check_rhs_getters(&rhs_packer(name), k, group, &ns, &idxs, 2 * k + 6);
+            sme_pack::check_rhs_getters(
+                &RhsPacker::two_vl(name, 2, 2),
+                k,
+                group,
+                &ns,
+                &idxs,
+                2 * k + 6,
+            );
             checked += 4 * idxs.len();
         }
         let (ms, idxs) = ([1, t - 1, t, t + 1, 4 * t + 3], [0, t, 3 * t]);
-        sme_pack::check_lhs_getters(&lhs_packer(), k, kp * 2, &ms, &idxs, 2 * k);
+        sme_pack::check_lhs_getters(&LhsPacker::two_vl(LHS, 2), k, kp * 2, &ms, &idxs, 2 * k);
         checked += 2 * idxs.len();
     }
     // KleidiAI's kxn bias offset asserts nothing about n_idx.
@@ -148,14 +131,14 @@ fn rhs_case(name: &'static str, n: usize, k: usize, pad: usize, seed: u64, edge:
     let bias = Guarded::from_bytes(&le_bytes(&src.bias), edge);
     let size = sym::<Getter2>("get_rhs_packed_size", name)(n, k);
     let expect = le_bytes(&reference_rhs(n, k, |kk, j| src.value(kk, j), &src.bias));
-    let packer = rhs_packer(name);
+    let packer = RhsPacker::two_vl(name, 2, 2);
     let source = (rhs.ptr(), 2 * src.row);
     // SAFETY: the source, bias and output buffers hold the whole problem.
     let pack = |out, cols| unsafe { packer.pack(source, bias.ptr(), k, out, cols) };
     let what = format!("{name} n={n} k={k} pad={pad}");
     sme_pack::packs_equal(&what, size, edge, &expect, |out| pack(out, (0, n)));
     // A caller's column slices: groups packed one call each, through the offset getters.
-    let t = tile();
+    let t = two_vl();
     if n > t {
         sme_pack::slices_equal(&what, size, edge, &expect, &slices(n, 2 * t), pack);
     }
@@ -163,7 +146,7 @@ fn rhs_case(name: &'static str, n: usize, k: usize, pad: usize, seed: u64, edge:
 
 /// Shapes by multiples of the tile, so that every streaming length sees its own edges.
 fn shapes() -> Vec<(usize, usize)> {
-    let t = tile();
+    let t = two_vl();
     let mut out = Vec::new();
     for n in [1, 2, t - 1, t, t + 1, 2 * t + 3, 3 * t] {
         for k in [1, 2, 3, 8, 9, 34] {
@@ -186,12 +169,12 @@ fn rhs_packers_match_reference_bytes() {
             }
         }
     }
-    eprintln!("x16p2vlx2b RHS packer cases at nr = {}: {cases}", tile());
+    eprintln!("x16p2vlx2b RHS packer cases at nr = {}: {cases}", two_vl());
 }
 
 #[test]
 fn lhs_packer_matches_reference_bytes() {
-    lhs_packer().rows_cases(&shapes(), 2, |len, seed| le_bytes(&values(len, seed)));
+    LhsPacker::two_vl(LHS, 2).rows_cases(&shapes(), 2, |len, seed| le_bytes(&values(len, seed)));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -202,36 +185,36 @@ type Case = support::death::Case<String, &'static str>;
 /// The RHS cases, the same for both packers.
 macro_rules! rhs_cases {
     ($name:expr, $prefix:literal) => {
-        sme_rhs_run_cases!($name, $prefix, valid: (tile(), 2), nr: tile() + 2, kr: 1 => "kr == KR")
+        sme_rhs_run_cases!($name, $prefix, valid: (two_vl(), 2), nr: two_vl() + 2, kr: 1 => "kr == KR")
     };
 }
 
 fn cases() -> Vec<Case> {
     let mut cases = vec![
         run_case!("lhs_mr", "mr == kai_mr"
-            => lhs_call(LHS, (2, 8, 16), (tile() / 2, 2, 1), 0, (false, false))),
-        run_case!("lhs_kr", "kr == KR" => lhs_call(LHS, (2, 8, 16), (tile(), 1, 1), 0, (false, false))),
-        run_case!("lhs_sr", "sr == SR" => lhs_call(LHS, (2, 8, 16), (tile(), 2, 2), 0, (false, false))),
+            => lhs_call(LHS, (2, 8, 16), (two_vl() / 2, 2, 1), 0, (false, false))),
+        run_case!("lhs_kr", "kr == KR" => lhs_call(LHS, (2, 8, 16), (two_vl(), 1, 1), 0, (false, false))),
+        run_case!("lhs_sr", "sr == SR" => lhs_call(LHS, (2, 8, 16), (two_vl(), 2, 2), 0, (false, false))),
         run_case!("lhs_start", "m_idx_start == 0"
-            => lhs_call(LHS, (2, 8, 16), (tile(), 2, 1), 1, (false, false))),
-        run_case!("lhs_null", "lhs != NULL" => lhs_call(LHS, (2, 8, 16), (tile(), 2, 1), 0, (true, false))),
+            => lhs_call(LHS, (2, 8, 16), (two_vl(), 2, 1), 1, (false, false))),
+        run_case!("lhs_null", "lhs != NULL" => lhs_call(LHS, (2, 8, 16), (two_vl(), 2, 1), 0, (true, false))),
         run_case!("lhs_null_out", "lhs_packed != NULL"
-            => lhs_call(LHS, (2, 8, 16), (tile(), 2, 1), 0, (false, true))),
-        getter_case!("lhs_m_step", "mr == kai_mr" => get_m_step::<Getter1>(LHS)(tile() + 1)),
+            => lhs_call(LHS, (2, 8, 16), (two_vl(), 2, 1), 0, (false, true))),
+        getter_case!("lhs_m_step", "mr == kai_mr" => get_m_step::<Getter1>(LHS)(two_vl() + 1)),
         getter_case!("lhs_offset", "m_idx % kai_mr == 0" => get_lhs_offset::<Getter2>(LHS)(1, 16)),
         getter_case!("lhs_packed_offset_mr", "mr == kai_mr"
-            => get_lhs_packed_offset::<Getter5>(LHS)(0, 8, 2 * tile(), 2, 1)),
+            => get_lhs_packed_offset::<Getter5>(LHS)(0, 8, 2 * two_vl(), 2, 1)),
         // KleidiAI checks m_idx before kr.
         getter_case!("lhs_packed_offset", "m_idx % m_step == 0"
-            => get_lhs_packed_offset::<Getter5>(LHS)(tile() / 2, 8, tile(), 1, 1)),
+            => get_lhs_packed_offset::<Getter5>(LHS)(two_vl() / 2, 8, two_vl(), 1, 1)),
         getter_case!("lhs_packed_size_kr", "kr == KR"
-            => get_lhs_packed_size::<Getter5>(LHS)(4, 8, tile(), 4, 1)),
+            => get_lhs_packed_size::<Getter5>(LHS)(4, 8, two_vl(), 4, 1)),
         getter_case!("lhs_packed_size_sr", "sr == SR"
-            => get_lhs_packed_size::<Getter5>(LHS)(4, 8, tile(), 2, 2)),
+            => get_lhs_packed_size::<Getter5>(LHS)(4, 8, two_vl(), 2, 2)),
         getter_case!("nxk_bias_offset", "(n_idx % n_step) == 0"
             => get_bias_offset::<Getter1>(NXK)(1)),
         getter_case!("nxk_rhs_offset", "(n_idx % n_step) == 0"
-            => get_rhs_offset::<Getter2>(NXK)(tile() / 2, 16)),
+            => get_rhs_offset::<Getter2>(NXK)(two_vl() / 2, 16)),
         getter_case!("kxn_rhs_offset", "(n_idx % n_step) == 0"
             => get_rhs_offset::<Getter1>(KXN)(3)),
     ];

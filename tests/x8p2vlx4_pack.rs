@@ -15,26 +15,10 @@ use support::cabi::func as sym;
 use support::cabi::{Getter0, Getter1, Getter2, Getter5, RhsPackFloatFn};
 use support::guard::{EDGES, Edge, Guarded};
 use support::rng::Rng;
-use support::sme_pack::{self, LhsPacker, lhs_call, slices};
+use support::sme_pack::{self, LhsPacker, lhs_call, roundup, slices, two_vl};
 
 const LHS: &str = "lhs_pack_x8p2vlx4_x8_sme";
 const RHS: &str = "rhs_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme";
-
-/// KleidiAI's `2vl` tile: 2 x the streaming length in 32-bit lanes (mr = nr), 4 K values a step.
-fn tile() -> usize {
-    2 * sme_pack::svl32()
-}
-
-fn lhs_packer() -> LhsPacker {
-    LhsPacker {
-        name: LHS,
-        tile: (tile(), 4, 1),
-    }
-}
-
-fn roundup(a: usize, b: usize) -> usize {
-    a.div_ceil(b) * b
-}
 
 /// Random int8 values, never zero (padding must stand out), one in eight an extreme.
 fn values(len: usize, seed: u64) -> Vec<u8> {
@@ -104,7 +88,7 @@ impl RhsSource {
     /// bias minus the zero point times the column's sum, wrapping), the values by steps of 4 K
     /// rows, nr `f32` scales (times the multiplier; a padding column's scale is 0 times it).
     fn reference(&self) -> Vec<u8> {
-        let nr = tile();
+        let nr = two_vl();
         let kp = roundup(self.k, 4);
         let mut out = Vec::new();
         for g in 0..self.n.div_ceil(nr) {
@@ -167,7 +151,7 @@ unsafe fn pack_rhs(
             1,
             cols,
             src.k,
-            tile(),
+            two_vl(),
             4,
             1,
             src.row,
@@ -201,7 +185,7 @@ fn rhs_case(src: &RhsSource, edge: Edge) {
         src.n, src.k, src.row, src.zero_point, src.multiplier
     );
     sme_pack::packs_equal(&what, size, edge, &expect, |out| pack(out, (0, src.n)));
-    let t = tile();
+    let t = two_vl();
     if src.n > t {
         sme_pack::slices_equal(&what, size, edge, &expect, &slices(src.n, 2 * t), pack);
     }
@@ -209,7 +193,7 @@ fn rhs_case(src: &RhsSource, edge: Edge) {
 
 /// Shapes by multiples of the tile, so that every streaming length sees its own edges.
 fn shapes() -> Vec<(usize, usize)> {
-    let t = tile();
+    let t = two_vl();
     let mut out = Vec::new();
     for n in [1, 2, t - 1, t, t + 1, 2 * t + 3, 3 * t] {
         for k in [1, 2, 3, 4, 5, 8, 9, 34] {
@@ -224,7 +208,7 @@ fn shapes() -> Vec<(usize, usize)> {
 
 #[test]
 fn getters_follow_kleidiai_formulas() {
-    let t = tile();
+    let t = two_vl();
     assert_eq!(
         t * 2,
         rkai::ukernels::arch::sme_vector_bytes().unwrap_or(16),
@@ -250,7 +234,7 @@ fn getters_follow_kleidiai_formulas() {
         }
         checked += 6;
         let (ms, idxs) = ([1, t - 1, t, t + 1, 4 * t + 3], [0, t, 3 * t]);
-        sme_pack::check_lhs_getters(&lhs_packer(), k, kp, &ms, &idxs, k + 3);
+        sme_pack::check_lhs_getters(&LhsPacker::two_vl(LHS, 4), k, kp, &ms, &idxs, k + 3);
         checked += 2 * idxs.len() + ms.len() + 1;
     }
     // KleidiAI's bias and scale offsets assert nothing about n_idx.
@@ -279,13 +263,13 @@ fn rhs_packer_matches_reference_bytes() {
     }
     eprintln!(
         "qsi8cxp2vlx4sb RHS packer cases at nr = {}: {cases}",
-        tile()
+        two_vl()
     );
 }
 
 #[test]
 fn rhs_packer_hostile_parameters() {
-    let t = tile();
+    let t = two_vl();
     let snan = f32::from_bits(0x7f80_0001);
     let qnan = f32::from_bits(0xffc0_1234);
     let multipliers = [
@@ -351,7 +335,7 @@ fn fmul_model_matches_the_cpu() {
 
 #[test]
 fn lhs_packer_matches_reference_bytes() {
-    lhs_packer().rows_cases(&shapes(), 1, values);
+    LhsPacker::two_vl(LHS, 4).rows_cases(&shapes(), 1, values);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -387,7 +371,7 @@ fn rhs_call(name: &str, o: Call) {
             o.groups.unwrap_or(1),
             4,
             8,
-            o.nr.unwrap_or(tile()),
+            o.nr.unwrap_or(two_vl()),
             o.kr.unwrap_or(4),
             o.sr.unwrap_or(1),
             16,
@@ -414,30 +398,30 @@ const LHS_MR: &str = "mr == kai_get_mr_lhs_pack_x8p2vlx4_x8_sme()";
 
 fn cases() -> Vec<Case> {
     vec![
-        run_case!("lhs_mr", LHS_MR => lhs_call(LHS, (2, 8, 16), (tile() / 2, 4, 1), 0, (false, false))),
-        run_case!("lhs_kr", "kr == KR" => lhs_call(LHS, (2, 8, 16), (tile(), 2, 1), 0, (false, false))),
-        run_case!("lhs_sr", "sr == SR" => lhs_call(LHS, (2, 8, 16), (tile(), 4, 2), 0, (false, false))),
+        run_case!("lhs_mr", LHS_MR => lhs_call(LHS, (2, 8, 16), (two_vl() / 2, 4, 1), 0, (false, false))),
+        run_case!("lhs_kr", "kr == KR" => lhs_call(LHS, (2, 8, 16), (two_vl(), 2, 1), 0, (false, false))),
+        run_case!("lhs_sr", "sr == SR" => lhs_call(LHS, (2, 8, 16), (two_vl(), 4, 2), 0, (false, false))),
         run_case!("lhs_start", "m_idx_start == 0"
-            => lhs_call(LHS, (2, 8, 16), (tile(), 4, 1), 1, (false, false))),
-        run_case!("lhs_null", "lhs != NULL" => lhs_call(LHS, (2, 8, 16), (tile(), 4, 1), 0, (true, false))),
+            => lhs_call(LHS, (2, 8, 16), (two_vl(), 4, 1), 1, (false, false))),
+        run_case!("lhs_null", "lhs != NULL" => lhs_call(LHS, (2, 8, 16), (two_vl(), 4, 1), 0, (true, false))),
         run_case!("lhs_null_out", "lhs_packed != NULL"
-            => lhs_call(LHS, (2, 8, 16), (tile(), 4, 1), 0, (false, true))),
-        getter_case!("lhs_m_step", LHS_MR => get_m_step::<Getter1>(LHS)(tile() + 1)),
+            => lhs_call(LHS, (2, 8, 16), (two_vl(), 4, 1), 0, (false, true))),
+        getter_case!("lhs_m_step", LHS_MR => get_m_step::<Getter1>(LHS)(two_vl() + 1)),
         getter_case!("lhs_offset", "m_idx % kai_get_mr_lhs_pack_x8p2vlx4_x8_sme() == 0"
             => get_lhs_offset::<Getter2>(LHS)(1, 16)),
         getter_case!("lhs_packed_offset_mr", LHS_MR
-            => get_lhs_packed_offset::<Getter5>(LHS)(0, 8, 2 * tile(), 4, 1)),
+            => get_lhs_packed_offset::<Getter5>(LHS)(0, 8, 2 * two_vl(), 4, 1)),
         // KleidiAI checks m_idx before kr.
         getter_case!("lhs_packed_offset", "m_idx % kai_get_m_step_lhs_pack_x8p2vlx4_x8_sme(mr) == 0"
-            => get_lhs_packed_offset::<Getter5>(LHS)(tile() / 2, 8, tile(), 1, 1)),
+            => get_lhs_packed_offset::<Getter5>(LHS)(two_vl() / 2, 8, two_vl(), 1, 1)),
         getter_case!("lhs_packed_size_kr", "kr == KR"
-            => get_lhs_packed_size::<Getter5>(LHS)(4, 8, tile(), 2, 1)),
+            => get_lhs_packed_size::<Getter5>(LHS)(4, 8, two_vl(), 2, 1)),
         getter_case!("lhs_packed_size_sr", "sr == SR"
-            => get_lhs_packed_size::<Getter5>(LHS)(4, 8, tile(), 4, 2)),
+            => get_lhs_packed_size::<Getter5>(LHS)(4, 8, two_vl(), 4, 2)),
         run_case!("rhs_groups", "num_groups == 1"
             => rhs_call(RHS, Call { groups: Some(2), ..Call::default() })),
         run_case!("rhs_nr", "nr == kai_get_n_step_rhs_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme()"
-            => rhs_call(RHS, Call { nr: Some(tile() + 4), ..Call::default() })),
+            => rhs_call(RHS, Call { nr: Some(two_vl() + 4), ..Call::default() })),
         run_case!("rhs_kr", "kr == KR" => rhs_call(RHS, Call { kr: Some(8), ..Call::default() })),
         run_case!("rhs_sr", "sr == 1" => rhs_call(RHS, Call { sr: Some(2), ..Call::default() })),
         run_case!("rhs_null", "rhs != NULL" => rhs_call(RHS, null(0))),
@@ -449,7 +433,7 @@ fn cases() -> Vec<Case> {
         run_case!("rhs_params", "params != NULL" => rhs_call(RHS, null(4))),
         getter_case!("rhs_offset", GROUP_START => get_rhs_offset::<Getter1>(RHS)(3)),
         getter_case!("rhs_packed_offset", GROUP_START
-            => get_rhs_packed_offset::<Getter2>(RHS)(tile() / 2, 8)),
+            => get_rhs_packed_offset::<Getter2>(RHS)(two_vl() / 2, 8)),
     ]
 }
 

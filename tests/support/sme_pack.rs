@@ -151,6 +151,17 @@ pub fn slices_equal(
     assert_eq!(out.bytes(), expect, "slices {what} {edge:?}");
 }
 
+/// KleidiAI's `2vl` tile: rows (LHS) or columns (RHS) per packed group, twice the streaming
+/// length in 32-bit lanes.
+pub fn two_vl() -> usize {
+    2 * svl32()
+}
+
+/// `a` rounded up to a multiple of `b`.
+pub fn roundup(a: usize, b: usize) -> usize {
+    a.div_ceil(b) * b
+}
+
 /// An SME RHS packer (`kai_run_rhs_pack_{kxn,nxk}_*_sme`, [`RhsPackFloatFn`]): its stem, the
 /// tile it is called with and the bytes of one source value. An `_nxk_` stem reads N rows of K
 /// values (its `get_rhs_offset` takes the row stride), a `_kxn_` one K rows of N values.
@@ -163,6 +174,16 @@ pub struct RhsPacker {
 }
 
 impl RhsPacker {
+    /// A packer of KleidiAI's `2vl` tile ([`two_vl`] columns a group) taking `kr` K values a
+    /// step.
+    pub fn two_vl(name: &'static str, kr: usize, value_bytes: usize) -> Self {
+        RhsPacker {
+            name,
+            tile: (two_vl(), kr, 1),
+            value_bytes,
+        }
+    }
+
     /// Whether the source is N x K.
     pub fn nxk(&self) -> bool {
         self.name.contains("_nxk_")
@@ -211,6 +232,14 @@ pub struct LhsPacker {
 }
 
 impl LhsPacker {
+    /// A packer of KleidiAI's `2vl` tile ([`two_vl`] rows a group) taking `kr` K values a step.
+    pub fn two_vl(name: &'static str, kr: usize) -> Self {
+        LhsPacker {
+            name,
+            tile: (two_vl(), kr, 1),
+        }
+    }
+
     /// Packs rows `m0..m0 + rows` of K = `k` values (`m_idx_start` 0): source and output
     /// pointers moved through `get_lhs_offset` and `get_lhs_packed_offset` of `m0`.
     ///
