@@ -291,7 +291,7 @@ fn empty_shapes_write_nothing_outside_the_packed_size() {
 
 fn cases() -> Vec<support::death::Case<String, String>> {
     // The children compute the group themselves: a case's call captures nothing.
-    vec![
+    let mut cases = vec![
         getter_case!("lhs_m_step_mr", "mr == kai_get_mr_lhs_pack_f32p2vlx1_f32_sme()"
             => get_m_step::<Getter1>(LHS)(two_vl() + 1)),
         getter_case!("lhs_offset_m_idx", "m_idx % kai_get_mr_lhs_pack_f32p2vlx1_f32_sme() == 0"
@@ -307,13 +307,6 @@ fn cases() -> Vec<support::death::Case<String, String>> {
             => get_lhs_packed_size::<Getter5>(LHS)(4, 8, two_vl() / 2, 1, 1)),
         getter_case!("lhs_packed_size_sr", "sr == SR"
             => get_lhs_packed_size::<Getter5>(LHS)(4, 8, two_vl(), 1, 2)),
-        run_case!("lhs_run_mr", "mr == kai_get_mr_lhs_pack_f32p2vlx1_f32_sme()"
-            => lhs_call(LHS, (1, 1, 4), (2 * two_vl(), 1, 1), 0, (false, false))),
-        run_case!("lhs_run_kr", "kr == KR" => lhs_call(LHS, (1, 1, 4), (two_vl(), 4, 1), 0, (false, false))),
-        run_case!("lhs_run_sr", "sr == SR" => lhs_call(LHS, (1, 1, 4), (two_vl(), 1, 2), 0, (false, false))),
-        run_case!("lhs_run_m_idx_start", "m_idx_start == 0"
-            => lhs_call(LHS, (1, 1, 4), (two_vl(), 1, 1), 1, (false, false))),
-        run_case!("lhs_run_null", "lhs != NULL" => lhs_call(LHS, (1, 1, 4), (two_vl(), 1, 1), 0, (true, false))),
         getter_case!("nxk_bias_offset", "(n_idx % n_step) == 0"
             => get_bias_offset::<Getter1>(NXK)(1)),
         getter_case!("nxk_rhs_offset", "(n_idx % n_step) == 0"
@@ -332,7 +325,10 @@ fn cases() -> Vec<support::death::Case<String, String>> {
             => rhs_call(KXN, (two_vl(), 1), RhsCall { null_bias: true, ..RhsCall::default() })),
         run_case!("nxk_bias", "bias != NULL"
             => rhs_call(NXK, (two_vl(), 1), RhsCall { null_bias: true, ..RhsCall::default() })),
-    ]
+    ];
+    let mr = "mr == kai_get_mr_lhs_pack_f32p2vlx1_f32_sme()";
+    cases.extend(sme_lhs_run_cases!(LHS, "lhs_run_", kr: 1, bad_kr: 4, mr: mr));
+    cases
 }
 
 death_tests!(cases, "f32 SME packer contract violations");

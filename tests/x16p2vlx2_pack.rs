@@ -191,15 +191,6 @@ macro_rules! rhs_cases {
 
 fn cases() -> Vec<Case> {
     let mut cases = vec![
-        run_case!("lhs_mr", "mr == kai_mr"
-            => lhs_call(LHS, (2, 8, 16), (two_vl() / 2, 2, 1), 0, (false, false))),
-        run_case!("lhs_kr", "kr == KR" => lhs_call(LHS, (2, 8, 16), (two_vl(), 1, 1), 0, (false, false))),
-        run_case!("lhs_sr", "sr == SR" => lhs_call(LHS, (2, 8, 16), (two_vl(), 2, 2), 0, (false, false))),
-        run_case!("lhs_start", "m_idx_start == 0"
-            => lhs_call(LHS, (2, 8, 16), (two_vl(), 2, 1), 1, (false, false))),
-        run_case!("lhs_null", "lhs != NULL" => lhs_call(LHS, (2, 8, 16), (two_vl(), 2, 1), 0, (true, false))),
-        run_case!("lhs_null_out", "lhs_packed != NULL"
-            => lhs_call(LHS, (2, 8, 16), (two_vl(), 2, 1), 0, (false, true))),
         getter_case!("lhs_m_step", "mr == kai_mr" => get_m_step::<Getter1>(LHS)(two_vl() + 1)),
         getter_case!("lhs_offset", "m_idx % kai_mr == 0" => get_lhs_offset::<Getter2>(LHS)(1, 16)),
         getter_case!("lhs_packed_offset_mr", "mr == kai_mr"
@@ -218,6 +209,7 @@ fn cases() -> Vec<Case> {
         getter_case!("kxn_rhs_offset", "(n_idx % n_step) == 0"
             => get_rhs_offset::<Getter1>(KXN)(3)),
     ];
+    cases.extend(sme_lhs_run_cases!(LHS, "lhs_", kr: 2, bad_kr: 1, mr: "mr == kai_mr"));
     cases.extend(rhs_cases!(KXN, "kxn_"));
     cases.extend(rhs_cases!(NXK, "nxk_"));
     cases

@@ -397,15 +397,7 @@ const GROUP_START: &str =
 const LHS_MR: &str = "mr == kai_get_mr_lhs_pack_x8p2vlx4_x8_sme()";
 
 fn cases() -> Vec<Case> {
-    vec![
-        run_case!("lhs_mr", LHS_MR => lhs_call(LHS, (2, 8, 16), (two_vl() / 2, 4, 1), 0, (false, false))),
-        run_case!("lhs_kr", "kr == KR" => lhs_call(LHS, (2, 8, 16), (two_vl(), 2, 1), 0, (false, false))),
-        run_case!("lhs_sr", "sr == SR" => lhs_call(LHS, (2, 8, 16), (two_vl(), 4, 2), 0, (false, false))),
-        run_case!("lhs_start", "m_idx_start == 0"
-            => lhs_call(LHS, (2, 8, 16), (two_vl(), 4, 1), 1, (false, false))),
-        run_case!("lhs_null", "lhs != NULL" => lhs_call(LHS, (2, 8, 16), (two_vl(), 4, 1), 0, (true, false))),
-        run_case!("lhs_null_out", "lhs_packed != NULL"
-            => lhs_call(LHS, (2, 8, 16), (two_vl(), 4, 1), 0, (false, true))),
+    let mut cases = vec![
         getter_case!("lhs_m_step", LHS_MR => get_m_step::<Getter1>(LHS)(two_vl() + 1)),
         getter_case!("lhs_offset", "m_idx % kai_get_mr_lhs_pack_x8p2vlx4_x8_sme() == 0"
             => get_lhs_offset::<Getter2>(LHS)(1, 16)),
@@ -434,7 +426,9 @@ fn cases() -> Vec<Case> {
         getter_case!("rhs_offset", GROUP_START => get_rhs_offset::<Getter1>(RHS)(3)),
         getter_case!("rhs_packed_offset", GROUP_START
             => get_rhs_packed_offset::<Getter2>(RHS)(two_vl() / 2, 8)),
-    ]
+    ];
+    cases.extend(sme_lhs_run_cases!(LHS, "lhs_", kr: 4, bad_kr: 2, mr: LHS_MR));
+    cases
 }
 
 death_tests!(cases, "x8p2vlx4 packer contract violations");

@@ -484,6 +484,31 @@ pub fn rhs_call(name: &str, (nr, kr): (usize, usize), o: RhsCall) {
     }
 }
 
+/// The `run` cases of a 2vl SME LHS packer `$name` taking `kr` K values a step, named
+/// `$prefix` + what fails: an mr of twice the tile (`$mr_condition`), a wrong kr
+/// (`$bad_kr`, "kr == KR"), sr = 2, a start row of 1 and NULL source and output. The calling
+/// file imports `lhs_call` and `two_vl`.
+#[macro_export]
+macro_rules! sme_lhs_run_cases {
+    ($name:expr, $prefix:literal, kr: $kr:expr, bad_kr: $bad_kr:expr,
+        mr: $mr_condition:expr $(,)?) => {
+        [
+            $crate::run_case!(concat!($prefix, "mr"), $mr_condition
+                => lhs_call($name, (2, 8, 16), (2 * two_vl(), $kr, 1), 0, (false, false))),
+            $crate::run_case!(concat!($prefix, "kr"), "kr == KR"
+                => lhs_call($name, (2, 8, 16), (two_vl(), $bad_kr, 1), 0, (false, false))),
+            $crate::run_case!(concat!($prefix, "sr"), "sr == SR"
+                => lhs_call($name, (2, 8, 16), (two_vl(), $kr, 2), 0, (false, false))),
+            $crate::run_case!(concat!($prefix, "start"), "m_idx_start == 0"
+                => lhs_call($name, (2, 8, 16), (two_vl(), $kr, 1), 1, (false, false))),
+            $crate::run_case!(concat!($prefix, "null"), "lhs != NULL"
+                => lhs_call($name, (2, 8, 16), (two_vl(), $kr, 1), 0, (true, false))),
+            $crate::run_case!(concat!($prefix, "null_out"), "lhs_packed != NULL"
+                => lhs_call($name, (2, 8, 16), (two_vl(), $kr, 1), 0, (false, true))),
+        ]
+    };
+}
+
 /// The death cases of SME RHS packer `$name` (names prefixed `$prefix`) called through
 /// [`rhs_call`] with the valid tile `$valid` ((nr, kr), computed in the child): one per KleidiAI
 /// assertion on `run`'s arguments, the nr case with `$bad_nr`, the kr case with `$bad_kr`
