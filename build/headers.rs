@@ -322,7 +322,11 @@ fn select_header() -> String {
          /// best kernel of the family for `shape` (`RKAI_SHAPE_GEMV` or `RKAI_SHAPE_GEMM`) that this\n\
          /// CPU runs using only the `RKAI_FEATURE_*` bits in `feature_mask` (`RKAI_FEATURES_ALL`: no\n\
          /// restriction; the `RKAI_FEATURES` environment variable restricts further) and returns 0,\n\
-         /// or returns -1 when no kernel of the family runs. The GEMV and the GEMM chosen under the\n\
+         /// or returns -1 when no kernel of the family runs. Off AArch64 (every kernel portable) only\n\
+         /// NEON kernels are chosen unless `feature_mask` holds `RKAI_SELECT_EMULATE`. SVE and SME\n\
+         /// packed formats depend on the vector length of the machine that packs them: use packed\n\
+         /// data only where `kai_get_sme_vector_length_u8()` (SME) or the SVE length is the same.\n\
+         /// The GEMV and the GEMM chosen under the\n\
          /// same features read one packed RHS format: pack weights once with the choice's nr, kr, sr.\n\
          /// `RKAI_LOG_SELECTION=1` logs each choice to stderr.\n\n",
     );

@@ -66,8 +66,16 @@
 /// `shape` of `rkai_select_*`: several LHS rows.
 #define RKAI_SHAPE_GEMM 1
 
-/// `feature_mask` of `rkai_select_*` that restricts nothing.
-#define RKAI_FEATURES_ALL UINT32_MAX
+/// Bit of `feature_mask` of `rkai_select_*`: on a host that is not AArch64 (where every kernel
+/// runs through its portable path), choose among every kernel as on a CPU with all features,
+/// SVE and SME included, instead of only the NEON ones. Their packed data then follows the
+/// vector lengths rkai assumes there (128 bits), which no Arm machine need share. Ignored on
+/// AArch64, where only the CPU's own features count.
+#define RKAI_SELECT_EMULATE 2147483648
+
+/// `feature_mask` of `rkai_select_*` that restricts nothing (every `RKAI_FEATURE_*` bit, not
+/// [`RKAI_SELECT_EMULATE`]).
+#define RKAI_FEATURES_ALL 2147483647
 
 #ifdef __cplusplus
 extern "C" {

@@ -41,8 +41,15 @@ pub const RKAI_FEATURE_SME_FA64: u32 = 1 << 15;
 pub const RKAI_SHAPE_GEMV: u32 = 0;
 /// `shape` of `rkai_select_*`: several LHS rows.
 pub const RKAI_SHAPE_GEMM: u32 = 1;
-/// `feature_mask` of `rkai_select_*` that restricts nothing.
-pub const RKAI_FEATURES_ALL: u32 = u32::MAX;
+/// Bit of `feature_mask` of `rkai_select_*`: on a host that is not AArch64 (where every kernel
+/// runs through its portable path), choose among every kernel as on a CPU with all features,
+/// SVE and SME included, instead of only the NEON ones. Their packed data then follows the
+/// vector lengths rkai assumes there (128 bits), which no Arm machine need share. Ignored on
+/// AArch64, where only the CPU's own features count.
+pub const RKAI_SELECT_EMULATE: u32 = 0x8000_0000;
+/// `feature_mask` of `rkai_select_*` that restricts nothing (every `RKAI_FEATURE_*` bit, not
+/// [`RKAI_SELECT_EMULATE`]).
+pub const RKAI_FEATURES_ALL: u32 = 0x7fff_ffff;
 
 /// rkai's own version (semantic versioning), e.g. `"0.1.0"`.
 #[unsafe(no_mangle)]

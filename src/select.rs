@@ -26,17 +26,20 @@ use rkai_ukernels::select::{self as rank, Pair, Shape};
 
 pub use rkai_ukernels::select::Shape as ShapeClass;
 
-use crate::rkai_ffi::{RKAI_SHAPE_GEMM, RKAI_SHAPE_GEMV};
+use crate::rkai_ffi::{RKAI_SELECT_EMULATE, RKAI_SHAPE_GEMM, RKAI_SHAPE_GEMV};
 
 /// Features selection may use: detected, then restricted by `RKAI_FEATURES` and by `mask`. On
-/// non-Arm targets every kernel runs (through its portable implementation), so every instruction
-/// set counts as present and the ranking picks the same pair a big Arm core with everything
-/// would.
+/// non-Arm targets every kernel runs through its portable implementation; selection counts only
+/// the NEON features as present there ([`Features::WITHOUT_VECTOR_LENGTH`]: an SVE or SME
+/// format would be tied to a vector length the host has not got), or, with
+/// [`RKAI_SELECT_EMULATE`] in `mask`, every feature, as a big Arm core with everything.
 pub fn allowed_features(mask: Features) -> Features {
     let detected = if cfg!(target_arch = "aarch64") {
         crate::core_kind::detected_features()
-    } else {
+    } else if mask.0 & RKAI_SELECT_EMULATE != 0 {
         Features::ALL.difference(Features::IN_ORDER)
+    } else {
+        Features::WITHOUT_VECTOR_LENGTH
     };
     let mut f = Features(detected.0 & mask.0);
     if let Some(list) = sys::env(c"RKAI_FEATURES") {

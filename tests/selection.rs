@@ -6,7 +6,7 @@
 mod support;
 
 use rkai::cabi::CSurface;
-use rkai::rkai_ffi::{RKAI_FEATURES_ALL, RKAI_SHAPE_GEMM, RKAI_SHAPE_GEMV};
+use rkai::rkai_ffi::{RKAI_FEATURES_ALL, RKAI_SELECT_EMULATE, RKAI_SHAPE_GEMM, RKAI_SHAPE_GEMV};
 use rkai::select::{self, ShapeClass};
 use rkai::ukernels::arch::{Features, Isa};
 use rkai::ukernels::family::Family;
@@ -15,6 +15,8 @@ use rkai::ukernels::select::{self as rank, families};
 use std::ffi::CStr;
 
 const ALL: Features = Features(RKAI_FEATURES_ALL);
+/// Every feature, and off AArch64 the request to choose kernels needing SVE or SME too.
+const EMULATE: Features = Features(RKAI_FEATURES_ALL | RKAI_SELECT_EMULATE);
 
 /// Features selection sees in this process without a mask.
 fn present() -> Features {
@@ -519,7 +521,10 @@ fn c_entry_point_hands_out_the_kernel_functions() {
 /// SME no streaming kernel is ever offered.
 #[test]
 fn sme_kernels_are_chosen_where_they_run() {
-    let f = present();
+    // Off AArch64 the SME kernels are chosen only on request (portable paths).
+    let mask = EMULATE;
+    let f = select::allowed_features(mask);
+    let chosen = |family, shape| select::best_kernel(family, shape, mask);
     let choices = [
         (
             Family::F32Qai8dxpQsi8cxp,
@@ -584,12 +589,12 @@ fn sme_kernels_are_chosen_where_they_run() {
             assert_eq!(stem(chosen(family, ShapeClass::Gemm)), Some(gemm));
             assert_eq!(stem(chosen(family, ShapeClass::Gemv)), Some(gemv));
             if let Some([sme_gemm, sme_gemv]) = sme_pair {
-                let sme_only = ALL.difference(Features::SME2).difference(Features::SME2P1);
+                let sme_only = mask.difference(Features::SME2).difference(Features::SME2P1);
                 let best = |shape| select::best_kernel(family, shape, sme_only).map(|k| k.stem);
                 assert_eq!(best(ShapeClass::Gemm), Some(sme_gemm));
                 assert_eq!(best(ShapeClass::Gemv), Some(sme_gemv));
             }
-            let without_sme = ALL.difference(Features::SME_FAMILY);
+            let without_sme = mask.difference(Features::SME_FAMILY);
             for shape in [ShapeClass::Gemv, ShapeClass::Gemm] {
                 let k = select::best_kernel(family, shape, without_sme).unwrap();
                 assert!(!k.isa.is_streaming(), "{}", k.stem);
@@ -604,5 +609,48 @@ fn sme_kernels_are_chosen_where_they_run() {
                 }
             }
         }
+    }
+}
+
+/// Off AArch64 every kernel runs through its portable path. Without a request selection offers
+/// only kernels whose packed formats tie to no vector length (NEON), for every family and
+/// shape, and the C entry point does the same; with `RKAI_SELECT_EMULATE` it chooses as on a
+/// CPU with every feature (the SME2 pair of the int8 family).
+#[cfg(not(target_arch = "aarch64"))]
+#[test]
+fn sve_and_sme_kernels_need_an_explicit_request_off_arm() {
+    assert_eq!(present(), Features::WITHOUT_VECTOR_LENGTH);
+    let mut offered = 0;
+    for family in families() {
+        for shape in [ShapeClass::Gemv, ShapeClass::Gemm] {
+            if let Some(k) = chosen(family, shape) {
+                let needs = k.isa.features();
+                assert!(
+                    Features::WITHOUT_VECTOR_LENGTH.contains(needs),
+                    "{}",
+                    k.stem
+                );
+                offered += 1;
+            }
+        }
+    }
+    assert!(offered > 20, "{offered} choices");
+    let family = Family::F32Qai8dxpQsi8cxp;
+    let emulated = select::best_kernel(family, ShapeClass::Gemm, EMULATE).unwrap();
+    assert_eq!(emulated.isa, Isa::Sme2, "{}", emulated.stem);
+    let n = family.c_functions().len();
+    let entry = rkai::capi::exports::select_function(family).unwrap();
+    for (mask, sme) in [(RKAI_FEATURES_ALL, false), (EMULATE.0, true)] {
+        let mut choice = vec![std::ptr::null::<std::ffi::c_void>(); n + 4];
+        // SAFETY: `choice` has room for the family's functions and four names.
+        assert_eq!(
+            unsafe { entry(RKAI_SHAPE_GEMM, mask, choice.as_mut_ptr().cast()) },
+            0
+        );
+        // SAFETY: the ISA name is a static NUL-terminated string.
+        let isa = unsafe { CStr::from_ptr(choice[n + 1].cast()) }
+            .to_str()
+            .unwrap();
+        assert_eq!(isa.starts_with("sme"), sme, "{isa}");
     }
 }

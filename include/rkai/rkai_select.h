@@ -57,7 +57,11 @@ extern "C" {
 /// best kernel of the family for `shape` (`RKAI_SHAPE_GEMV` or `RKAI_SHAPE_GEMM`) that this
 /// CPU runs using only the `RKAI_FEATURE_*` bits in `feature_mask` (`RKAI_FEATURES_ALL`: no
 /// restriction; the `RKAI_FEATURES` environment variable restricts further) and returns 0,
-/// or returns -1 when no kernel of the family runs. The GEMV and the GEMM chosen under the
+/// or returns -1 when no kernel of the family runs. Off AArch64 (every kernel portable) only
+/// NEON kernels are chosen unless `feature_mask` holds `RKAI_SELECT_EMULATE`. SVE and SME
+/// packed formats depend on the vector length of the machine that packs them: use packed
+/// data only where `kai_get_sme_vector_length_u8()` (SME) or the SVE length is the same.
+/// The GEMV and the GEMM chosen under the
 /// same features read one packed RHS format: pack weights once with the choice's nr, kr, sr.
 /// `RKAI_LOG_SELECTION=1` logs each choice to stderr.
 

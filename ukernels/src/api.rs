@@ -148,7 +148,8 @@ impl Kernel {
         let features = if cfg!(target_arch = "aarch64") {
             Features::detect()
         } else {
-            Features(u32::MAX) // every kernel runs through its portable implementation
+            // Portable paths only: the NEON formats, as the C selection without emulation.
+            Features::WITHOUT_VECTOR_LENGTH
         };
         let pair = select::best_pair(family, features, arch::sve_lanes32())
             .ok_or(Error::NotSupportedByCpu(family.dir()))?;

@@ -92,6 +92,14 @@ impl Features {
         Features(all)
     };
 
+    /// The features whose kernels pack data independently of any vector length (NEON and its
+    /// extensions): what selection assumes on a host that runs every kernel through its portable
+    /// path (x86_64), where an SVE or SME format would be tied to a vector length the host does
+    /// not have. Kernels needing more are chosen there only on explicit request (`rkai.h`:
+    /// `RKAI_SELECT_EMULATE`).
+    pub const WITHOUT_VECTOR_LENGTH: Features =
+        Features(Self::NEON.0 | Self::DOTPROD.0 | Self::I8MM.0 | Self::BF16.0 | Self::FP16.0);
+
     /// No features.
     pub const fn empty() -> Self {
         Features(0)
