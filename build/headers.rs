@@ -343,7 +343,10 @@ fn select_header() -> String {
              const char* rhs_packer;\n    \
              /// A packer writing its LHS format (call it with the kernel's mr, kr, sr), or NULL\n    \
              /// where the kernel reads the LHS unpacked. GEMV and GEMM may need different ones.\n    \
-             const char* lhs_packer;\n}};\n\n\
+             const char* lhs_packer;\n    \
+             /// Bytes of the vector whose length its packed operands are laid out for on this\n    \
+             /// machine (0: none), as `rkai_packed_vector_bytes(name)`: keep it with packed weights.\n    \
+             size_t packed_vector_bytes;\n}};\n\n\
              /// Chooses a `{dir}` kernel; see the top of this header.\n\
              int rkai_select_{dir}(uint32_t shape, uint32_t feature_mask, struct rkai_{dir}_choice* choice);\n"
         )

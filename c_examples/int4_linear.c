@@ -457,7 +457,10 @@ int main(void) {
         }
         const struct variant v = {role, chosen[s].name, 0, chosen[s].isa, s == 0 ? 1 : (size_t)M_MAX,
                                   chosen[s].ukernel, rhs_packer_of(chosen[s].rhs_packer)};
-        printf("[%s] isa %s, RHS packer %s\n", role, chosen[s].isa, chosen[s].rhs_packer);
+        /* A framework caching packed weights stores packed_vector_bytes with them and repacks
+         * where it differs (SVE and SME formats follow the machine's vector length). */
+        printf("[%s] isa %s, RHS packer %s, packed for %zu-byte vectors\n", role, chosen[s].isa,
+               chosen[s].rhs_packer, chosen[s].packed_vector_bytes);
         failures += run_variant(&v, &layer);
         ++ran;
     }

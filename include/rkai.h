@@ -90,6 +90,18 @@ const char *rkai_get_kleidiai_version(void);
 /// CPU features detected at run time, as `RKAI_FEATURE_*` bits (0 on non-Arm targets).
 uint32_t rkai_get_cpu_features(void);
 
+/// Bytes of the vector whose length the packed operands (weights and activations) of the kernel
+/// `name` are laid out for on this machine: the SVE vector length for SVE kernels whose tile
+/// follows it, the streaming (SME) vector length for SME kernels, 0 where the layout follows no
+/// vector length (NEON kernels). Packed data is usable only where the value equals the one at
+/// packing: keep it with cached weights. `name` is the kernel's symbol stem with or without its
+/// `kai_` (`rkai_`) prefix, e.g. `"matmul_clamp_f32_qai8dxp1vlx8_qsi4cxp4vlx8_1vlx4vl_sme2_mopa"`.
+/// Returns `SIZE_MAX` for a name that is no kernel of rkai's (or NULL).
+///
+/// # Safety
+/// `name` is NULL or a NUL-terminated string.
+uintptr_t rkai_packed_vector_bytes(const char *name);
+
 #ifdef __cplusplus
 }  // extern "C"
 #endif  // __cplusplus

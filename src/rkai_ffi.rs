@@ -68,3 +68,30 @@ pub extern "C" fn rkai_get_kleidiai_version() -> *const c_char {
 pub extern "C" fn rkai_get_cpu_features() -> u32 {
     crate::core_kind::detected_features().0
 }
+
+/// Bytes of the vector whose length the packed operands (weights and activations) of the kernel
+/// `name` are laid out for on this machine: the SVE vector length for SVE kernels whose tile
+/// follows it, the streaming (SME) vector length for SME kernels, 0 where the layout follows no
+/// vector length (NEON kernels). Packed data is usable only where the value equals the one at
+/// packing: keep it with cached weights. `name` is the kernel's symbol stem with or without its
+/// `kai_` (`rkai_`) prefix, e.g. `"matmul_clamp_f32_qai8dxp1vlx8_qsi4cxp4vlx8_1vlx4vl_sme2_mopa"`.
+/// Returns `SIZE_MAX` for a name that is no kernel of rkai's (or NULL).
+///
+/// # Safety
+/// `name` is NULL or a NUL-terminated string.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn rkai_packed_vector_bytes(name: *const c_char) -> usize {
+    if name.is_null() {
+        return usize::MAX;
+    }
+    // SAFETY: the caller passes a NUL-terminated string.
+    let name = unsafe { core::ffi::CStr::from_ptr(name) };
+    let Ok(name) = name.to_str() else {
+        return usize::MAX;
+    };
+    let stem = name
+        .strip_prefix("kai_")
+        .or_else(|| name.strip_prefix("rkai_"))
+        .unwrap_or(name);
+    rkai_ukernels::catalog::kernel(stem).map_or(usize::MAX, |k| k.packed_vector_bytes())
+}

@@ -130,7 +130,8 @@ pub struct Choice {
 /// `rkai_select_<family>`: writes the chosen kernel's interface struct and names to `choice`
 /// (`struct rkai_<family>_choice`: the family's `kai_*_ukernel` function table, then the kernel
 /// name, its ISA name, the name of an RHS packer writing its format and the name of an LHS packer
-/// writing its format or NULL, all `const char*`). `table` holds every kernel of the family.
+/// writing its format or NULL, all `const char*`, then the `size_t` vector length its packed
+/// data is laid out for, [`MatmulKernel::packed_vector_bytes`]). `table` holds every kernel of the family.
 /// Returns 0, or -1 (leaving `choice` untouched) when no kernel of the family runs.
 ///
 /// # Safety
@@ -170,10 +171,18 @@ pub unsafe fn c_select(
     let fields = (chosen.functions.iter().map(|f| f.0.cast::<c_void>()))
         .chain(names.into_iter().map(|p| p.cast::<c_void>()));
     let out = choice.cast::<*const c_void>();
+    let mut written = 0;
     for (i, field) in fields.enumerate() {
         // SAFETY: the struct is a run of pointer-sized fields (the family's function pointers
         // then four string pointers), all within the caller's struct.
         unsafe { out.add(i).write(field) };
+        written = i + 1;
     }
+    // SAFETY: the last field, a `size_t` (pointer-sized on every target rkai builds for).
+    unsafe {
+        out.add(written)
+            .cast::<usize>()
+            .write(kernel.packed_vector_bytes())
+    };
     0
 }

@@ -377,7 +377,8 @@ fn headers_compile_as_c99_and_cpp17_with_kleidiai_layouts() {
          SA(sizeof(struct kai_rhs_pack_qsi8cx_params) == 8, \"qsi8cx params\");\n\
          SA(sizeof(struct kai_matmul_requantize32_params) == 12, \"requantize params\");\n\
          SA(sizeof(struct kai_matmul_clamp_f32_qai8dxp_qsi4cxp_ukernel) == 11 * sizeof(void*), \"interface\");\n\
-         SA(sizeof(struct rkai_matmul_clamp_f32_qai8dxp_qsi4cxp_choice) == 15 * sizeof(void*), \"choice\");\n\
+         SA(sizeof(struct rkai_matmul_clamp_f32_qai8dxp_qsi4cxp_choice) == 16 * sizeof(void*), \"choice\");\n\
+         SA(offsetof(struct rkai_matmul_clamp_f32_qai8dxp_qsi4cxp_choice, packed_vector_bytes) == 15 * sizeof(void*), \"choice order\");\n\
          SA(kai_dt_f32 == 0x0411 && kai_dt_bf16 == 0x0213 && kai_dt_int8 == 0x0124 && kai_dt_bool == 0x0441, \"dt\");\n\
          SA(KAI_SME_VEC_LENGTH_MAX_BYTES == 256, \"sme max\");\n\
          SA(sizeof(struct kai_matmul_pack_rhs_uker_api) == 9 * sizeof(void*), \"pack rhs api\");\n\

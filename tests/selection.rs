@@ -478,9 +478,9 @@ fn c_entry_point_hands_out_the_kernel_functions() {
                 .filter(|f| rkai::cabi::interface_member(family, f.field).is_some())
                 .collect();
             let n = members.len();
-            let mut choice = vec![std::ptr::null::<std::ffi::c_void>(); n + 4];
+            let mut choice = vec![std::ptr::null::<std::ffi::c_void>(); n + 5];
             let entry = rkai::capi::exports::select_function(family).unwrap();
-            // SAFETY: `choice` has room for the family's functions and four names.
+            // SAFETY: `choice` has room for the family's functions, four names and a size.
             let status = unsafe { entry(shape, RKAI_FEATURES_ALL, choice.as_mut_ptr().cast()) };
             let Some(k) = chosen(family, class) else {
                 assert_eq!(status, -1);
@@ -510,6 +510,12 @@ fn c_entry_point_hands_out_the_kernel_functions() {
                 Some(p) => assert_eq!(text(choice[n + 3]), format!("kai_{}", p.name)),
                 None => assert!(choice[n + 3].is_null(), "{}: no LHS packer", k.stem),
             }
+            assert_eq!(
+                choice[n + 4] as usize,
+                k.packed_vector_bytes(),
+                "{}",
+                k.stem
+            );
         }
     }
 }
@@ -641,8 +647,8 @@ fn sve_and_sme_kernels_need_an_explicit_request_off_arm() {
     let n = family.c_functions().len();
     let entry = rkai::capi::exports::select_function(family).unwrap();
     for (mask, sme) in [(RKAI_FEATURES_ALL, false), (EMULATE.0, true)] {
-        let mut choice = vec![std::ptr::null::<std::ffi::c_void>(); n + 4];
-        // SAFETY: `choice` has room for the family's functions and four names.
+        let mut choice = vec![std::ptr::null::<std::ffi::c_void>(); n + 5];
+        // SAFETY: `choice` has room for the family's functions, four names and a size.
         assert_eq!(
             unsafe { entry(RKAI_SHAPE_GEMM, mask, choice.as_mut_ptr().cast()) },
             0
@@ -653,4 +659,51 @@ fn sve_and_sme_kernels_need_an_explicit_request_off_arm() {
             .unwrap();
         assert_eq!(isa.starts_with("sme"), sme, "{isa}");
     }
+}
+
+/// `rkai_packed_vector_bytes` names the vector length each kernel's packed data follows: the
+/// streaming length for SME kernels, the SVE length for SVE kernels whose tile follows it, 0 for
+/// the NEON kernels (and SVE ones that run at one length only); unknown names give SIZE_MAX.
+#[test]
+fn packed_data_names_its_vector_length() {
+    use rkai::rkai_ffi::rkai_packed_vector_bytes;
+    use rkai::ukernels::arch;
+    use std::ffi::CString;
+    let query = |name: &str| {
+        let name = CString::new(name).unwrap();
+        // SAFETY: a NUL-terminated string.
+        unsafe { rkai_packed_vector_bytes(name.as_ptr()) }
+    };
+    let (mut sme, mut sve, mut none) = (0, 0, 0);
+    for k in rkai::ukernels::catalog::KERNELS {
+        let want = if k.isa.is_streaming() {
+            sme += 1;
+            4 * arch::sme_lanes32()
+        } else if k.tile() != k.base_tile
+            || k.stem.contains("vl") && k.isa.features().contains(Features::SVE)
+        {
+            sve += 1;
+            4 * arch::sve_lanes32()
+        } else {
+            none += 1;
+            0
+        };
+        assert_eq!(query(k.stem), want, "{}", k.stem);
+        assert_eq!(
+            query(&format!("{}_{}", k.prefix(), k.stem)),
+            want,
+            "{}",
+            k.stem
+        );
+    }
+    assert!(
+        sme > 30 && sve > 0 && none > 30,
+        "{sme} SME, {sve} SVE, {none} other"
+    );
+    assert_eq!(query("matmul_clamp_f32_no_such_kernel"), usize::MAX);
+    // SAFETY: NULL is allowed.
+    assert_eq!(
+        unsafe { rkai_packed_vector_bytes(std::ptr::null()) },
+        usize::MAX
+    );
 }

@@ -78,6 +78,9 @@ struct rkai_matmul_clamp_f32_qai8dxp_qsi4cxp_choice {
     /// A packer writing its LHS format (call it with the kernel's mr, kr, sr), or NULL
     /// where the kernel reads the LHS unpacked. GEMV and GEMM may need different ones.
     const char* lhs_packer;
+    /// Bytes of the vector whose length its packed operands are laid out for on this
+    /// machine (0: none), as `rkai_packed_vector_bytes(name)`: keep it with packed weights.
+    size_t packed_vector_bytes;
 };
 
 /// Chooses a `matmul_clamp_f32_qai8dxp_qsi4cxp` kernel; see the top of this header.
@@ -96,6 +99,9 @@ struct rkai_matmul_clamp_f32_qai8dxp_qsi8cxp_choice {
     /// A packer writing its LHS format (call it with the kernel's mr, kr, sr), or NULL
     /// where the kernel reads the LHS unpacked. GEMV and GEMM may need different ones.
     const char* lhs_packer;
+    /// Bytes of the vector whose length its packed operands are laid out for on this
+    /// machine (0: none), as `rkai_packed_vector_bytes(name)`: keep it with packed weights.
+    size_t packed_vector_bytes;
 };
 
 /// Chooses a `matmul_clamp_f32_qai8dxp_qsi8cxp` kernel; see the top of this header.
@@ -114,6 +120,9 @@ struct rkai_matmul_clamp_f32_qai8dxp_qsi4c32p_choice {
     /// A packer writing its LHS format (call it with the kernel's mr, kr, sr), or NULL
     /// where the kernel reads the LHS unpacked. GEMV and GEMM may need different ones.
     const char* lhs_packer;
+    /// Bytes of the vector whose length its packed operands are laid out for on this
+    /// machine (0: none), as `rkai_packed_vector_bytes(name)`: keep it with packed weights.
+    size_t packed_vector_bytes;
 };
 
 /// Chooses a `matmul_clamp_f32_qai8dxp_qsi4c32p` kernel; see the top of this header.
@@ -132,6 +141,9 @@ struct rkai_matmul_clamp_f32_qai8dxp_qsu2cxp_choice {
     /// A packer writing its LHS format (call it with the kernel's mr, kr, sr), or NULL
     /// where the kernel reads the LHS unpacked. GEMV and GEMM may need different ones.
     const char* lhs_packer;
+    /// Bytes of the vector whose length its packed operands are laid out for on this
+    /// machine (0: none), as `rkai_packed_vector_bytes(name)`: keep it with packed weights.
+    size_t packed_vector_bytes;
 };
 
 /// Chooses a `matmul_clamp_f32_qai8dxp_qsu2cxp` kernel; see the top of this header.
@@ -150,6 +162,9 @@ struct rkai_matmul_clamp_bf16_qai8dxp_qsi4c32p_choice {
     /// A packer writing its LHS format (call it with the kernel's mr, kr, sr), or NULL
     /// where the kernel reads the LHS unpacked. GEMV and GEMM may need different ones.
     const char* lhs_packer;
+    /// Bytes of the vector whose length its packed operands are laid out for on this
+    /// machine (0: none), as `rkai_packed_vector_bytes(name)`: keep it with packed weights.
+    size_t packed_vector_bytes;
 };
 
 /// Chooses a `matmul_clamp_bf16_qai8dxp_qsi4c32p` kernel; see the top of this header.
@@ -168,6 +183,9 @@ struct rkai_matmul_clamp_bf16_qai8dxp_qsi4cxp_choice {
     /// A packer writing its LHS format (call it with the kernel's mr, kr, sr), or NULL
     /// where the kernel reads the LHS unpacked. GEMV and GEMM may need different ones.
     const char* lhs_packer;
+    /// Bytes of the vector whose length its packed operands are laid out for on this
+    /// machine (0: none), as `rkai_packed_vector_bytes(name)`: keep it with packed weights.
+    size_t packed_vector_bytes;
 };
 
 /// Chooses a `matmul_clamp_bf16_qai8dxp_qsi4cxp` kernel; see the top of this header.
@@ -186,6 +204,9 @@ struct rkai_matmul_clamp_f16_qai8dxp_qsi4cxp_choice {
     /// A packer writing its LHS format (call it with the kernel's mr, kr, sr), or NULL
     /// where the kernel reads the LHS unpacked. GEMV and GEMM may need different ones.
     const char* lhs_packer;
+    /// Bytes of the vector whose length its packed operands are laid out for on this
+    /// machine (0: none), as `rkai_packed_vector_bytes(name)`: keep it with packed weights.
+    size_t packed_vector_bytes;
 };
 
 /// Chooses a `matmul_clamp_f16_qai8dxp_qsi4cxp` kernel; see the top of this header.
@@ -204,6 +225,9 @@ struct rkai_matmul_clamp_f16_qai8dxp_qsi8cxp_choice {
     /// A packer writing its LHS format (call it with the kernel's mr, kr, sr), or NULL
     /// where the kernel reads the LHS unpacked. GEMV and GEMM may need different ones.
     const char* lhs_packer;
+    /// Bytes of the vector whose length its packed operands are laid out for on this
+    /// machine (0: none), as `rkai_packed_vector_bytes(name)`: keep it with packed weights.
+    size_t packed_vector_bytes;
 };
 
 /// Chooses a `matmul_clamp_f16_qai8dxp_qsi8cxp` kernel; see the top of this header.
@@ -222,6 +246,9 @@ struct rkai_matmul_clamp_f32_qsi8d32p_qsi4c32p_choice {
     /// A packer writing its LHS format (call it with the kernel's mr, kr, sr), or NULL
     /// where the kernel reads the LHS unpacked. GEMV and GEMM may need different ones.
     const char* lhs_packer;
+    /// Bytes of the vector whose length its packed operands are laid out for on this
+    /// machine (0: none), as `rkai_packed_vector_bytes(name)`: keep it with packed weights.
+    size_t packed_vector_bytes;
 };
 
 /// Chooses a `matmul_clamp_f32_qsi8d32p_qsi4c32p` kernel; see the top of this header.
@@ -240,6 +267,9 @@ struct rkai_matmul_clamp_f32_qsi8d32p_qai4c32p_choice {
     /// A packer writing its LHS format (call it with the kernel's mr, kr, sr), or NULL
     /// where the kernel reads the LHS unpacked. GEMV and GEMM may need different ones.
     const char* lhs_packer;
+    /// Bytes of the vector whose length its packed operands are laid out for on this
+    /// machine (0: none), as `rkai_packed_vector_bytes(name)`: keep it with packed weights.
+    size_t packed_vector_bytes;
 };
 
 /// Chooses a `matmul_clamp_f32_qsi8d32p_qai4c32p` kernel; see the top of this header.
@@ -258,6 +288,9 @@ struct rkai_matmul_clamp_f16_qsi8d32p_qai4c32p_choice {
     /// A packer writing its LHS format (call it with the kernel's mr, kr, sr), or NULL
     /// where the kernel reads the LHS unpacked. GEMV and GEMM may need different ones.
     const char* lhs_packer;
+    /// Bytes of the vector whose length its packed operands are laid out for on this
+    /// machine (0: none), as `rkai_packed_vector_bytes(name)`: keep it with packed weights.
+    size_t packed_vector_bytes;
 };
 
 /// Chooses a `matmul_clamp_f16_qsi8d32p_qai4c32p` kernel; see the top of this header.
@@ -276,6 +309,9 @@ struct rkai_matmul_clamp_f32_f32_f32p_choice {
     /// A packer writing its LHS format (call it with the kernel's mr, kr, sr), or NULL
     /// where the kernel reads the LHS unpacked. GEMV and GEMM may need different ones.
     const char* lhs_packer;
+    /// Bytes of the vector whose length its packed operands are laid out for on this
+    /// machine (0: none), as `rkai_packed_vector_bytes(name)`: keep it with packed weights.
+    size_t packed_vector_bytes;
 };
 
 /// Chooses a `matmul_clamp_f32_f32_f32p` kernel; see the top of this header.
@@ -294,6 +330,9 @@ struct rkai_matmul_clamp_f16_f16_f16p_choice {
     /// A packer writing its LHS format (call it with the kernel's mr, kr, sr), or NULL
     /// where the kernel reads the LHS unpacked. GEMV and GEMM may need different ones.
     const char* lhs_packer;
+    /// Bytes of the vector whose length its packed operands are laid out for on this
+    /// machine (0: none), as `rkai_packed_vector_bytes(name)`: keep it with packed weights.
+    size_t packed_vector_bytes;
 };
 
 /// Chooses a `matmul_clamp_f16_f16_f16p` kernel; see the top of this header.
@@ -312,6 +351,9 @@ struct rkai_matmul_clamp_f32_bf16p_bf16p_choice {
     /// A packer writing its LHS format (call it with the kernel's mr, kr, sr), or NULL
     /// where the kernel reads the LHS unpacked. GEMV and GEMM may need different ones.
     const char* lhs_packer;
+    /// Bytes of the vector whose length its packed operands are laid out for on this
+    /// machine (0: none), as `rkai_packed_vector_bytes(name)`: keep it with packed weights.
+    size_t packed_vector_bytes;
 };
 
 /// Chooses a `matmul_clamp_f32_bf16p_bf16p` kernel; see the top of this header.
@@ -330,6 +372,9 @@ struct rkai_matmul_clamp_f16_bf16p_bf16p_choice {
     /// A packer writing its LHS format (call it with the kernel's mr, kr, sr), or NULL
     /// where the kernel reads the LHS unpacked. GEMV and GEMM may need different ones.
     const char* lhs_packer;
+    /// Bytes of the vector whose length its packed operands are laid out for on this
+    /// machine (0: none), as `rkai_packed_vector_bytes(name)`: keep it with packed weights.
+    size_t packed_vector_bytes;
 };
 
 /// Chooses a `matmul_clamp_f16_bf16p_bf16p` kernel; see the top of this header.
@@ -348,6 +393,9 @@ struct rkai_matmul_clamp_fp32_bf16p_bf16p_choice {
     /// A packer writing its LHS format (call it with the kernel's mr, kr, sr), or NULL
     /// where the kernel reads the LHS unpacked. GEMV and GEMM may need different ones.
     const char* lhs_packer;
+    /// Bytes of the vector whose length its packed operands are laid out for on this
+    /// machine (0: none), as `rkai_packed_vector_bytes(name)`: keep it with packed weights.
+    size_t packed_vector_bytes;
 };
 
 /// Chooses a `matmul_clamp_fp32_bf16p_bf16p` kernel; see the top of this header.
@@ -366,6 +414,9 @@ struct rkai_imatmul_clamp_f32_f32_f32p_choice {
     /// A packer writing its LHS format (call it with the kernel's mr, kr, sr), or NULL
     /// where the kernel reads the LHS unpacked. GEMV and GEMM may need different ones.
     const char* lhs_packer;
+    /// Bytes of the vector whose length its packed operands are laid out for on this
+    /// machine (0: none), as `rkai_packed_vector_bytes(name)`: keep it with packed weights.
+    size_t packed_vector_bytes;
 };
 
 /// Chooses a `imatmul_clamp_f32_f32_f32p` kernel; see the top of this header.
@@ -384,6 +435,9 @@ struct rkai_matmul_clamp_f32_f16p_qsi4c32p_choice {
     /// A packer writing its LHS format (call it with the kernel's mr, kr, sr), or NULL
     /// where the kernel reads the LHS unpacked. GEMV and GEMM may need different ones.
     const char* lhs_packer;
+    /// Bytes of the vector whose length its packed operands are laid out for on this
+    /// machine (0: none), as `rkai_packed_vector_bytes(name)`: keep it with packed weights.
+    size_t packed_vector_bytes;
 };
 
 /// Chooses a `matmul_clamp_f32_f16p_qsi4c32p` kernel; see the top of this header.
@@ -402,6 +456,9 @@ struct rkai_matmul_clamp_f32_f32p_f32p_choice {
     /// A packer writing its LHS format (call it with the kernel's mr, kr, sr), or NULL
     /// where the kernel reads the LHS unpacked. GEMV and GEMM may need different ones.
     const char* lhs_packer;
+    /// Bytes of the vector whose length its packed operands are laid out for on this
+    /// machine (0: none), as `rkai_packed_vector_bytes(name)`: keep it with packed weights.
+    size_t packed_vector_bytes;
 };
 
 /// Chooses a `matmul_clamp_f32_f32p_f32p` kernel; see the top of this header.
@@ -420,6 +477,9 @@ struct rkai_matmul_clamp_f16_f16p_f16p_choice {
     /// A packer writing its LHS format (call it with the kernel's mr, kr, sr), or NULL
     /// where the kernel reads the LHS unpacked. GEMV and GEMM may need different ones.
     const char* lhs_packer;
+    /// Bytes of the vector whose length its packed operands are laid out for on this
+    /// machine (0: none), as `rkai_packed_vector_bytes(name)`: keep it with packed weights.
+    size_t packed_vector_bytes;
 };
 
 /// Chooses a `matmul_clamp_f16_f16p_f16p` kernel; see the top of this header.
@@ -438,6 +498,9 @@ struct rkai_imatmul_clamp_f32_f32p_f32p_choice {
     /// A packer writing its LHS format (call it with the kernel's mr, kr, sr), or NULL
     /// where the kernel reads the LHS unpacked. GEMV and GEMM may need different ones.
     const char* lhs_packer;
+    /// Bytes of the vector whose length its packed operands are laid out for on this
+    /// machine (0: none), as `rkai_packed_vector_bytes(name)`: keep it with packed weights.
+    size_t packed_vector_bytes;
 };
 
 /// Chooses a `imatmul_clamp_f32_f32p_f32p` kernel; see the top of this header.

@@ -399,6 +399,21 @@ impl MatmulKernel {
         }
     }
 
+    /// Bytes of the vector whose length this kernel's packed operands are laid out for on this
+    /// machine: the SVE vector for the kernels whose tile follows it, the streaming vector for the
+    /// SME ones, 0 where the layout follows no vector length (NEON, and the SVE kernels that run
+    /// at one length only). Data packed where this differs is laid out for another tile: a
+    /// framework keeps the value with its packed weights and repacks when it changes.
+    pub fn packed_vector_bytes(&self) -> usize {
+        match self.columns {
+            Columns::Fixed | Columns::FixedAtSve256 => 0,
+            Columns::PerSveLane32 => 4 * crate::arch::sve_lanes32(),
+            Columns::PerSmeLane32 | Columns::RowsAndColumnsPerSmeLane32 => {
+                4 * crate::arch::sme_lanes32()
+            }
+        }
+    }
+
     /// Whether one step of the kernel is one LHS row (a GEMV's tile).
     pub const fn steps_one_row(&self) -> bool {
         self.base_tile.m_step == 1 && !self.columns.scales_rows()
