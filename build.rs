@@ -11,6 +11,8 @@ mod cabi;
 mod dwconv;
 #[path = "build/headers.rs"]
 mod headers;
+#[path = "build/select_api.rs"]
+mod select_api;
 #[path = "build/shims.rs"]
 mod shims;
 

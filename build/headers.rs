@@ -2,6 +2,7 @@
 //! `rkai.h` whose types come from Rust through cbindgen.
 
 use crate::cabi::{self, CFunction, CSurface};
+use crate::select_api::{self, Layout};
 use rkai_ukernels::catalog::{KERNELS, PACKERS, UKER_RHS_PACKERS};
 use rkai_ukernels::family::Family;
 use rkai_ukernels::kernel::Columns;
@@ -307,11 +308,101 @@ fn rkai_h(manifest_dir: &Path) -> String {
 }
 
 /// `rkai/rkai_select.h`: one choice struct and one `rkai_select_<family>` per family.
+/// A packer struct of the typed selection: the packer's name, then its functions.
+fn packer_struct(out: &mut String, s: &select_api::PackerStruct, what: &str) {
+    writeln!(
+        out,
+        "/// {what}: the packer's name (`kai_...`) and KleidiAI's functions of it, NULL where it\n\
+         /// has no such function.\nstruct {} {{\n    const char* name;",
+        s.c_name
+    )
+    .unwrap();
+    for f in &s.members {
+        writeln!(out, "    {};", s.member_declaration(f)).unwrap();
+    }
+    out.push_str("};\n\n");
+}
+
+/// `rkai_select_<family>_<layout>` of `family`: its packer structs, its selection struct and the
+/// entry point, for each weight layout one of its packers reads.
+fn typed_selection(out: &mut String, family: Family) {
+    let dir = family.dir();
+    let lhs = select_api::lhs_struct(family);
+    if let Some(l) = &lhs {
+        packer_struct(out, l, &format!("An LHS packer of `{dir}`"));
+    }
+    for layout in Layout::ALL {
+        let Some(rhs) = select_api::rhs_struct(family, layout) else {
+            continue;
+        };
+        let name = layout.name();
+        let what = format!(
+            "An RHS packer of `{dir}` for {} weights",
+            layout_words(layout)
+        );
+        packer_struct(out, &rhs, &what);
+        writeln!(
+            out,
+            "/// The best `{dir}` pair for {words} weights on this CPU (see the top of this header).\n\
+             struct rkai_{dir}_selection_{name} {{\n    \
+             /// The GEMV (m = 1) and the GEMM: both read the weights `rhs_packer` packs.\n    \
+             struct rkai_{dir}_choice gemv;\n    \
+             struct rkai_{dir}_choice gemm;\n    \
+             /// Packs the weights once, with the GEMM's nr, kr and sr.\n    \
+             struct {rhs} rhs_packer;",
+            words = layout_words(layout),
+            rhs = rhs.c_name,
+        )
+        .unwrap();
+        if let Some(l) = &lhs {
+            writeln!(
+                out,
+                "    /// The LHS packer of each kernel (all NULL where it reads the LHS unpacked).\n    \
+                 struct {0} gemv_lhs_packer;\n    struct {0} gemm_lhs_packer;",
+                l.c_name
+            )
+            .unwrap();
+        }
+        writeln!(
+            out,
+            "}};\n\n\
+             /// Chooses the best `{dir}` pair that has a packer for {words} weights; see the top\n\
+             /// of this header. Returns 0, or -1 (leaving `selection` untouched) when none runs.\n\
+             int rkai_select_{dir}_{name}(uint32_t feature_mask, struct rkai_{dir}_selection_{name}* selection);\n",
+            words = layout_words(layout),
+        )
+        .unwrap();
+    }
+}
+
+fn layout_words(layout: Layout) -> &'static str {
+    match layout {
+        Layout::Nxk => "N x K",
+        Layout::Kxn => "K x N",
+    }
+}
+
 fn select_header() -> String {
     let families: Vec<Family> = select::families().collect();
+    // The packers of the typed selection structs declare the types their functions take.
+    let mut packer_headers: Vec<String> = Vec::new();
+    for &family in &families {
+        let rhs = Layout::ALL.map(|l| select_api::rhs_struct(family, l));
+        let structs = rhs
+            .into_iter()
+            .flatten()
+            .chain(select_api::lhs_struct(family));
+        for p in structs.flat_map(|s| s.packers) {
+            let path = format!("kai/ukernels/matmul/pack/kai_{}.h", p.name);
+            if !packer_headers.contains(&path) {
+                packer_headers.push(path);
+            }
+        }
+    }
     let includes: Vec<String> = families
         .iter()
         .map(|&f| interface_path(f))
+        .chain(packer_headers)
         .chain(["rkai.h".to_string()])
         .collect();
     let includes: Vec<&str> = includes.iter().map(String::as_str).collect();
@@ -328,7 +419,13 @@ fn select_header() -> String {
          /// data only where `kai_get_sme_vector_length_u8()` (SME) or the SVE length is the same.\n\
          /// The GEMV and the GEMM chosen under the\n\
          /// same features read one packed RHS format: pack weights once with the choice's nr, kr, sr.\n\
-         /// `RKAI_LOG_SELECTION=1` logs each choice to stderr.\n\n",
+         /// `RKAI_LOG_SELECTION=1` logs each choice to stderr.\n\
+         ///\n\
+         /// Typed selection: `rkai_select_<family>_nxk(feature_mask, &selection)` (weights of N rows\n\
+         /// of K values) and `_kxn` (K rows of N values), where the family has a packer for that\n\
+         /// layout, write the best GEMV/GEMM pair that packer serves together with KleidiAI's\n\
+         /// functions of the RHS packer and of each kernel's LHS packer (typed function pointers,\n\
+         /// NULL where a packer lacks a function or a kernel reads its LHS unpacked).\n\n",
     );
     for family in families {
         let dir = family.dir();
@@ -351,6 +448,7 @@ fn select_header() -> String {
              int rkai_select_{dir}(uint32_t shape, uint32_t feature_mask, struct rkai_{dir}_choice* choice);\n"
         )
         .unwrap();
+        typed_selection(&mut out, family);
     }
     close(&mut out);
     out

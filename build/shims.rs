@@ -1,6 +1,7 @@
 //! Rust side of the C ABI: one exported function per catalog entry and C function.
 
 use crate::cabi::{CFunction, CSurface};
+use crate::select_api::{self, Layout, PackerStruct};
 use rkai_ukernels::catalog::{
     KERNEL_FOLDERS, KERNELS, PACKER_MODULES, PACKERS, UKER_RHS_PACKER_MODULES, UKER_RHS_PACKERS,
 };
@@ -194,6 +195,45 @@ fn emit_selection(out: &mut String) {
         .expect("write to String");
     }
     out.push_str("    }\n}\n\n");
+    out.push_str(
+        "/// The generated `rkai_select_<family>_<layout>` entry point (`layout` \"nxk\" or \"kxn\") with\n\
+         /// the member names of its RHS and LHS packer structs, if the family has a packer for that\n\
+         /// layout.\n\
+         #[allow(clippy::type_complexity)]\n\
+         pub fn typed_select_function(family: rkai_ukernels::family::Family, layout: &str) -> \
+         Option<(unsafe extern \"C\" fn(u32, *mut core::ffi::c_void) -> i32, &'static [&'static str], \
+         &'static [&'static str])> {\n    match (family, layout) {\n",
+    );
+    for family in select::families() {
+        let lhs: Vec<String> = select_api::lhs_struct(family)
+            .map(|s| {
+                s.members
+                    .iter()
+                    .map(|m| format!("\"{}\"", m.field))
+                    .collect()
+            })
+            .unwrap_or_default();
+        for layout in Layout::ALL {
+            if let Some(rhs) = select_api::rhs_struct(family, layout) {
+                let rhs: Vec<String> = rhs
+                    .members
+                    .iter()
+                    .map(|m| format!("\"{}\"", m.field))
+                    .collect();
+                writeln!(
+                    out,
+                    "        (rkai_ukernels::family::Family::{family:?}, \"{l}\") => \
+                     Some((rkai_select_{d}_{l}, &[{r}], &[{lh}])),",
+                    d = family.dir(),
+                    l = layout.name(),
+                    r = rhs.join(", "),
+                    lh = lhs.join(", "),
+                )
+                .expect("write to String");
+            }
+        }
+    }
+    out.push_str("        _ => None,\n    }\n}\n\n");
     for family in select::families() {
         let dir = family.dir();
         let table = format!("SELECT_{}", dir.to_uppercase());
@@ -249,6 +289,63 @@ fn emit_selection(out: &mut String) {
              // SAFETY: the caller upholds the C contract forwarded here.\n    \
              unsafe {{ crate::select::c_select(rkai_ukernels::family::Family::{family:?}, \
              {table}, \"rkai_select_{dir}\", shape, feature_mask, choice) }}\n}}\n"
+        )
+        .expect("write to String");
+        emit_typed_selection(out, family, &table);
+    }
+}
+
+/// The packer table of one struct of the typed selection: each packer's name and its functions
+/// in member order. Returns the table's name.
+fn emit_packer_table(out: &mut String, s: &PackerStruct) -> String {
+    let table = s.c_name.to_uppercase();
+    writeln!(out, "static {table}: &[crate::select::PackerFns] = &[").expect("write to String");
+    for p in &s.packers {
+        let functions: Vec<String> = s
+            .members
+            .iter()
+            .map(
+                |m| match p.kind.c_functions().iter().any(|f| f.field == m.field) {
+                    true => format!(
+                        "Some(crate::select::CFn(kai_{}_{} as *const ()))",
+                        m.verb, p.name
+                    ),
+                    false => "None".to_string(),
+                },
+            )
+            .collect();
+        writeln!(
+            out,
+            "    crate::select::PackerFns {{ stem: \"{0}\", name: c\"kai_{0}\", functions: &[{1}] }},",
+            p.name,
+            functions.join(", ")
+        )
+        .expect("write to String");
+    }
+    out.push_str("];\n");
+    table
+}
+
+/// `rkai_select_<family>_<layout>` of `family` for each weight layout its packers read.
+fn emit_typed_selection(out: &mut String, family: Family, kernels: &str) {
+    let dir = family.dir();
+    let lhs = select_api::lhs_struct(family).map(|s| emit_packer_table(out, &s));
+    let lhs = lhs.unwrap_or_else(|| "&[]".to_string());
+    for layout in Layout::ALL {
+        let Some(rhs) = select_api::rhs_struct(family, layout) else {
+            continue;
+        };
+        let rhs = emit_packer_table(out, &rhs);
+        let name = layout.name();
+        writeln!(
+            out,
+            "/// The best `{dir}` pair with its packers for {name} weights (see `rkai/rkai_select.h`).\n\
+             /// # Safety\n/// `selection` must point to a writable `struct rkai_{dir}_selection_{name}`.\n\
+             #[unsafe(no_mangle)]\npub unsafe extern \"C\" fn rkai_select_{dir}_{name}(feature_mask: u32, \
+             selection: *mut core::ffi::c_void) -> i32 {{\n    \
+             // SAFETY: the caller upholds the C contract forwarded here.\n    \
+             unsafe {{ crate::select::c_select_layout(rkai_ukernels::family::Family::{family:?}, \
+             {kernels}, ({rhs}, {lhs}), \"rkai_select_{dir}_{name}\", feature_mask, selection) }}\n}}\n"
         )
         .expect("write to String");
     }

@@ -87,12 +87,6 @@ struct rhs_packer {
 static const struct rhs_packer S16S0_PACKER = KAI_RHS_PACKER(rhs_pack_nxk_qsi4cxp_qs4cxs1s0);
 static const struct rhs_packer SEQUENTIAL_PACKER = KAI_RHS_PACKER(rhs_pack_nxk_qsi4cxps1s0_qsu4cxs1s0_neon);
 
-/* The N x K packer of the format a packer named `name` writes (rkai_select may name the K x N
- * packer of the same format). */
-static const struct rhs_packer* rhs_packer_of(const char* name) {
-    return strstr(name, "qsi4cxps1s0") != NULL ? &SEQUENTIAL_PACKER : &S16S0_PACKER;
-}
-
 struct variant {
     const char* role;
     const char* name;
@@ -408,14 +402,15 @@ int main(void) {
         bias[j] = rng_uniform(-0.5f, 0.5f);
     }
 
-    /* rkai's run-time selection: the best GEMV and GEMM of the family this CPU runs. Both read one
-     * packed RHS format, so a framework packs its weights once (with the choice's nr, kr, sr). */
-    struct rkai_matmul_clamp_f32_qai8dxp_qsi4cxp_choice chosen[2];
-    int selected[2];
-    for (int s = 0; s < 2; ++s) {
-        const uint32_t shape = s == 0 ? RKAI_SHAPE_GEMV : RKAI_SHAPE_GEMM;
-        selected[s] = rkai_select_matmul_clamp_f32_qai8dxp_qsi4cxp(shape, RKAI_FEATURES_ALL, &chosen[s]) == 0;
-    }
+    /* rkai's run-time selection for N x K weights: the best GEMV and GEMM of the family this CPU
+     * runs, with the functions of the packer writing the one RHS format both read (a framework
+     * packs its weights once, with the GEMM's nr, kr, sr) and of each kernel's LHS packer. */
+    struct rkai_matmul_clamp_f32_qai8dxp_qsi4cxp_selection_nxk selection;
+    const int found = rkai_select_matmul_clamp_f32_qai8dxp_qsi4cxp_nxk(RKAI_FEATURES_ALL, &selection) == 0;
+    const struct rkai_matmul_clamp_f32_qai8dxp_qsi4cxp_choice* chosen[2] = {&selection.gemv, &selection.gemm};
+    const int selected[2] = {found, found};
+    const struct rhs_packer selected_packer = {selection.rhs_packer.name, selection.rhs_packer.get_rhs_packed_size,
+                                               selection.rhs_packer.get_rhs_packed_offset, selection.rhs_packer.run};
 
     /* The reference covers the rows of the largest M among the kernels this CPU can run. */
     const size_t variant_count = sizeof(VARIANTS) / sizeof(VARIANTS[0]);
@@ -455,12 +450,13 @@ int main(void) {
             printf("[%s] none: no kernel of the family runs on this CPU\n", role);
             continue;
         }
-        const struct variant v = {role, chosen[s].name, 0, chosen[s].isa, s == 0 ? 1 : (size_t)M_MAX,
-                                  chosen[s].ukernel, rhs_packer_of(chosen[s].rhs_packer)};
+        const struct variant v = {role, chosen[s]->name, 0, chosen[s]->isa, s == 0 ? 1 : (size_t)M_MAX,
+                                  chosen[s]->ukernel, &selected_packer};
         /* A framework caching packed weights stores packed_vector_bytes with them and repacks
          * where it differs (SVE and SME formats follow the machine's vector length). */
-        printf("[%s] isa %s, RHS packer %s, packed for %zu-byte vectors\n", role, chosen[s].isa,
-               chosen[s].rhs_packer, chosen[s].packed_vector_bytes);
+        printf("[%s] isa %s, RHS packer %s, LHS packer %s, packed for %zu-byte vectors\n", role, chosen[s]->isa,
+               selection.rhs_packer.name, s == 0 ? selection.gemv_lhs_packer.name : selection.gemm_lhs_packer.name,
+               chosen[s]->packed_vector_bytes);
         failures += run_variant(&v, &layer);
         ++ran;
     }

@@ -22,6 +22,7 @@ use core::ptr;
 use rkai_ukernels::arch::{self, Features};
 use rkai_ukernels::family::Family;
 use rkai_ukernels::kernel::MatmulKernel;
+use rkai_ukernels::pack::kinds::Packer;
 use rkai_ukernels::select::{self as rank, Pair, Shape};
 
 pub use rkai_ukernels::select::Shape as ShapeClass;
@@ -80,6 +81,17 @@ pub fn best_kernel(family: Family, shape: Shape, mask: Features) -> Option<&'sta
     let features = allowed_features(mask);
     let chosen =
         rank::best_pair(family, features, arch::sve_lanes32()).map(|pair| pair.kernel(shape));
+    log_choice(family, shape, chosen, features);
+    chosen
+}
+
+/// With `RKAI_LOG_SELECTION` set, one line naming the choice for `shape` of `family`.
+fn log_choice(
+    family: Family,
+    shape: Shape,
+    chosen: Option<&'static MatmulKernel>,
+    features: Features,
+) {
     if sys::env_is_set(c"RKAI_LOG_SELECTION") {
         let mut line = Line::new();
         // Writing to a `Line` cannot fail.
@@ -100,7 +112,6 @@ pub fn best_kernel(family: Family, shape: Shape, mask: Features) -> Option<&'sta
         };
         line.flush();
     }
-    chosen
 }
 
 /// The address of a C function, as `rkai_select_*` writes it into an interface struct.
@@ -162,27 +173,126 @@ pub unsafe fn c_select(
     let Some(chosen) = table.iter().find(|c| ptr::eq(c.kernel, kernel)) else {
         return -1;
     };
-    let names = [
-        chosen.name.as_ptr(),
-        chosen.isa.as_ptr(),
-        chosen.rhs_packer.as_ptr(),
-        chosen.lhs_packer.map_or(ptr::null(), CStr::as_ptr),
-    ];
-    let fields = (chosen.functions.iter().map(|f| f.0.cast::<c_void>()))
-        .chain(names.into_iter().map(|p| p.cast::<c_void>()));
-    let out = choice.cast::<*const c_void>();
-    let mut written = 0;
-    for (i, field) in fields.enumerate() {
-        // SAFETY: the struct is a run of pointer-sized fields (the family's function pointers
-        // then four string pointers), all within the caller's struct.
-        unsafe { out.add(i).write(field) };
-        written = i + 1;
+    // SAFETY: `choice` is the caller's `struct rkai_<family>_choice`.
+    unsafe { write_words(choice.cast(), chosen.words()) };
+    0
+}
+
+impl Choice {
+    /// The words of its `struct rkai_<family>_choice`: the functions, four names and the
+    /// `size_t` packed vector length (pointer-sized on every target rkai builds for).
+    fn words(&self) -> impl Iterator<Item = *const c_void> {
+        let names = [
+            self.name.as_ptr(),
+            self.isa.as_ptr(),
+            self.rhs_packer.as_ptr(),
+            self.lhs_packer.map_or(ptr::null(), CStr::as_ptr),
+        ];
+        let size = ptr::without_provenance(self.kernel.packed_vector_bytes());
+        let functions = self.functions.iter().map(|f| f.0.cast::<c_void>());
+        functions
+            .chain(names.into_iter().map(|p| p.cast::<c_void>()))
+            .chain([size])
     }
-    // SAFETY: the last field, a `size_t` (pointer-sized on every target rkai builds for).
-    unsafe {
-        out.add(written)
-            .cast::<usize>()
-            .write(kernel.packed_vector_bytes())
+}
+
+/// Writes `words` one after another from `out`; returns the pointer past the last.
+///
+/// # Safety
+/// `out` has room for every word.
+unsafe fn write_words(
+    mut out: *mut *const c_void,
+    words: impl Iterator<Item = *const c_void>,
+) -> *mut *const c_void {
+    for word in words {
+        // SAFETY: within the caller's struct, a run of pointer-sized fields.
+        unsafe {
+            out.write(word);
+            out = out.add(1);
+        }
+    }
+    out
+}
+
+/// A packer `rkai_select_<family>_<layout>` may hand out: its name and its functions in the
+/// order of its `struct rkai_<family>_rhs_packer_<layout>` or `rkai_<family>_lhs_packer`
+/// (`None`: NULL).
+pub struct PackerFns {
+    /// Its catalog name (no `kai_` prefix).
+    pub stem: &'static str,
+    /// `kai_` and its name.
+    pub name: &'static CStr,
+    /// Its functions in member order.
+    pub functions: &'static [Option<CFn>],
+}
+
+impl PackerFns {
+    /// The words of its struct: the name, then the functions.
+    fn words(&self) -> impl Iterator<Item = *const c_void> {
+        let functions = self.functions.iter();
+        let functions = functions.map(|f| f.map_or(ptr::null(), |f| f.0.cast::<c_void>()));
+        [self.name.as_ptr().cast::<c_void>()]
+            .into_iter()
+            .chain(functions)
+    }
+
+    /// The first packer of `table` among `packers` (a kernel's).
+    fn among<'a>(table: &'a [PackerFns], packers: &[&'static Packer]) -> Option<&'a PackerFns> {
+        table
+            .iter()
+            .find(|p| packers.iter().any(|q| q.name == p.stem))
+    }
+}
+
+/// `rkai_select_<family>_<layout>`: the best pair of `family` for which a packer of `rhs` (the
+/// family's RHS packers of the layout) packs the weights both kernels read, written to
+/// `selection` (`struct rkai_<family>_selection_<layout>`: the GEMV's and the GEMM's choice, the
+/// RHS packer, then, where the family has LHS packers (`lhs` not empty), the GEMV's and the
+/// GEMM's, all NULL for a kernel reading its LHS unpacked). Returns 0, or -1 leaving
+/// `selection` untouched.
+///
+/// # Safety
+/// `selection` points to a writable `struct rkai_<family>_selection_<layout>`.
+pub unsafe fn c_select_layout(
+    family: Family,
+    kernels: &[Choice],
+    (rhs, lhs): (&[PackerFns], &[PackerFns]),
+    symbol: &str,
+    feature_mask: u32,
+    selection: *mut c_void,
+) -> i32 {
+    use crate::capi::ensure;
+    use rkai_ukernels::contract::require;
+    ensure(symbol, require(!selection.is_null(), "selection != NULL"));
+    let features = allowed_features(Features(feature_mask));
+    // A packer writing the format both kernels read.
+    let packer_of = |pair: &Pair| {
+        PackerFns::among(rhs, pair.gemm.rhs_packers)
+            .filter(|p| pair.gemv.rhs_packers.iter().any(|q| q.name == p.stem))
     };
+    let sve_lanes32 = arch::sve_lanes32();
+    let best = rank::best_pair_where(family, features, sve_lanes32, |p| packer_of(p).is_some());
+    for shape in [Shape::Gemv, Shape::Gemm] {
+        log_choice(family, shape, best.map(|pair| pair.kernel(shape)), features);
+    }
+    let Some(pair) = best else { return -1 };
+    let choice = |k: &MatmulKernel| kernels.iter().find(|c| ptr::eq(c.kernel, k));
+    let (Some(gemv), Some(gemm), Some(packer)) =
+        (choice(pair.gemv), choice(pair.gemm), packer_of(&pair))
+    else {
+        return -1;
+    };
+    // An LHS packer struct, or its words all NULL where the kernel reads its LHS unpacked.
+    let lhs_struct = |k: &MatmulKernel| {
+        let width = lhs.first().map_or(0, |p| p.functions.len() + 1);
+        let packer = PackerFns::among(lhs, k.lhs_packers);
+        let words = packer.into_iter().flat_map(PackerFns::words);
+        words.chain(core::iter::repeat(ptr::null())).take(width)
+    };
+    let words = (gemv.words().chain(gemm.words()).chain(packer.words()))
+        .chain(lhs_struct(pair.gemv))
+        .chain(lhs_struct(pair.gemm));
+    // SAFETY: `selection` is the caller's struct of these words.
+    unsafe { write_words(selection.cast(), words) };
     0
 }

@@ -707,3 +707,106 @@ fn packed_data_names_its_vector_length() {
         usize::MAX
     );
 }
+
+/// `rkai_select_<family>_<layout>` for every family and weight layout: a layout has an entry
+/// point exactly where a packer of the family reads it; the pair written is the best pair that
+/// has such a packer (the plain choice when the best pair has one), both kernels read what the
+/// written RHS packer writes, every packer member is that packer's own function of the member's
+/// name or NULL where it has none, and each kernel's LHS packer is its own (all NULL for an
+/// unpacked LHS). Run with every feature, and off AArch64 also with emulation.
+#[test]
+fn typed_selection_hands_out_the_pair_and_its_packers() {
+    type Words = Vec<*const std::ffi::c_void>;
+    // SAFETY: the names are static NUL-terminated strings.
+    let text = |p: *const std::ffi::c_void| unsafe { CStr::from_ptr(p.cast()).to_str().unwrap() };
+    let address = |verb: &str, packer: &str| {
+        rkai::capi::exports::symbol_address(&format!("kai_{verb}_{packer}")).unwrap()
+    };
+    // Checks a packer struct at `words`: returns the packer's catalog name, if any.
+    let packer_struct = |words: &[*const std::ffi::c_void], members: &[&str]| {
+        if words[0].is_null() {
+            assert!(
+                words.iter().all(|w| w.is_null()),
+                "an absent packer is all NULL"
+            );
+            return None;
+        }
+        let name = text(words[0]).strip_prefix("kai_").unwrap();
+        let packer = rkai::ukernels::catalog::PACKERS
+            .iter()
+            .find(|p| p.name == name)
+            .unwrap();
+        for (member, &word) in members.iter().zip(&words[1..]) {
+            let has = packer.kind.c_functions().iter().any(|f| f.field == *member);
+            let want = if has { address(member, name) } else { 0 };
+            assert_eq!(word as usize, want, "{name}: {member}");
+        }
+        Some(name)
+    };
+    let mut checked = 0;
+    for family in families() {
+        // The interface struct's members (the imatmul one lacks `get_lhs_offset`), four names
+        // and the packed vector length.
+        let interface = family.c_functions().iter();
+        let members = interface.filter(|f| rkai::cabi::interface_member(family, f.field).is_some());
+        let choice_words = members.count() + 5;
+        for layout in ["nxk", "kxn"] {
+            let reads = |k: &MatmulKernel| {
+                (k.rhs_packers.iter()).any(|p| p.name.contains(&format!("_{layout}_")))
+            };
+            let has_layout = rank::pairs(family).any(|p| reads(p.gemm));
+            let Some((entry, rhs, lhs)) =
+                rkai::capi::exports::typed_select_function(family, layout)
+            else {
+                assert!(!has_layout, "{} {layout}: no entry point", family.dir());
+                continue;
+            };
+            for mask in [ALL, EMULATE] {
+                let width = if lhs.is_empty() { 0 } else { 1 + lhs.len() };
+                let sentinel = 0x5a5a as *const std::ffi::c_void;
+                let mut words: Words =
+                    vec![sentinel; 2 * choice_words + 1 + rhs.len() + 2 * width + 1];
+                // SAFETY: `words` is larger than the selection struct.
+                let status = unsafe { entry(mask.0, words.as_mut_ptr().cast()) };
+                if status != 0 {
+                    assert_eq!(status, -1);
+                    assert!(words.iter().all(|w| *w == sentinel), "untouched on failure");
+                    assert!(select::best_pair(family, mask).is_none_or(|p| !reads(p.gemm)));
+                    continue;
+                }
+                assert_eq!(*words.last().unwrap(), sentinel, "nothing past the struct");
+                let kernel = |at: usize| {
+                    let name = text(words[at + choice_words - 5]);
+                    let stem = name.split_once('_').unwrap().1;
+                    rkai::ukernels::catalog::kernel(stem).unwrap()
+                };
+                let (gemv, gemm) = (kernel(0), kernel(choice_words));
+                if let Some(best) = select::best_pair(family, mask) {
+                    if reads(best.gemm) {
+                        assert!(std::ptr::eq(best.gemm, gemm), "{}", gemm.stem);
+                        assert!(std::ptr::eq(best.gemv, gemv), "{}", gemv.stem);
+                    }
+                }
+                let at = 2 * choice_words;
+                let packer = packer_struct(&words[at..at + 1 + rhs.len()], rhs).unwrap();
+                assert!(packer.contains(&format!("_{layout}_")), "{packer}");
+                for k in [gemv, gemm] {
+                    assert!(k.rhs_packers.iter().any(|p| p.name == packer), "{}", k.stem);
+                }
+                let lhs_at = at + 1 + rhs.len();
+                for (i, k) in [gemv, gemm].into_iter().enumerate() {
+                    let words = &words[lhs_at + i * width..lhs_at + (i + 1) * width];
+                    let got = if width == 0 {
+                        None
+                    } else {
+                        packer_struct(words, lhs)
+                    };
+                    assert_eq!(got, k.lhs_packers.first().map(|p| p.name), "{}", k.stem);
+                }
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 0, "{checked} selections checked");
+    eprintln!("{checked} typed selections checked");
+}

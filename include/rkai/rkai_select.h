@@ -47,6 +47,112 @@
 
 #include "kai/ukernels/matmul/imatmul_clamp_f32_f32p_f32p/kai_imatmul_clamp_f32_f32p_f32p_interface.h"
 
+#include "kai/ukernels/matmul/pack/kai_rhs_pack_nxk_qsi4cxp_qs4cxs1s0.h"
+
+#include "kai/ukernels/matmul/pack/kai_rhs_pack_nxk_qsi4cxps1s0_qsu4cxs1s0_neon.h"
+
+#include "kai/ukernels/matmul/pack/kai_rhs_pack_kxn_qsi4cxp_qs4cxs1s0.h"
+
+#include "kai/ukernels/matmul/pack/kai_lhs_quant_pack_qai8dxp_f32.h"
+
+#include "kai/ukernels/matmul/pack/kai_rhs_pack_nxk_qsi8cxp_qsi8cx_neon.h"
+
+#include "kai/ukernels/matmul/pack/kai_rhs_pack_kxn_qsi8cxp_qsi8cx_neon.h"
+
+#include "kai/ukernels/matmul/pack/kai_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0.h"
+
+#include "kai/ukernels/matmul/pack/kai_rhs_pack_nxk_qsi4c32pnrx4_qsu4c32s1s0_neon.h"
+
+#include "kai/ukernels/matmul/pack/kai_rhs_pack_nxk_qsi4c32pnrx8_qsu4c32s1s0_neon.h"
+
+#include "kai/ukernels/matmul/pack/kai_rhs_pack_nxk_qsi4c32ps1s0nrx4_qsu4c32s1s0_neon.h"
+
+#include "kai/ukernels/matmul/pack/kai_rhs_pack_kxn_qsi4c32p_qsu4c32s1s0.h"
+
+#include "kai/ukernels/matmul/pack/kai_rhs_pack_kxn_qsi4c32ps1s0nrx4_qsu4c32s1s0_neon.h"
+
+#include "kai/ukernels/matmul/pack/kai_rhs_pack_nxk_qsu2cxp4x4bf32sf32_qsu2cx_neon.h"
+
+#include "kai/ukernels/matmul/pack/kai_rhs_pack_nxk_qsu2cxp4vlx4_qsu2cx_neon.h"
+
+#include "kai/ukernels/matmul/pack/kai_lhs_quant_pack_qai8dxp_bf16_neon.h"
+
+#include "kai/ukernels/matmul/pack/kai_lhs_quant_pack_qai8dxp_f16_neon.h"
+
+#include "kai/ukernels/matmul/pack/kai_rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0.h"
+
+#include "kai/ukernels/matmul/pack/kai_rhs_pack_nxk_qsi4c32ps1s0scalef16_qsu4c32s16s0_neon.h"
+
+#include "kai/ukernels/matmul/pack/kai_rhs_pack_nxk_qsi4c32ps4s0sf16_qsu4c32s16s0_neon.h"
+
+#include "kai/ukernels/matmul/pack/kai_lhs_quant_pack_qsi8d32p_f32.h"
+
+#include "kai/ukernels/matmul/pack/kai_lhs_quant_pack_qsi8d32p4x8sb_f32_neon.h"
+
+#include "kai/ukernels/matmul/pack/kai_lhs_quant_pack_qsi8d32p_f32_neon.h"
+
+#include "kai/ukernels/matmul/pack/kai_rhs_pack_nxk_qai4c32p_qau4c32s0s1_f32_f32_f32_neon.h"
+
+#include "kai/ukernels/matmul/pack/kai_rhs_pack_nxk_qai4c32ps1s0nrx4_qau4c32s0s1_f32_f32_f32_neon.h"
+
+#include "kai/ukernels/matmul/pack/kai_rhs_pack_nxk_qai4c32ps1s0nrx4_qau4c32s1s0_f32_f32_f32_neon.h"
+
+#include "kai/ukernels/matmul/pack/kai_lhs_quant_pack_qsi8d32pscalef32_f32_neon.h"
+
+#include "kai/ukernels/matmul/pack/kai_lhs_quant_pack_qsi8d32pscalef32_f16_neon.h"
+
+#include "kai/ukernels/matmul/pack/kai_rhs_pack_nxk_x32p16x1bx32_x32_x32_neon.h"
+
+#include "kai/ukernels/matmul/pack/kai_rhs_pack_nxk_f32p2vlx1biasf32_f32_f32_sme.h"
+
+#include "kai/ukernels/matmul/pack/kai_rhs_pack_kxn_x32p16x1b_x32_x32_neon.h"
+
+#include "kai/ukernels/matmul/pack/kai_rhs_pack_kxn_f32p8x1biasf32_f32_f32_neon.h"
+
+#include "kai/ukernels/matmul/pack/kai_rhs_pack_kxn_x32p4vlx1b_x32_x32_sve.h"
+
+#include "kai/ukernels/matmul/pack/kai_rhs_pack_kxn_f32p2vlx1biasf32_f32_f32_sme.h"
+
+#include "kai/ukernels/matmul/pack/kai_rhs_pack_kxn_f32p16vlx1b_f32_f32_sme.h"
+
+#include "kai/ukernels/matmul/pack/kai_rhs_pack_nxk_x16p32x1bx16_x16_x16_neon.h"
+
+#include "kai/ukernels/matmul/pack/kai_rhs_pack_kxn_x16p32x1b_x16_x16_neon.h"
+
+#include "kai/ukernels/matmul/pack/kai_rhs_pack_kxn_f16p16x1biasf16_f16_f16_neon.h"
+
+#include "kai/ukernels/matmul/pack/kai_rhs_pack_kxn_x16p2vlx2b_x16_x16_sme.h"
+
+#include "kai/ukernels/matmul/pack/kai_rhs_quant_pack_kxn_bf16p12x4biasf32_f32_neon.h"
+
+#include "kai/ukernels/matmul/pack/kai_lhs_quant_pack_bf16p1x4_f32_neon.h"
+
+#include "kai/ukernels/matmul/pack/kai_lhs_quant_pack_bf16p8x4_f32_neon.h"
+
+#include "kai/ukernels/matmul/pack/kai_lhs_pack_bf16p8x4_f16_neon.h"
+
+#include "kai/ukernels/matmul/pack/kai_rhs_pack_kxn_bf16p12x4biasf16_f16_neon.h"
+
+#include "kai/ukernels/matmul/pack/kai_rhs_pack_kxn_bf16p2vlx2b_f32_x32_sme.h"
+
+#include "kai/ukernels/matmul/pack/kai_lhs_pack_bf16p2vlx2_f32_sme2.h"
+
+#include "kai/ukernels/matmul/pack/kai_lhs_pack_bf16p2vlx2_f32_sme.h"
+
+#include "kai/ukernels/matmul/pack/kai_rhs_imatmul_pack_kxn_x32p4vlx1b_x32_x32_sve.h"
+
+#include "kai/ukernels/matmul/pack/kai_lhs_pack_f16pmrx2_f32_neon.h"
+
+#include "kai/ukernels/matmul/pack/kai_lhs_pack_f32p2vlx1_f32_sme.h"
+
+#include "kai/ukernels/matmul/pack/kai_rhs_pack_nxk_x16p2vlx2b_x16_x16_sme.h"
+
+#include "kai/ukernels/matmul/pack/kai_lhs_pack_x16p2vlx2_x16_sme.h"
+
+#include "kai/ukernels/matmul/pack/kai_rhs_imatmul_pack_kxn_x32p2vlx1b_x32_x32_sme.h"
+
+#include "kai/ukernels/matmul/pack/kai_lhs_imatmul_pack_x32p2vlx1_x32p_sme.h"
+
 #include "rkai.h"
 
 #ifdef __cplusplus
@@ -64,6 +170,12 @@ extern "C" {
 /// The GEMV and the GEMM chosen under the
 /// same features read one packed RHS format: pack weights once with the choice's nr, kr, sr.
 /// `RKAI_LOG_SELECTION=1` logs each choice to stderr.
+///
+/// Typed selection: `rkai_select_<family>_nxk(feature_mask, &selection)` (weights of N rows
+/// of K values) and `_kxn` (K rows of N values), where the family has a packer for that
+/// layout, write the best GEMV/GEMM pair that packer serves together with KleidiAI's
+/// functions of the RHS packer and of each kernel's LHS packer (typed function pointers,
+/// NULL where a packer lacks a function or a kernel reads its LHS unpacked).
 
 /// A chosen `matmul_clamp_f32_qai8dxp_qsi4cxp` kernel.
 struct rkai_matmul_clamp_f32_qai8dxp_qsi4cxp_choice {
@@ -86,6 +198,73 @@ struct rkai_matmul_clamp_f32_qai8dxp_qsi4cxp_choice {
 /// Chooses a `matmul_clamp_f32_qai8dxp_qsi4cxp` kernel; see the top of this header.
 int rkai_select_matmul_clamp_f32_qai8dxp_qsi4cxp(uint32_t shape, uint32_t feature_mask, struct rkai_matmul_clamp_f32_qai8dxp_qsi4cxp_choice* choice);
 
+/// An LHS packer of `matmul_clamp_f32_qai8dxp_qsi4cxp`: the packer's name (`kai_...`) and KleidiAI's functions of it, NULL where it
+/// has no such function.
+struct rkai_matmul_clamp_f32_qai8dxp_qsi4cxp_lhs_packer {
+    const char* name;
+    size_t (*get_m_step)(size_t mr);
+    size_t (*get_lhs_offset)(size_t m_idx, size_t lhs_stride);
+    size_t (*get_lhs_packed_offset)(size_t m_idx, size_t k, size_t mr, size_t kr, size_t sr);
+    size_t (*get_lhs_packed_size)(size_t m, size_t k, size_t mr, size_t kr, size_t sr);
+    void (*run)(size_t m, size_t k, size_t mr, size_t kr, size_t sr, size_t m_idx_start, const float* lhs, size_t lhs_stride, void* lhs_packed);
+};
+
+/// An RHS packer of `matmul_clamp_f32_qai8dxp_qsi4cxp` for N x K weights: the packer's name (`kai_...`) and KleidiAI's functions of it, NULL where it
+/// has no such function.
+struct rkai_matmul_clamp_f32_qai8dxp_qsi4cxp_rhs_packer_nxk {
+    const char* name;
+    size_t (*get_n_step)(size_t nr);
+    size_t (*get_rhs_offset)(size_t n_idx, size_t rhs_stride);
+    size_t (*get_rhs_packed_stride)(size_t k, size_t nr, size_t kr, size_t sr);
+    size_t (*get_rhs_packed_offset)(size_t n_idx, size_t k, size_t nr, size_t kr, size_t sr);
+    size_t (*get_rhs_packed_size)(size_t n, size_t k, size_t nr, size_t kr, size_t sr);
+    void (*run)(size_t num_groups, size_t n, size_t k, size_t nr, size_t kr, size_t sr, const uint8_t* rhs, const float* bias, const float* scale, void* rhs_packed, size_t extra_bytes, const struct kai_rhs_pack_qs4cxs1s0_param* params);
+};
+
+/// The best `matmul_clamp_f32_qai8dxp_qsi4cxp` pair for N x K weights on this CPU (see the top of this header).
+struct rkai_matmul_clamp_f32_qai8dxp_qsi4cxp_selection_nxk {
+    /// The GEMV (m = 1) and the GEMM: both read the weights `rhs_packer` packs.
+    struct rkai_matmul_clamp_f32_qai8dxp_qsi4cxp_choice gemv;
+    struct rkai_matmul_clamp_f32_qai8dxp_qsi4cxp_choice gemm;
+    /// Packs the weights once, with the GEMM's nr, kr and sr.
+    struct rkai_matmul_clamp_f32_qai8dxp_qsi4cxp_rhs_packer_nxk rhs_packer;
+    /// The LHS packer of each kernel (all NULL where it reads the LHS unpacked).
+    struct rkai_matmul_clamp_f32_qai8dxp_qsi4cxp_lhs_packer gemv_lhs_packer;
+    struct rkai_matmul_clamp_f32_qai8dxp_qsi4cxp_lhs_packer gemm_lhs_packer;
+};
+
+/// Chooses the best `matmul_clamp_f32_qai8dxp_qsi4cxp` pair that has a packer for N x K weights; see the top
+/// of this header. Returns 0, or -1 (leaving `selection` untouched) when none runs.
+int rkai_select_matmul_clamp_f32_qai8dxp_qsi4cxp_nxk(uint32_t feature_mask, struct rkai_matmul_clamp_f32_qai8dxp_qsi4cxp_selection_nxk* selection);
+
+/// An RHS packer of `matmul_clamp_f32_qai8dxp_qsi4cxp` for K x N weights: the packer's name (`kai_...`) and KleidiAI's functions of it, NULL where it
+/// has no such function.
+struct rkai_matmul_clamp_f32_qai8dxp_qsi4cxp_rhs_packer_kxn {
+    const char* name;
+    size_t (*get_n_step)(size_t nr);
+    size_t (*get_rhs_offset)(size_t n_idx, size_t rhs_stride);
+    size_t (*get_rhs_packed_stride)(size_t k, size_t nr, size_t kr, size_t sr);
+    size_t (*get_rhs_packed_offset)(size_t n_idx, size_t k, size_t nr, size_t kr, size_t sr);
+    size_t (*get_rhs_packed_size)(size_t n, size_t k, size_t nr, size_t kr, size_t sr);
+    void (*run)(size_t num_groups, size_t n, size_t k, size_t nr, size_t kr, size_t sr, const uint8_t* rhs, const float* bias, const float* scale, void* rhs_packed, size_t extra_bytes, const struct kai_rhs_pack_qs4cxs1s0_param* params);
+};
+
+/// The best `matmul_clamp_f32_qai8dxp_qsi4cxp` pair for K x N weights on this CPU (see the top of this header).
+struct rkai_matmul_clamp_f32_qai8dxp_qsi4cxp_selection_kxn {
+    /// The GEMV (m = 1) and the GEMM: both read the weights `rhs_packer` packs.
+    struct rkai_matmul_clamp_f32_qai8dxp_qsi4cxp_choice gemv;
+    struct rkai_matmul_clamp_f32_qai8dxp_qsi4cxp_choice gemm;
+    /// Packs the weights once, with the GEMM's nr, kr and sr.
+    struct rkai_matmul_clamp_f32_qai8dxp_qsi4cxp_rhs_packer_kxn rhs_packer;
+    /// The LHS packer of each kernel (all NULL where it reads the LHS unpacked).
+    struct rkai_matmul_clamp_f32_qai8dxp_qsi4cxp_lhs_packer gemv_lhs_packer;
+    struct rkai_matmul_clamp_f32_qai8dxp_qsi4cxp_lhs_packer gemm_lhs_packer;
+};
+
+/// Chooses the best `matmul_clamp_f32_qai8dxp_qsi4cxp` pair that has a packer for K x N weights; see the top
+/// of this header. Returns 0, or -1 (leaving `selection` untouched) when none runs.
+int rkai_select_matmul_clamp_f32_qai8dxp_qsi4cxp_kxn(uint32_t feature_mask, struct rkai_matmul_clamp_f32_qai8dxp_qsi4cxp_selection_kxn* selection);
+
 /// A chosen `matmul_clamp_f32_qai8dxp_qsi8cxp` kernel.
 struct rkai_matmul_clamp_f32_qai8dxp_qsi8cxp_choice {
     /// The kernel's functions.
@@ -106,6 +285,73 @@ struct rkai_matmul_clamp_f32_qai8dxp_qsi8cxp_choice {
 
 /// Chooses a `matmul_clamp_f32_qai8dxp_qsi8cxp` kernel; see the top of this header.
 int rkai_select_matmul_clamp_f32_qai8dxp_qsi8cxp(uint32_t shape, uint32_t feature_mask, struct rkai_matmul_clamp_f32_qai8dxp_qsi8cxp_choice* choice);
+
+/// An LHS packer of `matmul_clamp_f32_qai8dxp_qsi8cxp`: the packer's name (`kai_...`) and KleidiAI's functions of it, NULL where it
+/// has no such function.
+struct rkai_matmul_clamp_f32_qai8dxp_qsi8cxp_lhs_packer {
+    const char* name;
+    size_t (*get_m_step)(size_t mr);
+    size_t (*get_lhs_offset)(size_t m_idx, size_t lhs_stride);
+    size_t (*get_lhs_packed_offset)(size_t m_idx, size_t k, size_t mr, size_t kr, size_t sr);
+    size_t (*get_lhs_packed_size)(size_t m, size_t k, size_t mr, size_t kr, size_t sr);
+    void (*run)(size_t m, size_t k, size_t mr, size_t kr, size_t sr, size_t m_idx_start, const float* lhs, size_t lhs_stride, void* lhs_packed);
+};
+
+/// An RHS packer of `matmul_clamp_f32_qai8dxp_qsi8cxp` for N x K weights: the packer's name (`kai_...`) and KleidiAI's functions of it, NULL where it
+/// has no such function.
+struct rkai_matmul_clamp_f32_qai8dxp_qsi8cxp_rhs_packer_nxk {
+    const char* name;
+    size_t (*get_n_step)(size_t nr);
+    size_t (*get_rhs_offset)(size_t n_idx, size_t rhs_stride);
+    size_t (*get_rhs_packed_stride)(size_t k, size_t nr, size_t kr, size_t sr);
+    size_t (*get_rhs_packed_offset)(size_t n_idx, size_t k, size_t nr, size_t kr, size_t sr);
+    size_t (*get_rhs_packed_size)(size_t n, size_t k, size_t nr, size_t kr, size_t sr);
+    void (*run)(size_t num_groups, size_t n, size_t k, size_t nr, size_t kr, size_t sr, const int8_t* rhs, const float* bias, const float* scale, void* rhs_packed, size_t extra_bytes, const struct kai_rhs_pack_qsi8cx_params* params);
+};
+
+/// The best `matmul_clamp_f32_qai8dxp_qsi8cxp` pair for N x K weights on this CPU (see the top of this header).
+struct rkai_matmul_clamp_f32_qai8dxp_qsi8cxp_selection_nxk {
+    /// The GEMV (m = 1) and the GEMM: both read the weights `rhs_packer` packs.
+    struct rkai_matmul_clamp_f32_qai8dxp_qsi8cxp_choice gemv;
+    struct rkai_matmul_clamp_f32_qai8dxp_qsi8cxp_choice gemm;
+    /// Packs the weights once, with the GEMM's nr, kr and sr.
+    struct rkai_matmul_clamp_f32_qai8dxp_qsi8cxp_rhs_packer_nxk rhs_packer;
+    /// The LHS packer of each kernel (all NULL where it reads the LHS unpacked).
+    struct rkai_matmul_clamp_f32_qai8dxp_qsi8cxp_lhs_packer gemv_lhs_packer;
+    struct rkai_matmul_clamp_f32_qai8dxp_qsi8cxp_lhs_packer gemm_lhs_packer;
+};
+
+/// Chooses the best `matmul_clamp_f32_qai8dxp_qsi8cxp` pair that has a packer for N x K weights; see the top
+/// of this header. Returns 0, or -1 (leaving `selection` untouched) when none runs.
+int rkai_select_matmul_clamp_f32_qai8dxp_qsi8cxp_nxk(uint32_t feature_mask, struct rkai_matmul_clamp_f32_qai8dxp_qsi8cxp_selection_nxk* selection);
+
+/// An RHS packer of `matmul_clamp_f32_qai8dxp_qsi8cxp` for K x N weights: the packer's name (`kai_...`) and KleidiAI's functions of it, NULL where it
+/// has no such function.
+struct rkai_matmul_clamp_f32_qai8dxp_qsi8cxp_rhs_packer_kxn {
+    const char* name;
+    size_t (*get_n_step)(size_t nr);
+    size_t (*get_rhs_offset)(size_t n_idx, size_t rhs_stride);
+    size_t (*get_rhs_packed_stride)(size_t k, size_t nr, size_t kr, size_t sr);
+    size_t (*get_rhs_packed_offset)(size_t n_idx, size_t k, size_t nr, size_t kr, size_t sr);
+    size_t (*get_rhs_packed_size)(size_t n, size_t k, size_t nr, size_t kr, size_t sr);
+    void (*run)(size_t num_groups, size_t n, size_t k, size_t nr, size_t kr, size_t sr, const int8_t* rhs, const float* bias, const float* scale, void* rhs_packed, size_t extra_bytes, const struct kai_rhs_pack_qsi8cx_params* params);
+};
+
+/// The best `matmul_clamp_f32_qai8dxp_qsi8cxp` pair for K x N weights on this CPU (see the top of this header).
+struct rkai_matmul_clamp_f32_qai8dxp_qsi8cxp_selection_kxn {
+    /// The GEMV (m = 1) and the GEMM: both read the weights `rhs_packer` packs.
+    struct rkai_matmul_clamp_f32_qai8dxp_qsi8cxp_choice gemv;
+    struct rkai_matmul_clamp_f32_qai8dxp_qsi8cxp_choice gemm;
+    /// Packs the weights once, with the GEMM's nr, kr and sr.
+    struct rkai_matmul_clamp_f32_qai8dxp_qsi8cxp_rhs_packer_kxn rhs_packer;
+    /// The LHS packer of each kernel (all NULL where it reads the LHS unpacked).
+    struct rkai_matmul_clamp_f32_qai8dxp_qsi8cxp_lhs_packer gemv_lhs_packer;
+    struct rkai_matmul_clamp_f32_qai8dxp_qsi8cxp_lhs_packer gemm_lhs_packer;
+};
+
+/// Chooses the best `matmul_clamp_f32_qai8dxp_qsi8cxp` pair that has a packer for K x N weights; see the top
+/// of this header. Returns 0, or -1 (leaving `selection` untouched) when none runs.
+int rkai_select_matmul_clamp_f32_qai8dxp_qsi8cxp_kxn(uint32_t feature_mask, struct rkai_matmul_clamp_f32_qai8dxp_qsi8cxp_selection_kxn* selection);
 
 /// A chosen `matmul_clamp_f32_qai8dxp_qsi4c32p` kernel.
 struct rkai_matmul_clamp_f32_qai8dxp_qsi4c32p_choice {
@@ -128,6 +374,73 @@ struct rkai_matmul_clamp_f32_qai8dxp_qsi4c32p_choice {
 /// Chooses a `matmul_clamp_f32_qai8dxp_qsi4c32p` kernel; see the top of this header.
 int rkai_select_matmul_clamp_f32_qai8dxp_qsi4c32p(uint32_t shape, uint32_t feature_mask, struct rkai_matmul_clamp_f32_qai8dxp_qsi4c32p_choice* choice);
 
+/// An LHS packer of `matmul_clamp_f32_qai8dxp_qsi4c32p`: the packer's name (`kai_...`) and KleidiAI's functions of it, NULL where it
+/// has no such function.
+struct rkai_matmul_clamp_f32_qai8dxp_qsi4c32p_lhs_packer {
+    const char* name;
+    size_t (*get_m_step)(size_t mr);
+    size_t (*get_lhs_offset)(size_t m_idx, size_t lhs_stride);
+    size_t (*get_lhs_packed_offset)(size_t m_idx, size_t k, size_t mr, size_t kr, size_t sr);
+    size_t (*get_lhs_packed_size)(size_t m, size_t k, size_t mr, size_t kr, size_t sr);
+    void (*run)(size_t m, size_t k, size_t mr, size_t kr, size_t sr, size_t m_idx_start, const float* lhs, size_t lhs_stride, void* lhs_packed);
+};
+
+/// An RHS packer of `matmul_clamp_f32_qai8dxp_qsi4c32p` for N x K weights: the packer's name (`kai_...`) and KleidiAI's functions of it, NULL where it
+/// has no such function.
+struct rkai_matmul_clamp_f32_qai8dxp_qsi4c32p_rhs_packer_nxk {
+    const char* name;
+    size_t (*get_n_step)(size_t nr);
+    size_t (*get_rhs_offset)(size_t n_idx, size_t rhs_stride);
+    size_t (*get_rhs_packed_stride)(size_t k, size_t nr, size_t kr, size_t sr, size_t bl, enum kai_datatype scale_dt);
+    size_t (*get_rhs_packed_offset)(size_t n_idx, size_t k, size_t nr, size_t kr, size_t sr, size_t bl, enum kai_datatype scale_dt);
+    size_t (*get_rhs_packed_size)(size_t n, size_t k, size_t nr, size_t kr, size_t sr, size_t bl, enum kai_datatype scale_dt);
+    void (*run)(size_t num_groups, size_t n, size_t k, size_t nr, size_t kr, size_t sr, size_t bl, const uint8_t* rhs, size_t rhs_stride, const float* bias, const void* scale, size_t scale_stride, void* rhs_packed, size_t extra_bytes, const struct kai_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0_params* params);
+};
+
+/// The best `matmul_clamp_f32_qai8dxp_qsi4c32p` pair for N x K weights on this CPU (see the top of this header).
+struct rkai_matmul_clamp_f32_qai8dxp_qsi4c32p_selection_nxk {
+    /// The GEMV (m = 1) and the GEMM: both read the weights `rhs_packer` packs.
+    struct rkai_matmul_clamp_f32_qai8dxp_qsi4c32p_choice gemv;
+    struct rkai_matmul_clamp_f32_qai8dxp_qsi4c32p_choice gemm;
+    /// Packs the weights once, with the GEMM's nr, kr and sr.
+    struct rkai_matmul_clamp_f32_qai8dxp_qsi4c32p_rhs_packer_nxk rhs_packer;
+    /// The LHS packer of each kernel (all NULL where it reads the LHS unpacked).
+    struct rkai_matmul_clamp_f32_qai8dxp_qsi4c32p_lhs_packer gemv_lhs_packer;
+    struct rkai_matmul_clamp_f32_qai8dxp_qsi4c32p_lhs_packer gemm_lhs_packer;
+};
+
+/// Chooses the best `matmul_clamp_f32_qai8dxp_qsi4c32p` pair that has a packer for N x K weights; see the top
+/// of this header. Returns 0, or -1 (leaving `selection` untouched) when none runs.
+int rkai_select_matmul_clamp_f32_qai8dxp_qsi4c32p_nxk(uint32_t feature_mask, struct rkai_matmul_clamp_f32_qai8dxp_qsi4c32p_selection_nxk* selection);
+
+/// An RHS packer of `matmul_clamp_f32_qai8dxp_qsi4c32p` for K x N weights: the packer's name (`kai_...`) and KleidiAI's functions of it, NULL where it
+/// has no such function.
+struct rkai_matmul_clamp_f32_qai8dxp_qsi4c32p_rhs_packer_kxn {
+    const char* name;
+    size_t (*get_n_step)(size_t nr);
+    size_t (*get_rhs_offset)(size_t n_idx, size_t rhs_stride);
+    size_t (*get_rhs_packed_stride)(size_t k, size_t nr, size_t kr, size_t sr, size_t bl, enum kai_datatype scale_dt);
+    size_t (*get_rhs_packed_offset)(size_t n_idx, size_t k, size_t nr, size_t kr, size_t sr, size_t bl, enum kai_datatype scale_dt);
+    size_t (*get_rhs_packed_size)(size_t n, size_t k, size_t nr, size_t kr, size_t sr, size_t bl, enum kai_datatype scale_dt);
+    void (*run)(size_t num_groups, size_t n, size_t k, size_t nr, size_t kr, size_t sr, size_t bl, const uint8_t* rhs, size_t rhs_stride, const float* bias, const void* scale, size_t scale_stride, void* rhs_packed, size_t extra_bytes, const struct kai_rhs_pack_kxn_qsi4c32p_qsu4c32s1s0_params* params);
+};
+
+/// The best `matmul_clamp_f32_qai8dxp_qsi4c32p` pair for K x N weights on this CPU (see the top of this header).
+struct rkai_matmul_clamp_f32_qai8dxp_qsi4c32p_selection_kxn {
+    /// The GEMV (m = 1) and the GEMM: both read the weights `rhs_packer` packs.
+    struct rkai_matmul_clamp_f32_qai8dxp_qsi4c32p_choice gemv;
+    struct rkai_matmul_clamp_f32_qai8dxp_qsi4c32p_choice gemm;
+    /// Packs the weights once, with the GEMM's nr, kr and sr.
+    struct rkai_matmul_clamp_f32_qai8dxp_qsi4c32p_rhs_packer_kxn rhs_packer;
+    /// The LHS packer of each kernel (all NULL where it reads the LHS unpacked).
+    struct rkai_matmul_clamp_f32_qai8dxp_qsi4c32p_lhs_packer gemv_lhs_packer;
+    struct rkai_matmul_clamp_f32_qai8dxp_qsi4c32p_lhs_packer gemm_lhs_packer;
+};
+
+/// Chooses the best `matmul_clamp_f32_qai8dxp_qsi4c32p` pair that has a packer for K x N weights; see the top
+/// of this header. Returns 0, or -1 (leaving `selection` untouched) when none runs.
+int rkai_select_matmul_clamp_f32_qai8dxp_qsi4c32p_kxn(uint32_t feature_mask, struct rkai_matmul_clamp_f32_qai8dxp_qsi4c32p_selection_kxn* selection);
+
 /// A chosen `matmul_clamp_f32_qai8dxp_qsu2cxp` kernel.
 struct rkai_matmul_clamp_f32_qai8dxp_qsu2cxp_choice {
     /// The kernel's functions.
@@ -148,6 +461,45 @@ struct rkai_matmul_clamp_f32_qai8dxp_qsu2cxp_choice {
 
 /// Chooses a `matmul_clamp_f32_qai8dxp_qsu2cxp` kernel; see the top of this header.
 int rkai_select_matmul_clamp_f32_qai8dxp_qsu2cxp(uint32_t shape, uint32_t feature_mask, struct rkai_matmul_clamp_f32_qai8dxp_qsu2cxp_choice* choice);
+
+/// An LHS packer of `matmul_clamp_f32_qai8dxp_qsu2cxp`: the packer's name (`kai_...`) and KleidiAI's functions of it, NULL where it
+/// has no such function.
+struct rkai_matmul_clamp_f32_qai8dxp_qsu2cxp_lhs_packer {
+    const char* name;
+    size_t (*get_m_step)(size_t mr);
+    size_t (*get_lhs_offset)(size_t m_idx, size_t lhs_stride);
+    size_t (*get_lhs_packed_offset)(size_t m_idx, size_t k, size_t mr, size_t kr, size_t sr);
+    size_t (*get_lhs_packed_size)(size_t m, size_t k, size_t mr, size_t kr, size_t sr);
+    void (*run)(size_t m, size_t k, size_t mr, size_t kr, size_t sr, size_t m_idx_start, const float* lhs, size_t lhs_stride, void* lhs_packed);
+};
+
+/// An RHS packer of `matmul_clamp_f32_qai8dxp_qsu2cxp` for N x K weights: the packer's name (`kai_...`) and KleidiAI's functions of it, NULL where it
+/// has no such function.
+struct rkai_matmul_clamp_f32_qai8dxp_qsu2cxp_rhs_packer_nxk {
+    const char* name;
+    size_t (*get_n_step)(size_t nr);
+    size_t (*get_rhs_offset)(size_t n_idx, size_t rhs_stride);
+    size_t (*get_rhs_packed_stride)(size_t k, size_t nr, size_t kr, size_t sr);
+    size_t (*get_rhs_packed_offset)(size_t n_idx, size_t k, size_t nr, size_t kr, size_t sr);
+    size_t (*get_rhs_packed_size)(size_t n, size_t k, size_t nr, size_t kr, size_t sr);
+    void (*run)(size_t num_groups, size_t n, size_t k, size_t nr, size_t kr, size_t sr, const uint8_t* rhs, const float* bias, const float* scale, void* rhs_packed, size_t extra_bytes, const struct kai_rhs_pack_qs4cxs1s0_param* params, const int32_t* lut_arg);
+};
+
+/// The best `matmul_clamp_f32_qai8dxp_qsu2cxp` pair for N x K weights on this CPU (see the top of this header).
+struct rkai_matmul_clamp_f32_qai8dxp_qsu2cxp_selection_nxk {
+    /// The GEMV (m = 1) and the GEMM: both read the weights `rhs_packer` packs.
+    struct rkai_matmul_clamp_f32_qai8dxp_qsu2cxp_choice gemv;
+    struct rkai_matmul_clamp_f32_qai8dxp_qsu2cxp_choice gemm;
+    /// Packs the weights once, with the GEMM's nr, kr and sr.
+    struct rkai_matmul_clamp_f32_qai8dxp_qsu2cxp_rhs_packer_nxk rhs_packer;
+    /// The LHS packer of each kernel (all NULL where it reads the LHS unpacked).
+    struct rkai_matmul_clamp_f32_qai8dxp_qsu2cxp_lhs_packer gemv_lhs_packer;
+    struct rkai_matmul_clamp_f32_qai8dxp_qsu2cxp_lhs_packer gemm_lhs_packer;
+};
+
+/// Chooses the best `matmul_clamp_f32_qai8dxp_qsu2cxp` pair that has a packer for N x K weights; see the top
+/// of this header. Returns 0, or -1 (leaving `selection` untouched) when none runs.
+int rkai_select_matmul_clamp_f32_qai8dxp_qsu2cxp_nxk(uint32_t feature_mask, struct rkai_matmul_clamp_f32_qai8dxp_qsu2cxp_selection_nxk* selection);
 
 /// A chosen `matmul_clamp_bf16_qai8dxp_qsi4c32p` kernel.
 struct rkai_matmul_clamp_bf16_qai8dxp_qsi4c32p_choice {
@@ -170,6 +522,73 @@ struct rkai_matmul_clamp_bf16_qai8dxp_qsi4c32p_choice {
 /// Chooses a `matmul_clamp_bf16_qai8dxp_qsi4c32p` kernel; see the top of this header.
 int rkai_select_matmul_clamp_bf16_qai8dxp_qsi4c32p(uint32_t shape, uint32_t feature_mask, struct rkai_matmul_clamp_bf16_qai8dxp_qsi4c32p_choice* choice);
 
+/// An LHS packer of `matmul_clamp_bf16_qai8dxp_qsi4c32p`: the packer's name (`kai_...`) and KleidiAI's functions of it, NULL where it
+/// has no such function.
+struct rkai_matmul_clamp_bf16_qai8dxp_qsi4c32p_lhs_packer {
+    const char* name;
+    size_t (*get_m_step)(size_t mr);
+    size_t (*get_lhs_offset)(size_t m_idx, size_t lhs_stride);
+    size_t (*get_lhs_packed_offset)(size_t m_idx, size_t k, size_t mr, size_t kr, size_t sr);
+    size_t (*get_lhs_packed_size)(size_t m, size_t k, size_t mr, size_t kr, size_t sr);
+    void (*run)(size_t m, size_t k, size_t mr, size_t kr, size_t sr, size_t m_idx_start, const void* lhs, size_t lhs_stride, void* lhs_packed);
+};
+
+/// An RHS packer of `matmul_clamp_bf16_qai8dxp_qsi4c32p` for N x K weights: the packer's name (`kai_...`) and KleidiAI's functions of it, NULL where it
+/// has no such function.
+struct rkai_matmul_clamp_bf16_qai8dxp_qsi4c32p_rhs_packer_nxk {
+    const char* name;
+    size_t (*get_n_step)(size_t nr);
+    size_t (*get_rhs_offset)(size_t n_idx, size_t rhs_stride);
+    size_t (*get_rhs_packed_stride)(size_t k, size_t nr, size_t kr, size_t sr, size_t bl, enum kai_datatype scale_dt);
+    size_t (*get_rhs_packed_offset)(size_t n_idx, size_t k, size_t nr, size_t kr, size_t sr, size_t bl, enum kai_datatype scale_dt);
+    size_t (*get_rhs_packed_size)(size_t n, size_t k, size_t nr, size_t kr, size_t sr, size_t bl, enum kai_datatype scale_dt);
+    void (*run)(size_t num_groups, size_t n, size_t k, size_t nr, size_t kr, size_t sr, size_t bl, const uint8_t* rhs, size_t rhs_stride, const float* bias, const void* scale, size_t scale_stride, void* rhs_packed, size_t extra_bytes, const struct kai_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0_params* params);
+};
+
+/// The best `matmul_clamp_bf16_qai8dxp_qsi4c32p` pair for N x K weights on this CPU (see the top of this header).
+struct rkai_matmul_clamp_bf16_qai8dxp_qsi4c32p_selection_nxk {
+    /// The GEMV (m = 1) and the GEMM: both read the weights `rhs_packer` packs.
+    struct rkai_matmul_clamp_bf16_qai8dxp_qsi4c32p_choice gemv;
+    struct rkai_matmul_clamp_bf16_qai8dxp_qsi4c32p_choice gemm;
+    /// Packs the weights once, with the GEMM's nr, kr and sr.
+    struct rkai_matmul_clamp_bf16_qai8dxp_qsi4c32p_rhs_packer_nxk rhs_packer;
+    /// The LHS packer of each kernel (all NULL where it reads the LHS unpacked).
+    struct rkai_matmul_clamp_bf16_qai8dxp_qsi4c32p_lhs_packer gemv_lhs_packer;
+    struct rkai_matmul_clamp_bf16_qai8dxp_qsi4c32p_lhs_packer gemm_lhs_packer;
+};
+
+/// Chooses the best `matmul_clamp_bf16_qai8dxp_qsi4c32p` pair that has a packer for N x K weights; see the top
+/// of this header. Returns 0, or -1 (leaving `selection` untouched) when none runs.
+int rkai_select_matmul_clamp_bf16_qai8dxp_qsi4c32p_nxk(uint32_t feature_mask, struct rkai_matmul_clamp_bf16_qai8dxp_qsi4c32p_selection_nxk* selection);
+
+/// An RHS packer of `matmul_clamp_bf16_qai8dxp_qsi4c32p` for K x N weights: the packer's name (`kai_...`) and KleidiAI's functions of it, NULL where it
+/// has no such function.
+struct rkai_matmul_clamp_bf16_qai8dxp_qsi4c32p_rhs_packer_kxn {
+    const char* name;
+    size_t (*get_n_step)(size_t nr);
+    size_t (*get_rhs_offset)(size_t n_idx, size_t rhs_stride);
+    size_t (*get_rhs_packed_stride)(size_t k, size_t nr, size_t kr, size_t sr, size_t bl, enum kai_datatype scale_dt);
+    size_t (*get_rhs_packed_offset)(size_t n_idx, size_t k, size_t nr, size_t kr, size_t sr, size_t bl, enum kai_datatype scale_dt);
+    size_t (*get_rhs_packed_size)(size_t n, size_t k, size_t nr, size_t kr, size_t sr, size_t bl, enum kai_datatype scale_dt);
+    void (*run)(size_t num_groups, size_t n, size_t k, size_t nr, size_t kr, size_t sr, size_t bl, const uint8_t* rhs, size_t rhs_stride, const float* bias, const void* scale, size_t scale_stride, void* rhs_packed, size_t extra_bytes, const struct kai_rhs_pack_kxn_qsi4c32p_qsu4c32s1s0_params* params);
+};
+
+/// The best `matmul_clamp_bf16_qai8dxp_qsi4c32p` pair for K x N weights on this CPU (see the top of this header).
+struct rkai_matmul_clamp_bf16_qai8dxp_qsi4c32p_selection_kxn {
+    /// The GEMV (m = 1) and the GEMM: both read the weights `rhs_packer` packs.
+    struct rkai_matmul_clamp_bf16_qai8dxp_qsi4c32p_choice gemv;
+    struct rkai_matmul_clamp_bf16_qai8dxp_qsi4c32p_choice gemm;
+    /// Packs the weights once, with the GEMM's nr, kr and sr.
+    struct rkai_matmul_clamp_bf16_qai8dxp_qsi4c32p_rhs_packer_kxn rhs_packer;
+    /// The LHS packer of each kernel (all NULL where it reads the LHS unpacked).
+    struct rkai_matmul_clamp_bf16_qai8dxp_qsi4c32p_lhs_packer gemv_lhs_packer;
+    struct rkai_matmul_clamp_bf16_qai8dxp_qsi4c32p_lhs_packer gemm_lhs_packer;
+};
+
+/// Chooses the best `matmul_clamp_bf16_qai8dxp_qsi4c32p` pair that has a packer for K x N weights; see the top
+/// of this header. Returns 0, or -1 (leaving `selection` untouched) when none runs.
+int rkai_select_matmul_clamp_bf16_qai8dxp_qsi4c32p_kxn(uint32_t feature_mask, struct rkai_matmul_clamp_bf16_qai8dxp_qsi4c32p_selection_kxn* selection);
+
 /// A chosen `matmul_clamp_bf16_qai8dxp_qsi4cxp` kernel.
 struct rkai_matmul_clamp_bf16_qai8dxp_qsi4cxp_choice {
     /// The kernel's functions.
@@ -190,6 +609,73 @@ struct rkai_matmul_clamp_bf16_qai8dxp_qsi4cxp_choice {
 
 /// Chooses a `matmul_clamp_bf16_qai8dxp_qsi4cxp` kernel; see the top of this header.
 int rkai_select_matmul_clamp_bf16_qai8dxp_qsi4cxp(uint32_t shape, uint32_t feature_mask, struct rkai_matmul_clamp_bf16_qai8dxp_qsi4cxp_choice* choice);
+
+/// An LHS packer of `matmul_clamp_bf16_qai8dxp_qsi4cxp`: the packer's name (`kai_...`) and KleidiAI's functions of it, NULL where it
+/// has no such function.
+struct rkai_matmul_clamp_bf16_qai8dxp_qsi4cxp_lhs_packer {
+    const char* name;
+    size_t (*get_m_step)(size_t mr);
+    size_t (*get_lhs_offset)(size_t m_idx, size_t lhs_stride);
+    size_t (*get_lhs_packed_offset)(size_t m_idx, size_t k, size_t mr, size_t kr, size_t sr);
+    size_t (*get_lhs_packed_size)(size_t m, size_t k, size_t mr, size_t kr, size_t sr);
+    void (*run)(size_t m, size_t k, size_t mr, size_t kr, size_t sr, size_t m_idx_start, const void* lhs, size_t lhs_stride, void* lhs_packed);
+};
+
+/// An RHS packer of `matmul_clamp_bf16_qai8dxp_qsi4cxp` for N x K weights: the packer's name (`kai_...`) and KleidiAI's functions of it, NULL where it
+/// has no such function.
+struct rkai_matmul_clamp_bf16_qai8dxp_qsi4cxp_rhs_packer_nxk {
+    const char* name;
+    size_t (*get_n_step)(size_t nr);
+    size_t (*get_rhs_offset)(size_t n_idx, size_t rhs_stride);
+    size_t (*get_rhs_packed_stride)(size_t k, size_t nr, size_t kr, size_t sr);
+    size_t (*get_rhs_packed_offset)(size_t n_idx, size_t k, size_t nr, size_t kr, size_t sr);
+    size_t (*get_rhs_packed_size)(size_t n, size_t k, size_t nr, size_t kr, size_t sr);
+    void (*run)(size_t num_groups, size_t n, size_t k, size_t nr, size_t kr, size_t sr, const uint8_t* rhs, const float* bias, const float* scale, void* rhs_packed, size_t extra_bytes, const struct kai_rhs_pack_qs4cxs1s0_param* params);
+};
+
+/// The best `matmul_clamp_bf16_qai8dxp_qsi4cxp` pair for N x K weights on this CPU (see the top of this header).
+struct rkai_matmul_clamp_bf16_qai8dxp_qsi4cxp_selection_nxk {
+    /// The GEMV (m = 1) and the GEMM: both read the weights `rhs_packer` packs.
+    struct rkai_matmul_clamp_bf16_qai8dxp_qsi4cxp_choice gemv;
+    struct rkai_matmul_clamp_bf16_qai8dxp_qsi4cxp_choice gemm;
+    /// Packs the weights once, with the GEMM's nr, kr and sr.
+    struct rkai_matmul_clamp_bf16_qai8dxp_qsi4cxp_rhs_packer_nxk rhs_packer;
+    /// The LHS packer of each kernel (all NULL where it reads the LHS unpacked).
+    struct rkai_matmul_clamp_bf16_qai8dxp_qsi4cxp_lhs_packer gemv_lhs_packer;
+    struct rkai_matmul_clamp_bf16_qai8dxp_qsi4cxp_lhs_packer gemm_lhs_packer;
+};
+
+/// Chooses the best `matmul_clamp_bf16_qai8dxp_qsi4cxp` pair that has a packer for N x K weights; see the top
+/// of this header. Returns 0, or -1 (leaving `selection` untouched) when none runs.
+int rkai_select_matmul_clamp_bf16_qai8dxp_qsi4cxp_nxk(uint32_t feature_mask, struct rkai_matmul_clamp_bf16_qai8dxp_qsi4cxp_selection_nxk* selection);
+
+/// An RHS packer of `matmul_clamp_bf16_qai8dxp_qsi4cxp` for K x N weights: the packer's name (`kai_...`) and KleidiAI's functions of it, NULL where it
+/// has no such function.
+struct rkai_matmul_clamp_bf16_qai8dxp_qsi4cxp_rhs_packer_kxn {
+    const char* name;
+    size_t (*get_n_step)(size_t nr);
+    size_t (*get_rhs_offset)(size_t n_idx, size_t rhs_stride);
+    size_t (*get_rhs_packed_stride)(size_t k, size_t nr, size_t kr, size_t sr);
+    size_t (*get_rhs_packed_offset)(size_t n_idx, size_t k, size_t nr, size_t kr, size_t sr);
+    size_t (*get_rhs_packed_size)(size_t n, size_t k, size_t nr, size_t kr, size_t sr);
+    void (*run)(size_t num_groups, size_t n, size_t k, size_t nr, size_t kr, size_t sr, const uint8_t* rhs, const float* bias, const float* scale, void* rhs_packed, size_t extra_bytes, const struct kai_rhs_pack_qs4cxs1s0_param* params);
+};
+
+/// The best `matmul_clamp_bf16_qai8dxp_qsi4cxp` pair for K x N weights on this CPU (see the top of this header).
+struct rkai_matmul_clamp_bf16_qai8dxp_qsi4cxp_selection_kxn {
+    /// The GEMV (m = 1) and the GEMM: both read the weights `rhs_packer` packs.
+    struct rkai_matmul_clamp_bf16_qai8dxp_qsi4cxp_choice gemv;
+    struct rkai_matmul_clamp_bf16_qai8dxp_qsi4cxp_choice gemm;
+    /// Packs the weights once, with the GEMM's nr, kr and sr.
+    struct rkai_matmul_clamp_bf16_qai8dxp_qsi4cxp_rhs_packer_kxn rhs_packer;
+    /// The LHS packer of each kernel (all NULL where it reads the LHS unpacked).
+    struct rkai_matmul_clamp_bf16_qai8dxp_qsi4cxp_lhs_packer gemv_lhs_packer;
+    struct rkai_matmul_clamp_bf16_qai8dxp_qsi4cxp_lhs_packer gemm_lhs_packer;
+};
+
+/// Chooses the best `matmul_clamp_bf16_qai8dxp_qsi4cxp` pair that has a packer for K x N weights; see the top
+/// of this header. Returns 0, or -1 (leaving `selection` untouched) when none runs.
+int rkai_select_matmul_clamp_bf16_qai8dxp_qsi4cxp_kxn(uint32_t feature_mask, struct rkai_matmul_clamp_bf16_qai8dxp_qsi4cxp_selection_kxn* selection);
 
 /// A chosen `matmul_clamp_f16_qai8dxp_qsi4cxp` kernel.
 struct rkai_matmul_clamp_f16_qai8dxp_qsi4cxp_choice {
@@ -212,6 +698,73 @@ struct rkai_matmul_clamp_f16_qai8dxp_qsi4cxp_choice {
 /// Chooses a `matmul_clamp_f16_qai8dxp_qsi4cxp` kernel; see the top of this header.
 int rkai_select_matmul_clamp_f16_qai8dxp_qsi4cxp(uint32_t shape, uint32_t feature_mask, struct rkai_matmul_clamp_f16_qai8dxp_qsi4cxp_choice* choice);
 
+/// An LHS packer of `matmul_clamp_f16_qai8dxp_qsi4cxp`: the packer's name (`kai_...`) and KleidiAI's functions of it, NULL where it
+/// has no such function.
+struct rkai_matmul_clamp_f16_qai8dxp_qsi4cxp_lhs_packer {
+    const char* name;
+    size_t (*get_m_step)(size_t mr);
+    size_t (*get_lhs_offset)(size_t m_idx, size_t lhs_stride);
+    size_t (*get_lhs_packed_offset)(size_t m_idx, size_t k, size_t mr, size_t kr, size_t sr);
+    size_t (*get_lhs_packed_size)(size_t m, size_t k, size_t mr, size_t kr, size_t sr);
+    void (*run)(size_t m, size_t k, size_t mr, size_t kr, size_t sr, size_t m_idx_start, const void* lhs, size_t lhs_stride, void* lhs_packed);
+};
+
+/// An RHS packer of `matmul_clamp_f16_qai8dxp_qsi4cxp` for N x K weights: the packer's name (`kai_...`) and KleidiAI's functions of it, NULL where it
+/// has no such function.
+struct rkai_matmul_clamp_f16_qai8dxp_qsi4cxp_rhs_packer_nxk {
+    const char* name;
+    size_t (*get_n_step)(size_t nr);
+    size_t (*get_rhs_offset)(size_t n_idx, size_t rhs_stride);
+    size_t (*get_rhs_packed_stride)(size_t k, size_t nr, size_t kr, size_t sr);
+    size_t (*get_rhs_packed_offset)(size_t n_idx, size_t k, size_t nr, size_t kr, size_t sr);
+    size_t (*get_rhs_packed_size)(size_t n, size_t k, size_t nr, size_t kr, size_t sr);
+    void (*run)(size_t num_groups, size_t n, size_t k, size_t nr, size_t kr, size_t sr, const uint8_t* rhs, const float* bias, const float* scale, void* rhs_packed, size_t extra_bytes, const struct kai_rhs_pack_qs4cxs1s0_param* params);
+};
+
+/// The best `matmul_clamp_f16_qai8dxp_qsi4cxp` pair for N x K weights on this CPU (see the top of this header).
+struct rkai_matmul_clamp_f16_qai8dxp_qsi4cxp_selection_nxk {
+    /// The GEMV (m = 1) and the GEMM: both read the weights `rhs_packer` packs.
+    struct rkai_matmul_clamp_f16_qai8dxp_qsi4cxp_choice gemv;
+    struct rkai_matmul_clamp_f16_qai8dxp_qsi4cxp_choice gemm;
+    /// Packs the weights once, with the GEMM's nr, kr and sr.
+    struct rkai_matmul_clamp_f16_qai8dxp_qsi4cxp_rhs_packer_nxk rhs_packer;
+    /// The LHS packer of each kernel (all NULL where it reads the LHS unpacked).
+    struct rkai_matmul_clamp_f16_qai8dxp_qsi4cxp_lhs_packer gemv_lhs_packer;
+    struct rkai_matmul_clamp_f16_qai8dxp_qsi4cxp_lhs_packer gemm_lhs_packer;
+};
+
+/// Chooses the best `matmul_clamp_f16_qai8dxp_qsi4cxp` pair that has a packer for N x K weights; see the top
+/// of this header. Returns 0, or -1 (leaving `selection` untouched) when none runs.
+int rkai_select_matmul_clamp_f16_qai8dxp_qsi4cxp_nxk(uint32_t feature_mask, struct rkai_matmul_clamp_f16_qai8dxp_qsi4cxp_selection_nxk* selection);
+
+/// An RHS packer of `matmul_clamp_f16_qai8dxp_qsi4cxp` for K x N weights: the packer's name (`kai_...`) and KleidiAI's functions of it, NULL where it
+/// has no such function.
+struct rkai_matmul_clamp_f16_qai8dxp_qsi4cxp_rhs_packer_kxn {
+    const char* name;
+    size_t (*get_n_step)(size_t nr);
+    size_t (*get_rhs_offset)(size_t n_idx, size_t rhs_stride);
+    size_t (*get_rhs_packed_stride)(size_t k, size_t nr, size_t kr, size_t sr);
+    size_t (*get_rhs_packed_offset)(size_t n_idx, size_t k, size_t nr, size_t kr, size_t sr);
+    size_t (*get_rhs_packed_size)(size_t n, size_t k, size_t nr, size_t kr, size_t sr);
+    void (*run)(size_t num_groups, size_t n, size_t k, size_t nr, size_t kr, size_t sr, const uint8_t* rhs, const float* bias, const float* scale, void* rhs_packed, size_t extra_bytes, const struct kai_rhs_pack_qs4cxs1s0_param* params);
+};
+
+/// The best `matmul_clamp_f16_qai8dxp_qsi4cxp` pair for K x N weights on this CPU (see the top of this header).
+struct rkai_matmul_clamp_f16_qai8dxp_qsi4cxp_selection_kxn {
+    /// The GEMV (m = 1) and the GEMM: both read the weights `rhs_packer` packs.
+    struct rkai_matmul_clamp_f16_qai8dxp_qsi4cxp_choice gemv;
+    struct rkai_matmul_clamp_f16_qai8dxp_qsi4cxp_choice gemm;
+    /// Packs the weights once, with the GEMM's nr, kr and sr.
+    struct rkai_matmul_clamp_f16_qai8dxp_qsi4cxp_rhs_packer_kxn rhs_packer;
+    /// The LHS packer of each kernel (all NULL where it reads the LHS unpacked).
+    struct rkai_matmul_clamp_f16_qai8dxp_qsi4cxp_lhs_packer gemv_lhs_packer;
+    struct rkai_matmul_clamp_f16_qai8dxp_qsi4cxp_lhs_packer gemm_lhs_packer;
+};
+
+/// Chooses the best `matmul_clamp_f16_qai8dxp_qsi4cxp` pair that has a packer for K x N weights; see the top
+/// of this header. Returns 0, or -1 (leaving `selection` untouched) when none runs.
+int rkai_select_matmul_clamp_f16_qai8dxp_qsi4cxp_kxn(uint32_t feature_mask, struct rkai_matmul_clamp_f16_qai8dxp_qsi4cxp_selection_kxn* selection);
+
 /// A chosen `matmul_clamp_f16_qai8dxp_qsi8cxp` kernel.
 struct rkai_matmul_clamp_f16_qai8dxp_qsi8cxp_choice {
     /// The kernel's functions.
@@ -232,6 +785,73 @@ struct rkai_matmul_clamp_f16_qai8dxp_qsi8cxp_choice {
 
 /// Chooses a `matmul_clamp_f16_qai8dxp_qsi8cxp` kernel; see the top of this header.
 int rkai_select_matmul_clamp_f16_qai8dxp_qsi8cxp(uint32_t shape, uint32_t feature_mask, struct rkai_matmul_clamp_f16_qai8dxp_qsi8cxp_choice* choice);
+
+/// An LHS packer of `matmul_clamp_f16_qai8dxp_qsi8cxp`: the packer's name (`kai_...`) and KleidiAI's functions of it, NULL where it
+/// has no such function.
+struct rkai_matmul_clamp_f16_qai8dxp_qsi8cxp_lhs_packer {
+    const char* name;
+    size_t (*get_m_step)(size_t mr);
+    size_t (*get_lhs_offset)(size_t m_idx, size_t lhs_stride);
+    size_t (*get_lhs_packed_offset)(size_t m_idx, size_t k, size_t mr, size_t kr, size_t sr);
+    size_t (*get_lhs_packed_size)(size_t m, size_t k, size_t mr, size_t kr, size_t sr);
+    void (*run)(size_t m, size_t k, size_t mr, size_t kr, size_t sr, size_t m_idx_start, const void* lhs, size_t lhs_stride, void* lhs_packed);
+};
+
+/// An RHS packer of `matmul_clamp_f16_qai8dxp_qsi8cxp` for N x K weights: the packer's name (`kai_...`) and KleidiAI's functions of it, NULL where it
+/// has no such function.
+struct rkai_matmul_clamp_f16_qai8dxp_qsi8cxp_rhs_packer_nxk {
+    const char* name;
+    size_t (*get_n_step)(size_t nr);
+    size_t (*get_rhs_offset)(size_t n_idx, size_t rhs_stride);
+    size_t (*get_rhs_packed_stride)(size_t k, size_t nr, size_t kr, size_t sr);
+    size_t (*get_rhs_packed_offset)(size_t n_idx, size_t k, size_t nr, size_t kr, size_t sr);
+    size_t (*get_rhs_packed_size)(size_t n, size_t k, size_t nr, size_t kr, size_t sr);
+    void (*run)(size_t num_groups, size_t n, size_t k, size_t nr, size_t kr, size_t sr, const int8_t* rhs, const float* bias, const float* scale, void* rhs_packed, size_t extra_bytes, const struct kai_rhs_pack_qsi8cx_params* params);
+};
+
+/// The best `matmul_clamp_f16_qai8dxp_qsi8cxp` pair for N x K weights on this CPU (see the top of this header).
+struct rkai_matmul_clamp_f16_qai8dxp_qsi8cxp_selection_nxk {
+    /// The GEMV (m = 1) and the GEMM: both read the weights `rhs_packer` packs.
+    struct rkai_matmul_clamp_f16_qai8dxp_qsi8cxp_choice gemv;
+    struct rkai_matmul_clamp_f16_qai8dxp_qsi8cxp_choice gemm;
+    /// Packs the weights once, with the GEMM's nr, kr and sr.
+    struct rkai_matmul_clamp_f16_qai8dxp_qsi8cxp_rhs_packer_nxk rhs_packer;
+    /// The LHS packer of each kernel (all NULL where it reads the LHS unpacked).
+    struct rkai_matmul_clamp_f16_qai8dxp_qsi8cxp_lhs_packer gemv_lhs_packer;
+    struct rkai_matmul_clamp_f16_qai8dxp_qsi8cxp_lhs_packer gemm_lhs_packer;
+};
+
+/// Chooses the best `matmul_clamp_f16_qai8dxp_qsi8cxp` pair that has a packer for N x K weights; see the top
+/// of this header. Returns 0, or -1 (leaving `selection` untouched) when none runs.
+int rkai_select_matmul_clamp_f16_qai8dxp_qsi8cxp_nxk(uint32_t feature_mask, struct rkai_matmul_clamp_f16_qai8dxp_qsi8cxp_selection_nxk* selection);
+
+/// An RHS packer of `matmul_clamp_f16_qai8dxp_qsi8cxp` for K x N weights: the packer's name (`kai_...`) and KleidiAI's functions of it, NULL where it
+/// has no such function.
+struct rkai_matmul_clamp_f16_qai8dxp_qsi8cxp_rhs_packer_kxn {
+    const char* name;
+    size_t (*get_n_step)(size_t nr);
+    size_t (*get_rhs_offset)(size_t n_idx, size_t rhs_stride);
+    size_t (*get_rhs_packed_stride)(size_t k, size_t nr, size_t kr, size_t sr);
+    size_t (*get_rhs_packed_offset)(size_t n_idx, size_t k, size_t nr, size_t kr, size_t sr);
+    size_t (*get_rhs_packed_size)(size_t n, size_t k, size_t nr, size_t kr, size_t sr);
+    void (*run)(size_t num_groups, size_t n, size_t k, size_t nr, size_t kr, size_t sr, const int8_t* rhs, const float* bias, const float* scale, void* rhs_packed, size_t extra_bytes, const struct kai_rhs_pack_qsi8cx_params* params);
+};
+
+/// The best `matmul_clamp_f16_qai8dxp_qsi8cxp` pair for K x N weights on this CPU (see the top of this header).
+struct rkai_matmul_clamp_f16_qai8dxp_qsi8cxp_selection_kxn {
+    /// The GEMV (m = 1) and the GEMM: both read the weights `rhs_packer` packs.
+    struct rkai_matmul_clamp_f16_qai8dxp_qsi8cxp_choice gemv;
+    struct rkai_matmul_clamp_f16_qai8dxp_qsi8cxp_choice gemm;
+    /// Packs the weights once, with the GEMM's nr, kr and sr.
+    struct rkai_matmul_clamp_f16_qai8dxp_qsi8cxp_rhs_packer_kxn rhs_packer;
+    /// The LHS packer of each kernel (all NULL where it reads the LHS unpacked).
+    struct rkai_matmul_clamp_f16_qai8dxp_qsi8cxp_lhs_packer gemv_lhs_packer;
+    struct rkai_matmul_clamp_f16_qai8dxp_qsi8cxp_lhs_packer gemm_lhs_packer;
+};
+
+/// Chooses the best `matmul_clamp_f16_qai8dxp_qsi8cxp` pair that has a packer for K x N weights; see the top
+/// of this header. Returns 0, or -1 (leaving `selection` untouched) when none runs.
+int rkai_select_matmul_clamp_f16_qai8dxp_qsi8cxp_kxn(uint32_t feature_mask, struct rkai_matmul_clamp_f16_qai8dxp_qsi8cxp_selection_kxn* selection);
 
 /// A chosen `matmul_clamp_f32_qsi8d32p_qsi4c32p` kernel.
 struct rkai_matmul_clamp_f32_qsi8d32p_qsi4c32p_choice {
@@ -254,6 +874,44 @@ struct rkai_matmul_clamp_f32_qsi8d32p_qsi4c32p_choice {
 /// Chooses a `matmul_clamp_f32_qsi8d32p_qsi4c32p` kernel; see the top of this header.
 int rkai_select_matmul_clamp_f32_qsi8d32p_qsi4c32p(uint32_t shape, uint32_t feature_mask, struct rkai_matmul_clamp_f32_qsi8d32p_qsi4c32p_choice* choice);
 
+/// An LHS packer of `matmul_clamp_f32_qsi8d32p_qsi4c32p`: the packer's name (`kai_...`) and KleidiAI's functions of it, NULL where it
+/// has no such function.
+struct rkai_matmul_clamp_f32_qsi8d32p_qsi4c32p_lhs_packer {
+    const char* name;
+    size_t (*get_m_step)(size_t mr);
+    size_t (*get_lhs_offset)(size_t m_idx, size_t lhs_stride);
+    size_t (*get_lhs_packed_offset)(size_t m_idx, size_t k, size_t bl, size_t mr, size_t kr, size_t sr);
+    size_t (*get_lhs_packed_size)(size_t m, size_t k, size_t bl, size_t mr, size_t kr, size_t sr);
+    void (*run)(size_t m, size_t k, size_t bl, size_t mr, size_t kr, size_t sr, size_t m_idx_start, const float* lhs, size_t lhs_stride, void* lhs_packed);
+};
+
+/// An RHS packer of `matmul_clamp_f32_qsi8d32p_qsi4c32p` for N x K weights: the packer's name (`kai_...`) and KleidiAI's functions of it, NULL where it
+/// has no such function.
+struct rkai_matmul_clamp_f32_qsi8d32p_qsi4c32p_rhs_packer_nxk {
+    const char* name;
+    size_t (*get_rhs_packed_stride)(size_t k, size_t nr, size_t kr, size_t bl);
+    size_t (*get_rhs_offset)(size_t n_idx, size_t rhs_stride);
+    size_t (*get_rhs_packed_offset)(size_t n_idx, size_t k, size_t nr, size_t kr, size_t bl);
+    size_t (*get_rhs_packed_size)(size_t n, size_t k, size_t nr, size_t kr, size_t bl);
+    void (*run)(size_t num_groups, size_t n, size_t k, size_t nr, size_t kr, size_t sr, size_t bl, const uint8_t* rhs, const float* bias, void* rhs_packed, size_t extra_bytes, const struct kai_rhs_pack_qs4cxs1s0_param* params);
+};
+
+/// The best `matmul_clamp_f32_qsi8d32p_qsi4c32p` pair for N x K weights on this CPU (see the top of this header).
+struct rkai_matmul_clamp_f32_qsi8d32p_qsi4c32p_selection_nxk {
+    /// The GEMV (m = 1) and the GEMM: both read the weights `rhs_packer` packs.
+    struct rkai_matmul_clamp_f32_qsi8d32p_qsi4c32p_choice gemv;
+    struct rkai_matmul_clamp_f32_qsi8d32p_qsi4c32p_choice gemm;
+    /// Packs the weights once, with the GEMM's nr, kr and sr.
+    struct rkai_matmul_clamp_f32_qsi8d32p_qsi4c32p_rhs_packer_nxk rhs_packer;
+    /// The LHS packer of each kernel (all NULL where it reads the LHS unpacked).
+    struct rkai_matmul_clamp_f32_qsi8d32p_qsi4c32p_lhs_packer gemv_lhs_packer;
+    struct rkai_matmul_clamp_f32_qsi8d32p_qsi4c32p_lhs_packer gemm_lhs_packer;
+};
+
+/// Chooses the best `matmul_clamp_f32_qsi8d32p_qsi4c32p` pair that has a packer for N x K weights; see the top
+/// of this header. Returns 0, or -1 (leaving `selection` untouched) when none runs.
+int rkai_select_matmul_clamp_f32_qsi8d32p_qsi4c32p_nxk(uint32_t feature_mask, struct rkai_matmul_clamp_f32_qsi8d32p_qsi4c32p_selection_nxk* selection);
+
 /// A chosen `matmul_clamp_f32_qsi8d32p_qai4c32p` kernel.
 struct rkai_matmul_clamp_f32_qsi8d32p_qai4c32p_choice {
     /// The kernel's functions.
@@ -274,6 +932,43 @@ struct rkai_matmul_clamp_f32_qsi8d32p_qai4c32p_choice {
 
 /// Chooses a `matmul_clamp_f32_qsi8d32p_qai4c32p` kernel; see the top of this header.
 int rkai_select_matmul_clamp_f32_qsi8d32p_qai4c32p(uint32_t shape, uint32_t feature_mask, struct rkai_matmul_clamp_f32_qsi8d32p_qai4c32p_choice* choice);
+
+/// An LHS packer of `matmul_clamp_f32_qsi8d32p_qai4c32p`: the packer's name (`kai_...`) and KleidiAI's functions of it, NULL where it
+/// has no such function.
+struct rkai_matmul_clamp_f32_qsi8d32p_qai4c32p_lhs_packer {
+    const char* name;
+    size_t (*get_m_step)(size_t mr);
+    size_t (*get_lhs_offset)(size_t m_idx, size_t lhs_stride);
+    size_t (*get_lhs_packed_offset)(size_t m_idx, size_t k, size_t bl, size_t mr, size_t kr, size_t sr);
+    size_t (*get_lhs_packed_size)(size_t m, size_t k, size_t bl, size_t mr, size_t kr, size_t sr);
+    void (*run)(size_t m, size_t k, size_t bl, size_t mr, size_t kr, size_t sr, size_t m_idx_start, const float* lhs, size_t lhs_stride, void* lhs_packed);
+};
+
+/// An RHS packer of `matmul_clamp_f32_qsi8d32p_qai4c32p` for N x K weights: the packer's name (`kai_...`) and KleidiAI's functions of it, NULL where it
+/// has no such function.
+struct rkai_matmul_clamp_f32_qsi8d32p_qai4c32p_rhs_packer_nxk {
+    const char* name;
+    size_t (*get_rhs_offset)(size_t n_idx, size_t rhs_stride);
+    size_t (*get_rhs_packed_offset)(size_t n_idx, size_t k, size_t nr, size_t kr, size_t bl);
+    size_t (*get_rhs_packed_size)(size_t n, size_t k, size_t nr, size_t kr, size_t bl);
+    void (*run)(size_t num_groups, size_t n, size_t k, size_t nr, size_t kr, size_t sr, size_t bl, const uint8_t* rhs, const void* zero, const void* bias, const void* scale, void* rhs_packed, size_t extra_bytes, const struct kai_rhs_pack_qs4cxs1s0_param* params);
+};
+
+/// The best `matmul_clamp_f32_qsi8d32p_qai4c32p` pair for N x K weights on this CPU (see the top of this header).
+struct rkai_matmul_clamp_f32_qsi8d32p_qai4c32p_selection_nxk {
+    /// The GEMV (m = 1) and the GEMM: both read the weights `rhs_packer` packs.
+    struct rkai_matmul_clamp_f32_qsi8d32p_qai4c32p_choice gemv;
+    struct rkai_matmul_clamp_f32_qsi8d32p_qai4c32p_choice gemm;
+    /// Packs the weights once, with the GEMM's nr, kr and sr.
+    struct rkai_matmul_clamp_f32_qsi8d32p_qai4c32p_rhs_packer_nxk rhs_packer;
+    /// The LHS packer of each kernel (all NULL where it reads the LHS unpacked).
+    struct rkai_matmul_clamp_f32_qsi8d32p_qai4c32p_lhs_packer gemv_lhs_packer;
+    struct rkai_matmul_clamp_f32_qsi8d32p_qai4c32p_lhs_packer gemm_lhs_packer;
+};
+
+/// Chooses the best `matmul_clamp_f32_qsi8d32p_qai4c32p` pair that has a packer for N x K weights; see the top
+/// of this header. Returns 0, or -1 (leaving `selection` untouched) when none runs.
+int rkai_select_matmul_clamp_f32_qsi8d32p_qai4c32p_nxk(uint32_t feature_mask, struct rkai_matmul_clamp_f32_qsi8d32p_qai4c32p_selection_nxk* selection);
 
 /// A chosen `matmul_clamp_f16_qsi8d32p_qai4c32p` kernel.
 struct rkai_matmul_clamp_f16_qsi8d32p_qai4c32p_choice {
@@ -296,6 +991,43 @@ struct rkai_matmul_clamp_f16_qsi8d32p_qai4c32p_choice {
 /// Chooses a `matmul_clamp_f16_qsi8d32p_qai4c32p` kernel; see the top of this header.
 int rkai_select_matmul_clamp_f16_qsi8d32p_qai4c32p(uint32_t shape, uint32_t feature_mask, struct rkai_matmul_clamp_f16_qsi8d32p_qai4c32p_choice* choice);
 
+/// An LHS packer of `matmul_clamp_f16_qsi8d32p_qai4c32p`: the packer's name (`kai_...`) and KleidiAI's functions of it, NULL where it
+/// has no such function.
+struct rkai_matmul_clamp_f16_qsi8d32p_qai4c32p_lhs_packer {
+    const char* name;
+    size_t (*get_m_step)(size_t mr);
+    size_t (*get_lhs_offset)(size_t m_idx, size_t lhs_stride);
+    size_t (*get_lhs_packed_offset)(size_t m_idx, size_t k, size_t bl, size_t mr, size_t kr, size_t sr);
+    size_t (*get_lhs_packed_size)(size_t m, size_t k, size_t bl, size_t mr, size_t kr, size_t sr);
+    void (*run)(size_t m, size_t k, size_t bl, size_t mr, size_t kr, size_t sr, size_t m_idx_start, const void* lhs, size_t lhs_stride, void* lhs_packed);
+};
+
+/// An RHS packer of `matmul_clamp_f16_qsi8d32p_qai4c32p` for N x K weights: the packer's name (`kai_...`) and KleidiAI's functions of it, NULL where it
+/// has no such function.
+struct rkai_matmul_clamp_f16_qsi8d32p_qai4c32p_rhs_packer_nxk {
+    const char* name;
+    size_t (*get_rhs_offset)(size_t n_idx, size_t rhs_stride);
+    size_t (*get_rhs_packed_offset)(size_t n_idx, size_t k, size_t nr, size_t kr, size_t bl);
+    size_t (*get_rhs_packed_size)(size_t n, size_t k, size_t nr, size_t kr, size_t bl);
+    void (*run)(size_t num_groups, size_t n, size_t k, size_t nr, size_t kr, size_t sr, size_t bl, const uint8_t* rhs, const void* zero, const void* bias, const void* scale, void* rhs_packed, size_t extra_bytes, const struct kai_rhs_pack_qs4cxs1s0_param* params);
+};
+
+/// The best `matmul_clamp_f16_qsi8d32p_qai4c32p` pair for N x K weights on this CPU (see the top of this header).
+struct rkai_matmul_clamp_f16_qsi8d32p_qai4c32p_selection_nxk {
+    /// The GEMV (m = 1) and the GEMM: both read the weights `rhs_packer` packs.
+    struct rkai_matmul_clamp_f16_qsi8d32p_qai4c32p_choice gemv;
+    struct rkai_matmul_clamp_f16_qsi8d32p_qai4c32p_choice gemm;
+    /// Packs the weights once, with the GEMM's nr, kr and sr.
+    struct rkai_matmul_clamp_f16_qsi8d32p_qai4c32p_rhs_packer_nxk rhs_packer;
+    /// The LHS packer of each kernel (all NULL where it reads the LHS unpacked).
+    struct rkai_matmul_clamp_f16_qsi8d32p_qai4c32p_lhs_packer gemv_lhs_packer;
+    struct rkai_matmul_clamp_f16_qsi8d32p_qai4c32p_lhs_packer gemm_lhs_packer;
+};
+
+/// Chooses the best `matmul_clamp_f16_qsi8d32p_qai4c32p` pair that has a packer for N x K weights; see the top
+/// of this header. Returns 0, or -1 (leaving `selection` untouched) when none runs.
+int rkai_select_matmul_clamp_f16_qsi8d32p_qai4c32p_nxk(uint32_t feature_mask, struct rkai_matmul_clamp_f16_qsi8d32p_qai4c32p_selection_nxk* selection);
+
 /// A chosen `matmul_clamp_f32_f32_f32p` kernel.
 struct rkai_matmul_clamp_f32_f32_f32p_choice {
     /// The kernel's functions.
@@ -316,6 +1048,58 @@ struct rkai_matmul_clamp_f32_f32_f32p_choice {
 
 /// Chooses a `matmul_clamp_f32_f32_f32p` kernel; see the top of this header.
 int rkai_select_matmul_clamp_f32_f32_f32p(uint32_t shape, uint32_t feature_mask, struct rkai_matmul_clamp_f32_f32_f32p_choice* choice);
+
+/// An RHS packer of `matmul_clamp_f32_f32_f32p` for N x K weights: the packer's name (`kai_...`) and KleidiAI's functions of it, NULL where it
+/// has no such function.
+struct rkai_matmul_clamp_f32_f32_f32p_rhs_packer_nxk {
+    const char* name;
+    size_t (*get_n_step)(void);
+    size_t (*get_rhs_offset)(size_t n_idx, size_t rhs_stride);
+    size_t (*get_bias_offset)(size_t n_idx);
+    size_t (*get_rhs_packed_stride)(size_t k);
+    size_t (*get_rhs_packed_offset)(size_t n_idx, size_t k);
+    size_t (*get_rhs_packed_size)(size_t n, size_t k);
+    void (*run)(size_t num_groups, size_t n, size_t k, size_t nr, size_t kr, size_t sr, size_t rhs_stride, const void* rhs, const void* bias, const void* scale, void* rhs_packed, size_t extra_bytes, const void* params);
+};
+
+/// The best `matmul_clamp_f32_f32_f32p` pair for N x K weights on this CPU (see the top of this header).
+struct rkai_matmul_clamp_f32_f32_f32p_selection_nxk {
+    /// The GEMV (m = 1) and the GEMM: both read the weights `rhs_packer` packs.
+    struct rkai_matmul_clamp_f32_f32_f32p_choice gemv;
+    struct rkai_matmul_clamp_f32_f32_f32p_choice gemm;
+    /// Packs the weights once, with the GEMM's nr, kr and sr.
+    struct rkai_matmul_clamp_f32_f32_f32p_rhs_packer_nxk rhs_packer;
+};
+
+/// Chooses the best `matmul_clamp_f32_f32_f32p` pair that has a packer for N x K weights; see the top
+/// of this header. Returns 0, or -1 (leaving `selection` untouched) when none runs.
+int rkai_select_matmul_clamp_f32_f32_f32p_nxk(uint32_t feature_mask, struct rkai_matmul_clamp_f32_f32_f32p_selection_nxk* selection);
+
+/// An RHS packer of `matmul_clamp_f32_f32_f32p` for K x N weights: the packer's name (`kai_...`) and KleidiAI's functions of it, NULL where it
+/// has no such function.
+struct rkai_matmul_clamp_f32_f32_f32p_rhs_packer_kxn {
+    const char* name;
+    size_t (*get_n_step)(void);
+    size_t (*get_rhs_offset)(size_t n_idx);
+    size_t (*get_bias_offset)(size_t n_idx);
+    size_t (*get_rhs_packed_stride)(size_t k);
+    size_t (*get_rhs_packed_offset)(size_t n_idx, size_t k);
+    size_t (*get_rhs_packed_size)(size_t n, size_t k);
+    void (*run)(size_t num_groups, size_t n, size_t k, size_t nr, size_t kr, size_t sr, size_t rhs_stride_row, const void* rhs, const void* bias, const void* scale, void* rhs_packed, size_t extra_bytes, const void* params);
+};
+
+/// The best `matmul_clamp_f32_f32_f32p` pair for K x N weights on this CPU (see the top of this header).
+struct rkai_matmul_clamp_f32_f32_f32p_selection_kxn {
+    /// The GEMV (m = 1) and the GEMM: both read the weights `rhs_packer` packs.
+    struct rkai_matmul_clamp_f32_f32_f32p_choice gemv;
+    struct rkai_matmul_clamp_f32_f32_f32p_choice gemm;
+    /// Packs the weights once, with the GEMM's nr, kr and sr.
+    struct rkai_matmul_clamp_f32_f32_f32p_rhs_packer_kxn rhs_packer;
+};
+
+/// Chooses the best `matmul_clamp_f32_f32_f32p` pair that has a packer for K x N weights; see the top
+/// of this header. Returns 0, or -1 (leaving `selection` untouched) when none runs.
+int rkai_select_matmul_clamp_f32_f32_f32p_kxn(uint32_t feature_mask, struct rkai_matmul_clamp_f32_f32_f32p_selection_kxn* selection);
 
 /// A chosen `matmul_clamp_f16_f16_f16p` kernel.
 struct rkai_matmul_clamp_f16_f16_f16p_choice {
@@ -338,6 +1122,58 @@ struct rkai_matmul_clamp_f16_f16_f16p_choice {
 /// Chooses a `matmul_clamp_f16_f16_f16p` kernel; see the top of this header.
 int rkai_select_matmul_clamp_f16_f16_f16p(uint32_t shape, uint32_t feature_mask, struct rkai_matmul_clamp_f16_f16_f16p_choice* choice);
 
+/// An RHS packer of `matmul_clamp_f16_f16_f16p` for N x K weights: the packer's name (`kai_...`) and KleidiAI's functions of it, NULL where it
+/// has no such function.
+struct rkai_matmul_clamp_f16_f16_f16p_rhs_packer_nxk {
+    const char* name;
+    size_t (*get_n_step)(void);
+    size_t (*get_rhs_offset)(size_t n_idx, size_t rhs_stride);
+    size_t (*get_bias_offset)(size_t n_idx);
+    size_t (*get_rhs_packed_stride)(size_t k);
+    size_t (*get_rhs_packed_offset)(size_t n_idx, size_t k);
+    size_t (*get_rhs_packed_size)(size_t n, size_t k);
+    void (*run)(size_t num_groups, size_t n, size_t k, size_t nr, size_t kr, size_t sr, size_t rhs_stride, const void* rhs, const void* bias, const void* scale, void* rhs_packed, size_t extra_bytes, const void* params);
+};
+
+/// The best `matmul_clamp_f16_f16_f16p` pair for N x K weights on this CPU (see the top of this header).
+struct rkai_matmul_clamp_f16_f16_f16p_selection_nxk {
+    /// The GEMV (m = 1) and the GEMM: both read the weights `rhs_packer` packs.
+    struct rkai_matmul_clamp_f16_f16_f16p_choice gemv;
+    struct rkai_matmul_clamp_f16_f16_f16p_choice gemm;
+    /// Packs the weights once, with the GEMM's nr, kr and sr.
+    struct rkai_matmul_clamp_f16_f16_f16p_rhs_packer_nxk rhs_packer;
+};
+
+/// Chooses the best `matmul_clamp_f16_f16_f16p` pair that has a packer for N x K weights; see the top
+/// of this header. Returns 0, or -1 (leaving `selection` untouched) when none runs.
+int rkai_select_matmul_clamp_f16_f16_f16p_nxk(uint32_t feature_mask, struct rkai_matmul_clamp_f16_f16_f16p_selection_nxk* selection);
+
+/// An RHS packer of `matmul_clamp_f16_f16_f16p` for K x N weights: the packer's name (`kai_...`) and KleidiAI's functions of it, NULL where it
+/// has no such function.
+struct rkai_matmul_clamp_f16_f16_f16p_rhs_packer_kxn {
+    const char* name;
+    size_t (*get_n_step)(void);
+    size_t (*get_rhs_offset)(size_t n_idx);
+    size_t (*get_bias_offset)(size_t n_idx);
+    size_t (*get_rhs_packed_stride)(size_t k);
+    size_t (*get_rhs_packed_offset)(size_t n_idx, size_t k);
+    size_t (*get_rhs_packed_size)(size_t n, size_t k);
+    void (*run)(size_t num_groups, size_t n, size_t k, size_t nr, size_t kr, size_t sr, size_t rhs_stride_row, const void* rhs, const void* bias, const void* scale, void* rhs_packed, size_t extra_bytes, const void* params);
+};
+
+/// The best `matmul_clamp_f16_f16_f16p` pair for K x N weights on this CPU (see the top of this header).
+struct rkai_matmul_clamp_f16_f16_f16p_selection_kxn {
+    /// The GEMV (m = 1) and the GEMM: both read the weights `rhs_packer` packs.
+    struct rkai_matmul_clamp_f16_f16_f16p_choice gemv;
+    struct rkai_matmul_clamp_f16_f16_f16p_choice gemm;
+    /// Packs the weights once, with the GEMM's nr, kr and sr.
+    struct rkai_matmul_clamp_f16_f16_f16p_rhs_packer_kxn rhs_packer;
+};
+
+/// Chooses the best `matmul_clamp_f16_f16_f16p` pair that has a packer for K x N weights; see the top
+/// of this header. Returns 0, or -1 (leaving `selection` untouched) when none runs.
+int rkai_select_matmul_clamp_f16_f16_f16p_kxn(uint32_t feature_mask, struct rkai_matmul_clamp_f16_f16_f16p_selection_kxn* selection);
+
 /// A chosen `matmul_clamp_f32_bf16p_bf16p` kernel.
 struct rkai_matmul_clamp_f32_bf16p_bf16p_choice {
     /// The kernel's functions.
@@ -358,6 +1194,45 @@ struct rkai_matmul_clamp_f32_bf16p_bf16p_choice {
 
 /// Chooses a `matmul_clamp_f32_bf16p_bf16p` kernel; see the top of this header.
 int rkai_select_matmul_clamp_f32_bf16p_bf16p(uint32_t shape, uint32_t feature_mask, struct rkai_matmul_clamp_f32_bf16p_bf16p_choice* choice);
+
+/// An LHS packer of `matmul_clamp_f32_bf16p_bf16p`: the packer's name (`kai_...`) and KleidiAI's functions of it, NULL where it
+/// has no such function.
+struct rkai_matmul_clamp_f32_bf16p_bf16p_lhs_packer {
+    const char* name;
+    size_t (*get_m_step)(size_t mr);
+    size_t (*get_lhs_offset)(size_t m_idx, size_t lhs_stride);
+    size_t (*get_lhs_packed_offset)(size_t m_idx, size_t k, size_t mr, size_t kr, size_t sr);
+    size_t (*get_lhs_packed_size)(size_t m, size_t k, size_t mr, size_t kr, size_t sr);
+    void (*run)(size_t m, size_t k, size_t mr, size_t kr, size_t sr, size_t m_idx_start, const void* lhs, size_t lhs_stride, void* lhs_packed);
+};
+
+/// An RHS packer of `matmul_clamp_f32_bf16p_bf16p` for K x N weights: the packer's name (`kai_...`) and KleidiAI's functions of it, NULL where it
+/// has no such function.
+struct rkai_matmul_clamp_f32_bf16p_bf16p_rhs_packer_kxn {
+    const char* name;
+    size_t (*get_n_step)(void);
+    size_t (*get_rhs_offset)(size_t n_idx);
+    size_t (*get_bias_offset)(size_t n_idx);
+    size_t (*get_rhs_packed_offset)(size_t n_idx, size_t k, size_t nr, size_t kr);
+    size_t (*get_rhs_packed_size)(size_t n, size_t k, size_t nr, size_t kr);
+    void (*run)(size_t num_groups, size_t n, size_t k, size_t nr, size_t kr, size_t sr, size_t rhs_stride, const void* rhs, const void* bias, const void* scale, void* rhs_packed, size_t extra_bytes, const void* params);
+};
+
+/// The best `matmul_clamp_f32_bf16p_bf16p` pair for K x N weights on this CPU (see the top of this header).
+struct rkai_matmul_clamp_f32_bf16p_bf16p_selection_kxn {
+    /// The GEMV (m = 1) and the GEMM: both read the weights `rhs_packer` packs.
+    struct rkai_matmul_clamp_f32_bf16p_bf16p_choice gemv;
+    struct rkai_matmul_clamp_f32_bf16p_bf16p_choice gemm;
+    /// Packs the weights once, with the GEMM's nr, kr and sr.
+    struct rkai_matmul_clamp_f32_bf16p_bf16p_rhs_packer_kxn rhs_packer;
+    /// The LHS packer of each kernel (all NULL where it reads the LHS unpacked).
+    struct rkai_matmul_clamp_f32_bf16p_bf16p_lhs_packer gemv_lhs_packer;
+    struct rkai_matmul_clamp_f32_bf16p_bf16p_lhs_packer gemm_lhs_packer;
+};
+
+/// Chooses the best `matmul_clamp_f32_bf16p_bf16p` pair that has a packer for K x N weights; see the top
+/// of this header. Returns 0, or -1 (leaving `selection` untouched) when none runs.
+int rkai_select_matmul_clamp_f32_bf16p_bf16p_kxn(uint32_t feature_mask, struct rkai_matmul_clamp_f32_bf16p_bf16p_selection_kxn* selection);
 
 /// A chosen `matmul_clamp_f16_bf16p_bf16p` kernel.
 struct rkai_matmul_clamp_f16_bf16p_bf16p_choice {
@@ -380,6 +1255,46 @@ struct rkai_matmul_clamp_f16_bf16p_bf16p_choice {
 /// Chooses a `matmul_clamp_f16_bf16p_bf16p` kernel; see the top of this header.
 int rkai_select_matmul_clamp_f16_bf16p_bf16p(uint32_t shape, uint32_t feature_mask, struct rkai_matmul_clamp_f16_bf16p_bf16p_choice* choice);
 
+/// An LHS packer of `matmul_clamp_f16_bf16p_bf16p`: the packer's name (`kai_...`) and KleidiAI's functions of it, NULL where it
+/// has no such function.
+struct rkai_matmul_clamp_f16_bf16p_bf16p_lhs_packer {
+    const char* name;
+    size_t (*get_m_step)(size_t mr);
+    size_t (*get_lhs_offset)(size_t m_idx, size_t lhs_stride);
+    size_t (*get_lhs_packed_offset)(size_t m_idx, size_t k, size_t mr, size_t kr, size_t sr);
+    size_t (*get_lhs_packed_size)(size_t m, size_t k, size_t mr, size_t kr, size_t sr);
+    void (*run)(size_t m, size_t k, size_t mr, size_t kr, size_t sr, size_t m_idx_start, const void* lhs, size_t lhs_stride, void* lhs_packed);
+};
+
+/// An RHS packer of `matmul_clamp_f16_bf16p_bf16p` for K x N weights: the packer's name (`kai_...`) and KleidiAI's functions of it, NULL where it
+/// has no such function.
+struct rkai_matmul_clamp_f16_bf16p_bf16p_rhs_packer_kxn {
+    const char* name;
+    size_t (*get_n_step)(void);
+    size_t (*get_rhs_offset)(size_t n_idx);
+    size_t (*get_bias_offset)(size_t n_idx);
+    size_t (*get_rhs_packed_stride)(size_t k);
+    size_t (*get_rhs_packed_offset)(size_t n_idx, size_t k);
+    size_t (*get_rhs_packed_size)(size_t n, size_t k);
+    void (*run)(size_t num_groups, size_t n, size_t k, size_t nr, size_t kr, size_t sr, size_t rhs_stride, const void* rhs, const void* bias, const void* scale, void* rhs_packed, size_t extra_bytes, const void* params);
+};
+
+/// The best `matmul_clamp_f16_bf16p_bf16p` pair for K x N weights on this CPU (see the top of this header).
+struct rkai_matmul_clamp_f16_bf16p_bf16p_selection_kxn {
+    /// The GEMV (m = 1) and the GEMM: both read the weights `rhs_packer` packs.
+    struct rkai_matmul_clamp_f16_bf16p_bf16p_choice gemv;
+    struct rkai_matmul_clamp_f16_bf16p_bf16p_choice gemm;
+    /// Packs the weights once, with the GEMM's nr, kr and sr.
+    struct rkai_matmul_clamp_f16_bf16p_bf16p_rhs_packer_kxn rhs_packer;
+    /// The LHS packer of each kernel (all NULL where it reads the LHS unpacked).
+    struct rkai_matmul_clamp_f16_bf16p_bf16p_lhs_packer gemv_lhs_packer;
+    struct rkai_matmul_clamp_f16_bf16p_bf16p_lhs_packer gemm_lhs_packer;
+};
+
+/// Chooses the best `matmul_clamp_f16_bf16p_bf16p` pair that has a packer for K x N weights; see the top
+/// of this header. Returns 0, or -1 (leaving `selection` untouched) when none runs.
+int rkai_select_matmul_clamp_f16_bf16p_bf16p_kxn(uint32_t feature_mask, struct rkai_matmul_clamp_f16_bf16p_bf16p_selection_kxn* selection);
+
 /// A chosen `matmul_clamp_fp32_bf16p_bf16p` kernel.
 struct rkai_matmul_clamp_fp32_bf16p_bf16p_choice {
     /// The kernel's functions.
@@ -400,6 +1315,46 @@ struct rkai_matmul_clamp_fp32_bf16p_bf16p_choice {
 
 /// Chooses a `matmul_clamp_fp32_bf16p_bf16p` kernel; see the top of this header.
 int rkai_select_matmul_clamp_fp32_bf16p_bf16p(uint32_t shape, uint32_t feature_mask, struct rkai_matmul_clamp_fp32_bf16p_bf16p_choice* choice);
+
+/// An LHS packer of `matmul_clamp_fp32_bf16p_bf16p`: the packer's name (`kai_...`) and KleidiAI's functions of it, NULL where it
+/// has no such function.
+struct rkai_matmul_clamp_fp32_bf16p_bf16p_lhs_packer {
+    const char* name;
+    size_t (*get_m_step)(size_t mr);
+    size_t (*get_lhs_offset)(size_t m_idx, size_t lhs_stride);
+    size_t (*get_lhs_packed_offset)(size_t m_idx, size_t k, size_t mr, size_t kr, size_t sr);
+    size_t (*get_lhs_packed_size)(size_t m, size_t k, size_t mr, size_t kr, size_t sr);
+    void (*run)(size_t m, size_t k, size_t mr, size_t kr, size_t sr, size_t m_idx_start, const void* lhs, size_t lhs_stride, void* lhs_packed);
+};
+
+/// An RHS packer of `matmul_clamp_fp32_bf16p_bf16p` for K x N weights: the packer's name (`kai_...`) and KleidiAI's functions of it, NULL where it
+/// has no such function.
+struct rkai_matmul_clamp_fp32_bf16p_bf16p_rhs_packer_kxn {
+    const char* name;
+    size_t (*get_n_step)(void);
+    size_t (*get_rhs_offset)(size_t n_idx);
+    size_t (*get_bias_offset)(size_t n_idx);
+    size_t (*get_rhs_packed_stride)(size_t k);
+    size_t (*get_rhs_packed_offset)(size_t n_idx, size_t k);
+    size_t (*get_rhs_packed_size)(size_t n, size_t k);
+    void (*run)(size_t num_groups, size_t n, size_t k, size_t nr, size_t kr, size_t sr, size_t rhs_stride, const void* rhs, const void* bias, const void* scale, void* rhs_packed, size_t extra_bytes, const void* params);
+};
+
+/// The best `matmul_clamp_fp32_bf16p_bf16p` pair for K x N weights on this CPU (see the top of this header).
+struct rkai_matmul_clamp_fp32_bf16p_bf16p_selection_kxn {
+    /// The GEMV (m = 1) and the GEMM: both read the weights `rhs_packer` packs.
+    struct rkai_matmul_clamp_fp32_bf16p_bf16p_choice gemv;
+    struct rkai_matmul_clamp_fp32_bf16p_bf16p_choice gemm;
+    /// Packs the weights once, with the GEMM's nr, kr and sr.
+    struct rkai_matmul_clamp_fp32_bf16p_bf16p_rhs_packer_kxn rhs_packer;
+    /// The LHS packer of each kernel (all NULL where it reads the LHS unpacked).
+    struct rkai_matmul_clamp_fp32_bf16p_bf16p_lhs_packer gemv_lhs_packer;
+    struct rkai_matmul_clamp_fp32_bf16p_bf16p_lhs_packer gemm_lhs_packer;
+};
+
+/// Chooses the best `matmul_clamp_fp32_bf16p_bf16p` pair that has a packer for K x N weights; see the top
+/// of this header. Returns 0, or -1 (leaving `selection` untouched) when none runs.
+int rkai_select_matmul_clamp_fp32_bf16p_bf16p_kxn(uint32_t feature_mask, struct rkai_matmul_clamp_fp32_bf16p_bf16p_selection_kxn* selection);
 
 /// A chosen `imatmul_clamp_f32_f32_f32p` kernel.
 struct rkai_imatmul_clamp_f32_f32_f32p_choice {
@@ -422,6 +1377,32 @@ struct rkai_imatmul_clamp_f32_f32_f32p_choice {
 /// Chooses a `imatmul_clamp_f32_f32_f32p` kernel; see the top of this header.
 int rkai_select_imatmul_clamp_f32_f32_f32p(uint32_t shape, uint32_t feature_mask, struct rkai_imatmul_clamp_f32_f32_f32p_choice* choice);
 
+/// An RHS packer of `imatmul_clamp_f32_f32_f32p` for K x N weights: the packer's name (`kai_...`) and KleidiAI's functions of it, NULL where it
+/// has no such function.
+struct rkai_imatmul_clamp_f32_f32_f32p_rhs_packer_kxn {
+    const char* name;
+    size_t (*get_n_step)(void);
+    size_t (*get_rhs_offset)(size_t n_idx);
+    size_t (*get_bias_offset)(size_t n_idx);
+    size_t (*get_rhs_packed_stride)(size_t k_chunk_count, size_t k_chunk_length);
+    size_t (*get_rhs_packed_offset)(size_t n_idx, size_t k_chunk_count, size_t k_chunk_length);
+    size_t (*get_rhs_packed_size)(size_t n, size_t k_chunk_count, size_t k_chunk_length);
+    void (*run)(size_t n, size_t k_chunk_count, size_t k_chunk_length, size_t rhs_stride_row, const void* rhs, const void* bias, void* rhs_packed);
+};
+
+/// The best `imatmul_clamp_f32_f32_f32p` pair for K x N weights on this CPU (see the top of this header).
+struct rkai_imatmul_clamp_f32_f32_f32p_selection_kxn {
+    /// The GEMV (m = 1) and the GEMM: both read the weights `rhs_packer` packs.
+    struct rkai_imatmul_clamp_f32_f32_f32p_choice gemv;
+    struct rkai_imatmul_clamp_f32_f32_f32p_choice gemm;
+    /// Packs the weights once, with the GEMM's nr, kr and sr.
+    struct rkai_imatmul_clamp_f32_f32_f32p_rhs_packer_kxn rhs_packer;
+};
+
+/// Chooses the best `imatmul_clamp_f32_f32_f32p` pair that has a packer for K x N weights; see the top
+/// of this header. Returns 0, or -1 (leaving `selection` untouched) when none runs.
+int rkai_select_imatmul_clamp_f32_f32_f32p_kxn(uint32_t feature_mask, struct rkai_imatmul_clamp_f32_f32_f32p_selection_kxn* selection);
+
 /// A chosen `matmul_clamp_f32_f16p_qsi4c32p` kernel.
 struct rkai_matmul_clamp_f32_f16p_qsi4c32p_choice {
     /// The kernel's functions.
@@ -442,6 +1423,44 @@ struct rkai_matmul_clamp_f32_f16p_qsi4c32p_choice {
 
 /// Chooses a `matmul_clamp_f32_f16p_qsi4c32p` kernel; see the top of this header.
 int rkai_select_matmul_clamp_f32_f16p_qsi4c32p(uint32_t shape, uint32_t feature_mask, struct rkai_matmul_clamp_f32_f16p_qsi4c32p_choice* choice);
+
+/// An LHS packer of `matmul_clamp_f32_f16p_qsi4c32p`: the packer's name (`kai_...`) and KleidiAI's functions of it, NULL where it
+/// has no such function.
+struct rkai_matmul_clamp_f32_f16p_qsi4c32p_lhs_packer {
+    const char* name;
+    size_t (*get_m_step)(size_t mr);
+    size_t (*get_lhs_offset)(size_t m_idx, size_t lhs_stride);
+    size_t (*get_lhs_packed_offset)(size_t m_idx, size_t k, size_t bl, size_t mr, size_t kr, size_t sr);
+    size_t (*get_lhs_packed_size)(size_t m, size_t k, size_t bl, size_t mr, size_t kr, size_t sr);
+    void (*run)(size_t m, size_t k, size_t bl, size_t mr, size_t kr, size_t sr, size_t m_idx_start, const void* lhs, size_t lhs_stride, void* lhs_packed);
+};
+
+/// An RHS packer of `matmul_clamp_f32_f16p_qsi4c32p` for N x K weights: the packer's name (`kai_...`) and KleidiAI's functions of it, NULL where it
+/// has no such function.
+struct rkai_matmul_clamp_f32_f16p_qsi4c32p_rhs_packer_nxk {
+    const char* name;
+    size_t (*get_rhs_packed_stride)(size_t k, size_t nr, size_t kr, size_t bl);
+    size_t (*get_rhs_offset)(size_t n_idx, size_t rhs_stride);
+    size_t (*get_rhs_packed_offset)(size_t n_idx, size_t k, size_t nr, size_t kr, size_t bl);
+    size_t (*get_rhs_packed_size)(size_t n, size_t k, size_t nr, size_t kr, size_t bl);
+    void (*run)(size_t num_groups, size_t n, size_t k, size_t nr, size_t kr, size_t sr, size_t bl, const uint8_t* rhs, const float* bias, void* rhs_packed, size_t extra_bytes, const struct kai_rhs_pack_qs4cxs1s0_param* params);
+};
+
+/// The best `matmul_clamp_f32_f16p_qsi4c32p` pair for N x K weights on this CPU (see the top of this header).
+struct rkai_matmul_clamp_f32_f16p_qsi4c32p_selection_nxk {
+    /// The GEMV (m = 1) and the GEMM: both read the weights `rhs_packer` packs.
+    struct rkai_matmul_clamp_f32_f16p_qsi4c32p_choice gemv;
+    struct rkai_matmul_clamp_f32_f16p_qsi4c32p_choice gemm;
+    /// Packs the weights once, with the GEMM's nr, kr and sr.
+    struct rkai_matmul_clamp_f32_f16p_qsi4c32p_rhs_packer_nxk rhs_packer;
+    /// The LHS packer of each kernel (all NULL where it reads the LHS unpacked).
+    struct rkai_matmul_clamp_f32_f16p_qsi4c32p_lhs_packer gemv_lhs_packer;
+    struct rkai_matmul_clamp_f32_f16p_qsi4c32p_lhs_packer gemm_lhs_packer;
+};
+
+/// Chooses the best `matmul_clamp_f32_f16p_qsi4c32p` pair that has a packer for N x K weights; see the top
+/// of this header. Returns 0, or -1 (leaving `selection` untouched) when none runs.
+int rkai_select_matmul_clamp_f32_f16p_qsi4c32p_nxk(uint32_t feature_mask, struct rkai_matmul_clamp_f32_f16p_qsi4c32p_selection_nxk* selection);
 
 /// A chosen `matmul_clamp_f32_f32p_f32p` kernel.
 struct rkai_matmul_clamp_f32_f32p_f32p_choice {
@@ -464,6 +1483,75 @@ struct rkai_matmul_clamp_f32_f32p_f32p_choice {
 /// Chooses a `matmul_clamp_f32_f32p_f32p` kernel; see the top of this header.
 int rkai_select_matmul_clamp_f32_f32p_f32p(uint32_t shape, uint32_t feature_mask, struct rkai_matmul_clamp_f32_f32p_f32p_choice* choice);
 
+/// An LHS packer of `matmul_clamp_f32_f32p_f32p`: the packer's name (`kai_...`) and KleidiAI's functions of it, NULL where it
+/// has no such function.
+struct rkai_matmul_clamp_f32_f32p_f32p_lhs_packer {
+    const char* name;
+    size_t (*get_m_step)(size_t mr);
+    size_t (*get_lhs_offset)(size_t m_idx, size_t lhs_stride);
+    size_t (*get_lhs_packed_offset)(size_t m_idx, size_t k, size_t mr, size_t kr, size_t sr);
+    size_t (*get_lhs_packed_size)(size_t m, size_t k, size_t mr, size_t kr, size_t sr);
+    void (*run)(size_t m, size_t k, size_t mr, size_t kr, size_t sr, size_t m_idx_start, const void* lhs, size_t lhs_stride, void* lhs_packed);
+};
+
+/// An RHS packer of `matmul_clamp_f32_f32p_f32p` for N x K weights: the packer's name (`kai_...`) and KleidiAI's functions of it, NULL where it
+/// has no such function.
+struct rkai_matmul_clamp_f32_f32p_f32p_rhs_packer_nxk {
+    const char* name;
+    size_t (*get_n_step)(void);
+    size_t (*get_rhs_offset)(size_t n_idx, size_t rhs_stride);
+    size_t (*get_bias_offset)(size_t n_idx);
+    size_t (*get_rhs_packed_stride)(size_t k);
+    size_t (*get_rhs_packed_offset)(size_t n_idx, size_t k);
+    size_t (*get_rhs_packed_size)(size_t n, size_t k);
+    void (*run)(size_t num_groups, size_t n, size_t k, size_t nr, size_t kr, size_t sr, size_t rhs_stride, const void* rhs, const void* bias, const void* scale, void* rhs_packed, size_t extra_bytes, const void* params);
+};
+
+/// The best `matmul_clamp_f32_f32p_f32p` pair for N x K weights on this CPU (see the top of this header).
+struct rkai_matmul_clamp_f32_f32p_f32p_selection_nxk {
+    /// The GEMV (m = 1) and the GEMM: both read the weights `rhs_packer` packs.
+    struct rkai_matmul_clamp_f32_f32p_f32p_choice gemv;
+    struct rkai_matmul_clamp_f32_f32p_f32p_choice gemm;
+    /// Packs the weights once, with the GEMM's nr, kr and sr.
+    struct rkai_matmul_clamp_f32_f32p_f32p_rhs_packer_nxk rhs_packer;
+    /// The LHS packer of each kernel (all NULL where it reads the LHS unpacked).
+    struct rkai_matmul_clamp_f32_f32p_f32p_lhs_packer gemv_lhs_packer;
+    struct rkai_matmul_clamp_f32_f32p_f32p_lhs_packer gemm_lhs_packer;
+};
+
+/// Chooses the best `matmul_clamp_f32_f32p_f32p` pair that has a packer for N x K weights; see the top
+/// of this header. Returns 0, or -1 (leaving `selection` untouched) when none runs.
+int rkai_select_matmul_clamp_f32_f32p_f32p_nxk(uint32_t feature_mask, struct rkai_matmul_clamp_f32_f32p_f32p_selection_nxk* selection);
+
+/// An RHS packer of `matmul_clamp_f32_f32p_f32p` for K x N weights: the packer's name (`kai_...`) and KleidiAI's functions of it, NULL where it
+/// has no such function.
+struct rkai_matmul_clamp_f32_f32p_f32p_rhs_packer_kxn {
+    const char* name;
+    size_t (*get_n_step)(void);
+    size_t (*get_rhs_offset)(size_t n_idx);
+    size_t (*get_bias_offset)(size_t n_idx);
+    size_t (*get_rhs_packed_stride)(size_t k);
+    size_t (*get_rhs_packed_offset)(size_t n_idx, size_t k);
+    size_t (*get_rhs_packed_size)(size_t n, size_t k);
+    void (*run)(size_t num_groups, size_t n, size_t k, size_t nr, size_t kr, size_t sr, size_t rhs_stride_row, const void* rhs, const void* bias, const void* scale, void* rhs_packed, size_t extra_bytes, const void* params);
+};
+
+/// The best `matmul_clamp_f32_f32p_f32p` pair for K x N weights on this CPU (see the top of this header).
+struct rkai_matmul_clamp_f32_f32p_f32p_selection_kxn {
+    /// The GEMV (m = 1) and the GEMM: both read the weights `rhs_packer` packs.
+    struct rkai_matmul_clamp_f32_f32p_f32p_choice gemv;
+    struct rkai_matmul_clamp_f32_f32p_f32p_choice gemm;
+    /// Packs the weights once, with the GEMM's nr, kr and sr.
+    struct rkai_matmul_clamp_f32_f32p_f32p_rhs_packer_kxn rhs_packer;
+    /// The LHS packer of each kernel (all NULL where it reads the LHS unpacked).
+    struct rkai_matmul_clamp_f32_f32p_f32p_lhs_packer gemv_lhs_packer;
+    struct rkai_matmul_clamp_f32_f32p_f32p_lhs_packer gemm_lhs_packer;
+};
+
+/// Chooses the best `matmul_clamp_f32_f32p_f32p` pair that has a packer for K x N weights; see the top
+/// of this header. Returns 0, or -1 (leaving `selection` untouched) when none runs.
+int rkai_select_matmul_clamp_f32_f32p_f32p_kxn(uint32_t feature_mask, struct rkai_matmul_clamp_f32_f32p_f32p_selection_kxn* selection);
+
 /// A chosen `matmul_clamp_f16_f16p_f16p` kernel.
 struct rkai_matmul_clamp_f16_f16p_f16p_choice {
     /// The kernel's functions.
@@ -485,6 +1573,75 @@ struct rkai_matmul_clamp_f16_f16p_f16p_choice {
 /// Chooses a `matmul_clamp_f16_f16p_f16p` kernel; see the top of this header.
 int rkai_select_matmul_clamp_f16_f16p_f16p(uint32_t shape, uint32_t feature_mask, struct rkai_matmul_clamp_f16_f16p_f16p_choice* choice);
 
+/// An LHS packer of `matmul_clamp_f16_f16p_f16p`: the packer's name (`kai_...`) and KleidiAI's functions of it, NULL where it
+/// has no such function.
+struct rkai_matmul_clamp_f16_f16p_f16p_lhs_packer {
+    const char* name;
+    size_t (*get_m_step)(size_t mr);
+    size_t (*get_lhs_offset)(size_t m_idx, size_t lhs_stride);
+    size_t (*get_lhs_packed_offset)(size_t m_idx, size_t k, size_t mr, size_t kr, size_t sr);
+    size_t (*get_lhs_packed_size)(size_t m, size_t k, size_t mr, size_t kr, size_t sr);
+    void (*run)(size_t m, size_t k, size_t mr, size_t kr, size_t sr, size_t m_idx_start, const void* lhs, size_t lhs_stride, void* lhs_packed);
+};
+
+/// An RHS packer of `matmul_clamp_f16_f16p_f16p` for N x K weights: the packer's name (`kai_...`) and KleidiAI's functions of it, NULL where it
+/// has no such function.
+struct rkai_matmul_clamp_f16_f16p_f16p_rhs_packer_nxk {
+    const char* name;
+    size_t (*get_n_step)(void);
+    size_t (*get_rhs_offset)(size_t n_idx, size_t rhs_stride);
+    size_t (*get_bias_offset)(size_t n_idx);
+    size_t (*get_rhs_packed_stride)(size_t k);
+    size_t (*get_rhs_packed_offset)(size_t n_idx, size_t k);
+    size_t (*get_rhs_packed_size)(size_t n, size_t k);
+    void (*run)(size_t num_groups, size_t n, size_t k, size_t nr, size_t kr, size_t sr, size_t rhs_stride, const void* rhs, const void* bias, const void* scale, void* rhs_packed, size_t extra_bytes, const void* params);
+};
+
+/// The best `matmul_clamp_f16_f16p_f16p` pair for N x K weights on this CPU (see the top of this header).
+struct rkai_matmul_clamp_f16_f16p_f16p_selection_nxk {
+    /// The GEMV (m = 1) and the GEMM: both read the weights `rhs_packer` packs.
+    struct rkai_matmul_clamp_f16_f16p_f16p_choice gemv;
+    struct rkai_matmul_clamp_f16_f16p_f16p_choice gemm;
+    /// Packs the weights once, with the GEMM's nr, kr and sr.
+    struct rkai_matmul_clamp_f16_f16p_f16p_rhs_packer_nxk rhs_packer;
+    /// The LHS packer of each kernel (all NULL where it reads the LHS unpacked).
+    struct rkai_matmul_clamp_f16_f16p_f16p_lhs_packer gemv_lhs_packer;
+    struct rkai_matmul_clamp_f16_f16p_f16p_lhs_packer gemm_lhs_packer;
+};
+
+/// Chooses the best `matmul_clamp_f16_f16p_f16p` pair that has a packer for N x K weights; see the top
+/// of this header. Returns 0, or -1 (leaving `selection` untouched) when none runs.
+int rkai_select_matmul_clamp_f16_f16p_f16p_nxk(uint32_t feature_mask, struct rkai_matmul_clamp_f16_f16p_f16p_selection_nxk* selection);
+
+/// An RHS packer of `matmul_clamp_f16_f16p_f16p` for K x N weights: the packer's name (`kai_...`) and KleidiAI's functions of it, NULL where it
+/// has no such function.
+struct rkai_matmul_clamp_f16_f16p_f16p_rhs_packer_kxn {
+    const char* name;
+    size_t (*get_n_step)(void);
+    size_t (*get_rhs_offset)(size_t n_idx);
+    size_t (*get_bias_offset)(size_t n_idx);
+    size_t (*get_rhs_packed_stride)(size_t k);
+    size_t (*get_rhs_packed_offset)(size_t n_idx, size_t k);
+    size_t (*get_rhs_packed_size)(size_t n, size_t k);
+    void (*run)(size_t num_groups, size_t n, size_t k, size_t nr, size_t kr, size_t sr, size_t rhs_stride_row, const void* rhs, const void* bias, const void* scale, void* rhs_packed, size_t extra_bytes, const void* params);
+};
+
+/// The best `matmul_clamp_f16_f16p_f16p` pair for K x N weights on this CPU (see the top of this header).
+struct rkai_matmul_clamp_f16_f16p_f16p_selection_kxn {
+    /// The GEMV (m = 1) and the GEMM: both read the weights `rhs_packer` packs.
+    struct rkai_matmul_clamp_f16_f16p_f16p_choice gemv;
+    struct rkai_matmul_clamp_f16_f16p_f16p_choice gemm;
+    /// Packs the weights once, with the GEMM's nr, kr and sr.
+    struct rkai_matmul_clamp_f16_f16p_f16p_rhs_packer_kxn rhs_packer;
+    /// The LHS packer of each kernel (all NULL where it reads the LHS unpacked).
+    struct rkai_matmul_clamp_f16_f16p_f16p_lhs_packer gemv_lhs_packer;
+    struct rkai_matmul_clamp_f16_f16p_f16p_lhs_packer gemm_lhs_packer;
+};
+
+/// Chooses the best `matmul_clamp_f16_f16p_f16p` pair that has a packer for K x N weights; see the top
+/// of this header. Returns 0, or -1 (leaving `selection` untouched) when none runs.
+int rkai_select_matmul_clamp_f16_f16p_f16p_kxn(uint32_t feature_mask, struct rkai_matmul_clamp_f16_f16p_f16p_selection_kxn* selection);
+
 /// A chosen `imatmul_clamp_f32_f32p_f32p` kernel.
 struct rkai_imatmul_clamp_f32_f32p_f32p_choice {
     /// The kernel's functions.
@@ -505,6 +1662,45 @@ struct rkai_imatmul_clamp_f32_f32p_f32p_choice {
 
 /// Chooses a `imatmul_clamp_f32_f32p_f32p` kernel; see the top of this header.
 int rkai_select_imatmul_clamp_f32_f32p_f32p(uint32_t shape, uint32_t feature_mask, struct rkai_imatmul_clamp_f32_f32p_f32p_choice* choice);
+
+/// An LHS packer of `imatmul_clamp_f32_f32p_f32p`: the packer's name (`kai_...`) and KleidiAI's functions of it, NULL where it
+/// has no such function.
+struct rkai_imatmul_clamp_f32_f32p_f32p_lhs_packer {
+    const char* name;
+    size_t (*get_m_step)(void);
+    size_t (*get_lhs_packed_offset)(size_t m_idx, size_t k_chunk_count, size_t k_chunk_length);
+    size_t (*get_lhs_packed_size)(size_t m, size_t k_chunk_count, size_t k_chunk_length);
+    void (*run)(size_t m, size_t k_chunk_count, size_t k_chunk_length, const void* const* lhs_ptrs, size_t lhs_ptr_offset, const void* pad_ptr, void* lhs_packed);
+};
+
+/// An RHS packer of `imatmul_clamp_f32_f32p_f32p` for K x N weights: the packer's name (`kai_...`) and KleidiAI's functions of it, NULL where it
+/// has no such function.
+struct rkai_imatmul_clamp_f32_f32p_f32p_rhs_packer_kxn {
+    const char* name;
+    size_t (*get_n_step)(void);
+    size_t (*get_rhs_offset)(size_t n_idx);
+    size_t (*get_bias_offset)(size_t n_idx);
+    size_t (*get_rhs_packed_stride)(size_t k_chunk_count, size_t k_chunk_length);
+    size_t (*get_rhs_packed_offset)(size_t n_idx, size_t k_chunk_count, size_t k_chunk_length);
+    size_t (*get_rhs_packed_size)(size_t n, size_t k_chunk_count, size_t k_chunk_length);
+    void (*run)(size_t n, size_t k_chunk_count, size_t k_chunk_length, size_t rhs_stride_row, const void* rhs, const void* bias, void* rhs_packed);
+};
+
+/// The best `imatmul_clamp_f32_f32p_f32p` pair for K x N weights on this CPU (see the top of this header).
+struct rkai_imatmul_clamp_f32_f32p_f32p_selection_kxn {
+    /// The GEMV (m = 1) and the GEMM: both read the weights `rhs_packer` packs.
+    struct rkai_imatmul_clamp_f32_f32p_f32p_choice gemv;
+    struct rkai_imatmul_clamp_f32_f32p_f32p_choice gemm;
+    /// Packs the weights once, with the GEMM's nr, kr and sr.
+    struct rkai_imatmul_clamp_f32_f32p_f32p_rhs_packer_kxn rhs_packer;
+    /// The LHS packer of each kernel (all NULL where it reads the LHS unpacked).
+    struct rkai_imatmul_clamp_f32_f32p_f32p_lhs_packer gemv_lhs_packer;
+    struct rkai_imatmul_clamp_f32_f32p_f32p_lhs_packer gemm_lhs_packer;
+};
+
+/// Chooses the best `imatmul_clamp_f32_f32p_f32p` pair that has a packer for K x N weights; see the top
+/// of this header. Returns 0, or -1 (leaving `selection` untouched) when none runs.
+int rkai_select_imatmul_clamp_f32_f32p_f32p_kxn(uint32_t feature_mask, struct rkai_imatmul_clamp_f32_f32p_f32p_selection_kxn* selection);
 
 #ifdef __cplusplus
 }

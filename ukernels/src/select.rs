@@ -101,12 +101,23 @@ pub fn pairs(family: Family) -> impl Iterator<Item = Pair> {
 /// with `sve_lanes32` 32-bit lanes per SVE vector; `None` if no pair runs (for example the integer
 /// families on a CPU without dotprod).
 pub fn best_pair(family: Family, features: Features, sve_lanes32: usize) -> Option<Pair> {
+    best_pair_where(family, features, sve_lanes32, |_| true)
+}
+
+/// [`best_pair`] among the pairs `accept` admits (for example those with a packer for the
+/// caller's weight layout).
+pub fn best_pair_where(
+    family: Family,
+    features: Features,
+    sve_lanes32: usize,
+    accept: impl Fn(&Pair) -> bool,
+) -> Option<Pair> {
     let mut best: Option<(Rank, Pair)> = None;
     // KleidiAI's 256-bit SVE kernels run only at that vector length.
     let at_vl = |p: &Pair| {
         p.gemv.runs_at_sve_lanes32(sve_lanes32) && p.gemm.runs_at_sve_lanes32(sve_lanes32)
     };
-    for pair in pairs(family).filter(|p| p.runs_with(features) && at_vl(p)) {
+    for pair in pairs(family).filter(|p| p.runs_with(features) && at_vl(p) && accept(p)) {
         let rank = Rank::of(pair, sve_lanes32, features.contains(Features::IN_ORDER));
         if best.is_none_or(|(r, _)| rank > r) {
             best = Some((rank, pair));
