@@ -2,7 +2,8 @@
 //! their packers `lhs_imatmul_pack_x32p2vlx1_x32p_sme` and
 //! `rhs_imatmul_pack_kxn_x32p2vlx1b_x32_x32_sme` (with the 16-bit and 8-bit LHS packers of the
 //! f16 and int8 indirect GEMMs, `lhs_imatmul_pack_x16p2vlx2_x16p_sme` and
-//! `lhs_imatmul_pack_x8p2vlx4_x8p_sme`), through the exported C symbols, at the
+//! `lhs_imatmul_pack_x8p2vlx4_x8p_sme`, and the f16 one's RHS packer
+//! `rhs_imatmul_pack_kxn_x16p2vlx2b_x16_x16_sme`), through the exported C symbols, at the
 //! streaming length of the CPU (checked against the QEMU model the run asked for):
 //! - getters equal KleidiAI's formulas;
 //! - packed bytes equal references written from KleidiAI's layouts (the LHS gathered through
@@ -39,6 +40,8 @@ const LHS_X16: &str = "lhs_imatmul_pack_x16p2vlx2_x16p_sme";
 /// The 8-bit LHS packer (the int8 indirect GEMMs'), same gather and layout with kr = 4.
 const LHS_X8: &str = "lhs_imatmul_pack_x8p2vlx4_x8p_sme";
 const RHS: &str = "rhs_imatmul_pack_kxn_x32p2vlx1b_x32_x32_sme";
+/// The 16-bit RHS packer (pairs of K values per step, each chunk padded to whole pairs).
+const RHS_X16: &str = "rhs_imatmul_pack_kxn_x16p2vlx2b_x16_x16_sme";
 const CANARY: f32 = f32::from_bits(0x7fc0_dead);
 
 /// `kai_run_imatmul_clamp_f32_f32p*`: (m, n, k_chunk_count, k_chunk_length, lhs_packed,
@@ -131,6 +134,37 @@ fn getters_follow_kleidiai_formulas() {
         }
         assert_eq!(r_bias_offset(3), 12);
         assert_eq!(dst_size(7, 9), 7 * 9 * 4);
+    }
+    let x16_n_step: Getter0 = func("get_n_step", RHS_X16);
+    let x16_rhs_offset: Getter1 = func("get_rhs_offset", RHS_X16);
+    let x16_bias_offset: Getter1 = func("get_bias_offset", RHS_X16);
+    let x16_stride: Getter2 = func("get_rhs_packed_stride", RHS_X16);
+    let x16_offset: Getter3 = func("get_rhs_packed_offset", RHS_X16);
+    let x16_size: Getter3 = func("get_rhs_packed_size", RHS_X16);
+    assert_eq!(x16_n_step(), g);
+    assert_eq!((x16_bias_offset(3), x16_bias_offset(g + 1)), (6, 2 * g + 2));
+    for (kcc, kcl) in [
+        (1usize, 1usize),
+        (9, 3),
+        (1, 64),
+        (4, 31),
+        (25, 17),
+        (9, 0),
+        (0, 5),
+        (3, 2),
+    ] {
+        // Biases, then each chunk rounded up to whole pairs (KleidiAI's formula).
+        let stride = g * (2 + kcc * kcl.div_ceil(2) * 2 * 2);
+        assert_eq!(x16_stride(kcc, kcl), stride);
+        for blocks in 0..4 {
+            let idx = blocks * g;
+            assert_eq!(x16_offset(idx, kcc, kcl), blocks * stride);
+            assert_eq!(x16_rhs_offset(idx), 2 * idx);
+            for n in [idx + 1, idx + g] {
+                assert_eq!(x16_size(n, kcc, kcl), n.div_ceil(g) * stride);
+            }
+            checked += 1;
+        }
     }
     println!("RELIABILITY getters: {checked} cases at SVL32 {}", g / 2);
 }
@@ -342,49 +376,71 @@ fn lhs_packer_equals_reference(name: &str, elem: usize) {
     );
 }
 
-/// KleidiAI's RHS layout written out: per group of `nr` columns, the biases, then each of the
-/// `k` rows; columns past `n` zero.
-fn rhs_reference(n: usize, k: usize, rhs: &[u32], stride: usize, bias: &[u32]) -> Vec<u8> {
-    let nr = group();
+/// KleidiAI's RHS layouts written out: per group of `nr` columns, the biases, then per chunk,
+/// per step of `kr` of its rows (`kr` = 4 / `elem`: 1 for f32, 2 for 16-bit values), those rows'
+/// values of each column; columns past `n` and the row completing a chunk of odd length zero.
+/// Values are bit patterns of `elem` bytes.
+fn rhs_reference(
+    elem: usize,
+    n: usize,
+    (kcc, kcl): (usize, usize),
+    (rhs, stride): (&[u32], usize),
+    bias: &[u32],
+) -> Vec<u8> {
+    let (nr, kr) = (group(), 4 / elem);
     let mut words = Vec::new();
     for g in 0..n.div_ceil(nr) {
         let col = |j: usize| g * nr + j;
         words.extend((0..nr).map(|j| if col(j) < n { bias[col(j)] } else { 0 }));
-        for kk in 0..k {
-            words.extend((0..nr).map(|j| {
-                if col(j) < n {
-                    rhs[kk * stride + col(j)]
-                } else {
-                    0
+        for c in 0..kcc {
+            for step in 0..kcl.div_ceil(kr) {
+                for j in 0..nr {
+                    for row in step * kr..(step + 1) * kr {
+                        words.push(if col(j) < n && row < kcl {
+                            rhs[(c * kcl + row) * stride + col(j)]
+                        } else {
+                            0
+                        });
+                    }
                 }
-            }));
+            }
         }
     }
-    le_bytes(&words)
+    words_bytes(elem, &words)
 }
 
-/// Packs columns `n0..n0 + cols` through the C packer, pointers moved by its offset getters.
+/// Little-endian bytes of `words` as values of `elem` bytes (4, or 2: the low halves).
+fn words_bytes(elem: usize, words: &[u32]) -> Vec<u8> {
+    match elem {
+        2 => le_bytes(&words.iter().map(|&x| x as u16).collect::<Vec<_>>()),
+        _ => le_bytes(words),
+    }
+}
+
+/// Packs columns `n0..n0 + cols` through the C packer `name` (values of `elem` bytes), pointers
+/// moved by its offset getters.
 ///
 /// # Safety
-/// `rhs` holds the K x N matrix (rows `stride` words apart), `bias` `n` values, `out` the
+/// `rhs` holds the K x N matrix (rows `stride` values apart), `bias` `n` values, `out` the
 /// whole packed size.
 unsafe fn pack_rhs_slice(
+    (name, elem): (&str, usize),
     (kcc, kcl): (usize, usize),
     (rhs, stride, bias): (*const u8, usize, *const u8),
     out: *mut u8,
     (n0, cols): (usize, usize),
 ) {
-    let run: ImatmulPackFn = func("run", RHS);
-    let rhs_off: Getter1 = func("get_rhs_offset", RHS);
-    let bias_off: Getter1 = func("get_bias_offset", RHS);
-    let packed_off: Getter3 = func("get_rhs_packed_offset", RHS);
+    let run: ImatmulPackFn = func("run", name);
+    let rhs_off: Getter1 = func("get_rhs_offset", name);
+    let bias_off: Getter1 = func("get_bias_offset", name);
+    let packed_off: Getter3 = func("get_rhs_packed_offset", name);
     // SAFETY: forwarded contract; offsets from the getters.
     unsafe {
         run(
             cols,
             kcc,
             kcl,
-            4 * stride,
+            elem * stride,
             rhs.add(rhs_off(n0)).cast(),
             bias.add(bias_off(n0)).cast(),
             out.add(packed_off(n0, kcc, kcl)).cast(),
@@ -394,8 +450,16 @@ unsafe fn pack_rhs_slice(
 
 #[test]
 fn rhs_packed_bytes_equal_reference_whole_and_sliced() {
+    for (name, elem) in [(RHS, 4), (RHS_X16, 2)] {
+        rhs_packer_equals_reference(name, elem);
+    }
+}
+
+/// The packed bytes of RHS packer `name` (values of `elem` bytes), whole and in column slices,
+/// against both guard edges.
+fn rhs_packer_equals_reference(name: &str, elem: usize) {
     let g = group();
-    let size: Getter3 = func("get_rhs_packed_size", RHS);
+    let size: Getter3 = func("get_rhs_packed_size", name);
     let specials = [
         0x7fc0_1234,
         0xff80_0000,
@@ -403,6 +467,8 @@ fn rhs_packed_bytes_equal_reference_whole_and_sliced() {
         0x0000_0001,
         0x7f80_0001,
     ];
+    let specials = specials.map(|x| if elem == 2 { x >> 16 | 1 } else { x });
+    let bits = 8 * elem as u32;
     let mut cases = 0;
     for (i, (n, kcc, kcl)) in [
         (1, 1, 1),
@@ -411,24 +477,26 @@ fn rhs_packed_bytes_equal_reference_whole_and_sliced() {
         (g + 3, 4, 7),
         (3 * g + 5, 2, 16),
         (2 * g, 9, 1),
+        (g + 1, 3, 2),
+        (5, 1, 0),
     ]
     .into_iter()
     .enumerate()
     {
         let (k, stride) = (kcc * kcl, n + 3);
-        let rhs = sme_pack::bit_patterns(k * stride, 40 + i as u64, 32, &specials);
-        let bias = sme_pack::bit_patterns(n, 60 + i as u64, 32, &specials);
-        let expect = rhs_reference(n, k, &rhs, stride, &bias);
+        let rhs = sme_pack::bit_patterns(k * stride, 40 + i as u64, bits, &specials);
+        let bias = sme_pack::bit_patterns(n, 60 + i as u64, bits, &specials);
+        let expect = rhs_reference(elem, n, (kcc, kcl), (&rhs, stride), &bias);
         let bytes = size(n, kcc, kcl);
-        assert_eq!(bytes, expect.len());
+        assert_eq!(bytes, expect.len(), "{name}");
         for edge in EDGES {
-            let rhs_g = Guarded::from_bytes(&le_bytes(&rhs), edge);
-            let bias_g = Guarded::from_bytes(&le_bytes(&bias), edge);
+            let rhs_g = Guarded::from_bytes(&words_bytes(elem, &rhs), edge);
+            let bias_g = Guarded::from_bytes(&words_bytes(elem, &bias), edge);
             let src = (rhs_g.ptr(), stride, bias_g.ptr());
-            let what = format!("n {n} kcc {kcc} kcl {kcl}");
+            let what = format!("{name} n {n} kcc {kcc} kcl {kcl}");
             // SAFETY (both): buffers sized for the problem.
             sme_pack::packs_equal(&what, bytes, edge, &expect, |out| unsafe {
-                pack_rhs_slice((kcc, kcl), src, out, (0, n))
+                pack_rhs_slice((name, elem), (kcc, kcl), src, out, (0, n))
             });
             sme_pack::slices_equal(
                 &what,
@@ -436,13 +504,13 @@ fn rhs_packed_bytes_equal_reference_whole_and_sliced() {
                 edge,
                 &expect,
                 &slices(n, g),
-                |out, s| unsafe { pack_rhs_slice((kcc, kcl), src, out, s) },
+                |out, s| unsafe { pack_rhs_slice((name, elem), (kcc, kcl), src, out, s) },
             );
             cases += 2;
         }
     }
     println!(
-        "RELIABILITY RHS packed bytes: {cases} cases at SVL32 {}",
+        "RELIABILITY RHS packed bytes: {name} {cases} cases at SVL32 {}",
         g / 2
     );
 }
@@ -523,7 +591,15 @@ impl ConvProblem {
         let w = Guarded::from_f32(&weights, edge);
         let b = Guarded::from_f32(&bias, edge);
         // SAFETY: buffers sized for the problem.
-        unsafe { pack_rhs_slice((kcc, kcl), (w.ptr(), n, b.ptr()), rhs.mut_ptr(), (0, n)) };
+        unsafe {
+            pack_rhs_slice(
+                (RHS, 4),
+                (kcc, kcl),
+                (w.ptr(), n, b.ptr()),
+                rhs.mut_ptr(),
+                (0, n),
+            )
+        };
         Self {
             conv,
             input,
@@ -956,6 +1032,14 @@ fn cases() -> Vec<support::death::Case<String, String>> {
             => get_rhs_offset::<Getter1>(RHS)(1)),
         getter_case!("rhs_packed_offset_misaligned", "(n_idx % nr) == 0"
             => get_rhs_packed_offset::<Getter3>(RHS)(1, 1, 1)),
+        run_case!("x16_rhs_null_rhs", "rhs != NULL" => refused_rhs_pack(RHS_X16, "rhs")),
+        run_case!("x16_rhs_null_bias", "bias != NULL" => refused_rhs_pack(RHS_X16, "bias")),
+        run_case!("x16_rhs_null_packed", "rhs_packed != NULL"
+            => refused_rhs_pack(RHS_X16, "rhs_packed")),
+        getter_case!("x16_rhs_offset_misaligned", "(n_idx % n_step) == 0"
+            => get_rhs_offset::<Getter1>(RHS_X16)(1)),
+        getter_case!("x16_rhs_packed_offset_misaligned", "(n_idx % nr) == 0"
+            => get_rhs_packed_offset::<Getter3>(RHS_X16)(group() + 1, 1, 1)),
     ];
     cases.extend(kernel_cases!(0));
     cases.extend(kernel_cases!(1));
