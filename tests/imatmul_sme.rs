@@ -20,9 +20,10 @@
 mod support;
 
 use rkai::ukernels::catalog;
+use rkai::ukernels::float::f16;
 use rkai::ukernels::kernel::MatmulKernel;
 use rkai::ukernels::matmul::args::PackedArgs;
-use rkai::ukernels::matmul::bf16_gemm::{self, za_bias};
+use rkai::ukernels::matmul::bf16_gemm::{self, narrow_then_clamp, za_bias};
 use std::ffi::c_void;
 use support::cabi::{Getter0, Getter1, Getter2, Getter3, ImatmulPackFn, func};
 use support::conv::{self, Conv, Pointers};
@@ -30,9 +31,12 @@ use support::guard::{EDGES, Edge, Guarded};
 use support::rng::Rng;
 use support::sme_pack::{self, le_bytes, slices};
 
-const STEMS: [&str; 2] = [
+/// The f32 kernels, then the f16 ones.
+const STEMS: [&str; 4] = [
     "imatmul_clamp_f32_f32p2vlx1_f32p2vlx1b_2vlx2vl_sme_mopa",
     "imatmul_clamp_f32_f32p2vlx1_f32p2vlx1b_2vlx2vl_sme2_mopa",
+    "imatmul_clamp_f16_f16p2vlx2_f16p2vlx2b_2vlx2vl_sme_mopa",
+    "imatmul_clamp_f16_f16p2vlx2_f16p2vlx2_2vlx2vl_sme2_mopa",
 ];
 const LHS: &str = "lhs_imatmul_pack_x32p2vlx1_x32p_sme";
 /// The 16-bit LHS packer (pairs of K values per step).
@@ -44,7 +48,7 @@ const RHS: &str = "rhs_imatmul_pack_kxn_x32p2vlx1b_x32_x32_sme";
 const RHS_X16: &str = "rhs_imatmul_pack_kxn_x16p2vlx2b_x16_x16_sme";
 const CANARY: f32 = f32::from_bits(0x7fc0_dead);
 
-/// `kai_run_imatmul_clamp_f32_f32p*`: (m, n, k_chunk_count, k_chunk_length, lhs_packed,
+/// `kai_run_imatmul_clamp_{f32_f32p,f16_f16p}*`: (m, n, k_chunk_count, k_chunk_length, lhs_packed,
 /// rhs_packed, dst, dst_stride_row, clamp_min, clamp_max).
 type RunFn = unsafe extern "C" fn(
     usize,
@@ -94,18 +98,21 @@ fn runnable() -> Vec<&'static MatmulKernel> {
 fn getters_follow_kleidiai_formulas() {
     let g = group();
     let mut checked = 0;
-    let p_m_step: Getter0 = func("get_m_step", LHS);
-    let p_lhs_offset: Getter3 = func("get_lhs_packed_offset", LHS);
-    let p_lhs_size: Getter3 = func("get_lhs_packed_size", LHS);
-    let r_n_step: Getter0 = func("get_n_step", RHS);
-    let r_rhs_offset: Getter1 = func("get_rhs_offset", RHS);
-    let r_bias_offset: Getter1 = func("get_bias_offset", RHS);
-    let r_stride: Getter2 = func("get_rhs_packed_stride", RHS);
-    let r_offset: Getter3 = func("get_rhs_packed_offset", RHS);
-    let r_size: Getter3 = func("get_rhs_packed_size", RHS);
-    assert_eq!(p_m_step(), g);
-    assert_eq!(r_n_step(), g);
     for stem in STEMS {
+        // Values of `elem` bytes, `kr` per K step; each chunk padded to whole steps.
+        let elem = elem_of(kernel(stem));
+        let kr = 4 / elem;
+        let (lhs_packer, rhs_packer) = packers(elem);
+        let p_m_step: Getter0 = func("get_m_step", lhs_packer);
+        let p_lhs_offset: Getter3 = func("get_lhs_packed_offset", lhs_packer);
+        let p_lhs_size: Getter3 = func("get_lhs_packed_size", lhs_packer);
+        let r_n_step: Getter0 = func("get_n_step", rhs_packer);
+        let r_rhs_offset: Getter1 = func("get_rhs_offset", rhs_packer);
+        let r_bias_offset: Getter1 = func("get_bias_offset", rhs_packer);
+        let r_stride: Getter2 = func("get_rhs_packed_stride", rhs_packer);
+        let r_offset: Getter3 = func("get_rhs_packed_offset", rhs_packer);
+        let r_size: Getter3 = func("get_rhs_packed_size", rhs_packer);
+        assert_eq!((p_m_step(), r_n_step()), (g, g), "{stem}");
         let m_step: Getter0 = func("get_m_step", stem);
         let n_step: Getter0 = func("get_n_step", stem);
         assert_eq!((m_step(), n_step()), (g, g), "{stem}");
@@ -113,58 +120,46 @@ fn getters_follow_kleidiai_formulas() {
         let rhs_offset: Getter3 = func("get_rhs_packed_offset", stem);
         let dst_offset: Getter3 = func("get_dst_offset", stem);
         let dst_size: Getter2 = func("get_dst_size", stem);
-        for (kcc, kcl) in [(1, 1), (9, 3), (1, 64), (4, 31), (25, 17), (9, 0)] {
-            let k = kcc * kcl;
-            let stride = g * (4 + 4 * k);
-            assert_eq!(r_stride(kcc, kcl), stride);
+        for (kcc, kcl) in [
+            (1usize, 1usize),
+            (9, 3),
+            (1, 64),
+            (4, 31),
+            (25, 17),
+            (9, 0),
+            (0, 5),
+            (3, 2),
+        ] {
+            let k = kcc * kcl.div_ceil(kr) * kr;
+            // The biases, then the packed K rows (KleidiAI's formula).
+            let stride = g * (elem + elem * k);
+            assert_eq!(r_stride(kcc, kcl), stride, "{rhs_packer}");
             for blocks in 0..4 {
                 let idx = blocks * g;
-                assert_eq!(lhs_offset(idx, kcc, kcl), idx * k * 4, "{stem}");
-                assert_eq!(p_lhs_offset(idx, kcc, kcl), idx * k * 4);
+                assert_eq!(lhs_offset(idx, kcc, kcl), idx * k * elem, "{stem}");
+                assert_eq!(p_lhs_offset(idx, kcc, kcl), idx * k * elem, "{lhs_packer}");
                 assert_eq!(rhs_offset(idx, kcc, kcl), blocks * stride, "{stem}");
-                assert_eq!(r_offset(idx, kcc, kcl), blocks * stride);
-                assert_eq!(r_rhs_offset(idx), 4 * idx);
-                assert_eq!(dst_offset(idx, idx, 4000), idx * 4000 + 4 * idx);
+                assert_eq!(r_offset(idx, kcc, kcl), blocks * stride, "{rhs_packer}");
+                assert_eq!(r_rhs_offset(idx), elem * idx, "{rhs_packer}");
+                assert_eq!(
+                    dst_offset(idx, idx, 4000),
+                    idx * 4000 + elem * idx,
+                    "{stem}"
+                );
                 for m in [idx + 1, idx + g] {
-                    assert_eq!(p_lhs_size(m, kcc, kcl), m.div_ceil(g) * g * k * 4);
-                    assert_eq!(r_size(m, kcc, kcl), m.div_ceil(g) * stride);
+                    let size = m.div_ceil(g) * g * k * elem;
+                    assert_eq!(p_lhs_size(m, kcc, kcl), size, "{lhs_packer}");
+                    assert_eq!(r_size(m, kcc, kcl), m.div_ceil(g) * stride, "{rhs_packer}");
                 }
                 checked += 1;
             }
         }
-        assert_eq!(r_bias_offset(3), 12);
-        assert_eq!(dst_size(7, 9), 7 * 9 * 4);
-    }
-    let x16_n_step: Getter0 = func("get_n_step", RHS_X16);
-    let x16_rhs_offset: Getter1 = func("get_rhs_offset", RHS_X16);
-    let x16_bias_offset: Getter1 = func("get_bias_offset", RHS_X16);
-    let x16_stride: Getter2 = func("get_rhs_packed_stride", RHS_X16);
-    let x16_offset: Getter3 = func("get_rhs_packed_offset", RHS_X16);
-    let x16_size: Getter3 = func("get_rhs_packed_size", RHS_X16);
-    assert_eq!(x16_n_step(), g);
-    assert_eq!((x16_bias_offset(3), x16_bias_offset(g + 1)), (6, 2 * g + 2));
-    for (kcc, kcl) in [
-        (1usize, 1usize),
-        (9, 3),
-        (1, 64),
-        (4, 31),
-        (25, 17),
-        (9, 0),
-        (0, 5),
-        (3, 2),
-    ] {
-        // Biases, then each chunk rounded up to whole pairs (KleidiAI's formula).
-        let stride = g * (2 + kcc * kcl.div_ceil(2) * 2 * 2);
-        assert_eq!(x16_stride(kcc, kcl), stride);
-        for blocks in 0..4 {
-            let idx = blocks * g;
-            assert_eq!(x16_offset(idx, kcc, kcl), blocks * stride);
-            assert_eq!(x16_rhs_offset(idx), 2 * idx);
-            for n in [idx + 1, idx + g] {
-                assert_eq!(x16_size(n, kcc, kcl), n.div_ceil(g) * stride);
-            }
-            checked += 1;
-        }
+        // KleidiAI asserts nothing about the bias offset's column.
+        assert_eq!(
+            (r_bias_offset(3), r_bias_offset(g + 1)),
+            (3 * elem, (g + 1) * elem)
+        );
+        assert_eq!(dst_size(7, 9), 7 * 9 * elem, "{stem}");
     }
     println!("RELIABILITY getters: {checked} cases at SVL32 {}", g / 2);
 }
@@ -515,11 +510,14 @@ fn rhs_packer_equals_reference(name: &str, elem: usize) {
     );
 }
 
-/// One convolution packed for the kernels: input, pad chunk, weights and bias (finite random
-/// values, or with hostile ones mixed in), the packed LHS and RHS (each at the end of a guarded
-/// buffer at `edge`, packed through the C packers from a framework's indirection buffer).
+/// One convolution packed for the kernels of one value type (`elem` bytes: 4 for the f32
+/// kernels, 2 for the f16 ones): input, pad chunk, weights and bias (finite random values, or
+/// with hostile ones mixed in; for f16, values a half holds exactly), the packed LHS and RHS
+/// (each at the end of a guarded buffer at `edge`, packed through the C packers of the type from
+/// a framework's indirection buffer).
 struct ConvProblem {
     conv: Conv,
+    elem: usize,
     input: Vec<f32>,
     pad: Vec<f32>,
     weights: Vec<f32>,
@@ -540,8 +538,30 @@ const HOSTILE: [f32; 8] = [
     f32::from_bits(0x7fa0_0001),
 ];
 
+/// Bytes of the values of `kernel` (4 for f32, 2 for f16).
+fn elem_of(kernel: &MatmulKernel) -> usize {
+    kernel.family.output().size()
+}
+
+/// The stored bytes of `values` as values of `elem` bytes (f32, or halves of values a half holds
+/// exactly).
+fn value_bytes(elem: usize, values: &[f32]) -> Vec<u8> {
+    match elem {
+        2 => le_bytes(&values.iter().map(|&x| f16::from_f32(x)).collect::<Vec<_>>()),
+        _ => le_bytes(values),
+    }
+}
+
+/// The packers of the kernels of `elem`-byte values: (LHS, RHS).
+fn packers(elem: usize) -> (&'static str, &'static str) {
+    match elem {
+        2 => (LHS_X16, RHS_X16),
+        _ => (LHS, RHS),
+    }
+}
+
 impl ConvProblem {
-    fn new(conv: Conv, seed: u64, hostile: bool, mode: Pointers, edge: Edge) -> Self {
+    fn new(conv: Conv, elem: usize, seed: u64, hostile: bool, mode: Pointers, edge: Edge) -> Self {
         let (n, kcc, kcl) = (conv.c_out, conv.kcc(), conv.c_in);
         let mut rng = Rng::new(seed);
         let mut draw = |len: usize, scale: f32| {
@@ -551,6 +571,12 @@ impl ConvProblem {
                     if (i * 13 + seed as usize) % 23 == 0 {
                         *x = HOSTILE[(i / 23) % HOSTILE.len()];
                     }
+                }
+            }
+            if elem == 2 {
+                // The half nearest each value (3e38 becomes infinity, 1e-40 zero).
+                for x in v.iter_mut() {
+                    *x = f32::from_bits(f16::to_f32_bits(f16::from_f32(*x)));
                 }
             }
             v
@@ -563,17 +589,18 @@ impl ConvProblem {
         } else {
             draw(kcl, 2.0)
         };
-        let input_g = Guarded::from_f32(&input, edge);
-        let pad_g = Guarded::from_f32(&pad, edge);
-        let entries = conv::indirection(&conv, (input_g.ptr(), 4), pad_g.ptr(), mode, group());
+        let (lhs_packer, rhs_packer) = packers(elem);
+        let input_g = Guarded::from_bytes(&value_bytes(elem, &input), edge);
+        let pad_g = Guarded::from_bytes(&value_bytes(elem, &pad), edge);
+        let entries = conv::indirection(&conv, (input_g.ptr(), elem), pad_g.ptr(), mode, group());
         let ibuf = Guarded::from_bytes(&conv::entry_bytes(&entries), edge);
         let offset = match mode {
             Pointers::Offsets => input_g.ptr() as usize,
             Pointers::Absolute => 0,
         };
-        let lhs_size: Getter3 = func("get_lhs_packed_size", LHS);
+        let lhs_size: Getter3 = func("get_lhs_packed_size", lhs_packer);
         let mut lhs = Guarded::new(lhs_size(conv.m(), kcc, kcl), edge);
-        let pack_lhs: LhsPackFn = func("run", LHS);
+        let pack_lhs: LhsPackFn = func("run", lhs_packer);
         // SAFETY: buffers sized for the problem.
         unsafe {
             pack_lhs(
@@ -586,14 +613,14 @@ impl ConvProblem {
                 lhs.mut_ptr().cast(),
             )
         };
-        let rhs_size: Getter3 = func("get_rhs_packed_size", RHS);
+        let rhs_size: Getter3 = func("get_rhs_packed_size", rhs_packer);
         let mut rhs = Guarded::new(rhs_size(n, kcc, kcl), edge);
-        let w = Guarded::from_f32(&weights, edge);
-        let b = Guarded::from_f32(&bias, edge);
+        let w = Guarded::from_bytes(&value_bytes(elem, &weights), edge);
+        let b = Guarded::from_bytes(&value_bytes(elem, &bias), edge);
         // SAFETY: buffers sized for the problem.
         unsafe {
             pack_rhs_slice(
-                (RHS, 4),
+                (rhs_packer, elem),
                 (kcc, kcl),
                 (w.ptr(), n, b.ptr()),
                 rhs.mut_ptr(),
@@ -602,6 +629,7 @@ impl ConvProblem {
         };
         Self {
             conv,
+            elem,
             input,
             pad,
             weights,
@@ -611,19 +639,59 @@ impl ConvProblem {
         }
     }
 
-    /// The direct convolution as `kernel` computes it: the bias entered into a zeroed ZA tile
-    /// by `FMOPA` ([`za_bias`]), one fused multiply-add per tap and channel, a NaN the default
-    /// NaN (ZA results), then the kernel's clamp.
-    fn expected(&self, kernel: &MatmulKernel, lo: f32, hi: f32) -> Vec<f32> {
+    /// The direct convolution as `kernel` computes it, as result bits (f32, or halves).
+    ///
+    /// f32: the bias entered into a zeroed ZA tile by `FMOPA` ([`za_bias`]), one fused
+    /// multiply-add per tap and channel, a NaN the default NaN (ZA results), then the kernel's
+    /// clamp. f16: the bias entered by a widening `FMOPA` of `(1, 1) . (bias, 0)`, then per tap
+    /// one widening step per pair of channels ([`f16::dot_add`]; an odd channel count's last
+    /// pair meets zeros on both sides, as each chunk is padded to whole pairs), then `FCVT` to a
+    /// half and the kernel's clamp on halves ([`narrow_then_clamp`]).
+    fn expected(&self, kernel: &MatmulKernel, lo: f32, hi: f32) -> Vec<u32> {
+        if self.elem == 2 {
+            return self.expected_f16(kernel, lo, hi);
+        }
         let sums = conv::direct_sums(&self.conv, &self.input, &self.pad, &self.weights, |j| {
             za_bias(self.bias[j])
         });
         sums.iter()
             .map(|&acc| {
                 let acc = if acc.is_nan() { za_bias(acc) } else { acc };
-                bf16_gemm::clamp(kernel, acc, lo, hi)
+                bf16_gemm::clamp(kernel, acc, lo, hi).to_bits()
             })
             .collect()
+    }
+
+    /// [`ConvProblem::expected`] of an f16 kernel.
+    fn expected_f16(&self, kernel: &MatmulKernel, lo: f32, hi: f32) -> Vec<u32> {
+        let conv = &self.conv;
+        let (n, kcl) = (conv.c_out, conv.c_in);
+        let half = |x: f32| f16::from_f32(x);
+        let mut out = Vec::with_capacity(conv.m() * n);
+        for i in 0..conv.m() {
+            for j in 0..n {
+                let mut acc = f16::dot_add(0.0, [0x3c00, 0x3c00], [half(self.bias[j]), 0]);
+                for c in 0..conv.kcc() {
+                    let src = match conv.source(i, c) {
+                        Some(p) => &self.input[p * kcl..][..kcl],
+                        None => &self.pad[..],
+                    };
+                    let x = |t: usize| if t < kcl { half(src[t]) } else { 0 };
+                    let w = |t: usize| {
+                        if t < kcl {
+                            half(self.weights[(c * kcl + t) * n + j])
+                        } else {
+                            0
+                        }
+                    };
+                    for t in (0..kcl).step_by(2) {
+                        acc = f16::dot_add(acc, [x(t), x(t + 1)], [w(t), w(t + 1)]);
+                    }
+                }
+                out.push(u32::from(narrow_then_clamp(kernel, acc, lo, hi)));
+            }
+        }
+        out
     }
 
     /// Runs the portion (`m_idx`, `n_idx`, `rows`, `cols`) through `kernel`'s C symbol (or the
@@ -643,11 +711,11 @@ impl ConvProblem {
             self.conv.kcc(),
             self.conv.c_in,
         );
-        let stem = kernel.stem;
+        let (stem, elem) = (kernel.stem, self.elem);
         let lhs_off = func::<Getter3>("get_lhs_packed_offset", stem)(m_idx, kcc, kcl);
         let rhs_off = func::<Getter3>("get_rhs_packed_offset", stem)(n_idx, kcc, kcl);
-        let dst_off = func::<Getter3>("get_dst_offset", stem)(m_idx, n_idx, 4 * n);
-        let mut dst = Guarded::from_f32(&vec![CANARY; m * n], edge);
+        let dst_off = func::<Getter3>("get_dst_offset", stem)(m_idx, n_idx, elem * n);
+        let mut dst = canaries(elem, m * n, edge);
         // SAFETY: offsets from the getters; buffers cover the portion.
         let (l, r, d) = unsafe {
             (
@@ -657,16 +725,18 @@ impl ConvProblem {
             )
         };
         if portable {
+            // The packed K: each chunk rounded up to whole `kr` steps.
+            let kr = kernel.tile().kr;
             let args = PackedArgs {
                 m: rows,
                 n: cols,
-                k: kcc * kcl,
+                k: kcc * kcl.div_ceil(kr) * kr,
                 bl: 0,
                 lhs_packed: l,
                 rhs_packed: r,
                 dst: d,
-                dst_stride_row: 4 * n,
-                dst_stride_col: 4,
+                dst_stride_row: elem * n,
+                dst_stride_col: elem,
                 clamp_min: lo,
                 clamp_max: hi,
                 lut: std::ptr::null(),
@@ -685,7 +755,7 @@ impl ConvProblem {
                     l.cast(),
                     r.cast(),
                     d.cast(),
-                    4 * n,
+                    elem * n,
                     lo,
                     hi,
                 )
@@ -695,31 +765,55 @@ impl ConvProblem {
     }
 }
 
-/// `dst` holds `want` inside the portion and the canary elsewhere, bit for bit.
+/// A guarded destination of `len` values of `elem` bytes, each the canary (f32, or its upper
+/// half: a NaN either way).
+fn canaries(elem: usize, len: usize, edge: Edge) -> Guarded {
+    Guarded::from_bytes(&words_bytes(elem, &vec![canary(elem); len]), edge)
+}
+
+/// The canary's bits as a value of `elem` bytes.
+fn canary(elem: usize) -> u32 {
+    match elem {
+        2 => CANARY.to_bits() >> 16,
+        _ => CANARY.to_bits(),
+    }
+}
+
+/// Value `index` of a destination of `elem`-byte values, as bits.
+fn bits_at(dst: &[u8], elem: usize, index: usize) -> u32 {
+    let b = &dst[elem * index..elem * (index + 1)];
+    b.iter().rev().fold(0, |acc, &x| acc << 8 | u32::from(x))
+}
+
+/// `dst` (values of `elem` bytes) holds `want` inside the portion and the canary elsewhere, bit
+/// for bit.
 fn check_portion(
     what: &str,
-    dst: &Guarded,
-    want: &[f32],
+    (dst, elem): (&[u8], usize),
+    want: &[u32],
     (m, n): (usize, usize),
     (m_idx, n_idx, rows, cols): (usize, usize, usize, usize),
 ) {
     for i in 0..m {
         for j in 0..n {
             let inside = (m_idx..m_idx + rows).contains(&i) && (n_idx..n_idx + cols).contains(&j);
-            let expect = if inside { want[i * n + j] } else { CANARY };
-            let got = dst.f32_at(i * n + j);
+            let expect = if inside {
+                want[i * n + j]
+            } else {
+                canary(elem)
+            };
+            let got = bits_at(dst, elem, i * n + j);
             assert_eq!(
-                got.to_bits(),
-                expect.to_bits(),
-                "{what} portion ({m_idx}, {n_idx}, {rows}, {cols}) at ({i}, {j}): {got} vs {expect}"
+                got, expect,
+                "{what} portion ({m_idx}, {n_idx}, {rows}, {cols}) at ({i}, {j}): {got:#x} vs {expect:#x}"
             );
         }
     }
 }
 
-/// Every convolution geometry, both clamps, KleidiAI's portions, both guard edges (by case),
-/// both pointer modes (by case), the exported kernels and the portable path; with `hostile`,
-/// hostile values in every operand.
+/// Every convolution geometry for the kernels of each value type, both clamps, KleidiAI's
+/// portions, both guard edges (by case), both pointer modes (by case), the exported kernels and
+/// the portable path; with `hostile`, hostile values in every operand.
 fn convolutions_equal_direct(hostile: bool) -> (usize, usize) {
     let g = group();
     let kernels = runnable();
@@ -734,31 +828,35 @@ fn convolutions_equal_direct(hostile: bool) -> (usize, usize) {
         } else {
             Pointers::Offsets
         };
-        let p = ConvProblem::new(conv, ci as u64 + 100 * hostile as u64, hostile, mode, edge);
-        let (m, n) = (conv.m(), conv.c_out);
-        for clamp in [(f32::NEG_INFINITY, f32::INFINITY), (-0.3, 0.4)] {
-            for portion in conv::portions(m, n, g, g) {
-                // Each kernel through its C symbol where the CPU runs it, and its portable path.
-                let impls = STEMS.iter().flat_map(|&s| {
-                    let k = kernel(s);
-                    let native = kernels.iter().any(|x| std::ptr::eq(*x, k));
-                    [(k, false), (k, true)]
-                        .into_iter()
-                        .filter(move |&(_, p)| p || native)
-                });
-                for (k, portable) in impls {
-                    let want = p.expected(k, clamp.0, clamp.1);
-                    let dst = p.run(k, portable, portion, clamp, edge);
-                    let what = format!(
-                        "{} {} {conv:?} {mode:?} clamp {clamp:?} hostile {hostile}",
-                        k.stem,
-                        if portable { "portable" } else { "C symbol" }
-                    );
-                    check_portion(&what, &dst, &want, (m, n), portion);
-                    if portable {
-                        portable_calls += 1;
-                    } else {
-                        calls += 1;
+        for elem in [4, 2] {
+            let seed = ci as u64 + 100 * hostile as u64;
+            let p = ConvProblem::new(conv, elem, seed, hostile, mode, edge);
+            let (m, n) = (conv.m(), conv.c_out);
+            for clamp in [(f32::NEG_INFINITY, f32::INFINITY), (-0.3, 0.4)] {
+                for portion in conv::portions(m, n, g, g) {
+                    // Each kernel of the type through its C symbol where the CPU runs it, and
+                    // its portable path.
+                    let impls = STEMS.iter().flat_map(|&s| {
+                        let k = kernel(s);
+                        let native = kernels.iter().any(|x| std::ptr::eq(*x, k));
+                        [(k, false), (k, true)]
+                            .into_iter()
+                            .filter(move |&(k, p)| elem_of(k) == elem && (p || native))
+                    });
+                    for (k, portable) in impls {
+                        let want = p.expected(k, clamp.0, clamp.1);
+                        let dst = p.run(k, portable, portion, clamp, edge);
+                        let what = format!(
+                            "{} {} {conv:?} {mode:?} clamp {clamp:?} hostile {hostile}",
+                            k.stem,
+                            if portable { "portable" } else { "C symbol" }
+                        );
+                        check_portion(&what, (dst.bytes(), elem), &want, (m, n), portion);
+                        if portable {
+                            portable_calls += 1;
+                        } else {
+                            calls += 1;
+                        }
                     }
                 }
             }
@@ -805,9 +903,10 @@ fn threads_on_disjoint_row_blocks_equal_one_call() {
     for k in runnable() {
         let conv = threaded_conv();
         let (m, n, kcc, kcl) = (conv.m(), conv.c_out, conv.kcc(), conv.c_in);
-        let p = ConvProblem::new(conv, 5, false, Pointers::Absolute, Edge::End);
+        let elem = elem_of(k);
+        let p = ConvProblem::new(conv, elem, 5, false, Pointers::Absolute, Edge::End);
         let want = p.expected(k, -0.5, 0.5);
-        let mut dst = vec![CANARY; m * n];
+        let mut dst = words_bytes(elem, &vec![canary(elem); m * n]);
         let run: RunFn = func("run", k.stem);
         let lhs_off: Getter3 = func("get_lhs_packed_offset", k.stem);
         let (lp, rp, dp) = (
@@ -828,8 +927,8 @@ fn threads_on_disjoint_row_blocks_equal_one_call() {
                             kcl,
                             (lp as *const u8).add(lhs_off(m_idx, kcc, kcl)).cast(),
                             rp as *const c_void,
-                            (dp as *mut f32).add(m_idx * n).cast(),
-                            4 * n,
+                            (dp as *mut u8).add(elem * m_idx * n).cast(),
+                            elem * n,
                             -0.5,
                             0.5,
                         )
@@ -837,8 +936,7 @@ fn threads_on_disjoint_row_blocks_equal_one_call() {
                 });
             }
         });
-        let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
-        assert_eq!(bits(&dst), bits(&want), "{}", k.stem);
+        check_portion(k.stem, (&dst, elem), &want, (m, n), (0, 0, m, n));
         println!(
             "RELIABILITY threads: {} {} row blocks",
             k.stem,
@@ -855,9 +953,10 @@ fn registers_survive_and_lazy_za_saves_committed() {
     for k in runnable() {
         let conv = threaded_conv();
         let (m, n, kcc, kcl) = (conv.m(), conv.c_out, conv.kcc(), conv.c_in);
-        let p = ConvProblem::new(conv, 3, false, Pointers::Offsets, Edge::End);
+        let elem = elem_of(k);
+        let p = ConvProblem::new(conv, elem, 3, false, Pointers::Offsets, Edge::End);
         let want = p.expected(k, -1e30, 1e30);
-        let mut dst = vec![0.0f32; m * n];
+        let mut dst = vec![0u8; elem * m * n];
         let args = CallArgs {
             x: [
                 m as u64,
@@ -867,7 +966,7 @@ fn registers_survive_and_lazy_za_saves_committed() {
                 p.lhs.ptr() as u64,
                 p.rhs.ptr() as u64,
                 dst.as_mut_ptr() as u64,
-                4 * n as u64,
+                (elem * n) as u64,
             ],
             d: [
                 CallArgs::f32_bits(-1e30),
@@ -886,11 +985,11 @@ fn registers_survive_and_lazy_za_saves_committed() {
         // SAFETY: the arguments describe run_imatmul's prototype and valid buffers.
         let mask = unsafe { call(f, &args) };
         assert_eq!(mask, 0, "{} clobbered {}", k.stem, describe(mask));
-        assert_eq!(dst, want);
+        check_portion(k.stem, (&dst, elem), &want, (m, n), (0, 0, m, n));
         // A caller with a pending lazy ZA save: the kernel commits it before using ZA.
         let svl = rkai::ukernels::arch::sme_vector_bytes().expect("SME");
         let mut za = PendingZaSave::new(svl);
-        let mut dst = Guarded::from_f32(&vec![0.0; m * n], Edge::End);
+        let mut dst = canaries(elem, m * n, Edge::End);
         za.arm();
         let run: RunFn = func("run", k.stem);
         // SAFETY: buffers sized for the call.
@@ -903,13 +1002,13 @@ fn registers_survive_and_lazy_za_saves_committed() {
                 p.lhs.ptr().cast(),
                 p.rhs.ptr().cast(),
                 dst.mut_ptr().cast(),
-                4 * n,
+                elem * n,
                 -1e30,
                 1e30,
             )
         };
         za.assert_committed(k.stem);
-        check_portion(k.stem, &dst, &want, (m, n), (0, 0, m, n));
+        check_portion(k.stem, (dst.bytes(), elem), &want, (m, n), (0, 0, m, n));
         calls += 1;
     }
     println!("RELIABILITY registers and lazy ZA: {calls} kernels");
@@ -988,7 +1087,7 @@ fn refused_rhs_pack(name: &str, null: &str) {
 
 /// The death cases of kernel `STEMS[$i]` (closures capture nothing, so the stem is a constant).
 macro_rules! kernel_cases {
-    ($i:literal) => {
+    ($i:literal, $row:literal) => {
         [
             getter_case!(concat!("kernel_lhs_offset_misaligned_", $i), "m_idx % kai_mr == 0"
                 => get_lhs_packed_offset::<Getter3>(STEMS[$i])(1, 1, 1)),
@@ -1001,8 +1100,8 @@ macro_rules! kernel_cases {
             run_case!(concat!("null_lhs_", $i), "lhs_packed != NULL" => refused_run(STEMS[$i], "lhs", 8)),
             run_case!(concat!("null_rhs_", $i), "rhs_packed != NULL" => refused_run(STEMS[$i], "rhs", 8)),
             run_case!(concat!("null_dst_", $i), "dst != NULL" => refused_run(STEMS[$i], "dst", 8)),
-            run_case!(concat!("short_dst_stride_", $i), "dst_stride_row >= n * sizeof(float)"
-                => refused_run(STEMS[$i], "", 4)),
+            run_case!(concat!("short_dst_stride_", $i), concat!("dst_stride_row >= n * ", $row)
+                => refused_run(STEMS[$i], "", 3)),
         ]
     };
 }
@@ -1041,8 +1140,10 @@ fn cases() -> Vec<support::death::Case<String, String>> {
         getter_case!("x16_rhs_packed_offset_misaligned", "(n_idx % nr) == 0"
             => get_rhs_packed_offset::<Getter3>(RHS_X16)(group() + 1, 1, 1)),
     ];
-    cases.extend(kernel_cases!(0));
-    cases.extend(kernel_cases!(1));
+    cases.extend(kernel_cases!(0, "sizeof(float)"));
+    cases.extend(kernel_cases!(1, "sizeof(float)"));
+    cases.extend(kernel_cases!(2, "sizeof(uint16_t)"));
+    cases.extend(kernel_cases!(3, "sizeof(uint16_t)"));
     cases
 }
 
