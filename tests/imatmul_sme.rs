@@ -538,6 +538,20 @@ const HOSTILE: [f32; 8] = [
     f32::from_bits(0x7fa0_0001),
 ];
 
+/// The f16 kernels' hostile values: a half's extremes (the smallest subnormal, a subnormal, the
+/// largest finite value, whose sums overflow a half when narrowed) besides NaN, infinities and
+/// `-0`.
+const HOSTILE_F16: [f32; 8] = [
+    f32::NAN,
+    f32::INFINITY,
+    f32::NEG_INFINITY,
+    -0.0,
+    5.960_464_5e-8,
+    -3.0e-5,
+    65504.0,
+    -40000.0,
+];
+
 /// Bytes of the values of `kernel` (4 for f32, 2 for f16).
 fn elem_of(kernel: &MatmulKernel) -> usize {
     kernel.family.output().size()
@@ -564,17 +578,18 @@ impl ConvProblem {
     fn new(conv: Conv, elem: usize, seed: u64, hostile: bool, mode: Pointers, edge: Edge) -> Self {
         let (n, kcc, kcl) = (conv.c_out, conv.kcc(), conv.c_in);
         let mut rng = Rng::new(seed);
+        let hostile_values = if elem == 2 { HOSTILE_F16 } else { HOSTILE };
         let mut draw = |len: usize, scale: f32| {
             let mut v = rng.vec_f32(len, -scale, scale);
             if hostile {
                 for (i, x) in v.iter_mut().enumerate() {
                     if (i * 13 + seed as usize) % 23 == 0 {
-                        *x = HOSTILE[(i / 23) % HOSTILE.len()];
+                        *x = hostile_values[(i / 23) % hostile_values.len()];
                     }
                 }
             }
             if elem == 2 {
-                // The half nearest each value (3e38 becomes infinity, 1e-40 zero).
+                // The half nearest each value (exact for the hostile ones).
                 for x in v.iter_mut() {
                     *x = f32::from_bits(f16::to_f32_bits(f16::from_f32(*x)));
                 }
