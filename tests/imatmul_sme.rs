@@ -2,7 +2,8 @@
 //! their packers `lhs_imatmul_pack_x32p2vlx1_x32p_sme` and
 //! `rhs_imatmul_pack_kxn_x32p2vlx1b_x32_x32_sme` (with the 16-bit and 8-bit LHS packers of the
 //! f16 and int8 indirect GEMMs, `lhs_imatmul_pack_x16p2vlx2_x16p_sme` and
-//! `lhs_imatmul_pack_x8p2vlx4_x8p_sme`), through the exported C symbols, at the
+//! `lhs_imatmul_pack_x8p2vlx4_x8p_sme`, and the f16 one's RHS packer
+//! `rhs_imatmul_pack_kxn_x16p2vlx2b_x16_x16_sme`), through the exported C symbols, at the
 //! streaming length of the CPU (checked against the QEMU model the run asked for):
 //! - getters equal KleidiAI's formulas;
 //! - packed bytes equal references written from KleidiAI's layouts (the LHS gathered through
@@ -19,9 +20,10 @@
 mod support;
 
 use rkai::ukernels::catalog;
+use rkai::ukernels::float::f16;
 use rkai::ukernels::kernel::MatmulKernel;
 use rkai::ukernels::matmul::args::PackedArgs;
-use rkai::ukernels::matmul::bf16_gemm::{self, za_bias};
+use rkai::ukernels::matmul::bf16_gemm::{self, narrow_then_clamp, za_bias};
 use std::ffi::c_void;
 use support::cabi::{Getter0, Getter1, Getter2, Getter3, ImatmulPackFn, func};
 use support::conv::{self, Conv, Pointers};
@@ -29,9 +31,12 @@ use support::guard::{EDGES, Edge, Guarded};
 use support::rng::Rng;
 use support::sme_pack::{self, le_bytes, slices};
 
-const STEMS: [&str; 2] = [
+/// The f32 kernels, then the f16 ones.
+const STEMS: [&str; 4] = [
     "imatmul_clamp_f32_f32p2vlx1_f32p2vlx1b_2vlx2vl_sme_mopa",
     "imatmul_clamp_f32_f32p2vlx1_f32p2vlx1b_2vlx2vl_sme2_mopa",
+    "imatmul_clamp_f16_f16p2vlx2_f16p2vlx2b_2vlx2vl_sme_mopa",
+    "imatmul_clamp_f16_f16p2vlx2_f16p2vlx2_2vlx2vl_sme2_mopa",
 ];
 const LHS: &str = "lhs_imatmul_pack_x32p2vlx1_x32p_sme";
 /// The 16-bit LHS packer (pairs of K values per step).
@@ -39,9 +44,11 @@ const LHS_X16: &str = "lhs_imatmul_pack_x16p2vlx2_x16p_sme";
 /// The 8-bit LHS packer (the int8 indirect GEMMs'), same gather and layout with kr = 4.
 const LHS_X8: &str = "lhs_imatmul_pack_x8p2vlx4_x8p_sme";
 const RHS: &str = "rhs_imatmul_pack_kxn_x32p2vlx1b_x32_x32_sme";
+/// The 16-bit RHS packer (pairs of K values per step, each chunk padded to whole pairs).
+const RHS_X16: &str = "rhs_imatmul_pack_kxn_x16p2vlx2b_x16_x16_sme";
 const CANARY: f32 = f32::from_bits(0x7fc0_dead);
 
-/// `kai_run_imatmul_clamp_f32_f32p*`: (m, n, k_chunk_count, k_chunk_length, lhs_packed,
+/// `kai_run_imatmul_clamp_{f32_f32p,f16_f16p}*`: (m, n, k_chunk_count, k_chunk_length, lhs_packed,
 /// rhs_packed, dst, dst_stride_row, clamp_min, clamp_max).
 type RunFn = unsafe extern "C" fn(
     usize,
@@ -91,18 +98,21 @@ fn runnable() -> Vec<&'static MatmulKernel> {
 fn getters_follow_kleidiai_formulas() {
     let g = group();
     let mut checked = 0;
-    let p_m_step: Getter0 = func("get_m_step", LHS);
-    let p_lhs_offset: Getter3 = func("get_lhs_packed_offset", LHS);
-    let p_lhs_size: Getter3 = func("get_lhs_packed_size", LHS);
-    let r_n_step: Getter0 = func("get_n_step", RHS);
-    let r_rhs_offset: Getter1 = func("get_rhs_offset", RHS);
-    let r_bias_offset: Getter1 = func("get_bias_offset", RHS);
-    let r_stride: Getter2 = func("get_rhs_packed_stride", RHS);
-    let r_offset: Getter3 = func("get_rhs_packed_offset", RHS);
-    let r_size: Getter3 = func("get_rhs_packed_size", RHS);
-    assert_eq!(p_m_step(), g);
-    assert_eq!(r_n_step(), g);
     for stem in STEMS {
+        // Values of `elem` bytes, `kr` per K step; each chunk padded to whole steps.
+        let elem = elem_of(kernel(stem));
+        let kr = 4 / elem;
+        let (lhs_packer, rhs_packer) = packers(elem);
+        let p_m_step: Getter0 = func("get_m_step", lhs_packer);
+        let p_lhs_offset: Getter3 = func("get_lhs_packed_offset", lhs_packer);
+        let p_lhs_size: Getter3 = func("get_lhs_packed_size", lhs_packer);
+        let r_n_step: Getter0 = func("get_n_step", rhs_packer);
+        let r_rhs_offset: Getter1 = func("get_rhs_offset", rhs_packer);
+        let r_bias_offset: Getter1 = func("get_bias_offset", rhs_packer);
+        let r_stride: Getter2 = func("get_rhs_packed_stride", rhs_packer);
+        let r_offset: Getter3 = func("get_rhs_packed_offset", rhs_packer);
+        let r_size: Getter3 = func("get_rhs_packed_size", rhs_packer);
+        assert_eq!((p_m_step(), r_n_step()), (g, g), "{stem}");
         let m_step: Getter0 = func("get_m_step", stem);
         let n_step: Getter0 = func("get_n_step", stem);
         assert_eq!((m_step(), n_step()), (g, g), "{stem}");
@@ -110,27 +120,46 @@ fn getters_follow_kleidiai_formulas() {
         let rhs_offset: Getter3 = func("get_rhs_packed_offset", stem);
         let dst_offset: Getter3 = func("get_dst_offset", stem);
         let dst_size: Getter2 = func("get_dst_size", stem);
-        for (kcc, kcl) in [(1, 1), (9, 3), (1, 64), (4, 31), (25, 17), (9, 0)] {
-            let k = kcc * kcl;
-            let stride = g * (4 + 4 * k);
-            assert_eq!(r_stride(kcc, kcl), stride);
+        for (kcc, kcl) in [
+            (1usize, 1usize),
+            (9, 3),
+            (1, 64),
+            (4, 31),
+            (25, 17),
+            (9, 0),
+            (0, 5),
+            (3, 2),
+        ] {
+            let k = kcc * kcl.div_ceil(kr) * kr;
+            // The biases, then the packed K rows (KleidiAI's formula).
+            let stride = g * (elem + elem * k);
+            assert_eq!(r_stride(kcc, kcl), stride, "{rhs_packer}");
             for blocks in 0..4 {
                 let idx = blocks * g;
-                assert_eq!(lhs_offset(idx, kcc, kcl), idx * k * 4, "{stem}");
-                assert_eq!(p_lhs_offset(idx, kcc, kcl), idx * k * 4);
+                assert_eq!(lhs_offset(idx, kcc, kcl), idx * k * elem, "{stem}");
+                assert_eq!(p_lhs_offset(idx, kcc, kcl), idx * k * elem, "{lhs_packer}");
                 assert_eq!(rhs_offset(idx, kcc, kcl), blocks * stride, "{stem}");
-                assert_eq!(r_offset(idx, kcc, kcl), blocks * stride);
-                assert_eq!(r_rhs_offset(idx), 4 * idx);
-                assert_eq!(dst_offset(idx, idx, 4000), idx * 4000 + 4 * idx);
+                assert_eq!(r_offset(idx, kcc, kcl), blocks * stride, "{rhs_packer}");
+                assert_eq!(r_rhs_offset(idx), elem * idx, "{rhs_packer}");
+                assert_eq!(
+                    dst_offset(idx, idx, 4000),
+                    idx * 4000 + elem * idx,
+                    "{stem}"
+                );
                 for m in [idx + 1, idx + g] {
-                    assert_eq!(p_lhs_size(m, kcc, kcl), m.div_ceil(g) * g * k * 4);
-                    assert_eq!(r_size(m, kcc, kcl), m.div_ceil(g) * stride);
+                    let size = m.div_ceil(g) * g * k * elem;
+                    assert_eq!(p_lhs_size(m, kcc, kcl), size, "{lhs_packer}");
+                    assert_eq!(r_size(m, kcc, kcl), m.div_ceil(g) * stride, "{rhs_packer}");
                 }
                 checked += 1;
             }
         }
-        assert_eq!(r_bias_offset(3), 12);
-        assert_eq!(dst_size(7, 9), 7 * 9 * 4);
+        // KleidiAI asserts nothing about the bias offset's column.
+        assert_eq!(
+            (r_bias_offset(3), r_bias_offset(g + 1)),
+            (3 * elem, (g + 1) * elem)
+        );
+        assert_eq!(dst_size(7, 9), 7 * 9 * elem, "{stem}");
     }
     println!("RELIABILITY getters: {checked} cases at SVL32 {}", g / 2);
 }
@@ -342,49 +371,71 @@ fn lhs_packer_equals_reference(name: &str, elem: usize) {
     );
 }
 
-/// KleidiAI's RHS layout written out: per group of `nr` columns, the biases, then each of the
-/// `k` rows; columns past `n` zero.
-fn rhs_reference(n: usize, k: usize, rhs: &[u32], stride: usize, bias: &[u32]) -> Vec<u8> {
-    let nr = group();
+/// KleidiAI's RHS layouts written out: per group of `nr` columns, the biases, then per chunk,
+/// per step of `kr` of its rows (`kr` = 4 / `elem`: 1 for f32, 2 for 16-bit values), those rows'
+/// values of each column; columns past `n` and the row completing a chunk of odd length zero.
+/// Values are bit patterns of `elem` bytes.
+fn rhs_reference(
+    elem: usize,
+    n: usize,
+    (kcc, kcl): (usize, usize),
+    (rhs, stride): (&[u32], usize),
+    bias: &[u32],
+) -> Vec<u8> {
+    let (nr, kr) = (group(), 4 / elem);
     let mut words = Vec::new();
     for g in 0..n.div_ceil(nr) {
         let col = |j: usize| g * nr + j;
         words.extend((0..nr).map(|j| if col(j) < n { bias[col(j)] } else { 0 }));
-        for kk in 0..k {
-            words.extend((0..nr).map(|j| {
-                if col(j) < n {
-                    rhs[kk * stride + col(j)]
-                } else {
-                    0
+        for c in 0..kcc {
+            for step in 0..kcl.div_ceil(kr) {
+                for j in 0..nr {
+                    for row in step * kr..(step + 1) * kr {
+                        words.push(if col(j) < n && row < kcl {
+                            rhs[(c * kcl + row) * stride + col(j)]
+                        } else {
+                            0
+                        });
+                    }
                 }
-            }));
+            }
         }
     }
-    le_bytes(&words)
+    words_bytes(elem, &words)
 }
 
-/// Packs columns `n0..n0 + cols` through the C packer, pointers moved by its offset getters.
+/// Little-endian bytes of `words` as values of `elem` bytes (4, or 2: the low halves).
+fn words_bytes(elem: usize, words: &[u32]) -> Vec<u8> {
+    match elem {
+        2 => le_bytes(&words.iter().map(|&x| x as u16).collect::<Vec<_>>()),
+        _ => le_bytes(words),
+    }
+}
+
+/// Packs columns `n0..n0 + cols` through the C packer `name` (values of `elem` bytes), pointers
+/// moved by its offset getters.
 ///
 /// # Safety
-/// `rhs` holds the K x N matrix (rows `stride` words apart), `bias` `n` values, `out` the
+/// `rhs` holds the K x N matrix (rows `stride` values apart), `bias` `n` values, `out` the
 /// whole packed size.
 unsafe fn pack_rhs_slice(
+    (name, elem): (&str, usize),
     (kcc, kcl): (usize, usize),
     (rhs, stride, bias): (*const u8, usize, *const u8),
     out: *mut u8,
     (n0, cols): (usize, usize),
 ) {
-    let run: ImatmulPackFn = func("run", RHS);
-    let rhs_off: Getter1 = func("get_rhs_offset", RHS);
-    let bias_off: Getter1 = func("get_bias_offset", RHS);
-    let packed_off: Getter3 = func("get_rhs_packed_offset", RHS);
+    let run: ImatmulPackFn = func("run", name);
+    let rhs_off: Getter1 = func("get_rhs_offset", name);
+    let bias_off: Getter1 = func("get_bias_offset", name);
+    let packed_off: Getter3 = func("get_rhs_packed_offset", name);
     // SAFETY: forwarded contract; offsets from the getters.
     unsafe {
         run(
             cols,
             kcc,
             kcl,
-            4 * stride,
+            elem * stride,
             rhs.add(rhs_off(n0)).cast(),
             bias.add(bias_off(n0)).cast(),
             out.add(packed_off(n0, kcc, kcl)).cast(),
@@ -394,8 +445,16 @@ unsafe fn pack_rhs_slice(
 
 #[test]
 fn rhs_packed_bytes_equal_reference_whole_and_sliced() {
+    for (name, elem) in [(RHS, 4), (RHS_X16, 2)] {
+        rhs_packer_equals_reference(name, elem);
+    }
+}
+
+/// The packed bytes of RHS packer `name` (values of `elem` bytes), whole and in column slices,
+/// against both guard edges.
+fn rhs_packer_equals_reference(name: &str, elem: usize) {
     let g = group();
-    let size: Getter3 = func("get_rhs_packed_size", RHS);
+    let size: Getter3 = func("get_rhs_packed_size", name);
     let specials = [
         0x7fc0_1234,
         0xff80_0000,
@@ -403,6 +462,8 @@ fn rhs_packed_bytes_equal_reference_whole_and_sliced() {
         0x0000_0001,
         0x7f80_0001,
     ];
+    let specials = specials.map(|x| if elem == 2 { x >> 16 | 1 } else { x });
+    let bits = 8 * elem as u32;
     let mut cases = 0;
     for (i, (n, kcc, kcl)) in [
         (1, 1, 1),
@@ -411,24 +472,26 @@ fn rhs_packed_bytes_equal_reference_whole_and_sliced() {
         (g + 3, 4, 7),
         (3 * g + 5, 2, 16),
         (2 * g, 9, 1),
+        (g + 1, 3, 2),
+        (5, 1, 0),
     ]
     .into_iter()
     .enumerate()
     {
         let (k, stride) = (kcc * kcl, n + 3);
-        let rhs = sme_pack::bit_patterns(k * stride, 40 + i as u64, 32, &specials);
-        let bias = sme_pack::bit_patterns(n, 60 + i as u64, 32, &specials);
-        let expect = rhs_reference(n, k, &rhs, stride, &bias);
+        let rhs = sme_pack::bit_patterns(k * stride, 40 + i as u64, bits, &specials);
+        let bias = sme_pack::bit_patterns(n, 60 + i as u64, bits, &specials);
+        let expect = rhs_reference(elem, n, (kcc, kcl), (&rhs, stride), &bias);
         let bytes = size(n, kcc, kcl);
-        assert_eq!(bytes, expect.len());
+        assert_eq!(bytes, expect.len(), "{name}");
         for edge in EDGES {
-            let rhs_g = Guarded::from_bytes(&le_bytes(&rhs), edge);
-            let bias_g = Guarded::from_bytes(&le_bytes(&bias), edge);
+            let rhs_g = Guarded::from_bytes(&words_bytes(elem, &rhs), edge);
+            let bias_g = Guarded::from_bytes(&words_bytes(elem, &bias), edge);
             let src = (rhs_g.ptr(), stride, bias_g.ptr());
-            let what = format!("n {n} kcc {kcc} kcl {kcl}");
+            let what = format!("{name} n {n} kcc {kcc} kcl {kcl}");
             // SAFETY (both): buffers sized for the problem.
             sme_pack::packs_equal(&what, bytes, edge, &expect, |out| unsafe {
-                pack_rhs_slice((kcc, kcl), src, out, (0, n))
+                pack_rhs_slice((name, elem), (kcc, kcl), src, out, (0, n))
             });
             sme_pack::slices_equal(
                 &what,
@@ -436,22 +499,25 @@ fn rhs_packed_bytes_equal_reference_whole_and_sliced() {
                 edge,
                 &expect,
                 &slices(n, g),
-                |out, s| unsafe { pack_rhs_slice((kcc, kcl), src, out, s) },
+                |out, s| unsafe { pack_rhs_slice((name, elem), (kcc, kcl), src, out, s) },
             );
             cases += 2;
         }
     }
     println!(
-        "RELIABILITY RHS packed bytes: {cases} cases at SVL32 {}",
+        "RELIABILITY RHS packed bytes: {name} {cases} cases at SVL32 {}",
         g / 2
     );
 }
 
-/// One convolution packed for the kernels: input, pad chunk, weights and bias (finite random
-/// values, or with hostile ones mixed in), the packed LHS and RHS (each at the end of a guarded
-/// buffer at `edge`, packed through the C packers from a framework's indirection buffer).
+/// One convolution packed for the kernels of one value type (`elem` bytes: 4 for the f32
+/// kernels, 2 for the f16 ones): input, pad chunk, weights and bias (finite random values, or
+/// with hostile ones mixed in; for f16, values a half holds exactly), the packed LHS and RHS
+/// (each at the end of a guarded buffer at `edge`, packed through the C packers of the type from
+/// a framework's indirection buffer).
 struct ConvProblem {
     conv: Conv,
+    elem: usize,
     input: Vec<f32>,
     pad: Vec<f32>,
     weights: Vec<f32>,
@@ -472,17 +538,60 @@ const HOSTILE: [f32; 8] = [
     f32::from_bits(0x7fa0_0001),
 ];
 
+/// The f16 kernels' hostile values: a half's extremes (the smallest subnormal, a subnormal, the
+/// largest finite value, whose sums overflow a half when narrowed) besides NaN, infinities and
+/// `-0`.
+const HOSTILE_F16: [f32; 8] = [
+    f32::NAN,
+    f32::INFINITY,
+    f32::NEG_INFINITY,
+    -0.0,
+    5.960_464_5e-8,
+    -3.0e-5,
+    65504.0,
+    -40000.0,
+];
+
+/// Bytes of the values of `kernel` (4 for f32, 2 for f16).
+fn elem_of(kernel: &MatmulKernel) -> usize {
+    kernel.family.output().size()
+}
+
+/// The stored bytes of `values` as values of `elem` bytes (f32, or halves of values a half holds
+/// exactly).
+fn value_bytes(elem: usize, values: &[f32]) -> Vec<u8> {
+    match elem {
+        2 => le_bytes(&values.iter().map(|&x| f16::from_f32(x)).collect::<Vec<_>>()),
+        _ => le_bytes(values),
+    }
+}
+
+/// The packers of the kernels of `elem`-byte values: (LHS, RHS).
+fn packers(elem: usize) -> (&'static str, &'static str) {
+    match elem {
+        2 => (LHS_X16, RHS_X16),
+        _ => (LHS, RHS),
+    }
+}
+
 impl ConvProblem {
-    fn new(conv: Conv, seed: u64, hostile: bool, mode: Pointers, edge: Edge) -> Self {
+    fn new(conv: Conv, elem: usize, seed: u64, hostile: bool, mode: Pointers, edge: Edge) -> Self {
         let (n, kcc, kcl) = (conv.c_out, conv.kcc(), conv.c_in);
         let mut rng = Rng::new(seed);
+        let hostile_values = if elem == 2 { HOSTILE_F16 } else { HOSTILE };
         let mut draw = |len: usize, scale: f32| {
             let mut v = rng.vec_f32(len, -scale, scale);
             if hostile {
                 for (i, x) in v.iter_mut().enumerate() {
                     if (i * 13 + seed as usize) % 23 == 0 {
-                        *x = HOSTILE[(i / 23) % HOSTILE.len()];
+                        *x = hostile_values[(i / 23) % hostile_values.len()];
                     }
+                }
+            }
+            if elem == 2 {
+                // The half nearest each value (exact for the hostile ones).
+                for x in v.iter_mut() {
+                    *x = f32::from_bits(f16::to_f32_bits(f16::from_f32(*x)));
                 }
             }
             v
@@ -495,17 +604,18 @@ impl ConvProblem {
         } else {
             draw(kcl, 2.0)
         };
-        let input_g = Guarded::from_f32(&input, edge);
-        let pad_g = Guarded::from_f32(&pad, edge);
-        let entries = conv::indirection(&conv, (input_g.ptr(), 4), pad_g.ptr(), mode, group());
+        let (lhs_packer, rhs_packer) = packers(elem);
+        let input_g = Guarded::from_bytes(&value_bytes(elem, &input), edge);
+        let pad_g = Guarded::from_bytes(&value_bytes(elem, &pad), edge);
+        let entries = conv::indirection(&conv, (input_g.ptr(), elem), pad_g.ptr(), mode, group());
         let ibuf = Guarded::from_bytes(&conv::entry_bytes(&entries), edge);
         let offset = match mode {
             Pointers::Offsets => input_g.ptr() as usize,
             Pointers::Absolute => 0,
         };
-        let lhs_size: Getter3 = func("get_lhs_packed_size", LHS);
+        let lhs_size: Getter3 = func("get_lhs_packed_size", lhs_packer);
         let mut lhs = Guarded::new(lhs_size(conv.m(), kcc, kcl), edge);
-        let pack_lhs: LhsPackFn = func("run", LHS);
+        let pack_lhs: LhsPackFn = func("run", lhs_packer);
         // SAFETY: buffers sized for the problem.
         unsafe {
             pack_lhs(
@@ -518,14 +628,23 @@ impl ConvProblem {
                 lhs.mut_ptr().cast(),
             )
         };
-        let rhs_size: Getter3 = func("get_rhs_packed_size", RHS);
+        let rhs_size: Getter3 = func("get_rhs_packed_size", rhs_packer);
         let mut rhs = Guarded::new(rhs_size(n, kcc, kcl), edge);
-        let w = Guarded::from_f32(&weights, edge);
-        let b = Guarded::from_f32(&bias, edge);
+        let w = Guarded::from_bytes(&value_bytes(elem, &weights), edge);
+        let b = Guarded::from_bytes(&value_bytes(elem, &bias), edge);
         // SAFETY: buffers sized for the problem.
-        unsafe { pack_rhs_slice((kcc, kcl), (w.ptr(), n, b.ptr()), rhs.mut_ptr(), (0, n)) };
+        unsafe {
+            pack_rhs_slice(
+                (rhs_packer, elem),
+                (kcc, kcl),
+                (w.ptr(), n, b.ptr()),
+                rhs.mut_ptr(),
+                (0, n),
+            )
+        };
         Self {
             conv,
+            elem,
             input,
             pad,
             weights,
@@ -535,19 +654,59 @@ impl ConvProblem {
         }
     }
 
-    /// The direct convolution as `kernel` computes it: the bias entered into a zeroed ZA tile
-    /// by `FMOPA` ([`za_bias`]), one fused multiply-add per tap and channel, a NaN the default
-    /// NaN (ZA results), then the kernel's clamp.
-    fn expected(&self, kernel: &MatmulKernel, lo: f32, hi: f32) -> Vec<f32> {
+    /// The direct convolution as `kernel` computes it, as result bits (f32, or halves).
+    ///
+    /// f32: the bias entered into a zeroed ZA tile by `FMOPA` ([`za_bias`]), one fused
+    /// multiply-add per tap and channel, a NaN the default NaN (ZA results), then the kernel's
+    /// clamp. f16: the bias entered by a widening `FMOPA` of `(1, 1) . (bias, 0)`, then per tap
+    /// one widening step per pair of channels ([`f16::dot_add`]; an odd channel count's last
+    /// pair meets zeros on both sides, as each chunk is padded to whole pairs), then `FCVT` to a
+    /// half and the kernel's clamp on halves ([`narrow_then_clamp`]).
+    fn expected(&self, kernel: &MatmulKernel, lo: f32, hi: f32) -> Vec<u32> {
+        if self.elem == 2 {
+            return self.expected_f16(kernel, lo, hi);
+        }
         let sums = conv::direct_sums(&self.conv, &self.input, &self.pad, &self.weights, |j| {
             za_bias(self.bias[j])
         });
         sums.iter()
             .map(|&acc| {
                 let acc = if acc.is_nan() { za_bias(acc) } else { acc };
-                bf16_gemm::clamp(kernel, acc, lo, hi)
+                bf16_gemm::clamp(kernel, acc, lo, hi).to_bits()
             })
             .collect()
+    }
+
+    /// [`ConvProblem::expected`] of an f16 kernel.
+    fn expected_f16(&self, kernel: &MatmulKernel, lo: f32, hi: f32) -> Vec<u32> {
+        let conv = &self.conv;
+        let (n, kcl) = (conv.c_out, conv.c_in);
+        let half = |x: f32| f16::from_f32(x);
+        let mut out = Vec::with_capacity(conv.m() * n);
+        for i in 0..conv.m() {
+            for j in 0..n {
+                let mut acc = f16::dot_add(0.0, [0x3c00, 0x3c00], [half(self.bias[j]), 0]);
+                for c in 0..conv.kcc() {
+                    let src = match conv.source(i, c) {
+                        Some(p) => &self.input[p * kcl..][..kcl],
+                        None => &self.pad[..],
+                    };
+                    let x = |t: usize| if t < kcl { half(src[t]) } else { 0 };
+                    let w = |t: usize| {
+                        if t < kcl {
+                            half(self.weights[(c * kcl + t) * n + j])
+                        } else {
+                            0
+                        }
+                    };
+                    for t in (0..kcl).step_by(2) {
+                        acc = f16::dot_add(acc, [x(t), x(t + 1)], [w(t), w(t + 1)]);
+                    }
+                }
+                out.push(u32::from(narrow_then_clamp(kernel, acc, lo, hi)));
+            }
+        }
+        out
     }
 
     /// Runs the portion (`m_idx`, `n_idx`, `rows`, `cols`) through `kernel`'s C symbol (or the
@@ -567,11 +726,11 @@ impl ConvProblem {
             self.conv.kcc(),
             self.conv.c_in,
         );
-        let stem = kernel.stem;
+        let (stem, elem) = (kernel.stem, self.elem);
         let lhs_off = func::<Getter3>("get_lhs_packed_offset", stem)(m_idx, kcc, kcl);
         let rhs_off = func::<Getter3>("get_rhs_packed_offset", stem)(n_idx, kcc, kcl);
-        let dst_off = func::<Getter3>("get_dst_offset", stem)(m_idx, n_idx, 4 * n);
-        let mut dst = Guarded::from_f32(&vec![CANARY; m * n], edge);
+        let dst_off = func::<Getter3>("get_dst_offset", stem)(m_idx, n_idx, elem * n);
+        let mut dst = canaries(elem, m * n, edge);
         // SAFETY: offsets from the getters; buffers cover the portion.
         let (l, r, d) = unsafe {
             (
@@ -581,16 +740,18 @@ impl ConvProblem {
             )
         };
         if portable {
+            // The packed K: each chunk rounded up to whole `kr` steps.
+            let kr = kernel.tile().kr;
             let args = PackedArgs {
                 m: rows,
                 n: cols,
-                k: kcc * kcl,
+                k: kcc * kcl.div_ceil(kr) * kr,
                 bl: 0,
                 lhs_packed: l,
                 rhs_packed: r,
                 dst: d,
-                dst_stride_row: 4 * n,
-                dst_stride_col: 4,
+                dst_stride_row: elem * n,
+                dst_stride_col: elem,
                 clamp_min: lo,
                 clamp_max: hi,
                 lut: std::ptr::null(),
@@ -609,7 +770,7 @@ impl ConvProblem {
                     l.cast(),
                     r.cast(),
                     d.cast(),
-                    4 * n,
+                    elem * n,
                     lo,
                     hi,
                 )
@@ -619,31 +780,55 @@ impl ConvProblem {
     }
 }
 
-/// `dst` holds `want` inside the portion and the canary elsewhere, bit for bit.
+/// A guarded destination of `len` values of `elem` bytes, each the canary (f32, or its upper
+/// half: a NaN either way).
+fn canaries(elem: usize, len: usize, edge: Edge) -> Guarded {
+    Guarded::from_bytes(&words_bytes(elem, &vec![canary(elem); len]), edge)
+}
+
+/// The canary's bits as a value of `elem` bytes.
+fn canary(elem: usize) -> u32 {
+    match elem {
+        2 => CANARY.to_bits() >> 16,
+        _ => CANARY.to_bits(),
+    }
+}
+
+/// Value `index` of a destination of `elem`-byte values, as bits.
+fn bits_at(dst: &[u8], elem: usize, index: usize) -> u32 {
+    let b = &dst[elem * index..elem * (index + 1)];
+    b.iter().rev().fold(0, |acc, &x| acc << 8 | u32::from(x))
+}
+
+/// `dst` (values of `elem` bytes) holds `want` inside the portion and the canary elsewhere, bit
+/// for bit.
 fn check_portion(
     what: &str,
-    dst: &Guarded,
-    want: &[f32],
+    (dst, elem): (&[u8], usize),
+    want: &[u32],
     (m, n): (usize, usize),
     (m_idx, n_idx, rows, cols): (usize, usize, usize, usize),
 ) {
     for i in 0..m {
         for j in 0..n {
             let inside = (m_idx..m_idx + rows).contains(&i) && (n_idx..n_idx + cols).contains(&j);
-            let expect = if inside { want[i * n + j] } else { CANARY };
-            let got = dst.f32_at(i * n + j);
+            let expect = if inside {
+                want[i * n + j]
+            } else {
+                canary(elem)
+            };
+            let got = bits_at(dst, elem, i * n + j);
             assert_eq!(
-                got.to_bits(),
-                expect.to_bits(),
-                "{what} portion ({m_idx}, {n_idx}, {rows}, {cols}) at ({i}, {j}): {got} vs {expect}"
+                got, expect,
+                "{what} portion ({m_idx}, {n_idx}, {rows}, {cols}) at ({i}, {j}): {got:#x} vs {expect:#x}"
             );
         }
     }
 }
 
-/// Every convolution geometry, both clamps, KleidiAI's portions, both guard edges (by case),
-/// both pointer modes (by case), the exported kernels and the portable path; with `hostile`,
-/// hostile values in every operand.
+/// Every convolution geometry for the kernels of each value type, both clamps, KleidiAI's
+/// portions, both guard edges (by case), both pointer modes (by case), the exported kernels and
+/// the portable path; with `hostile`, hostile values in every operand.
 fn convolutions_equal_direct(hostile: bool) -> (usize, usize) {
     let g = group();
     let kernels = runnable();
@@ -658,31 +843,35 @@ fn convolutions_equal_direct(hostile: bool) -> (usize, usize) {
         } else {
             Pointers::Offsets
         };
-        let p = ConvProblem::new(conv, ci as u64 + 100 * hostile as u64, hostile, mode, edge);
-        let (m, n) = (conv.m(), conv.c_out);
-        for clamp in [(f32::NEG_INFINITY, f32::INFINITY), (-0.3, 0.4)] {
-            for portion in conv::portions(m, n, g, g) {
-                // Each kernel through its C symbol where the CPU runs it, and its portable path.
-                let impls = STEMS.iter().flat_map(|&s| {
-                    let k = kernel(s);
-                    let native = kernels.iter().any(|x| std::ptr::eq(*x, k));
-                    [(k, false), (k, true)]
-                        .into_iter()
-                        .filter(move |&(_, p)| p || native)
-                });
-                for (k, portable) in impls {
-                    let want = p.expected(k, clamp.0, clamp.1);
-                    let dst = p.run(k, portable, portion, clamp, edge);
-                    let what = format!(
-                        "{} {} {conv:?} {mode:?} clamp {clamp:?} hostile {hostile}",
-                        k.stem,
-                        if portable { "portable" } else { "C symbol" }
-                    );
-                    check_portion(&what, &dst, &want, (m, n), portion);
-                    if portable {
-                        portable_calls += 1;
-                    } else {
-                        calls += 1;
+        for elem in [4, 2] {
+            let seed = ci as u64 + 100 * hostile as u64;
+            let p = ConvProblem::new(conv, elem, seed, hostile, mode, edge);
+            let (m, n) = (conv.m(), conv.c_out);
+            for clamp in [(f32::NEG_INFINITY, f32::INFINITY), (-0.3, 0.4)] {
+                for portion in conv::portions(m, n, g, g) {
+                    // Each kernel of the type through its C symbol where the CPU runs it, and
+                    // its portable path.
+                    let impls = STEMS.iter().flat_map(|&s| {
+                        let k = kernel(s);
+                        let native = kernels.iter().any(|x| std::ptr::eq(*x, k));
+                        [(k, false), (k, true)]
+                            .into_iter()
+                            .filter(move |&(k, p)| elem_of(k) == elem && (p || native))
+                    });
+                    for (k, portable) in impls {
+                        let want = p.expected(k, clamp.0, clamp.1);
+                        let dst = p.run(k, portable, portion, clamp, edge);
+                        let what = format!(
+                            "{} {} {conv:?} {mode:?} clamp {clamp:?} hostile {hostile}",
+                            k.stem,
+                            if portable { "portable" } else { "C symbol" }
+                        );
+                        check_portion(&what, (dst.bytes(), elem), &want, (m, n), portion);
+                        if portable {
+                            portable_calls += 1;
+                        } else {
+                            calls += 1;
+                        }
                     }
                 }
             }
@@ -729,9 +918,10 @@ fn threads_on_disjoint_row_blocks_equal_one_call() {
     for k in runnable() {
         let conv = threaded_conv();
         let (m, n, kcc, kcl) = (conv.m(), conv.c_out, conv.kcc(), conv.c_in);
-        let p = ConvProblem::new(conv, 5, false, Pointers::Absolute, Edge::End);
+        let elem = elem_of(k);
+        let p = ConvProblem::new(conv, elem, 5, false, Pointers::Absolute, Edge::End);
         let want = p.expected(k, -0.5, 0.5);
-        let mut dst = vec![CANARY; m * n];
+        let mut dst = words_bytes(elem, &vec![canary(elem); m * n]);
         let run: RunFn = func("run", k.stem);
         let lhs_off: Getter3 = func("get_lhs_packed_offset", k.stem);
         let (lp, rp, dp) = (
@@ -752,8 +942,8 @@ fn threads_on_disjoint_row_blocks_equal_one_call() {
                             kcl,
                             (lp as *const u8).add(lhs_off(m_idx, kcc, kcl)).cast(),
                             rp as *const c_void,
-                            (dp as *mut f32).add(m_idx * n).cast(),
-                            4 * n,
+                            (dp as *mut u8).add(elem * m_idx * n).cast(),
+                            elem * n,
                             -0.5,
                             0.5,
                         )
@@ -761,8 +951,7 @@ fn threads_on_disjoint_row_blocks_equal_one_call() {
                 });
             }
         });
-        let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
-        assert_eq!(bits(&dst), bits(&want), "{}", k.stem);
+        check_portion(k.stem, (&dst, elem), &want, (m, n), (0, 0, m, n));
         println!(
             "RELIABILITY threads: {} {} row blocks",
             k.stem,
@@ -779,9 +968,10 @@ fn registers_survive_and_lazy_za_saves_committed() {
     for k in runnable() {
         let conv = threaded_conv();
         let (m, n, kcc, kcl) = (conv.m(), conv.c_out, conv.kcc(), conv.c_in);
-        let p = ConvProblem::new(conv, 3, false, Pointers::Offsets, Edge::End);
+        let elem = elem_of(k);
+        let p = ConvProblem::new(conv, elem, 3, false, Pointers::Offsets, Edge::End);
         let want = p.expected(k, -1e30, 1e30);
-        let mut dst = vec![0.0f32; m * n];
+        let mut dst = vec![0u8; elem * m * n];
         let args = CallArgs {
             x: [
                 m as u64,
@@ -791,7 +981,7 @@ fn registers_survive_and_lazy_za_saves_committed() {
                 p.lhs.ptr() as u64,
                 p.rhs.ptr() as u64,
                 dst.as_mut_ptr() as u64,
-                4 * n as u64,
+                (elem * n) as u64,
             ],
             d: [
                 CallArgs::f32_bits(-1e30),
@@ -810,11 +1000,11 @@ fn registers_survive_and_lazy_za_saves_committed() {
         // SAFETY: the arguments describe run_imatmul's prototype and valid buffers.
         let mask = unsafe { call(f, &args) };
         assert_eq!(mask, 0, "{} clobbered {}", k.stem, describe(mask));
-        assert_eq!(dst, want);
+        check_portion(k.stem, (&dst, elem), &want, (m, n), (0, 0, m, n));
         // A caller with a pending lazy ZA save: the kernel commits it before using ZA.
         let svl = rkai::ukernels::arch::sme_vector_bytes().expect("SME");
         let mut za = PendingZaSave::new(svl);
-        let mut dst = Guarded::from_f32(&vec![0.0; m * n], Edge::End);
+        let mut dst = canaries(elem, m * n, Edge::End);
         za.arm();
         let run: RunFn = func("run", k.stem);
         // SAFETY: buffers sized for the call.
@@ -827,13 +1017,13 @@ fn registers_survive_and_lazy_za_saves_committed() {
                 p.lhs.ptr().cast(),
                 p.rhs.ptr().cast(),
                 dst.mut_ptr().cast(),
-                4 * n,
+                elem * n,
                 -1e30,
                 1e30,
             )
         };
         za.assert_committed(k.stem);
-        check_portion(k.stem, &dst, &want, (m, n), (0, 0, m, n));
+        check_portion(k.stem, (dst.bytes(), elem), &want, (m, n), (0, 0, m, n));
         calls += 1;
     }
     println!("RELIABILITY registers and lazy ZA: {calls} kernels");
@@ -912,7 +1102,7 @@ fn refused_rhs_pack(name: &str, null: &str) {
 
 /// The death cases of kernel `STEMS[$i]` (closures capture nothing, so the stem is a constant).
 macro_rules! kernel_cases {
-    ($i:literal) => {
+    ($i:literal, $row:literal) => {
         [
             getter_case!(concat!("kernel_lhs_offset_misaligned_", $i), "m_idx % kai_mr == 0"
                 => get_lhs_packed_offset::<Getter3>(STEMS[$i])(1, 1, 1)),
@@ -925,8 +1115,8 @@ macro_rules! kernel_cases {
             run_case!(concat!("null_lhs_", $i), "lhs_packed != NULL" => refused_run(STEMS[$i], "lhs", 8)),
             run_case!(concat!("null_rhs_", $i), "rhs_packed != NULL" => refused_run(STEMS[$i], "rhs", 8)),
             run_case!(concat!("null_dst_", $i), "dst != NULL" => refused_run(STEMS[$i], "dst", 8)),
-            run_case!(concat!("short_dst_stride_", $i), "dst_stride_row >= n * sizeof(float)"
-                => refused_run(STEMS[$i], "", 4)),
+            run_case!(concat!("short_dst_stride_", $i), concat!("dst_stride_row >= n * ", $row)
+                => refused_run(STEMS[$i], "", 3)),
         ]
     };
 }
@@ -956,9 +1146,19 @@ fn cases() -> Vec<support::death::Case<String, String>> {
             => get_rhs_offset::<Getter1>(RHS)(1)),
         getter_case!("rhs_packed_offset_misaligned", "(n_idx % nr) == 0"
             => get_rhs_packed_offset::<Getter3>(RHS)(1, 1, 1)),
+        run_case!("x16_rhs_null_rhs", "rhs != NULL" => refused_rhs_pack(RHS_X16, "rhs")),
+        run_case!("x16_rhs_null_bias", "bias != NULL" => refused_rhs_pack(RHS_X16, "bias")),
+        run_case!("x16_rhs_null_packed", "rhs_packed != NULL"
+            => refused_rhs_pack(RHS_X16, "rhs_packed")),
+        getter_case!("x16_rhs_offset_misaligned", "(n_idx % n_step) == 0"
+            => get_rhs_offset::<Getter1>(RHS_X16)(1)),
+        getter_case!("x16_rhs_packed_offset_misaligned", "(n_idx % nr) == 0"
+            => get_rhs_packed_offset::<Getter3>(RHS_X16)(group() + 1, 1, 1)),
     ];
-    cases.extend(kernel_cases!(0));
-    cases.extend(kernel_cases!(1));
+    cases.extend(kernel_cases!(0, "sizeof(float)"));
+    cases.extend(kernel_cases!(1, "sizeof(float)"));
+    cases.extend(kernel_cases!(2, "sizeof(uint16_t)"));
+    cases.extend(kernel_cases!(3, "sizeof(uint16_t)"));
     cases
 }
 

@@ -1047,13 +1047,15 @@ fn float_cases(p: &Packer, v: FloatRhs) -> Vec<RhsCase> {
     )
 }
 
-/// `rhs_imatmul_pack_kxn_x32p4vlx1b_x32_x32_sve`: K as chunks, bias required.
-fn chunked_float_cases(p: &Packer) -> Vec<RhsCase> {
+/// `rhs_imatmul_pack_kxn_x32p4vlx1b_x32_x32_sve` and the SME `rhs_imatmul_pack_kxn_*`: K as
+/// chunks, bias required.
+fn chunked_float_cases(p: &Packer, v: FloatRhs) -> Vec<RhsCase> {
+    let fill = value_fill(v.bytes());
     let spec = RhsSpec {
         seed: 16,
         ks: Ks::Chunks(&[(1, 1), (9, 3), (4, 5)]),
         bias: Some(Bias {
-            fill: Fill::F32,
+            fill,
             required: true,
         }),
         scale: None,
@@ -1065,7 +1067,7 @@ fn chunked_float_cases(p: &Packer) -> Vec<RhsCase> {
     rhs_cases(
         p,
         spec,
-        |rng, s| RhsMatrix::random(rng, Fill::F32, Source::Kxn, 32, 4, s),
+        |rng, s| RhsMatrix::random(rng, fill, Source::Kxn, 8 * v.bytes(), 4, s),
         |g: Getter3, idx, s| g(idx, s.k / s.bl, s.bl),
         // SAFETY: the call's buffers hold the extents KleidiAI's contract names.
         |run: ImatmulPackFn, c, s| unsafe {
@@ -1330,7 +1332,7 @@ fn slice_cases(p: &Packer) -> Cases {
         }
         PackerKind::Rhs(RhsPackerKind::Qai4c32p(_)) => Cases::Rhs(qai4c32p_cases(p)),
         PackerKind::Rhs(RhsPackerKind::Float(v)) => Cases::Rhs(float_cases(p, v)),
-        PackerKind::Rhs(RhsPackerKind::ChunkedFloat(_)) => Cases::Rhs(chunked_float_cases(p)),
+        PackerKind::Rhs(RhsPackerKind::ChunkedFloat(v)) => Cases::Rhs(chunked_float_cases(p, v)),
         // KleidiAI's packer reads rows `k` floats apart whatever `lhs_stride` says.
         PackerKind::Lhs(LhsPackerKind::F16pmrx2) => Cases::Lhs(per_block_lhs_cases(p, 4, 0)),
         PackerKind::Lhs(LhsPackerKind::Bf16(v)) => Cases::Lhs(bf16_lhs_cases(p, v)),

@@ -4,11 +4,17 @@
 use super::{CArgs, ensure};
 use rkai_ukernels::matmul::offsets;
 use rkai_ukernels::pack::kinds::RhsPackerKind;
+use rkai_ukernels::pack::lhs_imatmul_pack_sme::packed_k;
 use rkai_ukernels::pack::rhs::{self, Dims};
 
-/// The K of a packer call: `k`, or the chunks' `k_chunk_count * k_chunk_length`.
-fn k(kind: RhsPackerKind, symbol: &str, a: &CArgs) -> usize {
+/// The K of a packer call: `k`, or the chunks' `k_chunk_count * k_chunk_length` (`run`'s, with
+/// `bl` the chunk length) or their packed K, each chunk rounded up to whole `kr` steps (the
+/// getters').
+fn k(kind: RhsPackerKind, symbol: &str, a: &CArgs, packed: bool) -> usize {
     match kind {
+        RhsPackerKind::ChunkedFloat(v) if packed => {
+            ensure(symbol, packed_k(v.kr(), a.k_chunk_count, a.k_chunk_length))
+        }
         RhsPackerKind::ChunkedFloat(_) => ensure(
             symbol,
             offsets::chunked_k(a.k_chunk_count, a.k_chunk_length),
@@ -28,7 +34,7 @@ fn k(kind: RhsPackerKind, symbol: &str, a: &CArgs) -> usize {
 
 fn dims(kind: RhsPackerKind, symbol: &str, a: &CArgs) -> Dims {
     Dims {
-        k: k(kind, symbol, a),
+        k: k(kind, symbol, a, true),
         nr: a.nr,
         kr: a.kr,
         sr: a.sr,
@@ -83,11 +89,14 @@ pub unsafe fn run(kind: RhsPackerKind, symbol: &str, a: &CArgs) {
     let args = rhs::Args {
         num_groups: a.num_groups,
         n: a.n,
-        k: k(kind, symbol, a),
+        k: k(kind, symbol, a, false),
         nr: a.nr,
         kr: a.kr,
         sr: a.sr,
-        bl: a.bl,
+        bl: match kind {
+            RhsPackerKind::ChunkedFloat(_) => a.k_chunk_length,
+            _ => a.bl,
+        },
         rhs: a.rhs.cast(),
         rhs_stride: a.rhs_stride,
         bias: a.bias.cast(),

@@ -63,6 +63,10 @@ pub enum Family {
     /// `imatmul_clamp_f32_f32p_f32p`: KleidiAI's SME indirect f32 GEMMs (the LHS packed from an
     /// indirection buffer, K as chunks; otherwise `matmul_clamp_f32_f32p_f32p`).
     ImatmulF32F32pF32p,
+    /// `imatmul_clamp_f16_f16p_f16p`: KleidiAI's SME indirect f16 GEMMs (the LHS packed from an
+    /// indirection buffer, K as chunks padded to whole pairs; otherwise
+    /// `matmul_clamp_f16_f16p_f16p`).
+    ImatmulF16F16pF16p,
 }
 
 /// The operand formats of a family: what its kernels read, and so the argument shape of
@@ -144,7 +148,7 @@ pub struct Description {
 impl Family {
     /// Every family, in the order rkai declares them: the order of `rkai_select.h` and of the
     /// interface headers it writes.
-    pub const ALL: [Family; 21] = [
+    pub const ALL: [Family; 22] = [
         Family::F32Qai8dxpQsi4cxp,
         Family::F32Qai8dxpQsi8cxp,
         Family::F32Qai8dxpQsi4c32p,
@@ -166,6 +170,7 @@ impl Family {
         Family::F32F32pF32p,
         Family::F16F16pF16p,
         Family::ImatmulF32F32pF32p,
+        Family::ImatmulF16F16pF16p,
     ];
 
     /// The family's description: the one table every other part reads. Always inlined, so that
@@ -235,6 +240,9 @@ impl Family {
             Family::F16F16pF16p => ("matmul_clamp_f16_f16p_f16p", F16, PackedFloat(F16)),
             Family::ImatmulF32F32pF32p => {
                 ("imatmul_clamp_f32_f32p_f32p", F32, ChunkedPackedFloat(F32))
+            }
+            Family::ImatmulF16F16pF16p => {
+                ("imatmul_clamp_f16_f16p_f16p", F16, ChunkedPackedFloat(F16))
             }
         };
         Description {

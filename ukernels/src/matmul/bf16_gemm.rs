@@ -69,7 +69,8 @@ pub fn accumulation(kernel: &MatmulKernel) -> Accumulation {
             Family::Fp32Bf16pBf16p
             | Family::F32F32pF32p
             | Family::F16F16pF16p
-            | Family::ImatmulF32F32pF32p,
+            | Family::ImatmulF32F32pF32p
+            | Family::ImatmulF16F16pF16p,
             _,
         ) => Accumulation::OuterProducts,
         (_, Rows::One) => Accumulation::SplitPairs,

@@ -115,6 +115,7 @@ pub mod args;
 pub mod bf16_gemm;
 pub mod call;
 pub mod float_gemm;
+pub mod imatmul_clamp_f16_f16p_f16p;
 pub mod imatmul_clamp_f32_f32_f32p;
 pub mod imatmul_clamp_f32_f32p_f32p;
 pub mod matmul_clamp_f16_f16_f16p;

@@ -29,7 +29,8 @@ pub struct LhsArgs {
 }
 
 /// Arguments of an RHS packer's `run` (those a packer does not take are 0 or null; `k` of a
-/// [`RhsPackerKind::ChunkedFloat`](super::kinds::RhsPackerKind::ChunkedFloat) packer is `k_chunk_count * k_chunk_length`).
+/// [`RhsPackerKind::ChunkedFloat`](super::kinds::RhsPackerKind::ChunkedFloat) packer is `k_chunk_count * k_chunk_length`,
+/// its `bl` is `k_chunk_length`).
 #[derive(Clone, Copy, Debug)]
 pub struct RhsArgs {
     /// Must be 1.

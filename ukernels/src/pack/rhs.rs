@@ -283,22 +283,15 @@ pub unsafe fn pack(kind: RhsPackerKind, a: &Args) -> Checked {
             bf16::check(v, a)?;
             unsafe { bf16::run(v, a) }
         }
-        // `run(n, k_chunk_count, k_chunk_length, rhs_stride_row, rhs, bias, rhs_packed)`: the
-        // float packer's run over K = the chunks' rows, with the parameters it fixes itself.
         RhsPackerKind::Qsi8cxpsb => {
             qsi8cxpsb::check(a)?;
             unsafe { qsi8cxpsb::run(a) }
         }
+        // `run(n, k_chunk_count, k_chunk_length, rhs_stride_row, rhs, bias, rhs_packed)`: the
+        // float packer's run over the chunks' rows, with the parameters it fixes itself.
         RhsPackerKind::ChunkedFloat(v) => {
-            let args = Args {
-                num_groups: 1,
-                nr: v.nr(),
-                kr: 1,
-                sr: 1,
-                ..*a
-            };
-            float::check(v, &args)?;
-            unsafe { float::run(v, &args) }
+            float::check_chunked(v, a)?;
+            unsafe { float::run_chunked(v, a) }
         }
     }
     Ok(())

@@ -14,7 +14,12 @@
 //! interleave pairs of K values: after the group's `nr` biases, for each pair of K rows, the two
 //! values of column 0, then of column 1, ...; K is padded with a zero row to an even count, and
 //! every byte of a group is written (zeros past `n`), as KleidiAI's streaming code writes whole
-//! vectors loaded under zeroing predicates. They are portable Rust here (plain copies).
+//! vectors loaded under zeroing predicates. They are portable Rust here (plain copies). Their
+//! chunked form (`rhs_imatmul_pack_kxn_x16p2vlx2b`, K as `k_chunk_count` chunks of consecutive
+//! source rows) pairs each chunk's rows afresh, a chunk of odd length ending in a zero row
+//! ([`Chunks`]); KleidiAI's loops there run at least once (with `k_chunk_count == 0` its chunk
+//! counter wraps, and a chunk of length 0 still packs one pair from the source), and rkai packs
+//! only the bytes inside the packed size, as for the packers below.
 //!
 //! Paths: the K x N sources are row copies (`copy_nonoverlapping` of the group's part of each K
 //! row, which the compiler turns into wide loads and stores); the N x K sources of the
@@ -173,7 +178,16 @@ pub fn check(v: Variant, a: &Args) -> Checked {
 pub unsafe fn run(v: Variant, a: &Args) {
     if v.kr() == 2 {
         // SAFETY: forwarded contract.
-        unsafe { pairs::run(v, a) };
+        unsafe {
+            pairs::run(
+                v,
+                a,
+                Chunks {
+                    count: 1,
+                    length: a.k,
+                },
+            )
+        };
         return;
     }
     let g = Geometry {
@@ -196,6 +210,72 @@ pub unsafe fn run(v: Variant, a: &Args) {
             Source::Kxn => unsafe { g.copy_kxn(rows, a.rhs, a.rhs_stride, col0, cols) },
             Source::Nxk => unsafe { g.copy_nxk(rows, a.rhs, a.rhs_stride, col0, cols) },
         }
+    }
+}
+
+/// The K rows of a chunked packer's call (`rhs_imatmul_pack_*`): `count` chunks of `length`
+/// consecutive source rows, each packed as its own run of `kr` steps (a chunk of odd length ends
+/// in a zero row when `kr` is 2); the plain packers' K is one chunk.
+#[derive(Clone, Copy, Debug)]
+pub struct Chunks {
+    /// `k_chunk_count`.
+    pub count: usize,
+    /// `k_chunk_length`.
+    pub length: usize,
+}
+
+impl Chunks {
+    /// The chunks of a chunked call's arguments: `k` is `k_chunk_count * k_chunk_length` and
+    /// `bl` is `k_chunk_length` (see [`super::args::RhsArgs`]).
+    pub fn of(a: &Args) -> Self {
+        Chunks {
+            count: a.k.checked_div(a.bl).unwrap_or(0),
+            length: a.bl,
+        }
+    }
+
+    /// The packed K: each chunk rounded up to whole steps of `kr`.
+    pub fn packed_k(self, kr: usize) -> Result<usize, contract::Violation> {
+        super::lhs_imatmul_pack_sme::packed_k(kr, self.count, self.length)
+    }
+
+    /// The packer's arguments over the packed K (KleidiAI's chunked packers take no `nr`, `kr`
+    /// or `sr`: those of the variant).
+    fn args(self, v: Variant, a: &Args) -> Result<Args, contract::Violation> {
+        Ok(Args {
+            num_groups: 1,
+            k: self.packed_k(v.kr())?,
+            nr: v.nr(),
+            kr: v.kr(),
+            sr: 1,
+            bl: 0,
+            ..*a
+        })
+    }
+}
+
+/// [`check`] for a chunked packer (`a.k` is `k_chunk_count * k_chunk_length`, `a.bl` the chunk
+/// length).
+pub fn check_chunked(v: Variant, a: &Args) -> Checked {
+    check(v, &Chunks::of(a).args(v, a)?)
+}
+
+/// [`run`] for a chunked packer: with `kr` = 1 the chunks' rows are the rows of one K x N
+/// matrix; with `kr` = 2 each chunk's pairs start afresh.
+///
+/// # Safety
+/// [`check_chunked`] must have passed; otherwise as for [`run`] over the chunks' rows.
+pub unsafe fn run_chunked(v: Variant, a: &Args) {
+    let chunks = Chunks::of(a);
+    let Ok(args) = chunks.args(v, a) else {
+        return;
+    };
+    if v.kr() == 2 {
+        // SAFETY: forwarded contract.
+        unsafe { pairs::run(v, &args, chunks) };
+    } else {
+        // SAFETY: forwarded contract (with kr = 1 the packed K is the chunks' rows).
+        unsafe { run(v, &args) };
     }
 }
 
@@ -318,16 +398,19 @@ impl Geometry {
 
 /// The packers that interleave pairs of K values (`x16p2vlx2b`).
 mod pairs {
-    use super::{Args, Source, Variant};
+    use super::{Args, Chunks, Source, Variant};
     use core::ptr;
 
-    /// Packs every group: its `nr` biases, then per pair of K rows the pair of each column.
+    /// Packs every group: its `nr` biases, then per chunk, per pair of its K rows, the pair of
+    /// each column (`a.k` is the packed K, `chunks.count * roundup(chunks.length, 2)`).
     ///
     /// # Safety
-    /// As for [`super::run`], for a variant whose `kr` is 2 and whose values are 16-bit.
-    pub(super) unsafe fn run(v: Variant, a: &Args) {
+    /// As for [`super::run`], for a variant whose `kr` is 2 and whose values are 16-bit, the
+    /// source holding the chunks' `count * length` rows.
+    pub(super) unsafe fn run(v: Variant, a: &Args, chunks: Chunks) {
         let nr = v.nr();
-        let pairs = a.k.div_ceil(2);
+        let per_chunk = chunks.length.div_ceil(2);
+        let pairs = chunks.count * per_chunk;
         // Bytes of one group: nr biases and nr pairs per pair of K rows.
         let stride = nr * 2 * (1 + 2 * pairs);
         for group in 0..a.n.div_ceil(nr) {
@@ -343,9 +426,12 @@ mod pairs {
             for p in 0..pairs {
                 // SAFETY: the pair's 2 * nr values follow the biases and earlier pairs.
                 let row = unsafe { out.add(nr * 2 * (1 + 2 * p)) };
+                // The pair's chunk and its first row there.
+                let (chunk, t) = (p / per_chunk, 2 * (p % per_chunk));
                 for c in 0..nr {
-                    for (half, kk) in [(0, 2 * p), (1, 2 * p + 1)] {
-                        let value = if c < cols && kk < a.k {
+                    for half in 0..2 {
+                        let kk = chunk * chunks.length + t + half;
+                        let value = if c < cols && t + half < chunks.length {
                             let (j, stride) = (col0 + c, a.rhs_stride);
                             let at = match v.source() {
                                 Source::Kxn => kk * stride + j * 2,
@@ -607,6 +693,9 @@ packer_entries! {
     rhs_pack_kxn_x16p2vlx2b_x16_x16_sme: Rhs(Float(Variant::KxnX16p2vlx2bSme));
     /// nr = 2 x SVL32, kr = 2.
     rhs_pack_nxk_x16p2vlx2b_x16_x16_sme: Rhs(Float(Variant::NxkX16p2vlx2bSme));
+    /// nr = 2 x SVL32, kr = 2; K as chunks, each padded to whole pairs with a zero row.
+    rhs_imatmul_pack_kxn_x16p2vlx2b_x16_x16_sme:
+        Rhs(ChunkedFloat(Variant::KxnX16p2vlx2bSme));
     /// nr = 2 x SVL32 (KleidiAI packs through streaming SVE stores; rkai's copy writes the same
     /// bytes without entering streaming mode).
     rhs_pack_kxn_f32p2vlx1biasf32_f32_f32_sme: Rhs(Float(Variant::KxnF32p2vlx1biasf32Sme));
