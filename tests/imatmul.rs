@@ -371,16 +371,7 @@ fn threads_on_disjoint_row_blocks_equal_one_call() {
     if !runs() {
         return;
     }
-    let conv = Conv {
-        h: 12,
-        w: 11,
-        c_in: 7,
-        kh: 3,
-        kw: 3,
-        stride: 1,
-        pad: 1,
-        c_out: n_step() + 5,
-    };
+    let conv = Conv::square((12, 11, 7), 3, 1, 1, n_step() + 5);
     let (m, n, kcc, kcl) = (conv.m(), conv.c_out, conv.kcc(), conv.c_in);
     let p = ConvProblem::new(&conv, 5, 0.5);
     let mut dst = vec![CANARY; m * n];
@@ -391,35 +382,30 @@ fn threads_on_disjoint_row_blocks_equal_one_call() {
         p.packed.ptr() as usize,
         dst.as_mut_ptr() as usize,
     );
-    std::thread::scope(|s| {
-        for m_idx in (0..m).step_by(MR) {
-            s.spawn(move || {
-                let rows = MR.min(m - m_idx);
-                // SAFETY: each thread writes its own rows; the inputs are shared read-only.
-                unsafe {
-                    run(
-                        rows,
-                        n,
-                        kcc,
-                        kcl,
-                        (ib as *const usize).add(m_idx * kcc).cast(),
-                        pp as *const c_void,
-                        0,
-                        rp as *const c_void,
-                        (dp as *mut f32).add(m_idx * n).cast(),
-                        4 * n,
-                        -0.5,
-                        0.5,
-                    )
-                };
-            });
-        }
+    let blocks = conv::row_blocks_on_threads(m, MR, |m_idx, rows| {
+        // SAFETY: each thread writes its own rows; the inputs are shared read-only.
+        unsafe {
+            run(
+                rows,
+                n,
+                kcc,
+                kcl,
+                (ib as *const usize).add(m_idx * kcc).cast(),
+                pp as *const c_void,
+                0,
+                rp as *const c_void,
+                (dp as *mut f32).add(m_idx * n).cast(),
+                4 * n,
+                -0.5,
+                0.5,
+            )
+        };
     });
     assert_eq!(
         dst.iter().map(|x| x.to_bits()).collect::<Vec<_>>(),
         p.want.iter().map(|x| x.to_bits()).collect::<Vec<_>>()
     );
-    println!("RELIABILITY threads: {} row blocks", m.div_ceil(MR));
+    println!("RELIABILITY threads: {blocks} row blocks");
 }
 
 #[test]
@@ -432,26 +418,8 @@ fn registers_survive() {
         }
         let mut calls = 0;
         for conv in [
-            Conv {
-                h: 3,
-                w: 3,
-                c_in: 5,
-                kh: 3,
-                kw: 3,
-                stride: 1,
-                pad: 1,
-                c_out: 9,
-            },
-            Conv {
-                h: 6,
-                w: 5,
-                c_in: 13,
-                kh: 1,
-                kw: 1,
-                stride: 1,
-                pad: 0,
-                c_out: 2 * n_step() + 1,
-            },
+            Conv::square((3, 3, 5), 3, 1, 1, 9),
+            Conv::square((6, 5, 13), 1, 1, 0, 2 * n_step() + 1),
         ] {
             let (m, n, kcc, kcl) = (conv.m(), conv.c_out, conv.kcc(), conv.c_in);
             let p = ConvProblem::new(&conv, 3, 1e30);

@@ -906,16 +906,7 @@ fn hostile_values_equal_direct_convolution() {
 }
 
 fn threaded_conv() -> Conv {
-    Conv {
-        h: 12,
-        w: 11,
-        c_in: 7,
-        kh: 3,
-        kw: 3,
-        stride: 1,
-        pad: 1,
-        c_out: group() + 5,
-    }
+    Conv::square((12, 11, 7), 3, 1, 1, group() + 5)
 }
 
 /// Threads computing disjoint row blocks of one convolution at once equal one whole call.
@@ -936,34 +927,25 @@ fn threads_on_disjoint_row_blocks_equal_one_call() {
             p.rhs.ptr() as usize,
             dst.as_mut_ptr() as usize,
         );
-        std::thread::scope(|s| {
-            for m_idx in (0..m).step_by(g) {
-                s.spawn(move || {
-                    let rows = g.min(m - m_idx);
-                    // SAFETY: each thread writes its own rows; the inputs are shared read-only.
-                    unsafe {
-                        run(
-                            rows,
-                            n,
-                            kcc,
-                            kcl,
-                            (lp as *const u8).add(lhs_off(m_idx, kcc, kcl)).cast(),
-                            rp as *const c_void,
-                            (dp as *mut u8).add(elem * m_idx * n).cast(),
-                            elem * n,
-                            -0.5,
-                            0.5,
-                        )
-                    };
-                });
-            }
+        let blocks = conv::row_blocks_on_threads(m, g, |m_idx, rows| {
+            // SAFETY: each thread writes its own rows; the inputs are shared read-only.
+            unsafe {
+                run(
+                    rows,
+                    n,
+                    kcc,
+                    kcl,
+                    (lp as *const u8).add(lhs_off(m_idx, kcc, kcl)).cast(),
+                    rp as *const c_void,
+                    (dp as *mut u8).add(elem * m_idx * n).cast(),
+                    elem * n,
+                    -0.5,
+                    0.5,
+                )
+            };
         });
         check_portion(k.stem, (&dst, elem), &want, (m, n), (0, 0, m, n));
-        println!(
-            "RELIABILITY threads: {} {} row blocks",
-            k.stem,
-            m.div_ceil(g)
-        );
+        println!("RELIABILITY threads: {} {blocks} row blocks", k.stem);
     }
 }
 

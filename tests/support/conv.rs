@@ -19,6 +19,28 @@ pub struct Conv {
 }
 
 impl Conv {
+    /// An `h` x `w` image of `c_in` channels under a square `k` x `k` kernel.
+    pub const fn square(
+        (h, w, c_in): (usize, usize, usize),
+        k: usize,
+        stride: usize,
+        pad: usize,
+        c_out: usize,
+    ) -> Conv {
+        Conv {
+            h,
+            w,
+            c_in,
+            kh: k,
+            kw: k,
+            stride,
+            pad,
+            c_out,
+        }
+    }
+}
+
+impl Conv {
     pub fn out_h(&self) -> usize {
         (self.h + 2 * self.pad - self.kh) / self.stride + 1
     }
@@ -137,16 +159,7 @@ pub fn conv_cases(ns: usize) -> Vec<Conv> {
         (1, 1, 3, 3, 1, 1),
     ] {
         for c_out in [1, 7, ns - 1, ns, ns + 3, 2 * ns + 5] {
-            cases.push(Conv {
-                h,
-                w,
-                c_in,
-                kh: k,
-                kw: k,
-                stride,
-                pad,
-                c_out,
-            });
+            cases.push(Conv::square((h, w, c_in), k, stride, pad, c_out));
         }
     }
     cases
@@ -179,4 +192,21 @@ pub fn portions(
         }
     }
     out
+}
+
+/// Runs `run_rows(m_idx, rows)` for the row blocks of `m` rows, `step` rows each, every block on
+/// its own thread at once (scoped: they end before this returns); returns the number of blocks.
+/// A framework's thread pool calls an indirect GEMM this way.
+pub fn row_blocks_on_threads(
+    m: usize,
+    step: usize,
+    run_rows: impl Fn(usize, usize) + Sync,
+) -> usize {
+    let run_rows = &run_rows;
+    std::thread::scope(|s| {
+        for m_idx in (0..m).step_by(step) {
+            s.spawn(move || run_rows(m_idx, step.min(m - m_idx)));
+        }
+    });
+    m.div_ceil(step)
 }
