@@ -260,6 +260,7 @@ fn cbindgen_config(header: Option<&str>) -> cbindgen::Config {
         no_includes: true,
         cpp_compat: false,
         documentation_style: cbindgen::DocumentationStyle::Cxx,
+        usize_is_size_t: true,
         ..Default::default()
     };
     cfg.enumeration.prefix_with_name = false;

@@ -293,6 +293,16 @@ fn emit_selection(out: &mut String) {
         .expect("write to String");
         emit_typed_selection(out, family, &table);
     }
+    let tables: Vec<String> = select::families()
+        .map(|f| format!("SELECT_{}", f.dir().to_uppercase()))
+        .collect();
+    writeln!(
+        out,
+        "/// Every family's selection table (each kernel with its C functions and names).\n\
+         pub static CHOICE_TABLES: &[&[crate::select::Choice]] = &[{}];",
+        tables.join(", ")
+    )
+    .expect("write to String");
 }
 
 /// The packer table of one struct of the typed selection: each packer's name and its functions

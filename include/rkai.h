@@ -5,6 +5,7 @@
 
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <stddef.h>
@@ -77,6 +78,40 @@
 /// [`RKAI_SELECT_EMULATE`]).
 #define RKAI_FEATURES_ALL 2147483647
 
+/// One side of an [`rkai_plan`]: the kernels (C names, e.g. `"kai_matmul_clamp_..."`), the
+/// threads that run the side's kernel and its output columns. All zero (NULL names) for a side
+/// the plan leaves out.
+struct rkai_plan_part {
+  /// The GEMV of the side's pair.
+  const char *gemv;
+  /// The GEMM of the side's pair (it reads the GEMV's packed weights).
+  const char *gemm;
+  /// The kernel of the pair for the planned shape.
+  const char *kernel;
+  /// Threads that run it (SME: at most one per unit).
+  size_t threads;
+  /// First output column, a multiple of the kernel's `n_step`.
+  size_t n_start;
+  /// Output columns from `n_start`.
+  size_t n_len;
+};
+
+/// What [`rkai_plan_matmul`] writes: which columns an SME kernel computes and which a NEON (or
+/// SVE) kernel, on how many threads each.
+struct rkai_plan {
+  /// Columns `[0, sme.n_len)`.
+  struct rkai_plan_part sme;
+  /// Columns `[neon.n_start, n)`.
+  struct rkai_plan_part neon;
+  /// 1 when both sides' kernels read the same packed weights (pack once), else 0: each side
+  /// packs its own columns with its own kernel's packer.
+  uint32_t shared_packing;
+  /// The SME units counted ([`rkai_sme_units`]) and where the count came from.
+  size_t sme_units;
+  /// Static string, see [`rkai_sme_units`].
+  const char *sme_units_source;
+};
+
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
@@ -100,7 +135,39 @@ uint32_t rkai_get_cpu_features(void);
 ///
 /// # Safety
 /// `name` is NULL or a NUL-terminated string.
-uintptr_t rkai_packed_vector_bytes(const char *name);
+size_t rkai_packed_vector_bytes(const char *name);
+
+/// SME units the threads of this process share, as the work planner counts them:
+/// `RKAI_SME_UNITS` when set (a number); else 1 where selection may use SME (no operating
+/// system rkai runs on reports SME units per cluster: one is right for a CPU with one SME
+/// cluster, such as Apple M4; set `RKAI_SME_UNITS=2` on an M4 Pro or M4 Max); else 0. Writes
+/// where the count came from (`"RKAI_SME_UNITS"`, `"default"` or `"no SME"`, static strings) to
+/// `source` unless it is NULL.
+///
+/// # Safety
+/// `source` is NULL or writable.
+size_t rkai_sme_units(const char **source);
+
+/// Plans `n` output columns of the family `family` (its directory name, e.g.
+/// `"matmul_clamp_f32_qai8dxp_qsi4cxp"`) for `shape` (`RKAI_SHAPE_GEMV` or `RKAI_SHAPE_GEMM`) on
+/// `threads` threads of a framework's pool: with SME kernels and units, at most one thread per
+/// SME unit runs the family's best SME kernel on the first columns while the other threads run
+/// its best kernel without SME on the rest, split by throughput (one SME unit counted as
+/// `sme_unit_in_cores` NEON cores; 0 or less: rkai's default, 4, from llama.cpp's M4 Pro
+/// measurement; see `rkai_ukernels::plan`). `feature_mask` restricts the kernels as for
+/// `rkai_select_*`. The pairs are those `rkai_select_<family>` returns under `feature_mask`
+/// (SME side) and under `feature_mask` without the SME bits (other side). Returns 0, or -1
+/// (leaving `plan` untouched) for an unknown family, an unknown shape or no kernel that runs.
+///
+/// # Safety
+/// `family` is NULL or a NUL-terminated string; `plan` is NULL or writable.
+int32_t rkai_plan_matmul(const char *family,
+                         uint32_t shape,
+                         size_t n,
+                         size_t threads,
+                         uint32_t feature_mask,
+                         float sme_unit_in_cores,
+                         struct rkai_plan *plan);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -28,7 +28,7 @@ svl_models=${RKAI_QEMU_SVL_MODELS:-"max,sme-default-vector-length=16 max,sme-def
 # One test file a line: each SME family's file joins the list.
 svl_tests=(
   --test cpu --test selection --test safe_api --test packer_slices --test lhs_pack_f16
-  --test contract_violations --test getters_grid_sme
+  --test contract_violations --test getters_grid_sme --test plan
   --test qai8dxp
   --test qsi8d32p
   --test qai4c32p

@@ -95,3 +95,162 @@ pub unsafe extern "C" fn rkai_packed_vector_bytes(name: *const c_char) -> usize 
         .unwrap_or(name);
     rkai_ukernels::catalog::kernel(stem).map_or(usize::MAX, |k| k.packed_vector_bytes())
 }
+
+/// Where [`rkai_sme_units`] took its count from.
+fn sme_units() -> (usize, &'static core::ffi::CStr) {
+    if let Some(n) = crate::sys::env(c"RKAI_SME_UNITS").and_then(|v| v.trim().parse().ok()) {
+        return (n, c"RKAI_SME_UNITS");
+    }
+    let features =
+        crate::select::allowed_features(rkai_ukernels::arch::Features(RKAI_FEATURES_ALL));
+    match features.contains(rkai_ukernels::arch::Features::SME) {
+        true => (1, c"default"),
+        false => (0, c"no SME"),
+    }
+}
+
+/// SME units the threads of this process share, as the work planner counts them:
+/// `RKAI_SME_UNITS` when set (a number); else 1 where selection may use SME (no operating
+/// system rkai runs on reports SME units per cluster: one is right for a CPU with one SME
+/// cluster, such as Apple M4; set `RKAI_SME_UNITS=2` on an M4 Pro or M4 Max); else 0. Writes
+/// where the count came from (`"RKAI_SME_UNITS"`, `"default"` or `"no SME"`, static strings) to
+/// `source` unless it is NULL.
+///
+/// # Safety
+/// `source` is NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn rkai_sme_units(source: *mut *const c_char) -> usize {
+    let (count, from) = sme_units();
+    if !source.is_null() {
+        // SAFETY: the caller passes a writable pointer.
+        unsafe { source.write(from.as_ptr()) };
+    }
+    count
+}
+
+/// One side of an [`rkai_plan`]: the kernels (C names, e.g. `"kai_matmul_clamp_..."`), the
+/// threads that run the side's kernel and its output columns. All zero (NULL names) for a side
+/// the plan leaves out.
+#[repr(C)]
+#[allow(non_camel_case_types)] // C's spelling, as KleidiAI's structs
+pub struct rkai_plan_part {
+    /// The GEMV of the side's pair.
+    pub gemv: *const c_char,
+    /// The GEMM of the side's pair (it reads the GEMV's packed weights).
+    pub gemm: *const c_char,
+    /// The kernel of the pair for the planned shape.
+    pub kernel: *const c_char,
+    /// Threads that run it (SME: at most one per unit).
+    pub threads: usize,
+    /// First output column, a multiple of the kernel's `n_step`.
+    pub n_start: usize,
+    /// Output columns from `n_start`.
+    pub n_len: usize,
+}
+
+/// What [`rkai_plan_matmul`] writes: which columns an SME kernel computes and which a NEON (or
+/// SVE) kernel, on how many threads each.
+#[repr(C)]
+#[allow(non_camel_case_types)] // C's spelling, as KleidiAI's structs
+pub struct rkai_plan {
+    /// Columns `[0, sme.n_len)`.
+    pub sme: rkai_plan_part,
+    /// Columns `[neon.n_start, n)`.
+    pub neon: rkai_plan_part,
+    /// 1 when both sides' kernels read the same packed weights (pack once), else 0: each side
+    /// packs its own columns with its own kernel's packer.
+    pub shared_packing: u32,
+    /// The SME units counted ([`rkai_sme_units`]) and where the count came from.
+    pub sme_units: usize,
+    /// Static string, see [`rkai_sme_units`].
+    pub sme_units_source: *const c_char,
+}
+
+/// Plans `n` output columns of the family `family` (its directory name, e.g.
+/// `"matmul_clamp_f32_qai8dxp_qsi4cxp"`) for `shape` (`RKAI_SHAPE_GEMV` or `RKAI_SHAPE_GEMM`) on
+/// `threads` threads of a framework's pool: with SME kernels and units, at most one thread per
+/// SME unit runs the family's best SME kernel on the first columns while the other threads run
+/// its best kernel without SME on the rest, split by throughput (one SME unit counted as
+/// `sme_unit_in_cores` NEON cores; 0 or less: rkai's default, 4, from llama.cpp's M4 Pro
+/// measurement; see `rkai_ukernels::plan`). `feature_mask` restricts the kernels as for
+/// `rkai_select_*`. The pairs are those `rkai_select_<family>` returns under `feature_mask`
+/// (SME side) and under `feature_mask` without the SME bits (other side). Returns 0, or -1
+/// (leaving `plan` untouched) for an unknown family, an unknown shape or no kernel that runs.
+///
+/// # Safety
+/// `family` is NULL or a NUL-terminated string; `plan` is NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn rkai_plan_matmul(
+    family: *const c_char,
+    shape: u32,
+    n: usize,
+    threads: usize,
+    feature_mask: u32,
+    sme_unit_in_cores: f32,
+    plan: *mut rkai_plan,
+) -> i32 {
+    use rkai_ukernels::plan::{self, CostModel, Request};
+    use rkai_ukernels::select::Shape;
+    if family.is_null() || plan.is_null() {
+        return -1;
+    }
+    // SAFETY: NUL-terminated, as the caller promises.
+    let name = unsafe { core::ffi::CStr::from_ptr(family) };
+    let Some(family) = (rkai_ukernels::family::Family::ALL.into_iter())
+        .find(|f| name.to_str().is_ok_and(|name| f.dir() == name))
+    else {
+        return -1;
+    };
+    let shape = match shape {
+        RKAI_SHAPE_GEMV => Shape::Gemv,
+        RKAI_SHAPE_GEMM => Shape::Gemm,
+        _ => return -1,
+    };
+    let (sme_units, source) = sme_units();
+    let model = match sme_unit_in_cores > 0.0 {
+        true => CostModel { sme_unit_in_cores },
+        false => CostModel::DEFAULT,
+    };
+    let request = Request {
+        family,
+        shape,
+        n,
+        threads,
+        sme_units,
+        features: crate::select::allowed_features(rkai_ukernels::arch::Features(feature_mask)),
+        sve_lanes32: rkai_ukernels::arch::sve_lanes32(),
+        model,
+    };
+    let Some(p) = plan::plan(&request) else {
+        return -1;
+    };
+    let name_of = |k| crate::select::kernel_c_name(k).map_or(core::ptr::null(), |c| c.as_ptr());
+    let part = |side: Option<plan::Part>| match side {
+        Some(s) => rkai_plan_part {
+            gemv: name_of(s.pair.gemv),
+            gemm: name_of(s.pair.gemm),
+            kernel: name_of(s.kernel),
+            threads: s.threads,
+            n_start: s.n_start,
+            n_len: s.n_len,
+        },
+        None => rkai_plan_part {
+            gemv: core::ptr::null(),
+            gemm: core::ptr::null(),
+            kernel: core::ptr::null(),
+            threads: 0,
+            n_start: 0,
+            n_len: 0,
+        },
+    };
+    let out = rkai_plan {
+        sme: part(p.sme),
+        neon: part(p.neon),
+        shared_packing: p.shared_packing.into(),
+        sme_units,
+        sme_units_source: source.as_ptr(),
+    };
+    // SAFETY: the caller passes a writable plan.
+    unsafe { plan.write(out) };
+    0
+}

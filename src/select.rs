@@ -296,3 +296,10 @@ pub unsafe fn c_select_layout(
     unsafe { write_words(selection.cast(), words) };
     0
 }
+
+/// The C name (`kai_` or `rkai_` and its stem) of `kernel`, from the selection tables.
+pub fn kernel_c_name(kernel: &MatmulKernel) -> Option<&'static CStr> {
+    let tables = crate::capi::exports::CHOICE_TABLES.iter();
+    let mut choices = tables.flat_map(|t| t.iter());
+    choices.find(|c| ptr::eq(c.kernel, kernel)).map(|c| c.name)
+}

@@ -26,6 +26,7 @@ pub mod matmul;
 pub mod dwconv;
 pub mod pack;
 pub mod pack_rhs_types;
+pub mod plan;
 pub mod reference;
 pub mod select;
 pub mod types;
