@@ -25,7 +25,12 @@ fn main() {
         PathBuf::from(env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
     let out_dir = PathBuf::from(env::var("OUT_DIR").expect("cargo sets OUT_DIR"));
 
-    for watched in ["build", "ukernels/src", "src/rkai_ffi.rs"] {
+    for watched in [
+        "build",
+        "ukernels/src",
+        "src/rkai_ffi.rs",
+        "src/plan_ffi.rs",
+    ] {
         println!(
             "cargo:rerun-if-changed={}",
             manifest_dir.join(watched).display()

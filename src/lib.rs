@@ -26,6 +26,7 @@ extern crate std;
 pub mod cabi;
 pub mod capi;
 pub mod core_kind;
+pub mod plan_ffi;
 pub mod rkai_ffi;
 pub mod select;
 pub mod sys;

@@ -6,10 +6,8 @@
 //! thread, no SME kernel, a cost model that favours one side). The C entry point writes the same
 //! plan. (That running a plan's two sides gives the bytes of one call is not yet tested here.)
 
-use rkai::rkai_ffi::{
-    RKAI_FEATURES_ALL, RKAI_SHAPE_GEMM, RKAI_SHAPE_GEMV, rkai_plan, rkai_plan_matmul,
-    rkai_sme_units,
-};
+use rkai::plan_ffi::{rkai_plan, rkai_plan_matmul, rkai_sme_units};
+use rkai::rkai_ffi::{RKAI_FEATURES_ALL, RKAI_SHAPE_GEMM, RKAI_SHAPE_GEMV};
 use rkai::ukernels::arch::Features;
 use rkai::ukernels::plan::{self, CostModel, Plan, Request};
 use rkai::ukernels::select::{self, Shape, families};
@@ -226,7 +224,7 @@ fn c_plan_equals_the_planner_and_names_the_units() {
                 // SAFETY: a static NUL-terminated name.
                 false => Some(unsafe { CStr::from_ptr(p) }.to_str().unwrap().to_string()),
             };
-            let side = |part: &rkai::rkai_ffi::rkai_plan_part, want: Option<plan::Part>| match want
+            let side = |part: &rkai::plan_ffi::rkai_plan_part, want: Option<plan::Part>| match want
             {
                 Some(w) => {
                     assert_eq!(
