@@ -4,7 +4,7 @@
 //! into `[0, a)` for SME and `[a, n)` for the other side on both kernels' column steps, uses the
 //! pairs selection returns, and degrades to one side at the extremes (no unit, a unit per
 //! thread, no SME kernel, a cost model that favours one side). The C entry point writes the same
-//! plan. (That running a plan's two sides gives the bytes of one call is not yet tested here.)
+//! plan, and running a plan gives, on each side's columns, the bytes of one call of its kernel.
 
 use rkai::plan_ffi::{rkai_plan, rkai_plan_matmul, rkai_sme_units};
 use rkai::rkai_ffi::{RKAI_FEATURES_ALL, RKAI_SHAPE_GEMM, RKAI_SHAPE_GEMV};
@@ -267,4 +267,115 @@ fn c_plan_equals_the_planner_and_names_the_units() {
         -1
     );
     assert!(checked > 0);
+}
+
+/// Running a plan (`api::parallel::run_sides`: both sides at once, each on its threads) writes
+/// every output column, and each side's columns hold the bytes one call of that side's kernel
+/// gives (int4 and int8 weights, GEMV and GEMM; SME beside NEON where the CPU has SME, and
+/// everywhere off Arm, where every kernel runs through its portable path).
+#[test]
+fn running_a_plan_gives_each_sides_one_call_bytes() {
+    use rkai::rkai_ffi::RKAI_SELECT_EMULATE;
+    use rkai::ukernels::api::{self, Clamp, Kernel, PackedWeights, QuantizedActivations, Weights};
+    use rkai::ukernels::family::Family;
+    let (n, k) = (300, 128);
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let nibbles: Vec<u8> = (0..n * k / 2).map(|_| next() as u8).collect();
+    let int8: Vec<i8> = (0..n * k).map(|_| next() as i8).collect();
+    let scales: Vec<f32> = (0..n)
+        .map(|_| (next() % 1000) as f32 * 1e-5 + 1e-3)
+        .collect();
+    let bias: Vec<f32> = (0..n).map(|_| (next() % 200) as f32 * 0.01 - 1.0).collect();
+    let clamp = Clamp {
+        min: -30.0,
+        max: 30.0,
+    };
+    let features =
+        rkai::select::allowed_features(Features(RKAI_FEATURES_ALL | RKAI_SELECT_EMULATE));
+    let (mut runs, mut mixed) = (0, 0);
+    for family in [Family::F32Qai8dxpQsi4cxp, Family::F32Qai8dxpQsi8cxp] {
+        let weights = match family {
+            Family::F32Qai8dxpQsi4cxp => Weights::Int4PerChannel {
+                data: &nibbles,
+                scales: &scales,
+            },
+            _ => Weights::Int8PerChannel {
+                data: &int8,
+                scales: &scales,
+            },
+        };
+        for (shape, m) in [(Shape::Gemv, 1), (Shape::Gemm, 13)] {
+            let x: Vec<f32> = (0..m * k)
+                .map(|_| (next() % 4000) as f32 * 1e-3 - 2.0)
+                .collect();
+            for (threads, sme_units) in [(8, 2), (3, 1), (1, 1), (4, 0)] {
+                let r = Request {
+                    family,
+                    shape,
+                    n,
+                    threads,
+                    sme_units,
+                    features,
+                    sve_lanes32: rkai::ukernels::arch::sve_lanes32(),
+                    model: CostModel::DEFAULT,
+                };
+                let p = plan::plan(&r).unwrap();
+                let parts: Vec<plan::Part> = p.sme.into_iter().chain(p.neon).collect();
+                let kernels: Vec<Kernel> = parts
+                    .iter()
+                    .map(|s| Kernel::new(s.kernel).unwrap())
+                    .collect();
+                let packed: Vec<PackedWeights<Vec<u8>>> = kernels
+                    .iter()
+                    .map(|kernel| {
+                        let size = PackedWeights::<Vec<u8>>::size(kernel, n, k, 0).unwrap();
+                        PackedWeights::pack(kernel, n, k, weights, Some(&bias), vec![0u8; size])
+                            .unwrap()
+                    })
+                    .collect();
+                let lhs: Vec<QuantizedActivations<Vec<u8>>> = kernels
+                    .iter()
+                    .map(|kernel| {
+                        let size = QuantizedActivations::<Vec<u8>>::size(kernel, m, k).unwrap();
+                        QuantizedActivations::quantize(kernel, m, k, &x, vec![0; size]).unwrap()
+                    })
+                    .collect();
+                let sides: Vec<api::parallel::Side<'_, Vec<u8>, Vec<u8>>> = (0..parts.len())
+                    .map(|i| api::parallel::Side {
+                        kernel: &kernels[i],
+                        lhs: &lhs[i],
+                        rhs: &packed[i],
+                        threads: parts[i].threads,
+                        columns: (parts[i].n_start, parts[i].n_start + parts[i].n_len),
+                    })
+                    .collect();
+                let mut dst = vec![f32::NAN; m * n];
+                api::parallel::run_sides(&sides, &mut dst, n, clamp).unwrap();
+                for (i, part) in parts.iter().enumerate() {
+                    let mut one = vec![f32::NAN; m * n];
+                    api::matmul(&kernels[i], &lhs[i], &packed[i], &mut one, n, clamp).unwrap();
+                    for row in 0..m {
+                        let cols = row * n + part.n_start..row * n + part.n_start + part.n_len;
+                        let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+                        assert_eq!(
+                            bits(&dst[cols.clone()]),
+                            bits(&one[cols]),
+                            "{}",
+                            part.kernel.stem
+                        );
+                    }
+                }
+                assert!(dst.iter().all(|x| !x.is_nan()), "every column written");
+                mixed += usize::from(parts.len() == 2);
+                runs += 1;
+            }
+        }
+    }
+    eprintln!("RELIABILITY plans run {runs} ({mixed} with both sides)");
 }

@@ -638,35 +638,66 @@ pub mod parallel {
             0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
             t => t,
         };
-        let t = kernel.kernel.tile();
-        let (m, n) = (lhs.m, rhs.n);
-        let col_steps = n.div_ceil(t.n_step).max(1);
-        let col_parts = threads.min(col_steps);
-        let row_parts = (threads / col_parts).clamp(1, m.div_ceil(t.m_step).max(1));
-        let split = |len: usize, step: usize, parts: usize, i: usize| {
-            let steps = len.div_ceil(step);
-            let lo = (steps * i / parts * step).min(len);
-            let hi = (steps * (i + 1) / parts * step).min(len);
-            (lo, hi)
+        let side = Side {
+            kernel,
+            lhs,
+            rhs,
+            threads,
+            columns: (0, rhs.n),
         };
+        run_sides(&[side], dst, dst_stride, clamp)
+    }
+
+    /// One side of a [`crate::plan::Plan`] ready to run: its kernel with the activations and
+    /// weights packed for it (each side reads its own formats), its threads and its columns
+    /// `columns.0..columns.1` of the output (`columns.0` a multiple of the kernel's `n_step`).
+    pub struct Side<'a, A, B> {
+        /// The side's kernel.
+        pub kernel: &'a Kernel,
+        /// Activations quantized for it.
+        pub lhs: &'a QuantizedActivations<A>,
+        /// Weights packed for it (all columns, or at least the side's).
+        pub rhs: &'a PackedWeights<B>,
+        /// Threads that run it.
+        pub threads: usize,
+        /// The output columns it computes.
+        pub columns: (usize, usize),
+    }
+
+    /// Runs the sides of a plan at once on scoped threads (each side's columns split into tiles
+    /// of its kernel's steps over its own threads) into `dst`, row stride `dst_stride`: what a
+    /// framework's pool does with [`crate::plan::plan`]'s output.
+    pub fn run_sides<A: AsRef<[u8]> + Sync, B: AsRef<[u8]> + Sync>(
+        sides: &[Side<'_, A, B>],
+        dst: &mut [f32],
+        dst_stride: usize,
+        clamp: Clamp,
+    ) -> Result<()> {
+        for (i, side) in sides.iter().enumerate() {
+            check_operands(side.kernel, side.lhs, side.rhs, dst.len(), dst_stride)?;
+            let (lo, hi) = side.columns;
+            let step = side.kernel.kernel.tile().n_step;
+            if lo > hi || hi > side.rhs.n || lo % step != 0 {
+                return Err(Error::Precondition("columns within n, starting on a step"));
+            }
+            let overlaps = |o: &Side<'_, A, B>| o.columns.0 < hi && lo < o.columns.1;
+            if sides[..i].iter().any(overlaps) {
+                return Err(Error::Precondition("sides on disjoint columns"));
+            }
+        }
         let dst_addr = dst.as_mut_ptr() as usize;
         std::thread::scope(|s| -> Result<()> {
             let mut handles = std::vec::Vec::new();
-            for r in 0..row_parts {
-                for c in 0..col_parts {
-                    let rows = split(m, t.m_step, row_parts, r);
-                    let cols = split(n, t.n_step, col_parts, c);
-                    if rows.0 == rows.1 || cols.0 == cols.1 {
-                        continue;
-                    }
+            for side in sides {
+                for (rows, cols) in tiles(side) {
                     handles.push(s.spawn(move || {
-                        // SAFETY: operands checked once above; the (rows, cols) tiles are
-                        // disjoint, so no two threads write the same dst element.
+                        // SAFETY: operands checked above; sides and their tiles are disjoint,
+                        // so no two threads write the same dst element.
                         unsafe {
                             run_portion(
-                                kernel,
-                                lhs,
-                                rhs,
+                                side.kernel,
+                                side.lhs,
+                                side.rhs,
                                 dst_addr as *mut f32,
                                 dst_stride,
                                 clamp,
@@ -683,5 +714,35 @@ pub mod parallel {
             }
             Ok(())
         })
+    }
+
+    /// The (rows, columns) tiles of one side for its threads: columns first, then rows.
+    fn tiles<A: AsRef<[u8]>, B: AsRef<[u8]>>(
+        side: &Side<'_, A, B>,
+    ) -> std::vec::Vec<((usize, usize), (usize, usize))> {
+        let t = side.kernel.kernel.tile();
+        let threads = side.threads.max(1);
+        let (m, (c0, c1)) = (side.lhs.m, side.columns);
+        let n = c1 - c0;
+        let col_steps = n.div_ceil(t.n_step).max(1);
+        let col_parts = threads.min(col_steps);
+        let row_parts = (threads / col_parts).clamp(1, m.div_ceil(t.m_step).max(1));
+        let split = |len: usize, step: usize, parts: usize, i: usize| {
+            let steps = len.div_ceil(step);
+            let lo = (steps * i / parts * step).min(len);
+            let hi = (steps * (i + 1) / parts * step).min(len);
+            (lo, hi)
+        };
+        let mut out = std::vec::Vec::new();
+        for r in 0..row_parts {
+            for c in 0..col_parts {
+                let rows = split(m, t.m_step, row_parts, r);
+                let cols = split(n, t.n_step, col_parts, c);
+                if rows.0 != rows.1 && cols.0 != cols.1 {
+                    out.push((rows, (c0 + cols.0, c0 + cols.1)));
+                }
+            }
+        }
+        out
     }
 }
