@@ -359,6 +359,93 @@ static int run_variant(const struct variant* v, const struct layer* L) {
     return failed;
 }
 
+/* Runs M_MAX rows as rkai's work planner splits them for a pool of `threads` threads: the SME side
+ * (at most one thread per SME unit) and the other side each compute their own columns with the
+ * pair rkai_select returns for their features, packing weights and activations with that
+ * selection's typed packers. The sides run one after the other here; a framework hands each
+ * side's column tiles to its own threads. Returns 0 when the result is within tolerance. */
+static int run_plan(const struct layer* L, size_t threads) {
+    const size_t m = M_MAX, n = L->n, k = L->k;
+    struct rkai_plan plan;
+    if (rkai_plan_matmul("matmul_clamp_f32_qai8dxp_qsi4cxp", RKAI_SHAPE_GEMM, n, threads, RKAI_FEATURES_ALL, 0.0f,
+                         &plan) != 0) {
+        printf("[planned] no kernel of the family runs on this CPU\n");
+        return 0;
+    }
+    printf("[planned] %zu threads, %zu SME unit%s (%s)%s\n", threads, plan.sme_units, plan.sme_units == 1 ? "" : "s",
+           plan.sme_units_source, plan.shared_packing ? ", one packing" : "");
+    const struct rkai_plan_part* parts[2] = {&plan.sme, &plan.neon};
+    /* The SME side's features, and the other side's: the same without SME. */
+    const uint32_t masks[2] = {RKAI_FEATURES_ALL, RKAI_FEATURES_ALL & ~(uint32_t)RKAI_FEATURE_SME};
+    float* dst = xmalloc(m * n * sizeof(float));
+    for (size_t i = 0; i < m * n; ++i) {
+        dst[i] = NAN;
+    }
+    int failed = 0;
+    for (int s = 0; s < 2; ++s) {
+        const struct rkai_plan_part* part = parts[s];
+        if (part->n_len == 0) {
+            continue;
+        }
+        struct rkai_matmul_clamp_f32_qai8dxp_qsi4cxp_selection_nxk sel;
+        if (rkai_select_matmul_clamp_f32_qai8dxp_qsi4cxp_nxk(masks[s], &sel) != 0 || sel.gemm_lhs_packer.run == NULL) {
+            printf("    FAIL: no selection for the %s side\n", s == 0 ? "SME" : "other");
+            failed = 1;
+            continue;
+        }
+        if (strcmp(sel.gemm.name, part->kernel) != 0) {
+            printf("    FAIL: the plan names %s, the selection %s\n", part->kernel, sel.gemm.name);
+            failed = 1;
+            continue;
+        }
+        const struct kai_matmul_clamp_f32_qai8dxp_qsi4cxp_ukernel* uk = &sel.gemm.ukernel;
+        printf("    %s side: %s on %zu thread%s, columns [%zu, %zu), packed for %zu-byte vectors\n",
+               s == 0 ? "SME" : "other", part->kernel, part->threads, part->threads == 1 ? "" : "s", part->n_start,
+               part->n_start + part->n_len, sel.gemm.packed_vector_bytes);
+        const size_t mr = uk->get_mr(), nr = uk->get_nr(), kr = uk->get_kr(), sr = uk->get_sr();
+        uint8_t* rhs_packed = xmalloc(sel.rhs_packer.get_rhs_packed_size(n, k, nr, kr, sr));
+        struct kai_rhs_pack_qs4cxs1s0_param params;
+        params.lhs_zero_point = 1;
+        params.rhs_zero_point = 8;
+        sel.rhs_packer.run(1, n, k, nr, kr, sr, L->w, L->bias, L->scale, rhs_packed, 0, &params);
+        uint8_t* lhs_packed = xmalloc(sel.gemm_lhs_packer.get_lhs_packed_size(m, k, mr, kr, sr));
+        sel.gemm_lhs_packer.run(m, k, mr, kr, sr, 0, L->x, k * sizeof(float), lhs_packed);
+        const size_t n_step = uk->get_n_step(), dst_stride = n * sizeof(float);
+        for (size_t n_idx = part->n_start; n_idx < part->n_start + part->n_len; n_idx += n_step) {
+            const size_t end = part->n_start + part->n_len;
+            const size_t cols = end - n_idx < n_step ? end - n_idx : n_step;
+            uk->run_matmul(m, cols, k, lhs_packed + uk->get_lhs_packed_offset(0, k),
+                           rhs_packed + uk->get_rhs_packed_offset(n_idx, k),
+                           (float*)((uint8_t*)dst + uk->get_dst_offset(0, n_idx, dst_stride)), dst_stride,
+                           sizeof(float), -FLT_MAX, FLT_MAX);
+        }
+        free(lhs_packed);
+        free(rhs_packed);
+    }
+    double max_abs = 0.0, max_ref = 0.0;
+    size_t bad = 0;
+    for (size_t i = 0; i < m * n; ++i) {
+        const double err = fabs((double)dst[i] - (double)L->ref[i]);
+        if (err != err) {
+            ++bad;
+        } else if (err > max_abs) {
+            max_abs = err;
+        }
+        if (fabs((double)L->ref[i]) > max_ref) {
+            max_ref = fabs((double)L->ref[i]);
+        }
+    }
+    const double rel = max_ref > 0.0 ? max_abs / max_ref : max_abs;
+    printf("    max rel error %.3e over every column\n", rel);
+    if (bad != 0 || !(rel <= REL_TOLERANCE)) {
+        printf("    FAIL: %zu outputs NaN or unwritten, relative error %.3e\n", bad, rel);
+        failed = 1;
+    }
+    printf("    %s\n", failed ? "FAIL" : "PASS");
+    free(dst);
+    return failed;
+}
+
 int main(void) {
     const size_t n = N_DIM, k = K_DIM;
     const size_t w_stride = (k + 1) / 2;
@@ -458,6 +545,11 @@ int main(void) {
                selection.rhs_packer.name, s == 0 ? selection.gemv_lhs_packer.name : selection.gemm_lhs_packer.name,
                chosen[s]->packed_vector_bytes);
         failures += run_variant(&v, &layer);
+        ++ran;
+    }
+
+    if (selected[1]) {
+        failures += run_plan(&layer, 8);
         ++ran;
     }
 
