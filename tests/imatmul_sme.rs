@@ -25,7 +25,7 @@ use rkai::ukernels::kernel::MatmulKernel;
 use rkai::ukernels::matmul::args::PackedArgs;
 use rkai::ukernels::matmul::bf16_gemm::{self, narrow_then_clamp, za_bias};
 use std::ffi::c_void;
-use support::cabi::{Getter0, Getter1, Getter2, Getter3, ImatmulPackFn, func};
+use support::cabi::{Getter0, Getter1, Getter2, Getter3, ImatmulPackFn, ImatmulPackedFn, func};
 use support::conv::{self, Conv, Pointers};
 use support::guard::{EDGES, Edge, Guarded};
 use support::rng::Rng;
@@ -47,21 +47,6 @@ const RHS: &str = "rhs_imatmul_pack_kxn_x32p2vlx1b_x32_x32_sme";
 /// The 16-bit RHS packer (pairs of K values per step, each chunk padded to whole pairs).
 const RHS_X16: &str = "rhs_imatmul_pack_kxn_x16p2vlx2b_x16_x16_sme";
 const CANARY: f32 = f32::from_bits(0x7fc0_dead);
-
-/// `kai_run_imatmul_clamp_{f32_f32p,f16_f16p}*`: (m, n, k_chunk_count, k_chunk_length, lhs_packed,
-/// rhs_packed, dst, dst_stride_row, clamp_min, clamp_max).
-type RunFn = unsafe extern "C" fn(
-    usize,
-    usize,
-    usize,
-    usize,
-    *const c_void,
-    *const c_void,
-    *mut c_void,
-    usize,
-    f32,
-    f32,
-);
 
 /// `kai_run_lhs_imatmul_pack_*`: (m, k_chunk_count, k_chunk_length, lhs_ptrs, lhs_ptr_offset,
 /// pad_ptr, lhs_packed).
@@ -759,7 +744,7 @@ impl ConvProblem {
             // SAFETY: as above.
             unsafe { bf16_gemm::portable::run(kernel, &args) };
         } else {
-            let run: RunFn = func("run", stem);
+            let run: ImatmulPackedFn = func("run", stem);
             // SAFETY: as above.
             unsafe {
                 run(
@@ -920,7 +905,7 @@ fn threads_on_disjoint_row_blocks_equal_one_call() {
         let p = ConvProblem::new(conv, elem, 5, false, Pointers::Absolute, Edge::End);
         let want = p.expected(k, -0.5, 0.5);
         let mut dst = words_bytes(elem, &vec![canary(elem); m * n]);
-        let run: RunFn = func("run", k.stem);
+        let run: ImatmulPackedFn = func("run", k.stem);
         let lhs_off: Getter3 = func("get_lhs_packed_offset", k.stem);
         let (lp, rp, dp) = (
             p.lhs.ptr() as usize,
@@ -995,7 +980,7 @@ fn registers_survive_and_lazy_za_saves_committed() {
         let mut za = PendingZaSave::new(svl);
         let mut dst = canaries(elem, m * n, Edge::End);
         za.arm();
-        let run: RunFn = func("run", k.stem);
+        let run: ImatmulPackedFn = func("run", k.stem);
         // SAFETY: buffers sized for the call.
         unsafe {
             run(
@@ -1032,7 +1017,7 @@ fn refused_run(stem: &str, null: &str, dst_stride_row: usize) {
     };
     // SAFETY: refused before any access.
     unsafe {
-        func::<RunFn>("run", stem)(
+        func::<ImatmulPackedFn>("run", stem)(
             2,
             2,
             1,

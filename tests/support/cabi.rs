@@ -198,6 +198,20 @@ pub type RhsPackQai4c32pFn = rhs_pack_fn!(
     extra_bytes: usize,
     params: *const kai_rhs_pack_qs4cxs1s0_param,
 );
+/// `kai_run_imatmul_clamp_{f32_f32p,f16_f16p}*`: (m, n, k_chunk_count, k_chunk_length, lhs_packed,
+/// rhs_packed, dst, dst_stride_row, clamp_min, clamp_max).
+pub type ImatmulPackedFn = unsafe extern "C" fn(
+    usize,
+    usize,
+    usize,
+    usize,
+    *const c_void,
+    *const c_void,
+    *mut c_void,
+    usize,
+    f32,
+    f32,
+);
 /// `kai_run_imatmul_clamp_f32_f32_f32p*`: (m, n, k_chunk_count, k_chunk_length, indirection,
 /// pad, lhs_ptr_offset, rhs_packed, dst, dst_stride_row, clamp_min, clamp_max).
 pub type ImatmulFn = unsafe extern "C" fn(
