@@ -47,6 +47,8 @@
 
 #include "kai/ukernels/matmul/imatmul_clamp_f32_f32p_f32p/kai_imatmul_clamp_f32_f32p_f32p_interface.h"
 
+#include "kai/ukernels/matmul/matmul_clamp_qai8_qai8p_qsi8cxp/kai_matmul_clamp_qai8_qai8p_qsi8cxpsb_interface.h"
+
 #include "rkai.h"
 
 #ifdef __cplusplus
@@ -438,6 +440,24 @@ struct rkai_imatmul_clamp_f32_f32p_f32p_choice {
 
 /// Chooses a `imatmul_clamp_f32_f32p_f32p` kernel; see the top of this header.
 int rkai_select_imatmul_clamp_f32_f32p_f32p(uint32_t shape, uint32_t feature_mask, struct rkai_imatmul_clamp_f32_f32p_f32p_choice* choice);
+
+/// A chosen `matmul_clamp_qai8_qai8p_qsi8cxp` kernel.
+struct rkai_matmul_clamp_qai8_qai8p_qsi8cxp_choice {
+    /// The kernel's functions.
+    struct kai_matmul_clamp_qai8_qai8p_qsi8cxpsb_ukernel ukernel;
+    /// Its symbol stem, e.g. `kai_matmul_clamp_qai8_qai8p_qsi8cxp...`.
+    const char* name;
+    /// Instructions it needs, e.g. `neon_i8mm`.
+    const char* isa;
+    /// A packer writing its RHS format (call it with the kernel's nr, kr, sr).
+    const char* rhs_packer;
+    /// A packer writing its LHS format (call it with the kernel's mr, kr, sr), or NULL
+    /// where the kernel reads the LHS unpacked. GEMV and GEMM may need different ones.
+    const char* lhs_packer;
+};
+
+/// Chooses a `matmul_clamp_qai8_qai8p_qsi8cxp` kernel; see the top of this header.
+int rkai_select_matmul_clamp_qai8_qai8p_qsi8cxp(uint32_t shape, uint32_t feature_mask, struct rkai_matmul_clamp_qai8_qai8p_qsi8cxp_choice* choice);
 
 #ifdef __cplusplus
 }
