@@ -358,9 +358,7 @@ impl Family {
             // of the output type.
             // (No packed-float family has int8 values.)
             Operands::PackedFloat(Output::F32 | Output::F16 | Output::I8)
-            | Operands::ChunkedPackedFloat(_) => {
-                RhsLayout::FloatBias { bytes: element }
-            }
+            | Operands::ChunkedPackedFloat(_) => RhsLayout::FloatBias { bytes: element },
             // K is `k_chunk_count * k_chunk_length` for the indirect family.
             Operands::UnpackedFloat | Operands::IndirectFloat => {
                 RhsLayout::FloatBias { bytes: element }

@@ -8,8 +8,8 @@ use super::{
     bf16_gemm, float_gemm, imatmul_clamp_f32_f32_f32p as imatmul,
     matmul_clamp_f32_f16p_qsi4c32p as f16p_qsi4c32p,
     matmul_clamp_f32_qsi8d32p_qai4c32p as qsi8d32p_qai4c32p,
-    matmul_clamp_f32_qsi8d32p_qsi4c32p as qsi8d32p_qsi4c32p, matmul_clamp_qai8_qai8p_qsi8cxp as qai8p,
-    qai8dxp,
+    matmul_clamp_f32_qsi8d32p_qsi4c32p as qsi8d32p_qsi4c32p,
+    matmul_clamp_qai8_qai8p_qsi8cxp as qai8p, qai8dxp,
 };
 use crate::contract::{Checked, Violation};
 use crate::family::{Operands, Qai8dxpRhs};
