@@ -170,8 +170,36 @@ macro_rules! quant_matmul_functions {
 }
 
 const QUANT_MATMUL_F32: &[CFunction] = quant_matmul_functions!([], "float*", "*mut f32");
-const QUANT_MATMUL_HALF: &[CFunction] =
-    quant_matmul_functions!([], "void*", "*mut core::ffi::c_void");
+const QUANT_MATMUL_HALF: &[CFunction] = &QUANT_MATMUL_HALF_SET;
+const QUANT_MATMUL_HALF_SET: [CFunction; 11] =
+    *quant_matmul_functions!([], "void*", "*mut core::ffi::c_void");
+
+/// The SME int8-output GEMMs (`matmul_clamp_qai8_qai8p_qsi8cxp`): the per-channel set with a
+/// `void*` destination, `run_matmul` ending with the requantization parameters instead of float
+/// bounds.
+const QAI8_MATMUL: &[CFunction] = &{
+    let mut set = QUANT_MATMUL_HALF_SET;
+    set[10] = run(
+        "run_matmul",
+        &[
+            size("m"),
+            size("n"),
+            size("k"),
+            void_in("lhs_packed"),
+            void_in("rhs_packed"),
+            void_out("dst"),
+            size("dst_stride_row"),
+            size("dst_stride_col"),
+            p(
+                "const struct kai_matmul_requantize32_params*",
+                "*const rkai_ukernels::types::kai_matmul_requantize32_params",
+                "params",
+            ),
+        ],
+        "Computes the m x n portion, requantized to int8 by params; writes nothing else.",
+    );
+    set
+};
 const BLOCK_MATMUL_F32: &[CFunction] = quant_matmul_functions!([size("bl")], "float*", "*mut f32");
 const BLOCK_MATMUL_HALF: &[CFunction] =
     quant_matmul_functions!([size("bl")], "void*", "*mut core::ffi::c_void");
@@ -839,6 +867,7 @@ impl CSurface for Family {
             Operands::IndirectFloat => IMATMUL_FLOAT,
             Operands::ChunkedPackedFloat(_) => IMATMUL_PACKED_FLOAT,
             Operands::Qai8dxp(Qai8dxpRhs::Qsu2cxp) => QUANT_MATMUL_F32_LUT,
+            Operands::Qai8pQsi8cxpsb => QAI8_MATMUL,
             // The packed-operand families whose C functions follow from where `bl` goes and the
             // type of `dst`.
             Operands::Qai8dxp(Qai8dxpRhs::Qsi4cxp | Qai8dxpRhs::Qsi8cxp | Qai8dxpRhs::Qsi4c32p)

@@ -57,7 +57,14 @@ pub fn generate(manifest_dir: &Path) -> Vec<(PathBuf, String)> {
         );
         files.push((
             PathBuf::from(path),
-            header(&doc, &[], &[], cabi::kernel_c_functions(k), prefix, k.stem),
+            header(
+                &doc,
+                common_include(cabi::kernel_c_functions(k)),
+                &[],
+                cabi::kernel_c_functions(k),
+                prefix,
+                k.stem,
+            ),
         ));
     }
     for family in select::families() {
@@ -164,6 +171,18 @@ fn prototype(f: &CFunction, prefix: &str, name: &str) -> String {
     )
 }
 
+/// `kai/kai_common.h` where a function takes one of its structs (the int8-output kernels'
+/// `kai_matmul_requantize32_params`), as KleidiAI's headers include it.
+fn common_include(functions: &[CFunction]) -> &'static [&'static str] {
+    let takes_struct = functions
+        .iter()
+        .any(|f| f.params.iter().any(|p| p.c.contains("struct kai_")));
+    match takes_struct {
+        true => &["kai/kai_common.h"],
+        false => &[],
+    }
+}
+
 fn open(out: &mut String, includes: &[&str]) {
     out.push_str(BANNER);
     out.push_str("#pragma once\n\n#include <stddef.h>\n#include <stdint.h>\n");
@@ -219,7 +238,7 @@ fn interface(family: Family) -> String {
         > 1;
     let guard = format!("RKAI_KAI_{}_INTERFACE_DECLARED", dir.to_uppercase());
     let mut out = String::new();
-    open(&mut out, &[]);
+    open(&mut out, common_include(family.c_functions()));
     if shared {
         writeln!(out, "#ifndef {guard}\n#define {guard}\n").unwrap();
     }

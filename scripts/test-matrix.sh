@@ -45,6 +45,7 @@ svl_tests=(
   --test f16_sme_gemv
   --test dwconv
   --test imatmul_sme
+  --test qai8_sme
 )
 
 # SME without SVE (like Apple M4): detection, selection and the SVE getters' fallback differ

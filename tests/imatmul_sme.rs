@@ -740,6 +740,7 @@ impl ConvProblem {
                 clamp_min: lo,
                 clamp_max: hi,
                 lut: std::ptr::null(),
+                params: std::ptr::null(),
             };
             // SAFETY: as above.
             unsafe { bf16_gemm::portable::run(kernel, &args) };

@@ -479,6 +479,7 @@ fn contract_violations_are_refused() {
             clamp_min: 0.0,
             clamp_max: 1.0,
             lut: std::ptr::null(),
+            params: std::ptr::null(),
         };
         let refuse = |a: call::PackedArgs, condition: &str| {
             let v = call::check_packed(k, &a).expect_err(condition);

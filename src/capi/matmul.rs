@@ -67,6 +67,7 @@ fn k(kernel: &MatmulKernel, symbol: &str, a: &CArgs) -> usize {
         | Operands::Qsi8d32pQai4c32p
         | Operands::PackedFloat(_)
         | Operands::F16pQsi4c32p
+        | Operands::Qai8pQsi8cxpsb
         | Operands::UnpackedFloat => a.k,
     }
 }
@@ -155,7 +156,8 @@ pub unsafe fn run_matmul(kernel: &MatmulKernel, symbol: &str, a: &CArgs) {
         | Operands::Qsi8d32pQsi4c32p
         | Operands::Qsi8d32pQai4c32p
         | Operands::PackedFloat(_)
-        | Operands::F16pQsi4c32p => {
+        | Operands::F16pQsi4c32p
+        | Operands::Qai8pQsi8cxpsb => {
             let args = packed_args(a);
             let checked = ensure(symbol, call::check_packed(kernel, &args));
             // SAFETY: arguments checked; buffer extents are the caller's contract.
@@ -180,5 +182,6 @@ fn packed_args(a: &CArgs) -> PackedArgs {
         clamp_min: a.clamp_min,
         clamp_max: a.clamp_max,
         lut: a.lut.cast(),
+        params: a.params.cast(),
     }
 }

@@ -40,6 +40,7 @@ pub fn source_values(values: Output) -> Output {
     match values {
         Output::Bf16 => Output::F32,
         Output::F32 | Output::F16 => values,
+        Output::I8 => unreachable!("int8 is no packed float type"),
     }
 }
 
@@ -344,6 +345,7 @@ impl Problem {
                 }
                 acc
             }
+            Output::I8 => unreachable!("int8 is no packed float type"),
         }
     }
 
@@ -389,6 +391,7 @@ impl Problem {
                             bf16_reference::outer_product_element(i, j, n, k, lhs, w, Some(bias));
                         bf16_gemm::clamp(kernel, y, lo, hi)
                     }
+                    Output::I8 => unreachable!("int8 is no packed float type"),
                 });
             }
         }

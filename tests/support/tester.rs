@@ -416,6 +416,7 @@ pub unsafe fn run_portion_into(
                 clamp_min: clamp.0,
                 clamp_max: clamp.1,
                 lut,
+                params: std::ptr::null(),
             };
             run(k, which, &args)
         }
@@ -436,6 +437,7 @@ fn is_nan_bits(k: &MatmulKernel, bits: u32) -> bool {
         Output::F32 => f32::from_bits(bits).is_nan(),
         Output::F16 => half::f16::from_bits(bits as u16).is_nan(),
         Output::Bf16 => half::bf16::from_bits(bits as u16).is_nan(),
+        Output::I8 => false,
     }
 }
 

@@ -599,6 +599,7 @@ unsafe fn run_portion<A: AsRef<[u8]>, B: AsRef<[u8]>>(
         clamp_min: clamp.min,
         clamp_max: clamp.max,
         lut: core::ptr::null(),
+        params: core::ptr::null(),
     };
     let checked = call::check_packed(kernel.kernel, &args)?;
     // SAFETY: checked arguments; the caller guarantees buffers and exclusivity.

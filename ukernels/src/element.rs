@@ -10,6 +10,8 @@ pub enum Output {
     F16,
     /// bfloat16.
     Bf16,
+    /// Requantized `int8_t` (the `qai8` destinations).
+    I8,
 }
 
 impl Output {
@@ -18,6 +20,7 @@ impl Output {
         match self {
             Output::F32 => 4,
             Output::F16 | Output::Bf16 => 2,
+            Output::I8 => 1,
         }
     }
 
@@ -26,6 +29,7 @@ impl Output {
         match self {
             Output::F32 => "dst_stride_col == sizeof(float)",
             Output::F16 | Output::Bf16 => "dst_stride_col == sizeof(uint16_t)",
+            Output::I8 => "dst_stride_col == sizeof(int8_t)",
         }
     }
 
@@ -34,13 +38,14 @@ impl Output {
         match self {
             Output::F32 => "dst_stride_row >= n * sizeof(float)",
             Output::F16 | Output::Bf16 => "dst_stride_row >= n * sizeof(uint16_t)",
+            Output::I8 => "dst_stride_row >= n * sizeof(int8_t)",
         }
     }
 
     /// The 16-bit type results are narrowed to, if any.
     pub const fn narrowing(self) -> Option<Narrow> {
         match self {
-            Output::F32 => None,
+            Output::F32 | Output::I8 => None,
             Output::F16 => Some(Narrow::F16),
             Output::Bf16 => Some(Narrow::Bf16),
         }

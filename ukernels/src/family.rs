@@ -67,6 +67,11 @@ pub enum Family {
     /// indirection buffer, K as chunks padded to whole pairs; otherwise
     /// `matmul_clamp_f16_f16p_f16p`).
     ImatmulF16F16pF16p,
+    /// `matmul_clamp_qai8_qai8p_qsi8cxp`: KleidiAI's SME int8-output GEMMs (int8 LHS packed in
+    /// streaming-length tiles x int8 weights packed with folded biases and scales, requantized
+    /// int8 output); its interface header is `kai_matmul_clamp_qai8_qai8p_qsi8cxpsb_interface.h`
+    /// ([`Family::interface_stem`]).
+    Qai8Qai8pQsi8cxp,
 }
 
 /// The operand formats of a family: what its kernels read, and so the argument shape of
@@ -98,6 +103,10 @@ pub enum Operands {
     /// f16 LHS packed by pairs of K values (`f16pmrx2`) x Q4_0 weights with f16 block scales
     /// (`qsi4c32ps1s0scalef16`); no bias.
     F16pQsi4c32p,
+    /// int8 LHS packed by 4 K values in streaming-length tiles (`qai8p2vlx4`) x int8 weights with
+    /// folded `i32` biases and `f32` scales (`qsi8cxpsb`), int8 output requantized by a
+    /// `kai_matmul_requantize32_params` (`run_matmul`'s `params`, no float bounds).
+    Qai8pQsi8cxpsb,
 }
 
 /// The RHS formats of the `qai8dxp` families.
@@ -148,7 +157,7 @@ pub struct Description {
 impl Family {
     /// Every family, in the order rkai declares them: the order of `rkai_select.h` and of the
     /// interface headers it writes.
-    pub const ALL: [Family; 22] = [
+    pub const ALL: [Family; 23] = [
         Family::F32Qai8dxpQsi4cxp,
         Family::F32Qai8dxpQsi8cxp,
         Family::F32Qai8dxpQsi4c32p,
@@ -171,6 +180,7 @@ impl Family {
         Family::F16F16pF16p,
         Family::ImatmulF32F32pF32p,
         Family::ImatmulF16F16pF16p,
+        Family::Qai8Qai8pQsi8cxp,
     ];
 
     /// The family's description: the one table every other part reads. Always inlined, so that
@@ -178,7 +188,7 @@ impl Family {
     #[inline(always)]
     pub const fn description(self) -> Description {
         use Operands::*;
-        use Output::{Bf16, F16, F32};
+        use Output::{Bf16, F16, F32, I8};
         let (dir, output, operands) = match self {
             Family::F32Qai8dxpQsi4cxp => (
                 "matmul_clamp_f32_qai8dxp_qsi4cxp",
@@ -244,6 +254,7 @@ impl Family {
             Family::ImatmulF16F16pF16p => {
                 ("imatmul_clamp_f16_f16p_f16p", F16, ChunkedPackedFloat(F16))
             }
+            Family::Qai8Qai8pQsi8cxp => ("matmul_clamp_qai8_qai8p_qsi8cxp", I8, Qai8pQsi8cxpsb),
         };
         Description {
             dir,
@@ -266,6 +277,7 @@ impl Family {
     pub const fn interface_stem(self) -> &'static str {
         match self {
             Family::Fp32Bf16pBf16p => Family::F32Bf16pBf16p.dir(),
+            Family::Qai8Qai8pQsi8cxp => "matmul_clamp_qai8_qai8p_qsi8cxpsb",
             _ => self.dir(),
         }
     }
@@ -290,7 +302,8 @@ impl Family {
             Operands::PackedFloat(_)
             | Operands::ChunkedPackedFloat(_)
             | Operands::UnpackedFloat
-            | Operands::IndirectFloat => BlockLength::None,
+            | Operands::IndirectFloat
+            | Operands::Qai8pQsi8cxpsb => BlockLength::None,
         }
     }
 
@@ -303,7 +316,8 @@ impl Family {
                 Operands::PackedFloat(_)
                 | Operands::ChunkedPackedFloat(_)
                 | Operands::UnpackedFloat
-                | Operands::IndirectFloat,
+                | Operands::IndirectFloat
+                | Operands::Qai8pQsi8cxpsb,
                 _,
             ) => DstPointer::Void,
             (
@@ -313,7 +327,7 @@ impl Family {
             | (Operands::F16pQsi4c32p, _) => DstPointer::Float,
             (
                 Operands::Qai8dxp(_) | Operands::Qsi8d32pQsi4c32p | Operands::Qsi8d32pQai4c32p,
-                Output::F16 | Output::Bf16,
+                Output::F16 | Output::Bf16 | Output::I8,
             ) => DstPointer::Void,
         }
     }
@@ -350,13 +364,14 @@ impl Family {
             },
             // The SME f32 and f16 formats (`f32p2vlx1biasf32`, `x16p2vlx2b`): values and biases
             // of the output type.
-            Operands::PackedFloat(Output::F32 | Output::F16) | Operands::ChunkedPackedFloat(_) => {
-                RhsLayout::FloatBias { bytes: element }
-            }
+            // (No packed-float family has int8 values.)
+            Operands::PackedFloat(Output::F32 | Output::F16 | Output::I8)
+            | Operands::ChunkedPackedFloat(_) => RhsLayout::FloatBias { bytes: element },
             // K is `k_chunk_count * k_chunk_length` for the indirect family.
             Operands::UnpackedFloat | Operands::IndirectFloat => {
                 RhsLayout::FloatBias { bytes: element }
             }
+            Operands::Qai8pQsi8cxpsb => RhsLayout::Qsi8cxpsb,
         }
     }
 }

@@ -33,6 +33,9 @@ pub struct PackedArgs {
     /// The 2-bit family's value table (4 x `i32`; null: KleidiAI's default `{-2, -1, 0, 1}`);
     /// ignored by every other family.
     pub lut: *const i32,
+    /// The int8-output families' requantization (`kai_matmul_requantize32_params`, which replace
+    /// the float bounds); null for every other family.
+    pub params: *const crate::types::kai_matmul_requantize32_params,
 }
 
 /// The checks of a packed-LHS call, with KleidiAI's messages: `k > 0`, non-null buffers, and
@@ -290,7 +293,8 @@ impl KernelFn {
             Operands::Qsi8d32pQsi4c32p
             | Operands::PackedFloat(_)
             | Operands::ChunkedPackedFloat(_)
-            | Operands::F16pQsi4c32p => (ArgShape::Packed, false),
+            | Operands::F16pQsi4c32p
+            | Operands::Qai8pQsi8cxpsb => (ArgShape::Packed, false),
             Operands::UnpackedFloat => (ArgShape::UnpackedLhs, false),
             Operands::IndirectFloat => (ArgShape::Indirect, false),
         };

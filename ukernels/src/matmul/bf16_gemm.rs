@@ -124,7 +124,8 @@ pub fn values(family: Family) -> Output {
         | Operands::Qsi8d32pQai4c32p
         | Operands::UnpackedFloat
         | Operands::IndirectFloat
-        | Operands::F16pQsi4c32p => Output::Bf16,
+        | Operands::F16pQsi4c32p
+        | Operands::Qai8pQsi8cxpsb => Output::Bf16,
     }
 }
 

@@ -8,7 +8,8 @@ use super::{
     bf16_gemm, float_gemm, imatmul_clamp_f32_f32_f32p as imatmul,
     matmul_clamp_f32_f16p_qsi4c32p as f16p_qsi4c32p,
     matmul_clamp_f32_qsi8d32p_qai4c32p as qsi8d32p_qai4c32p,
-    matmul_clamp_f32_qsi8d32p_qsi4c32p as qsi8d32p_qsi4c32p, qai8dxp,
+    matmul_clamp_f32_qsi8d32p_qsi4c32p as qsi8d32p_qsi4c32p,
+    matmul_clamp_qai8_qai8p_qsi8cxp as qai8p, qai8dxp,
 };
 use crate::contract::{Checked, Violation};
 use crate::family::{Operands, Qai8dxpRhs};
@@ -34,6 +35,7 @@ enum PackedOperands {
     Qsi8d32pQai4c32p,
     PackedFloat,
     F16pQsi4c32p,
+    Qai8pQsi8cxpsb,
 }
 
 /// Checks a packed-operand call of `kernel`: KleidiAI's assertions plus non-null buffers, a
@@ -62,6 +64,10 @@ pub fn check_packed(kernel: &MatmulKernel, a: &PackedArgs) -> Result<CheckedPack
             f16p_qsi4c32p::check(kernel, a)?;
             PackedOperands::F16pQsi4c32p
         }
+        Operands::Qai8pQsi8cxpsb => {
+            qai8p::check(kernel, a)?;
+            PackedOperands::Qai8pQsi8cxpsb
+        }
         Operands::UnpackedFloat | Operands::IndirectFloat => return Err(NEEDS_PACKED_LHS),
     };
     Ok(CheckedPacked(operands))
@@ -83,6 +89,7 @@ pub unsafe fn run_packed(kernel: &MatmulKernel, checked: CheckedPacked, a: &Pack
         PackedOperands::Qsi8d32pQai4c32p => unsafe { qsi8d32p_qai4c32p::run(kernel, a) },
         PackedOperands::PackedFloat => unsafe { bf16_gemm::run(kernel, a) },
         PackedOperands::F16pQsi4c32p => unsafe { f16p_qsi4c32p::run(kernel, a) },
+        PackedOperands::Qai8pQsi8cxpsb => unsafe { qai8p::run(kernel, a) },
     }
 }
 
@@ -97,6 +104,7 @@ pub fn check_unpacked_lhs(kernel: &MatmulKernel, a: &UnpackedLhsArgs) -> Checked
         | Operands::PackedFloat(_)
         | Operands::ChunkedPackedFloat(_)
         | Operands::F16pQsi4c32p
+        | Operands::Qai8pQsi8cxpsb
         | Operands::IndirectFloat => Err(NEEDS_UNPACKED_LHS),
     }
 }
@@ -128,6 +136,7 @@ pub fn check_indirect(kernel: &MatmulKernel, a: &IndirectArgs) -> Checked {
         | Operands::PackedFloat(_)
         | Operands::ChunkedPackedFloat(_)
         | Operands::F16pQsi4c32p
+        | Operands::Qai8pQsi8cxpsb
         | Operands::UnpackedFloat => Err(NEEDS_INDIRECT_LHS),
     }
 }

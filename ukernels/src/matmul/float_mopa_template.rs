@@ -31,9 +31,13 @@ macro_rules! float_mopa_kernel {
     // ---- Pieces, each one string of asm lines ----
     (@steps 1) => { "" };
     (@steps 2) => { "add x2, x2, #1\nlsr x2, x2, #1" };
+    (@steps 4) => { "add x2, x2, #3\nlsr x2, x2, #2" };
     (@setup "sme" f32) => { "fmov z29.s, #1.0\ndup z30.s, {lo:w}\ndup z31.s, {hi:w}" };
     (@setup "sme" f16) => {
         "fmov z29.h, #1.0\ndup z26.h, #0\ndup z30.h, {lo:w}\ndup z31.h, {hi:w}"
+    };
+    (@setup "sme" i8) => {
+        "dup z30.s, {lo:w}\ndup z31.s, {hi:w}\ndup z26.s, {zp:w}"
     };
     (@setup "sme2" $out:ident) => {
         concat!(float_mopa_kernel!(@setup "sme" $out), "\nptrue pn8.b")
@@ -47,6 +51,16 @@ macro_rules! float_mopa_kernel {
         fmopa za1.s, p0/m, p0/m, z29.s, z27.s
         fmopa za2.s, p0/m, p0/m, z29.s, z28.s
         fmopa za3.s, p0/m, p0/m, z29.s, z27.s"
+    };
+    // int8 output: the `i32` biases added to every row of the zeroed tiles (`ADDHA`).
+    (@bias i8) => {
+        "ld1w {{z27.s}}, p0/z, [x9]
+        ld1w {{z28.s}}, p0/z, [x9, #1, mul vl]
+        addvl x9, x9, #2
+        addha za0.s, p0/m, p0/m, z27.s
+        addha za1.s, p0/m, p0/m, z28.s
+        addha za2.s, p0/m, p0/m, z27.s
+        addha za3.s, p0/m, p0/m, z28.s"
     };
     (@bias f16) => {
         "ld1h {{z28.h}}, p0/z, [x9]
@@ -112,6 +126,7 @@ macro_rules! float_mopa_kernel {
     (@columns "sme2" f32) => {
         concat!(float_mopa_kernel!(@columns "sme" f32), "\nwhilelt pn9.s, xzr, x15, vlx2")
     };
+    (@columns $ext:tt i8) => { "whilelt p2.h, xzr, x15\nadd x16, x16, x11" };
     (@columns $ext:tt f16) => { "whilelt p2.h, xzr, x15\nadd x16, x16, x11, lsl #1" };
     (@row "sme" f32) => {
         "fmin z4.s, p0/m, z4.s, z31.s
@@ -126,6 +141,39 @@ macro_rules! float_mopa_kernel {
         st1w {{z4.s}}, p2, [x16]
         st1w {{z5.s}}, p3, [x16, #1, mul vl]"
     };
+    // int8 output: requantized (z27/z28 the column scales, z26 the output zero point), clamped
+    // by `$clamp` and stored as the low bytes.
+    (@row "sme" i8) => { float_mopa_kernel!(@requantize
+        "smin z4.s, p0/m, z4.s, z31.s
+        smin z5.s, p0/m, z5.s, z31.s
+        smax z4.s, p0/m, z4.s, z30.s
+        smax z5.s, p0/m, z5.s, z30.s") };
+    (@row "sme2" i8) => { float_mopa_kernel!(@requantize "sclamp {{z4.s-z5.s}}, z30.s, z31.s") };
+    (@requantize $clamp:literal) => {
+        concat!(
+            "scvtf z4.s, p0/m, z4.s
+            scvtf z5.s, p0/m, z5.s
+            fmul z4.s, z4.s, z27.s
+            fmul z5.s, z5.s, z28.s
+            frintn z4.s, p0/m, z4.s
+            frintn z5.s, p0/m, z5.s
+            fcvtzs z4.s, p0/m, z4.s
+            fcvtzs z5.s, p0/m, z5.s
+            add z4.s, z4.s, z26.s
+            add z5.s, z5.s, z26.s\n",
+            $clamp,
+            "\nuzp1 z4.h, z4.h, z5.h
+            st1b {{z4.h}}, p2, [x16]",
+        )
+    };
+    // What lies between a group's K steps and its stores: int8 output reads the column scales
+    // (z27/z28), which follow the values.
+    (@scales i8) => {
+        "ld1w {{z27.s}}, p0/z, [x9]
+        ld1w {{z28.s}}, p0/z, [x9, #1, mul vl]
+        addvl x9, x9, #2"
+    };
+    (@scales $out:ident) => { "" };
     (@row "sme" f16) => {
         "fcvt z4.h, p0/m, z4.s
         fcvt z5.h, p0/m, z5.s
@@ -194,10 +242,130 @@ macro_rules! float_mopa_kernel {
             $done, ":",
         )
     };
+    // The K loop over one LHS block (x3) and RHS group (x9, left past the last step): x2 steps of
+    // 2 x SVL32 rows and columns each, four per iteration, then two and one; label 4 after it.
+    // Any kernel whose operands interleave K this way may run it over its own K (the chunked
+    // K of the indirect GEMMs).
+    (@k_loop $ext:tt, $mopa:literal, $el:literal, $ld:literal) => {
+        concat!(
+            "mov x13, x3\n",
+            "lsr x14, x2, #2\n",
+            "cbz x14, 8f\n",
+            // ---- Four steps, in K order per tile ----
+            "3:\n",
+            float_mopa_kernel!(@load4 $ext $ld, $el), "\n",
+            "addvl x13, x13, #8\n",
+            "addvl x9, x9, #8\n",
+            float_mopa_kernel!(@step $mopa, $el, "0", "1", "4", "5"), "\n",
+            float_mopa_kernel!(@step $mopa, $el, "2", "3", "6", "7"), "\n",
+            float_mopa_kernel!(@step $mopa, $el, "16", "17", "20", "21"), "\n",
+            float_mopa_kernel!(@step $mopa, $el, "18", "19", "22", "23"), "\n",
+            "subs x14, x14, #1\n",
+            "b.ne 3b\n",
+            // ---- The remaining steps: two, then one ----
+            "8:\n",
+            "tbz x2, #1, 9f\n",
+            float_mopa_kernel!(@load $ext $ld, $el), "\n",
+            "addvl x13, x13, #4\n",
+            "addvl x9, x9, #4\n",
+            float_mopa_kernel!(@step $mopa, $el, "0", "1", "4", "5"), "\n",
+            float_mopa_kernel!(@step $mopa, $el, "2", "3", "6", "7"), "\n",
+            "9:\n",
+            "tbz x2, #0, 4f\n",
+            $ld, " {{z0", $el, "}}, p0/z, [x13]\n",
+            $ld, " {{z1", $el, "}}, p0/z, [x13, #1, mul vl]\n",
+            $ld, " {{z4", $el, "}}, p0/z, [x9]\n",
+            $ld, " {{z5", $el, "}}, p0/z, [x9, #1, mul vl]\n",
+            "addvl x13, x13, #2\n",
+            "addvl x9, x9, #2\n",
+            float_mopa_kernel!(@step $mopa, $el, "0", "1", "4", "5"), "\n",
+            "4:",
+        )
+    };
     (@dst f32) => { f32 };
     (@dst f16) => { u16 };
     (@bits f32, $x:expr) => { $x.to_bits() };
     (@bits f16, $x:expr) => { u32::from($crate::float::f16::from_f32($x)) };
+    // The asm block of a kernel: arguments `$m` ... `$ds` as named in its function, `$bounds`
+    // the operands its `@setup` reads (`lo`, `hi`; int8 output also `zp`).
+    (@body $ext:tt $out:ident $kr:tt $mopa:literal, $el:literal, $ld:literal;
+     $m:ident, $n:ident, $k:ident, $l:ident, $r:ident, $d:ident, $ds:ident; $($bounds:tt)*) => {
+        // SAFETY: the caller guarantees (see `# Safety`) the kernel's ISA and that the
+        // packed buffers cover the blocks and groups read here, whole; stores are
+        // predicated to the n columns of each of the m rows. Only the declared registers
+        // change; streaming mode starts and ends in the block.
+        unsafe {
+            streaming_asm!($ext;
+                "cntw x7",
+                "lsl x8, x7, #1",
+                float_mopa_kernel!(@steps $kr),
+                "ptrue p0.b",
+                float_mopa_kernel!(@setup $ext $out),
+                "mov x10, #0",
+                // ---- M loop: one block of 2 x SVL32 rows ----
+                "1:",
+                "mov x9, x4",
+                "mov x11, #0",
+                // ---- N loop: one group of 2 x SVL32 columns ----
+                "2:",
+                "zero {{za}}",
+                float_mopa_kernel!(@bias $out),
+                float_mopa_kernel!(@k_loop $ext, $mopa, $el, $ld),
+                float_mopa_kernel!(@scales $out),
+                "sub x15, x1, x11",
+                "madd x16, x10, x6, x5",
+                float_mopa_kernel!(@columns $ext $out),
+                "sub x17, x0, x10",
+                "cmp x17, x7",
+                "csel x15, x17, x7, lt",
+                float_mopa_kernel!(@rows $ext $out, "za0h", "za1h", "5", "20", "21", "22"),
+                "subs x17, x17, x7",
+                "b.le 7f",
+                "cmp x17, x7",
+                "csel x15, x17, x7, lt",
+                float_mopa_kernel!(@rows $ext $out, "za2h", "za3h", "6", "23", "24", "25"),
+                "7:",
+                "add x11, x11, x8",
+                "cmp x11, x1",
+                "b.lo 2b",
+                // The next LHS block follows this one's last step.
+                "mov x3, x13",
+                "add x10, x10, x8",
+                "cmp x10, x0",
+                "b.lo 1b";
+                inout("x0") $m => _,
+                inout("x1") $n => _,
+                inout("x2") $k => _,
+                inout("x3") $l => _,
+                inout("x4") $r => _,
+                inout("x5") $d => _,
+                inout("x6") $ds => _,
+                $($bounds)*
+                out("x7") _, out("x8") _, out("x9") _, out("x10") _, out("x11") _,
+                out("x12") _, out("x13") _, out("x14") _, out("x15") _, out("x16") _,
+                out("x17") _,
+            );
+        }
+    };
+    (
+        $(#[$doc:meta])* fn $name:ident; $ext:tt; output i8; kr $kr:tt;
+        mopa $mopa:literal, $el:literal, $ld:literal $(;)?
+    ) => {
+        streaming_kernel! {
+            $(#[$doc])*
+            requantize fn $name(m, n, k, lhs_packed, rhs_packed, dst, dst_stride_row, params) {
+                // SAFETY: `params` points at the caller's struct (the family's check refuses
+                // null).
+                let q = unsafe { params.read_unaligned() };
+                float_mopa_kernel!(@body $ext i8 $kr $mopa, $el, $ld;
+                    m, n, k, lhs_packed, rhs_packed, dst, dst_stride_row;
+                    lo = in(reg) q.min_value,
+                    hi = in(reg) q.max_value,
+                    zp = in(reg) q.output_zero_point,
+                );
+            }
+        }
+    };
     (
         $(#[$doc:meta])* fn $name:ident; $ext:tt; output $out:ident; kr $kr:tt;
         mopa $mopa:literal, $el:literal, $ld:literal $(;)?
@@ -208,94 +376,11 @@ macro_rules! float_mopa_kernel {
                 m, n, k, lhs_packed, rhs_packed, dst: float_mopa_kernel!(@dst $out),
                 dst_stride_row, clamp_min, clamp_max,
             ) {
-                // SAFETY: the caller guarantees (see `# Safety`) the kernel's ISA and that the
-                // packed buffers cover the blocks and groups read here, whole; stores are
-                // predicated to the n columns of each of the m rows. Only the declared registers
-                // change; streaming mode starts and ends in the block.
-                unsafe {
-                    streaming_asm!($ext;
-                        "cntw x7",
-                        "lsl x8, x7, #1",
-                        float_mopa_kernel!(@steps $kr),
-                        "ptrue p0.b",
-                        float_mopa_kernel!(@setup $ext $out),
-                        "mov x10, #0",
-                        // ---- M loop: one block of 2 x SVL32 rows ----
-                        "1:",
-                        "mov x9, x4",
-                        "mov x11, #0",
-                        // ---- N loop: one group of 2 x SVL32 columns ----
-                        "2:",
-                        "zero {{za}}",
-                        float_mopa_kernel!(@bias $out),
-                        "mov x13, x3",
-                        "lsr x14, x2, #2",
-                        "cbz x14, 8f",
-                        // ---- K loop: four steps, in K order per tile ----
-                        "3:",
-                        float_mopa_kernel!(@load4 $ext $ld, $el),
-                        "addvl x13, x13, #8",
-                        "addvl x9, x9, #8",
-                        float_mopa_kernel!(@step $mopa, $el, "0", "1", "4", "5"),
-                        float_mopa_kernel!(@step $mopa, $el, "2", "3", "6", "7"),
-                        float_mopa_kernel!(@step $mopa, $el, "16", "17", "20", "21"),
-                        float_mopa_kernel!(@step $mopa, $el, "18", "19", "22", "23"),
-                        "subs x14, x14, #1",
-                        "b.ne 3b",
-                        // ---- The remaining steps: two, then one ----
-                        "8:",
-                        "tbz x2, #1, 9f",
-                        float_mopa_kernel!(@load $ext $ld, $el),
-                        "addvl x13, x13, #4",
-                        "addvl x9, x9, #4",
-                        float_mopa_kernel!(@step $mopa, $el, "0", "1", "4", "5"),
-                        float_mopa_kernel!(@step $mopa, $el, "2", "3", "6", "7"),
-                        "9:",
-                        "tbz x2, #0, 4f",
-                        concat!($ld, " {{z0", $el, "}}, p0/z, [x13]"),
-                        concat!($ld, " {{z1", $el, "}}, p0/z, [x13, #1, mul vl]"),
-                        concat!($ld, " {{z4", $el, "}}, p0/z, [x9]"),
-                        concat!($ld, " {{z5", $el, "}}, p0/z, [x9, #1, mul vl]"),
-                        "addvl x13, x13, #2",
-                        "addvl x9, x9, #2",
-                        float_mopa_kernel!(@step $mopa, $el, "0", "1", "4", "5"),
-                        // ---- Store: the rows of za0/za1, then of za2/za3 ----
-                        "4:",
-                        "sub x15, x1, x11",
-                        "madd x16, x10, x6, x5",
-                        float_mopa_kernel!(@columns $ext $out),
-                        "sub x17, x0, x10",
-                        "cmp x17, x7",
-                        "csel x15, x17, x7, lt",
-                        float_mopa_kernel!(@rows $ext $out, "za0h", "za1h", "5", "20", "21", "22"),
-                        "subs x17, x17, x7",
-                        "b.le 7f",
-                        "cmp x17, x7",
-                        "csel x15, x17, x7, lt",
-                        float_mopa_kernel!(@rows $ext $out, "za2h", "za3h", "6", "23", "24", "25"),
-                        "7:",
-                        "add x11, x11, x8",
-                        "cmp x11, x1",
-                        "b.lo 2b",
-                        // The next LHS block follows this one's last step.
-                        "mov x3, x13",
-                        "add x10, x10, x8",
-                        "cmp x10, x0",
-                        "b.lo 1b";
-                        inout("x0") m => _,
-                        inout("x1") n => _,
-                        inout("x2") k => _,
-                        inout("x3") lhs_packed => _,
-                        inout("x4") rhs_packed => _,
-                        inout("x5") dst => _,
-                        inout("x6") dst_stride_row => _,
-                        lo = in(reg) float_mopa_kernel!(@bits $out, clamp_min),
-                        hi = in(reg) float_mopa_kernel!(@bits $out, clamp_max),
-                        out("x7") _, out("x8") _, out("x9") _, out("x10") _, out("x11") _,
-                        out("x12") _, out("x13") _, out("x14") _, out("x15") _, out("x16") _,
-                        out("x17") _,
-                    );
-                }
+                float_mopa_kernel!(@body $ext $out $kr $mopa, $el, $ld;
+                    m, n, k, lhs_packed, rhs_packed, dst, dst_stride_row;
+                    lo = in(reg) float_mopa_kernel!(@bits $out, clamp_min),
+                    hi = in(reg) float_mopa_kernel!(@bits $out, clamp_max),
+                );
             }
         }
     };

@@ -75,6 +75,11 @@ pub fn lhs_packed(
             rows_of_mr()?;
             f16p_qsi4c32p::lhs_offset(m_idx, k, bl, t.mr)
         }
+        Operands::Qai8pQsi8cxpsb => {
+            rows_of_mr()?;
+            let cond = "packed LHS offset fits in size_t";
+            contract::mul(m_idx, contract::roundup(k, t.kr, cond)?, cond)
+        }
         Operands::UnpackedFloat | Operands::IndirectFloat => Err(super::args::NEEDS_PACKED_LHS),
     }
 }
@@ -113,6 +118,7 @@ pub fn rhs_packed(
         | Operands::PackedFloat(_)
         | Operands::ChunkedPackedFloat(_)
         | Operands::F16pQsi4c32p
+        | Operands::Qai8pQsi8cxpsb
         | Operands::UnpackedFloat
         | Operands::IndirectFloat => {}
     }
@@ -136,6 +142,7 @@ pub fn rhs_packed(
         | Operands::Qsi8d32pQai4c32p
         | Operands::PackedFloat(_)
         | Operands::ChunkedPackedFloat(_)
+        | Operands::Qai8pQsi8cxpsb
         | Operands::UnpackedFloat
         | Operands::IndirectFloat => kernel.family.rhs_layout(bl).stride(k, t.nr, t.kr, t.sr)?,
     };

@@ -124,6 +124,21 @@ macro_rules! streaming_kernel {
             |a| a.m, a.n, a.k, a.lut, a.lhs_packed, a.rhs_packed, a.dst.cast(), a.dst_stride_row,
             a.clamp_min, a.clamp_max);
     };
+    // The int8-output kernels: an `int8_t` destination and the requantization parameters
+    // (`PackedArgs::params`) in place of the float bounds.
+    ($(#[$a:meta])* requantize fn $name:ident(
+        $m:ident, $n:ident, $k:ident, $l:ident, $r:ident, $d:ident, $ds:ident, $p:ident $(,)?
+    ) $body:block) => {
+        asm_kernel!(@define [$(#[$a])*] $name(
+            $m: usize, $n: usize, $k: usize, $l: *const u8, $r: *const u8, $d: *mut i8,
+            $ds: usize, $p: *const $crate::types::kai_matmul_requantize32_params) {
+                // SAFETY: the caller guarantees SME (the kernel's ISA) and the ABI's TPIDR2 block.
+                unsafe { $crate::matmul::streaming::commit_lazy_za_save() };
+                $body
+            };
+            |a| a.m, a.n, a.k, a.lhs_packed, a.rhs_packed, a.dst.cast(), a.dst_stride_row,
+            a.params);
+    };
     // An unpacked LHS (`float fn`: f32 bounds; `half fn`: f16 bounds as bits), arguments as
     // `asm_kernel!`'s forms of the same name: the streaming GEMVs of the float families.
     ($(#[$a:meta])* float fn $name:ident($($arg:ident),+ $(,)?) $body:block) => {
