@@ -35,7 +35,6 @@ svl_tests=(
   --test qai8dxp_qsu2cxp
   --test x16p2vlx2_pack
   --test x8p2vlx4_pack
-  --test qai8_sme
   --test bf16_sme
   --test f32_sme_pack
   --test f16p_qsi4c32p
