@@ -325,7 +325,11 @@ fn running_a_plan_gives_each_sides_one_call_bytes() {
                     sve_lanes32: rkai::ukernels::arch::sve_lanes32(),
                     model: CostModel::DEFAULT,
                 };
-                let p = plan::plan(&r).unwrap();
+                let Some(p) = plan::plan(&r) else {
+                    // No kernel of the family runs here (no dotprod, as on a Cortex-A53).
+                    assert!(select::best_pair(family, features, r.sve_lanes32).is_none());
+                    continue;
+                };
                 let parts: Vec<plan::Part> = p.sme.into_iter().chain(p.neon).collect();
                 let kernels: Vec<Kernel> = parts
                     .iter()
