@@ -196,14 +196,11 @@ impl Choice {
     }
 }
 
-/// Writes `words` one after another from `out`; returns the pointer past the last.
+/// Writes `words` one after another from `out`.
 ///
 /// # Safety
 /// `out` has room for every word.
-unsafe fn write_words(
-    mut out: *mut *const c_void,
-    words: impl Iterator<Item = *const c_void>,
-) -> *mut *const c_void {
+unsafe fn write_words(mut out: *mut *const c_void, words: impl Iterator<Item = *const c_void>) {
     for word in words {
         // SAFETY: within the caller's struct, a run of pointer-sized fields.
         unsafe {
@@ -211,7 +208,6 @@ unsafe fn write_words(
             out = out.add(1);
         }
     }
-    out
 }
 
 /// A packer `rkai_select_<family>_<layout>` may hand out: its name and its functions in the

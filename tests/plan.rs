@@ -6,9 +6,11 @@
 //! thread, no SME kernel, a cost model that favours one side). The C entry point writes the same
 //! plan, and running a plan gives, on each side's columns, the bytes of one call of its kernel.
 
+use rkai::plan_ffi::{RKAI_LAYOUT_ANY, RKAI_LAYOUT_KXN, RKAI_LAYOUT_NXK};
 use rkai::plan_ffi::{rkai_plan, rkai_plan_matmul, rkai_sme_units};
 use rkai::rkai_ffi::{RKAI_FEATURES_ALL, RKAI_SHAPE_GEMM, RKAI_SHAPE_GEMV};
 use rkai::ukernels::arch::Features;
+use rkai::ukernels::pack::kinds::WeightLayout;
 use rkai::ukernels::plan::{self, CostModel, Plan, Request};
 use rkai::ukernels::select::{self, Shape, families};
 use std::ffi::{CStr, CString};
@@ -28,19 +30,35 @@ fn request(family: rkai::ukernels::family::Family, shape: Shape, n: usize) -> Re
         features: everything(),
         sve_lanes32: 4,
         model: CostModel::DEFAULT,
+        layout: None,
     }
+}
+
+/// The weight layouts a request may name (`None`: any pair).
+const LAYOUTS: [Option<WeightLayout>; 3] = [None, Some(WeightLayout::Nxk), Some(WeightLayout::Kxn)];
+
+/// Whether `pair` has an RHS packer for the request's weight layout.
+fn packs_layout(r: &Request, pair: &select::Pair) -> bool {
+    r.layout.is_none_or(|l| pair.rhs_packer_for(l).is_some())
 }
 
 /// The invariants every plan keeps; returns whether both sides are present.
 fn check(r: &Request, p: &Plan) -> bool {
     let what = format!(
-        "{} {:?} n={} t={} u={}",
+        "{} {:?} n={} t={} u={} {:?}",
         r.family.dir(),
         r.shape,
         r.n,
         r.threads,
-        r.sme_units
+        r.sme_units,
+        r.layout
     );
+    for side in [p.sme, p.neon].into_iter().flatten() {
+        assert!(
+            packs_layout(r, &side.pair),
+            "{what}: a packer for the layout"
+        );
+    }
     let threads = r.threads.max(1);
     let mut end = 0;
     if let Some(s) = p.sme {
@@ -61,7 +79,8 @@ fn check(r: &Request, p: &Plan) -> bool {
             0,
             "{what}: NEON side on its own step"
         );
-        let best = select::best_pair(r.family, r.features.difference(Features::SME_FAMILY), 4);
+        let neon_features = r.features.difference(Features::SME_FAMILY);
+        let best = select::best_pair_where(r.family, neon_features, 4, |p| packs_layout(r, p));
         assert!(
             std::ptr::eq(best.unwrap().gemm, v.pair.gemm),
             "{what}: selection's pair"
@@ -90,14 +109,18 @@ fn plans_keep_their_invariants_for_every_family() {
         for shape in [Shape::Gemv, Shape::Gemm] {
             for n in [1, 7, 64, 100, 1000, 4096] {
                 for threads in [1, 2, 3, 8, 12] {
-                    for sme_units in [0, 1, 2, 3] {
+                    for (sme_units, layout) in (0..4).flat_map(|u| LAYOUTS.map(|l| (u, l))) {
                         let r = Request {
                             threads,
                             sme_units,
+                            layout,
                             ..request(family, shape, n)
                         };
                         let Some(p) = plan::plan(&r) else {
-                            assert!(select::best_pair(family, everything(), 4).is_none());
+                            let any = |p: &select::Pair| packs_layout(&r, p);
+                            assert!(
+                                select::best_pair_where(family, everything(), 4, any).is_none()
+                            );
                             continue;
                         };
                         mixed += usize::from(check(&r, &p));
@@ -188,10 +211,17 @@ fn c_plan_equals_the_planner_and_names_the_units() {
     let mut checked = 0;
     for family in families() {
         let name = CString::new(family.dir()).unwrap();
-        for (shape, class) in [
+        let shapes = [
             (RKAI_SHAPE_GEMV, Shape::Gemv),
             (RKAI_SHAPE_GEMM, Shape::Gemm),
-        ] {
+        ];
+        let layouts = [RKAI_LAYOUT_ANY, RKAI_LAYOUT_NXK, RKAI_LAYOUT_KXN]
+            .into_iter()
+            .zip(LAYOUTS);
+        for ((shape, class), (c_layout, layout)) in shapes
+            .into_iter()
+            .flat_map(|s| layouts.clone().map(move |l| (s, l)))
+        {
             let mut out = std::mem::MaybeUninit::<rkai_plan>::zeroed();
             // SAFETY: a NUL-terminated family name and a writable plan.
             let status = unsafe {
@@ -201,6 +231,7 @@ fn c_plan_equals_the_planner_and_names_the_units() {
                     1000,
                     8,
                     RKAI_FEATURES_ALL,
+                    c_layout,
                     0.0,
                     out.as_mut_ptr(),
                 )
@@ -210,6 +241,7 @@ fn c_plan_equals_the_planner_and_names_the_units() {
                 sme_units: units,
                 features,
                 sve_lanes32: rkai::ukernels::arch::sve_lanes32(),
+                layout,
                 ..request(family, class, 1000)
             };
             let Some(want) = plan::plan(&r) else {
@@ -250,22 +282,25 @@ fn c_plan_equals_the_planner_and_names_the_units() {
         }
     }
     let bad = CString::new("matmul_clamp_no_such_family").unwrap();
-    let mut out = std::mem::MaybeUninit::<rkai_plan>::zeroed();
-    // SAFETY: as above.
-    assert_eq!(
-        unsafe {
+    let good = CString::new(families().next().unwrap().dir()).unwrap();
+    // An unknown family, an unknown layout.
+    for (family, layout) in [(&bad, RKAI_LAYOUT_ANY), (&good, 3)] {
+        let mut out = std::mem::MaybeUninit::<rkai_plan>::zeroed();
+        // SAFETY: as above.
+        let status = unsafe {
             rkai_plan_matmul(
-                bad.as_ptr(),
-                1,
+                family.as_ptr(),
+                RKAI_SHAPE_GEMM,
                 8,
                 8,
                 RKAI_FEATURES_ALL,
+                layout,
                 0.0,
                 out.as_mut_ptr(),
             )
-        },
-        -1
-    );
+        };
+        assert_eq!(status, -1);
+    }
     assert!(checked > 0);
 }
 
@@ -324,6 +359,7 @@ fn running_a_plan_gives_each_sides_one_call_bytes() {
                     features,
                     sve_lanes32: rkai::ukernels::arch::sve_lanes32(),
                     model: CostModel::DEFAULT,
+                    layout: Some(WeightLayout::Nxk),
                 };
                 let Some(p) = plan::plan(&r) else {
                     // No kernel of the family runs here (no dotprod, as on a Cortex-A53).

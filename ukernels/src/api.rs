@@ -15,7 +15,7 @@
 use crate::arch::{self, Features};
 use crate::contract::Violation;
 use crate::family::Family;
-use crate::kernel::{Columns, MatmulKernel};
+use crate::kernel::MatmulKernel;
 use crate::layout::{self, RhsLayout};
 use crate::matmul::args::PackedArgs;
 use crate::matmul::call;
@@ -610,10 +610,7 @@ unsafe fn run_portion<A: AsRef<[u8]>, B: AsRef<[u8]>>(
 /// Whether the kernel's tile depends on a vector length (SVE or streaming): its packed buffers
 /// are only valid on CPUs with the same vector length.
 pub fn is_vector_length_dependent(kernel: &Kernel) -> bool {
-    !matches!(
-        kernel.kernel.columns,
-        Columns::Fixed | Columns::FixedAtSve256
-    )
+    kernel.kernel.columns.follows_vector_length()
 }
 
 /// Multi-threaded [`matmul`] (`std` feature): splits the output into tiles aligned to the

@@ -138,6 +138,40 @@ pub struct Packer {
     pub kind: PackerKind,
 }
 
+impl Packer {
+    /// The layout of the weights an RHS packer reads, from KleidiAI's name (`rhs_pack_kxn_...`);
+    /// `None` for an LHS packer.
+    pub fn weight_layout(&self) -> Option<WeightLayout> {
+        match (self.name.contains("_kxn_"), self.name.contains("_nxk_")) {
+            (true, false) => Some(WeightLayout::Kxn),
+            (false, true) => Some(WeightLayout::Nxk),
+            _ => None,
+        }
+    }
+}
+
+/// How the weights a framework holds are laid out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WeightLayout {
+    /// N rows of K values (a PyTorch `Linear` weight).
+    Nxk,
+    /// K rows of N values.
+    Kxn,
+}
+
+impl WeightLayout {
+    /// Both layouts.
+    pub const ALL: [WeightLayout; 2] = [WeightLayout::Nxk, WeightLayout::Kxn];
+
+    /// As C names it (`rkai_select_<family>_nxk`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            WeightLayout::Nxk => "nxk",
+            WeightLayout::Kxn => "kxn",
+        }
+    }
+}
+
 /// What a packer of KleidiAI's generic RHS interface (`kai_matmul_pack_rhs.h`) packs. Its C
 /// surface is one provider function returning a `kai_matmul_pack_rhs_uker_api` table
 /// (`pack::uker_rhs`), not a set of named getters.
