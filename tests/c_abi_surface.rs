@@ -2,10 +2,10 @@
 //! 1.30's for the stems rkai claims, every declared function is exported, and the headers compile
 //! as C99 and C++17 with the struct layouts KleidiAI has.
 
-use rkai::cabi::CSurface;
-use rkai::capi::exports::SYMBOL_NAMES;
-use rkai::ukernels::catalog::{DWCONV_KERNELS, DWCONV_PACKERS, KERNELS, PACKERS, UKER_RHS_PACKERS};
-use rkai::ukernels::kernel::Origin;
+use rkai_capi::cabi::CSurface;
+use rkai_capi::capi::exports::SYMBOL_NAMES;
+use rkai_ukernels::catalog::{DWCONV_KERNELS, DWCONV_PACKERS, KERNELS, PACKERS, UKER_RHS_PACKERS};
+use rkai_ukernels::kernel::Origin;
 use std::collections::BTreeSet;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -413,7 +413,7 @@ fn headers_compile_as_c99_and_cpp17_with_kleidiai_layouts() {
 
 #[test]
 fn rust_types_have_kleidiai_layouts() {
-    use rkai::ukernels::types::*;
+    use rkai_ukernels::types::*;
     assert_eq!(size_of::<kai_rhs_pack_qs4cxs1s0_param>(), 2);
     assert_eq!(size_of::<kai_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0_params>(), 8);
     assert_eq!(
@@ -423,7 +423,7 @@ fn rust_types_have_kleidiai_layouts() {
     assert_eq!(size_of::<kai_rhs_pack_qsi8cx_params>(), 8);
     assert_eq!(size_of::<kai_matmul_requantize32_params>(), 12);
     {
-        use rkai::ukernels::pack_rhs_types::*;
+        use rkai_ukernels::pack_rhs_types::*;
         use std::mem::offset_of;
         let ptr = size_of::<usize>();
         assert_eq!(size_of::<kai_matmul_pack_rhs_uker_api>(), 9 * ptr);
@@ -454,8 +454,8 @@ fn version_functions() {
     // SAFETY: both return static NUL-terminated strings.
     let (kai, own) = unsafe {
         (
-            std::ffi::CStr::from_ptr(rkai::capi::kai_get_version()),
-            std::ffi::CStr::from_ptr(rkai::rkai_ffi::rkai_get_version()),
+            std::ffi::CStr::from_ptr(rkai_capi::capi::kai_get_version()),
+            std::ffi::CStr::from_ptr(rkai_capi::rkai_ffi::rkai_get_version()),
         )
     };
     assert_eq!(kai.to_str().unwrap(), "1.30.0");

@@ -11,10 +11,10 @@
 
 mod support;
 
-use rkai::capi::exports as c;
-use rkai::ukernels::catalog;
-use rkai::ukernels::dwconv::{DwconvKernel, PlanarArgs};
-use rkai::ukernels::reference::dwconv::{self as reference, Padding};
+use rkai_capi::capi::exports as c;
+use rkai_ukernels::catalog;
+use rkai_ukernels::dwconv::{DwconvKernel, PlanarArgs};
+use rkai_ukernels::reference::dwconv::{self as reference, Padding};
 use std::ffi::c_void;
 use std::ops::Range;
 use support::float_family::F32_SPECIALS;
@@ -615,7 +615,7 @@ fn registers_survive() {
 #[cfg(target_arch = "aarch64")]
 #[test]
 fn lazy_za_save_is_committed() {
-    let Some(svl) = rkai::ukernels::arch::sme_vector_bytes() else {
+    let Some(svl) = rkai_ukernels::arch::sme_vector_bytes() else {
         eprintln!("no SME on this CPU: no ZA state to protect");
         return;
     };

@@ -19,11 +19,11 @@
 
 mod support;
 
-use rkai::ukernels::catalog;
-use rkai::ukernels::float::f16;
-use rkai::ukernels::kernel::MatmulKernel;
-use rkai::ukernels::matmul::args::PackedArgs;
-use rkai::ukernels::matmul::bf16_gemm::{self, narrow_then_clamp, za_bias};
+use rkai_ukernels::catalog;
+use rkai_ukernels::float::f16;
+use rkai_ukernels::kernel::MatmulKernel;
+use rkai_ukernels::matmul::args::PackedArgs;
+use rkai_ukernels::matmul::bf16_gemm::{self, narrow_then_clamp, za_bias};
 use std::ffi::c_void;
 use support::cabi::{Getter0, Getter1, Getter2, Getter3, ImatmulPackFn, ImatmulPackedFn, func};
 use support::conv::{self, Conv, Pointers};
@@ -971,13 +971,13 @@ fn registers_survive_and_lazy_za_saves_committed() {
             stack: [0, 0, 0, 0],
         };
         let symbol = format!("kai_run_{}", k.stem);
-        let f = rkai::capi::exports::symbol_address(&symbol).unwrap();
+        let f = rkai_capi::capi::exports::symbol_address(&symbol).unwrap();
         // SAFETY: the arguments describe run_imatmul's prototype and valid buffers.
         let mask = unsafe { call(f, &args) };
         assert_eq!(mask, 0, "{} clobbered {}", k.stem, describe(mask));
         check_portion(k.stem, (&dst, elem), &want, (m, n), (0, 0, m, n));
         // A caller with a pending lazy ZA save: the kernel commits it before using ZA.
-        let svl = rkai::ukernels::arch::sme_vector_bytes().expect("SME");
+        let svl = rkai_ukernels::arch::sme_vector_bytes().expect("SME");
         let mut za = PendingZaSave::new(svl);
         let mut dst = canaries(elem, m * n, Edge::End);
         za.arm();

@@ -5,10 +5,10 @@
 
 mod support;
 
-use rkai::capi::exports::kai_rhs_pack_kxn_x16p16vsx2bx16_x16_x16_sve as provider;
-use rkai::ukernels::arch::Features;
-use rkai::ukernels::pack_rhs_types::*;
-use rkai::ukernels::pack_rhs_types::{
+use rkai_capi::capi::exports::kai_rhs_pack_kxn_x16p16vsx2bx16_x16_x16_sve as provider;
+use rkai_ukernels::arch::Features;
+use rkai_ukernels::pack_rhs_types::*;
+use rkai_ukernels::pack_rhs_types::{
     kai_matmul_pack_rhs_uker_rhs_dim_args as RhsDim,
     kai_matmul_pack_rhs_uker_rhs_packed_dim_args as PackedDim,
     kai_matmul_pack_rhs_uker_rhs_packed_stride_args as PackedStride,

@@ -15,19 +15,17 @@ use core::ops::Range;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::ptr;
 
-use rkai::ukernels::catalog::{KERNELS, PACKERS};
+use rkai_ukernels::catalog::{KERNELS, PACKERS};
 
-use rkai::ukernels::pack::Source;
-use rkai::ukernels::pack::kinds::{
-    LhsPackerKind, Packer, PackerKind, RhsPackerKind, SmeRowsPacker,
-};
-use rkai::ukernels::pack::lhs_pack_bf16::Variant as Bf16Lhs;
-use rkai::ukernels::pack::lhs_quant_pack_qai8dxp::LhsType;
-use rkai::ukernels::pack::lhs_quant_pack_qsi8d32p::Variant as Qsi8d32pLhs;
-use rkai::ukernels::pack::rhs_pack_bf16::Variant as Bf16Rhs;
-use rkai::ukernels::pack::rhs_pack_float::Variant as FloatRhs;
-use rkai::ukernels::pack::rhs_pack_qsi4c32p_qsu4c32s1s0::Variant as Qsi4c32pRhs;
-use rkai::ukernels::types::{
+use rkai_ukernels::pack::Source;
+use rkai_ukernels::pack::kinds::{LhsPackerKind, Packer, PackerKind, RhsPackerKind, SmeRowsPacker};
+use rkai_ukernels::pack::lhs_pack_bf16::Variant as Bf16Lhs;
+use rkai_ukernels::pack::lhs_quant_pack_qai8dxp::LhsType;
+use rkai_ukernels::pack::lhs_quant_pack_qsi8d32p::Variant as Qsi8d32pLhs;
+use rkai_ukernels::pack::rhs_pack_bf16::Variant as Bf16Rhs;
+use rkai_ukernels::pack::rhs_pack_float::Variant as FloatRhs;
+use rkai_ukernels::pack::rhs_pack_qsi4c32p_qsu4c32s1s0::Variant as Qsi4c32pRhs;
+use rkai_ukernels::types::{
     kai_datatype, kai_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0_params, kai_rhs_pack_qs4cxs1s0_param,
     kai_rhs_pack_qsi8cx_params,
 };
@@ -111,22 +109,22 @@ fn pack_params(packer: &Packer) -> Vec<[usize; 3]> {
         // The f32 SME packers' group scales with the streaming length (KleidiAI's
         // `f32p2vlx1` kernels, which rkai does not provide yet).
         if SME_F32P2VLX1.contains(&packer.name) {
-            params.push([2 * rkai::ukernels::arch::sme_lanes32(), 1, 1]);
+            params.push([2 * rkai_ukernels::arch::sme_lanes32(), 1, 1]);
         }
     }
     if params.is_empty() && packer.name.contains("x16p2vlx2") {
         // The SME 16-bit packers: nr or mr = 2 x the running streaming length in 32-bit lanes.
-        params.push([2 * rkai::ukernels::arch::sme_lanes32(), 2, 1]);
+        params.push([2 * rkai_ukernels::arch::sme_lanes32(), 2, 1]);
     }
     if params.is_empty()
         && (packer.name.contains("x8p2vlx4") || packer.name.contains("qsi8cxp2vlx4sb"))
     {
         // The SME int8 packers: nr or mr = 2 x the streaming length in 32-bit lanes, kr = 4.
-        params.push([2 * rkai::ukernels::arch::sme_lanes32(), 4, 1]);
+        params.push([2 * rkai_ukernels::arch::sme_lanes32(), 4, 1]);
     }
     if params.is_empty() && packer.name == "rhs_pack_kxn_f32p16vlx1b_f32_f32_sme" {
         // nr = 16 x the running streaming length in 32-bit lanes.
-        params.push([16 * rkai::ukernels::arch::sme_lanes32(), 1, 1]);
+        params.push([16 * rkai_ukernels::arch::sme_lanes32(), 1, 1]);
     }
     params
 }

@@ -6,13 +6,13 @@
 //! thread, no SME kernel, a cost model that favours one side). The C entry point writes the same
 //! plan, and running a plan gives, on each side's columns, the bytes of one call of its kernel.
 
-use rkai::plan_ffi::{RKAI_LAYOUT_ANY, RKAI_LAYOUT_KXN, RKAI_LAYOUT_NXK};
-use rkai::plan_ffi::{rkai_plan, rkai_plan_matmul, rkai_sme_units};
-use rkai::rkai_ffi::{RKAI_FEATURES_ALL, RKAI_SHAPE_GEMM, RKAI_SHAPE_GEMV};
-use rkai::ukernels::arch::Features;
-use rkai::ukernels::pack::kinds::WeightLayout;
-use rkai::ukernels::plan::{self, CostModel, Plan, Request};
-use rkai::ukernels::select::{self, Shape, families};
+use rkai_capi::plan_ffi::{RKAI_LAYOUT_ANY, RKAI_LAYOUT_KXN, RKAI_LAYOUT_NXK};
+use rkai_capi::plan_ffi::{rkai_plan, rkai_plan_matmul, rkai_sme_units};
+use rkai_capi::rkai_ffi::{RKAI_FEATURES_ALL, RKAI_SHAPE_GEMM, RKAI_SHAPE_GEMV};
+use rkai_ukernels::arch::Features;
+use rkai_ukernels::pack::kinds::WeightLayout;
+use rkai_ukernels::plan::{self, CostModel, Plan, Request};
+use rkai_ukernels::select::{self, Shape, families};
 use std::ffi::{CStr, CString};
 
 /// Every feature a CPU can have (the pure planner, whatever runs this test).
@@ -20,7 +20,7 @@ fn everything() -> Features {
     Features::ALL.difference(Features::IN_ORDER)
 }
 
-fn request(family: rkai::ukernels::family::Family, shape: Shape, n: usize) -> Request {
+fn request(family: rkai_ukernels::family::Family, shape: Shape, n: usize) -> Request {
     Request {
         family,
         shape,
@@ -136,7 +136,7 @@ fn plans_keep_their_invariants_for_every_family() {
 
 #[test]
 fn plans_degrade_to_one_side_at_the_extremes() {
-    let family = rkai::ukernels::family::Family::F32Qai8dxpQsi8cxp;
+    let family = rkai_ukernels::family::Family::F32Qai8dxpQsi8cxp;
     let base = request(family, Shape::Gemm, 4096);
     let sides = |r: &Request| {
         let p = plan::plan(r).unwrap();
@@ -185,7 +185,7 @@ fn plans_degrade_to_one_side_at_the_extremes() {
     let share = p.sme.unwrap().n_len as f64 / 4096.0;
     assert!((share - 8.0 / 14.0).abs() < 0.02, "{share}");
     // Only SME kernels in the family (f16 x int4): SME alone, one thread per unit at most.
-    let sme_only = rkai::ukernels::family::Family::F32F16pQsi4c32p;
+    let sme_only = rkai_ukernels::family::Family::F32F16pQsi4c32p;
     let r = request(sme_only, Shape::Gemm, 300);
     assert_eq!(sides(&r), (Some(2), None));
     assert_eq!(sides(&Request { sme_units: 0, ..r }), (Some(1), None));
@@ -199,7 +199,7 @@ fn c_plan_equals_the_planner_and_names_the_units() {
     // SAFETY: a static NUL-terminated string.
     let source = unsafe { CStr::from_ptr(source) }.to_str().unwrap();
     let sme_here =
-        rkai::select::allowed_features(Features(RKAI_FEATURES_ALL)).contains(Features::SME);
+        rkai_capi::select::allowed_features(Features(RKAI_FEATURES_ALL)).contains(Features::SME);
     match std::env::var("RKAI_SME_UNITS")
         .ok()
         .and_then(|v| v.parse::<usize>().ok())
@@ -236,11 +236,11 @@ fn c_plan_equals_the_planner_and_names_the_units() {
                     out.as_mut_ptr(),
                 )
             };
-            let features = rkai::select::allowed_features(Features(RKAI_FEATURES_ALL));
+            let features = rkai_capi::select::allowed_features(Features(RKAI_FEATURES_ALL));
             let r = Request {
                 sme_units: units,
                 features,
-                sve_lanes32: rkai::ukernels::arch::sve_lanes32(),
+                sve_lanes32: rkai_ukernels::arch::sve_lanes32(),
                 layout,
                 ..request(family, class, 1000)
             };
@@ -256,24 +256,24 @@ fn c_plan_equals_the_planner_and_names_the_units() {
                 // SAFETY: a static NUL-terminated name.
                 false => Some(unsafe { CStr::from_ptr(p) }.to_str().unwrap().to_string()),
             };
-            let side = |part: &rkai::plan_ffi::rkai_plan_part, want: Option<plan::Part>| match want
-            {
-                Some(w) => {
-                    assert_eq!(
-                        name_of(part.kernel),
-                        Some(format!("{}_{}", w.kernel.prefix(), w.kernel.stem))
-                    );
-                    assert_eq!(
-                        name_of(part.gemv),
-                        Some(format!("{}_{}", w.pair.gemv.prefix(), w.pair.gemv.stem))
-                    );
-                    assert_eq!(
-                        (part.threads, part.n_start, part.n_len),
-                        (w.threads, w.n_start, w.n_len)
-                    );
-                }
-                None => assert!(part.kernel.is_null() && part.threads == 0 && part.n_len == 0),
-            };
+            let side =
+                |part: &rkai_capi::plan_ffi::rkai_plan_part, want: Option<plan::Part>| match want {
+                    Some(w) => {
+                        assert_eq!(
+                            name_of(part.kernel),
+                            Some(format!("{}_{}", w.kernel.prefix(), w.kernel.stem))
+                        );
+                        assert_eq!(
+                            name_of(part.gemv),
+                            Some(format!("{}_{}", w.pair.gemv.prefix(), w.pair.gemv.stem))
+                        );
+                        assert_eq!(
+                            (part.threads, part.n_start, part.n_len),
+                            (w.threads, w.n_start, w.n_len)
+                        );
+                    }
+                    None => assert!(part.kernel.is_null() && part.threads == 0 && part.n_len == 0),
+                };
             side(&got.sme, want.sme);
             side(&got.neon, want.neon);
             assert_eq!(got.shared_packing, u32::from(want.shared_packing));
@@ -310,9 +310,9 @@ fn c_plan_equals_the_planner_and_names_the_units() {
 /// everywhere off Arm, where every kernel runs through its portable path).
 #[test]
 fn running_a_plan_gives_each_sides_one_call_bytes() {
-    use rkai::rkai_ffi::RKAI_SELECT_EMULATE;
-    use rkai::ukernels::api::{self, Clamp, Kernel, PackedWeights, QuantizedActivations, Weights};
-    use rkai::ukernels::family::Family;
+    use rkai_capi::rkai_ffi::RKAI_SELECT_EMULATE;
+    use rkai_ukernels::api::{self, Clamp, Kernel, PackedWeights, QuantizedActivations, Weights};
+    use rkai_ukernels::family::Family;
     let (n, k) = (300, 128);
     let mut state = 0x2545_f491_4f6c_dd1du64;
     let mut next = move || {
@@ -332,7 +332,7 @@ fn running_a_plan_gives_each_sides_one_call_bytes() {
         max: 30.0,
     };
     let features =
-        rkai::select::allowed_features(Features(RKAI_FEATURES_ALL | RKAI_SELECT_EMULATE));
+        rkai_capi::select::allowed_features(Features(RKAI_FEATURES_ALL | RKAI_SELECT_EMULATE));
     let (mut runs, mut mixed) = (0, 0);
     for family in [Family::F32Qai8dxpQsi4cxp, Family::F32Qai8dxpQsi8cxp] {
         let weights = match family {
@@ -357,7 +357,7 @@ fn running_a_plan_gives_each_sides_one_call_bytes() {
                     threads,
                     sme_units,
                     features,
-                    sve_lanes32: rkai::ukernels::arch::sve_lanes32(),
+                    sve_lanes32: rkai_ukernels::arch::sve_lanes32(),
                     model: CostModel::DEFAULT,
                     layout: Some(WeightLayout::Nxk),
                 };
@@ -374,7 +374,7 @@ fn running_a_plan_gives_each_sides_one_call_bytes() {
                 let packed: Vec<PackedWeights<Vec<u8>>> = kernels
                     .iter()
                     .map(|kernel| {
-                        let size = PackedWeights::<Vec<u8>>::size(kernel, n, k, 0).unwrap();
+                        let size = kernel.packed_weights_size(n, k, 0).unwrap();
                         PackedWeights::pack(kernel, n, k, weights, Some(&bias), vec![0u8; size])
                             .unwrap()
                     })
@@ -382,7 +382,7 @@ fn running_a_plan_gives_each_sides_one_call_bytes() {
                 let lhs: Vec<QuantizedActivations<Vec<u8>>> = kernels
                     .iter()
                     .map(|kernel| {
-                        let size = QuantizedActivations::<Vec<u8>>::size(kernel, m, k).unwrap();
+                        let size = kernel.quantized_activations_size(m, k).unwrap();
                         QuantizedActivations::quantize(kernel, m, k, &x, vec![0; size]).unwrap()
                     })
                     .collect();

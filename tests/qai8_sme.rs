@@ -15,13 +15,13 @@
 
 mod support;
 
-use rkai::ukernels::catalog;
-use rkai::ukernels::family::Family;
-use rkai::ukernels::kernel::MatmulKernel;
-use rkai::ukernels::matmul::args::PackedArgs;
-use rkai::ukernels::matmul::matmul_clamp_qai8_qai8p_qsi8cxp as family;
-use rkai::ukernels::reference::qai8::{self, ClampOrder, Requantize};
-use rkai::ukernels::types::{kai_matmul_requantize32_params, kai_rhs_pack_qsi8cx_params};
+use rkai_ukernels::catalog;
+use rkai_ukernels::family::Family;
+use rkai_ukernels::kernel::MatmulKernel;
+use rkai_ukernels::matmul::args::PackedArgs;
+use rkai_ukernels::matmul::matmul_clamp_qai8_qai8p_qsi8cxp as family;
+use rkai_ukernels::reference::qai8::{self, ClampOrder, Requantize};
+use rkai_ukernels::types::{kai_matmul_requantize32_params, kai_rhs_pack_qsi8cx_params};
 use std::ffi::c_void;
 use std::ptr;
 use support::cabi::func as sym;

@@ -136,7 +136,7 @@ unsafe fn pack_rhs(
     out: *mut u8,
     (n0, cols): (usize, usize),
 ) {
-    let params = rkai::ukernels::types::kai_rhs_pack_qsi8cx_params {
+    let params = rkai_ukernels::types::kai_rhs_pack_qsi8cx_params {
         lhs_zero_point: src.zero_point,
         scale_multiplier: src.multiplier,
     };
@@ -211,7 +211,7 @@ fn getters_follow_kleidiai_formulas() {
     let t = two_vl();
     assert_eq!(
         t * 2,
-        rkai::ukernels::arch::sme_vector_bytes().unwrap_or(16),
+        rkai_ukernels::arch::sme_vector_bytes().unwrap_or(16),
         "nr is SVL / 2 bytes"
     );
     assert_eq!(sym::<Getter0>("get_n_step", RHS)(), t);
@@ -358,7 +358,7 @@ struct Call {
 fn rhs_call(name: &str, o: Call) {
     let w = [0u8; 256];
     let mut out = vec![0u8; 4 * 40 * 64];
-    let params = rkai::ukernels::types::kai_rhs_pack_qsi8cx_params {
+    let params = rkai_ukernels::types::kai_rhs_pack_qsi8cx_params {
         lhs_zero_point: 0,
         scale_multiplier: 1.0,
     };

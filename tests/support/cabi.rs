@@ -3,8 +3,8 @@
 #![allow(dead_code)]
 
 use core::ffi::c_void;
-use rkai::capi::exports::symbol_address;
-use rkai::ukernels::types::{kai_rhs_pack_qs4cxs1s0_param, kai_rhs_pack_qsi8cx_params};
+use rkai_capi::capi::exports::symbol_address;
+use rkai_ukernels::types::{kai_rhs_pack_qs4cxs1s0_param, kai_rhs_pack_qsi8cx_params};
 
 pub type Getter0 = extern "C" fn() -> usize;
 pub type Getter2 = extern "C" fn(usize, usize) -> usize;
