@@ -331,6 +331,26 @@ macro_rules! sme2_block_advance {
     };
 }
 
+/// The head of an SME2 GEMV's block of eight groups (label 2): to label 6 unless more than x12
+/// (14 x SVL32) columns remain; otherwise the block's pointers (`eight_group_pointers!`), their
+/// groups' biases (two vectors each) moved into ZA vector groups 0-3 (four-vector groups of two
+/// groups each, as the K steps accumulate them), and the pointers advanced past the biases.
+macro_rules! sme2_block_head {
+    () => {
+        concat!(
+            "2:\n",
+            "cmp x0, x12\n",
+            "b.le 6f\n",
+            eight_group_pointers!(),
+            sme2_block_rows!("0"),
+            sme2_block_advance!("2"),
+            sme2_f32_into_za!(("4", "7", "0")("8", "11", "1")("12", "15", "2")(
+                "16", "19", "3"
+            )),
+        )
+    };
+}
+
 // ---- int8 with requantized int8 output, SME2: i32 sums in ZA vector groups ----
 
 /// Sets up the requantization of `sme2_i8_finish!` from the `kai_matmul_requantize32_params` at

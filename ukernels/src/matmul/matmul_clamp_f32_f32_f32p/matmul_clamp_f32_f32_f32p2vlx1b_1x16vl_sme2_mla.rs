@@ -56,14 +56,7 @@ streaming_kernel! {
                 "cntw x11, all, mul #16",
                 "cntw x12, all, mul #14",
                 // ---- blocks of eight groups: while more than 14 x SVL32 columns remain ----
-                "2:",
-                "cmp x0, x12",
-                "b.le 6f",
-                eight_group_pointers!(),
-                sme2_block_rows!("0"),
-                sme2_block_advance!("2"),
-                sme2_f32_into_za!(("4", "7", "0") ("8", "11", "1") ("12", "15", "2")
-                    ("16", "19", "3")),
+                sme2_block_head!(),
                 gemv_k_loop!("x1";
                     concat!(block_step!("0", "0"), block_step!("1", "2"), block_step!("2", "4"),
                         block_step!("3", "6"), sme2_block_advance!("8"));
