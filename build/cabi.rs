@@ -174,6 +174,13 @@ const QUANT_MATMUL_HALF: &[CFunction] = &QUANT_MATMUL_HALF_SET;
 const QUANT_MATMUL_HALF_SET: [CFunction; 11] =
     *quant_matmul_functions!([], "void*", "*mut core::ffi::c_void");
 
+/// `params` of the int8-output kernels' `run_matmul`.
+const REQUANTIZE_PARAMS: CParam = p(
+    "const struct kai_matmul_requantize32_params*",
+    "*const rkai_ukernels::types::kai_matmul_requantize32_params",
+    "params",
+);
+
 /// The SME int8-output GEMMs (`matmul_clamp_qai8_qai8p_qsi8cxp`): the per-channel set with a
 /// `void*` destination, `run_matmul` ending with the requantization parameters instead of float
 /// bounds.
@@ -190,13 +197,40 @@ const QAI8_MATMUL: &[CFunction] = &{
             void_out("dst"),
             size("dst_stride_row"),
             size("dst_stride_col"),
-            p(
-                "const struct kai_matmul_requantize32_params*",
-                "*const rkai_ukernels::types::kai_matmul_requantize32_params",
-                "params",
-            ),
+            REQUANTIZE_PARAMS,
         ],
         "Computes the m x n portion, requantized to int8 by params; writes nothing else.",
+    );
+    set
+};
+/// The SME2 int8-output GEMV (`matmul_clamp_qai8_qai8_qsi8cxp`): the unpacked-LHS set (no
+/// `get_mr`) with the LHS offset taking `k`, and the int8-output `run_matmul` over one LHS row.
+const QAI8_GEMV: &[CFunction] = &{
+    let mut set = FLOAT_MATMUL_SET;
+    set[3] = getter("get_kr", NO_PARAMS, "K values per packed step (4).");
+    set[5] = CFunction {
+        params: &[size("m_idx"), size("k")],
+        doc: "Byte offset of LHS row m_idx (0: one row per call).",
+        ..set[5]
+    };
+    set[7] = CFunction {
+        params: &[size("m_idx"), size("n_idx"), size("dst_stride")],
+        ..set[7]
+    };
+    set[9] = run(
+        "run_matmul",
+        &[
+            size("m"),
+            size("n"),
+            size("k"),
+            void_in("lhs"),
+            void_in("rhs_packed"),
+            void_out("dst"),
+            size("dst_stride_row"),
+            size("dst_stride_col"),
+            REQUANTIZE_PARAMS,
+        ],
+        "Computes one row (m == 1) of n columns, requantized to int8 by params; writes nothing else.",
     );
     set
 };
@@ -868,6 +902,7 @@ impl CSurface for Family {
             Operands::ChunkedPackedFloat(_) => IMATMUL_PACKED_FLOAT,
             Operands::Qai8dxp(Qai8dxpRhs::Qsu2cxp) => QUANT_MATMUL_F32_LUT,
             Operands::Qai8pQsi8cxpsb => QAI8_MATMUL,
+            Operands::Qai8Qsi8cxpsb => QAI8_GEMV,
             // The packed-operand families whose C functions follow from where `bl` goes and the
             // type of `dst`.
             Operands::Qai8dxp(Qai8dxpRhs::Qsi4cxp | Qai8dxpRhs::Qsi8cxp | Qai8dxpRhs::Qsi4c32p)

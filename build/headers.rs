@@ -260,7 +260,7 @@ fn interface(family: Family) -> String {
         )
         .unwrap();
     }
-    writeln!(out, "\nstruct kai_{dir}_ukernel {{").unwrap();
+    writeln!(out, "\nstruct kai_{}_ukernel {{", family.interface_struct()).unwrap();
     for (f, member) in members {
         writeln!(out, "    kai_{dir}_{}_func_t {member};", f.field).unwrap();
     }
@@ -451,7 +451,7 @@ fn select_header() -> String {
     );
     for family in families {
         let dir = family.dir();
-        let iface = family.interface_stem();
+        let iface = family.interface_struct();
         writeln!(
             out,
             "/// A chosen `{dir}` kernel.\nstruct rkai_{dir}_choice {{\n    \

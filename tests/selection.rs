@@ -128,11 +128,12 @@ fn needs_sve(family: Family) -> bool {
     rank::pairs(family).all(|p| p.gemm.isa.is_sve())
 }
 
-/// The family's GEMM choice: none where the CPU `lacks` what the family needs (asserted), one
-/// otherwise.
+/// The family's GEMM choice: none where the CPU `lacks` what the family needs or the family has
+/// no kernel computing more than one row (KleidiAI's int8-output GEMV is its family's only
+/// kernel; selection offers no pair there) (asserted), one otherwise.
 fn gemm_unless(family: Family, lacks: bool) -> Option<&'static MatmulKernel> {
     let k = chosen(family, ShapeClass::Gemm);
-    if lacks {
+    if lacks || rank::pairs(family).next().is_none() {
         assert!(k.is_none(), "{}", family.dir());
         return None;
     }

@@ -68,6 +68,7 @@ fn k(kernel: &MatmulKernel, symbol: &str, a: &CArgs) -> usize {
         | Operands::PackedFloat(_)
         | Operands::F16pQsi4c32p
         | Operands::Qai8pQsi8cxpsb
+        | Operands::Qai8Qsi8cxpsb
         | Operands::UnpackedFloat => a.k,
     }
 }
@@ -147,6 +148,16 @@ pub unsafe fn run_matmul(kernel: &MatmulKernel, symbol: &str, a: &CArgs) {
             ensure(symbol, call::check_unpacked_lhs(kernel, &args));
             // SAFETY: arguments checked; buffer extents are the caller's contract.
             unsafe { call::run_unpacked_lhs(kernel, &args) }
+        }
+        // The int8-output GEMV: the packed-operand arguments, its LHS row as `lhs_packed`.
+        Operands::Qai8Qsi8cxpsb => {
+            let args = PackedArgs {
+                lhs_packed: a.lhs.cast(),
+                ..packed_args(a)
+            };
+            let checked = ensure(symbol, call::check_packed(kernel, &args));
+            // SAFETY: arguments checked; buffer extents are the caller's contract.
+            unsafe { call::run_packed(kernel, checked, &args) }
         }
         // No `run_matmul` is generated for the indirect family (its verb is `run_imatmul`);
         // `check_packed` refuses it.

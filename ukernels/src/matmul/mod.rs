@@ -130,6 +130,7 @@ pub mod matmul_clamp_f32_qai8dxp_qsu2cxp;
 pub mod matmul_clamp_f32_qsi8d32p_qai4c32p;
 pub mod matmul_clamp_f32_qsi8d32p_qsi4c32p;
 pub mod matmul_clamp_fp32_bf16p_bf16p;
+pub mod matmul_clamp_qai8_qai8_qsi8cxp;
 pub mod matmul_clamp_qai8_qai8p_qsi8cxp;
 pub mod offsets;
 pub mod output;

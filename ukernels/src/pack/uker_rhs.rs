@@ -1,6 +1,6 @@
 //! The functions of KleidiAI's generic RHS-packing interface (`kai_matmul_pack_rhs_uker_api`) by
 //! packer kind, over the interface's C structs: the values and KleidiAI's assumptions of each
-//! getter, and the packing call. The C table of function pointers is `rkai::capi::uker_rhs_pack`.
+//! getter, and the packing call. The C table of function pointers is `rkai_capi::capi::uker_rhs_pack` (the C library crate).
 //!
 //! Every packer of this interface ignores `config` and `flags` unless its module says otherwise.
 
