@@ -44,6 +44,7 @@ svl_tests=(
   --test f32_sme_gemv
   --test f16_sme_gemv
   --test matmul_pack_lhs
+  --test matmul_pack_rhs
   --test dwconv
   --test imatmul_sme
   --test qai8_sme

@@ -146,6 +146,9 @@ pub enum UkerRhsKind {
     /// 16-bit K x N values with a 16-bit bias, nr = 16 x vscale, kr = 2
     /// `rhs_pack_kxn_x16p16vsx2bx16_x16_x16_sve`.
     KxnX16p16vsx2bx16Sve,
+    /// f32 values with an f32 bias, nr = 4 x vscale, kr = 1, from a K x N or N x K source:
+    /// `matmul_pack_rhs_{kxn,nxk}_x32p4vsx1bx32_x32_x32_sme`.
+    X32p4vsx1bx32Sme(Source),
 }
 
 /// What a packer of KleidiAI's generic LHS interface (`kai_matmul_pack_lhs.h`) packs: the
