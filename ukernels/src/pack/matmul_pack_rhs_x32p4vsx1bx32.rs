@@ -82,24 +82,7 @@ pub const fn bias_offset(n_idx: usize) -> usize {
 }
 
 /// One packing call, from `kai_matmul_pack_rhs_uker_args`.
-#[derive(Clone, Copy, Debug)]
-pub struct Args {
-    /// Columns.
-    pub n: usize,
-    /// Rows (values per column).
-    pub k: usize,
-    /// Source, K x N or N x K by the packer.
-    pub rhs: *const u8,
-    /// Bytes from one source row to the next (`stride.k` of a K x N source, `stride.n` of an
-    /// N x K one; the other stride is the value size by format).
-    pub rhs_stride: usize,
-    /// `n` f32 biases, or null for zeros.
-    pub bias: *const u8,
-    /// Destination: `n.div_ceil(nr)` blocks, `packed_stride` bytes apart.
-    pub rhs_packed: *mut u8,
-    /// Bytes from one packed block to the next.
-    pub packed_stride: usize,
-}
+pub use super::args::UkerRhsArgs as Args;
 
 /// Packs the weights. KleidiAI asserts nothing here.
 ///
