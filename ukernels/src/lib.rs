@@ -25,7 +25,9 @@ pub mod layout;
 #[macro_use]
 pub mod matmul;
 pub mod dwconv;
+pub mod matmul_types;
 pub mod pack;
+pub mod pack_lhs_types;
 pub mod pack_rhs_types;
 pub mod plan;
 pub mod reference;

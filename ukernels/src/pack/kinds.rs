@@ -180,18 +180,41 @@ pub enum UkerRhsKind {
     /// 16-bit K x N values with a 16-bit bias, nr = 16 x vscale, kr = 2
     /// `rhs_pack_kxn_x16p16vsx2bx16_x16_x16_sve`.
     KxnX16p16vsx2bx16Sve,
+    /// f32 values with an f32 bias, nr = 4 x vscale, kr = 1, from a K x N or N x K source:
+    /// `matmul_pack_rhs_{kxn,nxk}_x32p4vsx1bx32_x32_x32_sme`.
+    X32p4vsx1bx32Sme(Source),
 }
 
-/// A packer of the generic RHS interface.
+/// What a packer of KleidiAI's generic LHS interface (`kai_matmul_pack_lhs.h`) packs: the
+/// three SME packers that copy rows of `4 / elem` values per step into blocks of
+/// `mr` = 4 x vscale rows (`pack::matmul_pack_lhs_mxk`, functions in `pack::uker_lhs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UkerLhsKind {
+    /// 32-bit rows, kr = 1: `matmul_pack_lhs_mxk_x32p4vsx1_x32_sme`.
+    MxkX32p4vsx1Sme,
+    /// 16-bit rows, kr = 2: `matmul_pack_lhs_mxk_x16p4vsx2_x16_sme`.
+    MxkX16p4vsx2Sme,
+    /// 8-bit rows, kr = 4: `matmul_pack_lhs_mxk_x8p4vsx4_x8_sme`.
+    MxkX8p4vsx4Sme,
+}
+
+/// A provider of one of KleidiAI's generic interfaces (`kai_matmul_pack_rhs.h`,
+/// `kai_matmul_pack_lhs.h`): a C function returning a table, described by its kind `K`.
 #[derive(Debug)]
-pub struct UkerRhsPacker {
+pub struct UkerProvider<K> {
     /// Name of the provider function without the `kai_` prefix.
     pub name: &'static str,
     /// Instructions KleidiAI's implementation needs (rkai's runs everywhere, see its module).
     pub isa: Isa,
-    /// What it packs.
-    pub kind: UkerRhsKind,
+    /// What it does.
+    pub kind: K,
 }
+
+/// A packer of the generic RHS interface.
+pub type UkerRhsPacker = UkerProvider<UkerRhsKind>;
+
+/// A packer of the generic LHS interface.
+pub type UkerLhsPacker = UkerProvider<UkerLhsKind>;
 
 /// Element type of the LHS a packer reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
