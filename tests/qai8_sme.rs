@@ -36,6 +36,7 @@ use support::cabi::{Getter0, Getter2, Getter3, LhsQuantPackHalfFn, RhsPackFloatF
 use support::gemm::{Impl, Portion, portions};
 use support::guard::{EDGES, Edge, Guarded};
 use support::rng::Rng;
+use support::sme_pack::{roundup, two_vl};
 use support::{sme_pack, tester};
 
 const SME: &str = "matmul_clamp_qai8_qai8p2vlx4_qsi8cxp2vlx4sb_2vlx2vl_sme_mopa";
@@ -109,15 +110,6 @@ fn is_gemv(k: &MatmulKernel) -> bool {
 /// The GEMV's `nr` and `n_step`: 2 and 16 x the streaming length in 32-bit lanes.
 fn gemv_tile() -> (usize, usize) {
     (2 * sme_pack::svl32(), 16 * sme_pack::svl32())
-}
-
-/// `mr` = `nr` = `m_step` = `n_step`: 2 x the streaming length in 32-bit lanes.
-fn tile() -> usize {
-    2 * sme_pack::svl32()
-}
-
-fn roundup(a: usize, b: usize) -> usize {
-    a.div_ceil(b) * b
 }
 
 /// One problem on unpacked operands.
@@ -200,7 +192,7 @@ impl Problem {
         if is_gemv(kernel) {
             return (src, self.pack_rhs(edge));
         }
-        let t = tile();
+        let t = two_vl();
         let lhs_size = sym::<Getter5>("get_lhs_packed_size", LHS)(self.m, self.k, t, 4, 1);
         assert_eq!(lhs_size, roundup(self.m, t) * roundup(self.k, 4));
         let mut lhs = Guarded::new(lhs_size, edge);
@@ -224,7 +216,7 @@ impl Problem {
     /// The packed RHS (of both families), by the packer's C symbol, in a guarded buffer of
     /// exactly the packed size.
     fn pack_rhs(&self, edge: Edge) -> Guarded {
-        let t = tile();
+        let t = two_vl();
         let rhs_size = sym::<Getter2>("get_rhs_packed_size", RHS)(self.n, self.k);
         let mut rhs = Guarded::new(rhs_size, edge);
         let src: Vec<u8> = self.rhs.iter().map(|&v| v as u8).collect();
@@ -388,7 +380,7 @@ fn check_call(
 
 /// Counts around the tile: 1, tile - 1, tile, tile + 1 and more than two tiles.
 fn counts() -> Vec<usize> {
-    let t = tile();
+    let t = two_vl();
     let mut v = vec![1, t - 1, t, t + 1, 2 * t + 3];
     v.sort_unstable();
     v.dedup();
@@ -400,7 +392,7 @@ const DEPTHS: [usize; 8] = [0, 1, 3, 4, 5, 16, 29, 33];
 
 #[test]
 fn getters_follow_kleidiai() {
-    let t = tile();
+    let t = two_vl();
     let ks = kernels();
     assert_eq!(ks.len(), 2);
     for k in &ks {
@@ -446,7 +438,7 @@ fn kernels_equal_reference() {
     for (k, which) in implementations() {
         let order = family::clamp_order(k);
         let all = tester::every_case_here(k);
-        let t = tile();
+        let t = two_vl();
         for (i, &m) in counts().iter().enumerate() {
             for (j, &n) in counts().iter().enumerate() {
                 for (d, &kk) in DEPTHS.iter().enumerate() {
@@ -585,7 +577,7 @@ fn hostile(m: usize, n: usize, k: usize) -> Vec<(&'static str, Problem)> {
 
 #[test]
 fn hostile_data_gives_kleidiai_bits() {
-    let t = tile();
+    let t = two_vl();
     let mut cases = 0;
     let mut inverted_differ = false;
     for (k, which) in implementations() {
@@ -625,7 +617,7 @@ fn hostile_data_gives_kleidiai_bits() {
 /// `dst_stride_col` is ignored (KleidiAI's `run` does not read it): 0, 1 and 7 give one result.
 #[test]
 fn dst_stride_col_is_ignored() {
-    let t = tile();
+    let t = two_vl();
     let mut cases = 0;
     for (k, which) in implementations() {
         let p = Problem::random(t + 2, t + 5, 9, 5);
@@ -651,7 +643,7 @@ fn dst_stride_col_is_ignored() {
 /// Disjoint tiles on several threads equal one call.
 #[test]
 fn threads_equal_one_call() {
-    let t = tile();
+    let t = two_vl();
     for k in runnable() {
         let p = Problem::random(3 * t + 1, 2 * t + 3, 21, 9);
         let expect = p.reference(family::clamp_order(k));
@@ -835,7 +827,7 @@ fn gemv_threads_equal_one_call() {
 #[test]
 fn registers_and_lazy_za_save_survive() {
     use support::abi::{self, CallArgs, PendingZaSave};
-    let t = tile();
+    let t = two_vl();
     let kernels = [runnable(), gemv_runnable()].concat();
     for &k in &kernels {
         let m = if is_gemv(k) { 1 } else { t + 1 };
@@ -954,13 +946,13 @@ fn violations() -> Vec<support::death::Case> {
     ]);
     cases.extend([
         getter_case!("lhs_m_idx", "(m_idx % mr) == 0"
-            => get_lhs_packed_offset::<Getter2>(SME)(tile() / 2, 16)),
+            => get_lhs_packed_offset::<Getter2>(SME)(two_vl() / 2, 16)),
         getter_case!("rhs_n_idx", "(n_idx % nr) == 0"
             => get_rhs_packed_offset::<Getter2>(SME2)(1, 16)),
         getter_case!("dst_m_idx", "(m_idx % m_step) == 0"
             => get_dst_offset::<Getter3>(SME2)(3, 0, 64)),
         getter_case!("dst_n_idx", "(n_idx % n_step) == 0"
-            => get_dst_offset::<Getter3>(SME)(0, tile() + 1, 64)),
+            => get_dst_offset::<Getter3>(SME)(0, two_vl() + 1, 64)),
     ]);
     cases
 }
