@@ -827,6 +827,36 @@ const RHS_PACK_QSI8CXPSB: &[CFunction] = rhs_pack_functions!(
     "*const rkai_ukernels::types::kai_rhs_pack_qsi8cx_params",
     "Packs int8 weights with int32 biases (the LHS zero point folded in) and f32 scales (times the multiplier); bias and scale required."
 );
+/// `rhs_imatmul_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme`: the getters of the chunked float
+/// packers with the scale offset, and `run` of the plain packer over chunks.
+const RHS_IMATMUL_PACK_QSI8CXPSB: &[CFunction] = &[
+    FLOAT_N_STEP,
+    RHS_OFFSET_KXN,
+    BIAS_OFFSET,
+    RHS_IMATMUL_PACK_FLOAT[3],
+    SCALE_OFFSET,
+    RHS_IMATMUL_PACK_FLOAT[4],
+    RHS_IMATMUL_PACK_FLOAT[5],
+    run(
+        "run",
+        &[
+            size("n"),
+            size("k_chunk_count"),
+            size("k_chunk_length"),
+            size("rhs_stride_row"),
+            void_in("rhs"),
+            void_in("bias"),
+            void_in("scale"),
+            void_out("rhs_packed"),
+            p(
+                "const struct kai_rhs_pack_qsi8cx_params*",
+                "*const rkai_ukernels::types::kai_rhs_pack_qsi8cx_params",
+                "params",
+            ),
+        ],
+        "Packs int8 weights (k_chunk_count chunks of k_chunk_length rows, each padded to whole steps of 4) with int32 biases (the LHS zero point folded in) and f32 scales (times the multiplier); bias and scale required.",
+    ),
+];
 const SCALE_OFFSET: CFunction = getter(
     "get_scale_offset",
     &[size("n_idx")],
@@ -949,6 +979,7 @@ impl CSurface for RhsPackerKind {
             RhsPackerKind::Qai4c32p(_) => RHS_PACK_QAI4C32P,
             RhsPackerKind::ChunkedFloat(_) => RHS_IMATMUL_PACK_FLOAT,
             RhsPackerKind::Qsi8cxpsb => RHS_PACK_QSI8CXPSB,
+            RhsPackerKind::ChunkedQsi8cxpsb => RHS_IMATMUL_PACK_QSI8CXPSB,
             RhsPackerKind::Float(v) => match (v.source(), v.has_stride_getter()) {
                 (Source::Nxk, _) => RHS_PACK_FLOAT_NXK,
                 (Source::Kxn, false) => RHS_PACK_FLOAT_KXN_NO_STRIDE,
@@ -976,7 +1007,8 @@ pub const fn c_defines(kind: PackerKind) -> &'static [(&'static str, &'static st
             | RhsPackerKind::Float(_)
             | RhsPackerKind::ChunkedFloat(_)
             | RhsPackerKind::Bf16(_)
-            | RhsPackerKind::Qsi8cxpsb,
+            | RhsPackerKind::Qsi8cxpsb
+            | RhsPackerKind::ChunkedQsi8cxpsb,
         ) => &[],
     }
 }
