@@ -680,6 +680,40 @@ const IMATMUL_PACKED_FLOAT: &[CFunction] = &[
     ),
 ];
 
+/// The function set of the SME indirect int8-output GEMMs (`imatmul_clamp_qai8_qai8p_qsi8cxp`):
+/// the getters of the indirect float ones, `run_imatmul` requantizing by `params`.
+const IMATMUL_QAI8: &[CFunction] = &{
+    let mut set = [
+        IMATMUL_PACKED_FLOAT[0],
+        IMATMUL_PACKED_FLOAT[1],
+        IMATMUL_PACKED_FLOAT[2],
+        IMATMUL_PACKED_FLOAT[3],
+        IMATMUL_PACKED_FLOAT[4],
+        IMATMUL_PACKED_FLOAT[5],
+        IMATMUL_PACKED_FLOAT[6],
+    ];
+    set[6] = run(
+        "run_imatmul",
+        &[
+            size("m"),
+            size("n"),
+            size("k_chunk_count"),
+            size("k_chunk_length"),
+            void_in("lhs_packed"),
+            void_in("rhs_packed"),
+            void_out("dst"),
+            size("dst_stride_row"),
+            p(
+                "const struct kai_matmul_requantize32_params*",
+                "*const rkai_ukernels::types::kai_matmul_requantize32_params",
+                "params",
+            ),
+        ],
+        "Computes the m x n portion from the packed LHS rows (K as k_chunk_count chunks of k_chunk_length values), requantized to int8 by params; writes nothing else.",
+    );
+    set
+};
+
 /// The function set of the SME LHS packers gathering rows through an indirection buffer
 /// (`lhs_imatmul_pack_x32p2vlx1_x32p_sme`, `lhs_imatmul_pack_x16p2vlx2_x16p_sme`).
 const LHS_IMATMUL_PACK: &[CFunction] = &[
@@ -898,6 +932,7 @@ impl CSurface for Family {
             Operands::ChunkedPackedFloat(_) => IMATMUL_PACKED_FLOAT,
             Operands::Qai8dxp(Qai8dxpRhs::Qsu2cxp) => QUANT_MATMUL_F32_LUT,
             Operands::Qai8pQsi8cxpsb => QAI8_MATMUL,
+            Operands::ChunkedQai8pQsi8cxpsb => IMATMUL_QAI8,
             // The packed-operand families whose C functions follow from where `bl` goes and the
             // type of `dst`.
             Operands::Qai8dxp(Qai8dxpRhs::Qsi4cxp | Qai8dxpRhs::Qsi8cxp | Qai8dxpRhs::Qsi4c32p)

@@ -72,6 +72,10 @@ pub enum Family {
     /// int8 output); its interface header is `kai_matmul_clamp_qai8_qai8p_qsi8cxpsb_interface.h`
     /// ([`Family::interface_stem`]).
     Qai8Qai8pQsi8cxp,
+    /// `imatmul_clamp_qai8_qai8p_qsi8cxp`: KleidiAI's SME indirect int8-output GEMMs (the LHS
+    /// packed from an indirection buffer, K as chunks padded to whole steps of 4; otherwise
+    /// `matmul_clamp_qai8_qai8p_qsi8cxp`).
+    ImatmulQai8Qai8pQsi8cxp,
 }
 
 /// The operand formats of a family: what its kernels read, and so the argument shape of
@@ -107,6 +111,10 @@ pub enum Operands {
     /// folded `i32` biases and `f32` scales (`qsi8cxpsb`), int8 output requantized by a
     /// `kai_matmul_requantize32_params` (`run_matmul`'s `params`, no float bounds).
     Qai8pQsi8cxpsb,
+    /// The operands of [`Operands::Qai8pQsi8cxpsb`] with K given as `k_chunk_count` chunks of
+    /// `k_chunk_length` values, each padded to whole steps of 4: the LHS packed from an
+    /// indirection buffer (`x8p2vlx4_x8p`), the RHS by the chunked packer.
+    ChunkedQai8pQsi8cxpsb,
 }
 
 /// The RHS formats of the `qai8dxp` families.
@@ -157,7 +165,7 @@ pub struct Description {
 impl Family {
     /// Every family, in the order rkai declares them: the order of `rkai_select.h` and of the
     /// interface headers it writes.
-    pub const ALL: [Family; 23] = [
+    pub const ALL: [Family; 24] = [
         Family::F32Qai8dxpQsi4cxp,
         Family::F32Qai8dxpQsi8cxp,
         Family::F32Qai8dxpQsi4c32p,
@@ -181,6 +189,7 @@ impl Family {
         Family::ImatmulF32F32pF32p,
         Family::ImatmulF16F16pF16p,
         Family::Qai8Qai8pQsi8cxp,
+        Family::ImatmulQai8Qai8pQsi8cxp,
     ];
 
     /// The family's description: the one table every other part reads. Always inlined, so that
@@ -255,6 +264,11 @@ impl Family {
                 ("imatmul_clamp_f16_f16p_f16p", F16, ChunkedPackedFloat(F16))
             }
             Family::Qai8Qai8pQsi8cxp => ("matmul_clamp_qai8_qai8p_qsi8cxp", I8, Qai8pQsi8cxpsb),
+            Family::ImatmulQai8Qai8pQsi8cxp => (
+                "imatmul_clamp_qai8_qai8p_qsi8cxp",
+                I8,
+                ChunkedQai8pQsi8cxpsb,
+            ),
         };
         Description {
             dir,
@@ -303,7 +317,8 @@ impl Family {
             | Operands::ChunkedPackedFloat(_)
             | Operands::UnpackedFloat
             | Operands::IndirectFloat
-            | Operands::Qai8pQsi8cxpsb => BlockLength::None,
+            | Operands::Qai8pQsi8cxpsb
+            | Operands::ChunkedQai8pQsi8cxpsb => BlockLength::None,
         }
     }
 
@@ -317,7 +332,8 @@ impl Family {
                 | Operands::ChunkedPackedFloat(_)
                 | Operands::UnpackedFloat
                 | Operands::IndirectFloat
-                | Operands::Qai8pQsi8cxpsb,
+                | Operands::Qai8pQsi8cxpsb
+                | Operands::ChunkedQai8pQsi8cxpsb,
                 _,
             ) => DstPointer::Void,
             (
@@ -371,7 +387,7 @@ impl Family {
             Operands::UnpackedFloat | Operands::IndirectFloat => {
                 RhsLayout::FloatBias { bytes: element }
             }
-            Operands::Qai8pQsi8cxpsb => RhsLayout::Qsi8cxpsb,
+            Operands::Qai8pQsi8cxpsb | Operands::ChunkedQai8pQsi8cxpsb => RhsLayout::Qsi8cxpsb,
         }
     }
 }

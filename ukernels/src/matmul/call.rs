@@ -64,7 +64,7 @@ pub fn check_packed(kernel: &MatmulKernel, a: &PackedArgs) -> Result<CheckedPack
             f16p_qsi4c32p::check(kernel, a)?;
             PackedOperands::F16pQsi4c32p
         }
-        Operands::Qai8pQsi8cxpsb => {
+        Operands::Qai8pQsi8cxpsb | Operands::ChunkedQai8pQsi8cxpsb => {
             qai8p::check(kernel, a)?;
             PackedOperands::Qai8pQsi8cxpsb
         }
@@ -105,6 +105,7 @@ pub fn check_unpacked_lhs(kernel: &MatmulKernel, a: &UnpackedLhsArgs) -> Checked
         | Operands::ChunkedPackedFloat(_)
         | Operands::F16pQsi4c32p
         | Operands::Qai8pQsi8cxpsb
+        | Operands::ChunkedQai8pQsi8cxpsb
         | Operands::IndirectFloat => Err(NEEDS_UNPACKED_LHS),
     }
 }
@@ -137,6 +138,7 @@ pub fn check_indirect(kernel: &MatmulKernel, a: &IndirectArgs) -> Checked {
         | Operands::ChunkedPackedFloat(_)
         | Operands::F16pQsi4c32p
         | Operands::Qai8pQsi8cxpsb
+        | Operands::ChunkedQai8pQsi8cxpsb
         | Operands::UnpackedFloat => Err(NEEDS_INDIRECT_LHS),
     }
 }
