@@ -1393,6 +1393,105 @@ fn int8_convolutions_equal_direct_requantized_convolution() {
     );
 }
 
+/// With no K value (`k_chunk_count` or `k_chunk_length` zero) a call requantizes the packed
+/// biases: the packer leaves each bias unchanged (the column sums are 0) and the kernel adds no
+/// product.
+#[test]
+fn int8_empty_k_requantizes_the_biases() {
+    let g = group();
+    let rq = Requantize {
+        min_value: -128,
+        max_value: 127,
+        output_zero_point: -4,
+    };
+    let params = c_params(rq);
+    let (m, n) = (g + 3, g + 1);
+    let mut rng = Rng::new(71);
+    let bias: Vec<i32> = (0..n).map(|_| rng.range_i32(-40000, 40000)).collect();
+    let scale = rng.vec_f32(n, 1e-4, 4e-3);
+    let pack = rkai::ukernels::types::kai_rhs_pack_qsi8cx_params {
+        lhs_zero_point: 9,
+        scale_multiplier: 0.5,
+    };
+    let mut calls = 0;
+    for (kcc, kcl) in [(0usize, 3usize), (3, 0)] {
+        let size = func::<Getter3>("get_rhs_packed_size", RHS_X8)(n, kcc, kcl);
+        let mut rhs = Guarded::new(size, Edge::End);
+        let bias_bits: Vec<u32> = bias.iter().map(|&b| b as u32).collect();
+        let (b, sc) = (le_bytes(&bias_bits), le_bytes(&scale));
+        let weights = [0u8; 4];
+        // SAFETY: buffers sized for the problem (no weight row is read).
+        unsafe {
+            func::<ImatmulPackQsi8Fn>("run", RHS_X8)(
+                n,
+                kcc,
+                kcl,
+                n,
+                weights.as_ptr().cast(),
+                b.as_ptr().cast(),
+                sc.as_ptr().cast(),
+                rhs.mut_ptr().cast(),
+                (&raw const pack).cast(),
+            )
+        };
+        let lhs = [0u8; 4];
+        for k in QAI8_STEMS.map(kernel) {
+            let order = qai8_gemm::clamp_order(k);
+            let want: Vec<u8> = (0..m * n)
+                .map(|at| {
+                    let j = at % n;
+                    let s = rkai::ukernels::float::fmul(scale[j], 0.5);
+                    qai8::requantize(bias[j], s, rq, order) as u8
+                })
+                .collect();
+            for portable in [false, true] {
+                if !portable && !support::cpu::can_run(k.isa) {
+                    continue;
+                }
+                let mut dst = Guarded::from_bytes(&vec![CANARY_I8; m * n], Edge::End);
+                if portable {
+                    let args = PackedArgs {
+                        m,
+                        n,
+                        k: 0,
+                        bl: 0,
+                        lhs_packed: lhs.as_ptr(),
+                        rhs_packed: rhs.ptr(),
+                        dst: dst.mut_ptr(),
+                        dst_stride_row: n,
+                        dst_stride_col: 1,
+                        clamp_min: 0.0,
+                        clamp_max: 0.0,
+                        lut: std::ptr::null(),
+                        params: &raw const params,
+                    };
+                    // SAFETY: buffers sized for the call.
+                    unsafe { qai8_gemm::portable(k, &args) };
+                } else {
+                    // SAFETY: buffers sized for the call.
+                    unsafe {
+                        func::<ImatmulQai8Fn>("run", k.stem)(
+                            m,
+                            n,
+                            kcc,
+                            kcl,
+                            lhs.as_ptr().cast(),
+                            rhs.ptr().cast(),
+                            dst.mut_ptr().cast(),
+                            n,
+                            &raw const params,
+                        )
+                    };
+                }
+                let what = format!("{} kcc {kcc} kcl {kcl} portable {portable}", k.stem);
+                check_portion_i8(&what, dst.bytes(), &want, n, (0, 0, m, n));
+                calls += 1;
+            }
+        }
+    }
+    println!("RELIABILITY int8 empty K: {calls} calls at SVL32 {}", g / 2);
+}
+
 /// Threads on disjoint row blocks equal one call; callee-saved registers survive a call (the
 /// params pointer on the stack); a caller's pending lazy ZA save is committed.
 #[test]
