@@ -21,11 +21,13 @@
 //! KleidiAI's packers transpose through streaming-mode vectors; rkai's is a plain loop (the same
 //! bytes; no streaming mode, so no ZA state to commit). Where KleidiAI's packers misbehave rkai
 //! keeps to the format: with `n == 0` KleidiAI writes one group's scales into a buffer of packed
-//! size 0 (rkai writes nothing); with `k == 0` (a chunk length of 0) it reads source row 0 (of
-//! each chunk), writes the zero values of a step over the scales and the scales one group further
-//! on, and leaves the biases unwritten (rkai writes each group's biases, unchanged since the
-//! column sums are 0, and scales); with `k_chunk_count == 0` its chunk and bias loops run with a
-//! wrapped counter (rkai packs a K of 0: biases and scales).
+//! size 0 (rkai writes nothing); with `k == 0` the plain packer reads source row 0, writes the
+//! zero values of a step over the scales and the scales one group further on, and leaves the
+//! biases unwritten, and the chunked one with a chunk length of 0 likewise packs one step per
+//! chunk (a source row and three zero rows) where the scales belong, the scales after them, and
+//! leaves the biases unwritten (rkai writes each group's biases, unchanged since the column sums
+//! are 0, and scales); with `k_chunk_count == 0` KleidiAI's chunk loop runs with a wrapped counter
+//! (rkai packs a K of 0: biases and scales).
 
 use crate::arch;
 use crate::contract::{self, Checked, Violation};
