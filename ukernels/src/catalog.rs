@@ -71,6 +71,7 @@ aggregate!(MatmulKernel, KERNELS, KERNEL_FOLDERS, KERNELS:
     matmul::matmul_clamp_f16_f16p_f16p,
     matmul::imatmul_clamp_f32_f32p_f32p,
     matmul::imatmul_clamp_f16_f16p_f16p,
+    matmul::imatmul_clamp_qai8_qai8p_qsi8cxp,
     matmul::matmul_clamp_qai8_qai8p_qsi8cxp,
     matmul::matmul_clamp_qai8_qai8_qsi8cxp,
 );

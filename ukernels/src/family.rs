@@ -77,6 +77,10 @@ pub enum Family {
     /// declares `struct kai_matmul_clamp_qai8_qai8p_qsi8cxp_ukernel`
     /// ([`Family::interface_struct`]).
     Qai8Qai8Qsi8cxp,
+    /// `imatmul_clamp_qai8_qai8p_qsi8cxp`: KleidiAI's SME indirect int8-output GEMMs (the LHS
+    /// packed from an indirection buffer, K as chunks padded to whole steps of 4; otherwise
+    /// `matmul_clamp_qai8_qai8p_qsi8cxp`).
+    ImatmulQai8Qai8pQsi8cxp,
 }
 
 /// The operand formats of a family: what its kernels read, and so the argument shape of
@@ -116,6 +120,10 @@ pub enum Operands {
     /// int8 output requantized by a `kai_matmul_requantize32_params`; `run_matmul` takes the
     /// packed-operand arguments with `lhs_packed` the row.
     Qai8Qsi8cxpsb,
+    /// The operands of [`Operands::Qai8pQsi8cxpsb`] with K given as `k_chunk_count` chunks of
+    /// `k_chunk_length` values, each padded to whole steps of 4: the LHS packed from an
+    /// indirection buffer (`x8p2vlx4_x8p`), the RHS by the chunked packer.
+    ChunkedQai8pQsi8cxpsb,
 }
 
 /// The RHS formats of the `qai8dxp` families.
@@ -166,7 +174,7 @@ pub struct Description {
 impl Family {
     /// Every family, in the order rkai declares them: the order of `rkai_select.h` and of the
     /// interface headers it writes.
-    pub const ALL: [Family; 24] = [
+    pub const ALL: [Family; 25] = [
         Family::F32Qai8dxpQsi4cxp,
         Family::F32Qai8dxpQsi8cxp,
         Family::F32Qai8dxpQsi4c32p,
@@ -191,6 +199,7 @@ impl Family {
         Family::ImatmulF16F16pF16p,
         Family::Qai8Qai8pQsi8cxp,
         Family::Qai8Qai8Qsi8cxp,
+        Family::ImatmulQai8Qai8pQsi8cxp,
     ];
 
     /// The family's description: the one table every other part reads. Always inlined, so that
@@ -266,6 +275,11 @@ impl Family {
             }
             Family::Qai8Qai8pQsi8cxp => ("matmul_clamp_qai8_qai8p_qsi8cxp", I8, Qai8pQsi8cxpsb),
             Family::Qai8Qai8Qsi8cxp => ("matmul_clamp_qai8_qai8_qsi8cxp", I8, Qai8Qsi8cxpsb),
+            Family::ImatmulQai8Qai8pQsi8cxp => (
+                "imatmul_clamp_qai8_qai8p_qsi8cxp",
+                I8,
+                ChunkedQai8pQsi8cxpsb,
+            ),
         };
         Description {
             dir,
@@ -326,7 +340,8 @@ impl Family {
             | Operands::UnpackedFloat
             | Operands::IndirectFloat
             | Operands::Qai8pQsi8cxpsb
-            | Operands::Qai8Qsi8cxpsb => BlockLength::None,
+            | Operands::Qai8Qsi8cxpsb
+            | Operands::ChunkedQai8pQsi8cxpsb => BlockLength::None,
         }
     }
 
@@ -341,7 +356,8 @@ impl Family {
                 | Operands::UnpackedFloat
                 | Operands::IndirectFloat
                 | Operands::Qai8pQsi8cxpsb
-                | Operands::Qai8Qsi8cxpsb,
+                | Operands::Qai8Qsi8cxpsb
+                | Operands::ChunkedQai8pQsi8cxpsb,
                 _,
             ) => DstPointer::Void,
             (
@@ -395,7 +411,9 @@ impl Family {
             Operands::UnpackedFloat | Operands::IndirectFloat => {
                 RhsLayout::FloatBias { bytes: element }
             }
-            Operands::Qai8pQsi8cxpsb | Operands::Qai8Qsi8cxpsb => RhsLayout::Qsi8cxpsb,
+            Operands::Qai8pQsi8cxpsb
+            | Operands::Qai8Qsi8cxpsb
+            | Operands::ChunkedQai8pQsi8cxpsb => RhsLayout::Qsi8cxpsb,
         }
     }
 }

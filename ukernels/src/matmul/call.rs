@@ -65,7 +65,7 @@ pub fn check_packed(kernel: &MatmulKernel, a: &PackedArgs) -> Result<CheckedPack
             f16p_qsi4c32p::check(kernel, a)?;
             PackedOperands::F16pQsi4c32p
         }
-        Operands::Qai8pQsi8cxpsb => {
+        Operands::Qai8pQsi8cxpsb | Operands::ChunkedQai8pQsi8cxpsb => {
             qai8p::check(kernel, a)?;
             PackedOperands::Qai8pQsi8cxpsb
         }
@@ -113,6 +113,7 @@ pub fn check_unpacked_lhs(kernel: &MatmulKernel, a: &UnpackedLhsArgs) -> Checked
         | Operands::F16pQsi4c32p
         | Operands::Qai8pQsi8cxpsb
         | Operands::Qai8Qsi8cxpsb
+        | Operands::ChunkedQai8pQsi8cxpsb
         | Operands::IndirectFloat => Err(NEEDS_UNPACKED_LHS),
     }
 }
@@ -146,6 +147,7 @@ pub fn check_indirect(kernel: &MatmulKernel, a: &IndirectArgs) -> Checked {
         | Operands::F16pQsi4c32p
         | Operands::Qai8pQsi8cxpsb
         | Operands::Qai8Qsi8cxpsb
+        | Operands::ChunkedQai8pQsi8cxpsb
         | Operands::UnpackedFloat => Err(NEEDS_INDIRECT_LHS),
     }
 }

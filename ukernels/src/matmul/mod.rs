@@ -118,6 +118,7 @@ pub mod float_gemm;
 pub mod imatmul_clamp_f16_f16p_f16p;
 pub mod imatmul_clamp_f32_f32_f32p;
 pub mod imatmul_clamp_f32_f32p_f32p;
+pub mod imatmul_clamp_qai8_qai8p_qsi8cxp;
 pub mod matmul_clamp_f16_f16_f16p;
 pub mod matmul_clamp_f16_f16p_f16p;
 pub mod matmul_clamp_f32_f16p_qsi4c32p;

@@ -75,7 +75,8 @@ pub fn lhs_packed(
             rows_of_mr()?;
             f16p_qsi4c32p::lhs_offset(m_idx, k, bl, t.mr)
         }
-        Operands::Qai8pQsi8cxpsb => {
+        // The chunked form's K is the chunks' padded K.
+        Operands::Qai8pQsi8cxpsb | Operands::ChunkedQai8pQsi8cxpsb => {
             rows_of_mr()?;
             let cond = "packed LHS offset fits in size_t";
             contract::mul(m_idx, contract::roundup(k, t.kr, cond)?, cond)
@@ -124,6 +125,7 @@ pub fn rhs_packed(
         | Operands::F16pQsi4c32p
         | Operands::Qai8pQsi8cxpsb
         | Operands::Qai8Qsi8cxpsb
+        | Operands::ChunkedQai8pQsi8cxpsb
         | Operands::UnpackedFloat
         | Operands::IndirectFloat => {}
     }
@@ -149,6 +151,7 @@ pub fn rhs_packed(
         | Operands::ChunkedPackedFloat(_)
         | Operands::Qai8pQsi8cxpsb
         | Operands::Qai8Qsi8cxpsb
+        | Operands::ChunkedQai8pQsi8cxpsb
         | Operands::UnpackedFloat
         | Operands::IndirectFloat => kernel.family.rhs_layout(bl).stride(k, t.nr, t.kr, t.sr)?,
     };

@@ -110,6 +110,9 @@ pub enum RhsPackerKind {
     /// LHS zero point folded in) in front and the `f32` scales behind
     /// (`rhs_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme`).
     Qsi8cxpsb,
+    /// The format of `Qsi8cxpsb`, its K given as `k_chunk_count` chunks of `k_chunk_length` rows,
+    /// each padded to whole steps of 4 (`rhs_imatmul_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme`).
+    ChunkedQsi8cxpsb,
 }
 
 impl RhsPackerKind {
@@ -124,7 +127,7 @@ impl RhsPackerKind {
             RhsPackerKind::Qai4c32p(_) => RhsLayout::Qai4c32p { bl },
             RhsPackerKind::Float(v) | RhsPackerKind::ChunkedFloat(v) => v.layout(),
             RhsPackerKind::Bf16(v) => v.layout(),
-            RhsPackerKind::Qsi8cxpsb => RhsLayout::Qsi8cxpsb,
+            RhsPackerKind::Qsi8cxpsb | RhsPackerKind::ChunkedQsi8cxpsb => RhsLayout::Qsi8cxpsb,
         }
     }
 }
