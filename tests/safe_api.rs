@@ -254,6 +254,70 @@ fn selected_pairs_match_the_c_functions_and_threads_change_nothing() {
     }
 }
 
+/// Bytes packed by the C packer (or saved earlier) come back through `from_bytes` with the vector
+/// length they were packed at, and compute the same results; another vector length, short
+/// storage or an impossible block length are refused.
+#[test]
+fn packed_bytes_load_back_with_their_vector_length() {
+    let mut loaded = 0;
+    for family in FAMILIES {
+        let Ok((gemv, gemm)) = Kernel::select_pair(family) else {
+            continue;
+        };
+        let (n, k, m) = (37, 128, 5);
+        let layer = Layer::new(n, k, 64, 7);
+        let x = Rng::new(3).vec_f32(m * k, -2.0, 2.0);
+        let bl = if family == Family::F32Qai8dxpQsi4c32p {
+            64
+        } else {
+            0
+        };
+        for kernel in [gemv, gemm] {
+            let here = kernel.entry().packed_vector_bytes();
+            let (c_rhs, c_dst) = through_c(&kernel, &layer, family, &x, m);
+            let packed = pack(&kernel, &layer, family);
+            assert_eq!(packed.vector_bytes(), here);
+            let back =
+                PackedWeights::from_bytes(&kernel, n, k, bl, packed.vector_bytes(), c_rhs.clone())
+                    .unwrap();
+            let size = kernel.quantized_activations_size(m, k).unwrap();
+            let lhs = QuantizedActivations::quantize(&kernel, m, k, &x, vec![0; size]).unwrap();
+            let mut dst = vec![f32::NAN; m * n];
+            // `through_c` clamps to [-3, 3].
+            let clamp = Clamp {
+                min: -3.0,
+                max: 3.0,
+            };
+            api::matmul(&kernel, &lhs, &back, &mut dst, n, clamp).unwrap();
+            let stem = kernel.entry().stem;
+            assert_eq!(bits(&dst), bits(&c_dst), "{stem}");
+            // Packed at another vector length (SME and SVE formats), or for none where this
+            // kernel follows one.
+            let other = if here == 0 { 16 } else { 2 * here };
+            assert_eq!(
+                PackedWeights::from_bytes(&kernel, n, k, bl, other, c_rhs.clone()).unwrap_err(),
+                Error::VectorLengthMismatch {
+                    packed: other,
+                    here
+                }
+            );
+            let short = c_rhs[..c_rhs.len() - 1].to_vec();
+            assert!(matches!(
+                PackedWeights::from_bytes(&kernel, n, k, bl, here, short),
+                Err(Error::BufferTooSmall { .. })
+            ));
+            if family == Family::F32Qai8dxpQsi4c32p {
+                assert!(matches!(
+                    PackedWeights::from_bytes(&kernel, n, k, 48, here, c_rhs),
+                    Err(Error::Precondition(_))
+                ));
+            }
+            loaded += 1;
+        }
+    }
+    eprintln!("RELIABILITY from_bytes {loaded}");
+}
+
 #[test]
 fn misuse_is_an_error() {
     let family = Family::F32Qai8dxpQsi4cxp;

@@ -64,6 +64,14 @@ pub enum Error {
     UnsupportedFamily(&'static str),
     /// This CPU cannot run the kernel (or no kernel of the family).
     NotSupportedByCpu(&'static str),
+    /// Packed bytes follow another vector length than the kernel's on this CPU (SVE and SME
+    /// formats are tied to the length they were packed at).
+    VectorLengthMismatch {
+        /// Bytes per vector the data was packed for.
+        packed: usize,
+        /// Bytes per vector the kernel's format follows here.
+        here: usize,
+    },
 }
 
 impl fmt::Display for Error {
@@ -86,6 +94,10 @@ impl fmt::Display for Error {
             Error::FormatMismatch(what) => write!(f, "{what} was packed for another format"),
             Error::UnsupportedFamily(dir) => write!(f, "family {dir} has no safe API yet"),
             Error::NotSupportedByCpu(what) => write!(f, "this CPU cannot run {what}"),
+            Error::VectorLengthMismatch { packed, here } => write!(
+                f,
+                "packed for {packed}-byte vectors, but the kernel follows {here}-byte vectors here"
+            ),
         }
     }
 }
@@ -263,6 +275,7 @@ pub struct PackedWeights<S> {
     family: Family,
     n: usize,
     k: usize,
+    vector_bytes: usize,
 }
 
 impl<S: AsRef<[u8]> + AsMut<[u8]>> PackedWeights<S> {
@@ -402,7 +415,47 @@ impl<S: AsRef<[u8]> + AsMut<[u8]>> PackedWeights<S> {
             family,
             n,
             k,
+            vector_bytes: kernel.kernel.packed_vector_bytes(),
         })
+    }
+
+    /// Takes bytes packed earlier (by [`PackedWeights::pack`], or KleidiAI's or rkai's C packer)
+    /// for `kernel`'s format: `n x k` weights, block length `bl` (0 per channel), at
+    /// `vector_bytes` ([`PackedWeights::vector_bytes`] when they were packed). Checks the
+    /// storage size and that the format follows the same vector length on this CPU; the bytes
+    /// themselves are the caller's responsibility (any bytes are memory-safe to compute with).
+    pub fn from_bytes(
+        kernel: &Kernel,
+        n: usize,
+        k: usize,
+        bl: usize,
+        vector_bytes: usize,
+        storage: S,
+    ) -> Result<Self> {
+        let here = kernel.kernel.packed_vector_bytes();
+        if vector_bytes != here {
+            return Err(Error::VectorLengthMismatch {
+                packed: vector_bytes,
+                here,
+            });
+        }
+        let size = kernel.packed_weights_size(n, k, bl)?;
+        need("packed weight storage", size, storage.as_ref().len())?;
+        Ok(PackedWeights {
+            storage,
+            format: kernel.rhs_format(bl),
+            family: kernel.kernel.family,
+            n,
+            k,
+            vector_bytes,
+        })
+    }
+
+    /// Bytes per vector of the length the packed layout follows (the streaming length for SME
+    /// kernels, the SVE length for SVE kernels whose tile follows it, 0 for the others): store
+    /// it with the bytes and give it back to [`PackedWeights::from_bytes`].
+    pub fn vector_bytes(&self) -> usize {
+        self.vector_bytes
     }
 
     /// Output channels.
