@@ -100,6 +100,7 @@ aggregate!(UkerRhsPacker, UKER_RHS_PACKERS, UKER_RHS_PACKER_MODULES, PACKERS:
 
 aggregate!(DwconvKernel, DWCONV_KERNELS, DWCONV_KERNEL_FOLDERS, KERNELS:
     dwconv::dwconv_f32_f32_f32p,
+    dwconv::dwconv_f16_f16_f16p,
 );
 
 aggregate!(DwconvPacker, DWCONV_PACKERS, DWCONV_PACKER_MODULES, PACKERS:
