@@ -361,13 +361,16 @@ pub fn headers(open: impl Fn(&mut String), close: impl Fn(&mut String)) -> Vec<(
         open(&mut out);
         writeln!(
             out,
-            "/// Depthwise convolution micro-kernel `kai_{}` ({}): {}x{} filter, m_step {}, `{}` \
+            "/// Depthwise convolution micro-kernel `kai_{}` ({}): {}x{} filter, {}, `{}` \
              interface.\n/// Weights packer: `kai_run_rhs_{}`.\n",
             k.stem,
             k.isa.name(),
             k.filter.0,
             k.filter.1,
-            k.m_step,
+            match k.interface() {
+                Interface::Planar => format!("m_step {}", k.m_step),
+                Interface::Depthfirst => format!("{0}x{0} output tiles", k.m_step),
+            },
             interface_name(k.interface()),
             k.packer.name
         )

@@ -954,11 +954,10 @@ unsafe fn call16(how: Impl, a: &DepthfirstArgs) {
 }
 
 /// Computes output `region` in one call into a guarded destination of the whole image
-/// pre-filled with [`FILL`]; the region equals the direct convolution (its tiles starting at
-/// the region's origin) bit for bit and every other byte keeps the fill.
-fn check16(p: &Problem16, how: Impl, edge: Edge, region: Region) {
+/// pre-filled with [`FILL`]; the region equals `expect`, the direct convolution with its tiles
+/// starting at the region's origin (modulo 4), bit for bit and every other byte keeps the fill.
+fn check16(p: &Problem16, expect: &[u16], how: Impl, edge: Edge, region: Region) {
     let (oh, ow) = p.out_shape();
-    let expect = p.expected((region.0.start, region.1.start));
     let src = Guarded::from_bytes(&sme_pack::le_bytes(&p.src), edge);
     let packed = p.packed(edge);
     let size = c::kai_get_dst_size_dwconv_clamp_f16_f16_f16p1vlx1b_3x3_s1_4x4_sme2_mla(oh, ow, p.c);
@@ -992,10 +991,10 @@ fn check16(p: &Problem16, how: Impl, edge: Edge, region: Region) {
     }
 }
 
-/// The clamp of an f16 problem: none, or one that bites (the middle half of the range).
-fn clamps16(p: &Problem16) -> Vec<(f32, f32)> {
-    let values: Vec<f32> = p
-        .expected((0, 0))
+/// The clamp of an f16 problem whose unclamped output is `unclamped`: none, or one that bites
+/// (the middle half of the range).
+fn clamps16(unclamped: &[u16]) -> Vec<(f32, f32)> {
+    let values: Vec<f32> = unclamped
         .iter()
         .map(|&v| f32::from_bits(f16::to_f32_bits(v)))
         .filter(|v| v.is_finite())
@@ -1021,11 +1020,18 @@ fn channel_counts16() -> Vec<usize> {
 fn check_problem16(mut p: Problem16, edges: &[Edge], portions: bool) -> usize {
     let mut cases = 0;
     let (oh, ow) = p.out_shape();
-    for clamp in clamps16(&p) {
+    for clamp in clamps16(&p.expected((0, 0))) {
         p.clamp = clamp;
+        let expect = p.expected((0, 0));
+        // Regions starting at (1, 1) sum in the order of their own tiles.
+        let shifted = if portions {
+            p.expected((1, 1))
+        } else {
+            Vec::new()
+        };
         for how in impls() {
             for &edge in edges {
-                check16(&p, how, edge, (0..oh, 0..ow));
+                check16(&p, &expect, how, edge, (0..oh, 0..ow));
                 cases += 1;
             }
             if portions {
@@ -1037,7 +1043,12 @@ fn check_problem16(mut p: Problem16, edges: &[Edge], portions: bool) -> usize {
                     regions.push((1..oh - 1, 1..ow));
                 }
                 for region in regions {
-                    check16(&p, how, Edge::End, region);
+                    let e = if region.0.start % 4 == 0 {
+                        &expect
+                    } else {
+                        &shifted
+                    };
+                    check16(&p, e, how, Edge::End, region);
                     cases += 1;
                 }
             }
@@ -1049,9 +1060,22 @@ fn check_problem16(mut p: Problem16, edges: &[Edge], portions: bool) -> usize {
 #[test]
 fn f16_outputs_equal_direct_convolution() {
     let mut cases = 0;
-    for (h, w) in [(1, 1), (3, 3), (7, 5), (14, 14)] {
-        for channels in channel_counts16() {
-            for (i, &pad) in PADDINGS.iter().enumerate() {
+    let lanes = 2 * sme_pack::svl32();
+    // Small images at every channel count and padding; 14x14 (several tiles each way) at a few,
+    // to keep the file fast at the longest streaming vectors under QEMU.
+    let shapes = [
+        ((1, 1), channel_counts16(), &PADDINGS[..]),
+        ((3, 3), channel_counts16(), &PADDINGS[..]),
+        ((7, 5), channel_counts16(), &PADDINGS[..]),
+        (
+            (14, 14),
+            vec![1, lanes + 1],
+            &[PADDINGS[0], PADDINGS[5], PADDINGS[7]][..],
+        ),
+    ];
+    for ((h, w), counts, paddings) in shapes {
+        for channels in counts {
+            for (i, &pad) in paddings.iter().enumerate() {
                 let (oh, ow) = reference::output_shape(h, w, pad);
                 if oh == 0 || ow == 0 {
                     continue;
@@ -1063,9 +1087,9 @@ fn f16_outputs_equal_direct_convolution() {
             }
         }
     }
-    // The feature-map size of a MobileNet layer, once per padding kind.
+    // The feature-map size of a MobileNet layer (RGB), once per padding kind.
     for pad in [pad(1, 1, 1, 1), pad(0, 0, 0, 0)] {
-        let p = Problem16::new(56, 56, 2 * sme_pack::svl32() + 1, pad, 56, false);
+        let p = Problem16::new(56, 56, 3, pad, 56, false);
         cases += check_problem16(p, &[Edge::End], false);
     }
     eprintln!("RELIABILITY f16_reference {cases}");
@@ -1090,8 +1114,9 @@ fn f16_hostile_values_equal_direct_convolution() {
             let mut p = Problem16::new(h, w, channels, pad(1, 1, 1, 1), channels as u64, true);
             p.clamp = clamp;
             let (oh, ow) = p.out_shape();
+            let expect = p.expected((0, 0));
             for how in impls() {
-                check16(&p, how, Edge::End, (0..oh, 0..ow));
+                check16(&p, &expect, how, Edge::End, (0..oh, 0..ow));
                 cases += 1;
             }
         }
@@ -1143,9 +1168,73 @@ fn f16_lazy_za_save_is_committed() {
     }
     let mut za = support::abi::PendingZaSave::new(svl);
     let p = Problem16::new(3, 3, 5, pad(1, 1, 1, 1), 9, false);
+    let expect = p.expected((0, 0));
     za.arm();
-    check16(&p, Impl::Exported, Edge::End, (0..3, 0..3));
+    check16(&p, &expect, Impl::Exported, Edge::End, (0..3, 0..3));
     za.assert_committed(STEM16);
     za.finish();
     eprintln!("RELIABILITY f16_lazy_za 1");
+}
+
+/// Callee-saved registers survive the f16 kernel (x19-x28, d8-d15; canaries of `support::abi`,
+/// its six stack arguments through `call8`).
+#[cfg(target_arch = "aarch64")]
+#[test]
+fn f16_registers_survive() {
+    use support::abi::{CallArgs, CallArgs8, call8, describe};
+    if !support::cpu::can_run(kernel16().isa) {
+        eprintln!("no SME2 on this CPU: the kernel does not run");
+        return;
+    }
+    let p = Problem16::new(7, 5, 2 * sme_pack::svl32() + 1, pad(1, 1, 1, 1), 3, false);
+    let (oh, ow) = p.out_shape();
+    let expect = p.expected((0, 0));
+    let (src, packed) = (
+        Guarded::from_bytes(&sme_pack::le_bytes(&p.src), Edge::End),
+        p.packed(Edge::End),
+    );
+    let mut dst = sme_pack::prefilled(oh * ow * p.c * 2, Edge::End);
+    let a = p.args(src.ptr(), packed.ptr(), dst.mut_ptr(), &(0..oh, 0..ow));
+    let args = CallArgs8 {
+        args: CallArgs {
+            x: [
+                a.src as u64,
+                a.rhs_packed as u64,
+                a.dst as u64,
+                a.num_channels as u64,
+                a.src_rows as u64,
+                a.src_cols as u64,
+                a.dst_rows as u64,
+                a.dst_cols as u64,
+            ],
+            d: [
+                CallArgs::f32_bits(a.clamp_min),
+                CallArgs::f32_bits(a.clamp_max),
+                0,
+                0,
+                0,
+                0,
+                0,
+                0,
+            ],
+            stack: [
+                a.pad_left as u64,
+                a.pad_top as u64,
+                a.in_stride_row as u64,
+                a.in_stride_col as u64,
+            ],
+        },
+        more: [a.out_stride_row as u64, a.out_stride_col as u64, 0, 0],
+    };
+    let f = c::kai_run_dwconv_clamp_f16_f16_f16p1vlx1b_3x3_s1_4x4_sme2_mla as *const () as usize;
+    // SAFETY: the arguments describe run_dwconv's prototype and valid buffers.
+    let mask = unsafe { call8(f, &args) };
+    assert_eq!(mask, 0, "clobbered: {}", describe(mask));
+    let got: Vec<u16> = dst
+        .bytes()
+        .chunks_exact(2)
+        .map(|b| u16::from_le_bytes(b.try_into().unwrap()))
+        .collect();
+    assert_eq!(got, expect);
+    eprintln!("RELIABILITY f16_registers 1");
 }

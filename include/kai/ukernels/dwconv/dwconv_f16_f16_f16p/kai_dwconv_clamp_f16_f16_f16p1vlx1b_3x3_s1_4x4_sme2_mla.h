@@ -9,7 +9,7 @@
 extern "C" {
 #endif
 
-/// Depthwise convolution micro-kernel `kai_dwconv_clamp_f16_f16_f16p1vlx1b_3x3_s1_4x4_sme2_mla` (sme2): 3x3 filter, m_step 4, `depthfirst` interface.
+/// Depthwise convolution micro-kernel `kai_dwconv_clamp_f16_f16_f16p1vlx1b_3x3_s1_4x4_sme2_mla` (sme2): 3x3 filter, 4x4 output tiles, `depthfirst` interface.
 /// Weights packer: `kai_run_rhs_dwconv_pack_x16p1vlx1b_x16_x16_sme`.
 
 /// Filter rows.
