@@ -1057,6 +1057,12 @@ fn check_problem16(mut p: Problem16, edges: &[Edge], portions: bool) -> usize {
     cases
 }
 
+/// Whether a problem is cheap enough under QEMU at every streaming length: the large padding
+/// (many outputs of padding) only with up to one vector and one channel.
+fn affordable16(channels: usize, pad: Padding) -> bool {
+    pad != PADDINGS[7] || channels <= 2 * sme_pack::svl32() + 1
+}
+
 #[test]
 fn f16_outputs_equal_direct_convolution() {
     let mut cases = 0;
@@ -1077,7 +1083,7 @@ fn f16_outputs_equal_direct_convolution() {
         for channels in counts {
             for (i, &pad) in paddings.iter().enumerate() {
                 let (oh, ow) = reference::output_shape(h, w, pad);
-                if oh == 0 || ow == 0 {
+                if oh == 0 || ow == 0 || !affordable16(channels, pad) {
                     continue;
                 }
                 let seed = (h * 131 + w * 17 + channels * 3 + i) as u64;
@@ -1101,6 +1107,9 @@ fn f16_hostile_values_equal_direct_convolution() {
     let mut cases = 0;
     for (h, w, channels) in [(3, 3, lanes), (7, 5, lanes + 1), (6, 9, 3 * lanes + 5)] {
         for (i, &pad) in PADDINGS.iter().enumerate() {
+            if !affordable16(channels, pad) {
+                continue;
+            }
             let p = Problem16::new(h, w, channels, pad, (i * 7 + channels) as u64, true);
             cases += check_problem16(p, &EDGES, false);
         }
