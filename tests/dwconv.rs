@@ -1057,10 +1057,10 @@ fn check_problem16(mut p: Problem16, edges: &[Edge], portions: bool) -> usize {
     cases
 }
 
-/// Whether a problem is cheap enough under QEMU at every streaming length: the large padding
-/// (many outputs of padding) only with up to one vector and one channel.
+/// Whether a problem is cheap enough under QEMU at every streaming length: beyond one vector
+/// and one channel, only no padding, padding all round and padding below and right.
 fn affordable16(channels: usize, pad: Padding) -> bool {
-    pad != PADDINGS[7] || channels <= 2 * sme_pack::svl32() + 1
+    channels <= 2 * sme_pack::svl32() + 1 || [PADDINGS[0], PADDINGS[5], PADDINGS[6]].contains(&pad)
 }
 
 #[test]
@@ -1089,7 +1089,7 @@ fn f16_outputs_equal_direct_convolution() {
                 let seed = (h * 131 + w * 17 + channels * 3 + i) as u64;
                 let p = Problem16::new(h, w, channels, pad, seed, false);
                 let edges: &[Edge] = if h < 14 { &EDGES } else { &[Edge::End] };
-                cases += check_problem16(p, edges, h >= 7);
+                cases += check_problem16(p, edges, h >= 7 && channels <= lanes + 1);
             }
         }
     }
