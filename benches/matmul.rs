@@ -6,8 +6,8 @@
 //! Run: `cargo bench --bench matmul` (natively on any machine; filter with a substring).
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use rkai::ukernels::arch::Features;
-use rkai::ukernels::catalog::KERNELS;
+use rkai_ukernels::arch::Features;
+use rkai_ukernels::catalog::KERNELS;
 use std::collections::HashSet;
 use std::time::Duration;
 

@@ -5,12 +5,12 @@
 #![allow(dead_code)]
 
 use core::ffi::c_void;
-use rkai::ukernels::family::Family;
-use rkai::ukernels::kernel::MatmulKernel;
-use rkai::ukernels::layout::RhsLayout;
-use rkai::ukernels::pack::kinds::{LhsPackerKind, PackerKind, RhsPackerKind};
-use rkai::ukernels::pack::rhs_pack_bf16::Variant as RhsBf16Variant;
-use rkai::ukernels::types::{
+use rkai_ukernels::family::Family;
+use rkai_ukernels::kernel::MatmulKernel;
+use rkai_ukernels::layout::RhsLayout;
+use rkai_ukernels::pack::kinds::{LhsPackerKind, PackerKind, RhsPackerKind};
+use rkai_ukernels::pack::rhs_pack_bf16::Variant as RhsBf16Variant;
+use rkai_ukernels::types::{
     kai_datatype, kai_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0_params, kai_rhs_pack_qs4cxs1s0_param,
     kai_rhs_pack_qsi8cx_params,
 };
@@ -223,7 +223,7 @@ impl Workload {
                 .flat_map(|i| {
                     let v = ((i % period) as f32 - 48.0) * 0.01;
                     if es == 2 {
-                        rkai::ukernels::float::f16::from_f32(v)
+                        rkai_ukernels::float::f16::from_f32(v)
                             .to_le_bytes()
                             .to_vec()
                     } else {

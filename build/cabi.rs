@@ -174,6 +174,13 @@ const QUANT_MATMUL_HALF: &[CFunction] = &QUANT_MATMUL_HALF_SET;
 const QUANT_MATMUL_HALF_SET: [CFunction; 11] =
     *quant_matmul_functions!([], "void*", "*mut core::ffi::c_void");
 
+/// `params` of the int8-output kernels' `run_matmul`.
+const REQUANTIZE_PARAMS: CParam = p(
+    "const struct kai_matmul_requantize32_params*",
+    "*const rkai_ukernels::types::kai_matmul_requantize32_params",
+    "params",
+);
+
 /// The SME int8-output GEMMs (`matmul_clamp_qai8_qai8p_qsi8cxp`): the per-channel set with a
 /// `void*` destination, `run_matmul` ending with the requantization parameters instead of float
 /// bounds.
@@ -190,13 +197,40 @@ const QAI8_MATMUL: &[CFunction] = &{
             void_out("dst"),
             size("dst_stride_row"),
             size("dst_stride_col"),
-            p(
-                "const struct kai_matmul_requantize32_params*",
-                "*const rkai_ukernels::types::kai_matmul_requantize32_params",
-                "params",
-            ),
+            REQUANTIZE_PARAMS,
         ],
         "Computes the m x n portion, requantized to int8 by params; writes nothing else.",
+    );
+    set
+};
+/// The SME2 int8-output GEMV (`matmul_clamp_qai8_qai8_qsi8cxp`): the unpacked-LHS set (no
+/// `get_mr`) with the LHS offset taking `k`, and the int8-output `run_matmul` over one LHS row.
+const QAI8_GEMV: &[CFunction] = &{
+    let mut set = FLOAT_MATMUL_SET;
+    set[3] = getter("get_kr", NO_PARAMS, "K values per packed step (4).");
+    set[5] = CFunction {
+        params: &[size("m_idx"), size("k")],
+        doc: "Byte offset of LHS row m_idx (0: one row per call).",
+        ..set[5]
+    };
+    set[7] = CFunction {
+        params: &[size("m_idx"), size("n_idx"), size("dst_stride")],
+        ..set[7]
+    };
+    set[9] = run(
+        "run_matmul",
+        &[
+            size("m"),
+            size("n"),
+            size("k"),
+            void_in("lhs"),
+            void_in("rhs_packed"),
+            void_out("dst"),
+            size("dst_stride_row"),
+            size("dst_stride_col"),
+            REQUANTIZE_PARAMS,
+        ],
+        "Computes one row (m == 1) of n columns, requantized to int8 by params; writes nothing else.",
     );
     set
 };
@@ -680,6 +714,40 @@ const IMATMUL_PACKED_FLOAT: &[CFunction] = &[
     ),
 ];
 
+/// The function set of the SME indirect int8-output GEMMs (`imatmul_clamp_qai8_qai8p_qsi8cxp`):
+/// the getters of the indirect float ones, `run_imatmul` requantizing by `params`.
+const IMATMUL_QAI8: &[CFunction] = &{
+    let mut set = [
+        IMATMUL_PACKED_FLOAT[0],
+        IMATMUL_PACKED_FLOAT[1],
+        IMATMUL_PACKED_FLOAT[2],
+        IMATMUL_PACKED_FLOAT[3],
+        IMATMUL_PACKED_FLOAT[4],
+        IMATMUL_PACKED_FLOAT[5],
+        IMATMUL_PACKED_FLOAT[6],
+    ];
+    set[6] = run(
+        "run_imatmul",
+        &[
+            size("m"),
+            size("n"),
+            size("k_chunk_count"),
+            size("k_chunk_length"),
+            void_in("lhs_packed"),
+            void_in("rhs_packed"),
+            void_out("dst"),
+            size("dst_stride_row"),
+            p(
+                "const struct kai_matmul_requantize32_params*",
+                "*const rkai_ukernels::types::kai_matmul_requantize32_params",
+                "params",
+            ),
+        ],
+        "Computes the m x n portion from the packed LHS rows (K as k_chunk_count chunks of k_chunk_length values), requantized to int8 by params; writes nothing else.",
+    );
+    set
+};
+
 /// The function set of the SME LHS packers gathering rows through an indirection buffer
 /// (`lhs_imatmul_pack_x32p2vlx1_x32p_sme`, `lhs_imatmul_pack_x16p2vlx2_x16p_sme`).
 const LHS_IMATMUL_PACK: &[CFunction] = &[
@@ -827,6 +895,36 @@ const RHS_PACK_QSI8CXPSB: &[CFunction] = rhs_pack_functions!(
     "*const rkai_ukernels::types::kai_rhs_pack_qsi8cx_params",
     "Packs int8 weights with int32 biases (the LHS zero point folded in) and f32 scales (times the multiplier); bias and scale required."
 );
+/// `rhs_imatmul_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme`: the getters of the chunked float
+/// packers with the scale offset, and `run` of the plain packer over chunks.
+const RHS_IMATMUL_PACK_QSI8CXPSB: &[CFunction] = &[
+    FLOAT_N_STEP,
+    RHS_OFFSET_KXN,
+    BIAS_OFFSET,
+    RHS_IMATMUL_PACK_FLOAT[3],
+    SCALE_OFFSET,
+    RHS_IMATMUL_PACK_FLOAT[4],
+    RHS_IMATMUL_PACK_FLOAT[5],
+    run(
+        "run",
+        &[
+            size("n"),
+            size("k_chunk_count"),
+            size("k_chunk_length"),
+            size("rhs_stride_row"),
+            void_in("rhs"),
+            void_in("bias"),
+            void_in("scale"),
+            void_out("rhs_packed"),
+            p(
+                "const struct kai_rhs_pack_qsi8cx_params*",
+                "*const rkai_ukernels::types::kai_rhs_pack_qsi8cx_params",
+                "params",
+            ),
+        ],
+        "Packs int8 weights (k_chunk_count chunks of k_chunk_length rows, each padded to whole steps of 4) with int32 biases (the LHS zero point folded in) and f32 scales (times the multiplier); bias and scale required.",
+    ),
+];
 const SCALE_OFFSET: CFunction = getter(
     "get_scale_offset",
     &[size("n_idx")],
@@ -868,6 +966,8 @@ impl CSurface for Family {
             Operands::ChunkedPackedFloat(_) => IMATMUL_PACKED_FLOAT,
             Operands::Qai8dxp(Qai8dxpRhs::Qsu2cxp) => QUANT_MATMUL_F32_LUT,
             Operands::Qai8pQsi8cxpsb => QAI8_MATMUL,
+            Operands::Qai8Qsi8cxpsb => QAI8_GEMV,
+            Operands::ChunkedQai8pQsi8cxpsb => IMATMUL_QAI8,
             // The packed-operand families whose C functions follow from where `bl` goes and the
             // type of `dst`.
             Operands::Qai8dxp(Qai8dxpRhs::Qsi4cxp | Qai8dxpRhs::Qsi8cxp | Qai8dxpRhs::Qsi4c32p)
@@ -949,6 +1049,7 @@ impl CSurface for RhsPackerKind {
             RhsPackerKind::Qai4c32p(_) => RHS_PACK_QAI4C32P,
             RhsPackerKind::ChunkedFloat(_) => RHS_IMATMUL_PACK_FLOAT,
             RhsPackerKind::Qsi8cxpsb => RHS_PACK_QSI8CXPSB,
+            RhsPackerKind::ChunkedQsi8cxpsb => RHS_IMATMUL_PACK_QSI8CXPSB,
             RhsPackerKind::Float(v) => match (v.source(), v.has_stride_getter()) {
                 (Source::Nxk, _) => RHS_PACK_FLOAT_NXK,
                 (Source::Kxn, false) => RHS_PACK_FLOAT_KXN_NO_STRIDE,
@@ -976,7 +1077,8 @@ pub const fn c_defines(kind: PackerKind) -> &'static [(&'static str, &'static st
             | RhsPackerKind::Float(_)
             | RhsPackerKind::ChunkedFloat(_)
             | RhsPackerKind::Bf16(_)
-            | RhsPackerKind::Qsi8cxpsb,
+            | RhsPackerKind::Qsi8cxpsb
+            | RhsPackerKind::ChunkedQsi8cxpsb,
         ) => &[],
     }
 }

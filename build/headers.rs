@@ -3,7 +3,11 @@
 
 use crate::cabi::{self, CFunction, CSurface};
 use crate::select_api::{self, Layout};
-use rkai_ukernels::catalog::{KERNELS, PACKERS, UKER_RHS_PACKERS};
+use rkai_ukernels::arch::Isa;
+use rkai_ukernels::catalog::{
+    KERNELS, PACKERS, UKER_LHS_PACKER_MODULES, UKER_LHS_PACKERS, UKER_RHS_PACKER_MODULES,
+    UKER_RHS_PACKERS,
+};
 use rkai_ukernels::family::Family;
 use rkai_ukernels::kernel::Columns;
 use rkai_ukernels::select;
@@ -90,30 +94,85 @@ pub fn generate(manifest_dir: &Path) -> Vec<(PathBuf, String)> {
             ),
         ));
     }
-    if !UKER_RHS_PACKERS.is_empty() {
+    // KleidiAI's generic interfaces: each types header always (they stand alone), each provider
+    // header where rkai defines a provider of it.
+    let rhs: Vec<_> = UKER_RHS_PACKERS
+        .iter()
+        .map(|p| (p.name, p.isa, module_of(UKER_RHS_PACKER_MODULES, *p)))
+        .collect();
+    let lhs: Vec<_> = UKER_LHS_PACKERS
+        .iter()
+        .map(|p| (p.name, p.isa, module_of(UKER_LHS_PACKER_MODULES, *p)))
+        .collect();
+    for (iface, providers) in [(&UKER_MATMUL, vec![]), (&UKER_LHS, lhs), (&UKER_RHS, rhs)] {
         files.push((
-            PathBuf::from(PACK_RHS_TYPES_H),
-            pack_rhs_types(manifest_dir),
+            PathBuf::from(iface.types_h()),
+            uker_types(manifest_dir, iface),
         ));
-        files.push((
-            PathBuf::from("kai/ukernels/matmul/kai_matmul_pack_rhs.h"),
-            pack_rhs(),
-        ));
+        if !providers.is_empty() {
+            files.push((
+                PathBuf::from(format!("kai/ukernels/matmul/{}.h", iface.stem)),
+                uker_providers(iface, &providers),
+            ));
+        }
     }
     files.extend(crate::dwconv::headers(|o| open(o, &[]), close));
     files
 }
 
-const PACK_RHS_TYPES_H: &str = "kai/ukernels/matmul/kai_matmul_pack_rhs_types.h";
+/// One of KleidiAI's generic interfaces (a provider function returns a table of function
+/// pointers): its header stem, the Rust file of its C types, its table struct, the enums its
+/// types header declares besides, and what its providers are.
+struct Uker {
+    stem: &'static str,
+    types_rs: &'static str,
+    api: &'static str,
+    enums: &'static [&'static str],
+    what: &'static str,
+}
 
-/// `kai_matmul_pack_rhs_types.h`: the generic RHS interface's structs, from Rust through cbindgen.
-fn pack_rhs_types(manifest_dir: &Path) -> String {
+impl Uker {
+    fn types_h(&self) -> String {
+        format!("kai/ukernels/matmul/{}_types.h", self.stem)
+    }
+}
+
+const UKER_MATMUL: Uker = Uker {
+    stem: "kai_matmul",
+    types_rs: "matmul_types",
+    api: "kai_matmul_uker_api",
+    enums: &["kai_matmul_uker_flags_args"],
+    what: "matmul kernel",
+};
+
+const UKER_LHS: Uker = Uker {
+    stem: "kai_matmul_pack_lhs",
+    types_rs: "pack_lhs_types",
+    api: "kai_matmul_pack_lhs_uker_api",
+    enums: &[],
+    what: "LHS packer",
+};
+
+const UKER_RHS: Uker = Uker {
+    stem: "kai_matmul_pack_rhs",
+    types_rs: "pack_rhs_types",
+    api: "kai_matmul_pack_rhs_uker_api",
+    enums: &[],
+    what: "RHS packer",
+};
+
+/// `<stem>_types.h`: the interface's structs, from Rust through cbindgen.
+fn uker_types(manifest_dir: &Path, iface: &Uker) -> String {
     let mut cfg = cbindgen_config(None);
     cfg.usize_is_size_t = true;
     // One member per line, as KleidiAI writes them (the drift test compares members as text).
     cfg.line_length = 400;
-    cfg.export.include = vec!["kai_matmul_pack_rhs_uker_api".to_string()];
-    let types = run_cbindgen(cfg, &[manifest_dir.join("ukernels/src/pack_rhs_types.rs")]);
+    cfg.export.include = std::iter::once(iface.api)
+        .chain(iface.enums.iter().copied())
+        .map(String::from)
+        .collect();
+    let src = format!("ukernels/src/{}.rs", iface.types_rs);
+    let types = run_cbindgen(cfg, &[manifest_dir.join(src)]);
     let mut out = String::new();
     open(&mut out, &[]);
     out.push_str(types.trim());
@@ -122,20 +181,28 @@ fn pack_rhs_types(manifest_dir: &Path) -> String {
     out
 }
 
-/// `kai_matmul_pack_rhs.h`: the provider of every generic-interface RHS packer rkai defines.
-fn pack_rhs() -> String {
+/// The module of `modules` that declares `entry`, as `stringify!` wrote it without spaces.
+fn module_of<T>(modules: &[(&'static str, &[&T])], entry: &T) -> String {
+    let (module, _) = modules
+        .iter()
+        .find(|(_, entries)| entries.iter().any(|e| std::ptr::eq(*e, entry)))
+        .expect("every entry is in a module of the catalog");
+    module.replace(' ', "")
+}
+
+/// `<stem>.h`: the provider of every entry of the interface rkai defines.
+fn uker_providers(iface: &Uker, providers: &[(&str, Isa, String)]) -> String {
     let mut out = String::new();
-    open(&mut out, &[PACK_RHS_TYPES_H]);
-    for p in UKER_RHS_PACKERS {
+    open(&mut out, &[&iface.types_h()]);
+    for (name, isa, module) in providers {
         writeln!(
             out,
-            "/// Function table of the RHS packer `kai_{}` ({}; rkai: any CPU, see\n\
-             /// `rkai_ukernels::pack::{}`).\n\
-             struct kai_matmul_pack_rhs_uker_api kai_{}(void);\n",
-            p.name,
-            p.isa.name(),
-            p.name,
-            p.name
+            "/// Function table of the {} `kai_{name}` ({}; rkai: any CPU, see\n\
+             /// `rkai_ukernels::{module}`).\n\
+             struct {} kai_{name}(void);\n",
+            iface.what,
+            isa.name(),
+            iface.api,
         )
         .unwrap();
     }
@@ -260,7 +327,7 @@ fn interface(family: Family) -> String {
         )
         .unwrap();
     }
-    writeln!(out, "\nstruct kai_{dir}_ukernel {{").unwrap();
+    writeln!(out, "\nstruct kai_{}_ukernel {{", family.interface_struct()).unwrap();
     for (f, member) in members {
         writeln!(out, "    kai_{dir}_{}_func_t {member};", f.field).unwrap();
     }
@@ -451,7 +518,7 @@ fn select_header() -> String {
     );
     for family in families {
         let dir = family.dir();
-        let iface = family.interface_stem();
+        let iface = family.interface_struct();
         writeln!(
             out,
             "/// A chosen `{dir}` kernel.\nstruct rkai_{dir}_choice {{\n    \

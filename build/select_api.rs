@@ -14,33 +14,12 @@ use rkai_ukernels::family::Family;
 use rkai_ukernels::pack::kinds::Packer;
 
 /// How the weights a framework holds are laid out.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub enum Layout {
-    /// N rows of K values (a PyTorch `Linear` weight).
-    Nxk,
-    /// K rows of N values.
-    Kxn,
-}
+pub use rkai_ukernels::pack::kinds::WeightLayout as Layout;
 
-impl Layout {
-    pub const ALL: [Layout; 2] = [Layout::Nxk, Layout::Kxn];
-
-    /// Name part of the struct and entry point, e.g. `nxk`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Layout::Nxk => "nxk",
-            Layout::Kxn => "kxn",
-        }
-    }
-
-    /// Layout of the source an RHS packer reads, from KleidiAI's name (`rhs_pack_kxn_...`).
-    fn of(packer: &Packer) -> Layout {
-        match (packer.name.contains("_kxn_"), packer.name.contains("_nxk_")) {
-            (true, false) => Layout::Kxn,
-            (false, true) => Layout::Nxk,
-            _ => panic!("{}: no single weight layout in the name", packer.name),
-        }
-    }
+/// Layout of the source an RHS packer reads.
+fn layout_of(packer: &Packer) -> Layout {
+    (packer.weight_layout())
+        .unwrap_or_else(|| panic!("{}: no single weight layout in the name", packer.name))
 }
 
 /// The members of one packer struct and the packers that fill it.
@@ -127,7 +106,7 @@ fn family_packers(family: Family, lhs: bool) -> Vec<&'static Packer> {
 pub fn rhs_struct(family: Family, layout: Layout) -> Option<PackerStruct> {
     let candidates: Vec<_> = family_packers(family, false)
         .into_iter()
-        .filter(|p| Layout::of(p) == layout)
+        .filter(|p| layout_of(p) == layout)
         .collect();
     let c_name = format!("rkai_{}_rhs_packer_{}", family.dir(), layout.name());
     PackerStruct::build(c_name, candidates)

@@ -3,7 +3,8 @@
 use crate::cabi::{CFunction, CSurface};
 use crate::select_api::{self, Layout, PackerStruct};
 use rkai_ukernels::catalog::{
-    KERNEL_FOLDERS, KERNELS, PACKER_MODULES, PACKERS, UKER_RHS_PACKER_MODULES, UKER_RHS_PACKERS,
+    KERNEL_FOLDERS, KERNELS, PACKER_MODULES, PACKERS, UKER_LHS_PACKER_MODULES, UKER_LHS_PACKERS,
+    UKER_RHS_PACKER_MODULES, UKER_RHS_PACKERS,
 };
 use rkai_ukernels::family::Family;
 use rkai_ukernels::pack::kinds::PackerKind;
@@ -42,11 +43,12 @@ pub fn generate() -> String {
         }
     }
     for p in UKER_RHS_PACKERS {
-        symbols.push(emit_uker_rhs(
-            &mut out,
-            p.name,
-            &entry_path(UKER_RHS_PACKER_MODULES, p, p.name),
-        ));
+        let path = entry_path(UKER_RHS_PACKER_MODULES, p, p.name);
+        symbols.push(emit_uker(&mut out, &UKER_RHS, p.name, &path));
+    }
+    for p in UKER_LHS_PACKERS {
+        let path = entry_path(UKER_LHS_PACKER_MODULES, p, p.name);
+        symbols.push(emit_uker(&mut out, &UKER_LHS, p.name, &path));
     }
     symbols.extend(crate::dwconv::shims(&mut out));
     emit_selection(&mut out);
@@ -361,21 +363,57 @@ fn emit_typed_selection(out: &mut String, family: Family, kernels: &str) {
     }
 }
 
-/// The provider of a generic-interface RHS packer: a `crate::capi::uker_rhs_pack::Provider` type
-/// naming its catalog entry, whose instantiation of that module's functions fills the table.
-fn emit_uker_rhs(out: &mut String, name: &str, path: &str) -> String {
+/// One of KleidiAI's generic interfaces as the shims name it: its provider header, the module
+/// of its C types and table struct, the `crate::capi` module filling the table, and the kind
+/// type of its catalog entries.
+pub struct UkerShim {
+    pub header: &'static str,
+    pub types: &'static str,
+    pub api: &'static str,
+    pub capi: &'static str,
+    pub kind: &'static str,
+}
+
+/// The generic RHS-packing interface.
+pub const UKER_RHS: UkerShim = UkerShim {
+    header: "kai_matmul_pack_rhs.h",
+    types: "pack_rhs_types",
+    api: "kai_matmul_pack_rhs_uker_api",
+    capi: "uker_rhs_pack",
+    kind: "UkerRhsKind",
+};
+
+/// The generic LHS-packing interface.
+pub const UKER_LHS: UkerShim = UkerShim {
+    header: "kai_matmul_pack_lhs.h",
+    types: "pack_lhs_types",
+    api: "kai_matmul_pack_lhs_uker_api",
+    capi: "uker_lhs_pack",
+    kind: "UkerLhsKind",
+};
+
+/// The provider of a generic-interface entry: a `crate::capi::UkerProvider` type naming its
+/// catalog entry, whose instantiation of the interface's capi functions fills the table.
+fn emit_uker(out: &mut String, iface: &UkerShim, name: &str, path: &str) -> String {
     let symbol = format!("kai_{name}");
+    let UkerShim {
+        header,
+        types,
+        api,
+        capi,
+        kind,
+    } = iface;
     writeln!(
         out,
-        "/// Function table of the generic RHS packer `{symbol}` (`kai_matmul_pack_rhs.h`).\n\
+        "/// Function table of the generic-interface provider `{symbol}` (`{header}`).\n\
          #[unsafe(no_mangle)]\n\
-         pub extern \"C\" fn {symbol}() -> rkai_ukernels::pack_rhs_types::kai_matmul_pack_rhs_uker_api {{\n    \
+         pub extern \"C\" fn {symbol}() -> rkai_ukernels::{types}::{api} {{\n    \
          struct P;\n    \
-         impl crate::capi::uker_rhs_pack::Provider for P {{\n        \
-         const KIND: rkai_ukernels::pack::kinds::UkerRhsKind = {path}.kind;\n        \
+         impl crate::capi::UkerProvider<rkai_ukernels::pack::kinds::{kind}> for P {{\n        \
+         const KIND: rkai_ukernels::pack::kinds::{kind} = {path}.kind;\n        \
          const SYMBOL: &'static str = \"{symbol}\";\n    \
          }}\n    \
-         crate::capi::uker_rhs_pack::api::<P>()\n}}\n",
+         crate::capi::{capi}::api::<P>()\n}}\n",
     )
     .expect("write to String");
     symbol

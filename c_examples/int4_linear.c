@@ -361,14 +361,14 @@ static int run_variant(const struct variant* v, const struct layer* L) {
 
 /* Runs M_MAX rows as rkai's work planner splits them for a pool of `threads` threads: the SME side
  * (at most one thread per SME unit) and the other side each compute their own columns with the
- * pair rkai_select returns for their features, packing weights and activations with that
- * selection's typed packers. The sides run one after the other here; a framework hands each
+ * pair rkai_select_..._nxk returns for their features (the plan asks for N x K weights, so it
+ * names the same pairs), packing weights and activations with that selection's typed packers. The sides run one after the other here; a framework hands each
  * side's column tiles to its own threads. Returns 0 when the result is within tolerance. */
 static int run_plan(const struct layer* L, size_t threads) {
     const size_t m = M_MAX, n = L->n, k = L->k;
     struct rkai_plan plan;
-    if (rkai_plan_matmul("matmul_clamp_f32_qai8dxp_qsi4cxp", RKAI_SHAPE_GEMM, n, threads, RKAI_FEATURES_ALL, 0.0f,
-                         &plan) != 0) {
+    if (rkai_plan_matmul("matmul_clamp_f32_qai8dxp_qsi4cxp", RKAI_SHAPE_GEMM, n, threads, RKAI_FEATURES_ALL,
+                         RKAI_LAYOUT_NXK, 0.0f, &plan) != 0) {
         printf("[planned] no kernel of the family runs on this CPU\n");
         return 0;
     }

@@ -13,8 +13,8 @@
 //! packs the LHS that many times, so that a cost smaller than the run-to-run noise of a whole
 //! process (a GEMV's LHS packing) can be measured as a difference divided by `repeats`.
 
-use rkai::ukernels::catalog;
-use rkai::ukernels::matmul::args::KernelFn;
+use rkai_ukernels::catalog;
+use rkai_ukernels::matmul::args::KernelFn;
 
 #[path = "../benches/workload.rs"]
 mod workload;

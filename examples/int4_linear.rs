@@ -5,8 +5,7 @@
 //! `cargo run --release --example int4_linear`; under QEMU:
 //! `QEMU_CPU=neoverse-v1 scripts/cross-cargo run --release --target aarch64-unknown-linux-gnu --example int4_linear`.
 
-use rkai::ukernels::api::{self, Clamp, Kernel, PackedWeights, QuantizedActivations, Weights};
-use rkai::ukernels::family::Family;
+use rkai::{Clamp, Family, Kernel, PackedWeights, QuantizedActivations, Weights};
 use std::time::Instant;
 
 const N: usize = 1024;
@@ -42,7 +41,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!("int4_linear (Rust): N={N} K={K}");
     let (gemv, gemm) = match Kernel::select_pair(Family::F32Qai8dxpQsi4cxp) {
         Ok(pair) => pair,
-        Err(e @ api::Error::NotSupportedByCpu(_)) => {
+        Err(e @ rkai::Error::NotSupportedByCpu(_)) => {
             // An Arm CPU without dotprod (e.g. Cortex-A53): no integer kernel applies.
             println!("  SKIP: {e}");
             return Ok(());
@@ -61,7 +60,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     );
 
     // One packing serves both kernels of the pair.
-    let size = PackedWeights::<Vec<u8>>::size(&gemm, N, K, 0)?;
+    let size = gemm.packed_weights_size(N, K, 0)?;
     let packed = PackedWeights::pack(&gemm, N, K, weights, Some(&bias), vec![0u8; size])?;
     println!("  packed weights: {size} bytes");
 
@@ -69,10 +68,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     for (kernel, m) in [(gemv, 1), (gemm, 32)] {
         let x: Vec<f32> = (0..m * K).map(|_| rng.uniform(-1.0, 1.0)).collect();
         let start = Instant::now();
-        let lhs_size = QuantizedActivations::<Vec<u8>>::size(&kernel, m, K)?;
+        let lhs_size = kernel.quantized_activations_size(m, K)?;
         let lhs = QuantizedActivations::quantize(&kernel, m, K, &x, vec![0u8; lhs_size])?;
         let mut y = vec![0.0f32; m * N];
-        api::parallel::matmul(&kernel, &lhs, &packed, &mut y, N, Clamp::NONE, 0)?;
+        rkai::parallel::matmul(&kernel, &lhs, &packed, &mut y, N, Clamp::NONE, 0)?;
         let elapsed = start.elapsed();
 
         // Plain f32 reference; int8 activations cost about 1e-2 of relative accuracy.

@@ -79,6 +79,17 @@
 /// [`RKAI_SELECT_EMULATE`]).
 #define RKAI_FEATURES_ALL 2147483647
 
+/// `weight_layout` of [`rkai_plan_matmul`]: any pair of the family.
+#define RKAI_LAYOUT_ANY 0
+
+/// `weight_layout` of [`rkai_plan_matmul`]: only pairs with a packer for N x K weights, as
+/// `rkai_select_<family>_nxk` chooses.
+#define RKAI_LAYOUT_NXK 1
+
+/// `weight_layout` of [`rkai_plan_matmul`]: only pairs with a packer for K x N weights, as
+/// `rkai_select_<family>_kxn` chooses.
+#define RKAI_LAYOUT_KXN 2
+
 /// One side of an [`rkai_plan`]: the kernels (C names, e.g. `"kai_matmul_clamp_..."`), the
 /// threads that run the side's kernel and its output columns. All zero (NULL names) for a side
 /// the plan leaves out.
@@ -167,6 +178,7 @@ int32_t rkai_plan_matmul(const char *family,
                          size_t n,
                          size_t threads,
                          uint32_t feature_mask,
+                         uint32_t weight_layout,
                          float sme_unit_in_cores,
                          struct rkai_plan *plan);
 

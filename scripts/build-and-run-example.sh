@@ -139,7 +139,7 @@ flow() {
   run_step "$logs/rkai-configure.log" "configure (cmake -S . ${cmake_args[*]})" \
     cmake -S "$ROOT" -B "$dir/rkai" "${cmake_args[@]}" -DCMAKE_INSTALL_PREFIX="$prefix" \
       -DRKAI_CARGO_TARGET_DIR="$dir/cargo" -DKLEIDIAI_BUILD_TESTS=OFF
-  run_step "$logs/rkai-build.log" "build (cargo build --release -p rkai --no-default-features, via CMake)" \
+  run_step "$logs/rkai-build.log" "build (cargo build --release -p rkai-capi --no-default-features, via CMake)" \
     cmake --build "$dir/rkai" --parallel "$JOBS"
   run_step "$logs/rkai-install.log" "install into $prefix" cmake --install "$dir/rkai"
   local missing=()

@@ -9,10 +9,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$PWD/target/cross}
 target=aarch64-unknown-linux-gnu
-scripts/cross-cargo build --quiet --release -p rkai --lib --no-default-features --target $target
+scripts/cross-cargo build --quiet --release -p rkai-capi --lib --no-default-features --target $target
 objdump=aarch64-linux-gnu-objdump
 command -v $objdump >/dev/null || objdump=objdump
-$objdump -d --no-show-raw-insn -C "$CARGO_TARGET_DIR/$target/release/librkai.so" | python3 -c '
+$objdump -d --no-show-raw-insn -C "$CARGO_TARGET_DIR/$target/release/librkai_capi.so" | python3 -c '
 import re, sys
 functions, name, body, page_register = {}, None, [], None
 def short(symbol):

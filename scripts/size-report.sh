@@ -166,7 +166,7 @@ report() {
   fi
   "$cargo" build --quiet --release --lib --no-default-features "${target_args[@]}"
   local exe=$work/size_probe-$arch
-  "$cc" "${cflags[@]}" c_examples/size_probe.c "$libdir/librkai.a" "${ldflags[@]}" -o "$exe"
+  "$cc" "${cflags[@]}" c_examples/size_probe.c "$libdir/librkai_capi.a" "${ldflags[@]}" -o "$exe"
   echo "size-report: $arch rkai .text $(text_size "$size" "$exe")"
 }
 

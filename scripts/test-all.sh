@@ -32,13 +32,14 @@ RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --quiet
 step "native tests ($(uname -m))"
 cargo test --workspace
 
-step "cargo package (both crates build from what they would publish)"
-# Cargo verifies rkai against the packaged rkai-ukernels as if it came from a registry, and never
-# rebuilds or re-unpacks a registry crate whose version it has seen: an earlier run's build (in the
-# target directory) or unpacked copy (under $CARGO_HOME/registry/src) would be used instead of
-# today's sources. So: a target directory of its own, and no unpacked copies of our crates.
+step "cargo package (the three crates build from what they would publish)"
+# Cargo verifies rkai and rkai-capi against the packaged rkai-ukernels as if it came from a
+# registry, and never rebuilds or re-unpacks a registry crate whose version it has seen: an
+# earlier run's build (in the target directory) or unpacked copy (under $CARGO_HOME/registry/src)
+# would be used instead of today's sources. So: a target directory of its own, and no unpacked copies of our crates.
 forget_packaged() {
   rm -rf "${CARGO_HOME:-$HOME/.cargo}"/registry/src/*/rkai-ukernels-* \
+    "${CARGO_HOME:-$HOME/.cargo}"/registry/src/*/rkai-capi-* \
     "${CARGO_HOME:-$HOME/.cargo}"/registry/src/*/rkai-[0-9]*
 }
 package_dir=$(mktemp -d)

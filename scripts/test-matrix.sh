@@ -43,6 +43,8 @@ svl_tests=(
   --test f16p_f16p_sme
   --test f32_sme_gemv
   --test f16_sme_gemv
+  --test matmul_pack_lhs
+  --test matmul_pack_rhs
   --test dwconv
   --test imatmul_sme
   --test qai8_sme

@@ -1,4 +1,4 @@
-//! rkai: Arm matmul micro-kernels with KleidiAI 1.30's C ABI.
+//! rkai's C library: Arm matmul micro-kernels with KleidiAI 1.30's C ABI.
 //!
 //! Linking this crate's static or shared library (`libkleidiai.a` / `libkleidiai.so` once
 //! installed) gives every `kai_*` function of the stems listed in the catalog
@@ -6,12 +6,12 @@
 //! packed formats and results. On non-Arm targets the same functions run a portable
 //! implementation that produces identical bytes.
 //!
-//! Rust callers can use the kernels directly through [`rkai_ukernels`], re-exported as
-//! [`ukernels`].
+//! This crate is the C library and nothing else: Rust programs depend on the crate `rkai`
+//! (the safe API, no C symbol). Its modules are public for its own tests and benches.
 //!
 //! The crate is `no_std`: the C ABI reaches the operating system through the C library only
 //! ([`sys`]), so a C program linking the static library pays only for the functions it calls.
-//! The `std` feature (default) adds `rkai_ukernels::api::parallel` for Rust callers. Without it
+//! The `std` feature (default) is for this crate's own tests, examples and benches. Without it
 //! the crate brings its own panic handler (print a static message, abort), which is how the C
 //! library is built (`cargo build --release --no-default-features`, what CMake runs): no Rust
 //! standard library in `libkleidiai.a` at all.
@@ -25,11 +25,10 @@ extern crate std;
 #[path = "../build/cabi.rs"]
 pub mod cabi;
 pub mod capi;
-pub mod core_kind;
 pub mod plan_ffi;
 pub mod rkai_ffi;
 pub mod select;
-pub mod sys;
+pub use rkai_ukernels::{core_kind, sys};
 
 /// A panic is a bug in rkai (preconditions are checked and reported before any work): report it
 /// and abort, without the formatting machinery a message would pull into every C program.

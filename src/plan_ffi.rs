@@ -4,6 +4,16 @@
 
 use crate::rkai_ffi::{RKAI_FEATURES_ALL, RKAI_SHAPE_GEMM, RKAI_SHAPE_GEMV};
 use core::ffi::c_char;
+use rkai_ukernels::pack::kinds::WeightLayout;
+
+/// `weight_layout` of [`rkai_plan_matmul`]: any pair of the family.
+pub const RKAI_LAYOUT_ANY: u32 = 0;
+/// `weight_layout` of [`rkai_plan_matmul`]: only pairs with a packer for N x K weights, as
+/// `rkai_select_<family>_nxk` chooses.
+pub const RKAI_LAYOUT_NXK: u32 = 1;
+/// `weight_layout` of [`rkai_plan_matmul`]: only pairs with a packer for K x N weights, as
+/// `rkai_select_<family>_kxn` chooses.
+pub const RKAI_LAYOUT_KXN: u32 = 2;
 
 /// Where [`rkai_sme_units`] took its count from.
 fn sme_units() -> (usize, &'static core::ffi::CStr) {
@@ -95,6 +105,7 @@ pub unsafe extern "C" fn rkai_plan_matmul(
     n: usize,
     threads: usize,
     feature_mask: u32,
+    weight_layout: u32,
     sme_unit_in_cores: f32,
     plan: *mut rkai_plan,
 ) -> i32 {
@@ -115,6 +126,12 @@ pub unsafe extern "C" fn rkai_plan_matmul(
         RKAI_SHAPE_GEMM => Shape::Gemm,
         _ => return -1,
     };
+    let layout = match weight_layout {
+        RKAI_LAYOUT_ANY => None,
+        RKAI_LAYOUT_NXK => Some(WeightLayout::Nxk),
+        RKAI_LAYOUT_KXN => Some(WeightLayout::Kxn),
+        _ => return -1,
+    };
     let (sme_units, source) = sme_units();
     let model = match sme_unit_in_cores > 0.0 {
         true => CostModel { sme_unit_in_cores },
@@ -129,6 +146,7 @@ pub unsafe extern "C" fn rkai_plan_matmul(
         features: crate::select::allowed_features(rkai_ukernels::arch::Features(feature_mask)),
         sve_lanes32: rkai_ukernels::arch::sve_lanes32(),
         model,
+        layout,
     };
     let Some(p) = plan::plan(&request) else {
         return -1;

@@ -51,6 +51,10 @@ pub const RKAI_SELECT_EMULATE: u32 = 0x8000_0000;
 /// [`RKAI_SELECT_EMULATE`]).
 pub const RKAI_FEATURES_ALL: u32 = 0x7fff_ffff;
 
+// The C names of the Rust API's constants (cbindgen needs the literals above).
+const _: () = assert!(RKAI_SELECT_EMULATE == rkai_ukernels::select_env::EMULATE);
+const _: () = assert!(RKAI_FEATURES_ALL == rkai_ukernels::select_env::ALL.0);
+
 /// rkai's own version (semantic versioning), e.g. `"0.1.0"`.
 #[unsafe(no_mangle)]
 pub extern "C" fn rkai_get_version() -> *const c_char {

@@ -1,23 +1,11 @@
-//! Run-time kernel selection for this process: CPU detection, the `RKAI_FEATURES` override, the
-//! `RKAI_LOG_SELECTION` log, and the C entry points `rkai_select_<family>`.
+//! Run-time kernel selection in C: the entry points `rkai_select_<family>` and
+//! `rkai_select_<family>_<layout>`.
 //!
-//! The ranking itself is [`rkai_ukernels::select`] (no_std); this module decides which features
-//! it may use:
-//! - the features detected at run time (HWCAP on Linux and Android, sysctl on Apple, the
-//!   compile-time target features elsewhere), plus [`Features::IN_ORDER`] when every core is an
-//!   in-order little core ([`crate::core_kind`]);
-//! - restricted to `RKAI_FEATURES` when that environment variable is set: a comma-separated list
-//!   of feature names (`neon,dotprod,i8mm,bf16,fp16,sve,sve2,sme,sme2,in_order,sme2p1,sme_i8i32,
-//!   sme_f16f32,sme_b16f32,sme_f32f32,sme_fa64`), e.g. `RKAI_FEATURES=neon,dotprod` to triage an
-//!   i8mm kernel; a list without `sme` turns off every SME feature, without `sme2` SME2.1;
-//! - restricted to an explicit mask argument.
-//!
-//! With `RKAI_LOG_SELECTION` set (to anything), every selection prints one line to stderr naming
-//! the family, the shape class, the kernel, its ISA and the features it was chosen under.
+//! The ranking is [`rkai_ukernels::select`]; which features it may use (detection,
+//! `RKAI_FEATURES`, the mask) and the `RKAI_LOG_SELECTION` log are
+//! [`rkai_ukernels::select_env`], which the Rust API follows too.
 
-use crate::sys::{self, Line};
 use core::ffi::{CStr, c_void};
-use core::fmt::Write;
 use core::ptr;
 use rkai_ukernels::arch::{self, Features};
 use rkai_ukernels::family::Family;
@@ -27,47 +15,10 @@ use rkai_ukernels::select::{self as rank, Pair, Shape};
 
 pub use rkai_ukernels::select::Shape as ShapeClass;
 
-use crate::rkai_ffi::{RKAI_SELECT_EMULATE, RKAI_SHAPE_GEMM, RKAI_SHAPE_GEMV};
+use crate::rkai_ffi::{RKAI_SHAPE_GEMM, RKAI_SHAPE_GEMV};
+use rkai_ukernels::select_env::log_choice;
 
-/// Features selection may use: detected, then restricted by `RKAI_FEATURES` and by `mask`. On
-/// non-Arm targets every kernel runs through its portable implementation; selection counts only
-/// the NEON features as present there ([`Features::WITHOUT_VECTOR_LENGTH`]: an SVE or SME
-/// format would be tied to a vector length the host has not got), or, with
-/// [`RKAI_SELECT_EMULATE`] in `mask`, every feature, as a big Arm core with everything.
-pub fn allowed_features(mask: Features) -> Features {
-    let detected = if cfg!(target_arch = "aarch64") {
-        crate::core_kind::detected_features()
-    } else if mask.0 & RKAI_SELECT_EMULATE != 0 {
-        Features::ALL.difference(Features::IN_ORDER)
-    } else {
-        Features::WITHOUT_VECTOR_LENGTH
-    };
-    let mut f = Features(detected.0 & mask.0);
-    if let Some(list) = sys::env(c"RKAI_FEATURES") {
-        f = Features(f.0 & parse_features(list).0);
-    }
-    // An SME extension is unusable once SME itself is masked off.
-    f.consistent()
-}
-
-/// Parses a comma-separated list of feature names; unknown names are ignored with a warning.
-pub fn parse_features(list: &str) -> Features {
-    let mut f = Features::empty();
-    for name in list.split(',').map(str::trim).filter(|n| !n.is_empty()) {
-        match Features::NAMES
-            .iter()
-            .find(|(n, _)| n.eq_ignore_ascii_case(name))
-        {
-            Some((_, bit)) => f = f.union(*bit),
-            None => Line::new()
-                .str("rkai: RKAI_FEATURES: unknown feature `")
-                .str(name)
-                .str("` ignored\n")
-                .flush(),
-        }
-    }
-    f
-}
+pub use rkai_ukernels::select_env::{allowed_features, parse_features};
 
 /// The best GEMV/GEMM pair of `family` for this CPU, restricted to `mask` (pass
 /// `Features(u32::MAX)` for no restriction). Both kernels read one packed RHS format.
@@ -83,35 +34,6 @@ pub fn best_kernel(family: Family, shape: Shape, mask: Features) -> Option<&'sta
         rank::best_pair(family, features, arch::sve_lanes32()).map(|pair| pair.kernel(shape));
     log_choice(family, shape, chosen, features);
     chosen
-}
-
-/// With `RKAI_LOG_SELECTION` set, one line naming the choice for `shape` of `family`.
-fn log_choice(
-    family: Family,
-    shape: Shape,
-    chosen: Option<&'static MatmulKernel>,
-    features: Features,
-) {
-    if sys::env_is_set(c"RKAI_LOG_SELECTION") {
-        let mut line = Line::new();
-        // Writing to a `Line` cannot fail.
-        let _ = match chosen {
-            Some(k) => writeln!(
-                line,
-                "rkai: {} {shape:?}: {}_{} ({}) with features {features:?}",
-                family.dir(),
-                k.prefix(),
-                k.stem,
-                k.isa.name()
-            ),
-            None => writeln!(
-                line,
-                "rkai: {} {shape:?}: no kernel runs with features {features:?}",
-                family.dir()
-            ),
-        };
-        line.flush();
-    }
 }
 
 /// The address of a C function, as `rkai_select_*` writes it into an interface struct.
@@ -196,14 +118,11 @@ impl Choice {
     }
 }
 
-/// Writes `words` one after another from `out`; returns the pointer past the last.
+/// Writes `words` one after another from `out`.
 ///
 /// # Safety
 /// `out` has room for every word.
-unsafe fn write_words(
-    mut out: *mut *const c_void,
-    words: impl Iterator<Item = *const c_void>,
-) -> *mut *const c_void {
+unsafe fn write_words(mut out: *mut *const c_void, words: impl Iterator<Item = *const c_void>) {
     for word in words {
         // SAFETY: within the caller's struct, a run of pointer-sized fields.
         unsafe {
@@ -211,7 +130,6 @@ unsafe fn write_words(
             out = out.add(1);
         }
     }
-    out
 }
 
 /// A packer `rkai_select_<family>_<layout>` may hand out: its name and its functions in the

@@ -8,18 +8,18 @@
 
 mod support;
 
-use rkai::ukernels::catalog;
+use rkai_ukernels::catalog;
 
-use rkai::ukernels::family::Family;
+use rkai_ukernels::family::Family;
 
-use rkai::ukernels::kernel::{MatmulKernel, Rows};
+use rkai_ukernels::kernel::{MatmulKernel, Rows};
 
-use rkai::ukernels::float::{self, f16};
-use rkai::ukernels::matmul::bf16_gemm as family;
-use rkai::ukernels::pack::kinds::{LhsPackerKind, Packer, PackerKind, RhsPackerKind};
-use rkai::ukernels::pack::lhs_pack_bf16::Variant as LhsVariant;
-use rkai::ukernels::pack::rhs_pack_bf16::Variant as RhsVariant;
-use rkai::ukernels::reference::bf16_gemm as reference;
+use rkai_ukernels::float::{self, f16};
+use rkai_ukernels::matmul::bf16_gemm as family;
+use rkai_ukernels::pack::kinds::{LhsPackerKind, Packer, PackerKind, RhsPackerKind};
+use rkai_ukernels::pack::lhs_pack_bf16::Variant as LhsVariant;
+use rkai_ukernels::pack::rhs_pack_bf16::Variant as RhsVariant;
+use rkai_ukernels::reference::bf16_gemm as reference;
 use std::ptr;
 use support::cabi::func as sym;
 use support::cabi::{Getter2, Getter3, pack_float_rhs, pack_lhs};
@@ -488,9 +488,9 @@ reference_tests!(runnable: runnable(), all: kernels(), check: check_kernel);
 fn kernels_need_bf16() {
     for k in kernels() {
         let f = support::cpu::features();
-        let has = f.contains(rkai::ukernels::arch::Features::BF16)
+        let has = f.contains(rkai_ukernels::arch::Features::BF16)
             && (k.family == Family::F32Bf16pBf16p
-                || f.contains(rkai::ukernels::arch::Features::FP16));
+                || f.contains(rkai_ukernels::arch::Features::FP16));
         // Off aarch64 the portable path runs everything.
         let has = has || !cfg!(target_arch = "aarch64");
         assert_eq!(support::cpu::can_run(k.isa), has, "{}", k.stem);
@@ -619,7 +619,7 @@ fn bfdot_kernel_follows_its_split_sums() {
 /// Sums that cancel to tiny values and near-ties: where round to odd and ties to even differ.
 #[test]
 fn rounding_is_to_odd_with_flushing() {
-    use rkai::ukernels::float::bf16;
+    use rkai_ukernels::float::bf16;
     let one = 0x3f80u16;
     // 1 + 2^-30: inexact in f32, round to odd sets the last bit.
     let tiny = float::bf16_from_f32_bits((2f32).powi(-30).to_bits());

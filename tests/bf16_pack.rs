@@ -8,12 +8,12 @@
 
 mod support;
 
-use rkai::ukernels::catalog;
+use rkai_ukernels::catalog;
 
-use rkai::ukernels::pack::kinds::{LhsPackerKind, Packer, PackerKind, RhsPackerKind};
-use rkai::ukernels::pack::lhs_pack_bf16::Variant;
-use rkai::ukernels::pack::rhs_pack_bf16::Variant as RhsVariant;
-use rkai::ukernels::reference::lhs_bf16 as reference;
+use rkai_ukernels::pack::kinds::{LhsPackerKind, Packer, PackerKind, RhsPackerKind};
+use rkai_ukernels::pack::lhs_pack_bf16::Variant;
+use rkai_ukernels::pack::rhs_pack_bf16::Variant as RhsVariant;
+use rkai_ukernels::reference::lhs_bf16 as reference;
 use std::ptr;
 use support::bf16;
 use support::cabi::func as sym;
@@ -385,8 +385,8 @@ fn rhs_packers_match_reference_bytes() {
 #[cfg(target_arch = "aarch64")]
 #[test]
 fn conversions_match_the_instructions() {
-    use rkai::ukernels::arch::Features;
-    use rkai::ukernels::float;
+    use rkai_ukernels::arch::Features;
+    use rkai_ukernels::float;
     if !support::cpu::features().contains(Features::BF16) {
         eprintln!("no FEAT_BF16: BFCVT not compared");
         return;

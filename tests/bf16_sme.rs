@@ -11,13 +11,13 @@
 
 mod support;
 
-use rkai::ukernels::catalog;
-use rkai::ukernels::family::Family;
-use rkai::ukernels::float;
-use rkai::ukernels::kernel::MatmulKernel;
-use rkai::ukernels::pack::kinds::{LhsPackerKind, Packer, PackerKind, RhsPackerKind};
-use rkai::ukernels::pack::lhs_pack_bf16::Variant as LhsVariant;
-use rkai::ukernels::pack::rhs_pack_bf16::Variant as RhsVariant;
+use rkai_ukernels::catalog;
+use rkai_ukernels::family::Family;
+use rkai_ukernels::float;
+use rkai_ukernels::kernel::MatmulKernel;
+use rkai_ukernels::pack::kinds::{LhsPackerKind, Packer, PackerKind, RhsPackerKind};
+use rkai_ukernels::pack::lhs_pack_bf16::Variant as LhsVariant;
+use rkai_ukernels::pack::rhs_pack_bf16::Variant as RhsVariant;
 use support::bf16;
 use support::cabi::func as sym;
 use support::cabi::{Getter0, Getter2, Getter3, MatmulFn};
@@ -322,7 +322,7 @@ fn rhs_packer_matches_reference_bytes() {
 #[cfg(target_arch = "aarch64")]
 #[test]
 fn conversion_matches_streaming_bfcvt() {
-    if rkai::ukernels::arch::sme_vector_bytes().is_none() {
+    if rkai_ukernels::arch::sme_vector_bytes().is_none() {
         eprintln!("no SME: streaming BFCVT not compared");
         return;
     }

@@ -2,10 +2,12 @@
 //! 1.30's for the stems rkai claims, every declared function is exported, and the headers compile
 //! as C99 and C++17 with the struct layouts KleidiAI has.
 
-use rkai::cabi::CSurface;
-use rkai::capi::exports::SYMBOL_NAMES;
-use rkai::ukernels::catalog::{DWCONV_KERNELS, DWCONV_PACKERS, KERNELS, PACKERS, UKER_RHS_PACKERS};
-use rkai::ukernels::kernel::Origin;
+use rkai_capi::cabi::CSurface;
+use rkai_capi::capi::exports::SYMBOL_NAMES;
+use rkai_ukernels::catalog::{
+    DWCONV_KERNELS, DWCONV_PACKERS, KERNELS, PACKERS, UKER_LHS_PACKERS, UKER_RHS_PACKERS,
+};
+use rkai_ukernels::kernel::Origin;
 use std::collections::BTreeSet;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -142,10 +144,8 @@ const PACK_RHS_H: &str = "kai/ukernels/matmul/kai_matmul_pack_rhs.h";
 /// The providers `kai_matmul_pack_rhs.h` declares in KleidiAI 1.30 that rkai does not define yet
 /// (all SME): rkai's header leaves them out, so a caller using one fails to compile rather than
 /// to link.
-const PACK_RHS_NOT_DEFINED: [&str; 10] = [
-    "kai_matmul_pack_rhs_kxn_x32p4vsx1bx32_x32_x32_sme",
+const PACK_RHS_NOT_DEFINED: [&str; 8] = [
     "kai_matmul_pack_rhs_kxn_x16p4vsx2bx16_x16_x16_sme",
-    "kai_matmul_pack_rhs_nxk_x32p4vsx1bx32_x32_x32_sme",
     "kai_matmul_pack_rhs_nxk_x8p4vsx4_x8_sme",
     "kai_matmul_pack_rhs_kxn_x8p4vsx4_x8_sme",
     "kai_matmul_pack_rhs_kxn_qsi8cxp4vsx4bi32sf32_qsi8_i32_f32_sme",
@@ -154,6 +154,9 @@ const PACK_RHS_NOT_DEFINED: [&str; 10] = [
     "kai_matmul_pack_rhs_nxk_qsi4cxp8vsx4sf32bi32_qsi4cx_f32_i32_sme",
     "kai_matmul_pack_rhs_nxk_qsi4cxp8vsx4sf32bi32_qsu4cx_f32_i32_sme",
 ];
+
+/// The header of KleidiAI's generic LHS-packing providers: rkai defines all three.
+const PACK_LHS_H: &str = "kai/ukernels/matmul/kai_matmul_pack_lhs.h";
 
 /// The function a declaration line declares, if it declares one.
 fn declared_function(line: &str) -> Option<&str> {
@@ -189,8 +192,8 @@ fn declarations_equal_kleidiai() {
             });
             assert_eq!(
                 before - theirs.len(),
-                10,
-                "the ten SME providers are KleidiAI's"
+                PACK_RHS_NOT_DEFINED.len(),
+                "the SME providers not defined yet are KleidiAI's"
             );
         }
         let ours = declarations(&fs::read_to_string(committed().join(&rel)).unwrap());
@@ -206,7 +209,11 @@ fn declarations_equal_kleidiai() {
             .count()
             + PACKERS.len()
             + families.len()
-            + if UKER_RHS_PACKERS.is_empty() { 0 } else { 2 }
+            // The generic interfaces: three types headers, and the providers' header of each
+            // packing side rkai defines a provider of.
+            + 3
+            + usize::from(!UKER_RHS_PACKERS.is_empty())
+            + usize::from(!UKER_LHS_PACKERS.is_empty())
             + DWCONV_KERNELS.len()
             + DWCONV_PACKERS.len()
             + DWCONV_KERNELS
@@ -214,7 +221,7 @@ fn declarations_equal_kleidiai() {
                 .map(|k| k.dir)
                 .collect::<BTreeSet<_>>()
                 .len(),
-        "headers compared (kernels, packers, one interface per family, the generic RHS interface, \
+        "headers compared (kernels, packers, one interface per family, the generic interfaces, \
          the depthwise kernels, packers and interfaces)"
     );
 }
@@ -232,6 +239,7 @@ fn every_declared_function_is_exported() {
                 .iter()
                 .any(|p| path.ends_with(&format!("/kai_{}.h", p.name)))
             || path == PACK_RHS_H
+            || path == PACK_LHS_H
             || DWCONV_KERNELS
                 .iter()
                 .any(|k| path.ends_with(&format!("/kai_{}.h", k.stem)))
@@ -253,7 +261,7 @@ fn every_declared_function_is_exported() {
             expected.insert(name.to_string());
         }
     }
-    // The generic RHS header's providers rkai defines are the catalog's; the rest are the ten
+    // The generic RHS header's providers rkai defines are the catalog's; the rest are the ones
     // listed as not defined yet.
     let pack_rhs: Vec<String> = sections
         .iter()
@@ -283,6 +291,20 @@ fn every_declared_function_is_exported() {
     assert_eq!(
         pack_rhs.len(),
         UKER_RHS_PACKERS.len() + PACK_RHS_NOT_DEFINED.len()
+    );
+    // Every provider of the generic LHS header is defined and exported.
+    let pack_lhs: Vec<&str> = sections
+        .iter()
+        .find(|(p, _)| p == PACK_LHS_H)
+        .map(|(_, lines)| lines.iter().filter_map(|l| declared_function(l)).collect())
+        .unwrap();
+    let lhs_defined: Vec<String> = UKER_LHS_PACKERS
+        .iter()
+        .map(|p| format!("kai_{}", p.name))
+        .collect();
+    assert_eq!(
+        pack_lhs, lhs_defined,
+        "the LHS providers, in KleidiAI's order"
     );
     let missing: Vec<_> = expected
         .iter()
@@ -386,6 +408,19 @@ fn headers_compile_as_c99_and_cpp17_with_kleidiai_layouts() {
          SA(offsetof(struct kai_matmul_pack_rhs_uker_args, operand) == 8 + 2 * sizeof(size_t), \"pack rhs args\");\n\
          SA(sizeof(struct kai_matmul_pack_rhs_uker_operand_args) == 9 * sizeof(void*), \"operands\");\n\
          struct kai_matmul_pack_rhs_uker_api (*const pack_rhs_provider)(void) = kai_rhs_pack_kxn_x16p16vsx2bx16_x16_x16_sve;\n\
+         SA(sizeof(struct kai_matmul_pack_lhs_uker_api) == 7 * sizeof(void*), \"pack lhs api\");\n\
+         SA(offsetof(struct kai_matmul_pack_lhs_uker_api, get_lhs_packed_size) == 6 * sizeof(void*), \"lhs api order\");\n\
+         SA(offsetof(struct kai_matmul_pack_lhs_uker_args, operand) == 8 + 2 * sizeof(size_t), \"pack lhs args\");\n\
+         SA(offsetof(struct kai_matmul_pack_lhs_uker_operand_args, lhs) == 2 * sizeof(void*), \"lhs operands\");\n\
+         SA(sizeof(struct kai_matmul_pack_lhs_uker_config) == 3 * sizeof(size_t), \"lhs config\");\n\
+         struct kai_matmul_pack_lhs_uker_api (*const pack_lhs_provider)(void) = kai_matmul_pack_lhs_mxk_x32p4vsx1_x32_sme;\n\
+         SA(sizeof(struct kai_matmul_uker_api) == 9 * sizeof(void*), \"matmul api\");\n\
+         SA(offsetof(struct kai_matmul_uker_api, get_dst_size) == 8 * sizeof(void*), \"matmul api order\");\n\
+         SA(sizeof(struct kai_matmul_uker_operand_args) == 15 * sizeof(void*), \"matmul operands\");\n\
+         SA(offsetof(struct kai_matmul_uker_operand_args, bias) == 6 * sizeof(void*), \"matmul bias\");\n\
+         SA(offsetof(struct kai_matmul_uker_args, operand) == 8 + 3 * sizeof(size_t), \"matmul args\");\n\
+         SA(sizeof(struct kai_matmul_uker_args) == 8 + 3 * sizeof(size_t) + 17 * sizeof(void*), \"matmul args size\");\n\
+         SA(KAI_MATMUL_UKER_FLAGS_ARGS_CLAMP == 0x10000, \"clamp flag\");\n\
          static const struct kai_matmul_clamp_f32_qai8dxp_qsi4cxp_ukernel table = {\n",
     );
     let k = KERNELS[0].stem;
@@ -413,7 +448,7 @@ fn headers_compile_as_c99_and_cpp17_with_kleidiai_layouts() {
 
 #[test]
 fn rust_types_have_kleidiai_layouts() {
-    use rkai::ukernels::types::*;
+    use rkai_ukernels::types::*;
     assert_eq!(size_of::<kai_rhs_pack_qs4cxs1s0_param>(), 2);
     assert_eq!(size_of::<kai_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0_params>(), 8);
     assert_eq!(
@@ -423,7 +458,7 @@ fn rust_types_have_kleidiai_layouts() {
     assert_eq!(size_of::<kai_rhs_pack_qsi8cx_params>(), 8);
     assert_eq!(size_of::<kai_matmul_requantize32_params>(), 12);
     {
-        use rkai::ukernels::pack_rhs_types::*;
+        use rkai_ukernels::pack_rhs_types::*;
         use std::mem::offset_of;
         let ptr = size_of::<usize>();
         assert_eq!(size_of::<kai_matmul_pack_rhs_uker_api>(), 9 * ptr);
@@ -441,6 +476,46 @@ fn rust_types_have_kleidiai_layouts() {
             5 * ptr
         );
     }
+    {
+        use rkai_ukernels::pack_lhs_types::*;
+        use std::mem::offset_of;
+        let ptr = size_of::<usize>();
+        assert_eq!(size_of::<kai_matmul_pack_lhs_uker_api>(), 7 * ptr);
+        assert_eq!(
+            offset_of!(kai_matmul_pack_lhs_uker_api, get_lhs_packed_offset),
+            5 * ptr
+        );
+        assert_eq!(size_of::<kai_matmul_pack_lhs_uker_config>(), 3 * ptr);
+        assert_eq!(
+            offset_of!(kai_matmul_pack_lhs_uker_args, operand),
+            8 + 2 * ptr
+        );
+        assert_eq!(
+            offset_of!(kai_matmul_pack_lhs_uker_operand_args, lhs),
+            2 * ptr
+        );
+        assert_eq!(size_of::<kai_matmul_pack_lhs_uker_operand_args>(), 4 * ptr);
+    }
+    {
+        use rkai_ukernels::matmul_types::*;
+        use std::mem::offset_of;
+        let ptr = size_of::<usize>();
+        assert_eq!(size_of::<kai_matmul_uker_api>(), 9 * ptr);
+        assert_eq!(offset_of!(kai_matmul_uker_api, get_rhs_offset), 5 * ptr);
+        assert_eq!(offset_of!(kai_matmul_uker_api, get_dst_size), 8 * ptr);
+        // dst, lhs, rhs (two words each), six biases, three scales.
+        assert_eq!(size_of::<kai_matmul_uker_operand_args>(), 15 * ptr);
+        assert_eq!(offset_of!(kai_matmul_uker_operand_args, rhs), 4 * ptr);
+        assert_eq!(offset_of!(kai_matmul_uker_operand_args, scale), 12 * ptr);
+        assert_eq!(offset_of!(kai_matmul_uker_args, shape), 8);
+        assert_eq!(offset_of!(kai_matmul_uker_args, operand), 8 + 3 * ptr);
+        assert_eq!(offset_of!(kai_matmul_uker_args, activation), 8 + 18 * ptr);
+        assert_eq!(size_of::<kai_matmul_uker_args>(), 8 + 20 * ptr);
+        assert_eq!(
+            kai_matmul_uker_flags_args::KAI_MATMUL_UKER_FLAGS_ARGS_CLAMP as u32,
+            0x10000
+        );
+    }
     assert_eq!(kai_datatype::kai_dt_f16.size_in_bytes(), 2);
     assert_eq!(
         kai_datatype::from_raw(0x0213),
@@ -454,8 +529,8 @@ fn version_functions() {
     // SAFETY: both return static NUL-terminated strings.
     let (kai, own) = unsafe {
         (
-            std::ffi::CStr::from_ptr(rkai::capi::kai_get_version()),
-            std::ffi::CStr::from_ptr(rkai::rkai_ffi::rkai_get_version()),
+            std::ffi::CStr::from_ptr(rkai_capi::capi::kai_get_version()),
+            std::ffi::CStr::from_ptr(rkai_capi::rkai_ffi::rkai_get_version()),
         )
     };
     assert_eq!(kai.to_str().unwrap(), "1.30.0");
@@ -470,6 +545,7 @@ fn readme_lists_every_stem() {
         .map(|k| k.stem)
         .chain(PACKERS.iter().map(|p| p.name))
         .chain(UKER_RHS_PACKERS.iter().map(|p| p.name))
+        .chain(UKER_LHS_PACKERS.iter().map(|p| p.name))
         .chain(DWCONV_KERNELS.iter().map(|k| k.stem))
         .chain(DWCONV_PACKERS.iter().map(|p| p.name))
     {

@@ -3,7 +3,7 @@
 
 mod support;
 
-use rkai::ukernels::types::kai_rhs_pack_qs4cxs1s0_param as RhsParams;
+use rkai_ukernels::types::kai_rhs_pack_qs4cxs1s0_param as RhsParams;
 use std::ptr;
 use support::block_gemm::run_kernel;
 use support::cabi::{
@@ -148,7 +148,7 @@ fn qsi8cxp_pack(name: &str) {
     let w = [0i8; 64];
     let scale = [1.0f32; 4];
     let mut out = vec![0u8; 4096];
-    let params = rkai::ukernels::types::kai_rhs_pack_qsi8cx_params {
+    let params = rkai_ukernels::types::kai_rhs_pack_qsi8cx_params {
         lhs_zero_point: 1,
         scale_multiplier: 1.0,
     };

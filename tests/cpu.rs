@@ -4,8 +4,8 @@
 
 mod support;
 
-use rkai::rkai_ffi;
-use rkai::ukernels::arch::{self, Features};
+use rkai_capi::rkai_ffi;
+use rkai_ukernels::arch::{self, Features};
 
 // KleidiAI's helpers, exported by rkai: they read RDSVL / CNTB on every call.
 unsafe extern "C" {

@@ -11,11 +11,11 @@
 
 mod support;
 
-use rkai::capi::exports as c;
-use rkai::ukernels::catalog;
-use rkai::ukernels::dwconv::{DepthfirstArgs, DwconvKernel, PlanarArgs, Run};
-use rkai::ukernels::float::f16;
-use rkai::ukernels::reference::dwconv::{self as reference, Padding};
+use rkai_capi::capi::exports as c;
+use rkai_ukernels::catalog;
+use rkai_ukernels::dwconv::{DepthfirstArgs, DwconvKernel, PlanarArgs, Run};
+use rkai_ukernels::float::f16;
+use rkai_ukernels::reference::dwconv::{self as reference, Padding};
 use std::ffi::c_void;
 use std::ops::Range;
 use support::float_family::{F16_SPECIALS, F32_SPECIALS};
@@ -622,7 +622,7 @@ fn registers_survive() {
 #[cfg(target_arch = "aarch64")]
 #[test]
 fn lazy_za_save_is_committed() {
-    let Some(svl) = rkai::ukernels::arch::sme_vector_bytes() else {
+    let Some(svl) = rkai_ukernels::arch::sme_vector_bytes() else {
         eprintln!("no SME on this CPU: no ZA state to protect");
         return;
     };
@@ -1168,7 +1168,7 @@ fn f16_empty_calls_touch_nothing() {
 #[cfg(target_arch = "aarch64")]
 #[test]
 fn f16_lazy_za_save_is_committed() {
-    let Some(svl) = rkai::ukernels::arch::sme_vector_bytes() else {
+    let Some(svl) = rkai_ukernels::arch::sme_vector_bytes() else {
         eprintln!("no SME on this CPU: no ZA state to protect");
         return;
     };

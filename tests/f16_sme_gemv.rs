@@ -11,9 +11,9 @@
 
 mod support;
 
-use rkai::ukernels::family::Family;
-use rkai::ukernels::kernel::MatmulKernel;
-use rkai::ukernels::reference::half_gemv::{self as reference, Pairs};
+use rkai_ukernels::family::Family;
+use rkai_ukernels::kernel::MatmulKernel;
+use rkai_ukernels::reference::half_gemv::{self as reference, Pairs};
 use support::cabi::func as sym;
 use support::cabi::{Getter0, Getter2, Getter3, MatmulFloatFn};
 use support::float_family::{self as shared, F16_SPECIALS, FloatModel, Problem, Reference};
@@ -86,7 +86,7 @@ fn pairs(k: &MatmulKernel) -> Pairs {
 
 /// Streaming length in 32-bit lanes (4 without SME, where the portable paths run).
 fn svl32() -> usize {
-    rkai::ukernels::arch::sme_lanes32()
+    rkai_ukernels::arch::sme_lanes32()
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -99,7 +99,7 @@ fn getters_equal_kleidiai_values() {
     let mut measured = 0;
     for k in kernels() {
         // `1xNvl`: n_step = N/2 x the streaming length in halves, nr = that length.
-        let wide = if k.isa == rkai::ukernels::arch::Isa::Sme2 {
+        let wide = if k.isa == rkai_ukernels::arch::Isa::Sme2 {
             16
         } else {
             8
@@ -299,7 +299,7 @@ fn pair_rounding<F: FloatModel<T = u16>>(k: &MatmulKernel, impls: &[Impl]) -> us
 
 /// Calls `run` of `stem` on a small valid problem with `m` rows.
 fn run_rows(stem: &str, m: usize) {
-    let k = rkai::ukernels::catalog::kernel(stem).unwrap();
+    let k = rkai_ukernels::catalog::kernel(stem).unwrap();
     let p = Problem::<Fmlal>::new(1, 4, 3, 0, true, 1);
     let lhs = p.lhs_buffer(Edge::End);
     let rhs = shared::pack(&p, k.rhs_packers[0], Edge::End);

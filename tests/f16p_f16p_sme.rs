@@ -13,8 +13,8 @@
 
 mod support;
 
-use rkai::ukernels::family::Family;
-use rkai::ukernels::float::f16;
+use rkai_ukernels::family::Family;
+use rkai_ukernels::float::f16;
 use support::packed_float::{self as pf, Problem, Sme, tile};
 use support::tester::{self, Depth, PackedFamily};
 

@@ -11,10 +11,10 @@
 
 mod support;
 
-use rkai::ukernels::family::Family;
-use rkai::ukernels::kernel::MatmulKernel;
-use rkai::ukernels::reference::f16p_qsi4c32p as reference;
-use rkai::ukernels::reference::qsi8d32p::pack_rhs_ps1s0;
+use rkai_ukernels::family::Family;
+use rkai_ukernels::kernel::MatmulKernel;
+use rkai_ukernels::reference::f16p_qsi4c32p as reference;
+use rkai_ukernels::reference::qsi8d32p::pack_rhs_ps1s0;
 use support::block_gemm::Q4_0Problem;
 use support::cabi::func as sym;
 use support::cabi::{BlockLhsGetter, Getter3, Getter5, MatmulBlockFn, pack_block_lhs};
@@ -262,7 +262,7 @@ fn streaming_kernels_commit_a_pending_lazy_za_save() {
         problem(3, k.tile().n_step + 1, 128, 64, 77)
     });
     if let Some(kernels) = ran {
-        let sme2 = support::cpu::can_run(rkai::ukernels::arch::Isa::Sme2);
+        let sme2 = support::cpu::can_run(rkai_ukernels::arch::Isa::Sme2);
         assert_eq!(kernels > 0, sme2, "the SME2 kernel runs where SME2 is");
         eprintln!("RELIABILITY lazy_za {kernels}");
     }

@@ -12,11 +12,11 @@
 
 mod support;
 
-use rkai::ukernels::arch;
-use rkai::ukernels::catalog;
-use rkai::ukernels::family::Family;
-use rkai::ukernels::kernel::{Clamp, MatmulKernel};
-use rkai::ukernels::reference::float_gemm as reference;
+use rkai_ukernels::arch;
+use rkai_ukernels::catalog;
+use rkai_ukernels::family::Family;
+use rkai_ukernels::kernel::{Clamp, MatmulKernel};
+use rkai_ukernels::reference::float_gemm as reference;
 use std::ptr;
 use support::cabi::func as sym;
 use support::cabi::{Getter0, Getter2, Getter3, MatmulFloatFn};

@@ -64,7 +64,7 @@ fn getters_follow_kleidiai_formulas() {
     let t = tile();
     assert_eq!(
         t / 4,
-        rkai::ukernels::arch::sme_vector_bytes().unwrap_or(16),
+        rkai_ukernels::arch::sme_vector_bytes().unwrap_or(16),
         "nr is 4 x SVL bytes"
     );
     let mut checked = 0;

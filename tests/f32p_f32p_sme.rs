@@ -12,7 +12,7 @@
 
 mod support;
 
-use rkai::ukernels::family::Family;
+use rkai_ukernels::family::Family;
 use support::packed_float as pf;
 
 const FAMILY: Family = Family::F32F32pF32p;

@@ -7,8 +7,8 @@
 
 mod support;
 
-use rkai::ukernels::family::Family;
-use rkai::ukernels::reference::float_gemm as reference;
+use rkai_ukernels::family::Family;
+use rkai_ukernels::reference::float_gemm as reference;
 use support::float_family::{F32_SPECIALS, FloatFamily, FloatModel, Reference};
 
 /// `matmul_clamp_f32_f32_f32p`: f32 values, the f32 reference.

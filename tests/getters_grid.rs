@@ -10,7 +10,7 @@ use support::cpu;
 use support::death;
 use support::getter_grid::{Grid, VectorLength, call, prototypes};
 
-use rkai::ukernels::arch::Features;
+use rkai_ukernels::arch::Features;
 
 unsafe extern "C" {
     safe fn kai_get_sve_vector_length_u8() -> u64;

@@ -8,8 +8,8 @@
 
 mod support;
 
-use rkai::ukernels::family::Family;
-use rkai::ukernels::reference::half_gemm as reference;
+use rkai_ukernels::family::Family;
+use rkai_ukernels::reference::half_gemm as reference;
 use support::float_family::{
     self as harness, F16_SPECIALS, FloatFamily, FloatModel, Problem, Reference,
 };
@@ -63,10 +63,10 @@ float_family_tests!(F16, kernels = 3, packers = 3);
 #[test]
 fn kernels_need_fp16() {
     for k in harness::kernels::<F16>() {
-        assert_eq!(k.isa, rkai::ukernels::arch::Isa::NeonFp16, "{}", k.stem);
+        assert_eq!(k.isa, rkai_ukernels::arch::Isa::NeonFp16, "{}", k.stem);
     }
     if cfg!(target_arch = "aarch64")
-        && !support::cpu::features().contains(rkai::ukernels::arch::Isa::NeonFp16.features())
+        && !support::cpu::features().contains(rkai_ukernels::arch::Isa::NeonFp16.features())
     {
         assert!(harness::runnable::<F16>().is_empty());
     }

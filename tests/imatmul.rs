@@ -8,11 +8,11 @@
 
 mod support;
 
-use rkai::ukernels::arch::{self, Isa};
-use rkai::ukernels::catalog::{self, KERNELS};
-use rkai::ukernels::kernel::MatmulKernel;
-use rkai::ukernels::matmul::call::IndirectArgs;
-use rkai::ukernels::matmul::imatmul_clamp_f32_f32_f32p::portable;
+use rkai_ukernels::arch::{self, Isa};
+use rkai_ukernels::catalog::{self, KERNELS};
+use rkai_ukernels::kernel::MatmulKernel;
+use rkai_ukernels::matmul::call::IndirectArgs;
+use rkai_ukernels::matmul::imatmul_clamp_f32_f32_f32p::portable;
 use std::ffi::c_void;
 use support::cabi::{Getter0, Getter1, Getter2, Getter3, ImatmulFn, ImatmulPackFn, func};
 use support::conv::{self, Conv, Pointers};
@@ -447,7 +447,7 @@ fn registers_survive() {
                 ],
                 stack: [dst.as_mut_ptr() as u64, 4 * n as u64, 0, 0],
             };
-            let f = rkai::capi::exports::symbol_address(&format!("kai_run_{STEM}")).unwrap();
+            let f = rkai_capi::capi::exports::symbol_address(&format!("kai_run_{STEM}")).unwrap();
             // SAFETY: the arguments describe run_imatmul's prototype and valid buffers.
             let mask = unsafe { call(f, &args) };
             assert_eq!(mask, 0, "{STEM} clobbered {}", describe(mask));
@@ -462,10 +462,10 @@ fn registers_survive() {
 #[test]
 fn selection_follows_sve() {
     let family = kernel().family;
-    let chosen = rkai::select::best_kernel(
+    let chosen = rkai_capi::select::best_kernel(
         family,
-        rkai::select::ShapeClass::Gemm,
-        rkai::ukernels::arch::Features(u32::MAX),
+        rkai_capi::select::ShapeClass::Gemm,
+        rkai_ukernels::arch::Features(u32::MAX),
     );
     if cfg!(target_arch = "aarch64") && !support::cpu::features().contains(Isa::Sve.features()) {
         assert!(chosen.is_none(), "an SVE kernel selected without SVE");

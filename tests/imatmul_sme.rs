@@ -19,13 +19,18 @@
 
 mod support;
 
-use rkai::ukernels::catalog;
-use rkai::ukernels::float::f16;
-use rkai::ukernels::kernel::MatmulKernel;
-use rkai::ukernels::matmul::args::PackedArgs;
-use rkai::ukernels::matmul::bf16_gemm::{self, narrow_then_clamp, za_bias};
+use rkai_ukernels::catalog;
+use rkai_ukernels::float::f16;
+use rkai_ukernels::kernel::MatmulKernel;
+use rkai_ukernels::matmul::args::PackedArgs;
+use rkai_ukernels::matmul::bf16_gemm::{self, narrow_then_clamp, za_bias};
+use rkai_ukernels::matmul::matmul_clamp_qai8_qai8p_qsi8cxp as qai8_gemm;
+use rkai_ukernels::reference::qai8::{self, Requantize};
+use rkai_ukernels::types::kai_matmul_requantize32_params;
 use std::ffi::c_void;
-use support::cabi::{Getter0, Getter1, Getter2, Getter3, ImatmulPackFn, ImatmulPackedFn, func};
+use support::cabi::{
+    Getter0, Getter1, Getter2, Getter3, ImatmulPackFn, ImatmulPackQsi8Fn, ImatmulPackedFn, func,
+};
 use support::conv::{self, Conv, Pointers};
 use support::guard::{EDGES, Edge, Guarded};
 use support::rng::Rng;
@@ -971,13 +976,13 @@ fn registers_survive_and_lazy_za_saves_committed() {
             stack: [0, 0, 0, 0],
         };
         let symbol = format!("kai_run_{}", k.stem);
-        let f = rkai::capi::exports::symbol_address(&symbol).unwrap();
+        let f = rkai_capi::capi::exports::symbol_address(&symbol).unwrap();
         // SAFETY: the arguments describe run_imatmul's prototype and valid buffers.
         let mask = unsafe { call(f, &args) };
         assert_eq!(mask, 0, "{} clobbered {}", k.stem, describe(mask));
         check_portion(k.stem, (&dst, elem), &want, (m, n), (0, 0, m, n));
         // A caller with a pending lazy ZA save: the kernel commits it before using ZA.
-        let svl = rkai::ukernels::arch::sme_vector_bytes().expect("SME");
+        let svl = rkai_ukernels::arch::sme_vector_bytes().expect("SME");
         let mut za = PendingZaSave::new(svl);
         let mut dst = canaries(elem, m * n, Edge::End);
         za.arm();
@@ -1002,6 +1007,675 @@ fn registers_survive_and_lazy_za_saves_committed() {
         calls += 1;
     }
     println!("RELIABILITY registers and lazy ZA: {calls} kernels");
+}
+
+// ---------------------------------------------------------------------------------------------
+// The int8-output indirect GEMMs (`imatmul_clamp_qai8_qai8p_qsi8cxp`)
+
+/// The int8 kernels: SME (`SMIN` then `SMAX`), SME2 (`SCLAMP`).
+const QAI8_STEMS: [&str; 2] = [
+    "imatmul_clamp_qai8_qai8p2vlx4_qsi8cxp2vlx4sb_2vlx2vl_sme_mopa",
+    "imatmul_clamp_qai8_qai8p2vlx4_qsi8cxpsb2vlx4_2vlx2vl_sme2_mopa",
+];
+/// Their RHS packer (each chunk padded to whole steps of 4 with zero rows; its bytes are
+/// checked in `tests/x8p2vlx4_pack.rs`).
+const RHS_X8: &str = "rhs_imatmul_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme";
+/// The byte an int8 destination is filled with before a call.
+const CANARY_I8: u8 = 0xa5;
+
+/// `kai_run_imatmul_clamp_qai8_*`: (m, n, k_chunk_count, k_chunk_length, lhs_packed,
+/// rhs_packed, dst, dst_stride_row, params).
+type ImatmulQai8Fn = unsafe extern "C" fn(
+    usize,
+    usize,
+    usize,
+    usize,
+    *const c_void,
+    *const c_void,
+    *mut c_void,
+    usize,
+    *const kai_matmul_requantize32_params,
+);
+
+/// The bytes of int8 values.
+fn i8_bytes(values: &[i8]) -> Vec<u8> {
+    values.iter().map(|&v| v as u8).collect()
+}
+
+fn c_params(p: Requantize) -> kai_matmul_requantize32_params {
+    kai_matmul_requantize32_params {
+        min_value: p.min_value,
+        max_value: p.max_value,
+        output_zero_point: p.output_zero_point,
+    }
+}
+
+/// One int8 convolution: input, pad chunk, K x N weights (K ordered (ky, kx, c_in)), `i32`
+/// biases, `f32` scales, the RHS packer's zero point and multiplier, and the packed LHS and RHS
+/// (guarded at `edge`, packed through the C packers from a framework's indirection buffer).
+struct Qai8Conv {
+    conv: Conv,
+    input: Vec<i8>,
+    pad: Vec<i8>,
+    weights: Vec<i8>,
+    bias: Vec<i32>,
+    scale: Vec<f32>,
+    zero_point: i32,
+    multiplier: f32,
+    lhs: Guarded,
+    rhs: Guarded,
+}
+
+impl Qai8Conv {
+    /// Random operands; with `hostile`, int8 extremes, biases at the ends of `i32`, scales that
+    /// are infinite, NaN or huge, and zero points at the ends of `i32` (the folds wrap).
+    fn new(conv: Conv, seed: u64, hostile: bool, mode: Pointers, edge: Edge) -> Self {
+        let (n, kcc, kcl) = (conv.c_out, conv.kcc(), conv.c_in);
+        let mut rng = Rng::new(seed ^ 0x1a8);
+        let mut bytes = |len: usize| -> Vec<i8> {
+            (0..len)
+                .map(|_| {
+                    let r = rng.next_u64();
+                    match hostile && r % 5 == 0 {
+                        true => [-128, 127, -1, 0][(r >> 8) as usize % 4],
+                        false => (r >> 16) as i8,
+                    }
+                })
+                .collect()
+        };
+        let input = bytes(conv.h * conv.w * kcl);
+        let weights = bytes(kcc * kcl * n);
+        let pad = if seed % 2 == 0 {
+            vec![-3; kcl]
+        } else {
+            bytes(kcl)
+        };
+        let mut rng = Rng::new(seed ^ 0x2b9);
+        let bias: Vec<i32> = (0..n)
+            .map(|j| match hostile && j % 3 == 0 {
+                true => [i32::MIN, i32::MAX, -1][j / 3 % 3],
+                false => rng.range_i32(-20000, 20000),
+            })
+            .collect();
+        let mut scale = rng.vec_f32(n, 1e-4, 4e-3);
+        let (mut zero_point, mut multiplier) = (rng.range_i32(-128, 127), rng.f32(0.25, 1.0));
+        if hostile {
+            for (j, s) in scale.iter_mut().enumerate().filter(|(j, _)| j % 4 == 1) {
+                *s = [f32::INFINITY, f32::NAN, -1e30, 0.0][j / 4 % 4];
+            }
+            zero_point = [i32::MIN, i32::MAX, 127][seed as usize % 3];
+            multiplier = [1.0, f32::MAX, -0.0][seed as usize / 3 % 3];
+        }
+        let input_g = Guarded::from_bytes(&i8_bytes(&input), edge);
+        let pad_g = Guarded::from_bytes(&i8_bytes(&pad), edge);
+        let entries = conv::indirection(&conv, (input_g.ptr(), 1), pad_g.ptr(), mode, group());
+        let ibuf = Guarded::from_bytes(&conv::entry_bytes(&entries), edge);
+        let offset = match mode {
+            Pointers::Offsets => input_g.ptr() as usize,
+            Pointers::Absolute => 0,
+        };
+        let lhs_size: Getter3 = func("get_lhs_packed_size", LHS_X8);
+        let mut lhs = Guarded::new(lhs_size(conv.m(), kcc, kcl), edge);
+        // SAFETY: buffers sized for the problem.
+        unsafe {
+            func::<LhsPackFn>("run", LHS_X8)(
+                conv.m(),
+                kcc,
+                kcl,
+                ibuf.ptr().cast(),
+                offset,
+                pad_g.ptr().cast(),
+                lhs.mut_ptr().cast(),
+            )
+        };
+        let rhs_size: Getter3 = func("get_rhs_packed_size", RHS_X8);
+        let mut rhs = Guarded::new(rhs_size(n, kcc, kcl), edge);
+        let w = Guarded::from_bytes(&i8_bytes(&weights), edge);
+        let bias_bits: Vec<u32> = bias.iter().map(|&b| b as u32).collect();
+        let b = Guarded::from_bytes(&le_bytes(&bias_bits), edge);
+        let sc = Guarded::from_bytes(&le_bytes(&scale), edge);
+        let params = rkai_ukernels::types::kai_rhs_pack_qsi8cx_params {
+            lhs_zero_point: zero_point,
+            scale_multiplier: multiplier,
+        };
+        // SAFETY: buffers sized for the problem.
+        unsafe {
+            func::<ImatmulPackQsi8Fn>("run", RHS_X8)(
+                n,
+                kcc,
+                kcl,
+                n,
+                w.ptr().cast(),
+                b.ptr().cast(),
+                sc.ptr().cast(),
+                rhs.mut_ptr().cast(),
+                (&raw const params).cast(),
+            )
+        };
+        Self {
+            conv,
+            input,
+            pad,
+            weights,
+            bias,
+            scale,
+            zero_point,
+            multiplier,
+            lhs,
+            rhs,
+        }
+    }
+
+    /// The direct int8 convolution requantized as `kernel` does (`reference::qai8`): the bias
+    /// less the zero point times the column's weight sum, plus one product per tap and input
+    /// channel (taps outside the image read the pad chunk), all in wrapping `i32`, then the
+    /// output stage in the kernel's clamp order.
+    fn expected(&self, kernel: &MatmulKernel, p: Requantize) -> Vec<u8> {
+        let conv = &self.conv;
+        let (n, kcl) = (conv.c_out, conv.c_in);
+        let order = qai8_gemm::clamp_order(kernel);
+        let k = conv.kcc() * kcl;
+        let mut out = Vec::with_capacity(conv.m() * n);
+        for i in 0..conv.m() {
+            for j in 0..n {
+                let column = (0..k).map(|r| self.weights[r * n + j]);
+                let mut acc = qai8::folded_bias(self.bias[j], self.zero_point, column);
+                for c in 0..conv.kcc() {
+                    let src = match conv.source(i, c) {
+                        Some(at) => &self.input[at * kcl..][..kcl],
+                        None => &self.pad[..],
+                    };
+                    for (t, &x) in src.iter().enumerate() {
+                        let w = self.weights[(c * kcl + t) * n + j];
+                        acc = acc.wrapping_add(i32::from(x) * i32::from(w));
+                    }
+                }
+                let scale = rkai_ukernels::float::fmul(self.scale[j], self.multiplier);
+                out.push(qai8::requantize(acc, scale, p, order) as u8);
+            }
+        }
+        out
+    }
+
+    /// Runs the portion through `kernel`'s C symbol (or the portable path) into a
+    /// canary-filled guarded destination, every pointer moved by the kernel's getters.
+    fn run(
+        &self,
+        kernel: &MatmulKernel,
+        portable: bool,
+        (m_idx, n_idx, rows, cols): (usize, usize, usize, usize),
+        p: Requantize,
+        edge: Edge,
+    ) -> Guarded {
+        let conv = &self.conv;
+        let (m, n, kcc, kcl) = (conv.m(), conv.c_out, conv.kcc(), conv.c_in);
+        let stem = kernel.stem;
+        let lhs_off = func::<Getter3>("get_lhs_packed_offset", stem)(m_idx, kcc, kcl);
+        let rhs_off = func::<Getter3>("get_rhs_packed_offset", stem)(n_idx, kcc, kcl);
+        let dst_off = func::<Getter3>("get_dst_offset", stem)(m_idx, n_idx, n);
+        let mut dst = Guarded::from_bytes(&vec![CANARY_I8; m * n], edge);
+        let params = c_params(p);
+        // SAFETY: offsets from the getters; buffers cover the portion.
+        let (l, r, d) = unsafe {
+            (
+                self.lhs.ptr().add(lhs_off),
+                self.rhs.ptr().add(rhs_off),
+                dst.mut_ptr().add(dst_off),
+            )
+        };
+        if portable {
+            let args = PackedArgs {
+                m: rows,
+                n: cols,
+                k: kcc * kcl.div_ceil(4) * 4,
+                bl: 0,
+                lhs_packed: l,
+                rhs_packed: r,
+                dst: d,
+                dst_stride_row: n,
+                dst_stride_col: 1,
+                clamp_min: 0.0,
+                clamp_max: 0.0,
+                lut: std::ptr::null(),
+                params: (&raw const params).cast(),
+            };
+            // SAFETY: as above.
+            unsafe { qai8_gemm::portable(kernel, &args) };
+        } else {
+            // SAFETY: as above.
+            unsafe {
+                func::<ImatmulQai8Fn>("run", stem)(
+                    rows,
+                    cols,
+                    kcc,
+                    kcl,
+                    l.cast(),
+                    r.cast(),
+                    d.cast(),
+                    n,
+                    &raw const params,
+                )
+            };
+        }
+        dst
+    }
+}
+
+/// `dst` holds `want` inside the portion and the canary byte elsewhere.
+fn check_portion_i8(
+    what: &str,
+    dst: &[u8],
+    want: &[u8],
+    n: usize,
+    (m_idx, n_idx, rows, cols): (usize, usize, usize, usize),
+) {
+    for (at, (&got, &w)) in dst.iter().zip(want).enumerate() {
+        let (i, j) = (at / n, at % n);
+        let inside = (m_idx..m_idx + rows).contains(&i) && (n_idx..n_idx + cols).contains(&j);
+        let expect = if inside { w } else { CANARY_I8 };
+        assert_eq!(
+            got, expect,
+            "{what} portion ({m_idx}, {n_idx}, {rows}, {cols}) at ({i}, {j})"
+        );
+    }
+}
+
+#[test]
+fn int8_getters_follow_kleidiai_formulas() {
+    let g = group();
+    let mut checked = 0;
+    for stem in QAI8_STEMS {
+        assert_eq!(func::<Getter0>("get_m_step", stem)(), g, "{stem}");
+        assert_eq!(func::<Getter0>("get_n_step", stem)(), g, "{stem}");
+        let lhs_offset: Getter3 = func("get_lhs_packed_offset", stem);
+        let rhs_offset: Getter3 = func("get_rhs_packed_offset", stem);
+        let dst_offset: Getter3 = func("get_dst_offset", stem);
+        for (kcc, kcl) in [
+            (1usize, 1usize),
+            (9, 3),
+            (1, 64),
+            (4, 31),
+            (25, 17),
+            (9, 0),
+            (0, 5),
+        ] {
+            let k = kcc * kcl.div_ceil(4) * 4;
+            // Biases, the packed K rows, scales (KleidiAI's formula).
+            let stride = g * (4 + k + 4);
+            for blocks in 0..4 {
+                let idx = blocks * g;
+                assert_eq!(lhs_offset(idx, kcc, kcl), idx * k, "{stem}");
+                assert_eq!(rhs_offset(idx, kcc, kcl), blocks * stride, "{stem}");
+                assert_eq!(dst_offset(idx, idx, 4000), idx * 4000 + idx, "{stem}");
+                checked += 3;
+            }
+        }
+        assert_eq!(func::<Getter2>("get_dst_size", stem)(7, 9), 63, "{stem}");
+        checked += 3;
+    }
+    println!(
+        "RELIABILITY int8 getters: {checked} values at SVL32 {}",
+        g / 2
+    );
+}
+
+/// Every convolution geometry (every other above 512 bits), plain and hostile operands,
+/// three requantizations (full range, a narrow one, an inverted one), KleidiAI's portions, both
+/// guard edges and pointer modes (by case), through each kernel's C symbol where the CPU runs it
+/// and through the portable path (every portion where it does not, else the first).
+#[test]
+fn int8_convolutions_equal_direct_requantized_convolution() {
+    let g = group();
+    let (mut calls, mut portable_calls) = (0, 0);
+    let every = if g > 32 { 2 } else { 1 };
+    let requantize = [
+        Requantize {
+            min_value: -128,
+            max_value: 127,
+            output_zero_point: 5,
+        },
+        Requantize {
+            min_value: -20,
+            max_value: 60,
+            output_zero_point: -9,
+        },
+        Requantize {
+            min_value: 30,
+            max_value: -30,
+            output_zero_point: 0,
+        },
+    ];
+    for (ci, conv) in conv::conv_cases(g).into_iter().enumerate().step_by(every) {
+        let edge = EDGES[ci / every % 2];
+        let mode = if ci % 3 == 0 {
+            Pointers::Absolute
+        } else {
+            Pointers::Offsets
+        };
+        let hostile = ci / every % 3 == 2;
+        let p = Qai8Conv::new(conv, ci as u64, hostile, mode, edge);
+        let (m, n) = (conv.m(), conv.c_out);
+        for (ri, &rq) in requantize.iter().enumerate() {
+            for k in QAI8_STEMS.map(kernel) {
+                let want = p.expected(k, rq);
+                let native = support::cpu::can_run(k.isa);
+                let portions = conv::portions(m, n, g, g).into_iter().enumerate();
+                for (pi, portion) in portions {
+                    for portable in [false, true] {
+                        let runs = if portable {
+                            !native || (pi == 0 && ri == 0)
+                        } else {
+                            native
+                        };
+                        if !runs {
+                            continue;
+                        }
+                        let dst = p.run(k, portable, portion, rq, edge);
+                        let what = format!(
+                            "{} {} {conv:?} {mode:?} {rq:?} hostile {hostile}",
+                            k.stem,
+                            if portable { "portable" } else { "C symbol" }
+                        );
+                        check_portion_i8(&what, dst.bytes(), &want, n, portion);
+                        if portable {
+                            portable_calls += 1;
+                        } else {
+                            calls += 1;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    println!(
+        "RELIABILITY int8 convolutions: {calls} kernel calls, {portable_calls} portable calls at SVL32 {}",
+        g / 2
+    );
+}
+
+/// With no K value (`k_chunk_count` or `k_chunk_length` zero) a call requantizes the packed
+/// biases: the packer leaves each bias unchanged (the column sums are 0) and the kernel adds no
+/// product.
+#[test]
+fn int8_empty_k_requantizes_the_biases() {
+    let g = group();
+    let rq = Requantize {
+        min_value: -128,
+        max_value: 127,
+        output_zero_point: -4,
+    };
+    let params = c_params(rq);
+    let (m, n) = (g + 3, g + 1);
+    let mut rng = Rng::new(71);
+    let bias: Vec<i32> = (0..n).map(|_| rng.range_i32(-40000, 40000)).collect();
+    let scale = rng.vec_f32(n, 1e-4, 4e-3);
+    let pack = rkai_ukernels::types::kai_rhs_pack_qsi8cx_params {
+        lhs_zero_point: 9,
+        scale_multiplier: 0.5,
+    };
+    let mut calls = 0;
+    for (kcc, kcl) in [(0usize, 3usize), (3, 0)] {
+        let size = func::<Getter3>("get_rhs_packed_size", RHS_X8)(n, kcc, kcl);
+        let mut rhs = Guarded::new(size, Edge::End);
+        let bias_bits: Vec<u32> = bias.iter().map(|&b| b as u32).collect();
+        let (b, sc) = (le_bytes(&bias_bits), le_bytes(&scale));
+        let weights = [0u8; 4];
+        // SAFETY: buffers sized for the problem (no weight row is read).
+        unsafe {
+            func::<ImatmulPackQsi8Fn>("run", RHS_X8)(
+                n,
+                kcc,
+                kcl,
+                n,
+                weights.as_ptr().cast(),
+                b.as_ptr().cast(),
+                sc.as_ptr().cast(),
+                rhs.mut_ptr().cast(),
+                (&raw const pack).cast(),
+            )
+        };
+        let lhs = [0u8; 4];
+        for k in QAI8_STEMS.map(kernel) {
+            let order = qai8_gemm::clamp_order(k);
+            let want: Vec<u8> = (0..m * n)
+                .map(|at| {
+                    let j = at % n;
+                    let s = rkai_ukernels::float::fmul(scale[j], 0.5);
+                    qai8::requantize(bias[j], s, rq, order) as u8
+                })
+                .collect();
+            for portable in [false, true] {
+                if !portable && !support::cpu::can_run(k.isa) {
+                    continue;
+                }
+                let mut dst = Guarded::from_bytes(&vec![CANARY_I8; m * n], Edge::End);
+                if portable {
+                    let args = PackedArgs {
+                        m,
+                        n,
+                        k: 0,
+                        bl: 0,
+                        lhs_packed: lhs.as_ptr(),
+                        rhs_packed: rhs.ptr(),
+                        dst: dst.mut_ptr(),
+                        dst_stride_row: n,
+                        dst_stride_col: 1,
+                        clamp_min: 0.0,
+                        clamp_max: 0.0,
+                        lut: std::ptr::null(),
+                        params: &raw const params,
+                    };
+                    // SAFETY: buffers sized for the call.
+                    unsafe { qai8_gemm::portable(k, &args) };
+                } else {
+                    // SAFETY: buffers sized for the call.
+                    unsafe {
+                        func::<ImatmulQai8Fn>("run", k.stem)(
+                            m,
+                            n,
+                            kcc,
+                            kcl,
+                            lhs.as_ptr().cast(),
+                            rhs.ptr().cast(),
+                            dst.mut_ptr().cast(),
+                            n,
+                            &raw const params,
+                        )
+                    };
+                }
+                let what = format!("{} kcc {kcc} kcl {kcl} portable {portable}", k.stem);
+                check_portion_i8(&what, dst.bytes(), &want, n, (0, 0, m, n));
+                calls += 1;
+            }
+        }
+    }
+    println!("RELIABILITY int8 empty K: {calls} calls at SVL32 {}", g / 2);
+}
+
+/// Threads on disjoint row blocks equal one call; callee-saved registers survive a call (the
+/// params pointer on the stack); a caller's pending lazy ZA save is committed.
+#[test]
+fn int8_threads_registers_and_lazy_za() {
+    let g = group();
+    let rq = Requantize {
+        min_value: -100,
+        max_value: 100,
+        output_zero_point: 2,
+    };
+    let params = c_params(rq);
+    for k in QAI8_STEMS
+        .map(kernel)
+        .into_iter()
+        .filter(|k| support::cpu::can_run(k.isa))
+    {
+        let conv = threaded_conv();
+        let (m, n, kcc, kcl) = (conv.m(), conv.c_out, conv.kcc(), conv.c_in);
+        let p = Qai8Conv::new(conv, 7, false, Pointers::Absolute, Edge::End);
+        let want = p.expected(k, rq);
+        let run: ImatmulQai8Fn = func("run", k.stem);
+        let lhs_off: Getter3 = func("get_lhs_packed_offset", k.stem);
+        let mut dst = vec![CANARY_I8; m * n];
+        let (lp, rp, dp, pp) = (
+            p.lhs.ptr() as usize,
+            p.rhs.ptr() as usize,
+            dst.as_mut_ptr() as usize,
+            (&raw const params) as usize,
+        );
+        let blocks = conv::row_blocks_on_threads(m, g, |m_idx, rows| {
+            // SAFETY: each thread writes its own rows; the inputs are shared read-only.
+            unsafe {
+                run(
+                    rows,
+                    n,
+                    kcc,
+                    kcl,
+                    (lp as *const u8).add(lhs_off(m_idx, kcc, kcl)).cast(),
+                    rp as *const c_void,
+                    (dp as *mut u8).add(m_idx * n).cast(),
+                    n,
+                    pp as *const kai_matmul_requantize32_params,
+                )
+            };
+        });
+        check_portion_i8(k.stem, &dst, &want, n, (0, 0, m, n));
+        println!("RELIABILITY int8 threads: {} {blocks} row blocks", k.stem);
+        #[cfg(target_arch = "aarch64")]
+        {
+            use support::abi::{CallArgs, PendingZaSave, call, describe};
+            let mut dst = vec![CANARY_I8; m * n];
+            let mut x = [m, n, kcc, kcl, lp, rp, 0, n].map(|v| v as u64);
+            x[6] = dst.as_mut_ptr() as u64;
+            let args = CallArgs {
+                x,
+                d: [0; 8],
+                stack: [pp as u64, 0, 0, 0],
+            };
+            let symbol = format!("kai_run_{}", k.stem);
+            let f = rkai_capi::capi::exports::symbol_address(&symbol).unwrap();
+            // SAFETY: the arguments describe run_imatmul's prototype and valid buffers.
+            let mask = unsafe { call(f, &args) };
+            assert_eq!(mask, 0, "{} clobbered {}", k.stem, describe(mask));
+            check_portion_i8(k.stem, &dst, &want, n, (0, 0, m, n));
+            let svl = rkai_ukernels::arch::sme_vector_bytes().expect("SME");
+            let mut za = PendingZaSave::new(svl);
+            let mut dst = vec![CANARY_I8; m * n];
+            za.arm();
+            // SAFETY: buffers sized for the call.
+            unsafe {
+                run(
+                    m,
+                    n,
+                    kcc,
+                    kcl,
+                    p.lhs.ptr().cast(),
+                    p.rhs.ptr().cast(),
+                    dst.as_mut_ptr().cast(),
+                    n,
+                    &raw const params,
+                )
+            };
+            za.assert_committed(k.stem);
+            check_portion_i8(k.stem, &dst, &want, n, (0, 0, m, n));
+            println!("RELIABILITY int8 registers and lazy ZA: {}", k.stem);
+        }
+    }
+}
+
+/// int8 kernel `stem` called with `m` x `n`, one chunk of one value, and `null` (`lhs`, `rhs`,
+/// `dst` or `params`) null or a short destination stride, which its checks refuse before any
+/// access.
+fn refused_qai8_run(stem: &str, null: &str, dst_stride_row: usize) {
+    let (lhs, rhs) = ([0u8; 64], [0u8; 64]);
+    let d = Box::leak(Box::new([0u8; 64]));
+    let params = c_params(Requantize {
+        min_value: -128,
+        max_value: 127,
+        output_zero_point: 0,
+    });
+    let pick = |name: &str, p: *const u8| {
+        if name == null {
+            std::ptr::null()
+        } else {
+            p.cast()
+        }
+    };
+    let params = if null == "params" {
+        std::ptr::null()
+    } else {
+        &raw const params
+    };
+    // SAFETY: refused before any access.
+    unsafe {
+        func::<ImatmulQai8Fn>("run", stem)(
+            2,
+            2,
+            1,
+            1,
+            pick("lhs", lhs.as_ptr()),
+            pick("rhs", rhs.as_ptr()),
+            if null == "dst" {
+                std::ptr::null_mut()
+            } else {
+                d.as_mut_ptr().cast()
+            },
+            dst_stride_row,
+            params,
+        )
+    }
+}
+
+/// The chunked int8 RHS packer with `null` (`rhs`, `bias`, `scale`, `rhs_packed` or `params`)
+/// null.
+fn refused_x8_rhs_pack(name: &str, null: &str) {
+    let src = [0u8; 64];
+    let mut out = vec![0u8; 4096];
+    let params = rkai_ukernels::types::kai_rhs_pack_qsi8cx_params {
+        lhs_zero_point: 0,
+        scale_multiplier: 1.0,
+    };
+    let pick = |n: &str, p: *const c_void| if n == null { std::ptr::null() } else { p };
+    let some = src.as_ptr().cast();
+    let out = pick("rhs_packed", out.as_mut_ptr().cast()).cast_mut();
+    // SAFETY: refused before any access.
+    unsafe {
+        func::<ImatmulPackQsi8Fn>("run", name)(
+            1,
+            1,
+            1,
+            4,
+            pick("rhs", some),
+            pick("bias", some),
+            pick("scale", some),
+            out,
+            pick("params", (&raw const params).cast()),
+        )
+    }
+}
+
+/// The death cases of int8 kernel `QAI8_STEMS[$i]`.
+macro_rules! qai8_kernel_cases {
+    ($i:literal) => {
+        [
+            getter_case!(concat!("qai8_lhs_offset_misaligned_", $i), "(m_idx % mr) == 0"
+                => get_lhs_packed_offset::<Getter3>(QAI8_STEMS[$i])(1, 1, 1)),
+            getter_case!(concat!("qai8_rhs_offset_misaligned_", $i), "(n_idx % nr) == 0"
+                => get_rhs_packed_offset::<Getter3>(QAI8_STEMS[$i])(1, 1, 1)),
+            getter_case!(concat!("qai8_dst_offset_misaligned_m_", $i), "(m_idx % m_step) == 0"
+                => get_dst_offset::<Getter3>(QAI8_STEMS[$i])(1, 0, 64)),
+            getter_case!(concat!("qai8_dst_offset_misaligned_n_", $i), "(n_idx % n_step) == 0"
+                => get_dst_offset::<Getter3>(QAI8_STEMS[$i])(0, 1, 64)),
+            run_case!(concat!("qai8_null_lhs_", $i), "lhs_packed != NULL"
+                => refused_qai8_run(QAI8_STEMS[$i], "lhs", 8)),
+            run_case!(concat!("qai8_null_rhs_", $i), "rhs_packed != NULL"
+                => refused_qai8_run(QAI8_STEMS[$i], "rhs", 8)),
+            run_case!(concat!("qai8_null_dst_", $i), "dst != NULL"
+                => refused_qai8_run(QAI8_STEMS[$i], "dst", 8)),
+            run_case!(concat!("qai8_null_params_", $i), "params != NULL"
+                => refused_qai8_run(QAI8_STEMS[$i], "params", 8)),
+            run_case!(concat!("qai8_short_dst_stride_", $i), "dst_stride_row >= n * sizeof(int8_t)"
+                => refused_qai8_run(QAI8_STEMS[$i], "", 1)),
+        ]
+    };
 }
 
 /// Kernel `stem` called with `m` x `n`, one chunk of one value, and the given packed operands
@@ -1134,6 +1808,17 @@ fn cases() -> Vec<support::death::Case<String, String>> {
     cases.extend(kernel_cases!(1, "sizeof(float)"));
     cases.extend(kernel_cases!(2, "sizeof(uint16_t)"));
     cases.extend(kernel_cases!(3, "sizeof(uint16_t)"));
+    cases.extend(qai8_kernel_cases!(0));
+    cases.extend(qai8_kernel_cases!(1));
+    cases.extend([
+        run_case!("x8_rhs_null_rhs", "rhs != NULL" => refused_x8_rhs_pack(RHS_X8, "rhs")),
+        run_case!("x8_rhs_null_bias", "bias != NULL" => refused_x8_rhs_pack(RHS_X8, "bias")),
+        run_case!("x8_rhs_null_scale", "scale != NULL" => refused_x8_rhs_pack(RHS_X8, "scale")),
+        run_case!("x8_rhs_null_packed", "rhs_packed != NULL"
+            => refused_x8_rhs_pack(RHS_X8, "rhs_packed")),
+        run_case!("x8_rhs_null_params", "params != NULL"
+            => refused_x8_rhs_pack(RHS_X8, "params")),
+    ]);
     cases
 }
 

@@ -1,14 +1,19 @@
 //! KleidiAI's generic RHS-packing interface (`kai_matmul_pack_rhs.h`), through the C ABI: each
 //! provider's table (function pointers called as C calls them) against KleidiAI's getter values
 //! and a reference packing written from the packed layout, at the vector length of the CPU under
-//! test, with guard pages, column slices and KleidiAI's assumptions.
+//! test (the SVE length for the SVE packer, the streaming length for the SME ones), with guard
+//! pages, column slices and KleidiAI's assumptions.
 
 mod support;
 
-use rkai::capi::exports::kai_rhs_pack_kxn_x16p16vsx2bx16_x16_x16_sve as provider;
-use rkai::ukernels::arch::Features;
-use rkai::ukernels::pack_rhs_types::*;
-use rkai::ukernels::pack_rhs_types::{
+use rkai_capi::capi::exports::kai_rhs_pack_kxn_x16p16vsx2bx16_x16_x16_sve as provider;
+use rkai_capi::capi::exports::{
+    kai_matmul_pack_rhs_kxn_x32p4vsx1bx32_x32_x32_sme,
+    kai_matmul_pack_rhs_nxk_x32p4vsx1bx32_x32_x32_sme,
+};
+use rkai_ukernels::arch::Features;
+use rkai_ukernels::pack_rhs_types::*;
+use rkai_ukernels::pack_rhs_types::{
     kai_matmul_pack_rhs_uker_rhs_dim_args as RhsDim,
     kai_matmul_pack_rhs_uker_rhs_packed_dim_args as PackedDim,
     kai_matmul_pack_rhs_uker_rhs_packed_stride_args as PackedStride,
@@ -120,13 +125,30 @@ impl Api {
         out: *mut u8,
         packed_stride: usize,
     ) {
+        let stride = RhsStride { n: 2, k: rhs_row };
+        // SAFETY: forwarded contract.
+        unsafe { self.run_strided((n, k), (rhs, stride), bias, out, packed_stride) }
+    }
+
+    /// [`Api::run`] with both source strides given.
+    ///
+    /// # Safety
+    /// The buffers hold what the packer reads and writes.
+    unsafe fn run_strided(
+        &self,
+        (n, k): (usize, usize),
+        (rhs, stride): (*const u8, RhsStride),
+        bias: *const u8,
+        out: *mut u8,
+        packed_stride: usize,
+    ) {
         let args = kai_matmul_pack_rhs_uker_args {
             flags: 0,
             shape: kai_matmul_pack_rhs_uker_dim_args { n, k },
             operand: kai_matmul_pack_rhs_uker_operand_args {
                 rhs: kai_matmul_pack_rhs_uker_rhs_args {
                     ptr: rhs.cast(),
-                    stride: RhsStride { n: 2, k: rhs_row },
+                    stride,
                 },
                 rhs_packed: kai_matmul_pack_rhs_uker_rhs_packed_args {
                     ptr: out.cast(),
@@ -413,10 +435,238 @@ fn threads_pack_disjoint_slices() {
     assert_eq!(sliced, p.whole);
 }
 
+// ---------------------------------------------------------------------------------------------
+// The f32 SME packers (`kai_matmul_pack_rhs_{kxn,nxk}_x32p4vsx1bx32_x32_x32_sme`)
+
+const SME_KXN: &str = "kai_matmul_pack_rhs_kxn_x32p4vsx1bx32_x32_x32_sme";
+const SME_NXK: &str = "kai_matmul_pack_rhs_nxk_x32p4vsx1bx32_x32_x32_sme";
+
+/// The two f32 SME providers: (C name, provider, N x K source).
+const SME_PROVIDERS: [(&str, extern "C" fn() -> kai_matmul_pack_rhs_uker_api, bool); 2] = [
+    (
+        SME_KXN,
+        kai_matmul_pack_rhs_kxn_x32p4vsx1bx32_x32_x32_sme,
+        false,
+    ),
+    (
+        SME_NXK,
+        kai_matmul_pack_rhs_nxk_x32p4vsx1bx32_x32_x32_sme,
+        true,
+    ),
+];
+
+/// The f32 SME format, from its description: per block of `nr` columns, `nr` biases, then per
+/// K row the `nr` values of its columns; what lies past `n` or in a missing bias is zero. The
+/// source holds `rhs[kk * row + c]` (K x N) or `rhs[c * row + kk]` (N x K).
+fn sme_reference(
+    (n, k, nr): (usize, usize, usize),
+    (rhs, row, nxk): (&[u32], usize, bool),
+    bias: Option<&[u32]>,
+) -> Vec<u8> {
+    let mut out: Vec<u32> = Vec::new();
+    for block in 0..n.div_ceil(nr) {
+        let cols = (block * nr..block * nr + nr).map(|c| (c < n).then_some(c));
+        out.extend(
+            cols.clone()
+                .map(|c| c.and_then(|c| bias.map(|b| b[c])).unwrap_or(0)),
+        );
+        for kk in 0..k {
+            out.extend(cols.clone().map(|c| {
+                c.map_or(0, |c| {
+                    if nxk {
+                        rhs[c * row + kk]
+                    } else {
+                        rhs[kk * row + c]
+                    }
+                })
+            }));
+        }
+    }
+    support::sme_pack::le_bytes(&out)
+}
+
+/// The SME packers' getters follow KleidiAI's formulas at the streaming length: nr = 4 x vscale,
+/// a block `nr * (1 + k)` values, source strides by orientation, and no bias-offset assumption.
+#[test]
+fn sme_getters_have_kleidiai_values() {
+    let nr = support::sme_pack::svl32();
+    let mut checked = 0;
+    for (name, provider, nxk) in SME_PROVIDERS {
+        let api = Api(provider());
+        assert_eq!((api.step().n, api.step().k), (nr, 0), "{name} get_step");
+        assert!(
+            api.0.get_scale_n_offset.is_none(),
+            "{name} has no scale getter"
+        );
+        for n in [1, nr - 1, nr, nr + 1, 5 * nr + 3] {
+            for k in [0, 1, 2, 3, 8, 9, 255, 4097] {
+                let s = api.rhs_stride(n, k);
+                let expect = if nxk { (4 * k, 4) } else { (4, 4 * n) };
+                assert_eq!((s.n, s.k), expect, "{name} get_rhs_stride n {n} k {k}");
+                let ps = api.packed_stride(n, k);
+                assert_eq!(ps.n, nr * (4 + 4 * k), "{name} get_rhs_packed_stride k {k}");
+                assert_eq!(api.packed_size(n, k, &ps), n.div_ceil(nr) * ps.n);
+                let wide = PackedStride { n: ps.n + 12 };
+                assert_eq!(api.packed_size(n, k, &wide), n.div_ceil(nr) * wide.n);
+                checked += 4;
+            }
+        }
+        for block in [0, 1, 2, 7] {
+            let n_idx = block * nr;
+            // KleidiAI's K x N packer ignores the stride here; the N x K one multiplies by it.
+            let padded = RhsStride { n: 1000, k: 4 };
+            let expect = if nxk { 1000 * n_idx } else { 4 * n_idx };
+            assert_eq!(
+                api.rhs_offset(n_idx, 0, &padded),
+                expect,
+                "{name} get_rhs_offset"
+            );
+            let ps = api.packed_stride(9 * nr, 5);
+            assert_eq!(api.packed_offset(n_idx, 0, &ps), block * ps.n);
+            checked += 2;
+        }
+        // KleidiAI's get_bias_n_offset assumes nothing about the column.
+        for n_idx in [0, 1, 3, nr + 1] {
+            assert_eq!(
+                api.bias_offset(n_idx),
+                4 * n_idx,
+                "{name} get_bias_n_offset"
+            );
+            checked += 1;
+        }
+    }
+    eprintln!("{checked} getter values checked (nr {nr})");
+}
+
+/// Every shape around the block edges, K x N and N x K, with and without a bias (rkai packs
+/// zeros for a null one), padded source rows, against each guard edge, whole and in column
+/// slices moved through the offset getters; then a caller's wider block stride.
+#[test]
+fn sme_packs_equal_reference() {
+    use support::sme_pack::{self, FILL, le_bytes, slices};
+    let nr = sme_pack::svl32();
+    let specials = [
+        0x7fc0_0001,
+        0xff80_0000,
+        0x8000_0000,
+        0x0000_0001,
+        0x7f80_0000,
+    ];
+    for (name, provider, nxk) in SME_PROVIDERS {
+        let api = Api(provider());
+        let mut cases = 0;
+        for (seed, &n) in [1, 2, nr - 1, nr, nr + 1, 2 * nr + 3, 3 * nr]
+            .iter()
+            .enumerate()
+        {
+            for k in [0, 1, 2, 3, 7, 8, 9, 17] {
+                for (pad, with_bias) in [(0, true), (3, false)] {
+                    let (lines, len) = if nxk { (n, k) } else { (k, n) };
+                    let row = len + pad;
+                    let seed = (seed * 100 + k) as u64;
+                    let rhs = sme_pack::bit_patterns(lines * row, seed, 32, &specials);
+                    let bias = sme_pack::bit_patterns(n, seed + 1, 32, &specials);
+                    let bias = with_bias.then_some(&bias[..]);
+                    let expect = sme_reference((n, k, nr), (&rhs, row, nxk), bias);
+                    let ps = api.packed_stride(n, k);
+                    let size = api.packed_size(n, k, &ps);
+                    assert_eq!(size, expect.len(), "{name} size n {n} k {k}");
+                    let rs = RhsStride {
+                        n: if nxk { 4 * row } else { 4 },
+                        k: if nxk { 4 } else { 4 * row },
+                    };
+                    // The last source line ends at its last value.
+                    let used = if lines == 0 {
+                        0
+                    } else {
+                        (lines - 1) * row + len
+                    };
+                    for edge in EDGES {
+                        let src = Guarded::from_bytes(&le_bytes(&rhs[..used]), edge);
+                        let b = bias.map(|b| Guarded::from_bytes(&le_bytes(b), edge));
+                        // SAFETY (closure): the source, bias and output hold the whole problem;
+                        // the offsets come from the getters for columns n0..n0 + cols.
+                        let pack = |out: *mut u8, (n0, cols): (usize, usize)| unsafe {
+                            let source = src.ptr().add(api.rhs_offset(n0, 0, &rs));
+                            let bias = b
+                                .as_ref()
+                                .map_or(ptr::null(), |b| b.ptr().add(api.bias_offset(n0)));
+                            let out = out.add(api.packed_offset(n0, 0, &ps));
+                            api.run_strided((cols, k), (source, rs), bias, out, ps.n)
+                        };
+                        let what = format!("{name} n={n} k={k} pad={pad} bias={with_bias}");
+                        sme_pack::packs_equal(&what, size, edge, &expect, |o| pack(o, (0, n)));
+                        if n > nr {
+                            let cuts = slices(n, nr);
+                            sme_pack::slices_equal(&what, size, edge, &expect, &cuts, pack);
+                        }
+                        cases += 1;
+                    }
+                }
+            }
+        }
+        // A caller's wider block stride places each block there and leaves the gap alone.
+        let (n, k) = (2 * nr + 1, 5);
+        let rhs = sme_pack::bit_patterns(n * k, 5, 32, &specials);
+        let bias = sme_pack::bit_patterns(n, 6, 32, &specials);
+        let expect = sme_reference(
+            (n, k, nr),
+            (&rhs, if nxk { k } else { n }, nxk),
+            Some(&bias),
+        );
+        let block = api.packed_stride(n, k).n;
+        let wide = block + 20;
+        let mut out = vec![FILL; 3 * wide];
+        let rs = api.rhs_stride(n, k);
+        let (src, b) = (le_bytes(&rhs), le_bytes(&bias));
+        // SAFETY: three blocks of `wide` bytes; the source and bias hold the problem.
+        unsafe {
+            api.run_strided(
+                (n, k),
+                (src.as_ptr(), rs),
+                b.as_ptr(),
+                out.as_mut_ptr(),
+                wide,
+            )
+        };
+        for blk in 0..3 {
+            let got = &out[blk * wide..];
+            assert_eq!(
+                &got[..block],
+                &expect[blk * block..(blk + 1) * block],
+                "{name}"
+            );
+            assert!(got[block..wide].iter().all(|&x| x == FILL), "{name} gap");
+        }
+        // No column, nothing written.
+        let mut none = Guarded::from_bytes(&[FILL; 64], EDGES[0]);
+        // SAFETY: nothing is read or written for n == 0.
+        unsafe { api.run_strided((0, k), (src.as_ptr(), rs), b.as_ptr(), none.mut_ptr(), 0) };
+        assert!(none.bytes().iter().all(|&x| x == FILL));
+        eprintln!("{name}: {cases} packings equal the reference (nr {nr})");
+    }
+}
+
 /// KleidiAI assumes aligned start columns and an unsplit K; rkai aborts naming the provider.
 fn violations() -> Vec<support::death::Case<&'static str, &'static str>> {
     const N: &str = "index->n % get_n_step() == 0";
+    fn sme(i: usize) -> Api {
+        Api((SME_PROVIDERS[i].1)())
+    }
     vec![
+        ("sme_kxn_rhs_offset_n", SME_KXN, N, || {
+            sme(0).rhs_offset(1, 0, &sme(0).rhs_stride(64, 1));
+        }),
+        ("sme_kxn_packed_offset_k", SME_KXN, "index->k == 0", || {
+            sme(0).packed_offset(0, 3, &sme(0).packed_stride(64, 4));
+        }),
+        ("sme_nxk_rhs_offset_k", SME_NXK, "index->k == 0", || {
+            sme(1).rhs_offset(0, 1, &sme(1).rhs_stride(64, 4));
+        }),
+        ("sme_nxk_packed_offset_n", SME_NXK, N, || {
+            let a = sme(1);
+            a.packed_offset(a.step().n - 1, 0, &a.packed_stride(64, 4));
+        }),
         ("rhs_offset_n", NAME, N, || {
             Api::get().rhs_offset(1, 0, &Api::get().rhs_stride(64, 1));
         }),

@@ -5,8 +5,8 @@
 
 mod support;
 
-use rkai::ukernels::catalog::KERNELS;
-use rkai::ukernels::layout::{dst, qai8dxp};
+use rkai_ukernels::catalog::KERNELS;
+use rkai_ukernels::layout::{dst, qai8dxp};
 use support::cabi::{Getter2, Getter3, Getter4, Getter5, Getter7, sym};
 use support::death;
 

@@ -15,26 +15,25 @@ use core::ops::Range;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::ptr;
 
-use rkai::ukernels::catalog::{KERNELS, PACKERS};
+use rkai_ukernels::catalog::{KERNELS, PACKERS};
 
-use rkai::ukernels::pack::Source;
-use rkai::ukernels::pack::kinds::{
-    LhsPackerKind, Packer, PackerKind, RhsPackerKind, SmeRowsPacker,
-};
-use rkai::ukernels::pack::lhs_pack_bf16::Variant as Bf16Lhs;
-use rkai::ukernels::pack::lhs_quant_pack_qai8dxp::LhsType;
-use rkai::ukernels::pack::lhs_quant_pack_qsi8d32p::Variant as Qsi8d32pLhs;
-use rkai::ukernels::pack::rhs_pack_bf16::Variant as Bf16Rhs;
-use rkai::ukernels::pack::rhs_pack_float::Variant as FloatRhs;
-use rkai::ukernels::pack::rhs_pack_qsi4c32p_qsu4c32s1s0::Variant as Qsi4c32pRhs;
-use rkai::ukernels::types::{
+use rkai_ukernels::pack::Source;
+use rkai_ukernels::pack::kinds::{LhsPackerKind, Packer, PackerKind, RhsPackerKind, SmeRowsPacker};
+use rkai_ukernels::pack::lhs_pack_bf16::Variant as Bf16Lhs;
+use rkai_ukernels::pack::lhs_quant_pack_qai8dxp::LhsType;
+use rkai_ukernels::pack::lhs_quant_pack_qsi8d32p::Variant as Qsi8d32pLhs;
+use rkai_ukernels::pack::rhs_pack_bf16::Variant as Bf16Rhs;
+use rkai_ukernels::pack::rhs_pack_float::Variant as FloatRhs;
+use rkai_ukernels::pack::rhs_pack_qsi4c32p_qsu4c32s1s0::Variant as Qsi4c32pRhs;
+use rkai_ukernels::types::{
     kai_datatype, kai_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0_params, kai_rhs_pack_qs4cxs1s0_param,
     kai_rhs_pack_qsi8cx_params,
 };
 use support::cabi::{
     BlockLhsGetter, Getter0, Getter1, Getter2, Getter3, Getter4, Getter5, Getter7, ImatmulPackFn,
-    LhsBlockPackFn, LhsQuantPackHalfFn, RhsPackFloatFn, RhsPackQ4_0Fn, RhsPackQai4c32pFn,
-    RhsPackQsi4c32pFn, RhsPackQsi4cxpFn, RhsPackQsi8cxpFn, RhsPackQsu2cxpFn, sym,
+    ImatmulPackQsi8Fn, LhsBlockPackFn, LhsQuantPackHalfFn, RhsPackFloatFn, RhsPackQ4_0Fn,
+    RhsPackQai4c32pFn, RhsPackQsi4c32pFn, RhsPackQsi4cxpFn, RhsPackQsi8cxpFn, RhsPackQsu2cxpFn,
+    sym,
 };
 use support::guard::{Edge, Guarded};
 use support::rng::Rng;
@@ -111,22 +110,22 @@ fn pack_params(packer: &Packer) -> Vec<[usize; 3]> {
         // The f32 SME packers' group scales with the streaming length (KleidiAI's
         // `f32p2vlx1` kernels, which rkai does not provide yet).
         if SME_F32P2VLX1.contains(&packer.name) {
-            params.push([2 * rkai::ukernels::arch::sme_lanes32(), 1, 1]);
+            params.push([2 * rkai_ukernels::arch::sme_lanes32(), 1, 1]);
         }
     }
     if params.is_empty() && packer.name.contains("x16p2vlx2") {
         // The SME 16-bit packers: nr or mr = 2 x the running streaming length in 32-bit lanes.
-        params.push([2 * rkai::ukernels::arch::sme_lanes32(), 2, 1]);
+        params.push([2 * rkai_ukernels::arch::sme_lanes32(), 2, 1]);
     }
     if params.is_empty()
         && (packer.name.contains("x8p2vlx4") || packer.name.contains("qsi8cxp2vlx4sb"))
     {
         // The SME int8 packers: nr or mr = 2 x the streaming length in 32-bit lanes, kr = 4.
-        params.push([2 * rkai::ukernels::arch::sme_lanes32(), 4, 1]);
+        params.push([2 * rkai_ukernels::arch::sme_lanes32(), 4, 1]);
     }
     if params.is_empty() && packer.name == "rhs_pack_kxn_f32p16vlx1b_f32_f32_sme" {
         // nr = 16 x the running streaming length in 32-bit lanes.
-        params.push([16 * rkai::ukernels::arch::sme_lanes32(), 1, 1]);
+        params.push([16 * rkai_ukernels::arch::sme_lanes32(), 1, 1]);
     }
     params
 }
@@ -660,17 +659,28 @@ fn check_rhs_case(name: &str, c: &RhsCase, rng: &mut Rng) -> usize {
 struct PerColumn {
     fill: Fill,
     padding: usize,
+    /// One value per block of `bl` when `bl` is non-zero (else one per column whatever `bl`
+    /// is: the chunked packers' `bl` is their chunk length).
+    per_block: bool,
 }
 
 impl PerColumn {
     const F32: PerColumn = PerColumn {
         fill: Fill::F32,
         padding: 0,
+        per_block: true,
+    };
+    const F32_PER_CHANNEL: PerColumn = PerColumn {
+        per_block: false,
+        ..PerColumn::F32
     };
 
     fn random(self, rng: &mut Rng, s: Shape) -> Matrix {
         // One value per block, or per column for a per-channel packer (bl 0).
-        let values = s.k.checked_div(s.bl).unwrap_or(1);
+        let values = match self.per_block {
+            true => s.k.checked_div(s.bl).unwrap_or(1),
+            false => 1,
+        };
         Matrix::new(
             rng,
             self.fill,
@@ -891,6 +901,7 @@ fn qsi4c32p_cases(p: &Packer, variant: Qsi4c32pRhs) -> Vec<RhsCase> {
     let bf16_scales = PerColumn {
         fill: Fill::Bf16,
         padding: 2,
+        per_block: true,
     };
     let blocks = Ks::Blocks(&[(32, 96), (64, 192), (96, 192), (128, 256)]);
     rhs_cases(
@@ -1021,6 +1032,47 @@ fn qsi8cxpsb_cases(p: &Packer) -> Vec<RhsCase> {
         move |run: RhsPackFloatFn, c, s| unsafe {
             pack_rhs!(run, c, s; c.rhs_stride, c.rhs.cast(), c.bias.cast(), c.scale.cast(),
                 c.dst.cast(), 0, ptr::from_ref(&params).cast())
+        },
+    )
+}
+
+/// `rhs_imatmul_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme`.
+fn chunked_qsi8cxpsb_cases(p: &Packer) -> Vec<RhsCase> {
+    let params = kai_rhs_pack_qsi8cx_params {
+        lhs_zero_point: 9,
+        scale_multiplier: 0.5,
+    };
+    let spec = RhsSpec {
+        seed: 18,
+        ks: Ks::Chunks(&[(1, 1), (9, 3), (4, 5)]),
+        bias: Some(Bias {
+            fill: Fill::F32,
+            required: true,
+        }),
+        scale: Some(PerColumn::F32_PER_CHANNEL),
+        zero: None,
+        n_step: NStep::Fixed,
+        offset_takes_stride: false,
+        bias_offset: true,
+    };
+    rhs_cases(
+        p,
+        spec,
+        |rng, s| RhsMatrix::random(rng, Fill::Bytes, Source::Kxn, 8, 3, s),
+        |g: Getter3, idx, s| g(idx, s.k / s.bl, s.bl),
+        // SAFETY: the call's buffers hold the extents KleidiAI's contract names.
+        move |run: ImatmulPackQsi8Fn, c, s| unsafe {
+            run(
+                c.n,
+                s.k / s.bl,
+                s.bl,
+                c.rhs_stride,
+                c.rhs.cast(),
+                c.bias.cast(),
+                c.scale.cast(),
+                c.dst.cast(),
+                ptr::from_ref(&params).cast(),
+            )
         },
     )
 }
@@ -1350,6 +1402,7 @@ fn slice_cases(p: &Packer) -> Cases {
             Cases::Lhs(unblocked_lhs_cases(p, Fill::Bytes, &[5, 19], false))
         }
         PackerKind::Rhs(RhsPackerKind::Qsi8cxpsb) => Cases::Rhs(qsi8cxpsb_cases(p)),
+        PackerKind::Rhs(RhsPackerKind::ChunkedQsi8cxpsb) => Cases::Rhs(chunked_qsi8cxpsb_cases(p)),
     }
 }
 

@@ -6,11 +6,13 @@
 //! thread, no SME kernel, a cost model that favours one side). The C entry point writes the same
 //! plan, and running a plan gives, on each side's columns, the bytes of one call of its kernel.
 
-use rkai::plan_ffi::{rkai_plan, rkai_plan_matmul, rkai_sme_units};
-use rkai::rkai_ffi::{RKAI_FEATURES_ALL, RKAI_SHAPE_GEMM, RKAI_SHAPE_GEMV};
-use rkai::ukernels::arch::Features;
-use rkai::ukernels::plan::{self, CostModel, Plan, Request};
-use rkai::ukernels::select::{self, Shape, families};
+use rkai_capi::plan_ffi::{RKAI_LAYOUT_ANY, RKAI_LAYOUT_KXN, RKAI_LAYOUT_NXK};
+use rkai_capi::plan_ffi::{rkai_plan, rkai_plan_matmul, rkai_sme_units};
+use rkai_capi::rkai_ffi::{RKAI_FEATURES_ALL, RKAI_SHAPE_GEMM, RKAI_SHAPE_GEMV};
+use rkai_ukernels::arch::Features;
+use rkai_ukernels::pack::kinds::WeightLayout;
+use rkai_ukernels::plan::{self, CostModel, Plan, Request};
+use rkai_ukernels::select::{self, Shape, families};
 use std::ffi::{CStr, CString};
 
 /// Every feature a CPU can have (the pure planner, whatever runs this test).
@@ -18,7 +20,7 @@ fn everything() -> Features {
     Features::ALL.difference(Features::IN_ORDER)
 }
 
-fn request(family: rkai::ukernels::family::Family, shape: Shape, n: usize) -> Request {
+fn request(family: rkai_ukernels::family::Family, shape: Shape, n: usize) -> Request {
     Request {
         family,
         shape,
@@ -28,19 +30,35 @@ fn request(family: rkai::ukernels::family::Family, shape: Shape, n: usize) -> Re
         features: everything(),
         sve_lanes32: 4,
         model: CostModel::DEFAULT,
+        layout: None,
     }
+}
+
+/// The weight layouts a request may name (`None`: any pair).
+const LAYOUTS: [Option<WeightLayout>; 3] = [None, Some(WeightLayout::Nxk), Some(WeightLayout::Kxn)];
+
+/// Whether `pair` has an RHS packer for the request's weight layout.
+fn packs_layout(r: &Request, pair: &select::Pair) -> bool {
+    r.layout.is_none_or(|l| pair.rhs_packer_for(l).is_some())
 }
 
 /// The invariants every plan keeps; returns whether both sides are present.
 fn check(r: &Request, p: &Plan) -> bool {
     let what = format!(
-        "{} {:?} n={} t={} u={}",
+        "{} {:?} n={} t={} u={} {:?}",
         r.family.dir(),
         r.shape,
         r.n,
         r.threads,
-        r.sme_units
+        r.sme_units,
+        r.layout
     );
+    for side in [p.sme, p.neon].into_iter().flatten() {
+        assert!(
+            packs_layout(r, &side.pair),
+            "{what}: a packer for the layout"
+        );
+    }
     let threads = r.threads.max(1);
     let mut end = 0;
     if let Some(s) = p.sme {
@@ -61,7 +79,8 @@ fn check(r: &Request, p: &Plan) -> bool {
             0,
             "{what}: NEON side on its own step"
         );
-        let best = select::best_pair(r.family, r.features.difference(Features::SME_FAMILY), 4);
+        let neon_features = r.features.difference(Features::SME_FAMILY);
+        let best = select::best_pair_where(r.family, neon_features, 4, |p| packs_layout(r, p));
         assert!(
             std::ptr::eq(best.unwrap().gemm, v.pair.gemm),
             "{what}: selection's pair"
@@ -90,14 +109,18 @@ fn plans_keep_their_invariants_for_every_family() {
         for shape in [Shape::Gemv, Shape::Gemm] {
             for n in [1, 7, 64, 100, 1000, 4096] {
                 for threads in [1, 2, 3, 8, 12] {
-                    for sme_units in [0, 1, 2, 3] {
+                    for (sme_units, layout) in (0..4).flat_map(|u| LAYOUTS.map(|l| (u, l))) {
                         let r = Request {
                             threads,
                             sme_units,
+                            layout,
                             ..request(family, shape, n)
                         };
                         let Some(p) = plan::plan(&r) else {
-                            assert!(select::best_pair(family, everything(), 4).is_none());
+                            let any = |p: &select::Pair| packs_layout(&r, p);
+                            assert!(
+                                select::best_pair_where(family, everything(), 4, any).is_none()
+                            );
                             continue;
                         };
                         mixed += usize::from(check(&r, &p));
@@ -113,7 +136,7 @@ fn plans_keep_their_invariants_for_every_family() {
 
 #[test]
 fn plans_degrade_to_one_side_at_the_extremes() {
-    let family = rkai::ukernels::family::Family::F32Qai8dxpQsi8cxp;
+    let family = rkai_ukernels::family::Family::F32Qai8dxpQsi8cxp;
     let base = request(family, Shape::Gemm, 4096);
     let sides = |r: &Request| {
         let p = plan::plan(r).unwrap();
@@ -162,7 +185,7 @@ fn plans_degrade_to_one_side_at_the_extremes() {
     let share = p.sme.unwrap().n_len as f64 / 4096.0;
     assert!((share - 8.0 / 14.0).abs() < 0.02, "{share}");
     // Only SME kernels in the family (f16 x int4): SME alone, one thread per unit at most.
-    let sme_only = rkai::ukernels::family::Family::F32F16pQsi4c32p;
+    let sme_only = rkai_ukernels::family::Family::F32F16pQsi4c32p;
     let r = request(sme_only, Shape::Gemm, 300);
     assert_eq!(sides(&r), (Some(2), None));
     assert_eq!(sides(&Request { sme_units: 0, ..r }), (Some(1), None));
@@ -176,7 +199,7 @@ fn c_plan_equals_the_planner_and_names_the_units() {
     // SAFETY: a static NUL-terminated string.
     let source = unsafe { CStr::from_ptr(source) }.to_str().unwrap();
     let sme_here =
-        rkai::select::allowed_features(Features(RKAI_FEATURES_ALL)).contains(Features::SME);
+        rkai_capi::select::allowed_features(Features(RKAI_FEATURES_ALL)).contains(Features::SME);
     match std::env::var("RKAI_SME_UNITS")
         .ok()
         .and_then(|v| v.parse::<usize>().ok())
@@ -188,10 +211,17 @@ fn c_plan_equals_the_planner_and_names_the_units() {
     let mut checked = 0;
     for family in families() {
         let name = CString::new(family.dir()).unwrap();
-        for (shape, class) in [
+        let shapes = [
             (RKAI_SHAPE_GEMV, Shape::Gemv),
             (RKAI_SHAPE_GEMM, Shape::Gemm),
-        ] {
+        ];
+        let layouts = [RKAI_LAYOUT_ANY, RKAI_LAYOUT_NXK, RKAI_LAYOUT_KXN]
+            .into_iter()
+            .zip(LAYOUTS);
+        for ((shape, class), (c_layout, layout)) in shapes
+            .into_iter()
+            .flat_map(|s| layouts.clone().map(move |l| (s, l)))
+        {
             let mut out = std::mem::MaybeUninit::<rkai_plan>::zeroed();
             // SAFETY: a NUL-terminated family name and a writable plan.
             let status = unsafe {
@@ -201,15 +231,17 @@ fn c_plan_equals_the_planner_and_names_the_units() {
                     1000,
                     8,
                     RKAI_FEATURES_ALL,
+                    c_layout,
                     0.0,
                     out.as_mut_ptr(),
                 )
             };
-            let features = rkai::select::allowed_features(Features(RKAI_FEATURES_ALL));
+            let features = rkai_capi::select::allowed_features(Features(RKAI_FEATURES_ALL));
             let r = Request {
                 sme_units: units,
                 features,
-                sve_lanes32: rkai::ukernels::arch::sve_lanes32(),
+                sve_lanes32: rkai_ukernels::arch::sve_lanes32(),
+                layout,
                 ..request(family, class, 1000)
             };
             let Some(want) = plan::plan(&r) else {
@@ -224,24 +256,24 @@ fn c_plan_equals_the_planner_and_names_the_units() {
                 // SAFETY: a static NUL-terminated name.
                 false => Some(unsafe { CStr::from_ptr(p) }.to_str().unwrap().to_string()),
             };
-            let side = |part: &rkai::plan_ffi::rkai_plan_part, want: Option<plan::Part>| match want
-            {
-                Some(w) => {
-                    assert_eq!(
-                        name_of(part.kernel),
-                        Some(format!("{}_{}", w.kernel.prefix(), w.kernel.stem))
-                    );
-                    assert_eq!(
-                        name_of(part.gemv),
-                        Some(format!("{}_{}", w.pair.gemv.prefix(), w.pair.gemv.stem))
-                    );
-                    assert_eq!(
-                        (part.threads, part.n_start, part.n_len),
-                        (w.threads, w.n_start, w.n_len)
-                    );
-                }
-                None => assert!(part.kernel.is_null() && part.threads == 0 && part.n_len == 0),
-            };
+            let side =
+                |part: &rkai_capi::plan_ffi::rkai_plan_part, want: Option<plan::Part>| match want {
+                    Some(w) => {
+                        assert_eq!(
+                            name_of(part.kernel),
+                            Some(format!("{}_{}", w.kernel.prefix(), w.kernel.stem))
+                        );
+                        assert_eq!(
+                            name_of(part.gemv),
+                            Some(format!("{}_{}", w.pair.gemv.prefix(), w.pair.gemv.stem))
+                        );
+                        assert_eq!(
+                            (part.threads, part.n_start, part.n_len),
+                            (w.threads, w.n_start, w.n_len)
+                        );
+                    }
+                    None => assert!(part.kernel.is_null() && part.threads == 0 && part.n_len == 0),
+                };
             side(&got.sme, want.sme);
             side(&got.neon, want.neon);
             assert_eq!(got.shared_packing, u32::from(want.shared_packing));
@@ -250,22 +282,25 @@ fn c_plan_equals_the_planner_and_names_the_units() {
         }
     }
     let bad = CString::new("matmul_clamp_no_such_family").unwrap();
-    let mut out = std::mem::MaybeUninit::<rkai_plan>::zeroed();
-    // SAFETY: as above.
-    assert_eq!(
-        unsafe {
+    let good = CString::new(families().next().unwrap().dir()).unwrap();
+    // An unknown family, an unknown layout.
+    for (family, layout) in [(&bad, RKAI_LAYOUT_ANY), (&good, 3)] {
+        let mut out = std::mem::MaybeUninit::<rkai_plan>::zeroed();
+        // SAFETY: as above.
+        let status = unsafe {
             rkai_plan_matmul(
-                bad.as_ptr(),
-                1,
+                family.as_ptr(),
+                RKAI_SHAPE_GEMM,
                 8,
                 8,
                 RKAI_FEATURES_ALL,
+                layout,
                 0.0,
                 out.as_mut_ptr(),
             )
-        },
-        -1
-    );
+        };
+        assert_eq!(status, -1);
+    }
     assert!(checked > 0);
 }
 
@@ -275,9 +310,9 @@ fn c_plan_equals_the_planner_and_names_the_units() {
 /// everywhere off Arm, where every kernel runs through its portable path).
 #[test]
 fn running_a_plan_gives_each_sides_one_call_bytes() {
-    use rkai::rkai_ffi::RKAI_SELECT_EMULATE;
-    use rkai::ukernels::api::{self, Clamp, Kernel, PackedWeights, QuantizedActivations, Weights};
-    use rkai::ukernels::family::Family;
+    use rkai_capi::rkai_ffi::RKAI_SELECT_EMULATE;
+    use rkai_ukernels::api::{self, Clamp, Kernel, PackedWeights, QuantizedActivations, Weights};
+    use rkai_ukernels::family::Family;
     let (n, k) = (300, 128);
     let mut state = 0x2545_f491_4f6c_dd1du64;
     let mut next = move || {
@@ -297,7 +332,7 @@ fn running_a_plan_gives_each_sides_one_call_bytes() {
         max: 30.0,
     };
     let features =
-        rkai::select::allowed_features(Features(RKAI_FEATURES_ALL | RKAI_SELECT_EMULATE));
+        rkai_capi::select::allowed_features(Features(RKAI_FEATURES_ALL | RKAI_SELECT_EMULATE));
     let (mut runs, mut mixed) = (0, 0);
     for family in [Family::F32Qai8dxpQsi4cxp, Family::F32Qai8dxpQsi8cxp] {
         let weights = match family {
@@ -322,8 +357,9 @@ fn running_a_plan_gives_each_sides_one_call_bytes() {
                     threads,
                     sme_units,
                     features,
-                    sve_lanes32: rkai::ukernels::arch::sve_lanes32(),
+                    sve_lanes32: rkai_ukernels::arch::sve_lanes32(),
                     model: CostModel::DEFAULT,
+                    layout: Some(WeightLayout::Nxk),
                 };
                 let Some(p) = plan::plan(&r) else {
                     // No kernel of the family runs here (no dotprod, as on a Cortex-A53).
@@ -338,7 +374,7 @@ fn running_a_plan_gives_each_sides_one_call_bytes() {
                 let packed: Vec<PackedWeights<Vec<u8>>> = kernels
                     .iter()
                     .map(|kernel| {
-                        let size = PackedWeights::<Vec<u8>>::size(kernel, n, k, 0).unwrap();
+                        let size = kernel.packed_weights_size(n, k, 0).unwrap();
                         PackedWeights::pack(kernel, n, k, weights, Some(&bias), vec![0u8; size])
                             .unwrap()
                     })
@@ -346,7 +382,7 @@ fn running_a_plan_gives_each_sides_one_call_bytes() {
                 let lhs: Vec<QuantizedActivations<Vec<u8>>> = kernels
                     .iter()
                     .map(|kernel| {
-                        let size = QuantizedActivations::<Vec<u8>>::size(kernel, m, k).unwrap();
+                        let size = kernel.quantized_activations_size(m, k).unwrap();
                         QuantizedActivations::quantize(kernel, m, k, &x, vec![0; size]).unwrap()
                     })
                     .collect();

@@ -9,17 +9,17 @@
 
 mod support;
 
-use rkai::ukernels::catalog::KERNELS;
+use rkai_ukernels::catalog::KERNELS;
 
-use rkai::ukernels::family::Family;
+use rkai_ukernels::family::Family;
 
-use rkai::ukernels::kernel::MatmulKernel;
+use rkai_ukernels::kernel::MatmulKernel;
 
-use rkai::ukernels::matmul::matmul_clamp_f32_qsi8d32p_qai4c32p as family;
-use rkai::ukernels::pack::kinds::{LhsPackerKind, PackerKind};
-use rkai::ukernels::pack::lhs_quant_pack_qsi8d32pscalef32::Variant as LhsVariant;
-use rkai::ukernels::reference::qai4c32p::{self as reference, Rounding};
-use rkai::ukernels::types::kai_rhs_pack_qs4cxs1s0_param as Params;
+use rkai_ukernels::matmul::matmul_clamp_f32_qsi8d32p_qai4c32p as family;
+use rkai_ukernels::pack::kinds::{LhsPackerKind, PackerKind};
+use rkai_ukernels::pack::lhs_quant_pack_qsi8d32pscalef32::Variant as LhsVariant;
+use rkai_ukernels::reference::qai4c32p::{self as reference, Rounding};
+use rkai_ukernels::types::kai_rhs_pack_qs4cxs1s0_param as Params;
 use support::block_gemm::{self, PARAMS, run_kernel, run_rows};
 use support::block_lhs::{self, BlockLhsProblem, LhsCase};
 use support::cabi::func as sym;
@@ -64,7 +64,7 @@ fn runnable() -> Vec<&'static MatmulKernel> {
 }
 
 fn lhs_variant(name: &str) -> LhsVariant {
-    match rkai::ukernels::catalog::packer(name).map(|p| p.kind) {
+    match rkai_ukernels::catalog::packer(name).map(|p| p.kind) {
         Some(PackerKind::Lhs(LhsPackerKind::Qsi8d32pscalef32(v))) => v,
         _ => panic!("{name} is not a qsi8d32pscalef32 LHS packer"),
     }
@@ -540,7 +540,7 @@ fn streaming_kernels_commit_a_pending_lazy_za_save() {
         Problem::new(m, k.tile().n_step + 1, 128, 64, 77)
     });
     if let Some(kernels) = ran {
-        let sme2 = support::cpu::can_run(rkai::ukernels::arch::Isa::Sme2);
+        let sme2 = support::cpu::can_run(rkai_ukernels::arch::Isa::Sme2);
         assert_eq!(kernels > 0, sme2, "SME2 kernels run where SME2 is");
     }
 }

@@ -8,7 +8,7 @@
 
 mod support;
 
-use rkai::ukernels::reference::qai8::{
+use rkai_ukernels::reference::qai8::{
     self, ClampOrder, Operands, Requantize, folded_bias, requantize,
 };
 use support::rng::Rng;

@@ -1,5 +1,6 @@
 //! KleidiAI's SME int8-output GEMMs (`matmul_clamp_qai8_qai8p_qsi8cxp`: `_2vlx2vl_sme_mopa` and
-//! `_2vlx2vl_sme2_mopa`) through their C symbols, at the streaming vector length of the CPU
+//! `_2vlx2vl_sme2_mopa`) and its SME2 int8-output GEMV (`matmul_clamp_qai8_qai8_qsi8cxp`:
+//! `_1x16vl_sme2_dot`, one unpacked LHS row, `m == 1`) through their C symbols, at the streaming vector length of the CPU
 //! running the test (`scripts/test-matrix.sh` runs it at every one; the portable paths run
 //! everywhere). Operands are packed by the paired packers' C symbols
 //! (`lhs_pack_x8p2vlx4_x8_sme`, `rhs_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme`); every kernel
@@ -11,17 +12,23 @@
 //! wrapping, zero points at the ends of `i32`, scales that saturate or are not finite, bounds
 //! outside `int8_t`, `min_value > max_value`, whose result differs between the SME and SME2
 //! kernels as in KleidiAI); `dst_stride_col` is ignored; callee-saved registers and a caller's
-//! pending lazy ZA save survive; invalid arguments abort naming the condition.
+//! pending lazy ZA save survive; invalid arguments abort naming the condition. The GEMV runs the
+//! same problems with one row (its LHS the row's bytes against a guard page), over columns
+//! around its group and its step (1, nr + 1, n_step - 1, n_step, n_step + 1, 3 n_step + 5), K
+//! past its 16-value loop (odd, above 64), portions at multiples of n_step, and ignores both
+//! destination strides.
 
 mod support;
 
-use rkai::ukernels::catalog;
-use rkai::ukernels::family::Family;
-use rkai::ukernels::kernel::MatmulKernel;
-use rkai::ukernels::matmul::args::PackedArgs;
-use rkai::ukernels::matmul::matmul_clamp_qai8_qai8p_qsi8cxp as family;
-use rkai::ukernels::reference::qai8::{self, ClampOrder, Requantize};
-use rkai::ukernels::types::{kai_matmul_requantize32_params, kai_rhs_pack_qsi8cx_params};
+use rkai_capi::capi::exports::symbol_address;
+use rkai_ukernels::catalog;
+use rkai_ukernels::family::Family;
+use rkai_ukernels::kernel::MatmulKernel;
+use rkai_ukernels::matmul::args::PackedArgs;
+use rkai_ukernels::matmul::matmul_clamp_qai8_qai8_qsi8cxp as gemv_family;
+use rkai_ukernels::matmul::matmul_clamp_qai8_qai8p_qsi8cxp as family;
+use rkai_ukernels::reference::qai8::{self, ClampOrder, Requantize};
+use rkai_ukernels::types::{kai_matmul_requantize32_params, kai_rhs_pack_qsi8cx_params};
 use std::ffi::c_void;
 use std::ptr;
 use support::cabi::func as sym;
@@ -29,12 +36,14 @@ use support::cabi::{Getter0, Getter2, Getter3, LhsQuantPackHalfFn, RhsPackFloatF
 use support::gemm::{Impl, Portion, portions};
 use support::guard::{EDGES, Edge, Guarded};
 use support::rng::Rng;
+use support::sme_pack::{roundup, two_vl};
 use support::{sme_pack, tester};
 
 const SME: &str = "matmul_clamp_qai8_qai8p2vlx4_qsi8cxp2vlx4sb_2vlx2vl_sme_mopa";
 const SME2: &str = "matmul_clamp_qai8_qai8p2vlx4_qsi8cxpsb2vlx4_2vlx2vl_sme2_mopa";
 const LHS: &str = "lhs_pack_x8p2vlx4_x8_sme";
 const RHS: &str = "rhs_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme";
+const GEMV: &str = "matmul_clamp_qai8_qai8_qsi8cxp2vlx4sb_1x16vl_sme2_dot";
 
 /// `kai_run_matmul_*` of the family.
 type MatmulQai8Fn = unsafe extern "C" fn(
@@ -52,31 +61,55 @@ type MatmulQai8Fn = unsafe extern "C" fn(
 /// The byte every destination holds before a call.
 const CANARY: u8 = 0xa5;
 
-fn kernels() -> Vec<&'static MatmulKernel> {
+fn family_kernels(family: Family) -> Vec<&'static MatmulKernel> {
     let all = catalog::KERNELS.iter().copied();
-    tester::narrowed(all.filter(|k| k.family == Family::Qai8Qai8pQsi8cxp)).collect()
+    tester::narrowed(all.filter(|k| k.family == family)).collect()
 }
 
-fn runnable() -> Vec<&'static MatmulKernel> {
+/// The GEMMs.
+fn kernels() -> Vec<&'static MatmulKernel> {
+    family_kernels(Family::Qai8Qai8pQsi8cxp)
+}
+
+/// The GEMV.
+fn gemv_kernels() -> Vec<&'static MatmulKernel> {
+    family_kernels(Family::Qai8Qai8Qsi8cxp)
+}
+
+fn runnable_of(kernels: Vec<&'static MatmulKernel>) -> Vec<&'static MatmulKernel> {
     tester::runnable(
-        kernels().into_iter(),
+        kernels.into_iter(),
         |k| support::cpu::can_run(k.isa),
         "SME int8-output",
     )
 }
 
-/// The kernels through the portable path, then those this CPU runs through their symbols.
+fn runnable() -> Vec<&'static MatmulKernel> {
+    runnable_of(kernels())
+}
+
+fn gemv_runnable() -> Vec<&'static MatmulKernel> {
+    runnable_of(gemv_kernels())
+}
+
+/// The GEMMs through the portable path, then those this CPU runs through their symbols.
 fn implementations() -> Vec<(&'static MatmulKernel, Impl)> {
     tester::implementations(kernels().into_iter(), runnable())
 }
 
-/// `mr` = `nr` = `m_step` = `n_step`: 2 x the streaming length in 32-bit lanes.
-fn tile() -> usize {
-    2 * sme_pack::svl32()
+/// The GEMV through the portable path, then through its symbol where this CPU runs it.
+fn gemv_implementations() -> Vec<(&'static MatmulKernel, Impl)> {
+    tester::implementations(gemv_kernels().into_iter(), gemv_runnable())
 }
 
-fn roundup(a: usize, b: usize) -> usize {
-    a.div_ceil(b) * b
+/// Whether `k` is the GEMV (an unpacked LHS row, `m == 1`).
+fn is_gemv(k: &MatmulKernel) -> bool {
+    k.family == Family::Qai8Qai8Qsi8cxp
+}
+
+/// The GEMV's `nr` and `n_step`: 2 and 16 x the streaming length in 32-bit lanes.
+fn gemv_tile() -> (usize, usize) {
+    (2 * sme_pack::svl32(), 16 * sme_pack::svl32())
 }
 
 /// One problem on unpacked operands.
@@ -151,15 +184,18 @@ impl Problem {
             .collect()
     }
 
-    /// The packed LHS and RHS, by the packers' C symbols, in guarded buffers of exactly the
-    /// packed sizes.
-    fn pack(&self, edge: Edge) -> (Guarded, Guarded) {
-        let t = tile();
+    /// The LHS `kernel` reads (packed by its packer's C symbol; the GEMV's: the row's bytes) and
+    /// the packed RHS, in guarded buffers of exactly their sizes.
+    fn pack(&self, kernel: &MatmulKernel, edge: Edge) -> (Guarded, Guarded) {
+        let src: Vec<u8> = self.lhs.iter().map(|&v| v as u8).collect();
+        let src = Guarded::from_bytes(&src, edge);
+        if is_gemv(kernel) {
+            return (src, self.pack_rhs(edge));
+        }
+        let t = two_vl();
         let lhs_size = sym::<Getter5>("get_lhs_packed_size", LHS)(self.m, self.k, t, 4, 1);
         assert_eq!(lhs_size, roundup(self.m, t) * roundup(self.k, 4));
         let mut lhs = Guarded::new(lhs_size, edge);
-        let src: Vec<u8> = self.lhs.iter().map(|&v| v as u8).collect();
-        let src = Guarded::from_bytes(&src, edge);
         // SAFETY: the source holds m rows of k bytes, the output the packed size.
         unsafe {
             sym::<LhsQuantPackHalfFn>("run", LHS)(
@@ -174,6 +210,13 @@ impl Problem {
                 lhs.mut_ptr().cast(),
             )
         };
+        (lhs, self.pack_rhs(edge))
+    }
+
+    /// The packed RHS (of both families), by the packer's C symbol, in a guarded buffer of
+    /// exactly the packed size.
+    fn pack_rhs(&self, edge: Edge) -> Guarded {
+        let t = two_vl();
         let rhs_size = sym::<Getter2>("get_rhs_packed_size", RHS)(self.n, self.k);
         let mut rhs = Guarded::new(rhs_size, edge);
         let src: Vec<u8> = self.rhs.iter().map(|&v| v as u8).collect();
@@ -202,14 +245,14 @@ impl Problem {
                 (&raw const params).cast(),
             )
         };
-        (lhs, rhs)
+        rhs
     }
 }
 
 type Getter5 = support::cabi::Getter5;
 
 /// Runs `portion` of a problem through `which`, every pointer offset through `k`'s getters as a
-/// framework does, into `dst` (rows `stride` bytes apart); `dst_stride_col` as given.
+/// framework does (the GEMV's LHS offset through `get_lhs_offset`), into `dst` (rows `stride` bytes apart); `dst_stride_col` as given.
 ///
 /// # Safety
 /// The buffers hold the packed operands and the destination of the whole problem.
@@ -225,7 +268,12 @@ unsafe fn run_portion(
     dst_stride_col: usize,
 ) {
     let (m0, n0, mh, nw) = portion;
-    let lo = sym::<Getter2>("get_lhs_packed_offset", k.stem)(m0, kk);
+    let lhs_offset = if is_gemv(k) {
+        "get_lhs_offset"
+    } else {
+        "get_lhs_packed_offset"
+    };
+    let lo = sym::<Getter2>(lhs_offset, k.stem)(m0, kk);
     let ro = sym::<Getter2>("get_rhs_packed_offset", k.stem)(n0, kk);
     let d = sym::<Getter3>("get_dst_offset", k.stem)(m0, n0, stride);
     // SAFETY: offsets from the getters stay inside the caller's buffers.
@@ -259,8 +307,13 @@ unsafe fn run_portion(
                     lut: ptr::null(),
                     params,
                 };
-                family::check(k, &args).expect("valid call");
-                family::portable(k, &args)
+                if is_gemv(k) {
+                    gemv_family::check(k, &args).expect("valid call");
+                    gemv_family::portable(k, &args)
+                } else {
+                    family::check(k, &args).expect("valid call");
+                    family::portable(k, &args)
+                }
             }
         }
     }
@@ -327,7 +380,7 @@ fn check_call(
 
 /// Counts around the tile: 1, tile - 1, tile, tile + 1 and more than two tiles.
 fn counts() -> Vec<usize> {
-    let t = tile();
+    let t = two_vl();
     let mut v = vec![1, t - 1, t, t + 1, 2 * t + 3];
     v.sort_unstable();
     v.dedup();
@@ -339,7 +392,7 @@ const DEPTHS: [usize; 8] = [0, 1, 3, 4, 5, 16, 29, 33];
 
 #[test]
 fn getters_follow_kleidiai() {
-    let t = tile();
+    let t = two_vl();
     let ks = kernels();
     assert_eq!(ks.len(), 2);
     for k in &ks {
@@ -385,7 +438,7 @@ fn kernels_equal_reference() {
     for (k, which) in implementations() {
         let order = family::clamp_order(k);
         let all = tester::every_case_here(k);
-        let t = tile();
+        let t = two_vl();
         for (i, &m) in counts().iter().enumerate() {
             for (j, &n) in counts().iter().enumerate() {
                 for (d, &kk) in DEPTHS.iter().enumerate() {
@@ -397,7 +450,7 @@ fn kernels_equal_reference() {
                         false => vec![EDGES[(i + j + d) % 2]],
                     };
                     for edge in edges {
-                        let packed = p.pack(edge);
+                        let packed = p.pack(k, edge);
                         let mut ps = portions(m, n, t, t);
                         if !all {
                             ps = vec![ps[0], ps[2]];
@@ -524,7 +577,7 @@ fn hostile(m: usize, n: usize, k: usize) -> Vec<(&'static str, Problem)> {
 
 #[test]
 fn hostile_data_gives_kleidiai_bits() {
-    let t = tile();
+    let t = two_vl();
     let mut cases = 0;
     let mut inverted_differ = false;
     for (k, which) in implementations() {
@@ -544,7 +597,7 @@ fn hostile_data_gives_kleidiai_bits() {
                 if p.params.min_value > p.params.max_value {
                     inverted_differ |= expect != p.reference(other);
                 }
-                let packed = p.pack(Edge::End);
+                let packed = p.pack(k, Edge::End);
                 let portion = (0, 0, m, n);
                 let call =
                     || check_call(k, which, &p, &packed, &expect, (Edge::End, n, portion), 1);
@@ -564,12 +617,12 @@ fn hostile_data_gives_kleidiai_bits() {
 /// `dst_stride_col` is ignored (KleidiAI's `run` does not read it): 0, 1 and 7 give one result.
 #[test]
 fn dst_stride_col_is_ignored() {
-    let t = tile();
+    let t = two_vl();
     let mut cases = 0;
     for (k, which) in implementations() {
         let p = Problem::random(t + 2, t + 5, 9, 5);
         let expect = p.reference(family::clamp_order(k));
-        let packed = p.pack(Edge::End);
+        let packed = p.pack(k, Edge::End);
         for col in [0, 1, 7] {
             let portion = (0, 0, p.m, p.n);
             check_call(
@@ -590,11 +643,11 @@ fn dst_stride_col_is_ignored() {
 /// Disjoint tiles on several threads equal one call.
 #[test]
 fn threads_equal_one_call() {
-    let t = tile();
+    let t = two_vl();
     for k in runnable() {
         let p = Problem::random(3 * t + 1, 2 * t + 3, 21, 9);
         let expect = p.reference(family::clamp_order(k));
-        let packed = p.pack(Edge::End);
+        let packed = p.pack(k, Edge::End);
         let mut dst = vec![CANARY; p.m * p.n];
         let (lhs, rhs) = (packed.0.ptr() as usize, packed.1.ptr() as usize);
         let out = dst.as_mut_ptr() as usize;
@@ -617,15 +670,170 @@ fn threads_equal_one_call() {
     }
 }
 
+// ---------------------------------------------------------------------------------------------
+// The GEMV
+
+/// Column counts of the GEMV: one, around its group (`nr`) and its step (`n_step`), and more
+/// than three steps.
+fn gemv_counts() -> Vec<usize> {
+    let (nr, ns) = gemv_tile();
+    let mut v = vec![1, nr - 1, nr + 1, ns - 1, ns, ns + 1, 3 * ns + 5];
+    v.sort_unstable();
+    v.dedup();
+    v
+}
+
+/// K values of the GEMV: none, one, fewer than a step, odd, its loop of 16 values and the tails
+/// after it, odd above 64.
+const GEMV_DEPTHS: [usize; 9] = [0, 1, 3, 4, 5, 16, 17, 33, 67];
+
+#[test]
+fn gemv_getters_follow_kleidiai() {
+    let (nr, ns) = gemv_tile();
+    let ks = gemv_kernels();
+    assert_eq!(ks.len(), 1);
+    for k in &ks {
+        let got = ["get_m_step", "get_n_step", "get_nr", "get_kr", "get_sr"]
+            .map(|verb| sym::<Getter0>(verb, k.stem)());
+        assert_eq!(got, [1, ns, nr, 4, 1], "{}", k.stem);
+        // KleidiAI's measured values (streaming lengths 16, 32 and 64 bytes), scaled from the
+        // 16-byte row; no `get_mr`.
+        let table = tester::tsv_rows(include_str!("data/kleidiai-1.30-getters.tsv"));
+        let measured: Vec<_> = table.iter().filter(|r| r[0] == k.stem).collect();
+        assert_eq!(measured.len(), 3, "{}", k.stem);
+        let svl = 4 * sme_pack::svl32();
+        for r in measured {
+            let bytes: usize = r[11].parse().unwrap();
+            let value = |i: usize| r[i].parse::<usize>().unwrap();
+            let at_svl = [value(1), value(2) * svl / bytes, value(4) * svl / bytes];
+            assert_eq!(at_svl, [1, ns, nr], "{} from the {bytes}-byte row", k.stem);
+            assert_eq!([r[3], r[5], r[6]], ["-", "4", "1"], "{}", k.stem);
+        }
+        for kk in [0, 1, 4, 7, 100] {
+            assert_eq!(sym::<Getter2>("get_lhs_offset", k.stem)(0, kk), 0);
+            let kp = roundup(kk, 4);
+            for idx in [0, nr, ns, 3 * ns + nr] {
+                let rhs = sym::<Getter2>("get_rhs_packed_offset", k.stem)(idx, kk);
+                assert_eq!(rhs, idx / nr * nr * (4 + kp + 4), "{}", k.stem);
+                // The packer of the GEMMs writes the GEMV's RHS (its nr is the same).
+                assert_eq!(rhs, sym::<Getter2>("get_rhs_packed_offset", RHS)(idx, kk));
+            }
+        }
+        assert_eq!(
+            sym::<Getter3>("get_dst_offset", k.stem)(0, 2 * ns, 1000),
+            2 * ns
+        );
+        assert_eq!(sym::<Getter2>("get_dst_size", k.stem)(1, 5), 5);
+        // KleidiAI's GEMV has no `get_mr`.
+        assert!(symbol_address(&format!("kai_get_mr_{}", k.stem)).is_none());
+    }
+    eprintln!("RELIABILITY getters {}", ks.len());
+}
+
+/// One row against every column count and depth, both guard edges (one above 512-bit
+/// streaming lengths), over the portions a framework computes (at multiples of n_step), with
+/// destination strides the GEMV ignores.
+#[test]
+fn gemv_equals_reference() {
+    let (_, ns) = gemv_tile();
+    let mut cases = 0;
+    for (k, which) in gemv_implementations() {
+        let order = family::clamp_order(k);
+        assert_eq!(order, ClampOrder::LowerFirst, "SCLAMP");
+        let all = tester::every_case_here(k);
+        for (j, &n) in gemv_counts().iter().enumerate() {
+            for (d, &kk) in GEMV_DEPTHS.iter().enumerate() {
+                let p = Problem::random(1, n, kk, (100 * j + d) as u64);
+                let expect = p.reference(order);
+                let edges: Vec<Edge> = match all {
+                    true => EDGES.to_vec(),
+                    false => vec![EDGES[(j + d) % 2]],
+                };
+                for edge in edges {
+                    let packed = p.pack(k, edge);
+                    let mut ps = portions(1, n, 1, ns);
+                    if !all {
+                        ps = vec![ps[0], ps[2]];
+                    }
+                    for portion in ps {
+                        let stride = [0, n, n + 3][(j + d) % 3];
+                        let col = [1, 0, 5][d % 3];
+                        check_call(k, which, &p, &packed, &expect, (edge, stride, portion), col);
+                        cases += 1;
+                    }
+                }
+            }
+        }
+    }
+    eprintln!("{cases} int8-output GEMV cases equal the reference");
+    eprintln!("RELIABILITY reference {cases}");
+}
+
+#[test]
+fn gemv_hostile_data_gives_kleidiai_bits() {
+    let (nr, ns) = gemv_tile();
+    let mut cases = 0;
+    for (k, which) in gemv_implementations() {
+        let order = family::clamp_order(k);
+        let shapes = match tester::every_case_here(k) {
+            true => vec![(ns + nr + 3, 37), (2 * nr + 1, 67)],
+            false => vec![(ns + nr + 3, 37)],
+        };
+        for (n, kk) in shapes {
+            for (what, p) in hostile(1, n, kk) {
+                let expect = p.reference(order);
+                let packed = p.pack(k, Edge::End);
+                let portion = (0, 0, 1, n);
+                let call =
+                    || check_call(k, which, &p, &packed, &expect, (Edge::End, n, portion), 1);
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(call))
+                    .unwrap_or_else(|e| panic!("scenario {what:?}: {e:?}"));
+                cases += 1;
+            }
+        }
+    }
+    eprintln!("RELIABILITY hostile {cases}");
+}
+
+/// Column portions of one n_step each on several threads equal one call.
+#[test]
+fn gemv_threads_equal_one_call() {
+    let (_, ns) = gemv_tile();
+    for k in gemv_runnable() {
+        let p = Problem::random(1, 3 * ns + 5, 21, 9);
+        let expect = p.reference(family::clamp_order(k));
+        let packed = p.pack(k, Edge::End);
+        let mut dst = vec![CANARY; p.n];
+        let (lhs, rhs) = (packed.0.ptr() as usize, packed.1.ptr() as usize);
+        let out = dst.as_mut_ptr() as usize;
+        std::thread::scope(|s| {
+            for n0 in (0..p.n).step_by(ns) {
+                let p = &p;
+                s.spawn(move || {
+                    let portion = (0, n0, 1, ns.min(p.n - n0));
+                    let ptrs = (lhs as *const u8, rhs as *const u8, out as *mut u8);
+                    // SAFETY: the buffers hold the whole problem; portions are disjoint.
+                    unsafe {
+                        run_portion(k, Impl::Exported, p.k, ptrs, p.n, portion, &p.params, 1)
+                    };
+                });
+            }
+        });
+        assert_eq!(dst, expect, "{}", k.stem);
+    }
+}
+
 #[cfg(target_arch = "aarch64")]
 #[test]
 fn registers_and_lazy_za_save_survive() {
     use support::abi::{self, CallArgs, PendingZaSave};
-    let t = tile();
-    for k in runnable() {
-        let p = Problem::random(t + 1, t + 1, 7, 3);
+    let t = two_vl();
+    let kernels = [runnable(), gemv_runnable()].concat();
+    for &k in &kernels {
+        let m = if is_gemv(k) { 1 } else { t + 1 };
+        let p = Problem::random(m, 2 * t + 1, 7, 3);
         let expect = p.reference(family::clamp_order(k));
-        let packed = p.pack(Edge::End);
+        let packed = p.pack(k, Edge::End);
         let mut dst = vec![0u8; p.m * p.n];
         let args = CallArgs {
             x: [
@@ -667,16 +875,16 @@ fn registers_and_lazy_za_save_survive() {
         save.finish();
         assert_eq!(dst, expect, "{} after a lazy save", k.stem);
     }
-    eprintln!("RELIABILITY registers {}", runnable().len());
+    eprintln!("RELIABILITY registers {}", kernels.len());
 }
 
 // ---------------------------------------------------------------------------------------------
 // Contract violations
 
-/// Calls `run_matmul` of `stem` on a small valid problem with one argument broken: `null` 1
-/// nulls the packed LHS, 2 the packed RHS, 3 the destination, 4 the parameters; `stride` is the
-/// destination row stride (2 rows of 5 columns).
-fn run_call(stem: &str, stride: usize, null: usize) {
+/// Calls `run_matmul` of `stem` on a small valid problem of `m` rows with one argument broken:
+/// `null` 1 nulls the (packed) LHS, 2 the packed RHS, 3 the destination, 4 the parameters;
+/// `stride` is the destination row stride (rows of 5 columns).
+fn run_call(stem: &str, m: usize, stride: usize, null: usize) {
     let lhs = vec![0u8; 1 << 16];
     let rhs = vec![0u8; 1 << 16];
     let mut dst = vec![0u8; 1 << 10];
@@ -686,10 +894,10 @@ fn run_call(stem: &str, stride: usize, null: usize) {
         output_zero_point: 0,
     };
     let pick = |i: usize, p: *const u8| if null == i { ptr::null() } else { p };
-    // SAFETY: the buffers cover a 2 x 5 x 8 problem at any streaming length.
+    // SAFETY: the buffers cover an m x 5 x 8 problem (m <= 2) at any streaming length.
     unsafe {
         sym::<MatmulQai8Fn>("run", stem)(
-            2,
+            m,
             5,
             8,
             pick(1, lhs.as_ptr()).cast(),
@@ -706,27 +914,45 @@ fn violations() -> Vec<support::death::Case> {
     macro_rules! run_cases {
         ($stem:expr, $p:literal) => {
             [
-                run_case!(concat!($p, "null_lhs"), "lhs_packed != NULL" => run_call($stem, 5, 1)),
-                run_case!(concat!($p, "null_rhs"), "rhs_packed != NULL" => run_call($stem, 5, 2)),
-                run_case!(concat!($p, "null_dst"), "dst != NULL" => run_call($stem, 5, 3)),
-                run_case!(concat!($p, "null_params"), "params != NULL" => run_call($stem, 5, 4)),
+                run_case!(concat!($p, "null_lhs"), "lhs_packed != NULL" => run_call($stem, 2, 5, 1)),
+                run_case!(concat!($p, "null_rhs"), "rhs_packed != NULL" => run_call($stem, 2, 5, 2)),
+                run_case!(concat!($p, "null_dst"), "dst != NULL" => run_call($stem, 2, 5, 3)),
+                run_case!(concat!($p, "null_params"), "params != NULL" => run_call($stem, 2, 5, 4)),
                 run_case!(concat!($p, "short_rows"), "dst_stride_row >= n * sizeof(int8_t)"
-                    => run_call($stem, 4, 0)),
+                    => run_call($stem, 2, 4, 0)),
             ]
         };
     }
     let mut cases = Vec::new();
     cases.extend(run_cases!(SME, "sme_"));
     cases.extend(run_cases!(SME2, "sme2_"));
+    // The GEMV: KleidiAI's `m == 1` first, then rkai's null checks (its LHS is `lhs`); it
+    // ignores the destination strides.
+    cases.extend([
+        run_case!("gemv_two_rows", "m == 1" => run_call(GEMV, 2, 5, 0)),
+        run_case!("gemv_no_row", "m == 1" => run_call(GEMV, 0, 5, 0)),
+        run_case!("gemv_null_lhs", "lhs != NULL" => run_call(GEMV, 1, 0, 1)),
+        run_case!("gemv_null_rhs", "rhs_packed != NULL" => run_call(GEMV, 1, 0, 2)),
+        run_case!("gemv_null_dst", "dst != NULL" => run_call(GEMV, 1, 0, 3)),
+        run_case!("gemv_null_params", "params != NULL" => run_call(GEMV, 1, 0, 4)),
+        getter_case!("gemv_lhs_m_idx", "m_idx == 0"
+            => get_lhs_offset::<Getter2>(GEMV)(1, 16)),
+        getter_case!("gemv_rhs_n_idx", "(n_idx % nr) == 0"
+            => get_rhs_packed_offset::<Getter2>(GEMV)(1, 16)),
+        getter_case!("gemv_dst_m_idx", "m_idx == 0"
+            => get_dst_offset::<Getter3>(GEMV)(1, 0, 64)),
+        getter_case!("gemv_dst_n_idx", "(n_idx % n_step) == 0"
+            => get_dst_offset::<Getter3>(GEMV)(0, gemv_tile().0, 64)),
+    ]);
     cases.extend([
         getter_case!("lhs_m_idx", "(m_idx % mr) == 0"
-            => get_lhs_packed_offset::<Getter2>(SME)(tile() / 2, 16)),
+            => get_lhs_packed_offset::<Getter2>(SME)(two_vl() / 2, 16)),
         getter_case!("rhs_n_idx", "(n_idx % nr) == 0"
             => get_rhs_packed_offset::<Getter2>(SME2)(1, 16)),
         getter_case!("dst_m_idx", "(m_idx % m_step) == 0"
             => get_dst_offset::<Getter3>(SME2)(3, 0, 64)),
         getter_case!("dst_n_idx", "(n_idx % n_step) == 0"
-            => get_dst_offset::<Getter3>(SME)(0, tile() + 1, 64)),
+            => get_dst_offset::<Getter3>(SME)(0, two_vl() + 1, 64)),
     ]);
     cases
 }

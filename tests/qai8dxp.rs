@@ -7,17 +7,17 @@
 
 mod support;
 
-use rkai::ukernels::catalog::{KERNELS, PACKERS};
+use rkai_ukernels::catalog::{KERNELS, PACKERS};
 
-use rkai::ukernels::kernel::{Columns, MatmulKernel, Origin};
+use rkai_ukernels::kernel::{Columns, MatmulKernel, Origin};
 
-use rkai::ukernels::layout::RhsLayout;
-use rkai::ukernels::pack::Source;
-use rkai::ukernels::pack::kinds::{LhsPackerKind, PackerKind, RhsPackerKind};
-use rkai::ukernels::pack::lhs_quant_pack_qai8dxp::LhsType;
-use rkai::ukernels::pack::rhs_pack_qsi4c32p_qsu4c32s1s0::Variant as BlockPacker;
-use rkai::ukernels::reference::{self, SumOrder, qai8dx};
-use rkai::ukernels::types::{
+use rkai_ukernels::layout::RhsLayout;
+use rkai_ukernels::pack::Source;
+use rkai_ukernels::pack::kinds::{LhsPackerKind, PackerKind, RhsPackerKind};
+use rkai_ukernels::pack::lhs_quant_pack_qai8dxp::LhsType;
+use rkai_ukernels::pack::rhs_pack_qsi4c32p_qsu4c32s1s0::Variant as BlockPacker;
+use rkai_ukernels::reference::{self, SumOrder, qai8dx};
+use rkai_ukernels::types::{
     kai_datatype, kai_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0_params as BlockParams,
     kai_rhs_pack_qs4cxs1s0_param as Int4Params, kai_rhs_pack_qsi8cx_params,
 };
@@ -179,7 +179,7 @@ fn packed_sizes_and_offsets_equal_kleidiai_values() {
 /// are checked here the same way, at this streaming vector length.
 #[test]
 fn rkai_kernel_getters_and_sizes_follow_the_vector_length() {
-    let lanes = rkai::ukernels::arch::sve_lanes32();
+    let lanes = rkai_ukernels::arch::sve_lanes32();
     let mut checked = 0;
     for k in family_kernels().filter(|k| k.origin == Origin::Rkai || k.isa.is_streaming()) {
         let b = k.base_tile;
@@ -572,8 +572,8 @@ fn expected_rhs(k: &MatmulKernel, p: &Problem, size: usize, packer: &str) -> Vec
 /// (which fixes the per-block row sums), with the kernel's tile `t`.
 fn expected_dst(
     p: &Problem,
-    t: &rkai::ukernels::kernel::Tile,
-    finish: rkai::ukernels::kernel::Epilogue,
+    t: &rkai_ukernels::kernel::Tile,
+    finish: rkai_ukernels::kernel::Epilogue,
     packer: &str,
     lq: &[i8],
     rows: &[qai8dx::Row],

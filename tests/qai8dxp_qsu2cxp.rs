@@ -8,15 +8,15 @@
 
 mod support;
 
-use rkai::ukernels::family::Family;
+use rkai_ukernels::family::Family;
 
-use rkai::ukernels::kernel::MatmulKernel;
+use rkai_ukernels::kernel::MatmulKernel;
 
-use rkai::ukernels::matmul::call;
-use rkai::ukernels::pack::kinds::{PackerKind, RhsPackerKind};
-use rkai::ukernels::pack::rhs_pack_nxk_qsu2cxp::{DEFAULT_LUT, Variant};
-use rkai::ukernels::reference::{qai8dx, qsu2cxp};
-use rkai::ukernels::types::kai_rhs_pack_qs4cxs1s0_param as Params;
+use rkai_ukernels::matmul::call;
+use rkai_ukernels::pack::kinds::{PackerKind, RhsPackerKind};
+use rkai_ukernels::pack::rhs_pack_nxk_qsu2cxp::{DEFAULT_LUT, Variant};
+use rkai_ukernels::reference::{qai8dx, qsu2cxp};
+use rkai_ukernels::types::kai_rhs_pack_qs4cxs1s0_param as Params;
 use support::cabi::func as sym;
 use support::cabi::{Getter2, Getter4, Getter5, RhsPackQsu2cxpFn};
 use support::guard::{Edge, Guarded};
@@ -297,7 +297,7 @@ const PACK_SHAPES: [(usize, usize); 9] = [
 #[test]
 fn packers_match_reference_bytes() {
     let mut cases = 0;
-    let sme_nr = rkai::ukernels::arch::sme_vector_bytes();
+    let sme_nr = rkai_ukernels::arch::sme_vector_bytes();
     let configs: Vec<(&str, usize)> = [(P4X4, 4), (P4VLX4, 8), (P4VLX4, 16), (P4VLX4, 64)]
         .into_iter()
         .chain(sme_nr.map(|nr| (P4VLX4, nr)))
@@ -406,7 +406,7 @@ const SHAPES: [(usize, usize, usize); 16] = [
 ];
 
 fn problems(k: &MatmulKernel) -> impl Iterator<Item = Problem> + '_ {
-    let one_row = k.rows == rkai::ukernels::kernel::Rows::One;
+    let one_row = k.rows == rkai_ukernels::kernel::Rows::One;
     SHAPES.iter().enumerate().map(move |(seed, &(m, n, kk))| {
         // The GEMV takes one row a call; the tester calls it row by row.
         let m = if one_row { m.min(3) } else { m };
@@ -431,7 +431,7 @@ reference_tests!(
 fn threads_on_disjoint_portions_equal_one_call() {
     let kernels = runnable();
     let tiles = tester::threads_equal_one_call_on::<Qsu2cxp>(&kernels, |k, (m, n)| {
-        let m = if k.rows == rkai::ukernels::kernel::Rows::One {
+        let m = if k.rows == rkai_ukernels::kernel::Rows::One {
             1
         } else {
             m
@@ -445,7 +445,7 @@ fn threads_on_disjoint_portions_equal_one_call() {
 #[test]
 fn callee_saved_registers_survive() {
     let calls = tester::registers_survive_on::<Qsu2cxp>(&runnable(), |k| {
-        let m = if k.rows == rkai::ukernels::kernel::Rows::One {
+        let m = if k.rows == rkai_ukernels::kernel::Rows::One {
             1
         } else {
             9
@@ -487,13 +487,13 @@ fn contract_violations_are_refused() {
         };
         refuse(args(1, 48), "k % kai_k_multiple_of == 0");
         refuse(args(0, 32), "m > 0");
-        if k.rows == rkai::ukernels::kernel::Rows::One {
+        if k.rows == rkai_ukernels::kernel::Rows::One {
             refuse(args(2, 32), "m == 1");
         }
         refused += 3;
     }
     // Packers: table-independent assertions in KleidiAI's order.
-    use rkai::ukernels::pack::rhs::{self, Args};
+    use rkai_ukernels::pack::rhs::{self, Args};
     let (src, scale, mut out) = ([0u8; 64], [1f32; 8], [0u8; 4096]);
     let params = Params {
         lhs_zero_point: 1,

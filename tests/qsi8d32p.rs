@@ -10,16 +10,16 @@
 
 mod support;
 
-use rkai::ukernels::arch;
-use rkai::ukernels::family::Family;
-use rkai::ukernels::kernel::{Columns, MatmulKernel};
-use rkai::ukernels::pack::kinds::{LhsPackerKind, PackerKind, RhsPackerKind};
-use rkai::ukernels::pack::lhs_quant_pack_qsi8d32p::Variant as LhsVariant;
-use rkai::ukernels::pack::rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0::{
+use rkai_ukernels::arch;
+use rkai_ukernels::family::Family;
+use rkai_ukernels::kernel::{Columns, MatmulKernel};
+use rkai_ukernels::pack::kinds::{LhsPackerKind, PackerKind, RhsPackerKind};
+use rkai_ukernels::pack::lhs_quant_pack_qsi8d32p::Variant as LhsVariant;
+use rkai_ukernels::pack::rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0::{
     PS1S0_MAX_BL, Variant as RhsVariant,
 };
-use rkai::ukernels::reference::qsi8d32p::{self as reference, Amax, Rounding};
-use rkai::ukernels::types::kai_rhs_pack_qs4cxs1s0_param as Params;
+use rkai_ukernels::reference::qsi8d32p::{self as reference, Amax, Rounding};
+use rkai_ukernels::types::kai_rhs_pack_qs4cxs1s0_param as Params;
 use support::block_gemm::{self, PARAMS, Q4_0Problem, run_kernel};
 use support::block_lhs::{self, BlockLhsProblem, LhsCase};
 use support::cabi::func as sym;
@@ -55,14 +55,14 @@ fn runnable() -> Vec<&'static MatmulKernel> {
 }
 
 fn lhs_variant(name: &str) -> LhsVariant {
-    match rkai::ukernels::catalog::packer(name).map(|p| p.kind) {
+    match rkai_ukernels::catalog::packer(name).map(|p| p.kind) {
         Some(PackerKind::Lhs(LhsPackerKind::Qsi8d32p(v))) => v,
         _ => panic!("{name} is not a qsi8d32p LHS packer"),
     }
 }
 
 fn rhs_variant(name: &str) -> RhsVariant {
-    match rkai::ukernels::catalog::packer(name).map(|p| p.kind) {
+    match rkai_ukernels::catalog::packer(name).map(|p| p.kind) {
         Some(PackerKind::Rhs(RhsPackerKind::Qsi4c32pf16(v))) => v,
         _ => panic!("{name} is not a Q4_0 RHS packer"),
     }
@@ -495,8 +495,8 @@ mod random_shapes {
 /// the family's best pair where it is 256 bits.
 #[test]
 fn selection_skips_sve256_kernels_at_other_vector_lengths() {
-    use rkai::ukernels::arch::Features;
-    use rkai::ukernels::select;
+    use rkai_ukernels::arch::Features;
+    use rkai_ukernels::select;
     // Without SME (whose kernels rank first wherever it exists; see tests/selection.rs).
     let all = Features(u32::MAX).difference(Features::SME_FAMILY);
     for lanes in [4, 8, 16, 64] {
@@ -627,7 +627,7 @@ death_tests!(
 /// (checked on CPUs with SVE at another length; at 256 bits the call computes).
 #[test]
 fn sve256_kernels_refuse_other_vector_lengths() {
-    let sve = support::cpu::features().contains(rkai::ukernels::arch::Features::SVE);
+    let sve = support::cpu::features().contains(rkai_ukernels::arch::Features::SVE);
     if !cfg!(target_arch = "aarch64") || !sve {
         return;
     }

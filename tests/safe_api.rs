@@ -1,16 +1,16 @@
-//! The safe Rust API (`rkai::ukernels::api`): same packed bytes and results as the C functions it
+//! The safe Rust API (`rkai_ukernels::api`): same packed bytes and results as the C functions it
 //! wraps, for the selected GEMV/GEMM pair of each covered family; threads change nothing; and
 //! every misuse is an `Err`, never an abort.
 
 mod support;
 
-use rkai::ukernels::api::{
+use rkai_ukernels::api::{
     self, Clamp, Error, Kernel, PackedWeights, QuantizedActivations, Weights,
 };
-use rkai::ukernels::catalog;
-use rkai::ukernels::family::Family;
-use rkai::ukernels::select::Shape;
-use rkai::ukernels::types::{
+use rkai_ukernels::catalog;
+use rkai_ukernels::family::Family;
+use rkai_ukernels::select::Shape;
+use rkai_ukernels::types::{
     kai_datatype, kai_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0_params, kai_rhs_pack_qs4cxs1s0_param,
     kai_rhs_pack_qsi8cx_params,
 };
@@ -33,7 +33,7 @@ struct Layer {
     nibbles: Vec<u8>,
     int8: Vec<i8>,
     scales: Vec<f32>,
-    block_scales: Vec<u16>,
+    block_scales: Vec<half::bf16>,
     bias: Vec<f32>,
 }
 
@@ -49,7 +49,7 @@ impl Layer {
             int8: (0..n * k).map(|_| rng.range_i32(-127, 127) as i8).collect(),
             scales: rng.vec_f32(n, 0.001, 0.02),
             block_scales: (0..n * (k / bl))
-                .map(|_| (rng.f32(0.001, 0.02).to_bits() >> 16) as u16)
+                .map(|_| half::bf16::from_bits((rng.f32(0.001, 0.02).to_bits() >> 16) as u16))
                 .collect(),
             bias: rng.vec_f32(n, -1.0, 1.0),
         }
@@ -80,7 +80,7 @@ fn pack(kernel: &Kernel, layer: &Layer, family: Family) -> PackedWeights<Vec<u8>
     } else {
         0
     };
-    let size = PackedWeights::<Vec<u8>>::size(kernel, layer.n, layer.k, bl).unwrap();
+    let size = kernel.packed_weights_size(layer.n, layer.k, bl).unwrap();
     PackedWeights::pack(
         kernel,
         layer.n,
@@ -114,13 +114,13 @@ fn through_c(
     let t = k_entry.tile();
     let (n, k) = (layer.n, layer.k);
     let rhs_name = k_entry.rhs_packers[0].name;
-    let mut lhs = vec![0u8; QuantizedActivations::<Vec<u8>>::size(kernel, m, k).unwrap()];
+    let mut lhs = vec![0u8; kernel.quantized_activations_size(m, k).unwrap()];
     let bl = if family == Family::F32Qai8dxpQsi4c32p {
         layer.bl
     } else {
         0
     };
-    let mut rhs = vec![0u8; PackedWeights::<Vec<u8>>::size(kernel, n, k, bl).unwrap()];
+    let mut rhs = vec![0u8; kernel.packed_weights_size(n, k, bl).unwrap()];
     let mut dst = vec![f32::NAN; m * n];
     // SAFETY: buffers sized by the packers' own size functions; C prototypes as declared.
     unsafe {
@@ -229,7 +229,7 @@ fn selected_pairs_match_the_c_functions_and_threads_change_nothing() {
         let Ok((gemv, gemm)) = Kernel::select_pair(family) else {
             // Only a CPU without dotprod has no pair; selection tests cover that case.
             assert!(!support::cpu::can_run(
-                rkai::ukernels::arch::Isa::NeonDotprod
+                rkai_ukernels::arch::Isa::NeonDotprod
             ));
             continue;
         };
@@ -238,7 +238,7 @@ fn selected_pairs_match_the_c_functions_and_threads_change_nothing() {
             let packed = pack(&gemm, &layer, family);
             for (kernel, m) in [(gemv, 1), (gemm, 1), (gemm, 13)] {
                 let x = Rng::new(m as u64).vec_f32(m * k, -2.0, 2.0);
-                let size = QuantizedActivations::<Vec<u8>>::size(&kernel, m, k).unwrap();
+                let size = kernel.quantized_activations_size(m, k).unwrap();
                 let lhs = QuantizedActivations::quantize(&kernel, m, k, &x, vec![0; size]).unwrap();
                 let mut dst = vec![f32::NAN; m * n];
                 api::matmul(&kernel, &lhs, &packed, &mut dst, n, clamp).unwrap();
@@ -262,7 +262,7 @@ fn misuse_is_an_error() {
     };
     let layer = Layer::new(16, 64, 32, 7);
     let (n, k) = (16, 64);
-    let size = PackedWeights::<Vec<u8>>::size(&kernel, n, k, 0).unwrap();
+    let size = kernel.packed_weights_size(n, k, 0).unwrap();
     let w = layer.weights(family);
 
     let short = PackedWeights::pack(&kernel, n, k, w, None, vec![0u8; size - 1]);
@@ -293,7 +293,7 @@ fn misuse_is_an_error() {
     let packed = PackedWeights::pack(&kernel, n, k, w, None, vec![0u8; size]).unwrap();
     let m = 4;
     let x = vec![0.5f32; m * k];
-    let lhs_size = QuantizedActivations::<Vec<u8>>::size(&kernel, m, k).unwrap();
+    let lhs_size = kernel.quantized_activations_size(m, k).unwrap();
     let lhs = QuantizedActivations::quantize(&kernel, m, k, &x, vec![0; lhs_size]).unwrap();
     let r = QuantizedActivations::quantize(&kernel, m, k, &x[1..], vec![0; lhs_size]);
     assert!(matches!(
@@ -315,7 +315,7 @@ fn misuse_is_an_error() {
     );
     // Activations of another k.
     let x2 = vec![0.5f32; m * 2 * k];
-    let lhs2_size = QuantizedActivations::<Vec<u8>>::size(&kernel, m, 2 * k).unwrap();
+    let lhs2_size = kernel.quantized_activations_size(m, 2 * k).unwrap();
     let lhs2 = QuantizedActivations::quantize(&kernel, m, 2 * k, &x2, vec![0; lhs2_size]).unwrap();
     assert_eq!(
         api::matmul(&kernel, &lhs2, &packed, &mut dst, n, Clamp::NONE),
@@ -329,7 +329,7 @@ fn misuse_is_an_error() {
     let other = catalog::KERNELS
         .iter()
         .filter(|o| o.family == family)
-        .filter(|o| !rkai::ukernels::select::share_rhs_format(o, kernel.entry()))
+        .filter(|o| !rkai_ukernels::select::share_rhs_format(o, kernel.entry()))
         .find_map(|o| Kernel::new(o).ok());
     if let Some(other) = other {
         assert_eq!(

@@ -65,7 +65,7 @@ fn getters_follow_kleidiai_formulas() {
     let t = two_vl();
     assert_eq!(
         t * 2,
-        rkai::ukernels::arch::sme_vector_bytes().unwrap_or(16),
+        rkai_ukernels::arch::sme_vector_bytes().unwrap_or(16),
         "nr is SVL / 2 bytes"
     );
     let mut checked = 0;

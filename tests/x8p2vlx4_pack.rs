@@ -1,5 +1,7 @@
 //! The packers of KleidiAI's SME int8-output kernels through their C symbols:
-//! `lhs_pack_x8p2vlx4_x8_sme` and `rhs_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme`. At the running
+//! `lhs_pack_x8p2vlx4_x8_sme`, `rhs_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme` and its chunked
+//! form `rhs_imatmul_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme` (K as chunks of consecutive rows,
+//! each padded on its own to whole steps of 4). At the running
 //! streaming length (every one of `scripts/test-all.sh`'s SVL models; 128 bits where there is no
 //! SME), the getters follow KleidiAI 1.30's formulas, packed bytes equal a reference written from
 //! KleidiAI's layout (every byte of the packed size: a buffer pre-filled with another byte shows
@@ -12,13 +14,16 @@ mod support;
 
 use std::ffi::c_void;
 use support::cabi::func as sym;
-use support::cabi::{Getter0, Getter1, Getter2, Getter5, RhsPackFloatFn};
+use support::cabi::{
+    Getter0, Getter1, Getter2, Getter3, Getter5, ImatmulPackQsi8Fn, RhsPackFloatFn,
+};
 use support::guard::{EDGES, Edge, Guarded};
 use support::rng::Rng;
 use support::sme_pack::{self, LhsPacker, lhs_call, roundup, slices, two_vl};
 
 const LHS: &str = "lhs_pack_x8p2vlx4_x8_sme";
 const RHS: &str = "rhs_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme";
+const RHS_CHUNKED: &str = "rhs_imatmul_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme";
 
 /// Random int8 values, never zero (padding must stand out), one in eight an extreme.
 fn values(len: usize, seed: u64) -> Vec<u8> {
@@ -52,10 +57,12 @@ fn arm_fmul(a: f32, b: f32) -> f32 {
     }
 }
 
-/// An RHS problem: `k` rows of `n` int8 values `row` bytes apart, biases, scales, parameters.
+/// An RHS problem: `k` rows of `n` int8 values `row` bytes apart, biases, scales, parameters;
+/// for the chunked packer the rows are `chunk` = (`k_chunk_count`, `k_chunk_length`).
 struct RhsSource {
     n: usize,
     k: usize,
+    chunk: Option<(usize, usize)>,
     row: usize,
     data: Vec<u8>,
     bias: Vec<i32>,
@@ -71,6 +78,7 @@ impl RhsSource {
         RhsSource {
             n,
             k,
+            chunk: None,
             row,
             data: values(k * row, seed),
             bias: (0..n).map(|_| rng.next_u64() as i32 >> 8).collect(),
@@ -80,23 +88,59 @@ impl RhsSource {
         }
     }
 
+    /// `count` chunks of `length` rows, for the chunked packer.
+    fn chunked(n: usize, (count, length): (usize, usize), pad: usize, seed: u64) -> Self {
+        RhsSource {
+            chunk: Some((count, length)),
+            ..RhsSource::new(n, count * length, pad, seed)
+        }
+    }
+
+    /// (`k_chunk_count`, `k_chunk_length`): one chunk of `k` rows for the plain packer.
+    fn chunks(&self) -> (usize, usize) {
+        self.chunk.unwrap_or((1, self.k))
+    }
+
+    /// The packer's name.
+    fn packer(&self) -> &'static str {
+        if self.chunk.is_some() {
+            RHS_CHUNKED
+        } else {
+            RHS
+        }
+    }
+
     fn value(&self, kk: usize, j: usize) -> i8 {
         self.data[kk * self.row + j] as i8
     }
 
+    /// Packed row `p` of column `j`: row `t` of chunk `p / roundup(length, 4)` when `t` is inside
+    /// the chunk, else a zero padding row; 0 past `n`.
+    fn packed_value(&self, p: usize, j: usize) -> i8 {
+        let (_, length) = self.chunks();
+        let per_chunk = roundup(length, 4);
+        let t = p % per_chunk;
+        match j < self.n && t < length {
+            true => self.value(p / per_chunk * length + t, j),
+            false => 0,
+        }
+    }
+
     /// The packed bytes, from KleidiAI's layout: per group of nr columns, nr `i32` biases (the
-    /// bias minus the zero point times the column's sum, wrapping), the values by steps of 4 K
-    /// rows, nr `f32` scales (times the multiplier; a padding column's scale is 0 times it).
+    /// bias minus the zero point times the sum of the column's packed values, wrapping), the
+    /// packed values by steps of 4 K rows (each chunk padded with zero rows to whole steps), nr
+    /// `f32` scales (times the multiplier; a padding column's scale is 0 times it).
     fn reference(&self) -> Vec<u8> {
         let nr = two_vl();
-        let kp = roundup(self.k, 4);
+        let (count, length) = self.chunks();
+        let kp = count * roundup(length, 4);
         let mut out = Vec::new();
         for g in 0..self.n.div_ceil(nr) {
             let cols = g * nr..(g + 1) * nr;
             for j in cols.clone() {
                 let bias = match j < self.n {
                     true => {
-                        let sum: i64 = (0..self.k).map(|kk| i64::from(self.value(kk, j))).sum();
+                        let sum: i64 = (0..kp).map(|p| i64::from(self.packed_value(p, j))).sum();
                         let folded = i64::from(self.bias[j]) - i64::from(self.zero_point) * sum;
                         folded as i32 // wrapping, as the kernels' 32-bit arithmetic
                     }
@@ -106,13 +150,8 @@ impl RhsSource {
             }
             for step in 0..kp / 4 {
                 for j in cols.clone() {
-                    for kk in 4 * step..4 * step + 4 {
-                        let v = if j < self.n && kk < self.k {
-                            self.value(kk, j)
-                        } else {
-                            0
-                        };
-                        out.push(v as u8);
+                    for p in 4 * step..4 * step + 4 {
+                        out.push(self.packed_value(p, j) as u8);
                     }
                 }
             }
@@ -136,13 +175,32 @@ unsafe fn pack_rhs(
     out: *mut u8,
     (n0, cols): (usize, usize),
 ) {
-    let params = rkai::ukernels::types::kai_rhs_pack_qsi8cx_params {
+    let params = rkai_ukernels::types::kai_rhs_pack_qsi8cx_params {
         lhs_zero_point: src.zero_point,
         scale_multiplier: src.multiplier,
     };
-    let rhs_offset = sym::<Getter1>("get_rhs_offset", RHS)(n0);
-    let bias_offset = sym::<Getter1>("get_bias_offset", RHS)(n0);
-    let scale_offset = sym::<Getter1>("get_scale_offset", RHS)(n0);
+    let name = src.packer();
+    let rhs_offset = sym::<Getter1>("get_rhs_offset", name)(n0);
+    let bias_offset = sym::<Getter1>("get_bias_offset", name)(n0);
+    let scale_offset = sym::<Getter1>("get_scale_offset", name)(n0);
+    let (rhs, bias, scale) = (
+        // SAFETY: the offsets stay inside the caller's buffers for this slice.
+        unsafe { rhs.add(rhs_offset).cast() },
+        unsafe { bias.add(bias_offset).cast() },
+        unsafe { scale.add(scale_offset).cast() },
+    );
+    let params = (&raw const params).cast::<c_void>();
+    if src.chunk.is_some() {
+        let (count, length) = src.chunks();
+        let packed_offset = sym::<Getter3>("get_rhs_packed_offset", name)(n0, count, length);
+        let run = sym::<ImatmulPackQsi8Fn>("run", name);
+        // SAFETY: the offsets stay inside the caller's buffers for this slice.
+        unsafe {
+            let out = out.add(packed_offset).cast();
+            run(cols, count, length, src.row, rhs, bias, scale, out, params)
+        };
+        return;
+    }
     let packed_offset = sym::<Getter2>("get_rhs_packed_offset", RHS)(n0, src.k);
     let run = sym::<RhsPackFloatFn>("run", RHS);
     // SAFETY: the offsets stay inside the caller's buffers for this slice.
@@ -155,12 +213,12 @@ unsafe fn pack_rhs(
             4,
             1,
             src.row,
-            rhs.add(rhs_offset).cast(),
-            bias.add(bias_offset).cast(),
-            scale.add(scale_offset).cast(),
+            rhs,
+            bias,
+            scale,
             out.add(packed_offset).cast(),
             0,
-            (&raw const params).cast::<c_void>(),
+            params,
         )
     }
 }
@@ -175,14 +233,25 @@ fn rhs_case(src: &RhsSource, edge: Edge) {
         .collect();
     let bias = Guarded::from_bytes(&bias_bytes, edge);
     let scale = Guarded::from_bytes(&scale_bytes, edge);
-    let size = sym::<Getter2>("get_rhs_packed_size", RHS)(src.n, src.k);
+    let size = match src.chunk {
+        Some(_) => {
+            let (count, length) = src.chunks();
+            sym::<Getter3>("get_rhs_packed_size", RHS_CHUNKED)(src.n, count, length)
+        }
+        None => sym::<Getter2>("get_rhs_packed_size", RHS)(src.n, src.k),
+    };
     let expect = src.reference();
     let ptrs = (rhs.ptr(), bias.ptr(), scale.ptr());
     // SAFETY: the source, bias, scale and output buffers hold the whole problem.
     let pack = |out, cols| unsafe { pack_rhs(src, ptrs, out, cols) };
     let what = format!(
-        "n={} k={} row={} zp={} mult={:e}",
-        src.n, src.k, src.row, src.zero_point, src.multiplier
+        "{} n={} chunks={:?} row={} zp={} mult={:e}",
+        src.packer(),
+        src.n,
+        src.chunks(),
+        src.row,
+        src.zero_point,
+        src.multiplier
     );
     sme_pack::packs_equal(&what, size, edge, &expect, |out| pack(out, (0, src.n)));
     let t = two_vl();
@@ -211,7 +280,7 @@ fn getters_follow_kleidiai_formulas() {
     let t = two_vl();
     assert_eq!(
         t * 2,
-        rkai::ukernels::arch::sme_vector_bytes().unwrap_or(16),
+        rkai_ukernels::arch::sme_vector_bytes().unwrap_or(16),
         "nr is SVL / 2 bytes"
     );
     assert_eq!(sym::<Getter0>("get_n_step", RHS)(), t);
@@ -305,6 +374,110 @@ fn rhs_packer_hostile_parameters() {
     eprintln!("qsi8cxp2vlx4sb RHS packer hostile cases at nr = {t}: {cases}");
 }
 
+/// Chunk (count, length) pairs: lengths 1..9 (multiples of 4 and not), single and several chunks.
+fn chunkings() -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    for length in 1..=9 {
+        out.push((1 + length % 3, length));
+    }
+    out.extend([(1, 4), (5, 1), (3, 7), (2, 16)]);
+    out
+}
+
+#[test]
+fn chunked_rhs_packer_getters() {
+    let t = two_vl();
+    let g = |verb| sym::<Getter1>(verb, RHS_CHUNKED);
+    assert_eq!(sym::<Getter0>("get_n_step", RHS_CHUNKED)(), t);
+    let mut checked = 1;
+    for (count, length) in chunkings().into_iter().chain([(0, 5), (3, 0), (7, 333)]) {
+        let group = t * (4 + count * roundup(length, 4) + 4);
+        let stride = sym::<Getter2>("get_rhs_packed_stride", RHS_CHUNKED)(count, length);
+        assert_eq!(stride, group, "count={count} length={length}");
+        for n in [1, t - 1, t, t + 1, 3 * t + 5] {
+            let size = sym::<Getter3>("get_rhs_packed_size", RHS_CHUNKED)(n, count, length);
+            assert_eq!(
+                size,
+                n.div_ceil(t) * group,
+                "n={n} count={count} length={length}"
+            );
+            checked += 1;
+        }
+        for n_idx in [0, t, 5 * t] {
+            let packed = sym::<Getter3>("get_rhs_packed_offset", RHS_CHUNKED)(n_idx, count, length);
+            assert_eq!(packed, n_idx / t * group, "n_idx={n_idx}");
+            assert_eq!(g("get_rhs_offset")(n_idx), n_idx);
+            assert_eq!(g("get_bias_offset")(n_idx), 4 * n_idx);
+            assert_eq!(g("get_scale_offset")(n_idx), 4 * n_idx);
+            checked += 4;
+        }
+        checked += 1;
+    }
+    // KleidiAI's bias and scale offsets assert nothing about n_idx.
+    assert_eq!(g("get_bias_offset")(3), 12);
+    assert_eq!(g("get_scale_offset")(5), 20);
+    eprintln!(
+        "chunked qsi8cxp2vlx4sb getter values checked at nr = {t}: {}",
+        checked + 2
+    );
+}
+
+#[test]
+fn chunked_rhs_packer_matches_reference_bytes() {
+    let t = two_vl();
+    let mut cases = 0;
+    let chunkings = chunkings();
+    for (i, &n) in [1, t - 1, t, t + 1, 2 * t + 3].iter().enumerate() {
+        for (c, &chunks) in chunkings.iter().enumerate() {
+            let pad = (i + c) % 2 * 3;
+            let src = RhsSource::chunked(n, chunks, pad, (i * 32 + c) as u64);
+            for edge in EDGES {
+                rhs_case(&src, edge);
+                cases += 1;
+            }
+        }
+    }
+    // No rows: biases unchanged (KleidiAI leaves them unwritten, see the packer's module) and
+    // scales; no chunk: the same.
+    for chunks in [(3, 0), (0, 5)] {
+        let src = RhsSource::chunked(t + 1, chunks, 0, 99);
+        for edge in EDGES {
+            rhs_case(&src, edge);
+            cases += 1;
+        }
+    }
+    eprintln!("chunked qsi8cxp2vlx4sb RHS packer cases at nr = {t}: {cases}");
+}
+
+#[test]
+fn chunked_rhs_packer_hostile_parameters() {
+    let t = two_vl();
+    let mut cases = 0;
+    for (i, (zero_point, multiplier)) in [
+        (i32::MIN, f32::INFINITY),
+        (i32::MAX, f32::from_bits(0x7f80_0001)),
+        (-128, -0.0),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let mut src = RhsSource::chunked(t + 3, (3, 5), 1, 200 + i as u64);
+        src.zero_point = zero_point;
+        src.multiplier = multiplier;
+        for (j, b) in src.bias.iter_mut().enumerate() {
+            *b = [i32::MIN, i32::MAX, -1, 0][j % 4];
+        }
+        for (j, s) in src.scale.iter_mut().enumerate() {
+            *s = [*s, f32::INFINITY, 0.0, f32::from_bits(0xffc0_1234)][j % 4];
+        }
+        for edge in EDGES {
+            rhs_case(&src, edge);
+            cases += 1;
+        }
+    }
+    eprintln!("chunked qsi8cxp2vlx4sb RHS packer hostile cases at nr = {t}: {cases}");
+}
+
 /// The test's model of `FMUL` agrees with the CPU's on the values the hostile cases use (where
 /// the test runs on Arm).
 #[test]
@@ -358,7 +531,7 @@ struct Call {
 fn rhs_call(name: &str, o: Call) {
     let w = [0u8; 256];
     let mut out = vec![0u8; 4 * 40 * 64];
-    let params = rkai::ukernels::types::kai_rhs_pack_qsi8cx_params {
+    let params = rkai_ukernels::types::kai_rhs_pack_qsi8cx_params {
         lhs_zero_point: 0,
         scale_multiplier: 1.0,
     };
@@ -385,6 +558,35 @@ fn rhs_call(name: &str, o: Call) {
     }
 }
 
+/// Calls the chunked RHS packer (n = 4, 2 chunks of 3 rows) with argument `i` of (rhs, bias,
+/// scale, rhs_packed, params) null.
+fn chunked_rhs_call(name: &str, i: usize) {
+    let w = [0u8; 256];
+    let mut out = vec![0u8; 4 * 40 * 64];
+    let params = rkai_ukernels::types::kai_rhs_pack_qsi8cx_params {
+        lhs_zero_point: 0,
+        scale_multiplier: 1.0,
+    };
+    let some = w.as_ptr().cast::<c_void>();
+    let pick = |j: usize, p: *const c_void| if i == j { std::ptr::null() } else { p };
+    let dst = pick(3, out.as_mut_ptr().cast()).cast_mut();
+    let params = pick(4, (&raw const params).cast());
+    // SAFETY: buffers cover the call at any tile; the call is expected to abort.
+    unsafe {
+        sym::<ImatmulPackQsi8Fn>("run", name)(
+            4,
+            2,
+            3,
+            16,
+            pick(0, some),
+            pick(1, some),
+            pick(2, some),
+            dst,
+            params,
+        )
+    }
+}
+
 /// A call with argument `i` of (rhs, bias, scale, rhs_packed, params) null.
 fn null(i: usize) -> Call {
     let mut call = Call::default();
@@ -394,6 +596,8 @@ fn null(i: usize) -> Call {
 
 const GROUP_START: &str =
     "n_idx % kai_get_n_step_rhs_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme() == 0";
+const CHUNKED_GROUP_START: &str =
+    "n_idx % kai_get_n_step_rhs_imatmul_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme() == 0";
 const LHS_MR: &str = "mr == kai_get_mr_lhs_pack_x8p2vlx4_x8_sme()";
 
 fn cases() -> Vec<Case> {
@@ -426,6 +630,15 @@ fn cases() -> Vec<Case> {
         getter_case!("rhs_offset", GROUP_START => get_rhs_offset::<Getter1>(RHS)(3)),
         getter_case!("rhs_packed_offset", GROUP_START
             => get_rhs_packed_offset::<Getter2>(RHS)(two_vl() / 2, 8)),
+        run_case!("chunked_rhs_null", "rhs != NULL" => chunked_rhs_call(RHS_CHUNKED, 0)),
+        run_case!("chunked_rhs_bias", "bias != NULL" => chunked_rhs_call(RHS_CHUNKED, 1)),
+        run_case!("chunked_rhs_scale", "scale != NULL" => chunked_rhs_call(RHS_CHUNKED, 2)),
+        run_case!("chunked_rhs_out", "rhs_packed != NULL" => chunked_rhs_call(RHS_CHUNKED, 3)),
+        run_case!("chunked_rhs_params", "params != NULL" => chunked_rhs_call(RHS_CHUNKED, 4)),
+        getter_case!("chunked_rhs_offset", CHUNKED_GROUP_START
+            => get_rhs_offset::<Getter1>(RHS_CHUNKED)(3)),
+        getter_case!("chunked_rhs_packed_offset", CHUNKED_GROUP_START
+            => get_rhs_packed_offset::<Getter3>(RHS_CHUNKED)(two_vl() / 2, 2, 3)),
     ];
     cases.extend(sme_lhs_run_cases!(LHS, "lhs_", kr: 4, bad_kr: 2, mr: LHS_MR));
     cases

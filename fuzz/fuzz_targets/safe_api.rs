@@ -30,8 +30,8 @@ fuzz_target!(|data: &[u8]| {
     let nibbles: Vec<u8> = (0..len(n * k.div_ceil(2))).map(byte).collect();
     let int8: Vec<i8> = (0..len(n * k)).map(|i| byte(i) as i8).collect();
     let scales: Vec<f32> = (0..len(n)).map(|i| f32::from(byte(i)) / 4096.0).collect();
-    let block_scales: Vec<u16> = (0..len(n * k / bl.max(1)))
-        .map(|i| 0x3c00 | u16::from(byte(i)))
+    let block_scales: Vec<half::bf16> = (0..len(n * k / bl.max(1)))
+        .map(|i| half::bf16::from_bits(0x3c00 | u16::from(byte(i))))
         .collect();
     let bias: Vec<f32> = (0..len(n)).map(|i| f32::from(byte(i)) - 128.0).collect();
     let weights = match kernel.entry().family {
@@ -49,7 +49,7 @@ fuzz_target!(|data: &[u8]| {
             scales: &block_scales,
         },
     };
-    let Ok(size) = PackedWeights::<Vec<u8>>::size(&kernel, n, k, bl) else {
+    let Ok(size) = kernel.packed_weights_size(n, k, bl) else {
         return;
     };
     if size > 1 << 22 {
@@ -62,7 +62,7 @@ fuzz_target!(|data: &[u8]| {
     let x: Vec<f32> = (0..len(m * k))
         .map(|i| f32::from(byte(i)) - 100.0)
         .collect();
-    let Ok(lhs_size) = QuantizedActivations::<Vec<u8>>::size(&kernel, m, k) else {
+    let Ok(lhs_size) = kernel.quantized_activations_size(m, k) else {
         return;
     };
     let Ok(lhs) = QuantizedActivations::quantize(&kernel, m, k, &x, vec![0u8; len(lhs_size)])

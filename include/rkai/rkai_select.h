@@ -51,6 +51,10 @@
 
 #include "kai/ukernels/matmul/matmul_clamp_qai8_qai8p_qsi8cxp/kai_matmul_clamp_qai8_qai8p_qsi8cxpsb_interface.h"
 
+#include "kai/ukernels/matmul/matmul_clamp_qai8_qai8_qsi8cxp/kai_matmul_clamp_qai8_qai8_qsi8cxp_interface.h"
+
+#include "kai/ukernels/matmul/imatmul_clamp_qai8_qai8p_qsi8cxp/kai_imatmul_clamp_qai8_qai8p_qsi8cxp_interface.h"
+
 #include "kai/ukernels/matmul/pack/kai_rhs_pack_nxk_qsi4cxp_qs4cxs1s0.h"
 
 #include "kai/ukernels/matmul/pack/kai_rhs_pack_nxk_qsi4cxps1s0_qsu4cxs1s0_neon.h"
@@ -164,6 +168,10 @@
 #include "kai/ukernels/matmul/pack/kai_rhs_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme.h"
 
 #include "kai/ukernels/matmul/pack/kai_lhs_pack_x8p2vlx4_x8_sme.h"
+
+#include "kai/ukernels/matmul/pack/kai_rhs_imatmul_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme.h"
+
+#include "kai/ukernels/matmul/pack/kai_lhs_imatmul_pack_x8p2vlx4_x8p_sme.h"
 
 #include "rkai.h"
 
@@ -1835,6 +1843,115 @@ struct rkai_matmul_clamp_qai8_qai8p_qsi8cxp_selection_kxn {
 /// Chooses the best `matmul_clamp_qai8_qai8p_qsi8cxp` pair that has a packer for K x N weights; see the top
 /// of this header. Returns 0, or -1 (leaving `selection` untouched) when none runs.
 int rkai_select_matmul_clamp_qai8_qai8p_qsi8cxp_kxn(uint32_t feature_mask, struct rkai_matmul_clamp_qai8_qai8p_qsi8cxp_selection_kxn* selection);
+
+/// A chosen `matmul_clamp_qai8_qai8_qsi8cxp` kernel.
+struct rkai_matmul_clamp_qai8_qai8_qsi8cxp_choice {
+    /// The kernel's functions.
+    struct kai_matmul_clamp_qai8_qai8p_qsi8cxp_ukernel ukernel;
+    /// Its symbol stem, e.g. `kai_matmul_clamp_qai8_qai8_qsi8cxp...`.
+    const char* name;
+    /// Instructions it needs, e.g. `neon_i8mm`.
+    const char* isa;
+    /// A packer writing its RHS format (call it with the kernel's nr, kr, sr).
+    const char* rhs_packer;
+    /// A packer writing its LHS format (call it with the kernel's mr, kr, sr), or NULL
+    /// where the kernel reads the LHS unpacked. GEMV and GEMM may need different ones.
+    const char* lhs_packer;
+    /// Bytes of the vector whose length its packed operands are laid out for on this
+    /// machine (0: none), as `rkai_packed_vector_bytes(name)`: keep it with packed weights.
+    size_t packed_vector_bytes;
+};
+
+/// Chooses a `matmul_clamp_qai8_qai8_qsi8cxp` kernel; see the top of this header.
+int rkai_select_matmul_clamp_qai8_qai8_qsi8cxp(uint32_t shape, uint32_t feature_mask, struct rkai_matmul_clamp_qai8_qai8_qsi8cxp_choice* choice);
+
+/// An RHS packer of `matmul_clamp_qai8_qai8_qsi8cxp` for K x N weights: the packer's name (`kai_...`) and KleidiAI's functions of it, NULL where it
+/// has no such function.
+struct rkai_matmul_clamp_qai8_qai8_qsi8cxp_rhs_packer_kxn {
+    const char* name;
+    size_t (*get_n_step)(void);
+    size_t (*get_rhs_offset)(size_t n_idx);
+    size_t (*get_bias_offset)(size_t n_idx);
+    size_t (*get_rhs_packed_stride)(size_t k);
+    size_t (*get_scale_offset)(size_t n_idx);
+    size_t (*get_rhs_packed_offset)(size_t n_idx, size_t k);
+    size_t (*get_rhs_packed_size)(size_t n, size_t k);
+    void (*run)(size_t num_groups, size_t n, size_t k, size_t nr, size_t kr, size_t sr, size_t rhs_stride_row, const void* rhs, const void* bias, const void* scale, void* rhs_packed, size_t extra_bytes, const struct kai_rhs_pack_qsi8cx_params* params);
+};
+
+/// The best `matmul_clamp_qai8_qai8_qsi8cxp` pair for K x N weights on this CPU (see the top of this header).
+struct rkai_matmul_clamp_qai8_qai8_qsi8cxp_selection_kxn {
+    /// The GEMV (m = 1) and the GEMM: both read the weights `rhs_packer` packs.
+    struct rkai_matmul_clamp_qai8_qai8_qsi8cxp_choice gemv;
+    struct rkai_matmul_clamp_qai8_qai8_qsi8cxp_choice gemm;
+    /// Packs the weights once, with the GEMM's nr, kr and sr.
+    struct rkai_matmul_clamp_qai8_qai8_qsi8cxp_rhs_packer_kxn rhs_packer;
+};
+
+/// Chooses the best `matmul_clamp_qai8_qai8_qsi8cxp` pair that has a packer for K x N weights; see the top
+/// of this header. Returns 0, or -1 (leaving `selection` untouched) when none runs.
+int rkai_select_matmul_clamp_qai8_qai8_qsi8cxp_kxn(uint32_t feature_mask, struct rkai_matmul_clamp_qai8_qai8_qsi8cxp_selection_kxn* selection);
+
+/// A chosen `imatmul_clamp_qai8_qai8p_qsi8cxp` kernel.
+struct rkai_imatmul_clamp_qai8_qai8p_qsi8cxp_choice {
+    /// The kernel's functions.
+    struct kai_imatmul_clamp_qai8_qai8p_qsi8cxp_ukernel ukernel;
+    /// Its symbol stem, e.g. `kai_imatmul_clamp_qai8_qai8p_qsi8cxp...`.
+    const char* name;
+    /// Instructions it needs, e.g. `neon_i8mm`.
+    const char* isa;
+    /// A packer writing its RHS format (call it with the kernel's nr, kr, sr).
+    const char* rhs_packer;
+    /// A packer writing its LHS format (call it with the kernel's mr, kr, sr), or NULL
+    /// where the kernel reads the LHS unpacked. GEMV and GEMM may need different ones.
+    const char* lhs_packer;
+    /// Bytes of the vector whose length its packed operands are laid out for on this
+    /// machine (0: none), as `rkai_packed_vector_bytes(name)`: keep it with packed weights.
+    size_t packed_vector_bytes;
+};
+
+/// Chooses a `imatmul_clamp_qai8_qai8p_qsi8cxp` kernel; see the top of this header.
+int rkai_select_imatmul_clamp_qai8_qai8p_qsi8cxp(uint32_t shape, uint32_t feature_mask, struct rkai_imatmul_clamp_qai8_qai8p_qsi8cxp_choice* choice);
+
+/// An LHS packer of `imatmul_clamp_qai8_qai8p_qsi8cxp`: the packer's name (`kai_...`) and KleidiAI's functions of it, NULL where it
+/// has no such function.
+struct rkai_imatmul_clamp_qai8_qai8p_qsi8cxp_lhs_packer {
+    const char* name;
+    size_t (*get_m_step)(void);
+    size_t (*get_lhs_packed_offset)(size_t m_idx, size_t k_chunk_count, size_t k_chunk_length);
+    size_t (*get_lhs_packed_size)(size_t m, size_t k_chunk_count, size_t k_chunk_length);
+    void (*run)(size_t m, size_t k_chunk_count, size_t k_chunk_length, const void* const* lhs_ptrs, size_t lhs_ptr_offset, const void* pad_ptr, void* lhs_packed);
+};
+
+/// An RHS packer of `imatmul_clamp_qai8_qai8p_qsi8cxp` for K x N weights: the packer's name (`kai_...`) and KleidiAI's functions of it, NULL where it
+/// has no such function.
+struct rkai_imatmul_clamp_qai8_qai8p_qsi8cxp_rhs_packer_kxn {
+    const char* name;
+    size_t (*get_n_step)(void);
+    size_t (*get_rhs_offset)(size_t n_idx);
+    size_t (*get_bias_offset)(size_t n_idx);
+    size_t (*get_rhs_packed_stride)(size_t k_chunk_count, size_t k_chunk_length);
+    size_t (*get_scale_offset)(size_t n_idx);
+    size_t (*get_rhs_packed_offset)(size_t n_idx, size_t k_chunk_count, size_t k_chunk_length);
+    size_t (*get_rhs_packed_size)(size_t n, size_t k_chunk_count, size_t k_chunk_length);
+    void (*run)(size_t n, size_t k_chunk_count, size_t k_chunk_length, size_t rhs_stride_row, const void* rhs, const void* bias, const void* scale, void* rhs_packed, const struct kai_rhs_pack_qsi8cx_params* params);
+};
+
+/// The best `imatmul_clamp_qai8_qai8p_qsi8cxp` pair for K x N weights on this CPU (see the top of this header).
+struct rkai_imatmul_clamp_qai8_qai8p_qsi8cxp_selection_kxn {
+    /// The GEMV (m = 1) and the GEMM: both read the weights `rhs_packer` packs.
+    struct rkai_imatmul_clamp_qai8_qai8p_qsi8cxp_choice gemv;
+    struct rkai_imatmul_clamp_qai8_qai8p_qsi8cxp_choice gemm;
+    /// Packs the weights once, with the GEMM's nr, kr and sr.
+    struct rkai_imatmul_clamp_qai8_qai8p_qsi8cxp_rhs_packer_kxn rhs_packer;
+    /// The LHS packer of each kernel (all NULL where it reads the LHS unpacked).
+    struct rkai_imatmul_clamp_qai8_qai8p_qsi8cxp_lhs_packer gemv_lhs_packer;
+    struct rkai_imatmul_clamp_qai8_qai8p_qsi8cxp_lhs_packer gemm_lhs_packer;
+};
+
+/// Chooses the best `imatmul_clamp_qai8_qai8p_qsi8cxp` pair that has a packer for K x N weights; see the top
+/// of this header. Returns 0, or -1 (leaving `selection` untouched) when none runs.
+int rkai_select_imatmul_clamp_qai8_qai8p_qsi8cxp_kxn(uint32_t feature_mask, struct rkai_imatmul_clamp_qai8_qai8p_qsi8cxp_selection_kxn* selection);
 
 #ifdef __cplusplus
 }

@@ -58,7 +58,7 @@ fn k(kernel: &MatmulKernel, symbol: &str, a: &CArgs) -> usize {
             symbol,
             offsets::chunked_k(a.k_chunk_count, a.k_chunk_length),
         ),
-        Operands::ChunkedPackedFloat(_) => ensure(
+        Operands::ChunkedPackedFloat(_) | Operands::ChunkedQai8pQsi8cxpsb => ensure(
             symbol,
             offsets::chunked_packed_k(kernel, a.k_chunk_count, a.k_chunk_length),
         ),
@@ -68,6 +68,7 @@ fn k(kernel: &MatmulKernel, symbol: &str, a: &CArgs) -> usize {
         | Operands::PackedFloat(_)
         | Operands::F16pQsi4c32p
         | Operands::Qai8pQsi8cxpsb
+        | Operands::Qai8Qsi8cxpsb
         | Operands::UnpackedFloat => a.k,
     }
 }
@@ -92,7 +93,9 @@ pub fn get_dst_size(kernel: &MatmulKernel, symbol: &str, a: &CArgs) -> usize {
 /// KleidiAI's contract for `kai_run_imatmul_*`: the indirection buffer, the chunks it points to,
 /// the packed RHS and `dst` cover the portion.
 pub unsafe fn run_imatmul(kernel: &MatmulKernel, symbol: &str, a: &CArgs) {
-    if let Operands::ChunkedPackedFloat(_) = kernel.family.description().operands {
+    if let Operands::ChunkedPackedFloat(_) | Operands::ChunkedQai8pQsi8cxpsb =
+        kernel.family.description().operands
+    {
         // The packed call over the chunks' K (`dst_stride_col`: the element, which these
         // kernels do not take).
         let args = PackedArgs {
@@ -148,6 +151,16 @@ pub unsafe fn run_matmul(kernel: &MatmulKernel, symbol: &str, a: &CArgs) {
             // SAFETY: arguments checked; buffer extents are the caller's contract.
             unsafe { call::run_unpacked_lhs(kernel, &args) }
         }
+        // The int8-output GEMV: the packed-operand arguments, its LHS row as `lhs_packed`.
+        Operands::Qai8Qsi8cxpsb => {
+            let args = PackedArgs {
+                lhs_packed: a.lhs.cast(),
+                ..packed_args(a)
+            };
+            let checked = ensure(symbol, call::check_packed(kernel, &args));
+            // SAFETY: arguments checked; buffer extents are the caller's contract.
+            unsafe { call::run_packed(kernel, checked, &args) }
+        }
         // No `run_matmul` is generated for the indirect family (its verb is `run_imatmul`);
         // `check_packed` refuses it.
         Operands::IndirectFloat
@@ -157,7 +170,8 @@ pub unsafe fn run_matmul(kernel: &MatmulKernel, symbol: &str, a: &CArgs) {
         | Operands::Qsi8d32pQai4c32p
         | Operands::PackedFloat(_)
         | Operands::F16pQsi4c32p
-        | Operands::Qai8pQsi8cxpsb => {
+        | Operands::Qai8pQsi8cxpsb
+        | Operands::ChunkedQai8pQsi8cxpsb => {
             let args = packed_args(a);
             let checked = ensure(symbol, call::check_packed(kernel, &args));
             // SAFETY: arguments checked; buffer extents are the caller's contract.

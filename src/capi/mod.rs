@@ -18,6 +18,7 @@ pub(crate) mod dwconv;
 pub(crate) mod lhs_pack;
 pub(crate) mod matmul;
 pub(crate) mod rhs_pack;
+pub(crate) mod uker_lhs_pack;
 pub(crate) mod uker_rhs_pack;
 
 pub use args::CArgs;
@@ -29,6 +30,17 @@ use rkai_ukernels::contract::Violation;
 #[allow(clippy::too_many_arguments, missing_docs)]
 pub mod exports {
     include!(concat!(env!("OUT_DIR"), "/c_shims.rs"));
+}
+
+/// A provider of one of KleidiAI's generic interfaces (`kai_matmul_pack_rhs.h`,
+/// `kai_matmul_pack_lhs.h`): its catalog entry's kind `K` and the symbol assertion messages
+/// name. The generated provider function declares one and fills its table with the interface
+/// module's functions instantiated for it (`uker_rhs_pack::api`, `uker_lhs_pack::api`).
+pub trait UkerProvider<K> {
+    /// The catalog entry's kind.
+    const KIND: K;
+    /// `kai_<name>`.
+    const SYMBOL: &'static str;
 }
 
 /// Unwraps a checked value or aborts naming `symbol` (see [`crate::sys::assertion_failed`]).

@@ -15,7 +15,15 @@ fn k(kind: RhsPackerKind, symbol: &str, a: &CArgs, packed: bool) -> usize {
         RhsPackerKind::ChunkedFloat(v) if packed => {
             ensure(symbol, packed_k(v.kr(), a.k_chunk_count, a.k_chunk_length))
         }
-        RhsPackerKind::ChunkedFloat(_) => ensure(
+        RhsPackerKind::ChunkedQsi8cxpsb if packed => ensure(
+            symbol,
+            packed_k(
+                rkai_ukernels::pack::rhs_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme::KR,
+                a.k_chunk_count,
+                a.k_chunk_length,
+            ),
+        ),
+        RhsPackerKind::ChunkedFloat(_) | RhsPackerKind::ChunkedQsi8cxpsb => ensure(
             symbol,
             offsets::chunked_k(a.k_chunk_count, a.k_chunk_length),
         ),
@@ -94,7 +102,7 @@ pub unsafe fn run(kind: RhsPackerKind, symbol: &str, a: &CArgs) {
         kr: a.kr,
         sr: a.sr,
         bl: match kind {
-            RhsPackerKind::ChunkedFloat(_) => a.k_chunk_length,
+            RhsPackerKind::ChunkedFloat(_) | RhsPackerKind::ChunkedQsi8cxpsb => a.k_chunk_length,
             _ => a.bl,
         },
         rhs: a.rhs.cast(),

@@ -1,25 +1,17 @@
 //! The generic RHS-packing interface (`kai_matmul_pack_rhs.h`): a provider function returns a
 //! table of function pointers. The generated provider (`kai_<name>()` in `c_shims.rs`) names its
-//! catalog entry through a [`Provider`] type, and [`api`] fills the table with this module's
+//! catalog entry through a [`UkerProvider`] type, and [`api`] fills the table with this module's
 //! functions instantiated for it: each reads its arguments, applies KleidiAI's assumptions
 //! (abort naming the provider) and forwards to `rkai_ukernels::pack::uker_rhs`.
 
-use super::ensure;
+use super::{UkerProvider, ensure};
 use rkai_ukernels::pack::kinds::UkerRhsKind;
 use rkai_ukernels::pack::uker_rhs;
 use rkai_ukernels::pack_rhs_types::*;
 
-/// One provider: its packer kind and the symbol assertion messages name.
-pub trait Provider {
-    /// The catalog entry's kind.
-    const KIND: UkerRhsKind;
-    /// `kai_<name>`.
-    const SYMBOL: &'static str;
-}
-
 /// The provider's table; members the packer has no use for are null, as in KleidiAI.
 #[inline(always)]
-pub fn api<P: Provider>() -> kai_matmul_pack_rhs_uker_api {
+pub fn api<P: UkerProvider<UkerRhsKind>>() -> kai_matmul_pack_rhs_uker_api {
     kai_matmul_pack_rhs_uker_api {
         run: Some(run::<P>),
         get_step: Some(get_step::<P>),
@@ -39,7 +31,7 @@ pub fn api<P: Provider>() -> kai_matmul_pack_rhs_uker_api {
 
 /// # Safety
 /// `args` points to valid arguments whose buffers satisfy the packer's contract.
-unsafe extern "C" fn run<P: Provider>(
+unsafe extern "C" fn run<P: UkerProvider<UkerRhsKind>>(
     _config: *const kai_matmul_pack_rhs_uker_config,
     args: *const kai_matmul_pack_rhs_uker_args,
 ) {
@@ -47,7 +39,7 @@ unsafe extern "C" fn run<P: Provider>(
     ensure(P::SYMBOL, unsafe { uker_rhs::run(P::KIND, &*args) })
 }
 
-unsafe extern "C" fn get_step<P: Provider>(
+unsafe extern "C" fn get_step<P: UkerProvider<UkerRhsKind>>(
     _config: *const kai_matmul_pack_rhs_uker_config,
 ) -> kai_matmul_pack_rhs_uker_dim_args {
     uker_rhs::step(P::KIND)
@@ -55,7 +47,7 @@ unsafe extern "C" fn get_step<P: Provider>(
 
 /// # Safety
 /// `shape` points to a valid struct.
-unsafe extern "C" fn get_rhs_stride<P: Provider>(
+unsafe extern "C" fn get_rhs_stride<P: UkerProvider<UkerRhsKind>>(
     _config: *const kai_matmul_pack_rhs_uker_config,
     shape: *const kai_matmul_pack_rhs_uker_rhs_dim_args,
 ) -> kai_matmul_pack_rhs_uker_rhs_stride_args {
@@ -65,7 +57,7 @@ unsafe extern "C" fn get_rhs_stride<P: Provider>(
 
 /// # Safety
 /// `index` points to a valid struct; `stride` too when the kind reads it.
-unsafe extern "C" fn get_rhs_offset<P: Provider>(
+unsafe extern "C" fn get_rhs_offset<P: UkerProvider<UkerRhsKind>>(
     _config: *const kai_matmul_pack_rhs_uker_config,
     index: *const kai_matmul_pack_rhs_uker_rhs_dim_args,
     stride: *const kai_matmul_pack_rhs_uker_rhs_stride_args,
@@ -86,7 +78,7 @@ unsafe extern "C" fn get_rhs_offset<P: Provider>(
 
 /// # Safety
 /// `shape` points to a valid struct.
-unsafe extern "C" fn get_rhs_packed_stride<P: Provider>(
+unsafe extern "C" fn get_rhs_packed_stride<P: UkerProvider<UkerRhsKind>>(
     _config: *const kai_matmul_pack_rhs_uker_config,
     shape: *const kai_matmul_pack_rhs_uker_rhs_packed_dim_args,
 ) -> kai_matmul_pack_rhs_uker_rhs_packed_stride_args {
@@ -96,7 +88,7 @@ unsafe extern "C" fn get_rhs_packed_stride<P: Provider>(
 
 /// # Safety
 /// `index` and `stride` point to valid structs.
-unsafe extern "C" fn get_rhs_packed_offset<P: Provider>(
+unsafe extern "C" fn get_rhs_packed_offset<P: UkerProvider<UkerRhsKind>>(
     _config: *const kai_matmul_pack_rhs_uker_config,
     index: *const kai_matmul_pack_rhs_uker_rhs_packed_dim_args,
     stride: *const kai_matmul_pack_rhs_uker_rhs_packed_stride_args,
@@ -108,7 +100,7 @@ unsafe extern "C" fn get_rhs_packed_offset<P: Provider>(
 
 /// # Safety
 /// `shape` and `stride` point to valid structs.
-unsafe extern "C" fn get_rhs_packed_size<P: Provider>(
+unsafe extern "C" fn get_rhs_packed_size<P: UkerProvider<UkerRhsKind>>(
     _config: *const kai_matmul_pack_rhs_uker_config,
     shape: *const kai_matmul_pack_rhs_uker_rhs_packed_dim_args,
     stride: *const kai_matmul_pack_rhs_uker_rhs_packed_stride_args,
@@ -119,7 +111,7 @@ unsafe extern "C" fn get_rhs_packed_size<P: Provider>(
 
 /// # Safety
 /// `index` points to a valid struct.
-unsafe extern "C" fn get_bias_n_offset<P: Provider>(
+unsafe extern "C" fn get_bias_n_offset<P: UkerProvider<UkerRhsKind>>(
     _config: *const kai_matmul_pack_rhs_uker_config,
     index: *const kai_matmul_pack_rhs_uker_bias_n_dim_args,
 ) -> usize {

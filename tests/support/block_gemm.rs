@@ -10,8 +10,8 @@ use super::cabi::{Getter5, MatmulBlockFn, pack_block_lhs, pack_q4_0_rhs};
 use super::guard::{Edge, Guarded};
 use super::rng::Rng;
 use super::tester;
-use rkai::ukernels::reference::qsi8d32p::q4_0_rows;
-use rkai::ukernels::types::kai_rhs_pack_qs4cxs1s0_param as Params;
+use rkai_ukernels::reference::qsi8d32p::q4_0_rows;
+use rkai_ukernels::types::kai_rhs_pack_qs4cxs1s0_param as Params;
 
 /// The RHS packers' parameters in these families' tests: LHS zero point 1, RHS zero point 8
 /// (an unsigned 4-bit source).

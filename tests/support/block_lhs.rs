@@ -9,7 +9,7 @@ use super::cabi::{BlockLhsGetter, Getter2, Getter3, Getter5, pack_block_lhs};
 use super::guard::{Edge, Guarded};
 use super::rng::Rng;
 use super::tester::{self, Measured};
-use rkai::ukernels::kernel::MatmulKernel;
+use rkai_ukernels::kernel::MatmulKernel;
 
 /// One LHS packer with one tile: (packer, mr, kr, sr).
 pub type LhsCase = (&'static str, usize, usize, usize);

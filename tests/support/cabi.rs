@@ -3,8 +3,8 @@
 #![allow(dead_code)]
 
 use core::ffi::c_void;
-use rkai::capi::exports::symbol_address;
-use rkai::ukernels::types::{kai_rhs_pack_qs4cxs1s0_param, kai_rhs_pack_qsi8cx_params};
+use rkai_capi::capi::exports::symbol_address;
+use rkai_ukernels::types::{kai_rhs_pack_qs4cxs1s0_param, kai_rhs_pack_qsi8cx_params};
 
 pub type Getter0 = extern "C" fn() -> usize;
 pub type Getter2 = extern "C" fn(usize, usize) -> usize;
@@ -232,6 +232,19 @@ pub type ImatmulFn = unsafe extern "C" fn(
 /// bias, rhs_packed).
 pub type ImatmulPackFn =
     unsafe extern "C" fn(usize, usize, usize, usize, *const c_void, *const c_void, *mut c_void);
+/// `kai_run_rhs_imatmul_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme`: (n, k_chunk_count,
+/// k_chunk_length, rhs_stride_row, rhs, bias, scale, rhs_packed, params).
+pub type ImatmulPackQsi8Fn = unsafe extern "C" fn(
+    usize,
+    usize,
+    usize,
+    usize,
+    *const c_void,
+    *const c_void,
+    *const c_void,
+    *mut c_void,
+    *const c_void,
+);
 
 /// Calls the LHS packer `name` of the `(m, k, mr, kr, sr, m_idx_start, lhs, lhs_stride,
 /// lhs_packed)` prototype ([`LhsQuantPackHalfFn`]: the `qai8dxp` and bf16 packers).

@@ -1,7 +1,7 @@
 //! What the CPU (or QEMU model) under test offers, and a check that it is the model the test
 //! matrix asked for, so a misconfigured runner cannot silently skip kernels.
 
-use rkai::ukernels::arch::{Features, Isa};
+use rkai_ukernels::arch::{Features, Isa};
 
 pub fn features() -> Features {
     Features::detect()

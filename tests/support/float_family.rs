@@ -11,16 +11,16 @@ use super::gemm::{self, Impl, Portion};
 use super::guard::{EDGES, Edge, Guarded};
 use super::rng::Rng;
 use super::tester;
-use rkai::ukernels::catalog;
-use rkai::ukernels::family::Family;
-use rkai::ukernels::float::f16;
-use rkai::ukernels::kernel::{MatmulKernel, Rows};
-use rkai::ukernels::matmul::args::KernelFn;
-use rkai::ukernels::matmul::float_gemm as family;
-use rkai::ukernels::pack::Source;
-use rkai::ukernels::pack::kinds::{Packer, PackerKind, RhsPackerKind};
-use rkai::ukernels::pack::rhs_pack_float::Variant;
-use rkai::ukernels::reference::float_gemm as pack_reference;
+use rkai_ukernels::catalog;
+use rkai_ukernels::family::Family;
+use rkai_ukernels::float::f16;
+use rkai_ukernels::kernel::{MatmulKernel, Rows};
+use rkai_ukernels::matmul::args::KernelFn;
+use rkai_ukernels::matmul::float_gemm as family;
+use rkai_ukernels::pack::Source;
+use rkai_ukernels::pack::kinds::{Packer, PackerKind, RhsPackerKind};
+use rkai_ukernels::pack::rhs_pack_float::Variant;
+use rkai_ukernels::reference::float_gemm as pack_reference;
 use std::ffi::c_void;
 use std::ptr;
 
@@ -195,7 +195,7 @@ pub trait FloatModel: 'static {
     const EXTRA_SPECIAL_CLAMPS: &'static [(f32, f32)] = &[];
     /// The clamp bound the register checks pass.
     const REGISTER_CLAMP: f32;
-    /// The scalar reference (see `rkai::ukernels::reference`).
+    /// The scalar reference (see `rkai_ukernels::reference`).
     const REFERENCE: Reference<Self::T>;
 
     /// Clamp bounds that cut off about a fifth of the results at each end, from the 20th and
@@ -277,7 +277,7 @@ pub fn variant(p: &Packer) -> Variant {
 
 /// Packers whose code runs on this CPU (the SVE one needs SVE for its vector length).
 fn packer_runs(p: &Packer) -> bool {
-    !p.name.ends_with("_sve") || super::cpu::can_run(rkai::ukernels::arch::Isa::Sve)
+    !p.name.ends_with("_sve") || super::cpu::can_run(rkai_ukernels::arch::Isa::Sve)
 }
 
 fn tsv_rows(text: &str) -> Vec<Vec<&str>> {
@@ -289,7 +289,7 @@ fn tsv_rows(text: &str) -> Vec<Vec<&str>> {
 
 /// SVE vector length in bytes as the measured tables name it (16 where SVE is absent).
 fn vl_bytes() -> String {
-    (4 * rkai::ukernels::arch::sve_lanes32()).to_string()
+    (4 * rkai_ukernels::arch::sve_lanes32()).to_string()
 }
 
 /// The kernels' getters equal KleidiAI's measured values (at this vector length for SVE).
@@ -574,7 +574,7 @@ pub fn packers_match_reference_bytes<F: FloatFamily>() {
 /// although its LHS is not packed.
 pub fn lhs_offset_verb(k: &MatmulKernel) -> &'static str {
     let packed = super::cabi::symbol("get_lhs_packed_offset", k.stem);
-    match rkai::capi::exports::symbol_address(&packed) {
+    match rkai_capi::capi::exports::symbol_address(&packed) {
         Some(_) => "get_lhs_packed_offset",
         None => "get_lhs_offset",
     }

@@ -121,7 +121,7 @@ pub fn threads_equal_one_call(
 /// `args` must describe the function's arguments exactly, with valid buffers.
 #[cfg(target_arch = "aarch64")]
 pub unsafe fn assert_registers_survive(stem: &str, args: &super::abi::CallArgs) {
-    let f = rkai::capi::exports::symbol_address(&super::cabi::symbol("run", stem)).unwrap();
+    let f = rkai_capi::capi::exports::symbol_address(&super::cabi::symbol("run", stem)).unwrap();
     // SAFETY: forwarded contract.
     let clobbered = unsafe { super::abi::call(f, args) };
     assert_eq!(

@@ -9,9 +9,9 @@ use super::gemm::{self, Impl};
 use super::guard::{EDGES, Edge, Guarded};
 use super::rng::Rng;
 use super::tester;
-use rkai::ukernels::catalog;
-use rkai::ukernels::family::Family;
-use rkai::ukernels::kernel::{MatmulKernel, Rows};
+use rkai_ukernels::catalog;
+use rkai_ukernels::family::Family;
+use rkai_ukernels::kernel::{MatmulKernel, Rows};
 
 /// The streaming GEMVs of `family` (one row per call), narrowed by `RKAI_TEST_KERNEL`.
 pub fn kernels(family: Family) -> Vec<&'static MatmulKernel> {
@@ -275,7 +275,7 @@ macro_rules! gemv_tests {
             #[cfg(target_arch = "aarch64")]
             #[test]
             fn lazy_za_saves_are_committed() {
-                let Some(svl) = rkai::ukernels::arch::sme_vector_bytes() else {
+                let Some(svl) = rkai_ukernels::arch::sme_vector_bytes() else {
                     eprintln!("no SME on this CPU: no ZA state to protect");
                     return;
                 };

@@ -13,8 +13,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
 use std::sync::OnceLock;
 
-use rkai::capi::exports::symbol_address;
-use rkai::ukernels::arch;
+use rkai_capi::capi::exports::symbol_address;
+use rkai_ukernels::arch;
 
 const API: &str = include_str!("../data/kleidiai-1.30-api.txt");
 

@@ -3,7 +3,7 @@
 //! weight scales; non-finite biases. A family adds the scenarios only its format has.
 
 use super::gemm::Impl;
-use rkai::ukernels::kernel::MatmulKernel;
+use rkai_ukernels::kernel::MatmulKernel;
 
 /// The shared scenarios, in the order the families run them.
 pub const SCENARIOS: [&str; 12] = [

@@ -14,18 +14,18 @@ use super::gemm::Impl;
 use super::guard::{Edge, Guarded};
 use super::rng::Rng;
 use super::tester::{self, Depth, PackedFamily};
-use rkai::ukernels::element::Output;
-use rkai::ukernels::family::Family;
-use rkai::ukernels::float::{self, f16};
-use rkai::ukernels::kernel::{Clamp, MatmulKernel};
-use rkai::ukernels::matmul::bf16_gemm;
-use rkai::ukernels::pack::kinds::Packer;
-use rkai::ukernels::reference::bf16_gemm as bf16_reference;
+use rkai_ukernels::element::Output;
+use rkai_ukernels::family::Family;
+use rkai_ukernels::float::{self, f16};
+use rkai_ukernels::kernel::{Clamp, MatmulKernel};
+use rkai_ukernels::matmul::bf16_gemm;
+use rkai_ukernels::pack::kinds::Packer;
+use rkai_ukernels::reference::bf16_gemm as bf16_reference;
 
 /// The tile (`mr` = `nr` = `m_step` = `n_step`): 2 x SVL32 on this CPU (SVL 128 bits without
 /// SME, where the portable paths run).
 pub fn tile() -> usize {
-    2 * rkai::ukernels::arch::sme_lanes32()
+    2 * rkai_ukernels::arch::sme_lanes32()
 }
 
 /// The packed value type of a family (f32, f16 or bf16): its kernels' K values per step
@@ -47,7 +47,7 @@ pub fn source_values(values: Output) -> Output {
 /// The catalog entry of the kernel of `family` whose stem ends with `suffix` (`"_sme_mopa"`,
 /// `"_sme2_mopa"`), whatever `RKAI_TEST_KERNEL` narrows.
 pub fn kernel_ending(family: Family, suffix: &str) -> &'static MatmulKernel {
-    let of_family = rkai::ukernels::catalog::KERNELS
+    let of_family = rkai_ukernels::catalog::KERNELS
         .iter()
         .filter(|k| k.family == family);
     let mut found = of_family.copied().filter(|k| k.stem.ends_with(suffix));

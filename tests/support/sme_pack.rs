@@ -52,7 +52,7 @@ pub const FILL: u8 = 0xa5;
 /// portable length). Where `RKAI_EXPECT_CPU` names a QEMU model with
 /// `sme-default-vector-length=<bytes>`, the reported length must be that one.
 pub fn svl32() -> usize {
-    let reported = rkai::ukernels::arch::sme_vector_bytes();
+    let reported = rkai_ukernels::arch::sme_vector_bytes();
     let model = std::env::var("RKAI_EXPECT_CPU").ok();
     let asked = model.as_deref().and_then(|m| {
         let tail = m.split("sme-default-vector-length=").nth(1)?;

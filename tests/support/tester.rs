@@ -10,11 +10,11 @@
 use super::cabi::{Getter0, Getter2, Getter3, MatmulBlockFn, MatmulFn, MatmulLutFn};
 use super::gemm::{self, Impl, Portion, portions};
 use super::guard::{EDGES, Edge, Guarded};
-use rkai::ukernels::family::{BlockLength, DstPointer};
-use rkai::ukernels::kernel::{MatmulKernel, Rows};
-use rkai::ukernels::matmul::args::KernelFn;
-use rkai::ukernels::matmul::call;
-use rkai::ukernels::matmul::output::Output;
+use rkai_ukernels::family::{BlockLength, DstPointer};
+use rkai_ukernels::kernel::{MatmulKernel, Rows};
+use rkai_ukernels::matmul::args::KernelFn;
+use rkai_ukernels::matmul::call;
+use rkai_ukernels::matmul::output::Output;
 
 use super::cabi::func as sym;
 
@@ -61,7 +61,7 @@ macro_rules! problem_packed_family {
             }
 
             fn pack(
-                _: &rkai::ukernels::kernel::MatmulKernel,
+                _: &rkai_ukernels::kernel::MatmulKernel,
                 p: &$problem,
                 edge: $crate::support::guard::Edge,
             ) -> ($crate::support::guard::Guarded, $crate::support::guard::Guarded) {
@@ -69,7 +69,7 @@ macro_rules! problem_packed_family {
             }
 
             fn expected(
-                k: &rkai::ukernels::kernel::MatmulKernel,
+                k: &rkai_ukernels::kernel::MatmulKernel,
                 p: &$problem,
                 clamp: (f32, f32),
             ) -> Vec<f32> {
@@ -108,10 +108,10 @@ pub fn pack_qai8dxp_lhs(
 
 /// The kernels of `family`, [`narrowed`].
 pub fn family_kernels(
-    family: rkai::ukernels::family::Family,
+    family: rkai_ukernels::family::Family,
 ) -> impl Iterator<Item = &'static MatmulKernel> {
     narrowed(
-        rkai::ukernels::catalog::KERNELS
+        rkai_ukernels::catalog::KERNELS
             .iter()
             .copied()
             .filter(move |k| k.family == family),
@@ -129,7 +129,7 @@ pub fn runnable(
     eprintln!(
         "CPU features {:?}, SVE lanes {}: running {} of {} {what} kernels ({})",
         super::cpu::features(),
-        rkai::ukernels::arch::sve_lanes32(),
+        rkai_ukernels::arch::sve_lanes32(),
         run.len(),
         all.len(),
         run.iter().map(|k| k.stem).collect::<Vec<_>>().join(", ")
@@ -148,7 +148,7 @@ pub const TILE_PARAMETERS: [&str; 6] = ["m_step", "n_step", "mr", "nr", "kr", "s
 /// 32-byte rows scaled to this length. Returns the rows checked.
 pub fn getters_equal_kleidiai_values<'a>(kernels: impl Iterator<Item = &'a MatmulKernel>) -> usize {
     let table: Vec<Vec<&str>> = tsv_rows(include_str!("../data/kleidiai-1.30-getters.tsv"));
-    let svl = 4 * rkai::ukernels::arch::sme_lanes32();
+    let svl = 4 * rkai_ukernels::arch::sme_lanes32();
     let mut checked = 0;
     for k in kernels {
         let rows: Vec<_> = table.iter().filter(|r| r[0] == k.stem).collect();
@@ -585,7 +585,7 @@ impl Depth {
     /// [`EVERY_CASE_UP_TO_SVL_BYTES`] and `RKAI_SME_CASES=all` is not set.
     pub fn of(k: &MatmulKernel) -> Depth {
         let long = k.isa.is_streaming()
-            && rkai::ukernels::arch::sme_vector_bytes().unwrap_or(0) > EVERY_CASE_UP_TO_SVL_BYTES;
+            && rkai_ukernels::arch::sme_vector_bytes().unwrap_or(0) > EVERY_CASE_UP_TO_SVL_BYTES;
         if !long || every_sme_case_asked() {
             Depth::Every
         } else {
@@ -742,7 +742,7 @@ pub fn lazy_za_saves_committed<F: PackedFamily>(
     kernels: &[&MatmulKernel],
     problem: impl Fn(&MatmulKernel) -> F::Problem,
 ) -> Option<usize> {
-    let Some(svl) = rkai::ukernels::arch::sme_vector_bytes() else {
+    let Some(svl) = rkai_ukernels::arch::sme_vector_bytes() else {
         eprintln!("no SME on this CPU: no ZA state to protect");
         return None;
     };
@@ -770,7 +770,7 @@ pub fn lazy_za_saves_committed<F: PackedFamily>(
         ran += 1;
     }
     za.arm();
-    rkai::capi::kai_commit_za();
+    rkai_capi::capi::kai_commit_za();
     za.assert_committed("kai_commit_za");
     za.finish();
     Some(ran)

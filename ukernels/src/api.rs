@@ -5,7 +5,7 @@
 //! The flow of one linear layer `y = x W^T + b` with dynamically quantized activations:
 //! 1. choose kernels once: [`Kernel::select`] (best for this CPU) or [`Kernel::new`];
 //! 2. pack the weights once: [`PackedWeights::pack`] into storage you provide (any
-//!    `AsMut<[u8]>`: a `Vec<u8>`, an arena slice) of [`PackedWeights::size`] bytes; with the
+//!    `AsMut<[u8]>`: a `Vec<u8>`, an arena slice) of [`Kernel::packed_weights_size`] bytes; with the
 //!    GEMV/GEMM pair of [`Kernel::select_pair`], one packing serves both;
 //! 3. per call, quantize the activations: [`QuantizedActivations::quantize`];
 //! 4. run [`matmul`] (or, with the `std` feature, [`parallel::matmul`] over threads).
@@ -15,7 +15,7 @@
 use crate::arch::{self, Features};
 use crate::contract::Violation;
 use crate::family::Family;
-use crate::kernel::{Columns, MatmulKernel};
+use crate::kernel::MatmulKernel;
 use crate::layout::{self, RhsLayout};
 use crate::matmul::args::PackedArgs;
 use crate::matmul::call;
@@ -27,14 +27,16 @@ use crate::pack::rhs_pack_qsi4cxp_qs4cxs1s0 as int4_pack;
 use crate::pack::rhs_pack_qsi8cxp_qsi8cx as int8_pack;
 use crate::pack::{Source, lhs_quant_pack_qai8dxp::LhsType};
 use crate::select::{self, Shape};
+use crate::select_env;
 use crate::types::{
     kai_datatype, kai_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0_params, kai_rhs_pack_qs4cxs1s0_param,
     kai_rhs_pack_qsi8cx_params,
 };
 use core::fmt;
 
-/// Why a safe call refused its arguments.
+/// Why a safe call refused its arguments. More variants may come with more families.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Error {
     /// A precondition of the kernel or packer does not hold (KleidiAI's condition text).
     Precondition(&'static str),
@@ -144,15 +146,16 @@ impl Kernel {
     }
 
     /// The best GEMV and GEMM of `family` for this CPU; they share one packed weight format.
+    /// Chosen as C's `rkai_select_<family>` chooses ([`crate::select_env`]): `RKAI_FEATURES`
+    /// restricts the features, `RKAI_LOG_SELECTION` logs the choice, and off AArch64 only the
+    /// kernels whose formats follow no vector length are offered (their portable paths run).
     pub fn select_pair(family: Family) -> Result<(Kernel, Kernel)> {
-        let features = if cfg!(target_arch = "aarch64") {
-            Features::detect()
-        } else {
-            // Portable paths only: the NEON formats, as the C selection without emulation.
-            Features::WITHOUT_VECTOR_LENGTH
-        };
-        let pair = select::best_pair(family, features, arch::sve_lanes32())
-            .ok_or(Error::NotSupportedByCpu(family.dir()))?;
+        let features = select_env::allowed_features(select_env::ALL);
+        let pair = select::best_pair(family, features, arch::sve_lanes32());
+        for shape in [Shape::Gemv, Shape::Gemm] {
+            select_env::log_choice(family, shape, pair.map(|p| p.kernel(shape)), features);
+        }
+        let pair = pair.ok_or(Error::NotSupportedByCpu(family.dir()))?;
         Ok((Kernel::new(pair.gemv)?, Kernel::new(pair.gemm)?))
     }
 
@@ -168,6 +171,20 @@ impl Kernel {
     /// The catalog entry.
     pub fn entry(&self) -> &'static MatmulKernel {
         self.kernel
+    }
+
+    /// Bytes of storage that `n x k` weights (block length `bl`, 0 per channel) packed for this
+    /// kernel need ([`PackedWeights::pack`]).
+    pub fn packed_weights_size(&self, n: usize, k: usize, bl: usize) -> Result<usize> {
+        let f = self.rhs_format(bl);
+        Ok(f.layout.size(n, k, f.nr, f.kr, f.sr)?)
+    }
+
+    /// Bytes of storage that `m x k` activations quantized for this kernel need
+    /// ([`QuantizedActivations::quantize`]).
+    pub fn quantized_activations_size(&self, m: usize, k: usize) -> Result<usize> {
+        let t = self.kernel.tile();
+        Ok(layout::qai8dxp::size(m, k, t.mr, t.kr, t.sr)?)
     }
 
     /// Format of the packed weights this kernel reads.
@@ -201,14 +218,14 @@ pub enum Weights<'a> {
         scales: &'a [f32],
     },
     /// Signed int4 with one bf16 scale per block of `bl` inputs (`bl` a multiple of 32 dividing
-    /// `k`): nibbles as for [`Weights::Int4PerChannel`], scales as raw bf16 bits, `n * k / bl`.
+    /// `k`): nibbles as for [`Weights::Int4PerChannel`], `n * k / bl` scales.
     Int4PerBlock {
         /// Block length.
         bl: usize,
         /// Packed nibbles, `n * ceil(k / 2)` bytes.
         data: &'a [u8],
-        /// `n * (k / bl)` bf16 scales (bits).
-        scales: &'a [u16],
+        /// `n * (k / bl)` scales.
+        scales: &'a [half::bf16],
     },
 }
 
@@ -249,13 +266,6 @@ pub struct PackedWeights<S> {
 }
 
 impl<S: AsRef<[u8]> + AsMut<[u8]>> PackedWeights<S> {
-    /// Bytes of storage that `n x k` weights (block length `bl`, 0 per channel) packed for
-    /// `kernel` need.
-    pub fn size(kernel: &Kernel, n: usize, k: usize, bl: usize) -> Result<usize> {
-        let f = kernel.rhs_format(bl);
-        Ok(f.layout.size(n, k, f.nr, f.kr, f.sr)?)
-    }
-
     /// Packs `n x k` weights with an optional bias (`n` values) for `kernel` into `storage`.
     pub fn pack(
         kernel: &Kernel,
@@ -271,7 +281,7 @@ impl<S: AsRef<[u8]> + AsMut<[u8]>> PackedWeights<S> {
         }
         let bl = weights.bl();
         let format = kernel.rhs_format(bl);
-        let size = Self::size(kernel, n, k, bl)?;
+        let size = kernel.packed_weights_size(n, k, bl)?;
         need("packed weight storage", size, storage.as_ref().len())?;
         if let Some(b) = bias {
             need("bias", n, b.len())?;
@@ -428,12 +438,6 @@ pub struct QuantizedActivations<S> {
 }
 
 impl<S: AsRef<[u8]> + AsMut<[u8]>> QuantizedActivations<S> {
-    /// Bytes of storage `m x k` activations need for `kernel`.
-    pub fn size(kernel: &Kernel, m: usize, k: usize) -> Result<usize> {
-        let t = kernel.kernel.tile();
-        Ok(layout::qai8dxp::size(m, k, t.mr, t.kr, t.sr)?)
-    }
-
     /// Quantizes the `m x k` row-major activations `x` for `kernel` into `storage`.
     pub fn quantize(
         kernel: &Kernel,
@@ -452,7 +456,7 @@ impl<S: AsRef<[u8]> + AsMut<[u8]>> QuantizedActivations<S> {
         need("activations", m.saturating_mul(k), x.len())?;
         need(
             "activation storage",
-            Self::size(kernel, m, k)?,
+            kernel.quantized_activations_size(m, k)?,
             storage.as_ref().len(),
         )?;
         let a = lhs_pack::Args {
@@ -610,10 +614,7 @@ unsafe fn run_portion<A: AsRef<[u8]>, B: AsRef<[u8]>>(
 /// Whether the kernel's tile depends on a vector length (SVE or streaming): its packed buffers
 /// are only valid on CPUs with the same vector length.
 pub fn is_vector_length_dependent(kernel: &Kernel) -> bool {
-    !matches!(
-        kernel.kernel.columns,
-        Columns::Fixed | Columns::FixedAtSve256
-    )
+    kernel.kernel.columns.follows_vector_length()
 }
 
 /// Multi-threaded [`matmul`] (`std` feature): splits the output into tiles aligned to the
@@ -710,8 +711,8 @@ pub mod parallel {
                 }
             }
             for h in handles {
-                h.join()
-                    .map_err(|_| Error::Precondition("worker thread panicked"))??;
+                // A worker's panic is a bug, not a refused argument: it continues here.
+                h.join().unwrap_or_else(|p| std::panic::resume_unwind(p))?;
             }
             Ok(())
         })

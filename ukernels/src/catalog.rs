@@ -9,7 +9,7 @@
 use crate::dwconv::DwconvKernel;
 use crate::dwconv::pack::DwconvPacker;
 use crate::kernel::MatmulKernel;
-use crate::pack::kinds::{Packer, UkerRhsPacker};
+use crate::pack::kinds::{Packer, UkerLhsPacker, UkerRhsPacker};
 use crate::{dwconv, matmul, pack};
 
 /// Declares `$all`, every entry of the listed modules (module after module, each in its own
@@ -71,7 +71,9 @@ aggregate!(MatmulKernel, KERNELS, KERNEL_FOLDERS, KERNELS:
     matmul::matmul_clamp_f16_f16p_f16p,
     matmul::imatmul_clamp_f32_f32p_f32p,
     matmul::imatmul_clamp_f16_f16p_f16p,
+    matmul::imatmul_clamp_qai8_qai8p_qsi8cxp,
     matmul::matmul_clamp_qai8_qai8p_qsi8cxp,
+    matmul::matmul_clamp_qai8_qai8_qsi8cxp,
 );
 
 aggregate!(Packer, PACKERS, PACKER_MODULES, PACKERS:
@@ -96,6 +98,11 @@ aggregate!(Packer, PACKERS, PACKER_MODULES, PACKERS:
 
 aggregate!(UkerRhsPacker, UKER_RHS_PACKERS, UKER_RHS_PACKER_MODULES, PACKERS:
     pack::rhs_pack_kxn_x16p16vsx2bx16_x16_x16_sve,
+    pack::matmul_pack_rhs_x32p4vsx1bx32,
+);
+
+aggregate!(UkerLhsPacker, UKER_LHS_PACKERS, UKER_LHS_PACKER_MODULES, PACKERS:
+    pack::matmul_pack_lhs_mxk,
 );
 
 aggregate!(DwconvKernel, DWCONV_KERNELS, DWCONV_KERNEL_FOLDERS, KERNELS:

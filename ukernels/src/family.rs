@@ -72,6 +72,15 @@ pub enum Family {
     /// int8 output); its interface header is `kai_matmul_clamp_qai8_qai8p_qsi8cxpsb_interface.h`
     /// ([`Family::interface_stem`]).
     Qai8Qai8pQsi8cxp,
+    /// `matmul_clamp_qai8_qai8_qsi8cxp`: KleidiAI's SME2 int8-output GEMV (one int8 LHS row as
+    /// it is x the GEMMs' packed int8 weights, requantized int8 output); its interface header
+    /// declares `struct kai_matmul_clamp_qai8_qai8p_qsi8cxp_ukernel`
+    /// ([`Family::interface_struct`]).
+    Qai8Qai8Qsi8cxp,
+    /// `imatmul_clamp_qai8_qai8p_qsi8cxp`: KleidiAI's SME indirect int8-output GEMMs (the LHS
+    /// packed from an indirection buffer, K as chunks padded to whole steps of 4; otherwise
+    /// `matmul_clamp_qai8_qai8p_qsi8cxp`).
+    ImatmulQai8Qai8pQsi8cxp,
 }
 
 /// The operand formats of a family: what its kernels read, and so the argument shape of
@@ -107,6 +116,14 @@ pub enum Operands {
     /// folded `i32` biases and `f32` scales (`qsi8cxpsb`), int8 output requantized by a
     /// `kai_matmul_requantize32_params` (`run_matmul`'s `params`, no float bounds).
     Qai8pQsi8cxpsb,
+    /// One int8 LHS row as it is (`lhs`, no stride) x the weights of [`Operands::Qai8pQsi8cxpsb`],
+    /// int8 output requantized by a `kai_matmul_requantize32_params`; `run_matmul` takes the
+    /// packed-operand arguments with `lhs_packed` the row.
+    Qai8Qsi8cxpsb,
+    /// The operands of [`Operands::Qai8pQsi8cxpsb`] with K given as `k_chunk_count` chunks of
+    /// `k_chunk_length` values, each padded to whole steps of 4: the LHS packed from an
+    /// indirection buffer (`x8p2vlx4_x8p`), the RHS by the chunked packer.
+    ChunkedQai8pQsi8cxpsb,
 }
 
 /// The RHS formats of the `qai8dxp` families.
@@ -157,7 +174,7 @@ pub struct Description {
 impl Family {
     /// Every family, in the order rkai declares them: the order of `rkai_select.h` and of the
     /// interface headers it writes.
-    pub const ALL: [Family; 23] = [
+    pub const ALL: [Family; 25] = [
         Family::F32Qai8dxpQsi4cxp,
         Family::F32Qai8dxpQsi8cxp,
         Family::F32Qai8dxpQsi4c32p,
@@ -181,6 +198,8 @@ impl Family {
         Family::ImatmulF32F32pF32p,
         Family::ImatmulF16F16pF16p,
         Family::Qai8Qai8pQsi8cxp,
+        Family::Qai8Qai8Qsi8cxp,
+        Family::ImatmulQai8Qai8pQsi8cxp,
     ];
 
     /// The family's description: the one table every other part reads. Always inlined, so that
@@ -255,6 +274,12 @@ impl Family {
                 ("imatmul_clamp_f16_f16p_f16p", F16, ChunkedPackedFloat(F16))
             }
             Family::Qai8Qai8pQsi8cxp => ("matmul_clamp_qai8_qai8p_qsi8cxp", I8, Qai8pQsi8cxpsb),
+            Family::Qai8Qai8Qsi8cxp => ("matmul_clamp_qai8_qai8_qsi8cxp", I8, Qai8Qsi8cxpsb),
+            Family::ImatmulQai8Qai8pQsi8cxp => (
+                "imatmul_clamp_qai8_qai8p_qsi8cxp",
+                I8,
+                ChunkedQai8pQsi8cxpsb,
+            ),
         };
         Description {
             dir,
@@ -282,6 +307,17 @@ impl Family {
         }
     }
 
+    /// The stem of the family's interface struct (`struct kai_<stem>_ukernel`): its
+    /// [`Family::interface_stem`], except for `matmul_clamp_qai8_qai8_qsi8cxp`, whose header
+    /// KleidiAI names after the directory but whose struct after `..._qai8p_qsi8cxp`.
+    #[inline(always)]
+    pub const fn interface_struct(self) -> &'static str {
+        match self {
+            Family::Qai8Qai8Qsi8cxp => "matmul_clamp_qai8_qai8p_qsi8cxp",
+            _ => self.interface_stem(),
+        }
+    }
+
     /// Element type of the destination.
     #[inline(always)]
     pub const fn output(self) -> Output {
@@ -303,7 +339,9 @@ impl Family {
             | Operands::ChunkedPackedFloat(_)
             | Operands::UnpackedFloat
             | Operands::IndirectFloat
-            | Operands::Qai8pQsi8cxpsb => BlockLength::None,
+            | Operands::Qai8pQsi8cxpsb
+            | Operands::Qai8Qsi8cxpsb
+            | Operands::ChunkedQai8pQsi8cxpsb => BlockLength::None,
         }
     }
 
@@ -317,7 +355,9 @@ impl Family {
                 | Operands::ChunkedPackedFloat(_)
                 | Operands::UnpackedFloat
                 | Operands::IndirectFloat
-                | Operands::Qai8pQsi8cxpsb,
+                | Operands::Qai8pQsi8cxpsb
+                | Operands::Qai8Qsi8cxpsb
+                | Operands::ChunkedQai8pQsi8cxpsb,
                 _,
             ) => DstPointer::Void,
             (
@@ -371,7 +411,9 @@ impl Family {
             Operands::UnpackedFloat | Operands::IndirectFloat => {
                 RhsLayout::FloatBias { bytes: element }
             }
-            Operands::Qai8pQsi8cxpsb => RhsLayout::Qsi8cxpsb,
+            Operands::Qai8pQsi8cxpsb
+            | Operands::Qai8Qsi8cxpsb
+            | Operands::ChunkedQai8pQsi8cxpsb => RhsLayout::Qsi8cxpsb,
         }
     }
 }

@@ -93,6 +93,12 @@ impl Columns {
     pub const fn scales_rows(self) -> bool {
         matches!(self, Columns::RowsAndColumnsPerSmeLane32)
     }
+
+    /// Whether the packed layout follows a vector length (SVE or streaming), so packed buffers
+    /// are only valid where that length is the same.
+    pub const fn follows_vector_length(self) -> bool {
+        !matches!(self, Columns::Fixed | Columns::FixedAtSve256)
+    }
 }
 
 /// The multiple an offset getter of KleidiAI asserts an index is of.
@@ -406,11 +412,11 @@ impl MatmulKernel {
     /// framework keeps the value with its packed weights and repacks when it changes.
     pub fn packed_vector_bytes(&self) -> usize {
         match self.columns {
-            Columns::Fixed | Columns::FixedAtSve256 => 0,
             Columns::PerSveLane32 => 4 * crate::arch::sve_lanes32(),
             Columns::PerSmeLane32 | Columns::RowsAndColumnsPerSmeLane32 => {
                 4 * crate::arch::sme_lanes32()
             }
+            Columns::Fixed | Columns::FixedAtSve256 => 0,
         }
     }
 

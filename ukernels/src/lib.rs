@@ -9,13 +9,14 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 #![warn(missing_docs)]
 
-#[cfg(feature = "std")]
+#[cfg(any(feature = "std", test))]
 extern crate std;
 
 pub mod api;
 pub mod arch;
 pub mod catalog;
 pub mod contract;
+pub mod core_kind;
 pub mod element;
 pub mod family;
 pub mod float;
@@ -24,9 +25,13 @@ pub mod layout;
 #[macro_use]
 pub mod matmul;
 pub mod dwconv;
+pub mod matmul_types;
 pub mod pack;
+pub mod pack_lhs_types;
 pub mod pack_rhs_types;
 pub mod plan;
 pub mod reference;
 pub mod select;
+pub mod select_env;
+pub mod sys;
 pub mod types;

@@ -25,6 +25,7 @@
 use crate::arch::Features;
 use crate::family::Family;
 use crate::kernel::MatmulKernel;
+use crate::pack::kinds::WeightLayout;
 use crate::select::{self, Pair, Shape};
 
 /// The throughput ratio the split follows (see the module documentation).
@@ -60,6 +61,9 @@ pub struct Request {
     pub sve_lanes32: usize,
     /// The throughput ratio of the split.
     pub model: CostModel,
+    /// The layout of the caller's weights: each side's pair is the best one having an RHS packer
+    /// for it, as the typed selection `rkai_select_<family>_<layout>` returns (`None`: any pair).
+    pub layout: Option<WeightLayout>,
 }
 
 /// One side of a plan: a kernel pair, its threads and its columns.
@@ -91,7 +95,10 @@ pub struct Plan {
 /// The plan for `r`, or `None` when no kernel of the family runs with `r.features`.
 pub fn plan(r: &Request) -> Option<Plan> {
     let threads = r.threads.max(1);
-    let best = |features: Features| select::best_pair(r.family, features, r.sve_lanes32);
+    let packs_layout = |p: &Pair| r.layout.is_none_or(|l| p.rhs_packer_for(l).is_some());
+    let best = |features: Features| {
+        select::best_pair_where(r.family, features, r.sve_lanes32, packs_layout)
+    };
     let sme_pair = best(r.features).filter(|p| p.kernel(r.shape).isa.is_streaming());
     let neon_features = r.features.difference(Features::SME_FAMILY);
     let neon_pair = best(neon_features);

@@ -27,6 +27,7 @@ use crate::arch::{Features, Isa};
 use crate::catalog::KERNELS;
 use crate::family::Family;
 use crate::kernel::{MatmulKernel, Rows};
+use crate::pack::kinds::{Packer, WeightLayout};
 
 /// The shape class a kernel is chosen for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -59,6 +60,13 @@ impl Pair {
     /// Whether `features` cover both members' ISAs.
     pub fn runs_with(self, features: Features) -> bool {
         features.contains(self.gemv.isa.features()) && features.contains(self.gemm.isa.features())
+    }
+
+    /// An RHS packer reading weights in `layout` and writing the format both members read.
+    pub fn rhs_packer_for(self, layout: WeightLayout) -> Option<&'static Packer> {
+        let read_by_gemv = |p: &Packer| self.gemv.rhs_packers.iter().any(|q| q.name == p.name);
+        (self.gemm.rhs_packers.iter().copied())
+            .find(|p| p.weight_layout() == Some(layout) && read_by_gemv(p))
     }
 }
 

@@ -294,7 +294,9 @@ impl KernelFn {
             | Operands::PackedFloat(_)
             | Operands::ChunkedPackedFloat(_)
             | Operands::F16pQsi4c32p
-            | Operands::Qai8pQsi8cxpsb => (ArgShape::Packed, false),
+            | Operands::Qai8pQsi8cxpsb
+            | Operands::Qai8Qsi8cxpsb
+            | Operands::ChunkedQai8pQsi8cxpsb => (ArgShape::Packed, false),
             Operands::UnpackedFloat => (ArgShape::UnpackedLhs, false),
             Operands::IndirectFloat => (ArgShape::Indirect, false),
         };

@@ -125,7 +125,9 @@ pub fn values(family: Family) -> Output {
         | Operands::UnpackedFloat
         | Operands::IndirectFloat
         | Operands::F16pQsi4c32p
-        | Operands::Qai8pQsi8cxpsb => Output::Bf16,
+        | Operands::Qai8pQsi8cxpsb
+        | Operands::Qai8Qsi8cxpsb
+        | Operands::ChunkedQai8pQsi8cxpsb => Output::Bf16,
     }
 }
 

@@ -9,7 +9,7 @@ use super::{
     matmul_clamp_f32_f16p_qsi4c32p as f16p_qsi4c32p,
     matmul_clamp_f32_qsi8d32p_qai4c32p as qsi8d32p_qai4c32p,
     matmul_clamp_f32_qsi8d32p_qsi4c32p as qsi8d32p_qsi4c32p,
-    matmul_clamp_qai8_qai8p_qsi8cxp as qai8p, qai8dxp,
+    matmul_clamp_qai8_qai8_qsi8cxp as qai8_gemv, matmul_clamp_qai8_qai8p_qsi8cxp as qai8p, qai8dxp,
 };
 use crate::contract::{Checked, Violation};
 use crate::family::{Operands, Qai8dxpRhs};
@@ -36,6 +36,7 @@ enum PackedOperands {
     PackedFloat,
     F16pQsi4c32p,
     Qai8pQsi8cxpsb,
+    Qai8Qsi8cxpsb,
 }
 
 /// Checks a packed-operand call of `kernel`: KleidiAI's assertions plus non-null buffers, a
@@ -64,9 +65,14 @@ pub fn check_packed(kernel: &MatmulKernel, a: &PackedArgs) -> Result<CheckedPack
             f16p_qsi4c32p::check(kernel, a)?;
             PackedOperands::F16pQsi4c32p
         }
-        Operands::Qai8pQsi8cxpsb => {
+        Operands::Qai8pQsi8cxpsb | Operands::ChunkedQai8pQsi8cxpsb => {
             qai8p::check(kernel, a)?;
             PackedOperands::Qai8pQsi8cxpsb
+        }
+        // One LHS row as it is, in `lhs_packed`.
+        Operands::Qai8Qsi8cxpsb => {
+            qai8_gemv::check(kernel, a)?;
+            PackedOperands::Qai8Qsi8cxpsb
         }
         Operands::UnpackedFloat | Operands::IndirectFloat => return Err(NEEDS_PACKED_LHS),
     };
@@ -90,6 +96,7 @@ pub unsafe fn run_packed(kernel: &MatmulKernel, checked: CheckedPacked, a: &Pack
         PackedOperands::PackedFloat => unsafe { bf16_gemm::run(kernel, a) },
         PackedOperands::F16pQsi4c32p => unsafe { f16p_qsi4c32p::run(kernel, a) },
         PackedOperands::Qai8pQsi8cxpsb => unsafe { qai8p::run(kernel, a) },
+        PackedOperands::Qai8Qsi8cxpsb => unsafe { qai8_gemv::run(kernel, a) },
     }
 }
 
@@ -105,6 +112,8 @@ pub fn check_unpacked_lhs(kernel: &MatmulKernel, a: &UnpackedLhsArgs) -> Checked
         | Operands::ChunkedPackedFloat(_)
         | Operands::F16pQsi4c32p
         | Operands::Qai8pQsi8cxpsb
+        | Operands::Qai8Qsi8cxpsb
+        | Operands::ChunkedQai8pQsi8cxpsb
         | Operands::IndirectFloat => Err(NEEDS_UNPACKED_LHS),
     }
 }
@@ -137,6 +146,8 @@ pub fn check_indirect(kernel: &MatmulKernel, a: &IndirectArgs) -> Checked {
         | Operands::ChunkedPackedFloat(_)
         | Operands::F16pQsi4c32p
         | Operands::Qai8pQsi8cxpsb
+        | Operands::Qai8Qsi8cxpsb
+        | Operands::ChunkedQai8pQsi8cxpsb
         | Operands::UnpackedFloat => Err(NEEDS_INDIRECT_LHS),
     }
 }

@@ -75,12 +75,15 @@ pub fn lhs_packed(
             rows_of_mr()?;
             f16p_qsi4c32p::lhs_offset(m_idx, k, bl, t.mr)
         }
-        Operands::Qai8pQsi8cxpsb => {
+        // The chunked form's K is the chunks' padded K.
+        Operands::Qai8pQsi8cxpsb | Operands::ChunkedQai8pQsi8cxpsb => {
             rows_of_mr()?;
             let cond = "packed LHS offset fits in size_t";
             contract::mul(m_idx, contract::roundup(k, t.kr, cond)?, cond)
         }
-        Operands::UnpackedFloat | Operands::IndirectFloat => Err(super::args::NEEDS_PACKED_LHS),
+        Operands::UnpackedFloat | Operands::IndirectFloat | Operands::Qai8Qsi8cxpsb => {
+            Err(super::args::NEEDS_PACKED_LHS)
+        }
     }
 }
 
@@ -88,7 +91,9 @@ pub fn lhs_packed(
 /// LHS and destination offsets.
 fn one_row(kernel: &MatmulKernel, m_idx: usize) -> Result<(), Violation> {
     match (kernel.rows, kernel.family.description().operands) {
-        (Rows::One, Operands::UnpackedFloat) => contract::require(m_idx == 0, "m_idx == 0"),
+        (Rows::One, Operands::UnpackedFloat | Operands::Qai8Qsi8cxpsb) => {
+            contract::require(m_idx == 0, "m_idx == 0")
+        }
         _ => Ok(()),
     }
 }
@@ -119,6 +124,8 @@ pub fn rhs_packed(
         | Operands::ChunkedPackedFloat(_)
         | Operands::F16pQsi4c32p
         | Operands::Qai8pQsi8cxpsb
+        | Operands::Qai8Qsi8cxpsb
+        | Operands::ChunkedQai8pQsi8cxpsb
         | Operands::UnpackedFloat
         | Operands::IndirectFloat => {}
     }
@@ -143,6 +150,8 @@ pub fn rhs_packed(
         | Operands::PackedFloat(_)
         | Operands::ChunkedPackedFloat(_)
         | Operands::Qai8pQsi8cxpsb
+        | Operands::Qai8Qsi8cxpsb
+        | Operands::ChunkedQai8pQsi8cxpsb
         | Operands::UnpackedFloat
         | Operands::IndirectFloat => kernel.family.rhs_layout(bl).stride(k, t.nr, t.kr, t.sr)?,
     };

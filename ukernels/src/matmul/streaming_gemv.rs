@@ -16,8 +16,9 @@
 //!   K value and the `k == 0` step.
 //!
 //! The fragments after those are the element-specific pieces: f32 (SME: two-vector group steps,
-//! clamps and stores in Z registers; SME2: ZA vector groups and their finish), then f16 (the
-//! pair loop's set-up and `half_k_loop!`).
+//! clamps and stores in Z registers; SME2: ZA vector groups, the eight-group block's loads, and
+//! their finish), int8 with requantized int8 output (`SDOT` steps into ZA, the K tail of
+//! `int8_k_loop!`, `sme2_i8_finish!`), then f16 (the pair loop's set-up and `half_k_loop!`).
 //!
 //! Register convention (operands of `streaming_gemv_asm!`):
 //!
@@ -25,8 +26,10 @@
 //! x0  columns left (signed; may go negative past the last group)
 //! x1  k                       x2  LHS row (k elements, read once per column block)
 //! x3  RHS group pointer       x4  dst (advances with the columns)
-//! x5  bytes of one RHS group  x6 / x7  clamp_min / clamp_max bits (of the element type)
-//! x8-x17, x20-x22  scratch (the K loop: x20, x21; f16 also x11); every Z, P and PN register; ZA
+//! x5  bytes of one RHS group  x6 / x7  clamp_min / clamp_max bits (of the element type);
+//!                             int8 output: x6 the `kai_matmul_requantize32_params`
+//! x8-x17, x20-x22  scratch (the K loop: x20, x21; f16 and int8 also x11); every Z, P and PN
+//!                  register; ZA
 //! ```
 
 /// The `# Safety` section of the streaming GEMVs with an unpacked LHS (for `#[doc = ...]`).
@@ -244,14 +247,196 @@ macro_rules! sme2_f32_finish4 {
 }
 
 /// One K step of the SME2 GEMVs, unit `$i` of z0 (see `gemv_k_loop!`): `$loads` fills the
-/// registers, then each listed four-vector group is `FMLA`'d by `z0.s[$i]` into its ZA vector
-/// group.
-macro_rules! sme2_f32_step4 {
+/// registers, then each listed four-vector group is multiplied by element `$i` of z0 into its ZA
+/// vector group: `FMLA` by `z0.s[$i]` (f32), or `SDOT` by the four bytes `z0.b[$i]` (int8).
+macro_rules! sme2_za_step4 {
     ($i:literal; $loads:expr; $(($r0:literal, $r3:literal, $o:literal))+) => {
         concat!(
             $loads,
             $("fmla za.s[w8, ", $o, ", vgx4], {{z", $r0, ".s-z", $r3, ".s}}, z0.s[", $i, "]\n",)+
         )
+    };
+    (sdot $i:literal; $loads:expr; $(($r0:literal, $r3:literal, $o:literal))+) => {
+        concat!(
+            $loads,
+            $("sdot za.s[w8, ", $o, ", vgx4], {{z", $r0, ".b-z", $r3, ".b}}, z0.b[", $i, "]\n",)+
+        )
+    };
+}
+
+/// One K step of a block of eight groups (SME2 GEMVs, see `eight_group_pointers!`) into z4-z19,
+/// `#$o` vectors on: group j's two vectors (its f32 row of one K value, or its int8 bytes of four
+/// K values) into z(4 + 2j) and z(5 + 2j), so that groups 2i and 2i + 1 make the four-vector
+/// group z(4 + 4i)..z(7 + 4i). The pointers are not moved.
+macro_rules! sme2_block_rows {
+    ($o:literal) => {
+        concat!(
+            "ld1w {{z4.s-z5.s}}, pn8/z, [x14, #",
+            $o,
+            ", mul vl]\n",
+            "ld1w {{z6.s-z7.s}}, pn8/z, [x9, #",
+            $o,
+            ", mul vl]\n",
+            "ld1w {{z8.s-z9.s}}, pn8/z, [x15, #",
+            $o,
+            ", mul vl]\n",
+            "ld1w {{z10.s-z11.s}}, pn8/z, [x10, #",
+            $o,
+            ", mul vl]\n",
+            "ld1w {{z12.s-z13.s}}, pn8/z, [x16, #",
+            $o,
+            ", mul vl]\n",
+            "ld1w {{z14.s-z15.s}}, pn8/z, [x13, #",
+            $o,
+            ", mul vl]\n",
+            "ld1w {{z16.s-z17.s}}, pn8/z, [x17, #",
+            $o,
+            ", mul vl]\n",
+            "ld1w {{z18.s-z19.s}}, pn8/z, [x22, #",
+            $o,
+            ", mul vl]\n",
+        )
+    };
+}
+
+/// Advances the eight group pointers of `eight_group_pointers!` by `$v` vectors.
+macro_rules! sme2_block_advance {
+    ($v:literal) => {
+        concat!(
+            "addvl x14, x14, #",
+            $v,
+            "\n",
+            "addvl x9, x9, #",
+            $v,
+            "\n",
+            "addvl x15, x15, #",
+            $v,
+            "\n",
+            "addvl x10, x10, #",
+            $v,
+            "\n",
+            "addvl x16, x16, #",
+            $v,
+            "\n",
+            "addvl x13, x13, #",
+            $v,
+            "\n",
+            "addvl x17, x17, #",
+            $v,
+            "\n",
+            "addvl x22, x22, #",
+            $v,
+            "\n",
+        )
+    };
+}
+
+/// The head of an SME2 GEMV's block of eight groups (label 2): to label 6 unless more than x12
+/// (14 x SVL32) columns remain; otherwise the block's pointers (`eight_group_pointers!`), their
+/// groups' biases (two vectors each) moved into ZA vector groups 0-3 (four-vector groups of two
+/// groups each, as the K steps accumulate them), and the pointers advanced past the biases.
+macro_rules! sme2_block_head {
+    () => {
+        concat!(
+            "2:\n",
+            "cmp x0, x12\n",
+            "b.le 6f\n",
+            eight_group_pointers!(),
+            sme2_block_rows!("0"),
+            sme2_block_advance!("2"),
+            sme2_f32_into_za!(("4", "7", "0")("8", "11", "1")("12", "15", "2")(
+                "16", "19", "3"
+            )),
+        )
+    };
+}
+
+// ---- int8 with requantized int8 output, SME2: i32 sums in ZA vector groups ----
+
+/// Sets up the requantization of `sme2_i8_finish!` from the `kai_matmul_requantize32_params` at
+/// x6: z30 `min_value`, z31 `max_value`, z1 `output_zero_point` in every lane (p0 all true; the
+/// single vector of a multi-vector `ADD` must be one of z0-z15, and the K loops leave z1 alone).
+macro_rules! sme2_i8_setup {
+    () => {
+        concat!(
+            "ld1rw {{z30.s}}, p0/z, [x6]\n",
+            "ld1rw {{z31.s}}, p0/z, [x6, #4]\n",
+            "ld1rw {{z1.s}}, p0/z, [x6, #8]\n",
+        )
+    };
+}
+
+/// The K loop of an int8 GEMV, in K order: `gemv_k_loop!` over the `k / 4` steps of four K
+/// values (x11 their count; a step takes step `i` as the four bytes `z0.b[i]`), then the last
+/// `k % 4` values, if any, loaded under a byte predicate into the low bytes of each 128-bit
+/// segment (the rest zero, and no byte past the row read) for `$one`. Uses x11, x20, x21 and p3;
+/// labels 30 to 35.
+macro_rules! int8_k_loop {
+    ($four:expr; $one:expr) => {
+        concat!(
+            "lsr x11, x1, #2\n",
+            gemv_k_loop!("x11"; $four; $one),
+            "ands x21, x1, #3\n",
+            "b.eq 35f\n",
+            "whilelt p3.b, xzr, x21\n",
+            "ld1rqb {{z0.b}}, p3/z, [x20]\n",
+            $one,
+            "35:\n",
+        )
+    };
+}
+
+/// The finish of int8 sums: each listed ZA vector group (`vgx$n`, `$n` of 2 or 4) read into
+/// z20.., converted to f32 (`SCVTF`), multiplied by its columns' scales (two vectors at each
+/// listed pointer, which the K loop left past the group's K steps, into z24..), rounded to
+/// nearest even (`FRINTN`), converted to i32 (`FCVTZS`), plus the output zero point (z1,
+/// wrapping), clamped by `SCLAMP` (z30, z31), and stored as the low byte of each lane
+/// (`ST1B` of 32-bit elements) for the columns below x0; x11 counts columns (it must be the
+/// column of the first group before) and x4 advances one vector of bytes per four-vector group.
+macro_rules! sme2_i8_finish {
+    (4; $(($o:literal, $pa:literal, $pb:literal))+) => {
+        concat!($(
+            "mova {{z20.d-z23.d}}, za.d[w8, ", $o, ", vgx4]\n",
+            "ld1w {{z24.s-z25.s}}, pn8/z, [", $pa, "]\n",
+            "ld1w {{z26.s-z27.s}}, pn8/z, [", $pb, "]\n",
+            "scvtf {{z20.s-z23.s}}, {{z20.s-z23.s}}\n",
+            "fmul z20.s, z20.s, z24.s\n",
+            "fmul z21.s, z21.s, z25.s\n",
+            "fmul z22.s, z22.s, z26.s\n",
+            "fmul z23.s, z23.s, z27.s\n",
+            "frintn {{z20.s-z23.s}}, {{z20.s-z23.s}}\n",
+            "fcvtzs {{z20.s-z23.s}}, {{z20.s-z23.s}}\n",
+            "add {{z20.s-z23.s}}, {{z20.s-z23.s}}, z1.s\n",
+            "sclamp {{z20.s-z23.s}}, z30.s, z31.s\n",
+            sme2_i8_store!(("20", "0") ("21", "1") ("22", "2") ("23", "3")),
+            "addvl x4, x4, #1\n",
+        )+)
+    };
+    (2; $pa:literal) => {
+        concat!(
+            "mova {{z20.d-z21.d}}, za.d[w8, 0, vgx2]\n",
+            "ld1w {{z24.s-z25.s}}, pn8/z, [", $pa, "]\n",
+            "scvtf {{z20.s-z21.s}}, {{z20.s-z21.s}}\n",
+            "fmul z20.s, z20.s, z24.s\n",
+            "fmul z21.s, z21.s, z25.s\n",
+            "frintn {{z20.s-z21.s}}, {{z20.s-z21.s}}\n",
+            "fcvtzs {{z20.s-z21.s}}, {{z20.s-z21.s}}\n",
+            "add {{z20.s-z21.s}}, {{z20.s-z21.s}}, z1.s\n",
+            "sclamp {{z20.s-z21.s}}, z30.s, z31.s\n",
+            sme2_i8_store!(("20", "0") ("21", "1")),
+        )
+    };
+}
+
+/// Stores the low byte of each 32-bit lane of z$r to `[x4, #$i, mul vl]` (a vector of 32-bit
+/// lanes stores SVL32 bytes) for the columns below x0, x11 counting columns.
+macro_rules! sme2_i8_store {
+    ($(($r:literal, $i:literal))+) => {
+        concat!($(
+            "whilelt p1.s, x11, x0\n",
+            "st1b {{z", $r, ".s}}, p1, [x4, #", $i, ", mul vl]\n",
+            "incw x11\n",
+        )+)
     };
 }
 

@@ -83,3 +83,24 @@ impl RhsArgs {
         contract::require(self.params.is_null(), "params == NULL")
     }
 }
+
+/// Arguments of a generic-interface RHS packer's `run`, from `kai_matmul_pack_rhs_uker_args`
+/// (`pack::uker_rhs`): the block-strided form every such packer rkai defines takes.
+#[derive(Clone, Copy, Debug)]
+pub struct UkerRhsArgs {
+    /// Columns.
+    pub n: usize,
+    /// Rows (values per column).
+    pub k: usize,
+    /// Source, K x N or N x K by the packer.
+    pub rhs: *const u8,
+    /// Bytes from one source row to the next (`stride.k` of a K x N source, `stride.n` of an
+    /// N x K one; the other stride is the value size by format).
+    pub rhs_stride: usize,
+    /// `n` biases, or null for zeros.
+    pub bias: *const u8,
+    /// Destination: one block per `nr` columns, `packed_stride` bytes apart.
+    pub rhs_packed: *mut u8,
+    /// Bytes from one packed block to the next.
+    pub packed_stride: usize,
+}

@@ -110,6 +110,9 @@ pub enum RhsPackerKind {
     /// LHS zero point folded in) in front and the `f32` scales behind
     /// (`rhs_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme`).
     Qsi8cxpsb,
+    /// The format of `Qsi8cxpsb`, its K given as `k_chunk_count` chunks of `k_chunk_length` rows,
+    /// each padded to whole steps of 4 (`rhs_imatmul_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme`).
+    ChunkedQsi8cxpsb,
 }
 
 impl RhsPackerKind {
@@ -124,7 +127,7 @@ impl RhsPackerKind {
             RhsPackerKind::Qai4c32p(_) => RhsLayout::Qai4c32p { bl },
             RhsPackerKind::Float(v) | RhsPackerKind::ChunkedFloat(v) => v.layout(),
             RhsPackerKind::Bf16(v) => v.layout(),
-            RhsPackerKind::Qsi8cxpsb => RhsLayout::Qsi8cxpsb,
+            RhsPackerKind::Qsi8cxpsb | RhsPackerKind::ChunkedQsi8cxpsb => RhsLayout::Qsi8cxpsb,
         }
     }
 }
@@ -138,6 +141,40 @@ pub struct Packer {
     pub kind: PackerKind,
 }
 
+impl Packer {
+    /// The layout of the weights an RHS packer reads, from KleidiAI's name (`rhs_pack_kxn_...`);
+    /// `None` for an LHS packer.
+    pub fn weight_layout(&self) -> Option<WeightLayout> {
+        match (self.name.contains("_kxn_"), self.name.contains("_nxk_")) {
+            (true, false) => Some(WeightLayout::Kxn),
+            (false, true) => Some(WeightLayout::Nxk),
+            _ => None,
+        }
+    }
+}
+
+/// How the weights a framework holds are laid out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WeightLayout {
+    /// N rows of K values (a PyTorch `Linear` weight).
+    Nxk,
+    /// K rows of N values.
+    Kxn,
+}
+
+impl WeightLayout {
+    /// Both layouts.
+    pub const ALL: [WeightLayout; 2] = [WeightLayout::Nxk, WeightLayout::Kxn];
+
+    /// As C names it (`rkai_select_<family>_nxk`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            WeightLayout::Nxk => "nxk",
+            WeightLayout::Kxn => "kxn",
+        }
+    }
+}
+
 /// What a packer of KleidiAI's generic RHS interface (`kai_matmul_pack_rhs.h`) packs. Its C
 /// surface is one provider function returning a `kai_matmul_pack_rhs_uker_api` table
 /// (`pack::uker_rhs`), not a set of named getters.
@@ -146,18 +183,41 @@ pub enum UkerRhsKind {
     /// 16-bit K x N values with a 16-bit bias, nr = 16 x vscale, kr = 2
     /// `rhs_pack_kxn_x16p16vsx2bx16_x16_x16_sve`.
     KxnX16p16vsx2bx16Sve,
+    /// f32 values with an f32 bias, nr = 4 x vscale, kr = 1, from a K x N or N x K source:
+    /// `matmul_pack_rhs_{kxn,nxk}_x32p4vsx1bx32_x32_x32_sme`.
+    X32p4vsx1bx32Sme(Source),
 }
 
-/// A packer of the generic RHS interface.
+/// What a packer of KleidiAI's generic LHS interface (`kai_matmul_pack_lhs.h`) packs: the
+/// three SME packers that copy rows of `4 / elem` values per step into blocks of
+/// `mr` = 4 x vscale rows (`pack::matmul_pack_lhs_mxk`, functions in `pack::uker_lhs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UkerLhsKind {
+    /// 32-bit rows, kr = 1: `matmul_pack_lhs_mxk_x32p4vsx1_x32_sme`.
+    MxkX32p4vsx1Sme,
+    /// 16-bit rows, kr = 2: `matmul_pack_lhs_mxk_x16p4vsx2_x16_sme`.
+    MxkX16p4vsx2Sme,
+    /// 8-bit rows, kr = 4: `matmul_pack_lhs_mxk_x8p4vsx4_x8_sme`.
+    MxkX8p4vsx4Sme,
+}
+
+/// A provider of one of KleidiAI's generic interfaces (`kai_matmul_pack_rhs.h`,
+/// `kai_matmul_pack_lhs.h`): a C function returning a table, described by its kind `K`.
 #[derive(Debug)]
-pub struct UkerRhsPacker {
+pub struct UkerProvider<K> {
     /// Name of the provider function without the `kai_` prefix.
     pub name: &'static str,
     /// Instructions KleidiAI's implementation needs (rkai's runs everywhere, see its module).
     pub isa: Isa,
-    /// What it packs.
-    pub kind: UkerRhsKind,
+    /// What it does.
+    pub kind: K,
 }
+
+/// A packer of the generic RHS interface.
+pub type UkerRhsPacker = UkerProvider<UkerRhsKind>;
+
+/// A packer of the generic LHS interface.
+pub type UkerLhsPacker = UkerProvider<UkerLhsKind>;
 
 /// Element type of the LHS a packer reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

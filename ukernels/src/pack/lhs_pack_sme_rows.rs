@@ -200,7 +200,25 @@ impl RowFormat {
         k: usize,
         row: impl Fn(usize) -> *const u8,
     ) {
-        let mr = mr();
+        // SAFETY: forwarded contract, at this format's mr.
+        unsafe { self.pack_group_of(mr(), out, rows, k, row) }
+    }
+
+    /// [`Self::pack_group`] for a group of `mr` rows (the generic interface's packers group
+    /// fewer rows than this module's, `pack::uker_lhs`).
+    ///
+    /// # Safety
+    /// `rows <= mr`; `row(i)` holds `k` elements for each `i < rows`; `out` is writable for `mr`
+    /// packed rows of `k` values.
+    #[inline(always)]
+    pub(crate) unsafe fn pack_group_of(
+        &self,
+        mr: usize,
+        out: *mut u8,
+        rows: usize,
+        k: usize,
+        row: impl Fn(usize) -> *const u8,
+    ) {
         let steps = k.div_ceil(self.kr);
         for i in 0..mr {
             // Rows past `rows` are zero.

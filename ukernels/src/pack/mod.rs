@@ -21,6 +21,8 @@ pub mod lhs_pack_sme_rows;
 pub mod lhs_quant_pack_qai8dxp;
 pub mod lhs_quant_pack_qsi8d32p;
 pub mod lhs_quant_pack_qsi8d32pscalef32;
+pub mod matmul_pack_lhs_mxk;
+pub mod matmul_pack_rhs_x32p4vsx1bx32;
 pub mod rhs;
 pub mod rhs_pack_bf16;
 pub mod rhs_pack_float;
@@ -33,6 +35,7 @@ pub mod rhs_pack_nxk_qsu2cxp;
 pub mod rhs_pack_qsi4c32p_qsu4c32s1s0;
 pub mod rhs_pack_qsi4cxp_qs4cxs1s0;
 pub mod rhs_pack_qsi8cxp_qsi8cx;
+pub mod uker_lhs;
 pub mod uker_rhs;
 
 use crate::contract::{self, Violation};

@@ -48,7 +48,7 @@ pub fn n_step(kind: RhsPackerKind, nr: usize) -> usize {
         | RhsPackerKind::Qai4c32p(_) => nr,
         RhsPackerKind::Float(v) | RhsPackerKind::ChunkedFloat(v) => v.nr(),
         RhsPackerKind::Bf16(v) => v.nr(),
-        RhsPackerKind::Qsi8cxpsb => qsi8cxpsb::nr(),
+        RhsPackerKind::Qsi8cxpsb | RhsPackerKind::ChunkedQsi8cxpsb => qsi8cxpsb::nr(),
     }
 }
 
@@ -94,8 +94,8 @@ pub fn offset(kind: RhsPackerKind, n_idx: usize, rhs_stride: usize) -> Result<us
                 "n_idx * sizeof(value) fits in size_t",
             )
         }
-        RhsPackerKind::Qsi8cxpsb => {
-            qsi8cxpsb::group_start(n_idx)?;
+        RhsPackerKind::Qsi8cxpsb | RhsPackerKind::ChunkedQsi8cxpsb => {
+            qsi8cxpsb::group_start(n_idx, kind == RhsPackerKind::ChunkedQsi8cxpsb)?;
             Ok(n_idx)
         }
     }
@@ -118,7 +118,7 @@ pub fn bias_offset(kind: RhsPackerKind, n_idx: usize) -> Result<usize, Violation
             }
             v.bias_bytes()
         }
-        RhsPackerKind::Qsi8cxpsb => size_of::<i32>(),
+        RhsPackerKind::Qsi8cxpsb | RhsPackerKind::ChunkedQsi8cxpsb => size_of::<i32>(),
         RhsPackerKind::Qsi4cxp(_)
         | RhsPackerKind::Qsi4cxps1s0
         | RhsPackerKind::Qsi8cxp(_)
@@ -130,7 +130,7 @@ pub fn bias_offset(kind: RhsPackerKind, n_idx: usize) -> Result<usize, Violation
     contract::mul(n_idx, bytes, "bias offset fits in size_t")
 }
 
-/// `get_scale_offset` (only `rhs_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme` has it): where the
+/// `get_scale_offset` (only `rhs_{,imatmul_}pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme` have it): where the
 /// `f32` scale of column `n_idx` starts; KleidiAI asserts nothing about `n_idx`.
 #[inline(always)]
 pub fn scale_offset(n_idx: usize) -> Result<usize, Violation> {
@@ -175,7 +175,9 @@ fn geometry(kind: RhsPackerKind, d: &Dims) -> Result<(usize, usize, usize), Viol
         RhsPackerKind::Bf16(v @ (Bf16::F16BiasF32 | Bf16::F16BiasF16 | Bf16::KxnF32Sme)) => {
             Ok((v.nr(), v.kr(), 1))
         }
-        RhsPackerKind::Qsi8cxpsb => Ok((qsi8cxpsb::nr(), qsi8cxpsb::KR, 1)),
+        RhsPackerKind::Qsi8cxpsb | RhsPackerKind::ChunkedQsi8cxpsb => {
+            Ok((qsi8cxpsb::nr(), qsi8cxpsb::KR, 1))
+        }
     }
 }
 
@@ -198,7 +200,8 @@ pub fn packed_offset(kind: RhsPackerKind, n_idx: usize, d: &Dims) -> Result<usiz
         RhsPackerKind::Bf16(v @ (Bf16::F16BiasF32 | Bf16::F16BiasF16 | Bf16::KxnF32Sme)) => {
             bf16_group_start(v, n_idx)?
         }
-        RhsPackerKind::Qsi8cxpsb => qsi8cxpsb::group_start(n_idx)?,
+        RhsPackerKind::Qsi8cxpsb => qsi8cxpsb::group_start(n_idx, false)?,
+        RhsPackerKind::ChunkedQsi8cxpsb => qsi8cxpsb::group_start(n_idx, true)?,
         RhsPackerKind::Qsi4cxp(_)
         | RhsPackerKind::Qsi4cxps1s0
         | RhsPackerKind::Qsi8cxp(_)
@@ -292,6 +295,12 @@ pub unsafe fn pack(kind: RhsPackerKind, a: &Args) -> Checked {
         RhsPackerKind::ChunkedFloat(v) => {
             float::check_chunked(v, a)?;
             unsafe { float::run_chunked(v, a) }
+        }
+        // `run(n, k_chunk_count, k_chunk_length, rhs_stride_row, rhs, bias, scale, rhs_packed,
+        // params)`.
+        RhsPackerKind::ChunkedQsi8cxpsb => {
+            qsi8cxpsb::check_chunked(a)?;
+            unsafe { qsi8cxpsb::run_chunked(a) }
         }
     }
     Ok(())

@@ -199,18 +199,39 @@ pub unsafe fn run(v: Variant, a: &Args) {
     for group in 0..a.n.div_ceil(g.nr) {
         let col0 = group * g.nr;
         let cols = g.nr.min(a.n - col0);
-        // SAFETY: every group lies inside the packed size of n columns.
-        let out = unsafe { a.rhs_packed.add(group * stride) };
-        // SAFETY: bias (when non-null) has n values; out holds the group.
-        unsafe { g.write_bias(out, a.bias, col0, cols) };
-        // SAFETY: forwarded contract; the group's rows follow its biases.
-        let rows = unsafe { out.add(g.row_bytes()) };
-        match v.source() {
-            // SAFETY (both arms): the source holds the matrix; rows holds k rows of the group.
-            Source::Kxn => unsafe { g.copy_kxn(rows, a.rhs, a.rhs_stride, col0, cols) },
-            Source::Nxk => unsafe { g.copy_nxk(rows, a.rhs, a.rhs_stride, col0, cols) },
-        }
+        // SAFETY: every group lies inside the packed size of n columns; forwarded contract.
+        unsafe {
+            g.pack_group(
+                v.source(),
+                a.rhs_packed.add(group * stride),
+                (a.rhs, a.rhs_stride),
+                a.bias,
+                (col0, cols),
+            )
+        };
     }
+}
+
+/// One group of this format at `out`: `nr` columns of `bytes`-byte values from column `col0`
+/// (`cols` of them, the rest zero), their biases (zeros for a null `bias`), then `k` rows. The
+/// generic-interface SME packers (`pack::matmul_pack_rhs_x32p4vsx1bx32`) place their groups at
+/// a caller's stride through this.
+///
+/// # Safety
+/// `out` is writable for `(k + 1) * nr * bytes` bytes; `bias` is null or holds `col0 + cols`
+/// values; the source (rows `rhs_stride` bytes apart, K x N or N x K by `source`) holds columns
+/// `col0..col0 + cols` of `k` values.
+pub(crate) unsafe fn pack_group(
+    source: Source,
+    (bytes, nr, k): (usize, usize, usize),
+    out: *mut u8,
+    rhs: (*const u8, usize),
+    bias: *const u8,
+    columns: (usize, usize),
+) {
+    let g = Geometry { k, nr, bytes };
+    // SAFETY: forwarded contract.
+    unsafe { g.pack_group(source, out, rhs, bias, columns) }
 }
 
 /// The K rows of a chunked packer's call (`rhs_imatmul_pack_*`): `count` chunks of `length`
@@ -288,6 +309,29 @@ struct Geometry {
 }
 
 impl Geometry {
+    /// See [`pack_group`].
+    ///
+    /// # Safety
+    /// As for [`pack_group`].
+    unsafe fn pack_group(
+        &self,
+        source: Source,
+        out: *mut u8,
+        (rhs, rhs_stride): (*const u8, usize),
+        bias: *const u8,
+        (col0, cols): (usize, usize),
+    ) {
+        // SAFETY: bias (when non-null) has col0 + cols values; out holds the group.
+        unsafe { self.write_bias(out, bias, col0, cols) };
+        // SAFETY: forwarded contract; the group's rows follow its biases.
+        let rows = unsafe { out.add(self.row_bytes()) };
+        match source {
+            // SAFETY (both arms): the source holds the matrix; rows holds k rows of the group.
+            Source::Kxn => unsafe { self.copy_kxn(rows, rhs, rhs_stride, col0, cols) },
+            Source::Nxk => unsafe { self.copy_nxk(rows, rhs, rhs_stride, col0, cols) },
+        }
+    }
+
     /// Bytes of one packed row (or of the biases) of a group.
     fn row_bytes(&self) -> usize {
         self.nr * self.bytes

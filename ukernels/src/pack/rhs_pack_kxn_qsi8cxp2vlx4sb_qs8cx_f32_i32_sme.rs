@@ -1,5 +1,6 @@
-//! `kai_rhs_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme`: int8 K x N weights, `i32` biases and
-//! `f32` per-channel scales into the format of KleidiAI's SME int8-output kernels
+//! `kai_rhs_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme` and its chunked form
+//! `kai_rhs_imatmul_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme`: int8 K x N weights, `i32` biases
+//! and `f32` per-channel scales into the format of KleidiAI's SME int8-output kernels
 //! ([`RhsLayout::Qsi8cxpsb`](crate::layout::RhsLayout::Qsi8cxpsb)).
 //!
 //! Format: groups of `nr` = 2 x SVL32 columns (column `j` in group `j / nr`), each
@@ -9,19 +10,29 @@
 //!   in turn: its values at those rows;
 //! - `nr` `f32` scales: `scale[j] * scale_multiplier`, one `FMUL` each ([`float::fmul`]).
 //!
+//! The chunked form reads `k_chunk_count` chunks of `k_chunk_length` consecutive source rows and
+//! pads each chunk on its own to whole steps of 4 ([`Chunks`]), so the packed K is
+//! `k_chunk_count * roundup(k_chunk_length, 4)`; the plain form is one chunk of `k` rows. The
+//! column sums run over the packed (zero-padded) values, the same sums.
+//!
 //! Columns past `n` in the last group are zero, their scale `0 * scale_multiplier` (a NaN when
 //! the multiplier is infinite or NaN, as KleidiAI's zero-filled lanes give).
 //!
-//! KleidiAI's packer transposes through streaming-mode vectors; rkai's is a plain loop (the same
-//! bytes; no streaming mode, so no ZA state to commit). Where KleidiAI's packer misbehaves rkai
-//! keeps to the format: with `n == 0` KleidiAI writes one group into a buffer of packed size 0
-//! (rkai writes nothing), and with `k == 0` it reads source row 0, writes the zero values of a
-//! step over the scales and the scales one group further on, and leaves the biases unwritten (rkai
-//! writes each group's biases, unchanged since the column sums are 0, and scales).
+//! KleidiAI's packers transpose through streaming-mode vectors; rkai's is a plain loop (the same
+//! bytes; no streaming mode, so no ZA state to commit). Where KleidiAI's packers misbehave rkai
+//! keeps to the format: with `n == 0` KleidiAI writes one group's scales into a buffer of packed
+//! size 0 (rkai writes nothing); with `k == 0` the plain packer reads source row 0, writes the
+//! zero values of a step over the scales and the scales one group further on, and leaves the
+//! biases unwritten, and the chunked one with a chunk length of 0 likewise packs one step per
+//! chunk (a source row and three zero rows) where the scales belong, the scales after them, and
+//! leaves the biases unwritten (rkai writes each group's biases, unchanged since the column sums
+//! are 0, and scales); with `k_chunk_count == 0` KleidiAI's chunk loop runs with a wrapped counter
+//! (rkai packs a K of 0: biases and scales).
 
 use crate::arch;
 use crate::contract::{self, Checked, Violation};
 use crate::float;
+use crate::pack::rhs_pack_float::Chunks;
 use crate::types::kai_rhs_pack_qsi8cx_params;
 
 pub use super::args::RhsArgs as Args;
@@ -32,15 +43,23 @@ pub const KR: usize = 4;
 /// The KleidiAI condition on `n_idx` of `get_rhs_offset` and `get_rhs_packed_offset`.
 const GROUP_START: &str =
     "n_idx % kai_get_n_step_rhs_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme() == 0";
+/// The same condition of the chunked packer.
+const CHUNKED_GROUP_START: &str =
+    "n_idx % kai_get_n_step_rhs_imatmul_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme() == 0";
 
 /// Columns per group at the running streaming length (`get_n_step`).
 pub fn nr() -> usize {
     2 * arch::sme_lanes32()
 }
 
-/// `n_idx` starts a group.
-pub fn group_start(n_idx: usize) -> Checked {
-    contract::require(n_idx % nr() == 0, GROUP_START)
+/// `n_idx` starts a group (the condition named as the plain or the `chunked` packer does).
+pub fn group_start(n_idx: usize, chunked: bool) -> Checked {
+    let cond = if chunked {
+        CHUNKED_GROUP_START
+    } else {
+        GROUP_START
+    };
+    contract::require(n_idx % nr() == 0, cond)
 }
 
 /// KleidiAI's assertions on `run`, in its order, then that the source extent and the packed size
@@ -53,16 +72,44 @@ pub fn check(a: &Args) -> Checked {
     )?;
     contract::require(a.kr == KR, "kr == KR")?;
     contract::require(a.sr == 1, "sr == 1")?;
+    check_pointers(a, true)?;
+    fits(a, whole(a.k))
+}
+
+/// [`check`] for the chunked packer (`a.k` is `k_chunk_count * k_chunk_length`, `a.bl` the chunk
+/// length; it takes no `num_groups`, `nr`, `kr`, `sr` or `extra_bytes`).
+pub fn check_chunked(a: &Args) -> Checked {
+    check_pointers(a, false)?;
+    fits(a, Chunks::of(a))
+}
+
+/// KleidiAI's pointer assertions (and, for the plain packer, `extra_bytes`), in its order.
+fn check_pointers(a: &Args, extra_bytes: bool) -> Checked {
     contract::require(!a.rhs.is_null(), "rhs != NULL")?;
     contract::require(!a.bias.is_null(), "bias != NULL")?;
     contract::require(!a.scale.is_null(), "scale != NULL")?;
     contract::require(!a.rhs_packed.is_null(), "rhs_packed != NULL")?;
-    contract::require(a.extra_bytes == 0, "extra_bytes == 0")?;
-    contract::require(!a.params.is_null(), "params != NULL")?;
-    crate::layout::RhsLayout::Qsi8cxpsb.size(a.n, a.k, nr(), KR, 1)?;
-    if a.n != 0 && a.k != 0 {
+    if extra_bytes {
+        contract::require(a.extra_bytes == 0, "extra_bytes == 0")?;
+    }
+    contract::require(!a.params.is_null(), "params != NULL")
+}
+
+/// The plain packer's K as one chunk.
+fn whole(k: usize) -> Chunks {
+    Chunks {
+        count: 1,
+        length: k,
+    }
+}
+
+/// The packed size and the source extent (`count * length` rows) fit in `size_t`.
+fn fits(a: &Args, chunks: Chunks) -> Checked {
+    crate::layout::RhsLayout::Qsi8cxpsb.size(a.n, chunks.packed_k(KR)?, nr(), KR, 1)?;
+    let rows = chunks.count * chunks.length; // at most `a.k`
+    if a.n != 0 && rows != 0 {
         let cond = "k * rhs_stride_row fits in size_t";
-        contract::add(contract::mul(a.k - 1, a.rhs_stride, cond)?, a.n, cond)?;
+        contract::add(contract::mul(rows - 1, a.rhs_stride, cond)?, a.n, cond)?;
     }
     Ok(())
 }
@@ -79,8 +126,31 @@ pub fn stride(k: usize) -> Result<usize, Violation> {
 /// `n` `i32`, `scale` `n` `f32`, `params` one `kai_rhs_pack_qsi8cx_params`, and `rhs_packed` is
 /// writable for the packed size of `n` columns.
 pub unsafe fn run(a: &Args) {
+    // SAFETY: forwarded contract.
+    unsafe { run_chunks(a, whole(a.k)) }
+}
+
+/// Packs `n` columns of the chunks' rows.
+///
+/// # Safety
+/// [`check_chunked`] passed; otherwise as for [`run`] with `k` rows the chunks'
+/// `k_chunk_count * k_chunk_length`.
+pub unsafe fn run_chunked(a: &Args) {
+    // SAFETY: forwarded contract.
+    unsafe { run_chunks(a, Chunks::of(a)) }
+}
+
+/// Packs `n` columns of `chunks`, each chunk's rows padded to whole steps.
+///
+/// # Safety
+/// As for [`run_chunked`].
+unsafe fn run_chunks(a: &Args, chunks: Chunks) {
     let nr = nr();
-    let kp = a.k.div_ceil(KR) * KR;
+    let Ok(kp) = chunks.packed_k(KR) else {
+        return;
+    };
+    // Packed rows per chunk (a chunk length of 0 packs nothing).
+    let per_chunk = chunks.length.div_ceil(KR) * KR;
     let group = nr * (kp + 8);
     // SAFETY: params is non-null (checked) and points at the caller's struct.
     let params = unsafe {
@@ -96,9 +166,14 @@ pub unsafe fn run(a: &Args) {
             let j = g * nr + c;
             let mut sum = 0i32;
             for kk in 0..kp {
-                let v = match j < a.n && kk < a.k {
-                    // SAFETY: row kk < k, column j < n of the source.
-                    true => unsafe { a.rhs.add(kk * a.rhs_stride + j).read() as i8 },
+                // Row t of chunk kk / per_chunk (kp > 0 means per_chunk > 0).
+                let t = kk % per_chunk;
+                let v = match j < a.n && t < chunks.length {
+                    // SAFETY: the row is one of the chunks' rows, column j < n of the source.
+                    true => unsafe {
+                        let row = kk / per_chunk * chunks.length + t;
+                        a.rhs.add(row * a.rhs_stride + j).read() as i8
+                    },
                     false => 0,
                 };
                 sum = sum.wrapping_add(i32::from(v));
@@ -139,4 +214,6 @@ use crate::pack::kinds::packer_entries;
 packer_entries! {
     /// nr = 2 x SVL32, kr = 4.
     rhs_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme: Rhs(Qsi8cxpsb);
+    /// nr = 2 x SVL32, kr = 4; K as chunks, each padded to whole steps of 4 with zero rows.
+    rhs_imatmul_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme: Rhs(ChunkedQsi8cxpsb);
 }

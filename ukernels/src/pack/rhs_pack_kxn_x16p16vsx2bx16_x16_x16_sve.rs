@@ -68,23 +68,7 @@ pub fn bias_offset(n_idx: usize) -> Result<usize, Violation> {
 }
 
 /// One packing call, from `kai_matmul_pack_rhs_uker_args`.
-#[derive(Clone, Copy, Debug)]
-pub struct Args {
-    /// Columns.
-    pub n: usize,
-    /// Rows.
-    pub k: usize,
-    /// Source: K rows of `n` 16-bit values, `rhs_stride` bytes apart.
-    pub rhs: *const u8,
-    /// Bytes from one source row to the next (`stride.k`; `stride.n` is 2 by format).
-    pub rhs_stride: usize,
-    /// `n` 16-bit biases, or null for zeros.
-    pub bias: *const u8,
-    /// Destination: `n.div_ceil(nr)` blocks, `packed_stride` bytes apart.
-    pub rhs_packed: *mut u8,
-    /// Bytes from one packed block to the next.
-    pub packed_stride: usize,
-}
+pub use super::args::UkerRhsArgs as Args;
 
 /// Packs the weights. KleidiAI asserts nothing here; `n == 0` writes nothing and `k == 0` only
 /// the biases (KleidiAI's loops run once in both cases and write past the packed size).

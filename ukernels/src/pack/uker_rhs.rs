@@ -1,11 +1,13 @@
 //! The functions of KleidiAI's generic RHS-packing interface (`kai_matmul_pack_rhs_uker_api`) by
 //! packer kind, over the interface's C structs: the values and KleidiAI's assumptions of each
-//! getter, and the packing call. The C table of function pointers is `rkai::capi::uker_rhs_pack`.
+//! getter, and the packing call. The C table of function pointers is `rkai_capi::capi::uker_rhs_pack` (the C library crate).
 //!
 //! Every packer of this interface ignores `config` and `flags` unless its module says otherwise.
 
+use super::matmul_pack_rhs_x32p4vsx1bx32 as x32p4vs;
 use super::rhs_pack_kxn_x16p16vsx2bx16_x16_x16_sve as x16p16vs;
 use crate::contract::Violation;
+use crate::pack::Source;
 use crate::pack::kinds::UkerRhsKind;
 use crate::pack_rhs_types::*;
 
@@ -15,6 +17,10 @@ pub fn step(kind: UkerRhsKind) -> kai_matmul_pack_rhs_uker_dim_args {
     match kind {
         UkerRhsKind::KxnX16p16vsx2bx16Sve => kai_matmul_pack_rhs_uker_dim_args {
             n: x16p16vs::nr(),
+            k: 0,
+        },
+        UkerRhsKind::X32p4vsx1bx32Sme(_) => kai_matmul_pack_rhs_uker_dim_args {
+            n: x32p4vs::nr(),
             k: 0,
         },
     }
@@ -31,6 +37,10 @@ pub fn rhs_stride(
             let (n, k) = x16p16vs::rhs_stride(shape.n);
             kai_matmul_pack_rhs_uker_rhs_stride_args { n, k }
         }
+        UkerRhsKind::X32p4vsx1bx32Sme(source) => {
+            let (n, k) = x32p4vs::rhs_stride(source, (shape.n, shape.k));
+            kai_matmul_pack_rhs_uker_rhs_stride_args { n, k }
+        }
     }
 }
 
@@ -39,10 +49,13 @@ pub fn rhs_stride(
 pub fn rhs_offset(
     kind: UkerRhsKind,
     index: &kai_matmul_pack_rhs_uker_rhs_dim_args,
-    _stride: &kai_matmul_pack_rhs_uker_rhs_stride_args,
+    stride: &kai_matmul_pack_rhs_uker_rhs_stride_args,
 ) -> Result<usize, Violation> {
     match kind {
         UkerRhsKind::KxnX16p16vsx2bx16Sve => x16p16vs::rhs_offset(index.n, index.k),
+        UkerRhsKind::X32p4vsx1bx32Sme(source) => {
+            x32p4vs::rhs_offset(source, index.n, index.k, stride.n)
+        }
     }
 }
 
@@ -56,6 +69,9 @@ pub fn packed_stride(
         UkerRhsKind::KxnX16p16vsx2bx16Sve => kai_matmul_pack_rhs_uker_rhs_packed_stride_args {
             n: x16p16vs::packed_stride(shape.k),
         },
+        UkerRhsKind::X32p4vsx1bx32Sme(_) => kai_matmul_pack_rhs_uker_rhs_packed_stride_args {
+            n: x32p4vs::packed_stride(shape.k),
+        },
     }
 }
 
@@ -68,6 +84,7 @@ pub fn packed_offset(
 ) -> Result<usize, Violation> {
     match kind {
         UkerRhsKind::KxnX16p16vsx2bx16Sve => x16p16vs::packed_offset(index.n, index.k, stride.n),
+        UkerRhsKind::X32p4vsx1bx32Sme(_) => x32p4vs::packed_offset(index.n, index.k, stride.n),
     }
 }
 
@@ -80,6 +97,7 @@ pub fn packed_size(
 ) -> usize {
     match kind {
         UkerRhsKind::KxnX16p16vsx2bx16Sve => x16p16vs::packed_size(shape.n, stride.n),
+        UkerRhsKind::X32p4vsx1bx32Sme(_) => x32p4vs::packed_size(shape.n, stride.n),
     }
 }
 
@@ -91,6 +109,7 @@ pub fn bias_n_offset(
 ) -> Result<usize, Violation> {
     match kind {
         UkerRhsKind::KxnX16p16vsx2bx16Sve => x16p16vs::bias_offset(index.n),
+        UkerRhsKind::X32p4vsx1bx32Sme(_) => Ok(x32p4vs::bias_offset(index.n)),
     }
 }
 
@@ -118,6 +137,23 @@ pub unsafe fn run(
             };
             // SAFETY: forwarded contract.
             unsafe { x16p16vs::run(&a) };
+            Ok(())
+        }
+        UkerRhsKind::X32p4vsx1bx32Sme(source) => {
+            let a = x32p4vs::Args {
+                n: args.shape.n,
+                k: args.shape.k,
+                rhs: o.rhs.ptr.cast(),
+                rhs_stride: match source {
+                    Source::Kxn => o.rhs.stride.k,
+                    Source::Nxk => o.rhs.stride.n,
+                },
+                bias: o.bias_n.ptr.cast(),
+                rhs_packed: o.rhs_packed.ptr.cast(),
+                packed_stride: o.rhs_packed.stride.n,
+            };
+            // SAFETY: forwarded contract.
+            unsafe { x32p4vs::run(source, &a) };
             Ok(())
         }
     }

@@ -27,7 +27,7 @@ macro_rules! group_row {
 /// Unit `$i` of z0: the group's row at `$row` `FMLA`'d into the four ZA groups.
 macro_rules! group_step {
     ($i:literal; $row:expr) => {
-        sme2_f32_step4!($i; $row; ("4", "7", "0") ("8", "11", "1") ("12", "15", "2")
+        sme2_za_step4!($i; $row; ("4", "7", "0") ("8", "11", "1") ("12", "15", "2")
             ("16", "19", "3"))
     };
 }

@@ -11,44 +11,10 @@
 //! default NaN (ZA-targeting arithmetic), and the result is clamped by `FCLAMP` (`FMAXNM` with the
 //! lower bound, then `FMINNM` with the upper).
 
-/// One K row of a block's eight groups into z4-z19, `#$o` vectors on: group j from its pointer
-/// (x14, x9, x15, x10, x16, x13, x17, x22) into z(4 + 2j) and z(5 + 2j), so that groups 2i and
-/// 2i + 1 make the four-vector group z(4 + 4i)..z(7 + 4i). The pointers are not moved.
-macro_rules! block_rows {
-    ($o:literal) => {
-        concat!(
-            "ld1w {{z4.s-z5.s}}, pn8/z, [x14, #", $o, ", mul vl]\n",
-            "ld1w {{z6.s-z7.s}}, pn8/z, [x9, #", $o, ", mul vl]\n",
-            "ld1w {{z8.s-z9.s}}, pn8/z, [x15, #", $o, ", mul vl]\n",
-            "ld1w {{z10.s-z11.s}}, pn8/z, [x10, #", $o, ", mul vl]\n",
-            "ld1w {{z12.s-z13.s}}, pn8/z, [x16, #", $o, ", mul vl]\n",
-            "ld1w {{z14.s-z15.s}}, pn8/z, [x13, #", $o, ", mul vl]\n",
-            "ld1w {{z16.s-z17.s}}, pn8/z, [x17, #", $o, ", mul vl]\n",
-            "ld1w {{z18.s-z19.s}}, pn8/z, [x22, #", $o, ", mul vl]\n",
-        )
-    };
-}
-
-/// Advances the block's eight group pointers by `$v` vectors.
-macro_rules! block_advance {
-    ($v:literal) => {
-        concat!(
-            "addvl x14, x14, #", $v, "\n",
-            "addvl x9, x9, #", $v, "\n",
-            "addvl x15, x15, #", $v, "\n",
-            "addvl x10, x10, #", $v, "\n",
-            "addvl x16, x16, #", $v, "\n",
-            "addvl x13, x13, #", $v, "\n",
-            "addvl x17, x17, #", $v, "\n",
-            "addvl x22, x22, #", $v, "\n",
-        )
-    };
-}
-
 /// Unit `$i` of z0 for the block: its row `#$o` vectors on, `FMLA`'d into the four ZA groups.
 macro_rules! block_step {
     ($i:literal, $o:literal) => {
-        sme2_f32_step4!($i; block_rows!($o); ("4", "7", "0") ("8", "11", "1") ("12", "15", "2")
+        sme2_za_step4!($i; sme2_block_rows!($o); ("4", "7", "0") ("8", "11", "1") ("12", "15", "2")
             ("16", "19", "3"))
     };
 }
@@ -90,18 +56,11 @@ streaming_kernel! {
                 "cntw x11, all, mul #16",
                 "cntw x12, all, mul #14",
                 // ---- blocks of eight groups: while more than 14 x SVL32 columns remain ----
-                "2:",
-                "cmp x0, x12",
-                "b.le 6f",
-                eight_group_pointers!(),
-                block_rows!("0"),
-                block_advance!("2"),
-                sme2_f32_into_za!(("4", "7", "0") ("8", "11", "1") ("12", "15", "2")
-                    ("16", "19", "3")),
+                sme2_block_head!(),
                 gemv_k_loop!("x1";
                     concat!(block_step!("0", "0"), block_step!("1", "2"), block_step!("2", "4"),
-                        block_step!("3", "6"), block_advance!("8"));
-                    concat!(block_step!("0", "0"), block_advance!("2"))),
+                        block_step!("3", "6"), sme2_block_advance!("8"));
+                    concat!(block_step!("0", "0"), sme2_block_advance!("2"))),
                 "mov x9, #0",
                 sme2_f32_finish4!(("4", "7", "0", "0") ("8", "11", "1", "4")
                     ("12", "15", "2", "8") ("16", "19", "3", "12")),

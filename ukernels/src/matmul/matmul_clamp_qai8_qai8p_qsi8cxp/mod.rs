@@ -107,12 +107,7 @@ pub unsafe fn portable(kernel: &MatmulKernel, a: &Args) {
     let t = kernel.tile();
     let kp = a.k.div_ceil(KR) * KR;
     // SAFETY: `params` is non-null (checked) and points at the caller's struct.
-    let q = unsafe { a.params.read_unaligned() };
-    let p = Requantize {
-        min_value: q.min_value,
-        max_value: q.max_value,
-        output_zero_point: q.output_zero_point,
-    };
+    let p = unsafe { requantize_params(a) };
     let order = clamp_order(kernel);
     let group = t.nr * (kp + 8);
     for i in 0..a.m {
@@ -120,34 +115,62 @@ pub unsafe fn portable(kernel: &MatmulKernel, a: &Args) {
         // SAFETY: row i's block lies in the packed LHS.
         let lhs = unsafe { a.lhs_packed.add(block * t.mr * kp) };
         for j in 0..a.n {
-            let (g, c) = (j / t.nr, j % t.nr);
-            // SAFETY: column j's group lies in the packed RHS.
-            let rhs = unsafe { a.rhs_packed.add(g * group) };
-            // SAFETY: bias c and scale c of the group.
-            let (mut acc, scale) = unsafe {
-                (
-                    rhs.add(4 * c).cast::<i32>().read_unaligned(),
-                    rhs.add(4 * t.nr + kp * t.nr + 4 * c)
-                        .cast::<f32>()
-                        .read_unaligned(),
-                )
+            // SAFETY: column j's group lies in the packed RHS, and K value kk of row r at its
+            // step's place in row i's block.
+            let v = unsafe {
+                let rhs = a.rhs_packed.add(j / t.nr * group);
+                let x = |kk: usize| *lhs.add(kk / KR * t.mr * KR + r * KR + kk % KR) as i8;
+                column(rhs, (t.nr, j % t.nr), kp, x, p, order)
             };
-            for kk in 0..kp {
-                let (step, within) = (kk / KR, kk % KR);
-                // SAFETY: step `step` of row r and column c.
-                let (x, w) = unsafe {
-                    (
-                        *lhs.add(step * t.mr * KR + r * KR + within) as i8,
-                        *rhs.add(4 * t.nr + step * t.nr * KR + c * KR + within) as i8,
-                    )
-                };
-                acc = acc.wrapping_add(i32::from(x) * i32::from(w));
-            }
-            let v = qai8::requantize(acc, scale, p, order);
             // SAFETY: element (i, j) of the portion's destination.
             unsafe { a.dst.add(i * a.dst_stride_row + j).write(v as u8) };
         }
     }
+}
+
+/// The call's `kai_matmul_requantize32_params` as values.
+///
+/// # Safety
+/// `a.params` points at a readable struct.
+pub(crate) unsafe fn requantize_params(a: &Args) -> Requantize {
+    // SAFETY: the caller's guarantee.
+    let q = unsafe { a.params.read_unaligned() };
+    Requantize {
+        min_value: q.min_value,
+        max_value: q.max_value,
+        output_zero_point: q.output_zero_point,
+    }
+}
+
+/// The output of column `c` of the `nr` columns of the packed group at `rhs` (`(nr, c)`), whose
+/// K steps hold `kp` values, for the LHS values `x(kk)` (`kk < kp`): the packed bias plus the
+/// wrapping products in K order, requantized.
+///
+/// # Safety
+/// `rhs` points at a whole group of `nr` columns over `kp` K values.
+pub(crate) unsafe fn column(
+    rhs: *const u8,
+    (nr, c): (usize, usize),
+    kp: usize,
+    x: impl Fn(usize) -> i8,
+    p: Requantize,
+    order: ClampOrder,
+) -> i8 {
+    // SAFETY: bias c and scale c of the group.
+    let (mut acc, scale) = unsafe {
+        (
+            rhs.add(4 * c).cast::<i32>().read_unaligned(),
+            rhs.add(4 * nr + kp * nr + 4 * c)
+                .cast::<f32>()
+                .read_unaligned(),
+        )
+    };
+    for kk in 0..kp {
+        // SAFETY: K value kk of column c, in its step.
+        let w = unsafe { *rhs.add(4 * nr + kk / KR * nr * KR + c * KR + kk % KR) as i8 };
+        acc = acc.wrapping_add(i32::from(x(kk)) * i32::from(w));
+    }
+    qai8::requantize(acc, scale, p, order)
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -3,9 +3,9 @@
 //! and Linux publishes it per CPU under sysfs. With the instruction sets, that makes the
 //! features selection and `rkai_get_cpu_features` report ([`detected_features`]).
 
+use crate::arch::Features;
 use core::ffi::CStr;
 use core::sync::atomic::{AtomicU8, Ordering};
-use rkai_ukernels::arch::Features;
 
 /// Arm's implementer code in MIDR_EL1 bits 31:24.
 const ARM: u64 = 0x41;

@@ -1,8 +1,9 @@
-//! What the C-ABI layer needs from the operating system, through the C library: writing to
-//! stderr, aborting, reading environment variables and small files.
+//! What rkai needs from the operating system, through the C library: writing to stderr,
+//! aborting (the C library's assertions), reading environment variables and small files
+//! (selection, core detection).
 //!
-//! The layer does not use Rust's `std`, so a C program that links `libkleidiai.a` pays only for
-//! the functions it calls: no formatting, panic or I/O machinery comes with an assertion message.
+//! No Rust `std`, so a C program that links `libkleidiai.a` pays only for the functions it
+//! calls: no formatting, panic or I/O machinery comes with an assertion message.
 
 use core::ffi::CStr;
 #[cfg(unix)]
