@@ -132,6 +132,71 @@ const PLANAR: &[CFn] = &[
     },
 ];
 
+const DEPTHFIRST: &[CFn] = &[
+    CFn {
+        verb: "get_filter_height",
+        member: Some("get_filter_height"),
+        ret: SIZE,
+        params: &[],
+        call: "$E.filter().0",
+        doc: "Filter rows.",
+    },
+    CFn {
+        verb: "get_filter_width",
+        member: Some("get_filter_width"),
+        ret: SIZE,
+        params: &[],
+        call: "$E.filter().1",
+        doc: "Filter columns.",
+    },
+    CFn {
+        verb: "get_dst_size",
+        member: Some("get_dst_size"),
+        ret: SIZE,
+        params: &[
+            size("dst_height", "out_height"),
+            size("dst_width", "out_width"),
+            size("num_channels", "num_channels"),
+        ],
+        call: "rkai_ukernels::dwconv::dst_size(&$E, dst_height, dst_width, num_channels)",
+        doc: "Bytes of an output image.",
+    },
+    CFn {
+        verb: "run",
+        member: Some("run_dwconv"),
+        ret: ("void", "()"),
+        params: &[
+            ("const void*", "*const core::ffi::c_void", "src", "src"),
+            (
+                "const void*",
+                "*const core::ffi::c_void",
+                "rhs_packed",
+                "rhs_packed",
+            ),
+            ("void*", "*mut core::ffi::c_void", "dst", "dst"),
+            size("num_channels", "num_channels"),
+            size("src_rows", "src_rows"),
+            size("src_cols", "src_cols"),
+            size("dst_rows", "dst_rows"),
+            size("dst_cols", "dst_cols"),
+            size("pad_left", "pad_left"),
+            size("pad_top", "pad_top"),
+            size("in_stride_row", "in_stride_row"),
+            size("in_stride_col", "in_stride_col"),
+            size("out_stride_row", "out_stride_row"),
+            size("out_stride_col", "out_stride_col"),
+            ("float", "f32", "clamp_min", "clamp_min"),
+            ("float", "f32", "clamp_max", "clamp_max"),
+        ],
+        call: "crate::capi::dwconv::run_depthfirst(&$E, $S, \
+               &rkai_ukernels::dwconv::DepthfirstArgs { src: src.cast(), \
+               rhs_packed: rhs_packed.cast(), dst: dst.cast(), num_channels, src_rows, src_cols, \
+               dst_rows, dst_cols, pad_left, pad_top, in_stride_row, in_stride_col, \
+               out_stride_row, out_stride_col, clamp_min, clamp_max })",
+        doc: "Computes the whole output image, every channel, in 4x4 tiles; see the interface.",
+    },
+];
+
 /// A packer's functions (symbols `kai_rhs_get_dst_size_<name>` and `kai_run_rhs_<name>`).
 const PACKER: &[CFn] = &[
     CFn {
@@ -169,12 +234,13 @@ const PACKER: &[CFn] = &[
 ];
 
 fn functions(k: &DwconvKernel) -> &'static [CFn] {
-    functions_of(k.interface)
+    functions_of(k.interface())
 }
 
 fn functions_of(i: Interface) -> &'static [CFn] {
     match i {
         Interface::Planar => PLANAR,
+        Interface::Depthfirst => DEPTHFIRST,
     }
 }
 
@@ -182,13 +248,21 @@ fn functions_of(i: Interface) -> &'static [CFn] {
 fn member_order(i: Interface) -> &'static [&'static str] {
     match i {
         Interface::Planar => &["get_m_step", "get_dst_offset", "get_dst_size", "run_dwconv"],
+        Interface::Depthfirst => &[
+            "get_filter_height",
+            "get_filter_width",
+            "get_dst_size",
+            "run_dwconv",
+        ],
     }
 }
 
-/// `planar` for the f32 kernels' interface (`kai_<stem>_<name>_ukernel`).
+/// `planar` for the f32 kernels' interface, `depthfirst` for the f16 ones
+/// (`kai_<stem>_<name>_ukernel`).
 fn interface_name(i: Interface) -> &'static str {
     match i {
         Interface::Planar => "planar",
+        Interface::Depthfirst => "depthfirst",
     }
 }
 
@@ -287,14 +361,17 @@ pub fn headers(open: impl Fn(&mut String), close: impl Fn(&mut String)) -> Vec<(
         open(&mut out);
         writeln!(
             out,
-            "/// Depthwise convolution micro-kernel `kai_{}` ({}): {}x{} filter, m_step {}, `{}` \
+            "/// Depthwise convolution micro-kernel `kai_{}` ({}): {}x{} filter, {}, `{}` \
              interface.\n/// Weights packer: `kai_run_rhs_{}`.\n",
             k.stem,
             k.isa.name(),
             k.filter.0,
             k.filter.1,
-            k.m_step,
-            interface_name(k.interface),
+            match k.interface() {
+                Interface::Planar => format!("m_step {}", k.m_step),
+                Interface::Depthfirst => format!("{0}x{0} output tiles", k.m_step),
+            },
+            interface_name(k.interface()),
             k.packer.name
         )
         .unwrap();
@@ -306,7 +383,7 @@ pub fn headers(open: impl Fn(&mut String), close: impl Fn(&mut String)) -> Vec<(
             PathBuf::from(format!("kai/ukernels/dwconv/{}/kai_{}.h", k.dir, k.stem)),
             out,
         ));
-        interfaces.insert((k.dir, interface_stem(k)), k.interface);
+        interfaces.insert((k.dir, interface_stem(k)), k.interface());
     }
     for ((dir, stem), interface) in interfaces {
         let name = format!("{stem}_{}", interface_name(interface));

@@ -13,11 +13,12 @@ mod support;
 
 use rkai_capi::capi::exports as c;
 use rkai_ukernels::catalog;
-use rkai_ukernels::dwconv::{DwconvKernel, PlanarArgs};
+use rkai_ukernels::dwconv::{DepthfirstArgs, DwconvKernel, PlanarArgs, Run};
+use rkai_ukernels::float::f16;
 use rkai_ukernels::reference::dwconv::{self as reference, Padding};
 use std::ffi::c_void;
 use std::ops::Range;
-use support::float_family::F32_SPECIALS;
+use support::float_family::{F16_SPECIALS, F32_SPECIALS};
 use support::guard::{EDGES, Edge, Guarded};
 use support::rng::Rng;
 use support::sme_pack::{self, FILL};
@@ -381,7 +382,13 @@ unsafe fn call(how: Impl, a: &PlanarArgs) {
             )
         },
         // SAFETY: forwarded.
-        Impl::Portable => unsafe { (kernel().portable)(a) },
+        Impl::Portable => {
+            let Run::Planar { portable, .. } = kernel().run else {
+                unreachable!()
+            };
+            // SAFETY: forwarded.
+            unsafe { portable(a) }
+        }
     }
 }
 
@@ -749,3 +756,494 @@ fn cases() -> Vec<support::death::Case> {
 }
 
 death_tests!(cases, "dwconv contract violations", "death");
+
+// ---- The f16 kernel (`depthfirst` interface) ------------------------------------------------------
+
+const STEM16: &str = "dwconv_clamp_f16_f16_f16p1vlx1b_3x3_s1_4x4_sme2_mla";
+
+fn kernel16() -> &'static DwconvKernel {
+    catalog::DWCONV_KERNELS
+        .iter()
+        .copied()
+        .find(|k| k.stem == STEM16)
+        .unwrap()
+}
+
+#[test]
+fn f16_getters_equal_kleidiai() {
+    assert_eq!(
+        c::kai_get_filter_height_dwconv_clamp_f16_f16_f16p1vlx1b_3x3_s1_4x4_sme2_mla(),
+        3
+    );
+    assert_eq!(
+        c::kai_get_filter_width_dwconv_clamp_f16_f16_f16p1vlx1b_3x3_s1_4x4_sme2_mla(),
+        3
+    );
+    let mut checked = 2;
+    for (h, w, ch) in [(0, 0, 0), (1, 1, 1), (7, 5, 3), (56, 56, 197)] {
+        assert_eq!(
+            c::kai_get_dst_size_dwconv_clamp_f16_f16_f16p1vlx1b_3x3_s1_4x4_sme2_mla(h, w, ch),
+            h * w * ch * 2
+        );
+        checked += 1;
+    }
+    eprintln!("RELIABILITY f16_getters {checked}");
+}
+
+/// One f16 convolution problem (raw halves): an image, its filter and biases, padding, clamp.
+struct Problem16 {
+    h: usize,
+    w: usize,
+    c: usize,
+    pad: Padding,
+    src: Vec<u16>,
+    weights: Vec<u16>,
+    bias: Vec<u16>,
+    clamp: (f32, f32),
+}
+
+/// A region of the output one call computes: rows, columns.
+type Region = (Range<usize>, Range<usize>);
+
+impl Problem16 {
+    /// Values in [-2, 2); hostile ones also scatter the f16 specials and values large enough
+    /// for the sums to overflow a half.
+    fn new(h: usize, w: usize, c: usize, pad: Padding, seed: u64, hostile: bool) -> Self {
+        let mut rng = Rng::new(seed);
+        let mut values = |n: usize| -> Vec<u16> {
+            let v = rng.vec_f32(n, -2.0, 2.0);
+            v.iter()
+                .enumerate()
+                .map(|(i, &x)| {
+                    let k = i * 7 + seed as usize;
+                    match (hostile, k % 5, k % 3) {
+                        (true, 0, _) => F16_SPECIALS[(i / 5 + seed as usize) % F16_SPECIALS.len()],
+                        (true, 1, 0) => f16::from_f32(x * 300.0),
+                        _ => f16::from_f32(x),
+                    }
+                })
+                .collect()
+        };
+        let (src, weights, bias) = (values(h * w * c), values(9 * c), values(c));
+        Problem16 {
+            h,
+            w,
+            c,
+            pad,
+            src,
+            weights,
+            bias,
+            clamp: (f32::NEG_INFINITY, f32::INFINITY),
+        }
+    }
+
+    fn out_shape(&self) -> (usize, usize) {
+        reference::output_shape(self.h, self.w, self.pad)
+    }
+
+    /// The whole output image, its summation tiles starting at `origin`.
+    fn expected(&self, origin: (usize, usize)) -> Vec<u16> {
+        let (oh, ow) = self.out_shape();
+        let mut out = vec![0; oh * ow * self.c];
+        reference::f16_3x3(
+            &self.src,
+            (self.h, self.w, self.c),
+            &self.weights,
+            &self.bias,
+            self.pad,
+            self.clamp,
+            origin,
+            |y, x, ch, v| out[(y * ow + x) * self.c + ch] = v,
+        );
+        out
+    }
+
+    fn packed(&self, edge: Edge) -> Guarded {
+        let size = c::kai_rhs_get_dst_size_dwconv_pack_x16p1vlx1b_x16_x16_sme(3, 3, self.c);
+        let mut out = sme_pack::prefilled(size, edge);
+        let (w, b) = (
+            Guarded::from_bytes(&sme_pack::le_bytes(&self.weights), edge),
+            Guarded::from_bytes(&sme_pack::le_bytes(&self.bias), edge),
+        );
+        // SAFETY: the buffers hold the filter, biases and packed size.
+        unsafe {
+            c::kai_run_rhs_dwconv_pack_x16p1vlx1b_x16_x16_sme(
+                3,
+                3,
+                3,
+                3,
+                self.c,
+                w.ptr().cast(),
+                b.ptr().cast(),
+                out.mut_ptr().cast(),
+            )
+        };
+        out
+    }
+
+    /// The arguments computing output `region`, as a caller cuts an image: the input's origin
+    /// moved to the region's first input pixel, the padding above and left what remains of it.
+    fn args(
+        &self,
+        src: *const u8,
+        packed: *const u8,
+        dst: *mut u8,
+        region: &Region,
+    ) -> DepthfirstArgs {
+        let (_, ow) = self.out_shape();
+        let (rows, cols) = region;
+        let (col, in_row, out_row) = (self.c * 2, self.w * self.c * 2, ow * self.c * 2);
+        let y0 = rows.start.saturating_sub(self.pad.top);
+        let x0 = cols.start.saturating_sub(self.pad.left);
+        DepthfirstArgs {
+            src: src.wrapping_add(y0 * in_row + x0 * col),
+            rhs_packed: packed,
+            dst: dst.wrapping_add(rows.start * out_row + cols.start * col),
+            num_channels: self.c,
+            src_rows: self.h - y0.min(self.h),
+            src_cols: self.w - x0.min(self.w),
+            dst_rows: rows.len(),
+            dst_cols: cols.len(),
+            pad_left: self.pad.left.saturating_sub(cols.start),
+            pad_top: self.pad.top.saturating_sub(rows.start),
+            in_stride_row: in_row,
+            in_stride_col: col,
+            out_stride_row: out_row,
+            out_stride_col: col,
+            clamp_min: self.clamp.0,
+            clamp_max: self.clamp.1,
+        }
+    }
+}
+
+/// Runs one f16 call through `how`.
+///
+/// # Safety
+/// The arguments describe valid buffers.
+unsafe fn call16(how: Impl, a: &DepthfirstArgs) {
+    match how {
+        // SAFETY: forwarded.
+        Impl::Exported => unsafe {
+            c::kai_run_dwconv_clamp_f16_f16_f16p1vlx1b_3x3_s1_4x4_sme2_mla(
+                a.src.cast(),
+                a.rhs_packed.cast(),
+                a.dst.cast(),
+                a.num_channels,
+                a.src_rows,
+                a.src_cols,
+                a.dst_rows,
+                a.dst_cols,
+                a.pad_left,
+                a.pad_top,
+                a.in_stride_row,
+                a.in_stride_col,
+                a.out_stride_row,
+                a.out_stride_col,
+                a.clamp_min,
+                a.clamp_max,
+            )
+        },
+        Impl::Portable => {
+            let Run::Depthfirst { portable, .. } = kernel16().run else {
+                unreachable!()
+            };
+            // SAFETY: forwarded.
+            unsafe { portable(a) }
+        }
+    }
+}
+
+/// Computes output `region` in one call into a guarded destination of the whole image
+/// pre-filled with [`FILL`]; the region equals `expect`, the direct convolution with its tiles
+/// starting at the region's origin (modulo 4), bit for bit and every other byte keeps the fill.
+fn check16(p: &Problem16, expect: &[u16], how: Impl, edge: Edge, region: Region) {
+    let (oh, ow) = p.out_shape();
+    let src = Guarded::from_bytes(&sme_pack::le_bytes(&p.src), edge);
+    let packed = p.packed(edge);
+    let size = c::kai_get_dst_size_dwconv_clamp_f16_f16_f16p1vlx1b_3x3_s1_4x4_sme2_mla(oh, ow, p.c);
+    let mut dst = sme_pack::prefilled(size, edge);
+    let a = p.args(src.ptr(), packed.ptr(), dst.mut_ptr(), &region);
+    // SAFETY: the buffers hold the image, the packed filter and the output image.
+    unsafe { call16(how, &a) };
+    let got = dst.bytes();
+    for y in 0..oh {
+        for x in 0..ow {
+            let at = (y * ow + x) * p.c;
+            let pixel = &got[at * 2..(at + p.c) * 2];
+            if region.0.contains(&y) && region.1.contains(&x) {
+                for (ch, chunk) in pixel.chunks_exact(2).enumerate() {
+                    let v = u16::from_le_bytes(chunk.try_into().unwrap());
+                    let want = expect[at + ch];
+                    assert_eq!(
+                        v, want,
+                        "{how:?} {edge:?} {}x{}x{} pad {:?} clamp {:?} region {region:?}: \
+                         row {y} column {x} channel {ch}: {v:#06x} != {want:#06x}",
+                        p.h, p.w, p.c, p.pad, p.clamp
+                    );
+                }
+            } else {
+                assert!(
+                    pixel.iter().all(|&b| b == FILL),
+                    "{how:?}: pixel ({y}, {x}) outside {region:?} written"
+                );
+            }
+        }
+    }
+}
+
+/// The clamp of an f16 problem whose unclamped output is `unclamped`: none, or one that bites
+/// (the middle half of the range).
+fn clamps16(unclamped: &[u16]) -> Vec<(f32, f32)> {
+    let values: Vec<f32> = unclamped
+        .iter()
+        .map(|&v| f32::from_bits(f16::to_f32_bits(v)))
+        .filter(|v| v.is_finite())
+        .collect();
+    let (lo, hi) = values
+        .iter()
+        .fold((f32::MAX, f32::MIN), |(a, b), &v| (a.min(v), b.max(v)));
+    let mut v = vec![(f32::NEG_INFINITY, f32::INFINITY)];
+    if lo < hi {
+        v.push((lo + (hi - lo) / 4.0, hi - (hi - lo) / 4.0));
+    }
+    v
+}
+
+/// Channel counts around the streaming length in halves.
+fn channel_counts16() -> Vec<usize> {
+    channel_counts(2 * sme_pack::svl32())
+}
+
+/// Checks problem `p` whole through each implementation (at `edges`) and with each clamp;
+/// with `portions`, also output sub-regions: a tile's worth from the second tile row and
+/// column on, a region starting mid-tile and the last partial tile alone.
+fn check_problem16(mut p: Problem16, edges: &[Edge], portions: bool) -> usize {
+    let mut cases = 0;
+    let (oh, ow) = p.out_shape();
+    for clamp in clamps16(&p.expected((0, 0))) {
+        p.clamp = clamp;
+        let expect = p.expected((0, 0));
+        // Regions starting at (1, 1) sum in the order of their own tiles.
+        let shifted = if portions {
+            p.expected((1, 1))
+        } else {
+            Vec::new()
+        };
+        for how in impls() {
+            for &edge in edges {
+                check16(&p, &expect, how, edge, (0..oh, 0..ow));
+                cases += 1;
+            }
+            if portions {
+                let mut regions = vec![((oh - 1) / 4 * 4..oh, (ow - 1) / 4 * 4..ow)];
+                if oh > 4 && ow > 4 {
+                    regions.push((4..oh.min(8), 4..ow.min(8)));
+                }
+                if oh > 2 && ow > 1 {
+                    regions.push((1..oh - 1, 1..ow));
+                }
+                for region in regions {
+                    let e = if region.0.start % 4 == 0 {
+                        &expect
+                    } else {
+                        &shifted
+                    };
+                    check16(&p, e, how, Edge::End, region);
+                    cases += 1;
+                }
+            }
+        }
+    }
+    cases
+}
+
+/// Whether a problem is cheap enough under QEMU at every streaming length: beyond one vector
+/// and one channel, only no padding, padding all round and padding below and right.
+fn affordable16(channels: usize, pad: Padding) -> bool {
+    channels <= 2 * sme_pack::svl32() + 1 || [PADDINGS[0], PADDINGS[5], PADDINGS[6]].contains(&pad)
+}
+
+#[test]
+fn f16_outputs_equal_direct_convolution() {
+    let mut cases = 0;
+    let lanes = 2 * sme_pack::svl32();
+    // Small images at every channel count and padding; 14x14 (several tiles each way) at a few,
+    // to keep the file fast at the longest streaming vectors under QEMU.
+    let shapes = [
+        ((1, 1), channel_counts16(), &PADDINGS[..]),
+        ((3, 3), channel_counts16(), &PADDINGS[..]),
+        ((7, 5), channel_counts16(), &PADDINGS[..]),
+        (
+            (14, 14),
+            vec![1, lanes + 1],
+            &[PADDINGS[0], PADDINGS[5], PADDINGS[7]][..],
+        ),
+    ];
+    for ((h, w), counts, paddings) in shapes {
+        for channels in counts {
+            for (i, &pad) in paddings.iter().enumerate() {
+                let (oh, ow) = reference::output_shape(h, w, pad);
+                if oh == 0 || ow == 0 || !affordable16(channels, pad) {
+                    continue;
+                }
+                let seed = (h * 131 + w * 17 + channels * 3 + i) as u64;
+                let p = Problem16::new(h, w, channels, pad, seed, false);
+                let edges: &[Edge] = if h < 14 { &EDGES } else { &[Edge::End] };
+                cases += check_problem16(p, edges, h >= 7 && channels <= lanes + 1);
+            }
+        }
+    }
+    // The feature-map size of a MobileNet layer (RGB), once per padding kind.
+    for pad in [pad(1, 1, 1, 1), pad(0, 0, 0, 0)] {
+        let p = Problem16::new(56, 56, 3, pad, 56, false);
+        cases += check_problem16(p, &[Edge::End], false);
+    }
+    eprintln!("RELIABILITY f16_reference {cases}");
+}
+
+#[test]
+fn f16_hostile_values_equal_direct_convolution() {
+    let lanes = 2 * sme_pack::svl32();
+    let mut cases = 0;
+    for (h, w, channels) in [(3, 3, lanes), (7, 5, lanes + 1), (6, 9, 3 * lanes + 5)] {
+        for (i, &pad) in PADDINGS.iter().enumerate() {
+            if !affordable16(channels, pad) {
+                continue;
+            }
+            let p = Problem16::new(h, w, channels, pad, (i * 7 + channels) as u64, true);
+            cases += check_problem16(p, &EDGES, false);
+        }
+        // Inverted, NaN, and beyond-half bounds (rounded to infinities).
+        for clamp in [
+            (0.25, -0.25),
+            (f32::NAN, 1.0),
+            (-1.0, f32::NAN),
+            (-1e6, 7e4),
+        ] {
+            let mut p = Problem16::new(h, w, channels, pad(1, 1, 1, 1), channels as u64, true);
+            p.clamp = clamp;
+            let (oh, ow) = p.out_shape();
+            let expect = p.expected((0, 0));
+            for how in impls() {
+                check16(&p, &expect, how, Edge::End, (0..oh, 0..ow));
+                cases += 1;
+            }
+        }
+    }
+    eprintln!("RELIABILITY f16_hostile {cases}");
+}
+
+/// Calls with no output rows, columns or channels write nothing (and read nothing: null
+/// pointers), as KleidiAI's loops do.
+#[test]
+fn f16_empty_calls_touch_nothing() {
+    let p = Problem16::new(3, 3, 5, pad(1, 1, 1, 1), 4, false);
+    let mut cases = 0;
+    for how in impls() {
+        for (rows, cols, channels) in [(0, 3, 5), (3, 0, 5), (3, 3, 0)] {
+            let mut dst = sme_pack::prefilled(3 * 3 * 5 * 2, Edge::End);
+            let mut a = p.args(
+                std::ptr::null(),
+                std::ptr::null(),
+                dst.mut_ptr(),
+                &(0..rows, 0..cols),
+            );
+            a.src = std::ptr::null();
+            a.num_channels = channels;
+            if channels == 0 {
+                a.rhs_packed = std::ptr::null();
+            }
+            // SAFETY: nothing is read, and nothing written outside the image's `dst`.
+            unsafe { call16(how, &a) };
+            assert!(
+                dst.bytes().iter().all(|&b| b == FILL),
+                "{how:?} {rows}x{cols}x{channels}"
+            );
+            cases += 1;
+        }
+    }
+    eprintln!("RELIABILITY f16_empty {cases}");
+}
+
+#[cfg(target_arch = "aarch64")]
+#[test]
+fn f16_lazy_za_save_is_committed() {
+    let Some(svl) = rkai_ukernels::arch::sme_vector_bytes() else {
+        eprintln!("no SME on this CPU: no ZA state to protect");
+        return;
+    };
+    if !support::cpu::can_run(kernel16().isa) {
+        return;
+    }
+    let mut za = support::abi::PendingZaSave::new(svl);
+    let p = Problem16::new(3, 3, 5, pad(1, 1, 1, 1), 9, false);
+    let expect = p.expected((0, 0));
+    za.arm();
+    check16(&p, &expect, Impl::Exported, Edge::End, (0..3, 0..3));
+    za.assert_committed(STEM16);
+    za.finish();
+    eprintln!("RELIABILITY f16_lazy_za 1");
+}
+
+/// Callee-saved registers survive the f16 kernel (x19-x28, d8-d15; canaries of `support::abi`,
+/// its six stack arguments through `call8`).
+#[cfg(target_arch = "aarch64")]
+#[test]
+fn f16_registers_survive() {
+    use support::abi::{CallArgs, CallArgs8, call8, describe};
+    if !support::cpu::can_run(kernel16().isa) {
+        eprintln!("no SME2 on this CPU: the kernel does not run");
+        return;
+    }
+    let p = Problem16::new(7, 5, 2 * sme_pack::svl32() + 1, pad(1, 1, 1, 1), 3, false);
+    let (oh, ow) = p.out_shape();
+    let expect = p.expected((0, 0));
+    let (src, packed) = (
+        Guarded::from_bytes(&sme_pack::le_bytes(&p.src), Edge::End),
+        p.packed(Edge::End),
+    );
+    let mut dst = sme_pack::prefilled(oh * ow * p.c * 2, Edge::End);
+    let a = p.args(src.ptr(), packed.ptr(), dst.mut_ptr(), &(0..oh, 0..ow));
+    let args = CallArgs8 {
+        args: CallArgs {
+            x: [
+                a.src as u64,
+                a.rhs_packed as u64,
+                a.dst as u64,
+                a.num_channels as u64,
+                a.src_rows as u64,
+                a.src_cols as u64,
+                a.dst_rows as u64,
+                a.dst_cols as u64,
+            ],
+            d: [
+                CallArgs::f32_bits(a.clamp_min),
+                CallArgs::f32_bits(a.clamp_max),
+                0,
+                0,
+                0,
+                0,
+                0,
+                0,
+            ],
+            stack: [
+                a.pad_left as u64,
+                a.pad_top as u64,
+                a.in_stride_row as u64,
+                a.in_stride_col as u64,
+            ],
+        },
+        more: [a.out_stride_row as u64, a.out_stride_col as u64, 0, 0],
+    };
+    let f = c::kai_run_dwconv_clamp_f16_f16_f16p1vlx1b_3x3_s1_4x4_sme2_mla as *const () as usize;
+    // SAFETY: the arguments describe run_dwconv's prototype and valid buffers.
+    let mask = unsafe { call8(f, &args) };
+    assert_eq!(mask, 0, "clobbered: {}", describe(mask));
+    let got: Vec<u16> = dst
+        .bytes()
+        .chunks_exact(2)
+        .map(|b| u16::from_le_bytes(b.try_into().unwrap()))
+        .collect();
+    assert_eq!(got, expect);
+    eprintln!("RELIABILITY f16_registers 1");
+}

@@ -12,6 +12,15 @@ pub struct CallArgs {
     pub stack: [u64; 4],
 }
 
+/// [`CallArgs`] and four more stack words (the 13th to 16th integer arguments, e.g. the output
+/// strides of the f16 depthwise kernel), for [`call8`].
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CallArgs8 {
+    pub args: CallArgs,
+    pub more: [u64; 4],
+}
+
 impl CallArgs {
     pub fn f32_bits(v: f32) -> u64 {
         v.to_bits() as u64
@@ -20,7 +29,7 @@ impl CallArgs {
 
 #[cfg(target_arch = "aarch64")]
 mod imp {
-    use super::CallArgs;
+    use super::{CallArgs, CallArgs8};
 
     // Frame: x29/x30, x19-x28, d8-d15 saved; canaries are 0xCA11_0000_0000_00NN for xNN and
     // 0xD00D_0000_0000_00NN for dNN. Returns a mask: bit NN set for each clobbered xNN, bit 32+NN
@@ -61,12 +70,16 @@ mod imp {
         "ldp x2, x3, [x17, #16]",
         "ldp x4, x5, [x17, #32]",
         "ldp x6, x7, [x17, #48]",
+        "ldp x9, x10, [x17, #176]",
+        "stp x9, x10, [sp, #-16]!",
+        "ldp x9, x10, [x17, #160]",
+        "stp x9, x10, [sp, #-16]!",
         "ldp x9, x10, [x17, #144]",
         "stp x9, x10, [sp, #-16]!",
         "ldp x9, x10, [x17, #128]",
         "stp x9, x10, [sp, #-16]!",
         "blr x16",
-        "add sp, sp, #32",
+        "add sp, sp, #64",
         "mov x0, #0",
         ".irp n, 19,20,21,22,23,24,25,26,27,28",
         "mov x9, #\\n",
@@ -109,7 +122,7 @@ mod imp {
     );
 
     unsafe extern "C" {
-        fn rkai_test_call_with_canaries(f: usize, args: *const CallArgs) -> u64;
+        fn rkai_test_call_with_canaries(f: usize, args: *const CallArgs8) -> u64;
     }
 
     /// Calls `f` with `args`; returns the mask of clobbered callee-saved registers (0 = clean).
@@ -117,14 +130,28 @@ mod imp {
     /// # Safety
     /// `f` must be a C function whose arguments are exactly described by `args`.
     pub unsafe fn call(f: usize, args: &CallArgs) -> u64 {
-        // SAFETY: forwarded contract; CallArgs is repr(C): x[8] at 0, d[8] at 64, stack[4] at 128.
+        let args = CallArgs8 {
+            args: *args,
+            more: [0; 4],
+        };
+        // SAFETY: forwarded contract.
+        unsafe { call8(f, &args) }
+    }
+
+    /// [`call`] with eight stack words.
+    ///
+    /// # Safety
+    /// `f` must be a C function whose arguments are exactly described by `args`.
+    pub unsafe fn call8(f: usize, args: &CallArgs8) -> u64 {
+        // SAFETY: forwarded contract; CallArgs8 is repr(C): x[8] at 0, d[8] at 64, stack[4] at
+        // 128, more[4] at 160.
         unsafe { rkai_test_call_with_canaries(f, args) }
     }
 }
 
 #[cfg(target_arch = "aarch64")]
 #[allow(unused_imports)] // used by the tests that include this module on aarch64
-pub use imp::call;
+pub use imp::{call, call8};
 
 /// Describes a clobber mask.
 pub fn describe(mask: u64) -> String {

@@ -107,6 +107,7 @@ aggregate!(UkerLhsPacker, UKER_LHS_PACKERS, UKER_LHS_PACKER_MODULES, PACKERS:
 
 aggregate!(DwconvKernel, DWCONV_KERNELS, DWCONV_KERNEL_FOLDERS, KERNELS:
     dwconv::dwconv_f32_f32_f32p,
+    dwconv::dwconv_f16_f16_f16p,
 );
 
 aggregate!(DwconvPacker, DWCONV_PACKERS, DWCONV_PACKER_MODULES, PACKERS:

@@ -1,12 +1,14 @@
 //! Depthwise convolution (KleidiAI's `kai/ukernels/dwconv`): a 3x3 filter, stride 1, over an
 //! NHWC image whose channels are packed in groups of one streaming vector (the bias of a group
-//! in front of its nine taps, `pack`).
+//! in front of its nine taps, `pack`). Two C interfaces: `planar` (f32; a call computes up to
+//! four output rows) and `depthfirst` (f16; a call computes a whole output image in 4x4 tiles).
 //!
 //! These are not matmul kernels: their C functions, arguments and interfaces are their own. A
 //! family folder (`dwconv_<types>/`) declares its kernels as [`DwconvKernel`] entries; the
 //! catalog lists the folders and [`pack`], and the build script writes the C shims and headers
 //! from the entries (`build/dwconv.rs`).
 
+pub mod dwconv_f16_f16_f16p;
 pub mod dwconv_f32_f32_f32p;
 pub mod pack;
 
@@ -20,10 +22,36 @@ pub enum Interface {
     /// `kai_dwconv_clamp_f32_f32_f32p_planar_ukernel`: a call computes up to `m_step` output
     /// rows, full width, every channel; the geometry comes from the strides.
     Planar,
+    /// `kai_dwconv_clamp_f16_f16_f16p_depthfirst_ukernel`: a call computes the whole output
+    /// image (every channel) from an input image and its padding.
+    Depthfirst,
 }
 
 /// The portable or native function of a planar kernel.
 pub type PlanarFn = unsafe fn(&PlanarArgs);
+
+/// The portable or native function of a depthfirst kernel.
+pub type DepthfirstFn = unsafe fn(&DepthfirstArgs);
+
+/// A kernel's functions, by interface: the asm function (aarch64), run by the C symbol, and the
+/// same computation in portable Rust, bit for bit.
+#[derive(Clone, Copy, Debug)]
+pub enum Run {
+    /// A planar kernel.
+    Planar {
+        /// The asm function.
+        native: Option<PlanarFn>,
+        /// The portable function.
+        portable: PlanarFn,
+    },
+    /// A depthfirst kernel.
+    Depthfirst {
+        /// The asm function.
+        native: Option<DepthfirstFn>,
+        /// The portable function.
+        portable: DepthfirstFn,
+    },
+}
 
 /// A depthwise convolution kernel: everything its C functions and tests need.
 #[derive(Debug)]
@@ -34,9 +62,7 @@ pub struct DwconvKernel {
     pub dir: &'static str,
     /// Instructions the native function needs.
     pub isa: Isa,
-    /// Its C interface.
-    pub interface: Interface,
-    /// Output rows one call computes (`get_m_step`).
+    /// Output rows one call computes (`get_m_step`; a depthfirst kernel's tile height).
     pub m_step: usize,
     /// Filter height and width.
     pub filter: (usize, usize),
@@ -44,10 +70,8 @@ pub struct DwconvKernel {
     pub element_bytes: usize,
     /// The packer writing its weights.
     pub packer: &'static pack::DwconvPacker,
-    /// The asm function (aarch64), run by the C symbol.
-    pub native: Option<PlanarFn>,
-    /// The same computation in portable Rust, bit for bit.
-    pub portable: PlanarFn,
+    /// Its functions (and so its C interface).
+    pub run: Run,
 }
 
 impl DwconvKernel {
@@ -60,6 +84,52 @@ impl DwconvKernel {
     pub fn filter(&self) -> (usize, usize) {
         self.filter
     }
+
+    /// Its C interface.
+    pub fn interface(&self) -> Interface {
+        match self.run {
+            Run::Planar { .. } => Interface::Planar,
+            Run::Depthfirst { .. } => Interface::Depthfirst,
+        }
+    }
+}
+
+/// The arguments of a depthfirst `run_dwconv` call, under their C names. KleidiAI asserts
+/// nothing about them.
+#[derive(Clone, Copy, Debug)]
+pub struct DepthfirstArgs {
+    /// Input pixel (0, 0).
+    pub src: *const u8,
+    /// The packed weights and biases.
+    pub rhs_packed: *const u8,
+    /// Output pixel (0, 0).
+    pub dst: *mut u8,
+    /// Channels.
+    pub num_channels: usize,
+    /// Input rows.
+    pub src_rows: usize,
+    /// Input columns.
+    pub src_cols: usize,
+    /// Output rows.
+    pub dst_rows: usize,
+    /// Output columns.
+    pub dst_cols: usize,
+    /// Zero columns left of the input.
+    pub pad_left: usize,
+    /// Zero rows above the input.
+    pub pad_top: usize,
+    /// Bytes between input rows.
+    pub in_stride_row: usize,
+    /// Bytes between input pixels.
+    pub in_stride_col: usize,
+    /// Bytes between output rows.
+    pub out_stride_row: usize,
+    /// Bytes between output pixels.
+    pub out_stride_col: usize,
+    /// Lower clamp bound (rounded to a half).
+    pub clamp_min: f32,
+    /// Upper clamp bound (rounded to a half).
+    pub clamp_max: f32,
 }
 
 /// The arguments of a planar `run_dwconv` call, under their C names.

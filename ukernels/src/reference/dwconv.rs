@@ -7,8 +7,14 @@
 //! KleidiAI's kernels: the bias, then filter columns left to right and rows top to bottom within
 //! a column, each a fused multiply-add with ZA's NaN rule; a tap whose input column is padding is
 //! left out, a tap whose input row is padding multiplies a zero; then SME2's `FCLAMP`.
+//!
+//! The f16 convolution ([`f16_3x3`]) is computed in halves: the bias, then each tap a fused
+//! multiply-add rounded to a half (padding multiplies a zero), in the order of the pixel's place
+//! in the 4x4 tiles the f16 kernel's calls are cut in (`TAP_ORDER`), then `FCLAMP` with the bounds
+//! rounded to halves.
 
-use crate::float;
+use crate::dwconv::dwconv_f16_f16_f16p::TAP_ORDER;
+use crate::float::{self, f16};
 
 /// Padding of an image, in pixels.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -61,6 +67,44 @@ pub fn f32_3x3(
                     }
                 }
                 out(oy, ox, ch, float::clamp_num(acc, lo, hi));
+            }
+        }
+    }
+}
+
+/// The f16 convolution (raw halves) of `src` (`height x width x channels`) with `weights` and
+/// `bias` into a new image written through `out(row, col, channel, value)`; the 4x4 tiles of
+/// the summation order start at output `origin` (row, column): where a call's output starts.
+#[allow(clippy::too_many_arguments)]
+pub fn f16_3x3(
+    src: &[u16],
+    (height, width, channels): (usize, usize, usize),
+    weights: &[u16],
+    bias: &[u16],
+    pad: Padding,
+    (lo, hi): (f32, f32),
+    origin: (usize, usize),
+    mut out: impl FnMut(usize, usize, usize, u16),
+) {
+    let (out_h, out_w) = output_shape(height, width, pad);
+    let (lo, hi) = (f16::from_f32(lo), f16::from_f32(hi));
+    let place = |v: usize, o: usize| (v + 4 - o % 4) % 4;
+    for oy in 0..out_h {
+        for ox in 0..out_w {
+            let order = &TAP_ORDER[place(oy, origin.0) * 4 + place(ox, origin.1)];
+            for ch in 0..channels {
+                let mut acc = bias[ch];
+                for &tap in order {
+                    let (fy, fx) = (usize::from(tap) / 3, usize::from(tap) % 3);
+                    let y = (oy + fy).checked_sub(pad.top).filter(|&y| y < height);
+                    let x = (ox + fx).checked_sub(pad.left).filter(|&x| x < width);
+                    let pixel = match (y, x) {
+                        (Some(y), Some(x)) => src[(y * width + x) * channels + ch],
+                        _ => 0,
+                    };
+                    acc = f16::fmla(acc, weights[usize::from(tap) * channels + ch], pixel);
+                }
+                out(oy, ox, ch, f16::clamp_num(acc, lo, hi));
             }
         }
     }

@@ -13,7 +13,7 @@
 mod dwconv_clamp_f32_f32_f32p1vlx1b_3x3_s1_4xc_sme2_mla;
 
 use super::pack::dwconv_pack_x32p1vlx1b_x32_x32_sme;
-use super::{DwconvKernel, Interface, PlanarArgs};
+use super::{DwconvKernel, PlanarArgs, Run};
 use crate::arch::Isa;
 use crate::float;
 
@@ -26,16 +26,17 @@ pub static dwconv_clamp_f32_f32_f32p1vlx1b_3x3_s1_4xc_sme2_mla: DwconvKernel = D
     stem: "dwconv_clamp_f32_f32_f32p1vlx1b_3x3_s1_4xc_sme2_mla",
     dir: "dwconv_f32_f32_f32p",
     isa: Isa::Sme2,
-    interface: Interface::Planar,
     m_step: M_STEP,
     filter: (3, 3),
     element_bytes: 4,
     packer: &dwconv_pack_x32p1vlx1b_x32_x32_sme,
-    #[cfg(target_arch = "aarch64")]
-    native: Some(dwconv_clamp_f32_f32_f32p1vlx1b_3x3_s1_4xc_sme2_mla::run),
-    #[cfg(not(target_arch = "aarch64"))]
-    native: None,
-    portable,
+    run: Run::Planar {
+        #[cfg(target_arch = "aarch64")]
+        native: Some(dwconv_clamp_f32_f32_f32p1vlx1b_3x3_s1_4xc_sme2_mla::run),
+        #[cfg(not(target_arch = "aarch64"))]
+        native: None,
+        portable,
+    },
 };
 
 /// The kernels of this folder, for the catalog.
