@@ -137,3 +137,4 @@ pub mod output;
 mod passes;
 pub mod qai8dxp;
 pub(crate) mod qai8dxp_portable;
+pub mod uker;
