@@ -5,8 +5,8 @@ use crate::cabi::{self, CFunction, CSurface};
 use crate::select_api::{self, Layout};
 use rkai_ukernels::arch::Isa;
 use rkai_ukernels::catalog::{
-    KERNELS, PACKERS, UKER_LHS_PACKER_MODULES, UKER_LHS_PACKERS, UKER_RHS_PACKER_MODULES,
-    UKER_RHS_PACKERS,
+    KERNELS, PACKERS, UKER_KERNEL_MODULES, UKER_KERNELS, UKER_LHS_PACKER_MODULES, UKER_LHS_PACKERS,
+    UKER_RHS_PACKER_MODULES, UKER_RHS_PACKERS,
 };
 use rkai_ukernels::family::Family;
 use rkai_ukernels::kernel::Columns;
@@ -104,7 +104,11 @@ pub fn generate(manifest_dir: &Path) -> Vec<(PathBuf, String)> {
         .iter()
         .map(|p| (p.name, p.isa, module_of(UKER_LHS_PACKER_MODULES, *p)))
         .collect();
-    for (iface, providers) in [(&UKER_MATMUL, vec![]), (&UKER_LHS, lhs), (&UKER_RHS, rhs)] {
+    let kernels: Vec<_> = UKER_KERNELS
+        .iter()
+        .map(|p| (p.name, p.isa, module_of(UKER_KERNEL_MODULES, *p)))
+        .collect();
+    for (iface, providers) in [(&UKER_MATMUL, kernels), (&UKER_LHS, lhs), (&UKER_RHS, rhs)] {
         files.push((
             PathBuf::from(iface.types_h()),
             uker_types(manifest_dir, iface),

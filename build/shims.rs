@@ -3,8 +3,8 @@
 use crate::cabi::{CFunction, CSurface};
 use crate::select_api::{self, Layout, PackerStruct};
 use rkai_ukernels::catalog::{
-    KERNEL_FOLDERS, KERNELS, PACKER_MODULES, PACKERS, UKER_LHS_PACKER_MODULES, UKER_LHS_PACKERS,
-    UKER_RHS_PACKER_MODULES, UKER_RHS_PACKERS,
+    KERNEL_FOLDERS, KERNELS, PACKER_MODULES, PACKERS, UKER_KERNEL_MODULES, UKER_KERNELS,
+    UKER_LHS_PACKER_MODULES, UKER_LHS_PACKERS, UKER_RHS_PACKER_MODULES, UKER_RHS_PACKERS,
 };
 use rkai_ukernels::family::Family;
 use rkai_ukernels::pack::kinds::PackerKind;
@@ -49,6 +49,10 @@ pub fn generate() -> String {
     for p in UKER_LHS_PACKERS {
         let path = entry_path(UKER_LHS_PACKER_MODULES, p, p.name);
         symbols.push(emit_uker(&mut out, &UKER_LHS, p.name, &path));
+    }
+    for p in UKER_KERNELS {
+        let path = entry_path(UKER_KERNEL_MODULES, p, p.name);
+        symbols.push(emit_uker(&mut out, &UKER_MATMUL, p.name, &path));
     }
     symbols.extend(crate::dwconv::shims(&mut out));
     emit_selection(&mut out);
@@ -390,6 +394,15 @@ pub const UKER_LHS: UkerShim = UkerShim {
     api: "kai_matmul_pack_lhs_uker_api",
     capi: "uker_lhs_pack",
     kind: "UkerLhsKind",
+};
+
+/// The generic matmul-kernel interface.
+pub const UKER_MATMUL: UkerShim = UkerShim {
+    header: "kai_matmul.h",
+    types: "matmul_types",
+    api: "kai_matmul_uker_api",
+    capi: "uker_matmul",
+    kind: "UkerKernelKind",
 };
 
 /// The provider of a generic-interface entry: a `crate::capi::UkerProvider` type naming its

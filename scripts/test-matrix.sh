@@ -45,6 +45,7 @@ svl_tests=(
   --test f16_sme_gemv
   --test matmul_pack_lhs
   --test matmul_pack_rhs
+  --test matmul_uker
   --test dwconv
   --test imatmul_sme
   --test qai8_sme

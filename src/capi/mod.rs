@@ -19,6 +19,7 @@ pub(crate) mod lhs_pack;
 pub(crate) mod matmul;
 pub(crate) mod rhs_pack;
 pub(crate) mod uker_lhs_pack;
+pub(crate) mod uker_matmul;
 pub(crate) mod uker_rhs_pack;
 
 pub use args::CArgs;

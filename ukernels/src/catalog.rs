@@ -9,7 +9,7 @@
 use crate::dwconv::DwconvKernel;
 use crate::dwconv::pack::DwconvPacker;
 use crate::kernel::MatmulKernel;
-use crate::pack::kinds::{Packer, UkerLhsPacker, UkerRhsPacker};
+use crate::pack::kinds::{Packer, UkerKernel, UkerLhsPacker, UkerRhsPacker};
 use crate::{dwconv, matmul, pack};
 
 /// Declares `$all`, every entry of the listed modules (module after module, each in its own
@@ -99,6 +99,10 @@ aggregate!(Packer, PACKERS, PACKER_MODULES, PACKERS:
 aggregate!(UkerRhsPacker, UKER_RHS_PACKERS, UKER_RHS_PACKER_MODULES, PACKERS:
     pack::rhs_pack_kxn_x16p16vsx2bx16_x16_x16_sve,
     pack::matmul_pack_rhs_x32p4vsx1bx32,
+);
+
+aggregate!(UkerKernel, UKER_KERNELS, UKER_KERNEL_MODULES, KERNELS:
+    matmul::uker,
 );
 
 aggregate!(UkerLhsPacker, UKER_LHS_PACKERS, UKER_LHS_PACKER_MODULES, PACKERS:

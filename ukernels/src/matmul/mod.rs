@@ -138,3 +138,4 @@ pub mod output;
 mod passes;
 pub mod qai8dxp;
 pub(crate) mod qai8dxp_portable;
+pub mod uker;

@@ -201,6 +201,15 @@ pub enum UkerLhsKind {
     MxkX8p4vsx4Sme,
 }
 
+/// What a kernel of KleidiAI's generic matmul interface (`kai_matmul.h`) computes. Its C surface
+/// is one provider function returning a `kai_matmul_uker_api` table (`matmul::uker`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UkerKernelKind {
+    /// f32 GEMV (m = 1) on the RHS of `matmul_pack_rhs_{kxn,nxk}_x32p4vsx1bx32_x32_x32_sme`:
+    /// `matmul_clamp_f32_f32_f32p4vsx1bf32_1x32vs_sme2_mla`.
+    F32F32F32p4vsx1bf32Gemv,
+}
+
 /// A provider of one of KleidiAI's generic interfaces (`kai_matmul_pack_rhs.h`,
 /// `kai_matmul_pack_lhs.h`): a C function returning a table, described by its kind `K`.
 #[derive(Debug)]
@@ -218,6 +227,9 @@ pub type UkerRhsPacker = UkerProvider<UkerRhsKind>;
 
 /// A packer of the generic LHS interface.
 pub type UkerLhsPacker = UkerProvider<UkerLhsKind>;
+
+/// A kernel of the generic matmul interface.
+pub type UkerKernel = UkerProvider<UkerKernelKind>;
 
 /// Element type of the LHS a packer reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
