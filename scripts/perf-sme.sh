@@ -8,6 +8,8 @@
 # FMLALT), and the bytes the loop order loads per MAC (a GEMV with an unpacked LHS: the packed RHS
 # only), at m = 1 and m = 32 (GEMVs that require m = 1 in KleidiAI: m = 1 only), n = k = 4096. Prints a
 # Markdown table; with RKAI_SME_KAI_DRIVER, beside KleidiAI's kernel of the same stem.
+# The indirect GEMMs (imatmul) run at a convolution-like K: k_chunk_count 9 x k_chunk_length bl
+# (455: k = 4095, a 3 x 3 kernel over 455 channels), bl passed as the chunk length to both drivers.
 #
 # Method: examples/count_instructions.rs runs one call (`run_unpacked`: on zero-filled packed
 # buffers, as KleidiAI's driver below runs on a byte pattern; these kernels execute the same
