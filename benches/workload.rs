@@ -16,7 +16,7 @@ use rkai_ukernels::types::{
 };
 
 #[path = "../tests/support/cabi.rs"]
-mod cabi;
+pub mod cabi;
 use cabi::{
     BlockLhsGetter, Getter2, Getter4, Getter5, Getter7, LhsBlockPackFn, LhsQuantPackHalfFn,
     MatmulBlockFn, MatmulFloatFn, MatmulFn, MatmulLutFn, RhsPackFloatFn, RhsPackQ4_0Fn,

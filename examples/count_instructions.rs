@@ -7,14 +7,21 @@
 //! the packed LHS and RHS bytes and the kernel's `mr` and `nr` (at this CPU's vector lengths).
 //! `run_unpacked` is `run` on zero-filled packed buffers, without sources or packing: for the SME
 //! kernels, whose instruction counts do not depend on the data, it spares QEMU's log the set-up.
+//! The int8-output kernels (`qai8` output, a `kai_matmul_requantize32_params`) and the indirect
+//! (`imatmul`) ones have `sizes` and `run_unpacked` only; for an imatmul, `bl` is the
+//! `k_chunk_length` and `k` must be a multiple of it (`k / bl` chunks).
 //! `run` first prints the addresses of the kernel's entry and of this program's `main`, from
 //! which `scripts/perf-sme.sh` finds the kernel's code in QEMU's log (the program is position
 //! independent). `repeats` (default 1)
 //! packs the LHS that many times, so that a cost smaller than the run-to-run noise of a whole
 //! process (a GEMV's LHS packing) can be measured as a difference divided by `repeats`.
 
+use core::ffi::c_void;
 use rkai_ukernels::catalog;
+use rkai_ukernels::family::Family;
+use rkai_ukernels::kernel::MatmulKernel;
 use rkai_ukernels::matmul::args::KernelFn;
+use rkai_ukernels::types::kai_matmul_requantize32_params;
 
 #[path = "../benches/workload.rs"]
 mod workload;
@@ -28,6 +35,9 @@ fn main() {
     let num = |i: usize| -> usize { args[i].parse().expect(usage) };
     let phase = args[6].as_str();
     let (m, n, k, bl) = (num(2), num(3), num(4), num(5));
+    if requantized_or_indirect(kernel, m, n, k, bl, phase) {
+        return;
+    }
     let mut w = if phase == "run_unpacked" {
         workload::Workload::unfilled(kernel, m, n, k, bl)
     } else {
@@ -55,6 +65,12 @@ fn main() {
         }
         assert_eq!(phase, "run", "{usage}");
     }
+    print_addresses(kernel);
+    w.run();
+}
+
+/// Prints the addresses of `kernel`'s entry and of `main` (for `scripts/qemu_count.py`).
+fn print_addresses(kernel: &MatmulKernel) {
     let entry = match kernel.native {
         KernelFn::Packed(f) | KernelFn::PackedOutput(f) => f as usize,
         KernelFn::UnpackedLhs(f) => f as usize,
@@ -62,5 +78,135 @@ fn main() {
         KernelFn::Portable => 0,
     };
     println!("kernel {entry:x} main {:x}", main as fn() as usize);
-    w.run();
+}
+
+/// `sizes` and `run_unpacked` of the kernels whose run takes requantization parameters or
+/// K chunks (which `workload::Workload` does not set up); false for the other kernels.
+fn requantized_or_indirect(
+    kernel: &'static MatmulKernel,
+    m: usize,
+    n: usize,
+    k: usize,
+    bl: usize,
+    phase: &str,
+) -> bool {
+    use workload::cabi::{Getter2, Getter3, Getter5, sym};
+    let t = kernel.tile();
+    let (lhs_packer, rhs_packer) = (
+        kernel.lhs_packers.first().map(|p| p.name),
+        kernel.rhs_packers[0].name,
+    );
+    let lhs_size = |getter: &dyn Fn(&str) -> usize| lhs_packer.map_or(m * k, getter);
+    let indirect = matches!(
+        kernel.family,
+        Family::ImatmulF32F32pF32p | Family::ImatmulF16F16pF16p | Family::ImatmulQai8Qai8pQsi8cxp
+    );
+    let (lhs_bytes, rhs_bytes) = match kernel.family {
+        _ if indirect => {
+            assert!(
+                bl > 0 && k % bl == 0,
+                "an imatmul takes bl = k_chunk_length dividing k"
+            );
+            let lhs = lhs_size(&|p| {
+                sym::<Getter3>(&format!("kai_get_lhs_packed_size_{p}"))(m, k / bl, bl)
+            });
+            let rhs =
+                sym::<Getter3>(&format!("kai_get_rhs_packed_size_{rhs_packer}"))(n, k / bl, bl);
+            (lhs, rhs)
+        }
+        Family::Qai8Qai8pQsi8cxp | Family::Qai8Qai8Qsi8cxp => {
+            let lhs = lhs_size(&|p| {
+                sym::<Getter5>(&format!("kai_get_lhs_packed_size_{p}"))(m, k, t.mr, t.kr, t.sr)
+            });
+            (
+                lhs,
+                sym::<Getter2>(&format!("kai_get_rhs_packed_size_{rhs_packer}"))(n, k),
+            )
+        }
+        _ => return false,
+    };
+    if phase == "sizes" {
+        // An unpacked LHS counts as 0 bytes, as `Workload` counts the float GEMVs' LHS.
+        let packed_lhs = if lhs_packer.is_some() { lhs_bytes } else { 0 };
+        println!("{packed_lhs} {rhs_bytes} {} {}", t.mr, t.nr);
+        return true;
+    }
+    assert_eq!(
+        phase, "run_unpacked",
+        "these kernels have sizes and run_unpacked only"
+    );
+    let es = kernel.family.output().size();
+    let (lhs, rhs, mut dst) = (
+        vec![0u8; lhs_bytes],
+        vec![0u8; rhs_bytes],
+        vec![0u8; m * n * es],
+    );
+    let (lhs, rhs, dst) = (
+        lhs.as_ptr().cast::<c_void>(),
+        rhs.as_ptr().cast::<c_void>(),
+        dst.as_mut_ptr().cast::<c_void>(),
+    );
+    let params = kai_matmul_requantize32_params {
+        min_value: -128,
+        max_value: 127,
+        output_zero_point: 0,
+    };
+    let name = format!("{}_run_{}", kernel.prefix(), kernel.stem);
+    type Requantized = unsafe extern "C" fn(
+        usize,
+        usize,
+        usize,
+        *const c_void,
+        *const c_void,
+        *mut c_void,
+        usize,
+        usize,
+        *const kai_matmul_requantize32_params,
+    );
+    type IndirectFloat = unsafe extern "C" fn(
+        usize,
+        usize,
+        usize,
+        usize,
+        *const c_void,
+        *const c_void,
+        *mut c_void,
+        usize,
+        f32,
+        f32,
+    );
+    type IndirectRequantized = unsafe extern "C" fn(
+        usize,
+        usize,
+        usize,
+        usize,
+        *const c_void,
+        *const c_void,
+        *mut c_void,
+        usize,
+        *const kai_matmul_requantize32_params,
+    );
+    print_addresses(kernel);
+    // SAFETY (every arm): the exported prototypes (api.txt), buffers sized by the getters.
+    unsafe {
+        match kernel.family {
+            Family::ImatmulQai8Qai8pQsi8cxp => {
+                sym::<IndirectRequantized>(&name)(m, n, k / bl, bl, lhs, rhs, dst, n, &params)
+            }
+            _ if indirect => sym::<IndirectFloat>(&name)(
+                m,
+                n,
+                k / bl,
+                bl,
+                lhs,
+                rhs,
+                dst,
+                n * es,
+                f32::MIN,
+                f32::MAX,
+            ),
+            _ => sym::<Requantized>(&name)(m, n, k, lhs, rhs, dst, n, 1, &params),
+        }
+    }
+    true
 }

@@ -8,6 +8,8 @@
 # FMLALT), and the bytes the loop order loads per MAC (a GEMV with an unpacked LHS: the packed RHS
 # only), at m = 1 and m = 32 (GEMVs that require m = 1 in KleidiAI: m = 1 only), n = k = 4096. Prints a
 # Markdown table; with RKAI_SME_KAI_DRIVER, beside KleidiAI's kernel of the same stem.
+# The indirect GEMMs (imatmul) run at a convolution-like K: k_chunk_count 9 x k_chunk_length bl
+# (455: k = 4095, a 3 x 3 kernel over 455 channels), bl passed as the chunk length to both drivers.
 #
 # Method: examples/count_instructions.rs runs one call (`run_unpacked`: on zero-filled packed
 # buffers, as KleidiAI's driver below runs on a byte pattern; these kernels execute the same
@@ -131,14 +133,25 @@ configs=(
   "1|0|matmul_clamp_f32_f32_f32p16vlx1b_1x16vl_sme2_mla"
   "1|0|matmul_clamp_f16_f16_f16p2vlx2b_1x8vl_sme_mla"
   "1|0|matmul_clamp_f16_f16_f16p2vlx2b_1x16vl_sme2_dot"
+  "1 32|0|matmul_clamp_qai8_qai8p2vlx4_qsi8cxp2vlx4sb_2vlx2vl_sme_mopa"
+  "1 32|0|matmul_clamp_qai8_qai8p2vlx4_qsi8cxpsb2vlx4_2vlx2vl_sme2_mopa"
+  "1|0|matmul_clamp_qai8_qai8_qsi8cxp2vlx4sb_1x16vl_sme2_dot"
+  "1 32|455|imatmul_clamp_f32_f32p2vlx1_f32p2vlx1b_2vlx2vl_sme_mopa"
+  "1 32|455|imatmul_clamp_f32_f32p2vlx1_f32p2vlx1b_2vlx2vl_sme2_mopa"
+  "1 32|455|imatmul_clamp_f16_f16p2vlx2_f16p2vlx2b_2vlx2vl_sme_mopa"
+  "1 32|455|imatmul_clamp_f16_f16p2vlx2_f16p2vlx2_2vlx2vl_sme2_mopa"
+  "1 32|455|imatmul_clamp_qai8_qai8p2vlx4_qsi8cxp2vlx4sb_2vlx2vl_sme_mopa"
+  "1 32|455|imatmul_clamp_qai8_qai8p2vlx4_qsi8cxpsb2vlx4_2vlx2vl_sme2_mopa"
 )
-n=4096 k=4096
+n=4096
 echo "| kernel | SVL (bits) | m x n x k (bl) | rkai instructions | KleidiAI instructions | rkai / KleidiAI | rkai outer + dot products | KleidiAI outer + dot products | rkai MAC instr. share | KleidiAI MAC instr. share | loaded bytes / MAC |"
 echo "|---|---|---|---|---|---|---|---|---|---|---|"
 for svl in ${RKAI_SME_SVL_BYTES:-64}; do
   for config in "${configs[@]}"; do
     IFS='|' read -r ms bl stem <<<"$config"
     [[ $stem =~ ${RKAI_SME_STEMS:-.} ]] || continue
+    k=4096
+    [[ $stem == imatmul_* ]] && k=$((9 * bl)) # 9 chunks of bl = k_chunk_length (a 3x3 convolution)
     for m in $ms; do
       counts=$(count "$svl" "$stem" "$m" "$n" "$k" "$bl")
       packed=$(sizes "$svl" "$stem" "$m" "$n" "$k" "$bl")
@@ -163,7 +176,10 @@ row_groups, col_groups = -(-m // mr), -(-n // nr)
 loaded = col_groups * lhs_bytes + row_groups * rhs_bytes
 macs = m * n * k
 name = stem.removeprefix("matmul_clamp_")
-shape = f"{m}x{n}x{k}" + (f" ({bl})" if bl else "")
+if stem.startswith("imatmul_"):
+    shape = f"{m}x{n}x(9x{bl})"  # k_chunk_count x k_chunk_length
+else:
+    shape = f"{m}x{n}x{k}" + (f" ({bl})" if bl else "")
 mac = f"{outer:,} + {dot:,}"
 share = f"{100 * (outer + dot) / total:.1f}%"
 if kai:
