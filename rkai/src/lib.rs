@@ -14,7 +14,12 @@
 //! let x: Vec<f32> = (0..m * k).map(|i| (i % 7) as f32 - 3.0).collect();
 //!
 //! // The best GEMV/GEMM pair for this CPU; both read the same packed weights.
-//! let (_gemv, gemm) = Kernel::select_pair(Family::F32Qai8dxpQsi4cxp)?;
+//! let (_gemv, gemm) = match Kernel::select_pair(Family::F32Qai8dxpQsi4cxp) {
+//!     Ok(pair) => pair,
+//!     // A CPU without dotprod (Cortex-A53) has no kernel of this family.
+//!     Err(rkai::Error::NotSupportedByCpu(_)) => return Ok(()),
+//!     Err(e) => return Err(e),
+//! };
 //! let weights = Weights::Int4PerChannel { data: &nibbles, scales: &scales };
 //! let storage = vec![0u8; gemm.packed_weights_size(n, k, 0)?];
 //! let packed = PackedWeights::pack(&gemm, n, k, weights, Some(&bias), storage)?;
