@@ -6,6 +6,7 @@
 //!
 //! - [`svl32`]: the streaming length in 32-bit lanes (4 without SME: rkai's portable length),
 //!   checked against the QEMU model `RKAI_EXPECT_CPU` names, so a misconfigured run fails.
+//! - [`full_sweep`]: whether this streaming length runs every edge shape or a reduced set.
 //! - [`bit_patterns`] and [`le_bytes`]: source values (random bit patterns, never zero, some
 //!   NaNs, infinities, subnormals and signed zeros) and their little-endian bytes.
 //! - [`RhsPacker`] and [`LhsPacker`]: a packer's stem and tile; `pack` packs a slice (columns
@@ -62,6 +63,16 @@ pub fn svl32() -> usize {
         assert_eq!(reported, Some(bytes), "streaming length of {model:?}");
     }
     reported.unwrap_or(16) / 4
+}
+
+/// Whether this run sweeps every edge shape of an SME kernel or packer whose test does not go
+/// through [`super::tester`]: the same rule as [`super::tester::Depth`] (every case up to
+/// [`super::tester::EVERY_CASE_UP_TO_SVL_BYTES`] and without SME, or with `RKAI_SME_CASES=all`);
+/// at the longer lengths a test runs a reduced set that reaches each code path once.
+pub fn full_sweep() -> bool {
+    rkai_ukernels::arch::sme_vector_bytes().unwrap_or(0)
+        <= super::tester::EVERY_CASE_UP_TO_SVL_BYTES
+        || super::tester::every_sme_case_asked()
 }
 
 /// `len` random bit patterns of `bits` (16 or 32) bits, none zero so that padding stands out;

@@ -619,7 +619,7 @@ impl Depth {
 }
 
 /// Whether `RKAI_SME_CASES=all` asks for every case at every length (read once per process).
-fn every_sme_case_asked() -> bool {
+pub fn every_sme_case_asked() -> bool {
     static ASKED: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     *ASKED.get_or_init(|| std::env::var("RKAI_SME_CASES").is_ok_and(|v| v == "all"))
 }
