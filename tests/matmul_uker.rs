@@ -12,91 +12,47 @@ use rkai_capi::capi::exports::kai_matmul_clamp_f32_f32_f32p4vsx1bf32_1x32vs_sme2
 use rkai_ukernels::arch::{self, Isa};
 use rkai_ukernels::float;
 use rkai_ukernels::matmul::uker;
-use rkai_ukernels::matmul_types::*;
-use std::ptr;
+use rkai_ukernels::matmul_types::kai_matmul_uker_args;
 use support::guard::{EDGES, Guarded};
 use support::rng::Rng;
+use support::uker::{CLAMP, Nulls, Uker, args};
 
 const NAME: &str = "kai_matmul_clamp_f32_f32_f32p4vsx1bf32_1x32vs_sme2_mla";
-const CLAMP: u64 = kai_matmul_uker_flags_args::KAI_MATMUL_UKER_FLAGS_ARGS_CLAMP as u64;
-const CONFIG: kai_matmul_uker_config = kai_matmul_uker_config {
-    format: kai_matmul_uker_format_config { bl: 0 },
-};
+const KERNEL: Uker = Uker::new(NAME, provider);
 
-/// nr = 4 x vscale: the streaming length in 32-bit lanes (4 without SME). Checked against the
+/// nr = 4 x vscale: the streaming length in 32-bit lanes (4 without SME), checked against the
 /// QEMU model when the test matrix names one.
 fn expected_nr() -> usize {
-    let nr = arch::sme_lanes32();
-    if let Ok(model) = std::env::var("RKAI_EXPECT_CPU") {
-        let bytes = model
-            .split(',')
-            .find_map(|o| o.strip_prefix("sme-default-vector-length="))
-            .map(|v| v.parse::<usize>().unwrap());
-        if let Some(b) = bytes {
-            assert_eq!(nr, b / 4, "SVL32 under {model}");
-        }
-    }
+    let nr = support::sme_pack::svl32();
+    assert_eq!(nr, arch::sme_lanes32());
     nr
-}
-
-/// Calls getter `$f` of the table with [`CONFIG`] and `$arg`s.
-macro_rules! getter {
-    ($f:ident($($arg:expr),*)) => {
-        // SAFETY: the getters read only the structs passed, which are valid.
-        unsafe { (provider().$f.unwrap())(&CONFIG $(, $arg)*) }
-    };
-}
-
-fn lhs_offset(m: usize, k: usize, stride: usize) -> usize {
-    getter!(get_lhs_offset(
-        &kai_matmul_uker_lhs_dim_args { m, k },
-        &kai_matmul_uker_lhs_stride_args { m: stride }
-    ))
-}
-
-fn rhs_offset(n: usize, k: usize, stride: usize) -> usize {
-    getter!(get_rhs_offset(
-        &kai_matmul_uker_rhs_dim_args { n, k },
-        &kai_matmul_uker_rhs_stride_args { n: stride }
-    ))
-}
-
-fn dst_offset(m: usize, n: usize, stride: usize) -> usize {
-    getter!(get_dst_offset(
-        &kai_matmul_uker_dst_dim_args { m, n },
-        &kai_matmul_uker_dst_stride_args { m: stride }
-    ))
 }
 
 /// KleidiAI's getter values, from its formulas: mr 1, nr 4 x vscale, kr 1, 4-byte elements.
 #[test]
 fn getters_equal_kleidiai() {
     let nr = expected_nr();
-    let api = provider();
+    let api = KERNEL.api();
     assert!(api.run.is_some() && api.get_dst_size.is_some());
-    let step = getter!(get_step());
+    let step = KERNEL.step();
     assert_eq!((step.m, step.n, step.k), (1, nr, 0));
     let mut checked = 0;
     for k in [0, 1, 2, 3, 7, 64, 1000] {
         for n in [1, nr - 1, nr, nr + 1, 5 * nr + 3] {
-            let ls = getter!(get_lhs_stride(&kai_matmul_uker_lhs_dim_args { m: 3, k })).m;
+            let ls = KERNEL.lhs_stride(3, k);
             assert_eq!(ls, k * 4);
-            let rs = getter!(get_rhs_stride(&kai_matmul_uker_rhs_dim_args { n, k })).n;
+            let rs = KERNEL.rhs_stride(n, k);
             assert_eq!(rs, nr * (4 + 4 * k));
-            let ds = getter!(get_dst_stride(&kai_matmul_uker_dst_dim_args { m: 2, n })).m;
+            let ds = KERNEL.dst_stride(2, n);
             assert_eq!(ds, n * 4);
             for m in [0, 1, 2, 5] {
-                assert_eq!(lhs_offset(m, 0, ls), m * ls);
-                assert_eq!(dst_offset(m, 2 * nr, ds), m * ds + 2 * nr * 4);
-                let size = getter!(get_dst_size(
-                    &kai_matmul_uker_dst_dim_args { m, n },
-                    &kai_matmul_uker_dst_stride_args { m: ds }
-                ));
-                assert_eq!(size, m * ds);
+                assert_eq!(KERNEL.lhs_offset(m, 0, ls), m * ls);
+                assert_eq!(KERNEL.dst_offset(m, 2 * nr, ds), m * ds + 2 * nr * 4);
+                assert_eq!(KERNEL.dst_size(m, n, ds), m * ds);
                 checked += 3;
             }
             for blk in [0, 1, 3] {
-                assert_eq!(rhs_offset(blk * nr, 0, rs), blk * rs);
+                assert_eq!(KERNEL.rhs_offset(blk * nr, 0, rs), blk * rs);
                 checked += 1;
             }
             checked += 3;
@@ -146,48 +102,18 @@ fn reference(
         .collect()
 }
 
-/// The run arguments for `n` columns.
-#[allow(clippy::too_many_arguments)]
-fn args(
+/// The run arguments of a GEMV over `n` columns, with the strides KleidiAI ignores hostile.
+fn gemv_args(
     flags: u64,
     (m, n, k): (usize, usize, usize),
-    lhs: *const u8,
-    rhs: *const u8,
-    dst: *mut u8,
+    operands: (*const u8, *const u8, *mut u8),
     bounds: (&f32, &f32),
 ) -> kai_matmul_uker_args {
-    let mut a: kai_matmul_uker_args = unsafe { std::mem::zeroed() };
-    a.flags = flags;
-    a.shape = kai_matmul_uker_dim_args { m, n, k };
-    a.operand.lhs.ptr = lhs.cast();
-    // Strides KleidiAI ignores: hostile values.
+    let mut a = args(flags, (m, n, k), operands, bounds);
     a.operand.lhs.stride.m = usize::MAX;
-    a.operand.rhs.ptr = rhs.cast();
     a.operand.rhs.stride.n = 3;
-    a.operand.dst.ptr = dst.cast();
     a.operand.dst.stride.m = 1;
-    a.activation.clamp.min_ptr = ptr::from_ref(bounds.0).cast();
-    a.activation.clamp.max_ptr = ptr::from_ref(bounds.1).cast();
     a
-}
-
-/// Runs the table's `run` on `a`, through the register-canary frame on aarch64.
-fn run(a: &kai_matmul_uker_args) {
-    let f = provider().run.unwrap();
-    #[cfg(target_arch = "aarch64")]
-    {
-        let mut c = support::abi::CallArgs::default();
-        c.x[0] = ptr::from_ref(&CONFIG) as u64;
-        c.x[1] = ptr::from_ref(a) as u64;
-        // SAFETY: `run(config, args)` takes two pointers; the buffers are the caller's.
-        let mask = unsafe { support::abi::call(f as usize, &c) };
-        assert_eq!(mask, 0, "{NAME} clobbered {}", support::abi::describe(mask));
-    }
-    #[cfg(not(target_arch = "aarch64"))]
-    // SAFETY: valid arguments whose buffers the caller sized.
-    unsafe {
-        f(&CONFIG, a)
-    };
 }
 
 fn bits(v: &Guarded, n: usize) -> Vec<u32> {
@@ -232,28 +158,33 @@ fn check_case(
         let l = Guarded::from_f32(lhs, edge);
         let r = Guarded::from_f32(&packed, edge);
         let mut d = Guarded::from_f32(&vec![f32::from_bits(0x7fa5_a5a5); n], edge);
-        run(&args(
+        KERNEL.run(&gemv_args(
             flags,
             (1, n, k),
-            l.ptr(),
-            r.ptr(),
-            d.mut_ptr(),
+            (l.ptr(), r.ptr(), d.mut_ptr()),
             (&lo, &hi),
         ));
         assert_eq!(bits(&d, n), expect, "n {n} k {k} clamp {clamp:?} {edge:?}");
         runs += 1;
         // Portions: start columns every block, widths up to three blocks, through the getters.
-        let rs = getter!(get_rhs_stride(&kai_matmul_uker_rhs_dim_args { n, k })).n;
-        let ds = getter!(get_dst_stride(&kai_matmul_uker_dst_dim_args { m: 1, n })).m;
+        let (rs, ds) = (KERNEL.rhs_stride(n, k), KERNEL.dst_stride(1, n));
         for start in (nr..n).step_by(nr) {
             for width in [1, nr, 3 * nr - 1] {
                 let width = width.min(n - start);
                 let mut out = Guarded::from_f32(&vec![f32::from_bits(0x7fa5_a5a5); n], edge);
-                let (ro, doff) = (rhs_offset(start, 0, rs), dst_offset(0, start, ds));
-                assert_eq!(lhs_offset(0, 0, k * 4), 0);
+                let (ro, doff) = (
+                    KERNEL.rhs_offset(start, 0, rs),
+                    KERNEL.dst_offset(0, start, ds),
+                );
+                assert_eq!(KERNEL.lhs_offset(0, 0, k * 4), 0);
                 // SAFETY: the offsets stay inside the buffers (start < n, start % nr == 0).
                 let (rp, dp) = unsafe { (r.ptr().add(ro), out.mut_ptr().add(doff)) };
-                run(&args(flags, (1, width, k), l.ptr(), rp, dp, (&lo, &hi)));
+                KERNEL.run(&gemv_args(
+                    flags,
+                    (1, width, k),
+                    (l.ptr(), rp, dp),
+                    (&lo, &hi),
+                ));
                 let got = bits(&out, n);
                 assert_eq!(&got[start..start + width], &expect[start..start + width]);
                 assert!(
@@ -361,12 +292,10 @@ fn empty_shapes() {
     );
     let one = [1.0f32];
     let mut d = Guarded::from_f32(&[5.0], EDGES[0]);
-    run(&args(
+    KERNEL.run(&gemv_args(
         0,
         (1, 0, 1),
-        one.as_ptr().cast(),
-        one.as_ptr().cast(),
-        d.mut_ptr(),
+        (one.as_ptr().cast(), one.as_ptr().cast(), d.mut_ptr()),
         (&0.0, &0.0),
     ));
     assert_eq!(d.f32_at(0), 5.0);
@@ -374,75 +303,56 @@ fn empty_shapes() {
 
 /// KleidiAI's assumptions; rkai aborts naming the provider.
 fn violations() -> Vec<support::death::Case<&'static str, &'static str>> {
-    fn call(flags: u64, m: usize, nulls: [bool; 5]) {
+    fn call(flags: u64, m: usize, nulls: Nulls) {
         let x = [1.0f32; 64];
         let mut d = [0f32; 64];
-        let mut a = args(
-            flags,
-            (m, 4, 1),
-            x.as_ptr().cast(),
-            x.as_ptr().cast(),
-            d.as_mut_ptr().cast(),
-            (&0.0, &1.0),
-        );
-        let o = &mut a.operand;
-        if nulls[0] {
-            o.lhs.ptr = ptr::null();
-        }
-        if nulls[1] {
-            o.rhs.ptr = ptr::null();
-        }
-        if nulls[2] {
-            o.dst.ptr = ptr::null_mut();
-        }
-        if nulls[3] {
-            a.activation.clamp.min_ptr = ptr::null();
-        }
-        if nulls[4] {
-            a.activation.clamp.max_ptr = ptr::null();
-        }
-        run(&a);
+        let operands = (x.as_ptr().cast(), x.as_ptr().cast(), d.as_mut_ptr().cast());
+        let mut a = gemv_args(flags, (m, 4, 1), operands, (&0.0, &1.0));
+        nulls.apply(&mut a);
+        KERNEL.run(&a);
     }
     const FLAGS: &str = "Only supported flags are accepted!";
-    const NO: [bool; 5] = [false; 5];
     vec![
-        ("flag_bit0", NAME, FLAGS, || call(1, 1, NO)),
-        ("flag_high", NAME, FLAGS, || call(CLAMP | (1 << 40), 1, NO)),
-        ("flag_next", NAME, FLAGS, || call(CLAMP << 1, 1, NO)),
-        ("m_zero", NAME, "args->shape.m == 1", || call(0, 0, NO)),
-        ("m_two", NAME, "args->shape.m == 1", || call(CLAMP, 2, NO)),
-        ("null_lhs", NAME, "args->operand.lhs.ptr != NULL", || {
-            call(0, 1, [true, false, false, false, false])
+        ("flag_bit0", NAME, FLAGS, || call(1, 1, Nulls::None)),
+        ("flag_high", NAME, FLAGS, || {
+            call(CLAMP | (1 << 40), 1, Nulls::None)
         }),
-        ("null_rhs", NAME, "args->operand.rhs.ptr != NULL", || {
-            call(0, 1, [false, true, false, false, false])
+        ("flag_next", NAME, FLAGS, || {
+            call(CLAMP << 1, 1, Nulls::None)
         }),
-        ("null_dst", NAME, "args->operand.dst.ptr != NULL", || {
-            call(0, 1, [false, false, true, false, false])
+        ("m_zero", NAME, "args->shape.m == 1", || {
+            call(0, 0, Nulls::None)
         }),
-        (
-            "null_min",
-            NAME,
-            "args->activation.clamp.min_ptr != NULL",
-            || call(CLAMP, 1, [false, false, false, true, false]),
-        ),
-        (
-            "null_max",
-            NAME,
-            "args->activation.clamp.max_ptr != NULL",
-            || call(CLAMP, 1, [false, false, false, false, true]),
-        ),
+        ("m_two", NAME, "args->shape.m == 1", || {
+            call(CLAMP, 2, Nulls::None)
+        }),
         ("lhs_offset_k", NAME, "index->k == 0", || {
-            lhs_offset(0, 1, 4);
+            KERNEL.lhs_offset(0, 1, 4);
         }),
         ("rhs_offset_n", NAME, "index->n % get_n_step() == 0", || {
-            rhs_offset(1, 0, 4);
+            KERNEL.rhs_offset(1, 0, 4);
         }),
         ("rhs_offset_k", NAME, "index->k == 0", || {
-            rhs_offset(0, 2, 4);
+            KERNEL.rhs_offset(0, 2, 4);
         }),
         ("dst_offset_n", NAME, "index->n % get_n_step() == 0", || {
-            dst_offset(0, expected_nr() + 1, 4);
+            KERNEL.dst_offset(0, expected_nr() + 1, 4);
+        }),
+        // Null operands: the clamp bounds are read (and checked) only with the clamp flag.
+        ("null_lhs", NAME, Nulls::Lhs.condition(), || {
+            call(0, 1, Nulls::Lhs)
+        }),
+        ("null_rhs", NAME, Nulls::Rhs.condition(), || {
+            call(0, 1, Nulls::Rhs)
+        }),
+        ("null_dst", NAME, Nulls::Dst.condition(), || {
+            call(0, 1, Nulls::Dst)
+        }),
+        ("null_min", NAME, Nulls::Min.condition(), || {
+            call(CLAMP, 1, Nulls::Min)
+        }),
+        ("null_max", NAME, Nulls::Max.condition(), || {
+            call(CLAMP, 1, Nulls::Max)
         }),
     ]
 }

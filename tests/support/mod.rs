@@ -21,3 +21,4 @@ pub mod packed_float;
 pub mod rng;
 pub mod sme_pack;
 pub mod tester;
+pub mod uker;

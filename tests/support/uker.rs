@@ -1,0 +1,195 @@
+//! The harness of the generic-interface kernel tests (`kai_matmul.h`, `tests/matmul_uker*.rs`):
+//! one kernel's descriptor table called as a C caller calls it. A test file keeps what is its
+//! kernel's own (reference, packing, getter formulas, shapes, death conditions); this module
+//! gives the rest:
+//!
+//! - [`Uker`]: a provider, its name and the `config` passed to every call; its getters by name
+//!   ([`Uker::step`], the strides, offsets and `get_dst_size`) and [`Uker::run`], through the
+//!   register-canary frame on aarch64.
+//! - [`args`]: the run arguments of a shape (flags, the three operand pointers, clamp bounds);
+//!   strides are the caller's to set (KleidiAI's GEMVs ignore them, its GEMMs read them).
+//! - [`Nulls`] and [`Nulls::apply`]: the null-pointer death cases every kernel shares.
+
+use rkai_ukernels::matmul_types::*;
+use std::ptr;
+
+/// `KAI_MATMUL_UKER_FLAGS_ARGS_CLAMP` as the `flags` field holds it.
+pub const CLAMP: u64 = kai_matmul_uker_flags_args::KAI_MATMUL_UKER_FLAGS_ARGS_CLAMP as u64;
+
+/// One kernel's table as its provider returns it.
+#[derive(Clone, Copy)]
+pub struct Uker {
+    /// The provider's C name (death-test messages name it).
+    pub name: &'static str,
+    /// The provider function (`rkai_capi::capi::exports::<name>`).
+    pub provider: extern "C" fn() -> kai_matmul_uker_api,
+    /// The `config` every call passes (`format.bl` for block-quantized kernels).
+    pub config: kai_matmul_uker_config,
+}
+
+impl Uker {
+    /// A kernel whose format has no block length.
+    pub const fn new(name: &'static str, provider: extern "C" fn() -> kai_matmul_uker_api) -> Self {
+        let config = kai_matmul_uker_config {
+            format: kai_matmul_uker_format_config { bl: 0 },
+        };
+        Uker {
+            name,
+            provider,
+            config,
+        }
+    }
+
+    /// The table.
+    pub fn api(&self) -> kai_matmul_uker_api {
+        (self.provider)()
+    }
+
+    /// `get_step`.
+    pub fn step(&self) -> kai_matmul_uker_dim_args {
+        // SAFETY: the getter reads only `config`.
+        unsafe { (self.api().get_step.unwrap())(&self.config) }
+    }
+
+    /// `get_lhs_stride` of an `m` x `k` LHS.
+    pub fn lhs_stride(&self, m: usize, k: usize) -> usize {
+        let shape = kai_matmul_uker_lhs_dim_args { m, k };
+        // SAFETY: the getter reads only the structs passed.
+        unsafe { (self.api().get_lhs_stride.unwrap())(&self.config, &shape) }.m
+    }
+
+    /// `get_rhs_stride` of an `n` x `k` RHS.
+    pub fn rhs_stride(&self, n: usize, k: usize) -> usize {
+        let shape = kai_matmul_uker_rhs_dim_args { n, k };
+        // SAFETY: the getter reads only the structs passed.
+        unsafe { (self.api().get_rhs_stride.unwrap())(&self.config, &shape) }.n
+    }
+
+    /// `get_dst_stride` of an `m` x `n` destination.
+    pub fn dst_stride(&self, m: usize, n: usize) -> usize {
+        let shape = kai_matmul_uker_dst_dim_args { m, n };
+        // SAFETY: the getter reads only the structs passed.
+        unsafe { (self.api().get_dst_stride.unwrap())(&self.config, &shape) }.m
+    }
+
+    /// `get_lhs_offset` of `(m, k)` with row stride `stride`.
+    pub fn lhs_offset(&self, m: usize, k: usize, stride: usize) -> usize {
+        let index = kai_matmul_uker_lhs_dim_args { m, k };
+        let stride = kai_matmul_uker_lhs_stride_args { m: stride };
+        // SAFETY: the getter reads only the structs passed.
+        unsafe { (self.api().get_lhs_offset.unwrap())(&self.config, &index, &stride) }
+    }
+
+    /// `get_rhs_offset` of `(n, k)` with block stride `stride`.
+    pub fn rhs_offset(&self, n: usize, k: usize, stride: usize) -> usize {
+        let index = kai_matmul_uker_rhs_dim_args { n, k };
+        let stride = kai_matmul_uker_rhs_stride_args { n: stride };
+        // SAFETY: the getter reads only the structs passed.
+        unsafe { (self.api().get_rhs_offset.unwrap())(&self.config, &index, &stride) }
+    }
+
+    /// `get_dst_offset` of `(m, n)` with row stride `stride`.
+    pub fn dst_offset(&self, m: usize, n: usize, stride: usize) -> usize {
+        let index = kai_matmul_uker_dst_dim_args { m, n };
+        let stride = kai_matmul_uker_dst_stride_args { m: stride };
+        // SAFETY: the getter reads only the structs passed.
+        unsafe { (self.api().get_dst_offset.unwrap())(&self.config, &index, &stride) }
+    }
+
+    /// `get_dst_size` of an `m` x `n` destination with row stride `stride`.
+    pub fn dst_size(&self, m: usize, n: usize, stride: usize) -> usize {
+        let shape = kai_matmul_uker_dst_dim_args { m, n };
+        let stride = kai_matmul_uker_dst_stride_args { m: stride };
+        // SAFETY: the getter reads only the structs passed.
+        unsafe { (self.api().get_dst_size.unwrap())(&self.config, &shape, &stride) }
+    }
+
+    /// Runs the table's `run` on `a`; on aarch64 through the register-canary frame, which
+    /// fails the test when the call clobbers a callee-saved register.
+    pub fn run(&self, a: &kai_matmul_uker_args) {
+        let f = self.api().run.unwrap();
+        #[cfg(target_arch = "aarch64")]
+        {
+            let mut c = super::abi::CallArgs::default();
+            c.x[0] = ptr::from_ref(&self.config) as u64;
+            c.x[1] = ptr::from_ref(a) as u64;
+            // SAFETY: `run(config, args)` takes two pointers; the buffers are the caller's.
+            let mask = unsafe { super::abi::call(f as usize, &c) };
+            assert_eq!(
+                mask,
+                0,
+                "{} clobbered {}",
+                self.name,
+                super::abi::describe(mask)
+            );
+        }
+        #[cfg(not(target_arch = "aarch64"))]
+        // SAFETY: valid arguments whose buffers the caller sized.
+        unsafe {
+            f(&self.config, a)
+        };
+    }
+}
+
+/// The run arguments of an `(m, n, k)` call: flags, operand pointers and the clamp bounds'
+/// addresses (read as the kernel's element type); strides zero, bias and scale operands null.
+pub fn args<T>(
+    flags: u64,
+    (m, n, k): (usize, usize, usize),
+    (lhs, rhs, dst): (*const u8, *const u8, *mut u8),
+    bounds: (&T, &T),
+) -> kai_matmul_uker_args {
+    // SAFETY: the struct is plain data (pointers, integers); all-zero is a valid value.
+    let mut a: kai_matmul_uker_args = unsafe { std::mem::zeroed() };
+    a.flags = flags;
+    a.shape = kai_matmul_uker_dim_args { m, n, k };
+    a.operand.lhs.ptr = lhs.cast();
+    a.operand.rhs.ptr = rhs.cast();
+    a.operand.dst.ptr = dst.cast();
+    a.activation.clamp.min_ptr = ptr::from_ref(bounds.0).cast();
+    a.activation.clamp.max_ptr = ptr::from_ref(bounds.1).cast();
+    a
+}
+
+/// Which pointer of the run arguments a death case makes null.
+#[derive(Clone, Copy, Debug)]
+pub enum Nulls {
+    /// No pointer: the arguments as built.
+    None,
+    /// `operand.lhs.ptr`.
+    Lhs,
+    /// `operand.rhs.ptr`.
+    Rhs,
+    /// `operand.dst.ptr`.
+    Dst,
+    /// `activation.clamp.min_ptr`.
+    Min,
+    /// `activation.clamp.max_ptr`.
+    Max,
+}
+
+impl Nulls {
+    /// Makes the named pointer of `a` null.
+    pub fn apply(self, a: &mut kai_matmul_uker_args) {
+        match self {
+            Nulls::None => {}
+            Nulls::Lhs => a.operand.lhs.ptr = ptr::null(),
+            Nulls::Rhs => a.operand.rhs.ptr = ptr::null(),
+            Nulls::Dst => a.operand.dst.ptr = ptr::null_mut(),
+            Nulls::Min => a.activation.clamp.min_ptr = ptr::null(),
+            Nulls::Max => a.activation.clamp.max_ptr = ptr::null(),
+        }
+    }
+
+    /// KleidiAI's assertion text for the pointer.
+    pub fn condition(self) -> &'static str {
+        match self {
+            Nulls::None => "",
+            Nulls::Lhs => "args->operand.lhs.ptr != NULL",
+            Nulls::Rhs => "args->operand.rhs.ptr != NULL",
+            Nulls::Dst => "args->operand.dst.ptr != NULL",
+            Nulls::Min => "args->activation.clamp.min_ptr != NULL",
+            Nulls::Max => "args->activation.clamp.max_ptr != NULL",
+        }
+    }
+}
