@@ -28,7 +28,8 @@ pub mod capi;
 pub mod plan_ffi;
 pub mod rkai_ffi;
 pub mod select;
-pub use rkai_ukernels::{core_kind, sys};
+pub use rkai_ukernels::core_kind;
+pub mod sys;
 
 /// A panic is a bug in rkai (preconditions are checked and reported before any work): report it
 /// and abort, without the formatting machinery a message would pull into every C program.

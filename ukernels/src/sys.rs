@@ -1,6 +1,6 @@
-//! What rkai needs from the operating system, through the C library: writing to stderr,
-//! aborting (the C library's assertions), reading environment variables and small files
-//! (selection, core detection).
+//! What the kernel crate needs from the operating system, through the C library: writing to
+//! stderr (selection logs), reading environment variables and small files (selection, core
+//! detection). Aborting on a broken assertion is the C library's alone (`rkai_capi::sys`).
 //!
 //! No Rust `std`, so a C program that links `libkleidiai.a` pays only for the functions it
 //! calls: no formatting, panic or I/O machinery comes with an assertion message.
@@ -102,44 +102,6 @@ impl core::fmt::Write for Line {
         self.str(s);
         Ok(())
     }
-}
-
-/// Prints `rkai: <symbol>: assertion failed: <condition>` and aborts, as KleidiAI's assertions
-/// do in its debug builds: flushes the C program's buffered output first (`fflush`), so what it
-/// printed before the failure is not lost.
-#[cold]
-#[inline(never)]
-pub fn assertion_failed(symbol: &str, condition: &str) -> ! {
-    // SAFETY: fflush(NULL) flushes every output stream of the C library.
-    unsafe { libc::fflush(core::ptr::null_mut()) };
-    Line::new()
-        .str("rkai: ")
-        .str(symbol)
-        .str(": assertion failed: ")
-        .str(condition)
-        .str("\n")
-        .flush();
-    abort()
-}
-
-/// `value` in decimal, written at the end of `buf`.
-pub fn decimal(mut value: u32, buf: &mut [u8; 10]) -> &[u8] {
-    let mut start = buf.len();
-    loop {
-        start -= 1;
-        buf[start] = b'0' + (value % 10) as u8;
-        value /= 10;
-        if value == 0 || start == 0 {
-            break;
-        }
-    }
-    &buf[start..]
-}
-
-/// Ends the process abnormally (SIGABRT), as C's `abort`.
-pub fn abort() -> ! {
-    // SAFETY: abort has no preconditions.
-    unsafe { libc::abort() }
 }
 
 /// The value of environment variable `name`, if it is set and valid UTF-8 (what
