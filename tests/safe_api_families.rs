@@ -1,0 +1,539 @@
+//! Every family the safe API covers, every kernel of it this CPU runs: the safe API's packed
+//! weights and activations are the bytes of KleidiAI's C packers for the same source, and its
+//! `matmul` writes the bits of the exported C kernel run on those bytes (f32, f16 and bf16
+//! outputs). The covered families are derived from `Kernel::new`, so a family the API starts to
+//! cover joins this test and must get a source here.
+
+mod support;
+
+use rkai_ukernels::api::{
+    self, Activations, Clamp, Error, Kernel, PackedActivations, PackedWeights, Weights,
+};
+use rkai_ukernels::catalog::KERNELS;
+use rkai_ukernels::element::Output;
+use rkai_ukernels::family::Family;
+use rkai_ukernels::kernel::{MatmulKernel, Rows};
+use rkai_ukernels::matmul::call::PackedArgs;
+use rkai_ukernels::pack::kinds::{LhsPackerKind, Packer, PackerKind, RhsPackerKind};
+use rkai_ukernels::types::{
+    kai_datatype, kai_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0_params, kai_rhs_pack_qs4cxs1s0_param,
+    kai_rhs_pack_qsi8cx_params,
+};
+use std::ffi::c_void;
+use support::cabi::{RhsPackQsi4c32pFn, RhsPackQsi4cxpFn, RhsPackQsi8cxpFn, func};
+use support::rng::Rng;
+
+/// Block length of the per-block sources (Q4_0's, and a length every per-block kernel takes).
+const BL: usize = 32;
+
+/// One layer's weights in every source form, and its activations in every element type.
+struct Layer {
+    n: usize,
+    k: usize,
+    nibbles: Vec<u8>,
+    int8: Vec<i8>,
+    scales: Vec<f32>,
+    block_scales: Vec<half::bf16>,
+    q4_0: Vec<u8>,
+    bias: Vec<f32>,
+    x: Vec<f32>,
+    x_f16: Vec<half::f16>,
+    x_bf16: Vec<half::bf16>,
+}
+
+impl Layer {
+    fn new(m: usize, n: usize, k: usize, seed: u64) -> Layer {
+        let mut rng = Rng::new(seed);
+        let q4_0 = (0..n * k / BL)
+            .flat_map(|_| {
+                let d = half::f16::from_f32(rng.f32(0.001, 0.02)).to_le_bytes();
+                let mut block = d.to_vec();
+                block.extend((0..BL / 2).map(|_| rng.next_u64() as u8));
+                block
+            })
+            .collect();
+        let x = rng.vec_f32(m * k, -2.0, 2.0);
+        Layer {
+            n,
+            k,
+            nibbles: (0..n * k.div_ceil(2))
+                .map(|_| rng.next_u64() as u8)
+                .collect(),
+            int8: (0..n * k).map(|_| rng.range_i32(-127, 127) as i8).collect(),
+            scales: rng.vec_f32(n, 0.001, 0.02),
+            block_scales: (0..n * (k / BL))
+                .map(|_| half::bf16::from_f32(rng.f32(0.001, 0.02)))
+                .collect(),
+            q4_0,
+            bias: rng.vec_f32(n, -1.0, 1.0),
+            x_f16: x.iter().map(|&v| half::f16::from_f32(v)).collect(),
+            x_bf16: x.iter().map(|&v| half::bf16::from_f32(v)).collect(),
+            x,
+        }
+    }
+
+    /// Every weight source form.
+    fn weight_forms(&self) -> [Weights<'_>; 4] {
+        [
+            Weights::Int4PerChannel {
+                data: &self.nibbles,
+                scales: &self.scales,
+            },
+            Weights::Int8PerChannel {
+                data: &self.int8,
+                scales: &self.scales,
+            },
+            Weights::Int4PerBlock {
+                bl: BL,
+                data: &self.nibbles,
+                scales: &self.block_scales,
+            },
+            Weights::Q4_0 { blocks: &self.q4_0 },
+        ]
+    }
+
+    /// Every activation source form (contiguous rows).
+    fn activation_forms(&self) -> [Activations<'_>; 3] {
+        let stride = self.k;
+        [
+            Activations::F32 {
+                data: &self.x,
+                stride,
+            },
+            Activations::F16 {
+                data: &self.x_f16,
+                stride,
+            },
+            Activations::Bf16 {
+                data: &self.x_bf16,
+                stride,
+            },
+        ]
+    }
+}
+
+/// The families with a kernel the safe API takes (whether or not this CPU runs it).
+fn covered_families() -> Vec<Family> {
+    let covered = |f: &Family| {
+        KERNELS
+            .iter()
+            .filter(|k| k.family == *f)
+            .any(|k| !matches!(Kernel::new(k), Err(Error::UnsupportedFamily(_))))
+    };
+    Family::ALL.into_iter().filter(covered).collect()
+}
+
+/// The first packer of `packers` for which `takes` holds.
+fn packer_taking(
+    packers: &[&'static Packer],
+    takes: impl Fn(PackerKind) -> bool,
+) -> &'static Packer {
+    packers.iter().copied().find(|p| takes(p.kind)).unwrap()
+}
+
+/// The weights packed by the C packer `packer` from `w`.
+fn c_packed_weights(
+    packer: &Packer,
+    kernel: &'static MatmulKernel,
+    layer: &Layer,
+    w: Weights,
+) -> Vec<u8> {
+    let t = kernel.tile();
+    let (n, k, bias) = (layer.n, layer.k, layer.bias.as_ptr());
+    let bl = w.bl();
+    let mut out = vec![
+        0u8;
+        Kernel::new(kernel)
+            .unwrap()
+            .packed_weights_size(n, k, bl)
+            .unwrap()
+    ];
+    let dst: *mut c_void = out.as_mut_ptr().cast();
+    let int4 = kai_rhs_pack_qs4cxs1s0_param {
+        lhs_zero_point: 1,
+        rhs_zero_point: 8,
+    };
+    let name = packer.name;
+    let (nr, kr, sr) = (t.nr, t.kr, t.sr);
+    // SAFETY: sources hold n x k weights of their form, `out` the packed size.
+    unsafe {
+        match w {
+            Weights::Int4PerChannel { data, scales } => func::<RhsPackQsi4cxpFn>("run", name)(
+                1,
+                n,
+                k,
+                nr,
+                kr,
+                sr,
+                data.as_ptr(),
+                bias,
+                scales.as_ptr(),
+                dst,
+                0,
+                &int4,
+            ),
+            Weights::Int8PerChannel { data, scales } => {
+                let params = kai_rhs_pack_qsi8cx_params {
+                    lhs_zero_point: 1,
+                    scale_multiplier: 1.0,
+                };
+                func::<RhsPackQsi8cxpFn>("run", name)(
+                    1,
+                    n,
+                    k,
+                    nr,
+                    kr,
+                    sr,
+                    data.as_ptr(),
+                    bias,
+                    scales.as_ptr(),
+                    dst,
+                    0,
+                    &params,
+                )
+            }
+            Weights::Int4PerBlock { data, scales, .. } => {
+                let params = kai_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0_params {
+                    lhs_zero_point: 1,
+                    rhs_zero_point: 8,
+                    scale_dt: kai_datatype::kai_dt_bf16,
+                };
+                func::<RhsPackQsi4c32pFn>("run", name)(
+                    1,
+                    n,
+                    k,
+                    nr,
+                    kr,
+                    sr,
+                    bl,
+                    data.as_ptr(),
+                    k.div_ceil(2),
+                    bias,
+                    scales.as_ptr().cast(),
+                    k / bl * 2,
+                    dst,
+                    0,
+                    (&raw const params).cast(),
+                )
+            }
+            // The Q4_0 packers take no bias.
+            Weights::Q4_0 { blocks } => support::cabi::pack_q4_0_rhs(
+                name,
+                (n, k, bl),
+                (nr, kr, sr),
+                (blocks.as_ptr(), std::ptr::null()),
+                dst,
+                &int4,
+            ),
+            _ => unreachable!("a weight form this test does not know"),
+        }
+    }
+    out
+}
+
+/// The activations packed by the C packer `packer` from `x`.
+fn c_packed_activations(
+    packer: &Packer,
+    kernel: &'static MatmulKernel,
+    m: usize,
+    bl: usize,
+    x: Activations,
+) -> Vec<u8> {
+    let t = kernel.tile();
+    let k = match x {
+        Activations::F32 { stride, .. }
+        | Activations::F16 { stride, .. }
+        | Activations::Bf16 { stride, .. } => stride,
+        _ => unreachable!(),
+    };
+    let (src, bytes): (*const c_void, usize) = match x {
+        Activations::F32 { data, .. } => (data.as_ptr().cast(), 4),
+        Activations::F16 { data, .. } => (data.as_ptr().cast(), 2),
+        Activations::Bf16 { data, .. } => (data.as_ptr().cast(), 2),
+        _ => unreachable!(),
+    };
+    let size = Kernel::new(kernel)
+        .unwrap()
+        .packed_activations_size(m, k, bl)
+        .unwrap();
+    let mut out = vec![0u8; size];
+    let PackerKind::Lhs(kind) = packer.kind else {
+        unreachable!()
+    };
+    let geometry = (t.mr, t.kr, t.sr);
+    // SAFETY: `src` holds m rows of k values, `out` the packed size.
+    unsafe {
+        match kind {
+            LhsPackerKind::Qai8dxp(_) => support::cabi::pack_lhs(
+                packer.name,
+                (m, k),
+                geometry,
+                0,
+                (src, k * bytes),
+                out.as_mut_ptr().cast(),
+            ),
+            LhsPackerKind::Qsi8d32p(_) | LhsPackerKind::F16pmrx2 => support::cabi::pack_block_lhs(
+                packer.name,
+                (m, k, bl),
+                geometry,
+                0,
+                (src, k * bytes),
+                out.as_mut_ptr().cast(),
+            ),
+            other => unreachable!("an LHS packer this test does not know: {other:?}"),
+        }
+    }
+    out
+}
+
+/// `matmul` into the family's output type, as bits; then the exported C kernel on the same
+/// packed bytes, as bits.
+fn safe_and_c_outputs<A: AsRef<[u8]>, B: AsRef<[u8]>>(
+    kernel: &Kernel,
+    lhs: &PackedActivations<A>,
+    rhs: &PackedWeights<B>,
+    (m, n, k, bl): (usize, usize, usize, usize),
+) -> (Vec<u32>, Vec<u32>) {
+    let clamp = Clamp {
+        min: -3.0,
+        max: 3.0,
+    };
+    let output = kernel.entry().family.output();
+    let safe: Vec<u32> = match output {
+        Output::F32 => {
+            let mut d = vec![f32::NAN; m * n];
+            api::matmul(kernel, lhs, rhs, &mut d, n, clamp).unwrap();
+            d.iter().map(|v| v.to_bits()).collect()
+        }
+        Output::F16 => {
+            let mut d = vec![half::f16::NAN; m * n];
+            api::matmul(kernel, lhs, rhs, &mut d, n, clamp).unwrap();
+            d.iter().map(|v| v.to_bits().into()).collect()
+        }
+        Output::Bf16 => {
+            let mut d = vec![half::bf16::NAN; m * n];
+            api::matmul(kernel, lhs, rhs, &mut d, n, clamp).unwrap();
+            d.iter().map(|v| v.to_bits().into()).collect()
+        }
+        Output::I8 => unreachable!("no int8 output in the safe API"),
+    };
+    let size = output.size();
+    let mut c = vec![0xa5u8; m * n * size];
+    let a = PackedArgs {
+        m,
+        n,
+        k,
+        bl,
+        lhs_packed: lhs.bytes().as_ptr(),
+        rhs_packed: rhs.bytes().as_ptr(),
+        dst: c.as_mut_ptr(),
+        dst_stride_row: n * size,
+        dst_stride_col: size,
+        clamp_min: clamp.min,
+        clamp_max: clamp.max,
+        lut: std::ptr::null(),
+        params: std::ptr::null(),
+    };
+    // SAFETY: packed operands of the kernel's formats, `c` holds m x n outputs.
+    unsafe { support::tester::run_exported(kernel.entry(), &a) };
+    let c = c
+        .chunks(size)
+        .map(|b| b.iter().rev().fold(0u32, |acc, &x| acc << 8 | u32::from(x)))
+        .collect();
+    (safe, c)
+}
+
+#[test]
+fn every_covered_family_matches_the_c_functions() {
+    let families = covered_families();
+    // The families the safe API covers today; a new one must be added here and above.
+    assert_eq!(families.len(), 9, "{families:?}");
+    let mut kernels_checked = 0;
+    for family in families {
+        for entry in KERNELS.iter().filter(|k| k.family == family) {
+            let Ok(kernel) = Kernel::new(entry) else {
+                continue;
+            };
+            let rows: &[usize] = match entry.rows {
+                Rows::One => &[1],
+                Rows::Any => &[1, 13],
+            };
+            for &m in rows {
+                let (n, k) = (37, 128);
+                let layer = Layer::new(m, n, k, (m * 131 + kernels_checked) as u64);
+                let stem = entry.stem;
+                // The first source form the kernel's packers take, and that packer.
+                let w = (layer.weight_forms().into_iter())
+                    .find(|w| {
+                        entry
+                            .rhs_packers
+                            .iter()
+                            .any(|p| matches!(p.kind, PackerKind::Rhs(r) if w.packed_by(r)))
+                    })
+                    .unwrap_or_else(|| panic!("{stem}: no weight form"));
+                let rhs_packer = packer_taking(
+                    entry.rhs_packers,
+                    |kind| matches!(kind, PackerKind::Rhs(r) if w.packed_by(r)),
+                );
+                let bl = w.bl();
+                let bias = match rhs_packer.kind {
+                    PackerKind::Rhs(RhsPackerKind::Qsi4c32pf16(_)) => None,
+                    _ => Some(&layer.bias[..]),
+                };
+                let size = kernel.packed_weights_size(n, k, bl).unwrap();
+                let packed = PackedWeights::pack(&kernel, n, k, w, bias, vec![0u8; size]).unwrap();
+                assert_eq!(
+                    packed.bytes(),
+                    &c_packed_weights(rhs_packer, entry, &layer, w)[..],
+                    "{stem}: packed weights"
+                );
+
+                let x = (layer.activation_forms().into_iter())
+                    .find(|x| {
+                        entry
+                            .lhs_packers
+                            .iter()
+                            .any(|p| matches!(p.kind, PackerKind::Lhs(l) if x.packed_by(l)))
+                    })
+                    .unwrap_or_else(|| panic!("{stem}: no activation form"));
+                let lhs_packer = packer_taking(
+                    entry.lhs_packers,
+                    |kind| matches!(kind, PackerKind::Lhs(l) if x.packed_by(l)),
+                );
+                let size = kernel.packed_activations_size(m, k, bl).unwrap();
+                let lhs = PackedActivations::pack(&kernel, m, k, bl, x, vec![0u8; size]).unwrap();
+                assert_eq!(
+                    lhs.bytes(),
+                    &c_packed_activations(lhs_packer, entry, m, bl, x)[..],
+                    "{stem}: packed activations"
+                );
+
+                let (safe, c) = safe_and_c_outputs(&kernel, &lhs, &packed, (m, n, k, bl));
+                assert_eq!(safe, c, "{stem}: m={m}");
+            }
+            kernels_checked += 1;
+        }
+    }
+    eprintln!("{kernels_checked} kernels: safe API bytes and bits equal the C functions'");
+}
+
+/// The first kernel of `family` this CPU runs.
+fn kernel_of(family: Family) -> Option<Kernel> {
+    KERNELS
+        .iter()
+        .filter(|k| k.family == family)
+        .find_map(|k| Kernel::new(k).ok())
+}
+
+#[test]
+fn misuse_of_the_new_forms_is_an_error() {
+    let (m, n, k) = (2, 8, 64);
+    let layer = Layer::new(m, n, k, 7);
+    let q4_0 = Weights::Q4_0 {
+        blocks: &layer.q4_0,
+    };
+    let rows = Activations::F32 {
+        data: &layer.x,
+        stride: k,
+    };
+    let Some(kernel) = kernel_of(Family::F32Qsi8d32pQsi4c32p) else {
+        // Only a CPU without dotprod runs no kernel of the family.
+        assert!(!support::cpu::can_run(
+            rkai_ukernels::arch::Isa::NeonDotprod
+        ));
+        return;
+    };
+    let size = kernel.packed_weights_size(n, k, BL).unwrap();
+    let pack = |w, bias| PackedWeights::pack(&kernel, n, k, w, bias, vec![0u8; size]);
+    // The Q4_0 packers take no bias: KleidiAI's condition.
+    assert_eq!(
+        pack(q4_0, Some(&layer.bias[..])).unwrap_err(),
+        Error::Precondition("bias == NULL")
+    );
+    // A form the kernel's packers do not take.
+    let int8 = Weights::Int8PerChannel {
+        data: &layer.int8,
+        scales: &layer.scales,
+    };
+    assert_eq!(
+        pack(int8, None).unwrap_err(),
+        Error::FormatMismatch("weights")
+    );
+    // Short blocks, and K that is not whole blocks.
+    let short = Weights::Q4_0 {
+        blocks: &layer.q4_0[1..],
+    };
+    assert!(matches!(
+        pack(short, None),
+        Err(Error::BufferTooSmall { .. })
+    ));
+    let odd_k = PackedWeights::pack(&kernel, n, k - 2, q4_0, None, vec![0u8; size]);
+    assert_eq!(odd_k.unwrap_err(), Error::Precondition("(k % bl) == 0"));
+    let packed = pack(q4_0, None).unwrap();
+
+    // Activations: a source type the packer does not take, a short or narrow source, and a
+    // block length other than the weights'.
+    let lhs_size = kernel.packed_activations_size(m, k, BL).unwrap();
+    let lhs = |x, bl| PackedActivations::pack(&kernel, m, k, bl, x, vec![0u8; lhs_size]);
+    let f16_rows = Activations::F16 {
+        data: &layer.x_f16,
+        stride: k,
+    };
+    assert_eq!(
+        lhs(f16_rows, BL).unwrap_err(),
+        Error::FormatMismatch("activations")
+    );
+    let short_rows = Activations::F32 {
+        data: &layer.x[1..],
+        stride: k,
+    };
+    assert!(matches!(
+        lhs(short_rows, BL),
+        Err(Error::BufferTooSmall { .. })
+    ));
+    let narrow = Activations::F32 {
+        data: &layer.x,
+        stride: k - 1,
+    };
+    assert_eq!(
+        lhs(narrow, BL).unwrap_err(),
+        Error::Precondition("stride >= k")
+    );
+    let x64 = lhs(rows, 2 * BL);
+    let x = lhs(rows, BL).unwrap();
+    let mut dst = vec![0f32; m * n];
+    if let Ok(x64) = x64 {
+        let r = api::matmul(&kernel, &x64, &packed, &mut dst, n, Clamp::NONE);
+        assert!(
+            matches!(
+                r,
+                Err(Error::ShapeMismatch {
+                    dimension: "bl",
+                    ..
+                })
+            ),
+            "{r:?}"
+        );
+    }
+    // Another output type than the family's.
+    let mut half_dst = vec![half::f16::ZERO; m * n];
+    assert_eq!(
+        api::matmul(&kernel, &x, &packed, &mut half_dst, n, Clamp::NONE).unwrap_err(),
+        Error::FormatMismatch("dst element type")
+    );
+    api::matmul(&kernel, &x, &packed, &mut dst, n, Clamp::NONE).unwrap();
+    // Activations packed for another family's format.
+    if let Some(other) = kernel_of(Family::F32F16pQsi4c32p) {
+        let other_size = other.packed_activations_size(m, k, BL).unwrap();
+        let other_x = PackedActivations::pack(&other, m, k, BL, rows, vec![0u8; other_size]);
+        let r = api::matmul(
+            &kernel,
+            &other_x.unwrap(),
+            &packed,
+            &mut dst,
+            n,
+            Clamp::NONE,
+        );
+        assert_eq!(r.unwrap_err(), Error::FormatMismatch("packed activations"));
+    }
+}

@@ -1,0 +1,180 @@
+//! [`Activations`] (the source forms of a layer's input rows) and [`PackedActivations`] (rows
+//! packed, and quantized where the format asks, for a kernel).
+//!
+//! As for the weights, each source form names the LHS packer kinds that take it
+//! ([`Activations::packed_by`]) and packing goes through the checked dispatcher every C packer
+//! uses ([`crate::pack::lhs::pack`]).
+
+use super::error::{Error, Result, need, strided_len};
+use super::kernel::{Kernel, lhs_kinds};
+use crate::kernel::MatmulKernel;
+use crate::pack::kinds::{LhsPackerKind, LhsType};
+use crate::pack::lhs::{self, Args};
+
+/// `m` rows of `k` input values, `stride` elements apart (`stride >= k`; `k` for contiguous rows).
+#[derive(Clone, Copy, Debug)]
+#[non_exhaustive]
+pub enum Activations<'a> {
+    /// `f32` rows.
+    F32 {
+        /// `(m - 1) * stride + k` values at least.
+        data: &'a [f32],
+        /// Elements between the starts of two rows.
+        stride: usize,
+    },
+    /// IEEE half-precision rows.
+    F16 {
+        /// `(m - 1) * stride + k` values at least.
+        data: &'a [half::f16],
+        /// Elements between the starts of two rows.
+        stride: usize,
+    },
+    /// bfloat16 rows.
+    Bf16 {
+        /// `(m - 1) * stride + k` values at least.
+        data: &'a [half::bf16],
+        /// Elements between the starts of two rows.
+        stride: usize,
+    },
+}
+
+/// Whether some source form of [`Activations`] is packed by a packer of `kind`.
+pub(super) fn takes_some_form(kind: LhsPackerKind) -> bool {
+    match kind {
+        LhsPackerKind::Qai8dxp(_) | LhsPackerKind::Qsi8d32p(_) | LhsPackerKind::F16pmrx2 => true,
+        LhsPackerKind::Qsi8d32pscalef32(_)
+        | LhsPackerKind::Bf16(_)
+        | LhsPackerKind::SmeRows(_)
+        | LhsPackerKind::IndirectSmeRows(_) => false,
+    }
+}
+
+impl Activations<'_> {
+    /// Whether a packer of `kind` takes this source form.
+    pub fn packed_by(&self, kind: LhsPackerKind) -> bool {
+        match (self, kind) {
+            (Activations::F32 { .. }, LhsPackerKind::Qai8dxp(t)) => t == LhsType::F32,
+            (Activations::F16 { .. }, LhsPackerKind::Qai8dxp(t)) => t == LhsType::F16,
+            (Activations::Bf16 { .. }, LhsPackerKind::Qai8dxp(t)) => t == LhsType::Bf16,
+            (Activations::F32 { .. }, LhsPackerKind::Qsi8d32p(_) | LhsPackerKind::F16pmrx2) => true,
+            _ => false,
+        }
+    }
+
+    /// The source pointer, row stride in bytes and values held.
+    fn rows(&self) -> (*const u8, usize, usize, usize) {
+        match *self {
+            Activations::F32 { data, stride } => (data.as_ptr().cast(), stride, 4, data.len()),
+            Activations::F16 { data, stride } => (data.as_ptr().cast(), stride, 2, data.len()),
+            Activations::Bf16 { data, stride } => (data.as_ptr().cast(), stride, 2, data.len()),
+        }
+    }
+}
+
+/// Activations packed for a kernel: the storage plus the format and shape it holds.
+#[derive(Debug)]
+pub struct PackedActivations<S> {
+    pub(super) storage: S,
+    pub(super) kind: LhsPackerKind,
+    pub(super) packed_for: &'static MatmulKernel,
+    pub(super) m: usize,
+    pub(super) k: usize,
+    pub(super) bl: usize,
+}
+
+impl<S: AsRef<[u8]> + AsMut<[u8]>> PackedActivations<S> {
+    /// Packs `m x k` activations for `kernel` into `storage`
+    /// ([`Kernel::packed_activations_size`] bytes), quantizing them where the kernel's format
+    /// asks; `bl` is the block length of the weights they will meet (0 per channel).
+    pub fn pack(
+        kernel: &Kernel,
+        m: usize,
+        k: usize,
+        bl: usize,
+        activations: Activations<'_>,
+        mut storage: S,
+    ) -> Result<Self> {
+        let kind = lhs_kinds(kernel.kernel)
+            .find(|&kind| activations.packed_by(kind))
+            .ok_or(Error::FormatMismatch("activations"))?;
+        let dims = kernel.lhs_dims(k, bl);
+        let size = lhs::packed_size(kind, m, &dims)?;
+        need("packed activation storage", size, storage.as_ref().len())?;
+        let (source, stride, element, held) = activations.rows();
+        need("activations", strided_len(m, k, stride)?, held)?;
+        let a = Args {
+            m,
+            k,
+            bl,
+            mr: dims.mr,
+            kr: dims.kr,
+            sr: dims.sr,
+            m_idx_start: 0,
+            lhs: source,
+            lhs_stride: stride.saturating_mul(element),
+            lhs_packed: storage.as_mut().as_mut_ptr(),
+        };
+        // SAFETY: the source holds the rows the packer reads (checked above) and the storage
+        // its packed size.
+        unsafe { lhs::pack(kind, &a)? };
+        Ok(PackedActivations {
+            storage,
+            kind,
+            packed_for: kernel.kernel,
+            m,
+            k,
+            bl,
+        })
+    }
+}
+
+impl<S: AsRef<[u8]>> PackedActivations<S> {
+    /// Whether `kernel` reads these bytes: a packer of the same kind and tile wrote them.
+    pub fn is_read_by(&self, kernel: &Kernel) -> bool {
+        let (a, b) = (self.packed_for.tile(), kernel.kernel.tile());
+        (a.mr, a.kr, a.sr) == (b.mr, b.kr, b.sr)
+            && lhs_kinds(kernel.kernel).any(|kind| same_format(kind, self.kind))
+    }
+
+    /// Rows.
+    pub fn m(&self) -> usize {
+        self.m
+    }
+
+    /// Inputs per row.
+    pub fn k(&self) -> usize {
+        self.k
+    }
+
+    /// The packed bytes.
+    pub fn bytes(&self) -> &[u8] {
+        self.storage.as_ref()
+    }
+
+    /// Gives the storage back.
+    pub fn into_storage(self) -> S {
+        self.storage
+    }
+}
+
+/// Whether the format a packer of `kind` writes depends on the weights' block length.
+pub(super) fn blockwise(kind: LhsPackerKind) -> bool {
+    match kind {
+        LhsPackerKind::Qsi8d32p(_)
+        | LhsPackerKind::Qsi8d32pscalef32(_)
+        | LhsPackerKind::F16pmrx2 => true,
+        LhsPackerKind::Qai8dxp(_)
+        | LhsPackerKind::Bf16(_)
+        | LhsPackerKind::SmeRows(_)
+        | LhsPackerKind::IndirectSmeRows(_) => false,
+    }
+}
+
+/// Whether packers of kinds `a` and `b` write the same format (the `qai8dxp` packers differ only
+/// in their source type).
+fn same_format(a: LhsPackerKind, b: LhsPackerKind) -> bool {
+    matches!(
+        (a, b),
+        (LhsPackerKind::Qai8dxp(_), LhsPackerKind::Qai8dxp(_))
+    ) || a == b
+}

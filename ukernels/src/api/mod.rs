@@ -1,0 +1,32 @@
+//! Safe Rust API: typed sources, packed buffers that know their format and shape, constructors
+//! that check every precondition and return [`Error`] instead of aborting, and a [`matmul`] that
+//! refuses buffers packed for another format.
+//!
+//! The flow of one linear layer `y = x W^T + b`:
+//! 1. choose kernels once: [`Kernel::select`] (best for this CPU) or [`Kernel::new`];
+//! 2. pack the weights once: [`PackedWeights::pack`] from a [`Weights`] source form into storage
+//!    you provide (any `AsMut<[u8]>`: a `Vec<u8>`, an arena slice) of
+//!    [`Kernel::packed_weights_size`] bytes; with the GEMV/GEMM pair of [`Kernel::select_pair`],
+//!    one packing serves both;
+//! 3. per call, pack the activations: [`PackedActivations::pack`] from an [`Activations`] form
+//!    (quantized to int8 where the kernel's format asks);
+//! 4. run [`matmul`] into `f32`, `half::f16` or `half::bf16` rows (the family fixes which), or,
+//!    with the `std` feature, [`parallel::matmul`] over threads.
+//!
+//! Nothing here allocates. Covered so far: the families whose weights come as per-channel int4
+//! or int8, per-block int4 with bf16 scales, or llama.cpp's Q4_0 blocks, and whose activations
+//! come as f32, f16 or bf16 rows ([`Kernel::new`] says `UnsupportedFamily` for the others).
+
+mod activations;
+mod error;
+mod kernel;
+mod run;
+mod weights;
+
+pub use activations::{Activations, PackedActivations};
+pub use error::{Error, Result};
+pub use kernel::{Kernel, is_vector_length_dependent};
+#[cfg(feature = "std")]
+pub use run::parallel;
+pub use run::{Clamp, OutputElement, matmul};
+pub use weights::{PackedWeights, Q4_0_BLOCK, Weights};

@@ -1,0 +1,325 @@
+//! [`Weights`] (the source forms of a layer's weights) and [`PackedWeights`] (weights packed for
+//! a kernel, with the format, shape and vector length they were packed for).
+//!
+//! Each source form names the RHS packer kinds that take it ([`Weights::packed_by`]); packing
+//! goes through the kernel's own packer of such a kind and the checked dispatcher every C packer
+//! uses ([`crate::pack::rhs::pack`]), so a refused argument carries KleidiAI's condition text.
+
+use super::error::{Error, Result, need};
+use super::kernel::{Kernel, rhs_kinds};
+use crate::kernel::MatmulKernel;
+use crate::layout::RhsLayout;
+use crate::pack::kinds::RhsPackerKind;
+use crate::pack::rhs::{self, Args};
+use crate::pack::{Source, rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0 as q4_0};
+use crate::select;
+use crate::types::{
+    kai_datatype, kai_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0_params, kai_rhs_pack_qs4cxs1s0_param,
+    kai_rhs_pack_qsi8cx_params,
+};
+
+/// The weights of a linear layer, `n` output channels of `k` inputs each, row-major ("nxk").
+#[derive(Clone, Copy, Debug)]
+#[non_exhaustive]
+pub enum Weights<'a> {
+    /// Signed int4 with one f32 scale per channel: `data` holds unsigned nibbles with zero point
+    /// 8, two per byte (even k in the low nibble), rows of `ceil(k / 2)` bytes.
+    Int4PerChannel {
+        /// Packed nibbles, `n * ceil(k / 2)` bytes.
+        data: &'a [u8],
+        /// `n` scales.
+        scales: &'a [f32],
+    },
+    /// Signed int8 with one f32 scale per channel: `n * k` values.
+    Int8PerChannel {
+        /// `n * k` values.
+        data: &'a [i8],
+        /// `n` scales.
+        scales: &'a [f32],
+    },
+    /// Signed int4 with one bf16 scale per block of `bl` inputs (`bl` a multiple of 32 dividing
+    /// `k`): nibbles as for [`Weights::Int4PerChannel`], `n * k / bl` scales.
+    Int4PerBlock {
+        /// Block length.
+        bl: usize,
+        /// Packed nibbles, `n * ceil(k / 2)` bytes.
+        data: &'a [u8],
+        /// `n * (k / bl)` scales.
+        scales: &'a [half::bf16],
+    },
+    /// llama.cpp's `Q4_0` (GGML's `block_q4_0`): per channel, `k / 32` blocks of an f16 scale `d`
+    /// followed by 16 bytes, byte `i` holding value `i` in its low nibble and value `i + 16` in
+    /// its high nibble, both unsigned with zero point 8 (value = `d * (nibble - 8)`). `k` must be
+    /// a multiple of 32; the packed format holds no bias.
+    Q4_0 {
+        /// `n * k / 32` blocks of 18 bytes, as a GGUF tensor stores them.
+        blocks: &'a [u8],
+    },
+}
+
+/// The block length of [`Weights::Q4_0`].
+pub const Q4_0_BLOCK: usize = 32;
+
+/// The parameter struct a packer of a source form reads, kept alive for the call.
+enum Params {
+    Int4(kai_rhs_pack_qs4cxs1s0_param),
+    Int8(kai_rhs_pack_qsi8cx_params),
+    Block(kai_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0_params),
+}
+
+impl Params {
+    fn ptr(&self) -> *const u8 {
+        match self {
+            Params::Int4(p) => (&raw const *p).cast(),
+            Params::Int8(p) => (&raw const *p).cast(),
+            Params::Block(p) => (&raw const *p).cast(),
+        }
+    }
+}
+
+/// Whether some source form of [`Weights`] is packed by a packer of `kind`.
+pub(super) fn takes_some_form(kind: RhsPackerKind) -> bool {
+    match kind {
+        RhsPackerKind::Qsi4cxp(source) | RhsPackerKind::Qsi8cxp(source) => source == Source::Nxk,
+        RhsPackerKind::Qsi4c32p(v) => v.source() == Source::Nxk,
+        RhsPackerKind::Qsi4cxps1s0 | RhsPackerKind::Qsi4c32pf16(_) => true,
+        RhsPackerKind::Qsu2cxp(_)
+        | RhsPackerKind::Qai4c32p(_)
+        | RhsPackerKind::Float(_)
+        | RhsPackerKind::Bf16(_)
+        | RhsPackerKind::ChunkedFloat(_)
+        | RhsPackerKind::Qsi8cxpsb
+        | RhsPackerKind::ChunkedQsi8cxpsb => false,
+    }
+}
+
+impl Weights<'_> {
+    /// Whether a packer of `kind` takes this source form.
+    pub fn packed_by(&self, kind: RhsPackerKind) -> bool {
+        match (self, kind) {
+            (Weights::Int4PerChannel { .. }, RhsPackerKind::Qsi4cxp(source)) => {
+                source == Source::Nxk
+            }
+            (Weights::Int4PerChannel { .. }, RhsPackerKind::Qsi4cxps1s0) => true,
+            (Weights::Int8PerChannel { .. }, RhsPackerKind::Qsi8cxp(source)) => {
+                source == Source::Nxk
+            }
+            (Weights::Int4PerBlock { .. }, RhsPackerKind::Qsi4c32p(v)) => v.source() == Source::Nxk,
+            (Weights::Q4_0 { .. }, RhsPackerKind::Qsi4c32pf16(_)) => true,
+            _ => false,
+        }
+    }
+
+    /// Block length (0 per channel).
+    pub fn bl(&self) -> usize {
+        match self {
+            Weights::Int4PerBlock { bl, .. } => *bl,
+            Weights::Q4_0 { .. } => Q4_0_BLOCK,
+            Weights::Int4PerChannel { .. } | Weights::Int8PerChannel { .. } => 0,
+        }
+    }
+
+    /// Checks the slices hold `n x k` weights of this form and returns the packer arguments
+    /// that read them (bias, output, geometry and params are the caller's to fill).
+    fn source(&self, n: usize, k: usize) -> Result<(Args, Params)> {
+        let nibble_row = k.div_ceil(2);
+        let mut a = Args {
+            num_groups: 1,
+            n,
+            k,
+            nr: 0,
+            kr: 0,
+            sr: 0,
+            bl: self.bl(),
+            rhs: core::ptr::null(),
+            rhs_stride: 0,
+            bias: core::ptr::null(),
+            scale: core::ptr::null(),
+            scale_stride: 0,
+            zero: core::ptr::null(),
+            rhs_packed: core::ptr::null_mut(),
+            extra_bytes: 0,
+            params: core::ptr::null(),
+            lut: core::ptr::null(),
+        };
+        let params = match *self {
+            Weights::Int4PerChannel { data, scales } => {
+                need("int4 weights", n.saturating_mul(nibble_row), data.len())?;
+                need("scales", n, scales.len())?;
+                (a.rhs, a.rhs_stride, a.scale) =
+                    (data.as_ptr(), nibble_row, scales.as_ptr().cast());
+                Params::Int4(kai_rhs_pack_qs4cxs1s0_param {
+                    lhs_zero_point: 1,
+                    rhs_zero_point: 8,
+                })
+            }
+            Weights::Int8PerChannel { data, scales } => {
+                need("int8 weights", n.saturating_mul(k), data.len())?;
+                need("scales", n, scales.len())?;
+                (a.rhs, a.rhs_stride, a.scale) = (data.as_ptr().cast(), k, scales.as_ptr().cast());
+                Params::Int8(kai_rhs_pack_qsi8cx_params {
+                    lhs_zero_point: 1,
+                    scale_multiplier: 1.0,
+                })
+            }
+            Weights::Int4PerBlock { bl, data, scales } => {
+                need("int4 weights", n.saturating_mul(nibble_row), data.len())?;
+                let blocks = k.checked_div(bl).ok_or(Error::Precondition("bl > 0"))?;
+                need("block scales", n.saturating_mul(blocks), scales.len())?;
+                (a.rhs, a.rhs_stride) = (data.as_ptr(), nibble_row);
+                (a.scale, a.scale_stride) = (scales.as_ptr().cast(), blocks * 2);
+                Params::Block(kai_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0_params {
+                    lhs_zero_point: 1,
+                    rhs_zero_point: 8,
+                    scale_dt: kai_datatype::kai_dt_bf16,
+                })
+            }
+            Weights::Q4_0 { blocks } => {
+                if k % Q4_0_BLOCK != 0 {
+                    return Err(Error::Precondition("(k % bl) == 0"));
+                }
+                let row = q4_0::source_stride(k, Q4_0_BLOCK);
+                need("Q4_0 blocks", n.saturating_mul(row), blocks.len())?;
+                (a.rhs, a.rhs_stride) = (blocks.as_ptr(), row);
+                Params::Int4(kai_rhs_pack_qs4cxs1s0_param {
+                    lhs_zero_point: 1,
+                    rhs_zero_point: 8,
+                })
+            }
+        };
+        Ok((a, params))
+    }
+}
+
+/// A packed weight format: what a kernel must read to use a packed buffer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct RhsFormat {
+    pub(super) layout: RhsLayout,
+    pub(super) nr: usize,
+    pub(super) kr: usize,
+    pub(super) sr: usize,
+}
+
+/// Weights packed for a kernel: the storage plus the format, shape and vector length it holds.
+#[derive(Debug)]
+pub struct PackedWeights<S> {
+    pub(super) storage: S,
+    /// The kernel the bytes were packed (or loaded) for: any kernel sharing its format reads them.
+    pub(super) packed_for: &'static MatmulKernel,
+    pub(super) n: usize,
+    pub(super) k: usize,
+    pub(super) bl: usize,
+    vector_bytes: usize,
+}
+
+impl<S: AsRef<[u8]> + AsMut<[u8]>> PackedWeights<S> {
+    /// Packs `n x k` weights with an optional bias (`n` values) for `kernel` into `storage`
+    /// ([`Kernel::packed_weights_size`] bytes), with the kernel's own packer for the source form.
+    pub fn pack(
+        kernel: &Kernel,
+        n: usize,
+        k: usize,
+        weights: Weights<'_>,
+        bias: Option<&[f32]>,
+        mut storage: S,
+    ) -> Result<Self> {
+        let kind = rhs_kinds(kernel.kernel)
+            .find(|&kind| weights.packed_by(kind))
+            .ok_or(Error::FormatMismatch("weights"))?;
+        let bl = weights.bl();
+        let format = kernel.rhs_format(bl);
+        let size = kernel.packed_weights_size(n, k, bl)?;
+        need("packed weight storage", size, storage.as_ref().len())?;
+        let (mut a, params) = weights.source(n, k)?;
+        if let Some(b) = bias {
+            need("bias", n, b.len())?;
+            a.bias = b.as_ptr().cast();
+        }
+        (a.nr, a.kr, a.sr) = (format.nr, format.kr, format.sr);
+        a.params = params.ptr();
+        a.rhs_packed = storage.as_mut().as_mut_ptr();
+        // SAFETY: the source, scales and bias hold what the packer reads (checked in `source`
+        // and above) and the storage its packed size; `params` lives until the call returns.
+        unsafe { rhs::pack(kind, &a)? };
+        Ok(PackedWeights {
+            storage,
+            packed_for: kernel.kernel,
+            n,
+            k,
+            bl,
+            vector_bytes: kernel.kernel.packed_vector_bytes(),
+        })
+    }
+
+    /// Takes bytes packed earlier (by [`PackedWeights::pack`], or KleidiAI's or rkai's C packer)
+    /// for `kernel`'s format: `n x k` weights, block length `bl` (0 per channel), at
+    /// `vector_bytes` ([`PackedWeights::vector_bytes`] when they were packed). Checks the
+    /// storage size and that the format follows the same vector length on this CPU; the bytes
+    /// themselves are the caller's responsibility (any bytes are memory-safe to compute with).
+    pub fn from_bytes(
+        kernel: &Kernel,
+        n: usize,
+        k: usize,
+        bl: usize,
+        vector_bytes: usize,
+        storage: S,
+    ) -> Result<Self> {
+        let here = kernel.kernel.packed_vector_bytes();
+        if vector_bytes != here {
+            return Err(Error::VectorLengthMismatch {
+                packed: vector_bytes,
+                here,
+            });
+        }
+        let size = kernel.packed_weights_size(n, k, bl)?;
+        need("packed weight storage", size, storage.as_ref().len())?;
+        Ok(PackedWeights {
+            storage,
+            packed_for: kernel.kernel,
+            n,
+            k,
+            bl,
+            vector_bytes,
+        })
+    }
+}
+
+impl<S: AsRef<[u8]>> PackedWeights<S> {
+    /// Whether `kernel` reads these bytes: the format they were packed for is its own.
+    pub fn is_read_by(&self, kernel: &Kernel) -> bool {
+        core::ptr::eq(self.packed_for, kernel.kernel)
+            || select::share_rhs_format(self.packed_for, kernel.kernel)
+    }
+
+    /// Bytes per vector of the length the packed layout follows (the streaming length for SME
+    /// kernels, the SVE length for SVE kernels whose tile follows it, 0 for the others): store
+    /// it with the bytes and give it back to [`PackedWeights::from_bytes`].
+    pub fn vector_bytes(&self) -> usize {
+        self.vector_bytes
+    }
+
+    /// Output channels.
+    pub fn n(&self) -> usize {
+        self.n
+    }
+
+    /// Inputs per channel.
+    pub fn k(&self) -> usize {
+        self.k
+    }
+
+    /// Block length (0 per channel).
+    pub fn bl(&self) -> usize {
+        self.bl
+    }
+
+    /// The packed bytes (KleidiAI's format, usable through the C API too).
+    pub fn bytes(&self) -> &[u8] {
+        self.storage.as_ref()
+    }
+
+    /// Gives the storage back.
+    pub fn into_storage(self) -> S {
+        self.storage
+    }
+}
