@@ -5,7 +5,7 @@
 //! `cargo run --release --example int4_linear`; under QEMU:
 //! `QEMU_CPU=neoverse-v1 scripts/cross-cargo run --release --target aarch64-unknown-linux-gnu --example int4_linear`.
 
-use rkai::{Clamp, Family, Kernel, PackedWeights, QuantizedActivations, Weights};
+use rkai::{Activations, Clamp, Family, Kernel, PackedActivations, PackedWeights, Weights};
 use std::time::Instant;
 
 const N: usize = 1024;
@@ -68,8 +68,18 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     for (kernel, m) in [(gemv, 1), (gemm, 32)] {
         let x: Vec<f32> = (0..m * K).map(|_| rng.uniform(-1.0, 1.0)).collect();
         let start = Instant::now();
-        let lhs_size = kernel.quantized_activations_size(m, K)?;
-        let lhs = QuantizedActivations::quantize(&kernel, m, K, &x, vec![0u8; lhs_size])?;
+        let lhs_size = kernel.packed_activations_size(m, K, 0)?;
+        let lhs = PackedActivations::pack(
+            &kernel,
+            m,
+            K,
+            0,
+            Activations::F32 {
+                data: &x,
+                stride: K,
+            },
+            vec![0u8; lhs_size],
+        )?;
         let mut y = vec![0.0f32; m * N];
         rkai::parallel::matmul(&kernel, &lhs, &packed, &mut y, N, Clamp::NONE, 0)?;
         let elapsed = start.elapsed();

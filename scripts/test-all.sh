@@ -48,8 +48,12 @@ cargo package --workspace --allow-dirty --quiet --target-dir "$package_dir"
 rm -rf "$package_dir"
 forget_packaged
 
-step "Rust example (safe API), native"
-cargo run --quiet --release --example int4_linear
+# The safe API's examples, one per kind of layer they cover.
+rust_examples=(int4_linear q4_0_linear)
+for example in "${rust_examples[@]}"; do
+  step "Rust example $example (safe API), native"
+  cargo run --quiet --release --example "$example"
+done
 
 step "fuzzing (bounded: RKAI_FUZZ_SECONDS per target, default 30)"
 scripts/fuzz.sh
@@ -94,7 +98,9 @@ if [[ -n "$sve_off_model" ]]; then
     "${sve_off_tests[@]}"
 fi
 for model in cortex-a53 neoverse-n1 neoverse-v1; do
-  step "Rust example (safe API) under QEMU_CPU=$model"
-  QEMU_CPU=$model "${cross_cargo[@]}" run --quiet --release --target $target --example int4_linear
+  for example in "${rust_examples[@]}"; do
+    step "Rust example $example (safe API) under QEMU_CPU=$model"
+    QEMU_CPU=$model "${cross_cargo[@]}" run --quiet --release --target $target --example "$example"
+  done
 done
 step "all tests passed"

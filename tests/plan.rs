@@ -311,7 +311,9 @@ fn c_plan_equals_the_planner_and_names_the_units() {
 #[test]
 fn running_a_plan_gives_each_sides_one_call_bytes() {
     use rkai_capi::rkai_ffi::RKAI_SELECT_EMULATE;
-    use rkai_ukernels::api::{self, Clamp, Kernel, PackedWeights, QuantizedActivations, Weights};
+    use rkai_ukernels::api::{
+        self, Activations, Clamp, Kernel, PackedActivations, PackedWeights, Weights,
+    };
     use rkai_ukernels::family::Family;
     let (n, k) = (300, 128);
     let mut state = 0x2545_f491_4f6c_dd1du64;
@@ -379,11 +381,22 @@ fn running_a_plan_gives_each_sides_one_call_bytes() {
                             .unwrap()
                     })
                     .collect();
-                let lhs: Vec<QuantizedActivations<Vec<u8>>> = kernels
+                let lhs: Vec<PackedActivations<Vec<u8>>> = kernels
                     .iter()
                     .map(|kernel| {
-                        let size = kernel.quantized_activations_size(m, k).unwrap();
-                        QuantizedActivations::quantize(kernel, m, k, &x, vec![0; size]).unwrap()
+                        let size = kernel.packed_activations_size(m, k, 0).unwrap();
+                        PackedActivations::pack(
+                            kernel,
+                            m,
+                            k,
+                            0,
+                            Activations::F32 {
+                                data: &x,
+                                stride: k,
+                            },
+                            vec![0; size],
+                        )
+                        .unwrap()
                     })
                     .collect();
                 let sides: Vec<api::parallel::Side<'_, Vec<u8>, Vec<u8>>> = (0..parts.len())

@@ -5,7 +5,7 @@
 mod support;
 
 use rkai_ukernels::api::{
-    self, Clamp, Error, Kernel, PackedWeights, QuantizedActivations, Weights,
+    self, Activations, Clamp, Error, Kernel, PackedActivations, PackedWeights, Weights,
 };
 use rkai_ukernels::catalog;
 use rkai_ukernels::family::Family;
@@ -114,7 +114,7 @@ fn through_c(
     let t = k_entry.tile();
     let (n, k) = (layer.n, layer.k);
     let rhs_name = k_entry.rhs_packers[0].name;
-    let mut lhs = vec![0u8; kernel.quantized_activations_size(m, k).unwrap()];
+    let mut lhs = vec![0u8; kernel.packed_activations_size(m, k, 0).unwrap()];
     let bl = if family == Family::F32Qai8dxpQsi4c32p {
         layer.bl
     } else {
@@ -238,8 +238,19 @@ fn selected_pairs_match_the_c_functions_and_threads_change_nothing() {
             let packed = pack(&gemm, &layer, family);
             for (kernel, m) in [(gemv, 1), (gemm, 1), (gemm, 13)] {
                 let x = Rng::new(m as u64).vec_f32(m * k, -2.0, 2.0);
-                let size = kernel.quantized_activations_size(m, k).unwrap();
-                let lhs = QuantizedActivations::quantize(&kernel, m, k, &x, vec![0; size]).unwrap();
+                let size = kernel.packed_activations_size(m, k, 0).unwrap();
+                let lhs = PackedActivations::pack(
+                    &kernel,
+                    m,
+                    k,
+                    0,
+                    Activations::F32 {
+                        data: &x,
+                        stride: k,
+                    },
+                    vec![0; size],
+                )
+                .unwrap();
                 let mut dst = vec![f32::NAN; m * n];
                 api::matmul(&kernel, &lhs, &packed, &mut dst, n, clamp).unwrap();
                 let (c_rhs, c_dst) = through_c(&kernel, &layer, family, &x, m);
@@ -280,8 +291,19 @@ fn packed_bytes_load_back_with_their_vector_length() {
             let back =
                 PackedWeights::from_bytes(&kernel, n, k, bl, packed.vector_bytes(), c_rhs.clone())
                     .unwrap();
-            let size = kernel.quantized_activations_size(m, k).unwrap();
-            let lhs = QuantizedActivations::quantize(&kernel, m, k, &x, vec![0; size]).unwrap();
+            let size = kernel.packed_activations_size(m, k, 0).unwrap();
+            let lhs = PackedActivations::pack(
+                &kernel,
+                m,
+                k,
+                0,
+                Activations::F32 {
+                    data: &x,
+                    stride: k,
+                },
+                vec![0; size],
+            )
+            .unwrap();
             let mut dst = vec![f32::NAN; m * n];
             // `through_c` clamps to [-3, 3].
             let clamp = Clamp {
@@ -357,9 +379,30 @@ fn misuse_is_an_error() {
     let packed = PackedWeights::pack(&kernel, n, k, w, None, vec![0u8; size]).unwrap();
     let m = 4;
     let x = vec![0.5f32; m * k];
-    let lhs_size = kernel.quantized_activations_size(m, k).unwrap();
-    let lhs = QuantizedActivations::quantize(&kernel, m, k, &x, vec![0; lhs_size]).unwrap();
-    let r = QuantizedActivations::quantize(&kernel, m, k, &x[1..], vec![0; lhs_size]);
+    let lhs_size = kernel.packed_activations_size(m, k, 0).unwrap();
+    let lhs = PackedActivations::pack(
+        &kernel,
+        m,
+        k,
+        0,
+        Activations::F32 {
+            data: &x,
+            stride: k,
+        },
+        vec![0; lhs_size],
+    )
+    .unwrap();
+    let r = PackedActivations::pack(
+        &kernel,
+        m,
+        k,
+        0,
+        Activations::F32 {
+            data: &x[1..],
+            stride: k,
+        },
+        vec![0; lhs_size],
+    );
     assert!(matches!(
         r,
         Err(Error::BufferTooSmall {
@@ -379,8 +422,19 @@ fn misuse_is_an_error() {
     );
     // Activations of another k.
     let x2 = vec![0.5f32; m * 2 * k];
-    let lhs2_size = kernel.quantized_activations_size(m, 2 * k).unwrap();
-    let lhs2 = QuantizedActivations::quantize(&kernel, m, 2 * k, &x2, vec![0; lhs2_size]).unwrap();
+    let lhs2_size = kernel.packed_activations_size(m, 2 * k, 0).unwrap();
+    let lhs2 = PackedActivations::pack(
+        &kernel,
+        m,
+        2 * k,
+        0,
+        Activations::F32 {
+            data: &x2,
+            stride: 2 * k,
+        },
+        vec![0; lhs2_size],
+    )
+    .unwrap();
     assert_eq!(
         api::matmul(&kernel, &lhs2, &packed, &mut dst, n, Clamp::NONE),
         Err(Error::ShapeMismatch {
@@ -411,13 +465,13 @@ fn misuse_is_an_error() {
     let r = PackedWeights::pack(&block, n, 96, odd, None, vec![0u8; 1 << 16]);
     assert!(matches!(r, Err(Error::Precondition(_))), "{r:?}");
     // A family the safe API does not cover yet.
-    let f16 = catalog::KERNELS
+    let two_bit = catalog::KERNELS
         .iter()
-        .find(|k| k.family == Family::F16Qai8dxpQsi4cxp)
+        .find(|k| k.family == Family::F32Qai8dxpQsu2cxp)
         .unwrap();
     assert_eq!(
-        Kernel::new(f16).unwrap_err(),
-        Error::UnsupportedFamily("matmul_clamp_f16_qai8dxp_qsi4cxp")
+        Kernel::new(two_bit).unwrap_err(),
+        Error::UnsupportedFamily("matmul_clamp_f32_qai8dxp_qsu2cxp")
     );
 }
 

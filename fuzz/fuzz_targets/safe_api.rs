@@ -4,7 +4,9 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use rkai_ukernels::api::{self, Clamp, Kernel, PackedWeights, QuantizedActivations, Weights};
+use rkai_ukernels::api::{
+    self, Activations, Clamp, Kernel, PackedActivations, PackedWeights, Weights,
+};
 use rkai_ukernels::catalog::KERNELS;
 use rkai_ukernels::family::Family;
 
@@ -62,11 +64,20 @@ fuzz_target!(|data: &[u8]| {
     let x: Vec<f32> = (0..len(m * k))
         .map(|i| f32::from(byte(i)) - 100.0)
         .collect();
-    let Ok(lhs_size) = kernel.quantized_activations_size(m, k) else {
+    let Ok(lhs_size) = kernel.packed_activations_size(m, k, 0) else {
         return;
     };
-    let Ok(lhs) = QuantizedActivations::quantize(&kernel, m, k, &x, vec![0u8; len(lhs_size)])
-    else {
+    let Ok(lhs) = PackedActivations::pack(
+        &kernel,
+        m,
+        k,
+        0,
+        Activations::F32 {
+            data: &x,
+            stride: k,
+        },
+        vec![0u8; len(lhs_size)],
+    ) else {
         return;
     };
     let dst_stride = n + stride_extra;

@@ -4,7 +4,7 @@
 //! One linear layer `y = x W^T + b` with int4 weights and dynamically quantized activations:
 //!
 //! ```
-//! use rkai::{Clamp, Family, Kernel, PackedWeights, QuantizedActivations, Weights};
+//! use rkai::{Activations, Clamp, Family, Kernel, PackedActivations, PackedWeights, Weights};
 //!
 //! let (n, k, m) = (64, 32, 3);
 //! // Signed int4 weights as unsigned nibbles (zero point 8), one f32 scale per channel.
@@ -24,8 +24,10 @@
 //! let storage = vec![0u8; gemm.packed_weights_size(n, k, 0)?];
 //! let packed = PackedWeights::pack(&gemm, n, k, weights, Some(&bias), storage)?;
 //!
-//! let lhs_storage = vec![0u8; gemm.quantized_activations_size(m, k)?];
-//! let lhs = QuantizedActivations::quantize(&gemm, m, k, &x, lhs_storage)?;
+//! // Activations quantized to int8 per row (the kernel's format); bl 0: per-channel weights.
+//! let lhs_storage = vec![0u8; gemm.packed_activations_size(m, k, 0)?];
+//! let rows = Activations::F32 { data: &x, stride: k };
+//! let lhs = PackedActivations::pack(&gemm, m, k, 0, rows, lhs_storage)?;
 //! let mut y = vec![0f32; m * n];
 //! rkai::matmul(&gemm, &lhs, &packed, &mut y, n, Clamp::NONE)?;
 //! // Each weight is 0x9a's nibbles: 0xa - 8 = 2 (even k), 0x9 - 8 = 1 (odd k).
@@ -35,8 +37,9 @@
 //! ```
 //!
 //! # What is here
-//! - The safe API ([`Kernel`], [`Weights`], [`PackedWeights`], [`QuantizedActivations`],
-//!   [`matmul`], and with the `std` feature [`parallel`]), from `rkai_ukernels::api`.
+//! - The safe API ([`Kernel`], [`Weights`], [`PackedWeights`], [`Activations`],
+//!   [`PackedActivations`], [`matmul`], and with the `std` feature [`parallel`]), from
+//!   `rkai_ukernels::api`.
 //! - Kernel selection and planning: [`Family`], [`Shape`], [`Features`], [`plan`].
 //!
 //! This crate exports no C symbol and links no native library, so it sits beside a crate that
@@ -50,8 +53,8 @@
 #![deny(missing_docs)]
 
 pub use rkai_ukernels::api::{
-    Clamp, Error, Kernel, PackedWeights, QuantizedActivations, Result, Weights,
-    is_vector_length_dependent, matmul,
+    Activations, Clamp, Error, Kernel, OutputElement, PackedActivations, PackedWeights, Q4_0_BLOCK,
+    Result, Weights, is_vector_length_dependent, matmul,
 };
 pub use rkai_ukernels::arch::Features;
 pub use rkai_ukernels::family::Family;
