@@ -614,35 +614,8 @@ fn sme_packs_equal_reference() {
             (&rhs, if nxk { k } else { n }, nxk),
             Some(&bias),
         );
-        let block = api.packed_stride(n, k).n;
-        let wide = block + 20;
-        let mut out = vec![FILL; 3 * wide];
-        let rs = api.rhs_stride(n, k);
         let (src, b) = (le_bytes(&rhs), le_bytes(&bias));
-        // SAFETY: three blocks of `wide` bytes; the source and bias hold the problem.
-        unsafe {
-            api.run_strided(
-                (n, k),
-                (src.as_ptr(), rs),
-                b.as_ptr(),
-                out.as_mut_ptr(),
-                wide,
-            )
-        };
-        for blk in 0..3 {
-            let got = &out[blk * wide..];
-            assert_eq!(
-                &got[..block],
-                &expect[blk * block..(blk + 1) * block],
-                "{name}"
-            );
-            assert!(got[block..wide].iter().all(|&x| x == FILL), "{name} gap");
-        }
-        // No column, nothing written.
-        let mut none = Guarded::from_bytes(&[FILL; 64], EDGES[0]);
-        // SAFETY: nothing is read or written for n == 0.
-        unsafe { api.run_strided((0, k), (src.as_ptr(), rs), b.as_ptr(), none.mut_ptr(), 0) };
-        assert!(none.bytes().iter().all(|&x| x == FILL));
+        wide_stride_and_empty(&api, name, (n, k), &src, b.as_ptr(), &expect);
         eprintln!("{name}: {cases} packings equal the reference (nr {nr})");
     }
 }
@@ -800,36 +773,42 @@ fn x8_packs_equal_reference() {
         let (n, k) = (2 * nr + 1, 5);
         let rhs: Vec<u8> = (0..n * k).map(|i| (i * 37 + 11) as u8).collect();
         let expect = x8_reference((n, k, nr), (&rhs, if nxk { k } else { n }, nxk));
-        let block = api.packed_stride(n, k).n;
-        let wide = block + 20;
-        let mut out = vec![FILL; 3 * wide];
-        let rs = api.rhs_stride(n, k);
-        // SAFETY: three blocks of `wide` bytes; the source holds the problem.
-        unsafe {
-            api.run_strided(
-                (n, k),
-                (rhs.as_ptr(), rs),
-                ptr::null(),
-                out.as_mut_ptr(),
-                wide,
-            )
-        };
-        for blk in 0..3 {
-            let got = &out[blk * wide..];
-            assert_eq!(
-                &got[..block],
-                &expect[blk * block..(blk + 1) * block],
-                "{name}"
-            );
-            assert!(got[block..wide].iter().all(|&x| x == FILL), "{name} gap");
-        }
-        // No column, nothing written.
-        let mut none = Guarded::from_bytes(&[FILL; 64], EDGES[0]);
-        // SAFETY: nothing is read or written for n == 0.
-        unsafe { api.run_strided((0, k), (rhs.as_ptr(), rs), ptr::null(), none.mut_ptr(), 0) };
-        assert!(none.bytes().iter().all(|&x| x == FILL));
+        wide_stride_and_empty(&api, name, (n, k), &rhs, ptr::null(), &expect);
         eprintln!("{name}: {cases} packings equal the reference (nr {nr})");
     }
+}
+
+/// A caller's wider block stride places each block of an `(n, k)` packing (three blocks) there
+/// and leaves the gap alone; `n == 0` writes nothing. `src` and `bias` hold the problem in the
+/// provider's default strides, `expect` its packing.
+fn wide_stride_and_empty(
+    api: &Api,
+    name: &str,
+    (n, k): (usize, usize),
+    src: &[u8],
+    bias: *const u8,
+    expect: &[u8],
+) {
+    use support::sme_pack::FILL;
+    let block = api.packed_stride(n, k).n;
+    let wide = block + 20;
+    let mut out = vec![FILL; 3 * wide];
+    let rs = api.rhs_stride(n, k);
+    // SAFETY: three blocks of `wide` bytes; the source and bias hold the problem.
+    unsafe { api.run_strided((n, k), (src.as_ptr(), rs), bias, out.as_mut_ptr(), wide) };
+    for blk in 0..3 {
+        let got = &out[blk * wide..];
+        assert_eq!(
+            &got[..block],
+            &expect[blk * block..(blk + 1) * block],
+            "{name}"
+        );
+        assert!(got[block..wide].iter().all(|&x| x == FILL), "{name} gap");
+    }
+    let mut none = Guarded::from_bytes(&[FILL; 64], EDGES[0]);
+    // SAFETY: nothing is read or written for n == 0.
+    unsafe { api.run_strided((0, k), (src.as_ptr(), rs), bias, none.mut_ptr(), 0) };
+    assert!(none.bytes().iter().all(|&x| x == FILL));
 }
 
 /// KleidiAI assumes aligned start columns and an unsplit K; rkai aborts naming the provider.

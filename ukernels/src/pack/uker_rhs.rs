@@ -157,38 +157,32 @@ pub unsafe fn run(
             Ok(())
         }
         UkerRhsKind::X32p4vsx1bx32Sme(source) => {
-            let a = x32p4vs::Args {
-                n: args.shape.n,
-                k: args.shape.k,
-                rhs: o.rhs.ptr.cast(),
-                rhs_stride: match source {
-                    Source::Kxn => o.rhs.stride.k,
-                    Source::Nxk => o.rhs.stride.n,
-                },
-                bias: o.bias_n.ptr.cast(),
-                rhs_packed: o.rhs_packed.ptr.cast(),
-                packed_stride: o.rhs_packed.stride.n,
-            };
             // SAFETY: forwarded contract.
-            unsafe { x32p4vs::run(source, &a) };
+            unsafe { x32p4vs::run(source, &oriented(args, source)) };
             Ok(())
         }
         UkerRhsKind::X8p4vsx4Sme(source) => {
-            let a = x8p4vs::Args {
-                n: args.shape.n,
-                k: args.shape.k,
-                rhs: o.rhs.ptr.cast(),
-                rhs_stride: match source {
-                    Source::Kxn => o.rhs.stride.k,
-                    Source::Nxk => o.rhs.stride.n,
-                },
-                bias: core::ptr::null(),
-                rhs_packed: o.rhs_packed.ptr.cast(),
-                packed_stride: o.rhs_packed.stride.n,
-            };
-            // SAFETY: forwarded contract.
-            unsafe { x8p4vs::run(source, &a) };
+            // SAFETY: forwarded contract (the packer reads no bias).
+            unsafe { x8p4vs::run(source, &oriented(args, source)) };
             Ok(())
         }
+    }
+}
+
+/// The call of a packer whose source is K x N or N x K (`source`): the source's row stride is
+/// that orientation's (`stride.k` or `stride.n`).
+fn oriented(args: &kai_matmul_pack_rhs_uker_args, source: Source) -> super::args::UkerRhsArgs {
+    let o = &args.operand;
+    super::args::UkerRhsArgs {
+        n: args.shape.n,
+        k: args.shape.k,
+        rhs: o.rhs.ptr.cast(),
+        rhs_stride: match source {
+            Source::Kxn => o.rhs.stride.k,
+            Source::Nxk => o.rhs.stride.n,
+        },
+        bias: o.bias_n.ptr.cast(),
+        rhs_packed: o.rhs_packed.ptr.cast(),
+        packed_stride: o.rhs_packed.stride.n,
     }
 }
