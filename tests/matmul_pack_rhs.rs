@@ -543,7 +543,7 @@ fn sme_getters_have_kleidiai_values() {
 /// slices moved through the offset getters; then a caller's wider block stride.
 #[test]
 fn sme_packs_equal_reference() {
-    use support::sme_pack::{self, FILL, le_bytes, slices};
+    use support::sme_pack::{self, le_bytes, slices};
     let nr = sme_pack::svl32();
     let specials = [
         0x7fc0_0001,
@@ -714,7 +714,7 @@ fn x8_getters_have_kleidiai_values() {
 /// is ignored); then a caller's wider block stride, and `n == 0` writing nothing.
 #[test]
 fn x8_packs_equal_reference() {
-    use support::sme_pack::{self, FILL, slices};
+    use support::sme_pack::{self, slices};
     let nr = sme_pack::svl32();
     let specials = [0x00, 0xff, 0x80, 0x7f, 0x01];
     for (name, provider, nxk) in X8_PROVIDERS {
