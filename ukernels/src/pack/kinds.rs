@@ -212,7 +212,8 @@ pub enum UkerKernelKind {
     /// `matmul_clamp_f32_f32_f32p4vsx1bf32_1x32vs_sme2_mla`.
     F32F32F32p4vsx1bf32Gemv,
     /// u8 x u8 GEMM with int32 row and column biases, int32 output, on the LHS of
-    /// `matmul_pack_lhs_mxk_x8p4vsx4_x8_sme` and the RHS of `matmul_pack_rhs_{kxn,nxk}_x8p4vsx4_x8_sme`:
+    /// `matmul_pack_lhs_mxk_x8p4vsx4_x8_sme` and the RHS of
+    /// `matmul_pack_rhs_{kxn,nxk}_x8p4vsx4_x8_sme`:
     /// `matmul_i32_u8p4vsx4_u8p4vsx4_i32_i32_8vsx8vs_sme2_mopa` (`matmul::uker::u8_mopa`), and
     /// with `F32` the same sums scaled, biased and clamped to f32:
     /// `matmul_clamp_f32_u8p4vsx4_u8p4vsx4_i32_i32_f32_f32_8vsx8vs_sme2_mopa`.

@@ -1,6 +1,7 @@
 //! The generic-interface u8 GEMMs: `kai_matmul_i32_u8p4vsx4_u8p4vsx4_i32_i32_8vsx8vs_sme2_mopa`
 //! (int32 output) and `kai_matmul_clamp_f32_u8p4vsx4_u8p4vsx4_i32_i32_f32_f32_8vsx8vs_sme2_mopa`
-//! (f32 output): one core, [`gemm`] in asm and [`gemm_portable`] in scalar code, for both.
+//! (f32 output): one core, `gemm` in asm (aarch64) and [`gemm_portable`] in scalar code, for
+//! both.
 //!
 //! Operands: the LHS packed by `matmul_pack_lhs_mxk_x8p4vsx4_x8_sme` (blocks of `mr` = SVL32
 //! rows, `lhs.stride.m` bytes apart; per step of four K values each row's four bytes), the RHS by
