@@ -8,8 +8,8 @@ mod support;
 
 use rkai_capi::capi::exports::kai_rhs_pack_kxn_x16p16vsx2bx16_x16_x16_sve as provider;
 use rkai_capi::capi::exports::{
-    kai_matmul_pack_rhs_kxn_x32p4vsx1bx32_x32_x32_sme,
-    kai_matmul_pack_rhs_nxk_x32p4vsx1bx32_x32_x32_sme,
+    kai_matmul_pack_rhs_kxn_x8p4vsx4_x8_sme, kai_matmul_pack_rhs_kxn_x32p4vsx1bx32_x32_x32_sme,
+    kai_matmul_pack_rhs_nxk_x8p4vsx4_x8_sme, kai_matmul_pack_rhs_nxk_x32p4vsx1bx32_x32_x32_sme,
 };
 use rkai_ukernels::arch::Features;
 use rkai_ukernels::pack_rhs_types::*;
@@ -543,7 +543,7 @@ fn sme_getters_have_kleidiai_values() {
 /// slices moved through the offset getters; then a caller's wider block stride.
 #[test]
 fn sme_packs_equal_reference() {
-    use support::sme_pack::{self, FILL, le_bytes, slices};
+    use support::sme_pack::{self, le_bytes, slices};
     let nr = sme_pack::svl32();
     let specials = [
         0x7fc0_0001,
@@ -614,37 +614,201 @@ fn sme_packs_equal_reference() {
             (&rhs, if nxk { k } else { n }, nxk),
             Some(&bias),
         );
-        let block = api.packed_stride(n, k).n;
-        let wide = block + 20;
-        let mut out = vec![FILL; 3 * wide];
-        let rs = api.rhs_stride(n, k);
         let (src, b) = (le_bytes(&rhs), le_bytes(&bias));
-        // SAFETY: three blocks of `wide` bytes; the source and bias hold the problem.
-        unsafe {
-            api.run_strided(
-                (n, k),
-                (src.as_ptr(), rs),
-                b.as_ptr(),
-                out.as_mut_ptr(),
-                wide,
-            )
-        };
-        for blk in 0..3 {
-            let got = &out[blk * wide..];
-            assert_eq!(
-                &got[..block],
-                &expect[blk * block..(blk + 1) * block],
-                "{name}"
-            );
-            assert!(got[block..wide].iter().all(|&x| x == FILL), "{name} gap");
-        }
-        // No column, nothing written.
-        let mut none = Guarded::from_bytes(&[FILL; 64], EDGES[0]);
-        // SAFETY: nothing is read or written for n == 0.
-        unsafe { api.run_strided((0, k), (src.as_ptr(), rs), b.as_ptr(), none.mut_ptr(), 0) };
-        assert!(none.bytes().iter().all(|&x| x == FILL));
+        wide_stride_and_empty(&api, name, (n, k), &src, b.as_ptr(), &expect);
         eprintln!("{name}: {cases} packings equal the reference (nr {nr})");
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The 8-bit SME packers (`kai_matmul_pack_rhs_{kxn,nxk}_x8p4vsx4_x8_sme`)
+
+const X8_KXN: &str = "kai_matmul_pack_rhs_kxn_x8p4vsx4_x8_sme";
+const X8_NXK: &str = "kai_matmul_pack_rhs_nxk_x8p4vsx4_x8_sme";
+
+/// The two 8-bit SME providers: (C name, provider, N x K source).
+const X8_PROVIDERS: [(&str, extern "C" fn() -> kai_matmul_pack_rhs_uker_api, bool); 2] = [
+    (X8_KXN, kai_matmul_pack_rhs_kxn_x8p4vsx4_x8_sme, false),
+    (X8_NXK, kai_matmul_pack_rhs_nxk_x8p4vsx4_x8_sme, true),
+];
+
+/// The 8-bit SME format, from its description: per block of `nr` columns, per step of four K
+/// values, the step's four bytes of each column in turn; what lies past `n` or `k` is zero. The
+/// source holds `rhs[kk * row + c]` (K x N) or `rhs[c * row + kk]` (N x K).
+fn x8_reference(
+    (n, k, nr): (usize, usize, usize),
+    (rhs, row, nxk): (&[u8], usize, bool),
+) -> Vec<u8> {
+    let mut out = Vec::new();
+    for block in 0..n.div_ceil(nr) {
+        for step in 0..k.div_ceil(4) {
+            for c in block * nr..block * nr + nr {
+                for kk in 4 * step..4 * step + 4 {
+                    out.push(match (c < n, kk < k) {
+                        (true, true) if nxk => rhs[c * row + kk],
+                        (true, true) => rhs[kk * row + c],
+                        _ => 0,
+                    });
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The 8-bit packers' getters follow KleidiAI's formulas at the streaming length: nr = 4 x
+/// vscale, a block `nr * roundup(k, 4)` bytes, source strides by orientation, no scale getter and
+/// a bias offset of 0 for every column (there is no bias).
+#[test]
+fn x8_getters_have_kleidiai_values() {
+    let nr = support::sme_pack::svl32();
+    let mut checked = 0;
+    for (name, provider, nxk) in X8_PROVIDERS {
+        let api = Api(provider());
+        assert_eq!((api.step().n, api.step().k), (nr, 0), "{name} get_step");
+        assert!(
+            api.0.get_scale_n_offset.is_none(),
+            "{name} has no scale getter"
+        );
+        for n in [1, nr - 1, nr, nr + 1, 5 * nr + 3] {
+            for k in [0, 1, 2, 3, 4, 5, 8, 9, 255, 4097] {
+                let s = api.rhs_stride(n, k);
+                let expect = if nxk { (k, 1) } else { (1, n) };
+                assert_eq!((s.n, s.k), expect, "{name} get_rhs_stride n {n} k {k}");
+                let ps = api.packed_stride(n, k);
+                assert_eq!(
+                    ps.n,
+                    nr * k.div_ceil(4) * 4,
+                    "{name} get_rhs_packed_stride k {k}"
+                );
+                assert_eq!(api.packed_size(n, k, &ps), n.div_ceil(nr) * ps.n);
+                let wide = PackedStride { n: ps.n + 12 };
+                assert_eq!(api.packed_size(n, k, &wide), n.div_ceil(nr) * wide.n);
+                checked += 4;
+            }
+        }
+        for block in [0, 1, 2, 7] {
+            let n_idx = block * nr;
+            // KleidiAI's K x N packer ignores the stride here; the N x K one multiplies by it.
+            let padded = RhsStride { n: 1000, k: 4 };
+            let expect = if nxk { 1000 * n_idx } else { n_idx };
+            assert_eq!(
+                api.rhs_offset(n_idx, 0, &padded),
+                expect,
+                "{name} get_rhs_offset"
+            );
+            let ps = api.packed_stride(9 * nr, 5);
+            assert_eq!(api.packed_offset(n_idx, 0, &ps), block * ps.n);
+            checked += 2;
+        }
+        for n_idx in [0, 1, 3, nr + 1] {
+            assert_eq!(api.bias_offset(n_idx), 0, "{name} get_bias_n_offset");
+            checked += 1;
+        }
+    }
+    eprintln!("{checked} getter values checked (nr {nr})");
+}
+
+/// Every shape around the block and step edges, K x N and N x K, padded source rows, against
+/// each guard edge, whole and in column slices moved through the offset getters (a bias pointer
+/// is ignored); then a caller's wider block stride, and `n == 0` writing nothing.
+#[test]
+fn x8_packs_equal_reference() {
+    use support::sme_pack::{self, slices};
+    let nr = sme_pack::svl32();
+    let specials = [0x00, 0xff, 0x80, 0x7f, 0x01];
+    for (name, provider, nxk) in X8_PROVIDERS {
+        let api = Api(provider());
+        let mut cases = 0;
+        for (seed, &n) in [1, 2, nr - 1, nr, nr + 1, 2 * nr + 3, 3 * nr]
+            .iter()
+            .enumerate()
+        {
+            for k in [0, 1, 2, 3, 4, 5, 7, 8, 9, 17] {
+                for pad in [0, 3] {
+                    let (lines, len) = if nxk { (n, k) } else { (k, n) };
+                    let row = len + pad;
+                    let seed = (seed * 100 + k) as u64;
+                    let rhs: Vec<u8> = sme_pack::bit_patterns(lines * row, seed, 8, &specials)
+                        .iter()
+                        .map(|&v| v as u8)
+                        .collect();
+                    let expect = x8_reference((n, k, nr), (&rhs, row, nxk));
+                    let ps = api.packed_stride(n, k);
+                    let size = api.packed_size(n, k, &ps);
+                    assert_eq!(size, expect.len(), "{name} size n {n} k {k}");
+                    let rs = RhsStride {
+                        n: if nxk { row } else { 1 },
+                        k: if nxk { 1 } else { row },
+                    };
+                    // The last source line ends at its last value.
+                    let used = if lines == 0 {
+                        0
+                    } else {
+                        (lines - 1) * row + len
+                    };
+                    for edge in EDGES {
+                        let src = Guarded::from_bytes(&rhs[..used], edge);
+                        // SAFETY (closure): the source and output hold the whole problem; the
+                        // offsets come from the getters for columns n0..n0 + cols; the bias
+                        // pointer is never read.
+                        let pack = |out: *mut u8, (n0, cols): (usize, usize)| unsafe {
+                            let source = src.ptr().add(api.rhs_offset(n0, 0, &rs));
+                            let out = out.add(api.packed_offset(n0, 0, &ps));
+                            let bias = 16 as *const u8;
+                            api.run_strided((cols, k), (source, rs), bias, out, ps.n)
+                        };
+                        let what = format!("{name} n={n} k={k} pad={pad}");
+                        sme_pack::packs_equal(&what, size, edge, &expect, |o| pack(o, (0, n)));
+                        if n > nr {
+                            let cuts = slices(n, nr);
+                            sme_pack::slices_equal(&what, size, edge, &expect, &cuts, pack);
+                        }
+                        cases += 1;
+                    }
+                }
+            }
+        }
+        // A caller's wider block stride places each block there and leaves the gap alone.
+        let (n, k) = (2 * nr + 1, 5);
+        let rhs: Vec<u8> = (0..n * k).map(|i| (i * 37 + 11) as u8).collect();
+        let expect = x8_reference((n, k, nr), (&rhs, if nxk { k } else { n }, nxk));
+        wide_stride_and_empty(&api, name, (n, k), &rhs, ptr::null(), &expect);
+        eprintln!("{name}: {cases} packings equal the reference (nr {nr})");
+    }
+}
+
+/// A caller's wider block stride places each block of an `(n, k)` packing (three blocks) there
+/// and leaves the gap alone; `n == 0` writes nothing. `src` and `bias` hold the problem in the
+/// provider's default strides, `expect` its packing.
+fn wide_stride_and_empty(
+    api: &Api,
+    name: &str,
+    (n, k): (usize, usize),
+    src: &[u8],
+    bias: *const u8,
+    expect: &[u8],
+) {
+    use support::sme_pack::FILL;
+    let block = api.packed_stride(n, k).n;
+    let wide = block + 20;
+    let mut out = vec![FILL; 3 * wide];
+    let rs = api.rhs_stride(n, k);
+    // SAFETY: three blocks of `wide` bytes; the source and bias hold the problem.
+    unsafe { api.run_strided((n, k), (src.as_ptr(), rs), bias, out.as_mut_ptr(), wide) };
+    for blk in 0..3 {
+        let got = &out[blk * wide..];
+        assert_eq!(
+            &got[..block],
+            &expect[blk * block..(blk + 1) * block],
+            "{name}"
+        );
+        assert!(got[block..wide].iter().all(|&x| x == FILL), "{name} gap");
+    }
+    let mut none = Guarded::from_bytes(&[FILL; 64], EDGES[0]);
+    // SAFETY: nothing is read or written for n == 0.
+    unsafe { api.run_strided((0, k), (src.as_ptr(), rs), bias, none.mut_ptr(), 0) };
+    assert!(none.bytes().iter().all(|&x| x == FILL));
 }
 
 /// KleidiAI assumes aligned start columns and an unsplit K; rkai aborts naming the provider.
@@ -653,7 +817,38 @@ fn violations() -> Vec<support::death::Case<&'static str, &'static str>> {
     fn sme(i: usize) -> Api {
         Api((SME_PROVIDERS[i].1)())
     }
+    const NR: &str = "index->n % get_nr() == 0";
+    fn x8(i: usize) -> Api {
+        Api((X8_PROVIDERS[i].1)())
+    }
     vec![
+        ("x8_kxn_rhs_offset_n", X8_KXN, NR, || {
+            x8(0).rhs_offset(1, 0, &x8(0).rhs_stride(64, 1));
+        }),
+        ("x8_kxn_rhs_offset_k", X8_KXN, "index->k == 0", || {
+            x8(0).rhs_offset(0, 4, &x8(0).rhs_stride(64, 8));
+        }),
+        ("x8_kxn_packed_offset_n", X8_KXN, NR, || {
+            let a = x8(0);
+            a.packed_offset(a.step().n + 1, 0, &a.packed_stride(64, 4));
+        }),
+        ("x8_kxn_packed_offset_k", X8_KXN, "index->k == 0", || {
+            x8(0).packed_offset(0, 3, &x8(0).packed_stride(64, 4));
+        }),
+        ("x8_nxk_rhs_offset_n", X8_NXK, NR, || {
+            let a = x8(1);
+            a.rhs_offset(a.step().n - 1, 0, &a.rhs_stride(64, 4));
+        }),
+        ("x8_nxk_rhs_offset_k", X8_NXK, "index->k == 0", || {
+            x8(1).rhs_offset(0, 1, &x8(1).rhs_stride(64, 4));
+        }),
+        ("x8_nxk_packed_offset_n", X8_NXK, NR, || {
+            let a = x8(1);
+            a.packed_offset(a.step().n - 1, 0, &a.packed_stride(64, 4));
+        }),
+        ("x8_nxk_packed_offset_k", X8_NXK, "index->k == 0", || {
+            x8(1).packed_offset(0, 4, &x8(1).packed_stride(64, 4));
+        }),
         ("sme_kxn_rhs_offset_n", SME_KXN, N, || {
             sme(0).rhs_offset(1, 0, &sme(0).rhs_stride(64, 1));
         }),

@@ -21,12 +21,13 @@
 
 #[cfg(target_arch = "aarch64")]
 mod sme2_gemv;
+pub mod u8_mopa;
 
 use crate::arch::{self, Isa};
 use crate::contract::{self, Violation};
 use crate::float;
 use crate::matmul_types::*;
-use crate::pack::kinds::{UkerKernel, UkerKernelKind};
+use crate::pack::kinds::{U8Output, UkerKernel, UkerKernelKind};
 
 /// The f32 SME2 GEMV of the generic interface (see the module documentation).
 #[allow(non_upper_case_globals)]
@@ -36,8 +37,29 @@ pub static matmul_clamp_f32_f32_f32p4vsx1bf32_1x32vs_sme2_mla: UkerKernel = Uker
     kind: UkerKernelKind::F32F32F32p4vsx1bf32Gemv,
 };
 
+/// The u8 GEMM of the generic interface with int32 output (`u8_mopa`).
+#[allow(non_upper_case_globals)]
+pub static matmul_i32_u8p4vsx4_u8p4vsx4_i32_i32_8vsx8vs_sme2_mopa: UkerKernel = UkerKernel {
+    name: "matmul_i32_u8p4vsx4_u8p4vsx4_i32_i32_8vsx8vs_sme2_mopa",
+    isa: Isa::Sme2,
+    kind: UkerKernelKind::U8p4vsx4Mopa(U8Output::I32),
+};
+
+/// The u8 GEMM of the generic interface with f32 output (`u8_mopa`).
+#[allow(non_upper_case_globals)]
+pub static matmul_clamp_f32_u8p4vsx4_u8p4vsx4_i32_i32_f32_f32_8vsx8vs_sme2_mopa: UkerKernel =
+    UkerKernel {
+        name: "matmul_clamp_f32_u8p4vsx4_u8p4vsx4_i32_i32_f32_f32_8vsx8vs_sme2_mopa",
+        isa: Isa::Sme2,
+        kind: UkerKernelKind::U8p4vsx4Mopa(U8Output::F32),
+    };
+
 /// The kernels of the generic interface this module defines.
-pub const KERNELS: &[&UkerKernel] = &[&matmul_clamp_f32_f32_f32p4vsx1bf32_1x32vs_sme2_mla];
+pub const KERNELS: &[&UkerKernel] = &[
+    &matmul_clamp_f32_f32_f32p4vsx1bf32_1x32vs_sme2_mla,
+    &matmul_i32_u8p4vsx4_u8p4vsx4_i32_i32_8vsx8vs_sme2_mopa,
+    &matmul_clamp_f32_u8p4vsx4_u8p4vsx4_i32_i32_f32_f32_8vsx8vs_sme2_mopa,
+];
 
 /// Bytes of an f32 value (LHS, RHS, bias, destination).
 const BYTES: usize = 4;
@@ -49,6 +71,7 @@ pub const FLAG_CLAMP: u64 = kai_matmul_uker_flags_args::KAI_MATMUL_UKER_FLAGS_AR
 fn tile(kind: UkerKernelKind) -> (usize, usize) {
     match kind {
         UkerKernelKind::F32F32F32p4vsx1bf32Gemv => (1, arch::sme_lanes32()),
+        UkerKernelKind::U8p4vsx4Mopa(_) => (2 * arch::sme_lanes32(), 2 * arch::sme_lanes32()),
     }
 }
 
@@ -63,6 +86,9 @@ pub fn lhs_stride(
     kind: UkerKernelKind,
     shape: &kai_matmul_uker_lhs_dim_args,
 ) -> kai_matmul_uker_lhs_stride_args {
+    if let UkerKernelKind::U8p4vsx4Mopa(_) = kind {
+        return u8_mopa::lhs_stride(shape);
+    }
     let (mr, _) = tile(kind);
     kai_matmul_uker_lhs_stride_args {
         m: mr.wrapping_mul(shape.k).wrapping_mul(BYTES),
@@ -75,6 +101,9 @@ pub fn lhs_offset(
     index: &kai_matmul_uker_lhs_dim_args,
     stride: &kai_matmul_uker_lhs_stride_args,
 ) -> Result<usize, Violation> {
+    if let UkerKernelKind::U8p4vsx4Mopa(_) = kind {
+        return u8_mopa::lhs_offset(index, stride);
+    }
     let (mr, _) = tile(kind);
     contract::require(index.m % mr == 0, "index->m % get_m_step() == 0")?;
     contract::require(index.k == 0, "index->k == 0")?;
@@ -86,6 +115,9 @@ pub fn rhs_stride(
     kind: UkerKernelKind,
     shape: &kai_matmul_uker_rhs_dim_args,
 ) -> kai_matmul_uker_rhs_stride_args {
+    if let UkerKernelKind::U8p4vsx4Mopa(_) = kind {
+        return u8_mopa::rhs_stride(shape);
+    }
     let (_, nr) = tile(kind);
     kai_matmul_uker_rhs_stride_args {
         n: nr.wrapping_mul(shape.k.wrapping_mul(BYTES).wrapping_add(BYTES)),
@@ -98,6 +130,9 @@ pub fn rhs_offset(
     index: &kai_matmul_uker_rhs_dim_args,
     stride: &kai_matmul_uker_rhs_stride_args,
 ) -> Result<usize, Violation> {
+    if let UkerKernelKind::U8p4vsx4Mopa(_) = kind {
+        return u8_mopa::rhs_offset(index, stride);
+    }
     let (_, nr) = tile(kind);
     contract::require(index.n % nr == 0, "index->n % get_n_step() == 0")?;
     contract::require(index.k == 0, "index->k == 0")?;
@@ -120,6 +155,9 @@ pub fn dst_offset(
     index: &kai_matmul_uker_dst_dim_args,
     stride: &kai_matmul_uker_dst_stride_args,
 ) -> Result<usize, Violation> {
+    if let UkerKernelKind::U8p4vsx4Mopa(_) = kind {
+        return u8_mopa::dst_offset(index, stride);
+    }
     let (mr, nr) = tile(kind);
     contract::require(index.m % mr == 0, "index->m % get_m_step() == 0")?;
     contract::require(index.n % nr == 0, "index->n % get_n_step() == 0")?;
@@ -148,6 +186,14 @@ pub unsafe fn check(
     args: &kai_matmul_uker_args,
 ) -> Result<Option<(f32, f32)>, Violation> {
     match kind {
+        UkerKernelKind::U8p4vsx4Mopa(out) => {
+            // SAFETY: forwarded contract.
+            let call = unsafe { u8_mopa::check(args, out == U8Output::F32) }?;
+            Ok(match call.finish {
+                u8_mopa::Finish::F32 { lo, hi, .. } => Some((lo, hi)),
+                u8_mopa::Finish::I32 => None,
+            })
+        }
         UkerKernelKind::F32F32F32p4vsx1bf32Gemv => {
             contract::require(
                 args.flags & !FLAG_CLAMP == 0,
@@ -190,6 +236,10 @@ pub unsafe fn check(
 /// overlapping neither input, and the clamp bounds readable when the flag is set. A pending
 /// lazy ZA save must follow the AAPCS64 SME ABI.
 pub unsafe fn run(kind: UkerKernelKind, args: &kai_matmul_uker_args) -> Result<(), Violation> {
+    if let UkerKernelKind::U8p4vsx4Mopa(out) = kind {
+        // SAFETY: forwarded contract.
+        return unsafe { u8_mopa::run(args, out == U8Output::F32) };
+    }
     // SAFETY: forwarded contract.
     let clamp = unsafe { check(kind, args) }?;
     let o = &args.operand;

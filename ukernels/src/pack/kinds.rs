@@ -186,6 +186,9 @@ pub enum UkerRhsKind {
     /// f32 values with an f32 bias, nr = 4 x vscale, kr = 1, from a K x N or N x K source:
     /// `matmul_pack_rhs_{kxn,nxk}_x32p4vsx1bx32_x32_x32_sme`.
     X32p4vsx1bx32Sme(Source),
+    /// 8-bit values without bias, nr = 4 x vscale, kr = 4, from a K x N or N x K source:
+    /// `matmul_pack_rhs_{kxn,nxk}_x8p4vsx4_x8_sme`.
+    X8p4vsx4Sme(Source),
 }
 
 /// What a packer of KleidiAI's generic LHS interface (`kai_matmul_pack_lhs.h`) packs: the
@@ -208,6 +211,22 @@ pub enum UkerKernelKind {
     /// f32 GEMV (m = 1) on the RHS of `matmul_pack_rhs_{kxn,nxk}_x32p4vsx1bx32_x32_x32_sme`:
     /// `matmul_clamp_f32_f32_f32p4vsx1bf32_1x32vs_sme2_mla`.
     F32F32F32p4vsx1bf32Gemv,
+    /// u8 x u8 GEMM with int32 row and column biases, int32 output, on the LHS of
+    /// `matmul_pack_lhs_mxk_x8p4vsx4_x8_sme` and the RHS of
+    /// `matmul_pack_rhs_{kxn,nxk}_x8p4vsx4_x8_sme`:
+    /// `matmul_i32_u8p4vsx4_u8p4vsx4_i32_i32_8vsx8vs_sme2_mopa` (`matmul::uker::u8_mopa`), and
+    /// with `F32` the same sums scaled, biased and clamped to f32:
+    /// `matmul_clamp_f32_u8p4vsx4_u8p4vsx4_i32_i32_f32_f32_8vsx8vs_sme2_mopa`.
+    U8p4vsx4Mopa(U8Output),
+}
+
+/// The output of a [`UkerKernelKind::U8p4vsx4Mopa`] kernel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum U8Output {
+    /// The int32 sums.
+    I32,
+    /// The sums converted, scaled, biased and clamped to f32.
+    F32,
 }
 
 /// A provider of one of KleidiAI's generic interfaces (`kai_matmul_pack_rhs.h`,

@@ -4,6 +4,7 @@
 //!
 //! Every packer of this interface ignores `config` and `flags` unless its module says otherwise.
 
+use super::matmul_pack_rhs_x8p4vsx4 as x8p4vs;
 use super::matmul_pack_rhs_x32p4vsx1bx32 as x32p4vs;
 use super::rhs_pack_kxn_x16p16vsx2bx16_x16_x16_sve as x16p16vs;
 use crate::contract::Violation;
@@ -21,6 +22,10 @@ pub fn step(kind: UkerRhsKind) -> kai_matmul_pack_rhs_uker_dim_args {
         },
         UkerRhsKind::X32p4vsx1bx32Sme(_) => kai_matmul_pack_rhs_uker_dim_args {
             n: x32p4vs::nr(),
+            k: 0,
+        },
+        UkerRhsKind::X8p4vsx4Sme(_) => kai_matmul_pack_rhs_uker_dim_args {
+            n: x8p4vs::nr(),
             k: 0,
         },
     }
@@ -41,6 +46,10 @@ pub fn rhs_stride(
             let (n, k) = x32p4vs::rhs_stride(source, (shape.n, shape.k));
             kai_matmul_pack_rhs_uker_rhs_stride_args { n, k }
         }
+        UkerRhsKind::X8p4vsx4Sme(source) => {
+            let (n, k) = x8p4vs::rhs_stride(source, (shape.n, shape.k));
+            kai_matmul_pack_rhs_uker_rhs_stride_args { n, k }
+        }
     }
 }
 
@@ -56,6 +65,7 @@ pub fn rhs_offset(
         UkerRhsKind::X32p4vsx1bx32Sme(source) => {
             x32p4vs::rhs_offset(source, index.n, index.k, stride.n)
         }
+        UkerRhsKind::X8p4vsx4Sme(source) => x8p4vs::rhs_offset(source, index.n, index.k, stride.n),
     }
 }
 
@@ -72,6 +82,9 @@ pub fn packed_stride(
         UkerRhsKind::X32p4vsx1bx32Sme(_) => kai_matmul_pack_rhs_uker_rhs_packed_stride_args {
             n: x32p4vs::packed_stride(shape.k),
         },
+        UkerRhsKind::X8p4vsx4Sme(_) => kai_matmul_pack_rhs_uker_rhs_packed_stride_args {
+            n: x8p4vs::packed_stride(shape.k),
+        },
     }
 }
 
@@ -85,6 +98,7 @@ pub fn packed_offset(
     match kind {
         UkerRhsKind::KxnX16p16vsx2bx16Sve => x16p16vs::packed_offset(index.n, index.k, stride.n),
         UkerRhsKind::X32p4vsx1bx32Sme(_) => x32p4vs::packed_offset(index.n, index.k, stride.n),
+        UkerRhsKind::X8p4vsx4Sme(_) => x8p4vs::packed_offset(index.n, index.k, stride.n),
     }
 }
 
@@ -98,6 +112,7 @@ pub fn packed_size(
     match kind {
         UkerRhsKind::KxnX16p16vsx2bx16Sve => x16p16vs::packed_size(shape.n, stride.n),
         UkerRhsKind::X32p4vsx1bx32Sme(_) => x32p4vs::packed_size(shape.n, stride.n),
+        UkerRhsKind::X8p4vsx4Sme(_) => x8p4vs::packed_size(shape.n, stride.n),
     }
 }
 
@@ -110,6 +125,8 @@ pub fn bias_n_offset(
     match kind {
         UkerRhsKind::KxnX16p16vsx2bx16Sve => x16p16vs::bias_offset(index.n),
         UkerRhsKind::X32p4vsx1bx32Sme(_) => Ok(x32p4vs::bias_offset(index.n)),
+        // No bias: KleidiAI returns 0 for every column.
+        UkerRhsKind::X8p4vsx4Sme(_) => Ok(0),
     }
 }
 
@@ -140,21 +157,32 @@ pub unsafe fn run(
             Ok(())
         }
         UkerRhsKind::X32p4vsx1bx32Sme(source) => {
-            let a = x32p4vs::Args {
-                n: args.shape.n,
-                k: args.shape.k,
-                rhs: o.rhs.ptr.cast(),
-                rhs_stride: match source {
-                    Source::Kxn => o.rhs.stride.k,
-                    Source::Nxk => o.rhs.stride.n,
-                },
-                bias: o.bias_n.ptr.cast(),
-                rhs_packed: o.rhs_packed.ptr.cast(),
-                packed_stride: o.rhs_packed.stride.n,
-            };
             // SAFETY: forwarded contract.
-            unsafe { x32p4vs::run(source, &a) };
+            unsafe { x32p4vs::run(source, &oriented(args, source)) };
             Ok(())
         }
+        UkerRhsKind::X8p4vsx4Sme(source) => {
+            // SAFETY: forwarded contract (the packer reads no bias).
+            unsafe { x8p4vs::run(source, &oriented(args, source)) };
+            Ok(())
+        }
+    }
+}
+
+/// The call of a packer whose source is K x N or N x K (`source`): the source's row stride is
+/// that orientation's (`stride.k` or `stride.n`).
+fn oriented(args: &kai_matmul_pack_rhs_uker_args, source: Source) -> super::args::UkerRhsArgs {
+    let o = &args.operand;
+    super::args::UkerRhsArgs {
+        n: args.shape.n,
+        k: args.shape.k,
+        rhs: o.rhs.ptr.cast(),
+        rhs_stride: match source {
+            Source::Kxn => o.rhs.stride.k,
+            Source::Nxk => o.rhs.stride.n,
+        },
+        bias: o.bias_n.ptr.cast(),
+        rhs_packed: o.rhs_packed.ptr.cast(),
+        packed_stride: o.rhs_packed.stride.n,
     }
 }
