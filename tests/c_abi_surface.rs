@@ -149,7 +149,6 @@ const PACK_RHS_NOT_DEFINED: [&str; 8] = [
     "kai_matmul_pack_rhs_kxn_x16p4vsx2bx16_x16_x16_sme",
     "kai_matmul_pack_rhs_nxk_x8p4vsx4_x8_sme",
     "kai_matmul_pack_rhs_kxn_x8p4vsx4_x8_sme",
-    "kai_matmul_pack_rhs_kxn_qsi8cxp4vsx4bi32sf32_qsi8_i32_f32_sme",
     "kai_matmul_pack_rhs_kxn_qsi4cxp8vsx4sf32bi32_qsi4cx_f32_i32_sme",
     "kai_matmul_pack_rhs_kxn_qsi4cxp8vsx4sf32bi32_qsu4cx_f32_i32_sme",
     "kai_matmul_pack_rhs_nxk_qsi4cxp8vsx4sf32bi32_qsi4cx_f32_i32_sme",

@@ -23,6 +23,10 @@ struct kai_matmul_pack_rhs_uker_api kai_matmul_pack_rhs_kxn_x32p4vsx1bx32_x32_x3
 /// `rkai_ukernels::pack::matmul_pack_rhs_x32p4vsx1bx32`).
 struct kai_matmul_pack_rhs_uker_api kai_matmul_pack_rhs_nxk_x32p4vsx1bx32_x32_x32_sme(void);
 
+/// Function table of the RHS packer `kai_matmul_pack_rhs_kxn_qsi8cxp4vsx4bi32sf32_qsi8_i32_f32_sme` (sme; rkai: any CPU, see
+/// `rkai_ukernels::pack::matmul_pack_rhs_qsi8cxp4vsx4bi32sf32`).
+struct kai_matmul_pack_rhs_uker_api kai_matmul_pack_rhs_kxn_qsi8cxp4vsx4bi32sf32_qsi8_i32_f32_sme(void);
+
 #ifdef __cplusplus
 }
 #endif
