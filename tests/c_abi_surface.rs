@@ -145,7 +145,7 @@ const PACK_RHS_H: &str = "kai/ukernels/matmul/kai_matmul_pack_rhs.h";
 /// The providers `kai_matmul_pack_rhs.h` declares in KleidiAI 1.30 that rkai does not define yet
 /// (all SME): rkai's header leaves them out, so a caller using one fails to compile rather than
 /// to link.
-const PACK_RHS_NOT_DEFINED: [&str; 8] = [
+const PACK_RHS_NOT_DEFINED: [&str; 7] = [
     "kai_matmul_pack_rhs_kxn_x16p4vsx2bx16_x16_x16_sme",
     "kai_matmul_pack_rhs_nxk_x8p4vsx4_x8_sme",
     "kai_matmul_pack_rhs_kxn_x8p4vsx4_x8_sme",
