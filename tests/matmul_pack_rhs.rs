@@ -816,6 +816,8 @@ fn qsi8_getters_have_kleidiai_values() {
             checked += 4;
         }
     }
+    // KleidiAI's roundup of K wraps in size_t.
+    assert_eq!(api.packed_stride(1, usize::MAX - 1).n, 8 * nr, "wrapped K");
     for block in [0, 1, 2, 7] {
         let n_idx = block * nr;
         // KleidiAI ignores the stride here.

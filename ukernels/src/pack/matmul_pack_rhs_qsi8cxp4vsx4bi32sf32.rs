@@ -46,9 +46,9 @@ pub fn rhs_offset(n_idx: usize, k_idx: usize) -> Result<usize, Violation> {
 }
 
 /// Bytes of one packed block for `k` rows: `nr` biases, `roundup(k, 4)` rows of `nr` values and
-/// `nr` scales.
+/// `nr` scales (in `size_t` arithmetic, as KleidiAI's `kai_roundup` wraps).
 pub fn packed_stride(k: usize) -> usize {
-    let kp = k.div_ceil(KR).wrapping_mul(KR);
+    let kp = k.wrapping_add(KR - 1) / KR * KR;
     nr().wrapping_mul(kp.wrapping_add(2 * BYTES))
 }
 
