@@ -3,10 +3,10 @@
 //! per-column scales into the RHS of the generic int8-output SME2 kernels
 //! (`qsi8cxp4vsx4bi32sf32`).
 //!
-//! Format: the format of `rhs_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme` (its
-//! [`pack_group`](super::rhs_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme::pack_group) packs each
-//! block) with blocks of `nr` = 4 x vscale columns (the streaming length in 32-bit lanes) placed
-//! `stride.n` bytes apart (the caller's stride, normally `get_rhs_packed_stride`). Per block:
+//! Format: the format of `rhs_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme` (its `pack_group`
+//! packs each block) with blocks of `nr` = 4 x vscale columns (the streaming length in 32-bit
+//! lanes) placed `stride.n` bytes apart (the caller's stride, normally `get_rhs_packed_stride`).
+//! Per block:
 //! - `nr` `i32` biases: `bias[j] + k_sum_scale_global * sum_k rhs[k][j]`, wrapping;
 //! - per step of 4 K rows (K padded with zero rows to a multiple of 4), 4 bytes for each column
 //!   in turn: its values at those rows;
