@@ -8,6 +8,7 @@ mod support;
 
 use rkai_capi::capi::exports::kai_rhs_pack_kxn_x16p16vsx2bx16_x16_x16_sve as provider;
 use rkai_capi::capi::exports::{
+    kai_matmul_pack_rhs_kxn_qsi8cxp4vsx4bi32sf32_qsi8_i32_f32_sme,
     kai_matmul_pack_rhs_kxn_x8p4vsx4_x8_sme, kai_matmul_pack_rhs_kxn_x32p4vsx1bx32_x32_x32_sme,
     kai_matmul_pack_rhs_nxk_x8p4vsx4_x8_sme, kai_matmul_pack_rhs_nxk_x32p4vsx1bx32_x32_x32_sme,
 };
@@ -811,6 +812,325 @@ fn wide_stride_and_empty(
     assert!(none.bytes().iter().all(|&x| x == FILL));
 }
 
+// ---------------------------------------------------------------------------------------------
+// The int8 SME packer (`kai_matmul_pack_rhs_kxn_qsi8cxp4vsx4bi32sf32_qsi8_i32_f32_sme`)
+
+const QSI8: &str = "kai_matmul_pack_rhs_kxn_qsi8cxp4vsx4bi32sf32_qsi8_i32_f32_sme";
+
+fn qsi8_api() -> Api {
+    Api(kai_matmul_pack_rhs_kxn_qsi8cxp4vsx4bi32sf32_qsi8_i32_f32_sme())
+}
+
+impl Api {
+    fn scale_offset(&self, n: usize) -> usize {
+        getter!(self.get_scale_n_offset(&kai_matmul_pack_rhs_uker_scale_n_dim_args { n }))
+    }
+}
+
+/// The operands of one int8 packing: the source (`k` rows of `row` bytes), biases, scales and
+/// the two globals (`k_sum_scale_global`, `scale_global`); `None` passes a null pointer.
+struct Qsi8Problem {
+    n: usize,
+    k: usize,
+    row: usize,
+    rhs: Vec<u8>,
+    bias: Option<Vec<i32>>,
+    scale: Option<Vec<f32>>,
+    k_sum_scale: Option<i32>,
+    scale_global: Option<f32>,
+}
+
+impl Qsi8Problem {
+    fn new(rng: &mut Rng, (n, k, pad): (usize, usize, usize)) -> Self {
+        let row = n + pad;
+        Qsi8Problem {
+            n,
+            k,
+            row,
+            rhs: (0..k * row).map(|_| rng.next_u64() as u8).collect(),
+            bias: Some((0..n).map(|_| rng.next_u64() as i32).collect()),
+            scale: Some((0..n).map(|_| rng.f32(-4.0, 4.0)).collect()),
+            k_sum_scale: Some(rng.range_i32(-300, 300)),
+            scale_global: Some(rng.f32(0.01, 2.0)),
+        }
+    }
+
+    /// The format, from its description: per block of `nr` columns, `nr` biases
+    /// `bias[j] + k_sum_scale * sum_k rhs[k][j]` (wrapping), per step of 4 K rows the 4 values
+    /// of each column in turn (zero past `k` and past `n`), `nr` scales
+    /// `scale[j] * scale_global`; a null bias is zeros, a null scale leaves [`FILL`] bytes.
+    fn reference(&self, nr: usize) -> Vec<u8> {
+        use support::sme_pack::FILL;
+        let kp = self.k.div_ceil(4) * 4;
+        let value = |kk: usize, j: usize| match kk < self.k && j < self.n {
+            true => self.rhs[kk * self.row + j] as i8,
+            false => 0,
+        };
+        let mut out = Vec::new();
+        for block in 0..self.n.div_ceil(nr) {
+            let cols = block * nr..block * nr + nr;
+            for j in cols.clone() {
+                let sum = (0..self.k).map(|kk| i32::from(value(kk, j))).sum::<i32>();
+                let bias = match (j < self.n, &self.bias) {
+                    (true, Some(b)) => b[j],
+                    _ => 0,
+                };
+                let mul = self.k_sum_scale.unwrap();
+                out.extend(bias.wrapping_add(sum.wrapping_mul(mul)).to_le_bytes());
+            }
+            for step in 0..kp / 4 {
+                for j in cols.clone() {
+                    out.extend((0..4).map(|r| value(4 * step + r, j) as u8));
+                }
+            }
+            for j in cols {
+                match &self.scale {
+                    Some(s) => {
+                        let v = if j < self.n { s[j] } else { 0.0 };
+                        let g = self.scale_global.unwrap();
+                        out.extend(rkai_ukernels::float::fmul(v, g).to_bits().to_le_bytes());
+                    }
+                    None => out.extend([FILL; 4]),
+                }
+            }
+        }
+        out
+    }
+
+    /// Packs columns `n0..n0 + cols` (the pointers moved by the table's offset getters) into the
+    /// packed buffer `out` with block stride `packed_stride`.
+    ///
+    /// # Safety
+    /// The source pointer holds `k` rows of `row` bytes, the bias and scale (when given) `n`
+    /// values, and `out` the blocks of the columns.
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn pack(
+        &self,
+        api: &Api,
+        (rhs, bias, scale): (*const u8, *const u8, *const u8),
+        out: *mut u8,
+        packed_stride: usize,
+        (n0, cols): (usize, usize),
+    ) {
+        let rs = api.rhs_stride(self.n, self.k);
+        let rs = RhsStride {
+            n: rs.n,
+            k: self.row,
+        };
+        let ps = PackedStride { n: packed_stride };
+        let ksum = self
+            .k_sum_scale
+            .as_ref()
+            .map_or(ptr::null(), |v| ptr::from_ref(v).cast());
+        let sg = self
+            .scale_global
+            .as_ref()
+            .map_or(ptr::null(), |v| ptr::from_ref(v).cast());
+        let moved = |p: *const u8, off: usize| if p.is_null() { p } else { p.wrapping_add(off) };
+        let args = kai_matmul_pack_rhs_uker_args {
+            flags: 0,
+            shape: kai_matmul_pack_rhs_uker_dim_args { n: cols, k: self.k },
+            operand: kai_matmul_pack_rhs_uker_operand_args {
+                rhs: kai_matmul_pack_rhs_uker_rhs_args {
+                    ptr: moved(rhs, api.rhs_offset(n0, 0, &rs)).cast(),
+                    stride: rs,
+                },
+                rhs_packed: kai_matmul_pack_rhs_uker_rhs_packed_args {
+                    ptr: out.wrapping_add(api.packed_offset(n0, 0, &ps)).cast(),
+                    stride: ps,
+                },
+                bias_n: kai_matmul_pack_rhs_uker_bias_n_args {
+                    ptr: moved(bias, api.bias_offset(n0)).cast(),
+                },
+                k_sum_scale_global: kai_matmul_pack_rhs_uker_k_sum_scale_global_args { ptr: ksum },
+                scale_n: kai_matmul_pack_rhs_uker_scale_n_args {
+                    ptr: moved(scale, api.scale_offset(n0)).cast(),
+                },
+                scale_global: kai_matmul_pack_rhs_uker_scale_global_args { ptr: sg },
+            },
+        };
+        // SAFETY: forwarded contract.
+        unsafe { (api.0.run.unwrap())(&CONFIG, &args) }
+    }
+}
+
+/// The int8 packer's getters follow KleidiAI's formulas at the streaming length: nr = 4 x
+/// vscale, a block `nr * (4 + roundup(k, 4) + 4)` bytes, a K x N byte source, bias and scale
+/// offsets with no assumption.
+#[test]
+fn qsi8_getters_have_kleidiai_values() {
+    let nr = support::sme_pack::svl32();
+    let api = qsi8_api();
+    assert_eq!((api.step().n, api.step().k), (nr, 0), "get_step");
+    assert!(api.0.get_scale_n_offset.is_some(), "get_scale_n_offset");
+    let mut checked = 2;
+    for n in [1, nr - 1, nr, nr + 1, 5 * nr + 3] {
+        for k in [0, 1, 2, 3, 4, 5, 8, 9, 255, 4097] {
+            let s = api.rhs_stride(n, k);
+            assert_eq!((s.n, s.k), (1, n), "get_rhs_stride n {n} k {k}");
+            let ps = api.packed_stride(n, k);
+            assert_eq!(
+                ps.n,
+                nr * (8 + k.div_ceil(4) * 4),
+                "get_rhs_packed_stride k {k}"
+            );
+            assert_eq!(api.packed_size(n, k, &ps), n.div_ceil(nr) * ps.n);
+            let wide = PackedStride { n: ps.n + 12 };
+            assert_eq!(api.packed_size(n, k, &wide), n.div_ceil(nr) * wide.n);
+            checked += 4;
+        }
+    }
+    // KleidiAI's roundup of K wraps in size_t.
+    assert_eq!(api.packed_stride(1, usize::MAX - 1).n, 8 * nr, "wrapped K");
+    for block in [0, 1, 2, 7] {
+        let n_idx = block * nr;
+        // KleidiAI ignores the stride here.
+        let padded = RhsStride { n: 1000, k: 4 };
+        assert_eq!(api.rhs_offset(n_idx, 0, &padded), n_idx, "get_rhs_offset");
+        let ps = api.packed_stride(9 * nr, 5);
+        assert_eq!(api.packed_offset(n_idx, 0, &ps), block * ps.n);
+        checked += 2;
+    }
+    // KleidiAI's bias and scale offsets assume nothing about the column.
+    for n_idx in [0, 1, 3, nr + 1, 9 * nr] {
+        assert_eq!(api.bias_offset(n_idx), 4 * n_idx, "get_bias_n_offset");
+        assert_eq!(api.scale_offset(n_idx), 4 * n_idx, "get_scale_n_offset");
+        checked += 2;
+    }
+    eprintln!("{QSI8}: {checked} getter values checked (nr {nr})");
+}
+
+/// Shapes around the block and K-step edges (every one up to SVL 512 or with
+/// `RKAI_SME_CASES=all`, else one full block, a partial one and a slice), padded source rows and
+/// the extremes of the globals, against each guard edge, whole and in column slices moved
+/// through the offset getters; a null bias packs zero biases, a null scale leaves the scales
+/// unwritten.
+#[test]
+fn qsi8_packs_equal_reference() {
+    use support::sme_pack::{self, slices};
+    let nr = sme_pack::svl32();
+    let api = qsi8_api();
+    let (ns, ks): (Vec<usize>, Vec<usize>) = if sme_pack::full_sweep() {
+        (
+            vec![1, 2, nr - 1, nr, nr + 1, 2 * nr + 3, 3 * nr],
+            vec![1, 2, 3, 4, 5, 7, 8, 9, 17],
+        )
+    } else {
+        (vec![nr, 2 * nr + 3], vec![1, 5, 8])
+    };
+    let mut rng = Rng::new(0x9518);
+    let mut cases = 0;
+    for (i, &n) in ns.iter().enumerate() {
+        for (j, &k) in ks.iter().enumerate() {
+            let variant = i + j;
+            let mut p = Qsi8Problem::new(&mut rng, (n, k, [0, 3][variant % 2]));
+            match variant % 4 {
+                1 => p.bias = None,
+                2 => p.scale = None,
+                _ => {}
+            }
+            match variant % 5 {
+                1 => p.k_sum_scale = Some(i32::MIN),
+                2 => p.scale_global = Some(f32::INFINITY),
+                3 => p.scale_global = Some(f32::NAN),
+                4 => p.k_sum_scale = Some(i32::MAX),
+                _ => {}
+            }
+            let expect = p.reference(nr);
+            let ps = api.packed_stride(n, k);
+            let size = api.packed_size(n, k, &ps);
+            assert_eq!(size, expect.len(), "size n {n} k {k}");
+            // The last source row ends at its last column.
+            let used = (k - 1) * p.row + n;
+            for edge in EDGES {
+                let src = Guarded::from_bytes(&p.rhs[..used], edge);
+                let b = p.bias.as_ref().map(|b| {
+                    Guarded::from_bytes(
+                        &sme_pack::le_bytes(&b.iter().map(|&v| v as u32).collect::<Vec<_>>()),
+                        edge,
+                    )
+                });
+                let s = p
+                    .scale
+                    .as_ref()
+                    .map(|s| Guarded::from_bytes(&sme_pack::le_bytes(s), edge));
+                let ptrs = (
+                    src.ptr(),
+                    b.as_ref().map_or(ptr::null(), |b| b.ptr()),
+                    s.as_ref().map_or(ptr::null(), |s| s.ptr()),
+                );
+                // SAFETY (closure): the buffers hold the whole problem and its packing.
+                let pack = |out: *mut u8, cols: (usize, usize)| unsafe {
+                    p.pack(&api, ptrs, out, ps.n, cols)
+                };
+                let what = format!("{QSI8} n={n} k={k} row={} variant={variant}", p.row);
+                sme_pack::packs_equal(&what, size, edge, &expect, |o| pack(o, (0, n)));
+                if n > nr {
+                    sme_pack::slices_equal(&what, size, edge, &expect, &slices(n, nr), pack);
+                }
+                cases += 1;
+            }
+        }
+    }
+    // A caller's wider block stride places each block there and leaves the gap alone.
+    let p = Qsi8Problem::new(&mut rng, (2 * nr + 1, 6, 0));
+    let expect = p.reference(nr);
+    let block = api.packed_stride(p.n, p.k).n;
+    let wide = block + 20;
+    let mut out = vec![sme_pack::FILL; 3 * wide];
+    let (b, s) = (p.bias.as_ref().unwrap(), p.scale.as_ref().unwrap());
+    let ptrs = (p.rhs.as_ptr(), b.as_ptr().cast(), s.as_ptr().cast());
+    // SAFETY: three blocks of `wide` bytes; the source, bias and scales hold the problem.
+    unsafe { p.pack(&api, ptrs, out.as_mut_ptr(), wide, (0, p.n)) };
+    for blk in 0..3 {
+        let got = &out[blk * wide..];
+        assert_eq!(
+            &got[..block],
+            &expect[blk * block..(blk + 1) * block],
+            "block {blk}"
+        );
+        assert!(got[block..wide].iter().all(|&x| x == sme_pack::FILL), "gap");
+    }
+    // No column or no row: nothing read or written, as in KleidiAI (null globals included).
+    for (n, k) in [(0, 4), (nr, 0)] {
+        let mut p = Qsi8Problem::new(&mut rng, (n, k, 0));
+        (p.k_sum_scale, p.scale_global) = (None, None);
+        let mut none = Guarded::from_bytes(&[sme_pack::FILL; 64], EDGES[0]);
+        // SAFETY: nothing is read or written for an empty shape.
+        unsafe {
+            p.pack(
+                &api,
+                (ptr::null(), ptr::null(), ptr::null()),
+                none.mut_ptr(),
+                0,
+                (0, n),
+            )
+        };
+        assert!(
+            none.bytes().iter().all(|&x| x == sme_pack::FILL),
+            "n {n} k {k}"
+        );
+    }
+    eprintln!("{QSI8}: {cases} packings equal the reference (nr {nr})");
+}
+
+/// A run of the int8 packer with one global operand null.
+fn qsi8_null_global(k_sum_scale: bool) {
+    let api = qsi8_api();
+    let mut p = Qsi8Problem::new(&mut Rng::new(3), (3, 4, 0));
+    if k_sum_scale {
+        p.k_sum_scale = None;
+    } else {
+        p.scale_global = None;
+    }
+    let mut out = vec![0u8; api.packed_size(3, 4, &api.packed_stride(3, 4))];
+    let (b, s) = (p.bias.as_ref().unwrap(), p.scale.as_ref().unwrap());
+    let ptrs = (p.rhs.as_ptr(), b.as_ptr().cast(), s.as_ptr().cast());
+    let ps = api.packed_stride(3, 4).n;
+    // SAFETY: the buffers hold the problem; the null global aborts first.
+    unsafe { p.pack(&api, ptrs, out.as_mut_ptr(), ps, (0, 3)) };
+}
+
 /// KleidiAI assumes aligned start columns and an unsplit K; rkai aborts naming the provider.
 fn violations() -> Vec<support::death::Case<&'static str, &'static str>> {
     const N: &str = "index->n % get_n_step() == 0";
@@ -878,6 +1198,31 @@ fn violations() -> Vec<support::death::Case<&'static str, &'static str>> {
         ("bias_offset_n", NAME, N, || {
             Api::get().bias_offset(3);
         }),
+        ("qsi8_rhs_offset_n", QSI8, N, || {
+            qsi8_api().rhs_offset(1, 0, &qsi8_api().rhs_stride(64, 1));
+        }),
+        ("qsi8_rhs_offset_k", QSI8, "index->k == 0", || {
+            qsi8_api().rhs_offset(0, 4, &qsi8_api().rhs_stride(64, 8));
+        }),
+        ("qsi8_packed_offset_n", QSI8, N, || {
+            let a = qsi8_api();
+            a.packed_offset(a.step().n + 1, 0, &a.packed_stride(64, 4));
+        }),
+        ("qsi8_packed_offset_k", QSI8, "index->k == 0", || {
+            qsi8_api().packed_offset(0, 1, &qsi8_api().packed_stride(64, 4));
+        }),
+        (
+            "qsi8_null_k_sum_scale_global",
+            QSI8,
+            "args->operand.k_sum_scale_global.ptr != NULL",
+            || qsi8_null_global(true),
+        ),
+        (
+            "qsi8_null_scale_global",
+            QSI8,
+            "args->operand.scale_global.ptr != NULL",
+            || qsi8_null_global(false),
+        ),
     ]
 }
 

@@ -100,6 +100,7 @@ aggregate!(UkerRhsPacker, UKER_RHS_PACKERS, UKER_RHS_PACKER_MODULES, PACKERS:
     pack::rhs_pack_kxn_x16p16vsx2bx16_x16_x16_sve,
     pack::matmul_pack_rhs_x32p4vsx1bx32,
     pack::matmul_pack_rhs_x8p4vsx4,
+    pack::matmul_pack_rhs_qsi8cxp4vsx4bi32sf32,
 );
 
 aggregate!(UkerKernel, UKER_KERNELS, UKER_KERNEL_MODULES, KERNELS:

@@ -189,6 +189,9 @@ pub enum UkerRhsKind {
     /// 8-bit values without bias, nr = 4 x vscale, kr = 4, from a K x N or N x K source:
     /// `matmul_pack_rhs_{kxn,nxk}_x8p4vsx4_x8_sme`.
     X8p4vsx4Sme(Source),
+    /// K x N int8 values with `i32` biases and `f32` scales, nr = 4 x vscale, kr = 4:
+    /// `matmul_pack_rhs_kxn_qsi8cxp4vsx4bi32sf32_qsi8_i32_f32_sme`.
+    KxnQsi8cxp4vsx4bi32sf32Sme,
 }
 
 /// What a packer of KleidiAI's generic LHS interface (`kai_matmul_pack_lhs.h`) packs: the

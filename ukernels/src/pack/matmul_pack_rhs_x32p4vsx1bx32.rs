@@ -40,7 +40,7 @@ pub const fn rhs_stride(source: Source, (n, k): (usize, usize)) -> (usize, usize
 }
 
 /// KleidiAI's assumptions on a start column (`n_idx`) and start row (`k_idx`).
-fn aligned(n_idx: usize, k_idx: usize) -> Result<(), Violation> {
+pub(super) fn aligned(n_idx: usize, k_idx: usize) -> Result<(), Violation> {
     contract::require(n_idx % nr() == 0, "index->n % get_n_step() == 0")?;
     contract::require(k_idx == 0, "index->k == 0")
 }

@@ -149,59 +149,102 @@ unsafe fn run_chunks(a: &Args, chunks: Chunks) {
     let Ok(kp) = chunks.packed_k(KR) else {
         return;
     };
-    // Packed rows per chunk (a chunk length of 0 packs nothing).
-    let per_chunk = chunks.length.div_ceil(KR) * KR;
-    let group = nr * (kp + 8);
     // SAFETY: params is non-null (checked) and points at the caller's struct.
     let params = unsafe {
         a.params
             .cast::<kai_rhs_pack_qsi8cx_params>()
             .read_unaligned()
     };
-    let neg_zero_point = params.lhs_zero_point.wrapping_neg();
     for g in 0..a.n.div_ceil(nr) {
+        let col0 = g * nr;
+        let group = Group {
+            nr,
+            cols: nr.min(a.n - col0),
+            // SAFETY: column col0 < n of the source.
+            rhs: unsafe { a.rhs.add(col0) },
+            rhs_stride: a.rhs_stride,
+            // SAFETY: bias col0 < n.
+            bias: unsafe { a.bias.add(4 * col0) },
+            // SAFETY: scale col0 < n.
+            scale: unsafe { a.scale.add(4 * col0) },
+            sum_multiplier: params.lhs_zero_point.wrapping_neg(),
+            scale_multiplier: params.scale_multiplier,
+        };
         // SAFETY: group g lies inside the packed size of n columns.
-        let out = unsafe { a.rhs_packed.add(g * group) };
-        for c in 0..nr {
-            let j = g * nr + c;
-            let mut sum = 0i32;
-            for kk in 0..kp {
-                // Row t of chunk kk / per_chunk (kp > 0 means per_chunk > 0).
-                let t = kk % per_chunk;
-                let v = match j < a.n && t < chunks.length {
-                    // SAFETY: the row is one of the chunks' rows, column j < n of the source.
-                    true => unsafe {
-                        let row = kk / per_chunk * chunks.length + t;
-                        a.rhs.add(row * a.rhs_stride + j).read() as i8
-                    },
-                    false => 0,
-                };
-                sum = sum.wrapping_add(i32::from(v));
-                // SAFETY: step kk / 4 of column c in the group's values.
-                unsafe {
-                    out.add(4 * nr + (kk / KR) * KR * nr + c * KR + kk % KR)
-                        .write(v as u8)
-                };
-            }
-            let (bias, scale) = match j < a.n {
-                // SAFETY: bias and scale hold n entries each.
+        unsafe { pack_group(&group, chunks, kp, a.rhs_packed.add(g * nr * (kp + 8))) };
+    }
+}
+
+/// The source and parameters of one packed group of the format (shared with the generic
+/// interface's `pack::matmul_pack_rhs_qsi8cxp4vsx4bi32sf32`).
+pub(crate) struct Group {
+    /// Columns of a group.
+    pub nr: usize,
+    /// Columns read from the source (at most `nr`); the rest are zero.
+    pub cols: usize,
+    /// The group's first column in source row 0.
+    pub rhs: *const u8,
+    /// Bytes from one source row to the next.
+    pub rhs_stride: usize,
+    /// The group's first bias (`i32`), or null for zeros.
+    pub bias: *const u8,
+    /// The group's first scale (`f32`), or null to leave the group's scales unwritten.
+    pub scale: *const u8,
+    /// Multiplies each column sum added to its bias (wrapping).
+    pub sum_multiplier: i32,
+    /// Multiplies each scale.
+    pub scale_multiplier: f32,
+}
+
+/// Packs one group of `chunks` (packed K `kp`) at `out`: biases, values, scales.
+///
+/// # Safety
+/// `g`'s pointers hold `g.cols` columns of the chunks' rows, biases and scales where non-null;
+/// `out` is writable for `g.nr * (kp + 8)` bytes.
+pub(crate) unsafe fn pack_group(g: &Group, chunks: Chunks, kp: usize, out: *mut u8) {
+    let nr = g.nr;
+    // Packed rows per chunk (a chunk length of 0 packs nothing).
+    let per_chunk = chunks.length.div_ceil(KR) * KR;
+    for c in 0..nr {
+        let mut sum = 0i32;
+        for kk in 0..kp {
+            // Row t of chunk kk / per_chunk (kp > 0 means per_chunk > 0).
+            let t = kk % per_chunk;
+            let v = match c < g.cols && t < chunks.length {
+                // SAFETY: the row is one of the chunks' rows, column c < cols of the source.
                 true => unsafe {
-                    (
-                        a.bias.cast::<i32>().add(j).read_unaligned(),
-                        a.scale.cast::<f32>().add(j).read_unaligned(),
-                    )
+                    let row = kk / per_chunk * chunks.length + t;
+                    g.rhs.add(row * g.rhs_stride + c).read() as i8
                 },
-                false => (0, 0.0),
+                false => 0,
             };
-            let packed_bias = bias.wrapping_add(sum.wrapping_mul(neg_zero_point));
-            let packed_scale = float::fmul(scale, params.scale_multiplier);
-            // SAFETY: entry c of the group's biases and of its scales.
+            sum = sum.wrapping_add(i32::from(v));
+            // SAFETY: step kk / 4 of column c in the group's values.
             unsafe {
-                out.add(4 * c).cast::<i32>().write_unaligned(packed_bias);
+                out.add(4 * nr + (kk / KR) * KR * nr + c * KR + kk % KR)
+                    .write(v as u8)
+            };
+        }
+        let bias = match c < g.cols && !g.bias.is_null() {
+            // SAFETY: the bias holds cols entries.
+            true => unsafe { g.bias.cast::<i32>().add(c).read_unaligned() },
+            false => 0,
+        };
+        let packed_bias = bias.wrapping_add(sum.wrapping_mul(g.sum_multiplier));
+        // SAFETY: entry c of the group's biases.
+        unsafe { out.add(4 * c).cast::<i32>().write_unaligned(packed_bias) };
+        if !g.scale.is_null() {
+            let scale = match c < g.cols {
+                // SAFETY: the scale holds cols entries.
+                true => unsafe { g.scale.cast::<f32>().add(c).read_unaligned() },
+                false => 0.0,
+            };
+            // SAFETY: entry c of the group's scales.
+            unsafe {
                 out.add(4 * nr + kp * nr + 4 * c)
                     .cast::<f32>()
-                    .write_unaligned(packed_scale);
-            }
+                    .write_unaligned(float::fmul(scale, g.scale_multiplier))
+            };
         }
     }
 }

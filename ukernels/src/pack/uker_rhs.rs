@@ -4,6 +4,7 @@
 //!
 //! Every packer of this interface ignores `config` and `flags` unless its module says otherwise.
 
+use super::matmul_pack_rhs_qsi8cxp4vsx4bi32sf32 as qsi8p4vs;
 use super::matmul_pack_rhs_x8p4vsx4 as x8p4vs;
 use super::matmul_pack_rhs_x32p4vsx1bx32 as x32p4vs;
 use super::rhs_pack_kxn_x16p16vsx2bx16_x16_x16_sve as x16p16vs;
@@ -28,6 +29,10 @@ pub fn step(kind: UkerRhsKind) -> kai_matmul_pack_rhs_uker_dim_args {
             n: x8p4vs::nr(),
             k: 0,
         },
+        UkerRhsKind::KxnQsi8cxp4vsx4bi32sf32Sme => kai_matmul_pack_rhs_uker_dim_args {
+            n: qsi8p4vs::nr(),
+            k: 0,
+        },
     }
 }
 
@@ -50,6 +55,10 @@ pub fn rhs_stride(
             let (n, k) = x8p4vs::rhs_stride(source, (shape.n, shape.k));
             kai_matmul_pack_rhs_uker_rhs_stride_args { n, k }
         }
+        UkerRhsKind::KxnQsi8cxp4vsx4bi32sf32Sme => {
+            let (n, k) = qsi8p4vs::rhs_stride(shape.n);
+            kai_matmul_pack_rhs_uker_rhs_stride_args { n, k }
+        }
     }
 }
 
@@ -66,6 +75,7 @@ pub fn rhs_offset(
             x32p4vs::rhs_offset(source, index.n, index.k, stride.n)
         }
         UkerRhsKind::X8p4vsx4Sme(source) => x8p4vs::rhs_offset(source, index.n, index.k, stride.n),
+        UkerRhsKind::KxnQsi8cxp4vsx4bi32sf32Sme => qsi8p4vs::rhs_offset(index.n, index.k),
     }
 }
 
@@ -85,6 +95,11 @@ pub fn packed_stride(
         UkerRhsKind::X8p4vsx4Sme(_) => kai_matmul_pack_rhs_uker_rhs_packed_stride_args {
             n: x8p4vs::packed_stride(shape.k),
         },
+        UkerRhsKind::KxnQsi8cxp4vsx4bi32sf32Sme => {
+            kai_matmul_pack_rhs_uker_rhs_packed_stride_args {
+                n: qsi8p4vs::packed_stride(shape.k),
+            }
+        }
     }
 }
 
@@ -99,6 +114,9 @@ pub fn packed_offset(
         UkerRhsKind::KxnX16p16vsx2bx16Sve => x16p16vs::packed_offset(index.n, index.k, stride.n),
         UkerRhsKind::X32p4vsx1bx32Sme(_) => x32p4vs::packed_offset(index.n, index.k, stride.n),
         UkerRhsKind::X8p4vsx4Sme(_) => x8p4vs::packed_offset(index.n, index.k, stride.n),
+        UkerRhsKind::KxnQsi8cxp4vsx4bi32sf32Sme => {
+            qsi8p4vs::packed_offset(index.n, index.k, stride.n)
+        }
     }
 }
 
@@ -113,6 +131,7 @@ pub fn packed_size(
         UkerRhsKind::KxnX16p16vsx2bx16Sve => x16p16vs::packed_size(shape.n, stride.n),
         UkerRhsKind::X32p4vsx1bx32Sme(_) => x32p4vs::packed_size(shape.n, stride.n),
         UkerRhsKind::X8p4vsx4Sme(_) => x8p4vs::packed_size(shape.n, stride.n),
+        UkerRhsKind::KxnQsi8cxp4vsx4bi32sf32Sme => qsi8p4vs::packed_size(shape.n, stride.n),
     }
 }
 
@@ -127,6 +146,28 @@ pub fn bias_n_offset(
         UkerRhsKind::X32p4vsx1bx32Sme(_) => Ok(x32p4vs::bias_offset(index.n)),
         // No bias: KleidiAI returns 0 for every column.
         UkerRhsKind::X8p4vsx4Sme(_) => Ok(0),
+        UkerRhsKind::KxnQsi8cxp4vsx4bi32sf32Sme => Ok(qsi8p4vs::bias_or_scale_offset(index.n)),
+    }
+}
+
+/// Whether the kind's table has `get_scale_n_offset` (null in KleidiAI's tables without scales).
+#[inline(always)]
+pub const fn has_scale_n(kind: UkerRhsKind) -> bool {
+    matches!(kind, UkerRhsKind::KxnQsi8cxp4vsx4bi32sf32Sme)
+}
+
+/// `get_scale_n_offset` of the start column `index` (kinds with [`has_scale_n`]; KleidiAI asserts
+/// nothing about the column).
+#[inline(always)]
+pub fn scale_n_offset(
+    kind: UkerRhsKind,
+    index: &kai_matmul_pack_rhs_uker_scale_n_dim_args,
+) -> usize {
+    match kind {
+        UkerRhsKind::KxnQsi8cxp4vsx4bi32sf32Sme => qsi8p4vs::bias_or_scale_offset(index.n),
+        UkerRhsKind::KxnX16p16vsx2bx16Sve
+        | UkerRhsKind::X32p4vsx1bx32Sme(_)
+        | UkerRhsKind::X8p4vsx4Sme(_) => 0,
     }
 }
 
@@ -165,6 +206,24 @@ pub unsafe fn run(
             // SAFETY: forwarded contract (the packer reads no bias).
             unsafe { x8p4vs::run(source, &oriented(args, source)) };
             Ok(())
+        }
+        UkerRhsKind::KxnQsi8cxp4vsx4bi32sf32Sme => {
+            let a = qsi8p4vs::Args {
+                n: args.shape.n,
+                k: args.shape.k,
+                rhs: o.rhs.ptr.cast(),
+                rhs_stride: o.rhs.stride.k,
+                bias: o.bias_n.ptr.cast(),
+                rhs_packed: o.rhs_packed.ptr.cast(),
+                packed_stride: o.rhs_packed.stride.n,
+            };
+            let s = qsi8p4vs::Scales {
+                scale: o.scale_n.ptr,
+                k_sum_scale_global: o.k_sum_scale_global.ptr,
+                scale_global: o.scale_global.ptr,
+            };
+            // SAFETY: forwarded contract.
+            unsafe { qsi8p4vs::run(&a, &s) }
         }
     }
 }

@@ -31,6 +31,10 @@ struct kai_matmul_pack_rhs_uker_api kai_matmul_pack_rhs_nxk_x8p4vsx4_x8_sme(void
 /// `rkai_ukernels::pack::matmul_pack_rhs_x8p4vsx4`).
 struct kai_matmul_pack_rhs_uker_api kai_matmul_pack_rhs_kxn_x8p4vsx4_x8_sme(void);
 
+/// Function table of the RHS packer `kai_matmul_pack_rhs_kxn_qsi8cxp4vsx4bi32sf32_qsi8_i32_f32_sme` (sme; rkai: any CPU, see
+/// `rkai_ukernels::pack::matmul_pack_rhs_qsi8cxp4vsx4bi32sf32`).
+struct kai_matmul_pack_rhs_uker_api kai_matmul_pack_rhs_kxn_qsi8cxp4vsx4bi32sf32_qsi8_i32_f32_sme(void);
+
 #ifdef __cplusplus
 }
 #endif
