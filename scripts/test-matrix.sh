@@ -47,6 +47,7 @@ svl_tests=(
   --test matmul_pack_rhs
   --test matmul_uker
   --test matmul_uker_u8
+  --test matmul_uker_f16
   --test dwconv
   --test imatmul_sme
   --test qai8_sme

@@ -146,7 +146,6 @@ const PACK_RHS_H: &str = "kai/ukernels/matmul/kai_matmul_pack_rhs.h";
 /// (all SME): rkai's header leaves them out, so a caller using one fails to compile rather than
 /// to link.
 const PACK_RHS_NOT_DEFINED: &[&str] = &[
-    "kai_matmul_pack_rhs_kxn_x16p4vsx2bx16_x16_x16_sme",
     "kai_matmul_pack_rhs_kxn_qsi4cxp8vsx4sf32bi32_qsi4cx_f32_i32_sme",
     "kai_matmul_pack_rhs_kxn_qsi4cxp8vsx4sf32bi32_qsu4cx_f32_i32_sme",
     "kai_matmul_pack_rhs_nxk_qsi4cxp8vsx4sf32bi32_qsi4cx_f32_i32_sme",
@@ -158,11 +157,10 @@ const MATMUL_H: &str = "kai/ukernels/matmul/kai_matmul.h";
 
 /// The kernels `kai_matmul.h` declares in KleidiAI 1.30 that rkai does not define yet: rkai's
 /// header leaves them out.
-const MATMUL_NOT_DEFINED: [&str; 9] = [
+const MATMUL_NOT_DEFINED: &[&str] = &[
     "kai_matmul_clamp_f16_f16p4vsx2_f16p4vsx2bf16_8vsx8vs_sme2_mopa",
     "kai_matmul_clamp_f32_f32p4vsx1_f32p4vsx1bf32_8vsx8vs_sme2_mopa",
     "kai_matmul_clamp_f16_f16_f16p16vsx2bf16_6x16vs_sve2p1_dot",
-    "kai_matmul_clamp_f16_f16_f16p4vsx2bf16_1x32vs_sme2_dot",
     "kai_matmul_clamp_qai8_qai8p8vsx4_qsi4cxp8vsx4sf32bi32_8vsx8vs_sme2_mopa",
     "kai_matmul_clamp_qai8_qai8p4vsx4_qsi8cxp4vsx4sf32bi32_8vsx8vs_sme2p1_mop4_mopa",
     "kai_matmul_clamp_qai8_qai8p4vsx4_qsi8cxp4vsx4bi32sf32_8vsx8vs_sme2_mopa",

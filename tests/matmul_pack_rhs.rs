@@ -9,8 +9,9 @@ mod support;
 use rkai_capi::capi::exports::kai_rhs_pack_kxn_x16p16vsx2bx16_x16_x16_sve as provider;
 use rkai_capi::capi::exports::{
     kai_matmul_pack_rhs_kxn_qsi8cxp4vsx4bi32sf32_qsi8_i32_f32_sme,
-    kai_matmul_pack_rhs_kxn_x8p4vsx4_x8_sme, kai_matmul_pack_rhs_kxn_x32p4vsx1bx32_x32_x32_sme,
-    kai_matmul_pack_rhs_nxk_x8p4vsx4_x8_sme, kai_matmul_pack_rhs_nxk_x32p4vsx1bx32_x32_x32_sme,
+    kai_matmul_pack_rhs_kxn_x8p4vsx4_x8_sme, kai_matmul_pack_rhs_kxn_x16p4vsx2bx16_x16_x16_sme,
+    kai_matmul_pack_rhs_kxn_x32p4vsx1bx32_x32_x32_sme, kai_matmul_pack_rhs_nxk_x8p4vsx4_x8_sme,
+    kai_matmul_pack_rhs_nxk_x32p4vsx1bx32_x32_x32_sme,
 };
 use rkai_ukernels::arch::Features;
 use rkai_ukernels::pack_rhs_types::*;
@@ -437,22 +438,41 @@ fn threads_pack_disjoint_slices() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The f32 SME packers (`kai_matmul_pack_rhs_{kxn,nxk}_x32p4vsx1bx32_x32_x32_sme`)
+// The SME packers: f32 (`kai_matmul_pack_rhs_{kxn,nxk}_x32p4vsx1bx32_x32_x32_sme`) and 16-bit
+// (`kai_matmul_pack_rhs_kxn_x16p4vsx2bx16_x16_x16_sme`, the format of [`reference`] with nr =
+// 4 x vscale of SME)
 
 const SME_KXN: &str = "kai_matmul_pack_rhs_kxn_x32p4vsx1bx32_x32_x32_sme";
 const SME_NXK: &str = "kai_matmul_pack_rhs_nxk_x32p4vsx1bx32_x32_x32_sme";
+const SME_X16: &str = "kai_matmul_pack_rhs_kxn_x16p4vsx2bx16_x16_x16_sme";
 
-/// The two f32 SME providers: (C name, provider, N x K source).
-const SME_PROVIDERS: [(&str, extern "C" fn() -> kai_matmul_pack_rhs_uker_api, bool); 2] = [
+/// An SME provider: C name, provider, N x K source, bytes of a value (and of a bias).
+type SmeProvider = (
+    &'static str,
+    extern "C" fn() -> kai_matmul_pack_rhs_uker_api,
+    bool,
+    usize,
+);
+
+/// The SME providers.
+const SME_PROVIDERS: [SmeProvider; 3] = [
     (
         SME_KXN,
         kai_matmul_pack_rhs_kxn_x32p4vsx1bx32_x32_x32_sme,
         false,
+        4,
     ),
     (
         SME_NXK,
         kai_matmul_pack_rhs_nxk_x32p4vsx1bx32_x32_x32_sme,
         true,
+        4,
+    ),
+    (
+        SME_X16,
+        kai_matmul_pack_rhs_kxn_x16p4vsx2bx16_x16_x16_sme,
+        false,
+        2,
     ),
 ];
 
@@ -486,14 +506,30 @@ fn sme_reference(
     support::sme_pack::le_bytes(&out)
 }
 
+/// The expected packing of an SME provider of value size `bytes` (bit patterns in `u32`s).
+fn sme_expected(
+    (n, k, nr): (usize, usize, usize),
+    (rhs, row, nxk, bytes): (&[u32], usize, bool, usize),
+    bias: Option<&[u32]>,
+) -> Vec<u8> {
+    if bytes == 4 {
+        return sme_reference((n, k, nr), (rhs, row, nxk), bias);
+    }
+    let half = |v: &[u32]| v.iter().map(|&x| x as u16).collect::<Vec<_>>();
+    let bias = bias.map(half);
+    reference(n, k, nr, &half(rhs), row, bias.as_deref())
+}
+
 /// The SME packers' getters follow KleidiAI's formulas at the streaming length: nr = 4 x vscale,
-/// a block `nr * (1 + k)` values, source strides by orientation, and no bias-offset assumption.
+/// a block `nr * (1 + roundup(k, kr))` values (kr = 4 / value bytes), source strides by
+/// orientation, and no bias-offset assumption.
 #[test]
 fn sme_getters_have_kleidiai_values() {
     let nr = support::sme_pack::svl32();
     let mut checked = 0;
-    for (name, provider, nxk) in SME_PROVIDERS {
+    for (name, provider, nxk, b) in SME_PROVIDERS {
         let api = Api(provider());
+        let kr = 4 / b;
         assert_eq!((api.step().n, api.step().k), (nr, 0), "{name} get_step");
         assert!(
             api.0.get_scale_n_offset.is_none(),
@@ -502,10 +538,15 @@ fn sme_getters_have_kleidiai_values() {
         for n in [1, nr - 1, nr, nr + 1, 5 * nr + 3] {
             for k in [0, 1, 2, 3, 8, 9, 255, 4097] {
                 let s = api.rhs_stride(n, k);
-                let expect = if nxk { (4 * k, 4) } else { (4, 4 * n) };
+                let expect = if nxk { (b * k, b) } else { (b, b * n) };
                 assert_eq!((s.n, s.k), expect, "{name} get_rhs_stride n {n} k {k}");
                 let ps = api.packed_stride(n, k);
-                assert_eq!(ps.n, nr * (4 + 4 * k), "{name} get_rhs_packed_stride k {k}");
+                let k_padded = k.div_ceil(kr) * kr;
+                assert_eq!(
+                    ps.n,
+                    nr * (b + b * k_padded),
+                    "{name} get_rhs_packed_stride k {k}"
+                );
                 assert_eq!(api.packed_size(n, k, &ps), n.div_ceil(nr) * ps.n);
                 let wide = PackedStride { n: ps.n + 12 };
                 assert_eq!(api.packed_size(n, k, &wide), n.div_ceil(nr) * wide.n);
@@ -514,9 +555,9 @@ fn sme_getters_have_kleidiai_values() {
         }
         for block in [0, 1, 2, 7] {
             let n_idx = block * nr;
-            // KleidiAI's K x N packer ignores the stride here; the N x K one multiplies by it.
+            // KleidiAI's K x N packers ignore the stride here; the N x K one multiplies by it.
             let padded = RhsStride { n: 1000, k: 4 };
-            let expect = if nxk { 1000 * n_idx } else { 4 * n_idx };
+            let expect = if nxk { 1000 * n_idx } else { b * n_idx };
             assert_eq!(
                 api.rhs_offset(n_idx, 0, &padded),
                 expect,
@@ -530,7 +571,7 @@ fn sme_getters_have_kleidiai_values() {
         for n_idx in [0, 1, 3, nr + 1] {
             assert_eq!(
                 api.bias_offset(n_idx),
-                4 * n_idx,
+                b * n_idx,
                 "{name} get_bias_n_offset"
             );
             checked += 1;
@@ -539,13 +580,23 @@ fn sme_getters_have_kleidiai_values() {
     eprintln!("{checked} getter values checked (nr {nr})");
 }
 
-/// Every shape around the block edges, K x N and N x K, with and without a bias (rkai packs
-/// zeros for a null one), padded source rows, against each guard edge, whole and in column
-/// slices moved through the offset getters; then a caller's wider block stride.
+/// Every shape around the block (and, for 16-bit values, pair) edges, K x N and N x K, with and
+/// without a bias (rkai packs zeros for a null one), padded source rows, against each guard
+/// edge, whole and in column slices moved through the offset getters; then a caller's wider
+/// block stride. Above 512-bit streaming lengths (unless `RKAI_SME_CASES=all`) a reduced set
+/// reaching a partial block, several blocks, odd and even K.
 #[test]
 fn sme_packs_equal_reference() {
     use support::sme_pack::{self, le_bytes, slices};
     let nr = sme_pack::svl32();
+    let (ns, ks): (Vec<usize>, &[usize]) = if sme_pack::full_sweep() {
+        (
+            vec![1, 2, nr - 1, nr, nr + 1, 2 * nr + 3, 3 * nr],
+            &[0, 1, 2, 3, 7, 8, 9, 17],
+        )
+    } else {
+        (vec![nr - 1, 2 * nr + 3], &[0, 3, 8])
+    };
     let specials = [
         0x7fc0_0001,
         0xff80_0000,
@@ -553,28 +604,36 @@ fn sme_packs_equal_reference() {
         0x0000_0001,
         0x7f80_0000,
     ];
-    for (name, provider, nxk) in SME_PROVIDERS {
+    let specials16 = [0x7e01, 0xfc00, 0x8000, 0x0001, 0x7c00];
+    for (name, provider, nxk, b) in SME_PROVIDERS {
         let api = Api(provider());
+        let specials = if b == 4 { &specials } else { &specials16 };
+        let bits = 8 * b as u32;
+        // The source and bias as the packer reads them.
+        let raw = |v: &[u32]| -> Vec<u8> {
+            if b == 4 {
+                le_bytes(v)
+            } else {
+                le_bytes(&v.iter().map(|&x| x as u16).collect::<Vec<_>>())
+            }
+        };
         let mut cases = 0;
-        for (seed, &n) in [1, 2, nr - 1, nr, nr + 1, 2 * nr + 3, 3 * nr]
-            .iter()
-            .enumerate()
-        {
-            for k in [0, 1, 2, 3, 7, 8, 9, 17] {
+        for (seed, &n) in ns.iter().enumerate() {
+            for &k in ks {
                 for (pad, with_bias) in [(0, true), (3, false)] {
                     let (lines, len) = if nxk { (n, k) } else { (k, n) };
                     let row = len + pad;
                     let seed = (seed * 100 + k) as u64;
-                    let rhs = sme_pack::bit_patterns(lines * row, seed, 32, &specials);
-                    let bias = sme_pack::bit_patterns(n, seed + 1, 32, &specials);
+                    let rhs = sme_pack::bit_patterns(lines * row, seed, bits, specials);
+                    let bias = sme_pack::bit_patterns(n, seed + 1, bits, specials);
                     let bias = with_bias.then_some(&bias[..]);
-                    let expect = sme_reference((n, k, nr), (&rhs, row, nxk), bias);
+                    let expect = sme_expected((n, k, nr), (&rhs, row, nxk, b), bias);
                     let ps = api.packed_stride(n, k);
                     let size = api.packed_size(n, k, &ps);
                     assert_eq!(size, expect.len(), "{name} size n {n} k {k}");
                     let rs = RhsStride {
-                        n: if nxk { 4 * row } else { 4 },
-                        k: if nxk { 4 } else { 4 * row },
+                        n: if nxk { b * row } else { b },
+                        k: if nxk { b } else { b * row },
                     };
                     // The last source line ends at its last value.
                     let used = if lines == 0 {
@@ -583,15 +642,15 @@ fn sme_packs_equal_reference() {
                         (lines - 1) * row + len
                     };
                     for edge in EDGES {
-                        let src = Guarded::from_bytes(&le_bytes(&rhs[..used]), edge);
-                        let b = bias.map(|b| Guarded::from_bytes(&le_bytes(b), edge));
+                        let src = Guarded::from_bytes(&raw(&rhs[..used]), edge);
+                        let bg = bias.map(|v| Guarded::from_bytes(&raw(v), edge));
                         // SAFETY (closure): the source, bias and output hold the whole problem;
                         // the offsets come from the getters for columns n0..n0 + cols.
                         let pack = |out: *mut u8, (n0, cols): (usize, usize)| unsafe {
                             let source = src.ptr().add(api.rhs_offset(n0, 0, &rs));
-                            let bias = b
+                            let bias = bg
                                 .as_ref()
-                                .map_or(ptr::null(), |b| b.ptr().add(api.bias_offset(n0)));
+                                .map_or(ptr::null(), |g| g.ptr().add(api.bias_offset(n0)));
                             let out = out.add(api.packed_offset(n0, 0, &ps));
                             api.run_strided((cols, k), (source, rs), bias, out, ps.n)
                         };
@@ -608,15 +667,15 @@ fn sme_packs_equal_reference() {
         }
         // A caller's wider block stride places each block there and leaves the gap alone.
         let (n, k) = (2 * nr + 1, 5);
-        let rhs = sme_pack::bit_patterns(n * k, 5, 32, &specials);
-        let bias = sme_pack::bit_patterns(n, 6, 32, &specials);
-        let expect = sme_reference(
+        let rhs = sme_pack::bit_patterns(n * k, 5, bits, specials);
+        let bias = sme_pack::bit_patterns(n, 6, bits, specials);
+        let expect = sme_expected(
             (n, k, nr),
-            (&rhs, if nxk { k } else { n }, nxk),
+            (&rhs, if nxk { k } else { n }, nxk, b),
             Some(&bias),
         );
-        let (src, b) = (le_bytes(&rhs), le_bytes(&bias));
-        wide_stride_and_empty(&api, name, (n, k), &src, b.as_ptr(), &expect);
+        let (src, bb) = (raw(&rhs), raw(&bias));
+        wide_stride_and_empty(&api, name, (n, k), &src, bb.as_ptr(), &expect);
         eprintln!("{name}: {cases} packings equal the reference (nr {nr})");
     }
 }
@@ -1181,6 +1240,19 @@ fn violations() -> Vec<support::death::Case<&'static str, &'static str>> {
         ("sme_nxk_packed_offset_n", SME_NXK, N, || {
             let a = sme(1);
             a.packed_offset(a.step().n - 1, 0, &a.packed_stride(64, 4));
+        }),
+        ("sme_x16_rhs_offset_n", SME_X16, N, || {
+            sme(2).rhs_offset(2, 0, &sme(2).rhs_stride(64, 1));
+        }),
+        ("sme_x16_rhs_offset_k", SME_X16, "index->k == 0", || {
+            sme(2).rhs_offset(0, 2, &sme(2).rhs_stride(64, 4));
+        }),
+        ("sme_x16_packed_offset_n", SME_X16, N, || {
+            let a = sme(2);
+            a.packed_offset(a.step().n + 1, 0, &a.packed_stride(64, 4));
+        }),
+        ("sme_x16_packed_offset_k", SME_X16, "index->k == 0", || {
+            sme(2).packed_offset(0, 1, &sme(2).packed_stride(64, 4));
         }),
         ("rhs_offset_n", NAME, N, || {
             Api::get().rhs_offset(1, 0, &Api::get().rhs_stride(64, 1));

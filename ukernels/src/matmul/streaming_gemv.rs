@@ -248,7 +248,8 @@ macro_rules! sme2_f32_finish4 {
 
 /// One K step of the SME2 GEMVs, unit `$i` of z0 (see `gemv_k_loop!`): `$loads` fills the
 /// registers, then each listed four-vector group is multiplied by element `$i` of z0 into its ZA
-/// vector group: `FMLA` by `z0.s[$i]` (f32), or `SDOT` by the four bytes `z0.b[$i]` (int8).
+/// vector group: `FMLA` by `z0.s[$i]` (f32), `SDOT` by the four bytes `z0.b[$i]` (int8), or
+/// `FDOT` by the pair of halves `z0.h[$i]` (f16).
 macro_rules! sme2_za_step4 {
     ($i:literal; $loads:expr; $(($r0:literal, $r3:literal, $o:literal))+) => {
         concat!(
@@ -260,6 +261,12 @@ macro_rules! sme2_za_step4 {
         concat!(
             $loads,
             $("sdot za.s[w8, ", $o, ", vgx4], {{z", $r0, ".b-z", $r3, ".b}}, z0.b[", $i, "]\n",)+
+        )
+    };
+    (fdot $i:literal; $loads:expr; $(($r0:literal, $r3:literal, $o:literal))+) => {
+        concat!(
+            $loads,
+            $("fdot za.s[w8, ", $o, ", vgx4], {{z", $r0, ".h-z", $r3, ".h}}, z0.h[", $i, "]\n",)+
         )
     };
 }
@@ -299,35 +306,14 @@ macro_rules! sme2_block_rows {
     };
 }
 
-/// Advances the eight group pointers of `eight_group_pointers!` by `$v` vectors.
+/// Advances the eight group pointers of `eight_group_pointers!` (or the listed pointers) by `$v`
+/// vectors.
 macro_rules! sme2_block_advance {
     ($v:literal) => {
-        concat!(
-            "addvl x14, x14, #",
-            $v,
-            "\n",
-            "addvl x9, x9, #",
-            $v,
-            "\n",
-            "addvl x15, x15, #",
-            $v,
-            "\n",
-            "addvl x10, x10, #",
-            $v,
-            "\n",
-            "addvl x16, x16, #",
-            $v,
-            "\n",
-            "addvl x13, x13, #",
-            $v,
-            "\n",
-            "addvl x17, x17, #",
-            $v,
-            "\n",
-            "addvl x22, x22, #",
-            $v,
-            "\n",
-        )
+        sme2_block_advance!($v; "x14", "x9", "x15", "x10", "x16", "x13", "x17", "x22")
+    };
+    ($v:literal; $($p:literal),+) => {
+        concat!($("addvl ", $p, ", ", $p, ", #", $v, "\n",)+)
     };
 }
 

@@ -18,9 +18,15 @@
 //! step on bytes past the block's biases), and with the clamp flag set, null bound pointers are
 //! a violation (KleidiAI dereferences them). Without SME2 the portable path gives the same bits
 //! with the blocks of a 128-bit streaming length.
+//!
+//! `kai_matmul_clamp_f16_f16_f16p4vsx2bf16_1x32vs_sme2_dot`
+//! ([`UkerKernelKind::F16F16F16p4vsx2bf16Gemv`]): the f16 GEMV of [`sme2_gemv_f16`] (same
+//! getters with 2-byte values and K rounded up to pairs, same assumptions and bounds).
 
 #[cfg(target_arch = "aarch64")]
+#[macro_use]
 mod sme2_gemv;
+pub mod sme2_gemv_f16;
 pub mod u8_mopa;
 
 use crate::arch::{self, Isa};
@@ -54,15 +60,37 @@ pub static matmul_clamp_f32_u8p4vsx4_u8p4vsx4_i32_i32_f32_f32_8vsx8vs_sme2_mopa:
         kind: UkerKernelKind::U8p4vsx4Mopa(U8Output::F32),
     };
 
+/// The f16 SME2 GEMV of the generic interface ([`sme2_gemv_f16`]).
+#[allow(non_upper_case_globals)]
+pub static matmul_clamp_f16_f16_f16p4vsx2bf16_1x32vs_sme2_dot: UkerKernel = UkerKernel {
+    name: "matmul_clamp_f16_f16_f16p4vsx2bf16_1x32vs_sme2_dot",
+    isa: Isa::Sme2,
+    kind: UkerKernelKind::F16F16F16p4vsx2bf16Gemv,
+};
+
 /// The kernels of the generic interface this module defines.
 pub const KERNELS: &[&UkerKernel] = &[
     &matmul_clamp_f32_f32_f32p4vsx1bf32_1x32vs_sme2_mla,
+    &matmul_clamp_f16_f16_f16p4vsx2bf16_1x32vs_sme2_dot,
     &matmul_i32_u8p4vsx4_u8p4vsx4_i32_i32_8vsx8vs_sme2_mopa,
     &matmul_clamp_f32_u8p4vsx4_u8p4vsx4_i32_i32_f32_f32_8vsx8vs_sme2_mopa,
 ];
 
-/// Bytes of an f32 value (LHS, RHS, bias, destination).
-const BYTES: usize = 4;
+/// `(bytes, kr)`: bytes of a value (LHS, RHS, bias, destination) and K values per packed unit
+/// (K is rounded up to a multiple of it in the LHS and RHS strides).
+fn element(kind: UkerKernelKind) -> (usize, usize) {
+    match kind {
+        UkerKernelKind::F32F32F32p4vsx1bf32Gemv => (4, 1),
+        UkerKernelKind::F16F16F16p4vsx2bf16Gemv => (sme2_gemv_f16::BYTES, sme2_gemv_f16::KR),
+        // The destination's 4-byte values (its other getters are `u8_mopa`'s).
+        UkerKernelKind::U8p4vsx4Mopa(_) => (4, 4),
+    }
+}
+
+/// `k` rounded up to a multiple of `kr` (wrapping, as KleidiAI's unchecked arithmetic).
+fn k_padded(k: usize, kr: usize) -> usize {
+    k.wrapping_add(kr - 1) / kr * kr
+}
 
 /// The only `flags` bit the kernels accept.
 pub const FLAG_CLAMP: u64 = kai_matmul_uker_flags_args::KAI_MATMUL_UKER_FLAGS_ARGS_CLAMP as u64;
@@ -70,7 +98,9 @@ pub const FLAG_CLAMP: u64 = kai_matmul_uker_flags_args::KAI_MATMUL_UKER_FLAGS_AR
 /// `(mr, nr)`: rows and columns of one step.
 fn tile(kind: UkerKernelKind) -> (usize, usize) {
     match kind {
-        UkerKernelKind::F32F32F32p4vsx1bf32Gemv => (1, arch::sme_lanes32()),
+        UkerKernelKind::F32F32F32p4vsx1bf32Gemv | UkerKernelKind::F16F16F16p4vsx2bf16Gemv => {
+            (1, arch::sme_lanes32())
+        }
         UkerKernelKind::U8p4vsx4Mopa(_) => (2 * arch::sme_lanes32(), 2 * arch::sme_lanes32()),
     }
 }
@@ -81,7 +111,7 @@ pub fn step(kind: UkerKernelKind) -> kai_matmul_uker_dim_args {
     kai_matmul_uker_dim_args { m, n, k: 0 }
 }
 
-/// `get_lhs_stride` of an LHS of `shape`: one row of `k` values.
+/// `get_lhs_stride` of an LHS of `shape`: one row of `k` values (rounded up to `kr`).
 pub fn lhs_stride(
     kind: UkerKernelKind,
     shape: &kai_matmul_uker_lhs_dim_args,
@@ -90,8 +120,9 @@ pub fn lhs_stride(
         return u8_mopa::lhs_stride(shape);
     }
     let (mr, _) = tile(kind);
+    let (bytes, kr) = element(kind);
     kai_matmul_uker_lhs_stride_args {
-        m: mr.wrapping_mul(shape.k).wrapping_mul(BYTES),
+        m: mr.wrapping_mul(k_padded(shape.k, kr)).wrapping_mul(bytes),
     }
 }
 
@@ -110,7 +141,8 @@ pub fn lhs_offset(
     Ok((index.m / mr).wrapping_mul(stride.m))
 }
 
-/// `get_rhs_stride` of a packed RHS of `shape`: one block of `nr` biases and `k` rows.
+/// `get_rhs_stride` of a packed RHS of `shape`: one block of `nr` biases and `k` rows (rounded
+/// up to `kr`).
 pub fn rhs_stride(
     kind: UkerKernelKind,
     shape: &kai_matmul_uker_rhs_dim_args,
@@ -119,8 +151,10 @@ pub fn rhs_stride(
         return u8_mopa::rhs_stride(shape);
     }
     let (_, nr) = tile(kind);
+    let (bytes, kr) = element(kind);
+    let k = k_padded(shape.k, kr);
     kai_matmul_uker_rhs_stride_args {
-        n: nr.wrapping_mul(shape.k.wrapping_mul(BYTES).wrapping_add(BYTES)),
+        n: nr.wrapping_mul(k.wrapping_mul(bytes).wrapping_add(bytes)),
     }
 }
 
@@ -141,11 +175,11 @@ pub fn rhs_offset(
 
 /// `get_dst_stride` of a destination of `shape`: rows of `n` values.
 pub fn dst_stride(
-    _kind: UkerKernelKind,
+    kind: UkerKernelKind,
     shape: &kai_matmul_uker_dst_dim_args,
 ) -> kai_matmul_uker_dst_stride_args {
     kai_matmul_uker_dst_stride_args {
-        m: shape.n.wrapping_mul(BYTES),
+        m: shape.n.wrapping_mul(element(kind).0),
     }
 }
 
@@ -164,7 +198,7 @@ pub fn dst_offset(
     Ok(index
         .m
         .wrapping_mul(stride.m)
-        .wrapping_add(index.n.wrapping_mul(BYTES)))
+        .wrapping_add(index.n.wrapping_mul(element(kind).0)))
 }
 
 /// `get_dst_size` of a destination of `shape`.
@@ -194,7 +228,7 @@ pub unsafe fn check(
                 u8_mopa::Finish::I32 => None,
             })
         }
-        UkerKernelKind::F32F32F32p4vsx1bf32Gemv => {
+        UkerKernelKind::F32F32F32p4vsx1bf32Gemv | UkerKernelKind::F16F16F16p4vsx2bf16Gemv => {
             contract::require(
                 args.flags & !FLAG_CLAMP == 0,
                 "Only supported flags are accepted!",
@@ -244,6 +278,14 @@ pub unsafe fn run(kind: UkerKernelKind, args: &kai_matmul_uker_args) -> Result<(
     let clamp = unsafe { check(kind, args) }?;
     let o = &args.operand;
     let (n, k) = (args.shape.n, args.shape.k);
+    match kind {
+        UkerKernelKind::F32F32F32p4vsx1bf32Gemv | UkerKernelKind::U8p4vsx4Mopa(_) => {}
+        UkerKernelKind::F16F16F16p4vsx2bf16Gemv => {
+            // SAFETY: forwarded contract (2-byte values).
+            unsafe { sme2_gemv_f16::run(n, k, (o.lhs.ptr, o.rhs.ptr, o.dst.ptr), clamp) };
+            return Ok(());
+        }
+    }
     let (lhs, rhs, dst) = (
         o.lhs.ptr.cast::<f32>(),
         o.rhs.ptr.cast::<f32>(),

@@ -183,6 +183,9 @@ pub enum UkerRhsKind {
     /// 16-bit K x N values with a 16-bit bias, nr = 16 x vscale, kr = 2
     /// `rhs_pack_kxn_x16p16vsx2bx16_x16_x16_sve`.
     KxnX16p16vsx2bx16Sve,
+    /// The same format with nr = 4 x vscale of SME:
+    /// `matmul_pack_rhs_kxn_x16p4vsx2bx16_x16_x16_sme`.
+    KxnX16p4vsx2bx16Sme,
     /// f32 values with an f32 bias, nr = 4 x vscale, kr = 1, from a K x N or N x K source:
     /// `matmul_pack_rhs_{kxn,nxk}_x32p4vsx1bx32_x32_x32_sme`.
     X32p4vsx1bx32Sme(Source),
@@ -214,6 +217,9 @@ pub enum UkerKernelKind {
     /// f32 GEMV (m = 1) on the RHS of `matmul_pack_rhs_{kxn,nxk}_x32p4vsx1bx32_x32_x32_sme`:
     /// `matmul_clamp_f32_f32_f32p4vsx1bf32_1x32vs_sme2_mla`.
     F32F32F32p4vsx1bf32Gemv,
+    /// f16 GEMV (m = 1) on the RHS of `matmul_pack_rhs_kxn_x16p4vsx2bx16_x16_x16_sme`:
+    /// `matmul_clamp_f16_f16_f16p4vsx2bf16_1x32vs_sme2_dot`.
+    F16F16F16p4vsx2bf16Gemv,
     /// u8 x u8 GEMM with int32 row and column biases, int32 output, on the LHS of
     /// `matmul_pack_lhs_mxk_x8p4vsx4_x8_sme` and the RHS of
     /// `matmul_pack_rhs_{kxn,nxk}_x8p4vsx4_x8_sme`:

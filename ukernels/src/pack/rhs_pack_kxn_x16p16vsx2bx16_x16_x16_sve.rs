@@ -1,17 +1,24 @@
-//! `kai_rhs_pack_kxn_x16p16vsx2bx16_x16_x16_sve`: 16-bit K x N weights and a 16-bit bias per
-//! column, packed for KleidiAI's f16 SVE2.1 dot kernel through the generic packing interface.
+//! KleidiAI's two generic-interface packers of 16-bit K x N weights with a 16-bit bias per column:
+//! `kai_rhs_pack_kxn_x16p16vsx2bx16_x16_x16_sve` (the RHS of the f16 SVE2.1 dot kernel) and
+//! `kai_matmul_pack_rhs_kxn_x16p4vsx2bx16_x16_x16_sme` (the RHS of the generic f16 SME2 kernels,
+//! `f16p4vsx2bf16`). They share one format and differ in its block width ([`Width`]) and in one
+//! assumption (the SME one's `get_bias_n_offset` asserts nothing).
 //!
-//! Format: column blocks of `nr` = 16 x vscale columns (vscale = SVE bytes / 16, so `nr` is the
-//! SVE vector length in bytes: two vectors of 16-bit lanes), each `stride.n` bytes after the
-//! previous. A block holds `nr` biases, then for each pair of K rows (`kr` = 2, K rounded up to
-//! even) `nr` pairs: value `2 * j + t` is row `2 * p + t` of column `j`. Columns past `n`, the
-//! missing row of an odd K and the biases of a null bias are zero. The values are copied as
-//! bits (no conversion).
+//! Format: column blocks of `nr` columns (SVE: 16 x vscale with vscale = SVE bytes / 16, the SVE
+//! vector length in bytes; SME: 4 x vscale with vscale = SVL / 128, the streaming length in
+//! 32-bit lanes), each `stride.n` bytes after the previous. A block holds `nr` biases, then for
+//! each pair of K rows (`kr` = 2, K rounded up to even) `nr` pairs: value `2 * j + t` is row
+//! `2 * p + t` of column `j`. Columns past `n`, the missing row of an odd K and the biases of a
+//! null bias are zero. The values are copied as bits (no conversion).
 //!
-//! Without SVE (other CPUs, other architectures) the format is the one of 128-bit SVE, as for
-//! rkai's other SVE packers; KleidiAI's packer needs SVE. The pair interleave is NEON on AArch64
-//! (`ZIP1`/`ZIP2`, stable intrinsics: the packer copies and so needs nothing of SVE but its
-//! length), portable elsewhere and for the last few columns of a block.
+//! Without SVE (SME) on the CPU the format is the one of a 128-bit length, as for rkai's other
+//! SVE (SME) packers; KleidiAI's packers need the extension. The pair interleave is NEON on
+//! AArch64 (`ZIP1`/`ZIP2`, stable intrinsics: the packer copies and so needs nothing of SVE or
+//! SME but the length, and so no streaming mode and no ZA state to commit), portable elsewhere
+//! and for the last few columns of a block. Where KleidiAI's SME code differs on arguments
+//! outside its contract, rkai writes only inside the blocks: its bias loop stores a whole
+//! streaming vector (2 x `nr` values) per block, which the rows overwrite but which, for
+//! `k == 0`, runs `nr` values past the packed size; a null bias faults there, rkai packs zeros.
 
 use crate::arch;
 use crate::contract::{self, Violation};
@@ -22,9 +29,23 @@ const BYTES: usize = 2;
 /// K values interleaved per column.
 const KR: usize = 2;
 
-/// Columns per block and N step: 16 x vscale (128-bit SVE without SVE).
-pub fn nr() -> usize {
-    4 * arch::sve_lanes32()
+/// Which of the two providers: the block width follows the SVE or the streaming length.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Width {
+    /// nr = 16 x vscale of SVE (`rhs_pack_kxn_x16p16vsx2bx16_x16_x16_sve`).
+    Sve16vs,
+    /// nr = 4 x vscale of SME (`matmul_pack_rhs_kxn_x16p4vsx2bx16_x16_x16_sme`).
+    Sme4vs,
+}
+
+impl Width {
+    /// Columns per block and N step (128-bit lengths without the extension).
+    pub fn nr(self) -> usize {
+        match self {
+            Width::Sve16vs => 4 * arch::sve_lanes32(),
+            Width::Sme4vs => arch::sme_lanes32(),
+        }
+    }
 }
 
 /// Strides of the unpacked source of `n` columns: along N 2 bytes, along K one row.
@@ -33,37 +54,45 @@ pub const fn rhs_stride(n: usize) -> (usize, usize) {
 }
 
 /// Bytes of one packed column block for `k` rows (wrapping, as KleidiAI's unchecked sum does).
-pub fn packed_stride(k: usize) -> usize {
+pub fn packed_stride(w: Width, k: usize) -> usize {
     let k_even = k.wrapping_add(KR - 1) / KR * KR;
-    nr().wrapping_mul(BYTES.wrapping_add(k_even.wrapping_mul(BYTES)))
+    w.nr()
+        .wrapping_mul(BYTES.wrapping_add(k_even.wrapping_mul(BYTES)))
 }
 
 /// KleidiAI's assumptions on a start column (`n_idx`) and start row (`k_idx`).
-fn aligned(n_idx: usize, k_idx: usize) -> Result<(), Violation> {
-    contract::require(n_idx % nr() == 0, "index->n % get_n_step() == 0")?;
+fn aligned(w: Width, n_idx: usize, k_idx: usize) -> Result<(), Violation> {
+    contract::require(n_idx % w.nr() == 0, "index->n % get_n_step() == 0")?;
     contract::require(k_idx == 0, "index->k == 0")
 }
 
 /// Byte offset of column `n_idx` in the source (K must not be split).
-pub fn rhs_offset(n_idx: usize, k_idx: usize) -> Result<usize, Violation> {
-    aligned(n_idx, k_idx)?;
+pub fn rhs_offset(w: Width, n_idx: usize, k_idx: usize) -> Result<usize, Violation> {
+    aligned(w, n_idx, k_idx)?;
     Ok(n_idx.wrapping_mul(BYTES))
 }
 
 /// Byte offset of the block of column `n_idx` in the packed RHS with block stride `stride`.
-pub fn packed_offset(n_idx: usize, k_idx: usize, stride: usize) -> Result<usize, Violation> {
-    aligned(n_idx, k_idx)?;
-    Ok((n_idx / nr()).wrapping_mul(stride))
+pub fn packed_offset(
+    w: Width,
+    n_idx: usize,
+    k_idx: usize,
+    stride: usize,
+) -> Result<usize, Violation> {
+    aligned(w, n_idx, k_idx)?;
+    Ok((n_idx / w.nr()).wrapping_mul(stride))
 }
 
 /// Bytes of the packed RHS of `n` columns with block stride `stride`.
-pub fn packed_size(n: usize, stride: usize) -> usize {
-    n.div_ceil(nr()).wrapping_mul(stride)
+pub fn packed_size(w: Width, n: usize, stride: usize) -> usize {
+    n.div_ceil(w.nr()).wrapping_mul(stride)
 }
 
-/// Byte offset of column `n_idx` in the bias.
-pub fn bias_offset(n_idx: usize) -> Result<usize, Violation> {
-    contract::require(n_idx % nr() == 0, "index->n % get_n_step() == 0")?;
+/// Byte offset of column `n_idx` in the bias (only the SVE provider assumes a block start).
+pub fn bias_offset(w: Width, n_idx: usize) -> Result<usize, Violation> {
+    if w == Width::Sve16vs {
+        contract::require(n_idx % w.nr() == 0, "index->n % get_n_step() == 0")?;
+    }
     Ok(n_idx.wrapping_mul(BYTES))
 }
 
@@ -75,10 +104,10 @@ pub use super::args::UkerRhsArgs as Args;
 ///
 /// # Safety
 /// `rhs` holds `k` rows of `n` values `rhs_stride` bytes apart, `bias` is null or holds `n`
-/// values, and each of the `n.div_ceil(nr())` blocks at `rhs_packed + b * packed_stride` is
-/// writable for `packed_stride(k)` bytes.
-pub unsafe fn run(a: &Args) {
-    let nr = nr();
+/// values, and each of the `n.div_ceil(w.nr())` blocks at `rhs_packed + b * packed_stride` is
+/// writable for `packed_stride(w, k)` bytes.
+pub unsafe fn run(w: Width, a: &Args) {
+    let nr = w.nr();
     let row_bytes = nr * BYTES;
     let pair_bytes = KR * row_bytes;
     for block in 0..a.n.div_ceil(nr) {
@@ -170,7 +199,7 @@ unsafe fn interleave_fast(_: *mut u8, _: *const u8, _: Option<*const u8>, _: usi
 }
 
 // ---------------------------------------------------------------------------------------------
-// Catalog entry
+// Catalog entries
 
 use crate::arch::Isa;
 use crate::pack::kinds::{UkerRhsKind, UkerRhsPacker};
@@ -184,5 +213,16 @@ pub static rhs_pack_kxn_x16p16vsx2bx16_x16_x16_sve: UkerRhsPacker = UkerRhsPacke
     kind: UkerRhsKind::KxnX16p16vsx2bx16Sve,
 };
 
-/// The provider this module implements.
-pub const PACKERS: &[&UkerRhsPacker] = &[&rhs_pack_kxn_x16p16vsx2bx16_x16_x16_sve];
+/// `kai_matmul_pack_rhs_kxn_x16p4vsx2bx16_x16_x16_sme()` (nr = 4 x vscale of SME).
+#[allow(non_upper_case_globals)]
+pub static matmul_pack_rhs_kxn_x16p4vsx2bx16_x16_x16_sme: UkerRhsPacker = UkerRhsPacker {
+    name: "matmul_pack_rhs_kxn_x16p4vsx2bx16_x16_x16_sme",
+    isa: Isa::Sme,
+    kind: UkerRhsKind::KxnX16p4vsx2bx16Sme,
+};
+
+/// The providers this module implements.
+pub const PACKERS: &[&UkerRhsPacker] = &[
+    &rhs_pack_kxn_x16p16vsx2bx16_x16_x16_sve,
+    &matmul_pack_rhs_kxn_x16p4vsx2bx16_x16_x16_sme,
+];

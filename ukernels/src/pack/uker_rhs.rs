@@ -7,20 +7,31 @@
 use super::matmul_pack_rhs_qsi8cxp4vsx4bi32sf32 as qsi8p4vs;
 use super::matmul_pack_rhs_x8p4vsx4 as x8p4vs;
 use super::matmul_pack_rhs_x32p4vsx1bx32 as x32p4vs;
-use super::rhs_pack_kxn_x16p16vsx2bx16_x16_x16_sve as x16p16vs;
+use super::rhs_pack_kxn_x16p16vsx2bx16_x16_x16_sve as x16;
 use crate::contract::Violation;
 use crate::pack::Source;
 use crate::pack::kinds::UkerRhsKind;
 use crate::pack_rhs_types::*;
 
+/// The block width of a 16-bit K x N kind (called only for those two).
+fn x16w(kind: UkerRhsKind) -> x16::Width {
+    if kind == UkerRhsKind::KxnX16p4vsx2bx16Sme {
+        x16::Width::Sme4vs
+    } else {
+        x16::Width::Sve16vs
+    }
+}
+
 /// `get_step`: the N and K granularity of a split (0: not splittable).
 #[inline(always)]
 pub fn step(kind: UkerRhsKind) -> kai_matmul_pack_rhs_uker_dim_args {
     match kind {
-        UkerRhsKind::KxnX16p16vsx2bx16Sve => kai_matmul_pack_rhs_uker_dim_args {
-            n: x16p16vs::nr(),
-            k: 0,
-        },
+        UkerRhsKind::KxnX16p16vsx2bx16Sve | UkerRhsKind::KxnX16p4vsx2bx16Sme => {
+            kai_matmul_pack_rhs_uker_dim_args {
+                n: x16w(kind).nr(),
+                k: 0,
+            }
+        }
         UkerRhsKind::X32p4vsx1bx32Sme(_) => kai_matmul_pack_rhs_uker_dim_args {
             n: x32p4vs::nr(),
             k: 0,
@@ -43,8 +54,8 @@ pub fn rhs_stride(
     shape: &kai_matmul_pack_rhs_uker_rhs_dim_args,
 ) -> kai_matmul_pack_rhs_uker_rhs_stride_args {
     match kind {
-        UkerRhsKind::KxnX16p16vsx2bx16Sve => {
-            let (n, k) = x16p16vs::rhs_stride(shape.n);
+        UkerRhsKind::KxnX16p16vsx2bx16Sve | UkerRhsKind::KxnX16p4vsx2bx16Sme => {
+            let (n, k) = x16::rhs_stride(shape.n);
             kai_matmul_pack_rhs_uker_rhs_stride_args { n, k }
         }
         UkerRhsKind::X32p4vsx1bx32Sme(source) => {
@@ -70,7 +81,9 @@ pub fn rhs_offset(
     stride: &kai_matmul_pack_rhs_uker_rhs_stride_args,
 ) -> Result<usize, Violation> {
     match kind {
-        UkerRhsKind::KxnX16p16vsx2bx16Sve => x16p16vs::rhs_offset(index.n, index.k),
+        UkerRhsKind::KxnX16p16vsx2bx16Sve | UkerRhsKind::KxnX16p4vsx2bx16Sme => {
+            x16::rhs_offset(x16w(kind), index.n, index.k)
+        }
         UkerRhsKind::X32p4vsx1bx32Sme(source) => {
             x32p4vs::rhs_offset(source, index.n, index.k, stride.n)
         }
@@ -86,9 +99,11 @@ pub fn packed_stride(
     shape: &kai_matmul_pack_rhs_uker_rhs_packed_dim_args,
 ) -> kai_matmul_pack_rhs_uker_rhs_packed_stride_args {
     match kind {
-        UkerRhsKind::KxnX16p16vsx2bx16Sve => kai_matmul_pack_rhs_uker_rhs_packed_stride_args {
-            n: x16p16vs::packed_stride(shape.k),
-        },
+        UkerRhsKind::KxnX16p16vsx2bx16Sve | UkerRhsKind::KxnX16p4vsx2bx16Sme => {
+            kai_matmul_pack_rhs_uker_rhs_packed_stride_args {
+                n: x16::packed_stride(x16w(kind), shape.k),
+            }
+        }
         UkerRhsKind::X32p4vsx1bx32Sme(_) => kai_matmul_pack_rhs_uker_rhs_packed_stride_args {
             n: x32p4vs::packed_stride(shape.k),
         },
@@ -111,7 +126,9 @@ pub fn packed_offset(
     stride: &kai_matmul_pack_rhs_uker_rhs_packed_stride_args,
 ) -> Result<usize, Violation> {
     match kind {
-        UkerRhsKind::KxnX16p16vsx2bx16Sve => x16p16vs::packed_offset(index.n, index.k, stride.n),
+        UkerRhsKind::KxnX16p16vsx2bx16Sve | UkerRhsKind::KxnX16p4vsx2bx16Sme => {
+            x16::packed_offset(x16w(kind), index.n, index.k, stride.n)
+        }
         UkerRhsKind::X32p4vsx1bx32Sme(_) => x32p4vs::packed_offset(index.n, index.k, stride.n),
         UkerRhsKind::X8p4vsx4Sme(_) => x8p4vs::packed_offset(index.n, index.k, stride.n),
         UkerRhsKind::KxnQsi8cxp4vsx4bi32sf32Sme => {
@@ -128,7 +145,9 @@ pub fn packed_size(
     stride: &kai_matmul_pack_rhs_uker_rhs_packed_stride_args,
 ) -> usize {
     match kind {
-        UkerRhsKind::KxnX16p16vsx2bx16Sve => x16p16vs::packed_size(shape.n, stride.n),
+        UkerRhsKind::KxnX16p16vsx2bx16Sve | UkerRhsKind::KxnX16p4vsx2bx16Sme => {
+            x16::packed_size(x16w(kind), shape.n, stride.n)
+        }
         UkerRhsKind::X32p4vsx1bx32Sme(_) => x32p4vs::packed_size(shape.n, stride.n),
         UkerRhsKind::X8p4vsx4Sme(_) => x8p4vs::packed_size(shape.n, stride.n),
         UkerRhsKind::KxnQsi8cxp4vsx4bi32sf32Sme => qsi8p4vs::packed_size(shape.n, stride.n),
@@ -142,7 +161,9 @@ pub fn bias_n_offset(
     index: &kai_matmul_pack_rhs_uker_bias_n_dim_args,
 ) -> Result<usize, Violation> {
     match kind {
-        UkerRhsKind::KxnX16p16vsx2bx16Sve => x16p16vs::bias_offset(index.n),
+        UkerRhsKind::KxnX16p16vsx2bx16Sve | UkerRhsKind::KxnX16p4vsx2bx16Sme => {
+            x16::bias_offset(x16w(kind), index.n)
+        }
         UkerRhsKind::X32p4vsx1bx32Sme(_) => Ok(x32p4vs::bias_offset(index.n)),
         // No bias: KleidiAI returns 0 for every column.
         UkerRhsKind::X8p4vsx4Sme(_) => Ok(0),
@@ -166,6 +187,7 @@ pub fn scale_n_offset(
     match kind {
         UkerRhsKind::KxnQsi8cxp4vsx4bi32sf32Sme => qsi8p4vs::bias_or_scale_offset(index.n),
         UkerRhsKind::KxnX16p16vsx2bx16Sve
+        | UkerRhsKind::KxnX16p4vsx2bx16Sme
         | UkerRhsKind::X32p4vsx1bx32Sme(_)
         | UkerRhsKind::X8p4vsx4Sme(_) => 0,
     }
@@ -183,8 +205,8 @@ pub unsafe fn run(
 ) -> Result<(), Violation> {
     let o = &args.operand;
     match kind {
-        UkerRhsKind::KxnX16p16vsx2bx16Sve => {
-            let a = x16p16vs::Args {
+        UkerRhsKind::KxnX16p16vsx2bx16Sve | UkerRhsKind::KxnX16p4vsx2bx16Sme => {
+            let a = x16::Args {
                 n: args.shape.n,
                 k: args.shape.k,
                 rhs: o.rhs.ptr.cast(),
@@ -194,7 +216,7 @@ pub unsafe fn run(
                 packed_stride: o.rhs_packed.stride.n,
             };
             // SAFETY: forwarded contract.
-            unsafe { x16p16vs::run(&a) };
+            unsafe { x16::run(x16w(kind), &a) };
             Ok(())
         }
         UkerRhsKind::X32p4vsx1bx32Sme(source) => {

@@ -15,6 +15,10 @@ extern "C" {
 /// `rkai_ukernels::matmul::uker`).
 struct kai_matmul_uker_api kai_matmul_clamp_f32_f32_f32p4vsx1bf32_1x32vs_sme2_mla(void);
 
+/// Function table of the matmul kernel `kai_matmul_clamp_f16_f16_f16p4vsx2bf16_1x32vs_sme2_dot` (sme2; rkai: any CPU, see
+/// `rkai_ukernels::matmul::uker`).
+struct kai_matmul_uker_api kai_matmul_clamp_f16_f16_f16p4vsx2bf16_1x32vs_sme2_dot(void);
+
 /// Function table of the matmul kernel `kai_matmul_i32_u8p4vsx4_u8p4vsx4_i32_i32_8vsx8vs_sme2_mopa` (sme2; rkai: any CPU, see
 /// `rkai_ukernels::matmul::uker`).
 struct kai_matmul_uker_api kai_matmul_i32_u8p4vsx4_u8p4vsx4_i32_i32_8vsx8vs_sme2_mopa(void);

@@ -15,6 +15,10 @@ extern "C" {
 /// `rkai_ukernels::pack::rhs_pack_kxn_x16p16vsx2bx16_x16_x16_sve`).
 struct kai_matmul_pack_rhs_uker_api kai_rhs_pack_kxn_x16p16vsx2bx16_x16_x16_sve(void);
 
+/// Function table of the RHS packer `kai_matmul_pack_rhs_kxn_x16p4vsx2bx16_x16_x16_sme` (sme; rkai: any CPU, see
+/// `rkai_ukernels::pack::rhs_pack_kxn_x16p16vsx2bx16_x16_x16_sve`).
+struct kai_matmul_pack_rhs_uker_api kai_matmul_pack_rhs_kxn_x16p4vsx2bx16_x16_x16_sme(void);
+
 /// Function table of the RHS packer `kai_matmul_pack_rhs_kxn_x32p4vsx1bx32_x32_x32_sme` (sme; rkai: any CPU, see
 /// `rkai_ukernels::pack::matmul_pack_rhs_x32p4vsx1bx32`).
 struct kai_matmul_pack_rhs_uker_api kai_matmul_pack_rhs_kxn_x32p4vsx1bx32_x32_x32_sme(void);

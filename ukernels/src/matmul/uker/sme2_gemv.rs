@@ -9,22 +9,65 @@
 //! the packed RHS is read) and stores only the columns below `n`. The clamp is `FCLAMP`, skipped
 //! when bit 32 of x6 (above the lower bound's bits) is set.
 
-/// One K row of the step's four blocks, `#$o` vectors on: blocks x14, x9, x15, x10 into z4-z7.
-macro_rules! block_rows {
-    ($o:literal) => {
+/// One row of the step's four blocks, `#$o` vectors on: `$ld {z.$t}, $p/z` of blocks x14, x9,
+/// x15, x10 into z4-z7 (shared with the f16 GEMV, `super::sme2_gemv_f16`).
+macro_rules! four_block_rows {
+    ($ld:literal, $t:literal, $p:literal, $o:literal) => {
         concat!(
-            "ld1w {{z4.s}}, p0/z, [x14, #",
+            $ld,
+            " {{z4.",
+            $t,
+            "}}, ",
+            $p,
+            "/z, [x14, #",
             $o,
             ", mul vl]\n",
-            "ld1w {{z5.s}}, p0/z, [x9, #",
+            $ld,
+            " {{z5.",
+            $t,
+            "}}, ",
+            $p,
+            "/z, [x9, #",
             $o,
             ", mul vl]\n",
-            "ld1w {{z6.s}}, p0/z, [x15, #",
+            $ld,
+            " {{z6.",
+            $t,
+            "}}, ",
+            $p,
+            "/z, [x15, #",
             $o,
             ", mul vl]\n",
-            "ld1w {{z7.s}}, p0/z, [x10, #",
+            $ld,
+            " {{z7.",
+            $t,
+            "}}, ",
+            $p,
+            "/z, [x10, #",
             $o,
             ", mul vl]\n",
+        )
+    };
+}
+
+/// The step's four blocks (x12 = SVL32 columns per block, x0 columns left, x5 bytes per block):
+/// x14 the block at x3; x9, x15, x10 the next ones where columns remain for them, else x3's
+/// again. Uses x13.
+macro_rules! four_block_pointers {
+    () => {
+        concat!(
+            "mov x14, x3\n",
+            "add x9, x3, x5\n",
+            "cmp x0, x12\n",
+            "csel x9, x9, x3, gt\n",
+            "add x15, x3, x5, lsl #1\n",
+            "cmp x0, x12, lsl #1\n",
+            "csel x15, x15, x3, gt\n",
+            "add x10, x3, x5\n",
+            "add x10, x10, x5, lsl #1\n",
+            "add x13, x12, x12, lsl #1\n",
+            "cmp x0, x13\n",
+            "csel x10, x10, x3, gt\n",
         )
     };
 }
@@ -32,27 +75,14 @@ macro_rules! block_rows {
 /// Unit `$i` of z0: the four blocks' row `#$o` vectors on `FMLA`'d into ZA vector group 0.
 macro_rules! step {
     ($i:literal, $o:literal) => {
-        sme2_za_step4!($i; block_rows!($o); ("4", "7", "0"))
+        sme2_za_step4!($i; four_block_rows!("ld1w", "s", "p0", $o); ("4", "7", "0"))
     };
 }
 
 /// Advances the four block pointers by `$v` vectors.
 macro_rules! advance {
     ($v:literal) => {
-        concat!(
-            "addvl x14, x14, #",
-            $v,
-            "\n",
-            "addvl x9, x9, #",
-            $v,
-            "\n",
-            "addvl x15, x15, #",
-            $v,
-            "\n",
-            "addvl x10, x10, #",
-            $v,
-            "\n",
-        )
+        sme2_block_advance!($v; "x14", "x9", "x15", "x10")
     };
 }
 
@@ -91,25 +121,12 @@ pub unsafe fn gemv(
             "mov x8, #0",
             "dup z30.s, w6",
             "dup z31.s, w7",
-            "cntw x11",
+            "cntw x12",
             "2:",
             "cmp x0, #0",
             "b.le 9f",
-            // The step's blocks: x14 the first; x9, x15, x10 the next ones where columns remain
-            // for them, else the first again.
-            "mov x14, x3",
-            "add x9, x3, x5",
-            "cmp x0, x11",
-            "csel x9, x9, x3, gt",
-            "add x15, x3, x5, lsl #1",
-            "cmp x0, x11, lsl #1",
-            "csel x15, x15, x3, gt",
-            "add x10, x3, x5",
-            "add x10, x10, x5, lsl #1",
-            "add x12, x11, x11, lsl #1",
-            "cmp x0, x12",
-            "csel x10, x10, x3, gt",
-            block_rows!("0"),
+            four_block_pointers!(),
+            four_block_rows!("ld1w", "s", "p0", "0"),
             advance!("1"),
             sme2_f32_into_za!(("4", "7", "0")),
             gemv_k_loop!("x1";
@@ -124,7 +141,7 @@ pub unsafe fn gemv(
             "st1w {{z4.s-z7.s}}, pn9, [x4]",
             "addvl x4, x4, #4",
             "add x3, x3, x5, lsl #2",
-            "sub x0, x0, x11, lsl #2",
+            "sub x0, x0, x12, lsl #2",
             "b 2b",
             "9:",
         ];

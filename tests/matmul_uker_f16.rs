@@ -1,0 +1,414 @@
+//! KleidiAI's generic f16 GEMV `kai_matmul_clamp_f16_f16_f16p4vsx2bf16_1x32vs_sme2_dot`, through
+//! the C ABI (function pointers called as C calls them), on an RHS packed by the generic provider
+//! `kai_matmul_pack_rhs_kxn_x16p4vsx2bx16_x16_x16_sme`: getters against KleidiAI's formulas, and
+//! results against a scalar reference in KleidiAI's order of operations at the streaming length
+//! of the CPU under test (SME2 asm where the CPU has it, the portable path otherwise): edge
+//! shapes, column portions through the offset getters, guard pages, register canaries, hostile
+//! halves, both clamp settings and KleidiAI's assumptions.
+
+mod support;
+
+use rkai_capi::capi::exports::kai_matmul_clamp_f16_f16_f16p4vsx2bf16_1x32vs_sme2_dot as provider;
+use rkai_capi::capi::exports::kai_matmul_pack_rhs_kxn_x16p4vsx2bx16_x16_x16_sme as rhs_provider;
+use rkai_ukernels::arch::{self, Isa};
+use rkai_ukernels::float::f16;
+use rkai_ukernels::matmul::uker::sme2_gemv_f16;
+use rkai_ukernels::matmul_types::kai_matmul_uker_args;
+use rkai_ukernels::pack_rhs_types::*;
+use std::ptr;
+use support::guard::{EDGES, Guarded};
+use support::rng::Rng;
+use support::uker::{CLAMP, Nulls, Uker, args};
+
+const NAME: &str = "kai_matmul_clamp_f16_f16_f16p4vsx2bf16_1x32vs_sme2_dot";
+const KERNEL: Uker = Uker::new(NAME, provider);
+/// What the destination holds before a run (a signalling NaN no result can be).
+const FILL: u16 = 0x7d5a;
+
+/// nr = 4 x vscale: the streaming length in 32-bit lanes (4 without SME), checked against the
+/// QEMU model when the test matrix names one.
+fn expected_nr() -> usize {
+    let nr = support::sme_pack::svl32();
+    assert_eq!(nr, arch::sme_lanes32());
+    nr
+}
+
+/// KleidiAI's getter values, from its formulas: mr 1, nr 4 x vscale, kr 2, 2-byte elements.
+#[test]
+fn getters_equal_kleidiai() {
+    let nr = expected_nr();
+    let api = KERNEL.api();
+    assert!(api.run.is_some() && api.get_dst_size.is_some());
+    let step = KERNEL.step();
+    assert_eq!((step.m, step.n, step.k), (1, nr, 0));
+    let mut checked = 0;
+    for k in [0usize, 1, 2, 3, 7, 64, 1001] {
+        let k2 = k.div_ceil(2) * 2;
+        for n in [1, nr - 1, nr, nr + 1, 5 * nr + 3] {
+            let ls = KERNEL.lhs_stride(3, k);
+            assert_eq!(ls, k2 * 2, "lhs stride k {k}");
+            let rs = KERNEL.rhs_stride(n, k);
+            assert_eq!(rs, nr * (2 + 2 * k2), "rhs stride k {k}");
+            let ds = KERNEL.dst_stride(2, n);
+            assert_eq!(ds, n * 2);
+            for m in [0, 1, 2, 5] {
+                assert_eq!(KERNEL.lhs_offset(m, 0, ls), m * ls);
+                assert_eq!(KERNEL.dst_offset(m, 2 * nr, ds), m * ds + 2 * nr * 2);
+                assert_eq!(KERNEL.dst_size(m, n, ds), m * ds);
+                checked += 3;
+            }
+            for blk in [0, 1, 3] {
+                assert_eq!(KERNEL.rhs_offset(blk * nr, 0, rs), blk * rs);
+                checked += 1;
+            }
+            checked += 3;
+        }
+    }
+    eprintln!("{checked} getter values equal KleidiAI's (nr {nr})");
+}
+
+/// The RHS (`k` x `n` halves) and bias packed by the generic provider (byte-exact against its
+/// layout in tests/matmul_pack_rhs.rs).
+fn pack(n: usize, k: usize, rhs: &[u16], bias: &[u16]) -> Vec<u8> {
+    let api = rhs_provider();
+    let cfg = kai_matmul_pack_rhs_uker_config {
+        format: kai_matmul_pack_rhs_uker_format_config {
+            nr: 0,
+            kr: 0,
+            sr: 0,
+            bl: 0,
+        },
+    };
+    let shape = kai_matmul_pack_rhs_uker_rhs_packed_dim_args { n, k };
+    // SAFETY: the getters read only the structs passed.
+    let (stride, size) = unsafe {
+        let s = (api.get_rhs_packed_stride.unwrap())(&cfg, &shape);
+        (s, (api.get_rhs_packed_size.unwrap())(&cfg, &shape, &s))
+    };
+    let mut out = vec![0u8; size];
+    let a = kai_matmul_pack_rhs_uker_args {
+        flags: 0,
+        shape: kai_matmul_pack_rhs_uker_dim_args { n, k },
+        operand: kai_matmul_pack_rhs_uker_operand_args {
+            rhs: kai_matmul_pack_rhs_uker_rhs_args {
+                ptr: rhs.as_ptr().cast(),
+                stride: kai_matmul_pack_rhs_uker_rhs_stride_args { n: 2, k: 2 * n },
+            },
+            rhs_packed: kai_matmul_pack_rhs_uker_rhs_packed_args {
+                ptr: out.as_mut_ptr().cast(),
+                stride,
+            },
+            bias_n: kai_matmul_pack_rhs_uker_bias_n_args {
+                ptr: bias.as_ptr().cast(),
+            },
+            k_sum_scale_global: kai_matmul_pack_rhs_uker_k_sum_scale_global_args {
+                ptr: ptr::null(),
+            },
+            scale_n: kai_matmul_pack_rhs_uker_scale_n_args { ptr: ptr::null() },
+            scale_global: kai_matmul_pack_rhs_uker_scale_global_args { ptr: ptr::null() },
+        },
+    };
+    // SAFETY: the source holds k x n halves, the bias n, the output the packed size.
+    unsafe { (api.run.unwrap())(&cfg, &a) };
+    out
+}
+
+/// KleidiAI's order of operations: the column's bias widened to f32, one `FDOT` per pair of K
+/// values in K order (zeros past `k`; an empty K one pair of zeros), one rounding to f16, then
+/// `FCLAMP` on halves with the bounds rounded to f16 when asked.
+fn reference(
+    (n, k): (usize, usize),
+    lhs: &[u16],
+    rhs: &[u16],
+    bias: &[u16],
+    clamp: Option<(f32, f32)>,
+) -> Vec<u16> {
+    let l = |kk: usize| if kk < k { lhs[kk] } else { 0 };
+    (0..n)
+        .map(|j| {
+            let r = |kk: usize| if kk < k { rhs[kk * n + j] } else { 0 };
+            let mut acc = f32::from_bits(f16::to_f32_bits(bias[j]));
+            for p in 0..k.div_ceil(2).max(1) {
+                let (a, b) = ([l(2 * p), l(2 * p + 1)], [r(2 * p), r(2 * p + 1)]);
+                acc = f16::dot_add(acc, a, b);
+            }
+            let y = f16::from_f32(acc);
+            match clamp {
+                Some((lo, hi)) => f16::clamp_num(y, f16::from_f32(lo), f16::from_f32(hi)),
+                None => y,
+            }
+        })
+        .collect()
+}
+
+/// The run arguments of a GEMV over `n` columns, with the strides KleidiAI ignores hostile.
+fn gemv_args(
+    flags: u64,
+    (m, n, k): (usize, usize, usize),
+    operands: (*const u8, *const u8, *mut u8),
+    bounds: (&f32, &f32),
+) -> kai_matmul_uker_args {
+    let mut a = args(flags, (m, n, k), operands, bounds);
+    a.operand.lhs.stride.m = usize::MAX;
+    a.operand.rhs.stride.n = 3;
+    a.operand.dst.stride.m = 1;
+    a
+}
+
+fn halves(v: &[u8]) -> Vec<u16> {
+    v.chunks(2)
+        .map(|c| u16::from_le_bytes([c[0], c[1]]))
+        .collect()
+}
+
+fn le(v: &[u16]) -> Vec<u8> {
+    support::sme_pack::le_bytes(v)
+}
+
+/// One case: every edge of the guard pages, the whole row and each portion (start columns every
+/// block, widths 1, a block and three blocks less one), through the getters; results equal the
+/// reference and the portable path. Returns the runs.
+fn check_case(
+    (n, k): (usize, usize),
+    lhs: &[u16],
+    rhs: &[u16],
+    bias: &[u16],
+    clamp: Option<(f32, f32)>,
+) -> usize {
+    let nr = expected_nr();
+    let packed = pack(n, k, rhs, bias);
+    let expect = reference((n, k), lhs, rhs, bias, clamp);
+    // The portable path gives the same bits.
+    let mut portable = vec![0u16; n];
+    // SAFETY: the buffers hold k halves, the packed blocks and n halves.
+    unsafe {
+        sme2_gemv_f16::gemv_portable(
+            n,
+            k,
+            nr,
+            lhs.as_ptr(),
+            packed.as_ptr().cast(),
+            portable.as_mut_ptr(),
+            sme2_gemv_f16::bounds(clamp),
+        )
+    };
+    assert_eq!(portable, expect, "portable n {n} k {k} clamp {clamp:?}");
+    let (flags, lo, hi) = match clamp {
+        Some((lo, hi)) => (CLAMP, lo, hi),
+        // Bounds that would change the result if they were read.
+        None => (0, 1.0, -1.0),
+    };
+    let mut runs = 0;
+    for edge in EDGES {
+        let l = Guarded::from_bytes(&le(lhs), edge);
+        let r = Guarded::from_bytes(&packed, edge);
+        let mut d = Guarded::from_bytes(&le(&vec![FILL; n]), edge);
+        KERNEL.run(&gemv_args(
+            flags,
+            (1, n, k),
+            (l.ptr(), r.ptr(), d.mut_ptr()),
+            (&lo, &hi),
+        ));
+        let got = halves(d.bytes());
+        assert_eq!(got, expect, "n {n} k {k} clamp {clamp:?} {edge:?}");
+        runs += 1;
+        let (rs, ds) = (KERNEL.rhs_stride(n, k), KERNEL.dst_stride(1, n));
+        assert_eq!(KERNEL.lhs_offset(0, 0, KERNEL.lhs_stride(1, k)), 0);
+        for start in (nr..n).step_by(nr) {
+            for width in [1, nr, 3 * nr - 1] {
+                let width = width.min(n - start);
+                let mut out = Guarded::from_bytes(&le(&vec![FILL; n]), edge);
+                let (ro, doff) = (
+                    KERNEL.rhs_offset(start, 0, rs),
+                    KERNEL.dst_offset(0, start, ds),
+                );
+                // SAFETY: the offsets stay inside the buffers (start < n, start % nr == 0).
+                let (rp, dp) = unsafe { (r.ptr().add(ro), out.mut_ptr().add(doff)) };
+                KERNEL.run(&gemv_args(
+                    flags,
+                    (1, width, k),
+                    (l.ptr(), rp, dp),
+                    (&lo, &hi),
+                ));
+                let got = halves(out.bytes());
+                assert_eq!(&got[start..start + width], &expect[start..start + width]);
+                assert!(
+                    got[..start]
+                        .iter()
+                        .chain(&got[start + width..])
+                        .all(|&x| x == FILL),
+                    "portion {start}+{width} of n {n} wrote outside"
+                );
+                runs += 1;
+            }
+        }
+    }
+    runs
+}
+
+fn random_halves(rng: &mut Rng, len: usize, lo: f32, hi: f32) -> Vec<u16> {
+    (0..len).map(|_| f16::from_f32(rng.f32(lo, hi))).collect()
+}
+
+/// Edge shapes: every one up to 512-bit streaming lengths (or with `RKAI_SME_CASES=all`), else a
+/// set reaching each path once (a partial step of blocks, a whole step and more; K of one pair and
+/// an odd value, and of the four-pair loop and one pair more).
+#[test]
+fn gemv_equals_reference_at_edge_shapes() {
+    let nr = expected_nr();
+    let mut rng = Rng::new(27);
+    let mut runs = 0;
+    let (ns, ks): (Vec<usize>, &[usize]) = if support::sme_pack::full_sweep() {
+        (
+            vec![
+                1,
+                2,
+                nr - 1,
+                nr,
+                nr + 1,
+                2 * nr,
+                3 * nr + 1,
+                4 * nr,
+                4 * nr + 1,
+                5 * nr - 1,
+                9 * nr + 3,
+            ],
+            &[1, 2, 3, 4, 5, 7, 8, 9, 17],
+        )
+    } else {
+        (vec![nr - 1, 5 * nr + 3], &[3, 10])
+    };
+    for &n in &ns {
+        for &k in ks {
+            let lhs = random_halves(&mut rng, k, -2.0, 2.0);
+            let rhs = random_halves(&mut rng, k * n, -2.0, 2.0);
+            let bias = random_halves(&mut rng, n, -1.0, 1.0);
+            for clamp in [None, Some((-0.75f32, 0.5f32)), Some((f32::MIN, f32::MAX))] {
+                runs += check_case((n, k), &lhs, &rhs, &bias, clamp);
+            }
+        }
+    }
+    eprintln!(
+        "{runs} runs equal the reference (nr {nr}, SME2 asm: {})",
+        support::cpu::can_run(Isa::Sme2) && cfg!(target_arch = "aarch64")
+    );
+}
+
+/// Infinities, NaNs (quiet and signalling), signed zeros, subnormals, the largest half and sums
+/// past its range in every operand, without clamp (they pass, NaNs as the default NaN rounded to
+/// f16) and with (FCLAMP's rules; bounds past the f16 range round to infinities).
+#[test]
+fn hostile_halves() {
+    let nr = expected_nr();
+    let specials: [u16; 10] = [
+        0x7c00, 0xfc00, 0x7e00, 0x7c01, 0xfe34, 0x8000, 0x0000, 0x0001, 0x7bff, 0xfbff,
+    ];
+    let mut rng = Rng::new(4);
+    let mut runs = 0;
+    let shapes = if support::sme_pack::full_sweep() {
+        vec![(nr + 1, 3), (4 * nr + 2, 5), (2, 1)]
+    } else {
+        vec![(4 * nr + 2, 5)]
+    };
+    for (n, k) in shapes {
+        for round in 0..4 {
+            let mut pick = |i: usize| {
+                if (i + round) % 3 == 0 {
+                    specials[(i * 7 + round) % specials.len()]
+                } else {
+                    f16::from_f32(rng.f32(-3.0, 3.0))
+                }
+            };
+            let lhs: Vec<u16> = (0..k).map(&mut pick).collect();
+            let rhs: Vec<u16> = (0..k * n).map(|i| pick(i + 1)).collect();
+            let bias: Vec<u16> = (0..n).map(|i| pick(i + 2)).collect();
+            for clamp in [
+                None,
+                Some((-1.0, 1.0)),
+                Some((f32::NEG_INFINITY, f32::INFINITY)),
+                Some((2.0, -2.0)),
+                Some((f32::NAN, 1.0)),
+                Some((-1.0e6, 70000.0)),
+            ] {
+                runs += check_case((n, k), &lhs, &rhs, &bias, clamp);
+            }
+        }
+    }
+    eprintln!("{runs} hostile runs equal the reference");
+}
+
+/// `n == 0` writes nothing; `k == 0` gives the (clamped) bias plus a pair of zeros.
+#[test]
+fn empty_shapes() {
+    let nr = expected_nr();
+    let bias: Vec<u16> = (0..nr + 1)
+        .map(|i| f16::from_f32(i as f32 - 2.0))
+        .chain([0x8000])
+        .collect();
+    let n = bias.len();
+    assert!(check_case((n, 0), &[], &[], &bias, Some((-1.0, 1.0))) >= 4);
+    assert!(check_case((n, 0), &[], &[], &bias, None) >= 4);
+    let one = [0x3c00u16; 4];
+    let mut d = Guarded::from_bytes(&le(&[FILL]), EDGES[0]);
+    KERNEL.run(&gemv_args(
+        0,
+        (1, 0, 1),
+        (one.as_ptr().cast(), one.as_ptr().cast(), d.mut_ptr()),
+        (&0.0, &0.0),
+    ));
+    assert_eq!(halves(d.bytes()), [FILL]);
+}
+
+/// KleidiAI's assumptions; rkai aborts naming the provider.
+fn violations() -> Vec<support::death::Case<&'static str, &'static str>> {
+    fn call(flags: u64, m: usize, nulls: Nulls) {
+        let x = [0x3c00u16; 64];
+        let mut d = [0u16; 64];
+        let operands = (x.as_ptr().cast(), x.as_ptr().cast(), d.as_mut_ptr().cast());
+        let mut a = gemv_args(flags, (m, 4, 1), operands, (&0.0, &1.0));
+        nulls.apply(&mut a);
+        KERNEL.run(&a);
+    }
+    const FLAGS: &str = "Only supported flags are accepted!";
+    vec![
+        ("flag_bit0", NAME, FLAGS, || call(1, 1, Nulls::None)),
+        ("flag_next", NAME, FLAGS, || {
+            call(CLAMP << 1, 1, Nulls::None)
+        }),
+        ("m_zero", NAME, "args->shape.m == 1", || {
+            call(0, 0, Nulls::None)
+        }),
+        ("m_two", NAME, "args->shape.m == 1", || {
+            call(CLAMP, 2, Nulls::None)
+        }),
+        ("lhs_offset_k", NAME, "index->k == 0", || {
+            KERNEL.lhs_offset(0, 2, 4);
+        }),
+        ("rhs_offset_n", NAME, "index->n % get_n_step() == 0", || {
+            KERNEL.rhs_offset(1, 0, 4);
+        }),
+        ("rhs_offset_k", NAME, "index->k == 0", || {
+            KERNEL.rhs_offset(0, 2, 4);
+        }),
+        ("dst_offset_n", NAME, "index->n % get_n_step() == 0", || {
+            KERNEL.dst_offset(0, expected_nr() + 1, 4);
+        }),
+        ("null_lhs", NAME, Nulls::Lhs.condition(), || {
+            call(0, 1, Nulls::Lhs)
+        }),
+        ("null_rhs", NAME, Nulls::Rhs.condition(), || {
+            call(0, 1, Nulls::Rhs)
+        }),
+        ("null_dst", NAME, Nulls::Dst.condition(), || {
+            call(0, 1, Nulls::Dst)
+        }),
+        ("null_min", NAME, Nulls::Min.condition(), || {
+            call(CLAMP, 1, Nulls::Min)
+        }),
+        ("null_max", NAME, Nulls::Max.condition(), || {
+            call(CLAMP, 1, Nulls::Max)
+        }),
+    ]
+}
+
+death_tests!(violations, "assumptions");
