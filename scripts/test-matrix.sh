@@ -46,6 +46,7 @@ svl_tests=(
   --test matmul_pack_lhs
   --test matmul_pack_rhs
   --test matmul_uker
+  --test matmul_uker_f32mopa
   --test dwconv
   --test imatmul_sme
   --test qai8_sme

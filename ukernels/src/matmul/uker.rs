@@ -18,9 +18,28 @@
 //! step on bytes past the block's biases), and with the clamp flag set, null bound pointers are
 //! a violation (KleidiAI dereferences them). Without SME2 the portable path gives the same bits
 //! with the blocks of a 128-bit streaming length.
+//!
+//! `kai_matmul_clamp_f32_f32p4vsx1_f32p4vsx1bf32_8vsx8vs_sme2_mopa`
+//! ([`UkerKernelKind::F32p4vsx1F32p4vsx1bf32Mopa`]): an f32 GEMM of the LHS packed by
+//! `matmul_pack_lhs_mxk_x32p4vsx1_x32_sme` (blocks of `mr` = SVL32 rows, one column of them per
+//! K value; `operand.lhs.stride.m` bytes from block to block) times the RHS of the GEMV's
+//! packers (`operand.rhs.stride.n` bytes from block to block), rows of the destination
+//! `operand.dst.stride.m` bytes apart: `run` reads these three strides, as KleidiAI's does.
+//! Every output starts from its column's bias bits (KleidiAI adds it to zeroed ZA as an
+//! integer) and takes one `FMOPA` per K value in K order (a NaN result is the default NaN,
+//! [`crate::float::fmopa`]); it is ALWAYS clamped as `FCLAMP` does, to the bounds at
+//! `activation.clamp` with the clamp flag and to `-FLT_MAX`/`FLT_MAX` without it (so an
+//! infinity becomes a finite bound without the flag too). KleidiAI splits a call into
+//! sub-kernels by shape (2 x 2 blocks in the middle, narrower ones at the right and bottom
+//! edges); rkai's asm (`sme2_mopa_f32`) runs 2 x 2-block tiles everywhere, which changes no
+//! result: each output is the same `FMOPA` chain. `k == 0` gives the clamped bias, as in
+//! KleidiAI. Without SME2 the portable path gives the same bits with the blocks of a 128-bit
+//! streaming length.
 
 #[cfg(target_arch = "aarch64")]
 mod sme2_gemv;
+#[cfg(target_arch = "aarch64")]
+mod sme2_mopa_f32;
 
 use crate::arch::{self, Isa};
 use crate::contract::{self, Violation};
@@ -36,8 +55,19 @@ pub static matmul_clamp_f32_f32_f32p4vsx1bf32_1x32vs_sme2_mla: UkerKernel = Uker
     kind: UkerKernelKind::F32F32F32p4vsx1bf32Gemv,
 };
 
+/// The f32 SME2 GEMM of the generic interface (see the module documentation).
+#[allow(non_upper_case_globals)]
+pub static matmul_clamp_f32_f32p4vsx1_f32p4vsx1bf32_8vsx8vs_sme2_mopa: UkerKernel = UkerKernel {
+    name: "matmul_clamp_f32_f32p4vsx1_f32p4vsx1bf32_8vsx8vs_sme2_mopa",
+    isa: Isa::Sme2,
+    kind: UkerKernelKind::F32p4vsx1F32p4vsx1bf32Mopa,
+};
+
 /// The kernels of the generic interface this module defines.
-pub const KERNELS: &[&UkerKernel] = &[&matmul_clamp_f32_f32_f32p4vsx1bf32_1x32vs_sme2_mla];
+pub const KERNELS: &[&UkerKernel] = &[
+    &matmul_clamp_f32_f32_f32p4vsx1bf32_1x32vs_sme2_mla,
+    &matmul_clamp_f32_f32p4vsx1_f32p4vsx1bf32_8vsx8vs_sme2_mopa,
+];
 
 /// Bytes of an f32 value (LHS, RHS, bias, destination).
 const BYTES: usize = 4;
@@ -49,6 +79,7 @@ pub const FLAG_CLAMP: u64 = kai_matmul_uker_flags_args::KAI_MATMUL_UKER_FLAGS_AR
 fn tile(kind: UkerKernelKind) -> (usize, usize) {
     match kind {
         UkerKernelKind::F32F32F32p4vsx1bf32Gemv => (1, arch::sme_lanes32()),
+        UkerKernelKind::F32p4vsx1F32p4vsx1bf32Mopa => (arch::sme_lanes32(), arch::sme_lanes32()),
     }
 }
 
@@ -148,12 +179,14 @@ pub unsafe fn check(
     args: &kai_matmul_uker_args,
 ) -> Result<Option<(f32, f32)>, Violation> {
     match kind {
-        UkerKernelKind::F32F32F32p4vsx1bf32Gemv => {
+        UkerKernelKind::F32F32F32p4vsx1bf32Gemv | UkerKernelKind::F32p4vsx1F32p4vsx1bf32Mopa => {
             contract::require(
                 args.flags & !FLAG_CLAMP == 0,
                 "Only supported flags are accepted!",
             )?;
-            contract::require(args.shape.m == 1, "args->shape.m == 1")?;
+            if kind == UkerKernelKind::F32F32F32p4vsx1bf32Gemv {
+                contract::require(args.shape.m == 1, "args->shape.m == 1")?;
+            }
             let o = &args.operand;
             contract::require(!o.lhs.ptr.is_null(), "args->operand.lhs.ptr != NULL")?;
             contract::require(!o.rhs.ptr.is_null(), "args->operand.rhs.ptr != NULL")?;
@@ -192,6 +225,11 @@ pub unsafe fn check(
 pub unsafe fn run(kind: UkerKernelKind, args: &kai_matmul_uker_args) -> Result<(), Violation> {
     // SAFETY: forwarded contract.
     let clamp = unsafe { check(kind, args) }?;
+    if kind == UkerKernelKind::F32p4vsx1F32p4vsx1bf32Mopa {
+        // SAFETY: forwarded contract.
+        unsafe { run_mopa(args, clamp.unwrap_or((-f32::MAX, f32::MAX))) };
+        return Ok(());
+    }
     let o = &args.operand;
     let (n, k) = (args.shape.n, args.shape.k);
     let (lhs, rhs, dst) = (
@@ -241,6 +279,65 @@ pub unsafe fn gemv_portable(
                 acc = float::clamp_num(acc, lo, hi);
             }
             dst.add(j).write_unaligned(acc);
+        }
+    }
+}
+
+/// The f32 GEMM's `run` after its checks, with the clamp bounds it applies.
+///
+/// # Safety
+/// As [`run`]'s: `ceil(m / SVL32)` LHS blocks and `ceil(n / SVL32)` RHS blocks readable at the
+/// arguments' strides, `m` rows of `n` writable floats at the destination.
+unsafe fn run_mopa(args: &kai_matmul_uker_args, bounds: (f32, f32)) {
+    let o = &args.operand;
+    let shape = (args.shape.m, args.shape.n, args.shape.k);
+    if shape.0 == 0 || shape.1 == 0 {
+        return;
+    }
+    let lhs = (o.lhs.ptr.cast::<f32>(), o.lhs.stride.m);
+    let rhs = (o.rhs.ptr.cast::<f32>(), o.rhs.stride.n);
+    let dst = (o.dst.ptr.cast::<f32>(), o.dst.stride.m);
+    #[cfg(target_arch = "aarch64")]
+    if arch::Features::detect().contains(arch::Features::SME2) {
+        // SAFETY: SME2 was detected; the buffers are the caller's contract.
+        unsafe { sme2_mopa_f32::gemm(shape, lhs, rhs, dst, bounds) };
+        return;
+    }
+    // SAFETY: the caller's contract.
+    unsafe { mopa_portable(shape, arch::sme_lanes32(), lhs, rhs, dst, bounds) };
+}
+
+/// The f32 GEMM in scalar code, the same bits as the asm: output `(i, j)` is column `j`'s bias,
+/// then one fused multiply-add per K value of row `i` of LHS block `i / vl` (`vl` values per K
+/// step) and column `j` of RHS block `j / vl` (`vl` biases, then `vl` values per K step), in K
+/// order, then clamped as `FCLAMP` does. Strides in bytes.
+///
+/// # Safety
+/// As [`run`]'s for the f32 GEMM, with blocks of `vl` rows and columns.
+pub unsafe fn mopa_portable(
+    (m, n, k): (usize, usize, usize),
+    vl: usize,
+    (lhs, lhs_stride): (*const f32, usize),
+    (rhs, rhs_stride): (*const f32, usize),
+    (dst, dst_stride): (*mut f32, usize),
+    (lo, hi): (f32, f32),
+) {
+    for i in 0..m {
+        let lblock = lhs.cast::<u8>().wrapping_add((i / vl) * lhs_stride).cast::<f32>();
+        let row = dst.cast::<u8>().wrapping_add(i * dst_stride).cast::<f32>();
+        for j in 0..n {
+            let rblock = rhs.cast::<u8>().wrapping_add((j / vl) * rhs_stride).cast::<f32>();
+            // SAFETY: row i's values lie in its LHS block, column j's bias and values in its
+            // RHS block, and (i, j) in the destination (the caller's contract).
+            unsafe {
+                let mut acc = rblock.add(j % vl).read_unaligned();
+                for kk in 0..k {
+                    let a = lblock.add(kk * vl + i % vl).read_unaligned();
+                    let b = rblock.add(vl * (kk + 1) + j % vl).read_unaligned();
+                    acc = float::fmopa(acc, a, b);
+                }
+                row.add(j).write_unaligned(float::clamp_num(acc, lo, hi));
+            }
         }
     }
 }

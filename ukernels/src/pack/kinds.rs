@@ -208,6 +208,10 @@ pub enum UkerKernelKind {
     /// f32 GEMV (m = 1) on the RHS of `matmul_pack_rhs_{kxn,nxk}_x32p4vsx1bx32_x32_x32_sme`:
     /// `matmul_clamp_f32_f32_f32p4vsx1bf32_1x32vs_sme2_mla`.
     F32F32F32p4vsx1bf32Gemv,
+    /// f32 GEMM on the LHS of `matmul_pack_lhs_mxk_x32p4vsx1_x32_sme` and the RHS of
+    /// `matmul_pack_rhs_{kxn,nxk}_x32p4vsx1bx32_x32_x32_sme`:
+    /// `matmul_clamp_f32_f32p4vsx1_f32p4vsx1bf32_8vsx8vs_sme2_mopa`.
+    F32p4vsx1F32p4vsx1bf32Mopa,
 }
 
 /// A provider of one of KleidiAI's generic interfaces (`kai_matmul_pack_rhs.h`,
