@@ -323,10 +323,16 @@ pub unsafe fn mopa_portable(
     (lo, hi): (f32, f32),
 ) {
     for i in 0..m {
-        let lblock = lhs.cast::<u8>().wrapping_add((i / vl) * lhs_stride).cast::<f32>();
+        let lblock = lhs
+            .cast::<u8>()
+            .wrapping_add((i / vl) * lhs_stride)
+            .cast::<f32>();
         let row = dst.cast::<u8>().wrapping_add(i * dst_stride).cast::<f32>();
         for j in 0..n {
-            let rblock = rhs.cast::<u8>().wrapping_add((j / vl) * rhs_stride).cast::<f32>();
+            let rblock = rhs
+                .cast::<u8>()
+                .wrapping_add((j / vl) * rhs_stride)
+                .cast::<f32>();
             // SAFETY: row i's values lie in its LHS block, column j's bias and values in its
             // RHS block, and (i, j) in the destination (the caller's contract).
             unsafe {

@@ -15,6 +15,10 @@ extern "C" {
 /// `rkai_ukernels::matmul::uker`).
 struct kai_matmul_uker_api kai_matmul_clamp_f32_f32_f32p4vsx1bf32_1x32vs_sme2_mla(void);
 
+/// Function table of the matmul kernel `kai_matmul_clamp_f32_f32p4vsx1_f32p4vsx1bf32_8vsx8vs_sme2_mopa` (sme2; rkai: any CPU, see
+/// `rkai_ukernels::matmul::uker`).
+struct kai_matmul_uker_api kai_matmul_clamp_f32_f32p4vsx1_f32p4vsx1bf32_8vsx8vs_sme2_mopa(void);
+
 #ifdef __cplusplus
 }
 #endif
