@@ -218,10 +218,12 @@ pub unsafe fn check(
 /// `run`: checks `args` ([`check`]) and computes the call, natively where the CPU has SME2.
 ///
 /// # Safety
-/// `args` satisfies KleidiAI's contract: `k` readable floats at the LHS, `ceil(n / nr)` packed
-/// blocks at the RHS (`get_rhs_stride` bytes each), `n` writable floats at the destination
-/// overlapping neither input, and the clamp bounds readable when the flag is set. A pending
-/// lazy ZA save must follow the AAPCS64 SME ABI.
+/// `args` satisfies KleidiAI's contract. The GEMV: `k` readable floats at the LHS,
+/// `ceil(n / nr)` packed blocks at the RHS (`get_rhs_stride` bytes each), `n` writable floats
+/// at the destination. The GEMM: `ceil(m / mr)` packed LHS blocks and `ceil(n / nr)` packed RHS
+/// blocks readable at the arguments' strides, `m` rows of `n` writable floats at the
+/// destination's. The destination overlaps neither input, and the clamp bounds are readable
+/// when the flag is set. A pending lazy ZA save must follow the AAPCS64 SME ABI.
 pub unsafe fn run(kind: UkerKernelKind, args: &kai_matmul_uker_args) -> Result<(), Violation> {
     // SAFETY: forwarded contract.
     let clamp = unsafe { check(kind, args) }?;
