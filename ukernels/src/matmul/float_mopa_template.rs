@@ -282,6 +282,26 @@ macro_rules! float_mopa_kernel {
             "4:",
         )
     };
+    // The stores of one tile: its rows below `m` (x0) from row x10 and its columns below `n`
+    // (x1) from column x11 (x7 SVL32), clamped, at `dst` (x5, rows x6 bytes apart); label 7
+    // after them.
+    (@tile_out $ext:tt $out:ident) => {
+        concat!(
+            "sub x15, x1, x11\n",
+            "madd x16, x10, x6, x5\n",
+            float_mopa_kernel!(@columns $ext $out), "\n",
+            "sub x17, x0, x10\n",
+            "cmp x17, x7\n",
+            "csel x15, x17, x7, lt\n",
+            float_mopa_kernel!(@rows $ext $out, "za0h", "za1h", "5", "20", "21", "22"), "\n",
+            "subs x17, x17, x7\n",
+            "b.le 7f\n",
+            "cmp x17, x7\n",
+            "csel x15, x17, x7, lt\n",
+            float_mopa_kernel!(@rows $ext $out, "za2h", "za3h", "6", "23", "24", "25"), "\n",
+            "7:",
+        )
+    };
     (@dst f32) => { f32 };
     (@dst f16) => { u16 };
     (@bits f32, $x:expr) => { $x.to_bits() };
@@ -312,19 +332,7 @@ macro_rules! float_mopa_kernel {
                 float_mopa_kernel!(@bias $out),
                 float_mopa_kernel!(@k_loop $ext, $mopa, $el, $ld),
                 float_mopa_kernel!(@scales $out),
-                "sub x15, x1, x11",
-                "madd x16, x10, x6, x5",
-                float_mopa_kernel!(@columns $ext $out),
-                "sub x17, x0, x10",
-                "cmp x17, x7",
-                "csel x15, x17, x7, lt",
-                float_mopa_kernel!(@rows $ext $out, "za0h", "za1h", "5", "20", "21", "22"),
-                "subs x17, x17, x7",
-                "b.le 7f",
-                "cmp x17, x7",
-                "csel x15, x17, x7, lt",
-                float_mopa_kernel!(@rows $ext $out, "za2h", "za3h", "6", "23", "24", "25"),
-                "7:",
+                float_mopa_kernel!(@tile_out $ext $out),
                 "add x11, x11, x8",
                 "cmp x11, x1",
                 "b.lo 2b",

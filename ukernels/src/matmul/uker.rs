@@ -22,11 +22,30 @@
 //! `kai_matmul_clamp_f16_f16_f16p4vsx2bf16_1x32vs_sme2_dot`
 //! ([`UkerKernelKind::F16F16F16p4vsx2bf16Gemv`]): the f16 GEMV of [`sme2_gemv_f16`] (same
 //! getters with 2-byte values and K rounded up to pairs, same assumptions and bounds).
+//!
+//! `kai_matmul_clamp_f32_f32p4vsx1_f32p4vsx1bf32_8vsx8vs_sme2_mopa`
+//! ([`UkerKernelKind::F32p4vsx1F32p4vsx1bf32Mopa`]): an f32 GEMM of the LHS packed by
+//! `matmul_pack_lhs_mxk_x32p4vsx1_x32_sme` (blocks of `mr` = SVL32 rows, one column of them per
+//! K value; `operand.lhs.stride.m` bytes from block to block) times the RHS of the GEMV's
+//! packers (`operand.rhs.stride.n` bytes from block to block), rows of the destination
+//! `operand.dst.stride.m` bytes apart: `run` reads these three strides, as KleidiAI's does.
+//! Every output starts from its column's bias bits (KleidiAI adds it to zeroed ZA as an
+//! integer) and takes one `FMOPA` per K value in K order (a NaN result is the default NaN,
+//! [`crate::float::fmopa`]); it is ALWAYS clamped as `FCLAMP` does, to the bounds at
+//! `activation.clamp` with the clamp flag and to `-FLT_MAX`/`FLT_MAX` without it (so an
+//! infinity becomes a finite bound without the flag too). KleidiAI splits a call into
+//! sub-kernels by shape (2 x 2 blocks in the middle, narrower ones at the right and bottom
+//! edges); rkai's asm (`sme2_mopa_f32`) runs 2 x 2-block tiles everywhere, which changes no
+//! result: each output is the same `FMOPA` chain. `k == 0` gives the clamped bias, as in
+//! KleidiAI. Without SME2 the portable path gives the same bits with the blocks of a 128-bit
+//! streaming length.
 
 #[cfg(target_arch = "aarch64")]
 #[macro_use]
 mod sme2_gemv;
 pub mod sme2_gemv_f16;
+#[cfg(target_arch = "aarch64")]
+mod sme2_mopa_f32;
 pub mod u8_mopa;
 
 use crate::arch::{self, Isa};
@@ -49,6 +68,14 @@ pub static matmul_i32_u8p4vsx4_u8p4vsx4_i32_i32_8vsx8vs_sme2_mopa: UkerKernel = 
     name: "matmul_i32_u8p4vsx4_u8p4vsx4_i32_i32_8vsx8vs_sme2_mopa",
     isa: Isa::Sme2,
     kind: UkerKernelKind::U8p4vsx4Mopa(U8Output::I32),
+};
+
+/// The f32 SME2 GEMM of the generic interface (see the module documentation).
+#[allow(non_upper_case_globals)]
+pub static matmul_clamp_f32_f32p4vsx1_f32p4vsx1bf32_8vsx8vs_sme2_mopa: UkerKernel = UkerKernel {
+    name: "matmul_clamp_f32_f32p4vsx1_f32p4vsx1bf32_8vsx8vs_sme2_mopa",
+    isa: Isa::Sme2,
+    kind: UkerKernelKind::F32p4vsx1F32p4vsx1bf32Mopa,
 };
 
 /// The u8 GEMM of the generic interface with f32 output (`u8_mopa`).
@@ -74,16 +101,48 @@ pub const KERNELS: &[&UkerKernel] = &[
     &matmul_clamp_f16_f16_f16p4vsx2bf16_1x32vs_sme2_dot,
     &matmul_i32_u8p4vsx4_u8p4vsx4_i32_i32_8vsx8vs_sme2_mopa,
     &matmul_clamp_f32_u8p4vsx4_u8p4vsx4_i32_i32_f32_f32_8vsx8vs_sme2_mopa,
+    &matmul_clamp_f32_f32p4vsx1_f32p4vsx1bf32_8vsx8vs_sme2_mopa,
 ];
 
-/// `(bytes, kr)`: bytes of a value (LHS, RHS, bias, destination) and K values per packed unit
-/// (K is rounded up to a multiple of it in the LHS and RHS strides).
-fn element(kind: UkerKernelKind) -> (usize, usize) {
+/// Whose formulas a kernel's getters follow.
+#[derive(Clone, Copy)]
+enum Formulas {
+    /// KleidiAI's float kernels: values of `bytes` bytes; the LHS stride rounds K up to
+    /// `lhs_kr`, the RHS stride to `rhs_kr`; `nr` biases in front of each RHS block.
+    Float {
+        bytes: usize,
+        lhs_kr: usize,
+        rhs_kr: usize,
+    },
+    /// The u8 GEMMs' ([`u8_mopa`]).
+    U8,
+}
+
+/// The getter formulas of `kind`: the one match a new kernel kind must add an arm to (beside
+/// [`tile`], [`check`] and [`run`]).
+fn formulas(kind: UkerKernelKind) -> Formulas {
     match kind {
-        UkerKernelKind::F32F32F32p4vsx1bf32Gemv => (4, 1),
-        UkerKernelKind::F16F16F16p4vsx2bf16Gemv => (sme2_gemv_f16::BYTES, sme2_gemv_f16::KR),
-        // The destination's 4-byte values (its other getters are `u8_mopa`'s).
-        UkerKernelKind::U8p4vsx4Mopa(_) => (4, 4),
+        UkerKernelKind::F32F32F32p4vsx1bf32Gemv | UkerKernelKind::F32p4vsx1F32p4vsx1bf32Mopa => {
+            Formulas::Float {
+                bytes: 4,
+                lhs_kr: 1,
+                rhs_kr: 1,
+            }
+        }
+        UkerKernelKind::F16F16F16p4vsx2bf16Gemv => Formulas::Float {
+            bytes: sme2_gemv_f16::BYTES,
+            lhs_kr: sme2_gemv_f16::KR,
+            rhs_kr: sme2_gemv_f16::KR,
+        },
+        UkerKernelKind::U8p4vsx4Mopa(_) => Formulas::U8,
+    }
+}
+
+/// Whether KleidiAI's kernel asserts `m == 1` (the GEMVs).
+fn one_row(kind: UkerKernelKind) -> bool {
+    match kind {
+        UkerKernelKind::F32F32F32p4vsx1bf32Gemv | UkerKernelKind::F16F16F16p4vsx2bf16Gemv => true,
+        UkerKernelKind::F32p4vsx1F32p4vsx1bf32Mopa | UkerKernelKind::U8p4vsx4Mopa(_) => false,
     }
 }
 
@@ -102,6 +161,7 @@ fn tile(kind: UkerKernelKind) -> (usize, usize) {
             (1, arch::sme_lanes32())
         }
         UkerKernelKind::U8p4vsx4Mopa(_) => (2 * arch::sme_lanes32(), 2 * arch::sme_lanes32()),
+        UkerKernelKind::F32p4vsx1F32p4vsx1bf32Mopa => (arch::sme_lanes32(), arch::sme_lanes32()),
     }
 }
 
@@ -111,18 +171,18 @@ pub fn step(kind: UkerKernelKind) -> kai_matmul_uker_dim_args {
     kai_matmul_uker_dim_args { m, n, k: 0 }
 }
 
-/// `get_lhs_stride` of an LHS of `shape`: one row of `k` values (rounded up to `kr`).
+/// `get_lhs_stride` of an LHS of `shape`: `mr` rows of `k` values (rounded up to `lhs_kr`).
 pub fn lhs_stride(
     kind: UkerKernelKind,
     shape: &kai_matmul_uker_lhs_dim_args,
 ) -> kai_matmul_uker_lhs_stride_args {
-    if let UkerKernelKind::U8p4vsx4Mopa(_) = kind {
-        return u8_mopa::lhs_stride(shape);
-    }
-    let (mr, _) = tile(kind);
-    let (bytes, kr) = element(kind);
-    kai_matmul_uker_lhs_stride_args {
-        m: mr.wrapping_mul(k_padded(shape.k, kr)).wrapping_mul(bytes),
+    match formulas(kind) {
+        Formulas::U8 => u8_mopa::lhs_stride(shape),
+        Formulas::Float { bytes, lhs_kr, .. } => kai_matmul_uker_lhs_stride_args {
+            m: (tile(kind).0)
+                .wrapping_mul(k_padded(shape.k, lhs_kr))
+                .wrapping_mul(bytes),
+        },
     }
 }
 
@@ -132,29 +192,31 @@ pub fn lhs_offset(
     index: &kai_matmul_uker_lhs_dim_args,
     stride: &kai_matmul_uker_lhs_stride_args,
 ) -> Result<usize, Violation> {
-    if let UkerKernelKind::U8p4vsx4Mopa(_) = kind {
-        return u8_mopa::lhs_offset(index, stride);
+    match formulas(kind) {
+        Formulas::U8 => u8_mopa::lhs_offset(index, stride),
+        Formulas::Float { .. } => {
+            let (mr, _) = tile(kind);
+            contract::require(index.m % mr == 0, "index->m % get_m_step() == 0")?;
+            contract::require(index.k == 0, "index->k == 0")?;
+            Ok((index.m / mr).wrapping_mul(stride.m))
+        }
     }
-    let (mr, _) = tile(kind);
-    contract::require(index.m % mr == 0, "index->m % get_m_step() == 0")?;
-    contract::require(index.k == 0, "index->k == 0")?;
-    Ok((index.m / mr).wrapping_mul(stride.m))
 }
 
 /// `get_rhs_stride` of a packed RHS of `shape`: one block of `nr` biases and `k` rows (rounded
-/// up to `kr`).
+/// up to `rhs_kr`).
 pub fn rhs_stride(
     kind: UkerKernelKind,
     shape: &kai_matmul_uker_rhs_dim_args,
 ) -> kai_matmul_uker_rhs_stride_args {
-    if let UkerKernelKind::U8p4vsx4Mopa(_) = kind {
-        return u8_mopa::rhs_stride(shape);
-    }
-    let (_, nr) = tile(kind);
-    let (bytes, kr) = element(kind);
-    let k = k_padded(shape.k, kr);
-    kai_matmul_uker_rhs_stride_args {
-        n: nr.wrapping_mul(k.wrapping_mul(bytes).wrapping_add(bytes)),
+    match formulas(kind) {
+        Formulas::U8 => u8_mopa::rhs_stride(shape),
+        Formulas::Float { bytes, rhs_kr, .. } => {
+            let k = k_padded(shape.k, rhs_kr);
+            kai_matmul_uker_rhs_stride_args {
+                n: (tile(kind).1).wrapping_mul(k.wrapping_mul(bytes).wrapping_add(bytes)),
+            }
+        }
     }
 }
 
@@ -164,13 +226,24 @@ pub fn rhs_offset(
     index: &kai_matmul_uker_rhs_dim_args,
     stride: &kai_matmul_uker_rhs_stride_args,
 ) -> Result<usize, Violation> {
-    if let UkerKernelKind::U8p4vsx4Mopa(_) = kind {
-        return u8_mopa::rhs_offset(index, stride);
+    match formulas(kind) {
+        Formulas::U8 => u8_mopa::rhs_offset(index, stride),
+        Formulas::Float { .. } => {
+            let (_, nr) = tile(kind);
+            contract::require(index.n % nr == 0, "index->n % get_n_step() == 0")?;
+            contract::require(index.k == 0, "index->k == 0")?;
+            Ok((index.n / nr).wrapping_mul(stride.n))
+        }
     }
-    let (_, nr) = tile(kind);
-    contract::require(index.n % nr == 0, "index->n % get_n_step() == 0")?;
-    contract::require(index.k == 0, "index->k == 0")?;
-    Ok((index.n / nr).wrapping_mul(stride.n))
+}
+
+/// Bytes of a destination value.
+fn dst_bytes(kind: UkerKernelKind) -> usize {
+    match formulas(kind) {
+        // int32 or f32.
+        Formulas::U8 => 4,
+        Formulas::Float { bytes, .. } => bytes,
+    }
 }
 
 /// `get_dst_stride` of a destination of `shape`: rows of `n` values.
@@ -179,7 +252,7 @@ pub fn dst_stride(
     shape: &kai_matmul_uker_dst_dim_args,
 ) -> kai_matmul_uker_dst_stride_args {
     kai_matmul_uker_dst_stride_args {
-        m: shape.n.wrapping_mul(element(kind).0),
+        m: shape.n.wrapping_mul(dst_bytes(kind)),
     }
 }
 
@@ -189,16 +262,18 @@ pub fn dst_offset(
     index: &kai_matmul_uker_dst_dim_args,
     stride: &kai_matmul_uker_dst_stride_args,
 ) -> Result<usize, Violation> {
-    if let UkerKernelKind::U8p4vsx4Mopa(_) = kind {
-        return u8_mopa::dst_offset(index, stride);
+    match formulas(kind) {
+        Formulas::U8 => u8_mopa::dst_offset(index, stride),
+        Formulas::Float { bytes, .. } => {
+            let (mr, nr) = tile(kind);
+            contract::require(index.m % mr == 0, "index->m % get_m_step() == 0")?;
+            contract::require(index.n % nr == 0, "index->n % get_n_step() == 0")?;
+            Ok(index
+                .m
+                .wrapping_mul(stride.m)
+                .wrapping_add(index.n.wrapping_mul(bytes)))
+        }
     }
-    let (mr, nr) = tile(kind);
-    contract::require(index.m % mr == 0, "index->m % get_m_step() == 0")?;
-    contract::require(index.n % nr == 0, "index->n % get_n_step() == 0")?;
-    Ok(index
-        .m
-        .wrapping_mul(stride.m)
-        .wrapping_add(index.n.wrapping_mul(element(kind).0)))
 }
 
 /// `get_dst_size` of a destination of `shape`.
@@ -228,12 +303,16 @@ pub unsafe fn check(
                 u8_mopa::Finish::I32 => None,
             })
         }
-        UkerKernelKind::F32F32F32p4vsx1bf32Gemv | UkerKernelKind::F16F16F16p4vsx2bf16Gemv => {
+        UkerKernelKind::F32F32F32p4vsx1bf32Gemv
+        | UkerKernelKind::F16F16F16p4vsx2bf16Gemv
+        | UkerKernelKind::F32p4vsx1F32p4vsx1bf32Mopa => {
             contract::require(
                 args.flags & !FLAG_CLAMP == 0,
                 "Only supported flags are accepted!",
             )?;
-            contract::require(args.shape.m == 1, "args->shape.m == 1")?;
+            if one_row(kind) {
+                contract::require(args.shape.m == 1, "args->shape.m == 1")?;
+            }
             let o = &args.operand;
             contract::require(!o.lhs.ptr.is_null(), "args->operand.lhs.ptr != NULL")?;
             contract::require(!o.rhs.ptr.is_null(), "args->operand.rhs.ptr != NULL")?;
@@ -265,44 +344,60 @@ pub unsafe fn check(
 /// `run`: checks `args` ([`check`]) and computes the call, natively where the CPU has SME2.
 ///
 /// # Safety
-/// `args` satisfies KleidiAI's contract: `k` readable floats at the LHS, `ceil(n / nr)` packed
-/// blocks at the RHS (`get_rhs_stride` bytes each), `n` writable floats at the destination
-/// overlapping neither input, and the clamp bounds readable when the flag is set. A pending
-/// lazy ZA save must follow the AAPCS64 SME ABI.
+/// `args` satisfies KleidiAI's contract. The GEMV: `k` readable floats at the LHS,
+/// `ceil(n / nr)` packed blocks at the RHS (`get_rhs_stride` bytes each), `n` writable floats
+/// at the destination. The GEMM: `ceil(m / mr)` packed LHS blocks and `ceil(n / nr)` packed RHS
+/// blocks readable at the arguments' strides, `m` rows of `n` writable floats at the
+/// destination's. The destination overlaps neither input, and the clamp bounds are readable
+/// when the flag is set. A pending lazy ZA save must follow the AAPCS64 SME ABI.
 pub unsafe fn run(kind: UkerKernelKind, args: &kai_matmul_uker_args) -> Result<(), Violation> {
-    if let UkerKernelKind::U8p4vsx4Mopa(out) = kind {
-        // SAFETY: forwarded contract.
-        return unsafe { u8_mopa::run(args, out == U8Output::F32) };
-    }
-    // SAFETY: forwarded contract.
-    let clamp = unsafe { check(kind, args) }?;
-    let o = &args.operand;
-    let (n, k) = (args.shape.n, args.shape.k);
+    // SAFETY (every arm): forwarded contract.
     match kind {
-        UkerKernelKind::F32F32F32p4vsx1bf32Gemv | UkerKernelKind::U8p4vsx4Mopa(_) => {}
+        // Checks its arguments itself.
+        UkerKernelKind::U8p4vsx4Mopa(out) => unsafe { u8_mopa::run(args, out == U8Output::F32) },
+        UkerKernelKind::F32F32F32p4vsx1bf32Gemv => {
+            let clamp = unsafe { check(kind, args) }?;
+            unsafe { run_gemv(args, clamp) };
+            Ok(())
+        }
         UkerKernelKind::F16F16F16p4vsx2bf16Gemv => {
-            // SAFETY: forwarded contract (2-byte values).
+            let clamp = unsafe { check(kind, args) }?;
+            let (o, n, k) = (&args.operand, args.shape.n, args.shape.k);
             unsafe { sme2_gemv_f16::run(n, k, (o.lhs.ptr, o.rhs.ptr, o.dst.ptr), clamp) };
-            return Ok(());
+            Ok(())
+        }
+        UkerKernelKind::F32p4vsx1F32p4vsx1bf32Mopa => {
+            let clamp = unsafe { check(kind, args) }?;
+            // KleidiAI's GEMM always clamps: to the float range without the flag.
+            unsafe { run_mopa(args, clamp.unwrap_or((-f32::MAX, f32::MAX))) };
+            Ok(())
         }
     }
+}
+
+/// The f32 SME2 GEMV's call after its checks.
+///
+/// # Safety
+/// As [`run`]'s for the GEMV.
+unsafe fn run_gemv(args: &kai_matmul_uker_args, clamp: Option<(f32, f32)>) {
+    let o = &args.operand;
+    let (n, k) = (args.shape.n, args.shape.k);
     let (lhs, rhs, dst) = (
         o.lhs.ptr.cast::<f32>(),
         o.rhs.ptr.cast::<f32>(),
         o.dst.ptr.cast::<f32>(),
     );
     if n == 0 {
-        return Ok(());
+        return;
     }
     #[cfg(target_arch = "aarch64")]
     if arch::Features::detect().contains(arch::Features::SME2) {
         // SAFETY: SME2 was detected; the buffers are the caller's contract.
         unsafe { sme2_gemv::gemv(n, k, lhs, rhs, dst, clamp) };
-        return Ok(());
+        return;
     }
     // SAFETY: the caller's contract.
     unsafe { gemv_portable(n, k, arch::sme_lanes32(), lhs, rhs, dst, clamp) };
-    Ok(())
 }
 
 /// The GEMV in scalar code, the same bits as the asm: blocks of `nr` columns at `rhs`, each
@@ -333,6 +428,71 @@ pub unsafe fn gemv_portable(
                 acc = float::clamp_num(acc, lo, hi);
             }
             dst.add(j).write_unaligned(acc);
+        }
+    }
+}
+
+/// The f32 GEMM's `run` after its checks, with the clamp bounds it applies.
+///
+/// # Safety
+/// As [`run`]'s: `ceil(m / SVL32)` LHS blocks and `ceil(n / SVL32)` RHS blocks readable at the
+/// arguments' strides, `m` rows of `n` writable floats at the destination.
+unsafe fn run_mopa(args: &kai_matmul_uker_args, bounds: (f32, f32)) {
+    let o = &args.operand;
+    let shape = (args.shape.m, args.shape.n, args.shape.k);
+    if shape.0 == 0 || shape.1 == 0 {
+        return;
+    }
+    let lhs = (o.lhs.ptr.cast::<f32>(), o.lhs.stride.m);
+    let rhs = (o.rhs.ptr.cast::<f32>(), o.rhs.stride.n);
+    let dst = (o.dst.ptr.cast::<f32>(), o.dst.stride.m);
+    #[cfg(target_arch = "aarch64")]
+    if arch::Features::detect().contains(arch::Features::SME2) {
+        // SAFETY: SME2 was detected; the buffers are the caller's contract.
+        unsafe { sme2_mopa_f32::gemm(shape, lhs, rhs, dst, bounds) };
+        return;
+    }
+    // SAFETY: the caller's contract.
+    unsafe { mopa_portable(shape, arch::sme_lanes32(), lhs, rhs, dst, bounds) };
+}
+
+/// The f32 GEMM in scalar code, the same bits as the asm: output `(i, j)` is column `j`'s bias,
+/// then one fused multiply-add per K value of row `i` of LHS block `i / vl` (`vl` values per K
+/// step) and column `j` of RHS block `j / vl` (`vl` biases, then `vl` values per K step), in K
+/// order, then clamped as `FCLAMP` does. Strides in bytes.
+///
+/// # Safety
+/// As [`run`]'s for the f32 GEMM, with blocks of `vl` rows and columns.
+pub unsafe fn mopa_portable(
+    (m, n, k): (usize, usize, usize),
+    vl: usize,
+    (lhs, lhs_stride): (*const f32, usize),
+    (rhs, rhs_stride): (*const f32, usize),
+    (dst, dst_stride): (*mut f32, usize),
+    (lo, hi): (f32, f32),
+) {
+    for i in 0..m {
+        let lblock = lhs
+            .cast::<u8>()
+            .wrapping_add((i / vl) * lhs_stride)
+            .cast::<f32>();
+        let row = dst.cast::<u8>().wrapping_add(i * dst_stride).cast::<f32>();
+        for j in 0..n {
+            let rblock = rhs
+                .cast::<u8>()
+                .wrapping_add((j / vl) * rhs_stride)
+                .cast::<f32>();
+            // SAFETY: row i's values lie in its LHS block, column j's bias and values in its
+            // RHS block, and (i, j) in the destination (the caller's contract).
+            unsafe {
+                let mut acc = rblock.add(j % vl).read_unaligned();
+                for kk in 0..k {
+                    let a = lblock.add(kk * vl + i % vl).read_unaligned();
+                    let b = rblock.add(vl * (kk + 1) + j % vl).read_unaligned();
+                    acc = float::fmopa(acc, a, b);
+                }
+                row.add(j).write_unaligned(float::clamp_num(acc, lo, hi));
+            }
         }
     }
 }

@@ -217,6 +217,10 @@ pub enum UkerKernelKind {
     /// f32 GEMV (m = 1) on the RHS of `matmul_pack_rhs_{kxn,nxk}_x32p4vsx1bx32_x32_x32_sme`:
     /// `matmul_clamp_f32_f32_f32p4vsx1bf32_1x32vs_sme2_mla`.
     F32F32F32p4vsx1bf32Gemv,
+    /// f32 GEMM on the LHS of `matmul_pack_lhs_mxk_x32p4vsx1_x32_sme` and the RHS of
+    /// `matmul_pack_rhs_{kxn,nxk}_x32p4vsx1bx32_x32_x32_sme`:
+    /// `matmul_clamp_f32_f32p4vsx1_f32p4vsx1bf32_8vsx8vs_sme2_mopa`.
+    F32p4vsx1F32p4vsx1bf32Mopa,
     /// f16 GEMV (m = 1) on the RHS of `matmul_pack_rhs_kxn_x16p4vsx2bx16_x16_x16_sme`:
     /// `matmul_clamp_f16_f16_f16p4vsx2bf16_1x32vs_sme2_dot`.
     F16F16F16p4vsx2bf16Gemv,

@@ -27,6 +27,10 @@ struct kai_matmul_uker_api kai_matmul_i32_u8p4vsx4_u8p4vsx4_i32_i32_8vsx8vs_sme2
 /// `rkai_ukernels::matmul::uker`).
 struct kai_matmul_uker_api kai_matmul_clamp_f32_u8p4vsx4_u8p4vsx4_i32_i32_f32_f32_8vsx8vs_sme2_mopa(void);
 
+/// Function table of the matmul kernel `kai_matmul_clamp_f32_f32p4vsx1_f32p4vsx1bf32_8vsx8vs_sme2_mopa` (sme2; rkai: any CPU, see
+/// `rkai_ukernels::matmul::uker`).
+struct kai_matmul_uker_api kai_matmul_clamp_f32_f32p4vsx1_f32p4vsx1bf32_8vsx8vs_sme2_mopa(void);
+
 #ifdef __cplusplus
 }
 #endif
