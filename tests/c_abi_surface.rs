@@ -145,15 +145,11 @@ const PACK_RHS_H: &str = "kai/ukernels/matmul/kai_matmul_pack_rhs.h";
 /// The providers `kai_matmul_pack_rhs.h` declares in KleidiAI 1.30 that rkai does not define yet
 /// (all SME): rkai's header leaves them out, so a caller using one fails to compile rather than
 /// to link.
-const PACK_RHS_NOT_DEFINED: [&str; 8] = [
+const PACK_RHS_NOT_DEFINED: [&str; 4] = [
     "kai_matmul_pack_rhs_kxn_x16p4vsx2bx16_x16_x16_sme",
     "kai_matmul_pack_rhs_nxk_x8p4vsx4_x8_sme",
     "kai_matmul_pack_rhs_kxn_x8p4vsx4_x8_sme",
     "kai_matmul_pack_rhs_kxn_qsi8cxp4vsx4bi32sf32_qsi8_i32_f32_sme",
-    "kai_matmul_pack_rhs_kxn_qsi4cxp8vsx4sf32bi32_qsi4cx_f32_i32_sme",
-    "kai_matmul_pack_rhs_kxn_qsi4cxp8vsx4sf32bi32_qsu4cx_f32_i32_sme",
-    "kai_matmul_pack_rhs_nxk_qsi4cxp8vsx4sf32bi32_qsi4cx_f32_i32_sme",
-    "kai_matmul_pack_rhs_nxk_qsi4cxp8vsx4sf32bi32_qsu4cx_f32_i32_sme",
 ];
 
 /// The header of KleidiAI's generic matmul kernels, which declares more than rkai defines.

@@ -99,6 +99,7 @@ aggregate!(Packer, PACKERS, PACKER_MODULES, PACKERS:
 aggregate!(UkerRhsPacker, UKER_RHS_PACKERS, UKER_RHS_PACKER_MODULES, PACKERS:
     pack::rhs_pack_kxn_x16p16vsx2bx16_x16_x16_sve,
     pack::matmul_pack_rhs_x32p4vsx1bx32,
+    pack::matmul_pack_rhs_qsi4cxp8vsx4,
 );
 
 aggregate!(UkerKernel, UKER_KERNELS, UKER_KERNEL_MODULES, KERNELS:

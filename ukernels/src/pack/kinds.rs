@@ -186,6 +186,10 @@ pub enum UkerRhsKind {
     /// f32 values with an f32 bias, nr = 4 x vscale, kr = 1, from a K x N or N x K source:
     /// `matmul_pack_rhs_{kxn,nxk}_x32p4vsx1bx32_x32_x32_sme`.
     X32p4vsx1bx32Sme(Source),
+    /// int4 values with int32 biases (plus the scaled K sums) and f32 scales, nr = 8 x vscale,
+    /// kr = 4, from a K x N or N x K source, signed (`false`) or unsigned with zero point 8
+    /// (`true`): `matmul_pack_rhs_{kxn,nxk}_qsi4cxp8vsx4sf32bi32_{qsi4cx,qsu4cx}_f32_i32_sme`.
+    Qsi4cxp8vsx4Sme(Source, bool),
 }
 
 /// What a packer of KleidiAI's generic LHS interface (`kai_matmul_pack_lhs.h`) packs: the

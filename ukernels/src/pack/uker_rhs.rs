@@ -4,6 +4,7 @@
 //!
 //! Every packer of this interface ignores `config` and `flags` unless its module says otherwise.
 
+use super::matmul_pack_rhs_qsi4cxp8vsx4 as qsi4p8vs;
 use super::matmul_pack_rhs_x32p4vsx1bx32 as x32p4vs;
 use super::rhs_pack_kxn_x16p16vsx2bx16_x16_x16_sve as x16p16vs;
 use crate::contract::Violation;
@@ -21,6 +22,10 @@ pub fn step(kind: UkerRhsKind) -> kai_matmul_pack_rhs_uker_dim_args {
         },
         UkerRhsKind::X32p4vsx1bx32Sme(_) => kai_matmul_pack_rhs_uker_dim_args {
             n: x32p4vs::nr(),
+            k: 0,
+        },
+        UkerRhsKind::Qsi4cxp8vsx4Sme(..) => kai_matmul_pack_rhs_uker_dim_args {
+            n: qsi4p8vs::nr(),
             k: 0,
         },
     }
@@ -41,6 +46,10 @@ pub fn rhs_stride(
             let (n, k) = x32p4vs::rhs_stride(source, (shape.n, shape.k));
             kai_matmul_pack_rhs_uker_rhs_stride_args { n, k }
         }
+        UkerRhsKind::Qsi4cxp8vsx4Sme(source, _) => {
+            let (n, k) = qsi4p8vs::rhs_stride(source, (shape.n, shape.k));
+            kai_matmul_pack_rhs_uker_rhs_stride_args { n, k }
+        }
     }
 }
 
@@ -55,6 +64,9 @@ pub fn rhs_offset(
         UkerRhsKind::KxnX16p16vsx2bx16Sve => x16p16vs::rhs_offset(index.n, index.k),
         UkerRhsKind::X32p4vsx1bx32Sme(source) => {
             x32p4vs::rhs_offset(source, index.n, index.k, stride.n)
+        }
+        UkerRhsKind::Qsi4cxp8vsx4Sme(source, _) => {
+            qsi4p8vs::rhs_offset(source, index.n, index.k, stride.n)
         }
     }
 }
@@ -72,6 +84,9 @@ pub fn packed_stride(
         UkerRhsKind::X32p4vsx1bx32Sme(_) => kai_matmul_pack_rhs_uker_rhs_packed_stride_args {
             n: x32p4vs::packed_stride(shape.k),
         },
+        UkerRhsKind::Qsi4cxp8vsx4Sme(..) => kai_matmul_pack_rhs_uker_rhs_packed_stride_args {
+            n: qsi4p8vs::packed_stride(shape.k),
+        },
     }
 }
 
@@ -85,6 +100,7 @@ pub fn packed_offset(
     match kind {
         UkerRhsKind::KxnX16p16vsx2bx16Sve => x16p16vs::packed_offset(index.n, index.k, stride.n),
         UkerRhsKind::X32p4vsx1bx32Sme(_) => x32p4vs::packed_offset(index.n, index.k, stride.n),
+        UkerRhsKind::Qsi4cxp8vsx4Sme(..) => qsi4p8vs::packed_offset(index.n, index.k, stride.n),
     }
 }
 
@@ -98,6 +114,7 @@ pub fn packed_size(
     match kind {
         UkerRhsKind::KxnX16p16vsx2bx16Sve => x16p16vs::packed_size(shape.n, stride.n),
         UkerRhsKind::X32p4vsx1bx32Sme(_) => x32p4vs::packed_size(shape.n, stride.n),
+        UkerRhsKind::Qsi4cxp8vsx4Sme(..) => qsi4p8vs::packed_size(shape.n, stride.n),
     }
 }
 
@@ -110,6 +127,20 @@ pub fn bias_n_offset(
     match kind {
         UkerRhsKind::KxnX16p16vsx2bx16Sve => x16p16vs::bias_offset(index.n),
         UkerRhsKind::X32p4vsx1bx32Sme(_) => Ok(x32p4vs::bias_offset(index.n)),
+        UkerRhsKind::Qsi4cxp8vsx4Sme(..) => Ok(qsi4p8vs::bias_offset(index.n)),
+    }
+}
+
+/// `get_scale_n_offset` of the start column `index`, for the kinds with per-column scales
+/// (`None`: the table's member is null).
+#[inline(always)]
+pub fn scale_n_offset(
+    kind: UkerRhsKind,
+    index: &kai_matmul_pack_rhs_uker_scale_n_dim_args,
+) -> Option<usize> {
+    match kind {
+        UkerRhsKind::KxnX16p16vsx2bx16Sve | UkerRhsKind::X32p4vsx1bx32Sme(_) => None,
+        UkerRhsKind::Qsi4cxp8vsx4Sme(..) => Some(qsi4p8vs::scale_offset(index.n)),
     }
 }
 
@@ -156,5 +187,9 @@ pub unsafe fn run(
             unsafe { x32p4vs::run(source, &a) };
             Ok(())
         }
+        // SAFETY: forwarded contract.
+        UkerRhsKind::Qsi4cxp8vsx4Sme(source, unsigned) => unsafe {
+            qsi4p8vs::run(source, unsigned, args)
+        },
     }
 }

@@ -23,6 +23,22 @@ struct kai_matmul_pack_rhs_uker_api kai_matmul_pack_rhs_kxn_x32p4vsx1bx32_x32_x3
 /// `rkai_ukernels::pack::matmul_pack_rhs_x32p4vsx1bx32`).
 struct kai_matmul_pack_rhs_uker_api kai_matmul_pack_rhs_nxk_x32p4vsx1bx32_x32_x32_sme(void);
 
+/// Function table of the RHS packer `kai_matmul_pack_rhs_kxn_qsi4cxp8vsx4sf32bi32_qsi4cx_f32_i32_sme` (sme; rkai: any CPU, see
+/// `rkai_ukernels::pack::matmul_pack_rhs_qsi4cxp8vsx4`).
+struct kai_matmul_pack_rhs_uker_api kai_matmul_pack_rhs_kxn_qsi4cxp8vsx4sf32bi32_qsi4cx_f32_i32_sme(void);
+
+/// Function table of the RHS packer `kai_matmul_pack_rhs_kxn_qsi4cxp8vsx4sf32bi32_qsu4cx_f32_i32_sme` (sme; rkai: any CPU, see
+/// `rkai_ukernels::pack::matmul_pack_rhs_qsi4cxp8vsx4`).
+struct kai_matmul_pack_rhs_uker_api kai_matmul_pack_rhs_kxn_qsi4cxp8vsx4sf32bi32_qsu4cx_f32_i32_sme(void);
+
+/// Function table of the RHS packer `kai_matmul_pack_rhs_nxk_qsi4cxp8vsx4sf32bi32_qsi4cx_f32_i32_sme` (sme; rkai: any CPU, see
+/// `rkai_ukernels::pack::matmul_pack_rhs_qsi4cxp8vsx4`).
+struct kai_matmul_pack_rhs_uker_api kai_matmul_pack_rhs_nxk_qsi4cxp8vsx4sf32bi32_qsi4cx_f32_i32_sme(void);
+
+/// Function table of the RHS packer `kai_matmul_pack_rhs_nxk_qsi4cxp8vsx4sf32bi32_qsu4cx_f32_i32_sme` (sme; rkai: any CPU, see
+/// `rkai_ukernels::pack::matmul_pack_rhs_qsi4cxp8vsx4`).
+struct kai_matmul_pack_rhs_uker_api kai_matmul_pack_rhs_nxk_qsi4cxp8vsx4sf32bi32_qsu4cx_f32_i32_sme(void);
+
 #ifdef __cplusplus
 }
 #endif
