@@ -142,15 +142,9 @@ fn declarations(header: &str) -> BTreeSet<String> {
 /// The header of KleidiAI's generic RHS-packing providers, which declares more than rkai defines.
 const PACK_RHS_H: &str = "kai/ukernels/matmul/kai_matmul_pack_rhs.h";
 
-/// The providers `kai_matmul_pack_rhs.h` declares in KleidiAI 1.30 that rkai does not define yet
-/// (all SME): rkai's header leaves them out, so a caller using one fails to compile rather than
-/// to link.
-const PACK_RHS_NOT_DEFINED: &[&str] = &[
-    "kai_matmul_pack_rhs_kxn_qsi4cxp8vsx4sf32bi32_qsi4cx_f32_i32_sme",
-    "kai_matmul_pack_rhs_kxn_qsi4cxp8vsx4sf32bi32_qsu4cx_f32_i32_sme",
-    "kai_matmul_pack_rhs_nxk_qsi4cxp8vsx4sf32bi32_qsi4cx_f32_i32_sme",
-    "kai_matmul_pack_rhs_nxk_qsi4cxp8vsx4sf32bi32_qsu4cx_f32_i32_sme",
-];
+/// The providers `kai_matmul_pack_rhs.h` declares in KleidiAI 1.30 that rkai does not define yet:
+/// none (rkai defines all eleven; the check below then proves the header complete).
+const PACK_RHS_NOT_DEFINED: &[&str] = &[];
 
 /// The header of KleidiAI's generic matmul kernels, which declares more than rkai defines.
 const MATMUL_H: &str = "kai/ukernels/matmul/kai_matmul.h";

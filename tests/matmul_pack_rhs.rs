@@ -880,12 +880,6 @@ fn qsi8_api() -> Api {
     Api(kai_matmul_pack_rhs_kxn_qsi8cxp4vsx4bi32sf32_qsi8_i32_f32_sme())
 }
 
-impl Api {
-    fn scale_offset(&self, n: usize) -> usize {
-        getter!(self.get_scale_n_offset(&kai_matmul_pack_rhs_uker_scale_n_dim_args { n }))
-    }
-}
-
 /// The operands of one int8 packing: the source (`k` rows of `row` bytes), biases, scales and
 /// the two globals (`k_sum_scale_global`, `scale_global`); `None` passes a null pointer.
 struct Qsi8Problem {
@@ -1200,7 +1194,7 @@ fn violations() -> Vec<support::death::Case<&'static str, &'static str>> {
     fn x8(i: usize) -> Api {
         Api((X8_PROVIDERS[i].1)())
     }
-    vec![
+    let mut cases: Vec<support::death::Case<&'static str, &'static str>> = vec![
         ("x8_kxn_rhs_offset_n", X8_KXN, NR, || {
             x8(0).rhs_offset(1, 0, &x8(0).rhs_stride(64, 1));
         }),
@@ -1295,7 +1289,532 @@ fn violations() -> Vec<support::death::Case<&'static str, &'static str>> {
             "args->operand.scale_global.ptr != NULL",
             || qsi8_null_global(false),
         ),
-    ]
+    ];
+    cases.extend(q4_violations());
+    cases
 }
 
 death_tests!(violations, "assumptions");
+
+// ---------------------------------------------------------------------------------------------
+// The int4 SME packers (`kai_matmul_pack_rhs_{kxn,nxk}_qsi4cxp8vsx4sf32bi32_{qsi4cx,qsu4cx}_f32_i32_sme`)
+
+const Q4_KXN_S: &str = "kai_matmul_pack_rhs_kxn_qsi4cxp8vsx4sf32bi32_qsi4cx_f32_i32_sme";
+const Q4_KXN_U: &str = "kai_matmul_pack_rhs_kxn_qsi4cxp8vsx4sf32bi32_qsu4cx_f32_i32_sme";
+const Q4_NXK_S: &str = "kai_matmul_pack_rhs_nxk_qsi4cxp8vsx4sf32bi32_qsi4cx_f32_i32_sme";
+const Q4_NXK_U: &str = "kai_matmul_pack_rhs_nxk_qsi4cxp8vsx4sf32bi32_qsu4cx_f32_i32_sme";
+
+/// One int4 provider: C name, provider, N x K source, unsigned source (zero point 8).
+type Q4Provider = (
+    &'static str,
+    extern "C" fn() -> kai_matmul_pack_rhs_uker_api,
+    bool,
+    bool,
+);
+
+const Q4_PROVIDERS: [Q4Provider; 4] = {
+    use rkai_capi::capi::exports::*;
+    [
+        (
+            Q4_KXN_S,
+            kai_matmul_pack_rhs_kxn_qsi4cxp8vsx4sf32bi32_qsi4cx_f32_i32_sme,
+            false,
+            false,
+        ),
+        (
+            Q4_KXN_U,
+            kai_matmul_pack_rhs_kxn_qsi4cxp8vsx4sf32bi32_qsu4cx_f32_i32_sme,
+            false,
+            true,
+        ),
+        (
+            Q4_NXK_S,
+            kai_matmul_pack_rhs_nxk_qsi4cxp8vsx4sf32bi32_qsi4cx_f32_i32_sme,
+            true,
+            false,
+        ),
+        (
+            Q4_NXK_U,
+            kai_matmul_pack_rhs_nxk_qsi4cxp8vsx4sf32bi32_qsu4cx_f32_i32_sme,
+            true,
+            true,
+        ),
+    ]
+};
+
+/// The int4 packers' nr: 8 x vscale, twice the streaming length in 32-bit lanes.
+fn q4_nr() -> usize {
+    2 * support::sme_pack::svl32()
+}
+
+/// An int4 RHS problem: `n` columns of `k` values as signed integers `w[c][kk]` (-8..=7), stored
+/// K x N or N x K with `pad` spare bytes a source row (garbage, as is the unused nibble of a row
+/// of odd length), biases, scales and the two global parameters.
+struct Q4Problem {
+    n: usize,
+    k: usize,
+    w: Vec<Vec<i8>>,
+    bias: Vec<i32>,
+    scale: Vec<f32>,
+    k_sum_scale: i32,
+    scale_global: f32,
+}
+
+impl Q4Problem {
+    fn new((n, k): (usize, usize), rng: &mut Rng) -> Self {
+        let specials = [
+            0x7fc0_0001,
+            0xff80_0000,
+            0x8000_0000,
+            0x0000_0001,
+            0x7f80_0000,
+        ];
+        let w = (0..n)
+            .map(|_| (0..k).map(|_| (rng.next_u64() % 16) as i8 - 8).collect())
+            .collect();
+        let bias = (0..n)
+            .map(|i| match i % 5 {
+                0 => i32::MAX - (rng.next_u64() % 4) as i32,
+                1 => i32::MIN + (rng.next_u64() % 4) as i32,
+                _ => rng.next_u64() as i32,
+            })
+            .collect();
+        let scale = support::sme_pack::bit_patterns(n, rng.next_u64(), 32, &specials)
+            .into_iter()
+            .map(f32::from_bits)
+            .collect();
+        // Large enough that the folded sums wrap now and then.
+        let k_sum_scale = match rng.next_u64() % 3 {
+            0 => -((rng.next_u64() % 200) as i32),
+            1 => 0x3fff_fff1,
+            _ => rng.next_u64() as i32,
+        };
+        Q4Problem {
+            n,
+            k,
+            w,
+            bias,
+            scale,
+            k_sum_scale,
+            scale_global: rng.f32(-4.0, 4.0),
+        }
+    }
+
+    /// The stored nibble of `v`: two's complement, or `v + 8` with a zero point of 8.
+    fn stored(v: i8, unsigned: bool) -> u8 {
+        if unsigned {
+            (v + 8) as u8
+        } else {
+            v as u8 & 0x0f
+        }
+    }
+
+    /// The source bytes: `lines` rows of `row` bytes (`row` at least the packed nibbles), every
+    /// byte outside a value random.
+    fn source(&self, nxk: bool, unsigned: bool, pad: usize, rng: &mut Rng) -> (Vec<u8>, usize) {
+        let (lines, len) = if nxk {
+            (self.n, self.k)
+        } else {
+            (self.k, self.n)
+        };
+        let row = len.div_ceil(2) + pad;
+        let mut src: Vec<u8> = (0..lines * row).map(|_| rng.next_u64() as u8).collect();
+        for line in 0..lines {
+            for j in 0..len {
+                let v = if nxk {
+                    self.w[line][j]
+                } else {
+                    self.w[j][line]
+                };
+                let byte = &mut src[line * row + j / 2];
+                let shift = 4 * (j % 2);
+                *byte = (*byte & !(0x0f << shift)) | (Self::stored(v, unsigned) << shift);
+            }
+        }
+        (src, row)
+    }
+
+    /// The packed bytes, from the format: per block of `nr` columns the biases plus
+    /// `k_sum_scale` times the column sums (wrapping), the values by 4 K rows and column (two
+    /// bytes: rows 0 and 1, then 2 and 3, low nibble first), K padded to 32, then the scales
+    /// times `scale_global`; zeros past `n` and `k`.
+    fn reference(&self, nr: usize) -> Vec<u8> {
+        let rounded_k = self.k.div_ceil(32) * 32;
+        let mut out = Vec::new();
+        for block in 0..self.n.div_ceil(nr) {
+            let cols: Vec<Option<usize>> = (block * nr..(block + 1) * nr)
+                .map(|c| (c < self.n).then_some(c))
+                .collect();
+            for c in &cols {
+                let b = c.map_or(0, |c| {
+                    let sum: i32 = self.w[c].iter().map(|&v| i32::from(v)).sum();
+                    self.bias[c].wrapping_add(self.k_sum_scale.wrapping_mul(sum))
+                });
+                out.extend_from_slice(&b.to_le_bytes());
+            }
+            for g in 0..rounded_k / 4 {
+                for c in &cols {
+                    let nib = |kk: usize| {
+                        c.filter(|_| kk < self.k)
+                            .map_or(0, |c| self.w[c][kk] as u8 & 0x0f)
+                    };
+                    out.push(nib(4 * g) | nib(4 * g + 1) << 4);
+                    out.push(nib(4 * g + 2) | nib(4 * g + 3) << 4);
+                }
+            }
+            // Arm's FMUL NaN rules, as KleidiAI's NEON multiply gives them.
+            for c in &cols {
+                let s = c.map_or(0.0, |c| {
+                    rkai_ukernels::float::fmul(self.scale[c], self.scale_global)
+                });
+                out.extend_from_slice(&s.to_bits().to_le_bytes());
+            }
+        }
+        out
+    }
+}
+
+/// The operands of one int4 packing call.
+struct Q4Operands {
+    rhs: *const u8,
+    stride: RhsStride,
+    bias: *const u8,
+    k_sum_scale: *const u8,
+    scale: *const u8,
+    scale_global: *const u8,
+}
+
+impl Api {
+    /// `get_scale_n_offset` of column `n`.
+    fn scale_offset(&self, n: usize) -> usize {
+        getter!(self.get_scale_n_offset(&kai_matmul_pack_rhs_uker_scale_n_dim_args { n }))
+    }
+
+    /// Packs `(n, k)` from `o` into `out` (blocks `packed_stride` apart) with `flags`.
+    ///
+    /// # Safety
+    /// The buffers hold what the packer reads and writes.
+    unsafe fn run_q4(
+        &self,
+        (n, k, flags): (usize, usize, u64),
+        o: &Q4Operands,
+        out: *mut u8,
+        packed_stride: usize,
+    ) {
+        let args = kai_matmul_pack_rhs_uker_args {
+            flags,
+            shape: kai_matmul_pack_rhs_uker_dim_args { n, k },
+            operand: kai_matmul_pack_rhs_uker_operand_args {
+                rhs: kai_matmul_pack_rhs_uker_rhs_args {
+                    ptr: o.rhs.cast(),
+                    stride: o.stride,
+                },
+                rhs_packed: kai_matmul_pack_rhs_uker_rhs_packed_args {
+                    ptr: out.cast(),
+                    stride: PackedStride { n: packed_stride },
+                },
+                bias_n: kai_matmul_pack_rhs_uker_bias_n_args { ptr: o.bias.cast() },
+                k_sum_scale_global: kai_matmul_pack_rhs_uker_k_sum_scale_global_args {
+                    ptr: o.k_sum_scale.cast(),
+                },
+                scale_n: kai_matmul_pack_rhs_uker_scale_n_args {
+                    ptr: o.scale.cast(),
+                },
+                scale_global: kai_matmul_pack_rhs_uker_scale_global_args {
+                    ptr: o.scale_global.cast(),
+                },
+            },
+        };
+        // SAFETY: forwarded contract.
+        unsafe { (self.0.run.unwrap())(&CONFIG, &args) }
+    }
+}
+
+/// The int4 packers' getters follow KleidiAI's formulas at the streaming length: nr = 8 x
+/// vscale, a block `nr * (4 + roundup(k, 32) / 2 + 4)` bytes, half-byte source strides by
+/// orientation, and no assumption on the bias and scale offsets.
+#[test]
+fn qsi4_getters_have_kleidiai_values() {
+    let nr = q4_nr();
+    let mut checked = 0;
+    for (name, provider, nxk, _) in Q4_PROVIDERS {
+        let api = Api(provider());
+        assert_eq!((api.step().n, api.step().k), (nr, 0), "{name} get_step");
+        for n in [1, 2, 3, nr - 1, nr, nr + 1, 5 * nr + 3] {
+            for k in [0, 1, 2, 3, 31, 32, 33, 255, 4097] {
+                let s = api.rhs_stride(n, k);
+                let expect = if nxk {
+                    (k.div_ceil(2), 0)
+                } else {
+                    (0, n.div_ceil(2))
+                };
+                assert_eq!((s.n, s.k), expect, "{name} get_rhs_stride n {n} k {k}");
+                let ps = api.packed_stride(n, k);
+                let block = nr * (8 + k.div_ceil(32) * 16);
+                assert_eq!(ps.n, block, "{name} get_rhs_packed_stride k {k}");
+                assert_eq!(api.packed_size(n, k, &ps), n.div_ceil(nr) * ps.n);
+                let wide = PackedStride { n: ps.n + 12 };
+                assert_eq!(api.packed_size(n, k, &wide), n.div_ceil(nr) * wide.n);
+                checked += 4;
+            }
+        }
+        for block in [0, 1, 2, 7] {
+            let n_idx = block * nr;
+            // KleidiAI's K x N packer ignores the stride here; the N x K one multiplies by it.
+            let padded = RhsStride { n: 1000, k: 3 };
+            let expect = if nxk { 1000 * n_idx } else { n_idx / 2 };
+            assert_eq!(
+                api.rhs_offset(n_idx, 0, &padded),
+                expect,
+                "{name} get_rhs_offset"
+            );
+            let ps = api.packed_stride(9 * nr, 5);
+            assert_eq!(api.packed_offset(n_idx, 0, &ps), block * ps.n);
+            checked += 2;
+        }
+        for n_idx in [0, 1, 3, nr + 1] {
+            assert_eq!(
+                api.bias_offset(n_idx),
+                4 * n_idx,
+                "{name} get_bias_n_offset"
+            );
+            assert_eq!(
+                api.scale_offset(n_idx),
+                4 * n_idx,
+                "{name} get_scale_n_offset"
+            );
+            checked += 2;
+        }
+    }
+    eprintln!("{checked} getter values checked (nr {nr})");
+}
+
+/// Shapes around the block, 4-row group and 32-row padding edges: every one where the sweep is
+/// full, else one full block, a partial one and a slice, with K over 2 padded blocks.
+fn q4_shapes(nr: usize) -> Vec<(usize, usize)> {
+    if !support::sme_pack::full_sweep() {
+        return vec![(nr, 33), (2 * nr + 3, 7), (1, 64)];
+    }
+    let ns = [1, 2, 3, 5, 15, 16, 17, nr - 1, nr, nr + 1, 2 * nr + 3];
+    let ks = [1, 2, 3, 4, 5, 31, 32, 33, 64, 67];
+    ns.iter()
+        .flat_map(|&n| ks.iter().map(move |&k| (n, k)))
+        .collect()
+}
+
+/// Every shape, each provider, with and without padded source rows, against each guard edge,
+/// whole and in column slices moved through the offset getters; then a caller's wider block
+/// stride, and no write for `n == 0` or `k == 0`.
+#[test]
+fn qsi4_packs_equal_reference() {
+    use support::sme_pack::{self, FILL, le_bytes, slices};
+    let nr = q4_nr();
+    let mut rng = Rng::new(0x0951_4c8b);
+    for (name, provider, nxk, unsigned) in Q4_PROVIDERS {
+        let api = Api(provider());
+        let mut cases = 0;
+        for (n, k) in q4_shapes(nr) {
+            for pad in [0, 3] {
+                let p = Q4Problem::new((n, k), &mut rng);
+                let (src, row) = p.source(nxk, unsigned, pad, &mut rng);
+                let expect = p.reference(nr);
+                let ps = api.packed_stride(n, k);
+                let size = api.packed_size(n, k, &ps);
+                assert_eq!(size, expect.len(), "{name} size n {n} k {k}");
+                let rs = RhsStride {
+                    n: if nxk { row } else { 0 },
+                    k: if nxk { 0 } else { row },
+                };
+                // The last source line ends at its last value's byte.
+                let len = if nxk { k } else { n };
+                let used = src.len() - row + len.div_ceil(2);
+                let params = [p.k_sum_scale.to_le_bytes(), p.scale_global.to_le_bytes()];
+                for edge in EDGES {
+                    let s = Guarded::from_bytes(&src[..used], edge);
+                    let b = Guarded::from_bytes(
+                        &le_bytes(&p.bias.iter().map(|&x| x as u32).collect::<Vec<_>>()),
+                        edge,
+                    );
+                    let sc = Guarded::from_bytes(&le_bytes(&p.scale), edge);
+                    let ks = Guarded::from_bytes(&params[0], edge);
+                    let sg = Guarded::from_bytes(&params[1], edge);
+                    // SAFETY (closure): the operands and output hold the whole problem; the
+                    // offsets come from the getters for columns n0..n0 + cols.
+                    let pack = |out: *mut u8, (n0, cols): (usize, usize)| unsafe {
+                        let o = Q4Operands {
+                            rhs: s.ptr().add(api.rhs_offset(n0, 0, &rs)),
+                            stride: rs,
+                            bias: b.ptr().add(api.bias_offset(n0)),
+                            k_sum_scale: ks.ptr(),
+                            scale: sc.ptr().add(api.scale_offset(n0)),
+                            scale_global: sg.ptr(),
+                        };
+                        let out = out.add(api.packed_offset(n0, 0, &ps));
+                        api.run_q4((cols, k, 0), &o, out, ps.n)
+                    };
+                    let what = format!("{name} n={n} k={k} pad={pad}");
+                    sme_pack::packs_equal(&what, size, edge, &expect, |o| pack(o, (0, n)));
+                    if n > nr {
+                        let cuts = slices(n, nr);
+                        sme_pack::slices_equal(&what, size, edge, &expect, &cuts, pack);
+                    }
+                    cases += 1;
+                }
+            }
+        }
+        // A caller's wider block stride places each block there and leaves the gap alone.
+        let (n, k) = (2 * nr + 1, 5);
+        let p = Q4Problem::new((n, k), &mut rng);
+        let (src, row) = p.source(nxk, unsigned, 0, &mut rng);
+        let expect = p.reference(nr);
+        let block = api.packed_stride(n, k).n;
+        let wide = block + 20;
+        let mut out = vec![FILL; 3 * wide];
+        let bias = le_bytes(&p.bias.iter().map(|&x| x as u32).collect::<Vec<_>>());
+        let scale = le_bytes(&p.scale);
+        let (kss, sg) = (p.k_sum_scale.to_le_bytes(), p.scale_global.to_le_bytes());
+        let o = Q4Operands {
+            rhs: src.as_ptr(),
+            stride: RhsStride {
+                n: if nxk { row } else { 0 },
+                k: if nxk { 0 } else { row },
+            },
+            bias: bias.as_ptr(),
+            k_sum_scale: kss.as_ptr(),
+            scale: scale.as_ptr(),
+            scale_global: sg.as_ptr(),
+        };
+        // SAFETY: three blocks of `wide` bytes; the operands hold the problem.
+        unsafe { api.run_q4((n, k, 0), &o, out.as_mut_ptr(), wide) };
+        for blk in 0..3 {
+            let got = &out[blk * wide..];
+            assert_eq!(
+                &got[..block],
+                &expect[blk * block..(blk + 1) * block],
+                "{name}"
+            );
+            assert!(got[block..wide].iter().all(|&x| x == FILL), "{name} gap");
+        }
+        // No column or no row: nothing written (KleidiAI returns before packing).
+        for (n, k) in [(0, k), (n, 0)] {
+            let mut none = Guarded::from_bytes(&[FILL; 64], EDGES[0]);
+            // SAFETY: nothing is read past the parameters or written for n == 0 or k == 0.
+            unsafe { api.run_q4((n, k, 0), &o, none.mut_ptr(), block) };
+            assert!(
+                none.bytes().iter().all(|&x| x == FILL),
+                "{name} n {n} k {k}"
+            );
+        }
+        eprintln!("{name}: {cases} packings equal the reference (nr {nr})");
+    }
+}
+
+/// Which operand a death case of `run` breaks.
+#[derive(Clone, Copy)]
+enum Q4Break {
+    Flags,
+    Rhs,
+    Packed,
+    Bias,
+    KSumScale,
+    Scale,
+    ScaleGlobal,
+}
+
+/// Calls provider `i`'s `run` on a small valid problem with `what` broken.
+fn q4_run_broken(i: usize, what: Q4Break) {
+    let api = Api((Q4_PROVIDERS[i].1)());
+    let (n, k) = (3, 5);
+    let src = [0x5au8; 16];
+    let vals = [0u8; 16];
+    let mut out = vec![0u8; api.packed_size(n, k, &api.packed_stride(n, k))];
+    let nul = |b: bool, p: *const u8| if b { ptr::null() } else { p };
+    let o = Q4Operands {
+        rhs: nul(matches!(what, Q4Break::Rhs), src.as_ptr()),
+        stride: api.rhs_stride(n, k),
+        bias: nul(matches!(what, Q4Break::Bias), vals.as_ptr()),
+        k_sum_scale: nul(matches!(what, Q4Break::KSumScale), vals.as_ptr()),
+        scale: nul(matches!(what, Q4Break::Scale), vals.as_ptr()),
+        scale_global: nul(matches!(what, Q4Break::ScaleGlobal), vals.as_ptr()),
+    };
+    let dst = if matches!(what, Q4Break::Packed) {
+        ptr::null_mut()
+    } else {
+        out.as_mut_ptr()
+    };
+    let flags = u64::from(matches!(what, Q4Break::Flags));
+    let stride = api.packed_stride(n, k).n;
+    // SAFETY: the valid operands hold the problem; the broken one aborts before any access.
+    unsafe { api.run_q4((n, k, flags), &o, dst, stride) };
+}
+
+/// KleidiAI's assumptions of the int4 packers: aligned start columns, an unsplit K, zero flags
+/// and every operand pointer non-null.
+fn q4_violations() -> Vec<support::death::Case<&'static str, &'static str>> {
+    const N: &str = "index->n % nr == 0";
+    const K: &str = "index->k == 0";
+    fn q4(i: usize) -> Api {
+        Api((Q4_PROVIDERS[i].1)())
+    }
+    vec![
+        ("q4_kxn_rhs_offset_n", Q4_KXN_S, N, || {
+            q4(0).rhs_offset(2, 0, &q4(0).rhs_stride(64, 4));
+        }),
+        ("q4_kxn_rhs_offset_k", Q4_KXN_U, K, || {
+            q4(1).rhs_offset(0, 4, &q4(1).rhs_stride(64, 4));
+        }),
+        ("q4_nxk_rhs_offset_n", Q4_NXK_S, N, || {
+            let a = q4(2);
+            a.rhs_offset(a.step().n / 2, 0, &a.rhs_stride(64, 4));
+        }),
+        ("q4_nxk_rhs_offset_k", Q4_NXK_U, K, || {
+            q4(3).rhs_offset(0, 32, &q4(3).rhs_stride(64, 64));
+        }),
+        ("q4_kxn_packed_offset_n", Q4_KXN_U, N, || {
+            let a = q4(1);
+            a.packed_offset(a.step().n + 2, 0, &a.packed_stride(64, 4));
+        }),
+        ("q4_nxk_packed_offset_k", Q4_NXK_S, K, || {
+            q4(2).packed_offset(0, 1, &q4(2).packed_stride(64, 4));
+        }),
+        ("q4_run_flags", Q4_KXN_S, "args->flags == 0", || {
+            q4_run_broken(0, Q4Break::Flags)
+        }),
+        (
+            "q4_run_rhs",
+            Q4_NXK_U,
+            "args->operand.rhs.ptr != NULL",
+            || q4_run_broken(3, Q4Break::Rhs),
+        ),
+        (
+            "q4_run_packed",
+            Q4_KXN_U,
+            "args->operand.rhs_packed.ptr != NULL",
+            || q4_run_broken(1, Q4Break::Packed),
+        ),
+        (
+            "q4_run_bias",
+            Q4_NXK_S,
+            "args->operand.bias_n.ptr != NULL",
+            || q4_run_broken(2, Q4Break::Bias),
+        ),
+        (
+            "q4_run_k_sum_scale",
+            Q4_KXN_S,
+            "args->operand.k_sum_scale_global.ptr != NULL",
+            || q4_run_broken(0, Q4Break::KSumScale),
+        ),
+        (
+            "q4_run_scale",
+            Q4_NXK_U,
+            "args->operand.scale_n.ptr != NULL",
+            || q4_run_broken(3, Q4Break::Scale),
+        ),
+        (
+            "q4_run_scale_global",
+            Q4_KXN_U,
+            "args->operand.scale_global.ptr != NULL",
+            || q4_run_broken(1, Q4Break::ScaleGlobal),
+        ),
+    ]
+}

@@ -21,10 +21,9 @@ pub fn api<P: UkerProvider<UkerRhsKind>>() -> kai_matmul_pack_rhs_uker_api {
         get_rhs_packed_offset: Some(get_rhs_packed_offset::<P>),
         get_rhs_packed_size: Some(get_rhs_packed_size::<P>),
         get_bias_n_offset: Some(get_bias_n_offset::<P>),
-        get_scale_n_offset: match uker_rhs::has_scale_n(P::KIND) {
-            true => Some(get_scale_n_offset::<P>),
-            false => None,
-        },
+        // Only the packers with per-column scales have this member.
+        get_scale_n_offset: uker_rhs::scale_n_offset(P::KIND, &Default::default())
+            .map(|_| get_scale_n_offset::<P> as _),
     }
 }
 
@@ -130,6 +129,6 @@ unsafe extern "C" fn get_scale_n_offset<P: UkerProvider<UkerRhsKind>>(
     _config: *const kai_matmul_pack_rhs_uker_config,
     index: *const kai_matmul_pack_rhs_uker_scale_n_dim_args,
 ) -> usize {
-    // SAFETY: the caller's contract.
-    uker_rhs::scale_n_offset(P::KIND, unsafe { &*index })
+    // SAFETY: the caller's contract. The table holds this function only for kinds with scales.
+    uker_rhs::scale_n_offset(P::KIND, unsafe { &*index }).unwrap_or(0)
 }

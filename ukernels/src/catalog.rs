@@ -101,6 +101,7 @@ aggregate!(UkerRhsPacker, UKER_RHS_PACKERS, UKER_RHS_PACKER_MODULES, PACKERS:
     pack::matmul_pack_rhs_x32p4vsx1bx32,
     pack::matmul_pack_rhs_x8p4vsx4,
     pack::matmul_pack_rhs_qsi8cxp4vsx4bi32sf32,
+    pack::matmul_pack_rhs_qsi4cxp8vsx4,
 );
 
 aggregate!(UkerKernel, UKER_KERNELS, UKER_KERNEL_MODULES, KERNELS:

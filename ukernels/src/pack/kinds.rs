@@ -195,6 +195,10 @@ pub enum UkerRhsKind {
     /// K x N int8 values with `i32` biases and `f32` scales, nr = 4 x vscale, kr = 4:
     /// `matmul_pack_rhs_kxn_qsi8cxp4vsx4bi32sf32_qsi8_i32_f32_sme`.
     KxnQsi8cxp4vsx4bi32sf32Sme,
+    /// int4 values with int32 biases (plus the scaled K sums) and f32 scales, nr = 8 x vscale,
+    /// kr = 4, from a K x N or N x K source, signed (`false`) or unsigned with zero point 8
+    /// (`true`): `matmul_pack_rhs_{kxn,nxk}_qsi4cxp8vsx4sf32bi32_{qsi4cx,qsu4cx}_f32_i32_sme`.
+    Qsi4cxp8vsx4Sme(Source, bool),
 }
 
 /// What a packer of KleidiAI's generic LHS interface (`kai_matmul_pack_lhs.h`) packs: the

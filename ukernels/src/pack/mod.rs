@@ -22,6 +22,7 @@ pub mod lhs_quant_pack_qai8dxp;
 pub mod lhs_quant_pack_qsi8d32p;
 pub mod lhs_quant_pack_qsi8d32pscalef32;
 pub mod matmul_pack_lhs_mxk;
+pub mod matmul_pack_rhs_qsi4cxp8vsx4;
 pub mod matmul_pack_rhs_qsi8cxp4vsx4bi32sf32;
 pub mod matmul_pack_rhs_x32p4vsx1bx32;
 pub mod matmul_pack_rhs_x8p4vsx4;

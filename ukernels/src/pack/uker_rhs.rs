@@ -4,6 +4,7 @@
 //!
 //! Every packer of this interface ignores `config` and `flags` unless its module says otherwise.
 
+use super::matmul_pack_rhs_qsi4cxp8vsx4 as qsi4p8vs;
 use super::matmul_pack_rhs_qsi8cxp4vsx4bi32sf32 as qsi8p4vs;
 use super::matmul_pack_rhs_x8p4vsx4 as x8p4vs;
 use super::matmul_pack_rhs_x32p4vsx1bx32 as x32p4vs;
@@ -44,6 +45,10 @@ pub fn step(kind: UkerRhsKind) -> kai_matmul_pack_rhs_uker_dim_args {
             n: qsi8p4vs::nr(),
             k: 0,
         },
+        UkerRhsKind::Qsi4cxp8vsx4Sme(..) => kai_matmul_pack_rhs_uker_dim_args {
+            n: qsi4p8vs::nr(),
+            k: 0,
+        },
     }
 }
 
@@ -70,6 +75,10 @@ pub fn rhs_stride(
             let (n, k) = qsi8p4vs::rhs_stride(shape.n);
             kai_matmul_pack_rhs_uker_rhs_stride_args { n, k }
         }
+        UkerRhsKind::Qsi4cxp8vsx4Sme(source, _) => {
+            let (n, k) = qsi4p8vs::rhs_stride(source, (shape.n, shape.k));
+            kai_matmul_pack_rhs_uker_rhs_stride_args { n, k }
+        }
     }
 }
 
@@ -89,6 +98,9 @@ pub fn rhs_offset(
         }
         UkerRhsKind::X8p4vsx4Sme(source) => x8p4vs::rhs_offset(source, index.n, index.k, stride.n),
         UkerRhsKind::KxnQsi8cxp4vsx4bi32sf32Sme => qsi8p4vs::rhs_offset(index.n, index.k),
+        UkerRhsKind::Qsi4cxp8vsx4Sme(source, _) => {
+            qsi4p8vs::rhs_offset(source, index.n, index.k, stride.n)
+        }
     }
 }
 
@@ -115,6 +127,9 @@ pub fn packed_stride(
                 n: qsi8p4vs::packed_stride(shape.k),
             }
         }
+        UkerRhsKind::Qsi4cxp8vsx4Sme(..) => kai_matmul_pack_rhs_uker_rhs_packed_stride_args {
+            n: qsi4p8vs::packed_stride(shape.k),
+        },
     }
 }
 
@@ -134,6 +149,7 @@ pub fn packed_offset(
         UkerRhsKind::KxnQsi8cxp4vsx4bi32sf32Sme => {
             qsi8p4vs::packed_offset(index.n, index.k, stride.n)
         }
+        UkerRhsKind::Qsi4cxp8vsx4Sme(..) => qsi4p8vs::packed_offset(index.n, index.k, stride.n),
     }
 }
 
@@ -151,6 +167,7 @@ pub fn packed_size(
         UkerRhsKind::X32p4vsx1bx32Sme(_) => x32p4vs::packed_size(shape.n, stride.n),
         UkerRhsKind::X8p4vsx4Sme(_) => x8p4vs::packed_size(shape.n, stride.n),
         UkerRhsKind::KxnQsi8cxp4vsx4bi32sf32Sme => qsi8p4vs::packed_size(shape.n, stride.n),
+        UkerRhsKind::Qsi4cxp8vsx4Sme(..) => qsi4p8vs::packed_size(shape.n, stride.n),
     }
 }
 
@@ -168,28 +185,25 @@ pub fn bias_n_offset(
         // No bias: KleidiAI returns 0 for every column.
         UkerRhsKind::X8p4vsx4Sme(_) => Ok(0),
         UkerRhsKind::KxnQsi8cxp4vsx4bi32sf32Sme => Ok(qsi8p4vs::bias_or_scale_offset(index.n)),
+        UkerRhsKind::Qsi4cxp8vsx4Sme(..) => Ok(qsi4p8vs::bias_offset(index.n)),
     }
 }
 
-/// Whether the kind's table has `get_scale_n_offset` (null in KleidiAI's tables without scales).
-#[inline(always)]
-pub const fn has_scale_n(kind: UkerRhsKind) -> bool {
-    matches!(kind, UkerRhsKind::KxnQsi8cxp4vsx4bi32sf32Sme)
-}
-
-/// `get_scale_n_offset` of the start column `index` (kinds with [`has_scale_n`]; KleidiAI asserts
+/// `get_scale_n_offset` of the start column `index`, for the kinds with per-column scales
+/// (`None`: the table's member is null, as in KleidiAI's tables without scales; KleidiAI asserts
 /// nothing about the column).
 #[inline(always)]
 pub fn scale_n_offset(
     kind: UkerRhsKind,
     index: &kai_matmul_pack_rhs_uker_scale_n_dim_args,
-) -> usize {
+) -> Option<usize> {
     match kind {
-        UkerRhsKind::KxnQsi8cxp4vsx4bi32sf32Sme => qsi8p4vs::bias_or_scale_offset(index.n),
+        UkerRhsKind::KxnQsi8cxp4vsx4bi32sf32Sme => Some(qsi8p4vs::bias_or_scale_offset(index.n)),
+        UkerRhsKind::Qsi4cxp8vsx4Sme(..) => Some(qsi4p8vs::scale_offset(index.n)),
         UkerRhsKind::KxnX16p16vsx2bx16Sve
         | UkerRhsKind::KxnX16p4vsx2bx16Sme
         | UkerRhsKind::X32p4vsx1bx32Sme(_)
-        | UkerRhsKind::X8p4vsx4Sme(_) => 0,
+        | UkerRhsKind::X8p4vsx4Sme(_) => None,
     }
 }
 
@@ -247,6 +261,10 @@ pub unsafe fn run(
             // SAFETY: forwarded contract.
             unsafe { qsi8p4vs::run(&a, &s) }
         }
+        // SAFETY: forwarded contract.
+        UkerRhsKind::Qsi4cxp8vsx4Sme(source, unsigned) => unsafe {
+            qsi4p8vs::run(source, unsigned, args)
+        },
     }
 }
 

@@ -39,6 +39,22 @@ struct kai_matmul_pack_rhs_uker_api kai_matmul_pack_rhs_kxn_x8p4vsx4_x8_sme(void
 /// `rkai_ukernels::pack::matmul_pack_rhs_qsi8cxp4vsx4bi32sf32`).
 struct kai_matmul_pack_rhs_uker_api kai_matmul_pack_rhs_kxn_qsi8cxp4vsx4bi32sf32_qsi8_i32_f32_sme(void);
 
+/// Function table of the RHS packer `kai_matmul_pack_rhs_kxn_qsi4cxp8vsx4sf32bi32_qsi4cx_f32_i32_sme` (sme; rkai: any CPU, see
+/// `rkai_ukernels::pack::matmul_pack_rhs_qsi4cxp8vsx4`).
+struct kai_matmul_pack_rhs_uker_api kai_matmul_pack_rhs_kxn_qsi4cxp8vsx4sf32bi32_qsi4cx_f32_i32_sme(void);
+
+/// Function table of the RHS packer `kai_matmul_pack_rhs_kxn_qsi4cxp8vsx4sf32bi32_qsu4cx_f32_i32_sme` (sme; rkai: any CPU, see
+/// `rkai_ukernels::pack::matmul_pack_rhs_qsi4cxp8vsx4`).
+struct kai_matmul_pack_rhs_uker_api kai_matmul_pack_rhs_kxn_qsi4cxp8vsx4sf32bi32_qsu4cx_f32_i32_sme(void);
+
+/// Function table of the RHS packer `kai_matmul_pack_rhs_nxk_qsi4cxp8vsx4sf32bi32_qsi4cx_f32_i32_sme` (sme; rkai: any CPU, see
+/// `rkai_ukernels::pack::matmul_pack_rhs_qsi4cxp8vsx4`).
+struct kai_matmul_pack_rhs_uker_api kai_matmul_pack_rhs_nxk_qsi4cxp8vsx4sf32bi32_qsi4cx_f32_i32_sme(void);
+
+/// Function table of the RHS packer `kai_matmul_pack_rhs_nxk_qsi4cxp8vsx4sf32bi32_qsu4cx_f32_i32_sme` (sme; rkai: any CPU, see
+/// `rkai_ukernels::pack::matmul_pack_rhs_qsi4cxp8vsx4`).
+struct kai_matmul_pack_rhs_uker_api kai_matmul_pack_rhs_nxk_qsi4cxp8vsx4sf32bi32_qsu4cx_f32_i32_sme(void);
+
 #ifdef __cplusplus
 }
 #endif
