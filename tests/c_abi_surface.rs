@@ -161,12 +161,11 @@ const MATMUL_H: &str = "kai/ukernels/matmul/kai_matmul.h";
 
 /// The kernels `kai_matmul.h` declares in KleidiAI 1.30 that rkai does not define yet: rkai's
 /// header leaves them out.
-const MATMUL_NOT_DEFINED: [&str; 11] = [
+const MATMUL_NOT_DEFINED: [&str; 10] = [
     "kai_matmul_clamp_f16_f16p4vsx2_f16p4vsx2bf16_8vsx8vs_sme2_mopa",
     "kai_matmul_clamp_f32_f32p4vsx1_f32p4vsx1bf32_8vsx8vs_sme2_mopa",
     "kai_matmul_i32_u8p4vsx4_u8p4vsx4_i32_i32_8vsx8vs_sme2_mopa",
     "kai_matmul_clamp_f32_u8p4vsx4_u8p4vsx4_i32_i32_f32_f32_8vsx8vs_sme2_mopa",
-    "kai_matmul_clamp_f16_f16_f16p16vsx2bf16_6x16vs_sve2p1_dot",
     "kai_matmul_clamp_f16_f16_f16p4vsx2bf16_1x32vs_sme2_dot",
     "kai_matmul_clamp_qai8_qai8p8vsx4_qsi4cxp8vsx4sf32bi32_8vsx8vs_sme2_mopa",
     "kai_matmul_clamp_qai8_qai8p4vsx4_qsi8cxp4vsx4sf32bi32_8vsx8vs_sme2p1_mop4_mopa",

@@ -53,6 +53,7 @@ pub fn expected_for_model(model: &str) -> Option<Features> {
                 Features::BF16,
                 Features::SVE,
                 Features::SVE2,
+                Features::SVE2P1,
             ];
             let all = f(&base).union(f(&sme));
             match (sve_off, sme_off) {
@@ -60,6 +61,7 @@ pub fn expected_for_model(model: &str) -> Option<Features> {
                 (true, false) => all
                     .difference(Features::SVE)
                     .difference(Features::SVE2)
+                    .difference(Features::SVE2P1)
                     .difference(Features::SME_FA64),
                 // SVE without SME (the full suite's SVE run; SME has its own runs).
                 (false, true) => f(&base),

@@ -315,8 +315,47 @@ pub mod f16 {
         if acc.is_nan() || a.iter().chain(&b).any(|&x| is_nan(x)) {
             return default_nan;
         }
+        let r = acc + pair_sum(a, b);
+        if r.is_nan() { default_nan } else { r }
+    }
+
+    /// One lane of SVE2.1's 2-way `FDOT Zda.S, Zn.H, Zm.H[i]` (a Z register, FPCR.DN = 0):
+    /// `acc + (n0 * m0 + n1 * m1)`, the pair rounded once to f32 as in [`dot_add`], then added
+    /// with a second rounding (the architecture's `FPDotAdd`: `FPAdd(acc, FPDot(..))`). NaNs
+    /// follow Arm's rules: a NaN among the four halves, signalling ones first, in the order
+    /// `n0, n1, m0, m1`, becomes the pair's (quieted, widened) value; then `FPAdd` keeps a NaN
+    /// `acc` (quieted) before the pair's; invalid operations (infinity x 0, opposite
+    /// infinities) give the default NaN.
+    ///
+    /// QEMU 11 orders the NaN operands differently (the second pair's signalling NaNs first, and
+    /// infinity x 0 beside a quiet NaN gives the default NaN); the two agree whenever the NaNs
+    /// feeding one lane are one quiet and one signalling value at most, which is what rkai's
+    /// tests feed.
+    pub fn fdot(acc: f32, n: [u16; 2], m: [u16; 2]) -> f32 {
+        let ops = [n[0], n[1], m[0], m[1]];
+        let nan = ops
+            .iter()
+            .find(|&&x| is_snan(x))
+            .or_else(|| ops.iter().find(|&&x| is_nan(x)));
+        if acc.is_nan() {
+            return super::quiet(acc);
+        }
+        if let Some(&x) = nan {
+            return f32::from_bits(to_f32_bits(x | QUIET));
+        }
+        let r = acc + pair_sum(n, m);
+        if r.is_nan() {
+            f32::from_bits(super::DEFAULT_NAN)
+        } else {
+            r
+        }
+    }
+
+    /// `a0 * b0 + a1 * b1` of non-NaN halves, rounded once to f32 (ties to even, subnormals
+    /// kept); an invalid operation gives a NaN.
+    fn pair_sum(a: [u16; 2], b: [u16; 2]) -> f32 {
         let infinite = |x: u16| x & 0x7fff == 0x7c00;
-        let dot = if a.iter().chain(&b).any(|&x| infinite(x)) {
+        if a.iter().chain(&b).any(|&x| infinite(x)) {
             // Infinities: IEEE arithmetic gives the result (infinity x 0 and inf - inf: NaN).
             let p0 = to_f64(a[0]) * to_f64(b[0]);
             let p1 = to_f64(a[1]) * to_f64(b[1]);
@@ -340,9 +379,7 @@ pub mod f16 {
                     + i128::from(scaled_int(a[1])) * i128::from(scaled_int(b[1]));
                 (exact as f32) * f32::from_bits(0x2780_0000) // 2^-48
             }
-        };
-        let r = acc + dot;
-        if r.is_nan() { default_nan } else { r }
+        }
     }
 
     /// `FMAXNM` on halves: a quiet NaN loses to a number, a signalling NaN wins (quieted);

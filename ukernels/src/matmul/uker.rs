@@ -21,6 +21,7 @@
 
 #[cfg(target_arch = "aarch64")]
 mod sme2_gemv;
+pub mod sve2p1_dot;
 
 use crate::arch::{self, Isa};
 use crate::contract::{self, Violation};
@@ -36,11 +37,30 @@ pub static matmul_clamp_f32_f32_f32p4vsx1bf32_1x32vs_sme2_mla: UkerKernel = Uker
     kind: UkerKernelKind::F32F32F32p4vsx1bf32Gemv,
 };
 
+/// The f16 SVE2.1 GEMM of the generic interface ([`sve2p1_dot`]).
+#[allow(non_upper_case_globals)]
+pub static matmul_clamp_f16_f16_f16p16vsx2bf16_6x16vs_sve2p1_dot: UkerKernel = UkerKernel {
+    name: "matmul_clamp_f16_f16_f16p16vsx2bf16_6x16vs_sve2p1_dot",
+    isa: Isa::Sve2p1,
+    kind: UkerKernelKind::F16F16F16p16vsx2bf16Sve2p1,
+};
+
 /// The kernels of the generic interface this module defines.
-pub const KERNELS: &[&UkerKernel] = &[&matmul_clamp_f32_f32_f32p4vsx1bf32_1x32vs_sme2_mla];
+pub const KERNELS: &[&UkerKernel] = &[
+    &matmul_clamp_f32_f32_f32p4vsx1bf32_1x32vs_sme2_mla,
+    &matmul_clamp_f16_f16_f16p16vsx2bf16_6x16vs_sve2p1_dot,
+];
 
 /// Bytes of an f32 value (LHS, RHS, bias, destination).
 const BYTES: usize = 4;
+
+/// Bytes of one LHS, RHS, bias and destination value.
+fn bytes(kind: UkerKernelKind) -> usize {
+    match kind {
+        UkerKernelKind::F32F32F32p4vsx1bf32Gemv => BYTES,
+        UkerKernelKind::F16F16F16p16vsx2bf16Sve2p1 => sve2p1_dot::BYTES,
+    }
+}
 
 /// The only `flags` bit the kernels accept.
 pub const FLAG_CLAMP: u64 = kai_matmul_uker_flags_args::KAI_MATMUL_UKER_FLAGS_ARGS_CLAMP as u64;
@@ -49,6 +69,7 @@ pub const FLAG_CLAMP: u64 = kai_matmul_uker_flags_args::KAI_MATMUL_UKER_FLAGS_AR
 fn tile(kind: UkerKernelKind) -> (usize, usize) {
     match kind {
         UkerKernelKind::F32F32F32p4vsx1bf32Gemv => (1, arch::sme_lanes32()),
+        UkerKernelKind::F16F16F16p16vsx2bf16Sve2p1 => (1, 4 * arch::sve_lanes32()),
     }
 }
 
@@ -65,7 +86,7 @@ pub fn lhs_stride(
 ) -> kai_matmul_uker_lhs_stride_args {
     let (mr, _) = tile(kind);
     kai_matmul_uker_lhs_stride_args {
-        m: mr.wrapping_mul(shape.k).wrapping_mul(BYTES),
+        m: mr.wrapping_mul(shape.k).wrapping_mul(bytes(kind)),
     }
 }
 
@@ -87,8 +108,14 @@ pub fn rhs_stride(
     shape: &kai_matmul_uker_rhs_dim_args,
 ) -> kai_matmul_uker_rhs_stride_args {
     let (_, nr) = tile(kind);
+    // K rounded up to whole packed pairs (KleidiAI's kai_roundup) for the f16 kernel.
+    let k = match kind {
+        UkerKernelKind::F32F32F32p4vsx1bf32Gemv => shape.k,
+        UkerKernelKind::F16F16F16p16vsx2bf16Sve2p1 => shape.k.wrapping_add(1) & !1,
+    };
+    let b = bytes(kind);
     kai_matmul_uker_rhs_stride_args {
-        n: nr.wrapping_mul(shape.k.wrapping_mul(BYTES).wrapping_add(BYTES)),
+        n: nr.wrapping_mul(k.wrapping_mul(b).wrapping_add(b)),
     }
 }
 
@@ -106,11 +133,11 @@ pub fn rhs_offset(
 
 /// `get_dst_stride` of a destination of `shape`: rows of `n` values.
 pub fn dst_stride(
-    _kind: UkerKernelKind,
+    kind: UkerKernelKind,
     shape: &kai_matmul_uker_dst_dim_args,
 ) -> kai_matmul_uker_dst_stride_args {
     kai_matmul_uker_dst_stride_args {
-        m: shape.n.wrapping_mul(BYTES),
+        m: shape.n.wrapping_mul(bytes(kind)),
     }
 }
 
@@ -126,7 +153,7 @@ pub fn dst_offset(
     Ok(index
         .m
         .wrapping_mul(stride.m)
-        .wrapping_add(index.n.wrapping_mul(BYTES)))
+        .wrapping_add(index.n.wrapping_mul(bytes(kind))))
 }
 
 /// `get_dst_size` of a destination of `shape`.
@@ -138,8 +165,8 @@ pub fn dst_size(
     shape.m.wrapping_mul(stride.m)
 }
 
-/// KleidiAI's assumptions on a `run`'s arguments, then the clamp bounds the call asks for
-/// (`None`: no clamp).
+/// KleidiAI's assumptions on a `run`'s arguments, in its order, then the clamp bounds the call
+/// asks for (`None`: no clamp).
 ///
 /// # Safety
 /// With the clamp flag set, non-null bound pointers point to readable 32-bit values.
@@ -147,51 +174,79 @@ pub unsafe fn check(
     kind: UkerKernelKind,
     args: &kai_matmul_uker_args,
 ) -> Result<Option<(f32, f32)>, Violation> {
-    match kind {
-        UkerKernelKind::F32F32F32p4vsx1bf32Gemv => {
-            contract::require(
-                args.flags & !FLAG_CLAMP == 0,
-                "Only supported flags are accepted!",
-            )?;
-            contract::require(args.shape.m == 1, "args->shape.m == 1")?;
-            let o = &args.operand;
-            contract::require(!o.lhs.ptr.is_null(), "args->operand.lhs.ptr != NULL")?;
-            contract::require(!o.rhs.ptr.is_null(), "args->operand.rhs.ptr != NULL")?;
-            contract::require(!o.dst.ptr.is_null(), "args->operand.dst.ptr != NULL")?;
-            if args.flags & FLAG_CLAMP == 0 {
-                return Ok(None);
-            }
-            let c = &args.activation.clamp;
-            contract::require(
-                !c.min_ptr.is_null(),
-                "args->activation.clamp.min_ptr != NULL",
-            )?;
-            contract::require(
-                !c.max_ptr.is_null(),
-                "args->activation.clamp.max_ptr != NULL",
-            )?;
-            // SAFETY: the caller's contract; read as the 32-bit words KleidiAI reads.
-            let (lo, hi) = unsafe {
-                (
-                    c.min_ptr.cast::<u32>().read_unaligned(),
-                    c.max_ptr.cast::<u32>().read_unaligned(),
-                )
-            };
-            Ok(Some((f32::from_bits(lo), f32::from_bits(hi))))
-        }
+    contract::require(
+        args.flags & !FLAG_CLAMP == 0,
+        "Only supported flags are accepted!",
+    )?;
+    if kind == UkerKernelKind::F32F32F32p4vsx1bf32Gemv {
+        contract::require(args.shape.m == 1, "args->shape.m == 1")?;
     }
+    let o = &args.operand;
+    contract::require(!o.lhs.ptr.is_null(), "args->operand.lhs.ptr != NULL")?;
+    contract::require(!o.rhs.ptr.is_null(), "args->operand.rhs.ptr != NULL")?;
+    contract::require(!o.dst.ptr.is_null(), "args->operand.dst.ptr != NULL")?;
+    if kind == UkerKernelKind::F16F16F16p16vsx2bf16Sve2p1 {
+        contract::require(
+            o.lhs.stride.m % sve2p1_dot::BYTES == 0,
+            "args->operand.lhs.stride.m % LHS_ELEM_BYTES == 0",
+        )?;
+        contract::require(
+            o.dst.stride.m % sve2p1_dot::BYTES == 0,
+            "args->operand.dst.stride.m % DST_ELEM_BYTES == 0",
+        )?;
+        contract::require(
+            args.shape.k <= u32::MAX as usize,
+            "args->shape.k <= UINT32_MAX",
+        )?;
+    }
+    if args.flags & FLAG_CLAMP == 0 {
+        return Ok(None);
+    }
+    let c = &args.activation.clamp;
+    contract::require(
+        !c.min_ptr.is_null(),
+        "args->activation.clamp.min_ptr != NULL",
+    )?;
+    contract::require(
+        !c.max_ptr.is_null(),
+        "args->activation.clamp.max_ptr != NULL",
+    )?;
+    // SAFETY: the caller's contract; read as the 32-bit words KleidiAI reads.
+    let (lo, hi) = unsafe {
+        (
+            c.min_ptr.cast::<u32>().read_unaligned(),
+            c.max_ptr.cast::<u32>().read_unaligned(),
+        )
+    };
+    Ok(Some((f32::from_bits(lo), f32::from_bits(hi))))
 }
 
-/// `run`: checks `args` ([`check`]) and computes the call, natively where the CPU has SME2.
+/// `run`: checks `args` ([`check`]) and computes the call, natively where the CPU has the
+/// kernel's ISA.
 ///
 /// # Safety
-/// `args` satisfies KleidiAI's contract: `k` readable floats at the LHS, `ceil(n / nr)` packed
-/// blocks at the RHS (`get_rhs_stride` bytes each), `n` writable floats at the destination
-/// overlapping neither input, and the clamp bounds readable when the flag is set. A pending
-/// lazy ZA save must follow the AAPCS64 SME ABI.
+/// `args` satisfies KleidiAI's contract: the LHS rows (`k` values each, `lhs.stride.m` bytes
+/// apart for the f16 GEMM; one row for the GEMV), `ceil(n / nr)` contiguous packed blocks at the
+/// RHS (`get_rhs_stride` bytes each), `m` rows of `n` writable values at the destination
+/// (`dst.stride.m` bytes apart for the f16 GEMM) overlapping neither input, and the clamp
+/// bounds readable when the flag is set. A pending lazy ZA save must follow the AAPCS64 SME ABI.
 pub unsafe fn run(kind: UkerKernelKind, args: &kai_matmul_uker_args) -> Result<(), Violation> {
     // SAFETY: forwarded contract.
     let clamp = unsafe { check(kind, args) }?;
+    match kind {
+        // SAFETY: forwarded contract.
+        UkerKernelKind::F32F32F32p4vsx1bf32Gemv => unsafe { run_gemv(args, clamp) },
+        // SAFETY: forwarded contract.
+        UkerKernelKind::F16F16F16p16vsx2bf16Sve2p1 => unsafe { run_f16_gemm(args, clamp) },
+    }
+    Ok(())
+}
+
+/// The f32 SME2 GEMV's call.
+///
+/// # Safety
+/// As [`run`]'s, after [`check`].
+unsafe fn run_gemv(args: &kai_matmul_uker_args, clamp: Option<(f32, f32)>) {
     let o = &args.operand;
     let (n, k) = (args.shape.n, args.shape.k);
     let (lhs, rhs, dst) = (
@@ -200,17 +255,58 @@ pub unsafe fn run(kind: UkerKernelKind, args: &kai_matmul_uker_args) -> Result<(
         o.dst.ptr.cast::<f32>(),
     );
     if n == 0 {
-        return Ok(());
+        return;
     }
     #[cfg(target_arch = "aarch64")]
     if arch::Features::detect().contains(arch::Features::SME2) {
         // SAFETY: SME2 was detected; the buffers are the caller's contract.
         unsafe { sme2_gemv::gemv(n, k, lhs, rhs, dst, clamp) };
-        return Ok(());
+        return;
     }
     // SAFETY: the caller's contract.
     unsafe { gemv_portable(n, k, arch::sme_lanes32(), lhs, rhs, dst, clamp) };
-    Ok(())
+}
+
+/// The f16 SVE2.1 GEMM's call: groups of six rows through the asm where the CPU has SVE2.1,
+/// else the portable path. `m == 0` or `n == 0` writes nothing (KleidiAI's asm computes a row
+/// for `m == 0`), and `k == 0` gives the biases (KleidiAI's runs one K pair on the bytes past
+/// the block's biases).
+///
+/// # Safety
+/// As [`run`]'s, after [`check`].
+unsafe fn run_f16_gemm(args: &kai_matmul_uker_args, clamp: Option<(f32, f32)>) {
+    let o = &args.operand;
+    let c = sve2p1_dot::Call {
+        m: args.shape.m,
+        n: args.shape.n,
+        k: args.shape.k,
+        lhs: o.lhs.ptr.cast(),
+        lhs_row: o.lhs.stride.m,
+        rhs: o.rhs.ptr.cast(),
+        dst: o.dst.ptr.cast(),
+        dst_row: o.dst.stride.m,
+    };
+    if c.m == 0 || c.n == 0 {
+        return;
+    }
+    #[cfg(target_arch = "aarch64")]
+    if arch::Features::detect().contains(Isa::Sve2p1.features()) {
+        let bounds = sve2p1_dot::half_bounds(clamp);
+        for i in (0..c.m).step_by(sve2p1_dot::ROWS) {
+            let group = sve2p1_dot::Call {
+                m: (c.m - i).min(sve2p1_dot::ROWS),
+                lhs: c.lhs.wrapping_add(i.wrapping_mul(c.lhs_row)),
+                dst: c.dst.wrapping_add(i.wrapping_mul(c.dst_row)),
+                ..c
+            };
+            // SAFETY: SVE2.1 was detected (its blocks follow the SVE length, as nr does); the
+            // group's rows are rows of the caller's buffers.
+            unsafe { sve2p1_dot::rows(&group, bounds) };
+        }
+        return;
+    }
+    // SAFETY: the caller's contract.
+    unsafe { sve2p1_dot::portable(&c, 4 * arch::sve_lanes32(), clamp) };
 }
 
 /// The GEMV in scalar code, the same bits as the asm: blocks of `nr` columns at `rhs`, each
