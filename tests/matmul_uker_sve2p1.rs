@@ -143,12 +143,11 @@ impl Problem {
         out
     }
 
-    /// KleidiAI's order of operations: the column's bias widened to f32, one 2-way `FDOT` step
-    /// per K pair in K order (an odd K's last value paired with zeros), `FCVT` to f16, then
-    /// `FCLAMP` to the f16 bounds when asked.
-    fn reference(&self, clamp: Option<(f32, f32)>) -> Vec<u16> {
+    /// KleidiAI's order of operations without the clamp ([`clamped`] is its last step): the
+    /// column's bias widened to f32, one 2-way `FDOT` step per K pair in K order (an odd K's
+    /// last value paired with zeros), then `FCVT` to f16.
+    fn reference(&self) -> Vec<u16> {
         let (n, k) = (self.n, self.k);
-        let bounds = clamp.map(|(lo, hi)| (f16::from_f32(lo), f16::from_f32(hi)));
         let mut out = Vec::with_capacity(self.m * n);
         for i in 0..self.m {
             let x = |kk: usize| if kk < k { self.lhs[i * k + kk] } else { 0 };
@@ -159,11 +158,7 @@ impl Problem {
                     let (k0, k1) = (2 * p, 2 * p + 1);
                     acc = f16::fdot(acc, [w(k0, j), w(k1, j)], [x(k0), x(k1)]);
                 }
-                let mut y = f16::from_f32(acc);
-                if let Some((lo, hi)) = bounds {
-                    y = f16::clamp_num(y, lo, hi);
-                }
-                out.push(y);
+                out.push(f16::from_f32(acc));
             }
         }
         out
@@ -197,6 +192,50 @@ fn call_args(
     a
 }
 
+/// `y` clamped to the f16 bounds (`FCLAMP`) when asked: the reference's last step.
+fn clamped(y: &[u16], clamp: Option<(f32, f32)>) -> Vec<u16> {
+    match clamp {
+        None => y.to_vec(),
+        Some((lo, hi)) => {
+            let (lo, hi) = (f16::from_f32(lo), f16::from_f32(hi));
+            y.iter().map(|&v| f16::clamp_num(v, lo, hi)).collect()
+        }
+    }
+}
+
+/// The portable path on `lhs` (rows `lrow` values apart) into rows `drow` values apart equals
+/// `expect`.
+fn portable_equals(
+    p: &Problem,
+    (lhs, lrow): (&[u16], usize),
+    packed: &[u8],
+    drow: usize,
+    clamp: Option<(f32, f32)>,
+    expect: &[u16],
+) {
+    let (m, n, k) = (p.m, p.n, p.k);
+    let mut out = vec![FILL; m * drow];
+    let c = sve2p1_dot::Call {
+        m,
+        n,
+        k,
+        lhs: lhs.as_ptr().cast(),
+        lhs_row: 2 * lrow,
+        rhs: packed.as_ptr(),
+        dst: out.as_mut_ptr().cast(),
+        dst_row: 2 * drow,
+    };
+    // SAFETY: the buffers hold m rows of lrow / drow values and the packed blocks.
+    unsafe { sve2p1_dot::portable(&c, expected_nr(), clamp) };
+    for i in 0..m {
+        assert_eq!(
+            &out[i * drow..i * drow + n],
+            &expect[i * n..i * n + n],
+            "portable row {i} of {m}x{n}x{k} {clamp:?}"
+        );
+    }
+}
+
 /// One problem: the portable path, then every guard edge with both clamp settings, LHS and
 /// destination rows padded by `pad` values, the whole call and (with `portions`) row and column
 /// portions through the offset getters; returns the runs.
@@ -210,35 +249,25 @@ fn check(p: &Problem, clamps: &[Option<(f32, f32)>], pad: usize, portions: bool)
         lhs[i * lrow..i * lrow + k].copy_from_slice(&p.lhs[i * k..i * k + k]);
     }
     let mut runs = 0;
-    for &clamp in clamps {
-        let expect = p.reference(clamp);
+    let unclamped = p.reference();
+    for (ci, &clamp) in clamps.iter().enumerate() {
+        let expect = clamped(&unclamped, clamp);
         let (flags, lo, hi) = match clamp {
             Some((lo, hi)) => (CLAMP, lo, hi),
             // Bounds that would change the result if they were read.
             None => (0, 1.0, -1.0),
         };
-        // The portable path gives the same bits (blocks of this CPU's SVE length).
-        let mut out = vec![FILL; m * drow];
-        let c = sve2p1_dot::Call {
-            m,
-            n,
-            k,
-            lhs: lhs.as_ptr().cast(),
-            lhs_row: 2 * lrow,
-            rhs: packed.as_ptr(),
-            dst: out.as_mut_ptr().cast(),
-            dst_row: 2 * drow,
-        };
-        // SAFETY: the buffers hold m rows of lrow / drow values and the packed blocks.
-        unsafe { sve2p1_dot::portable(&c, nr, clamp) };
-        for i in 0..m {
-            assert_eq!(
-                &out[i * drow..i * drow + n],
-                &expect[i * n..i * n + n],
-                "portable row {i} of {m}x{n}x{k} {clamp:?}"
-            );
+        // The portable path gives the same bits (blocks of this CPU's SVE length): without
+        // clamp and with the first one.
+        if ci < 2 {
+            portable_equals(p, (&lhs, lrow), &packed, drow, clamp, &expect);
         }
-        let edges: &[_] = if full_sweep() { &EDGES } else { &EDGES[..1] };
+        // Both guard edges once (full sweep), else the end one.
+        let edges: &[_] = if ci == 0 && full_sweep() {
+            &EDGES
+        } else {
+            &EDGES[..1]
+        };
         for &edge in edges {
             let l = Guarded::from_bytes(&le_bytes(&lhs), edge);
             let r = Guarded::from_bytes(&packed, edge);
@@ -308,9 +337,9 @@ fn gemm_equals_reference_at_edge_shapes() {
     let mut runs = 0;
     let (ms, ns, ks): (Vec<usize>, Vec<usize>, Vec<usize>) = if full_sweep() {
         (
-            vec![1, 2, 5, 6, 7, 12, 13],
+            vec![1, 5, 6, 7, 13],
             vec![1, nr - 1, nr, nr + 1, 3 * nr + 5],
-            vec![1, 2, 3, 8, 9, 17],
+            vec![1, 2, 3, 9, 17],
         )
     } else {
         (vec![1, 7], vec![nr - 1, 2 * nr + 1], vec![3, 17])
@@ -324,7 +353,10 @@ fn gemm_equals_reference_at_edge_shapes() {
             }
         }
     }
-    eprintln!("{runs} runs equal the reference (nr {nr}, SVE2.1 asm: {})", native());
+    eprintln!(
+        "{runs} runs equal the reference (nr {nr}, SVE2.1 asm: {})",
+        native()
+    );
     eprintln!("RELIABILITY reference {runs}");
 }
 
