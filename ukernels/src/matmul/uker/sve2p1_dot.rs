@@ -99,128 +99,30 @@ pub unsafe fn portable(c: &Call, nr: usize, clamp: Option<(f32, f32)>) {
 
 /// The accumulators of row `$r` (0-5) for the RHS vector `$q` (0-3) of a K pair, as text.
 #[cfg(target_arch = "aarch64")]
+#[cfg(target_arch = "aarch64")]
+#[rustfmt::skip]
 macro_rules! acc {
-    (0, 0) => {
-        "z8"
-    };
-    (0, 1) => {
-        "z9"
-    };
-    (0, 2) => {
-        "z10"
-    };
-    (0, 3) => {
-        "z11"
-    };
-    (1, 0) => {
-        "z12"
-    };
-    (1, 1) => {
-        "z13"
-    };
-    (1, 2) => {
-        "z14"
-    };
-    (1, 3) => {
-        "z15"
-    };
-    (2, 0) => {
-        "z16"
-    };
-    (2, 1) => {
-        "z17"
-    };
-    (2, 2) => {
-        "z18"
-    };
-    (2, 3) => {
-        "z19"
-    };
-    (3, 0) => {
-        "z20"
-    };
-    (3, 1) => {
-        "z21"
-    };
-    (3, 2) => {
-        "z22"
-    };
-    (3, 3) => {
-        "z23"
-    };
-    (4, 0) => {
-        "z24"
-    };
-    (4, 1) => {
-        "z25"
-    };
-    (4, 2) => {
-        "z26"
-    };
-    (4, 3) => {
-        "z27"
-    };
-    (5, 0) => {
-        "z28"
-    };
-    (5, 1) => {
-        "z29"
-    };
-    (5, 2) => {
-        "z30"
-    };
-    (5, 3) => {
-        "z31"
-    };
+    (0, 0) => { "z8" };  (0, 1) => { "z9" };  (0, 2) => { "z10" }; (0, 3) => { "z11" };
+    (1, 0) => { "z12" }; (1, 1) => { "z13" }; (1, 2) => { "z14" }; (1, 3) => { "z15" };
+    (2, 0) => { "z16" }; (2, 1) => { "z17" }; (2, 2) => { "z18" }; (2, 3) => { "z19" };
+    (3, 0) => { "z20" }; (3, 1) => { "z21" }; (3, 2) => { "z22" }; (3, 3) => { "z23" };
+    (4, 0) => { "z24" }; (4, 1) => { "z25" }; (4, 2) => { "z26" }; (4, 3) => { "z27" };
+    (5, 0) => { "z28" }; (5, 1) => { "z29" }; (5, 2) => { "z30" }; (5, 3) => { "z31" };
 }
 
 /// `FDOT` of RHS vector `$q` (in `$z`) by pair `$i` of every row's LHS quadword (z0-z5).
 #[cfg(target_arch = "aarch64")]
+#[cfg(target_arch = "aarch64")]
+#[rustfmt::skip]
 macro_rules! fdot_rows {
     ($z:literal, $q:tt, $i:literal) => {
         concat!(
-            "fdot ",
-            acc!(0, $q),
-            ".s, ",
-            $z,
-            ".h, z0.h[",
-            $i,
-            "]\n",
-            "fdot ",
-            acc!(1, $q),
-            ".s, ",
-            $z,
-            ".h, z1.h[",
-            $i,
-            "]\n",
-            "fdot ",
-            acc!(2, $q),
-            ".s, ",
-            $z,
-            ".h, z2.h[",
-            $i,
-            "]\n",
-            "fdot ",
-            acc!(3, $q),
-            ".s, ",
-            $z,
-            ".h, z3.h[",
-            $i,
-            "]\n",
-            "fdot ",
-            acc!(4, $q),
-            ".s, ",
-            $z,
-            ".h, z4.h[",
-            $i,
-            "]\n",
-            "fdot ",
-            acc!(5, $q),
-            ".s, ",
-            $z,
-            ".h, z5.h[",
-            $i,
-            "]\n",
+            "fdot ", acc!(0, $q), ".s, ", $z, ".h, z0.h[", $i, "]\n",
+            "fdot ", acc!(1, $q), ".s, ", $z, ".h, z1.h[", $i, "]\n",
+            "fdot ", acc!(2, $q), ".s, ", $z, ".h, z2.h[", $i, "]\n",
+            "fdot ", acc!(3, $q), ".s, ", $z, ".h, z3.h[", $i, "]\n",
+            "fdot ", acc!(4, $q), ".s, ", $z, ".h, z4.h[", $i, "]\n",
+            "fdot ", acc!(5, $q), ".s, ", $z, ".h, z5.h[", $i, "]\n",
         )
     };
 }
@@ -228,6 +130,8 @@ macro_rules! fdot_rows {
 /// One K pair (`$i` of the quadword): its four RHS vectors (z6, z7 in turn) into all rows, then
 /// the RHS pointer past them.
 #[cfg(target_arch = "aarch64")]
+#[cfg(target_arch = "aarch64")]
+#[rustfmt::skip]
 macro_rules! pair_step {
     ($i:literal) => {
         concat!(
@@ -244,52 +148,32 @@ macro_rules! pair_step {
     };
 }
 
-/// A row's four accumulators narrowed to f16 in place, then clamped unless `{noclamp}`.
+/// A row's four accumulators narrowed to f16 in place (`FCVT`, ties to even).
 #[cfg(target_arch = "aarch64")]
+#[cfg(target_arch = "aarch64")]
+#[rustfmt::skip]
 macro_rules! narrow_row {
     ($r:tt) => {
         concat!(
-            "fcvt ",
-            acc!($r, 0),
-            ".h, p5/m, ",
-            acc!($r, 0),
-            ".s\n",
-            "fcvt ",
-            acc!($r, 1),
-            ".h, p5/m, ",
-            acc!($r, 1),
-            ".s\n",
-            "fcvt ",
-            acc!($r, 2),
-            ".h, p5/m, ",
-            acc!($r, 2),
-            ".s\n",
-            "fcvt ",
-            acc!($r, 3),
-            ".h, p5/m, ",
-            acc!($r, 3),
-            ".s\n",
+            "fcvt ", acc!($r, 0), ".h, p5/m, ", acc!($r, 0), ".s\n",
+            "fcvt ", acc!($r, 1), ".h, p5/m, ", acc!($r, 1), ".s\n",
+            "fcvt ", acc!($r, 2), ".h, p5/m, ", acc!($r, 2), ".s\n",
+            "fcvt ", acc!($r, 3), ".h, p5/m, ", acc!($r, 3), ".s\n",
         )
     };
 }
 
 /// A row's four accumulators clamped to z0 (lower) and z1 (upper).
 #[cfg(target_arch = "aarch64")]
+#[cfg(target_arch = "aarch64")]
+#[rustfmt::skip]
 macro_rules! clamp_row {
     ($r:tt) => {
         concat!(
-            "fclamp ",
-            acc!($r, 0),
-            ".h, z0.h, z1.h\n",
-            "fclamp ",
-            acc!($r, 1),
-            ".h, z0.h, z1.h\n",
-            "fclamp ",
-            acc!($r, 2),
-            ".h, z0.h, z1.h\n",
-            "fclamp ",
-            acc!($r, 3),
-            ".h, z0.h, z1.h\n",
+            "fclamp ", acc!($r, 0), ".h, z0.h, z1.h\n",
+            "fclamp ", acc!($r, 1), ".h, z0.h, z1.h\n",
+            "fclamp ", acc!($r, 2), ".h, z0.h, z1.h\n",
+            "fclamp ", acc!($r, 3), ".h, z0.h, z1.h\n",
         )
     };
 }
@@ -297,28 +181,18 @@ macro_rules! clamp_row {
 /// Row `$r`'s columns of the block stored under p4-p1 at its destination pointer (slot `6 + $r`
 /// of `{ptrs}`) plus `{doff}`; then to `5f` when it was the last row.
 #[cfg(target_arch = "aarch64")]
+#[cfg(target_arch = "aarch64")]
+#[rustfmt::skip]
 macro_rules! store_row {
     ($r:tt, $slot:literal, $last:literal) => {
         concat!(
-            "ldr {d}, [{ptrs}, #",
-            $slot,
-            "]\n",
+            "ldr {d}, [{ptrs}, #", $slot, "]\n",
             "add {d}, {d}, {doff}\n",
-            "st1h {{",
-            acc!($r, 0),
-            ".s}}, p4, [{d}]\n",
-            "st1h {{",
-            acc!($r, 1),
-            ".s}}, p3, [{d}, #1, mul vl]\n",
-            "st1h {{",
-            acc!($r, 2),
-            ".s}}, p2, [{d}, #2, mul vl]\n",
-            "st1h {{",
-            acc!($r, 3),
-            ".s}}, p1, [{d}, #3, mul vl]\n",
-            "cmp {rows}, #",
-            $last,
-            "\n",
+            "st1h {{", acc!($r, 0), ".s}}, p4, [{d}]\n",
+            "st1h {{", acc!($r, 1), ".s}}, p3, [{d}, #1, mul vl]\n",
+            "st1h {{", acc!($r, 2), ".s}}, p2, [{d}, #2, mul vl]\n",
+            "st1h {{", acc!($r, 3), ".s}}, p1, [{d}, #3, mul vl]\n",
+            "cmp {rows}, #", $last, "\n",
             "b.le 5f\n",
         )
     };
@@ -326,21 +200,15 @@ macro_rules! store_row {
 
 /// A row's accumulators set from row 0's (the block's biases).
 #[cfg(target_arch = "aarch64")]
+#[cfg(target_arch = "aarch64")]
+#[rustfmt::skip]
 macro_rules! copy_bias {
     ($r:tt) => {
         concat!(
-            "mov ",
-            acc!($r, 0),
-            ".d, z8.d\n",
-            "mov ",
-            acc!($r, 1),
-            ".d, z9.d\n",
-            "mov ",
-            acc!($r, 2),
-            ".d, z10.d\n",
-            "mov ",
-            acc!($r, 3),
-            ".d, z11.d\n",
+            "mov ", acc!($r, 0), ".d, z8.d\n",
+            "mov ", acc!($r, 1), ".d, z9.d\n",
+            "mov ", acc!($r, 2), ".d, z10.d\n",
+            "mov ", acc!($r, 3), ".d, z11.d\n",
         )
     };
 }
