@@ -463,6 +463,34 @@ pub mod f16 {
             );
         }
 
+        /// `FDOT` into a Z register: the same arithmetic as the ZA step, Arm's NaN choice
+        /// (accumulator, then signalling before quiet in the order n0, n1, m0, m1), the default
+        /// NaN only for invalid operations.
+        #[test]
+        fn fdot_keeps_nans_as_the_architecture_orders_them() {
+            let h = from_f32;
+            let (one, two) = ([h(1.0), h(2.0)], [h(3.0), h(-0.5)]);
+            assert_eq!(fdot(0.25, one, two), dot_add(0.25, one, two));
+            assert_eq!(fdot(0.25, one, two), 2.25);
+            let (q1, q2, s1) = (0x7e01u16, 0xfe02u16, 0x7d03u16);
+            let widened = |x: u16| to_f32_bits(x | 0x0200);
+            // The accumulator's NaN first (quieted), even beside a signalling half.
+            let acc = f32::from_bits(0x7fa0_0001);
+            assert_eq!(fdot(acc, [s1, 0], one).to_bits(), 0x7fe0_0001);
+            // Signalling before quiet, whatever the position; then quiet ones in order.
+            assert_eq!(fdot(1.0, [q1, 0], [0, s1]).to_bits(), widened(s1));
+            assert_eq!(fdot(1.0, [0, q2], [q1, 0]).to_bits(), widened(q2));
+            // Invalid operations give the default NaN.
+            assert_eq!(
+                fdot(1.0, [0x7c00, 0], [0, 0]).to_bits(),
+                super::super::DEFAULT_NAN
+            );
+            assert_eq!(
+                fdot(f32::NEG_INFINITY, [0x7c00, 0], [h(1.0), 0]).to_bits(),
+                super::super::DEFAULT_NAN
+            );
+        }
+
         /// The f64 fast path and the integer path agree wherever both apply: on random finite halves
         /// of every magnitude (subnormal to 65504), the pair rounded through the exact integer sum.
         #[test]
