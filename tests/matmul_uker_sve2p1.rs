@@ -28,18 +28,7 @@ fn expected_nr() -> usize {
     let nr = arch::sve_vector_bytes().unwrap_or(16);
     assert_eq!(nr, 4 * arch::sve_lanes32());
     if let Ok(model) = std::env::var("RKAI_EXPECT_CPU") {
-        let opts: Vec<&str> = model.split(',').collect();
-        let vl = opts
-            .iter()
-            .find_map(|o| o.strip_prefix("sve-default-vector-length="))
-            .map(|v| v.parse::<usize>().unwrap());
-        let expected = match (opts[0], vl) {
-            _ if opts.contains(&"sve=off") => 16,
-            ("max", Some(b)) => b,
-            ("max", None) => 64,
-            ("neoverse-v1", _) => 32,
-            _ => 16,
-        };
+        let expected = support::cpu::expected_sve_bytes(&model);
         assert_eq!(nr, expected, "SVE bytes under {model}");
     }
     nr
