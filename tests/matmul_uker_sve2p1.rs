@@ -79,6 +79,7 @@ fn getters_equal_kleidiai() {
         }
     }
     eprintln!("{checked} getter values equal KleidiAI's (nr {nr})");
+    eprintln!("RELIABILITY getters {checked}");
 }
 
 /// One problem: `m` x `k` LHS, `k` x `n` RHS and `n` biases, all f16 bits.
@@ -413,6 +414,7 @@ fn hostile_halves() {
         }
     }
     eprintln!("{runs} hostile runs equal the reference");
+    eprintln!("RELIABILITY hostile {runs}");
 }
 
 /// `m == 0` and `n == 0` write nothing; `k == 0` gives the (clamped) biases.
@@ -520,4 +522,4 @@ fn violations() -> Vec<support::death::Case<&'static str, &'static str>> {
     ]
 }
 
-death_tests!(violations, "assumptions");
+death_tests!(violations, "assumptions", "contract");
