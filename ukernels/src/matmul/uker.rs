@@ -18,6 +18,12 @@
 //! step on bytes past the block's biases), and with the clamp flag set, null bound pointers are
 //! a violation (KleidiAI dereferences them). Without SME2 the portable path gives the same bits
 //! with the blocks of a 128-bit streaming length.
+//!
+//! `kai_matmul_clamp_f16_f16_f16p16vsx2bf16_6x16vs_sve2p1_dot`
+//! ([`UkerKernelKind::F16F16F16p16vsx2bf16Sve2p1`]): f16 rows (`lhs.stride.m` bytes apart) times
+//! the RHS of `rhs_pack_kxn_x16p16vsx2bx16_x16_x16_sve`, f16 rows out (`dst.stride.m` bytes
+//! apart); an SVE2.1 kernel outside streaming mode whose blocks follow the SVE length. Its
+//! numerics, tiling and portable path: [`sve2p1_dot`].
 
 #[cfg(target_arch = "aarch64")]
 mod sme2_gemv;
