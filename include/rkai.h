@@ -62,6 +62,9 @@
 /// mode).
 #define RKAI_FEATURE_SME_FA64 (1 << 15)
 
+/// Bit of [`rkai_get_cpu_features`]: FEAT_SVE2p1.
+#define RKAI_FEATURE_SVE2P1 (1 << 16)
+
 /// `shape` of `rkai_select_*` (declared in `rkai/rkai_select.h`): one LHS row (m = 1).
 #define RKAI_SHAPE_GEMV 0
 

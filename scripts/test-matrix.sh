@@ -16,7 +16,7 @@ full_suite_skips=(--skip cmake_consumers_build_and_run --skip framework_integrat
 # tiles or refusals follow the vector length: the test files that exercise them, with the
 # qai8dxp tests narrowed to their SVE kernels (RKAI_TEST_KERNEL=_sve).
 vl_models=${RKAI_QEMU_VL_MODELS:-"max,sve-default-vector-length=16 max,sve-default-vector-length=32 max,sve-default-vector-length=128 max,sve-default-vector-length=256"}
-vl_tests=(--test cpu --test qai8dxp --test selection --test safe_api --test safe_api_families --test float_gemm --test qsi8d32p --test getters_grid --test imatmul --test matmul_pack_rhs)
+vl_tests=(--test cpu --test qai8dxp --test selection --test safe_api --test safe_api_families --test float_gemm --test qsi8d32p --test getters_grid --test imatmul --test matmul_pack_rhs --test matmul_uker_sve2p1)
 
 # The streaming vector length (SME, QEMU 11) at 128 to 2048 bits, and 512 bits without SVE:
 # detection and selection read it, and the SME kernels' tiles follow it. The files run narrowed

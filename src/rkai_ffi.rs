@@ -36,6 +36,8 @@ pub const RKAI_FEATURE_SME_F32F32: u32 = 1 << 14;
 /// Bit of [`rkai_get_cpu_features`]: FEAT_SME_FA64 (the whole A64 instruction set in streaming
 /// mode).
 pub const RKAI_FEATURE_SME_FA64: u32 = 1 << 15;
+/// Bit of [`rkai_get_cpu_features`]: FEAT_SVE2p1.
+pub const RKAI_FEATURE_SVE2P1: u32 = 1 << 16;
 
 /// `shape` of `rkai_select_*` (declared in `rkai/rkai_select.h`): one LHS row (m = 1).
 pub const RKAI_SHAPE_GEMV: u32 = 0;

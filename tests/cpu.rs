@@ -119,6 +119,7 @@ fn c_feature_bits_match() {
         (rkai_ffi::RKAI_FEATURE_SME_B16F32, Features::SME_B16F32),
         (rkai_ffi::RKAI_FEATURE_SME_F32F32, Features::SME_F32F32),
         (rkai_ffi::RKAI_FEATURE_SME_FA64, Features::SME_FA64),
+        (rkai_ffi::RKAI_FEATURE_SVE2P1, Features::SVE2P1),
     ] {
         assert_eq!(bit, feature.0, "{feature:?}");
     }

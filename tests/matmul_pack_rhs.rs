@@ -42,18 +42,7 @@ fn expected_nr() -> usize {
         16
     };
     if let Ok(model) = std::env::var("RKAI_EXPECT_CPU") {
-        let vl = model
-            .split(',')
-            .find_map(|o| o.strip_prefix("sve-default-vector-length="))
-            .map(|v| v.parse::<usize>().unwrap());
-        let base = model.split(',').next().unwrap();
-        let expected = match (base, vl) {
-            _ if model.split(',').any(|o| o == "sve=off") => 16,
-            ("max", Some(b)) => b,
-            ("max", None) => 64,
-            ("neoverse-v1", _) => 32,
-            _ => 16,
-        };
+        let expected = support::cpu::expected_sve_bytes(&model);
         assert_eq!(bytes, expected, "SVE bytes under {model}");
     }
     bytes

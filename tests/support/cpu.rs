@@ -53,6 +53,7 @@ pub fn expected_for_model(model: &str) -> Option<Features> {
                 Features::BF16,
                 Features::SVE,
                 Features::SVE2,
+                Features::SVE2P1,
             ];
             let all = f(&base).union(f(&sme));
             match (sve_off, sme_off) {
@@ -60,6 +61,7 @@ pub fn expected_for_model(model: &str) -> Option<Features> {
                 (true, false) => all
                     .difference(Features::SVE)
                     .difference(Features::SVE2)
+                    .difference(Features::SVE2P1)
                     .difference(Features::SME_FA64),
                 // SVE without SME (the full suite's SVE run; SME has its own runs).
                 (false, true) => f(&base),
@@ -69,4 +71,21 @@ pub fn expected_for_model(model: &str) -> Option<Features> {
         }
         _ => return None,
     })
+}
+
+/// The SVE length in bytes QEMU gives `model` (`sve-default-vector-length=N` on `max`, else 64
+/// there; 32 on neoverse-v1), or 16 where it has no SVE: what rkai's SVE formats then follow.
+pub fn expected_sve_bytes(model: &str) -> usize {
+    let opts: Vec<&str> = model.split(',').collect();
+    let vl = opts
+        .iter()
+        .find_map(|o| o.strip_prefix("sve-default-vector-length="))
+        .map(|v| v.parse::<usize>().unwrap());
+    match (opts[0], vl) {
+        _ if opts.contains(&"sve=off") => 16,
+        ("max", Some(b)) => b,
+        ("max", None) => 64,
+        ("neoverse-v1", _) => 32,
+        _ => 16,
+    }
 }

@@ -47,6 +47,8 @@ impl Features {
     pub const SME_F32F32: Features = Features(1 << 14);
     /// FEAT_SME_FA64: the whole A64 instruction set in streaming mode (absent on Apple M4).
     pub const SME_FA64: Features = Features(1 << 15);
+    /// FEAT_SVE2p1 (SVE2.1: the 2-way f16 `FDOT` into f32, `FCLAMP`, ... outside streaming mode).
+    pub const SVE2P1: Features = Features(1 << 16);
 
     /// Every feature that exists only with FEAT_SME.
     pub const SME_FAMILY: Features = Features(
@@ -62,7 +64,7 @@ impl Features {
 
     /// Names in bit order, for display and parsing (`RKAI_FEATURES`); the SME ones follow
     /// Linux's HWCAP2 names.
-    pub const NAMES: [(&'static str, Features); 16] = [
+    pub const NAMES: [(&'static str, Features); 17] = [
         ("neon", Self::NEON),
         ("dotprod", Self::DOTPROD),
         ("i8mm", Self::I8MM),
@@ -79,6 +81,7 @@ impl Features {
         ("sme_b16f32", Self::SME_B16F32),
         ("sme_f32f32", Self::SME_F32F32),
         ("sme_fa64", Self::SME_FA64),
+        ("sve2p1", Self::SVE2P1),
     ];
 
     /// Every feature of [`Features::NAMES`].
@@ -121,7 +124,7 @@ impl Features {
     }
 
     /// `self` without the features whose prerequisite it lacks: no SME extension without SME,
-    /// no SME2.1 without SME2. A mask that turns SME off (`RKAI_FEATURES` without `sme`) thereby
+    /// no SME2.1 without SME2, no SVE2.1 without SVE2. A mask that turns SME off (`RKAI_FEATURES` without `sme`) thereby
     /// turns off everything built on it.
     pub const fn consistent(self) -> Self {
         let mut f = self;
@@ -130,6 +133,9 @@ impl Features {
         }
         if !f.contains(Self::SME2) {
             f = f.difference(Self::SME2P1);
+        }
+        if !f.contains(Self::SVE2) {
+            f = f.difference(Self::SVE2P1);
         }
         f
     }
@@ -199,6 +205,8 @@ pub enum Isa {
     Sve2Dotprod,
     /// `_sve2_i8mm`: SVE2 with FEAT_I8MM.
     Sve2I8mm,
+    /// `_sve2p1_`: SVE2.1 (FEAT_SVE2p1) outside streaming mode.
+    Sve2p1,
     /// `_sme_`: FEAT_SME (streaming SVE and ZA outer products; no SVE needed outside streaming
     /// mode).
     Sme,
@@ -208,7 +216,7 @@ pub enum Isa {
 
 impl Isa {
     /// Every ISA, from the most widely available to the most specialised.
-    pub const ALL: [Isa; 15] = [
+    pub const ALL: [Isa; 16] = [
         Isa::Neon,
         Isa::NeonFp16,
         Isa::NeonBf16,
@@ -222,6 +230,7 @@ impl Isa {
         Isa::SveI8mm,
         Isa::Sve2Dotprod,
         Isa::Sve2I8mm,
+        Isa::Sve2p1,
         Isa::Sme,
         Isa::Sme2,
     ];
@@ -245,6 +254,10 @@ impl Isa {
                 .union(Features::SVE)
                 .union(Features::SVE2)
                 .union(Features::I8MM),
+            Isa::Sve2p1 => n
+                .union(Features::SVE)
+                .union(Features::SVE2)
+                .union(Features::SVE2P1),
             Isa::Sme => n.union(Features::SME),
             Isa::Sme2 => n.union(Features::SME).union(Features::SME2),
         }
@@ -278,6 +291,7 @@ impl Isa {
             Isa::SveI8mm => "sve_i8mm",
             Isa::Sve2Dotprod => "sve2_dotprod",
             Isa::Sve2I8mm => "sve2_i8mm",
+            Isa::Sve2p1 => "sve2p1",
             Isa::Sme => "sme",
             Isa::Sme2 => "sme2",
         }
@@ -384,6 +398,7 @@ mod detect {
     const HWCAP2_SME_B16F32: u64 = 1 << 28;
     const HWCAP2_SME_F32F32: u64 = 1 << 29;
     const HWCAP2_SME_FA64: u64 = 1 << 30;
+    const HWCAP2_SVE2P1: u64 = 1 << 36;
     const HWCAP2_SME2: u64 = 1 << 37;
     const HWCAP2_SME2P1: u64 = 1 << 38;
 
@@ -416,6 +431,7 @@ mod detect {
         add(hw2 & HWCAP2_SME_B16F32 != 0, Features::SME_B16F32);
         add(hw2 & HWCAP2_SME_F32F32 != 0, Features::SME_F32F32);
         add(hw2 & HWCAP2_SME_FA64 != 0, Features::SME_FA64);
+        add(hw2 & HWCAP2_SVE2P1 != 0, Features::SVE2P1);
         f
     }
 }

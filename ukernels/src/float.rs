@@ -315,8 +315,47 @@ pub mod f16 {
         if acc.is_nan() || a.iter().chain(&b).any(|&x| is_nan(x)) {
             return default_nan;
         }
+        let r = acc + pair_sum(a, b);
+        if r.is_nan() { default_nan } else { r }
+    }
+
+    /// One lane of SVE2.1's 2-way `FDOT Zda.S, Zn.H, Zm.H[i]` (a Z register, FPCR.DN = 0):
+    /// `acc + (n0 * m0 + n1 * m1)`, the pair rounded once to f32 as in [`dot_add`], then added
+    /// with a second rounding (the architecture's `FPDotAdd`: `FPAdd(acc, FPDot(..))`). NaNs
+    /// follow Arm's rules: a NaN among the four halves, signalling ones first, in the order
+    /// `n0, n1, m0, m1`, becomes the pair's (quieted, widened) value; then `FPAdd` keeps a NaN
+    /// `acc` (quieted) before the pair's; invalid operations (infinity x 0, opposite
+    /// infinities) give the default NaN.
+    ///
+    /// QEMU 11 orders the NaN operands differently (the second pair's signalling NaNs first, and
+    /// infinity x 0 beside a quiet NaN gives the default NaN); the two agree whenever the NaNs
+    /// feeding one lane are one quiet and one signalling value at most, which is what rkai's
+    /// tests feed.
+    pub fn fdot(acc: f32, n: [u16; 2], m: [u16; 2]) -> f32 {
+        let ops = [n[0], n[1], m[0], m[1]];
+        let nan = ops
+            .iter()
+            .find(|&&x| is_snan(x))
+            .or_else(|| ops.iter().find(|&&x| is_nan(x)));
+        if acc.is_nan() {
+            return super::quiet(acc);
+        }
+        if let Some(&x) = nan {
+            return f32::from_bits(to_f32_bits(x | QUIET));
+        }
+        let r = acc + pair_sum(n, m);
+        if r.is_nan() {
+            f32::from_bits(super::DEFAULT_NAN)
+        } else {
+            r
+        }
+    }
+
+    /// `a0 * b0 + a1 * b1` of non-NaN halves, rounded once to f32 (ties to even, subnormals
+    /// kept); an invalid operation gives a NaN.
+    fn pair_sum(a: [u16; 2], b: [u16; 2]) -> f32 {
         let infinite = |x: u16| x & 0x7fff == 0x7c00;
-        let dot = if a.iter().chain(&b).any(|&x| infinite(x)) {
+        if a.iter().chain(&b).any(|&x| infinite(x)) {
             // Infinities: IEEE arithmetic gives the result (infinity x 0 and inf - inf: NaN).
             let p0 = to_f64(a[0]) * to_f64(b[0]);
             let p1 = to_f64(a[1]) * to_f64(b[1]);
@@ -340,9 +379,7 @@ pub mod f16 {
                     + i128::from(scaled_int(a[1])) * i128::from(scaled_int(b[1]));
                 (exact as f32) * f32::from_bits(0x2780_0000) // 2^-48
             }
-        };
-        let r = acc + dot;
-        if r.is_nan() { default_nan } else { r }
+        }
     }
 
     /// `FMAXNM` on halves: a quiet NaN loses to a number, a signalling NaN wins (quieted);
@@ -422,6 +459,34 @@ pub mod f16 {
             assert_eq!(dot_add(f32::INFINITY, [inf, 0], [h(1.0), 0]), f32::INFINITY);
             assert_eq!(
                 dot_add(f32::NEG_INFINITY, [inf, 0], [h(1.0), 0]).to_bits(),
+                super::super::DEFAULT_NAN
+            );
+        }
+
+        /// `FDOT` into a Z register: the same arithmetic as the ZA step, Arm's NaN choice
+        /// (accumulator, then signalling before quiet in the order n0, n1, m0, m1), the default
+        /// NaN only for invalid operations.
+        #[test]
+        fn fdot_keeps_nans_as_the_architecture_orders_them() {
+            let h = from_f32;
+            let (one, two) = ([h(1.0), h(2.0)], [h(3.0), h(-0.5)]);
+            assert_eq!(fdot(0.25, one, two), dot_add(0.25, one, two));
+            assert_eq!(fdot(0.25, one, two), 2.25);
+            let (q1, q2, s1) = (0x7e01u16, 0xfe02u16, 0x7d03u16);
+            let widened = |x: u16| to_f32_bits(x | 0x0200);
+            // The accumulator's NaN first (quieted), even beside a signalling half.
+            let acc = f32::from_bits(0x7fa0_0001);
+            assert_eq!(fdot(acc, [s1, 0], one).to_bits(), 0x7fe0_0001);
+            // Signalling before quiet, whatever the position; then quiet ones in order.
+            assert_eq!(fdot(1.0, [q1, 0], [0, s1]).to_bits(), widened(s1));
+            assert_eq!(fdot(1.0, [0, q2], [q1, 0]).to_bits(), widened(q2));
+            // Invalid operations give the default NaN.
+            assert_eq!(
+                fdot(1.0, [0x7c00, 0], [0, 0]).to_bits(),
+                super::super::DEFAULT_NAN
+            );
+            assert_eq!(
+                fdot(f32::NEG_INFINITY, [0x7c00, 0], [h(1.0), 0]).to_bits(),
                 super::super::DEFAULT_NAN
             );
         }

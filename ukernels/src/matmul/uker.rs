@@ -39,6 +39,12 @@
 //! result: each output is the same `FMOPA` chain. `k == 0` gives the clamped bias, as in
 //! KleidiAI. Without SME2 the portable path gives the same bits with the blocks of a 128-bit
 //! streaming length.
+//!
+//! `kai_matmul_clamp_f16_f16_f16p16vsx2bf16_6x16vs_sve2p1_dot`
+//! ([`UkerKernelKind::F16F16F16p16vsx2bf16Sve2p1`]): f16 rows (`lhs.stride.m` bytes apart) times
+//! the RHS of `rhs_pack_kxn_x16p16vsx2bx16_x16_x16_sve`, f16 rows out (`dst.stride.m` bytes
+//! apart); an SVE2.1 kernel outside streaming mode whose blocks follow the SVE length. Its
+//! numerics, tiling and portable path: [`sve2p1_dot`].
 
 #[cfg(target_arch = "aarch64")]
 #[macro_use]
@@ -46,6 +52,7 @@ mod sme2_gemv;
 pub mod sme2_gemv_f16;
 #[cfg(target_arch = "aarch64")]
 mod sme2_mopa_f32;
+pub mod sve2p1_dot;
 pub mod u8_mopa;
 
 use crate::arch::{self, Isa};
@@ -95,6 +102,14 @@ pub static matmul_clamp_f16_f16_f16p4vsx2bf16_1x32vs_sme2_dot: UkerKernel = Uker
     kind: UkerKernelKind::F16F16F16p4vsx2bf16Gemv,
 };
 
+/// The f16 SVE2.1 GEMM of the generic interface ([`sve2p1_dot`]).
+#[allow(non_upper_case_globals)]
+pub static matmul_clamp_f16_f16_f16p16vsx2bf16_6x16vs_sve2p1_dot: UkerKernel = UkerKernel {
+    name: "matmul_clamp_f16_f16_f16p16vsx2bf16_6x16vs_sve2p1_dot",
+    isa: Isa::Sve2p1,
+    kind: UkerKernelKind::F16F16F16p16vsx2bf16Sve2p1,
+};
+
 /// The kernels of the generic interface this module defines.
 pub const KERNELS: &[&UkerKernel] = &[
     &matmul_clamp_f32_f32_f32p4vsx1bf32_1x32vs_sme2_mla,
@@ -102,6 +117,7 @@ pub const KERNELS: &[&UkerKernel] = &[
     &matmul_i32_u8p4vsx4_u8p4vsx4_i32_i32_8vsx8vs_sme2_mopa,
     &matmul_clamp_f32_u8p4vsx4_u8p4vsx4_i32_i32_f32_f32_8vsx8vs_sme2_mopa,
     &matmul_clamp_f32_f32p4vsx1_f32p4vsx1bf32_8vsx8vs_sme2_mopa,
+    &matmul_clamp_f16_f16_f16p16vsx2bf16_6x16vs_sve2p1_dot,
 ];
 
 /// Whose formulas a kernel's getters follow.
@@ -134,6 +150,12 @@ fn formulas(kind: UkerKernelKind) -> Formulas {
             lhs_kr: sme2_gemv_f16::KR,
             rhs_kr: sme2_gemv_f16::KR,
         },
+        // The LHS stride does not round K; the packed RHS holds whole pairs.
+        UkerKernelKind::F16F16F16p16vsx2bf16Sve2p1 => Formulas::Float {
+            bytes: sve2p1_dot::BYTES,
+            lhs_kr: 1,
+            rhs_kr: 2,
+        },
         UkerKernelKind::U8p4vsx4Mopa(_) => Formulas::U8,
     }
 }
@@ -142,7 +164,9 @@ fn formulas(kind: UkerKernelKind) -> Formulas {
 fn one_row(kind: UkerKernelKind) -> bool {
     match kind {
         UkerKernelKind::F32F32F32p4vsx1bf32Gemv | UkerKernelKind::F16F16F16p4vsx2bf16Gemv => true,
-        UkerKernelKind::F32p4vsx1F32p4vsx1bf32Mopa | UkerKernelKind::U8p4vsx4Mopa(_) => false,
+        UkerKernelKind::F32p4vsx1F32p4vsx1bf32Mopa
+        | UkerKernelKind::F16F16F16p16vsx2bf16Sve2p1
+        | UkerKernelKind::U8p4vsx4Mopa(_) => false,
     }
 }
 
@@ -162,6 +186,7 @@ fn tile(kind: UkerKernelKind) -> (usize, usize) {
         }
         UkerKernelKind::U8p4vsx4Mopa(_) => (2 * arch::sme_lanes32(), 2 * arch::sme_lanes32()),
         UkerKernelKind::F32p4vsx1F32p4vsx1bf32Mopa => (arch::sme_lanes32(), arch::sme_lanes32()),
+        UkerKernelKind::F16F16F16p16vsx2bf16Sve2p1 => (1, 4 * arch::sve_lanes32()),
     }
 }
 
@@ -285,8 +310,8 @@ pub fn dst_size(
     shape.m.wrapping_mul(stride.m)
 }
 
-/// KleidiAI's assumptions on a `run`'s arguments, then the clamp bounds the call asks for
-/// (`None`: no clamp).
+/// KleidiAI's assumptions on a `run`'s arguments, in its order, then the clamp bounds the call
+/// asks for (`None`: no clamp).
 ///
 /// # Safety
 /// With the clamp flag set, non-null bound pointers point to readable 32-bit values.
@@ -305,7 +330,8 @@ pub unsafe fn check(
         }
         UkerKernelKind::F32F32F32p4vsx1bf32Gemv
         | UkerKernelKind::F16F16F16p4vsx2bf16Gemv
-        | UkerKernelKind::F32p4vsx1F32p4vsx1bf32Mopa => {
+        | UkerKernelKind::F32p4vsx1F32p4vsx1bf32Mopa
+        | UkerKernelKind::F16F16F16p16vsx2bf16Sve2p1 => {
             contract::require(
                 args.flags & !FLAG_CLAMP == 0,
                 "Only supported flags are accepted!",
@@ -317,6 +343,9 @@ pub unsafe fn check(
             contract::require(!o.lhs.ptr.is_null(), "args->operand.lhs.ptr != NULL")?;
             contract::require(!o.rhs.ptr.is_null(), "args->operand.rhs.ptr != NULL")?;
             contract::require(!o.dst.ptr.is_null(), "args->operand.dst.ptr != NULL")?;
+            if kind == UkerKernelKind::F16F16F16p16vsx2bf16Sve2p1 {
+                sve2p1_dot::check_strides(args)?;
+            }
             if args.flags & FLAG_CLAMP == 0 {
                 return Ok(None);
             }
@@ -341,7 +370,8 @@ pub unsafe fn check(
     }
 }
 
-/// `run`: checks `args` ([`check`]) and computes the call, natively where the CPU has SME2.
+/// `run`: checks `args` ([`check`]) and computes the call, natively where the CPU has the
+/// kernel's ISA.
 ///
 /// # Safety
 /// `args` satisfies KleidiAI's contract. The GEMV: `k` readable floats at the LHS,
@@ -370,6 +400,11 @@ pub unsafe fn run(kind: UkerKernelKind, args: &kai_matmul_uker_args) -> Result<(
             let clamp = unsafe { check(kind, args) }?;
             // KleidiAI's GEMM always clamps: to the float range without the flag.
             unsafe { run_mopa(args, clamp.unwrap_or((-f32::MAX, f32::MAX))) };
+            Ok(())
+        }
+        UkerKernelKind::F16F16F16p16vsx2bf16Sve2p1 => {
+            let clamp = unsafe { check(kind, args) }?;
+            unsafe { run_f16_gemm(args, clamp) };
             Ok(())
         }
     }
@@ -495,4 +530,46 @@ pub unsafe fn mopa_portable(
             }
         }
     }
+}
+
+/// The f16 SVE2.1 GEMM's call: groups of six rows through the asm where the CPU has SVE2.1,
+/// else the portable path. `m == 0` or `n == 0` writes nothing (KleidiAI's asm computes a row
+/// for `m == 0`), and `k == 0` gives the biases (KleidiAI's runs one K pair on the bytes past
+/// the block's biases).
+///
+/// # Safety
+/// As [`run`]'s, after [`check`].
+unsafe fn run_f16_gemm(args: &kai_matmul_uker_args, clamp: Option<(f32, f32)>) {
+    let o = &args.operand;
+    let c = sve2p1_dot::Call {
+        m: args.shape.m,
+        n: args.shape.n,
+        k: args.shape.k,
+        lhs: o.lhs.ptr.cast(),
+        lhs_row: o.lhs.stride.m,
+        rhs: o.rhs.ptr.cast(),
+        dst: o.dst.ptr.cast(),
+        dst_row: o.dst.stride.m,
+    };
+    if c.m == 0 || c.n == 0 {
+        return;
+    }
+    #[cfg(target_arch = "aarch64")]
+    if arch::Features::detect().contains(Isa::Sve2p1.features()) {
+        let bounds = sve2p1_dot::half_bounds(clamp);
+        for i in (0..c.m).step_by(sve2p1_dot::ROWS) {
+            let group = sve2p1_dot::Call {
+                m: (c.m - i).min(sve2p1_dot::ROWS),
+                lhs: c.lhs.wrapping_add(i.wrapping_mul(c.lhs_row)),
+                dst: c.dst.wrapping_add(i.wrapping_mul(c.dst_row)),
+                ..c
+            };
+            // SAFETY: SVE2.1 was detected (its blocks follow the SVE length, as nr does); the
+            // group's rows are rows of the caller's buffers.
+            unsafe { sve2p1_dot::rows(&group, bounds) };
+        }
+        return;
+    }
+    // SAFETY: the caller's contract.
+    unsafe { sve2p1_dot::portable(&c, 4 * arch::sve_lanes32(), clamp) };
 }

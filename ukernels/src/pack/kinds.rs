@@ -221,6 +221,10 @@ pub enum UkerKernelKind {
     /// f32 GEMV (m = 1) on the RHS of `matmul_pack_rhs_{kxn,nxk}_x32p4vsx1bx32_x32_x32_sme`:
     /// `matmul_clamp_f32_f32_f32p4vsx1bf32_1x32vs_sme2_mla`.
     F32F32F32p4vsx1bf32Gemv,
+    /// f16 GEMM (6 rows x 16 x vscale columns per step of KleidiAI's) on the RHS of
+    /// `rhs_pack_kxn_x16p16vsx2bx16_x16_x16_sve`:
+    /// `matmul_clamp_f16_f16_f16p16vsx2bf16_6x16vs_sve2p1_dot`.
+    F16F16F16p16vsx2bf16Sve2p1,
     /// f32 GEMM on the LHS of `matmul_pack_lhs_mxk_x32p4vsx1_x32_sme` and the RHS of
     /// `matmul_pack_rhs_{kxn,nxk}_x32p4vsx1bx32_x32_x32_sme`:
     /// `matmul_clamp_f32_f32p4vsx1_f32p4vsx1bf32_8vsx8vs_sme2_mopa`.
