@@ -63,7 +63,7 @@ classes=(outer=ff800010/a0800000 bfmopa=ffe0001c/81800000 fmopa_h=ffe0001c/81a00
   fmopa_s=ffe0001c/80800000 sdot_za=fff09018/c1509000 sdot_z=ffe0fc00/44a00000
   fmla_za=fff01038/c1500000 fdot_za=fff01038/c1501008 fmla_z=ffe0e000/65a00000
   fmla_zi=ffe0fc00/64a00000 fmlal=ffe0f800/64a08000 fmlal_i=ffe0f000/64a04000
-  fmla_h=ffe0e000/65600000 fmla_za_vg=ffb09c18/c1201800)
+  fmla_h=ffe0e000/65600000 fmla_za_vg=fff09c18/c1301800)
 kai=${RKAI_SME_KAI_DRIVER:-}
 
 tmp=$(mktemp -d)
