@@ -32,6 +32,38 @@ struct CFn {
 
 const SIZE: (&str, &str) = ("size_t", "usize");
 
+/// `get_filter_height` or (`width`) `get_filter_width`, an interface member (`member`) in
+/// `depthfirst` only.
+const fn filter_getter(width: bool, member: bool) -> CFn {
+    let (verb, call, doc) = if width {
+        ("get_filter_width", "$E.filter().1", "Filter columns.")
+    } else {
+        ("get_filter_height", "$E.filter().0", "Filter rows.")
+    };
+    CFn {
+        verb,
+        member: if member { Some(verb) } else { None },
+        ret: SIZE,
+        params: &[],
+        call,
+        doc,
+    }
+}
+
+/// `get_dst_size`, the same in both interfaces.
+const GET_DST_SIZE: CFn = CFn {
+    verb: "get_dst_size",
+    member: Some("get_dst_size"),
+    ret: SIZE,
+    params: &[
+        size("dst_height", "out_height"),
+        size("dst_width", "out_width"),
+        size("num_channels", "num_channels"),
+    ],
+    call: "rkai_ukernels::dwconv::dst_size(&$E, dst_height, dst_width, num_channels)",
+    doc: "Bytes of an output image.",
+};
+
 const PLANAR: &[CFn] = &[
     CFn {
         verb: "get_m_step",
@@ -41,22 +73,8 @@ const PLANAR: &[CFn] = &[
         call: "$E.m_step()",
         doc: "Output rows one call computes.",
     },
-    CFn {
-        verb: "get_filter_height",
-        member: None,
-        ret: SIZE,
-        params: &[],
-        call: "$E.filter().0",
-        doc: "Filter rows.",
-    },
-    CFn {
-        verb: "get_filter_width",
-        member: None,
-        ret: SIZE,
-        params: &[],
-        call: "$E.filter().1",
-        doc: "Filter columns.",
-    },
+    filter_getter(false, false),
+    filter_getter(true, false),
     CFn {
         verb: "get_kr",
         member: None,
@@ -65,18 +83,7 @@ const PLANAR: &[CFn] = &[
         call: "1",
         doc: "Channels interleaved per packed element (1).",
     },
-    CFn {
-        verb: "get_dst_size",
-        member: Some("get_dst_size"),
-        ret: SIZE,
-        params: &[
-            size("dst_height", "out_height"),
-            size("dst_width", "out_width"),
-            size("num_channels", "num_channels"),
-        ],
-        call: "rkai_ukernels::dwconv::dst_size(&$E, dst_height, dst_width, num_channels)",
-        doc: "Bytes of an output image.",
-    },
+    GET_DST_SIZE,
     CFn {
         verb: "get_dst_offset",
         member: Some("get_dst_offset"),
@@ -133,34 +140,9 @@ const PLANAR: &[CFn] = &[
 ];
 
 const DEPTHFIRST: &[CFn] = &[
-    CFn {
-        verb: "get_filter_height",
-        member: Some("get_filter_height"),
-        ret: SIZE,
-        params: &[],
-        call: "$E.filter().0",
-        doc: "Filter rows.",
-    },
-    CFn {
-        verb: "get_filter_width",
-        member: Some("get_filter_width"),
-        ret: SIZE,
-        params: &[],
-        call: "$E.filter().1",
-        doc: "Filter columns.",
-    },
-    CFn {
-        verb: "get_dst_size",
-        member: Some("get_dst_size"),
-        ret: SIZE,
-        params: &[
-            size("dst_height", "out_height"),
-            size("dst_width", "out_width"),
-            size("num_channels", "num_channels"),
-        ],
-        call: "rkai_ukernels::dwconv::dst_size(&$E, dst_height, dst_width, num_channels)",
-        doc: "Bytes of an output image.",
-    },
+    filter_getter(false, true),
+    filter_getter(true, true),
+    GET_DST_SIZE,
     CFn {
         verb: "run",
         member: Some("run_dwconv"),

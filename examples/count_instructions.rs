@@ -10,6 +10,11 @@
 //! The int8-output kernels (`qai8` output, a `kai_matmul_requantize32_params`) and the indirect
 //! (`imatmul`) ones have `sizes` and `run_unpacked` only; for an imatmul, `bl` is the
 //! `k_chunk_length` and `k` must be a multiple of it (`k / bl` chunks).
+//! The depthwise convolutions (`dwconv_*` stems) have `sizes` and `run_unpacked` only, on an
+//! `m x n` image of `k` channels with one pixel of padding on each side (`bl` ignored): a
+//! depthfirst kernel's call computes the whole output image, a planar kernel's call its first
+//! `m_step` rows (its first band). Their `sizes` prints the input image's and the packed weights'
+//! bytes, `m_step` and 1.
 //! `run` first prints the addresses of the kernel's entry and of this program's `main`, from
 //! which `scripts/perf-sme.sh` finds the kernel's code in QEMU's log (the program is position
 //! independent). `repeats` (default 1)
@@ -31,6 +36,11 @@ fn main() {
     let usage = "usage: count_instructions <stem> <m> <n> <k> <bl> <sizes|prepare|pack_rhs|pack_lhs|run|run_unpacked> [repeats]";
     assert!(args.len() == 7 || args.len() == 8, "{usage}");
     let repeats = args.get(7).map_or(1, |r| r.parse::<usize>().expect(usage));
+    if args[1].starts_with("dwconv_") {
+        let num = |i: usize| -> usize { args[i].parse().expect(usage) };
+        dwconv(&args[1], num(2), num(3), num(4), &args[6]);
+        return;
+    }
     let kernel = catalog::kernel(&args[1]).unwrap_or_else(|| panic!("unknown stem {}", args[1]));
     let num = |i: usize| -> usize { args[i].parse().expect(usage) };
     let phase = args[6].as_str();
@@ -209,4 +219,114 @@ fn requantized_or_indirect(
         }
     }
     true
+}
+
+/// `sizes` and `run_unpacked` of a depthwise convolution kernel (module documentation), through
+/// its exported `run` symbol.
+fn dwconv(stem: &str, rows: usize, cols: usize, channels: usize, phase: &str) {
+    use rkai_ukernels::dwconv::{Run, pack};
+    let kernel = catalog::DWCONV_KERNELS
+        .iter()
+        .find(|k| k.stem == stem)
+        .unwrap_or_else(|| panic!("unknown stem {stem}"));
+    let es = kernel.element_bytes;
+    let (fh, fw) = kernel.filter();
+    let image = rows * cols * channels * es;
+    let packed = pack::packed_size(kernel.packer, fh, fw, channels);
+    if phase == "sizes" {
+        println!("{image} {packed} {} 1", kernel.m_step());
+        return;
+    }
+    assert_eq!(
+        phase, "run_unpacked",
+        "dwconv kernels have sizes and run_unpacked only"
+    );
+    let (src, rhs, mut dst) = (vec![0u8; image], vec![0u8; packed], vec![0u8; image]);
+    let (src, rhs, dst) = (
+        src.as_ptr().cast::<c_void>(),
+        rhs.as_ptr().cast::<c_void>(),
+        dst.as_mut_ptr().cast::<c_void>(),
+    );
+    let (row, col) = (cols * channels * es, channels * es);
+    let name = format!("kai_run_{stem}");
+    type Depthfirst = unsafe extern "C" fn(
+        *const c_void,
+        *const c_void,
+        *mut c_void,
+        usize,
+        usize,
+        usize,
+        usize,
+        usize,
+        usize,
+        usize,
+        usize,
+        usize,
+        usize,
+        usize,
+        f32,
+        f32,
+    );
+    type Planar = unsafe extern "C" fn(
+        *const c_void,
+        *const c_void,
+        *mut c_void,
+        usize,
+        usize,
+        usize,
+        usize,
+        usize,
+        usize,
+        usize,
+        usize,
+        f32,
+        f32,
+        f32,
+    );
+    let entry = match kernel.run {
+        Run::Planar { native, .. } => native.map_or(0, |f| f as usize),
+        Run::Depthfirst { native, .. } => native.map_or(0, |f| f as usize),
+    };
+    println!("kernel {entry:x} main {:x}", main as fn() as usize);
+    // SAFETY (both arms): the exported prototypes (api.txt); the images and packed weights are
+    // sized above, the planar call's window rows lie inside the input image.
+    unsafe {
+        match kernel.run {
+            Run::Depthfirst { .. } => workload::cabi::sym::<Depthfirst>(&name)(
+                src,
+                rhs,
+                dst,
+                channels,
+                rows,
+                cols,
+                rows,
+                cols,
+                1,
+                1,
+                row,
+                col,
+                row,
+                col,
+                f32::MIN,
+                f32::MAX,
+            ),
+            // The first band: window rows from -1, so `pad_top` 1 and m_step + 1 valid rows.
+            Run::Planar { .. } => workload::cabi::sym::<Planar>(&name)(
+                src,
+                rhs,
+                dst,
+                row,
+                col,
+                row,
+                col,
+                (kernel.m_step() + 1).min(rows),
+                kernel.m_step(),
+                1,
+                1,
+                0.0,
+                f32::MIN,
+                f32::MAX,
+            ),
+        }
+    }
 }

@@ -8,6 +8,11 @@
 # FMLALT), and the bytes the loop order loads per MAC (a GEMV with an unpacked LHS: the packed RHS
 # only), at m = 1 and m = 32 (GEMVs that require m = 1 in KleidiAI: m = 1 only), n = k = 4096. Prints a
 # Markdown table; with RKAI_SME_KAI_DRIVER, beside KleidiAI's kernel of the same stem.
+# The depthwise convolutions (dwconv_*) run on a 16 x 16 image of 256 channels, one pixel of
+# padding around it: the f16 (depthfirst) kernel's call computes the whole output image, the f32
+# (planar) kernel's call its first band of 4 output rows; their multiply-adds are the f16 FMLA
+# (predicated, by vector) and SME2's multi-vector FMLA of a vector group by one vector into ZA,
+# and their MACs are 9 per output element computed (the f16 kernel computes whole 4 x 4 tiles).
 # The indirect GEMMs (imatmul) run at a convolution-like K: k_chunk_count 9 x k_chunk_length bl
 # (455: k = 4095, a 3 x 3 kernel over 455 channels), bl passed as the chunk length to both drivers.
 #
@@ -57,7 +62,8 @@ bin=$CARGO_TARGET_DIR/aarch64-unknown-linux-gnu/release/examples/count_instructi
 classes=(outer=ff800010/a0800000 bfmopa=ffe0001c/81800000 fmopa_h=ffe0001c/81a00000
   fmopa_s=ffe0001c/80800000 sdot_za=fff09018/c1509000 sdot_z=ffe0fc00/44a00000
   fmla_za=fff01038/c1500000 fdot_za=fff01038/c1501008 fmla_z=ffe0e000/65a00000
-  fmla_zi=ffe0fc00/64a00000 fmlal=ffe0f800/64a08000 fmlal_i=ffe0f000/64a04000)
+  fmla_zi=ffe0fc00/64a00000 fmlal=ffe0f800/64a08000 fmlal_i=ffe0f000/64a04000
+  fmla_h=ffe0e000/65600000 fmla_za_vg=fff09c18/c1301800)
 kai=${RKAI_SME_KAI_DRIVER:-}
 
 tmp=$(mktemp -d)
@@ -142,15 +148,17 @@ configs=(
   "1 32|455|imatmul_clamp_f16_f16p2vlx2_f16p2vlx2_2vlx2vl_sme2_mopa"
   "1 32|455|imatmul_clamp_qai8_qai8p2vlx4_qsi8cxp2vlx4sb_2vlx2vl_sme_mopa"
   "1 32|455|imatmul_clamp_qai8_qai8p2vlx4_qsi8cxpsb2vlx4_2vlx2vl_sme2_mopa"
+  "16|0|dwconv_clamp_f32_f32_f32p1vlx1b_3x3_s1_4xc_sme2_mla"
+  "16|0|dwconv_clamp_f16_f16_f16p1vlx1b_3x3_s1_4x4_sme2_mla"
 )
-n=4096
 echo "| kernel | SVL (bits) | m x n x k (bl) | rkai instructions | KleidiAI instructions | rkai / KleidiAI | rkai outer + dot products | KleidiAI outer + dot products | rkai MAC instr. share | KleidiAI MAC instr. share | loaded bytes / MAC |"
 echo "|---|---|---|---|---|---|---|---|---|---|---|"
 for svl in ${RKAI_SME_SVL_BYTES:-64}; do
   for config in "${configs[@]}"; do
     IFS='|' read -r ms bl stem <<<"$config"
     [[ $stem =~ ${RKAI_SME_STEMS:-.} ]] || continue
-    k=4096
+    n=4096 k=4096
+    [[ $stem == dwconv_* ]] && n=16 k=256 # rows m, columns n, channels k
     [[ $stem == imatmul_* ]] && k=$((9 * bl)) # 9 chunks of bl = k_chunk_length (a 3x3 convolution)
     for m in $ms; do
       counts=$(count "$svl" "$stem" "$m" "$n" "$k" "$bl")
@@ -167,7 +175,8 @@ counts, packed = (list(map(int, a.split())) for a in sys.argv[7:9])
 # total, then the classes: four outer-product encodings, two dot-product ones, then the
 # multiply-adds, the MACs of the float GEMVs only (elsewhere a streaming FMLA applies scales)
 float_gemv = stem.startswith(("matmul_clamp_f32_f32_f32p", "matmul_clamp_f16_f16_f16p"))
-mac_classes = slice(5, None) if float_gemv else slice(5, 7)
+dwconv = stem.startswith("dwconv_")
+mac_classes = slice(12, None) if dwconv else slice(5, 12) if float_gemv else slice(5, 7)
 total, outer, dot = counts[0], sum(counts[1:5]), sum(counts[mac_classes])
 kai = list(map(int, sys.argv[9].split())) if sys.argv[9] != "-" else None
 lhs_bytes, rhs_bytes, mr, nr = packed
@@ -176,7 +185,17 @@ row_groups, col_groups = -(-m // mr), -(-n // nr)
 loaded = col_groups * lhs_bytes + row_groups * rhs_bytes
 macs = m * n * k
 name = stem.removeprefix("matmul_clamp_")
-if stem.startswith("imatmul_"):
+if dwconv:
+    # The input image and the packed weights once; 9 MACs per output element of whole tiles
+    # (depthfirst) or of the call's band (planar: mr = m_step rows; the input its 6 rows).
+    out_rows = -(-m // 4) * 4 if mr == 4 and "4x4" in stem else mr
+    out_cols = -(-n // 4) * 4 if "4x4" in stem else n
+    if "4x4" not in stem:
+        lhs_bytes = lhs_bytes * min(m, mr + 2) // m
+    loaded, macs = lhs_bytes + rhs_bytes, 9 * out_rows * out_cols * k
+if dwconv:
+    shape = f"{m}x{n}x{k} (rows x cols x ch)"
+elif stem.startswith("imatmul_"):
     shape = f"{m}x{n}x(9x{bl})"  # k_chunk_count x k_chunk_length
 else:
     shape = f"{m}x{n}x{k}" + (f" ({bl})" if bl else "")

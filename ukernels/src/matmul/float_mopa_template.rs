@@ -210,6 +210,35 @@ macro_rules! float_mopa_kernel {
             "st1w {{z3.s, z11.s}}, pn9, [x16]\nadd x16, x16, x6",
         )
     };
+    // SME2 int8 output: the four rows requantized as two multi-vectors (z0-z3 first halves, z8-z11
+    // second halves; each element as `@requantize` treats it, the scales by single vectors, the
+    // zero point copied to z12, as the multi-vector `ADD` takes z0-z15), then each row narrowed
+    // and stored.
+    (@quad "sme2" i8, $ta:literal, $tb:literal) => {
+        concat!(
+            "mova {{z0.s-z3.s}}, ", $ta, ".s[w12, 0:3]\n",
+            "mova {{z8.s-z11.s}}, ", $tb, ".s[w12, 0:3]\n",
+            "scvtf {{z0.s-z3.s}}, {{z0.s-z3.s}}\n",
+            "scvtf {{z8.s-z11.s}}, {{z8.s-z11.s}}\n",
+            "fmul z0.s, z0.s, z27.s\nfmul z1.s, z1.s, z27.s\n",
+            "fmul z2.s, z2.s, z27.s\nfmul z3.s, z3.s, z27.s\n",
+            "fmul z8.s, z8.s, z28.s\nfmul z9.s, z9.s, z28.s\n",
+            "fmul z10.s, z10.s, z28.s\nfmul z11.s, z11.s, z28.s\n",
+            "frintn {{z0.s-z3.s}}, {{z0.s-z3.s}}\n",
+            "frintn {{z8.s-z11.s}}, {{z8.s-z11.s}}\n",
+            "fcvtzs {{z0.s-z3.s}}, {{z0.s-z3.s}}\n",
+            "fcvtzs {{z8.s-z11.s}}, {{z8.s-z11.s}}\n",
+            "mov z12.d, z26.d\n",
+            "add {{z0.s-z3.s}}, {{z0.s-z3.s}}, z12.s\n",
+            "add {{z8.s-z11.s}}, {{z8.s-z11.s}}, z12.s\n",
+            "sclamp {{z0.s-z3.s}}, z30.s, z31.s\n",
+            "sclamp {{z8.s-z11.s}}, z30.s, z31.s\n",
+            "uzp1 z0.h, z0.h, z8.h\nst1b {{z0.h}}, p2, [x16]\nadd x16, x16, x6\n",
+            "uzp1 z1.h, z1.h, z9.h\nst1b {{z1.h}}, p2, [x16]\nadd x16, x16, x6\n",
+            "uzp1 z2.h, z2.h, z10.h\nst1b {{z2.h}}, p2, [x16]\nadd x16, x16, x6\n",
+            "uzp1 z3.h, z3.h, z11.h\nst1b {{z3.h}}, p2, [x16]\nadd x16, x16, x6",
+        )
+    };
     (@quad $ext:tt $out:ident, $ta:literal, $tb:literal) => {
         concat!(
             float_mopa_kernel!(@one $ext $out, $ta, $tb, "0"), "\n",

@@ -47,7 +47,7 @@ pub const TAP_ORDER: [[u8; 9]; TILE * TILE] = [
 ];
 
 /// [`TAP_ORDER`] as (tap, input pixel of the tile `(row + kh) * 6 + column + kw`) byte pairs,
-/// the table the asm walks.
+/// the table the portable function walks (the asm is this order unrolled).
 static STEPS: [[u8; 2]; TILE * TILE * 9] = {
     let mut t = [[0u8; 2]; TILE * TILE * 9];
     let mut i = 0;
