@@ -412,7 +412,7 @@ fn threads_on_disjoint_row_blocks_equal_one_call() {
 fn registers_survive() {
     #[cfg(target_arch = "aarch64")]
     {
-        use support::abi::{CallArgs, call, describe};
+        use support::abi::{call, describe};
         if !runs() {
             return;
         }
@@ -424,32 +424,11 @@ fn registers_survive() {
             let (m, n, kcc, kcl) = (conv.m(), conv.c_out, conv.kcc(), conv.c_in);
             let p = ConvProblem::new(&conv, 3, 1e30);
             let mut dst = vec![0.0f32; m * n];
-            let args = CallArgs {
-                x: [
-                    m as u64,
-                    n as u64,
-                    kcc as u64,
-                    kcl as u64,
-                    p.entries.as_ptr() as u64,
-                    p.pad.as_ptr() as u64,
-                    0,
-                    p.packed.ptr() as u64,
-                ],
-                d: [
-                    CallArgs::f32_bits(-1e30),
-                    CallArgs::f32_bits(1e30),
-                    0,
-                    0,
-                    0,
-                    0,
-                    0,
-                    0,
-                ],
-                stack: [dst.as_mut_ptr() as u64, 4 * n as u64, 0, 0],
-            };
+            let args = call_args!(m, n, kcc, kcl, p.entries.as_ptr(), p.pad.as_ptr(), 0,
+                p.packed.ptr(), dst.as_mut_ptr(), 4 * n; -1e30, 1e30);
             let f = rkai_capi::capi::exports::symbol_address(&format!("kai_run_{STEM}")).unwrap();
             // SAFETY: the arguments describe run_imatmul's prototype and valid buffers.
-            let mask = unsafe { call(f, &args) };
+            let mask = unsafe { call(f, &args.args) };
             assert_eq!(mask, 0, "{STEM} clobbered {}", describe(mask));
             assert_eq!(dst, p.want);
             calls += 1;
