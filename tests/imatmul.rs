@@ -137,14 +137,7 @@ fn packed_bytes_equal_reference_whole_and_sliced() {
     let ns = n_step();
     let mut rng = Rng::new(7);
     let mut cases = 0;
-    for (n, kcc, kcl) in [
-        (1, 1, 1),
-        (ns - 1, 9, 3),
-        (ns, 1, 5),
-        (ns + 3, 4, 7),
-        (3 * ns + 5, 2, 16),
-        (2 * ns, 9, 1),
-    ] {
+    for (n, kcc, kcl) in conv::chunked_edges(ns, 3) {
         let k = kcc * kcl;
         let stride = n + 3;
         let rhs = rng.vec_f32(k * stride, -2.0, 2.0);

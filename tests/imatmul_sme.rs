@@ -313,18 +313,8 @@ fn lhs_packer_equals_reference(name: &str, elem: usize) {
         assert_eq!(size(g + 1, kcc, kcl), 2 * g * row, "{name}");
     }
     let mut cases = 0;
-    for (i, (m, kcc, kcl)) in [
-        (1, 1, 1),
-        (g - 1, 9, 3),
-        (g, 1, 5),
-        (g + 1, 4, 7),
-        (3 * g + 5, 2, 16),
-        (2 * g, 9, 1),
-        (5, 25, 17),
-    ]
-    .into_iter()
-    .enumerate()
-    {
+    let shapes = conv::chunked_edges(g, 1).into_iter().chain([(5, 25, 17)]);
+    for (i, (m, kcc, kcl)) in shapes.enumerate() {
         for (e, edge) in EDGES.into_iter().enumerate() {
             let ch = Chunks::new(elem, (m, kcc, kcl), (i * 2 + e) as u64, edge);
             let expect = ch.reference();
@@ -455,19 +445,10 @@ fn rhs_packer_equals_reference(name: &str, elem: usize) {
     let specials = specials.map(|x| if elem == 2 { x >> 16 | 1 } else { x });
     let bits = 8 * elem as u32;
     let mut cases = 0;
-    for (i, (n, kcc, kcl)) in [
-        (1, 1, 1),
-        (g - 1, 9, 3),
-        (g, 1, 5),
-        (g + 3, 4, 7),
-        (3 * g + 5, 2, 16),
-        (2 * g, 9, 1),
-        (g + 1, 3, 2),
-        (5, 1, 0),
-    ]
-    .into_iter()
-    .enumerate()
-    {
+    let shapes = conv::chunked_edges(g, 3)
+        .into_iter()
+        .chain([(g + 1, 3, 2), (5, 1, 0)]);
+    for (i, (n, kcc, kcl)) in shapes.enumerate() {
         let (k, stride) = (kcc * kcl, n + 3);
         let rhs = sme_pack::bit_patterns(k * stride, 40 + i as u64, bits, &specials);
         let bias = sme_pack::bit_patterns(n, 60 + i as u64, bits, &specials);
