@@ -850,6 +850,15 @@ macro_rules! pack_rhs {
     };
 }
 
+/// A chunked (indirect-matmul) RHS packer's call: (n, k_chunk_count, k_chunk_length,
+/// rhs_stride, rhs, bias), then the packer's own arguments.
+macro_rules! pack_chunked_rhs {
+    ($run:ident, $c:ident, $s:ident; $($own:expr),* $(,)?) => {{
+        let (chunks, chunk_len) = $s.chunks();
+        $run($c.n, chunks, chunk_len, $c.rhs_stride, $c.rhs.cast(), $c.bias.cast(), $($own),*)
+    }};
+}
+
 /// `rhs_pack_nxk_qsu2cxp{4x4bf32sf32,4vlx4}_qsu2cx_neon`, with the default table (a slice's last
 /// group takes the 4x4 packer's scalar path, whose sums differ from the vectorised path's only
 /// for tables that overflow int8).
@@ -1064,18 +1073,7 @@ fn chunked_qsi8cxpsb_cases(p: &Packer) -> Vec<RhsCase> {
         chunked_packed_getter,
         // SAFETY: the call's buffers hold the extents KleidiAI's contract names.
         move |run: ImatmulPackQsi8Fn, c, s| unsafe {
-            let (chunks, chunk_len) = s.chunks();
-            run(
-                c.n,
-                chunks,
-                chunk_len,
-                c.rhs_stride,
-                c.rhs.cast(),
-                c.bias.cast(),
-                c.scale.cast(),
-                c.dst.cast(),
-                ptr::from_ref(&params).cast(),
-            )
+            pack_chunked_rhs!(run, c, s; c.scale.cast(), c.dst.cast(), ptr::from_ref(&params).cast())
         },
     )
 }
@@ -1123,18 +1121,7 @@ fn chunked_float_cases(p: &Packer, v: FloatRhs) -> Vec<RhsCase> {
         |rng, s| RhsMatrix::random(rng, fill, Source::Kxn, 8 * v.bytes(), 4, s),
         chunked_packed_getter,
         // SAFETY: the call's buffers hold the extents KleidiAI's contract names.
-        |run: ImatmulPackFn, c, s| unsafe {
-            let (chunks, chunk_len) = s.chunks();
-            run(
-                c.n,
-                chunks,
-                chunk_len,
-                c.rhs_stride,
-                c.rhs.cast(),
-                c.bias.cast(),
-                c.dst.cast(),
-            )
-        },
+        |run: ImatmulPackFn, c, s| unsafe { pack_chunked_rhs!(run, c, s; c.dst.cast()) },
     )
 }
 
