@@ -1073,7 +1073,8 @@ fn chunked_qsi8cxpsb_cases(p: &Packer) -> Vec<RhsCase> {
         chunked_packed_getter,
         // SAFETY: the call's buffers hold the extents KleidiAI's contract names.
         move |run: ImatmulPackQsi8Fn, c, s| unsafe {
-            pack_chunked_rhs!(run, c, s; c.scale.cast(), c.dst.cast(), ptr::from_ref(&params).cast())
+            let params = ptr::from_ref(&params).cast();
+            pack_chunked_rhs!(run, c, s; c.scale.cast(), c.dst.cast(), params)
         },
     )
 }
