@@ -2,6 +2,8 @@
 //! 1.30's for the stems rkai claims, every declared function is exported, and the headers compile
 //! as C99 and C++17 with the struct layouts KleidiAI has.
 
+mod support;
+
 use rkai_capi::cabi::CSurface;
 use rkai_capi::capi::exports::SYMBOL_NAMES;
 use rkai_ukernels::catalog::{
@@ -437,20 +439,14 @@ fn headers_compile_as_c99_and_cpp17_with_kleidiai_layouts() {
          static const struct kai_matmul_clamp_f32_qai8dxp_qsi4cxp_ukernel table = {\n",
     );
     let k = KERNELS[0].stem;
-    let fields = [
-        "get_m_step",
-        "get_n_step",
-        "get_mr",
-        "get_nr",
-        "get_kr",
-        "get_sr",
+    let offsets = [
         "get_lhs_packed_offset",
         "get_rhs_packed_offset",
         "get_dst_offset",
         "get_dst_size",
         "run_matmul",
     ];
-    for f in fields {
+    for f in support::cabi::TILE_GETTERS.into_iter().chain(offsets) {
         let verb = if f == "run_matmul" { "run" } else { f };
         src.push_str(&format!("    kai_{verb}_{k},\n"));
     }

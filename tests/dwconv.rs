@@ -27,12 +27,17 @@ const STEM: &str = "dwconv_clamp_f32_f32_f32p1vlx1b_3x3_s1_4xc_sme2_mla";
 const PACKER: &str = "dwconv_pack_x32p1vlx1b_x32_x32_sme";
 const PACKER_X16: &str = "dwconv_pack_x16p1vlx1b_x16_x16_sme";
 
-fn kernel() -> &'static DwconvKernel {
+/// The catalog entry of depthwise kernel `stem`.
+fn dwconv_kernel(stem: &str) -> &'static DwconvKernel {
     catalog::DWCONV_KERNELS
         .iter()
         .copied()
-        .find(|k| k.stem == STEM)
+        .find(|k| k.stem == stem)
         .unwrap()
+}
+
+fn kernel() -> &'static DwconvKernel {
+    dwconv_kernel(STEM)
 }
 
 /// Whether the exported kernel can run here (SME2 on aarch64; the portable path elsewhere).
@@ -106,26 +111,25 @@ fn packers() -> [(&'static str, PackSize, PackRun, usize, bool); 2] {
     ]
 }
 
+/// Asserts that each `kai_get_<what>_<stem>()` of `getters` returns its value; how many.
+fn constant_getters_equal(stem: &str, getters: &[(&str, usize)]) -> usize {
+    for &(what, want) in getters {
+        let got = support::cabi::func::<extern "C" fn() -> usize>(&format!("get_{what}"), stem)();
+        assert_eq!(got, want, "kai_get_{what}_{stem}");
+    }
+    getters.len()
+}
+
 #[test]
 fn getters_equal_kleidiai() {
     let svl = sme_pack::svl32();
-    assert_eq!(
-        c::kai_get_m_step_dwconv_clamp_f32_f32_f32p1vlx1b_3x3_s1_4xc_sme2_mla(),
-        4
-    );
-    assert_eq!(
-        c::kai_get_filter_height_dwconv_clamp_f32_f32_f32p1vlx1b_3x3_s1_4xc_sme2_mla(),
-        3
-    );
-    assert_eq!(
-        c::kai_get_filter_width_dwconv_clamp_f32_f32_f32p1vlx1b_3x3_s1_4xc_sme2_mla(),
-        3
-    );
-    assert_eq!(
-        c::kai_get_kr_dwconv_clamp_f32_f32_f32p1vlx1b_3x3_s1_4xc_sme2_mla(),
-        1
-    );
-    let mut checked = 4;
+    let tile = [
+        ("m_step", 4),
+        ("filter_height", 3),
+        ("filter_width", 3),
+        ("kr", 1),
+    ];
+    let mut checked = constant_getters_equal(STEM, &tile);
     for (h, w, ch) in [(0, 0, 0), (1, 1, 1), (7, 5, 3), (56, 56, 197)] {
         assert_eq!(
             c::kai_get_dst_size_dwconv_clamp_f32_f32_f32p1vlx1b_3x3_s1_4xc_sme2_mla(h, w, ch),
@@ -226,34 +230,34 @@ fn packer_bytes_equal_reference() {
     eprintln!("RELIABILITY packer_bytes {cases}");
 }
 
-/// One convolution problem: an image, its filter and biases, padding and clamp.
-struct Problem {
+/// One convolution problem: an image, its filter and biases (f32 values, or raw halves for the
+/// f16 kernel), padding and clamp.
+struct ProblemOf<T> {
     h: usize,
     w: usize,
     c: usize,
     pad: Padding,
-    src: Vec<f32>,
-    weights: Vec<f32>,
-    bias: Vec<f32>,
+    src: Vec<T>,
+    weights: Vec<T>,
+    bias: Vec<T>,
     clamp: (f32, f32),
 }
 
-impl Problem {
-    fn new(h: usize, w: usize, c: usize, pad: Padding, seed: u64, hostile: bool) -> Self {
-        let mut rng = Rng::new(seed);
-        let mut values = |n: usize| {
-            let mut v = rng.vec_f32(n, -2.0, 2.0);
-            if hostile {
-                for (i, x) in v.iter_mut().enumerate() {
-                    if (i * 7 + seed as usize) % 5 == 0 {
-                        *x = F32_SPECIALS[(i / 5 + seed as usize) % F32_SPECIALS.len()];
-                    }
-                }
-            }
-            v
-        };
+/// The f32 kernel's problem.
+type Problem = ProblemOf<f32>;
+/// The f16 kernel's problem.
+type Problem16 = ProblemOf<u16>;
+
+impl<T> ProblemOf<T> {
+    /// An `h` x `w` image of `c` channels, its 3x3 filter and its biases, drawn in that order
+    /// from `values`; no clamp.
+    fn from_values(
+        (h, w, c): (usize, usize, usize),
+        pad: Padding,
+        mut values: impl FnMut(usize) -> Vec<T>,
+    ) -> Self {
         let (src, weights, bias) = (values(h * w * c), values(9 * c), values(c));
-        Problem {
+        ProblemOf {
             h,
             w,
             c,
@@ -267,6 +271,24 @@ impl Problem {
 
     fn out_shape(&self) -> (usize, usize) {
         reference::output_shape(self.h, self.w, self.pad)
+    }
+}
+
+impl Problem {
+    fn new(h: usize, w: usize, c: usize, pad: Padding, seed: u64, hostile: bool) -> Self {
+        let mut rng = Rng::new(seed);
+        let values = |n: usize| {
+            let mut v = rng.vec_f32(n, -2.0, 2.0);
+            if hostile {
+                for (i, x) in v.iter_mut().enumerate() {
+                    if (i * 7 + seed as usize) % 5 == 0 {
+                        *x = F32_SPECIALS[(i / 5 + seed as usize) % F32_SPECIALS.len()];
+                    }
+                }
+            }
+            v
+        };
+        ProblemOf::from_values((h, w, c), pad, values)
     }
 
     fn expected(&self) -> Vec<f32> {
@@ -469,10 +491,8 @@ const PADDINGS: [Padding; 8] = [
 
 /// The clamp of a problem: none, or one that bites (the middle half of the outputs' range).
 fn clamps(expect: &[f32]) -> Vec<(f32, f32)> {
-    let finite: Vec<f32> = expect.iter().copied().filter(|v| v.is_finite()).collect();
-    let (lo, hi) = finite
-        .iter()
-        .fold((f32::MAX, f32::MIN), |(a, b), &v| (a.min(v), b.max(v)));
+    let finite = expect.iter().copied().filter(|v| v.is_finite());
+    let (lo, hi) = finite.fold((f32::MAX, f32::MIN), |(a, b), v| (a.min(v), b.max(v)));
     let mut v = vec![(f32::NEG_INFINITY, f32::INFINITY)];
     if lo < hi {
         v.push((lo + (hi - lo) / 4.0, hi - (hi - lo) / 4.0));
@@ -563,7 +583,7 @@ fn hostile_values_equal_direct_convolution() {
 #[cfg(target_arch = "aarch64")]
 #[test]
 fn registers_survive() {
-    use support::abi::{CallArgs, call, describe};
+    use support::abi::{call8, describe};
     if !native_runs() {
         eprintln!("no SME2 on this CPU: the kernel does not run");
         return;
@@ -576,38 +596,13 @@ fn registers_survive() {
     let mut dst = sme_pack::prefilled(oh * ow * p.c * 4, Edge::End);
     for out_row in (0..oh).step_by(4) {
         let a = call_args(&p, src.ptr(), packed.ptr(), dst.mut_ptr(), out_row, oh);
-        let args = CallArgs {
-            x: [
-                a.src as u64,
-                a.rhs_packed as u64,
-                a.dst as u64,
-                a.in_stride_row as u64,
-                a.in_stride_col as u64,
-                a.dst_stride_row as u64,
-                a.dst_stride_col as u64,
-                a.valid_input_rows as u64,
-            ],
-            d: [
-                CallArgs::f32_bits(a.pad_value),
-                CallArgs::f32_bits(a.clamp_min),
-                CallArgs::f32_bits(a.clamp_max),
-                0,
-                0,
-                0,
-                0,
-                0,
-            ],
-            stack: [
-                a.valid_dst_rows as u64,
-                a.pad_left as u64,
-                a.pad_top as u64,
-                0,
-            ],
-        };
+        let args = call_args!(a.src, a.rhs_packed, a.dst, a.in_stride_row, a.in_stride_col,
+            a.dst_stride_row, a.dst_stride_col, a.valid_input_rows, a.valid_dst_rows, a.pad_left,
+            a.pad_top; a.pad_value, a.clamp_min, a.clamp_max);
         let f =
             c::kai_run_dwconv_clamp_f32_f32_f32p1vlx1b_3x3_s1_4xc_sme2_mla as *const () as usize;
         // SAFETY: the arguments describe run_dwconv's prototype and valid buffers.
-        let mask = unsafe { call(f, &args) };
+        let mask = unsafe { call8(f, &args) };
         assert_eq!(mask, 0, "clobbered: {}", describe(mask));
     }
     let got: Vec<u32> = dst
@@ -703,7 +698,7 @@ fn cases() -> Vec<support::death::Case> {
     let case = |name: &'static str, symbol: &str, condition: &str, f: fn()| {
         (name, symbol.to_string(), condition.to_string(), f)
     };
-    vec![
+    let mut cases = vec![
         case("null_src", &run, "src != NULL", || {
             run_with(|a| a.src = std::ptr::null())
         }),
@@ -728,31 +723,37 @@ fn cases() -> Vec<support::death::Case> {
         case("offset_row", &offset, "dst_row_idx % kai_mr == 0", || {
             c::kai_get_dst_offset_dwconv_clamp_f32_f32_f32p1vlx1b_3x3_s1_4xc_sme2_mla(2, 64);
         }),
-        case("pack_rhs", &pack, "rhs != NULL", || {
-            pack_with(0, (false, true, true), (3, 3))
-        }),
-        case("pack_out", &pack, "rhs_packed != NULL", || {
-            pack_with(0, (true, true, false), (3, 3))
-        }),
-        case("pack_bias", &pack, "bias != NULL", || {
-            pack_with(0, (true, false, true), (3, 3))
-        }),
-        case("x16_rhs", &pack16, "rhs != NULL", || {
-            pack_with(1, (false, true, true), (3, 3))
-        }),
-        case("x16_out", &pack16, "rhs_packed != NULL", || {
-            pack_with(1, (true, true, false), (3, 3))
-        }),
-        case("x16_bias", &pack16, "bias != NULL", || {
-            pack_with(1, (true, false, true), (3, 3))
-        }),
+    ];
+    // Packer `$i` of `packers()` (C symbol `$symbol`) with each of its pointers null.
+    macro_rules! null_pointer_cases {
+        ($prefix:literal, $symbol:expr, $i:literal) => {
+            [
+                case(concat!($prefix, "rhs"), $symbol, "rhs != NULL", || {
+                    pack_with($i, (false, true, true), (3, 3))
+                }),
+                case(
+                    concat!($prefix, "out"),
+                    $symbol,
+                    "rhs_packed != NULL",
+                    || pack_with($i, (true, true, false), (3, 3)),
+                ),
+                case(concat!($prefix, "bias"), $symbol, "bias != NULL", || {
+                    pack_with($i, (true, false, true), (3, 3))
+                }),
+            ]
+        };
+    }
+    cases.extend(null_pointer_cases!("pack_", &pack, 0));
+    cases.extend(null_pointer_cases!("x16_", &pack16, 1));
+    cases.extend([
         case("x16_height", &pack16, "height == filter_height", || {
             pack_with(1, (true, true, true), (4, 3))
         }),
         case("x16_width", &pack16, "width == filter_width", || {
             pack_with(1, (true, true, true), (3, 1))
         }),
-    ]
+    ]);
+    cases
 }
 
 death_tests!(cases, "dwconv contract violations", "death");
@@ -762,24 +763,12 @@ death_tests!(cases, "dwconv contract violations", "death");
 const STEM16: &str = "dwconv_clamp_f16_f16_f16p1vlx1b_3x3_s1_4x4_sme2_mla";
 
 fn kernel16() -> &'static DwconvKernel {
-    catalog::DWCONV_KERNELS
-        .iter()
-        .copied()
-        .find(|k| k.stem == STEM16)
-        .unwrap()
+    dwconv_kernel(STEM16)
 }
 
 #[test]
 fn f16_getters_equal_kleidiai() {
-    assert_eq!(
-        c::kai_get_filter_height_dwconv_clamp_f16_f16_f16p1vlx1b_3x3_s1_4x4_sme2_mla(),
-        3
-    );
-    assert_eq!(
-        c::kai_get_filter_width_dwconv_clamp_f16_f16_f16p1vlx1b_3x3_s1_4x4_sme2_mla(),
-        3
-    );
-    let mut checked = 2;
+    let mut checked = constant_getters_equal(STEM16, &[("filter_height", 3), ("filter_width", 3)]);
     for (h, w, ch) in [(0, 0, 0), (1, 1, 1), (7, 5, 3), (56, 56, 197)] {
         assert_eq!(
             c::kai_get_dst_size_dwconv_clamp_f16_f16_f16p1vlx1b_3x3_s1_4x4_sme2_mla(h, w, ch),
@@ -790,18 +779,6 @@ fn f16_getters_equal_kleidiai() {
     eprintln!("RELIABILITY f16_getters {checked}");
 }
 
-/// One f16 convolution problem (raw halves): an image, its filter and biases, padding, clamp.
-struct Problem16 {
-    h: usize,
-    w: usize,
-    c: usize,
-    pad: Padding,
-    src: Vec<u16>,
-    weights: Vec<u16>,
-    bias: Vec<u16>,
-    clamp: (f32, f32),
-}
-
 /// A region of the output one call computes: rows, columns.
 type Region = (Range<usize>, Range<usize>);
 
@@ -810,7 +787,7 @@ impl Problem16 {
     /// for the sums to overflow a half.
     fn new(h: usize, w: usize, c: usize, pad: Padding, seed: u64, hostile: bool) -> Self {
         let mut rng = Rng::new(seed);
-        let mut values = |n: usize| -> Vec<u16> {
+        let values = |n: usize| -> Vec<u16> {
             let v = rng.vec_f32(n, -2.0, 2.0);
             v.iter()
                 .enumerate()
@@ -824,21 +801,7 @@ impl Problem16 {
                 })
                 .collect()
         };
-        let (src, weights, bias) = (values(h * w * c), values(9 * c), values(c));
-        Problem16 {
-            h,
-            w,
-            c,
-            pad,
-            src,
-            weights,
-            bias,
-            clamp: (f32::NEG_INFINITY, f32::INFINITY),
-        }
-    }
-
-    fn out_shape(&self) -> (usize, usize) {
-        reference::output_shape(self.h, self.w, self.pad)
+        ProblemOf::from_values((h, w, c), pad, values)
     }
 
     /// The whole output image, its summation tiles starting at `origin`.
@@ -997,16 +960,8 @@ fn clamps16(unclamped: &[u16]) -> Vec<(f32, f32)> {
     let values: Vec<f32> = unclamped
         .iter()
         .map(|&v| f32::from_bits(f16::to_f32_bits(v)))
-        .filter(|v| v.is_finite())
         .collect();
-    let (lo, hi) = values
-        .iter()
-        .fold((f32::MAX, f32::MIN), |(a, b), &v| (a.min(v), b.max(v)));
-    let mut v = vec![(f32::NEG_INFINITY, f32::INFINITY)];
-    if lo < hi {
-        v.push((lo + (hi - lo) / 4.0, hi - (hi - lo) / 4.0));
-    }
-    v
+    clamps(&values)
 }
 
 /// Channel counts around the streaming length in halves.
@@ -1190,7 +1145,7 @@ fn f16_lazy_za_save_is_committed() {
 #[cfg(target_arch = "aarch64")]
 #[test]
 fn f16_registers_survive() {
-    use support::abi::{CallArgs, CallArgs8, call8, describe};
+    use support::abi::{call8, describe};
     if !support::cpu::can_run(kernel16().isa) {
         eprintln!("no SME2 on this CPU: the kernel does not run");
         return;
@@ -1204,37 +1159,9 @@ fn f16_registers_survive() {
     );
     let mut dst = sme_pack::prefilled(oh * ow * p.c * 2, Edge::End);
     let a = p.args(src.ptr(), packed.ptr(), dst.mut_ptr(), &(0..oh, 0..ow));
-    let args = CallArgs8 {
-        args: CallArgs {
-            x: [
-                a.src as u64,
-                a.rhs_packed as u64,
-                a.dst as u64,
-                a.num_channels as u64,
-                a.src_rows as u64,
-                a.src_cols as u64,
-                a.dst_rows as u64,
-                a.dst_cols as u64,
-            ],
-            d: [
-                CallArgs::f32_bits(a.clamp_min),
-                CallArgs::f32_bits(a.clamp_max),
-                0,
-                0,
-                0,
-                0,
-                0,
-                0,
-            ],
-            stack: [
-                a.pad_left as u64,
-                a.pad_top as u64,
-                a.in_stride_row as u64,
-                a.in_stride_col as u64,
-            ],
-        },
-        more: [a.out_stride_row as u64, a.out_stride_col as u64, 0, 0],
-    };
+    let args = call_args!(a.src, a.rhs_packed, a.dst, a.num_channels, a.src_rows,
+        a.src_cols, a.dst_rows, a.dst_cols, a.pad_left, a.pad_top, a.in_stride_row,
+        a.in_stride_col, a.out_stride_row, a.out_stride_col; a.clamp_min, a.clamp_max);
     let f = c::kai_run_dwconv_clamp_f16_f16_f16p1vlx1b_3x3_s1_4x4_sme2_mla as *const () as usize;
     // SAFETY: the arguments describe run_dwconv's prototype and valid buffers.
     let mask = unsafe { call8(f, &args) };

@@ -137,14 +137,7 @@ fn packed_bytes_equal_reference_whole_and_sliced() {
     let ns = n_step();
     let mut rng = Rng::new(7);
     let mut cases = 0;
-    for (n, kcc, kcl) in [
-        (1, 1, 1),
-        (ns - 1, 9, 3),
-        (ns, 1, 5),
-        (ns + 3, 4, 7),
-        (3 * ns + 5, 2, 16),
-        (2 * ns, 9, 1),
-    ] {
+    for (n, kcc, kcl) in conv::chunked_edges(ns, 3) {
         let k = kcc * kcl;
         let stride = n + 3;
         let rhs = rng.vec_f32(k * stride, -2.0, 2.0);
@@ -412,7 +405,7 @@ fn threads_on_disjoint_row_blocks_equal_one_call() {
 fn registers_survive() {
     #[cfg(target_arch = "aarch64")]
     {
-        use support::abi::{CallArgs, call, describe};
+        use support::abi::{call, describe};
         if !runs() {
             return;
         }
@@ -424,32 +417,11 @@ fn registers_survive() {
             let (m, n, kcc, kcl) = (conv.m(), conv.c_out, conv.kcc(), conv.c_in);
             let p = ConvProblem::new(&conv, 3, 1e30);
             let mut dst = vec![0.0f32; m * n];
-            let args = CallArgs {
-                x: [
-                    m as u64,
-                    n as u64,
-                    kcc as u64,
-                    kcl as u64,
-                    p.entries.as_ptr() as u64,
-                    p.pad.as_ptr() as u64,
-                    0,
-                    p.packed.ptr() as u64,
-                ],
-                d: [
-                    CallArgs::f32_bits(-1e30),
-                    CallArgs::f32_bits(1e30),
-                    0,
-                    0,
-                    0,
-                    0,
-                    0,
-                    0,
-                ],
-                stack: [dst.as_mut_ptr() as u64, 4 * n as u64, 0, 0],
-            };
+            let args = call_args!(m, n, kcc, kcl, p.entries.as_ptr(), p.pad.as_ptr(), 0,
+                p.packed.ptr(), dst.as_mut_ptr(), 4 * n; -1e30, 1e30);
             let f = rkai_capi::capi::exports::symbol_address(&format!("kai_run_{STEM}")).unwrap();
             // SAFETY: the arguments describe run_imatmul's prototype and valid buffers.
-            let mask = unsafe { call(f, &args) };
+            let mask = unsafe { call(f, &args.args) };
             assert_eq!(mask, 0, "{STEM} clobbered {}", describe(mask));
             assert_eq!(dst, p.want);
             calls += 1;

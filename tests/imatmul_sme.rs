@@ -313,18 +313,8 @@ fn lhs_packer_equals_reference(name: &str, elem: usize) {
         assert_eq!(size(g + 1, kcc, kcl), 2 * g * row, "{name}");
     }
     let mut cases = 0;
-    for (i, (m, kcc, kcl)) in [
-        (1, 1, 1),
-        (g - 1, 9, 3),
-        (g, 1, 5),
-        (g + 1, 4, 7),
-        (3 * g + 5, 2, 16),
-        (2 * g, 9, 1),
-        (5, 25, 17),
-    ]
-    .into_iter()
-    .enumerate()
-    {
+    let shapes = conv::chunked_edges(g, 1).into_iter().chain([(5, 25, 17)]);
+    for (i, (m, kcc, kcl)) in shapes.enumerate() {
         for (e, edge) in EDGES.into_iter().enumerate() {
             let ch = Chunks::new(elem, (m, kcc, kcl), (i * 2 + e) as u64, edge);
             let expect = ch.reference();
@@ -455,19 +445,10 @@ fn rhs_packer_equals_reference(name: &str, elem: usize) {
     let specials = specials.map(|x| if elem == 2 { x >> 16 | 1 } else { x });
     let bits = 8 * elem as u32;
     let mut cases = 0;
-    for (i, (n, kcc, kcl)) in [
-        (1, 1, 1),
-        (g - 1, 9, 3),
-        (g, 1, 5),
-        (g + 3, 4, 7),
-        (3 * g + 5, 2, 16),
-        (2 * g, 9, 1),
-        (g + 1, 3, 2),
-        (5, 1, 0),
-    ]
-    .into_iter()
-    .enumerate()
-    {
+    let shapes = conv::chunked_edges(g, 3)
+        .into_iter()
+        .chain([(g + 1, 3, 2), (5, 1, 0)]);
+    for (i, (n, kcc, kcl)) in shapes.enumerate() {
         let (k, stride) = (kcc * kcl, n + 3);
         let rhs = sme_pack::bit_patterns(k * stride, 40 + i as u64, bits, &specials);
         let bias = sme_pack::bit_patterns(n, 60 + i as u64, bits, &specials);
@@ -943,7 +924,7 @@ fn threads_on_disjoint_row_blocks_equal_one_call() {
 #[cfg(target_arch = "aarch64")]
 #[test]
 fn registers_survive_and_lazy_za_saves_committed() {
-    use support::abi::{CallArgs, PendingZaSave, call, describe};
+    use support::abi::{PendingZaSave, call, describe};
     let mut calls = 0;
     for k in runnable() {
         let conv = threaded_conv();
@@ -952,33 +933,12 @@ fn registers_survive_and_lazy_za_saves_committed() {
         let p = ConvProblem::new(conv, elem, 3, false, Pointers::Offsets, Edge::End);
         let want = p.expected(k, -1e30, 1e30);
         let mut dst = vec![0u8; elem * m * n];
-        let args = CallArgs {
-            x: [
-                m as u64,
-                n as u64,
-                kcc as u64,
-                kcl as u64,
-                p.lhs.ptr() as u64,
-                p.rhs.ptr() as u64,
-                dst.as_mut_ptr() as u64,
-                (elem * n) as u64,
-            ],
-            d: [
-                CallArgs::f32_bits(-1e30),
-                CallArgs::f32_bits(1e30),
-                0,
-                0,
-                0,
-                0,
-                0,
-                0,
-            ],
-            stack: [0, 0, 0, 0],
-        };
+        let args = call_args!(m, n, kcc, kcl, p.lhs.ptr(), p.rhs.ptr(), dst.as_mut_ptr(),
+            elem * n; -1e30, 1e30);
         let symbol = format!("kai_run_{}", k.stem);
         let f = rkai_capi::capi::exports::symbol_address(&symbol).unwrap();
         // SAFETY: the arguments describe run_imatmul's prototype and valid buffers.
-        let mask = unsafe { call(f, &args) };
+        let mask = unsafe { call(f, &args.args) };
         assert_eq!(mask, 0, "{} clobbered {}", k.stem, describe(mask));
         check_portion(k.stem, (&dst, elem), &want, (m, n), (0, 0, m, n));
         // A caller with a pending lazy ZA save: the kernel commits it before using ZA.
@@ -1541,19 +1501,13 @@ fn int8_threads_registers_and_lazy_za() {
         println!("RELIABILITY int8 threads: {} {blocks} row blocks", k.stem);
         #[cfg(target_arch = "aarch64")]
         {
-            use support::abi::{CallArgs, PendingZaSave, call, describe};
+            use support::abi::{PendingZaSave, call, describe};
             let mut dst = vec![CANARY_I8; m * n];
-            let mut x = [m, n, kcc, kcl, lp, rp, 0, n].map(|v| v as u64);
-            x[6] = dst.as_mut_ptr() as u64;
-            let args = CallArgs {
-                x,
-                d: [0; 8],
-                stack: [pp as u64, 0, 0, 0],
-            };
+            let args = call_args!(m, n, kcc, kcl, lp, rp, dst.as_mut_ptr(), n, pp; );
             let symbol = format!("kai_run_{}", k.stem);
             let f = rkai_capi::capi::exports::symbol_address(&symbol).unwrap();
             // SAFETY: the arguments describe run_imatmul's prototype and valid buffers.
-            let mask = unsafe { call(f, &args) };
+            let mask = unsafe { call(f, &args.args) };
             assert_eq!(mask, 0, "{} clobbered {}", k.stem, describe(mask));
             check_portion_i8(k.stem, &dst, &want, n, (0, 0, m, n));
             let svl = rkai_ukernels::arch::sme_vector_bytes().expect("SME");
@@ -1585,43 +1539,39 @@ fn int8_threads_registers_and_lazy_za() {
 /// `dst` or `params`) null or a short destination stride, which its checks refuse before any
 /// access.
 fn refused_qai8_run(stem: &str, null: &str, dst_stride_row: usize) {
-    let (lhs, rhs) = ([0u8; 64], [0u8; 64]);
-    let d = Box::leak(Box::new([0u8; 64]));
     let params = c_params(Requantize {
         min_value: -128,
         max_value: 127,
         output_zero_point: 0,
     });
-    let pick = |name: &str, p: *const u8| {
-        if name == null {
-            std::ptr::null()
-        } else {
-            p.cast()
-        }
-    };
     let params = if null == "params" {
         std::ptr::null()
     } else {
         &raw const params
     };
+    let (lhs, rhs, dst) = refused_operands(null);
+    let run = func::<ImatmulQai8Fn>("run", stem);
     // SAFETY: refused before any access.
-    unsafe {
-        func::<ImatmulQai8Fn>("run", stem)(
-            2,
-            2,
-            1,
-            1,
-            pick("lhs", lhs.as_ptr()),
-            pick("rhs", rhs.as_ptr()),
-            if null == "dst" {
-                std::ptr::null_mut()
-            } else {
-                d.as_mut_ptr().cast()
-            },
-            dst_stride_row,
-            params,
-        )
-    }
+    unsafe { run(2, 2, 1, 1, lhs, rhs, dst, dst_stride_row, params) }
+}
+
+/// Operands of a kernel call its checks refuse before any access (`m` = `n` = 2, one chunk of
+/// one value): packed LHS, packed RHS and destination, the one `null` names (`lhs`, `rhs` or
+/// `dst`) null.
+fn refused_operands(null: &str) -> (*const c_void, *const c_void, *mut c_void) {
+    let buffer = Box::leak(Box::new([0u64; 8])).as_mut_ptr().cast::<c_void>();
+    let pick = |name: &str| {
+        if name == null {
+            std::ptr::null_mut()
+        } else {
+            buffer
+        }
+    };
+    (
+        pick("lhs").cast_const(),
+        pick("rhs").cast_const(),
+        pick("dst"),
+    )
 }
 
 /// The chunked int8 RHS packer with `null` (`rhs`, `bias`, `scale`, `rhs_packed` or `params`)
@@ -1652,63 +1602,13 @@ fn refused_x8_rhs_pack(name: &str, null: &str) {
     }
 }
 
-/// The death cases of int8 kernel `QAI8_STEMS[$i]`.
-macro_rules! qai8_kernel_cases {
-    ($i:literal) => {
-        [
-            getter_case!(concat!("qai8_lhs_offset_misaligned_", $i), "(m_idx % mr) == 0"
-                => get_lhs_packed_offset::<Getter3>(QAI8_STEMS[$i])(1, 1, 1)),
-            getter_case!(concat!("qai8_rhs_offset_misaligned_", $i), "(n_idx % nr) == 0"
-                => get_rhs_packed_offset::<Getter3>(QAI8_STEMS[$i])(1, 1, 1)),
-            getter_case!(concat!("qai8_dst_offset_misaligned_m_", $i), "(m_idx % m_step) == 0"
-                => get_dst_offset::<Getter3>(QAI8_STEMS[$i])(1, 0, 64)),
-            getter_case!(concat!("qai8_dst_offset_misaligned_n_", $i), "(n_idx % n_step) == 0"
-                => get_dst_offset::<Getter3>(QAI8_STEMS[$i])(0, 1, 64)),
-            run_case!(concat!("qai8_null_lhs_", $i), "lhs_packed != NULL"
-                => refused_qai8_run(QAI8_STEMS[$i], "lhs", 8)),
-            run_case!(concat!("qai8_null_rhs_", $i), "rhs_packed != NULL"
-                => refused_qai8_run(QAI8_STEMS[$i], "rhs", 8)),
-            run_case!(concat!("qai8_null_dst_", $i), "dst != NULL"
-                => refused_qai8_run(QAI8_STEMS[$i], "dst", 8)),
-            run_case!(concat!("qai8_null_params_", $i), "params != NULL"
-                => refused_qai8_run(QAI8_STEMS[$i], "params", 8)),
-            run_case!(concat!("qai8_short_dst_stride_", $i), "dst_stride_row >= n * sizeof(int8_t)"
-                => refused_qai8_run(QAI8_STEMS[$i], "", 1)),
-        ]
-    };
-}
-
 /// Kernel `stem` called with `m` x `n`, one chunk of one value, and the given packed operands
 /// and destination stride, which its checks refuse before any access.
 fn refused_run(stem: &str, null: &str, dst_stride_row: usize) {
-    let (lhs, rhs) = ([0.0f32; 8], [0.0f32; 8]);
-    let d = Box::leak(Box::new([0.0f32; 8]));
-    let pick = |name: &str, p: *const f32| {
-        if name == null {
-            std::ptr::null()
-        } else {
-            p.cast()
-        }
-    };
+    let (lhs, rhs, dst) = refused_operands(null);
+    let run = func::<ImatmulPackedFn>("run", stem);
     // SAFETY: refused before any access.
-    unsafe {
-        func::<ImatmulPackedFn>("run", stem)(
-            2,
-            2,
-            1,
-            1,
-            pick("lhs", lhs.as_ptr()),
-            pick("rhs", rhs.as_ptr()),
-            if null == "dst" {
-                std::ptr::null_mut()
-            } else {
-                d.as_mut_ptr().cast()
-            },
-            dst_stride_row,
-            0.0,
-            1.0,
-        )
-    }
+    unsafe { run(2, 2, 1, 1, lhs, rhs, dst, dst_stride_row, 0.0, 1.0) }
 }
 
 /// The LHS packer called with a null indirection buffer or output.
@@ -1749,24 +1649,48 @@ fn refused_rhs_pack(name: &str, null: &str) {
     unsafe { func::<ImatmulPackFn>("run", name)(1, 1, 1, 4, pick("rhs"), pick("bias"), out) }
 }
 
-/// The death cases of kernel `STEMS[$i]` (closures capture nothing, so the stem is a constant).
+/// The death cases of kernel `$stems[$i]` (closures capture nothing, so the stem is a
+/// constant): its offset getters off a tile (cases named `$getter` + what fails; `$lhs_mr` the
+/// LHS offset's message), then `$refuse` called with each `(operand, message)` of `nulls` null
+/// and with a destination stride of `$short` bytes (`$short_message`; cases named `$run` + what
+/// fails).
 macro_rules! kernel_cases {
-    ($i:literal, $row:literal) => {
+    ($stems:ident[$i:literal], getters: $getter:literal, lhs_mr: $lhs_mr:literal,
+        runs: $run:literal, $refuse:ident, nulls: [$(($what:literal, $message:literal)),*],
+        short: $short:literal, $short_message:expr) => {
         [
-            getter_case!(concat!("kernel_lhs_offset_misaligned_", $i), "m_idx % kai_mr == 0"
-                => get_lhs_packed_offset::<Getter3>(STEMS[$i])(1, 1, 1)),
-            getter_case!(concat!("kernel_rhs_offset_misaligned_", $i), "(n_idx % nr) == 0"
-                => get_rhs_packed_offset::<Getter3>(STEMS[$i])(1, 1, 1)),
-            getter_case!(concat!("kernel_dst_offset_misaligned_m_", $i), "(m_idx % m_step) == 0"
-                => get_dst_offset::<Getter3>(STEMS[$i])(1, 0, 64)),
-            getter_case!(concat!("kernel_dst_offset_misaligned_n_", $i), "(n_idx % n_step) == 0"
-                => get_dst_offset::<Getter3>(STEMS[$i])(0, 1, 64)),
-            run_case!(concat!("null_lhs_", $i), "lhs_packed != NULL" => refused_run(STEMS[$i], "lhs", 8)),
-            run_case!(concat!("null_rhs_", $i), "rhs_packed != NULL" => refused_run(STEMS[$i], "rhs", 8)),
-            run_case!(concat!("null_dst_", $i), "dst != NULL" => refused_run(STEMS[$i], "dst", 8)),
-            run_case!(concat!("short_dst_stride_", $i), concat!("dst_stride_row >= n * ", $row)
-                => refused_run(STEMS[$i], "", 3)),
+            getter_case!(concat!($getter, "lhs_offset_misaligned_", $i), $lhs_mr
+                => get_lhs_packed_offset::<Getter3>($stems[$i])(1, 1, 1)),
+            getter_case!(concat!($getter, "rhs_offset_misaligned_", $i), "(n_idx % nr) == 0"
+                => get_rhs_packed_offset::<Getter3>($stems[$i])(1, 1, 1)),
+            getter_case!(concat!($getter, "dst_offset_misaligned_m_", $i), "(m_idx % m_step) == 0"
+                => get_dst_offset::<Getter3>($stems[$i])(1, 0, 64)),
+            getter_case!(concat!($getter, "dst_offset_misaligned_n_", $i), "(n_idx % n_step) == 0"
+                => get_dst_offset::<Getter3>($stems[$i])(0, 1, 64)),
+            $(run_case!(concat!($run, "null_", $what, "_", $i), $message
+                => $refuse($stems[$i], $what, 8)),)*
+            run_case!(concat!($run, "short_dst_stride_", $i), $short_message
+                => $refuse($stems[$i], "", $short)),
         ]
+    };
+}
+
+/// The death cases of float kernel `STEMS[$i]`, whose values are `$row`.
+macro_rules! float_kernel_cases {
+    ($i:literal, $row:literal) => {
+        kernel_cases!(STEMS[$i], getters: "kernel_", lhs_mr: "m_idx % kai_mr == 0", runs: "",
+            refused_run, nulls: [("lhs", "lhs_packed != NULL"), ("rhs", "rhs_packed != NULL"),
+            ("dst", "dst != NULL")], short: 3, concat!("dst_stride_row >= n * ", $row))
+    };
+}
+
+/// The death cases of int8 kernel `QAI8_STEMS[$i]`.
+macro_rules! qai8_kernel_cases {
+    ($i:literal) => {
+        kernel_cases!(QAI8_STEMS[$i], getters: "qai8_", lhs_mr: "(m_idx % mr) == 0",
+            runs: "qai8_", refused_qai8_run, nulls: [("lhs", "lhs_packed != NULL"),
+            ("rhs", "rhs_packed != NULL"), ("dst", "dst != NULL"), ("params", "params != NULL")],
+            short: 1, "dst_stride_row >= n * sizeof(int8_t)")
     };
 }
 
@@ -1804,10 +1728,10 @@ fn cases() -> Vec<support::death::Case<String, String>> {
         getter_case!("x16_rhs_packed_offset_misaligned", "(n_idx % nr) == 0"
             => get_rhs_packed_offset::<Getter3>(RHS_X16)(group() + 1, 1, 1)),
     ];
-    cases.extend(kernel_cases!(0, "sizeof(float)"));
-    cases.extend(kernel_cases!(1, "sizeof(float)"));
-    cases.extend(kernel_cases!(2, "sizeof(uint16_t)"));
-    cases.extend(kernel_cases!(3, "sizeof(uint16_t)"));
+    cases.extend(float_kernel_cases!(0, "sizeof(float)"));
+    cases.extend(float_kernel_cases!(1, "sizeof(float)"));
+    cases.extend(float_kernel_cases!(2, "sizeof(uint16_t)"));
+    cases.extend(float_kernel_cases!(3, "sizeof(uint16_t)"));
     cases.extend(qai8_kernel_cases!(0));
     cases.extend(qai8_kernel_cases!(1));
     cases.extend([

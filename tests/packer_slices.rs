@@ -355,6 +355,13 @@ struct Shape {
     bl: usize,
 }
 
+impl Shape {
+    /// (k_chunk_count, k_chunk_length) of a [`Ks::Chunks`] shape.
+    fn chunks(self) -> (usize, usize) {
+        (self.k / self.bl, self.bl)
+    }
+}
+
 /// The K extents of a packer's cases.
 #[derive(Clone, Copy)]
 enum Ks {
@@ -729,6 +736,24 @@ struct RhsSpec {
 }
 
 impl RhsSpec {
+    /// A packer with a required bias of `bias_fill` values, optional `scale`s, a fixed
+    /// `kai_get_n_step()`, `kai_get_bias_offset` and a `kai_get_rhs_offset` without the stride.
+    fn bias_required(seed: u64, ks: Ks, bias_fill: Fill, scale: Option<PerColumn>) -> Self {
+        RhsSpec {
+            seed,
+            ks,
+            bias: Some(Bias {
+                fill: bias_fill,
+                required: true,
+            }),
+            scale,
+            zero: None,
+            n_step: NStep::Fixed,
+            offset_takes_stride: false,
+            bias_offset: true,
+        }
+    }
+
     /// The quantized packers': an optional f32 bias and f32 scales, `kai_get_n_step(nr)`.
     fn quantized(seed: u64, ks: Ks) -> Self {
         RhsSpec {
@@ -823,6 +848,15 @@ macro_rules! pack_rhs {
     ($run:ident, $c:ident, $s:ident; $($own:expr),* $(,)?) => {
         $run(1, $c.n, $s.k, $s.nr, $s.kr, $s.sr, $($own),*)
     };
+}
+
+/// A chunked (indirect-matmul) RHS packer's call: (n, k_chunk_count, k_chunk_length,
+/// rhs_stride, rhs, bias), then the packer's own arguments.
+macro_rules! pack_chunked_rhs {
+    ($run:ident, $c:ident, $s:ident; $($own:expr),* $(,)?) => {{
+        let (chunks, chunk_len) = $s.chunks();
+        $run($c.n, chunks, chunk_len, $c.rhs_stride, $c.rhs.cast(), $c.bias.cast(), $($own),*)
+    }};
 }
 
 /// `rhs_pack_nxk_qsu2cxp{4x4bf32sf32,4vlx4}_qsu2cx_neon`, with the default table (a slice's last
@@ -1010,19 +1044,7 @@ fn qsi8cxpsb_cases(p: &Packer) -> Vec<RhsCase> {
         lhs_zero_point: -7,
         scale_multiplier: 0.25,
     };
-    let spec = RhsSpec {
-        seed: 17,
-        ks: Ks::Channel(&[5, 19]),
-        bias: Some(Bias {
-            fill: Fill::F32,
-            required: true,
-        }),
-        scale: Some(PerColumn::F32),
-        zero: None,
-        n_step: NStep::Fixed,
-        offset_takes_stride: false,
-        bias_offset: true,
-    };
+    let spec = RhsSpec::bias_required(17, Ks::Channel(&[5, 19]), Fill::F32, Some(PerColumn::F32));
     rhs_cases(
         p,
         spec,
@@ -1042,39 +1064,29 @@ fn chunked_qsi8cxpsb_cases(p: &Packer) -> Vec<RhsCase> {
         lhs_zero_point: 9,
         scale_multiplier: 0.5,
     };
-    let spec = RhsSpec {
-        seed: 18,
-        ks: Ks::Chunks(&[(1, 1), (9, 3), (4, 5)]),
-        bias: Some(Bias {
-            fill: Fill::F32,
-            required: true,
-        }),
-        scale: Some(PerColumn::F32_PER_CHANNEL),
-        zero: None,
-        n_step: NStep::Fixed,
-        offset_takes_stride: false,
-        bias_offset: true,
-    };
+    let scale = Some(PerColumn::F32_PER_CHANNEL);
+    let spec = RhsSpec::bias_required(18, CHUNKS, Fill::F32, scale);
     rhs_cases(
         p,
         spec,
         |rng, s| RhsMatrix::random(rng, Fill::Bytes, Source::Kxn, 8, 3, s),
-        |g: Getter3, idx, s| g(idx, s.k / s.bl, s.bl),
+        chunked_packed_getter,
         // SAFETY: the call's buffers hold the extents KleidiAI's contract names.
         move |run: ImatmulPackQsi8Fn, c, s| unsafe {
-            run(
-                c.n,
-                s.k / s.bl,
-                s.bl,
-                c.rhs_stride,
-                c.rhs.cast(),
-                c.bias.cast(),
-                c.scale.cast(),
-                c.dst.cast(),
-                ptr::from_ref(&params).cast(),
-            )
+            let params = ptr::from_ref(&params).cast();
+            pack_chunked_rhs!(run, c, s; c.scale.cast(), c.dst.cast(), params)
         },
     )
+}
+
+/// The (k_chunk_count, k_chunk_length) points of the chunked (indirect-matmul) RHS packers.
+const CHUNKS: Ks = Ks::Chunks(&[(1, 1), (9, 3), (4, 5)]);
+
+/// A chunked RHS packer's packed offset or size getter: (n_idx or n, k_chunk_count,
+/// k_chunk_length).
+fn chunked_packed_getter(g: Getter3, idx: usize, s: Shape) -> usize {
+    let (chunks, chunk_len) = s.chunks();
+    g(idx, chunks, chunk_len)
 }
 
 fn value_fill(bytes: usize) -> Fill {
@@ -1103,36 +1115,14 @@ fn float_cases(p: &Packer, v: FloatRhs) -> Vec<RhsCase> {
 /// chunks, bias required.
 fn chunked_float_cases(p: &Packer, v: FloatRhs) -> Vec<RhsCase> {
     let fill = value_fill(v.bytes());
-    let spec = RhsSpec {
-        seed: 16,
-        ks: Ks::Chunks(&[(1, 1), (9, 3), (4, 5)]),
-        bias: Some(Bias {
-            fill,
-            required: true,
-        }),
-        scale: None,
-        zero: None,
-        n_step: NStep::Fixed,
-        offset_takes_stride: false,
-        bias_offset: true,
-    };
+    let spec = RhsSpec::bias_required(16, CHUNKS, fill, None);
     rhs_cases(
         p,
         spec,
         |rng, s| RhsMatrix::random(rng, fill, Source::Kxn, 8 * v.bytes(), 4, s),
-        |g: Getter3, idx, s| g(idx, s.k / s.bl, s.bl),
+        chunked_packed_getter,
         // SAFETY: the call's buffers hold the extents KleidiAI's contract names.
-        |run: ImatmulPackFn, c, s| unsafe {
-            run(
-                c.n,
-                s.k / s.bl,
-                s.bl,
-                c.rhs_stride,
-                c.rhs.cast(),
-                c.bias.cast(),
-                c.dst.cast(),
-            )
-        },
+        |run: ImatmulPackFn, c, s| unsafe { pack_chunked_rhs!(run, c, s; c.dst.cast()) },
     )
 }
 

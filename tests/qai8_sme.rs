@@ -32,7 +32,7 @@ use rkai_ukernels::types::{kai_matmul_requantize32_params, kai_rhs_pack_qsi8cx_p
 use std::ffi::c_void;
 use std::ptr;
 use support::cabi::func as sym;
-use support::cabi::{Getter0, Getter2, Getter3, LhsQuantPackHalfFn, RhsPackFloatFn};
+use support::cabi::{Getter0, Getter2, Getter3, LhsQuantPackHalfFn, RhsPackFloatFn, TILE_GETTERS};
 use support::gemm::{Impl, Portion, portions};
 use support::guard::{EDGES, Edge, Guarded};
 use support::rng::Rng;
@@ -396,15 +396,7 @@ fn getters_follow_kleidiai() {
     let ks = kernels();
     assert_eq!(ks.len(), 2);
     for k in &ks {
-        let got = [
-            "get_m_step",
-            "get_n_step",
-            "get_mr",
-            "get_nr",
-            "get_kr",
-            "get_sr",
-        ]
-        .map(|verb| sym::<Getter0>(verb, k.stem)());
+        let got = TILE_GETTERS.map(|verb| sym::<Getter0>(verb, k.stem)());
         assert_eq!(got, [t, t, t, t, 4, 1], "{}", k.stem);
         for kk in [0, 1, 4, 7, 100] {
             let kp = roundup(kk, 4);
@@ -826,7 +818,7 @@ fn gemv_threads_equal_one_call() {
 #[cfg(target_arch = "aarch64")]
 #[test]
 fn registers_and_lazy_za_save_survive() {
-    use support::abi::{self, CallArgs, PendingZaSave};
+    use support::abi::{self, PendingZaSave};
     let t = two_vl();
     let kernels = [runnable(), gemv_runnable()].concat();
     for &k in &kernels {
@@ -835,23 +827,11 @@ fn registers_and_lazy_za_save_survive() {
         let expect = p.reference(family::clamp_order(k));
         let packed = p.pack(k, Edge::End);
         let mut dst = vec![0u8; p.m * p.n];
-        let args = CallArgs {
-            x: [
-                p.m as u64,
-                p.n as u64,
-                p.k as u64,
-                packed.0.ptr() as u64,
-                packed.1.ptr() as u64,
-                dst.as_mut_ptr() as u64,
-                p.n as u64,
-                1,
-            ],
-            stack: [(&raw const p.params) as u64, 0, 0, 0],
-            ..CallArgs::default()
-        };
+        let args = call_args!(p.m, p.n, p.k, packed.0.ptr(), packed.1.ptr(),
+            dst.as_mut_ptr(), p.n, 1, &raw const p.params; );
         let f = sym::<MatmulQai8Fn>("run", k.stem) as usize;
         // SAFETY: the arguments describe the kernel's nine parameters over valid buffers.
-        let clobbered = unsafe { abi::call(f, &args) };
+        let clobbered = unsafe { abi::call(f, &args.args) };
         assert_eq!(clobbered, 0, "{}: {}", k.stem, abi::describe(clobbered));
         assert_eq!(dst, expect, "{}", k.stem);
         let mut save = PendingZaSave::new(4 * sme_pack::svl32());

@@ -421,6 +421,10 @@ fn pack_rhs(
     let bias = p.bias.as_ref().map(|b| Guarded::from_f32(b, edge));
     let mut packed = Guarded::new(size, edge);
     let bias_ptr = bias.as_ref().map_or(std::ptr::null(), |b| b.ptr().cast());
+    // Every RHS packer of the family starts with (num_groups = 1, n, k, nr, kr, sr).
+    macro_rules! pack {
+        ($f:expr; $($own:expr),* $(,)?) => { $f(1, p.n, p.k, nr, kr, sr, $($own),*) };
+    }
     if p.bl != 0 {
         let scales: Vec<u8> = p.block_scale.iter().flat_map(|s| s.to_le_bytes()).collect();
         let scales = Guarded::from_bytes(&scales, edge);
@@ -432,23 +436,9 @@ fn pack_rhs(
         let rhs_stride = if packer.1 { p.n.div_ceil(2) } else { p.k / 2 };
         // SAFETY: buffers sized from the getters.
         unsafe {
-            sym::<RhsPackQsi4c32pFn>("run", packer.0)(
-                1,
-                p.n,
-                p.k,
-                nr,
-                kr,
-                sr,
-                p.bl,
-                src.ptr(),
-                rhs_stride,
-                bias_ptr,
-                scales.ptr().cast(),
-                2 * (p.k / p.bl),
-                packed.mut_ptr().cast(),
-                0,
-                (&raw const params).cast(),
-            )
+            pack!(sym::<RhsPackQsi4c32pFn>("run", packer.0); p.bl, src.ptr(), rhs_stride,
+                bias_ptr, scales.ptr().cast(), 2 * (p.k / p.bl), packed.mut_ptr().cast(), 0,
+                (&raw const params).cast())
         };
     } else if p.int8 {
         let params = kai_rhs_pack_qsi8cx_params {
@@ -457,20 +447,8 @@ fn pack_rhs(
         };
         // SAFETY: buffers sized from the getters.
         unsafe {
-            sym::<RhsPackQsi8cxpFn>("run", packer.0)(
-                1,
-                p.n,
-                p.k,
-                nr,
-                kr,
-                sr,
-                src.ptr().cast(),
-                bias_ptr,
-                scale.ptr().cast(),
-                packed.mut_ptr().cast(),
-                0,
-                &params,
-            )
+            pack!(sym::<RhsPackQsi8cxpFn>("run", packer.0); src.ptr().cast(), bias_ptr,
+                scale.ptr().cast(), packed.mut_ptr().cast(), 0, &params)
         };
     } else {
         let params = Int4Params {
@@ -479,20 +457,8 @@ fn pack_rhs(
         };
         // SAFETY: buffers sized from the getters.
         unsafe {
-            sym::<RhsPackQsi4cxpFn>("run", packer.0)(
-                1,
-                p.n,
-                p.k,
-                nr,
-                kr,
-                sr,
-                src.ptr(),
-                bias_ptr,
-                scale.ptr().cast(),
-                packed.mut_ptr().cast(),
-                0,
-                &params,
-            )
+            pack!(sym::<RhsPackQsi4cxpFn>("run", packer.0); src.ptr(), bias_ptr,
+                scale.ptr().cast(), packed.mut_ptr().cast(), 0, &params)
         };
     }
     packed
@@ -514,6 +480,12 @@ fn zero_points(p: &Problem) -> &'static [u8] {
 fn expected_rhs(k: &MatmulKernel, p: &Problem, size: usize, packer: &str) -> Vec<u8> {
     let t = k.tile();
     let mut out = vec![0u8; size];
+    // The per-channel references take (n, k, nr, kr, [sr,] values, scales, bias, ..., out).
+    macro_rules! per_channel {
+        ($f:path; $($sr:expr)?; $($extra:expr),*) => {
+            $f(p.n, p.k, t.nr, t.kr, $($sr,)? &p.w, &p.scale, p.bias.as_deref(), $($extra,)* &mut out)
+        };
+    }
     if p.bl != 0 {
         reference::pack_qsi4c32p(
             p.n,
@@ -530,40 +502,11 @@ fn expected_rhs(k: &MatmulKernel, p: &Problem, size: usize, packer: &str) -> Vec
             &mut out,
         );
     } else if p.int8 {
-        reference::pack_qsi8cxp(
-            p.n,
-            p.k,
-            t.nr,
-            t.kr,
-            &p.w,
-            &p.scale,
-            p.bias.as_deref(),
-            1,
-            &mut out,
-        );
+        per_channel!(reference::pack_qsi8cxp; ; 1);
     } else if is_sequential(packer) {
-        reference::pack_qsi4cxps1s0(
-            p.n,
-            p.k,
-            t.nr,
-            t.kr,
-            &p.w,
-            &p.scale,
-            p.bias.as_deref(),
-            &mut out,
-        );
+        per_channel!(reference::pack_qsi4cxps1s0; ; );
     } else {
-        reference::pack::qsi4cxp(
-            p.n,
-            p.k,
-            t.nr,
-            t.kr,
-            t.sr,
-            &p.w,
-            &p.scale,
-            p.bias.as_deref(),
-            &mut out,
-        );
+        per_channel!(reference::pack::qsi4cxp; t.sr; );
     }
     out
 }
@@ -625,17 +568,10 @@ fn expected_dst(
     dst
 }
 
+#[rustfmt::skip]
 const PACK_SHAPES: [(usize, usize, usize); 10] = [
-    (1, 1, 1),
-    (1, 8, 32),
-    (3, 7, 31),
-    (4, 9, 33),
-    (5, 16, 64),
-    (8, 17, 100),
-    (13, 33, 65),
-    (2, 3, 2),
-    (16, 64, 256),
-    (9, 5, 47),
+    (1, 1, 1), (1, 8, 32), (3, 7, 31), (4, 9, 33), (5, 16, 64),
+    (8, 17, 100), (13, 33, 65), (2, 3, 2), (16, 64, 256), (9, 5, 47),
 ];
 
 /// K and block length for a shape of a per-channel list: per-block kernels round K up to a block
@@ -719,53 +655,23 @@ fn lhs_packing_in_row_slices_equals_one_call() {
 }
 
 /// Shapes of KleidiAI's own tests plus edge cases (k smaller than a block, single column...).
+#[rustfmt::skip]
 const SHAPES: [(usize, usize, usize); 21] = [
-    (16, 32, 64),
-    (16, 32, 36),
-    (15, 35, 65),
-    (8, 32, 64),
-    (15, 31, 45),
-    (1, 35, 65),
-    (1, 71, 32),
-    (1, 128, 32),
-    (64, 128, 32),
-    (1, 225, 55),
-    (125, 200, 56),
-    (1, 1, 1),
-    (3, 7, 31),
-    (9, 17, 33),
-    (2, 8, 512),
-    (17, 9, 1),
+    (16, 32, 64), (16, 32, 36), (15, 35, 65), (8, 32, 64), (15, 31, 45), (1, 35, 65),
+    (1, 71, 32), (1, 128, 32), (64, 128, 32), (1, 225, 55), (125, 200, 56), (1, 1, 1),
+    (3, 7, 31), (9, 17, 33), (2, 8, 512), (17, 9, 1),
     // Every column tail mod 8 (2, 4, 5, 6 in particular) and row tails of the 8-row tile.
-    (6, 12, 40),
-    (7, 14, 48),
-    (5, 13, 20),
-    (11, 6, 96),
-    (10, 4, 8),
+    (6, 12, 40), (7, 14, 48), (5, 13, 20), (11, 6, 96), (10, 4, 8),
 ];
 
 /// Shapes (m, n, k, bl) of the per-block kernels: every block length of the issue (32 to 256),
 /// one and several blocks, the same row and column tails as above.
+#[rustfmt::skip]
 const BLOCK_SHAPES: [(usize, usize, usize, usize); 19] = [
-    (16, 32, 64, 32),
-    (15, 35, 128, 64),
-    (1, 35, 256, 128),
-    (1, 71, 256, 256),
-    (8, 32, 64, 64),
-    (15, 31, 96, 32),
-    (1, 1, 32, 32),
-    (3, 7, 32, 32),
-    (9, 17, 128, 32),
-    (2, 8, 512, 256),
-    (17, 9, 64, 32),
-    (6, 12, 128, 128),
-    (7, 14, 64, 32),
-    (5, 13, 32, 32),
-    (11, 6, 96, 32),
-    (10, 4, 256, 64),
-    (125, 200, 128, 64),
-    (64, 128, 64, 32),
-    (1, 225, 64, 32),
+    (16, 32, 64, 32), (15, 35, 128, 64), (1, 35, 256, 128), (1, 71, 256, 256), (8, 32, 64, 64),
+    (15, 31, 96, 32), (1, 1, 32, 32), (3, 7, 32, 32), (9, 17, 128, 32), (2, 8, 512, 256),
+    (17, 9, 64, 32), (6, 12, 128, 128), (7, 14, 64, 32), (5, 13, 32, 32), (11, 6, 96, 32),
+    (10, 4, 256, 64), (125, 200, 128, 64), (64, 128, 64, 32), (1, 225, 64, 32),
 ];
 
 /// The test shapes (m, n, k, bl) of `k`'s family.

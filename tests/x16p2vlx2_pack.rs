@@ -10,7 +10,7 @@
 mod support;
 
 use support::cabi::func as sym;
-use support::cabi::{Getter1, Getter2, Getter5};
+use support::cabi::{Getter1, Getter2};
 use support::guard::{EDGES, Edge, Guarded};
 use support::sme_pack::{
     self, LhsPacker, RhsCall, RhsPacker, le_bytes, lhs_call, rhs_call, roundup, slices, two_vl,
@@ -62,12 +62,7 @@ fn reference_rhs(
 
 #[test]
 fn getters_follow_kleidiai_formulas() {
-    let t = two_vl();
-    assert_eq!(
-        t * 2,
-        rkai_ukernels::arch::sme_vector_bytes().unwrap_or(16),
-        "nr is SVL / 2 bytes"
-    );
+    let t = sme_pack::two_vl_is_half_svl_bytes();
     let mut checked = 0;
     for k in [1, 2, 3, 8, 17, 64, 333] {
         let kp = roundup(k, 2);
@@ -190,25 +185,16 @@ macro_rules! rhs_cases {
 }
 
 fn cases() -> Vec<Case> {
-    let mut cases = vec![
-        getter_case!("lhs_m_step", "mr == kai_mr" => get_m_step::<Getter1>(LHS)(two_vl() + 1)),
-        getter_case!("lhs_offset", "m_idx % kai_mr == 0" => get_lhs_offset::<Getter2>(LHS)(1, 16)),
-        getter_case!("lhs_packed_offset_mr", "mr == kai_mr"
-            => get_lhs_packed_offset::<Getter5>(LHS)(0, 8, 2 * two_vl(), 2, 1)),
-        // KleidiAI checks m_idx before kr.
-        getter_case!("lhs_packed_offset", "m_idx % m_step == 0"
-            => get_lhs_packed_offset::<Getter5>(LHS)(two_vl() / 2, 8, two_vl(), 1, 1)),
-        getter_case!("lhs_packed_size_kr", "kr == KR"
-            => get_lhs_packed_size::<Getter5>(LHS)(4, 8, two_vl(), 4, 1)),
-        getter_case!("lhs_packed_size_sr", "sr == SR"
-            => get_lhs_packed_size::<Getter5>(LHS)(4, 8, two_vl(), 2, 2)),
+    let mut cases = Vec::from(two_vl_lhs_getter_cases!(LHS, kr: 2, wrong_kr: 4,
+        mr: "mr == kai_mr", m_idx: "m_idx % kai_mr == 0", m_step: "m_idx % m_step == 0"));
+    cases.extend([
         getter_case!("nxk_bias_offset", "(n_idx % n_step) == 0"
             => get_bias_offset::<Getter1>(NXK)(1)),
         getter_case!("nxk_rhs_offset", "(n_idx % n_step) == 0"
             => get_rhs_offset::<Getter2>(NXK)(two_vl() / 2, 16)),
         getter_case!("kxn_rhs_offset", "(n_idx % n_step) == 0"
             => get_rhs_offset::<Getter1>(KXN)(3)),
-    ];
+    ]);
     cases.extend(sme_lhs_run_cases!(LHS, "lhs_", kr: 2, bad_kr: 1, mr: "mr == kai_mr"));
     cases.extend(rhs_cases!(KXN, "kxn_"));
     cases.extend(rhs_cases!(NXK, "nxk_"));

@@ -14,9 +14,7 @@ mod support;
 
 use std::ffi::c_void;
 use support::cabi::func as sym;
-use support::cabi::{
-    Getter0, Getter1, Getter2, Getter3, Getter5, ImatmulPackQsi8Fn, RhsPackFloatFn,
-};
+use support::cabi::{Getter0, Getter1, Getter2, Getter3, ImatmulPackQsi8Fn, RhsPackFloatFn};
 use support::guard::{EDGES, Edge, Guarded};
 use support::rng::Rng;
 use support::sme_pack::{self, LhsPacker, lhs_call, roundup, slices, two_vl};
@@ -72,6 +70,22 @@ struct RhsSource {
 }
 
 impl RhsSource {
+    /// Hostile values: `zero_point` and `multiplier`, biases cycling through the ends of i32 (the
+    /// fold wraps), -1 and 0, and every scale but each `1 + scales.len()`-th replaced by
+    /// `scales` in turn (NaNs, infinities).
+    fn make_hostile(&mut self, zero_point: i32, multiplier: f32, scales: &[f32]) {
+        self.zero_point = zero_point;
+        self.multiplier = multiplier;
+        for (j, b) in self.bias.iter_mut().enumerate() {
+            *b = [i32::MIN, i32::MAX, -1, 0][j % 4];
+        }
+        for (j, s) in self.scale.iter_mut().enumerate() {
+            if let Some(j) = (j % (scales.len() + 1)).checked_sub(1) {
+                *s = scales[j];
+            }
+        }
+    }
+
     fn new(n: usize, k: usize, pad: usize, seed: u64) -> Self {
         let mut rng = Rng::new(seed ^ 0x77);
         let row = n + pad;
@@ -277,12 +291,7 @@ fn shapes() -> Vec<(usize, usize)> {
 
 #[test]
 fn getters_follow_kleidiai_formulas() {
-    let t = two_vl();
-    assert_eq!(
-        t * 2,
-        rkai_ukernels::arch::sme_vector_bytes().unwrap_or(16),
-        "nr is SVL / 2 bytes"
-    );
+    let t = sme_pack::two_vl_is_half_svl_bytes();
     assert_eq!(sym::<Getter0>("get_n_step", RHS)(), t);
     let mut checked = 1;
     for k in [1, 2, 3, 4, 5, 8, 17, 64, 333] {
@@ -356,15 +365,11 @@ fn rhs_packer_hostile_parameters() {
         for (z, &zero_point) in zero_points.iter().enumerate() {
             let multiplier = multipliers[(i + z) % multipliers.len()];
             let mut src = RhsSource::new(n, k, 1, (i * 16 + z) as u64);
-            src.zero_point = zero_point;
-            src.multiplier = multiplier;
-            // Biases at the ends of i32 (the fold wraps), scales with NaNs and infinities.
-            for (j, b) in src.bias.iter_mut().enumerate() {
-                *b = [i32::MIN, i32::MAX, -1, 0][j % 4];
-            }
-            for (j, s) in src.scale.iter_mut().enumerate() {
-                *s = [*s, f32::INFINITY, 0.0, snan, qnan, -f32::MAX][j % 6];
-            }
+            src.make_hostile(
+                zero_point,
+                multiplier,
+                &[f32::INFINITY, 0.0, snan, qnan, -f32::MAX],
+            );
             for edge in EDGES {
                 rhs_case(&src, edge);
                 cases += 1;
@@ -462,14 +467,8 @@ fn chunked_rhs_packer_hostile_parameters() {
     .enumerate()
     {
         let mut src = RhsSource::chunked(t + 3, (3, 5), 1, 200 + i as u64);
-        src.zero_point = zero_point;
-        src.multiplier = multiplier;
-        for (j, b) in src.bias.iter_mut().enumerate() {
-            *b = [i32::MIN, i32::MAX, -1, 0][j % 4];
-        }
-        for (j, s) in src.scale.iter_mut().enumerate() {
-            *s = [*s, f32::INFINITY, 0.0, f32::from_bits(0xffc0_1234)][j % 4];
-        }
+        let qnan = f32::from_bits(0xffc0_1234);
+        src.make_hostile(zero_point, multiplier, &[f32::INFINITY, 0.0, qnan]);
         for edge in EDGES {
             rhs_case(&src, edge);
             cases += 1;
@@ -527,17 +526,46 @@ struct Call {
     extra: usize,
 }
 
+/// The buffers of a refused RHS-packer call: a zero source (also the bias and scales), an
+/// output and the parameters.
+struct RefusedRhsArgs {
+    w: [u8; 256],
+    out: Vec<u8>,
+    params: rkai_ukernels::types::kai_rhs_pack_qsi8cx_params,
+}
+
+impl RefusedRhsArgs {
+    fn new() -> Self {
+        let params = rkai_ukernels::types::kai_rhs_pack_qsi8cx_params {
+            lhs_zero_point: 0,
+            scale_multiplier: 1.0,
+        };
+        let out = vec![0u8; 4 * 40 * 64];
+        RefusedRhsArgs {
+            w: [0; 256],
+            out,
+            params,
+        }
+    }
+
+    /// (rhs, bias, scale, rhs_packed, params), each null where `null(i)` holds.
+    fn ptrs(&mut self, null: impl Fn(usize) -> bool) -> [*const c_void; 5] {
+        let some = self.w.as_ptr().cast::<c_void>();
+        let all = [
+            some,
+            some,
+            some,
+            self.out.as_mut_ptr().cast_const().cast(),
+            (&raw const self.params).cast(),
+        ];
+        std::array::from_fn(|i| if null(i) { std::ptr::null() } else { all[i] })
+    }
+}
+
 /// Calls the RHS packer as `o` says (null: rhs, bias, scale, rhs_packed, params).
 fn rhs_call(name: &str, o: Call) {
-    let w = [0u8; 256];
-    let mut out = vec![0u8; 4 * 40 * 64];
-    let params = rkai_ukernels::types::kai_rhs_pack_qsi8cx_params {
-        lhs_zero_point: 0,
-        scale_multiplier: 1.0,
-    };
-    let some = w.as_ptr().cast::<c_void>();
-    let pick = |i: usize, p: *const c_void| if o.null[i] { std::ptr::null() } else { p };
-    let dst = pick(3, out.as_mut_ptr().cast()).cast_mut();
+    let mut args = RefusedRhsArgs::new();
+    let [rhs, bias, scale, dst, params] = args.ptrs(|i| o.null[i]);
     // SAFETY: buffers cover n = 4, k = 8 at any tile; the call is expected to abort.
     unsafe {
         sym::<RhsPackFloatFn>("run", name)(
@@ -548,12 +576,12 @@ fn rhs_call(name: &str, o: Call) {
             o.kr.unwrap_or(4),
             o.sr.unwrap_or(1),
             16,
-            pick(0, some),
-            pick(1, some),
-            pick(2, some),
-            dst,
+            rhs,
+            bias,
+            scale,
+            dst.cast_mut(),
             o.extra,
-            pick(4, (&raw const params).cast()),
+            params,
         )
     }
 }
@@ -561,29 +589,11 @@ fn rhs_call(name: &str, o: Call) {
 /// Calls the chunked RHS packer (n = 4, 2 chunks of 3 rows) with argument `i` of (rhs, bias,
 /// scale, rhs_packed, params) null.
 fn chunked_rhs_call(name: &str, i: usize) {
-    let w = [0u8; 256];
-    let mut out = vec![0u8; 4 * 40 * 64];
-    let params = rkai_ukernels::types::kai_rhs_pack_qsi8cx_params {
-        lhs_zero_point: 0,
-        scale_multiplier: 1.0,
-    };
-    let some = w.as_ptr().cast::<c_void>();
-    let pick = |j: usize, p: *const c_void| if i == j { std::ptr::null() } else { p };
-    let dst = pick(3, out.as_mut_ptr().cast()).cast_mut();
-    let params = pick(4, (&raw const params).cast());
+    let mut args = RefusedRhsArgs::new();
+    let [rhs, bias, scale, dst, params] = args.ptrs(|j| j == i);
     // SAFETY: buffers cover the call at any tile; the call is expected to abort.
     unsafe {
-        sym::<ImatmulPackQsi8Fn>("run", name)(
-            4,
-            2,
-            3,
-            16,
-            pick(0, some),
-            pick(1, some),
-            pick(2, some),
-            dst,
-            params,
-        )
+        sym::<ImatmulPackQsi8Fn>("run", name)(4, 2, 3, 16, rhs, bias, scale, dst.cast_mut(), params)
     }
 }
 
@@ -601,19 +611,12 @@ const CHUNKED_GROUP_START: &str =
 const LHS_MR: &str = "mr == kai_get_mr_lhs_pack_x8p2vlx4_x8_sme()";
 
 fn cases() -> Vec<Case> {
-    let mut cases = vec![
-        getter_case!("lhs_m_step", LHS_MR => get_m_step::<Getter1>(LHS)(two_vl() + 1)),
-        getter_case!("lhs_offset", "m_idx % kai_get_mr_lhs_pack_x8p2vlx4_x8_sme() == 0"
-            => get_lhs_offset::<Getter2>(LHS)(1, 16)),
-        getter_case!("lhs_packed_offset_mr", LHS_MR
-            => get_lhs_packed_offset::<Getter5>(LHS)(0, 8, 2 * two_vl(), 4, 1)),
-        // KleidiAI checks m_idx before kr.
-        getter_case!("lhs_packed_offset", "m_idx % kai_get_m_step_lhs_pack_x8p2vlx4_x8_sme(mr) == 0"
-            => get_lhs_packed_offset::<Getter5>(LHS)(two_vl() / 2, 8, two_vl(), 1, 1)),
-        getter_case!("lhs_packed_size_kr", "kr == KR"
-            => get_lhs_packed_size::<Getter5>(LHS)(4, 8, two_vl(), 2, 1)),
-        getter_case!("lhs_packed_size_sr", "sr == SR"
-            => get_lhs_packed_size::<Getter5>(LHS)(4, 8, two_vl(), 4, 2)),
+    let mut cases = Vec::from(
+        two_vl_lhs_getter_cases!(LHS, kr: 4, wrong_kr: 2, mr: LHS_MR,
+        m_idx: "m_idx % kai_get_mr_lhs_pack_x8p2vlx4_x8_sme() == 0",
+        m_step: "m_idx % kai_get_m_step_lhs_pack_x8p2vlx4_x8_sme(mr) == 0"),
+    );
+    cases.extend([
         run_case!("rhs_groups", "num_groups == 1"
             => rhs_call(RHS, Call { groups: Some(2), ..Call::default() })),
         run_case!("rhs_nr", "nr == kai_get_n_step_rhs_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme()"
@@ -639,7 +642,7 @@ fn cases() -> Vec<Case> {
             => get_rhs_offset::<Getter1>(RHS_CHUNKED)(3)),
         getter_case!("chunked_rhs_packed_offset", CHUNKED_GROUP_START
             => get_rhs_packed_offset::<Getter3>(RHS_CHUNKED)(two_vl() / 2, 2, 3)),
-    ];
+    ]);
     cases.extend(sme_lhs_run_cases!(LHS, "lhs_", kr: 4, bad_kr: 2, mr: LHS_MR));
     cases
 }

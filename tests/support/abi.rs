@@ -27,6 +27,48 @@ impl CallArgs {
     }
 }
 
+impl CallArgs8 {
+    /// The registers and stack words of a call passing the integer and pointer arguments `ints`
+    /// and the f32 arguments `floats`, each kind in prototype order: AAPCS64 gives each kind its
+    /// own registers (x0-x7, s0-s7), and the integers past the eighth go on the stack in order.
+    /// [`call_args!`](crate::call_args) casts the integers.
+    pub fn of(ints: &[u64], floats: &[f32]) -> Self {
+        assert!(
+            ints.len() <= 16 && floats.len() <= 8,
+            "more arguments than CallArgs8 holds"
+        );
+        let mut words = [0u64; 16];
+        words[..ints.len()].copy_from_slice(ints);
+        let mut d = [0u64; 8];
+        for (slot, &v) in d.iter_mut().zip(floats) {
+            *slot = CallArgs::f32_bits(v);
+        }
+        let part = |r: std::ops::Range<usize>| -> [u64; 8] {
+            let mut out = [0; 8];
+            out[..r.len()].copy_from_slice(&words[r]);
+            out
+        };
+        let (x, stack, more) = (part(0..8), part(8..12), part(12..16));
+        CallArgs8 {
+            args: CallArgs {
+                x,
+                d,
+                stack: [stack[0], stack[1], stack[2], stack[3]],
+            },
+            more: [more[0], more[1], more[2], more[3]],
+        }
+    }
+}
+
+/// The [`CallArgs8`] of a call: its integer and pointer arguments (each cast to u64), `;`, its
+/// f32 arguments, each kind in prototype order. `call_args!(m, n, lhs.ptr(), 4 * n; min, max)`.
+#[macro_export]
+macro_rules! call_args {
+    ($($int:expr),* $(,)?; $($float:expr),* $(,)?) => {
+        $crate::support::abi::CallArgs8::of(&[$($int as u64),*], &[$($float),*])
+    };
+}
+
 #[cfg(target_arch = "aarch64")]
 mod imp {
     use super::{CallArgs, CallArgs8};

@@ -151,6 +151,15 @@ pub fn rhs_packings_equal_reference<P>(
     compared
 }
 
+/// The (block length, K) the random-problem tests draw: one to four blocks of 32, 64, 96 or 128.
+pub fn random_block_k() -> impl proptest::strategy::Strategy<Value = (usize, usize)> {
+    use proptest::strategy::Strategy;
+    (1usize..5, 0usize..4).prop_map(|(blocks, i)| {
+        let bl = [32, 64, 96, 128][i];
+        (bl, blocks * bl)
+    })
+}
+
 /// m x k activations uniform in [-3, 5); with more than two rows, row 1 is zero (scale 0) and
 /// row 2 holds halves whose blocks have maximum 127 (scale 1, so the packers' rounding ties
 /// show).

@@ -92,6 +92,24 @@ pub fn pack<P: BlockLhsProblem>(p: &P, c: LhsCase, edge: Edge, fill: u8) -> Guar
     packed
 }
 
+/// Packs all rows of `p` with case `c` (no guard-page offset, zero fill) and asserts the bytes
+/// equal the reference's; the packed LHS.
+pub fn pack_checked<P: BlockLhsProblem>(p: &P, c: LhsCase) -> Guarded {
+    let lhs = pack(p, c, Edge::End, 0);
+    let expect = p.expected_lhs(c, lhs.bytes().len(), 0);
+    assert_eq!(lhs.bytes(), &expect[..], "LHS packed by {}", c.0);
+    lhs
+}
+
+/// The cases of each (packer, its (mr, kr, sr) tiles) of `tiles`.
+pub fn tiles_of(tiles: &[(&'static str, &[[usize; 3]])]) -> Vec<LhsCase> {
+    let mut out = Vec::new();
+    for &(name, tiles) in tiles {
+        out.extend(tiles.iter().map(|&[mr, kr, sr]| (name, mr, kr, sr)));
+    }
+    out
+}
+
 /// The (packer, mr, kr, sr) of every kernel of `kernels` with each of its LHS packers, then
 /// `extra`, sorted and without repeats.
 pub fn cases(

@@ -198,6 +198,16 @@ pub type RhsPackQai4c32pFn = rhs_pack_fn!(
     extra_bytes: usize,
     params: *const kai_rhs_pack_qs4cxs1s0_param,
 );
+/// The tile getters of a matmul kernel, in the order of KleidiAI's interface structs.
+pub const TILE_GETTERS: [&str; 6] = [
+    "get_m_step",
+    "get_n_step",
+    "get_mr",
+    "get_nr",
+    "get_kr",
+    "get_sr",
+];
+
 /// `kai_run_imatmul_clamp_{f32_f32p,f16_f16p}*`: (m, n, k_chunk_count, k_chunk_length, lhs_packed,
 /// rhs_packed, dst, dst_stride_row, clamp_min, clamp_max).
 pub type ImatmulPackedFn = unsafe extern "C" fn(

@@ -143,6 +143,20 @@ pub fn entry_bytes(entries: &[usize]) -> Vec<u8> {
     entries.iter().flat_map(|e| e.to_le_bytes()).collect()
 }
 
+/// The (rows or columns, k_chunk_count, k_chunk_length) the indirect-matmul packer tests run
+/// around a tile of `tile` rows or columns: one, a tile less one, a tile, a tile and `past`, three
+/// tiles and five, two tiles; one to nine chunks of one to sixteen values.
+pub fn chunked_edges(tile: usize, past: usize) -> Vec<(usize, usize, usize)> {
+    vec![
+        (1, 1, 1),
+        (tile - 1, 9, 3),
+        (tile, 1, 5),
+        (tile + past, 4, 7),
+        (3 * tile + 5, 2, 16),
+        (2 * tile, 9, 1),
+    ]
+}
+
 /// The geometries the tests run (3x3 and 1x1, stride 1 and 2, padded or not; channel counts
 /// around the kernels' column step `ns`) and, for each, output channel counts.
 pub fn conv_cases(ns: usize) -> Vec<Conv> {

@@ -168,6 +168,39 @@ pub fn two_vl() -> usize {
     2 * svl32()
 }
 
+/// [`two_vl`], asserting that it is half the streaming vector length in bytes (16 without SME).
+pub fn two_vl_is_half_svl_bytes() -> usize {
+    let t = two_vl();
+    let svl_bytes = rkai_ukernels::arch::sme_vector_bytes().unwrap_or(16);
+    assert_eq!(t * 2, svl_bytes, "nr is SVL / 2 bytes");
+    t
+}
+
+/// The death cases of the getters of a `2vl` LHS packer `$lhs` with `kr = $kr` (KleidiAI's
+/// `lhs_pack_x{16p2vlx2,8p2vlx4}_*_sme`): `mr` other than the packer's (message `$mr`),
+/// `m_idx` off a row (`$m_idx`) or off a group (`$m_step`, checked before `kr`), `kr` of
+/// `$wrong_kr`, `sr` of 2. An array of [`super::death::Case`]s.
+#[macro_export]
+macro_rules! two_vl_lhs_getter_cases {
+    ($lhs:expr, kr: $kr:literal, wrong_kr: $wrong_kr:literal, mr: $mr:expr, m_idx: $m_idx:expr,
+        m_step: $m_step:expr) => {{
+        use $crate::support::cabi::{Getter1, Getter2, Getter5};
+        use $crate::support::sme_pack::two_vl;
+        [
+            getter_case!("lhs_m_step", $mr => get_m_step::<Getter1>($lhs)(two_vl() + 1)),
+            getter_case!("lhs_offset", $m_idx => get_lhs_offset::<Getter2>($lhs)(1, 16)),
+            getter_case!("lhs_packed_offset_mr", $mr
+                => get_lhs_packed_offset::<Getter5>($lhs)(0, 8, 2 * two_vl(), $kr, 1)),
+            getter_case!("lhs_packed_offset", $m_step
+                => get_lhs_packed_offset::<Getter5>($lhs)(two_vl() / 2, 8, two_vl(), 1, 1)),
+            getter_case!("lhs_packed_size_kr", "kr == KR"
+                => get_lhs_packed_size::<Getter5>($lhs)(4, 8, two_vl(), $wrong_kr, 1)),
+            getter_case!("lhs_packed_size_sr", "sr == SR"
+                => get_lhs_packed_size::<Getter5>($lhs)(4, 8, two_vl(), $kr, 2)),
+        ]
+    }};
+}
+
 /// `a` rounded up to a multiple of `b`.
 pub fn roundup(a: usize, b: usize) -> usize {
     a.div_ceil(b) * b
