@@ -164,8 +164,8 @@ const MATMUL_NOT_DEFINED: &[&str] = &[
 
 /// The generic-interface headers declaring providers rkai does not define yet, and those.
 const PARTIAL: [(&str, &[&str]); 2] = [
-    (PACK_RHS_H, &PACK_RHS_NOT_DEFINED),
-    (MATMUL_H, &MATMUL_NOT_DEFINED),
+    (PACK_RHS_H, PACK_RHS_NOT_DEFINED),
+    (MATMUL_H, MATMUL_NOT_DEFINED),
 ];
 
 /// The header of KleidiAI's generic LHS-packing providers: rkai defines all three.
