@@ -1,16 +1,11 @@
-//! [`Kernel`]: a catalog kernel this CPU runs, of a family the safe API covers, and its choice.
+//! [`Kernel`]: a catalog kernel this CPU runs, of a family the safe API covers, with the formats
+//! of the operands it reads. Its constructors, which need the source forms, are in `choice`.
 
-use super::activations;
 use super::error::{Error, Result};
-use super::weights::{self, RhsFormat};
-use crate::arch::{self, Features};
-use crate::element::Output;
-use crate::family::Family;
 use crate::kernel::MatmulKernel;
+use crate::layout::RhsLayout;
 use crate::pack::kinds::{LhsPackerKind, Packer, PackerKind, RhsPackerKind};
 use crate::pack::lhs;
-use crate::select::{self, Shape};
-use crate::select_env;
 
 /// A kernel this CPU can run, of a family the safe API covers.
 #[derive(Clone, Copy, Debug)]
@@ -19,47 +14,6 @@ pub struct Kernel {
 }
 
 impl Kernel {
-    /// Wraps a catalog entry after checking that the safe API covers it (its weights and
-    /// activations have a source form here, its output is a float type) and (on aarch64) that
-    /// this CPU has its features (and, for a kernel of one SVE length, that length).
-    pub fn new(kernel: &'static MatmulKernel) -> Result<Kernel> {
-        let float_output = !matches!(kernel.family.output(), Output::I8);
-        let packed_weights = rhs_kinds(kernel).any(weights::takes_some_form);
-        let packed_activations = lhs_kinds(kernel).any(activations::takes_some_form);
-        if !(float_output && packed_weights && packed_activations) {
-            return Err(Error::UnsupportedFamily(kernel.family.dir()));
-        }
-        let runs_here = Features::detect().contains(kernel.isa.features())
-            && kernel.runs_at_sve_lanes32(arch::sve_lanes32());
-        if cfg!(target_arch = "aarch64") && !runs_here {
-            return Err(Error::NotSupportedByCpu(kernel.stem));
-        }
-        Ok(Kernel { kernel })
-    }
-
-    /// The best GEMV and GEMM of `family` for this CPU; they share one packed weight format.
-    /// Chosen as C's `rkai_select_<family>` chooses ([`crate::select_env`]): `RKAI_FEATURES`
-    /// restricts the features, `RKAI_LOG_SELECTION` logs the choice, and off AArch64 only the
-    /// kernels whose formats follow no vector length are offered (their portable paths run).
-    pub fn select_pair(family: Family) -> Result<(Kernel, Kernel)> {
-        let features = select_env::allowed_features(select_env::ALL);
-        let pair = select::best_pair(family, features, arch::sve_lanes32());
-        for shape in [Shape::Gemv, Shape::Gemm] {
-            select_env::log_choice(family, shape, pair.map(|p| p.kernel(shape)), features);
-        }
-        let pair = pair.ok_or(Error::NotSupportedByCpu(family.dir()))?;
-        Ok((Kernel::new(pair.gemv)?, Kernel::new(pair.gemm)?))
-    }
-
-    /// The best kernel of `family` for `shape` on this CPU.
-    pub fn select(family: Family, shape: Shape) -> Result<Kernel> {
-        let (gemv, gemm) = Kernel::select_pair(family)?;
-        Ok(match shape {
-            Shape::Gemv => gemv,
-            Shape::Gemm => gemm,
-        })
-    }
-
     /// The catalog entry.
     pub fn entry(&self) -> &'static MatmulKernel {
         self.kernel
@@ -128,6 +82,15 @@ pub(super) fn lhs_kinds(kernel: &'static MatmulKernel) -> impl Iterator<Item = L
             PackerKind::Lhs(kind) => Some(kind),
             PackerKind::Rhs(_) => None,
         })
+}
+
+/// A packed weight format: what a kernel must read to use a packed buffer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct RhsFormat {
+    pub(super) layout: RhsLayout,
+    pub(super) nr: usize,
+    pub(super) kr: usize,
+    pub(super) sr: usize,
 }
 
 /// Whether the kernel's tile depends on a vector length (SVE or streaming): its packed buffers

@@ -18,6 +18,7 @@
 //! come as f32, f16 or bf16 rows ([`Kernel::new`] says `UnsupportedFamily` for the others).
 
 mod activations;
+mod choice;
 mod error;
 mod kernel;
 mod run;

@@ -8,7 +8,6 @@
 use super::error::{Error, Result, need};
 use super::kernel::{Kernel, rhs_kinds};
 use crate::kernel::MatmulKernel;
-use crate::layout::RhsLayout;
 use crate::pack::kinds::RhsPackerKind;
 use crate::pack::rhs::{self, Args};
 use crate::pack::{Source, rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0 as q4_0};
@@ -189,15 +188,6 @@ impl Weights<'_> {
         };
         Ok((a, params))
     }
-}
-
-/// A packed weight format: what a kernel must read to use a packed buffer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct RhsFormat {
-    pub(super) layout: RhsLayout,
-    pub(super) nr: usize,
-    pub(super) kr: usize,
-    pub(super) sr: usize,
 }
 
 /// Weights packed for a kernel: the storage plus the format, shape and vector length it holds.

@@ -1,0 +1,57 @@
+//! The constructors of [`Kernel`]: a catalog entry the safe API covers (some source form of
+//! [`super::Weights`] and [`super::Activations`] packs for it) and this CPU runs, or the best
+//! pair of a family for this CPU.
+
+use super::activations;
+use super::error::{Error, Result};
+use super::kernel::{Kernel, lhs_kinds, rhs_kinds};
+use super::weights;
+use crate::arch::{self, Features};
+use crate::element::Output;
+use crate::family::Family;
+use crate::kernel::MatmulKernel;
+use crate::select::{self, Shape};
+use crate::select_env;
+
+impl Kernel {
+    /// Wraps a catalog entry after checking that the safe API covers it (its weights and
+    /// activations have a source form here, its output is a float type) and (on aarch64) that
+    /// this CPU has its features (and, for a kernel of one SVE length, that length).
+    pub fn new(kernel: &'static MatmulKernel) -> Result<Kernel> {
+        let float_output = !matches!(kernel.family.output(), Output::I8);
+        let packed_weights = rhs_kinds(kernel).any(weights::takes_some_form);
+        let packed_activations = lhs_kinds(kernel).any(activations::takes_some_form);
+        if !(float_output && packed_weights && packed_activations) {
+            return Err(Error::UnsupportedFamily(kernel.family.dir()));
+        }
+        let runs_here = Features::detect().contains(kernel.isa.features())
+            && kernel.runs_at_sve_lanes32(arch::sve_lanes32());
+        if cfg!(target_arch = "aarch64") && !runs_here {
+            return Err(Error::NotSupportedByCpu(kernel.stem));
+        }
+        Ok(Kernel { kernel })
+    }
+
+    /// The best GEMV and GEMM of `family` for this CPU; they share one packed weight format.
+    /// Chosen as C's `rkai_select_<family>` chooses ([`crate::select_env`]): `RKAI_FEATURES`
+    /// restricts the features, `RKAI_LOG_SELECTION` logs the choice, and off AArch64 only the
+    /// kernels whose formats follow no vector length are offered (their portable paths run).
+    pub fn select_pair(family: Family) -> Result<(Kernel, Kernel)> {
+        let features = select_env::allowed_features(select_env::ALL);
+        let pair = select::best_pair(family, features, arch::sve_lanes32());
+        for shape in [Shape::Gemv, Shape::Gemm] {
+            select_env::log_choice(family, shape, pair.map(|p| p.kernel(shape)), features);
+        }
+        let pair = pair.ok_or(Error::NotSupportedByCpu(family.dir()))?;
+        Ok((Kernel::new(pair.gemv)?, Kernel::new(pair.gemm)?))
+    }
+
+    /// The best kernel of `family` for `shape` on this CPU.
+    pub fn select(family: Family, shape: Shape) -> Result<Kernel> {
+        let (gemv, gemm) = Kernel::select_pair(family)?;
+        Ok(match shape {
+            Shape::Gemv => gemv,
+            Shape::Gemm => gemm,
+        })
+    }
+}
