@@ -369,46 +369,20 @@ fn violations() -> Vec<support::death::Case<&'static str, &'static str>> {
         nulls.apply(&mut a);
         KERNEL.run(&a);
     }
-    const FLAGS: &str = "Only supported flags are accepted!";
-    vec![
-        ("flag_bit0", NAME, FLAGS, || call(1, 1, Nulls::None)),
-        ("flag_next", NAME, FLAGS, || {
-            call(CLAMP << 1, 1, Nulls::None)
-        }),
+    fn one_row(flags: u64, nulls: Nulls) {
+        call(flags, 1, nulls)
+    }
+    let mut cases = uker_float_violations!(one_row);
+    let own: Vec<support::death::Case<&'static str, &'static str>> = vec![
         ("m_zero", NAME, "args->shape.m == 1", || {
             call(0, 0, Nulls::None)
         }),
         ("m_two", NAME, "args->shape.m == 1", || {
             call(CLAMP, 2, Nulls::None)
         }),
-        ("lhs_offset_k", NAME, "index->k == 0", || {
-            KERNEL.lhs_offset(0, 2, 4);
-        }),
-        ("rhs_offset_n", NAME, "index->n % get_n_step() == 0", || {
-            KERNEL.rhs_offset(1, 0, 4);
-        }),
-        ("rhs_offset_k", NAME, "index->k == 0", || {
-            KERNEL.rhs_offset(0, 2, 4);
-        }),
-        ("dst_offset_n", NAME, "index->n % get_n_step() == 0", || {
-            KERNEL.dst_offset(0, expected_nr() + 1, 4);
-        }),
-        ("null_lhs", NAME, Nulls::Lhs.condition(), || {
-            call(0, 1, Nulls::Lhs)
-        }),
-        ("null_rhs", NAME, Nulls::Rhs.condition(), || {
-            call(0, 1, Nulls::Rhs)
-        }),
-        ("null_dst", NAME, Nulls::Dst.condition(), || {
-            call(0, 1, Nulls::Dst)
-        }),
-        ("null_min", NAME, Nulls::Min.condition(), || {
-            call(CLAMP, 1, Nulls::Min)
-        }),
-        ("null_max", NAME, Nulls::Max.condition(), || {
-            call(CLAMP, 1, Nulls::Max)
-        }),
-    ]
+    ];
+    cases.extend(own);
+    cases
 }
 
 death_tests!(violations, "assumptions");

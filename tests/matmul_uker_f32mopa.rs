@@ -541,48 +541,17 @@ fn violations() -> Vec<support::death::Case<&'static str, &'static str>> {
         nulls.apply(&mut a);
         KERNEL.run(&a);
     }
-    const FLAGS: &str = "Only supported flags are accepted!";
-    vec![
-        ("flag_bit0", NAME, FLAGS, || call(1, Nulls::None)),
-        ("flag_high", NAME, FLAGS, || {
-            call(CLAMP | (1 << 40), Nulls::None)
-        }),
-        ("flag_next", NAME, FLAGS, || call(CLAMP << 1, Nulls::None)),
+    let mut cases = uker_float_violations!(call);
+    let own: Vec<support::death::Case<&'static str, &'static str>> = vec![
         ("lhs_offset_m", NAME, "index->m % get_m_step() == 0", || {
             KERNEL.lhs_offset(1, 0, 4);
-        }),
-        ("lhs_offset_k", NAME, "index->k == 0", || {
-            KERNEL.lhs_offset(0, 1, 4);
-        }),
-        ("rhs_offset_n", NAME, "index->n % get_n_step() == 0", || {
-            KERNEL.rhs_offset(vl() - 1, 0, 4);
-        }),
-        ("rhs_offset_k", NAME, "index->k == 0", || {
-            KERNEL.rhs_offset(0, 2, 4);
         }),
         ("dst_offset_m", NAME, "index->m % get_m_step() == 0", || {
             KERNEL.dst_offset(vl() + 1, 0, 4);
         }),
-        ("dst_offset_n", NAME, "index->n % get_n_step() == 0", || {
-            KERNEL.dst_offset(0, vl() + 1, 4);
-        }),
-        // Null operands: the clamp bounds are read (and checked) only with the clamp flag.
-        ("null_lhs", NAME, Nulls::Lhs.condition(), || {
-            call(0, Nulls::Lhs)
-        }),
-        ("null_rhs", NAME, Nulls::Rhs.condition(), || {
-            call(0, Nulls::Rhs)
-        }),
-        ("null_dst", NAME, Nulls::Dst.condition(), || {
-            call(0, Nulls::Dst)
-        }),
-        ("null_min", NAME, Nulls::Min.condition(), || {
-            call(CLAMP, Nulls::Min)
-        }),
-        ("null_max", NAME, Nulls::Max.condition(), || {
-            call(CLAMP, Nulls::Max)
-        }),
-    ]
+    ];
+    cases.extend(own);
+    cases
 }
 
 death_tests!(violations, "assumptions");

@@ -468,24 +468,11 @@ fn violations() -> Vec<support::death::Case<&'static str, &'static str>> {
         nulls.apply(&mut a);
         KERNEL.run(&a);
     }
-    const FLAGS: &str = "Only supported flags are accepted!";
-    vec![
-        ("flag_bit0", NAME, FLAGS, || call(1, (4, 8), 2, Nulls::None)),
-        ("flag_high", NAME, FLAGS, || {
-            call(CLAMP | (1 << 40), (4, 8), 2, Nulls::None)
-        }),
-        ("flag_next", NAME, FLAGS, || {
-            call(CLAMP << 1, (4, 8), 2, Nulls::None)
-        }),
-        ("null_lhs", NAME, Nulls::Lhs.condition(), || {
-            call(0, (4, 8), 2, Nulls::Lhs)
-        }),
-        ("null_rhs", NAME, Nulls::Rhs.condition(), || {
-            call(0, (4, 8), 2, Nulls::Rhs)
-        }),
-        ("null_dst", NAME, Nulls::Dst.condition(), || {
-            call(0, (4, 8), 2, Nulls::Dst)
-        }),
+    fn valid(flags: u64, nulls: Nulls) {
+        call(flags, (4, 8), 2, nulls)
+    }
+    let mut cases = uker_float_violations!(valid);
+    let own: Vec<support::death::Case<&'static str, &'static str>> = vec![
         (
             "lhs_stride_odd",
             NAME,
@@ -501,25 +488,9 @@ fn violations() -> Vec<support::death::Case<&'static str, &'static str>> {
         ("k_above_u32", NAME, "args->shape.k <= UINT32_MAX", || {
             call(0, (4, 8), 1 << 32, Nulls::None)
         }),
-        ("null_min", NAME, Nulls::Min.condition(), || {
-            call(CLAMP, (4, 8), 2, Nulls::Min)
-        }),
-        ("null_max", NAME, Nulls::Max.condition(), || {
-            call(CLAMP, (4, 8), 2, Nulls::Max)
-        }),
-        ("lhs_offset_k", NAME, "index->k == 0", || {
-            KERNEL.lhs_offset(0, 1, 4);
-        }),
-        ("rhs_offset_n", NAME, "index->n % get_n_step() == 0", || {
-            KERNEL.rhs_offset(1, 0, 4);
-        }),
-        ("rhs_offset_k", NAME, "index->k == 0", || {
-            KERNEL.rhs_offset(0, 2, 4);
-        }),
-        ("dst_offset_n", NAME, "index->n % get_n_step() == 0", || {
-            KERNEL.dst_offset(0, expected_nr() + 1, 4);
-        }),
-    ]
+    ];
+    cases.extend(own);
+    cases
 }
 
 death_tests!(violations, "assumptions", "contract");

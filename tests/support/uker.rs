@@ -193,3 +193,52 @@ impl Nulls {
         }
     }
 }
+
+/// The death cases every float kernel of the generic interface shares, as `support::death`
+/// cases: the three refused `flags` values, the four offset-getter assumptions and the five null
+/// pointers (the clamp bounds' only with the clamp flag). `$call(flags, nulls)` runs a valid call
+/// of the kernel with those flags and that pointer made null; `KERNEL` (a [`Uker`]) and `NAME`
+/// (its C name) are the test file's.
+#[macro_export]
+macro_rules! uker_float_violations {
+    ($call:path) => {{
+        use support::uker::{CLAMP, Nulls};
+        const FLAGS: &str = "Only supported flags are accepted!";
+        const N_STEP: &str = "index->n % get_n_step() == 0";
+        let cases: Vec<support::death::Case<&'static str, &'static str>> = vec![
+            ("flag_bit0", NAME, FLAGS, || $call(1, Nulls::None)),
+            ("flag_high", NAME, FLAGS, || {
+                $call(CLAMP | (1 << 40), Nulls::None)
+            }),
+            ("flag_next", NAME, FLAGS, || $call(CLAMP << 1, Nulls::None)),
+            ("lhs_offset_k", NAME, "index->k == 0", || {
+                KERNEL.lhs_offset(0, 1, 4);
+            }),
+            ("rhs_offset_n", NAME, N_STEP, || {
+                KERNEL.rhs_offset(1, 0, 4);
+            }),
+            ("rhs_offset_k", NAME, "index->k == 0", || {
+                KERNEL.rhs_offset(0, 2, 4);
+            }),
+            ("dst_offset_n", NAME, N_STEP, || {
+                KERNEL.dst_offset(0, 1, 4);
+            }),
+            ("null_lhs", NAME, Nulls::Lhs.condition(), || {
+                $call(0, Nulls::Lhs)
+            }),
+            ("null_rhs", NAME, Nulls::Rhs.condition(), || {
+                $call(0, Nulls::Rhs)
+            }),
+            ("null_dst", NAME, Nulls::Dst.condition(), || {
+                $call(0, Nulls::Dst)
+            }),
+            ("null_min", NAME, Nulls::Min.condition(), || {
+                $call(CLAMP, Nulls::Min)
+            }),
+            ("null_max", NAME, Nulls::Max.condition(), || {
+                $call(CLAMP, Nulls::Max)
+            }),
+        ];
+        cases
+    }};
+}
