@@ -240,19 +240,7 @@ fn gemv_equals_reference_at_edge_shapes() {
 #[test]
 fn hostile_floats() {
     let nr = expected_nr();
-    let specials = [
-        f32::INFINITY,
-        f32::NEG_INFINITY,
-        f32::NAN,
-        f32::from_bits(0x7f80_0001),
-        f32::from_bits(0xffc0_1234),
-        -0.0,
-        0.0,
-        f32::from_bits(1),
-        f32::MAX,
-        -f32::MAX,
-        1.0e30,
-    ];
+    let specials = support::uker::HOSTILE_F32;
     let mut rng = Rng::new(4);
     let mut runs = 0;
     for (n, k) in [(nr + 1, 3), (4 * nr + 2, 5), (2, 1)] {

@@ -332,19 +332,7 @@ fn caller_strides() {
 #[test]
 fn hostile_floats() {
     let vl = vl();
-    let specials = [
-        f32::INFINITY,
-        f32::NEG_INFINITY,
-        f32::NAN,
-        f32::from_bits(0x7f80_0001),
-        f32::from_bits(0xffc0_1234),
-        -0.0,
-        0.0,
-        f32::from_bits(1),
-        f32::MAX,
-        -f32::MAX,
-        1.0e30,
-    ];
+    let specials = support::uker::HOSTILE_F32;
     let mut rng = Rng::new(4);
     let mut runs = 0;
     let shapes = if support::sme_pack::full_sweep() {

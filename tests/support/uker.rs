@@ -242,3 +242,20 @@ macro_rules! uker_float_violations {
         cases
     }};
 }
+
+/// The f32 values the float kernels' hostile tests draw from: infinities, NaNs (quiet with a
+/// payload, signalling), signed zeros, the smallest subnormal, the largest finite values and one
+/// whose products overflow.
+pub const HOSTILE_F32: [f32; 11] = [
+    f32::INFINITY,
+    f32::NEG_INFINITY,
+    f32::NAN,
+    f32::from_bits(0x7f80_0001),
+    f32::from_bits(0xffc0_1234),
+    -0.0,
+    0.0,
+    f32::from_bits(1),
+    f32::MAX,
+    -f32::MAX,
+    1.0e30,
+];
