@@ -9,56 +9,30 @@
 mod support;
 
 use rkai_capi::capi::exports::kai_matmul_clamp_f32_f32_f32p4vsx1bf32_1x32vs_sme2_mla as provider;
-use rkai_ukernels::arch::{self, Isa};
+use rkai_ukernels::arch::Isa;
 use rkai_ukernels::float;
 use rkai_ukernels::matmul::uker;
 use rkai_ukernels::matmul_types::kai_matmul_uker_args;
 use support::guard::{EDGES, Guarded};
 use support::rng::Rng;
-use support::uker::{CLAMP, Nulls, Uker, args};
+use support::uker::{CLAMP, Getters, Nulls, Uker, args, check_getters, sme_lanes32};
 
 const NAME: &str = "kai_matmul_clamp_f32_f32_f32p4vsx1bf32_1x32vs_sme2_mla";
 const KERNEL: Uker = Uker::new(NAME, provider);
 
-/// nr = 4 x vscale: the streaming length in 32-bit lanes (4 without SME), checked against the
-/// QEMU model when the test matrix names one.
-fn expected_nr() -> usize {
-    let nr = support::sme_pack::svl32();
-    assert_eq!(nr, arch::sme_lanes32());
-    nr
-}
-
 /// KleidiAI's getter values, from its formulas: mr 1, nr 4 x vscale, kr 1, 4-byte elements.
 #[test]
 fn getters_equal_kleidiai() {
-    let nr = expected_nr();
-    let api = KERNEL.api();
-    assert!(api.run.is_some() && api.get_dst_size.is_some());
-    let step = KERNEL.step();
-    assert_eq!((step.m, step.n, step.k), (1, nr, 0));
-    let mut checked = 0;
-    for k in [0, 1, 2, 3, 7, 64, 1000] {
-        for n in [1, nr - 1, nr, nr + 1, 5 * nr + 3] {
-            let ls = KERNEL.lhs_stride(3, k);
-            assert_eq!(ls, k * 4);
-            let rs = KERNEL.rhs_stride(n, k);
-            assert_eq!(rs, nr * (4 + 4 * k));
-            let ds = KERNEL.dst_stride(2, n);
-            assert_eq!(ds, n * 4);
-            for m in [0, 1, 2, 5] {
-                assert_eq!(KERNEL.lhs_offset(m, 0, ls), m * ls);
-                assert_eq!(KERNEL.dst_offset(m, 2 * nr, ds), m * ds + 2 * nr * 4);
-                assert_eq!(KERNEL.dst_size(m, n, ds), m * ds);
-                checked += 3;
-            }
-            for blk in [0, 1, 3] {
-                assert_eq!(KERNEL.rhs_offset(blk * nr, 0, rs), blk * rs);
-                checked += 1;
-            }
-            checked += 3;
-        }
-    }
-    eprintln!("{checked} getter values equal KleidiAI's (nr {nr})");
+    let nr = sme_lanes32();
+    let formulas = Getters {
+        step: (1, nr),
+        lhs_rows: 1,
+        rhs_cols: nr,
+        lhs_stride: &|k| k * 4,
+        rhs_stride: &|k| nr * (4 + 4 * k),
+        dst_bytes: 4,
+    };
+    check_getters(&KERNEL, &formulas);
 }
 
 /// The packed RHS of the format (`x32p4vsx1bx32`): per block of `nr` columns their biases, then
@@ -129,7 +103,7 @@ fn check_case(
     bias: &[f32],
     clamp: Option<(f32, f32)>,
 ) -> usize {
-    let nr = expected_nr();
+    let nr = sme_lanes32();
     let packed = pack(n, k, nr, rhs, bias);
     let expect = reference(n, k, lhs, rhs, bias, clamp);
     // The portable path gives the same bits.
@@ -203,7 +177,7 @@ fn check_case(
 
 #[test]
 fn gemv_equals_reference_at_edge_shapes() {
-    let nr = expected_nr();
+    let nr = sme_lanes32();
     let mut rng = Rng::new(27);
     let mut runs = 0;
     let ns = [
@@ -239,7 +213,7 @@ fn gemv_equals_reference_at_edge_shapes() {
 /// every operand, without clamp (they pass, NaNs as the default NaN) and with (FCLAMP's rules).
 #[test]
 fn hostile_floats() {
-    let nr = expected_nr();
+    let nr = sme_lanes32();
     let specials = support::uker::HOSTILE_F32;
     let mut rng = Rng::new(4);
     let mut runs = 0;
@@ -272,7 +246,7 @@ fn hostile_floats() {
 /// `n == 0` writes nothing; `k == 0` gives the (clamped) bias.
 #[test]
 fn empty_shapes() {
-    let nr = expected_nr();
+    let nr = sme_lanes32();
     let bias: Vec<f32> = (0..nr + 1).map(|i| i as f32 - 2.0).collect();
     assert_eq!(
         check_case((nr + 1, 0), &[], &[], &bias, Some((-1.0, 1.0))),

@@ -10,7 +10,7 @@ mod support;
 
 use rkai_capi::capi::exports::kai_matmul_clamp_f16_f16_f16p4vsx2bf16_1x32vs_sme2_dot as provider;
 use rkai_capi::capi::exports::kai_matmul_pack_rhs_kxn_x16p4vsx2bx16_x16_x16_sme as rhs_provider;
-use rkai_ukernels::arch::{self, Isa};
+use rkai_ukernels::arch::Isa;
 use rkai_ukernels::float::f16;
 use rkai_ukernels::matmul::uker::sme2_gemv_f16;
 use rkai_ukernels::matmul_types::kai_matmul_uker_args;
@@ -18,53 +18,26 @@ use rkai_ukernels::pack_rhs_types::*;
 use std::ptr;
 use support::guard::{EDGES, Guarded};
 use support::rng::Rng;
-use support::uker::{CLAMP, Nulls, Uker, args};
+use support::uker::{CLAMP, Getters, Nulls, Uker, args, check_getters, sme_lanes32};
 
 const NAME: &str = "kai_matmul_clamp_f16_f16_f16p4vsx2bf16_1x32vs_sme2_dot";
 const KERNEL: Uker = Uker::new(NAME, provider);
 /// What the destination holds before a run (a signalling NaN no result can be).
 const FILL: u16 = 0x7d5a;
 
-/// nr = 4 x vscale: the streaming length in 32-bit lanes (4 without SME), checked against the
-/// QEMU model when the test matrix names one.
-fn expected_nr() -> usize {
-    let nr = support::sme_pack::svl32();
-    assert_eq!(nr, arch::sme_lanes32());
-    nr
-}
-
 /// KleidiAI's getter values, from its formulas: mr 1, nr 4 x vscale, kr 2, 2-byte elements.
 #[test]
 fn getters_equal_kleidiai() {
-    let nr = expected_nr();
-    let api = KERNEL.api();
-    assert!(api.run.is_some() && api.get_dst_size.is_some());
-    let step = KERNEL.step();
-    assert_eq!((step.m, step.n, step.k), (1, nr, 0));
-    let mut checked = 0;
-    for k in [0usize, 1, 2, 3, 7, 64, 1001] {
-        let k2 = k.div_ceil(2) * 2;
-        for n in [1, nr - 1, nr, nr + 1, 5 * nr + 3] {
-            let ls = KERNEL.lhs_stride(3, k);
-            assert_eq!(ls, k2 * 2, "lhs stride k {k}");
-            let rs = KERNEL.rhs_stride(n, k);
-            assert_eq!(rs, nr * (2 + 2 * k2), "rhs stride k {k}");
-            let ds = KERNEL.dst_stride(2, n);
-            assert_eq!(ds, n * 2);
-            for m in [0, 1, 2, 5] {
-                assert_eq!(KERNEL.lhs_offset(m, 0, ls), m * ls);
-                assert_eq!(KERNEL.dst_offset(m, 2 * nr, ds), m * ds + 2 * nr * 2);
-                assert_eq!(KERNEL.dst_size(m, n, ds), m * ds);
-                checked += 3;
-            }
-            for blk in [0, 1, 3] {
-                assert_eq!(KERNEL.rhs_offset(blk * nr, 0, rs), blk * rs);
-                checked += 1;
-            }
-            checked += 3;
-        }
-    }
-    eprintln!("{checked} getter values equal KleidiAI's (nr {nr})");
+    let nr = sme_lanes32();
+    let formulas = Getters {
+        step: (1, nr),
+        lhs_rows: 1,
+        rhs_cols: nr,
+        lhs_stride: &|k| k.div_ceil(2) * 2 * 2,
+        rhs_stride: &|k| nr * (2 + 2 * k.div_ceil(2) * 2),
+        dst_bytes: 2,
+    };
+    check_getters(&KERNEL, &formulas);
 }
 
 /// The RHS (`k` x `n` halves) and bias packed by the generic provider (byte-exact against its
@@ -175,7 +148,7 @@ fn check_case(
     bias: &[u16],
     clamp: Option<(f32, f32)>,
 ) -> usize {
-    let nr = expected_nr();
+    let nr = sme_lanes32();
     let packed = pack(n, k, rhs, bias);
     let expect = reference((n, k), lhs, rhs, bias, clamp);
     // The portable path gives the same bits.
@@ -255,7 +228,7 @@ fn random_halves(rng: &mut Rng, len: usize, lo: f32, hi: f32) -> Vec<u16> {
 /// an odd value, and of the four-pair loop and one pair more).
 #[test]
 fn gemv_equals_reference_at_edge_shapes() {
-    let nr = expected_nr();
+    let nr = sme_lanes32();
     let mut rng = Rng::new(27);
     let mut runs = 0;
     let (ns, ks): (Vec<usize>, &[usize]) = if support::sme_pack::full_sweep() {
@@ -299,7 +272,7 @@ fn gemv_equals_reference_at_edge_shapes() {
 /// f16) and with (FCLAMP's rules; bounds past the f16 range round to infinities).
 #[test]
 fn hostile_halves() {
-    let nr = expected_nr();
+    let nr = sme_lanes32();
     let specials: [u16; 10] = [
         0x7c00, 0xfc00, 0x7e00, 0x7c01, 0xfe34, 0x8000, 0x0000, 0x0001, 0x7bff, 0xfbff,
     ];
@@ -340,7 +313,7 @@ fn hostile_halves() {
 /// `n == 0` writes nothing; `k == 0` gives the (clamped) bias plus a pair of zeros.
 #[test]
 fn empty_shapes() {
-    let nr = expected_nr();
+    let nr = sme_lanes32();
     let bias: Vec<u16> = (0..nr + 1)
         .map(|i| f16::from_f32(i as f32 - 2.0))
         .chain([0x8000])

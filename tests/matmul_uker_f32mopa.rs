@@ -11,13 +11,13 @@
 mod support;
 
 use rkai_capi::capi::exports::kai_matmul_clamp_f32_f32p4vsx1_f32p4vsx1bf32_8vsx8vs_sme2_mopa as provider;
-use rkai_ukernels::arch::{self, Isa};
+use rkai_ukernels::arch::Isa;
 use rkai_ukernels::float;
 use rkai_ukernels::matmul::uker;
 use rkai_ukernels::matmul_types::kai_matmul_uker_args;
 use support::guard::{EDGES, Edge, Guarded};
 use support::rng::Rng;
-use support::uker::{CLAMP, Nulls, Uker, args};
+use support::uker::{CLAMP, Getters, Nulls, Uker, args, check_getters, sme_lanes32};
 
 const NAME: &str = "kai_matmul_clamp_f32_f32p4vsx1_f32p4vsx1bf32_8vsx8vs_sme2_mopa";
 const KERNEL: Uker = Uker::new(NAME, provider);
@@ -25,45 +25,19 @@ const KERNEL: Uker = Uker::new(NAME, provider);
 /// What a destination element holds before a call (a NaN no result equals).
 const FILL: u32 = 0x7fa5_a5a5;
 
-/// mr = nr = 4 x vscale: the streaming length in 32-bit lanes (4 without SME), checked against
-/// the QEMU model when the test matrix names one.
-fn vl() -> usize {
-    let vl = support::sme_pack::svl32();
-    assert_eq!(vl, arch::sme_lanes32());
-    vl
-}
-
 /// KleidiAI's getter values, from its formulas: mr = nr = 4 x vscale, kr 1, 4-byte elements.
 #[test]
 fn getters_equal_kleidiai() {
-    let vl = vl();
-    let api = KERNEL.api();
-    assert!(api.run.is_some() && api.get_dst_size.is_some());
-    let step = KERNEL.step();
-    assert_eq!((step.m, step.n, step.k), (vl, vl, 0));
-    let mut checked = 1;
-    for k in [0, 1, 2, 3, 7, 64, 1000] {
-        for mn in [1, vl - 1, vl, vl + 1, 5 * vl + 3] {
-            let ls = KERNEL.lhs_stride(mn, k);
-            assert_eq!(ls, vl * k * 4);
-            let rs = KERNEL.rhs_stride(mn, k);
-            assert_eq!(rs, vl * (4 * k + 4));
-            let ds = KERNEL.dst_stride(2, mn);
-            assert_eq!(ds, mn * 4);
-            for blk in [0, 1, 3] {
-                assert_eq!(KERNEL.lhs_offset(blk * vl, 0, ls), blk * ls);
-                assert_eq!(KERNEL.rhs_offset(blk * vl, 0, rs), blk * rs);
-                assert_eq!(
-                    KERNEL.dst_offset(blk * vl, 2 * vl, ds),
-                    blk * vl * ds + 2 * vl * 4
-                );
-                assert_eq!(KERNEL.dst_size(blk * vl + 1, mn, ds), (blk * vl + 1) * ds);
-                checked += 4;
-            }
-            checked += 3;
-        }
-    }
-    eprintln!("{checked} getter values equal KleidiAI's (vl {vl})");
+    let vl = sme_lanes32();
+    let formulas = Getters {
+        step: (vl, vl),
+        lhs_rows: vl,
+        rhs_cols: vl,
+        lhs_stride: &|k| vl * k * 4,
+        rhs_stride: &|k| vl * (4 * k + 4),
+        dst_bytes: 4,
+    };
+    check_getters(&KERNEL, &formulas);
 }
 
 /// The LHS as `matmul_pack_lhs_mxk_x32p4vsx1_x32_sme` packs it: per block of `vl` rows, per K
@@ -142,7 +116,7 @@ impl Case<'_> {
     /// floats wider than the getters', at each guard edge); every result equals the reference.
     /// Returns the number of `run` calls checked.
     fn check(&self, gaps: (usize, usize, usize), portions: bool) -> usize {
-        let vl = vl();
+        let vl = sme_lanes32();
         let (m, n, k) = self.shape;
         let expect = reference(self.shape, self.lhs, self.rhs, self.bias, self.bounds());
         let (ls, rs, ds) = (
@@ -244,7 +218,7 @@ fn operands(rng: &mut Rng, (m, n, k): (usize, usize, usize)) -> [Vec<f32>; 3] {
 
 #[test]
 fn gemm_equals_reference_at_edge_shapes() {
-    let vl = vl();
+    let vl = sme_lanes32();
     let mut rng = Rng::new(28);
     let mut runs = 0;
     let full = support::sme_pack::full_sweep();
@@ -307,7 +281,7 @@ fn gemm_equals_reference_at_edge_shapes() {
 /// further apart than the getters say and destination rows with a gap between them.
 #[test]
 fn caller_strides() {
-    let vl = vl();
+    let vl = sme_lanes32();
     let mut rng = Rng::new(5);
     let mut runs = 0;
     for (m, n, k) in [(3 * vl + 2, 2 * vl + 1, 5), (vl + 1, 3 * vl - 1, 2)] {
@@ -331,7 +305,7 @@ fn caller_strides() {
 /// infinity becomes a finite bound, NaNs as FCLAMP treats them).
 #[test]
 fn hostile_floats() {
-    let vl = vl();
+    let vl = sme_lanes32();
     let specials = support::uker::HOSTILE_F32;
     let mut rng = Rng::new(4);
     let mut runs = 0;
@@ -385,7 +359,7 @@ fn packed_by_the_providers() {
     };
     use rkai_ukernels::pack_lhs_types::*;
     use rkai_ukernels::pack_rhs_types::*;
-    let vl = vl();
+    let vl = sme_lanes32();
     let mut rng = Rng::new(31);
     let (m, n, k) = (2 * vl + 3, 3 * vl - 1, 6);
     let [lhs, rhs, bias] = operands(&mut rng, (m, n, k));
@@ -498,7 +472,7 @@ fn lazy_za_save_is_committed() {
     if !support::cpu::can_run(Isa::Sme2) {
         return;
     }
-    let vl = vl();
+    let vl = sme_lanes32();
     let mut rng = Rng::new(9);
     let (m, n, k) = (vl + 1, vl + 2, 3);
     let [lhs, rhs, bias] = operands(&mut rng, (m, n, k));
@@ -535,7 +509,7 @@ fn violations() -> Vec<support::death::Case<&'static str, &'static str>> {
             KERNEL.lhs_offset(1, 0, 4);
         }),
         ("dst_offset_m", NAME, "index->m % get_m_step() == 0", || {
-            KERNEL.dst_offset(vl() + 1, 0, 4);
+            KERNEL.dst_offset(sme_lanes32() + 1, 0, 4);
         }),
     ];
     cases.extend(own);

@@ -17,7 +17,7 @@ use rkai_ukernels::matmul_types::kai_matmul_uker_args;
 use rkai_ukernels::pack::rhs_pack_kxn_x16p16vsx2bx16_x16_x16_sve as packer;
 use support::guard::{EDGES, Guarded};
 use support::rng::Rng;
-use support::uker::{CLAMP, Nulls, Uker, args};
+use support::uker::{CLAMP, Getters, Nulls, Uker, args, check_getters};
 
 const NAME: &str = "kai_matmul_clamp_f16_f16_f16p16vsx2bf16_6x16vs_sve2p1_dot";
 const KERNEL: Uker = Uker::new(NAME, provider);
@@ -47,39 +47,24 @@ fn full_sweep() -> bool {
 }
 
 /// KleidiAI's getter values, from its formulas: m_step 1, n_step = nr = 16 x vscale, 2-byte
-/// values, K rounded up to pairs in the RHS stride.
+/// values, K rounded up to pairs in the RHS stride (as the SVE packer computes it).
 #[test]
 fn getters_equal_kleidiai() {
     let nr = expected_nr();
-    let api = KERNEL.api();
-    assert!(api.run.is_some() && api.get_dst_size.is_some());
-    let step = KERNEL.step();
-    assert_eq!((step.m, step.n, step.k), (1, nr, 0));
-    let mut checked = 0;
-    for k in [0, 1, 2, 3, 7, 64, 1001] {
-        for n in [1, nr - 1, nr, nr + 1, 5 * nr + 3] {
-            let ls = KERNEL.lhs_stride(3, k);
-            assert_eq!(ls, k * 2);
-            let rs = KERNEL.rhs_stride(n, k);
-            assert_eq!(rs, nr * (2 + k.div_ceil(2) * 2 * 2));
-            assert_eq!(rs, packer::packed_stride(packer::Width::Sve16vs, k));
-            let ds = KERNEL.dst_stride(2, n);
-            assert_eq!(ds, n * 2);
-            for m in [0, 1, 2, 5, 7] {
-                assert_eq!(KERNEL.lhs_offset(m, 0, ls + 6), m * (ls + 6));
-                assert_eq!(KERNEL.dst_offset(m, 2 * nr, ds), m * ds + 2 * nr * 2);
-                assert_eq!(KERNEL.dst_size(m, n, ds), m * ds);
-                checked += 3;
-            }
-            for blk in [0, 1, 3] {
-                assert_eq!(KERNEL.rhs_offset(blk * nr, 0, rs), blk * rs);
-                checked += 1;
-            }
-            checked += 4;
-        }
-    }
-    eprintln!("{checked} getter values equal KleidiAI's (nr {nr})");
-    eprintln!("RELIABILITY getters {checked}");
+    let rhs_stride = |k: usize| {
+        let stride = nr * (2 + k.div_ceil(2) * 2 * 2);
+        assert_eq!(stride, packer::packed_stride(packer::Width::Sve16vs, k));
+        stride
+    };
+    let formulas = Getters {
+        step: (1, nr),
+        lhs_rows: 1,
+        rhs_cols: nr,
+        lhs_stride: &|k| k * 2,
+        rhs_stride: &rhs_stride,
+        dst_bytes: 2,
+    };
+    check_getters(&KERNEL, &formulas);
 }
 
 /// One problem: `m` x `k` LHS, `k` x `n` RHS and `n` biases, all f16 bits.

@@ -18,13 +18,13 @@ use rkai_capi::capi::exports::{
     kai_matmul_i32_u8p4vsx4_u8p4vsx4_i32_i32_8vsx8vs_sme2_mopa as i32_provider,
     kai_matmul_pack_lhs_mxk_x8p4vsx4_x8_sme, kai_matmul_pack_rhs_kxn_x8p4vsx4_x8_sme,
 };
-use rkai_ukernels::arch::{self, Isa};
+use rkai_ukernels::arch::Isa;
 use rkai_ukernels::float;
 use rkai_ukernels::matmul::uker::u8_mopa;
 use rkai_ukernels::matmul_types::kai_matmul_uker_args;
 use support::guard::{EDGES, Guarded};
 use support::rng::Rng;
-use support::uker::{CLAMP, Nulls, Uker, args};
+use support::uker::{CLAMP, Getters, Nulls, Uker, args, check_getters, sme_lanes32};
 
 const I32_NAME: &str = "kai_matmul_i32_u8p4vsx4_u8p4vsx4_i32_i32_8vsx8vs_sme2_mopa";
 const F32_NAME: &str = "kai_matmul_clamp_f32_u8p4vsx4_u8p4vsx4_i32_i32_f32_f32_8vsx8vs_sme2_mopa";
@@ -34,52 +34,23 @@ const F32_KERNEL: Uker = Uker::new(F32_NAME, f32_provider);
 /// A destination byte the kernels never write.
 const FILL: u8 = 0xa5;
 
-/// mr = nr = 4 x vscale: the streaming length in 32-bit lanes (4 without SME), checked against
-/// the QEMU model when the test matrix names one.
-fn lanes() -> usize {
-    let nr = support::sme_pack::svl32();
-    assert_eq!(nr, arch::sme_lanes32());
-    nr
-}
-
 /// KleidiAI's getter values, from its formulas: step 8 x vscale, mr = nr = 4 x vscale, kr 4,
 /// 1-byte operands and 4-byte outputs.
 #[test]
 fn getters_equal_kleidiai() {
-    let nr = lanes();
-    let mut checked = 0;
+    let nr = sme_lanes32();
     for kernel in [I32_KERNEL, F32_KERNEL] {
-        let api = kernel.api();
-        assert!(api.run.is_some() && api.get_dst_size.is_some());
-        let step = kernel.step();
-        assert_eq!((step.m, step.n, step.k), (2 * nr, 2 * nr, 0));
-        for k in [0usize, 1, 3, 4, 5, 9, 1000] {
-            for n in [1, nr - 1, nr, nr + 1, 5 * nr + 3] {
-                let block = nr * k.div_ceil(4) * 4;
-                let ls = kernel.lhs_stride(n, k);
-                assert_eq!(ls, block, "{} lhs stride k {k}", kernel.name);
-                let rs = kernel.rhs_stride(n, k);
-                assert_eq!(rs, block, "{} rhs stride k {k}", kernel.name);
-                let ds = kernel.dst_stride(3, n);
-                assert_eq!(ds, 4 * n);
-                for blk in [0, 1, 3] {
-                    assert_eq!(kernel.lhs_offset(blk * nr, 0, ls), blk * ls);
-                    assert_eq!(kernel.rhs_offset(blk * nr, 0, rs), blk * rs);
-                    assert_eq!(
-                        kernel.dst_offset(blk * nr, 2 * nr, ds + 8),
-                        blk * nr * (ds + 8) + 8 * nr
-                    );
-                    checked += 3;
-                }
-                for m in [0, 1, 7] {
-                    assert_eq!(kernel.dst_size(m, n, ds + 4), m * (ds + 4));
-                    checked += 1;
-                }
-                checked += 3;
-            }
-        }
+        let block = |k: usize| nr * k.div_ceil(4) * 4;
+        let formulas = Getters {
+            step: (2 * nr, 2 * nr),
+            lhs_rows: nr,
+            rhs_cols: nr,
+            lhs_stride: &block,
+            rhs_stride: &block,
+            dst_bytes: 4,
+        };
+        check_getters(&kernel, &formulas);
     }
-    eprintln!("{checked} getter values equal KleidiAI's (nr {nr})");
 }
 
 /// The packed format of both operands: blocks of `lanes` rows (LHS) or columns (RHS), per step
@@ -229,7 +200,7 @@ fn check(
     clamp: Option<(f32, f32)>,
     portions: &[(usize, usize, usize, usize)],
 ) -> usize {
-    let nr = lanes();
+    let nr = sme_lanes32();
     let (lp, rp) = p.packed(nr);
     let (flags, bounds) = match clamp {
         Some(b) => (CLAMP, b),
@@ -350,7 +321,7 @@ fn portions(m: usize, n: usize, nr: usize) -> Vec<(usize, usize, usize, usize)> 
 
 #[test]
 fn gemm_equals_reference_at_edge_shapes() {
-    let nr = lanes();
+    let nr = sme_lanes32();
     let mut rng = Rng::new(88);
     let mut runs = 0;
     for (m, n, k) in shapes(nr) {
@@ -370,7 +341,7 @@ fn gemm_equals_reference_at_edge_shapes() {
 /// `k == 0` gives the biases alone.
 #[test]
 fn sums_wrap_and_null_biases_add_zeros() {
-    let nr = lanes();
+    let nr = sme_lanes32();
     let mut rng = Rng::new(5);
     let mut runs = 0;
     let (m, n, k) = (nr + 1, 2 * nr + 1, 13);
@@ -400,7 +371,7 @@ fn sums_wrap_and_null_biases_add_zeros() {
 /// and signalling), signed zeros, subnormals, huge scales; with and without the clamp flag.
 #[test]
 fn hostile_floats() {
-    let nr = lanes();
+    let nr = sme_lanes32();
     let specials = [
         f32::INFINITY,
         f32::NEG_INFINITY,
@@ -441,7 +412,7 @@ fn hostile_floats() {
 fn providers_pack_the_operands() {
     use rkai_ukernels::pack_lhs_types::*;
     use rkai_ukernels::pack_rhs_types::*;
-    let nr = lanes();
+    let nr = sme_lanes32();
     let mut rng = Rng::new(3);
     let p = Problem::random(&mut rng, (2 * nr + 1, nr + 3, 9));
     let (lp, rp) = p.packed(nr);
@@ -600,7 +571,7 @@ fn violations() -> Vec<support::death::Case<&'static str, &'static str>> {
             F32_NAME,
             "index->n % get_nr() == 0",
             || {
-                F32_KERNEL.rhs_offset(lanes() + 1, 0, 16);
+                F32_KERNEL.rhs_offset(sme_lanes32() + 1, 0, 16);
             },
         ),
         ("f32_rhs_offset_k", F32_NAME, "index->k == 0", || {
@@ -611,7 +582,7 @@ fn violations() -> Vec<support::death::Case<&'static str, &'static str>> {
             I32_NAME,
             "index->m % get_mr() == 0",
             || {
-                I32_KERNEL.dst_offset(lanes() - 1, 0, 16);
+                I32_KERNEL.dst_offset(sme_lanes32() - 1, 0, 16);
             },
         ),
         (

@@ -259,3 +259,86 @@ pub const HOSTILE_F32: [f32; 11] = [
     -f32::MAX,
     1.0e30,
 ];
+
+/// The streaming length in 32-bit lanes (4 without SME), checked against the QEMU model when the
+/// test matrix names one: `mr`/`nr` of the SME kernels are multiples of it.
+pub fn sme_lanes32() -> usize {
+    let lanes = super::sme_pack::svl32();
+    assert_eq!(lanes, rkai_ukernels::arch::sme_lanes32());
+    lanes
+}
+
+/// KleidiAI's getter formulas of one kernel, as its test file states them.
+pub struct Getters<'a> {
+    /// `get_step`'s `m` and `n` (its `k` is 0: no kernel of the interface splits K).
+    pub step: (usize, usize),
+    /// Rows of one packed LHS block (1 where the LHS is plain rows).
+    pub lhs_rows: usize,
+    /// Columns of one packed RHS block (`nr`).
+    pub rhs_cols: usize,
+    /// `get_lhs_stride` for `k` (bytes from row or block to the next).
+    pub lhs_stride: &'a dyn Fn(usize) -> usize,
+    /// `get_rhs_stride` for `k` (bytes from block to block).
+    pub rhs_stride: &'a dyn Fn(usize) -> usize,
+    /// Bytes of one destination value.
+    pub dst_bytes: usize,
+}
+
+/// Checks `kernel`'s getters against `formulas` over edge shapes (K values around the packing
+/// steps, N around the block width) and the offsets of blocks 0, 1 and 3 with strides wider than
+/// the getters' (the offsets must follow the caller's stride). Returns the values checked (with
+/// the `RELIABILITY getters` line the report collects).
+pub fn check_getters(kernel: &Uker, formulas: &Getters) -> usize {
+    let api = kernel.api();
+    assert!(api.run.is_some() && api.get_dst_size.is_some());
+    let step = kernel.step();
+    assert_eq!(
+        (step.m, step.n, step.k),
+        (formulas.step.0, formulas.step.1, 0)
+    );
+    let (rows, nr) = (formulas.lhs_rows, formulas.rhs_cols);
+    let mut checked = 1;
+    for k in [0usize, 1, 2, 3, 4, 5, 7, 9, 64, 1000, 1001] {
+        for n in [1, nr - 1, nr, nr + 1, 5 * nr + 3] {
+            let (ls, rs, ds) = (
+                kernel.lhs_stride(n, k),
+                kernel.rhs_stride(n, k),
+                kernel.dst_stride(3, n),
+            );
+            assert_eq!(
+                ls,
+                (formulas.lhs_stride)(k),
+                "{} lhs stride k {k}",
+                kernel.name
+            );
+            assert_eq!(
+                rs,
+                (formulas.rhs_stride)(k),
+                "{} rhs stride k {k}",
+                kernel.name
+            );
+            assert_eq!(
+                ds,
+                n * formulas.dst_bytes,
+                "{} dst stride n {n}",
+                kernel.name
+            );
+            for blk in [0, 1, 3] {
+                assert_eq!(kernel.lhs_offset(blk * rows, 0, ls + 8), blk * (ls + 8));
+                assert_eq!(kernel.rhs_offset(blk * nr, 0, rs + 8), blk * (rs + 8));
+                let dst = kernel.dst_offset(blk * rows, step.n, ds + 8);
+                assert_eq!(dst, blk * rows * (ds + 8) + step.n * formulas.dst_bytes);
+                let m = blk * rows + 1;
+                assert_eq!(kernel.dst_size(m, n, ds + 4), m * (ds + 4));
+                checked += 4;
+            }
+            checked += 3;
+        }
+    }
+    eprintln!(
+        "{checked} getter values of {} equal KleidiAI's (nr {nr})",
+        kernel.name
+    );
+    eprintln!("RELIABILITY getters {checked}");
+    checked
+}

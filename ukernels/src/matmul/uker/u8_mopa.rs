@@ -405,12 +405,6 @@ fn lanes() -> usize {
     arch::sme_lanes32()
 }
 
-/// `get_step`: 8 x vscale rows and columns, K not splittable.
-pub fn step() -> kai_matmul_uker_dim_args {
-    let s = 2 * lanes();
-    kai_matmul_uker_dim_args { m: s, n: s, k: 0 }
-}
-
 /// Bytes of one packed block of `k` values a row or column.
 fn block(k: usize) -> usize {
     lanes().wrapping_mul(k.wrapping_add(KR - 1) / KR * KR)
