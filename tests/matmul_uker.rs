@@ -12,10 +12,11 @@ use rkai_capi::capi::exports::kai_matmul_clamp_f32_f32_f32p4vsx1bf32_1x32vs_sme2
 use rkai_ukernels::arch::Isa;
 use rkai_ukernels::float;
 use rkai_ukernels::matmul::uker;
-use rkai_ukernels::matmul_types::kai_matmul_uker_args;
 use support::guard::{EDGES, Guarded};
 use support::rng::Rng;
-use support::uker::{CLAMP, Getters, Nulls, Uker, args, check_getters, sme_lanes32};
+use support::uker::{
+    GemvCase, Getters, Nulls, Uker, check_gemv, check_getters, gemv_args, gemv_call, sme_lanes32,
+};
 
 const NAME: &str = "kai_matmul_clamp_f32_f32_f32p4vsx1bf32_1x32vs_sme2_mla";
 const KERNEL: Uker = Uker::new(NAME, provider);
@@ -76,24 +77,6 @@ fn reference(
         .collect()
 }
 
-/// The run arguments of a GEMV over `n` columns, with the strides KleidiAI ignores hostile.
-fn gemv_args(
-    flags: u64,
-    (m, n, k): (usize, usize, usize),
-    operands: (*const u8, *const u8, *mut u8),
-    bounds: (&f32, &f32),
-) -> kai_matmul_uker_args {
-    let mut a = args(flags, (m, n, k), operands, bounds);
-    a.operand.lhs.stride.m = usize::MAX;
-    a.operand.rhs.stride.n = 3;
-    a.operand.dst.stride.m = 1;
-    a
-}
-
-fn bits(v: &Guarded, n: usize) -> Vec<u32> {
-    (0..n).map(|i| v.f32_at(i).to_bits()).collect()
-}
-
 /// One case: every edge of the guard pages, both clamp settings, the whole row and each
 /// portion of `portion` blocks; results equal the reference and the portable path.
 fn check_case(
@@ -122,57 +105,17 @@ fn check_case(
     };
     let pb: Vec<u32> = portable.iter().map(|x| x.to_bits()).collect();
     assert_eq!(pb, expect, "portable n {n} k {k} clamp {clamp:?}");
-    let (flags, lo, hi) = match clamp {
-        Some((lo, hi)) => (CLAMP, lo, hi),
-        // Bounds that would change the result if they were read.
-        None => (0, 1.0, -1.0),
+    use support::sme_pack::le_bytes as le;
+    let case = GemvCase {
+        n,
+        k,
+        lhs: &le(lhs),
+        packed: &le(&packed),
+        expect: &le(&expect),
+        fill: &0x7fa5_a5a5u32.to_le_bytes(),
+        clamp,
     };
-    let mut runs = 0;
-    for edge in EDGES {
-        let l = Guarded::from_f32(lhs, edge);
-        let r = Guarded::from_f32(&packed, edge);
-        let mut d = Guarded::from_f32(&vec![f32::from_bits(0x7fa5_a5a5); n], edge);
-        KERNEL.run(&gemv_args(
-            flags,
-            (1, n, k),
-            (l.ptr(), r.ptr(), d.mut_ptr()),
-            (&lo, &hi),
-        ));
-        assert_eq!(bits(&d, n), expect, "n {n} k {k} clamp {clamp:?} {edge:?}");
-        runs += 1;
-        // Portions: start columns every block, widths up to three blocks, through the getters.
-        let (rs, ds) = (KERNEL.rhs_stride(n, k), KERNEL.dst_stride(1, n));
-        for start in (nr..n).step_by(nr) {
-            for width in [1, nr, 3 * nr - 1] {
-                let width = width.min(n - start);
-                let mut out = Guarded::from_f32(&vec![f32::from_bits(0x7fa5_a5a5); n], edge);
-                let (ro, doff) = (
-                    KERNEL.rhs_offset(start, 0, rs),
-                    KERNEL.dst_offset(0, start, ds),
-                );
-                assert_eq!(KERNEL.lhs_offset(0, 0, k * 4), 0);
-                // SAFETY: the offsets stay inside the buffers (start < n, start % nr == 0).
-                let (rp, dp) = unsafe { (r.ptr().add(ro), out.mut_ptr().add(doff)) };
-                KERNEL.run(&gemv_args(
-                    flags,
-                    (1, width, k),
-                    (l.ptr(), rp, dp),
-                    (&lo, &hi),
-                ));
-                let got = bits(&out, n);
-                assert_eq!(&got[start..start + width], &expect[start..start + width]);
-                assert!(
-                    got[..start]
-                        .iter()
-                        .chain(&got[start + width..])
-                        .all(|&x| x == 0x7fa5_a5a5),
-                    "portion {start}+{width} of n {n} wrote outside"
-                );
-                runs += 1;
-            }
-        }
-    }
-    runs
+    check_gemv(&KERNEL, nr, &case)
 }
 
 #[test]
@@ -180,32 +123,20 @@ fn gemv_equals_reference_at_edge_shapes() {
     let nr = sme_lanes32();
     let mut rng = Rng::new(27);
     let mut runs = 0;
-    let ns = [
-        1,
-        2,
-        nr - 1,
-        nr,
-        nr + 1,
-        2 * nr,
-        3 * nr + 1,
-        4 * nr,
-        4 * nr + 1,
-        5 * nr - 1,
-        9 * nr + 3,
-    ];
+    let ns = support::uker::gemv_widths(nr);
     for n in ns {
         for k in [1, 2, 3, 4, 5, 7, 8, 9, 17] {
             let lhs: Vec<f32> = (0..k).map(|_| rng.f32(-2.0, 2.0)).collect();
             let rhs: Vec<f32> = (0..k * n).map(|_| rng.f32(-2.0, 2.0)).collect();
             let bias: Vec<f32> = (0..n).map(|_| rng.f32(-1.0, 1.0)).collect();
-            for clamp in [None, Some((-0.75f32, 0.5f32)), Some((f32::MIN, f32::MAX))] {
+            for clamp in support::uker::CLAMPS {
                 runs += check_case((n, k), &lhs, &rhs, &bias, clamp);
             }
         }
     }
     eprintln!(
         "{runs} runs equal the reference (nr {nr}, SME2 asm: {})",
-        support::cpu::can_run(Isa::Sme2) && cfg!(target_arch = "aarch64")
+        support::uker::asm_runs(Isa::Sme2)
     );
 }
 
@@ -229,13 +160,7 @@ fn hostile_floats() {
             let lhs: Vec<f32> = (0..k).map(&mut pick).collect();
             let rhs: Vec<f32> = (0..k * n).map(|i| pick(i + 1)).collect();
             let bias: Vec<f32> = (0..n).map(|i| pick(i + 2)).collect();
-            for clamp in [
-                None,
-                Some((-1.0, 1.0)),
-                Some((f32::NEG_INFINITY, f32::INFINITY)),
-                Some((2.0, -2.0)),
-                Some((f32::NAN, 1.0)),
-            ] {
+            for clamp in support::uker::HOSTILE_CLAMPS {
                 runs += check_case((n, k), &lhs, &rhs, &bias, clamp);
             }
         }
@@ -266,27 +191,9 @@ fn empty_shapes() {
 /// KleidiAI's assumptions; rkai aborts naming the provider.
 fn violations() -> Vec<support::death::Case<&'static str, &'static str>> {
     fn call(flags: u64, m: usize, nulls: Nulls) {
-        let x = [1.0f32; 64];
-        let mut d = [0f32; 64];
-        let operands = (x.as_ptr().cast(), x.as_ptr().cast(), d.as_mut_ptr().cast());
-        let mut a = gemv_args(flags, (m, 4, 1), operands, (&0.0, &1.0));
-        nulls.apply(&mut a);
-        KERNEL.run(&a);
+        gemv_call(&KERNEL, &1.0f32.to_le_bytes(), (flags, m, nulls));
     }
-    fn one_row(flags: u64, nulls: Nulls) {
-        call(flags, 1, nulls)
-    }
-    let mut cases = uker_float_violations!(one_row);
-    let own: Vec<support::death::Case<&'static str, &'static str>> = vec![
-        ("m_zero", NAME, "args->shape.m == 1", || {
-            call(0, 0, Nulls::None)
-        }),
-        ("m_two", NAME, "args->shape.m == 1", || {
-            call(CLAMP, 2, Nulls::None)
-        }),
-    ];
-    cases.extend(own);
-    cases
+    uker_gemv_violations!(call)
 }
 
 death_tests!(violations, "assumptions");

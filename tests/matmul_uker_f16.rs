@@ -13,12 +13,13 @@ use rkai_capi::capi::exports::kai_matmul_pack_rhs_kxn_x16p4vsx2bx16_x16_x16_sme 
 use rkai_ukernels::arch::Isa;
 use rkai_ukernels::float::f16;
 use rkai_ukernels::matmul::uker::sme2_gemv_f16;
-use rkai_ukernels::matmul_types::kai_matmul_uker_args;
 use rkai_ukernels::pack_rhs_types::*;
 use std::ptr;
 use support::guard::{EDGES, Guarded};
 use support::rng::Rng;
-use support::uker::{CLAMP, Getters, Nulls, Uker, args, check_getters, sme_lanes32};
+use support::uker::{
+    GemvCase, Getters, Nulls, Uker, check_gemv, check_getters, gemv_args, gemv_call, sme_lanes32,
+};
 
 const NAME: &str = "kai_matmul_clamp_f16_f16_f16p4vsx2bf16_1x32vs_sme2_dot";
 const KERNEL: Uker = Uker::new(NAME, provider);
@@ -114,20 +115,6 @@ fn reference(
         .collect()
 }
 
-/// The run arguments of a GEMV over `n` columns, with the strides KleidiAI ignores hostile.
-fn gemv_args(
-    flags: u64,
-    (m, n, k): (usize, usize, usize),
-    operands: (*const u8, *const u8, *mut u8),
-    bounds: (&f32, &f32),
-) -> kai_matmul_uker_args {
-    let mut a = args(flags, (m, n, k), operands, bounds);
-    a.operand.lhs.stride.m = usize::MAX;
-    a.operand.rhs.stride.n = 3;
-    a.operand.dst.stride.m = 1;
-    a
-}
-
 fn halves(v: &[u8]) -> Vec<u16> {
     v.chunks(2)
         .map(|c| u16::from_le_bytes([c[0], c[1]]))
@@ -166,57 +153,16 @@ fn check_case(
         )
     };
     assert_eq!(portable, expect, "portable n {n} k {k} clamp {clamp:?}");
-    let (flags, lo, hi) = match clamp {
-        Some((lo, hi)) => (CLAMP, lo, hi),
-        // Bounds that would change the result if they were read.
-        None => (0, 1.0, -1.0),
+    let case = GemvCase {
+        n,
+        k,
+        lhs: &le(lhs),
+        packed: &packed,
+        expect: &le(&expect),
+        fill: &FILL.to_le_bytes(),
+        clamp,
     };
-    let mut runs = 0;
-    for edge in EDGES {
-        let l = Guarded::from_bytes(&le(lhs), edge);
-        let r = Guarded::from_bytes(&packed, edge);
-        let mut d = Guarded::from_bytes(&le(&vec![FILL; n]), edge);
-        KERNEL.run(&gemv_args(
-            flags,
-            (1, n, k),
-            (l.ptr(), r.ptr(), d.mut_ptr()),
-            (&lo, &hi),
-        ));
-        let got = halves(d.bytes());
-        assert_eq!(got, expect, "n {n} k {k} clamp {clamp:?} {edge:?}");
-        runs += 1;
-        let (rs, ds) = (KERNEL.rhs_stride(n, k), KERNEL.dst_stride(1, n));
-        assert_eq!(KERNEL.lhs_offset(0, 0, KERNEL.lhs_stride(1, k)), 0);
-        for start in (nr..n).step_by(nr) {
-            for width in [1, nr, 3 * nr - 1] {
-                let width = width.min(n - start);
-                let mut out = Guarded::from_bytes(&le(&vec![FILL; n]), edge);
-                let (ro, doff) = (
-                    KERNEL.rhs_offset(start, 0, rs),
-                    KERNEL.dst_offset(0, start, ds),
-                );
-                // SAFETY: the offsets stay inside the buffers (start < n, start % nr == 0).
-                let (rp, dp) = unsafe { (r.ptr().add(ro), out.mut_ptr().add(doff)) };
-                KERNEL.run(&gemv_args(
-                    flags,
-                    (1, width, k),
-                    (l.ptr(), rp, dp),
-                    (&lo, &hi),
-                ));
-                let got = halves(out.bytes());
-                assert_eq!(&got[start..start + width], &expect[start..start + width]);
-                assert!(
-                    got[..start]
-                        .iter()
-                        .chain(&got[start + width..])
-                        .all(|&x| x == FILL),
-                    "portion {start}+{width} of n {n} wrote outside"
-                );
-                runs += 1;
-            }
-        }
-    }
-    runs
+    check_gemv(&KERNEL, nr, &case)
 }
 
 fn random_halves(rng: &mut Rng, len: usize, lo: f32, hi: f32) -> Vec<u16> {
@@ -233,19 +179,7 @@ fn gemv_equals_reference_at_edge_shapes() {
     let mut runs = 0;
     let (ns, ks): (Vec<usize>, &[usize]) = if support::sme_pack::full_sweep() {
         (
-            vec![
-                1,
-                2,
-                nr - 1,
-                nr,
-                nr + 1,
-                2 * nr,
-                3 * nr + 1,
-                4 * nr,
-                4 * nr + 1,
-                5 * nr - 1,
-                9 * nr + 3,
-            ],
+            support::uker::gemv_widths(nr).to_vec(),
             &[1, 2, 3, 4, 5, 7, 8, 9, 17],
         )
     } else {
@@ -256,14 +190,14 @@ fn gemv_equals_reference_at_edge_shapes() {
             let lhs = random_halves(&mut rng, k, -2.0, 2.0);
             let rhs = random_halves(&mut rng, k * n, -2.0, 2.0);
             let bias = random_halves(&mut rng, n, -1.0, 1.0);
-            for clamp in [None, Some((-0.75f32, 0.5f32)), Some((f32::MIN, f32::MAX))] {
+            for clamp in support::uker::CLAMPS {
                 runs += check_case((n, k), &lhs, &rhs, &bias, clamp);
             }
         }
     }
     eprintln!(
         "{runs} runs equal the reference (nr {nr}, SME2 asm: {})",
-        support::cpu::can_run(Isa::Sme2) && cfg!(target_arch = "aarch64")
+        support::uker::asm_runs(Isa::Sme2)
     );
 }
 
@@ -335,27 +269,9 @@ fn empty_shapes() {
 /// KleidiAI's assumptions; rkai aborts naming the provider.
 fn violations() -> Vec<support::death::Case<&'static str, &'static str>> {
     fn call(flags: u64, m: usize, nulls: Nulls) {
-        let x = [0x3c00u16; 64];
-        let mut d = [0u16; 64];
-        let operands = (x.as_ptr().cast(), x.as_ptr().cast(), d.as_mut_ptr().cast());
-        let mut a = gemv_args(flags, (m, 4, 1), operands, (&0.0, &1.0));
-        nulls.apply(&mut a);
-        KERNEL.run(&a);
+        gemv_call(&KERNEL, &0x3c00u16.to_le_bytes(), (flags, m, nulls));
     }
-    fn one_row(flags: u64, nulls: Nulls) {
-        call(flags, 1, nulls)
-    }
-    let mut cases = uker_float_violations!(one_row);
-    let own: Vec<support::death::Case<&'static str, &'static str>> = vec![
-        ("m_zero", NAME, "args->shape.m == 1", || {
-            call(0, 0, Nulls::None)
-        }),
-        ("m_two", NAME, "args->shape.m == 1", || {
-            call(CLAMP, 2, Nulls::None)
-        }),
-    ];
-    cases.extend(own);
-    cases
+    uker_gemv_violations!(call)
 }
 
 death_tests!(violations, "assumptions");

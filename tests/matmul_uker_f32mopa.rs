@@ -273,7 +273,7 @@ fn gemm_equals_reference_at_edge_shapes() {
     }
     eprintln!(
         "{runs} runs equal the reference (vl {vl}, full sweep {full}, SME2 asm: {})",
-        support::cpu::can_run(Isa::Sme2) && cfg!(target_arch = "aarch64")
+        support::uker::asm_runs(Isa::Sme2)
     );
 }
 
@@ -326,13 +326,7 @@ fn hostile_floats() {
             let lhs: Vec<f32> = (0..m * k).map(&mut pick).collect();
             let rhs: Vec<f32> = (0..k * n).map(|i| pick(i + 1)).collect();
             let bias: Vec<f32> = (0..n).map(|i| pick(i + 2)).collect();
-            for clamp in [
-                None,
-                Some((-1.0, 1.0)),
-                Some((f32::NEG_INFINITY, f32::INFINITY)),
-                Some((2.0, -2.0)),
-                Some((f32::NAN, 1.0)),
-            ] {
+            for clamp in support::uker::HOSTILE_CLAMPS {
                 let case = Case {
                     shape: (m, n, k),
                     lhs: &lhs,

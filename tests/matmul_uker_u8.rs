@@ -333,7 +333,7 @@ fn gemm_equals_reference_at_edge_shapes() {
     }
     eprintln!(
         "{runs} runs equal the reference (nr {nr}, SME2 asm: {})",
-        support::cpu::can_run(Isa::Sme2) && cfg!(target_arch = "aarch64")
+        support::uker::asm_runs(Isa::Sme2)
     );
 }
 

@@ -342,3 +342,167 @@ pub fn check_getters(kernel: &Uker, formulas: &Getters) -> usize {
     eprintln!("RELIABILITY getters {checked}");
     checked
 }
+
+/// The run arguments of a GEMV (a one-row kernel) with the three strides KleidiAI's GEMVs ignore
+/// made hostile, so that reading one shows.
+pub fn gemv_args(
+    flags: u64,
+    shape: (usize, usize, usize),
+    operands: (*const u8, *const u8, *mut u8),
+    bounds: (&f32, &f32),
+) -> kai_matmul_uker_args {
+    let mut a = args(flags, shape, operands, bounds);
+    a.operand.lhs.stride.m = usize::MAX;
+    a.operand.rhs.stride.n = 3;
+    a.operand.dst.stride.m = 1;
+    a
+}
+
+/// A valid one-row call of `kernel` over 4 columns (K 1) whose operands all hold `one` (a value's
+/// little-endian bytes), with `flags`, `m` rows and the `nulls` pointer made null: the death
+/// cases' call.
+pub fn gemv_call(kernel: &Uker, one: &[u8], (flags, m, nulls): (u64, usize, Nulls)) {
+    let x = one.repeat(64);
+    let mut d = vec![0u8; x.len()];
+    let mut a = gemv_args(
+        flags,
+        (m, 4, 1),
+        (x.as_ptr(), x.as_ptr(), d.as_mut_ptr()),
+        (&0.0, &1.0),
+    );
+    nulls.apply(&mut a);
+    kernel.run(&a);
+}
+
+/// The death cases of a float GEMV: [`uker_float_violations!`]'s and `m` other than 1.
+/// `$call(flags, m, nulls)` runs [`gemv_call`] of the test file's `KERNEL` (its C name `NAME`).
+#[macro_export]
+macro_rules! uker_gemv_violations {
+    ($call:path) => {{
+        use support::uker::{CLAMP, Nulls};
+        fn one_row(flags: u64, nulls: Nulls) {
+            $call(flags, 1, nulls)
+        }
+        const ONE_ROW: &str = "args->shape.m == 1";
+        let mut cases = uker_float_violations!(one_row);
+        cases.push(("m_zero", NAME, ONE_ROW, || $call(0, 0, Nulls::None)));
+        cases.push(("m_two", NAME, ONE_ROW, || $call(CLAMP, 2, Nulls::None)));
+        cases
+    }};
+}
+
+/// One GEMV problem in bytes: `n` columns, `k` values, the LHS row, the packed RHS, the expected
+/// destination row, the bytes of one value a destination starts filled with (a pattern no result
+/// has), and the clamp bounds (`None`: no clamp flag, and bounds that would change the result
+/// if read).
+pub struct GemvCase<'a> {
+    /// Columns.
+    pub n: usize,
+    /// Depth.
+    pub k: usize,
+    /// The LHS row (`k` values).
+    pub lhs: &'a [u8],
+    /// The RHS as the kernel's packer writes it.
+    pub packed: &'a [u8],
+    /// The destination row the reference gives.
+    pub expect: &'a [u8],
+    /// One destination value's fill bytes.
+    pub fill: &'a [u8],
+    /// The clamp bounds, if the clamp flag is set.
+    pub clamp: Option<(f32, f32)>,
+}
+
+/// Runs a GEMV case at every guard-page edge: the whole row, then each portion (start columns
+/// every block of `nr`, widths 1, a block and three blocks less one) through the getters, which
+/// must write its columns and nothing else. Returns the runs.
+pub fn check_gemv(kernel: &Uker, nr: usize, case: &GemvCase) -> usize {
+    use super::guard::{EDGES, Guarded};
+    let GemvCase { n, k, .. } = *case;
+    let bytes = case.fill.len();
+    let filled = case.fill.repeat(n);
+    let (flags, lo, hi) = match case.clamp {
+        Some((lo, hi)) => (CLAMP, lo, hi),
+        None => (0, 1.0, -1.0),
+    };
+    let what = format!("{} n {n} k {k} clamp {:?}", kernel.name, case.clamp);
+    let mut runs = 0;
+    for edge in EDGES {
+        let l = Guarded::from_bytes(case.lhs, edge);
+        let r = Guarded::from_bytes(case.packed, edge);
+        let mut d = Guarded::from_bytes(&filled, edge);
+        let operands = (l.ptr(), r.ptr(), d.mut_ptr());
+        kernel.run(&gemv_args(flags, (1, n, k), operands, (&lo, &hi)));
+        assert_eq!(d.bytes(), case.expect, "{what} {edge:?}");
+        runs += 1;
+        let (rs, ds) = (kernel.rhs_stride(n, k), kernel.dst_stride(1, n));
+        assert_eq!(kernel.lhs_offset(0, 0, kernel.lhs_stride(1, k)), 0);
+        for start in (nr..n).step_by(nr) {
+            for width in [1, nr, 3 * nr - 1] {
+                let width = width.min(n - start);
+                let mut out = Guarded::from_bytes(&filled, edge);
+                let (ro, doff) = (
+                    kernel.rhs_offset(start, 0, rs),
+                    kernel.dst_offset(0, start, ds),
+                );
+                // SAFETY: the offsets stay inside the buffers (start < n, start % nr == 0).
+                let (rp, dp) = unsafe { (r.ptr().add(ro), out.mut_ptr().add(doff)) };
+                kernel.run(&gemv_args(
+                    flags,
+                    (1, width, k),
+                    (l.ptr(), rp, dp),
+                    (&lo, &hi),
+                ));
+                let (inside, got) = (start * bytes..(start + width) * bytes, out.bytes());
+                assert_eq!(
+                    got[inside.clone()],
+                    case.expect[inside.clone()],
+                    "{what} portion {start}+{width}"
+                );
+                let outside = got[..inside.start].iter().chain(&got[inside.end..]);
+                assert!(
+                    outside.eq(filled[..inside.start].iter().chain(&filled[inside.end..])),
+                    "{what}: portion {start}+{width} wrote outside"
+                );
+                runs += 1;
+            }
+        }
+    }
+    runs
+}
+
+/// The clamp settings of the edge-shape tests: none, bounds that cut, and the widest finite ones.
+pub const CLAMPS: [Option<(f32, f32)>; 3] = [None, Some((-0.75, 0.5)), Some((f32::MIN, f32::MAX))];
+
+/// The clamp settings of the hostile tests: none, bounds that cut, infinite, inverted and NaN
+/// bounds (what `FCLAMP` makes of each is the reference's to say).
+pub const HOSTILE_CLAMPS: [Option<(f32, f32)>; 5] = [
+    None,
+    Some((-1.0, 1.0)),
+    Some((f32::NEG_INFINITY, f32::INFINITY)),
+    Some((2.0, -2.0)),
+    Some((f32::NAN, 1.0)),
+];
+
+/// The GEMVs' edge widths for blocks of `nr` columns: one and two columns, a block and around
+/// it, the four-block step of the streaming loop and around it, and several steps with a tail.
+pub fn gemv_widths(nr: usize) -> [usize; 11] {
+    [
+        1,
+        2,
+        nr - 1,
+        nr,
+        nr + 1,
+        2 * nr,
+        3 * nr + 1,
+        4 * nr,
+        4 * nr + 1,
+        5 * nr - 1,
+        9 * nr + 3,
+    ]
+}
+
+/// Whether the kernels of `isa` run their asm here (else the C table answers with the portable
+/// path): the tests print it beside their counts.
+pub fn asm_runs(isa: rkai_ukernels::arch::Isa) -> bool {
+    cfg!(target_arch = "aarch64") && super::cpu::can_run(isa)
+}
