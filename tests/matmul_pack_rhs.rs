@@ -663,8 +663,15 @@ fn sme_packs_equal_reference() {
             (&rhs, if nxk { k } else { n }, nxk, b),
             Some(&bias),
         );
-        let (src, bb) = (raw(&rhs), raw(&bias));
-        wide_stride_and_empty(&api, name, (n, k), &src, bb.as_ptr(), &expect);
+        let (src, bb, rs) = (raw(&rhs), raw(&bias), api.rhs_stride(n, k));
+        let pack = |shape: Option<(usize, usize)>, out: *mut u8, stride: usize| {
+            let shape = shape.unwrap_or((n, k));
+            // SAFETY: three blocks of `stride` bytes (nothing for n == 0); the source and bias
+            // hold the problem.
+            unsafe { api.run_strided(shape, (src.as_ptr(), rs), bb.as_ptr(), out, stride) };
+        };
+        let block = api.packed_stride(n, k).n;
+        wide_stride_and_empty(name, (block, &expect), &[(0, k)], pack);
         eprintln!("{name}: {cases} packings equal the reference (nr {nr})");
     }
 }
@@ -822,42 +829,45 @@ fn x8_packs_equal_reference() {
         let (n, k) = (2 * nr + 1, 5);
         let rhs: Vec<u8> = (0..n * k).map(|i| (i * 37 + 11) as u8).collect();
         let expect = x8_reference((n, k, nr), (&rhs, if nxk { k } else { n }, nxk));
-        wide_stride_and_empty(&api, name, (n, k), &rhs, ptr::null(), &expect);
+        let rs = api.rhs_stride(n, k);
+        let pack = |shape: Option<(usize, usize)>, out: *mut u8, stride: usize| {
+            let shape = shape.unwrap_or((n, k));
+            // SAFETY: three blocks of `stride` bytes (nothing for n == 0); the source holds the
+            // problem.
+            unsafe { api.run_strided(shape, (rhs.as_ptr(), rs), ptr::null(), out, stride) };
+        };
+        let block = api.packed_stride(n, k).n;
+        wide_stride_and_empty(name, (block, &expect), &[(0, k)], pack);
         eprintln!("{name}: {cases} packings equal the reference (nr {nr})");
     }
 }
 
-/// A caller's wider block stride places each block of an `(n, k)` packing (three blocks) there
-/// and leaves the gap alone; `n == 0` writes nothing. `src` and `bias` hold the problem in the
-/// provider's default strides, `expect` its packing.
+/// A caller's wider block stride places each of the three blocks of a packing at its place and
+/// leaves the gaps alone; then the empty `shapes` write nothing. `pack(shape, out, stride)` packs
+/// `shape` (the three blocks' or an empty one) into `out` with block stride `stride`; `expect`
+/// is the three blocks packed at the getters' stride `block`.
 fn wide_stride_and_empty(
-    api: &Api,
     name: &str,
-    (n, k): (usize, usize),
-    src: &[u8],
-    bias: *const u8,
-    expect: &[u8],
+    (block, expect): (usize, &[u8]),
+    shapes: &[(usize, usize)],
+    pack: impl Fn(Option<(usize, usize)>, *mut u8, usize),
 ) {
     use support::sme_pack::FILL;
-    let block = api.packed_stride(n, k).n;
     let wide = block + 20;
     let mut out = vec![FILL; 3 * wide];
-    let rs = api.rhs_stride(n, k);
-    // SAFETY: three blocks of `wide` bytes; the source and bias hold the problem.
-    unsafe { api.run_strided((n, k), (src.as_ptr(), rs), bias, out.as_mut_ptr(), wide) };
+    pack(None, out.as_mut_ptr(), wide);
     for blk in 0..3 {
         let got = &out[blk * wide..];
-        assert_eq!(
-            &got[..block],
-            &expect[blk * block..(blk + 1) * block],
-            "{name}"
-        );
+        let want = &expect[blk * block..(blk + 1) * block];
+        assert_eq!(&got[..block], want, "{name} block {blk}");
         assert!(got[block..wide].iter().all(|&x| x == FILL), "{name} gap");
     }
-    let mut none = Guarded::from_bytes(&[FILL; 64], EDGES[0]);
-    // SAFETY: nothing is read or written for n == 0.
-    unsafe { api.run_strided((0, k), (src.as_ptr(), rs), bias, none.mut_ptr(), 0) };
-    assert!(none.bytes().iter().all(|&x| x == FILL));
+    for &shape in shapes {
+        let mut none = Guarded::from_bytes(&[FILL; 64], EDGES[0]);
+        pack(Some(shape), none.mut_ptr(), block);
+        let untouched = none.bytes().iter().all(|&x| x == FILL);
+        assert!(untouched, "{name} wrote for the empty shape {shape:?}");
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1114,45 +1124,26 @@ fn qsi8_packs_equal_reference() {
             }
         }
     }
-    // A caller's wider block stride places each block there and leaves the gap alone.
+    // A caller's wider block stride places each block there and leaves the gap alone; no
+    // column or no row: nothing read or written, as in KleidiAI (null globals included).
     let p = Qsi8Problem::new(&mut rng, (2 * nr + 1, 6, 0));
-    let expect = p.reference(nr);
+    let (b, sc) = (p.bias.as_ref().unwrap(), p.scale.as_ref().unwrap());
+    let pack = |shape: Option<(usize, usize)>, out: *mut u8, stride: usize| match shape {
+        // SAFETY: three blocks of `stride` bytes; the source, bias and scales hold the problem.
+        None => unsafe {
+            let ptrs = (p.rhs.as_ptr(), b.as_ptr().cast(), sc.as_ptr().cast());
+            p.pack(&api, ptrs, out, stride, (0, p.n))
+        },
+        Some((n, k)) => {
+            let mut empty = Qsi8Problem::new(&mut Rng::new(1), (n, k, 0));
+            (empty.k_sum_scale, empty.scale_global) = (None, None);
+            let nulls = (ptr::null(), ptr::null(), ptr::null());
+            // SAFETY: nothing is read or written for an empty shape.
+            unsafe { empty.pack(&api, nulls, out, stride, (0, n)) }
+        }
+    };
     let block = api.packed_stride(p.n, p.k).n;
-    let wide = block + 20;
-    let mut out = vec![sme_pack::FILL; 3 * wide];
-    let (b, s) = (p.bias.as_ref().unwrap(), p.scale.as_ref().unwrap());
-    let ptrs = (p.rhs.as_ptr(), b.as_ptr().cast(), s.as_ptr().cast());
-    // SAFETY: three blocks of `wide` bytes; the source, bias and scales hold the problem.
-    unsafe { p.pack(&api, ptrs, out.as_mut_ptr(), wide, (0, p.n)) };
-    for blk in 0..3 {
-        let got = &out[blk * wide..];
-        assert_eq!(
-            &got[..block],
-            &expect[blk * block..(blk + 1) * block],
-            "block {blk}"
-        );
-        assert!(got[block..wide].iter().all(|&x| x == sme_pack::FILL), "gap");
-    }
-    // No column or no row: nothing read or written, as in KleidiAI (null globals included).
-    for (n, k) in [(0, 4), (nr, 0)] {
-        let mut p = Qsi8Problem::new(&mut rng, (n, k, 0));
-        (p.k_sum_scale, p.scale_global) = (None, None);
-        let mut none = Guarded::from_bytes(&[sme_pack::FILL; 64], EDGES[0]);
-        // SAFETY: nothing is read or written for an empty shape.
-        unsafe {
-            p.pack(
-                &api,
-                (ptr::null(), ptr::null(), ptr::null()),
-                none.mut_ptr(),
-                0,
-                (0, n),
-            )
-        };
-        assert!(
-            none.bytes().iter().all(|&x| x == sme_pack::FILL),
-            "n {n} k {k}"
-        );
-    }
+    wide_stride_and_empty(QSI8, (block, &p.reference(nr)), &[(0, 4), (nr, 0)], pack);
     eprintln!("{QSI8}: {cases} packings equal the reference (nr {nr})");
 }
 
@@ -1596,7 +1587,7 @@ fn q4_shapes(nr: usize) -> Vec<(usize, usize)> {
 /// stride, and no write for `n == 0` or `k == 0`.
 #[test]
 fn qsi4_packs_equal_reference() {
-    use support::sme_pack::{self, FILL, le_bytes, slices};
+    use support::sme_pack::{self, le_bytes, slices};
     let nr = q4_nr();
     let mut rng = Rng::new(0x0951_4c8b);
     for (name, provider, nxk, unsigned) in Q4_PROVIDERS {
@@ -1656,9 +1647,6 @@ fn qsi4_packs_equal_reference() {
         let p = Q4Problem::new((n, k), &mut rng);
         let (src, row) = p.source(nxk, unsigned, 0, &mut rng);
         let expect = p.reference(nr);
-        let block = api.packed_stride(n, k).n;
-        let wide = block + 20;
-        let mut out = vec![FILL; 3 * wide];
         let bias = le_bytes(&p.bias.iter().map(|&x| x as u32).collect::<Vec<_>>());
         let scale = le_bytes(&p.scale);
         let (kss, sg) = (p.k_sum_scale.to_le_bytes(), p.scale_global.to_le_bytes());
@@ -1673,27 +1661,15 @@ fn qsi4_packs_equal_reference() {
             scale: scale.as_ptr(),
             scale_global: sg.as_ptr(),
         };
-        // SAFETY: three blocks of `wide` bytes; the operands hold the problem.
-        unsafe { api.run_q4((n, k, 0), &o, out.as_mut_ptr(), wide) };
-        for blk in 0..3 {
-            let got = &out[blk * wide..];
-            assert_eq!(
-                &got[..block],
-                &expect[blk * block..(blk + 1) * block],
-                "{name}"
-            );
-            assert!(got[block..wide].iter().all(|&x| x == FILL), "{name} gap");
-        }
         // No column or no row: nothing written (KleidiAI returns before packing).
-        for (n, k) in [(0, k), (n, 0)] {
-            let mut none = Guarded::from_bytes(&[FILL; 64], EDGES[0]);
-            // SAFETY: nothing is read past the parameters or written for n == 0 or k == 0.
-            unsafe { api.run_q4((n, k, 0), &o, none.mut_ptr(), block) };
-            assert!(
-                none.bytes().iter().all(|&x| x == FILL),
-                "{name} n {n} k {k}"
-            );
-        }
+        let pack = |shape: Option<(usize, usize)>, out: *mut u8, stride: usize| {
+            let (n, k) = shape.unwrap_or((n, k));
+            // SAFETY: three blocks of `stride` bytes (nothing for n == 0 or k == 0); the operands
+            // hold the problem.
+            unsafe { api.run_q4((n, k, 0), &o, out, stride) };
+        };
+        let block = api.packed_stride(n, k).n;
+        wide_stride_and_empty(name, (block, &expect), &[(0, k), (n, 0)], pack);
         eprintln!("{name}: {cases} packings equal the reference (nr {nr})");
     }
 }
@@ -1708,6 +1684,33 @@ enum Q4Break {
     KSumScale,
     Scale,
     ScaleGlobal,
+}
+
+impl Q4Break {
+    /// KleidiAI's assertion that fails.
+    const fn condition(self) -> &'static str {
+        match self {
+            Q4Break::Flags => "args->flags == 0",
+            Q4Break::Rhs => "args->operand.rhs.ptr != NULL",
+            Q4Break::Packed => "args->operand.rhs_packed.ptr != NULL",
+            Q4Break::Bias => "args->operand.bias_n.ptr != NULL",
+            Q4Break::KSumScale => "args->operand.k_sum_scale_global.ptr != NULL",
+            Q4Break::Scale => "args->operand.scale_n.ptr != NULL",
+            Q4Break::ScaleGlobal => "args->operand.scale_global.ptr != NULL",
+        }
+    }
+}
+
+/// The death cases of `run` with one thing broken, each through provider `i`:
+/// `(case name, i, Q4Break variant)`.
+macro_rules! q4_broken_runs {
+    ($(($name:literal, $i:literal, $what:ident)),* $(,)?) => {
+        [$(
+            ($name, Q4_PROVIDERS[$i].0, Q4Break::$what.condition(), (|| {
+                q4_run_broken($i, Q4Break::$what)
+            }) as fn()),
+        )*]
+    };
 }
 
 /// Calls provider `i`'s `run` on a small valid problem with `what` broken.
@@ -1745,7 +1748,7 @@ fn q4_violations() -> Vec<support::death::Case<&'static str, &'static str>> {
     fn q4(i: usize) -> Api {
         Api((Q4_PROVIDERS[i].1)())
     }
-    vec![
+    let mut cases: Vec<support::death::Case<&'static str, &'static str>> = vec![
         ("q4_kxn_rhs_offset_n", Q4_KXN_S, N, || {
             q4(0).rhs_offset(2, 0, &q4(0).rhs_stride(64, 4));
         }),
@@ -1766,44 +1769,15 @@ fn q4_violations() -> Vec<support::death::Case<&'static str, &'static str>> {
         ("q4_nxk_packed_offset_k", Q4_NXK_S, K, || {
             q4(2).packed_offset(0, 1, &q4(2).packed_stride(64, 4));
         }),
-        ("q4_run_flags", Q4_KXN_S, "args->flags == 0", || {
-            q4_run_broken(0, Q4Break::Flags)
-        }),
-        (
-            "q4_run_rhs",
-            Q4_NXK_U,
-            "args->operand.rhs.ptr != NULL",
-            || q4_run_broken(3, Q4Break::Rhs),
-        ),
-        (
-            "q4_run_packed",
-            Q4_KXN_U,
-            "args->operand.rhs_packed.ptr != NULL",
-            || q4_run_broken(1, Q4Break::Packed),
-        ),
-        (
-            "q4_run_bias",
-            Q4_NXK_S,
-            "args->operand.bias_n.ptr != NULL",
-            || q4_run_broken(2, Q4Break::Bias),
-        ),
-        (
-            "q4_run_k_sum_scale",
-            Q4_KXN_S,
-            "args->operand.k_sum_scale_global.ptr != NULL",
-            || q4_run_broken(0, Q4Break::KSumScale),
-        ),
-        (
-            "q4_run_scale",
-            Q4_NXK_U,
-            "args->operand.scale_n.ptr != NULL",
-            || q4_run_broken(3, Q4Break::Scale),
-        ),
-        (
-            "q4_run_scale_global",
-            Q4_KXN_U,
-            "args->operand.scale_global.ptr != NULL",
-            || q4_run_broken(1, Q4Break::ScaleGlobal),
-        ),
-    ]
+    ];
+    cases.extend(q4_broken_runs![
+        ("q4_run_flags", 0, Flags),
+        ("q4_run_rhs", 3, Rhs),
+        ("q4_run_packed", 1, Packed),
+        ("q4_run_bias", 2, Bias),
+        ("q4_run_k_sum_scale", 0, KSumScale),
+        ("q4_run_scale", 3, Scale),
+        ("q4_run_scale_global", 1, ScaleGlobal),
+    ]);
+    cases
 }

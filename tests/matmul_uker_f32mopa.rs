@@ -11,7 +11,7 @@
 mod support;
 
 use rkai_capi::capi::exports::kai_matmul_clamp_f32_f32p4vsx1_f32p4vsx1bf32_8vsx8vs_sme2_mopa as provider;
-use rkai_ukernels::arch::Isa;
+use rkai_ukernels::arch::{self, Isa};
 use rkai_ukernels::float;
 use rkai_ukernels::matmul::uker;
 use rkai_ukernels::matmul_types::kai_matmul_uker_args;
