@@ -402,18 +402,15 @@ fn provider_rhs(
 ) -> Vec<u8> {
     let flip = if unsigned { 8 } else { 0 };
     let nib = |kk: usize, j: usize| (p.w[kk * p.n + j] as u8 & 0xf) ^ flip;
-    // The source nibbles, two a byte (the lower index in the low nibble), rows rounded up to
-    // whole bytes.
-    let (rows, cols, at): (usize, usize, Box<dyn Fn(usize, usize) -> u8>) = if kxn {
-        (p.k, p.n, Box::new(|r, c| nib(r, c)))
-    } else {
-        (p.n, p.k, Box::new(|r, c| nib(c, r)))
-    };
+    // The source nibbles, two a byte (the lower index in the low nibble), rows (K x N: K rows
+    // of n; N x K: N rows of k) rounded up to whole bytes.
+    let (rows, cols) = if kxn { (p.k, p.n) } else { (p.n, p.k) };
     let row_bytes = cols.div_ceil(2);
     let mut src = vec![0u8; rows * row_bytes];
     for r in 0..rows {
         for c in 0..cols {
-            src[r * row_bytes + c / 2] |= at(r, c) << (4 * (c % 2));
+            let v = if kxn { nib(r, c) } else { nib(c, r) };
+            src[r * row_bytes + c / 2] |= v << (4 * (c % 2));
         }
     }
     let rs = KERNEL.rhs_stride(p.n, p.k);
