@@ -134,7 +134,7 @@ macro_rules! float_mopa_kernel {
             "luti4 {{z22.b-z23.b}}, zt0, z11[0]",
         )
     };
-    // The last single step's RHS (z4/z5), and the RHS pointer's advance over `$steps` steps.
+    // The last single step's RHS (z4/z5), and the RHS pointer's advance over 4, 2 or 1 steps.
     (@load1 $ld:literal, $el:literal, bytes) => {
         concat!(
             $ld, " {{z4", $el, "}}, p0/z, [x9]\n",
