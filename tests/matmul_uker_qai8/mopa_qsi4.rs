@@ -56,6 +56,9 @@ fn getters_equal_kleidiai() {
     assert!(api.run.is_some() && api.get_dst_size.is_some());
     let step = KERNEL.step();
     assert_eq!((step.m, step.n, step.k), (t, t, 0));
+    let lhs_packed_offset = support::cabi::sym::<support::cabi::Getter5>(
+        "kai_get_lhs_packed_offset_lhs_pack_x8p2vlx4_x8_sme",
+    );
     let mut checked = 1;
     for k in [0usize, 1, 3, 4, 5, 31, 32, 33, 1000] {
         for n in [1, t - 1, t, t + 1, 5 * t + 3] {
@@ -67,6 +70,8 @@ fn getters_equal_kleidiai() {
             assert_eq!(ds, n);
             for blk in [0, 1, 3] {
                 assert_eq!(KERNEL.lhs_offset(blk * t, 0, ls), blk * ls);
+                // The paired LHS packer places row block `blk` where the kernel reads it.
+                assert_eq!(lhs_packed_offset(blk * t, k, t, 4, 1), blk * ls, "k {k}");
                 assert_eq!(KERNEL.rhs_offset(blk * t, 0, rs), blk * rs);
                 assert_eq!(
                     KERNEL.dst_offset(blk * t, 2 * t, ds + 8),
