@@ -45,14 +45,21 @@
 //! the RHS of `rhs_pack_kxn_x16p16vsx2bx16_x16_x16_sve`, f16 rows out (`dst.stride.m` bytes
 //! apart); an SVE2.1 kernel outside streaming mode whose blocks follow the SVE length. Its
 //! numerics, tiling and portable path: [`sve2p1_dot`].
+//!
+//! `kai_matmul_clamp_qai8_qai8p4vsx4_qsi8cxp4vsx4bi32sf32_8vsx8vs_sme2_mopa`
+//! ([`UkerKernelKind::Qai8p4vsx4Qsi8cxp4vsx4bi32sf32Mopa`]): int8 x int8 requantized to int8,
+//! step SVL32 x SVL32, on the u8 GEMMs' 8-bit MOPA core; its numerics, assumptions and portable
+//! path: [`qai8_mopa`].
 
 #[cfg(target_arch = "aarch64")]
 #[macro_use]
 mod sme2_gemv;
+pub mod qai8_mopa;
 pub mod sme2_gemv_f16;
 #[cfg(target_arch = "aarch64")]
 mod sme2_mopa_f32;
 pub mod sve2p1_dot;
+#[macro_use]
 pub mod u8_mopa;
 
 use crate::arch::{self, Isa};
@@ -110,6 +117,15 @@ pub static matmul_clamp_f16_f16_f16p16vsx2bf16_6x16vs_sve2p1_dot: UkerKernel = U
     kind: UkerKernelKind::F16F16F16p16vsx2bf16Sve2p1,
 };
 
+/// The int8-output SME2 GEMM of the generic interface ([`qai8_mopa`]).
+#[allow(non_upper_case_globals)]
+pub static matmul_clamp_qai8_qai8p4vsx4_qsi8cxp4vsx4bi32sf32_8vsx8vs_sme2_mopa: UkerKernel =
+    UkerKernel {
+        name: "matmul_clamp_qai8_qai8p4vsx4_qsi8cxp4vsx4bi32sf32_8vsx8vs_sme2_mopa",
+        isa: Isa::Sme2,
+        kind: UkerKernelKind::Qai8p4vsx4Qsi8cxp4vsx4bi32sf32Mopa,
+    };
+
 /// The kernels of the generic interface this module defines.
 pub const KERNELS: &[&UkerKernel] = &[
     &matmul_clamp_f32_f32_f32p4vsx1bf32_1x32vs_sme2_mla,
@@ -118,17 +134,20 @@ pub const KERNELS: &[&UkerKernel] = &[
     &matmul_clamp_f32_u8p4vsx4_u8p4vsx4_i32_i32_f32_f32_8vsx8vs_sme2_mopa,
     &matmul_clamp_f32_f32p4vsx1_f32p4vsx1bf32_8vsx8vs_sme2_mopa,
     &matmul_clamp_f16_f16_f16p16vsx2bf16_6x16vs_sve2p1_dot,
+    &matmul_clamp_qai8_qai8p4vsx4_qsi8cxp4vsx4bi32sf32_8vsx8vs_sme2_mopa,
 ];
 
 /// Whose formulas a kernel's getters follow.
 #[derive(Clone, Copy)]
 enum Formulas {
-    /// KleidiAI's float kernels: values of `bytes` bytes; the LHS stride rounds K up to
-    /// `lhs_kr`, the RHS stride to `rhs_kr`; `nr` biases in front of each RHS block.
+    /// KleidiAI's float and int8-output kernels: values of `bytes` bytes; the LHS stride rounds
+    /// K up to `lhs_kr`, the RHS stride to `rhs_kr`; `rhs_extra` bytes more per column in each
+    /// RHS block (a float bias; an int8 kernel's `i32` bias and `f32` scale).
     Float {
         bytes: usize,
         lhs_kr: usize,
         rhs_kr: usize,
+        rhs_extra: usize,
     },
     /// The u8 GEMMs' ([`u8_mopa`]).
     U8,
@@ -143,20 +162,29 @@ fn formulas(kind: UkerKernelKind) -> Formulas {
                 bytes: 4,
                 lhs_kr: 1,
                 rhs_kr: 1,
+                rhs_extra: 4,
             }
         }
         UkerKernelKind::F16F16F16p4vsx2bf16Gemv => Formulas::Float {
             bytes: sme2_gemv_f16::BYTES,
             lhs_kr: sme2_gemv_f16::KR,
             rhs_kr: sme2_gemv_f16::KR,
+            rhs_extra: sme2_gemv_f16::BYTES,
         },
         // The LHS stride does not round K; the packed RHS holds whole pairs.
         UkerKernelKind::F16F16F16p16vsx2bf16Sve2p1 => Formulas::Float {
             bytes: sve2p1_dot::BYTES,
             lhs_kr: 1,
             rhs_kr: 2,
+            rhs_extra: sve2p1_dot::BYTES,
         },
         UkerKernelKind::U8p4vsx4Mopa(_) => Formulas::U8,
+        UkerKernelKind::Qai8p4vsx4Qsi8cxp4vsx4bi32sf32Mopa => Formulas::Float {
+            bytes: 1,
+            lhs_kr: 4,
+            rhs_kr: 4,
+            rhs_extra: 8,
+        },
     }
 }
 
@@ -166,7 +194,8 @@ fn one_row(kind: UkerKernelKind) -> bool {
         UkerKernelKind::F32F32F32p4vsx1bf32Gemv | UkerKernelKind::F16F16F16p4vsx2bf16Gemv => true,
         UkerKernelKind::F32p4vsx1F32p4vsx1bf32Mopa
         | UkerKernelKind::F16F16F16p16vsx2bf16Sve2p1
-        | UkerKernelKind::U8p4vsx4Mopa(_) => false,
+        | UkerKernelKind::U8p4vsx4Mopa(_)
+        | UkerKernelKind::Qai8p4vsx4Qsi8cxp4vsx4bi32sf32Mopa => false,
     }
 }
 
@@ -186,6 +215,7 @@ fn tile(kind: UkerKernelKind) -> (usize, usize) {
         }
         UkerKernelKind::U8p4vsx4Mopa(_) => (2 * arch::sme_lanes32(), 2 * arch::sme_lanes32()),
         UkerKernelKind::F32p4vsx1F32p4vsx1bf32Mopa => (arch::sme_lanes32(), arch::sme_lanes32()),
+        UkerKernelKind::Qai8p4vsx4Qsi8cxp4vsx4bi32sf32Mopa => qai8_mopa::tile(),
         UkerKernelKind::F16F16F16p16vsx2bf16Sve2p1 => (1, 4 * arch::sve_lanes32()),
     }
 }
@@ -236,10 +266,15 @@ pub fn rhs_stride(
 ) -> kai_matmul_uker_rhs_stride_args {
     match formulas(kind) {
         Formulas::U8 => u8_mopa::rhs_stride(shape),
-        Formulas::Float { bytes, rhs_kr, .. } => {
+        Formulas::Float {
+            bytes,
+            rhs_kr,
+            rhs_extra,
+            ..
+        } => {
             let k = k_padded(shape.k, rhs_kr);
             kai_matmul_uker_rhs_stride_args {
-                n: (tile(kind).1).wrapping_mul(k.wrapping_mul(bytes).wrapping_add(bytes)),
+                n: (tile(kind).1).wrapping_mul(k.wrapping_mul(bytes).wrapping_add(rhs_extra)),
             }
         }
     }
@@ -328,6 +363,12 @@ pub unsafe fn check(
                 u8_mopa::Finish::I32 => None,
             })
         }
+        // Its bounds are `int32_t`s, always applied: `qai8_mopa::check` returns them.
+        UkerKernelKind::Qai8p4vsx4Qsi8cxp4vsx4bi32sf32Mopa => {
+            // SAFETY: forwarded contract.
+            unsafe { qai8_mopa::check(args) }?;
+            Ok(None)
+        }
         UkerKernelKind::F32F32F32p4vsx1bf32Gemv
         | UkerKernelKind::F16F16F16p4vsx2bf16Gemv
         | UkerKernelKind::F32p4vsx1F32p4vsx1bf32Mopa
@@ -385,6 +426,7 @@ pub unsafe fn run(kind: UkerKernelKind, args: &kai_matmul_uker_args) -> Result<(
     match kind {
         // Checks its arguments itself.
         UkerKernelKind::U8p4vsx4Mopa(out) => unsafe { u8_mopa::run(args, out == U8Output::F32) },
+        UkerKernelKind::Qai8p4vsx4Qsi8cxp4vsx4bi32sf32Mopa => unsafe { qai8_mopa::run(args) },
         UkerKernelKind::F32F32F32p4vsx1bf32Gemv => {
             let clamp = unsafe { check(kind, args) }?;
             unsafe { run_gemv(args, clamp) };
