@@ -222,7 +222,7 @@ macro_rules! x8_step {
 /// loop; the RHS read pointers x15/x16 at each block's start, which it may move past a bias
 /// header) and `finish` (per tile, after the K loop, x15/x16 past each block's K steps; stores
 /// rows x8.. below m (x1) and columns x9.. below n (x2) from za0/za1 (first LHS block) and
-/// za2/za3 (second)). Labels 1 to 15 are the core's.
+/// za2/za3 (second)). The core uses labels 2, 3 and 6 to 9; the pieces may use any other.
 ///
 /// Registers: x0 [`Params`], x1 m, x2 n, x3 K steps, x4 LHS block stride, x5 RHS block stride,
 /// x6 dst row stride, x7 SVL32, x8 the tile's first row, x9 its first column, x10/x14 the two
