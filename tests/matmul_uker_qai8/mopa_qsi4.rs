@@ -516,7 +516,7 @@ fn lazy_za_save_is_committed() {
 }
 
 /// KleidiAI's assumptions; rkai aborts naming the provider.
-fn violations() -> Vec<support::death::Case<&'static str, &'static str>> {
+pub fn violations() -> Vec<support::death::Case<&'static str, &'static str>> {
     /// A valid call but for `flags`, the pointer `nulls` names and, with `no_zp`, a null zero
     /// point.
     fn call(flags: u64, nulls: Nulls, no_zp: bool) {
@@ -542,73 +542,59 @@ fn violations() -> Vec<support::death::Case<&'static str, &'static str>> {
     const M_STEP: &str = "index->m % get_m_step() == 0";
     const N_STEP: &str = "index->n % get_n_step() == 0";
     vec![
-        ("flag_bit0", NAME, FLAGS, || call(1, Nulls::None, false)),
-        ("flag_high", NAME, FLAGS, || {
+        ("q4_flag_bit0", NAME, FLAGS, || call(1, Nulls::None, false)),
+        ("q4_flag_high", NAME, FLAGS, || {
             call(CLAMP | (1 << 40), Nulls::None, false)
         }),
-        ("flag_next", NAME, FLAGS, || {
+        ("q4_flag_next", NAME, FLAGS, || {
             call(CLAMP << 1, Nulls::None, false)
         }),
-        ("null_lhs", NAME, "args->operand.lhs.ptr != NULL", || {
+        ("q4_null_lhs", NAME, "args->operand.lhs.ptr != NULL", || {
             call(0, Nulls::Lhs, false)
         }),
-        ("null_rhs", NAME, "args->operand.rhs.ptr != NULL", || {
+        ("q4_null_rhs", NAME, "args->operand.rhs.ptr != NULL", || {
             call(CLAMP, Nulls::Rhs, false)
         }),
-        ("null_dst", NAME, "args->operand.dst.ptr != NULL", || {
+        ("q4_null_dst", NAME, "args->operand.dst.ptr != NULL", || {
             call(0, Nulls::Dst, false)
         }),
         (
-            "null_zero_point",
+            "q4_null_zero_point",
             NAME,
             "args->operand.bias.scale_bias_global.ptr != NULL",
             || call(0, Nulls::None, true),
         ),
         (
-            "null_min",
+            "q4_null_min",
             NAME,
             "!enable_clamp || args->activation.clamp.min_ptr != NULL",
             || call(CLAMP, Nulls::Min, false),
         ),
         (
-            "null_max",
+            "q4_null_max",
             NAME,
             "!enable_clamp || args->activation.clamp.max_ptr != NULL",
             || call(CLAMP, Nulls::Max, false),
         ),
-        ("lhs_offset_m", NAME, M_STEP, || {
+        ("q4_lhs_offset_m", NAME, M_STEP, || {
             KERNEL.lhs_offset(1, 0, 4);
         }),
-        ("lhs_offset_k", NAME, "index->k == 0", || {
+        ("q4_lhs_offset_k", NAME, "index->k == 0", || {
             KERNEL.lhs_offset(0, 4, 4);
         }),
-        ("rhs_offset_n", NAME, N_STEP, || {
+        ("q4_rhs_offset_n", NAME, N_STEP, || {
             KERNEL.rhs_offset(tile() / 2, 0, 4);
         }),
-        ("rhs_offset_k", NAME, "index->k == 0", || {
+        ("q4_rhs_offset_k", NAME, "index->k == 0", || {
             KERNEL.rhs_offset(0, 32, 4);
         }),
-        ("dst_offset_m", NAME, M_STEP, || {
+        ("q4_dst_offset_m", NAME, M_STEP, || {
             KERNEL.dst_offset(tile() + 1, 0, 4);
         }),
-        ("dst_offset_n", NAME, N_STEP, || {
+        ("q4_dst_offset_n", NAME, N_STEP, || {
             KERNEL.dst_offset(0, 2, 4);
         }),
     ]
-}
-
-/// The child of [`violations_abort_with_function_and_condition`] (this module's path names it).
-#[test]
-#[ignore = "child process of the death tests"]
-fn death_child() {
-    support::death::child(&violations());
-}
-
-#[test]
-fn violations_abort_with_function_and_condition() {
-    let cases = violations();
-    support::death::expect_aborts_in("mopa_qsi4::death_child", &cases);
-    eprintln!("{} assumptions checked", cases.len());
 }
 
 /// Without the clamp flag the bound pointers are not read (null ones pass), and an empty

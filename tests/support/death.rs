@@ -97,6 +97,11 @@ pub fn expect_aborts<S: AsRef<str>, C: AsRef<str>>(cases: &[Case<S, C>]) {
 
 /// [`expect_aborts`] with the cases run by the ignored test `child_test`.
 pub fn expect_aborts_in<S: AsRef<str>, C: AsRef<str>>(child_test: &str, cases: &[Case<S, C>]) {
+    // The child runs the first case of the name it is given: a repeated name would run another.
+    let mut names: Vec<&str> = cases.iter().map(|c| c.0).collect();
+    names.sort_unstable();
+    let repeated = names.windows(2).find(|w| w[0] == w[1]);
+    assert!(repeated.is_none(), "death case names repeat: {repeated:?}");
     for (name, symbol, condition, _) in cases {
         let out = run_child(child_test, name);
         expect_abort(&out, symbol.as_ref(), condition.as_ref());

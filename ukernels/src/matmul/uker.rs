@@ -49,15 +49,21 @@
 //! `kai_matmul_clamp_qai8_qai8p8vsx4_qsi4cxp8vsx4sf32bi32_8vsx8vs_sme2_mopa`
 //! ([`UkerKernelKind::Qai8p8vsx4Qsi4cxp8vsx4Mopa`]): int8 rows times int4 weights, requantized
 //! to int8 ([`qai8_qsi4_mopa`]).
+//! `kai_matmul_clamp_qai8_qai8p4vsx4_qsi8cxp4vsx4bi32sf32_8vsx8vs_sme2_mopa`
+//! ([`UkerKernelKind::Qai8p4vsx4Qsi8cxp4vsx4bi32sf32Mopa`]): int8 x int8 requantized to int8,
+//! step SVL32 x SVL32, on the u8 GEMMs' 8-bit MOPA core; its numerics, assumptions and portable
+//! path: [`qai8_mopa`].
 
 #[cfg(target_arch = "aarch64")]
 #[macro_use]
 mod sme2_gemv;
+pub mod qai8_mopa;
 pub mod qai8_qsi4_mopa;
 pub mod sme2_gemv_f16;
 #[cfg(target_arch = "aarch64")]
 mod sme2_mopa_f32;
 pub mod sve2p1_dot;
+#[macro_use]
 pub mod u8_mopa;
 
 use crate::arch::{self, Isa};
@@ -124,6 +130,15 @@ pub static matmul_clamp_qai8_qai8p8vsx4_qsi4cxp8vsx4sf32bi32_8vsx8vs_sme2_mopa: 
         kind: UkerKernelKind::Qai8p8vsx4Qsi4cxp8vsx4Mopa,
     };
 
+/// The int8-output SME2 GEMM of the generic interface ([`qai8_mopa`]).
+#[allow(non_upper_case_globals)]
+pub static matmul_clamp_qai8_qai8p4vsx4_qsi8cxp4vsx4bi32sf32_8vsx8vs_sme2_mopa: UkerKernel =
+    UkerKernel {
+        name: "matmul_clamp_qai8_qai8p4vsx4_qsi8cxp4vsx4bi32sf32_8vsx8vs_sme2_mopa",
+        isa: Isa::Sme2,
+        kind: UkerKernelKind::Qai8p4vsx4Qsi8cxp4vsx4bi32sf32Mopa,
+    };
+
 /// The kernels of the generic interface this module defines.
 pub const KERNELS: &[&UkerKernel] = &[
     &matmul_clamp_f32_f32_f32p4vsx1bf32_1x32vs_sme2_mla,
@@ -133,17 +148,20 @@ pub const KERNELS: &[&UkerKernel] = &[
     &matmul_clamp_f32_f32p4vsx1_f32p4vsx1bf32_8vsx8vs_sme2_mopa,
     &matmul_clamp_f16_f16_f16p16vsx2bf16_6x16vs_sve2p1_dot,
     &matmul_clamp_qai8_qai8p8vsx4_qsi4cxp8vsx4sf32bi32_8vsx8vs_sme2_mopa,
+    &matmul_clamp_qai8_qai8p4vsx4_qsi8cxp4vsx4bi32sf32_8vsx8vs_sme2_mopa,
 ];
 
 /// Whose formulas a kernel's getters follow.
 #[derive(Clone, Copy)]
 enum Formulas {
-    /// KleidiAI's float kernels: values of `bytes` bytes; the LHS stride rounds K up to
-    /// `lhs_kr`, the RHS stride to `rhs_kr`; `nr` biases in front of each RHS block.
+    /// KleidiAI's float and int8-output kernels: values of `bytes` bytes; the LHS stride rounds
+    /// K up to `lhs_kr`, the RHS stride to `rhs_kr`; `rhs_extra` bytes more per column in each
+    /// RHS block (a float bias; an int8 kernel's `i32` bias and `f32` scale).
     Float {
         bytes: usize,
         lhs_kr: usize,
         rhs_kr: usize,
+        rhs_extra: usize,
     },
     /// The u8 GEMMs' ([`u8_mopa`]).
     U8,
@@ -161,21 +179,30 @@ fn formulas(kind: UkerKernelKind) -> Formulas {
                 bytes: 4,
                 lhs_kr: 1,
                 rhs_kr: 1,
+                rhs_extra: 4,
             }
         }
         UkerKernelKind::F16F16F16p4vsx2bf16Gemv => Formulas::Float {
             bytes: sme2_gemv_f16::BYTES,
             lhs_kr: sme2_gemv_f16::KR,
             rhs_kr: sme2_gemv_f16::KR,
+            rhs_extra: sme2_gemv_f16::BYTES,
         },
         // The LHS stride does not round K; the packed RHS holds whole pairs.
         UkerKernelKind::F16F16F16p16vsx2bf16Sve2p1 => Formulas::Float {
             bytes: sve2p1_dot::BYTES,
             lhs_kr: 1,
             rhs_kr: 2,
+            rhs_extra: sve2p1_dot::BYTES,
         },
         UkerKernelKind::U8p4vsx4Mopa(_) => Formulas::U8,
         UkerKernelKind::Qai8p8vsx4Qsi4cxp8vsx4Mopa => Formulas::Qsi4,
+        UkerKernelKind::Qai8p4vsx4Qsi8cxp4vsx4bi32sf32Mopa => Formulas::Float {
+            bytes: 1,
+            lhs_kr: 4,
+            rhs_kr: 4,
+            rhs_extra: 8,
+        },
     }
 }
 
@@ -186,7 +213,8 @@ fn one_row(kind: UkerKernelKind) -> bool {
         UkerKernelKind::F32p4vsx1F32p4vsx1bf32Mopa
         | UkerKernelKind::F16F16F16p16vsx2bf16Sve2p1
         | UkerKernelKind::U8p4vsx4Mopa(_)
-        | UkerKernelKind::Qai8p8vsx4Qsi4cxp8vsx4Mopa => false,
+        | UkerKernelKind::Qai8p8vsx4Qsi4cxp8vsx4Mopa
+        | UkerKernelKind::Qai8p4vsx4Qsi8cxp4vsx4bi32sf32Mopa => false,
     }
 }
 
@@ -209,6 +237,7 @@ fn tile(kind: UkerKernelKind) -> (usize, usize) {
             (qai8_qsi4_mopa::tile(), qai8_qsi4_mopa::tile())
         }
         UkerKernelKind::F32p4vsx1F32p4vsx1bf32Mopa => (arch::sme_lanes32(), arch::sme_lanes32()),
+        UkerKernelKind::Qai8p4vsx4Qsi8cxp4vsx4bi32sf32Mopa => qai8_mopa::tile(),
         UkerKernelKind::F16F16F16p16vsx2bf16Sve2p1 => (1, 4 * arch::sve_lanes32()),
     }
 }
@@ -265,10 +294,15 @@ pub fn rhs_stride(
         Formulas::Qsi4 => kai_matmul_uker_rhs_stride_args {
             n: qai8_qsi4_mopa::rhs_group(shape.k),
         },
-        Formulas::Float { bytes, rhs_kr, .. } => {
+        Formulas::Float {
+            bytes,
+            rhs_kr,
+            rhs_extra,
+            ..
+        } => {
             let k = k_padded(shape.k, rhs_kr);
             kai_matmul_uker_rhs_stride_args {
-                n: (tile(kind).1).wrapping_mul(k.wrapping_mul(bytes).wrapping_add(bytes)),
+                n: (tile(kind).1).wrapping_mul(k.wrapping_mul(bytes).wrapping_add(rhs_extra)),
             }
         }
     }
@@ -365,6 +399,12 @@ pub unsafe fn check(
             // SAFETY: forwarded contract. The bounds are integers: none to report as floats.
             unsafe { qai8_qsi4_mopa::check(args) }.map(|_| None)
         }
+        // Its bounds are `int32_t`s, always applied: `qai8_mopa::check` returns them.
+        UkerKernelKind::Qai8p4vsx4Qsi8cxp4vsx4bi32sf32Mopa => {
+            // SAFETY: forwarded contract.
+            unsafe { qai8_mopa::check(args) }?;
+            Ok(None)
+        }
         UkerKernelKind::F32F32F32p4vsx1bf32Gemv
         | UkerKernelKind::F16F16F16p4vsx2bf16Gemv
         | UkerKernelKind::F32p4vsx1F32p4vsx1bf32Mopa
@@ -423,6 +463,7 @@ pub unsafe fn run(kind: UkerKernelKind, args: &kai_matmul_uker_args) -> Result<(
         // Checks its arguments itself.
         UkerKernelKind::U8p4vsx4Mopa(out) => unsafe { u8_mopa::run(args, out == U8Output::F32) },
         UkerKernelKind::Qai8p8vsx4Qsi4cxp8vsx4Mopa => unsafe { qai8_qsi4_mopa::run(args) },
+        UkerKernelKind::Qai8p4vsx4Qsi8cxp4vsx4bi32sf32Mopa => unsafe { qai8_mopa::run(args) },
         UkerKernelKind::F32F32F32p4vsx1bf32Gemv => {
             let clamp = unsafe { check(kind, args) }?;
             unsafe { run_gemv(args, clamp) };
