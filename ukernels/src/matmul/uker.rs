@@ -40,6 +40,13 @@
 //! KleidiAI. Without SME2 the portable path gives the same bits with the blocks of a 128-bit
 //! streaming length.
 //!
+//! `kai_matmul_clamp_qai8_qai8_qsi8cxp4vsx4bi32sf32_1x32vs_sme2_dot`
+//! ([`UkerKernelKind::Qai8Qsi8cxp4vsx4bi32sf32Gemv`]): one raw int8 row times the RHS of
+//! `matmul_pack_rhs_kxn_qsi8cxp4vsx4bi32sf32_qsi8_i32_f32_sme` (blocks of SVL32 columns), each
+//! output requantized to int8 with the zero point at `operand.bias.scale_bias_global` and
+//! `int32_t` bounds (`INT8_MIN..INT8_MAX` without the clamp flag); its checks, numerics, asm and
+//! portable path: [`qai8_gemv`].
+//!
 //! `kai_matmul_clamp_f16_f16_f16p16vsx2bf16_6x16vs_sve2p1_dot`
 //! ([`UkerKernelKind::F16F16F16p16vsx2bf16Sve2p1`]): f16 rows (`lhs.stride.m` bytes apart) times
 //! the RHS of `rhs_pack_kxn_x16p16vsx2bx16_x16_x16_sve`, f16 rows out (`dst.stride.m` bytes
@@ -49,6 +56,7 @@
 #[cfg(target_arch = "aarch64")]
 #[macro_use]
 mod sme2_gemv;
+pub mod qai8_gemv;
 pub mod sme2_gemv_f16;
 #[cfg(target_arch = "aarch64")]
 mod sme2_mopa_f32;
@@ -110,6 +118,14 @@ pub static matmul_clamp_f16_f16_f16p16vsx2bf16_6x16vs_sve2p1_dot: UkerKernel = U
     kind: UkerKernelKind::F16F16F16p16vsx2bf16Sve2p1,
 };
 
+/// The int8-output SME2 GEMV of the generic interface ([`qai8_gemv`]).
+#[allow(non_upper_case_globals)]
+pub static matmul_clamp_qai8_qai8_qsi8cxp4vsx4bi32sf32_1x32vs_sme2_dot: UkerKernel = UkerKernel {
+    name: "matmul_clamp_qai8_qai8_qsi8cxp4vsx4bi32sf32_1x32vs_sme2_dot",
+    isa: Isa::Sme2,
+    kind: UkerKernelKind::Qai8Qsi8cxp4vsx4bi32sf32Gemv,
+};
+
 /// The kernels of the generic interface this module defines.
 pub const KERNELS: &[&UkerKernel] = &[
     &matmul_clamp_f32_f32_f32p4vsx1bf32_1x32vs_sme2_mla,
@@ -118,17 +134,20 @@ pub const KERNELS: &[&UkerKernel] = &[
     &matmul_clamp_f32_u8p4vsx4_u8p4vsx4_i32_i32_f32_f32_8vsx8vs_sme2_mopa,
     &matmul_clamp_f32_f32p4vsx1_f32p4vsx1bf32_8vsx8vs_sme2_mopa,
     &matmul_clamp_f16_f16_f16p16vsx2bf16_6x16vs_sve2p1_dot,
+    &matmul_clamp_qai8_qai8_qsi8cxp4vsx4bi32sf32_1x32vs_sme2_dot,
 ];
 
 /// Whose formulas a kernel's getters follow.
 #[derive(Clone, Copy)]
 enum Formulas {
-    /// KleidiAI's float kernels: values of `bytes` bytes; the LHS stride rounds K up to
-    /// `lhs_kr`, the RHS stride to `rhs_kr`; `nr` biases in front of each RHS block.
+    /// KleidiAI's float and int8-output kernels: values of `bytes` bytes; the LHS stride rounds
+    /// K up to `lhs_kr`, the RHS stride to `rhs_kr`; `rhs_extra` bytes more per column in each
+    /// RHS block (a float bias; an int8 kernel's `i32` bias and `f32` scale).
     Float {
         bytes: usize,
         lhs_kr: usize,
         rhs_kr: usize,
+        rhs_extra: usize,
     },
     /// The u8 GEMMs' ([`u8_mopa`]).
     U8,
@@ -143,27 +162,38 @@ fn formulas(kind: UkerKernelKind) -> Formulas {
                 bytes: 4,
                 lhs_kr: 1,
                 rhs_kr: 1,
+                rhs_extra: 4,
             }
         }
         UkerKernelKind::F16F16F16p4vsx2bf16Gemv => Formulas::Float {
             bytes: sme2_gemv_f16::BYTES,
             lhs_kr: sme2_gemv_f16::KR,
             rhs_kr: sme2_gemv_f16::KR,
+            rhs_extra: sme2_gemv_f16::BYTES,
         },
         // The LHS stride does not round K; the packed RHS holds whole pairs.
         UkerKernelKind::F16F16F16p16vsx2bf16Sve2p1 => Formulas::Float {
             bytes: sve2p1_dot::BYTES,
             lhs_kr: 1,
             rhs_kr: 2,
+            rhs_extra: sve2p1_dot::BYTES,
         },
         UkerKernelKind::U8p4vsx4Mopa(_) => Formulas::U8,
+        UkerKernelKind::Qai8Qsi8cxp4vsx4bi32sf32Gemv => Formulas::Float {
+            bytes: 1,
+            lhs_kr: qai8_gemv::KR,
+            rhs_kr: qai8_gemv::KR,
+            rhs_extra: qai8_gemv::BIAS_AND_SCALE,
+        },
     }
 }
 
 /// Whether KleidiAI's kernel asserts `m == 1` (the GEMVs).
 fn one_row(kind: UkerKernelKind) -> bool {
     match kind {
-        UkerKernelKind::F32F32F32p4vsx1bf32Gemv | UkerKernelKind::F16F16F16p4vsx2bf16Gemv => true,
+        UkerKernelKind::F32F32F32p4vsx1bf32Gemv
+        | UkerKernelKind::F16F16F16p4vsx2bf16Gemv
+        | UkerKernelKind::Qai8Qsi8cxp4vsx4bi32sf32Gemv => true,
         UkerKernelKind::F32p4vsx1F32p4vsx1bf32Mopa
         | UkerKernelKind::F16F16F16p16vsx2bf16Sve2p1
         | UkerKernelKind::U8p4vsx4Mopa(_) => false,
@@ -181,9 +211,9 @@ pub const FLAG_CLAMP: u64 = kai_matmul_uker_flags_args::KAI_MATMUL_UKER_FLAGS_AR
 /// `(mr, nr)`: rows and columns of one step.
 fn tile(kind: UkerKernelKind) -> (usize, usize) {
     match kind {
-        UkerKernelKind::F32F32F32p4vsx1bf32Gemv | UkerKernelKind::F16F16F16p4vsx2bf16Gemv => {
-            (1, arch::sme_lanes32())
-        }
+        UkerKernelKind::F32F32F32p4vsx1bf32Gemv
+        | UkerKernelKind::F16F16F16p4vsx2bf16Gemv
+        | UkerKernelKind::Qai8Qsi8cxp4vsx4bi32sf32Gemv => (1, arch::sme_lanes32()),
         UkerKernelKind::U8p4vsx4Mopa(_) => (2 * arch::sme_lanes32(), 2 * arch::sme_lanes32()),
         UkerKernelKind::F32p4vsx1F32p4vsx1bf32Mopa => (arch::sme_lanes32(), arch::sme_lanes32()),
         UkerKernelKind::F16F16F16p16vsx2bf16Sve2p1 => (1, 4 * arch::sve_lanes32()),
@@ -236,10 +266,15 @@ pub fn rhs_stride(
 ) -> kai_matmul_uker_rhs_stride_args {
     match formulas(kind) {
         Formulas::U8 => u8_mopa::rhs_stride(shape),
-        Formulas::Float { bytes, rhs_kr, .. } => {
+        Formulas::Float {
+            bytes,
+            rhs_kr,
+            rhs_extra,
+            ..
+        } => {
             let k = k_padded(shape.k, rhs_kr);
             kai_matmul_uker_rhs_stride_args {
-                n: (tile(kind).1).wrapping_mul(k.wrapping_mul(bytes).wrapping_add(bytes)),
+                n: (tile(kind).1).wrapping_mul(k.wrapping_mul(bytes).wrapping_add(rhs_extra)),
             }
         }
     }
@@ -328,6 +363,12 @@ pub unsafe fn check(
                 u8_mopa::Finish::I32 => None,
             })
         }
+        // Its bounds are `int32_t`s, always applied: `qai8_gemv::check` returns them.
+        UkerKernelKind::Qai8Qsi8cxp4vsx4bi32sf32Gemv => {
+            // SAFETY: forwarded contract.
+            unsafe { qai8_gemv::check(args) }?;
+            Ok(None)
+        }
         UkerKernelKind::F32F32F32p4vsx1bf32Gemv
         | UkerKernelKind::F16F16F16p4vsx2bf16Gemv
         | UkerKernelKind::F32p4vsx1F32p4vsx1bf32Mopa
@@ -385,6 +426,7 @@ pub unsafe fn run(kind: UkerKernelKind, args: &kai_matmul_uker_args) -> Result<(
     match kind {
         // Checks its arguments itself.
         UkerKernelKind::U8p4vsx4Mopa(out) => unsafe { u8_mopa::run(args, out == U8Output::F32) },
+        UkerKernelKind::Qai8Qsi8cxp4vsx4bi32sf32Gemv => unsafe { qai8_gemv::run(args) },
         UkerKernelKind::F32F32F32p4vsx1bf32Gemv => {
             let clamp = unsafe { check(kind, args) }?;
             unsafe { run_gemv(args, clamp) };

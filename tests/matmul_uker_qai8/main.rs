@@ -1,0 +1,16 @@
+//! KleidiAI's generic int8-output kernels (`kai_matmul.h`, `matmul_clamp_qai8_*`) through the C
+//! ABI: one module per kernel group, and what they share. Each module gives its `violations()`
+//! (KleidiAI's assumptions as death cases), which this file's one `death_tests!` runs: the child
+//! test of a binary is found by its exact name, so there is one pair per binary.
+
+#[path = "../support/mod.rs"]
+mod support;
+
+mod gemv;
+
+/// Every module's death cases.
+fn violations() -> Vec<support::death::Case<&'static str, &'static str>> {
+    [gemv::violations()].concat()
+}
+
+death_tests!(violations, "assumptions");
