@@ -20,11 +20,11 @@
 //! requantized biases (KleidiAI still runs one K step and then reads its scales one vector too
 //! far, past the last block).
 //!
-//! Tiling: KleidiAI's kernel walks 8 blocks (two four-vector ZA groups) per step while more than
-//! four remain, then 4; rkai walks 4 blocks per step (one vector of each, a block stride apart:
-//! the f32 generic GEMV's pointers, `super::sme2_gemv`), which gives the same bits since every
-//! output is its own wrapping sum. The K loop is the streaming int8 GEMVs' `int8_k_loop!` (the
-//! last `k % 4` LHS bytes under a byte predicate: nothing past the row is read) and the finish
+//! Tiling, as KleidiAI's kernel: 8 blocks per step (two four-vector ZA groups, one vector of
+//! each block, a block stride apart) while more than four remain, then one step of 4 (the f32
+//! generic GEMV's pointers, `super::sme2_gemv`); a step's pointers to blocks past the last one
+//! point at its first block. The K loop is the streaming int8 GEMVs' `int8_k_loop!` (the last
+//! `k % 4` LHS bytes under a byte predicate: nothing past the row is read) and the finish
 //! `sme2_i8_finish!`. Without SME2 [`portable`] gives the same bits with the blocks of a 128-bit
 //! streaming length.
 
@@ -179,8 +179,73 @@ mod sme2 {
         };
     }
 
-    /// The call on SME2 (see `super`), four blocks of SVL32 columns per step: their biases moved
-    /// into ZA vector group 0, the K loop, the requantizing finish and a predicated store.
+    /// Eight blocks (while more than four remain, x12 = SVL32): x14, x9, x15, x10 the first
+    /// four at x3 on, x16 the fifth, x13, x17, x22 the next ones where columns remain for them,
+    /// else x3's again. Uses x11.
+    macro_rules! eight_block_pointers {
+        () => {
+            concat!(
+                "mov x14, x3\n",
+                "add x9, x3, x5\n",
+                "add x15, x9, x5\n",
+                "add x10, x15, x5\n",
+                "add x16, x10, x5\n",
+                "add x13, x16, x5\n",
+                "add x11, x12, x12, lsl #2\n",
+                "cmp x0, x11\n",
+                "csel x13, x13, x3, gt\n",
+                "add x17, x16, x5, lsl #1\n",
+                "add x11, x11, x12\n",
+                "cmp x0, x11\n",
+                "csel x17, x17, x3, gt\n",
+                "add x22, x16, x5\n",
+                "add x22, x22, x5, lsl #1\n",
+                "add x11, x11, x12\n",
+                "cmp x0, x11\n",
+                "csel x22, x22, x3, gt\n",
+            )
+        };
+    }
+
+    /// One row of the eight blocks, `#$o` vectors on: blocks x14, x9, x15, x10 into z4-z7 and
+    /// x16, x13, x17, x22 into z8-z11.
+    macro_rules! eight_block_rows {
+        ($o:literal) => {
+            concat!(
+                four_block_rows!("ld1w", "s", "p0", $o),
+                "ld1w {{z8.s}}, p0/z, [x16, #",
+                $o,
+                ", mul vl]\n",
+                "ld1w {{z9.s}}, p0/z, [x13, #",
+                $o,
+                ", mul vl]\n",
+                "ld1w {{z10.s}}, p0/z, [x17, #",
+                $o,
+                ", mul vl]\n",
+                "ld1w {{z11.s}}, p0/z, [x22, #",
+                $o,
+                ", mul vl]\n",
+            )
+        };
+    }
+
+    /// Unit `$i` of z0 for the eight blocks: into ZA vector groups 0 and 1.
+    macro_rules! step8 {
+        ($i:literal, $o:literal) => {
+            sme2_za_step4!(sdot $i; eight_block_rows!($o); ("4", "7", "0") ("8", "11", "1"))
+        };
+    }
+
+    /// Advances the eight block pointers by `$v` vectors.
+    macro_rules! advance8 {
+        ($v:literal) => {
+            sme2_block_advance!($v; "x14", "x9", "x15", "x10", "x16", "x13", "x17", "x22")
+        };
+    }
+
+    /// The call on SME2 (see `super`), eight or four blocks of SVL32 columns per step: their
+    /// biases moved into ZA vector groups, the K loop, the requantizing finish and predicated
+    /// stores.
     ///
     /// # Safety
     /// The CPU implements SME2; the buffers as [`super::portable`]'s with `nr` = SVL32 and
@@ -209,6 +274,25 @@ mod sme2 {
                 "mov x8, #0",
                 sme2_i8_setup!(),
                 "cntw x12",
+                // ---- eight blocks per step while more than four remain ----
+                "1:",
+                "cmp x0, x12, lsl #2",
+                "b.le 2f",
+                eight_block_pointers!(),
+                eight_block_rows!("0"),
+                advance8!("1"),
+                sme2_f32_into_za!(("4", "7", "0") ("8", "11", "1")),
+                int8_k_loop!(
+                    concat!(step8!("0", "0"), step8!("1", "1"), step8!("2", "2"),
+                        step8!("3", "3"), advance8!("4"));
+                    concat!(step8!("0", "0"), advance8!("1"))),
+                "mov x11, #0",
+                sme2_i8_finish!(4 single; "0"; "x14", "x9", "x15", "x10"),
+                sme2_i8_finish!(4 single; "1"; "x16", "x13", "x17", "x22"),
+                "add x3, x3, x5, lsl #3",
+                "sub x0, x0, x12, lsl #3",
+                "b 1b",
+                // ---- then four (one to four blocks left) ----
                 "2:",
                 "cmp x0, #0",
                 "b.le 9f",
@@ -224,7 +308,6 @@ mod sme2 {
                 sme2_i8_finish!(4 single; "0"; "x14", "x9", "x15", "x10"),
                 "add x3, x3, x5, lsl #2",
                 "sub x0, x0, x12, lsl #2",
-                "b 2b",
                 "9:",
             ];
                 c.n, c.k, c.lhs, c.rhs, c.dst, block, params.as_ptr() as usize, 0usize)
