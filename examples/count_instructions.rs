@@ -224,7 +224,7 @@ fn requantized_or_indirect(
 /// `sizes` and `run_unpacked` of a depthwise convolution kernel (module documentation), through
 /// its exported `run` symbol.
 fn dwconv(stem: &str, rows: usize, cols: usize, channels: usize, phase: &str) {
-    use rkai_ukernels::dwconv::{Run, pack};
+    use rkai_ukernels::dwconv::{DepthfirstArgs, DepthfirstCFn, PlanarArgs, PlanarCFn, Run, pack};
     let kernel = catalog::DWCONV_KERNELS
         .iter()
         .find(|k| k.stem == stem)
@@ -242,91 +242,55 @@ fn dwconv(stem: &str, rows: usize, cols: usize, channels: usize, phase: &str) {
         "dwconv kernels have sizes and run_unpacked only"
     );
     let (src, rhs, mut dst) = (vec![0u8; image], vec![0u8; packed], vec![0u8; image]);
-    let (src, rhs, dst) = (
-        src.as_ptr().cast::<c_void>(),
-        rhs.as_ptr().cast::<c_void>(),
-        dst.as_mut_ptr().cast::<c_void>(),
-    );
     let (row, col) = (cols * channels * es, channels * es);
     let name = format!("kai_run_{stem}");
-    type Depthfirst = unsafe extern "C" fn(
-        *const c_void,
-        *const c_void,
-        *mut c_void,
-        usize,
-        usize,
-        usize,
-        usize,
-        usize,
-        usize,
-        usize,
-        usize,
-        usize,
-        usize,
-        usize,
-        f32,
-        f32,
-    );
-    type Planar = unsafe extern "C" fn(
-        *const c_void,
-        *const c_void,
-        *mut c_void,
-        usize,
-        usize,
-        usize,
-        usize,
-        usize,
-        usize,
-        usize,
-        usize,
-        f32,
-        f32,
-        f32,
-    );
     let entry = match kernel.run {
         Run::Planar { native, .. } => native.map_or(0, |f| f as usize),
         Run::Depthfirst { native, .. } => native.map_or(0, |f| f as usize),
     };
     println!("kernel {entry:x} main {:x}", main as fn() as usize);
-    // SAFETY (both arms): the exported prototypes (api.txt); the images and packed weights are
-    // sized above, the planar call's window rows lie inside the input image.
+    let (src, rhs_packed, dst) = (src.as_ptr(), rhs.as_ptr(), dst.as_mut_ptr());
+    // SAFETY (both arms): the exported functions of these prototypes; the images and packed
+    // weights are sized above, the planar call's window rows lie inside the input image.
     unsafe {
         match kernel.run {
-            Run::Depthfirst { .. } => workload::cabi::sym::<Depthfirst>(&name)(
+            Run::Depthfirst { .. } => DepthfirstArgs {
                 src,
-                rhs,
+                rhs_packed,
                 dst,
-                channels,
-                rows,
-                cols,
-                rows,
-                cols,
-                1,
-                1,
-                row,
-                col,
-                row,
-                col,
-                f32::MIN,
-                f32::MAX,
-            ),
+                num_channels: channels,
+                src_rows: rows,
+                src_cols: cols,
+                dst_rows: rows,
+                dst_cols: cols,
+                pad_left: 1,
+                pad_top: 1,
+                in_stride_row: row,
+                in_stride_col: col,
+                out_stride_row: row,
+                out_stride_col: col,
+                clamp_min: f32::MIN,
+                clamp_max: f32::MAX,
+            }
+            .call_c(workload::cabi::sym::<DepthfirstCFn>(&name)),
             // The first band: window rows from -1, so `pad_top` 1 and m_step + 1 valid rows.
-            Run::Planar { .. } => workload::cabi::sym::<Planar>(&name)(
+            Run::Planar { .. } => PlanarArgs {
                 src,
-                rhs,
+                rhs_packed,
                 dst,
-                row,
-                col,
-                row,
-                col,
-                (kernel.m_step() + 1).min(rows),
-                kernel.m_step(),
-                1,
-                1,
-                0.0,
-                f32::MIN,
-                f32::MAX,
-            ),
+                in_stride_row: row,
+                in_stride_col: col,
+                dst_stride_row: row,
+                dst_stride_col: col,
+                valid_input_rows: (kernel.m_step() + 1).min(rows),
+                valid_dst_rows: kernel.m_step(),
+                pad_left: 1,
+                pad_top: 1,
+                pad_value: 0.0,
+                clamp_min: f32::MIN,
+                clamp_max: f32::MAX,
+            }
+            .call_c(workload::cabi::sym::<PlanarCFn>(&name)),
         }
     }
 }

@@ -386,22 +386,7 @@ unsafe fn call(how: Impl, a: &PlanarArgs) {
     match how {
         // SAFETY: forwarded.
         Impl::Exported => unsafe {
-            c::kai_run_dwconv_clamp_f32_f32_f32p1vlx1b_3x3_s1_4xc_sme2_mla(
-                a.src.cast(),
-                a.rhs_packed.cast(),
-                a.dst.cast::<c_void>(),
-                a.in_stride_row,
-                a.in_stride_col,
-                a.dst_stride_row,
-                a.dst_stride_col,
-                a.valid_input_rows,
-                a.valid_dst_rows,
-                a.pad_left,
-                a.pad_top,
-                a.pad_value,
-                a.clamp_min,
-                a.clamp_max,
-            )
+            a.call_c(c::kai_run_dwconv_clamp_f32_f32_f32p1vlx1b_3x3_s1_4xc_sme2_mla)
         },
         // SAFETY: forwarded.
         Impl::Portable => {
@@ -887,24 +872,7 @@ unsafe fn call16(how: Impl, a: &DepthfirstArgs) {
     match how {
         // SAFETY: forwarded.
         Impl::Exported => unsafe {
-            c::kai_run_dwconv_clamp_f16_f16_f16p1vlx1b_3x3_s1_4x4_sme2_mla(
-                a.src.cast(),
-                a.rhs_packed.cast(),
-                a.dst.cast(),
-                a.num_channels,
-                a.src_rows,
-                a.src_cols,
-                a.dst_rows,
-                a.dst_cols,
-                a.pad_left,
-                a.pad_top,
-                a.in_stride_row,
-                a.in_stride_col,
-                a.out_stride_row,
-                a.out_stride_col,
-                a.clamp_min,
-                a.clamp_max,
-            )
+            a.call_c(c::kai_run_dwconv_clamp_f16_f16_f16p1vlx1b_3x3_s1_4x4_sme2_mla)
         },
         Impl::Portable => {
             let Run::Depthfirst { portable, .. } = kernel16().run else {

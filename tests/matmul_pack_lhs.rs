@@ -11,14 +11,9 @@ use rkai_capi::capi::exports::{
     kai_matmul_pack_lhs_mxk_x32p4vsx1_x32_sme,
 };
 use rkai_ukernels::pack_lhs_types::*;
-use rkai_ukernels::pack_lhs_types::{
-    kai_matmul_pack_lhs_uker_lhs_dim_args as LhsDim,
-    kai_matmul_pack_lhs_uker_lhs_packed_dim_args as PackedDim,
-    kai_matmul_pack_lhs_uker_lhs_packed_stride_args as PackedStride,
-    kai_matmul_pack_lhs_uker_lhs_stride_args as LhsStride,
-};
 use support::guard::{EDGES, Guarded};
 use support::sme_pack::{self, LhsPacker, slices, svl32};
+use support::uker_pack::{LhsPackApi as Api, LhsPackedStride as PackedStride, LhsStride};
 
 /// One provider: its C name, the table it returns and the bytes of its elements.
 #[derive(Clone, Copy)]
@@ -45,85 +40,6 @@ const PROVIDERS: [Provider; 3] = [
         elem: 1,
     },
 ];
-
-/// The configuration KleidiAI's packers ignore; a caller may pass anything.
-const CONFIG: kai_matmul_pack_lhs_uker_config = kai_matmul_pack_lhs_uker_config {
-    format: kai_matmul_pack_lhs_uker_format_config {
-        mr: 7,
-        kr: 7,
-        sr: 7,
-    },
-};
-
-/// The table's functions, called through the C function pointers.
-struct Api(kai_matmul_pack_lhs_uker_api);
-
-/// Calls getter `$f` of the table `$api` with [`CONFIG`] and `$arg`s.
-macro_rules! getter {
-    ($api:ident.$f:ident($($arg:expr),*)) => {
-        // SAFETY: the getters read only the structs passed, which are valid.
-        unsafe { ($api.0.$f.unwrap())(&CONFIG $(, $arg)*) }
-    };
-}
-
-impl Api {
-    fn of(p: &Provider) -> Self {
-        Api((p.provider)())
-    }
-
-    fn step(&self) -> kai_matmul_pack_lhs_uker_dim_args {
-        getter!(self.get_step())
-    }
-
-    fn lhs_stride(&self, m: usize, k: usize) -> LhsStride {
-        getter!(self.get_lhs_stride(&LhsDim { m, k }))
-    }
-
-    fn lhs_offset(&self, m: usize, k: usize, stride: &LhsStride) -> usize {
-        getter!(self.get_lhs_offset(&LhsDim { m, k }, stride))
-    }
-
-    fn packed_stride(&self, m: usize, k: usize) -> PackedStride {
-        getter!(self.get_lhs_packed_stride(&PackedDim { m, k }))
-    }
-
-    fn packed_offset(&self, m: usize, k: usize, stride: &PackedStride) -> usize {
-        getter!(self.get_lhs_packed_offset(&PackedDim { m, k }, stride))
-    }
-
-    fn packed_size(&self, m: usize, k: usize, stride: &PackedStride) -> usize {
-        getter!(self.get_lhs_packed_size(&PackedDim { m, k }, stride))
-    }
-
-    /// Packs `m` rows of `k` values (`row_bytes` apart) into `out`, blocks `packed_stride` apart.
-    ///
-    /// # Safety
-    /// The buffers hold what the packer reads and writes.
-    unsafe fn run(
-        &self,
-        (m, k): (usize, usize),
-        (lhs, row_bytes): (*const u8, usize),
-        out: *mut u8,
-        packed_stride: usize,
-    ) {
-        let args = kai_matmul_pack_lhs_uker_args {
-            flags: 0,
-            shape: kai_matmul_pack_lhs_uker_dim_args { m, k },
-            operand: kai_matmul_pack_lhs_uker_operand_args {
-                lhs_packed: kai_matmul_pack_lhs_uker_lhs_packed_args {
-                    ptr: out.cast(),
-                    stride: PackedStride { m: packed_stride },
-                },
-                lhs: kai_matmul_pack_lhs_uker_lhs_args {
-                    ptr: lhs.cast(),
-                    stride: LhsStride { m: row_bytes },
-                },
-            },
-        };
-        // SAFETY: forwarded contract.
-        unsafe { (self.0.run.unwrap())(&CONFIG, &args) }
-    }
-}
 
 /// `(mr, kr)` of `p`: mr = 4 x vscale = the streaming length in 32-bit lanes, kr = 4 / elem.
 fn tile(p: &Provider) -> (usize, usize) {
@@ -166,7 +82,7 @@ fn values(elem: usize, len: usize, seed: u64) -> Vec<u8> {
 fn getters_have_kleidiai_values() {
     let mut checked = 0;
     for p in &PROVIDERS {
-        let api = Api::of(p);
+        let api = Api((p.provider)());
         let (mr, kr) = tile(p);
         let step = api.step();
         assert_eq!((step.m, step.k), (mr, 0), "{} get_step", p.name);
@@ -256,7 +172,7 @@ fn check_case(p: &Provider, api: &Api, data: &[u8], (m, k, pad): (usize, usize, 
 #[test]
 fn packs_equal_reference() {
     for p in &PROVIDERS {
-        let api = Api::of(p);
+        let api = Api((p.provider)());
         let mut cases = 0;
         for (seed, (m, k)) in shapes(tile(p).0).into_iter().enumerate() {
             for pad in [0, 5] {
@@ -278,7 +194,7 @@ fn packs_equal_reference() {
 #[test]
 fn caller_strides_and_empty_calls() {
     for p in &PROVIDERS {
-        let api = Api::of(p);
+        let api = Api((p.provider)());
         let (mr, _) = tile(p);
         let (m, k) = (2 * mr + 1, 5);
         let data = values(p.elem, m * k, 3);
@@ -311,7 +227,7 @@ fn caller_strides_and_empty_calls() {
 #[test]
 fn threads_pack_disjoint_blocks() {
     for p in &PROVIDERS {
-        let api = Api::of(p);
+        let api = Api((p.provider)());
         let (mr, _) = tile(p);
         let (m, k) = (6 * mr + 3, 11);
         let data = values(p.elem, m * k, 9);
@@ -323,7 +239,7 @@ fn threads_pack_disjoint_blocks() {
         std::thread::scope(|s| {
             for (m0, rows) in slices(m, mr) {
                 s.spawn(move || {
-                    let api = Api::of(p);
+                    let api = Api((p.provider)());
                     let ls = LhsStride { m: row_bytes };
                     // SAFETY: each thread writes its own block of the whole packing's buffer.
                     unsafe {
@@ -345,7 +261,7 @@ fn violations() -> Vec<support::death::Case<&'static str, &'static str>> {
     const X16: &str = "kai_matmul_pack_lhs_mxk_x16p4vsx2_x16_sme";
     const X8: &str = "kai_matmul_pack_lhs_mxk_x8p4vsx4_x8_sme";
     fn api(i: usize) -> Api {
-        Api::of(&PROVIDERS[i])
+        Api((PROVIDERS[i].provider)())
     }
     vec![
         (

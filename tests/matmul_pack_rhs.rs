@@ -15,15 +15,10 @@ use rkai_capi::capi::exports::{
 };
 use rkai_ukernels::arch::Features;
 use rkai_ukernels::pack_rhs_types::*;
-use rkai_ukernels::pack_rhs_types::{
-    kai_matmul_pack_rhs_uker_rhs_dim_args as RhsDim,
-    kai_matmul_pack_rhs_uker_rhs_packed_dim_args as PackedDim,
-    kai_matmul_pack_rhs_uker_rhs_packed_stride_args as PackedStride,
-    kai_matmul_pack_rhs_uker_rhs_stride_args as RhsStride,
-};
 use std::ptr;
 use support::guard::{EDGES, Guarded};
 use support::rng::Rng;
+use support::uker_pack::{RhsOperands, RhsPackApi as Api, RhsPackedStride, RhsStride};
 
 const NAME: &str = "kai_rhs_pack_kxn_x16p16vsx2bx16_x16_x16_sve";
 
@@ -48,114 +43,9 @@ fn expected_nr() -> usize {
     bytes
 }
 
-const CONFIG: kai_matmul_pack_rhs_uker_config = kai_matmul_pack_rhs_uker_config {
-    format: kai_matmul_pack_rhs_uker_format_config {
-        nr: 0,
-        kr: 0,
-        sr: 0,
-        bl: 0,
-    },
-};
-
-/// The table's functions, called through the C function pointers.
-struct Api(kai_matmul_pack_rhs_uker_api);
-
-/// Calls getter `$f` of the table `$api` with [`CONFIG`] and `$arg`s.
-macro_rules! getter {
-    ($api:ident.$f:ident($($arg:expr),*)) => {
-        // SAFETY: the getters read only the structs passed, which are valid.
-        unsafe { ($api.0.$f.unwrap())(&CONFIG $(, $arg)*) }
-    };
-}
-
-impl Api {
-    fn get() -> Self {
-        Api(provider())
-    }
-
-    fn step(&self) -> kai_matmul_pack_rhs_uker_dim_args {
-        getter!(self.get_step())
-    }
-
-    fn rhs_stride(&self, n: usize, k: usize) -> RhsStride {
-        getter!(self.get_rhs_stride(&RhsDim { n, k }))
-    }
-
-    fn rhs_offset(&self, n: usize, k: usize, stride: &RhsStride) -> usize {
-        getter!(self.get_rhs_offset(&RhsDim { n, k }, stride))
-    }
-
-    fn packed_stride(&self, n: usize, k: usize) -> PackedStride {
-        getter!(self.get_rhs_packed_stride(&PackedDim { n, k }))
-    }
-
-    fn packed_offset(&self, n: usize, k: usize, stride: &PackedStride) -> usize {
-        getter!(self.get_rhs_packed_offset(&PackedDim { n, k }, stride))
-    }
-
-    fn packed_size(&self, n: usize, k: usize, stride: &PackedStride) -> usize {
-        getter!(self.get_rhs_packed_size(&PackedDim { n, k }, stride))
-    }
-
-    fn bias_offset(&self, n: usize) -> usize {
-        getter!(self.get_bias_n_offset(&kai_matmul_pack_rhs_uker_bias_n_dim_args { n }))
-    }
-
-    /// Packs `n` columns of `k` rows (`rhs_row` bytes apart) into `out` with block stride
-    /// `packed_stride`.
-    ///
-    /// # Safety
-    /// The buffers hold what the packer reads and writes.
-    unsafe fn run(
-        &self,
-        n: usize,
-        k: usize,
-        rhs: *const u8,
-        rhs_row: usize,
-        bias: *const u8,
-        out: *mut u8,
-        packed_stride: usize,
-    ) {
-        let stride = RhsStride { n: 2, k: rhs_row };
-        // SAFETY: forwarded contract.
-        unsafe { self.run_strided((n, k), (rhs, stride), bias, out, packed_stride) }
-    }
-
-    /// [`Api::run`] with both source strides given.
-    ///
-    /// # Safety
-    /// The buffers hold what the packer reads and writes.
-    unsafe fn run_strided(
-        &self,
-        (n, k): (usize, usize),
-        (rhs, stride): (*const u8, RhsStride),
-        bias: *const u8,
-        out: *mut u8,
-        packed_stride: usize,
-    ) {
-        let args = kai_matmul_pack_rhs_uker_args {
-            flags: 0,
-            shape: kai_matmul_pack_rhs_uker_dim_args { n, k },
-            operand: kai_matmul_pack_rhs_uker_operand_args {
-                rhs: kai_matmul_pack_rhs_uker_rhs_args {
-                    ptr: rhs.cast(),
-                    stride,
-                },
-                rhs_packed: kai_matmul_pack_rhs_uker_rhs_packed_args {
-                    ptr: out.cast(),
-                    stride: PackedStride { n: packed_stride },
-                },
-                bias_n: kai_matmul_pack_rhs_uker_bias_n_args { ptr: bias.cast() },
-                k_sum_scale_global: kai_matmul_pack_rhs_uker_k_sum_scale_global_args {
-                    ptr: ptr::null(),
-                },
-                scale_n: kai_matmul_pack_rhs_uker_scale_n_args { ptr: ptr::null() },
-                scale_global: kai_matmul_pack_rhs_uker_scale_global_args { ptr: ptr::null() },
-            },
-        };
-        // SAFETY: forwarded contract.
-        unsafe { (self.0.run.unwrap())(&CONFIG, &args) }
-    }
+/// The SVE packer's table.
+fn api() -> Api {
+    Api(provider())
 }
 
 /// The packed layout, from its description: per block of `nr` columns, `nr` biases, then per
@@ -204,7 +94,7 @@ fn bytes(v: &[u16]) -> Vec<u8> {
 
 #[test]
 fn getters_have_kleidiai_values() {
-    let api = Api::get();
+    let api = api();
     let nr = expected_nr();
     let step = api.step();
     assert_eq!((step.n, step.k), (nr, 0), "get_step");
@@ -295,7 +185,7 @@ fn shapes(nr: usize) -> Vec<(usize, usize)> {
 
 #[test]
 fn packs_equal_reference() {
-    let api = Api::get();
+    let api = api();
     let nr = expected_nr();
     let mut rng = Rng::new(0x51ed);
     let mut cases = 0;
@@ -316,7 +206,21 @@ fn packs_equal_reference() {
                     let mut out = Guarded::from_bytes(&vec![0xa5; size], edge);
                     let bias_ptr = if with_bias { b.ptr() } else { ptr::null() };
                     // SAFETY: the buffers have the sizes the getters give.
-                    unsafe { api.run(n, k, src.ptr(), 2 * rhs_row, bias_ptr, out.mut_ptr(), ps.n) };
+                    unsafe {
+                        api.run_strided(
+                            (n, k),
+                            (
+                                src.ptr(),
+                                RhsStride {
+                                    n: 2,
+                                    k: 2 * rhs_row,
+                                },
+                            ),
+                            bias_ptr,
+                            out.mut_ptr(),
+                            ps.n,
+                        )
+                    };
                     assert!(
                         out.bytes() == &expected[..],
                         "n {n} k {k} bias {with_bias} row {rhs_row} edge {edge:?} (nr {nr})"
@@ -336,7 +240,7 @@ struct Packing {
     rhs: Vec<u8>,
     bias: Option<Vec<u8>>,
     rs: RhsStride,
-    ps: PackedStride,
+    ps: RhsPackedStride,
     whole: Vec<u8>,
 }
 
@@ -376,7 +280,13 @@ impl Packing {
         // SAFETY: the source's offset columns are in `rhs`, their blocks fit in the rest of `out`.
         unsafe {
             let out = out.add(api.packed_offset(n0, 0, &self.ps));
-            api.run(cols, self.k, rhs, self.rs.k, bias, out, self.ps.n)
+            api.run_strided(
+                (cols, self.k),
+                (rhs, RhsStride { n: 2, k: self.rs.k }),
+                bias,
+                out,
+                self.ps.n,
+            )
         }
     }
 }
@@ -385,7 +295,7 @@ impl Packing {
 /// same blocks of one whole packing.
 #[test]
 fn slices_equal_whole() {
-    let api = Api::get();
+    let api = api();
     let nr = expected_nr();
     let step = api.step().n;
     let mut rng = Rng::new(7);
@@ -410,7 +320,7 @@ fn slices_equal_whole() {
 fn threads_pack_disjoint_slices() {
     let nr = expected_nr();
     let n = 8 * nr + 3;
-    let p = Packing::new(&Api::get(), (n, 11), &mut Rng::new(99), false);
+    let p = Packing::new(&api(), (n, 11), &mut Rng::new(99), false);
     let mut sliced = vec![0u8; p.whole.len()];
     let out = sliced.as_mut_ptr() as usize;
     std::thread::scope(|s| {
@@ -419,7 +329,7 @@ fn threads_pack_disjoint_slices() {
             s.spawn(move || {
                 let n0 = t * nr;
                 // SAFETY: `sliced` has the whole packing's size; each thread writes its own block.
-                unsafe { p.pack_columns(&Api::get(), n0, nr.min(n - n0), out as *mut u8) }
+                unsafe { p.pack_columns(&api(), n0, nr.min(n - n0), out as *mut u8) }
             });
         }
     });
@@ -537,7 +447,7 @@ fn sme_getters_have_kleidiai_values() {
                     "{name} get_rhs_packed_stride k {k}"
                 );
                 assert_eq!(api.packed_size(n, k, &ps), n.div_ceil(nr) * ps.n);
-                let wide = PackedStride { n: ps.n + 12 };
+                let wide = RhsPackedStride { n: ps.n + 12 };
                 assert_eq!(api.packed_size(n, k, &wide), n.div_ceil(nr) * wide.n);
                 checked += 4;
             }
@@ -663,8 +573,15 @@ fn sme_packs_equal_reference() {
             (&rhs, if nxk { k } else { n }, nxk, b),
             Some(&bias),
         );
-        let (src, bb) = (raw(&rhs), raw(&bias));
-        wide_stride_and_empty(&api, name, (n, k), &src, bb.as_ptr(), &expect);
+        let (src, bb, rs) = (raw(&rhs), raw(&bias), api.rhs_stride(n, k));
+        let pack = |shape: Option<(usize, usize)>, out: *mut u8, stride: usize| {
+            let shape = shape.unwrap_or((n, k));
+            // SAFETY: three blocks of `stride` bytes (nothing for n == 0); the source and bias
+            // hold the problem.
+            unsafe { api.run_strided(shape, (src.as_ptr(), rs), bb.as_ptr(), out, stride) };
+        };
+        let block = api.packed_stride(n, k).n;
+        wide_stride_and_empty(name, (block, &expect), &[(0, k)], pack);
         eprintln!("{name}: {cases} packings equal the reference (nr {nr})");
     }
 }
@@ -731,7 +648,7 @@ fn x8_getters_have_kleidiai_values() {
                     "{name} get_rhs_packed_stride k {k}"
                 );
                 assert_eq!(api.packed_size(n, k, &ps), n.div_ceil(nr) * ps.n);
-                let wide = PackedStride { n: ps.n + 12 };
+                let wide = RhsPackedStride { n: ps.n + 12 };
                 assert_eq!(api.packed_size(n, k, &wide), n.div_ceil(nr) * wide.n);
                 checked += 4;
             }
@@ -822,42 +739,45 @@ fn x8_packs_equal_reference() {
         let (n, k) = (2 * nr + 1, 5);
         let rhs: Vec<u8> = (0..n * k).map(|i| (i * 37 + 11) as u8).collect();
         let expect = x8_reference((n, k, nr), (&rhs, if nxk { k } else { n }, nxk));
-        wide_stride_and_empty(&api, name, (n, k), &rhs, ptr::null(), &expect);
+        let rs = api.rhs_stride(n, k);
+        let pack = |shape: Option<(usize, usize)>, out: *mut u8, stride: usize| {
+            let shape = shape.unwrap_or((n, k));
+            // SAFETY: three blocks of `stride` bytes (nothing for n == 0); the source holds the
+            // problem.
+            unsafe { api.run_strided(shape, (rhs.as_ptr(), rs), ptr::null(), out, stride) };
+        };
+        let block = api.packed_stride(n, k).n;
+        wide_stride_and_empty(name, (block, &expect), &[(0, k)], pack);
         eprintln!("{name}: {cases} packings equal the reference (nr {nr})");
     }
 }
 
-/// A caller's wider block stride places each block of an `(n, k)` packing (three blocks) there
-/// and leaves the gap alone; `n == 0` writes nothing. `src` and `bias` hold the problem in the
-/// provider's default strides, `expect` its packing.
+/// A caller's wider block stride places each of the three blocks of a packing at its place and
+/// leaves the gaps alone; then the empty `shapes` write nothing. `pack(shape, out, stride)` packs
+/// `shape` (the three blocks' or an empty one) into `out` with block stride `stride`; `expect`
+/// is the three blocks packed at the getters' stride `block`.
 fn wide_stride_and_empty(
-    api: &Api,
     name: &str,
-    (n, k): (usize, usize),
-    src: &[u8],
-    bias: *const u8,
-    expect: &[u8],
+    (block, expect): (usize, &[u8]),
+    shapes: &[(usize, usize)],
+    pack: impl Fn(Option<(usize, usize)>, *mut u8, usize),
 ) {
     use support::sme_pack::FILL;
-    let block = api.packed_stride(n, k).n;
     let wide = block + 20;
     let mut out = vec![FILL; 3 * wide];
-    let rs = api.rhs_stride(n, k);
-    // SAFETY: three blocks of `wide` bytes; the source and bias hold the problem.
-    unsafe { api.run_strided((n, k), (src.as_ptr(), rs), bias, out.as_mut_ptr(), wide) };
+    pack(None, out.as_mut_ptr(), wide);
     for blk in 0..3 {
         let got = &out[blk * wide..];
-        assert_eq!(
-            &got[..block],
-            &expect[blk * block..(blk + 1) * block],
-            "{name}"
-        );
+        let want = &expect[blk * block..(blk + 1) * block];
+        assert_eq!(&got[..block], want, "{name} block {blk}");
         assert!(got[block..wide].iter().all(|&x| x == FILL), "{name} gap");
     }
-    let mut none = Guarded::from_bytes(&[FILL; 64], EDGES[0]);
-    // SAFETY: nothing is read or written for n == 0.
-    unsafe { api.run_strided((0, k), (src.as_ptr(), rs), bias, none.mut_ptr(), 0) };
-    assert!(none.bytes().iter().all(|&x| x == FILL));
+    for &shape in shapes {
+        let mut none = Guarded::from_bytes(&[FILL; 64], EDGES[0]);
+        pack(Some(shape), none.mut_ptr(), block);
+        let untouched = none.bytes().iter().all(|&x| x == FILL);
+        assert!(untouched, "{name} wrote for the empty shape {shape:?}");
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -959,7 +879,7 @@ impl Qsi8Problem {
             n: rs.n,
             k: self.row,
         };
-        let ps = PackedStride { n: packed_stride };
+        let ps = RhsPackedStride { n: packed_stride };
         let ksum = self
             .k_sum_scale
             .as_ref()
@@ -969,30 +889,17 @@ impl Qsi8Problem {
             .as_ref()
             .map_or(ptr::null(), |v| ptr::from_ref(v).cast());
         let moved = |p: *const u8, off: usize| if p.is_null() { p } else { p.wrapping_add(off) };
-        let args = kai_matmul_pack_rhs_uker_args {
-            flags: 0,
-            shape: kai_matmul_pack_rhs_uker_dim_args { n: cols, k: self.k },
-            operand: kai_matmul_pack_rhs_uker_operand_args {
-                rhs: kai_matmul_pack_rhs_uker_rhs_args {
-                    ptr: moved(rhs, api.rhs_offset(n0, 0, &rs)).cast(),
-                    stride: rs,
-                },
-                rhs_packed: kai_matmul_pack_rhs_uker_rhs_packed_args {
-                    ptr: out.wrapping_add(api.packed_offset(n0, 0, &ps)).cast(),
-                    stride: ps,
-                },
-                bias_n: kai_matmul_pack_rhs_uker_bias_n_args {
-                    ptr: moved(bias, api.bias_offset(n0)).cast(),
-                },
-                k_sum_scale_global: kai_matmul_pack_rhs_uker_k_sum_scale_global_args { ptr: ksum },
-                scale_n: kai_matmul_pack_rhs_uker_scale_n_args {
-                    ptr: moved(scale, api.scale_offset(n0)).cast(),
-                },
-                scale_global: kai_matmul_pack_rhs_uker_scale_global_args { ptr: sg },
-            },
+        let o = RhsOperands {
+            rhs: moved(rhs, api.rhs_offset(n0, 0, &rs)),
+            stride: rs,
+            bias: moved(bias, api.bias_offset(n0)),
+            k_sum_scale: ksum,
+            scale: moved(scale, api.scale_offset(n0)),
+            scale_global: sg,
         };
+        let out = out.wrapping_add(api.packed_offset(n0, 0, &ps));
         // SAFETY: forwarded contract.
-        unsafe { (api.0.run.unwrap())(&CONFIG, &args) }
+        unsafe { api.run_with((cols, self.k, 0), &o, out, packed_stride) }
     }
 }
 
@@ -1017,7 +924,7 @@ fn qsi8_getters_have_kleidiai_values() {
                 "get_rhs_packed_stride k {k}"
             );
             assert_eq!(api.packed_size(n, k, &ps), n.div_ceil(nr) * ps.n);
-            let wide = PackedStride { n: ps.n + 12 };
+            let wide = RhsPackedStride { n: ps.n + 12 };
             assert_eq!(api.packed_size(n, k, &wide), n.div_ceil(nr) * wide.n);
             checked += 4;
         }
@@ -1114,45 +1021,26 @@ fn qsi8_packs_equal_reference() {
             }
         }
     }
-    // A caller's wider block stride places each block there and leaves the gap alone.
+    // A caller's wider block stride places each block there and leaves the gap alone; no
+    // column or no row: nothing read or written, as in KleidiAI (null globals included).
     let p = Qsi8Problem::new(&mut rng, (2 * nr + 1, 6, 0));
-    let expect = p.reference(nr);
+    let (b, sc) = (p.bias.as_ref().unwrap(), p.scale.as_ref().unwrap());
+    let pack = |shape: Option<(usize, usize)>, out: *mut u8, stride: usize| match shape {
+        // SAFETY: three blocks of `stride` bytes; the source, bias and scales hold the problem.
+        None => unsafe {
+            let ptrs = (p.rhs.as_ptr(), b.as_ptr().cast(), sc.as_ptr().cast());
+            p.pack(&api, ptrs, out, stride, (0, p.n))
+        },
+        Some((n, k)) => {
+            let mut empty = Qsi8Problem::new(&mut Rng::new(1), (n, k, 0));
+            (empty.k_sum_scale, empty.scale_global) = (None, None);
+            let nulls = (ptr::null(), ptr::null(), ptr::null());
+            // SAFETY: nothing is read or written for an empty shape.
+            unsafe { empty.pack(&api, nulls, out, stride, (0, n)) }
+        }
+    };
     let block = api.packed_stride(p.n, p.k).n;
-    let wide = block + 20;
-    let mut out = vec![sme_pack::FILL; 3 * wide];
-    let (b, s) = (p.bias.as_ref().unwrap(), p.scale.as_ref().unwrap());
-    let ptrs = (p.rhs.as_ptr(), b.as_ptr().cast(), s.as_ptr().cast());
-    // SAFETY: three blocks of `wide` bytes; the source, bias and scales hold the problem.
-    unsafe { p.pack(&api, ptrs, out.as_mut_ptr(), wide, (0, p.n)) };
-    for blk in 0..3 {
-        let got = &out[blk * wide..];
-        assert_eq!(
-            &got[..block],
-            &expect[blk * block..(blk + 1) * block],
-            "block {blk}"
-        );
-        assert!(got[block..wide].iter().all(|&x| x == sme_pack::FILL), "gap");
-    }
-    // No column or no row: nothing read or written, as in KleidiAI (null globals included).
-    for (n, k) in [(0, 4), (nr, 0)] {
-        let mut p = Qsi8Problem::new(&mut rng, (n, k, 0));
-        (p.k_sum_scale, p.scale_global) = (None, None);
-        let mut none = Guarded::from_bytes(&[sme_pack::FILL; 64], EDGES[0]);
-        // SAFETY: nothing is read or written for an empty shape.
-        unsafe {
-            p.pack(
-                &api,
-                (ptr::null(), ptr::null(), ptr::null()),
-                none.mut_ptr(),
-                0,
-                (0, n),
-            )
-        };
-        assert!(
-            none.bytes().iter().all(|&x| x == sme_pack::FILL),
-            "n {n} k {k}"
-        );
-    }
+    wide_stride_and_empty(QSI8, (block, &p.reference(nr)), &[(0, 4), (nr, 0)], pack);
     eprintln!("{QSI8}: {cases} packings equal the reference (nr {nr})");
 }
 
@@ -1238,20 +1126,20 @@ fn violations() -> Vec<support::death::Case<&'static str, &'static str>> {
             sme(2).packed_offset(0, 1, &sme(2).packed_stride(64, 4));
         }),
         ("rhs_offset_n", NAME, N, || {
-            Api::get().rhs_offset(1, 0, &Api::get().rhs_stride(64, 1));
+            api().rhs_offset(1, 0, &api().rhs_stride(64, 1));
         }),
         ("rhs_offset_k", NAME, "index->k == 0", || {
-            Api::get().rhs_offset(0, 2, &Api::get().rhs_stride(64, 4));
+            api().rhs_offset(0, 2, &api().rhs_stride(64, 4));
         }),
         ("packed_offset_n", NAME, N, || {
-            let api = Api::get();
+            let api = api();
             api.packed_offset(api.step().n + 1, 0, &api.packed_stride(64, 4));
         }),
         ("packed_offset_k", NAME, "index->k == 0", || {
-            Api::get().packed_offset(0, 1, &Api::get().packed_stride(64, 4));
+            api().packed_offset(0, 1, &api().packed_stride(64, 4));
         }),
         ("bias_offset_n", NAME, N, || {
-            Api::get().bias_offset(3);
+            api().bias_offset(3);
         }),
         ("qsi8_rhs_offset_n", QSI8, N, || {
             qsi8_api().rhs_offset(1, 0, &qsi8_api().rhs_stride(64, 1));
@@ -1463,62 +1351,6 @@ impl Q4Problem {
     }
 }
 
-/// The operands of one int4 packing call.
-struct Q4Operands {
-    rhs: *const u8,
-    stride: RhsStride,
-    bias: *const u8,
-    k_sum_scale: *const u8,
-    scale: *const u8,
-    scale_global: *const u8,
-}
-
-impl Api {
-    /// `get_scale_n_offset` of column `n`.
-    fn scale_offset(&self, n: usize) -> usize {
-        getter!(self.get_scale_n_offset(&kai_matmul_pack_rhs_uker_scale_n_dim_args { n }))
-    }
-
-    /// Packs `(n, k)` from `o` into `out` (blocks `packed_stride` apart) with `flags`.
-    ///
-    /// # Safety
-    /// The buffers hold what the packer reads and writes.
-    unsafe fn run_q4(
-        &self,
-        (n, k, flags): (usize, usize, u64),
-        o: &Q4Operands,
-        out: *mut u8,
-        packed_stride: usize,
-    ) {
-        let args = kai_matmul_pack_rhs_uker_args {
-            flags,
-            shape: kai_matmul_pack_rhs_uker_dim_args { n, k },
-            operand: kai_matmul_pack_rhs_uker_operand_args {
-                rhs: kai_matmul_pack_rhs_uker_rhs_args {
-                    ptr: o.rhs.cast(),
-                    stride: o.stride,
-                },
-                rhs_packed: kai_matmul_pack_rhs_uker_rhs_packed_args {
-                    ptr: out.cast(),
-                    stride: PackedStride { n: packed_stride },
-                },
-                bias_n: kai_matmul_pack_rhs_uker_bias_n_args { ptr: o.bias.cast() },
-                k_sum_scale_global: kai_matmul_pack_rhs_uker_k_sum_scale_global_args {
-                    ptr: o.k_sum_scale.cast(),
-                },
-                scale_n: kai_matmul_pack_rhs_uker_scale_n_args {
-                    ptr: o.scale.cast(),
-                },
-                scale_global: kai_matmul_pack_rhs_uker_scale_global_args {
-                    ptr: o.scale_global.cast(),
-                },
-            },
-        };
-        // SAFETY: forwarded contract.
-        unsafe { (self.0.run.unwrap())(&CONFIG, &args) }
-    }
-}
-
 /// The int4 packers' getters follow KleidiAI's formulas at the streaming length: nr = 8 x
 /// vscale, a block `nr * (4 + roundup(k, 32) / 2 + 4)` bytes, half-byte source strides by
 /// orientation, and no assumption on the bias and scale offsets.
@@ -1542,7 +1374,7 @@ fn qsi4_getters_have_kleidiai_values() {
                 let block = nr * (8 + k.div_ceil(32) * 16);
                 assert_eq!(ps.n, block, "{name} get_rhs_packed_stride k {k}");
                 assert_eq!(api.packed_size(n, k, &ps), n.div_ceil(nr) * ps.n);
-                let wide = PackedStride { n: ps.n + 12 };
+                let wide = RhsPackedStride { n: ps.n + 12 };
                 assert_eq!(api.packed_size(n, k, &wide), n.div_ceil(nr) * wide.n);
                 checked += 4;
             }
@@ -1596,7 +1428,7 @@ fn q4_shapes(nr: usize) -> Vec<(usize, usize)> {
 /// stride, and no write for `n == 0` or `k == 0`.
 #[test]
 fn qsi4_packs_equal_reference() {
-    use support::sme_pack::{self, FILL, le_bytes, slices};
+    use support::sme_pack::{self, le_bytes, slices};
     let nr = q4_nr();
     let mut rng = Rng::new(0x0951_4c8b);
     for (name, provider, nxk, unsigned) in Q4_PROVIDERS {
@@ -1630,7 +1462,7 @@ fn qsi4_packs_equal_reference() {
                     // SAFETY (closure): the operands and output hold the whole problem; the
                     // offsets come from the getters for columns n0..n0 + cols.
                     let pack = |out: *mut u8, (n0, cols): (usize, usize)| unsafe {
-                        let o = Q4Operands {
+                        let o = RhsOperands {
                             rhs: s.ptr().add(api.rhs_offset(n0, 0, &rs)),
                             stride: rs,
                             bias: b.ptr().add(api.bias_offset(n0)),
@@ -1639,7 +1471,7 @@ fn qsi4_packs_equal_reference() {
                             scale_global: sg.ptr(),
                         };
                         let out = out.add(api.packed_offset(n0, 0, &ps));
-                        api.run_q4((cols, k, 0), &o, out, ps.n)
+                        api.run_with((cols, k, 0), &o, out, ps.n)
                     };
                     let what = format!("{name} n={n} k={k} pad={pad}");
                     sme_pack::packs_equal(&what, size, edge, &expect, |o| pack(o, (0, n)));
@@ -1656,13 +1488,10 @@ fn qsi4_packs_equal_reference() {
         let p = Q4Problem::new((n, k), &mut rng);
         let (src, row) = p.source(nxk, unsigned, 0, &mut rng);
         let expect = p.reference(nr);
-        let block = api.packed_stride(n, k).n;
-        let wide = block + 20;
-        let mut out = vec![FILL; 3 * wide];
         let bias = le_bytes(&p.bias.iter().map(|&x| x as u32).collect::<Vec<_>>());
         let scale = le_bytes(&p.scale);
         let (kss, sg) = (p.k_sum_scale.to_le_bytes(), p.scale_global.to_le_bytes());
-        let o = Q4Operands {
+        let o = RhsOperands {
             rhs: src.as_ptr(),
             stride: RhsStride {
                 n: if nxk { row } else { 0 },
@@ -1673,27 +1502,15 @@ fn qsi4_packs_equal_reference() {
             scale: scale.as_ptr(),
             scale_global: sg.as_ptr(),
         };
-        // SAFETY: three blocks of `wide` bytes; the operands hold the problem.
-        unsafe { api.run_q4((n, k, 0), &o, out.as_mut_ptr(), wide) };
-        for blk in 0..3 {
-            let got = &out[blk * wide..];
-            assert_eq!(
-                &got[..block],
-                &expect[blk * block..(blk + 1) * block],
-                "{name}"
-            );
-            assert!(got[block..wide].iter().all(|&x| x == FILL), "{name} gap");
-        }
         // No column or no row: nothing written (KleidiAI returns before packing).
-        for (n, k) in [(0, k), (n, 0)] {
-            let mut none = Guarded::from_bytes(&[FILL; 64], EDGES[0]);
-            // SAFETY: nothing is read past the parameters or written for n == 0 or k == 0.
-            unsafe { api.run_q4((n, k, 0), &o, none.mut_ptr(), block) };
-            assert!(
-                none.bytes().iter().all(|&x| x == FILL),
-                "{name} n {n} k {k}"
-            );
-        }
+        let pack = |shape: Option<(usize, usize)>, out: *mut u8, stride: usize| {
+            let (n, k) = shape.unwrap_or((n, k));
+            // SAFETY: three blocks of `stride` bytes (nothing for n == 0 or k == 0); the operands
+            // hold the problem.
+            unsafe { api.run_with((n, k, 0), &o, out, stride) };
+        };
+        let block = api.packed_stride(n, k).n;
+        wide_stride_and_empty(name, (block, &expect), &[(0, k), (n, 0)], pack);
         eprintln!("{name}: {cases} packings equal the reference (nr {nr})");
     }
 }
@@ -1710,6 +1527,33 @@ enum Q4Break {
     ScaleGlobal,
 }
 
+impl Q4Break {
+    /// KleidiAI's assertion that fails.
+    const fn condition(self) -> &'static str {
+        match self {
+            Q4Break::Flags => "args->flags == 0",
+            Q4Break::Rhs => "args->operand.rhs.ptr != NULL",
+            Q4Break::Packed => "args->operand.rhs_packed.ptr != NULL",
+            Q4Break::Bias => "args->operand.bias_n.ptr != NULL",
+            Q4Break::KSumScale => "args->operand.k_sum_scale_global.ptr != NULL",
+            Q4Break::Scale => "args->operand.scale_n.ptr != NULL",
+            Q4Break::ScaleGlobal => "args->operand.scale_global.ptr != NULL",
+        }
+    }
+}
+
+/// The death cases of `run` with one thing broken, each through provider `i`:
+/// `(case name, i, Q4Break variant)`.
+macro_rules! q4_broken_runs {
+    ($(($name:literal, $i:literal, $what:ident)),* $(,)?) => {
+        [$(
+            ($name, Q4_PROVIDERS[$i].0, Q4Break::$what.condition(), (|| {
+                q4_run_broken($i, Q4Break::$what)
+            }) as fn()),
+        )*]
+    };
+}
+
 /// Calls provider `i`'s `run` on a small valid problem with `what` broken.
 fn q4_run_broken(i: usize, what: Q4Break) {
     let api = Api((Q4_PROVIDERS[i].1)());
@@ -1718,7 +1562,7 @@ fn q4_run_broken(i: usize, what: Q4Break) {
     let vals = [0u8; 16];
     let mut out = vec![0u8; api.packed_size(n, k, &api.packed_stride(n, k))];
     let nul = |b: bool, p: *const u8| if b { ptr::null() } else { p };
-    let o = Q4Operands {
+    let o = RhsOperands {
         rhs: nul(matches!(what, Q4Break::Rhs), src.as_ptr()),
         stride: api.rhs_stride(n, k),
         bias: nul(matches!(what, Q4Break::Bias), vals.as_ptr()),
@@ -1734,7 +1578,7 @@ fn q4_run_broken(i: usize, what: Q4Break) {
     let flags = u64::from(matches!(what, Q4Break::Flags));
     let stride = api.packed_stride(n, k).n;
     // SAFETY: the valid operands hold the problem; the broken one aborts before any access.
-    unsafe { api.run_q4((n, k, flags), &o, dst, stride) };
+    unsafe { api.run_with((n, k, flags), &o, dst, stride) };
 }
 
 /// KleidiAI's assumptions of the int4 packers: aligned start columns, an unsplit K, zero flags
@@ -1745,7 +1589,7 @@ fn q4_violations() -> Vec<support::death::Case<&'static str, &'static str>> {
     fn q4(i: usize) -> Api {
         Api((Q4_PROVIDERS[i].1)())
     }
-    vec![
+    let mut cases: Vec<support::death::Case<&'static str, &'static str>> = vec![
         ("q4_kxn_rhs_offset_n", Q4_KXN_S, N, || {
             q4(0).rhs_offset(2, 0, &q4(0).rhs_stride(64, 4));
         }),
@@ -1766,44 +1610,15 @@ fn q4_violations() -> Vec<support::death::Case<&'static str, &'static str>> {
         ("q4_nxk_packed_offset_k", Q4_NXK_S, K, || {
             q4(2).packed_offset(0, 1, &q4(2).packed_stride(64, 4));
         }),
-        ("q4_run_flags", Q4_KXN_S, "args->flags == 0", || {
-            q4_run_broken(0, Q4Break::Flags)
-        }),
-        (
-            "q4_run_rhs",
-            Q4_NXK_U,
-            "args->operand.rhs.ptr != NULL",
-            || q4_run_broken(3, Q4Break::Rhs),
-        ),
-        (
-            "q4_run_packed",
-            Q4_KXN_U,
-            "args->operand.rhs_packed.ptr != NULL",
-            || q4_run_broken(1, Q4Break::Packed),
-        ),
-        (
-            "q4_run_bias",
-            Q4_NXK_S,
-            "args->operand.bias_n.ptr != NULL",
-            || q4_run_broken(2, Q4Break::Bias),
-        ),
-        (
-            "q4_run_k_sum_scale",
-            Q4_KXN_S,
-            "args->operand.k_sum_scale_global.ptr != NULL",
-            || q4_run_broken(0, Q4Break::KSumScale),
-        ),
-        (
-            "q4_run_scale",
-            Q4_NXK_U,
-            "args->operand.scale_n.ptr != NULL",
-            || q4_run_broken(3, Q4Break::Scale),
-        ),
-        (
-            "q4_run_scale_global",
-            Q4_KXN_U,
-            "args->operand.scale_global.ptr != NULL",
-            || q4_run_broken(1, Q4Break::ScaleGlobal),
-        ),
-    ]
+    ];
+    cases.extend(q4_broken_runs![
+        ("q4_run_flags", 0, Flags),
+        ("q4_run_rhs", 3, Rhs),
+        ("q4_run_packed", 1, Packed),
+        ("q4_run_bias", 2, Bias),
+        ("q4_run_k_sum_scale", 0, KSumScale),
+        ("q4_run_scale", 3, Scale),
+        ("q4_run_scale_global", 1, ScaleGlobal),
+    ]);
+    cases
 }

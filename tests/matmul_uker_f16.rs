@@ -13,13 +13,12 @@ use rkai_capi::capi::exports::kai_matmul_pack_rhs_kxn_x16p4vsx2bx16_x16_x16_sme 
 use rkai_ukernels::arch::Isa;
 use rkai_ukernels::float::f16;
 use rkai_ukernels::matmul::uker::sme2_gemv_f16;
-use rkai_ukernels::pack_rhs_types::*;
-use std::ptr;
 use support::guard::{EDGES, Guarded};
 use support::rng::Rng;
 use support::uker::{
     GemvCase, Getters, Nulls, Uker, check_gemv, check_getters, gemv_args, gemv_call, sme_lanes32,
 };
+use support::uker_pack::{RhsOperands, RhsPackApi, RhsStride};
 
 const NAME: &str = "kai_matmul_clamp_f16_f16_f16p4vsx2bf16_1x32vs_sme2_dot";
 const KERNEL: Uker = Uker::new(NAME, provider);
@@ -44,47 +43,10 @@ fn getters_equal_kleidiai() {
 /// The RHS (`k` x `n` halves) and bias packed by the generic provider (byte-exact against its
 /// layout in tests/matmul_pack_rhs.rs).
 fn pack(n: usize, k: usize, rhs: &[u16], bias: &[u16]) -> Vec<u8> {
-    let api = rhs_provider();
-    let cfg = kai_matmul_pack_rhs_uker_config {
-        format: kai_matmul_pack_rhs_uker_format_config {
-            nr: 0,
-            kr: 0,
-            sr: 0,
-            bl: 0,
-        },
-    };
-    let shape = kai_matmul_pack_rhs_uker_rhs_packed_dim_args { n, k };
-    // SAFETY: the getters read only the structs passed.
-    let (stride, size) = unsafe {
-        let s = (api.get_rhs_packed_stride.unwrap())(&cfg, &shape);
-        (s, (api.get_rhs_packed_size.unwrap())(&cfg, &shape, &s))
-    };
-    let mut out = vec![0u8; size];
-    let a = kai_matmul_pack_rhs_uker_args {
-        flags: 0,
-        shape: kai_matmul_pack_rhs_uker_dim_args { n, k },
-        operand: kai_matmul_pack_rhs_uker_operand_args {
-            rhs: kai_matmul_pack_rhs_uker_rhs_args {
-                ptr: rhs.as_ptr().cast(),
-                stride: kai_matmul_pack_rhs_uker_rhs_stride_args { n: 2, k: 2 * n },
-            },
-            rhs_packed: kai_matmul_pack_rhs_uker_rhs_packed_args {
-                ptr: out.as_mut_ptr().cast(),
-                stride,
-            },
-            bias_n: kai_matmul_pack_rhs_uker_bias_n_args {
-                ptr: bias.as_ptr().cast(),
-            },
-            k_sum_scale_global: kai_matmul_pack_rhs_uker_k_sum_scale_global_args {
-                ptr: ptr::null(),
-            },
-            scale_n: kai_matmul_pack_rhs_uker_scale_n_args { ptr: ptr::null() },
-            scale_global: kai_matmul_pack_rhs_uker_scale_global_args { ptr: ptr::null() },
-        },
-    };
-    // SAFETY: the source holds k x n halves, the bias n, the output the packed size.
-    unsafe { (api.run.unwrap())(&cfg, &a) };
-    out
+    let stride = RhsStride { n: 2, k: 2 * n };
+    let source = RhsOperands::source(rhs.as_ptr().cast(), stride, bias.as_ptr().cast());
+    // SAFETY: the source holds k x n halves, the bias n.
+    unsafe { RhsPackApi(rhs_provider()).pack((n, k), &source) }
 }
 
 /// KleidiAI's order of operations: the column's bias widened to f32, one `FDOT` per pair of K

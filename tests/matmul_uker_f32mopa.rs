@@ -351,73 +351,25 @@ fn packed_by_the_providers() {
         kai_matmul_pack_lhs_mxk_x32p4vsx1_x32_sme as lhs_provider,
         kai_matmul_pack_rhs_kxn_x32p4vsx1bx32_x32_x32_sme as rhs_provider,
     };
-    use rkai_ukernels::pack_lhs_types::*;
-    use rkai_ukernels::pack_rhs_types::*;
+    use support::uker_pack::{LhsPackApi, RhsOperands, RhsPackApi};
     let vl = sme_lanes32();
     let mut rng = Rng::new(31);
     let (m, n, k) = (2 * vl + 3, 3 * vl - 1, 6);
     let [lhs, rhs, bias] = operands(&mut rng, (m, n, k));
-    let (lapi, rapi) = (lhs_provider(), rhs_provider());
-    let (lcfg, rcfg) = (
-        kai_matmul_pack_lhs_uker_config::default(),
-        kai_matmul_pack_rhs_uker_config::default(),
+    let (lapi, rapi) = (LhsPackApi(lhs_provider()), RhsPackApi(rhs_provider()));
+    let (ls, rs) = (lapi.packed_stride(m, k).m, rapi.packed_stride(n, k).n);
+    let source = RhsOperands::source(
+        rhs.as_ptr().cast(),
+        rapi.rhs_stride(n, k),
+        bias.as_ptr().cast(),
     );
-    // SAFETY: the getters read only the structs passed; the packers' buffers are sized by
-    // their own size getters and hold the sources at the strides their getters give.
-    let (lp, rp, ls, rs) = unsafe {
-        let ldim = kai_matmul_pack_lhs_uker_lhs_packed_dim_args { m, k };
-        let ls = (lapi.get_lhs_packed_stride.unwrap())(&lcfg, &ldim);
-        let mut lp = vec![0f32; (lapi.get_lhs_packed_size.unwrap())(&lcfg, &ldim, &ls) / 4];
-        let src =
-            (lapi.get_lhs_stride.unwrap())(&lcfg, &kai_matmul_pack_lhs_uker_lhs_dim_args { m, k });
-        let largs = kai_matmul_pack_lhs_uker_args {
-            flags: 0,
-            shape: kai_matmul_pack_lhs_uker_dim_args { m, k },
-            operand: kai_matmul_pack_lhs_uker_operand_args {
-                lhs_packed: kai_matmul_pack_lhs_uker_lhs_packed_args {
-                    ptr: lp.as_mut_ptr().cast(),
-                    stride: ls,
-                },
-                lhs: kai_matmul_pack_lhs_uker_lhs_args {
-                    ptr: lhs.as_ptr().cast(),
-                    stride: src,
-                },
-            },
-        };
-        (lapi.run.unwrap())(&lcfg, &largs);
-        let rdim = kai_matmul_pack_rhs_uker_rhs_packed_dim_args { n, k };
-        let rs = (rapi.get_rhs_packed_stride.unwrap())(&rcfg, &rdim);
-        let mut rp = vec![0f32; (rapi.get_rhs_packed_size.unwrap())(&rcfg, &rdim, &rs) / 4];
-        let src =
-            (rapi.get_rhs_stride.unwrap())(&rcfg, &kai_matmul_pack_rhs_uker_rhs_dim_args { n, k });
-        let rargs = kai_matmul_pack_rhs_uker_args {
-            flags: 0,
-            shape: kai_matmul_pack_rhs_uker_dim_args { n, k },
-            operand: kai_matmul_pack_rhs_uker_operand_args {
-                rhs: kai_matmul_pack_rhs_uker_rhs_args {
-                    ptr: rhs.as_ptr().cast(),
-                    stride: src,
-                },
-                rhs_packed: kai_matmul_pack_rhs_uker_rhs_packed_args {
-                    ptr: rp.as_mut_ptr().cast(),
-                    stride: rs,
-                },
-                bias_n: kai_matmul_pack_rhs_uker_bias_n_args {
-                    ptr: bias.as_ptr().cast(),
-                },
-                k_sum_scale_global: kai_matmul_pack_rhs_uker_k_sum_scale_global_args {
-                    ptr: std::ptr::null(),
-                },
-                scale_n: kai_matmul_pack_rhs_uker_scale_n_args {
-                    ptr: std::ptr::null(),
-                },
-                scale_global: kai_matmul_pack_rhs_uker_scale_global_args {
-                    ptr: std::ptr::null(),
-                },
-            },
-        };
-        (rapi.run.unwrap())(&rcfg, &rargs);
-        (lp, rp, ls.m, rs.n)
+    // SAFETY: the sources hold the problem at the strides the getters give.
+    let (lp, rp) = unsafe {
+        let row = lapi.lhs_stride(m, k).m;
+        (
+            lapi.pack((m, k), lhs.as_ptr().cast(), row),
+            rapi.pack((n, k), &source),
+        )
     };
     assert_eq!((ls, rs), (KERNEL.lhs_stride(m, k), KERNEL.rhs_stride(n, k)));
     let expect = reference((m, n, k), &lhs, &rhs, &bias, (-1.5, 1.5));
@@ -459,7 +411,7 @@ fn empty_shapes() {
 #[cfg(target_arch = "aarch64")]
 #[test]
 fn lazy_za_save_is_committed() {
-    let Some(svl) = arch::sme_vector_bytes() else {
+    let Some(svl) = rkai_ukernels::arch::sme_vector_bytes() else {
         eprintln!("no SME on this CPU: no ZA state to protect");
         return;
     };

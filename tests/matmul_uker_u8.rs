@@ -372,18 +372,7 @@ fn sums_wrap_and_null_biases_add_zeros() {
 #[test]
 fn hostile_floats() {
     let nr = sme_lanes32();
-    let specials = [
-        f32::INFINITY,
-        f32::NEG_INFINITY,
-        f32::NAN,
-        f32::from_bits(0x7f80_0001),
-        f32::from_bits(0xffc0_1234),
-        -0.0,
-        0.0,
-        f32::from_bits(1),
-        f32::MAX,
-        1.0e30,
-    ];
+    let specials = support::uker::HOSTILE_F32;
     let mut rng = Rng::new(9);
     let mut runs = 0;
     for round in 0..specials.len() {
@@ -410,44 +399,31 @@ fn hostile_floats() {
 /// tests cover every shape; this ties the kernels to them).
 #[test]
 fn providers_pack_the_operands() {
-    use rkai_ukernels::pack_lhs_types::*;
-    use rkai_ukernels::pack_rhs_types::*;
+    use support::uker_pack::{LhsPackApi, RhsOperands, RhsPackApi, RhsStride};
     let nr = sme_lanes32();
     let mut rng = Rng::new(3);
     let p = Problem::random(&mut rng, (2 * nr + 1, nr + 3, 9));
-    let (lp, rp) = p.packed(nr);
-    let mut lhs_out = vec![0u8; lp.len()];
-    let mut rhs_out = vec![0u8; rp.len()];
-    // SAFETY: the structs are plain data; all-zero is valid for both.
-    let (mut la, mut ra): (kai_matmul_pack_lhs_uker_args, kai_matmul_pack_rhs_uker_args) =
-        unsafe { (std::mem::zeroed(), std::mem::zeroed()) };
-    la.shape.m = p.m;
-    la.shape.k = p.k;
-    la.operand.lhs.ptr = p.lhs.as_ptr().cast();
-    la.operand.lhs.stride.m = p.k;
-    la.operand.lhs_packed.ptr = lhs_out.as_mut_ptr().cast();
-    la.operand.lhs_packed.stride.m = I32_KERNEL.lhs_stride(p.m, p.k);
-    ra.shape = kai_matmul_pack_rhs_uker_dim_args { n: p.n, k: p.k };
-    ra.operand.rhs.ptr = p.rhs.as_ptr().cast();
-    ra.operand.rhs.stride = kai_matmul_pack_rhs_uker_rhs_stride_args { n: 1, k: p.n };
-    ra.operand.rhs_packed.ptr = rhs_out.as_mut_ptr().cast();
-    ra.operand.rhs_packed.stride.n = I32_KERNEL.rhs_stride(p.n, p.k);
     let (lapi, rapi) = (
-        kai_matmul_pack_lhs_mxk_x8p4vsx4_x8_sme(),
-        kai_matmul_pack_rhs_kxn_x8p4vsx4_x8_sme(),
+        LhsPackApi(kai_matmul_pack_lhs_mxk_x8p4vsx4_x8_sme()),
+        RhsPackApi(kai_matmul_pack_rhs_kxn_x8p4vsx4_x8_sme()),
     );
-    // SAFETY: plain-data configs; all-zero is valid (the packers ignore them).
-    let (lconfig, rconfig): (
-        kai_matmul_pack_lhs_uker_config,
-        kai_matmul_pack_rhs_uker_config,
-    ) = unsafe { (std::mem::zeroed(), std::mem::zeroed()) };
-    // SAFETY: the arguments describe the buffers above.
-    unsafe {
-        (lapi.run.unwrap())(&lconfig, &la);
-        (rapi.run.unwrap())(&rconfig, &ra);
-    }
-    assert_eq!(lhs_out, lp);
-    assert_eq!(rhs_out, rp);
+    assert_eq!(
+        lapi.packed_stride(p.m, p.k).m,
+        I32_KERNEL.lhs_stride(p.m, p.k)
+    );
+    assert_eq!(
+        rapi.packed_stride(p.n, p.k).n,
+        I32_KERNEL.rhs_stride(p.n, p.k)
+    );
+    let source = RhsOperands::source(p.rhs.as_ptr(), RhsStride { n: 1, k: p.n }, std::ptr::null());
+    // SAFETY: the sources hold the problem at the strides given.
+    let packed = unsafe {
+        (
+            lapi.pack((p.m, p.k), p.lhs.as_ptr(), p.k),
+            rapi.pack((p.n, p.k), &source),
+        )
+    };
+    assert_eq!(packed, p.packed(nr));
 }
 
 /// KleidiAI's assumptions; rkai aborts naming the provider.

@@ -7,6 +7,7 @@
 mod support;
 
 mod gemv;
+mod mopa_qsi4;
 
 /// Every module's death cases.
 fn violations() -> Vec<support::death::Case<&'static str, &'static str>> {

@@ -22,3 +22,4 @@ pub mod rng;
 pub mod sme_pack;
 pub mod tester;
 pub mod uker;
+pub mod uker_pack;

@@ -17,6 +17,21 @@ impl Kernel {
     /// Wraps a catalog entry after checking that the safe API covers it (its weights and
     /// activations have a source form here, its output is a float type) and (on aarch64) that
     /// this CPU has its features (and, for a kernel of one SVE length, that length).
+    ///
+    /// ```
+    /// use rkai_ukernels::api::{Error, Kernel};
+    /// use rkai_ukernels::catalog;
+    ///
+    /// let entry = catalog::kernel("matmul_clamp_f32_qai8dxp1x8_qsi4cxp4x8_1x4x32_neon_dotprod")
+    ///     .expect("a KleidiAI stem");
+    /// match Kernel::new(entry) {
+    ///     // Off AArch64 every kernel runs its portable path.
+    ///     Ok(kernel) => assert_eq!(kernel.entry().stem, entry.stem),
+    ///     // An AArch64 CPU without dotprod.
+    ///     Err(Error::NotSupportedByCpu(stem)) => assert_eq!(stem, entry.stem),
+    ///     Err(other) => panic!("{other}"),
+    /// }
+    /// ```
     pub fn new(kernel: &'static MatmulKernel) -> Result<Kernel> {
         let float_output = !matches!(kernel.family.output(), Output::I8);
         let packed_weights = rhs_kinds(kernel).any(weights::takes_some_form);
@@ -36,6 +51,17 @@ impl Kernel {
     /// Chosen as C's `rkai_select_<family>` chooses ([`crate::select_env`]): `RKAI_FEATURES`
     /// restricts the features, `RKAI_LOG_SELECTION` logs the choice, and off AArch64 only the
     /// kernels whose formats follow no vector length are offered (their portable paths run).
+    ///
+    /// ```
+    /// use rkai_ukernels::api::Kernel;
+    /// use rkai_ukernels::family::Family;
+    ///
+    /// let (gemv, gemm) = Kernel::select_pair(Family::F32Qai8dxpQsi4cxp)?;
+    /// // The pair reads one packed weight format: pack the weights once for both.
+    /// let (n, k) = (64, 128);
+    /// assert_eq!(gemv.packed_weights_size(n, k, 0)?, gemm.packed_weights_size(n, k, 0)?);
+    /// # Ok::<(), rkai_ukernels::api::Error>(())
+    /// ```
     pub fn select_pair(family: Family) -> Result<(Kernel, Kernel)> {
         let features = select_env::allowed_features(select_env::ALL);
         let pair = select::best_pair(family, features, arch::sve_lanes32());
@@ -47,6 +73,17 @@ impl Kernel {
     }
 
     /// The best kernel of `family` for `shape` on this CPU.
+    ///
+    /// ```
+    /// use rkai_ukernels::api::Kernel;
+    /// use rkai_ukernels::family::Family;
+    /// use rkai_ukernels::select::Shape;
+    ///
+    /// // One row at a time (a decoder's token step): the family's GEMV.
+    /// let gemv = Kernel::select(Family::F32Qai8dxpQsi4cxp, Shape::Gemv)?;
+    /// assert!(gemv.packed_activations_size(1, 256, 0)? > 256);
+    /// # Ok::<(), rkai_ukernels::api::Error>(())
+    /// ```
     pub fn select(family: Family, shape: Shape) -> Result<Kernel> {
         let (gemv, gemm) = Kernel::select_pair(family)?;
         Ok(match shape {

@@ -14,6 +14,7 @@ pub mod pack;
 
 use crate::arch::Isa;
 use crate::contract::{Checked, require};
+use core::ffi::c_void;
 
 /// The C interface a kernel belongs to (KleidiAI names the two differently, and their `run`
 /// functions take different arguments).
@@ -32,6 +33,46 @@ pub type PlanarFn = unsafe fn(&PlanarArgs);
 
 /// The portable or native function of a depthfirst kernel.
 pub type DepthfirstFn = unsafe fn(&DepthfirstArgs);
+
+/// `kai_run_dwconv_<stem>` of a planar kernel as KleidiAI declares it: [`PlanarArgs`]' fields
+/// in order.
+pub type PlanarCFn = unsafe extern "C" fn(
+    *const c_void,
+    *const c_void,
+    *mut c_void,
+    usize,
+    usize,
+    usize,
+    usize,
+    usize,
+    usize,
+    usize,
+    usize,
+    f32,
+    f32,
+    f32,
+);
+
+/// `kai_run_dwconv_<stem>` of a depthfirst kernel as KleidiAI declares it: [`DepthfirstArgs`]'
+/// fields in order.
+pub type DepthfirstCFn = unsafe extern "C" fn(
+    *const c_void,
+    *const c_void,
+    *mut c_void,
+    usize,
+    usize,
+    usize,
+    usize,
+    usize,
+    usize,
+    usize,
+    usize,
+    usize,
+    usize,
+    usize,
+    f32,
+    f32,
+);
 
 /// A kernel's functions, by interface: the asm function (aarch64), run by the C symbol, and the
 /// same computation in portable Rust, bit for bit.
@@ -132,6 +173,36 @@ pub struct DepthfirstArgs {
     pub clamp_max: f32,
 }
 
+impl DepthfirstArgs {
+    /// Calls `run`, a C `kai_run_dwconv_<stem>` of a depthfirst kernel, with these arguments.
+    ///
+    /// # Safety
+    /// `run` is such a function; the arguments follow its contract.
+    pub unsafe fn call_c(&self, run: DepthfirstCFn) {
+        // SAFETY: forwarded to the caller.
+        unsafe {
+            run(
+                self.src.cast(),
+                self.rhs_packed.cast(),
+                self.dst.cast(),
+                self.num_channels,
+                self.src_rows,
+                self.src_cols,
+                self.dst_rows,
+                self.dst_cols,
+                self.pad_left,
+                self.pad_top,
+                self.in_stride_row,
+                self.in_stride_col,
+                self.out_stride_row,
+                self.out_stride_col,
+                self.clamp_min,
+                self.clamp_max,
+            )
+        }
+    }
+}
+
 /// The arguments of a planar `run_dwconv` call, under their C names.
 #[derive(Clone, Copy, Debug)]
 pub struct PlanarArgs {
@@ -190,6 +261,32 @@ pub struct PlanarGeometry {
 }
 
 impl PlanarArgs {
+    /// Calls `run`, a C `kai_run_dwconv_<stem>` of a planar kernel, with these arguments.
+    ///
+    /// # Safety
+    /// `run` is such a function; the arguments follow its contract.
+    pub unsafe fn call_c(&self, run: PlanarCFn) {
+        // SAFETY: forwarded to the caller.
+        unsafe {
+            run(
+                self.src.cast(),
+                self.rhs_packed.cast(),
+                self.dst.cast(),
+                self.in_stride_row,
+                self.in_stride_col,
+                self.dst_stride_row,
+                self.dst_stride_col,
+                self.valid_input_rows,
+                self.valid_dst_rows,
+                self.pad_left,
+                self.pad_top,
+                self.pad_value,
+                self.clamp_min,
+                self.clamp_max,
+            )
+        }
+    }
+
     /// KleidiAI's assertions of a planar `run_dwconv`, in its order.
     pub fn check(&self) -> Checked {
         require(!self.src.is_null(), "src != NULL")?;

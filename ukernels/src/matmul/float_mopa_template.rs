@@ -16,7 +16,10 @@
 /// clamp, `FMIN`/`FMAX` or `FCLAMP`), `output f32 | f16` (the destination's element: f16 results
 /// are narrowed by `FCVT` before the clamp, whose bounds are halves as `FCVT` rounds them),
 /// `kr 1 | 2` (K values per outer-product step) and `mopa "<instruction>", "<element suffix of
-/// its sources>", "<load of one vector of them>"`.
+/// its sources>", "<load of one vector of them>"`. The RHS values of a step are `bytes` (as
+/// loaded) or, for the int4 RHS of the generic interface's int8-output GEMM, `nibbles`: half a
+/// vector a step, widened to int8 by `LUTI4` on the table in ZT0 (z8-z11 the packed nibbles), the
+/// K values of each group padded to a multiple of 32 (skipped after the K loop).
 ///
 /// Registers: x0 m, x1 n, x2 K steps, x3 the LHS block, x4 the first RHS group, x5 dst, x6 the
 /// row stride, x7 SVL32, x8 2 x SVL32 (the tile), x9 the RHS read pointer, x10 the tile's first
@@ -72,7 +75,7 @@ macro_rules! float_mopa_kernel {
         fmopa za2.s, p0/m, p0/m, z29.h, z27.h
         fmopa za3.s, p0/m, p0/m, z29.h, z28.h"
     };
-    (@load "sme" $ld:literal, $el:literal) => {
+    (@load "sme" $ld:literal, $el:literal, bytes) => {
         concat!(
             $ld, " {{z0", $el, "}}, p0/z, [x13]\n",
             $ld, " {{z1", $el, "}}, p0/z, [x13, #1, mul vl]\n",
@@ -84,16 +87,25 @@ macro_rules! float_mopa_kernel {
             $ld, " {{z7", $el, "}}, p0/z, [x9, #3, mul vl]",
         )
     };
-    (@load "sme2" $ld:literal, $el:literal) => {
+    (@load "sme2" $ld:literal, $el:literal, bytes) => {
         concat!(
             $ld, " {{z0", $el, "-z3", $el, "}}, pn8/z, [x13]\n",
             $ld, " {{z4", $el, "-z7", $el, "}}, pn8/z, [x9]",
         )
     };
-    // Four steps: the first two as `@load`, the next two in z16-z19 and z20-z23.
-    (@load4 "sme" $ld:literal, $el:literal) => {
+    // Two steps of int4 RHS: one vector of nibbles a step, widened into z4-z5 and z6-z7.
+    (@load "sme2" $ld:literal, $el:literal, nibbles) => {
         concat!(
-            float_mopa_kernel!(@load "sme" $ld, $el), "\n",
+            $ld, " {{z0", $el, "-z3", $el, "}}, pn8/z, [x13]\n",
+            "ld1b {{z8.b-z9.b}}, pn8/z, [x9]\n",
+            "luti4 {{z4.b-z5.b}}, zt0, z8[0]\n",
+            "luti4 {{z6.b-z7.b}}, zt0, z9[0]",
+        )
+    };
+    // Four steps: the first two as `@load`, the next two in z16-z19 and z20-z23.
+    (@load4 "sme" $ld:literal, $el:literal, bytes) => {
+        concat!(
+            float_mopa_kernel!(@load "sme" $ld, $el, bytes), "\n",
             $ld, " {{z16", $el, "}}, p0/z, [x13, #4, mul vl]\n",
             $ld, " {{z17", $el, "}}, p0/z, [x13, #5, mul vl]\n",
             $ld, " {{z18", $el, "}}, p0/z, [x13, #6, mul vl]\n",
@@ -104,13 +116,46 @@ macro_rules! float_mopa_kernel {
             $ld, " {{z23", $el, "}}, p0/z, [x9, #7, mul vl]",
         )
     };
-    (@load4 "sme2" $ld:literal, $el:literal) => {
+    (@load4 "sme2" $ld:literal, $el:literal, bytes) => {
         concat!(
-            float_mopa_kernel!(@load "sme2" $ld, $el), "\n",
+            float_mopa_kernel!(@load "sme2" $ld, $el, bytes), "\n",
             $ld, " {{z16", $el, "-z19", $el, "}}, pn8/z, [x13, #4, mul vl]\n",
             $ld, " {{z20", $el, "-z23", $el, "}}, pn8/z, [x9, #4, mul vl]",
         )
     };
+    (@load4 "sme2" $ld:literal, $el:literal, nibbles) => {
+        concat!(
+            $ld, " {{z0", $el, "-z3", $el, "}}, pn8/z, [x13]\n",
+            $ld, " {{z16", $el, "-z19", $el, "}}, pn8/z, [x13, #4, mul vl]\n",
+            "ld1b {{z8.b-z11.b}}, pn8/z, [x9]\n",
+            "luti4 {{z4.b-z5.b}}, zt0, z8[0]\n",
+            "luti4 {{z6.b-z7.b}}, zt0, z9[0]\n",
+            "luti4 {{z20.b-z21.b}}, zt0, z10[0]\n",
+            "luti4 {{z22.b-z23.b}}, zt0, z11[0]",
+        )
+    };
+    // The last single step's RHS (z4/z5), and the RHS pointer's advance over 4, 2 or 1 steps.
+    (@load1 $ld:literal, $el:literal, bytes) => {
+        concat!(
+            $ld, " {{z4", $el, "}}, p0/z, [x9]\n",
+            $ld, " {{z5", $el, "}}, p0/z, [x9, #1, mul vl]",
+        )
+    };
+    (@load1 $ld:literal, $el:literal, nibbles) => {
+        "ld1b {{z8.b}}, p0/z, [x9]\nluti4 {{z4.b-z5.b}}, zt0, z8[0]"
+    };
+    (@rhs_advance bytes, 4) => { "addvl x9, x9, #8" };
+    (@rhs_advance bytes, 2) => { "addvl x9, x9, #4" };
+    (@rhs_advance bytes, 1) => { "addvl x9, x9, #2" };
+    (@rhs_advance nibbles, 4) => { "addvl x9, x9, #4" };
+    (@rhs_advance nibbles, 2) => { "addvl x9, x9, #2" };
+    (@rhs_advance nibbles, 1) => { "addvl x9, x9, #1" };
+    // int4 RHS: ZT0 holds the nibble table; after the K loop, skip the steps (one vector each)
+    // that pad the group's K to a multiple of 32 (eight steps).
+    (@table bytes) => { "" };
+    (@table nibbles) => { "ldr zt0, [{lut}]" };
+    (@k_pad bytes) => { "" };
+    (@k_pad nibbles) => { "neg x14, x2\nand x14, x14, #7\ncntb x15\nmadd x9, x14, x15, x9" };
     // One step: LHS vectors $a (rows of za0/za1) and $b (za2/za3), RHS $c (za0/za2), $d.
     (@step $mopa:literal, $el:literal, $a:literal, $b:literal, $c:literal, $d:literal) => {
         concat!(
@@ -275,16 +320,16 @@ macro_rules! float_mopa_kernel {
     // 2 x SVL32 rows and columns each, four per iteration, then two and one; label 4 after it.
     // Any kernel whose operands interleave K this way may run it over its own K (the chunked
     // K of the indirect GEMMs).
-    (@k_loop $ext:tt, $mopa:literal, $el:literal, $ld:literal) => {
+    (@k_loop $ext:tt, $mopa:literal, $el:literal, $ld:literal, $rhs:ident) => {
         concat!(
             "mov x13, x3\n",
             "lsr x14, x2, #2\n",
             "cbz x14, 8f\n",
             // ---- Four steps, in K order per tile ----
             "3:\n",
-            float_mopa_kernel!(@load4 $ext $ld, $el), "\n",
+            float_mopa_kernel!(@load4 $ext $ld, $el, $rhs), "\n",
             "addvl x13, x13, #8\n",
-            "addvl x9, x9, #8\n",
+            float_mopa_kernel!(@rhs_advance $rhs, 4), "\n",
             float_mopa_kernel!(@step $mopa, $el, "0", "1", "4", "5"), "\n",
             float_mopa_kernel!(@step $mopa, $el, "2", "3", "6", "7"), "\n",
             float_mopa_kernel!(@step $mopa, $el, "16", "17", "20", "21"), "\n",
@@ -294,19 +339,18 @@ macro_rules! float_mopa_kernel {
             // ---- The remaining steps: two, then one ----
             "8:\n",
             "tbz x2, #1, 9f\n",
-            float_mopa_kernel!(@load $ext $ld, $el), "\n",
+            float_mopa_kernel!(@load $ext $ld, $el, $rhs), "\n",
             "addvl x13, x13, #4\n",
-            "addvl x9, x9, #4\n",
+            float_mopa_kernel!(@rhs_advance $rhs, 2), "\n",
             float_mopa_kernel!(@step $mopa, $el, "0", "1", "4", "5"), "\n",
             float_mopa_kernel!(@step $mopa, $el, "2", "3", "6", "7"), "\n",
             "9:\n",
             "tbz x2, #0, 4f\n",
             $ld, " {{z0", $el, "}}, p0/z, [x13]\n",
             $ld, " {{z1", $el, "}}, p0/z, [x13, #1, mul vl]\n",
-            $ld, " {{z4", $el, "}}, p0/z, [x9]\n",
-            $ld, " {{z5", $el, "}}, p0/z, [x9, #1, mul vl]\n",
+            float_mopa_kernel!(@load1 $ld, $el, $rhs), "\n",
             "addvl x13, x13, #2\n",
-            "addvl x9, x9, #2\n",
+            float_mopa_kernel!(@rhs_advance $rhs, 1), "\n",
             float_mopa_kernel!(@step $mopa, $el, "0", "1", "4", "5"), "\n",
             "4:",
         )
@@ -337,7 +381,7 @@ macro_rules! float_mopa_kernel {
     (@bits f16, $x:expr) => { u32::from($crate::float::f16::from_f32($x)) };
     // The asm block of a kernel: arguments `$m` ... `$ds` as named in its function, `$bounds`
     // the operands its `@setup` reads (`lo`, `hi`; int8 output also `zp`).
-    (@body $ext:tt $out:ident $kr:tt $mopa:literal, $el:literal, $ld:literal;
+    (@body $ext:tt $out:ident $kr:tt $mopa:literal, $el:literal, $ld:literal, $rhs:ident;
      $m:ident, $n:ident, $k:ident, $l:ident, $r:ident, $d:ident, $ds:ident; $($bounds:tt)*) => {
         // SAFETY: the caller guarantees (see `# Safety`) the kernel's ISA and that the
         // packed buffers cover the blocks and groups read here, whole; stores are
@@ -350,6 +394,7 @@ macro_rules! float_mopa_kernel {
                 float_mopa_kernel!(@steps $kr),
                 "ptrue p0.b",
                 float_mopa_kernel!(@setup $ext $out),
+                float_mopa_kernel!(@table $rhs),
                 "mov x10, #0",
                 // ---- M loop: one block of 2 x SVL32 rows ----
                 "1:",
@@ -359,7 +404,8 @@ macro_rules! float_mopa_kernel {
                 "2:",
                 "zero {{za}}",
                 float_mopa_kernel!(@bias $out),
-                float_mopa_kernel!(@k_loop $ext, $mopa, $el, $ld),
+                float_mopa_kernel!(@k_loop $ext, $mopa, $el, $ld, $rhs),
+                float_mopa_kernel!(@k_pad $rhs),
                 float_mopa_kernel!(@scales $out),
                 float_mopa_kernel!(@tile_out $ext $out),
                 "add x11, x11, x8",
@@ -384,6 +430,35 @@ macro_rules! float_mopa_kernel {
             );
         }
     };
+    // The generic interface's int4-weight int8-output GEMM: a plain function (its `run` is the
+    // generic table's), the bounds and zero point passed as values.
+    (
+        $(#[$doc:meta])* fn $name:ident; "sme2"; output i8; kr 4; rhs nibbles;
+        mopa $mopa:literal, $el:literal, $ld:literal $(;)?
+    ) => {
+        $(#[$doc])*
+        #[allow(clippy::too_many_arguments)]
+        pub unsafe fn $name(
+            m: usize,
+            n: usize,
+            k: usize,
+            lhs_packed: *const u8,
+            rhs_packed: *const u8,
+            dst: *mut i8,
+            dst_stride_row: usize,
+            q: $crate::reference::qai8::Requantize,
+        ) {
+            // SAFETY: the caller guarantees SME2 and the ABI's TPIDR2 block.
+            unsafe { $crate::matmul::streaming::commit_lazy_za_save() };
+            float_mopa_kernel!(@body "sme2" i8 4 $mopa, $el, $ld, nibbles;
+                m, n, k, lhs_packed, rhs_packed, dst, dst_stride_row;
+                lo = in(reg) q.min_value,
+                hi = in(reg) q.max_value,
+                zp = in(reg) q.output_zero_point,
+                lut = in(reg) $crate::matmul::streaming::INT4_TO_INT8.as_ptr(),
+            );
+        }
+    };
     (
         $(#[$doc:meta])* fn $name:ident; $ext:tt; output i8; kr $kr:tt;
         mopa $mopa:literal, $el:literal, $ld:literal $(;)?
@@ -394,7 +469,7 @@ macro_rules! float_mopa_kernel {
                 // SAFETY: `params` points at the caller's struct (the family's check refuses
                 // null).
                 let q = unsafe { params.read_unaligned() };
-                float_mopa_kernel!(@body $ext i8 $kr $mopa, $el, $ld;
+                float_mopa_kernel!(@body $ext i8 $kr $mopa, $el, $ld, bytes;
                     m, n, k, lhs_packed, rhs_packed, dst, dst_stride_row;
                     lo = in(reg) q.min_value,
                     hi = in(reg) q.max_value,
@@ -413,7 +488,7 @@ macro_rules! float_mopa_kernel {
                 m, n, k, lhs_packed, rhs_packed, dst: float_mopa_kernel!(@dst $out),
                 dst_stride_row, clamp_min, clamp_max,
             ) {
-                float_mopa_kernel!(@body $ext $out $kr $mopa, $el, $ld;
+                float_mopa_kernel!(@body $ext $out $kr $mopa, $el, $ld, bytes;
                     m, n, k, lhs_packed, rhs_packed, dst, dst_stride_row;
                     lo = in(reg) float_mopa_kernel!(@bits $out, clamp_min),
                     hi = in(reg) float_mopa_kernel!(@bits $out, clamp_max),

@@ -52,11 +52,16 @@
 //! the RHS of `rhs_pack_kxn_x16p16vsx2bx16_x16_x16_sve`, f16 rows out (`dst.stride.m` bytes
 //! apart); an SVE2.1 kernel outside streaming mode whose blocks follow the SVE length. Its
 //! numerics, tiling and portable path: [`sve2p1_dot`].
+//!
+//! `kai_matmul_clamp_qai8_qai8p8vsx4_qsi4cxp8vsx4sf32bi32_8vsx8vs_sme2_mopa`
+//! ([`UkerKernelKind::Qai8p8vsx4Qsi4cxp8vsx4Mopa`]): int8 rows times int4 weights, requantized
+//! to int8 ([`qai8_qsi4_mopa`]).
 
 #[cfg(target_arch = "aarch64")]
 #[macro_use]
 mod sme2_gemv;
 pub mod qai8_gemv;
+pub mod qai8_qsi4_mopa;
 pub mod sme2_gemv_f16;
 #[cfg(target_arch = "aarch64")]
 mod sme2_mopa_f32;
@@ -125,6 +130,14 @@ pub static matmul_clamp_qai8_qai8_qsi8cxp4vsx4bi32sf32_1x32vs_sme2_dot: UkerKern
     isa: Isa::Sme2,
     kind: UkerKernelKind::Qai8Qsi8cxp4vsx4bi32sf32Gemv,
 };
+/// The int4-weight int8-output SME2 GEMM of the generic interface ([`qai8_qsi4_mopa`]).
+#[allow(non_upper_case_globals)]
+pub static matmul_clamp_qai8_qai8p8vsx4_qsi4cxp8vsx4sf32bi32_8vsx8vs_sme2_mopa: UkerKernel =
+    UkerKernel {
+        name: "matmul_clamp_qai8_qai8p8vsx4_qsi4cxp8vsx4sf32bi32_8vsx8vs_sme2_mopa",
+        isa: Isa::Sme2,
+        kind: UkerKernelKind::Qai8p8vsx4Qsi4cxp8vsx4Mopa,
+    };
 
 /// The kernels of the generic interface this module defines.
 pub const KERNELS: &[&UkerKernel] = &[
@@ -135,6 +148,7 @@ pub const KERNELS: &[&UkerKernel] = &[
     &matmul_clamp_f32_f32p4vsx1_f32p4vsx1bf32_8vsx8vs_sme2_mopa,
     &matmul_clamp_f16_f16_f16p16vsx2bf16_6x16vs_sve2p1_dot,
     &matmul_clamp_qai8_qai8_qsi8cxp4vsx4bi32sf32_1x32vs_sme2_dot,
+    &matmul_clamp_qai8_qai8p8vsx4_qsi4cxp8vsx4sf32bi32_8vsx8vs_sme2_mopa,
 ];
 
 /// Whose formulas a kernel's getters follow.
@@ -151,6 +165,9 @@ enum Formulas {
     },
     /// The u8 GEMMs' ([`u8_mopa`]).
     U8,
+    /// The int4-weight GEMM's ([`qai8_qsi4_mopa`]): 1-byte LHS values and outputs, K rounded up
+    /// to 4 in the LHS, RHS groups of `nr` biases, nibbles (K rounded up to 32) and scales.
+    Qsi4,
 }
 
 /// The getter formulas of `kind`: the one match a new kernel kind must add an arm to (beside
@@ -185,6 +202,7 @@ fn formulas(kind: UkerKernelKind) -> Formulas {
             rhs_kr: qai8_gemv::KR,
             rhs_extra: qai8_gemv::BIAS_AND_SCALE,
         },
+        UkerKernelKind::Qai8p8vsx4Qsi4cxp8vsx4Mopa => Formulas::Qsi4,
     }
 }
 
@@ -196,7 +214,8 @@ fn one_row(kind: UkerKernelKind) -> bool {
         | UkerKernelKind::Qai8Qsi8cxp4vsx4bi32sf32Gemv => true,
         UkerKernelKind::F32p4vsx1F32p4vsx1bf32Mopa
         | UkerKernelKind::F16F16F16p16vsx2bf16Sve2p1
-        | UkerKernelKind::U8p4vsx4Mopa(_) => false,
+        | UkerKernelKind::U8p4vsx4Mopa(_)
+        | UkerKernelKind::Qai8p8vsx4Qsi4cxp8vsx4Mopa => false,
     }
 }
 
@@ -215,6 +234,9 @@ fn tile(kind: UkerKernelKind) -> (usize, usize) {
         | UkerKernelKind::F16F16F16p4vsx2bf16Gemv
         | UkerKernelKind::Qai8Qsi8cxp4vsx4bi32sf32Gemv => (1, arch::sme_lanes32()),
         UkerKernelKind::U8p4vsx4Mopa(_) => (2 * arch::sme_lanes32(), 2 * arch::sme_lanes32()),
+        UkerKernelKind::Qai8p8vsx4Qsi4cxp8vsx4Mopa => {
+            (qai8_qsi4_mopa::tile(), qai8_qsi4_mopa::tile())
+        }
         UkerKernelKind::F32p4vsx1F32p4vsx1bf32Mopa => (arch::sme_lanes32(), arch::sme_lanes32()),
         UkerKernelKind::F16F16F16p16vsx2bf16Sve2p1 => (1, 4 * arch::sve_lanes32()),
     }
@@ -233,6 +255,9 @@ pub fn lhs_stride(
 ) -> kai_matmul_uker_lhs_stride_args {
     match formulas(kind) {
         Formulas::U8 => u8_mopa::lhs_stride(shape),
+        Formulas::Qsi4 => kai_matmul_uker_lhs_stride_args {
+            m: qai8_qsi4_mopa::lhs_block(shape.k),
+        },
         Formulas::Float { bytes, lhs_kr, .. } => kai_matmul_uker_lhs_stride_args {
             m: (tile(kind).0)
                 .wrapping_mul(k_padded(shape.k, lhs_kr))
@@ -249,7 +274,7 @@ pub fn lhs_offset(
 ) -> Result<usize, Violation> {
     match formulas(kind) {
         Formulas::U8 => u8_mopa::lhs_offset(index, stride),
-        Formulas::Float { .. } => {
+        Formulas::Float { .. } | Formulas::Qsi4 => {
             let (mr, _) = tile(kind);
             contract::require(index.m % mr == 0, "index->m % get_m_step() == 0")?;
             contract::require(index.k == 0, "index->k == 0")?;
@@ -266,6 +291,9 @@ pub fn rhs_stride(
 ) -> kai_matmul_uker_rhs_stride_args {
     match formulas(kind) {
         Formulas::U8 => u8_mopa::rhs_stride(shape),
+        Formulas::Qsi4 => kai_matmul_uker_rhs_stride_args {
+            n: qai8_qsi4_mopa::rhs_group(shape.k),
+        },
         Formulas::Float {
             bytes,
             rhs_kr,
@@ -288,7 +316,7 @@ pub fn rhs_offset(
 ) -> Result<usize, Violation> {
     match formulas(kind) {
         Formulas::U8 => u8_mopa::rhs_offset(index, stride),
-        Formulas::Float { .. } => {
+        Formulas::Float { .. } | Formulas::Qsi4 => {
             let (_, nr) = tile(kind);
             contract::require(index.n % nr == 0, "index->n % get_n_step() == 0")?;
             contract::require(index.k == 0, "index->k == 0")?;
@@ -302,6 +330,8 @@ fn dst_bytes(kind: UkerKernelKind) -> usize {
     match formulas(kind) {
         // int32 or f32.
         Formulas::U8 => 4,
+        // int8.
+        Formulas::Qsi4 => 1,
         Formulas::Float { bytes, .. } => bytes,
     }
 }
@@ -324,8 +354,8 @@ pub fn dst_offset(
 ) -> Result<usize, Violation> {
     match formulas(kind) {
         Formulas::U8 => u8_mopa::dst_offset(index, stride),
-        Formulas::Float { bytes, .. } => {
-            let (mr, nr) = tile(kind);
+        Formulas::Float { .. } | Formulas::Qsi4 => {
+            let (bytes, (mr, nr)) = (dst_bytes(kind), tile(kind));
             contract::require(index.m % mr == 0, "index->m % get_m_step() == 0")?;
             contract::require(index.n % nr == 0, "index->n % get_n_step() == 0")?;
             Ok(index
@@ -345,11 +375,13 @@ pub fn dst_size(
     shape.m.wrapping_mul(stride.m)
 }
 
-/// KleidiAI's assumptions on a `run`'s arguments, in its order, then the clamp bounds the call
-/// asks for (`None`: no clamp).
+/// KleidiAI's assumptions on a `run`'s arguments, in its order, then the float clamp bounds the
+/// call asks for (`None`: no clamp, or the int8-output kernel's integer ones, see
+/// [`qai8_qsi4_mopa::check`]).
 ///
 /// # Safety
-/// With the clamp flag set, non-null bound pointers point to readable 32-bit values.
+/// With the clamp flag set, non-null bound pointers point to readable 32-bit values; for the
+/// int8-output kernel a non-null `scale_bias_global` too.
 pub unsafe fn check(
     kind: UkerKernelKind,
     args: &kai_matmul_uker_args,
@@ -368,6 +400,10 @@ pub unsafe fn check(
             // SAFETY: forwarded contract.
             unsafe { qai8_gemv::check(args) }?;
             Ok(None)
+        }
+        UkerKernelKind::Qai8p8vsx4Qsi4cxp8vsx4Mopa => {
+            // SAFETY: forwarded contract. The bounds are integers: none to report as floats.
+            unsafe { qai8_qsi4_mopa::check(args) }.map(|_| None)
         }
         UkerKernelKind::F32F32F32p4vsx1bf32Gemv
         | UkerKernelKind::F16F16F16p4vsx2bf16Gemv
@@ -427,6 +463,7 @@ pub unsafe fn run(kind: UkerKernelKind, args: &kai_matmul_uker_args) -> Result<(
         // Checks its arguments itself.
         UkerKernelKind::U8p4vsx4Mopa(out) => unsafe { u8_mopa::run(args, out == U8Output::F32) },
         UkerKernelKind::Qai8Qsi8cxp4vsx4bi32sf32Gemv => unsafe { qai8_gemv::run(args) },
+        UkerKernelKind::Qai8p8vsx4Qsi4cxp8vsx4Mopa => unsafe { qai8_qsi4_mopa::run(args) },
         UkerKernelKind::F32F32F32p4vsx1bf32Gemv => {
             let clamp = unsafe { check(kind, args) }?;
             unsafe { run_gemv(args, clamp) };

@@ -243,6 +243,11 @@ pub enum UkerKernelKind {
     /// `matmul_pack_rhs_kxn_qsi8cxp4vsx4bi32sf32_qsi8_i32_f32_sme`:
     /// `matmul_clamp_qai8_qai8_qsi8cxp4vsx4bi32sf32_1x32vs_sme2_dot` (`matmul::uker::qai8_gemv`).
     Qai8Qsi8cxp4vsx4bi32sf32Gemv,
+    /// int8 x int4 GEMM with int8 output, requantized, on the LHS of `lhs_pack_x8p2vlx4_x8_sme`
+    /// and the RHS of `matmul_pack_rhs_{kxn,nxk}_qsi4cxp8vsx4sf32bi32_{qsi4cx,qsu4cx}_f32_i32_sme`:
+    /// `matmul_clamp_qai8_qai8p8vsx4_qsi4cxp8vsx4sf32bi32_8vsx8vs_sme2_mopa`
+    /// (`matmul::uker::qai8_qsi4_mopa`).
+    Qai8p8vsx4Qsi4cxp8vsx4Mopa,
 }
 
 /// The output of a [`UkerKernelKind::U8p4vsx4Mopa`] kernel.
