@@ -6,12 +6,18 @@
 #[path = "../support/mod.rs"]
 mod support;
 
+mod gemv;
 mod mopa_qsi4;
 mod mopa_qsi8;
 
 /// Every module's death cases.
 fn violations() -> Vec<support::death::Case<&'static str, &'static str>> {
-    [mopa_qsi8::violations(), mopa_qsi4::violations()].concat()
+    [
+        gemv::violations(),
+        mopa_qsi8::violations(),
+        mopa_qsi4::violations(),
+    ]
+    .concat()
 }
 
 death_tests!(violations, "assumptions");

@@ -374,17 +374,33 @@ macro_rules! int8_k_loop {
 
 /// The finish of int8 sums: each listed ZA vector group (`vgx$n`, `$n` of 2 or 4) read into
 /// z20.., converted to f32 (`SCVTF`), multiplied by its columns' scales (two vectors at each
-/// listed pointer, which the K loop left past the group's K steps, into z24..), rounded to
-/// nearest even (`FRINTN`), converted to i32 (`FCVTZS`), plus the output zero point (z1,
-/// wrapping), clamped by `SCLAMP` (z30, z31), and stored as the low byte of each lane
-/// (`ST1B` of 32-bit elements) for the columns below x0; x11 counts columns (it must be the
-/// column of the first group before) and x4 advances one vector of bytes per four-vector group.
+/// listed pointer, which the K loop left past the group's K steps, into z24..; with `4 single`,
+/// one vector at each of four pointers, p0 all true), rounded to nearest even (`FRINTN`),
+/// converted to i32 (`FCVTZS`), plus the output zero point (z1, wrapping), clamped by `SCLAMP`
+/// (z30, z31), and stored as the low byte of each lane (`ST1B` of 32-bit elements) for the
+/// columns below x0; x11 counts columns (it must be the column of the first group before) and x4
+/// advances one vector of bytes per four-vector group.
 macro_rules! sme2_i8_finish {
     (4; $(($o:literal, $pa:literal, $pb:literal))+) => {
         concat!($(
+            sme2_i8_finish!(@four $o; concat!(
+                "ld1w {{z24.s-z25.s}}, pn8/z, [", $pa, "]\n",
+                "ld1w {{z26.s-z27.s}}, pn8/z, [", $pb, "]\n",
+            )),
+        )+)
+    };
+    (4 single; $o:literal; $pa:literal, $pb:literal, $pc:literal, $pd:literal) => {
+        sme2_i8_finish!(@four $o; concat!(
+            "ld1w {{z24.s}}, p0/z, [", $pa, "]\n",
+            "ld1w {{z25.s}}, p0/z, [", $pb, "]\n",
+            "ld1w {{z26.s}}, p0/z, [", $pc, "]\n",
+            "ld1w {{z27.s}}, p0/z, [", $pd, "]\n",
+        ))
+    };
+    (@four $o:literal; $scales:expr) => {
+        concat!(
             "mova {{z20.d-z23.d}}, za.d[w8, ", $o, ", vgx4]\n",
-            "ld1w {{z24.s-z25.s}}, pn8/z, [", $pa, "]\n",
-            "ld1w {{z26.s-z27.s}}, pn8/z, [", $pb, "]\n",
+            $scales,
             "scvtf {{z20.s-z23.s}}, {{z20.s-z23.s}}\n",
             "fmul z20.s, z20.s, z24.s\n",
             "fmul z21.s, z21.s, z25.s\n",
@@ -396,7 +412,7 @@ macro_rules! sme2_i8_finish {
             "sclamp {{z20.s-z23.s}}, z30.s, z31.s\n",
             sme2_i8_store!(("20", "0") ("21", "1") ("22", "2") ("23", "3")),
             "addvl x4, x4, #1\n",
-        )+)
+        )
     };
     (2; $pa:literal) => {
         concat!(

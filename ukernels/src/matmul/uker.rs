@@ -40,6 +40,13 @@
 //! KleidiAI. Without SME2 the portable path gives the same bits with the blocks of a 128-bit
 //! streaming length.
 //!
+//! `kai_matmul_clamp_qai8_qai8_qsi8cxp4vsx4bi32sf32_1x32vs_sme2_dot`
+//! ([`UkerKernelKind::Qai8Qsi8cxp4vsx4bi32sf32Gemv`]): one raw int8 row times the RHS of
+//! `matmul_pack_rhs_kxn_qsi8cxp4vsx4bi32sf32_qsi8_i32_f32_sme` (blocks of SVL32 columns), each
+//! output requantized to int8 with the zero point at `operand.bias.scale_bias_global` and
+//! `int32_t` bounds (`INT8_MIN..INT8_MAX` without the clamp flag); its checks, numerics, asm and
+//! portable path: [`qai8_gemv`].
+//!
 //! `kai_matmul_clamp_f16_f16_f16p16vsx2bf16_6x16vs_sve2p1_dot`
 //! ([`UkerKernelKind::F16F16F16p16vsx2bf16Sve2p1`]): f16 rows (`lhs.stride.m` bytes apart) times
 //! the RHS of `rhs_pack_kxn_x16p16vsx2bx16_x16_x16_sve`, f16 rows out (`dst.stride.m` bytes
@@ -57,6 +64,7 @@
 #[cfg(target_arch = "aarch64")]
 #[macro_use]
 mod sme2_gemv;
+pub mod qai8_gemv;
 pub mod qai8_mopa;
 pub mod qai8_qsi4_mopa;
 pub mod sme2_gemv_f16;
@@ -121,6 +129,13 @@ pub static matmul_clamp_f16_f16_f16p16vsx2bf16_6x16vs_sve2p1_dot: UkerKernel = U
     kind: UkerKernelKind::F16F16F16p16vsx2bf16Sve2p1,
 };
 
+/// The int8-output SME2 GEMV of the generic interface ([`qai8_gemv`]).
+#[allow(non_upper_case_globals)]
+pub static matmul_clamp_qai8_qai8_qsi8cxp4vsx4bi32sf32_1x32vs_sme2_dot: UkerKernel = UkerKernel {
+    name: "matmul_clamp_qai8_qai8_qsi8cxp4vsx4bi32sf32_1x32vs_sme2_dot",
+    isa: Isa::Sme2,
+    kind: UkerKernelKind::Qai8Qsi8cxp4vsx4bi32sf32Gemv,
+};
 /// The int4-weight int8-output SME2 GEMM of the generic interface ([`qai8_qsi4_mopa`]).
 #[allow(non_upper_case_globals)]
 pub static matmul_clamp_qai8_qai8p8vsx4_qsi4cxp8vsx4sf32bi32_8vsx8vs_sme2_mopa: UkerKernel =
@@ -147,6 +162,7 @@ pub const KERNELS: &[&UkerKernel] = &[
     &matmul_clamp_f32_u8p4vsx4_u8p4vsx4_i32_i32_f32_f32_8vsx8vs_sme2_mopa,
     &matmul_clamp_f32_f32p4vsx1_f32p4vsx1bf32_8vsx8vs_sme2_mopa,
     &matmul_clamp_f16_f16_f16p16vsx2bf16_6x16vs_sve2p1_dot,
+    &matmul_clamp_qai8_qai8_qsi8cxp4vsx4bi32sf32_1x32vs_sme2_dot,
     &matmul_clamp_qai8_qai8p8vsx4_qsi4cxp8vsx4sf32bi32_8vsx8vs_sme2_mopa,
     &matmul_clamp_qai8_qai8p4vsx4_qsi8cxp4vsx4bi32sf32_8vsx8vs_sme2_mopa,
 ];
@@ -196,6 +212,12 @@ fn formulas(kind: UkerKernelKind) -> Formulas {
             rhs_extra: sve2p1_dot::BYTES,
         },
         UkerKernelKind::U8p4vsx4Mopa(_) => Formulas::U8,
+        UkerKernelKind::Qai8Qsi8cxp4vsx4bi32sf32Gemv => Formulas::Float {
+            bytes: 1,
+            lhs_kr: qai8_gemv::KR,
+            rhs_kr: qai8_gemv::KR,
+            rhs_extra: qai8_gemv::BIAS_AND_SCALE,
+        },
         UkerKernelKind::Qai8p8vsx4Qsi4cxp8vsx4Mopa => Formulas::Qsi4,
         UkerKernelKind::Qai8p4vsx4Qsi8cxp4vsx4bi32sf32Mopa => Formulas::Float {
             bytes: 1,
@@ -209,7 +231,9 @@ fn formulas(kind: UkerKernelKind) -> Formulas {
 /// Whether KleidiAI's kernel asserts `m == 1` (the GEMVs).
 fn one_row(kind: UkerKernelKind) -> bool {
     match kind {
-        UkerKernelKind::F32F32F32p4vsx1bf32Gemv | UkerKernelKind::F16F16F16p4vsx2bf16Gemv => true,
+        UkerKernelKind::F32F32F32p4vsx1bf32Gemv
+        | UkerKernelKind::F16F16F16p4vsx2bf16Gemv
+        | UkerKernelKind::Qai8Qsi8cxp4vsx4bi32sf32Gemv => true,
         UkerKernelKind::F32p4vsx1F32p4vsx1bf32Mopa
         | UkerKernelKind::F16F16F16p16vsx2bf16Sve2p1
         | UkerKernelKind::U8p4vsx4Mopa(_)
@@ -229,9 +253,9 @@ pub const FLAG_CLAMP: u64 = kai_matmul_uker_flags_args::KAI_MATMUL_UKER_FLAGS_AR
 /// `(mr, nr)`: rows and columns of one step.
 fn tile(kind: UkerKernelKind) -> (usize, usize) {
     match kind {
-        UkerKernelKind::F32F32F32p4vsx1bf32Gemv | UkerKernelKind::F16F16F16p4vsx2bf16Gemv => {
-            (1, arch::sme_lanes32())
-        }
+        UkerKernelKind::F32F32F32p4vsx1bf32Gemv
+        | UkerKernelKind::F16F16F16p4vsx2bf16Gemv
+        | UkerKernelKind::Qai8Qsi8cxp4vsx4bi32sf32Gemv => (1, arch::sme_lanes32()),
         UkerKernelKind::U8p4vsx4Mopa(_) => (2 * arch::sme_lanes32(), 2 * arch::sme_lanes32()),
         UkerKernelKind::Qai8p8vsx4Qsi4cxp8vsx4Mopa => {
             (qai8_qsi4_mopa::tile(), qai8_qsi4_mopa::tile())
@@ -395,6 +419,12 @@ pub unsafe fn check(
                 u8_mopa::Finish::I32 => None,
             })
         }
+        // Its bounds are `int32_t`s, always applied: `qai8_gemv::check` returns them.
+        UkerKernelKind::Qai8Qsi8cxp4vsx4bi32sf32Gemv => {
+            // SAFETY: forwarded contract.
+            unsafe { qai8_gemv::check(args) }?;
+            Ok(None)
+        }
         UkerKernelKind::Qai8p8vsx4Qsi4cxp8vsx4Mopa => {
             // SAFETY: forwarded contract. The bounds are integers: none to report as floats.
             unsafe { qai8_qsi4_mopa::check(args) }.map(|_| None)
@@ -462,6 +492,7 @@ pub unsafe fn run(kind: UkerKernelKind, args: &kai_matmul_uker_args) -> Result<(
     match kind {
         // Checks its arguments itself.
         UkerKernelKind::U8p4vsx4Mopa(out) => unsafe { u8_mopa::run(args, out == U8Output::F32) },
+        UkerKernelKind::Qai8Qsi8cxp4vsx4bi32sf32Gemv => unsafe { qai8_gemv::run(args) },
         UkerKernelKind::Qai8p8vsx4Qsi4cxp8vsx4Mopa => unsafe { qai8_qsi4_mopa::run(args) },
         UkerKernelKind::Qai8p4vsx4Qsi8cxp4vsx4bi32sf32Mopa => unsafe { qai8_mopa::run(args) },
         UkerKernelKind::F32F32F32p4vsx1bf32Gemv => {

@@ -239,6 +239,10 @@ pub enum UkerKernelKind {
     /// with `F32` the same sums scaled, biased and clamped to f32:
     /// `matmul_clamp_f32_u8p4vsx4_u8p4vsx4_i32_i32_f32_f32_8vsx8vs_sme2_mopa`.
     U8p4vsx4Mopa(U8Output),
+    /// int8 GEMV (m = 1) requantized to int8, one raw int8 LHS row times the RHS of
+    /// `matmul_pack_rhs_kxn_qsi8cxp4vsx4bi32sf32_qsi8_i32_f32_sme`:
+    /// `matmul_clamp_qai8_qai8_qsi8cxp4vsx4bi32sf32_1x32vs_sme2_dot` (`matmul::uker::qai8_gemv`).
+    Qai8Qsi8cxp4vsx4bi32sf32Gemv,
     /// int8 x int4 GEMM with int8 output, requantized, on the LHS of `lhs_pack_x8p2vlx4_x8_sme`
     /// and the RHS of `matmul_pack_rhs_{kxn,nxk}_qsi4cxp8vsx4sf32bi32_{qsi4cx,qsu4cx}_f32_i32_sme`:
     /// `matmul_clamp_qai8_qai8p8vsx4_qsi4cxp8vsx4sf32bi32_8vsx8vs_sme2_mopa`
