@@ -448,7 +448,7 @@ fn gemm_equals_reference_at_edge_shapes() {
         eprintln!(
             "{runs} runs of {} equal the reference (vl {vl}, full sweep {full}, SME2 asm: {})",
             g.kernel.name,
-            support::cpu::can_run(Isa::Sme2) && cfg!(target_arch = "aarch64")
+            support::uker::asm_runs(Isa::Sme2)
         );
     }
 }
@@ -513,14 +513,9 @@ fn hostile_values() {
                 let lhs: Vec<u32> = (0..m * k).map(&mut pick).collect();
                 let rhs: Vec<u32> = (0..k * n).map(|i| pick(i + 1)).collect();
                 let bias: Vec<u32> = (0..n).map(|i| pick(i + 2)).collect();
-                for clamp in [
-                    None,
-                    Some((-1.0, 1.0)),
-                    Some((f32::NEG_INFINITY, f32::INFINITY)),
-                    Some((2.0, -2.0)),
-                    Some((f32::NAN, 1.0)),
-                    Some((-1.0e6, 70000.0)),
-                ] {
+                // The shared set, and bounds past the f16 range (infinities for f16).
+                let clamps = support::uker::HOSTILE_CLAMPS.into_iter();
+                for clamp in clamps.chain([Some((-1.0e6, 70000.0))]) {
                     let case = Case {
                         gemm: g,
                         shape: (m, n, k),
@@ -549,88 +544,32 @@ fn packed_by_the_providers() {
         kai_matmul_pack_rhs_kxn_x16p4vsx2bx16_x16_x16_sme,
         kai_matmul_pack_rhs_kxn_x32p4vsx1bx32_x32_x32_sme,
     };
-    use rkai_ukernels::pack_lhs_types::*;
-    use rkai_ukernels::pack_rhs_types::*;
+    use support::uker_pack::{LhsPackApi, RhsOperands, RhsPackApi};
     let vl = sme_lanes32();
     for g in GEMMS {
         let (lapi, rapi) = match g.elem {
             Mopa::F32 => (
-                kai_matmul_pack_lhs_mxk_x32p4vsx1_x32_sme(),
-                kai_matmul_pack_rhs_kxn_x32p4vsx1bx32_x32_x32_sme(),
+                LhsPackApi(kai_matmul_pack_lhs_mxk_x32p4vsx1_x32_sme()),
+                RhsPackApi(kai_matmul_pack_rhs_kxn_x32p4vsx1bx32_x32_x32_sme()),
             ),
             Mopa::F16 => (
-                kai_matmul_pack_lhs_mxk_x16p4vsx2_x16_sme(),
-                kai_matmul_pack_rhs_kxn_x16p4vsx2bx16_x16_x16_sme(),
+                LhsPackApi(kai_matmul_pack_lhs_mxk_x16p4vsx2_x16_sme()),
+                RhsPackApi(kai_matmul_pack_rhs_kxn_x16p4vsx2bx16_x16_x16_sme()),
             ),
         };
         let mut rng = Rng::new(31);
         let (m, n, k) = (2 * vl + 3, 3 * vl - 1, 7);
         let [lhs, rhs, bias] = operands(g, &mut rng, (m, n, k));
         let (lsrc, rsrc, bsrc) = (g.le(&lhs), g.le(&rhs), g.le(&bias));
-        let (lcfg, rcfg) = (
-            kai_matmul_pack_lhs_uker_config::default(),
-            kai_matmul_pack_rhs_uker_config::default(),
-        );
-        // SAFETY: the getters read only the structs passed; the packers' buffers are sized by
-        // their own size getters and hold the sources at the strides their getters give.
-        let (lp, rp, ls, rs) = unsafe {
-            let ldim = kai_matmul_pack_lhs_uker_lhs_packed_dim_args { m, k };
-            let ls = (lapi.get_lhs_packed_stride.unwrap())(&lcfg, &ldim);
-            let mut lp = vec![0u8; (lapi.get_lhs_packed_size.unwrap())(&lcfg, &ldim, &ls)];
-            let src = (lapi.get_lhs_stride.unwrap())(
-                &lcfg,
-                &kai_matmul_pack_lhs_uker_lhs_dim_args { m, k },
-            );
-            let largs = kai_matmul_pack_lhs_uker_args {
-                flags: 0,
-                shape: kai_matmul_pack_lhs_uker_dim_args { m, k },
-                operand: kai_matmul_pack_lhs_uker_operand_args {
-                    lhs_packed: kai_matmul_pack_lhs_uker_lhs_packed_args {
-                        ptr: lp.as_mut_ptr().cast(),
-                        stride: ls,
-                    },
-                    lhs: kai_matmul_pack_lhs_uker_lhs_args {
-                        ptr: lsrc.as_ptr().cast(),
-                        stride: src,
-                    },
-                },
-            };
-            (lapi.run.unwrap())(&lcfg, &largs);
-            let rdim = kai_matmul_pack_rhs_uker_rhs_packed_dim_args { n, k };
-            let rs = (rapi.get_rhs_packed_stride.unwrap())(&rcfg, &rdim);
-            let mut rp = vec![0u8; (rapi.get_rhs_packed_size.unwrap())(&rcfg, &rdim, &rs)];
-            let src = (rapi.get_rhs_stride.unwrap())(
-                &rcfg,
-                &kai_matmul_pack_rhs_uker_rhs_dim_args { n, k },
-            );
-            let rargs = kai_matmul_pack_rhs_uker_args {
-                flags: 0,
-                shape: kai_matmul_pack_rhs_uker_dim_args { n, k },
-                operand: kai_matmul_pack_rhs_uker_operand_args {
-                    rhs: kai_matmul_pack_rhs_uker_rhs_args {
-                        ptr: rsrc.as_ptr().cast(),
-                        stride: src,
-                    },
-                    rhs_packed: kai_matmul_pack_rhs_uker_rhs_packed_args {
-                        ptr: rp.as_mut_ptr().cast(),
-                        stride: rs,
-                    },
-                    bias_n: kai_matmul_pack_rhs_uker_bias_n_args {
-                        ptr: bsrc.as_ptr().cast(),
-                    },
-                    k_sum_scale_global: kai_matmul_pack_rhs_uker_k_sum_scale_global_args {
-                        ptr: std::ptr::null(),
-                    },
-                    scale_n: kai_matmul_pack_rhs_uker_scale_n_args {
-                        ptr: std::ptr::null(),
-                    },
-                    scale_global: kai_matmul_pack_rhs_uker_scale_global_args {
-                        ptr: std::ptr::null(),
-                    },
-                },
-            };
-            (rapi.run.unwrap())(&rcfg, &rargs);
-            (lp, rp, ls.m, rs.n)
+        let (ls, rs) = (lapi.packed_stride(m, k).m, rapi.packed_stride(n, k).n);
+        let source = RhsOperands::source(rsrc.as_ptr(), rapi.rhs_stride(n, k), bsrc.as_ptr());
+        // SAFETY: the sources hold the problem at the strides the getters give.
+        let (lp, rp) = unsafe {
+            let row = lapi.lhs_stride(m, k).m;
+            (
+                lapi.pack((m, k), lsrc.as_ptr(), row),
+                rapi.pack((n, k), &source),
+            )
         };
         let kernel = g.kernel;
         assert_eq!((ls, rs), (kernel.lhs_stride(m, k), kernel.rhs_stride(n, k)));
