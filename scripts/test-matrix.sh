@@ -48,7 +48,7 @@ svl_tests=(
   --test matmul_uker
   --test matmul_uker_u8
   --test matmul_uker_f16
-  --test matmul_uker_f32mopa
+  --test matmul_uker_mopa
   --test matmul_uker_qai8
   --test dwconv
   --test imatmul_sme

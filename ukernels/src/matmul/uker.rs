@@ -35,7 +35,7 @@
 //! `activation.clamp` with the clamp flag and to `-FLT_MAX`/`FLT_MAX` without it (so an
 //! infinity becomes a finite bound without the flag too). KleidiAI splits a call into
 //! sub-kernels by shape (2 x 2 blocks in the middle, narrower ones at the right and bottom
-//! edges); rkai's asm (`sme2_mopa_f32`) runs 2 x 2-block tiles everywhere, which changes no
+//! edges); rkai's asm (`sme2_mopa`) runs 2 x 2-block tiles everywhere, which changes no
 //! result: each output is the same `FMOPA` chain. `k == 0` gives the clamped bias, as in
 //! KleidiAI. Without SME2 the portable path gives the same bits with the blocks of a 128-bit
 //! streaming length.
@@ -46,6 +46,29 @@
 //! output requantized to int8 with the zero point at `operand.bias.scale_bias_global` and
 //! `int32_t` bounds (`INT8_MIN..INT8_MAX` without the clamp flag); its checks, numerics, asm and
 //! portable path: [`qai8_gemv`].
+//!
+//! `kai_matmul_clamp_f16_f16p4vsx2_f16p4vsx2bf16_8vsx8vs_sme2_mopa`
+//! ([`UkerKernelKind::F16p4vsx2F16p4vsx2bf16Mopa`]): the same GEMM on halves, the LHS packed by
+//! `matmul_pack_lhs_mxk_x16p4vsx2_x16_sme` (blocks of SVL32 rows, per pair of K values the pair
+//! of each row) and the RHS by `matmul_pack_rhs_kxn_x16p4vsx2bx16_x16_x16_sme` (blocks of SVL32
+//! columns: their f16 biases, then per pair of K values the pair of each column), K rounded up
+//! to pairs in both strides, the same three strides read, f16 output ([`mopa_f16_portable`]).
+//! Numerics, from KleidiAI's asm (all six sub-kernels agree): each output starts from its
+//! column's f16 bias widened to f32 by `FCVT` (exact; a signalling NaN quieted, payload kept)
+//! and added to zeroed ZA as an integer (so a `-0` bias stays `-0`, unlike the
+//! `matmul_clamp_f16_f16p_f16p` GEMMs' outer product with ones); then one widening `FMOPA` per
+//! pair of K values in K order, [`float::f16::dot_add`] (the two products and their sum rounded
+//! once to f32, then added to the sum with a second rounding; any NaN the default NaN); an odd
+//! K's last pair meets the packers' zeros on both sides. The f32 sum is narrowed to f16 once, at
+//! the end, by `FCVT` (ties to even, overflow to infinity, the default NaN to `0x7e00`), then
+//! clamped by `FCLAMP` on halves ([`float::f16::clamp_num`]) to bounds that KleidiAI's `run`
+//! reads as f32 and converts to f16 (ties to even): with the clamp flag the values at
+//! `activation.clamp`, without it `(float16_t)-FLT_MAX` and `(float16_t)FLT_MAX`, which are
+//! -infinity and +infinity. So without the flag no finite value or infinity is changed, but
+//! `FCLAMP` still makes a NaN the lower bound: a NaN sum (a NaN operand, infinity x 0, opposite
+//! infinities) comes out as -infinity, and with `k == 0` a NaN bias too. `k == 0` gives the
+//! bias narrowed back and clamped. KleidiAI's sub-kernels cover the edges; rkai runs the f32
+//! kernel's 2 x 2-block frame with f16 loads, the bias widening and f16 stores.
 //!
 //! `kai_matmul_clamp_f16_f16_f16p16vsx2bf16_6x16vs_sve2p1_dot`
 //! ([`UkerKernelKind::F16F16F16p16vsx2bf16Sve2p1`]): f16 rows (`lhs.stride.m` bytes apart) times
@@ -69,7 +92,7 @@ pub mod qai8_mopa;
 pub mod qai8_qsi4_mopa;
 pub mod sme2_gemv_f16;
 #[cfg(target_arch = "aarch64")]
-mod sme2_mopa_f32;
+mod sme2_mopa;
 pub mod sve2p1_dot;
 #[macro_use]
 pub mod u8_mopa;
@@ -102,6 +125,14 @@ pub static matmul_clamp_f32_f32p4vsx1_f32p4vsx1bf32_8vsx8vs_sme2_mopa: UkerKerne
     name: "matmul_clamp_f32_f32p4vsx1_f32p4vsx1bf32_8vsx8vs_sme2_mopa",
     isa: Isa::Sme2,
     kind: UkerKernelKind::F32p4vsx1F32p4vsx1bf32Mopa,
+};
+
+/// The f16 SME2 GEMM of the generic interface (see the module documentation).
+#[allow(non_upper_case_globals)]
+pub static matmul_clamp_f16_f16p4vsx2_f16p4vsx2bf16_8vsx8vs_sme2_mopa: UkerKernel = UkerKernel {
+    name: "matmul_clamp_f16_f16p4vsx2_f16p4vsx2bf16_8vsx8vs_sme2_mopa",
+    isa: Isa::Sme2,
+    kind: UkerKernelKind::F16p4vsx2F16p4vsx2bf16Mopa,
 };
 
 /// The u8 GEMM of the generic interface with f32 output (`u8_mopa`).
@@ -161,6 +192,7 @@ pub const KERNELS: &[&UkerKernel] = &[
     &matmul_i32_u8p4vsx4_u8p4vsx4_i32_i32_8vsx8vs_sme2_mopa,
     &matmul_clamp_f32_u8p4vsx4_u8p4vsx4_i32_i32_f32_f32_8vsx8vs_sme2_mopa,
     &matmul_clamp_f32_f32p4vsx1_f32p4vsx1bf32_8vsx8vs_sme2_mopa,
+    &matmul_clamp_f16_f16p4vsx2_f16p4vsx2bf16_8vsx8vs_sme2_mopa,
     &matmul_clamp_f16_f16_f16p16vsx2bf16_6x16vs_sve2p1_dot,
     &matmul_clamp_qai8_qai8_qsi8cxp4vsx4bi32sf32_1x32vs_sme2_dot,
     &matmul_clamp_qai8_qai8p8vsx4_qsi4cxp8vsx4sf32bi32_8vsx8vs_sme2_mopa,
@@ -198,12 +230,14 @@ fn formulas(kind: UkerKernelKind) -> Formulas {
                 rhs_extra: 4,
             }
         }
-        UkerKernelKind::F16F16F16p4vsx2bf16Gemv => Formulas::Float {
-            bytes: sme2_gemv_f16::BYTES,
-            lhs_kr: sme2_gemv_f16::KR,
-            rhs_kr: sme2_gemv_f16::KR,
-            rhs_extra: sme2_gemv_f16::BYTES,
-        },
+        UkerKernelKind::F16F16F16p4vsx2bf16Gemv | UkerKernelKind::F16p4vsx2F16p4vsx2bf16Mopa => {
+            Formulas::Float {
+                bytes: sme2_gemv_f16::BYTES,
+                lhs_kr: sme2_gemv_f16::KR,
+                rhs_kr: sme2_gemv_f16::KR,
+                rhs_extra: sme2_gemv_f16::BYTES,
+            }
+        }
         // The LHS stride does not round K; the packed RHS holds whole pairs.
         UkerKernelKind::F16F16F16p16vsx2bf16Sve2p1 => Formulas::Float {
             bytes: sve2p1_dot::BYTES,
@@ -235,6 +269,7 @@ fn one_row(kind: UkerKernelKind) -> bool {
         | UkerKernelKind::F16F16F16p4vsx2bf16Gemv
         | UkerKernelKind::Qai8Qsi8cxp4vsx4bi32sf32Gemv => true,
         UkerKernelKind::F32p4vsx1F32p4vsx1bf32Mopa
+        | UkerKernelKind::F16p4vsx2F16p4vsx2bf16Mopa
         | UkerKernelKind::F16F16F16p16vsx2bf16Sve2p1
         | UkerKernelKind::U8p4vsx4Mopa(_)
         | UkerKernelKind::Qai8p8vsx4Qsi4cxp8vsx4Mopa
@@ -260,7 +295,9 @@ fn tile(kind: UkerKernelKind) -> (usize, usize) {
         UkerKernelKind::Qai8p8vsx4Qsi4cxp8vsx4Mopa => {
             (qai8_qsi4_mopa::tile(), qai8_qsi4_mopa::tile())
         }
-        UkerKernelKind::F32p4vsx1F32p4vsx1bf32Mopa => (arch::sme_lanes32(), arch::sme_lanes32()),
+        UkerKernelKind::F32p4vsx1F32p4vsx1bf32Mopa | UkerKernelKind::F16p4vsx2F16p4vsx2bf16Mopa => {
+            (arch::sme_lanes32(), arch::sme_lanes32())
+        }
         UkerKernelKind::Qai8p4vsx4Qsi8cxp4vsx4bi32sf32Mopa => qai8_mopa::tile(),
         UkerKernelKind::F16F16F16p16vsx2bf16Sve2p1 => (1, 4 * arch::sve_lanes32()),
     }
@@ -438,6 +475,7 @@ pub unsafe fn check(
         UkerKernelKind::F32F32F32p4vsx1bf32Gemv
         | UkerKernelKind::F16F16F16p4vsx2bf16Gemv
         | UkerKernelKind::F32p4vsx1F32p4vsx1bf32Mopa
+        | UkerKernelKind::F16p4vsx2F16p4vsx2bf16Mopa
         | UkerKernelKind::F16F16F16p16vsx2bf16Sve2p1 => {
             contract::require(
                 args.flags & !FLAG_CLAMP == 0,
@@ -483,8 +521,8 @@ pub unsafe fn check(
 /// # Safety
 /// `args` satisfies KleidiAI's contract. The GEMV: `k` readable floats at the LHS,
 /// `ceil(n / nr)` packed blocks at the RHS (`get_rhs_stride` bytes each), `n` writable floats
-/// at the destination. The GEMM: `ceil(m / mr)` packed LHS blocks and `ceil(n / nr)` packed RHS
-/// blocks readable at the arguments' strides, `m` rows of `n` writable floats at the
+/// at the destination. The GEMMs: `ceil(m / mr)` packed LHS blocks and `ceil(n / nr)` packed RHS
+/// blocks readable at the arguments' strides, `m` rows of `n` writable values at the
 /// destination's. The destination overlaps neither input, and the clamp bounds are readable
 /// when the flag is set. A pending lazy ZA save must follow the AAPCS64 SME ABI.
 pub unsafe fn run(kind: UkerKernelKind, args: &kai_matmul_uker_args) -> Result<(), Violation> {
@@ -508,8 +546,12 @@ pub unsafe fn run(kind: UkerKernelKind, args: &kai_matmul_uker_args) -> Result<(
         }
         UkerKernelKind::F32p4vsx1F32p4vsx1bf32Mopa => {
             let clamp = unsafe { check(kind, args) }?;
-            // KleidiAI's GEMM always clamps: to the float range without the flag.
-            unsafe { run_mopa(args, clamp.unwrap_or((-f32::MAX, f32::MAX))) };
+            unsafe { run_mopa(args, Mopa::F32, mopa_bounds(clamp)) };
+            Ok(())
+        }
+        UkerKernelKind::F16p4vsx2F16p4vsx2bf16Mopa => {
+            let clamp = unsafe { check(kind, args) }?;
+            unsafe { run_mopa(args, Mopa::F16, mopa_bounds(clamp)) };
             Ok(())
         }
         UkerKernelKind::F16F16F16p16vsx2bf16Sve2p1 => {
@@ -577,28 +619,118 @@ pub unsafe fn gemv_portable(
     }
 }
 
-/// The f32 GEMM's `run` after its checks, with the clamp bounds it applies.
+/// The element type of a generic-interface float GEMM.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Mopa {
+    /// f32 values, one K value per `FMOPA`
+    /// (`matmul_clamp_f32_f32p4vsx1_f32p4vsx1bf32_8vsx8vs_sme2_mopa`).
+    F32,
+    /// f16 values, one pair of K values per widening `FMOPA`, f16 biases and output
+    /// (`matmul_clamp_f16_f16p4vsx2_f16p4vsx2bf16_8vsx8vs_sme2_mopa`).
+    F16,
+}
+
+/// The bounds a float GEMM clamps to: KleidiAI's GEMMs always clamp, without the flag to
+/// `-FLT_MAX`/`FLT_MAX` (which the f16 one rounds to infinities).
+pub fn mopa_bounds(clamp: Option<(f32, f32)>) -> (f32, f32) {
+    clamp.unwrap_or((-f32::MAX, f32::MAX))
+}
+
+/// A float GEMM's `run` after its checks, with the clamp bounds it applies (f32, as read; the
+/// f16 GEMM rounds them to halves, as KleidiAI's `run` does).
 ///
 /// # Safety
 /// As [`run`]'s: `ceil(m / SVL32)` LHS blocks and `ceil(n / SVL32)` RHS blocks readable at the
-/// arguments' strides, `m` rows of `n` writable floats at the destination.
-unsafe fn run_mopa(args: &kai_matmul_uker_args, bounds: (f32, f32)) {
+/// arguments' strides, `m` rows of `n` writable values at the destination.
+unsafe fn run_mopa(args: &kai_matmul_uker_args, elem: Mopa, (lo, hi): (f32, f32)) {
     let o = &args.operand;
-    let shape = (args.shape.m, args.shape.n, args.shape.k);
-    if shape.0 == 0 || shape.1 == 0 {
+    let (m, n, k) = (args.shape.m, args.shape.n, args.shape.k);
+    if m == 0 || n == 0 {
         return;
     }
-    let lhs = (o.lhs.ptr.cast::<f32>(), o.lhs.stride.m);
-    let rhs = (o.rhs.ptr.cast::<f32>(), o.rhs.stride.n);
-    let dst = (o.dst.ptr.cast::<f32>(), o.dst.stride.m);
+    let lhs = (o.lhs.ptr.cast::<u8>(), o.lhs.stride.m);
+    let rhs = (o.rhs.ptr.cast::<u8>(), o.rhs.stride.n);
+    let dst = (o.dst.ptr.cast::<u8>(), o.dst.stride.m);
+    let half_bounds = (float::f16::from_f32(lo), float::f16::from_f32(hi));
     #[cfg(target_arch = "aarch64")]
     if arch::Features::detect().contains(arch::Features::SME2) {
+        type Gemm = unsafe fn(
+            (usize, usize, usize),
+            (*const u8, usize),
+            (*const u8, usize),
+            (*mut u8, usize),
+            (u32, u32),
+        );
+        let (gemm, steps, bounds): (Gemm, _, _) = match elem {
+            Mopa::F32 => (sme2_mopa::gemm_f32, k, (lo.to_bits(), hi.to_bits())),
+            Mopa::F16 => (
+                sme2_mopa::gemm_f16,
+                k.div_ceil(2),
+                (u32::from(half_bounds.0), u32::from(half_bounds.1)),
+            ),
+        };
         // SAFETY: SME2 was detected; the buffers are the caller's contract.
-        unsafe { sme2_mopa_f32::gemm(shape, lhs, rhs, dst, bounds) };
+        unsafe { gemm((m, n, steps), lhs, rhs, dst, bounds) };
         return;
     }
-    // SAFETY: the caller's contract.
-    unsafe { mopa_portable(shape, arch::sme_lanes32(), lhs, rhs, dst, bounds) };
+    let vl = arch::sme_lanes32();
+    // SAFETY (both): the caller's contract.
+    match elem {
+        Mopa::F32 => unsafe {
+            mopa_portable(
+                (m, n, k),
+                vl,
+                (lhs.0.cast(), lhs.1),
+                (rhs.0.cast(), rhs.1),
+                (dst.0.cast(), dst.1),
+                (lo, hi),
+            )
+        },
+        Mopa::F16 => unsafe {
+            mopa_f16_portable(
+                (m, n, k),
+                vl,
+                (lhs.0.cast(), lhs.1),
+                (rhs.0.cast(), rhs.1),
+                (dst.0.cast(), dst.1),
+                half_bounds,
+            )
+        },
+    }
+}
+
+/// Output `(i, j)` of a float GEMM's blocks of `vl` rows and columns (strides in bytes) is
+/// `value(LHS block of row i, RHS block of column j, i % vl, j % vl)`.
+///
+/// # Safety
+/// `value` reads only its row's and column's values in the blocks it is given; `m` rows of `n`
+/// writable values at `dst`.
+unsafe fn each_output<T>(
+    (m, n): (usize, usize),
+    vl: usize,
+    (lhs, lhs_stride): (*const T, usize),
+    (rhs, rhs_stride): (*const T, usize),
+    (dst, dst_stride): (*mut T, usize),
+    value: impl Fn(*const T, *const T, usize, usize) -> T,
+) {
+    for i in 0..m {
+        let lblock = lhs
+            .cast::<u8>()
+            .wrapping_add((i / vl) * lhs_stride)
+            .cast::<T>();
+        let row = dst.cast::<u8>().wrapping_add(i * dst_stride).cast::<T>();
+        for j in 0..n {
+            let rblock = rhs
+                .cast::<u8>()
+                .wrapping_add((j / vl) * rhs_stride)
+                .cast::<T>();
+            // SAFETY: (i, j) lies in the destination (the caller's contract).
+            unsafe {
+                row.add(j)
+                    .write_unaligned(value(lblock, rblock, i % vl, j % vl))
+            };
+        }
+    }
 }
 
 /// The f32 GEMM in scalar code, the same bits as the asm: output `(i, j)` is column `j`'s bias,
@@ -611,35 +743,60 @@ unsafe fn run_mopa(args: &kai_matmul_uker_args, bounds: (f32, f32)) {
 pub unsafe fn mopa_portable(
     (m, n, k): (usize, usize, usize),
     vl: usize,
-    (lhs, lhs_stride): (*const f32, usize),
-    (rhs, rhs_stride): (*const f32, usize),
-    (dst, dst_stride): (*mut f32, usize),
+    lhs: (*const f32, usize),
+    rhs: (*const f32, usize),
+    dst: (*mut f32, usize),
     (lo, hi): (f32, f32),
 ) {
-    for i in 0..m {
-        let lblock = lhs
-            .cast::<u8>()
-            .wrapping_add((i / vl) * lhs_stride)
-            .cast::<f32>();
-        let row = dst.cast::<u8>().wrapping_add(i * dst_stride).cast::<f32>();
-        for j in 0..n {
-            let rblock = rhs
-                .cast::<u8>()
-                .wrapping_add((j / vl) * rhs_stride)
-                .cast::<f32>();
-            // SAFETY: row i's values lie in its LHS block, column j's bias and values in its
-            // RHS block, and (i, j) in the destination (the caller's contract).
-            unsafe {
-                let mut acc = rblock.add(j % vl).read_unaligned();
-                for kk in 0..k {
-                    let a = lblock.add(kk * vl + i % vl).read_unaligned();
-                    let b = rblock.add(vl * (kk + 1) + j % vl).read_unaligned();
-                    acc = float::fmopa(acc, a, b);
-                }
-                row.add(j).write_unaligned(float::clamp_num(acc, lo, hi));
-            }
+    // SAFETY: row r's values and column c's bias and values lie in their blocks (the caller's
+    // contract).
+    let value = |lblock: *const f32, rblock: *const f32, r: usize, c: usize| unsafe {
+        let mut acc = rblock.add(c).read_unaligned();
+        for kk in 0..k {
+            let a = lblock.add(kk * vl + r).read_unaligned();
+            let b = rblock.add(vl * (kk + 1) + c).read_unaligned();
+            acc = float::fmopa(acc, a, b);
         }
-    }
+        float::clamp_num(acc, lo, hi)
+    };
+    // SAFETY: the caller's contract.
+    unsafe { each_output((m, n), vl, lhs, rhs, dst, value) };
+}
+
+/// The f16 GEMM in scalar code, the same bits as the asm: output `(i, j)` starts from column
+/// `j`'s f16 bias widened to f32 (`FCVT`: exact, a signalling NaN quieted), takes one widening
+/// `FMOPA` ([`float::f16::dot_add`]) per pair of K values of row `i` of LHS block `i / vl` (`vl`
+/// pairs per step) and column `j` of RHS block `j / vl` (`vl` biases, then `vl` pairs per
+/// step), in K order (an odd K's last pair holds the packers' zero), is narrowed to f16 (`FCVT`)
+/// and clamped by `FCLAMP` on halves to `(lo, hi)` (f16 bits). Strides in bytes.
+///
+/// # Safety
+/// As [`run`]'s for the f16 GEMM, with blocks of `vl` rows and columns.
+pub unsafe fn mopa_f16_portable(
+    (m, n, k): (usize, usize, usize),
+    vl: usize,
+    lhs: (*const u16, usize),
+    rhs: (*const u16, usize),
+    dst: (*mut u16, usize),
+    (lo, hi): (u16, u16),
+) {
+    // SAFETY: row r's pairs and column c's bias and pairs lie in their blocks (the caller's
+    // contract).
+    let value = |lblock: *const u16, rblock: *const u16, r: usize, c: usize| unsafe {
+        let mut acc = f32::from_bits(float::f16::to_f32_bits(rblock.add(c).read_unaligned()));
+        for p in 0..k.div_ceil(2) {
+            let a = lblock.add(2 * (p * vl + r));
+            let b = rblock.add(vl + 2 * (p * vl + c));
+            acc = float::f16::dot_add(
+                acc,
+                [a.read_unaligned(), a.add(1).read_unaligned()],
+                [b.read_unaligned(), b.add(1).read_unaligned()],
+            );
+        }
+        float::f16::clamp_num(float::f16::from_f32(acc), lo, hi)
+    };
+    // SAFETY: the caller's contract.
+    unsafe { each_output((m, n), vl, lhs, rhs, dst, value) };
 }
 
 /// The f16 SVE2.1 GEMM's call: groups of six rows through the asm where the CPU has SVE2.1,

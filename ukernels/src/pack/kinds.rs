@@ -232,6 +232,10 @@ pub enum UkerKernelKind {
     /// f16 GEMV (m = 1) on the RHS of `matmul_pack_rhs_kxn_x16p4vsx2bx16_x16_x16_sme`:
     /// `matmul_clamp_f16_f16_f16p4vsx2bf16_1x32vs_sme2_dot`.
     F16F16F16p4vsx2bf16Gemv,
+    /// f16 GEMM (f32 sums) on the LHS of `matmul_pack_lhs_mxk_x16p4vsx2_x16_sme` and the RHS of
+    /// `matmul_pack_rhs_kxn_x16p4vsx2bx16_x16_x16_sme`:
+    /// `matmul_clamp_f16_f16p4vsx2_f16p4vsx2bf16_8vsx8vs_sme2_mopa`.
+    F16p4vsx2F16p4vsx2bf16Mopa,
     /// u8 x u8 GEMM with int32 row and column biases, int32 output, on the LHS of
     /// `matmul_pack_lhs_mxk_x8p4vsx4_x8_sme` and the RHS of
     /// `matmul_pack_rhs_{kxn,nxk}_x8p4vsx4_x8_sme`:

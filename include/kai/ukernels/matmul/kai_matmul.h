@@ -31,6 +31,10 @@ struct kai_matmul_uker_api kai_matmul_clamp_f32_u8p4vsx4_u8p4vsx4_i32_i32_f32_f3
 /// `rkai_ukernels::matmul::uker`).
 struct kai_matmul_uker_api kai_matmul_clamp_f32_f32p4vsx1_f32p4vsx1bf32_8vsx8vs_sme2_mopa(void);
 
+/// Function table of the matmul kernel `kai_matmul_clamp_f16_f16p4vsx2_f16p4vsx2bf16_8vsx8vs_sme2_mopa` (sme2; rkai: any CPU, see
+/// `rkai_ukernels::matmul::uker`).
+struct kai_matmul_uker_api kai_matmul_clamp_f16_f16p4vsx2_f16p4vsx2bf16_8vsx8vs_sme2_mopa(void);
+
 /// Function table of the matmul kernel `kai_matmul_clamp_f16_f16_f16p16vsx2bf16_6x16vs_sve2p1_dot` (sve2p1; rkai: any CPU, see
 /// `rkai_ukernels::matmul::uker`).
 struct kai_matmul_uker_api kai_matmul_clamp_f16_f16_f16p16vsx2bf16_6x16vs_sve2p1_dot(void);
