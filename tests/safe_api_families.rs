@@ -681,3 +681,158 @@ fn misuse_of_the_new_forms_is_an_error() {
         assert_eq!(r.unwrap_err(), Error::FormatMismatch("packed activations"));
     }
 }
+
+/// The catalog kernel named `stem`, if this CPU runs it.
+fn kernel_named(stem: &str) -> Option<Kernel> {
+    let entry = KERNELS.iter().find(|k| k.stem == stem).unwrap();
+    Kernel::new(entry).ok()
+}
+
+#[test]
+fn misuse_of_the_float_forms_is_an_error() {
+    let (m, n, k) = (3, 8, 16);
+    let layer = Layer::new(m, n, k, 11);
+    // The NEON f32 GEMM runs on every AArch64 CPU (and portably elsewhere).
+    let kernel = kernel_named("matmul_clamp_f32_f32_f32p16x1b_6x16_neon_mla").unwrap();
+    assert!(!kernel.reads_packed_lhs());
+    let size = kernel.packed_weights_size(n, k, 0).unwrap();
+    let pack = |w, bias| PackedWeights::pack(&kernel, n, k, w, bias, vec![0u8; size]);
+    let f32_bias = Some(Bias::F32(&layer.bias));
+    let kxn = Weights::F32 {
+        data: &layer.w_kxn,
+        layout: WeightLayout::Kxn,
+        bias: f32_bias,
+    };
+    // The bias of a float form goes in the form, not beside it.
+    assert_eq!(
+        pack(kxn, Some(&layer.bias[..])).unwrap_err(),
+        Error::Precondition("the bias of a float form is in the form")
+    );
+    // f16 values, or an f16 bias, for f32 packers.
+    let f16_values = Weights::F16 {
+        data: &layer.w_kxn_f16,
+        layout: WeightLayout::Kxn,
+        bias: None,
+    };
+    assert_eq!(
+        pack(f16_values, None).unwrap_err(),
+        Error::FormatMismatch("weights")
+    );
+    let f16_bias = Weights::F32 {
+        data: &layer.w_kxn,
+        layout: WeightLayout::Kxn,
+        bias: Some(Bias::F16(&layer.bias_f16)),
+    };
+    assert_eq!(
+        pack(f16_bias, None).unwrap_err(),
+        Error::FormatMismatch("weights")
+    );
+    // Short values and biases.
+    let short = Weights::F32 {
+        data: &layer.w_kxn[1..],
+        layout: WeightLayout::Kxn,
+        bias: None,
+    };
+    assert!(matches!(
+        pack(short, None),
+        Err(Error::BufferTooSmall { .. })
+    ));
+    let short_bias = Weights::F32 {
+        data: &layer.w_kxn,
+        layout: WeightLayout::Kxn,
+        bias: Some(Bias::F32(&layer.bias[1..])),
+    };
+    assert!(matches!(
+        pack(short_bias, None),
+        Err(Error::BufferTooSmall { buffer: "bias", .. })
+    ));
+    let packed = pack(kxn, None).unwrap();
+
+    // A kernel reading rows as they are: no packed activations; rows of its type, long enough,
+    // of the weights' k.
+    assert_eq!(
+        kernel.packed_activations_size(m, k, 0).unwrap_err(),
+        Error::LhsForm {
+            kernel_reads_packed: false
+        }
+    );
+    let mut dst = vec![0f32; m * n];
+    let mut run = |rows, k| {
+        let lhs = Lhs::Rows { m, k, rows };
+        api::matmul(&kernel, lhs, &packed, &mut dst, n, Clamp::NONE)
+    };
+    let f16_rows = Activations::F16 {
+        data: &layer.x_f16,
+        stride: k,
+    };
+    assert_eq!(
+        run(f16_rows, k).unwrap_err(),
+        Error::FormatMismatch("activation rows")
+    );
+    let short_rows = Activations::F32 {
+        data: &layer.x[1..],
+        stride: k,
+    };
+    assert!(matches!(
+        run(short_rows, k),
+        Err(Error::BufferTooSmall {
+            buffer: "activations",
+            ..
+        })
+    ));
+    let rows = Activations::F32 {
+        data: &layer.x,
+        stride: k,
+    };
+    assert!(matches!(
+        run(rows, k - 1),
+        Err(Error::ShapeMismatch { dimension: "k", .. })
+    ));
+    let narrow = Activations::F32 {
+        data: &layer.x,
+        stride: k - 1,
+    };
+    assert_eq!(
+        run(narrow, k).unwrap_err(),
+        Error::Precondition("stride >= k")
+    );
+    run(rows, k).unwrap();
+
+    // The packer that requires a bias says so in KleidiAI's words.
+    if let Some(biased) = kernel_named("matmul_clamp_f32_f32_f32p8x1biasf32_6x8x4_neon_mla") {
+        let size = biased.packed_weights_size(n, k, 0).unwrap();
+        let no_bias = Weights::F32 {
+            data: &layer.w_kxn,
+            layout: WeightLayout::Kxn,
+            bias: None,
+        };
+        let r = PackedWeights::pack(&biased, n, k, no_bias, None, vec![0u8; size]);
+        assert_eq!(r.unwrap_err(), Error::Precondition("bias != NULL"));
+    }
+
+    // Rows for a kernel that reads its activations packed, and packed activations for one
+    // that reads rows.
+    if let Some(int4) = kernel_of(Family::F32Qai8dxpQsi4cxp) {
+        let size = int4.packed_weights_size(n, k, 0).unwrap();
+        let w = Weights::Int4PerChannel {
+            data: &layer.nibbles,
+            scales: &layer.scales,
+        };
+        let int4_weights = PackedWeights::pack(&int4, n, k, w, None, vec![0u8; size]).unwrap();
+        let lhs = Lhs::Rows { m, k, rows };
+        assert_eq!(
+            api::matmul(&int4, lhs, &int4_weights, &mut dst, n, Clamp::NONE).unwrap_err(),
+            Error::LhsForm {
+                kernel_reads_packed: true
+            }
+        );
+        let size = int4.packed_activations_size(m, k, 0).unwrap();
+        let x = PackedActivations::pack(&int4, m, k, 0, rows, vec![0u8; size]).unwrap();
+        assert_eq!(
+            api::matmul(&kernel, &x, &packed, &mut dst, n, Clamp::NONE).unwrap_err(),
+            Error::LhsForm {
+                kernel_reads_packed: false
+            }
+        );
+    }
+}
