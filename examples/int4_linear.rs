@@ -40,7 +40,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         (f32::from(nibble) - 8.0) * scales[j]
     };
     // int8 activations cost about 1e-2 of relative accuracy.
-    common::check_layer(
+    common::check_layer::<f32, f32, _>(
         (gemv, gemm),
         &packed,
         (N, K, 0),

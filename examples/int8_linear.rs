@@ -34,7 +34,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     let weight = |j: usize, kk: usize| f32::from(values[j * K + kk]) * scales[j];
     // int8 activations cost about 1e-2 of relative accuracy.
-    common::check_layer(
+    common::check_layer::<f32, f32, _>(
         (gemv, gemm),
         &packed,
         (N, K, 0),

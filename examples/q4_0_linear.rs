@@ -53,7 +53,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     // Activations quantized per block of 32 (Q8_0's format): about 1e-2 of relative accuracy.
     let weight = |j: usize, kk: usize| dequantized(&blocks, j, kk);
     let dims = (N, K, Q4_0_BLOCK);
-    common::check_layer((gemv, gemm), &packed, dims, weight, None, &mut rng, 5e-2)?;
+    common::check_layer::<f32, f32, _>((gemv, gemm), &packed, dims, weight, None, &mut rng, 5e-2)?;
     println!("q4_0_linear (Rust): OK");
     Ok(())
 }

@@ -49,7 +49,7 @@ rm -rf "$package_dir"
 forget_packaged
 
 # The safe API's examples, one per kind of layer they cover.
-rust_examples=(int4_linear int8_linear q4_0_linear)
+rust_examples=(int4_linear int8_linear q4_0_linear f16_gemm bf16_gemm)
 for example in "${rust_examples[@]}"; do
   step "Rust example $example (safe API), native"
   cargo run --quiet --release --example "$example"

@@ -38,7 +38,7 @@
 //!
 //! # What is here
 //! - The safe API ([`Kernel`], [`Weights`], [`PackedWeights`], [`Activations`],
-//!   [`PackedActivations`], [`matmul`], and with the `std` feature [`parallel`]), from
+//!   [`PackedActivations`], [`Lhs`], [`matmul`], and with the `std` feature [`parallel`]), from
 //!   `rkai_ukernels::api`.
 //! - Kernel selection and planning: [`Family`], [`Shape`], [`Features`], [`plan`].
 //!
@@ -53,8 +53,8 @@
 #![deny(missing_docs)]
 
 pub use rkai_ukernels::api::{
-    Activations, Clamp, Error, Kernel, OutputElement, PackedActivations, PackedWeights, Q4_0_BLOCK,
-    Result, Weights, is_vector_length_dependent, matmul,
+    Activations, Bias, Clamp, Error, Kernel, Lhs, OutputElement, PackedActivations, PackedWeights,
+    Q4_0_BLOCK, Result, WeightLayout, Weights, is_vector_length_dependent, matmul,
 };
 pub use rkai_ukernels::arch::Features;
 pub use rkai_ukernels::family::Family;

@@ -7,8 +7,10 @@
 
 use super::error::{Error, Result, need, strided_len};
 use super::kernel::{Kernel, lhs_kinds};
+use crate::element::Output;
+use crate::family::Operands;
 use crate::kernel::MatmulKernel;
-use crate::pack::kinds::{LhsPackerKind, LhsType};
+use crate::pack::kinds::{Bf16LhsPacker, LhsPackerKind, LhsType, SmeRowsPacker};
 use crate::pack::lhs::{self, Args};
 
 /// `m` rows of `k` input values, `stride` elements apart (`stride >= k`; `k` for contiguous rows).
@@ -38,31 +40,80 @@ pub enum Activations<'a> {
     },
 }
 
-/// Whether some source form of [`Activations`] is packed by a packer of `kind`.
-pub(super) fn takes_some_form(kind: LhsPackerKind) -> bool {
-    match kind {
-        LhsPackerKind::Qai8dxp(_) | LhsPackerKind::Qsi8d32p(_) | LhsPackerKind::F16pmrx2 => true,
-        LhsPackerKind::Qsi8d32pscalef32(_)
-        | LhsPackerKind::Bf16(_)
-        | LhsPackerKind::SmeRows(_)
-        | LhsPackerKind::IndirectSmeRows(_) => false,
-    }
+/// A source form of [`Activations`] without its data: its element type, all that decides which
+/// packers take it (and which kernels read its rows as they are).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum FormKind {
+    F32,
+    F16,
+    Bf16,
 }
 
-impl Activations<'_> {
-    /// Whether a packer of `kind` takes this source form.
-    pub fn packed_by(&self, kind: LhsPackerKind) -> bool {
+impl FormKind {
+    const ALL: [FormKind; 3] = [FormKind::F32, FormKind::F16, FormKind::Bf16];
+
+    /// Whether a packer of `kind` takes rows of this form: the one table of the forms.
+    fn packed_by(self, kind: LhsPackerKind) -> bool {
         match (self, kind) {
-            (Activations::F32 { .. }, LhsPackerKind::Qai8dxp(t)) => t == LhsType::F32,
-            (Activations::F16 { .. }, LhsPackerKind::Qai8dxp(t)) => t == LhsType::F16,
-            (Activations::Bf16 { .. }, LhsPackerKind::Qai8dxp(t)) => t == LhsType::Bf16,
-            (Activations::F32 { .. }, LhsPackerKind::Qsi8d32p(_) | LhsPackerKind::F16pmrx2) => true,
+            (FormKind::F32, LhsPackerKind::Qai8dxp(t)) => t == LhsType::F32,
+            (FormKind::F16, LhsPackerKind::Qai8dxp(t)) => t == LhsType::F16,
+            (FormKind::Bf16, LhsPackerKind::Qai8dxp(t)) => t == LhsType::Bf16,
+            (FormKind::F32, LhsPackerKind::Qsi8d32p(_) | LhsPackerKind::F16pmrx2) => true,
+            (FormKind::F32, LhsPackerKind::Bf16(v)) => v != Bf16LhsPacker::Bf16p8x4F16,
+            (FormKind::F16, LhsPackerKind::Bf16(v)) => v == Bf16LhsPacker::Bf16p8x4F16,
+            (FormKind::F32, LhsPackerKind::SmeRows(v)) => v == SmeRowsPacker::F32p2vlx1,
+            // The 16-bit row copies of the f16 GEMMs, which read them as f16.
+            (FormKind::F16, LhsPackerKind::SmeRows(v)) => v == SmeRowsPacker::X16p2vlx2,
             _ => false,
         }
     }
 
-    /// The source pointer, row stride in bytes and values held.
-    fn rows(&self) -> (*const u8, usize, usize, usize) {
+    /// The form whose rows `kernel` reads as they are (its family packs no LHS): rows of the
+    /// output type.
+    pub(super) fn read_unpacked_by(kernel: &MatmulKernel) -> Option<FormKind> {
+        if kernel.family.description().operands != Operands::UnpackedFloat {
+            return None;
+        }
+        match kernel.family.output() {
+            Output::F32 => Some(FormKind::F32),
+            Output::F16 => Some(FormKind::F16),
+            Output::Bf16 | Output::I8 => None,
+        }
+    }
+}
+
+/// Whether some source form of [`Activations`] is packed by a packer of `kind`.
+pub(super) fn takes_some_form(kind: LhsPackerKind) -> bool {
+    FormKind::ALL.into_iter().any(|form| form.packed_by(kind))
+}
+
+impl Activations<'_> {
+    /// Whether a packer of `kind` takes this source form.
+    ///
+    /// ```
+    /// use rkai_ukernels::api::Activations;
+    /// use rkai_ukernels::pack::kinds::{LhsPackerKind, LhsType};
+    ///
+    /// let x = [0f32; 8];
+    /// let rows = Activations::F32 { data: &x, stride: 4 };
+    /// assert!(rows.packed_by(LhsPackerKind::Qai8dxp(LhsType::F32)));
+    /// assert!(!rows.packed_by(LhsPackerKind::Qai8dxp(LhsType::F16)));
+    /// ```
+    pub fn packed_by(&self, kind: LhsPackerKind) -> bool {
+        self.kind().packed_by(kind)
+    }
+
+    /// The form without its data.
+    pub(super) fn kind(&self) -> FormKind {
+        match self {
+            Activations::F32 { .. } => FormKind::F32,
+            Activations::F16 { .. } => FormKind::F16,
+            Activations::Bf16 { .. } => FormKind::Bf16,
+        }
+    }
+
+    /// The source pointer, row stride in elements, bytes per element and values held.
+    pub(super) fn rows(&self) -> (*const u8, usize, usize, usize) {
         match *self {
             Activations::F32 { data, stride } => (data.as_ptr().cast(), stride, 4, data.len()),
             Activations::F16 { data, stride } => (data.as_ptr().cast(), stride, 2, data.len()),
@@ -72,7 +123,7 @@ impl Activations<'_> {
 }
 
 /// Activations packed for a kernel: the storage plus the format and shape it holds.
-#[derive(Debug)]
+#[derive(Clone, Copy, Debug)]
 pub struct PackedActivations<S> {
     pub(super) storage: S,
     pub(super) kind: LhsPackerKind,
@@ -171,10 +222,13 @@ pub(super) fn blockwise(kind: LhsPackerKind) -> bool {
 }
 
 /// Whether packers of kinds `a` and `b` write the same format (the `qai8dxp` packers differ only
-/// in their source type).
+/// in their source type, so do the bf16 ones).
 fn same_format(a: LhsPackerKind, b: LhsPackerKind) -> bool {
-    matches!(
-        (a, b),
-        (LhsPackerKind::Qai8dxp(_), LhsPackerKind::Qai8dxp(_))
-    ) || a == b
+    match (a, b) {
+        (LhsPackerKind::Qai8dxp(_), LhsPackerKind::Qai8dxp(_)) => true,
+        // The bf16 packers of one tile write one format from either source type (the tiles are
+        // compared by the caller); the SME and SME2 ones the same bytes.
+        (LhsPackerKind::Bf16(a), LhsPackerKind::Bf16(b)) => a.is_sme() == b.is_sme(),
+        _ => a == b,
+    }
 }

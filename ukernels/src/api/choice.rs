@@ -15,8 +15,9 @@ use crate::select_env;
 
 impl Kernel {
     /// Wraps a catalog entry after checking that the safe API covers it (its weights and
-    /// activations have a source form here, its output is a float type) and (on aarch64) that
-    /// this CPU has its features (and, for a kernel of one SVE length, that length).
+    /// activations have a source form here, packed or read as they are, its output is a float
+    /// type) and (on aarch64) that this CPU has its features (and, for a kernel of one SVE
+    /// length, that length).
     ///
     /// ```
     /// use rkai_ukernels::api::{Error, Kernel};
@@ -35,8 +36,9 @@ impl Kernel {
     pub fn new(kernel: &'static MatmulKernel) -> Result<Kernel> {
         let float_output = !matches!(kernel.family.output(), Output::I8);
         let packed_weights = rhs_kinds(kernel).any(weights::takes_some_form);
-        let packed_activations = lhs_kinds(kernel).any(activations::takes_some_form);
-        if !(float_output && packed_weights && packed_activations) {
+        let activations = lhs_kinds(kernel).any(activations::takes_some_form)
+            || activations::FormKind::read_unpacked_by(kernel).is_some();
+        if !(float_output && packed_weights && activations) {
             return Err(Error::UnsupportedFamily(kernel.family.dir()));
         }
         let runs_here = Features::detect().contains(kernel.isa.features())

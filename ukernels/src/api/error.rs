@@ -30,6 +30,12 @@ pub enum Error {
     /// An operand is not in a format the kernel reads (packed for another kernel's format, a
     /// source form the kernel's packers do not take, or another output type).
     FormatMismatch(&'static str),
+    /// The activations came packed to a kernel that reads rows as they are, or as rows to one
+    /// that reads them packed (see [`super::Lhs`]).
+    LhsForm {
+        /// Whether the kernel reads packed activations.
+        kernel_reads_packed: bool,
+    },
     /// The kernel's family is not covered by the safe API yet.
     UnsupportedFamily(&'static str),
     /// This CPU cannot run the kernel (or no kernel of the family).
@@ -62,6 +68,15 @@ impl fmt::Display for Error {
                 "{dimension} is {packed} in the packed operand but {given} here"
             ),
             Error::FormatMismatch(what) => write!(f, "{what} is not in a format the kernel reads"),
+            Error::LhsForm {
+                kernel_reads_packed: true,
+            } => write!(f, "the kernel reads packed activations (Lhs::Packed)"),
+            Error::LhsForm {
+                kernel_reads_packed: false,
+            } => write!(
+                f,
+                "the kernel reads activation rows as they are (Lhs::Rows)"
+            ),
             Error::UnsupportedFamily(dir) => write!(f, "family {dir} has no safe API yet"),
             Error::NotSupportedByCpu(what) => write!(f, "this CPU cannot run {what}"),
             Error::VectorLengthMismatch { packed, here } => write!(

@@ -27,10 +27,28 @@ impl Kernel {
     }
 
     /// Bytes of storage that `m x k` activations (block length `bl` of the weights they meet,
-    /// 0 per channel) packed for this kernel need ([`super::PackedActivations::pack`]).
+    /// 0 per channel) packed for this kernel need ([`super::PackedActivations::pack`]);
+    /// [`Error::LhsForm`] for a kernel that reads rows as they are ([`Kernel::reads_packed_lhs`]).
     pub fn packed_activations_size(&self, m: usize, k: usize, bl: usize) -> Result<usize> {
         let kind = self.lhs_kind()?;
         Ok(lhs::packed_size(kind, m, &self.lhs_dims(k, bl))?)
+    }
+
+    /// Whether this kernel reads its activations packed ([`super::Lhs::Packed`]) rather than as
+    /// rows ([`super::Lhs::Rows`]: the f32 and f16 GEMMs `matmul_clamp_f32_f32_f32p` and
+    /// `matmul_clamp_f16_f16_f16p`).
+    ///
+    /// ```
+    /// use rkai_ukernels::api::Kernel;
+    /// use rkai_ukernels::family::Family;
+    /// use rkai_ukernels::select::Shape;
+    ///
+    /// if let Ok(gemm) = Kernel::select(Family::F32F32F32p, Shape::Gemm) {
+    ///     assert!(!gemm.reads_packed_lhs());
+    /// }
+    /// ```
+    pub fn reads_packed_lhs(&self) -> bool {
+        lhs_kinds(self.kernel).next().is_some()
     }
 
     /// Format of the packed weights this kernel reads.
@@ -47,9 +65,9 @@ impl Kernel {
     /// The kind of the kernel's own LHS packer (its first; the others of a kernel write the same
     /// format from another source type, [`super::PackedActivations::pack`] picks by source).
     pub(super) fn lhs_kind(&self) -> Result<LhsPackerKind> {
-        lhs_kinds(self.kernel)
-            .next()
-            .ok_or(Error::UnsupportedFamily(self.kernel.family.dir()))
+        lhs_kinds(self.kernel).next().ok_or(Error::LhsForm {
+            kernel_reads_packed: false,
+        })
     }
 
     /// The packing parameters of this kernel's LHS for `k` and block length `bl`.

@@ -9,13 +9,19 @@
 //!    [`Kernel::packed_weights_size`] bytes; with the GEMV/GEMM pair of [`Kernel::select_pair`],
 //!    one packing serves both;
 //! 3. per call, pack the activations: [`PackedActivations::pack`] from an [`Activations`] form
-//!    (quantized to int8 where the kernel's format asks);
+//!    (quantized to int8, or rounded to bf16, where the kernel's format asks), or, for the
+//!    kernels that read rows as they are ([`Kernel::reads_packed_lhs`]), give them as
+//!    [`Lhs::Rows`];
 //! 4. run [`matmul`] into `f32`, `half::f16` or `half::bf16` rows (the family fixes which), or,
 //!    with the `std` feature, [`parallel::matmul`] over threads.
 //!
 //! Nothing here allocates. Covered so far: the families whose weights come as per-channel int4
-//! or int8, per-block int4 with bf16 scales, or llama.cpp's Q4_0 blocks, and whose activations
-//! come as f32, f16 or bf16 rows ([`Kernel::new`] says `UnsupportedFamily` for the others).
+//! or int8, per-block int4 with bf16 scales, llama.cpp's Q4_0 blocks, or f32 or f16 values
+//! (N x K or K x N, with their bias), and whose activations come as f32, f16 or bf16 rows: the
+//! integer families with float output and the float GEMMs `matmul_clamp_{f32_f32_f32p,
+//! f16_f16_f16p, f32_f32p_f32p, f16_f16p_f16p, f32_bf16p_bf16p, fp32_bf16p_bf16p,
+//! f16_bf16p_bf16p}` ([`Kernel::new`] says `UnsupportedFamily` for the others: the imatmul
+//! families, `qsi8d32p_qai4c32p`, `qsu2cxp` and the int8 outputs).
 
 mod activations;
 mod choice;
@@ -24,10 +30,11 @@ mod kernel;
 mod run;
 mod weights;
 
+pub use crate::pack::kinds::WeightLayout;
 pub use activations::{Activations, PackedActivations};
 pub use error::{Error, Result};
 pub use kernel::{Kernel, is_vector_length_dependent};
 #[cfg(feature = "std")]
 pub use run::parallel;
-pub use run::{Clamp, OutputElement, matmul};
-pub use weights::{PackedWeights, Q4_0_BLOCK, Weights};
+pub use run::{Clamp, Lhs, OutputElement, matmul};
+pub use weights::{Bias, PackedWeights, Q4_0_BLOCK, Weights};

@@ -1,12 +1,12 @@
 //! [`matmul`]: one call of a kernel over packed operands, checked; [`parallel`] spreads it over
 //! threads (`std` feature).
 
-use super::activations::{self, PackedActivations};
-use super::error::{Error, Result, need, same};
+use super::activations::{self, Activations, FormKind, PackedActivations};
+use super::error::{Error, Result, need, same, strided_len};
 use super::kernel::Kernel;
 use super::weights::PackedWeights;
 use crate::element::Output;
-use crate::matmul::args::PackedArgs;
+use crate::matmul::args::{PackedArgs, UnpackedLhsArgs};
 use crate::matmul::call;
 use crate::pack::lhs;
 
@@ -53,11 +53,72 @@ impl OutputElement for half::bf16 {
     const OUTPUT: Output = Output::Bf16;
 }
 
+/// The activations of a [`matmul`]: packed for the kernel ([`PackedActivations`], what every
+/// kernel whose family packs its LHS reads), or rows as they are for the kernels that read them
+/// so (`matmul_clamp_f32_f32_f32p`, `matmul_clamp_f16_f16_f16p`: [`Kernel::reads_packed_lhs`] is
+/// false). The wrong one for the kernel is [`Error::LhsForm`]. `&PackedActivations` converts
+/// into `Lhs`, so [`matmul`] takes it as it is.
+///
+/// ```
+/// use rkai_ukernels::api::{Activations, Lhs};
+///
+/// let x = [1.0f32; 2 * 8];
+/// // Two rows of 4 values, 8 elements apart.
+/// let lhs = Lhs::Rows { m: 2, k: 4, rows: Activations::F32 { data: &x, stride: 8 } };
+/// assert_eq!((lhs.m(), lhs.k()), (2, 4));
+/// ```
+#[derive(Clone, Copy, Debug)]
+#[non_exhaustive]
+pub enum Lhs<'a> {
+    /// Activations packed for the kernel (or for one of its format).
+    Packed(PackedActivations<&'a [u8]>),
+    /// `m` rows of `k` values as they are, of the kernel's element type (f32 or f16).
+    Rows {
+        /// Rows.
+        m: usize,
+        /// Values per row.
+        k: usize,
+        /// The rows and their stride.
+        rows: Activations<'a>,
+    },
+}
+
+impl<'a, S: AsRef<[u8]>> From<&'a PackedActivations<S>> for Lhs<'a> {
+    fn from(p: &'a PackedActivations<S>) -> Self {
+        Lhs::Packed(PackedActivations {
+            storage: p.storage.as_ref(),
+            kind: p.kind,
+            packed_for: p.packed_for,
+            m: p.m,
+            k: p.k,
+            bl: p.bl,
+        })
+    }
+}
+
+impl Lhs<'_> {
+    /// Rows.
+    pub fn m(&self) -> usize {
+        match self {
+            Lhs::Packed(p) => p.m,
+            Lhs::Rows { m, .. } => *m,
+        }
+    }
+
+    /// Values per row.
+    pub fn k(&self) -> usize {
+        match self {
+            Lhs::Packed(p) => p.k,
+            Lhs::Rows { k, .. } => *k,
+        }
+    }
+}
+
 /// Checks that `kernel` reads `lhs` and `rhs`, writes `T`, and that `dst` (rows of
 /// `dst_stride` elements) holds the `m x n` result.
-fn check_operands<T: OutputElement, A: AsRef<[u8]>, B: AsRef<[u8]>>(
+fn check_operands<T: OutputElement, B: AsRef<[u8]>>(
     kernel: &Kernel,
-    lhs: &PackedActivations<A>,
+    lhs: &Lhs<'_>,
     rhs: &PackedWeights<B>,
     dst_len: usize,
     dst_stride: usize,
@@ -68,17 +129,42 @@ fn check_operands<T: OutputElement, A: AsRef<[u8]>, B: AsRef<[u8]>>(
     if !rhs.is_read_by(kernel) {
         return Err(Error::FormatMismatch("packed weights"));
     }
-    if !lhs.is_read_by(kernel) {
-        return Err(Error::FormatMismatch("packed activations"));
-    }
-    same("k", rhs.k, lhs.k)?;
-    if activations::blockwise(lhs.kind) {
-        same("bl", rhs.bl, lhs.bl)?;
+    match lhs {
+        Lhs::Packed(p) => {
+            if !kernel.reads_packed_lhs() {
+                return Err(Error::LhsForm {
+                    kernel_reads_packed: false,
+                });
+            }
+            if !p.is_read_by(kernel) {
+                return Err(Error::FormatMismatch("packed activations"));
+            }
+            same("k", rhs.k, p.k)?;
+            if activations::blockwise(p.kind) {
+                same("bl", rhs.bl, p.bl)?;
+            }
+        }
+        Lhs::Rows { m, k, rows } => {
+            match FormKind::read_unpacked_by(kernel.kernel) {
+                None => {
+                    return Err(Error::LhsForm {
+                        kernel_reads_packed: true,
+                    });
+                }
+                Some(form) if form != rows.kind() => {
+                    return Err(Error::FormatMismatch("activation rows"));
+                }
+                Some(_) => {}
+            }
+            same("k", rhs.k, *k)?;
+            let (_, stride, _, held) = rows.rows();
+            need("activations", strided_len(*m, *k, stride)?, held)?;
+        }
     }
     if dst_stride < rhs.n {
         return Err(Error::Precondition("dst_stride >= n"));
     }
-    let needed = match lhs.m {
+    let needed = match lhs.m() {
         0 => 0,
         m => (m - 1).saturating_mul(dst_stride).saturating_add(rhs.n),
     };
@@ -87,26 +173,55 @@ fn check_operands<T: OutputElement, A: AsRef<[u8]>, B: AsRef<[u8]>>(
 
 /// `dst[i * dst_stride + j] = clamp(sum_k lhs[i][k] * rhs[j][k] + bias[j])` for every row of
 /// `lhs` and column of `rhs`, with `kernel` (which must read both operands' formats and write
-/// `T`).
-pub fn matmul<T: OutputElement, A: AsRef<[u8]>, B: AsRef<[u8]>>(
+/// `T`). `lhs` is a `&PackedActivations` or an [`Lhs`].
+///
+/// The f16 GEMM on f16 rows as they are (f16 weights held N x K):
+///
+/// ```
+/// use half::f16;
+/// use rkai_ukernels::api::{self, Activations, Bias, Clamp, Kernel, Lhs, PackedWeights, WeightLayout, Weights};
+/// use rkai_ukernels::family::Family;
+/// use rkai_ukernels::select::Shape;
+///
+/// let (m, n, k) = (2, 3, 4);
+/// let w = vec![f16::from_f32(0.5); n * k];
+/// let b = vec![f16::from_f32(1.0); n];
+/// let x = vec![f16::from_f32(2.0); m * k];
+/// let kernel = match Kernel::select(Family::F16F16F16p, Shape::Gemm) {
+///     Ok(kernel) => kernel,
+///     // A CPU without FEAT_FP16.
+///     Err(api::Error::NotSupportedByCpu(_)) => return Ok(()),
+///     Err(e) => return Err(e),
+/// };
+/// let weights = Weights::F16 { data: &w, layout: WeightLayout::Nxk, bias: Some(Bias::F16(&b)) };
+/// let storage = vec![0u8; kernel.packed_weights_size(n, k, 0)?];
+/// let packed = PackedWeights::pack(&kernel, n, k, weights, None, storage)?;
+/// let lhs = Lhs::Rows { m, k, rows: Activations::F16 { data: &x, stride: k } };
+/// let mut y = vec![f16::ZERO; m * n];
+/// api::matmul(&kernel, lhs, &packed, &mut y, n, Clamp::NONE)?;
+/// assert!(y.iter().all(|&v| v == f16::from_f32(5.0)));
+/// # Ok::<(), api::Error>(())
+/// ```
+pub fn matmul<'a, T: OutputElement, B: AsRef<[u8]>>(
     kernel: &Kernel,
-    lhs: &PackedActivations<A>,
+    lhs: impl Into<Lhs<'a>>,
     rhs: &PackedWeights<B>,
     dst: &mut [T],
     dst_stride: usize,
     clamp: Clamp,
 ) -> Result<()> {
-    check_operands::<T, _, _>(kernel, lhs, rhs, dst.len(), dst_stride)?;
+    let lhs = lhs.into();
+    check_operands::<T, _>(kernel, &lhs, rhs, dst.len(), dst_stride)?;
     // SAFETY: the whole problem is one portion; operands and dst were checked above.
     unsafe {
         run_portion(
             kernel,
-            lhs,
+            &lhs,
             rhs,
             dst.as_mut_ptr(),
             dst_stride,
             clamp,
-            (0, lhs.m),
+            (0, lhs.m()),
             (0, rhs.n),
         )
     }
@@ -118,9 +233,9 @@ pub fn matmul<T: OutputElement, A: AsRef<[u8]>, B: AsRef<[u8]>>(
 /// # Safety
 /// [`check_operands`] passed for these operands and `dst`; no other thread writes this portion.
 #[allow(clippy::too_many_arguments)]
-unsafe fn run_portion<T: OutputElement, A: AsRef<[u8]>, B: AsRef<[u8]>>(
+unsafe fn run_portion<T: OutputElement, B: AsRef<[u8]>>(
     kernel: &Kernel,
-    lhs: &PackedActivations<A>,
+    lhs: &Lhs<'_>,
     rhs: &PackedWeights<B>,
     dst: *mut T,
     dst_stride: usize,
@@ -129,30 +244,61 @@ unsafe fn run_portion<T: OutputElement, A: AsRef<[u8]>, B: AsRef<[u8]>>(
     cols: (usize, usize),
 ) -> Result<()> {
     let f = kernel.rhs_format(rhs.bl);
-    let lhs_dims = kernel.lhs_dims(lhs.k, lhs.bl);
-    let lhs_offset = lhs::packed_offset(lhs.kind, rows.0, &lhs_dims)?;
     let rhs_offset = f.layout.offset(cols.0, rhs.k, f.nr, f.kr, f.sr)?;
     let size = T::OUTPUT.size();
-    let args = PackedArgs {
-        m: rows.1 - rows.0,
-        n: cols.1 - cols.0,
-        k: lhs.k,
-        bl: rhs.bl,
-        // SAFETY (both): offsets of a start within the packed buffers (checked arithmetic).
-        lhs_packed: unsafe { lhs.storage.as_ref().as_ptr().add(lhs_offset) },
-        rhs_packed: unsafe { rhs.storage.as_ref().as_ptr().add(rhs_offset) },
-        // SAFETY: within dst, which holds the whole output.
-        dst: unsafe { dst.add(rows.0 * dst_stride + cols.0) }.cast(),
-        dst_stride_row: dst_stride * size,
-        dst_stride_col: size,
-        clamp_min: clamp.min,
-        clamp_max: clamp.max,
-        lut: core::ptr::null(),
-        params: core::ptr::null(),
-    };
-    let checked = call::check_packed(kernel.kernel, &args)?;
-    // SAFETY: checked arguments; the caller guarantees buffers and exclusivity.
-    unsafe { call::run_packed(kernel.kernel, checked, &args) };
+    // SAFETY: the offset of a start within the packed buffer (checked arithmetic).
+    let rhs_packed = unsafe { rhs.storage.as_ref().as_ptr().add(rhs_offset) };
+    // SAFETY: within dst, which holds the whole output.
+    let dst = unsafe { dst.add(rows.0 * dst_stride + cols.0) }.cast();
+    let (m, n) = (rows.1 - rows.0, cols.1 - cols.0);
+    match lhs {
+        Lhs::Packed(p) => {
+            let lhs_dims = kernel.lhs_dims(p.k, p.bl);
+            let lhs_offset = lhs::packed_offset(p.kind, rows.0, &lhs_dims)?;
+            let args = PackedArgs {
+                m,
+                n,
+                k: p.k,
+                bl: rhs.bl,
+                // SAFETY: the offset of a start within the packed buffer (checked arithmetic).
+                lhs_packed: unsafe { p.storage.as_ptr().add(lhs_offset) },
+                rhs_packed,
+                dst,
+                dst_stride_row: dst_stride * size,
+                dst_stride_col: size,
+                clamp_min: clamp.min,
+                clamp_max: clamp.max,
+                lut: core::ptr::null(),
+                params: core::ptr::null(),
+            };
+            let checked = call::check_packed(kernel.kernel, &args)?;
+            // SAFETY: checked arguments; the caller guarantees buffers and exclusivity.
+            unsafe { call::run_packed(kernel.kernel, checked, &args) };
+        }
+        Lhs::Rows {
+            k, rows: source, ..
+        } => {
+            let (ptr, stride, element, _) = source.rows();
+            let args = UnpackedLhsArgs {
+                m,
+                n,
+                k: *k,
+                // SAFETY: row `rows.0` of the source, which holds the rows (checked).
+                lhs: unsafe { ptr.add(rows.0 * stride * element) },
+                lhs_stride: stride * element,
+                rhs_packed,
+                dst,
+                dst_stride_row: dst_stride * size,
+                dst_stride_col: size,
+                clamp_min: clamp.min,
+                clamp_max: clamp.max,
+                elem: size,
+            };
+            call::check_unpacked_lhs(kernel.kernel, &args)?;
+            // SAFETY: checked arguments; the caller guarantees buffers and exclusivity.
+            unsafe { call::run_unpacked_lhs(kernel.kernel, &args) };
+        }
+    }
     Ok(())
 }
 
@@ -165,9 +311,9 @@ pub mod parallel {
     /// [`super::matmul`] on up to `threads` threads (0: one per available core). Columns are
     /// split first (weights dominate memory traffic, and each thread then streams its own
     /// slice), rows when there are more threads than column steps.
-    pub fn matmul<T: OutputElement + Send, A: AsRef<[u8]> + Sync, B: AsRef<[u8]> + Sync>(
+    pub fn matmul<'a, T: OutputElement + Send, B: AsRef<[u8]> + Sync>(
         kernel: &Kernel,
-        lhs: &PackedActivations<A>,
+        lhs: impl Into<Lhs<'a>>,
         rhs: &PackedWeights<B>,
         dst: &mut [T],
         dst_stride: usize,
@@ -178,14 +324,13 @@ pub mod parallel {
             0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
             t => t,
         };
-        let side = Side {
-            kernel,
-            lhs,
-            rhs,
-            threads,
-            columns: (0, rhs.n),
-        };
-        run_sides(&[side], dst, dst_stride, clamp)
+        let lhs = lhs.into();
+        run(
+            &[(kernel, lhs, rhs, threads, (0, rhs.n))],
+            dst,
+            dst_stride,
+            clamp,
+        )
     }
 
     /// One side of a [`crate::plan::Plan`] ready to run: its kernel with the activations and
@@ -213,14 +358,35 @@ pub mod parallel {
         dst_stride: usize,
         clamp: Clamp,
     ) -> Result<()> {
-        for (i, side) in sides.iter().enumerate() {
-            check_operands::<T, _, _>(side.kernel, side.lhs, side.rhs, dst.len(), dst_stride)?;
-            let (lo, hi) = side.columns;
-            let step = side.kernel.kernel.tile().n_step;
-            if lo > hi || hi > side.rhs.n || lo % step != 0 {
+        let sides: std::vec::Vec<_> = (sides.iter())
+            .map(|s| (s.kernel, Lhs::from(s.lhs), s.rhs, s.threads, s.columns))
+            .collect();
+        run(&sides, dst, dst_stride, clamp)
+    }
+
+    /// A side: kernel, activations, weights, threads and output columns.
+    type Part<'a, B> = (
+        &'a Kernel,
+        Lhs<'a>,
+        &'a PackedWeights<B>,
+        usize,
+        (usize, usize),
+    );
+
+    /// [`run_sides`] over sides of either [`Lhs`].
+    fn run<T: OutputElement + Send, B: AsRef<[u8]> + Sync>(
+        sides: &[Part<'_, B>],
+        dst: &mut [T],
+        dst_stride: usize,
+        clamp: Clamp,
+    ) -> Result<()> {
+        for (i, &(kernel, lhs, rhs, _, (lo, hi))) in sides.iter().enumerate() {
+            check_operands::<T, _>(kernel, &lhs, rhs, dst.len(), dst_stride)?;
+            let step = kernel.kernel.tile().n_step;
+            if lo > hi || hi > rhs.n || lo % step != 0 {
                 return Err(Error::Precondition("columns within n, starting on a step"));
             }
-            let overlaps = |o: &Side<'_, A, B>| o.columns.0 < hi && lo < o.columns.1;
+            let overlaps = |o: &Part<'_, B>| o.4.0 < hi && lo < o.4.1;
             if sides[..i].iter().any(overlaps) {
                 return Err(Error::Precondition("sides on disjoint columns"));
             }
@@ -231,13 +397,14 @@ pub mod parallel {
             for side in sides {
                 for (rows, cols) in tiles(side) {
                     handles.push(s.spawn(move || {
+                        let (kernel, lhs, rhs, _, _) = side;
                         // SAFETY: operands checked above; sides and their tiles are disjoint,
                         // so no two threads write the same dst element.
                         unsafe {
                             run_portion(
-                                side.kernel,
-                                side.lhs,
-                                side.rhs,
+                                kernel,
+                                lhs,
+                                *rhs,
                                 dst_addr as *mut T,
                                 dst_stride,
                                 clamp,
@@ -257,12 +424,11 @@ pub mod parallel {
     }
 
     /// The (rows, columns) tiles of one side for its threads: columns first, then rows.
-    fn tiles<A: AsRef<[u8]>, B: AsRef<[u8]>>(
-        side: &Side<'_, A, B>,
-    ) -> std::vec::Vec<((usize, usize), (usize, usize))> {
-        let t = side.kernel.kernel.tile();
-        let threads = side.threads.max(1);
-        let (m, (c0, c1)) = (side.lhs.m, side.columns);
+    fn tiles<B>(side: &Part<'_, B>) -> std::vec::Vec<((usize, usize), (usize, usize))> {
+        let (kernel, lhs, _, threads, (c0, c1)) = side;
+        let t = kernel.kernel.tile();
+        let threads = (*threads).max(1);
+        let m = lhs.m();
         let n = c1 - c0;
         let col_steps = n.div_ceil(t.n_step).max(1);
         let col_parts = threads.min(col_steps);

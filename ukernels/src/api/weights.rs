@@ -8,7 +8,7 @@
 use super::error::{Error, Result, need};
 use super::kernel::{Kernel, rhs_kinds};
 use crate::kernel::MatmulKernel;
-use crate::pack::kinds::RhsPackerKind;
+use crate::pack::kinds::{RhsPackerKind, WeightLayout};
 use crate::pack::rhs::{self, Args};
 use crate::pack::{Source, rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0 as q4_0};
 use crate::select;
@@ -17,7 +17,8 @@ use crate::types::{
     kai_rhs_pack_qsi8cx_params,
 };
 
-/// The weights of a linear layer, `n` output channels of `k` inputs each, row-major ("nxk").
+/// The weights of a linear layer, `n` output channels of `k` inputs each: the integer forms
+/// row-major ("nxk"), the float forms in either orientation.
 #[derive(Clone, Copy, Debug)]
 #[non_exhaustive]
 pub enum Weights<'a> {
@@ -54,6 +55,179 @@ pub enum Weights<'a> {
         /// `n * k / 32` blocks of 18 bytes, as a GGUF tensor stores them.
         blocks: &'a [u8],
     },
+    /// `f32` weights for the f32 GEMMs (`matmul_clamp_f32_f32_f32p`, `..._f32p_f32p`) and the
+    /// bf16 GEMMs, which round them to bf16 as they pack. The bias is part of the form (its type
+    /// picks the packer); give `None` as [`PackedWeights::pack`]'s own `bias`.
+    ///
+    /// ```
+    /// use rkai_ukernels::api::{Bias, WeightLayout, Weights};
+    ///
+    /// let (n, k) = (3, 2);
+    /// let w = [1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0]; // k rows of n values
+    /// let b = [0.5f32; 3];
+    /// let weights = Weights::F32 { data: &w, layout: WeightLayout::Kxn, bias: Some(Bias::F32(&b)) };
+    /// assert_eq!(weights.bl(), 0);
+    /// # let _ = (n, k);
+    /// ```
+    F32 {
+        /// `n * k` values: `k` rows of `n` ([`WeightLayout::Kxn`]) or `n` rows of `k`
+        /// ([`WeightLayout::Nxk`]).
+        data: &'a [f32],
+        /// The orientation of `data`.
+        layout: WeightLayout,
+        /// `n` biases, or none (zeros, where the packer allows it).
+        bias: Option<Bias<'a>>,
+    },
+    /// IEEE half-precision weights for the f16 GEMMs (`matmul_clamp_f16_f16_f16p`,
+    /// `..._f16p_f16p`, with an f16 bias) and the bf16 GEMMs fed from f16
+    /// (`matmul_clamp_f32_bf16p_bf16p` with an f32 bias, `matmul_clamp_f16_bf16p_bf16p` with an
+    /// f16 bias). As for [`Weights::F32`], the bias is part of the form.
+    F16 {
+        /// `n * k` values in `layout`.
+        data: &'a [half::f16],
+        /// The orientation of `data`.
+        layout: WeightLayout,
+        /// `n` biases, or none.
+        bias: Option<Bias<'a>>,
+    },
+}
+
+/// The bias of a float weight form ([`Weights::F32`], [`Weights::F16`]): `n` values of the type
+/// the family adds (the packer that takes the form depends on it).
+#[derive(Clone, Copy, Debug)]
+pub enum Bias<'a> {
+    /// `f32` biases.
+    F32(&'a [f32]),
+    /// IEEE half-precision biases.
+    F16(&'a [half::f16]),
+}
+
+impl Bias<'_> {
+    fn float(&self) -> FloatType {
+        match self {
+            Bias::F32(_) => FloatType::F32,
+            Bias::F16(_) => FloatType::F16,
+        }
+    }
+
+    fn ptr_len(&self) -> (*const u8, usize) {
+        match *self {
+            Bias::F32(b) => (b.as_ptr().cast(), b.len()),
+            Bias::F16(b) => (b.as_ptr().cast(), b.len()),
+        }
+    }
+}
+
+/// The element type of float weights or biases.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum FloatType {
+    F32,
+    F16,
+}
+
+impl FloatType {
+    /// The type of a float packer's `bytes`-wide values (its 16-bit ones are f16 in every family
+    /// the API covers).
+    const fn of_bytes(bytes: usize) -> FloatType {
+        if bytes == 4 {
+            FloatType::F32
+        } else {
+            FloatType::F16
+        }
+    }
+}
+
+/// A source form of [`Weights`] without its data: all that decides which packers take it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum FormKind {
+    Int4PerChannel,
+    Int8PerChannel,
+    Int4PerBlock,
+    Q4_0,
+    Float {
+        values: FloatType,
+        layout: WeightLayout,
+        bias: Option<FloatType>,
+    },
+}
+
+impl FormKind {
+    /// Every form kind.
+    fn all() -> impl Iterator<Item = FormKind> {
+        let types = [FloatType::F32, FloatType::F16];
+        let biases = [None, Some(FloatType::F32), Some(FloatType::F16)];
+        let floats = types.into_iter().flat_map(move |values| {
+            WeightLayout::ALL.into_iter().flat_map(move |layout| {
+                biases.into_iter().map(move |bias| FormKind::Float {
+                    values,
+                    layout,
+                    bias,
+                })
+            })
+        });
+        [
+            FormKind::Int4PerChannel,
+            FormKind::Int8PerChannel,
+            FormKind::Int4PerBlock,
+            FormKind::Q4_0,
+        ]
+        .into_iter()
+        .chain(floats)
+    }
+
+    /// Whether a packer of `kind` takes weights of this form: the one table of the forms.
+    fn packed_by(self, kind: RhsPackerKind) -> bool {
+        let float = |values: FloatType, layout, bias: Option<FloatType>, packer| {
+            let (packer_values, packer_layout, packer_bias) = packer;
+            values == packer_values
+                && layout == packer_layout
+                && bias.is_none_or(|b| b == packer_bias)
+        };
+        match (self, kind) {
+            (FormKind::Int4PerChannel, RhsPackerKind::Qsi4cxp(source)) => source == Source::Nxk,
+            (FormKind::Int4PerChannel, RhsPackerKind::Qsi4cxps1s0) => true,
+            (FormKind::Int8PerChannel, RhsPackerKind::Qsi8cxp(source)) => source == Source::Nxk,
+            (FormKind::Int4PerBlock, RhsPackerKind::Qsi4c32p(v)) => v.source() == Source::Nxk,
+            (FormKind::Q4_0, RhsPackerKind::Qsi4c32pf16(_)) => true,
+            // Values and biases of one type, copied unconverted.
+            (
+                FormKind::Float {
+                    values,
+                    layout,
+                    bias,
+                },
+                RhsPackerKind::Float(v),
+            ) => {
+                let t = FloatType::of_bytes(v.bytes());
+                float(values, layout, bias, (t, weight_layout(v.source()), t))
+            }
+            // K x N values rounded to bf16 with biases kept in their type.
+            (
+                FormKind::Float {
+                    values,
+                    layout,
+                    bias,
+                },
+                RhsPackerKind::Bf16(v),
+            ) => {
+                let packer = (
+                    FloatType::of_bytes(v.source_bytes()),
+                    WeightLayout::Kxn,
+                    FloatType::of_bytes(v.bias_bytes()),
+                );
+                float(values, layout, bias, packer)
+            }
+            _ => false,
+        }
+    }
+}
+
+/// The layout a packer reads from its source orientation.
+const fn weight_layout(source: Source) -> WeightLayout {
+    match source {
+        Source::Nxk => WeightLayout::Nxk,
+        Source::Kxn => WeightLayout::Kxn,
+    }
 }
 
 /// The block length of [`Weights::Q4_0`].
@@ -64,6 +238,8 @@ enum Params {
     Int4(kai_rhs_pack_qs4cxs1s0_param),
     Int8(kai_rhs_pack_qsi8cx_params),
     Block(kai_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0_params),
+    /// The float packers take none.
+    None,
 }
 
 impl Params {
@@ -72,41 +248,61 @@ impl Params {
             Params::Int4(p) => (&raw const *p).cast(),
             Params::Int8(p) => (&raw const *p).cast(),
             Params::Block(p) => (&raw const *p).cast(),
+            Params::None => core::ptr::null(),
         }
     }
 }
 
 /// Whether some source form of [`Weights`] is packed by a packer of `kind`.
 pub(super) fn takes_some_form(kind: RhsPackerKind) -> bool {
-    match kind {
-        RhsPackerKind::Qsi4cxp(source) | RhsPackerKind::Qsi8cxp(source) => source == Source::Nxk,
-        RhsPackerKind::Qsi4c32p(v) => v.source() == Source::Nxk,
-        RhsPackerKind::Qsi4cxps1s0 | RhsPackerKind::Qsi4c32pf16(_) => true,
-        RhsPackerKind::Qsu2cxp(_)
-        | RhsPackerKind::Qai4c32p(_)
-        | RhsPackerKind::Float(_)
-        | RhsPackerKind::Bf16(_)
-        | RhsPackerKind::ChunkedFloat(_)
-        | RhsPackerKind::Qsi8cxpsb
-        | RhsPackerKind::ChunkedQsi8cxpsb => false,
-    }
+    FormKind::all().any(|form| form.packed_by(kind))
 }
 
 impl Weights<'_> {
     /// Whether a packer of `kind` takes this source form.
+    ///
+    /// ```
+    /// use rkai_ukernels::api::{WeightLayout, Weights};
+    /// use rkai_ukernels::pack::kinds::{FloatPacker, RhsPackerKind};
+    ///
+    /// let w = [0f32; 6];
+    /// let kxn = Weights::F32 { data: &w, layout: WeightLayout::Kxn, bias: None };
+    /// assert!(kxn.packed_by(RhsPackerKind::Float(FloatPacker::KxnX32p16x1b)));
+    /// assert!(!kxn.packed_by(RhsPackerKind::Float(FloatPacker::NxkX32p16x1bx32)));
+    /// ```
     pub fn packed_by(&self, kind: RhsPackerKind) -> bool {
-        match (self, kind) {
-            (Weights::Int4PerChannel { .. }, RhsPackerKind::Qsi4cxp(source)) => {
-                source == Source::Nxk
-            }
-            (Weights::Int4PerChannel { .. }, RhsPackerKind::Qsi4cxps1s0) => true,
-            (Weights::Int8PerChannel { .. }, RhsPackerKind::Qsi8cxp(source)) => {
-                source == Source::Nxk
-            }
-            (Weights::Int4PerBlock { .. }, RhsPackerKind::Qsi4c32p(v)) => v.source() == Source::Nxk,
-            (Weights::Q4_0 { .. }, RhsPackerKind::Qsi4c32pf16(_)) => true,
-            _ => false,
+        self.kind().packed_by(kind)
+    }
+
+    /// The form without its data.
+    fn kind(&self) -> FormKind {
+        let float = |values, layout, bias: Option<Bias<'_>>| FormKind::Float {
+            values,
+            layout,
+            bias: bias.map(|b| b.float()),
+        };
+        match *self {
+            Weights::Int4PerChannel { .. } => FormKind::Int4PerChannel,
+            Weights::Int8PerChannel { .. } => FormKind::Int8PerChannel,
+            Weights::Int4PerBlock { .. } => FormKind::Int4PerBlock,
+            Weights::Q4_0 { .. } => FormKind::Q4_0,
+            Weights::F32 { layout, bias, .. } => float(FloatType::F32, layout, bias),
+            Weights::F16 { layout, bias, .. } => float(FloatType::F16, layout, bias),
         }
+    }
+
+    /// The bias a float form carries (`None` for the integer forms, whose bias is
+    /// [`PackedWeights::pack`]'s argument).
+    fn float_bias(&self) -> Option<Bias<'_>> {
+        match *self {
+            Weights::F32 { bias, .. } | Weights::F16 { bias, .. } => bias,
+            _ => None,
+        }
+    }
+
+    /// Whether this is a float form (which carries its bias).
+    fn is_float(&self) -> bool {
+        matches!(self, Weights::F32 { .. } | Weights::F16 { .. })
     }
 
     /// Block length (0 per channel).
@@ -114,7 +310,10 @@ impl Weights<'_> {
         match self {
             Weights::Int4PerBlock { bl, .. } => *bl,
             Weights::Q4_0 { .. } => Q4_0_BLOCK,
-            Weights::Int4PerChannel { .. } | Weights::Int8PerChannel { .. } => 0,
+            Weights::Int4PerChannel { .. }
+            | Weights::Int8PerChannel { .. }
+            | Weights::F32 { .. }
+            | Weights::F16 { .. } => 0,
         }
     }
 
@@ -185,9 +384,33 @@ impl Weights<'_> {
                     rhs_zero_point: 8,
                 })
             }
+            Weights::F32 { data, layout, .. } => {
+                need("f32 weights", n.saturating_mul(k), data.len())?;
+                (a.rhs, a.rhs_stride) = (data.as_ptr().cast(), float_row(layout, n, k, 4));
+                Params::None
+            }
+            Weights::F16 { data, layout, .. } => {
+                need("f16 weights", n.saturating_mul(k), data.len())?;
+                (a.rhs, a.rhs_stride) = (data.as_ptr().cast(), float_row(layout, n, k, 2));
+                Params::None
+            }
         };
+        if let Some(bias) = self.float_bias() {
+            let (ptr, len) = bias.ptr_len();
+            need("bias", n, len)?;
+            a.bias = ptr;
+        }
         Ok((a, params))
     }
+}
+
+/// Bytes between the source rows of `n x k` float weights of `bytes`-wide values in `layout`.
+fn float_row(layout: WeightLayout, n: usize, k: usize, bytes: usize) -> usize {
+    match layout {
+        WeightLayout::Kxn => n,
+        WeightLayout::Nxk => k,
+    }
+    .saturating_mul(bytes)
 }
 
 /// Weights packed for a kernel: the storage plus the format, shape and vector length it holds.
@@ -205,6 +428,26 @@ pub struct PackedWeights<S> {
 impl<S: AsRef<[u8]> + AsMut<[u8]>> PackedWeights<S> {
     /// Packs `n x k` weights with an optional bias (`n` values) for `kernel` into `storage`
     /// ([`Kernel::packed_weights_size`] bytes), with the kernel's own packer for the source form.
+    /// `bias` is the integer forms' bias; the float forms carry theirs (`None` here, else
+    /// [`Error::Precondition`]).
+    ///
+    /// f32 weights held K x N, packed for the best f32 GEMM of this CPU:
+    ///
+    /// ```
+    /// use rkai_ukernels::api::{Bias, Kernel, PackedWeights, WeightLayout, Weights};
+    /// use rkai_ukernels::family::Family;
+    /// use rkai_ukernels::select::Shape;
+    ///
+    /// let (n, k) = (5, 3);
+    /// let w: Vec<f32> = (0..k * n).map(|i| i as f32).collect();
+    /// let b = vec![1.0f32; n];
+    /// let kernel = Kernel::select(Family::F32F32F32p, Shape::Gemm)?;
+    /// let weights = Weights::F32 { data: &w, layout: WeightLayout::Kxn, bias: Some(Bias::F32(&b)) };
+    /// let storage = vec![0u8; kernel.packed_weights_size(n, k, 0)?];
+    /// let packed = PackedWeights::pack(&kernel, n, k, weights, None, storage)?;
+    /// assert_eq!((packed.n(), packed.k()), (n, k));
+    /// # Ok::<(), rkai_ukernels::api::Error>(())
+    /// ```
     pub fn pack(
         kernel: &Kernel,
         n: usize,
@@ -221,6 +464,11 @@ impl<S: AsRef<[u8]> + AsMut<[u8]>> PackedWeights<S> {
         let size = kernel.packed_weights_size(n, k, bl)?;
         need("packed weight storage", size, storage.as_ref().len())?;
         let (mut a, params) = weights.source(n, k)?;
+        if weights.is_float() && bias.is_some() {
+            return Err(Error::Precondition(
+                "the bias of a float form is in the form",
+            ));
+        }
         if let Some(b) = bias {
             need("bias", n, b.len())?;
             a.bias = b.as_ptr().cast();
