@@ -26,6 +26,7 @@ use rkai_ukernels::catalog;
 use rkai_ukernels::family::Family;
 use rkai_ukernels::kernel::MatmulKernel;
 use rkai_ukernels::matmul::args::KernelFn;
+use rkai_ukernels::matmul::uker;
 use rkai_ukernels::types::kai_matmul_requantize32_params;
 
 #[path = "../benches/workload.rs"]
@@ -39,6 +40,11 @@ fn main() {
     if args[1].starts_with("dwconv_") {
         let num = |i: usize| -> usize { args[i].parse().expect(usage) };
         dwconv(&args[1], num(2), num(3), num(4), &args[6]);
+        return;
+    }
+    if let Some(kernel) = uker::KERNELS.iter().find(|k| k.name == args[1]) {
+        let num = |i: usize| -> usize { args[i].parse().expect(usage) };
+        generic(kernel, (num(2), num(3), num(4)), &args[6]);
         return;
     }
     let kernel = catalog::kernel(&args[1]).unwrap_or_else(|| panic!("unknown stem {}", args[1]));
@@ -293,4 +299,94 @@ fn dwconv(stem: &str, rows: usize, cols: usize, channels: usize, phase: &str) {
             .call_c(workload::cabi::sym::<PlanarCFn>(&name)),
         }
     }
+}
+
+/// `sizes` and `run_unpacked` of a kernel of the generic interface (`kai_matmul.h`), through the
+/// table its exported provider returns, as a C caller calls it: sizes from the table's getters;
+/// `run` (with the clamp flag where the kernel has one) on zero-filled operands, every bias,
+/// scale and clamp pointer at zeros.
+fn generic(
+    kernel: &rkai_ukernels::pack::kinds::UkerKernel,
+    (m, n, k): (usize, usize, usize),
+    phase: &str,
+) {
+    use rkai_ukernels::matmul_types::*;
+    let provider = workload::cabi::sym::<extern "C" fn() -> kai_matmul_uker_api>(&format!(
+        "kai_{}",
+        kernel.name
+    ));
+    let api = provider();
+    let config = kai_matmul_uker_config {
+        format: kai_matmul_uker_format_config { bl: 0 },
+    };
+    // SAFETY (the getters): they read only the structs passed.
+    let step = unsafe { api.get_step.unwrap()(&config) };
+    let (ls, rs, ds) = unsafe {
+        (
+            api.get_lhs_stride.unwrap()(&config, &kai_matmul_uker_lhs_dim_args { m, k }),
+            api.get_rhs_stride.unwrap()(&config, &kai_matmul_uker_rhs_dim_args { n, k }),
+            api.get_dst_stride.unwrap()(&config, &kai_matmul_uker_dst_dim_args { m, n }),
+        )
+    };
+    // The operands span whole steps: the offset of the first row or column past them.
+    let (m_all, n_all) = (m.next_multiple_of(step.m), n.next_multiple_of(step.n));
+    let (lhs_bytes, rhs_bytes, dst_bytes) = unsafe {
+        (
+            api.get_lhs_offset.unwrap()(
+                &config,
+                &kai_matmul_uker_lhs_dim_args { m: m_all, k: 0 },
+                &ls,
+            ),
+            api.get_rhs_offset.unwrap()(
+                &config,
+                &kai_matmul_uker_rhs_dim_args { n: n_all, k: 0 },
+                &rs,
+            ),
+            api.get_dst_size.unwrap()(&config, &kai_matmul_uker_dst_dim_args { m, n }, &ds),
+        )
+    };
+    if phase == "sizes" {
+        println!("{lhs_bytes} {rhs_bytes} {} {}", step.m, step.n);
+        return;
+    }
+    assert_eq!(
+        phase, "run_unpacked",
+        "generic kernels have sizes and run_unpacked only"
+    );
+    let (lhs, rhs, mut dst) = (
+        vec![0u8; lhs_bytes],
+        vec![0u8; rhs_bytes],
+        vec![0u8; dst_bytes],
+    );
+    let zeros = vec![0u64; 2 * (m + n) + 16];
+    let z = zeros.as_ptr().cast::<c_void>();
+    let run = api.run.unwrap();
+    println!("kernel {:x} main {:x}", run as usize, main as fn() as usize);
+    // SAFETY: the struct is plain data (pointers, sizes); every pointer is set below.
+    let mut a: kai_matmul_uker_args = unsafe { core::mem::zeroed() };
+    // The clamp flag where the kernel has one (`matmul_clamp_*`; KleidiAI refuses it elsewhere).
+    if kernel.name.starts_with("matmul_clamp_") {
+        a.flags = kai_matmul_uker_flags_args::KAI_MATMUL_UKER_FLAGS_ARGS_CLAMP as u64;
+    }
+    a.shape = kai_matmul_uker_dim_args { m, n, k };
+    (a.operand.lhs.ptr, a.operand.lhs.stride.m) = (lhs.as_ptr().cast(), ls.m);
+    (a.operand.rhs.ptr, a.operand.rhs.stride.n) = (rhs.as_ptr().cast(), rs.n);
+    (a.operand.dst.ptr, a.operand.dst.stride.m) = (dst.as_mut_ptr().cast(), ds.m);
+    let b = &mut a.operand.bias;
+    (b.acc_bias_global.ptr, b.acc_bias_m.ptr, b.acc_bias_n.ptr) = (z, z, z);
+    (
+        b.scale_bias_global.ptr,
+        b.scale_bias_m.ptr,
+        b.scale_bias_n.ptr,
+    ) = (z, z, z);
+    let sc = &mut a.operand.scale;
+    (
+        sc.acc_scale_global.ptr,
+        sc.acc_scale_m.ptr,
+        sc.acc_scale_n.ptr,
+    ) = (z, z, z);
+    (a.activation.clamp.min_ptr, a.activation.clamp.max_ptr) = (z, z);
+    // SAFETY: buffers of the getters' sizes; the per-row and per-column operands hold zeros for
+    // every row and column.
+    unsafe { run(&config, &a) };
 }

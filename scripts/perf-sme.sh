@@ -63,7 +63,7 @@ classes=(outer=ff800010/a0800000 bfmopa=ffe0001c/81800000 fmopa_h=ffe0001c/81a00
   fmopa_s=ffe0001c/80800000 sdot_za=fff09018/c1509000 sdot_z=ffe0fc00/44a00000
   fmla_za=fff01038/c1500000 fdot_za=fff01038/c1501008 fmla_z=ffe0e000/65a00000
   fmla_zi=ffe0fc00/64a00000 fmlal=ffe0f800/64a08000 fmlal_i=ffe0f000/64a04000
-  fmla_h=ffe0e000/65600000 fmla_za_vg=fff09c18/c1301800)
+  fmla_h=ffe0e000/65600000 fmla_za_vg=fff09c18/c1301800 umopa=ff800010/a1800000)
 kai=${RKAI_SME_KAI_DRIVER:-}
 
 tmp=$(mktemp -d)
@@ -101,7 +101,10 @@ sizes() { # svl_bytes stem m n k bl: packed LHS and RHS bytes, mr, nr at that SV
 }
 
 # Every SME and SME2 kernel: "m values|bl|stem" (bl 0: per channel). GEMVs run at m = 1, and at
-# m = 32 too where KleidiAI's accepts it (it loops over rows); GEMMs at m = 1 and m = 32.
+# m = 32 too where KleidiAI's accepts it (it loops over rows); GEMMs at m = 1 and m = 32. The
+# kernels of the generic interface (kai_matmul.h) run through their providers' tables
+# (count_instructions: `run` with the clamp flag where they have one; the KleidiAI driver calls
+# its provider's `run` the same way).
 configs=(
   "1 32|0|matmul_clamp_f32_qai8dxp1x4_qsi8cxp4vlx4_1x4vl_sme2_dot"
   "1 32|0|matmul_clamp_f32_qai8dxp1vlx4_qsi8cxp4vlx4_1vlx4vl_sme2_mopa"
@@ -149,6 +152,15 @@ configs=(
   "1 32|455|imatmul_clamp_qai8_qai8p2vlx4_qsi8cxp2vlx4sb_2vlx2vl_sme_mopa"
   "1 32|455|imatmul_clamp_qai8_qai8p2vlx4_qsi8cxpsb2vlx4_2vlx2vl_sme2_mopa"
   "16|0|dwconv_clamp_f32_f32_f32p1vlx1b_3x3_s1_4xc_sme2_mla"
+  "1|0|matmul_clamp_f32_f32_f32p4vsx1bf32_1x32vs_sme2_mla"
+  "1|0|matmul_clamp_f16_f16_f16p4vsx2bf16_1x32vs_sme2_dot"
+  "1 32|0|matmul_clamp_f32_f32p4vsx1_f32p4vsx1bf32_8vsx8vs_sme2_mopa"
+  "1 32|0|matmul_i32_u8p4vsx4_u8p4vsx4_i32_i32_8vsx8vs_sme2_mopa"
+  "1 32|0|matmul_clamp_f32_u8p4vsx4_u8p4vsx4_i32_i32_f32_f32_8vsx8vs_sme2_mopa"
+  "1 32|0|matmul_clamp_f16_f16p4vsx2_f16p4vsx2bf16_8vsx8vs_sme2_mopa"
+  "1 32|0|matmul_clamp_qai8_qai8p4vsx4_qsi8cxp4vsx4bi32sf32_8vsx8vs_sme2_mopa"
+  "1|0|matmul_clamp_qai8_qai8_qsi8cxp4vsx4bi32sf32_1x32vs_sme2_dot"
+  "1 32|0|matmul_clamp_qai8_qai8p8vsx4_qsi4cxp8vsx4sf32bi32_8vsx8vs_sme2_mopa"
   "16|0|dwconv_clamp_f16_f16_f16p1vlx1b_3x3_s1_4x4_sme2_mla"
 )
 echo "| kernel | SVL (bits) | m x n x k (bl) | rkai instructions | KleidiAI instructions | rkai / KleidiAI | rkai outer + dot products | KleidiAI outer + dot products | rkai MAC instr. share | KleidiAI MAC instr. share | loaded bytes / MAC |"
@@ -177,7 +189,10 @@ counts, packed = (list(map(int, a.split())) for a in sys.argv[7:9])
 float_gemv = stem.startswith(("matmul_clamp_f32_f32_f32p", "matmul_clamp_f16_f16_f16p"))
 dwconv = stem.startswith("dwconv_")
 mac_classes = slice(12, None) if dwconv else slice(5, 12) if float_gemv else slice(5, 7)
-total, outer, dot = counts[0], sum(counts[1:5]), sum(counts[mac_classes])
+# the last class, UMOPA and USMOPA, is an outer product too (the u8 kernels)
+outer_of = lambda c: sum(c[1:5]) + c[15]
+mac_classes = slice(mac_classes.start, min(mac_classes.stop or 15, 15))
+total, outer, dot = counts[0], outer_of(counts), sum(counts[mac_classes])
 kai = list(map(int, sys.argv[9].split())) if sys.argv[9] != "-" else None
 lhs_bytes, rhs_bytes, mr, nr = packed
 row_groups, col_groups = -(-m // mr), -(-n // nr)
@@ -202,7 +217,7 @@ else:
 mac = f"{outer:,} + {dot:,}"
 share = f"{100 * (outer + dot) / total:.1f}%"
 if kai:
-    kt, ko, kd = kai[0], sum(kai[1:5]), sum(kai[mac_classes])
+    kt, ko, kd = kai[0], outer_of(kai), sum(kai[mac_classes])
     kai_cells = [f"{kt:,}", f"{total / kt:.2f}", f"{ko:,} + {kd:,}",
                  f"{100 * (ko + kd) / kt:.1f}%"]
 else:
