@@ -55,13 +55,19 @@ impl Kernel {
     /// kernels whose formats follow no vector length are offered (their portable paths run).
     ///
     /// ```
-    /// use rkai_ukernels::api::Kernel;
+    /// use rkai_ukernels::api::{Error, Kernel};
     /// use rkai_ukernels::family::Family;
     ///
-    /// let (gemv, gemm) = Kernel::select_pair(Family::F32Qai8dxpQsi4cxp)?;
-    /// // The pair reads one packed weight format: pack the weights once for both.
-    /// let (n, k) = (64, 128);
-    /// assert_eq!(gemv.packed_weights_size(n, k, 0)?, gemm.packed_weights_size(n, k, 0)?);
+    /// match Kernel::select_pair(Family::F32Qai8dxpQsi4cxp) {
+    ///     Ok((gemv, gemm)) => {
+    ///         // The pair reads one packed weight format: pack the weights once for both.
+    ///         let (n, k) = (64, 128);
+    ///         assert_eq!(gemv.packed_weights_size(n, k, 0)?, gemm.packed_weights_size(n, k, 0)?);
+    ///     }
+    ///     // An AArch64 CPU without the family's extensions (dotprod at least).
+    ///     Err(Error::NotSupportedByCpu(_)) => {}
+    ///     Err(other) => return Err(other),
+    /// }
     /// # Ok::<(), rkai_ukernels::api::Error>(())
     /// ```
     pub fn select_pair(family: Family) -> Result<(Kernel, Kernel)> {
@@ -77,13 +83,17 @@ impl Kernel {
     /// The best kernel of `family` for `shape` on this CPU.
     ///
     /// ```
-    /// use rkai_ukernels::api::Kernel;
+    /// use rkai_ukernels::api::{Error, Kernel};
     /// use rkai_ukernels::family::Family;
     /// use rkai_ukernels::select::Shape;
     ///
     /// // One row at a time (a decoder's token step): the family's GEMV.
-    /// let gemv = Kernel::select(Family::F32Qai8dxpQsi4cxp, Shape::Gemv)?;
-    /// assert!(gemv.packed_activations_size(1, 256, 0)? > 256);
+    /// match Kernel::select(Family::F32Qai8dxpQsi4cxp, Shape::Gemv) {
+    ///     Ok(gemv) => assert!(gemv.packed_activations_size(1, 256, 0)? > 256),
+    ///     // An AArch64 CPU without the family's extensions (dotprod at least).
+    ///     Err(Error::NotSupportedByCpu(_)) => {}
+    ///     Err(other) => return Err(other),
+    /// }
     /// # Ok::<(), rkai_ukernels::api::Error>(())
     /// ```
     pub fn select(family: Family, shape: Shape) -> Result<Kernel> {
