@@ -15,7 +15,7 @@ use rkai_ukernels::types::{
     kai_rhs_pack_qsi8cx_params,
 };
 
-#[path = "../tests/support/cabi.rs"]
+#[path = "../tests/suite/support/cabi.rs"]
 pub mod cabi;
 use cabi::{
     BlockLhsGetter, Getter2, Getter4, Getter5, Getter7, LhsBlockPackFn, LhsQuantPackHalfFn,

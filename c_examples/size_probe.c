@@ -6,7 +6,7 @@
  * getters it needs and the four run functions (11 kai_* functions).
  *
  * scripts/size-report.sh links it statically with -Wl,--gc-sections and prints the .text size;
- * tests/c_size.rs keeps that size under a committed bound. Run on a CPU with dotprod and i8mm it
+ * tests/suite/c_size.rs keeps that size under a committed bound. Run on a CPU with dotprod and i8mm it
  * prints `size_probe: OK` when the GEMV and the GEMM agree on the first row.
  */
 #include <stddef.h>

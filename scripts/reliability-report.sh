@@ -16,16 +16,15 @@ made_with="rkai \`$(git rev-parse --short HEAD)\`$(git diff --quiet HEAD -- . ':
 
 # The files that print case counts, run natively and on each kind of core; the vector-length
 # and streaming-length models run CI's files for them (scripts/test-matrix.sh).
-tests=(--test qai8dxp --test overflow --test contract_violations --test safe_api --test selection
-  --test float_gemm --test half_gemm --test qsi8d32p --test qai4c32p --test bf16_gemm
-  --test qai8dxp_qsu2cxp)
+tests=(qai8dxp:: overflow:: contract_violations:: safe_api:: selection:: float_gemm:: half_gemm::
+  qsi8d32p:: qai4c32p:: bf16_gemm:: qai8dxp_qsu2cxp::)
 source scripts/test-matrix.sh
-collect() { # label, then the cargo command (the tests: the array named by $collect_tests)
+collect() { # label, then the cargo command (the test filters: the array named by $collect_tests)
   local label=$1
   shift
   echo "reliability: $label" >&2
   local -n chosen=${collect_tests:-tests}
-  "$@" "${chosen[@]}" -- --nocapture "${full_suite_skips[@]}" >"$work/out" 2>&1 || {
+  "$@" --test suite -- --nocapture "${full_suite_skips[@]}" "${chosen[@]}" >"$work/out" 2>&1 || {
     tail -40 "$work/out" >&2
     echo "reliability: tests failed on $label" >&2
     exit 1
@@ -115,7 +114,7 @@ else:
 print("\n## Also checked on every change (`scripts/test-all.sh`, run by `.ci/run`)\n")
 print("- The same models and files in debug mode, and the fuzz targets for 30 s each.")
 print("- The safe API returns an `Err` (never aborts) for short buffers, mismatched formats and shapes,")
-print("  block lengths KleidiAI refuses and families it does not cover (`tests/safe_api.rs`).")
+print("  block lengths KleidiAI refuses and families it does not cover (`tests/suite/safe_api.rs`).")
 PY
 mv "$work/report" docs/RELIABILITY.md
 echo "wrote docs/RELIABILITY.md"

@@ -101,7 +101,7 @@ if [[ "$host_arch" == "x86_64" ]] && ! "$qemu11/usr/bin/qemu-aarch64" --version 
   fetch_qemu11 "$qemu11"
   version=$("$qemu11/usr/bin/qemu-aarch64" --version | head -1)
   echo "setup-toolchain: $version in $qemu11"
-  # The matrix's expectations (tests/support/cpu.rs) were read under 11.1.3; another major
+  # The matrix's expectations (tests/suite/support/cpu.rs) were read under 11.1.3; another major
   # version in trixie-backports needs them checked again.
   [[ $version == *"version 11."* ]] || { echo "setup-toolchain: expected QEMU 11" >&2; exit 1; }
 fi

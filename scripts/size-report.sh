@@ -100,7 +100,7 @@ A C program that calls one GEMV, one GEMM and their two packers (the torchao/PyT
 | rkai | {rkai:,} | {rkai / kai:.2f} |
 
 The same program for x86_64 (rkai's portable code, no KleidiAI to compare with): {host:,} bytes.
-`tests/c_size.rs` keeps both under committed bounds. Measured by
+`tests/suite/c_size.rs` keeps both under committed bounds. Measured by
 
 ```sh
 RKAI_SIZE_KLEIDIAI=<KleidiAI objects or libkleidiai.a> scripts/size-report.sh

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite: formatting, lints, header drift, native tests (x86_64 runs the portable
 # path), the CMake/C consumer builds and the framework integration stand-ins
-# (tests/c_integration.rs, part of the native `cargo test --workspace`), and the aarch64 suite under every QEMU CPU model of
+# (tests/suite/c_integration.rs, part of the native `cargo test --workspace`), and the aarch64 suite under every QEMU CPU model of
 # DESIGN.md §4. Installs what it needs first.
 #   scripts/test-all.sh            everything
 #   RKAI_QEMU_MODELS="neoverse-v1" scripts/test-all.sh   a subset of models
@@ -85,17 +85,17 @@ done
 for model in $vl_models; do
   step "aarch64 vector-length tests under QEMU_CPU=$model"
   QEMU_CPU=$model RKAI_EXPECT_CPU=$model RKAI_TEST_KERNEL=_sve \
-    "${cross_cargo[@]}" test --target $target "${vl_tests[@]}"
+    "${cross_cargo[@]}" test --target $target --test suite -- "${vl_tests[@]}"
 done
 for model in $svl_models; do
   step "aarch64 streaming-vector-length tests under QEMU_CPU=$model"
   QEMU_CPU=$model RKAI_EXPECT_CPU=$model RKAI_TEST_KERNEL=_sme \
-    "${cross_cargo[@]}" test --target $target "${svl_tests[@]}"
+    "${cross_cargo[@]}" test --target $target --test suite -- "${svl_tests[@]}"
 done
 if [[ -n "$sve_off_model" ]]; then
   step "aarch64 SME-without-SVE tests under QEMU_CPU=$sve_off_model"
   QEMU_CPU=$sve_off_model RKAI_EXPECT_CPU=$sve_off_model "${cross_cargo[@]}" test --target $target \
-    "${sve_off_tests[@]}"
+    --test suite -- "${sve_off_tests[@]}"
 fi
 for model in cortex-a53 neoverse-n1 neoverse-v1; do
   for example in "${rust_examples[@]}"; do

@@ -1,0 +1,447 @@
+//! `kai_matmul_clamp_qai8_qai8p4vsx4_qsi8cxp4vsx4bi32sf32_8vsx8vs_sme2_mopa` (function pointers
+//! called as C calls them) against KleidiAI's getter values and the requantized int8 reference
+//! (`reference::qai8::matmul`, `SCLAMP` order), at the streaming length of the CPU under test
+//! (SME2 asm where the CPU has it, the portable path otherwise). The operands are packed by the
+//! providers `kai_matmul_pack_lhs_mxk_x8p4vsx4_x8_sme` and
+//! `kai_matmul_pack_rhs_kxn_qsi8cxp4vsx4bi32sf32_qsi8_i32_f32_sme` with packed strides wider than
+//! the getters' (the kernel reads the caller's). Edge shapes around the 8vs x 8vs tile and the
+//! four-step K loop (all of them where `full_sweep()` says so, else a few), portions through the
+//! offset getters, guard pages, register canaries, wrapping sums, hostile scales, zero points
+//! and bounds, with and without the clamp flag, a pending lazy ZA save, and KleidiAI's
+//! assumptions.
+
+use crate::support;
+use rkai_capi::capi::exports::{
+    kai_matmul_clamp_qai8_qai8p4vsx4_qsi8cxp4vsx4bi32sf32_8vsx8vs_sme2_mopa as provider,
+    kai_matmul_pack_lhs_mxk_x8p4vsx4_x8_sme,
+    kai_matmul_pack_rhs_kxn_qsi8cxp4vsx4bi32sf32_qsi8_i32_f32_sme,
+};
+use rkai_ukernels::arch::{self, Isa};
+use rkai_ukernels::matmul::uker::qai8_mopa;
+use rkai_ukernels::matmul_types::kai_matmul_uker_args;
+use rkai_ukernels::pack_lhs_types::*;
+use rkai_ukernels::pack_rhs_types::*;
+use rkai_ukernels::reference::qai8::{self, ClampOrder, Requantize};
+use std::ptr;
+use support::guard::{EDGES, Guarded};
+use support::rng::Rng;
+use support::uker::{CLAMP, Nulls, Uker, args};
+
+const NAME: &str = "kai_matmul_clamp_qai8_qai8p4vsx4_qsi8cxp4vsx4bi32sf32_8vsx8vs_sme2_mopa";
+const KERNEL: Uker = Uker::new(NAME, provider);
+
+/// A destination byte the kernel never writes.
+const FILL: u8 = 0xa5;
+
+/// Bytes added to the packed strides beyond the getters' values.
+const PAD: usize = 12;
+
+/// mr = nr = m_step = n_step = 4 x vscale: the streaming length in 32-bit lanes (4 without
+/// SME), checked against the QEMU model when the test matrix names one.
+fn vl() -> usize {
+    let nr = support::sme_pack::svl32();
+    assert_eq!(nr, arch::sme_lanes32());
+    nr
+}
+
+/// KleidiAI's getter values, from its formulas: step SVL32 x SVL32, LHS blocks of
+/// `mr * roundup(k, 4)` bytes, RHS blocks of `nr * (4 + roundup(k, 4) + 4)`, 1-byte outputs.
+#[test]
+fn getters_equal_kleidiai() {
+    let nr = vl();
+    let api = KERNEL.api();
+    assert!(api.run.is_some() && api.get_dst_size.is_some());
+    let step = KERNEL.step();
+    assert_eq!((step.m, step.n, step.k), (nr, nr, 0));
+    let mut checked = 1;
+    for k in [0usize, 1, 3, 4, 5, 9, 1000] {
+        let kp = k.div_ceil(4) * 4;
+        for n in [1, nr - 1, nr, nr + 1, 5 * nr + 3] {
+            let ls = KERNEL.lhs_stride(n, k);
+            assert_eq!(ls, nr * kp, "lhs stride k {k}");
+            let rs = KERNEL.rhs_stride(n, k);
+            assert_eq!(rs, nr * (kp + 8), "rhs stride k {k}");
+            let ds = KERNEL.dst_stride(3, n);
+            assert_eq!(ds, n);
+            for blk in [0, 1, 3] {
+                assert_eq!(KERNEL.lhs_offset(blk * nr, 0, ls + 4), blk * (ls + 4));
+                assert_eq!(KERNEL.rhs_offset(blk * nr, 0, rs + 8), blk * (rs + 8));
+                assert_eq!(
+                    KERNEL.dst_offset(blk * nr, 2 * nr, ds + 8),
+                    blk * nr * (ds + 8) + 2 * nr
+                );
+                checked += 3;
+            }
+            for m in [0, 1, 7] {
+                assert_eq!(KERNEL.dst_size(m, n, ds + 4), m * (ds + 4));
+                checked += 1;
+            }
+            checked += 3;
+        }
+    }
+    eprintln!("{checked} getter values equal KleidiAI's (nr {nr})");
+}
+
+/// One problem: int8 operands, the RHS packer's biases, scales and globals (the LHS zero
+/// point folded in as `k_sum_scale_global = -zero_point`), and the kernel's zero point and
+/// bounds (None: no clamp flag, `INT8_MIN..INT8_MAX`).
+#[derive(Clone)]
+struct Problem {
+    m: usize,
+    n: usize,
+    k: usize,
+    lhs: Vec<i8>,
+    rhs: Vec<i8>,
+    bias: Vec<i32>,
+    scale: Vec<f32>,
+    lhs_zero_point: i32,
+    scale_global: f32,
+    out_zero_point: i32,
+    clamp: Option<(i32, i32)>,
+}
+
+impl Problem {
+    fn random(rng: &mut Rng, (m, n, k): (usize, usize, usize)) -> Self {
+        let byte = |rng: &mut Rng| match rng.next_u64() % 8 {
+            0 => -128,
+            1 => 127,
+            r => (rng.next_u64() >> (8 * r)) as i8,
+        };
+        Problem {
+            m,
+            n,
+            k,
+            lhs: (0..m * k).map(|_| byte(rng)).collect(),
+            rhs: (0..k * n).map(|_| byte(rng)).collect(),
+            bias: (0..n).map(|_| rng.next_u64() as i32 >> 16).collect(),
+            scale: (0..n).map(|_| rng.f32(0.0005, 0.02)).collect(),
+            lhs_zero_point: (rng.next_u64() % 256) as i32 - 128,
+            scale_global: rng.f32(0.5, 1.5),
+            out_zero_point: (rng.next_u64() % 64) as i32 - 32,
+            clamp: Some((-100, 90)),
+        }
+    }
+
+    fn quant(&self) -> Requantize {
+        let (min_value, max_value) = self.clamp.unwrap_or((-128, 127));
+        Requantize {
+            min_value,
+            max_value,
+            output_zero_point: self.out_zero_point,
+        }
+    }
+
+    /// The reference bytes, rows `n` apart.
+    fn expected(&self) -> Vec<u8> {
+        let o = qai8::Operands {
+            lhs: &self.lhs,
+            rhs: &self.rhs,
+            bias: &self.bias,
+            scale: &self.scale,
+            lhs_zero_point: self.lhs_zero_point,
+            scale_multiplier: self.scale_global,
+        };
+        qai8::matmul(
+            (self.m, self.n, self.k),
+            &o,
+            self.quant(),
+            ClampOrder::LowerFirst,
+        )
+        .map(|v| v as u8)
+        .collect()
+    }
+
+    /// Both operands packed by the providers, block strides [`PAD`] bytes wider than the
+    /// getters': (LHS, its stride, RHS, its stride).
+    fn packed(&self) -> (Vec<u8>, usize, Vec<u8>, usize) {
+        let (m, n, k) = (self.m, self.n, self.k);
+        let nr = vl();
+        let ls = KERNEL.lhs_stride(m, k) + PAD;
+        let rs = KERNEL.rhs_stride(n, k) + PAD;
+        let mut lp = vec![0u8; m.div_ceil(nr) * ls];
+        let mut rp = vec![0u8; n.div_ceil(nr) * rs];
+        // SAFETY: the structs are plain data; all-zero is valid for each.
+        let (mut la, mut ra, lc, rc): (
+            kai_matmul_pack_lhs_uker_args,
+            kai_matmul_pack_rhs_uker_args,
+            kai_matmul_pack_lhs_uker_config,
+            kai_matmul_pack_rhs_uker_config,
+        ) = unsafe { std::mem::zeroed() };
+        la.shape.m = m;
+        la.shape.k = k;
+        la.operand.lhs.ptr = self.lhs.as_ptr().cast();
+        la.operand.lhs.stride.m = k;
+        la.operand.lhs_packed.ptr = lp.as_mut_ptr().cast();
+        la.operand.lhs_packed.stride.m = ls;
+        let ksum = self.lhs_zero_point.wrapping_neg();
+        ra.shape = kai_matmul_pack_rhs_uker_dim_args { n, k };
+        ra.operand.rhs.ptr = self.rhs.as_ptr().cast();
+        ra.operand.rhs.stride = kai_matmul_pack_rhs_uker_rhs_stride_args { n: 1, k: n };
+        ra.operand.rhs_packed.ptr = rp.as_mut_ptr().cast();
+        ra.operand.rhs_packed.stride.n = rs;
+        ra.operand.bias_n.ptr = self.bias.as_ptr().cast();
+        ra.operand.scale_n.ptr = self.scale.as_ptr().cast();
+        ra.operand.k_sum_scale_global.ptr = ptr::from_ref(&ksum).cast();
+        ra.operand.scale_global.ptr = ptr::from_ref(&self.scale_global).cast();
+        let (lapi, rapi) = (
+            kai_matmul_pack_lhs_mxk_x8p4vsx4_x8_sme(),
+            kai_matmul_pack_rhs_kxn_qsi8cxp4vsx4bi32sf32_qsi8_i32_f32_sme(),
+        );
+        // SAFETY: the arguments describe the buffers above.
+        unsafe {
+            (lapi.run.unwrap())(&lc, &la);
+            (rapi.run.unwrap())(&rc, &ra);
+        }
+        (lp, ls, rp, rs)
+    }
+
+    /// The run arguments of a portion: rows `m0..m0 + mh`, columns `n0..n0 + nw` (starts
+    /// multiples of the step), operands and destination moved there through the offset getters.
+    fn portion_args(
+        &self,
+        (m0, mh, n0, nw): (usize, usize, usize, usize),
+        (lhs, ls, rhs, rs): (*const u8, usize, *const u8, usize),
+        (dst, ds): (*mut u8, usize),
+        bounds: &(i32, i32),
+    ) -> kai_matmul_uker_args {
+        let flags = if self.clamp.is_some() { CLAMP } else { 0 };
+        let (l, r, d) = (
+            lhs.wrapping_add(KERNEL.lhs_offset(m0, 0, ls)),
+            rhs.wrapping_add(KERNEL.rhs_offset(n0, 0, rs)),
+            dst.wrapping_add(KERNEL.dst_offset(m0, n0, ds)),
+        );
+        let mut a = args(flags, (mh, nw, self.k), (l, r, d), (&bounds.0, &bounds.1));
+        a.operand.lhs.stride.m = ls;
+        a.operand.rhs.stride.n = rs;
+        a.operand.dst.stride.m = ds;
+        a.operand.bias.scale_bias_global.ptr = ptr::from_ref(&self.out_zero_point).cast();
+        a
+    }
+
+    /// Runs the whole problem and `portions` at each guard edge (destination rows [`PAD`]
+    /// bytes wider than `n`), and the portable path once: every written byte equals the
+    /// reference and nothing else is written. Returns the runs.
+    fn check(&self, portions: &[(usize, usize, usize, usize)]) -> usize {
+        let expect = self.expected();
+        let (lp, ls, rp, rs) = self.packed();
+        // Bounds that would change the result if they were read without the flag.
+        let bounds = self.clamp.unwrap_or((5, -5));
+        let label = format!("{}x{}x{} clamp {:?}", self.m, self.n, self.k, self.clamp);
+        let mut out = vec![0u8; self.m * self.n];
+        let whole = self.portion_args(
+            (0, self.m, 0, self.n),
+            (lp.as_ptr(), ls, rp.as_ptr(), rs),
+            (out.as_mut_ptr(), self.n),
+            &bounds,
+        );
+        // SAFETY: the arguments describe the buffers above.
+        let call = unsafe { qai8_mopa::check(&whole) }.unwrap();
+        // SAFETY: as above.
+        unsafe { qai8_mopa::portable(&call, vl()) };
+        assert_eq!(out, expect, "portable {label}");
+        let ds = self.n + PAD;
+        let mut all = vec![(0, self.m, 0, self.n)];
+        all.extend_from_slice(portions);
+        let mut runs = 1;
+        for edge in EDGES {
+            let l = Guarded::from_bytes(&lp, edge);
+            let r = Guarded::from_bytes(&rp, edge);
+            for &cut in &all {
+                let (m0, mh, n0, nw) = cut;
+                let mut d = Guarded::from_bytes(&vec![FILL; self.m * ds], edge);
+                let dp = d.mut_ptr();
+                KERNEL.run(&self.portion_args(cut, (l.ptr(), ls, r.ptr(), rs), (dp, ds), &bounds));
+                let bytes = d.bytes();
+                for i in 0..self.m {
+                    for j in 0..ds {
+                        let inside = (m0..m0 + mh).contains(&i) && (n0..n0 + nw).contains(&j);
+                        let want = if inside { expect[i * self.n + j] } else { FILL };
+                        assert_eq!(
+                            bytes[i * ds + j],
+                            want,
+                            "{label} portion {cut:?} ({i}, {j}) {edge:?}"
+                        );
+                    }
+                }
+                runs += 1;
+            }
+        }
+        runs
+    }
+}
+
+/// Portions of an `m` x `n` problem: step-aligned starts past the first block where there is
+/// one (so a portion starts on an odd block), widths up to the end.
+fn portions(m: usize, n: usize, nr: usize) -> Vec<(usize, usize, usize, usize)> {
+    let mut out = Vec::new();
+    if m > nr && n > nr {
+        out.push((nr, (m - nr).min(2 * nr + 1), nr, (n - nr).min(nr + 1)));
+    }
+    if n > 2 * nr {
+        out.push((0, 1, 2 * nr, n - 2 * nr));
+    }
+    out
+}
+
+/// The shapes of the sweep: every edge of the tile (2 x nr) and of the four-step K loop where
+/// `full_sweep()` says so, else one full tile with partial ones beside it, one problem smaller
+/// than a tile and a portion.
+fn shapes(nr: usize) -> Vec<(usize, usize, usize)> {
+    if support::sme_pack::full_sweep() {
+        let mn = [1, nr - 1, nr + 1, 2 * nr, 2 * nr + 1, 4 * nr + 3];
+        let mut out = Vec::new();
+        for &m in &mn {
+            for &n in &mn {
+                for k in [1, 3, 4, 5, 8, 9, 17] {
+                    if (m + n + k) % 3 == 0 || k == 9 {
+                        out.push((m, n, k));
+                    }
+                }
+            }
+        }
+        out
+    } else {
+        vec![
+            (2 * nr + 1, 2 * nr + 3, 17),
+            (3, nr + 1, 5),
+            (4 * nr + 3, 3 * nr, 9),
+        ]
+    }
+}
+
+#[test]
+fn gemm_equals_reference_at_edge_shapes() {
+    let nr = vl();
+    let mut rng = Rng::new(88);
+    let mut runs = 0;
+    for (idx, (m, n, k)) in shapes(nr).into_iter().enumerate() {
+        let mut p = Problem::random(&mut rng, (m, n, k));
+        // Both clamp settings across the shapes.
+        if idx % 2 == 1 {
+            p.clamp = None;
+        }
+        runs += p.check(&portions(m, n, nr));
+    }
+    eprintln!(
+        "{runs} runs equal the reference (nr {nr}, SME2 asm: {})",
+        support::cpu::can_run(Isa::Sme2) && cfg!(target_arch = "aarch64")
+    );
+}
+
+/// Wrapping int32 sums (biases near the limits, extreme bytes), `k == 1` (the RHS packer writes
+/// nothing for `k == 0`, so no packed operand exists to run on), hostile scales (infinities, NaNs, signed zeros, subnormals, huge values: `FCVTZS` saturates
+/// and maps NaN to 0), zero points that wrap the rounded value, and bounds that cross
+/// (`SCLAMP` applies the upper one last) or lie outside int8 (the low byte is stored).
+#[test]
+fn hostile_values() {
+    let nr = vl();
+    let mut rng = Rng::new(5);
+    let mut runs = 0;
+    let shape = (nr + 1, 2 * nr + 1, 13);
+    let mut p = Problem::random(&mut rng, shape);
+    p.lhs.fill(-128);
+    p.rhs.fill(-128);
+    p.lhs_zero_point = 0;
+    p.bias = (0..p.n).map(|j| i32::MAX - 3 * j as i32).collect();
+    p.scale.fill(1.0);
+    p.scale_global = 1.0;
+    p.clamp = Some((i32::MIN, i32::MAX));
+    runs += p.check(&[]);
+    // k = 1: one step, three of its four K values padding.
+    let mut z = Problem::random(&mut rng, (2 * nr + 1, nr + 2, 1));
+    z.clamp = None;
+    runs += z.check(&[]);
+    let specials = support::uker::HOSTILE_F32;
+    for round in 0..4 {
+        let mut q = Problem::random(&mut rng, (nr + 1, 2 * nr + 1, 5));
+        for (j, s) in q.scale.iter_mut().enumerate() {
+            *s = specials[(j + round) % specials.len()];
+        }
+        q.scale_global = [1.0, -1.0, 1.0e-30, f32::INFINITY][round];
+        q.out_zero_point = [i32::MAX, i32::MIN, 200, -7][round];
+        q.clamp = [
+            None,
+            Some((50, -50)),
+            Some((i32::MIN, i32::MAX)),
+            Some((-300, 300)),
+        ][round];
+        runs += q.check(&[]);
+    }
+    eprintln!("{runs} hostile runs equal the reference");
+}
+
+/// A caller with a pending lazy ZA save: the kernel commits it before using ZA, and its result
+/// is still the reference's.
+#[cfg(target_arch = "aarch64")]
+#[test]
+fn lazy_za_save_is_committed() {
+    let Some(svl) = arch::sme_vector_bytes() else {
+        eprintln!("no SME on this CPU: no ZA state to protect");
+        return;
+    };
+    if !support::cpu::can_run(Isa::Sme2) {
+        return;
+    }
+    let nr = vl();
+    let mut rng = Rng::new(9);
+    let p = Problem::random(&mut rng, (nr + 1, nr + 2, 3));
+    let mut za = support::abi::PendingZaSave::new(svl);
+    za.arm();
+    let expect = p.expected();
+    let (lp, ls, rp, rs) = p.packed();
+    let mut out = vec![0u8; p.m * p.n];
+    let bounds = p.clamp.unwrap();
+    KERNEL.run(&p.portion_args(
+        (0, p.m, 0, p.n),
+        (lp.as_ptr(), ls, rp.as_ptr(), rs),
+        (out.as_mut_ptr(), p.n),
+        &bounds,
+    ));
+    za.assert_committed(NAME);
+    za.finish();
+    assert_eq!(out, expect);
+}
+
+/// KleidiAI's assumptions; rkai aborts naming the provider (a null zero point is rkai's own:
+/// KleidiAI reads through it).
+pub fn violations() -> Vec<support::death::Case<&'static str, &'static str>> {
+    fn call_with(flags: u64, nulls: Nulls, zero_point: bool) {
+        let x = [1u8; 4096];
+        let mut d = [0u8; 64];
+        let zp = 0i32;
+        let mut a = args(
+            flags,
+            (2, 3, 4),
+            (x.as_ptr(), x.as_ptr(), d.as_mut_ptr()),
+            (&-128i32, &127i32),
+        );
+        a.operand.lhs.stride.m = KERNEL.lhs_stride(2, 4);
+        a.operand.rhs.stride.n = KERNEL.rhs_stride(3, 4);
+        a.operand.dst.stride.m = 3;
+        if zero_point {
+            a.operand.bias.scale_bias_global.ptr = ptr::from_ref(&zp).cast();
+        }
+        nulls.apply(&mut a);
+        KERNEL.run(&a);
+    }
+    fn call(flags: u64, nulls: Nulls) {
+        call_with(flags, nulls, true);
+    }
+    let mut cases = uker_float_violations!(call);
+    let own: [support::death::Case<&'static str, &'static str>; 3] = [
+        ("lhs_offset_m", NAME, "index->m % get_m_step() == 0", || {
+            KERNEL.lhs_offset(1, 0, 4);
+        }),
+        ("dst_offset_m", NAME, "index->m % get_m_step() == 0", || {
+            KERNEL.dst_offset(vl() + 1, 0, 4);
+        }),
+        (
+            "null_zero_point",
+            NAME,
+            "args->operand.bias.scale_bias_global.ptr != NULL",
+            || call_with(CLAMP, Nulls::None, false),
+        ),
+    ];
+    cases.extend(own);
+    cases
+}
