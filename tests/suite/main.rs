@@ -19,6 +19,7 @@ mod c_size;
 mod contract_violations;
 mod cpu;
 mod dwconv;
+mod examples;
 mod f16_sme_gemv;
 mod f16p_f16p_sme;
 mod f16p_qsi4c32p;

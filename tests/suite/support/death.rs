@@ -2,10 +2,10 @@
 //!
 //! The child is this test binary, re-run with only the ignored `death_child` test selected (by
 //! its path in the binary: [`child_test!`]) and
-//! `RKAI_DEATH_CASE` naming the case. When cross-running under QEMU user mode the binary cannot be
-//! exec'd directly, so the child is started through `qemu-aarch64` (QEMU_CPU is inherited).
+//! `RKAI_DEATH_CASE` naming the case (started as `host::run_target_program` starts programs built
+//! for the target: through QEMU when cross-running).
 
-use std::process::{Command, Output};
+use std::process::Output;
 
 pub const CASE_ENV: &str = "RKAI_DEATH_CASE";
 
@@ -24,37 +24,11 @@ pub fn run_child_with_env(child_test: &str, case: &str, env: &[(&str, &str)]) ->
         "--nocapture",
         "--test-threads=1",
     ];
-    let direct = Command::new(&exe)
-        .args(args)
-        .env(CASE_ENV, case)
-        .envs(env.iter().copied())
-        .output();
-    // Under QEMU user mode the host cannot exec the aarch64 binary: spawning fails outright or the
-    // forked child exits 127 before running anything.
-    let needs_runner = match &direct {
-        Err(_) => true,
-        Ok(out) => out.status.code() == Some(127) && out.stdout.is_empty() && out.stderr.is_empty(),
-    };
-    if !needs_runner || !cfg!(target_arch = "aarch64") {
-        return direct.unwrap_or_else(|e| panic!("cannot run child: {e}"));
-    }
-    let runner = std::env::var("RKAI_AARCH64_RUNNER").unwrap_or_else(|_| {
-        concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/scripts/cargo-aarch64-runner.sh"
-        )
-        .to_string()
-    });
-    let mut parts = runner.split_whitespace();
-    let prog = parts.next().expect("runner program");
-    Command::new(prog)
-        .args(parts)
-        .arg(&exe)
-        .args(args)
-        .env(CASE_ENV, case)
-        .envs(env.iter().copied())
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run child through `{runner}`: {e}"))
+    let env: Vec<(&str, &str)> = [(CASE_ENV, case)]
+        .into_iter()
+        .chain(env.iter().copied())
+        .collect();
+    crate::support::host::run_target_program(&exe, &args, &env)
 }
 
 /// Asserts the child died abnormally and its stderr names `symbol` and `condition`.

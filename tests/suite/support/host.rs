@@ -1,5 +1,6 @@
 //! What the script-driven tests (`c_cmake`, `c_integration`, `c_size`) ask of the machine that
-//! runs them: tools, the host architecture, opt-out variables, and running a script.
+//! runs them: tools, the host architecture, opt-out variables, and running a script; and running
+//! a program built for the target (death-test children, the examples), through QEMU if need be.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -94,4 +95,39 @@ pub fn script(script: &str, name: &str) -> (Command, PathBuf) {
         .current_dir(&root)
         .env_remove("CARGO_BUILD_TARGET");
     (cmd, PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name))
+}
+
+/// Runs `exe`, a program built for the target this test binary was built for, with `args` and
+/// `env`. Under QEMU user mode (an aarch64 test binary on an x86_64 host) the host cannot exec
+/// it, so it is started through the aarch64 runner (`RKAI_AARCH64_RUNNER`, else
+/// scripts/cargo-aarch64-runner.sh; `QEMU_CPU` is inherited).
+pub fn run_target_program(exe: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
+    let direct = Command::new(exe)
+        .args(args)
+        .envs(env.iter().copied())
+        .output();
+    // Spawning fails outright, or the forked child exits 127 before running anything.
+    let needs_runner = match &direct {
+        Err(_) => true,
+        Ok(out) => out.status.code() == Some(127) && out.stdout.is_empty() && out.stderr.is_empty(),
+    };
+    if !needs_runner || !cfg!(target_arch = "aarch64") {
+        return direct.unwrap_or_else(|e| panic!("cannot run {}: {e}", exe.display()));
+    }
+    let runner = std::env::var("RKAI_AARCH64_RUNNER").unwrap_or_else(|_| {
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/scripts/cargo-aarch64-runner.sh"
+        )
+        .to_string()
+    });
+    let mut parts = runner.split_whitespace();
+    let prog = parts.next().expect("runner program");
+    Command::new(prog)
+        .args(parts)
+        .arg(exe)
+        .args(args)
+        .envs(env.iter().copied())
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {} through `{runner}`: {e}", exe.display()))
 }
