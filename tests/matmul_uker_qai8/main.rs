@@ -7,6 +7,7 @@
 mod support;
 
 mod gemv;
+mod mop4;
 mod mopa_qsi4;
 mod mopa_qsi8;
 
@@ -16,6 +17,7 @@ fn violations() -> Vec<support::death::Case<&'static str, &'static str>> {
         gemv::violations(),
         mopa_qsi8::violations(),
         mopa_qsi4::violations(),
+        mop4::violations(),
     ]
     .concat()
 }
