@@ -8,6 +8,7 @@ mod support;
 
 mod gemv;
 mod gemv_qsi4;
+mod mop4;
 mod mopa_qsi4;
 mod mopa_qsi8;
 
@@ -18,6 +19,7 @@ fn violations() -> Vec<support::death::Case<&'static str, &'static str>> {
         mopa_qsi8::violations(),
         mopa_qsi4::violations(),
         gemv_qsi4::violations(),
+        mop4::violations(),
     ]
     .concat()
 }

@@ -86,6 +86,9 @@
 //! ([`UkerKernelKind::Qai8p4vsx4Qsi8cxp4vsx4bi32sf32Mopa`]): int8 x int8 requantized to int8,
 //! step SVL32 x SVL32, on the u8 GEMMs' 8-bit MOPA core; its numerics, assumptions and portable
 //! path: [`qai8_mopa`].
+//! `kai_matmul_clamp_qai8_qai8p4vsx4_qsi8cxp4vsx4sf32bi32_8vsx8vs_sme2p1_mop4_mopa`
+//! ([`UkerKernelKind::Qai8p4vsx4Qsi8cxp4vsx4sf32bi32Mop4`]): the same GEMM, its short bottom
+//! edges by SME2.1 `SMOP4A` where the CPU has them: [`qai8_mop4`].
 
 #[cfg(target_arch = "aarch64")]
 #[macro_use]
@@ -100,6 +103,7 @@ mod sme2_mopa;
 pub mod sve2p1_dot;
 #[macro_use]
 pub mod u8_mopa;
+pub mod qai8_mop4;
 
 use crate::arch::{self, Isa};
 use crate::contract::{self, Violation};
@@ -197,6 +201,15 @@ pub static matmul_clamp_qai8_qai8p4vsx4_qsi8cxp4vsx4bi32sf32_8vsx8vs_sme2_mopa: 
         kind: UkerKernelKind::Qai8p4vsx4Qsi8cxp4vsx4bi32sf32Mopa,
     };
 
+/// The int8-output GEMM with the SME2.1 quarter-tile sub-kernel ([`qai8_mop4`]).
+#[allow(non_upper_case_globals)]
+pub static matmul_clamp_qai8_qai8p4vsx4_qsi8cxp4vsx4sf32bi32_8vsx8vs_sme2p1_mop4_mopa: UkerKernel =
+    UkerKernel {
+        name: "matmul_clamp_qai8_qai8p4vsx4_qsi8cxp4vsx4sf32bi32_8vsx8vs_sme2p1_mop4_mopa",
+        isa: Isa::Sme2p1,
+        kind: UkerKernelKind::Qai8p4vsx4Qsi8cxp4vsx4sf32bi32Mop4,
+    };
+
 /// The kernels of the generic interface this module defines.
 pub const KERNELS: &[&UkerKernel] = &[
     &matmul_clamp_f32_f32_f32p4vsx1bf32_1x32vs_sme2_mla,
@@ -210,6 +223,7 @@ pub const KERNELS: &[&UkerKernel] = &[
     &matmul_clamp_qai8_qai8p8vsx4_qsi4cxp8vsx4sf32bi32_8vsx8vs_sme2_mopa,
     &matmul_clamp_qai8_qai8p4vsx4_qsi8cxp4vsx4bi32sf32_8vsx8vs_sme2_mopa,
     &matmul_clamp_qai8_qai8_qsi4cxp8vsx4sf32bi32_1x64vs_sme2_dot,
+    &matmul_clamp_qai8_qai8p4vsx4_qsi8cxp4vsx4sf32bi32_8vsx8vs_sme2p1_mop4_mopa,
 ];
 
 /// Whose formulas a kernel's getters follow.
@@ -270,7 +284,8 @@ fn formulas(kind: UkerKernelKind) -> Formulas {
         },
         UkerKernelKind::Qai8p8vsx4Qsi4cxp8vsx4Mopa => Formulas::Qsi4,
         UkerKernelKind::Qai8Qsi4cxp8vsx4Gemv => Formulas::Qsi4Gemv,
-        UkerKernelKind::Qai8p4vsx4Qsi8cxp4vsx4bi32sf32Mopa => Formulas::Float {
+        UkerKernelKind::Qai8p4vsx4Qsi8cxp4vsx4bi32sf32Mopa
+        | UkerKernelKind::Qai8p4vsx4Qsi8cxp4vsx4sf32bi32Mop4 => Formulas::Float {
             bytes: 1,
             lhs_kr: 4,
             rhs_kr: 4,
@@ -291,7 +306,8 @@ fn one_row(kind: UkerKernelKind) -> bool {
         | UkerKernelKind::F16F16F16p16vsx2bf16Sve2p1
         | UkerKernelKind::U8p4vsx4Mopa(_)
         | UkerKernelKind::Qai8p8vsx4Qsi4cxp8vsx4Mopa
-        | UkerKernelKind::Qai8p4vsx4Qsi8cxp4vsx4bi32sf32Mopa => false,
+        | UkerKernelKind::Qai8p4vsx4Qsi8cxp4vsx4bi32sf32Mopa
+        | UkerKernelKind::Qai8p4vsx4Qsi8cxp4vsx4sf32bi32Mop4 => false,
     }
 }
 
@@ -316,7 +332,8 @@ fn tile(kind: UkerKernelKind) -> (usize, usize) {
         UkerKernelKind::F32p4vsx1F32p4vsx1bf32Mopa | UkerKernelKind::F16p4vsx2F16p4vsx2bf16Mopa => {
             (arch::sme_lanes32(), arch::sme_lanes32())
         }
-        UkerKernelKind::Qai8p4vsx4Qsi8cxp4vsx4bi32sf32Mopa => qai8_mopa::tile(),
+        UkerKernelKind::Qai8p4vsx4Qsi8cxp4vsx4bi32sf32Mopa
+        | UkerKernelKind::Qai8p4vsx4Qsi8cxp4vsx4sf32bi32Mop4 => qai8_mopa::tile(),
         UkerKernelKind::Qai8Qsi4cxp8vsx4Gemv => (1, qai8_qsi4_gemv::n_step()),
         UkerKernelKind::F16F16F16p16vsx2bf16Sve2p1 => (1, 4 * arch::sve_lanes32()),
     }
@@ -513,7 +530,8 @@ pub unsafe fn check(
             unsafe { qai8_qsi4_gemv::check(args) }.map(|_| None)
         }
         // Its bounds are `int32_t`s, always applied: `qai8_mopa::check` returns them.
-        UkerKernelKind::Qai8p4vsx4Qsi8cxp4vsx4bi32sf32Mopa => {
+        UkerKernelKind::Qai8p4vsx4Qsi8cxp4vsx4bi32sf32Mopa
+        | UkerKernelKind::Qai8p4vsx4Qsi8cxp4vsx4sf32bi32Mop4 => {
             // SAFETY: forwarded contract.
             unsafe { qai8_mopa::check(args) }?;
             Ok(None)
@@ -580,6 +598,7 @@ pub unsafe fn run(kind: UkerKernelKind, args: &kai_matmul_uker_args) -> Result<(
         UkerKernelKind::Qai8p8vsx4Qsi4cxp8vsx4Mopa => unsafe { qai8_qsi4_mopa::run(args) },
         UkerKernelKind::Qai8Qsi4cxp8vsx4Gemv => unsafe { qai8_qsi4_gemv::run(args) },
         UkerKernelKind::Qai8p4vsx4Qsi8cxp4vsx4bi32sf32Mopa => unsafe { qai8_mopa::run(args) },
+        UkerKernelKind::Qai8p4vsx4Qsi8cxp4vsx4sf32bi32Mop4 => unsafe { qai8_mop4::run(args) },
         UkerKernelKind::F32F32F32p4vsx1bf32Gemv => {
             let clamp = unsafe { check(kind, args) }?;
             unsafe { run_gemv(args, clamp) };

@@ -262,6 +262,10 @@ pub enum UkerKernelKind {
     /// `matmul_clamp_qai8_qai8p4vsx4_qsi8cxp4vsx4bi32sf32_8vsx8vs_sme2_mopa`
     /// (`matmul::uker::qai8_mopa`).
     Qai8p4vsx4Qsi8cxp4vsx4bi32sf32Mopa,
+    /// The same GEMM with an SME2.1 `SMOP4A` sub-kernel for short bottom edges:
+    /// `matmul_clamp_qai8_qai8p4vsx4_qsi8cxp4vsx4sf32bi32_8vsx8vs_sme2p1_mop4_mopa`
+    /// (`matmul::uker::qai8_mop4`).
+    Qai8p4vsx4Qsi8cxp4vsx4sf32bi32Mop4,
 }
 
 /// The output of a [`UkerKernelKind::U8p4vsx4Mopa`] kernel.
