@@ -328,15 +328,19 @@ fn generic(
             api.get_dst_stride.unwrap()(&config, &kai_matmul_uker_dst_dim_args { m, n }),
         )
     };
-    // The operands span whole steps: the offset of the first row or column past them.
+    // The operands span whole steps: the offset of the first row or column past them. A GEMV's
+    // LHS is its rows (the int4 GEMV's offset getter asserts row 0, as KleidiAI's does).
     let (m_all, n_all) = (m.next_multiple_of(step.m), n.next_multiple_of(step.n));
     let (lhs_bytes, rhs_bytes, dst_bytes) = unsafe {
         (
-            api.get_lhs_offset.unwrap()(
-                &config,
-                &kai_matmul_uker_lhs_dim_args { m: m_all, k: 0 },
-                &ls,
-            ),
+            match step.m {
+                1 => m * ls.m,
+                _ => api.get_lhs_offset.unwrap()(
+                    &config,
+                    &kai_matmul_uker_lhs_dim_args { m: m_all, k: 0 },
+                    &ls,
+                ),
+            },
             api.get_rhs_offset.unwrap()(
                 &config,
                 &kai_matmul_uker_rhs_dim_args { n: n_all, k: 0 },

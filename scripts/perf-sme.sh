@@ -160,6 +160,7 @@ configs=(
   "1 32|0|matmul_clamp_f16_f16p4vsx2_f16p4vsx2bf16_8vsx8vs_sme2_mopa"
   "1 32|0|matmul_clamp_qai8_qai8p4vsx4_qsi8cxp4vsx4bi32sf32_8vsx8vs_sme2_mopa"
   "1|0|matmul_clamp_qai8_qai8_qsi8cxp4vsx4bi32sf32_1x32vs_sme2_dot"
+  "1|0|matmul_clamp_qai8_qai8_qsi4cxp8vsx4sf32bi32_1x64vs_sme2_dot"
   "1 32|0|matmul_clamp_qai8_qai8p8vsx4_qsi4cxp8vsx4sf32bi32_8vsx8vs_sme2_mopa"
   "16|0|dwconv_clamp_f16_f16_f16p1vlx1b_3x3_s1_4x4_sme2_mla"
 )

@@ -212,11 +212,14 @@ pub enum Isa {
     Sme,
     /// `_sme2_`: FEAT_SME2 (multi-vector instructions, ZA array vectors).
     Sme2,
+    /// `_sme2p1_`: FEAT_SME2p1 (a kernel may use more, such as the quarter-tile outer products
+    /// of FEAT_SME_MOP4, only where [`sme_mop4`] reports them, running SME2 code elsewhere).
+    Sme2p1,
 }
 
 impl Isa {
     /// Every ISA, from the most widely available to the most specialised.
-    pub const ALL: [Isa; 16] = [
+    pub const ALL: [Isa; 17] = [
         Isa::Neon,
         Isa::NeonFp16,
         Isa::NeonBf16,
@@ -233,6 +236,7 @@ impl Isa {
         Isa::Sve2p1,
         Isa::Sme,
         Isa::Sme2,
+        Isa::Sme2p1,
     ];
 
     /// Features a CPU must have to run kernels of this ISA.
@@ -260,6 +264,10 @@ impl Isa {
                 .union(Features::SVE2P1),
             Isa::Sme => n.union(Features::SME),
             Isa::Sme2 => n.union(Features::SME).union(Features::SME2),
+            Isa::Sme2p1 => n
+                .union(Features::SME)
+                .union(Features::SME2)
+                .union(Features::SME2P1),
         }
     }
 
@@ -294,6 +302,7 @@ impl Isa {
             Isa::Sve2p1 => "sve2p1",
             Isa::Sme => "sme",
             Isa::Sme2 => "sme2",
+            Isa::Sme2p1 => "sme2p1",
         }
     }
 }
@@ -375,6 +384,30 @@ pub fn sve_lanes32() -> usize {
 /// portable implementations of SME kernels then run with.
 pub fn sme_lanes32() -> usize {
     sme_vector_bytes().map_or(4, |bytes| bytes / 4)
+}
+
+/// Whether the CPU has FEAT_SME_MOP4 (the quarter-tile outer products, `SMOP4A` ...) beside
+/// SME2: Linux's `HWCAP_SME_SMOP4` (AT_HWCAP bit 47, as KleidiAI's tests read it); false on
+/// other systems (Apple names no such sysctl) and without SME2. Not one of [`Features`]: only
+/// the SME2.1 kernel that uses it asks, at run time, and runs SME2 code without it.
+pub fn sme_mop4() -> bool {
+    #[cfg(all(
+        target_arch = "aarch64",
+        any(target_os = "linux", target_os = "android")
+    ))]
+    {
+        const HWCAP_SME_SMOP4: u64 = 1 << 47;
+        // SAFETY: getauxval has no preconditions.
+        let hw = unsafe { libc::getauxval(libc::AT_HWCAP) } as u64;
+        hw & HWCAP_SME_SMOP4 != 0 && Features::detect().contains(Features::SME2)
+    }
+    #[cfg(not(all(
+        target_arch = "aarch64",
+        any(target_os = "linux", target_os = "android")
+    )))]
+    {
+        false
+    }
 }
 
 #[cfg(all(

@@ -191,7 +191,7 @@ pub fn tuned_for_in_order(kernel: &MatmulKernel) -> bool {
 /// neither.
 const fn tier(isa: Isa) -> u8 {
     match isa {
-        Isa::Sme2 => 4,
+        Isa::Sme2 | Isa::Sme2p1 => 4,
         Isa::Sme => 3,
         Isa::NeonI8mm | Isa::NeonFp16I8mm | Isa::SveI8mm | Isa::Sve2I8mm => 2,
         Isa::NeonDotprod | Isa::NeonFp16Dotprod | Isa::SveDotprod | Isa::Sve2Dotprod => 1,

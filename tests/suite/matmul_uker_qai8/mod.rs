@@ -6,6 +6,8 @@
 use crate::support;
 
 mod gemv;
+mod gemv_qsi4;
+mod mop4;
 mod mopa_qsi4;
 mod mopa_qsi8;
 
@@ -15,6 +17,8 @@ fn violations() -> Vec<support::death::Case<&'static str, &'static str>> {
         gemv::violations(),
         mopa_qsi8::violations(),
         mopa_qsi4::violations(),
+        gemv_qsi4::violations(),
+        mop4::violations(),
     ]
     .concat()
 }

@@ -35,14 +35,14 @@ const FILL: u8 = 0xa5;
 
 /// mr = nr = 8 x vscale: twice the streaming length in 32-bit lanes (8 without SME), checked
 /// against the QEMU model when the test matrix names one.
-fn tile() -> usize {
+pub(crate) fn tile() -> usize {
     let lanes = support::sme_pack::svl32();
     assert_eq!(lanes, arch::sme_lanes32());
     2 * lanes
 }
 
 /// `roundup(a, b)`.
-fn up(a: usize, b: usize) -> usize {
+pub(crate) fn up(a: usize, b: usize) -> usize {
     a.div_ceil(b) * b
 }
 
@@ -93,20 +93,20 @@ fn getters_equal_kleidiai() {
 /// weights (-8..=7), each column's packed int32 bias and f32 scale, the output zero point and
 /// the clamp (None: the flag clear).
 #[derive(Clone)]
-struct Problem {
-    m: usize,
-    n: usize,
-    k: usize,
-    lhs: Vec<i8>,
-    w: Vec<i8>,
-    bias: Vec<i32>,
-    scale: Vec<f32>,
-    zp: i32,
-    clamp: Option<(i32, i32)>,
+pub(crate) struct Problem {
+    pub(crate) m: usize,
+    pub(crate) n: usize,
+    pub(crate) k: usize,
+    pub(crate) lhs: Vec<i8>,
+    pub(crate) w: Vec<i8>,
+    pub(crate) bias: Vec<i32>,
+    pub(crate) scale: Vec<f32>,
+    pub(crate) zp: i32,
+    pub(crate) clamp: Option<(i32, i32)>,
 }
 
 impl Problem {
-    fn random(rng: &mut Rng, (m, n, k): (usize, usize, usize)) -> Self {
+    pub(crate) fn random(rng: &mut Rng, (m, n, k): (usize, usize, usize)) -> Self {
         // Extremes often: -128 / 127 and -8 / 7 meet in the products.
         let x = |rng: &mut Rng| match rng.next_u64() % 6 {
             0 => -128,
@@ -134,7 +134,7 @@ impl Problem {
     /// float conversion, the product with the column's scale, rounding to nearest even,
     /// conversion to int32 (saturating; NaN to 0), the zero point added (wrapping), the lower
     /// bound then the upper one (`SCLAMP`), the low byte.
-    fn expected(&self, i: usize, j: usize) -> u8 {
+    pub(crate) fn expected(&self, i: usize, j: usize) -> u8 {
         let mut acc = self.bias[j];
         for kk in 0..self.k {
             let p = i32::from(self.lhs[i * self.k + kk]) * i32::from(self.w[kk * self.n + j]);
@@ -169,7 +169,7 @@ impl Problem {
     /// The RHS in `qsi4cxp8vsx4sf32bi32`'s format: groups of `t` columns, each `t` biases, per
     /// step of four K values (K padded to 32) each column's two bytes (the first K value in the
     /// low nibble of the first byte), `t` scales; zeros past `n` and `k`.
-    fn packed_rhs(&self, t: usize) -> Vec<u8> {
+    pub(crate) fn packed_rhs(&self, t: usize) -> Vec<u8> {
         let mut out = Vec::new();
         for g in 0..self.n.div_ceil(t) {
             let cols = g * t..g * t + t;
@@ -399,7 +399,7 @@ fn wrapping_sums_and_hostile_requantization() {
 }
 
 /// The RHS operand from a provider: `(kxn, unsigned)` picks which of the four.
-fn provider_rhs(
+pub(crate) fn provider_rhs(
     p: &Problem,
     (kxn, unsigned): (bool, bool),
     (k_sum_scale, scale_global): (i32, f32),

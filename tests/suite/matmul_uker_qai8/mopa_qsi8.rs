@@ -38,7 +38,7 @@ const PAD: usize = 12;
 
 /// mr = nr = m_step = n_step = 4 x vscale: the streaming length in 32-bit lanes (4 without
 /// SME), checked against the QEMU model when the test matrix names one.
-fn vl() -> usize {
+pub(crate) fn vl() -> usize {
     let nr = support::sme_pack::svl32();
     assert_eq!(nr, arch::sme_lanes32());
     nr
@@ -86,22 +86,22 @@ fn getters_equal_kleidiai() {
 /// point folded in as `k_sum_scale_global = -zero_point`), and the kernel's zero point and
 /// bounds (None: no clamp flag, `INT8_MIN..INT8_MAX`).
 #[derive(Clone)]
-struct Problem {
-    m: usize,
-    n: usize,
-    k: usize,
-    lhs: Vec<i8>,
-    rhs: Vec<i8>,
-    bias: Vec<i32>,
-    scale: Vec<f32>,
-    lhs_zero_point: i32,
-    scale_global: f32,
-    out_zero_point: i32,
-    clamp: Option<(i32, i32)>,
+pub(crate) struct Problem {
+    pub(crate) m: usize,
+    pub(crate) n: usize,
+    pub(crate) k: usize,
+    pub(crate) lhs: Vec<i8>,
+    pub(crate) rhs: Vec<i8>,
+    pub(crate) bias: Vec<i32>,
+    pub(crate) scale: Vec<f32>,
+    pub(crate) lhs_zero_point: i32,
+    pub(crate) scale_global: f32,
+    pub(crate) out_zero_point: i32,
+    pub(crate) clamp: Option<(i32, i32)>,
 }
 
 impl Problem {
-    fn random(rng: &mut Rng, (m, n, k): (usize, usize, usize)) -> Self {
+    pub(crate) fn random(rng: &mut Rng, (m, n, k): (usize, usize, usize)) -> Self {
         let byte = |rng: &mut Rng| match rng.next_u64() % 8 {
             0 => -128,
             1 => 127,
@@ -132,7 +132,7 @@ impl Problem {
     }
 
     /// The reference bytes, rows `n` apart.
-    fn expected(&self) -> Vec<u8> {
+    pub(crate) fn expected(&self) -> Vec<u8> {
         let o = qai8::Operands {
             lhs: &self.lhs,
             rhs: &self.rhs,
@@ -153,7 +153,7 @@ impl Problem {
 
     /// Both operands packed by the providers, block strides [`PAD`] bytes wider than the
     /// getters': (LHS, its stride, RHS, its stride).
-    fn packed(&self) -> (Vec<u8>, usize, Vec<u8>, usize) {
+    pub(crate) fn packed(&self) -> (Vec<u8>, usize, Vec<u8>, usize) {
         let (m, n, k) = (self.m, self.n, self.k);
         let nr = vl();
         let ls = KERNEL.lhs_stride(m, k) + PAD;
@@ -197,7 +197,7 @@ impl Problem {
 
     /// The run arguments of a portion: rows `m0..m0 + mh`, columns `n0..n0 + nw` (starts
     /// multiples of the step), operands and destination moved there through the offset getters.
-    fn portion_args(
+    pub(crate) fn portion_args(
         &self,
         (m0, mh, n0, nw): (usize, usize, usize, usize),
         (lhs, ls, rhs, rs): (*const u8, usize, *const u8, usize),
@@ -222,6 +222,15 @@ impl Problem {
     /// bytes wider than `n`), and the portable path once: every written byte equals the
     /// reference and nothing else is written. Returns the runs.
     fn check(&self, portions: &[(usize, usize, usize, usize)]) -> usize {
+        self.check_with(&KERNEL, portions)
+    }
+
+    /// [`Problem::check`] through `kernel`'s `run` (a kernel with this one's getters).
+    pub(crate) fn check_with(
+        &self,
+        kernel: &Uker,
+        portions: &[(usize, usize, usize, usize)],
+    ) -> usize {
         let expect = self.expected();
         let (lp, ls, rp, rs) = self.packed();
         // Bounds that would change the result if they were read without the flag.
@@ -250,7 +259,7 @@ impl Problem {
                 let (m0, mh, n0, nw) = cut;
                 let mut d = Guarded::from_bytes(&vec![FILL; self.m * ds], edge);
                 let dp = d.mut_ptr();
-                KERNEL.run(&self.portion_args(cut, (l.ptr(), ls, r.ptr(), rs), (dp, ds), &bounds));
+                kernel.run(&self.portion_args(cut, (l.ptr(), ls, r.ptr(), rs), (dp, ds), &bounds));
                 let bytes = d.bytes();
                 for i in 0..self.m {
                     for j in 0..ds {
@@ -272,7 +281,7 @@ impl Problem {
 
 /// Portions of an `m` x `n` problem: step-aligned starts past the first block where there is
 /// one (so a portion starts on an odd block), widths up to the end.
-fn portions(m: usize, n: usize, nr: usize) -> Vec<(usize, usize, usize, usize)> {
+pub(crate) fn portions(m: usize, n: usize, nr: usize) -> Vec<(usize, usize, usize, usize)> {
     let mut out = Vec::new();
     if m > nr && n > nr {
         out.push((nr, (m - nr).min(2 * nr + 1), nr, (n - nr).min(nr + 1)));

@@ -79,16 +79,23 @@
 //! `kai_matmul_clamp_qai8_qai8p8vsx4_qsi4cxp8vsx4sf32bi32_8vsx8vs_sme2_mopa`
 //! ([`UkerKernelKind::Qai8p8vsx4Qsi4cxp8vsx4Mopa`]): int8 rows times int4 weights, requantized
 //! to int8 ([`qai8_qsi4_mopa`]).
+//! `kai_matmul_clamp_qai8_qai8_qsi4cxp8vsx4sf32bi32_1x64vs_sme2_dot`
+//! ([`UkerKernelKind::Qai8Qsi4cxp8vsx4Gemv`]): one raw int8 row times the same int4 weights,
+//! requantized to int8, step 1 x 16 SVL32 over groups of 2 x SVL32 columns ([`qai8_qsi4_gemv`]).
 //! `kai_matmul_clamp_qai8_qai8p4vsx4_qsi8cxp4vsx4bi32sf32_8vsx8vs_sme2_mopa`
 //! ([`UkerKernelKind::Qai8p4vsx4Qsi8cxp4vsx4bi32sf32Mopa`]): int8 x int8 requantized to int8,
 //! step SVL32 x SVL32, on the u8 GEMMs' 8-bit MOPA core; its numerics, assumptions and portable
 //! path: [`qai8_mopa`].
+//! `kai_matmul_clamp_qai8_qai8p4vsx4_qsi8cxp4vsx4sf32bi32_8vsx8vs_sme2p1_mop4_mopa`
+//! ([`UkerKernelKind::Qai8p4vsx4Qsi8cxp4vsx4sf32bi32Mop4`]): the same GEMM, its short bottom
+//! edges by SME2.1 `SMOP4A` where the CPU has them: [`qai8_mop4`].
 
 #[cfg(target_arch = "aarch64")]
 #[macro_use]
 mod sme2_gemv;
 pub mod qai8_gemv;
 pub mod qai8_mopa;
+pub mod qai8_qsi4_gemv;
 pub mod qai8_qsi4_mopa;
 pub mod sme2_gemv_f16;
 #[cfg(target_arch = "aarch64")]
@@ -96,6 +103,7 @@ mod sme2_mopa;
 pub mod sve2p1_dot;
 #[macro_use]
 pub mod u8_mopa;
+pub mod qai8_mop4;
 
 use crate::arch::{self, Isa};
 use crate::contract::{self, Violation};
@@ -176,6 +184,14 @@ pub static matmul_clamp_qai8_qai8p8vsx4_qsi4cxp8vsx4sf32bi32_8vsx8vs_sme2_mopa: 
         kind: UkerKernelKind::Qai8p8vsx4Qsi4cxp8vsx4Mopa,
     };
 
+/// The int4-weight int8-output SME2 GEMV of the generic interface ([`qai8_qsi4_gemv`]).
+#[allow(non_upper_case_globals)]
+pub static matmul_clamp_qai8_qai8_qsi4cxp8vsx4sf32bi32_1x64vs_sme2_dot: UkerKernel = UkerKernel {
+    name: "matmul_clamp_qai8_qai8_qsi4cxp8vsx4sf32bi32_1x64vs_sme2_dot",
+    isa: Isa::Sme2,
+    kind: UkerKernelKind::Qai8Qsi4cxp8vsx4Gemv,
+};
+
 /// The int8-output SME2 GEMM of the generic interface ([`qai8_mopa`]).
 #[allow(non_upper_case_globals)]
 pub static matmul_clamp_qai8_qai8p4vsx4_qsi8cxp4vsx4bi32sf32_8vsx8vs_sme2_mopa: UkerKernel =
@@ -183,6 +199,15 @@ pub static matmul_clamp_qai8_qai8p4vsx4_qsi8cxp4vsx4bi32sf32_8vsx8vs_sme2_mopa: 
         name: "matmul_clamp_qai8_qai8p4vsx4_qsi8cxp4vsx4bi32sf32_8vsx8vs_sme2_mopa",
         isa: Isa::Sme2,
         kind: UkerKernelKind::Qai8p4vsx4Qsi8cxp4vsx4bi32sf32Mopa,
+    };
+
+/// The int8-output GEMM with the SME2.1 quarter-tile sub-kernel ([`qai8_mop4`]).
+#[allow(non_upper_case_globals)]
+pub static matmul_clamp_qai8_qai8p4vsx4_qsi8cxp4vsx4sf32bi32_8vsx8vs_sme2p1_mop4_mopa: UkerKernel =
+    UkerKernel {
+        name: "matmul_clamp_qai8_qai8p4vsx4_qsi8cxp4vsx4sf32bi32_8vsx8vs_sme2p1_mop4_mopa",
+        isa: Isa::Sme2p1,
+        kind: UkerKernelKind::Qai8p4vsx4Qsi8cxp4vsx4sf32bi32Mop4,
     };
 
 /// The kernels of the generic interface this module defines.
@@ -197,6 +222,8 @@ pub const KERNELS: &[&UkerKernel] = &[
     &matmul_clamp_qai8_qai8_qsi8cxp4vsx4bi32sf32_1x32vs_sme2_dot,
     &matmul_clamp_qai8_qai8p8vsx4_qsi4cxp8vsx4sf32bi32_8vsx8vs_sme2_mopa,
     &matmul_clamp_qai8_qai8p4vsx4_qsi8cxp4vsx4bi32sf32_8vsx8vs_sme2_mopa,
+    &matmul_clamp_qai8_qai8_qsi4cxp8vsx4sf32bi32_1x64vs_sme2_dot,
+    &matmul_clamp_qai8_qai8p4vsx4_qsi8cxp4vsx4sf32bi32_8vsx8vs_sme2p1_mop4_mopa,
 ];
 
 /// Whose formulas a kernel's getters follow.
@@ -216,6 +243,9 @@ enum Formulas {
     /// The int4-weight GEMM's ([`qai8_qsi4_mopa`]): 1-byte LHS values and outputs, K rounded up
     /// to 4 in the LHS, RHS groups of `nr` biases, nibbles (K rounded up to 32) and scales.
     Qsi4,
+    /// The int4-weight GEMV's ([`qai8_qsi4_gemv`]): the GEMM's RHS groups, an LHS row of `k`
+    /// bytes, the row index asserted 0, and a step of eight groups (RHS offsets in groups).
+    Qsi4Gemv,
 }
 
 /// The getter formulas of `kind`: the one match a new kernel kind must add an arm to (beside
@@ -253,7 +283,9 @@ fn formulas(kind: UkerKernelKind) -> Formulas {
             rhs_extra: qai8_gemv::BIAS_AND_SCALE,
         },
         UkerKernelKind::Qai8p8vsx4Qsi4cxp8vsx4Mopa => Formulas::Qsi4,
-        UkerKernelKind::Qai8p4vsx4Qsi8cxp4vsx4bi32sf32Mopa => Formulas::Float {
+        UkerKernelKind::Qai8Qsi4cxp8vsx4Gemv => Formulas::Qsi4Gemv,
+        UkerKernelKind::Qai8p4vsx4Qsi8cxp4vsx4bi32sf32Mopa
+        | UkerKernelKind::Qai8p4vsx4Qsi8cxp4vsx4sf32bi32Mop4 => Formulas::Float {
             bytes: 1,
             lhs_kr: 4,
             rhs_kr: 4,
@@ -267,13 +299,15 @@ fn one_row(kind: UkerKernelKind) -> bool {
     match kind {
         UkerKernelKind::F32F32F32p4vsx1bf32Gemv
         | UkerKernelKind::F16F16F16p4vsx2bf16Gemv
-        | UkerKernelKind::Qai8Qsi8cxp4vsx4bi32sf32Gemv => true,
+        | UkerKernelKind::Qai8Qsi8cxp4vsx4bi32sf32Gemv
+        | UkerKernelKind::Qai8Qsi4cxp8vsx4Gemv => true,
         UkerKernelKind::F32p4vsx1F32p4vsx1bf32Mopa
         | UkerKernelKind::F16p4vsx2F16p4vsx2bf16Mopa
         | UkerKernelKind::F16F16F16p16vsx2bf16Sve2p1
         | UkerKernelKind::U8p4vsx4Mopa(_)
         | UkerKernelKind::Qai8p8vsx4Qsi4cxp8vsx4Mopa
-        | UkerKernelKind::Qai8p4vsx4Qsi8cxp4vsx4bi32sf32Mopa => false,
+        | UkerKernelKind::Qai8p4vsx4Qsi8cxp4vsx4bi32sf32Mopa
+        | UkerKernelKind::Qai8p4vsx4Qsi8cxp4vsx4sf32bi32Mop4 => false,
     }
 }
 
@@ -298,7 +332,9 @@ fn tile(kind: UkerKernelKind) -> (usize, usize) {
         UkerKernelKind::F32p4vsx1F32p4vsx1bf32Mopa | UkerKernelKind::F16p4vsx2F16p4vsx2bf16Mopa => {
             (arch::sme_lanes32(), arch::sme_lanes32())
         }
-        UkerKernelKind::Qai8p4vsx4Qsi8cxp4vsx4bi32sf32Mopa => qai8_mopa::tile(),
+        UkerKernelKind::Qai8p4vsx4Qsi8cxp4vsx4bi32sf32Mopa
+        | UkerKernelKind::Qai8p4vsx4Qsi8cxp4vsx4sf32bi32Mop4 => qai8_mopa::tile(),
+        UkerKernelKind::Qai8Qsi4cxp8vsx4Gemv => (1, qai8_qsi4_gemv::n_step()),
         UkerKernelKind::F16F16F16p16vsx2bf16Sve2p1 => (1, 4 * arch::sve_lanes32()),
     }
 }
@@ -319,6 +355,7 @@ pub fn lhs_stride(
         Formulas::Qsi4 => kai_matmul_uker_lhs_stride_args {
             m: qai8_qsi4_mopa::lhs_block(shape.k),
         },
+        Formulas::Qsi4Gemv => kai_matmul_uker_lhs_stride_args { m: shape.k },
         Formulas::Float { bytes, lhs_kr, .. } => kai_matmul_uker_lhs_stride_args {
             m: (tile(kind).0)
                 .wrapping_mul(k_padded(shape.k, lhs_kr))
@@ -335,6 +372,11 @@ pub fn lhs_offset(
 ) -> Result<usize, Violation> {
     match formulas(kind) {
         Formulas::U8 => u8_mopa::lhs_offset(index, stride),
+        Formulas::Qsi4Gemv => {
+            contract::require(index.m == 0, "index->m == 0")?;
+            contract::require(index.k == 0, "index->k == 0")?;
+            Ok(index.m.wrapping_mul(stride.m))
+        }
         Formulas::Float { .. } | Formulas::Qsi4 => {
             let (mr, _) = tile(kind);
             contract::require(index.m % mr == 0, "index->m % get_m_step() == 0")?;
@@ -352,7 +394,7 @@ pub fn rhs_stride(
 ) -> kai_matmul_uker_rhs_stride_args {
     match formulas(kind) {
         Formulas::U8 => u8_mopa::rhs_stride(shape),
-        Formulas::Qsi4 => kai_matmul_uker_rhs_stride_args {
+        Formulas::Qsi4 | Formulas::Qsi4Gemv => kai_matmul_uker_rhs_stride_args {
             n: qai8_qsi4_mopa::rhs_group(shape.k),
         },
         Formulas::Float {
@@ -377,6 +419,15 @@ pub fn rhs_offset(
 ) -> Result<usize, Violation> {
     match formulas(kind) {
         Formulas::U8 => u8_mopa::rhs_offset(index, stride),
+        // KleidiAI asserts whole steps but counts groups.
+        Formulas::Qsi4Gemv => {
+            contract::require(
+                index.n % qai8_qsi4_gemv::n_step() == 0,
+                "index->n % get_n_step() == 0",
+            )?;
+            contract::require(index.k == 0, "index->k == 0")?;
+            Ok((index.n / qai8_qsi4_gemv::nr()).wrapping_mul(stride.n))
+        }
         Formulas::Float { .. } | Formulas::Qsi4 => {
             let (_, nr) = tile(kind);
             contract::require(index.n % nr == 0, "index->n % get_n_step() == 0")?;
@@ -392,7 +443,7 @@ fn dst_bytes(kind: UkerKernelKind) -> usize {
         // int32 or f32.
         Formulas::U8 => 4,
         // int8.
-        Formulas::Qsi4 => 1,
+        Formulas::Qsi4 | Formulas::Qsi4Gemv => 1,
         Formulas::Float { bytes, .. } => bytes,
     }
 }
@@ -415,6 +466,14 @@ pub fn dst_offset(
 ) -> Result<usize, Violation> {
     match formulas(kind) {
         Formulas::U8 => u8_mopa::dst_offset(index, stride),
+        Formulas::Qsi4Gemv => {
+            contract::require(index.m == 0, "index->m == 0")?;
+            contract::require(
+                index.n % qai8_qsi4_gemv::n_step() == 0,
+                "index->n % get_n_step() == 0",
+            )?;
+            Ok(index.m.wrapping_mul(stride.m).wrapping_add(index.n))
+        }
         Formulas::Float { .. } | Formulas::Qsi4 => {
             let (bytes, (mr, nr)) = (dst_bytes(kind), tile(kind));
             contract::require(index.m % mr == 0, "index->m % get_m_step() == 0")?;
@@ -466,8 +525,13 @@ pub unsafe fn check(
             // SAFETY: forwarded contract. The bounds are integers: none to report as floats.
             unsafe { qai8_qsi4_mopa::check(args) }.map(|_| None)
         }
+        UkerKernelKind::Qai8Qsi4cxp8vsx4Gemv => {
+            // SAFETY: forwarded contract. The bounds are integers: none to report as floats.
+            unsafe { qai8_qsi4_gemv::check(args) }.map(|_| None)
+        }
         // Its bounds are `int32_t`s, always applied: `qai8_mopa::check` returns them.
-        UkerKernelKind::Qai8p4vsx4Qsi8cxp4vsx4bi32sf32Mopa => {
+        UkerKernelKind::Qai8p4vsx4Qsi8cxp4vsx4bi32sf32Mopa
+        | UkerKernelKind::Qai8p4vsx4Qsi8cxp4vsx4sf32bi32Mop4 => {
             // SAFETY: forwarded contract.
             unsafe { qai8_mopa::check(args) }?;
             Ok(None)
@@ -532,7 +596,9 @@ pub unsafe fn run(kind: UkerKernelKind, args: &kai_matmul_uker_args) -> Result<(
         UkerKernelKind::U8p4vsx4Mopa(out) => unsafe { u8_mopa::run(args, out == U8Output::F32) },
         UkerKernelKind::Qai8Qsi8cxp4vsx4bi32sf32Gemv => unsafe { qai8_gemv::run(args) },
         UkerKernelKind::Qai8p8vsx4Qsi4cxp8vsx4Mopa => unsafe { qai8_qsi4_mopa::run(args) },
+        UkerKernelKind::Qai8Qsi4cxp8vsx4Gemv => unsafe { qai8_qsi4_gemv::run(args) },
         UkerKernelKind::Qai8p4vsx4Qsi8cxp4vsx4bi32sf32Mopa => unsafe { qai8_mopa::run(args) },
+        UkerKernelKind::Qai8p4vsx4Qsi8cxp4vsx4sf32bi32Mop4 => unsafe { qai8_mop4::run(args) },
         UkerKernelKind::F32F32F32p4vsx1bf32Gemv => {
             let clamp = unsafe { check(kind, args) }?;
             unsafe { run_gemv(args, clamp) };

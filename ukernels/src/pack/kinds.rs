@@ -252,11 +252,20 @@ pub enum UkerKernelKind {
     /// `matmul_clamp_qai8_qai8p8vsx4_qsi4cxp8vsx4sf32bi32_8vsx8vs_sme2_mopa`
     /// (`matmul::uker::qai8_qsi4_mopa`).
     Qai8p8vsx4Qsi4cxp8vsx4Mopa,
+    /// int8 GEMV (m = 1) on int4 weights requantized to int8, one raw int8 LHS row times the
+    /// RHS of `matmul_pack_rhs_{kxn,nxk}_qsi4cxp8vsx4sf32bi32_{qsi4cx,qsu4cx}_f32_i32_sme`:
+    /// `matmul_clamp_qai8_qai8_qsi4cxp8vsx4sf32bi32_1x64vs_sme2_dot`
+    /// (`matmul::uker::qai8_qsi4_gemv`).
+    Qai8Qsi4cxp8vsx4Gemv,
     /// int8 x int8 GEMM requantized to int8, on the LHS of `matmul_pack_lhs_mxk_x8p4vsx4_x8_sme`
     /// and the RHS of `matmul_pack_rhs_kxn_qsi8cxp4vsx4bi32sf32_qsi8_i32_f32_sme`:
     /// `matmul_clamp_qai8_qai8p4vsx4_qsi8cxp4vsx4bi32sf32_8vsx8vs_sme2_mopa`
     /// (`matmul::uker::qai8_mopa`).
     Qai8p4vsx4Qsi8cxp4vsx4bi32sf32Mopa,
+    /// The same GEMM with an SME2.1 `SMOP4A` sub-kernel for short bottom edges:
+    /// `matmul_clamp_qai8_qai8p4vsx4_qsi8cxp4vsx4sf32bi32_8vsx8vs_sme2p1_mop4_mopa`
+    /// (`matmul::uker::qai8_mop4`).
+    Qai8p4vsx4Qsi8cxp4vsx4sf32bi32Mop4,
 }
 
 /// The output of a [`UkerKernelKind::U8p4vsx4Mopa`] kernel.

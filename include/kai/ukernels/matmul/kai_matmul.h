@@ -51,6 +51,14 @@ struct kai_matmul_uker_api kai_matmul_clamp_qai8_qai8p8vsx4_qsi4cxp8vsx4sf32bi32
 /// `rkai_ukernels::matmul::uker`).
 struct kai_matmul_uker_api kai_matmul_clamp_qai8_qai8p4vsx4_qsi8cxp4vsx4bi32sf32_8vsx8vs_sme2_mopa(void);
 
+/// Function table of the matmul kernel `kai_matmul_clamp_qai8_qai8_qsi4cxp8vsx4sf32bi32_1x64vs_sme2_dot` (sme2; rkai: any CPU, see
+/// `rkai_ukernels::matmul::uker`).
+struct kai_matmul_uker_api kai_matmul_clamp_qai8_qai8_qsi4cxp8vsx4sf32bi32_1x64vs_sme2_dot(void);
+
+/// Function table of the matmul kernel `kai_matmul_clamp_qai8_qai8p4vsx4_qsi8cxp4vsx4sf32bi32_8vsx8vs_sme2p1_mop4_mopa` (sme2p1; rkai: any CPU, see
+/// `rkai_ukernels::matmul::uker`).
+struct kai_matmul_uker_api kai_matmul_clamp_qai8_qai8p4vsx4_qsi8cxp4vsx4sf32bi32_8vsx8vs_sme2p1_mop4_mopa(void);
+
 #ifdef __cplusplus
 }
 #endif

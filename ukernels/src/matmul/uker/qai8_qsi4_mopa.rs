@@ -77,11 +77,24 @@ pub struct Call {
 /// # Safety
 /// Non-null zero-point and (with the clamp flag) bound pointers point to readable int32 values.
 pub unsafe fn check(args: &kai_matmul_uker_args) -> Result<Call, Violation> {
+    // SAFETY: forwarded contract.
+    unsafe { check_rows(args, false) }
+}
+
+/// [`check`], and with `one_row` KleidiAI's GEMV assumption `m == 1` after the flags (the int4
+/// GEMV's order, `super::qai8_qsi4_gemv`).
+///
+/// # Safety
+/// As [`check`]'s.
+pub unsafe fn check_rows(args: &kai_matmul_uker_args, one_row: bool) -> Result<Call, Violation> {
     let clamp_flag = super::FLAG_CLAMP;
     contract::require(
         args.flags & !clamp_flag == 0,
         "Only supported flags are accepted!",
     )?;
+    if one_row {
+        contract::require(args.shape.m == 1, "args->shape.m == 1")?;
+    }
     let o = &args.operand;
     contract::require(!o.lhs.ptr.is_null(), "args->operand.lhs.ptr != NULL")?;
     contract::require(!o.rhs.ptr.is_null(), "args->operand.rhs.ptr != NULL")?;
@@ -135,40 +148,53 @@ pub unsafe fn check(args: &kai_matmul_uker_args) -> Result<Call, Violation> {
 /// `m` destination rows of `n` bytes writable, overlapping no input.
 pub unsafe fn portable(c: &Call, tile: usize) {
     let kp = c.k.div_ceil(KR) * KR;
-    let k32 = c.k.div_ceil(K_MULTIPLE) * K_MULTIPLE;
-    let group = tile * (k32 / 2 + 8);
     for i in 0..c.m {
         let (block, r) = (i / tile, i % tile);
         let lhs = c.lhs.wrapping_add(block * tile * kp + r * KR);
+        // SAFETY: row `r`'s values lie in its block (the caller's contract).
+        let x = |kk: usize| unsafe { *lhs.add(kk / KR * tile * KR + kk % KR) as i8 };
         for j in 0..c.n {
-            let (rhs, col) = (c.rhs.wrapping_add(j / tile * group), j % tile);
-            // SAFETY: column `col`'s bias, nibbles and scale lie in its group, row `r`'s values
-            // in its block (the caller's contract).
-            let (mut acc, scale) = unsafe {
-                (
-                    rhs.add(4 * col).cast::<i32>().read_unaligned(),
-                    rhs.add(4 * tile + k32 / 2 * tile + 4 * col)
-                        .cast::<f32>()
-                        .read_unaligned(),
-                )
-            };
-            for kk in 0..kp {
-                // SAFETY: as above; two nibbles a byte, the even K value in the low one.
-                let (x, byte) = unsafe {
-                    (
-                        *lhs.add(kk / KR * tile * KR + kk % KR) as i8,
-                        *rhs.add(4 * tile + kk / KR * tile * 2 + col * 2 + kk % KR / 2),
-                    )
-                };
-                let nibble = if kk % 2 == 0 { byte << 4 } else { byte & 0xf0 };
-                let w = (nibble as i8) >> 4;
-                acc = acc.wrapping_add(i32::from(x) * i32::from(w));
+            // SAFETY: column j's group is readable, element (i, j) of the destination writable.
+            unsafe {
+                let v = output(c.rhs, (tile, j), kp, x, c.q);
+                c.dst.wrapping_add(i * c.dst_stride + j).write(v);
             }
-            let v = qai8::requantize(acc, scale, c.q, ClampOrder::LowerFirst);
-            // SAFETY: element (i, j) of the destination.
-            unsafe { c.dst.wrapping_add(i * c.dst_stride + j).write(v) };
         }
     }
+}
+
+/// One output of the int4 RHS format (groups of `tile` columns at `rhs`, each `tile` biases,
+/// `roundup(k, 32) / 4` steps of `tile` columns x four nibbles, `tile` scales): column `j`'s
+/// bias plus its first `kp` products with `x(kk)` in wrapping int32, requantized.
+///
+/// # Safety
+/// Column `j`'s group is readable; `kp <= roundup(k, 32)`.
+pub unsafe fn output(
+    rhs: *const u8,
+    (tile, j): (usize, usize),
+    kp: usize,
+    x: impl Fn(usize) -> i8,
+    q: Requantize,
+) -> i8 {
+    let k32 = kp.div_ceil(K_MULTIPLE) * K_MULTIPLE;
+    let (rhs, col) = (rhs.wrapping_add(j / tile * tile * (k32 / 2 + 8)), j % tile);
+    // SAFETY: column `col`'s bias, nibbles and scale lie in its group (the caller's contract).
+    let (mut acc, scale) = unsafe {
+        (
+            rhs.add(4 * col).cast::<i32>().read_unaligned(),
+            rhs.add(4 * tile + k32 / 2 * tile + 4 * col)
+                .cast::<f32>()
+                .read_unaligned(),
+        )
+    };
+    for kk in 0..kp {
+        // SAFETY: as above; two nibbles a byte, the even K value in the low one.
+        let byte = unsafe { *rhs.add(4 * tile + kk / KR * tile * 2 + col * 2 + kk % KR / 2) };
+        let nibble = if kk % 2 == 0 { byte << 4 } else { byte & 0xf0 };
+        let w = (nibble as i8) >> 4;
+        acc = acc.wrapping_add(i32::from(x(kk)) * i32::from(w));
+    }
+    qai8::requantize(acc, scale, q, ClampOrder::LowerFirst)
 }
 
 #[cfg(target_arch = "aarch64")]
