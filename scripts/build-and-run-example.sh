@@ -18,6 +18,8 @@
 #   RKAI_BUILD_DIR     output directory (default: <repo>/target/cmake-example); per arch it holds
 #                      rkai/ (CMake build), prefix/ (the install), cargo/ (cargo's target dir,
 #                      kept between runs), subdirectory/, package/, pkgconfig/, logs/
+#   RKAI_CARGO_TARGET_DIR  cargo's target dir for every arch (default: cargo/ of each arch's
+#                      output directory); the test suite shares one with its other C builds
 #   RKAI_SKIP_SETUP=1  do not run scripts/setup-toolchain.sh first
 #   RKAI_CROSS         auto (default: aarch64 flow on x86_64 hosts when the cross tools are
 #                      present), 1 (required: fail without them), 0 (native only)
@@ -138,7 +140,7 @@ flow() {
   mkdir -p "$logs" "$dir/pkgconfig"
   run_step "$logs/rkai-configure.log" "configure (cmake -S . ${cmake_args[*]})" \
     cmake -S "$ROOT" -B "$dir/rkai" "${cmake_args[@]}" -DCMAKE_INSTALL_PREFIX="$prefix" \
-      -DRKAI_CARGO_TARGET_DIR="$dir/cargo" -DKLEIDIAI_BUILD_TESTS=OFF
+      -DRKAI_CARGO_TARGET_DIR="${RKAI_CARGO_TARGET_DIR:-$dir/cargo}" -DKLEIDIAI_BUILD_TESTS=OFF
   run_step "$logs/rkai-build.log" "build (cargo build --release -p rkai-capi --no-default-features, via CMake)" \
     cmake --build "$dir/rkai" --parallel "$JOBS"
   run_step "$logs/rkai-install.log" "install into $prefix" cmake --install "$dir/rkai"
@@ -167,7 +169,7 @@ flow() {
   say "[$label] consumer: add_subdirectory(rkai)"
   run_step "$logs/subdirectory-configure.log" "configure c_examples (RKAI_CONSUME=subdirectory)" \
     cmake -S "$ROOT/c_examples" -B "$dir/subdirectory" "${cmake_args[@]}" -DRKAI_CONSUME=subdirectory \
-      -DRKAI_SOURCE_DIR="$ROOT" -DRKAI_CARGO_TARGET_DIR="$dir/cargo"
+      -DRKAI_SOURCE_DIR="$ROOT" -DRKAI_CARGO_TARGET_DIR="${RKAI_CARGO_TARGET_DIR:-$dir/cargo}"
   run_step "$logs/subdirectory-build.log" "build" cmake --build "$dir/subdirectory" --parallel "$JOBS"
   run_example "$arch" "subdirectory: kleidiai (static)" "$logs/run-subdirectory-static.log" \
     "${runner[@]}" "$dir/subdirectory/int4_linear"

@@ -15,6 +15,8 @@
 #   RKAI_INTEGRATION_DIR  output directory (default: <repo>/target/integration): rkai/ (the CMake
 #                         build), prefix/ (the install), cargo/ (kept between runs), one build
 #                         directory and log per stand-in under standins/ and logs/
+#   RKAI_CARGO_TARGET_DIR cargo's target dir (default: cargo/ of the output directory); the test
+#                         suite shares one with its other C builds
 #   RKAI_JOBS             parallel build jobs (default: all CPUs)
 # Exit status 0 only when every stand-in built and printed its OK line.
 set -euo pipefail
@@ -22,7 +24,7 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 DIR=${RKAI_INTEGRATION_DIR:-$ROOT/target/integration}
 JOBS=${RKAI_JOBS:-$(nproc 2>/dev/null || echo 2)}
-CARGO_DIR=$DIR/cargo
+CARGO_DIR=${RKAI_CARGO_TARGET_DIR:-$DIR/cargo}
 PREFIX=$DIR/prefix
 BUILD=$DIR/rkai
 LOGS=$DIR/logs

@@ -11,7 +11,9 @@ use crate::support;
 
 use std::fs;
 use std::path::Path;
-use support::host::{cross_tools_present, native_run, require_tools, run_script, script};
+use support::host::{
+    c_library_cargo_dir, cross_tools_present, native_run, require_tools, run_script, script,
+};
 
 /// Logs the script writes for every architecture, one per run of the example.
 const RUNS: &[&str] = &[
@@ -58,6 +60,7 @@ fn cmake_consumers_build_and_run() {
 
     let (mut cmd, dir) = script("build-and-run-example.sh", "c_cmake");
     cmd.env("RKAI_BUILD_DIR", &dir)
+        .env("RKAI_CARGO_TARGET_DIR", c_library_cargo_dir())
         .env("RKAI_SKIP_SETUP", "1")
         .env("RKAI_CROSS", if cross { "1" } else { "0" })
         .env_remove("CARGO_TARGET_DIR");

@@ -10,7 +10,7 @@
 
 use crate::support;
 
-use support::host::{native_run, require_tools, run_script, script};
+use support::host::{c_library_cargo_dir, native_run, require_tools, run_script, script};
 
 /// Every stand-in the script runs: the label prefix of its summary line and the name its program
 /// prints before `: OK` (some print two lines).
@@ -89,6 +89,7 @@ fn framework_integration_recipes() {
 
     let (mut cmd, dir) = script("check-integration.sh", "c_integration");
     cmd.env("RKAI_INTEGRATION_DIR", &dir)
+        .env("RKAI_CARGO_TARGET_DIR", c_library_cargo_dir())
         .env_remove("CARGO_TARGET_DIR");
     let stdout = run_script(
         cmd,

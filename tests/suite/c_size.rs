@@ -10,14 +10,17 @@
 //! with the reason) rather than an accident. On aarch64 the bound may not exceed twice what the
 //! same program links from KleidiAI 1.30.
 //!
-//! It builds the library twice (aarch64 and host) in its own target directory on a cold cache.
+//! It builds the library for aarch64 and the host in the target directory the C build tests
+//! share (`host::c_library_cargo_dir`).
 //! Filter it with `--skip c_program_pays_only_for_what_it_calls`, or set `RKAI_SKIP_SIZE_TEST=1`.
 
 use crate::support;
 
 use std::path::Path;
 use std::process::Command;
-use support::host::{cross_tools_present, have, native_run, run_script, script};
+use support::host::{
+    c_library_cargo_dir, cross_tools_present, have, native_run, run_script, script,
+};
 
 /// `.text` bytes of the probe linked against KleidiAI 1.30 for aarch64 (docs/PERFORMANCE.md).
 const KLEIDIAI_AARCH64_TEXT: u64 = 9_132;
@@ -73,7 +76,8 @@ fn c_program_pays_only_for_what_it_calls() {
         return;
     }
     let cross = arch == "x86_64" && cross_tools_present(false);
-    let (mut cmd, target) = script("size-report.sh", "c_size");
+    let (mut cmd, _) = script("size-report.sh", "c_size");
+    let target = c_library_cargo_dir();
     cmd.env("CARGO_TARGET_DIR", &target)
         .env_remove("RKAI_SIZE_KLEIDIAI");
     if arch == "x86_64" && !cross {

@@ -85,6 +85,14 @@ pub fn require_tools(tools: &[&str], skip_var: &str) {
     }
 }
 
+/// The cargo target directory of the C library's release builds, shared by the script-driven
+/// tests: each builds the same library (`cargo build --release -p rkai-capi
+/// --no-default-features`, as CMake does), so only the first build of each architecture compiles
+/// (cargo locks the directory while another test builds).
+pub fn c_library_cargo_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("c-library-cargo")
+}
+
 /// `bash scripts/<script>` from the repository root, without the caller's `CARGO_BUILD_TARGET`
 /// (each script picks its targets), and the folder `name` of the test's temporary directory for
 /// its output.
