@@ -232,6 +232,38 @@ fn declarations_equal_kleidiai() {
     );
 }
 
+/// rkai ships every header KleidiAI 1.30 installs and exports every function its kernel and packer
+/// headers declare. With
+/// `declarations_equal_kleidiai` (each shipped header declares what KleidiAI's does) this proves
+/// README's "every KleidiAI 1.30 stem".
+#[test]
+fn every_kleidiai_header_and_function_is_shipped() {
+    let exported: BTreeSet<&str> = SYMBOL_NAMES.iter().copied().collect();
+    let sections = kleidiai_sections();
+    let mut functions = 0;
+    for (path, lines) in &sections {
+        assert!(
+            committed().join(path).is_file(),
+            "{path}: KleidiAI 1.30 installs it, rkai does not"
+        );
+        // kai_common.h's functions are inline, in KleidiAI's header as in rkai's; function-pointer
+        // typedefs and fields (`size_t (*get_m_step)(void);`) declare no function.
+        let kernel_header = path.starts_with("kai/ukernels/");
+        let declared = lines
+            .iter()
+            .filter(|l| kernel_header && !l.contains("(*") && !l.starts_with("typedef"))
+            .filter_map(|l| declared_function(l));
+        for name in declared {
+            assert!(exported.contains(name), "{name} ({path}) is not exported");
+            functions += 1;
+        }
+    }
+    eprintln!(
+        "{} KleidiAI 1.30 headers shipped, {functions} declared functions exported",
+        sections.len()
+    );
+}
+
 #[test]
 fn every_declared_function_is_exported() {
     let sections = kleidiai_sections();
