@@ -67,7 +67,7 @@ fn committed_headers_match_generated() {
 }
 
 /// KleidiAI 1.30's declarations per header path, from the compat tables.
-fn kleidiai_sections() -> Vec<(String, Vec<String>)> {
+pub(crate) fn kleidiai_sections() -> Vec<(String, Vec<String>)> {
     let text = include_str!("data/kleidiai-1.30-api.txt");
     let mut out: Vec<(String, Vec<String>)> = Vec::new();
     for line in text.lines() {
@@ -236,6 +236,20 @@ fn declarations_equal_kleidiai() {
 /// headers declare. With
 /// `declarations_equal_kleidiai` (each shipped header declares what KleidiAI's does) this proves
 /// README's "every KleidiAI 1.30 stem".
+/// The functions KleidiAI 1.30's header `path` (`lines`, its declarations) declares that a library
+/// defines: kai_common.h's are inline, in KleidiAI's header as in rkai's; function-pointer typedefs
+/// and fields (`size_t (*get_m_step)(void);`) declare none.
+pub(crate) fn kleidiai_functions<'a>(
+    path: &str,
+    lines: &'a [String],
+) -> impl Iterator<Item = &'a str> {
+    let kernel_header = path.starts_with("kai/ukernels/");
+    lines
+        .iter()
+        .filter(move |l| kernel_header && !l.contains("(*") && !l.starts_with("typedef"))
+        .filter_map(|l| declared_function(l))
+}
+
 #[test]
 fn every_kleidiai_header_and_function_is_shipped() {
     let exported: BTreeSet<&str> = SYMBOL_NAMES.iter().copied().collect();
@@ -246,14 +260,7 @@ fn every_kleidiai_header_and_function_is_shipped() {
             committed().join(path).is_file(),
             "{path}: KleidiAI 1.30 installs it, rkai does not"
         );
-        // kai_common.h's functions are inline, in KleidiAI's header as in rkai's; function-pointer
-        // typedefs and fields (`size_t (*get_m_step)(void);`) declare no function.
-        let kernel_header = path.starts_with("kai/ukernels/");
-        let declared = lines
-            .iter()
-            .filter(|l| kernel_header && !l.contains("(*") && !l.starts_with("typedef"))
-            .filter_map(|l| declared_function(l));
-        for name in declared {
+        for name in kleidiai_functions(path, lines) {
             assert!(exported.contains(name), "{name} ({path}) is not exported");
             functions += 1;
         }

@@ -2,15 +2,19 @@
 //! rkai with CMake, builds `c_examples/int4_linear.c` through `add_subdirectory`, through
 //! `find_package(KleidiAI)` / `find_package(rkai)` and through pkg-config, and runs every build
 //! (natively; and on x86_64 hosts with the cross tools, for aarch64 under QEMU). This test runs
-//! that script into `target/tmp/c_cmake/` and checks that every variant printed `int4_linear: OK`.
+//! that script into `target/tmp/c_cmake/` and checks that every variant printed `int4_linear: OK`
+//! and that each installed `libkleidiai.a` defines every function KleidiAI 1.30 declares (`nm`).
 //!
 //! It takes minutes on a cold cache (two release builds of rkai by cargo). Filter it with
 //! `--skip cmake_consumers_build_and_run`, or set `RKAI_SKIP_CMAKE_TEST=1`.
 
+use crate::c_abi_surface::{kleidiai_functions, kleidiai_sections};
 use crate::support;
 
+use std::collections::BTreeSet;
 use std::fs;
 use std::path::Path;
+use std::process::Command;
 use support::host::{
     c_library_cargo_dir, cross_tools_present, native_run, require_tools, run_script, script,
 };
@@ -37,6 +41,43 @@ fn check_logs(dir: &Path, arch: &str, extra: &[&str]) {
             path.display()
         );
     }
+}
+
+/// The installed static library of `arch` defines (`nm`, type `T`) every function KleidiAI
+/// 1.30's kernel and packer headers declare.
+fn check_library_defines_kleidiai(dir: &Path, arch: &str, nm: &str) {
+    let lib = dir.join(arch).join("prefix/lib/libkleidiai.a");
+    let out = Command::new(nm)
+        .args(["-g", "--defined-only"])
+        .arg(&lib)
+        .output()
+        .unwrap_or_else(|e| panic!("{nm} {}: {e}", lib.display()));
+    assert!(out.status.success(), "{nm} {} failed", lib.display());
+    let listing = String::from_utf8_lossy(&out.stdout);
+    let defined: BTreeSet<&str> = listing
+        .lines()
+        .filter_map(|l| match l.split_whitespace().collect::<Vec<_>>()[..] {
+            [_, "T", name] => Some(name),
+            _ => None,
+        })
+        .collect();
+    let sections = kleidiai_sections();
+    let declared: Vec<&str> = sections
+        .iter()
+        .flat_map(|(path, lines)| kleidiai_functions(path, lines))
+        .collect();
+    let missing: Vec<&&str> = declared.iter().filter(|f| !defined.contains(**f)).collect();
+    assert!(
+        missing.is_empty(),
+        "{arch}: {} does not define {} of KleidiAI's functions: {missing:?}",
+        lib.display(),
+        missing.len()
+    );
+    eprintln!(
+        "{arch}: {} defines all {} functions KleidiAI 1.30 declares",
+        lib.display(),
+        declared.len()
+    );
 }
 
 #[test]
@@ -75,8 +116,10 @@ fn cmake_consumers_build_and_run() {
     );
 
     check_logs(&dir, &arch, &[]);
+    check_library_defines_kleidiai(&dir, &arch, "nm");
     if cross {
         check_logs(&dir, "aarch64", &["run-neoverse-n1.log"]);
+        check_library_defines_kleidiai(&dir, "aarch64", "aarch64-linux-gnu-nm");
         let n1 = fs::read_to_string(dir.join("aarch64/logs/run-neoverse-n1.log")).unwrap();
         assert!(
             n1.contains("SKIP: this CPU has no i8mm"),
