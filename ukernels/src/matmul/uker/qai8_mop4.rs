@@ -9,7 +9,7 @@
 //! KleidiAI's `run` leaves a bottom edge of `m - main_m` rows below the 2 x SVL32-row tiles
 //! (`main_m = min(m, rounddown(roundup(m, SVL32), 2 x SVL32))`). Where that edge has at most
 //! SVL32 / 2 rows and the output at least 8 x SVL32 columns, its first `rounddown(n, 8 x SVL32)`
-//! columns go to `SMOP4A` ([`gemm_mop4`]); everything else is the SME2 MOPA GEMM, here the
+//! columns go to `SMOP4A` (`gemm_mop4`); everything else is the SME2 MOPA GEMM, here the
 //! 8vs x 8vs walk of [`super::qai8_mopa`] (`u8_mopa::gemm_qai8`) on each remaining region.
 //! Every output is the same wrapping `i32` sum and the same requantization in either, so the
 //! split changes no bit. Without SME_MOP4 the whole call is [`super::qai8_mopa::run`]'s.
