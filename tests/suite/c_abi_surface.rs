@@ -141,28 +141,12 @@ fn declarations(header: &str) -> BTreeSet<String> {
     out
 }
 
-/// The header of KleidiAI's generic RHS-packing providers, which declares more than rkai defines.
-const PACK_RHS_H: &str = "kai/ukernels/matmul/kai_matmul_pack_rhs.h";
-
-/// The providers `kai_matmul_pack_rhs.h` declares in KleidiAI 1.30 that rkai does not define yet:
-/// none (rkai defines all eleven; the check below then proves the header complete).
-const PACK_RHS_NOT_DEFINED: &[&str] = &[];
-
-/// The header of KleidiAI's generic matmul kernels, which declares more than rkai defines.
-const MATMUL_H: &str = "kai/ukernels/matmul/kai_matmul.h";
-
-/// The kernels `kai_matmul.h` declares in KleidiAI 1.30 that rkai does not define yet: none
-/// (rkai defines all twelve; the check below then proves the header complete).
-const MATMUL_NOT_DEFINED: &[&str] = &[];
-
-/// The generic-interface headers declaring providers rkai does not define yet, and those.
-const PARTIAL: [(&str, &[&str]); 2] = [
-    (PACK_RHS_H, PACK_RHS_NOT_DEFINED),
-    (MATMUL_H, MATMUL_NOT_DEFINED),
+/// The headers of KleidiAI's generic interface that declare one provider per kernel or packer.
+const PROVIDER_HEADERS: [&str; 3] = [
+    "kai/ukernels/matmul/kai_matmul.h",
+    "kai/ukernels/matmul/kai_matmul_pack_lhs.h",
+    "kai/ukernels/matmul/kai_matmul_pack_rhs.h",
 ];
-
-/// The header of KleidiAI's generic LHS-packing providers: rkai defines all three.
-const PACK_LHS_H: &str = "kai/ukernels/matmul/kai_matmul_pack_lhs.h";
 
 /// The function a declaration line declares, if it declares one.
 fn declared_function(line: &str) -> Option<&str> {
@@ -189,18 +173,7 @@ fn declarations_equal_kleidiai() {
             .iter()
             .find(|(p, _)| *p == rel_s)
             .unwrap_or_else(|| panic!("{rel_s} is not a KleidiAI header"));
-        let mut theirs = declarations(&theirs.join("\n"));
-        if let Some((_, not_defined)) = PARTIAL.iter().find(|(h, _)| *h == rel_s) {
-            let before = theirs.len();
-            theirs.retain(|d| {
-                declared_function(&format!("{d};")).is_none_or(|f| !not_defined.contains(&f))
-            });
-            assert_eq!(
-                before - theirs.len(),
-                not_defined.len(),
-                "the providers not defined yet are KleidiAI's"
-            );
-        }
+        let theirs = declarations(&theirs.join("\n"));
         let ours = declarations(&fs::read_to_string(committed().join(&rel)).unwrap());
         assert_eq!(ours, theirs, "declarations of {rel_s}");
         compared += 1;
@@ -232,10 +205,6 @@ fn declarations_equal_kleidiai() {
     );
 }
 
-/// rkai ships every header KleidiAI 1.30 installs and exports every function its kernel and packer
-/// headers declare. With
-/// `declarations_equal_kleidiai` (each shipped header declares what KleidiAI's does) this proves
-/// README's "every KleidiAI 1.30 stem".
 /// The functions KleidiAI 1.30's header `path` (`lines`, its declarations) declares that a library
 /// defines: kai_common.h's are inline, in KleidiAI's header as in rkai's; function-pointer typedefs
 /// and fields (`size_t (*get_m_step)(void);`) declare none.
@@ -250,129 +219,60 @@ pub(crate) fn kleidiai_functions<'a>(
         .filter_map(|l| declared_function(l))
 }
 
+/// rkai ships every header KleidiAI 1.30 installs and its `kai_` exports are exactly the functions
+/// KleidiAI's kernel and packer headers declare; everything else it exports is an rkai extension
+/// kernel's function set. With `declarations_equal_kleidiai` (each shipped header declares what
+/// KleidiAI's does) this proves README's "every KleidiAI 1.30 stem".
 #[test]
-fn every_kleidiai_header_and_function_is_shipped() {
-    let exported: BTreeSet<&str> = SYMBOL_NAMES.iter().copied().collect();
+fn exports_are_exactly_kleidiai_functions_and_rkai_extensions() {
     let sections = kleidiai_sections();
-    let mut functions = 0;
+    let mut declared = BTreeSet::new();
     for (path, lines) in &sections {
         assert!(
             committed().join(path).is_file(),
             "{path}: KleidiAI 1.30 installs it, rkai does not"
         );
-        for name in kleidiai_functions(path, lines) {
-            assert!(exported.contains(name), "{name} ({path}) is not exported");
-            functions += 1;
-        }
+        declared.extend(kleidiai_functions(path, lines));
     }
-    eprintln!(
-        "{} KleidiAI 1.30 headers shipped, {functions} declared functions exported",
-        sections.len()
-    );
-}
-
-#[test]
-fn every_declared_function_is_exported() {
-    let sections = kleidiai_sections();
-    let exported: BTreeSet<&str> = SYMBOL_NAMES.iter().copied().collect();
-    let mut expected = BTreeSet::new();
-    for (path, lines) in &sections {
-        let claimed = KERNELS
-            .iter()
-            .any(|k| path.ends_with(&format!("/kai_{}.h", k.stem)))
-            || PACKERS
-                .iter()
-                .any(|p| path.ends_with(&format!("/kai_{}.h", p.name)))
-            || path == PACK_RHS_H
-            || path == MATMUL_H
-            || path == PACK_LHS_H
-            || DWCONV_KERNELS
-                .iter()
-                .any(|k| path.ends_with(&format!("/kai_{}.h", k.stem)))
-            || DWCONV_PACKERS
-                .iter()
-                .any(|p| path.ends_with(&format!("/kai_rhs_{}.h", p.name)));
-        if !claimed {
-            continue;
-        }
-        for l in lines
-            .iter()
-            .filter(|l| l.contains('(') && !l.starts_with('#'))
-        {
-            let name = l[..l.find('(').unwrap()]
-                .split_whitespace()
-                .last()
-                .unwrap()
-                .trim_start_matches('*');
-            expected.insert(name.to_string());
-        }
-    }
-    // The generic RHS and matmul headers' providers rkai defines are the catalog's; the rest are
-    // the ones listed as not defined yet.
-    let rhs_names: Vec<String> = UKER_RHS_PACKERS
-        .iter()
-        .map(|p| format!("kai_{}", p.name))
-        .collect();
-    let kernel_names: Vec<String> = UKER_KERNELS
-        .iter()
-        .map(|p| format!("kai_{}", p.name))
-        .collect();
-    for ((header, not_defined), defined_names) in PARTIAL.iter().zip([&rhs_names, &kernel_names]) {
-        let declared: Vec<String> = sections
-            .iter()
-            .find(|(p, _)| p == header)
-            .map(|(_, lines)| {
-                lines
-                    .iter()
-                    .filter_map(|l| declared_function(l))
-                    .map(String::from)
-                    .collect()
-            })
-            .unwrap();
-        for name in &declared {
-            let defined = defined_names.contains(name);
-            assert_ne!(defined, not_defined.contains(&name.as_str()), "{name}");
-            assert_eq!(exported.contains(name.as_str()), defined, "{name} exported");
-            if !defined {
-                expected.remove(name);
-            }
-        }
-        assert_eq!(declared.len(), defined_names.len() + not_defined.len());
-    }
-    // Every provider of the generic LHS header is defined and exported.
-    let pack_lhs: Vec<&str> = sections
-        .iter()
-        .find(|(p, _)| p == PACK_LHS_H)
-        .map(|(_, lines)| lines.iter().filter_map(|l| declared_function(l)).collect())
-        .unwrap();
-    let lhs_defined: Vec<String> = UKER_LHS_PACKERS
-        .iter()
-        .map(|p| format!("kai_{}", p.name))
-        .collect();
-    assert_eq!(
-        pack_lhs, lhs_defined,
-        "the LHS providers, in KleidiAI's order"
-    );
-    let missing: Vec<_> = expected
-        .iter()
-        .filter(|s| !exported.contains(s.as_str()))
-        .collect();
+    let (kai, extensions): (BTreeSet<&str>, BTreeSet<&str>) =
+        SYMBOL_NAMES.iter().partition(|s| s.starts_with("kai_"));
+    let missing: Vec<_> = declared.difference(&kai).collect();
     assert!(
         missing.is_empty(),
-        "declared by KleidiAI but not exported: {missing:?}"
+        "declared by KleidiAI, not exported: {missing:?}"
     );
-    let (kai, extensions): (Vec<&str>, Vec<&str>) =
-        SYMBOL_NAMES.iter().partition(|s| s.starts_with("kai_"));
-    assert_eq!(
-        expected.len(),
-        kai.len(),
-        "kai_ exports beyond KleidiAI's declarations"
+    let beyond: Vec<_> = kai.difference(&declared).collect();
+    assert!(
+        beyond.is_empty(),
+        "kai_ exports KleidiAI does not declare: {beyond:?}"
     );
-    // Everything else is an rkai extension kernel's function set under the rkai_ prefix.
+    // The generic interface's providers are the catalog's.
+    let catalog = [
+        UKER_KERNELS.iter().map(|k| k.name).collect::<BTreeSet<_>>(),
+        UKER_LHS_PACKERS.iter().map(|p| p.name).collect(),
+        UKER_RHS_PACKERS.iter().map(|p| p.name).collect(),
+    ];
+    for (header, names) in PROVIDER_HEADERS.iter().zip(catalog) {
+        let (_, lines) = sections.iter().find(|(p, _)| p == header).unwrap();
+        let providers: BTreeSet<String> = kleidiai_functions(header, lines)
+            .map(String::from)
+            .collect();
+        let ours: BTreeSet<String> = names.iter().map(|n| format!("kai_{n}")).collect();
+        assert_eq!(providers, ours, "{header}: the catalog's providers");
+    }
     let rkai_kernels = KERNELS.iter().filter(|k| k.origin == Origin::Rkai);
     let rkai_functions: usize = rkai_kernels.map(|k| k.family.c_functions().len()).sum();
-    assert!(extensions.iter().all(|s| s.starts_with("rkai_")));
+    assert!(
+        extensions.iter().all(|s| s.starts_with("rkai_")),
+        "{extensions:?}"
+    );
     assert_eq!(extensions.len(), rkai_functions, "rkai_ exports");
+    eprintln!(
+        "{} KleidiAI 1.30 headers shipped, its {} declared functions exported, {} rkai_ extensions",
+        sections.len(),
+        declared.len(),
+        extensions.len()
+    );
 }
 
 fn compile(source: &str, cpp: bool) {
