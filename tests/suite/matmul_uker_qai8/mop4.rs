@@ -7,13 +7,13 @@
 //! `check_with`), hostile values, both clamp settings, a pending lazy ZA save, and KleidiAI's
 //! assumptions.
 
-use super::mopa_qsi8::{Problem, portions, vl};
+use super::mopa_qsi8::{self, Problem, portions, vl};
 use crate::support;
 use rkai_capi::capi::exports::kai_matmul_clamp_qai8_qai8p4vsx4_qsi8cxp4vsx4sf32bi32_8vsx8vs_sme2p1_mop4_mopa as provider;
 use rkai_ukernels::arch::{self, Isa};
 use rkai_ukernels::matmul::uker::qai8_mop4;
 use support::rng::Rng;
-use support::uker::{CLAMP, Nulls, Uker, args};
+use support::uker::{CLAMP, Nulls, Uker};
 
 const NAME: &str = "kai_matmul_clamp_qai8_qai8p4vsx4_qsi8cxp4vsx4sf32bi32_8vsx8vs_sme2p1_mop4_mopa";
 const KERNEL: Uker = Uker::new(NAME, provider);
@@ -26,27 +26,8 @@ fn mop4_runs() -> bool {
 /// The getters are the SME2 MOPA's, from KleidiAI's formulas.
 #[test]
 fn mop4_getters_equal_kleidiai() {
-    let nr = vl();
-    let step = KERNEL.step();
-    assert_eq!((step.m, step.n, step.k), (nr, nr, 0));
-    for k in [0usize, 1, 5, 1000] {
-        let kp = k.div_ceil(4) * 4;
-        for n in [1, nr + 1, 9 * nr] {
-            let (ls, rs) = (KERNEL.lhs_stride(n, k), KERNEL.rhs_stride(n, k));
-            assert_eq!((ls, rs), (nr * kp, nr * (kp + 8)), "k {k}");
-            let ds = KERNEL.dst_stride(3, n);
-            assert_eq!(ds, n);
-            for blk in [0, 1, 3] {
-                assert_eq!(KERNEL.lhs_offset(blk * nr, 0, ls + 4), blk * (ls + 4));
-                assert_eq!(KERNEL.rhs_offset(blk * nr, 0, rs + 8), blk * (rs + 8));
-                assert_eq!(
-                    KERNEL.dst_offset(blk * nr, 2 * nr, ds + 8),
-                    blk * nr * (ds + 8) + 2 * nr
-                );
-            }
-            assert_eq!(KERNEL.dst_size(7, n, ds + 4), 7 * (ds + 4));
-        }
-    }
+    let checked = mopa_qsi8::check_getters(&KERNEL);
+    eprintln!("{checked} getter values equal KleidiAI's (nr {})", vl());
 }
 
 /// KleidiAI's split: the `SMOP4A` columns of a shape.
@@ -110,32 +91,8 @@ fn mop4_gemm_equals_reference() {
 fn mop4_hostile_values() {
     let nr = vl();
     let mut rng = Rng::new(47);
-    let shape = (1, 8 * nr, 7);
-    let mut p = Problem::random(&mut rng, shape);
-    p.lhs.fill(-128);
-    p.rhs.fill(-128);
-    p.lhs_zero_point = 0;
-    p.bias = (0..p.n).map(|j| i32::MAX - 3 * j as i32).collect();
-    p.scale.fill(1.0);
-    p.scale_global = 1.0;
-    p.clamp = Some((i32::MIN, i32::MAX));
-    let mut runs = p.check_with(&KERNEL, &[]);
-    let specials = support::uker::HOSTILE_F32;
-    for round in 0..4 {
-        let mut q = Problem::random(&mut rng, ((nr / 2).max(1), 8 * nr, 5));
-        for (j, s) in q.scale.iter_mut().enumerate() {
-            *s = specials[(j + round) % specials.len()];
-        }
-        q.scale_global = [1.0, -1.0, 1.0e-30, f32::INFINITY][round];
-        q.out_zero_point = [i32::MAX, i32::MIN, 200, -7][round];
-        q.clamp = [
-            None,
-            Some((50, -50)),
-            Some((i32::MIN, i32::MAX)),
-            Some((-300, 300)),
-        ][round];
-        runs += q.check_with(&KERNEL, &[]);
-    }
+    let rounds = ((nr / 2).max(1), 8 * nr, 5);
+    let runs = mopa_qsi8::hostile_runs(&KERNEL, &mut rng, (1, 8 * nr, 7), rounds);
     eprintln!("{runs} hostile runs equal the reference");
 }
 
@@ -143,52 +100,15 @@ fn mop4_hostile_values() {
 #[cfg(target_arch = "aarch64")]
 #[test]
 fn mop4_lazy_za_save_is_committed() {
-    let Some(svl) = arch::sme_vector_bytes() else {
-        return;
-    };
-    if !mop4_runs() {
-        return;
+    if mop4_runs() {
+        mopa_qsi8::lazy_za_committed_by(&KERNEL, (1, 8 * vl(), 3), 10);
     }
-    let nr = vl();
-    let mut rng = Rng::new(10);
-    let p = Problem::random(&mut rng, (1, 8 * nr, 3));
-    let mut za = support::abi::PendingZaSave::new(svl);
-    za.arm();
-    let expect = p.expected();
-    let (lp, ls, rp, rs) = p.packed();
-    let mut out = vec![0u8; p.m * p.n];
-    let bounds = p.clamp.unwrap();
-    KERNEL.run(&p.portion_args(
-        (0, p.m, 0, p.n),
-        (lp.as_ptr(), ls, rp.as_ptr(), rs),
-        (out.as_mut_ptr(), p.n),
-        &bounds,
-    ));
-    za.assert_committed(NAME);
-    za.finish();
-    assert_eq!(out, expect);
 }
 
 /// KleidiAI's assumptions (the SME2 MOPA's), and rkai's null zero point.
 pub fn violations() -> Vec<support::death::Case<&'static str, &'static str>> {
     fn call(flags: u64, nulls: Nulls, zero_point: bool) {
-        let x = [1u8; 4096];
-        let mut d = [0u8; 64];
-        let zp = 0i32;
-        let mut a = args(
-            flags,
-            (2, 3, 4),
-            (x.as_ptr(), x.as_ptr(), d.as_mut_ptr()),
-            (&-128i32, &127i32),
-        );
-        a.operand.lhs.stride.m = KERNEL.lhs_stride(2, 4);
-        a.operand.rhs.stride.n = KERNEL.rhs_stride(3, 4);
-        a.operand.dst.stride.m = 3;
-        if zero_point {
-            a.operand.bias.scale_bias_global.ptr = std::ptr::from_ref(&zp).cast();
-        }
-        nulls.apply(&mut a);
-        KERNEL.run(&a);
+        mopa_qsi8::violating_call(&KERNEL, flags, nulls, zero_point);
     }
     const FLAGS: &str = "Only supported flags are accepted!";
     const M_STEP: &str = "index->m % get_m_step() == 0";

@@ -48,38 +48,45 @@ pub(crate) fn vl() -> usize {
 /// `mr * roundup(k, 4)` bytes, RHS blocks of `nr * (4 + roundup(k, 4) + 4)`, 1-byte outputs.
 #[test]
 fn getters_equal_kleidiai() {
+    let checked = check_getters(&KERNEL);
+    eprintln!("{checked} getter values equal KleidiAI's (nr {})", vl());
+}
+
+/// The getter checks of [`getters_equal_kleidiai`] on `kernel` (this kernel's or one with its
+/// getters); returns the values checked.
+pub(crate) fn check_getters(kernel: &Uker) -> usize {
     let nr = vl();
-    let api = KERNEL.api();
+    let api = kernel.api();
     assert!(api.run.is_some() && api.get_dst_size.is_some());
-    let step = KERNEL.step();
+    let step = kernel.step();
     assert_eq!((step.m, step.n, step.k), (nr, nr, 0));
     let mut checked = 1;
     for k in [0usize, 1, 3, 4, 5, 9, 1000] {
         let kp = k.div_ceil(4) * 4;
-        for n in [1, nr - 1, nr, nr + 1, 5 * nr + 3] {
-            let ls = KERNEL.lhs_stride(n, k);
+        for n in [1, nr - 1, nr, nr + 1, 5 * nr + 3, 9 * nr] {
+            let ls = kernel.lhs_stride(n, k);
             assert_eq!(ls, nr * kp, "lhs stride k {k}");
-            let rs = KERNEL.rhs_stride(n, k);
+            let rs = kernel.rhs_stride(n, k);
             assert_eq!(rs, nr * (kp + 8), "rhs stride k {k}");
-            let ds = KERNEL.dst_stride(3, n);
+            let ds = kernel.dst_stride(3, n);
             assert_eq!(ds, n);
             for blk in [0, 1, 3] {
-                assert_eq!(KERNEL.lhs_offset(blk * nr, 0, ls + 4), blk * (ls + 4));
-                assert_eq!(KERNEL.rhs_offset(blk * nr, 0, rs + 8), blk * (rs + 8));
+                assert_eq!(kernel.lhs_offset(blk * nr, 0, ls + 4), blk * (ls + 4));
+                assert_eq!(kernel.rhs_offset(blk * nr, 0, rs + 8), blk * (rs + 8));
                 assert_eq!(
-                    KERNEL.dst_offset(blk * nr, 2 * nr, ds + 8),
+                    kernel.dst_offset(blk * nr, 2 * nr, ds + 8),
                     blk * nr * (ds + 8) + 2 * nr
                 );
                 checked += 3;
             }
             for m in [0, 1, 7] {
-                assert_eq!(KERNEL.dst_size(m, n, ds + 4), m * (ds + 4));
+                assert_eq!(kernel.dst_size(m, n, ds + 4), m * (ds + 4));
                 checked += 1;
             }
             checked += 3;
         }
     }
-    eprintln!("{checked} getter values equal KleidiAI's (nr {nr})");
+    checked
 }
 
 /// One problem: int8 operands, the RHS packer's biases, scales and globals (the LHS zero
@@ -345,9 +352,29 @@ fn gemm_equals_reference_at_edge_shapes() {
 fn hostile_values() {
     let nr = vl();
     let mut rng = Rng::new(5);
-    let mut runs = 0;
-    let shape = (nr + 1, 2 * nr + 1, 13);
-    let mut p = Problem::random(&mut rng, shape);
+    let mut runs = hostile_runs(
+        &KERNEL,
+        &mut rng,
+        (nr + 1, 2 * nr + 1, 13),
+        (nr + 1, 2 * nr + 1, 5),
+    );
+    // k = 1: one step, three of its four K values padding.
+    let mut z = Problem::random(&mut rng, (2 * nr + 1, nr + 2, 1));
+    z.clamp = None;
+    runs += z.check(&[]);
+    eprintln!("{runs} hostile runs equal the reference");
+}
+
+/// The hostile problems of [`hostile_values`] through `kernel`: one of `wrapping` shape with
+/// wrapping sums, four of `rounds` shape with hostile scales, zero points and bounds. Returns
+/// the runs.
+pub(crate) fn hostile_runs(
+    kernel: &Uker,
+    rng: &mut Rng,
+    wrapping: (usize, usize, usize),
+    rounds: (usize, usize, usize),
+) -> usize {
+    let mut p = Problem::random(rng, wrapping);
     p.lhs.fill(-128);
     p.rhs.fill(-128);
     p.lhs_zero_point = 0;
@@ -355,14 +382,10 @@ fn hostile_values() {
     p.scale.fill(1.0);
     p.scale_global = 1.0;
     p.clamp = Some((i32::MIN, i32::MAX));
-    runs += p.check(&[]);
-    // k = 1: one step, three of its four K values padding.
-    let mut z = Problem::random(&mut rng, (2 * nr + 1, nr + 2, 1));
-    z.clamp = None;
-    runs += z.check(&[]);
+    let mut runs = p.check_with(kernel, &[]);
     let specials = support::uker::HOSTILE_F32;
     for round in 0..4 {
-        let mut q = Problem::random(&mut rng, (nr + 1, 2 * nr + 1, 5));
+        let mut q = Problem::random(rng, rounds);
         for (j, s) in q.scale.iter_mut().enumerate() {
             *s = specials[(j + round) % specials.len()];
         }
@@ -374,9 +397,9 @@ fn hostile_values() {
             Some((i32::MIN, i32::MAX)),
             Some((-300, 300)),
         ][round];
-        runs += q.check(&[]);
+        runs += q.check_with(kernel, &[]);
     }
-    eprintln!("{runs} hostile runs equal the reference");
+    runs
 }
 
 /// A caller with a pending lazy ZA save: the kernel commits it before using ZA, and its result
@@ -384,29 +407,34 @@ fn hostile_values() {
 #[cfg(target_arch = "aarch64")]
 #[test]
 fn lazy_za_save_is_committed() {
-    let Some(svl) = arch::sme_vector_bytes() else {
-        eprintln!("no SME on this CPU: no ZA state to protect");
-        return;
-    };
-    if !support::cpu::can_run(Isa::Sme2) {
-        return;
+    if support::cpu::can_run(Isa::Sme2) {
+        let nr = vl();
+        lazy_za_committed_by(&KERNEL, (nr + 1, nr + 2, 3), 9);
+    } else {
+        eprintln!("no SME2 on this CPU: no ZA state to protect");
     }
-    let nr = vl();
-    let mut rng = Rng::new(9);
-    let p = Problem::random(&mut rng, (nr + 1, nr + 2, 3));
+}
+
+/// `kernel` run on a random problem of `shape` (from `seed`) by a caller with a pending lazy ZA
+/// save commits the save and still computes the reference result. The caller checks that the
+/// CPU runs `kernel`'s asm.
+#[cfg(target_arch = "aarch64")]
+pub(crate) fn lazy_za_committed_by(kernel: &Uker, shape: (usize, usize, usize), seed: u64) {
+    let svl = arch::sme_vector_bytes().expect("an SME CPU");
+    let p = Problem::random(&mut Rng::new(seed), shape);
     let mut za = support::abi::PendingZaSave::new(svl);
     za.arm();
     let expect = p.expected();
     let (lp, ls, rp, rs) = p.packed();
     let mut out = vec![0u8; p.m * p.n];
     let bounds = p.clamp.unwrap();
-    KERNEL.run(&p.portion_args(
+    kernel.run(&p.portion_args(
         (0, p.m, 0, p.n),
         (lp.as_ptr(), ls, rp.as_ptr(), rs),
         (out.as_mut_ptr(), p.n),
         &bounds,
     ));
-    za.assert_committed(NAME);
+    za.assert_committed(kernel.name);
     za.finish();
     assert_eq!(out, expect);
 }
@@ -415,23 +443,7 @@ fn lazy_za_save_is_committed() {
 /// KleidiAI reads through it).
 pub fn violations() -> Vec<support::death::Case<&'static str, &'static str>> {
     fn call_with(flags: u64, nulls: Nulls, zero_point: bool) {
-        let x = [1u8; 4096];
-        let mut d = [0u8; 64];
-        let zp = 0i32;
-        let mut a = args(
-            flags,
-            (2, 3, 4),
-            (x.as_ptr(), x.as_ptr(), d.as_mut_ptr()),
-            (&-128i32, &127i32),
-        );
-        a.operand.lhs.stride.m = KERNEL.lhs_stride(2, 4);
-        a.operand.rhs.stride.n = KERNEL.rhs_stride(3, 4);
-        a.operand.dst.stride.m = 3;
-        if zero_point {
-            a.operand.bias.scale_bias_global.ptr = ptr::from_ref(&zp).cast();
-        }
-        nulls.apply(&mut a);
-        KERNEL.run(&a);
+        violating_call(&KERNEL, flags, nulls, zero_point);
     }
     fn call(flags: u64, nulls: Nulls) {
         call_with(flags, nulls, true);
@@ -453,4 +465,26 @@ pub fn violations() -> Vec<support::death::Case<&'static str, &'static str>> {
     ];
     cases.extend(own);
     cases
+}
+
+/// A call of `kernel` (a kernel with this one's getters) on a 2 x 3 x 4 problem with `flags`,
+/// the operands `nulls` names set to null, and the zero point null unless `zero_point`.
+pub(crate) fn violating_call(kernel: &Uker, flags: u64, nulls: Nulls, zero_point: bool) {
+    let x = [1u8; 4096];
+    let mut d = [0u8; 64];
+    let zp = 0i32;
+    let mut a = args(
+        flags,
+        (2, 3, 4),
+        (x.as_ptr(), x.as_ptr(), d.as_mut_ptr()),
+        (&-128i32, &127i32),
+    );
+    a.operand.lhs.stride.m = kernel.lhs_stride(2, 4);
+    a.operand.rhs.stride.n = kernel.rhs_stride(3, 4);
+    a.operand.dst.stride.m = 3;
+    if zero_point {
+        a.operand.bias.scale_bias_global.ptr = ptr::from_ref(&zp).cast();
+    }
+    nulls.apply(&mut a);
+    kernel.run(&a);
 }
