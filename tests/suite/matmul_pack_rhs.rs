@@ -484,7 +484,7 @@ fn sme_getters_have_kleidiai_values() {
 /// reaching a partial block, several blocks, odd and even K.
 #[test]
 fn sme_packs_equal_reference() {
-    use support::sme_pack::{self, le_bytes, slices};
+    use support::sme_pack::{self, le_bytes};
     let nr = sme_pack::svl32();
     let (ns, ks): (Vec<usize>, &[usize]) = if sme_pack::full_sweep() {
         (
@@ -525,40 +525,19 @@ fn sme_packs_equal_reference() {
                     let bias = sme_pack::bit_patterns(n, seed + 1, bits, specials);
                     let bias = with_bias.then_some(&bias[..]);
                     let expect = sme_expected((n, k, nr), (&rhs, row, nxk, b), bias);
-                    let ps = api.packed_stride(n, k);
-                    let size = api.packed_size(n, k, &ps);
-                    assert_eq!(size, expect.len(), "{name} size n {n} k {k}");
-                    let rs = RhsStride {
-                        n: if nxk { b * row } else { b },
-                        k: if nxk { b } else { b * row },
+                    let what = format!("{name} n={n} k={k} pad={pad} bias={with_bias}");
+                    let bias = match bias {
+                        Some(v) => SweepBias::Values(raw(v)),
+                        None => SweepBias::Null,
                     };
-                    // The last source line ends at its last value.
-                    let used = if lines == 0 {
-                        0
-                    } else {
-                        (lines - 1) * row + len
+                    let source = Source {
+                        shape: (n, k),
+                        row,
+                        nxk,
+                        value_bytes: b,
                     };
-                    for edge in EDGES {
-                        let src = Guarded::from_bytes(&raw(&rhs[..used]), edge);
-                        let bg = bias.map(|v| Guarded::from_bytes(&raw(v), edge));
-                        // SAFETY (closure): the source, bias and output hold the whole problem;
-                        // the offsets come from the getters for columns n0..n0 + cols.
-                        let pack = |out: *mut u8, (n0, cols): (usize, usize)| unsafe {
-                            let source = src.ptr().add(api.rhs_offset(n0, 0, &rs));
-                            let bias = bg
-                                .as_ref()
-                                .map_or(ptr::null(), |g| g.ptr().add(api.bias_offset(n0)));
-                            let out = out.add(api.packed_offset(n0, 0, &ps));
-                            api.run_strided((cols, k), (source, rs), bias, out, ps.n)
-                        };
-                        let what = format!("{name} n={n} k={k} pad={pad} bias={with_bias}");
-                        sme_pack::packs_equal(&what, size, edge, &expect, |o| pack(o, (0, n)));
-                        if n > nr {
-                            let cuts = slices(n, nr);
-                            sme_pack::slices_equal(&what, size, edge, &expect, &cuts, pack);
-                        }
-                        cases += 1;
-                    }
+                    cases +=
+                        packs_equal_at_every_edge(&what, &api, &source, &raw(&rhs), &bias, &expect);
                 }
             }
         }
@@ -678,7 +657,7 @@ fn x8_getters_have_kleidiai_values() {
 /// is ignored); then a caller's wider block stride, and `n == 0` writing nothing.
 #[test]
 fn x8_packs_equal_reference() {
-    use support::sme_pack::{self, slices};
+    use support::sme_pack;
     let nr = sme_pack::svl32();
     let specials = [0x00, 0xff, 0x80, 0x7f, 0x01];
     for (name, provider, nxk) in X8_PROVIDERS {
@@ -698,38 +677,15 @@ fn x8_packs_equal_reference() {
                         .map(|&v| v as u8)
                         .collect();
                     let expect = x8_reference((n, k, nr), (&rhs, row, nxk));
-                    let ps = api.packed_stride(n, k);
-                    let size = api.packed_size(n, k, &ps);
-                    assert_eq!(size, expect.len(), "{name} size n {n} k {k}");
-                    let rs = RhsStride {
-                        n: if nxk { row } else { 1 },
-                        k: if nxk { 1 } else { row },
+                    let what = format!("{name} n={n} k={k} pad={pad}");
+                    let source = Source {
+                        shape: (n, k),
+                        row,
+                        nxk,
+                        value_bytes: 1,
                     };
-                    // The last source line ends at its last value.
-                    let used = if lines == 0 {
-                        0
-                    } else {
-                        (lines - 1) * row + len
-                    };
-                    for edge in EDGES {
-                        let src = Guarded::from_bytes(&rhs[..used], edge);
-                        // SAFETY (closure): the source and output hold the whole problem; the
-                        // offsets come from the getters for columns n0..n0 + cols; the bias
-                        // pointer is never read.
-                        let pack = |out: *mut u8, (n0, cols): (usize, usize)| unsafe {
-                            let source = src.ptr().add(api.rhs_offset(n0, 0, &rs));
-                            let out = out.add(api.packed_offset(n0, 0, &ps));
-                            let bias = 16 as *const u8;
-                            api.run_strided((cols, k), (source, rs), bias, out, ps.n)
-                        };
-                        let what = format!("{name} n={n} k={k} pad={pad}");
-                        sme_pack::packs_equal(&what, size, edge, &expect, |o| pack(o, (0, n)));
-                        if n > nr {
-                            let cuts = slices(n, nr);
-                            sme_pack::slices_equal(&what, size, edge, &expect, &cuts, pack);
-                        }
-                        cases += 1;
-                    }
+                    let bias = SweepBias::NeverRead;
+                    cases += packs_equal_at_every_edge(&what, &api, &source, &rhs, &bias, &expect);
                 }
             }
         }
@@ -748,6 +704,85 @@ fn x8_packs_equal_reference() {
         wide_stride_and_empty(name, (block, &expect), &[(0, k)], pack);
         eprintln!("{name}: {cases} packings equal the reference (nr {nr})");
     }
+}
+
+/// The bias a packing of [`packs_equal_at_every_edge`] is given.
+enum SweepBias {
+    /// `n` values, as the packer reads them.
+    Values(Vec<u8>),
+    /// A null pointer (no bias: zeros).
+    Null,
+    /// A pointer that must never be read (a packer without a bias).
+    NeverRead,
+}
+
+/// A packer's source: `shape` (n, k) held as lines of `row` values (`n` lines of K values for
+/// N x K, `k` lines of N values for K x N) of `value_bytes` bytes each.
+struct Source {
+    shape: (usize, usize),
+    row: usize,
+    nxk: bool,
+    value_bytes: usize,
+}
+
+/// `api` packs `source` (its bytes `values`, at least the used lines) with `bias` into exactly
+/// `expect`, against each guard edge, whole and (when there is more than one block) in column
+/// slices moved through the offset getters. Returns the cases (edges) checked.
+fn packs_equal_at_every_edge(
+    what: &str,
+    api: &Api,
+    source: &Source,
+    values: &[u8],
+    bias: &SweepBias,
+    expect: &[u8],
+) -> usize {
+    use support::sme_pack::{self, slices};
+    let nr = sme_pack::svl32();
+    let Source {
+        shape: (n, k),
+        row,
+        nxk,
+        value_bytes: b,
+    } = *source;
+    let ps = api.packed_stride(n, k);
+    let size = api.packed_size(n, k, &ps);
+    assert_eq!(size, expect.len(), "{what}: size");
+    let rs = RhsStride {
+        n: if nxk { b * row } else { b },
+        k: if nxk { b } else { b * row },
+    };
+    // The last source line ends at its last value.
+    let (lines, len) = if nxk { (n, k) } else { (k, n) };
+    let used = if lines == 0 {
+        0
+    } else {
+        b * ((lines - 1) * row + len)
+    };
+    for edge in EDGES {
+        let src = Guarded::from_bytes(&values[..used], edge);
+        let bias_values = match bias {
+            SweepBias::Values(v) => Some(Guarded::from_bytes(v, edge)),
+            SweepBias::Null | SweepBias::NeverRead => None,
+        };
+        // SAFETY (closure): the source, bias and output hold the whole problem; the offsets
+        // come from the getters for columns n0..n0 + cols; a `NeverRead` bias is not read.
+        let pack = |out: *mut u8, (n0, cols): (usize, usize)| unsafe {
+            let source = src.ptr().add(api.rhs_offset(n0, 0, &rs));
+            let bias = match (&bias_values, bias) {
+                (Some(g), _) => g.ptr().add(api.bias_offset(n0)),
+                (None, SweepBias::NeverRead) => 16 as *const u8,
+                (None, _) => ptr::null(),
+            };
+            let out = out.add(api.packed_offset(n0, 0, &ps));
+            api.run_strided((cols, k), (source, rs), bias, out, ps.n)
+        };
+        sme_pack::packs_equal(what, size, edge, expect, |o| pack(o, (0, n)));
+        if n > nr {
+            let cuts = slices(n, nr);
+            sme_pack::slices_equal(what, size, edge, expect, &cuts, pack);
+        }
+    }
+    EDGES.len()
 }
 
 /// A caller's wider block stride places each of the three blocks of a packing at its place and
