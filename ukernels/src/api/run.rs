@@ -72,11 +72,13 @@ enum OutputStage {
     Clamp(Clamp),
     Requantize(Requantize),
 }
+
 /// The activations of a [`matmul`]: packed for the kernel ([`PackedActivations`], what every
 /// kernel whose family packs its LHS reads), or rows as they are for the kernels that read them
 /// so (`matmul_clamp_f32_f32_f32p`, `matmul_clamp_f16_f16_f16p`, the int8 GEMV
-/// `matmul_clamp_qai8_qai8_qsi8cxp`: [`Kernel::reads_packed_lhs`] is false). The wrong one for the kernel is [`Error::LhsForm`]. `&PackedActivations` converts
-/// into `Lhs`, so [`matmul`] takes it as it is.
+/// `matmul_clamp_qai8_qai8_qsi8cxp`: [`Kernel::reads_packed_lhs`] is false). The wrong one for
+/// the kernel is [`Error::LhsForm`]. `&PackedActivations` converts into `Lhs`, so [`matmul`]
+/// takes it as it is.
 ///
 /// ```
 /// use rkai_ukernels::api::{Activations, Lhs};
@@ -251,7 +253,7 @@ pub fn matmul<'a, T: OutputElement, B: AsRef<[u8]>>(
 /// formats. `lhs` is a `&PackedActivations` or, for the GEMV, one row as [`Lhs::Rows`].
 ///
 /// ```
-/// use rkai_ukernels::api::{self, Activations, InputQuantization, Kernel, Lhs, PackedActivations};
+/// use rkai_ukernels::api::{self, Activations, InputQuantization, Kernel, PackedActivations};
 /// use rkai_ukernels::api::{PackedWeights, Requantize, Weights};
 /// use rkai_ukernels::catalog;
 ///
@@ -466,7 +468,8 @@ pub mod parallel {
     /// let row = Lhs::Rows { m: 1, k, rows: Activations::Int8 { data: &x, stride: k } };
     /// let mut y = vec![0i8; n];
     /// // 7 * 4 * 2 = 56 times 0.125: 7.
-    /// api::parallel::matmul_requantized(&kernel, row, &packed, &mut y, n, Requantize::unclamped(0), 2)?;
+    /// let q = Requantize::unclamped(0);
+    /// api::parallel::matmul_requantized(&kernel, row, &packed, &mut y, n, q, 2)?;
     /// assert!(y.iter().all(|&v| v == 7));
     /// # Ok::<(), api::Error>(())
     /// ```

@@ -97,7 +97,8 @@ pub enum Weights<'a> {
     /// `f32` scale per channel, an `i32` bias per channel (in units of the accumulator, `input
     /// scale * scale[j]`), and the quantization of the activations they will meet, which the
     /// packer folds in ([`InputQuantization`]). As for the float forms, the bias is part of the
-    /// form; give `None` as [`PackedWeights::pack`]'s own `bias`.
+    /// form; give `None` as [`PackedWeights::pack`]'s own `bias`. One packing serves the GEMMs
+    /// and the GEMV ([`PackedWeights::is_read_by`]).
     ///
     /// ```
     /// use rkai_ukernels::api::{InputQuantization, Weights};
