@@ -38,7 +38,8 @@
 //!
 //! # What is here
 //! - The safe API ([`Kernel`], [`Weights`], [`PackedWeights`], [`Activations`],
-//!   [`PackedActivations`], [`Lhs`], [`matmul`], and with the `std` feature [`parallel`]), from
+//!   [`PackedActivations`], [`Lhs`], [`matmul`], for int8 outputs [`matmul_requantized`] with
+//!   [`Requantize`] and [`InputQuantization`], and with the `std` feature [`parallel`]), from
 //!   `rkai_ukernels::api`.
 //! - Kernel selection and planning: [`Family`], [`Shape`], [`Features`], [`plan`].
 //!
@@ -53,8 +54,9 @@
 #![deny(missing_docs)]
 
 pub use rkai_ukernels::api::{
-    Activations, Bias, Clamp, Error, Kernel, Lhs, OutputElement, PackedActivations, PackedWeights,
-    Q4_0_BLOCK, Result, WeightLayout, Weights, is_vector_length_dependent, matmul,
+    Activations, Bias, Clamp, Error, InputQuantization, Kernel, Lhs, OutputElement,
+    PackedActivations, PackedWeights, Q4_0_BLOCK, Requantize, Result, WeightLayout, Weights,
+    is_vector_length_dependent, matmul, matmul_requantized,
 };
 pub use rkai_ukernels::arch::Features;
 pub use rkai_ukernels::family::Family;

@@ -29,10 +29,11 @@ use rkai_ukernels::matmul::matmul_clamp_qai8_qai8_qsi8cxp as gemv_family;
 use rkai_ukernels::matmul::matmul_clamp_qai8_qai8p_qsi8cxp as family;
 use rkai_ukernels::reference::qai8::{self, ClampOrder, Requantize};
 use rkai_ukernels::types::{kai_matmul_requantize32_params, kai_rhs_pack_qsi8cx_params};
-use std::ffi::c_void;
 use std::ptr;
 use support::cabi::func as sym;
-use support::cabi::{Getter0, Getter2, Getter3, LhsQuantPackHalfFn, RhsPackFloatFn, TILE_GETTERS};
+use support::cabi::{
+    Getter0, Getter2, Getter3, LhsQuantPackHalfFn, MatmulQai8Fn, RhsPackFloatFn, TILE_GETTERS,
+};
 use support::gemm::{Impl, Portion, portions};
 use support::guard::{EDGES, Edge, Guarded};
 use support::rng::Rng;
@@ -44,19 +45,6 @@ const SME2: &str = "matmul_clamp_qai8_qai8p2vlx4_qsi8cxpsb2vlx4_2vlx2vl_sme2_mop
 const LHS: &str = "lhs_pack_x8p2vlx4_x8_sme";
 const RHS: &str = "rhs_pack_kxn_qsi8cxp2vlx4sb_qs8cx_f32_i32_sme";
 const GEMV: &str = "matmul_clamp_qai8_qai8_qsi8cxp2vlx4sb_1x16vl_sme2_dot";
-
-/// `kai_run_matmul_*` of the family.
-type MatmulQai8Fn = unsafe extern "C" fn(
-    m: usize,
-    n: usize,
-    k: usize,
-    lhs_packed: *const c_void,
-    rhs_packed: *const c_void,
-    dst: *mut c_void,
-    dst_stride_row: usize,
-    dst_stride_col: usize,
-    params: *const kai_matmul_requantize32_params,
-);
 
 /// The byte every destination holds before a call.
 const CANARY: u8 = 0xa5;
@@ -112,25 +100,27 @@ fn gemv_tile() -> (usize, usize) {
     (2 * sme_pack::svl32(), 16 * sme_pack::svl32())
 }
 
-/// One problem on unpacked operands.
+/// One problem on unpacked operands (`safe_api_int8` runs them through the safe API too).
 #[derive(Clone)]
-struct Problem {
-    m: usize,
-    n: usize,
-    k: usize,
-    lhs: Vec<i8>,
-    rhs: Vec<i8>,
-    bias: Vec<i32>,
-    scale: Vec<f32>,
-    lhs_zero_point: i32,
-    scale_multiplier: f32,
-    params: kai_matmul_requantize32_params,
+pub(crate) struct Problem {
+    pub(crate) m: usize,
+    pub(crate) n: usize,
+    pub(crate) k: usize,
+    /// `m` rows of `k`.
+    pub(crate) lhs: Vec<i8>,
+    /// `k` rows of `n`.
+    pub(crate) rhs: Vec<i8>,
+    pub(crate) bias: Vec<i32>,
+    pub(crate) scale: Vec<f32>,
+    pub(crate) lhs_zero_point: i32,
+    pub(crate) scale_multiplier: f32,
+    pub(crate) params: kai_matmul_requantize32_params,
 }
 
 impl Problem {
     /// Random values of every int8 value (extremes often), biases of any size, scales that
     /// bring the sums near the int8 range, bounds that bite.
-    fn random(m: usize, n: usize, k: usize, seed: u64) -> Problem {
+    pub(crate) fn random(m: usize, n: usize, k: usize, seed: u64) -> Problem {
         let mut rng = Rng::new(seed);
         let mut byte = || {
             let r = rng.next_u64();
@@ -165,7 +155,7 @@ impl Problem {
     }
 
     /// The expected `m` x `n` bytes for a kernel clamping in `order`.
-    fn reference(&self, order: ClampOrder) -> Vec<u8> {
+    pub(crate) fn reference(&self, order: ClampOrder) -> Vec<u8> {
         let operands = qai8::Operands {
             lhs: &self.lhs,
             rhs: &self.rhs,
@@ -186,7 +176,7 @@ impl Problem {
 
     /// The LHS `kernel` reads (packed by its packer's C symbol; the GEMV's: the row's bytes) and
     /// the packed RHS, in guarded buffers of exactly their sizes.
-    fn pack(&self, kernel: &MatmulKernel, edge: Edge) -> (Guarded, Guarded) {
+    pub(crate) fn pack(&self, kernel: &MatmulKernel, edge: Edge) -> (Guarded, Guarded) {
         let src: Vec<u8> = self.lhs.iter().map(|&v| v as u8).collect();
         let src = Guarded::from_bytes(&src, edge);
         if is_gemv(kernel) {

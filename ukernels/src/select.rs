@@ -72,10 +72,15 @@ impl Pair {
 
 /// Whether two kernels read the same packed RHS (and so can share packed weights): same tile
 /// geometry and a packer in common (the SME and SME2 Q4_0 kernels have one geometry but read
-/// different nibble orders).
+/// different nibble orders), in one family or in two that read one layout into one output type
+/// (KleidiAI's SME2 GEMVs that read the packed weights of another family's SME GEMMs: the int8
+/// `matmul_clamp_qai8_qai8_qsi8cxp` those of `matmul_clamp_qai8_qai8p_qsi8cxp`).
 pub fn share_rhs_format(a: &MatmulKernel, b: &MatmulKernel) -> bool {
     let (ta, tb) = (a.base_tile, b.base_tile);
-    a.family == b.family
+    let (fa, fb) = (a.family, b.family);
+    let same_reading =
+        fa == fb || (fa.output() == fb.output() && fa.rhs_layout(0) == fb.rhs_layout(0));
+    same_reading
         && a.columns.of_columns() == b.columns.of_columns()
         && (ta.nr, ta.kr, ta.sr) == (tb.nr, tb.kr, tb.sr)
         && a.rhs_packers

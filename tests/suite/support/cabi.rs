@@ -168,6 +168,19 @@ pub unsafe fn pack_float_rhs(
     // SAFETY: forwarded contract.
     unsafe { pack(1, n, k, nr, kr, sr, stride, src, bias, none, out, 0, none) }
 }
+/// `kai_run_matmul_clamp_qai8_qai8p*` and `kai_run_matmul_clamp_qai8_qai8_*` (int8 output,
+/// requantized: `params` instead of float bounds; the GEMV's `lhs_packed` is its row).
+pub type MatmulQai8Fn = unsafe extern "C" fn(
+    m: usize,
+    n: usize,
+    k: usize,
+    lhs_packed: *const c_void,
+    rhs_packed: *const c_void,
+    dst: *mut c_void,
+    dst_stride_row: usize,
+    dst_stride_col: usize,
+    params: *const rkai_ukernels::types::kai_matmul_requantize32_params,
+);
 /// `kai_run_matmul_clamp_f32_f32_f32p*` (an unpacked LHS and its row stride).
 pub type MatmulFloatFn = matmul_fn!(m, n, k [lhs: *const c_void, lhs_stride: usize]);
 

@@ -13,7 +13,9 @@ use crate::kernel::MatmulKernel;
 use crate::pack::kinds::{Bf16LhsPacker, LhsPackerKind, LhsType, SmeRowsPacker};
 use crate::pack::lhs::{self, Args};
 
-/// `m` rows of `k` input values, `stride` elements apart (`stride >= k`; `k` for contiguous rows).
+/// `m` rows of `k` input values, `stride` elements apart (`stride >= k`; `k` for contiguous rows):
+/// floats the kernel's packer quantizes or converts as its format asks, or int8 values already
+/// quantized.
 #[derive(Clone, Copy, Debug)]
 #[non_exhaustive]
 pub enum Activations<'a> {
@@ -38,6 +40,24 @@ pub enum Activations<'a> {
         /// Elements between the starts of two rows.
         stride: usize,
     },
+    /// Quantized int8 rows, for the int8-output families. Their zero point (and scale) is not
+    /// here but in the weights, which fold it in when they are packed
+    /// ([`InputQuantization`](super::InputQuantization)).
+    ///
+    /// ```
+    /// use rkai_ukernels::api::{Activations, Lhs};
+    ///
+    /// let q = [-3i8, 17, 0, 127, -128, 5];
+    /// // One row of 6 values, as the int8-output GEMV reads it.
+    /// let row = Lhs::Rows { m: 1, k: 6, rows: Activations::Int8 { data: &q, stride: 6 } };
+    /// assert_eq!(row.k(), 6);
+    /// ```
+    Int8 {
+        /// `(m - 1) * stride + k` values at least.
+        data: &'a [i8],
+        /// Elements (bytes) between the starts of two rows.
+        stride: usize,
+    },
 }
 
 /// A source form of [`Activations`] without its data: its element type, all that decides which
@@ -47,10 +67,11 @@ pub(super) enum FormKind {
     F32,
     F16,
     Bf16,
+    Int8,
 }
 
 impl FormKind {
-    const ALL: [FormKind; 3] = [FormKind::F32, FormKind::F16, FormKind::Bf16];
+    const ALL: [FormKind; 4] = [FormKind::F32, FormKind::F16, FormKind::Bf16, FormKind::Int8];
 
     /// Whether a packer of `kind` takes rows of this form: the one table of the forms.
     fn packed_by(self, kind: LhsPackerKind) -> bool {
@@ -64,20 +85,19 @@ impl FormKind {
             (FormKind::F32, LhsPackerKind::SmeRows(v)) => v == SmeRowsPacker::F32p2vlx1,
             // The 16-bit row copies of the f16 GEMMs, which read them as f16.
             (FormKind::F16, LhsPackerKind::SmeRows(v)) => v == SmeRowsPacker::X16p2vlx2,
+            (FormKind::Int8, LhsPackerKind::SmeRows(v)) => v == SmeRowsPacker::X8p2vlx4,
             _ => false,
         }
     }
 
     /// The form whose rows `kernel` reads as they are (its family packs no LHS): rows of the
-    /// output type.
+    /// output type for the float GEMMs, int8 for the int8-output GEMV.
     pub(super) fn read_unpacked_by(kernel: &MatmulKernel) -> Option<FormKind> {
-        if kernel.family.description().operands != Operands::UnpackedFloat {
-            return None;
-        }
-        match kernel.family.output() {
-            Output::F32 => Some(FormKind::F32),
-            Output::F16 => Some(FormKind::F16),
-            Output::Bf16 | Output::I8 => None,
+        match (kernel.family.description().operands, kernel.family.output()) {
+            (Operands::UnpackedFloat, Output::F32) => Some(FormKind::F32),
+            (Operands::UnpackedFloat, Output::F16) => Some(FormKind::F16),
+            (Operands::Qai8Qsi8cxpsb, _) => Some(FormKind::Int8),
+            _ => None,
         }
     }
 }
@@ -109,6 +129,7 @@ impl Activations<'_> {
             Activations::F32 { .. } => FormKind::F32,
             Activations::F16 { .. } => FormKind::F16,
             Activations::Bf16 { .. } => FormKind::Bf16,
+            Activations::Int8 { .. } => FormKind::Int8,
         }
     }
 
@@ -118,6 +139,7 @@ impl Activations<'_> {
             Activations::F32 { data, stride } => (data.as_ptr().cast(), stride, 4, data.len()),
             Activations::F16 { data, stride } => (data.as_ptr().cast(), stride, 2, data.len()),
             Activations::Bf16 { data, stride } => (data.as_ptr().cast(), stride, 2, data.len()),
+            Activations::Int8 { data, stride } => (data.as_ptr().cast(), stride, 1, data.len()),
         }
     }
 }

@@ -7,7 +7,6 @@ use super::error::{Error, Result};
 use super::kernel::{Kernel, lhs_kinds, rhs_kinds};
 use super::weights;
 use crate::arch::{self, Features};
-use crate::element::Output;
 use crate::family::Family;
 use crate::kernel::MatmulKernel;
 use crate::select::{self, Shape};
@@ -15,9 +14,8 @@ use crate::select_env;
 
 impl Kernel {
     /// Wraps a catalog entry after checking that the safe API covers it (its weights and
-    /// activations have a source form here, packed or read as they are, its output is a float
-    /// type) and (on aarch64) that this CPU has its features (and, for a kernel of one SVE
-    /// length, that length).
+    /// activations have a source form here, packed or read as they are) and (on aarch64) that
+    /// this CPU has its features (and, for a kernel of one SVE length, that length).
     ///
     /// ```
     /// use rkai_ukernels::api::{Error, Kernel};
@@ -34,11 +32,10 @@ impl Kernel {
     /// }
     /// ```
     pub fn new(kernel: &'static MatmulKernel) -> Result<Kernel> {
-        let float_output = !matches!(kernel.family.output(), Output::I8);
         let packed_weights = rhs_kinds(kernel).any(weights::takes_some_form);
         let activations = lhs_kinds(kernel).any(activations::takes_some_form)
             || activations::FormKind::read_unpacked_by(kernel).is_some();
-        if !(float_output && packed_weights && activations) {
+        if !(packed_weights && activations) {
             return Err(Error::UnsupportedFamily(kernel.family.dir()));
         }
         let runs_here = Features::detect().contains(kernel.isa.features())

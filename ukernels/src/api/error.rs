@@ -36,6 +36,13 @@ pub enum Error {
         /// Whether the kernel reads packed activations.
         kernel_reads_packed: bool,
     },
+    /// The output stage does not fit the kernel: a [`super::Clamp`] ([`super::matmul`]) for a
+    /// kernel that requantizes to int8, or a [`super::Requantize`]
+    /// ([`super::matmul_requantized`]) for one that writes floats.
+    OutputStage {
+        /// Whether the kernel requantizes to int8.
+        kernel_requantizes: bool,
+    },
     /// The kernel's family is not covered by the safe API yet.
     UnsupportedFamily(&'static str),
     /// This CPU cannot run the kernel (or no kernel of the family).
@@ -77,6 +84,15 @@ impl fmt::Display for Error {
                 f,
                 "the kernel reads activation rows as they are (Lhs::Rows)"
             ),
+            Error::OutputStage {
+                kernel_requantizes: true,
+            } => write!(
+                f,
+                "the kernel requantizes to int8 (matmul_requantized with a Requantize)"
+            ),
+            Error::OutputStage {
+                kernel_requantizes: false,
+            } => write!(f, "the kernel writes floats (matmul with a Clamp)"),
             Error::UnsupportedFamily(dir) => write!(f, "family {dir} has no safe API yet"),
             Error::NotSupportedByCpu(what) => write!(f, "this CPU cannot run {what}"),
             Error::VectorLengthMismatch { packed, here } => write!(

@@ -36,7 +36,7 @@ impl Kernel {
 
     /// Whether this kernel reads its activations packed ([`super::Lhs::Packed`]) rather than as
     /// rows ([`super::Lhs::Rows`]: the f32 and f16 GEMMs `matmul_clamp_f32_f32_f32p` and
-    /// `matmul_clamp_f16_f16_f16p`).
+    /// `matmul_clamp_f16_f16_f16p`, the int8 GEMV `matmul_clamp_qai8_qai8_qsi8cxp`).
     ///
     /// ```
     /// use rkai_ukernels::api::Kernel;

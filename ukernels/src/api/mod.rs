@@ -12,21 +12,28 @@
 //!    (quantized to int8, or rounded to bf16, where the kernel's format asks), or, for the
 //!    kernels that read rows as they are ([`Kernel::reads_packed_lhs`]), give them as
 //!    [`Lhs::Rows`];
-//! 4. run [`matmul`] into `f32`, `half::f16` or `half::bf16` rows (the family fixes which), or,
-//!    with the `std` feature, [`parallel::matmul`] over threads.
+//! 4. run [`matmul`] into `f32`, `half::f16` or `half::bf16` rows (the family fixes which) with
+//!    a [`Clamp`], or, for the int8-output families, [`matmul_requantized`] into `i8` rows with a
+//!    [`Requantize`]; with the `std` feature, [`parallel::matmul`] and
+//!    [`parallel::matmul_requantized`] over threads.
 //!
 //! Nothing here allocates. Covered so far: the families whose weights come as per-channel int4
 //! or int8, per-block int4 with bf16 scales, llama.cpp's Q4_0 blocks, or f32 or f16 values
 //! (N x K or K x N, with their bias), and whose activations come as f32, f16 or bf16 rows: the
 //! integer families with float output and the float GEMMs `matmul_clamp_{f32_f32_f32p,
 //! f16_f16_f16p, f32_f32p_f32p, f16_f16p_f16p, f32_bf16p_bf16p, fp32_bf16p_bf16p,
-//! f16_bf16p_bf16p}` ([`Kernel::new`] says `UnsupportedFamily` for the others: the imatmul
-//! families, `qsi8d32p_qai4c32p`, `qsu2cxp` and the int8 outputs).
+//! f16_bf16p_bf16p}`; and the int8-output families `matmul_clamp_qai8_qai8p_qsi8cxp` (SME
+//! GEMMs, activations packed) and `matmul_clamp_qai8_qai8_qsi8cxp` (SME2 GEMV, one row as it
+//! is), whose weights come as [`Weights::Int8Requantized`] (K x N int8 with per-channel scales,
+//! `i32` biases and the [`InputQuantization`] they fold in) and whose activations come as
+//! [`Activations::Int8`] rows. [`Kernel::new`] says `UnsupportedFamily` for the others: the
+//! imatmul families, `qsi8d32p_qai4c32p` and `qsu2cxp`.
 
 mod activations;
 mod choice;
 mod error;
 mod kernel;
+mod requantize;
 mod run;
 mod weights;
 
@@ -34,7 +41,8 @@ pub use crate::pack::kinds::WeightLayout;
 pub use activations::{Activations, PackedActivations};
 pub use error::{Error, Result};
 pub use kernel::{Kernel, is_vector_length_dependent};
+pub use requantize::{InputQuantization, Requantize};
 #[cfg(feature = "std")]
 pub use run::parallel;
-pub use run::{Clamp, Lhs, OutputElement, matmul};
+pub use run::{Clamp, Lhs, OutputElement, matmul, matmul_requantized};
 pub use weights::{Bias, PackedWeights, Q4_0_BLOCK, Weights};

@@ -1,11 +1,13 @@
-//! [`matmul`]: one call of a kernel over packed operands, checked; [`parallel`] spreads it over
-//! threads (`std` feature).
+//! [`matmul`] (float outputs) and [`matmul_requantized`] (int8 outputs): one call of a kernel
+//! over packed operands, checked; [`parallel`] spreads them over threads (`std` feature).
 
 use super::activations::{self, Activations, FormKind, PackedActivations};
 use super::error::{Error, Result, need, same, strided_len};
 use super::kernel::Kernel;
+use super::requantize::Requantize;
 use super::weights::PackedWeights;
 use crate::element::Output;
+use crate::family::Operands;
 use crate::matmul::args::{PackedArgs, UnpackedLhsArgs};
 use crate::matmul::call;
 use crate::pack::lhs;
@@ -32,10 +34,11 @@ mod sealed {
     impl Sealed for f32 {}
     impl Sealed for half::f16 {}
     impl Sealed for half::bf16 {}
+    impl Sealed for i8 {}
 }
 
-/// An element type a kernel can write: `f32`, [`half::f16`] or [`half::bf16`] (the kernel's
-/// family fixes which).
+/// An element type a kernel can write: `f32`, [`half::f16`] or [`half::bf16`] through
+/// [`matmul`], `i8` through [`matmul_requantized`] (the kernel's family fixes which).
 pub trait OutputElement: sealed::Sealed + Copy {
     /// The family output this type is.
     const OUTPUT: Output;
@@ -53,11 +56,29 @@ impl OutputElement for half::bf16 {
     const OUTPUT: Output = Output::Bf16;
 }
 
+/// ```
+/// use rkai_ukernels::api::OutputElement;
+/// use rkai_ukernels::element::Output;
+///
+/// assert_eq!(<i8 as OutputElement>::OUTPUT, Output::I8);
+/// ```
+impl OutputElement for i8 {
+    const OUTPUT: Output = Output::I8;
+}
+
+/// What a kernel does to its sums on the way out: clamps floats, or requantizes to int8.
+#[derive(Clone, Copy, Debug)]
+enum OutputStage {
+    Clamp(Clamp),
+    Requantize(Requantize),
+}
+
 /// The activations of a [`matmul`]: packed for the kernel ([`PackedActivations`], what every
 /// kernel whose family packs its LHS reads), or rows as they are for the kernels that read them
-/// so (`matmul_clamp_f32_f32_f32p`, `matmul_clamp_f16_f16_f16p`: [`Kernel::reads_packed_lhs`] is
-/// false). The wrong one for the kernel is [`Error::LhsForm`]. `&PackedActivations` converts
-/// into `Lhs`, so [`matmul`] takes it as it is.
+/// so (`matmul_clamp_f32_f32_f32p`, `matmul_clamp_f16_f16_f16p`, the int8 GEMV
+/// `matmul_clamp_qai8_qai8_qsi8cxp`: [`Kernel::reads_packed_lhs`] is false). The wrong one for
+/// the kernel is [`Error::LhsForm`]. `&PackedActivations` converts into `Lhs`, so [`matmul`]
+/// takes it as it is.
 ///
 /// ```
 /// use rkai_ukernels::api::{Activations, Lhs};
@@ -72,7 +93,8 @@ impl OutputElement for half::bf16 {
 pub enum Lhs<'a> {
     /// Activations packed for the kernel (or for one of its format).
     Packed(PackedActivations<&'a [u8]>),
-    /// `m` rows of `k` values as they are, of the kernel's element type (f32 or f16).
+    /// `m` rows of `k` values as they are, of the kernel's element type (f32 or f16; int8 for
+    /// the int8 GEMV, which takes `m == 1`).
     Rows {
         /// Rows.
         m: usize,
@@ -114,15 +136,20 @@ impl Lhs<'_> {
     }
 }
 
-/// Checks that `kernel` reads `lhs` and `rhs`, writes `T`, and that `dst` (rows of
-/// `dst_stride` elements) holds the `m x n` result.
+/// Checks that `kernel` has the output stage `stage`, reads `lhs` and `rhs`, writes `T`, and
+/// that `dst` (rows of `dst_stride` elements) holds the `m x n` result.
 fn check_operands<T: OutputElement, B: AsRef<[u8]>>(
     kernel: &Kernel,
+    stage: OutputStage,
     lhs: &Lhs<'_>,
     rhs: &PackedWeights<B>,
     dst_len: usize,
     dst_stride: usize,
 ) -> Result<()> {
+    let kernel_requantizes = kernel.kernel.family.output() == Output::I8;
+    if kernel_requantizes != matches!(stage, OutputStage::Requantize(_)) {
+        return Err(Error::OutputStage { kernel_requantizes });
+    }
     if kernel.kernel.family.output() != T::OUTPUT {
         return Err(Error::FormatMismatch("dst element type"));
     }
@@ -210,8 +237,75 @@ pub fn matmul<'a, T: OutputElement, B: AsRef<[u8]>>(
     dst_stride: usize,
     clamp: Clamp,
 ) -> Result<()> {
-    let lhs = lhs.into();
-    check_operands::<T, _>(kernel, &lhs, rhs, dst.len(), dst_stride)?;
+    run_whole(
+        kernel,
+        lhs.into(),
+        rhs,
+        dst,
+        dst_stride,
+        OutputStage::Clamp(clamp),
+    )
+}
+
+/// `dst[i * dst_stride + j]`, the int8 result of row `i` of `lhs` and column `j` of `rhs` for
+/// every row and column, requantized ([`Requantize`]), with a kernel of an int8-output family
+/// (`matmul_clamp_qai8_qai8p_qsi8cxp`, `matmul_clamp_qai8_qai8_qsi8cxp`) reading both operands'
+/// formats. `lhs` is a `&PackedActivations` or, for the GEMV, one row as [`Lhs::Rows`].
+///
+/// ```
+/// use rkai_ukernels::api::{self, Activations, InputQuantization, Kernel, PackedActivations};
+/// use rkai_ukernels::api::{PackedWeights, Requantize, Weights};
+/// use rkai_ukernels::catalog;
+///
+/// let (m, n, k) = (2, 3, 4);
+/// let entry = catalog::kernel("matmul_clamp_qai8_qai8p2vlx4_qsi8cxp2vlx4sb_2vlx2vl_sme_mopa")
+///     .expect("a KleidiAI stem");
+/// let kernel = match Kernel::new(entry) {
+///     Ok(kernel) => kernel,
+///     // An AArch64 CPU without SME (elsewhere the portable path runs).
+///     Err(api::Error::NotSupportedByCpu(_)) => return Ok(()),
+///     Err(e) => return Err(e),
+/// };
+/// // Weights of 1 (k rows of n), scale 0.5; activations of 6 with zero point 2, so each sum is
+/// // 4 * (6 - 2) = 16, plus the bias 4, times 0.5 * 0.5 (the multiplier): 5.
+/// let w = vec![1i8; k * n];
+/// let input = InputQuantization { zero_point: 2, scale_multiplier: 0.5 };
+/// let weights = Weights::Int8Requantized { data: &w, scales: &[0.5; 3], bias: &[4; 3], input };
+/// let storage = vec![0u8; kernel.packed_weights_size(n, k, 0)?];
+/// let packed = PackedWeights::pack(&kernel, n, k, weights, None, storage)?;
+/// let x = vec![6i8; m * k];
+/// let storage = vec![0u8; kernel.packed_activations_size(m, k, 0)?];
+/// let rows = Activations::Int8 { data: &x, stride: k };
+/// let x = PackedActivations::pack(&kernel, m, k, 0, rows, storage)?;
+/// let mut y = vec![0i8; m * n];
+/// // Output zero point -10, clamped to at most -6.
+/// let requantize = Requantize { min: -128, max: -6, zero_point: -10 };
+/// api::matmul_requantized(&kernel, &x, &packed, &mut y, n, requantize)?;
+/// assert_eq!(y, [-6; 6]);
+/// # Ok::<(), api::Error>(())
+/// ```
+pub fn matmul_requantized<'a, B: AsRef<[u8]>>(
+    kernel: &Kernel,
+    lhs: impl Into<Lhs<'a>>,
+    rhs: &PackedWeights<B>,
+    dst: &mut [i8],
+    dst_stride: usize,
+    requantize: Requantize,
+) -> Result<()> {
+    let stage = OutputStage::Requantize(requantize);
+    run_whole(kernel, lhs.into(), rhs, dst, dst_stride, stage)
+}
+
+/// [`matmul`] or [`matmul_requantized`]: the whole problem as one portion.
+fn run_whole<T: OutputElement, B: AsRef<[u8]>>(
+    kernel: &Kernel,
+    lhs: Lhs<'_>,
+    rhs: &PackedWeights<B>,
+    dst: &mut [T],
+    dst_stride: usize,
+    stage: OutputStage,
+) -> Result<()> {
+    check_operands::<T, _>(kernel, stage, &lhs, rhs, dst.len(), dst_stride)?;
     // SAFETY: the whole problem is one portion; operands and dst were checked above.
     unsafe {
         run_portion(
@@ -220,7 +314,7 @@ pub fn matmul<'a, T: OutputElement, B: AsRef<[u8]>>(
             rhs,
             dst.as_mut_ptr(),
             dst_stride,
-            clamp,
+            stage,
             (0, lhs.m()),
             (0, rhs.n),
         )
@@ -239,7 +333,7 @@ unsafe fn run_portion<T: OutputElement, B: AsRef<[u8]>>(
     rhs: &PackedWeights<B>,
     dst: *mut T,
     dst_stride: usize,
-    clamp: Clamp,
+    stage: OutputStage,
     rows: (usize, usize),
     cols: (usize, usize),
 ) -> Result<()> {
@@ -251,26 +345,34 @@ unsafe fn run_portion<T: OutputElement, B: AsRef<[u8]>>(
     // SAFETY: within dst, which holds the whole output.
     let dst = unsafe { dst.add(rows.0 * dst_stride + cols.0) }.cast();
     let (m, n) = (rows.1 - rows.0, cols.1 - cols.0);
+    let (clamp, requantize) = match stage {
+        OutputStage::Clamp(clamp) => (clamp, None),
+        OutputStage::Requantize(r) => (Clamp::NONE, Some(r.kernel_params())),
+    };
+    // The arguments of a kernel reading `lhs_packed` (which the int8 GEMV takes as its row).
+    let packed_args = |lhs_packed, k| PackedArgs {
+        m,
+        n,
+        k,
+        bl: rhs.bl,
+        lhs_packed,
+        rhs_packed,
+        dst,
+        dst_stride_row: dst_stride * size,
+        dst_stride_col: size,
+        clamp_min: clamp.min,
+        clamp_max: clamp.max,
+        lut: core::ptr::null(),
+        params: requantize
+            .as_ref()
+            .map_or(core::ptr::null(), |p| p as *const _),
+    };
     match lhs {
         Lhs::Packed(p) => {
             let lhs_dims = kernel.lhs_dims(p.k, p.bl);
             let lhs_offset = lhs::packed_offset(p.kind, rows.0, &lhs_dims)?;
-            let args = PackedArgs {
-                m,
-                n,
-                k: p.k,
-                bl: rhs.bl,
-                // SAFETY: the offset of a start within the packed buffer (checked arithmetic).
-                lhs_packed: unsafe { p.storage.as_ptr().add(lhs_offset) },
-                rhs_packed,
-                dst,
-                dst_stride_row: dst_stride * size,
-                dst_stride_col: size,
-                clamp_min: clamp.min,
-                clamp_max: clamp.max,
-                lut: core::ptr::null(),
-                params: core::ptr::null(),
-            };
+            // SAFETY: the offset of a start within the packed buffer (checked arithmetic).
+            let args = packed_args(unsafe { p.storage.as_ptr().add(lhs_offset) }, p.k);
             let checked = call::check_packed(kernel.kernel, &args)?;
             // SAFETY: checked arguments; the caller guarantees buffers and exclusivity.
             unsafe { call::run_packed(kernel.kernel, checked, &args) };
@@ -279,12 +381,20 @@ unsafe fn run_portion<T: OutputElement, B: AsRef<[u8]>>(
             k, rows: source, ..
         } => {
             let (ptr, stride, element, _) = source.rows();
+            // SAFETY: row `rows.0` of the source, which holds the rows (checked).
+            let lhs = unsafe { ptr.add(rows.0 * stride * element) };
+            if kernel.kernel.family.description().operands == Operands::Qai8Qsi8cxpsb {
+                let args = packed_args(lhs, *k);
+                let checked = call::check_packed(kernel.kernel, &args)?;
+                // SAFETY: checked arguments; the caller guarantees buffers and exclusivity.
+                unsafe { call::run_packed(kernel.kernel, checked, &args) };
+                return Ok(());
+            }
             let args = UnpackedLhsArgs {
                 m,
                 n,
                 k: *k,
-                // SAFETY: row `rows.0` of the source, which holds the rows (checked).
-                lhs: unsafe { ptr.add(rows.0 * stride * element) },
+                lhs,
                 lhs_stride: stride * element,
                 rhs_packed,
                 dst,
@@ -320,17 +430,79 @@ pub mod parallel {
         clamp: Clamp,
         threads: usize,
     ) -> Result<()> {
-        let threads = match threads {
-            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
-            t => t,
-        };
-        let lhs = lhs.into();
+        let part = (
+            kernel,
+            lhs.into(),
+            rhs,
+            threads_or_cores(threads),
+            (0, rhs.n),
+        );
+        run(&[part], dst, dst_stride, OutputStage::Clamp(clamp))
+    }
+
+    /// [`super::matmul_requantized`] on up to `threads` threads (0: one per available core),
+    /// split as [`matmul`] splits.
+    ///
+    /// ```
+    /// use rkai_ukernels::api::{self, Activations, InputQuantization, Kernel, Lhs};
+    /// use rkai_ukernels::api::{PackedWeights, Requantize, Weights};
+    /// use rkai_ukernels::catalog;
+    ///
+    /// // The int8 GEMV: one row as it is.
+    /// let (n, k) = (100, 7);
+    /// let entry = catalog::kernel("matmul_clamp_qai8_qai8_qsi8cxp2vlx4sb_1x16vl_sme2_dot")
+    ///     .expect("a KleidiAI stem");
+    /// let kernel = match Kernel::new(entry) {
+    ///     Ok(kernel) => kernel,
+    ///     // An AArch64 CPU without SME2 (elsewhere the portable path runs).
+    ///     Err(api::Error::NotSupportedByCpu(_)) => return Ok(()),
+    ///     Err(e) => return Err(e),
+    /// };
+    /// let w = vec![2i8; k * n];
+    /// let input = InputQuantization { zero_point: 0, scale_multiplier: 1.0 };
+    /// let (scales, bias) = (vec![0.125f32; n], vec![0i32; n]);
+    /// let weights = Weights::Int8Requantized { data: &w, scales: &scales, bias: &bias, input };
+    /// let storage = vec![0u8; kernel.packed_weights_size(n, k, 0)?];
+    /// let packed = PackedWeights::pack(&kernel, n, k, weights, None, storage)?;
+    /// let x = [4i8; 7];
+    /// let row = Lhs::Rows { m: 1, k, rows: Activations::Int8 { data: &x, stride: k } };
+    /// let mut y = vec![0i8; n];
+    /// // 7 * 4 * 2 = 56 times 0.125: 7.
+    /// let q = Requantize::unclamped(0);
+    /// api::parallel::matmul_requantized(&kernel, row, &packed, &mut y, n, q, 2)?;
+    /// assert!(y.iter().all(|&v| v == 7));
+    /// # Ok::<(), api::Error>(())
+    /// ```
+    pub fn matmul_requantized<'a, B: AsRef<[u8]> + Sync>(
+        kernel: &Kernel,
+        lhs: impl Into<Lhs<'a>>,
+        rhs: &PackedWeights<B>,
+        dst: &mut [i8],
+        dst_stride: usize,
+        requantize: Requantize,
+        threads: usize,
+    ) -> Result<()> {
+        let part = (
+            kernel,
+            lhs.into(),
+            rhs,
+            threads_or_cores(threads),
+            (0, rhs.n),
+        );
         run(
-            &[(kernel, lhs, rhs, threads, (0, rhs.n))],
+            &[part],
             dst,
             dst_stride,
-            clamp,
+            OutputStage::Requantize(requantize),
         )
+    }
+
+    /// `threads`, or (for 0) one per available core.
+    fn threads_or_cores(threads: usize) -> usize {
+        match threads {
+            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            t => t,
+        }
     }
 
     /// One side of a [`crate::plan::Plan`] ready to run: its kernel with the activations and
@@ -361,7 +533,7 @@ pub mod parallel {
         let sides: std::vec::Vec<_> = (sides.iter())
             .map(|s| (s.kernel, Lhs::from(s.lhs), s.rhs, s.threads, s.columns))
             .collect();
-        run(&sides, dst, dst_stride, clamp)
+        run(&sides, dst, dst_stride, OutputStage::Clamp(clamp))
     }
 
     /// A side: kernel, activations, weights, threads and output columns.
@@ -378,10 +550,10 @@ pub mod parallel {
         sides: &[Part<'_, B>],
         dst: &mut [T],
         dst_stride: usize,
-        clamp: Clamp,
+        stage: OutputStage,
     ) -> Result<()> {
         for (i, &(kernel, lhs, rhs, _, (lo, hi))) in sides.iter().enumerate() {
-            check_operands::<T, _>(kernel, &lhs, rhs, dst.len(), dst_stride)?;
+            check_operands::<T, _>(kernel, stage, &lhs, rhs, dst.len(), dst_stride)?;
             let step = kernel.kernel.tile().n_step;
             if lo > hi || hi > rhs.n || lo % step != 0 {
                 return Err(Error::Precondition("columns within n, starting on a step"));
@@ -407,7 +579,7 @@ pub mod parallel {
                                 *rhs,
                                 dst_addr as *mut T,
                                 dst_stride,
-                                clamp,
+                                stage,
                                 rows,
                                 cols,
                             )

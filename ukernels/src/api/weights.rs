@@ -7,6 +7,7 @@
 
 use super::error::{Error, Result, need};
 use super::kernel::{Kernel, rhs_kinds};
+use super::requantize::InputQuantization;
 use crate::kernel::MatmulKernel;
 use crate::pack::kinds::{RhsPackerKind, WeightLayout};
 use crate::pack::rhs::{self, Args};
@@ -18,7 +19,8 @@ use crate::types::{
 };
 
 /// The weights of a linear layer, `n` output channels of `k` inputs each: the integer forms
-/// row-major ("nxk"), the float forms in either orientation.
+/// row-major ("nxk", but [`Weights::Int8Requantized`] "kxn"), the float forms in either
+/// orientation.
 #[derive(Clone, Copy, Debug)]
 #[non_exhaustive]
 pub enum Weights<'a> {
@@ -90,6 +92,34 @@ pub enum Weights<'a> {
         /// `n` biases, or none.
         bias: Option<Bias<'a>>,
     },
+    /// Signed int8 weights held K x N for the int8-output families
+    /// (`matmul_clamp_qai8_qai8p_qsi8cxp`, `matmul_clamp_qai8_qai8_qsi8cxp`): symmetric, one
+    /// `f32` scale per channel, an `i32` bias per channel (in units of the accumulator, `input
+    /// scale * scale[j]`), and the quantization of the activations they will meet, which the
+    /// packer folds in ([`InputQuantization`]). As for the float forms, the bias is part of the
+    /// form; give `None` as [`PackedWeights::pack`]'s own `bias`. One packing serves the GEMMs
+    /// and the GEMV ([`PackedWeights::is_read_by`]).
+    ///
+    /// ```
+    /// use rkai_ukernels::api::{InputQuantization, Weights};
+    ///
+    /// let (n, k) = (2, 3);
+    /// let w = [1i8, -2, 3, -4, 5, -6]; // k rows of n values
+    /// let input = InputQuantization { zero_point: 5, scale_multiplier: 0.25 };
+    /// let weights =
+    ///     Weights::Int8Requantized { data: &w, scales: &[0.5, 0.25], bias: &[100, -7], input };
+    /// assert_eq!((weights.bl(), w.len()), (0, n * k));
+    /// ```
+    Int8Requantized {
+        /// `k * n` values: `k` rows of `n`.
+        data: &'a [i8],
+        /// `n` scales.
+        scales: &'a [f32],
+        /// `n` biases.
+        bias: &'a [i32],
+        /// The activations' zero point and the scale multiplier the packer folds in.
+        input: InputQuantization,
+    },
 }
 
 /// The bias of a float weight form ([`Weights::F32`], [`Weights::F16`]): `n` values of the type
@@ -144,6 +174,7 @@ enum FormKind {
     Int8PerChannel,
     Int4PerBlock,
     Q4_0,
+    Int8Requantized,
     Float {
         values: FloatType,
         layout: WeightLayout,
@@ -170,6 +201,7 @@ impl FormKind {
             FormKind::Int8PerChannel,
             FormKind::Int4PerBlock,
             FormKind::Q4_0,
+            FormKind::Int8Requantized,
         ]
         .into_iter()
         .chain(floats)
@@ -189,6 +221,7 @@ impl FormKind {
             (FormKind::Int8PerChannel, RhsPackerKind::Qsi8cxp(source)) => source == Source::Nxk,
             (FormKind::Int4PerBlock, RhsPackerKind::Qsi4c32p(v)) => v.source() == Source::Nxk,
             (FormKind::Q4_0, RhsPackerKind::Qsi4c32pf16(_)) => true,
+            (FormKind::Int8Requantized, RhsPackerKind::Qsi8cxpsb) => true,
             // Values and biases of one type, copied unconverted.
             (
                 FormKind::Float {
@@ -286,6 +319,7 @@ impl Weights<'_> {
             Weights::Int8PerChannel { .. } => FormKind::Int8PerChannel,
             Weights::Int4PerBlock { .. } => FormKind::Int4PerBlock,
             Weights::Q4_0 { .. } => FormKind::Q4_0,
+            Weights::Int8Requantized { .. } => FormKind::Int8Requantized,
             Weights::F32 { layout, bias, .. } => float(FloatType::F32, layout, bias),
             Weights::F16 { layout, bias, .. } => float(FloatType::F16, layout, bias),
         }
@@ -300,9 +334,15 @@ impl Weights<'_> {
         }
     }
 
-    /// Whether this is a float form (which carries its bias).
-    fn is_float(&self) -> bool {
-        matches!(self, Weights::F32 { .. } | Weights::F16 { .. })
+    /// For a form that carries its bias, the condition that [`PackedWeights::pack`] gets none.
+    fn carried_bias(&self) -> Option<&'static str> {
+        match self {
+            Weights::F32 { .. } | Weights::F16 { .. } => {
+                Some("the bias of a float form is in the form")
+            }
+            Weights::Int8Requantized { .. } => Some("the bias of Int8Requantized is in the form"),
+            _ => None,
+        }
     }
 
     /// Block length (0 per channel).
@@ -312,6 +352,7 @@ impl Weights<'_> {
             Weights::Q4_0 { .. } => Q4_0_BLOCK,
             Weights::Int4PerChannel { .. }
             | Weights::Int8PerChannel { .. }
+            | Weights::Int8Requantized { .. }
             | Weights::F32 { .. }
             | Weights::F16 { .. } => 0,
         }
@@ -384,6 +425,19 @@ impl Weights<'_> {
                     rhs_zero_point: 8,
                 })
             }
+            Weights::Int8Requantized {
+                data,
+                scales,
+                bias,
+                input,
+            } => {
+                need("int8 weights", n.saturating_mul(k), data.len())?;
+                need("scales", n, scales.len())?;
+                need("bias", n, bias.len())?;
+                (a.rhs, a.rhs_stride) = (data.as_ptr().cast(), n);
+                (a.scale, a.bias) = (scales.as_ptr().cast(), bias.as_ptr().cast());
+                Params::Int8(input.packer_params())
+            }
             Weights::F32 { data, layout, .. } => {
                 need("f32 weights", n.saturating_mul(k), data.len())?;
                 (a.rhs, a.rhs_stride) = (data.as_ptr().cast(), float_row(layout, n, k, 4));
@@ -428,8 +482,8 @@ pub struct PackedWeights<S> {
 impl<S: AsRef<[u8]> + AsMut<[u8]>> PackedWeights<S> {
     /// Packs `n x k` weights with an optional bias (`n` values) for `kernel` into `storage`
     /// ([`Kernel::packed_weights_size`] bytes), with the kernel's own packer for the source form.
-    /// `bias` is the integer forms' bias; the float forms carry theirs (`None` here, else
-    /// [`Error::Precondition`]).
+    /// `bias` is the integer forms' bias; the float forms and [`Weights::Int8Requantized`]
+    /// carry theirs (`None` here, else [`Error::Precondition`]).
     ///
     /// f32 weights held K x N, packed for the best f32 GEMM of this CPU:
     ///
@@ -464,10 +518,8 @@ impl<S: AsRef<[u8]> + AsMut<[u8]>> PackedWeights<S> {
         let size = kernel.packed_weights_size(n, k, bl)?;
         need("packed weight storage", size, storage.as_ref().len())?;
         let (mut a, params) = weights.source(n, k)?;
-        if weights.is_float() && bias.is_some() {
-            return Err(Error::Precondition(
-                "the bias of a float form is in the form",
-            ));
+        if let (Some(condition), Some(_)) = (weights.carried_bias(), bias) {
+            return Err(Error::Precondition(condition));
         }
         if let Some(b) = bias {
             need("bias", n, b.len())?;
