@@ -53,8 +53,8 @@
 #![deny(missing_docs)]
 
 pub use rkai_ukernels::api::{
-    Activations, Bias, Clamp, Error, Kernel, Lhs, OutputElement, PackedActivations, PackedWeights,
-    Q4_0_BLOCK, Result, WeightLayout, Weights, is_vector_length_dependent, matmul,
+    Activations, Bias, Clamp, Error, Kernel, Lhs, NibbleOrder, OutputElement, PackedActivations,
+    PackedWeights, Q4_0_BLOCK, Result, WeightLayout, Weights, is_vector_length_dependent, matmul,
 };
 pub use rkai_ukernels::arch::Features;
 pub use rkai_ukernels::family::Family;

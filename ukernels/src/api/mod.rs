@@ -15,13 +15,14 @@
 //! 4. run [`matmul`] into `f32`, `half::f16` or `half::bf16` rows (the family fixes which), or,
 //!    with the `std` feature, [`parallel::matmul`] over threads.
 //!
-//! Nothing here allocates. Covered so far: the families whose weights come as per-channel int4
-//! or int8, per-block int4 with bf16 scales, llama.cpp's Q4_0 blocks, or f32 or f16 values
-//! (N x K or K x N, with their bias), and whose activations come as f32, f16 or bf16 rows: the
-//! integer families with float output and the float GEMMs `matmul_clamp_{f32_f32_f32p,
-//! f16_f16_f16p, f32_f32p_f32p, f16_f16p_f16p, f32_bf16p_bf16p, fp32_bf16p_bf16p,
-//! f16_bf16p_bf16p}` ([`Kernel::new`] says `UnsupportedFamily` for the others: the imatmul
-//! families, `qsi8d32p_qai4c32p`, `qsu2cxp` and the int8 outputs).
+//! Nothing here allocates. Covered so far: the families whose weights come as per-channel int4,
+//! int8 or 2-bit codes with a value table (`qsu2cxp`), per-block int4 with bf16 scales or
+//! asymmetric with f32 scales and zero offsets (`qsi8d32p_qai4c32p`), llama.cpp's Q4_0 blocks,
+//! or f32 or f16 values (N x K or K x N, with their bias), and whose activations come as f32,
+//! f16 or bf16 rows: the integer families with float output and the float GEMMs
+//! `matmul_clamp_{f32_f32_f32p, f16_f16_f16p, f32_f32p_f32p, f16_f16p_f16p, f32_bf16p_bf16p,
+//! fp32_bf16p_bf16p, f16_bf16p_bf16p}` ([`Kernel::new`] says `UnsupportedFamily` for the
+//! others: the imatmul families and the int8 outputs).
 
 mod activations;
 mod choice;
@@ -37,4 +38,4 @@ pub use kernel::{Kernel, is_vector_length_dependent};
 #[cfg(feature = "std")]
 pub use run::parallel;
 pub use run::{Clamp, Lhs, OutputElement, matmul};
-pub use weights::{Bias, PackedWeights, Q4_0_BLOCK, Weights};
+pub use weights::{Bias, NibbleOrder, PackedWeights, Q4_0_BLOCK, Weights};

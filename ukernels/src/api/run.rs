@@ -268,7 +268,7 @@ unsafe fn run_portion<T: OutputElement, B: AsRef<[u8]>>(
                 dst_stride_col: size,
                 clamp_min: clamp.min,
                 clamp_max: clamp.max,
-                lut: core::ptr::null(),
+                lut: rhs.lut(),
                 params: core::ptr::null(),
             };
             let checked = call::check_packed(kernel.kernel, &args)?;
