@@ -54,7 +54,7 @@
 #![deny(missing_docs)]
 
 pub use rkai_ukernels::api::{
-    Activations, Bias, Clamp, Error, InputQuantization, Kernel, Lhs, OutputElement,
+    Activations, Bias, Clamp, Error, InputQuantization, Kernel, Lhs, NibbleOrder, OutputElement,
     PackedActivations, PackedWeights, Q4_0_BLOCK, Requantize, Result, WeightLayout, Weights,
     is_vector_length_dependent, matmul, matmul_requantized,
 };

@@ -5,7 +5,7 @@
 use crate::support;
 
 use rkai_ukernels::api::{
-    self, Activations, Clamp, Error, Kernel, PackedActivations, PackedWeights, Weights,
+    self, Activations, Clamp, Error, Kernel, NibbleOrder, PackedActivations, PackedWeights, Weights,
 };
 use rkai_ukernels::catalog;
 use rkai_ukernels::family::Family;
@@ -465,14 +465,188 @@ fn misuse_is_an_error() {
     let r = PackedWeights::pack(&block, n, 96, odd, None, vec![0u8; 1 << 16]);
     assert!(matches!(r, Err(Error::Precondition(_))), "{r:?}");
     // A family the safe API does not cover yet.
-    let two_bit = catalog::KERNELS
+    let uncovered = Family::ImatmulQai8Qai8pQsi8cxp;
+    let entry = catalog::KERNELS
         .iter()
-        .find(|k| k.family == Family::F32Qai8dxpQsu2cxp)
+        .find(|k| k.family == uncovered)
         .unwrap();
     assert_eq!(
-        Kernel::new(two_bit).unwrap_err(),
-        Error::UnsupportedFamily("matmul_clamp_f32_qai8dxp_qsu2cxp")
+        Kernel::new(entry).unwrap_err(),
+        Error::UnsupportedFamily(uncovered.dir())
     );
+}
+
+/// The catalog kernel named `stem`, if this CPU runs it.
+fn kernel_named(stem: &str) -> Option<Kernel> {
+    let entry = catalog::KERNELS.iter().find(|k| k.stem == stem).unwrap();
+    Kernel::new(entry).ok()
+}
+
+#[test]
+fn misuse_of_the_2bit_form_is_an_error() {
+    let Ok(kernel) = Kernel::select(Family::F32Qai8dxpQsu2cxp, Shape::Gemm) else {
+        assert!(!support::cpu::can_run(
+            rkai_ukernels::arch::Isa::NeonDotprod
+        ));
+        return;
+    };
+    let (n, k) = (8, 64);
+    let mut rng = Rng::new(5);
+    let codes: Vec<u8> = (0..n * k / 4).map(|_| rng.next_u64() as u8).collect();
+    let scales = rng.vec_f32(n, 0.01, 0.1);
+    let size = kernel.packed_weights_size(n, k, 0).unwrap();
+    let pack = |k, w, bias| PackedWeights::pack(&kernel, n, k, w, bias, vec![0u8; size]);
+    let int2 = |data, scales| Weights::Int2PerChannel {
+        data,
+        scales,
+        values: Some([-3, -1, 1, 3]),
+    };
+    assert!(matches!(
+        pack(k, int2(&codes[1..], &scales), None),
+        Err(Error::BufferTooSmall {
+            buffer: "int2 weights",
+            ..
+        })
+    ));
+    assert!(matches!(
+        pack(k, int2(&codes, &scales[1..]), None),
+        Err(Error::BufferTooSmall {
+            buffer: "scales",
+            ..
+        })
+    ));
+    let bias = [0f32; 3];
+    assert!(matches!(
+        pack(k, int2(&codes, &scales), Some(&bias)),
+        Err(Error::BufferTooSmall { buffer: "bias", .. })
+    ));
+    // K must be whole groups of 32 codes: KleidiAI's condition.
+    assert_eq!(
+        pack(48, int2(&codes, &scales), None).unwrap_err(),
+        Error::Precondition("k % kai_k_multiple_of == 0")
+    );
+    let w = pack(k, int2(&codes, &scales), None).unwrap();
+    assert_eq!(w.int2_values(), Some([-3, -1, 1, 3]));
+    // Loaded bytes take their table back; a format without one refuses it.
+    let vector_bytes = w.vector_bytes();
+    let loaded = PackedWeights::from_bytes(&kernel, n, k, 0, vector_bytes, w.into_storage());
+    let loaded = loaded.unwrap();
+    assert_eq!(loaded.int2_values(), None);
+    assert_eq!(
+        loaded.with_int2_values([1, 2, 3, 4]).unwrap().int2_values(),
+        Some([1, 2, 3, 4])
+    );
+    if let Ok(int4) = Kernel::select(Family::F32Qai8dxpQsi4cxp, Shape::Gemm) {
+        let layer = Layer::new(n, k, 32, 1);
+        let size = int4.packed_weights_size(n, k, 0).unwrap();
+        let w = layer.weights(Family::F32Qai8dxpQsi4cxp);
+        let packed = PackedWeights::pack(&int4, n, k, w, None, vec![0u8; size]).unwrap();
+        assert_eq!(
+            packed.with_int2_values([1, 2, 3, 4]).unwrap_err(),
+            Error::FormatMismatch("2-bit value table")
+        );
+    }
+}
+
+#[test]
+fn misuse_of_the_asymmetric_int4_form_is_an_error() {
+    let (m, n, k, bl) = (3, 8, 128, 32);
+    let mut rng = Rng::new(9);
+    let nibbles: Vec<u8> = (0..n * k / 2).map(|_| rng.next_u64() as u8).collect();
+    let scales = rng.vec_f32(n * k / bl, 0.01, 0.1);
+    let zero_offsets = rng.vec_f32(n * k / bl, -0.1, 0.1);
+    let x = rng.vec_f32(m * k, -1.0, 1.0);
+    let x_f16: Vec<half::f16> = x.iter().map(|&v| half::f16::from_f32(v)).collect();
+    let asymmetric = |bl, data, scales, zero_offsets| Weights::Int4AsymmetricPerBlock {
+        bl,
+        data,
+        order: NibbleOrder::EvenHigh,
+        scales,
+        zero_offsets,
+    };
+    for family in [Family::F32Qsi8d32pQai4c32p, Family::F16Qsi8d32pQai4c32p] {
+        let Ok(kernel) = Kernel::select(family, Shape::Gemm) else {
+            continue;
+        };
+        let size = kernel.packed_weights_size(n, k, bl).unwrap();
+        let pack = |k, w: Weights<'_>| PackedWeights::pack(&kernel, n, k, w, None, vec![0u8; size]);
+        let short = |w: Weights<'_>| match pack(k, w) {
+            Err(Error::BufferTooSmall { buffer, .. }) => buffer,
+            other => panic!("{other:?}"),
+        };
+        let (z, s) = (&zero_offsets[..], &scales[..]);
+        assert_eq!(short(asymmetric(bl, &nibbles[1..], s, z)), "int4 weights");
+        assert_eq!(short(asymmetric(bl, &nibbles, &s[1..], z)), "block scales");
+        assert_eq!(short(asymmetric(bl, &nibbles, s, &z[1..])), "zero offsets");
+        // Block lengths KleidiAI refuses: not a multiple of 32, not dividing K, none.
+        assert_eq!(
+            pack(k, asymmetric(48, &nibbles, s, z)).unwrap_err(),
+            Error::Precondition("(bl % 32) == 0")
+        );
+        assert_eq!(
+            pack(96, asymmetric(64, &nibbles, s, z)).unwrap_err(),
+            Error::Precondition("(k % bl) == 0")
+        );
+        assert!(matches!(
+            pack(k, asymmetric(0, &nibbles, s, z)),
+            Err(Error::Precondition(_))
+        ));
+        let packed = pack(k, asymmetric(bl, &nibbles, s, z)).unwrap();
+        // Activations of another element type than the family's packer takes, and of another
+        // block length than the weights'.
+        let f32_rows = Activations::F32 {
+            data: &x,
+            stride: k,
+        };
+        let f16_rows = Activations::F16 {
+            data: &x_f16,
+            stride: k,
+        };
+        let (rows, other_rows) = if family == Family::F32Qsi8d32pQai4c32p {
+            (f32_rows, f16_rows)
+        } else {
+            (f16_rows, f32_rows)
+        };
+        let lhs = |bl, x| {
+            let size = kernel.packed_activations_size(m, k, bl).unwrap();
+            PackedActivations::pack(&kernel, m, k, bl, x, vec![0u8; size])
+        };
+        assert_eq!(
+            lhs(bl, other_rows).unwrap_err(),
+            Error::FormatMismatch("activations")
+        );
+        let x64 = lhs(2 * bl, rows).unwrap();
+        let r = if family == Family::F32Qsi8d32pQai4c32p {
+            api::matmul(&kernel, &x64, &packed, &mut [0f32; 24], n, Clamp::NONE)
+        } else {
+            let mut dst = [half::f16::ZERO; 24];
+            api::matmul(&kernel, &x64, &packed, &mut dst, n, Clamp::NONE)
+        };
+        assert!(
+            matches!(
+                r,
+                Err(Error::ShapeMismatch {
+                    dimension: "bl",
+                    ..
+                })
+            ),
+            "{r:?}"
+        );
+    }
+    // The NEON kernels' packer takes the even input in the high nibble only.
+    let stem = "matmul_clamp_f32_qsi8d32p4x4_qai4c32p4x4_8x4_neon_dotprod";
+    if let Some(neon) = kernel_named(stem) {
+        let size = neon.packed_weights_size(n, k, bl).unwrap();
+        let even_low = Weights::Int4AsymmetricPerBlock {
+            bl,
+            data: &nibbles,
+            order: NibbleOrder::EvenLow,
+            scales: &scales,
+            zero_offsets: &zero_offsets,
+        };
+        let r = PackedWeights::pack(&neon, n, k, even_low, None, vec![0u8; size]);
+        assert_eq!(r.unwrap_err(), Error::FormatMismatch("weights"));
+    }
 }
 
 #[test]

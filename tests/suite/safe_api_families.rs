@@ -10,8 +10,8 @@
 use crate::support;
 
 use rkai_ukernels::api::{
-    self, Activations, Bias, Clamp, Error, Kernel, Lhs, PackedActivations, PackedWeights,
-    WeightLayout, Weights,
+    self, Activations, Bias, Clamp, Error, Kernel, Lhs, NibbleOrder, PackedActivations,
+    PackedWeights, WeightLayout, Weights,
 };
 use rkai_ukernels::catalog::KERNELS;
 use rkai_ukernels::element::Output;
@@ -25,6 +25,7 @@ use rkai_ukernels::types::{
 };
 use std::ffi::c_void;
 use support::cabi::{MatmulFloatFn, RhsPackQsi4c32pFn, RhsPackQsi4cxpFn, RhsPackQsi8cxpFn, func};
+use support::cabi::{RhsPackQsu2cxpFn, pack_qai4c32p_rhs};
 use support::rng::Rng;
 
 /// Block length of the per-block sources (Q4_0's, and a length every per-block kernel takes).
@@ -39,6 +40,11 @@ struct Layer {
     scales: Vec<f32>,
     block_scales: Vec<half::bf16>,
     q4_0: Vec<u8>,
+    /// 2-bit codes, four per byte.
+    int2: Vec<u8>,
+    /// f32 scales and zero offsets per block of the asymmetric int4 weights (`nibbles`).
+    block_scales_f32: Vec<f32>,
+    zero_offsets: Vec<f32>,
     bias: Vec<f32>,
     /// Float weights: `n x k` and the same values `k x n`, in f32 and f16.
     w_nxk: Vec<f32>,
@@ -57,6 +63,20 @@ struct Layer {
 
 /// The padding of the unpacked rows' stride.
 const ROW_PAD: usize = 5;
+
+/// A 2-bit value table other than KleidiAI's default `[-2, -1, 0, 1]`: a matmul that reads the
+/// default (or none) instead gives other results.
+const INT2_VALUES: [i32; 4] = [-3, -1, 1, 3];
+
+/// The table pointer the C functions take for `w` (null: the default).
+fn int2_lut(w: &Weights) -> *const i32 {
+    match w {
+        Weights::Int2PerChannel {
+            values: Some(t), ..
+        } => t.as_ptr(),
+        _ => std::ptr::null(),
+    }
+}
 
 impl Layer {
     fn new(m: usize, n: usize, k: usize, seed: u64) -> Layer {
@@ -93,6 +113,9 @@ impl Layer {
                 .map(|_| half::bf16::from_f32(rng.f32(0.001, 0.02)))
                 .collect(),
             q4_0,
+            int2: (0..n * k / 4).map(|_| rng.next_u64() as u8).collect(),
+            block_scales_f32: rng.vec_f32(n * (k / BL), 0.001, 0.02),
+            zero_offsets: rng.vec_f32(n * (k / BL), -0.1, 0.1),
             bias_f16: f16s(&bias),
             bias,
             w_nxk_f16: f16s(&w_nxk),
@@ -107,11 +130,32 @@ impl Layer {
         }
     }
 
-    /// Every weight source form (the float ones with their bias).
-    fn weight_forms(&self) -> [Weights<'_>; 9] {
+    /// Every weight source form (the float ones with their bias; the 2-bit codes with
+    /// KleidiAI's default table and with one of their own, the asymmetric int4 nibbles in either
+    /// order).
+    fn weight_forms(&self) -> [Weights<'_>; 13] {
         let f32_bias = Some(Bias::F32(&self.bias));
         let f16_bias = Some(Bias::F16(&self.bias_f16));
+        let asymmetric = |order| Weights::Int4AsymmetricPerBlock {
+            bl: BL,
+            data: &self.nibbles,
+            order,
+            scales: &self.block_scales_f32,
+            zero_offsets: &self.zero_offsets,
+        };
         [
+            Weights::Int2PerChannel {
+                data: &self.int2,
+                scales: &self.scales,
+                values: None,
+            },
+            Weights::Int2PerChannel {
+                data: &self.int2,
+                scales: &self.scales,
+                values: Some(INT2_VALUES),
+            },
+            asymmetric(NibbleOrder::EvenHigh),
+            asymmetric(NibbleOrder::EvenLow),
             Weights::Int4PerChannel {
                 data: &self.nibbles,
                 scales: &self.scales,
@@ -286,6 +330,52 @@ fn c_packed_weights(
                     (&raw const params).cast(),
                 )
             }
+            Weights::Int2PerChannel { data, scales, .. } => {
+                let params = kai_rhs_pack_qs4cxs1s0_param {
+                    lhs_zero_point: 1,
+                    rhs_zero_point: 2,
+                };
+                func::<RhsPackQsu2cxpFn>("run", name)(
+                    1,
+                    n,
+                    k,
+                    nr,
+                    kr,
+                    sr,
+                    data.as_ptr(),
+                    bias,
+                    scales.as_ptr(),
+                    dst,
+                    0,
+                    &params,
+                    int2_lut(&w),
+                )
+            }
+            Weights::Int4AsymmetricPerBlock {
+                data,
+                scales,
+                zero_offsets,
+                ..
+            } => {
+                let params = kai_rhs_pack_qs4cxs1s0_param {
+                    lhs_zero_point: 1,
+                    rhs_zero_point: 8,
+                };
+                let floats = (
+                    zero_offsets.as_ptr().cast(),
+                    bias.cast(),
+                    scales.as_ptr().cast(),
+                );
+                pack_qai4c32p_rhs(
+                    name,
+                    (n, k, bl),
+                    (nr, kr, sr),
+                    data.as_ptr(),
+                    floats,
+                    dst,
+                    &params,
+                )
+            }
             // The Q4_0 packers take no bias.
             Weights::Q4_0 { blocks } => support::cabi::pack_q4_0_rhs(
                 name,
@@ -358,7 +448,9 @@ fn c_packed_activations(
                     out.as_mut_ptr().cast(),
                 )
             }
-            LhsPackerKind::Qsi8d32p(_) | LhsPackerKind::F16pmrx2 => support::cabi::pack_block_lhs(
+            LhsPackerKind::Qsi8d32p(_)
+            | LhsPackerKind::Qsi8d32pscalef32(_)
+            | LhsPackerKind::F16pmrx2 => support::cabi::pack_block_lhs(
                 packer.name,
                 (m, k, bl),
                 geometry,
@@ -373,12 +465,13 @@ fn c_packed_activations(
 }
 
 /// `matmul` into the family's output type, as bits; then the exported C kernel on the same
-/// packed bytes (or rows), as bits.
+/// packed bytes (or rows), with the 2-bit value table `lut` (null for the default), as bits.
 fn safe_and_c_outputs<B: AsRef<[u8]>>(
     kernel: &Kernel,
     lhs: Lhs,
     rhs: &PackedWeights<B>,
     (m, n, k, bl): (usize, usize, usize, usize),
+    lut: *const i32,
 ) -> (Vec<u32>, Vec<u32>) {
     let clamp = Clamp {
         min: -3.0,
@@ -420,7 +513,7 @@ fn safe_and_c_outputs<B: AsRef<[u8]>>(
                 dst_stride_col: size,
                 clamp_min: clamp.min,
                 clamp_max: clamp.max,
-                lut: std::ptr::null(),
+                lut,
                 params: std::ptr::null(),
             };
             // SAFETY: packed operands of the kernel's formats, `c` holds m x n outputs.
@@ -476,7 +569,7 @@ fn activation_packer(packers: &[&'static Packer], x: &Activations) -> Option<&'s
 fn every_covered_family_matches_the_c_functions() {
     let families = covered_families();
     // The families the safe API covers today; a new one must be added here and above.
-    assert_eq!(families.len(), 18, "{families:?}");
+    assert_eq!(families.len(), 21, "{families:?}");
     let (mut kernels_checked, mut cases) = (0, 0);
     // The int8-output families take other operands and a `Requantize`: `safe_api_int8`.
     let float_output = |f: &Family| f.output() != Output::I8;
@@ -542,7 +635,9 @@ fn every_covered_family_matches_the_c_functions() {
                                 rows: layer.wide_rows(x),
                             },
                         };
-                        let (safe, c) = safe_and_c_outputs(&kernel, lhs, &packed, (m, n, k, bl));
+                        let shape = (m, n, k, bl);
+                        let (safe, c) =
+                            safe_and_c_outputs(&kernel, lhs, &packed, shape, int2_lut(&w));
                         assert_eq!(safe, c, "{stem}: m={m} {w:?}");
                         cases += 1;
                     }

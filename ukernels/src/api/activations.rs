@@ -10,7 +10,9 @@ use super::kernel::{Kernel, lhs_kinds};
 use crate::element::Output;
 use crate::family::Operands;
 use crate::kernel::MatmulKernel;
-use crate::pack::kinds::{Bf16LhsPacker, LhsPackerKind, LhsType, SmeRowsPacker};
+use crate::pack::kinds::{
+    Bf16LhsPacker, LhsPackerKind, LhsType, Qsi8d32pscalef32Packer, SmeRowsPacker,
+};
 use crate::pack::lhs::{self, Args};
 
 /// `m` rows of `k` input values, `stride` elements apart (`stride >= k`; `k` for contiguous rows):
@@ -80,6 +82,8 @@ impl FormKind {
             (FormKind::F16, LhsPackerKind::Qai8dxp(t)) => t == LhsType::F16,
             (FormKind::Bf16, LhsPackerKind::Qai8dxp(t)) => t == LhsType::Bf16,
             (FormKind::F32, LhsPackerKind::Qsi8d32p(_) | LhsPackerKind::F16pmrx2) => true,
+            (FormKind::F32, LhsPackerKind::Qsi8d32pscalef32(v)) => v == Qsi8d32pscalef32Packer::F32,
+            (FormKind::F16, LhsPackerKind::Qsi8d32pscalef32(v)) => v == Qsi8d32pscalef32Packer::F16,
             (FormKind::F32, LhsPackerKind::Bf16(v)) => v != Bf16LhsPacker::Bf16p8x4F16,
             (FormKind::F16, LhsPackerKind::Bf16(v)) => v == Bf16LhsPacker::Bf16p8x4F16,
             (FormKind::F32, LhsPackerKind::SmeRows(v)) => v == SmeRowsPacker::F32p2vlx1,

@@ -17,17 +17,18 @@
 //!    [`Requantize`]; with the `std` feature, [`parallel::matmul`] and
 //!    [`parallel::matmul_requantized`] over threads.
 //!
-//! Nothing here allocates. Covered so far: the families whose weights come as per-channel int4
-//! or int8, per-block int4 with bf16 scales, llama.cpp's Q4_0 blocks, or f32 or f16 values
-//! (N x K or K x N, with their bias), and whose activations come as f32, f16 or bf16 rows: the
-//! integer families with float output and the float GEMMs `matmul_clamp_{f32_f32_f32p,
-//! f16_f16_f16p, f32_f32p_f32p, f16_f16p_f16p, f32_bf16p_bf16p, fp32_bf16p_bf16p,
-//! f16_bf16p_bf16p}`; and the int8-output families `matmul_clamp_qai8_qai8p_qsi8cxp` (SME
-//! GEMMs, activations packed) and `matmul_clamp_qai8_qai8_qsi8cxp` (SME2 GEMV, one row as it
-//! is), whose weights come as [`Weights::Int8Requantized`] (K x N int8 with per-channel scales,
-//! `i32` biases and the [`InputQuantization`] they fold in) and whose activations come as
-//! [`Activations::Int8`] rows. [`Kernel::new`] says `UnsupportedFamily` for the others: the
-//! imatmul families, `qsi8d32p_qai4c32p` and `qsu2cxp`.
+//! Nothing here allocates. Covered so far: the families whose weights come as per-channel int4,
+//! int8 or 2-bit codes with a value table (`qsu2cxp`), per-block int4 with bf16 scales or
+//! asymmetric with f32 scales and zero offsets (`qsi8d32p_qai4c32p`), llama.cpp's Q4_0 blocks,
+//! or f32 or f16 values (N x K or K x N, with their bias), and whose activations come as f32,
+//! f16 or bf16 rows: the integer families with float output and the float GEMMs
+//! `matmul_clamp_{f32_f32_f32p, f16_f16_f16p, f32_f32p_f32p, f16_f16p_f16p, f32_bf16p_bf16p,
+//! fp32_bf16p_bf16p, f16_bf16p_bf16p}`; and the int8-output families
+//! `matmul_clamp_qai8_qai8p_qsi8cxp` (SME GEMMs, activations packed) and
+//! `matmul_clamp_qai8_qai8_qsi8cxp` (SME2 GEMV, one row as it is), whose weights come as
+//! [`Weights::Int8Requantized`] (K x N int8 with per-channel scales, `i32` biases and the
+//! [`InputQuantization`] they fold in) and whose activations come as [`Activations::Int8`] rows.
+//! [`Kernel::new`] says `UnsupportedFamily` for the imatmul families.
 
 mod activations;
 mod choice;
@@ -45,4 +46,4 @@ pub use requantize::{InputQuantization, Requantize};
 #[cfg(feature = "std")]
 pub use run::parallel;
 pub use run::{Clamp, Lhs, OutputElement, matmul, matmul_requantized};
-pub use weights::{Bias, PackedWeights, Q4_0_BLOCK, Weights};
+pub use weights::{Bias, NibbleOrder, PackedWeights, Q4_0_BLOCK, Weights};

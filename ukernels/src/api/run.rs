@@ -362,7 +362,7 @@ unsafe fn run_portion<T: OutputElement, B: AsRef<[u8]>>(
         dst_stride_col: size,
         clamp_min: clamp.min,
         clamp_max: clamp.max,
-        lut: core::ptr::null(),
+        lut: rhs.lut(),
         params: requantize
             .as_ref()
             .map_or(core::ptr::null(), |p| p as *const _),

@@ -11,6 +11,7 @@ use super::requantize::InputQuantization;
 use crate::kernel::MatmulKernel;
 use crate::pack::kinds::{RhsPackerKind, WeightLayout};
 use crate::pack::rhs::{self, Args};
+use crate::pack::rhs_pack_nxk_qsu2cxp as int2;
 use crate::pack::{Source, rhs_pack_nxk_qsi4c32pscalef16_qsu4c32s16s0 as q4_0};
 use crate::select;
 use crate::types::{
@@ -56,6 +57,110 @@ pub enum Weights<'a> {
     Q4_0 {
         /// `n * k / 32` blocks of 18 bytes, as a GGUF tensor stores them.
         blocks: &'a [u8],
+    },
+    /// Unsigned 2-bit codes with one f32 scale per channel (llama.cpp's `Q2_0C`, the source of
+    /// `matmul_clamp_f32_qai8dxp_qsu2cxp`): the weight of code `c` is `scale * values[c]`.
+    /// Row `j` of `data` is bytes `j * k / 4..(j + 1) * k / 4`; input `4 * b + s` of the row is
+    /// the code in bits `2s..2s + 2` of its byte `b` (input `4b` in the lowest two bits). `k`
+    /// must be a multiple of 32.
+    ///
+    /// ```
+    /// use rkai_ukernels::api::{self, Activations, Clamp, Kernel, PackedActivations, PackedWeights, Weights};
+    /// use rkai_ukernels::family::Family;
+    /// use rkai_ukernels::select::Shape;
+    ///
+    /// let (m, n, k) = (1, 2, 32);
+    /// // Every code 1 (bit pairs 01): weight -1 * scale with KleidiAI's default table.
+    /// let codes = vec![0b0101_0101u8; n * k / 4];
+    /// let scales = [0.5f32, 0.25];
+    /// let weights = Weights::Int2PerChannel { data: &codes, scales: &scales, values: None };
+    /// let kernel = match Kernel::select(Family::F32Qai8dxpQsu2cxp, Shape::Gemv) {
+    ///     Ok(kernel) => kernel,
+    ///     // An AArch64 CPU without dotprod.
+    ///     Err(api::Error::NotSupportedByCpu(_)) => return Ok(()),
+    ///     Err(e) => return Err(e),
+    /// };
+    /// let storage = vec![0u8; kernel.packed_weights_size(n, k, 0)?];
+    /// let packed = PackedWeights::pack(&kernel, n, k, weights, None, storage)?;
+    /// let x = vec![1.0f32; m * k];
+    /// let rows = Activations::F32 { data: &x, stride: k };
+    /// let storage = vec![0u8; kernel.packed_activations_size(m, k, 0)?];
+    /// let lhs = PackedActivations::pack(&kernel, m, k, 0, rows, storage)?;
+    /// let mut y = [0f32; 2];
+    /// api::matmul(&kernel, &lhs, &packed, &mut y, n, Clamp::NONE)?;
+    /// // 32 inputs of 1 times -0.5 and -0.25.
+    /// assert!((y[0] + 16.0).abs() < 0.1 && (y[1] + 8.0).abs() < 0.1, "{y:?}");
+    /// # Ok::<(), api::Error>(())
+    /// ```
+    Int2PerChannel {
+        /// The codes, `n * k / 4` bytes.
+        data: &'a [u8],
+        /// `n` scales.
+        scales: &'a [f32],
+        /// The value of each code 0..=3 (KleidiAI's `lut`; the packer adds them into each
+        /// channel's sum, the kernels read them too), or `None` for KleidiAI's default
+        /// `[-2, -1, 0, 1]`: code minus the zero point 2. The kernels multiply by each entry as
+        /// an int8 (its low byte), so entries belong in `-128..=127`. The packed bytes do not
+        /// hold the table: [`PackedWeights`] keeps it for [`super::matmul`].
+        values: Option<[i32; 4]>,
+    },
+    /// Asymmetric int4 with one f32 scale and one f32 zero offset per block of `bl` inputs (`bl`
+    /// a multiple of 32 dividing `k`; the source of `matmul_clamp_{f32,f16}_qsi8d32p_qai4c32p`):
+    /// the weight of the unsigned nibble `u` (0..=15) of block `b` is
+    /// `(u - 8) * scale + zero_offset`, so an integer zero point `zp` has
+    /// `zero_offset = (8 - zp) * scale`. Row `j` of `data` is bytes
+    /// `j * k / 2..(j + 1) * k / 2`, byte `i` holding inputs `2i` and `2i + 1` in the nibbles
+    /// `order` says. `scales` and `zero_offsets` are `[n][k / bl]`, row-major.
+    ///
+    /// ```
+    /// use rkai_ukernels::api::{self, Activations, Clamp, Kernel, NibbleOrder, PackedActivations};
+    /// use rkai_ukernels::api::{PackedWeights, Weights};
+    /// use rkai_ukernels::family::Family;
+    /// use rkai_ukernels::select::Shape;
+    ///
+    /// let (m, n, k, bl) = (1, 2, 64, 32);
+    /// // Even inputs 3, odd inputs 12: with zero point 3, weights 0 and 9 * scale.
+    /// let data = vec![0x3c_u8; n * k / 2];
+    /// let scales = vec![0.125f32; n * k / bl];
+    /// let zero_offsets: Vec<f32> = scales.iter().map(|s| (8.0 - 3.0) * s).collect();
+    /// let weights = Weights::Int4AsymmetricPerBlock {
+    ///     bl,
+    ///     data: &data,
+    ///     order: NibbleOrder::EvenHigh,
+    ///     scales: &scales,
+    ///     zero_offsets: &zero_offsets,
+    /// };
+    /// let kernel = match Kernel::select(Family::F32Qsi8d32pQai4c32p, Shape::Gemv) {
+    ///     Ok(kernel) => kernel,
+    ///     // An AArch64 CPU without dotprod.
+    ///     Err(api::Error::NotSupportedByCpu(_)) => return Ok(()),
+    ///     Err(e) => return Err(e),
+    /// };
+    /// let storage = vec![0u8; kernel.packed_weights_size(n, k, bl)?];
+    /// let packed = PackedWeights::pack(&kernel, n, k, weights, None, storage)?;
+    /// let x = vec![1.0f32; m * k];
+    /// let rows = Activations::F32 { data: &x, stride: k };
+    /// let storage = vec![0u8; kernel.packed_activations_size(m, k, bl)?];
+    /// let lhs = PackedActivations::pack(&kernel, m, k, bl, rows, storage)?;
+    /// let mut y = [0f32; 2];
+    /// api::matmul(&kernel, &lhs, &packed, &mut y, n, Clamp::NONE)?;
+    /// // 32 odd inputs of 1 times 9 * 0.125.
+    /// assert!(y.iter().all(|v| (v - 36.0).abs() < 0.1), "{y:?}");
+    /// # Ok::<(), api::Error>(())
+    /// ```
+    Int4AsymmetricPerBlock {
+        /// Block length.
+        bl: usize,
+        /// Packed nibbles, `n * k / 2` bytes.
+        data: &'a [u8],
+        /// Which nibble of a byte holds its even input. Every kernel's packer takes
+        /// [`NibbleOrder::EvenHigh`]; only the SME2 kernels' packers take
+        /// [`NibbleOrder::EvenLow`] (the others answer [`Error::FormatMismatch`]).
+        order: NibbleOrder,
+        /// `n * (k / bl)` scales.
+        scales: &'a [f32],
+        /// `n * (k / bl)` zero offsets, added to the scaled weights of their block.
+        zero_offsets: &'a [f32],
     },
     /// `f32` weights for the f32 GEMMs (`matmul_clamp_f32_f32_f32p`, `..._f32p_f32p`) and the
     /// bf16 GEMMs, which round them to bf16 as they pack. The bias is part of the form (its type
@@ -122,6 +227,15 @@ pub enum Weights<'a> {
     },
 }
 
+/// Which nibble of a byte holds the even-indexed of its two int4 values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NibbleOrder {
+    /// Input `2i` in bits 0..4, `2i + 1` in bits 4..8 (KleidiAI's `s1s0`).
+    EvenLow,
+    /// Input `2i` in bits 4..8, `2i + 1` in bits 0..4 (KleidiAI's `s0s1`).
+    EvenHigh,
+}
+
 /// The bias of a float weight form ([`Weights::F32`], [`Weights::F16`]): `n` values of the type
 /// the family adds (the packer that takes the form depends on it).
 #[derive(Clone, Copy, Debug)]
@@ -175,6 +289,8 @@ enum FormKind {
     Int4PerBlock,
     Q4_0,
     Int8Requantized,
+    Int2PerChannel,
+    Int4AsymmetricPerBlock(NibbleOrder),
     Float {
         values: FloatType,
         layout: WeightLayout,
@@ -202,6 +318,9 @@ impl FormKind {
             FormKind::Int4PerBlock,
             FormKind::Q4_0,
             FormKind::Int8Requantized,
+            FormKind::Int2PerChannel,
+            FormKind::Int4AsymmetricPerBlock(NibbleOrder::EvenLow),
+            FormKind::Int4AsymmetricPerBlock(NibbleOrder::EvenHigh),
         ]
         .into_iter()
         .chain(floats)
@@ -222,6 +341,10 @@ impl FormKind {
             (FormKind::Int4PerBlock, RhsPackerKind::Qsi4c32p(v)) => v.source() == Source::Nxk,
             (FormKind::Q4_0, RhsPackerKind::Qsi4c32pf16(_)) => true,
             (FormKind::Int8Requantized, RhsPackerKind::Qsi8cxpsb) => true,
+            (FormKind::Int2PerChannel, RhsPackerKind::Qsu2cxp(_)) => true,
+            (FormKind::Int4AsymmetricPerBlock(order), RhsPackerKind::Qai4c32p(v)) => {
+                v.even_high() == (order == NibbleOrder::EvenHigh)
+            }
             // Values and biases of one type, copied unconverted.
             (
                 FormKind::Float {
@@ -265,6 +388,11 @@ const fn weight_layout(source: Source) -> WeightLayout {
 
 /// The block length of [`Weights::Q4_0`].
 pub const Q4_0_BLOCK: usize = 32;
+
+/// The zero point of the 2-bit codes that KleidiAI's packers require (its default table is
+/// code minus this).
+const INT2_ZERO_POINT: u8 = 2;
+const _: () = assert!(int2::DEFAULT_LUT[INT2_ZERO_POINT as usize] == 0);
 
 /// The parameter struct a packer of a source form reads, kept alive for the call.
 enum Params {
@@ -320,6 +448,10 @@ impl Weights<'_> {
             Weights::Int4PerBlock { .. } => FormKind::Int4PerBlock,
             Weights::Q4_0 { .. } => FormKind::Q4_0,
             Weights::Int8Requantized { .. } => FormKind::Int8Requantized,
+            Weights::Int2PerChannel { .. } => FormKind::Int2PerChannel,
+            Weights::Int4AsymmetricPerBlock { order, .. } => {
+                FormKind::Int4AsymmetricPerBlock(order)
+            }
             Weights::F32 { layout, bias, .. } => float(FloatType::F32, layout, bias),
             Weights::F16 { layout, bias, .. } => float(FloatType::F16, layout, bias),
         }
@@ -345,14 +477,24 @@ impl Weights<'_> {
         }
     }
 
+    /// The value table of [`Weights::Int2PerChannel`] (`None` for KleidiAI's default and for
+    /// the other forms).
+    fn int2_values(&self) -> Option<&[i32; 4]> {
+        match self {
+            Weights::Int2PerChannel { values, .. } => values.as_ref(),
+            _ => None,
+        }
+    }
+
     /// Block length (0 per channel).
     pub fn bl(&self) -> usize {
         match self {
-            Weights::Int4PerBlock { bl, .. } => *bl,
+            Weights::Int4PerBlock { bl, .. } | Weights::Int4AsymmetricPerBlock { bl, .. } => *bl,
             Weights::Q4_0 { .. } => Q4_0_BLOCK,
             Weights::Int4PerChannel { .. }
             | Weights::Int8PerChannel { .. }
             | Weights::Int8Requantized { .. }
+            | Weights::Int2PerChannel { .. }
             | Weights::F32 { .. }
             | Weights::F16 { .. } => 0,
         }
@@ -438,6 +580,36 @@ impl Weights<'_> {
                 (a.scale, a.bias) = (scales.as_ptr().cast(), bias.as_ptr().cast());
                 Params::Int8(input.packer_params())
             }
+            Weights::Int2PerChannel { data, scales, .. } => {
+                let row = k / 4;
+                need("int2 weights", n.saturating_mul(row), data.len())?;
+                need("scales", n, scales.len())?;
+                (a.rhs, a.rhs_stride, a.scale) = (data.as_ptr(), row, scales.as_ptr().cast());
+                a.lut = self.int2_values().map_or(core::ptr::null(), |t| t.as_ptr());
+                Params::Int4(kai_rhs_pack_qs4cxs1s0_param {
+                    lhs_zero_point: 1,
+                    rhs_zero_point: INT2_ZERO_POINT,
+                })
+            }
+            Weights::Int4AsymmetricPerBlock {
+                bl,
+                data,
+                scales,
+                zero_offsets,
+                ..
+            } => {
+                need("int4 weights", n.saturating_mul(nibble_row), data.len())?;
+                let blocks = k.checked_div(bl).ok_or(Error::Precondition("bl > 0"))?;
+                let per_block = n.saturating_mul(blocks);
+                need("block scales", per_block, scales.len())?;
+                need("zero offsets", per_block, zero_offsets.len())?;
+                (a.rhs, a.rhs_stride) = (data.as_ptr(), nibble_row);
+                (a.scale, a.zero) = (scales.as_ptr().cast(), zero_offsets.as_ptr().cast());
+                Params::Int4(kai_rhs_pack_qs4cxs1s0_param {
+                    lhs_zero_point: 1,
+                    rhs_zero_point: 8,
+                })
+            }
             Weights::F32 { data, layout, .. } => {
                 need("f32 weights", n.saturating_mul(k), data.len())?;
                 (a.rhs, a.rhs_stride) = (data.as_ptr().cast(), float_row(layout, n, k, 4));
@@ -477,6 +649,8 @@ pub struct PackedWeights<S> {
     pub(super) k: usize,
     pub(super) bl: usize,
     vector_bytes: usize,
+    /// The table of [`Weights::Int2PerChannel`] codes, which the kernels read too.
+    pub(super) int2_values: Option<[i32; 4]>,
 }
 
 impl<S: AsRef<[u8]> + AsMut<[u8]>> PackedWeights<S> {
@@ -538,6 +712,7 @@ impl<S: AsRef<[u8]> + AsMut<[u8]>> PackedWeights<S> {
             k,
             bl,
             vector_bytes: kernel.kernel.packed_vector_bytes(),
+            int2_values: weights.int2_values().copied(),
         })
     }
 
@@ -546,6 +721,8 @@ impl<S: AsRef<[u8]> + AsMut<[u8]>> PackedWeights<S> {
     /// `vector_bytes` ([`PackedWeights::vector_bytes`] when they were packed). Checks the
     /// storage size and that the format follows the same vector length on this CPU; the bytes
     /// themselves are the caller's responsibility (any bytes are memory-safe to compute with).
+    /// 2-bit weights packed with a table of their own need it back
+    /// ([`PackedWeights::with_int2_values`]).
     pub fn from_bytes(
         kernel: &Kernel,
         n: usize,
@@ -570,7 +747,41 @@ impl<S: AsRef<[u8]> + AsMut<[u8]>> PackedWeights<S> {
             k,
             bl,
             vector_bytes,
+            int2_values: None,
         })
+    }
+
+    /// The same bytes with the table of the 2-bit codes they were packed with (the `values` of
+    /// [`Weights::Int2PerChannel`], which the kernels read at every call): for bytes loaded by
+    /// [`PackedWeights::from_bytes`], which assumes KleidiAI's default table.
+    /// [`Error::FormatMismatch`] for a format without a table.
+    ///
+    /// ```
+    /// use rkai_ukernels::api::{Error, Kernel, PackedWeights};
+    /// use rkai_ukernels::family::Family;
+    /// use rkai_ukernels::select::Shape;
+    ///
+    /// let (n, k) = (4, 32);
+    /// let kernel = match Kernel::select(Family::F32Qai8dxpQsu2cxp, Shape::Gemm) {
+    ///     Ok(kernel) => kernel,
+    ///     // An AArch64 CPU without dotprod.
+    ///     Err(Error::NotSupportedByCpu(_)) => return Ok(()),
+    ///     Err(e) => return Err(e),
+    /// };
+    /// // Bytes saved earlier, with the table they were packed with.
+    /// let saved = vec![0u8; kernel.packed_weights_size(n, k, 0)?];
+    /// let vector_bytes = kernel.entry().packed_vector_bytes();
+    /// let loaded = PackedWeights::from_bytes(&kernel, n, k, 0, vector_bytes, saved)?
+    ///     .with_int2_values([-3, -1, 1, 3])?;
+    /// assert_eq!(loaded.int2_values(), Some([-3, -1, 1, 3]));
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn with_int2_values(mut self, values: [i32; 4]) -> Result<Self> {
+        if !self.packed_for.family.takes_lut() {
+            return Err(Error::FormatMismatch("2-bit value table"));
+        }
+        self.int2_values = Some(values);
+        Ok(self)
     }
 }
 
@@ -601,6 +812,19 @@ impl<S: AsRef<[u8]>> PackedWeights<S> {
     /// Block length (0 per channel).
     pub fn bl(&self) -> usize {
         self.bl
+    }
+
+    /// The table of the 2-bit codes the kernels read with these bytes (`None`: KleidiAI's
+    /// default, or a format without one).
+    pub fn int2_values(&self) -> Option<[i32; 4]> {
+        self.int2_values
+    }
+
+    /// The `lut` argument of the kernels for these bytes (null: the default table).
+    pub(super) fn lut(&self) -> *const i32 {
+        self.int2_values
+            .as_ref()
+            .map_or(core::ptr::null(), |t| t.as_ptr())
     }
 
     /// The packed bytes (KleidiAI's format, usable through the C API too).
