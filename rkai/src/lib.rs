@@ -39,7 +39,8 @@
 //! # What is here
 //! - The safe API ([`Kernel`], [`Weights`], [`PackedWeights`], [`Activations`],
 //!   [`PackedActivations`], [`Lhs`], [`matmul`], and with the `std` feature [`parallel`]), from
-//!   `rkai_ukernels::api`.
+//!   `rkai_ukernels::api`; convolutions through the indirect matmuls ([`Conv2d`],
+//!   [`Indirection`], [`PackedWeights::pack_chunked`]).
 //! - Kernel selection and planning: [`Family`], [`Shape`], [`Features`], [`plan`].
 //!
 //! This crate exports no C symbol and links no native library, so it sits beside a crate that
@@ -53,8 +54,9 @@
 #![deny(missing_docs)]
 
 pub use rkai_ukernels::api::{
-    Activations, Bias, Clamp, Error, Kernel, Lhs, OutputElement, PackedActivations, PackedWeights,
-    Q4_0_BLOCK, Result, WeightLayout, Weights, is_vector_length_dependent, matmul,
+    Activations, Bias, Chunks, Clamp, Conv2d, Error, IndirectElement, IndirectLhs, Indirection,
+    Kernel, Lhs, OutputElement, PackedActivations, PackedWeights, Q4_0_BLOCK, Result, WeightLayout,
+    Weights, is_vector_length_dependent, matmul,
 };
 pub use rkai_ukernels::arch::Features;
 pub use rkai_ukernels::family::Family;

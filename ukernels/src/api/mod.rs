@@ -15,16 +15,24 @@
 //! 4. run [`matmul`] into `f32`, `half::f16` or `half::bf16` rows (the family fixes which), or,
 //!    with the `std` feature, [`parallel::matmul`] over threads.
 //!
+//! A convolution goes the same way through the indirect matmuls (no im2col): the weights as
+//! K x N rows over K in [`Chunks`] (one per kernel tap) packed once by
+//! [`PackedWeights::pack_chunked`]; per image an [`Indirection`] table of the [`Conv2d`]'s
+//! pixels, given to [`matmul`] as it is or packed by [`PackedActivations::pack_indirect`].
+//!
 //! Nothing here allocates. Covered so far: the families whose weights come as per-channel int4
 //! or int8, per-block int4 with bf16 scales, llama.cpp's Q4_0 blocks, or f32 or f16 values
 //! (N x K or K x N, with their bias), and whose activations come as f32, f16 or bf16 rows: the
 //! integer families with float output and the float GEMMs `matmul_clamp_{f32_f32_f32p,
 //! f16_f16_f16p, f32_f32p_f32p, f16_f16p_f16p, f32_bf16p_bf16p, fp32_bf16p_bf16p,
-//! f16_bf16p_bf16p}` ([`Kernel::new`] says `UnsupportedFamily` for the others: the imatmul
-//! families, `qsi8d32p_qai4c32p`, `qsu2cxp` and the int8 outputs).
+//! f16_bf16p_bf16p}`; and the float indirect matmuls `imatmul_clamp_{f32_f32_f32p,
+//! f32_f32p_f32p, f16_f16p_f16p}` over f32 or f16 images ([`Kernel::new`] says
+//! `UnsupportedFamily` for the others: `qsi8d32p_qai4c32p`, `qsu2cxp` and the int8 outputs,
+//! `imatmul_clamp_qai8_qai8p_qsi8cxp` among them).
 
 mod activations;
 mod choice;
+mod conv;
 mod error;
 mod kernel;
 mod run;
@@ -32,6 +40,7 @@ mod weights;
 
 pub use crate::pack::kinds::WeightLayout;
 pub use activations::{Activations, PackedActivations};
+pub use conv::{Chunks, Conv2d, IndirectElement, IndirectLhs, Indirection};
 pub use error::{Error, Result};
 pub use kernel::{Kernel, is_vector_length_dependent};
 #[cfg(feature = "std")]
