@@ -494,6 +494,19 @@ fn misuse_of_the_indirection_is_an_error() {
     assert_eq!(indirection.m(), 25);
     let mut dst = vec![0f32; 25 * n];
     api::matmul(&kernel, &indirection, &packed, &mut dst, n, Clamp::NONE).unwrap();
+    // The bytes loaded back read the same.
+    let bytes = packed.bytes().to_vec();
+    let loaded =
+        PackedWeights::from_chunked_bytes(&kernel, n, chunks, packed.vector_bytes(), bytes)
+            .unwrap();
+    let mut again = vec![0f32; 25 * n];
+    api::matmul(&kernel, &indirection, &loaded, &mut again, n, Clamp::NONE).unwrap();
+    assert_eq!(again, dst);
+    let short = packed.bytes()[1..].to_vec();
+    assert!(matches!(
+        PackedWeights::from_chunked_bytes(&kernel, n, chunks, packed.vector_bytes(), short),
+        Err(Error::BufferTooSmall { .. })
+    ));
     // Short destination, and a row stride shorter than a row.
     assert!(matches!(
         api::matmul(

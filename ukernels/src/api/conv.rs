@@ -166,6 +166,13 @@ pub struct Chunks {
 
 impl Chunks {
     /// `count * length`.
+    ///
+    /// ```
+    /// use rkai_ukernels::api::Chunks;
+    ///
+    /// assert_eq!(Chunks { count: 9, length: 16 }.k(), Ok(144));
+    /// assert!(Chunks { count: usize::MAX, length: 2 }.k().is_err());
+    /// ```
     pub fn k(&self) -> Result<usize> {
         Ok(offsets::chunked_k(self.count, self.length)?)
     }
@@ -346,23 +353,37 @@ impl Kernel {
 /// in the last block hold `pad` too. Building it costs one store per entry, little beside the
 /// matmul: build it per image.
 ///
-/// ```
-/// use rkai_ukernels::api::{Conv2d, Error, Indirection, Kernel};
-/// use rkai_ukernels::family::Family;
-/// use rkai_ukernels::select::Shape;
+/// A 3x3 convolution, stride 2, through the SVE kernel, which reads the table as it is:
 ///
-/// let conv = Conv2d::square(5, 5, 4, 3, 2, 1);
-/// let image = vec![1.0f32; 5 * 5 * 4];
-/// let pad = [0.0f32; 4];
-/// let kernel = match Kernel::select(Family::ImatmulF32F32F32p, Shape::Gemm) {
+/// ```
+/// use rkai_ukernels::api::{self, Bias, Clamp, Conv2d, Error, Indirection, Kernel};
+/// use rkai_ukernels::api::{PackedWeights, WeightLayout, Weights};
+/// use rkai_ukernels::catalog;
+///
+/// let entry = catalog::kernel("imatmul_clamp_f32_f32_f32p4vlx1b_6x4vl_sve_mla").unwrap();
+/// let kernel = match Kernel::new(entry) {
 ///     Ok(kernel) => kernel,
-///     // No SVE (every CPU off AArch64: the SVE format follows its vector length).
+///     // An AArch64 CPU without SVE (off AArch64 the portable path runs).
 ///     Err(Error::NotSupportedByCpu(_)) => return Ok(()),
 ///     Err(e) => return Err(e),
 /// };
+/// let (conv, n) = (Conv2d::square(5, 5, 4, 3, 2, 1), 2);
+/// let image = vec![1.0f32; 5 * 5 * 4];
+/// let pad = [0.0f32; 4];
+/// // Every weight 1, biases 0.5 and -0.5.
+/// let (w, b) = (vec![1.0f32; conv.chunks().k()? * n], [0.5f32, -0.5]);
+/// let weights = Weights::F32 { data: &w, layout: WeightLayout::Kxn, bias: Some(Bias::F32(&b)) };
+/// let storage = vec![0u8; kernel.packed_chunked_weights_size(n, conv.chunks())?];
+/// let packed = PackedWeights::pack_chunked(&kernel, n, conv.chunks(), weights, storage)?;
+///
 /// let mut table = vec![0usize; kernel.indirection_len(&conv)?];
 /// let indirection = Indirection::new(&kernel, &conv, &image, &pad, &mut table)?;
 /// assert_eq!(indirection.m(), 9); // 3 x 3 output pixels
+/// let mut y = vec![0f32; 9 * n];
+/// api::matmul(&kernel, &indirection, &packed, &mut y, n, Clamp::NONE)?;
+/// // The corner pixel sees 2 x 2 taps of the image (16 ones), the centre 3 x 3 (36).
+/// assert_eq!((y[0], y[1]), (16.5, 15.5));
+/// assert_eq!((y[4 * n], y[4 * n + 1]), (36.5, 35.5));
 /// # Ok::<(), Error>(())
 /// ```
 #[derive(Debug)]
@@ -536,6 +557,40 @@ impl<S: AsRef<[u8]> + AsMut<[u8]>> PackedActivations<S> {
     /// Packs the activations of a convolution for `kernel` (an SME indirect matmul) into
     /// `storage` ([`Kernel::packed_indirect_activations_size`] bytes), gathering them through
     /// `indirection` (built for the same kernel).
+    ///
+    /// A 1x1 convolution of f16 values through the SME kernel, which packs the table's rows:
+    ///
+    /// ```
+    /// use half::f16;
+    /// use rkai_ukernels::api::{self, Bias, Clamp, Conv2d, Error, Indirection, Kernel};
+    /// use rkai_ukernels::api::{PackedActivations, PackedWeights, WeightLayout, Weights};
+    /// use rkai_ukernels::catalog;
+    ///
+    /// let entry = catalog::kernel("imatmul_clamp_f16_f16p2vlx2_f16p2vlx2b_2vlx2vl_sme_mopa").unwrap();
+    /// let kernel = match Kernel::new(entry) {
+    ///     Ok(kernel) => kernel,
+    ///     // An AArch64 CPU without SME (off AArch64 the portable path runs).
+    ///     Err(Error::NotSupportedByCpu(_)) => return Ok(()),
+    ///     Err(e) => return Err(e),
+    /// };
+    /// let (conv, n) = (Conv2d::square(3, 3, 2, 1, 1, 0), 1);
+    /// // Pixel p holds (p, 1); the weights sum both channels.
+    /// let image: Vec<f16> = (0..9).flat_map(|p| [f16::from_f32(p as f32), f16::ONE]).collect();
+    /// let (w, b) = ([f16::ONE; 2], [f16::ZERO]);
+    /// let weights = Weights::F16 { data: &w, layout: WeightLayout::Kxn, bias: Some(Bias::F16(&b)) };
+    /// let storage = vec![0u8; kernel.packed_chunked_weights_size(n, conv.chunks())?];
+    /// let packed = PackedWeights::pack_chunked(&kernel, n, conv.chunks(), weights, storage)?;
+    ///
+    /// let pad = [f16::ZERO; 2];
+    /// let mut table = vec![0usize; kernel.indirection_len(&conv)?];
+    /// let indirection = Indirection::new(&kernel, &conv, &image, &pad, &mut table)?;
+    /// let storage = vec![0u8; kernel.packed_indirect_activations_size(&conv)?];
+    /// let lhs = PackedActivations::pack_indirect(&kernel, &indirection, storage)?;
+    /// let mut y = vec![f16::ZERO; 9];
+    /// api::matmul(&kernel, &lhs, &packed, &mut y, n, Clamp::NONE)?;
+    /// assert!(y.iter().enumerate().all(|(p, v)| v.to_f32() == p as f32 + 1.0));
+    /// # Ok::<(), Error>(())
+    /// ```
     pub fn pack_indirect<T: IndirectElement>(
         kernel: &Kernel,
         indirection: &Indirection<'_, T>,
@@ -590,14 +645,14 @@ impl<S: AsRef<[u8]> + AsMut<[u8]>> PackedWeights<S> {
     ///
     /// ```
     /// use rkai_ukernels::api::{Bias, Conv2d, Error, Kernel, PackedWeights, WeightLayout, Weights};
-    /// use rkai_ukernels::family::Family;
-    /// use rkai_ukernels::select::Shape;
+    /// use rkai_ukernels::catalog;
     ///
     /// let (conv, n) = (Conv2d::square(6, 6, 3, 3, 1, 1), 8);
     /// let chunks = conv.chunks();
     /// let w = vec![0.25f32; chunks.k()? * n];
     /// let b = vec![0.5f32; n];
-    /// let kernel = match Kernel::select(Family::ImatmulF32F32F32p, Shape::Gemm) {
+    /// let entry = catalog::kernel("imatmul_clamp_f32_f32_f32p4vlx1b_6x4vl_sve_mla").unwrap();
+    /// let kernel = match Kernel::new(entry) {
     ///     Ok(kernel) => kernel,
     ///     Err(Error::NotSupportedByCpu(_)) => return Ok(()),
     ///     Err(e) => return Err(e),
@@ -605,7 +660,7 @@ impl<S: AsRef<[u8]> + AsMut<[u8]>> PackedWeights<S> {
     /// let weights = Weights::F32 { data: &w, layout: WeightLayout::Kxn, bias: Some(Bias::F32(&b)) };
     /// let storage = vec![0u8; kernel.packed_chunked_weights_size(n, chunks)?];
     /// let packed = PackedWeights::pack_chunked(&kernel, n, chunks, weights, storage)?;
-    /// assert_eq!(packed.k(), 27);
+    /// assert_eq!((packed.n(), packed.k()), (8, 27));
     /// # Ok::<(), Error>(())
     /// ```
     pub fn pack_chunked(
@@ -619,5 +674,24 @@ impl<S: AsRef<[u8]> + AsMut<[u8]>> PackedWeights<S> {
             return Err(Error::FormatMismatch("chunked weights"));
         }
         weights::pack(kernel, n, chunks.k()?, Some(chunks), weights, None, storage)
+    }
+
+    /// Takes bytes packed earlier for `kernel`'s format ([`PackedWeights::pack_chunked`], or
+    /// KleidiAI's or rkai's C packer): `n` output channels over K in `chunks`, at
+    /// `vector_bytes` ([`PackedWeights::vector_bytes`] when they were packed); as
+    /// [`PackedWeights::from_bytes`] checks.
+    pub fn from_chunked_bytes(
+        kernel: &Kernel,
+        n: usize,
+        chunks: Chunks,
+        vector_bytes: usize,
+        storage: S,
+    ) -> Result<Self> {
+        let size = kernel.packed_chunked_weights_size(n, chunks)?;
+        need("packed weight storage", size, storage.as_ref().len())?;
+        let mut packed =
+            PackedWeights::from_bytes(kernel, n, chunks.k()?, 0, vector_bytes, storage)?;
+        packed.chunks = Some(chunks);
+        Ok(packed)
     }
 }
