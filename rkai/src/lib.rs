@@ -40,7 +40,8 @@
 //! - The safe API ([`Kernel`], [`Weights`], [`PackedWeights`], [`Activations`],
 //!   [`PackedActivations`], [`Lhs`], [`matmul`], for int8 outputs [`matmul_requantized`] with
 //!   [`Requantize`] and [`InputQuantization`], and with the `std` feature [`parallel`]), from
-//!   `rkai_ukernels::api`.
+//!   `rkai_ukernels::api`; convolutions through the indirect matmuls ([`Conv2d`],
+//!   [`Indirection`], [`PackedWeights::pack_chunked`]).
 //! - Kernel selection and planning: [`Family`], [`Shape`], [`Features`], [`plan`].
 //!
 //! This crate exports no C symbol and links no native library, so it sits beside a crate that
@@ -54,9 +55,10 @@
 #![deny(missing_docs)]
 
 pub use rkai_ukernels::api::{
-    Activations, Bias, Clamp, Error, InputQuantization, Kernel, Lhs, NibbleOrder, OutputElement,
-    PackedActivations, PackedWeights, Q4_0_BLOCK, Requantize, Result, WeightLayout, Weights,
-    is_vector_length_dependent, matmul, matmul_requantized,
+    Activations, Bias, Chunks, Clamp, Conv2d, Error, IndirectElement, IndirectLhs, Indirection,
+    InputQuantization, Kernel, Lhs, NibbleOrder, OutputElement, PackedActivations, PackedWeights,
+    Q4_0_BLOCK, Requantize, Result, WeightLayout, Weights, is_vector_length_dependent, matmul,
+    matmul_requantized,
 };
 pub use rkai_ukernels::arch::Features;
 pub use rkai_ukernels::family::Family;

@@ -7,12 +7,13 @@ use crate::support::host::run_target_program;
 use std::path::PathBuf;
 
 /// One example per kind of layer (README: "Using it from Rust").
-const EXAMPLES: [&str; 5] = [
+const EXAMPLES: [&str; 6] = [
     "int4_linear",
     "int8_linear",
     "q4_0_linear",
     "f16_gemm",
     "bf16_gemm",
+    "conv2d",
 ];
 
 /// Where Cargo put the example `name` of this build: `<profile dir>/examples/`, beside the

@@ -29,7 +29,8 @@ use rkai_ukernels::reference::qai8::{self, Requantize};
 use rkai_ukernels::types::kai_matmul_requantize32_params;
 use std::ffi::c_void;
 use support::cabi::{
-    Getter0, Getter1, Getter2, Getter3, ImatmulPackFn, ImatmulPackQsi8Fn, ImatmulPackedFn, func,
+    Getter0, Getter1, Getter2, Getter3, ImatmulLhsPackFn as LhsPackFn, ImatmulPackFn,
+    ImatmulPackQsi8Fn, ImatmulPackedFn, func,
 };
 use support::conv::{self, Conv, Pointers};
 use support::guard::{EDGES, Edge, Guarded};
@@ -52,18 +53,6 @@ const RHS: &str = "rhs_imatmul_pack_kxn_x32p2vlx1b_x32_x32_sme";
 /// The 16-bit RHS packer (pairs of K values per step, each chunk padded to whole pairs).
 const RHS_X16: &str = "rhs_imatmul_pack_kxn_x16p2vlx2b_x16_x16_sme";
 const CANARY: f32 = f32::from_bits(0x7fc0_dead);
-
-/// `kai_run_lhs_imatmul_pack_*`: (m, k_chunk_count, k_chunk_length, lhs_ptrs, lhs_ptr_offset,
-/// pad_ptr, lhs_packed).
-type LhsPackFn = unsafe extern "C" fn(
-    usize,
-    usize,
-    usize,
-    *const *const c_void,
-    usize,
-    *const c_void,
-    *mut c_void,
-);
 
 /// Rows and columns per packed group (2 x SVL32), the streaming length checked against the
 /// model.

@@ -54,6 +54,7 @@ mod qsi8d32p;
 mod rust_dependent;
 mod safe_api;
 mod safe_api_families;
+mod safe_api_imatmul;
 mod safe_api_int8;
 mod selection;
 mod x16p2vlx2_pack;

@@ -251,6 +251,17 @@ pub type ImatmulFn = unsafe extern "C" fn(
     f32,
     f32,
 );
+/// `kai_run_lhs_imatmul_pack_*`: (m, k_chunk_count, k_chunk_length, lhs_ptrs, lhs_ptr_offset,
+/// pad_ptr, lhs_packed).
+pub type ImatmulLhsPackFn = unsafe extern "C" fn(
+    usize,
+    usize,
+    usize,
+    *const *const c_void,
+    usize,
+    *const c_void,
+    *mut c_void,
+);
 /// `kai_run_rhs_imatmul_pack_kxn_*`: (n, k_chunk_count, k_chunk_length, rhs_stride_row, rhs,
 /// bias, rhs_packed).
 pub type ImatmulPackFn =

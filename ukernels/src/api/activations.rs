@@ -5,6 +5,7 @@
 //! ([`Activations::packed_by`]) and packing goes through the checked dispatcher every C packer
 //! uses ([`crate::pack::lhs::pack`]).
 
+use super::conv::Chunks;
 use super::error::{Error, Result, need, strided_len};
 use super::kernel::{Kernel, lhs_kinds};
 use crate::element::Output;
@@ -157,6 +158,8 @@ pub struct PackedActivations<S> {
     pub(super) m: usize,
     pub(super) k: usize,
     pub(super) bl: usize,
+    /// K's chunks, for activations gathered through an indirection table.
+    pub(super) chunks: Option<Chunks>,
 }
 
 impl<S: AsRef<[u8]> + AsMut<[u8]>> PackedActivations<S> {
@@ -201,6 +204,7 @@ impl<S: AsRef<[u8]> + AsMut<[u8]>> PackedActivations<S> {
             m,
             k,
             bl,
+            chunks: None,
         })
     }
 }

@@ -3,6 +3,7 @@
 //! pair of a family for this CPU.
 
 use super::activations;
+use super::conv;
 use super::error::{Error, Result};
 use super::kernel::{Kernel, lhs_kinds, rhs_kinds};
 use super::weights;
@@ -14,8 +15,9 @@ use crate::select_env;
 
 impl Kernel {
     /// Wraps a catalog entry after checking that the safe API covers it (its weights and
-    /// activations have a source form here, packed or read as they are) and (on aarch64) that
-    /// this CPU has its features (and, for a kernel of one SVE length, that length).
+    /// activations have a source form here, packed, read as they are or gathered through an
+    /// [`super::Indirection`]) and (on aarch64) that this CPU has its features (and, for a kernel
+    /// of one SVE length, that length).
     ///
     /// ```
     /// use rkai_ukernels::api::{Error, Kernel};
@@ -34,7 +36,8 @@ impl Kernel {
     pub fn new(kernel: &'static MatmulKernel) -> Result<Kernel> {
         let packed_weights = rhs_kinds(kernel).any(weights::takes_some_form);
         let activations = lhs_kinds(kernel).any(activations::takes_some_form)
-            || activations::FormKind::read_unpacked_by(kernel).is_some();
+            || activations::FormKind::read_unpacked_by(kernel).is_some()
+            || conv::takes_indirection(kernel);
         if !(packed_weights && activations) {
             return Err(Error::UnsupportedFamily(kernel.family.dir()));
         }

@@ -1,6 +1,7 @@
 //! [`Kernel`]: a catalog kernel this CPU runs, of a family the safe API covers, with the formats
 //! of the operands it reads. Its constructors, which need the source forms, are in `choice`.
 
+use super::conv::{self, Chunks};
 use super::error::{Error, Result};
 use crate::kernel::MatmulKernel;
 use crate::layout::RhsLayout;
@@ -22,6 +23,16 @@ impl Kernel {
     /// Bytes of storage that `n x k` weights (block length `bl`, 0 per channel) packed for this
     /// kernel need ([`super::PackedWeights::pack`]).
     pub fn packed_weights_size(&self, n: usize, k: usize, bl: usize) -> Result<usize> {
+        if conv::chunked_weights(self.kernel) {
+            // K as one chunk, as `pack` packs it for these kernels.
+            return self.packed_chunked_weights_size(
+                n,
+                Chunks {
+                    count: 1,
+                    length: k,
+                },
+            );
+        }
         let f = self.rhs_format(bl);
         Ok(f.layout.size(n, k, f.nr, f.kr, f.sr)?)
     }
@@ -36,7 +47,8 @@ impl Kernel {
 
     /// Whether this kernel reads its activations packed ([`super::Lhs::Packed`]) rather than as
     /// rows ([`super::Lhs::Rows`]: the f32 and f16 GEMMs `matmul_clamp_f32_f32_f32p` and
-    /// `matmul_clamp_f16_f16_f16p`, the int8 GEMV `matmul_clamp_qai8_qai8_qsi8cxp`).
+    /// `matmul_clamp_f16_f16_f16p`, the int8 GEMV `matmul_clamp_qai8_qai8_qsi8cxp`) or through an
+    /// indirection table ([`super::Lhs::Indirect`]: `imatmul_clamp_f32_f32_f32p`).
     ///
     /// ```
     /// use rkai_ukernels::api::Kernel;

@@ -17,21 +17,29 @@
 //!    [`Requantize`]; with the `std` feature, [`parallel::matmul`] and
 //!    [`parallel::matmul_requantized`] over threads.
 //!
+//! A convolution goes the same way through the indirect matmuls (no im2col): the weights as
+//! K x N rows over K in [`Chunks`] (one per kernel tap) packed once by
+//! [`PackedWeights::pack_chunked`]; per image an [`Indirection`] table of the [`Conv2d`]'s
+//! pixels, given to [`matmul`] as it is or packed by [`PackedActivations::pack_indirect`].
+//!
 //! Nothing here allocates. Covered so far: the families whose weights come as per-channel int4,
 //! int8 or 2-bit codes with a value table (`qsu2cxp`), per-block int4 with bf16 scales or
 //! asymmetric with f32 scales and zero offsets (`qsi8d32p_qai4c32p`), llama.cpp's Q4_0 blocks,
 //! or f32 or f16 values (N x K or K x N, with their bias), and whose activations come as f32,
 //! f16 or bf16 rows: the integer families with float output and the float GEMMs
 //! `matmul_clamp_{f32_f32_f32p, f16_f16_f16p, f32_f32p_f32p, f16_f16p_f16p, f32_bf16p_bf16p,
-//! fp32_bf16p_bf16p, f16_bf16p_bf16p}`; and the int8-output families
+//! fp32_bf16p_bf16p, f16_bf16p_bf16p}`; the int8-output families
 //! `matmul_clamp_qai8_qai8p_qsi8cxp` (SME GEMMs, activations packed) and
 //! `matmul_clamp_qai8_qai8_qsi8cxp` (SME2 GEMV, one row as it is), whose weights come as
 //! [`Weights::Int8Requantized`] (K x N int8 with per-channel scales, `i32` biases and the
-//! [`InputQuantization`] they fold in) and whose activations come as [`Activations::Int8`] rows.
-//! [`Kernel::new`] says `UnsupportedFamily` for the imatmul families.
+//! [`InputQuantization`] they fold in) and whose activations come as [`Activations::Int8`] rows;
+//! and the float indirect matmuls `imatmul_clamp_{f32_f32_f32p, f32_f32p_f32p, f16_f16p_f16p}`
+//! over f32 or f16 images. [`Kernel::new`] says `UnsupportedFamily` for
+//! `imatmul_clamp_qai8_qai8p_qsi8cxp`.
 
 mod activations;
 mod choice;
+mod conv;
 mod error;
 mod kernel;
 mod requantize;
@@ -40,6 +48,7 @@ mod weights;
 
 pub use crate::pack::kinds::WeightLayout;
 pub use activations::{Activations, PackedActivations};
+pub use conv::{Chunks, Conv2d, IndirectElement, IndirectLhs, Indirection};
 pub use error::{Error, Result};
 pub use kernel::{Kernel, is_vector_length_dependent};
 pub use requantize::{InputQuantization, Requantize};

@@ -2,6 +2,7 @@
 //! over packed operands, checked; [`parallel`] spreads them over threads (`std` feature).
 
 use super::activations::{self, Activations, FormKind, PackedActivations};
+use super::conv::{self, IndirectLhs};
 use super::error::{Error, Result, need, same, strided_len};
 use super::kernel::Kernel;
 use super::requantize::Requantize;
@@ -76,9 +77,10 @@ enum OutputStage {
 /// The activations of a [`matmul`]: packed for the kernel ([`PackedActivations`], what every
 /// kernel whose family packs its LHS reads), or rows as they are for the kernels that read them
 /// so (`matmul_clamp_f32_f32_f32p`, `matmul_clamp_f16_f16_f16p`, the int8 GEMV
-/// `matmul_clamp_qai8_qai8_qsi8cxp`: [`Kernel::reads_packed_lhs`] is false). The wrong one for
-/// the kernel is [`Error::LhsForm`]. `&PackedActivations` converts into `Lhs`, so [`matmul`]
-/// takes it as it is.
+/// `matmul_clamp_qai8_qai8_qsi8cxp`: [`Kernel::reads_packed_lhs`] is false), or a convolution's
+/// indirection table for the kernel that reads it so (`imatmul_clamp_f32_f32_f32p`). The wrong
+/// one for the kernel is [`Error::LhsForm`]. `&PackedActivations` and `&Indirection` convert
+/// into `Lhs`, so [`matmul`] takes them as they are.
 ///
 /// ```
 /// use rkai_ukernels::api::{Activations, Lhs};
@@ -103,6 +105,8 @@ pub enum Lhs<'a> {
         /// The rows and their stride.
         rows: Activations<'a>,
     },
+    /// A convolution's activations through its [`super::Indirection`] (built for the kernel).
+    Indirect(IndirectLhs<'a>),
 }
 
 impl<'a, S: AsRef<[u8]>> From<&'a PackedActivations<S>> for Lhs<'a> {
@@ -114,6 +118,7 @@ impl<'a, S: AsRef<[u8]>> From<&'a PackedActivations<S>> for Lhs<'a> {
             m: p.m,
             k: p.k,
             bl: p.bl,
+            chunks: p.chunks,
         })
     }
 }
@@ -124,6 +129,7 @@ impl Lhs<'_> {
         match self {
             Lhs::Packed(p) => p.m,
             Lhs::Rows { m, .. } => *m,
+            Lhs::Indirect(i) => i.m(),
         }
     }
 
@@ -132,6 +138,8 @@ impl Lhs<'_> {
         match self {
             Lhs::Packed(p) => p.k,
             Lhs::Rows { k, .. } => *k,
+            // Its chunks' K fits: the table was built for it.
+            Lhs::Indirect(i) => i.chunks().count.saturating_mul(i.chunks().length),
         }
     }
 }
@@ -156,6 +164,9 @@ fn check_operands<T: OutputElement, B: AsRef<[u8]>>(
     if !rhs.is_read_by(kernel) {
         return Err(Error::FormatMismatch("packed weights"));
     }
+    if conv::reads_table(kernel.kernel) && !matches!(lhs, Lhs::Indirect(_)) {
+        return Err(Error::FormatMismatch("activations"));
+    }
     match lhs {
         Lhs::Packed(p) => {
             if !kernel.reads_packed_lhs() {
@@ -167,6 +178,7 @@ fn check_operands<T: OutputElement, B: AsRef<[u8]>>(
                 return Err(Error::FormatMismatch("packed activations"));
             }
             same("k", rhs.k, p.k)?;
+            conv::same_chunks(rhs.chunks, p.chunks)?;
             if activations::blockwise(p.kind) {
                 same("bl", rhs.bl, p.bl)?;
             }
@@ -184,9 +196,11 @@ fn check_operands<T: OutputElement, B: AsRef<[u8]>>(
                 Some(_) => {}
             }
             same("k", rhs.k, *k)?;
+            conv::same_chunks(rhs.chunks, None)?;
             let (_, stride, _, held) = rows.rows();
             need("activations", strided_len(*m, *k, stride)?, held)?;
         }
+        Lhs::Indirect(i) => i.check(kernel, rhs)?,
     }
     if dst_stride < rhs.n {
         return Err(Error::Precondition("dst_stride >= n"));
@@ -338,7 +352,8 @@ unsafe fn run_portion<T: OutputElement, B: AsRef<[u8]>>(
     cols: (usize, usize),
 ) -> Result<()> {
     let f = kernel.rhs_format(rhs.bl);
-    let rhs_offset = f.layout.offset(cols.0, rhs.k, f.nr, f.kr, f.sr)?;
+    let rhs_k = conv::read_k(kernel.kernel, rhs.k, rhs.chunks)?;
+    let rhs_offset = f.layout.offset(cols.0, rhs_k, f.nr, f.kr, f.sr)?;
     let size = T::OUTPUT.size();
     // SAFETY: the offset of a start within the packed buffer (checked arithmetic).
     let rhs_packed = unsafe { rhs.storage.as_ref().as_ptr().add(rhs_offset) };
@@ -369,10 +384,11 @@ unsafe fn run_portion<T: OutputElement, B: AsRef<[u8]>>(
     };
     match lhs {
         Lhs::Packed(p) => {
-            let lhs_dims = kernel.lhs_dims(p.k, p.bl);
+            let k = conv::read_k(kernel.kernel, p.k, p.chunks)?;
+            let lhs_dims = kernel.lhs_dims(k, p.bl);
             let lhs_offset = lhs::packed_offset(p.kind, rows.0, &lhs_dims)?;
             // SAFETY: the offset of a start within the packed buffer (checked arithmetic).
-            let args = packed_args(unsafe { p.storage.as_ptr().add(lhs_offset) }, p.k);
+            let args = packed_args(unsafe { p.storage.as_ptr().add(lhs_offset) }, k);
             let checked = call::check_packed(kernel.kernel, &args)?;
             // SAFETY: checked arguments; the caller guarantees buffers and exclusivity.
             unsafe { call::run_packed(kernel.kernel, checked, &args) };
@@ -407,6 +423,20 @@ unsafe fn run_portion<T: OutputElement, B: AsRef<[u8]>>(
             call::check_unpacked_lhs(kernel.kernel, &args)?;
             // SAFETY: checked arguments; the caller guarantees buffers and exclusivity.
             unsafe { call::run_unpacked_lhs(kernel.kernel, &args) };
+        }
+        Lhs::Indirect(i) => {
+            let bounds = (clamp.min, clamp.max);
+            // SAFETY: checked by `check_operands`; the caller guarantees buffers and exclusivity.
+            unsafe {
+                i.run(
+                    kernel,
+                    rows,
+                    n,
+                    rhs_packed,
+                    (dst, dst_stride * size),
+                    bounds,
+                )?
+            };
         }
     }
     Ok(())

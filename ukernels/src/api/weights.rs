@@ -5,6 +5,7 @@
 //! goes through the kernel's own packer of such a kind and the checked dispatcher every C packer
 //! uses ([`crate::pack::rhs::pack`]), so a refused argument carries KleidiAI's condition text.
 
+use super::conv::{self, Chunks};
 use super::error::{Error, Result, need};
 use super::kernel::{Kernel, rhs_kinds};
 use super::requantize::InputQuantization;
@@ -345,14 +346,15 @@ impl FormKind {
             (FormKind::Int4AsymmetricPerBlock(order), RhsPackerKind::Qai4c32p(v)) => {
                 v.even_high() == (order == NibbleOrder::EvenHigh)
             }
-            // Values and biases of one type, copied unconverted.
+            // Values and biases of one type, copied unconverted (K in chunks for the indirect
+            // matmuls: `PackedWeights::pack_chunked`).
             (
                 FormKind::Float {
                     values,
                     layout,
                     bias,
                 },
-                RhsPackerKind::Float(v),
+                RhsPackerKind::Float(v) | RhsPackerKind::ChunkedFloat(v),
             ) => {
                 let t = FloatType::of_bytes(v.bytes());
                 float(values, layout, bias, (t, weight_layout(v.source()), t))
@@ -648,6 +650,8 @@ pub struct PackedWeights<S> {
     pub(super) n: usize,
     pub(super) k: usize,
     pub(super) bl: usize,
+    /// K's chunks, for the weights of an indirect matmul.
+    pub(super) chunks: Option<Chunks>,
     vector_bytes: usize,
     /// The table of [`Weights::Int2PerChannel`] codes, which the kernels read too.
     pub(super) int2_values: Option<[i32; 4]>,
@@ -682,38 +686,9 @@ impl<S: AsRef<[u8]> + AsMut<[u8]>> PackedWeights<S> {
         k: usize,
         weights: Weights<'_>,
         bias: Option<&[f32]>,
-        mut storage: S,
+        storage: S,
     ) -> Result<Self> {
-        let kind = rhs_kinds(kernel.kernel)
-            .find(|&kind| weights.packed_by(kind))
-            .ok_or(Error::FormatMismatch("weights"))?;
-        let bl = weights.bl();
-        let format = kernel.rhs_format(bl);
-        let size = kernel.packed_weights_size(n, k, bl)?;
-        need("packed weight storage", size, storage.as_ref().len())?;
-        let (mut a, params) = weights.source(n, k)?;
-        if let (Some(condition), Some(_)) = (weights.carried_bias(), bias) {
-            return Err(Error::Precondition(condition));
-        }
-        if let Some(b) = bias {
-            need("bias", n, b.len())?;
-            a.bias = b.as_ptr().cast();
-        }
-        (a.nr, a.kr, a.sr) = (format.nr, format.kr, format.sr);
-        a.params = params.ptr();
-        a.rhs_packed = storage.as_mut().as_mut_ptr();
-        // SAFETY: the source, scales and bias hold what the packer reads (checked in `source`
-        // and above) and the storage its packed size; `params` lives until the call returns.
-        unsafe { rhs::pack(kind, &a)? };
-        Ok(PackedWeights {
-            storage,
-            packed_for: kernel.kernel,
-            n,
-            k,
-            bl,
-            vector_bytes: kernel.kernel.packed_vector_bytes(),
-            int2_values: weights.int2_values().copied(),
-        })
+        pack(kernel, n, k, None, weights, bias, storage)
     }
 
     /// Takes bytes packed earlier (by [`PackedWeights::pack`], or KleidiAI's or rkai's C packer)
@@ -746,6 +721,7 @@ impl<S: AsRef<[u8]> + AsMut<[u8]>> PackedWeights<S> {
             n,
             k,
             bl,
+            chunks: None,
             vector_bytes,
             int2_values: None,
         })
@@ -783,6 +759,61 @@ impl<S: AsRef<[u8]> + AsMut<[u8]>> PackedWeights<S> {
         self.int2_values = Some(values);
         Ok(self)
     }
+}
+
+/// [`PackedWeights::pack`], its K in `chunks` where the kernel's packer is a chunked one (one
+/// chunk of `k` if `None`).
+pub(super) fn pack<S: AsRef<[u8]> + AsMut<[u8]>>(
+    kernel: &Kernel,
+    n: usize,
+    k: usize,
+    chunks: Option<Chunks>,
+    weights: Weights<'_>,
+    bias: Option<&[f32]>,
+    mut storage: S,
+) -> Result<PackedWeights<S>> {
+    let kind = rhs_kinds(kernel.kernel)
+        .find(|&kind| weights.packed_by(kind))
+        .ok_or(Error::FormatMismatch("weights"))?;
+    let chunks = conv::chunked_weights(kernel.kernel).then_some(chunks.unwrap_or(Chunks {
+        count: 1,
+        length: k,
+    }));
+    let bl = weights.bl();
+    let format = kernel.rhs_format(bl);
+    let size = match chunks {
+        Some(chunks) => kernel.packed_chunked_weights_size(n, chunks)?,
+        None => kernel.packed_weights_size(n, k, bl)?,
+    };
+    need("packed weight storage", size, storage.as_ref().len())?;
+    let (mut a, params) = weights.source(n, k)?;
+    if let (Some(condition), Some(_)) = (weights.carried_bias(), bias) {
+        return Err(Error::Precondition(condition));
+    }
+    if let Some(b) = bias {
+        need("bias", n, b.len())?;
+        a.bias = b.as_ptr().cast();
+    }
+    (a.nr, a.kr, a.sr) = (format.nr, format.kr, format.sr);
+    if let Some(chunks) = chunks {
+        // The chunked packers' `k_chunk_length`.
+        a.bl = chunks.length;
+    }
+    a.params = params.ptr();
+    a.rhs_packed = storage.as_mut().as_mut_ptr();
+    // SAFETY: the source, scales and bias hold what the packer reads (checked in `source`
+    // and above) and the storage its packed size; `params` lives until the call returns.
+    unsafe { rhs::pack(kind, &a)? };
+    Ok(PackedWeights {
+        storage,
+        packed_for: kernel.kernel,
+        n,
+        k,
+        bl,
+        chunks,
+        vector_bytes: kernel.kernel.packed_vector_bytes(),
+        int2_values: weights.int2_values().copied(),
+    })
 }
 
 impl<S: AsRef<[u8]>> PackedWeights<S> {
