@@ -5,7 +5,7 @@
 //! ([`Activations::packed_by`]) and packing goes through the checked dispatcher every C packer
 //! uses ([`crate::pack::lhs::pack`]).
 
-use super::conv::Chunks;
+use super::chunks::Chunks;
 use super::error::{Error, Result, need, strided_len};
 use super::kernel::{Kernel, lhs_kinds};
 use crate::element::Output;

@@ -18,15 +18,14 @@
 //! [`PackedWeights::pack_chunked`].
 
 use super::activations::PackedActivations;
+use super::chunks::{Chunks, read_k, reads_table, same_chunks};
 use super::error::{Error, Result, need, same};
-use super::kernel::{Kernel, lhs_kinds, rhs_kinds};
+use super::kernel::{Kernel, chunked_weights, lhs_kinds};
 use super::weights::{self, PackedWeights, Weights};
 use crate::element::Output;
-use crate::family::Operands;
 use crate::kernel::MatmulKernel;
 use crate::matmul::call::{self, IndirectArgs};
-use crate::matmul::offsets;
-use crate::pack::kinds::{LhsPackerKind, RhsPackerKind, SmeRowsPacker};
+use crate::pack::kinds::{LhsPackerKind, SmeRowsPacker};
 use crate::pack::lhs;
 use crate::pack::lhs_imatmul_pack_sme as imatmul_pack;
 use core::marker::PhantomData;
@@ -154,30 +153,6 @@ fn output_len(padded: [usize; 3], kernel: usize, stride: usize) -> Result<usize>
     Ok(span / stride + 1)
 }
 
-/// K as `count` chunks of `length` values (KleidiAI's `k_chunk_count`, `k_chunk_length`): a
-/// convolution's taps of `channels` values each.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Chunks {
-    /// Chunks per row (`k_chunk_count`).
-    pub count: usize,
-    /// Values per chunk (`k_chunk_length`).
-    pub length: usize,
-}
-
-impl Chunks {
-    /// `count * length`.
-    ///
-    /// ```
-    /// use rkai_ukernels::api::Chunks;
-    ///
-    /// assert_eq!(Chunks { count: 9, length: 16 }.k(), Ok(144));
-    /// assert!(Chunks { count: usize::MAX, length: 2 }.k().is_err());
-    /// ```
-    pub fn k(&self) -> Result<usize> {
-        Ok(offsets::chunked_k(self.count, self.length)?)
-    }
-}
-
 mod sealed {
     pub trait Sealed {}
     impl Sealed for f32 {}
@@ -197,11 +172,6 @@ impl IndirectElement for f32 {
 
 impl IndirectElement for half::f16 {
     const OUTPUT: Output = Output::F16;
-}
-
-/// Whether `kernel` reads the indirection table itself (the SVE kernel).
-pub(super) fn reads_table(kernel: &MatmulKernel) -> bool {
-    kernel.family.description().operands == Operands::IndirectFloat
 }
 
 /// The indirect LHS packer of `kernel` that gathers values of its own element type.
@@ -224,33 +194,6 @@ fn gathering_packer(kernel: &'static MatmulKernel) -> Option<LhsPackerKind> {
 /// Whether the safe API feeds `kernel` an [`Indirection`] (read as it is or packed).
 pub(super) fn takes_indirection(kernel: &'static MatmulKernel) -> bool {
     reads_table(kernel) || gathering_packer(kernel).is_some()
-}
-
-/// Whether `kernel`'s weights are packed as chunks (its RHS packer is a chunked one).
-pub(super) fn chunked_weights(kernel: &'static MatmulKernel) -> bool {
-    rhs_kinds(kernel).any(|kind| {
-        matches!(
-            kind,
-            RhsPackerKind::ChunkedFloat(_) | RhsPackerKind::ChunkedQsi8cxpsb
-        )
-    })
-}
-
-/// The K `kernel` reads for `k` values that are `chunks` (each chunk rounded up to the
-/// kernel's `kr`), or `k` for unchunked operands.
-pub(super) fn read_k(kernel: &MatmulKernel, k: usize, chunks: Option<Chunks>) -> Result<usize> {
-    match chunks {
-        Some(c) => Ok(offsets::chunked_packed_k(kernel, c.count, c.length)?),
-        None => Ok(k),
-    }
-}
-
-/// [`Error::ShapeMismatch`] unless two operands split K into the same chunks.
-pub(super) fn same_chunks(packed: Option<Chunks>, given: Option<Chunks>) -> Result<()> {
-    let length = |c: Option<Chunks>| c.map_or(0, |c| c.length);
-    let count = |c: Option<Chunks>| c.map_or(0, |c| c.count);
-    same("k_chunk_count", count(packed), count(given))?;
-    same("k_chunk_length", length(packed), length(given))
 }
 
 /// Rows per block of `kernel`'s indirection table: its `m_step` (SVE) or its LHS packer's

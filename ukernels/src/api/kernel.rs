@@ -1,7 +1,7 @@
 //! [`Kernel`]: a catalog kernel this CPU runs, of a family the safe API covers, with the formats
 //! of the operands it reads. Its constructors, which need the source forms, are in `choice`.
 
-use super::conv::{self, Chunks};
+use super::chunks::Chunks;
 use super::error::{Error, Result};
 use crate::kernel::MatmulKernel;
 use crate::layout::RhsLayout;
@@ -23,7 +23,7 @@ impl Kernel {
     /// Bytes of storage that `n x k` weights (block length `bl`, 0 per channel) packed for this
     /// kernel need ([`super::PackedWeights::pack`]).
     pub fn packed_weights_size(&self, n: usize, k: usize, bl: usize) -> Result<usize> {
-        if conv::chunked_weights(self.kernel) {
+        if chunked_weights(self.kernel) {
             // K as one chunk, as `pack` packs it for these kernels.
             return self.packed_chunked_weights_size(
                 n,
@@ -127,4 +127,14 @@ pub(super) struct RhsFormat {
 /// are only valid on CPUs with the same vector length.
 pub fn is_vector_length_dependent(kernel: &Kernel) -> bool {
     kernel.kernel.columns.follows_vector_length()
+}
+
+/// Whether `kernel`'s weights are packed as chunks (its RHS packer is a chunked one).
+pub(super) fn chunked_weights(kernel: &'static MatmulKernel) -> bool {
+    rhs_kinds(kernel).any(|kind| {
+        matches!(
+            kind,
+            RhsPackerKind::ChunkedFloat(_) | RhsPackerKind::ChunkedQsi8cxpsb
+        )
+    })
 }

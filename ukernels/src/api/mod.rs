@@ -39,6 +39,7 @@
 
 mod activations;
 mod choice;
+mod chunks;
 mod conv;
 mod error;
 mod kernel;
@@ -48,7 +49,8 @@ mod weights;
 
 pub use crate::pack::kinds::WeightLayout;
 pub use activations::{Activations, PackedActivations};
-pub use conv::{Chunks, Conv2d, IndirectElement, IndirectLhs, Indirection};
+pub use chunks::Chunks;
+pub use conv::{Conv2d, IndirectElement, IndirectLhs, Indirection};
 pub use error::{Error, Result};
 pub use kernel::{Kernel, is_vector_length_dependent};
 pub use requantize::{InputQuantization, Requantize};

@@ -2,7 +2,8 @@
 //! over packed operands, checked; [`parallel`] spreads them over threads (`std` feature).
 
 use super::activations::{self, Activations, FormKind, PackedActivations};
-use super::conv::{self, IndirectLhs};
+use super::chunks;
+use super::conv::IndirectLhs;
 use super::error::{Error, Result, need, same, strided_len};
 use super::kernel::Kernel;
 use super::requantize::Requantize;
@@ -164,7 +165,7 @@ fn check_operands<T: OutputElement, B: AsRef<[u8]>>(
     if !rhs.is_read_by(kernel) {
         return Err(Error::FormatMismatch("packed weights"));
     }
-    if conv::reads_table(kernel.kernel) && !matches!(lhs, Lhs::Indirect(_)) {
+    if chunks::reads_table(kernel.kernel) && !matches!(lhs, Lhs::Indirect(_)) {
         return Err(Error::FormatMismatch("activations"));
     }
     match lhs {
@@ -178,7 +179,7 @@ fn check_operands<T: OutputElement, B: AsRef<[u8]>>(
                 return Err(Error::FormatMismatch("packed activations"));
             }
             same("k", rhs.k, p.k)?;
-            conv::same_chunks(rhs.chunks, p.chunks)?;
+            chunks::same_chunks(rhs.chunks, p.chunks)?;
             if activations::blockwise(p.kind) {
                 same("bl", rhs.bl, p.bl)?;
             }
@@ -196,7 +197,7 @@ fn check_operands<T: OutputElement, B: AsRef<[u8]>>(
                 Some(_) => {}
             }
             same("k", rhs.k, *k)?;
-            conv::same_chunks(rhs.chunks, None)?;
+            chunks::same_chunks(rhs.chunks, None)?;
             let (_, stride, _, held) = rows.rows();
             need("activations", strided_len(*m, *k, stride)?, held)?;
         }
@@ -352,7 +353,7 @@ unsafe fn run_portion<T: OutputElement, B: AsRef<[u8]>>(
     cols: (usize, usize),
 ) -> Result<()> {
     let f = kernel.rhs_format(rhs.bl);
-    let rhs_k = conv::read_k(kernel.kernel, rhs.k, rhs.chunks)?;
+    let rhs_k = chunks::read_k(kernel.kernel, rhs.k, rhs.chunks)?;
     let rhs_offset = f.layout.offset(cols.0, rhs_k, f.nr, f.kr, f.sr)?;
     let size = T::OUTPUT.size();
     // SAFETY: the offset of a start within the packed buffer (checked arithmetic).
@@ -384,7 +385,7 @@ unsafe fn run_portion<T: OutputElement, B: AsRef<[u8]>>(
     };
     match lhs {
         Lhs::Packed(p) => {
-            let k = conv::read_k(kernel.kernel, p.k, p.chunks)?;
+            let k = chunks::read_k(kernel.kernel, p.k, p.chunks)?;
             let lhs_dims = kernel.lhs_dims(k, p.bl);
             let lhs_offset = lhs::packed_offset(p.kind, rows.0, &lhs_dims)?;
             // SAFETY: the offset of a start within the packed buffer (checked arithmetic).

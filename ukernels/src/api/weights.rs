@@ -5,9 +5,9 @@
 //! goes through the kernel's own packer of such a kind and the checked dispatcher every C packer
 //! uses ([`crate::pack::rhs::pack`]), so a refused argument carries KleidiAI's condition text.
 
-use super::conv::{self, Chunks};
+use super::chunks::Chunks;
 use super::error::{Error, Result, need};
-use super::kernel::{Kernel, rhs_kinds};
+use super::kernel::{Kernel, chunked_weights, rhs_kinds};
 use super::requantize::InputQuantization;
 use crate::kernel::MatmulKernel;
 use crate::pack::kinds::{RhsPackerKind, WeightLayout};
@@ -775,7 +775,7 @@ pub(super) fn pack<S: AsRef<[u8]> + AsMut<[u8]>>(
     let kind = rhs_kinds(kernel.kernel)
         .find(|&kind| weights.packed_by(kind))
         .ok_or(Error::FormatMismatch("weights"))?;
-    let chunks = conv::chunked_weights(kernel.kernel).then_some(chunks.unwrap_or(Chunks {
+    let chunks = chunked_weights(kernel.kernel).then_some(chunks.unwrap_or(Chunks {
         count: 1,
         length: k,
     }));
