@@ -82,13 +82,14 @@ what = {
     "overflow_c_aborts": "Overflow: C getters given wrapping sizes abort with the condition (child processes)",
     "hostile": "Hostile data: NaN, +-Inf, denormal, all-zero, huge activations; zero, denormal, huge, infinite, NaN scales; non-finite bias; NaN (quiet, signalling), +-Inf, signed-zero, subnormal and overflowing float activations and weights, NaN clamp bounds (kernel and LHS-packer calls, guard pages, vs reference)",
     "contract": "Contract violations: KleidiAI assertions triggered in child processes, message checked",
-    "reference": "Reference: SME kernel calls on edge shapes and portions against the scalar reference (int8 requantized output bit-exact, float within its tolerance)",
+    "reference": "Reference: SME, SVE2.1 and depthwise kernel calls on edge shapes and portions against the scalar reference (int8 requantized output bit-exact, float within its tolerance)",
     "strides": "Strides: SME kernel calls with LHS and dst row strides wider than a row, padding untouched",
     "packers": "Packers: SME packer calls on edge shapes with special values, bytes compared with the reference",
     "packer_bytes": "Packer bytes: depthwise weight packer calls, bytes compared with the reference",
     "getters": "Getters: SME step, offset and size getters equal to KleidiAI's values at this streaming length",
     "lazy_za": "Lazy ZA: SME kernels called by a caller with a pending lazy ZA save (TPIDR2_EL0 names a save block): the save is committed before ZA is used, results still match the reference",
     "plans": "Plans: SME/NEON split plans for every family, shape, thread and SME-unit count keep their invariants (every column once, the SME side in whole steps)",
+    "death": "Contract violations of the int8-output and depthwise kernels: KleidiAI assertions triggered in child processes, message checked",
     "from_bytes": "Loading packed bytes: `PackedWeights::from_bytes` takes C-packed bytes and refuses another vector length, a short buffer and a block length KleidiAI refuses",
 }
 print("# Reliability\n")
