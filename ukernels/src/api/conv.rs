@@ -207,17 +207,17 @@ impl IndirectElement for half::f16 {
 /// point (`InputQuantization::zero_point`), the quantized 0: the packer folds the zero point into
 /// every tap, so a tap reading the zero point adds nothing, as zero padding does.
 ///
-/// A 3x3 convolution, stride 1, one pixel of padding, through the best int8 indirect kernel:
+/// A 3x3 convolution, stride 1, one pixel of padding, through the SME int8 indirect kernel:
 ///
 /// ```
 /// use rkai_ukernels::api::{self, Conv2d, Error, Indirection, InputQuantization, Kernel};
 /// use rkai_ukernels::api::{PackedActivations, PackedWeights, Requantize, Weights};
-/// use rkai_ukernels::family::Family;
-/// use rkai_ukernels::select::Shape;
+/// use rkai_ukernels::catalog;
 ///
-/// let kernel = match Kernel::select(Family::ImatmulQai8Qai8pQsi8cxp, Shape::Gemm) {
+/// let stem = "imatmul_clamp_qai8_qai8p2vlx4_qsi8cxp2vlx4sb_2vlx2vl_sme_mopa";
+/// let kernel = match Kernel::new(catalog::kernel(stem).unwrap()) {
 ///     Ok(kernel) => kernel,
-///     // A CPU without SME (every CPU off AArch64: the SME formats follow its vector length).
+///     // An AArch64 CPU without SME (off AArch64 the portable path runs).
 ///     Err(Error::NotSupportedByCpu(_)) => return Ok(()),
 ///     Err(e) => return Err(e),
 /// };
