@@ -1002,23 +1002,24 @@ fn c_params(p: Requantize) -> kai_matmul_requantize32_params {
 /// One int8 convolution: input, pad chunk, K x N weights (K ordered (ky, kx, c_in)), `i32`
 /// biases, `f32` scales, the RHS packer's zero point and multiplier, and the packed LHS and RHS
 /// (guarded at `edge`, packed through the C packers from a framework's indirection buffer).
-struct Qai8Conv {
-    conv: Conv,
-    input: Vec<i8>,
-    pad: Vec<i8>,
-    weights: Vec<i8>,
-    bias: Vec<i32>,
-    scale: Vec<f32>,
-    zero_point: i32,
-    multiplier: f32,
-    lhs: Guarded,
-    rhs: Guarded,
+/// Shared with `tests/suite/safe_api_imatmul.rs`, which checks the safe API against it.
+pub(crate) struct Qai8Conv {
+    pub(crate) conv: Conv,
+    pub(crate) input: Vec<i8>,
+    pub(crate) pad: Vec<i8>,
+    pub(crate) weights: Vec<i8>,
+    pub(crate) bias: Vec<i32>,
+    pub(crate) scale: Vec<f32>,
+    pub(crate) zero_point: i32,
+    pub(crate) multiplier: f32,
+    pub(crate) lhs: Guarded,
+    pub(crate) rhs: Guarded,
 }
 
 impl Qai8Conv {
     /// Random operands; with `hostile`, int8 extremes, biases at the ends of `i32`, scales that
     /// are infinite, NaN or huge, and zero points at the ends of `i32` (the folds wrap).
-    fn new(conv: Conv, seed: u64, hostile: bool, mode: Pointers, edge: Edge) -> Self {
+    pub(crate) fn new(conv: Conv, seed: u64, hostile: bool, mode: Pointers, edge: Edge) -> Self {
         let (n, kcc, kcl) = (conv.c_out, conv.kcc(), conv.c_in);
         let mut rng = Rng::new(seed ^ 0x1a8);
         let mut bytes = |len: usize| -> Vec<i8> {
@@ -1119,7 +1120,7 @@ impl Qai8Conv {
     /// less the zero point times the column's weight sum, plus one product per tap and input
     /// channel (taps outside the image read the pad chunk), all in wrapping `i32`, then the
     /// output stage in the kernel's clamp order.
-    fn expected(&self, kernel: &MatmulKernel, p: Requantize) -> Vec<u8> {
+    pub(crate) fn expected(&self, kernel: &MatmulKernel, p: Requantize) -> Vec<u8> {
         let conv = &self.conv;
         let (n, kcl) = (conv.c_out, conv.c_in);
         let order = qai8_gemm::clamp_order(kernel);
@@ -1148,7 +1149,7 @@ impl Qai8Conv {
 
     /// Runs the portion through `kernel`'s C symbol (or the portable path) into a
     /// canary-filled guarded destination, every pointer moved by the kernel's getters.
-    fn run(
+    pub(crate) fn run(
         &self,
         kernel: &MatmulKernel,
         portable: bool,

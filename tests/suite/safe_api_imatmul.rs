@@ -8,19 +8,30 @@
 //! exported C kernel on those bytes; all equal a direct convolution. Then every misuse is an
 //! error: short table, image, pad, storage or destination, an impossible geometry, operands of
 //! other chunks, element types or block layouts.
+//!
+//! The int8 indirect matmuls (`imatmul_clamp_qai8_qai8p_qsi8cxp`) the same way on int8 images
+//! (`Weights::Int8Requantized` through `pack_chunked`, `matmul_requantized` and its parallel
+//! form): packed bytes equal the C packers' for the operands of `imatmul_sme::Qai8Conv`, outputs
+//! equal the exported C kernel's bytes and the direct requantized convolution of
+//! `reference::qai8`, over clamped, unclamped and inverted output ranges; and their misuse is
+//! an error.
 
 use crate::support;
 
+use crate::imatmul_sme::Qai8Conv;
 use rkai_ukernels::api::{
-    self, Activations, Bias, Chunks, Clamp, Conv2d, Error, IndirectElement, Indirection, Kernel,
-    Lhs, OutputElement, PackedActivations, PackedWeights, WeightLayout, Weights,
+    self, Activations, Bias, Chunks, Clamp, Conv2d, Error, IndirectElement, Indirection,
+    InputQuantization, Kernel, Lhs, OutputElement, PackedActivations, PackedWeights, Requantize,
+    WeightLayout, Weights,
 };
 use rkai_ukernels::catalog::KERNELS;
 use rkai_ukernels::family::Family;
 use rkai_ukernels::kernel::MatmulKernel;
+use rkai_ukernels::reference::qai8;
 use std::ffi::c_void;
 use support::cabi::{Getter3, ImatmulFn, ImatmulLhsPackFn, ImatmulPackFn, ImatmulPackedFn, func};
 use support::conv::{self, Conv, Pointers};
+use support::guard::Edge;
 use support::rng::Rng;
 
 /// The families of the float indirect matmuls.
@@ -339,18 +350,19 @@ fn convolutions_equal_the_c_functions_and_a_direct_convolution() {
 }
 
 #[test]
-fn the_float_indirect_families_are_covered_and_int8_is_refused() {
-    for entry in KERNELS.iter().filter(|k| FAMILIES.contains(&k.family)) {
-        let accepted = Kernel::new(entry).is_ok();
-        assert_eq!(accepted, support::cpu::can_run(entry.isa), "{}", entry.stem);
+fn every_indirect_family_is_covered() {
+    let indirect = (KERNELS.iter()).filter(|k| k.family.dir().starts_with("imatmul_"));
+    let families = [FAMILIES.as_slice(), &[INT8]].concat();
+    for entry in indirect {
+        assert!(families.contains(&entry.family), "{}", entry.stem);
+        match Kernel::new(entry) {
+            Ok(_) => assert!(support::cpu::can_run(entry.isa), "{}", entry.stem),
+            Err(e) => {
+                assert_eq!(e, Error::NotSupportedByCpu(entry.stem));
+                assert!(!support::cpu::can_run(entry.isa), "{}", entry.stem);
+            }
+        }
     }
-    let int8 = (KERNELS.iter())
-        .find(|k| k.family == Family::ImatmulQai8Qai8pQsi8cxp)
-        .unwrap();
-    assert_eq!(
-        Kernel::new(int8).unwrap_err(),
-        Error::UnsupportedFamily("imatmul_clamp_qai8_qai8p_qsi8cxp")
-    );
 }
 
 #[test]
@@ -662,4 +674,342 @@ fn misuse_of_the_packed_indirect_activations_is_an_error() {
         vec![0u8; wsize],
     );
     assert_eq!(r.unwrap_err(), Error::FormatMismatch("weights"));
+}
+
+// ---------------------------------------------------------------------------------------------
+// The int8 indirect matmuls (`imatmul_clamp_qai8_qai8p_qsi8cxp`)
+
+/// The family of the int8 indirect matmuls.
+const INT8: Family = Family::ImatmulQai8Qai8pQsi8cxp;
+
+/// Every kernel of the int8 indirect family this CPU runs (both off AArch64: their portable
+/// paths).
+fn int8_kernels() -> Vec<Kernel> {
+    (KERNELS.iter())
+        .filter(|k| k.family == INT8)
+        .filter_map(|k| Kernel::new(k).ok())
+        .collect()
+}
+
+/// The input quantization of a `Qai8Conv` (its zero point drawn in the int8 range).
+fn int8_input(p: &Qai8Conv) -> InputQuantization {
+    InputQuantization {
+        zero_point: i8::try_from(p.zero_point).unwrap(),
+        scale_multiplier: p.multiplier,
+    }
+}
+
+/// The reference's form of an output stage.
+fn reference_requantize(r: Requantize) -> qai8::Requantize {
+    qai8::Requantize {
+        min_value: r.min.into(),
+        max_value: r.max.into(),
+        output_zero_point: r.zero_point.into(),
+    }
+}
+
+/// The safe API's packed weights, packed activations and output bytes for `p`, with
+/// `matmul_requantized` (`threads` 0) or `parallel::matmul_requantized` on `threads` threads.
+fn int8_safe(kernel: &Kernel, p: &Qai8Conv, r: Requantize, threads: usize) -> Outputs {
+    let (g, n) = (geometry(&p.conv), p.conv.c_out);
+    let weights = Weights::Int8Requantized {
+        data: &p.weights,
+        scales: &p.scale,
+        bias: &p.bias,
+        input: int8_input(p),
+    };
+    let size = kernel.packed_chunked_weights_size(n, g.chunks()).unwrap();
+    let packed =
+        PackedWeights::pack_chunked(kernel, n, g.chunks(), weights, vec![0u8; size]).unwrap();
+    let mut table = vec![0usize; kernel.indirection_len(&g).unwrap()];
+    let indirection = Indirection::new(kernel, &g, &p.input, &p.pad, &mut table).unwrap();
+    let size = kernel.packed_indirect_activations_size(&g).unwrap();
+    let lhs = PackedActivations::pack_indirect(kernel, &indirection, vec![0u8; size]).unwrap();
+    let mut dst = vec![0x5a_i8; p.conv.m() * n];
+    match threads {
+        0 => api::matmul_requantized(kernel, &lhs, &packed, &mut dst, n, r).unwrap(),
+        t => api::parallel::matmul_requantized(kernel, &lhs, &packed, &mut dst, n, r, t).unwrap(),
+    }
+    Outputs {
+        rhs: packed.bytes().to_vec(),
+        lhs: Some(lhs.bytes().to_vec()),
+        dst: dst.iter().map(|&v| u32::from(v as u8)).collect(),
+    }
+}
+
+#[test]
+fn int8_convolutions_equal_the_c_functions_and_a_direct_convolution() {
+    let kernels = int8_kernels();
+    if cfg!(not(target_arch = "aarch64")) {
+        assert_eq!(kernels.len(), 2, "{kernels:?}");
+    }
+    let stages = [
+        Requantize::unclamped(5),
+        Requantize {
+            min: -20,
+            max: 60,
+            zero_point: -9,
+        },
+        // Inverted: the SME kernel gives min, the SME2 kernel max.
+        Requantize {
+            min: 30,
+            max: -30,
+            zero_point: 0,
+        },
+    ];
+    let mut cases = 0;
+    for kernel in &kernels {
+        let entry = kernel.entry();
+        let stem = entry.stem;
+        for (ci, c) in conv::conv_cases(entry.tile().n_step)
+            .into_iter()
+            .enumerate()
+        {
+            let mode = [Pointers::Offsets, Pointers::Absolute][ci % 2];
+            let edge = [Edge::End, Edge::Start][ci / 2 % 2];
+            let p = Qai8Conv::new(c, ci as u64, false, mode, edge);
+            let (m, n) = (c.m(), c.c_out);
+            for (si, &stage) in stages.iter().enumerate() {
+                let safe = int8_safe(kernel, &p, stage, 0);
+                assert!(safe.rhs == p.rhs.bytes(), "{stem}: {c:?}: packed weights");
+                assert!(
+                    safe.lhs.as_deref() == Some(p.lhs.bytes()),
+                    "{stem}: {c:?} {mode:?}: packed activations"
+                );
+                let rq = reference_requantize(stage);
+                let c_dst = p.run(entry, false, (0, 0, m, n), rq, edge);
+                let c_dst: Vec<u32> = c_dst.bytes().iter().map(|&b| b.into()).collect();
+                assert_eq!(safe.dst, c_dst, "{stem}: {c:?} {stage:?}: C kernel");
+                let want: Vec<u32> = (p.expected(entry, rq).into_iter()).map(u32::from).collect();
+                assert_eq!(
+                    safe.dst, want,
+                    "{stem}: {c:?} {stage:?}: direct convolution"
+                );
+                if si == 1 {
+                    // Row blocks on threads write the same bytes.
+                    let threaded = int8_safe(kernel, &p, stage, 3).dst;
+                    assert_eq!(threaded, safe.dst, "{stem}: {c:?}: threads");
+                }
+                cases += 1;
+            }
+        }
+    }
+    println!(
+        "RELIABILITY safe int8 imatmul: {} kernels, {cases} convolutions equal the C functions and a direct requantized convolution",
+        kernels.len()
+    );
+}
+
+#[test]
+fn the_pad_chunk_of_an_int8_image_is_its_zero_point() {
+    let Some(kernel) = int8_kernels().into_iter().next() else {
+        return;
+    };
+    // The same image padded by one pixel with the zero point, and unpadded with a zero-point
+    // border drawn into it: the same output.
+    let (c, n, zero_point) = (3, 5, -7i8);
+    let padded = Conv2d::square(4, 4, c, 3, 1, 1);
+    let framed = Conv2d::square(6, 6, c, 3, 1, 0);
+    let mut rng = Rng::new(11);
+    let image: Vec<i8> = (0..4 * 4 * c).map(|_| rng.next_u64() as i8).collect();
+    let mut bordered = vec![zero_point; 6 * 6 * c];
+    for (p, pixel) in image.chunks(c).enumerate() {
+        let at = ((p / 4 + 1) * 6 + p % 4 + 1) * c;
+        bordered[at..at + c].copy_from_slice(pixel);
+    }
+    let w: Vec<i8> = (0..9 * c * n).map(|_| rng.next_u64() as i8).collect();
+    let input = InputQuantization {
+        zero_point,
+        scale_multiplier: 0.5,
+    };
+    let (scales, bias) = (vec![0.01f32; n], vec![100i32; n]);
+    let weights = Weights::Int8Requantized {
+        data: &w,
+        scales: &scales,
+        bias: &bias,
+        input,
+    };
+    let run = |g: &Conv2d, image: &[i8]| {
+        let size = kernel.packed_chunked_weights_size(n, g.chunks()).unwrap();
+        let packed =
+            PackedWeights::pack_chunked(&kernel, n, g.chunks(), weights, vec![0u8; size]).unwrap();
+        let pad = vec![zero_point; c];
+        let mut table = vec![0usize; kernel.indirection_len(g).unwrap()];
+        let indirection = Indirection::new(&kernel, g, image, &pad, &mut table).unwrap();
+        let size = kernel.packed_indirect_activations_size(g).unwrap();
+        let lhs = PackedActivations::pack_indirect(&kernel, &indirection, vec![0u8; size]).unwrap();
+        let mut y = vec![0i8; 16 * n];
+        let r = Requantize::unclamped(3);
+        api::matmul_requantized(&kernel, &lhs, &packed, &mut y, n, r).unwrap();
+        y
+    };
+    let y = run(&padded, &image);
+    assert_eq!(y, run(&framed, &bordered));
+    assert!(y.iter().any(|&v| v != y[0]), "{y:?}");
+}
+
+#[test]
+fn misuse_of_the_int8_indirection_is_an_error() {
+    let Some(kernel) = int8_kernels().into_iter().next() else {
+        assert!(!support::cpu::can_run(rkai_ukernels::arch::Isa::Sme));
+        return;
+    };
+    let s = Small::new();
+    let (g, n) = (s.g, s.n);
+    let (chunks, k) = (g.chunks(), g.chunks().k().unwrap());
+    let w = vec![1i8; k * n];
+    let (scales, bias) = (vec![0.5f32; n], vec![0i32; n]);
+    let input = InputQuantization {
+        zero_point: 0,
+        scale_multiplier: 1.0,
+    };
+    let int8 = |w| Weights::Int8Requantized {
+        data: w,
+        scales: &scales,
+        bias: &bias,
+        input,
+    };
+    let size = kernel.packed_chunked_weights_size(n, chunks).unwrap();
+    let pack = |w, storage| PackedWeights::pack_chunked(&kernel, n, chunks, w, storage);
+    // Short weights, scales, biases and storage; float weights.
+    assert!(matches!(
+        pack(int8(&w[1..]), vec![0u8; size]),
+        Err(Error::BufferTooSmall {
+            buffer: "int8 weights",
+            ..
+        })
+    ));
+    let short_scales = Weights::Int8Requantized {
+        data: &w,
+        scales: &scales[1..],
+        bias: &bias,
+        input,
+    };
+    assert!(matches!(
+        pack(short_scales, vec![0u8; size]),
+        Err(Error::BufferTooSmall {
+            buffer: "scales",
+            ..
+        })
+    ));
+    let short_bias = Weights::Int8Requantized {
+        data: &w,
+        scales: &scales,
+        bias: &bias[1..],
+        input,
+    };
+    assert!(matches!(
+        pack(short_bias, vec![0u8; size]),
+        Err(Error::BufferTooSmall { buffer: "bias", .. })
+    ));
+    assert!(matches!(
+        pack(int8(&w), vec![0u8; size - 1]),
+        Err(Error::BufferTooSmall {
+            buffer: "packed weight storage",
+            ..
+        })
+    ));
+    assert_eq!(
+        pack(s.weights(), vec![0u8; size]).unwrap_err(),
+        Error::FormatMismatch("weights")
+    );
+    let packed = pack(int8(&w), vec![0u8; size]).unwrap();
+    assert_eq!((packed.n(), packed.k()), (n, k));
+
+    // Images of another element type, each way.
+    let image = vec![2i8; 5 * 5 * 4];
+    let pad = [0i8; 4];
+    let mut table = vec![0usize; kernel.indirection_len(&g).unwrap()];
+    assert_eq!(
+        Indirection::new(&kernel, &g, &s.image, &s.pad, &mut table).unwrap_err(),
+        Error::FormatMismatch("image element type")
+    );
+    if let Some(float) = kernel_of(Family::ImatmulF32F32pF32p) {
+        let mut float_table = vec![0usize; float.indirection_len(&g).unwrap()];
+        assert_eq!(
+            Indirection::new(&float, &g, &image, &pad, &mut float_table).unwrap_err(),
+            Error::FormatMismatch("image element type")
+        );
+        // An f32 table for the int8 kernel's packer; int8 weights for the float kernel.
+        let f32_table = Indirection::new(&float, &g, &s.image, &s.pad, &mut float_table).unwrap();
+        let lhs_size = kernel.packed_indirect_activations_size(&g).unwrap();
+        let r = PackedActivations::pack_indirect(&kernel, &f32_table, vec![0u8; lhs_size]);
+        assert_eq!(
+            r.unwrap_err(),
+            Error::FormatMismatch("indirection table element type")
+        );
+        let fsize = float.packed_chunked_weights_size(n, chunks).unwrap();
+        let r = PackedWeights::pack_chunked(&float, n, chunks, int8(&w), vec![0u8; fsize]);
+        assert_eq!(r.unwrap_err(), Error::FormatMismatch("weights"));
+    }
+    let short_pad = Indirection::new(&kernel, &g, &image, &pad[1..], &mut table);
+    assert!(matches!(
+        short_pad,
+        Err(Error::BufferTooSmall { buffer: "pad", .. })
+    ));
+    let indirection = Indirection::new(&kernel, &g, &image, &pad, &mut table).unwrap();
+    let lhs_size = kernel.packed_indirect_activations_size(&g).unwrap();
+    assert!(matches!(
+        PackedActivations::pack_indirect(&kernel, &indirection, vec![0u8; lhs_size - 1]),
+        Err(Error::BufferTooSmall {
+            buffer: "packed activation storage",
+            ..
+        })
+    ));
+    let lhs = PackedActivations::pack_indirect(&kernel, &indirection, vec![0u8; lhs_size]).unwrap();
+    assert_eq!((lhs.m(), lhs.k()), (25, k));
+    let mut dst = vec![0i8; 25 * n];
+    let r = Requantize::unclamped(0);
+    api::matmul_requantized(&kernel, &lhs, &packed, &mut dst, n, r).unwrap();
+    // The centre pixel: 36 inputs of 2 times 1, scaled by 0.5.
+    assert_eq!(dst[12 * n], 36);
+
+    // The table itself (the kernel packs it); a float output stage; a float destination.
+    assert_eq!(
+        api::matmul_requantized(&kernel, &indirection, &packed, &mut dst, n, r).unwrap_err(),
+        Error::LhsForm {
+            kernel_reads_packed: true
+        }
+    );
+    let mut floats = vec![0f32; 25 * n];
+    assert_eq!(
+        api::matmul(&kernel, &lhs, &packed, &mut floats, n, Clamp::NONE).unwrap_err(),
+        Error::OutputStage {
+            kernel_requantizes: true
+        }
+    );
+    // Short destination, short row stride.
+    assert!(matches!(
+        api::matmul_requantized(&kernel, &lhs, &packed, &mut dst[1..], n, r),
+        Err(Error::BufferTooSmall { buffer: "dst", .. })
+    ));
+    assert_eq!(
+        api::matmul_requantized(&kernel, &lhs, &packed, &mut dst, n - 1, r).unwrap_err(),
+        Error::Precondition("dst_stride >= n")
+    );
+    // Weights over other chunks of the same K: a 1x1 kernel of 36 channels.
+    let one_tap = Chunks {
+        count: 1,
+        length: k,
+    };
+    let size = kernel.packed_chunked_weights_size(n, one_tap).unwrap();
+    let other = PackedWeights::pack_chunked(&kernel, n, one_tap, int8(&w), vec![0u8; size]);
+    let other = other.unwrap();
+    assert!(matches!(
+        api::matmul_requantized(&kernel, &lhs, &other, &mut dst, n, r),
+        Err(Error::ShapeMismatch {
+            dimension: "k_chunk_count",
+            packed: 1,
+            given: 9
+        })
+    ));
+    // Rows of int8 activations: not this kernel's source.
+    let rows = Activations::Int8 {
+        data: &image,
+        stride: 4,
+    };
+    assert_eq!(
+        PackedActivations::pack(&kernel, 25, 4, 0, rows, vec![0u8; lhs_size]).unwrap_err(),
+        Error::FormatMismatch("activations")
+    );
 }

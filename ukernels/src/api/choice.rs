@@ -13,11 +13,22 @@ use crate::kernel::MatmulKernel;
 use crate::select::{self, Shape};
 use crate::select_env;
 
+/// Whether the safe API covers `kernel`: its weights and activations have a source form here,
+/// packed, read as they are or gathered through an [`super::Indirection`]. Every catalog entry
+/// is covered (a test checks it, and [`Kernel::new`] asserts it in debug builds).
+fn covered(kernel: &'static MatmulKernel) -> bool {
+    let packed_weights = rhs_kinds(kernel).any(weights::takes_some_form);
+    let activations = lhs_kinds(kernel).any(activations::takes_some_form)
+        || activations::FormKind::read_unpacked_by(kernel).is_some()
+        || conv::takes_indirection(kernel);
+    packed_weights && activations
+}
+
 impl Kernel {
-    /// Wraps a catalog entry after checking that the safe API covers it (its weights and
-    /// activations have a source form here, packed, read as they are or gathered through an
-    /// [`super::Indirection`]) and (on aarch64) that this CPU has its features (and, for a kernel
-    /// of one SVE length, that length).
+    /// Wraps a catalog entry (the safe API covers every one: its weights and activations have a
+    /// source form here, packed, read as they are or gathered through an
+    /// [`super::Indirection`]) after checking (on aarch64) that this CPU has its features (and,
+    /// for a kernel of one SVE length, that length).
     ///
     /// ```
     /// use rkai_ukernels::api::{Error, Kernel};
@@ -34,13 +45,7 @@ impl Kernel {
     /// }
     /// ```
     pub fn new(kernel: &'static MatmulKernel) -> Result<Kernel> {
-        let packed_weights = rhs_kinds(kernel).any(weights::takes_some_form);
-        let activations = lhs_kinds(kernel).any(activations::takes_some_form)
-            || activations::FormKind::read_unpacked_by(kernel).is_some()
-            || conv::takes_indirection(kernel);
-        if !(packed_weights && activations) {
-            return Err(Error::UnsupportedFamily(kernel.family.dir()));
-        }
+        debug_assert!(covered(kernel), "{}: no source form", kernel.stem);
         let runs_here = Features::detect().contains(kernel.isa.features())
             && kernel.runs_at_sve_lanes32(arch::sve_lanes32());
         if cfg!(target_arch = "aarch64") && !runs_here {

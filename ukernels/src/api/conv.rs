@@ -1,4 +1,5 @@
-//! Convolutions through the indirect matmuls (`imatmul_clamp_*`: a convolution without im2col):
+//! Convolutions through the indirect matmuls (`imatmul_clamp_*`: a convolution without im2col,
+//! over f32, f16 or int8 images):
 //! [`Conv2d`] (the geometry), [`Chunks`] (its K as taps of `channels` values), [`Indirection`]
 //! (the table of chunk pointers the kernels read, built here from an image the table borrows).
 //!
@@ -15,7 +16,8 @@
 //! LHS packer ([`PackedActivations::pack_indirect`], [`Kernel::reads_packed_lhs`] tells which).
 //! The weights, `k_chunk_count * k_chunk_length` rows of `n` values (HWIO: the rows ordered by
 //! kernel row, kernel column, input channel), are packed once by
-//! [`PackedWeights::pack_chunked`].
+//! [`PackedWeights::pack_chunked`]. The int8 kernels (`imatmul_clamp_qai8_qai8p_qsi8cxp`) take
+//! them as [`Weights::Int8Requantized`] and run through [`super::matmul_requantized`].
 
 use super::activations::PackedActivations;
 use super::chunks::{Chunks, read_k, reads_table, same_chunks};
@@ -157,9 +159,10 @@ mod sealed {
     pub trait Sealed {}
     impl Sealed for f32 {}
     impl Sealed for half::f16 {}
+    impl Sealed for i8 {}
 }
 
-/// An element type of the images the indirect matmuls read: `f32` or [`half::f16`] (the
+/// An element type of the images the indirect matmuls read: `f32`, [`half::f16`] or `i8` (the
 /// kernel's family fixes which).
 pub trait IndirectElement: sealed::Sealed + Copy {
     /// The family output of the kernels that read this type.
@@ -174,6 +177,52 @@ impl IndirectElement for half::f16 {
     const OUTPUT: Output = Output::F16;
 }
 
+/// The int8 images of `imatmul_clamp_qai8_qai8p_qsi8cxp`, quantized as the weights'
+/// [`super::InputQuantization`] says. Their pad chunk is `channels` copies of the input zero
+/// point (`InputQuantization::zero_point`), the quantized 0: the packer folds the zero point into
+/// every tap, so a tap reading the zero point adds nothing, as zero padding does.
+///
+/// A 3x3 convolution, stride 1, one pixel of padding, through the SME int8 indirect kernel:
+///
+/// ```
+/// use rkai_ukernels::api::{self, Conv2d, Error, Indirection, InputQuantization, Kernel};
+/// use rkai_ukernels::api::{PackedActivations, PackedWeights, Requantize, Weights};
+/// use rkai_ukernels::catalog;
+///
+/// let stem = "imatmul_clamp_qai8_qai8p2vlx4_qsi8cxp2vlx4sb_2vlx2vl_sme_mopa";
+/// let kernel = match Kernel::new(catalog::kernel(stem).unwrap()) {
+///     Ok(kernel) => kernel,
+///     // An AArch64 CPU without SME (off AArch64 the portable path runs).
+///     Err(Error::NotSupportedByCpu(_)) => return Ok(()),
+///     Err(e) => return Err(e),
+/// };
+/// let (conv, n) = (Conv2d::square(3, 3, 4, 3, 1, 1), 2);
+/// // Every input 7 with zero point 5 (so 2 above zero), every weight 1, scales 0.5 and 1,
+/// // no bias and a multiplier of 1.
+/// let input = InputQuantization { zero_point: 5, scale_multiplier: 1.0 };
+/// let w = vec![1i8; conv.chunks().k()? * n];
+/// let weights = Weights::Int8Requantized { data: &w, scales: &[0.5, 1.0], bias: &[0, 0], input };
+/// let storage = vec![0u8; kernel.packed_chunked_weights_size(n, conv.chunks())?];
+/// let packed = PackedWeights::pack_chunked(&kernel, n, conv.chunks(), weights, storage)?;
+///
+/// let image = vec![7i8; 3 * 3 * 4];
+/// let pad = [input.zero_point; 4]; // taps in the padding add 0
+/// let mut table = vec![0usize; kernel.indirection_len(&conv)?];
+/// let indirection = Indirection::new(&kernel, &conv, &image, &pad, &mut table)?;
+/// let storage = vec![0u8; kernel.packed_indirect_activations_size(&conv)?];
+/// let lhs = PackedActivations::pack_indirect(&kernel, &indirection, storage)?;
+/// let mut y = vec![0i8; 9 * n];
+/// api::matmul_requantized(&kernel, &lhs, &packed, &mut y, n, Requantize::unclamped(0))?;
+/// // The corner pixel sees 2 x 2 taps of 4 channels of 2: 32, scaled by 0.5 and 1; the centre
+/// // 3 x 3 taps: 72.
+/// assert_eq!((y[0], y[1]), (16, 32));
+/// assert_eq!((y[4 * n], y[4 * n + 1]), (36, 72));
+/// # Ok::<(), Error>(())
+/// ```
+impl IndirectElement for i8 {
+    const OUTPUT: Output = Output::I8;
+}
+
 /// The indirect LHS packer of `kernel` that gathers values of its own element type.
 fn gathering_packer(kernel: &'static MatmulKernel) -> Option<LhsPackerKind> {
     let element = kernel.family.output();
@@ -186,6 +235,9 @@ fn gathering_packer(kernel: &'static MatmulKernel) -> Option<LhsPackerKind> {
             ) | (
                 LhsPackerKind::IndirectSmeRows(SmeRowsPacker::X16p2vlx2),
                 Output::F16
+            ) | (
+                LhsPackerKind::IndirectSmeRows(SmeRowsPacker::X8p2vlx4),
+                Output::I8
             )
         )
     })
@@ -342,7 +394,8 @@ pub struct Indirection<'a, T> {
 impl<'a, T: IndirectElement> Indirection<'a, T> {
     /// Fills `table` ([`Kernel::indirection_len`] entries at least) for `kernel` from `image`
     /// (`height * width * channels` values, NHWC) and `pad` (`channels` values, what the taps in
-    /// the padding read: zeros for zero padding), and keeps the three borrowed.
+    /// the padding read: zeros for zero padding, the input zero point for an int8 image), and
+    /// keeps the three borrowed.
     pub fn new(
         kernel: &Kernel,
         conv: &Conv2d,
@@ -582,9 +635,10 @@ impl<S: AsRef<[u8]> + AsMut<[u8]>> PackedWeights<S> {
     /// Packs the weights of an indirect matmul for `kernel` into `storage`
     /// ([`Kernel::packed_chunked_weights_size`] bytes): `n` output channels over K in `chunks`,
     /// as `chunks.count * chunks.length` rows of `n` values ([`Weights::F32`] or
-    /// [`Weights::F16`] with [`super::WeightLayout::Kxn`], the bias in the form). A
-    /// convolution's weights in HWIO order are these rows (kernel row, kernel column, input
-    /// channel).
+    /// [`Weights::F16`] with [`super::WeightLayout::Kxn`], the bias in the form; for the int8
+    /// kernels [`Weights::Int8Requantized`], K x N, with its scales, biases and input
+    /// quantization). A convolution's weights in HWIO order are these rows (kernel row, kernel
+    /// column, input channel).
     ///
     /// ```
     /// use rkai_ukernels::api::{Bias, Conv2d, Error, Kernel, PackedWeights, WeightLayout, Weights};

@@ -43,8 +43,6 @@ pub enum Error {
         /// Whether the kernel requantizes to int8.
         kernel_requantizes: bool,
     },
-    /// The kernel's family is not covered by the safe API yet.
-    UnsupportedFamily(&'static str),
     /// This CPU cannot run the kernel (or no kernel of the family).
     NotSupportedByCpu(&'static str),
     /// Packed bytes follow another vector length than the kernel's on this CPU (SVE and SME
@@ -93,7 +91,6 @@ impl fmt::Display for Error {
             Error::OutputStage {
                 kernel_requantizes: false,
             } => write!(f, "the kernel writes floats (matmul with a Clamp)"),
-            Error::UnsupportedFamily(dir) => write!(f, "family {dir} has no safe API yet"),
             Error::NotSupportedByCpu(what) => write!(f, "this CPU cannot run {what}"),
             Error::VectorLengthMismatch { packed, here } => write!(
                 f,

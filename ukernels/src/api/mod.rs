@@ -22,7 +22,7 @@
 //! [`PackedWeights::pack_chunked`]; per image an [`Indirection`] table of the [`Conv2d`]'s
 //! pixels, given to [`matmul`] as it is or packed by [`PackedActivations::pack_indirect`].
 //!
-//! Nothing here allocates. Covered so far: the families whose weights come as per-channel int4,
+//! Nothing here allocates. Every family of the catalog is covered: the families whose weights come as per-channel int4,
 //! int8 or 2-bit codes with a value table (`qsu2cxp`), per-block int4 with bf16 scales or
 //! asymmetric with f32 scales and zero offsets (`qsi8d32p_qai4c32p`), llama.cpp's Q4_0 blocks,
 //! or f32 or f16 values (N x K or K x N, with their bias), and whose activations come as f32,
@@ -33,9 +33,10 @@
 //! `matmul_clamp_qai8_qai8_qsi8cxp` (SME2 GEMV, one row as it is), whose weights come as
 //! [`Weights::Int8Requantized`] (K x N int8 with per-channel scales, `i32` biases and the
 //! [`InputQuantization`] they fold in) and whose activations come as [`Activations::Int8`] rows;
-//! and the float indirect matmuls `imatmul_clamp_{f32_f32_f32p, f32_f32p_f32p, f16_f16p_f16p}`
-//! over f32 or f16 images. [`Kernel::new`] says `UnsupportedFamily` for
-//! `imatmul_clamp_qai8_qai8p_qsi8cxp`.
+//! the float indirect matmuls `imatmul_clamp_{f32_f32_f32p, f32_f32p_f32p, f16_f16p_f16p}` over
+//! f32 or f16 images; and the int8 indirect matmuls `imatmul_clamp_qai8_qai8p_qsi8cxp` over int8
+//! images (their pad chunk the input zero point), their weights [`Weights::Int8Requantized`]
+//! packed by [`PackedWeights::pack_chunked`], run by [`matmul_requantized`].
 
 mod activations;
 mod choice;

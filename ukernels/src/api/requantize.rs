@@ -1,5 +1,5 @@
 //! The quantization parameters of the int8-output families (`matmul_clamp_qai8_qai8p_qsi8cxp`,
-//! `matmul_clamp_qai8_qai8_qsi8cxp`): [`InputQuantization`], which their weights fold in when
+//! `matmul_clamp_qai8_qai8_qsi8cxp`, `imatmul_clamp_qai8_qai8p_qsi8cxp`): [`InputQuantization`], which their weights fold in when
 //! they are packed, and [`Requantize`], the output stage [`super::matmul_requantized`] gives the
 //! kernel at each call.
 //!

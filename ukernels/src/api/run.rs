@@ -264,8 +264,10 @@ pub fn matmul<'a, T: OutputElement, B: AsRef<[u8]>>(
 
 /// `dst[i * dst_stride + j]`, the int8 result of row `i` of `lhs` and column `j` of `rhs` for
 /// every row and column, requantized ([`Requantize`]), with a kernel of an int8-output family
-/// (`matmul_clamp_qai8_qai8p_qsi8cxp`, `matmul_clamp_qai8_qai8_qsi8cxp`) reading both operands'
-/// formats. `lhs` is a `&PackedActivations` or, for the GEMV, one row as [`Lhs::Rows`].
+/// (`matmul_clamp_qai8_qai8p_qsi8cxp`, `matmul_clamp_qai8_qai8_qsi8cxp`,
+/// `imatmul_clamp_qai8_qai8p_qsi8cxp`) reading both operands' formats. `lhs` is a
+/// `&PackedActivations` (for the indirect kernels, packed by
+/// [`PackedActivations::pack_indirect`]) or, for the GEMV, one row as [`Lhs::Rows`].
 ///
 /// ```
 /// use rkai_ukernels::api::{self, Activations, InputQuantization, Kernel, PackedActivations};

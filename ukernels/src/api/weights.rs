@@ -199,7 +199,8 @@ pub enum Weights<'a> {
         bias: Option<Bias<'a>>,
     },
     /// Signed int8 weights held K x N for the int8-output families
-    /// (`matmul_clamp_qai8_qai8p_qsi8cxp`, `matmul_clamp_qai8_qai8_qsi8cxp`): symmetric, one
+    /// (`matmul_clamp_qai8_qai8p_qsi8cxp`, `matmul_clamp_qai8_qai8_qsi8cxp`, and
+    /// `imatmul_clamp_qai8_qai8p_qsi8cxp` through [`PackedWeights::pack_chunked`]): symmetric, one
     /// `f32` scale per channel, an `i32` bias per channel (in units of the accumulator, `input
     /// scale * scale[j]`), and the quantization of the activations they will meet, which the
     /// packer folds in ([`InputQuantization`]). As for the float forms, the bias is part of the
@@ -341,7 +342,11 @@ impl FormKind {
             (FormKind::Int8PerChannel, RhsPackerKind::Qsi8cxp(source)) => source == Source::Nxk,
             (FormKind::Int4PerBlock, RhsPackerKind::Qsi4c32p(v)) => v.source() == Source::Nxk,
             (FormKind::Q4_0, RhsPackerKind::Qsi4c32pf16(_)) => true,
-            (FormKind::Int8Requantized, RhsPackerKind::Qsi8cxpsb) => true,
+            // K x N (in chunks for the indirect matmuls: `PackedWeights::pack_chunked`).
+            (
+                FormKind::Int8Requantized,
+                RhsPackerKind::Qsi8cxpsb | RhsPackerKind::ChunkedQsi8cxpsb,
+            ) => true,
             (FormKind::Int2PerChannel, RhsPackerKind::Qsu2cxp(_)) => true,
             (FormKind::Int4AsymmetricPerBlock(order), RhsPackerKind::Qai4c32p(v)) => {
                 v.even_high() == (order == NibbleOrder::EvenHigh)
