@@ -1,13 +1,17 @@
 //! The SME2 asm of `kai_matmul_clamp_f32_f32_f32p4vsx1bf32_1x32vs_sme2_mla` (see `super`): one
 //! f32 row times blocks of SVL32 packed columns, four blocks per step.
 //!
-//! A step's four blocks are one four-vector group (one vector of each block, read by single
-//! loads a block stride apart) accumulated in ZA vector group 0 (`za.s[w8, 0, vgx4]`, started
-//! from the blocks' biases by `MOVA`): every output takes one fused multi-vector `FMLA` per K
-//! value in K order, through the streaming GEMVs' K loop (`gemv_k_loop!`). Past the last block
-//! the step reads the first block of the step again in place of the missing ones (nothing past
-//! the packed RHS is read) and stores only the columns below `n`. The clamp is `FCLAMP`, skipped
-//! when bit 32 of x6 (above the lower bound's bits) is set.
+//! A step's four blocks are one four-vector group (one vector of each block) accumulated in ZA
+//! vector group 0 (`za.s[w8, 0, vgx4]`, started from the blocks' biases by `MOVA`): every output
+//! takes one fused multi-vector `FMLA` per K value in K order, through the streaming GEMVs' K
+//! loop (`gemv_k_loop!`). Its four-value iteration reads each block's four rows with one strided
+//! multi-vector load (`four_block_quads!`: block j's rows into z(16 + j), z(20 + j), z(24 + j),
+//! z(28 + j), so z16-z19 hold the four blocks' first row, z20-z23 their second, and so on) at a
+//! shared element offset (x16) from the four block pointers, which one `INCW` moves; a single K
+//! value reads one row of each block (`four_block_rows_at!`). Past the last block the step reads
+//! the first block of the step again in place of the missing ones (nothing past the packed RHS
+//! is read) and stores only the columns below `n`. The clamp is `FCLAMP` (bounds in z2 and z3,
+//! clear of the loads), skipped when bit 32 of x6 (above the lower bound's bits) is set.
 
 /// One row of the step's four blocks, `#$o` vectors on: `$ld {z.$t}, $p/z` of blocks x14, x9,
 /// x15, x10 into z4-z7 (shared with the f16 GEMV, `super::sme2_gemv_f16`).
@@ -50,6 +54,70 @@ macro_rules! four_block_rows {
     };
 }
 
+/// One row of the step's four blocks at element offset x16 (scaled by `LSL #$sh`): `$ld {z.$t},
+/// $p/z` of blocks x14, x9, x15, x10 into z4-z7 (shared with the f16 GEMV).
+macro_rules! four_block_rows_at {
+    ($ld:literal, $t:literal, $p:literal, $sh:literal) => {
+        concat!(
+            $ld,
+            " {{z4.",
+            $t,
+            "}}, ",
+            $p,
+            "/z, [x14, x16, lsl #",
+            $sh,
+            "]\n",
+            $ld,
+            " {{z5.",
+            $t,
+            "}}, ",
+            $p,
+            "/z, [x9, x16, lsl #",
+            $sh,
+            "]\n",
+            $ld,
+            " {{z6.",
+            $t,
+            "}}, ",
+            $p,
+            "/z, [x15, x16, lsl #",
+            $sh,
+            "]\n",
+            $ld,
+            " {{z7.",
+            $t,
+            "}}, ",
+            $p,
+            "/z, [x10, x16, lsl #",
+            $sh,
+            "]\n",
+        )
+    };
+}
+
+/// Four consecutive rows of each of the step's four blocks at element offset x16 (scaled by
+/// `LSL #$sh`), one strided multi-vector `$ld` (predicate pn8, all true) per block: block x14's
+/// rows into z16, z20, z24, z28, block x9's into z17, z21, z25, z29, block x15's into z18, z22,
+/// z26, z30, block x10's into z19, z23, z27, z31; so z(16 + 4r)..z(19 + 4r) is row r of the four
+/// blocks, one four-vector group (shared with the f16 GEMV).
+macro_rules! four_block_quads {
+    ($ld:literal, $t:literal, $sh:literal) => {
+        concat!(
+            four_block_quads!(@one $ld, $t, $sh, "16", "20", "24", "28", "x14"),
+            four_block_quads!(@one $ld, $t, $sh, "17", "21", "25", "29", "x9"),
+            four_block_quads!(@one $ld, $t, $sh, "18", "22", "26", "30", "x15"),
+            four_block_quads!(@one $ld, $t, $sh, "19", "23", "27", "31", "x10"),
+        )
+    };
+    (@one $ld:literal, $t:literal, $sh:literal, $a:literal, $b:literal, $c:literal,
+        $d:literal, $p:literal) => {
+        concat!(
+            $ld, " {{z", $a, ".", $t, ", z", $b, ".", $t, ", z", $c, ".", $t, ", z", $d, ".", $t,
+            "}}, pn8/z, [", $p, ", x16, lsl #", $sh, "]\n",
+        )
+    };
+}
+
 /// The step's four blocks (x12 = SVL32 columns per block, x0 columns left, x5 bytes per block):
 /// x14 the block at x3; x9, x15, x10 the next ones where columns remain for them, else x3's
 /// again. Uses x13.
@@ -72,17 +140,18 @@ macro_rules! four_block_pointers {
     };
 }
 
-/// Unit `$i` of z0: the four blocks' row `#$o` vectors on `FMLA`'d into ZA vector group 0.
-macro_rules! step {
-    ($i:literal, $o:literal) => {
-        sme2_za_step4!($i; four_block_rows!("ld1w", "s", "p0", $o); ("4", "7", "0"))
-    };
-}
-
-/// Advances the four block pointers by `$v` vectors.
-macro_rules! advance {
-    ($v:literal) => {
-        sme2_block_advance!($v; "x14", "x9", "x15", "x10")
+/// Four K values (units 0-3 of z0) of the step's four blocks, `FMLA`'d into ZA vector group 0
+/// in K order, x16 moved past their rows.
+macro_rules! four_k {
+    () => {
+        concat!(
+            four_block_quads!("ld1w", "s", "2"),
+            sme2_za_step4!("0"; ""; ("16", "19", "0")),
+            sme2_za_step4!("1"; ""; ("20", "23", "0")),
+            sme2_za_step4!("2"; ""; ("24", "27", "0")),
+            sme2_za_step4!("3"; ""; ("28", "31", "0")),
+            "incw x16, all, mul #4\n",
+        )
     };
 }
 
@@ -118,24 +187,26 @@ pub unsafe fn gemv(
     unsafe {
         streaming_gemv_asm!("sme2"; [
             "ptrue p0.s",
+            "ptrue pn8.s",
             "mov x8, #0",
-            "dup z30.s, w6",
-            "dup z31.s, w7",
+            "dup z2.s, w6",
+            "dup z3.s, w7",
             "cntw x12",
             "2:",
             "cmp x0, #0",
             "b.le 9f",
             four_block_pointers!(),
             four_block_rows!("ld1w", "s", "p0", "0"),
-            advance!("1"),
             sme2_f32_into_za!(("4", "7", "0")),
+            // The K rows start one row (SVL32 floats) past the biases.
+            "cntw x16",
             gemv_k_loop!("x1";
-                concat!(step!("0", "0"), step!("1", "1"), step!("2", "2"), step!("3", "3"),
-                    advance!("4"));
-                concat!(step!("0", "0"), advance!("1"))),
+                four_k!();
+                concat!(sme2_za_step4!("0"; four_block_rows_at!("ld1w", "s", "p0", "2");
+                    ("4", "7", "0")), "incw x16\n")),
             "mova {{z4.d-z7.d}}, za.d[w8, 0, vgx4]",
             "tbnz x6, #32, 3f",
-            "fclamp {{z4.s-z7.s}}, z30.s, z31.s",
+            "fclamp {{z4.s-z7.s}}, z2.s, z3.s",
             "3:",
             "whilelt pn9.s, xzr, x0, vlx4",
             "st1w {{z4.s-z7.s}}, pn9, [x4]",

@@ -18,8 +18,10 @@
 //!
 //! Tiling: KleidiAI's kernel walks 8 blocks (32 x vscale columns) per step and then 4; rkai walks
 //! 4 blocks per step (one four-vector ZA group, one vector of each block: the f32 generic GEMV's
-//! pointers, `super::sme2_gemv`), which gives the same bits since every output is one chain of
-//! `FDOT`s in K order from its bias. The K loop is the f16 streaming GEMVs' `half_k_loop!`.
+//! pointers and loads, `super::sme2_gemv`: four pairs of K values of a block per strided
+//! multi-vector load at a shared offset), which gives the same bits since every output is one
+//! chain of `FDOT`s in K order from its bias. The K loop is the f16 streaming GEMVs'
+//! `half_k_loop!`.
 //! Without SME2 [`gemv_portable`] gives the same bits with the blocks of a 128-bit streaming
 //! length.
 
@@ -106,12 +108,31 @@ pub unsafe fn gemv_portable(
     }
 }
 
-/// One pair of K values of the step's four blocks, `#$o` vectors on (predicate p3: none read
-/// when `k == 0`), `FDOT`'d by pair `$i` of z0 into ZA vector group 0.
+/// Four pairs of K values (pairs 0-3 of z0) of the step's four blocks, `FDOT`'d into ZA vector
+/// group 0 in K order, x16 moved past their rows.
 #[cfg(target_arch = "aarch64")]
-macro_rules! step {
-    ($i:literal, $o:literal) => {
-        sme2_za_step4!(fdot $i; four_block_rows!("ld1h", "h", "p3", $o); ("4", "7", "0"))
+macro_rules! four_pairs {
+    () => {
+        concat!(
+            four_block_quads!("ld1h", "h", "1"),
+            sme2_za_step4!(fdot "0"; ""; ("16", "19", "0")),
+            sme2_za_step4!(fdot "1"; ""; ("20", "23", "0")),
+            sme2_za_step4!(fdot "2"; ""; ("24", "27", "0")),
+            sme2_za_step4!(fdot "3"; ""; ("28", "31", "0")),
+            "inch x16, all, mul #4\n",
+        )
+    };
+}
+
+/// One pair of K values of the step's four blocks at x16 (predicate p3: none read when
+/// `k == 0`), `FDOT`'d by pair 0 of z0 into ZA vector group 0, x16 moved past their row.
+#[cfg(target_arch = "aarch64")]
+macro_rules! one_pair {
+    () => {
+        concat!(
+            sme2_za_step4!(fdot "0"; four_block_rows_at!("ld1h", "h", "p3", "1"); ("4", "7", "0")),
+            "inch x16\n",
+        )
     };
 }
 
@@ -148,9 +169,10 @@ pub unsafe fn gemv(
     unsafe {
         streaming_gemv_asm!("sme2"; [
             "ptrue p0.b",
+            "ptrue pn8.h",
             "mov w8, #0",
-            "dup z30.h, w6",
-            "dup z31.h, w7",
+            "dup z2.h, w6",
+            "dup z3.h, w7",
             half_k_setup!(),
             "cntw x12",
             "2:",
@@ -164,20 +186,14 @@ pub unsafe fn gemv(
             "fcvt z6.s, p0/m, z6.h",
             "fcvt z7.s, p0/m, z7.h",
             sme2_f32_into_za!(("4", "7", "0")),
-            // Past the biases: SVL32 halves.
-            "incw x14, all, mul #2",
-            "incw x9, all, mul #2",
-            "incw x15, all, mul #2",
-            "incw x10, all, mul #2",
-            half_k_loop!(
-                concat!(step!("0", "0"), step!("1", "1"), step!("2", "2"), step!("3", "3"),
-                    sme2_block_advance!("4"; "x14", "x9", "x15", "x10"));
-                concat!(step!("0", "0"), sme2_block_advance!("1"; "x14", "x9", "x15", "x10"))),
+            // The pairs start SVL32 halves past the biases.
+            "cntw x16",
+            half_k_loop!(four_pairs!(); one_pair!()),
             "mova {{z4.d-z7.d}}, za.d[w8, 0, vgx4]",
             "fcvt z20.h, {{z4.s-z5.s}}",
             "fcvt z21.h, {{z6.s-z7.s}}",
             "tbnz x6, #32, 3f",
-            "fclamp {{z20.h-z21.h}}, z30.h, z31.h",
+            "fclamp {{z20.h-z21.h}}, z2.h, z3.h",
             "3:",
             "whilelt pn9.h, xzr, x0, vlx2",
             "st1h {{z20.h-z21.h}}, pn9, [x4]",
