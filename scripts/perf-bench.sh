@@ -7,8 +7,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 rm -rf target/criterion/qai8dxp
 cargo bench --quiet --bench matmul -- "$@" >/dev/null 2>&1
-python3 - <<'PY'
-import json, pathlib, platform, re
+criterion=$(awk '/^name = "criterion"$/{getline; sub(/^version = /, ""); gsub(/"/, ""); print; exit}' Cargo.lock)
+MADE_WITH="$(scripts/made-with.sh), criterion $criterion" python3 - <<'PY'
+import json, os, pathlib, platform, re
 
 root = pathlib.Path("target/criterion/qai8dxp")
 cpu = platform.machine()
@@ -35,6 +36,8 @@ order = {"matmul": 0, "pack_rhs": 1, "pack_lhs": 2}
 rows.sort(key=lambda r: (order[r[0]], r[1], r[2]))
 arch = "aarch64 (the asm kernels)" if platform.machine() in ("aarch64", "arm64") else f"{platform.machine()} (the portable path)"
 print(f"## Measured throughput (criterion, {cpu}, {arch})")
+print()
+print(f"Made with {os.environ['MADE_WITH']} (`scripts/perf-bench.sh`).")
 print()
 print("GEMM rows give int8 ops (2·M·N·K) per second, GEMV rows packed-weight bytes per second, RHS")
 print("packers source-weight bytes per second, LHS packers activations per second. Times are")

@@ -193,6 +193,8 @@ PY
 cat <<DOC
 ## Inner loops (llvm-mca-22, 1000 iterations of the marked K loop)
 
+Made with $(scripts/made-with.sh llvm-mca-22) (\`scripts/perf-mca.sh\`).
+
 MACs are int8 x int4 (or f32 for the FMLA rows, f16 for the HFMLA rows) multiply-accumulates;
 peak is the core's rate for the instruction the kernel is built on (SDOT 16 MAC, SMMLA 32 MAC,
 FMLA 4 MAC, f16 FMLA 8 MAC per 128 bits;

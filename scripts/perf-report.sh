@@ -39,12 +39,18 @@ scripts/perf-report.sh
 
 which prints nothing else and writes this file; \`scripts/perf-mca.sh\`, \`scripts/perf-counts.sh\`,
 \`scripts/size-report.sh --markdown\` and \`scripts/perf-bench.sh\` print their sections alone.
+Each section names the commit, date and tools it was made with (\`scripts/made-with.sh\`). The
+two that set rkai beside KleidiAI ("SME kernels" and "rkai against KleidiAI") need a build of
+KleidiAI that no script here makes: \`perf-report.sh\` carries them over unless that build is
+given, and each of their tables says when, on which commit and with what it was measured.
 
 $mca
 
 $mca_kleidiai
 
 ## Whole calls (instructions executed under QEMU, neoverse-v1 model)
+
+Made with $(scripts/made-with.sh scripts/qemu-aarch64.sh) (\`scripts/perf-counts.sh\`).
 
 Counted with QEMU's block log (\`-d in_asm,exec,nochain\`, summed by \`scripts/qemu_count.py\`)
 on \`examples/count_instructions.rs\`, which stops after preparing, packing the RHS, packing the

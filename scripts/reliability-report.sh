@@ -12,7 +12,7 @@ scripts/setup-toolchain.sh >/dev/null
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 # What the table is made with (computed first, so a failure here costs no test run).
-made_with="rkai \`$(git rev-parse --short HEAD)\`$(git diff --quiet HEAD -- . ':!docs' || echo ' with uncommitted changes'), $(date -u +%Y-%m-%d), $(rustc --version | cut -d' ' -f1-2), $(scripts/qemu-aarch64.sh --version 2>&1 | sed -n '1s/ version / /p')"
+made_with=$(scripts/made-with.sh scripts/qemu-aarch64.sh)
 
 # The files that print case counts, run natively and on each kind of core; the vector-length
 # and streaming-length models run CI's files for them (scripts/test-matrix.sh).

@@ -47,7 +47,9 @@ ldflags=(-Wl,--gc-sections -lm -lrt -lpthread)
 markdown_section() {
   local nm=aarch64-linux-gnu-nm
   [[ $(uname -m) == aarch64 ]] && nm=nm
-  REPORT=$1 PROBE=$2 NM=$nm python3 - <<'PY'
+  local cc=aarch64-linux-gnu-gcc
+  [[ $(uname -m) == aarch64 ]] && cc=gcc
+  MADE_WITH=$("$ROOT/scripts/made-with.sh" "$cc") REPORT=$1 PROBE=$2 NM=$nm python3 - <<'PY'
 import os, re, subprocess
 
 report = os.environ["REPORT"]
@@ -86,6 +88,8 @@ for line in listing.splitlines():
     parts[part] = parts.get(part, 0) + int(f[1], 16)
 
 print(f"""## Code size: what a C program links
+
+Made with {os.environ['MADE_WITH']} (`scripts/size-report.sh --markdown`).
 
 A C program that calls one GEMV, one GEMM and their two packers (the torchao/PyTorch pattern,
 `c_examples/size_probe.c`: `kai_matmul_clamp_f32_qai8dxp1x8_qsi4cxp8x8_1x8x32_neon_dotprod`,
