@@ -340,13 +340,14 @@ macro_rules! sme2_block_head {
 // ---- int8 with requantized int8 output, SME2: i32 sums in ZA vector groups ----
 
 /// Sets up the requantization of `sme2_i8_finish!` from the `kai_matmul_requantize32_params` at
-/// x6: z30 `min_value`, z31 `max_value`, z1 `output_zero_point` in every lane (p0 all true; the
-/// single vector of a multi-vector `ADD` must be one of z0-z15, and the K loops leave z1 alone).
+/// x6: z2 `min_value`, z3 `max_value`, z1 `output_zero_point` in every lane (p0 all true; the
+/// single vector of a multi-vector `ADD` must be one of z0-z15; the K loops leave z1-z3 alone and
+/// may use all of z16-z31).
 macro_rules! sme2_i8_setup {
     () => {
         concat!(
-            "ld1rw {{z30.s}}, p0/z, [x6]\n",
-            "ld1rw {{z31.s}}, p0/z, [x6, #4]\n",
+            "ld1rw {{z2.s}}, p0/z, [x6]\n",
+            "ld1rw {{z3.s}}, p0/z, [x6, #4]\n",
             "ld1rw {{z1.s}}, p0/z, [x6, #8]\n",
         )
     };
@@ -377,7 +378,7 @@ macro_rules! int8_k_loop {
 /// listed pointer, which the K loop left past the group's K steps, into z24..; with `4 single`,
 /// one vector at each of four pointers, p0 all true), rounded to nearest even (`FRINTN`),
 /// converted to i32 (`FCVTZS`), plus the output zero point (z1, wrapping), clamped by `SCLAMP`
-/// (z30, z31), and stored as the low byte of each lane (`ST1B` of 32-bit elements) for the
+/// (z2, z3), and stored as the low byte of each lane (`ST1B` of 32-bit elements) for the
 /// columns below x0; x11 counts columns (it must be the column of the first group before) and x4
 /// advances one vector of bytes per four-vector group.
 macro_rules! sme2_i8_finish {
@@ -409,7 +410,7 @@ macro_rules! sme2_i8_finish {
             "frintn {{z20.s-z23.s}}, {{z20.s-z23.s}}\n",
             "fcvtzs {{z20.s-z23.s}}, {{z20.s-z23.s}}\n",
             "add {{z20.s-z23.s}}, {{z20.s-z23.s}}, z1.s\n",
-            "sclamp {{z20.s-z23.s}}, z30.s, z31.s\n",
+            "sclamp {{z20.s-z23.s}}, z2.s, z3.s\n",
             sme2_i8_store!(("20", "0") ("21", "1") ("22", "2") ("23", "3")),
             "addvl x4, x4, #1\n",
         )
@@ -424,7 +425,7 @@ macro_rules! sme2_i8_finish {
             "frintn {{z20.s-z21.s}}, {{z20.s-z21.s}}\n",
             "fcvtzs {{z20.s-z21.s}}, {{z20.s-z21.s}}\n",
             "add {{z20.s-z21.s}}, {{z20.s-z21.s}}, z1.s\n",
-            "sclamp {{z20.s-z21.s}}, z30.s, z31.s\n",
+            "sclamp {{z20.s-z21.s}}, z2.s, z3.s\n",
             sme2_i8_store!(("20", "0") ("21", "1")),
         )
     };

@@ -23,7 +23,9 @@
 //! Tiling, as KleidiAI's kernel: 8 blocks per step (two four-vector ZA groups, one vector of
 //! each block, a block stride apart) while more than four remain, then one step of 4 (the f32
 //! generic GEMV's pointers, `super::sme2_gemv`); a step's pointers to blocks past the last one
-//! point at its first block. The K loop is the streaming int8 GEMVs' `int8_k_loop!` (the last
+//! point at its first block. Each four K steps read each block's four rows with one strided
+//! four-vector load (`four_block_quads!`), four blocks at a time, so that a row of four blocks
+//! is one `SDOT` operand group. The K loop is the streaming int8 GEMVs' `int8_k_loop!` (the last
 //! `k % 4` LHS bytes under a byte predicate: nothing past the row is read) and the finish
 //! `sme2_i8_finish!`. Without SME2 [`portable`] gives the same bits with the blocks of a 128-bit
 //! streaming length.
@@ -164,18 +166,32 @@ pub unsafe fn portable(c: &Call, nr: usize) {
 mod sme2 {
     use super::Call;
 
-    /// Unit `$i` of z0 (four bytes): the four blocks' rows `#$o` vectors on `SDOT`'d into ZA
-    /// vector group 0.
-    macro_rules! step {
-        ($i:literal, $o:literal) => {
-            sme2_za_step4!(sdot $i; four_block_rows!("ld1w", "s", "p0", $o); ("4", "7", "0"))
+    /// Four K steps (units 0-3 of z0: sixteen K values) of the four blocks at `$p..`: each
+    /// block's four rows by one strided load (`four_block_quads!`: row r of the blocks in
+    /// z(16 + 4r)..z(19 + 4r)), `SDOT`'d into ZA vector group `$g`, the pointers moved past them.
+    macro_rules! four_steps {
+        ($g:literal; $($p:literal),+) => {
+            concat!(
+                four_block_quads!(hi "ld1w", "s", "#0, mul vl"; $($p),+),
+                sme2_za_step4!(sdot "0"; ""; ("16", "19", $g)),
+                sme2_za_step4!(sdot "1"; ""; ("20", "23", $g)),
+                sme2_za_step4!(sdot "2"; ""; ("24", "27", $g)),
+                sme2_za_step4!(sdot "3"; ""; ("28", "31", $g)),
+                sme2_block_advance!("4"; $($p),+),
+            )
         };
     }
 
-    /// Advances the four block pointers by `$v` vectors.
-    macro_rules! advance {
-        ($v:literal) => {
-            sme2_block_advance!($v; "x14", "x9", "x15", "x10")
+    /// One K step (unit 0 of z0) of the four blocks at `$p..`: their rows into z4-z7, `SDOT`'d
+    /// into ZA vector group `$g`, the pointers moved past them.
+    macro_rules! one_step {
+        ($g:literal; $($p:literal),+) => {
+            concat!(
+                sme2_za_step4!(sdot "0";
+                    four_block_rows!("ld1w", "s", "p0", "#0, mul vl"; ("4", "5", "6", "7"); $($p),+);
+                    ("4", "7", $g)),
+                sme2_block_advance!("1"; $($p),+),
+            )
         };
     }
 
@@ -207,42 +223,6 @@ mod sme2 {
         };
     }
 
-    /// One row of the eight blocks, `#$o` vectors on: blocks x14, x9, x15, x10 into z4-z7 and
-    /// x16, x13, x17, x22 into z8-z11.
-    macro_rules! eight_block_rows {
-        ($o:literal) => {
-            concat!(
-                four_block_rows!("ld1w", "s", "p0", $o),
-                "ld1w {{z8.s}}, p0/z, [x16, #",
-                $o,
-                ", mul vl]\n",
-                "ld1w {{z9.s}}, p0/z, [x13, #",
-                $o,
-                ", mul vl]\n",
-                "ld1w {{z10.s}}, p0/z, [x17, #",
-                $o,
-                ", mul vl]\n",
-                "ld1w {{z11.s}}, p0/z, [x22, #",
-                $o,
-                ", mul vl]\n",
-            )
-        };
-    }
-
-    /// Unit `$i` of z0 for the eight blocks: into ZA vector groups 0 and 1.
-    macro_rules! step8 {
-        ($i:literal, $o:literal) => {
-            sme2_za_step4!(sdot $i; eight_block_rows!($o); ("4", "7", "0") ("8", "11", "1"))
-        };
-    }
-
-    /// Advances the eight block pointers by `$v` vectors.
-    macro_rules! advance8 {
-        ($v:literal) => {
-            sme2_block_advance!($v; "x14", "x9", "x15", "x10", "x16", "x13", "x17", "x22")
-        };
-    }
-
     /// The call on SME2 (see `super`), eight or four blocks of SVL32 columns per step: their
     /// biases moved into ZA vector groups, the K loop, the requantizing finish and predicated
     /// stores.
@@ -271,6 +251,7 @@ mod sme2 {
         unsafe {
             streaming_gemv_asm!("sme2"; [
                 "ptrue p0.b",
+                "ptrue pn8.b",
                 "mov x8, #0",
                 sme2_i8_setup!(),
                 "cntw x12",
@@ -279,13 +260,16 @@ mod sme2 {
                 "cmp x0, x12, lsl #2",
                 "b.le 2f",
                 eight_block_pointers!(),
-                eight_block_rows!("0"),
-                advance8!("1"),
+                four_block_rows!("ld1w", "s", "p0", "#0, mul vl"),
+                four_block_rows!("ld1w", "s", "p0", "#0, mul vl"; ("8", "9", "10", "11");
+                    "x16", "x13", "x17", "x22"),
+                sme2_block_advance!("1"),
                 sme2_f32_into_za!(("4", "7", "0") ("8", "11", "1")),
                 int8_k_loop!(
-                    concat!(step8!("0", "0"), step8!("1", "1"), step8!("2", "2"),
-                        step8!("3", "3"), advance8!("4"));
-                    concat!(step8!("0", "0"), advance8!("1"))),
+                    concat!(four_steps!("0"; "x14", "x9", "x15", "x10"),
+                        four_steps!("1"; "x16", "x13", "x17", "x22"));
+                    concat!(one_step!("0"; "x14", "x9", "x15", "x10"),
+                        one_step!("1"; "x16", "x13", "x17", "x22"))),
                 "mov x11, #0",
                 sme2_i8_finish!(4 single; "0"; "x14", "x9", "x15", "x10"),
                 sme2_i8_finish!(4 single; "1"; "x16", "x13", "x17", "x22"),
@@ -297,13 +281,12 @@ mod sme2 {
                 "cmp x0, #0",
                 "b.le 9f",
                 four_block_pointers!(),
-                four_block_rows!("ld1w", "s", "p0", "0"),
-                advance!("1"),
+                four_block_rows!("ld1w", "s", "p0", "#0, mul vl"),
+                sme2_block_advance!("1"; "x14", "x9", "x15", "x10"),
                 sme2_f32_into_za!(("4", "7", "0")),
                 int8_k_loop!(
-                    concat!(step!("0", "0"), step!("1", "1"), step!("2", "2"), step!("3", "3"),
-                        advance!("4"));
-                    concat!(step!("0", "0"), advance!("1"))),
+                    four_steps!("0"; "x14", "x9", "x15", "x10");
+                    one_step!("0"; "x14", "x9", "x15", "x10")),
                 "mov x11, #0",
                 sme2_i8_finish!(4 single; "0"; "x14", "x9", "x15", "x10"),
                 "add x3, x3, x5, lsl #2",

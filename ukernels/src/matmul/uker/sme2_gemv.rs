@@ -8,112 +8,49 @@
 //! multi-vector load (`four_block_quads!`: block j's rows into z(16 + j), z(20 + j), z(24 + j),
 //! z(28 + j), so z16-z19 hold the four blocks' first row, z20-z23 their second, and so on) at a
 //! shared element offset (x16) from the four block pointers, which one `INCW` moves; a single K
-//! value reads one row of each block (`four_block_rows_at!`). Past the last block the step reads
+//! value reads one row of each block (`four_block_rows!`). Past the last block the step reads
 //! the first block of the step again in place of the missing ones (nothing past the packed RHS
 //! is read) and stores only the columns below `n`. The clamp is `FCLAMP` (bounds in z2 and z3,
 //! clear of the loads), skipped when bit 32 of x6 (above the lower bound's bits) is set.
 
-/// One row of the step's four blocks, `#$o` vectors on: `$ld {z.$t}, $p/z` of blocks x14, x9,
-/// x15, x10 into z4-z7 (shared with the f16 GEMV, `super::sme2_gemv_f16`).
+/// One row of four blocks: `$ld {z.$t}, $p/z` of blocks x14, x9, x15, x10 (or the four
+/// pointers after `;`) at `[block, $at]` (an immediate `"#1, mul vl"` or a register offset
+/// `"x16, lsl #2"`) into z4-z7 (or the four registers listed). Shared with the f16 and int8
+/// GEMVs (`super::sme2_gemv_f16`, `super::qai8_gemv`).
 macro_rules! four_block_rows {
-    ($ld:literal, $t:literal, $p:literal, $o:literal) => {
-        concat!(
-            $ld,
-            " {{z4.",
-            $t,
-            "}}, ",
-            $p,
-            "/z, [x14, #",
-            $o,
-            ", mul vl]\n",
-            $ld,
-            " {{z5.",
-            $t,
-            "}}, ",
-            $p,
-            "/z, [x9, #",
-            $o,
-            ", mul vl]\n",
-            $ld,
-            " {{z6.",
-            $t,
-            "}}, ",
-            $p,
-            "/z, [x15, #",
-            $o,
-            ", mul vl]\n",
-            $ld,
-            " {{z7.",
-            $t,
-            "}}, ",
-            $p,
-            "/z, [x10, #",
-            $o,
-            ", mul vl]\n",
-        )
+    ($ld:literal, $t:literal, $p:literal, $at:expr) => {
+        four_block_rows!($ld, $t, $p, $at; ("4", "5", "6", "7"); "x14", "x9", "x15", "x10")
+    };
+    ($ld:literal, $t:literal, $p:literal, $at:expr; ($($z:literal),+); $($x:literal),+) => {
+        concat!($(
+            $ld, " {{z", $z, ".", $t, "}}, ", $p, "/z, [", $x, ", ", $at, "]\n",
+        )+)
     };
 }
 
-/// One row of the step's four blocks at element offset x16 (scaled by `LSL #$sh`): `$ld {z.$t},
-/// $p/z` of blocks x14, x9, x15, x10 into z4-z7 (shared with the f16 GEMV).
-macro_rules! four_block_rows_at {
-    ($ld:literal, $t:literal, $p:literal, $sh:literal) => {
-        concat!(
-            $ld,
-            " {{z4.",
-            $t,
-            "}}, ",
-            $p,
-            "/z, [x14, x16, lsl #",
-            $sh,
-            "]\n",
-            $ld,
-            " {{z5.",
-            $t,
-            "}}, ",
-            $p,
-            "/z, [x9, x16, lsl #",
-            $sh,
-            "]\n",
-            $ld,
-            " {{z6.",
-            $t,
-            "}}, ",
-            $p,
-            "/z, [x15, x16, lsl #",
-            $sh,
-            "]\n",
-            $ld,
-            " {{z7.",
-            $t,
-            "}}, ",
-            $p,
-            "/z, [x10, x16, lsl #",
-            $sh,
-            "]\n",
-        )
-    };
-}
-
-/// Four consecutive rows of each of the step's four blocks at element offset x16 (scaled by
-/// `LSL #$sh`), one strided multi-vector `$ld` (predicate pn8, all true) per block: block x14's
-/// rows into z16, z20, z24, z28, block x9's into z17, z21, z25, z29, block x15's into z18, z22,
-/// z26, z30, block x10's into z19, z23, z27, z31; so z(16 + 4r)..z(19 + 4r) is row r of the four
-/// blocks, one four-vector group (shared with the f16 GEMV).
+/// Four consecutive rows of each of four blocks, one strided multi-vector `$ld` (predicate pn8,
+/// all true) per block at `[block, $at]` (see `four_block_rows!`). Blocks x14, x9, x15, x10 (or
+/// the four pointers after `hi ..;`) put their rows in z(16 + j), z(20 + j), z(24 + j),
+/// z(28 + j) for block j, so z(16 + 4r)..z(19 + 4r) is row r of the four blocks, one
+/// four-vector group (the strided four-vector form starts at one of z0-z3 or z16-z19; z0-z3
+/// hold the LHS and constants). Shared with the f16 and int8 GEMVs.
 macro_rules! four_block_quads {
-    ($ld:literal, $t:literal, $sh:literal) => {
+    ($ld:literal, $t:literal, $at:expr) => {
+        four_block_quads!(hi $ld, $t, $at; "x14", "x9", "x15", "x10")
+    };
+    (hi $ld:literal, $t:literal, $at:expr; $p0:literal, $p1:literal, $p2:literal, $p3:literal) => {
         concat!(
-            four_block_quads!(@one $ld, $t, $sh, "16", "20", "24", "28", "x14"),
-            four_block_quads!(@one $ld, $t, $sh, "17", "21", "25", "29", "x9"),
-            four_block_quads!(@one $ld, $t, $sh, "18", "22", "26", "30", "x15"),
-            four_block_quads!(@one $ld, $t, $sh, "19", "23", "27", "31", "x10"),
+            four_block_quads!(@one $ld, $t, $at, $p0; "16", "20", "24", "28"),
+            four_block_quads!(@one $ld, $t, $at, $p1; "17", "21", "25", "29"),
+            four_block_quads!(@one $ld, $t, $at, $p2; "18", "22", "26", "30"),
+            four_block_quads!(@one $ld, $t, $at, $p3; "19", "23", "27", "31"),
         )
     };
-    (@one $ld:literal, $t:literal, $sh:literal, $a:literal, $b:literal, $c:literal,
-        $d:literal, $p:literal) => {
+    (@one $ld:literal, $t:literal, $at:expr, $p:literal; $a:literal, $b:literal, $c:literal,
+        $d:literal) => {
         concat!(
             $ld, " {{z", $a, ".", $t, ", z", $b, ".", $t, ", z", $c, ".", $t, ", z", $d, ".", $t,
-            "}}, pn8/z, [", $p, ", x16, lsl #", $sh, "]\n",
+            "}}, pn8/z, [", $p, ", ", $at, "]\n",
         )
     };
 }
@@ -145,7 +82,7 @@ macro_rules! four_block_pointers {
 macro_rules! four_k {
     () => {
         concat!(
-            four_block_quads!("ld1w", "s", "2"),
+            four_block_quads!("ld1w", "s", "x16, lsl #2"),
             sme2_za_step4!("0"; ""; ("16", "19", "0")),
             sme2_za_step4!("1"; ""; ("20", "23", "0")),
             sme2_za_step4!("2"; ""; ("24", "27", "0")),
@@ -196,13 +133,13 @@ pub unsafe fn gemv(
             "cmp x0, #0",
             "b.le 9f",
             four_block_pointers!(),
-            four_block_rows!("ld1w", "s", "p0", "0"),
+            four_block_rows!("ld1w", "s", "p0", "#0, mul vl"),
             sme2_f32_into_za!(("4", "7", "0")),
             // The K rows start one row (SVL32 floats) past the biases.
             "cntw x16",
             gemv_k_loop!("x1";
                 four_k!();
-                concat!(sme2_za_step4!("0"; four_block_rows_at!("ld1w", "s", "p0", "2");
+                concat!(sme2_za_step4!("0"; four_block_rows!("ld1w", "s", "p0", "x16, lsl #2");
                     ("4", "7", "0")), "incw x16\n")),
             "mova {{z4.d-z7.d}}, za.d[w8, 0, vgx4]",
             "tbnz x6, #32, 3f",

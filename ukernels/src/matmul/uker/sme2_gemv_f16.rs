@@ -114,7 +114,7 @@ pub unsafe fn gemv_portable(
 macro_rules! four_pairs {
     () => {
         concat!(
-            four_block_quads!("ld1h", "h", "1"),
+            four_block_quads!("ld1h", "h", "x16, lsl #1"),
             sme2_za_step4!(fdot "0"; ""; ("16", "19", "0")),
             sme2_za_step4!(fdot "1"; ""; ("20", "23", "0")),
             sme2_za_step4!(fdot "2"; ""; ("24", "27", "0")),
@@ -130,7 +130,7 @@ macro_rules! four_pairs {
 macro_rules! one_pair {
     () => {
         concat!(
-            sme2_za_step4!(fdot "0"; four_block_rows_at!("ld1h", "h", "p3", "1"); ("4", "7", "0")),
+            sme2_za_step4!(fdot "0"; four_block_rows!("ld1h", "h", "p3", "x16, lsl #1"); ("4", "7", "0")),
             "inch x16\n",
         )
     };
@@ -180,7 +180,7 @@ pub unsafe fn gemv(
             "b.le 9f",
             four_block_pointers!(),
             // The blocks' biases widened to f32 (exact) into ZA vector group 0.
-            four_block_rows!("ld1h", "s", "p0", "0"),
+            four_block_rows!("ld1h", "s", "p0", "#0, mul vl"),
             "fcvt z4.s, p0/m, z4.h",
             "fcvt z5.s, p0/m, z5.h",
             "fcvt z6.s, p0/m, z6.h",
