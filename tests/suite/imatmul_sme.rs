@@ -73,6 +73,55 @@ fn runnable() -> Vec<&'static MatmulKernel> {
         .collect()
 }
 
+/// The chunk shapes `(k_chunk_count, k_chunk_length)` the getter tests sweep.
+const CHUNKS: [(usize, usize); 8] = [
+    (1, 1),
+    (9, 3),
+    (1, 64),
+    (4, 31),
+    (25, 17),
+    (9, 0),
+    (0, 5),
+    (3, 2),
+];
+
+/// Kernel `stem`'s own getters follow KleidiAI's formulas at group `g`: steps of `g`; over
+/// `chunks`, LHS offsets of `k` values of `elem` bytes a row (each chunk padded to whole steps of
+/// `4 / elem` values), RHS offsets of whole blocks of `block(k)` bytes, and destination offsets
+/// and size of `elem`-byte values. Returns how many values it checked.
+fn kernel_getters_follow(
+    stem: &str,
+    g: usize,
+    elem: usize,
+    chunks: &[(usize, usize)],
+    block: impl Fn(usize) -> usize,
+) -> usize {
+    assert_eq!(func::<Getter0>("get_m_step", stem)(), g, "{stem}");
+    assert_eq!(func::<Getter0>("get_n_step", stem)(), g, "{stem}");
+    let lhs_offset: Getter3 = func("get_lhs_packed_offset", stem);
+    let rhs_offset: Getter3 = func("get_rhs_packed_offset", stem);
+    let dst_offset: Getter3 = func("get_dst_offset", stem);
+    let kr = 4 / elem;
+    let mut checked = 3;
+    for &(kcc, kcl) in chunks {
+        let k = kcc * kcl.div_ceil(kr) * kr;
+        for blocks in 0..4 {
+            let idx = blocks * g;
+            assert_eq!(lhs_offset(idx, kcc, kcl), idx * k * elem, "{stem}");
+            assert_eq!(rhs_offset(idx, kcc, kcl), blocks * block(k), "{stem}");
+            assert_eq!(
+                dst_offset(idx, idx, 4000),
+                idx * 4000 + elem * idx,
+                "{stem}"
+            );
+            checked += 3;
+        }
+    }
+    let dst_size: Getter2 = func("get_dst_size", stem);
+    assert_eq!(dst_size(7, 9), 7 * 9 * elem, "{stem}");
+    checked
+}
+
 #[test]
 fn getters_follow_kleidiai_formulas() {
     let g = group();
@@ -81,6 +130,9 @@ fn getters_follow_kleidiai_formulas() {
         // Values of `elem` bytes, `kr` per K step; each chunk padded to whole steps.
         let elem = elem_of(kernel(stem));
         let kr = 4 / elem;
+        // The biases, then the packed K rows (KleidiAI's formula).
+        let block = |k| g * (elem + elem * k);
+        kernel_getters_follow(stem, g, elem, &CHUNKS, block);
         let (lhs_packer, rhs_packer) = packers(elem);
         let p_m_step: Getter0 = func("get_m_step", lhs_packer);
         let p_lhs_offset: Getter3 = func("get_lhs_packed_offset", lhs_packer);
@@ -92,39 +144,15 @@ fn getters_follow_kleidiai_formulas() {
         let r_offset: Getter3 = func("get_rhs_packed_offset", rhs_packer);
         let r_size: Getter3 = func("get_rhs_packed_size", rhs_packer);
         assert_eq!((p_m_step(), r_n_step()), (g, g), "{stem}");
-        let m_step: Getter0 = func("get_m_step", stem);
-        let n_step: Getter0 = func("get_n_step", stem);
-        assert_eq!((m_step(), n_step()), (g, g), "{stem}");
-        let lhs_offset: Getter3 = func("get_lhs_packed_offset", stem);
-        let rhs_offset: Getter3 = func("get_rhs_packed_offset", stem);
-        let dst_offset: Getter3 = func("get_dst_offset", stem);
-        let dst_size: Getter2 = func("get_dst_size", stem);
-        for (kcc, kcl) in [
-            (1usize, 1usize),
-            (9, 3),
-            (1, 64),
-            (4, 31),
-            (25, 17),
-            (9, 0),
-            (0, 5),
-            (3, 2),
-        ] {
+        for (kcc, kcl) in CHUNKS {
             let k = kcc * kcl.div_ceil(kr) * kr;
-            // The biases, then the packed K rows (KleidiAI's formula).
-            let stride = g * (elem + elem * k);
+            let stride = block(k);
             assert_eq!(r_stride(kcc, kcl), stride, "{rhs_packer}");
             for blocks in 0..4 {
                 let idx = blocks * g;
-                assert_eq!(lhs_offset(idx, kcc, kcl), idx * k * elem, "{stem}");
                 assert_eq!(p_lhs_offset(idx, kcc, kcl), idx * k * elem, "{lhs_packer}");
-                assert_eq!(rhs_offset(idx, kcc, kcl), blocks * stride, "{stem}");
                 assert_eq!(r_offset(idx, kcc, kcl), blocks * stride, "{rhs_packer}");
                 assert_eq!(r_rhs_offset(idx), elem * idx, "{rhs_packer}");
-                assert_eq!(
-                    dst_offset(idx, idx, 4000),
-                    idx * 4000 + elem * idx,
-                    "{stem}"
-                );
                 for m in [idx + 1, idx + g] {
                     let size = m.div_ceil(g) * g * k * elem;
                     assert_eq!(p_lhs_size(m, kcc, kcl), size, "{lhs_packer}");
@@ -138,9 +166,22 @@ fn getters_follow_kleidiai_formulas() {
             (r_bias_offset(3), r_bias_offset(g + 1)),
             (3 * elem, (g + 1) * elem)
         );
-        assert_eq!(dst_size(7, 9), 7 * 9 * elem, "{stem}");
     }
     println!("RELIABILITY getters: {checked} cases at SVL32 {}", g / 2);
+}
+
+/// Bit patterns a packer must copy unchanged, as values of `elem` bytes: a quiet NaN with a
+/// payload, -inf, -0, the smallest subnormal and a signalling NaN (for 16-bit values their upper
+/// halves, made odd).
+fn specials(elem: usize) -> [u32; 5] {
+    [
+        0x7fc0_1234,
+        0xff80_0000,
+        0x8000_0000,
+        0x0000_0001,
+        0x7f80_0001,
+    ]
+    .map(|x| if elem == 2 { x >> 16 | 1 } else { x })
 }
 
 /// The chunks of a synthetic LHS: `m` rows of `kcc` chunks of `kcl` bit patterns of `elem`
@@ -157,15 +198,8 @@ struct Chunks {
 
 impl Chunks {
     fn new(elem: usize, (m, kcc, kcl): (usize, usize, usize), seed: u64, edge: Edge) -> Self {
-        let specials = [
-            0x7fc0_1234,
-            0xff80_0000,
-            0x8000_0000,
-            0x0000_0001,
-            0x7f80_0001,
-        ];
         let bits = 8 * elem as u32;
-        let specials = specials.map(|x| if elem == 2 { x >> 16 | 1 } else { x });
+        let specials = specials(elem);
         let bytes = |v: Vec<u32>| match elem {
             2 => le_bytes(&v.iter().map(|&x| x as u16).collect::<Vec<_>>()),
             _ => le_bytes(&v),
@@ -424,14 +458,7 @@ fn rhs_packed_bytes_equal_reference_whole_and_sliced() {
 fn rhs_packer_equals_reference(name: &str, elem: usize) {
     let g = group();
     let size: Getter3 = func("get_rhs_packed_size", name);
-    let specials = [
-        0x7fc0_1234,
-        0xff80_0000,
-        0x8000_0000,
-        0x0000_0001,
-        0x7f80_0001,
-    ];
-    let specials = specials.map(|x| if elem == 2 { x >> 16 | 1 } else { x });
+    let specials = specials(elem);
     let bits = 8 * elem as u32;
     let mut cases = 0;
     let shapes = conv::chunked_edges(g, 3)
@@ -468,6 +495,113 @@ fn rhs_packer_equals_reference(name: &str, elem: usize) {
         "RELIABILITY RHS packed bytes: {name} {cases} cases at SVL32 {}",
         g / 2
     );
+}
+
+/// What a kernel does with its sums: the float kernels clamp them to `[min, max]`, the int8
+/// ones requantize them.
+#[derive(Clone, Copy)]
+enum Finish {
+    Clamp(f32, f32),
+    Requantize(Requantize),
+}
+
+impl Finish {
+    /// The requantization parameters a call passes (none for the float kernels).
+    fn params(self) -> Option<kai_matmul_requantize32_params> {
+        match self {
+            Finish::Clamp(..) => None,
+            Finish::Requantize(rq) => Some(c_params(rq)),
+        }
+    }
+}
+
+/// Runs kernel `k` (its C symbol, or with `portable` the portable path) on `m` x `n` results of
+/// `kcc` chunks of `kcl` values, from packed operands `lhs` and `rhs` into destination rows
+/// `dst_stride` bytes apart.
+///
+/// # Safety
+/// The operands hold `k`'s packed formats for the shape, `dst` the rows.
+unsafe fn run_kernel(
+    k: &MatmulKernel,
+    portable: bool,
+    finish: Finish,
+    (m, n, kcc, kcl): (usize, usize, usize, usize),
+    (lhs, rhs): (*const u8, *const u8),
+    (dst, dst_stride): (*mut u8, usize),
+) {
+    let params = finish.params();
+    let params_ptr = params.as_ref().map_or(std::ptr::null(), std::ptr::from_ref);
+    let ((lo, hi), elem) = match finish {
+        Finish::Clamp(lo, hi) => ((lo, hi), elem_of(k)),
+        Finish::Requantize(_) => ((0.0, 0.0), 1),
+    };
+    if portable {
+        // The packed K: each chunk rounded up to whole `kr` steps.
+        let kr = k.tile().kr;
+        let args = PackedArgs {
+            m,
+            n,
+            k: kcc * kcl.div_ceil(kr) * kr,
+            bl: 0,
+            lhs_packed: lhs,
+            rhs_packed: rhs,
+            dst,
+            dst_stride_row: dst_stride,
+            dst_stride_col: elem,
+            clamp_min: lo,
+            clamp_max: hi,
+            lut: std::ptr::null(),
+            params: params_ptr.cast(),
+        };
+        // SAFETY: forwarded contract.
+        match finish {
+            Finish::Clamp(..) => unsafe { bf16_gemm::portable::run(k, &args) },
+            Finish::Requantize(_) => unsafe { qai8_gemm::portable(k, &args) },
+        }
+        return;
+    }
+    let (lhs, rhs, dst) = (lhs.cast(), rhs.cast(), dst.cast());
+    // SAFETY: forwarded contract.
+    unsafe {
+        match finish {
+            Finish::Clamp(..) => {
+                let run: ImatmulPackedFn = func("run", k.stem);
+                run(m, n, kcc, kcl, lhs, rhs, dst, dst_stride, lo, hi)
+            }
+            Finish::Requantize(_) => {
+                let run: ImatmulQai8Fn = func("run", k.stem);
+                run(m, n, kcc, kcl, lhs, rhs, dst, dst_stride, params_ptr)
+            }
+        }
+    }
+}
+
+/// The LHS of convolution `conv` (its input and pad chunk, stored as values of `elem` bytes)
+/// packed by `packer` from a framework's indirection buffer of `mode` pointers, every buffer
+/// guarded at `edge`.
+fn packed_conv_lhs(
+    conv: &Conv,
+    (input, pad): &(Vec<u8>, Vec<u8>),
+    (packer, elem): (&str, usize),
+    mode: Pointers,
+    edge: Edge,
+) -> Guarded {
+    let (m, kcc, kcl) = (conv.m(), conv.kcc(), conv.c_in);
+    let input = Guarded::from_bytes(input, edge);
+    let pad = Guarded::from_bytes(pad, edge);
+    let entries = conv::indirection(conv, (input.ptr(), elem), pad.ptr(), mode, group());
+    let entries = Guarded::from_bytes(&conv::entry_bytes(&entries), edge);
+    let offset = match mode {
+        Pointers::Offsets => input.ptr() as usize,
+        Pointers::Absolute => 0,
+    };
+    let size: Getter3 = func("get_lhs_packed_size", packer);
+    let mut lhs = Guarded::new(size(m, kcc, kcl), edge);
+    let pack: LhsPackFn = func("run", packer);
+    let (entries, pad, out) = (entries.ptr().cast(), pad.ptr().cast(), lhs.mut_ptr().cast());
+    // SAFETY: buffers sized for the problem.
+    unsafe { pack(m, kcc, kcl, entries, offset, pad, out) };
+    lhs
 }
 
 /// One convolution packed for the kernels of one value type (`elem` bytes: 4 for the f32
@@ -565,29 +699,8 @@ impl ConvProblem {
             draw(kcl, 2.0)
         };
         let (lhs_packer, rhs_packer) = packers(elem);
-        let input_g = Guarded::from_bytes(&value_bytes(elem, &input), edge);
-        let pad_g = Guarded::from_bytes(&value_bytes(elem, &pad), edge);
-        let entries = conv::indirection(&conv, (input_g.ptr(), elem), pad_g.ptr(), mode, group());
-        let ibuf = Guarded::from_bytes(&conv::entry_bytes(&entries), edge);
-        let offset = match mode {
-            Pointers::Offsets => input_g.ptr() as usize,
-            Pointers::Absolute => 0,
-        };
-        let lhs_size: Getter3 = func("get_lhs_packed_size", lhs_packer);
-        let mut lhs = Guarded::new(lhs_size(conv.m(), kcc, kcl), edge);
-        let pack_lhs: LhsPackFn = func("run", lhs_packer);
-        // SAFETY: buffers sized for the problem.
-        unsafe {
-            pack_lhs(
-                conv.m(),
-                kcc,
-                kcl,
-                ibuf.ptr().cast(),
-                offset,
-                pad_g.ptr().cast(),
-                lhs.mut_ptr().cast(),
-            )
-        };
+        let sources = (value_bytes(elem, &input), value_bytes(elem, &pad));
+        let lhs = packed_conv_lhs(&conv, &sources, (lhs_packer, elem), mode, edge);
         let rhs_size: Getter3 = func("get_rhs_packed_size", rhs_packer);
         let mut rhs = Guarded::new(rhs_size(n, kcc, kcl), edge);
         let w = Guarded::from_bytes(&value_bytes(elem, &weights), edge);
@@ -692,50 +805,11 @@ impl ConvProblem {
         let dst_off = func::<Getter3>("get_dst_offset", stem)(m_idx, n_idx, elem * n);
         let mut dst = canaries(elem, m * n, edge);
         // SAFETY: offsets from the getters; buffers cover the portion.
-        let (l, r, d) = unsafe {
-            (
-                self.lhs.ptr().add(lhs_off),
-                self.rhs.ptr().add(rhs_off),
-                dst.mut_ptr().add(dst_off),
-            )
-        };
-        if portable {
-            // The packed K: each chunk rounded up to whole `kr` steps.
-            let kr = kernel.tile().kr;
-            let args = PackedArgs {
-                m: rows,
-                n: cols,
-                k: kcc * kcl.div_ceil(kr) * kr,
-                bl: 0,
-                lhs_packed: l,
-                rhs_packed: r,
-                dst: d,
-                dst_stride_row: elem * n,
-                dst_stride_col: elem,
-                clamp_min: lo,
-                clamp_max: hi,
-                lut: std::ptr::null(),
-                params: std::ptr::null(),
-            };
-            // SAFETY: as above.
-            unsafe { bf16_gemm::portable::run(kernel, &args) };
-        } else {
-            let run: ImatmulPackedFn = func("run", stem);
-            // SAFETY: as above.
-            unsafe {
-                run(
-                    rows,
-                    cols,
-                    kcc,
-                    kcl,
-                    l.cast(),
-                    r.cast(),
-                    d.cast(),
-                    elem * n,
-                    lo,
-                    hi,
-                )
-            };
+        unsafe {
+            let (l, r) = (self.lhs.ptr().add(lhs_off), self.rhs.ptr().add(rhs_off));
+            let d = dst.mut_ptr().add(dst_off);
+            let (finish, dims) = (Finish::Clamp(lo, hi), (rows, cols, kcc, kcl));
+            run_kernel(kernel, portable, finish, dims, (l, r), (d, elem * n));
         }
         dst
     }
@@ -787,13 +861,50 @@ fn check_portion(
     }
 }
 
+/// Runs `check(portion, portable)` over KleidiAI's portions of an `m` x `n` result in groups of
+/// `g`: through the C symbol where the CPU runs the kernel (`native`); through the portable path
+/// on every portion where it does not, else on the first when `portable_first` (the portions'
+/// offsets are the same code). Adds the calls to `counts` (C symbol, portable).
+fn each_portion(
+    (m, n, g): (usize, usize, usize),
+    native: bool,
+    portable_first: bool,
+    counts: &mut (usize, usize),
+    mut check: impl FnMut((usize, usize, usize, usize), bool),
+) {
+    for (pi, portion) in conv::portions(m, n, g, g).into_iter().enumerate() {
+        for portable in [false, true] {
+            let runs = if portable {
+                !native || (pi == 0 && portable_first)
+            } else {
+                native
+            };
+            if runs {
+                check(portion, portable);
+                let count = if portable {
+                    &mut counts.1
+                } else {
+                    &mut counts.0
+                };
+                *count += 1;
+            }
+        }
+    }
+}
+
+/// The path a call took, for messages.
+fn path(portable: bool) -> &'static str {
+    if portable { "portable" } else { "C symbol" }
+}
+
 /// Every convolution geometry for the kernels of each value type, both clamps, KleidiAI's
 /// portions, both guard edges (by case), both pointer modes (by case), the exported kernels and
 /// the portable path; with `hostile`, hostile values in every operand.
 fn convolutions_equal_direct(hostile: bool) -> (usize, usize) {
     let g = group();
     let kernels = runnable();
-    let (mut calls, mut portable_calls) = (0, 0);
+    // (C symbol calls, portable calls)
+    let mut counts = (0, 0);
     // Above 512 bits, every third geometry (the emulated streaming length makes each call
     // large); every geometry at the shorter lengths.
     let every = if g > 32 { 3 } else { 1 };
@@ -814,38 +925,23 @@ fn convolutions_equal_direct(hostile: bool) -> (usize, usize) {
                     .map(|&s| kernel(s))
                     .filter(|&k| elem_of(k) == elem)
                 {
-                    // The reference once per kernel and clamp, then each portion through the
-                    // C symbol where the CPU runs the kernel, and through the portable path:
-                    // on every portion where the CPU does not run it, else on the first (the
-                    // portions' offsets are the same code).
+                    // The reference once per kernel and clamp, then its portions.
                     let want = p.expected(k, clamp.0, clamp.1);
                     let native = kernels.iter().any(|x| std::ptr::eq(*x, k));
-                    let portions = conv::portions(m, n, g, g).into_iter().enumerate();
-                    for (pi, portion) in portions {
-                        for portable in [false, true] {
-                            let runs = if portable { !native || pi == 0 } else { native };
-                            if !runs {
-                                continue;
-                            }
-                            let dst = p.run(k, portable, portion, clamp, edge);
-                            let what = format!(
-                                "{} {} {conv:?} {mode:?} clamp {clamp:?} hostile {hostile}",
-                                k.stem,
-                                if portable { "portable" } else { "C symbol" }
-                            );
-                            check_portion(&what, (dst.bytes(), elem), &want, (m, n), portion);
-                            if portable {
-                                portable_calls += 1;
-                            } else {
-                                calls += 1;
-                            }
-                        }
-                    }
+                    each_portion((m, n, g), native, true, &mut counts, |portion, portable| {
+                        let dst = p.run(k, portable, portion, clamp, edge);
+                        let what = format!(
+                            "{} {} {conv:?} {mode:?} clamp {clamp:?} hostile {hostile}",
+                            k.stem,
+                            path(portable)
+                        );
+                        check_portion(&what, (dst.bytes(), elem), &want, (m, n), portion);
+                    });
                 }
             }
         }
     }
-    (calls, portable_calls)
+    counts
 }
 
 #[test]
@@ -870,41 +966,82 @@ fn threaded_conv() -> Conv {
     Conv::square((12, 11, 7), 3, 1, 1, group() + 5)
 }
 
+/// Threads running kernel `k` on disjoint row blocks at once (each block's LHS through the
+/// kernel's offset getter) into `dst`, rows `row_bytes` apart; returns the number of blocks.
+fn rows_on_threads(
+    k: &'static MatmulKernel,
+    finish: Finish,
+    dims: (usize, usize, usize, usize),
+    (lhs, rhs): (&Guarded, &Guarded),
+    (dst, row_bytes): (&mut [u8], usize),
+) -> usize {
+    let (m, n, kcc, kcl) = dims;
+    let lhs_off: Getter3 = func("get_lhs_packed_offset", k.stem);
+    let (lp, rp, dp) = (
+        lhs.ptr() as usize,
+        rhs.ptr() as usize,
+        dst.as_mut_ptr() as usize,
+    );
+    conv::row_blocks_on_threads(m, group(), |m_idx, rows| {
+        let l = (lp as *const u8).wrapping_add(lhs_off(m_idx, kcc, kcl));
+        let d = (dp as *mut u8).wrapping_add(m_idx * row_bytes);
+        let dims = (rows, n, kcc, kcl);
+        // SAFETY: each thread writes its own rows; the inputs are shared read-only.
+        unsafe { run_kernel(k, false, finish, dims, (l, rp as *const u8), (d, row_bytes)) };
+    })
+}
+
+/// Kernel `k` called through the register-canary harness leaves the callee-saved registers as
+/// they were; called with a lazy ZA save pending, it commits the save before it uses ZA. Each
+/// call writes a guarded copy of `fresh` (rows `row_bytes` apart), which `check` checks.
+#[cfg(target_arch = "aarch64")]
+fn registers_and_lazy_za(
+    k: &MatmulKernel,
+    finish: Finish,
+    dims: (usize, usize, usize, usize),
+    (lhs, rhs): (&Guarded, &Guarded),
+    (fresh, row_bytes): (&[u8], usize),
+    check: impl Fn(&[u8]),
+) {
+    use support::abi::{PendingZaSave, call, describe};
+    let (m, n, kcc, kcl) = dims;
+    let (l, r) = (lhs.ptr(), rhs.ptr());
+    let mut dst = Guarded::from_bytes(fresh, Edge::End);
+    let d = dst.mut_ptr();
+    let params = finish.params();
+    let p = params.as_ref().map_or(std::ptr::null(), std::ptr::from_ref);
+    let args = match finish {
+        Finish::Clamp(lo, hi) => call_args!(m, n, kcc, kcl, l, r, d, row_bytes; lo, hi),
+        Finish::Requantize(_) => call_args!(m, n, kcc, kcl, l, r, d, row_bytes, p; ),
+    };
+    let f = rkai_capi::capi::exports::symbol_address(&format!("kai_run_{}", k.stem)).unwrap();
+    // SAFETY: the arguments describe run_imatmul's prototype and valid buffers.
+    let mask = unsafe { call(f, &args.args) };
+    assert_eq!(mask, 0, "{} clobbered {}", k.stem, describe(mask));
+    check(dst.bytes());
+    let svl = rkai_ukernels::arch::sme_vector_bytes().expect("SME");
+    let mut za = PendingZaSave::new(svl);
+    let mut dst = Guarded::from_bytes(fresh, Edge::End);
+    let d = dst.mut_ptr();
+    za.arm();
+    // SAFETY: buffers sized for the call.
+    unsafe { run_kernel(k, false, finish, dims, (l, r), (d, row_bytes)) };
+    za.assert_committed(k.stem);
+    check(dst.bytes());
+}
+
 /// Threads computing disjoint row blocks of one convolution at once equal one whole call.
 #[test]
 fn threads_on_disjoint_row_blocks_equal_one_call() {
-    let g = group();
     for k in runnable() {
         let conv = threaded_conv();
-        let (m, n, kcc, kcl) = (conv.m(), conv.c_out, conv.kcc(), conv.c_in);
+        let dims @ (m, n, _, _) = (conv.m(), conv.c_out, conv.kcc(), conv.c_in);
         let elem = elem_of(k);
         let p = ConvProblem::new(conv, elem, 5, false, Pointers::Absolute, Edge::End);
         let want = p.expected(k, -0.5, 0.5);
         let mut dst = words_bytes(elem, &vec![canary(elem); m * n]);
-        let run: ImatmulPackedFn = func("run", k.stem);
-        let lhs_off: Getter3 = func("get_lhs_packed_offset", k.stem);
-        let (lp, rp, dp) = (
-            p.lhs.ptr() as usize,
-            p.rhs.ptr() as usize,
-            dst.as_mut_ptr() as usize,
-        );
-        let blocks = conv::row_blocks_on_threads(m, g, |m_idx, rows| {
-            // SAFETY: each thread writes its own rows; the inputs are shared read-only.
-            unsafe {
-                run(
-                    rows,
-                    n,
-                    kcc,
-                    kcl,
-                    (lp as *const u8).add(lhs_off(m_idx, kcc, kcl)).cast(),
-                    rp as *const c_void,
-                    (dp as *mut u8).add(elem * m_idx * n).cast(),
-                    elem * n,
-                    -0.5,
-                    0.5,
-                )
-            };
-        });
+        let (operands, finish) = ((&p.lhs, &p.rhs), Finish::Clamp(-0.5, 0.5));
+        let blocks = rows_on_threads(k, finish, dims, operands, (&mut dst, elem * n));
         check_portion(k.stem, (&dst, elem), &want, (m, n), (0, 0, m, n));
         println!("RELIABILITY threads: {} {blocks} row blocks", k.stem);
     }
@@ -913,46 +1050,17 @@ fn threads_on_disjoint_row_blocks_equal_one_call() {
 #[cfg(target_arch = "aarch64")]
 #[test]
 fn registers_survive_and_lazy_za_saves_committed() {
-    use support::abi::{PendingZaSave, call, describe};
     let mut calls = 0;
     for k in runnable() {
         let conv = threaded_conv();
-        let (m, n, kcc, kcl) = (conv.m(), conv.c_out, conv.kcc(), conv.c_in);
+        let dims @ (m, n, _, _) = (conv.m(), conv.c_out, conv.kcc(), conv.c_in);
         let elem = elem_of(k);
         let p = ConvProblem::new(conv, elem, 3, false, Pointers::Offsets, Edge::End);
         let want = p.expected(k, -1e30, 1e30);
-        let mut dst = vec![0u8; elem * m * n];
-        let args = call_args!(m, n, kcc, kcl, p.lhs.ptr(), p.rhs.ptr(), dst.as_mut_ptr(),
-            elem * n; -1e30, 1e30);
-        let symbol = format!("kai_run_{}", k.stem);
-        let f = rkai_capi::capi::exports::symbol_address(&symbol).unwrap();
-        // SAFETY: the arguments describe run_imatmul's prototype and valid buffers.
-        let mask = unsafe { call(f, &args.args) };
-        assert_eq!(mask, 0, "{} clobbered {}", k.stem, describe(mask));
-        check_portion(k.stem, (&dst, elem), &want, (m, n), (0, 0, m, n));
-        // A caller with a pending lazy ZA save: the kernel commits it before using ZA.
-        let svl = rkai_ukernels::arch::sme_vector_bytes().expect("SME");
-        let mut za = PendingZaSave::new(svl);
-        let mut dst = canaries(elem, m * n, Edge::End);
-        za.arm();
-        let run: ImatmulPackedFn = func("run", k.stem);
-        // SAFETY: buffers sized for the call.
-        unsafe {
-            run(
-                m,
-                n,
-                kcc,
-                kcl,
-                p.lhs.ptr().cast(),
-                p.rhs.ptr().cast(),
-                dst.mut_ptr().cast(),
-                elem * n,
-                -1e30,
-                1e30,
-            )
-        };
-        za.assert_committed(k.stem);
-        check_portion(k.stem, (dst.bytes(), elem), &want, (m, n), (0, 0, m, n));
+        let fresh = words_bytes(elem, &vec![canary(elem); m * n]);
+        let check = |dst: &[u8]| check_portion(k.stem, (dst, elem), &want, (m, n), (0, 0, m, n));
+        let (operands, finish) = ((&p.lhs, &p.rhs), Finish::Clamp(-1e30, 1e30));
+        registers_and_lazy_za(k, finish, dims, operands, (&fresh, elem * n), check);
         calls += 1;
     }
     println!("RELIABILITY registers and lazy ZA: {calls} kernels");
@@ -997,6 +1105,44 @@ fn c_params(p: Requantize) -> kai_matmul_requantize32_params {
         max_value: p.max_value,
         output_zero_point: p.output_zero_point,
     }
+}
+
+/// K x N int8 `weights` (`kcc` chunks of `kcl` rows, `n` columns) with their biases and scales
+/// packed by the int8 RHS packer with `params`, every buffer guarded at `edge`.
+fn packed_int8_rhs(
+    (n, kcc, kcl): (usize, usize, usize),
+    (weights, bias, scale): (&[u8], &[i32], &[f32]),
+    params: rkai_ukernels::types::kai_rhs_pack_qsi8cx_params,
+    edge: Edge,
+) -> Guarded {
+    let size: Getter3 = func("get_rhs_packed_size", RHS_X8);
+    let mut rhs = Guarded::new(size(n, kcc, kcl), edge);
+    let w = Guarded::from_bytes(weights, edge);
+    let bias_bits: Vec<u32> = bias.iter().map(|&b| b as u32).collect();
+    let b = Guarded::from_bytes(&le_bytes(&bias_bits), edge);
+    let sc = Guarded::from_bytes(&le_bytes(scale), edge);
+    let pack: ImatmulPackQsi8Fn = func("run", RHS_X8);
+    let (w, b, sc, out) = (
+        w.ptr().cast(),
+        b.ptr().cast(),
+        sc.ptr().cast(),
+        rhs.mut_ptr(),
+    );
+    // SAFETY: buffers sized for the problem.
+    unsafe {
+        pack(
+            n,
+            kcc,
+            kcl,
+            n,
+            w,
+            b,
+            sc,
+            out.cast(),
+            (&raw const params).cast(),
+        )
+    };
+    rhs
 }
 
 /// One int8 convolution: input, pad chunk, K x N weights (K ordered (ky, kx, c_in)), `i32`
@@ -1056,52 +1202,14 @@ impl Qai8Conv {
             zero_point = [i32::MIN, i32::MAX, 127][seed as usize % 3];
             multiplier = [1.0, f32::MAX, -0.0][seed as usize / 3 % 3];
         }
-        let input_g = Guarded::from_bytes(&i8_bytes(&input), edge);
-        let pad_g = Guarded::from_bytes(&i8_bytes(&pad), edge);
-        let entries = conv::indirection(&conv, (input_g.ptr(), 1), pad_g.ptr(), mode, group());
-        let ibuf = Guarded::from_bytes(&conv::entry_bytes(&entries), edge);
-        let offset = match mode {
-            Pointers::Offsets => input_g.ptr() as usize,
-            Pointers::Absolute => 0,
-        };
-        let lhs_size: Getter3 = func("get_lhs_packed_size", LHS_X8);
-        let mut lhs = Guarded::new(lhs_size(conv.m(), kcc, kcl), edge);
-        // SAFETY: buffers sized for the problem.
-        unsafe {
-            func::<LhsPackFn>("run", LHS_X8)(
-                conv.m(),
-                kcc,
-                kcl,
-                ibuf.ptr().cast(),
-                offset,
-                pad_g.ptr().cast(),
-                lhs.mut_ptr().cast(),
-            )
-        };
-        let rhs_size: Getter3 = func("get_rhs_packed_size", RHS_X8);
-        let mut rhs = Guarded::new(rhs_size(n, kcc, kcl), edge);
-        let w = Guarded::from_bytes(&i8_bytes(&weights), edge);
-        let bias_bits: Vec<u32> = bias.iter().map(|&b| b as u32).collect();
-        let b = Guarded::from_bytes(&le_bytes(&bias_bits), edge);
-        let sc = Guarded::from_bytes(&le_bytes(&scale), edge);
+        let sources = (i8_bytes(&input), i8_bytes(&pad));
+        let lhs = packed_conv_lhs(&conv, &sources, (LHS_X8, 1), mode, edge);
         let params = rkai_ukernels::types::kai_rhs_pack_qsi8cx_params {
             lhs_zero_point: zero_point,
             scale_multiplier: multiplier,
         };
-        // SAFETY: buffers sized for the problem.
-        unsafe {
-            func::<ImatmulPackQsi8Fn>("run", RHS_X8)(
-                n,
-                kcc,
-                kcl,
-                n,
-                w.ptr().cast(),
-                b.ptr().cast(),
-                sc.ptr().cast(),
-                rhs.mut_ptr().cast(),
-                (&raw const params).cast(),
-            )
-        };
+        let operands = (&i8_bytes(&weights)[..], &bias[..], &scale[..]);
+        let rhs = packed_int8_rhs((n, kcc, kcl), operands, params, edge);
         Self {
             conv,
             input,
@@ -1164,48 +1272,12 @@ impl Qai8Conv {
         let rhs_off = func::<Getter3>("get_rhs_packed_offset", stem)(n_idx, kcc, kcl);
         let dst_off = func::<Getter3>("get_dst_offset", stem)(m_idx, n_idx, n);
         let mut dst = Guarded::from_bytes(&vec![CANARY_I8; m * n], edge);
-        let params = c_params(p);
         // SAFETY: offsets from the getters; buffers cover the portion.
-        let (l, r, d) = unsafe {
-            (
-                self.lhs.ptr().add(lhs_off),
-                self.rhs.ptr().add(rhs_off),
-                dst.mut_ptr().add(dst_off),
-            )
-        };
-        if portable {
-            let args = PackedArgs {
-                m: rows,
-                n: cols,
-                k: kcc * kcl.div_ceil(4) * 4,
-                bl: 0,
-                lhs_packed: l,
-                rhs_packed: r,
-                dst: d,
-                dst_stride_row: n,
-                dst_stride_col: 1,
-                clamp_min: 0.0,
-                clamp_max: 0.0,
-                lut: std::ptr::null(),
-                params: (&raw const params).cast(),
-            };
-            // SAFETY: as above.
-            unsafe { qai8_gemm::portable(kernel, &args) };
-        } else {
-            // SAFETY: as above.
-            unsafe {
-                func::<ImatmulQai8Fn>("run", stem)(
-                    rows,
-                    cols,
-                    kcc,
-                    kcl,
-                    l.cast(),
-                    r.cast(),
-                    d.cast(),
-                    n,
-                    &raw const params,
-                )
-            };
+        unsafe {
+            let (l, r) = (self.lhs.ptr().add(lhs_off), self.rhs.ptr().add(rhs_off));
+            let d = dst.mut_ptr().add(dst_off);
+            let (finish, dims) = (Finish::Requantize(p), (rows, cols, kcc, kcl));
+            run_kernel(kernel, portable, finish, dims, (l, r), (d, n));
         }
         dst
     }
@@ -1235,33 +1307,9 @@ fn int8_getters_follow_kleidiai_formulas() {
     let g = group();
     let mut checked = 0;
     for stem in QAI8_STEMS {
-        assert_eq!(func::<Getter0>("get_m_step", stem)(), g, "{stem}");
-        assert_eq!(func::<Getter0>("get_n_step", stem)(), g, "{stem}");
-        let lhs_offset: Getter3 = func("get_lhs_packed_offset", stem);
-        let rhs_offset: Getter3 = func("get_rhs_packed_offset", stem);
-        let dst_offset: Getter3 = func("get_dst_offset", stem);
-        for (kcc, kcl) in [
-            (1usize, 1usize),
-            (9, 3),
-            (1, 64),
-            (4, 31),
-            (25, 17),
-            (9, 0),
-            (0, 5),
-        ] {
-            let k = kcc * kcl.div_ceil(4) * 4;
-            // Biases, the packed K rows, scales (KleidiAI's formula).
-            let stride = g * (4 + k + 4);
-            for blocks in 0..4 {
-                let idx = blocks * g;
-                assert_eq!(lhs_offset(idx, kcc, kcl), idx * k, "{stem}");
-                assert_eq!(rhs_offset(idx, kcc, kcl), blocks * stride, "{stem}");
-                assert_eq!(dst_offset(idx, idx, 4000), idx * 4000 + idx, "{stem}");
-                checked += 3;
-            }
-        }
-        assert_eq!(func::<Getter2>("get_dst_size", stem)(7, 9), 63, "{stem}");
-        checked += 3;
+        // Biases, the packed K rows, scales (KleidiAI's formula).
+        let block = |k| g * (4 + k + 4);
+        checked += kernel_getters_follow(stem, g, 1, &CHUNKS[..7], block);
     }
     println!(
         "RELIABILITY int8 getters: {checked} values at SVL32 {}",
@@ -1276,7 +1324,8 @@ fn int8_getters_follow_kleidiai_formulas() {
 #[test]
 fn int8_convolutions_equal_direct_requantized_convolution() {
     let g = group();
-    let (mut calls, mut portable_calls) = (0, 0);
+    // (C symbol calls, portable calls)
+    let mut counts = (0, 0);
     let every = if g > 32 { 2 } else { 1 };
     let requantize = [
         Requantize {
@@ -1309,34 +1358,25 @@ fn int8_convolutions_equal_direct_requantized_convolution() {
             for k in QAI8_STEMS.map(kernel) {
                 let want = p.expected(k, rq);
                 let native = support::cpu::can_run(k.isa);
-                let portions = conv::portions(m, n, g, g).into_iter().enumerate();
-                for (pi, portion) in portions {
-                    for portable in [false, true] {
-                        let runs = if portable {
-                            !native || (pi == 0 && ri == 0)
-                        } else {
-                            native
-                        };
-                        if !runs {
-                            continue;
-                        }
+                each_portion(
+                    (m, n, g),
+                    native,
+                    ri == 0,
+                    &mut counts,
+                    |portion, portable| {
                         let dst = p.run(k, portable, portion, rq, edge);
                         let what = format!(
                             "{} {} {conv:?} {mode:?} {rq:?} hostile {hostile}",
                             k.stem,
-                            if portable { "portable" } else { "C symbol" }
+                            path(portable)
                         );
                         check_portion_i8(&what, dst.bytes(), &want, n, portion);
-                        if portable {
-                            portable_calls += 1;
-                        } else {
-                            calls += 1;
-                        }
-                    }
-                }
+                    },
+                );
             }
         }
     }
+    let (calls, portable_calls) = counts;
     println!(
         "RELIABILITY int8 convolutions: {calls} kernel calls, {portable_calls} portable calls at SVL32 {}",
         g / 2
@@ -1354,7 +1394,6 @@ fn int8_empty_k_requantizes_the_biases() {
         max_value: 127,
         output_zero_point: -4,
     };
-    let params = c_params(rq);
     let (m, n) = (g + 3, g + 1);
     let mut rng = Rng::new(71);
     let bias: Vec<i32> = (0..n).map(|_| rng.range_i32(-40000, 40000)).collect();
@@ -1365,25 +1404,8 @@ fn int8_empty_k_requantizes_the_biases() {
     };
     let mut calls = 0;
     for (kcc, kcl) in [(0usize, 3usize), (3, 0)] {
-        let size = func::<Getter3>("get_rhs_packed_size", RHS_X8)(n, kcc, kcl);
-        let mut rhs = Guarded::new(size, Edge::End);
-        let bias_bits: Vec<u32> = bias.iter().map(|&b| b as u32).collect();
-        let (b, sc) = (le_bytes(&bias_bits), le_bytes(&scale));
-        let weights = [0u8; 4];
-        // SAFETY: buffers sized for the problem (no weight row is read).
-        unsafe {
-            func::<ImatmulPackQsi8Fn>("run", RHS_X8)(
-                n,
-                kcc,
-                kcl,
-                n,
-                weights.as_ptr().cast(),
-                b.as_ptr().cast(),
-                sc.as_ptr().cast(),
-                rhs.mut_ptr().cast(),
-                (&raw const pack).cast(),
-            )
-        };
+        // No weight row is read.
+        let rhs = packed_int8_rhs((n, kcc, kcl), (&[0; 4], &bias, &scale), pack, Edge::End);
         let lhs = [0u8; 4];
         for k in QAI8_STEMS.map(kernel) {
             let order = qai8_gemm::clamp_order(k);
@@ -1399,40 +1421,10 @@ fn int8_empty_k_requantizes_the_biases() {
                     continue;
                 }
                 let mut dst = Guarded::from_bytes(&vec![CANARY_I8; m * n], Edge::End);
-                if portable {
-                    let args = PackedArgs {
-                        m,
-                        n,
-                        k: 0,
-                        bl: 0,
-                        lhs_packed: lhs.as_ptr(),
-                        rhs_packed: rhs.ptr(),
-                        dst: dst.mut_ptr(),
-                        dst_stride_row: n,
-                        dst_stride_col: 1,
-                        clamp_min: 0.0,
-                        clamp_max: 0.0,
-                        lut: std::ptr::null(),
-                        params: &raw const params,
-                    };
-                    // SAFETY: buffers sized for the call.
-                    unsafe { qai8_gemm::portable(k, &args) };
-                } else {
-                    // SAFETY: buffers sized for the call.
-                    unsafe {
-                        func::<ImatmulQai8Fn>("run", k.stem)(
-                            m,
-                            n,
-                            kcc,
-                            kcl,
-                            lhs.as_ptr().cast(),
-                            rhs.ptr().cast(),
-                            dst.mut_ptr().cast(),
-                            n,
-                            &raw const params,
-                        )
-                    };
-                }
+                let dims = (m, n, kcc, kcl);
+                let (l, r, d) = (lhs.as_ptr(), rhs.ptr(), dst.mut_ptr());
+                // SAFETY: buffers sized for the call.
+                unsafe { run_kernel(k, portable, Finish::Requantize(rq), dims, (l, r), (d, n)) };
                 let what = format!("{} kcc {kcc} kcl {kcl} portable {portable}", k.stem);
                 check_portion_i8(&what, dst.bytes(), &want, n, (0, 0, m, n));
                 calls += 1;
@@ -1446,80 +1438,30 @@ fn int8_empty_k_requantizes_the_biases() {
 /// params pointer on the stack); a caller's pending lazy ZA save is committed.
 #[test]
 fn int8_threads_registers_and_lazy_za() {
-    let g = group();
     let rq = Requantize {
         min_value: -100,
         max_value: 100,
         output_zero_point: 2,
     };
-    let params = c_params(rq);
     for k in QAI8_STEMS
         .map(kernel)
         .into_iter()
         .filter(|k| support::cpu::can_run(k.isa))
     {
         let conv = threaded_conv();
-        let (m, n, kcc, kcl) = (conv.m(), conv.c_out, conv.kcc(), conv.c_in);
+        let dims @ (m, n, _, _) = (conv.m(), conv.c_out, conv.kcc(), conv.c_in);
         let p = Qai8Conv::new(conv, 7, false, Pointers::Absolute, Edge::End);
         let want = p.expected(k, rq);
-        let run: ImatmulQai8Fn = func("run", k.stem);
-        let lhs_off: Getter3 = func("get_lhs_packed_offset", k.stem);
         let mut dst = vec![CANARY_I8; m * n];
-        let (lp, rp, dp, pp) = (
-            p.lhs.ptr() as usize,
-            p.rhs.ptr() as usize,
-            dst.as_mut_ptr() as usize,
-            (&raw const params) as usize,
-        );
-        let blocks = conv::row_blocks_on_threads(m, g, |m_idx, rows| {
-            // SAFETY: each thread writes its own rows; the inputs are shared read-only.
-            unsafe {
-                run(
-                    rows,
-                    n,
-                    kcc,
-                    kcl,
-                    (lp as *const u8).add(lhs_off(m_idx, kcc, kcl)).cast(),
-                    rp as *const c_void,
-                    (dp as *mut u8).add(m_idx * n).cast(),
-                    n,
-                    pp as *const kai_matmul_requantize32_params,
-                )
-            };
-        });
+        let (operands, finish) = ((&p.lhs, &p.rhs), Finish::Requantize(rq));
+        let blocks = rows_on_threads(k, finish, dims, operands, (&mut dst, n));
         check_portion_i8(k.stem, &dst, &want, n, (0, 0, m, n));
         println!("RELIABILITY int8 threads: {} {blocks} row blocks", k.stem);
         #[cfg(target_arch = "aarch64")]
         {
-            use support::abi::{PendingZaSave, call, describe};
-            let mut dst = vec![CANARY_I8; m * n];
-            let args = call_args!(m, n, kcc, kcl, lp, rp, dst.as_mut_ptr(), n, pp; );
-            let symbol = format!("kai_run_{}", k.stem);
-            let f = rkai_capi::capi::exports::symbol_address(&symbol).unwrap();
-            // SAFETY: the arguments describe run_imatmul's prototype and valid buffers.
-            let mask = unsafe { call(f, &args.args) };
-            assert_eq!(mask, 0, "{} clobbered {}", k.stem, describe(mask));
-            check_portion_i8(k.stem, &dst, &want, n, (0, 0, m, n));
-            let svl = rkai_ukernels::arch::sme_vector_bytes().expect("SME");
-            let mut za = PendingZaSave::new(svl);
-            let mut dst = vec![CANARY_I8; m * n];
-            za.arm();
-            // SAFETY: buffers sized for the call.
-            unsafe {
-                run(
-                    m,
-                    n,
-                    kcc,
-                    kcl,
-                    p.lhs.ptr().cast(),
-                    p.rhs.ptr().cast(),
-                    dst.as_mut_ptr().cast(),
-                    n,
-                    &raw const params,
-                )
-            };
-            za.assert_committed(k.stem);
-            check_portion_i8(k.stem, &dst, &want, n, (0, 0, m, n));
+            let check = |dst: &[u8]| check_portion_i8(k.stem, dst, &want, n, (0, 0, m, n));
+            let fresh = vec![CANARY_I8; m * n];
+            registers_and_lazy_za(k, finish, dims, operands, (&fresh, n), check);
             println!("RELIABILITY int8 registers and lazy ZA: {}", k.stem);
         }
     }
@@ -1684,40 +1626,59 @@ macro_rules! qai8_kernel_cases {
     };
 }
 
+/// The death cases of LHS packer `$name` (cases named `$prefix` + what fails): a null
+/// indirection buffer or output, and a packed offset off a row group (`$misaligned`).
+macro_rules! lhs_packer_cases {
+    ($prefix:literal, $name:expr, $misaligned:literal) => {
+        [
+            run_case!(concat!($prefix, "null_ptrs"), "lhs_ptrs != NULL"
+                => refused_lhs_pack($name, true)),
+            run_case!(concat!($prefix, "null_packed"), "lhs_packed != NULL"
+                => refused_lhs_pack($name, false)),
+            getter_case!(concat!($prefix, "packed_offset_misaligned"), $misaligned
+                => get_lhs_packed_offset::<Getter3>($name)(group() + 1, 1, 1)),
+        ]
+    };
+}
+
+/// The death cases of float RHS packer `$name` (cases named `$prefix` + what fails): each
+/// operand null, and offsets off a column group (the packed one at column `$packed_n`).
+macro_rules! rhs_packer_cases {
+    ($prefix:literal, $name:expr, $packed_n:expr) => {
+        [
+            run_case!(concat!($prefix, "null_rhs"), "rhs != NULL"
+                => refused_rhs_pack($name, "rhs")),
+            run_case!(concat!($prefix, "null_bias"), "bias != NULL"
+                => refused_rhs_pack($name, "bias")),
+            run_case!(concat!($prefix, "null_packed"), "rhs_packed != NULL"
+                => refused_rhs_pack($name, "rhs_packed")),
+            getter_case!(concat!($prefix, "offset_misaligned"), "(n_idx % n_step) == 0"
+                => get_rhs_offset::<Getter1>($name)(1)),
+            getter_case!(concat!($prefix, "packed_offset_misaligned"), "(n_idx % nr) == 0"
+                => get_rhs_packed_offset::<Getter3>($name)($packed_n, 1, 1)),
+        ]
+    };
+}
+
 fn cases() -> Vec<support::death::Case<String, String>> {
-    let mut cases = vec![
-        run_case!("lhs_null_ptrs", "lhs_ptrs != NULL" => refused_lhs_pack(LHS, true)),
-        run_case!("lhs_null_packed", "lhs_packed != NULL" => refused_lhs_pack(LHS, false)),
-        getter_case!("lhs_packed_offset_misaligned",
-            "m_idx % kai_get_m_step_lhs_imatmul_pack_x32p2vlx1_x32p_sme() == 0"
-            => get_lhs_packed_offset::<Getter3>(LHS)(group() + 1, 1, 1)),
-        run_case!("x16_null_ptrs", "lhs_ptrs != NULL" => refused_lhs_pack(LHS_X16, true)),
-        run_case!("x16_null_packed", "lhs_packed != NULL" => refused_lhs_pack(LHS_X16, false)),
-        getter_case!("x16_packed_offset_misaligned",
-            "m_idx % kai_get_m_step_lhs_imatmul_pack_x16p2vlx2_x16p_sme() == 0"
-            => get_lhs_packed_offset::<Getter3>(LHS_X16)(group() + 1, 1, 1)),
-        run_case!("x8_null_ptrs", "lhs_ptrs != NULL" => refused_lhs_pack(LHS_X8, true)),
-        run_case!("x8_null_packed", "lhs_packed != NULL" => refused_lhs_pack(LHS_X8, false)),
-        getter_case!("x8_packed_offset_misaligned",
-            "m_idx % kai_get_m_step_lhs_imatmul_pack_x8p2vlx4_x8p_sme() == 0"
-            => get_lhs_packed_offset::<Getter3>(LHS_X8)(group() + 1, 1, 1)),
-        run_case!("rhs_null_rhs", "rhs != NULL" => refused_rhs_pack(RHS, "rhs")),
-        run_case!("rhs_null_bias", "bias != NULL" => refused_rhs_pack(RHS, "bias")),
-        run_case!("rhs_null_packed", "rhs_packed != NULL"
-            => refused_rhs_pack(RHS, "rhs_packed")),
-        getter_case!("rhs_offset_misaligned", "(n_idx % n_step) == 0"
-            => get_rhs_offset::<Getter1>(RHS)(1)),
-        getter_case!("rhs_packed_offset_misaligned", "(n_idx % nr) == 0"
-            => get_rhs_packed_offset::<Getter3>(RHS)(1, 1, 1)),
-        run_case!("x16_rhs_null_rhs", "rhs != NULL" => refused_rhs_pack(RHS_X16, "rhs")),
-        run_case!("x16_rhs_null_bias", "bias != NULL" => refused_rhs_pack(RHS_X16, "bias")),
-        run_case!("x16_rhs_null_packed", "rhs_packed != NULL"
-            => refused_rhs_pack(RHS_X16, "rhs_packed")),
-        getter_case!("x16_rhs_offset_misaligned", "(n_idx % n_step) == 0"
-            => get_rhs_offset::<Getter1>(RHS_X16)(1)),
-        getter_case!("x16_rhs_packed_offset_misaligned", "(n_idx % nr) == 0"
-            => get_rhs_packed_offset::<Getter3>(RHS_X16)(group() + 1, 1, 1)),
-    ];
+    let mut cases = Vec::new();
+    cases.extend(lhs_packer_cases!(
+        "lhs_",
+        LHS,
+        "m_idx % kai_get_m_step_lhs_imatmul_pack_x32p2vlx1_x32p_sme() == 0"
+    ));
+    cases.extend(lhs_packer_cases!(
+        "x16_",
+        LHS_X16,
+        "m_idx % kai_get_m_step_lhs_imatmul_pack_x16p2vlx2_x16p_sme() == 0"
+    ));
+    cases.extend(lhs_packer_cases!(
+        "x8_",
+        LHS_X8,
+        "m_idx % kai_get_m_step_lhs_imatmul_pack_x8p2vlx4_x8p_sme() == 0"
+    ));
+    cases.extend(rhs_packer_cases!("rhs_", RHS, 1));
+    cases.extend(rhs_packer_cases!("x16_rhs_", RHS_X16, group() + 1));
     cases.extend(float_kernel_cases!(0, "sizeof(float)"));
     cases.extend(float_kernel_cases!(1, "sizeof(float)"));
     cases.extend(float_kernel_cases!(2, "sizeof(uint16_t)"));

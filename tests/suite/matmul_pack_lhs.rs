@@ -58,14 +58,7 @@ fn reference_packer(p: &Provider) -> LhsPacker {
 /// `len` source elements of `elem` bytes, never zero (padding must show), some NaN and
 /// infinity bit patterns among the 32-bit ones.
 fn values(elem: usize, len: usize, seed: u64) -> Vec<u8> {
-    let specials = [
-        0x7fc0_0001,
-        0xff80_0000,
-        0x8000_0000,
-        0x0000_0001,
-        0x7f80_0000,
-    ];
-    let bits = sme_pack::bit_patterns(len, seed, 32, &specials);
+    let bits = sme_pack::bit_patterns(len, seed, 32, &support::hostile::F32_SPECIALS);
     let mut out = Vec::with_capacity(len * elem);
     for v in bits {
         let v = if v & ((1u64 << (8 * elem)) - 1) as u32 == 0 {

@@ -17,6 +17,7 @@ use rkai_ukernels::arch::Features;
 use rkai_ukernels::pack_rhs_types::*;
 use std::ptr;
 use support::guard::{EDGES, Guarded};
+use support::hostile::F32_SPECIALS;
 use support::rng::Rng;
 use support::uker_pack::{RhsOperands, RhsPackApi as Api, RhsPackedStride, RhsStride};
 
@@ -172,13 +173,86 @@ fn getters_have_kleidiai_values() {
     );
 }
 
+/// Every `(n, k)` of `ns` x `ks`, `n` the outer loop.
+fn pairs(ns: &[usize], ks: &[usize]) -> Vec<(usize, usize)> {
+    ns.iter()
+        .flat_map(|&n| ks.iter().map(move |&k| (n, k)))
+        .collect()
+}
+
+/// KleidiAI's getter formulas for one provider, which [`getters_follow`] checks.
+struct Formulas<'a> {
+    /// The source strides `(n, k)` of `n` columns of `k` rows.
+    source_strides: &'a dyn Fn(usize, usize) -> (usize, usize),
+    /// The bytes of a packed block of `k` rows.
+    block: &'a dyn Fn(usize) -> usize,
+    /// A padded source's strides, and the source offset of column `n_idx` through them.
+    padded: RhsStride,
+    rhs_offset: &'a dyn Fn(usize) -> usize,
+    /// The bias offset of column `n_idx`.
+    bias_offset: &'a dyn Fn(usize) -> usize,
+    /// Whether the table has a scale getter (4 bytes a column).
+    scales: bool,
+}
+
+/// Provider `name`'s getters follow `f` at block width `nr`: its step; the strides and sizes of
+/// the sources `ns` x `ks`, with a caller's wider packed stride too; the offsets of whole blocks;
+/// the bias (and scale) offsets of `columns`. Returns how many values it checked.
+fn getters_follow(
+    api: &Api,
+    name: &str,
+    nr: usize,
+    (ns, ks): (&[usize], &[usize]),
+    columns: &[usize],
+    f: Formulas,
+) -> usize {
+    assert_eq!((api.step().n, api.step().k), (nr, 0), "{name} get_step");
+    let mut checked = 0;
+    for (n, k) in pairs(ns, ks) {
+        let s = api.rhs_stride(n, k);
+        let strides = (f.source_strides)(n, k);
+        assert_eq!((s.n, s.k), strides, "{name} get_rhs_stride n {n} k {k}");
+        let ps = api.packed_stride(n, k);
+        assert_eq!(ps.n, (f.block)(k), "{name} get_rhs_packed_stride k {k}");
+        let size = |ps: &RhsPackedStride| api.packed_size(n, k, ps);
+        assert_eq!(size(&ps), n.div_ceil(nr) * ps.n, "{name} size n {n} k {k}");
+        let wide = RhsPackedStride { n: ps.n + 12 };
+        assert_eq!(
+            size(&wide),
+            n.div_ceil(nr) * wide.n,
+            "{name} wide n {n} k {k}"
+        );
+        checked += 4;
+    }
+    for block in [0, 1, 2, 7] {
+        let n_idx = block * nr;
+        let at = api.rhs_offset(n_idx, 0, &f.padded);
+        assert_eq!(at, (f.rhs_offset)(n_idx), "{name} get_rhs_offset");
+        let ps = api.packed_stride(9 * nr, 5);
+        let at = api.packed_offset(n_idx, 0, &ps);
+        assert_eq!(at, block * ps.n, "{name} get_rhs_packed_offset");
+        checked += 2;
+    }
+    let has_scales = api.0.get_scale_n_offset.is_some();
+    assert_eq!(has_scales, f.scales, "{name} get_scale_n_offset");
+    for &n_idx in columns {
+        let at = api.bias_offset(n_idx);
+        assert_eq!(at, (f.bias_offset)(n_idx), "{name} get_bias_n_offset");
+        checked += 1;
+        if f.scales {
+            let at = api.scale_offset(n_idx);
+            assert_eq!(at, 4 * n_idx, "{name} get_scale_n_offset");
+            checked += 1;
+        }
+    }
+    checked
+}
+
 /// Shapes around the block and pair edges.
 fn shapes(nr: usize) -> Vec<(usize, usize)> {
     let ns = [1, 7, 8, 9, nr - 1, nr, nr + 1, 2 * nr + 3, 3 * nr];
     let ks = [1, 2, 3, 7, 8, 9, 16, 17];
-    ns.iter()
-        .flat_map(|&n| ks.iter().map(move |&k| (n, k)))
-        .collect()
+    pairs(&ns, &ks)
 }
 
 #[test]
@@ -343,16 +417,16 @@ const SME_KXN: &str = "kai_matmul_pack_rhs_kxn_x32p4vsx1bx32_x32_x32_sme";
 const SME_NXK: &str = "kai_matmul_pack_rhs_nxk_x32p4vsx1bx32_x32_x32_sme";
 const SME_X16: &str = "kai_matmul_pack_rhs_kxn_x16p4vsx2bx16_x16_x16_sme";
 
-/// An SME provider: C name, provider, N x K source, bytes of a value (and of a bias).
-type SmeProvider = (
+/// A provider: C name, provider, N x K source, and what sets it apart in its group.
+type Provider<T> = (
     &'static str,
     extern "C" fn() -> kai_matmul_pack_rhs_uker_api,
     bool,
-    usize,
+    T,
 );
 
-/// The SME providers.
-const SME_PROVIDERS: [SmeProvider; 3] = [
+/// The SME providers, each with the bytes of a value (and of a bias).
+const SME_PROVIDERS: [Provider<usize>; 3] = [
     (
         SME_KXN,
         kai_matmul_pack_rhs_kxn_x32p4vsx1bx32_x32_x32_sme,
@@ -425,54 +499,20 @@ fn sme_getters_have_kleidiai_values() {
     let nr = support::sme_pack::svl32();
     let mut checked = 0;
     for (name, provider, nxk, b) in SME_PROVIDERS {
-        let api = Api(provider());
         let kr = 4 / b;
-        assert_eq!((api.step().n, api.step().k), (nr, 0), "{name} get_step");
-        assert!(
-            api.0.get_scale_n_offset.is_none(),
-            "{name} has no scale getter"
-        );
-        for n in [1, nr - 1, nr, nr + 1, 5 * nr + 3] {
-            for k in [0, 1, 2, 3, 8, 9, 255, 4097] {
-                let s = api.rhs_stride(n, k);
-                let expect = if nxk { (b * k, b) } else { (b, b * n) };
-                assert_eq!((s.n, s.k), expect, "{name} get_rhs_stride n {n} k {k}");
-                let ps = api.packed_stride(n, k);
-                let k_padded = k.div_ceil(kr) * kr;
-                assert_eq!(
-                    ps.n,
-                    nr * (b + b * k_padded),
-                    "{name} get_rhs_packed_stride k {k}"
-                );
-                assert_eq!(api.packed_size(n, k, &ps), n.div_ceil(nr) * ps.n);
-                let wide = RhsPackedStride { n: ps.n + 12 };
-                assert_eq!(api.packed_size(n, k, &wide), n.div_ceil(nr) * wide.n);
-                checked += 4;
-            }
-        }
-        for block in [0, 1, 2, 7] {
-            let n_idx = block * nr;
-            // KleidiAI's K x N packers ignore the stride here; the N x K one multiplies by it.
-            let padded = RhsStride { n: 1000, k: 4 };
-            let expect = if nxk { 1000 * n_idx } else { b * n_idx };
-            assert_eq!(
-                api.rhs_offset(n_idx, 0, &padded),
-                expect,
-                "{name} get_rhs_offset"
-            );
-            let ps = api.packed_stride(9 * nr, 5);
-            assert_eq!(api.packed_offset(n_idx, 0, &ps), block * ps.n);
-            checked += 2;
-        }
-        // KleidiAI's get_bias_n_offset assumes nothing about the column.
-        for n_idx in [0, 1, 3, nr + 1] {
-            assert_eq!(
-                api.bias_offset(n_idx),
-                b * n_idx,
-                "{name} get_bias_n_offset"
-            );
-            checked += 1;
-        }
+        let f = Formulas {
+            source_strides: &|n, k| if nxk { (b * k, b) } else { (b, b * n) },
+            block: &|k| nr * (b + b * k.div_ceil(kr) * kr),
+            padded: RhsStride { n: 1000, k: 4 },
+            rhs_offset: &|n_idx| if nxk { 1000 * n_idx } else { b * n_idx },
+            // KleidiAI's get_bias_n_offset assumes nothing about the column.
+            bias_offset: &|n_idx| b * n_idx,
+            scales: false,
+        };
+        let ns = [1, nr - 1, nr, nr + 1, 5 * nr + 3];
+        let ks = [0, 1, 2, 3, 8, 9, 255, 4097];
+        let columns = [0, 1, 3, nr + 1];
+        checked += getters_follow(&Api(provider()), name, nr, (&ns, &ks), &columns, f);
     }
     eprintln!("{checked} getter values checked (nr {nr})");
 }
@@ -494,17 +534,10 @@ fn sme_packs_equal_reference() {
     } else {
         (vec![nr - 1, 2 * nr + 3], &[0, 3, 8])
     };
-    let specials = [
-        0x7fc0_0001,
-        0xff80_0000,
-        0x8000_0000,
-        0x0000_0001,
-        0x7f80_0000,
-    ];
     let specials16 = [0x7e01, 0xfc00, 0x8000, 0x0001, 0x7c00];
     for (name, provider, nxk, b) in SME_PROVIDERS {
         let api = Api(provider());
-        let specials = if b == 4 { &specials } else { &specials16 };
+        let specials = if b == 4 { &F32_SPECIALS } else { &specials16 };
         let bits = 8 * b as u32;
         // The source and bias as the packer reads them.
         let raw = |v: &[u32]| -> Vec<u8> {
@@ -607,47 +640,18 @@ fn x8_getters_have_kleidiai_values() {
     let nr = support::sme_pack::svl32();
     let mut checked = 0;
     for (name, provider, nxk) in X8_PROVIDERS {
-        let api = Api(provider());
-        assert_eq!((api.step().n, api.step().k), (nr, 0), "{name} get_step");
-        assert!(
-            api.0.get_scale_n_offset.is_none(),
-            "{name} has no scale getter"
-        );
-        for n in [1, nr - 1, nr, nr + 1, 5 * nr + 3] {
-            for k in [0, 1, 2, 3, 4, 5, 8, 9, 255, 4097] {
-                let s = api.rhs_stride(n, k);
-                let expect = if nxk { (k, 1) } else { (1, n) };
-                assert_eq!((s.n, s.k), expect, "{name} get_rhs_stride n {n} k {k}");
-                let ps = api.packed_stride(n, k);
-                assert_eq!(
-                    ps.n,
-                    nr * k.div_ceil(4) * 4,
-                    "{name} get_rhs_packed_stride k {k}"
-                );
-                assert_eq!(api.packed_size(n, k, &ps), n.div_ceil(nr) * ps.n);
-                let wide = RhsPackedStride { n: ps.n + 12 };
-                assert_eq!(api.packed_size(n, k, &wide), n.div_ceil(nr) * wide.n);
-                checked += 4;
-            }
-        }
-        for block in [0, 1, 2, 7] {
-            let n_idx = block * nr;
-            // KleidiAI's K x N packer ignores the stride here; the N x K one multiplies by it.
-            let padded = RhsStride { n: 1000, k: 4 };
-            let expect = if nxk { 1000 * n_idx } else { n_idx };
-            assert_eq!(
-                api.rhs_offset(n_idx, 0, &padded),
-                expect,
-                "{name} get_rhs_offset"
-            );
-            let ps = api.packed_stride(9 * nr, 5);
-            assert_eq!(api.packed_offset(n_idx, 0, &ps), block * ps.n);
-            checked += 2;
-        }
-        for n_idx in [0, 1, 3, nr + 1] {
-            assert_eq!(api.bias_offset(n_idx), 0, "{name} get_bias_n_offset");
-            checked += 1;
-        }
+        let f = Formulas {
+            source_strides: &|n, k| if nxk { (k, 1) } else { (1, n) },
+            block: &|k| nr * k.div_ceil(4) * 4,
+            padded: RhsStride { n: 1000, k: 4 },
+            rhs_offset: &|n_idx| if nxk { 1000 * n_idx } else { n_idx },
+            bias_offset: &|_| 0,
+            scales: false,
+        };
+        let ns = [1, nr - 1, nr, nr + 1, 5 * nr + 3];
+        let ks = [0, 1, 2, 3, 4, 5, 8, 9, 255, 4097];
+        let columns = [0, 1, 3, nr + 1];
+        checked += getters_follow(&Api(provider()), name, nr, (&ns, &ks), &columns, f);
     }
     eprintln!("{checked} getter values checked (nr {nr})");
 }
@@ -943,42 +947,23 @@ impl Qsi8Problem {
 fn qsi8_getters_have_kleidiai_values() {
     let nr = support::sme_pack::svl32();
     let api = qsi8_api();
-    assert_eq!((api.step().n, api.step().k), (nr, 0), "get_step");
-    assert!(api.0.get_scale_n_offset.is_some(), "get_scale_n_offset");
-    let mut checked = 2;
-    for n in [1, nr - 1, nr, nr + 1, 5 * nr + 3] {
-        for k in [0, 1, 2, 3, 4, 5, 8, 9, 255, 4097] {
-            let s = api.rhs_stride(n, k);
-            assert_eq!((s.n, s.k), (1, n), "get_rhs_stride n {n} k {k}");
-            let ps = api.packed_stride(n, k);
-            assert_eq!(
-                ps.n,
-                nr * (8 + k.div_ceil(4) * 4),
-                "get_rhs_packed_stride k {k}"
-            );
-            assert_eq!(api.packed_size(n, k, &ps), n.div_ceil(nr) * ps.n);
-            let wide = RhsPackedStride { n: ps.n + 12 };
-            assert_eq!(api.packed_size(n, k, &wide), n.div_ceil(nr) * wide.n);
-            checked += 4;
-        }
-    }
+    let f = Formulas {
+        source_strides: &|n, _| (1, n),
+        block: &|k| nr * (8 + k.div_ceil(4) * 4),
+        // KleidiAI ignores the stride here.
+        padded: RhsStride { n: 1000, k: 4 },
+        rhs_offset: &|n_idx| n_idx,
+        // KleidiAI's bias and scale offsets assume nothing about the column.
+        bias_offset: &|n_idx| 4 * n_idx,
+        scales: true,
+    };
+    let ns = [1, nr - 1, nr, nr + 1, 5 * nr + 3];
+    let ks = [0, 1, 2, 3, 4, 5, 8, 9, 255, 4097];
+    let columns = [0, 1, 3, nr + 1, 9 * nr];
+    // The step and the scale getter's presence count too, as this test always counted them.
+    let checked = 2 + getters_follow(&api, QSI8, nr, (&ns, &ks), &columns, f);
     // KleidiAI's roundup of K wraps in size_t.
     assert_eq!(api.packed_stride(1, usize::MAX - 1).n, 8 * nr, "wrapped K");
-    for block in [0, 1, 2, 7] {
-        let n_idx = block * nr;
-        // KleidiAI ignores the stride here.
-        let padded = RhsStride { n: 1000, k: 4 };
-        assert_eq!(api.rhs_offset(n_idx, 0, &padded), n_idx, "get_rhs_offset");
-        let ps = api.packed_stride(9 * nr, 5);
-        assert_eq!(api.packed_offset(n_idx, 0, &ps), block * ps.n);
-        checked += 2;
-    }
-    // KleidiAI's bias and scale offsets assume nothing about the column.
-    for n_idx in [0, 1, 3, nr + 1, 9 * nr] {
-        assert_eq!(api.bias_offset(n_idx), 4 * n_idx, "get_bias_n_offset");
-        assert_eq!(api.scale_offset(n_idx), 4 * n_idx, "get_scale_n_offset");
-        checked += 2;
-    }
     eprintln!("{QSI8}: {checked} getter values checked (nr {nr})");
 }
 
@@ -1094,98 +1079,75 @@ fn qsi8_null_global(k_sum_scale: bool) {
     unsafe { p.pack(&api, ptrs, out.as_mut_ptr(), ps, (0, 3)) };
 }
 
+/// The offset getter a death case calls: the source offset with the strides of 64 columns of
+/// that many rows, or the packed offset (64 columns of 4 rows).
+#[derive(Clone, Copy)]
+enum At {
+    Rhs(usize),
+    Packed,
+}
+
+/// Calls `api`'s offset getter `at` at column `n_idx(n step)` and row `k_idx`, a start KleidiAI
+/// assumes away.
+fn offset_off_step(api: Api, at: At, n_idx: fn(usize) -> usize, k_idx: usize) {
+    let n_idx = n_idx(api.step().n);
+    match at {
+        At::Rhs(k) => api.rhs_offset(n_idx, k_idx, &api.rhs_stride(64, k)),
+        At::Packed => api.packed_offset(n_idx, k_idx, &api.packed_stride(64, 4)),
+    };
+}
+
+/// Death cases of the offset getters, a row each: `case name, C name, condition => provider's
+/// table, getter, start column from the n step, start row;` (the closures capture nothing, so
+/// each row becomes a `fn()`).
+macro_rules! offset_cases {
+    ($($name:literal, $stem:expr, $condition:expr => $api:expr, $at:expr, $n:expr, $k:expr;)*) => {
+        vec![$(
+            ($name, $stem, $condition, (|| offset_off_step($api, $at, $n, $k)) as fn()),
+        )*]
+    };
+}
+
 /// KleidiAI assumes aligned start columns and an unsplit K; rkai aborts naming the provider.
 fn violations() -> Vec<support::death::Case<&'static str, &'static str>> {
     const N: &str = "index->n % get_n_step() == 0";
+    const NR: &str = "index->n % get_nr() == 0";
+    const K: &str = "index->k == 0";
     fn sme(i: usize) -> Api {
         Api((SME_PROVIDERS[i].1)())
     }
-    const NR: &str = "index->n % get_nr() == 0";
     fn x8(i: usize) -> Api {
         Api((X8_PROVIDERS[i].1)())
     }
-    let mut cases: Vec<support::death::Case<&'static str, &'static str>> = vec![
-        ("x8_kxn_rhs_offset_n", X8_KXN, NR, || {
-            x8(0).rhs_offset(1, 0, &x8(0).rhs_stride(64, 1));
-        }),
-        ("x8_kxn_rhs_offset_k", X8_KXN, "index->k == 0", || {
-            x8(0).rhs_offset(0, 4, &x8(0).rhs_stride(64, 8));
-        }),
-        ("x8_kxn_packed_offset_n", X8_KXN, NR, || {
-            let a = x8(0);
-            a.packed_offset(a.step().n + 1, 0, &a.packed_stride(64, 4));
-        }),
-        ("x8_kxn_packed_offset_k", X8_KXN, "index->k == 0", || {
-            x8(0).packed_offset(0, 3, &x8(0).packed_stride(64, 4));
-        }),
-        ("x8_nxk_rhs_offset_n", X8_NXK, NR, || {
-            let a = x8(1);
-            a.rhs_offset(a.step().n - 1, 0, &a.rhs_stride(64, 4));
-        }),
-        ("x8_nxk_rhs_offset_k", X8_NXK, "index->k == 0", || {
-            x8(1).rhs_offset(0, 1, &x8(1).rhs_stride(64, 4));
-        }),
-        ("x8_nxk_packed_offset_n", X8_NXK, NR, || {
-            let a = x8(1);
-            a.packed_offset(a.step().n - 1, 0, &a.packed_stride(64, 4));
-        }),
-        ("x8_nxk_packed_offset_k", X8_NXK, "index->k == 0", || {
-            x8(1).packed_offset(0, 4, &x8(1).packed_stride(64, 4));
-        }),
-        ("sme_kxn_rhs_offset_n", SME_KXN, N, || {
-            sme(0).rhs_offset(1, 0, &sme(0).rhs_stride(64, 1));
-        }),
-        ("sme_kxn_packed_offset_k", SME_KXN, "index->k == 0", || {
-            sme(0).packed_offset(0, 3, &sme(0).packed_stride(64, 4));
-        }),
-        ("sme_nxk_rhs_offset_k", SME_NXK, "index->k == 0", || {
-            sme(1).rhs_offset(0, 1, &sme(1).rhs_stride(64, 4));
-        }),
-        ("sme_nxk_packed_offset_n", SME_NXK, N, || {
-            let a = sme(1);
-            a.packed_offset(a.step().n - 1, 0, &a.packed_stride(64, 4));
-        }),
-        ("sme_x16_rhs_offset_n", SME_X16, N, || {
-            sme(2).rhs_offset(2, 0, &sme(2).rhs_stride(64, 1));
-        }),
-        ("sme_x16_rhs_offset_k", SME_X16, "index->k == 0", || {
-            sme(2).rhs_offset(0, 2, &sme(2).rhs_stride(64, 4));
-        }),
-        ("sme_x16_packed_offset_n", SME_X16, N, || {
-            let a = sme(2);
-            a.packed_offset(a.step().n + 1, 0, &a.packed_stride(64, 4));
-        }),
-        ("sme_x16_packed_offset_k", SME_X16, "index->k == 0", || {
-            sme(2).packed_offset(0, 1, &sme(2).packed_stride(64, 4));
-        }),
-        ("rhs_offset_n", NAME, N, || {
-            api().rhs_offset(1, 0, &api().rhs_stride(64, 1));
-        }),
-        ("rhs_offset_k", NAME, "index->k == 0", || {
-            api().rhs_offset(0, 2, &api().rhs_stride(64, 4));
-        }),
-        ("packed_offset_n", NAME, N, || {
-            let api = api();
-            api.packed_offset(api.step().n + 1, 0, &api.packed_stride(64, 4));
-        }),
-        ("packed_offset_k", NAME, "index->k == 0", || {
-            api().packed_offset(0, 1, &api().packed_stride(64, 4));
-        }),
+    let mut cases = offset_cases![
+        "x8_kxn_rhs_offset_n", X8_KXN, NR => x8(0), At::Rhs(1), |_| 1, 0;
+        "x8_kxn_rhs_offset_k", X8_KXN, K => x8(0), At::Rhs(8), |_| 0, 4;
+        "x8_kxn_packed_offset_n", X8_KXN, NR => x8(0), At::Packed, |s| s + 1, 0;
+        "x8_kxn_packed_offset_k", X8_KXN, K => x8(0), At::Packed, |_| 0, 3;
+        "x8_nxk_rhs_offset_n", X8_NXK, NR => x8(1), At::Rhs(4), |s| s - 1, 0;
+        "x8_nxk_rhs_offset_k", X8_NXK, K => x8(1), At::Rhs(4), |_| 0, 1;
+        "x8_nxk_packed_offset_n", X8_NXK, NR => x8(1), At::Packed, |s| s - 1, 0;
+        "x8_nxk_packed_offset_k", X8_NXK, K => x8(1), At::Packed, |_| 0, 4;
+        "sme_kxn_rhs_offset_n", SME_KXN, N => sme(0), At::Rhs(1), |_| 1, 0;
+        "sme_kxn_packed_offset_k", SME_KXN, K => sme(0), At::Packed, |_| 0, 3;
+        "sme_nxk_rhs_offset_k", SME_NXK, K => sme(1), At::Rhs(4), |_| 0, 1;
+        "sme_nxk_packed_offset_n", SME_NXK, N => sme(1), At::Packed, |s| s - 1, 0;
+        "sme_x16_rhs_offset_n", SME_X16, N => sme(2), At::Rhs(1), |_| 2, 0;
+        "sme_x16_rhs_offset_k", SME_X16, K => sme(2), At::Rhs(4), |_| 0, 2;
+        "sme_x16_packed_offset_n", SME_X16, N => sme(2), At::Packed, |s| s + 1, 0;
+        "sme_x16_packed_offset_k", SME_X16, K => sme(2), At::Packed, |_| 0, 1;
+        "rhs_offset_n", NAME, N => api(), At::Rhs(1), |_| 1, 0;
+        "rhs_offset_k", NAME, K => api(), At::Rhs(4), |_| 0, 2;
+        "packed_offset_n", NAME, N => api(), At::Packed, |s| s + 1, 0;
+        "packed_offset_k", NAME, K => api(), At::Packed, |_| 0, 1;
+        "qsi8_rhs_offset_n", QSI8, N => qsi8_api(), At::Rhs(1), |_| 1, 0;
+        "qsi8_rhs_offset_k", QSI8, K => qsi8_api(), At::Rhs(8), |_| 0, 4;
+        "qsi8_packed_offset_n", QSI8, N => qsi8_api(), At::Packed, |s| s + 1, 0;
+        "qsi8_packed_offset_k", QSI8, K => qsi8_api(), At::Packed, |_| 0, 1;
+    ];
+    let others: [support::death::Case<&str, &str>; 3] = [
         ("bias_offset_n", NAME, N, || {
             api().bias_offset(3);
-        }),
-        ("qsi8_rhs_offset_n", QSI8, N, || {
-            qsi8_api().rhs_offset(1, 0, &qsi8_api().rhs_stride(64, 1));
-        }),
-        ("qsi8_rhs_offset_k", QSI8, "index->k == 0", || {
-            qsi8_api().rhs_offset(0, 4, &qsi8_api().rhs_stride(64, 8));
-        }),
-        ("qsi8_packed_offset_n", QSI8, N, || {
-            let a = qsi8_api();
-            a.packed_offset(a.step().n + 1, 0, &a.packed_stride(64, 4));
-        }),
-        ("qsi8_packed_offset_k", QSI8, "index->k == 0", || {
-            qsi8_api().packed_offset(0, 1, &qsi8_api().packed_stride(64, 4));
         }),
         (
             "qsi8_null_k_sum_scale_global",
@@ -1200,6 +1162,7 @@ fn violations() -> Vec<support::death::Case<&'static str, &'static str>> {
             || qsi8_null_global(false),
         ),
     ];
+    cases.extend(others);
     cases.extend(q4_violations());
     cases
 }
@@ -1214,15 +1177,8 @@ const Q4_KXN_U: &str = "kai_matmul_pack_rhs_kxn_qsi4cxp8vsx4sf32bi32_qsu4cx_f32_
 const Q4_NXK_S: &str = "kai_matmul_pack_rhs_nxk_qsi4cxp8vsx4sf32bi32_qsi4cx_f32_i32_sme";
 const Q4_NXK_U: &str = "kai_matmul_pack_rhs_nxk_qsi4cxp8vsx4sf32bi32_qsu4cx_f32_i32_sme";
 
-/// One int4 provider: C name, provider, N x K source, unsigned source (zero point 8).
-type Q4Provider = (
-    &'static str,
-    extern "C" fn() -> kai_matmul_pack_rhs_uker_api,
-    bool,
-    bool,
-);
-
-const Q4_PROVIDERS: [Q4Provider; 4] = {
+/// The int4 providers, each with whether its source is unsigned (zero point 8).
+const Q4_PROVIDERS: [Provider<bool>; 4] = {
     use rkai_capi::capi::exports::*;
     [
         (
@@ -1272,13 +1228,6 @@ struct Q4Problem {
 
 impl Q4Problem {
     fn new((n, k): (usize, usize), rng: &mut Rng) -> Self {
-        let specials = [
-            0x7fc0_0001,
-            0xff80_0000,
-            0x8000_0000,
-            0x0000_0001,
-            0x7f80_0000,
-        ];
         let w = (0..n)
             .map(|_| (0..k).map(|_| (rng.next_u64() % 16) as i8 - 8).collect())
             .collect();
@@ -1289,7 +1238,7 @@ impl Q4Problem {
                 _ => rng.next_u64() as i32,
             })
             .collect();
-        let scale = support::sme_pack::bit_patterns(n, rng.next_u64(), 32, &specials)
+        let scale = support::sme_pack::bit_patterns(n, rng.next_u64(), 32, &F32_SPECIALS)
             .into_iter()
             .map(f32::from_bits)
             .collect();
@@ -1392,53 +1341,24 @@ fn qsi4_getters_have_kleidiai_values() {
     let nr = q4_nr();
     let mut checked = 0;
     for (name, provider, nxk, _) in Q4_PROVIDERS {
-        let api = Api(provider());
-        assert_eq!((api.step().n, api.step().k), (nr, 0), "{name} get_step");
-        for n in [1, 2, 3, nr - 1, nr, nr + 1, 5 * nr + 3] {
-            for k in [0, 1, 2, 3, 31, 32, 33, 255, 4097] {
-                let s = api.rhs_stride(n, k);
-                let expect = if nxk {
+        let f = Formulas {
+            source_strides: &|n, k| {
+                if nxk {
                     (k.div_ceil(2), 0)
                 } else {
                     (0, n.div_ceil(2))
-                };
-                assert_eq!((s.n, s.k), expect, "{name} get_rhs_stride n {n} k {k}");
-                let ps = api.packed_stride(n, k);
-                let block = nr * (8 + k.div_ceil(32) * 16);
-                assert_eq!(ps.n, block, "{name} get_rhs_packed_stride k {k}");
-                assert_eq!(api.packed_size(n, k, &ps), n.div_ceil(nr) * ps.n);
-                let wide = RhsPackedStride { n: ps.n + 12 };
-                assert_eq!(api.packed_size(n, k, &wide), n.div_ceil(nr) * wide.n);
-                checked += 4;
-            }
-        }
-        for block in [0, 1, 2, 7] {
-            let n_idx = block * nr;
-            // KleidiAI's K x N packer ignores the stride here; the N x K one multiplies by it.
-            let padded = RhsStride { n: 1000, k: 3 };
-            let expect = if nxk { 1000 * n_idx } else { n_idx / 2 };
-            assert_eq!(
-                api.rhs_offset(n_idx, 0, &padded),
-                expect,
-                "{name} get_rhs_offset"
-            );
-            let ps = api.packed_stride(9 * nr, 5);
-            assert_eq!(api.packed_offset(n_idx, 0, &ps), block * ps.n);
-            checked += 2;
-        }
-        for n_idx in [0, 1, 3, nr + 1] {
-            assert_eq!(
-                api.bias_offset(n_idx),
-                4 * n_idx,
-                "{name} get_bias_n_offset"
-            );
-            assert_eq!(
-                api.scale_offset(n_idx),
-                4 * n_idx,
-                "{name} get_scale_n_offset"
-            );
-            checked += 2;
-        }
+                }
+            },
+            block: &|k| nr * (8 + k.div_ceil(32) * 16),
+            padded: RhsStride { n: 1000, k: 3 },
+            rhs_offset: &|n_idx| if nxk { 1000 * n_idx } else { n_idx / 2 },
+            bias_offset: &|n_idx| 4 * n_idx,
+            scales: true,
+        };
+        let ns = [1, 2, 3, nr - 1, nr, nr + 1, 5 * nr + 3];
+        let ks = [0, 1, 2, 3, 31, 32, 33, 255, 4097];
+        let columns = [0, 1, 3, nr + 1];
+        checked += getters_follow(&Api(provider()), name, nr, (&ns, &ks), &columns, f);
     }
     eprintln!("{checked} getter values checked (nr {nr})");
 }
@@ -1451,9 +1371,7 @@ fn q4_shapes(nr: usize) -> Vec<(usize, usize)> {
     }
     let ns = [1, 2, 3, 5, 15, 16, 17, nr - 1, nr, nr + 1, 2 * nr + 3];
     let ks = [1, 2, 3, 4, 5, 31, 32, 33, 64, 67];
-    ns.iter()
-        .flat_map(|&n| ks.iter().map(move |&k| (n, k)))
-        .collect()
+    pairs(&ns, &ks)
 }
 
 /// Every shape, each provider, with and without padded source rows, against each guard edge,
@@ -1622,27 +1540,13 @@ fn q4_violations() -> Vec<support::death::Case<&'static str, &'static str>> {
     fn q4(i: usize) -> Api {
         Api((Q4_PROVIDERS[i].1)())
     }
-    let mut cases: Vec<support::death::Case<&'static str, &'static str>> = vec![
-        ("q4_kxn_rhs_offset_n", Q4_KXN_S, N, || {
-            q4(0).rhs_offset(2, 0, &q4(0).rhs_stride(64, 4));
-        }),
-        ("q4_kxn_rhs_offset_k", Q4_KXN_U, K, || {
-            q4(1).rhs_offset(0, 4, &q4(1).rhs_stride(64, 4));
-        }),
-        ("q4_nxk_rhs_offset_n", Q4_NXK_S, N, || {
-            let a = q4(2);
-            a.rhs_offset(a.step().n / 2, 0, &a.rhs_stride(64, 4));
-        }),
-        ("q4_nxk_rhs_offset_k", Q4_NXK_U, K, || {
-            q4(3).rhs_offset(0, 32, &q4(3).rhs_stride(64, 64));
-        }),
-        ("q4_kxn_packed_offset_n", Q4_KXN_U, N, || {
-            let a = q4(1);
-            a.packed_offset(a.step().n + 2, 0, &a.packed_stride(64, 4));
-        }),
-        ("q4_nxk_packed_offset_k", Q4_NXK_S, K, || {
-            q4(2).packed_offset(0, 1, &q4(2).packed_stride(64, 4));
-        }),
+    let mut cases = offset_cases![
+        "q4_kxn_rhs_offset_n", Q4_KXN_S, N => q4(0), At::Rhs(4), |_| 2, 0;
+        "q4_kxn_rhs_offset_k", Q4_KXN_U, K => q4(1), At::Rhs(4), |_| 0, 4;
+        "q4_nxk_rhs_offset_n", Q4_NXK_S, N => q4(2), At::Rhs(4), |s| s / 2, 0;
+        "q4_nxk_rhs_offset_k", Q4_NXK_U, K => q4(3), At::Rhs(64), |_| 0, 32;
+        "q4_kxn_packed_offset_n", Q4_KXN_U, N => q4(1), At::Packed, |s| s + 2, 0;
+        "q4_nxk_packed_offset_k", Q4_NXK_S, K => q4(2), At::Packed, |_| 0, 1;
     ];
     cases.extend(q4_broken_runs![
         ("q4_run_flags", 0, Flags),

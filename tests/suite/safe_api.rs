@@ -15,8 +15,9 @@ use rkai_ukernels::types::{
     kai_rhs_pack_qsi8cx_params,
 };
 use std::ffi::c_void;
+use support::api::kernel_named;
+use support::cabi::pack_per_channel_rhs;
 use support::cabi::{MatmulBlockFn, MatmulFn, RhsPackQsi4c32pFn, func, pack_lhs};
-use support::cabi::{RhsPackQsi4cxpFn, RhsPackQsi8cxpFn};
 use support::rng::Rng;
 
 const FAMILIES: [Family; 3] = [
@@ -133,30 +134,17 @@ fn through_c(
             lhs.as_mut_ptr().cast(),
         );
         let out: *mut c_void = rhs.as_mut_ptr().cast();
-        let (bias, scales) = (layer.bias.as_ptr(), layer.scales.as_ptr());
-        // The per-channel packers' prototypes differ only in their source and parameter types.
-        macro_rules! per_channel {
-            ($pack:ty, $src:expr, $params:expr) => {{
-                let pack = func::<$pack>("run", rhs_name);
-                pack(
-                    1,
-                    n,
-                    k,
-                    t.nr,
-                    t.kr,
-                    t.sr,
-                    $src.as_ptr(),
-                    bias,
-                    scales,
-                    out,
-                    0,
-                    &$params,
-                );
-            }};
-        }
+        let (bias, tile) = (layer.bias.as_ptr(), (t.nr, t.kr, t.sr));
+        let floats = (bias, layer.scales.as_ptr());
         match family {
-            Family::F32Qai8dxpQsi4cxp => per_channel!(RhsPackQsi4cxpFn, layer.nibbles, INT4_PARAMS),
-            Family::F32Qai8dxpQsi8cxp => per_channel!(RhsPackQsi8cxpFn, layer.int8, INT8_PARAMS),
+            Family::F32Qai8dxpQsi4cxp => {
+                let src = layer.nibbles.as_ptr().cast();
+                pack_per_channel_rhs(rhs_name, (n, k), tile, src, floats, out, &INT4_PARAMS);
+            }
+            Family::F32Qai8dxpQsi8cxp => {
+                let src = layer.int8.as_ptr().cast();
+                pack_per_channel_rhs(rhs_name, (n, k), tile, src, floats, out, &INT8_PARAMS);
+            }
             _ => {
                 let p = kai_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0_params {
                     lhs_zero_point: 1,
@@ -215,6 +203,19 @@ fn through_c(
     (rhs, dst)
 }
 
+/// `m` rows of `k` f32 activations (`x`, rows `k` apart) packed for `kernel` into a buffer of
+/// the size it asks for.
+fn pack_rows(
+    kernel: &Kernel,
+    m: usize,
+    k: usize,
+    x: &[f32],
+) -> Result<PackedActivations<Vec<u8>>, Error> {
+    let size = kernel.packed_activations_size(m, k, 0).unwrap();
+    let rows = Activations::F32 { data: x, stride: k };
+    PackedActivations::pack(kernel, m, k, 0, rows, vec![0; size])
+}
+
 fn bits(v: &[f32]) -> Vec<u32> {
     v.iter().map(|x| x.to_bits()).collect()
 }
@@ -238,19 +239,7 @@ fn selected_pairs_match_the_c_functions_and_threads_change_nothing() {
             let packed = pack(&gemm, &layer, family);
             for (kernel, m) in [(gemv, 1), (gemm, 1), (gemm, 13)] {
                 let x = Rng::new(m as u64).vec_f32(m * k, -2.0, 2.0);
-                let size = kernel.packed_activations_size(m, k, 0).unwrap();
-                let lhs = PackedActivations::pack(
-                    &kernel,
-                    m,
-                    k,
-                    0,
-                    Activations::F32 {
-                        data: &x,
-                        stride: k,
-                    },
-                    vec![0; size],
-                )
-                .unwrap();
+                let lhs = pack_rows(&kernel, m, k, &x).unwrap();
                 let mut dst = vec![f32::NAN; m * n];
                 api::matmul(&kernel, &lhs, &packed, &mut dst, n, clamp).unwrap();
                 let (c_rhs, c_dst) = through_c(&kernel, &layer, family, &x, m);
@@ -291,19 +280,7 @@ fn packed_bytes_load_back_with_their_vector_length() {
             let back =
                 PackedWeights::from_bytes(&kernel, n, k, bl, packed.vector_bytes(), c_rhs.clone())
                     .unwrap();
-            let size = kernel.packed_activations_size(m, k, 0).unwrap();
-            let lhs = PackedActivations::pack(
-                &kernel,
-                m,
-                k,
-                0,
-                Activations::F32 {
-                    data: &x,
-                    stride: k,
-                },
-                vec![0; size],
-            )
-            .unwrap();
+            let lhs = pack_rows(&kernel, m, k, &x).unwrap();
             let mut dst = vec![f32::NAN; m * n];
             // `through_c` clamps to [-3, 3].
             let clamp = Clamp {
@@ -379,32 +356,9 @@ fn misuse_is_an_error() {
     let packed = PackedWeights::pack(&kernel, n, k, w, None, vec![0u8; size]).unwrap();
     let m = 4;
     let x = vec![0.5f32; m * k];
-    let lhs_size = kernel.packed_activations_size(m, k, 0).unwrap();
-    let lhs = PackedActivations::pack(
-        &kernel,
-        m,
-        k,
-        0,
-        Activations::F32 {
-            data: &x,
-            stride: k,
-        },
-        vec![0; lhs_size],
-    )
-    .unwrap();
-    let r = PackedActivations::pack(
-        &kernel,
-        m,
-        k,
-        0,
-        Activations::F32 {
-            data: &x[1..],
-            stride: k,
-        },
-        vec![0; lhs_size],
-    );
+    let lhs = pack_rows(&kernel, m, k, &x).unwrap();
     assert!(matches!(
-        r,
+        pack_rows(&kernel, m, k, &x[1..]),
         Err(Error::BufferTooSmall {
             buffer: "activations",
             ..
@@ -422,19 +376,7 @@ fn misuse_is_an_error() {
     );
     // Activations of another k.
     let x2 = vec![0.5f32; m * 2 * k];
-    let lhs2_size = kernel.packed_activations_size(m, 2 * k, 0).unwrap();
-    let lhs2 = PackedActivations::pack(
-        &kernel,
-        m,
-        2 * k,
-        0,
-        Activations::F32 {
-            data: &x2,
-            stride: 2 * k,
-        },
-        vec![0; lhs2_size],
-    )
-    .unwrap();
+    let lhs2 = pack_rows(&kernel, m, 2 * k, &x2).unwrap();
     assert_eq!(
         api::matmul(&kernel, &lhs2, &packed, &mut dst, n, Clamp::NONE),
         Err(Error::ShapeMismatch {
@@ -471,12 +413,6 @@ fn misuse_is_an_error() {
             Err(e) => assert_eq!(e, Error::NotSupportedByCpu(entry.stem)),
         }
     }
-}
-
-/// The catalog kernel named `stem`, if this CPU runs it.
-fn kernel_named(stem: &str) -> Option<Kernel> {
-    let entry = catalog::KERNELS.iter().find(|k| k.stem == stem).unwrap();
-    Kernel::new(entry).ok()
 }
 
 #[test]

@@ -24,8 +24,9 @@ use rkai_ukernels::types::{
     kai_rhs_pack_qsi8cx_params,
 };
 use std::ffi::c_void;
-use support::cabi::{MatmulFloatFn, RhsPackQsi4c32pFn, RhsPackQsi4cxpFn, RhsPackQsi8cxpFn, func};
-use support::cabi::{RhsPackQsu2cxpFn, pack_qai4c32p_rhs};
+use support::api::{kernel_named, kernel_of};
+use support::cabi::{MatmulFloatFn, RhsPackQsi4c32pFn, RhsPackQsu2cxpFn, func};
+use support::cabi::{pack_per_channel_rhs, pack_qai4c32p_rhs};
 use support::rng::Rng;
 
 /// Block length of the per-block sources (Q4_0's, and a length every per-block kernel takes).
@@ -265,43 +266,23 @@ fn c_packed_weights(
         rhs_zero_point: 8,
     };
     let name = packer.name;
-    let (nr, kr, sr) = (t.nr, t.kr, t.sr);
+    let tile = (t.nr, t.kr, t.sr);
+    let (nr, kr, sr) = tile;
     // SAFETY: sources hold n x k weights of their form, `out` the packed size.
     unsafe {
         match w {
-            Weights::Int4PerChannel { data, scales } => func::<RhsPackQsi4cxpFn>("run", name)(
-                1,
-                n,
-                k,
-                nr,
-                kr,
-                sr,
-                data.as_ptr(),
-                bias,
-                scales.as_ptr(),
-                dst,
-                0,
-                &int4,
-            ),
+            Weights::Int4PerChannel { data, scales } => {
+                let floats = (bias, scales.as_ptr());
+                pack_per_channel_rhs(name, (n, k), tile, data.as_ptr().cast(), floats, dst, &int4)
+            }
             Weights::Int8PerChannel { data, scales } => {
                 let params = kai_rhs_pack_qsi8cx_params {
                     lhs_zero_point: 1,
                     scale_multiplier: 1.0,
                 };
-                func::<RhsPackQsi8cxpFn>("run", name)(
-                    1,
-                    n,
-                    k,
-                    nr,
-                    kr,
-                    sr,
-                    data.as_ptr(),
-                    bias,
-                    scales.as_ptr(),
-                    dst,
-                    0,
-                    &params,
-                )
+                let floats = (bias, scales.as_ptr());
+                let src = data.as_ptr().cast();
+                pack_per_channel_rhs(name, (n, k), tile, src, floats, dst, &params)
             }
             Weights::Int4PerBlock { data, scales, .. } => {
                 let params = kai_rhs_pack_nxk_qsi4c32p_qsu4c32s1s0_params {
@@ -363,21 +344,13 @@ fn c_packed_weights(
                     bias.cast(),
                     scales.as_ptr().cast(),
                 );
-                pack_qai4c32p_rhs(
-                    name,
-                    (n, k, bl),
-                    (nr, kr, sr),
-                    data.as_ptr(),
-                    floats,
-                    dst,
-                    &params,
-                )
+                pack_qai4c32p_rhs(name, (n, k, bl), tile, data.as_ptr(), floats, dst, &params)
             }
             // The Q4_0 packers take no bias.
             Weights::Q4_0 { blocks } => support::cabi::pack_q4_0_rhs(
                 name,
                 (n, k, bl),
-                (nr, kr, sr),
+                tile,
                 (blocks.as_ptr(), std::ptr::null()),
                 dst,
                 &int4,
@@ -394,7 +367,7 @@ fn c_packed_weights(
                     Some(Bias::F16(b)) => b.as_ptr().cast(),
                     _ => std::ptr::null(),
                 };
-                support::cabi::pack_float_rhs(name, (n, k), (nr, kr, sr), (src, stride), bias, dst)
+                support::cabi::pack_float_rhs(name, (n, k), tile, (src, stride), bias, dst)
             }
             _ => unreachable!("a weight form this test does not know"),
         }
@@ -656,14 +629,6 @@ fn same_type(x: &Activations, kernel: &MatmulKernel) -> bool {
     )
 }
 
-/// The first kernel of `family` this CPU runs.
-fn kernel_of(family: Family) -> Option<Kernel> {
-    KERNELS
-        .iter()
-        .filter(|k| k.family == family)
-        .find_map(|k| Kernel::new(k).ok())
-}
-
 #[test]
 fn misuse_of_the_new_forms_is_an_error() {
     let (m, n, k) = (2, 8, 64);
@@ -775,12 +740,6 @@ fn misuse_of_the_new_forms_is_an_error() {
         );
         assert_eq!(r.unwrap_err(), Error::FormatMismatch("packed activations"));
     }
-}
-
-/// The catalog kernel named `stem`, if this CPU runs it.
-fn kernel_named(stem: &str) -> Option<Kernel> {
-    let entry = KERNELS.iter().find(|k| k.stem == stem).unwrap();
-    Kernel::new(entry).ok()
 }
 
 #[test]

@@ -542,30 +542,19 @@ fn misuse_of_the_indirection_is_an_error() {
         let weights = f32::weights(&w, Some(&s.bias));
         PackedWeights::pack_chunked(&kernel, n, chunks, weights, vec![0u8; size]).unwrap()
     };
-    let wider = other(Chunks {
-        count: 9,
-        length: 5,
-    });
-    assert!(matches!(
-        api::matmul(&kernel, &indirection, &wider, &mut dst, n, Clamp::NONE),
-        Err(Error::ShapeMismatch {
-            dimension: "k_chunk_length",
-            packed: 5,
-            given: 4
-        })
-    ));
-    let one_tap = other(Chunks {
-        count: 1,
-        length: 36,
-    });
-    assert!(matches!(
-        api::matmul(&kernel, &indirection, &one_tap, &mut dst, n, Clamp::NONE),
-        Err(Error::ShapeMismatch {
-            dimension: "k_chunk_count",
-            packed: 1,
-            given: 9
-        })
-    ));
+    for (count, length, dimension, packed_len, given) in [
+        (9, 5, "k_chunk_length", 5, 4),
+        (1, 36, "k_chunk_count", 1, 9),
+    ] {
+        let weights = other(Chunks { count, length });
+        let got = api::matmul(&kernel, &indirection, &weights, &mut dst, n, Clamp::NONE);
+        let want = Error::ShapeMismatch {
+            dimension,
+            packed: packed_len,
+            given,
+        };
+        assert_eq!(got.unwrap_err(), want);
+    }
     // Rows for the kernel that reads an indirection table; the table for one that reads rows.
     let rows = Lhs::Rows {
         m: 25,

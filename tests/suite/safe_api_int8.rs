@@ -20,6 +20,7 @@ use rkai_ukernels::catalog::KERNELS;
 use rkai_ukernels::family::Family;
 use rkai_ukernels::kernel::MatmulKernel;
 use rkai_ukernels::matmul::matmul_clamp_qai8_qai8p_qsi8cxp::clamp_order;
+use support::api::kernel_of;
 use support::cabi::{MatmulQai8Fn, func};
 use support::guard::Edge;
 use support::{sme_pack, tester};
@@ -228,14 +229,6 @@ fn short<T: std::fmt::Debug>(r: Result<T, Error>) -> &'static str {
         Err(Error::BufferTooSmall { buffer, .. }) => buffer,
         other => panic!("{other:?}"),
     }
-}
-
-/// The first kernel of `family` this CPU runs.
-fn kernel_of(family: Family) -> Option<Kernel> {
-    KERNELS
-        .iter()
-        .filter(|k| k.family == family)
-        .find_map(|k| Kernel::new(k).ok())
 }
 
 #[test]

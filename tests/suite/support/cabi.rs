@@ -317,6 +317,35 @@ pub unsafe fn pack_block_lhs(
     unsafe { pack(m, k, bl, mr, kr, sr, m_idx_start, src, stride, out) }
 }
 
+/// Calls the per-channel RHS packer `name` with one group and no extra bytes: the int4
+/// ([`RhsPackQsi4cxpFn`]) and int8 ([`RhsPackQsi8cxpFn`]) prototypes differ only in the type of
+/// the source and of `params`.
+///
+/// # Safety
+/// `src` (n x k weights of the packer's form), `bias` and `scales` (n values) and `out` (the
+/// packed size) are valid for the call.
+pub unsafe fn pack_per_channel_rhs<P>(
+    name: &str,
+    (n, k): (usize, usize),
+    (nr, kr, sr): (usize, usize, usize),
+    src: *const c_void,
+    (bias, scales): (*const f32, *const f32),
+    out: *mut c_void,
+    params: &P,
+) {
+    type PerChannelFn<P> = rhs_pack_fn!(
+        rhs: *const c_void,
+        bias: *const f32,
+        scale: *const f32,
+        rhs_packed: *mut c_void,
+        extra_bytes: usize,
+        params: *const P,
+    );
+    let pack = func::<PerChannelFn<P>>("run", name);
+    // SAFETY: forwarded contract.
+    unsafe { pack(1, n, k, nr, kr, sr, src, bias, scales, out, 0, params) }
+}
+
 /// Calls the Q4_0 RHS packer `name` ([`RhsPackQ4_0Fn`]) with one group and no extra bytes.
 ///
 /// # Safety

@@ -5,6 +5,16 @@
 use super::gemm::Impl;
 use rkai_ukernels::kernel::MatmulKernel;
 
+/// f32 bit patterns a copy must carry unchanged (for `sme_pack::bit_patterns`): a quiet NaN with
+/// a payload, -inf, -0, the smallest subnormal and +inf.
+pub const F32_SPECIALS: [u32; 5] = [
+    0x7fc0_0001,
+    0xff80_0000,
+    0x8000_0000,
+    0x0000_0001,
+    0x7f80_0000,
+];
+
 /// The shared scenarios, in the order the families run them.
 pub const SCENARIOS: [&str; 12] = [
     "lhs_nan",

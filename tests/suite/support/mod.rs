@@ -4,6 +4,7 @@
 
 #[macro_use]
 pub mod abi;
+pub mod api;
 pub mod bf16;
 #[macro_use]
 pub mod block_gemm;
