@@ -120,6 +120,7 @@ impl<'a, S: AsRef<[u8]>> From<&'a PackedActivations<S>> for Lhs<'a> {
             k: p.k,
             bl: p.bl,
             chunks: p.chunks,
+            vector_bytes: p.vector_bytes,
         })
     }
 }

@@ -1,0 +1,213 @@
+//! The safe API's saved and partial operands: packed activations loaded back from their bytes
+//! (`PackedActivations::from_bytes`, with the vector length they were packed at) and output
+//! column ranges (`api::matmul_columns`), each checked against the whole computation on the
+//! same operands, for every kernel of a few families this CPU runs (narrowed by
+//! `RKAI_TEST_KERNEL`): NEON, SVE and SME kernels whose activations follow the streaming length
+//! or none.
+
+use crate::support;
+
+use rkai_ukernels::api::{
+    self, Activations, Bias, Clamp, Error, Kernel, PackedActivations, PackedWeights, WeightLayout,
+    Weights,
+};
+use rkai_ukernels::catalog::KERNELS;
+use rkai_ukernels::family::Family;
+use rkai_ukernels::kernel::{MatmulKernel, Rows};
+use rkai_ukernels::pack::kinds::{LhsPackerKind, PackerKind};
+use support::rng::Rng;
+
+/// Families with f32 output whose activations are packed from f32 rows: per-channel int4 (NEON,
+/// SVE, SME GEMMs whose row tile follows the streaming length, SME GEMVs whose does not) and
+/// the float GEMMs (NEON and SME packers).
+const FAMILIES: [Family; 3] = [
+    Family::F32Qai8dxpQsi4cxp,
+    Family::F32F32pF32p,
+    Family::F32Bf16pBf16p,
+];
+
+/// One layer's weights in the source forms those families take, and its f32 activations.
+struct Layer {
+    n: usize,
+    k: usize,
+    nibbles: Vec<u8>,
+    scales: Vec<f32>,
+    w_nxk: Vec<f32>,
+    bias: Vec<f32>,
+    x: Vec<f32>,
+}
+
+impl Layer {
+    fn new(n: usize, k: usize, seed: u64) -> Layer {
+        let mut rng = Rng::new(seed);
+        Layer {
+            n,
+            k,
+            nibbles: (0..n * k.div_ceil(2))
+                .map(|_| rng.next_u64() as u8)
+                .collect(),
+            scales: rng.vec_f32(n, 0.001, 0.02),
+            w_nxk: rng.vec_f32(n * k, -1.0, 1.0),
+            bias: rng.vec_f32(n, -1.0, 1.0),
+            x: rng.vec_f32(MAX_M * k, -2.0, 2.0),
+        }
+    }
+
+    /// The weights in the first form a packer of `kernel` takes.
+    fn weights(&self, kernel: &MatmulKernel) -> Option<Weights<'_>> {
+        let forms = [
+            Weights::Int4PerChannel {
+                data: &self.nibbles,
+                scales: &self.scales,
+            },
+            Weights::F32 {
+                data: &self.w_nxk,
+                layout: WeightLayout::Nxk,
+                bias: Some(Bias::F32(&self.bias)),
+            },
+            // The same values read as k rows of n: random weights either way.
+            Weights::F32 {
+                data: &self.w_nxk,
+                layout: WeightLayout::Kxn,
+                bias: Some(Bias::F32(&self.bias)),
+            },
+        ];
+        forms.into_iter().find(|w| {
+            (kernel.rhs_packers.iter())
+                .any(|p| matches!(p.kind, PackerKind::Rhs(r) if w.packed_by(r)))
+        })
+    }
+
+    fn rows(&self) -> Activations<'_> {
+        Activations::F32 {
+            data: &self.x,
+            stride: self.k,
+        }
+    }
+
+    /// `kernel`'s weights packed (with the bias where the form has none of its own).
+    fn packed_weights(&self, kernel: &Kernel) -> Option<PackedWeights<Vec<u8>>> {
+        let weights = self.weights(kernel.entry())?;
+        let bias = matches!(weights, Weights::Int4PerChannel { .. }).then_some(&self.bias[..]);
+        let size = kernel.packed_weights_size(self.n, self.k, 0).unwrap();
+        Some(PackedWeights::pack(kernel, self.n, self.k, weights, bias, vec![0u8; size]).unwrap())
+    }
+
+    /// The first `m` rows packed for `kernel`.
+    fn packed_activations(&self, kernel: &Kernel, m: usize) -> PackedActivations<Vec<u8>> {
+        let size = kernel.packed_activations_size(m, self.k, 0).unwrap();
+        PackedActivations::pack(kernel, m, self.k, 0, self.rows(), vec![0; size]).unwrap()
+    }
+}
+
+/// Rows of the activations: more than one row block of every kernel at 128-bit vectors, and
+/// part of one.
+const MAX_M: usize = 11;
+
+/// The rows `kernel` takes: [`MAX_M`], or one for a GEMV that asserts it.
+fn rows_of(kernel: &Kernel) -> usize {
+    match kernel.entry().rows {
+        Rows::Any => MAX_M,
+        Rows::One => 1,
+    }
+}
+
+/// The kernels of [`FAMILIES`] this CPU runs whose activations are packed from f32 rows.
+fn kernels() -> Vec<Kernel> {
+    let entries = KERNELS
+        .iter()
+        .copied()
+        .filter(|k| FAMILIES.contains(&k.family));
+    support::tester::narrowed(entries)
+        .filter_map(|entry| Kernel::new(entry).ok())
+        .filter(|kernel| kernel.reads_packed_lhs())
+        .collect()
+}
+
+/// Whether the row tile of the activations `kernel` packs is a number of streaming vectors:
+/// the SME packers', whatever the kernel, and the outer-product kernels' (whose `mr` is).
+fn rows_follow_streaming_length(kernel: &MatmulKernel) -> bool {
+    let sme_packer = kernel.lhs_packers.iter().any(|p| {
+        matches!(
+            p.kind,
+            PackerKind::Lhs(LhsPackerKind::SmeRows(_) | LhsPackerKind::IndirectSmeRows(_))
+        ) || matches!(p.kind, PackerKind::Lhs(LhsPackerKind::Bf16(v)) if v.is_sme())
+    });
+    sme_packer || kernel.tile().mr > kernel.base_tile.mr
+}
+
+fn bits(v: &[f32]) -> Vec<u32> {
+    v.iter().map(|x| x.to_bits()).collect()
+}
+
+const CLAMP: Clamp = Clamp {
+    min: -20.0,
+    max: 20.0,
+};
+
+// ---------------------------------------------------------------------------------------------
+// Packed activations from bytes
+
+/// Activations packed, kept as bytes and loaded back with the vector length they were packed at
+/// compute the bits of the original; another vector length, short storage and a kernel that
+/// reads rows as they are are refused.
+#[test]
+fn packed_activations_load_back_with_their_vector_length() {
+    let layer = Layer::new(9, 64, 11);
+    let mut loaded = 0;
+    for kernel in kernels() {
+        let stem = kernel.entry().stem;
+        let Some(rhs) = layer.packed_weights(&kernel) else {
+            continue;
+        };
+        let m = rows_of(&kernel);
+        let lhs = layer.packed_activations(&kernel, m);
+        // The streaming vector the kernel's weights follow too, where the rows follow it.
+        let expected = if rows_follow_streaming_length(kernel.entry()) {
+            rhs.vector_bytes()
+        } else {
+            0
+        };
+        assert_eq!(lhs.vector_bytes(), expected, "{stem}");
+        let (k, here) = (layer.k, lhs.vector_bytes());
+        let saved = lhs.bytes().to_vec();
+        let back = PackedActivations::from_bytes(&kernel, m, k, 0, here, saved.clone()).unwrap();
+        assert_eq!((back.m(), back.k(), back.vector_bytes()), (m, k, here));
+        let mut whole = vec![f32::NAN; m * layer.n];
+        api::matmul(&kernel, &lhs, &rhs, &mut whole, layer.n, CLAMP).unwrap();
+        let mut again = vec![f32::NAN; m * layer.n];
+        api::matmul(&kernel, &back, &rhs, &mut again, layer.n, CLAMP).unwrap();
+        assert_eq!(bits(&again), bits(&whole), "{stem}");
+        // Packed at another vector length, or for none where these rows follow one.
+        let other = if here == 0 { 16 } else { 2 * here };
+        assert_eq!(
+            PackedActivations::from_bytes(&kernel, m, k, 0, other, saved.clone()).unwrap_err(),
+            Error::VectorLengthMismatch {
+                packed: other,
+                here
+            },
+            "{stem}"
+        );
+        let short = saved[..saved.len() - 1].to_vec();
+        assert!(
+            matches!(
+                PackedActivations::from_bytes(&kernel, m, k, 0, here, short),
+                Err(Error::BufferTooSmall { .. })
+            ),
+            "{stem}"
+        );
+        loaded += 1;
+    }
+    // The f32 GEMM reads its rows as they are: there are no packed bytes to load.
+    if let Ok(rows_kernel) = Kernel::select(Family::F32F32F32p, rkai_ukernels::select::Shape::Gemm)
+    {
+        assert_eq!(
+            PackedActivations::from_bytes(&rows_kernel, 1, 4, 0, 0, vec![0u8; 64]).unwrap_err(),
+            Error::LhsForm {
+                kernel_reads_packed: false
+            }
+        );
+    }
+    eprintln!("RELIABILITY packed activations from bytes {loaded}");
+    assert!(loaded > 0 || !support::cpu::can_run(rkai_ukernels::arch::Isa::NeonDotprod));
+}
