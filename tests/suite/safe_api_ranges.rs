@@ -211,3 +211,64 @@ fn packed_activations_load_back_with_their_vector_length() {
     eprintln!("RELIABILITY packed activations from bytes {loaded}");
     assert!(loaded > 0 || !support::cpu::can_run(rkai_ukernels::arch::Isa::NeonDotprod));
 }
+
+// ---------------------------------------------------------------------------------------------
+// Column ranges
+
+/// Column ranges computed apart (`matmul_columns`: the first step, the rest, and one step in the
+/// middle) write the bits of the whole matmul in their columns and nothing elsewhere; a start
+/// off the kernel's step and an end past `n` are refused with KleidiAI's conditions.
+#[test]
+fn column_ranges_write_their_columns_of_the_whole_result() {
+    let mut ranges = 0;
+    for kernel in kernels() {
+        let stem = kernel.entry().stem;
+        let step = kernel.entry().tile().n_step;
+        // Two whole steps and a partial one.
+        let n = 2 * step + 3;
+        let layer = Layer::new(n, 32, n as u64);
+        let Some(rhs) = layer.packed_weights(&kernel) else {
+            continue;
+        };
+        let m = rows_of(&kernel);
+        let lhs = layer.packed_activations(&kernel, m);
+        let mut whole = vec![f32::NAN; m * n];
+        api::matmul(&kernel, &lhs, &rhs, &mut whole, n, CLAMP).unwrap();
+        let mut halves = vec![f32::NAN; m * n];
+        for columns in [0..step, step..n] {
+            api::matmul_columns(&kernel, &lhs, &rhs, &mut halves, n, CLAMP, columns).unwrap();
+        }
+        assert_eq!(bits(&halves), bits(&whole), "{stem}");
+        let middle = step..2 * step;
+        let mut one = vec![f32::NAN; m * n];
+        api::matmul_columns(&kernel, &lhs, &rhs, &mut one, n, CLAMP, middle.clone()).unwrap();
+        for (i, (got, want)) in one.iter().zip(&whole).enumerate() {
+            if middle.contains(&(i % n)) {
+                assert_eq!(got.to_bits(), want.to_bits(), "{stem}: element {i}");
+            } else {
+                assert!(
+                    got.is_nan(),
+                    "{stem}: element {i} outside the columns written"
+                );
+            }
+        }
+        let mut dst = vec![0f32; m * n];
+        let mut refused = |columns| {
+            api::matmul_columns(&kernel, &lhs, &rhs, &mut dst, n, CLAMP, columns).unwrap_err()
+        };
+        if step > 1 {
+            let off_step = refused(1..n);
+            assert!(
+                matches!(off_step, Error::Precondition(c) if c.starts_with("(n_idx % ")),
+                "{stem}: {off_step:?}"
+            );
+        }
+        assert_eq!(
+            refused(0..n + 1),
+            Error::Precondition("n_start + n_len <= n")
+        );
+        ranges += 1;
+    }
+    eprintln!("RELIABILITY column ranges {ranges}");
+    assert!(ranges > 0 || !support::cpu::can_run(rkai_ukernels::arch::Isa::NeonDotprod));
+}
