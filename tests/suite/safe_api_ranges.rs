@@ -7,13 +7,15 @@
 
 use crate::support;
 
+use crate::qai8_sme::Problem;
 use rkai_ukernels::api::{
-    self, Activations, Bias, Clamp, Error, Kernel, PackedActivations, PackedWeights, WeightLayout,
-    Weights,
+    self, Activations, Bias, Clamp, Error, InputQuantization, Kernel, Lhs, PackedActivations,
+    PackedWeights, Requantize, WeightLayout, Weights,
 };
 use rkai_ukernels::catalog::KERNELS;
 use rkai_ukernels::family::Family;
 use rkai_ukernels::kernel::{MatmulKernel, Rows};
+use rkai_ukernels::matmul::matmul_clamp_qai8_qai8p_qsi8cxp::clamp_order;
 use rkai_ukernels::pack::kinds::{LhsPackerKind, PackerKind};
 use support::rng::Rng;
 
@@ -271,4 +273,89 @@ fn column_ranges_write_their_columns_of_the_whole_result() {
     }
     eprintln!("RELIABILITY column ranges {ranges}");
     assert!(ranges > 0 || !support::cpu::can_run(rkai_ukernels::arch::Isa::NeonDotprod));
+}
+
+// ---------------------------------------------------------------------------------------------
+// The int8 GEMV/GEMM pair
+
+/// The pair the int8 operands run through, from `select_pair` of `family`, with one packing of
+/// the problem's weights (for the GEMM) and the bytes each kernel writes for the problem.
+fn int8_pair_outputs(family: Family, p: &Problem) -> Option<[(Kernel, Vec<u8>); 2]> {
+    let (gemv, gemm) = Kernel::select_pair(family).ok()?;
+    let input = InputQuantization {
+        zero_point: i8::try_from(p.lhs_zero_point).unwrap(),
+        scale_multiplier: p.scale_multiplier,
+    };
+    let weights = Weights::Int8Requantized {
+        data: &p.rhs,
+        scales: &p.scale,
+        bias: &p.bias,
+        input,
+    };
+    let size = gemm.packed_weights_size(p.n, p.k, 0).unwrap();
+    let packed = PackedWeights::pack(&gemm, p.n, p.k, weights, None, vec![0u8; size]).unwrap();
+    let byte = |v: i32| i8::try_from(v).unwrap();
+    let requantize = Requantize {
+        min: byte(p.params.min_value),
+        max: byte(p.params.max_value),
+        zero_point: byte(p.params.output_zero_point),
+    };
+    let rows = Activations::Int8 {
+        data: &p.lhs,
+        stride: p.k,
+    };
+    let run = |kernel: Kernel| {
+        let mut dst = vec![0i8; p.m * p.n];
+        if kernel.reads_packed_lhs() {
+            let size = kernel.packed_activations_size(p.m, p.k, 0).unwrap();
+            let x = PackedActivations::pack(&kernel, p.m, p.k, 0, rows, vec![0u8; size]).unwrap();
+            api::matmul_requantized(&kernel, &x, &packed, &mut dst, p.n, requantize).unwrap();
+        } else {
+            // The GEMV: one row as it is.
+            let (m, k) = (1, p.k);
+            api::matmul_requantized(
+                &kernel,
+                Lhs::Rows { m, k, rows },
+                &packed,
+                &mut dst,
+                p.n,
+                requantize,
+            )
+            .unwrap();
+        }
+        (kernel, dst.iter().map(|&v| v as u8).collect())
+    };
+    Some([run(gemv), run(gemm)])
+}
+
+/// `select_pair` of either int8-output family gives the SME GEMM with the SME2 GEMV that reads
+/// its packed weights where SME2 runs (the GEMM standing in for a GEMV where only SME does): one
+/// packing serves both, and each writes the reference's bytes.
+#[test]
+fn the_int8_families_pair_the_gemm_with_the_int8_gemv() {
+    let p = Problem::random(1, 3 * 16 * 4 + 5, 45, 0x1a);
+    let Some(from_gemm) = int8_pair_outputs(Family::Qai8Qai8pQsi8cxp, &p) else {
+        // No SME (or, off AArch64, no kernel that follows no vector length): neither family.
+        assert!(Kernel::select_pair(Family::Qai8Qai8Qsi8cxp).is_err());
+        return;
+    };
+    let [(gemv, gemv_bytes), (gemm, gemm_bytes)] = &from_gemm;
+    let sme2 = support::cpu::can_run(rkai_ukernels::arch::Isa::Sme2);
+    assert_eq!(
+        gemv.entry().family == Family::Qai8Qai8Qsi8cxp,
+        sme2,
+        "{}",
+        gemv.entry().stem
+    );
+    assert!(gemv.entry().tile().m_step == 1 || std::ptr::eq(gemv.entry(), gemm.entry()));
+    for (kernel, bytes) in [(gemv, gemv_bytes), (gemm, gemm_bytes)] {
+        let expected = p.reference(clamp_order(kernel.entry()));
+        assert_eq!(bytes, &expected, "{}", kernel.entry().stem);
+    }
+    if sme2 {
+        // From the GEMV's family: the same pair.
+        let from_gemv = int8_pair_outputs(Family::Qai8Qai8Qsi8cxp, &p).unwrap();
+        let stems = |pair: &[(Kernel, Vec<u8>); 2]| pair.clone().map(|(k, _)| k.entry().stem);
+        assert_eq!(stems(&from_gemv), stems(&from_gemm));
+    }
 }
