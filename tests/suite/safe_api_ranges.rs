@@ -1,9 +1,10 @@
-//! The safe API's saved and partial operands: packed activations loaded back from their bytes
-//! (`PackedActivations::from_bytes`, with the vector length they were packed at) and output
-//! column ranges (`api::matmul_columns`), each checked against the whole computation on the
-//! same operands, for every kernel of a few families this CPU runs (narrowed by
+//! The safe API's saved, partial and paired operands: packed activations loaded back from their
+//! bytes (`PackedActivations::from_bytes`, with the vector length they were packed at) and
+//! output column ranges (`api::matmul_columns`), each checked against the whole computation on
+//! the same operands, for every kernel of a few families this CPU runs (narrowed by
 //! `RKAI_TEST_KERNEL`): NEON, SVE and SME kernels whose activations follow the streaming length
-//! or none.
+//! or none; the int8 GEMV/GEMM pair `select_pair` gives; plan sides run with an int8 output
+//! stage.
 
 use crate::support;
 
@@ -358,4 +359,73 @@ fn the_int8_families_pair_the_gemm_with_the_int8_gemv() {
         let stems = |pair: &[(Kernel, Vec<u8>); 2]| pair.clone().map(|(k, _)| k.entry().stem);
         assert_eq!(stems(&from_gemv), stems(&from_gemm));
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Plan sides with an output stage
+
+/// `parallel::run_sides` with a `Requantize` stage: an int8 GEMM's columns as two sides (each
+/// on its own threads) write the bytes of `matmul_requantized` over the whole output; a float
+/// stage for an int8 kernel is refused.
+#[test]
+fn plan_sides_requantize_int8_kernels() {
+    let Some(kernel) = KERNELS
+        .iter()
+        .filter(|k| k.family == Family::Qai8Qai8pQsi8cxp)
+        .find_map(|k| Kernel::new(k).ok())
+    else {
+        return;
+    };
+    let step = kernel.entry().tile().n_step;
+    let p = Problem::random(
+        2 * kernel.entry().tile().m_step + 1,
+        2 * step + 3,
+        19,
+        0x51de,
+    );
+    let input = InputQuantization {
+        zero_point: i8::try_from(p.lhs_zero_point).unwrap(),
+        scale_multiplier: p.scale_multiplier,
+    };
+    let weights = Weights::Int8Requantized {
+        data: &p.rhs,
+        scales: &p.scale,
+        bias: &p.bias,
+        input,
+    };
+    let size = kernel.packed_weights_size(p.n, p.k, 0).unwrap();
+    let rhs = PackedWeights::pack(&kernel, p.n, p.k, weights, None, vec![0u8; size]).unwrap();
+    let rows = Activations::Int8 {
+        data: &p.lhs,
+        stride: p.k,
+    };
+    let size = kernel.packed_activations_size(p.m, p.k, 0).unwrap();
+    let lhs = PackedActivations::pack(&kernel, p.m, p.k, 0, rows, vec![0u8; size]).unwrap();
+    let byte = |v: i32| i8::try_from(v).unwrap();
+    let requantize = Requantize {
+        min: byte(p.params.min_value),
+        max: byte(p.params.max_value),
+        zero_point: byte(p.params.output_zero_point),
+    };
+    let mut whole = vec![0i8; p.m * p.n];
+    api::matmul_requantized(&kernel, &lhs, &rhs, &mut whole, p.n, requantize).unwrap();
+    let side = |columns, threads| api::parallel::Side {
+        kernel: &kernel,
+        lhs: &lhs,
+        rhs: &rhs,
+        threads,
+        columns,
+    };
+    let sides = [side((0, step), 2), side((step, p.n), 3)];
+    let mut dst = vec![0x5ai8; p.m * p.n];
+    api::parallel::run_sides(&sides, &mut dst, p.n, requantize).unwrap();
+    assert_eq!(dst, whole, "{}", kernel.entry().stem);
+    let bytes: Vec<u8> = whole.iter().map(|&v| v as u8).collect();
+    assert_eq!(bytes, p.reference(clamp_order(kernel.entry())));
+    assert_eq!(
+        api::parallel::run_sides(&sides, &mut dst, p.n, CLAMP).unwrap_err(),
+        Error::OutputStage {
+            kernel_requantizes: true
+        }
+    );
 }

@@ -565,14 +565,8 @@ pub mod parallel {
         clamp: Clamp,
         threads: usize,
     ) -> Result<()> {
-        let part = (
-            kernel,
-            lhs.into(),
-            rhs,
-            threads_or_cores(threads),
-            (0, rhs.n),
-        );
-        run(&[part], dst, dst_stride, OutputStage::Clamp(clamp))
+        let stage = OutputStage::Clamp(clamp);
+        run_one_side(kernel, lhs.into(), rhs, dst, dst_stride, stage, threads)
     }
 
     /// [`super::matmul_requantized`] on up to `threads` threads (0: one per available core),
@@ -617,19 +611,23 @@ pub mod parallel {
         requantize: Requantize,
         threads: usize,
     ) -> Result<()> {
-        let part = (
-            kernel,
-            lhs.into(),
-            rhs,
-            threads_or_cores(threads),
-            (0, rhs.n),
-        );
-        run(
-            &[part],
-            dst,
-            dst_stride,
-            OutputStage::Requantize(requantize),
-        )
+        let stage = OutputStage::Requantize(requantize);
+        run_one_side(kernel, lhs.into(), rhs, dst, dst_stride, stage, threads)
+    }
+
+    /// The whole output of one kernel, as the one side of a run on `threads` threads (0: one
+    /// per available core).
+    fn run_one_side<T: OutputElement + Send, B: AsRef<[u8]> + Sync>(
+        kernel: &Kernel,
+        lhs: Lhs<'_>,
+        rhs: &PackedWeights<B>,
+        dst: &mut [T],
+        dst_stride: usize,
+        stage: OutputStage,
+        threads: usize,
+    ) -> Result<()> {
+        let side = (kernel, lhs, rhs, threads_or_cores(threads), (0, rhs.n));
+        run(&[side], dst, dst_stride, stage)
     }
 
     /// `threads`, or (for 0) one per available core.
@@ -658,17 +656,19 @@ pub mod parallel {
 
     /// Runs the sides of a plan at once on scoped threads (each side's columns split into tiles
     /// of its kernel's steps over its own threads) into `dst`, row stride `dst_stride`: what a
-    /// framework's pool does with [`crate::plan::plan`]'s output.
+    /// framework's pool does with [`crate::plan::plan`]'s output. `stage` is the sides' output
+    /// stage: a [`Clamp`] for float kernels, a [`Requantize`] for the int8-output ones
+    /// ([`OutputStage`]).
     pub fn run_sides<T: OutputElement + Send, A: AsRef<[u8]> + Sync, B: AsRef<[u8]> + Sync>(
         sides: &[Side<'_, A, B>],
         dst: &mut [T],
         dst_stride: usize,
-        clamp: Clamp,
+        stage: impl Into<OutputStage>,
     ) -> Result<()> {
         let sides: std::vec::Vec<_> = (sides.iter())
             .map(|s| (s.kernel, Lhs::from(s.lhs), s.rhs, s.threads, s.columns))
             .collect();
-        run(&sides, dst, dst_stride, OutputStage::Clamp(clamp))
+        run(&sides, dst, dst_stride, stage.into())
     }
 
     /// A side: kernel, activations, weights, threads and output columns.
