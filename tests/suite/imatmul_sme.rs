@@ -999,6 +999,44 @@ fn c_params(p: Requantize) -> kai_matmul_requantize32_params {
     }
 }
 
+/// The K x N `weights` of `conv` packed with their biases, scales and the activations'
+/// `(zero point, multiplier)` by the C packer, guarded at `edge`.
+fn pack_rhs(
+    conv: Conv,
+    weights: &[i8],
+    bias: &[i32],
+    scale: &[f32],
+    (zero_point, multiplier): (i32, f32),
+    edge: Edge,
+) -> Guarded {
+    let (n, kcc, kcl) = (conv.c_out, conv.kcc(), conv.c_in);
+    let rhs_size: Getter3 = func("get_rhs_packed_size", RHS_X8);
+    let mut rhs = Guarded::new(rhs_size(n, kcc, kcl), edge);
+    let w = Guarded::from_bytes(&i8_bytes(weights), edge);
+    let bias_bits: Vec<u32> = bias.iter().map(|&b| b as u32).collect();
+    let b = Guarded::from_bytes(&le_bytes(&bias_bits), edge);
+    let sc = Guarded::from_bytes(&le_bytes(scale), edge);
+    let params = rkai_ukernels::types::kai_rhs_pack_qsi8cx_params {
+        lhs_zero_point: zero_point,
+        scale_multiplier: multiplier,
+    };
+    // SAFETY: buffers sized for the problem.
+    unsafe {
+        func::<ImatmulPackQsi8Fn>("run", RHS_X8)(
+            n,
+            kcc,
+            kcl,
+            n,
+            w.ptr().cast(),
+            b.ptr().cast(),
+            sc.ptr().cast(),
+            rhs.mut_ptr().cast(),
+            (&raw const params).cast(),
+        )
+    };
+    rhs
+}
+
 /// One int8 convolution: input, pad chunk, K x N weights (K ordered (ky, kx, c_in)), `i32`
 /// biases, `f32` scales, the RHS packer's zero point and multiplier, and the packed LHS and RHS
 /// (guarded at `edge`, packed through the C packers from a framework's indirection buffer).
@@ -1078,30 +1116,14 @@ impl Qai8Conv {
                 lhs.mut_ptr().cast(),
             )
         };
-        let rhs_size: Getter3 = func("get_rhs_packed_size", RHS_X8);
-        let mut rhs = Guarded::new(rhs_size(n, kcc, kcl), edge);
-        let w = Guarded::from_bytes(&i8_bytes(&weights), edge);
-        let bias_bits: Vec<u32> = bias.iter().map(|&b| b as u32).collect();
-        let b = Guarded::from_bytes(&le_bytes(&bias_bits), edge);
-        let sc = Guarded::from_bytes(&le_bytes(&scale), edge);
-        let params = rkai_ukernels::types::kai_rhs_pack_qsi8cx_params {
-            lhs_zero_point: zero_point,
-            scale_multiplier: multiplier,
-        };
-        // SAFETY: buffers sized for the problem.
-        unsafe {
-            func::<ImatmulPackQsi8Fn>("run", RHS_X8)(
-                n,
-                kcc,
-                kcl,
-                n,
-                w.ptr().cast(),
-                b.ptr().cast(),
-                sc.ptr().cast(),
-                rhs.mut_ptr().cast(),
-                (&raw const params).cast(),
-            )
-        };
+        let rhs = pack_rhs(
+            conv,
+            &weights,
+            &bias,
+            &scale,
+            (zero_point, multiplier),
+            edge,
+        );
         Self {
             conv,
             input,
@@ -1113,6 +1135,25 @@ impl Qai8Conv {
             multiplier,
             lhs,
             rhs,
+        }
+    }
+
+    /// The same convolution for activations of zero point `zero_point`: the weights repacked
+    /// with it folded in (`safe_api_imatmul` gives the safe API the int8 extremes).
+    pub(crate) fn with_zero_point(self, zero_point: i32, edge: Edge) -> Self {
+        let quantization = (zero_point, self.multiplier);
+        let rhs = pack_rhs(
+            self.conv,
+            &self.weights,
+            &self.bias,
+            &self.scale,
+            quantization,
+            edge,
+        );
+        Self {
+            zero_point,
+            rhs,
+            ..self
         }
     }
 
