@@ -279,10 +279,8 @@ fn column_ranges_write_their_columns_of_the_whole_result() {
 // ---------------------------------------------------------------------------------------------
 // The int8 GEMV/GEMM pair
 
-/// The pair the int8 operands run through, from `select_pair` of `family`, with one packing of
-/// the problem's weights (for the GEMM) and the bytes each kernel writes for the problem.
-fn int8_pair_outputs(family: Family, p: &Problem) -> Option<[(Kernel, Vec<u8>); 2]> {
-    let (gemv, gemm) = Kernel::select_pair(family).ok()?;
+/// The problem's weights packed for `kernel` and its output stage, in the safe API's types.
+fn int8_operands(kernel: &Kernel, p: &Problem) -> (PackedWeights<Vec<u8>>, Requantize) {
     let input = InputQuantization {
         zero_point: i8::try_from(p.lhs_zero_point).unwrap(),
         scale_multiplier: p.scale_multiplier,
@@ -293,14 +291,22 @@ fn int8_pair_outputs(family: Family, p: &Problem) -> Option<[(Kernel, Vec<u8>); 
         bias: &p.bias,
         input,
     };
-    let size = gemm.packed_weights_size(p.n, p.k, 0).unwrap();
-    let packed = PackedWeights::pack(&gemm, p.n, p.k, weights, None, vec![0u8; size]).unwrap();
+    let size = kernel.packed_weights_size(p.n, p.k, 0).unwrap();
+    let packed = PackedWeights::pack(kernel, p.n, p.k, weights, None, vec![0u8; size]).unwrap();
     let byte = |v: i32| i8::try_from(v).unwrap();
     let requantize = Requantize {
         min: byte(p.params.min_value),
         max: byte(p.params.max_value),
         zero_point: byte(p.params.output_zero_point),
     };
+    (packed, requantize)
+}
+
+/// The pair the int8 operands run through, from `select_pair` of `family`, with one packing of
+/// the problem's weights (for the GEMM) and the bytes each kernel writes for the problem.
+fn int8_pair_outputs(family: Family, p: &Problem) -> Option<[(Kernel, Vec<u8>); 2]> {
+    let (gemv, gemm) = Kernel::select_pair(family).ok()?;
+    let (packed, requantize) = int8_operands(&gemm, p);
     let rows = Activations::Int8 {
         data: &p.lhs,
         stride: p.k,
@@ -383,30 +389,13 @@ fn plan_sides_requantize_int8_kernels() {
         19,
         0x51de,
     );
-    let input = InputQuantization {
-        zero_point: i8::try_from(p.lhs_zero_point).unwrap(),
-        scale_multiplier: p.scale_multiplier,
-    };
-    let weights = Weights::Int8Requantized {
-        data: &p.rhs,
-        scales: &p.scale,
-        bias: &p.bias,
-        input,
-    };
-    let size = kernel.packed_weights_size(p.n, p.k, 0).unwrap();
-    let rhs = PackedWeights::pack(&kernel, p.n, p.k, weights, None, vec![0u8; size]).unwrap();
+    let (rhs, requantize) = int8_operands(&kernel, &p);
     let rows = Activations::Int8 {
         data: &p.lhs,
         stride: p.k,
     };
     let size = kernel.packed_activations_size(p.m, p.k, 0).unwrap();
     let lhs = PackedActivations::pack(&kernel, p.m, p.k, 0, rows, vec![0u8; size]).unwrap();
-    let byte = |v: i32| i8::try_from(v).unwrap();
-    let requantize = Requantize {
-        min: byte(p.params.min_value),
-        max: byte(p.params.max_value),
-        zero_point: byte(p.params.output_zero_point),
-    };
     let mut whole = vec![0i8; p.m * p.n];
     api::matmul_requantized(&kernel, &lhs, &rhs, &mut whole, p.n, requantize).unwrap();
     let side = |columns, threads| api::parallel::Side {

@@ -198,16 +198,7 @@ impl<S: AsRef<[u8]> + AsMut<[u8]>> PackedActivations<S> {
         // SAFETY: the source holds the rows the packer reads (checked above) and the storage
         // its packed size.
         unsafe { lhs::pack(kind, &a)? };
-        Ok(PackedActivations {
-            storage,
-            kind,
-            packed_for: kernel.kernel,
-            m,
-            k,
-            bl,
-            chunks: None,
-            vector_bytes: vector_bytes(kind, kernel.kernel),
-        })
+        Ok(Self::of_rows(storage, kind, kernel, (m, k, bl)))
     }
 
     /// Takes bytes packed earlier (by [`PackedActivations::pack`], or KleidiAI's or rkai's C
@@ -263,7 +254,18 @@ impl<S: AsRef<[u8]> + AsMut<[u8]>> PackedActivations<S> {
         }
         let size = kernel.packed_activations_size(m, k, bl)?;
         need("packed activation storage", size, storage.as_ref().len())?;
-        Ok(PackedActivations {
+        Ok(Self::of_rows(storage, kind, kernel, (m, k, bl)))
+    }
+
+    /// `(m, k, bl)` activations packed from rows (not through a table) by a packer of `kind`
+    /// for `kernel`, at this CPU's vector length.
+    fn of_rows(
+        storage: S,
+        kind: LhsPackerKind,
+        kernel: &Kernel,
+        (m, k, bl): (usize, usize, usize),
+    ) -> Self {
+        PackedActivations {
             storage,
             kind,
             packed_for: kernel.kernel,
@@ -271,8 +273,8 @@ impl<S: AsRef<[u8]> + AsMut<[u8]>> PackedActivations<S> {
             k,
             bl,
             chunks: None,
-            vector_bytes,
-        })
+            vector_bytes: vector_bytes(kind, kernel.kernel),
+        }
     }
 }
 
