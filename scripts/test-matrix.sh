@@ -18,7 +18,7 @@ full_suite_skips=(--skip cmake_consumers_build_and_run --skip framework_integrat
 # tiles or refusals follow the vector length: the test files that exercise them, with the
 # qai8dxp tests narrowed to their SVE kernels (RKAI_TEST_KERNEL=_sve).
 vl_models=${RKAI_QEMU_VL_MODELS:-"max,sve-default-vector-length=16 max,sve-default-vector-length=32 max,sve-default-vector-length=128 max,sve-default-vector-length=256"}
-vl_tests=(cpu:: qai8dxp:: selection:: safe_api:: safe_api_families:: float_gemm:: qsi8d32p:: getters_grid:: imatmul:: matmul_pack_rhs:: matmul_uker_sve2p1::)
+vl_tests=(cpu:: qai8dxp:: selection:: safe_api:: safe_api_families:: safe_api_ranges:: float_gemm:: qsi8d32p:: getters_grid:: imatmul:: matmul_pack_rhs:: matmul_uker_sve2p1::)
 
 # The streaming vector length (SME, QEMU 11) at 128 to 2048 bits, and 512 bits without SVE:
 # detection and selection read it, and the SME kernels' tiles follow it. The files run narrowed
@@ -29,7 +29,7 @@ vl_tests=(cpu:: qai8dxp:: selection:: safe_api:: safe_api_families:: float_gemm:
 svl_models=${RKAI_QEMU_SVL_MODELS:-"max,sme-default-vector-length=16 max,sme-default-vector-length=32 max,sme-default-vector-length=64 max,sme-default-vector-length=128 max,sme-default-vector-length=256 max,sve=off,sme-default-vector-length=64"}
 # One test file a line: each SME family's file joins the list.
 svl_tests=(
-  cpu:: selection:: safe_api:: safe_api_families:: packer_slices:: lhs_pack_f16::
+  cpu:: selection:: safe_api:: safe_api_families:: safe_api_ranges:: packer_slices:: lhs_pack_f16::
   contract_violations:: getters_grid_sme:: plan::
   qai8dxp::
   qsi8d32p::

@@ -56,9 +56,9 @@
 
 pub use rkai_ukernels::api::{
     Activations, Bias, Chunks, Clamp, Conv2d, Error, IndirectElement, IndirectLhs, Indirection,
-    InputQuantization, Kernel, Lhs, NibbleOrder, OutputElement, PackedActivations, PackedWeights,
-    Q4_0_BLOCK, Requantize, Result, WeightLayout, Weights, is_vector_length_dependent, matmul,
-    matmul_requantized,
+    InputQuantization, Kernel, Lhs, NibbleOrder, OutputElement, OutputStage, PackedActivations,
+    PackedWeights, Q4_0_BLOCK, Requantize, Result, WeightLayout, Weights,
+    is_vector_length_dependent, matmul, matmul_columns, matmul_requantized,
 };
 pub use rkai_ukernels::arch::Features;
 pub use rkai_ukernels::family::Family;

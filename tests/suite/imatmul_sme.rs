@@ -1224,6 +1224,23 @@ impl Qai8Conv {
         }
     }
 
+    /// The same convolution for activations of zero point `zero_point`: the weights repacked
+    /// with it folded in (`safe_api_imatmul` gives the safe API the int8 extremes).
+    pub(crate) fn with_zero_point(self, zero_point: i32, edge: Edge) -> Self {
+        let conv = self.conv;
+        let params = rkai_ukernels::types::kai_rhs_pack_qsi8cx_params {
+            lhs_zero_point: zero_point,
+            scale_multiplier: self.multiplier,
+        };
+        let operands = (&i8_bytes(&self.weights)[..], &self.bias[..], &self.scale[..]);
+        let rhs = packed_int8_rhs((conv.c_out, conv.kcc(), conv.c_in), operands, params, edge);
+        Self {
+            zero_point,
+            rhs,
+            ..self
+        }
+    }
+
     /// The direct int8 convolution requantized as `kernel` does (`reference::qai8`): the bias
     /// less the zero point times the column's weight sum, plus one product per tap and input
     /// channel (taps outside the image read the pad chunk), all in wrapping `i32`, then the

@@ -56,6 +56,7 @@ mod safe_api;
 mod safe_api_families;
 mod safe_api_imatmul;
 mod safe_api_int8;
+mod safe_api_ranges;
 mod selection;
 mod x16p2vlx2_pack;
 mod x8p2vlx4_pack;

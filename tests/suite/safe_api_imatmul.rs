@@ -1002,3 +1002,49 @@ fn misuse_of_the_int8_indirection_is_an_error() {
         Error::FormatMismatch("activations")
     );
 }
+
+/// Hostile operands the safe types allow: the int8 extremes as input zero point (folded into the
+/// packed weights), output zero points at both ends, bounds at the ends of int8, inverted and
+/// equal, with `Qai8Conv`'s hostile values (int8 extremes, `i32` extreme biases, infinite, NaN,
+/// huge and zero scales, multipliers `f32::MAX` and -0): the safe API writes the C kernel's bytes
+/// and the direct convolution's.
+#[test]
+fn int8_convolutions_with_hostile_quantization_equal_the_c_functions() {
+    let stages = [
+        Requantize::unclamped(i8::MIN),
+        Requantize::unclamped(i8::MAX),
+        Requantize {
+            min: i8::MAX,
+            max: i8::MIN,
+            zero_point: i8::MIN,
+        },
+        Requantize {
+            min: i8::MIN,
+            max: i8::MIN,
+            zero_point: i8::MAX,
+        },
+    ];
+    let mut cases = 0;
+    for kernel in &int8_kernels() {
+        let entry = kernel.entry();
+        let c = conv::conv_cases(entry.tile().n_step)[1];
+        for (seed, zero_point) in [i8::MIN, i8::MAX].into_iter().enumerate() {
+            let (mode, edge) = (Pointers::Offsets, Edge::End);
+            let p = Qai8Conv::new(c, seed as u64 + 3, true, mode, edge);
+            let p = p.with_zero_point(zero_point.into(), edge);
+            for stage in stages {
+                let safe = int8_safe(kernel, &p, stage, 0);
+                let rq = reference_requantize(stage);
+                let c_dst = p.run(entry, false, (0, 0, c.m(), c.c_out), rq, edge);
+                let c_dst: Vec<u32> = c_dst.bytes().iter().map(|&b| b.into()).collect();
+                let what = format!("{}: {c:?} zero point {zero_point} {stage:?}", entry.stem);
+                assert!(safe.rhs == p.rhs.bytes(), "{what}: packed weights");
+                assert_eq!(safe.dst, c_dst, "{what}: C kernel");
+                let want: Vec<u32> = (p.expected(entry, rq).into_iter()).map(u32::from).collect();
+                assert_eq!(safe.dst, want, "{what}: direct convolution");
+                cases += 1;
+            }
+        }
+    }
+    println!("RELIABILITY safe int8 imatmul hostile quantization: {cases} convolutions");
+}

@@ -139,6 +139,49 @@ pub fn best_pair_where(
     best.map(|(_, p)| p)
 }
 
+/// [`best_pair`] for a caller that can call kernels of more than one family (the Rust API,
+/// whose `Kernel` wraps any): where the family's best pair has no one-row GEMV, the best one-row
+/// GEMV of another family reading the GEMM's packed weights ([`share_rhs_format`]) joins the
+/// GEMM, and a family of one-row GEMVs only gets the best GEMM of another family reading their
+/// weights. So the int8 GEMMs `qai8_qai8p_qsi8cxp` pair with the SME2 int8 GEMV
+/// `qai8_qai8_qsi8cxp`, from either side. C's `rkai_select_<family>` keeps [`best_pair`]: its
+/// choice struct holds the family's own interface, which another family's kernel has not.
+pub fn best_pair_across_families(
+    family: Family,
+    features: Features,
+    sve_lanes32: usize,
+) -> Option<Pair> {
+    let own = best_pair(family, features, sve_lanes32);
+    if own.is_some_and(|p| p.gemv.steps_one_row()) {
+        return own;
+    }
+    let runs = move |k: &MatmulKernel| {
+        features.contains(k.isa.features()) && k.runs_at_sve_lanes32(sve_lanes32)
+    };
+    let gemvs = KERNELS
+        .iter()
+        .copied()
+        .filter(move |k| k.steps_one_row() && runs(k));
+    let gemms = move || {
+        KERNELS
+            .iter()
+            .copied()
+            .filter(move |k| k.rows == Rows::Any && runs(k))
+    };
+    let joins = |p: &Pair| match own {
+        // Another family's GEMV for the family's GEMM.
+        Some(own) => core::ptr::eq(p.gemm, own.gemm) && p.gemv.family != family,
+        // Another family's GEMM for the family's GEMV.
+        None => p.gemv.family == family,
+    };
+    let in_order = features.contains(Features::IN_ORDER);
+    gemvs
+        .flat_map(|gemv| gemms().map(move |gemm| Pair { gemv, gemm }))
+        .filter(|p| joins(p) && share_rhs_format(p.gemv, p.gemm))
+        .max_by_key(|p| Rank::of(*p, sve_lanes32, in_order))
+        .or(own)
+}
+
 /// The best kernel of `family` for `shape` on a CPU with `features` (see [`best_pair`]).
 pub fn best_kernel(
     family: Family,

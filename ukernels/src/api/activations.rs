@@ -160,6 +160,7 @@ pub struct PackedActivations<S> {
     pub(super) bl: usize,
     /// K's chunks, for activations gathered through an indirection table.
     pub(super) chunks: Option<Chunks>,
+    pub(super) vector_bytes: usize,
 }
 
 impl<S: AsRef<[u8]> + AsMut<[u8]>> PackedActivations<S> {
@@ -197,7 +198,74 @@ impl<S: AsRef<[u8]> + AsMut<[u8]>> PackedActivations<S> {
         // SAFETY: the source holds the rows the packer reads (checked above) and the storage
         // its packed size.
         unsafe { lhs::pack(kind, &a)? };
-        Ok(PackedActivations {
+        Ok(Self::of_rows(storage, kind, kernel, (m, k, bl)))
+    }
+
+    /// Takes bytes packed earlier (by [`PackedActivations::pack`], or KleidiAI's or rkai's C
+    /// packer) for `kernel`'s format: `m x k` activations for weights of block length `bl` (0
+    /// per channel), at `vector_bytes` ([`PackedActivations::vector_bytes`] when they were
+    /// packed). Checks the storage size and that the format follows the same vector length on
+    /// this CPU; the bytes themselves are the caller's responsibility (any bytes are
+    /// memory-safe to compute with). Activations gathered through an indirection table come
+    /// only from [`PackedActivations::pack_indirect`] ([`Error::FormatMismatch`] here);
+    /// [`Error::LhsForm`] for a kernel that reads rows as they are.
+    ///
+    /// Activations packed once (say, a fixed prompt), kept as bytes and loaded back:
+    ///
+    /// ```
+    /// use rkai_ukernels::api::{Activations, Error, Kernel, PackedActivations};
+    /// use rkai_ukernels::family::Family;
+    /// use rkai_ukernels::select::Shape;
+    ///
+    /// let (m, k) = (3, 64);
+    /// let kernel = match Kernel::select(Family::F32Qai8dxpQsi4cxp, Shape::Gemm) {
+    ///     Ok(kernel) => kernel,
+    ///     // An AArch64 CPU without dotprod.
+    ///     Err(Error::NotSupportedByCpu(_)) => return Ok(()),
+    ///     Err(e) => return Err(e),
+    /// };
+    /// let x = vec![0.5f32; m * k];
+    /// let rows = Activations::F32 { data: &x, stride: k };
+    /// let storage = vec![0u8; kernel.packed_activations_size(m, k, 0)?];
+    /// let packed = PackedActivations::pack(&kernel, m, k, 0, rows, storage)?;
+    /// let (vector_bytes, saved) = (packed.vector_bytes(), packed.bytes().to_vec());
+    /// let loaded = PackedActivations::from_bytes(&kernel, m, k, 0, vector_bytes, saved)?;
+    /// assert_eq!(loaded.bytes(), packed.bytes());
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn from_bytes(
+        kernel: &Kernel,
+        m: usize,
+        k: usize,
+        bl: usize,
+        vector_bytes: usize,
+        storage: S,
+    ) -> Result<Self> {
+        let kind = kernel.lhs_kind()?;
+        if matches!(kind, LhsPackerKind::IndirectSmeRows(_)) {
+            return Err(Error::FormatMismatch("indirectly packed activations"));
+        }
+        let here = self::vector_bytes(kind, kernel.kernel);
+        if vector_bytes != here {
+            return Err(Error::VectorLengthMismatch {
+                packed: vector_bytes,
+                here,
+            });
+        }
+        let size = kernel.packed_activations_size(m, k, bl)?;
+        need("packed activation storage", size, storage.as_ref().len())?;
+        Ok(Self::of_rows(storage, kind, kernel, (m, k, bl)))
+    }
+
+    /// `(m, k, bl)` activations packed from rows (not through a table) by a packer of `kind`
+    /// for `kernel`, at this CPU's vector length.
+    fn of_rows(
+        storage: S,
+        kind: LhsPackerKind,
+        kernel: &Kernel,
+        (m, k, bl): (usize, usize, usize),
+    ) -> Self {
+        PackedActivations {
             storage,
             kind,
             packed_for: kernel.kernel,
@@ -205,7 +273,8 @@ impl<S: AsRef<[u8]> + AsMut<[u8]>> PackedActivations<S> {
             k,
             bl,
             chunks: None,
-        })
+            vector_bytes: vector_bytes(kind, kernel.kernel),
+        }
     }
 }
 
@@ -225,6 +294,19 @@ impl<S: AsRef<[u8]>> PackedActivations<S> {
     /// Inputs per row.
     pub fn k(&self) -> usize {
         self.k
+    }
+
+    /// Block length of the weights they were packed for (0 per channel).
+    pub fn bl(&self) -> usize {
+        self.bl
+    }
+
+    /// Bytes per vector of the length the packed layout follows (the streaming length where
+    /// the row tile is a number of streaming vectors: the SME packers, and the LHS of the SME
+    /// outer-product kernels; 0 for the others): store it with the bytes and give it back to
+    /// [`PackedActivations::from_bytes`].
+    pub fn vector_bytes(&self) -> usize {
+        self.vector_bytes
     }
 
     /// The packed bytes.
@@ -248,6 +330,26 @@ pub(super) fn blockwise(kind: LhsPackerKind) -> bool {
         | LhsPackerKind::Bf16(_)
         | LhsPackerKind::SmeRows(_)
         | LhsPackerKind::IndirectSmeRows(_) => false,
+    }
+}
+
+/// Bytes per vector of the length the rows a packer of `kind` writes for `kernel` follow: the
+/// streaming vector where the row tile scales with it (the SME packers, whose `mr` is a number
+/// of streaming vectors whatever the kernel, and the packers of a kernel whose `mr` scales), 0
+/// where the row tile is fixed (the SVE kernels scale only their columns).
+pub(super) fn vector_bytes(kind: LhsPackerKind, kernel: &MatmulKernel) -> usize {
+    let follows_streaming_length = match kind {
+        LhsPackerKind::SmeRows(_) | LhsPackerKind::IndirectSmeRows(_) => true,
+        LhsPackerKind::Bf16(v) => v.is_sme(),
+        LhsPackerKind::Qai8dxp(_)
+        | LhsPackerKind::Qsi8d32p(_)
+        | LhsPackerKind::Qsi8d32pscalef32(_)
+        | LhsPackerKind::F16pmrx2 => false,
+    } || kernel.columns.scales_rows();
+    if follows_streaming_length {
+        4 * crate::arch::sme_lanes32()
+    } else {
+        0
     }
 }
 

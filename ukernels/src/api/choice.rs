@@ -58,6 +58,13 @@ impl Kernel {
     /// Chosen as C's `rkai_select_<family>` chooses ([`crate::select_env`]): `RKAI_FEATURES`
     /// restricts the features, `RKAI_LOG_SELECTION` logs the choice, and off AArch64 only the
     /// kernels whose formats follow no vector length are offered (their portable paths run).
+    /// Unlike C, whose choice holds one family's interface, the pair may span two families
+    /// where one has the GEMV the other lacks ([`select::best_pair_across_families`]): the int8
+    /// GEMMs `matmul_clamp_qai8_qai8p_qsi8cxp` come with the SME2 int8 GEMV
+    /// `matmul_clamp_qai8_qai8_qsi8cxp` (which reads its row as it is: [`Lhs::Rows`]), asked
+    /// for by either family.
+    ///
+    /// [`Lhs::Rows`]: super::Lhs::Rows
     ///
     /// ```
     /// use rkai_ukernels::api::{Error, Kernel};
@@ -77,7 +84,7 @@ impl Kernel {
     /// ```
     pub fn select_pair(family: Family) -> Result<(Kernel, Kernel)> {
         let features = select_env::allowed_features(select_env::ALL);
-        let pair = select::best_pair(family, features, arch::sve_lanes32());
+        let pair = select::best_pair_across_families(family, features, arch::sve_lanes32());
         for shape in [Shape::Gemv, Shape::Gemm] {
             select_env::log_choice(family, shape, pair.map(|p| p.kernel(shape)), features);
         }

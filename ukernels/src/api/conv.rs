@@ -19,7 +19,7 @@
 //! [`PackedWeights::pack_chunked`]. The int8 kernels (`imatmul_clamp_qai8_qai8p_qsi8cxp`) take
 //! them as [`Weights::Int8Requantized`] and run through [`super::matmul_requantized`].
 
-use super::activations::PackedActivations;
+use super::activations::{self, PackedActivations};
 use super::chunks::{Chunks, read_k, reads_table, same_chunks};
 use super::error::{Error, Result, need, same};
 use super::kernel::{Kernel, chunked_weights, lhs_kinds};
@@ -627,6 +627,7 @@ impl<S: AsRef<[u8]> + AsMut<[u8]>> PackedActivations<S> {
             k: chunks.k()?,
             bl: 0,
             chunks: Some(chunks),
+            vector_bytes: activations::vector_bytes(kind, kernel.kernel),
         })
     }
 }

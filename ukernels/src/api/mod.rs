@@ -57,5 +57,5 @@ pub use kernel::{Kernel, is_vector_length_dependent};
 pub use requantize::{InputQuantization, Requantize};
 #[cfg(feature = "std")]
 pub use run::parallel;
-pub use run::{Clamp, Lhs, OutputElement, matmul, matmul_requantized};
+pub use run::{Clamp, Lhs, OutputElement, OutputStage, matmul, matmul_columns, matmul_requantized};
 pub use weights::{Bias, NibbleOrder, PackedWeights, Q4_0_BLOCK, Weights};

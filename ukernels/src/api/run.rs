@@ -11,8 +11,9 @@ use super::weights::PackedWeights;
 use crate::element::Output;
 use crate::family::Operands;
 use crate::matmul::args::{PackedArgs, UnpackedLhsArgs};
-use crate::matmul::call;
+use crate::matmul::{call, offsets};
 use crate::pack::lhs;
+use core::ops::Range;
 
 /// Clamp bounds of the output (`f32::NEG_INFINITY..=f32::INFINITY` for none).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -68,11 +69,35 @@ impl OutputElement for i8 {
     const OUTPUT: Output = Output::I8;
 }
 
-/// What a kernel does to its sums on the way out: clamps floats, or requantizes to int8.
+/// What a kernel does to its sums on the way out: clamps floats (the float-output kernels), or
+/// requantizes to int8 (the int8-output ones). A [`Clamp`] or a [`Requantize`] converts into
+/// it, so the calls that take either ([`matmul_columns`]) take them as they are.
+///
+/// ```
+/// use rkai_ukernels::api::{Clamp, OutputStage, Requantize};
+///
+/// assert!(matches!(OutputStage::from(Clamp::NONE), OutputStage::Clamp(_)));
+/// assert!(matches!(OutputStage::from(Requantize::unclamped(0)), OutputStage::Requantize(_)));
+/// ```
 #[derive(Clone, Copy, Debug)]
-enum OutputStage {
+#[non_exhaustive]
+pub enum OutputStage {
+    /// Float outputs clamped to the bounds.
     Clamp(Clamp),
+    /// int8 outputs requantized.
     Requantize(Requantize),
+}
+
+impl From<Clamp> for OutputStage {
+    fn from(clamp: Clamp) -> Self {
+        OutputStage::Clamp(clamp)
+    }
+}
+
+impl From<Requantize> for OutputStage {
+    fn from(requantize: Requantize) -> Self {
+        OutputStage::Requantize(requantize)
+    }
 }
 
 /// The activations of a [`matmul`]: packed for the kernel ([`PackedActivations`], what every
@@ -120,6 +145,7 @@ impl<'a, S: AsRef<[u8]>> From<&'a PackedActivations<S>> for Lhs<'a> {
             k: p.k,
             bl: p.bl,
             chunks: p.chunks,
+            vector_bytes: p.vector_bytes,
         })
     }
 }
@@ -313,6 +339,58 @@ pub fn matmul_requantized<'a, B: AsRef<[u8]>>(
     run_whole(kernel, lhs.into(), rhs, dst, dst_stride, stage)
 }
 
+/// [`matmul`] for the output columns `columns` only: KleidiAI's column portions (the weights
+/// from `get_rhs_packed_offset`, the output from `get_dst_offset`), which a framework's threads
+/// or a plan's sides ([`crate::plan`]) compute side by side. `dst` is the whole `m x n` output
+/// (rows `dst_stride` elements apart), of which only these columns are written; the operands
+/// are the whole matrices' too. `columns.start` must be a multiple of the kernel's `n_step`
+/// (else [`Error::Precondition`] with KleidiAI's condition) and `columns.end` at most `n`; an
+/// empty range writes nothing. `stage` is a [`Clamp`] for the float kernels, a [`Requantize`]
+/// for the int8-output ones ([`OutputStage`]).
+///
+/// Two halves of the output computed apart give the whole:
+///
+/// ```
+/// use rkai_ukernels::api::{self, Bias, Clamp, Kernel, Lhs, Activations, PackedWeights};
+/// use rkai_ukernels::api::{WeightLayout, Weights};
+/// use rkai_ukernels::family::Family;
+/// use rkai_ukernels::select::Shape;
+///
+/// let (m, n, k) = (3, 40, 8);
+/// let w: Vec<f32> = (0..n * k).map(|i| (i % 7) as f32 - 3.0).collect();
+/// let b = vec![0.5f32; n];
+/// let kernel = Kernel::select(Family::F32F32F32p, Shape::Gemm)?;
+/// let weights = Weights::F32 { data: &w, layout: WeightLayout::Nxk, bias: Some(Bias::F32(&b)) };
+/// let storage = vec![0u8; kernel.packed_weights_size(n, k, 0)?];
+/// let packed = PackedWeights::pack(&kernel, n, k, weights, None, storage)?;
+/// let x = vec![1.0f32; m * k];
+/// let lhs = Lhs::Rows { m, k, rows: Activations::F32 { data: &x, stride: k } };
+/// let mut whole = vec![0f32; m * n];
+/// api::matmul(&kernel, lhs, &packed, &mut whole, n, Clamp::NONE)?;
+/// // Split where a step of the kernel starts.
+/// let split = kernel.entry().tile().n_step.min(n);
+/// let mut halves = vec![0f32; m * n];
+/// api::matmul_columns(&kernel, lhs, &packed, &mut halves, n, Clamp::NONE, 0..split)?;
+/// api::matmul_columns(&kernel, lhs, &packed, &mut halves, n, Clamp::NONE, split..n)?;
+/// assert_eq!(halves, whole);
+/// # Ok::<(), api::Error>(())
+/// ```
+pub fn matmul_columns<'a, T: OutputElement, B: AsRef<[u8]>>(
+    kernel: &Kernel,
+    lhs: impl Into<Lhs<'a>>,
+    rhs: &PackedWeights<B>,
+    dst: &mut [T],
+    dst_stride: usize,
+    stage: impl Into<OutputStage>,
+    columns: Range<usize>,
+) -> Result<()> {
+    let lhs = lhs.into();
+    let stage = stage.into();
+    check_operands::<T, _>(kernel, stage, &lhs, rhs, dst.len(), dst_stride)?;
+    check_columns(kernel, rhs, (columns.start, columns.end))?;
+    run_checked(kernel, &lhs, rhs, dst, dst_stride, stage, columns)
+}
+
 /// [`matmul`] or [`matmul_requantized`]: the whole problem as one portion.
 fn run_whole<T: OutputElement, B: AsRef<[u8]>>(
     kernel: &Kernel,
@@ -323,19 +401,43 @@ fn run_whole<T: OutputElement, B: AsRef<[u8]>>(
     stage: OutputStage,
 ) -> Result<()> {
     check_operands::<T, _>(kernel, stage, &lhs, rhs, dst.len(), dst_stride)?;
-    // SAFETY: the whole problem is one portion; operands and dst were checked above.
-    unsafe {
-        run_portion(
-            kernel,
-            &lhs,
-            rhs,
-            dst.as_mut_ptr(),
-            dst_stride,
-            stage,
-            (0, lhs.m()),
-            (0, rhs.n),
-        )
+    run_checked(kernel, &lhs, rhs, dst, dst_stride, stage, 0..rhs.n)
+}
+
+/// Runs every row and the `columns` of checked operands on this thread.
+fn run_checked<T: OutputElement, B: AsRef<[u8]>>(
+    kernel: &Kernel,
+    lhs: &Lhs<'_>,
+    rhs: &PackedWeights<B>,
+    dst: &mut [T],
+    dst_stride: usize,
+    stage: OutputStage,
+    columns: Range<usize>,
+) -> Result<()> {
+    if columns.is_empty() {
+        return Ok(());
     }
+    let dst = dst.as_mut_ptr();
+    let (rows, columns) = ((0, lhs.m()), (columns.start, columns.end));
+    // SAFETY: operands, dst and columns were checked; this thread alone writes dst.
+    unsafe { run_portion(kernel, lhs, rhs, dst, dst_stride, stage, rows, columns) }
+}
+
+/// [`Error::Precondition`] unless columns `lo..hi` of `rhs` make a portion `kernel` computes:
+/// within `n`, starting where KleidiAI's `get_rhs_packed_offset` and `get_dst_offset` allow
+/// (their conditions, in the order a caller meets them).
+fn check_columns<B: AsRef<[u8]>>(
+    kernel: &Kernel,
+    rhs: &PackedWeights<B>,
+    (lo, hi): (usize, usize),
+) -> Result<()> {
+    if lo > hi || hi > rhs.n {
+        return Err(Error::Precondition("n_start + n_len <= n"));
+    }
+    let rhs_k = chunks::read_k(kernel.kernel, rhs.k, rhs.chunks)?;
+    offsets::rhs_packed(kernel.kernel, lo, rhs_k, rhs.bl)?;
+    offsets::dst(kernel.kernel, 0, lo, 0)?;
+    Ok(())
 }
 
 /// Runs rows `rows.0..rows.1` and columns `cols.0..cols.1` (starting at multiples of the
@@ -463,14 +565,8 @@ pub mod parallel {
         clamp: Clamp,
         threads: usize,
     ) -> Result<()> {
-        let part = (
-            kernel,
-            lhs.into(),
-            rhs,
-            threads_or_cores(threads),
-            (0, rhs.n),
-        );
-        run(&[part], dst, dst_stride, OutputStage::Clamp(clamp))
+        let stage = OutputStage::Clamp(clamp);
+        run_one_side(kernel, lhs.into(), rhs, dst, dst_stride, stage, threads)
     }
 
     /// [`super::matmul_requantized`] on up to `threads` threads (0: one per available core),
@@ -515,19 +611,23 @@ pub mod parallel {
         requantize: Requantize,
         threads: usize,
     ) -> Result<()> {
-        let part = (
-            kernel,
-            lhs.into(),
-            rhs,
-            threads_or_cores(threads),
-            (0, rhs.n),
-        );
-        run(
-            &[part],
-            dst,
-            dst_stride,
-            OutputStage::Requantize(requantize),
-        )
+        let stage = OutputStage::Requantize(requantize);
+        run_one_side(kernel, lhs.into(), rhs, dst, dst_stride, stage, threads)
+    }
+
+    /// The whole output of one kernel, as the one side of a run on `threads` threads (0: one
+    /// per available core).
+    fn run_one_side<T: OutputElement + Send, B: AsRef<[u8]> + Sync>(
+        kernel: &Kernel,
+        lhs: Lhs<'_>,
+        rhs: &PackedWeights<B>,
+        dst: &mut [T],
+        dst_stride: usize,
+        stage: OutputStage,
+        threads: usize,
+    ) -> Result<()> {
+        let side = (kernel, lhs, rhs, threads_or_cores(threads), (0, rhs.n));
+        run(&[side], dst, dst_stride, stage)
     }
 
     /// `threads`, or (for 0) one per available core.
@@ -556,17 +656,19 @@ pub mod parallel {
 
     /// Runs the sides of a plan at once on scoped threads (each side's columns split into tiles
     /// of its kernel's steps over its own threads) into `dst`, row stride `dst_stride`: what a
-    /// framework's pool does with [`crate::plan::plan`]'s output.
+    /// framework's pool does with [`crate::plan::plan`]'s output. `stage` is the sides' output
+    /// stage: a [`Clamp`] for float kernels, a [`Requantize`] for the int8-output ones
+    /// ([`OutputStage`]).
     pub fn run_sides<T: OutputElement + Send, A: AsRef<[u8]> + Sync, B: AsRef<[u8]> + Sync>(
         sides: &[Side<'_, A, B>],
         dst: &mut [T],
         dst_stride: usize,
-        clamp: Clamp,
+        stage: impl Into<OutputStage>,
     ) -> Result<()> {
         let sides: std::vec::Vec<_> = (sides.iter())
             .map(|s| (s.kernel, Lhs::from(s.lhs), s.rhs, s.threads, s.columns))
             .collect();
-        run(&sides, dst, dst_stride, OutputStage::Clamp(clamp))
+        run(&sides, dst, dst_stride, stage.into())
     }
 
     /// A side: kernel, activations, weights, threads and output columns.
@@ -587,10 +689,7 @@ pub mod parallel {
     ) -> Result<()> {
         for (i, &(kernel, lhs, rhs, _, (lo, hi))) in sides.iter().enumerate() {
             check_operands::<T, _>(kernel, stage, &lhs, rhs, dst.len(), dst_stride)?;
-            let step = kernel.kernel.tile().n_step;
-            if lo > hi || hi > rhs.n || lo % step != 0 {
-                return Err(Error::Precondition("columns within n, starting on a step"));
-            }
+            check_columns(kernel, rhs, (lo, hi))?;
             let overlaps = |o: &Part<'_, B>| o.4.0 < hi && lo < o.4.1;
             if sides[..i].iter().any(overlaps) {
                 return Err(Error::Precondition("sides on disjoint columns"));
