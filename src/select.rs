@@ -26,12 +26,11 @@ pub fn best_pair(family: Family, mask: Features) -> Option<Pair> {
     rank::best_pair(family, allowed_features(mask), arch::sve_lanes32())
 }
 
-/// The best kernel of `family` for `shape` on this CPU, restricted to `mask`; logged when
-/// `RKAI_LOG_SELECTION` is set.
+/// The best kernel of `family` for `shape` on this CPU, restricted to `mask` (a family of one-row
+/// GEMVs only: its GEMV for one row, none for several); logged when `RKAI_LOG_SELECTION` is set.
 pub fn best_kernel(family: Family, shape: Shape, mask: Features) -> Option<&'static MatmulKernel> {
     let features = allowed_features(mask);
-    let chosen =
-        rank::best_pair(family, features, arch::sve_lanes32()).map(|pair| pair.kernel(shape));
+    let chosen = rank::best_kernel(family, shape, features, arch::sve_lanes32());
     log_choice(family, shape, chosen, features);
     chosen
 }

@@ -11,6 +11,7 @@ use rkai_capi::rkai_ffi::{
 };
 use rkai_capi::select::{self, ShapeClass};
 use rkai_ukernels::arch::{Features, Isa};
+use rkai_ukernels::catalog::KERNELS;
 use rkai_ukernels::family::Family;
 use rkai_ukernels::kernel::MatmulKernel;
 use rkai_ukernels::select::{self as rank, families};
@@ -60,6 +61,19 @@ fn choice_runs_here_and_pairs_share_one_rhs_format() {
     for family in families() {
         let gemv = chosen(family, ShapeClass::Gemv);
         let gemm = chosen(family, ShapeClass::Gemm);
+        if rank::pairs(family).next().is_none() {
+            // One-row GEMVs only: the GEMV where one runs here, never a kernel for several rows.
+            assert!(gemm.is_none(), "{}", family.dir());
+            let runs_here = |k: &&MatmulKernel| present().contains(k.isa.features());
+            let lone = KERNELS
+                .iter()
+                .copied()
+                .filter(|k| k.family == family)
+                .find(runs_here);
+            assert_eq!(gemv.is_some(), lone.is_some(), "{}", family.dir());
+            assert!(gemv.is_none_or(|k| k.steps_one_row() && k.family == family));
+            continue;
+        }
         assert_eq!(gemv.is_some(), gemm.is_some(), "{}", family.dir());
         let (Some(gemv), Some(gemm)) = (gemv, gemm) else {
             continue;

@@ -182,14 +182,39 @@ pub fn best_pair_across_families(
         .or(own)
 }
 
-/// The best kernel of `family` for `shape` on a CPU with `features` (see [`best_pair`]).
+/// The best kernel of `family` for `shape` on a CPU with `features` (see [`best_pair`]). A
+/// family of one-row GEMVs only (`qai8_qai8_qsi8cxp`) has no pair: its best GEMV
+/// ([`best_lone_gemv`]) serves one row, and nothing of it serves several.
 pub fn best_kernel(
     family: Family,
     shape: Shape,
     features: Features,
     sve_lanes32: usize,
 ) -> Option<&'static MatmulKernel> {
-    best_pair(family, features, sve_lanes32).map(|p| p.kernel(shape))
+    match best_pair(family, features, sve_lanes32) {
+        Some(pair) => Some(pair.kernel(shape)),
+        None if shape == Shape::Gemv => best_lone_gemv(family, features, sve_lanes32),
+        None => None,
+    }
+}
+
+/// The best one-row kernel of a family that has no pair (every kernel of it steps one row),
+/// ranked as the GEMV of a pair; `None` for a family with pairs or where none runs.
+pub fn best_lone_gemv(
+    family: Family,
+    features: Features,
+    sve_lanes32: usize,
+) -> Option<&'static MatmulKernel> {
+    if pairs(family).next().is_some() {
+        return None;
+    }
+    let in_order = features.contains(Features::IN_ORDER);
+    KERNELS
+        .iter()
+        .copied()
+        .filter(|k| k.family == family && k.steps_one_row())
+        .filter(|k| features.contains(k.isa.features()) && k.runs_at_sve_lanes32(sve_lanes32))
+        .max_by_key(|&k| Rank::of(Pair { gemv: k, gemm: k }, sve_lanes32, in_order))
 }
 
 /// Sort key of a pair; larger is better. Fields compare in declaration order.
