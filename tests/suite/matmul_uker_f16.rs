@@ -10,7 +10,6 @@ use crate::support;
 
 use rkai_capi::capi::exports::kai_matmul_clamp_f16_f16_f16p4vsx2bf16_1x32vs_sme2_dot as provider;
 use rkai_capi::capi::exports::kai_matmul_pack_rhs_kxn_x16p4vsx2bx16_x16_x16_sme as rhs_provider;
-use rkai_ukernels::arch::Isa;
 use rkai_ukernels::float::f16;
 use rkai_ukernels::matmul::uker::sme2_gemv_f16;
 use support::guard::{EDGES, Guarded};
@@ -157,10 +156,7 @@ fn gemv_equals_reference_at_edge_shapes() {
             }
         }
     }
-    eprintln!(
-        "{runs} runs equal the reference (nr {nr}, SME2 asm: {})",
-        support::uker::asm_runs(Isa::Sme2)
-    );
+    support::uker::report_sme2_runs(runs, ("nr", nr));
 }
 
 /// Infinities, NaNs (quiet and signalling), signed zeros, subnormals, the largest half and sums

@@ -501,6 +501,56 @@ pub fn gemv_widths(nr: usize) -> [usize; 11] {
     ]
 }
 
+/// The shapes of a MOPA GEMM's sweep, blocks of `nr` rows and columns (a tile one or two of
+/// them): every edge of two blocks and of the four-step K loop where `full_sweep()` says so,
+/// else one full tile with partial ones beside it, one problem smaller than a tile and a
+/// portion.
+pub fn mopa_shapes(nr: usize) -> Vec<(usize, usize, usize)> {
+    if super::sme_pack::full_sweep() {
+        let mn = [1, nr - 1, nr + 1, 2 * nr, 2 * nr + 1, 4 * nr + 3];
+        let mut out = Vec::new();
+        for &m in &mn {
+            for &n in &mn {
+                for k in [1, 3, 4, 5, 8, 9, 17] {
+                    if (m + n + k) % 3 == 0 || k == 9 {
+                        out.push((m, n, k));
+                    }
+                }
+            }
+        }
+        out
+    } else {
+        vec![
+            (2 * nr + 1, 2 * nr + 3, 17),
+            (3, nr + 1, 5),
+            (4 * nr + 3, 3 * nr, 9),
+        ]
+    }
+}
+
+/// Portions `(m0, rows, n0, columns)` of an `m` x `n` problem with blocks of `nr`: starts past
+/// the first block where there is one (so a portion starts on an odd block), widths up to the
+/// end.
+pub fn mopa_portions(m: usize, n: usize, nr: usize) -> Vec<(usize, usize, usize, usize)> {
+    let mut out = Vec::new();
+    if m > nr && n > nr {
+        out.push((nr, (m - nr).min(2 * nr + 1), nr, (n - nr).min(nr + 1)));
+    }
+    if n > 2 * nr {
+        out.push((0, 1, 2 * nr, n - 2 * nr));
+    }
+    out
+}
+
+/// Prints a sweep's count: `runs` equal the reference, with the block width (`what`, `width`)
+/// and whether the SME2 asm ran them (else the portable path did).
+pub fn report_sme2_runs(runs: usize, (what, width): (&str, usize)) {
+    eprintln!(
+        "{runs} runs equal the reference ({what} {width}, SME2 asm: {})",
+        asm_runs(rkai_ukernels::arch::Isa::Sme2)
+    );
+}
+
 /// Whether the kernels of `isa` run their asm here (else the C table answers with the portable
 /// path): the tests print it beside their counts.
 pub fn asm_runs(isa: rkai_ukernels::arch::Isa) -> bool {
