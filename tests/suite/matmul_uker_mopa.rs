@@ -265,17 +265,35 @@ fn getters_equal_kleidiai() {
     }
 }
 
-/// One problem's operands (bits of the kernel's element type).
-struct Case<'a> {
+/// One problem: its GEMM, shape, operands (bits of the kernel's element type) and clamp.
+struct Case {
     gemm: Gemm,
     shape: (usize, usize, usize),
-    lhs: &'a [u32],
-    rhs: &'a [u32],
-    bias: &'a [u32],
+    lhs: Vec<u32>,
+    rhs: Vec<u32>,
+    bias: Vec<u32>,
     clamp: Option<(f32, f32)>,
 }
 
-impl Case<'_> {
+impl Case {
+    /// Random operands of `shape` for `gemm`.
+    fn random(
+        gemm: Gemm,
+        rng: &mut Rng,
+        shape: (usize, usize, usize),
+        clamp: Option<(f32, f32)>,
+    ) -> Self {
+        let [lhs, rhs, bias] = operands(gemm, rng, shape);
+        Case {
+            gemm,
+            shape,
+            lhs,
+            rhs,
+            bias,
+            clamp,
+        }
+    }
+
     /// Runs the portable path and the table's `run` (whole and in portions, strides `gaps`
     /// values wider than the getters', at each guard edge); every result equals the reference.
     /// Returns the number of `run` calls checked.
@@ -283,14 +301,14 @@ impl Case<'_> {
         let (g, vl) = (self.gemm, sme_lanes32());
         let (kernel, w, fill) = (g.kernel, g.bytes, g.fill);
         let (m, n, k) = self.shape;
-        let expect = g.reference(self.shape, self.lhs, self.rhs, self.bias, self.clamp);
+        let expect = g.reference(self.shape, &self.lhs, &self.rhs, &self.bias, self.clamp);
         let (ls, rs, ds) = (
             kernel.lhs_stride(m, k) / w + gaps.0,
             kernel.rhs_stride(n, k) / w + gaps.1,
             kernel.dst_stride(m, n) / w + gaps.2,
         );
-        let lp = g.pack_lhs((m, k), vl, self.lhs, ls);
-        let rp = g.pack_rhs((n, k), vl, self.rhs, self.bias, rs);
+        let lp = g.pack_lhs((m, k), vl, &self.lhs, ls);
+        let rp = g.pack_rhs((n, k), vl, &self.rhs, &self.bias, rs);
         let what = format!(
             "{} m {m} n {n} k {k} clamp {:?} gaps {gaps:?}",
             kernel.name, self.clamp
@@ -399,16 +417,8 @@ fn gemm_equals_reference_at_edge_shapes() {
         for (a, &m) in mns.iter().enumerate() {
             for n in [mns[a], mns[(a + 3) % mns.len()]] {
                 for (b, &k) in ks.iter().enumerate() {
-                    let [lhs, rhs, bias] = operands(g, &mut rng, (m, n, k));
                     let clamp = ((a + b) % 2 == 0).then_some((-0.75f32, 0.5f32));
-                    let case = Case {
-                        gemm: g,
-                        shape: (m, n, k),
-                        lhs: &lhs,
-                        rhs: &rhs,
-                        bias: &bias,
-                        clamp,
-                    };
+                    let case = Case::random(g, &mut rng, (m, n, k), clamp);
                     // Portions where rows reach a third block.
                     let portions = full && k == portions_k && m > 2 * vl;
                     runs += case.check((0, 0, 0), portions);
@@ -418,15 +428,7 @@ fn gemm_equals_reference_at_edge_shapes() {
         // A full tile and a partial one.
         if !full {
             let shape = (2 * vl, 2 * vl, 4);
-            let [lhs, rhs, bias] = operands(g, &mut rng, shape);
-            let case = Case {
-                gemm: g,
-                shape,
-                lhs: &lhs,
-                rhs: &rhs,
-                bias: &bias,
-                clamp: None,
-            };
+            let case = Case::random(g, &mut rng, shape, None);
             runs += case.check((0, 0, 0), true);
         }
         eprintln!(
@@ -446,15 +448,7 @@ fn caller_strides() {
         let mut rng = Rng::new(5);
         let mut runs = 0;
         for (m, n, k) in [(3 * vl + 2, 2 * vl + 1, 5), (vl + 1, 3 * vl - 1, 2)] {
-            let [lhs, rhs, bias] = operands(g, &mut rng, (m, n, k));
-            let case = Case {
-                gemm: g,
-                shape: (m, n, k),
-                lhs: &lhs,
-                rhs: &rhs,
-                bias: &bias,
-                clamp: Some((-1.0, 1.0)),
-            };
+            let case = Case::random(g, &mut rng, (m, n, k), Some((-1.0, 1.0)));
             for gaps in [(1, 3, 5), (vl, 0, 1)] {
                 runs += case.check(gaps, m < 2 * vl && support::sme_pack::full_sweep());
             }
@@ -494,20 +488,18 @@ fn hostile_values() {
                         g.value(rng.f32(-3.0, 3.0))
                     }
                 };
-                let lhs: Vec<u32> = (0..m * k).map(&mut pick).collect();
-                let rhs: Vec<u32> = (0..k * n).map(|i| pick(i + 1)).collect();
-                let bias: Vec<u32> = (0..n).map(|i| pick(i + 2)).collect();
+                let mut case = Case {
+                    gemm: g,
+                    shape: (m, n, k),
+                    lhs: (0..m * k).map(&mut pick).collect(),
+                    rhs: (0..k * n).map(|i| pick(i + 1)).collect(),
+                    bias: (0..n).map(|i| pick(i + 2)).collect(),
+                    clamp: None,
+                };
                 // The shared set, and bounds past the f16 range (infinities for f16).
                 let clamps = support::uker::HOSTILE_CLAMPS.into_iter();
                 for clamp in clamps.chain([Some((-1.0e6, 70000.0))]) {
-                    let case = Case {
-                        gemm: g,
-                        shape: (m, n, k),
-                        lhs: &lhs,
-                        rhs: &rhs,
-                        bias: &bias,
-                        clamp,
-                    };
+                    case.clamp = clamp;
                     runs += case.check((0, 0, 0), false);
                 }
             }
@@ -607,15 +599,7 @@ fn lazy_za_save_is_committed() {
     for g in GEMMS {
         let mut rng = Rng::new(9);
         let (m, n, k) = (vl + 1, vl + 2, 3);
-        let [lhs, rhs, bias] = operands(g, &mut rng, (m, n, k));
-        let case = Case {
-            gemm: g,
-            shape: (m, n, k),
-            lhs: &lhs,
-            rhs: &rhs,
-            bias: &bias,
-            clamp: None,
-        };
+        let case = Case::random(g, &mut rng, (m, n, k), None);
         za.arm();
         assert_eq!(case.check((0, 0, 0), false), 1);
         za.assert_committed(g.kernel.name);
