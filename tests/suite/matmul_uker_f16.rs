@@ -138,14 +138,7 @@ fn gemv_equals_reference_at_edge_shapes() {
     let nr = sme_lanes32();
     let mut rng = Rng::new(27);
     let mut runs = 0;
-    let (ns, ks): (Vec<usize>, &[usize]) = if support::sme_pack::full_sweep() {
-        (
-            support::uker::gemv_widths(nr).to_vec(),
-            &[1, 2, 3, 4, 5, 7, 8, 9, 17],
-        )
-    } else {
-        (vec![nr - 1, 5 * nr + 3], &[3, 10])
-    };
+    let (ns, ks) = support::uker::gemv_sweep(nr, (&[1, 2, 3, 4, 5, 7, 8, 9, 17], &[3, 10]));
     for &n in &ns {
         for &k in ks {
             let lhs = random_halves(&mut rng, k, -2.0, 2.0);

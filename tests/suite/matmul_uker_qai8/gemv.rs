@@ -78,11 +78,7 @@ fn check(p: &Problem) -> usize {
     assert_eq!(out, expect, "portable {label}");
     let nr = sme_lanes32();
     let mut cuts = vec![(0, p.n)];
-    for start in (nr..p.n).step_by(nr) {
-        for width in [1, nr, 3 * nr - 1] {
-            cuts.push((start, width.min(p.n - start)));
-        }
-    }
+    cuts.extend(support::uker::gemv_portions(p.n, nr));
     1 + calls.check_portions((&lhs, &rp), &expect, (&cuts, &EDGES), &label)
 }
 
@@ -93,14 +89,7 @@ fn gemv_equals_reference_at_edge_shapes() {
     let nr = sme_lanes32();
     let mut rng = Rng::new(31);
     let mut runs = 0;
-    let (ns, ks): (Vec<usize>, &[usize]) = if support::sme_pack::full_sweep() {
-        (
-            support::uker::gemv_widths(nr).to_vec(),
-            &[1, 3, 4, 5, 8, 15, 16, 17, 33],
-        )
-    } else {
-        (vec![nr - 1, 5 * nr + 3], &[3, 21])
-    };
+    let (ns, ks) = support::uker::gemv_sweep(nr, (&[1, 3, 4, 5, 8, 15, 16, 17, 33], &[3, 21]));
     for (i, &n) in ns.iter().enumerate() {
         for (j, &k) in ks.iter().enumerate() {
             let mut p = Problem::random(&mut rng, (1, n, k));

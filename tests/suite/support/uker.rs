@@ -436,35 +436,32 @@ pub fn check_gemv(kernel: &Uker, nr: usize, case: &GemvCase) -> usize {
         runs += 1;
         let (rs, ds) = (kernel.rhs_stride(n, k), kernel.dst_stride(1, n));
         assert_eq!(kernel.lhs_offset(0, 0, kernel.lhs_stride(1, k)), 0);
-        for start in (nr..n).step_by(nr) {
-            for width in [1, nr, 3 * nr - 1] {
-                let width = width.min(n - start);
-                let mut out = Guarded::from_bytes(&filled, edge);
-                let (ro, doff) = (
-                    kernel.rhs_offset(start, 0, rs),
-                    kernel.dst_offset(0, start, ds),
-                );
-                // SAFETY: the offsets stay inside the buffers (start < n, start % nr == 0).
-                let (rp, dp) = unsafe { (r.ptr().add(ro), out.mut_ptr().add(doff)) };
-                kernel.run(&gemv_args(
-                    flags,
-                    (1, width, k),
-                    (l.ptr(), rp, dp),
-                    (&lo, &hi),
-                ));
-                let (inside, got) = (start * bytes..(start + width) * bytes, out.bytes());
-                assert_eq!(
-                    got[inside.clone()],
-                    case.expect[inside.clone()],
-                    "{what} portion {start}+{width}"
-                );
-                let outside = got[..inside.start].iter().chain(&got[inside.end..]);
-                assert!(
-                    outside.eq(filled[..inside.start].iter().chain(&filled[inside.end..])),
-                    "{what}: portion {start}+{width} wrote outside"
-                );
-                runs += 1;
-            }
+        for (start, width) in gemv_portions(n, nr) {
+            let mut out = Guarded::from_bytes(&filled, edge);
+            let (ro, doff) = (
+                kernel.rhs_offset(start, 0, rs),
+                kernel.dst_offset(0, start, ds),
+            );
+            // SAFETY: the offsets stay inside the buffers (start < n, start % nr == 0).
+            let (rp, dp) = unsafe { (r.ptr().add(ro), out.mut_ptr().add(doff)) };
+            kernel.run(&gemv_args(
+                flags,
+                (1, width, k),
+                (l.ptr(), rp, dp),
+                (&lo, &hi),
+            ));
+            let (inside, got) = (start * bytes..(start + width) * bytes, out.bytes());
+            assert_eq!(
+                got[inside.clone()],
+                case.expect[inside.clone()],
+                "{what} portion {start}+{width}"
+            );
+            let outside = got[..inside.start].iter().chain(&got[inside.end..]);
+            assert!(
+                outside.eq(filled[..inside.start].iter().chain(&filled[inside.end..])),
+                "{what}: portion {start}+{width} wrote outside"
+            );
+            runs += 1;
         }
     }
     runs
@@ -482,6 +479,29 @@ pub const HOSTILE_CLAMPS: [Option<(f32, f32)>; 5] = [
     Some((2.0, -2.0)),
     Some((f32::NAN, 1.0)),
 ];
+
+/// A GEMV sweep's widths and depths: every one of [`gemv_widths`] with the depths `full` where
+/// `full_sweep()` says so, else a partial block and several four-block steps with a tail, with
+/// the depths `quick`.
+pub fn gemv_sweep<'a>(
+    nr: usize,
+    (full, quick): (&'a [usize], &'a [usize]),
+) -> (Vec<usize>, &'a [usize]) {
+    if super::sme_pack::full_sweep() {
+        (gemv_widths(nr).to_vec(), full)
+    } else {
+        (vec![nr - 1, 5 * nr + 3], quick)
+    }
+}
+
+/// The portions `(start, width)` of a GEMV's `n` columns in blocks of `nr`: starts every block
+/// past the first, widths 1, a block and three blocks less one (cut at the row's end).
+pub fn gemv_portions(n: usize, nr: usize) -> Vec<(usize, usize)> {
+    (nr..n)
+        .step_by(nr)
+        .flat_map(|start| [1, nr, 3 * nr - 1].map(|width| (start, width.min(n - start))))
+        .collect()
+}
 
 /// The GEMVs' edge widths for blocks of `nr` columns: one and two columns, a block and around
 /// it, the four-block step of the streaming loop and around it, and several steps with a tail.
