@@ -46,14 +46,8 @@ fn packed(p: &Problem) -> Vec<u8> {
 }
 
 /// The GEMV's calls on `p`.
-fn calls(p: &Problem) -> GemvCalls<'_> {
-    GemvCalls {
-        kernel: &KERNEL,
-        n: p.n,
-        k: p.k,
-        clamp: p.clamp,
-        zero_point: p.out_zero_point,
-    }
+fn calls(p: &Problem) -> GemvCalls<'static> {
+    GemvCalls::new(&KERNEL, (p.n, p.k), p.clamp, p.out_zero_point)
 }
 
 /// Runs the whole row of `p` and column portions (starts every block, widths 1, a block and
@@ -65,17 +59,12 @@ fn check(p: &Problem) -> usize {
     let lhs: Vec<u8> = p.lhs.iter().map(|&v| v as u8).collect();
     let calls = calls(p);
     let label = format!("n {} k {} clamp {:?}", p.n, p.k, p.clamp);
-    let mut out = vec![0u8; p.n];
-    let whole = calls.portion_args(
-        (0, p.n),
-        (lhs.as_ptr(), rp.as_ptr(), out.as_mut_ptr()),
-        &calls.bounds(),
-    );
-    // SAFETY: the arguments describe the buffers above.
-    let call = unsafe { qai8_gemv::check(&whole) }.unwrap();
-    // SAFETY: as above.
-    unsafe { qai8_gemv::portable(&call, sme_lanes32()) };
-    assert_eq!(out, expect, "portable {label}");
+    calls.check_portable((&lhs, &rp), &expect, &label, |whole| {
+        // SAFETY: the arguments describe the buffers of `check_portable`.
+        let call = unsafe { qai8_gemv::check(whole) }.unwrap();
+        // SAFETY: as above.
+        unsafe { qai8_gemv::portable(&call, sme_lanes32()) };
+    });
     let nr = sme_lanes32();
     let mut cuts = vec![(0, p.n)];
     cuts.extend(support::uker::gemv_portions(p.n, nr));

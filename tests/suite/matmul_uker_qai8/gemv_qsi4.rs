@@ -64,14 +64,8 @@ fn gemv4_getters_equal_kleidiai() {
 }
 
 /// The GEMV's calls on `p`.
-fn calls(p: &Problem) -> GemvCalls<'_> {
-    GemvCalls {
-        kernel: &KERNEL,
-        n: p.n,
-        k: p.k,
-        clamp: p.clamp,
-        zero_point: p.zp,
-    }
+fn calls(p: &Problem) -> GemvCalls<'static> {
+    GemvCalls::new(&KERNEL, (p.n, p.k), p.clamp, p.zp)
 }
 
 /// Runs the one-row problem `p` on the packed RHS `rp`: the portable path once, then through the
@@ -85,17 +79,12 @@ fn check_packed(p: &Problem, rp: &[u8]) -> usize {
     let lhs: Vec<u8> = p.lhs.iter().map(|&v| v as u8).collect();
     let calls = calls(p);
     let label = format!("n {} k {} clamp {:?} zp {}", p.n, p.k, p.clamp, p.zp);
-    let mut out = vec![0u8; p.n];
-    let whole = calls.portion_args(
-        (0, p.n),
-        (lhs.as_ptr(), rp.as_ptr(), out.as_mut_ptr()),
-        &calls.bounds(),
-    );
-    // SAFETY: the arguments describe the buffers above.
-    let call = unsafe { qai8_qsi4_gemv::check(&whole) }.unwrap();
-    // SAFETY: as above; the packing is at this length's groups.
-    unsafe { qai8_qsi4_gemv::portable(&call, t) };
-    assert_eq!(out, expect, "portable {label}");
+    calls.check_portable((&lhs, rp), &expect, &label, |whole| {
+        // SAFETY: the arguments describe the buffers of `check_portable`.
+        let call = unsafe { qai8_qsi4_gemv::check(whole) }.unwrap();
+        // SAFETY: as above; the packing is at this length's groups.
+        unsafe { qai8_qsi4_gemv::portable(&call, t) };
+    });
     let mut cuts = vec![(0, p.n)];
     for start in (s..p.n).step_by(s) {
         for width in [1, t, s - 1, p.n] {

@@ -42,7 +42,22 @@ struct GemvCalls<'a> {
     zero_point: i32,
 }
 
-impl GemvCalls<'_> {
+impl<'a> GemvCalls<'a> {
+    fn new(
+        kernel: &'a Uker,
+        (n, k): (usize, usize),
+        clamp: Option<(i32, i32)>,
+        zero_point: i32,
+    ) -> Self {
+        GemvCalls {
+            kernel,
+            n,
+            k,
+            clamp,
+            zero_point,
+        }
+    }
+
     /// The bounds to pass: the clamp's, else bounds that would change the result if they were
     /// read without the flag.
     fn bounds(&self) -> (i32, i32) {
@@ -73,6 +88,25 @@ impl GemvCalls<'_> {
         a.operand.dst.stride.m = 1;
         a.operand.bias.scale_bias_global.ptr = ptr::from_ref(&self.zero_point).cast();
         a
+    }
+
+    /// Runs the whole row once through `portable` (given the run arguments: the kernel module's
+    /// check and portable path, called directly): the row equals `expect`.
+    fn check_portable(
+        &self,
+        (lhs, rp): (&[u8], &[u8]),
+        expect: &[u8],
+        label: &str,
+        portable: impl FnOnce(&kai_matmul_uker_args),
+    ) {
+        let mut out = vec![0u8; self.n];
+        let dst = out.as_mut_ptr();
+        portable(&self.portion_args(
+            (0, self.n),
+            (lhs.as_ptr(), rp.as_ptr(), dst),
+            &self.bounds(),
+        ));
+        assert_eq!(out, expect, "portable {label}");
     }
 
     /// Runs the portions `cuts` (`(n0, nw)`) of the row through the C table with the LHS row,
