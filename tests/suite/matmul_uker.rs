@@ -9,7 +9,6 @@
 use crate::support;
 
 use rkai_capi::capi::exports::kai_matmul_clamp_f32_f32_f32p4vsx1bf32_1x32vs_sme2_mla as provider;
-use rkai_ukernels::arch::Isa;
 use rkai_ukernels::float;
 use rkai_ukernels::matmul::uker;
 use support::guard::{EDGES, Guarded};
@@ -134,10 +133,7 @@ fn gemv_equals_reference_at_edge_shapes() {
             }
         }
     }
-    eprintln!(
-        "{runs} runs equal the reference (nr {nr}, SME2 asm: {})",
-        support::uker::asm_runs(Isa::Sme2)
-    );
+    support::uker::report_sme2_runs(runs, ("nr", nr));
 }
 
 /// Infinities, NaNs (quiet and signalling), signed zeros, subnormals and overflowing products in

@@ -10,7 +10,6 @@ use crate::support;
 
 use rkai_capi::capi::exports::kai_matmul_clamp_f16_f16_f16p4vsx2bf16_1x32vs_sme2_dot as provider;
 use rkai_capi::capi::exports::kai_matmul_pack_rhs_kxn_x16p4vsx2bx16_x16_x16_sme as rhs_provider;
-use rkai_ukernels::arch::Isa;
 use rkai_ukernels::float::f16;
 use rkai_ukernels::matmul::uker::sme2_gemv_f16;
 use support::guard::{EDGES, Guarded};
@@ -139,14 +138,7 @@ fn gemv_equals_reference_at_edge_shapes() {
     let nr = sme_lanes32();
     let mut rng = Rng::new(27);
     let mut runs = 0;
-    let (ns, ks): (Vec<usize>, &[usize]) = if support::sme_pack::full_sweep() {
-        (
-            support::uker::gemv_widths(nr).to_vec(),
-            &[1, 2, 3, 4, 5, 7, 8, 9, 17],
-        )
-    } else {
-        (vec![nr - 1, 5 * nr + 3], &[3, 10])
-    };
+    let (ns, ks) = support::uker::gemv_sweep(nr, (&[1, 2, 3, 4, 5, 7, 8, 9, 17], &[3, 10]));
     for &n in &ns {
         for &k in ks {
             let lhs = random_halves(&mut rng, k, -2.0, 2.0);
@@ -157,10 +149,7 @@ fn gemv_equals_reference_at_edge_shapes() {
             }
         }
     }
-    eprintln!(
-        "{runs} runs equal the reference (nr {nr}, SME2 asm: {})",
-        support::uker::asm_runs(Isa::Sme2)
-    );
+    support::uker::report_sme2_runs(runs, ("nr", nr));
 }
 
 /// Infinities, NaNs (quiet and signalling), signed zeros, subnormals, the largest half and sums

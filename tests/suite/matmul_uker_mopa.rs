@@ -24,11 +24,19 @@ use support::guard::{EDGES, Edge, Guarded};
 use support::rng::Rng;
 use support::uker::{CLAMP, Getters, Uker, args, check_getters, sme_lanes32};
 
-/// One of the two GEMMs: its table and element type.
+/// One of the two GEMMs: its table, element type and the element's constants.
 #[derive(Clone, Copy)]
 struct Gemm {
     kernel: Uker,
     elem: Mopa,
+    /// Bytes of a value.
+    bytes: usize,
+    /// K values per outer-product step (`kr`).
+    kr: usize,
+    /// What a destination element holds before a call (a signalling NaN no result equals).
+    fill: u32,
+    /// A quiet NaN with a payload, in the gaps of the packed buffers (would show if read).
+    gap: u32,
 }
 
 const F32: Gemm = Gemm {
@@ -37,6 +45,10 @@ const F32: Gemm = Gemm {
         f32_provider,
     ),
     elem: Mopa::F32,
+    bytes: 4,
+    kr: 1,
+    fill: 0x7fa5_a5a5,
+    gap: 0x7fc0_dead,
 };
 const F16: Gemm = Gemm {
     kernel: Uker::new(
@@ -44,26 +56,14 @@ const F16: Gemm = Gemm {
         f16_provider,
     ),
     elem: Mopa::F16,
+    bytes: 2,
+    kr: 2,
+    fill: 0x7d5a,
+    gap: 0x7e5d,
 };
 const GEMMS: [Gemm; 2] = [F32, F16];
 
 impl Gemm {
-    /// Bytes of a value.
-    fn bytes(self) -> usize {
-        match self.elem {
-            Mopa::F32 => 4,
-            Mopa::F16 => 2,
-        }
-    }
-
-    /// K values per outer-product step (`kr`).
-    fn kr(self) -> usize {
-        match self.elem {
-            Mopa::F32 => 1,
-            Mopa::F16 => 2,
-        }
-    }
-
     /// The bits of `x` in the element type (f16: rounded to nearest even).
     fn value(self, x: f32) -> u32 {
         match self.elem {
@@ -72,33 +72,17 @@ impl Gemm {
         }
     }
 
-    /// What a destination element holds before a call (a signalling NaN no result equals).
-    fn fill(self) -> u32 {
-        match self.elem {
-            Mopa::F32 => 0x7fa5_a5a5,
-            Mopa::F16 => 0x7d5a,
-        }
-    }
-
-    /// A quiet NaN with a payload, in the gaps of the packed buffers (would show if read).
-    fn gap(self) -> u32 {
-        match self.elem {
-            Mopa::F32 => 0x7fc0_dead,
-            Mopa::F16 => 0x7e5d,
-        }
-    }
-
     /// Values as little-endian bytes of the element width.
     fn le(self, values: &[u32]) -> Vec<u8> {
         values
             .iter()
-            .flat_map(|v| v.to_le_bytes().into_iter().take(self.bytes()))
+            .flat_map(|v| v.to_le_bytes().into_iter().take(self.bytes))
             .collect()
     }
 
     /// Value `index` of `bytes`.
     fn at(self, bytes: &[u8], index: usize) -> u32 {
-        let w = self.bytes();
+        let w = self.bytes;
         let mut b = [0u8; 4];
         b[..w].copy_from_slice(&bytes[index * w..index * w + w]);
         u32::from_le_bytes(b)
@@ -178,9 +162,9 @@ impl Gemm {
     /// `vl` rows, per step of `kr` K values the block's rows' `kr` values (zero past `m` and
     /// `k`); blocks `stride` values apart (the gap filled with [`Gemm::gap`]).
     fn pack_lhs(self, (m, k): (usize, usize), vl: usize, lhs: &[u32], stride: usize) -> Vec<u32> {
-        let (kr, blocks) = (self.kr(), m.div_ceil(vl));
+        let (kr, blocks) = (self.kr, m.div_ceil(vl));
         let kp = k.div_ceil(kr) * kr;
-        let mut out = vec![self.gap(); (blocks - 1) * stride + vl * kp];
+        let mut out = vec![self.gap; (blocks - 1) * stride + vl * kp];
         for b in 0..blocks {
             for kk in 0..kp {
                 for r in 0..vl {
@@ -204,9 +188,9 @@ impl Gemm {
         bias: &[u32],
         stride: usize,
     ) -> Vec<u32> {
-        let (kr, blocks) = (self.kr(), n.div_ceil(vl));
+        let (kr, blocks) = (self.kr, n.div_ceil(vl));
         let kp = k.div_ceil(kr) * kr;
-        let mut out = vec![self.gap(); (blocks - 1) * stride + vl * (kp + 1)];
+        let mut out = vec![self.gap; (blocks - 1) * stride + vl * (kp + 1)];
         for b in 0..blocks {
             for c in 0..vl {
                 let j = b * vl + c;
@@ -230,9 +214,9 @@ impl Gemm {
         clamp: Option<(f32, f32)>,
     ) -> Vec<u32> {
         let (m, n, _) = shape;
-        let (vl, w) = (sme_lanes32(), self.bytes());
+        let (vl, w) = (sme_lanes32(), self.bytes);
         let (lb, rb) = (self.le(lp), self.le(rp));
-        let mut out = self.le(&vec![self.fill(); (m - 1) * ds + n]);
+        let mut out = self.le(&vec![self.fill; (m - 1) * ds + n]);
         let (lo, hi) = self.bounds(clamp);
         let (l, r, d) = (lb.as_ptr(), rb.as_ptr(), out.as_mut_ptr());
         // SAFETY: the buffers hold the packed blocks and the m rows at the strides given.
@@ -268,7 +252,7 @@ impl Gemm {
 fn getters_equal_kleidiai() {
     let vl = sme_lanes32();
     for g in GEMMS {
-        let (w, kr) = (g.bytes(), g.kr());
+        let (w, kr) = (g.bytes, g.kr);
         let formulas = Getters {
             step: (vl, vl),
             lhs_rows: vl,
@@ -281,32 +265,50 @@ fn getters_equal_kleidiai() {
     }
 }
 
-/// One problem's operands (bits of the kernel's element type).
-struct Case<'a> {
+/// One problem: its GEMM, shape, operands (bits of the kernel's element type) and clamp.
+struct Case {
     gemm: Gemm,
     shape: (usize, usize, usize),
-    lhs: &'a [u32],
-    rhs: &'a [u32],
-    bias: &'a [u32],
+    lhs: Vec<u32>,
+    rhs: Vec<u32>,
+    bias: Vec<u32>,
     clamp: Option<(f32, f32)>,
 }
 
-impl Case<'_> {
+impl Case {
+    /// Random operands of `shape` for `gemm`.
+    fn random(
+        gemm: Gemm,
+        rng: &mut Rng,
+        shape: (usize, usize, usize),
+        clamp: Option<(f32, f32)>,
+    ) -> Self {
+        let [lhs, rhs, bias] = operands(gemm, rng, shape);
+        Case {
+            gemm,
+            shape,
+            lhs,
+            rhs,
+            bias,
+            clamp,
+        }
+    }
+
     /// Runs the portable path and the table's `run` (whole and in portions, strides `gaps`
     /// values wider than the getters', at each guard edge); every result equals the reference.
     /// Returns the number of `run` calls checked.
     fn check(&self, gaps: (usize, usize, usize), portions: bool) -> usize {
         let (g, vl) = (self.gemm, sme_lanes32());
-        let (kernel, w, fill) = (g.kernel, g.bytes(), g.fill());
+        let (kernel, w, fill) = (g.kernel, g.bytes, g.fill);
         let (m, n, k) = self.shape;
-        let expect = g.reference(self.shape, self.lhs, self.rhs, self.bias, self.clamp);
+        let expect = g.reference(self.shape, &self.lhs, &self.rhs, &self.bias, self.clamp);
         let (ls, rs, ds) = (
             kernel.lhs_stride(m, k) / w + gaps.0,
             kernel.rhs_stride(n, k) / w + gaps.1,
             kernel.dst_stride(m, n) / w + gaps.2,
         );
-        let lp = g.pack_lhs((m, k), vl, self.lhs, ls);
-        let rp = g.pack_rhs((n, k), vl, self.rhs, self.bias, rs);
+        let lp = g.pack_lhs((m, k), vl, &self.lhs, ls);
+        let rp = g.pack_rhs((n, k), vl, &self.rhs, &self.bias, rs);
         let what = format!(
             "{} m {m} n {n} k {k} clamp {:?} gaps {gaps:?}",
             kernel.name, self.clamp
@@ -415,16 +417,8 @@ fn gemm_equals_reference_at_edge_shapes() {
         for (a, &m) in mns.iter().enumerate() {
             for n in [mns[a], mns[(a + 3) % mns.len()]] {
                 for (b, &k) in ks.iter().enumerate() {
-                    let [lhs, rhs, bias] = operands(g, &mut rng, (m, n, k));
                     let clamp = ((a + b) % 2 == 0).then_some((-0.75f32, 0.5f32));
-                    let case = Case {
-                        gemm: g,
-                        shape: (m, n, k),
-                        lhs: &lhs,
-                        rhs: &rhs,
-                        bias: &bias,
-                        clamp,
-                    };
+                    let case = Case::random(g, &mut rng, (m, n, k), clamp);
                     // Portions where rows reach a third block.
                     let portions = full && k == portions_k && m > 2 * vl;
                     runs += case.check((0, 0, 0), portions);
@@ -434,15 +428,7 @@ fn gemm_equals_reference_at_edge_shapes() {
         // A full tile and a partial one.
         if !full {
             let shape = (2 * vl, 2 * vl, 4);
-            let [lhs, rhs, bias] = operands(g, &mut rng, shape);
-            let case = Case {
-                gemm: g,
-                shape,
-                lhs: &lhs,
-                rhs: &rhs,
-                bias: &bias,
-                clamp: None,
-            };
+            let case = Case::random(g, &mut rng, shape, None);
             runs += case.check((0, 0, 0), true);
         }
         eprintln!(
@@ -462,15 +448,7 @@ fn caller_strides() {
         let mut rng = Rng::new(5);
         let mut runs = 0;
         for (m, n, k) in [(3 * vl + 2, 2 * vl + 1, 5), (vl + 1, 3 * vl - 1, 2)] {
-            let [lhs, rhs, bias] = operands(g, &mut rng, (m, n, k));
-            let case = Case {
-                gemm: g,
-                shape: (m, n, k),
-                lhs: &lhs,
-                rhs: &rhs,
-                bias: &bias,
-                clamp: Some((-1.0, 1.0)),
-            };
+            let case = Case::random(g, &mut rng, (m, n, k), Some((-1.0, 1.0)));
             for gaps in [(1, 3, 5), (vl, 0, 1)] {
                 runs += case.check(gaps, m < 2 * vl && support::sme_pack::full_sweep());
             }
@@ -510,20 +488,18 @@ fn hostile_values() {
                         g.value(rng.f32(-3.0, 3.0))
                     }
                 };
-                let lhs: Vec<u32> = (0..m * k).map(&mut pick).collect();
-                let rhs: Vec<u32> = (0..k * n).map(|i| pick(i + 1)).collect();
-                let bias: Vec<u32> = (0..n).map(|i| pick(i + 2)).collect();
+                let mut case = Case {
+                    gemm: g,
+                    shape: (m, n, k),
+                    lhs: (0..m * k).map(&mut pick).collect(),
+                    rhs: (0..k * n).map(|i| pick(i + 1)).collect(),
+                    bias: (0..n).map(|i| pick(i + 2)).collect(),
+                    clamp: None,
+                };
                 // The shared set, and bounds past the f16 range (infinities for f16).
                 let clamps = support::uker::HOSTILE_CLAMPS.into_iter();
                 for clamp in clamps.chain([Some((-1.0e6, 70000.0))]) {
-                    let case = Case {
-                        gemm: g,
-                        shape: (m, n, k),
-                        lhs: &lhs,
-                        rhs: &rhs,
-                        bias: &bias,
-                        clamp,
-                    };
+                    case.clamp = clamp;
                     runs += case.check((0, 0, 0), false);
                 }
             }
@@ -575,7 +551,7 @@ fn packed_by_the_providers() {
         assert_eq!((ls, rs), (kernel.lhs_stride(m, k), kernel.rhs_stride(n, k)));
         let clamp = Some((-1.5f32, 1.5f32));
         let expect = g.reference((m, n, k), &lhs, &rhs, &bias, clamp);
-        let mut d = Guarded::from_bytes(&g.le(&vec![g.fill(); m * n]), Edge::End);
+        let mut d = Guarded::from_bytes(&g.le(&vec![g.fill; m * n]), Edge::End);
         let mut a = args(
             CLAMP,
             (m, n, k),
@@ -597,21 +573,16 @@ fn empty_shapes() {
     for g in GEMMS {
         let one = g.le(&[g.value(1.0); 8]);
         for (m, n) in [(0, 1), (1, 0), (0, 0)] {
-            let mut d = Guarded::from_bytes(&g.le(&[g.fill()]), EDGES[0]);
+            let mut d = Guarded::from_bytes(&g.le(&[g.fill]), EDGES[0]);
             let mut a = args(
                 0,
                 (m, n, 1),
                 (one.as_ptr(), one.as_ptr(), d.mut_ptr()),
                 (&0.0f32, &0.0f32),
             );
-            a.operand.dst.stride.m = g.bytes();
+            a.operand.dst.stride.m = g.bytes;
             g.kernel.run(&a);
-            assert_eq!(
-                g.at(d.bytes(), 0),
-                g.fill(),
-                "{} m {m} n {n}",
-                g.kernel.name
-            );
+            assert_eq!(g.at(d.bytes(), 0), g.fill, "{} m {m} n {n}", g.kernel.name);
         }
     }
 }
@@ -621,32 +592,19 @@ fn empty_shapes() {
 #[cfg(target_arch = "aarch64")]
 #[test]
 fn lazy_za_save_is_committed() {
-    let Some(svl) = rkai_ukernels::arch::sme_vector_bytes() else {
-        eprintln!("no SME on this CPU: no ZA state to protect");
+    let Some(mut za) = support::abi::PendingZaSave::for_isa(rkai_ukernels::arch::Isa::Sme2) else {
         return;
     };
-    if !support::cpu::can_run(Isa::Sme2) {
-        return;
-    }
     let vl = sme_lanes32();
     for g in GEMMS {
         let mut rng = Rng::new(9);
         let (m, n, k) = (vl + 1, vl + 2, 3);
-        let [lhs, rhs, bias] = operands(g, &mut rng, (m, n, k));
-        let case = Case {
-            gemm: g,
-            shape: (m, n, k),
-            lhs: &lhs,
-            rhs: &rhs,
-            bias: &bias,
-            clamp: None,
-        };
-        let mut za = support::abi::PendingZaSave::new(svl);
+        let case = Case::random(g, &mut rng, (m, n, k), None);
         za.arm();
         assert_eq!(case.check((0, 0, 0), false), 1);
         za.assert_committed(g.kernel.name);
-        za.finish();
     }
+    za.finish();
 }
 
 /// The death cases of one kernel (its `NAME` and `KERNEL`, which `uker_float_violations!`

@@ -18,13 +18,14 @@ use rkai_capi::capi::exports::{
     kai_matmul_i32_u8p4vsx4_u8p4vsx4_i32_i32_8vsx8vs_sme2_mopa as i32_provider,
     kai_matmul_pack_lhs_mxk_x8p4vsx4_x8_sme, kai_matmul_pack_rhs_kxn_x8p4vsx4_x8_sme,
 };
-use rkai_ukernels::arch::Isa;
 use rkai_ukernels::float;
 use rkai_ukernels::matmul::uker::u8_mopa;
 use rkai_ukernels::matmul_types::kai_matmul_uker_args;
 use support::guard::{EDGES, Guarded};
 use support::rng::Rng;
-use support::uker::{CLAMP, Getters, Nulls, Uker, args, check_getters, sme_lanes32};
+use support::uker::{
+    CLAMP, Getters, Nulls, Uker, args, check_getters, mopa_portions, mopa_shapes, sme_lanes32,
+};
 
 const I32_NAME: &str = "kai_matmul_i32_u8p4vsx4_u8p4vsx4_i32_i32_8vsx8vs_sme2_mopa";
 const F32_NAME: &str = "kai_matmul_clamp_f32_u8p4vsx4_u8p4vsx4_i32_i32_f32_f32_8vsx8vs_sme2_mopa";
@@ -280,61 +281,19 @@ fn check(
     runs
 }
 
-/// The shapes of the sweep: every edge of the tile (2 x nr) and of the four-step K loop where
-/// `full_sweep()` says so, else one full tile with partial ones beside it, one problem smaller
-/// than a tile and a portion.
-fn shapes(nr: usize) -> Vec<(usize, usize, usize)> {
-    if support::sme_pack::full_sweep() {
-        let mn = [1, nr - 1, nr + 1, 2 * nr, 2 * nr + 1, 4 * nr + 3];
-        let mut out = Vec::new();
-        for &m in &mn {
-            for &n in &mn {
-                for k in [1, 3, 4, 5, 8, 9, 17] {
-                    if (m + n + k) % 3 == 0 || k == 9 {
-                        out.push((m, n, k));
-                    }
-                }
-            }
-        }
-        out
-    } else {
-        vec![
-            (2 * nr + 1, 2 * nr + 3, 17),
-            (3, nr + 1, 5),
-            (4 * nr + 3, 3 * nr, 9),
-        ]
-    }
-}
-
-/// Portions of an `m` x `n` problem: a block-aligned start past the first tile where there is
-/// one, widths up to the end.
-fn portions(m: usize, n: usize, nr: usize) -> Vec<(usize, usize, usize, usize)> {
-    let mut out = Vec::new();
-    if m > nr && n > nr {
-        out.push((nr, (m - nr).min(2 * nr + 1), nr, (n - nr).min(nr + 1)));
-    }
-    if n > 2 * nr {
-        out.push((0, 1, 2 * nr, n - 2 * nr));
-    }
-    out
-}
-
 #[test]
 fn gemm_equals_reference_at_edge_shapes() {
     let nr = sme_lanes32();
     let mut rng = Rng::new(88);
     let mut runs = 0;
-    for (m, n, k) in shapes(nr) {
+    for (m, n, k) in mopa_shapes(nr) {
         let p = Problem::random(&mut rng, (m, n, k));
-        let cuts = portions(m, n, nr);
+        let cuts = mopa_portions(m, n, nr);
         for clamp in [None, Some((-30.0f32, 20.0f32))] {
             runs += check(&p, clamp, &cuts);
         }
     }
-    eprintln!(
-        "{runs} runs equal the reference (nr {nr}, SME2 asm: {})",
-        support::uker::asm_runs(Isa::Sme2)
-    );
+    support::uker::report_sme2_runs(runs, ("nr", nr));
 }
 
 /// Int32 wrapping: the biases near the limits and all-255 bytes; null bias pointers add zeros;
@@ -359,7 +318,7 @@ fn sums_wrap_and_null_biases_add_zeros() {
         if !bn {
             q.bias_n = None;
         }
-        runs += check(&q, None, &portions(m, n, nr));
+        runs += check(&q, None, &mopa_portions(m, n, nr));
     }
     let mut z = Problem::random(&mut rng, (2 * nr + 1, nr + 2, 0));
     z.scale = 0.5;

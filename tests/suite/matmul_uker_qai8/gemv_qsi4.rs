@@ -10,21 +10,17 @@
 //! points and bounds with and without the clamp flag, operands from the four RHS providers, a
 //! pending lazy ZA save and KleidiAI's assumptions (death cases prefixed `gemv4_`).
 
-use super::mopa_qsi4::{Problem, provider_rhs, tile, up};
+use super::mopa_qsi4::{Problem, hostile_runs, provider_rhs, tile, up};
+use super::{FILL, GemvCalls};
 use crate::support;
 use rkai_capi::capi::exports::kai_matmul_clamp_qai8_qai8_qsi4cxp8vsx4sf32bi32_1x64vs_sme2_dot as provider;
-use rkai_ukernels::arch::Isa;
 use rkai_ukernels::matmul::uker::qai8_qsi4_gemv;
-use rkai_ukernels::matmul_types::kai_matmul_uker_args;
 use support::guard::{EDGES, Guarded};
 use support::rng::Rng;
 use support::uker::{CLAMP, Nulls, Uker, args};
 
 const NAME: &str = "kai_matmul_clamp_qai8_qai8_qsi4cxp8vsx4sf32bi32_1x64vs_sme2_dot";
 const KERNEL: Uker = Uker::new(NAME, provider);
-
-/// A destination byte the kernel never writes.
-const FILL: u8 = 0xa5;
 
 /// `n_step`: eight groups.
 fn step() -> usize {
@@ -67,26 +63,9 @@ fn gemv4_getters_equal_kleidiai() {
     eprintln!("RELIABILITY getters {checked}");
 }
 
-/// The run arguments of columns `n0..n0 + nw` (`n0` a whole step), RHS and destination moved
-/// there through the offset getters; the strides the GEMV ignores are hostile.
-fn portion_args(
-    p: &Problem,
-    (n0, nw): (usize, usize),
-    (lhs, rhs, dst): (*const u8, *const u8, *mut u8),
-    bounds: &(i32, i32),
-) -> kai_matmul_uker_args {
-    let flags = if p.clamp.is_some() { CLAMP } else { 0 };
-    let (rs, ds) = (KERNEL.rhs_stride(p.n, p.k), KERNEL.dst_stride(1, p.n));
-    let (r, d) = (
-        rhs.wrapping_add(KERNEL.rhs_offset(n0, 0, rs)),
-        dst.wrapping_add(KERNEL.dst_offset(0, n0, ds)),
-    );
-    let mut a = args(flags, (1, nw, p.k), (lhs, r, d), (&bounds.0, &bounds.1));
-    a.operand.lhs.stride.m = usize::MAX;
-    a.operand.rhs.stride.n = 3;
-    a.operand.dst.stride.m = 1;
-    a.operand.bias.scale_bias_global.ptr = std::ptr::from_ref(&p.zp).cast();
-    a
+/// The GEMV's calls on `p`.
+fn calls(p: &Problem) -> GemvCalls<'static> {
+    GemvCalls::new(&KERNEL, (p.n, p.k), p.clamp, p.zp)
 }
 
 /// Runs the one-row problem `p` on the packed RHS `rp`: the portable path once, then through the
@@ -98,52 +77,26 @@ fn check_packed(p: &Problem, rp: &[u8]) -> usize {
     let (t, s) = (tile(), step());
     let expect: Vec<u8> = (0..p.n).map(|j| p.expected(0, j)).collect();
     let lhs: Vec<u8> = p.lhs.iter().map(|&v| v as u8).collect();
-    // Without the flag: bounds that would change the result if they were read.
-    let bounds = p.clamp.unwrap_or((5, -5));
+    let calls = calls(p);
     let label = format!("n {} k {} clamp {:?} zp {}", p.n, p.k, p.clamp, p.zp);
-    let mut out = vec![0u8; p.n];
-    let whole = portion_args(
-        p,
-        (0, p.n),
-        (lhs.as_ptr(), rp.as_ptr(), out.as_mut_ptr()),
-        &bounds,
-    );
-    // SAFETY: the arguments describe the buffers above.
-    let call = unsafe { qai8_qsi4_gemv::check(&whole) }.unwrap();
-    // SAFETY: as above; the packing is at this length's groups.
-    unsafe { qai8_qsi4_gemv::portable(&call, t) };
-    assert_eq!(out, expect, "portable {label}");
+    calls.check_portable((&lhs, rp), &expect, &label, |whole| {
+        // SAFETY: the arguments describe the buffers of `check_portable`.
+        let call = unsafe { qai8_qsi4_gemv::check(whole) }.unwrap();
+        // SAFETY: as above; the packing is at this length's groups.
+        unsafe { qai8_qsi4_gemv::portable(&call, t) };
+    });
     let mut cuts = vec![(0, p.n)];
     for start in (s..p.n).step_by(s) {
         for width in [1, t, s - 1, p.n] {
             cuts.push((start, width.min(p.n - start)));
         }
     }
-    let mut runs = 1;
     let edges = if support::sme_pack::full_sweep() {
         &EDGES[..]
     } else {
         &EDGES[..1]
     };
-    for &edge in edges {
-        let l = Guarded::from_bytes(&lhs, edge);
-        let r = Guarded::from_bytes(rp, edge);
-        for &(n0, nw) in &cuts {
-            let mut d = Guarded::from_bytes(&vec![FILL; p.n], edge);
-            let dp = d.mut_ptr();
-            KERNEL.run(&portion_args(p, (n0, nw), (l.ptr(), r.ptr(), dp), &bounds));
-            for (j, &got) in d.bytes().iter().enumerate() {
-                let want = if (n0..n0 + nw).contains(&j) {
-                    expect[j]
-                } else {
-                    FILL
-                };
-                assert_eq!(got, want, "{label} portion {n0}+{nw} column {j} {edge:?}");
-            }
-            runs += 1;
-        }
-    }
-    runs
+    1 + calls.check_portions((&lhs, rp), &expect, (&cuts, edges), &label)
 }
 
 /// [`check_packed`] with the reference packing of `p`.
@@ -199,10 +152,7 @@ fn gemv4_equals_reference_at_edge_shapes() {
         }
         runs += check(&p);
     }
-    eprintln!(
-        "{runs} runs equal the reference (nr {t}, SME2 asm: {})",
-        support::uker::asm_runs(Isa::Sme2)
-    );
+    support::uker::report_sme2_runs(runs, ("nr", t));
 }
 
 /// Wrapping int32 sums (biases at the limit, extreme products), `k == 0` (the requantized
@@ -213,40 +163,8 @@ fn gemv4_equals_reference_at_edge_shapes() {
 fn gemv4_wrapping_sums_and_hostile_requantization() {
     let t = tile();
     let mut rng = Rng::new(8);
-    let mut runs = 0;
-    let mut p = Problem::random(&mut rng, (1, 6 * t + 3, 45));
-    p.lhs.fill(-128);
-    p.w.fill(-8);
-    p.bias = (0..p.n).map(|j| i32::MAX - 500 * j as i32).collect();
-    p.scale.fill(1.0);
-    runs += check(&p);
-    let mut z = Problem::random(&mut rng, (1, 2 * t + 2, 0));
-    z.bias = (0..z.n).map(|j| 37 * j as i32 - 200).collect();
-    z.scale.fill(0.75);
-    runs += check(&z);
-    let scales = support::uker::HOSTILE_F32;
-    let requant = [
-        (0, None),
-        (i32::MAX, None),
-        (i32::MIN, Some((-100, 100))),
-        (3, Some((40, -40))),
-        (-7, Some((-1000, 1000))),
-        (1, Some((i32::MIN, i32::MAX))),
-    ];
-    for (round, &(zp, clamp)) in requant.iter().enumerate() {
-        let mut q = Problem::random(&mut rng, (1, 2 * t + 1, 9));
-        for (j, s) in q.scale.iter_mut().enumerate() {
-            if (j + round) % 2 == 0 {
-                *s = scales[(j + round) % scales.len()];
-            }
-            if j % 5 == 4 {
-                *s = -*s * 300.0;
-            }
-        }
-        q.zp = zp;
-        q.clamp = clamp;
-        runs += check(&q);
-    }
+    let shapes = [(1, 6 * t + 3, 45), (1, 2 * t + 2, 0), (1, 2 * t + 1, 9)];
+    let runs = hostile_runs(&mut rng, shapes, check);
     eprintln!("{runs} wrapping, k = 0 and hostile runs equal the reference");
 }
 
@@ -265,14 +183,7 @@ fn gemv4_provider_packed_rhs_gives_the_reference() {
         let mut p = Problem::random(&mut rng, (1, 8 * t + 2 * idx + 1, 19 + 6 * idx));
         p.clamp = Some((-90, 100)).filter(|_| idx % 2 == 0);
         let (kss, sg) = (-(idx as i32) - 3, 0.5f32);
-        let rp = provider_rhs(&p, kind, (kss, sg), &p.scale.clone());
-        let mut folded = p.clone();
-        for j in 0..p.n {
-            let sum: i32 = (0..p.k).map(|kk| i32::from(p.w[kk * p.n + j])).sum();
-            folded.bias[j] = p.bias[j].wrapping_add(kss.wrapping_mul(sum));
-            folded.scale[j] = p.scale[j] * sg;
-        }
-        assert_eq!(rp, folded.packed_rhs(t), "RHS provider {kind:?}");
+        let (folded, rp) = provider_rhs(&p, kind, (kss, sg));
         runs += check_packed(&folded, &rp);
     }
     eprintln!("{runs} runs on provider-packed weights equal the reference");
@@ -283,16 +194,11 @@ fn gemv4_provider_packed_rhs_gives_the_reference() {
 #[cfg(target_arch = "aarch64")]
 #[test]
 fn gemv4_lazy_za_save_is_committed() {
-    let Some(svl) = rkai_ukernels::arch::sme_vector_bytes() else {
-        eprintln!("no SME on this CPU: no ZA state to protect");
+    let Some(mut za) = support::abi::PendingZaSave::for_isa(rkai_ukernels::arch::Isa::Sme2) else {
         return;
     };
-    if !support::cpu::can_run(Isa::Sme2) {
-        return;
-    }
     let mut rng = Rng::new(12);
     let p = Problem::random(&mut rng, (1, tile() + 2, 7));
-    let mut za = support::abi::PendingZaSave::new(svl);
     za.arm();
     let runs = check(&p);
     za.assert_committed(NAME);
@@ -309,10 +215,11 @@ fn gemv4_unread_bounds_and_empty_row() {
     let p = Problem::random(&mut rng, (1, t + 1, 6));
     let rp = p.packed_rhs(t);
     let lhs: Vec<u8> = p.lhs.iter().map(|&v| v as u8).collect();
+    let calls = calls(&p);
     for (n, nulls) in [(t + 1, Nulls::Min), (t + 1, Nulls::Max), (0, Nulls::None)] {
         let mut d = Guarded::from_bytes(&vec![FILL; t + 1], EDGES[0]);
         let dp = d.mut_ptr();
-        let mut a = portion_args(&p, (0, n), (lhs.as_ptr(), rp.as_ptr(), dp), &(0, 0));
+        let mut a = calls.portion_args((0, n), (lhs.as_ptr(), rp.as_ptr(), dp), &(0, 0));
         nulls.apply(&mut a);
         KERNEL.run(&a);
         for (j, &b) in d.bytes().iter().enumerate() {

@@ -7,7 +7,7 @@
 //! `check_with`), hostile values, both clamp settings, a pending lazy ZA save, and KleidiAI's
 //! assumptions.
 
-use super::mopa_qsi8::{self, Problem, portions, vl};
+use super::mopa_qsi8::{self, Problem, vl};
 use crate::support;
 use rkai_capi::capi::exports::kai_matmul_clamp_qai8_qai8p4vsx4_qsi8cxp4vsx4sf32bi32_8vsx8vs_sme2p1_mop4_mopa as provider;
 use rkai_ukernels::arch::{self, Isa};
@@ -76,7 +76,11 @@ fn mop4_gemm_equals_reference() {
         if idx % 2 == 1 {
             p.clamp = None;
         }
-        let cuts = if idx < 3 { portions(m, n, nr) } else { vec![] };
+        let cuts = if idx < 3 {
+            support::uker::mopa_portions(m, n, nr)
+        } else {
+            vec![]
+        };
         runs += p.check_with(&KERNEL, &cuts);
         reached += usize::from(mop4);
     }
@@ -91,8 +95,8 @@ fn mop4_gemm_equals_reference() {
 fn mop4_hostile_values() {
     let nr = vl();
     let mut rng = Rng::new(47);
-    let rounds = ((nr / 2).max(1), 8 * nr, 5);
-    let runs = mopa_qsi8::hostile_runs(&KERNEL, &mut rng, (1, 8 * nr, 7), rounds);
+    let shapes = ((1, 8 * nr, 7), ((nr / 2).max(1), 8 * nr, 5));
+    let runs = mopa_qsi8::hostile_runs(&mut rng, shapes, 4, |p| p.check_with(&KERNEL, &[]));
     eprintln!("{runs} hostile runs equal the reference");
 }
 

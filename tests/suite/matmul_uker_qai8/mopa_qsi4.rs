@@ -10,6 +10,7 @@
 //! against `kai_run_lhs_pack_x8p2vlx4_x8_sme` (the LHS packer KleidiAI's tests pair with the
 //! kernel) and the four `kai_matmul_pack_rhs_*_qsi4cxp8vsx4sf32bi32_*_sme` providers.
 
+use super::FILL;
 use crate::support;
 use rkai_capi::capi::exports::{
     kai_matmul_clamp_qai8_qai8p8vsx4_qsi4cxp8vsx4sf32bi32_8vsx8vs_sme2_mopa as provider,
@@ -18,7 +19,7 @@ use rkai_capi::capi::exports::{
     kai_matmul_pack_rhs_nxk_qsi4cxp8vsx4sf32bi32_qsi4cx_f32_i32_sme,
     kai_matmul_pack_rhs_nxk_qsi4cxp8vsx4sf32bi32_qsu4cx_f32_i32_sme,
 };
-use rkai_ukernels::arch::{self, Isa};
+use rkai_ukernels::arch;
 use rkai_ukernels::matmul::uker::qai8_qsi4_mopa;
 use rkai_ukernels::matmul_types::kai_matmul_uker_args;
 use rkai_ukernels::pack_rhs_types::*;
@@ -29,9 +30,6 @@ use support::uker::{CLAMP, Nulls, Uker, args};
 
 const NAME: &str = "kai_matmul_clamp_qai8_qai8p8vsx4_qsi4cxp8vsx4sf32bi32_8vsx8vs_sme2_mopa";
 const KERNEL: Uker = Uker::new(NAME, provider);
-
-/// A destination byte the kernel never writes.
-const FILL: u8 = 0xa5;
 
 /// mr = nr = 8 x vscale: twice the streaming length in 32-bit lanes (8 without SME), checked
 /// against the QEMU model when the test matrix names one.
@@ -346,10 +344,7 @@ fn gemm_equals_reference_at_edge_shapes() {
         }
         runs += check(&p, &portions(m, n, t));
     }
-    eprintln!(
-        "{runs} runs equal the reference (tile {t}, SME2 asm: {})",
-        support::cpu::can_run(Isa::Sme2) && cfg!(target_arch = "aarch64")
-    );
+    support::uker::report_sme2_runs(runs, ("tile", t));
 }
 
 /// Wrapping int32 sums (biases at the limits, extreme products), `k == 0` (the requantized
@@ -360,18 +355,34 @@ fn gemm_equals_reference_at_edge_shapes() {
 fn wrapping_sums_and_hostile_requantization() {
     let t = tile();
     let mut rng = Rng::new(7);
-    let mut runs = 0;
-    let shape = (t + 1, 2 * t + 1, 13);
-    let mut p = Problem::random(&mut rng, shape);
+    let shapes = [
+        (t + 1, 2 * t + 1, 13),
+        (2 * t + 1, t + 2, 0),
+        (t + 1, 2 * t + 1, 9),
+    ];
+    let runs = hostile_runs(&mut rng, shapes, |p| check(p, &[]));
+    eprintln!("{runs} wrapping, k = 0 and hostile runs equal the reference");
+}
+
+/// The problems of [`wrapping_sums_and_hostile_requantization`], each checked by `check`
+/// (which returns its runs): wrapping sums of `wrapping` shape, requantized biases of `empty_k`
+/// shape (`k == 0`), and six rounds of hostile requantization of `hostile` shape. Returns the
+/// runs.
+pub(crate) fn hostile_runs(
+    rng: &mut Rng,
+    [wrapping, empty_k, hostile]: [(usize, usize, usize); 3],
+    check: impl Fn(&Problem) -> usize,
+) -> usize {
+    let mut p = Problem::random(rng, wrapping);
     p.lhs.fill(-128);
     p.w.fill(-8);
     p.bias = (0..p.n).map(|j| i32::MAX - 500 * j as i32).collect();
     p.scale.fill(1.0);
-    runs += check(&p, &[]);
-    let mut z = Problem::random(&mut rng, (2 * t + 1, t + 2, 0));
+    let mut runs = check(&p);
+    let mut z = Problem::random(rng, empty_k);
     z.bias = (0..z.n).map(|j| 37 * j as i32 - 200).collect();
     z.scale.fill(0.75);
-    runs += check(&z, &[]);
+    runs += check(&z);
     let scales = support::uker::HOSTILE_F32;
     let requant = [
         (0, None),
@@ -382,7 +393,7 @@ fn wrapping_sums_and_hostile_requantization() {
         (1, Some((i32::MIN, i32::MAX))),
     ];
     for (round, &(zp, clamp)) in requant.iter().enumerate() {
-        let mut q = Problem::random(&mut rng, (t + 1, 2 * t + 1, 9));
+        let mut q = Problem::random(rng, hostile);
         for (j, s) in q.scale.iter_mut().enumerate() {
             if (j + round) % 2 == 0 {
                 *s = scales[(j + round) % scales.len()];
@@ -393,18 +404,20 @@ fn wrapping_sums_and_hostile_requantization() {
         }
         q.zp = zp;
         q.clamp = clamp;
-        runs += check(&q, &[]);
+        runs += check(&q);
     }
-    eprintln!("{runs} wrapping, k = 0 and hostile runs equal the reference");
+    runs
 }
 
-/// The RHS operand from a provider: `(kxn, unsigned)` picks which of the four.
+/// The RHS operand of `p` from a provider (`(kxn, unsigned)` picks which of the four) with
+/// `k_sum_scale` and `scale_global`, checked equal to this file's packing of the problem with
+/// the biases and scales the provider folds (`bias + k_sum_scale * column sum`,
+/// `scale * scale_global`): (that folded problem, the packed bytes).
 pub(crate) fn provider_rhs(
     p: &Problem,
     (kxn, unsigned): (bool, bool),
     (k_sum_scale, scale_global): (i32, f32),
-    scale_n: &[f32],
-) -> Vec<u8> {
+) -> (Problem, Vec<u8>) {
     let flip = if unsigned { 8 } else { 0 };
     let nib = |kk: usize, j: usize| (p.w[kk * p.n + j] as u8 & 0xf) ^ flip;
     // The source nibbles, two a byte (the lower index in the low nibble), rows (K x N: K rows
@@ -433,7 +446,7 @@ pub(crate) fn provider_rhs(
     a.operand.rhs_packed.stride.n = rs;
     a.operand.bias_n.ptr = p.bias.as_ptr().cast();
     a.operand.k_sum_scale_global.ptr = std::ptr::from_ref(&k_sum_scale).cast();
-    a.operand.scale_n.ptr = scale_n.as_ptr().cast();
+    a.operand.scale_n.ptr = p.scale.as_ptr().cast();
     a.operand.scale_global.ptr = std::ptr::from_ref(&scale_global).cast();
     let api = match (kxn, unsigned) {
         (true, false) => kai_matmul_pack_rhs_kxn_qsi4cxp8vsx4sf32bi32_qsi4cx_f32_i32_sme(),
@@ -446,7 +459,19 @@ pub(crate) fn provider_rhs(
         let config: kai_matmul_pack_rhs_uker_config = std::mem::zeroed();
         (api.run.unwrap())(&config, &a);
     }
-    out
+    let mut folded = p.clone();
+    for j in 0..p.n {
+        let sum: i32 = (0..p.k).map(|kk| i32::from(p.w[kk * p.n + j])).sum();
+        folded.bias[j] = p.bias[j].wrapping_add(k_sum_scale.wrapping_mul(sum));
+        folded.scale[j] = p.scale[j] * scale_global;
+    }
+    assert_eq!(
+        out,
+        folded.packed_rhs(tile()),
+        "RHS provider {:?}",
+        (kxn, unsigned)
+    );
+    (folded, out)
 }
 
 /// The operands as the providers pack them, end to end: the LHS by
@@ -478,15 +503,7 @@ fn provider_packed_operands_give_the_reference() {
         }
         assert_eq!(lp, p.packed_lhs(t), "LHS packer");
         let (kss, sg) = (-(idx as i32) - 3, 0.5f32);
-        let scale_n = p.scale.clone();
-        let rp = provider_rhs(&p, kind, (kss, sg), &scale_n);
-        let mut folded = p.clone();
-        for j in 0..p.n {
-            let sum: i32 = (0..p.k).map(|kk| i32::from(p.w[kk * p.n + j])).sum();
-            folded.bias[j] = p.bias[j].wrapping_add(kss.wrapping_mul(sum));
-            folded.scale[j] = p.scale[j] * sg;
-        }
-        assert_eq!(rp, folded.packed_rhs(t), "RHS provider {kind:?}");
+        let (folded, rp) = provider_rhs(&p, kind, (kss, sg));
         runs += check_packed(&folded, (&lp, &rp), &portions(p.m, p.n, t));
     }
     eprintln!("{runs} runs on provider-packed operands equal the reference");
@@ -497,17 +514,12 @@ fn provider_packed_operands_give_the_reference() {
 #[cfg(target_arch = "aarch64")]
 #[test]
 fn lazy_za_save_is_committed() {
-    let Some(svl) = arch::sme_vector_bytes() else {
-        eprintln!("no SME on this CPU: no ZA state to protect");
+    let Some(mut za) = support::abi::PendingZaSave::for_isa(rkai_ukernels::arch::Isa::Sme2) else {
         return;
     };
-    if !support::cpu::can_run(Isa::Sme2) {
-        return;
-    }
     let t = tile();
     let mut rng = Rng::new(11);
     let p = Problem::random(&mut rng, (t + 1, t + 2, 7));
-    let mut za = support::abi::PendingZaSave::new(svl);
     za.arm();
     let runs = check(&p, &[]);
     za.assert_committed(NAME);

@@ -10,13 +10,14 @@
 //! and bounds, with and without the clamp flag, a pending lazy ZA save, and KleidiAI's
 //! assumptions.
 
+use super::FILL;
 use crate::support;
 use rkai_capi::capi::exports::{
     kai_matmul_clamp_qai8_qai8p4vsx4_qsi8cxp4vsx4bi32sf32_8vsx8vs_sme2_mopa as provider,
     kai_matmul_pack_lhs_mxk_x8p4vsx4_x8_sme,
     kai_matmul_pack_rhs_kxn_qsi8cxp4vsx4bi32sf32_qsi8_i32_f32_sme,
 };
-use rkai_ukernels::arch::{self, Isa};
+use rkai_ukernels::arch;
 use rkai_ukernels::matmul::uker::qai8_mopa;
 use rkai_ukernels::matmul_types::kai_matmul_uker_args;
 use rkai_ukernels::pack_lhs_types::*;
@@ -25,13 +26,10 @@ use rkai_ukernels::reference::qai8::{self, ClampOrder, Requantize};
 use std::ptr;
 use support::guard::{EDGES, Guarded};
 use support::rng::Rng;
-use support::uker::{CLAMP, Nulls, Uker, args};
+use support::uker::{CLAMP, Nulls, Uker, args, mopa_portions, mopa_shapes};
 
 const NAME: &str = "kai_matmul_clamp_qai8_qai8p4vsx4_qsi8cxp4vsx4bi32sf32_8vsx8vs_sme2_mopa";
 const KERNEL: Uker = Uker::new(NAME, provider);
-
-/// A destination byte the kernel never writes.
-const FILL: u8 = 0xa5;
 
 /// Bytes added to the packed strides beyond the getters' values.
 const PAD: usize = 12;
@@ -161,25 +159,40 @@ impl Problem {
     /// Both operands packed by the providers, block strides [`PAD`] bytes wider than the
     /// getters': (LHS, its stride, RHS, its stride).
     pub(crate) fn packed(&self) -> (Vec<u8>, usize, Vec<u8>, usize) {
-        let (m, n, k) = (self.m, self.n, self.k);
-        let nr = vl();
-        let ls = KERNEL.lhs_stride(m, k) + PAD;
-        let rs = KERNEL.rhs_stride(n, k) + PAD;
-        let mut lp = vec![0u8; m.div_ceil(nr) * ls];
-        let mut rp = vec![0u8; n.div_ceil(nr) * rs];
+        let ls = KERNEL.lhs_stride(self.m, self.k) + PAD;
+        let rs = KERNEL.rhs_stride(self.n, self.k) + PAD;
+        (self.packed_lhs(ls), ls, self.packed_rhs(rs), rs)
+    }
+
+    /// The LHS packed by its provider, row blocks `ls` bytes apart.
+    fn packed_lhs(&self, ls: usize) -> Vec<u8> {
+        let mut lp = vec![0u8; self.m.div_ceil(vl()) * ls];
         // SAFETY: the structs are plain data; all-zero is valid for each.
-        let (mut la, mut ra, lc, rc): (
+        let (mut la, lc): (
             kai_matmul_pack_lhs_uker_args,
-            kai_matmul_pack_rhs_uker_args,
             kai_matmul_pack_lhs_uker_config,
-            kai_matmul_pack_rhs_uker_config,
         ) = unsafe { std::mem::zeroed() };
-        la.shape.m = m;
-        la.shape.k = k;
+        la.shape.m = self.m;
+        la.shape.k = self.k;
         la.operand.lhs.ptr = self.lhs.as_ptr().cast();
-        la.operand.lhs.stride.m = k;
+        la.operand.lhs.stride.m = self.k;
         la.operand.lhs_packed.ptr = lp.as_mut_ptr().cast();
         la.operand.lhs_packed.stride.m = ls;
+        let api = kai_matmul_pack_lhs_mxk_x8p4vsx4_x8_sme();
+        // SAFETY: the arguments describe the buffers above.
+        unsafe { (api.run.unwrap())(&lc, &la) };
+        lp
+    }
+
+    /// The RHS packed by its provider, column blocks `rs` bytes apart.
+    pub(crate) fn packed_rhs(&self, rs: usize) -> Vec<u8> {
+        let (n, k) = (self.n, self.k);
+        let mut rp = vec![0u8; n.div_ceil(vl()) * rs];
+        // SAFETY: the structs are plain data; all-zero is valid for each.
+        let (mut ra, rc): (
+            kai_matmul_pack_rhs_uker_args,
+            kai_matmul_pack_rhs_uker_config,
+        ) = unsafe { std::mem::zeroed() };
         let ksum = self.lhs_zero_point.wrapping_neg();
         ra.shape = kai_matmul_pack_rhs_uker_dim_args { n, k };
         ra.operand.rhs.ptr = self.rhs.as_ptr().cast();
@@ -190,16 +203,10 @@ impl Problem {
         ra.operand.scale_n.ptr = self.scale.as_ptr().cast();
         ra.operand.k_sum_scale_global.ptr = ptr::from_ref(&ksum).cast();
         ra.operand.scale_global.ptr = ptr::from_ref(&self.scale_global).cast();
-        let (lapi, rapi) = (
-            kai_matmul_pack_lhs_mxk_x8p4vsx4_x8_sme(),
-            kai_matmul_pack_rhs_kxn_qsi8cxp4vsx4bi32sf32_qsi8_i32_f32_sme(),
-        );
+        let api = kai_matmul_pack_rhs_kxn_qsi8cxp4vsx4bi32sf32_qsi8_i32_f32_sme();
         // SAFETY: the arguments describe the buffers above.
-        unsafe {
-            (lapi.run.unwrap())(&lc, &la);
-            (rapi.run.unwrap())(&rc, &ra);
-        }
-        (lp, ls, rp, rs)
+        unsafe { (api.run.unwrap())(&rc, &ra) };
+        rp
     }
 
     /// The run arguments of a portion: rows `m0..m0 + mh`, columns `n0..n0 + nw` (starts
@@ -286,62 +293,20 @@ impl Problem {
     }
 }
 
-/// Portions of an `m` x `n` problem: step-aligned starts past the first block where there is
-/// one (so a portion starts on an odd block), widths up to the end.
-pub(crate) fn portions(m: usize, n: usize, nr: usize) -> Vec<(usize, usize, usize, usize)> {
-    let mut out = Vec::new();
-    if m > nr && n > nr {
-        out.push((nr, (m - nr).min(2 * nr + 1), nr, (n - nr).min(nr + 1)));
-    }
-    if n > 2 * nr {
-        out.push((0, 1, 2 * nr, n - 2 * nr));
-    }
-    out
-}
-
-/// The shapes of the sweep: every edge of the tile (2 x nr) and of the four-step K loop where
-/// `full_sweep()` says so, else one full tile with partial ones beside it, one problem smaller
-/// than a tile and a portion.
-fn shapes(nr: usize) -> Vec<(usize, usize, usize)> {
-    if support::sme_pack::full_sweep() {
-        let mn = [1, nr - 1, nr + 1, 2 * nr, 2 * nr + 1, 4 * nr + 3];
-        let mut out = Vec::new();
-        for &m in &mn {
-            for &n in &mn {
-                for k in [1, 3, 4, 5, 8, 9, 17] {
-                    if (m + n + k) % 3 == 0 || k == 9 {
-                        out.push((m, n, k));
-                    }
-                }
-            }
-        }
-        out
-    } else {
-        vec![
-            (2 * nr + 1, 2 * nr + 3, 17),
-            (3, nr + 1, 5),
-            (4 * nr + 3, 3 * nr, 9),
-        ]
-    }
-}
-
 #[test]
 fn gemm_equals_reference_at_edge_shapes() {
     let nr = vl();
     let mut rng = Rng::new(88);
     let mut runs = 0;
-    for (idx, (m, n, k)) in shapes(nr).into_iter().enumerate() {
+    for (idx, (m, n, k)) in mopa_shapes(nr).into_iter().enumerate() {
         let mut p = Problem::random(&mut rng, (m, n, k));
         // Both clamp settings across the shapes.
         if idx % 2 == 1 {
             p.clamp = None;
         }
-        runs += p.check(&portions(m, n, nr));
+        runs += p.check(&mopa_portions(m, n, nr));
     }
-    eprintln!(
-        "{runs} runs equal the reference (nr {nr}, SME2 asm: {})",
-        support::cpu::can_run(Isa::Sme2) && cfg!(target_arch = "aarch64")
-    );
+    support::uker::report_sme2_runs(runs, ("nr", nr));
 }
 
 /// Wrapping int32 sums (biases near the limits, extreme bytes), `k == 1` (the RHS packer writes
@@ -352,12 +317,8 @@ fn gemm_equals_reference_at_edge_shapes() {
 fn hostile_values() {
     let nr = vl();
     let mut rng = Rng::new(5);
-    let mut runs = hostile_runs(
-        &KERNEL,
-        &mut rng,
-        (nr + 1, 2 * nr + 1, 13),
-        (nr + 1, 2 * nr + 1, 5),
-    );
+    let shapes = ((nr + 1, 2 * nr + 1, 13), (nr + 1, 2 * nr + 1, 5));
+    let mut runs = hostile_runs(&mut rng, shapes, 4, |p| p.check(&[]));
     // k = 1: one step, three of its four K values padding.
     let mut z = Problem::random(&mut rng, (2 * nr + 1, nr + 2, 1));
     z.clamp = None;
@@ -365,14 +326,14 @@ fn hostile_values() {
     eprintln!("{runs} hostile runs equal the reference");
 }
 
-/// The hostile problems of [`hostile_values`] through `kernel`: one of `wrapping` shape with
-/// wrapping sums, four of `rounds` shape with hostile scales, zero points and bounds. Returns
-/// the runs.
+/// The hostile problems of [`hostile_values`], each checked by `check` (which returns its
+/// runs): one of `wrapping` shape with wrapping sums, `rounds` (at most four) of `hostile` shape
+/// with hostile scales, zero points and bounds. Returns the runs.
 pub(crate) fn hostile_runs(
-    kernel: &Uker,
     rng: &mut Rng,
-    wrapping: (usize, usize, usize),
-    rounds: (usize, usize, usize),
+    (wrapping, hostile): ((usize, usize, usize), (usize, usize, usize)),
+    rounds: usize,
+    check: impl Fn(&Problem) -> usize,
 ) -> usize {
     let mut p = Problem::random(rng, wrapping);
     p.lhs.fill(-128);
@@ -382,10 +343,10 @@ pub(crate) fn hostile_runs(
     p.scale.fill(1.0);
     p.scale_global = 1.0;
     p.clamp = Some((i32::MIN, i32::MAX));
-    let mut runs = p.check_with(kernel, &[]);
+    let mut runs = check(&p);
     let specials = support::uker::HOSTILE_F32;
-    for round in 0..4 {
-        let mut q = Problem::random(rng, rounds);
+    for round in 0..rounds {
+        let mut q = Problem::random(rng, hostile);
         for (j, s) in q.scale.iter_mut().enumerate() {
             *s = specials[(j + round) % specials.len()];
         }
@@ -397,7 +358,7 @@ pub(crate) fn hostile_runs(
             Some((i32::MIN, i32::MAX)),
             Some((-300, 300)),
         ][round];
-        runs += q.check_with(kernel, &[]);
+        runs += check(&q);
     }
     runs
 }
@@ -407,7 +368,7 @@ pub(crate) fn hostile_runs(
 #[cfg(target_arch = "aarch64")]
 #[test]
 fn lazy_za_save_is_committed() {
-    if support::cpu::can_run(Isa::Sme2) {
+    if support::cpu::can_run(rkai_ukernels::arch::Isa::Sme2) {
         let nr = vl();
         lazy_za_committed_by(&KERNEL, (nr + 1, nr + 2, 3), 9);
     } else {

@@ -228,6 +228,17 @@ pub struct PendingZaSave {
 
 #[cfg(target_arch = "aarch64")]
 impl PendingZaSave {
+    /// A caller's save for this CPU's streaming length, or `None` where there is nothing to
+    /// check: no SME (no ZA state to protect, said on stderr) or no `isa` to run the kernel
+    /// under test.
+    pub fn for_isa(isa: rkai_ukernels::arch::Isa) -> Option<Self> {
+        let Some(svl) = rkai_ukernels::arch::sme_vector_bytes() else {
+            eprintln!("no SME on this CPU: no ZA state to protect");
+            return None;
+        };
+        super::cpu::can_run(isa).then(|| Self::new(svl))
+    }
+
     /// A pattern of `svl` slices of `svl` bytes (the streaming vector length in bytes).
     pub fn new(svl: usize) -> Self {
         PendingZaSave {

@@ -275,11 +275,11 @@ macro_rules! gemv_tests {
             #[cfg(target_arch = "aarch64")]
             #[test]
             fn lazy_za_saves_are_committed() {
-                let Some(svl) = rkai_ukernels::arch::sme_vector_bytes() else {
-                    eprintln!("no SME on this CPU: no ZA state to protect");
+                let Some(mut za) =
+                    support::abi::PendingZaSave::for_isa(rkai_ukernels::arch::Isa::Sme)
+                else {
                     return;
                 };
-                let mut za = support::abi::PendingZaSave::new(svl);
                 let mut ran = 0;
                 for k in runnable() {
                     let shape = ($lazy_za_shape)(k);

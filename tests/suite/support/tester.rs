@@ -742,11 +742,7 @@ pub fn lazy_za_saves_committed<F: PackedFamily>(
     kernels: &[&MatmulKernel],
     problem: impl Fn(&MatmulKernel) -> F::Problem,
 ) -> Option<usize> {
-    let Some(svl) = rkai_ukernels::arch::sme_vector_bytes() else {
-        eprintln!("no SME on this CPU: no ZA state to protect");
-        return None;
-    };
-    let mut za = super::abi::PendingZaSave::new(svl);
+    let mut za = super::abi::PendingZaSave::for_isa(rkai_ukernels::arch::Isa::Sme)?;
     let mut ran = 0;
     for k in kernels.iter().filter(|k| k.isa.is_streaming()) {
         let p = problem(k);

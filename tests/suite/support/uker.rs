@@ -436,35 +436,32 @@ pub fn check_gemv(kernel: &Uker, nr: usize, case: &GemvCase) -> usize {
         runs += 1;
         let (rs, ds) = (kernel.rhs_stride(n, k), kernel.dst_stride(1, n));
         assert_eq!(kernel.lhs_offset(0, 0, kernel.lhs_stride(1, k)), 0);
-        for start in (nr..n).step_by(nr) {
-            for width in [1, nr, 3 * nr - 1] {
-                let width = width.min(n - start);
-                let mut out = Guarded::from_bytes(&filled, edge);
-                let (ro, doff) = (
-                    kernel.rhs_offset(start, 0, rs),
-                    kernel.dst_offset(0, start, ds),
-                );
-                // SAFETY: the offsets stay inside the buffers (start < n, start % nr == 0).
-                let (rp, dp) = unsafe { (r.ptr().add(ro), out.mut_ptr().add(doff)) };
-                kernel.run(&gemv_args(
-                    flags,
-                    (1, width, k),
-                    (l.ptr(), rp, dp),
-                    (&lo, &hi),
-                ));
-                let (inside, got) = (start * bytes..(start + width) * bytes, out.bytes());
-                assert_eq!(
-                    got[inside.clone()],
-                    case.expect[inside.clone()],
-                    "{what} portion {start}+{width}"
-                );
-                let outside = got[..inside.start].iter().chain(&got[inside.end..]);
-                assert!(
-                    outside.eq(filled[..inside.start].iter().chain(&filled[inside.end..])),
-                    "{what}: portion {start}+{width} wrote outside"
-                );
-                runs += 1;
-            }
+        for (start, width) in gemv_portions(n, nr) {
+            let mut out = Guarded::from_bytes(&filled, edge);
+            let (ro, doff) = (
+                kernel.rhs_offset(start, 0, rs),
+                kernel.dst_offset(0, start, ds),
+            );
+            // SAFETY: the offsets stay inside the buffers (start < n, start % nr == 0).
+            let (rp, dp) = unsafe { (r.ptr().add(ro), out.mut_ptr().add(doff)) };
+            kernel.run(&gemv_args(
+                flags,
+                (1, width, k),
+                (l.ptr(), rp, dp),
+                (&lo, &hi),
+            ));
+            let (inside, got) = (start * bytes..(start + width) * bytes, out.bytes());
+            assert_eq!(
+                got[inside.clone()],
+                case.expect[inside.clone()],
+                "{what} portion {start}+{width}"
+            );
+            let outside = got[..inside.start].iter().chain(&got[inside.end..]);
+            assert!(
+                outside.eq(filled[..inside.start].iter().chain(&filled[inside.end..])),
+                "{what}: portion {start}+{width} wrote outside"
+            );
+            runs += 1;
         }
     }
     runs
@@ -483,6 +480,29 @@ pub const HOSTILE_CLAMPS: [Option<(f32, f32)>; 5] = [
     Some((f32::NAN, 1.0)),
 ];
 
+/// A GEMV sweep's widths and depths: every one of [`gemv_widths`] with the depths `full` where
+/// `full_sweep()` says so, else a partial block and several four-block steps with a tail, with
+/// the depths `quick`.
+pub fn gemv_sweep<'a>(
+    nr: usize,
+    (full, quick): (&'a [usize], &'a [usize]),
+) -> (Vec<usize>, &'a [usize]) {
+    if super::sme_pack::full_sweep() {
+        (gemv_widths(nr).to_vec(), full)
+    } else {
+        (vec![nr - 1, 5 * nr + 3], quick)
+    }
+}
+
+/// The portions `(start, width)` of a GEMV's `n` columns in blocks of `nr`: starts every block
+/// past the first, widths 1, a block and three blocks less one (cut at the row's end).
+pub fn gemv_portions(n: usize, nr: usize) -> Vec<(usize, usize)> {
+    (nr..n)
+        .step_by(nr)
+        .flat_map(|start| [1, nr, 3 * nr - 1].map(|width| (start, width.min(n - start))))
+        .collect()
+}
+
 /// The GEMVs' edge widths for blocks of `nr` columns: one and two columns, a block and around
 /// it, the four-block step of the streaming loop and around it, and several steps with a tail.
 pub fn gemv_widths(nr: usize) -> [usize; 11] {
@@ -499,6 +519,56 @@ pub fn gemv_widths(nr: usize) -> [usize; 11] {
         5 * nr - 1,
         9 * nr + 3,
     ]
+}
+
+/// The shapes of a MOPA GEMM's sweep, blocks of `nr` rows and columns (a tile one or two of
+/// them): every edge of two blocks and of the four-step K loop where `full_sweep()` says so,
+/// else one full tile with partial ones beside it, one problem smaller than a tile and a
+/// portion.
+pub fn mopa_shapes(nr: usize) -> Vec<(usize, usize, usize)> {
+    if super::sme_pack::full_sweep() {
+        let mn = [1, nr - 1, nr + 1, 2 * nr, 2 * nr + 1, 4 * nr + 3];
+        let mut out = Vec::new();
+        for &m in &mn {
+            for &n in &mn {
+                for k in [1, 3, 4, 5, 8, 9, 17] {
+                    if (m + n + k) % 3 == 0 || k == 9 {
+                        out.push((m, n, k));
+                    }
+                }
+            }
+        }
+        out
+    } else {
+        vec![
+            (2 * nr + 1, 2 * nr + 3, 17),
+            (3, nr + 1, 5),
+            (4 * nr + 3, 3 * nr, 9),
+        ]
+    }
+}
+
+/// Portions `(m0, rows, n0, columns)` of an `m` x `n` problem with blocks of `nr`: starts past
+/// the first block where there is one (so a portion starts on an odd block), widths up to the
+/// end.
+pub fn mopa_portions(m: usize, n: usize, nr: usize) -> Vec<(usize, usize, usize, usize)> {
+    let mut out = Vec::new();
+    if m > nr && n > nr {
+        out.push((nr, (m - nr).min(2 * nr + 1), nr, (n - nr).min(nr + 1)));
+    }
+    if n > 2 * nr {
+        out.push((0, 1, 2 * nr, n - 2 * nr));
+    }
+    out
+}
+
+/// Prints a sweep's count: `runs` equal the reference, with the block width (`what`, `width`)
+/// and whether the SME2 asm ran them (else the portable path did).
+pub fn report_sme2_runs(runs: usize, (what, width): (&str, usize)) {
+    eprintln!(
+        "{runs} runs equal the reference ({what} {width}, SME2 asm: {})",
+        asm_runs(rkai_ukernels::arch::Isa::Sme2)
+    );
 }
 
 /// Whether the kernels of `isa` run their asm here (else the C table answers with the portable
