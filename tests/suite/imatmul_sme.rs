@@ -1232,7 +1232,11 @@ impl Qai8Conv {
             lhs_zero_point: zero_point,
             scale_multiplier: self.multiplier,
         };
-        let operands = (&i8_bytes(&self.weights)[..], &self.bias[..], &self.scale[..]);
+        let operands = (
+            &i8_bytes(&self.weights)[..],
+            &self.bias[..],
+            &self.scale[..],
+        );
         let rhs = packed_int8_rhs((conv.c_out, conv.kcc(), conv.c_in), operands, params, edge);
         Self {
             zero_point,
