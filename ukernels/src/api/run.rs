@@ -360,7 +360,8 @@ pub fn matmul_requantized<'a, B: AsRef<[u8]>>(
 /// let w: Vec<f32> = (0..n * k).map(|i| (i % 7) as f32 - 3.0).collect();
 /// let b = vec![0.5f32; n];
 /// let kernel = Kernel::select(Family::F32F32F32p, Shape::Gemm)?;
-/// let weights = Weights::F32 { data: &w, layout: WeightLayout::Nxk, bias: Some(Bias::F32(&b)) };
+/// // K x N: the layout every f32 GEMM packs (the SVE ones have no N x K packer).
+/// let weights = Weights::F32 { data: &w, layout: WeightLayout::Kxn, bias: Some(Bias::F32(&b)) };
 /// let storage = vec![0u8; kernel.packed_weights_size(n, k, 0)?];
 /// let packed = PackedWeights::pack(&kernel, n, k, weights, None, storage)?;
 /// let x = vec![1.0f32; m * k];
