@@ -255,6 +255,12 @@ fn column_ranges_write_their_columns_of_the_whole_result() {
                 );
             }
         }
+        // Empty ranges write nothing, wherever they start (n itself is off the kernel's step).
+        for empty in [0..0, n..n, 1..1] {
+            let mut none = vec![f32::NAN; m * n];
+            api::matmul_columns(&kernel, &lhs, &rhs, &mut none, n, CLAMP, empty).unwrap();
+            assert!(none.iter().all(|v| v.is_nan()), "{stem}: empty range wrote");
+        }
         let mut dst = vec![0f32; m * n];
         let mut refused = |columns| {
             api::matmul_columns(&kernel, &lhs, &rhs, &mut dst, n, CLAMP, columns).unwrap_err()

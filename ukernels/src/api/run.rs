@@ -435,6 +435,10 @@ fn check_columns<B: AsRef<[u8]>>(
     if lo > hi || hi > rhs.n {
         return Err(Error::Precondition("n_start + n_len <= n"));
     }
+    // An empty range is no portion: nothing is read or written, so its start needs no step.
+    if lo == hi {
+        return Ok(());
+    }
     let rhs_k = chunks::read_k(kernel.kernel, rhs.k, rhs.chunks)?;
     offsets::rhs_packed(kernel.kernel, lo, rhs_k, rhs.bl)?;
     offsets::dst(kernel.kernel, 0, lo, 0)?;
