@@ -184,6 +184,10 @@ if ((want_aarch64)); then
     report aarch64 cc size cargo "$CARGO_TARGET_DIR/release"
     a64_cc=cc a64_size=size a64_ar=ar
   elif command -v aarch64-linux-gnu-gcc >/dev/null; then
+    # The linker CMake's cross build hands cargo (cmake/aarch64-linux-gnu.cmake's compiler): cargo
+    # rebuilds every crate when the linker changes, and the test suite's C builds share one
+    # target directory.
+    CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER=${CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER:-$(command -v aarch64-linux-gnu-gcc)} \
     report aarch64 aarch64-linux-gnu-gcc aarch64-linux-gnu-size "$ROOT/scripts/cross-cargo" \
       "$CARGO_TARGET_DIR/aarch64-unknown-linux-gnu/release"
     a64_cc=aarch64-linux-gnu-gcc a64_size=aarch64-linux-gnu-size a64_ar=aarch64-linux-gnu-ar
