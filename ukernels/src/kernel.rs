@@ -5,7 +5,7 @@
 //! Below every family: it imports no family module, so a family folder can declare its own
 //! kernels (`matmul/<family>/mod.rs`) and the catalog only lists the folders.
 
-use crate::arch::Isa;
+use crate::arch::{Features, Isa};
 use crate::family::Family;
 use crate::matmul::args::KernelFn;
 use crate::pack::kinds::Packer;
@@ -429,6 +429,12 @@ impl MatmulKernel {
     /// [`Columns::FixedAtSve256`] kernels depend on it).
     pub const fn runs_at_sve_lanes32(&self, sve_lanes32: usize) -> bool {
         !matches!(self.columns, Columns::FixedAtSve256) || sve_lanes32 == 8
+    }
+
+    /// Whether the kernel runs on a CPU with `features` whose SVE vector holds `sve_lanes32`
+    /// 32-bit lanes.
+    pub fn runs_on(&self, features: Features, sve_lanes32: usize) -> bool {
+        features.contains(self.isa.features()) && self.runs_at_sve_lanes32(sve_lanes32)
     }
 
     /// Symbol prefix of its C functions (`kai` or `rkai`).

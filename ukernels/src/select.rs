@@ -126,11 +126,9 @@ pub fn best_pair_where(
     accept: impl Fn(&Pair) -> bool,
 ) -> Option<Pair> {
     let mut best: Option<(Rank, Pair)> = None;
-    // KleidiAI's 256-bit SVE kernels run only at that vector length.
-    let at_vl = |p: &Pair| {
-        p.gemv.runs_at_sve_lanes32(sve_lanes32) && p.gemm.runs_at_sve_lanes32(sve_lanes32)
-    };
-    for pair in pairs(family).filter(|p| p.runs_with(features) && at_vl(p) && accept(p)) {
+    let runs =
+        |p: &Pair| p.gemv.runs_on(features, sve_lanes32) && p.gemm.runs_on(features, sve_lanes32);
+    for pair in pairs(family).filter(|p| runs(p) && accept(p)) {
         let rank = Rank::of(pair, sve_lanes32, features.contains(Features::IN_ORDER));
         if best.is_none_or(|(r, _)| rank > r) {
             best = Some((rank, pair));
@@ -155,9 +153,7 @@ pub fn best_pair_across_families(
     if own.is_some_and(|p| p.gemv.steps_one_row()) {
         return own;
     }
-    let runs = move |k: &MatmulKernel| {
-        features.contains(k.isa.features()) && k.runs_at_sve_lanes32(sve_lanes32)
-    };
+    let runs = move |k: &MatmulKernel| k.runs_on(features, sve_lanes32);
     let gemvs = KERNELS
         .iter()
         .copied()
@@ -213,7 +209,7 @@ pub fn best_lone_gemv(
         .iter()
         .copied()
         .filter(|k| k.family == family && k.steps_one_row())
-        .filter(|k| features.contains(k.isa.features()) && k.runs_at_sve_lanes32(sve_lanes32))
+        .filter(|k| k.runs_on(features, sve_lanes32))
         .max_by_key(|&k| Rank::of(Pair { gemv: k, gemm: k }, sve_lanes32, in_order))
 }
 

@@ -6,7 +6,7 @@
 //! uses ([`crate::pack::lhs::pack`]).
 
 use super::chunks::Chunks;
-use super::error::{Error, Result, need, strided_len};
+use super::error::{Error, Result, need, same_vector_length, strided_len};
 use super::kernel::{Kernel, lhs_kinds};
 use crate::element::Output;
 use crate::family::Operands;
@@ -245,13 +245,7 @@ impl<S: AsRef<[u8]> + AsMut<[u8]>> PackedActivations<S> {
         if matches!(kind, LhsPackerKind::IndirectSmeRows(_)) {
             return Err(Error::FormatMismatch("indirectly packed activations"));
         }
-        let here = self::vector_bytes(kind, kernel.kernel);
-        if vector_bytes != here {
-            return Err(Error::VectorLengthMismatch {
-                packed: vector_bytes,
-                here,
-            });
-        }
+        same_vector_length(vector_bytes, self::vector_bytes(kind, kernel.kernel))?;
         let size = kernel.packed_activations_size(m, k, bl)?;
         need("packed activation storage", size, storage.as_ref().len())?;
         Ok(Self::of_rows(storage, kind, kernel, (m, k, bl)))

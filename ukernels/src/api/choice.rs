@@ -46,8 +46,7 @@ impl Kernel {
     /// ```
     pub fn new(kernel: &'static MatmulKernel) -> Result<Kernel> {
         debug_assert!(covered(kernel), "{}: no source form", kernel.stem);
-        let runs_here = Features::detect().contains(kernel.isa.features())
-            && kernel.runs_at_sve_lanes32(arch::sve_lanes32());
+        let runs_here = kernel.runs_on(Features::detect(), arch::sve_lanes32());
         if cfg!(target_arch = "aarch64") && !runs_here {
             return Err(Error::NotSupportedByCpu(kernel.stem));
         }

@@ -111,6 +111,15 @@ impl From<Violation> for Error {
 /// Result of the safe API.
 pub type Result<T> = core::result::Result<T, Error>;
 
+/// [`Error::VectorLengthMismatch`] unless bytes packed at `packed` vector bytes suit this CPU's
+/// `here`.
+pub(super) fn same_vector_length(packed: usize, here: usize) -> Result<()> {
+    if packed != here {
+        return Err(Error::VectorLengthMismatch { packed, here });
+    }
+    Ok(())
+}
+
 /// [`Error::BufferTooSmall`] unless `given >= needed`.
 pub(super) fn need(buffer: &'static str, needed: usize, given: usize) -> Result<()> {
     if given < needed {

@@ -6,7 +6,7 @@
 //! uses ([`crate::pack::rhs::pack`]), so a refused argument carries KleidiAI's condition text.
 
 use super::chunks::Chunks;
-use super::error::{Error, Result, need};
+use super::error::{Error, Result, need, same_vector_length};
 use super::kernel::{Kernel, chunked_weights, rhs_kinds};
 use super::requantize::InputQuantization;
 use crate::kernel::MatmulKernel;
@@ -711,13 +711,7 @@ impl<S: AsRef<[u8]> + AsMut<[u8]>> PackedWeights<S> {
         vector_bytes: usize,
         storage: S,
     ) -> Result<Self> {
-        let here = kernel.kernel.packed_vector_bytes();
-        if vector_bytes != here {
-            return Err(Error::VectorLengthMismatch {
-                packed: vector_bytes,
-                here,
-            });
-        }
+        same_vector_length(vector_bytes, kernel.kernel.packed_vector_bytes())?;
         let size = kernel.packed_weights_size(n, k, bl)?;
         need("packed weight storage", size, storage.as_ref().len())?;
         Ok(PackedWeights {
