@@ -420,52 +420,6 @@ unsafe fn call(how: Impl, a: &PlanarArgs) {
     }
 }
 
-/// Computes output rows `rows` (starting at a multiple of four) four at a time into a guarded
-/// destination of the whole image pre-filled with [`FILL`]; the rows computed equal `expect` bit
-/// for bit and every other byte keeps the fill.
-fn check_rows(p: &Problem, expect: &[f32], how: Impl, edge: Edge, rows: Range<usize>) {
-    let (oh, ow) = p.out_shape();
-    let src = Guarded::from_f32(&p.src, edge);
-    let packed = p.packed(edge);
-    let size = c::kai_get_dst_size_dwconv_clamp_f32_f32_f32p1vlx1b_3x3_s1_4xc_sme2_mla(oh, ow, p.c);
-    let mut dst = sme_pack::prefilled(size, edge);
-    for out_row in rows.clone().step_by(4) {
-        let a = call_args(p, src.ptr(), packed.ptr(), dst.mut_ptr(), out_row, rows.end);
-        // SAFETY: the buffers hold the image, the packed filter and the output image.
-        unsafe { call(how, &a) };
-    }
-    let row_bytes = ow * p.c * 4;
-    let got = dst.bytes();
-    for y in 0..oh {
-        let line = &got[y * row_bytes..(y + 1) * row_bytes];
-        if rows.contains(&y) {
-            for (i, chunk) in line.chunks_exact(4).enumerate() {
-                let v = u32::from_le_bytes(chunk.try_into().unwrap());
-                let want = expect[y * ow * p.c + i];
-                assert_eq!(
-                    v,
-                    want.to_bits(),
-                    "{how:?} {edge:?} {}x{}x{} pad {:?} clamp {:?}: row {y} column {} channel {}: \
-                     {} != {want}",
-                    p.h,
-                    p.w,
-                    p.c,
-                    p.pad,
-                    p.clamp,
-                    i / p.c,
-                    i % p.c,
-                    f32::from_bits(v)
-                );
-            }
-        } else {
-            assert!(
-                line.iter().all(|&b| b == FILL),
-                "{how:?}: row {y} outside {rows:?} written"
-            );
-        }
-    }
-}
-
 fn impls() -> Vec<Impl> {
     if native_runs() {
         vec![Impl::Exported, Impl::Portable]
@@ -506,28 +460,311 @@ fn clamps(expect: &[f32]) -> Vec<(f32, f32)> {
     v
 }
 
-fn check_problem(mut p: Problem, edges: &[Edge], portions: bool) -> usize {
+/// A region of the output image: rows, columns.
+type Region = (Range<usize>, Range<usize>);
+
+/// What the image tests ask of a kernel, named by its value type: the f32 kernel (`planar`
+/// interface: four output rows a call, every column) and the f16 one (`depthfirst`: any region
+/// in one call, summing in tiles that start at the region's origin).
+trait Precision: Sized {
+    /// Bytes per value.
+    const BYTES: usize;
+    /// Values per streaming vector.
+    fn lanes() -> usize {
+        sme_pack::svl32() * 4 / Self::BYTES
+    }
+    /// An output value's bits as f32.
+    fn value(bits: u32) -> f32;
+    /// A problem of random values (hostile ones scatter specials).
+    fn problem(
+        h: usize,
+        w: usize,
+        c: usize,
+        pad: Padding,
+        seed: u64,
+        hostile: bool,
+    ) -> ProblemOf<Self>;
+    /// Whether a problem is cheap enough under QEMU at every streaming length.
+    fn affordable(channels: usize, pad: Padding) -> bool;
+    /// The whole output image's bits, its summation tiles starting at `origin`.
+    fn expected_bits(p: &ProblemOf<Self>, origin: (usize, usize)) -> Vec<u32>;
+    /// The output size from the kernel's getter.
+    fn dst_size(oh: usize, ow: usize, c: usize) -> usize;
+    fn src(p: &ProblemOf<Self>, edge: Edge) -> Guarded;
+    fn packed(p: &ProblemOf<Self>, edge: Edge) -> Guarded;
+    /// Computes `region` of the output image `dst` through `how`.
+    fn compute(
+        p: &ProblemOf<Self>,
+        how: Impl,
+        buffers: (&Guarded, &Guarded),
+        dst: &mut Guarded,
+        region: &Region,
+    );
+    /// The output portions a caller computes alone, each with its guard edge.
+    fn portions(p: &ProblemOf<Self>) -> Vec<(Region, Edge)>;
+}
+
+impl Precision for f32 {
+    const BYTES: usize = 4;
+
+    fn value(bits: u32) -> f32 {
+        f32::from_bits(bits)
+    }
+
+    fn problem(h: usize, w: usize, c: usize, pad: Padding, seed: u64, hostile: bool) -> Problem {
+        Problem::new(h, w, c, pad, seed, hostile)
+    }
+
+    fn affordable(_: usize, _: Padding) -> bool {
+        true
+    }
+
+    /// One summation order whatever the tile: `origin` changes nothing.
+    fn expected_bits(p: &Problem, _: (usize, usize)) -> Vec<u32> {
+        p.expected().iter().map(|v| v.to_bits()).collect()
+    }
+
+    fn dst_size(oh: usize, ow: usize, c: usize) -> usize {
+        c::kai_get_dst_size_dwconv_clamp_f32_f32_f32p1vlx1b_3x3_s1_4xc_sme2_mla(oh, ow, c)
+    }
+
+    fn src(p: &Problem, edge: Edge) -> Guarded {
+        Guarded::from_f32(&p.src, edge)
+    }
+
+    fn packed(p: &Problem, edge: Edge) -> Guarded {
+        p.packed(edge)
+    }
+
+    /// Four rows a call, as KleidiAI's tests call it; `region` spans every column.
+    fn compute(
+        p: &Problem,
+        how: Impl,
+        (src, packed): (&Guarded, &Guarded),
+        dst: &mut Guarded,
+        region: &Region,
+    ) {
+        let (rows, cols) = region;
+        assert_eq!(
+            *cols,
+            0..p.out_shape().1,
+            "the planar kernel computes whole rows"
+        );
+        for out_row in rows.clone().step_by(4) {
+            let a = call_args(p, src.ptr(), packed.ptr(), dst.mut_ptr(), out_row, rows.end);
+            // SAFETY: the buffers hold the image, the packed filter and the output image.
+            unsafe { call(how, &a) };
+        }
+    }
+
+    /// A caller's row slices: from the second call to one row before the end, and the last
+    /// (partial) call alone.
+    fn portions(p: &Problem) -> Vec<(Region, Edge)> {
+        let (oh, ow) = p.out_shape();
+        if oh <= 4 {
+            return Vec::new();
+        }
+        vec![
+            ((4..oh - 1, 0..ow), Edge::End),
+            (((oh - 1) / 4 * 4..oh, 0..ow), Edge::Start),
+        ]
+    }
+}
+
+impl Precision for u16 {
+    const BYTES: usize = 2;
+
+    fn value(bits: u32) -> f32 {
+        f32::from_bits(f16::to_f32_bits(bits as u16))
+    }
+
+    fn problem(h: usize, w: usize, c: usize, pad: Padding, seed: u64, hostile: bool) -> Problem16 {
+        Problem16::new(h, w, c, pad, seed, hostile)
+    }
+
+    /// Beyond one vector and one channel, only no padding, padding all round and padding below
+    /// and right.
+    fn affordable(channels: usize, pad: Padding) -> bool {
+        channels <= Self::lanes() + 1 || [PADDINGS[0], PADDINGS[5], PADDINGS[6]].contains(&pad)
+    }
+
+    fn expected_bits(p: &Problem16, origin: (usize, usize)) -> Vec<u32> {
+        p.expected(origin).into_iter().map(u32::from).collect()
+    }
+
+    fn dst_size(oh: usize, ow: usize, c: usize) -> usize {
+        c::kai_get_dst_size_dwconv_clamp_f16_f16_f16p1vlx1b_3x3_s1_4x4_sme2_mla(oh, ow, c)
+    }
+
+    fn src(p: &Problem16, edge: Edge) -> Guarded {
+        Guarded::from_bytes(&sme_pack::le_bytes(&p.src), edge)
+    }
+
+    fn packed(p: &Problem16, edge: Edge) -> Guarded {
+        p.packed(edge)
+    }
+
+    /// One call for the whole region.
+    fn compute(
+        p: &Problem16,
+        how: Impl,
+        (src, packed): (&Guarded, &Guarded),
+        dst: &mut Guarded,
+        region: &Region,
+    ) {
+        let a = p.args(src.ptr(), packed.ptr(), dst.mut_ptr(), region);
+        // SAFETY: the buffers hold the image, the packed filter and the output image.
+        unsafe { call16(how, &a) };
+    }
+
+    /// The last partial tile alone, a tile's worth from the second tile row and column on, and
+    /// a region starting mid-tile.
+    fn portions(p: &Problem16) -> Vec<(Region, Edge)> {
+        let (oh, ow) = p.out_shape();
+        let mut regions = vec![((oh - 1) / 4 * 4..oh, (ow - 1) / 4 * 4..ow)];
+        if oh > 4 && ow > 4 {
+            regions.push((4..oh.min(8), 4..ow.min(8)));
+        }
+        if oh > 2 && ow > 1 {
+            regions.push((1..oh - 1, 1..ow));
+        }
+        regions.into_iter().map(|r| (r, Edge::End)).collect()
+    }
+}
+
+/// Computes output `region` into a guarded destination of the whole image pre-filled with
+/// [`FILL`]; the region equals `expect` bit for bit and every other byte keeps the fill.
+fn check_region<T: Precision>(
+    p: &ProblemOf<T>,
+    expect: &[u32],
+    how: Impl,
+    edge: Edge,
+    region: Region,
+) {
+    let (oh, ow) = p.out_shape();
+    let (src, packed) = (T::src(p, edge), T::packed(p, edge));
+    let mut dst = sme_pack::prefilled(T::dst_size(oh, ow, p.c), edge);
+    T::compute(p, how, (&src, &packed), &mut dst, &region);
+    let got = dst.bytes();
+    for y in 0..oh {
+        for x in 0..ow {
+            let at = (y * ow + x) * p.c;
+            let pixel = &got[at * T::BYTES..(at + p.c) * T::BYTES];
+            if !(region.0.contains(&y) && region.1.contains(&x)) {
+                assert!(
+                    pixel.iter().all(|&b| b == FILL),
+                    "{how:?}: pixel ({y}, {x}) outside {region:?} written"
+                );
+                continue;
+            }
+            for (ch, chunk) in pixel.chunks_exact(T::BYTES).enumerate() {
+                let mut bytes = [0; 4];
+                bytes[..T::BYTES].copy_from_slice(chunk);
+                let (v, want) = (u32::from_le_bytes(bytes), expect[at + ch]);
+                assert_eq!(
+                    v,
+                    want,
+                    "{how:?} {edge:?} {}x{}x{} pad {:?} clamp {:?} region {region:?}: row {y} \
+                     column {x} channel {ch}: {} != {} ({v:#x} != {want:#x})",
+                    p.h,
+                    p.w,
+                    p.c,
+                    p.pad,
+                    p.clamp,
+                    T::value(v),
+                    T::value(want)
+                );
+            }
+        }
+    }
+}
+
+/// Checks problem `p` whole through each implementation (at `edges`) and with each clamp;
+/// with `portions`, also the kernel's output portions (regions starting mid-tile against the
+/// convolution summed in their own tiles). How many cases.
+fn check_problem<T: Precision>(mut p: ProblemOf<T>, edges: &[Edge], portions: bool) -> usize {
     let mut cases = 0;
-    let (clamps, edges) = swept(clamps(&p.expected()), edges, p.h + p.c);
+    let (oh, ow) = p.out_shape();
+    let unclamped: Vec<f32> = T::expected_bits(&p, (0, 0))
+        .into_iter()
+        .map(T::value)
+        .collect();
+    let (clamps, edges) = swept(clamps(&unclamped), edges, p.h + p.c);
     for clamp in clamps {
         p.clamp = clamp;
-        let expect = p.expected();
-        let oh = p.out_shape().0;
+        let expect = T::expected_bits(&p, (0, 0));
+        let portions = if portions {
+            T::portions(&p)
+        } else {
+            Vec::new()
+        };
+        let portion_expects: Vec<Option<Vec<u32>>> = portions
+            .iter()
+            .map(|((rows, cols), _)| match (rows.start % 4, cols.start % 4) {
+                (0, 0) => None,
+                origin => Some(T::expected_bits(&p, origin)),
+            })
+            .collect();
         for how in impls() {
             for &edge in &edges {
-                check_rows(&p, &expect, how, edge, 0..oh);
+                check_region(&p, &expect, how, edge, (0..oh, 0..ow));
                 cases += 1;
             }
-            if portions && oh > 4 {
-                // A caller's row slices: from the second call to one row before the end, and the
-                // last (partial) call alone.
-                check_rows(&p, &expect, how, Edge::End, 4..oh - 1);
-                check_rows(&p, &expect, how, Edge::Start, (oh - 1) / 4 * 4..oh);
-                cases += 2;
+            for ((region, edge), own) in portions.iter().zip(&portion_expects) {
+                check_region(
+                    &p,
+                    own.as_ref().unwrap_or(&expect),
+                    how,
+                    *edge,
+                    region.clone(),
+                );
+                cases += 1;
             }
         }
     }
     cases
+}
+
+/// Hostile values (`T::problem`'s specials) at three shapes around the vector length and every
+/// affordable padding, then inverted, NaN and the extra `bounds`; how many cases.
+fn hostile_cases<T: Precision>(bounds: &[(f32, f32)]) -> usize {
+    let lanes = T::lanes();
+    let mut cases = 0;
+    for (h, w, channels) in [(3, 3, lanes), (7, 5, lanes + 1), (6, 9, 3 * lanes + 5)] {
+        for (i, &pad) in PADDINGS.iter().enumerate() {
+            if T::affordable(channels, pad) {
+                let p = T::problem(h, w, channels, pad, (i * 7 + channels) as u64, true);
+                cases += check_problem(p, &EDGES, false);
+            }
+        }
+        let inverted_and_nan = [(0.25, -0.25), (f32::NAN, 1.0), (-1.0, f32::NAN)];
+        for &clamp in inverted_and_nan.iter().chain(bounds) {
+            let mut p = T::problem(h, w, channels, pad(1, 1, 1, 1), channels as u64, true);
+            p.clamp = clamp;
+            let (oh, ow) = p.out_shape();
+            let expect = T::expected_bits(&p, (0, 0));
+            for how in impls() {
+                check_region(&p, &expect, how, Edge::End, (0..oh, 0..ow));
+                cases += 1;
+            }
+        }
+    }
+    cases
+}
+
+/// A lazy ZA save pending at the call is committed (the kernel `stem` of `isa`).
+#[cfg(target_arch = "aarch64")]
+fn lazy_za_save_is_committed_for<T: Precision>(stem: &str, isa: rkai_ukernels::arch::Isa) -> bool {
+    let Some(mut za) = support::abi::PendingZaSave::for_isa(isa) else {
+        return false;
+    };
+    let p = T::problem(3, 3, 5, pad(1, 1, 1, 1), 9, false);
+    let expect = T::expected_bits(&p, (0, 0));
+    za.arm();
+    check_region(&p, &expect, Impl::Exported, Edge::End, (0..3, 0..3));
+    za.assert_committed(stem);
+    za.finish();
+    true
 }
 
 #[test]
@@ -564,28 +801,10 @@ fn outputs_equal_direct_convolution() {
 
 #[test]
 fn hostile_values_equal_direct_convolution() {
-    let svl = sme_pack::svl32();
-    let mut cases = 0;
-    for (h, w, channels) in [(3, 3, svl), (7, 5, svl + 1), (6, 9, 3 * svl + 5)] {
-        for (i, &pad) in PADDINGS.iter().enumerate() {
-            let p = Problem::new(h, w, channels, pad, (i * 7 + channels) as u64, true);
-            cases += check_problem(p, &EDGES, false);
-        }
-        // Inverted and NaN bounds.
-        for clamp in [(0.25, -0.25), (f32::NAN, 1.0), (-1.0, f32::NAN)] {
-            let mut p = Problem::new(h, w, channels, pad(1, 1, 1, 1), channels as u64, true);
-            p.clamp = clamp;
-            let expect = p.expected();
-            for how in impls() {
-                check_rows(&p, &expect, how, Edge::End, 0..p.out_shape().0);
-                cases += 1;
-            }
-        }
-    }
+    let cases = hostile_cases::<f32>(&[]);
     eprintln!("RELIABILITY hostile {cases}");
 }
 
-/// Callee-saved registers survive the kernel (x19-x28, d8-d15; canaries of `support::abi`).
 #[cfg(target_arch = "aarch64")]
 #[test]
 fn registers_survive() {
@@ -623,16 +842,9 @@ fn registers_survive() {
 #[cfg(target_arch = "aarch64")]
 #[test]
 fn lazy_za_save_is_committed() {
-    let Some(mut za) = support::abi::PendingZaSave::for_isa(kernel().isa) else {
-        return;
-    };
-    let p = Problem::new(3, 3, 5, pad(1, 1, 1, 1), 9, false);
-    let expect = p.expected();
-    za.arm();
-    check_rows(&p, &expect, Impl::Exported, Edge::End, 0..3);
-    za.assert_committed(STEM);
-    za.finish();
-    eprintln!("RELIABILITY lazy_za 1");
+    if lazy_za_save_is_committed_for::<f32>(STEM, kernel().isa) {
+        eprintln!("RELIABILITY lazy_za 1");
+    }
 }
 
 // ---- Contract violations: KleidiAI's assertions -------------------------------------------------
@@ -780,9 +992,6 @@ fn f16_getters_equal_kleidiai() {
     eprintln!("RELIABILITY f16_getters {checked}");
 }
 
-/// A region of the output one call computes: rows, columns.
-type Region = (Range<usize>, Range<usize>);
-
 impl Problem16 {
     /// Values in [-2, 2); hostile ones also scatter the f16 specials and values large enough
     /// for the sums to overflow a half.
@@ -900,107 +1109,9 @@ unsafe fn call16(how: Impl, a: &DepthfirstArgs) {
     }
 }
 
-/// Computes output `region` in one call into a guarded destination of the whole image
-/// pre-filled with [`FILL`]; the region equals `expect`, the direct convolution with its tiles
-/// starting at the region's origin (modulo 4), bit for bit and every other byte keeps the fill.
-fn check16(p: &Problem16, expect: &[u16], how: Impl, edge: Edge, region: Region) {
-    let (oh, ow) = p.out_shape();
-    let src = Guarded::from_bytes(&sme_pack::le_bytes(&p.src), edge);
-    let packed = p.packed(edge);
-    let size = c::kai_get_dst_size_dwconv_clamp_f16_f16_f16p1vlx1b_3x3_s1_4x4_sme2_mla(oh, ow, p.c);
-    let mut dst = sme_pack::prefilled(size, edge);
-    let a = p.args(src.ptr(), packed.ptr(), dst.mut_ptr(), &region);
-    // SAFETY: the buffers hold the image, the packed filter and the output image.
-    unsafe { call16(how, &a) };
-    let got = dst.bytes();
-    for y in 0..oh {
-        for x in 0..ow {
-            let at = (y * ow + x) * p.c;
-            let pixel = &got[at * 2..(at + p.c) * 2];
-            if region.0.contains(&y) && region.1.contains(&x) {
-                for (ch, chunk) in pixel.chunks_exact(2).enumerate() {
-                    let v = u16::from_le_bytes(chunk.try_into().unwrap());
-                    let want = expect[at + ch];
-                    assert_eq!(
-                        v, want,
-                        "{how:?} {edge:?} {}x{}x{} pad {:?} clamp {:?} region {region:?}: \
-                         row {y} column {x} channel {ch}: {v:#06x} != {want:#06x}",
-                        p.h, p.w, p.c, p.pad, p.clamp
-                    );
-                }
-            } else {
-                assert!(
-                    pixel.iter().all(|&b| b == FILL),
-                    "{how:?}: pixel ({y}, {x}) outside {region:?} written"
-                );
-            }
-        }
-    }
-}
-
-/// The clamp of an f16 problem whose unclamped output is `unclamped`: none, or one that bites
-/// (the middle half of the range).
-fn clamps16(unclamped: &[u16]) -> Vec<(f32, f32)> {
-    let values: Vec<f32> = unclamped
-        .iter()
-        .map(|&v| f32::from_bits(f16::to_f32_bits(v)))
-        .collect();
-    clamps(&values)
-}
-
 /// The image tests' channel counts around the streaming length in halves.
 fn channel_counts16() -> Vec<usize> {
     image_channel_counts(2 * sme_pack::svl32())
-}
-
-/// Checks problem `p` whole through each implementation (at `edges`) and with each clamp;
-/// with `portions`, also output sub-regions: a tile's worth from the second tile row and
-/// column on, a region starting mid-tile and the last partial tile alone.
-fn check_problem16(mut p: Problem16, edges: &[Edge], portions: bool) -> usize {
-    let mut cases = 0;
-    let (oh, ow) = p.out_shape();
-    let (clamps, edges) = swept(clamps16(&p.expected((0, 0))), edges, p.h + p.c);
-    for clamp in clamps {
-        p.clamp = clamp;
-        let expect = p.expected((0, 0));
-        // Regions starting at (1, 1) sum in the order of their own tiles.
-        let shifted = if portions {
-            p.expected((1, 1))
-        } else {
-            Vec::new()
-        };
-        for how in impls() {
-            for &edge in &edges {
-                check16(&p, &expect, how, edge, (0..oh, 0..ow));
-                cases += 1;
-            }
-            if portions {
-                let mut regions = vec![((oh - 1) / 4 * 4..oh, (ow - 1) / 4 * 4..ow)];
-                if oh > 4 && ow > 4 {
-                    regions.push((4..oh.min(8), 4..ow.min(8)));
-                }
-                if oh > 2 && ow > 1 {
-                    regions.push((1..oh - 1, 1..ow));
-                }
-                for region in regions {
-                    let e = if region.0.start % 4 == 0 {
-                        &expect
-                    } else {
-                        &shifted
-                    };
-                    check16(&p, e, how, Edge::End, region);
-                    cases += 1;
-                }
-            }
-        }
-    }
-    cases
-}
-
-/// Whether a problem is cheap enough under QEMU at every streaming length: beyond one vector
-/// and one channel, only no padding, padding all round and padding below and right.
-fn affordable16(channels: usize, pad: Padding) -> bool {
-    channels <= 2 * sme_pack::svl32() + 1 || [PADDINGS[0], PADDINGS[5], PADDINGS[6]].contains(&pad)
 }
 
 #[test]
@@ -1023,53 +1134,28 @@ fn f16_outputs_equal_direct_convolution() {
         for channels in counts {
             for (i, &pad) in paddings.iter().enumerate() {
                 let (oh, ow) = reference::output_shape(h, w, pad);
-                if oh == 0 || ow == 0 || !affordable16(channels, pad) {
+                if oh == 0 || ow == 0 || !u16::affordable(channels, pad) {
                     continue;
                 }
                 let seed = (h * 131 + w * 17 + channels * 3 + i) as u64;
                 let p = Problem16::new(h, w, channels, pad, seed, false);
                 let edges: &[Edge] = if h < 14 { &EDGES } else { &[Edge::End] };
-                cases += check_problem16(p, edges, h >= 7 && channels <= lanes + 1);
+                cases += check_problem(p, edges, h >= 7 && channels <= lanes + 1);
             }
         }
     }
     // The feature-map size of a MobileNet layer (RGB), once per padding kind.
     for pad in [pad(1, 1, 1, 1), pad(0, 0, 0, 0)] {
         let p = Problem16::new(56, 56, 3, pad, 56, false);
-        cases += check_problem16(p, &[Edge::End], false);
+        cases += check_problem(p, &[Edge::End], false);
     }
     eprintln!("RELIABILITY f16_reference {cases}");
 }
 
 #[test]
 fn f16_hostile_values_equal_direct_convolution() {
-    let lanes = 2 * sme_pack::svl32();
-    let mut cases = 0;
-    for (h, w, channels) in [(3, 3, lanes), (7, 5, lanes + 1), (6, 9, 3 * lanes + 5)] {
-        for (i, &pad) in PADDINGS.iter().enumerate() {
-            if !affordable16(channels, pad) {
-                continue;
-            }
-            let p = Problem16::new(h, w, channels, pad, (i * 7 + channels) as u64, true);
-            cases += check_problem16(p, &EDGES, false);
-        }
-        // Inverted, NaN, and beyond-half bounds (rounded to infinities).
-        for clamp in [
-            (0.25, -0.25),
-            (f32::NAN, 1.0),
-            (-1.0, f32::NAN),
-            (-1e6, 7e4),
-        ] {
-            let mut p = Problem16::new(h, w, channels, pad(1, 1, 1, 1), channels as u64, true);
-            p.clamp = clamp;
-            let (oh, ow) = p.out_shape();
-            let expect = p.expected((0, 0));
-            for how in impls() {
-                check16(&p, &expect, how, Edge::End, (0..oh, 0..ow));
-                cases += 1;
-            }
-        }
-    }
+    // Beyond-half bounds too (rounded to infinities).
+    let cases = hostile_cases::<u16>(&[(-1e6, 7e4)]);
     eprintln!("RELIABILITY f16_hostile {cases}");
 }
 
@@ -1108,25 +1194,11 @@ fn f16_empty_calls_touch_nothing() {
 #[cfg(target_arch = "aarch64")]
 #[test]
 fn f16_lazy_za_save_is_committed() {
-    let Some(svl) = rkai_ukernels::arch::sme_vector_bytes() else {
-        eprintln!("no SME on this CPU: no ZA state to protect");
-        return;
-    };
-    if !support::cpu::can_run(kernel16().isa) {
-        return;
+    if lazy_za_save_is_committed_for::<u16>(STEM16, kernel16().isa) {
+        eprintln!("RELIABILITY f16_lazy_za 1");
     }
-    let mut za = support::abi::PendingZaSave::new(svl);
-    let p = Problem16::new(3, 3, 5, pad(1, 1, 1, 1), 9, false);
-    let expect = p.expected((0, 0));
-    za.arm();
-    check16(&p, &expect, Impl::Exported, Edge::End, (0..3, 0..3));
-    za.assert_committed(STEM16);
-    za.finish();
-    eprintln!("RELIABILITY f16_lazy_za 1");
 }
 
-/// Callee-saved registers survive the f16 kernel (x19-x28, d8-d15; canaries of `support::abi`,
-/// its six stack arguments through `call8`).
 #[cfg(target_arch = "aarch64")]
 #[test]
 fn f16_registers_survive() {
