@@ -24,15 +24,9 @@ const KERNEL: Uker = Uker::new(NAME, provider);
 #[test]
 fn getters_equal_kleidiai() {
     let nr = sme_lanes32();
-    let formulas = Getters {
-        step: (1, nr),
-        lhs_rows: 1,
-        rhs_cols: nr,
-        lhs_stride: &|k| k * 4,
-        rhs_stride: &|k| nr * (4 + 4 * k),
-        dst_bytes: 4,
-    };
-    check_getters(&KERNEL, &formulas);
+    let lhs_stride = |k: usize| k * 4;
+    let rhs_stride = |k: usize| nr * (4 + 4 * k);
+    check_getters(&KERNEL, &Getters::gemv(nr, (&lhs_stride, &rhs_stride), 4));
 }
 
 /// The packed RHS of the format (`x32p4vsx1bx32`): per block of `nr` columns their biases, then

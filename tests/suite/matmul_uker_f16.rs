@@ -28,15 +28,9 @@ const FILL: u16 = 0x7d5a;
 #[test]
 fn getters_equal_kleidiai() {
     let nr = sme_lanes32();
-    let formulas = Getters {
-        step: (1, nr),
-        lhs_rows: 1,
-        rhs_cols: nr,
-        lhs_stride: &|k| k.div_ceil(2) * 2 * 2,
-        rhs_stride: &|k| nr * (2 + 2 * k.div_ceil(2) * 2),
-        dst_bytes: 2,
-    };
-    check_getters(&KERNEL, &formulas);
+    let lhs_stride = |k: usize| k.div_ceil(2) * 2 * 2;
+    let rhs_stride = |k: usize| nr * (2 + 2 * k.div_ceil(2) * 2);
+    check_getters(&KERNEL, &Getters::gemv(nr, (&lhs_stride, &rhs_stride), 2));
 }
 
 /// The RHS (`k` x `n` halves) and bias packed by the generic provider (byte-exact against its

@@ -28,15 +28,9 @@ const KERNEL: Uker = Uker::new(NAME, provider);
 #[test]
 fn getters_equal_kleidiai() {
     let nr = sme_lanes32();
-    let formulas = Getters {
-        step: (1, nr),
-        lhs_rows: 1,
-        rhs_cols: nr,
-        lhs_stride: &|k| k.div_ceil(4) * 4,
-        rhs_stride: &|k| nr * (k.div_ceil(4) * 4 + 8),
-        dst_bytes: 1,
-    };
-    check_getters(&KERNEL, &formulas);
+    let lhs_stride = |k: usize| k.div_ceil(4) * 4;
+    let rhs_stride = |k: usize| nr * (k.div_ceil(4) * 4 + 8);
+    check_getters(&KERNEL, &Getters::gemv(nr, (&lhs_stride, &rhs_stride), 1));
 }
 
 /// The RHS of `p` (one row: `m == 1`) packed by the provider, blocks at the kernel's stride (the

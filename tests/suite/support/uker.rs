@@ -284,6 +284,24 @@ pub struct Getters<'a> {
     pub dst_bytes: usize,
 }
 
+impl<'a> Getters<'a> {
+    /// A one-row GEMV's formulas: step 1 x `nr`, the LHS plain rows, RHS blocks of `nr` columns.
+    pub fn gemv(
+        nr: usize,
+        (lhs_stride, rhs_stride): (&'a dyn Fn(usize) -> usize, &'a dyn Fn(usize) -> usize),
+        dst_bytes: usize,
+    ) -> Self {
+        Getters {
+            step: (1, nr),
+            lhs_rows: 1,
+            rhs_cols: nr,
+            lhs_stride,
+            rhs_stride,
+            dst_bytes,
+        }
+    }
+}
+
 /// Checks `kernel`'s getters against `formulas` over edge shapes (K values around the packing
 /// steps, N around the block width) and the offsets of blocks 0, 1 and 3 with strides wider than
 /// the getters' (the offsets must follow the caller's stride). Returns the values checked (with
