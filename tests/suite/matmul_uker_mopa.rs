@@ -22,7 +22,7 @@ use rkai_ukernels::float::{self, f16};
 use rkai_ukernels::matmul::uker::{self, Mopa};
 use support::guard::{EDGES, Edge, Guarded};
 use support::rng::Rng;
-use support::uker::{CLAMP, Getters, Uker, args, check_getters, sme_lanes32};
+use support::uker::{CLAMP, Getters, Uker, args, check_getters, hostile_operands, sme_lanes32};
 
 /// One of the two GEMMs: its table, element type and the element's constants.
 #[derive(Clone, Copy)]
@@ -481,19 +481,14 @@ fn hostile_values() {
         let rounds = if full { 4 } else { 3 };
         for (m, n, k) in shapes {
             for round in 0..rounds {
-                let mut pick = |i: usize| {
-                    if (i + round) % 3 == 0 {
-                        specials[(i * 7 + round) % specials.len()]
-                    } else {
-                        g.value(rng.f32(-3.0, 3.0))
-                    }
-                };
+                let random = || g.value(rng.f32(-3.0, 3.0));
+                let [lhs, rhs, bias] = hostile_operands(&specials, (m, n, k), round, random);
                 let mut case = Case {
                     gemm: g,
                     shape: (m, n, k),
-                    lhs: (0..m * k).map(&mut pick).collect(),
-                    rhs: (0..k * n).map(|i| pick(i + 1)).collect(),
-                    bias: (0..n).map(|i| pick(i + 2)).collect(),
+                    lhs,
+                    rhs,
+                    bias,
                     clamp: None,
                 };
                 // The shared set, and bounds past the f16 range (infinities for f16).

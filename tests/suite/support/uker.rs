@@ -260,6 +260,28 @@ pub const HOSTILE_F32: [f32; 11] = [
     1.0e30,
 ];
 
+/// Operands for a hostile test's `round`: the LHS (`m` x `k`), the RHS (`k` x `n`) and the bias
+/// (`n`), every third value one of `specials` (which third, and which special, move with
+/// `round`), the others drawn by `random`.
+pub fn hostile_operands<T: Copy>(
+    specials: &[T],
+    (m, n, k): (usize, usize, usize),
+    round: usize,
+    mut random: impl FnMut() -> T,
+) -> [Vec<T>; 3] {
+    let mut pick = |i: usize| {
+        if (i + round) % 3 == 0 {
+            specials[(i * 7 + round) % specials.len()]
+        } else {
+            random()
+        }
+    };
+    let lhs = (0..m * k).map(&mut pick).collect();
+    let rhs = (0..k * n).map(|i| pick(i + 1)).collect();
+    let bias = (0..n).map(|i| pick(i + 2)).collect();
+    [lhs, rhs, bias]
+}
+
 /// The streaming length in 32-bit lanes (4 without SME), checked against the QEMU model when the
 /// test matrix names one: `mr`/`nr` of the SME kernels are multiples of it.
 pub fn sme_lanes32() -> usize {
