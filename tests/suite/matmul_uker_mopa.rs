@@ -327,25 +327,12 @@ impl Case {
             let r = Guarded::from_bytes(&g.le(&rp), edge);
             let call = |(m0, mlen): (usize, usize), (n0, nlen): (usize, usize)| {
                 let mut d = Guarded::from_bytes(&g.le(&vec![fill; (m - 1) * ds + n]), edge);
-                let (lo_off, ro_off, do_off) = (
-                    kernel.lhs_offset(m0, 0, ls * w),
-                    kernel.rhs_offset(n0, 0, rs * w),
-                    kernel.dst_offset(m0, n0, ds * w),
-                );
-                // SAFETY: the offsets stay inside the buffers (m0 < m, n0 < n, both multiples
-                // of the steps).
-                let ops = unsafe {
-                    (
-                        l.ptr().add(lo_off),
-                        r.ptr().add(ro_off),
-                        d.mut_ptr().add(do_off),
-                    )
-                };
-                let mut a = args(flags, (mlen, nlen, k), ops, (&lo, &hi));
-                a.operand.lhs.stride.m = ls * w;
-                a.operand.rhs.stride.n = rs * w;
-                a.operand.dst.stride.m = ds * w;
-                kernel.run(&a);
+                kernel.run(&kernel.portion_args(
+                    (flags, (m0, mlen, n0, nlen), k),
+                    (l.ptr(), ls * w, r.ptr(), rs * w),
+                    (d.mut_ptr(), ds * w),
+                    (&lo, &hi),
+                ));
                 for i in 0..m {
                     for j in 0..n {
                         let got = g.at(d.bytes(), i * ds + j);

@@ -7,7 +7,7 @@ use crate::support;
 use rkai_ukernels::matmul_types::kai_matmul_uker_args;
 use std::ptr;
 use support::guard::{Edge, Guarded};
-use support::uker::{CLAMP, Nulls, Uker, args};
+use support::uker::{CLAMP, Nulls, Portion, Uker, args};
 
 mod gemv;
 mod gemv_qsi4;
@@ -211,9 +211,6 @@ impl<'a> GemvCalls<'a> {
         )
     }
 }
-
-/// A portion of a problem: rows `m0..m0 + mh`, columns `n0..n0 + nw`.
-type Portion = (usize, usize, usize, usize);
 
 /// Runs `kernel` on the portions `cuts` (`(m0, mh, n0, nw)`) of an `m` x `n` problem with the
 /// packed operands and a destination of `m` rows `ds` bytes apart (filled with [`FILL`])

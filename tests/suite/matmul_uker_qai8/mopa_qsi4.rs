@@ -26,7 +26,7 @@ use rkai_ukernels::pack_rhs_types::*;
 use std::ffi::c_void;
 use support::guard::{EDGES, Guarded};
 use support::rng::Rng;
-use support::uker::{CLAMP, Nulls, Uker, args};
+use support::uker::{CLAMP, Nulls, Portion, Uker};
 
 const NAME: &str = "kai_matmul_clamp_qai8_qai8p8vsx4_qsi4cxp8vsx4sf32bi32_8vsx8vs_sme2_mopa";
 const KERNEL: Uker = Uker::new(NAME, provider);
@@ -183,24 +183,18 @@ impl Problem {
 /// multiples of the tile), operands and destination moved there through the offset getters.
 fn portion_args(
     p: &Problem,
-    (m0, mh, n0, nw): (usize, usize, usize, usize),
+    portion: Portion,
     (lhs, rhs, dst, dst_stride): (*const u8, *const u8, *mut u8, usize),
     bounds: &(i32, i32),
 ) -> kai_matmul_uker_args {
     let (ls, rs) = (KERNEL.lhs_stride(p.m, p.k), KERNEL.rhs_stride(p.n, p.k));
-    // SAFETY (pointer arithmetic): the offsets stay inside the buffers (starts below m / n).
-    let (l, r, d) = unsafe {
-        (
-            lhs.add(KERNEL.lhs_offset(m0, 0, ls)),
-            rhs.add(KERNEL.rhs_offset(n0, 0, rs)),
-            dst.add(KERNEL.dst_offset(m0, n0, dst_stride)),
-        )
-    };
     let flags = if p.clamp.is_some() { CLAMP } else { 0 };
-    let mut a = args(flags, (mh, nw, p.k), (l, r, d), (&bounds.0, &bounds.1));
-    a.operand.lhs.stride.m = ls;
-    a.operand.rhs.stride.n = rs;
-    a.operand.dst.stride.m = dst_stride;
+    let mut a = KERNEL.portion_args(
+        (flags, portion, p.k),
+        (lhs, ls, rhs, rs),
+        (dst, dst_stride),
+        (&bounds.0, &bounds.1),
+    );
     a.operand.bias.scale_bias_global.ptr = std::ptr::from_ref(&p.zp).cast();
     a
 }

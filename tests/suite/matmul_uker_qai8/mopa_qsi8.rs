@@ -26,7 +26,7 @@ use rkai_ukernels::reference::qai8::{self, ClampOrder, Requantize};
 use std::ptr;
 use support::guard::EDGES;
 use support::rng::Rng;
-use support::uker::{CLAMP, Nulls, Uker, args, mopa_portions, mopa_shapes};
+use support::uker::{CLAMP, Nulls, Portion, Uker, mopa_portions, mopa_shapes};
 
 const NAME: &str = "kai_matmul_clamp_qai8_qai8p4vsx4_qsi8cxp4vsx4bi32sf32_8vsx8vs_sme2_mopa";
 const KERNEL: Uker = Uker::new(NAME, provider);
@@ -192,21 +192,18 @@ impl Problem {
     /// multiples of the step), operands and destination moved there through the offset getters.
     pub(crate) fn portion_args(
         &self,
-        (m0, mh, n0, nw): (usize, usize, usize, usize),
-        (lhs, ls, rhs, rs): (*const u8, usize, *const u8, usize),
-        (dst, ds): (*mut u8, usize),
+        portion: Portion,
+        operands: (*const u8, usize, *const u8, usize),
+        destination: (*mut u8, usize),
         bounds: &(i32, i32),
     ) -> kai_matmul_uker_args {
         let flags = if self.clamp.is_some() { CLAMP } else { 0 };
-        let (l, r, d) = (
-            lhs.wrapping_add(KERNEL.lhs_offset(m0, 0, ls)),
-            rhs.wrapping_add(KERNEL.rhs_offset(n0, 0, rs)),
-            dst.wrapping_add(KERNEL.dst_offset(m0, n0, ds)),
+        let mut a = KERNEL.portion_args(
+            (flags, portion, self.k),
+            operands,
+            destination,
+            (&bounds.0, &bounds.1),
         );
-        let mut a = args(flags, (mh, nw, self.k), (l, r, d), (&bounds.0, &bounds.1));
-        a.operand.lhs.stride.m = ls;
-        a.operand.rhs.stride.n = rs;
-        a.operand.dst.stride.m = ds;
         a.operand.bias.scale_bias_global.ptr = ptr::from_ref(&self.out_zero_point).cast();
         a
     }

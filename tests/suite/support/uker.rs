@@ -27,6 +27,9 @@ pub struct Uker {
     pub config: kai_matmul_uker_config,
 }
 
+/// A portion of a problem: rows `m0..m0 + mh`, columns `n0..n0 + nw`.
+pub type Portion = (usize, usize, usize, usize);
+
 impl Uker {
     /// A kernel whose format has no block length.
     pub const fn new(name: &'static str, provider: extern "C" fn() -> kai_matmul_uker_api) -> Self {
@@ -38,6 +41,29 @@ impl Uker {
             provider,
             config,
         }
+    }
+
+    /// The run arguments of `portion` of a problem `k` deep (starts multiples of the steps):
+    /// [`args`] with the operands and destination moved there through the offset getters and
+    /// the strides `ls`, `rs` and `ds` passed.
+    pub fn portion_args<T>(
+        &self,
+        (flags, portion, k): (u64, Portion, usize),
+        (lhs, ls, rhs, rs): (*const u8, usize, *const u8, usize),
+        (dst, ds): (*mut u8, usize),
+        bounds: (&T, &T),
+    ) -> kai_matmul_uker_args {
+        let (m0, mh, n0, nw) = portion;
+        let (l, r, d) = (
+            lhs.wrapping_add(self.lhs_offset(m0, 0, ls)),
+            rhs.wrapping_add(self.rhs_offset(n0, 0, rs)),
+            dst.wrapping_add(self.dst_offset(m0, n0, ds)),
+        );
+        let mut a = args(flags, (mh, nw, k), (l, r, d), bounds);
+        a.operand.lhs.stride.m = ls;
+        a.operand.rhs.stride.n = rs;
+        a.operand.dst.stride.m = ds;
+        a
     }
 
     /// The table.
