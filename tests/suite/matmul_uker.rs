@@ -14,7 +14,8 @@ use rkai_ukernels::matmul::uker;
 use support::guard::{EDGES, Guarded};
 use support::rng::Rng;
 use support::uker::{
-    GemvCase, Getters, Nulls, Uker, check_gemv, check_getters, gemv_args, gemv_call, sme_lanes32,
+    GemvCase, Getters, Nulls, Uker, check_gemv, check_getters, gemv_args, gemv_call,
+    hostile_operands, sme_lanes32,
 };
 
 const NAME: &str = "kai_matmul_clamp_f32_f32_f32p4vsx1bf32_1x32vs_sme2_mla";
@@ -24,15 +25,9 @@ const KERNEL: Uker = Uker::new(NAME, provider);
 #[test]
 fn getters_equal_kleidiai() {
     let nr = sme_lanes32();
-    let formulas = Getters {
-        step: (1, nr),
-        lhs_rows: 1,
-        rhs_cols: nr,
-        lhs_stride: &|k| k * 4,
-        rhs_stride: &|k| nr * (4 + 4 * k),
-        dst_bytes: 4,
-    };
-    check_getters(&KERNEL, &formulas);
+    let lhs_stride = |k: usize| k * 4;
+    let rhs_stride = |k: usize| nr * (4 + 4 * k);
+    check_getters(&KERNEL, &Getters::gemv(nr, (&lhs_stride, &rhs_stride), 4));
 }
 
 /// The packed RHS of the format (`x32p4vsx1bx32`): per block of `nr` columns their biases, then
@@ -146,16 +141,8 @@ fn hostile_floats() {
     let mut runs = 0;
     for (n, k) in [(nr + 1, 3), (4 * nr + 2, 5), (2, 1)] {
         for round in 0..6 {
-            let mut pick = |i: usize| {
-                if (i + round) % 3 == 0 {
-                    specials[(i * 7 + round) % specials.len()]
-                } else {
-                    rng.f32(-3.0, 3.0)
-                }
-            };
-            let lhs: Vec<f32> = (0..k).map(&mut pick).collect();
-            let rhs: Vec<f32> = (0..k * n).map(|i| pick(i + 1)).collect();
-            let bias: Vec<f32> = (0..n).map(|i| pick(i + 2)).collect();
+            let [lhs, rhs, bias] =
+                hostile_operands(&specials, (1, n, k), round, || rng.f32(-3.0, 3.0));
             for clamp in support::uker::HOSTILE_CLAMPS {
                 runs += check_case((n, k), &lhs, &rhs, &bias, clamp);
             }

@@ -15,7 +15,8 @@ use rkai_ukernels::matmul::uker::sme2_gemv_f16;
 use support::guard::{EDGES, Guarded};
 use support::rng::Rng;
 use support::uker::{
-    GemvCase, Getters, Nulls, Uker, check_gemv, check_getters, gemv_args, gemv_call, sme_lanes32,
+    GemvCase, Getters, Nulls, Uker, check_gemv, check_getters, gemv_args, gemv_call,
+    hostile_operands, sme_lanes32,
 };
 use support::uker_pack::{RhsOperands, RhsPackApi, RhsStride};
 
@@ -28,15 +29,9 @@ const FILL: u16 = 0x7d5a;
 #[test]
 fn getters_equal_kleidiai() {
     let nr = sme_lanes32();
-    let formulas = Getters {
-        step: (1, nr),
-        lhs_rows: 1,
-        rhs_cols: nr,
-        lhs_stride: &|k| k.div_ceil(2) * 2 * 2,
-        rhs_stride: &|k| nr * (2 + 2 * k.div_ceil(2) * 2),
-        dst_bytes: 2,
-    };
-    check_getters(&KERNEL, &formulas);
+    let lhs_stride = |k: usize| k.div_ceil(2) * 2 * 2;
+    let rhs_stride = |k: usize| nr * (2 + 2 * k.div_ceil(2) * 2);
+    check_getters(&KERNEL, &Getters::gemv(nr, (&lhs_stride, &rhs_stride), 2));
 }
 
 /// The RHS (`k` x `n` halves) and bias packed by the generic provider (byte-exact against its
@@ -170,16 +165,8 @@ fn hostile_halves() {
     };
     for (n, k) in shapes {
         for round in 0..4 {
-            let mut pick = |i: usize| {
-                if (i + round) % 3 == 0 {
-                    specials[(i * 7 + round) % specials.len()]
-                } else {
-                    f16::from_f32(rng.f32(-3.0, 3.0))
-                }
-            };
-            let lhs: Vec<u16> = (0..k).map(&mut pick).collect();
-            let rhs: Vec<u16> = (0..k * n).map(|i| pick(i + 1)).collect();
-            let bias: Vec<u16> = (0..n).map(|i| pick(i + 2)).collect();
+            let random = || f16::from_f32(rng.f32(-3.0, 3.0));
+            let [lhs, rhs, bias] = hostile_operands(&specials, (1, n, k), round, random);
             for clamp in [
                 None,
                 Some((-1.0, 1.0)),

@@ -22,7 +22,7 @@ use rkai_ukernels::float::{self, f16};
 use rkai_ukernels::matmul::uker::{self, Mopa};
 use support::guard::{EDGES, Edge, Guarded};
 use support::rng::Rng;
-use support::uker::{CLAMP, Getters, Uker, args, check_getters, sme_lanes32};
+use support::uker::{CLAMP, Getters, Uker, args, check_getters, hostile_operands, sme_lanes32};
 
 /// One of the two GEMMs: its table, element type and the element's constants.
 #[derive(Clone, Copy)]
@@ -327,25 +327,12 @@ impl Case {
             let r = Guarded::from_bytes(&g.le(&rp), edge);
             let call = |(m0, mlen): (usize, usize), (n0, nlen): (usize, usize)| {
                 let mut d = Guarded::from_bytes(&g.le(&vec![fill; (m - 1) * ds + n]), edge);
-                let (lo_off, ro_off, do_off) = (
-                    kernel.lhs_offset(m0, 0, ls * w),
-                    kernel.rhs_offset(n0, 0, rs * w),
-                    kernel.dst_offset(m0, n0, ds * w),
-                );
-                // SAFETY: the offsets stay inside the buffers (m0 < m, n0 < n, both multiples
-                // of the steps).
-                let ops = unsafe {
-                    (
-                        l.ptr().add(lo_off),
-                        r.ptr().add(ro_off),
-                        d.mut_ptr().add(do_off),
-                    )
-                };
-                let mut a = args(flags, (mlen, nlen, k), ops, (&lo, &hi));
-                a.operand.lhs.stride.m = ls * w;
-                a.operand.rhs.stride.n = rs * w;
-                a.operand.dst.stride.m = ds * w;
-                kernel.run(&a);
+                kernel.run(&kernel.portion_args(
+                    (flags, (m0, mlen, n0, nlen), k),
+                    (l.ptr(), ls * w, r.ptr(), rs * w),
+                    (d.mut_ptr(), ds * w),
+                    (&lo, &hi),
+                ));
                 for i in 0..m {
                     for j in 0..n {
                         let got = g.at(d.bytes(), i * ds + j);
@@ -481,19 +468,14 @@ fn hostile_values() {
         let rounds = if full { 4 } else { 3 };
         for (m, n, k) in shapes {
             for round in 0..rounds {
-                let mut pick = |i: usize| {
-                    if (i + round) % 3 == 0 {
-                        specials[(i * 7 + round) % specials.len()]
-                    } else {
-                        g.value(rng.f32(-3.0, 3.0))
-                    }
-                };
+                let random = || g.value(rng.f32(-3.0, 3.0));
+                let [lhs, rhs, bias] = hostile_operands(&specials, (m, n, k), round, random);
                 let mut case = Case {
                     gemm: g,
                     shape: (m, n, k),
-                    lhs: (0..m * k).map(&mut pick).collect(),
-                    rhs: (0..k * n).map(|i| pick(i + 1)).collect(),
-                    bias: (0..n).map(|i| pick(i + 2)).collect(),
+                    lhs,
+                    rhs,
+                    bias,
                     clamp: None,
                 };
                 // The shared set, and bounds past the f16 range (infinities for f16).

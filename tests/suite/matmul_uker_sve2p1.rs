@@ -56,15 +56,8 @@ fn getters_equal_kleidiai() {
         assert_eq!(stride, packer::packed_stride(packer::Width::Sve16vs, k));
         stride
     };
-    let formulas = Getters {
-        step: (1, nr),
-        lhs_rows: 1,
-        rhs_cols: nr,
-        lhs_stride: &|k| k * 2,
-        rhs_stride: &rhs_stride,
-        dst_bytes: 2,
-    };
-    check_getters(&KERNEL, &formulas);
+    let lhs_stride = |k: usize| k * 2;
+    check_getters(&KERNEL, &Getters::gemv(nr, (&lhs_stride, &rhs_stride), 2));
 }
 
 /// One problem: `m` x `k` LHS, `k` x `n` RHS and `n` biases, all f16 bits.

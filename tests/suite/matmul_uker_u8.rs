@@ -24,7 +24,8 @@ use rkai_ukernels::matmul_types::kai_matmul_uker_args;
 use support::guard::{EDGES, Guarded};
 use support::rng::Rng;
 use support::uker::{
-    CLAMP, Getters, Nulls, Uker, args, check_getters, mopa_portions, mopa_shapes, sme_lanes32,
+    CLAMP, Getters, Nulls, Portion, Uker, args, check_getters, mopa_portions, mopa_shapes,
+    sme_lanes32,
 };
 
 const I32_NAME: &str = "kai_matmul_i32_u8p4vsx4_u8p4vsx4_i32_i32_8vsx8vs_sme2_mopa";
@@ -162,24 +163,18 @@ fn expected(p: &Problem, f32_out: bool, clamp: Option<(f32, f32)>) -> Vec<u32> {
 fn portion_args(
     kernel: &Uker,
     p: &Problem,
-    (m0, mh, n0, nw): (usize, usize, usize, usize),
+    (m0, mh, n0, nw): Portion,
     (lhs, rhs, dst, dst_stride): (*const u8, *const u8, *mut u8, usize),
     flags: u64,
     bounds: &(f32, f32),
 ) -> kai_matmul_uker_args {
     let (ls, rs) = (kernel.lhs_stride(p.m, p.k), kernel.rhs_stride(p.n, p.k));
-    // SAFETY (pointer arithmetic): the offsets stay inside the buffers (starts below m / n).
-    let (l, r, d) = unsafe {
-        (
-            lhs.add(kernel.lhs_offset(m0, 0, ls)),
-            rhs.add(kernel.rhs_offset(n0, 0, rs)),
-            dst.add(kernel.dst_offset(m0, n0, dst_stride)),
-        )
-    };
-    let mut a = args(flags, (mh, nw, p.k), (l, r, d), (&bounds.0, &bounds.1));
-    a.operand.lhs.stride.m = ls;
-    a.operand.rhs.stride.n = rs;
-    a.operand.dst.stride.m = dst_stride;
+    let mut a = kernel.portion_args(
+        (flags, (m0, mh, n0, nw), p.k),
+        (lhs, ls, rhs, rs),
+        (dst, dst_stride),
+        (&bounds.0, &bounds.1),
+    );
     a.operand.bias.acc_bias_m.ptr = p
         .bias_m
         .as_ref()

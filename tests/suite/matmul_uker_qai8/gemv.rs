@@ -10,7 +10,7 @@
 //! pending lazy ZA save, and KleidiAI's assumptions.
 
 use super::mopa_qsi8::{Problem, hostile_runs};
-use super::{FILL, GemvCalls};
+use super::{FILL, GemvCalls, violating_call};
 use crate::support;
 use rkai_capi::capi::exports::kai_matmul_clamp_qai8_qai8_qsi8cxp4vsx4bi32sf32_1x32vs_sme2_dot as provider;
 use rkai_ukernels::matmul::uker::qai8_gemv;
@@ -28,15 +28,9 @@ const KERNEL: Uker = Uker::new(NAME, provider);
 #[test]
 fn getters_equal_kleidiai() {
     let nr = sme_lanes32();
-    let formulas = Getters {
-        step: (1, nr),
-        lhs_rows: 1,
-        rhs_cols: nr,
-        lhs_stride: &|k| k.div_ceil(4) * 4,
-        rhs_stride: &|k| nr * (k.div_ceil(4) * 4 + 8),
-        dst_bytes: 1,
-    };
-    check_getters(&KERNEL, &formulas);
+    let lhs_stride = |k: usize| k.div_ceil(4) * 4;
+    let rhs_stride = |k: usize| nr * (k.div_ceil(4) * 4 + 8);
+    check_getters(&KERNEL, &Getters::gemv(nr, (&lhs_stride, &rhs_stride), 1));
 }
 
 /// The RHS of `p` (one row: `m == 1`) packed by the provider, blocks at the kernel's stride (the
@@ -179,20 +173,7 @@ fn lazy_za_save_is_committed() {
 /// KleidiAI reads through it).
 pub fn violations() -> Vec<support::death::Case<&'static str, &'static str>> {
     fn call_with(flags: u64, m: usize, nulls: Nulls, zero_point: bool) {
-        let x = [1u8; 4096];
-        let mut d = [0u8; 64];
-        let zp = 0i32;
-        let mut a = args(
-            flags,
-            (m, 3, 4),
-            (x.as_ptr(), x.as_ptr(), d.as_mut_ptr()),
-            (&-128i32, &127i32),
-        );
-        if zero_point {
-            a.operand.bias.scale_bias_global.ptr = ptr::from_ref(&zp).cast();
-        }
-        nulls.apply(&mut a);
-        KERNEL.run(&a);
+        violating_call(&KERNEL, (flags, m), nulls, zero_point);
     }
     fn call(flags: u64, nulls: Nulls) {
         call_with(flags, 1, nulls, true);

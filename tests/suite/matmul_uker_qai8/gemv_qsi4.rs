@@ -11,13 +11,13 @@
 //! pending lazy ZA save and KleidiAI's assumptions (death cases prefixed `gemv4_`).
 
 use super::mopa_qsi4::{Problem, hostile_runs, provider_rhs, tile, up};
-use super::{FILL, GemvCalls};
+use super::{FILL, GemvCalls, violating_call};
 use crate::support;
 use rkai_capi::capi::exports::kai_matmul_clamp_qai8_qai8_qsi4cxp8vsx4sf32bi32_1x64vs_sme2_dot as provider;
 use rkai_ukernels::matmul::uker::qai8_qsi4_gemv;
 use support::guard::{EDGES, Guarded};
 use support::rng::Rng;
-use support::uker::{CLAMP, Nulls, Uker, args};
+use support::uker::{CLAMP, Nulls, Uker};
 
 const NAME: &str = "kai_matmul_clamp_qai8_qai8_qsi4cxp8vsx4sf32bi32_1x64vs_sme2_dot";
 const KERNEL: Uker = Uker::new(NAME, provider);
@@ -234,22 +234,7 @@ pub fn violations() -> Vec<support::death::Case<&'static str, &'static str>> {
     /// A valid call but for `flags`, `m`, the pointer `nulls` names and, with `no_zp`, a null
     /// zero point.
     fn call(flags: u64, m: usize, nulls: Nulls, no_zp: bool) {
-        let x = [1u8; 8192];
-        let mut d = [0u8; 64];
-        let zp = 0i32;
-        let mut a = args(
-            flags,
-            (m, 3, 4),
-            (x.as_ptr(), x.as_ptr(), d.as_mut_ptr()),
-            (&-5i32, &5i32),
-        );
-        a.operand.bias.scale_bias_global.ptr = if no_zp {
-            std::ptr::null()
-        } else {
-            std::ptr::from_ref(&zp).cast()
-        };
-        nulls.apply(&mut a);
-        KERNEL.run(&a);
+        violating_call(&KERNEL, (flags, m), nulls, !no_zp);
     }
     const FLAGS: &str = "Only supported flags are accepted!";
     const ONE_ROW: &str = "args->shape.m == 1";

@@ -8,6 +8,7 @@
 //! assumptions.
 
 use super::mopa_qsi8::{self, Problem, vl};
+use super::violating_call;
 use crate::support;
 use rkai_capi::capi::exports::kai_matmul_clamp_qai8_qai8p4vsx4_qsi8cxp4vsx4sf32bi32_8vsx8vs_sme2p1_mop4_mopa as provider;
 use rkai_ukernels::arch::{self, Isa};
@@ -112,7 +113,7 @@ fn mop4_lazy_za_save_is_committed() {
 /// KleidiAI's assumptions (the SME2 MOPA's), and rkai's null zero point.
 pub fn violations() -> Vec<support::death::Case<&'static str, &'static str>> {
     fn call(flags: u64, nulls: Nulls, zero_point: bool) {
-        mopa_qsi8::violating_call(&KERNEL, flags, nulls, zero_point);
+        violating_call(&KERNEL, (flags, 2), nulls, zero_point);
     }
     const FLAGS: &str = "Only supported flags are accepted!";
     const M_STEP: &str = "index->m % get_m_step() == 0";

@@ -10,7 +10,7 @@
 //! against `kai_run_lhs_pack_x8p2vlx4_x8_sme` (the LHS packer KleidiAI's tests pair with the
 //! kernel) and the four `kai_matmul_pack_rhs_*_qsi4cxp8vsx4sf32bi32_*_sme` providers.
 
-use super::FILL;
+use super::{FILL, MopaGetters, check_guarded_portions, check_mopa_getters, violating_call};
 use crate::support;
 use rkai_capi::capi::exports::{
     kai_matmul_clamp_qai8_qai8p8vsx4_qsi4cxp8vsx4sf32bi32_8vsx8vs_sme2_mopa as provider,
@@ -26,7 +26,7 @@ use rkai_ukernels::pack_rhs_types::*;
 use std::ffi::c_void;
 use support::guard::{EDGES, Guarded};
 use support::rng::Rng;
-use support::uker::{CLAMP, Nulls, Uker, args};
+use support::uker::{CLAMP, Nulls, Portion, Uker};
 
 const NAME: &str = "kai_matmul_clamp_qai8_qai8p8vsx4_qsi4cxp8vsx4sf32bi32_8vsx8vs_sme2_mopa";
 const KERNEL: Uker = Uker::new(NAME, provider);
@@ -50,40 +50,19 @@ pub(crate) fn up(a: usize, b: usize) -> usize {
 #[test]
 fn getters_equal_kleidiai() {
     let t = tile();
-    let api = KERNEL.api();
-    assert!(api.run.is_some() && api.get_dst_size.is_some());
-    let step = KERNEL.step();
-    assert_eq!((step.m, step.n, step.k), (t, t, 0));
     let lhs_packed_offset = support::cabi::sym::<support::cabi::Getter5>(
         "kai_get_lhs_packed_offset_lhs_pack_x8p2vlx4_x8_sme",
     );
-    let mut checked = 1;
-    for k in [0usize, 1, 3, 4, 5, 31, 32, 33, 1000] {
-        for n in [1, t - 1, t, t + 1, 5 * t + 3] {
-            let ls = KERNEL.lhs_stride(n, k);
-            assert_eq!(ls, t * up(k, 4), "lhs stride k {k}");
-            let rs = KERNEL.rhs_stride(n, k);
-            assert_eq!(rs, t * (up(k, 32) / 2 + 8), "rhs stride k {k}");
-            let ds = KERNEL.dst_stride(3, n);
-            assert_eq!(ds, n);
-            for blk in [0, 1, 3] {
-                assert_eq!(KERNEL.lhs_offset(blk * t, 0, ls), blk * ls);
-                // The paired LHS packer places row block `blk` where the kernel reads it.
-                assert_eq!(lhs_packed_offset(blk * t, k, t, 4, 1), blk * ls, "k {k}");
-                assert_eq!(KERNEL.rhs_offset(blk * t, 0, rs), blk * rs);
-                assert_eq!(
-                    KERNEL.dst_offset(blk * t, 2 * t, ds + 8),
-                    blk * t * (ds + 8) + 2 * t
-                );
-                checked += 3;
-            }
-            for m in [0, 1, 7] {
-                assert_eq!(KERNEL.dst_size(m, n, ds + 4), m * (ds + 4));
-                checked += 1;
-            }
-            checked += 3;
-        }
-    }
+    let formulas = MopaGetters {
+        tile: t,
+        ks: &[0, 1, 3, 4, 5, 31, 32, 33, 1000],
+        ns: &[1, t - 1, t, t + 1, 5 * t + 3],
+        lhs_stride: &|k| t * up(k, 4),
+        rhs_stride: &|k| t * (up(k, 32) / 2 + 8),
+        // The paired LHS packer places each row block where the kernel reads it.
+        packer_lhs_offset: Some(&|m_idx, k| lhs_packed_offset(m_idx, k, t, 4, 1)),
+    };
+    let checked = check_mopa_getters(&KERNEL, &formulas);
     eprintln!("{checked} getter values equal KleidiAI's (tile {t})");
 }
 
@@ -204,24 +183,18 @@ impl Problem {
 /// multiples of the tile), operands and destination moved there through the offset getters.
 fn portion_args(
     p: &Problem,
-    (m0, mh, n0, nw): (usize, usize, usize, usize),
+    portion: Portion,
     (lhs, rhs, dst, dst_stride): (*const u8, *const u8, *mut u8, usize),
     bounds: &(i32, i32),
 ) -> kai_matmul_uker_args {
     let (ls, rs) = (KERNEL.lhs_stride(p.m, p.k), KERNEL.rhs_stride(p.n, p.k));
-    // SAFETY (pointer arithmetic): the offsets stay inside the buffers (starts below m / n).
-    let (l, r, d) = unsafe {
-        (
-            lhs.add(KERNEL.lhs_offset(m0, 0, ls)),
-            rhs.add(KERNEL.rhs_offset(n0, 0, rs)),
-            dst.add(KERNEL.dst_offset(m0, n0, dst_stride)),
-        )
-    };
     let flags = if p.clamp.is_some() { CLAMP } else { 0 };
-    let mut a = args(flags, (mh, nw, p.k), (l, r, d), (&bounds.0, &bounds.1));
-    a.operand.lhs.stride.m = ls;
-    a.operand.rhs.stride.n = rs;
-    a.operand.dst.stride.m = dst_stride;
+    let mut a = KERNEL.portion_args(
+        (flags, portion, p.k),
+        (lhs, ls, rhs, rs),
+        (dst, dst_stride),
+        (&bounds.0, &bounds.1),
+    );
     a.operand.bias.scale_bias_global.ptr = std::ptr::from_ref(&p.zp).cast();
     a
 }
@@ -255,41 +228,15 @@ fn check_packed(
     let row = p.n + 5;
     let mut all = vec![(0, p.m, 0, p.n)];
     all.extend_from_slice(portions);
-    let mut runs = 1;
-    for edge in EDGES {
-        let l = Guarded::from_bytes(lp, edge);
-        let r = Guarded::from_bytes(rp, edge);
-        for &(m0, mh, n0, nw) in &all {
-            let mut d = Guarded::from_bytes(&vec![FILL; p.m * row], edge);
-            let dp = d.mut_ptr();
-            KERNEL.run(&portion_args(
-                p,
-                (m0, mh, n0, nw),
-                (l.ptr(), r.ptr(), dp, row),
-                &bounds,
-            ));
-            let bytes = d.bytes();
-            for i in 0..p.m {
-                for j in 0..row {
-                    let inside = (m0..m0 + mh).contains(&i) && (n0..n0 + nw).contains(&j);
-                    let want = if inside { expect[i * p.n + j] } else { FILL };
-                    assert_eq!(
-                        bytes[i * row + j],
-                        want,
-                        "{}x{}x{} portion {:?} ({i}, {j}) clamp {:?} zp {} {edge:?}",
-                        p.m,
-                        p.n,
-                        p.k,
-                        (m0, mh, n0, nw),
-                        p.clamp,
-                        p.zp,
-                    );
-                }
-            }
-            runs += 1;
-        }
-    }
-    runs
+    let label = format!("{}x{}x{} clamp {:?} zp {}", p.m, p.n, p.k, p.clamp, p.zp);
+    1 + check_guarded_portions(
+        &KERNEL,
+        (lp, rp),
+        (&expect, (p.m, p.n), row),
+        (&all, &EDGES),
+        &label,
+        |cut, (l, r, d)| portion_args(p, cut, (l, r, d, row), &bounds),
+    )
 }
 
 /// [`check_packed`] with this file's packing of `p`.
@@ -532,23 +479,7 @@ pub fn violations() -> Vec<support::death::Case<&'static str, &'static str>> {
     /// A valid call but for `flags`, the pointer `nulls` names and, with `no_zp`, a null zero
     /// point.
     fn call(flags: u64, nulls: Nulls, no_zp: bool) {
-        let x = [1u8; 8192];
-        let mut d = [0u8; 64];
-        let zp = 0i32;
-        let mut a = args(
-            flags,
-            (2, 3, 4),
-            (x.as_ptr(), x.as_ptr(), d.as_mut_ptr()),
-            (&-5i32, &5i32),
-        );
-        a.operand.dst.stride.m = 3;
-        a.operand.bias.scale_bias_global.ptr = if no_zp {
-            std::ptr::null()
-        } else {
-            std::ptr::from_ref(&zp).cast()
-        };
-        nulls.apply(&mut a);
-        KERNEL.run(&a);
+        violating_call(&KERNEL, (flags, 2), nulls, !no_zp);
     }
     const FLAGS: &str = "Only supported flags are accepted!";
     const M_STEP: &str = "index->m % get_m_step() == 0";

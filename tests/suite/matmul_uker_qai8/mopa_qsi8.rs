@@ -10,7 +10,7 @@
 //! and bounds, with and without the clamp flag, a pending lazy ZA save, and KleidiAI's
 //! assumptions.
 
-use super::FILL;
+use super::{MopaGetters, check_guarded_portions, check_mopa_getters, violating_call};
 use crate::support;
 use rkai_capi::capi::exports::{
     kai_matmul_clamp_qai8_qai8p4vsx4_qsi8cxp4vsx4bi32sf32_8vsx8vs_sme2_mopa as provider,
@@ -24,9 +24,9 @@ use rkai_ukernels::pack_lhs_types::*;
 use rkai_ukernels::pack_rhs_types::*;
 use rkai_ukernels::reference::qai8::{self, ClampOrder, Requantize};
 use std::ptr;
-use support::guard::{EDGES, Guarded};
+use support::guard::EDGES;
 use support::rng::Rng;
-use support::uker::{CLAMP, Nulls, Uker, args, mopa_portions, mopa_shapes};
+use support::uker::{CLAMP, Nulls, Portion, Uker, mopa_portions, mopa_shapes};
 
 const NAME: &str = "kai_matmul_clamp_qai8_qai8p4vsx4_qsi8cxp4vsx4bi32sf32_8vsx8vs_sme2_mopa";
 const KERNEL: Uker = Uker::new(NAME, provider);
@@ -54,37 +54,16 @@ fn getters_equal_kleidiai() {
 /// getters); returns the values checked.
 pub(crate) fn check_getters(kernel: &Uker) -> usize {
     let nr = vl();
-    let api = kernel.api();
-    assert!(api.run.is_some() && api.get_dst_size.is_some());
-    let step = kernel.step();
-    assert_eq!((step.m, step.n, step.k), (nr, nr, 0));
-    let mut checked = 1;
-    for k in [0usize, 1, 3, 4, 5, 9, 1000] {
-        let kp = k.div_ceil(4) * 4;
-        for n in [1, nr - 1, nr, nr + 1, 5 * nr + 3, 9 * nr] {
-            let ls = kernel.lhs_stride(n, k);
-            assert_eq!(ls, nr * kp, "lhs stride k {k}");
-            let rs = kernel.rhs_stride(n, k);
-            assert_eq!(rs, nr * (kp + 8), "rhs stride k {k}");
-            let ds = kernel.dst_stride(3, n);
-            assert_eq!(ds, n);
-            for blk in [0, 1, 3] {
-                assert_eq!(kernel.lhs_offset(blk * nr, 0, ls + 4), blk * (ls + 4));
-                assert_eq!(kernel.rhs_offset(blk * nr, 0, rs + 8), blk * (rs + 8));
-                assert_eq!(
-                    kernel.dst_offset(blk * nr, 2 * nr, ds + 8),
-                    blk * nr * (ds + 8) + 2 * nr
-                );
-                checked += 3;
-            }
-            for m in [0, 1, 7] {
-                assert_eq!(kernel.dst_size(m, n, ds + 4), m * (ds + 4));
-                checked += 1;
-            }
-            checked += 3;
-        }
-    }
-    checked
+    let kp = |k: usize| k.div_ceil(4) * 4;
+    let formulas = MopaGetters {
+        tile: nr,
+        ks: &[0, 1, 3, 4, 5, 9, 1000],
+        ns: &[1, nr - 1, nr, nr + 1, 5 * nr + 3, 9 * nr],
+        lhs_stride: &|k| nr * kp(k),
+        rhs_stride: &|k| nr * (kp(k) + 8),
+        packer_lhs_offset: None,
+    };
+    check_mopa_getters(kernel, &formulas)
 }
 
 /// One problem: int8 operands, the RHS packer's biases, scales and globals (the LHS zero
@@ -213,21 +192,18 @@ impl Problem {
     /// multiples of the step), operands and destination moved there through the offset getters.
     pub(crate) fn portion_args(
         &self,
-        (m0, mh, n0, nw): (usize, usize, usize, usize),
-        (lhs, ls, rhs, rs): (*const u8, usize, *const u8, usize),
-        (dst, ds): (*mut u8, usize),
+        portion: Portion,
+        operands: (*const u8, usize, *const u8, usize),
+        destination: (*mut u8, usize),
         bounds: &(i32, i32),
     ) -> kai_matmul_uker_args {
         let flags = if self.clamp.is_some() { CLAMP } else { 0 };
-        let (l, r, d) = (
-            lhs.wrapping_add(KERNEL.lhs_offset(m0, 0, ls)),
-            rhs.wrapping_add(KERNEL.rhs_offset(n0, 0, rs)),
-            dst.wrapping_add(KERNEL.dst_offset(m0, n0, ds)),
+        let mut a = KERNEL.portion_args(
+            (flags, portion, self.k),
+            operands,
+            destination,
+            (&bounds.0, &bounds.1),
         );
-        let mut a = args(flags, (mh, nw, self.k), (l, r, d), (&bounds.0, &bounds.1));
-        a.operand.lhs.stride.m = ls;
-        a.operand.rhs.stride.n = rs;
-        a.operand.dst.stride.m = ds;
         a.operand.bias.scale_bias_global.ptr = ptr::from_ref(&self.out_zero_point).cast();
         a
     }
@@ -262,34 +238,16 @@ impl Problem {
         // SAFETY: as above.
         unsafe { qai8_mopa::portable(&call, vl()) };
         assert_eq!(out, expect, "portable {label}");
-        let ds = self.n + PAD;
         let mut all = vec![(0, self.m, 0, self.n)];
         all.extend_from_slice(portions);
-        let mut runs = 1;
-        for edge in EDGES {
-            let l = Guarded::from_bytes(&lp, edge);
-            let r = Guarded::from_bytes(&rp, edge);
-            for &cut in &all {
-                let (m0, mh, n0, nw) = cut;
-                let mut d = Guarded::from_bytes(&vec![FILL; self.m * ds], edge);
-                let dp = d.mut_ptr();
-                kernel.run(&self.portion_args(cut, (l.ptr(), ls, r.ptr(), rs), (dp, ds), &bounds));
-                let bytes = d.bytes();
-                for i in 0..self.m {
-                    for j in 0..ds {
-                        let inside = (m0..m0 + mh).contains(&i) && (n0..n0 + nw).contains(&j);
-                        let want = if inside { expect[i * self.n + j] } else { FILL };
-                        assert_eq!(
-                            bytes[i * ds + j],
-                            want,
-                            "{label} portion {cut:?} ({i}, {j}) {edge:?}"
-                        );
-                    }
-                }
-                runs += 1;
-            }
-        }
-        runs
+        1 + check_guarded_portions(
+            kernel,
+            (&lp, &rp),
+            (&expect, (self.m, self.n), self.n + PAD),
+            (&all, &EDGES),
+            &label,
+            |cut, (l, r, d)| self.portion_args(cut, (l, ls, r, rs), (d, self.n + PAD), &bounds),
+        )
     }
 }
 
@@ -404,7 +362,7 @@ pub(crate) fn lazy_za_committed_by(kernel: &Uker, shape: (usize, usize, usize), 
 /// KleidiAI reads through it).
 pub fn violations() -> Vec<support::death::Case<&'static str, &'static str>> {
     fn call_with(flags: u64, nulls: Nulls, zero_point: bool) {
-        violating_call(&KERNEL, flags, nulls, zero_point);
+        violating_call(&KERNEL, (flags, 2), nulls, zero_point);
     }
     fn call(flags: u64, nulls: Nulls) {
         call_with(flags, nulls, true);
@@ -426,26 +384,4 @@ pub fn violations() -> Vec<support::death::Case<&'static str, &'static str>> {
     ];
     cases.extend(own);
     cases
-}
-
-/// A call of `kernel` (a kernel with this one's getters) on a 2 x 3 x 4 problem with `flags`,
-/// the operands `nulls` names set to null, and the zero point null unless `zero_point`.
-pub(crate) fn violating_call(kernel: &Uker, flags: u64, nulls: Nulls, zero_point: bool) {
-    let x = [1u8; 4096];
-    let mut d = [0u8; 64];
-    let zp = 0i32;
-    let mut a = args(
-        flags,
-        (2, 3, 4),
-        (x.as_ptr(), x.as_ptr(), d.as_mut_ptr()),
-        (&-128i32, &127i32),
-    );
-    a.operand.lhs.stride.m = kernel.lhs_stride(2, 4);
-    a.operand.rhs.stride.n = kernel.rhs_stride(3, 4);
-    a.operand.dst.stride.m = 3;
-    if zero_point {
-        a.operand.bias.scale_bias_global.ptr = ptr::from_ref(&zp).cast();
-    }
-    nulls.apply(&mut a);
-    kernel.run(&a);
 }

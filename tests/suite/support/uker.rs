@@ -27,6 +27,9 @@ pub struct Uker {
     pub config: kai_matmul_uker_config,
 }
 
+/// A portion of a problem: rows `m0..m0 + mh`, columns `n0..n0 + nw`.
+pub type Portion = (usize, usize, usize, usize);
+
 impl Uker {
     /// A kernel whose format has no block length.
     pub const fn new(name: &'static str, provider: extern "C" fn() -> kai_matmul_uker_api) -> Self {
@@ -38,6 +41,29 @@ impl Uker {
             provider,
             config,
         }
+    }
+
+    /// The run arguments of `portion` of a problem `k` deep (starts multiples of the steps):
+    /// [`args`] with the operands and destination moved there through the offset getters and
+    /// the strides `ls`, `rs` and `ds` passed.
+    pub fn portion_args<T>(
+        &self,
+        (flags, portion, k): (u64, Portion, usize),
+        (lhs, ls, rhs, rs): (*const u8, usize, *const u8, usize),
+        (dst, ds): (*mut u8, usize),
+        bounds: (&T, &T),
+    ) -> kai_matmul_uker_args {
+        let (m0, mh, n0, nw) = portion;
+        let (l, r, d) = (
+            lhs.wrapping_add(self.lhs_offset(m0, 0, ls)),
+            rhs.wrapping_add(self.rhs_offset(n0, 0, rs)),
+            dst.wrapping_add(self.dst_offset(m0, n0, ds)),
+        );
+        let mut a = args(flags, (mh, nw, k), (l, r, d), bounds);
+        a.operand.lhs.stride.m = ls;
+        a.operand.rhs.stride.n = rs;
+        a.operand.dst.stride.m = ds;
+        a
     }
 
     /// The table.
@@ -260,6 +286,28 @@ pub const HOSTILE_F32: [f32; 11] = [
     1.0e30,
 ];
 
+/// Operands for a hostile test's `round`: the LHS (`m` x `k`), the RHS (`k` x `n`) and the bias
+/// (`n`), every third value one of `specials` (which third, and which special, move with
+/// `round`), the others drawn by `random`.
+pub fn hostile_operands<T: Copy>(
+    specials: &[T],
+    (m, n, k): (usize, usize, usize),
+    round: usize,
+    mut random: impl FnMut() -> T,
+) -> [Vec<T>; 3] {
+    let mut pick = |i: usize| {
+        if (i + round) % 3 == 0 {
+            specials[(i * 7 + round) % specials.len()]
+        } else {
+            random()
+        }
+    };
+    let lhs = (0..m * k).map(&mut pick).collect();
+    let rhs = (0..k * n).map(|i| pick(i + 1)).collect();
+    let bias = (0..n).map(|i| pick(i + 2)).collect();
+    [lhs, rhs, bias]
+}
+
 /// The streaming length in 32-bit lanes (4 without SME), checked against the QEMU model when the
 /// test matrix names one: `mr`/`nr` of the SME kernels are multiples of it.
 pub fn sme_lanes32() -> usize {
@@ -282,6 +330,24 @@ pub struct Getters<'a> {
     pub rhs_stride: &'a dyn Fn(usize) -> usize,
     /// Bytes of one destination value.
     pub dst_bytes: usize,
+}
+
+impl<'a> Getters<'a> {
+    /// A one-row GEMV's formulas: step 1 x `nr`, the LHS plain rows, RHS blocks of `nr` columns.
+    pub fn gemv(
+        nr: usize,
+        (lhs_stride, rhs_stride): (&'a dyn Fn(usize) -> usize, &'a dyn Fn(usize) -> usize),
+        dst_bytes: usize,
+    ) -> Self {
+        Getters {
+            step: (1, nr),
+            lhs_rows: 1,
+            rhs_cols: nr,
+            lhs_stride,
+            rhs_stride,
+            dst_bytes,
+        }
+    }
 }
 
 /// Checks `kernel`'s getters against `formulas` over edge shapes (K values around the packing
