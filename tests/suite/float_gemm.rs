@@ -9,7 +9,7 @@ use crate::support;
 
 use rkai_ukernels::family::Family;
 use rkai_ukernels::reference::float_gemm as reference;
-use support::float_family::{F32_SPECIALS, FloatFamily, FloatModel, Reference};
+use support::float_family::{FloatFamily, FloatModel, Reference};
 
 /// `matmul_clamp_f32_f32_f32p`: f32 values, the f32 reference.
 struct F32;
@@ -17,10 +17,6 @@ struct F32;
 impl FloatModel for F32 {
     type T = f32;
     const LABEL: &'static str = "float";
-    const INVERTED: (f32, f32) = (0.25, -0.25);
-    const SPECIALS: &'static [f32] = F32_SPECIALS;
-    const REGISTER_CLAMP: f32 = 1e30;
-
     const REFERENCE: Reference<f32> = reference::matmul;
 }
 

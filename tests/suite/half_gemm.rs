@@ -10,9 +10,7 @@ use crate::support;
 
 use rkai_ukernels::family::Family;
 use rkai_ukernels::reference::half_gemm as reference;
-use support::float_family::{
-    self as harness, F16_SPECIALS, FloatFamily, FloatModel, Problem, Reference,
-};
+use support::float_family::{self as harness, FloatFamily, FloatModel, Problem, Reference};
 use support::guard::Edge;
 use support::rng::Rng;
 
@@ -22,20 +20,7 @@ struct F16;
 impl FloatModel for F16 {
     type T = u16;
     const LABEL: &'static str = "f16";
-    const INVERTED: (f32, f32) = (0.3, -0.3);
-    const SPECIALS: &'static [u16] = F16_SPECIALS;
-    const EXTRA_SPECIAL_CLAMPS: &'static [(f32, f32)] = &[
-        (-1e9, 1e9), // beyond the f16 range: infinities after rounding
-        (-70000.0, 65519.0),
-    ];
-    const REGISTER_CLAMP: f32 = 1e4;
-
     const REFERENCE: Reference<u16> = reference::matmul;
-
-    /// Bounds between halves (the kernels round them to f16), so that none equals a result.
-    fn biting((lo, hi): (f64, f64)) -> (f32, f32) {
-        (lo as f32 + 1e-4, hi as f32 - 1e-4)
-    }
 }
 
 impl FloatFamily for F16 {

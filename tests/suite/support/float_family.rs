@@ -40,6 +40,21 @@ pub trait Elem: Copy + Send + Sync + 'static {
     fn bits(self) -> u32;
     /// The little-endian bytes of `v`.
     fn to_bytes(v: &[Self]) -> Vec<u8>;
+
+    /// Clamp bounds the wrong way round: FMIN then FMAX leaves the lower bound everywhere.
+    const INVERTED: (f32, f32);
+    /// Values the non-finite checks scatter over the operands.
+    const SPECIALS: &'static [Self];
+    /// Clamps of the non-finite checks past the shared [`SPECIAL_CLAMPS`].
+    const EXTRA_SPECIAL_CLAMPS: &'static [(f32, f32)] = &[];
+    /// The clamp bound the register checks pass.
+    const REGISTER_CLAMP: f32;
+
+    /// Clamp bounds that cut off about a fifth of the results at each end, from the 20th and
+    /// 80th percentiles of the unclamped results.
+    fn biting((lo, hi): (f64, f64)) -> (f32, f32) {
+        (lo as f32, hi as f32)
+    }
 }
 
 impl Elem for f32 {
@@ -57,6 +72,10 @@ impl Elem for f32 {
     fn to_bytes(v: &[Self]) -> Vec<u8> {
         v.iter().flat_map(|x| x.to_le_bytes()).collect()
     }
+
+    const INVERTED: (f32, f32) = (0.25, -0.25);
+    const SPECIALS: &'static [f32] = F32_SPECIALS;
+    const REGISTER_CLAMP: f32 = 1e30;
 }
 
 /// f16 bits.
@@ -74,6 +93,19 @@ impl Elem for u16 {
     }
     fn to_bytes(v: &[Self]) -> Vec<u8> {
         v.iter().flat_map(|x| x.to_le_bytes()).collect()
+    }
+
+    const INVERTED: (f32, f32) = (0.3, -0.3);
+    const SPECIALS: &'static [u16] = F16_SPECIALS;
+    const EXTRA_SPECIAL_CLAMPS: &'static [(f32, f32)] = &[
+        (-1e9, 1e9),         // beyond the f16 range: infinities after rounding
+        (-70000.0, 65519.0), // rounding to the largest half
+    ];
+    const REGISTER_CLAMP: f32 = 1e4;
+
+    /// Bounds between halves (the kernels round them to f16), so that none equals a result.
+    fn biting((lo, hi): (f64, f64)) -> (f32, f32) {
+        (lo as f32 + 1e-4, hi as f32 - 1e-4)
     }
 }
 
@@ -146,7 +178,7 @@ pub fn shapes<F: FloatFamily>() -> Vec<(usize, usize, usize)> {
 }
 
 /// The hostile f32 values both f32 families (NEON/SVE and the streaming GEMVs) scatter over
-/// their operands ([`FloatFamily::SPECIALS`]).
+/// their operands ([`Elem::SPECIALS`]).
 pub const F32_SPECIALS: &[f32] = &[
     f32::NAN,
     f32::from_bits(0x7f80_0001), // signalling NaN
@@ -162,7 +194,7 @@ pub const F32_SPECIALS: &[f32] = &[
 ];
 
 /// The hostile f16 values the f16 families (NEON and the streaming GEMVs) scatter over their
-/// operands ([`FloatModel::SPECIALS`]).
+/// operands ([`Elem::SPECIALS`]).
 pub const F16_SPECIALS: &[u16] = &[
     0x7e00, // quiet NaN
     0x7d01, // signalling NaN with payload
@@ -180,29 +212,15 @@ pub const F16_SPECIALS: &[u16] = &[
     0x5bff, // 255.9
 ];
 
-/// How a set of kernels computes, as the value checks need it: the element type, the scalar
-/// reference modelling their instructions, and the values and clamps that probe them. A family
-/// ([`FloatFamily`]) is one; so is each numerics of the streaming GEMVs (`support::gemv`).
+/// How a set of kernels computes, as the value checks need it: the element type (which brings
+/// the values and clamps that probe it) and the scalar reference modelling their instructions. A
+/// family ([`FloatFamily`]) is one; so is each numerics of the streaming GEMVs (`support::gemv`).
 pub trait FloatModel: 'static {
     type T: Elem;
     /// How the log names the kernels ("float", "f16").
     const LABEL: &'static str;
-    /// Clamp bounds the wrong way round: FMIN then FMAX leaves the lower bound everywhere.
-    const INVERTED: (f32, f32);
-    /// Values the non-finite checks scatter over the operands.
-    const SPECIALS: &'static [Self::T];
-    /// Clamps of the non-finite checks past the shared [`SPECIAL_CLAMPS`].
-    const EXTRA_SPECIAL_CLAMPS: &'static [(f32, f32)] = &[];
-    /// The clamp bound the register checks pass.
-    const REGISTER_CLAMP: f32;
     /// The scalar reference (see `rkai_ukernels::reference`).
     const REFERENCE: Reference<Self::T>;
-
-    /// Clamp bounds that cut off about a fifth of the results at each end, from the 20th and
-    /// 80th percentiles of the unclamped results.
-    fn biting((lo, hi): (f64, f64)) -> (f32, f32) {
-        (lo as f32, hi as f32)
-    }
 }
 
 /// What one family's tests need to know about it past its model.
@@ -724,8 +742,8 @@ pub fn check_kernel<F: FloatFamily>(k: &MatmulKernel, which: Impl) -> usize {
                 .map(|x| x.to_f64())
                 .collect();
             sorted.sort_by(f64::total_cmp);
-            let biting = F::biting((sorted[sorted.len() / 5], sorted[sorted.len() * 4 / 5]));
-            for clamp in [no_clamp, biting, F::INVERTED] {
+            let biting = F::T::biting((sorted[sorted.len() / 5], sorted[sorted.len() * 4 / 5]));
+            for clamp in [no_clamp, biting, F::T::INVERTED] {
                 let expect = p.expected_dst(clamp);
                 for edge in EDGES {
                     let lhs = p.lhs_buffer(edge);
@@ -794,14 +812,14 @@ pub fn non_finite_values_follow_arm_rules<F: FloatFamily>() {
             let mut pick = |v: &mut Vec<F::T>| {
                 for _ in 0..v.len() / 4 + 1 {
                     let at = rng.next_u64() as usize % v.len();
-                    v[at] = F::SPECIALS[rng.next_u64() as usize % F::SPECIALS.len()];
+                    v[at] = F::T::SPECIALS[rng.next_u64() as usize % F::T::SPECIALS.len()];
                 }
             };
             pick(&mut p.lhs);
             pick(&mut p.w);
             pick(p.bias.as_mut().unwrap());
             let packer = k.rhs_packers[0];
-            for &clamp in SPECIAL_CLAMPS.iter().chain(F::EXTRA_SPECIAL_CLAMPS) {
+            for &clamp in SPECIAL_CLAMPS.iter().chain(F::T::EXTRA_SPECIAL_CLAMPS) {
                 let rhs = pack(&p, packer, Edge::End);
                 cases += check_whole(k, &impls, &p, &rhs, clamp);
             }
@@ -894,7 +912,7 @@ pub fn callee_saved_registers_survive<F: FloatFamily>() {
 }
 
 /// Callee-saved registers survive `k` on each (m, n, k) of `shapes` (clamped to
-/// `F::REGISTER_CLAMP`), and its results equal the reference's. Returns the calls.
+/// `F::T::REGISTER_CLAMP`), and its results equal the reference's. Returns the calls.
 #[cfg(target_arch = "aarch64")]
 pub fn registers_survive<F: FloatModel>(
     k: &MatmulKernel,
@@ -902,7 +920,7 @@ pub fn registers_survive<F: FloatModel>(
 ) -> usize {
     use super::abi::CallArgs;
     let es = F::T::BYTES;
-    let clamp = (-F::REGISTER_CLAMP, F::REGISTER_CLAMP);
+    let clamp = (-F::T::REGISTER_CLAMP, F::T::REGISTER_CLAMP);
     for &(m, n, kk) in shapes {
         let p = Problem::<F>::new(m, n, kk, 0, true, 5);
         let lhs = p.lhs_buffer(Edge::End);
