@@ -26,12 +26,6 @@ impl FloatFamily for F32 {
     const PORTABLE_TOO: bool = false;
     const REGISTER_SHAPES: [(usize, usize, usize); 3] = [(1, 8, 3), (7, 17, 9), (12, 40, 64)];
     const STRIDE_COL_N: usize = 20;
-    const GEMM: &'static str = "matmul_clamp_f32_f32_f32p16x1b_6x16_neon_mla";
-    const GEMM_BIAS: &'static str = "matmul_clamp_f32_f32_f32p8x1biasf32_6x8x4_neon_mla";
-    const KXN: &'static str = "rhs_pack_kxn_x32p16x1b_x32_x32_neon";
-    const NXK: &'static str = "rhs_pack_nxk_x32p16x1bx32_x32_x32_neon";
-    const KXN_BIAS: &'static str = "rhs_pack_kxn_f32p8x1biasf32_f32_f32_neon";
-    const NR: usize = 16;
 }
 
 float_family_tests!(F32);

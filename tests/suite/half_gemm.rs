@@ -33,12 +33,6 @@ impl FloatFamily for F16 {
     const PORTABLE_TOO: bool = true;
     const REGISTER_SHAPES: [(usize, usize, usize); 3] = [(1, 8, 3), (7, 33, 9), (12, 40, 64)];
     const STRIDE_COL_N: usize = 40;
-    const GEMM: &'static str = "matmul_clamp_f16_f16_f16p32x1b_6x32_neon_mla";
-    const GEMM_BIAS: &'static str = "matmul_clamp_f16_f16_f16p16x1biasf16_6x16x8_neon_mla";
-    const KXN: &'static str = "rhs_pack_kxn_x16p32x1b_x16_x16_neon";
-    const NXK: &'static str = "rhs_pack_nxk_x16p32x1bx16_x16_x16_neon";
-    const KXN_BIAS: &'static str = "rhs_pack_kxn_f16p16x1biasf16_f16_f16_neon";
-    const NR: usize = 32;
 }
 
 float_family_tests!(F16, kernels = 3, packers = 3);

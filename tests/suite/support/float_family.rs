@@ -1,8 +1,9 @@
 //! The checks of the float GEMM families whose RHS packers put the bias in front of each column
 //! group and whose LHS is not packed (`matmul_clamp_f32_f32_f32p`, `matmul_clamp_f16_f16_f16p`),
 //! written once and parameterised by a [`FloatFamily`]: element type, reference, kernel and packer
-//! lists, shapes and the stems the contract-violation cases call. The test files implement the
-//! trait and hold the `#[test]` functions (each a call into this module) and their own extras.
+//! lists and shapes; the stems the contract-violation cases call come from the catalog. The test
+//! files implement the trait and hold the `#[test]` functions (each a call into this module) and
+//! their own extras.
 
 use super::cabi::func as sym;
 use super::cabi::{self, Getter0, Getter2, Getter3, MatmulFloatFn};
@@ -14,11 +15,11 @@ use super::tester;
 use rkai_ukernels::catalog;
 use rkai_ukernels::family::Family;
 use rkai_ukernels::float::f16;
-use rkai_ukernels::kernel::{MatmulKernel, Rows};
+use rkai_ukernels::kernel::{Columns, MatmulKernel, Rows};
 use rkai_ukernels::matmul::args::KernelFn;
 use rkai_ukernels::matmul::float_gemm as family;
 use rkai_ukernels::pack::Source;
-use rkai_ukernels::pack::kinds::{Packer, PackerKind, RhsPackerKind};
+use rkai_ukernels::pack::kinds::{Packer, PackerKind, RhsPackerKind, WeightLayout};
 use rkai_ukernels::pack::rhs_pack_float::Variant;
 use rkai_ukernels::reference::float_gemm as pack_reference;
 use std::ffi::c_void;
@@ -147,12 +148,12 @@ pub const SPECIAL_CLAMPS: &[(f32, f32)] = &[
     (-0.0, 0.0),
 ];
 
-/// (m, n, k) of the kernel checks: partial and whole row blocks and column groups (`F::NR`
-/// columns each), K tails of every length of the K loop's unroll (K = `F::NR / 2 - 1`, the
+/// (m, n, k) of the kernel checks: partial and whole row blocks and column groups (`F::nr()`
+/// columns each), K tails of every length of the K loop's unroll (K = `F::nr() / 2 - 1`, the
 /// longest), K = 0 (the result is the clamped bias) and KleidiAI's float test shapes; then the
 /// family's own.
 pub fn shapes<F: FloatFamily>() -> Vec<(usize, usize, usize)> {
-    let nr = F::NR;
+    let nr = F::nr();
     let shared = [
         (1, 1, 1),
         (2, 5, 0),
@@ -224,7 +225,7 @@ pub trait FloatModel: 'static {
 }
 
 /// What one family's tests need to know about it past its model.
-pub trait FloatFamily: FloatModel {
+pub trait FloatFamily: FloatModel + Sized {
     const FAMILY: Family;
     /// The C type of one value in KleidiAI's assertions.
     const C_TYPE: &'static str;
@@ -239,16 +240,55 @@ pub trait FloatFamily: FloatModel {
     const REGISTER_SHAPES: [(usize, usize, usize); 3];
     /// n of the `dst_stride_col` check.
     const STRIDE_COL_N: usize;
-    /// Stems the contract-violation cases call: the main kernel, the kernel of the packer with a
-    /// required bias (the only one that checks `dst_stride_col`), and the K x N, N x K and
-    /// bias-required packers. The main kernel's and the first two packers' nr is `NR`, twice
-    /// the bias-required packer's.
-    const GEMM: &'static str;
-    const GEMM_BIAS: &'static str;
-    const KXN: &'static str;
-    const NXK: &'static str;
-    const KXN_BIAS: &'static str;
-    const NR: usize;
+
+    // The kernels and packers the shapes and the contract-violation cases are built around, from
+    // the catalog.
+
+    /// The family's first fixed-width kernel that ignores `dst_stride_col`.
+    fn gemm() -> &'static str {
+        main_kernel::<Self>().stem
+    }
+    /// The kernel that asserts `dst_stride_col`: its packer requires the bias.
+    fn gemm_bias() -> &'static str {
+        bias_kernel::<Self>().stem
+    }
+    /// The main kernel's K x N packer.
+    fn kxn() -> &'static str {
+        rhs_packer(main_kernel::<Self>(), WeightLayout::Kxn)
+    }
+    /// The main kernel's N x K packer.
+    fn nxk() -> &'static str {
+        rhs_packer(main_kernel::<Self>(), WeightLayout::Nxk)
+    }
+    /// The bias-requiring packer, whose nr is half the main kernel's.
+    fn kxn_bias() -> &'static str {
+        bias_kernel::<Self>().rhs_packers[0].name
+    }
+    /// The main kernel's nr.
+    fn nr() -> usize {
+        main_kernel::<Self>().base_tile.nr
+    }
+}
+
+fn main_kernel<F: FloatFamily>() -> &'static MatmulKernel {
+    kernels::<F>()
+        .find(|k| k.columns == Columns::Fixed && !k.asserts.dst_stride_col)
+        .expect("a fixed-width kernel ignoring dst_stride_col")
+}
+
+fn bias_kernel<F: FloatFamily>() -> &'static MatmulKernel {
+    kernels::<F>()
+        .find(|k| k.asserts.dst_stride_col)
+        .expect("a kernel asserting dst_stride_col")
+}
+
+fn rhs_packer(kernel: &MatmulKernel, layout: WeightLayout) -> &'static str {
+    kernel
+        .rhs_packers
+        .iter()
+        .find(|p| p.weight_layout() == Some(layout))
+        .expect("a packer of each weight layout")
+        .name
 }
 
 /// The family's multi-row kernels in the catalog (its streaming GEMVs, which take one row per
@@ -835,7 +875,7 @@ pub fn dst_stride_col_is_ignored_where_kleidiai_ignores_it<F: FloatFamily>() {
     let es = F::T::BYTES;
     let n = F::STRIDE_COL_N;
     for k in runnable::<F>() {
-        if k.stem == F::GEMM_BIAS {
+        if k.asserts.dst_stride_col {
             continue;
         }
         let p = Problem::<F>::new(7, n, 5, 0, true, 3);
@@ -1070,36 +1110,36 @@ pub fn violation_cases<F: FloatFamily>() -> Vec<Case> {
     let ty = F::C_TYPE;
     vec![
         run_case!("num_groups", "num_groups == 1"
-            => pack_call::<F>(F::KXN, 2, F::NR, 1, 1, true, false, 0, false)),
+            => pack_call::<F>(F::kxn(), 2, F::nr(), 1, 1, true, false, 0, false)),
         run_case!("nxk_nr", "nr == n_step"
-            => pack_call::<F>(F::NXK, 1, F::NR / 2, 1, 1, true, false, 0, false)),
+            => pack_call::<F>(F::nxk(), 1, F::nr() / 2, 1, 1, true, false, 0, false)),
         run_case!("bias_nr", "nr == n_step"
-            => pack_call::<F>(F::KXN_BIAS, 1, F::NR, 1, 1, true, false, 0, false)),
-        run_case!("kr", "kr == 1" => pack_call::<F>(F::KXN, 1, F::NR, 2, 1, true, false, 0, false)),
-        run_case!("sr", "sr == 1" => pack_call::<F>(F::NXK, 1, F::NR, 1, 2, true, false, 0, false)),
+            => pack_call::<F>(F::kxn_bias(), 1, F::nr(), 1, 1, true, false, 0, false)),
+        run_case!("kr", "kr == 1" => pack_call::<F>(F::kxn(), 1, F::nr(), 2, 1, true, false, 0, false)),
+        run_case!("sr", "sr == 1" => pack_call::<F>(F::nxk(), 1, F::nr(), 1, 2, true, false, 0, false)),
         run_case!("bias_required", "bias != NULL"
-            => pack_call::<F>(F::KXN_BIAS, 1, F::NR / 2, 1, 1, false, false, 0, false)),
+            => pack_call::<F>(F::kxn_bias(), 1, F::nr() / 2, 1, 1, false, false, 0, false)),
         run_case!("scale", "scale == NULL"
-            => pack_call::<F>(F::KXN, 1, F::NR, 1, 1, true, true, 0, false)),
+            => pack_call::<F>(F::kxn(), 1, F::nr(), 1, 1, true, true, 0, false)),
         run_case!("extra_bytes", "extra_bytes == 0"
-            => pack_call::<F>(F::NXK, 1, F::NR, 1, 1, true, false, 4, false)),
+            => pack_call::<F>(F::nxk(), 1, F::nr(), 1, 1, true, false, 4, false)),
         run_case!("params", "params == NULL"
-            => pack_call::<F>(F::KXN_BIAS, 1, F::NR / 2, 1, 1, true, false, 0, true)),
+            => pack_call::<F>(F::kxn_bias(), 1, F::nr() / 2, 1, 1, true, false, 0, true)),
         run_case!("dst_stride_col", format!("dst_stride_col == sizeof({ty})")
-            => run_call::<F>(F::GEMM_BIAS, 8, 2, false)),
+            => run_call::<F>(F::gemm_bias(), 8, 2, false)),
         run_case!("dst_stride_row", format!("dst_stride_row >= n * sizeof({ty})")
-            => run_call::<F>(F::GEMM, 4, 1, false)),
-        run_case!("null_lhs", "lhs != NULL" => run_call::<F>(F::GEMM, 8, 1, true)),
+            => run_call::<F>(F::gemm(), 4, 1, false)),
+        run_case!("null_lhs", "lhs != NULL" => run_call::<F>(F::gemm(), 8, 1, true)),
         getter_case!("lhs_offset", "(m_idx % m_step) == 0"
-            => get_lhs_offset::<Getter2>(F::GEMM)(3, 64)),
+            => get_lhs_offset::<Getter2>(F::gemm())(3, 64)),
         getter_case!("dst_offset", "(n_idx % n_step) == 0"
-            => get_dst_offset::<Getter3>(F::GEMM)(6, F::NR / 2, 64)),
+            => get_dst_offset::<Getter3>(F::gemm())(6, F::nr() / 2, 64)),
         getter_case!("rhs_packed_offset", "(n_idx % nr) == 0"
-            => get_rhs_packed_offset::<Getter2>(F::GEMM_BIAS)(F::NR / 4, 64)),
+            => get_rhs_packed_offset::<Getter2>(F::gemm_bias())(F::nr() / 4, 64)),
         getter_case!("rhs_offset", "(n_idx % n_step) == 0"
-            => get_rhs_offset::<Getter2>(F::NXK)(F::NR / 2, 64)),
+            => get_rhs_offset::<Getter2>(F::nxk())(F::nr() / 2, 64)),
         getter_case!("packed_size_overflow", "packed RHS size fits in size_t"
-            => get_rhs_packed_size::<Getter2>(F::KXN)(usize::MAX / 64, 1 << 20)),
+            => get_rhs_packed_size::<Getter2>(F::kxn())(usize::MAX / 64, 1 << 20)),
     ]
 }
 
