@@ -16,7 +16,7 @@ use rkai_ukernels::kernel::MatmulKernel;
 use rkai_ukernels::reference::half_gemv::{self as reference, Pairs};
 use support::cabi::func as sym;
 use support::cabi::{Getter0, Getter2, Getter3, MatmulFloatFn};
-use support::float_family::{self as shared, F16_SPECIALS, FloatModel, Problem, Reference};
+use support::float_family::{self as shared, Elem, FloatModel, Problem, Reference};
 use support::gemm::Impl;
 use support::gemv;
 use support::guard::Edge;
@@ -39,22 +39,10 @@ macro_rules! f16_gemv_model {
         impl FloatModel for $ty {
             type T = u16;
             const LABEL: &'static str = "SME f16 GEMV";
-            const INVERTED: (f32, f32) = (0.3, -0.3);
-            const SPECIALS: &'static [u16] = F16_SPECIALS;
-            /// Bounds beyond the f16 range (infinities after rounding) and bounds rounding to
-            /// the largest half.
-            const EXTRA_SPECIAL_CLAMPS: &'static [(f32, f32)] = &[(-1e9, 1e9), (-70000.0, 65519.0)];
-            const REGISTER_CLAMP: f32 = 1e4;
             const REFERENCE: Reference<u16> = |m, n, k, lhs, _stride, w, bias, clamp, dst| {
                 assert_eq!(m, 1, "a GEMV");
                 reference::matmul($pairs, n, k, lhs, w, bias, clamp, dst)
             };
-
-            /// Bounds between halves (the kernels round them to f16), so that none equals a
-            /// result.
-            fn biting((lo, hi): (f64, f64)) -> (f32, f32) {
-                (lo as f32 + 1e-4, hi as f32 - 1e-4)
-            }
         }
     };
 }
@@ -188,11 +176,7 @@ fn hostile_values_follow_the_model() {
         let t = k.tile();
         let every = tester::every_case_here(k);
         let shapes = [(t.n_step + 3, 9), (t.nr + 1, 4), (5, 1)];
-        let all = [
-            shared::SPECIAL_CLAMPS,
-            <Fmlal as FloatModel>::EXTRA_SPECIAL_CLAMPS,
-        ]
-        .concat();
+        let all = [shared::SPECIAL_CLAMPS, <u16 as Elem>::EXTRA_SPECIAL_CLAMPS].concat();
         let (rounds, clamps) = if every { (4, &all[..]) } else { (1, &all[..3]) };
         cases += by_model!(k, gemv::hostile(k, &impls, &shapes, rounds, clamps));
     }

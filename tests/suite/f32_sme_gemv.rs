@@ -20,7 +20,7 @@ use rkai_ukernels::reference::float_gemm as reference;
 use std::ptr;
 use support::cabi::func as sym;
 use support::cabi::{Getter0, Getter2, Getter3, MatmulFloatFn};
-use support::float_family::{self as shared, F32_SPECIALS, FloatModel, Reference};
+use support::float_family::{self as shared, FloatModel, Reference};
 use support::gemv;
 use support::tester;
 
@@ -38,9 +38,6 @@ macro_rules! f32_model {
         impl FloatModel for $ty {
             type T = f32;
             const LABEL: &'static str = "streaming f32";
-            const INVERTED: (f32, f32) = (0.25, -0.25);
-            const SPECIALS: &'static [f32] = F32_SPECIALS;
-            const REGISTER_CLAMP: f32 = 1e30;
             const REFERENCE: Reference<f32> = $reference;
         }
     };

@@ -9,7 +9,7 @@ use crate::support;
 
 use rkai_ukernels::family::Family;
 use rkai_ukernels::reference::float_gemm as reference;
-use support::float_family::{F32_SPECIALS, FloatFamily, FloatModel, Reference};
+use support::float_family::{FloatFamily, FloatModel, Reference};
 
 /// `matmul_clamp_f32_f32_f32p`: f32 values, the f32 reference.
 struct F32;
@@ -17,10 +17,6 @@ struct F32;
 impl FloatModel for F32 {
     type T = f32;
     const LABEL: &'static str = "float";
-    const INVERTED: (f32, f32) = (0.25, -0.25);
-    const SPECIALS: &'static [f32] = F32_SPECIALS;
-    const REGISTER_CLAMP: f32 = 1e30;
-
     const REFERENCE: Reference<f32> = reference::matmul;
 }
 
@@ -30,12 +26,6 @@ impl FloatFamily for F32 {
     const PORTABLE_TOO: bool = false;
     const REGISTER_SHAPES: [(usize, usize, usize); 3] = [(1, 8, 3), (7, 17, 9), (12, 40, 64)];
     const STRIDE_COL_N: usize = 20;
-    const GEMM: &'static str = "matmul_clamp_f32_f32_f32p16x1b_6x16_neon_mla";
-    const GEMM_BIAS: &'static str = "matmul_clamp_f32_f32_f32p8x1biasf32_6x8x4_neon_mla";
-    const KXN: &'static str = "rhs_pack_kxn_x32p16x1b_x32_x32_neon";
-    const NXK: &'static str = "rhs_pack_nxk_x32p16x1bx32_x32_x32_neon";
-    const KXN_BIAS: &'static str = "rhs_pack_kxn_f32p8x1biasf32_f32_f32_neon";
-    const NR: usize = 16;
 }
 
 float_family_tests!(F32);

@@ -10,9 +10,7 @@ use crate::support;
 
 use rkai_ukernels::family::Family;
 use rkai_ukernels::reference::half_gemm as reference;
-use support::float_family::{
-    self as harness, F16_SPECIALS, FloatFamily, FloatModel, Problem, Reference,
-};
+use support::float_family::{self as harness, FloatFamily, FloatModel, Problem, Reference};
 use support::guard::Edge;
 use support::rng::Rng;
 
@@ -22,20 +20,7 @@ struct F16;
 impl FloatModel for F16 {
     type T = u16;
     const LABEL: &'static str = "f16";
-    const INVERTED: (f32, f32) = (0.3, -0.3);
-    const SPECIALS: &'static [u16] = F16_SPECIALS;
-    const EXTRA_SPECIAL_CLAMPS: &'static [(f32, f32)] = &[
-        (-1e9, 1e9), // beyond the f16 range: infinities after rounding
-        (-70000.0, 65519.0),
-    ];
-    const REGISTER_CLAMP: f32 = 1e4;
-
     const REFERENCE: Reference<u16> = reference::matmul;
-
-    /// Bounds between halves (the kernels round them to f16), so that none equals a result.
-    fn biting((lo, hi): (f64, f64)) -> (f32, f32) {
-        (lo as f32 + 1e-4, hi as f32 - 1e-4)
-    }
 }
 
 impl FloatFamily for F16 {
@@ -48,12 +33,6 @@ impl FloatFamily for F16 {
     const PORTABLE_TOO: bool = true;
     const REGISTER_SHAPES: [(usize, usize, usize); 3] = [(1, 8, 3), (7, 33, 9), (12, 40, 64)];
     const STRIDE_COL_N: usize = 40;
-    const GEMM: &'static str = "matmul_clamp_f16_f16_f16p32x1b_6x32_neon_mla";
-    const GEMM_BIAS: &'static str = "matmul_clamp_f16_f16_f16p16x1biasf16_6x16x8_neon_mla";
-    const KXN: &'static str = "rhs_pack_kxn_x16p32x1b_x16_x16_neon";
-    const NXK: &'static str = "rhs_pack_nxk_x16p32x1bx16_x16_x16_neon";
-    const KXN_BIAS: &'static str = "rhs_pack_kxn_f16p16x1biasf16_f16_f16_neon";
-    const NR: usize = 32;
 }
 
 float_family_tests!(F16, kernels = 3, packers = 3);

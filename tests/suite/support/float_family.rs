@@ -1,8 +1,9 @@
 //! The checks of the float GEMM families whose RHS packers put the bias in front of each column
 //! group and whose LHS is not packed (`matmul_clamp_f32_f32_f32p`, `matmul_clamp_f16_f16_f16p`),
 //! written once and parameterised by a [`FloatFamily`]: element type, reference, kernel and packer
-//! lists, shapes and the stems the contract-violation cases call. The test files implement the
-//! trait and hold the `#[test]` functions (each a call into this module) and their own extras.
+//! lists and shapes; the stems the contract-violation cases call come from the catalog. The test
+//! files implement the trait and hold the `#[test]` functions (each a call into this module) and
+//! their own extras.
 
 use super::cabi::func as sym;
 use super::cabi::{self, Getter0, Getter2, Getter3, MatmulFloatFn};
@@ -14,11 +15,11 @@ use super::tester;
 use rkai_ukernels::catalog;
 use rkai_ukernels::family::Family;
 use rkai_ukernels::float::f16;
-use rkai_ukernels::kernel::{MatmulKernel, Rows};
+use rkai_ukernels::kernel::{Columns, MatmulKernel, Rows};
 use rkai_ukernels::matmul::args::KernelFn;
 use rkai_ukernels::matmul::float_gemm as family;
 use rkai_ukernels::pack::Source;
-use rkai_ukernels::pack::kinds::{Packer, PackerKind, RhsPackerKind};
+use rkai_ukernels::pack::kinds::{Packer, PackerKind, RhsPackerKind, WeightLayout};
 use rkai_ukernels::pack::rhs_pack_float::Variant;
 use rkai_ukernels::reference::float_gemm as pack_reference;
 use std::ffi::c_void;
@@ -40,6 +41,21 @@ pub trait Elem: Copy + Send + Sync + 'static {
     fn bits(self) -> u32;
     /// The little-endian bytes of `v`.
     fn to_bytes(v: &[Self]) -> Vec<u8>;
+
+    /// Clamp bounds the wrong way round: FMIN then FMAX leaves the lower bound everywhere.
+    const INVERTED: (f32, f32);
+    /// Values the non-finite checks scatter over the operands.
+    const SPECIALS: &'static [Self];
+    /// Clamps of the non-finite checks past the shared [`SPECIAL_CLAMPS`].
+    const EXTRA_SPECIAL_CLAMPS: &'static [(f32, f32)] = &[];
+    /// The clamp bound the register checks pass.
+    const REGISTER_CLAMP: f32;
+
+    /// Clamp bounds that cut off about a fifth of the results at each end, from the 20th and
+    /// 80th percentiles of the unclamped results.
+    fn biting((lo, hi): (f64, f64)) -> (f32, f32) {
+        (lo as f32, hi as f32)
+    }
 }
 
 impl Elem for f32 {
@@ -57,6 +73,10 @@ impl Elem for f32 {
     fn to_bytes(v: &[Self]) -> Vec<u8> {
         v.iter().flat_map(|x| x.to_le_bytes()).collect()
     }
+
+    const INVERTED: (f32, f32) = (0.25, -0.25);
+    const SPECIALS: &'static [f32] = F32_SPECIALS;
+    const REGISTER_CLAMP: f32 = 1e30;
 }
 
 /// f16 bits.
@@ -74,6 +94,19 @@ impl Elem for u16 {
     }
     fn to_bytes(v: &[Self]) -> Vec<u8> {
         v.iter().flat_map(|x| x.to_le_bytes()).collect()
+    }
+
+    const INVERTED: (f32, f32) = (0.3, -0.3);
+    const SPECIALS: &'static [u16] = F16_SPECIALS;
+    const EXTRA_SPECIAL_CLAMPS: &'static [(f32, f32)] = &[
+        (-1e9, 1e9),         // beyond the f16 range: infinities after rounding
+        (-70000.0, 65519.0), // rounding to the largest half
+    ];
+    const REGISTER_CLAMP: f32 = 1e4;
+
+    /// Bounds between halves (the kernels round them to f16), so that none equals a result.
+    fn biting((lo, hi): (f64, f64)) -> (f32, f32) {
+        (lo as f32 + 1e-4, hi as f32 - 1e-4)
     }
 }
 
@@ -115,12 +148,12 @@ pub const SPECIAL_CLAMPS: &[(f32, f32)] = &[
     (-0.0, 0.0),
 ];
 
-/// (m, n, k) of the kernel checks: partial and whole row blocks and column groups (`F::NR`
-/// columns each), K tails of every length of the K loop's unroll (K = `F::NR / 2 - 1`, the
+/// (m, n, k) of the kernel checks: partial and whole row blocks and column groups (`F::nr()`
+/// columns each), K tails of every length of the K loop's unroll (K = `F::nr() / 2 - 1`, the
 /// longest), K = 0 (the result is the clamped bias) and KleidiAI's float test shapes; then the
 /// family's own.
 pub fn shapes<F: FloatFamily>() -> Vec<(usize, usize, usize)> {
-    let nr = F::NR;
+    let nr = F::nr();
     let shared = [
         (1, 1, 1),
         (2, 5, 0),
@@ -146,7 +179,7 @@ pub fn shapes<F: FloatFamily>() -> Vec<(usize, usize, usize)> {
 }
 
 /// The hostile f32 values both f32 families (NEON/SVE and the streaming GEMVs) scatter over
-/// their operands ([`FloatFamily::SPECIALS`]).
+/// their operands ([`Elem::SPECIALS`]).
 pub const F32_SPECIALS: &[f32] = &[
     f32::NAN,
     f32::from_bits(0x7f80_0001), // signalling NaN
@@ -162,7 +195,7 @@ pub const F32_SPECIALS: &[f32] = &[
 ];
 
 /// The hostile f16 values the f16 families (NEON and the streaming GEMVs) scatter over their
-/// operands ([`FloatModel::SPECIALS`]).
+/// operands ([`Elem::SPECIALS`]).
 pub const F16_SPECIALS: &[u16] = &[
     0x7e00, // quiet NaN
     0x7d01, // signalling NaN with payload
@@ -180,33 +213,19 @@ pub const F16_SPECIALS: &[u16] = &[
     0x5bff, // 255.9
 ];
 
-/// How a set of kernels computes, as the value checks need it: the element type, the scalar
-/// reference modelling their instructions, and the values and clamps that probe them. A family
-/// ([`FloatFamily`]) is one; so is each numerics of the streaming GEMVs (`support::gemv`).
+/// How a set of kernels computes, as the value checks need it: the element type (which brings
+/// the values and clamps that probe it) and the scalar reference modelling their instructions. A
+/// family ([`FloatFamily`]) is one; so is each numerics of the streaming GEMVs (`support::gemv`).
 pub trait FloatModel: 'static {
     type T: Elem;
     /// How the log names the kernels ("float", "f16").
     const LABEL: &'static str;
-    /// Clamp bounds the wrong way round: FMIN then FMAX leaves the lower bound everywhere.
-    const INVERTED: (f32, f32);
-    /// Values the non-finite checks scatter over the operands.
-    const SPECIALS: &'static [Self::T];
-    /// Clamps of the non-finite checks past the shared [`SPECIAL_CLAMPS`].
-    const EXTRA_SPECIAL_CLAMPS: &'static [(f32, f32)] = &[];
-    /// The clamp bound the register checks pass.
-    const REGISTER_CLAMP: f32;
     /// The scalar reference (see `rkai_ukernels::reference`).
     const REFERENCE: Reference<Self::T>;
-
-    /// Clamp bounds that cut off about a fifth of the results at each end, from the 20th and
-    /// 80th percentiles of the unclamped results.
-    fn biting((lo, hi): (f64, f64)) -> (f32, f32) {
-        (lo as f32, hi as f32)
-    }
 }
 
 /// What one family's tests need to know about it past its model.
-pub trait FloatFamily: FloatModel {
+pub trait FloatFamily: FloatModel + Sized {
     const FAMILY: Family;
     /// The C type of one value in KleidiAI's assertions.
     const C_TYPE: &'static str;
@@ -221,16 +240,55 @@ pub trait FloatFamily: FloatModel {
     const REGISTER_SHAPES: [(usize, usize, usize); 3];
     /// n of the `dst_stride_col` check.
     const STRIDE_COL_N: usize;
-    /// Stems the contract-violation cases call: the main kernel, the kernel of the packer with a
-    /// required bias (the only one that checks `dst_stride_col`), and the K x N, N x K and
-    /// bias-required packers. The main kernel's and the first two packers' nr is `NR`, twice
-    /// the bias-required packer's.
-    const GEMM: &'static str;
-    const GEMM_BIAS: &'static str;
-    const KXN: &'static str;
-    const NXK: &'static str;
-    const KXN_BIAS: &'static str;
-    const NR: usize;
+
+    // The kernels and packers the shapes and the contract-violation cases are built around, from
+    // the catalog.
+
+    /// The family's first fixed-width kernel that ignores `dst_stride_col`.
+    fn gemm() -> &'static str {
+        main_kernel::<Self>().stem
+    }
+    /// The kernel that asserts `dst_stride_col`: its packer requires the bias.
+    fn gemm_bias() -> &'static str {
+        bias_kernel::<Self>().stem
+    }
+    /// The main kernel's K x N packer.
+    fn kxn() -> &'static str {
+        rhs_packer(main_kernel::<Self>(), WeightLayout::Kxn)
+    }
+    /// The main kernel's N x K packer.
+    fn nxk() -> &'static str {
+        rhs_packer(main_kernel::<Self>(), WeightLayout::Nxk)
+    }
+    /// The bias-requiring packer, whose nr is half the main kernel's.
+    fn kxn_bias() -> &'static str {
+        bias_kernel::<Self>().rhs_packers[0].name
+    }
+    /// The main kernel's nr.
+    fn nr() -> usize {
+        main_kernel::<Self>().base_tile.nr
+    }
+}
+
+fn main_kernel<F: FloatFamily>() -> &'static MatmulKernel {
+    kernels::<F>()
+        .find(|k| k.columns == Columns::Fixed && !k.asserts.dst_stride_col)
+        .expect("a fixed-width kernel ignoring dst_stride_col")
+}
+
+fn bias_kernel<F: FloatFamily>() -> &'static MatmulKernel {
+    kernels::<F>()
+        .find(|k| k.asserts.dst_stride_col)
+        .expect("a kernel asserting dst_stride_col")
+}
+
+fn rhs_packer(kernel: &MatmulKernel, layout: WeightLayout) -> &'static str {
+    kernel
+        .rhs_packers
+        .iter()
+        .find(|p| p.weight_layout() == Some(layout))
+        .expect("a packer of each weight layout")
+        .name
 }
 
 /// The family's multi-row kernels in the catalog (its streaming GEMVs, which take one row per
@@ -724,8 +782,8 @@ pub fn check_kernel<F: FloatFamily>(k: &MatmulKernel, which: Impl) -> usize {
                 .map(|x| x.to_f64())
                 .collect();
             sorted.sort_by(f64::total_cmp);
-            let biting = F::biting((sorted[sorted.len() / 5], sorted[sorted.len() * 4 / 5]));
-            for clamp in [no_clamp, biting, F::INVERTED] {
+            let biting = F::T::biting((sorted[sorted.len() / 5], sorted[sorted.len() * 4 / 5]));
+            for clamp in [no_clamp, biting, F::T::INVERTED] {
                 let expect = p.expected_dst(clamp);
                 for edge in EDGES {
                     let lhs = p.lhs_buffer(edge);
@@ -794,14 +852,14 @@ pub fn non_finite_values_follow_arm_rules<F: FloatFamily>() {
             let mut pick = |v: &mut Vec<F::T>| {
                 for _ in 0..v.len() / 4 + 1 {
                     let at = rng.next_u64() as usize % v.len();
-                    v[at] = F::SPECIALS[rng.next_u64() as usize % F::SPECIALS.len()];
+                    v[at] = F::T::SPECIALS[rng.next_u64() as usize % F::T::SPECIALS.len()];
                 }
             };
             pick(&mut p.lhs);
             pick(&mut p.w);
             pick(p.bias.as_mut().unwrap());
             let packer = k.rhs_packers[0];
-            for &clamp in SPECIAL_CLAMPS.iter().chain(F::EXTRA_SPECIAL_CLAMPS) {
+            for &clamp in SPECIAL_CLAMPS.iter().chain(F::T::EXTRA_SPECIAL_CLAMPS) {
                 let rhs = pack(&p, packer, Edge::End);
                 cases += check_whole(k, &impls, &p, &rhs, clamp);
             }
@@ -817,7 +875,7 @@ pub fn dst_stride_col_is_ignored_where_kleidiai_ignores_it<F: FloatFamily>() {
     let es = F::T::BYTES;
     let n = F::STRIDE_COL_N;
     for k in runnable::<F>() {
-        if k.stem == F::GEMM_BIAS {
+        if k.asserts.dst_stride_col {
             continue;
         }
         let p = Problem::<F>::new(7, n, 5, 0, true, 3);
@@ -894,7 +952,7 @@ pub fn callee_saved_registers_survive<F: FloatFamily>() {
 }
 
 /// Callee-saved registers survive `k` on each (m, n, k) of `shapes` (clamped to
-/// `F::REGISTER_CLAMP`), and its results equal the reference's. Returns the calls.
+/// `F::T::REGISTER_CLAMP`), and its results equal the reference's. Returns the calls.
 #[cfg(target_arch = "aarch64")]
 pub fn registers_survive<F: FloatModel>(
     k: &MatmulKernel,
@@ -902,7 +960,7 @@ pub fn registers_survive<F: FloatModel>(
 ) -> usize {
     use super::abi::CallArgs;
     let es = F::T::BYTES;
-    let clamp = (-F::REGISTER_CLAMP, F::REGISTER_CLAMP);
+    let clamp = (-F::T::REGISTER_CLAMP, F::T::REGISTER_CLAMP);
     for &(m, n, kk) in shapes {
         let p = Problem::<F>::new(m, n, kk, 0, true, 5);
         let lhs = p.lhs_buffer(Edge::End);
@@ -1052,36 +1110,36 @@ pub fn violation_cases<F: FloatFamily>() -> Vec<Case> {
     let ty = F::C_TYPE;
     vec![
         run_case!("num_groups", "num_groups == 1"
-            => pack_call::<F>(F::KXN, 2, F::NR, 1, 1, true, false, 0, false)),
+            => pack_call::<F>(F::kxn(), 2, F::nr(), 1, 1, true, false, 0, false)),
         run_case!("nxk_nr", "nr == n_step"
-            => pack_call::<F>(F::NXK, 1, F::NR / 2, 1, 1, true, false, 0, false)),
+            => pack_call::<F>(F::nxk(), 1, F::nr() / 2, 1, 1, true, false, 0, false)),
         run_case!("bias_nr", "nr == n_step"
-            => pack_call::<F>(F::KXN_BIAS, 1, F::NR, 1, 1, true, false, 0, false)),
-        run_case!("kr", "kr == 1" => pack_call::<F>(F::KXN, 1, F::NR, 2, 1, true, false, 0, false)),
-        run_case!("sr", "sr == 1" => pack_call::<F>(F::NXK, 1, F::NR, 1, 2, true, false, 0, false)),
+            => pack_call::<F>(F::kxn_bias(), 1, F::nr(), 1, 1, true, false, 0, false)),
+        run_case!("kr", "kr == 1" => pack_call::<F>(F::kxn(), 1, F::nr(), 2, 1, true, false, 0, false)),
+        run_case!("sr", "sr == 1" => pack_call::<F>(F::nxk(), 1, F::nr(), 1, 2, true, false, 0, false)),
         run_case!("bias_required", "bias != NULL"
-            => pack_call::<F>(F::KXN_BIAS, 1, F::NR / 2, 1, 1, false, false, 0, false)),
+            => pack_call::<F>(F::kxn_bias(), 1, F::nr() / 2, 1, 1, false, false, 0, false)),
         run_case!("scale", "scale == NULL"
-            => pack_call::<F>(F::KXN, 1, F::NR, 1, 1, true, true, 0, false)),
+            => pack_call::<F>(F::kxn(), 1, F::nr(), 1, 1, true, true, 0, false)),
         run_case!("extra_bytes", "extra_bytes == 0"
-            => pack_call::<F>(F::NXK, 1, F::NR, 1, 1, true, false, 4, false)),
+            => pack_call::<F>(F::nxk(), 1, F::nr(), 1, 1, true, false, 4, false)),
         run_case!("params", "params == NULL"
-            => pack_call::<F>(F::KXN_BIAS, 1, F::NR / 2, 1, 1, true, false, 0, true)),
+            => pack_call::<F>(F::kxn_bias(), 1, F::nr() / 2, 1, 1, true, false, 0, true)),
         run_case!("dst_stride_col", format!("dst_stride_col == sizeof({ty})")
-            => run_call::<F>(F::GEMM_BIAS, 8, 2, false)),
+            => run_call::<F>(F::gemm_bias(), 8, 2, false)),
         run_case!("dst_stride_row", format!("dst_stride_row >= n * sizeof({ty})")
-            => run_call::<F>(F::GEMM, 4, 1, false)),
-        run_case!("null_lhs", "lhs != NULL" => run_call::<F>(F::GEMM, 8, 1, true)),
+            => run_call::<F>(F::gemm(), 4, 1, false)),
+        run_case!("null_lhs", "lhs != NULL" => run_call::<F>(F::gemm(), 8, 1, true)),
         getter_case!("lhs_offset", "(m_idx % m_step) == 0"
-            => get_lhs_offset::<Getter2>(F::GEMM)(3, 64)),
+            => get_lhs_offset::<Getter2>(F::gemm())(3, 64)),
         getter_case!("dst_offset", "(n_idx % n_step) == 0"
-            => get_dst_offset::<Getter3>(F::GEMM)(6, F::NR / 2, 64)),
+            => get_dst_offset::<Getter3>(F::gemm())(6, F::nr() / 2, 64)),
         getter_case!("rhs_packed_offset", "(n_idx % nr) == 0"
-            => get_rhs_packed_offset::<Getter2>(F::GEMM_BIAS)(F::NR / 4, 64)),
+            => get_rhs_packed_offset::<Getter2>(F::gemm_bias())(F::nr() / 4, 64)),
         getter_case!("rhs_offset", "(n_idx % n_step) == 0"
-            => get_rhs_offset::<Getter2>(F::NXK)(F::NR / 2, 64)),
+            => get_rhs_offset::<Getter2>(F::nxk())(F::nr() / 2, 64)),
         getter_case!("packed_size_overflow", "packed RHS size fits in size_t"
-            => get_rhs_packed_size::<Getter2>(F::KXN)(usize::MAX / 64, 1 << 20)),
+            => get_rhs_packed_size::<Getter2>(F::kxn())(usize::MAX / 64, 1 << 20)),
     ]
 }
 

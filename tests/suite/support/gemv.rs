@@ -47,7 +47,7 @@ fn biting<F: FloatModel>(p: &Problem<F>) -> (f32, f32) {
         return (-1.0, 1.0);
     }
     sorted.sort_by(f64::total_cmp);
-    F::biting((sorted[sorted.len() / 5], sorted[sorted.len() * 4 / 5]))
+    F::T::biting((sorted[sorted.len() / 5], sorted[sorted.len() * 4 / 5]))
 }
 
 /// Every (n, k) of `shapes` (bias always: the SME packers require it, LHS strides padded or not:
@@ -69,7 +69,7 @@ pub fn check_kernel<F: FloatModel>(
         let p = Problem::<F>::new(1, n, kk, pad, true, 100 + i as u64);
         let no_clamp = (f32::NEG_INFINITY, f32::INFINITY);
         let clamps = match every {
-            true => vec![no_clamp, biting(&p), F::INVERTED],
+            true => vec![no_clamp, biting(&p), F::T::INVERTED],
             false => vec![biting(&p)],
         };
         let edges: &[Edge] = if every { &EDGES } else { &[Edge::End] };
@@ -91,7 +91,7 @@ pub fn check_kernel<F: FloatModel>(
     cases
 }
 
-/// `F::SPECIALS` (NaNs, infinities, signed zeros, subnormals...) scattered over a quarter of the
+/// `F::T::SPECIALS` (NaNs, infinities, signed zeros, subnormals...) scattered over a quarter of the
 /// LHS, the weights and the biases, `rounds` times for each (n, k) of `shapes`, under each of
 /// `clamps`: each implementation follows the reference's model of its instructions bit for bit.
 /// Returns the runs.
@@ -111,7 +111,7 @@ pub fn hostile<F: FloatModel>(
                 for _ in 0..v.len() / 4 + 1 {
                     let at = rng.next_u64() as usize % v.len().max(1);
                     if let Some(x) = v.get_mut(at) {
-                        *x = F::SPECIALS[rng.next_u64() as usize % F::SPECIALS.len()];
+                        *x = F::T::SPECIALS[rng.next_u64() as usize % F::T::SPECIALS.len()];
                     }
                 }
             };
