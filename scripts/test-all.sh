@@ -86,6 +86,7 @@ done
 for model in $svl_models; do
   step "aarch64 streaming-vector-length tests under QEMU_CPU=$model"
   QEMU_CPU=$model RKAI_EXPECT_CPU=$model RKAI_TEST_KERNEL=_sme \
+    RKAI_SME_CASES=${RKAI_SME_CASES:-$(sme_cases_of "$model")} \
     "${cross_cargo[@]}" test --target $target --test suite -- "${svl_tests[@]}" "${portable_skips[@]}"
 done
 if [[ -n "$sve_off_model" ]]; then

@@ -63,6 +63,11 @@ svl_tests=(
   qai8_sme::
 )
 
+# RKAI_SME_CASES of a streaming-length model (the environment's value wins): without SVE the SME
+# kernels run the streaming code the 512-bit run checks case by case, so there each shape runs
+# once (`once`), which still reaches every path and any SVE instruction outside streaming mode.
+sme_cases_of() { [[ $1 == *sve=off* ]] && echo once || true; }
+
 # SME without SVE (like Apple M4): detection, selection and the SVE getters' fallback differ
 # there (the SME kernels run in the streaming-length loop).
 sve_off_model=${RKAI_QEMU_SVE_OFF_MODEL-"max,sve=off"}

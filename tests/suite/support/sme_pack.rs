@@ -66,13 +66,11 @@ pub fn svl32() -> usize {
 }
 
 /// Whether this run sweeps every edge shape of an SME kernel or packer whose test does not go
-/// through [`super::tester`]: the same rule as [`super::tester::Depth`] (every case up to
-/// [`super::tester::EVERY_CASE_UP_TO_SVL_BYTES`] and without SME, or with `RKAI_SME_CASES=all`);
-/// at the longer lengths a test runs a reduced set that reaches each code path once.
+/// through [`super::tester`]: [`super::tester::Depth::streaming`] is `Every` (every case up to
+/// [`super::tester::EVERY_CASE_UP_TO_SVL_BYTES`] and without SME, unless `RKAI_SME_CASES` asks
+/// otherwise); else a test runs a reduced set that reaches each code path once.
 pub fn full_sweep() -> bool {
-    rkai_ukernels::arch::sme_vector_bytes().unwrap_or(0)
-        <= super::tester::EVERY_CASE_UP_TO_SVL_BYTES
-        || super::tester::every_sme_case_asked()
+    super::tester::Depth::streaming() == super::tester::Depth::Every
 }
 
 /// `len` random bit patterns of `bits` (16 or 32) bits, none zero so that padding stands out;

@@ -581,16 +581,30 @@ pub enum Depth {
 }
 
 impl Depth {
-    /// [`Depth::Every`] unless `k` is a streaming kernel at a length above
-    /// [`EVERY_CASE_UP_TO_SVL_BYTES`] and `RKAI_SME_CASES=all` is not set.
+    /// [`Depth::Every`] unless `k` is a streaming kernel: then what `RKAI_SME_CASES` asks, or
+    /// [`Depth::Once`] at a length above [`EVERY_CASE_UP_TO_SVL_BYTES`].
     pub fn of(k: &MatmulKernel) -> Depth {
-        let long = k.isa.is_streaming()
-            && rkai_ukernels::arch::sme_vector_bytes().unwrap_or(0) > EVERY_CASE_UP_TO_SVL_BYTES;
-        if !long || every_sme_case_asked() {
-            Depth::Every
+        if k.isa.is_streaming() {
+            Depth::streaming()
         } else {
-            Depth::Once
+            Depth::Every
         }
+    }
+
+    /// The depth of the streaming kernels and packers here: what `RKAI_SME_CASES` asks (read once
+    /// per process: `all` every case, `once` each shape once, at every length), else
+    /// [`Depth::Once`] above [`EVERY_CASE_UP_TO_SVL_BYTES`] and [`Depth::Every`] up to it (and
+    /// without SME).
+    pub fn streaming() -> Depth {
+        static ASKED: std::sync::OnceLock<Option<Depth>> = std::sync::OnceLock::new();
+        let asked = ASKED.get_or_init(|| match std::env::var("RKAI_SME_CASES").as_deref() {
+            Ok("all") => Some(Depth::Every),
+            Ok("once") => Some(Depth::Once),
+            _ => None,
+        });
+        let long =
+            rkai_ukernels::arch::sme_vector_bytes().unwrap_or(0) > EVERY_CASE_UP_TO_SVL_BYTES;
+        asked.unwrap_or(if long { Depth::Once } else { Depth::Every })
     }
 
     /// The clamps of [`clamps`] this depth runs: both, or only the biting one.
@@ -618,10 +632,9 @@ impl Depth {
     }
 }
 
-/// Whether `RKAI_SME_CASES=all` asks for every case at every length (read once per process).
+/// Whether `RKAI_SME_CASES=all` asks for every case at every length.
 pub fn every_sme_case_asked() -> bool {
-    static ASKED: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *ASKED.get_or_init(|| std::env::var("RKAI_SME_CASES").is_ok_and(|v| v == "all"))
+    std::env::var("RKAI_SME_CASES").is_ok_and(|v| v == "all")
 }
 
 /// Whether every case of `k`'s shapes runs on this machine ([`Depth::of`] is [`Depth::Every`]);
