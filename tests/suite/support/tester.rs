@@ -596,15 +596,9 @@ impl Depth {
     /// [`Depth::Once`] above [`EVERY_CASE_UP_TO_SVL_BYTES`] and [`Depth::Every`] up to it (and
     /// without SME).
     pub fn streaming() -> Depth {
-        static ASKED: std::sync::OnceLock<Option<Depth>> = std::sync::OnceLock::new();
-        let asked = ASKED.get_or_init(|| match std::env::var("RKAI_SME_CASES").as_deref() {
-            Ok("all") => Some(Depth::Every),
-            Ok("once") => Some(Depth::Once),
-            _ => None,
-        });
         let long =
             rkai_ukernels::arch::sme_vector_bytes().unwrap_or(0) > EVERY_CASE_UP_TO_SVL_BYTES;
-        asked.unwrap_or(if long { Depth::Once } else { Depth::Every })
+        sme_cases_asked().unwrap_or(if long { Depth::Once } else { Depth::Every })
     }
 
     /// The clamps of [`clamps`] this depth runs: both, or only the biting one.
@@ -632,9 +626,19 @@ impl Depth {
     }
 }
 
+/// The depth `RKAI_SME_CASES` asks for at every length (`all`, `once`; read once per process).
+fn sme_cases_asked() -> Option<Depth> {
+    static ASKED: std::sync::OnceLock<Option<Depth>> = std::sync::OnceLock::new();
+    *ASKED.get_or_init(|| match std::env::var("RKAI_SME_CASES").as_deref() {
+        Ok("all") => Some(Depth::Every),
+        Ok("once") => Some(Depth::Once),
+        _ => None,
+    })
+}
+
 /// Whether `RKAI_SME_CASES=all` asks for every case at every length.
 pub fn every_sme_case_asked() -> bool {
-    std::env::var("RKAI_SME_CASES").is_ok_and(|v| v == "all")
+    sme_cases_asked() == Some(Depth::Every)
 }
 
 /// Whether every case of `k`'s shapes runs on this machine ([`Depth::of`] is [`Depth::Every`]);
